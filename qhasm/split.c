@@ -96,6 +96,63 @@ static int beforebranch(const Blk *bl)
 
 static int bodies(Fn *fn, const Target *t, const int *npred);
 
+static int fileof(const Fn *fn, int v)
+{
+	int f = fn->tmp[v].file;
+	if (f < 0 || f >= MAXFILE)
+		die("temporary %d in no register file", v);
+	return f;
+}
+
+/* the most values of each register file live at once in blocks [s, b]
+ * (a result that dies at once and the scratch operands count too) */
+static void pressure(const Fn *fn, int s, int b, int *press)
+{
+	int w = bswords(fn->ntmp);
+	u64 *l = xmalloc((w + 1) * sizeof(u64));
+	for (int f = 0; f < MAXFILE; f++)
+		press[f] = 0;
+	for (int x = s; x <= b; x++) {
+		const Blk *bl = &fn->blk[x];
+		int cnt[MAXFILE] = {0};
+		memcpy(l, bl->out, w * sizeof(u64));
+		for (int v = 0; v < fn->ntmp; v++)
+			if (bshas(l, v))
+				cnt[fileof(fn, v)]++;
+		for (int i = bl->nins - 1; i >= 0; i--) {
+			const Ins *y = &bl->ins[i];
+			int here[MAXFILE];
+			memcpy(here, cnt, sizeof here);
+			for (int k = 0; k < y->md->nop; k++) {
+				const Opnd *o = &y->op[k];
+				if (o->kind == OTMP && (y->md->op[k].acc & (AW | ASCR)) && !bshas(l, o->tmp))
+					here[fileof(fn, o->tmp)]++;
+			}
+			for (int k = 0; k < y->md->nop; k++)
+				if (opwrites(y, k) && !opreads(y, k) && bshas(l, y->op[k].tmp)) {
+					bsclr(l, y->op[k].tmp);
+					cnt[fileof(fn, y->op[k].tmp)]--;
+				}
+			for (int k = 0; k < y->md->nop; k++) {
+				const Opnd *o = &y->op[k];
+				int r[3] = {opreads(y, k) ? o->tmp : -1, o->kind == OMEM ? o->base : -1, o->kind == OMEM ? o->index : -1};
+				for (int j = 0; j < 3; j++)
+					if (r[j] >= 0 && !bshas(l, r[j])) {
+						bsset(l, r[j]);
+						cnt[fileof(fn, r[j])]++;
+					}
+			}
+			for (int f = 0; f < MAXFILE; f++) {
+				if (here[f] > press[f])
+					press[f] = here[f];
+				if (cnt[f] > press[f])
+					press[f] = cnt[f];
+			}
+		}
+	}
+	free(l);
+}
+
 int split(Fn *fn, const Target *t, int inbody)
 {
 	int *npred = xcalloc(fn->nblk + 1, sizeof(int));
@@ -134,10 +191,22 @@ int split(Fn *fn, const Target *t, int inbody)
 					}
 				}
 			}
+		/* where the loop's values fit in the registers, a split buys
+		 * nothing and its copies cost (measured: the Benes network's
+		 * nested loops, where v and cb changed registers around every
+		 * inner loop: 228 moves against 160 unsplit) */
+		int press[MAXFILE], fits[MAXFILE];
+		u64 pinned[MAXFILE] = {0};
+		pressure(fn, s, b, press);
+		for (int v = 0; v < nt; v++)
+			if (used[v] && fn->tmp[v].fixed != NOREG)
+				pinned[fileof(fn, v)] |= 1ull << fn->tmp[v].fixed;
+		for (int f = 0; f < MAXFILE; f++)
+			fits[f] = press[f] + popcnt(pinned[f]) <= popcnt(filemask(f, fn->ext));
 		for (int v = 0; v < nt; v++) {
 			Tmp *x = &fn->tmp[v];
 			int in = bshas(fn->blk[s].in, v), out = bshas(fn->blk[b + 1].in, v);
-			if ((!in && !out) || (!used[v] && !(in && out)) || x->fixed != NOREG || x->nospill)
+			if ((!in && !out) || (!used[v] && !(in && out)) || x->fixed != NOREG || x->nospill || fits[x->file])
 				continue;
 			/* a value the loop uses is split only around an outermost
 			 * loop: around an inner one, the copies would run in the

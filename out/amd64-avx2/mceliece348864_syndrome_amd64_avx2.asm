@@ -14,413 +14,407 @@ qhasm_kernel_mceliece348864_syndrome_amd64_avx2_syndrome:
 	mov [rsp + 352], r11
 ; eb = &EB
 %line 13+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	lea r9, [rsp + 0]
+	lea r10, [rsp + 0]
 ; z = 0
 %line 14+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov r8, 0
 ; mem8[eb + 320] = z
 %line 15+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 320], r8b
+	mov byte [r10 + 320], r8b
 ; mem8[eb + 321] = z
 %line 16+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 321], r8b
+	mov byte [r10 + 321], r8b
 ; mem8[eb + 322] = z
 %line 17+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 322], r8b
+	mov byte [r10 + 322], r8b
 ; mem8[eb + 323] = z
 %line 18+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 323], r8b
+	mov byte [r10 + 323], r8b
 ; mem8[eb + 324] = z
 %line 19+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 324], r8b
+	mov byte [r10 + 324], r8b
 ; mem8[eb + 325] = z
 %line 20+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 325], r8b
+	mov byte [r10 + 325], r8b
 ; mem8[eb + 326] = z
 %line 21+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 326], r8b
+	mov byte [r10 + 326], r8b
 ; mem8[eb + 327] = z
 %line 22+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 327], r8b
+	mov byte [r10 + 327], r8b
 ; mem8[eb + 328] = z
 %line 23+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 328], r8b
+	mov byte [r10 + 328], r8b
 ; mem8[eb + 329] = z
 %line 24+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 329], r8b
+	mov byte [r10 + 329], r8b
 ; mem8[eb + 330] = z
 %line 25+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 330], r8b
+	mov byte [r10 + 330], r8b
 ; mem8[eb + 331] = z
 %line 26+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 331], r8b
+	mov byte [r10 + 331], r8b
 ; p = e + 96
 %line 27+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	lea r10, [rdx + 96]
+	lea r11, [rdx + 96]
 ; i = 40
 %line 28+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	mov r8, 40
-	mov r11, r8
 align 32
 .Lcopy:
 ; x = mem64[p + 0]
 %line 30+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r8, [r10]
+	mov r9, [r11]
 ; mem64[eb + 0] = x
 %line 31+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov [r9], r8
+	mov [r10], r9
 ; p = p + 8
 %line 32+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	add r10, 8
+	add r11, 8
 ; eb = eb + 8
 %line 33+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	add r9, 8
+	add r10, 8
 ; i = i - 1
 %line 34+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	sub r11, 1
+	sub r8, 1
 ; =? i - 0
 %line 35+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	cmp r11, 0
+	cmp r8, 0
 ; goto copy if !=
 %line 36+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	jne .Lcopy
 ; x = mem8[p + 0]
 %line 37+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r10]
+	movzx r8d, byte [r11]
 ; mem8[eb + 12] = x
 %line 38+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 12], r8b
+	mov byte [r10 + 12], r8b
 ; x = mem8[p + 1]
 %line 39+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r10 + 1]
+	movzx r8d, byte [r11 + 1]
 ; mem8[eb + 13] = x
 %line 40+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 13], r8b
+	mov byte [r10 + 13], r8b
 ; x = mem8[p + 2]
 %line 41+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r10 + 2]
+	movzx r8d, byte [r11 + 2]
 ; mem8[eb + 14] = x
 %line 42+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 14], r8b
+	mov byte [r10 + 14], r8b
 ; x = mem8[p + 3]
 %line 43+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r10 + 3]
+	movzx r8d, byte [r11 + 3]
 ; mem8[eb + 15] = x
 %line 44+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 15], r8b
+	mov byte [r10 + 15], r8b
 ; x = mem8[p + 4]
 %line 45+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r10 + 4]
+	movzx r8d, byte [r11 + 4]
 ; mem8[eb + 16] = x
 %line 46+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 16], r8b
+	mov byte [r10 + 16], r8b
 ; x = mem8[p + 5]
 %line 47+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r10 + 5]
+	movzx r8d, byte [r11 + 5]
 ; mem8[eb + 17] = x
 %line 48+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 17], r8b
+	mov byte [r10 + 17], r8b
 ; x = mem8[p + 6]
 %line 49+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r10 + 6]
+	movzx r8d, byte [r11 + 6]
 ; mem8[eb + 18] = x
 %line 50+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 18], r8b
+	mov byte [r10 + 18], r8b
 ; x = mem8[p + 7]
 %line 51+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r10 + 7]
+	movzx r8d, byte [r11 + 7]
 ; mem8[eb + 19] = x
 %line 52+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 19], r8b
+	mov byte [r10 + 19], r8b
 ; x = mem8[p + 8]
 %line 53+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r10 + 8]
+	movzx r8d, byte [r11 + 8]
 ; mem8[eb + 20] = x
 %line 54+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 20], r8b
+	mov byte [r10 + 20], r8b
 ; x = mem8[p + 9]
 %line 55+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r10 + 9]
+	movzx r8d, byte [r11 + 9]
 ; mem8[eb + 21] = x
 %line 56+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 21], r8b
+	mov byte [r10 + 21], r8b
 ; x = mem8[p + 10]
 %line 57+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r10 + 10]
+	movzx r8d, byte [r11 + 10]
 ; mem8[eb + 22] = x
 %line 58+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 22], r8b
+	mov byte [r10 + 22], r8b
 ; x = mem8[p + 11]
 %line 59+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r10 + 11]
+	movzx r8d, byte [r11 + 11]
 ; mem8[eb + 23] = x
 %line 60+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 23], r8b
+	mov byte [r10 + 23], r8b
 ; x = mem8[p + 12]
 %line 61+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r10 + 12]
+	movzx r8d, byte [r11 + 12]
 ; mem8[eb + 24] = x
 %line 62+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 24], r8b
+	mov byte [r10 + 24], r8b
 ; x = mem8[p + 13]
 %line 63+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r10 + 13]
+	movzx r8d, byte [r11 + 13]
 ; mem8[eb + 25] = x
 %line 64+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 25], r8b
+	mov byte [r10 + 25], r8b
 ; x = mem8[p + 14]
 %line 65+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r10 + 14]
+	movzx r8d, byte [r11 + 14]
 ; mem8[eb + 26] = x
 %line 66+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 26], r8b
+	mov byte [r10 + 26], r8b
 ; x = mem8[p + 15]
 %line 67+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r10 + 15]
+	movzx r8d, byte [r11 + 15]
 ; mem8[eb + 27] = x
 %line 68+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 27], r8b
+	mov byte [r10 + 27], r8b
 ; x = mem8[p + 16]
 %line 69+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r10 + 16]
+	movzx r8d, byte [r11 + 16]
 ; mem8[eb + 28] = x
 %line 70+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 28], r8b
+	mov byte [r10 + 28], r8b
 ; x = mem8[p + 17]
 %line 71+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r10 + 17]
+	movzx r8d, byte [r11 + 17]
 ; mem8[eb + 29] = x
 %line 72+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 29], r8b
+	mov byte [r10 + 29], r8b
 ; x = mem8[p + 18]
 %line 73+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r10 + 18]
+	movzx r8d, byte [r11 + 18]
 ; mem8[eb + 30] = x
 %line 74+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 30], r8b
+	mov byte [r10 + 30], r8b
 ; x = mem8[p + 19]
 %line 75+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r8d, byte [r10 + 19]
+	movzx r8d, byte [r11 + 19]
 ; mem8[eb + 31] = x
 %line 76+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [r9 + 31], r8b
+	mov byte [r10 + 31], r8b
 ; eb = &EB
 %line 77+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	lea r8, [rsp + 0]
 ; e0 = mem256[eb + 0]
 %line 78+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm3, [r8]
 ; e1 = mem256[eb + 32]
 %line 79+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm4, [r8 + 32]
 ; e2 = mem256[eb + 64]
 %line 80+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r8 + 64]
+	vmovdqu ymm5, [r8 + 64]
 ; e3 = mem256[eb + 96]
 %line 81+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r8 + 96]
+	vmovdqu ymm6, [r8 + 96]
 ; e4 = mem256[eb + 128]
 %line 82+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 128]
+	vmovdqu ymm7, [r8 + 128]
 ; e5 = mem256[eb + 160]
 %line 83+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 160]
+	vmovdqu ymm8, [r8 + 160]
 ; e6 = mem256[eb + 192]
 %line 84+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm13, [r8 + 192]
+	vmovdqu ymm9, [r8 + 192]
 ; e7 = mem256[eb + 224]
 %line 85+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 224]
+	vmovdqu ymm10, [r8 + 224]
 ; e8 = mem256[eb + 256]
 %line 86+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 256]
+	vmovdqu ymm11, [r8 + 256]
 ; e9 = mem256[eb + 288]
 %line 87+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 288]
+	vmovdqu ymm12, [r8 + 288]
 ; e10 = mem256[eb + 320]
 %line 88+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 320]
+	vmovdqu ymm13, [r8 + 320]
 ; i = 96
 %line 90+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov r9, 96
+	mov r11, 96
 ; l = pk + 258431
 %line 91+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	lea r8, [rsi + 258431]
-	vmovdqa ymm10, ymm0
-	vmovdqa ymm11, ymm1
-	vmovdqa ymm12, ymm2
-	mov r10, r8
-	mov r11, r9
 align 32
 .Lrows:
 ; f = p + 2048
 %line 93+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	lea r8, [rsi + 2048]
+	lea r9, [rsi + 2048]
 ; unsigned<? f - l
 %line 94+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	cmp r8, r10
+	cmp r9, r8
 ; f = l if unsigned>=
 %line 95+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	cmovae r8, r10
+	cmovae r9, r8
 ; a = e0 & mem256[p + 0]
 %line 96+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm10, [rsi]
+	vpand ymm0, ymm3, [rsi]
 ; b = e0 & mem256[p + 1360]
 %line 97+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm1, ymm10, [rsi + 1360]
+	vpand ymm1, ymm3, [rsi + 1360]
 ; t = e1 & mem256[p + 32]
 %line 98+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm2, ymm11, [rsi + 32]
+	vpand ymm2, ymm4, [rsi + 32]
 ; a = a ^ t
 %line 99+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = e1 & mem256[p + 1392]
 %line 100+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm2, ymm11, [rsi + 1392]
+	vpand ymm2, ymm4, [rsi + 1392]
 ; b = b ^ t
 %line 101+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = e2 & mem256[p + 64]
 %line 102+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm2, ymm12, [rsi + 64]
+	vpand ymm2, ymm5, [rsi + 64]
 ; a = a ^ t
 %line 103+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = e2 & mem256[p + 1424]
 %line 104+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm2, ymm12, [rsi + 1424]
+	vpand ymm2, ymm5, [rsi + 1424]
 ; b = b ^ t
 %line 105+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = e3 & mem256[p + 96]
 %line 106+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm2, ymm3, [rsi + 96]
+	vpand ymm2, ymm6, [rsi + 96]
 ; a = a ^ t
 %line 107+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = e3 & mem256[p + 1456]
 %line 108+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm2, ymm3, [rsi + 1456]
+	vpand ymm2, ymm6, [rsi + 1456]
 ; b = b ^ t
 %line 109+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = e4 & mem256[p + 128]
 %line 110+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm2, ymm4, [rsi + 128]
+	vpand ymm2, ymm7, [rsi + 128]
 ; a = a ^ t
 %line 111+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = e4 & mem256[p + 1488]
 %line 112+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm2, ymm4, [rsi + 1488]
+	vpand ymm2, ymm7, [rsi + 1488]
 ; b = b ^ t
 %line 113+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = e5 & mem256[p + 160]
 %line 114+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm2, ymm5, [rsi + 160]
+	vpand ymm2, ymm8, [rsi + 160]
 ; a = a ^ t
 %line 115+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = e5 & mem256[p + 1520]
 %line 116+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm2, ymm5, [rsi + 1520]
+	vpand ymm2, ymm8, [rsi + 1520]
 ; b = b ^ t
 %line 117+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = e6 & mem256[p + 192]
 %line 118+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm2, ymm13, [rsi + 192]
+	vpand ymm2, ymm9, [rsi + 192]
 ; a = a ^ t
 %line 119+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = e6 & mem256[p + 1552]
 %line 120+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm2, ymm13, [rsi + 1552]
+	vpand ymm2, ymm9, [rsi + 1552]
 ; b = b ^ t
 %line 121+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = e7 & mem256[p + 224]
 %line 122+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm2, ymm6, [rsi + 224]
+	vpand ymm2, ymm10, [rsi + 224]
 ; a = a ^ t
 %line 123+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = e7 & mem256[p + 1584]
 %line 124+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm2, ymm6, [rsi + 1584]
+	vpand ymm2, ymm10, [rsi + 1584]
 ; b = b ^ t
 %line 125+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = e8 & mem256[p + 256]
 %line 126+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm2, ymm7, [rsi + 256]
+	vpand ymm2, ymm11, [rsi + 256]
 ; a = a ^ t
 %line 127+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = e8 & mem256[p + 1616]
 %line 128+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm2, ymm7, [rsi + 1616]
+	vpand ymm2, ymm11, [rsi + 1616]
 ; b = b ^ t
 %line 129+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = e9 & mem256[p + 288]
 %line 130+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm2, ymm8, [rsi + 288]
+	vpand ymm2, ymm12, [rsi + 288]
 ; a = a ^ t
 %line 131+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = e9 & mem256[p + 1648]
 %line 132+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm2, ymm8, [rsi + 1648]
+	vpand ymm2, ymm12, [rsi + 1648]
 ; b = b ^ t
 %line 133+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = e10 & mem256[p + 308]
 %line 134+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm2, ymm9, [rsi + 308]
+	vpand ymm2, ymm13, [rsi + 308]
 ; a = a ^ t
 %line 135+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = e10 & mem256[p + 1668]
 %line 136+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm2, ymm9, [rsi + 1668]
+	vpand ymm2, ymm13, [rsi + 1668]
 ; b = b ^ t
 %line 137+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; prefetch(mem8[f + 0])
 %line 138+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8]
+	prefetcht0 [r9]
 ; prefetch(mem8[f + 64])
 %line 139+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 64]
+	prefetcht0 [r9 + 64]
 ; prefetch(mem8[f + 128])
 %line 140+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 128]
+	prefetcht0 [r9 + 128]
 ; prefetch(mem8[f + 192])
 %line 141+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 192]
+	prefetcht0 [r9 + 192]
 ; prefetch(mem8[f + 256])
 %line 142+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 256]
+	prefetcht0 [r9 + 256]
 ; prefetch(mem8[f + 320])
 %line 143+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 320]
+	prefetcht0 [r9 + 320]
 ; prefetch(mem8[f + 384])
 %line 144+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 384]
+	prefetcht0 [r9 + 384]
 ; prefetch(mem8[f + 448])
 %line 145+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 448]
+	prefetcht0 [r9 + 448]
 ; prefetch(mem8[f + 512])
 %line 146+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 512]
+	prefetcht0 [r9 + 512]
 ; prefetch(mem8[f + 576])
 %line 147+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 576]
+	prefetcht0 [r9 + 576]
 ; prefetch(mem8[f + 640])
 %line 148+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 640]
+	prefetcht0 [r9 + 640]
 ; t = unpacklo64(a, b)
 %line 149+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -441,163 +435,163 @@ align 32
 	vmovdqa ymm2, ymm0
 ; a = e0 & mem256[p + 340]
 %line 155+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm10, [rsi + 340]
+	vpand ymm0, ymm3, [rsi + 340]
 ; b = e0 & mem256[p + 1700]
 %line 156+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm14, ymm10, [rsi + 1700]
+	vpand ymm14, ymm3, [rsi + 1700]
 ; t = e1 & mem256[p + 372]
 %line 157+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm1, ymm11, [rsi + 372]
+	vpand ymm1, ymm4, [rsi + 372]
 ; a = a ^ t
 %line 158+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; t = e1 & mem256[p + 1732]
 %line 159+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm11, [rsi + 1732]
+	vpand ymm0, ymm4, [rsi + 1732]
 ; b = b ^ t
 %line 160+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = e2 & mem256[p + 404]
 %line 161+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rsi + 404]
+	vpand ymm0, ymm5, [rsi + 404]
 ; a = a ^ t
 %line 162+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e2 & mem256[p + 1764]
 %line 163+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rsi + 1764]
+	vpand ymm0, ymm5, [rsi + 1764]
 ; b = b ^ t
 %line 164+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = e3 & mem256[p + 436]
 %line 165+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm3, [rsi + 436]
+	vpand ymm0, ymm6, [rsi + 436]
 ; a = a ^ t
 %line 166+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e3 & mem256[p + 1796]
 %line 167+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm3, [rsi + 1796]
+	vpand ymm0, ymm6, [rsi + 1796]
 ; b = b ^ t
 %line 168+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = e4 & mem256[p + 468]
 %line 169+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 468]
+	vpand ymm0, ymm7, [rsi + 468]
 ; a = a ^ t
 %line 170+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e4 & mem256[p + 1828]
 %line 171+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1828]
+	vpand ymm0, ymm7, [rsi + 1828]
 ; b = b ^ t
 %line 172+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = e5 & mem256[p + 500]
 %line 173+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rsi + 500]
+	vpand ymm0, ymm8, [rsi + 500]
 ; a = a ^ t
 %line 174+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e5 & mem256[p + 1860]
 %line 175+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rsi + 1860]
+	vpand ymm0, ymm8, [rsi + 1860]
 ; b = b ^ t
 %line 176+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = e6 & mem256[p + 532]
 %line 177+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rsi + 532]
+	vpand ymm0, ymm9, [rsi + 532]
 ; a = a ^ t
 %line 178+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e6 & mem256[p + 1892]
 %line 179+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rsi + 1892]
+	vpand ymm0, ymm9, [rsi + 1892]
 ; b = b ^ t
 %line 180+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = e7 & mem256[p + 564]
 %line 181+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rsi + 564]
+	vpand ymm0, ymm10, [rsi + 564]
 ; a = a ^ t
 %line 182+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e7 & mem256[p + 1924]
 %line 183+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rsi + 1924]
+	vpand ymm0, ymm10, [rsi + 1924]
 ; b = b ^ t
 %line 184+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = e8 & mem256[p + 596]
 %line 185+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rsi + 596]
+	vpand ymm0, ymm11, [rsi + 596]
 ; a = a ^ t
 %line 186+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e8 & mem256[p + 1956]
 %line 187+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rsi + 1956]
+	vpand ymm0, ymm11, [rsi + 1956]
 ; b = b ^ t
 %line 188+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = e9 & mem256[p + 628]
 %line 189+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rsi + 628]
+	vpand ymm0, ymm12, [rsi + 628]
 ; a = a ^ t
 %line 190+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e9 & mem256[p + 1988]
 %line 191+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rsi + 1988]
+	vpand ymm0, ymm12, [rsi + 1988]
 ; b = b ^ t
 %line 192+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = e10 & mem256[p + 648]
 %line 193+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rsi + 648]
+	vpand ymm0, ymm13, [rsi + 648]
 ; a = a ^ t
 %line 194+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e10 & mem256[p + 2008]
 %line 195+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rsi + 2008]
+	vpand ymm0, ymm13, [rsi + 2008]
 ; b = b ^ t
 %line 196+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm0
 ; prefetch(mem8[f + 704])
 %line 197+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 704]
+	prefetcht0 [r9 + 704]
 ; prefetch(mem8[f + 768])
 %line 198+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 768]
+	prefetcht0 [r9 + 768]
 ; prefetch(mem8[f + 832])
 %line 199+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 832]
+	prefetcht0 [r9 + 832]
 ; prefetch(mem8[f + 896])
 %line 200+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 896]
+	prefetcht0 [r9 + 896]
 ; prefetch(mem8[f + 960])
 %line 201+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 960]
+	prefetcht0 [r9 + 960]
 ; prefetch(mem8[f + 1024])
 %line 202+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1024]
+	prefetcht0 [r9 + 1024]
 ; prefetch(mem8[f + 1088])
 %line 203+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1088]
+	prefetcht0 [r9 + 1088]
 ; prefetch(mem8[f + 1152])
 %line 204+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1152]
+	prefetcht0 [r9 + 1152]
 ; prefetch(mem8[f + 1216])
 %line 205+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1216]
+	prefetcht0 [r9 + 1216]
 ; prefetch(mem8[f + 1280])
 %line 206+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1280]
+	prefetcht0 [r9 + 1280]
 ; prefetch(mem8[f + 1344])
 %line 207+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1344]
+	prefetcht0 [r9 + 1344]
 ; t = unpacklo64(a, b)
 %line 208+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpunpcklqdq ymm14, ymm1, ymm0
@@ -618,163 +612,163 @@ align 32
 	vpblendd ymm2, ymm2, ymm1, 170
 ; a = e0 & mem256[p + 680]
 %line 214+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm10, [rsi + 680]
+	vpand ymm0, ymm3, [rsi + 680]
 ; b = e0 & mem256[p + 2040]
 %line 215+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm14, ymm10, [rsi + 2040]
+	vpand ymm14, ymm3, [rsi + 2040]
 ; t = e1 & mem256[p + 712]
 %line 216+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm1, ymm11, [rsi + 712]
+	vpand ymm1, ymm4, [rsi + 712]
 ; a = a ^ t
 %line 217+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; t = e1 & mem256[p + 2072]
 %line 218+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm11, [rsi + 2072]
+	vpand ymm0, ymm4, [rsi + 2072]
 ; b = b ^ t
 %line 219+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = e2 & mem256[p + 744]
 %line 220+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rsi + 744]
+	vpand ymm0, ymm5, [rsi + 744]
 ; a = a ^ t
 %line 221+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e2 & mem256[p + 2104]
 %line 222+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rsi + 2104]
+	vpand ymm0, ymm5, [rsi + 2104]
 ; b = b ^ t
 %line 223+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = e3 & mem256[p + 776]
 %line 224+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm3, [rsi + 776]
+	vpand ymm0, ymm6, [rsi + 776]
 ; a = a ^ t
 %line 225+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e3 & mem256[p + 2136]
 %line 226+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm3, [rsi + 2136]
+	vpand ymm0, ymm6, [rsi + 2136]
 ; b = b ^ t
 %line 227+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = e4 & mem256[p + 808]
 %line 228+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 808]
+	vpand ymm0, ymm7, [rsi + 808]
 ; a = a ^ t
 %line 229+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e4 & mem256[p + 2168]
 %line 230+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 2168]
+	vpand ymm0, ymm7, [rsi + 2168]
 ; b = b ^ t
 %line 231+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = e5 & mem256[p + 840]
 %line 232+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rsi + 840]
+	vpand ymm0, ymm8, [rsi + 840]
 ; a = a ^ t
 %line 233+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e5 & mem256[p + 2200]
 %line 234+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rsi + 2200]
+	vpand ymm0, ymm8, [rsi + 2200]
 ; b = b ^ t
 %line 235+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = e6 & mem256[p + 872]
 %line 236+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rsi + 872]
+	vpand ymm0, ymm9, [rsi + 872]
 ; a = a ^ t
 %line 237+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e6 & mem256[p + 2232]
 %line 238+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rsi + 2232]
+	vpand ymm0, ymm9, [rsi + 2232]
 ; b = b ^ t
 %line 239+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = e7 & mem256[p + 904]
 %line 240+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rsi + 904]
+	vpand ymm0, ymm10, [rsi + 904]
 ; a = a ^ t
 %line 241+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e7 & mem256[p + 2264]
 %line 242+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rsi + 2264]
+	vpand ymm0, ymm10, [rsi + 2264]
 ; b = b ^ t
 %line 243+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = e8 & mem256[p + 936]
 %line 244+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rsi + 936]
+	vpand ymm0, ymm11, [rsi + 936]
 ; a = a ^ t
 %line 245+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e8 & mem256[p + 2296]
 %line 246+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rsi + 2296]
+	vpand ymm0, ymm11, [rsi + 2296]
 ; b = b ^ t
 %line 247+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = e9 & mem256[p + 968]
 %line 248+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rsi + 968]
+	vpand ymm0, ymm12, [rsi + 968]
 ; a = a ^ t
 %line 249+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e9 & mem256[p + 2328]
 %line 250+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rsi + 2328]
+	vpand ymm0, ymm12, [rsi + 2328]
 ; b = b ^ t
 %line 251+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = e10 & mem256[p + 988]
 %line 252+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rsi + 988]
+	vpand ymm0, ymm13, [rsi + 988]
 ; a = a ^ t
 %line 253+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e10 & mem256[p + 2348]
 %line 254+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rsi + 2348]
+	vpand ymm0, ymm13, [rsi + 2348]
 ; b = b ^ t
 %line 255+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm14, ymm0
 ; prefetch(mem8[f + 1408])
 %line 256+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1408]
+	prefetcht0 [r9 + 1408]
 ; prefetch(mem8[f + 1472])
 %line 257+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1472]
+	prefetcht0 [r9 + 1472]
 ; prefetch(mem8[f + 1536])
 %line 258+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1536]
+	prefetcht0 [r9 + 1536]
 ; prefetch(mem8[f + 1600])
 %line 259+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1600]
+	prefetcht0 [r9 + 1600]
 ; prefetch(mem8[f + 1664])
 %line 260+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1664]
+	prefetcht0 [r9 + 1664]
 ; prefetch(mem8[f + 1728])
 %line 261+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1728]
+	prefetcht0 [r9 + 1728]
 ; prefetch(mem8[f + 1792])
 %line 262+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1792]
+	prefetcht0 [r9 + 1792]
 ; prefetch(mem8[f + 1856])
 %line 263+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1856]
+	prefetcht0 [r9 + 1856]
 ; prefetch(mem8[f + 1920])
 %line 264+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1920]
+	prefetcht0 [r9 + 1920]
 ; prefetch(mem8[f + 1984])
 %line 265+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 1984]
+	prefetcht0 [r9 + 1984]
 ; prefetch(mem8[f + 2048])
 %line 266+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 2048]
+	prefetcht0 [r9 + 2048]
 ; t = unpacklo64(a, b)
 %line 267+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpunpcklqdq ymm14, ymm1, ymm0
@@ -795,160 +789,160 @@ align 32
 	vmovdqa ymm14, ymm1
 ; a = e0 & mem256[p + 1020]
 %line 273+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm10, [rsi + 1020]
+	vpand ymm0, ymm3, [rsi + 1020]
 ; b = e0 & mem256[p + 2380]
 %line 274+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm15, ymm10, [rsi + 2380]
+	vpand ymm15, ymm3, [rsi + 2380]
 ; t = e1 & mem256[p + 1052]
 %line 275+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm1, ymm11, [rsi + 1052]
+	vpand ymm1, ymm4, [rsi + 1052]
 ; a = a ^ t
 %line 276+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; t = e1 & mem256[p + 2412]
 %line 277+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm11, [rsi + 2412]
+	vpand ymm0, ymm4, [rsi + 2412]
 ; b = b ^ t
 %line 278+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm15, ymm15, ymm0
 ; t = e2 & mem256[p + 1084]
 %line 279+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rsi + 1084]
+	vpand ymm0, ymm5, [rsi + 1084]
 ; a = a ^ t
 %line 280+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e2 & mem256[p + 2444]
 %line 281+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rsi + 2444]
+	vpand ymm0, ymm5, [rsi + 2444]
 ; b = b ^ t
 %line 282+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm15, ymm15, ymm0
 ; t = e3 & mem256[p + 1116]
 %line 283+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm3, [rsi + 1116]
+	vpand ymm0, ymm6, [rsi + 1116]
 ; a = a ^ t
 %line 284+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e3 & mem256[p + 2476]
 %line 285+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm3, [rsi + 2476]
+	vpand ymm0, ymm6, [rsi + 2476]
 ; b = b ^ t
 %line 286+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm15, ymm15, ymm0
 ; t = e4 & mem256[p + 1148]
 %line 287+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 1148]
+	vpand ymm0, ymm7, [rsi + 1148]
 ; a = a ^ t
 %line 288+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e4 & mem256[p + 2508]
 %line 289+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rsi + 2508]
+	vpand ymm0, ymm7, [rsi + 2508]
 ; b = b ^ t
 %line 290+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm15, ymm15, ymm0
 ; t = e5 & mem256[p + 1180]
 %line 291+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rsi + 1180]
+	vpand ymm0, ymm8, [rsi + 1180]
 ; a = a ^ t
 %line 292+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e5 & mem256[p + 2540]
 %line 293+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rsi + 2540]
+	vpand ymm0, ymm8, [rsi + 2540]
 ; b = b ^ t
 %line 294+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm15, ymm15, ymm0
 ; t = e6 & mem256[p + 1212]
 %line 295+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rsi + 1212]
+	vpand ymm0, ymm9, [rsi + 1212]
 ; a = a ^ t
 %line 296+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e6 & mem256[p + 2572]
 %line 297+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rsi + 2572]
+	vpand ymm0, ymm9, [rsi + 2572]
 ; b = b ^ t
 %line 298+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm15, ymm15, ymm0
 ; t = e7 & mem256[p + 1244]
 %line 299+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rsi + 1244]
+	vpand ymm0, ymm10, [rsi + 1244]
 ; a = a ^ t
 %line 300+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e7 & mem256[p + 2604]
 %line 301+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rsi + 2604]
+	vpand ymm0, ymm10, [rsi + 2604]
 ; b = b ^ t
 %line 302+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm15, ymm15, ymm0
 ; t = e8 & mem256[p + 1276]
 %line 303+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rsi + 1276]
+	vpand ymm0, ymm11, [rsi + 1276]
 ; a = a ^ t
 %line 304+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e8 & mem256[p + 2636]
 %line 305+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rsi + 2636]
+	vpand ymm0, ymm11, [rsi + 2636]
 ; b = b ^ t
 %line 306+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm15, ymm15, ymm0
 ; t = e9 & mem256[p + 1308]
 %line 307+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rsi + 1308]
+	vpand ymm0, ymm12, [rsi + 1308]
 ; a = a ^ t
 %line 308+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e9 & mem256[p + 2668]
 %line 309+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rsi + 2668]
+	vpand ymm0, ymm12, [rsi + 2668]
 ; b = b ^ t
 %line 310+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm15, ymm15, ymm0
 ; t = e10 & mem256[p + 1328]
 %line 311+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rsi + 1328]
+	vpand ymm0, ymm13, [rsi + 1328]
 ; a = a ^ t
 %line 312+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = e10 & mem256[p + 2688]
 %line 313+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rsi + 2688]
+	vpand ymm0, ymm13, [rsi + 2688]
 ; b = b ^ t
 %line 314+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpxor ymm15, ymm15, ymm0
 ; prefetch(mem8[f + 2112])
 %line 315+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 2112]
+	prefetcht0 [r9 + 2112]
 ; prefetch(mem8[f + 2176])
 %line 316+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 2176]
+	prefetcht0 [r9 + 2176]
 ; prefetch(mem8[f + 2240])
 %line 317+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 2240]
+	prefetcht0 [r9 + 2240]
 ; prefetch(mem8[f + 2304])
 %line 318+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 2304]
+	prefetcht0 [r9 + 2304]
 ; prefetch(mem8[f + 2368])
 %line 319+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 2368]
+	prefetcht0 [r9 + 2368]
 ; prefetch(mem8[f + 2432])
 %line 320+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 2432]
+	prefetcht0 [r9 + 2432]
 ; prefetch(mem8[f + 2496])
 %line 321+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 2496]
+	prefetcht0 [r9 + 2496]
 ; prefetch(mem8[f + 2560])
 %line 322+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 2560]
+	prefetcht0 [r9 + 2560]
 ; prefetch(mem8[f + 2624])
 %line 323+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 2624]
+	prefetcht0 [r9 + 2624]
 ; prefetch(mem8[f + 2688])
 %line 324+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	prefetcht0 [r8 + 2688]
+	prefetcht0 [r9 + 2688]
 ; t = unpacklo64(a, b)
 %line 325+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	vpunpcklqdq ymm0, ymm1, ymm15
@@ -1038,19 +1032,19 @@ align 32
 	vpxor xmm0, xmm0, xmm1
 ; o = c0
 %line 354+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	vmovq r8, xmm0
+	vmovq r9, xmm0
 ; o = o & 255
 %line 355+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	and r8, 255
+	and r9, 255
 ; v = mem8[e + 0]
 %line 356+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	movzx r9d, byte [rdx]
+	movzx r10d, byte [rdx]
 ; o = o ^ v
 %line 357+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	xor r8, r9
+	xor r9, r10
 ; mem8[s + 0] = o
 %line 358+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
-	mov byte [rdi], r8b
+	mov byte [rdi], r9b
 ; p = p + 2720
 %line 359+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx2.q
 	add rsi, 2720

@@ -19,91 +19,91 @@ qhasm_kernel_mceliece6960119_syndrome_amd64_avx2_syndrome:
 	vpxor ymm0, ymm0, ymm0
 ; eb = &EBZ
 %line 24+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	lea r10, [rsp + 0]
+	lea r11, [rsp + 0]
 ; mem256[eb + 0] = Z
 %line 25+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10], ymm0
+	vmovdqu [r11], ymm0
 ; mem256[eb + 32] = Z
 %line 26+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 32], ymm0
+	vmovdqu [r11 + 32], ymm0
 ; mem256[eb + 64] = Z
 %line 27+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 64], ymm0
+	vmovdqu [r11 + 64], ymm0
 ; mem256[eb + 96] = Z
 %line 28+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 96], ymm0
+	vmovdqu [r11 + 96], ymm0
 ; mem256[eb + 128] = Z
 %line 29+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 128], ymm0
+	vmovdqu [r11 + 128], ymm0
 ; mem256[eb + 160] = Z
 %line 30+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 160], ymm0
+	vmovdqu [r11 + 160], ymm0
 ; mem256[eb + 192] = Z
 %line 31+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 192], ymm0
+	vmovdqu [r11 + 192], ymm0
 ; mem256[eb + 224] = Z
 %line 32+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 224], ymm0
+	vmovdqu [r11 + 224], ymm0
 ; mem256[eb + 256] = Z
 %line 33+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 256], ymm0
+	vmovdqu [r11 + 256], ymm0
 ; mem256[eb + 288] = Z
 %line 34+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 288], ymm0
+	vmovdqu [r11 + 288], ymm0
 ; mem256[eb + 320] = Z
 %line 35+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 320], ymm0
+	vmovdqu [r11 + 320], ymm0
 ; mem256[eb + 352] = Z
 %line 36+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 352], ymm0
+	vmovdqu [r11 + 352], ymm0
 ; mem256[eb + 384] = Z
 %line 37+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 384], ymm0
+	vmovdqu [r11 + 384], ymm0
 ; mem256[eb + 416] = Z
 %line 38+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 416], ymm0
+	vmovdqu [r11 + 416], ymm0
 ; mem256[eb + 448] = Z
 %line 39+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 448], ymm0
+	vmovdqu [r11 + 448], ymm0
 ; mem256[eb + 480] = Z
 %line 40+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 480], ymm0
+	vmovdqu [r11 + 480], ymm0
 ; mem256[eb + 512] = Z
 %line 41+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 512], ymm0
+	vmovdqu [r11 + 512], ymm0
 ; mem256[eb + 544] = Z
 %line 42+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 544], ymm0
+	vmovdqu [r11 + 544], ymm0
 ; mem256[eb + 576] = Z
 %line 43+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 576], ymm0
+	vmovdqu [r11 + 576], ymm0
 ; mem256[eb + 608] = Z
 %line 44+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 608], ymm0
+	vmovdqu [r11 + 608], ymm0
 ; mem256[eb + 640] = Z
 %line 45+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 640], ymm0
+	vmovdqu [r11 + 640], ymm0
 ; mem256[eb + 672] = Z
 %line 46+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 672], ymm0
+	vmovdqu [r11 + 672], ymm0
 ; mem256[eb + 704] = Z
 %line 47+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 704], ymm0
+	vmovdqu [r11 + 704], ymm0
 ; mem256[eb + 736] = Z
 %line 48+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 736], ymm0
+	vmovdqu [r11 + 736], ymm0
 ; mem256[eb + 768] = Z
 %line 49+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 768], ymm0
+	vmovdqu [r11 + 768], ymm0
 ; mem256[eb + 800] = Z
 %line 50+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 800], ymm0
+	vmovdqu [r11 + 800], ymm0
 ; mem256[eb + 832] = Z
 %line 51+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 832], ymm0
+	vmovdqu [r11 + 832], ymm0
 ; mem256[eb + 864] = Z
 %line 52+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [r10 + 864], ymm0
+	vmovdqu [r11 + 864], ymm0
 ; bt = &BITS
 %line 53+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	lea r8, [rsp + 896]
@@ -157,58 +157,57 @@ qhasm_kernel_mceliece6960119_syndrome_amd64_avx2_syndrome:
 	vmovdqu [r8 + 480], ymm0
 ; p = e + 193
 %line 70+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	lea r11, [rdx + 193]
+	lea rax, [rdx + 193]
 ; eb = eb + 64
 %line 71+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add r10, 64
+	add r11, 64
 ; i = 84
 %line 72+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	mov r8, 84
-	mov rax, r8
 align 32
 .Lcopy:
 ; x = mem64[p + 0]
 %line 74+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, [r11]
+	mov r9, [rax]
 ; x = x >> 3
 %line 75+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	shr r8, 3
+	shr r9, 3
 ; y = mem8[p + 8]
 %line 76+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r9d, byte [r11 + 8]
+	movzx r10d, byte [rax + 8]
 ; y = y << 61
 %line 77+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	shl r9, 61
+	shl r10, 61
 ; x = x ^ y
 %line 78+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r8, r9
+	xor r9, r10
 ; mem64[eb + 0] = x
 %line 79+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov [r10], r8
+	mov [r11], r9
 ; p = p + 8
 %line 80+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add r11, 8
+	add rax, 8
 ; eb = eb + 8
 %line 81+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add r10, 8
+	add r11, 8
 ; i = i - 1
 %line 82+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	sub rax, 1
+	sub r8, 1
 ; =? i - 0
 %line 83+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	cmp rax, 0
+	cmp r8, 0
 ; goto copy if !=
 %line 84+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	jne .Lcopy
 ; x = mem8[p + 0]
 %line 85+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11]
+	movzx r8d, byte [rax]
 ; x = x >> 3
 %line 86+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shr r8, 3
 ; y = mem8[p + 1]
 %line 87+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r9d, byte [r11 + 1]
+	movzx r9d, byte [rax + 1]
 ; y = y << 5
 %line 88+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shl r9, 5
@@ -217,16 +216,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 0] = x
 %line 90+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10], r8b
+	mov byte [r11], r8b
 ; x = mem8[p + 1]
 %line 91+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11 + 1]
+	movzx r8d, byte [rax + 1]
 ; x = x >> 3
 %line 92+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shr r8, 3
 ; y = mem8[p + 2]
 %line 93+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r9d, byte [r11 + 2]
+	movzx r9d, byte [rax + 2]
 ; y = y << 5
 %line 94+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shl r9, 5
@@ -235,16 +234,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 1] = x
 %line 96+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 1], r8b
+	mov byte [r11 + 1], r8b
 ; x = mem8[p + 2]
 %line 97+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11 + 2]
+	movzx r8d, byte [rax + 2]
 ; x = x >> 3
 %line 98+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shr r8, 3
 ; y = mem8[p + 3]
 %line 99+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r9d, byte [r11 + 3]
+	movzx r9d, byte [rax + 3]
 ; y = y << 5
 %line 100+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shl r9, 5
@@ -253,16 +252,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 2] = x
 %line 102+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 2], r8b
+	mov byte [r11 + 2], r8b
 ; x = mem8[p + 3]
 %line 103+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11 + 3]
+	movzx r8d, byte [rax + 3]
 ; x = x >> 3
 %line 104+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shr r8, 3
 ; y = mem8[p + 4]
 %line 105+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r9d, byte [r11 + 4]
+	movzx r9d, byte [rax + 4]
 ; y = y << 5
 %line 106+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shl r9, 5
@@ -271,159 +270,159 @@ align 32
 	xor r8, r9
 ; mem8[eb + 3] = x
 %line 108+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 3], r8b
+	mov byte [r11 + 3], r8b
 ; x = mem8[p + 4]
 %line 109+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r8d, byte [r11 + 4]
+	movzx r8d, byte [rax + 4]
 ; x = x >> 3
 %line 110+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	shr r8, 3
 ; mem8[eb + 4] = x
 %line 111+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r10 + 4], r8b
+	mov byte [r11 + 4], r8b
 ; rs = pk
 %line 112+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r10, rsi
+	mov r8, rsi
 ; eb = &EBZ
 %line 113+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	lea r9, [rsp + 0]
+	lea rbp, [rsp + 0]
 ; eb = eb + 64
 %line 114+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add r9, 64
+	add rbp, 64
 ; bt = &BITS
 %line 115+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	lea rbp, [rsp + 896]
+	lea rcx, [rsp + 896]
 ; i = 64
 %line 116+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r11, 64
+	mov rbx, 64
 align 32
 .Lclasses:
 ; o = rs & 31
 %line 118+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov rbx, r10
-	and rbx, 31
+	mov r9, r8
+	and r9, 31
 ; q = rs - o
 %line 119+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov rcx, r10
-	sub rcx, rbx
+	mov r10, r8
+	sub r10, r9
 ; ee = eb - o
 %line 120+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, r9
-	sub r8, rbx
+	mov r11, rbp
+	sub r11, r9
 ; E0 = mem256[ee + 0]
 %line 121+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r8]
+	vmovdqu ymm3, [r11]
 ; E1 = mem256[ee + 32]
 %line 122+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 32]
+	vmovdqu ymm4, [r11 + 32]
 ; E2 = mem256[ee + 64]
 %line 123+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 64]
+	vmovdqu ymm5, [r11 + 64]
 ; E3 = mem256[ee + 96]
 %line 124+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 96]
+	vmovdqu ymm6, [r11 + 96]
 ; E4 = mem256[ee + 128]
 %line 125+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 128]
+	vmovdqu ymm7, [r11 + 128]
 ; E5 = mem256[ee + 160]
 %line 126+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 160]
+	vmovdqu ymm8, [r11 + 160]
 ; E6 = mem256[ee + 192]
 %line 127+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 192]
+	vmovdqu ymm9, [r11 + 192]
 ; E7 = mem256[ee + 224]
 %line 128+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 224]
+	vmovdqu ymm10, [r11 + 224]
 ; E8 = mem256[ee + 256]
 %line 129+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 256]
+	vmovdqu ymm11, [r11 + 256]
 ; E9 = mem256[ee + 288]
 %line 130+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm12, [r8 + 288]
+	vmovdqu ymm12, [r11 + 288]
 ; E10 = mem256[ee + 320]
 %line 131+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm13, [r8 + 320]
+	vmovdqu ymm13, [r11 + 320]
 ; ec = &EC
 %line 132+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	lea rax, [rsp + 1408]
 ; Z = mem256[ee + 352]
 %line 133+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r11 + 352]
 ; mem256[ec + 0] = Z
 %line 134+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu [rax], ymm0
 ; Z = mem256[ee + 384]
 %line 135+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 384]
+	vmovdqu ymm0, [r11 + 384]
 ; mem256[ec + 32] = Z
 %line 136+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu [rax + 32], ymm0
 ; Z = mem256[ee + 416]
 %line 137+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 416]
+	vmovdqu ymm0, [r11 + 416]
 ; mem256[ec + 64] = Z
 %line 138+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu [rax + 64], ymm0
 ; Z = mem256[ee + 448]
 %line 139+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 448]
+	vmovdqu ymm0, [r11 + 448]
 ; mem256[ec + 96] = Z
 %line 140+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu [rax + 96], ymm0
 ; Z = mem256[ee + 480]
 %line 141+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 480]
+	vmovdqu ymm0, [r11 + 480]
 ; mem256[ec + 128] = Z
 %line 142+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu [rax + 128], ymm0
 ; Z = mem256[ee + 512]
 %line 143+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 512]
+	vmovdqu ymm0, [r11 + 512]
 ; mem256[ec + 160] = Z
 %line 144+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu [rax + 160], ymm0
 ; Z = mem256[ee + 544]
 %line 145+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 544]
+	vmovdqu ymm0, [r11 + 544]
 ; mem256[ec + 192] = Z
 %line 146+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu [rax + 192], ymm0
 ; Z = mem256[ee + 576]
 %line 147+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 576]
+	vmovdqu ymm0, [r11 + 576]
 ; mem256[ec + 224] = Z
 %line 148+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu [rax + 224], ymm0
 ; Z = mem256[ee + 608]
 %line 149+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 608]
+	vmovdqu ymm0, [r11 + 608]
 ; mem256[ec + 256] = Z
 %line 150+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu [rax + 256], ymm0
 ; Z = mem256[ee + 640]
 %line 151+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 640]
+	vmovdqu ymm0, [r11 + 640]
 ; mem256[ec + 288] = Z
 %line 152+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu [rax + 288], ymm0
 ; Z = mem256[ee + 672]
 %line 153+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 672]
+	vmovdqu ymm0, [r11 + 672]
 ; mem256[ec + 320] = Z
 %line 154+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu [rax + 320], ymm0
 ; Z = mem256[ee + 704]
 %line 155+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 704]
+	vmovdqu ymm0, [r11 + 704]
 ; mem256[ec + 352] = Z
 %line 156+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vmovdqu [rax + 352], ymm0
 ; j = 3
 %line 157+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov r8, 3
+	mov r11, 3
 ; unsigned<? o - 28
 %line 158+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	cmp rbx, 28
+	cmp r9, 28
 ; goto short if unsigned<
 %line 159+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	jb .Lshort
@@ -431,127 +430,127 @@ align 32
 .Llong:
 ; a = E0 & mem256[q + 0]
 %line 161+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm3, [rcx]
+	vpand ymm0, ymm3, [r10]
 ; b = E0 & mem256[q + 43328]
 %line 162+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm3, [rcx + 43328]
+	vpand ymm1, ymm3, [r10 + 43328]
 ; t = E1 & mem256[q + 32]
 %line 163+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm4, [rcx + 32]
+	vpand ymm2, ymm4, [r10 + 32]
 ; a = a ^ t
 %line 164+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = E1 & mem256[q + 43360]
 %line 165+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm4, [rcx + 43360]
+	vpand ymm2, ymm4, [r10 + 43360]
 ; b = b ^ t
 %line 166+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = E2 & mem256[q + 64]
 %line 167+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm5, [rcx + 64]
+	vpand ymm2, ymm5, [r10 + 64]
 ; a = a ^ t
 %line 168+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = E2 & mem256[q + 43392]
 %line 169+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm5, [rcx + 43392]
+	vpand ymm2, ymm5, [r10 + 43392]
 ; b = b ^ t
 %line 170+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = E3 & mem256[q + 96]
 %line 171+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm6, [rcx + 96]
+	vpand ymm2, ymm6, [r10 + 96]
 ; a = a ^ t
 %line 172+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = E3 & mem256[q + 43424]
 %line 173+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm6, [rcx + 43424]
+	vpand ymm2, ymm6, [r10 + 43424]
 ; b = b ^ t
 %line 174+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = E4 & mem256[q + 128]
 %line 175+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm7, [rcx + 128]
+	vpand ymm2, ymm7, [r10 + 128]
 ; a = a ^ t
 %line 176+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = E4 & mem256[q + 43456]
 %line 177+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm7, [rcx + 43456]
+	vpand ymm2, ymm7, [r10 + 43456]
 ; b = b ^ t
 %line 178+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = E5 & mem256[q + 160]
 %line 179+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm8, [rcx + 160]
+	vpand ymm2, ymm8, [r10 + 160]
 ; a = a ^ t
 %line 180+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = E5 & mem256[q + 43488]
 %line 181+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm8, [rcx + 43488]
+	vpand ymm2, ymm8, [r10 + 43488]
 ; b = b ^ t
 %line 182+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = E6 & mem256[q + 192]
 %line 183+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm9, [rcx + 192]
+	vpand ymm2, ymm9, [r10 + 192]
 ; a = a ^ t
 %line 184+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = E6 & mem256[q + 43520]
 %line 185+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm9, [rcx + 43520]
+	vpand ymm2, ymm9, [r10 + 43520]
 ; b = b ^ t
 %line 186+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = E7 & mem256[q + 224]
 %line 187+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm10, [rcx + 224]
+	vpand ymm2, ymm10, [r10 + 224]
 ; a = a ^ t
 %line 188+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = E7 & mem256[q + 43552]
 %line 189+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm10, [rcx + 43552]
+	vpand ymm2, ymm10, [r10 + 43552]
 ; b = b ^ t
 %line 190+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = E8 & mem256[q + 256]
 %line 191+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm11, [rcx + 256]
+	vpand ymm2, ymm11, [r10 + 256]
 ; a = a ^ t
 %line 192+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = E8 & mem256[q + 43584]
 %line 193+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm11, [rcx + 43584]
+	vpand ymm2, ymm11, [r10 + 43584]
 ; b = b ^ t
 %line 194+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = E9 & mem256[q + 288]
 %line 195+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm12, [rcx + 288]
+	vpand ymm2, ymm12, [r10 + 288]
 ; a = a ^ t
 %line 196+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = E9 & mem256[q + 43616]
 %line 197+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm12, [rcx + 43616]
+	vpand ymm2, ymm12, [r10 + 43616]
 ; b = b ^ t
 %line 198+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = E10 & mem256[q + 320]
 %line 199+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm13, [rcx + 320]
+	vpand ymm2, ymm13, [r10 + 320]
 ; a = a ^ t
 %line 200+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm0, ymm2
 ; t = E10 & mem256[q + 43648]
 %line 201+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rcx + 43648]
+	vpand ymm0, ymm13, [r10 + 43648]
 ; b = b ^ t
 %line 202+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm1, ymm0
@@ -560,13 +559,13 @@ align 32
 	vmovdqu ymm0, [rax]
 ; t = u & mem256[q + 352]
 %line 204+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm0, [rcx + 352]
+	vpand ymm1, ymm0, [r10 + 352]
 ; a = a ^ t
 %line 205+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; t = u & mem256[q + 43680]
 %line 206+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rcx + 43680]
+	vpand ymm0, ymm0, [r10 + 43680]
 ; b = b ^ t
 %line 207+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -575,13 +574,13 @@ align 32
 	vmovdqu ymm0, [rax + 32]
 ; t = u & mem256[q + 384]
 %line 209+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm0, [rcx + 384]
+	vpand ymm1, ymm0, [r10 + 384]
 ; a = a ^ t
 %line 210+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; t = u & mem256[q + 43712]
 %line 211+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rcx + 43712]
+	vpand ymm0, ymm0, [r10 + 43712]
 ; b = b ^ t
 %line 212+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -590,13 +589,13 @@ align 32
 	vmovdqu ymm0, [rax + 64]
 ; t = u & mem256[q + 416]
 %line 214+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm0, [rcx + 416]
+	vpand ymm1, ymm0, [r10 + 416]
 ; a = a ^ t
 %line 215+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; t = u & mem256[q + 43744]
 %line 216+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rcx + 43744]
+	vpand ymm0, ymm0, [r10 + 43744]
 ; b = b ^ t
 %line 217+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -605,13 +604,13 @@ align 32
 	vmovdqu ymm0, [rax + 96]
 ; t = u & mem256[q + 448]
 %line 219+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm0, [rcx + 448]
+	vpand ymm1, ymm0, [r10 + 448]
 ; a = a ^ t
 %line 220+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; t = u & mem256[q + 43776]
 %line 221+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rcx + 43776]
+	vpand ymm0, ymm0, [r10 + 43776]
 ; b = b ^ t
 %line 222+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -620,13 +619,13 @@ align 32
 	vmovdqu ymm0, [rax + 128]
 ; t = u & mem256[q + 480]
 %line 224+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm0, [rcx + 480]
+	vpand ymm1, ymm0, [r10 + 480]
 ; a = a ^ t
 %line 225+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; t = u & mem256[q + 43808]
 %line 226+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rcx + 43808]
+	vpand ymm0, ymm0, [r10 + 43808]
 ; b = b ^ t
 %line 227+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -635,13 +634,13 @@ align 32
 	vmovdqu ymm0, [rax + 160]
 ; t = u & mem256[q + 512]
 %line 229+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm0, [rcx + 512]
+	vpand ymm1, ymm0, [r10 + 512]
 ; a = a ^ t
 %line 230+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; t = u & mem256[q + 43840]
 %line 231+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rcx + 43840]
+	vpand ymm0, ymm0, [r10 + 43840]
 ; b = b ^ t
 %line 232+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -650,13 +649,13 @@ align 32
 	vmovdqu ymm0, [rax + 192]
 ; t = u & mem256[q + 544]
 %line 234+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm0, [rcx + 544]
+	vpand ymm1, ymm0, [r10 + 544]
 ; a = a ^ t
 %line 235+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; t = u & mem256[q + 43872]
 %line 236+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rcx + 43872]
+	vpand ymm0, ymm0, [r10 + 43872]
 ; b = b ^ t
 %line 237+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -665,13 +664,13 @@ align 32
 	vmovdqu ymm0, [rax + 224]
 ; t = u & mem256[q + 576]
 %line 239+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm0, [rcx + 576]
+	vpand ymm1, ymm0, [r10 + 576]
 ; a = a ^ t
 %line 240+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; t = u & mem256[q + 43904]
 %line 241+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rcx + 43904]
+	vpand ymm0, ymm0, [r10 + 43904]
 ; b = b ^ t
 %line 242+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -680,13 +679,13 @@ align 32
 	vmovdqu ymm0, [rax + 256]
 ; t = u & mem256[q + 608]
 %line 244+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm0, [rcx + 608]
+	vpand ymm1, ymm0, [r10 + 608]
 ; a = a ^ t
 %line 245+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; t = u & mem256[q + 43936]
 %line 246+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rcx + 43936]
+	vpand ymm0, ymm0, [r10 + 43936]
 ; b = b ^ t
 %line 247+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -695,13 +694,13 @@ align 32
 	vmovdqu ymm0, [rax + 288]
 ; t = u & mem256[q + 640]
 %line 249+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm0, [rcx + 640]
+	vpand ymm1, ymm0, [r10 + 640]
 ; a = a ^ t
 %line 250+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; t = u & mem256[q + 43968]
 %line 251+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rcx + 43968]
+	vpand ymm0, ymm0, [r10 + 43968]
 ; b = b ^ t
 %line 252+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -710,13 +709,13 @@ align 32
 	vmovdqu ymm0, [rax + 320]
 ; t = u & mem256[q + 672]
 %line 254+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm0, [rcx + 672]
+	vpand ymm1, ymm0, [r10 + 672]
 ; a = a ^ t
 %line 255+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; t = u & mem256[q + 44000]
 %line 256+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rcx + 44000]
+	vpand ymm0, ymm0, [r10 + 44000]
 ; b = b ^ t
 %line 257+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -725,13 +724,13 @@ align 32
 	vmovdqu ymm0, [rax + 352]
 ; t = u & mem256[q + 704]
 %line 259+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm0, [rcx + 704]
+	vpand ymm1, ymm0, [r10 + 704]
 ; a = a ^ t
 %line 260+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; t = u & mem256[q + 44032]
 %line 261+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rcx + 44032]
+	vpand ymm0, ymm0, [r10 + 44032]
 ; b = b ^ t
 %line 262+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -776,127 +775,127 @@ align 32
 	vpblendd ymm2, ymm1, ymm14, 2
 ; a = E0 & mem256[q + 86656]
 %line 277+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm3, [rcx + 86656]
+	vpand ymm0, ymm3, [r10 + 86656]
 ; b = E0 & mem256[q + 129984]
 %line 278+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm14, ymm3, [rcx + 129984]
+	vpand ymm14, ymm3, [r10 + 129984]
 ; t = E1 & mem256[q + 86688]
 %line 279+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm4, [rcx + 86688]
+	vpand ymm1, ymm4, [r10 + 86688]
 ; a = a ^ t
 %line 280+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; t = E1 & mem256[q + 130016]
 %line 281+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rcx + 130016]
+	vpand ymm0, ymm4, [r10 + 130016]
 ; b = b ^ t
 %line 282+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E2 & mem256[q + 86720]
 %line 283+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rcx + 86720]
+	vpand ymm0, ymm5, [r10 + 86720]
 ; a = a ^ t
 %line 284+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E2 & mem256[q + 130048]
 %line 285+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rcx + 130048]
+	vpand ymm0, ymm5, [r10 + 130048]
 ; b = b ^ t
 %line 286+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E3 & mem256[q + 86752]
 %line 287+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rcx + 86752]
+	vpand ymm0, ymm6, [r10 + 86752]
 ; a = a ^ t
 %line 288+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E3 & mem256[q + 130080]
 %line 289+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rcx + 130080]
+	vpand ymm0, ymm6, [r10 + 130080]
 ; b = b ^ t
 %line 290+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E4 & mem256[q + 86784]
 %line 291+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rcx + 86784]
+	vpand ymm0, ymm7, [r10 + 86784]
 ; a = a ^ t
 %line 292+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E4 & mem256[q + 130112]
 %line 293+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rcx + 130112]
+	vpand ymm0, ymm7, [r10 + 130112]
 ; b = b ^ t
 %line 294+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E5 & mem256[q + 86816]
 %line 295+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rcx + 86816]
+	vpand ymm0, ymm8, [r10 + 86816]
 ; a = a ^ t
 %line 296+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E5 & mem256[q + 130144]
 %line 297+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rcx + 130144]
+	vpand ymm0, ymm8, [r10 + 130144]
 ; b = b ^ t
 %line 298+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E6 & mem256[q + 86848]
 %line 299+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rcx + 86848]
+	vpand ymm0, ymm9, [r10 + 86848]
 ; a = a ^ t
 %line 300+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E6 & mem256[q + 130176]
 %line 301+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rcx + 130176]
+	vpand ymm0, ymm9, [r10 + 130176]
 ; b = b ^ t
 %line 302+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E7 & mem256[q + 86880]
 %line 303+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm10, [rcx + 86880]
+	vpand ymm0, ymm10, [r10 + 86880]
 ; a = a ^ t
 %line 304+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E7 & mem256[q + 130208]
 %line 305+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm10, [rcx + 130208]
+	vpand ymm0, ymm10, [r10 + 130208]
 ; b = b ^ t
 %line 306+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E8 & mem256[q + 86912]
 %line 307+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm11, [rcx + 86912]
+	vpand ymm0, ymm11, [r10 + 86912]
 ; a = a ^ t
 %line 308+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E8 & mem256[q + 130240]
 %line 309+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm11, [rcx + 130240]
+	vpand ymm0, ymm11, [r10 + 130240]
 ; b = b ^ t
 %line 310+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E9 & mem256[q + 86944]
 %line 311+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rcx + 86944]
+	vpand ymm0, ymm12, [r10 + 86944]
 ; a = a ^ t
 %line 312+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E9 & mem256[q + 130272]
 %line 313+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rcx + 130272]
+	vpand ymm0, ymm12, [r10 + 130272]
 ; b = b ^ t
 %line 314+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E10 & mem256[q + 86976]
 %line 315+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rcx + 86976]
+	vpand ymm0, ymm13, [r10 + 86976]
 ; a = a ^ t
 %line 316+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E10 & mem256[q + 130304]
 %line 317+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rcx + 130304]
+	vpand ymm0, ymm13, [r10 + 130304]
 ; b = b ^ t
 %line 318+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -905,13 +904,13 @@ align 32
 	vmovdqu ymm15, [rax]
 ; t = u & mem256[q + 87008]
 %line 320+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 87008]
+	vpand ymm0, ymm15, [r10 + 87008]
 ; a = a ^ t
 %line 321+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 130336]
 %line 322+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 130336]
+	vpand ymm0, ymm15, [r10 + 130336]
 ; b = b ^ t
 %line 323+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -920,13 +919,13 @@ align 32
 	vmovdqu ymm15, [rax + 32]
 ; t = u & mem256[q + 87040]
 %line 325+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 87040]
+	vpand ymm0, ymm15, [r10 + 87040]
 ; a = a ^ t
 %line 326+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 130368]
 %line 327+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 130368]
+	vpand ymm0, ymm15, [r10 + 130368]
 ; b = b ^ t
 %line 328+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -935,13 +934,13 @@ align 32
 	vmovdqu ymm15, [rax + 64]
 ; t = u & mem256[q + 87072]
 %line 330+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 87072]
+	vpand ymm0, ymm15, [r10 + 87072]
 ; a = a ^ t
 %line 331+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 130400]
 %line 332+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 130400]
+	vpand ymm0, ymm15, [r10 + 130400]
 ; b = b ^ t
 %line 333+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -950,13 +949,13 @@ align 32
 	vmovdqu ymm15, [rax + 96]
 ; t = u & mem256[q + 87104]
 %line 335+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 87104]
+	vpand ymm0, ymm15, [r10 + 87104]
 ; a = a ^ t
 %line 336+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 130432]
 %line 337+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 130432]
+	vpand ymm0, ymm15, [r10 + 130432]
 ; b = b ^ t
 %line 338+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -965,13 +964,13 @@ align 32
 	vmovdqu ymm15, [rax + 128]
 ; t = u & mem256[q + 87136]
 %line 340+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 87136]
+	vpand ymm0, ymm15, [r10 + 87136]
 ; a = a ^ t
 %line 341+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 130464]
 %line 342+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 130464]
+	vpand ymm0, ymm15, [r10 + 130464]
 ; b = b ^ t
 %line 343+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -980,13 +979,13 @@ align 32
 	vmovdqu ymm15, [rax + 160]
 ; t = u & mem256[q + 87168]
 %line 345+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 87168]
+	vpand ymm0, ymm15, [r10 + 87168]
 ; a = a ^ t
 %line 346+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 130496]
 %line 347+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 130496]
+	vpand ymm0, ymm15, [r10 + 130496]
 ; b = b ^ t
 %line 348+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -995,13 +994,13 @@ align 32
 	vmovdqu ymm15, [rax + 192]
 ; t = u & mem256[q + 87200]
 %line 350+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 87200]
+	vpand ymm0, ymm15, [r10 + 87200]
 ; a = a ^ t
 %line 351+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 130528]
 %line 352+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 130528]
+	vpand ymm0, ymm15, [r10 + 130528]
 ; b = b ^ t
 %line 353+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1010,13 +1009,13 @@ align 32
 	vmovdqu ymm15, [rax + 224]
 ; t = u & mem256[q + 87232]
 %line 355+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 87232]
+	vpand ymm0, ymm15, [r10 + 87232]
 ; a = a ^ t
 %line 356+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 130560]
 %line 357+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 130560]
+	vpand ymm0, ymm15, [r10 + 130560]
 ; b = b ^ t
 %line 358+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1025,13 +1024,13 @@ align 32
 	vmovdqu ymm15, [rax + 256]
 ; t = u & mem256[q + 87264]
 %line 360+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 87264]
+	vpand ymm0, ymm15, [r10 + 87264]
 ; a = a ^ t
 %line 361+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 130592]
 %line 362+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 130592]
+	vpand ymm0, ymm15, [r10 + 130592]
 ; b = b ^ t
 %line 363+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1040,13 +1039,13 @@ align 32
 	vmovdqu ymm15, [rax + 288]
 ; t = u & mem256[q + 87296]
 %line 365+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 87296]
+	vpand ymm0, ymm15, [r10 + 87296]
 ; a = a ^ t
 %line 366+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 130624]
 %line 367+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 130624]
+	vpand ymm0, ymm15, [r10 + 130624]
 ; b = b ^ t
 %line 368+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1055,13 +1054,13 @@ align 32
 	vmovdqu ymm15, [rax + 320]
 ; t = u & mem256[q + 87328]
 %line 370+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 87328]
+	vpand ymm0, ymm15, [r10 + 87328]
 ; a = a ^ t
 %line 371+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 130656]
 %line 372+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 130656]
+	vpand ymm0, ymm15, [r10 + 130656]
 ; b = b ^ t
 %line 373+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1070,13 +1069,13 @@ align 32
 	vmovdqu ymm15, [rax + 352]
 ; t = u & mem256[q + 87360]
 %line 375+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 87360]
+	vpand ymm0, ymm15, [r10 + 87360]
 ; a = a ^ t
 %line 376+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 130688]
 %line 377+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 130688]
+	vpand ymm0, ymm15, [r10 + 130688]
 ; b = b ^ t
 %line 378+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1124,127 +1123,127 @@ align 32
 	vpblendd ymm2, ymm2, ymm14, 32
 ; a = E0 & mem256[q + 173312]
 %line 393+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm3, [rcx + 173312]
+	vpand ymm0, ymm3, [r10 + 173312]
 ; b = E0 & mem256[q + 216640]
 %line 394+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm14, ymm3, [rcx + 216640]
+	vpand ymm14, ymm3, [r10 + 216640]
 ; t = E1 & mem256[q + 173344]
 %line 395+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm4, [rcx + 173344]
+	vpand ymm1, ymm4, [r10 + 173344]
 ; a = a ^ t
 %line 396+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; t = E1 & mem256[q + 216672]
 %line 397+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rcx + 216672]
+	vpand ymm0, ymm4, [r10 + 216672]
 ; b = b ^ t
 %line 398+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E2 & mem256[q + 173376]
 %line 399+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rcx + 173376]
+	vpand ymm0, ymm5, [r10 + 173376]
 ; a = a ^ t
 %line 400+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E2 & mem256[q + 216704]
 %line 401+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rcx + 216704]
+	vpand ymm0, ymm5, [r10 + 216704]
 ; b = b ^ t
 %line 402+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E3 & mem256[q + 173408]
 %line 403+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rcx + 173408]
+	vpand ymm0, ymm6, [r10 + 173408]
 ; a = a ^ t
 %line 404+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E3 & mem256[q + 216736]
 %line 405+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rcx + 216736]
+	vpand ymm0, ymm6, [r10 + 216736]
 ; b = b ^ t
 %line 406+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E4 & mem256[q + 173440]
 %line 407+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rcx + 173440]
+	vpand ymm0, ymm7, [r10 + 173440]
 ; a = a ^ t
 %line 408+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E4 & mem256[q + 216768]
 %line 409+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rcx + 216768]
+	vpand ymm0, ymm7, [r10 + 216768]
 ; b = b ^ t
 %line 410+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E5 & mem256[q + 173472]
 %line 411+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rcx + 173472]
+	vpand ymm0, ymm8, [r10 + 173472]
 ; a = a ^ t
 %line 412+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E5 & mem256[q + 216800]
 %line 413+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rcx + 216800]
+	vpand ymm0, ymm8, [r10 + 216800]
 ; b = b ^ t
 %line 414+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E6 & mem256[q + 173504]
 %line 415+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rcx + 173504]
+	vpand ymm0, ymm9, [r10 + 173504]
 ; a = a ^ t
 %line 416+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E6 & mem256[q + 216832]
 %line 417+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rcx + 216832]
+	vpand ymm0, ymm9, [r10 + 216832]
 ; b = b ^ t
 %line 418+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E7 & mem256[q + 173536]
 %line 419+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm10, [rcx + 173536]
+	vpand ymm0, ymm10, [r10 + 173536]
 ; a = a ^ t
 %line 420+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E7 & mem256[q + 216864]
 %line 421+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm10, [rcx + 216864]
+	vpand ymm0, ymm10, [r10 + 216864]
 ; b = b ^ t
 %line 422+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E8 & mem256[q + 173568]
 %line 423+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm11, [rcx + 173568]
+	vpand ymm0, ymm11, [r10 + 173568]
 ; a = a ^ t
 %line 424+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E8 & mem256[q + 216896]
 %line 425+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm11, [rcx + 216896]
+	vpand ymm0, ymm11, [r10 + 216896]
 ; b = b ^ t
 %line 426+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E9 & mem256[q + 173600]
 %line 427+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rcx + 173600]
+	vpand ymm0, ymm12, [r10 + 173600]
 ; a = a ^ t
 %line 428+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E9 & mem256[q + 216928]
 %line 429+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rcx + 216928]
+	vpand ymm0, ymm12, [r10 + 216928]
 ; b = b ^ t
 %line 430+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E10 & mem256[q + 173632]
 %line 431+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rcx + 173632]
+	vpand ymm0, ymm13, [r10 + 173632]
 ; a = a ^ t
 %line 432+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E10 & mem256[q + 216960]
 %line 433+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rcx + 216960]
+	vpand ymm0, ymm13, [r10 + 216960]
 ; b = b ^ t
 %line 434+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1253,13 +1252,13 @@ align 32
 	vmovdqu ymm15, [rax]
 ; t = u & mem256[q + 173664]
 %line 436+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 173664]
+	vpand ymm0, ymm15, [r10 + 173664]
 ; a = a ^ t
 %line 437+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 216992]
 %line 438+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 216992]
+	vpand ymm0, ymm15, [r10 + 216992]
 ; b = b ^ t
 %line 439+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1268,13 +1267,13 @@ align 32
 	vmovdqu ymm15, [rax + 32]
 ; t = u & mem256[q + 173696]
 %line 441+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 173696]
+	vpand ymm0, ymm15, [r10 + 173696]
 ; a = a ^ t
 %line 442+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 217024]
 %line 443+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 217024]
+	vpand ymm0, ymm15, [r10 + 217024]
 ; b = b ^ t
 %line 444+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1283,13 +1282,13 @@ align 32
 	vmovdqu ymm15, [rax + 64]
 ; t = u & mem256[q + 173728]
 %line 446+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 173728]
+	vpand ymm0, ymm15, [r10 + 173728]
 ; a = a ^ t
 %line 447+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 217056]
 %line 448+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 217056]
+	vpand ymm0, ymm15, [r10 + 217056]
 ; b = b ^ t
 %line 449+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1298,13 +1297,13 @@ align 32
 	vmovdqu ymm15, [rax + 96]
 ; t = u & mem256[q + 173760]
 %line 451+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 173760]
+	vpand ymm0, ymm15, [r10 + 173760]
 ; a = a ^ t
 %line 452+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 217088]
 %line 453+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 217088]
+	vpand ymm0, ymm15, [r10 + 217088]
 ; b = b ^ t
 %line 454+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1313,13 +1312,13 @@ align 32
 	vmovdqu ymm15, [rax + 128]
 ; t = u & mem256[q + 173792]
 %line 456+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 173792]
+	vpand ymm0, ymm15, [r10 + 173792]
 ; a = a ^ t
 %line 457+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 217120]
 %line 458+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 217120]
+	vpand ymm0, ymm15, [r10 + 217120]
 ; b = b ^ t
 %line 459+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1328,13 +1327,13 @@ align 32
 	vmovdqu ymm15, [rax + 160]
 ; t = u & mem256[q + 173824]
 %line 461+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 173824]
+	vpand ymm0, ymm15, [r10 + 173824]
 ; a = a ^ t
 %line 462+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 217152]
 %line 463+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 217152]
+	vpand ymm0, ymm15, [r10 + 217152]
 ; b = b ^ t
 %line 464+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1343,13 +1342,13 @@ align 32
 	vmovdqu ymm15, [rax + 192]
 ; t = u & mem256[q + 173856]
 %line 466+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 173856]
+	vpand ymm0, ymm15, [r10 + 173856]
 ; a = a ^ t
 %line 467+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 217184]
 %line 468+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 217184]
+	vpand ymm0, ymm15, [r10 + 217184]
 ; b = b ^ t
 %line 469+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1358,13 +1357,13 @@ align 32
 	vmovdqu ymm15, [rax + 224]
 ; t = u & mem256[q + 173888]
 %line 471+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 173888]
+	vpand ymm0, ymm15, [r10 + 173888]
 ; a = a ^ t
 %line 472+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 217216]
 %line 473+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 217216]
+	vpand ymm0, ymm15, [r10 + 217216]
 ; b = b ^ t
 %line 474+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1373,13 +1372,13 @@ align 32
 	vmovdqu ymm15, [rax + 256]
 ; t = u & mem256[q + 173920]
 %line 476+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 173920]
+	vpand ymm0, ymm15, [r10 + 173920]
 ; a = a ^ t
 %line 477+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 217248]
 %line 478+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 217248]
+	vpand ymm0, ymm15, [r10 + 217248]
 ; b = b ^ t
 %line 479+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1388,13 +1387,13 @@ align 32
 	vmovdqu ymm15, [rax + 288]
 ; t = u & mem256[q + 173952]
 %line 481+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 173952]
+	vpand ymm0, ymm15, [r10 + 173952]
 ; a = a ^ t
 %line 482+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 217280]
 %line 483+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 217280]
+	vpand ymm0, ymm15, [r10 + 217280]
 ; b = b ^ t
 %line 484+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1403,13 +1402,13 @@ align 32
 	vmovdqu ymm15, [rax + 320]
 ; t = u & mem256[q + 173984]
 %line 486+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 173984]
+	vpand ymm0, ymm15, [r10 + 173984]
 ; a = a ^ t
 %line 487+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 217312]
 %line 488+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 217312]
+	vpand ymm0, ymm15, [r10 + 217312]
 ; b = b ^ t
 %line 489+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1418,13 +1417,13 @@ align 32
 	vmovdqu ymm15, [rax + 352]
 ; t = u & mem256[q + 174016]
 %line 491+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 174016]
+	vpand ymm0, ymm15, [r10 + 174016]
 ; a = a ^ t
 %line 492+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 217344]
 %line 493+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 217344]
+	vpand ymm0, ymm15, [r10 + 217344]
 ; b = b ^ t
 %line 494+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1472,127 +1471,127 @@ align 32
 	vpblendd ymm2, ymm2, ymm14, 8
 ; a = E0 & mem256[q + 259968]
 %line 509+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm3, [rcx + 259968]
+	vpand ymm0, ymm3, [r10 + 259968]
 ; b = E0 & mem256[q + 303296]
 %line 510+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm14, ymm3, [rcx + 303296]
+	vpand ymm14, ymm3, [r10 + 303296]
 ; t = E1 & mem256[q + 260000]
 %line 511+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm4, [rcx + 260000]
+	vpand ymm1, ymm4, [r10 + 260000]
 ; a = a ^ t
 %line 512+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; t = E1 & mem256[q + 303328]
 %line 513+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rcx + 303328]
+	vpand ymm0, ymm4, [r10 + 303328]
 ; b = b ^ t
 %line 514+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E2 & mem256[q + 260032]
 %line 515+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rcx + 260032]
+	vpand ymm0, ymm5, [r10 + 260032]
 ; a = a ^ t
 %line 516+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E2 & mem256[q + 303360]
 %line 517+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rcx + 303360]
+	vpand ymm0, ymm5, [r10 + 303360]
 ; b = b ^ t
 %line 518+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E3 & mem256[q + 260064]
 %line 519+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rcx + 260064]
+	vpand ymm0, ymm6, [r10 + 260064]
 ; a = a ^ t
 %line 520+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E3 & mem256[q + 303392]
 %line 521+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rcx + 303392]
+	vpand ymm0, ymm6, [r10 + 303392]
 ; b = b ^ t
 %line 522+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E4 & mem256[q + 260096]
 %line 523+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rcx + 260096]
+	vpand ymm0, ymm7, [r10 + 260096]
 ; a = a ^ t
 %line 524+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E4 & mem256[q + 303424]
 %line 525+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rcx + 303424]
+	vpand ymm0, ymm7, [r10 + 303424]
 ; b = b ^ t
 %line 526+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E5 & mem256[q + 260128]
 %line 527+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rcx + 260128]
+	vpand ymm0, ymm8, [r10 + 260128]
 ; a = a ^ t
 %line 528+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E5 & mem256[q + 303456]
 %line 529+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rcx + 303456]
+	vpand ymm0, ymm8, [r10 + 303456]
 ; b = b ^ t
 %line 530+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E6 & mem256[q + 260160]
 %line 531+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rcx + 260160]
+	vpand ymm0, ymm9, [r10 + 260160]
 ; a = a ^ t
 %line 532+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E6 & mem256[q + 303488]
 %line 533+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rcx + 303488]
+	vpand ymm0, ymm9, [r10 + 303488]
 ; b = b ^ t
 %line 534+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E7 & mem256[q + 260192]
 %line 535+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm10, [rcx + 260192]
+	vpand ymm0, ymm10, [r10 + 260192]
 ; a = a ^ t
 %line 536+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E7 & mem256[q + 303520]
 %line 537+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm10, [rcx + 303520]
+	vpand ymm0, ymm10, [r10 + 303520]
 ; b = b ^ t
 %line 538+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E8 & mem256[q + 260224]
 %line 539+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm11, [rcx + 260224]
+	vpand ymm0, ymm11, [r10 + 260224]
 ; a = a ^ t
 %line 540+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E8 & mem256[q + 303552]
 %line 541+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm11, [rcx + 303552]
+	vpand ymm0, ymm11, [r10 + 303552]
 ; b = b ^ t
 %line 542+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E9 & mem256[q + 260256]
 %line 543+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rcx + 260256]
+	vpand ymm0, ymm12, [r10 + 260256]
 ; a = a ^ t
 %line 544+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E9 & mem256[q + 303584]
 %line 545+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rcx + 303584]
+	vpand ymm0, ymm12, [r10 + 303584]
 ; b = b ^ t
 %line 546+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E10 & mem256[q + 260288]
 %line 547+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rcx + 260288]
+	vpand ymm0, ymm13, [r10 + 260288]
 ; a = a ^ t
 %line 548+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E10 & mem256[q + 303616]
 %line 549+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rcx + 303616]
+	vpand ymm0, ymm13, [r10 + 303616]
 ; b = b ^ t
 %line 550+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1601,13 +1600,13 @@ align 32
 	vmovdqu ymm15, [rax]
 ; t = u & mem256[q + 260320]
 %line 552+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 260320]
+	vpand ymm0, ymm15, [r10 + 260320]
 ; a = a ^ t
 %line 553+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 303648]
 %line 554+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 303648]
+	vpand ymm0, ymm15, [r10 + 303648]
 ; b = b ^ t
 %line 555+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1616,13 +1615,13 @@ align 32
 	vmovdqu ymm15, [rax + 32]
 ; t = u & mem256[q + 260352]
 %line 557+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 260352]
+	vpand ymm0, ymm15, [r10 + 260352]
 ; a = a ^ t
 %line 558+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 303680]
 %line 559+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 303680]
+	vpand ymm0, ymm15, [r10 + 303680]
 ; b = b ^ t
 %line 560+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1631,13 +1630,13 @@ align 32
 	vmovdqu ymm15, [rax + 64]
 ; t = u & mem256[q + 260384]
 %line 562+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 260384]
+	vpand ymm0, ymm15, [r10 + 260384]
 ; a = a ^ t
 %line 563+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 303712]
 %line 564+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 303712]
+	vpand ymm0, ymm15, [r10 + 303712]
 ; b = b ^ t
 %line 565+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1646,13 +1645,13 @@ align 32
 	vmovdqu ymm15, [rax + 96]
 ; t = u & mem256[q + 260416]
 %line 567+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 260416]
+	vpand ymm0, ymm15, [r10 + 260416]
 ; a = a ^ t
 %line 568+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 303744]
 %line 569+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 303744]
+	vpand ymm0, ymm15, [r10 + 303744]
 ; b = b ^ t
 %line 570+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1661,13 +1660,13 @@ align 32
 	vmovdqu ymm15, [rax + 128]
 ; t = u & mem256[q + 260448]
 %line 572+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 260448]
+	vpand ymm0, ymm15, [r10 + 260448]
 ; a = a ^ t
 %line 573+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 303776]
 %line 574+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 303776]
+	vpand ymm0, ymm15, [r10 + 303776]
 ; b = b ^ t
 %line 575+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1676,13 +1675,13 @@ align 32
 	vmovdqu ymm15, [rax + 160]
 ; t = u & mem256[q + 260480]
 %line 577+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 260480]
+	vpand ymm0, ymm15, [r10 + 260480]
 ; a = a ^ t
 %line 578+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 303808]
 %line 579+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 303808]
+	vpand ymm0, ymm15, [r10 + 303808]
 ; b = b ^ t
 %line 580+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1691,13 +1690,13 @@ align 32
 	vmovdqu ymm15, [rax + 192]
 ; t = u & mem256[q + 260512]
 %line 582+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 260512]
+	vpand ymm0, ymm15, [r10 + 260512]
 ; a = a ^ t
 %line 583+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 303840]
 %line 584+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 303840]
+	vpand ymm0, ymm15, [r10 + 303840]
 ; b = b ^ t
 %line 585+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1706,13 +1705,13 @@ align 32
 	vmovdqu ymm15, [rax + 224]
 ; t = u & mem256[q + 260544]
 %line 587+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 260544]
+	vpand ymm0, ymm15, [r10 + 260544]
 ; a = a ^ t
 %line 588+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 303872]
 %line 589+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 303872]
+	vpand ymm0, ymm15, [r10 + 303872]
 ; b = b ^ t
 %line 590+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1721,13 +1720,13 @@ align 32
 	vmovdqu ymm15, [rax + 256]
 ; t = u & mem256[q + 260576]
 %line 592+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 260576]
+	vpand ymm0, ymm15, [r10 + 260576]
 ; a = a ^ t
 %line 593+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 303904]
 %line 594+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 303904]
+	vpand ymm0, ymm15, [r10 + 303904]
 ; b = b ^ t
 %line 595+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1736,13 +1735,13 @@ align 32
 	vmovdqu ymm15, [rax + 288]
 ; t = u & mem256[q + 260608]
 %line 597+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 260608]
+	vpand ymm0, ymm15, [r10 + 260608]
 ; a = a ^ t
 %line 598+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 303936]
 %line 599+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 303936]
+	vpand ymm0, ymm15, [r10 + 303936]
 ; b = b ^ t
 %line 600+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1751,13 +1750,13 @@ align 32
 	vmovdqu ymm15, [rax + 320]
 ; t = u & mem256[q + 260640]
 %line 602+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 260640]
+	vpand ymm0, ymm15, [r10 + 260640]
 ; a = a ^ t
 %line 603+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 303968]
 %line 604+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 303968]
+	vpand ymm0, ymm15, [r10 + 303968]
 ; b = b ^ t
 %line 605+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1766,13 +1765,13 @@ align 32
 	vmovdqu ymm15, [rax + 352]
 ; t = u & mem256[q + 260672]
 %line 607+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 260672]
+	vpand ymm0, ymm15, [r10 + 260672]
 ; a = a ^ t
 %line 608+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 304000]
 %line 609+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 304000]
+	vpand ymm0, ymm15, [r10 + 304000]
 ; b = b ^ t
 %line 610+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -1880,25 +1879,25 @@ align 32
 	vpxor xmm0, xmm0, xmm1
 ; o = c0
 %line 645+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovq rbx, xmm0
+	vmovq r9, xmm0
 ; o = o & 255
 %line 646+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and rbx, 255
+	and r9, 255
 ; mem8[bt + 0] = o
 %line 647+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [rbp], bl
+	mov byte [rcx], r9b
 ; bt = bt + 1
 %line 648+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add rbp, 1
+	add rcx, 1
 ; q = q + 346624
 %line 649+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add rcx, 346624
+	add r10, 346624
 ; j = j - 1
 %line 650+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	sub r8, 1
+	sub r11, 1
 ; =? j - 0
 %line 651+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	cmp r8, 0
+	cmp r11, 0
 ; goto long if !=
 %line 652+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	jne .Llong
@@ -1909,127 +1908,127 @@ align 32
 .Lshort:
 ; a = E0 & mem256[q + 0]
 %line 655+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm3, [rcx]
+	vpand ymm0, ymm3, [r10]
 ; b = E0 & mem256[q + 43328]
 %line 656+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm3, [rcx + 43328]
+	vpand ymm1, ymm3, [r10 + 43328]
 ; t = E1 & mem256[q + 32]
 %line 657+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm4, [rcx + 32]
+	vpand ymm2, ymm4, [r10 + 32]
 ; a = a ^ t
 %line 658+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = E1 & mem256[q + 43360]
 %line 659+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm4, [rcx + 43360]
+	vpand ymm2, ymm4, [r10 + 43360]
 ; b = b ^ t
 %line 660+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = E2 & mem256[q + 64]
 %line 661+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm5, [rcx + 64]
+	vpand ymm2, ymm5, [r10 + 64]
 ; a = a ^ t
 %line 662+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = E2 & mem256[q + 43392]
 %line 663+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm5, [rcx + 43392]
+	vpand ymm2, ymm5, [r10 + 43392]
 ; b = b ^ t
 %line 664+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = E3 & mem256[q + 96]
 %line 665+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm6, [rcx + 96]
+	vpand ymm2, ymm6, [r10 + 96]
 ; a = a ^ t
 %line 666+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = E3 & mem256[q + 43424]
 %line 667+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm6, [rcx + 43424]
+	vpand ymm2, ymm6, [r10 + 43424]
 ; b = b ^ t
 %line 668+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = E4 & mem256[q + 128]
 %line 669+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm7, [rcx + 128]
+	vpand ymm2, ymm7, [r10 + 128]
 ; a = a ^ t
 %line 670+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = E4 & mem256[q + 43456]
 %line 671+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm7, [rcx + 43456]
+	vpand ymm2, ymm7, [r10 + 43456]
 ; b = b ^ t
 %line 672+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = E5 & mem256[q + 160]
 %line 673+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm8, [rcx + 160]
+	vpand ymm2, ymm8, [r10 + 160]
 ; a = a ^ t
 %line 674+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = E5 & mem256[q + 43488]
 %line 675+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm8, [rcx + 43488]
+	vpand ymm2, ymm8, [r10 + 43488]
 ; b = b ^ t
 %line 676+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = E6 & mem256[q + 192]
 %line 677+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm9, [rcx + 192]
+	vpand ymm2, ymm9, [r10 + 192]
 ; a = a ^ t
 %line 678+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = E6 & mem256[q + 43520]
 %line 679+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm9, [rcx + 43520]
+	vpand ymm2, ymm9, [r10 + 43520]
 ; b = b ^ t
 %line 680+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = E7 & mem256[q + 224]
 %line 681+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm10, [rcx + 224]
+	vpand ymm2, ymm10, [r10 + 224]
 ; a = a ^ t
 %line 682+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = E7 & mem256[q + 43552]
 %line 683+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm10, [rcx + 43552]
+	vpand ymm2, ymm10, [r10 + 43552]
 ; b = b ^ t
 %line 684+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = E8 & mem256[q + 256]
 %line 685+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm11, [rcx + 256]
+	vpand ymm2, ymm11, [r10 + 256]
 ; a = a ^ t
 %line 686+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = E8 & mem256[q + 43584]
 %line 687+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm11, [rcx + 43584]
+	vpand ymm2, ymm11, [r10 + 43584]
 ; b = b ^ t
 %line 688+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = E9 & mem256[q + 288]
 %line 689+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm12, [rcx + 288]
+	vpand ymm2, ymm12, [r10 + 288]
 ; a = a ^ t
 %line 690+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; t = E9 & mem256[q + 43616]
 %line 691+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm12, [rcx + 43616]
+	vpand ymm2, ymm12, [r10 + 43616]
 ; b = b ^ t
 %line 692+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm2
 ; t = E10 & mem256[q + 320]
 %line 693+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm2, ymm13, [rcx + 320]
+	vpand ymm2, ymm13, [r10 + 320]
 ; a = a ^ t
 %line 694+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm0, ymm2
 ; t = E10 & mem256[q + 43648]
 %line 695+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rcx + 43648]
+	vpand ymm0, ymm13, [r10 + 43648]
 ; b = b ^ t
 %line 696+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm1, ymm0
@@ -2038,13 +2037,13 @@ align 32
 	vmovdqu ymm0, [rax]
 ; t = u & mem256[q + 352]
 %line 698+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm0, [rcx + 352]
+	vpand ymm1, ymm0, [r10 + 352]
 ; a = a ^ t
 %line 699+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; t = u & mem256[q + 43680]
 %line 700+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rcx + 43680]
+	vpand ymm0, ymm0, [r10 + 43680]
 ; b = b ^ t
 %line 701+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2053,13 +2052,13 @@ align 32
 	vmovdqu ymm0, [rax + 32]
 ; t = u & mem256[q + 384]
 %line 703+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm0, [rcx + 384]
+	vpand ymm1, ymm0, [r10 + 384]
 ; a = a ^ t
 %line 704+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; t = u & mem256[q + 43712]
 %line 705+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rcx + 43712]
+	vpand ymm0, ymm0, [r10 + 43712]
 ; b = b ^ t
 %line 706+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2068,13 +2067,13 @@ align 32
 	vmovdqu ymm0, [rax + 64]
 ; t = u & mem256[q + 416]
 %line 708+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm0, [rcx + 416]
+	vpand ymm1, ymm0, [r10 + 416]
 ; a = a ^ t
 %line 709+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; t = u & mem256[q + 43744]
 %line 710+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rcx + 43744]
+	vpand ymm0, ymm0, [r10 + 43744]
 ; b = b ^ t
 %line 711+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2083,13 +2082,13 @@ align 32
 	vmovdqu ymm0, [rax + 96]
 ; t = u & mem256[q + 448]
 %line 713+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm0, [rcx + 448]
+	vpand ymm1, ymm0, [r10 + 448]
 ; a = a ^ t
 %line 714+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; t = u & mem256[q + 43776]
 %line 715+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rcx + 43776]
+	vpand ymm0, ymm0, [r10 + 43776]
 ; b = b ^ t
 %line 716+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2098,13 +2097,13 @@ align 32
 	vmovdqu ymm0, [rax + 128]
 ; t = u & mem256[q + 480]
 %line 718+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm0, [rcx + 480]
+	vpand ymm1, ymm0, [r10 + 480]
 ; a = a ^ t
 %line 719+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; t = u & mem256[q + 43808]
 %line 720+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rcx + 43808]
+	vpand ymm0, ymm0, [r10 + 43808]
 ; b = b ^ t
 %line 721+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2113,13 +2112,13 @@ align 32
 	vmovdqu ymm0, [rax + 160]
 ; t = u & mem256[q + 512]
 %line 723+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm0, [rcx + 512]
+	vpand ymm1, ymm0, [r10 + 512]
 ; a = a ^ t
 %line 724+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; t = u & mem256[q + 43840]
 %line 725+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rcx + 43840]
+	vpand ymm0, ymm0, [r10 + 43840]
 ; b = b ^ t
 %line 726+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2128,13 +2127,13 @@ align 32
 	vmovdqu ymm0, [rax + 192]
 ; t = u & mem256[q + 544]
 %line 728+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm0, [rcx + 544]
+	vpand ymm1, ymm0, [r10 + 544]
 ; a = a ^ t
 %line 729+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; t = u & mem256[q + 43872]
 %line 730+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rcx + 43872]
+	vpand ymm0, ymm0, [r10 + 43872]
 ; b = b ^ t
 %line 731+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2143,13 +2142,13 @@ align 32
 	vmovdqu ymm0, [rax + 224]
 ; t = u & mem256[q + 576]
 %line 733+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm0, [rcx + 576]
+	vpand ymm1, ymm0, [r10 + 576]
 ; a = a ^ t
 %line 734+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; t = u & mem256[q + 43904]
 %line 735+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rcx + 43904]
+	vpand ymm0, ymm0, [r10 + 43904]
 ; b = b ^ t
 %line 736+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2158,13 +2157,13 @@ align 32
 	vmovdqu ymm0, [rax + 256]
 ; t = u & mem256[q + 608]
 %line 738+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm0, [rcx + 608]
+	vpand ymm1, ymm0, [r10 + 608]
 ; a = a ^ t
 %line 739+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; t = u & mem256[q + 43936]
 %line 740+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rcx + 43936]
+	vpand ymm0, ymm0, [r10 + 43936]
 ; b = b ^ t
 %line 741+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2173,13 +2172,13 @@ align 32
 	vmovdqu ymm0, [rax + 288]
 ; t = u & mem256[q + 640]
 %line 743+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm0, [rcx + 640]
+	vpand ymm1, ymm0, [r10 + 640]
 ; a = a ^ t
 %line 744+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; t = u & mem256[q + 43968]
 %line 745+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rcx + 43968]
+	vpand ymm0, ymm0, [r10 + 43968]
 ; b = b ^ t
 %line 746+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2188,13 +2187,13 @@ align 32
 	vmovdqu ymm0, [rax + 320]
 ; t = u & mem256[q + 672]
 %line 748+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm0, [rcx + 672]
+	vpand ymm1, ymm0, [r10 + 672]
 ; a = a ^ t
 %line 749+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm1
 ; t = u & mem256[q + 44000]
 %line 750+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm0, [rcx + 44000]
+	vpand ymm0, ymm0, [r10 + 44000]
 ; b = b ^ t
 %line 751+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2239,127 +2238,127 @@ align 32
 	vpblendd ymm2, ymm1, ymm14, 2
 ; a = E0 & mem256[q + 86656]
 %line 766+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm3, [rcx + 86656]
+	vpand ymm0, ymm3, [r10 + 86656]
 ; b = E0 & mem256[q + 129984]
 %line 767+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm14, ymm3, [rcx + 129984]
+	vpand ymm14, ymm3, [r10 + 129984]
 ; t = E1 & mem256[q + 86688]
 %line 768+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm4, [rcx + 86688]
+	vpand ymm1, ymm4, [r10 + 86688]
 ; a = a ^ t
 %line 769+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; t = E1 & mem256[q + 130016]
 %line 770+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rcx + 130016]
+	vpand ymm0, ymm4, [r10 + 130016]
 ; b = b ^ t
 %line 771+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E2 & mem256[q + 86720]
 %line 772+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rcx + 86720]
+	vpand ymm0, ymm5, [r10 + 86720]
 ; a = a ^ t
 %line 773+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E2 & mem256[q + 130048]
 %line 774+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rcx + 130048]
+	vpand ymm0, ymm5, [r10 + 130048]
 ; b = b ^ t
 %line 775+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E3 & mem256[q + 86752]
 %line 776+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rcx + 86752]
+	vpand ymm0, ymm6, [r10 + 86752]
 ; a = a ^ t
 %line 777+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E3 & mem256[q + 130080]
 %line 778+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rcx + 130080]
+	vpand ymm0, ymm6, [r10 + 130080]
 ; b = b ^ t
 %line 779+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E4 & mem256[q + 86784]
 %line 780+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rcx + 86784]
+	vpand ymm0, ymm7, [r10 + 86784]
 ; a = a ^ t
 %line 781+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E4 & mem256[q + 130112]
 %line 782+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rcx + 130112]
+	vpand ymm0, ymm7, [r10 + 130112]
 ; b = b ^ t
 %line 783+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E5 & mem256[q + 86816]
 %line 784+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rcx + 86816]
+	vpand ymm0, ymm8, [r10 + 86816]
 ; a = a ^ t
 %line 785+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E5 & mem256[q + 130144]
 %line 786+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rcx + 130144]
+	vpand ymm0, ymm8, [r10 + 130144]
 ; b = b ^ t
 %line 787+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E6 & mem256[q + 86848]
 %line 788+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rcx + 86848]
+	vpand ymm0, ymm9, [r10 + 86848]
 ; a = a ^ t
 %line 789+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E6 & mem256[q + 130176]
 %line 790+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rcx + 130176]
+	vpand ymm0, ymm9, [r10 + 130176]
 ; b = b ^ t
 %line 791+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E7 & mem256[q + 86880]
 %line 792+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm10, [rcx + 86880]
+	vpand ymm0, ymm10, [r10 + 86880]
 ; a = a ^ t
 %line 793+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E7 & mem256[q + 130208]
 %line 794+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm10, [rcx + 130208]
+	vpand ymm0, ymm10, [r10 + 130208]
 ; b = b ^ t
 %line 795+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E8 & mem256[q + 86912]
 %line 796+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm11, [rcx + 86912]
+	vpand ymm0, ymm11, [r10 + 86912]
 ; a = a ^ t
 %line 797+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E8 & mem256[q + 130240]
 %line 798+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm11, [rcx + 130240]
+	vpand ymm0, ymm11, [r10 + 130240]
 ; b = b ^ t
 %line 799+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E9 & mem256[q + 86944]
 %line 800+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rcx + 86944]
+	vpand ymm0, ymm12, [r10 + 86944]
 ; a = a ^ t
 %line 801+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E9 & mem256[q + 130272]
 %line 802+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rcx + 130272]
+	vpand ymm0, ymm12, [r10 + 130272]
 ; b = b ^ t
 %line 803+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E10 & mem256[q + 86976]
 %line 804+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rcx + 86976]
+	vpand ymm0, ymm13, [r10 + 86976]
 ; a = a ^ t
 %line 805+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E10 & mem256[q + 130304]
 %line 806+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rcx + 130304]
+	vpand ymm0, ymm13, [r10 + 130304]
 ; b = b ^ t
 %line 807+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2368,13 +2367,13 @@ align 32
 	vmovdqu ymm15, [rax]
 ; t = u & mem256[q + 87008]
 %line 809+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 87008]
+	vpand ymm0, ymm15, [r10 + 87008]
 ; a = a ^ t
 %line 810+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 130336]
 %line 811+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 130336]
+	vpand ymm0, ymm15, [r10 + 130336]
 ; b = b ^ t
 %line 812+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2383,13 +2382,13 @@ align 32
 	vmovdqu ymm15, [rax + 32]
 ; t = u & mem256[q + 87040]
 %line 814+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 87040]
+	vpand ymm0, ymm15, [r10 + 87040]
 ; a = a ^ t
 %line 815+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 130368]
 %line 816+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 130368]
+	vpand ymm0, ymm15, [r10 + 130368]
 ; b = b ^ t
 %line 817+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2398,13 +2397,13 @@ align 32
 	vmovdqu ymm15, [rax + 64]
 ; t = u & mem256[q + 87072]
 %line 819+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 87072]
+	vpand ymm0, ymm15, [r10 + 87072]
 ; a = a ^ t
 %line 820+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 130400]
 %line 821+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 130400]
+	vpand ymm0, ymm15, [r10 + 130400]
 ; b = b ^ t
 %line 822+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2413,13 +2412,13 @@ align 32
 	vmovdqu ymm15, [rax + 96]
 ; t = u & mem256[q + 87104]
 %line 824+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 87104]
+	vpand ymm0, ymm15, [r10 + 87104]
 ; a = a ^ t
 %line 825+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 130432]
 %line 826+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 130432]
+	vpand ymm0, ymm15, [r10 + 130432]
 ; b = b ^ t
 %line 827+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2428,13 +2427,13 @@ align 32
 	vmovdqu ymm15, [rax + 128]
 ; t = u & mem256[q + 87136]
 %line 829+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 87136]
+	vpand ymm0, ymm15, [r10 + 87136]
 ; a = a ^ t
 %line 830+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 130464]
 %line 831+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 130464]
+	vpand ymm0, ymm15, [r10 + 130464]
 ; b = b ^ t
 %line 832+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2443,13 +2442,13 @@ align 32
 	vmovdqu ymm15, [rax + 160]
 ; t = u & mem256[q + 87168]
 %line 834+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 87168]
+	vpand ymm0, ymm15, [r10 + 87168]
 ; a = a ^ t
 %line 835+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 130496]
 %line 836+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 130496]
+	vpand ymm0, ymm15, [r10 + 130496]
 ; b = b ^ t
 %line 837+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2458,13 +2457,13 @@ align 32
 	vmovdqu ymm15, [rax + 192]
 ; t = u & mem256[q + 87200]
 %line 839+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 87200]
+	vpand ymm0, ymm15, [r10 + 87200]
 ; a = a ^ t
 %line 840+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 130528]
 %line 841+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 130528]
+	vpand ymm0, ymm15, [r10 + 130528]
 ; b = b ^ t
 %line 842+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2473,13 +2472,13 @@ align 32
 	vmovdqu ymm15, [rax + 224]
 ; t = u & mem256[q + 87232]
 %line 844+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 87232]
+	vpand ymm0, ymm15, [r10 + 87232]
 ; a = a ^ t
 %line 845+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 130560]
 %line 846+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 130560]
+	vpand ymm0, ymm15, [r10 + 130560]
 ; b = b ^ t
 %line 847+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2488,13 +2487,13 @@ align 32
 	vmovdqu ymm15, [rax + 256]
 ; t = u & mem256[q + 87264]
 %line 849+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 87264]
+	vpand ymm0, ymm15, [r10 + 87264]
 ; a = a ^ t
 %line 850+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 130592]
 %line 851+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 130592]
+	vpand ymm0, ymm15, [r10 + 130592]
 ; b = b ^ t
 %line 852+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2503,13 +2502,13 @@ align 32
 	vmovdqu ymm15, [rax + 288]
 ; t = u & mem256[q + 87296]
 %line 854+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 87296]
+	vpand ymm0, ymm15, [r10 + 87296]
 ; a = a ^ t
 %line 855+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 130624]
 %line 856+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 130624]
+	vpand ymm0, ymm15, [r10 + 130624]
 ; b = b ^ t
 %line 857+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2518,13 +2517,13 @@ align 32
 	vmovdqu ymm15, [rax + 320]
 ; t = u & mem256[q + 87328]
 %line 859+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 87328]
+	vpand ymm0, ymm15, [r10 + 87328]
 ; a = a ^ t
 %line 860+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 130656]
 %line 861+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 130656]
+	vpand ymm0, ymm15, [r10 + 130656]
 ; b = b ^ t
 %line 862+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2572,127 +2571,127 @@ align 32
 	vpblendd ymm2, ymm2, ymm14, 32
 ; a = E0 & mem256[q + 173312]
 %line 877+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm3, [rcx + 173312]
+	vpand ymm0, ymm3, [r10 + 173312]
 ; b = E0 & mem256[q + 216640]
 %line 878+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm14, ymm3, [rcx + 216640]
+	vpand ymm14, ymm3, [r10 + 216640]
 ; t = E1 & mem256[q + 173344]
 %line 879+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm4, [rcx + 173344]
+	vpand ymm1, ymm4, [r10 + 173344]
 ; a = a ^ t
 %line 880+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; t = E1 & mem256[q + 216672]
 %line 881+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rcx + 216672]
+	vpand ymm0, ymm4, [r10 + 216672]
 ; b = b ^ t
 %line 882+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E2 & mem256[q + 173376]
 %line 883+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rcx + 173376]
+	vpand ymm0, ymm5, [r10 + 173376]
 ; a = a ^ t
 %line 884+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E2 & mem256[q + 216704]
 %line 885+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rcx + 216704]
+	vpand ymm0, ymm5, [r10 + 216704]
 ; b = b ^ t
 %line 886+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E3 & mem256[q + 173408]
 %line 887+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rcx + 173408]
+	vpand ymm0, ymm6, [r10 + 173408]
 ; a = a ^ t
 %line 888+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E3 & mem256[q + 216736]
 %line 889+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rcx + 216736]
+	vpand ymm0, ymm6, [r10 + 216736]
 ; b = b ^ t
 %line 890+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E4 & mem256[q + 173440]
 %line 891+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rcx + 173440]
+	vpand ymm0, ymm7, [r10 + 173440]
 ; a = a ^ t
 %line 892+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E4 & mem256[q + 216768]
 %line 893+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rcx + 216768]
+	vpand ymm0, ymm7, [r10 + 216768]
 ; b = b ^ t
 %line 894+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E5 & mem256[q + 173472]
 %line 895+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rcx + 173472]
+	vpand ymm0, ymm8, [r10 + 173472]
 ; a = a ^ t
 %line 896+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E5 & mem256[q + 216800]
 %line 897+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rcx + 216800]
+	vpand ymm0, ymm8, [r10 + 216800]
 ; b = b ^ t
 %line 898+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E6 & mem256[q + 173504]
 %line 899+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rcx + 173504]
+	vpand ymm0, ymm9, [r10 + 173504]
 ; a = a ^ t
 %line 900+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E6 & mem256[q + 216832]
 %line 901+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rcx + 216832]
+	vpand ymm0, ymm9, [r10 + 216832]
 ; b = b ^ t
 %line 902+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E7 & mem256[q + 173536]
 %line 903+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm10, [rcx + 173536]
+	vpand ymm0, ymm10, [r10 + 173536]
 ; a = a ^ t
 %line 904+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E7 & mem256[q + 216864]
 %line 905+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm10, [rcx + 216864]
+	vpand ymm0, ymm10, [r10 + 216864]
 ; b = b ^ t
 %line 906+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E8 & mem256[q + 173568]
 %line 907+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm11, [rcx + 173568]
+	vpand ymm0, ymm11, [r10 + 173568]
 ; a = a ^ t
 %line 908+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E8 & mem256[q + 216896]
 %line 909+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm11, [rcx + 216896]
+	vpand ymm0, ymm11, [r10 + 216896]
 ; b = b ^ t
 %line 910+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E9 & mem256[q + 173600]
 %line 911+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rcx + 173600]
+	vpand ymm0, ymm12, [r10 + 173600]
 ; a = a ^ t
 %line 912+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E9 & mem256[q + 216928]
 %line 913+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rcx + 216928]
+	vpand ymm0, ymm12, [r10 + 216928]
 ; b = b ^ t
 %line 914+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E10 & mem256[q + 173632]
 %line 915+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rcx + 173632]
+	vpand ymm0, ymm13, [r10 + 173632]
 ; a = a ^ t
 %line 916+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E10 & mem256[q + 216960]
 %line 917+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rcx + 216960]
+	vpand ymm0, ymm13, [r10 + 216960]
 ; b = b ^ t
 %line 918+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2701,13 +2700,13 @@ align 32
 	vmovdqu ymm15, [rax]
 ; t = u & mem256[q + 173664]
 %line 920+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 173664]
+	vpand ymm0, ymm15, [r10 + 173664]
 ; a = a ^ t
 %line 921+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 216992]
 %line 922+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 216992]
+	vpand ymm0, ymm15, [r10 + 216992]
 ; b = b ^ t
 %line 923+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2716,13 +2715,13 @@ align 32
 	vmovdqu ymm15, [rax + 32]
 ; t = u & mem256[q + 173696]
 %line 925+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 173696]
+	vpand ymm0, ymm15, [r10 + 173696]
 ; a = a ^ t
 %line 926+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 217024]
 %line 927+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 217024]
+	vpand ymm0, ymm15, [r10 + 217024]
 ; b = b ^ t
 %line 928+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2731,13 +2730,13 @@ align 32
 	vmovdqu ymm15, [rax + 64]
 ; t = u & mem256[q + 173728]
 %line 930+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 173728]
+	vpand ymm0, ymm15, [r10 + 173728]
 ; a = a ^ t
 %line 931+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 217056]
 %line 932+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 217056]
+	vpand ymm0, ymm15, [r10 + 217056]
 ; b = b ^ t
 %line 933+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2746,13 +2745,13 @@ align 32
 	vmovdqu ymm15, [rax + 96]
 ; t = u & mem256[q + 173760]
 %line 935+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 173760]
+	vpand ymm0, ymm15, [r10 + 173760]
 ; a = a ^ t
 %line 936+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 217088]
 %line 937+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 217088]
+	vpand ymm0, ymm15, [r10 + 217088]
 ; b = b ^ t
 %line 938+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2761,13 +2760,13 @@ align 32
 	vmovdqu ymm15, [rax + 128]
 ; t = u & mem256[q + 173792]
 %line 940+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 173792]
+	vpand ymm0, ymm15, [r10 + 173792]
 ; a = a ^ t
 %line 941+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 217120]
 %line 942+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 217120]
+	vpand ymm0, ymm15, [r10 + 217120]
 ; b = b ^ t
 %line 943+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2776,13 +2775,13 @@ align 32
 	vmovdqu ymm15, [rax + 160]
 ; t = u & mem256[q + 173824]
 %line 945+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 173824]
+	vpand ymm0, ymm15, [r10 + 173824]
 ; a = a ^ t
 %line 946+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 217152]
 %line 947+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 217152]
+	vpand ymm0, ymm15, [r10 + 217152]
 ; b = b ^ t
 %line 948+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2791,13 +2790,13 @@ align 32
 	vmovdqu ymm15, [rax + 192]
 ; t = u & mem256[q + 173856]
 %line 950+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 173856]
+	vpand ymm0, ymm15, [r10 + 173856]
 ; a = a ^ t
 %line 951+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 217184]
 %line 952+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 217184]
+	vpand ymm0, ymm15, [r10 + 217184]
 ; b = b ^ t
 %line 953+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2806,13 +2805,13 @@ align 32
 	vmovdqu ymm15, [rax + 224]
 ; t = u & mem256[q + 173888]
 %line 955+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 173888]
+	vpand ymm0, ymm15, [r10 + 173888]
 ; a = a ^ t
 %line 956+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 217216]
 %line 957+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 217216]
+	vpand ymm0, ymm15, [r10 + 217216]
 ; b = b ^ t
 %line 958+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2821,13 +2820,13 @@ align 32
 	vmovdqu ymm15, [rax + 256]
 ; t = u & mem256[q + 173920]
 %line 960+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 173920]
+	vpand ymm0, ymm15, [r10 + 173920]
 ; a = a ^ t
 %line 961+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 217248]
 %line 962+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 217248]
+	vpand ymm0, ymm15, [r10 + 217248]
 ; b = b ^ t
 %line 963+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2836,13 +2835,13 @@ align 32
 	vmovdqu ymm15, [rax + 288]
 ; t = u & mem256[q + 173952]
 %line 965+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 173952]
+	vpand ymm0, ymm15, [r10 + 173952]
 ; a = a ^ t
 %line 966+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 217280]
 %line 967+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 217280]
+	vpand ymm0, ymm15, [r10 + 217280]
 ; b = b ^ t
 %line 968+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2851,13 +2850,13 @@ align 32
 	vmovdqu ymm15, [rax + 320]
 ; t = u & mem256[q + 173984]
 %line 970+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 173984]
+	vpand ymm0, ymm15, [r10 + 173984]
 ; a = a ^ t
 %line 971+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 217312]
 %line 972+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 217312]
+	vpand ymm0, ymm15, [r10 + 217312]
 ; b = b ^ t
 %line 973+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -2905,127 +2904,127 @@ align 32
 	vpblendd ymm2, ymm2, ymm14, 8
 ; a = E0 & mem256[q + 259968]
 %line 988+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm3, [rcx + 259968]
+	vpand ymm0, ymm3, [r10 + 259968]
 ; b = E0 & mem256[q + 303296]
 %line 989+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm14, ymm3, [rcx + 303296]
+	vpand ymm14, ymm3, [r10 + 303296]
 ; t = E1 & mem256[q + 260000]
 %line 990+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm1, ymm4, [rcx + 260000]
+	vpand ymm1, ymm4, [r10 + 260000]
 ; a = a ^ t
 %line 991+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm0, ymm1
 ; t = E1 & mem256[q + 303328]
 %line 992+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm4, [rcx + 303328]
+	vpand ymm0, ymm4, [r10 + 303328]
 ; b = b ^ t
 %line 993+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E2 & mem256[q + 260032]
 %line 994+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rcx + 260032]
+	vpand ymm0, ymm5, [r10 + 260032]
 ; a = a ^ t
 %line 995+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E2 & mem256[q + 303360]
 %line 996+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm5, [rcx + 303360]
+	vpand ymm0, ymm5, [r10 + 303360]
 ; b = b ^ t
 %line 997+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E3 & mem256[q + 260064]
 %line 998+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rcx + 260064]
+	vpand ymm0, ymm6, [r10 + 260064]
 ; a = a ^ t
 %line 999+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E3 & mem256[q + 303392]
 %line 1000+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm6, [rcx + 303392]
+	vpand ymm0, ymm6, [r10 + 303392]
 ; b = b ^ t
 %line 1001+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E4 & mem256[q + 260096]
 %line 1002+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rcx + 260096]
+	vpand ymm0, ymm7, [r10 + 260096]
 ; a = a ^ t
 %line 1003+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E4 & mem256[q + 303424]
 %line 1004+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm7, [rcx + 303424]
+	vpand ymm0, ymm7, [r10 + 303424]
 ; b = b ^ t
 %line 1005+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E5 & mem256[q + 260128]
 %line 1006+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rcx + 260128]
+	vpand ymm0, ymm8, [r10 + 260128]
 ; a = a ^ t
 %line 1007+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E5 & mem256[q + 303456]
 %line 1008+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm8, [rcx + 303456]
+	vpand ymm0, ymm8, [r10 + 303456]
 ; b = b ^ t
 %line 1009+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E6 & mem256[q + 260160]
 %line 1010+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rcx + 260160]
+	vpand ymm0, ymm9, [r10 + 260160]
 ; a = a ^ t
 %line 1011+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E6 & mem256[q + 303488]
 %line 1012+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm9, [rcx + 303488]
+	vpand ymm0, ymm9, [r10 + 303488]
 ; b = b ^ t
 %line 1013+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E7 & mem256[q + 260192]
 %line 1014+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm10, [rcx + 260192]
+	vpand ymm0, ymm10, [r10 + 260192]
 ; a = a ^ t
 %line 1015+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E7 & mem256[q + 303520]
 %line 1016+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm10, [rcx + 303520]
+	vpand ymm0, ymm10, [r10 + 303520]
 ; b = b ^ t
 %line 1017+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E8 & mem256[q + 260224]
 %line 1018+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm11, [rcx + 260224]
+	vpand ymm0, ymm11, [r10 + 260224]
 ; a = a ^ t
 %line 1019+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E8 & mem256[q + 303552]
 %line 1020+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm11, [rcx + 303552]
+	vpand ymm0, ymm11, [r10 + 303552]
 ; b = b ^ t
 %line 1021+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E9 & mem256[q + 260256]
 %line 1022+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rcx + 260256]
+	vpand ymm0, ymm12, [r10 + 260256]
 ; a = a ^ t
 %line 1023+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E9 & mem256[q + 303584]
 %line 1024+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm12, [rcx + 303584]
+	vpand ymm0, ymm12, [r10 + 303584]
 ; b = b ^ t
 %line 1025+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; t = E10 & mem256[q + 260288]
 %line 1026+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rcx + 260288]
+	vpand ymm0, ymm13, [r10 + 260288]
 ; a = a ^ t
 %line 1027+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = E10 & mem256[q + 303616]
 %line 1028+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm13, [rcx + 303616]
+	vpand ymm0, ymm13, [r10 + 303616]
 ; b = b ^ t
 %line 1029+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -3034,13 +3033,13 @@ align 32
 	vmovdqu ymm15, [rax]
 ; t = u & mem256[q + 260320]
 %line 1031+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 260320]
+	vpand ymm0, ymm15, [r10 + 260320]
 ; a = a ^ t
 %line 1032+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 303648]
 %line 1033+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 303648]
+	vpand ymm0, ymm15, [r10 + 303648]
 ; b = b ^ t
 %line 1034+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -3049,13 +3048,13 @@ align 32
 	vmovdqu ymm15, [rax + 32]
 ; t = u & mem256[q + 260352]
 %line 1036+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 260352]
+	vpand ymm0, ymm15, [r10 + 260352]
 ; a = a ^ t
 %line 1037+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 303680]
 %line 1038+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 303680]
+	vpand ymm0, ymm15, [r10 + 303680]
 ; b = b ^ t
 %line 1039+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -3064,13 +3063,13 @@ align 32
 	vmovdqu ymm15, [rax + 64]
 ; t = u & mem256[q + 260384]
 %line 1041+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 260384]
+	vpand ymm0, ymm15, [r10 + 260384]
 ; a = a ^ t
 %line 1042+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 303712]
 %line 1043+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 303712]
+	vpand ymm0, ymm15, [r10 + 303712]
 ; b = b ^ t
 %line 1044+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -3079,13 +3078,13 @@ align 32
 	vmovdqu ymm15, [rax + 96]
 ; t = u & mem256[q + 260416]
 %line 1046+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 260416]
+	vpand ymm0, ymm15, [r10 + 260416]
 ; a = a ^ t
 %line 1047+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 303744]
 %line 1048+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 303744]
+	vpand ymm0, ymm15, [r10 + 303744]
 ; b = b ^ t
 %line 1049+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -3094,13 +3093,13 @@ align 32
 	vmovdqu ymm15, [rax + 128]
 ; t = u & mem256[q + 260448]
 %line 1051+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 260448]
+	vpand ymm0, ymm15, [r10 + 260448]
 ; a = a ^ t
 %line 1052+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 303776]
 %line 1053+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 303776]
+	vpand ymm0, ymm15, [r10 + 303776]
 ; b = b ^ t
 %line 1054+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -3109,13 +3108,13 @@ align 32
 	vmovdqu ymm15, [rax + 160]
 ; t = u & mem256[q + 260480]
 %line 1056+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 260480]
+	vpand ymm0, ymm15, [r10 + 260480]
 ; a = a ^ t
 %line 1057+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 303808]
 %line 1058+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 303808]
+	vpand ymm0, ymm15, [r10 + 303808]
 ; b = b ^ t
 %line 1059+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -3124,13 +3123,13 @@ align 32
 	vmovdqu ymm15, [rax + 192]
 ; t = u & mem256[q + 260512]
 %line 1061+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 260512]
+	vpand ymm0, ymm15, [r10 + 260512]
 ; a = a ^ t
 %line 1062+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 303840]
 %line 1063+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 303840]
+	vpand ymm0, ymm15, [r10 + 303840]
 ; b = b ^ t
 %line 1064+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -3139,13 +3138,13 @@ align 32
 	vmovdqu ymm15, [rax + 224]
 ; t = u & mem256[q + 260544]
 %line 1066+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 260544]
+	vpand ymm0, ymm15, [r10 + 260544]
 ; a = a ^ t
 %line 1067+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 303872]
 %line 1068+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 303872]
+	vpand ymm0, ymm15, [r10 + 303872]
 ; b = b ^ t
 %line 1069+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -3154,13 +3153,13 @@ align 32
 	vmovdqu ymm15, [rax + 256]
 ; t = u & mem256[q + 260576]
 %line 1071+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 260576]
+	vpand ymm0, ymm15, [r10 + 260576]
 ; a = a ^ t
 %line 1072+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 303904]
 %line 1073+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 303904]
+	vpand ymm0, ymm15, [r10 + 303904]
 ; b = b ^ t
 %line 1074+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -3169,13 +3168,13 @@ align 32
 	vmovdqu ymm15, [rax + 288]
 ; t = u & mem256[q + 260608]
 %line 1076+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 260608]
+	vpand ymm0, ymm15, [r10 + 260608]
 ; a = a ^ t
 %line 1077+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 303936]
 %line 1078+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 303936]
+	vpand ymm0, ymm15, [r10 + 303936]
 ; b = b ^ t
 %line 1079+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -3184,13 +3183,13 @@ align 32
 	vmovdqu ymm15, [rax + 320]
 ; t = u & mem256[q + 260640]
 %line 1081+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 260640]
+	vpand ymm0, ymm15, [r10 + 260640]
 ; a = a ^ t
 %line 1082+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; t = u & mem256[q + 303968]
 %line 1083+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vpand ymm0, ymm15, [rcx + 303968]
+	vpand ymm0, ymm15, [r10 + 303968]
 ; b = b ^ t
 %line 1084+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
@@ -3298,89 +3297,89 @@ align 32
 	vpxor xmm0, xmm0, xmm1
 ; o = c0
 %line 1119+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovq rbx, xmm0
+	vmovq r9, xmm0
 ; o = o & 255
 %line 1120+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and rbx, 255
+	and r9, 255
 ; mem8[bt + 0] = o
 %line 1121+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [rbp], bl
+	mov byte [rcx], r9b
 ; bt = bt + 1
 %line 1122+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add rbp, 1
+	add rcx, 1
 ; q = q + 346624
 %line 1123+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add rcx, 346624
+	add r10, 346624
 ; j = j - 1
 %line 1124+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	sub r8, 1
+	sub r11, 1
 ; =? j - 0
 %line 1125+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	cmp r8, 0
+	cmp r11, 0
 ; goto short if !=
 %line 1126+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	jne .Lshort
 .Lnext:
 ; bt = bt + 5
 %line 1128+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add rbp, 5
+	add rcx, 5
 ; rs = rs + 677
 %line 1129+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	add r10, 677
+	add r8, 677
 ; i = i - 1
 %line 1130+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	sub r11, 1
+	sub rbx, 1
 ; =? i - 0
 %line 1131+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	cmp r11, 0
+	cmp rbx, 0
 ; goto classes if !=
 %line 1132+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	jne .Lclasses
 ; E0 = mem256[eb + 0]
 %line 1133+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm3, [r9]
+	vmovdqu ymm3, [rbp]
 ; E1 = mem256[eb + 32]
 %line 1134+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm13, [r9 + 32]
+	vmovdqu ymm13, [rbp + 32]
 ; E2 = mem256[eb + 64]
 %line 1135+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm12, [r9 + 64]
+	vmovdqu ymm12, [rbp + 64]
 ; E3 = mem256[eb + 96]
 %line 1136+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 96]
+	vmovdqu ymm11, [rbp + 96]
 ; E4 = mem256[eb + 128]
 %line 1137+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 128]
+	vmovdqu ymm10, [rbp + 128]
 ; E5 = mem256[eb + 160]
 %line 1138+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 160]
+	vmovdqu ymm9, [rbp + 160]
 ; E6 = mem256[eb + 192]
 %line 1139+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 192]
+	vmovdqu ymm8, [rbp + 192]
 ; E7 = mem256[eb + 224]
 %line 1140+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 224]
+	vmovdqu ymm7, [rbp + 224]
 ; E8 = mem256[eb + 256]
 %line 1141+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm6, [r9 + 256]
+	vmovdqu ymm6, [rbp + 256]
 ; E9 = mem256[eb + 288]
 %line 1142+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 288]
+	vmovdqu ymm5, [rbp + 288]
 ; E10 = mem256[eb + 320]
 %line 1143+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm4, [r9 + 320]
+	vmovdqu ymm4, [rbp + 320]
 ; ec = &EC
 %line 1144+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	lea rax, [rsp + 1408]
+	lea r11, [rsp + 1408]
 ; Z = mem256[eb + 645]
 %line 1145+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 645]
+	vmovdqu ymm0, [rbp + 645]
 ; Z = Z & mem256[TAILMASK]
 %line 1146+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rel TAILMASK]
 ; mem256[ec + 0] = Z
 %line 1147+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu [rax], ymm0
+	vmovdqu [r11], ymm0
 ; p = pk + 1039872
 %line 1148+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	lea rsi, [rsi + 1039872]
@@ -3389,7 +3388,7 @@ align 32
 	lea r8, [rdi + 192]
 ; ep = e + 192
 %line 1150+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	lea r10, [rdx + 192]
+	lea r9, [rdx + 192]
 ; a = E0 & mem256[p + 0]
 %line 1151+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm3, [rsi]
@@ -3452,7 +3451,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; u = mem256[eb + 352]
 %line 1171+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 352]
+	vmovdqu ymm0, [rbp + 352]
 ; t = u & mem256[p + 352]
 %line 1172+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 352]
@@ -3461,7 +3460,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[eb + 384]
 %line 1174+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 384]
+	vmovdqu ymm0, [rbp + 384]
 ; t = u & mem256[p + 384]
 %line 1175+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 384]
@@ -3470,7 +3469,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 416]
 %line 1177+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 416]
+	vmovdqu ymm0, [rbp + 416]
 ; t = u & mem256[p + 416]
 %line 1178+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 416]
@@ -3479,7 +3478,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[eb + 448]
 %line 1180+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 448]
+	vmovdqu ymm0, [rbp + 448]
 ; t = u & mem256[p + 448]
 %line 1181+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 448]
@@ -3488,7 +3487,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 480]
 %line 1183+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 480]
+	vmovdqu ymm0, [rbp + 480]
 ; t = u & mem256[p + 480]
 %line 1184+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 480]
@@ -3497,7 +3496,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[eb + 512]
 %line 1186+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 512]
+	vmovdqu ymm0, [rbp + 512]
 ; t = u & mem256[p + 512]
 %line 1187+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 512]
@@ -3506,7 +3505,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 544]
 %line 1189+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 544]
+	vmovdqu ymm0, [rbp + 544]
 ; t = u & mem256[p + 544]
 %line 1190+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 544]
@@ -3515,7 +3514,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[eb + 576]
 %line 1192+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 576]
+	vmovdqu ymm0, [rbp + 576]
 ; t = u & mem256[p + 576]
 %line 1193+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 576]
@@ -3524,7 +3523,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 608]
 %line 1195+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 608]
+	vmovdqu ymm0, [rbp + 608]
 ; t = u & mem256[p + 608]
 %line 1196+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 608]
@@ -3533,7 +3532,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[eb + 640]
 %line 1198+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 640]
+	vmovdqu ymm0, [rbp + 640]
 ; t = u & mem256[p + 640]
 %line 1199+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 640]
@@ -3542,7 +3541,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[ec + 0]
 %line 1201+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax]
+	vmovdqu ymm0, [r11]
 ; t = u & mem256[p + 645]
 %line 1202+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 645]
@@ -3635,7 +3634,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 352]
 %line 1232+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 352]
+	vmovdqu ymm0, [rbp + 352]
 ; t = u & mem256[p + 1029]
 %line 1233+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 1029]
@@ -3644,7 +3643,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 384]
 %line 1235+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 384]
+	vmovdqu ymm0, [rbp + 384]
 ; t = u & mem256[p + 1061]
 %line 1236+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 1061]
@@ -3653,7 +3652,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 416]
 %line 1238+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 416]
+	vmovdqu ymm0, [rbp + 416]
 ; t = u & mem256[p + 1093]
 %line 1239+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 1093]
@@ -3662,7 +3661,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 448]
 %line 1241+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 448]
+	vmovdqu ymm0, [rbp + 448]
 ; t = u & mem256[p + 1125]
 %line 1242+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 1125]
@@ -3671,7 +3670,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 480]
 %line 1244+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 480]
+	vmovdqu ymm0, [rbp + 480]
 ; t = u & mem256[p + 1157]
 %line 1245+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 1157]
@@ -3680,7 +3679,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 512]
 %line 1247+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 512]
+	vmovdqu ymm0, [rbp + 512]
 ; t = u & mem256[p + 1189]
 %line 1248+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 1189]
@@ -3689,7 +3688,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 544]
 %line 1250+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 544]
+	vmovdqu ymm0, [rbp + 544]
 ; t = u & mem256[p + 1221]
 %line 1251+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 1221]
@@ -3698,7 +3697,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 576]
 %line 1253+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 576]
+	vmovdqu ymm0, [rbp + 576]
 ; t = u & mem256[p + 1253]
 %line 1254+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 1253]
@@ -3707,7 +3706,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 608]
 %line 1256+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 608]
+	vmovdqu ymm0, [rbp + 608]
 ; t = u & mem256[p + 1285]
 %line 1257+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 1285]
@@ -3716,7 +3715,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 640]
 %line 1259+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 640]
+	vmovdqu ymm0, [rbp + 640]
 ; t = u & mem256[p + 1317]
 %line 1260+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 1317]
@@ -3725,7 +3724,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[ec + 0]
 %line 1262+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax]
+	vmovdqu ymm0, [r11]
 ; t = u & mem256[p + 1322]
 %line 1263+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 1322]
@@ -3818,7 +3817,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 352]
 %line 1293+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 352]
+	vmovdqu ymm0, [rbp + 352]
 ; t = u & mem256[p + 1706]
 %line 1294+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 1706]
@@ -3827,7 +3826,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 384]
 %line 1296+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 384]
+	vmovdqu ymm0, [rbp + 384]
 ; t = u & mem256[p + 1738]
 %line 1297+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 1738]
@@ -3836,7 +3835,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 416]
 %line 1299+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 416]
+	vmovdqu ymm0, [rbp + 416]
 ; t = u & mem256[p + 1770]
 %line 1300+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 1770]
@@ -3845,7 +3844,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 448]
 %line 1302+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 448]
+	vmovdqu ymm0, [rbp + 448]
 ; t = u & mem256[p + 1802]
 %line 1303+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 1802]
@@ -3854,7 +3853,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 480]
 %line 1305+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 480]
+	vmovdqu ymm0, [rbp + 480]
 ; t = u & mem256[p + 1834]
 %line 1306+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 1834]
@@ -3863,7 +3862,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 512]
 %line 1308+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 512]
+	vmovdqu ymm0, [rbp + 512]
 ; t = u & mem256[p + 1866]
 %line 1309+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 1866]
@@ -3872,7 +3871,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 544]
 %line 1311+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 544]
+	vmovdqu ymm0, [rbp + 544]
 ; t = u & mem256[p + 1898]
 %line 1312+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 1898]
@@ -3881,7 +3880,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 576]
 %line 1314+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 576]
+	vmovdqu ymm0, [rbp + 576]
 ; t = u & mem256[p + 1930]
 %line 1315+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 1930]
@@ -3890,7 +3889,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 608]
 %line 1317+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 608]
+	vmovdqu ymm0, [rbp + 608]
 ; t = u & mem256[p + 1962]
 %line 1318+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 1962]
@@ -3899,7 +3898,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 640]
 %line 1320+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 640]
+	vmovdqu ymm0, [rbp + 640]
 ; t = u & mem256[p + 1994]
 %line 1321+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 1994]
@@ -3908,7 +3907,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[ec + 0]
 %line 1323+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax]
+	vmovdqu ymm0, [r11]
 ; t = u & mem256[p + 1999]
 %line 1324+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 1999]
@@ -4001,7 +4000,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 352]
 %line 1354+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 352]
+	vmovdqu ymm0, [rbp + 352]
 ; t = u & mem256[p + 2383]
 %line 1355+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 2383]
@@ -4010,7 +4009,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 384]
 %line 1357+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 384]
+	vmovdqu ymm0, [rbp + 384]
 ; t = u & mem256[p + 2415]
 %line 1358+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 2415]
@@ -4019,7 +4018,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 416]
 %line 1360+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 416]
+	vmovdqu ymm0, [rbp + 416]
 ; t = u & mem256[p + 2447]
 %line 1361+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 2447]
@@ -4028,7 +4027,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 448]
 %line 1363+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 448]
+	vmovdqu ymm0, [rbp + 448]
 ; t = u & mem256[p + 2479]
 %line 1364+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 2479]
@@ -4037,7 +4036,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 480]
 %line 1366+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 480]
+	vmovdqu ymm0, [rbp + 480]
 ; t = u & mem256[p + 2511]
 %line 1367+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 2511]
@@ -4046,7 +4045,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 512]
 %line 1369+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 512]
+	vmovdqu ymm0, [rbp + 512]
 ; t = u & mem256[p + 2543]
 %line 1370+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 2543]
@@ -4055,7 +4054,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 544]
 %line 1372+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 544]
+	vmovdqu ymm0, [rbp + 544]
 ; t = u & mem256[p + 2575]
 %line 1373+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 2575]
@@ -4064,7 +4063,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 576]
 %line 1375+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 576]
+	vmovdqu ymm0, [rbp + 576]
 ; t = u & mem256[p + 2607]
 %line 1376+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 2607]
@@ -4073,7 +4072,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 608]
 %line 1378+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 608]
+	vmovdqu ymm0, [rbp + 608]
 ; t = u & mem256[p + 2639]
 %line 1379+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 2639]
@@ -4082,7 +4081,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 640]
 %line 1381+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 640]
+	vmovdqu ymm0, [rbp + 640]
 ; t = u & mem256[p + 2671]
 %line 1382+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 2671]
@@ -4091,7 +4090,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[ec + 0]
 %line 1384+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax]
+	vmovdqu ymm0, [r11]
 ; t = u & mem256[p + 2676]
 %line 1385+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 2676]
@@ -4184,7 +4183,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 352]
 %line 1415+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 352]
+	vmovdqu ymm0, [rbp + 352]
 ; t = u & mem256[p + 3060]
 %line 1416+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 3060]
@@ -4193,7 +4192,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 384]
 %line 1418+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 384]
+	vmovdqu ymm0, [rbp + 384]
 ; t = u & mem256[p + 3092]
 %line 1419+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 3092]
@@ -4202,7 +4201,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 416]
 %line 1421+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 416]
+	vmovdqu ymm0, [rbp + 416]
 ; t = u & mem256[p + 3124]
 %line 1422+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 3124]
@@ -4211,7 +4210,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 448]
 %line 1424+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 448]
+	vmovdqu ymm0, [rbp + 448]
 ; t = u & mem256[p + 3156]
 %line 1425+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 3156]
@@ -4220,7 +4219,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 480]
 %line 1427+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 480]
+	vmovdqu ymm0, [rbp + 480]
 ; t = u & mem256[p + 3188]
 %line 1428+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 3188]
@@ -4229,7 +4228,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 512]
 %line 1430+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 512]
+	vmovdqu ymm0, [rbp + 512]
 ; t = u & mem256[p + 3220]
 %line 1431+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 3220]
@@ -4238,7 +4237,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 544]
 %line 1433+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 544]
+	vmovdqu ymm0, [rbp + 544]
 ; t = u & mem256[p + 3252]
 %line 1434+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 3252]
@@ -4247,7 +4246,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 576]
 %line 1436+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 576]
+	vmovdqu ymm0, [rbp + 576]
 ; t = u & mem256[p + 3284]
 %line 1437+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 3284]
@@ -4256,7 +4255,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 608]
 %line 1439+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 608]
+	vmovdqu ymm0, [rbp + 608]
 ; t = u & mem256[p + 3316]
 %line 1440+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 3316]
@@ -4265,7 +4264,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 640]
 %line 1442+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 640]
+	vmovdqu ymm0, [rbp + 640]
 ; t = u & mem256[p + 3348]
 %line 1443+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 3348]
@@ -4274,7 +4273,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[ec + 0]
 %line 1445+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax]
+	vmovdqu ymm0, [r11]
 ; t = u & mem256[p + 3353]
 %line 1446+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 3353]
@@ -4367,7 +4366,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 352]
 %line 1476+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 352]
+	vmovdqu ymm0, [rbp + 352]
 ; t = u & mem256[p + 3737]
 %line 1477+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 3737]
@@ -4376,7 +4375,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 384]
 %line 1479+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 384]
+	vmovdqu ymm0, [rbp + 384]
 ; t = u & mem256[p + 3769]
 %line 1480+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 3769]
@@ -4385,7 +4384,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 416]
 %line 1482+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 416]
+	vmovdqu ymm0, [rbp + 416]
 ; t = u & mem256[p + 3801]
 %line 1483+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 3801]
@@ -4394,7 +4393,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 448]
 %line 1485+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 448]
+	vmovdqu ymm0, [rbp + 448]
 ; t = u & mem256[p + 3833]
 %line 1486+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 3833]
@@ -4403,7 +4402,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 480]
 %line 1488+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 480]
+	vmovdqu ymm0, [rbp + 480]
 ; t = u & mem256[p + 3865]
 %line 1489+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 3865]
@@ -4412,7 +4411,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 512]
 %line 1491+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 512]
+	vmovdqu ymm0, [rbp + 512]
 ; t = u & mem256[p + 3897]
 %line 1492+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 3897]
@@ -4421,7 +4420,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 544]
 %line 1494+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 544]
+	vmovdqu ymm0, [rbp + 544]
 ; t = u & mem256[p + 3929]
 %line 1495+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 3929]
@@ -4430,7 +4429,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 576]
 %line 1497+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 576]
+	vmovdqu ymm0, [rbp + 576]
 ; t = u & mem256[p + 3961]
 %line 1498+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 3961]
@@ -4439,7 +4438,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 608]
 %line 1500+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 608]
+	vmovdqu ymm0, [rbp + 608]
 ; t = u & mem256[p + 3993]
 %line 1501+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 3993]
@@ -4448,7 +4447,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 640]
 %line 1503+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 640]
+	vmovdqu ymm0, [rbp + 640]
 ; t = u & mem256[p + 4025]
 %line 1504+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 4025]
@@ -4457,7 +4456,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[ec + 0]
 %line 1506+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax]
+	vmovdqu ymm0, [r11]
 ; t = u & mem256[p + 4030]
 %line 1507+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 4030]
@@ -4550,7 +4549,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 352]
 %line 1537+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 352]
+	vmovdqu ymm0, [rbp + 352]
 ; t = u & mem256[p + 4414]
 %line 1538+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 4414]
@@ -4559,7 +4558,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 384]
 %line 1540+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 384]
+	vmovdqu ymm0, [rbp + 384]
 ; t = u & mem256[p + 4446]
 %line 1541+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 4446]
@@ -4568,7 +4567,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 416]
 %line 1543+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 416]
+	vmovdqu ymm0, [rbp + 416]
 ; t = u & mem256[p + 4478]
 %line 1544+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 4478]
@@ -4577,7 +4576,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 448]
 %line 1546+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 448]
+	vmovdqu ymm0, [rbp + 448]
 ; t = u & mem256[p + 4510]
 %line 1547+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 4510]
@@ -4586,7 +4585,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 480]
 %line 1549+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 480]
+	vmovdqu ymm0, [rbp + 480]
 ; t = u & mem256[p + 4542]
 %line 1550+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 4542]
@@ -4595,7 +4594,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 512]
 %line 1552+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 512]
+	vmovdqu ymm0, [rbp + 512]
 ; t = u & mem256[p + 4574]
 %line 1553+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 4574]
@@ -4604,7 +4603,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 544]
 %line 1555+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 544]
+	vmovdqu ymm0, [rbp + 544]
 ; t = u & mem256[p + 4606]
 %line 1556+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 4606]
@@ -4613,7 +4612,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 576]
 %line 1558+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 576]
+	vmovdqu ymm0, [rbp + 576]
 ; t = u & mem256[p + 4638]
 %line 1559+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 4638]
@@ -4622,7 +4621,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 608]
 %line 1561+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 608]
+	vmovdqu ymm0, [rbp + 608]
 ; t = u & mem256[p + 4670]
 %line 1562+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 4670]
@@ -4631,7 +4630,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 640]
 %line 1564+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 640]
+	vmovdqu ymm0, [rbp + 640]
 ; t = u & mem256[p + 4702]
 %line 1565+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 4702]
@@ -4640,7 +4639,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[ec + 0]
 %line 1567+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax]
+	vmovdqu ymm0, [r11]
 ; t = u & mem256[p + 4707]
 %line 1568+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 4707]
@@ -4733,7 +4732,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 352]
 %line 1598+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 352]
+	vmovdqu ymm0, [rbp + 352]
 ; t = u & mem256[p + 5091]
 %line 1599+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 5091]
@@ -4742,7 +4741,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 384]
 %line 1601+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 384]
+	vmovdqu ymm0, [rbp + 384]
 ; t = u & mem256[p + 5123]
 %line 1602+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 5123]
@@ -4751,7 +4750,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 416]
 %line 1604+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 416]
+	vmovdqu ymm0, [rbp + 416]
 ; t = u & mem256[p + 5155]
 %line 1605+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 5155]
@@ -4760,7 +4759,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 448]
 %line 1607+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 448]
+	vmovdqu ymm0, [rbp + 448]
 ; t = u & mem256[p + 5187]
 %line 1608+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 5187]
@@ -4769,7 +4768,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 480]
 %line 1610+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 480]
+	vmovdqu ymm0, [rbp + 480]
 ; t = u & mem256[p + 5219]
 %line 1611+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 5219]
@@ -4778,7 +4777,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 512]
 %line 1613+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 512]
+	vmovdqu ymm0, [rbp + 512]
 ; t = u & mem256[p + 5251]
 %line 1614+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 5251]
@@ -4787,7 +4786,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 544]
 %line 1616+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 544]
+	vmovdqu ymm0, [rbp + 544]
 ; t = u & mem256[p + 5283]
 %line 1617+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 5283]
@@ -4796,7 +4795,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 576]
 %line 1619+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 576]
+	vmovdqu ymm0, [rbp + 576]
 ; t = u & mem256[p + 5315]
 %line 1620+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 5315]
@@ -4805,7 +4804,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 608]
 %line 1622+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 608]
+	vmovdqu ymm0, [rbp + 608]
 ; t = u & mem256[p + 5347]
 %line 1623+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 5347]
@@ -4814,7 +4813,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 640]
 %line 1625+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 640]
+	vmovdqu ymm0, [rbp + 640]
 ; t = u & mem256[p + 5379]
 %line 1626+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 5379]
@@ -4823,7 +4822,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[ec + 0]
 %line 1628+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax]
+	vmovdqu ymm0, [r11]
 ; t = u & mem256[p + 5384]
 %line 1629+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 5384]
@@ -4916,25 +4915,25 @@ align 32
 	vpxor xmm0, xmm0, xmm1
 ; o = c0
 %line 1659+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovq rcx, xmm0
+	vmovq rax, xmm0
 ; o = o & 255
 %line 1660+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and rcx, 255
+	and rax, 255
 ; o = o & 255
 %line 1661+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and rcx, 255
+	and rax, 255
 ; v = mem8[ep + 0]
 %line 1662+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r11d, byte [r10]
+	movzx r10d, byte [r9]
 ; v = v & 255
 %line 1663+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r11, 255
+	and r10, 255
 ; o = o ^ v
 %line 1664+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor rcx, r11
+	xor rax, r10
 ; mem8[sp + 0] = o
 %line 1665+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r8], cl
+	mov byte [r8], al
 ; a = E0 & mem256[p + 5416]
 %line 1666+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm3, [rsi + 5416]
@@ -4997,7 +4996,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; u = mem256[eb + 352]
 %line 1686+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 352]
+	vmovdqu ymm0, [rbp + 352]
 ; t = u & mem256[p + 5768]
 %line 1687+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 5768]
@@ -5006,7 +5005,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[eb + 384]
 %line 1689+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 384]
+	vmovdqu ymm0, [rbp + 384]
 ; t = u & mem256[p + 5800]
 %line 1690+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 5800]
@@ -5015,7 +5014,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 416]
 %line 1692+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 416]
+	vmovdqu ymm0, [rbp + 416]
 ; t = u & mem256[p + 5832]
 %line 1693+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 5832]
@@ -5024,7 +5023,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[eb + 448]
 %line 1695+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 448]
+	vmovdqu ymm0, [rbp + 448]
 ; t = u & mem256[p + 5864]
 %line 1696+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 5864]
@@ -5033,7 +5032,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 480]
 %line 1698+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 480]
+	vmovdqu ymm0, [rbp + 480]
 ; t = u & mem256[p + 5896]
 %line 1699+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 5896]
@@ -5042,7 +5041,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[eb + 512]
 %line 1701+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 512]
+	vmovdqu ymm0, [rbp + 512]
 ; t = u & mem256[p + 5928]
 %line 1702+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 5928]
@@ -5051,7 +5050,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 544]
 %line 1704+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 544]
+	vmovdqu ymm0, [rbp + 544]
 ; t = u & mem256[p + 5960]
 %line 1705+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 5960]
@@ -5060,7 +5059,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[eb + 576]
 %line 1707+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 576]
+	vmovdqu ymm0, [rbp + 576]
 ; t = u & mem256[p + 5992]
 %line 1708+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 5992]
@@ -5069,7 +5068,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 608]
 %line 1710+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 608]
+	vmovdqu ymm0, [rbp + 608]
 ; t = u & mem256[p + 6024]
 %line 1711+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 6024]
@@ -5078,7 +5077,7 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; u = mem256[eb + 640]
 %line 1713+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 640]
+	vmovdqu ymm0, [rbp + 640]
 ; t = u & mem256[p + 6056]
 %line 1714+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 6056]
@@ -5087,7 +5086,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[ec + 0]
 %line 1716+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax]
+	vmovdqu ymm0, [r11]
 ; t = u & mem256[p + 6061]
 %line 1717+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 6061]
@@ -5180,7 +5179,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 352]
 %line 1747+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 352]
+	vmovdqu ymm0, [rbp + 352]
 ; t = u & mem256[p + 6445]
 %line 1748+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 6445]
@@ -5189,7 +5188,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 384]
 %line 1750+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 384]
+	vmovdqu ymm0, [rbp + 384]
 ; t = u & mem256[p + 6477]
 %line 1751+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 6477]
@@ -5198,7 +5197,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 416]
 %line 1753+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 416]
+	vmovdqu ymm0, [rbp + 416]
 ; t = u & mem256[p + 6509]
 %line 1754+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 6509]
@@ -5207,7 +5206,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 448]
 %line 1756+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 448]
+	vmovdqu ymm0, [rbp + 448]
 ; t = u & mem256[p + 6541]
 %line 1757+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 6541]
@@ -5216,7 +5215,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 480]
 %line 1759+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 480]
+	vmovdqu ymm0, [rbp + 480]
 ; t = u & mem256[p + 6573]
 %line 1760+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 6573]
@@ -5225,7 +5224,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 512]
 %line 1762+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 512]
+	vmovdqu ymm0, [rbp + 512]
 ; t = u & mem256[p + 6605]
 %line 1763+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 6605]
@@ -5234,7 +5233,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 544]
 %line 1765+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 544]
+	vmovdqu ymm0, [rbp + 544]
 ; t = u & mem256[p + 6637]
 %line 1766+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 6637]
@@ -5243,7 +5242,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 576]
 %line 1768+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 576]
+	vmovdqu ymm0, [rbp + 576]
 ; t = u & mem256[p + 6669]
 %line 1769+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 6669]
@@ -5252,7 +5251,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[eb + 608]
 %line 1771+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 608]
+	vmovdqu ymm0, [rbp + 608]
 ; t = u & mem256[p + 6701]
 %line 1772+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 6701]
@@ -5261,7 +5260,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; u = mem256[eb + 640]
 %line 1774+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 640]
+	vmovdqu ymm0, [rbp + 640]
 ; t = u & mem256[p + 6733]
 %line 1775+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 6733]
@@ -5270,7 +5269,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; u = mem256[ec + 0]
 %line 1777+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm0, [rax]
+	vmovdqu ymm0, [r11]
 ; t = u & mem256[p + 6738]
 %line 1778+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm0, ymm0, [rsi + 6738]
@@ -5363,7 +5362,7 @@ align 32
 	vpxor ymm0, ymm0, ymm2
 ; u = mem256[eb + 352]
 %line 1808+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r9 + 352]
+	vmovdqu ymm2, [rbp + 352]
 ; t = u & mem256[p + 7122]
 %line 1809+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm2, ymm2, [rsi + 7122]
@@ -5372,7 +5371,7 @@ align 32
 	vpxor ymm1, ymm1, ymm2
 ; u = mem256[eb + 384]
 %line 1811+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r9 + 384]
+	vmovdqu ymm2, [rbp + 384]
 ; t = u & mem256[p + 7154]
 %line 1812+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm2, ymm2, [rsi + 7154]
@@ -5381,7 +5380,7 @@ align 32
 	vpxor ymm0, ymm0, ymm2
 ; u = mem256[eb + 416]
 %line 1814+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r9 + 416]
+	vmovdqu ymm2, [rbp + 416]
 ; t = u & mem256[p + 7186]
 %line 1815+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm2, ymm2, [rsi + 7186]
@@ -5390,7 +5389,7 @@ align 32
 	vpxor ymm1, ymm1, ymm2
 ; u = mem256[eb + 448]
 %line 1817+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r9 + 448]
+	vmovdqu ymm2, [rbp + 448]
 ; t = u & mem256[p + 7218]
 %line 1818+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm2, ymm2, [rsi + 7218]
@@ -5399,7 +5398,7 @@ align 32
 	vpxor ymm0, ymm0, ymm2
 ; u = mem256[eb + 480]
 %line 1820+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r9 + 480]
+	vmovdqu ymm2, [rbp + 480]
 ; t = u & mem256[p + 7250]
 %line 1821+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm2, ymm2, [rsi + 7250]
@@ -5408,7 +5407,7 @@ align 32
 	vpxor ymm1, ymm1, ymm2
 ; u = mem256[eb + 512]
 %line 1823+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r9 + 512]
+	vmovdqu ymm2, [rbp + 512]
 ; t = u & mem256[p + 7282]
 %line 1824+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm2, ymm2, [rsi + 7282]
@@ -5417,7 +5416,7 @@ align 32
 	vpxor ymm0, ymm0, ymm2
 ; u = mem256[eb + 544]
 %line 1826+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r9 + 544]
+	vmovdqu ymm2, [rbp + 544]
 ; t = u & mem256[p + 7314]
 %line 1827+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm2, ymm2, [rsi + 7314]
@@ -5426,7 +5425,7 @@ align 32
 	vpxor ymm1, ymm1, ymm2
 ; u = mem256[eb + 576]
 %line 1829+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r9 + 576]
+	vmovdqu ymm2, [rbp + 576]
 ; t = u & mem256[p + 7346]
 %line 1830+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm2, ymm2, [rsi + 7346]
@@ -5435,7 +5434,7 @@ align 32
 	vpxor ymm0, ymm0, ymm2
 ; u = mem256[eb + 608]
 %line 1832+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r9 + 608]
+	vmovdqu ymm2, [rbp + 608]
 ; t = u & mem256[p + 7378]
 %line 1833+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm2, ymm2, [rsi + 7378]
@@ -5444,7 +5443,7 @@ align 32
 	vpxor ymm1, ymm1, ymm2
 ; u = mem256[eb + 640]
 %line 1835+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [r9 + 640]
+	vmovdqu ymm2, [rbp + 640]
 ; t = u & mem256[p + 7410]
 %line 1836+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm2, ymm2, [rsi + 7410]
@@ -5453,7 +5452,7 @@ align 32
 	vpxor ymm0, ymm0, ymm2
 ; u = mem256[ec + 0]
 %line 1838+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovdqu ymm2, [rax]
+	vmovdqu ymm2, [r11]
 ; t = u & mem256[p + 7415]
 %line 1839+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	vpand ymm2, ymm2, [rsi + 7415]
@@ -5546,25 +5545,25 @@ align 32
 	vpxor xmm0, xmm0, xmm1
 ; o = c0
 %line 1869+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	vmovq r9, xmm0
+	vmovq r10, xmm0
 ; o = o & 255
 %line 1870+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r9, 255
+	and r10, 255
 ; o = o & 7
 %line 1871+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r9, 7
+	and r10, 7
 ; v = mem8[ep + 1]
 %line 1872+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	movzx r10d, byte [r10 + 1]
+	movzx r9d, byte [r9 + 1]
 ; v = v & 7
 %line 1873+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	and r10, 7
+	and r9, 7
 ; o = o ^ v
 %line 1874+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	xor r9, r10
+	xor r10, r9
 ; mem8[sp + 1] = o
 %line 1875+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
-	mov byte [r8 + 1], r9b
+	mov byte [r8 + 1], r10b
 ; in = &BITS
 %line 1876+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx2.q
 	lea r8, [rsp + 896]

@@ -16,160 +16,160 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	mov [rsp + 8096], r11
 ; vp = &VS
 %line 18+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	lea rcx, [rsp + 352]
+	lea r11, [rsp + 352]
 ; bl = &BL
 %line 19+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	lea r10, [rsp + 736]
+	lea rax, [rsp + 736]
 ; gp = &GS
 %line 20+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	lea r11, [rsp + 1120]
+	lea rcx, [rsp + 1120]
 ; pp = &PS
 %line 21+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	lea rax, [rsp + 1504]
+	lea rdx, [rsp + 1504]
 ; zp = &ZB
 %line 22+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	lea rdx, [rsp + 1952]
+	lea rbx, [rsp + 1952]
 ; ZERO = 0
 %line 24+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm0
 ; mem256[vp + 0] = ZERO
 %line 25+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rcx], ymm0
+	vmovdqu [r11], ymm0
 ; mem256[bl + 0] = ZERO
 %line 26+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [r10], ymm0
+	vmovdqu [rax], ymm0
 ; mem256[vp + 32] = ZERO
 %line 27+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rcx + 32], ymm0
+	vmovdqu [r11 + 32], ymm0
 ; mem256[bl + 32] = ZERO
 %line 28+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [r10 + 32], ymm0
+	vmovdqu [rax + 32], ymm0
 ; mem256[vp + 64] = ZERO
 %line 29+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rcx + 64], ymm0
+	vmovdqu [r11 + 64], ymm0
 ; mem256[bl + 64] = ZERO
 %line 30+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [r10 + 64], ymm0
+	vmovdqu [rax + 64], ymm0
 ; mem256[vp + 96] = ZERO
 %line 31+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rcx + 96], ymm0
+	vmovdqu [r11 + 96], ymm0
 ; mem256[bl + 96] = ZERO
 %line 32+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [r10 + 96], ymm0
+	vmovdqu [rax + 96], ymm0
 ; mem256[vp + 128] = ZERO
 %line 33+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rcx + 128], ymm0
+	vmovdqu [r11 + 128], ymm0
 ; mem256[bl + 128] = ZERO
 %line 34+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [r10 + 128], ymm0
+	vmovdqu [rax + 128], ymm0
 ; mem256[vp + 160] = ZERO
 %line 35+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rcx + 160], ymm0
+	vmovdqu [r11 + 160], ymm0
 ; mem256[bl + 160] = ZERO
 %line 36+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [r10 + 160], ymm0
+	vmovdqu [rax + 160], ymm0
 ; mem256[vp + 192] = ZERO
 %line 37+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rcx + 192], ymm0
+	vmovdqu [r11 + 192], ymm0
 ; mem256[bl + 192] = ZERO
 %line 38+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [r10 + 192], ymm0
+	vmovdqu [rax + 192], ymm0
 ; mem256[vp + 224] = ZERO
 %line 39+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rcx + 224], ymm0
+	vmovdqu [r11 + 224], ymm0
 ; mem256[bl + 224] = ZERO
 %line 40+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [r10 + 224], ymm0
+	vmovdqu [rax + 224], ymm0
 ; mem256[vp + 256] = ZERO
 %line 41+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rcx + 256], ymm0
+	vmovdqu [r11 + 256], ymm0
 ; mem256[bl + 256] = ZERO
 %line 42+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [r10 + 256], ymm0
+	vmovdqu [rax + 256], ymm0
 ; mem256[vp + 288] = ZERO
 %line 43+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rcx + 288], ymm0
+	vmovdqu [r11 + 288], ymm0
 ; mem256[bl + 288] = ZERO
 %line 44+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [r10 + 288], ymm0
+	vmovdqu [rax + 288], ymm0
 ; mem256[vp + 320] = ZERO
 %line 45+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rcx + 320], ymm0
+	vmovdqu [r11 + 320], ymm0
 ; mem256[bl + 320] = ZERO
 %line 46+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [r10 + 320], ymm0
+	vmovdqu [rax + 320], ymm0
 ; mem256[vp + 352] = ZERO
 %line 47+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rcx + 352], ymm0
+	vmovdqu [r11 + 352], ymm0
 ; mem256[bl + 352] = ZERO
 %line 48+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [r10 + 352], ymm0
+	vmovdqu [rax + 352], ymm0
 ; y0 = 1
 %line 49+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, 1
 ; mem64[vp + 8] = y0
 %line 50+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rcx + 8], r8
+	mov [r11 + 8], r8
 ; y0 = 9223372036854775808
 %line 51+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, -9223372036854775808
 ; mem64[vp + 16] = y0
 %line 52+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rcx + 16], r8
+	mov [r11 + 16], r8
 ; y0 = -1
 %line 53+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, -1
 ; mem64[bl + 0] = y0
 %line 54+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [r10], r8
+	mov [rax], r8
 ; mem64[bl + 8] = y0
 %line 55+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [r10 + 8], r8
+	mov [rax + 8], r8
 ; mem64[bl + 16] = y0
 %line 56+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [r10 + 16], r8
+	mov [rax + 16], r8
 ; mem64[bl + 24] = y0
 %line 57+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [r10 + 24], r8
+	mov [rax + 24], r8
 ; x0 = mem64[si + 0]
 %line 59+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov rbx, [rsi]
+	mov r10, [rsi]
 ; x1 = mem64[si + 8]
 %line 60+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov rbp, [rsi + 8]
 ; mem64[zp + 0] = 0
 %line 61+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx], 0
+	mov qword [rbx], 0
 ; mem64[zp + 8] = y1
 %line 63+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 8], rbx
+	mov [rbx + 8], r10
 ; mem64[zp + 16] = y1
 %line 65+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 16], rbp
+	mov [rbx + 16], rbp
 ; mem64[zp + 24] = 0
 %line 66+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 24], 0
+	mov qword [rbx + 24], 0
 ; mem64[zp + 32] = 0
 %line 67+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 32], 0
+	mov qword [rbx + 32], 0
 ; mem64[zp + 40] = 0
 %line 68+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 40], 0
+	mov qword [rbx + 40], 0
 ; mem64[zp + 48] = 0
 %line 69+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 48], 0
+	mov qword [rbx + 48], 0
 ; mem64[zp + 56] = 0
 %line 70+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 56], 0
+	mov qword [rbx + 56], 0
 ; y1 = x0
 %line 71+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 63
 %line 72+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 63
 ; mem64[zp + 768] = y1
 %line 73+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 768], r8
+	mov [rbx + 768], r8
 ; y1 = x1
 %line 74+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r9, rbp
@@ -178,7 +178,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r9, 63
 ; y2 = x0
 %line 76+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y2 >>= 1
 %line 77+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r8, 1
@@ -187,7 +187,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r9, r8
 ; mem64[zp + 776] = y1
 %line 79+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 776], r9
+	mov [rbx + 776], r9
 ; y1 = x1
 %line 80+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -196,31 +196,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 1
 ; mem64[zp + 784] = y1
 %line 82+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 784], r8
+	mov [rbx + 784], r8
 ; mem64[zp + 792] = 0
 %line 83+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 792], 0
+	mov qword [rbx + 792], 0
 ; mem64[zp + 800] = 0
 %line 84+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 800], 0
+	mov qword [rbx + 800], 0
 ; mem64[zp + 808] = 0
 %line 85+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 808], 0
+	mov qword [rbx + 808], 0
 ; mem64[zp + 816] = 0
 %line 86+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 816], 0
+	mov qword [rbx + 816], 0
 ; mem64[zp + 824] = 0
 %line 87+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 824], 0
+	mov qword [rbx + 824], 0
 ; y1 = x0
 %line 88+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 62
 %line 89+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 62
 ; mem64[zp + 1536] = y1
 %line 90+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1536], r8
+	mov [rbx + 1536], r8
 ; y1 = x1
 %line 91+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -229,7 +229,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 62
 ; y2 = x0
 %line 93+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 2
 %line 94+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 2
@@ -238,7 +238,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1544] = y1
 %line 96+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1544], r8
+	mov [rbx + 1544], r8
 ; y1 = x1
 %line 97+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -247,31 +247,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 2
 ; mem64[zp + 1552] = y1
 %line 99+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1552], r8
+	mov [rbx + 1552], r8
 ; mem64[zp + 1560] = 0
 %line 100+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1560], 0
+	mov qword [rbx + 1560], 0
 ; mem64[zp + 1568] = 0
 %line 101+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1568], 0
+	mov qword [rbx + 1568], 0
 ; mem64[zp + 1576] = 0
 %line 102+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1576], 0
+	mov qword [rbx + 1576], 0
 ; mem64[zp + 1584] = 0
 %line 103+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1584], 0
+	mov qword [rbx + 1584], 0
 ; mem64[zp + 1592] = 0
 %line 104+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1592], 0
+	mov qword [rbx + 1592], 0
 ; y1 = x0
 %line 105+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 61
 %line 106+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 61
 ; mem64[zp + 2304] = y1
 %line 107+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2304], r8
+	mov [rbx + 2304], r8
 ; y1 = x1
 %line 108+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -280,7 +280,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 61
 ; y2 = x0
 %line 110+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 3
 %line 111+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 3
@@ -289,7 +289,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2312] = y1
 %line 113+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2312], r8
+	mov [rbx + 2312], r8
 ; y1 = x1
 %line 114+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -298,31 +298,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 3
 ; mem64[zp + 2320] = y1
 %line 116+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2320], r8
+	mov [rbx + 2320], r8
 ; mem64[zp + 2328] = 0
 %line 117+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2328], 0
+	mov qword [rbx + 2328], 0
 ; mem64[zp + 2336] = 0
 %line 118+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2336], 0
+	mov qword [rbx + 2336], 0
 ; mem64[zp + 2344] = 0
 %line 119+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2344], 0
+	mov qword [rbx + 2344], 0
 ; mem64[zp + 2352] = 0
 %line 120+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2352], 0
+	mov qword [rbx + 2352], 0
 ; mem64[zp + 2360] = 0
 %line 121+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2360], 0
+	mov qword [rbx + 2360], 0
 ; y1 = x0
 %line 122+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 60
 %line 123+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 60
 ; mem64[zp + 3072] = y1
 %line 124+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3072], r8
+	mov [rbx + 3072], r8
 ; y1 = x1
 %line 125+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -331,7 +331,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 60
 ; y2 = x0
 %line 127+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 4
 %line 128+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 4
@@ -340,7 +340,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3080] = y1
 %line 130+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3080], r8
+	mov [rbx + 3080], r8
 ; y1 = x1
 %line 131+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -349,31 +349,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 4
 ; mem64[zp + 3088] = y1
 %line 133+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3088], r8
+	mov [rbx + 3088], r8
 ; mem64[zp + 3096] = 0
 %line 134+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3096], 0
+	mov qword [rbx + 3096], 0
 ; mem64[zp + 3104] = 0
 %line 135+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3104], 0
+	mov qword [rbx + 3104], 0
 ; mem64[zp + 3112] = 0
 %line 136+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3112], 0
+	mov qword [rbx + 3112], 0
 ; mem64[zp + 3120] = 0
 %line 137+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3120], 0
+	mov qword [rbx + 3120], 0
 ; mem64[zp + 3128] = 0
 %line 138+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3128], 0
+	mov qword [rbx + 3128], 0
 ; y1 = x0
 %line 139+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 59
 %line 140+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 59
 ; mem64[zp + 3840] = y1
 %line 141+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3840], r8
+	mov [rbx + 3840], r8
 ; y1 = x1
 %line 142+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -382,7 +382,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 59
 ; y2 = x0
 %line 144+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 5
 %line 145+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 5
@@ -391,7 +391,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3848] = y1
 %line 147+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3848], r8
+	mov [rbx + 3848], r8
 ; y1 = x1
 %line 148+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -400,31 +400,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 5
 ; mem64[zp + 3856] = y1
 %line 150+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3856], r8
+	mov [rbx + 3856], r8
 ; mem64[zp + 3864] = 0
 %line 151+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3864], 0
+	mov qword [rbx + 3864], 0
 ; mem64[zp + 3872] = 0
 %line 152+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3872], 0
+	mov qword [rbx + 3872], 0
 ; mem64[zp + 3880] = 0
 %line 153+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3880], 0
+	mov qword [rbx + 3880], 0
 ; mem64[zp + 3888] = 0
 %line 154+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3888], 0
+	mov qword [rbx + 3888], 0
 ; mem64[zp + 3896] = 0
 %line 155+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3896], 0
+	mov qword [rbx + 3896], 0
 ; y1 = x0
 %line 156+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 58
 %line 157+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 58
 ; mem64[zp + 4608] = y1
 %line 158+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4608], r8
+	mov [rbx + 4608], r8
 ; y1 = x1
 %line 159+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -433,7 +433,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 58
 ; y2 = x0
 %line 161+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 6
 %line 162+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 6
@@ -442,7 +442,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4616] = y1
 %line 164+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4616], r8
+	mov [rbx + 4616], r8
 ; y1 = x1
 %line 165+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -451,31 +451,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 6
 ; mem64[zp + 4624] = y1
 %line 167+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4624], r8
+	mov [rbx + 4624], r8
 ; mem64[zp + 4632] = 0
 %line 168+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4632], 0
+	mov qword [rbx + 4632], 0
 ; mem64[zp + 4640] = 0
 %line 169+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4640], 0
+	mov qword [rbx + 4640], 0
 ; mem64[zp + 4648] = 0
 %line 170+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4648], 0
+	mov qword [rbx + 4648], 0
 ; mem64[zp + 4656] = 0
 %line 171+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4656], 0
+	mov qword [rbx + 4656], 0
 ; mem64[zp + 4664] = 0
 %line 172+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4664], 0
+	mov qword [rbx + 4664], 0
 ; y1 = x0
 %line 173+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 57
 %line 174+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 57
 ; mem64[zp + 5376] = y1
 %line 175+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5376], r8
+	mov [rbx + 5376], r8
 ; y1 = x1
 %line 176+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -484,73 +484,73 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 57
 ; y2 >>= 7
 %line 179+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	shr rbx, 7
+	shr r10, 7
 ; y1 |= y2
 %line 180+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	or r8, rbx
+	or r8, r10
 ; mem64[zp + 5384] = y1
 %line 181+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5384], r8
+	mov [rbx + 5384], r8
 ; y1 >>= 7
 %line 183+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr rbp, 7
 ; mem64[zp + 5392] = y1
 %line 184+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5392], rbp
+	mov [rbx + 5392], rbp
 ; mem64[zp + 5400] = 0
 %line 185+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5400], 0
+	mov qword [rbx + 5400], 0
 ; mem64[zp + 5408] = 0
 %line 186+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5408], 0
+	mov qword [rbx + 5408], 0
 ; mem64[zp + 5416] = 0
 %line 187+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5416], 0
+	mov qword [rbx + 5416], 0
 ; mem64[zp + 5424] = 0
 %line 188+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5424], 0
+	mov qword [rbx + 5424], 0
 ; mem64[zp + 5432] = 0
 %line 189+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5432], 0
+	mov qword [rbx + 5432], 0
 ; x0 = mem64[si + 16]
 %line 190+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov rbx, [rsi + 16]
+	mov r10, [rsi + 16]
 ; x1 = mem64[si + 24]
 %line 191+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov rbp, [rsi + 24]
 ; mem64[zp + 64] = 0
 %line 192+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 64], 0
+	mov qword [rbx + 64], 0
 ; mem64[zp + 72] = y1
 %line 194+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 72], rbx
+	mov [rbx + 72], r10
 ; mem64[zp + 80] = y1
 %line 196+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 80], rbp
+	mov [rbx + 80], rbp
 ; mem64[zp + 88] = 0
 %line 197+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 88], 0
+	mov qword [rbx + 88], 0
 ; mem64[zp + 96] = 0
 %line 198+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 96], 0
+	mov qword [rbx + 96], 0
 ; mem64[zp + 104] = 0
 %line 199+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 104], 0
+	mov qword [rbx + 104], 0
 ; mem64[zp + 112] = 0
 %line 200+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 112], 0
+	mov qword [rbx + 112], 0
 ; mem64[zp + 120] = 0
 %line 201+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 120], 0
+	mov qword [rbx + 120], 0
 ; y1 = x0
 %line 202+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 63
 %line 203+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 63
 ; mem64[zp + 832] = y1
 %line 204+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 832], r8
+	mov [rbx + 832], r8
 ; y1 = x1
 %line 205+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -559,7 +559,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 63
 ; y2 = x0
 %line 207+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 1
 %line 208+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 1
@@ -568,7 +568,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 840] = y1
 %line 210+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 840], r8
+	mov [rbx + 840], r8
 ; y1 = x1
 %line 211+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -577,31 +577,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 1
 ; mem64[zp + 848] = y1
 %line 213+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 848], r8
+	mov [rbx + 848], r8
 ; mem64[zp + 856] = 0
 %line 214+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 856], 0
+	mov qword [rbx + 856], 0
 ; mem64[zp + 864] = 0
 %line 215+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 864], 0
+	mov qword [rbx + 864], 0
 ; mem64[zp + 872] = 0
 %line 216+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 872], 0
+	mov qword [rbx + 872], 0
 ; mem64[zp + 880] = 0
 %line 217+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 880], 0
+	mov qword [rbx + 880], 0
 ; mem64[zp + 888] = 0
 %line 218+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 888], 0
+	mov qword [rbx + 888], 0
 ; y1 = x0
 %line 219+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 62
 %line 220+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 62
 ; mem64[zp + 1600] = y1
 %line 221+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1600], r8
+	mov [rbx + 1600], r8
 ; y1 = x1
 %line 222+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -610,7 +610,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 62
 ; y2 = x0
 %line 224+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 2
 %line 225+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 2
@@ -619,7 +619,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1608] = y1
 %line 227+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1608], r8
+	mov [rbx + 1608], r8
 ; y1 = x1
 %line 228+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -628,31 +628,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 2
 ; mem64[zp + 1616] = y1
 %line 230+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1616], r8
+	mov [rbx + 1616], r8
 ; mem64[zp + 1624] = 0
 %line 231+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1624], 0
+	mov qword [rbx + 1624], 0
 ; mem64[zp + 1632] = 0
 %line 232+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1632], 0
+	mov qword [rbx + 1632], 0
 ; mem64[zp + 1640] = 0
 %line 233+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1640], 0
+	mov qword [rbx + 1640], 0
 ; mem64[zp + 1648] = 0
 %line 234+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1648], 0
+	mov qword [rbx + 1648], 0
 ; mem64[zp + 1656] = 0
 %line 235+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1656], 0
+	mov qword [rbx + 1656], 0
 ; y1 = x0
 %line 236+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 61
 %line 237+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 61
 ; mem64[zp + 2368] = y1
 %line 238+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2368], r8
+	mov [rbx + 2368], r8
 ; y1 = x1
 %line 239+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -661,7 +661,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 61
 ; y2 = x0
 %line 241+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 3
 %line 242+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 3
@@ -670,7 +670,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2376] = y1
 %line 244+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2376], r8
+	mov [rbx + 2376], r8
 ; y1 = x1
 %line 245+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -679,31 +679,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 3
 ; mem64[zp + 2384] = y1
 %line 247+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2384], r8
+	mov [rbx + 2384], r8
 ; mem64[zp + 2392] = 0
 %line 248+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2392], 0
+	mov qword [rbx + 2392], 0
 ; mem64[zp + 2400] = 0
 %line 249+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2400], 0
+	mov qword [rbx + 2400], 0
 ; mem64[zp + 2408] = 0
 %line 250+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2408], 0
+	mov qword [rbx + 2408], 0
 ; mem64[zp + 2416] = 0
 %line 251+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2416], 0
+	mov qword [rbx + 2416], 0
 ; mem64[zp + 2424] = 0
 %line 252+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2424], 0
+	mov qword [rbx + 2424], 0
 ; y1 = x0
 %line 253+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 60
 %line 254+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 60
 ; mem64[zp + 3136] = y1
 %line 255+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3136], r8
+	mov [rbx + 3136], r8
 ; y1 = x1
 %line 256+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -712,7 +712,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 60
 ; y2 = x0
 %line 258+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 4
 %line 259+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 4
@@ -721,7 +721,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3144] = y1
 %line 261+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3144], r8
+	mov [rbx + 3144], r8
 ; y1 = x1
 %line 262+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -730,31 +730,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 4
 ; mem64[zp + 3152] = y1
 %line 264+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3152], r8
+	mov [rbx + 3152], r8
 ; mem64[zp + 3160] = 0
 %line 265+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3160], 0
+	mov qword [rbx + 3160], 0
 ; mem64[zp + 3168] = 0
 %line 266+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3168], 0
+	mov qword [rbx + 3168], 0
 ; mem64[zp + 3176] = 0
 %line 267+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3176], 0
+	mov qword [rbx + 3176], 0
 ; mem64[zp + 3184] = 0
 %line 268+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3184], 0
+	mov qword [rbx + 3184], 0
 ; mem64[zp + 3192] = 0
 %line 269+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3192], 0
+	mov qword [rbx + 3192], 0
 ; y1 = x0
 %line 270+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 59
 %line 271+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 59
 ; mem64[zp + 3904] = y1
 %line 272+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3904], r8
+	mov [rbx + 3904], r8
 ; y1 = x1
 %line 273+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -763,7 +763,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 59
 ; y2 = x0
 %line 275+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 5
 %line 276+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 5
@@ -772,7 +772,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3912] = y1
 %line 278+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3912], r8
+	mov [rbx + 3912], r8
 ; y1 = x1
 %line 279+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -781,31 +781,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 5
 ; mem64[zp + 3920] = y1
 %line 281+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3920], r8
+	mov [rbx + 3920], r8
 ; mem64[zp + 3928] = 0
 %line 282+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3928], 0
+	mov qword [rbx + 3928], 0
 ; mem64[zp + 3936] = 0
 %line 283+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3936], 0
+	mov qword [rbx + 3936], 0
 ; mem64[zp + 3944] = 0
 %line 284+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3944], 0
+	mov qword [rbx + 3944], 0
 ; mem64[zp + 3952] = 0
 %line 285+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3952], 0
+	mov qword [rbx + 3952], 0
 ; mem64[zp + 3960] = 0
 %line 286+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3960], 0
+	mov qword [rbx + 3960], 0
 ; y1 = x0
 %line 287+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 58
 %line 288+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 58
 ; mem64[zp + 4672] = y1
 %line 289+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4672], r8
+	mov [rbx + 4672], r8
 ; y1 = x1
 %line 290+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -814,7 +814,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 58
 ; y2 = x0
 %line 292+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 6
 %line 293+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 6
@@ -823,7 +823,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4680] = y1
 %line 295+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4680], r8
+	mov [rbx + 4680], r8
 ; y1 = x1
 %line 296+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -832,31 +832,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 6
 ; mem64[zp + 4688] = y1
 %line 298+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4688], r8
+	mov [rbx + 4688], r8
 ; mem64[zp + 4696] = 0
 %line 299+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4696], 0
+	mov qword [rbx + 4696], 0
 ; mem64[zp + 4704] = 0
 %line 300+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4704], 0
+	mov qword [rbx + 4704], 0
 ; mem64[zp + 4712] = 0
 %line 301+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4712], 0
+	mov qword [rbx + 4712], 0
 ; mem64[zp + 4720] = 0
 %line 302+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4720], 0
+	mov qword [rbx + 4720], 0
 ; mem64[zp + 4728] = 0
 %line 303+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4728], 0
+	mov qword [rbx + 4728], 0
 ; y1 = x0
 %line 304+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 57
 %line 305+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 57
 ; mem64[zp + 5440] = y1
 %line 306+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5440], r8
+	mov [rbx + 5440], r8
 ; y1 = x1
 %line 307+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -865,73 +865,73 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 57
 ; y2 >>= 7
 %line 310+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	shr rbx, 7
+	shr r10, 7
 ; y1 |= y2
 %line 311+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	or r8, rbx
+	or r8, r10
 ; mem64[zp + 5448] = y1
 %line 312+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5448], r8
+	mov [rbx + 5448], r8
 ; y1 >>= 7
 %line 314+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr rbp, 7
 ; mem64[zp + 5456] = y1
 %line 315+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5456], rbp
+	mov [rbx + 5456], rbp
 ; mem64[zp + 5464] = 0
 %line 316+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5464], 0
+	mov qword [rbx + 5464], 0
 ; mem64[zp + 5472] = 0
 %line 317+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5472], 0
+	mov qword [rbx + 5472], 0
 ; mem64[zp + 5480] = 0
 %line 318+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5480], 0
+	mov qword [rbx + 5480], 0
 ; mem64[zp + 5488] = 0
 %line 319+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5488], 0
+	mov qword [rbx + 5488], 0
 ; mem64[zp + 5496] = 0
 %line 320+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5496], 0
+	mov qword [rbx + 5496], 0
 ; x0 = mem64[si + 32]
 %line 321+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov rbx, [rsi + 32]
+	mov r10, [rsi + 32]
 ; x1 = mem64[si + 40]
 %line 322+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov rbp, [rsi + 40]
 ; mem64[zp + 128] = 0
 %line 323+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 128], 0
+	mov qword [rbx + 128], 0
 ; mem64[zp + 136] = y1
 %line 325+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 136], rbx
+	mov [rbx + 136], r10
 ; mem64[zp + 144] = y1
 %line 327+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 144], rbp
+	mov [rbx + 144], rbp
 ; mem64[zp + 152] = 0
 %line 328+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 152], 0
+	mov qword [rbx + 152], 0
 ; mem64[zp + 160] = 0
 %line 329+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 160], 0
+	mov qword [rbx + 160], 0
 ; mem64[zp + 168] = 0
 %line 330+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 168], 0
+	mov qword [rbx + 168], 0
 ; mem64[zp + 176] = 0
 %line 331+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 176], 0
+	mov qword [rbx + 176], 0
 ; mem64[zp + 184] = 0
 %line 332+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 184], 0
+	mov qword [rbx + 184], 0
 ; y1 = x0
 %line 333+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 63
 %line 334+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 63
 ; mem64[zp + 896] = y1
 %line 335+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 896], r8
+	mov [rbx + 896], r8
 ; y1 = x1
 %line 336+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -940,7 +940,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 63
 ; y2 = x0
 %line 338+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 1
 %line 339+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 1
@@ -949,7 +949,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 904] = y1
 %line 341+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 904], r8
+	mov [rbx + 904], r8
 ; y1 = x1
 %line 342+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -958,31 +958,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 1
 ; mem64[zp + 912] = y1
 %line 344+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 912], r8
+	mov [rbx + 912], r8
 ; mem64[zp + 920] = 0
 %line 345+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 920], 0
+	mov qword [rbx + 920], 0
 ; mem64[zp + 928] = 0
 %line 346+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 928], 0
+	mov qword [rbx + 928], 0
 ; mem64[zp + 936] = 0
 %line 347+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 936], 0
+	mov qword [rbx + 936], 0
 ; mem64[zp + 944] = 0
 %line 348+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 944], 0
+	mov qword [rbx + 944], 0
 ; mem64[zp + 952] = 0
 %line 349+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 952], 0
+	mov qword [rbx + 952], 0
 ; y1 = x0
 %line 350+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 62
 %line 351+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 62
 ; mem64[zp + 1664] = y1
 %line 352+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1664], r8
+	mov [rbx + 1664], r8
 ; y1 = x1
 %line 353+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -991,7 +991,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 62
 ; y2 = x0
 %line 355+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 2
 %line 356+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 2
@@ -1000,7 +1000,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1672] = y1
 %line 358+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1672], r8
+	mov [rbx + 1672], r8
 ; y1 = x1
 %line 359+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1009,31 +1009,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 2
 ; mem64[zp + 1680] = y1
 %line 361+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1680], r8
+	mov [rbx + 1680], r8
 ; mem64[zp + 1688] = 0
 %line 362+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1688], 0
+	mov qword [rbx + 1688], 0
 ; mem64[zp + 1696] = 0
 %line 363+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1696], 0
+	mov qword [rbx + 1696], 0
 ; mem64[zp + 1704] = 0
 %line 364+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1704], 0
+	mov qword [rbx + 1704], 0
 ; mem64[zp + 1712] = 0
 %line 365+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1712], 0
+	mov qword [rbx + 1712], 0
 ; mem64[zp + 1720] = 0
 %line 366+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1720], 0
+	mov qword [rbx + 1720], 0
 ; y1 = x0
 %line 367+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 61
 %line 368+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 61
 ; mem64[zp + 2432] = y1
 %line 369+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2432], r8
+	mov [rbx + 2432], r8
 ; y1 = x1
 %line 370+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1042,7 +1042,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 61
 ; y2 = x0
 %line 372+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 3
 %line 373+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 3
@@ -1051,7 +1051,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2440] = y1
 %line 375+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2440], r8
+	mov [rbx + 2440], r8
 ; y1 = x1
 %line 376+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1060,31 +1060,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 3
 ; mem64[zp + 2448] = y1
 %line 378+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2448], r8
+	mov [rbx + 2448], r8
 ; mem64[zp + 2456] = 0
 %line 379+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2456], 0
+	mov qword [rbx + 2456], 0
 ; mem64[zp + 2464] = 0
 %line 380+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2464], 0
+	mov qword [rbx + 2464], 0
 ; mem64[zp + 2472] = 0
 %line 381+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2472], 0
+	mov qword [rbx + 2472], 0
 ; mem64[zp + 2480] = 0
 %line 382+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2480], 0
+	mov qword [rbx + 2480], 0
 ; mem64[zp + 2488] = 0
 %line 383+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2488], 0
+	mov qword [rbx + 2488], 0
 ; y1 = x0
 %line 384+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 60
 %line 385+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 60
 ; mem64[zp + 3200] = y1
 %line 386+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3200], r8
+	mov [rbx + 3200], r8
 ; y1 = x1
 %line 387+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1093,7 +1093,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 60
 ; y2 = x0
 %line 389+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 4
 %line 390+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 4
@@ -1102,7 +1102,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3208] = y1
 %line 392+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3208], r8
+	mov [rbx + 3208], r8
 ; y1 = x1
 %line 393+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1111,31 +1111,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 4
 ; mem64[zp + 3216] = y1
 %line 395+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3216], r8
+	mov [rbx + 3216], r8
 ; mem64[zp + 3224] = 0
 %line 396+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3224], 0
+	mov qword [rbx + 3224], 0
 ; mem64[zp + 3232] = 0
 %line 397+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3232], 0
+	mov qword [rbx + 3232], 0
 ; mem64[zp + 3240] = 0
 %line 398+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3240], 0
+	mov qword [rbx + 3240], 0
 ; mem64[zp + 3248] = 0
 %line 399+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3248], 0
+	mov qword [rbx + 3248], 0
 ; mem64[zp + 3256] = 0
 %line 400+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3256], 0
+	mov qword [rbx + 3256], 0
 ; y1 = x0
 %line 401+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 59
 %line 402+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 59
 ; mem64[zp + 3968] = y1
 %line 403+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3968], r8
+	mov [rbx + 3968], r8
 ; y1 = x1
 %line 404+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1144,7 +1144,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 59
 ; y2 = x0
 %line 406+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 5
 %line 407+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 5
@@ -1153,7 +1153,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3976] = y1
 %line 409+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3976], r8
+	mov [rbx + 3976], r8
 ; y1 = x1
 %line 410+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1162,31 +1162,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 5
 ; mem64[zp + 3984] = y1
 %line 412+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3984], r8
+	mov [rbx + 3984], r8
 ; mem64[zp + 3992] = 0
 %line 413+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3992], 0
+	mov qword [rbx + 3992], 0
 ; mem64[zp + 4000] = 0
 %line 414+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4000], 0
+	mov qword [rbx + 4000], 0
 ; mem64[zp + 4008] = 0
 %line 415+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4008], 0
+	mov qword [rbx + 4008], 0
 ; mem64[zp + 4016] = 0
 %line 416+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4016], 0
+	mov qword [rbx + 4016], 0
 ; mem64[zp + 4024] = 0
 %line 417+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4024], 0
+	mov qword [rbx + 4024], 0
 ; y1 = x0
 %line 418+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 58
 %line 419+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 58
 ; mem64[zp + 4736] = y1
 %line 420+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4736], r8
+	mov [rbx + 4736], r8
 ; y1 = x1
 %line 421+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1195,7 +1195,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 58
 ; y2 = x0
 %line 423+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 6
 %line 424+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 6
@@ -1204,7 +1204,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4744] = y1
 %line 426+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4744], r8
+	mov [rbx + 4744], r8
 ; y1 = x1
 %line 427+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1213,31 +1213,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 6
 ; mem64[zp + 4752] = y1
 %line 429+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4752], r8
+	mov [rbx + 4752], r8
 ; mem64[zp + 4760] = 0
 %line 430+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4760], 0
+	mov qword [rbx + 4760], 0
 ; mem64[zp + 4768] = 0
 %line 431+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4768], 0
+	mov qword [rbx + 4768], 0
 ; mem64[zp + 4776] = 0
 %line 432+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4776], 0
+	mov qword [rbx + 4776], 0
 ; mem64[zp + 4784] = 0
 %line 433+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4784], 0
+	mov qword [rbx + 4784], 0
 ; mem64[zp + 4792] = 0
 %line 434+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4792], 0
+	mov qword [rbx + 4792], 0
 ; y1 = x0
 %line 435+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 57
 %line 436+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 57
 ; mem64[zp + 5504] = y1
 %line 437+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5504], r8
+	mov [rbx + 5504], r8
 ; y1 = x1
 %line 438+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1246,73 +1246,73 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 57
 ; y2 >>= 7
 %line 441+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	shr rbx, 7
+	shr r10, 7
 ; y1 |= y2
 %line 442+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	or r8, rbx
+	or r8, r10
 ; mem64[zp + 5512] = y1
 %line 443+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5512], r8
+	mov [rbx + 5512], r8
 ; y1 >>= 7
 %line 445+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr rbp, 7
 ; mem64[zp + 5520] = y1
 %line 446+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5520], rbp
+	mov [rbx + 5520], rbp
 ; mem64[zp + 5528] = 0
 %line 447+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5528], 0
+	mov qword [rbx + 5528], 0
 ; mem64[zp + 5536] = 0
 %line 448+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5536], 0
+	mov qword [rbx + 5536], 0
 ; mem64[zp + 5544] = 0
 %line 449+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5544], 0
+	mov qword [rbx + 5544], 0
 ; mem64[zp + 5552] = 0
 %line 450+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5552], 0
+	mov qword [rbx + 5552], 0
 ; mem64[zp + 5560] = 0
 %line 451+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5560], 0
+	mov qword [rbx + 5560], 0
 ; x0 = mem64[si + 48]
 %line 452+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov rbx, [rsi + 48]
+	mov r10, [rsi + 48]
 ; x1 = mem64[si + 56]
 %line 453+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov rbp, [rsi + 56]
 ; mem64[zp + 192] = 0
 %line 454+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 192], 0
+	mov qword [rbx + 192], 0
 ; mem64[zp + 200] = y1
 %line 456+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 200], rbx
+	mov [rbx + 200], r10
 ; mem64[zp + 208] = y1
 %line 458+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 208], rbp
+	mov [rbx + 208], rbp
 ; mem64[zp + 216] = 0
 %line 459+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 216], 0
+	mov qword [rbx + 216], 0
 ; mem64[zp + 224] = 0
 %line 460+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 224], 0
+	mov qword [rbx + 224], 0
 ; mem64[zp + 232] = 0
 %line 461+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 232], 0
+	mov qword [rbx + 232], 0
 ; mem64[zp + 240] = 0
 %line 462+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 240], 0
+	mov qword [rbx + 240], 0
 ; mem64[zp + 248] = 0
 %line 463+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 248], 0
+	mov qword [rbx + 248], 0
 ; y1 = x0
 %line 464+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 63
 %line 465+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 63
 ; mem64[zp + 960] = y1
 %line 466+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 960], r8
+	mov [rbx + 960], r8
 ; y1 = x1
 %line 467+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1321,7 +1321,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 63
 ; y2 = x0
 %line 469+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 1
 %line 470+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 1
@@ -1330,7 +1330,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 968] = y1
 %line 472+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 968], r8
+	mov [rbx + 968], r8
 ; y1 = x1
 %line 473+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1339,31 +1339,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 1
 ; mem64[zp + 976] = y1
 %line 475+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 976], r8
+	mov [rbx + 976], r8
 ; mem64[zp + 984] = 0
 %line 476+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 984], 0
+	mov qword [rbx + 984], 0
 ; mem64[zp + 992] = 0
 %line 477+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 992], 0
+	mov qword [rbx + 992], 0
 ; mem64[zp + 1000] = 0
 %line 478+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1000], 0
+	mov qword [rbx + 1000], 0
 ; mem64[zp + 1008] = 0
 %line 479+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1008], 0
+	mov qword [rbx + 1008], 0
 ; mem64[zp + 1016] = 0
 %line 480+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1016], 0
+	mov qword [rbx + 1016], 0
 ; y1 = x0
 %line 481+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 62
 %line 482+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 62
 ; mem64[zp + 1728] = y1
 %line 483+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1728], r8
+	mov [rbx + 1728], r8
 ; y1 = x1
 %line 484+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1372,7 +1372,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 62
 ; y2 = x0
 %line 486+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 2
 %line 487+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 2
@@ -1381,7 +1381,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1736] = y1
 %line 489+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1736], r8
+	mov [rbx + 1736], r8
 ; y1 = x1
 %line 490+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1390,31 +1390,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 2
 ; mem64[zp + 1744] = y1
 %line 492+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1744], r8
+	mov [rbx + 1744], r8
 ; mem64[zp + 1752] = 0
 %line 493+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1752], 0
+	mov qword [rbx + 1752], 0
 ; mem64[zp + 1760] = 0
 %line 494+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1760], 0
+	mov qword [rbx + 1760], 0
 ; mem64[zp + 1768] = 0
 %line 495+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1768], 0
+	mov qword [rbx + 1768], 0
 ; mem64[zp + 1776] = 0
 %line 496+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1776], 0
+	mov qword [rbx + 1776], 0
 ; mem64[zp + 1784] = 0
 %line 497+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1784], 0
+	mov qword [rbx + 1784], 0
 ; y1 = x0
 %line 498+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 61
 %line 499+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 61
 ; mem64[zp + 2496] = y1
 %line 500+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2496], r8
+	mov [rbx + 2496], r8
 ; y1 = x1
 %line 501+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1423,7 +1423,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 61
 ; y2 = x0
 %line 503+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 3
 %line 504+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 3
@@ -1432,7 +1432,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2504] = y1
 %line 506+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2504], r8
+	mov [rbx + 2504], r8
 ; y1 = x1
 %line 507+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1441,31 +1441,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 3
 ; mem64[zp + 2512] = y1
 %line 509+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2512], r8
+	mov [rbx + 2512], r8
 ; mem64[zp + 2520] = 0
 %line 510+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2520], 0
+	mov qword [rbx + 2520], 0
 ; mem64[zp + 2528] = 0
 %line 511+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2528], 0
+	mov qword [rbx + 2528], 0
 ; mem64[zp + 2536] = 0
 %line 512+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2536], 0
+	mov qword [rbx + 2536], 0
 ; mem64[zp + 2544] = 0
 %line 513+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2544], 0
+	mov qword [rbx + 2544], 0
 ; mem64[zp + 2552] = 0
 %line 514+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2552], 0
+	mov qword [rbx + 2552], 0
 ; y1 = x0
 %line 515+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 60
 %line 516+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 60
 ; mem64[zp + 3264] = y1
 %line 517+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3264], r8
+	mov [rbx + 3264], r8
 ; y1 = x1
 %line 518+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1474,7 +1474,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 60
 ; y2 = x0
 %line 520+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 4
 %line 521+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 4
@@ -1483,7 +1483,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3272] = y1
 %line 523+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3272], r8
+	mov [rbx + 3272], r8
 ; y1 = x1
 %line 524+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1492,31 +1492,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 4
 ; mem64[zp + 3280] = y1
 %line 526+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3280], r8
+	mov [rbx + 3280], r8
 ; mem64[zp + 3288] = 0
 %line 527+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3288], 0
+	mov qword [rbx + 3288], 0
 ; mem64[zp + 3296] = 0
 %line 528+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3296], 0
+	mov qword [rbx + 3296], 0
 ; mem64[zp + 3304] = 0
 %line 529+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3304], 0
+	mov qword [rbx + 3304], 0
 ; mem64[zp + 3312] = 0
 %line 530+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3312], 0
+	mov qword [rbx + 3312], 0
 ; mem64[zp + 3320] = 0
 %line 531+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3320], 0
+	mov qword [rbx + 3320], 0
 ; y1 = x0
 %line 532+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 59
 %line 533+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 59
 ; mem64[zp + 4032] = y1
 %line 534+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4032], r8
+	mov [rbx + 4032], r8
 ; y1 = x1
 %line 535+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1525,7 +1525,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 59
 ; y2 = x0
 %line 537+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 5
 %line 538+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 5
@@ -1534,7 +1534,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4040] = y1
 %line 540+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4040], r8
+	mov [rbx + 4040], r8
 ; y1 = x1
 %line 541+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1543,31 +1543,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 5
 ; mem64[zp + 4048] = y1
 %line 543+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4048], r8
+	mov [rbx + 4048], r8
 ; mem64[zp + 4056] = 0
 %line 544+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4056], 0
+	mov qword [rbx + 4056], 0
 ; mem64[zp + 4064] = 0
 %line 545+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4064], 0
+	mov qword [rbx + 4064], 0
 ; mem64[zp + 4072] = 0
 %line 546+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4072], 0
+	mov qword [rbx + 4072], 0
 ; mem64[zp + 4080] = 0
 %line 547+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4080], 0
+	mov qword [rbx + 4080], 0
 ; mem64[zp + 4088] = 0
 %line 548+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4088], 0
+	mov qword [rbx + 4088], 0
 ; y1 = x0
 %line 549+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 58
 %line 550+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 58
 ; mem64[zp + 4800] = y1
 %line 551+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4800], r8
+	mov [rbx + 4800], r8
 ; y1 = x1
 %line 552+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1576,7 +1576,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 58
 ; y2 = x0
 %line 554+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 6
 %line 555+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 6
@@ -1585,7 +1585,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4808] = y1
 %line 557+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4808], r8
+	mov [rbx + 4808], r8
 ; y1 = x1
 %line 558+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1594,31 +1594,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 6
 ; mem64[zp + 4816] = y1
 %line 560+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4816], r8
+	mov [rbx + 4816], r8
 ; mem64[zp + 4824] = 0
 %line 561+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4824], 0
+	mov qword [rbx + 4824], 0
 ; mem64[zp + 4832] = 0
 %line 562+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4832], 0
+	mov qword [rbx + 4832], 0
 ; mem64[zp + 4840] = 0
 %line 563+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4840], 0
+	mov qword [rbx + 4840], 0
 ; mem64[zp + 4848] = 0
 %line 564+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4848], 0
+	mov qword [rbx + 4848], 0
 ; mem64[zp + 4856] = 0
 %line 565+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4856], 0
+	mov qword [rbx + 4856], 0
 ; y1 = x0
 %line 566+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 57
 %line 567+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 57
 ; mem64[zp + 5568] = y1
 %line 568+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5568], r8
+	mov [rbx + 5568], r8
 ; y1 = x1
 %line 569+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1627,73 +1627,73 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 57
 ; y2 >>= 7
 %line 572+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	shr rbx, 7
+	shr r10, 7
 ; y1 |= y2
 %line 573+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	or r8, rbx
+	or r8, r10
 ; mem64[zp + 5576] = y1
 %line 574+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5576], r8
+	mov [rbx + 5576], r8
 ; y1 >>= 7
 %line 576+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr rbp, 7
 ; mem64[zp + 5584] = y1
 %line 577+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5584], rbp
+	mov [rbx + 5584], rbp
 ; mem64[zp + 5592] = 0
 %line 578+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5592], 0
+	mov qword [rbx + 5592], 0
 ; mem64[zp + 5600] = 0
 %line 579+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5600], 0
+	mov qword [rbx + 5600], 0
 ; mem64[zp + 5608] = 0
 %line 580+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5608], 0
+	mov qword [rbx + 5608], 0
 ; mem64[zp + 5616] = 0
 %line 581+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5616], 0
+	mov qword [rbx + 5616], 0
 ; mem64[zp + 5624] = 0
 %line 582+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5624], 0
+	mov qword [rbx + 5624], 0
 ; x0 = mem64[si + 64]
 %line 583+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov rbx, [rsi + 64]
+	mov r10, [rsi + 64]
 ; x1 = mem64[si + 72]
 %line 584+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov rbp, [rsi + 72]
 ; mem64[zp + 256] = 0
 %line 585+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 256], 0
+	mov qword [rbx + 256], 0
 ; mem64[zp + 264] = y1
 %line 587+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 264], rbx
+	mov [rbx + 264], r10
 ; mem64[zp + 272] = y1
 %line 589+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 272], rbp
+	mov [rbx + 272], rbp
 ; mem64[zp + 280] = 0
 %line 590+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 280], 0
+	mov qword [rbx + 280], 0
 ; mem64[zp + 288] = 0
 %line 591+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 288], 0
+	mov qword [rbx + 288], 0
 ; mem64[zp + 296] = 0
 %line 592+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 296], 0
+	mov qword [rbx + 296], 0
 ; mem64[zp + 304] = 0
 %line 593+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 304], 0
+	mov qword [rbx + 304], 0
 ; mem64[zp + 312] = 0
 %line 594+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 312], 0
+	mov qword [rbx + 312], 0
 ; y1 = x0
 %line 595+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 63
 %line 596+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 63
 ; mem64[zp + 1024] = y1
 %line 597+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1024], r8
+	mov [rbx + 1024], r8
 ; y1 = x1
 %line 598+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1702,7 +1702,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 63
 ; y2 = x0
 %line 600+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 1
 %line 601+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 1
@@ -1711,7 +1711,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1032] = y1
 %line 603+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1032], r8
+	mov [rbx + 1032], r8
 ; y1 = x1
 %line 604+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1720,31 +1720,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 1
 ; mem64[zp + 1040] = y1
 %line 606+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1040], r8
+	mov [rbx + 1040], r8
 ; mem64[zp + 1048] = 0
 %line 607+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1048], 0
+	mov qword [rbx + 1048], 0
 ; mem64[zp + 1056] = 0
 %line 608+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1056], 0
+	mov qword [rbx + 1056], 0
 ; mem64[zp + 1064] = 0
 %line 609+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1064], 0
+	mov qword [rbx + 1064], 0
 ; mem64[zp + 1072] = 0
 %line 610+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1072], 0
+	mov qword [rbx + 1072], 0
 ; mem64[zp + 1080] = 0
 %line 611+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1080], 0
+	mov qword [rbx + 1080], 0
 ; y1 = x0
 %line 612+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 62
 %line 613+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 62
 ; mem64[zp + 1792] = y1
 %line 614+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1792], r8
+	mov [rbx + 1792], r8
 ; y1 = x1
 %line 615+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1753,7 +1753,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 62
 ; y2 = x0
 %line 617+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 2
 %line 618+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 2
@@ -1762,7 +1762,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1800] = y1
 %line 620+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1800], r8
+	mov [rbx + 1800], r8
 ; y1 = x1
 %line 621+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1771,31 +1771,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 2
 ; mem64[zp + 1808] = y1
 %line 623+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1808], r8
+	mov [rbx + 1808], r8
 ; mem64[zp + 1816] = 0
 %line 624+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1816], 0
+	mov qword [rbx + 1816], 0
 ; mem64[zp + 1824] = 0
 %line 625+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1824], 0
+	mov qword [rbx + 1824], 0
 ; mem64[zp + 1832] = 0
 %line 626+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1832], 0
+	mov qword [rbx + 1832], 0
 ; mem64[zp + 1840] = 0
 %line 627+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1840], 0
+	mov qword [rbx + 1840], 0
 ; mem64[zp + 1848] = 0
 %line 628+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1848], 0
+	mov qword [rbx + 1848], 0
 ; y1 = x0
 %line 629+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 61
 %line 630+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 61
 ; mem64[zp + 2560] = y1
 %line 631+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2560], r8
+	mov [rbx + 2560], r8
 ; y1 = x1
 %line 632+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1804,7 +1804,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 61
 ; y2 = x0
 %line 634+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 3
 %line 635+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 3
@@ -1813,7 +1813,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2568] = y1
 %line 637+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2568], r8
+	mov [rbx + 2568], r8
 ; y1 = x1
 %line 638+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1822,31 +1822,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 3
 ; mem64[zp + 2576] = y1
 %line 640+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2576], r8
+	mov [rbx + 2576], r8
 ; mem64[zp + 2584] = 0
 %line 641+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2584], 0
+	mov qword [rbx + 2584], 0
 ; mem64[zp + 2592] = 0
 %line 642+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2592], 0
+	mov qword [rbx + 2592], 0
 ; mem64[zp + 2600] = 0
 %line 643+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2600], 0
+	mov qword [rbx + 2600], 0
 ; mem64[zp + 2608] = 0
 %line 644+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2608], 0
+	mov qword [rbx + 2608], 0
 ; mem64[zp + 2616] = 0
 %line 645+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2616], 0
+	mov qword [rbx + 2616], 0
 ; y1 = x0
 %line 646+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 60
 %line 647+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 60
 ; mem64[zp + 3328] = y1
 %line 648+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3328], r8
+	mov [rbx + 3328], r8
 ; y1 = x1
 %line 649+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1855,7 +1855,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 60
 ; y2 = x0
 %line 651+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 4
 %line 652+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 4
@@ -1864,7 +1864,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3336] = y1
 %line 654+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3336], r8
+	mov [rbx + 3336], r8
 ; y1 = x1
 %line 655+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1873,31 +1873,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 4
 ; mem64[zp + 3344] = y1
 %line 657+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3344], r8
+	mov [rbx + 3344], r8
 ; mem64[zp + 3352] = 0
 %line 658+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3352], 0
+	mov qword [rbx + 3352], 0
 ; mem64[zp + 3360] = 0
 %line 659+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3360], 0
+	mov qword [rbx + 3360], 0
 ; mem64[zp + 3368] = 0
 %line 660+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3368], 0
+	mov qword [rbx + 3368], 0
 ; mem64[zp + 3376] = 0
 %line 661+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3376], 0
+	mov qword [rbx + 3376], 0
 ; mem64[zp + 3384] = 0
 %line 662+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3384], 0
+	mov qword [rbx + 3384], 0
 ; y1 = x0
 %line 663+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 59
 %line 664+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 59
 ; mem64[zp + 4096] = y1
 %line 665+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4096], r8
+	mov [rbx + 4096], r8
 ; y1 = x1
 %line 666+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1906,7 +1906,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 59
 ; y2 = x0
 %line 668+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 5
 %line 669+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 5
@@ -1915,7 +1915,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4104] = y1
 %line 671+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4104], r8
+	mov [rbx + 4104], r8
 ; y1 = x1
 %line 672+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1924,31 +1924,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 5
 ; mem64[zp + 4112] = y1
 %line 674+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4112], r8
+	mov [rbx + 4112], r8
 ; mem64[zp + 4120] = 0
 %line 675+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4120], 0
+	mov qword [rbx + 4120], 0
 ; mem64[zp + 4128] = 0
 %line 676+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4128], 0
+	mov qword [rbx + 4128], 0
 ; mem64[zp + 4136] = 0
 %line 677+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4136], 0
+	mov qword [rbx + 4136], 0
 ; mem64[zp + 4144] = 0
 %line 678+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4144], 0
+	mov qword [rbx + 4144], 0
 ; mem64[zp + 4152] = 0
 %line 679+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4152], 0
+	mov qword [rbx + 4152], 0
 ; y1 = x0
 %line 680+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 58
 %line 681+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 58
 ; mem64[zp + 4864] = y1
 %line 682+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4864], r8
+	mov [rbx + 4864], r8
 ; y1 = x1
 %line 683+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1957,7 +1957,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 58
 ; y2 = x0
 %line 685+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 6
 %line 686+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 6
@@ -1966,7 +1966,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4872] = y1
 %line 688+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4872], r8
+	mov [rbx + 4872], r8
 ; y1 = x1
 %line 689+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1975,31 +1975,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 6
 ; mem64[zp + 4880] = y1
 %line 691+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4880], r8
+	mov [rbx + 4880], r8
 ; mem64[zp + 4888] = 0
 %line 692+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4888], 0
+	mov qword [rbx + 4888], 0
 ; mem64[zp + 4896] = 0
 %line 693+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4896], 0
+	mov qword [rbx + 4896], 0
 ; mem64[zp + 4904] = 0
 %line 694+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4904], 0
+	mov qword [rbx + 4904], 0
 ; mem64[zp + 4912] = 0
 %line 695+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4912], 0
+	mov qword [rbx + 4912], 0
 ; mem64[zp + 4920] = 0
 %line 696+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4920], 0
+	mov qword [rbx + 4920], 0
 ; y1 = x0
 %line 697+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 57
 %line 698+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 57
 ; mem64[zp + 5632] = y1
 %line 699+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5632], r8
+	mov [rbx + 5632], r8
 ; y1 = x1
 %line 700+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2008,73 +2008,73 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 57
 ; y2 >>= 7
 %line 703+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	shr rbx, 7
+	shr r10, 7
 ; y1 |= y2
 %line 704+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	or r8, rbx
+	or r8, r10
 ; mem64[zp + 5640] = y1
 %line 705+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5640], r8
+	mov [rbx + 5640], r8
 ; y1 >>= 7
 %line 707+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr rbp, 7
 ; mem64[zp + 5648] = y1
 %line 708+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5648], rbp
+	mov [rbx + 5648], rbp
 ; mem64[zp + 5656] = 0
 %line 709+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5656], 0
+	mov qword [rbx + 5656], 0
 ; mem64[zp + 5664] = 0
 %line 710+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5664], 0
+	mov qword [rbx + 5664], 0
 ; mem64[zp + 5672] = 0
 %line 711+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5672], 0
+	mov qword [rbx + 5672], 0
 ; mem64[zp + 5680] = 0
 %line 712+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5680], 0
+	mov qword [rbx + 5680], 0
 ; mem64[zp + 5688] = 0
 %line 713+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5688], 0
+	mov qword [rbx + 5688], 0
 ; x0 = mem64[si + 80]
 %line 714+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov rbx, [rsi + 80]
+	mov r10, [rsi + 80]
 ; x1 = mem64[si + 88]
 %line 715+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov rbp, [rsi + 88]
 ; mem64[zp + 320] = 0
 %line 716+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 320], 0
+	mov qword [rbx + 320], 0
 ; mem64[zp + 328] = y1
 %line 718+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 328], rbx
+	mov [rbx + 328], r10
 ; mem64[zp + 336] = y1
 %line 720+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 336], rbp
+	mov [rbx + 336], rbp
 ; mem64[zp + 344] = 0
 %line 721+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 344], 0
+	mov qword [rbx + 344], 0
 ; mem64[zp + 352] = 0
 %line 722+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 352], 0
+	mov qword [rbx + 352], 0
 ; mem64[zp + 360] = 0
 %line 723+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 360], 0
+	mov qword [rbx + 360], 0
 ; mem64[zp + 368] = 0
 %line 724+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 368], 0
+	mov qword [rbx + 368], 0
 ; mem64[zp + 376] = 0
 %line 725+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 376], 0
+	mov qword [rbx + 376], 0
 ; y1 = x0
 %line 726+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 63
 %line 727+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 63
 ; mem64[zp + 1088] = y1
 %line 728+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1088], r8
+	mov [rbx + 1088], r8
 ; y1 = x1
 %line 729+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2083,7 +2083,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 63
 ; y2 = x0
 %line 731+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 1
 %line 732+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 1
@@ -2092,7 +2092,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1096] = y1
 %line 734+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1096], r8
+	mov [rbx + 1096], r8
 ; y1 = x1
 %line 735+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2101,31 +2101,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 1
 ; mem64[zp + 1104] = y1
 %line 737+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1104], r8
+	mov [rbx + 1104], r8
 ; mem64[zp + 1112] = 0
 %line 738+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1112], 0
+	mov qword [rbx + 1112], 0
 ; mem64[zp + 1120] = 0
 %line 739+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1120], 0
+	mov qword [rbx + 1120], 0
 ; mem64[zp + 1128] = 0
 %line 740+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1128], 0
+	mov qword [rbx + 1128], 0
 ; mem64[zp + 1136] = 0
 %line 741+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1136], 0
+	mov qword [rbx + 1136], 0
 ; mem64[zp + 1144] = 0
 %line 742+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1144], 0
+	mov qword [rbx + 1144], 0
 ; y1 = x0
 %line 743+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 62
 %line 744+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 62
 ; mem64[zp + 1856] = y1
 %line 745+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1856], r8
+	mov [rbx + 1856], r8
 ; y1 = x1
 %line 746+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2134,7 +2134,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 62
 ; y2 = x0
 %line 748+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 2
 %line 749+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 2
@@ -2143,7 +2143,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1864] = y1
 %line 751+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1864], r8
+	mov [rbx + 1864], r8
 ; y1 = x1
 %line 752+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2152,31 +2152,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 2
 ; mem64[zp + 1872] = y1
 %line 754+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1872], r8
+	mov [rbx + 1872], r8
 ; mem64[zp + 1880] = 0
 %line 755+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1880], 0
+	mov qword [rbx + 1880], 0
 ; mem64[zp + 1888] = 0
 %line 756+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1888], 0
+	mov qword [rbx + 1888], 0
 ; mem64[zp + 1896] = 0
 %line 757+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1896], 0
+	mov qword [rbx + 1896], 0
 ; mem64[zp + 1904] = 0
 %line 758+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1904], 0
+	mov qword [rbx + 1904], 0
 ; mem64[zp + 1912] = 0
 %line 759+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1912], 0
+	mov qword [rbx + 1912], 0
 ; y1 = x0
 %line 760+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 61
 %line 761+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 61
 ; mem64[zp + 2624] = y1
 %line 762+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2624], r8
+	mov [rbx + 2624], r8
 ; y1 = x1
 %line 763+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2185,7 +2185,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 61
 ; y2 = x0
 %line 765+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 3
 %line 766+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 3
@@ -2194,7 +2194,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2632] = y1
 %line 768+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2632], r8
+	mov [rbx + 2632], r8
 ; y1 = x1
 %line 769+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2203,31 +2203,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 3
 ; mem64[zp + 2640] = y1
 %line 771+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2640], r8
+	mov [rbx + 2640], r8
 ; mem64[zp + 2648] = 0
 %line 772+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2648], 0
+	mov qword [rbx + 2648], 0
 ; mem64[zp + 2656] = 0
 %line 773+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2656], 0
+	mov qword [rbx + 2656], 0
 ; mem64[zp + 2664] = 0
 %line 774+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2664], 0
+	mov qword [rbx + 2664], 0
 ; mem64[zp + 2672] = 0
 %line 775+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2672], 0
+	mov qword [rbx + 2672], 0
 ; mem64[zp + 2680] = 0
 %line 776+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2680], 0
+	mov qword [rbx + 2680], 0
 ; y1 = x0
 %line 777+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 60
 %line 778+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 60
 ; mem64[zp + 3392] = y1
 %line 779+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3392], r8
+	mov [rbx + 3392], r8
 ; y1 = x1
 %line 780+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2236,7 +2236,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 60
 ; y2 = x0
 %line 782+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 4
 %line 783+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 4
@@ -2245,7 +2245,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3400] = y1
 %line 785+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3400], r8
+	mov [rbx + 3400], r8
 ; y1 = x1
 %line 786+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2254,31 +2254,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 4
 ; mem64[zp + 3408] = y1
 %line 788+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3408], r8
+	mov [rbx + 3408], r8
 ; mem64[zp + 3416] = 0
 %line 789+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3416], 0
+	mov qword [rbx + 3416], 0
 ; mem64[zp + 3424] = 0
 %line 790+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3424], 0
+	mov qword [rbx + 3424], 0
 ; mem64[zp + 3432] = 0
 %line 791+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3432], 0
+	mov qword [rbx + 3432], 0
 ; mem64[zp + 3440] = 0
 %line 792+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3440], 0
+	mov qword [rbx + 3440], 0
 ; mem64[zp + 3448] = 0
 %line 793+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3448], 0
+	mov qword [rbx + 3448], 0
 ; y1 = x0
 %line 794+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 59
 %line 795+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 59
 ; mem64[zp + 4160] = y1
 %line 796+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4160], r8
+	mov [rbx + 4160], r8
 ; y1 = x1
 %line 797+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2287,7 +2287,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 59
 ; y2 = x0
 %line 799+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 5
 %line 800+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 5
@@ -2296,7 +2296,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4168] = y1
 %line 802+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4168], r8
+	mov [rbx + 4168], r8
 ; y1 = x1
 %line 803+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2305,31 +2305,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 5
 ; mem64[zp + 4176] = y1
 %line 805+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4176], r8
+	mov [rbx + 4176], r8
 ; mem64[zp + 4184] = 0
 %line 806+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4184], 0
+	mov qword [rbx + 4184], 0
 ; mem64[zp + 4192] = 0
 %line 807+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4192], 0
+	mov qword [rbx + 4192], 0
 ; mem64[zp + 4200] = 0
 %line 808+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4200], 0
+	mov qword [rbx + 4200], 0
 ; mem64[zp + 4208] = 0
 %line 809+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4208], 0
+	mov qword [rbx + 4208], 0
 ; mem64[zp + 4216] = 0
 %line 810+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4216], 0
+	mov qword [rbx + 4216], 0
 ; y1 = x0
 %line 811+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 58
 %line 812+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 58
 ; mem64[zp + 4928] = y1
 %line 813+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4928], r8
+	mov [rbx + 4928], r8
 ; y1 = x1
 %line 814+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2338,7 +2338,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 58
 ; y2 = x0
 %line 816+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 6
 %line 817+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 6
@@ -2347,7 +2347,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4936] = y1
 %line 819+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4936], r8
+	mov [rbx + 4936], r8
 ; y1 = x1
 %line 820+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2356,31 +2356,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 6
 ; mem64[zp + 4944] = y1
 %line 822+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4944], r8
+	mov [rbx + 4944], r8
 ; mem64[zp + 4952] = 0
 %line 823+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4952], 0
+	mov qword [rbx + 4952], 0
 ; mem64[zp + 4960] = 0
 %line 824+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4960], 0
+	mov qword [rbx + 4960], 0
 ; mem64[zp + 4968] = 0
 %line 825+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4968], 0
+	mov qword [rbx + 4968], 0
 ; mem64[zp + 4976] = 0
 %line 826+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4976], 0
+	mov qword [rbx + 4976], 0
 ; mem64[zp + 4984] = 0
 %line 827+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4984], 0
+	mov qword [rbx + 4984], 0
 ; y1 = x0
 %line 828+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 57
 %line 829+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 57
 ; mem64[zp + 5696] = y1
 %line 830+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5696], r8
+	mov [rbx + 5696], r8
 ; y1 = x1
 %line 831+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2389,73 +2389,73 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 57
 ; y2 >>= 7
 %line 834+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	shr rbx, 7
+	shr r10, 7
 ; y1 |= y2
 %line 835+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	or r8, rbx
+	or r8, r10
 ; mem64[zp + 5704] = y1
 %line 836+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5704], r8
+	mov [rbx + 5704], r8
 ; y1 >>= 7
 %line 838+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr rbp, 7
 ; mem64[zp + 5712] = y1
 %line 839+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5712], rbp
+	mov [rbx + 5712], rbp
 ; mem64[zp + 5720] = 0
 %line 840+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5720], 0
+	mov qword [rbx + 5720], 0
 ; mem64[zp + 5728] = 0
 %line 841+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5728], 0
+	mov qword [rbx + 5728], 0
 ; mem64[zp + 5736] = 0
 %line 842+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5736], 0
+	mov qword [rbx + 5736], 0
 ; mem64[zp + 5744] = 0
 %line 843+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5744], 0
+	mov qword [rbx + 5744], 0
 ; mem64[zp + 5752] = 0
 %line 844+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5752], 0
+	mov qword [rbx + 5752], 0
 ; x0 = mem64[si + 96]
 %line 845+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov rbx, [rsi + 96]
+	mov r10, [rsi + 96]
 ; x1 = mem64[si + 104]
 %line 846+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov rbp, [rsi + 104]
 ; mem64[zp + 384] = 0
 %line 847+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 384], 0
+	mov qword [rbx + 384], 0
 ; mem64[zp + 392] = y1
 %line 849+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 392], rbx
+	mov [rbx + 392], r10
 ; mem64[zp + 400] = y1
 %line 851+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 400], rbp
+	mov [rbx + 400], rbp
 ; mem64[zp + 408] = 0
 %line 852+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 408], 0
+	mov qword [rbx + 408], 0
 ; mem64[zp + 416] = 0
 %line 853+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 416], 0
+	mov qword [rbx + 416], 0
 ; mem64[zp + 424] = 0
 %line 854+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 424], 0
+	mov qword [rbx + 424], 0
 ; mem64[zp + 432] = 0
 %line 855+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 432], 0
+	mov qword [rbx + 432], 0
 ; mem64[zp + 440] = 0
 %line 856+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 440], 0
+	mov qword [rbx + 440], 0
 ; y1 = x0
 %line 857+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 63
 %line 858+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 63
 ; mem64[zp + 1152] = y1
 %line 859+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1152], r8
+	mov [rbx + 1152], r8
 ; y1 = x1
 %line 860+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2464,7 +2464,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 63
 ; y2 = x0
 %line 862+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 1
 %line 863+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 1
@@ -2473,7 +2473,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1160] = y1
 %line 865+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1160], r8
+	mov [rbx + 1160], r8
 ; y1 = x1
 %line 866+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2482,31 +2482,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 1
 ; mem64[zp + 1168] = y1
 %line 868+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1168], r8
+	mov [rbx + 1168], r8
 ; mem64[zp + 1176] = 0
 %line 869+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1176], 0
+	mov qword [rbx + 1176], 0
 ; mem64[zp + 1184] = 0
 %line 870+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1184], 0
+	mov qword [rbx + 1184], 0
 ; mem64[zp + 1192] = 0
 %line 871+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1192], 0
+	mov qword [rbx + 1192], 0
 ; mem64[zp + 1200] = 0
 %line 872+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1200], 0
+	mov qword [rbx + 1200], 0
 ; mem64[zp + 1208] = 0
 %line 873+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1208], 0
+	mov qword [rbx + 1208], 0
 ; y1 = x0
 %line 874+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 62
 %line 875+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 62
 ; mem64[zp + 1920] = y1
 %line 876+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1920], r8
+	mov [rbx + 1920], r8
 ; y1 = x1
 %line 877+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2515,7 +2515,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 62
 ; y2 = x0
 %line 879+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 2
 %line 880+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 2
@@ -2524,7 +2524,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1928] = y1
 %line 882+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1928], r8
+	mov [rbx + 1928], r8
 ; y1 = x1
 %line 883+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2533,31 +2533,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 2
 ; mem64[zp + 1936] = y1
 %line 885+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1936], r8
+	mov [rbx + 1936], r8
 ; mem64[zp + 1944] = 0
 %line 886+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1944], 0
+	mov qword [rbx + 1944], 0
 ; mem64[zp + 1952] = 0
 %line 887+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1952], 0
+	mov qword [rbx + 1952], 0
 ; mem64[zp + 1960] = 0
 %line 888+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1960], 0
+	mov qword [rbx + 1960], 0
 ; mem64[zp + 1968] = 0
 %line 889+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1968], 0
+	mov qword [rbx + 1968], 0
 ; mem64[zp + 1976] = 0
 %line 890+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1976], 0
+	mov qword [rbx + 1976], 0
 ; y1 = x0
 %line 891+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 61
 %line 892+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 61
 ; mem64[zp + 2688] = y1
 %line 893+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2688], r8
+	mov [rbx + 2688], r8
 ; y1 = x1
 %line 894+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2566,7 +2566,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 61
 ; y2 = x0
 %line 896+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 3
 %line 897+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 3
@@ -2575,7 +2575,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2696] = y1
 %line 899+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2696], r8
+	mov [rbx + 2696], r8
 ; y1 = x1
 %line 900+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2584,31 +2584,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 3
 ; mem64[zp + 2704] = y1
 %line 902+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2704], r8
+	mov [rbx + 2704], r8
 ; mem64[zp + 2712] = 0
 %line 903+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2712], 0
+	mov qword [rbx + 2712], 0
 ; mem64[zp + 2720] = 0
 %line 904+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2720], 0
+	mov qword [rbx + 2720], 0
 ; mem64[zp + 2728] = 0
 %line 905+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2728], 0
+	mov qword [rbx + 2728], 0
 ; mem64[zp + 2736] = 0
 %line 906+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2736], 0
+	mov qword [rbx + 2736], 0
 ; mem64[zp + 2744] = 0
 %line 907+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2744], 0
+	mov qword [rbx + 2744], 0
 ; y1 = x0
 %line 908+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 60
 %line 909+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 60
 ; mem64[zp + 3456] = y1
 %line 910+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3456], r8
+	mov [rbx + 3456], r8
 ; y1 = x1
 %line 911+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2617,7 +2617,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 60
 ; y2 = x0
 %line 913+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 4
 %line 914+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 4
@@ -2626,7 +2626,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3464] = y1
 %line 916+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3464], r8
+	mov [rbx + 3464], r8
 ; y1 = x1
 %line 917+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2635,31 +2635,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 4
 ; mem64[zp + 3472] = y1
 %line 919+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3472], r8
+	mov [rbx + 3472], r8
 ; mem64[zp + 3480] = 0
 %line 920+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3480], 0
+	mov qword [rbx + 3480], 0
 ; mem64[zp + 3488] = 0
 %line 921+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3488], 0
+	mov qword [rbx + 3488], 0
 ; mem64[zp + 3496] = 0
 %line 922+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3496], 0
+	mov qword [rbx + 3496], 0
 ; mem64[zp + 3504] = 0
 %line 923+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3504], 0
+	mov qword [rbx + 3504], 0
 ; mem64[zp + 3512] = 0
 %line 924+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3512], 0
+	mov qword [rbx + 3512], 0
 ; y1 = x0
 %line 925+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 59
 %line 926+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 59
 ; mem64[zp + 4224] = y1
 %line 927+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4224], r8
+	mov [rbx + 4224], r8
 ; y1 = x1
 %line 928+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2668,7 +2668,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 59
 ; y2 = x0
 %line 930+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 5
 %line 931+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 5
@@ -2677,7 +2677,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4232] = y1
 %line 933+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4232], r8
+	mov [rbx + 4232], r8
 ; y1 = x1
 %line 934+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2686,31 +2686,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 5
 ; mem64[zp + 4240] = y1
 %line 936+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4240], r8
+	mov [rbx + 4240], r8
 ; mem64[zp + 4248] = 0
 %line 937+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4248], 0
+	mov qword [rbx + 4248], 0
 ; mem64[zp + 4256] = 0
 %line 938+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4256], 0
+	mov qword [rbx + 4256], 0
 ; mem64[zp + 4264] = 0
 %line 939+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4264], 0
+	mov qword [rbx + 4264], 0
 ; mem64[zp + 4272] = 0
 %line 940+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4272], 0
+	mov qword [rbx + 4272], 0
 ; mem64[zp + 4280] = 0
 %line 941+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4280], 0
+	mov qword [rbx + 4280], 0
 ; y1 = x0
 %line 942+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 58
 %line 943+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 58
 ; mem64[zp + 4992] = y1
 %line 944+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4992], r8
+	mov [rbx + 4992], r8
 ; y1 = x1
 %line 945+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2719,7 +2719,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 58
 ; y2 = x0
 %line 947+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 6
 %line 948+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 6
@@ -2728,7 +2728,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5000] = y1
 %line 950+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5000], r8
+	mov [rbx + 5000], r8
 ; y1 = x1
 %line 951+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2737,31 +2737,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 6
 ; mem64[zp + 5008] = y1
 %line 953+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5008], r8
+	mov [rbx + 5008], r8
 ; mem64[zp + 5016] = 0
 %line 954+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5016], 0
+	mov qword [rbx + 5016], 0
 ; mem64[zp + 5024] = 0
 %line 955+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5024], 0
+	mov qword [rbx + 5024], 0
 ; mem64[zp + 5032] = 0
 %line 956+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5032], 0
+	mov qword [rbx + 5032], 0
 ; mem64[zp + 5040] = 0
 %line 957+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5040], 0
+	mov qword [rbx + 5040], 0
 ; mem64[zp + 5048] = 0
 %line 958+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5048], 0
+	mov qword [rbx + 5048], 0
 ; y1 = x0
 %line 959+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 57
 %line 960+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 57
 ; mem64[zp + 5760] = y1
 %line 961+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5760], r8
+	mov [rbx + 5760], r8
 ; y1 = x1
 %line 962+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2770,73 +2770,73 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 57
 ; y2 >>= 7
 %line 965+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	shr rbx, 7
+	shr r10, 7
 ; y1 |= y2
 %line 966+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	or r8, rbx
+	or r8, r10
 ; mem64[zp + 5768] = y1
 %line 967+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5768], r8
+	mov [rbx + 5768], r8
 ; y1 >>= 7
 %line 969+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr rbp, 7
 ; mem64[zp + 5776] = y1
 %line 970+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5776], rbp
+	mov [rbx + 5776], rbp
 ; mem64[zp + 5784] = 0
 %line 971+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5784], 0
+	mov qword [rbx + 5784], 0
 ; mem64[zp + 5792] = 0
 %line 972+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5792], 0
+	mov qword [rbx + 5792], 0
 ; mem64[zp + 5800] = 0
 %line 973+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5800], 0
+	mov qword [rbx + 5800], 0
 ; mem64[zp + 5808] = 0
 %line 974+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5808], 0
+	mov qword [rbx + 5808], 0
 ; mem64[zp + 5816] = 0
 %line 975+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5816], 0
+	mov qword [rbx + 5816], 0
 ; x0 = mem64[si + 112]
 %line 976+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov rbx, [rsi + 112]
+	mov r10, [rsi + 112]
 ; x1 = mem64[si + 120]
 %line 977+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov rbp, [rsi + 120]
 ; mem64[zp + 448] = 0
 %line 978+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 448], 0
+	mov qword [rbx + 448], 0
 ; mem64[zp + 456] = y1
 %line 980+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 456], rbx
+	mov [rbx + 456], r10
 ; mem64[zp + 464] = y1
 %line 982+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 464], rbp
+	mov [rbx + 464], rbp
 ; mem64[zp + 472] = 0
 %line 983+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 472], 0
+	mov qword [rbx + 472], 0
 ; mem64[zp + 480] = 0
 %line 984+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 480], 0
+	mov qword [rbx + 480], 0
 ; mem64[zp + 488] = 0
 %line 985+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 488], 0
+	mov qword [rbx + 488], 0
 ; mem64[zp + 496] = 0
 %line 986+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 496], 0
+	mov qword [rbx + 496], 0
 ; mem64[zp + 504] = 0
 %line 987+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 504], 0
+	mov qword [rbx + 504], 0
 ; y1 = x0
 %line 988+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 63
 %line 989+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 63
 ; mem64[zp + 1216] = y1
 %line 990+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1216], r8
+	mov [rbx + 1216], r8
 ; y1 = x1
 %line 991+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2845,7 +2845,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 63
 ; y2 = x0
 %line 993+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 1
 %line 994+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 1
@@ -2854,7 +2854,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1224] = y1
 %line 996+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1224], r8
+	mov [rbx + 1224], r8
 ; y1 = x1
 %line 997+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2863,31 +2863,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 1
 ; mem64[zp + 1232] = y1
 %line 999+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1232], r8
+	mov [rbx + 1232], r8
 ; mem64[zp + 1240] = 0
 %line 1000+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1240], 0
+	mov qword [rbx + 1240], 0
 ; mem64[zp + 1248] = 0
 %line 1001+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1248], 0
+	mov qword [rbx + 1248], 0
 ; mem64[zp + 1256] = 0
 %line 1002+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1256], 0
+	mov qword [rbx + 1256], 0
 ; mem64[zp + 1264] = 0
 %line 1003+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1264], 0
+	mov qword [rbx + 1264], 0
 ; mem64[zp + 1272] = 0
 %line 1004+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1272], 0
+	mov qword [rbx + 1272], 0
 ; y1 = x0
 %line 1005+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 62
 %line 1006+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 62
 ; mem64[zp + 1984] = y1
 %line 1007+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1984], r8
+	mov [rbx + 1984], r8
 ; y1 = x1
 %line 1008+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2896,7 +2896,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 62
 ; y2 = x0
 %line 1010+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 2
 %line 1011+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 2
@@ -2905,7 +2905,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1992] = y1
 %line 1013+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1992], r8
+	mov [rbx + 1992], r8
 ; y1 = x1
 %line 1014+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2914,31 +2914,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 2
 ; mem64[zp + 2000] = y1
 %line 1016+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2000], r8
+	mov [rbx + 2000], r8
 ; mem64[zp + 2008] = 0
 %line 1017+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2008], 0
+	mov qword [rbx + 2008], 0
 ; mem64[zp + 2016] = 0
 %line 1018+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2016], 0
+	mov qword [rbx + 2016], 0
 ; mem64[zp + 2024] = 0
 %line 1019+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2024], 0
+	mov qword [rbx + 2024], 0
 ; mem64[zp + 2032] = 0
 %line 1020+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2032], 0
+	mov qword [rbx + 2032], 0
 ; mem64[zp + 2040] = 0
 %line 1021+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2040], 0
+	mov qword [rbx + 2040], 0
 ; y1 = x0
 %line 1022+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 61
 %line 1023+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 61
 ; mem64[zp + 2752] = y1
 %line 1024+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2752], r8
+	mov [rbx + 2752], r8
 ; y1 = x1
 %line 1025+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2947,7 +2947,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 61
 ; y2 = x0
 %line 1027+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 3
 %line 1028+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 3
@@ -2956,7 +2956,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2760] = y1
 %line 1030+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2760], r8
+	mov [rbx + 2760], r8
 ; y1 = x1
 %line 1031+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2965,31 +2965,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 3
 ; mem64[zp + 2768] = y1
 %line 1033+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2768], r8
+	mov [rbx + 2768], r8
 ; mem64[zp + 2776] = 0
 %line 1034+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2776], 0
+	mov qword [rbx + 2776], 0
 ; mem64[zp + 2784] = 0
 %line 1035+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2784], 0
+	mov qword [rbx + 2784], 0
 ; mem64[zp + 2792] = 0
 %line 1036+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2792], 0
+	mov qword [rbx + 2792], 0
 ; mem64[zp + 2800] = 0
 %line 1037+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2800], 0
+	mov qword [rbx + 2800], 0
 ; mem64[zp + 2808] = 0
 %line 1038+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2808], 0
+	mov qword [rbx + 2808], 0
 ; y1 = x0
 %line 1039+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 60
 %line 1040+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 60
 ; mem64[zp + 3520] = y1
 %line 1041+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3520], r8
+	mov [rbx + 3520], r8
 ; y1 = x1
 %line 1042+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2998,7 +2998,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 60
 ; y2 = x0
 %line 1044+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 4
 %line 1045+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 4
@@ -3007,7 +3007,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3528] = y1
 %line 1047+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3528], r8
+	mov [rbx + 3528], r8
 ; y1 = x1
 %line 1048+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3016,31 +3016,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 4
 ; mem64[zp + 3536] = y1
 %line 1050+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3536], r8
+	mov [rbx + 3536], r8
 ; mem64[zp + 3544] = 0
 %line 1051+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3544], 0
+	mov qword [rbx + 3544], 0
 ; mem64[zp + 3552] = 0
 %line 1052+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3552], 0
+	mov qword [rbx + 3552], 0
 ; mem64[zp + 3560] = 0
 %line 1053+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3560], 0
+	mov qword [rbx + 3560], 0
 ; mem64[zp + 3568] = 0
 %line 1054+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3568], 0
+	mov qword [rbx + 3568], 0
 ; mem64[zp + 3576] = 0
 %line 1055+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3576], 0
+	mov qword [rbx + 3576], 0
 ; y1 = x0
 %line 1056+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 59
 %line 1057+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 59
 ; mem64[zp + 4288] = y1
 %line 1058+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4288], r8
+	mov [rbx + 4288], r8
 ; y1 = x1
 %line 1059+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3049,7 +3049,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 59
 ; y2 = x0
 %line 1061+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 5
 %line 1062+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 5
@@ -3058,7 +3058,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4296] = y1
 %line 1064+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4296], r8
+	mov [rbx + 4296], r8
 ; y1 = x1
 %line 1065+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3067,31 +3067,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 5
 ; mem64[zp + 4304] = y1
 %line 1067+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4304], r8
+	mov [rbx + 4304], r8
 ; mem64[zp + 4312] = 0
 %line 1068+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4312], 0
+	mov qword [rbx + 4312], 0
 ; mem64[zp + 4320] = 0
 %line 1069+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4320], 0
+	mov qword [rbx + 4320], 0
 ; mem64[zp + 4328] = 0
 %line 1070+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4328], 0
+	mov qword [rbx + 4328], 0
 ; mem64[zp + 4336] = 0
 %line 1071+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4336], 0
+	mov qword [rbx + 4336], 0
 ; mem64[zp + 4344] = 0
 %line 1072+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4344], 0
+	mov qword [rbx + 4344], 0
 ; y1 = x0
 %line 1073+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 58
 %line 1074+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 58
 ; mem64[zp + 5056] = y1
 %line 1075+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5056], r8
+	mov [rbx + 5056], r8
 ; y1 = x1
 %line 1076+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3100,7 +3100,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 58
 ; y2 = x0
 %line 1078+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 6
 %line 1079+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 6
@@ -3109,7 +3109,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5064] = y1
 %line 1081+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5064], r8
+	mov [rbx + 5064], r8
 ; y1 = x1
 %line 1082+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3118,31 +3118,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 6
 ; mem64[zp + 5072] = y1
 %line 1084+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5072], r8
+	mov [rbx + 5072], r8
 ; mem64[zp + 5080] = 0
 %line 1085+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5080], 0
+	mov qword [rbx + 5080], 0
 ; mem64[zp + 5088] = 0
 %line 1086+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5088], 0
+	mov qword [rbx + 5088], 0
 ; mem64[zp + 5096] = 0
 %line 1087+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5096], 0
+	mov qword [rbx + 5096], 0
 ; mem64[zp + 5104] = 0
 %line 1088+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5104], 0
+	mov qword [rbx + 5104], 0
 ; mem64[zp + 5112] = 0
 %line 1089+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5112], 0
+	mov qword [rbx + 5112], 0
 ; y1 = x0
 %line 1090+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 57
 %line 1091+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 57
 ; mem64[zp + 5824] = y1
 %line 1092+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5824], r8
+	mov [rbx + 5824], r8
 ; y1 = x1
 %line 1093+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3151,73 +3151,73 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 57
 ; y2 >>= 7
 %line 1096+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	shr rbx, 7
+	shr r10, 7
 ; y1 |= y2
 %line 1097+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	or r8, rbx
+	or r8, r10
 ; mem64[zp + 5832] = y1
 %line 1098+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5832], r8
+	mov [rbx + 5832], r8
 ; y1 >>= 7
 %line 1100+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr rbp, 7
 ; mem64[zp + 5840] = y1
 %line 1101+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5840], rbp
+	mov [rbx + 5840], rbp
 ; mem64[zp + 5848] = 0
 %line 1102+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5848], 0
+	mov qword [rbx + 5848], 0
 ; mem64[zp + 5856] = 0
 %line 1103+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5856], 0
+	mov qword [rbx + 5856], 0
 ; mem64[zp + 5864] = 0
 %line 1104+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5864], 0
+	mov qword [rbx + 5864], 0
 ; mem64[zp + 5872] = 0
 %line 1105+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5872], 0
+	mov qword [rbx + 5872], 0
 ; mem64[zp + 5880] = 0
 %line 1106+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5880], 0
+	mov qword [rbx + 5880], 0
 ; x0 = mem64[si + 128]
 %line 1107+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov rbx, [rsi + 128]
+	mov r10, [rsi + 128]
 ; x1 = mem64[si + 136]
 %line 1108+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov rbp, [rsi + 136]
 ; mem64[zp + 512] = 0
 %line 1109+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 512], 0
+	mov qword [rbx + 512], 0
 ; mem64[zp + 520] = y1
 %line 1111+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 520], rbx
+	mov [rbx + 520], r10
 ; mem64[zp + 528] = y1
 %line 1113+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 528], rbp
+	mov [rbx + 528], rbp
 ; mem64[zp + 536] = 0
 %line 1114+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 536], 0
+	mov qword [rbx + 536], 0
 ; mem64[zp + 544] = 0
 %line 1115+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 544], 0
+	mov qword [rbx + 544], 0
 ; mem64[zp + 552] = 0
 %line 1116+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 552], 0
+	mov qword [rbx + 552], 0
 ; mem64[zp + 560] = 0
 %line 1117+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 560], 0
+	mov qword [rbx + 560], 0
 ; mem64[zp + 568] = 0
 %line 1118+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 568], 0
+	mov qword [rbx + 568], 0
 ; y1 = x0
 %line 1119+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 63
 %line 1120+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 63
 ; mem64[zp + 1280] = y1
 %line 1121+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1280], r8
+	mov [rbx + 1280], r8
 ; y1 = x1
 %line 1122+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3226,7 +3226,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 63
 ; y2 = x0
 %line 1124+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 1
 %line 1125+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 1
@@ -3235,7 +3235,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1288] = y1
 %line 1127+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1288], r8
+	mov [rbx + 1288], r8
 ; y1 = x1
 %line 1128+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3244,31 +3244,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 1
 ; mem64[zp + 1296] = y1
 %line 1130+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1296], r8
+	mov [rbx + 1296], r8
 ; mem64[zp + 1304] = 0
 %line 1131+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1304], 0
+	mov qword [rbx + 1304], 0
 ; mem64[zp + 1312] = 0
 %line 1132+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1312], 0
+	mov qword [rbx + 1312], 0
 ; mem64[zp + 1320] = 0
 %line 1133+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1320], 0
+	mov qword [rbx + 1320], 0
 ; mem64[zp + 1328] = 0
 %line 1134+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1328], 0
+	mov qword [rbx + 1328], 0
 ; mem64[zp + 1336] = 0
 %line 1135+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1336], 0
+	mov qword [rbx + 1336], 0
 ; y1 = x0
 %line 1136+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 62
 %line 1137+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 62
 ; mem64[zp + 2048] = y1
 %line 1138+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2048], r8
+	mov [rbx + 2048], r8
 ; y1 = x1
 %line 1139+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3277,7 +3277,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 62
 ; y2 = x0
 %line 1141+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 2
 %line 1142+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 2
@@ -3286,7 +3286,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2056] = y1
 %line 1144+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2056], r8
+	mov [rbx + 2056], r8
 ; y1 = x1
 %line 1145+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3295,31 +3295,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 2
 ; mem64[zp + 2064] = y1
 %line 1147+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2064], r8
+	mov [rbx + 2064], r8
 ; mem64[zp + 2072] = 0
 %line 1148+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2072], 0
+	mov qword [rbx + 2072], 0
 ; mem64[zp + 2080] = 0
 %line 1149+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2080], 0
+	mov qword [rbx + 2080], 0
 ; mem64[zp + 2088] = 0
 %line 1150+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2088], 0
+	mov qword [rbx + 2088], 0
 ; mem64[zp + 2096] = 0
 %line 1151+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2096], 0
+	mov qword [rbx + 2096], 0
 ; mem64[zp + 2104] = 0
 %line 1152+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2104], 0
+	mov qword [rbx + 2104], 0
 ; y1 = x0
 %line 1153+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 61
 %line 1154+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 61
 ; mem64[zp + 2816] = y1
 %line 1155+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2816], r8
+	mov [rbx + 2816], r8
 ; y1 = x1
 %line 1156+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3328,7 +3328,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 61
 ; y2 = x0
 %line 1158+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 3
 %line 1159+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 3
@@ -3337,7 +3337,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2824] = y1
 %line 1161+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2824], r8
+	mov [rbx + 2824], r8
 ; y1 = x1
 %line 1162+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3346,31 +3346,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 3
 ; mem64[zp + 2832] = y1
 %line 1164+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2832], r8
+	mov [rbx + 2832], r8
 ; mem64[zp + 2840] = 0
 %line 1165+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2840], 0
+	mov qword [rbx + 2840], 0
 ; mem64[zp + 2848] = 0
 %line 1166+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2848], 0
+	mov qword [rbx + 2848], 0
 ; mem64[zp + 2856] = 0
 %line 1167+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2856], 0
+	mov qword [rbx + 2856], 0
 ; mem64[zp + 2864] = 0
 %line 1168+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2864], 0
+	mov qword [rbx + 2864], 0
 ; mem64[zp + 2872] = 0
 %line 1169+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2872], 0
+	mov qword [rbx + 2872], 0
 ; y1 = x0
 %line 1170+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 60
 %line 1171+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 60
 ; mem64[zp + 3584] = y1
 %line 1172+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3584], r8
+	mov [rbx + 3584], r8
 ; y1 = x1
 %line 1173+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3379,7 +3379,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 60
 ; y2 = x0
 %line 1175+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 4
 %line 1176+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 4
@@ -3388,7 +3388,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3592] = y1
 %line 1178+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3592], r8
+	mov [rbx + 3592], r8
 ; y1 = x1
 %line 1179+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3397,31 +3397,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 4
 ; mem64[zp + 3600] = y1
 %line 1181+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3600], r8
+	mov [rbx + 3600], r8
 ; mem64[zp + 3608] = 0
 %line 1182+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3608], 0
+	mov qword [rbx + 3608], 0
 ; mem64[zp + 3616] = 0
 %line 1183+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3616], 0
+	mov qword [rbx + 3616], 0
 ; mem64[zp + 3624] = 0
 %line 1184+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3624], 0
+	mov qword [rbx + 3624], 0
 ; mem64[zp + 3632] = 0
 %line 1185+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3632], 0
+	mov qword [rbx + 3632], 0
 ; mem64[zp + 3640] = 0
 %line 1186+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3640], 0
+	mov qword [rbx + 3640], 0
 ; y1 = x0
 %line 1187+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 59
 %line 1188+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 59
 ; mem64[zp + 4352] = y1
 %line 1189+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4352], r8
+	mov [rbx + 4352], r8
 ; y1 = x1
 %line 1190+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3430,7 +3430,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 59
 ; y2 = x0
 %line 1192+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 5
 %line 1193+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 5
@@ -3439,7 +3439,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4360] = y1
 %line 1195+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4360], r8
+	mov [rbx + 4360], r8
 ; y1 = x1
 %line 1196+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3448,31 +3448,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 5
 ; mem64[zp + 4368] = y1
 %line 1198+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4368], r8
+	mov [rbx + 4368], r8
 ; mem64[zp + 4376] = 0
 %line 1199+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4376], 0
+	mov qword [rbx + 4376], 0
 ; mem64[zp + 4384] = 0
 %line 1200+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4384], 0
+	mov qword [rbx + 4384], 0
 ; mem64[zp + 4392] = 0
 %line 1201+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4392], 0
+	mov qword [rbx + 4392], 0
 ; mem64[zp + 4400] = 0
 %line 1202+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4400], 0
+	mov qword [rbx + 4400], 0
 ; mem64[zp + 4408] = 0
 %line 1203+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4408], 0
+	mov qword [rbx + 4408], 0
 ; y1 = x0
 %line 1204+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 58
 %line 1205+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 58
 ; mem64[zp + 5120] = y1
 %line 1206+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5120], r8
+	mov [rbx + 5120], r8
 ; y1 = x1
 %line 1207+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3481,7 +3481,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 58
 ; y2 = x0
 %line 1209+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 6
 %line 1210+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 6
@@ -3490,7 +3490,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5128] = y1
 %line 1212+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5128], r8
+	mov [rbx + 5128], r8
 ; y1 = x1
 %line 1213+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3499,31 +3499,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 6
 ; mem64[zp + 5136] = y1
 %line 1215+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5136], r8
+	mov [rbx + 5136], r8
 ; mem64[zp + 5144] = 0
 %line 1216+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5144], 0
+	mov qword [rbx + 5144], 0
 ; mem64[zp + 5152] = 0
 %line 1217+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5152], 0
+	mov qword [rbx + 5152], 0
 ; mem64[zp + 5160] = 0
 %line 1218+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5160], 0
+	mov qword [rbx + 5160], 0
 ; mem64[zp + 5168] = 0
 %line 1219+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5168], 0
+	mov qword [rbx + 5168], 0
 ; mem64[zp + 5176] = 0
 %line 1220+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5176], 0
+	mov qword [rbx + 5176], 0
 ; y1 = x0
 %line 1221+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 57
 %line 1222+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 57
 ; mem64[zp + 5888] = y1
 %line 1223+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5888], r8
+	mov [rbx + 5888], r8
 ; y1 = x1
 %line 1224+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3532,73 +3532,73 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 57
 ; y2 >>= 7
 %line 1227+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	shr rbx, 7
+	shr r10, 7
 ; y1 |= y2
 %line 1228+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	or r8, rbx
+	or r8, r10
 ; mem64[zp + 5896] = y1
 %line 1229+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5896], r8
+	mov [rbx + 5896], r8
 ; y1 >>= 7
 %line 1231+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr rbp, 7
 ; mem64[zp + 5904] = y1
 %line 1232+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5904], rbp
+	mov [rbx + 5904], rbp
 ; mem64[zp + 5912] = 0
 %line 1233+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5912], 0
+	mov qword [rbx + 5912], 0
 ; mem64[zp + 5920] = 0
 %line 1234+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5920], 0
+	mov qword [rbx + 5920], 0
 ; mem64[zp + 5928] = 0
 %line 1235+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5928], 0
+	mov qword [rbx + 5928], 0
 ; mem64[zp + 5936] = 0
 %line 1236+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5936], 0
+	mov qword [rbx + 5936], 0
 ; mem64[zp + 5944] = 0
 %line 1237+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5944], 0
+	mov qword [rbx + 5944], 0
 ; x0 = mem64[si + 144]
 %line 1238+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov rbx, [rsi + 144]
+	mov r10, [rsi + 144]
 ; x1 = mem64[si + 152]
 %line 1239+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov rbp, [rsi + 152]
 ; mem64[zp + 576] = 0
 %line 1240+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 576], 0
+	mov qword [rbx + 576], 0
 ; mem64[zp + 584] = y1
 %line 1242+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 584], rbx
+	mov [rbx + 584], r10
 ; mem64[zp + 592] = y1
 %line 1244+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 592], rbp
+	mov [rbx + 592], rbp
 ; mem64[zp + 600] = 0
 %line 1245+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 600], 0
+	mov qword [rbx + 600], 0
 ; mem64[zp + 608] = 0
 %line 1246+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 608], 0
+	mov qword [rbx + 608], 0
 ; mem64[zp + 616] = 0
 %line 1247+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 616], 0
+	mov qword [rbx + 616], 0
 ; mem64[zp + 624] = 0
 %line 1248+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 624], 0
+	mov qword [rbx + 624], 0
 ; mem64[zp + 632] = 0
 %line 1249+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 632], 0
+	mov qword [rbx + 632], 0
 ; y1 = x0
 %line 1250+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 63
 %line 1251+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 63
 ; mem64[zp + 1344] = y1
 %line 1252+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1344], r8
+	mov [rbx + 1344], r8
 ; y1 = x1
 %line 1253+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3607,7 +3607,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 63
 ; y2 = x0
 %line 1255+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 1
 %line 1256+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 1
@@ -3616,7 +3616,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1352] = y1
 %line 1258+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1352], r8
+	mov [rbx + 1352], r8
 ; y1 = x1
 %line 1259+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3625,31 +3625,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 1
 ; mem64[zp + 1360] = y1
 %line 1261+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1360], r8
+	mov [rbx + 1360], r8
 ; mem64[zp + 1368] = 0
 %line 1262+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1368], 0
+	mov qword [rbx + 1368], 0
 ; mem64[zp + 1376] = 0
 %line 1263+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1376], 0
+	mov qword [rbx + 1376], 0
 ; mem64[zp + 1384] = 0
 %line 1264+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1384], 0
+	mov qword [rbx + 1384], 0
 ; mem64[zp + 1392] = 0
 %line 1265+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1392], 0
+	mov qword [rbx + 1392], 0
 ; mem64[zp + 1400] = 0
 %line 1266+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1400], 0
+	mov qword [rbx + 1400], 0
 ; y1 = x0
 %line 1267+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 62
 %line 1268+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 62
 ; mem64[zp + 2112] = y1
 %line 1269+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2112], r8
+	mov [rbx + 2112], r8
 ; y1 = x1
 %line 1270+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3658,7 +3658,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 62
 ; y2 = x0
 %line 1272+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 2
 %line 1273+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 2
@@ -3667,7 +3667,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2120] = y1
 %line 1275+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2120], r8
+	mov [rbx + 2120], r8
 ; y1 = x1
 %line 1276+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3676,31 +3676,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 2
 ; mem64[zp + 2128] = y1
 %line 1278+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2128], r8
+	mov [rbx + 2128], r8
 ; mem64[zp + 2136] = 0
 %line 1279+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2136], 0
+	mov qword [rbx + 2136], 0
 ; mem64[zp + 2144] = 0
 %line 1280+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2144], 0
+	mov qword [rbx + 2144], 0
 ; mem64[zp + 2152] = 0
 %line 1281+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2152], 0
+	mov qword [rbx + 2152], 0
 ; mem64[zp + 2160] = 0
 %line 1282+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2160], 0
+	mov qword [rbx + 2160], 0
 ; mem64[zp + 2168] = 0
 %line 1283+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2168], 0
+	mov qword [rbx + 2168], 0
 ; y1 = x0
 %line 1284+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 61
 %line 1285+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 61
 ; mem64[zp + 2880] = y1
 %line 1286+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2880], r8
+	mov [rbx + 2880], r8
 ; y1 = x1
 %line 1287+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3709,7 +3709,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 61
 ; y2 = x0
 %line 1289+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 3
 %line 1290+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 3
@@ -3718,7 +3718,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2888] = y1
 %line 1292+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2888], r8
+	mov [rbx + 2888], r8
 ; y1 = x1
 %line 1293+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3727,31 +3727,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 3
 ; mem64[zp + 2896] = y1
 %line 1295+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2896], r8
+	mov [rbx + 2896], r8
 ; mem64[zp + 2904] = 0
 %line 1296+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2904], 0
+	mov qword [rbx + 2904], 0
 ; mem64[zp + 2912] = 0
 %line 1297+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2912], 0
+	mov qword [rbx + 2912], 0
 ; mem64[zp + 2920] = 0
 %line 1298+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2920], 0
+	mov qword [rbx + 2920], 0
 ; mem64[zp + 2928] = 0
 %line 1299+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2928], 0
+	mov qword [rbx + 2928], 0
 ; mem64[zp + 2936] = 0
 %line 1300+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2936], 0
+	mov qword [rbx + 2936], 0
 ; y1 = x0
 %line 1301+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 60
 %line 1302+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 60
 ; mem64[zp + 3648] = y1
 %line 1303+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3648], r8
+	mov [rbx + 3648], r8
 ; y1 = x1
 %line 1304+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3760,7 +3760,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 60
 ; y2 = x0
 %line 1306+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 4
 %line 1307+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 4
@@ -3769,7 +3769,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3656] = y1
 %line 1309+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3656], r8
+	mov [rbx + 3656], r8
 ; y1 = x1
 %line 1310+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3778,31 +3778,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 4
 ; mem64[zp + 3664] = y1
 %line 1312+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3664], r8
+	mov [rbx + 3664], r8
 ; mem64[zp + 3672] = 0
 %line 1313+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3672], 0
+	mov qword [rbx + 3672], 0
 ; mem64[zp + 3680] = 0
 %line 1314+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3680], 0
+	mov qword [rbx + 3680], 0
 ; mem64[zp + 3688] = 0
 %line 1315+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3688], 0
+	mov qword [rbx + 3688], 0
 ; mem64[zp + 3696] = 0
 %line 1316+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3696], 0
+	mov qword [rbx + 3696], 0
 ; mem64[zp + 3704] = 0
 %line 1317+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3704], 0
+	mov qword [rbx + 3704], 0
 ; y1 = x0
 %line 1318+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 59
 %line 1319+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 59
 ; mem64[zp + 4416] = y1
 %line 1320+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4416], r8
+	mov [rbx + 4416], r8
 ; y1 = x1
 %line 1321+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3811,7 +3811,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 59
 ; y2 = x0
 %line 1323+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 5
 %line 1324+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 5
@@ -3820,7 +3820,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4424] = y1
 %line 1326+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4424], r8
+	mov [rbx + 4424], r8
 ; y1 = x1
 %line 1327+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3829,31 +3829,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 5
 ; mem64[zp + 4432] = y1
 %line 1329+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4432], r8
+	mov [rbx + 4432], r8
 ; mem64[zp + 4440] = 0
 %line 1330+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4440], 0
+	mov qword [rbx + 4440], 0
 ; mem64[zp + 4448] = 0
 %line 1331+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4448], 0
+	mov qword [rbx + 4448], 0
 ; mem64[zp + 4456] = 0
 %line 1332+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4456], 0
+	mov qword [rbx + 4456], 0
 ; mem64[zp + 4464] = 0
 %line 1333+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4464], 0
+	mov qword [rbx + 4464], 0
 ; mem64[zp + 4472] = 0
 %line 1334+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4472], 0
+	mov qword [rbx + 4472], 0
 ; y1 = x0
 %line 1335+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 58
 %line 1336+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 58
 ; mem64[zp + 5184] = y1
 %line 1337+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5184], r8
+	mov [rbx + 5184], r8
 ; y1 = x1
 %line 1338+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3862,7 +3862,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 58
 ; y2 = x0
 %line 1340+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 6
 %line 1341+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 6
@@ -3871,7 +3871,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5192] = y1
 %line 1343+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5192], r8
+	mov [rbx + 5192], r8
 ; y1 = x1
 %line 1344+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3880,31 +3880,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 6
 ; mem64[zp + 5200] = y1
 %line 1346+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5200], r8
+	mov [rbx + 5200], r8
 ; mem64[zp + 5208] = 0
 %line 1347+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5208], 0
+	mov qword [rbx + 5208], 0
 ; mem64[zp + 5216] = 0
 %line 1348+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5216], 0
+	mov qword [rbx + 5216], 0
 ; mem64[zp + 5224] = 0
 %line 1349+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5224], 0
+	mov qword [rbx + 5224], 0
 ; mem64[zp + 5232] = 0
 %line 1350+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5232], 0
+	mov qword [rbx + 5232], 0
 ; mem64[zp + 5240] = 0
 %line 1351+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5240], 0
+	mov qword [rbx + 5240], 0
 ; y1 = x0
 %line 1352+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 57
 %line 1353+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 57
 ; mem64[zp + 5952] = y1
 %line 1354+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5952], r8
+	mov [rbx + 5952], r8
 ; y1 = x1
 %line 1355+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3913,73 +3913,73 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 57
 ; y2 >>= 7
 %line 1358+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	shr rbx, 7
+	shr r10, 7
 ; y1 |= y2
 %line 1359+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	or r8, rbx
+	or r8, r10
 ; mem64[zp + 5960] = y1
 %line 1360+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5960], r8
+	mov [rbx + 5960], r8
 ; y1 >>= 7
 %line 1362+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr rbp, 7
 ; mem64[zp + 5968] = y1
 %line 1363+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5968], rbp
+	mov [rbx + 5968], rbp
 ; mem64[zp + 5976] = 0
 %line 1364+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5976], 0
+	mov qword [rbx + 5976], 0
 ; mem64[zp + 5984] = 0
 %line 1365+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5984], 0
+	mov qword [rbx + 5984], 0
 ; mem64[zp + 5992] = 0
 %line 1366+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5992], 0
+	mov qword [rbx + 5992], 0
 ; mem64[zp + 6000] = 0
 %line 1367+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 6000], 0
+	mov qword [rbx + 6000], 0
 ; mem64[zp + 6008] = 0
 %line 1368+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 6008], 0
+	mov qword [rbx + 6008], 0
 ; x0 = mem64[si + 160]
 %line 1369+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov rbx, [rsi + 160]
+	mov r10, [rsi + 160]
 ; x1 = mem64[si + 168]
 %line 1370+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov rbp, [rsi + 168]
 ; mem64[zp + 640] = 0
 %line 1371+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 640], 0
+	mov qword [rbx + 640], 0
 ; mem64[zp + 648] = y1
 %line 1373+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 648], rbx
+	mov [rbx + 648], r10
 ; mem64[zp + 656] = y1
 %line 1375+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 656], rbp
+	mov [rbx + 656], rbp
 ; mem64[zp + 664] = 0
 %line 1376+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 664], 0
+	mov qword [rbx + 664], 0
 ; mem64[zp + 672] = 0
 %line 1377+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 672], 0
+	mov qword [rbx + 672], 0
 ; mem64[zp + 680] = 0
 %line 1378+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 680], 0
+	mov qword [rbx + 680], 0
 ; mem64[zp + 688] = 0
 %line 1379+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 688], 0
+	mov qword [rbx + 688], 0
 ; mem64[zp + 696] = 0
 %line 1380+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 696], 0
+	mov qword [rbx + 696], 0
 ; y1 = x0
 %line 1381+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 63
 %line 1382+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 63
 ; mem64[zp + 1408] = y1
 %line 1383+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1408], r8
+	mov [rbx + 1408], r8
 ; y1 = x1
 %line 1384+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3988,7 +3988,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 63
 ; y2 = x0
 %line 1386+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 1
 %line 1387+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 1
@@ -3997,7 +3997,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1416] = y1
 %line 1389+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1416], r8
+	mov [rbx + 1416], r8
 ; y1 = x1
 %line 1390+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -4006,31 +4006,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 1
 ; mem64[zp + 1424] = y1
 %line 1392+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1424], r8
+	mov [rbx + 1424], r8
 ; mem64[zp + 1432] = 0
 %line 1393+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1432], 0
+	mov qword [rbx + 1432], 0
 ; mem64[zp + 1440] = 0
 %line 1394+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1440], 0
+	mov qword [rbx + 1440], 0
 ; mem64[zp + 1448] = 0
 %line 1395+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1448], 0
+	mov qword [rbx + 1448], 0
 ; mem64[zp + 1456] = 0
 %line 1396+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1456], 0
+	mov qword [rbx + 1456], 0
 ; mem64[zp + 1464] = 0
 %line 1397+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1464], 0
+	mov qword [rbx + 1464], 0
 ; y1 = x0
 %line 1398+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 62
 %line 1399+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 62
 ; mem64[zp + 2176] = y1
 %line 1400+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2176], r8
+	mov [rbx + 2176], r8
 ; y1 = x1
 %line 1401+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -4039,7 +4039,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 62
 ; y2 = x0
 %line 1403+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 2
 %line 1404+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 2
@@ -4048,7 +4048,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2184] = y1
 %line 1406+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2184], r8
+	mov [rbx + 2184], r8
 ; y1 = x1
 %line 1407+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -4057,31 +4057,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 2
 ; mem64[zp + 2192] = y1
 %line 1409+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2192], r8
+	mov [rbx + 2192], r8
 ; mem64[zp + 2200] = 0
 %line 1410+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2200], 0
+	mov qword [rbx + 2200], 0
 ; mem64[zp + 2208] = 0
 %line 1411+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2208], 0
+	mov qword [rbx + 2208], 0
 ; mem64[zp + 2216] = 0
 %line 1412+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2216], 0
+	mov qword [rbx + 2216], 0
 ; mem64[zp + 2224] = 0
 %line 1413+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2224], 0
+	mov qword [rbx + 2224], 0
 ; mem64[zp + 2232] = 0
 %line 1414+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2232], 0
+	mov qword [rbx + 2232], 0
 ; y1 = x0
 %line 1415+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 61
 %line 1416+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 61
 ; mem64[zp + 2944] = y1
 %line 1417+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2944], r8
+	mov [rbx + 2944], r8
 ; y1 = x1
 %line 1418+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -4090,7 +4090,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 61
 ; y2 = x0
 %line 1420+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 3
 %line 1421+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 3
@@ -4099,7 +4099,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2952] = y1
 %line 1423+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2952], r8
+	mov [rbx + 2952], r8
 ; y1 = x1
 %line 1424+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -4108,31 +4108,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 3
 ; mem64[zp + 2960] = y1
 %line 1426+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2960], r8
+	mov [rbx + 2960], r8
 ; mem64[zp + 2968] = 0
 %line 1427+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2968], 0
+	mov qword [rbx + 2968], 0
 ; mem64[zp + 2976] = 0
 %line 1428+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2976], 0
+	mov qword [rbx + 2976], 0
 ; mem64[zp + 2984] = 0
 %line 1429+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2984], 0
+	mov qword [rbx + 2984], 0
 ; mem64[zp + 2992] = 0
 %line 1430+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2992], 0
+	mov qword [rbx + 2992], 0
 ; mem64[zp + 3000] = 0
 %line 1431+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3000], 0
+	mov qword [rbx + 3000], 0
 ; y1 = x0
 %line 1432+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 60
 %line 1433+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 60
 ; mem64[zp + 3712] = y1
 %line 1434+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3712], r8
+	mov [rbx + 3712], r8
 ; y1 = x1
 %line 1435+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -4141,7 +4141,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 60
 ; y2 = x0
 %line 1437+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 4
 %line 1438+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 4
@@ -4150,7 +4150,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3720] = y1
 %line 1440+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3720], r8
+	mov [rbx + 3720], r8
 ; y1 = x1
 %line 1441+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -4159,31 +4159,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 4
 ; mem64[zp + 3728] = y1
 %line 1443+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3728], r8
+	mov [rbx + 3728], r8
 ; mem64[zp + 3736] = 0
 %line 1444+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3736], 0
+	mov qword [rbx + 3736], 0
 ; mem64[zp + 3744] = 0
 %line 1445+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3744], 0
+	mov qword [rbx + 3744], 0
 ; mem64[zp + 3752] = 0
 %line 1446+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3752], 0
+	mov qword [rbx + 3752], 0
 ; mem64[zp + 3760] = 0
 %line 1447+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3760], 0
+	mov qword [rbx + 3760], 0
 ; mem64[zp + 3768] = 0
 %line 1448+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3768], 0
+	mov qword [rbx + 3768], 0
 ; y1 = x0
 %line 1449+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 59
 %line 1450+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 59
 ; mem64[zp + 4480] = y1
 %line 1451+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4480], r8
+	mov [rbx + 4480], r8
 ; y1 = x1
 %line 1452+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -4192,7 +4192,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 59
 ; y2 = x0
 %line 1454+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 5
 %line 1455+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 5
@@ -4201,7 +4201,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4488] = y1
 %line 1457+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4488], r8
+	mov [rbx + 4488], r8
 ; y1 = x1
 %line 1458+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -4210,31 +4210,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 5
 ; mem64[zp + 4496] = y1
 %line 1460+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4496], r8
+	mov [rbx + 4496], r8
 ; mem64[zp + 4504] = 0
 %line 1461+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4504], 0
+	mov qword [rbx + 4504], 0
 ; mem64[zp + 4512] = 0
 %line 1462+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4512], 0
+	mov qword [rbx + 4512], 0
 ; mem64[zp + 4520] = 0
 %line 1463+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4520], 0
+	mov qword [rbx + 4520], 0
 ; mem64[zp + 4528] = 0
 %line 1464+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4528], 0
+	mov qword [rbx + 4528], 0
 ; mem64[zp + 4536] = 0
 %line 1465+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4536], 0
+	mov qword [rbx + 4536], 0
 ; y1 = x0
 %line 1466+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 58
 %line 1467+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 58
 ; mem64[zp + 5248] = y1
 %line 1468+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5248], r8
+	mov [rbx + 5248], r8
 ; y1 = x1
 %line 1469+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -4243,7 +4243,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 58
 ; y2 = x0
 %line 1471+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 6
 %line 1472+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 6
@@ -4252,7 +4252,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5256] = y1
 %line 1474+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5256], r8
+	mov [rbx + 5256], r8
 ; y1 = x1
 %line 1475+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -4261,31 +4261,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 6
 ; mem64[zp + 5264] = y1
 %line 1477+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5264], r8
+	mov [rbx + 5264], r8
 ; mem64[zp + 5272] = 0
 %line 1478+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5272], 0
+	mov qword [rbx + 5272], 0
 ; mem64[zp + 5280] = 0
 %line 1479+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5280], 0
+	mov qword [rbx + 5280], 0
 ; mem64[zp + 5288] = 0
 %line 1480+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5288], 0
+	mov qword [rbx + 5288], 0
 ; mem64[zp + 5296] = 0
 %line 1481+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5296], 0
+	mov qword [rbx + 5296], 0
 ; mem64[zp + 5304] = 0
 %line 1482+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5304], 0
+	mov qword [rbx + 5304], 0
 ; y1 = x0
 %line 1483+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 57
 %line 1484+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 57
 ; mem64[zp + 6016] = y1
 %line 1485+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 6016], r8
+	mov [rbx + 6016], r8
 ; y1 = x1
 %line 1486+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rbp
@@ -4294,73 +4294,73 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 57
 ; y2 >>= 7
 %line 1489+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	shr rbx, 7
+	shr r10, 7
 ; y1 |= y2
 %line 1490+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	or r8, rbx
+	or r8, r10
 ; mem64[zp + 6024] = y1
 %line 1491+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 6024], r8
+	mov [rbx + 6024], r8
 ; y1 >>= 7
 %line 1493+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr rbp, 7
 ; mem64[zp + 6032] = y1
 %line 1494+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 6032], rbp
+	mov [rbx + 6032], rbp
 ; mem64[zp + 6040] = 0
 %line 1495+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 6040], 0
+	mov qword [rbx + 6040], 0
 ; mem64[zp + 6048] = 0
 %line 1496+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 6048], 0
+	mov qword [rbx + 6048], 0
 ; mem64[zp + 6056] = 0
 %line 1497+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 6056], 0
+	mov qword [rbx + 6056], 0
 ; mem64[zp + 6064] = 0
 %line 1498+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 6064], 0
+	mov qword [rbx + 6064], 0
 ; mem64[zp + 6072] = 0
 %line 1499+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 6072], 0
+	mov qword [rbx + 6072], 0
 ; x0 = mem64[si + 176]
 %line 1500+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov rbx, [rsi + 176]
+	mov r10, [rsi + 176]
 ; x1 = mem64[si + 184]
 %line 1501+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov rsi, [rsi + 184]
 ; mem64[zp + 704] = 0
 %line 1502+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 704], 0
+	mov qword [rbx + 704], 0
 ; mem64[zp + 712] = y1
 %line 1504+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 712], rbx
+	mov [rbx + 712], r10
 ; mem64[zp + 720] = y1
 %line 1506+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 720], rsi
+	mov [rbx + 720], rsi
 ; mem64[zp + 728] = 0
 %line 1507+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 728], 0
+	mov qword [rbx + 728], 0
 ; mem64[zp + 736] = 0
 %line 1508+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 736], 0
+	mov qword [rbx + 736], 0
 ; mem64[zp + 744] = 0
 %line 1509+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 744], 0
+	mov qword [rbx + 744], 0
 ; mem64[zp + 752] = 0
 %line 1510+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 752], 0
+	mov qword [rbx + 752], 0
 ; mem64[zp + 760] = 0
 %line 1511+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 760], 0
+	mov qword [rbx + 760], 0
 ; y1 = x0
 %line 1512+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 63
 %line 1513+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 63
 ; mem64[zp + 1472] = y1
 %line 1514+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1472], r8
+	mov [rbx + 1472], r8
 ; y1 = x1
 %line 1515+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rsi
@@ -4369,7 +4369,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 63
 ; y2 = x0
 %line 1517+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 1
 %line 1518+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 1
@@ -4378,7 +4378,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1480] = y1
 %line 1520+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1480], r8
+	mov [rbx + 1480], r8
 ; y1 = x1
 %line 1521+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rsi
@@ -4387,31 +4387,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 1
 ; mem64[zp + 1488] = y1
 %line 1523+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 1488], r8
+	mov [rbx + 1488], r8
 ; mem64[zp + 1496] = 0
 %line 1524+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1496], 0
+	mov qword [rbx + 1496], 0
 ; mem64[zp + 1504] = 0
 %line 1525+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1504], 0
+	mov qword [rbx + 1504], 0
 ; mem64[zp + 1512] = 0
 %line 1526+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1512], 0
+	mov qword [rbx + 1512], 0
 ; mem64[zp + 1520] = 0
 %line 1527+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1520], 0
+	mov qword [rbx + 1520], 0
 ; mem64[zp + 1528] = 0
 %line 1528+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 1528], 0
+	mov qword [rbx + 1528], 0
 ; y1 = x0
 %line 1529+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 62
 %line 1530+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 62
 ; mem64[zp + 2240] = y1
 %line 1531+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2240], r8
+	mov [rbx + 2240], r8
 ; y1 = x1
 %line 1532+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rsi
@@ -4420,7 +4420,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 62
 ; y2 = x0
 %line 1534+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 2
 %line 1535+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 2
@@ -4429,7 +4429,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2248] = y1
 %line 1537+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2248], r8
+	mov [rbx + 2248], r8
 ; y1 = x1
 %line 1538+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rsi
@@ -4438,31 +4438,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 2
 ; mem64[zp + 2256] = y1
 %line 1540+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 2256], r8
+	mov [rbx + 2256], r8
 ; mem64[zp + 2264] = 0
 %line 1541+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2264], 0
+	mov qword [rbx + 2264], 0
 ; mem64[zp + 2272] = 0
 %line 1542+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2272], 0
+	mov qword [rbx + 2272], 0
 ; mem64[zp + 2280] = 0
 %line 1543+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2280], 0
+	mov qword [rbx + 2280], 0
 ; mem64[zp + 2288] = 0
 %line 1544+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2288], 0
+	mov qword [rbx + 2288], 0
 ; mem64[zp + 2296] = 0
 %line 1545+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 2296], 0
+	mov qword [rbx + 2296], 0
 ; y1 = x0
 %line 1546+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 61
 %line 1547+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 61
 ; mem64[zp + 3008] = y1
 %line 1548+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3008], r8
+	mov [rbx + 3008], r8
 ; y1 = x1
 %line 1549+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rsi
@@ -4471,7 +4471,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 61
 ; y2 = x0
 %line 1551+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 3
 %line 1552+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 3
@@ -4480,7 +4480,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3016] = y1
 %line 1554+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3016], r8
+	mov [rbx + 3016], r8
 ; y1 = x1
 %line 1555+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rsi
@@ -4489,31 +4489,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 3
 ; mem64[zp + 3024] = y1
 %line 1557+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3024], r8
+	mov [rbx + 3024], r8
 ; mem64[zp + 3032] = 0
 %line 1558+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3032], 0
+	mov qword [rbx + 3032], 0
 ; mem64[zp + 3040] = 0
 %line 1559+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3040], 0
+	mov qword [rbx + 3040], 0
 ; mem64[zp + 3048] = 0
 %line 1560+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3048], 0
+	mov qword [rbx + 3048], 0
 ; mem64[zp + 3056] = 0
 %line 1561+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3056], 0
+	mov qword [rbx + 3056], 0
 ; mem64[zp + 3064] = 0
 %line 1562+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3064], 0
+	mov qword [rbx + 3064], 0
 ; y1 = x0
 %line 1563+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 60
 %line 1564+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 60
 ; mem64[zp + 3776] = y1
 %line 1565+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3776], r8
+	mov [rbx + 3776], r8
 ; y1 = x1
 %line 1566+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rsi
@@ -4522,7 +4522,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 60
 ; y2 = x0
 %line 1568+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 4
 %line 1569+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 4
@@ -4531,7 +4531,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3784] = y1
 %line 1571+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3784], r8
+	mov [rbx + 3784], r8
 ; y1 = x1
 %line 1572+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rsi
@@ -4540,31 +4540,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 4
 ; mem64[zp + 3792] = y1
 %line 1574+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 3792], r8
+	mov [rbx + 3792], r8
 ; mem64[zp + 3800] = 0
 %line 1575+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3800], 0
+	mov qword [rbx + 3800], 0
 ; mem64[zp + 3808] = 0
 %line 1576+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3808], 0
+	mov qword [rbx + 3808], 0
 ; mem64[zp + 3816] = 0
 %line 1577+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3816], 0
+	mov qword [rbx + 3816], 0
 ; mem64[zp + 3824] = 0
 %line 1578+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3824], 0
+	mov qword [rbx + 3824], 0
 ; mem64[zp + 3832] = 0
 %line 1579+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 3832], 0
+	mov qword [rbx + 3832], 0
 ; y1 = x0
 %line 1580+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 59
 %line 1581+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 59
 ; mem64[zp + 4544] = y1
 %line 1582+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4544], r8
+	mov [rbx + 4544], r8
 ; y1 = x1
 %line 1583+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rsi
@@ -4573,7 +4573,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 59
 ; y2 = x0
 %line 1585+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 5
 %line 1586+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 5
@@ -4582,7 +4582,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4552] = y1
 %line 1588+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4552], r8
+	mov [rbx + 4552], r8
 ; y1 = x1
 %line 1589+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rsi
@@ -4591,31 +4591,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 5
 ; mem64[zp + 4560] = y1
 %line 1591+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 4560], r8
+	mov [rbx + 4560], r8
 ; mem64[zp + 4568] = 0
 %line 1592+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4568], 0
+	mov qword [rbx + 4568], 0
 ; mem64[zp + 4576] = 0
 %line 1593+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4576], 0
+	mov qword [rbx + 4576], 0
 ; mem64[zp + 4584] = 0
 %line 1594+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4584], 0
+	mov qword [rbx + 4584], 0
 ; mem64[zp + 4592] = 0
 %line 1595+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4592], 0
+	mov qword [rbx + 4592], 0
 ; mem64[zp + 4600] = 0
 %line 1596+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 4600], 0
+	mov qword [rbx + 4600], 0
 ; y1 = x0
 %line 1597+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 58
 %line 1598+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 58
 ; mem64[zp + 5312] = y1
 %line 1599+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5312], r8
+	mov [rbx + 5312], r8
 ; y1 = x1
 %line 1600+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rsi
@@ -4624,7 +4624,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 58
 ; y2 = x0
 %line 1602+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 6
 %line 1603+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr r9, 6
@@ -4633,7 +4633,7 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5320] = y1
 %line 1605+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5320], r8
+	mov [rbx + 5320], r8
 ; y1 = x1
 %line 1606+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rsi
@@ -4642,31 +4642,31 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shr r8, 6
 ; mem64[zp + 5328] = y1
 %line 1608+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 5328], r8
+	mov [rbx + 5328], r8
 ; mem64[zp + 5336] = 0
 %line 1609+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5336], 0
+	mov qword [rbx + 5336], 0
 ; mem64[zp + 5344] = 0
 %line 1610+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5344], 0
+	mov qword [rbx + 5344], 0
 ; mem64[zp + 5352] = 0
 %line 1611+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5352], 0
+	mov qword [rbx + 5352], 0
 ; mem64[zp + 5360] = 0
 %line 1612+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5360], 0
+	mov qword [rbx + 5360], 0
 ; mem64[zp + 5368] = 0
 %line 1613+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 5368], 0
+	mov qword [rbx + 5368], 0
 ; y1 = x0
 %line 1614+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 57
 %line 1615+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shl r8, 57
 ; mem64[zp + 6080] = y1
 %line 1616+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 6080], r8
+	mov [rbx + 6080], r8
 ; y1 = x1
 %line 1617+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, rsi
@@ -4675,113 +4675,110 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx2_bm:
 	shl r8, 57
 ; y2 >>= 7
 %line 1620+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	shr rbx, 7
+	shr r10, 7
 ; y1 |= y2
 %line 1621+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	or r8, rbx
+	or r8, r10
 ; mem64[zp + 6088] = y1
 %line 1622+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 6088], r8
+	mov [rbx + 6088], r8
 ; y1 >>= 7
 %line 1624+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	shr rsi, 7
 ; mem64[zp + 6096] = y1
 %line 1625+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov [rdx + 6096], rsi
+	mov [rbx + 6096], rsi
 ; mem64[zp + 6104] = 0
 %line 1626+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 6104], 0
+	mov qword [rbx + 6104], 0
 ; mem64[zp + 6112] = 0
 %line 1627+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 6112], 0
+	mov qword [rbx + 6112], 0
 ; mem64[zp + 6120] = 0
 %line 1628+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 6120], 0
+	mov qword [rbx + 6120], 0
 ; mem64[zp + 6128] = 0
 %line 1629+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 6128], 0
+	mov qword [rbx + 6128], 0
 ; mem64[zp + 6136] = 0
 %line 1630+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov qword [rdx + 6136], 0
+	mov qword [rbx + 6136], 0
 ; L = 0
 %line 1631+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r8, 0
 ; n = 0
 %line 1632+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov r9, 0
-	mov rsi, r10
 	vmovdqa ymm4, ymm0
-	mov r10, r8
-	mov rbx, r9
 align 32
 .Lloop:
 ; g = n
 %line 1635+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vmovdqu [rsp + 1920], ymm4
-	mov r8, rbx
+	mov r10, r9
 ; g &= 7
 %line 1636+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	and r8, 7
+	and r10, 7
 ; g = g * 768
 %line 1637+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	imul r9, r8, 768
+	imul rsi, r10, 768
 ; u = n
 %line 1638+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r10, r9
 ; u >>= 3
 %line 1639+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	shr r8, 3
+	shr r10, 3
 ; g += u
 %line 1640+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	add r9, r8
+	add rsi, r10
 ; g += zp
 %line 1641+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	add r9, rdx
+	add rsi, rbx
 ; F0 = mem256[vp + 0]
 %line 1643+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm2, [rcx]
+	vmovdqu ymm2, [r11]
 ; F1 = mem256[vp + 32]
 %line 1644+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm3, [rcx + 32]
+	vmovdqu ymm3, [r11 + 32]
 ; F2 = mem256[vp + 64]
 %line 1645+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm4, [rcx + 64]
+	vmovdqu ymm4, [r11 + 64]
 ; F3 = mem256[vp + 96]
 %line 1646+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm5, [rcx + 96]
+	vmovdqu ymm5, [r11 + 96]
 ; F4 = mem256[vp + 128]
 %line 1647+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm6, [rcx + 128]
+	vmovdqu ymm6, [r11 + 128]
 ; F5 = mem256[vp + 160]
 %line 1648+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm7, [rcx + 160]
+	vmovdqu ymm7, [r11 + 160]
 ; F6 = mem256[vp + 192]
 %line 1649+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm8, [rcx + 192]
+	vmovdqu ymm8, [r11 + 192]
 ; F7 = mem256[vp + 224]
 %line 1650+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm9, [rcx + 224]
+	vmovdqu ymm9, [r11 + 224]
 ; F8 = mem256[vp + 256]
 %line 1651+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm10, [rcx + 256]
+	vmovdqu ymm10, [r11 + 256]
 ; F9 = mem256[vp + 288]
 %line 1652+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm11, [rcx + 288]
+	vmovdqu ymm11, [r11 + 288]
 ; F10 = mem256[vp + 320]
 %line 1653+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm12, [rcx + 320]
+	vmovdqu ymm12, [r11 + 320]
 ; F11 = mem256[vp + 352]
 %line 1654+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm13, [rcx + 352]
+	vmovdqu ymm13, [r11 + 352]
 ; G = mem256[g + 640]
 %line 1655+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 640]
+	vmovdqu ymm0, [rsi + 640]
 ; B = F11 & G
 %line 1656+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; G = mem256[g + 704]
 %line 1657+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 704]
+	vmovdqu ymm1, [rsi + 704]
 ; A = F11 & G
 %line 1658+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -4799,13 +4796,13 @@ align 32
 	vmovdqu [rsp + 288], ymm0
 ; G = mem256[g + 512]
 %line 1663+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 512]
+	vmovdqu ymm0, [rsi + 512]
 ; B = F11 & G
 %line 1664+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; G = mem256[g + 576]
 %line 1665+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 576]
+	vmovdqu ymm1, [rsi + 576]
 ; A = F11 & G
 %line 1666+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -4817,7 +4814,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; G = mem256[g + 640]
 %line 1669+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 640]
+	vmovdqu ymm15, [rsi + 640]
 ; T = F10 & G
 %line 1670+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -4832,7 +4829,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 704]
 %line 1674+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 704]
+	vmovdqu ymm15, [rsi + 704]
 ; T = F9 & G
 %line 1675+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -4853,13 +4850,13 @@ align 32
 	vmovdqu [rsp + 224], ymm1
 ; G = mem256[g + 384]
 %line 1681+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 384]
+	vmovdqu ymm0, [rsi + 384]
 ; B = F11 & G
 %line 1682+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; G = mem256[g + 448]
 %line 1683+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 448]
+	vmovdqu ymm1, [rsi + 448]
 ; A = F11 & G
 %line 1684+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -4871,7 +4868,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; G = mem256[g + 512]
 %line 1687+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 512]
+	vmovdqu ymm15, [rsi + 512]
 ; T = F10 & G
 %line 1688+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -4886,7 +4883,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 576]
 %line 1692+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 576]
+	vmovdqu ymm15, [rsi + 576]
 ; T = F9 & G
 %line 1693+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -4901,7 +4898,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 640]
 %line 1697+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 640]
+	vmovdqu ymm15, [rsi + 640]
 ; T = F8 & G
 %line 1698+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -4916,7 +4913,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 704]
 %line 1702+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 704]
+	vmovdqu ymm15, [rsi + 704]
 ; T = F7 & G
 %line 1703+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -4937,13 +4934,13 @@ align 32
 	vmovdqu [rsp + 160], ymm1
 ; G = mem256[g + 256]
 %line 1709+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 256]
+	vmovdqu ymm0, [rsi + 256]
 ; B = F11 & G
 %line 1710+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; G = mem256[g + 320]
 %line 1711+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 320]
+	vmovdqu ymm1, [rsi + 320]
 ; A = F11 & G
 %line 1712+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -4955,7 +4952,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; G = mem256[g + 384]
 %line 1715+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 384]
+	vmovdqu ymm15, [rsi + 384]
 ; T = F10 & G
 %line 1716+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -4970,7 +4967,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 448]
 %line 1720+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 448]
+	vmovdqu ymm15, [rsi + 448]
 ; T = F9 & G
 %line 1721+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -4985,7 +4982,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 512]
 %line 1725+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 512]
+	vmovdqu ymm15, [rsi + 512]
 ; T = F8 & G
 %line 1726+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -5000,7 +4997,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 576]
 %line 1730+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 576]
+	vmovdqu ymm15, [rsi + 576]
 ; T = F7 & G
 %line 1731+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -5015,7 +5012,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 640]
 %line 1735+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 640]
+	vmovdqu ymm15, [rsi + 640]
 ; T = F6 & G
 %line 1736+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -5030,7 +5027,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 704]
 %line 1740+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 704]
+	vmovdqu ymm15, [rsi + 704]
 ; T = F5 & G
 %line 1741+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -5051,13 +5048,13 @@ align 32
 	vmovdqu [rsp + 96], ymm1
 ; G = mem256[g + 128]
 %line 1747+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 128]
+	vmovdqu ymm0, [rsi + 128]
 ; B = F11 & G
 %line 1748+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; G = mem256[g + 192]
 %line 1749+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 192]
+	vmovdqu ymm1, [rsi + 192]
 ; A = F11 & G
 %line 1750+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -5069,7 +5066,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; G = mem256[g + 256]
 %line 1753+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 256]
+	vmovdqu ymm15, [rsi + 256]
 ; T = F10 & G
 %line 1754+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -5084,7 +5081,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 320]
 %line 1758+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 320]
+	vmovdqu ymm15, [rsi + 320]
 ; T = F9 & G
 %line 1759+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -5099,7 +5096,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 384]
 %line 1763+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 384]
+	vmovdqu ymm15, [rsi + 384]
 ; T = F8 & G
 %line 1764+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -5114,7 +5111,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 448]
 %line 1768+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 448]
+	vmovdqu ymm15, [rsi + 448]
 ; T = F7 & G
 %line 1769+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -5129,7 +5126,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 512]
 %line 1773+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 512]
+	vmovdqu ymm15, [rsi + 512]
 ; T = F6 & G
 %line 1774+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -5144,7 +5141,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 576]
 %line 1778+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 576]
+	vmovdqu ymm15, [rsi + 576]
 ; T = F5 & G
 %line 1779+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -5159,7 +5156,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 640]
 %line 1783+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 640]
+	vmovdqu ymm15, [rsi + 640]
 ; T = F4 & G
 %line 1784+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -5174,7 +5171,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 704]
 %line 1788+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 704]
+	vmovdqu ymm15, [rsi + 704]
 ; T = F3 & G
 %line 1789+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm5, ymm15
@@ -5198,13 +5195,13 @@ align 32
 	vmovdqu [rsp + 32], ymm1
 ; G = mem256[g + 0]
 %line 1796+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; B = F11 & G
 %line 1797+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; G = mem256[g + 64]
 %line 1798+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 64]
+	vmovdqu ymm1, [rsi + 64]
 ; A = F11 & G
 %line 1799+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm13, ymm13, ymm1
@@ -5216,7 +5213,7 @@ align 32
 	vpxor ymm14, ymm0, ymm1
 ; G = mem256[g + 128]
 %line 1802+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 128]
+	vmovdqu ymm0, [rsi + 128]
 ; T = F10 & G
 %line 1803+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -5231,7 +5228,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; G = mem256[g + 192]
 %line 1807+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 192]
+	vmovdqu ymm0, [rsi + 192]
 ; T = F9 & G
 %line 1808+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm11, ymm0
@@ -5246,7 +5243,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; G = mem256[g + 256]
 %line 1812+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 256]
+	vmovdqu ymm0, [rsi + 256]
 ; T = F8 & G
 %line 1813+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -5261,7 +5258,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; G = mem256[g + 320]
 %line 1817+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 320]
+	vmovdqu ymm0, [rsi + 320]
 ; T = F7 & G
 %line 1818+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm9, ymm0
@@ -5276,7 +5273,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; G = mem256[g + 384]
 %line 1822+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 384]
+	vmovdqu ymm0, [rsi + 384]
 ; T = F6 & G
 %line 1823+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -5291,7 +5288,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; G = mem256[g + 448]
 %line 1827+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 448]
+	vmovdqu ymm0, [rsi + 448]
 ; T = F5 & G
 %line 1828+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm7, ymm0
@@ -5306,7 +5303,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; G = mem256[g + 512]
 %line 1832+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 512]
+	vmovdqu ymm0, [rsi + 512]
 ; T = F4 & G
 %line 1833+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -5321,7 +5318,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; G = mem256[g + 576]
 %line 1837+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 576]
+	vmovdqu ymm0, [rsi + 576]
 ; T = F3 & G
 %line 1838+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm5, ymm0
@@ -5336,7 +5333,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; G = mem256[g + 640]
 %line 1842+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 640]
+	vmovdqu ymm0, [rsi + 640]
 ; T = F2 & G
 %line 1843+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -5351,7 +5348,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; G = mem256[g + 704]
 %line 1847+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 704]
+	vmovdqu ymm0, [rsi + 704]
 ; T = F1 & G
 %line 1848+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm3, ymm0
@@ -5375,10 +5372,10 @@ align 32
 	vpxor ymm14, ymm14, [rsp + 256]
 ; mem256[pp + 352] = B
 %line 1855+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rax + 352], ymm14
+	vmovdqu [rdx + 352], ymm14
 ; G = mem256[g + 0]
 %line 1856+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; A = F10 & G
 %line 1857+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -5387,7 +5384,7 @@ align 32
 	vpand ymm0, ymm11, ymm0
 ; G = mem256[g + 64]
 %line 1859+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm12, [r9 + 64]
+	vmovdqu ymm12, [rsi + 64]
 ; T = F9 & G
 %line 1860+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
@@ -5402,7 +5399,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[g + 128]
 %line 1864+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 128]
+	vmovdqu ymm11, [rsi + 128]
 ; T = F8 & G
 %line 1865+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm12, ymm10, ymm11
@@ -5417,7 +5414,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[g + 192]
 %line 1869+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 192]
+	vmovdqu ymm11, [rsi + 192]
 ; T = F7 & G
 %line 1870+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm12, ymm9, ymm11
@@ -5432,7 +5429,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[g + 256]
 %line 1874+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 256]
+	vmovdqu ymm11, [rsi + 256]
 ; T = F6 & G
 %line 1875+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm12, ymm8, ymm11
@@ -5447,7 +5444,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[g + 320]
 %line 1879+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 320]
+	vmovdqu ymm11, [rsi + 320]
 ; T = F5 & G
 %line 1880+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
@@ -5462,7 +5459,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[g + 384]
 %line 1884+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 384]
+	vmovdqu ymm11, [rsi + 384]
 ; T = F4 & G
 %line 1885+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm12, ymm6, ymm11
@@ -5477,7 +5474,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[g + 448]
 %line 1889+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 448]
+	vmovdqu ymm11, [rsi + 448]
 ; T = F3 & G
 %line 1890+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm12, ymm5, ymm11
@@ -5492,7 +5489,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[g + 512]
 %line 1894+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 512]
+	vmovdqu ymm11, [rsi + 512]
 ; T = F2 & G
 %line 1895+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm12, ymm4, ymm11
@@ -5507,7 +5504,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[g + 576]
 %line 1899+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 576]
+	vmovdqu ymm11, [rsi + 576]
 ; T = F1 & G
 %line 1900+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm12, ymm3, ymm11
@@ -5522,7 +5519,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[g + 640]
 %line 1904+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 640]
+	vmovdqu ymm11, [rsi + 640]
 ; T = F0 & G
 %line 1905+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm11, ymm2, ymm11
@@ -5537,7 +5534,7 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 320]
 ; mem256[pp + 320] = A
 %line 1909+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rax + 320], ymm1
+	vmovdqu [rdx + 320], ymm1
 ; B = B ^ S18
 %line 1910+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 192]
@@ -5546,10 +5543,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 288]
 ; mem256[pp + 288] = B
 %line 1912+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rax + 288], ymm0
+	vmovdqu [rdx + 288], ymm0
 ; G = mem256[g + 0]
 %line 1913+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; A = F8 & G
 %line 1914+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -5558,7 +5555,7 @@ align 32
 	vpand ymm0, ymm9, ymm0
 ; G = mem256[g + 64]
 %line 1916+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 64]
+	vmovdqu ymm10, [rsi + 64]
 ; T = F7 & G
 %line 1917+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
@@ -5573,7 +5570,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[g + 128]
 %line 1921+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 128]
+	vmovdqu ymm9, [rsi + 128]
 ; T = F6 & G
 %line 1922+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm10, ymm8, ymm9
@@ -5588,7 +5585,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[g + 192]
 %line 1926+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 192]
+	vmovdqu ymm9, [rsi + 192]
 ; T = F5 & G
 %line 1927+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm10, ymm7, ymm9
@@ -5603,7 +5600,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[g + 256]
 %line 1931+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 256]
+	vmovdqu ymm9, [rsi + 256]
 ; T = F4 & G
 %line 1932+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm10, ymm6, ymm9
@@ -5618,7 +5615,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[g + 320]
 %line 1936+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 320]
+	vmovdqu ymm9, [rsi + 320]
 ; T = F3 & G
 %line 1937+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm10, ymm5, ymm9
@@ -5633,7 +5630,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[g + 384]
 %line 1941+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 384]
+	vmovdqu ymm9, [rsi + 384]
 ; T = F2 & G
 %line 1942+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm10, ymm4, ymm9
@@ -5648,7 +5645,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[g + 448]
 %line 1946+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 448]
+	vmovdqu ymm9, [rsi + 448]
 ; T = F1 & G
 %line 1947+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm10, ymm3, ymm9
@@ -5663,7 +5660,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[g + 512]
 %line 1951+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 512]
+	vmovdqu ymm9, [rsi + 512]
 ; T = F0 & G
 %line 1952+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm9, ymm2, ymm9
@@ -5678,7 +5675,7 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 256]
 ; mem256[pp + 256] = A
 %line 1956+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rax + 256], ymm1
+	vmovdqu [rdx + 256], ymm1
 ; B = B ^ S16
 %line 1957+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 128]
@@ -5687,10 +5684,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 224]
 ; mem256[pp + 224] = B
 %line 1959+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rax + 224], ymm0
+	vmovdqu [rdx + 224], ymm0
 ; G = mem256[g + 0]
 %line 1960+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; A = F6 & G
 %line 1961+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -5699,7 +5696,7 @@ align 32
 	vpand ymm0, ymm7, ymm0
 ; G = mem256[g + 64]
 %line 1963+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 64]
+	vmovdqu ymm8, [rsi + 64]
 ; T = F5 & G
 %line 1964+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm7, ymm7, ymm8
@@ -5714,7 +5711,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; G = mem256[g + 128]
 %line 1968+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 128]
+	vmovdqu ymm7, [rsi + 128]
 ; T = F4 & G
 %line 1969+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm8, ymm6, ymm7
@@ -5729,7 +5726,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; G = mem256[g + 192]
 %line 1973+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 192]
+	vmovdqu ymm7, [rsi + 192]
 ; T = F3 & G
 %line 1974+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm8, ymm5, ymm7
@@ -5744,7 +5741,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; G = mem256[g + 256]
 %line 1978+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 256]
+	vmovdqu ymm7, [rsi + 256]
 ; T = F2 & G
 %line 1979+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm8, ymm4, ymm7
@@ -5759,7 +5756,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; G = mem256[g + 320]
 %line 1983+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 320]
+	vmovdqu ymm7, [rsi + 320]
 ; T = F1 & G
 %line 1984+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm8, ymm3, ymm7
@@ -5774,7 +5771,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; G = mem256[g + 384]
 %line 1988+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 384]
+	vmovdqu ymm7, [rsi + 384]
 ; T = F0 & G
 %line 1989+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm7, ymm2, ymm7
@@ -5789,7 +5786,7 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 192]
 ; mem256[pp + 192] = A
 %line 1993+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rax + 192], ymm1
+	vmovdqu [rdx + 192], ymm1
 ; B = B ^ S14
 %line 1994+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 64]
@@ -5798,10 +5795,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; mem256[pp + 160] = B
 %line 1996+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rax + 160], ymm0
+	vmovdqu [rdx + 160], ymm0
 ; G = mem256[g + 0]
 %line 1997+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; A = F4 & G
 %line 1998+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -5810,7 +5807,7 @@ align 32
 	vpand ymm0, ymm5, ymm0
 ; G = mem256[g + 64]
 %line 2000+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm6, [r9 + 64]
+	vmovdqu ymm6, [rsi + 64]
 ; T = F3 & G
 %line 2001+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm5, ymm5, ymm6
@@ -5825,7 +5822,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; G = mem256[g + 128]
 %line 2005+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 128]
+	vmovdqu ymm5, [rsi + 128]
 ; T = F2 & G
 %line 2006+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm6, ymm4, ymm5
@@ -5840,7 +5837,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; G = mem256[g + 192]
 %line 2010+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 192]
+	vmovdqu ymm5, [rsi + 192]
 ; T = F1 & G
 %line 2011+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm6, ymm3, ymm5
@@ -5855,7 +5852,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; G = mem256[g + 256]
 %line 2015+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 256]
+	vmovdqu ymm5, [rsi + 256]
 ; T = F0 & G
 %line 2016+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm5, ymm2, ymm5
@@ -5870,7 +5867,7 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 128]
 ; mem256[pp + 128] = A
 %line 2020+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rax + 128], ymm1
+	vmovdqu [rdx + 128], ymm1
 ; B = B ^ S12
 %line 2021+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -5879,10 +5876,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; mem256[pp + 96] = B
 %line 2023+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rax + 96], ymm0
+	vmovdqu [rdx + 96], ymm0
 ; G = mem256[g + 0]
 %line 2024+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; A = F2 & G
 %line 2025+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -5891,7 +5888,7 @@ align 32
 	vpand ymm0, ymm3, ymm0
 ; G = mem256[g + 64]
 %line 2027+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm4, [r9 + 64]
+	vmovdqu ymm4, [rsi + 64]
 ; T = F1 & G
 %line 2028+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm3, ymm3, ymm4
@@ -5906,7 +5903,7 @@ align 32
 	vpxor ymm0, ymm0, ymm3
 ; G = mem256[g + 128]
 %line 2032+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 128]
+	vmovdqu ymm3, [rsi + 128]
 ; T = F0 & G
 %line 2033+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm3, ymm2, ymm3
@@ -5918,16 +5915,16 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 64]
 ; mem256[pp + 64] = A
 %line 2036+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rax + 64], ymm1
+	vmovdqu [rdx + 64], ymm1
 ; B = B ^ S13
 %line 2037+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
 ; mem256[pp + 32] = B
 %line 2038+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rax + 32], ymm0
+	vmovdqu [rdx + 32], ymm0
 ; G = mem256[g + 0]
 %line 2039+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; A = F0 & G
 %line 2040+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -5936,19 +5933,19 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 0]
 ; mem256[pp + 0] = A
 %line 2042+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rax], ymm0
+	vmovdqu [rdx], ymm0
 ; Q0 = mem256[pp + 0]
 %line 2044+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax]
+	vmovdqu ymm0, [rdx]
 ; Q1 = mem256[pp + 32]
 %line 2045+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rax + 32]
+	vmovdqu ymm1, [rdx + 32]
 ; Q2 = mem256[pp + 64]
 %line 2046+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm2, [rax + 64]
+	vmovdqu ymm2, [rdx + 64]
 ; Q3 = mem256[pp + 96]
 %line 2047+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm3, [rax + 96]
+	vmovdqu ymm3, [rdx + 96]
 ; X = permute128(Q0, Q1, 0x20)
 %line 2048+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm0, ymm0, ymm1, 32
@@ -6009,16 +6006,16 @@ align 32
 	vpsubq ymm4, ymm5, ymm0
 ; Q0 = mem256[pp + 128]
 %line 2067+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 128]
+	vmovdqu ymm0, [rdx + 128]
 ; Q1 = mem256[pp + 160]
 %line 2068+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rax + 160]
+	vmovdqu ymm1, [rdx + 160]
 ; Q2 = mem256[pp + 192]
 %line 2069+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm2, [rax + 192]
+	vmovdqu ymm2, [rdx + 192]
 ; Q3 = mem256[pp + 224]
 %line 2070+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm3, [rax + 224]
+	vmovdqu ymm3, [rdx + 224]
 ; X = permute128(Q0, Q1, 0x20)
 %line 2071+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm0, ymm0, ymm1, 32
@@ -6078,16 +6075,16 @@ align 32
 	vpsubq ymm6, ymm5, ymm0
 ; Q0 = mem256[pp + 256]
 %line 2090+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 256]
+	vmovdqu ymm0, [rdx + 256]
 ; Q1 = mem256[pp + 288]
 %line 2091+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rax + 288]
+	vmovdqu ymm1, [rdx + 288]
 ; Q2 = mem256[pp + 320]
 %line 2092+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm2, [rax + 320]
+	vmovdqu ymm2, [rdx + 320]
 ; Q3 = mem256[pp + 352]
 %line 2093+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm3, [rax + 352]
+	vmovdqu ymm3, [rdx + 352]
 ; X = permute128(Q0, Q1, 0x20)
 %line 2094+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm0, ymm0, ymm1, 32
@@ -6168,53 +6165,53 @@ align 32
 	vmovdqa xmm0, xmm0
 ; nz = x128
 %line 2120+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovq r8, xmm0
+	vmovq r10, xmm0
 ; y0 = L + L
 %line 2122+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	lea r9, [r10 + r10]
+	lea rsi, [r8 + r8]
 ; y0 -= n
 %line 2123+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	sub r9, rbx
+	sub rsi, r9
 ; y0 -= 1
 %line 2124+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	sub r9, 1
+	sub rsi, 1
 ; (int64) y0 >>= 63
 %line 2125+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	sar r9, 63
+	sar rsi, 63
 ; up &= y0
 %line 2127+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	and r8, r9
+	and r10, rsi
 ; y1 = n + 1
 %line 2128+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	lea r9, [rbx + 1]
+	lea rsi, [r9 + 1]
 ; y1 -= L
 %line 2129+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	sub r9, r10
+	sub rsi, r8
 ; y1 ^= L
 %line 2130+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	xor r9, r10
+	xor rsi, r8
 ; y1 &= up
 %line 2131+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	and r9, r8
+	and rsi, r10
 ; L ^= y1
 %line 2132+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	xor r10, r9
+	xor r8, rsi
 ; 4x UP = up
 %line 2133+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovq xmm5, r8
+	vmovq xmm5, r10
 	vpbroadcastq ymm5, xmm5
 ; X = permute64(D0, 0x0)
 %line 2135+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpermq ymm0, ymm4, 0
 ; Y = mem256[bl + 0]
 %line 2136+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsi]
+	vmovdqu ymm1, [rax]
 ; Q0 = blend32(X, Y, 0x0f)
 %line 2137+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpblendd ymm2, ymm0, ymm1, 15
 ; mem256[gp + 0] = Q0
 %line 2138+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [r11], ymm2
+	vmovdqu [rcx], ymm2
 ; X = X ^ Y
 %line 2139+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -6226,19 +6223,19 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 0] = Y
 %line 2142+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rsi], ymm1
+	vmovdqu [rax], ymm1
 ; X = permute64(D0, 0xaa)
 %line 2143+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpermq ymm0, ymm4, 170
 ; Y = mem256[bl + 32]
 %line 2144+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 32]
+	vmovdqu ymm1, [rax + 32]
 ; Q0 = blend32(X, Y, 0x0f)
 %line 2145+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpblendd ymm2, ymm0, ymm1, 15
 ; mem256[gp + 32] = Q0
 %line 2146+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [r11 + 32], ymm2
+	vmovdqu [rcx + 32], ymm2
 ; X = X ^ Y
 %line 2147+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -6250,19 +6247,19 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 32] = Y
 %line 2150+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rsi + 32], ymm1
+	vmovdqu [rax + 32], ymm1
 ; X = permute64(D0, 0x55)
 %line 2151+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpermq ymm0, ymm4, 85
 ; Y = mem256[bl + 64]
 %line 2152+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 64]
+	vmovdqu ymm1, [rax + 64]
 ; Q0 = blend32(X, Y, 0x0f)
 %line 2153+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpblendd ymm2, ymm0, ymm1, 15
 ; mem256[gp + 64] = Q0
 %line 2154+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [r11 + 64], ymm2
+	vmovdqu [rcx + 64], ymm2
 ; X = X ^ Y
 %line 2155+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -6274,19 +6271,19 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 64] = Y
 %line 2158+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rsi + 64], ymm1
+	vmovdqu [rax + 64], ymm1
 ; X = permute64(D0, 0xff)
 %line 2159+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpermq ymm0, ymm4, 255
 ; Y = mem256[bl + 96]
 %line 2160+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 96]
+	vmovdqu ymm1, [rax + 96]
 ; Q0 = blend32(X, Y, 0x0f)
 %line 2161+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpblendd ymm2, ymm0, ymm1, 15
 ; mem256[gp + 96] = Q0
 %line 2162+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [r11 + 96], ymm2
+	vmovdqu [rcx + 96], ymm2
 ; X = X ^ Y
 %line 2163+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -6298,19 +6295,19 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 96] = Y
 %line 2166+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rsi + 96], ymm1
+	vmovdqu [rax + 96], ymm1
 ; X = permute64(D1, 0x0)
 %line 2167+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpermq ymm0, ymm6, 0
 ; Y = mem256[bl + 128]
 %line 2168+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 128]
+	vmovdqu ymm1, [rax + 128]
 ; Q0 = blend32(X, Y, 0x0f)
 %line 2169+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpblendd ymm2, ymm0, ymm1, 15
 ; mem256[gp + 128] = Q0
 %line 2170+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [r11 + 128], ymm2
+	vmovdqu [rcx + 128], ymm2
 ; X = X ^ Y
 %line 2171+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -6322,19 +6319,19 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 128] = Y
 %line 2174+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rsi + 128], ymm1
+	vmovdqu [rax + 128], ymm1
 ; X = permute64(D1, 0xaa)
 %line 2175+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpermq ymm0, ymm6, 170
 ; Y = mem256[bl + 160]
 %line 2176+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 160]
+	vmovdqu ymm1, [rax + 160]
 ; Q0 = blend32(X, Y, 0x0f)
 %line 2177+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpblendd ymm2, ymm0, ymm1, 15
 ; mem256[gp + 160] = Q0
 %line 2178+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [r11 + 160], ymm2
+	vmovdqu [rcx + 160], ymm2
 ; X = X ^ Y
 %line 2179+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -6346,19 +6343,19 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 160] = Y
 %line 2182+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rsi + 160], ymm1
+	vmovdqu [rax + 160], ymm1
 ; X = permute64(D1, 0x55)
 %line 2183+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpermq ymm0, ymm6, 85
 ; Y = mem256[bl + 192]
 %line 2184+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 192]
+	vmovdqu ymm1, [rax + 192]
 ; Q0 = blend32(X, Y, 0x0f)
 %line 2185+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpblendd ymm2, ymm0, ymm1, 15
 ; mem256[gp + 192] = Q0
 %line 2186+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [r11 + 192], ymm2
+	vmovdqu [rcx + 192], ymm2
 ; X = X ^ Y
 %line 2187+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -6370,19 +6367,19 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 192] = Y
 %line 2190+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rsi + 192], ymm1
+	vmovdqu [rax + 192], ymm1
 ; X = permute64(D1, 0xff)
 %line 2191+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpermq ymm0, ymm6, 255
 ; Y = mem256[bl + 224]
 %line 2192+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 224]
+	vmovdqu ymm1, [rax + 224]
 ; Q0 = blend32(X, Y, 0x0f)
 %line 2193+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpblendd ymm2, ymm0, ymm1, 15
 ; mem256[gp + 224] = Q0
 %line 2194+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [r11 + 224], ymm2
+	vmovdqu [rcx + 224], ymm2
 ; X = X ^ Y
 %line 2195+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -6394,19 +6391,19 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 224] = Y
 %line 2198+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rsi + 224], ymm1
+	vmovdqu [rax + 224], ymm1
 ; X = permute64(D2, 0x0)
 %line 2199+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpermq ymm0, ymm3, 0
 ; Y = mem256[bl + 256]
 %line 2200+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 256]
+	vmovdqu ymm1, [rax + 256]
 ; Q0 = blend32(X, Y, 0x0f)
 %line 2201+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpblendd ymm2, ymm0, ymm1, 15
 ; mem256[gp + 256] = Q0
 %line 2202+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [r11 + 256], ymm2
+	vmovdqu [rcx + 256], ymm2
 ; X = X ^ Y
 %line 2203+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -6418,19 +6415,19 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 256] = Y
 %line 2206+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rsi + 256], ymm1
+	vmovdqu [rax + 256], ymm1
 ; X = permute64(D2, 0xaa)
 %line 2207+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpermq ymm0, ymm3, 170
 ; Y = mem256[bl + 288]
 %line 2208+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 288]
+	vmovdqu ymm1, [rax + 288]
 ; Q0 = blend32(X, Y, 0x0f)
 %line 2209+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpblendd ymm2, ymm0, ymm1, 15
 ; mem256[gp + 288] = Q0
 %line 2210+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [r11 + 288], ymm2
+	vmovdqu [rcx + 288], ymm2
 ; X = X ^ Y
 %line 2211+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -6442,19 +6439,19 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 288] = Y
 %line 2214+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rsi + 288], ymm1
+	vmovdqu [rax + 288], ymm1
 ; X = permute64(D2, 0x55)
 %line 2215+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpermq ymm0, ymm3, 85
 ; Y = mem256[bl + 320]
 %line 2216+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 320]
+	vmovdqu ymm1, [rax + 320]
 ; Q0 = blend32(X, Y, 0x0f)
 %line 2217+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpblendd ymm2, ymm0, ymm1, 15
 ; mem256[gp + 320] = Q0
 %line 2218+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [r11 + 320], ymm2
+	vmovdqu [rcx + 320], ymm2
 ; X = X ^ Y
 %line 2219+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -6466,19 +6463,19 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 320] = Y
 %line 2222+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rsi + 320], ymm1
+	vmovdqu [rax + 320], ymm1
 ; X = permute64(D2, 0xff)
 %line 2223+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpermq ymm0, ymm3, 255
 ; Y = mem256[bl + 352]
 %line 2224+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 352]
+	vmovdqu ymm1, [rax + 352]
 ; Q0 = blend32(X, Y, 0x0f)
 %line 2225+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpblendd ymm2, ymm0, ymm1, 15
 ; mem256[gp + 352] = Q0
 %line 2226+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [r11 + 352], ymm2
+	vmovdqu [rcx + 352], ymm2
 ; X = X ^ Y
 %line 2227+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -6491,52 +6488,52 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 352] = Y
 %line 2230+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rsi + 352], ymm1
+	vmovdqu [rax + 352], ymm1
 ; F0 = mem256[vp + 0]
 %line 2232+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm2, [rcx]
+	vmovdqu ymm2, [r11]
 ; F1 = mem256[vp + 32]
 %line 2233+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm3, [rcx + 32]
+	vmovdqu ymm3, [r11 + 32]
 ; F2 = mem256[vp + 64]
 %line 2234+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm4, [rcx + 64]
+	vmovdqu ymm4, [r11 + 64]
 ; F3 = mem256[vp + 96]
 %line 2235+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm5, [rcx + 96]
+	vmovdqu ymm5, [r11 + 96]
 ; F4 = mem256[vp + 128]
 %line 2236+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm6, [rcx + 128]
+	vmovdqu ymm6, [r11 + 128]
 ; F5 = mem256[vp + 160]
 %line 2237+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm7, [rcx + 160]
+	vmovdqu ymm7, [r11 + 160]
 ; F6 = mem256[vp + 192]
 %line 2238+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm8, [rcx + 192]
+	vmovdqu ymm8, [r11 + 192]
 ; F7 = mem256[vp + 224]
 %line 2239+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm9, [rcx + 224]
+	vmovdqu ymm9, [r11 + 224]
 ; F8 = mem256[vp + 256]
 %line 2240+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm10, [rcx + 256]
+	vmovdqu ymm10, [r11 + 256]
 ; F9 = mem256[vp + 288]
 %line 2241+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm11, [rcx + 288]
+	vmovdqu ymm11, [r11 + 288]
 ; F10 = mem256[vp + 320]
 %line 2242+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm12, [rcx + 320]
+	vmovdqu ymm12, [r11 + 320]
 ; F11 = mem256[vp + 352]
 %line 2243+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm13, [rcx + 352]
+	vmovdqu ymm13, [r11 + 352]
 ; G = mem256[gp + 320]
 %line 2244+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 320]
+	vmovdqu ymm0, [rcx + 320]
 ; B = F11 & G
 %line 2245+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; G = mem256[gp + 352]
 %line 2246+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 352]
+	vmovdqu ymm1, [rcx + 352]
 ; A = F11 & G
 %line 2247+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -6554,13 +6551,13 @@ align 32
 	vmovdqu [rsp + 288], ymm0
 ; G = mem256[gp + 256]
 %line 2252+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 256]
+	vmovdqu ymm0, [rcx + 256]
 ; B = F11 & G
 %line 2253+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; G = mem256[gp + 288]
 %line 2254+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 288]
+	vmovdqu ymm1, [rcx + 288]
 ; A = F11 & G
 %line 2255+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -6572,7 +6569,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; G = mem256[gp + 320]
 %line 2258+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 320]
+	vmovdqu ymm15, [rcx + 320]
 ; T = F10 & G
 %line 2259+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -6587,7 +6584,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 352]
 %line 2263+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 352]
+	vmovdqu ymm15, [rcx + 352]
 ; T = F9 & G
 %line 2264+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -6608,13 +6605,13 @@ align 32
 	vmovdqu [rsp + 224], ymm1
 ; G = mem256[gp + 192]
 %line 2270+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 192]
+	vmovdqu ymm0, [rcx + 192]
 ; B = F11 & G
 %line 2271+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; G = mem256[gp + 224]
 %line 2272+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 224]
+	vmovdqu ymm1, [rcx + 224]
 ; A = F11 & G
 %line 2273+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -6626,7 +6623,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; G = mem256[gp + 256]
 %line 2276+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 256]
+	vmovdqu ymm15, [rcx + 256]
 ; T = F10 & G
 %line 2277+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -6641,7 +6638,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 288]
 %line 2281+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 288]
+	vmovdqu ymm15, [rcx + 288]
 ; T = F9 & G
 %line 2282+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -6656,7 +6653,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 320]
 %line 2286+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 320]
+	vmovdqu ymm15, [rcx + 320]
 ; T = F8 & G
 %line 2287+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -6671,7 +6668,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 352]
 %line 2291+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 352]
+	vmovdqu ymm15, [rcx + 352]
 ; T = F7 & G
 %line 2292+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -6692,13 +6689,13 @@ align 32
 	vmovdqu [rsp + 160], ymm1
 ; G = mem256[gp + 128]
 %line 2298+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 128]
+	vmovdqu ymm0, [rcx + 128]
 ; B = F11 & G
 %line 2299+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; G = mem256[gp + 160]
 %line 2300+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 160]
+	vmovdqu ymm1, [rcx + 160]
 ; A = F11 & G
 %line 2301+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -6710,7 +6707,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; G = mem256[gp + 192]
 %line 2304+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 192]
+	vmovdqu ymm15, [rcx + 192]
 ; T = F10 & G
 %line 2305+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -6725,7 +6722,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 224]
 %line 2309+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 224]
+	vmovdqu ymm15, [rcx + 224]
 ; T = F9 & G
 %line 2310+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -6740,7 +6737,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 256]
 %line 2314+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 256]
+	vmovdqu ymm15, [rcx + 256]
 ; T = F8 & G
 %line 2315+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -6755,7 +6752,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 288]
 %line 2319+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 288]
+	vmovdqu ymm15, [rcx + 288]
 ; T = F7 & G
 %line 2320+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -6770,7 +6767,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 320]
 %line 2324+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 320]
+	vmovdqu ymm15, [rcx + 320]
 ; T = F6 & G
 %line 2325+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -6785,7 +6782,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 352]
 %line 2329+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 352]
+	vmovdqu ymm15, [rcx + 352]
 ; T = F5 & G
 %line 2330+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -6806,13 +6803,13 @@ align 32
 	vmovdqu [rsp + 96], ymm1
 ; G = mem256[gp + 64]
 %line 2336+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 64]
+	vmovdqu ymm0, [rcx + 64]
 ; B = F11 & G
 %line 2337+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; G = mem256[gp + 96]
 %line 2338+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 96]
+	vmovdqu ymm1, [rcx + 96]
 ; A = F11 & G
 %line 2339+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -6824,7 +6821,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; G = mem256[gp + 128]
 %line 2342+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 128]
+	vmovdqu ymm15, [rcx + 128]
 ; T = F10 & G
 %line 2343+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -6839,7 +6836,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 160]
 %line 2347+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 160]
+	vmovdqu ymm15, [rcx + 160]
 ; T = F9 & G
 %line 2348+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -6854,7 +6851,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 192]
 %line 2352+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 192]
+	vmovdqu ymm15, [rcx + 192]
 ; T = F8 & G
 %line 2353+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -6869,7 +6866,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 224]
 %line 2357+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 224]
+	vmovdqu ymm15, [rcx + 224]
 ; T = F7 & G
 %line 2358+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -6884,7 +6881,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 256]
 %line 2362+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 256]
+	vmovdqu ymm15, [rcx + 256]
 ; T = F6 & G
 %line 2363+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -6899,7 +6896,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 288]
 %line 2367+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 288]
+	vmovdqu ymm15, [rcx + 288]
 ; T = F5 & G
 %line 2368+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -6914,7 +6911,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 320]
 %line 2372+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 320]
+	vmovdqu ymm15, [rcx + 320]
 ; T = F4 & G
 %line 2373+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -6929,7 +6926,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 352]
 %line 2377+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 352]
+	vmovdqu ymm15, [rcx + 352]
 ; T = F3 & G
 %line 2378+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm5, ymm15
@@ -6953,13 +6950,13 @@ align 32
 	vmovdqu [rsp + 32], ymm1
 ; G = mem256[gp + 0]
 %line 2385+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11]
+	vmovdqu ymm0, [rcx]
 ; B = F11 & G
 %line 2386+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; G = mem256[gp + 32]
 %line 2387+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 32]
+	vmovdqu ymm1, [rcx + 32]
 ; A = F11 & G
 %line 2388+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm13, ymm13, ymm1
@@ -6971,7 +6968,7 @@ align 32
 	vpxor ymm14, ymm0, ymm1
 ; G = mem256[gp + 64]
 %line 2391+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 64]
+	vmovdqu ymm0, [rcx + 64]
 ; T = F10 & G
 %line 2392+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -6986,7 +6983,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; G = mem256[gp + 96]
 %line 2396+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 96]
+	vmovdqu ymm0, [rcx + 96]
 ; T = F9 & G
 %line 2397+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm11, ymm0
@@ -7001,7 +6998,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; G = mem256[gp + 128]
 %line 2401+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 128]
+	vmovdqu ymm0, [rcx + 128]
 ; T = F8 & G
 %line 2402+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -7016,7 +7013,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; G = mem256[gp + 160]
 %line 2406+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 160]
+	vmovdqu ymm0, [rcx + 160]
 ; T = F7 & G
 %line 2407+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm9, ymm0
@@ -7031,7 +7028,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; G = mem256[gp + 192]
 %line 2411+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 192]
+	vmovdqu ymm0, [rcx + 192]
 ; T = F6 & G
 %line 2412+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -7046,7 +7043,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; G = mem256[gp + 224]
 %line 2416+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 224]
+	vmovdqu ymm0, [rcx + 224]
 ; T = F5 & G
 %line 2417+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm7, ymm0
@@ -7061,7 +7058,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; G = mem256[gp + 256]
 %line 2421+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 256]
+	vmovdqu ymm0, [rcx + 256]
 ; T = F4 & G
 %line 2422+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -7076,7 +7073,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; G = mem256[gp + 288]
 %line 2426+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 288]
+	vmovdqu ymm0, [rcx + 288]
 ; T = F3 & G
 %line 2427+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm5, ymm0
@@ -7091,7 +7088,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; G = mem256[gp + 320]
 %line 2431+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 320]
+	vmovdqu ymm0, [rcx + 320]
 ; T = F2 & G
 %line 2432+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -7106,7 +7103,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; G = mem256[gp + 352]
 %line 2436+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 352]
+	vmovdqu ymm0, [rcx + 352]
 ; T = F1 & G
 %line 2437+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm3, ymm0
@@ -7130,10 +7127,10 @@ align 32
 	vpxor ymm14, ymm14, [rsp + 256]
 ; mem256[pp + 352] = B
 %line 2444+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rax + 352], ymm14
+	vmovdqu [rdx + 352], ymm14
 ; G = mem256[gp + 0]
 %line 2445+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11]
+	vmovdqu ymm0, [rcx]
 ; A = F10 & G
 %line 2446+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -7142,7 +7139,7 @@ align 32
 	vpand ymm0, ymm11, ymm0
 ; G = mem256[gp + 32]
 %line 2448+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm12, [r11 + 32]
+	vmovdqu ymm12, [rcx + 32]
 ; T = F9 & G
 %line 2449+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
@@ -7157,7 +7154,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[gp + 64]
 %line 2453+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm11, [r11 + 64]
+	vmovdqu ymm11, [rcx + 64]
 ; T = F8 & G
 %line 2454+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm12, ymm10, ymm11
@@ -7172,7 +7169,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[gp + 96]
 %line 2458+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm11, [r11 + 96]
+	vmovdqu ymm11, [rcx + 96]
 ; T = F7 & G
 %line 2459+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm12, ymm9, ymm11
@@ -7187,7 +7184,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[gp + 128]
 %line 2463+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm11, [r11 + 128]
+	vmovdqu ymm11, [rcx + 128]
 ; T = F6 & G
 %line 2464+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm12, ymm8, ymm11
@@ -7202,7 +7199,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[gp + 160]
 %line 2468+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm11, [r11 + 160]
+	vmovdqu ymm11, [rcx + 160]
 ; T = F5 & G
 %line 2469+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
@@ -7217,7 +7214,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[gp + 192]
 %line 2473+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm11, [r11 + 192]
+	vmovdqu ymm11, [rcx + 192]
 ; T = F4 & G
 %line 2474+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm12, ymm6, ymm11
@@ -7232,7 +7229,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[gp + 224]
 %line 2478+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm11, [r11 + 224]
+	vmovdqu ymm11, [rcx + 224]
 ; T = F3 & G
 %line 2479+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm12, ymm5, ymm11
@@ -7247,7 +7244,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[gp + 256]
 %line 2483+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm11, [r11 + 256]
+	vmovdqu ymm11, [rcx + 256]
 ; T = F2 & G
 %line 2484+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm12, ymm4, ymm11
@@ -7262,7 +7259,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[gp + 288]
 %line 2488+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm11, [r11 + 288]
+	vmovdqu ymm11, [rcx + 288]
 ; T = F1 & G
 %line 2489+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm12, ymm3, ymm11
@@ -7277,7 +7274,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[gp + 320]
 %line 2493+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm11, [r11 + 320]
+	vmovdqu ymm11, [rcx + 320]
 ; T = F0 & G
 %line 2494+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm11, ymm2, ymm11
@@ -7292,7 +7289,7 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 320]
 ; mem256[pp + 320] = A
 %line 2498+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rax + 320], ymm1
+	vmovdqu [rdx + 320], ymm1
 ; B = B ^ S18
 %line 2499+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 192]
@@ -7301,10 +7298,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 288]
 ; mem256[pp + 288] = B
 %line 2501+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rax + 288], ymm0
+	vmovdqu [rdx + 288], ymm0
 ; G = mem256[gp + 0]
 %line 2502+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11]
+	vmovdqu ymm0, [rcx]
 ; A = F8 & G
 %line 2503+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -7313,7 +7310,7 @@ align 32
 	vpand ymm0, ymm9, ymm0
 ; G = mem256[gp + 32]
 %line 2505+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm10, [r11 + 32]
+	vmovdqu ymm10, [rcx + 32]
 ; T = F7 & G
 %line 2506+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
@@ -7328,7 +7325,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[gp + 64]
 %line 2510+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm9, [r11 + 64]
+	vmovdqu ymm9, [rcx + 64]
 ; T = F6 & G
 %line 2511+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm10, ymm8, ymm9
@@ -7343,7 +7340,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[gp + 96]
 %line 2515+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm9, [r11 + 96]
+	vmovdqu ymm9, [rcx + 96]
 ; T = F5 & G
 %line 2516+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm10, ymm7, ymm9
@@ -7358,7 +7355,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[gp + 128]
 %line 2520+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm9, [r11 + 128]
+	vmovdqu ymm9, [rcx + 128]
 ; T = F4 & G
 %line 2521+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm10, ymm6, ymm9
@@ -7373,7 +7370,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[gp + 160]
 %line 2525+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm9, [r11 + 160]
+	vmovdqu ymm9, [rcx + 160]
 ; T = F3 & G
 %line 2526+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm10, ymm5, ymm9
@@ -7388,7 +7385,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[gp + 192]
 %line 2530+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm9, [r11 + 192]
+	vmovdqu ymm9, [rcx + 192]
 ; T = F2 & G
 %line 2531+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm10, ymm4, ymm9
@@ -7403,7 +7400,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[gp + 224]
 %line 2535+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm9, [r11 + 224]
+	vmovdqu ymm9, [rcx + 224]
 ; T = F1 & G
 %line 2536+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm10, ymm3, ymm9
@@ -7418,7 +7415,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[gp + 256]
 %line 2540+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm9, [r11 + 256]
+	vmovdqu ymm9, [rcx + 256]
 ; T = F0 & G
 %line 2541+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm9, ymm2, ymm9
@@ -7433,7 +7430,7 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 256]
 ; mem256[pp + 256] = A
 %line 2545+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rax + 256], ymm1
+	vmovdqu [rdx + 256], ymm1
 ; B = B ^ S16
 %line 2546+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 128]
@@ -7442,10 +7439,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 224]
 ; mem256[pp + 224] = B
 %line 2548+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rax + 224], ymm0
+	vmovdqu [rdx + 224], ymm0
 ; G = mem256[gp + 0]
 %line 2549+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11]
+	vmovdqu ymm0, [rcx]
 ; A = F6 & G
 %line 2550+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -7454,7 +7451,7 @@ align 32
 	vpand ymm0, ymm7, ymm0
 ; G = mem256[gp + 32]
 %line 2552+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm8, [r11 + 32]
+	vmovdqu ymm8, [rcx + 32]
 ; T = F5 & G
 %line 2553+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm7, ymm7, ymm8
@@ -7469,7 +7466,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; G = mem256[gp + 64]
 %line 2557+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm7, [r11 + 64]
+	vmovdqu ymm7, [rcx + 64]
 ; T = F4 & G
 %line 2558+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm8, ymm6, ymm7
@@ -7484,7 +7481,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; G = mem256[gp + 96]
 %line 2562+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm7, [r11 + 96]
+	vmovdqu ymm7, [rcx + 96]
 ; T = F3 & G
 %line 2563+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm8, ymm5, ymm7
@@ -7499,7 +7496,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; G = mem256[gp + 128]
 %line 2567+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm7, [r11 + 128]
+	vmovdqu ymm7, [rcx + 128]
 ; T = F2 & G
 %line 2568+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm8, ymm4, ymm7
@@ -7514,7 +7511,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; G = mem256[gp + 160]
 %line 2572+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm7, [r11 + 160]
+	vmovdqu ymm7, [rcx + 160]
 ; T = F1 & G
 %line 2573+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm8, ymm3, ymm7
@@ -7529,7 +7526,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; G = mem256[gp + 192]
 %line 2577+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm7, [r11 + 192]
+	vmovdqu ymm7, [rcx + 192]
 ; T = F0 & G
 %line 2578+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm7, ymm2, ymm7
@@ -7544,7 +7541,7 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 192]
 ; mem256[pp + 192] = A
 %line 2582+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rax + 192], ymm1
+	vmovdqu [rdx + 192], ymm1
 ; B = B ^ S14
 %line 2583+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 64]
@@ -7553,10 +7550,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; mem256[pp + 160] = B
 %line 2585+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rax + 160], ymm0
+	vmovdqu [rdx + 160], ymm0
 ; G = mem256[gp + 0]
 %line 2586+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11]
+	vmovdqu ymm0, [rcx]
 ; A = F4 & G
 %line 2587+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -7565,7 +7562,7 @@ align 32
 	vpand ymm0, ymm5, ymm0
 ; G = mem256[gp + 32]
 %line 2589+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm6, [r11 + 32]
+	vmovdqu ymm6, [rcx + 32]
 ; T = F3 & G
 %line 2590+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm5, ymm5, ymm6
@@ -7580,7 +7577,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; G = mem256[gp + 64]
 %line 2594+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm5, [r11 + 64]
+	vmovdqu ymm5, [rcx + 64]
 ; T = F2 & G
 %line 2595+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm6, ymm4, ymm5
@@ -7595,7 +7592,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; G = mem256[gp + 96]
 %line 2599+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm5, [r11 + 96]
+	vmovdqu ymm5, [rcx + 96]
 ; T = F1 & G
 %line 2600+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm6, ymm3, ymm5
@@ -7610,7 +7607,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; G = mem256[gp + 128]
 %line 2604+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm5, [r11 + 128]
+	vmovdqu ymm5, [rcx + 128]
 ; T = F0 & G
 %line 2605+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm5, ymm2, ymm5
@@ -7625,7 +7622,7 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 128]
 ; mem256[pp + 128] = A
 %line 2609+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rax + 128], ymm1
+	vmovdqu [rdx + 128], ymm1
 ; B = B ^ S12
 %line 2610+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -7634,10 +7631,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; mem256[pp + 96] = B
 %line 2612+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rax + 96], ymm0
+	vmovdqu [rdx + 96], ymm0
 ; G = mem256[gp + 0]
 %line 2613+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11]
+	vmovdqu ymm0, [rcx]
 ; A = F2 & G
 %line 2614+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -7646,7 +7643,7 @@ align 32
 	vpand ymm0, ymm3, ymm0
 ; G = mem256[gp + 32]
 %line 2616+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 32]
+	vmovdqu ymm4, [rcx + 32]
 ; T = F1 & G
 %line 2617+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm3, ymm3, ymm4
@@ -7661,7 +7658,7 @@ align 32
 	vpxor ymm0, ymm0, ymm3
 ; G = mem256[gp + 64]
 %line 2621+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 64]
+	vmovdqu ymm3, [rcx + 64]
 ; T = F0 & G
 %line 2622+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm3, ymm2, ymm3
@@ -7673,16 +7670,16 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 64]
 ; mem256[pp + 64] = A
 %line 2625+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rax + 64], ymm1
+	vmovdqu [rdx + 64], ymm1
 ; B = B ^ S13
 %line 2626+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
 ; mem256[pp + 32] = B
 %line 2627+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rax + 32], ymm0
+	vmovdqu [rdx + 32], ymm0
 ; G = mem256[gp + 0]
 %line 2628+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11]
+	vmovdqu ymm0, [rcx]
 ; A = F0 & G
 %line 2629+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -7691,10 +7688,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 0]
 ; mem256[pp + 0] = A
 %line 2631+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rax], ymm0
+	vmovdqu [rdx], ymm0
 ; X = mem256[pp + 0]
 %line 2633+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax]
+	vmovdqu ymm0, [rdx]
 ; Y = permute128(X, X, 0x01)
 %line 2634+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm1, ymm0, ymm0, 1
@@ -7703,7 +7700,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; Q0 = mem256[vp + 0]
 %line 2636+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rcx]
+	vmovdqu ymm1, [r11]
 ; Y = permute128(Q0, Q0, 0x00)
 %line 2637+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm2, ymm1, ymm1, 0
@@ -7735,10 +7732,10 @@ align 32
 	vpblendd ymm1, ymm1, ymm0, 15
 ; mem256[vp + 0] = Q0
 %line 2646+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rcx], ymm1
+	vmovdqu [r11], ymm1
 ; X = mem256[pp + 32]
 %line 2647+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 32]
+	vmovdqu ymm0, [rdx + 32]
 ; Y = permute128(X, X, 0x01)
 %line 2648+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm1, ymm0, ymm0, 1
@@ -7747,7 +7744,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; Q0 = mem256[vp + 32]
 %line 2650+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rcx + 32]
+	vmovdqu ymm1, [r11 + 32]
 ; Y = permute128(Q0, Q0, 0x00)
 %line 2651+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm2, ymm1, ymm1, 0
@@ -7777,10 +7774,10 @@ align 32
 	vpblendd ymm1, ymm1, ymm0, 15
 ; mem256[vp + 32] = Q0
 %line 2660+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rcx + 32], ymm1
+	vmovdqu [r11 + 32], ymm1
 ; X = mem256[pp + 64]
 %line 2661+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 64]
+	vmovdqu ymm0, [rdx + 64]
 ; Y = permute128(X, X, 0x01)
 %line 2662+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm1, ymm0, ymm0, 1
@@ -7789,7 +7786,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; Q0 = mem256[vp + 64]
 %line 2664+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rcx + 64]
+	vmovdqu ymm1, [r11 + 64]
 ; Y = permute128(Q0, Q0, 0x00)
 %line 2665+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm2, ymm1, ymm1, 0
@@ -7819,10 +7816,10 @@ align 32
 	vpblendd ymm1, ymm1, ymm0, 15
 ; mem256[vp + 64] = Q0
 %line 2674+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rcx + 64], ymm1
+	vmovdqu [r11 + 64], ymm1
 ; X = mem256[pp + 96]
 %line 2675+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 96]
+	vmovdqu ymm0, [rdx + 96]
 ; Y = permute128(X, X, 0x01)
 %line 2676+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm1, ymm0, ymm0, 1
@@ -7831,7 +7828,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; Q0 = mem256[vp + 96]
 %line 2678+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rcx + 96]
+	vmovdqu ymm1, [r11 + 96]
 ; Y = permute128(Q0, Q0, 0x00)
 %line 2679+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm2, ymm1, ymm1, 0
@@ -7861,10 +7858,10 @@ align 32
 	vpblendd ymm1, ymm1, ymm0, 15
 ; mem256[vp + 96] = Q0
 %line 2688+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rcx + 96], ymm1
+	vmovdqu [r11 + 96], ymm1
 ; X = mem256[pp + 128]
 %line 2689+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 128]
+	vmovdqu ymm0, [rdx + 128]
 ; Y = permute128(X, X, 0x01)
 %line 2690+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm1, ymm0, ymm0, 1
@@ -7873,7 +7870,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; Q0 = mem256[vp + 128]
 %line 2692+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rcx + 128]
+	vmovdqu ymm1, [r11 + 128]
 ; Y = permute128(Q0, Q0, 0x00)
 %line 2693+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm2, ymm1, ymm1, 0
@@ -7903,10 +7900,10 @@ align 32
 	vpblendd ymm1, ymm1, ymm0, 15
 ; mem256[vp + 128] = Q0
 %line 2702+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rcx + 128], ymm1
+	vmovdqu [r11 + 128], ymm1
 ; X = mem256[pp + 160]
 %line 2703+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 160]
+	vmovdqu ymm0, [rdx + 160]
 ; Y = permute128(X, X, 0x01)
 %line 2704+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm1, ymm0, ymm0, 1
@@ -7915,7 +7912,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; Q0 = mem256[vp + 160]
 %line 2706+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rcx + 160]
+	vmovdqu ymm1, [r11 + 160]
 ; Y = permute128(Q0, Q0, 0x00)
 %line 2707+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm2, ymm1, ymm1, 0
@@ -7945,10 +7942,10 @@ align 32
 	vpblendd ymm1, ymm1, ymm0, 15
 ; mem256[vp + 160] = Q0
 %line 2716+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rcx + 160], ymm1
+	vmovdqu [r11 + 160], ymm1
 ; X = mem256[pp + 192]
 %line 2717+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 192]
+	vmovdqu ymm0, [rdx + 192]
 ; Y = permute128(X, X, 0x01)
 %line 2718+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm1, ymm0, ymm0, 1
@@ -7957,7 +7954,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; Q0 = mem256[vp + 192]
 %line 2720+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rcx + 192]
+	vmovdqu ymm1, [r11 + 192]
 ; Y = permute128(Q0, Q0, 0x00)
 %line 2721+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm2, ymm1, ymm1, 0
@@ -7987,10 +7984,10 @@ align 32
 	vpblendd ymm1, ymm1, ymm0, 15
 ; mem256[vp + 192] = Q0
 %line 2730+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rcx + 192], ymm1
+	vmovdqu [r11 + 192], ymm1
 ; X = mem256[pp + 224]
 %line 2731+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 224]
+	vmovdqu ymm0, [rdx + 224]
 ; Y = permute128(X, X, 0x01)
 %line 2732+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm1, ymm0, ymm0, 1
@@ -7999,7 +7996,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; Q0 = mem256[vp + 224]
 %line 2734+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rcx + 224]
+	vmovdqu ymm1, [r11 + 224]
 ; Y = permute128(Q0, Q0, 0x00)
 %line 2735+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm2, ymm1, ymm1, 0
@@ -8029,10 +8026,10 @@ align 32
 	vpblendd ymm1, ymm1, ymm0, 15
 ; mem256[vp + 224] = Q0
 %line 2744+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rcx + 224], ymm1
+	vmovdqu [r11 + 224], ymm1
 ; X = mem256[pp + 256]
 %line 2745+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 256]
+	vmovdqu ymm0, [rdx + 256]
 ; Y = permute128(X, X, 0x01)
 %line 2746+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm1, ymm0, ymm0, 1
@@ -8041,7 +8038,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; Q0 = mem256[vp + 256]
 %line 2748+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rcx + 256]
+	vmovdqu ymm1, [r11 + 256]
 ; Y = permute128(Q0, Q0, 0x00)
 %line 2749+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm2, ymm1, ymm1, 0
@@ -8071,10 +8068,10 @@ align 32
 	vpblendd ymm1, ymm1, ymm0, 15
 ; mem256[vp + 256] = Q0
 %line 2758+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rcx + 256], ymm1
+	vmovdqu [r11 + 256], ymm1
 ; X = mem256[pp + 288]
 %line 2759+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 288]
+	vmovdqu ymm0, [rdx + 288]
 ; Y = permute128(X, X, 0x01)
 %line 2760+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm1, ymm0, ymm0, 1
@@ -8083,7 +8080,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; Q0 = mem256[vp + 288]
 %line 2762+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rcx + 288]
+	vmovdqu ymm1, [r11 + 288]
 ; Y = permute128(Q0, Q0, 0x00)
 %line 2763+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm2, ymm1, ymm1, 0
@@ -8113,10 +8110,10 @@ align 32
 	vpblendd ymm1, ymm1, ymm0, 15
 ; mem256[vp + 288] = Q0
 %line 2772+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rcx + 288], ymm1
+	vmovdqu [r11 + 288], ymm1
 ; X = mem256[pp + 320]
 %line 2773+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 320]
+	vmovdqu ymm0, [rdx + 320]
 ; Y = permute128(X, X, 0x01)
 %line 2774+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm1, ymm0, ymm0, 1
@@ -8125,7 +8122,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; Q0 = mem256[vp + 320]
 %line 2776+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rcx + 320]
+	vmovdqu ymm1, [r11 + 320]
 ; Y = permute128(Q0, Q0, 0x00)
 %line 2777+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm2, ymm1, ymm1, 0
@@ -8155,10 +8152,10 @@ align 32
 	vpblendd ymm1, ymm1, ymm0, 15
 ; mem256[vp + 320] = Q0
 %line 2786+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rcx + 320], ymm1
+	vmovdqu [r11 + 320], ymm1
 ; X = mem256[pp + 352]
 %line 2787+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 352]
+	vmovdqu ymm0, [rdx + 352]
 ; Y = permute128(X, X, 0x01)
 %line 2788+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm1, ymm0, ymm0, 1
@@ -8167,7 +8164,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; Q0 = mem256[vp + 352]
 %line 2790+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu ymm1, [rcx + 352]
+	vmovdqu ymm1, [r11 + 352]
 ; Y = permute128(Q0, Q0, 0x00)
 %line 2791+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	vperm2i128 ymm2, ymm1, ymm1, 0
@@ -8197,22 +8194,22 @@ align 32
 	vpblendd ymm1, ymm1, ymm0, 15
 ; mem256[vp + 352] = Q0
 %line 2800+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	vmovdqu [rcx + 352], ymm1
+	vmovdqu [r11 + 352], ymm1
 ; n += 1
 %line 2801+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	add rbx, 1
+	add r9, 1
 ; =? n - 128
 %line 2802+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	cmp rbx, 128
+	cmp r9, 128
 ; goto loop if !=
 %line 2803+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	jne .Lloop
 ; y0 = mem64[vp + 0]
 %line 2805+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, [rcx]
+	mov r8, [r11]
 ; y1 = mem64[vp + 8]
 %line 2806+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, [rcx + 8]
+	mov r9, [r11 + 8]
 ; mem64[fo + 0] = y0
 %line 2807+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov [rdi], r8
@@ -8221,10 +8218,10 @@ align 32
 	mov [rdi + 8], r9
 ; y0 = mem64[vp + 32]
 %line 2809+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, [rcx + 32]
+	mov r8, [r11 + 32]
 ; y1 = mem64[vp + 40]
 %line 2810+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, [rcx + 40]
+	mov r9, [r11 + 40]
 ; mem64[fo + 16] = y0
 %line 2811+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov [rdi + 16], r8
@@ -8233,10 +8230,10 @@ align 32
 	mov [rdi + 24], r9
 ; y0 = mem64[vp + 64]
 %line 2813+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, [rcx + 64]
+	mov r8, [r11 + 64]
 ; y1 = mem64[vp + 72]
 %line 2814+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, [rcx + 72]
+	mov r9, [r11 + 72]
 ; mem64[fo + 32] = y0
 %line 2815+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov [rdi + 32], r8
@@ -8245,10 +8242,10 @@ align 32
 	mov [rdi + 40], r9
 ; y0 = mem64[vp + 96]
 %line 2817+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, [rcx + 96]
+	mov r8, [r11 + 96]
 ; y1 = mem64[vp + 104]
 %line 2818+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, [rcx + 104]
+	mov r9, [r11 + 104]
 ; mem64[fo + 48] = y0
 %line 2819+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov [rdi + 48], r8
@@ -8257,10 +8254,10 @@ align 32
 	mov [rdi + 56], r9
 ; y0 = mem64[vp + 128]
 %line 2821+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, [rcx + 128]
+	mov r8, [r11 + 128]
 ; y1 = mem64[vp + 136]
 %line 2822+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, [rcx + 136]
+	mov r9, [r11 + 136]
 ; mem64[fo + 64] = y0
 %line 2823+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov [rdi + 64], r8
@@ -8269,10 +8266,10 @@ align 32
 	mov [rdi + 72], r9
 ; y0 = mem64[vp + 160]
 %line 2825+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, [rcx + 160]
+	mov r8, [r11 + 160]
 ; y1 = mem64[vp + 168]
 %line 2826+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, [rcx + 168]
+	mov r9, [r11 + 168]
 ; mem64[fo + 80] = y0
 %line 2827+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov [rdi + 80], r8
@@ -8281,10 +8278,10 @@ align 32
 	mov [rdi + 88], r9
 ; y0 = mem64[vp + 192]
 %line 2829+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, [rcx + 192]
+	mov r8, [r11 + 192]
 ; y1 = mem64[vp + 200]
 %line 2830+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, [rcx + 200]
+	mov r9, [r11 + 200]
 ; mem64[fo + 96] = y0
 %line 2831+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov [rdi + 96], r8
@@ -8293,10 +8290,10 @@ align 32
 	mov [rdi + 104], r9
 ; y0 = mem64[vp + 224]
 %line 2833+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, [rcx + 224]
+	mov r8, [r11 + 224]
 ; y1 = mem64[vp + 232]
 %line 2834+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, [rcx + 232]
+	mov r9, [r11 + 232]
 ; mem64[fo + 112] = y0
 %line 2835+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov [rdi + 112], r8
@@ -8305,10 +8302,10 @@ align 32
 	mov [rdi + 120], r9
 ; y0 = mem64[vp + 256]
 %line 2837+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, [rcx + 256]
+	mov r8, [r11 + 256]
 ; y1 = mem64[vp + 264]
 %line 2838+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, [rcx + 264]
+	mov r9, [r11 + 264]
 ; mem64[fo + 128] = y0
 %line 2839+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov [rdi + 128], r8
@@ -8317,10 +8314,10 @@ align 32
 	mov [rdi + 136], r9
 ; y0 = mem64[vp + 288]
 %line 2841+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, [rcx + 288]
+	mov r8, [r11 + 288]
 ; y1 = mem64[vp + 296]
 %line 2842+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, [rcx + 296]
+	mov r9, [r11 + 296]
 ; mem64[fo + 144] = y0
 %line 2843+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov [rdi + 144], r8
@@ -8329,10 +8326,10 @@ align 32
 	mov [rdi + 152], r9
 ; y0 = mem64[vp + 320]
 %line 2845+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, [rcx + 320]
+	mov r8, [r11 + 320]
 ; y1 = mem64[vp + 328]
 %line 2846+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, [rcx + 328]
+	mov r9, [r11 + 328]
 ; mem64[fo + 160] = y0
 %line 2847+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov [rdi + 160], r8
@@ -8341,10 +8338,10 @@ align 32
 	mov [rdi + 168], r9
 ; y0 = mem64[vp + 352]
 %line 2849+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r8, [rcx + 352]
+	mov r8, [r11 + 352]
 ; y1 = mem64[vp + 360]
 %line 2850+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
-	mov r9, [rcx + 360]
+	mov r9, [r11 + 360]
 ; mem64[fo + 176] = y0
 %line 2851+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx2.q
 	mov [rdi + 176], r8

@@ -29802,178 +29802,179 @@ qhasm_kernel_mceliece_gf12_fft_amd64_avx2_fft:
 ; mem256[v + 6112] = VY
 %line 11337+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vmovdqu [rdi + 6112], ymm0
+; p = v
+%line 11339+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
+	mov r8, rdi
 ; o1 = 16
 %line 11340+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	mov r11, rdi
-	mov r8, 16
-	mov rsi, r8
+	mov r9, 16
 align 32
 .Ll1:
 ; f = &HB
 %line 11342+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	lea r8, [rsp + 736]
+	lea r10, [rsp + 736]
 ; VX = mem256[p + 0]
 %line 11343+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi]
+	vmovdqu ymm0, [r8]
 ; 4x VH = VX >> 32
 %line 11344+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 0] = VH
 %line 11345+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8], ymm0
+	vmovdqu [r10], ymm0
 ; VX = mem256[p + 512]
 %line 11346+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 512]
+	vmovdqu ymm0, [r8 + 512]
 ; 4x VH = VX >> 32
 %line 11347+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 32] = VH
 %line 11348+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 32], ymm0
+	vmovdqu [r10 + 32], ymm0
 ; VX = mem256[p + 1024]
 %line 11349+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 1024]
+	vmovdqu ymm0, [r8 + 1024]
 ; 4x VH = VX >> 32
 %line 11350+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 64] = VH
 %line 11351+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 64], ymm0
+	vmovdqu [r10 + 64], ymm0
 ; VX = mem256[p + 1536]
 %line 11352+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 1536]
+	vmovdqu ymm0, [r8 + 1536]
 ; 4x VH = VX >> 32
 %line 11353+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 96] = VH
 %line 11354+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 96], ymm0
+	vmovdqu [r10 + 96], ymm0
 ; VX = mem256[p + 2048]
 %line 11355+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 2048]
+	vmovdqu ymm0, [r8 + 2048]
 ; 4x VH = VX >> 32
 %line 11356+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 128] = VH
 %line 11357+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 128], ymm0
+	vmovdqu [r10 + 128], ymm0
 ; VX = mem256[p + 2560]
 %line 11358+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 2560]
+	vmovdqu ymm0, [r8 + 2560]
 ; 4x VH = VX >> 32
 %line 11359+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 160] = VH
 %line 11360+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 160], ymm0
+	vmovdqu [r10 + 160], ymm0
 ; VX = mem256[p + 3072]
 %line 11361+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 3072]
+	vmovdqu ymm0, [r8 + 3072]
 ; 4x VH = VX >> 32
 %line 11362+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 192] = VH
 %line 11363+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 192], ymm0
+	vmovdqu [r10 + 192], ymm0
 ; VX = mem256[p + 3584]
 %line 11364+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 3584]
+	vmovdqu ymm0, [r8 + 3584]
 ; 4x VH = VX >> 32
 %line 11365+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 224] = VH
 %line 11366+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 224], ymm0
+	vmovdqu [r10 + 224], ymm0
 ; VX = mem256[p + 4096]
 %line 11367+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 4096]
+	vmovdqu ymm0, [r8 + 4096]
 ; 4x VH = VX >> 32
 %line 11368+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 256] = VH
 %line 11369+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 256], ymm0
+	vmovdqu [r10 + 256], ymm0
 ; VX = mem256[p + 4608]
 %line 11370+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 4608]
+	vmovdqu ymm0, [r8 + 4608]
 ; 4x VH = VX >> 32
 %line 11371+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 288] = VH
 %line 11372+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 288], ymm0
+	vmovdqu [r10 + 288], ymm0
 ; VX = mem256[p + 5120]
 %line 11373+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 5120]
+	vmovdqu ymm0, [r8 + 5120]
 ; 4x VH = VX >> 32
 %line 11374+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 320] = VH
 %line 11375+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 320], ymm0
+	vmovdqu [r10 + 320], ymm0
 ; VX = mem256[p + 5632]
 %line 11376+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 5632]
+	vmovdqu ymm0, [r8 + 5632]
 ; 4x VH = VX >> 32
 %line 11377+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 352] = VH
 %line 11378+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 352], ymm0
+	vmovdqu [r10 + 352], ymm0
 ; g = &TB
 %line 11379+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	lea r9, [rsp + 1952]
+	lea r11, [rsp + 1952]
 ; g = g + 6528
 %line 11380+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	add r9, 6528
+	add r11, 6528
 ; h = &LO
 %line 11381+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	lea r10, [rsp + 352]
+	lea rsi, [rsp + 352]
 ; VF0 = mem256[f + 0]
 %line 11382+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm2, [r8]
+	vmovdqu ymm2, [r10]
 ; VF1 = mem256[f + 32]
 %line 11383+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm3, [r8 + 32]
+	vmovdqu ymm3, [r10 + 32]
 ; VF2 = mem256[f + 64]
 %line 11384+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 64]
+	vmovdqu ymm4, [r10 + 64]
 ; VF3 = mem256[f + 96]
 %line 11385+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 96]
+	vmovdqu ymm5, [r10 + 96]
 ; VF4 = mem256[f + 128]
 %line 11386+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 128]
+	vmovdqu ymm6, [r10 + 128]
 ; VF5 = mem256[f + 160]
 %line 11387+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 160]
+	vmovdqu ymm7, [r10 + 160]
 ; VF6 = mem256[f + 192]
 %line 11388+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 192]
+	vmovdqu ymm8, [r10 + 192]
 ; VF7 = mem256[f + 224]
 %line 11389+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 224]
+	vmovdqu ymm9, [r10 + 224]
 ; VF8 = mem256[f + 256]
 %line 11390+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 256]
+	vmovdqu ymm10, [r10 + 256]
 ; VF9 = mem256[f + 288]
 %line 11391+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 288]
+	vmovdqu ymm11, [r10 + 288]
 ; VF10 = mem256[f + 320]
 %line 11392+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm12, [r8 + 320]
+	vmovdqu ymm12, [r10 + 320]
 ; VF11 = mem256[f + 352]
 %line 11393+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm13, [r8 + 352]
+	vmovdqu ymm13, [r10 + 352]
 ; VG = mem256[g + 320]
 %line 11394+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 320]
+	vmovdqu ymm0, [r11 + 320]
 ; VB = VF11 & VG
 %line 11395+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 352]
 %line 11396+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 352]
+	vmovdqu ymm1, [r11 + 352]
 ; VA = VF11 & VG
 %line 11397+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -29991,13 +29992,13 @@ align 32
 	vmovdqu [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 11402+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 256]
+	vmovdqu ymm0, [r11 + 256]
 ; VB = VF11 & VG
 %line 11403+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 288]
 %line 11404+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 288]
+	vmovdqu ymm1, [r11 + 288]
 ; VA = VF11 & VG
 %line 11405+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -30009,7 +30010,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 320]
 %line 11408+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 320]
+	vmovdqu ymm15, [r11 + 320]
 ; VT = VF10 & VG
 %line 11409+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -30024,7 +30025,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 11413+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 352]
+	vmovdqu ymm15, [r11 + 352]
 ; VT = VF9 & VG
 %line 11414+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -30045,13 +30046,13 @@ align 32
 	vmovdqu [rsp + 224], ymm1
 ; VG = mem256[g + 192]
 %line 11420+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 192]
+	vmovdqu ymm0, [r11 + 192]
 ; VB = VF11 & VG
 %line 11421+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 224]
 %line 11422+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 224]
+	vmovdqu ymm1, [r11 + 224]
 ; VA = VF11 & VG
 %line 11423+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -30063,7 +30064,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 256]
 %line 11426+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 256]
+	vmovdqu ymm15, [r11 + 256]
 ; VT = VF10 & VG
 %line 11427+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -30078,7 +30079,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 11431+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 288]
+	vmovdqu ymm15, [r11 + 288]
 ; VT = VF9 & VG
 %line 11432+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -30093,7 +30094,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 11436+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 320]
+	vmovdqu ymm15, [r11 + 320]
 ; VT = VF8 & VG
 %line 11437+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -30108,7 +30109,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 11441+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 352]
+	vmovdqu ymm15, [r11 + 352]
 ; VT = VF7 & VG
 %line 11442+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -30129,13 +30130,13 @@ align 32
 	vmovdqu [rsp + 160], ymm1
 ; VG = mem256[g + 128]
 %line 11448+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 128]
+	vmovdqu ymm0, [r11 + 128]
 ; VB = VF11 & VG
 %line 11449+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 160]
 %line 11450+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 160]
+	vmovdqu ymm1, [r11 + 160]
 ; VA = VF11 & VG
 %line 11451+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -30147,7 +30148,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 192]
 %line 11454+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 192]
+	vmovdqu ymm15, [r11 + 192]
 ; VT = VF10 & VG
 %line 11455+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -30162,7 +30163,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 11459+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 224]
+	vmovdqu ymm15, [r11 + 224]
 ; VT = VF9 & VG
 %line 11460+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -30177,7 +30178,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 11464+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 256]
+	vmovdqu ymm15, [r11 + 256]
 ; VT = VF8 & VG
 %line 11465+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -30192,7 +30193,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 11469+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 288]
+	vmovdqu ymm15, [r11 + 288]
 ; VT = VF7 & VG
 %line 11470+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -30207,7 +30208,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 11474+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 320]
+	vmovdqu ymm15, [r11 + 320]
 ; VT = VF6 & VG
 %line 11475+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -30222,7 +30223,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 11479+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 352]
+	vmovdqu ymm15, [r11 + 352]
 ; VT = VF5 & VG
 %line 11480+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -30243,13 +30244,13 @@ align 32
 	vmovdqu [rsp + 96], ymm1
 ; VG = mem256[g + 64]
 %line 11486+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 64]
+	vmovdqu ymm0, [r11 + 64]
 ; VB = VF11 & VG
 %line 11487+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 96]
 %line 11488+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 96]
+	vmovdqu ymm1, [r11 + 96]
 ; VA = VF11 & VG
 %line 11489+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -30261,7 +30262,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 128]
 %line 11492+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 128]
+	vmovdqu ymm15, [r11 + 128]
 ; VT = VF10 & VG
 %line 11493+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -30276,7 +30277,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 160]
 %line 11497+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 160]
+	vmovdqu ymm15, [r11 + 160]
 ; VT = VF9 & VG
 %line 11498+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -30291,7 +30292,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 11502+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 192]
+	vmovdqu ymm15, [r11 + 192]
 ; VT = VF8 & VG
 %line 11503+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -30306,7 +30307,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 11507+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 224]
+	vmovdqu ymm15, [r11 + 224]
 ; VT = VF7 & VG
 %line 11508+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -30321,7 +30322,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 11512+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 256]
+	vmovdqu ymm15, [r11 + 256]
 ; VT = VF6 & VG
 %line 11513+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -30336,7 +30337,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 11517+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 288]
+	vmovdqu ymm15, [r11 + 288]
 ; VT = VF5 & VG
 %line 11518+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -30351,7 +30352,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 11522+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 320]
+	vmovdqu ymm15, [r11 + 320]
 ; VT = VF4 & VG
 %line 11523+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -30366,7 +30367,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 11527+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 352]
+	vmovdqu ymm15, [r11 + 352]
 ; VT = VF3 & VG
 %line 11528+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm5, ymm15
@@ -30390,13 +30391,13 @@ align 32
 	vmovdqu [rsp + 32], ymm1
 ; VG = mem256[g + 0]
 %line 11535+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r11]
 ; VB = VF11 & VG
 %line 11536+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 32]
 %line 11537+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 32]
+	vmovdqu ymm1, [r11 + 32]
 ; VA = VF11 & VG
 %line 11538+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm13, ymm13, ymm1
@@ -30408,7 +30409,7 @@ align 32
 	vpxor ymm14, ymm0, ymm1
 ; VG = mem256[g + 64]
 %line 11541+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 64]
+	vmovdqu ymm0, [r11 + 64]
 ; VT = VF10 & VG
 %line 11542+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -30423,7 +30424,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 11546+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 96]
+	vmovdqu ymm0, [r11 + 96]
 ; VT = VF9 & VG
 %line 11547+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm11, ymm0
@@ -30438,7 +30439,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 128]
 %line 11551+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 128]
+	vmovdqu ymm0, [r11 + 128]
 ; VT = VF8 & VG
 %line 11552+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -30453,7 +30454,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 11556+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 160]
+	vmovdqu ymm0, [r11 + 160]
 ; VT = VF7 & VG
 %line 11557+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm9, ymm0
@@ -30468,7 +30469,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 192]
 %line 11561+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 192]
+	vmovdqu ymm0, [r11 + 192]
 ; VT = VF6 & VG
 %line 11562+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -30483,7 +30484,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 11566+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 224]
+	vmovdqu ymm0, [r11 + 224]
 ; VT = VF5 & VG
 %line 11567+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm7, ymm0
@@ -30498,7 +30499,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 256]
 %line 11571+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 256]
+	vmovdqu ymm0, [r11 + 256]
 ; VT = VF4 & VG
 %line 11572+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -30513,7 +30514,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 11576+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 288]
+	vmovdqu ymm0, [r11 + 288]
 ; VT = VF3 & VG
 %line 11577+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm5, ymm0
@@ -30528,7 +30529,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 320]
 %line 11581+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 320]
+	vmovdqu ymm0, [r11 + 320]
 ; VT = VF2 & VG
 %line 11582+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -30543,7 +30544,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 11586+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 352]
+	vmovdqu ymm0, [r11 + 352]
 ; VT = VF1 & VG
 %line 11587+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm3, ymm0
@@ -30567,10 +30568,10 @@ align 32
 	vpxor ymm14, ymm14, [rsp + 256]
 ; mem256[h + 352] = VB
 %line 11594+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 352], ymm14
+	vmovdqu [rsi + 352], ymm14
 ; VG = mem256[g + 0]
 %line 11595+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r11]
 ; VA = VF10 & VG
 %line 11596+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -30579,7 +30580,7 @@ align 32
 	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 11598+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm12, [r9 + 32]
+	vmovdqu ymm12, [r11 + 32]
 ; VT = VF9 & VG
 %line 11599+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
@@ -30594,7 +30595,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 11603+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 64]
+	vmovdqu ymm11, [r11 + 64]
 ; VT = VF8 & VG
 %line 11604+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm10, ymm11
@@ -30609,7 +30610,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 11608+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 96]
+	vmovdqu ymm11, [r11 + 96]
 ; VT = VF7 & VG
 %line 11609+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm9, ymm11
@@ -30624,7 +30625,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 11613+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 128]
+	vmovdqu ymm11, [r11 + 128]
 ; VT = VF6 & VG
 %line 11614+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm8, ymm11
@@ -30639,7 +30640,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 11618+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 160]
+	vmovdqu ymm11, [r11 + 160]
 ; VT = VF5 & VG
 %line 11619+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
@@ -30654,7 +30655,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 11623+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 192]
+	vmovdqu ymm11, [r11 + 192]
 ; VT = VF4 & VG
 %line 11624+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm6, ymm11
@@ -30669,7 +30670,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 11628+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 224]
+	vmovdqu ymm11, [r11 + 224]
 ; VT = VF3 & VG
 %line 11629+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm5, ymm11
@@ -30684,7 +30685,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 11633+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 256]
+	vmovdqu ymm11, [r11 + 256]
 ; VT = VF2 & VG
 %line 11634+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm4, ymm11
@@ -30699,7 +30700,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 11638+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 288]
+	vmovdqu ymm11, [r11 + 288]
 ; VT = VF1 & VG
 %line 11639+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm3, ymm11
@@ -30714,7 +30715,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 11643+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 320]
+	vmovdqu ymm11, [r11 + 320]
 ; VT = VF0 & VG
 %line 11644+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm11, ymm2, ymm11
@@ -30729,7 +30730,7 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 320]
 ; mem256[h + 320] = VA
 %line 11648+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 320], ymm1
+	vmovdqu [rsi + 320], ymm1
 ; VB = VB ^ VS18
 %line 11649+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 192]
@@ -30738,10 +30739,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 288]
 ; mem256[h + 288] = VB
 %line 11651+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 288], ymm0
+	vmovdqu [rsi + 288], ymm0
 ; VG = mem256[g + 0]
 %line 11652+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r11]
 ; VA = VF8 & VG
 %line 11653+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -30750,7 +30751,7 @@ align 32
 	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 11655+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 32]
+	vmovdqu ymm10, [r11 + 32]
 ; VT = VF7 & VG
 %line 11656+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
@@ -30765,7 +30766,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 11660+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 64]
+	vmovdqu ymm9, [r11 + 64]
 ; VT = VF6 & VG
 %line 11661+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm8, ymm9
@@ -30780,7 +30781,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 11665+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 96]
+	vmovdqu ymm9, [r11 + 96]
 ; VT = VF5 & VG
 %line 11666+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm7, ymm9
@@ -30795,7 +30796,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 11670+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 128]
+	vmovdqu ymm9, [r11 + 128]
 ; VT = VF4 & VG
 %line 11671+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm6, ymm9
@@ -30810,7 +30811,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 11675+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 160]
+	vmovdqu ymm9, [r11 + 160]
 ; VT = VF3 & VG
 %line 11676+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm5, ymm9
@@ -30825,7 +30826,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 11680+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 192]
+	vmovdqu ymm9, [r11 + 192]
 ; VT = VF2 & VG
 %line 11681+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm4, ymm9
@@ -30840,7 +30841,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 11685+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 224]
+	vmovdqu ymm9, [r11 + 224]
 ; VT = VF1 & VG
 %line 11686+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm3, ymm9
@@ -30855,7 +30856,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 11690+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 256]
+	vmovdqu ymm9, [r11 + 256]
 ; VT = VF0 & VG
 %line 11691+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm9, ymm2, ymm9
@@ -30870,7 +30871,7 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 256]
 ; mem256[h + 256] = VA
 %line 11695+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 256], ymm1
+	vmovdqu [rsi + 256], ymm1
 ; VB = VB ^ VS16
 %line 11696+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 128]
@@ -30879,10 +30880,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 224]
 ; mem256[h + 224] = VB
 %line 11698+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 224], ymm0
+	vmovdqu [rsi + 224], ymm0
 ; VG = mem256[g + 0]
 %line 11699+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r11]
 ; VA = VF6 & VG
 %line 11700+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -30891,7 +30892,7 @@ align 32
 	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 11702+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 32]
+	vmovdqu ymm8, [r11 + 32]
 ; VT = VF5 & VG
 %line 11703+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm7, ymm7, ymm8
@@ -30906,7 +30907,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 11707+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 64]
+	vmovdqu ymm7, [r11 + 64]
 ; VT = VF4 & VG
 %line 11708+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm6, ymm7
@@ -30921,7 +30922,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 11712+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 96]
+	vmovdqu ymm7, [r11 + 96]
 ; VT = VF3 & VG
 %line 11713+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm5, ymm7
@@ -30936,7 +30937,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 11717+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 128]
+	vmovdqu ymm7, [r11 + 128]
 ; VT = VF2 & VG
 %line 11718+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm4, ymm7
@@ -30951,7 +30952,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 11722+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 160]
+	vmovdqu ymm7, [r11 + 160]
 ; VT = VF1 & VG
 %line 11723+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm3, ymm7
@@ -30966,7 +30967,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 11727+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 192]
+	vmovdqu ymm7, [r11 + 192]
 ; VT = VF0 & VG
 %line 11728+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm7, ymm2, ymm7
@@ -30981,7 +30982,7 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 192]
 ; mem256[h + 192] = VA
 %line 11732+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 192], ymm1
+	vmovdqu [rsi + 192], ymm1
 ; VB = VB ^ VS14
 %line 11733+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 64]
@@ -30990,10 +30991,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; mem256[h + 160] = VB
 %line 11735+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 160], ymm0
+	vmovdqu [rsi + 160], ymm0
 ; VG = mem256[g + 0]
 %line 11736+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r11]
 ; VA = VF4 & VG
 %line 11737+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -31002,7 +31003,7 @@ align 32
 	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 11739+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm6, [r9 + 32]
+	vmovdqu ymm6, [r11 + 32]
 ; VT = VF3 & VG
 %line 11740+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm5, ymm5, ymm6
@@ -31017,7 +31018,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 11744+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 64]
+	vmovdqu ymm5, [r11 + 64]
 ; VT = VF2 & VG
 %line 11745+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm6, ymm4, ymm5
@@ -31032,7 +31033,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 11749+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 96]
+	vmovdqu ymm5, [r11 + 96]
 ; VT = VF1 & VG
 %line 11750+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm6, ymm3, ymm5
@@ -31047,7 +31048,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 11754+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 128]
+	vmovdqu ymm5, [r11 + 128]
 ; VT = VF0 & VG
 %line 11755+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm5, ymm2, ymm5
@@ -31062,7 +31063,7 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 128]
 ; mem256[h + 128] = VA
 %line 11759+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 128], ymm1
+	vmovdqu [rsi + 128], ymm1
 ; VB = VB ^ VS12
 %line 11760+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -31071,10 +31072,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; mem256[h + 96] = VB
 %line 11762+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 96], ymm0
+	vmovdqu [rsi + 96], ymm0
 ; VG = mem256[g + 0]
 %line 11763+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r11]
 ; VA = VF2 & VG
 %line 11764+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -31083,7 +31084,7 @@ align 32
 	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 11766+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm4, [r9 + 32]
+	vmovdqu ymm4, [r11 + 32]
 ; VT = VF1 & VG
 %line 11767+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm3, ymm3, ymm4
@@ -31098,7 +31099,7 @@ align 32
 	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 11771+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 64]
+	vmovdqu ymm3, [r11 + 64]
 ; VT = VF0 & VG
 %line 11772+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm3, ymm2, ymm3
@@ -31110,16 +31111,16 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 64]
 ; mem256[h + 64] = VA
 %line 11775+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 64], ymm1
+	vmovdqu [rsi + 64], ymm1
 ; VB = VB ^ VS13
 %line 11776+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
 ; mem256[h + 32] = VB
 %line 11777+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 32], ymm0
+	vmovdqu [rsi + 32], ymm0
 ; VG = mem256[g + 0]
 %line 11778+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r11]
 ; VA = VF0 & VG
 %line 11779+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -31128,13 +31129,13 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 0]
 ; mem256[h + 0] = VA
 %line 11781+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10], ymm0
+	vmovdqu [rsi], ymm0
 ; VX = mem256[p + 0]
 %line 11782+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi]
+	vmovdqu ymm0, [r8]
 ; VH = mem256[h + 0]
 %line 11783+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10]
+	vmovdqu ymm1, [rsi]
 ; VX = VX ^ VH
 %line 11784+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -31146,13 +31147,13 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 0] = VX
 %line 11787+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi], ymm0
+	vmovdqu [r8], ymm0
 ; VX = mem256[p + 512]
 %line 11788+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 512]
+	vmovdqu ymm0, [r8 + 512]
 ; VH = mem256[h + 32]
 %line 11789+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 32]
+	vmovdqu ymm1, [rsi + 32]
 ; VX = VX ^ VH
 %line 11790+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -31164,13 +31165,13 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 512] = VX
 %line 11793+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 512], ymm0
+	vmovdqu [r8 + 512], ymm0
 ; VX = mem256[p + 1024]
 %line 11794+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 1024]
+	vmovdqu ymm0, [r8 + 1024]
 ; VH = mem256[h + 64]
 %line 11795+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 64]
+	vmovdqu ymm1, [rsi + 64]
 ; VX = VX ^ VH
 %line 11796+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -31182,13 +31183,13 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 1024] = VX
 %line 11799+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 1024], ymm0
+	vmovdqu [r8 + 1024], ymm0
 ; VX = mem256[p + 1536]
 %line 11800+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 1536]
+	vmovdqu ymm0, [r8 + 1536]
 ; VH = mem256[h + 96]
 %line 11801+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 96]
+	vmovdqu ymm1, [rsi + 96]
 ; VX = VX ^ VH
 %line 11802+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -31200,13 +31201,13 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 1536] = VX
 %line 11805+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 1536], ymm0
+	vmovdqu [r8 + 1536], ymm0
 ; VX = mem256[p + 2048]
 %line 11806+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 2048]
+	vmovdqu ymm0, [r8 + 2048]
 ; VH = mem256[h + 128]
 %line 11807+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 128]
+	vmovdqu ymm1, [rsi + 128]
 ; VX = VX ^ VH
 %line 11808+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -31218,13 +31219,13 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 2048] = VX
 %line 11811+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 2048], ymm0
+	vmovdqu [r8 + 2048], ymm0
 ; VX = mem256[p + 2560]
 %line 11812+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 2560]
+	vmovdqu ymm0, [r8 + 2560]
 ; VH = mem256[h + 160]
 %line 11813+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 160]
+	vmovdqu ymm1, [rsi + 160]
 ; VX = VX ^ VH
 %line 11814+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -31236,13 +31237,13 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 2560] = VX
 %line 11817+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 2560], ymm0
+	vmovdqu [r8 + 2560], ymm0
 ; VX = mem256[p + 3072]
 %line 11818+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 3072]
+	vmovdqu ymm0, [r8 + 3072]
 ; VH = mem256[h + 192]
 %line 11819+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 192]
+	vmovdqu ymm1, [rsi + 192]
 ; VX = VX ^ VH
 %line 11820+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -31254,13 +31255,13 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 3072] = VX
 %line 11823+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 3072], ymm0
+	vmovdqu [r8 + 3072], ymm0
 ; VX = mem256[p + 3584]
 %line 11824+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 3584]
+	vmovdqu ymm0, [r8 + 3584]
 ; VH = mem256[h + 224]
 %line 11825+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 224]
+	vmovdqu ymm1, [rsi + 224]
 ; VX = VX ^ VH
 %line 11826+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -31272,13 +31273,13 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 3584] = VX
 %line 11829+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 3584], ymm0
+	vmovdqu [r8 + 3584], ymm0
 ; VX = mem256[p + 4096]
 %line 11830+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 4096]
+	vmovdqu ymm0, [r8 + 4096]
 ; VH = mem256[h + 256]
 %line 11831+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 256]
+	vmovdqu ymm1, [rsi + 256]
 ; VX = VX ^ VH
 %line 11832+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -31290,13 +31291,13 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 4096] = VX
 %line 11835+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 4096], ymm0
+	vmovdqu [r8 + 4096], ymm0
 ; VX = mem256[p + 4608]
 %line 11836+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 4608]
+	vmovdqu ymm0, [r8 + 4608]
 ; VH = mem256[h + 288]
 %line 11837+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 288]
+	vmovdqu ymm1, [rsi + 288]
 ; VX = VX ^ VH
 %line 11838+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -31308,13 +31309,13 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 4608] = VX
 %line 11841+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 4608], ymm0
+	vmovdqu [r8 + 4608], ymm0
 ; VX = mem256[p + 5120]
 %line 11842+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 5120]
+	vmovdqu ymm0, [r8 + 5120]
 ; VH = mem256[h + 320]
 %line 11843+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 320]
+	vmovdqu ymm1, [rsi + 320]
 ; VX = VX ^ VH
 %line 11844+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -31326,13 +31327,13 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 5120] = VX
 %line 11847+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 5120], ymm0
+	vmovdqu [r8 + 5120], ymm0
 ; VX = mem256[p + 5632]
 %line 11848+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 5632]
+	vmovdqu ymm0, [r8 + 5632]
 ; VH = mem256[h + 352]
 %line 11849+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 352]
+	vmovdqu ymm1, [rsi + 352]
 ; VX = VX ^ VH
 %line 11850+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -31344,41 +31345,39 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 5632] = VX
 %line 11853+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 5632], ymm0
+	vmovdqu [r8 + 5632], ymm0
 ; p = p + 32
 %line 11854+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	add rdi, 32
+	add r8, 32
 ; o1 = o1 - 1
 %line 11855+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	sub rsi, 1
+	sub r9, 1
 ; =? o1 - 0
 %line 11856+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	cmp rsi, 0
+	cmp r9, 0
 ; goto l1 if !=
 %line 11857+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	jne .Ll1
 ; p = v
 %line 11859+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	mov rdi, r11
+	mov r8, rdi
 ; o1 = 8
 %line 11860+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	mov r11, rdi
-	mov r8, 8
-	mov rsi, r8
+	mov r9, 8
 align 32
 .Ll2:
 ; f = &LO
 %line 11862+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	lea r8, [rsp + 352]
+	lea r10, [rsp + 352]
 ; h = &HB
 %line 11863+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	lea r9, [rsp + 736]
+	lea r11, [rsp + 736]
 ; VX = mem256[p + 0]
 %line 11864+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi]
+	vmovdqu ymm1, [r8]
 ; VY = mem256[p + 32]
 %line 11865+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm2, [rdi + 32]
+	vmovdqu ymm2, [r8 + 32]
 ; VL = unpacklo64(VX, VY)
 %line 11866+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpunpcklqdq ymm0, ymm1, ymm2
@@ -31387,16 +31386,16 @@ align 32
 	vpunpckhqdq ymm1, ymm1, ymm2
 ; mem256[f + 0] = VL
 %line 11868+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8], ymm0
+	vmovdqu [r10], ymm0
 ; mem256[h + 0] = VH
 %line 11869+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r9], ymm1
+	vmovdqu [r11], ymm1
 ; VX = mem256[p + 512]
 %line 11870+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 512]
+	vmovdqu ymm0, [r8 + 512]
 ; VY = mem256[p + 544]
 %line 11871+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 544]
+	vmovdqu ymm1, [r8 + 544]
 ; VL = unpacklo64(VX, VY)
 %line 11872+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -31405,16 +31404,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 32] = VL
 %line 11874+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 32], ymm2
+	vmovdqu [r10 + 32], ymm2
 ; mem256[h + 32] = VH
 %line 11875+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r9 + 32], ymm0
+	vmovdqu [r11 + 32], ymm0
 ; VX = mem256[p + 1024]
 %line 11876+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 1024]
+	vmovdqu ymm0, [r8 + 1024]
 ; VY = mem256[p + 1056]
 %line 11877+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 1056]
+	vmovdqu ymm1, [r8 + 1056]
 ; VL = unpacklo64(VX, VY)
 %line 11878+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -31423,16 +31422,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 64] = VL
 %line 11880+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 64], ymm2
+	vmovdqu [r10 + 64], ymm2
 ; mem256[h + 64] = VH
 %line 11881+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r9 + 64], ymm0
+	vmovdqu [r11 + 64], ymm0
 ; VX = mem256[p + 1536]
 %line 11882+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 1536]
+	vmovdqu ymm0, [r8 + 1536]
 ; VY = mem256[p + 1568]
 %line 11883+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 1568]
+	vmovdqu ymm1, [r8 + 1568]
 ; VL = unpacklo64(VX, VY)
 %line 11884+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -31441,16 +31440,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 96] = VL
 %line 11886+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 96], ymm2
+	vmovdqu [r10 + 96], ymm2
 ; mem256[h + 96] = VH
 %line 11887+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r9 + 96], ymm0
+	vmovdqu [r11 + 96], ymm0
 ; VX = mem256[p + 2048]
 %line 11888+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 2048]
+	vmovdqu ymm0, [r8 + 2048]
 ; VY = mem256[p + 2080]
 %line 11889+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 2080]
+	vmovdqu ymm1, [r8 + 2080]
 ; VL = unpacklo64(VX, VY)
 %line 11890+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -31459,16 +31458,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 128] = VL
 %line 11892+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 128], ymm2
+	vmovdqu [r10 + 128], ymm2
 ; mem256[h + 128] = VH
 %line 11893+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r9 + 128], ymm0
+	vmovdqu [r11 + 128], ymm0
 ; VX = mem256[p + 2560]
 %line 11894+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 2560]
+	vmovdqu ymm0, [r8 + 2560]
 ; VY = mem256[p + 2592]
 %line 11895+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 2592]
+	vmovdqu ymm1, [r8 + 2592]
 ; VL = unpacklo64(VX, VY)
 %line 11896+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -31477,16 +31476,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 160] = VL
 %line 11898+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 160], ymm2
+	vmovdqu [r10 + 160], ymm2
 ; mem256[h + 160] = VH
 %line 11899+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r9 + 160], ymm0
+	vmovdqu [r11 + 160], ymm0
 ; VX = mem256[p + 3072]
 %line 11900+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 3072]
+	vmovdqu ymm0, [r8 + 3072]
 ; VY = mem256[p + 3104]
 %line 11901+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 3104]
+	vmovdqu ymm1, [r8 + 3104]
 ; VL = unpacklo64(VX, VY)
 %line 11902+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -31495,16 +31494,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 192] = VL
 %line 11904+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 192], ymm2
+	vmovdqu [r10 + 192], ymm2
 ; mem256[h + 192] = VH
 %line 11905+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r9 + 192], ymm0
+	vmovdqu [r11 + 192], ymm0
 ; VX = mem256[p + 3584]
 %line 11906+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 3584]
+	vmovdqu ymm0, [r8 + 3584]
 ; VY = mem256[p + 3616]
 %line 11907+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 3616]
+	vmovdqu ymm1, [r8 + 3616]
 ; VL = unpacklo64(VX, VY)
 %line 11908+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -31513,16 +31512,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 224] = VL
 %line 11910+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 224], ymm2
+	vmovdqu [r10 + 224], ymm2
 ; mem256[h + 224] = VH
 %line 11911+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r9 + 224], ymm0
+	vmovdqu [r11 + 224], ymm0
 ; VX = mem256[p + 4096]
 %line 11912+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 4096]
+	vmovdqu ymm0, [r8 + 4096]
 ; VY = mem256[p + 4128]
 %line 11913+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 4128]
+	vmovdqu ymm1, [r8 + 4128]
 ; VL = unpacklo64(VX, VY)
 %line 11914+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -31531,16 +31530,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 256] = VL
 %line 11916+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 256], ymm2
+	vmovdqu [r10 + 256], ymm2
 ; mem256[h + 256] = VH
 %line 11917+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r9 + 256], ymm0
+	vmovdqu [r11 + 256], ymm0
 ; VX = mem256[p + 4608]
 %line 11918+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 4608]
+	vmovdqu ymm0, [r8 + 4608]
 ; VY = mem256[p + 4640]
 %line 11919+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 4640]
+	vmovdqu ymm1, [r8 + 4640]
 ; VL = unpacklo64(VX, VY)
 %line 11920+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -31549,16 +31548,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 288] = VL
 %line 11922+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 288], ymm2
+	vmovdqu [r10 + 288], ymm2
 ; mem256[h + 288] = VH
 %line 11923+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r9 + 288], ymm0
+	vmovdqu [r11 + 288], ymm0
 ; VX = mem256[p + 5120]
 %line 11924+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 5120]
+	vmovdqu ymm0, [r8 + 5120]
 ; VY = mem256[p + 5152]
 %line 11925+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 5152]
+	vmovdqu ymm1, [r8 + 5152]
 ; VL = unpacklo64(VX, VY)
 %line 11926+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -31567,16 +31566,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 320] = VL
 %line 11928+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 320], ymm2
+	vmovdqu [r10 + 320], ymm2
 ; mem256[h + 320] = VH
 %line 11929+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r9 + 320], ymm0
+	vmovdqu [r11 + 320], ymm0
 ; VX = mem256[p + 5632]
 %line 11930+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 5632]
+	vmovdqu ymm0, [r8 + 5632]
 ; VY = mem256[p + 5664]
 %line 11931+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 5664]
+	vmovdqu ymm1, [r8 + 5664]
 ; VL = unpacklo64(VX, VY)
 %line 11932+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -31585,67 +31584,67 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 352] = VL
 %line 11934+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 352], ymm2
+	vmovdqu [r10 + 352], ymm2
 ; mem256[h + 352] = VH
 %line 11935+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r9 + 352], ymm0
+	vmovdqu [r11 + 352], ymm0
 ; g = &TB
 %line 11936+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	lea r8, [rsp + 1952]
+	lea r10, [rsp + 1952]
 ; g = g + 6144
 %line 11937+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	add r8, 6144
+	add r10, 6144
 ; f = &HB
 %line 11938+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	lea r9, [rsp + 736]
+	lea r11, [rsp + 736]
 ; h = &LO
 %line 11939+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	lea r10, [rsp + 352]
+	lea rsi, [rsp + 352]
 ; VF0 = mem256[f + 0]
 %line 11940+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm2, [r9]
+	vmovdqu ymm2, [r11]
 ; VF1 = mem256[f + 32]
 %line 11941+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 32]
+	vmovdqu ymm3, [r11 + 32]
 ; VF2 = mem256[f + 64]
 %line 11942+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm4, [r9 + 64]
+	vmovdqu ymm4, [r11 + 64]
 ; VF3 = mem256[f + 96]
 %line 11943+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 96]
+	vmovdqu ymm5, [r11 + 96]
 ; VF4 = mem256[f + 128]
 %line 11944+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm6, [r9 + 128]
+	vmovdqu ymm6, [r11 + 128]
 ; VF5 = mem256[f + 160]
 %line 11945+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 160]
+	vmovdqu ymm7, [r11 + 160]
 ; VF6 = mem256[f + 192]
 %line 11946+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 192]
+	vmovdqu ymm8, [r11 + 192]
 ; VF7 = mem256[f + 224]
 %line 11947+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 224]
+	vmovdqu ymm9, [r11 + 224]
 ; VF8 = mem256[f + 256]
 %line 11948+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 256]
+	vmovdqu ymm10, [r11 + 256]
 ; VF9 = mem256[f + 288]
 %line 11949+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 288]
+	vmovdqu ymm11, [r11 + 288]
 ; VF10 = mem256[f + 320]
 %line 11950+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm12, [r9 + 320]
+	vmovdqu ymm12, [r11 + 320]
 ; VF11 = mem256[f + 352]
 %line 11951+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm13, [r9 + 352]
+	vmovdqu ymm13, [r11 + 352]
 ; VG = mem256[g + 320]
 %line 11952+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VB = VF11 & VG
 %line 11953+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 352]
 %line 11954+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 352]
+	vmovdqu ymm1, [r10 + 352]
 ; VA = VF11 & VG
 %line 11955+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -31663,13 +31662,13 @@ align 32
 	vmovdqu [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 11960+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r10 + 256]
 ; VB = VF11 & VG
 %line 11961+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 288]
 %line 11962+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 288]
+	vmovdqu ymm1, [r10 + 288]
 ; VA = VF11 & VG
 %line 11963+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -31681,7 +31680,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 320]
 %line 11966+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF10 & VG
 %line 11967+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -31696,7 +31695,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 11971+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF9 & VG
 %line 11972+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -31717,13 +31716,13 @@ align 32
 	vmovdqu [rsp + 224], ymm1
 ; VG = mem256[g + 192]
 %line 11978+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r10 + 192]
 ; VB = VF11 & VG
 %line 11979+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 224]
 %line 11980+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 224]
+	vmovdqu ymm1, [r10 + 224]
 ; VA = VF11 & VG
 %line 11981+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -31735,7 +31734,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 256]
 %line 11984+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF10 & VG
 %line 11985+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -31750,7 +31749,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 11989+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF9 & VG
 %line 11990+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -31765,7 +31764,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 11994+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF8 & VG
 %line 11995+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -31780,7 +31779,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 11999+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF7 & VG
 %line 12000+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -31801,13 +31800,13 @@ align 32
 	vmovdqu [rsp + 160], ymm1
 ; VG = mem256[g + 128]
 %line 12006+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r10 + 128]
 ; VB = VF11 & VG
 %line 12007+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 160]
 %line 12008+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 160]
+	vmovdqu ymm1, [r10 + 160]
 ; VA = VF11 & VG
 %line 12009+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -31819,7 +31818,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 192]
 %line 12012+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r10 + 192]
 ; VT = VF10 & VG
 %line 12013+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -31834,7 +31833,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 12017+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r10 + 224]
 ; VT = VF9 & VG
 %line 12018+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -31849,7 +31848,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 12022+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF8 & VG
 %line 12023+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -31864,7 +31863,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 12027+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF7 & VG
 %line 12028+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -31879,7 +31878,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 12032+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF6 & VG
 %line 12033+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -31894,7 +31893,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 12037+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF5 & VG
 %line 12038+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -31915,13 +31914,13 @@ align 32
 	vmovdqu [rsp + 96], ymm1
 ; VG = mem256[g + 64]
 %line 12044+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r10 + 64]
 ; VB = VF11 & VG
 %line 12045+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 96]
 %line 12046+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [r10 + 96]
 ; VA = VF11 & VG
 %line 12047+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -31933,7 +31932,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 128]
 %line 12050+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 128]
+	vmovdqu ymm15, [r10 + 128]
 ; VT = VF10 & VG
 %line 12051+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -31948,7 +31947,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 160]
 %line 12055+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 160]
+	vmovdqu ymm15, [r10 + 160]
 ; VT = VF9 & VG
 %line 12056+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -31963,7 +31962,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 12060+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r10 + 192]
 ; VT = VF8 & VG
 %line 12061+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -31978,7 +31977,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 12065+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r10 + 224]
 ; VT = VF7 & VG
 %line 12066+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -31993,7 +31992,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 12070+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF6 & VG
 %line 12071+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -32008,7 +32007,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 12075+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF5 & VG
 %line 12076+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -32023,7 +32022,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 12080+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF4 & VG
 %line 12081+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -32038,7 +32037,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 12085+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF3 & VG
 %line 12086+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm5, ymm15
@@ -32062,13 +32061,13 @@ align 32
 	vmovdqu [rsp + 32], ymm1
 ; VG = mem256[g + 0]
 %line 12093+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VB = VF11 & VG
 %line 12094+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 32]
 %line 12095+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [r10 + 32]
 ; VA = VF11 & VG
 %line 12096+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm13, ymm13, ymm1
@@ -32080,7 +32079,7 @@ align 32
 	vpxor ymm14, ymm0, ymm1
 ; VG = mem256[g + 64]
 %line 12099+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r10 + 64]
 ; VT = VF10 & VG
 %line 12100+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -32095,7 +32094,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 12104+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r10 + 96]
 ; VT = VF9 & VG
 %line 12105+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm11, ymm0
@@ -32110,7 +32109,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 128]
 %line 12109+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r10 + 128]
 ; VT = VF8 & VG
 %line 12110+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -32125,7 +32124,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 12114+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r10 + 160]
 ; VT = VF7 & VG
 %line 12115+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm9, ymm0
@@ -32140,7 +32139,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 192]
 %line 12119+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r10 + 192]
 ; VT = VF6 & VG
 %line 12120+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -32155,7 +32154,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 12124+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 224]
+	vmovdqu ymm0, [r10 + 224]
 ; VT = VF5 & VG
 %line 12125+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm7, ymm0
@@ -32170,7 +32169,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 256]
 %line 12129+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r10 + 256]
 ; VT = VF4 & VG
 %line 12130+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -32185,7 +32184,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 12134+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 288]
+	vmovdqu ymm0, [r10 + 288]
 ; VT = VF3 & VG
 %line 12135+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm5, ymm0
@@ -32200,7 +32199,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 320]
 %line 12139+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VT = VF2 & VG
 %line 12140+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -32215,7 +32214,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 12144+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r10 + 352]
 ; VT = VF1 & VG
 %line 12145+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm3, ymm0
@@ -32239,16 +32238,16 @@ align 32
 	vpxor ymm14, ymm14, [rsp + 256]
 ; VT = mem256[h + 352]
 %line 12152+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 352]
+	vmovdqu ymm0, [rsi + 352]
 ; VB = VB ^ VT
 %line 12153+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; mem256[h + 352] = VB
 %line 12154+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 352], ymm14
+	vmovdqu [rsi + 352], ymm14
 ; VG = mem256[g + 0]
 %line 12155+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF10 & VG
 %line 12156+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -32257,7 +32256,7 @@ align 32
 	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 12158+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm12, [r8 + 32]
+	vmovdqu ymm12, [r10 + 32]
 ; VT = VF9 & VG
 %line 12159+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
@@ -32272,7 +32271,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 12163+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 64]
+	vmovdqu ymm11, [r10 + 64]
 ; VT = VF8 & VG
 %line 12164+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm10, ymm11
@@ -32287,7 +32286,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 12168+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 96]
+	vmovdqu ymm11, [r10 + 96]
 ; VT = VF7 & VG
 %line 12169+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm9, ymm11
@@ -32302,7 +32301,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 12173+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 128]
+	vmovdqu ymm11, [r10 + 128]
 ; VT = VF6 & VG
 %line 12174+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm8, ymm11
@@ -32317,7 +32316,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 12178+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 160]
+	vmovdqu ymm11, [r10 + 160]
 ; VT = VF5 & VG
 %line 12179+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
@@ -32332,7 +32331,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 12183+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 192]
+	vmovdqu ymm11, [r10 + 192]
 ; VT = VF4 & VG
 %line 12184+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm6, ymm11
@@ -32347,7 +32346,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 12188+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 224]
+	vmovdqu ymm11, [r10 + 224]
 ; VT = VF3 & VG
 %line 12189+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm5, ymm11
@@ -32362,7 +32361,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 12193+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 256]
+	vmovdqu ymm11, [r10 + 256]
 ; VT = VF2 & VG
 %line 12194+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm4, ymm11
@@ -32377,7 +32376,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 12198+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 288]
+	vmovdqu ymm11, [r10 + 288]
 ; VT = VF1 & VG
 %line 12199+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm3, ymm11
@@ -32392,7 +32391,7 @@ align 32
 	vpxor ymm11, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 12203+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VT = VF0 & VG
 %line 12204+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -32407,13 +32406,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 320]
 ; VT = mem256[h + 320]
 %line 12208+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 320]
+	vmovdqu ymm0, [rsi + 320]
 ; VA = VA ^ VT
 %line 12209+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[h + 320] = VA
 %line 12210+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 320], ymm1
+	vmovdqu [rsi + 320], ymm1
 ; VB = VB ^ VS18
 %line 12211+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 192]
@@ -32422,16 +32421,16 @@ align 32
 	vpxor ymm11, ymm11, [rsp + 288]
 ; VT = mem256[h + 288]
 %line 12213+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 288]
+	vmovdqu ymm0, [rsi + 288]
 ; VB = VB ^ VT
 %line 12214+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm0
 ; mem256[h + 288] = VB
 %line 12215+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 288], ymm11
+	vmovdqu [rsi + 288], ymm11
 ; VG = mem256[g + 0]
 %line 12216+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF8 & VG
 %line 12217+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -32440,7 +32439,7 @@ align 32
 	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 12219+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 32]
+	vmovdqu ymm10, [r10 + 32]
 ; VT = VF7 & VG
 %line 12220+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
@@ -32455,7 +32454,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 12224+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 64]
+	vmovdqu ymm9, [r10 + 64]
 ; VT = VF6 & VG
 %line 12225+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm8, ymm9
@@ -32470,7 +32469,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 12229+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 96]
+	vmovdqu ymm9, [r10 + 96]
 ; VT = VF5 & VG
 %line 12230+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm7, ymm9
@@ -32485,7 +32484,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 12234+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 128]
+	vmovdqu ymm9, [r10 + 128]
 ; VT = VF4 & VG
 %line 12235+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm6, ymm9
@@ -32500,7 +32499,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 12239+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 160]
+	vmovdqu ymm9, [r10 + 160]
 ; VT = VF3 & VG
 %line 12240+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm5, ymm9
@@ -32515,7 +32514,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 12244+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 192]
+	vmovdqu ymm9, [r10 + 192]
 ; VT = VF2 & VG
 %line 12245+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm4, ymm9
@@ -32530,7 +32529,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 12249+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 224]
+	vmovdqu ymm9, [r10 + 224]
 ; VT = VF1 & VG
 %line 12250+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm3, ymm9
@@ -32545,7 +32544,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 12254+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 256]
+	vmovdqu ymm9, [r10 + 256]
 ; VT = VF0 & VG
 %line 12255+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm9, ymm2, ymm9
@@ -32560,13 +32559,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 256]
 ; VT = mem256[h + 256]
 %line 12259+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r10 + 256]
+	vmovdqu ymm9, [rsi + 256]
 ; VA = VA ^ VT
 %line 12260+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm9
 ; mem256[h + 256] = VA
 %line 12261+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 256], ymm1
+	vmovdqu [rsi + 256], ymm1
 ; VB = VB ^ VS16
 %line 12262+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 128]
@@ -32575,16 +32574,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 224]
 %line 12264+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 224]
+	vmovdqu ymm1, [rsi + 224]
 ; VB = VB ^ VT
 %line 12265+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 224] = VB
 %line 12266+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 224], ymm0
+	vmovdqu [rsi + 224], ymm0
 ; VG = mem256[g + 0]
 %line 12267+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF6 & VG
 %line 12268+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -32593,7 +32592,7 @@ align 32
 	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 12270+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 32]
+	vmovdqu ymm8, [r10 + 32]
 ; VT = VF5 & VG
 %line 12271+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm7, ymm7, ymm8
@@ -32608,7 +32607,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 12275+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 64]
+	vmovdqu ymm7, [r10 + 64]
 ; VT = VF4 & VG
 %line 12276+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm6, ymm7
@@ -32623,7 +32622,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 12280+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 96]
+	vmovdqu ymm7, [r10 + 96]
 ; VT = VF3 & VG
 %line 12281+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm5, ymm7
@@ -32638,7 +32637,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 12285+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 128]
+	vmovdqu ymm7, [r10 + 128]
 ; VT = VF2 & VG
 %line 12286+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm4, ymm7
@@ -32653,7 +32652,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 12290+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 160]
+	vmovdqu ymm7, [r10 + 160]
 ; VT = VF1 & VG
 %line 12291+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm3, ymm7
@@ -32668,7 +32667,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 12295+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 192]
+	vmovdqu ymm7, [r10 + 192]
 ; VT = VF0 & VG
 %line 12296+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm7, ymm2, ymm7
@@ -32683,13 +32682,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 192]
 %line 12300+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r10 + 192]
+	vmovdqu ymm7, [rsi + 192]
 ; VA = VA ^ VT
 %line 12301+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm7
 ; mem256[h + 192] = VA
 %line 12302+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 192], ymm1
+	vmovdqu [rsi + 192], ymm1
 ; VB = VB ^ VS14
 %line 12303+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 64]
@@ -32698,16 +32697,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 160]
 %line 12305+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 160]
+	vmovdqu ymm1, [rsi + 160]
 ; VB = VB ^ VT
 %line 12306+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 160] = VB
 %line 12307+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 160], ymm0
+	vmovdqu [rsi + 160], ymm0
 ; VG = mem256[g + 0]
 %line 12308+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF4 & VG
 %line 12309+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -32716,7 +32715,7 @@ align 32
 	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 12311+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 32]
+	vmovdqu ymm6, [r10 + 32]
 ; VT = VF3 & VG
 %line 12312+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm5, ymm5, ymm6
@@ -32731,7 +32730,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 12316+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 64]
+	vmovdqu ymm5, [r10 + 64]
 ; VT = VF2 & VG
 %line 12317+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm6, ymm4, ymm5
@@ -32746,7 +32745,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 12321+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 96]
+	vmovdqu ymm5, [r10 + 96]
 ; VT = VF1 & VG
 %line 12322+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm6, ymm3, ymm5
@@ -32761,7 +32760,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 12326+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 128]
+	vmovdqu ymm5, [r10 + 128]
 ; VT = VF0 & VG
 %line 12327+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm5, ymm2, ymm5
@@ -32776,13 +32775,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 128]
 %line 12331+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r10 + 128]
+	vmovdqu ymm5, [rsi + 128]
 ; VA = VA ^ VT
 %line 12332+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm5
 ; mem256[h + 128] = VA
 %line 12333+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 128], ymm1
+	vmovdqu [rsi + 128], ymm1
 ; VB = VB ^ VS12
 %line 12334+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -32791,16 +32790,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 96]
 %line 12336+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 96]
+	vmovdqu ymm1, [rsi + 96]
 ; VB = VB ^ VT
 %line 12337+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 96] = VB
 %line 12338+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 96], ymm0
+	vmovdqu [rsi + 96], ymm0
 ; VG = mem256[g + 0]
 %line 12339+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF2 & VG
 %line 12340+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -32809,7 +32808,7 @@ align 32
 	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 12342+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 32]
+	vmovdqu ymm4, [r10 + 32]
 ; VT = VF1 & VG
 %line 12343+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm3, ymm3, ymm4
@@ -32824,7 +32823,7 @@ align 32
 	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 12347+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm3, [r8 + 64]
+	vmovdqu ymm3, [r10 + 64]
 ; VT = VF0 & VG
 %line 12348+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm3, ymm2, ymm3
@@ -32836,28 +32835,28 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 64]
 %line 12351+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 64]
+	vmovdqu ymm3, [rsi + 64]
 ; VA = VA ^ VT
 %line 12352+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm3
 ; mem256[h + 64] = VA
 %line 12353+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 64], ymm1
+	vmovdqu [rsi + 64], ymm1
 ; VB = VB ^ VS13
 %line 12354+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 32]
 %line 12355+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 32]
+	vmovdqu ymm1, [rsi + 32]
 ; VB = VB ^ VT
 %line 12356+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 32] = VB
 %line 12357+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 32], ymm0
+	vmovdqu [rsi + 32], ymm0
 ; VG = mem256[g + 0]
 %line 12358+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF0 & VG
 %line 12359+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -32866,25 +32865,25 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 12361+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10]
+	vmovdqu ymm1, [rsi]
 ; VA = VA ^ VT
 %line 12362+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 12363+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10], ymm0
+	vmovdqu [rsi], ymm0
 ; f = &LO
 %line 12364+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	lea r8, [rsp + 352]
+	lea r10, [rsp + 352]
 ; h = &HB
 %line 12365+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	lea r9, [rsp + 736]
+	lea r11, [rsp + 736]
 ; VL = mem256[f + 0]
 %line 12366+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VH = mem256[h + 0]
 %line 12367+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9]
+	vmovdqu ymm1, [r11]
 ; VH = VH ^ VL
 %line 12368+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -32896,16 +32895,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 0] = VX
 %line 12371+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi], ymm2
+	vmovdqu [r8], ymm2
 ; mem256[p + 32] = VY
 %line 12372+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 32], ymm0
+	vmovdqu [r8 + 32], ymm0
 ; VL = mem256[f + 32]
 %line 12373+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r10 + 32]
 ; VH = mem256[h + 32]
 %line 12374+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 32]
+	vmovdqu ymm1, [r11 + 32]
 ; VH = VH ^ VL
 %line 12375+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -32917,16 +32916,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 512] = VX
 %line 12378+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 512], ymm2
+	vmovdqu [r8 + 512], ymm2
 ; mem256[p + 544] = VY
 %line 12379+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 544], ymm0
+	vmovdqu [r8 + 544], ymm0
 ; VL = mem256[f + 64]
 %line 12380+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r10 + 64]
 ; VH = mem256[h + 64]
 %line 12381+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 64]
+	vmovdqu ymm1, [r11 + 64]
 ; VH = VH ^ VL
 %line 12382+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -32938,16 +32937,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 1024] = VX
 %line 12385+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 1024], ymm2
+	vmovdqu [r8 + 1024], ymm2
 ; mem256[p + 1056] = VY
 %line 12386+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 1056], ymm0
+	vmovdqu [r8 + 1056], ymm0
 ; VL = mem256[f + 96]
 %line 12387+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r10 + 96]
 ; VH = mem256[h + 96]
 %line 12388+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 96]
+	vmovdqu ymm1, [r11 + 96]
 ; VH = VH ^ VL
 %line 12389+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -32959,16 +32958,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 1536] = VX
 %line 12392+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 1536], ymm2
+	vmovdqu [r8 + 1536], ymm2
 ; mem256[p + 1568] = VY
 %line 12393+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 1568], ymm0
+	vmovdqu [r8 + 1568], ymm0
 ; VL = mem256[f + 128]
 %line 12394+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r10 + 128]
 ; VH = mem256[h + 128]
 %line 12395+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 128]
+	vmovdqu ymm1, [r11 + 128]
 ; VH = VH ^ VL
 %line 12396+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -32980,16 +32979,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 2048] = VX
 %line 12399+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 2048], ymm2
+	vmovdqu [r8 + 2048], ymm2
 ; mem256[p + 2080] = VY
 %line 12400+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 2080], ymm0
+	vmovdqu [r8 + 2080], ymm0
 ; VL = mem256[f + 160]
 %line 12401+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r10 + 160]
 ; VH = mem256[h + 160]
 %line 12402+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 160]
+	vmovdqu ymm1, [r11 + 160]
 ; VH = VH ^ VL
 %line 12403+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -33001,16 +33000,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 2560] = VX
 %line 12406+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 2560], ymm2
+	vmovdqu [r8 + 2560], ymm2
 ; mem256[p + 2592] = VY
 %line 12407+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 2592], ymm0
+	vmovdqu [r8 + 2592], ymm0
 ; VL = mem256[f + 192]
 %line 12408+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r10 + 192]
 ; VH = mem256[h + 192]
 %line 12409+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 192]
+	vmovdqu ymm1, [r11 + 192]
 ; VH = VH ^ VL
 %line 12410+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -33022,16 +33021,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 3072] = VX
 %line 12413+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 3072], ymm2
+	vmovdqu [r8 + 3072], ymm2
 ; mem256[p + 3104] = VY
 %line 12414+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 3104], ymm0
+	vmovdqu [r8 + 3104], ymm0
 ; VL = mem256[f + 224]
 %line 12415+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 224]
+	vmovdqu ymm0, [r10 + 224]
 ; VH = mem256[h + 224]
 %line 12416+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 224]
+	vmovdqu ymm1, [r11 + 224]
 ; VH = VH ^ VL
 %line 12417+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -33043,16 +33042,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 3584] = VX
 %line 12420+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 3584], ymm2
+	vmovdqu [r8 + 3584], ymm2
 ; mem256[p + 3616] = VY
 %line 12421+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 3616], ymm0
+	vmovdqu [r8 + 3616], ymm0
 ; VL = mem256[f + 256]
 %line 12422+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r10 + 256]
 ; VH = mem256[h + 256]
 %line 12423+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 256]
+	vmovdqu ymm1, [r11 + 256]
 ; VH = VH ^ VL
 %line 12424+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -33064,16 +33063,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 4096] = VX
 %line 12427+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 4096], ymm2
+	vmovdqu [r8 + 4096], ymm2
 ; mem256[p + 4128] = VY
 %line 12428+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 4128], ymm0
+	vmovdqu [r8 + 4128], ymm0
 ; VL = mem256[f + 288]
 %line 12429+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 288]
+	vmovdqu ymm0, [r10 + 288]
 ; VH = mem256[h + 288]
 %line 12430+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 288]
+	vmovdqu ymm1, [r11 + 288]
 ; VH = VH ^ VL
 %line 12431+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -33085,16 +33084,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 4608] = VX
 %line 12434+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 4608], ymm2
+	vmovdqu [r8 + 4608], ymm2
 ; mem256[p + 4640] = VY
 %line 12435+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 4640], ymm0
+	vmovdqu [r8 + 4640], ymm0
 ; VL = mem256[f + 320]
 %line 12436+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VH = mem256[h + 320]
 %line 12437+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 320]
+	vmovdqu ymm1, [r11 + 320]
 ; VH = VH ^ VL
 %line 12438+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -33106,16 +33105,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 5120] = VX
 %line 12441+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 5120], ymm2
+	vmovdqu [r8 + 5120], ymm2
 ; mem256[p + 5152] = VY
 %line 12442+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 5152], ymm0
+	vmovdqu [r8 + 5152], ymm0
 ; VL = mem256[f + 352]
 %line 12443+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r10 + 352]
 ; VH = mem256[h + 352]
 %line 12444+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 352]
+	vmovdqu ymm1, [r11 + 352]
 ; VH = VH ^ VL
 %line 12445+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -33127,44 +33126,42 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 5632] = VX
 %line 12448+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 5632], ymm2
+	vmovdqu [r8 + 5632], ymm2
 ; mem256[p + 5664] = VY
 %line 12449+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 5664], ymm0
+	vmovdqu [r8 + 5664], ymm0
 ; p = p + 64
 %line 12450+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	add rdi, 64
+	add r8, 64
 ; o1 = o1 - 1
 %line 12451+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	sub rsi, 1
+	sub r9, 1
 ; =? o1 - 0
 %line 12452+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	cmp rsi, 0
+	cmp r9, 0
 ; goto l2 if !=
 %line 12453+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	jne .Ll2
 ; p = v
 %line 12455+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	mov rdi, r11
+	mov r8, rdi
 ; o1 = 8
 %line 12456+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	mov r11, rdi
-	mov r8, 8
-	mov rsi, r8
+	mov r9, 8
 align 32
 .Ll3:
 ; f = &LO
 %line 12458+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	lea r8, [rsp + 352]
+	lea r10, [rsp + 352]
 ; h = &HB
 %line 12459+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	lea r9, [rsp + 736]
+	lea r11, [rsp + 736]
 ; VX = mem256[p + 0]
 %line 12460+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi]
+	vmovdqu ymm0, [r8]
 ; VY = mem256[p + 32]
 %line 12461+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 32]
+	vmovdqu ymm1, [r8 + 32]
 ; VL = permute128(VX, VY, 0x20)
 %line 12462+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -33173,16 +33170,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 0] = VL
 %line 12464+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8], ymm2
+	vmovdqu [r10], ymm2
 ; mem256[h + 0] = VH
 %line 12465+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r9], ymm0
+	vmovdqu [r11], ymm0
 ; VX = mem256[p + 512]
 %line 12466+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 512]
+	vmovdqu ymm0, [r8 + 512]
 ; VY = mem256[p + 544]
 %line 12467+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 544]
+	vmovdqu ymm1, [r8 + 544]
 ; VL = permute128(VX, VY, 0x20)
 %line 12468+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -33191,16 +33188,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 32] = VL
 %line 12470+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 32], ymm2
+	vmovdqu [r10 + 32], ymm2
 ; mem256[h + 32] = VH
 %line 12471+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r9 + 32], ymm0
+	vmovdqu [r11 + 32], ymm0
 ; VX = mem256[p + 1024]
 %line 12472+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 1024]
+	vmovdqu ymm0, [r8 + 1024]
 ; VY = mem256[p + 1056]
 %line 12473+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 1056]
+	vmovdqu ymm1, [r8 + 1056]
 ; VL = permute128(VX, VY, 0x20)
 %line 12474+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -33209,16 +33206,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 64] = VL
 %line 12476+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 64], ymm2
+	vmovdqu [r10 + 64], ymm2
 ; mem256[h + 64] = VH
 %line 12477+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r9 + 64], ymm0
+	vmovdqu [r11 + 64], ymm0
 ; VX = mem256[p + 1536]
 %line 12478+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 1536]
+	vmovdqu ymm0, [r8 + 1536]
 ; VY = mem256[p + 1568]
 %line 12479+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 1568]
+	vmovdqu ymm1, [r8 + 1568]
 ; VL = permute128(VX, VY, 0x20)
 %line 12480+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -33227,16 +33224,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 96] = VL
 %line 12482+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 96], ymm2
+	vmovdqu [r10 + 96], ymm2
 ; mem256[h + 96] = VH
 %line 12483+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r9 + 96], ymm0
+	vmovdqu [r11 + 96], ymm0
 ; VX = mem256[p + 2048]
 %line 12484+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 2048]
+	vmovdqu ymm0, [r8 + 2048]
 ; VY = mem256[p + 2080]
 %line 12485+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 2080]
+	vmovdqu ymm1, [r8 + 2080]
 ; VL = permute128(VX, VY, 0x20)
 %line 12486+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -33245,16 +33242,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 128] = VL
 %line 12488+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 128], ymm2
+	vmovdqu [r10 + 128], ymm2
 ; mem256[h + 128] = VH
 %line 12489+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r9 + 128], ymm0
+	vmovdqu [r11 + 128], ymm0
 ; VX = mem256[p + 2560]
 %line 12490+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 2560]
+	vmovdqu ymm0, [r8 + 2560]
 ; VY = mem256[p + 2592]
 %line 12491+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 2592]
+	vmovdqu ymm1, [r8 + 2592]
 ; VL = permute128(VX, VY, 0x20)
 %line 12492+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -33263,16 +33260,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 160] = VL
 %line 12494+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 160], ymm2
+	vmovdqu [r10 + 160], ymm2
 ; mem256[h + 160] = VH
 %line 12495+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r9 + 160], ymm0
+	vmovdqu [r11 + 160], ymm0
 ; VX = mem256[p + 3072]
 %line 12496+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 3072]
+	vmovdqu ymm0, [r8 + 3072]
 ; VY = mem256[p + 3104]
 %line 12497+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 3104]
+	vmovdqu ymm1, [r8 + 3104]
 ; VL = permute128(VX, VY, 0x20)
 %line 12498+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -33281,16 +33278,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 192] = VL
 %line 12500+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 192], ymm2
+	vmovdqu [r10 + 192], ymm2
 ; mem256[h + 192] = VH
 %line 12501+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r9 + 192], ymm0
+	vmovdqu [r11 + 192], ymm0
 ; VX = mem256[p + 3584]
 %line 12502+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 3584]
+	vmovdqu ymm0, [r8 + 3584]
 ; VY = mem256[p + 3616]
 %line 12503+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 3616]
+	vmovdqu ymm1, [r8 + 3616]
 ; VL = permute128(VX, VY, 0x20)
 %line 12504+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -33299,16 +33296,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 224] = VL
 %line 12506+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 224], ymm2
+	vmovdqu [r10 + 224], ymm2
 ; mem256[h + 224] = VH
 %line 12507+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r9 + 224], ymm0
+	vmovdqu [r11 + 224], ymm0
 ; VX = mem256[p + 4096]
 %line 12508+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 4096]
+	vmovdqu ymm0, [r8 + 4096]
 ; VY = mem256[p + 4128]
 %line 12509+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 4128]
+	vmovdqu ymm1, [r8 + 4128]
 ; VL = permute128(VX, VY, 0x20)
 %line 12510+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -33317,16 +33314,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 256] = VL
 %line 12512+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 256], ymm2
+	vmovdqu [r10 + 256], ymm2
 ; mem256[h + 256] = VH
 %line 12513+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r9 + 256], ymm0
+	vmovdqu [r11 + 256], ymm0
 ; VX = mem256[p + 4608]
 %line 12514+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 4608]
+	vmovdqu ymm0, [r8 + 4608]
 ; VY = mem256[p + 4640]
 %line 12515+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 4640]
+	vmovdqu ymm1, [r8 + 4640]
 ; VL = permute128(VX, VY, 0x20)
 %line 12516+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -33335,16 +33332,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 288] = VL
 %line 12518+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 288], ymm2
+	vmovdqu [r10 + 288], ymm2
 ; mem256[h + 288] = VH
 %line 12519+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r9 + 288], ymm0
+	vmovdqu [r11 + 288], ymm0
 ; VX = mem256[p + 5120]
 %line 12520+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 5120]
+	vmovdqu ymm0, [r8 + 5120]
 ; VY = mem256[p + 5152]
 %line 12521+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 5152]
+	vmovdqu ymm1, [r8 + 5152]
 ; VL = permute128(VX, VY, 0x20)
 %line 12522+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -33353,16 +33350,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 320] = VL
 %line 12524+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 320], ymm2
+	vmovdqu [r10 + 320], ymm2
 ; mem256[h + 320] = VH
 %line 12525+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r9 + 320], ymm0
+	vmovdqu [r11 + 320], ymm0
 ; VX = mem256[p + 5632]
 %line 12526+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 5632]
+	vmovdqu ymm0, [r8 + 5632]
 ; VY = mem256[p + 5664]
 %line 12527+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 5664]
+	vmovdqu ymm1, [r8 + 5664]
 ; VL = permute128(VX, VY, 0x20)
 %line 12528+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -33371,67 +33368,67 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 352] = VL
 %line 12530+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r8 + 352], ymm2
+	vmovdqu [r10 + 352], ymm2
 ; mem256[h + 352] = VH
 %line 12531+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r9 + 352], ymm0
+	vmovdqu [r11 + 352], ymm0
 ; g = &TB
 %line 12532+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	lea r8, [rsp + 1952]
+	lea r10, [rsp + 1952]
 ; g = g + 5760
 %line 12533+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	add r8, 5760
+	add r10, 5760
 ; f = &HB
 %line 12534+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	lea r9, [rsp + 736]
+	lea r11, [rsp + 736]
 ; h = &LO
 %line 12535+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	lea r10, [rsp + 352]
+	lea rsi, [rsp + 352]
 ; VF0 = mem256[f + 0]
 %line 12536+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm2, [r9]
+	vmovdqu ymm2, [r11]
 ; VF1 = mem256[f + 32]
 %line 12537+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 32]
+	vmovdqu ymm3, [r11 + 32]
 ; VF2 = mem256[f + 64]
 %line 12538+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm4, [r9 + 64]
+	vmovdqu ymm4, [r11 + 64]
 ; VF3 = mem256[f + 96]
 %line 12539+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 96]
+	vmovdqu ymm5, [r11 + 96]
 ; VF4 = mem256[f + 128]
 %line 12540+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm6, [r9 + 128]
+	vmovdqu ymm6, [r11 + 128]
 ; VF5 = mem256[f + 160]
 %line 12541+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 160]
+	vmovdqu ymm7, [r11 + 160]
 ; VF6 = mem256[f + 192]
 %line 12542+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 192]
+	vmovdqu ymm8, [r11 + 192]
 ; VF7 = mem256[f + 224]
 %line 12543+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 224]
+	vmovdqu ymm9, [r11 + 224]
 ; VF8 = mem256[f + 256]
 %line 12544+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 256]
+	vmovdqu ymm10, [r11 + 256]
 ; VF9 = mem256[f + 288]
 %line 12545+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 288]
+	vmovdqu ymm11, [r11 + 288]
 ; VF10 = mem256[f + 320]
 %line 12546+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm12, [r9 + 320]
+	vmovdqu ymm12, [r11 + 320]
 ; VF11 = mem256[f + 352]
 %line 12547+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm13, [r9 + 352]
+	vmovdqu ymm13, [r11 + 352]
 ; VG = mem256[g + 320]
 %line 12548+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VB = VF11 & VG
 %line 12549+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 352]
 %line 12550+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 352]
+	vmovdqu ymm1, [r10 + 352]
 ; VA = VF11 & VG
 %line 12551+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -33449,13 +33446,13 @@ align 32
 	vmovdqu [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 12556+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r10 + 256]
 ; VB = VF11 & VG
 %line 12557+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 288]
 %line 12558+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 288]
+	vmovdqu ymm1, [r10 + 288]
 ; VA = VF11 & VG
 %line 12559+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -33467,7 +33464,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 320]
 %line 12562+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF10 & VG
 %line 12563+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -33482,7 +33479,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 12567+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF9 & VG
 %line 12568+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -33503,13 +33500,13 @@ align 32
 	vmovdqu [rsp + 224], ymm1
 ; VG = mem256[g + 192]
 %line 12574+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r10 + 192]
 ; VB = VF11 & VG
 %line 12575+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 224]
 %line 12576+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 224]
+	vmovdqu ymm1, [r10 + 224]
 ; VA = VF11 & VG
 %line 12577+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -33521,7 +33518,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 256]
 %line 12580+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF10 & VG
 %line 12581+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -33536,7 +33533,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 12585+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF9 & VG
 %line 12586+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -33551,7 +33548,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 12590+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF8 & VG
 %line 12591+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -33566,7 +33563,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 12595+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF7 & VG
 %line 12596+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -33587,13 +33584,13 @@ align 32
 	vmovdqu [rsp + 160], ymm1
 ; VG = mem256[g + 128]
 %line 12602+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r10 + 128]
 ; VB = VF11 & VG
 %line 12603+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 160]
 %line 12604+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 160]
+	vmovdqu ymm1, [r10 + 160]
 ; VA = VF11 & VG
 %line 12605+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -33605,7 +33602,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 192]
 %line 12608+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r10 + 192]
 ; VT = VF10 & VG
 %line 12609+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -33620,7 +33617,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 12613+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r10 + 224]
 ; VT = VF9 & VG
 %line 12614+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -33635,7 +33632,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 12618+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF8 & VG
 %line 12619+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -33650,7 +33647,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 12623+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF7 & VG
 %line 12624+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -33665,7 +33662,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 12628+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF6 & VG
 %line 12629+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -33680,7 +33677,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 12633+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF5 & VG
 %line 12634+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -33701,13 +33698,13 @@ align 32
 	vmovdqu [rsp + 96], ymm1
 ; VG = mem256[g + 64]
 %line 12640+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r10 + 64]
 ; VB = VF11 & VG
 %line 12641+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 96]
 %line 12642+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [r10 + 96]
 ; VA = VF11 & VG
 %line 12643+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -33719,7 +33716,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 128]
 %line 12646+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 128]
+	vmovdqu ymm15, [r10 + 128]
 ; VT = VF10 & VG
 %line 12647+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -33734,7 +33731,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 160]
 %line 12651+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 160]
+	vmovdqu ymm15, [r10 + 160]
 ; VT = VF9 & VG
 %line 12652+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -33749,7 +33746,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 12656+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r10 + 192]
 ; VT = VF8 & VG
 %line 12657+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -33764,7 +33761,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 12661+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r10 + 224]
 ; VT = VF7 & VG
 %line 12662+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -33779,7 +33776,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 12666+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF6 & VG
 %line 12667+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -33794,7 +33791,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 12671+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF5 & VG
 %line 12672+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -33809,7 +33806,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 12676+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF4 & VG
 %line 12677+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -33824,7 +33821,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 12681+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF3 & VG
 %line 12682+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm5, ymm15
@@ -33848,13 +33845,13 @@ align 32
 	vmovdqu [rsp + 32], ymm1
 ; VG = mem256[g + 0]
 %line 12689+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VB = VF11 & VG
 %line 12690+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 32]
 %line 12691+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [r10 + 32]
 ; VA = VF11 & VG
 %line 12692+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm13, ymm13, ymm1
@@ -33866,7 +33863,7 @@ align 32
 	vpxor ymm14, ymm0, ymm1
 ; VG = mem256[g + 64]
 %line 12695+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r10 + 64]
 ; VT = VF10 & VG
 %line 12696+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -33881,7 +33878,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 12700+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r10 + 96]
 ; VT = VF9 & VG
 %line 12701+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm11, ymm0
@@ -33896,7 +33893,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 128]
 %line 12705+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r10 + 128]
 ; VT = VF8 & VG
 %line 12706+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -33911,7 +33908,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 12710+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r10 + 160]
 ; VT = VF7 & VG
 %line 12711+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm9, ymm0
@@ -33926,7 +33923,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 192]
 %line 12715+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r10 + 192]
 ; VT = VF6 & VG
 %line 12716+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -33941,7 +33938,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 12720+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 224]
+	vmovdqu ymm0, [r10 + 224]
 ; VT = VF5 & VG
 %line 12721+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm7, ymm0
@@ -33956,7 +33953,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 256]
 %line 12725+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r10 + 256]
 ; VT = VF4 & VG
 %line 12726+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -33971,7 +33968,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 12730+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 288]
+	vmovdqu ymm0, [r10 + 288]
 ; VT = VF3 & VG
 %line 12731+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm5, ymm0
@@ -33986,7 +33983,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 320]
 %line 12735+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VT = VF2 & VG
 %line 12736+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -34001,7 +33998,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 12740+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r10 + 352]
 ; VT = VF1 & VG
 %line 12741+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm3, ymm0
@@ -34025,16 +34022,16 @@ align 32
 	vpxor ymm14, ymm14, [rsp + 256]
 ; VT = mem256[h + 352]
 %line 12748+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 352]
+	vmovdqu ymm0, [rsi + 352]
 ; VB = VB ^ VT
 %line 12749+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; mem256[h + 352] = VB
 %line 12750+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 352], ymm14
+	vmovdqu [rsi + 352], ymm14
 ; VG = mem256[g + 0]
 %line 12751+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF10 & VG
 %line 12752+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -34043,7 +34040,7 @@ align 32
 	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 12754+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm12, [r8 + 32]
+	vmovdqu ymm12, [r10 + 32]
 ; VT = VF9 & VG
 %line 12755+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
@@ -34058,7 +34055,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 12759+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 64]
+	vmovdqu ymm11, [r10 + 64]
 ; VT = VF8 & VG
 %line 12760+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm10, ymm11
@@ -34073,7 +34070,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 12764+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 96]
+	vmovdqu ymm11, [r10 + 96]
 ; VT = VF7 & VG
 %line 12765+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm9, ymm11
@@ -34088,7 +34085,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 12769+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 128]
+	vmovdqu ymm11, [r10 + 128]
 ; VT = VF6 & VG
 %line 12770+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm8, ymm11
@@ -34103,7 +34100,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 12774+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 160]
+	vmovdqu ymm11, [r10 + 160]
 ; VT = VF5 & VG
 %line 12775+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
@@ -34118,7 +34115,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 12779+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 192]
+	vmovdqu ymm11, [r10 + 192]
 ; VT = VF4 & VG
 %line 12780+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm6, ymm11
@@ -34133,7 +34130,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 12784+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 224]
+	vmovdqu ymm11, [r10 + 224]
 ; VT = VF3 & VG
 %line 12785+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm5, ymm11
@@ -34148,7 +34145,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 12789+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 256]
+	vmovdqu ymm11, [r10 + 256]
 ; VT = VF2 & VG
 %line 12790+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm4, ymm11
@@ -34163,7 +34160,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 12794+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 288]
+	vmovdqu ymm11, [r10 + 288]
 ; VT = VF1 & VG
 %line 12795+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm3, ymm11
@@ -34178,7 +34175,7 @@ align 32
 	vpxor ymm11, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 12799+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VT = VF0 & VG
 %line 12800+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -34193,13 +34190,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 320]
 ; VT = mem256[h + 320]
 %line 12804+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 320]
+	vmovdqu ymm0, [rsi + 320]
 ; VA = VA ^ VT
 %line 12805+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[h + 320] = VA
 %line 12806+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 320], ymm1
+	vmovdqu [rsi + 320], ymm1
 ; VB = VB ^ VS18
 %line 12807+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 192]
@@ -34208,16 +34205,16 @@ align 32
 	vpxor ymm11, ymm11, [rsp + 288]
 ; VT = mem256[h + 288]
 %line 12809+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 288]
+	vmovdqu ymm0, [rsi + 288]
 ; VB = VB ^ VT
 %line 12810+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm0
 ; mem256[h + 288] = VB
 %line 12811+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 288], ymm11
+	vmovdqu [rsi + 288], ymm11
 ; VG = mem256[g + 0]
 %line 12812+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF8 & VG
 %line 12813+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -34226,7 +34223,7 @@ align 32
 	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 12815+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 32]
+	vmovdqu ymm10, [r10 + 32]
 ; VT = VF7 & VG
 %line 12816+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
@@ -34241,7 +34238,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 12820+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 64]
+	vmovdqu ymm9, [r10 + 64]
 ; VT = VF6 & VG
 %line 12821+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm8, ymm9
@@ -34256,7 +34253,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 12825+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 96]
+	vmovdqu ymm9, [r10 + 96]
 ; VT = VF5 & VG
 %line 12826+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm7, ymm9
@@ -34271,7 +34268,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 12830+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 128]
+	vmovdqu ymm9, [r10 + 128]
 ; VT = VF4 & VG
 %line 12831+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm6, ymm9
@@ -34286,7 +34283,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 12835+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 160]
+	vmovdqu ymm9, [r10 + 160]
 ; VT = VF3 & VG
 %line 12836+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm5, ymm9
@@ -34301,7 +34298,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 12840+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 192]
+	vmovdqu ymm9, [r10 + 192]
 ; VT = VF2 & VG
 %line 12841+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm4, ymm9
@@ -34316,7 +34313,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 12845+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 224]
+	vmovdqu ymm9, [r10 + 224]
 ; VT = VF1 & VG
 %line 12846+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm3, ymm9
@@ -34331,7 +34328,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 12850+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 256]
+	vmovdqu ymm9, [r10 + 256]
 ; VT = VF0 & VG
 %line 12851+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm9, ymm2, ymm9
@@ -34346,13 +34343,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 256]
 ; VT = mem256[h + 256]
 %line 12855+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r10 + 256]
+	vmovdqu ymm9, [rsi + 256]
 ; VA = VA ^ VT
 %line 12856+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm9
 ; mem256[h + 256] = VA
 %line 12857+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 256], ymm1
+	vmovdqu [rsi + 256], ymm1
 ; VB = VB ^ VS16
 %line 12858+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 128]
@@ -34361,16 +34358,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 224]
 %line 12860+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 224]
+	vmovdqu ymm1, [rsi + 224]
 ; VB = VB ^ VT
 %line 12861+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 224] = VB
 %line 12862+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 224], ymm0
+	vmovdqu [rsi + 224], ymm0
 ; VG = mem256[g + 0]
 %line 12863+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF6 & VG
 %line 12864+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -34379,7 +34376,7 @@ align 32
 	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 12866+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 32]
+	vmovdqu ymm8, [r10 + 32]
 ; VT = VF5 & VG
 %line 12867+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm7, ymm7, ymm8
@@ -34394,7 +34391,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 12871+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 64]
+	vmovdqu ymm7, [r10 + 64]
 ; VT = VF4 & VG
 %line 12872+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm6, ymm7
@@ -34409,7 +34406,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 12876+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 96]
+	vmovdqu ymm7, [r10 + 96]
 ; VT = VF3 & VG
 %line 12877+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm5, ymm7
@@ -34424,7 +34421,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 12881+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 128]
+	vmovdqu ymm7, [r10 + 128]
 ; VT = VF2 & VG
 %line 12882+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm4, ymm7
@@ -34439,7 +34436,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 12886+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 160]
+	vmovdqu ymm7, [r10 + 160]
 ; VT = VF1 & VG
 %line 12887+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm3, ymm7
@@ -34454,7 +34451,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 12891+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 192]
+	vmovdqu ymm7, [r10 + 192]
 ; VT = VF0 & VG
 %line 12892+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm7, ymm2, ymm7
@@ -34469,13 +34466,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 192]
 %line 12896+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r10 + 192]
+	vmovdqu ymm7, [rsi + 192]
 ; VA = VA ^ VT
 %line 12897+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm7
 ; mem256[h + 192] = VA
 %line 12898+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 192], ymm1
+	vmovdqu [rsi + 192], ymm1
 ; VB = VB ^ VS14
 %line 12899+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 64]
@@ -34484,16 +34481,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 160]
 %line 12901+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 160]
+	vmovdqu ymm1, [rsi + 160]
 ; VB = VB ^ VT
 %line 12902+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 160] = VB
 %line 12903+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 160], ymm0
+	vmovdqu [rsi + 160], ymm0
 ; VG = mem256[g + 0]
 %line 12904+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF4 & VG
 %line 12905+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -34502,7 +34499,7 @@ align 32
 	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 12907+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 32]
+	vmovdqu ymm6, [r10 + 32]
 ; VT = VF3 & VG
 %line 12908+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm5, ymm5, ymm6
@@ -34517,7 +34514,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 12912+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 64]
+	vmovdqu ymm5, [r10 + 64]
 ; VT = VF2 & VG
 %line 12913+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm6, ymm4, ymm5
@@ -34532,7 +34529,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 12917+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 96]
+	vmovdqu ymm5, [r10 + 96]
 ; VT = VF1 & VG
 %line 12918+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm6, ymm3, ymm5
@@ -34547,7 +34544,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 12922+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 128]
+	vmovdqu ymm5, [r10 + 128]
 ; VT = VF0 & VG
 %line 12923+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm5, ymm2, ymm5
@@ -34562,13 +34559,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 128]
 %line 12927+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r10 + 128]
+	vmovdqu ymm5, [rsi + 128]
 ; VA = VA ^ VT
 %line 12928+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm5
 ; mem256[h + 128] = VA
 %line 12929+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 128], ymm1
+	vmovdqu [rsi + 128], ymm1
 ; VB = VB ^ VS12
 %line 12930+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -34577,16 +34574,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 96]
 %line 12932+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 96]
+	vmovdqu ymm1, [rsi + 96]
 ; VB = VB ^ VT
 %line 12933+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 96] = VB
 %line 12934+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 96], ymm0
+	vmovdqu [rsi + 96], ymm0
 ; VG = mem256[g + 0]
 %line 12935+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF2 & VG
 %line 12936+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -34595,7 +34592,7 @@ align 32
 	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 12938+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 32]
+	vmovdqu ymm4, [r10 + 32]
 ; VT = VF1 & VG
 %line 12939+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm3, ymm3, ymm4
@@ -34610,7 +34607,7 @@ align 32
 	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 12943+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm3, [r8 + 64]
+	vmovdqu ymm3, [r10 + 64]
 ; VT = VF0 & VG
 %line 12944+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm3, ymm2, ymm3
@@ -34622,28 +34619,28 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 64]
 %line 12947+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 64]
+	vmovdqu ymm3, [rsi + 64]
 ; VA = VA ^ VT
 %line 12948+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm3
 ; mem256[h + 64] = VA
 %line 12949+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 64], ymm1
+	vmovdqu [rsi + 64], ymm1
 ; VB = VB ^ VS13
 %line 12950+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 32]
 %line 12951+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 32]
+	vmovdqu ymm1, [rsi + 32]
 ; VB = VB ^ VT
 %line 12952+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 32] = VB
 %line 12953+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10 + 32], ymm0
+	vmovdqu [rsi + 32], ymm0
 ; VG = mem256[g + 0]
 %line 12954+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF0 & VG
 %line 12955+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -34652,25 +34649,25 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 12957+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10]
+	vmovdqu ymm1, [rsi]
 ; VA = VA ^ VT
 %line 12958+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 12959+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r10], ymm0
+	vmovdqu [rsi], ymm0
 ; f = &LO
 %line 12960+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	lea r8, [rsp + 352]
+	lea r10, [rsp + 352]
 ; h = &HB
 %line 12961+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	lea r9, [rsp + 736]
+	lea r11, [rsp + 736]
 ; VL = mem256[f + 0]
 %line 12962+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VH = mem256[h + 0]
 %line 12963+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9]
+	vmovdqu ymm1, [r11]
 ; VH = VH ^ VL
 %line 12964+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -34682,16 +34679,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 0] = VX
 %line 12967+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi], ymm2
+	vmovdqu [r8], ymm2
 ; mem256[p + 32] = VY
 %line 12968+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 32], ymm0
+	vmovdqu [r8 + 32], ymm0
 ; VL = mem256[f + 32]
 %line 12969+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r10 + 32]
 ; VH = mem256[h + 32]
 %line 12970+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 32]
+	vmovdqu ymm1, [r11 + 32]
 ; VH = VH ^ VL
 %line 12971+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -34703,16 +34700,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 512] = VX
 %line 12974+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 512], ymm2
+	vmovdqu [r8 + 512], ymm2
 ; mem256[p + 544] = VY
 %line 12975+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 544], ymm0
+	vmovdqu [r8 + 544], ymm0
 ; VL = mem256[f + 64]
 %line 12976+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r10 + 64]
 ; VH = mem256[h + 64]
 %line 12977+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 64]
+	vmovdqu ymm1, [r11 + 64]
 ; VH = VH ^ VL
 %line 12978+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -34724,16 +34721,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 1024] = VX
 %line 12981+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 1024], ymm2
+	vmovdqu [r8 + 1024], ymm2
 ; mem256[p + 1056] = VY
 %line 12982+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 1056], ymm0
+	vmovdqu [r8 + 1056], ymm0
 ; VL = mem256[f + 96]
 %line 12983+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r10 + 96]
 ; VH = mem256[h + 96]
 %line 12984+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 96]
+	vmovdqu ymm1, [r11 + 96]
 ; VH = VH ^ VL
 %line 12985+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -34745,16 +34742,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 1536] = VX
 %line 12988+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 1536], ymm2
+	vmovdqu [r8 + 1536], ymm2
 ; mem256[p + 1568] = VY
 %line 12989+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 1568], ymm0
+	vmovdqu [r8 + 1568], ymm0
 ; VL = mem256[f + 128]
 %line 12990+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r10 + 128]
 ; VH = mem256[h + 128]
 %line 12991+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 128]
+	vmovdqu ymm1, [r11 + 128]
 ; VH = VH ^ VL
 %line 12992+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -34766,16 +34763,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 2048] = VX
 %line 12995+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 2048], ymm2
+	vmovdqu [r8 + 2048], ymm2
 ; mem256[p + 2080] = VY
 %line 12996+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 2080], ymm0
+	vmovdqu [r8 + 2080], ymm0
 ; VL = mem256[f + 160]
 %line 12997+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r10 + 160]
 ; VH = mem256[h + 160]
 %line 12998+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 160]
+	vmovdqu ymm1, [r11 + 160]
 ; VH = VH ^ VL
 %line 12999+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -34787,16 +34784,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 2560] = VX
 %line 13002+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 2560], ymm2
+	vmovdqu [r8 + 2560], ymm2
 ; mem256[p + 2592] = VY
 %line 13003+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 2592], ymm0
+	vmovdqu [r8 + 2592], ymm0
 ; VL = mem256[f + 192]
 %line 13004+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r10 + 192]
 ; VH = mem256[h + 192]
 %line 13005+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 192]
+	vmovdqu ymm1, [r11 + 192]
 ; VH = VH ^ VL
 %line 13006+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -34808,16 +34805,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 3072] = VX
 %line 13009+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 3072], ymm2
+	vmovdqu [r8 + 3072], ymm2
 ; mem256[p + 3104] = VY
 %line 13010+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 3104], ymm0
+	vmovdqu [r8 + 3104], ymm0
 ; VL = mem256[f + 224]
 %line 13011+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 224]
+	vmovdqu ymm0, [r10 + 224]
 ; VH = mem256[h + 224]
 %line 13012+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 224]
+	vmovdqu ymm1, [r11 + 224]
 ; VH = VH ^ VL
 %line 13013+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -34829,16 +34826,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 3584] = VX
 %line 13016+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 3584], ymm2
+	vmovdqu [r8 + 3584], ymm2
 ; mem256[p + 3616] = VY
 %line 13017+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 3616], ymm0
+	vmovdqu [r8 + 3616], ymm0
 ; VL = mem256[f + 256]
 %line 13018+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r10 + 256]
 ; VH = mem256[h + 256]
 %line 13019+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 256]
+	vmovdqu ymm1, [r11 + 256]
 ; VH = VH ^ VL
 %line 13020+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -34850,16 +34847,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 4096] = VX
 %line 13023+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 4096], ymm2
+	vmovdqu [r8 + 4096], ymm2
 ; mem256[p + 4128] = VY
 %line 13024+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 4128], ymm0
+	vmovdqu [r8 + 4128], ymm0
 ; VL = mem256[f + 288]
 %line 13025+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 288]
+	vmovdqu ymm0, [r10 + 288]
 ; VH = mem256[h + 288]
 %line 13026+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 288]
+	vmovdqu ymm1, [r11 + 288]
 ; VH = VH ^ VL
 %line 13027+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -34871,16 +34868,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 4608] = VX
 %line 13030+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 4608], ymm2
+	vmovdqu [r8 + 4608], ymm2
 ; mem256[p + 4640] = VY
 %line 13031+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 4640], ymm0
+	vmovdqu [r8 + 4640], ymm0
 ; VL = mem256[f + 320]
 %line 13032+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VH = mem256[h + 320]
 %line 13033+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 320]
+	vmovdqu ymm1, [r11 + 320]
 ; VH = VH ^ VL
 %line 13034+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -34892,16 +34889,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 5120] = VX
 %line 13037+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 5120], ymm2
+	vmovdqu [r8 + 5120], ymm2
 ; mem256[p + 5152] = VY
 %line 13038+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 5152], ymm0
+	vmovdqu [r8 + 5152], ymm0
 ; VL = mem256[f + 352]
 %line 13039+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r10 + 352]
 ; VH = mem256[h + 352]
 %line 13040+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 352]
+	vmovdqu ymm1, [r11 + 352]
 ; VH = VH ^ VL
 %line 13041+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -34913,38 +34910,36 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 5632] = VX
 %line 13044+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 5632], ymm2
+	vmovdqu [r8 + 5632], ymm2
 ; mem256[p + 5664] = VY
 %line 13045+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [rdi + 5664], ymm0
+	vmovdqu [r8 + 5664], ymm0
 ; p = p + 64
 %line 13046+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	add rdi, 64
+	add r8, 64
 ; o1 = o1 - 1
 %line 13047+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	sub rsi, 1
+	sub r9, 1
 ; =? o1 - 0
 %line 13048+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	cmp rsi, 0
+	cmp r9, 0
 ; goto l3 if !=
 %line 13049+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	jne .Ll3
 ; p = v
 %line 13051+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	mov rdi, r11
-	mov r11, rdi
+	mov rsi, rdi
 ; o1 = 8
 %line 13052+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	mov r8, 8
+	mov r9, 8
 align 32
 .Ll4:
 ; g = &TB
 %line 13054+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	mov rsi, r8
-	lea r9, [rsp + 1952]
+	lea r10, [rsp + 1952]
 ; g = g + 5376
 %line 13055+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	add r9, 5376
+	add r10, 5376
 ; o0 = 1
 %line 13056+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	mov r8, 1
@@ -34952,52 +34947,52 @@ align 32
 .Ll5:
 ; f = p + 32
 %line 13058+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	lea r10, [r11 + 32]
+	lea r11, [rsi + 32]
 ; VF0 = mem256[f + 0]
 %line 13060+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm2, [r10]
+	vmovdqu ymm2, [r11]
 ; VF1 = mem256[f + 512]
 %line 13061+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 512]
+	vmovdqu ymm3, [r11 + 512]
 ; VF2 = mem256[f + 1024]
 %line 13062+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm4, [r10 + 1024]
+	vmovdqu ymm4, [r11 + 1024]
 ; VF3 = mem256[f + 1536]
 %line 13063+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r10 + 1536]
+	vmovdqu ymm5, [r11 + 1536]
 ; VF4 = mem256[f + 2048]
 %line 13064+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm6, [r10 + 2048]
+	vmovdqu ymm6, [r11 + 2048]
 ; VF5 = mem256[f + 2560]
 %line 13065+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r10 + 2560]
+	vmovdqu ymm7, [r11 + 2560]
 ; VF6 = mem256[f + 3072]
 %line 13066+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm8, [r10 + 3072]
+	vmovdqu ymm8, [r11 + 3072]
 ; VF7 = mem256[f + 3584]
 %line 13067+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r10 + 3584]
+	vmovdqu ymm9, [r11 + 3584]
 ; VF8 = mem256[f + 4096]
 %line 13068+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm10, [r10 + 4096]
+	vmovdqu ymm10, [r11 + 4096]
 ; VF9 = mem256[f + 4608]
 %line 13069+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r10 + 4608]
+	vmovdqu ymm11, [r11 + 4608]
 ; VF10 = mem256[f + 5120]
 %line 13070+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm12, [r10 + 5120]
+	vmovdqu ymm12, [r11 + 5120]
 ; VF11 = mem256[f + 5632]
 %line 13071+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm13, [r10 + 5632]
+	vmovdqu ymm13, [r11 + 5632]
 ; VG = mem256[g + 320]
 %line 13072+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VB = VF11 & VG
 %line 13073+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 352]
 %line 13074+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 352]
+	vmovdqu ymm1, [r10 + 352]
 ; VA = VF11 & VG
 %line 13075+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -35015,13 +35010,13 @@ align 32
 	vmovdqu [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 13080+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 256]
+	vmovdqu ymm0, [r10 + 256]
 ; VB = VF11 & VG
 %line 13081+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 288]
 %line 13082+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 288]
+	vmovdqu ymm1, [r10 + 288]
 ; VA = VF11 & VG
 %line 13083+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -35033,7 +35028,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 320]
 %line 13086+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF10 & VG
 %line 13087+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -35048,7 +35043,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 13091+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF9 & VG
 %line 13092+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -35069,13 +35064,13 @@ align 32
 	vmovdqu [rsp + 224], ymm1
 ; VG = mem256[g + 192]
 %line 13098+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 192]
+	vmovdqu ymm0, [r10 + 192]
 ; VB = VF11 & VG
 %line 13099+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 224]
 %line 13100+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 224]
+	vmovdqu ymm1, [r10 + 224]
 ; VA = VF11 & VG
 %line 13101+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -35087,7 +35082,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 256]
 %line 13104+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF10 & VG
 %line 13105+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -35102,7 +35097,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 13109+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF9 & VG
 %line 13110+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -35117,7 +35112,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 13114+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF8 & VG
 %line 13115+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -35132,7 +35127,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 13119+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF7 & VG
 %line 13120+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -35153,13 +35148,13 @@ align 32
 	vmovdqu [rsp + 160], ymm1
 ; VG = mem256[g + 128]
 %line 13126+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 128]
+	vmovdqu ymm0, [r10 + 128]
 ; VB = VF11 & VG
 %line 13127+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 160]
 %line 13128+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 160]
+	vmovdqu ymm1, [r10 + 160]
 ; VA = VF11 & VG
 %line 13129+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -35171,7 +35166,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 192]
 %line 13132+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 192]
+	vmovdqu ymm15, [r10 + 192]
 ; VT = VF10 & VG
 %line 13133+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -35186,7 +35181,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 13137+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 224]
+	vmovdqu ymm15, [r10 + 224]
 ; VT = VF9 & VG
 %line 13138+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -35201,7 +35196,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 13142+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF8 & VG
 %line 13143+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -35216,7 +35211,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 13147+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF7 & VG
 %line 13148+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -35231,7 +35226,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 13152+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF6 & VG
 %line 13153+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -35246,7 +35241,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 13157+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF5 & VG
 %line 13158+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -35267,13 +35262,13 @@ align 32
 	vmovdqu [rsp + 96], ymm1
 ; VG = mem256[g + 64]
 %line 13164+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 64]
+	vmovdqu ymm0, [r10 + 64]
 ; VB = VF11 & VG
 %line 13165+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 96]
 %line 13166+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 96]
+	vmovdqu ymm1, [r10 + 96]
 ; VA = VF11 & VG
 %line 13167+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -35285,7 +35280,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 128]
 %line 13170+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 128]
+	vmovdqu ymm15, [r10 + 128]
 ; VT = VF10 & VG
 %line 13171+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -35300,7 +35295,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 160]
 %line 13175+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 160]
+	vmovdqu ymm15, [r10 + 160]
 ; VT = VF9 & VG
 %line 13176+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -35315,7 +35310,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 13180+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 192]
+	vmovdqu ymm15, [r10 + 192]
 ; VT = VF8 & VG
 %line 13181+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -35330,7 +35325,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 13185+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 224]
+	vmovdqu ymm15, [r10 + 224]
 ; VT = VF7 & VG
 %line 13186+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -35345,7 +35340,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 13190+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF6 & VG
 %line 13191+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -35360,7 +35355,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 13195+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF5 & VG
 %line 13196+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -35375,7 +35370,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 13200+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF4 & VG
 %line 13201+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -35390,7 +35385,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 13205+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF3 & VG
 %line 13206+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm5, ymm15
@@ -35414,13 +35409,13 @@ align 32
 	vmovdqu [rsp + 32], ymm1
 ; VG = mem256[g + 0]
 %line 13213+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r10]
 ; VB = VF11 & VG
 %line 13214+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 32]
 %line 13215+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 32]
+	vmovdqu ymm1, [r10 + 32]
 ; VA = VF11 & VG
 %line 13216+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm13, ymm13, ymm1
@@ -35432,7 +35427,7 @@ align 32
 	vpxor ymm14, ymm0, ymm1
 ; VG = mem256[g + 64]
 %line 13219+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 64]
+	vmovdqu ymm0, [r10 + 64]
 ; VT = VF10 & VG
 %line 13220+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -35447,7 +35442,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 13224+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 96]
+	vmovdqu ymm0, [r10 + 96]
 ; VT = VF9 & VG
 %line 13225+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm11, ymm0
@@ -35462,7 +35457,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 128]
 %line 13229+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 128]
+	vmovdqu ymm0, [r10 + 128]
 ; VT = VF8 & VG
 %line 13230+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -35477,7 +35472,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 13234+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 160]
+	vmovdqu ymm0, [r10 + 160]
 ; VT = VF7 & VG
 %line 13235+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm9, ymm0
@@ -35492,7 +35487,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 192]
 %line 13239+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 192]
+	vmovdqu ymm0, [r10 + 192]
 ; VT = VF6 & VG
 %line 13240+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -35507,7 +35502,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 13244+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 224]
+	vmovdqu ymm0, [r10 + 224]
 ; VT = VF5 & VG
 %line 13245+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm7, ymm0
@@ -35522,7 +35517,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 256]
 %line 13249+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 256]
+	vmovdqu ymm0, [r10 + 256]
 ; VT = VF4 & VG
 %line 13250+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -35537,7 +35532,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 13254+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 288]
+	vmovdqu ymm0, [r10 + 288]
 ; VT = VF3 & VG
 %line 13255+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm5, ymm0
@@ -35552,7 +35547,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 320]
 %line 13259+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VT = VF2 & VG
 %line 13260+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -35567,7 +35562,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 13264+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 352]
+	vmovdqu ymm0, [r10 + 352]
 ; VT = VF1 & VG
 %line 13265+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm3, ymm0
@@ -35591,16 +35586,16 @@ align 32
 	vpxor ymm14, ymm14, [rsp + 256]
 ; VT = mem256[h + 5632]
 %line 13272+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5632]
+	vmovdqu ymm0, [rsi + 5632]
 ; VB = VB ^ VT
 %line 13273+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; mem256[h + 5632] = VB
 %line 13274+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 5632], ymm14
+	vmovdqu [rsi + 5632], ymm14
 ; VG = mem256[g + 0]
 %line 13275+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r10]
 ; VA = VF10 & VG
 %line 13276+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -35609,7 +35604,7 @@ align 32
 	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 13278+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm12, [r9 + 32]
+	vmovdqu ymm12, [r10 + 32]
 ; VT = VF9 & VG
 %line 13279+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
@@ -35624,7 +35619,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 13283+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 64]
+	vmovdqu ymm11, [r10 + 64]
 ; VT = VF8 & VG
 %line 13284+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm10, ymm11
@@ -35639,7 +35634,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 13288+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 96]
+	vmovdqu ymm11, [r10 + 96]
 ; VT = VF7 & VG
 %line 13289+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm9, ymm11
@@ -35654,7 +35649,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 13293+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 128]
+	vmovdqu ymm11, [r10 + 128]
 ; VT = VF6 & VG
 %line 13294+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm8, ymm11
@@ -35669,7 +35664,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 13298+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 160]
+	vmovdqu ymm11, [r10 + 160]
 ; VT = VF5 & VG
 %line 13299+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
@@ -35684,7 +35679,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 13303+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 192]
+	vmovdqu ymm11, [r10 + 192]
 ; VT = VF4 & VG
 %line 13304+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm6, ymm11
@@ -35699,7 +35694,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 13308+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 224]
+	vmovdqu ymm11, [r10 + 224]
 ; VT = VF3 & VG
 %line 13309+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm5, ymm11
@@ -35714,7 +35709,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 13313+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 256]
+	vmovdqu ymm11, [r10 + 256]
 ; VT = VF2 & VG
 %line 13314+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm4, ymm11
@@ -35729,7 +35724,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 13318+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 288]
+	vmovdqu ymm11, [r10 + 288]
 ; VT = VF1 & VG
 %line 13319+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm3, ymm11
@@ -35744,7 +35739,7 @@ align 32
 	vpxor ymm11, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 13323+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VT = VF0 & VG
 %line 13324+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -35759,13 +35754,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 320]
 ; VT = mem256[h + 5120]
 %line 13328+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5120]
+	vmovdqu ymm0, [rsi + 5120]
 ; VA = VA ^ VT
 %line 13329+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[h + 5120] = VA
 %line 13330+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 5120], ymm1
+	vmovdqu [rsi + 5120], ymm1
 ; VB = VB ^ VS18
 %line 13331+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 192]
@@ -35774,16 +35769,16 @@ align 32
 	vpxor ymm11, ymm11, [rsp + 288]
 ; VT = mem256[h + 4608]
 %line 13333+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 4608]
+	vmovdqu ymm0, [rsi + 4608]
 ; VB = VB ^ VT
 %line 13334+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm0
 ; mem256[h + 4608] = VB
 %line 13335+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 4608], ymm11
+	vmovdqu [rsi + 4608], ymm11
 ; VG = mem256[g + 0]
 %line 13336+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r10]
 ; VA = VF8 & VG
 %line 13337+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -35792,7 +35787,7 @@ align 32
 	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 13339+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 32]
+	vmovdqu ymm10, [r10 + 32]
 ; VT = VF7 & VG
 %line 13340+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
@@ -35807,7 +35802,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 13344+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 64]
+	vmovdqu ymm9, [r10 + 64]
 ; VT = VF6 & VG
 %line 13345+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm8, ymm9
@@ -35822,7 +35817,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 13349+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 96]
+	vmovdqu ymm9, [r10 + 96]
 ; VT = VF5 & VG
 %line 13350+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm7, ymm9
@@ -35837,7 +35832,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 13354+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 128]
+	vmovdqu ymm9, [r10 + 128]
 ; VT = VF4 & VG
 %line 13355+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm6, ymm9
@@ -35852,7 +35847,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 13359+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 160]
+	vmovdqu ymm9, [r10 + 160]
 ; VT = VF3 & VG
 %line 13360+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm5, ymm9
@@ -35867,7 +35862,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 13364+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 192]
+	vmovdqu ymm9, [r10 + 192]
 ; VT = VF2 & VG
 %line 13365+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm4, ymm9
@@ -35882,7 +35877,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 13369+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 224]
+	vmovdqu ymm9, [r10 + 224]
 ; VT = VF1 & VG
 %line 13370+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm3, ymm9
@@ -35897,7 +35892,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 13374+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 256]
+	vmovdqu ymm9, [r10 + 256]
 ; VT = VF0 & VG
 %line 13375+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm9, ymm2, ymm9
@@ -35912,13 +35907,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 256]
 ; VT = mem256[h + 4096]
 %line 13379+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r11 + 4096]
+	vmovdqu ymm9, [rsi + 4096]
 ; VA = VA ^ VT
 %line 13380+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm9
 ; mem256[h + 4096] = VA
 %line 13381+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 4096], ymm1
+	vmovdqu [rsi + 4096], ymm1
 ; VB = VB ^ VS16
 %line 13382+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 128]
@@ -35927,16 +35922,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 3584]
 %line 13384+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 3584]
+	vmovdqu ymm1, [rsi + 3584]
 ; VB = VB ^ VT
 %line 13385+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 3584] = VB
 %line 13386+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 3584], ymm0
+	vmovdqu [rsi + 3584], ymm0
 ; VG = mem256[g + 0]
 %line 13387+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r10]
 ; VA = VF6 & VG
 %line 13388+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -35945,7 +35940,7 @@ align 32
 	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 13390+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 32]
+	vmovdqu ymm8, [r10 + 32]
 ; VT = VF5 & VG
 %line 13391+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm7, ymm7, ymm8
@@ -35960,7 +35955,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 13395+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 64]
+	vmovdqu ymm7, [r10 + 64]
 ; VT = VF4 & VG
 %line 13396+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm6, ymm7
@@ -35975,7 +35970,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 13400+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 96]
+	vmovdqu ymm7, [r10 + 96]
 ; VT = VF3 & VG
 %line 13401+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm5, ymm7
@@ -35990,7 +35985,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 13405+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 128]
+	vmovdqu ymm7, [r10 + 128]
 ; VT = VF2 & VG
 %line 13406+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm4, ymm7
@@ -36005,7 +36000,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 13410+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 160]
+	vmovdqu ymm7, [r10 + 160]
 ; VT = VF1 & VG
 %line 13411+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm3, ymm7
@@ -36020,7 +36015,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 13415+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 192]
+	vmovdqu ymm7, [r10 + 192]
 ; VT = VF0 & VG
 %line 13416+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm7, ymm2, ymm7
@@ -36035,13 +36030,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 3072]
 %line 13420+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r11 + 3072]
+	vmovdqu ymm7, [rsi + 3072]
 ; VA = VA ^ VT
 %line 13421+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm7
 ; mem256[h + 3072] = VA
 %line 13422+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 3072], ymm1
+	vmovdqu [rsi + 3072], ymm1
 ; VB = VB ^ VS14
 %line 13423+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 64]
@@ -36050,16 +36045,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 2560]
 %line 13425+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 2560]
+	vmovdqu ymm1, [rsi + 2560]
 ; VB = VB ^ VT
 %line 13426+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 2560] = VB
 %line 13427+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 2560], ymm0
+	vmovdqu [rsi + 2560], ymm0
 ; VG = mem256[g + 0]
 %line 13428+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r10]
 ; VA = VF4 & VG
 %line 13429+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -36068,7 +36063,7 @@ align 32
 	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 13431+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm6, [r9 + 32]
+	vmovdqu ymm6, [r10 + 32]
 ; VT = VF3 & VG
 %line 13432+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm5, ymm5, ymm6
@@ -36083,7 +36078,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 13436+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 64]
+	vmovdqu ymm5, [r10 + 64]
 ; VT = VF2 & VG
 %line 13437+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm6, ymm4, ymm5
@@ -36098,7 +36093,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 13441+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 96]
+	vmovdqu ymm5, [r10 + 96]
 ; VT = VF1 & VG
 %line 13442+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm6, ymm3, ymm5
@@ -36113,7 +36108,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 13446+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 128]
+	vmovdqu ymm5, [r10 + 128]
 ; VT = VF0 & VG
 %line 13447+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm5, ymm2, ymm5
@@ -36128,13 +36123,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 2048]
 %line 13451+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r11 + 2048]
+	vmovdqu ymm5, [rsi + 2048]
 ; VA = VA ^ VT
 %line 13452+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm5
 ; mem256[h + 2048] = VA
 %line 13453+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 2048], ymm1
+	vmovdqu [rsi + 2048], ymm1
 ; VB = VB ^ VS12
 %line 13454+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -36143,16 +36138,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 1536]
 %line 13456+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1536]
+	vmovdqu ymm1, [rsi + 1536]
 ; VB = VB ^ VT
 %line 13457+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 1536] = VB
 %line 13458+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 1536], ymm0
+	vmovdqu [rsi + 1536], ymm0
 ; VG = mem256[g + 0]
 %line 13459+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r10]
 ; VA = VF2 & VG
 %line 13460+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -36161,7 +36156,7 @@ align 32
 	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 13462+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm4, [r9 + 32]
+	vmovdqu ymm4, [r10 + 32]
 ; VT = VF1 & VG
 %line 13463+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm3, ymm3, ymm4
@@ -36176,7 +36171,7 @@ align 32
 	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 13467+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 64]
+	vmovdqu ymm3, [r10 + 64]
 ; VT = VF0 & VG
 %line 13468+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm3, ymm2, ymm3
@@ -36188,28 +36183,28 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 1024]
 %line 13471+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 1024]
+	vmovdqu ymm3, [rsi + 1024]
 ; VA = VA ^ VT
 %line 13472+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm3
 ; mem256[h + 1024] = VA
 %line 13473+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 1024], ymm1
+	vmovdqu [rsi + 1024], ymm1
 ; VB = VB ^ VS13
 %line 13474+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 512]
 %line 13475+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 512]
+	vmovdqu ymm1, [rsi + 512]
 ; VB = VB ^ VT
 %line 13476+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 512] = VB
 %line 13477+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 512], ymm0
+	vmovdqu [rsi + 512], ymm0
 ; VG = mem256[g + 0]
 %line 13478+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r10]
 ; VA = VF0 & VG
 %line 13479+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -36218,163 +36213,163 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 13481+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11]
+	vmovdqu ymm1, [rsi]
 ; VA = VA ^ VT
 %line 13482+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 13483+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rsi], ymm0
 ; VL = mem256[p + 0]
 %line 13484+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11]
+	vmovdqu ymm0, [rsi]
 ; VH = mem256[p + 32]
 %line 13485+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 32]
+	vmovdqu ymm1, [rsi + 32]
 ; VH = VH ^ VL
 %line 13486+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 32] = VH
 %line 13487+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 32], ymm1
+	vmovdqu [rsi + 32], ymm1
 ; VL = mem256[p + 512]
 %line 13488+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 512]
+	vmovdqu ymm0, [rsi + 512]
 ; VH = mem256[p + 544]
 %line 13489+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 544]
+	vmovdqu ymm1, [rsi + 544]
 ; VH = VH ^ VL
 %line 13490+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 544] = VH
 %line 13491+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 544], ymm1
+	vmovdqu [rsi + 544], ymm1
 ; VL = mem256[p + 1024]
 %line 13492+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1024]
+	vmovdqu ymm0, [rsi + 1024]
 ; VH = mem256[p + 1056]
 %line 13493+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1056]
+	vmovdqu ymm1, [rsi + 1056]
 ; VH = VH ^ VL
 %line 13494+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 1056] = VH
 %line 13495+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 1056], ymm1
+	vmovdqu [rsi + 1056], ymm1
 ; VL = mem256[p + 1536]
 %line 13496+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1536]
+	vmovdqu ymm0, [rsi + 1536]
 ; VH = mem256[p + 1568]
 %line 13497+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1568]
+	vmovdqu ymm1, [rsi + 1568]
 ; VH = VH ^ VL
 %line 13498+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 1568] = VH
 %line 13499+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 1568], ymm1
+	vmovdqu [rsi + 1568], ymm1
 ; VL = mem256[p + 2048]
 %line 13500+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2048]
+	vmovdqu ymm0, [rsi + 2048]
 ; VH = mem256[p + 2080]
 %line 13501+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 2080]
+	vmovdqu ymm1, [rsi + 2080]
 ; VH = VH ^ VL
 %line 13502+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 2080] = VH
 %line 13503+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 2080], ymm1
+	vmovdqu [rsi + 2080], ymm1
 ; VL = mem256[p + 2560]
 %line 13504+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2560]
+	vmovdqu ymm0, [rsi + 2560]
 ; VH = mem256[p + 2592]
 %line 13505+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 2592]
+	vmovdqu ymm1, [rsi + 2592]
 ; VH = VH ^ VL
 %line 13506+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 2592] = VH
 %line 13507+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 2592], ymm1
+	vmovdqu [rsi + 2592], ymm1
 ; VL = mem256[p + 3072]
 %line 13508+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 3072]
+	vmovdqu ymm0, [rsi + 3072]
 ; VH = mem256[p + 3104]
 %line 13509+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 3104]
+	vmovdqu ymm1, [rsi + 3104]
 ; VH = VH ^ VL
 %line 13510+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 3104] = VH
 %line 13511+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 3104], ymm1
+	vmovdqu [rsi + 3104], ymm1
 ; VL = mem256[p + 3584]
 %line 13512+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 3584]
+	vmovdqu ymm0, [rsi + 3584]
 ; VH = mem256[p + 3616]
 %line 13513+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 3616]
+	vmovdqu ymm1, [rsi + 3616]
 ; VH = VH ^ VL
 %line 13514+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 3616] = VH
 %line 13515+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 3616], ymm1
+	vmovdqu [rsi + 3616], ymm1
 ; VL = mem256[p + 4096]
 %line 13516+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 4096]
+	vmovdqu ymm0, [rsi + 4096]
 ; VH = mem256[p + 4128]
 %line 13517+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 4128]
+	vmovdqu ymm1, [rsi + 4128]
 ; VH = VH ^ VL
 %line 13518+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 4128] = VH
 %line 13519+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 4128], ymm1
+	vmovdqu [rsi + 4128], ymm1
 ; VL = mem256[p + 4608]
 %line 13520+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 4608]
+	vmovdqu ymm0, [rsi + 4608]
 ; VH = mem256[p + 4640]
 %line 13521+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 4640]
+	vmovdqu ymm1, [rsi + 4640]
 ; VH = VH ^ VL
 %line 13522+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 4640] = VH
 %line 13523+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 4640], ymm1
+	vmovdqu [rsi + 4640], ymm1
 ; VL = mem256[p + 5120]
 %line 13524+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5120]
+	vmovdqu ymm0, [rsi + 5120]
 ; VH = mem256[p + 5152]
 %line 13525+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 5152]
+	vmovdqu ymm1, [rsi + 5152]
 ; VH = VH ^ VL
 %line 13526+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 5152] = VH
 %line 13527+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 5152], ymm1
+	vmovdqu [rsi + 5152], ymm1
 ; VL = mem256[p + 5632]
 %line 13528+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5632]
+	vmovdqu ymm0, [rsi + 5632]
 ; VH = mem256[p + 5664]
 %line 13529+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 5664]
+	vmovdqu ymm1, [rsi + 5664]
 ; VH = VH ^ VL
 %line 13530+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 5664] = VH
 %line 13531+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 5664], ymm1
+	vmovdqu [rsi + 5664], ymm1
 ; p = p + 32
 %line 13532+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	add r11, 32
+	add rsi, 32
 ; g = g + 384
 %line 13533+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	add r9, 384
+	add r10, 384
 ; o0 = o0 - 1
 %line 13534+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	sub r8, 1
@@ -36386,20 +36381,19 @@ align 32
 	jne .Ll5
 ; p = p + 32
 %line 13537+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	add r11, 32
+	add rsi, 32
 ; o1 = o1 - 1
 %line 13538+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	mov r8, rsi
-	sub r8, 1
+	sub r9, 1
 ; =? o1 - 0
 %line 13539+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	cmp r8, 0
+	cmp r9, 0
 ; goto l4 if !=
 %line 13540+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	jne .Ll4
 ; p = v
 %line 13542+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	mov r11, rdi
+	mov rsi, rdi
 ; o1 = 4
 %line 13543+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	mov r8, 4
@@ -36407,64 +36401,63 @@ align 32
 .Ll6:
 ; g = &TB
 %line 13545+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	mov rsi, r8
-	lea r8, [rsp + 1952]
+	lea r9, [rsp + 1952]
 ; g = g + 4608
 %line 13546+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	add r8, 4608
+	add r9, 4608
 ; o0 = 2
 %line 13547+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	mov r9, 2
+	mov r10, 2
 align 32
 .Ll7:
 ; f = p + 64
 %line 13549+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	lea r10, [r11 + 64]
+	lea r11, [rsi + 64]
 ; VF0 = mem256[f + 0]
 %line 13551+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm2, [r10]
+	vmovdqu ymm2, [r11]
 ; VF1 = mem256[f + 512]
 %line 13552+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 512]
+	vmovdqu ymm3, [r11 + 512]
 ; VF2 = mem256[f + 1024]
 %line 13553+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm4, [r10 + 1024]
+	vmovdqu ymm4, [r11 + 1024]
 ; VF3 = mem256[f + 1536]
 %line 13554+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r10 + 1536]
+	vmovdqu ymm5, [r11 + 1536]
 ; VF4 = mem256[f + 2048]
 %line 13555+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm6, [r10 + 2048]
+	vmovdqu ymm6, [r11 + 2048]
 ; VF5 = mem256[f + 2560]
 %line 13556+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r10 + 2560]
+	vmovdqu ymm7, [r11 + 2560]
 ; VF6 = mem256[f + 3072]
 %line 13557+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm8, [r10 + 3072]
+	vmovdqu ymm8, [r11 + 3072]
 ; VF7 = mem256[f + 3584]
 %line 13558+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r10 + 3584]
+	vmovdqu ymm9, [r11 + 3584]
 ; VF8 = mem256[f + 4096]
 %line 13559+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm10, [r10 + 4096]
+	vmovdqu ymm10, [r11 + 4096]
 ; VF9 = mem256[f + 4608]
 %line 13560+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r10 + 4608]
+	vmovdqu ymm11, [r11 + 4608]
 ; VF10 = mem256[f + 5120]
 %line 13561+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm12, [r10 + 5120]
+	vmovdqu ymm12, [r11 + 5120]
 ; VF11 = mem256[f + 5632]
 %line 13562+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm13, [r10 + 5632]
+	vmovdqu ymm13, [r11 + 5632]
 ; VG = mem256[g + 320]
 %line 13563+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r9 + 320]
 ; VB = VF11 & VG
 %line 13564+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 352]
 %line 13565+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 352]
+	vmovdqu ymm1, [r9 + 352]
 ; VA = VF11 & VG
 %line 13566+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -36482,13 +36475,13 @@ align 32
 	vmovdqu [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 13571+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r9 + 256]
 ; VB = VF11 & VG
 %line 13572+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 288]
 %line 13573+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 288]
+	vmovdqu ymm1, [r9 + 288]
 ; VA = VF11 & VG
 %line 13574+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -36500,7 +36493,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 320]
 %line 13577+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF10 & VG
 %line 13578+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -36515,7 +36508,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 13582+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF9 & VG
 %line 13583+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -36536,13 +36529,13 @@ align 32
 	vmovdqu [rsp + 224], ymm1
 ; VG = mem256[g + 192]
 %line 13589+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r9 + 192]
 ; VB = VF11 & VG
 %line 13590+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 224]
 %line 13591+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 224]
+	vmovdqu ymm1, [r9 + 224]
 ; VA = VF11 & VG
 %line 13592+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -36554,7 +36547,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 256]
 %line 13595+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF10 & VG
 %line 13596+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -36569,7 +36562,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 13600+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF9 & VG
 %line 13601+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -36584,7 +36577,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 13605+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF8 & VG
 %line 13606+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -36599,7 +36592,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 13610+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF7 & VG
 %line 13611+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -36620,13 +36613,13 @@ align 32
 	vmovdqu [rsp + 160], ymm1
 ; VG = mem256[g + 128]
 %line 13617+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r9 + 128]
 ; VB = VF11 & VG
 %line 13618+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 160]
 %line 13619+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 160]
+	vmovdqu ymm1, [r9 + 160]
 ; VA = VF11 & VG
 %line 13620+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -36638,7 +36631,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 192]
 %line 13623+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r9 + 192]
 ; VT = VF10 & VG
 %line 13624+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -36653,7 +36646,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 13628+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r9 + 224]
 ; VT = VF9 & VG
 %line 13629+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -36668,7 +36661,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 13633+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF8 & VG
 %line 13634+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -36683,7 +36676,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 13638+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF7 & VG
 %line 13639+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -36698,7 +36691,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 13643+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF6 & VG
 %line 13644+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -36713,7 +36706,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 13648+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF5 & VG
 %line 13649+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -36734,13 +36727,13 @@ align 32
 	vmovdqu [rsp + 96], ymm1
 ; VG = mem256[g + 64]
 %line 13655+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r9 + 64]
 ; VB = VF11 & VG
 %line 13656+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 96]
 %line 13657+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [r9 + 96]
 ; VA = VF11 & VG
 %line 13658+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -36752,7 +36745,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 128]
 %line 13661+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 128]
+	vmovdqu ymm15, [r9 + 128]
 ; VT = VF10 & VG
 %line 13662+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -36767,7 +36760,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 160]
 %line 13666+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 160]
+	vmovdqu ymm15, [r9 + 160]
 ; VT = VF9 & VG
 %line 13667+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -36782,7 +36775,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 13671+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r9 + 192]
 ; VT = VF8 & VG
 %line 13672+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -36797,7 +36790,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 13676+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r9 + 224]
 ; VT = VF7 & VG
 %line 13677+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -36812,7 +36805,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 13681+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF6 & VG
 %line 13682+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -36827,7 +36820,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 13686+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF5 & VG
 %line 13687+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -36842,7 +36835,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 13691+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF4 & VG
 %line 13692+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -36857,7 +36850,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 13696+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF3 & VG
 %line 13697+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm5, ymm15
@@ -36881,13 +36874,13 @@ align 32
 	vmovdqu [rsp + 32], ymm1
 ; VG = mem256[g + 0]
 %line 13704+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VB = VF11 & VG
 %line 13705+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 32]
 %line 13706+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [r9 + 32]
 ; VA = VF11 & VG
 %line 13707+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm13, ymm13, ymm1
@@ -36899,7 +36892,7 @@ align 32
 	vpxor ymm14, ymm0, ymm1
 ; VG = mem256[g + 64]
 %line 13710+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r9 + 64]
 ; VT = VF10 & VG
 %line 13711+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -36914,7 +36907,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 13715+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r9 + 96]
 ; VT = VF9 & VG
 %line 13716+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm11, ymm0
@@ -36929,7 +36922,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 128]
 %line 13720+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r9 + 128]
 ; VT = VF8 & VG
 %line 13721+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -36944,7 +36937,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 13725+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r9 + 160]
 ; VT = VF7 & VG
 %line 13726+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm9, ymm0
@@ -36959,7 +36952,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 192]
 %line 13730+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r9 + 192]
 ; VT = VF6 & VG
 %line 13731+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -36974,7 +36967,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 13735+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 224]
+	vmovdqu ymm0, [r9 + 224]
 ; VT = VF5 & VG
 %line 13736+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm7, ymm0
@@ -36989,7 +36982,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 256]
 %line 13740+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r9 + 256]
 ; VT = VF4 & VG
 %line 13741+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -37004,7 +36997,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 13745+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 288]
+	vmovdqu ymm0, [r9 + 288]
 ; VT = VF3 & VG
 %line 13746+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm5, ymm0
@@ -37019,7 +37012,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 320]
 %line 13750+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r9 + 320]
 ; VT = VF2 & VG
 %line 13751+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -37034,7 +37027,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 13755+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r9 + 352]
 ; VT = VF1 & VG
 %line 13756+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm3, ymm0
@@ -37058,16 +37051,16 @@ align 32
 	vpxor ymm14, ymm14, [rsp + 256]
 ; VT = mem256[h + 5632]
 %line 13763+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5632]
+	vmovdqu ymm0, [rsi + 5632]
 ; VB = VB ^ VT
 %line 13764+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; mem256[h + 5632] = VB
 %line 13765+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 5632], ymm14
+	vmovdqu [rsi + 5632], ymm14
 ; VG = mem256[g + 0]
 %line 13766+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF10 & VG
 %line 13767+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -37076,7 +37069,7 @@ align 32
 	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 13769+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm12, [r8 + 32]
+	vmovdqu ymm12, [r9 + 32]
 ; VT = VF9 & VG
 %line 13770+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
@@ -37091,7 +37084,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 13774+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 64]
+	vmovdqu ymm11, [r9 + 64]
 ; VT = VF8 & VG
 %line 13775+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm10, ymm11
@@ -37106,7 +37099,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 13779+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 96]
+	vmovdqu ymm11, [r9 + 96]
 ; VT = VF7 & VG
 %line 13780+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm9, ymm11
@@ -37121,7 +37114,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 13784+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 128]
+	vmovdqu ymm11, [r9 + 128]
 ; VT = VF6 & VG
 %line 13785+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm8, ymm11
@@ -37136,7 +37129,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 13789+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 160]
+	vmovdqu ymm11, [r9 + 160]
 ; VT = VF5 & VG
 %line 13790+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
@@ -37151,7 +37144,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 13794+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 192]
+	vmovdqu ymm11, [r9 + 192]
 ; VT = VF4 & VG
 %line 13795+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm6, ymm11
@@ -37166,7 +37159,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 13799+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 224]
+	vmovdqu ymm11, [r9 + 224]
 ; VT = VF3 & VG
 %line 13800+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm5, ymm11
@@ -37181,7 +37174,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 13804+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 256]
+	vmovdqu ymm11, [r9 + 256]
 ; VT = VF2 & VG
 %line 13805+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm4, ymm11
@@ -37196,7 +37189,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 13809+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 288]
+	vmovdqu ymm11, [r9 + 288]
 ; VT = VF1 & VG
 %line 13810+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm3, ymm11
@@ -37211,7 +37204,7 @@ align 32
 	vpxor ymm11, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 13814+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r9 + 320]
 ; VT = VF0 & VG
 %line 13815+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -37226,13 +37219,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 320]
 ; VT = mem256[h + 5120]
 %line 13819+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5120]
+	vmovdqu ymm0, [rsi + 5120]
 ; VA = VA ^ VT
 %line 13820+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[h + 5120] = VA
 %line 13821+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 5120], ymm1
+	vmovdqu [rsi + 5120], ymm1
 ; VB = VB ^ VS18
 %line 13822+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 192]
@@ -37241,16 +37234,16 @@ align 32
 	vpxor ymm11, ymm11, [rsp + 288]
 ; VT = mem256[h + 4608]
 %line 13824+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 4608]
+	vmovdqu ymm0, [rsi + 4608]
 ; VB = VB ^ VT
 %line 13825+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm0
 ; mem256[h + 4608] = VB
 %line 13826+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 4608], ymm11
+	vmovdqu [rsi + 4608], ymm11
 ; VG = mem256[g + 0]
 %line 13827+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF8 & VG
 %line 13828+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -37259,7 +37252,7 @@ align 32
 	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 13830+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 32]
+	vmovdqu ymm10, [r9 + 32]
 ; VT = VF7 & VG
 %line 13831+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
@@ -37274,7 +37267,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 13835+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 64]
+	vmovdqu ymm9, [r9 + 64]
 ; VT = VF6 & VG
 %line 13836+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm8, ymm9
@@ -37289,7 +37282,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 13840+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 96]
+	vmovdqu ymm9, [r9 + 96]
 ; VT = VF5 & VG
 %line 13841+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm7, ymm9
@@ -37304,7 +37297,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 13845+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 128]
+	vmovdqu ymm9, [r9 + 128]
 ; VT = VF4 & VG
 %line 13846+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm6, ymm9
@@ -37319,7 +37312,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 13850+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 160]
+	vmovdqu ymm9, [r9 + 160]
 ; VT = VF3 & VG
 %line 13851+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm5, ymm9
@@ -37334,7 +37327,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 13855+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 192]
+	vmovdqu ymm9, [r9 + 192]
 ; VT = VF2 & VG
 %line 13856+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm4, ymm9
@@ -37349,7 +37342,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 13860+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 224]
+	vmovdqu ymm9, [r9 + 224]
 ; VT = VF1 & VG
 %line 13861+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm3, ymm9
@@ -37364,7 +37357,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 13865+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 256]
+	vmovdqu ymm9, [r9 + 256]
 ; VT = VF0 & VG
 %line 13866+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm9, ymm2, ymm9
@@ -37379,13 +37372,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 256]
 ; VT = mem256[h + 4096]
 %line 13870+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r11 + 4096]
+	vmovdqu ymm9, [rsi + 4096]
 ; VA = VA ^ VT
 %line 13871+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm9
 ; mem256[h + 4096] = VA
 %line 13872+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 4096], ymm1
+	vmovdqu [rsi + 4096], ymm1
 ; VB = VB ^ VS16
 %line 13873+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 128]
@@ -37394,16 +37387,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 3584]
 %line 13875+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 3584]
+	vmovdqu ymm1, [rsi + 3584]
 ; VB = VB ^ VT
 %line 13876+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 3584] = VB
 %line 13877+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 3584], ymm0
+	vmovdqu [rsi + 3584], ymm0
 ; VG = mem256[g + 0]
 %line 13878+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF6 & VG
 %line 13879+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -37412,7 +37405,7 @@ align 32
 	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 13881+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 32]
+	vmovdqu ymm8, [r9 + 32]
 ; VT = VF5 & VG
 %line 13882+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm7, ymm7, ymm8
@@ -37427,7 +37420,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 13886+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 64]
+	vmovdqu ymm7, [r9 + 64]
 ; VT = VF4 & VG
 %line 13887+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm6, ymm7
@@ -37442,7 +37435,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 13891+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 96]
+	vmovdqu ymm7, [r9 + 96]
 ; VT = VF3 & VG
 %line 13892+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm5, ymm7
@@ -37457,7 +37450,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 13896+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 128]
+	vmovdqu ymm7, [r9 + 128]
 ; VT = VF2 & VG
 %line 13897+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm4, ymm7
@@ -37472,7 +37465,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 13901+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 160]
+	vmovdqu ymm7, [r9 + 160]
 ; VT = VF1 & VG
 %line 13902+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm3, ymm7
@@ -37487,7 +37480,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 13906+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 192]
+	vmovdqu ymm7, [r9 + 192]
 ; VT = VF0 & VG
 %line 13907+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm7, ymm2, ymm7
@@ -37502,13 +37495,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 3072]
 %line 13911+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r11 + 3072]
+	vmovdqu ymm7, [rsi + 3072]
 ; VA = VA ^ VT
 %line 13912+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm7
 ; mem256[h + 3072] = VA
 %line 13913+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 3072], ymm1
+	vmovdqu [rsi + 3072], ymm1
 ; VB = VB ^ VS14
 %line 13914+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 64]
@@ -37517,16 +37510,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 2560]
 %line 13916+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 2560]
+	vmovdqu ymm1, [rsi + 2560]
 ; VB = VB ^ VT
 %line 13917+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 2560] = VB
 %line 13918+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 2560], ymm0
+	vmovdqu [rsi + 2560], ymm0
 ; VG = mem256[g + 0]
 %line 13919+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF4 & VG
 %line 13920+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -37535,7 +37528,7 @@ align 32
 	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 13922+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 32]
+	vmovdqu ymm6, [r9 + 32]
 ; VT = VF3 & VG
 %line 13923+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm5, ymm5, ymm6
@@ -37550,7 +37543,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 13927+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 64]
+	vmovdqu ymm5, [r9 + 64]
 ; VT = VF2 & VG
 %line 13928+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm6, ymm4, ymm5
@@ -37565,7 +37558,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 13932+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 96]
+	vmovdqu ymm5, [r9 + 96]
 ; VT = VF1 & VG
 %line 13933+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm6, ymm3, ymm5
@@ -37580,7 +37573,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 13937+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 128]
+	vmovdqu ymm5, [r9 + 128]
 ; VT = VF0 & VG
 %line 13938+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm5, ymm2, ymm5
@@ -37595,13 +37588,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 2048]
 %line 13942+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r11 + 2048]
+	vmovdqu ymm5, [rsi + 2048]
 ; VA = VA ^ VT
 %line 13943+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm5
 ; mem256[h + 2048] = VA
 %line 13944+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 2048], ymm1
+	vmovdqu [rsi + 2048], ymm1
 ; VB = VB ^ VS12
 %line 13945+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -37610,16 +37603,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 1536]
 %line 13947+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1536]
+	vmovdqu ymm1, [rsi + 1536]
 ; VB = VB ^ VT
 %line 13948+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 1536] = VB
 %line 13949+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 1536], ymm0
+	vmovdqu [rsi + 1536], ymm0
 ; VG = mem256[g + 0]
 %line 13950+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF2 & VG
 %line 13951+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -37628,7 +37621,7 @@ align 32
 	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 13953+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 32]
+	vmovdqu ymm4, [r9 + 32]
 ; VT = VF1 & VG
 %line 13954+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm3, ymm3, ymm4
@@ -37643,7 +37636,7 @@ align 32
 	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 13958+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm3, [r8 + 64]
+	vmovdqu ymm3, [r9 + 64]
 ; VT = VF0 & VG
 %line 13959+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm3, ymm2, ymm3
@@ -37655,28 +37648,28 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 1024]
 %line 13962+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 1024]
+	vmovdqu ymm3, [rsi + 1024]
 ; VA = VA ^ VT
 %line 13963+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm3
 ; mem256[h + 1024] = VA
 %line 13964+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 1024], ymm1
+	vmovdqu [rsi + 1024], ymm1
 ; VB = VB ^ VS13
 %line 13965+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 512]
 %line 13966+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 512]
+	vmovdqu ymm1, [rsi + 512]
 ; VB = VB ^ VT
 %line 13967+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 512] = VB
 %line 13968+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 512], ymm0
+	vmovdqu [rsi + 512], ymm0
 ; VG = mem256[g + 0]
 %line 13969+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF0 & VG
 %line 13970+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -37685,178 +37678,177 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 13972+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11]
+	vmovdqu ymm1, [rsi]
 ; VA = VA ^ VT
 %line 13973+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 13974+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rsi], ymm0
 ; VL = mem256[p + 0]
 %line 13975+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11]
+	vmovdqu ymm0, [rsi]
 ; VH = mem256[p + 64]
 %line 13976+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 64]
+	vmovdqu ymm1, [rsi + 64]
 ; VH = VH ^ VL
 %line 13977+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 64] = VH
 %line 13978+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 64], ymm1
+	vmovdqu [rsi + 64], ymm1
 ; VL = mem256[p + 512]
 %line 13979+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 512]
+	vmovdqu ymm0, [rsi + 512]
 ; VH = mem256[p + 576]
 %line 13980+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 576]
+	vmovdqu ymm1, [rsi + 576]
 ; VH = VH ^ VL
 %line 13981+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 576] = VH
 %line 13982+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 576], ymm1
+	vmovdqu [rsi + 576], ymm1
 ; VL = mem256[p + 1024]
 %line 13983+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1024]
+	vmovdqu ymm0, [rsi + 1024]
 ; VH = mem256[p + 1088]
 %line 13984+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1088]
+	vmovdqu ymm1, [rsi + 1088]
 ; VH = VH ^ VL
 %line 13985+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 1088] = VH
 %line 13986+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 1088], ymm1
+	vmovdqu [rsi + 1088], ymm1
 ; VL = mem256[p + 1536]
 %line 13987+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1536]
+	vmovdqu ymm0, [rsi + 1536]
 ; VH = mem256[p + 1600]
 %line 13988+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1600]
+	vmovdqu ymm1, [rsi + 1600]
 ; VH = VH ^ VL
 %line 13989+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 1600] = VH
 %line 13990+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 1600], ymm1
+	vmovdqu [rsi + 1600], ymm1
 ; VL = mem256[p + 2048]
 %line 13991+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2048]
+	vmovdqu ymm0, [rsi + 2048]
 ; VH = mem256[p + 2112]
 %line 13992+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 2112]
+	vmovdqu ymm1, [rsi + 2112]
 ; VH = VH ^ VL
 %line 13993+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 2112] = VH
 %line 13994+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 2112], ymm1
+	vmovdqu [rsi + 2112], ymm1
 ; VL = mem256[p + 2560]
 %line 13995+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2560]
+	vmovdqu ymm0, [rsi + 2560]
 ; VH = mem256[p + 2624]
 %line 13996+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 2624]
+	vmovdqu ymm1, [rsi + 2624]
 ; VH = VH ^ VL
 %line 13997+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 2624] = VH
 %line 13998+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 2624], ymm1
+	vmovdqu [rsi + 2624], ymm1
 ; VL = mem256[p + 3072]
 %line 13999+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 3072]
+	vmovdqu ymm0, [rsi + 3072]
 ; VH = mem256[p + 3136]
 %line 14000+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 3136]
+	vmovdqu ymm1, [rsi + 3136]
 ; VH = VH ^ VL
 %line 14001+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 3136] = VH
 %line 14002+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 3136], ymm1
+	vmovdqu [rsi + 3136], ymm1
 ; VL = mem256[p + 3584]
 %line 14003+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 3584]
+	vmovdqu ymm0, [rsi + 3584]
 ; VH = mem256[p + 3648]
 %line 14004+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 3648]
+	vmovdqu ymm1, [rsi + 3648]
 ; VH = VH ^ VL
 %line 14005+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 3648] = VH
 %line 14006+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 3648], ymm1
+	vmovdqu [rsi + 3648], ymm1
 ; VL = mem256[p + 4096]
 %line 14007+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 4096]
+	vmovdqu ymm0, [rsi + 4096]
 ; VH = mem256[p + 4160]
 %line 14008+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 4160]
+	vmovdqu ymm1, [rsi + 4160]
 ; VH = VH ^ VL
 %line 14009+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 4160] = VH
 %line 14010+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 4160], ymm1
+	vmovdqu [rsi + 4160], ymm1
 ; VL = mem256[p + 4608]
 %line 14011+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 4608]
+	vmovdqu ymm0, [rsi + 4608]
 ; VH = mem256[p + 4672]
 %line 14012+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 4672]
+	vmovdqu ymm1, [rsi + 4672]
 ; VH = VH ^ VL
 %line 14013+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 4672] = VH
 %line 14014+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 4672], ymm1
+	vmovdqu [rsi + 4672], ymm1
 ; VL = mem256[p + 5120]
 %line 14015+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5120]
+	vmovdqu ymm0, [rsi + 5120]
 ; VH = mem256[p + 5184]
 %line 14016+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 5184]
+	vmovdqu ymm1, [rsi + 5184]
 ; VH = VH ^ VL
 %line 14017+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 5184] = VH
 %line 14018+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 5184], ymm1
+	vmovdqu [rsi + 5184], ymm1
 ; VL = mem256[p + 5632]
 %line 14019+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5632]
+	vmovdqu ymm0, [rsi + 5632]
 ; VH = mem256[p + 5696]
 %line 14020+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 5696]
+	vmovdqu ymm1, [rsi + 5696]
 ; VH = VH ^ VL
 %line 14021+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 5696] = VH
 %line 14022+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 5696], ymm1
+	vmovdqu [rsi + 5696], ymm1
 ; p = p + 32
 %line 14023+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	add r11, 32
+	add rsi, 32
 ; g = g + 384
 %line 14024+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	add r8, 384
+	add r9, 384
 ; o0 = o0 - 1
 %line 14025+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 14026+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l7 if !=
 %line 14027+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	jne .Ll7
 ; p = p + 64
 %line 14028+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	add r11, 64
+	add rsi, 64
 ; o1 = o1 - 1
 %line 14029+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	mov r8, rsi
 	sub r8, 1
 ; =? o1 - 0
 %line 14030+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
@@ -37866,7 +37858,7 @@ align 32
 	jne .Ll6
 ; p = v
 %line 14033+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	mov r11, rdi
+	mov rsi, rdi
 ; o1 = 2
 %line 14034+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	mov r8, 2
@@ -37874,64 +37866,63 @@ align 32
 .Ll8:
 ; g = &TB
 %line 14036+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	mov rsi, r8
-	lea r8, [rsp + 1952]
+	lea r9, [rsp + 1952]
 ; g = g + 3072
 %line 14037+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	add r8, 3072
+	add r9, 3072
 ; o0 = 4
 %line 14038+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	mov r9, 4
+	mov r10, 4
 align 32
 .Ll9:
 ; f = p + 128
 %line 14040+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	lea r10, [r11 + 128]
+	lea r11, [rsi + 128]
 ; VF0 = mem256[f + 0]
 %line 14042+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm2, [r10]
+	vmovdqu ymm2, [r11]
 ; VF1 = mem256[f + 512]
 %line 14043+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 512]
+	vmovdqu ymm3, [r11 + 512]
 ; VF2 = mem256[f + 1024]
 %line 14044+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm4, [r10 + 1024]
+	vmovdqu ymm4, [r11 + 1024]
 ; VF3 = mem256[f + 1536]
 %line 14045+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r10 + 1536]
+	vmovdqu ymm5, [r11 + 1536]
 ; VF4 = mem256[f + 2048]
 %line 14046+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm6, [r10 + 2048]
+	vmovdqu ymm6, [r11 + 2048]
 ; VF5 = mem256[f + 2560]
 %line 14047+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r10 + 2560]
+	vmovdqu ymm7, [r11 + 2560]
 ; VF6 = mem256[f + 3072]
 %line 14048+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm8, [r10 + 3072]
+	vmovdqu ymm8, [r11 + 3072]
 ; VF7 = mem256[f + 3584]
 %line 14049+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r10 + 3584]
+	vmovdqu ymm9, [r11 + 3584]
 ; VF8 = mem256[f + 4096]
 %line 14050+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm10, [r10 + 4096]
+	vmovdqu ymm10, [r11 + 4096]
 ; VF9 = mem256[f + 4608]
 %line 14051+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r10 + 4608]
+	vmovdqu ymm11, [r11 + 4608]
 ; VF10 = mem256[f + 5120]
 %line 14052+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm12, [r10 + 5120]
+	vmovdqu ymm12, [r11 + 5120]
 ; VF11 = mem256[f + 5632]
 %line 14053+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm13, [r10 + 5632]
+	vmovdqu ymm13, [r11 + 5632]
 ; VG = mem256[g + 320]
 %line 14054+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r9 + 320]
 ; VB = VF11 & VG
 %line 14055+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 352]
 %line 14056+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 352]
+	vmovdqu ymm1, [r9 + 352]
 ; VA = VF11 & VG
 %line 14057+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -37949,13 +37940,13 @@ align 32
 	vmovdqu [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 14062+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r9 + 256]
 ; VB = VF11 & VG
 %line 14063+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 288]
 %line 14064+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 288]
+	vmovdqu ymm1, [r9 + 288]
 ; VA = VF11 & VG
 %line 14065+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -37967,7 +37958,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 320]
 %line 14068+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF10 & VG
 %line 14069+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -37982,7 +37973,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 14073+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF9 & VG
 %line 14074+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -38003,13 +37994,13 @@ align 32
 	vmovdqu [rsp + 224], ymm1
 ; VG = mem256[g + 192]
 %line 14080+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r9 + 192]
 ; VB = VF11 & VG
 %line 14081+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 224]
 %line 14082+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 224]
+	vmovdqu ymm1, [r9 + 224]
 ; VA = VF11 & VG
 %line 14083+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -38021,7 +38012,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 256]
 %line 14086+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF10 & VG
 %line 14087+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -38036,7 +38027,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 14091+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF9 & VG
 %line 14092+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -38051,7 +38042,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 14096+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF8 & VG
 %line 14097+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -38066,7 +38057,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 14101+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF7 & VG
 %line 14102+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -38087,13 +38078,13 @@ align 32
 	vmovdqu [rsp + 160], ymm1
 ; VG = mem256[g + 128]
 %line 14108+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r9 + 128]
 ; VB = VF11 & VG
 %line 14109+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 160]
 %line 14110+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 160]
+	vmovdqu ymm1, [r9 + 160]
 ; VA = VF11 & VG
 %line 14111+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -38105,7 +38096,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 192]
 %line 14114+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r9 + 192]
 ; VT = VF10 & VG
 %line 14115+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -38120,7 +38111,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 14119+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r9 + 224]
 ; VT = VF9 & VG
 %line 14120+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -38135,7 +38126,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 14124+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF8 & VG
 %line 14125+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -38150,7 +38141,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 14129+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF7 & VG
 %line 14130+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -38165,7 +38156,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 14134+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF6 & VG
 %line 14135+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -38180,7 +38171,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 14139+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF5 & VG
 %line 14140+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -38201,13 +38192,13 @@ align 32
 	vmovdqu [rsp + 96], ymm1
 ; VG = mem256[g + 64]
 %line 14146+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r9 + 64]
 ; VB = VF11 & VG
 %line 14147+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 96]
 %line 14148+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [r9 + 96]
 ; VA = VF11 & VG
 %line 14149+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -38219,7 +38210,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 128]
 %line 14152+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 128]
+	vmovdqu ymm15, [r9 + 128]
 ; VT = VF10 & VG
 %line 14153+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -38234,7 +38225,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 160]
 %line 14157+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 160]
+	vmovdqu ymm15, [r9 + 160]
 ; VT = VF9 & VG
 %line 14158+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -38249,7 +38240,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 14162+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r9 + 192]
 ; VT = VF8 & VG
 %line 14163+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -38264,7 +38255,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 14167+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r9 + 224]
 ; VT = VF7 & VG
 %line 14168+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -38279,7 +38270,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 14172+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF6 & VG
 %line 14173+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -38294,7 +38285,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 14177+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF5 & VG
 %line 14178+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -38309,7 +38300,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 14182+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF4 & VG
 %line 14183+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -38324,7 +38315,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 14187+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF3 & VG
 %line 14188+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm5, ymm15
@@ -38348,13 +38339,13 @@ align 32
 	vmovdqu [rsp + 32], ymm1
 ; VG = mem256[g + 0]
 %line 14195+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VB = VF11 & VG
 %line 14196+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 32]
 %line 14197+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [r9 + 32]
 ; VA = VF11 & VG
 %line 14198+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm13, ymm13, ymm1
@@ -38366,7 +38357,7 @@ align 32
 	vpxor ymm14, ymm0, ymm1
 ; VG = mem256[g + 64]
 %line 14201+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r9 + 64]
 ; VT = VF10 & VG
 %line 14202+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -38381,7 +38372,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 14206+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r9 + 96]
 ; VT = VF9 & VG
 %line 14207+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm11, ymm0
@@ -38396,7 +38387,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 128]
 %line 14211+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r9 + 128]
 ; VT = VF8 & VG
 %line 14212+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -38411,7 +38402,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 14216+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r9 + 160]
 ; VT = VF7 & VG
 %line 14217+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm9, ymm0
@@ -38426,7 +38417,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 192]
 %line 14221+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r9 + 192]
 ; VT = VF6 & VG
 %line 14222+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -38441,7 +38432,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 14226+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 224]
+	vmovdqu ymm0, [r9 + 224]
 ; VT = VF5 & VG
 %line 14227+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm7, ymm0
@@ -38456,7 +38447,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 256]
 %line 14231+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r9 + 256]
 ; VT = VF4 & VG
 %line 14232+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -38471,7 +38462,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 14236+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 288]
+	vmovdqu ymm0, [r9 + 288]
 ; VT = VF3 & VG
 %line 14237+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm5, ymm0
@@ -38486,7 +38477,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 320]
 %line 14241+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r9 + 320]
 ; VT = VF2 & VG
 %line 14242+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -38501,7 +38492,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 14246+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r9 + 352]
 ; VT = VF1 & VG
 %line 14247+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm3, ymm0
@@ -38525,16 +38516,16 @@ align 32
 	vpxor ymm14, ymm14, [rsp + 256]
 ; VT = mem256[h + 5632]
 %line 14254+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5632]
+	vmovdqu ymm0, [rsi + 5632]
 ; VB = VB ^ VT
 %line 14255+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; mem256[h + 5632] = VB
 %line 14256+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 5632], ymm14
+	vmovdqu [rsi + 5632], ymm14
 ; VG = mem256[g + 0]
 %line 14257+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF10 & VG
 %line 14258+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -38543,7 +38534,7 @@ align 32
 	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 14260+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm12, [r8 + 32]
+	vmovdqu ymm12, [r9 + 32]
 ; VT = VF9 & VG
 %line 14261+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
@@ -38558,7 +38549,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 14265+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 64]
+	vmovdqu ymm11, [r9 + 64]
 ; VT = VF8 & VG
 %line 14266+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm10, ymm11
@@ -38573,7 +38564,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 14270+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 96]
+	vmovdqu ymm11, [r9 + 96]
 ; VT = VF7 & VG
 %line 14271+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm9, ymm11
@@ -38588,7 +38579,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 14275+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 128]
+	vmovdqu ymm11, [r9 + 128]
 ; VT = VF6 & VG
 %line 14276+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm8, ymm11
@@ -38603,7 +38594,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 14280+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 160]
+	vmovdqu ymm11, [r9 + 160]
 ; VT = VF5 & VG
 %line 14281+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
@@ -38618,7 +38609,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 14285+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 192]
+	vmovdqu ymm11, [r9 + 192]
 ; VT = VF4 & VG
 %line 14286+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm6, ymm11
@@ -38633,7 +38624,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 14290+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 224]
+	vmovdqu ymm11, [r9 + 224]
 ; VT = VF3 & VG
 %line 14291+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm5, ymm11
@@ -38648,7 +38639,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 14295+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 256]
+	vmovdqu ymm11, [r9 + 256]
 ; VT = VF2 & VG
 %line 14296+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm4, ymm11
@@ -38663,7 +38654,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 14300+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 288]
+	vmovdqu ymm11, [r9 + 288]
 ; VT = VF1 & VG
 %line 14301+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm3, ymm11
@@ -38678,7 +38669,7 @@ align 32
 	vpxor ymm11, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 14305+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r9 + 320]
 ; VT = VF0 & VG
 %line 14306+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -38693,13 +38684,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 320]
 ; VT = mem256[h + 5120]
 %line 14310+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5120]
+	vmovdqu ymm0, [rsi + 5120]
 ; VA = VA ^ VT
 %line 14311+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[h + 5120] = VA
 %line 14312+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 5120], ymm1
+	vmovdqu [rsi + 5120], ymm1
 ; VB = VB ^ VS18
 %line 14313+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 192]
@@ -38708,16 +38699,16 @@ align 32
 	vpxor ymm11, ymm11, [rsp + 288]
 ; VT = mem256[h + 4608]
 %line 14315+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 4608]
+	vmovdqu ymm0, [rsi + 4608]
 ; VB = VB ^ VT
 %line 14316+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm0
 ; mem256[h + 4608] = VB
 %line 14317+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 4608], ymm11
+	vmovdqu [rsi + 4608], ymm11
 ; VG = mem256[g + 0]
 %line 14318+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF8 & VG
 %line 14319+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -38726,7 +38717,7 @@ align 32
 	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 14321+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 32]
+	vmovdqu ymm10, [r9 + 32]
 ; VT = VF7 & VG
 %line 14322+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
@@ -38741,7 +38732,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 14326+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 64]
+	vmovdqu ymm9, [r9 + 64]
 ; VT = VF6 & VG
 %line 14327+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm8, ymm9
@@ -38756,7 +38747,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 14331+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 96]
+	vmovdqu ymm9, [r9 + 96]
 ; VT = VF5 & VG
 %line 14332+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm7, ymm9
@@ -38771,7 +38762,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 14336+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 128]
+	vmovdqu ymm9, [r9 + 128]
 ; VT = VF4 & VG
 %line 14337+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm6, ymm9
@@ -38786,7 +38777,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 14341+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 160]
+	vmovdqu ymm9, [r9 + 160]
 ; VT = VF3 & VG
 %line 14342+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm5, ymm9
@@ -38801,7 +38792,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 14346+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 192]
+	vmovdqu ymm9, [r9 + 192]
 ; VT = VF2 & VG
 %line 14347+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm4, ymm9
@@ -38816,7 +38807,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 14351+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 224]
+	vmovdqu ymm9, [r9 + 224]
 ; VT = VF1 & VG
 %line 14352+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm3, ymm9
@@ -38831,7 +38822,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 14356+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 256]
+	vmovdqu ymm9, [r9 + 256]
 ; VT = VF0 & VG
 %line 14357+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm9, ymm2, ymm9
@@ -38846,13 +38837,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 256]
 ; VT = mem256[h + 4096]
 %line 14361+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r11 + 4096]
+	vmovdqu ymm9, [rsi + 4096]
 ; VA = VA ^ VT
 %line 14362+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm9
 ; mem256[h + 4096] = VA
 %line 14363+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 4096], ymm1
+	vmovdqu [rsi + 4096], ymm1
 ; VB = VB ^ VS16
 %line 14364+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 128]
@@ -38861,16 +38852,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 3584]
 %line 14366+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 3584]
+	vmovdqu ymm1, [rsi + 3584]
 ; VB = VB ^ VT
 %line 14367+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 3584] = VB
 %line 14368+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 3584], ymm0
+	vmovdqu [rsi + 3584], ymm0
 ; VG = mem256[g + 0]
 %line 14369+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF6 & VG
 %line 14370+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -38879,7 +38870,7 @@ align 32
 	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 14372+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 32]
+	vmovdqu ymm8, [r9 + 32]
 ; VT = VF5 & VG
 %line 14373+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm7, ymm7, ymm8
@@ -38894,7 +38885,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 14377+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 64]
+	vmovdqu ymm7, [r9 + 64]
 ; VT = VF4 & VG
 %line 14378+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm6, ymm7
@@ -38909,7 +38900,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 14382+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 96]
+	vmovdqu ymm7, [r9 + 96]
 ; VT = VF3 & VG
 %line 14383+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm5, ymm7
@@ -38924,7 +38915,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 14387+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 128]
+	vmovdqu ymm7, [r9 + 128]
 ; VT = VF2 & VG
 %line 14388+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm4, ymm7
@@ -38939,7 +38930,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 14392+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 160]
+	vmovdqu ymm7, [r9 + 160]
 ; VT = VF1 & VG
 %line 14393+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm3, ymm7
@@ -38954,7 +38945,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 14397+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 192]
+	vmovdqu ymm7, [r9 + 192]
 ; VT = VF0 & VG
 %line 14398+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm7, ymm2, ymm7
@@ -38969,13 +38960,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 3072]
 %line 14402+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r11 + 3072]
+	vmovdqu ymm7, [rsi + 3072]
 ; VA = VA ^ VT
 %line 14403+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm7
 ; mem256[h + 3072] = VA
 %line 14404+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 3072], ymm1
+	vmovdqu [rsi + 3072], ymm1
 ; VB = VB ^ VS14
 %line 14405+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 64]
@@ -38984,16 +38975,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 2560]
 %line 14407+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 2560]
+	vmovdqu ymm1, [rsi + 2560]
 ; VB = VB ^ VT
 %line 14408+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 2560] = VB
 %line 14409+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 2560], ymm0
+	vmovdqu [rsi + 2560], ymm0
 ; VG = mem256[g + 0]
 %line 14410+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF4 & VG
 %line 14411+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -39002,7 +38993,7 @@ align 32
 	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 14413+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 32]
+	vmovdqu ymm6, [r9 + 32]
 ; VT = VF3 & VG
 %line 14414+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm5, ymm5, ymm6
@@ -39017,7 +39008,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 14418+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 64]
+	vmovdqu ymm5, [r9 + 64]
 ; VT = VF2 & VG
 %line 14419+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm6, ymm4, ymm5
@@ -39032,7 +39023,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 14423+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 96]
+	vmovdqu ymm5, [r9 + 96]
 ; VT = VF1 & VG
 %line 14424+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm6, ymm3, ymm5
@@ -39047,7 +39038,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 14428+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 128]
+	vmovdqu ymm5, [r9 + 128]
 ; VT = VF0 & VG
 %line 14429+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm5, ymm2, ymm5
@@ -39062,13 +39053,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 2048]
 %line 14433+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r11 + 2048]
+	vmovdqu ymm5, [rsi + 2048]
 ; VA = VA ^ VT
 %line 14434+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm5
 ; mem256[h + 2048] = VA
 %line 14435+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 2048], ymm1
+	vmovdqu [rsi + 2048], ymm1
 ; VB = VB ^ VS12
 %line 14436+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -39077,16 +39068,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 1536]
 %line 14438+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1536]
+	vmovdqu ymm1, [rsi + 1536]
 ; VB = VB ^ VT
 %line 14439+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 1536] = VB
 %line 14440+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 1536], ymm0
+	vmovdqu [rsi + 1536], ymm0
 ; VG = mem256[g + 0]
 %line 14441+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF2 & VG
 %line 14442+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -39095,7 +39086,7 @@ align 32
 	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 14444+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 32]
+	vmovdqu ymm4, [r9 + 32]
 ; VT = VF1 & VG
 %line 14445+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm3, ymm3, ymm4
@@ -39110,7 +39101,7 @@ align 32
 	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 14449+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm3, [r8 + 64]
+	vmovdqu ymm3, [r9 + 64]
 ; VT = VF0 & VG
 %line 14450+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm3, ymm2, ymm3
@@ -39122,28 +39113,28 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 1024]
 %line 14453+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 1024]
+	vmovdqu ymm3, [rsi + 1024]
 ; VA = VA ^ VT
 %line 14454+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm3
 ; mem256[h + 1024] = VA
 %line 14455+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 1024], ymm1
+	vmovdqu [rsi + 1024], ymm1
 ; VB = VB ^ VS13
 %line 14456+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 512]
 %line 14457+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 512]
+	vmovdqu ymm1, [rsi + 512]
 ; VB = VB ^ VT
 %line 14458+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 512] = VB
 %line 14459+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 512], ymm0
+	vmovdqu [rsi + 512], ymm0
 ; VG = mem256[g + 0]
 %line 14460+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF0 & VG
 %line 14461+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -39152,178 +39143,177 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 14463+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11]
+	vmovdqu ymm1, [rsi]
 ; VA = VA ^ VT
 %line 14464+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 14465+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rsi], ymm0
 ; VL = mem256[p + 0]
 %line 14466+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11]
+	vmovdqu ymm0, [rsi]
 ; VH = mem256[p + 128]
 %line 14467+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 128]
+	vmovdqu ymm1, [rsi + 128]
 ; VH = VH ^ VL
 %line 14468+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 128] = VH
 %line 14469+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 128], ymm1
+	vmovdqu [rsi + 128], ymm1
 ; VL = mem256[p + 512]
 %line 14470+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 512]
+	vmovdqu ymm0, [rsi + 512]
 ; VH = mem256[p + 640]
 %line 14471+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 640]
+	vmovdqu ymm1, [rsi + 640]
 ; VH = VH ^ VL
 %line 14472+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 640] = VH
 %line 14473+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 640], ymm1
+	vmovdqu [rsi + 640], ymm1
 ; VL = mem256[p + 1024]
 %line 14474+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1024]
+	vmovdqu ymm0, [rsi + 1024]
 ; VH = mem256[p + 1152]
 %line 14475+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1152]
+	vmovdqu ymm1, [rsi + 1152]
 ; VH = VH ^ VL
 %line 14476+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 1152] = VH
 %line 14477+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 1152], ymm1
+	vmovdqu [rsi + 1152], ymm1
 ; VL = mem256[p + 1536]
 %line 14478+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1536]
+	vmovdqu ymm0, [rsi + 1536]
 ; VH = mem256[p + 1664]
 %line 14479+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1664]
+	vmovdqu ymm1, [rsi + 1664]
 ; VH = VH ^ VL
 %line 14480+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 1664] = VH
 %line 14481+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 1664], ymm1
+	vmovdqu [rsi + 1664], ymm1
 ; VL = mem256[p + 2048]
 %line 14482+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2048]
+	vmovdqu ymm0, [rsi + 2048]
 ; VH = mem256[p + 2176]
 %line 14483+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 2176]
+	vmovdqu ymm1, [rsi + 2176]
 ; VH = VH ^ VL
 %line 14484+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 2176] = VH
 %line 14485+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 2176], ymm1
+	vmovdqu [rsi + 2176], ymm1
 ; VL = mem256[p + 2560]
 %line 14486+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2560]
+	vmovdqu ymm0, [rsi + 2560]
 ; VH = mem256[p + 2688]
 %line 14487+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 2688]
+	vmovdqu ymm1, [rsi + 2688]
 ; VH = VH ^ VL
 %line 14488+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 2688] = VH
 %line 14489+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 2688], ymm1
+	vmovdqu [rsi + 2688], ymm1
 ; VL = mem256[p + 3072]
 %line 14490+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 3072]
+	vmovdqu ymm0, [rsi + 3072]
 ; VH = mem256[p + 3200]
 %line 14491+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 3200]
+	vmovdqu ymm1, [rsi + 3200]
 ; VH = VH ^ VL
 %line 14492+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 3200] = VH
 %line 14493+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 3200], ymm1
+	vmovdqu [rsi + 3200], ymm1
 ; VL = mem256[p + 3584]
 %line 14494+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 3584]
+	vmovdqu ymm0, [rsi + 3584]
 ; VH = mem256[p + 3712]
 %line 14495+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 3712]
+	vmovdqu ymm1, [rsi + 3712]
 ; VH = VH ^ VL
 %line 14496+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 3712] = VH
 %line 14497+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 3712], ymm1
+	vmovdqu [rsi + 3712], ymm1
 ; VL = mem256[p + 4096]
 %line 14498+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 4096]
+	vmovdqu ymm0, [rsi + 4096]
 ; VH = mem256[p + 4224]
 %line 14499+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 4224]
+	vmovdqu ymm1, [rsi + 4224]
 ; VH = VH ^ VL
 %line 14500+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 4224] = VH
 %line 14501+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 4224], ymm1
+	vmovdqu [rsi + 4224], ymm1
 ; VL = mem256[p + 4608]
 %line 14502+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 4608]
+	vmovdqu ymm0, [rsi + 4608]
 ; VH = mem256[p + 4736]
 %line 14503+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 4736]
+	vmovdqu ymm1, [rsi + 4736]
 ; VH = VH ^ VL
 %line 14504+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 4736] = VH
 %line 14505+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 4736], ymm1
+	vmovdqu [rsi + 4736], ymm1
 ; VL = mem256[p + 5120]
 %line 14506+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5120]
+	vmovdqu ymm0, [rsi + 5120]
 ; VH = mem256[p + 5248]
 %line 14507+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 5248]
+	vmovdqu ymm1, [rsi + 5248]
 ; VH = VH ^ VL
 %line 14508+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 5248] = VH
 %line 14509+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 5248], ymm1
+	vmovdqu [rsi + 5248], ymm1
 ; VL = mem256[p + 5632]
 %line 14510+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5632]
+	vmovdqu ymm0, [rsi + 5632]
 ; VH = mem256[p + 5760]
 %line 14511+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 5760]
+	vmovdqu ymm1, [rsi + 5760]
 ; VH = VH ^ VL
 %line 14512+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 5760] = VH
 %line 14513+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu [r11 + 5760], ymm1
+	vmovdqu [rsi + 5760], ymm1
 ; p = p + 32
 %line 14514+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	add r11, 32
+	add rsi, 32
 ; g = g + 384
 %line 14515+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	add r8, 384
+	add r9, 384
 ; o0 = o0 - 1
 %line 14516+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 14517+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l9 if !=
 %line 14518+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	jne .Ll9
 ; p = p + 128
 %line 14519+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	add r11, 128
+	add rsi, 128
 ; o1 = o1 - 1
 %line 14520+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	mov r8, rsi
 	sub r8, 1
 ; =? o1 - 0
 %line 14521+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
@@ -39338,61 +39328,60 @@ align 32
 .Ll10:
 ; g = &TB
 %line 14527+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	mov r11, r8
-	lea r8, [rsp + 1952]
+	lea r9, [rsp + 1952]
 ; o0 = 8
 %line 14528+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	mov r9, 8
+	mov r10, 8
 align 32
 .Ll11:
 ; f = p + 256
 %line 14530+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	lea r10, [rdi + 256]
+	lea r11, [rdi + 256]
 ; VF0 = mem256[f + 0]
 %line 14532+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm2, [r10]
+	vmovdqu ymm2, [r11]
 ; VF1 = mem256[f + 512]
 %line 14533+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 512]
+	vmovdqu ymm3, [r11 + 512]
 ; VF2 = mem256[f + 1024]
 %line 14534+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm4, [r10 + 1024]
+	vmovdqu ymm4, [r11 + 1024]
 ; VF3 = mem256[f + 1536]
 %line 14535+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r10 + 1536]
+	vmovdqu ymm5, [r11 + 1536]
 ; VF4 = mem256[f + 2048]
 %line 14536+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm6, [r10 + 2048]
+	vmovdqu ymm6, [r11 + 2048]
 ; VF5 = mem256[f + 2560]
 %line 14537+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r10 + 2560]
+	vmovdqu ymm7, [r11 + 2560]
 ; VF6 = mem256[f + 3072]
 %line 14538+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm8, [r10 + 3072]
+	vmovdqu ymm8, [r11 + 3072]
 ; VF7 = mem256[f + 3584]
 %line 14539+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r10 + 3584]
+	vmovdqu ymm9, [r11 + 3584]
 ; VF8 = mem256[f + 4096]
 %line 14540+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm10, [r10 + 4096]
+	vmovdqu ymm10, [r11 + 4096]
 ; VF9 = mem256[f + 4608]
 %line 14541+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r10 + 4608]
+	vmovdqu ymm11, [r11 + 4608]
 ; VF10 = mem256[f + 5120]
 %line 14542+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm12, [r10 + 5120]
+	vmovdqu ymm12, [r11 + 5120]
 ; VF11 = mem256[f + 5632]
 %line 14543+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm13, [r10 + 5632]
+	vmovdqu ymm13, [r11 + 5632]
 ; VG = mem256[g + 320]
 %line 14544+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r9 + 320]
 ; VB = VF11 & VG
 %line 14545+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 352]
 %line 14546+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 352]
+	vmovdqu ymm1, [r9 + 352]
 ; VA = VF11 & VG
 %line 14547+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -39410,13 +39399,13 @@ align 32
 	vmovdqu [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 14552+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r9 + 256]
 ; VB = VF11 & VG
 %line 14553+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 288]
 %line 14554+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 288]
+	vmovdqu ymm1, [r9 + 288]
 ; VA = VF11 & VG
 %line 14555+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -39428,7 +39417,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 320]
 %line 14558+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF10 & VG
 %line 14559+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -39443,7 +39432,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 14563+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF9 & VG
 %line 14564+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -39464,13 +39453,13 @@ align 32
 	vmovdqu [rsp + 224], ymm1
 ; VG = mem256[g + 192]
 %line 14570+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r9 + 192]
 ; VB = VF11 & VG
 %line 14571+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 224]
 %line 14572+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 224]
+	vmovdqu ymm1, [r9 + 224]
 ; VA = VF11 & VG
 %line 14573+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -39482,7 +39471,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 256]
 %line 14576+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF10 & VG
 %line 14577+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -39497,7 +39486,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 14581+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF9 & VG
 %line 14582+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -39512,7 +39501,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 14586+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF8 & VG
 %line 14587+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -39527,7 +39516,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 14591+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF7 & VG
 %line 14592+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -39548,13 +39537,13 @@ align 32
 	vmovdqu [rsp + 160], ymm1
 ; VG = mem256[g + 128]
 %line 14598+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r9 + 128]
 ; VB = VF11 & VG
 %line 14599+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 160]
 %line 14600+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 160]
+	vmovdqu ymm1, [r9 + 160]
 ; VA = VF11 & VG
 %line 14601+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -39566,7 +39555,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 192]
 %line 14604+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r9 + 192]
 ; VT = VF10 & VG
 %line 14605+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -39581,7 +39570,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 14609+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r9 + 224]
 ; VT = VF9 & VG
 %line 14610+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -39596,7 +39585,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 14614+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF8 & VG
 %line 14615+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -39611,7 +39600,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 14619+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF7 & VG
 %line 14620+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -39626,7 +39615,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 14624+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF6 & VG
 %line 14625+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -39641,7 +39630,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 14629+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF5 & VG
 %line 14630+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -39662,13 +39651,13 @@ align 32
 	vmovdqu [rsp + 96], ymm1
 ; VG = mem256[g + 64]
 %line 14636+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r9 + 64]
 ; VB = VF11 & VG
 %line 14637+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 96]
 %line 14638+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [r9 + 96]
 ; VA = VF11 & VG
 %line 14639+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -39680,7 +39669,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 128]
 %line 14642+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 128]
+	vmovdqu ymm15, [r9 + 128]
 ; VT = VF10 & VG
 %line 14643+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -39695,7 +39684,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 160]
 %line 14647+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 160]
+	vmovdqu ymm15, [r9 + 160]
 ; VT = VF9 & VG
 %line 14648+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -39710,7 +39699,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 14652+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r9 + 192]
 ; VT = VF8 & VG
 %line 14653+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -39725,7 +39714,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 14657+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r9 + 224]
 ; VT = VF7 & VG
 %line 14658+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -39740,7 +39729,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 14662+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF6 & VG
 %line 14663+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -39755,7 +39744,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 14667+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF5 & VG
 %line 14668+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -39770,7 +39759,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 14672+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF4 & VG
 %line 14673+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -39785,7 +39774,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 14677+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF3 & VG
 %line 14678+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm5, ymm15
@@ -39809,13 +39798,13 @@ align 32
 	vmovdqu [rsp + 32], ymm1
 ; VG = mem256[g + 0]
 %line 14685+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VB = VF11 & VG
 %line 14686+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 32]
 %line 14687+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [r9 + 32]
 ; VA = VF11 & VG
 %line 14688+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm13, ymm13, ymm1
@@ -39827,7 +39816,7 @@ align 32
 	vpxor ymm14, ymm0, ymm1
 ; VG = mem256[g + 64]
 %line 14691+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r9 + 64]
 ; VT = VF10 & VG
 %line 14692+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -39842,7 +39831,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 14696+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r9 + 96]
 ; VT = VF9 & VG
 %line 14697+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm11, ymm0
@@ -39857,7 +39846,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 128]
 %line 14701+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r9 + 128]
 ; VT = VF8 & VG
 %line 14702+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -39872,7 +39861,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 14706+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r9 + 160]
 ; VT = VF7 & VG
 %line 14707+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm9, ymm0
@@ -39887,7 +39876,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 192]
 %line 14711+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r9 + 192]
 ; VT = VF6 & VG
 %line 14712+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -39902,7 +39891,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 14716+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 224]
+	vmovdqu ymm0, [r9 + 224]
 ; VT = VF5 & VG
 %line 14717+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm7, ymm0
@@ -39917,7 +39906,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 256]
 %line 14721+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r9 + 256]
 ; VT = VF4 & VG
 %line 14722+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -39932,7 +39921,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 14726+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 288]
+	vmovdqu ymm0, [r9 + 288]
 ; VT = VF3 & VG
 %line 14727+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm5, ymm0
@@ -39947,7 +39936,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 320]
 %line 14731+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r9 + 320]
 ; VT = VF2 & VG
 %line 14732+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -39962,7 +39951,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 14736+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r9 + 352]
 ; VT = VF1 & VG
 %line 14737+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm3, ymm0
@@ -39995,7 +39984,7 @@ align 32
 	vmovdqu [rdi + 5632], ymm14
 ; VG = mem256[g + 0]
 %line 14747+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF10 & VG
 %line 14748+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -40004,7 +39993,7 @@ align 32
 	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 14750+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm12, [r8 + 32]
+	vmovdqu ymm12, [r9 + 32]
 ; VT = VF9 & VG
 %line 14751+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
@@ -40019,7 +40008,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 14755+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 64]
+	vmovdqu ymm11, [r9 + 64]
 ; VT = VF8 & VG
 %line 14756+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm10, ymm11
@@ -40034,7 +40023,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 14760+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 96]
+	vmovdqu ymm11, [r9 + 96]
 ; VT = VF7 & VG
 %line 14761+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm9, ymm11
@@ -40049,7 +40038,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 14765+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 128]
+	vmovdqu ymm11, [r9 + 128]
 ; VT = VF6 & VG
 %line 14766+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm8, ymm11
@@ -40064,7 +40053,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 14770+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 160]
+	vmovdqu ymm11, [r9 + 160]
 ; VT = VF5 & VG
 %line 14771+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
@@ -40079,7 +40068,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 14775+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 192]
+	vmovdqu ymm11, [r9 + 192]
 ; VT = VF4 & VG
 %line 14776+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm6, ymm11
@@ -40094,7 +40083,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 14780+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 224]
+	vmovdqu ymm11, [r9 + 224]
 ; VT = VF3 & VG
 %line 14781+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm5, ymm11
@@ -40109,7 +40098,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 14785+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 256]
+	vmovdqu ymm11, [r9 + 256]
 ; VT = VF2 & VG
 %line 14786+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm4, ymm11
@@ -40124,7 +40113,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 14790+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 288]
+	vmovdqu ymm11, [r9 + 288]
 ; VT = VF1 & VG
 %line 14791+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm12, ymm3, ymm11
@@ -40139,7 +40128,7 @@ align 32
 	vpxor ymm11, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 14795+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r9 + 320]
 ; VT = VF0 & VG
 %line 14796+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -40178,7 +40167,7 @@ align 32
 	vmovdqu [rdi + 4608], ymm11
 ; VG = mem256[g + 0]
 %line 14808+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF8 & VG
 %line 14809+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -40187,7 +40176,7 @@ align 32
 	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 14811+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 32]
+	vmovdqu ymm10, [r9 + 32]
 ; VT = VF7 & VG
 %line 14812+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
@@ -40202,7 +40191,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 14816+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 64]
+	vmovdqu ymm9, [r9 + 64]
 ; VT = VF6 & VG
 %line 14817+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm8, ymm9
@@ -40217,7 +40206,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 14821+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 96]
+	vmovdqu ymm9, [r9 + 96]
 ; VT = VF5 & VG
 %line 14822+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm7, ymm9
@@ -40232,7 +40221,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 14826+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 128]
+	vmovdqu ymm9, [r9 + 128]
 ; VT = VF4 & VG
 %line 14827+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm6, ymm9
@@ -40247,7 +40236,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 14831+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 160]
+	vmovdqu ymm9, [r9 + 160]
 ; VT = VF3 & VG
 %line 14832+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm5, ymm9
@@ -40262,7 +40251,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 14836+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 192]
+	vmovdqu ymm9, [r9 + 192]
 ; VT = VF2 & VG
 %line 14837+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm4, ymm9
@@ -40277,7 +40266,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 14841+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 224]
+	vmovdqu ymm9, [r9 + 224]
 ; VT = VF1 & VG
 %line 14842+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm10, ymm3, ymm9
@@ -40292,7 +40281,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 14846+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 256]
+	vmovdqu ymm9, [r9 + 256]
 ; VT = VF0 & VG
 %line 14847+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm9, ymm2, ymm9
@@ -40331,7 +40320,7 @@ align 32
 	vmovdqu [rdi + 3584], ymm0
 ; VG = mem256[g + 0]
 %line 14859+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF6 & VG
 %line 14860+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -40340,7 +40329,7 @@ align 32
 	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 14862+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 32]
+	vmovdqu ymm8, [r9 + 32]
 ; VT = VF5 & VG
 %line 14863+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm7, ymm7, ymm8
@@ -40355,7 +40344,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 14867+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 64]
+	vmovdqu ymm7, [r9 + 64]
 ; VT = VF4 & VG
 %line 14868+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm6, ymm7
@@ -40370,7 +40359,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 14872+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 96]
+	vmovdqu ymm7, [r9 + 96]
 ; VT = VF3 & VG
 %line 14873+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm5, ymm7
@@ -40385,7 +40374,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 14877+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 128]
+	vmovdqu ymm7, [r9 + 128]
 ; VT = VF2 & VG
 %line 14878+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm4, ymm7
@@ -40400,7 +40389,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 14882+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 160]
+	vmovdqu ymm7, [r9 + 160]
 ; VT = VF1 & VG
 %line 14883+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm8, ymm3, ymm7
@@ -40415,7 +40404,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 14887+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 192]
+	vmovdqu ymm7, [r9 + 192]
 ; VT = VF0 & VG
 %line 14888+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm7, ymm2, ymm7
@@ -40454,7 +40443,7 @@ align 32
 	vmovdqu [rdi + 2560], ymm0
 ; VG = mem256[g + 0]
 %line 14900+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF4 & VG
 %line 14901+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -40463,7 +40452,7 @@ align 32
 	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 14903+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 32]
+	vmovdqu ymm6, [r9 + 32]
 ; VT = VF3 & VG
 %line 14904+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm5, ymm5, ymm6
@@ -40478,7 +40467,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 14908+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 64]
+	vmovdqu ymm5, [r9 + 64]
 ; VT = VF2 & VG
 %line 14909+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm6, ymm4, ymm5
@@ -40493,7 +40482,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 14913+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 96]
+	vmovdqu ymm5, [r9 + 96]
 ; VT = VF1 & VG
 %line 14914+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm6, ymm3, ymm5
@@ -40508,7 +40497,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 14918+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 128]
+	vmovdqu ymm5, [r9 + 128]
 ; VT = VF0 & VG
 %line 14919+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm5, ymm2, ymm5
@@ -40547,7 +40536,7 @@ align 32
 	vmovdqu [rdi + 1536], ymm0
 ; VG = mem256[g + 0]
 %line 14931+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF2 & VG
 %line 14932+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -40556,7 +40545,7 @@ align 32
 	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 14934+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 32]
+	vmovdqu ymm4, [r9 + 32]
 ; VT = VF1 & VG
 %line 14935+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm3, ymm3, ymm4
@@ -40571,7 +40560,7 @@ align 32
 	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 14939+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm3, [r8 + 64]
+	vmovdqu ymm3, [r9 + 64]
 ; VT = VF0 & VG
 %line 14940+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm3, ymm2, ymm3
@@ -40604,7 +40593,7 @@ align 32
 	vmovdqu [rdi + 512], ymm0
 ; VG = mem256[g + 0]
 %line 14950+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF0 & VG
 %line 14951+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -40769,13 +40758,13 @@ align 32
 	add rdi, 32
 ; g = g + 384
 %line 15005+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	add r8, 384
+	add r9, 384
 ; o0 = o0 - 1
 %line 15006+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 15007+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l11 if !=
 %line 15008+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
 	jne .Ll11
@@ -40784,7 +40773,6 @@ align 32
 	add rdi, 256
 ; o1 = o1 - 1
 %line 15010+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q
-	mov r8, r11
 	sub r8, 1
 ; =? o1 - 0
 %line 15011+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx2.q

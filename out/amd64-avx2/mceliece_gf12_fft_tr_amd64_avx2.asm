@@ -5240,11 +5240,10 @@ align 32
 .Ll2:
 ; g = &TB
 %line 1768+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov rsi, r8
-	lea r8, [rsp + 1696]
+	lea r10, [rsp + 1696]
 ; o0 = 8
 %line 1769+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 8
+	mov r11, 8
 align 32
 .Ll3:
 ; VL = mem256[p + 0]
@@ -5393,7 +5392,7 @@ align 32
 	vmovdqu [r9 + 5632], ymm0
 ; h = p + 256
 %line 1820+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	lea r11, [r9 + 256]
+	lea rsi, [r9 + 256]
 ; VF0 = mem256[f + 0]
 %line 1821+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vmovdqu ymm2, [r9]
@@ -5432,13 +5431,13 @@ align 32
 	vmovdqu ymm13, [r9 + 5632]
 ; VG = mem256[g + 320]
 %line 1833+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VB = VF11 & VG
 %line 1834+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 352]
 %line 1835+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 352]
+	vmovdqu ymm1, [r10 + 352]
 ; VA = VF11 & VG
 %line 1836+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -5456,13 +5455,13 @@ align 32
 	vmovdqu [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 1841+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r10 + 256]
 ; VB = VF11 & VG
 %line 1842+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 288]
 %line 1843+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 288]
+	vmovdqu ymm1, [r10 + 288]
 ; VA = VF11 & VG
 %line 1844+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -5474,7 +5473,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 320]
 %line 1847+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF10 & VG
 %line 1848+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -5489,7 +5488,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 1852+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF9 & VG
 %line 1853+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -5510,13 +5509,13 @@ align 32
 	vmovdqu [rsp + 224], ymm1
 ; VG = mem256[g + 192]
 %line 1859+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r10 + 192]
 ; VB = VF11 & VG
 %line 1860+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 224]
 %line 1861+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 224]
+	vmovdqu ymm1, [r10 + 224]
 ; VA = VF11 & VG
 %line 1862+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -5528,7 +5527,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 256]
 %line 1865+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF10 & VG
 %line 1866+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -5543,7 +5542,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 1870+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF9 & VG
 %line 1871+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -5558,7 +5557,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 1875+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF8 & VG
 %line 1876+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -5573,7 +5572,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 1880+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF7 & VG
 %line 1881+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -5594,13 +5593,13 @@ align 32
 	vmovdqu [rsp + 160], ymm1
 ; VG = mem256[g + 128]
 %line 1887+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r10 + 128]
 ; VB = VF11 & VG
 %line 1888+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 160]
 %line 1889+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 160]
+	vmovdqu ymm1, [r10 + 160]
 ; VA = VF11 & VG
 %line 1890+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -5612,7 +5611,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 192]
 %line 1893+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r10 + 192]
 ; VT = VF10 & VG
 %line 1894+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -5627,7 +5626,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 1898+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r10 + 224]
 ; VT = VF9 & VG
 %line 1899+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -5642,7 +5641,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 1903+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF8 & VG
 %line 1904+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -5657,7 +5656,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 1908+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF7 & VG
 %line 1909+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -5672,7 +5671,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 1913+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF6 & VG
 %line 1914+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -5687,7 +5686,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 1918+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF5 & VG
 %line 1919+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -5708,13 +5707,13 @@ align 32
 	vmovdqu [rsp + 96], ymm1
 ; VG = mem256[g + 64]
 %line 1925+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r10 + 64]
 ; VB = VF11 & VG
 %line 1926+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 96]
 %line 1927+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [r10 + 96]
 ; VA = VF11 & VG
 %line 1928+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -5726,7 +5725,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 128]
 %line 1931+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 128]
+	vmovdqu ymm15, [r10 + 128]
 ; VT = VF10 & VG
 %line 1932+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -5741,7 +5740,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 160]
 %line 1936+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 160]
+	vmovdqu ymm15, [r10 + 160]
 ; VT = VF9 & VG
 %line 1937+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -5756,7 +5755,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 1941+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r10 + 192]
 ; VT = VF8 & VG
 %line 1942+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -5771,7 +5770,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 1946+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r10 + 224]
 ; VT = VF7 & VG
 %line 1947+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -5786,7 +5785,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 1951+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF6 & VG
 %line 1952+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -5801,7 +5800,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 1956+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF5 & VG
 %line 1957+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -5816,7 +5815,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 1961+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF4 & VG
 %line 1962+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -5831,7 +5830,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 1966+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF3 & VG
 %line 1967+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm5, ymm15
@@ -5855,13 +5854,13 @@ align 32
 	vmovdqu [rsp + 32], ymm1
 ; VG = mem256[g + 0]
 %line 1974+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VB = VF11 & VG
 %line 1975+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 32]
 %line 1976+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [r10 + 32]
 ; VA = VF11 & VG
 %line 1977+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm13, ymm13, ymm1
@@ -5873,7 +5872,7 @@ align 32
 	vpxor ymm14, ymm0, ymm1
 ; VG = mem256[g + 64]
 %line 1980+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r10 + 64]
 ; VT = VF10 & VG
 %line 1981+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -5888,7 +5887,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 1985+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r10 + 96]
 ; VT = VF9 & VG
 %line 1986+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm11, ymm0
@@ -5903,7 +5902,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 128]
 %line 1990+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r10 + 128]
 ; VT = VF8 & VG
 %line 1991+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -5918,7 +5917,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 1995+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r10 + 160]
 ; VT = VF7 & VG
 %line 1996+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm9, ymm0
@@ -5933,7 +5932,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 192]
 %line 2000+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r10 + 192]
 ; VT = VF6 & VG
 %line 2001+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -5948,7 +5947,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 2005+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 224]
+	vmovdqu ymm0, [r10 + 224]
 ; VT = VF5 & VG
 %line 2006+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm7, ymm0
@@ -5963,7 +5962,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 256]
 %line 2010+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r10 + 256]
 ; VT = VF4 & VG
 %line 2011+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -5978,7 +5977,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 2015+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 288]
+	vmovdqu ymm0, [r10 + 288]
 ; VT = VF3 & VG
 %line 2016+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm5, ymm0
@@ -5993,7 +5992,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 320]
 %line 2020+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VT = VF2 & VG
 %line 2021+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -6008,7 +6007,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 2025+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r10 + 352]
 ; VT = VF1 & VG
 %line 2026+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm3, ymm0
@@ -6032,16 +6031,16 @@ align 32
 	vpxor ymm14, ymm14, [rsp + 256]
 ; VT = mem256[h + 5632]
 %line 2033+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5632]
+	vmovdqu ymm0, [rsi + 5632]
 ; VB = VB ^ VT
 %line 2034+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; mem256[h + 5632] = VB
 %line 2035+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 5632], ymm14
+	vmovdqu [rsi + 5632], ymm14
 ; VG = mem256[g + 0]
 %line 2036+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF10 & VG
 %line 2037+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -6050,7 +6049,7 @@ align 32
 	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 2039+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm12, [r8 + 32]
+	vmovdqu ymm12, [r10 + 32]
 ; VT = VF9 & VG
 %line 2040+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
@@ -6065,7 +6064,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 2044+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 64]
+	vmovdqu ymm11, [r10 + 64]
 ; VT = VF8 & VG
 %line 2045+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm10, ymm11
@@ -6080,7 +6079,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 2049+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 96]
+	vmovdqu ymm11, [r10 + 96]
 ; VT = VF7 & VG
 %line 2050+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm9, ymm11
@@ -6095,7 +6094,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 2054+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 128]
+	vmovdqu ymm11, [r10 + 128]
 ; VT = VF6 & VG
 %line 2055+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm8, ymm11
@@ -6110,7 +6109,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 2059+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 160]
+	vmovdqu ymm11, [r10 + 160]
 ; VT = VF5 & VG
 %line 2060+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
@@ -6125,7 +6124,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 2064+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 192]
+	vmovdqu ymm11, [r10 + 192]
 ; VT = VF4 & VG
 %line 2065+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm6, ymm11
@@ -6140,7 +6139,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 2069+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 224]
+	vmovdqu ymm11, [r10 + 224]
 ; VT = VF3 & VG
 %line 2070+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm5, ymm11
@@ -6155,7 +6154,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 2074+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 256]
+	vmovdqu ymm11, [r10 + 256]
 ; VT = VF2 & VG
 %line 2075+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm4, ymm11
@@ -6170,7 +6169,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 2079+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 288]
+	vmovdqu ymm11, [r10 + 288]
 ; VT = VF1 & VG
 %line 2080+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm3, ymm11
@@ -6185,7 +6184,7 @@ align 32
 	vpxor ymm11, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 2084+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VT = VF0 & VG
 %line 2085+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -6200,13 +6199,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 320]
 ; VT = mem256[h + 5120]
 %line 2089+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5120]
+	vmovdqu ymm0, [rsi + 5120]
 ; VA = VA ^ VT
 %line 2090+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[h + 5120] = VA
 %line 2091+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 5120], ymm1
+	vmovdqu [rsi + 5120], ymm1
 ; VB = VB ^ VS18
 %line 2092+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 192]
@@ -6215,16 +6214,16 @@ align 32
 	vpxor ymm11, ymm11, [rsp + 288]
 ; VT = mem256[h + 4608]
 %line 2094+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 4608]
+	vmovdqu ymm0, [rsi + 4608]
 ; VB = VB ^ VT
 %line 2095+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm0
 ; mem256[h + 4608] = VB
 %line 2096+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 4608], ymm11
+	vmovdqu [rsi + 4608], ymm11
 ; VG = mem256[g + 0]
 %line 2097+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF8 & VG
 %line 2098+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -6233,7 +6232,7 @@ align 32
 	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 2100+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 32]
+	vmovdqu ymm10, [r10 + 32]
 ; VT = VF7 & VG
 %line 2101+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
@@ -6248,7 +6247,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 2105+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 64]
+	vmovdqu ymm9, [r10 + 64]
 ; VT = VF6 & VG
 %line 2106+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm8, ymm9
@@ -6263,7 +6262,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 2110+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 96]
+	vmovdqu ymm9, [r10 + 96]
 ; VT = VF5 & VG
 %line 2111+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm7, ymm9
@@ -6278,7 +6277,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 2115+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 128]
+	vmovdqu ymm9, [r10 + 128]
 ; VT = VF4 & VG
 %line 2116+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm6, ymm9
@@ -6293,7 +6292,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 2120+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 160]
+	vmovdqu ymm9, [r10 + 160]
 ; VT = VF3 & VG
 %line 2121+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm5, ymm9
@@ -6308,7 +6307,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 2125+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 192]
+	vmovdqu ymm9, [r10 + 192]
 ; VT = VF2 & VG
 %line 2126+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm4, ymm9
@@ -6323,7 +6322,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 2130+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 224]
+	vmovdqu ymm9, [r10 + 224]
 ; VT = VF1 & VG
 %line 2131+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm3, ymm9
@@ -6338,7 +6337,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 2135+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 256]
+	vmovdqu ymm9, [r10 + 256]
 ; VT = VF0 & VG
 %line 2136+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm9, ymm2, ymm9
@@ -6353,13 +6352,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 256]
 ; VT = mem256[h + 4096]
 %line 2140+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r11 + 4096]
+	vmovdqu ymm9, [rsi + 4096]
 ; VA = VA ^ VT
 %line 2141+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm9
 ; mem256[h + 4096] = VA
 %line 2142+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 4096], ymm1
+	vmovdqu [rsi + 4096], ymm1
 ; VB = VB ^ VS16
 %line 2143+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 128]
@@ -6368,16 +6367,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 3584]
 %line 2145+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 3584]
+	vmovdqu ymm1, [rsi + 3584]
 ; VB = VB ^ VT
 %line 2146+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 3584] = VB
 %line 2147+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 3584], ymm0
+	vmovdqu [rsi + 3584], ymm0
 ; VG = mem256[g + 0]
 %line 2148+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF6 & VG
 %line 2149+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -6386,7 +6385,7 @@ align 32
 	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 2151+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 32]
+	vmovdqu ymm8, [r10 + 32]
 ; VT = VF5 & VG
 %line 2152+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm7, ymm7, ymm8
@@ -6401,7 +6400,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 2156+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 64]
+	vmovdqu ymm7, [r10 + 64]
 ; VT = VF4 & VG
 %line 2157+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm6, ymm7
@@ -6416,7 +6415,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 2161+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 96]
+	vmovdqu ymm7, [r10 + 96]
 ; VT = VF3 & VG
 %line 2162+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm5, ymm7
@@ -6431,7 +6430,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 2166+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 128]
+	vmovdqu ymm7, [r10 + 128]
 ; VT = VF2 & VG
 %line 2167+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm4, ymm7
@@ -6446,7 +6445,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 2171+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 160]
+	vmovdqu ymm7, [r10 + 160]
 ; VT = VF1 & VG
 %line 2172+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm3, ymm7
@@ -6461,7 +6460,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 2176+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 192]
+	vmovdqu ymm7, [r10 + 192]
 ; VT = VF0 & VG
 %line 2177+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm7, ymm2, ymm7
@@ -6476,13 +6475,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 3072]
 %line 2181+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r11 + 3072]
+	vmovdqu ymm7, [rsi + 3072]
 ; VA = VA ^ VT
 %line 2182+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm7
 ; mem256[h + 3072] = VA
 %line 2183+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 3072], ymm1
+	vmovdqu [rsi + 3072], ymm1
 ; VB = VB ^ VS14
 %line 2184+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 64]
@@ -6491,16 +6490,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 2560]
 %line 2186+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 2560]
+	vmovdqu ymm1, [rsi + 2560]
 ; VB = VB ^ VT
 %line 2187+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 2560] = VB
 %line 2188+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 2560], ymm0
+	vmovdqu [rsi + 2560], ymm0
 ; VG = mem256[g + 0]
 %line 2189+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF4 & VG
 %line 2190+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -6509,7 +6508,7 @@ align 32
 	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 2192+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 32]
+	vmovdqu ymm6, [r10 + 32]
 ; VT = VF3 & VG
 %line 2193+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm5, ymm5, ymm6
@@ -6524,7 +6523,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 2197+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 64]
+	vmovdqu ymm5, [r10 + 64]
 ; VT = VF2 & VG
 %line 2198+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm6, ymm4, ymm5
@@ -6539,7 +6538,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 2202+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 96]
+	vmovdqu ymm5, [r10 + 96]
 ; VT = VF1 & VG
 %line 2203+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm6, ymm3, ymm5
@@ -6554,7 +6553,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 2207+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 128]
+	vmovdqu ymm5, [r10 + 128]
 ; VT = VF0 & VG
 %line 2208+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm5, ymm2, ymm5
@@ -6569,13 +6568,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 2048]
 %line 2212+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r11 + 2048]
+	vmovdqu ymm5, [rsi + 2048]
 ; VA = VA ^ VT
 %line 2213+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm5
 ; mem256[h + 2048] = VA
 %line 2214+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 2048], ymm1
+	vmovdqu [rsi + 2048], ymm1
 ; VB = VB ^ VS12
 %line 2215+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -6584,16 +6583,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 1536]
 %line 2217+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1536]
+	vmovdqu ymm1, [rsi + 1536]
 ; VB = VB ^ VT
 %line 2218+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 1536] = VB
 %line 2219+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 1536], ymm0
+	vmovdqu [rsi + 1536], ymm0
 ; VG = mem256[g + 0]
 %line 2220+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF2 & VG
 %line 2221+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -6602,7 +6601,7 @@ align 32
 	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 2223+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 32]
+	vmovdqu ymm4, [r10 + 32]
 ; VT = VF1 & VG
 %line 2224+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm3, ymm3, ymm4
@@ -6617,7 +6616,7 @@ align 32
 	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 2228+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm3, [r8 + 64]
+	vmovdqu ymm3, [r10 + 64]
 ; VT = VF0 & VG
 %line 2229+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm3, ymm2, ymm3
@@ -6629,28 +6628,28 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 1024]
 %line 2232+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 1024]
+	vmovdqu ymm3, [rsi + 1024]
 ; VA = VA ^ VT
 %line 2233+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm3
 ; mem256[h + 1024] = VA
 %line 2234+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 1024], ymm1
+	vmovdqu [rsi + 1024], ymm1
 ; VB = VB ^ VS13
 %line 2235+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 512]
 %line 2236+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 512]
+	vmovdqu ymm1, [rsi + 512]
 ; VB = VB ^ VT
 %line 2237+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 512] = VB
 %line 2238+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 512], ymm0
+	vmovdqu [rsi + 512], ymm0
 ; VG = mem256[g + 0]
 %line 2239+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF0 & VG
 %line 2240+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -6659,25 +6658,25 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 2242+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11]
+	vmovdqu ymm1, [rsi]
 ; VA = VA ^ VT
 %line 2243+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 2244+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rsi], ymm0
 ; p = p + 32
 %line 2245+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	add r9, 32
 ; g = g + 384
 %line 2246+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	add r8, 384
+	add r10, 384
 ; o0 = o0 - 1
 %line 2247+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	sub r10, 1
+	sub r11, 1
 ; =? o0 - 0
 %line 2248+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	cmp r10, 0
+	cmp r11, 0
 ; goto l3 if !=
 %line 2249+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	jne .Ll3
@@ -6686,7 +6685,6 @@ align 32
 	add r9, 256
 ; o1 = o1 - 1
 %line 2251+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r8, rsi
 	sub r8, 1
 ; =? o1 - 0
 %line 2252+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
@@ -6696,7 +6694,7 @@ align 32
 	jne .Ll2
 ; p = &E
 %line 2255+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	lea r10, [rsp + 8608]
+	lea r11, [rsp + 8608]
 ; o1 = 2
 %line 2256+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, 2
@@ -6704,208 +6702,207 @@ align 32
 .Ll4:
 ; g = &TB
 %line 2258+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov rsi, r8
-	lea r8, [rsp + 1696]
+	lea r9, [rsp + 1696]
 ; g = g + 3072
 %line 2259+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	add r8, 3072
+	add r9, 3072
 ; o0 = 4
 %line 2260+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r9, 4
+	mov r10, 4
 align 32
 .Ll5:
 ; VL = mem256[p + 0]
 %line 2262+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10]
+	vmovdqu ymm0, [r11]
 ; VH = mem256[p + 128]
 %line 2263+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 128]
+	vmovdqu ymm1, [r11 + 128]
 ; VL = VL ^ VH
 %line 2264+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 0] = VL
 %line 2265+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10], ymm0
+	vmovdqu [r11], ymm0
 ; VL = mem256[p + 512]
 %line 2266+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 512]
+	vmovdqu ymm0, [r11 + 512]
 ; VH = mem256[p + 640]
 %line 2267+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 640]
+	vmovdqu ymm1, [r11 + 640]
 ; VL = VL ^ VH
 %line 2268+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 512] = VL
 %line 2269+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 512], ymm0
+	vmovdqu [r11 + 512], ymm0
 ; VL = mem256[p + 1024]
 %line 2270+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 1024]
+	vmovdqu ymm0, [r11 + 1024]
 ; VH = mem256[p + 1152]
 %line 2271+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 1152]
+	vmovdqu ymm1, [r11 + 1152]
 ; VL = VL ^ VH
 %line 2272+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 1024] = VL
 %line 2273+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 1024], ymm0
+	vmovdqu [r11 + 1024], ymm0
 ; VL = mem256[p + 1536]
 %line 2274+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 1536]
+	vmovdqu ymm0, [r11 + 1536]
 ; VH = mem256[p + 1664]
 %line 2275+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 1664]
+	vmovdqu ymm1, [r11 + 1664]
 ; VL = VL ^ VH
 %line 2276+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 1536] = VL
 %line 2277+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 1536], ymm0
+	vmovdqu [r11 + 1536], ymm0
 ; VL = mem256[p + 2048]
 %line 2278+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 2048]
+	vmovdqu ymm0, [r11 + 2048]
 ; VH = mem256[p + 2176]
 %line 2279+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 2176]
+	vmovdqu ymm1, [r11 + 2176]
 ; VL = VL ^ VH
 %line 2280+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 2048] = VL
 %line 2281+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 2048], ymm0
+	vmovdqu [r11 + 2048], ymm0
 ; VL = mem256[p + 2560]
 %line 2282+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 2560]
+	vmovdqu ymm0, [r11 + 2560]
 ; VH = mem256[p + 2688]
 %line 2283+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 2688]
+	vmovdqu ymm1, [r11 + 2688]
 ; VL = VL ^ VH
 %line 2284+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 2560] = VL
 %line 2285+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 2560], ymm0
+	vmovdqu [r11 + 2560], ymm0
 ; VL = mem256[p + 3072]
 %line 2286+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 3072]
+	vmovdqu ymm0, [r11 + 3072]
 ; VH = mem256[p + 3200]
 %line 2287+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 3200]
+	vmovdqu ymm1, [r11 + 3200]
 ; VL = VL ^ VH
 %line 2288+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 3072] = VL
 %line 2289+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 3072], ymm0
+	vmovdqu [r11 + 3072], ymm0
 ; VL = mem256[p + 3584]
 %line 2290+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 3584]
+	vmovdqu ymm0, [r11 + 3584]
 ; VH = mem256[p + 3712]
 %line 2291+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 3712]
+	vmovdqu ymm1, [r11 + 3712]
 ; VL = VL ^ VH
 %line 2292+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 3584] = VL
 %line 2293+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 3584], ymm0
+	vmovdqu [r11 + 3584], ymm0
 ; VL = mem256[p + 4096]
 %line 2294+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 4096]
+	vmovdqu ymm0, [r11 + 4096]
 ; VH = mem256[p + 4224]
 %line 2295+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 4224]
+	vmovdqu ymm1, [r11 + 4224]
 ; VL = VL ^ VH
 %line 2296+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 4096] = VL
 %line 2297+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 4096], ymm0
+	vmovdqu [r11 + 4096], ymm0
 ; VL = mem256[p + 4608]
 %line 2298+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 4608]
+	vmovdqu ymm0, [r11 + 4608]
 ; VH = mem256[p + 4736]
 %line 2299+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 4736]
+	vmovdqu ymm1, [r11 + 4736]
 ; VL = VL ^ VH
 %line 2300+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 4608] = VL
 %line 2301+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 4608], ymm0
+	vmovdqu [r11 + 4608], ymm0
 ; VL = mem256[p + 5120]
 %line 2302+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 5120]
+	vmovdqu ymm0, [r11 + 5120]
 ; VH = mem256[p + 5248]
 %line 2303+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 5248]
+	vmovdqu ymm1, [r11 + 5248]
 ; VL = VL ^ VH
 %line 2304+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 5120] = VL
 %line 2305+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 5120], ymm0
+	vmovdqu [r11 + 5120], ymm0
 ; VL = mem256[p + 5632]
 %line 2306+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 5632]
+	vmovdqu ymm0, [r11 + 5632]
 ; VH = mem256[p + 5760]
 %line 2307+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 5760]
+	vmovdqu ymm1, [r11 + 5760]
 ; VL = VL ^ VH
 %line 2308+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 5632] = VL
 %line 2309+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 5632], ymm0
+	vmovdqu [r11 + 5632], ymm0
 ; h = p + 128
 %line 2311+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	lea r11, [r10 + 128]
+	lea rsi, [r11 + 128]
 ; VF0 = mem256[f + 0]
 %line 2312+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm2, [r10]
+	vmovdqu ymm2, [r11]
 ; VF1 = mem256[f + 512]
 %line 2313+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 512]
+	vmovdqu ymm3, [r11 + 512]
 ; VF2 = mem256[f + 1024]
 %line 2314+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm4, [r10 + 1024]
+	vmovdqu ymm4, [r11 + 1024]
 ; VF3 = mem256[f + 1536]
 %line 2315+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r10 + 1536]
+	vmovdqu ymm5, [r11 + 1536]
 ; VF4 = mem256[f + 2048]
 %line 2316+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm6, [r10 + 2048]
+	vmovdqu ymm6, [r11 + 2048]
 ; VF5 = mem256[f + 2560]
 %line 2317+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r10 + 2560]
+	vmovdqu ymm7, [r11 + 2560]
 ; VF6 = mem256[f + 3072]
 %line 2318+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm8, [r10 + 3072]
+	vmovdqu ymm8, [r11 + 3072]
 ; VF7 = mem256[f + 3584]
 %line 2319+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r10 + 3584]
+	vmovdqu ymm9, [r11 + 3584]
 ; VF8 = mem256[f + 4096]
 %line 2320+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm10, [r10 + 4096]
+	vmovdqu ymm10, [r11 + 4096]
 ; VF9 = mem256[f + 4608]
 %line 2321+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r10 + 4608]
+	vmovdqu ymm11, [r11 + 4608]
 ; VF10 = mem256[f + 5120]
 %line 2322+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm12, [r10 + 5120]
+	vmovdqu ymm12, [r11 + 5120]
 ; VF11 = mem256[f + 5632]
 %line 2323+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm13, [r10 + 5632]
+	vmovdqu ymm13, [r11 + 5632]
 ; VG = mem256[g + 320]
 %line 2324+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r9 + 320]
 ; VB = VF11 & VG
 %line 2325+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 352]
 %line 2326+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 352]
+	vmovdqu ymm1, [r9 + 352]
 ; VA = VF11 & VG
 %line 2327+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -6923,13 +6920,13 @@ align 32
 	vmovdqu [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 2332+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r9 + 256]
 ; VB = VF11 & VG
 %line 2333+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 288]
 %line 2334+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 288]
+	vmovdqu ymm1, [r9 + 288]
 ; VA = VF11 & VG
 %line 2335+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -6941,7 +6938,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 320]
 %line 2338+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF10 & VG
 %line 2339+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -6956,7 +6953,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 2343+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF9 & VG
 %line 2344+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -6977,13 +6974,13 @@ align 32
 	vmovdqu [rsp + 224], ymm1
 ; VG = mem256[g + 192]
 %line 2350+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r9 + 192]
 ; VB = VF11 & VG
 %line 2351+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 224]
 %line 2352+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 224]
+	vmovdqu ymm1, [r9 + 224]
 ; VA = VF11 & VG
 %line 2353+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -6995,7 +6992,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 256]
 %line 2356+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF10 & VG
 %line 2357+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -7010,7 +7007,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 2361+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF9 & VG
 %line 2362+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -7025,7 +7022,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 2366+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF8 & VG
 %line 2367+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -7040,7 +7037,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 2371+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF7 & VG
 %line 2372+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -7061,13 +7058,13 @@ align 32
 	vmovdqu [rsp + 160], ymm1
 ; VG = mem256[g + 128]
 %line 2378+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r9 + 128]
 ; VB = VF11 & VG
 %line 2379+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 160]
 %line 2380+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 160]
+	vmovdqu ymm1, [r9 + 160]
 ; VA = VF11 & VG
 %line 2381+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -7079,7 +7076,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 192]
 %line 2384+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r9 + 192]
 ; VT = VF10 & VG
 %line 2385+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -7094,7 +7091,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 2389+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r9 + 224]
 ; VT = VF9 & VG
 %line 2390+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -7109,7 +7106,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 2394+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF8 & VG
 %line 2395+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -7124,7 +7121,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 2399+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF7 & VG
 %line 2400+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -7139,7 +7136,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 2404+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF6 & VG
 %line 2405+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -7154,7 +7151,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 2409+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF5 & VG
 %line 2410+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -7175,13 +7172,13 @@ align 32
 	vmovdqu [rsp + 96], ymm1
 ; VG = mem256[g + 64]
 %line 2416+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r9 + 64]
 ; VB = VF11 & VG
 %line 2417+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 96]
 %line 2418+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [r9 + 96]
 ; VA = VF11 & VG
 %line 2419+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -7193,7 +7190,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 128]
 %line 2422+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 128]
+	vmovdqu ymm15, [r9 + 128]
 ; VT = VF10 & VG
 %line 2423+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -7208,7 +7205,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 160]
 %line 2427+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 160]
+	vmovdqu ymm15, [r9 + 160]
 ; VT = VF9 & VG
 %line 2428+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -7223,7 +7220,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 2432+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r9 + 192]
 ; VT = VF8 & VG
 %line 2433+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -7238,7 +7235,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 2437+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r9 + 224]
 ; VT = VF7 & VG
 %line 2438+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -7253,7 +7250,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 2442+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF6 & VG
 %line 2443+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -7268,7 +7265,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 2447+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF5 & VG
 %line 2448+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -7283,7 +7280,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 2452+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF4 & VG
 %line 2453+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -7298,7 +7295,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 2457+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF3 & VG
 %line 2458+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm5, ymm15
@@ -7322,13 +7319,13 @@ align 32
 	vmovdqu [rsp + 32], ymm1
 ; VG = mem256[g + 0]
 %line 2465+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VB = VF11 & VG
 %line 2466+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 32]
 %line 2467+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [r9 + 32]
 ; VA = VF11 & VG
 %line 2468+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm13, ymm13, ymm1
@@ -7340,7 +7337,7 @@ align 32
 	vpxor ymm14, ymm0, ymm1
 ; VG = mem256[g + 64]
 %line 2471+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r9 + 64]
 ; VT = VF10 & VG
 %line 2472+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -7355,7 +7352,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 2476+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r9 + 96]
 ; VT = VF9 & VG
 %line 2477+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm11, ymm0
@@ -7370,7 +7367,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 128]
 %line 2481+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r9 + 128]
 ; VT = VF8 & VG
 %line 2482+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -7385,7 +7382,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 2486+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r9 + 160]
 ; VT = VF7 & VG
 %line 2487+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm9, ymm0
@@ -7400,7 +7397,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 192]
 %line 2491+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r9 + 192]
 ; VT = VF6 & VG
 %line 2492+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -7415,7 +7412,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 2496+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 224]
+	vmovdqu ymm0, [r9 + 224]
 ; VT = VF5 & VG
 %line 2497+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm7, ymm0
@@ -7430,7 +7427,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 256]
 %line 2501+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r9 + 256]
 ; VT = VF4 & VG
 %line 2502+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -7445,7 +7442,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 2506+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 288]
+	vmovdqu ymm0, [r9 + 288]
 ; VT = VF3 & VG
 %line 2507+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm5, ymm0
@@ -7460,7 +7457,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 320]
 %line 2511+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r9 + 320]
 ; VT = VF2 & VG
 %line 2512+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -7475,7 +7472,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 2516+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r9 + 352]
 ; VT = VF1 & VG
 %line 2517+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm3, ymm0
@@ -7499,16 +7496,16 @@ align 32
 	vpxor ymm14, ymm14, [rsp + 256]
 ; VT = mem256[h + 5632]
 %line 2524+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5632]
+	vmovdqu ymm0, [rsi + 5632]
 ; VB = VB ^ VT
 %line 2525+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; mem256[h + 5632] = VB
 %line 2526+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 5632], ymm14
+	vmovdqu [rsi + 5632], ymm14
 ; VG = mem256[g + 0]
 %line 2527+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF10 & VG
 %line 2528+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -7517,7 +7514,7 @@ align 32
 	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 2530+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm12, [r8 + 32]
+	vmovdqu ymm12, [r9 + 32]
 ; VT = VF9 & VG
 %line 2531+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
@@ -7532,7 +7529,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 2535+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 64]
+	vmovdqu ymm11, [r9 + 64]
 ; VT = VF8 & VG
 %line 2536+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm10, ymm11
@@ -7547,7 +7544,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 2540+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 96]
+	vmovdqu ymm11, [r9 + 96]
 ; VT = VF7 & VG
 %line 2541+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm9, ymm11
@@ -7562,7 +7559,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 2545+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 128]
+	vmovdqu ymm11, [r9 + 128]
 ; VT = VF6 & VG
 %line 2546+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm8, ymm11
@@ -7577,7 +7574,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 2550+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 160]
+	vmovdqu ymm11, [r9 + 160]
 ; VT = VF5 & VG
 %line 2551+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
@@ -7592,7 +7589,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 2555+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 192]
+	vmovdqu ymm11, [r9 + 192]
 ; VT = VF4 & VG
 %line 2556+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm6, ymm11
@@ -7607,7 +7604,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 2560+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 224]
+	vmovdqu ymm11, [r9 + 224]
 ; VT = VF3 & VG
 %line 2561+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm5, ymm11
@@ -7622,7 +7619,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 2565+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 256]
+	vmovdqu ymm11, [r9 + 256]
 ; VT = VF2 & VG
 %line 2566+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm4, ymm11
@@ -7637,7 +7634,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 2570+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 288]
+	vmovdqu ymm11, [r9 + 288]
 ; VT = VF1 & VG
 %line 2571+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm3, ymm11
@@ -7652,7 +7649,7 @@ align 32
 	vpxor ymm11, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 2575+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r9 + 320]
 ; VT = VF0 & VG
 %line 2576+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -7667,13 +7664,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 320]
 ; VT = mem256[h + 5120]
 %line 2580+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5120]
+	vmovdqu ymm0, [rsi + 5120]
 ; VA = VA ^ VT
 %line 2581+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[h + 5120] = VA
 %line 2582+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 5120], ymm1
+	vmovdqu [rsi + 5120], ymm1
 ; VB = VB ^ VS18
 %line 2583+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 192]
@@ -7682,16 +7679,16 @@ align 32
 	vpxor ymm11, ymm11, [rsp + 288]
 ; VT = mem256[h + 4608]
 %line 2585+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 4608]
+	vmovdqu ymm0, [rsi + 4608]
 ; VB = VB ^ VT
 %line 2586+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm0
 ; mem256[h + 4608] = VB
 %line 2587+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 4608], ymm11
+	vmovdqu [rsi + 4608], ymm11
 ; VG = mem256[g + 0]
 %line 2588+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF8 & VG
 %line 2589+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -7700,7 +7697,7 @@ align 32
 	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 2591+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 32]
+	vmovdqu ymm10, [r9 + 32]
 ; VT = VF7 & VG
 %line 2592+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
@@ -7715,7 +7712,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 2596+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 64]
+	vmovdqu ymm9, [r9 + 64]
 ; VT = VF6 & VG
 %line 2597+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm8, ymm9
@@ -7730,7 +7727,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 2601+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 96]
+	vmovdqu ymm9, [r9 + 96]
 ; VT = VF5 & VG
 %line 2602+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm7, ymm9
@@ -7745,7 +7742,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 2606+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 128]
+	vmovdqu ymm9, [r9 + 128]
 ; VT = VF4 & VG
 %line 2607+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm6, ymm9
@@ -7760,7 +7757,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 2611+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 160]
+	vmovdqu ymm9, [r9 + 160]
 ; VT = VF3 & VG
 %line 2612+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm5, ymm9
@@ -7775,7 +7772,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 2616+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 192]
+	vmovdqu ymm9, [r9 + 192]
 ; VT = VF2 & VG
 %line 2617+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm4, ymm9
@@ -7790,7 +7787,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 2621+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 224]
+	vmovdqu ymm9, [r9 + 224]
 ; VT = VF1 & VG
 %line 2622+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm3, ymm9
@@ -7805,7 +7802,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 2626+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 256]
+	vmovdqu ymm9, [r9 + 256]
 ; VT = VF0 & VG
 %line 2627+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm9, ymm2, ymm9
@@ -7820,13 +7817,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 256]
 ; VT = mem256[h + 4096]
 %line 2631+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r11 + 4096]
+	vmovdqu ymm9, [rsi + 4096]
 ; VA = VA ^ VT
 %line 2632+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm9
 ; mem256[h + 4096] = VA
 %line 2633+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 4096], ymm1
+	vmovdqu [rsi + 4096], ymm1
 ; VB = VB ^ VS16
 %line 2634+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 128]
@@ -7835,16 +7832,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 3584]
 %line 2636+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 3584]
+	vmovdqu ymm1, [rsi + 3584]
 ; VB = VB ^ VT
 %line 2637+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 3584] = VB
 %line 2638+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 3584], ymm0
+	vmovdqu [rsi + 3584], ymm0
 ; VG = mem256[g + 0]
 %line 2639+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF6 & VG
 %line 2640+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -7853,7 +7850,7 @@ align 32
 	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 2642+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 32]
+	vmovdqu ymm8, [r9 + 32]
 ; VT = VF5 & VG
 %line 2643+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm7, ymm7, ymm8
@@ -7868,7 +7865,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 2647+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 64]
+	vmovdqu ymm7, [r9 + 64]
 ; VT = VF4 & VG
 %line 2648+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm6, ymm7
@@ -7883,7 +7880,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 2652+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 96]
+	vmovdqu ymm7, [r9 + 96]
 ; VT = VF3 & VG
 %line 2653+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm5, ymm7
@@ -7898,7 +7895,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 2657+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 128]
+	vmovdqu ymm7, [r9 + 128]
 ; VT = VF2 & VG
 %line 2658+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm4, ymm7
@@ -7913,7 +7910,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 2662+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 160]
+	vmovdqu ymm7, [r9 + 160]
 ; VT = VF1 & VG
 %line 2663+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm3, ymm7
@@ -7928,7 +7925,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 2667+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 192]
+	vmovdqu ymm7, [r9 + 192]
 ; VT = VF0 & VG
 %line 2668+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm7, ymm2, ymm7
@@ -7943,13 +7940,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 3072]
 %line 2672+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r11 + 3072]
+	vmovdqu ymm7, [rsi + 3072]
 ; VA = VA ^ VT
 %line 2673+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm7
 ; mem256[h + 3072] = VA
 %line 2674+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 3072], ymm1
+	vmovdqu [rsi + 3072], ymm1
 ; VB = VB ^ VS14
 %line 2675+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 64]
@@ -7958,16 +7955,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 2560]
 %line 2677+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 2560]
+	vmovdqu ymm1, [rsi + 2560]
 ; VB = VB ^ VT
 %line 2678+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 2560] = VB
 %line 2679+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 2560], ymm0
+	vmovdqu [rsi + 2560], ymm0
 ; VG = mem256[g + 0]
 %line 2680+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF4 & VG
 %line 2681+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -7976,7 +7973,7 @@ align 32
 	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 2683+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 32]
+	vmovdqu ymm6, [r9 + 32]
 ; VT = VF3 & VG
 %line 2684+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm5, ymm5, ymm6
@@ -7991,7 +7988,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 2688+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 64]
+	vmovdqu ymm5, [r9 + 64]
 ; VT = VF2 & VG
 %line 2689+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm6, ymm4, ymm5
@@ -8006,7 +8003,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 2693+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 96]
+	vmovdqu ymm5, [r9 + 96]
 ; VT = VF1 & VG
 %line 2694+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm6, ymm3, ymm5
@@ -8021,7 +8018,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 2698+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 128]
+	vmovdqu ymm5, [r9 + 128]
 ; VT = VF0 & VG
 %line 2699+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm5, ymm2, ymm5
@@ -8036,13 +8033,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 2048]
 %line 2703+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r11 + 2048]
+	vmovdqu ymm5, [rsi + 2048]
 ; VA = VA ^ VT
 %line 2704+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm5
 ; mem256[h + 2048] = VA
 %line 2705+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 2048], ymm1
+	vmovdqu [rsi + 2048], ymm1
 ; VB = VB ^ VS12
 %line 2706+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -8051,16 +8048,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 1536]
 %line 2708+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1536]
+	vmovdqu ymm1, [rsi + 1536]
 ; VB = VB ^ VT
 %line 2709+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 1536] = VB
 %line 2710+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 1536], ymm0
+	vmovdqu [rsi + 1536], ymm0
 ; VG = mem256[g + 0]
 %line 2711+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF2 & VG
 %line 2712+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -8069,7 +8066,7 @@ align 32
 	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 2714+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 32]
+	vmovdqu ymm4, [r9 + 32]
 ; VT = VF1 & VG
 %line 2715+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm3, ymm3, ymm4
@@ -8084,7 +8081,7 @@ align 32
 	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 2719+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm3, [r8 + 64]
+	vmovdqu ymm3, [r9 + 64]
 ; VT = VF0 & VG
 %line 2720+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm3, ymm2, ymm3
@@ -8096,28 +8093,28 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 1024]
 %line 2723+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 1024]
+	vmovdqu ymm3, [rsi + 1024]
 ; VA = VA ^ VT
 %line 2724+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm3
 ; mem256[h + 1024] = VA
 %line 2725+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 1024], ymm1
+	vmovdqu [rsi + 1024], ymm1
 ; VB = VB ^ VS13
 %line 2726+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 512]
 %line 2727+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 512]
+	vmovdqu ymm1, [rsi + 512]
 ; VB = VB ^ VT
 %line 2728+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 512] = VB
 %line 2729+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 512], ymm0
+	vmovdqu [rsi + 512], ymm0
 ; VG = mem256[g + 0]
 %line 2730+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF0 & VG
 %line 2731+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -8126,34 +8123,33 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 2733+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11]
+	vmovdqu ymm1, [rsi]
 ; VA = VA ^ VT
 %line 2734+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 2735+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rsi], ymm0
 ; p = p + 32
 %line 2736+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	add r10, 32
+	add r11, 32
 ; g = g + 384
 %line 2737+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	add r8, 384
+	add r9, 384
 ; o0 = o0 - 1
 %line 2738+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 2739+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l5 if !=
 %line 2740+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	jne .Ll5
 ; p = p + 128
 %line 2741+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	add r10, 128
+	add r11, 128
 ; o1 = o1 - 1
 %line 2742+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r8, rsi
 	sub r8, 1
 ; =? o1 - 0
 %line 2743+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
@@ -8163,7 +8159,7 @@ align 32
 	jne .Ll4
 ; p = &E
 %line 2746+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	lea r10, [rsp + 8608]
+	lea r11, [rsp + 8608]
 ; o1 = 4
 %line 2747+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, 4
@@ -8171,208 +8167,207 @@ align 32
 .Ll6:
 ; g = &TB
 %line 2749+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov rsi, r8
-	lea r8, [rsp + 1696]
+	lea r9, [rsp + 1696]
 ; g = g + 4608
 %line 2750+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	add r8, 4608
+	add r9, 4608
 ; o0 = 2
 %line 2751+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r9, 2
+	mov r10, 2
 align 32
 .Ll7:
 ; VL = mem256[p + 0]
 %line 2753+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10]
+	vmovdqu ymm0, [r11]
 ; VH = mem256[p + 64]
 %line 2754+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 64]
+	vmovdqu ymm1, [r11 + 64]
 ; VL = VL ^ VH
 %line 2755+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 0] = VL
 %line 2756+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10], ymm0
+	vmovdqu [r11], ymm0
 ; VL = mem256[p + 512]
 %line 2757+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 512]
+	vmovdqu ymm0, [r11 + 512]
 ; VH = mem256[p + 576]
 %line 2758+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 576]
+	vmovdqu ymm1, [r11 + 576]
 ; VL = VL ^ VH
 %line 2759+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 512] = VL
 %line 2760+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 512], ymm0
+	vmovdqu [r11 + 512], ymm0
 ; VL = mem256[p + 1024]
 %line 2761+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 1024]
+	vmovdqu ymm0, [r11 + 1024]
 ; VH = mem256[p + 1088]
 %line 2762+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 1088]
+	vmovdqu ymm1, [r11 + 1088]
 ; VL = VL ^ VH
 %line 2763+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 1024] = VL
 %line 2764+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 1024], ymm0
+	vmovdqu [r11 + 1024], ymm0
 ; VL = mem256[p + 1536]
 %line 2765+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 1536]
+	vmovdqu ymm0, [r11 + 1536]
 ; VH = mem256[p + 1600]
 %line 2766+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 1600]
+	vmovdqu ymm1, [r11 + 1600]
 ; VL = VL ^ VH
 %line 2767+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 1536] = VL
 %line 2768+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 1536], ymm0
+	vmovdqu [r11 + 1536], ymm0
 ; VL = mem256[p + 2048]
 %line 2769+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 2048]
+	vmovdqu ymm0, [r11 + 2048]
 ; VH = mem256[p + 2112]
 %line 2770+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 2112]
+	vmovdqu ymm1, [r11 + 2112]
 ; VL = VL ^ VH
 %line 2771+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 2048] = VL
 %line 2772+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 2048], ymm0
+	vmovdqu [r11 + 2048], ymm0
 ; VL = mem256[p + 2560]
 %line 2773+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 2560]
+	vmovdqu ymm0, [r11 + 2560]
 ; VH = mem256[p + 2624]
 %line 2774+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 2624]
+	vmovdqu ymm1, [r11 + 2624]
 ; VL = VL ^ VH
 %line 2775+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 2560] = VL
 %line 2776+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 2560], ymm0
+	vmovdqu [r11 + 2560], ymm0
 ; VL = mem256[p + 3072]
 %line 2777+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 3072]
+	vmovdqu ymm0, [r11 + 3072]
 ; VH = mem256[p + 3136]
 %line 2778+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 3136]
+	vmovdqu ymm1, [r11 + 3136]
 ; VL = VL ^ VH
 %line 2779+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 3072] = VL
 %line 2780+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 3072], ymm0
+	vmovdqu [r11 + 3072], ymm0
 ; VL = mem256[p + 3584]
 %line 2781+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 3584]
+	vmovdqu ymm0, [r11 + 3584]
 ; VH = mem256[p + 3648]
 %line 2782+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 3648]
+	vmovdqu ymm1, [r11 + 3648]
 ; VL = VL ^ VH
 %line 2783+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 3584] = VL
 %line 2784+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 3584], ymm0
+	vmovdqu [r11 + 3584], ymm0
 ; VL = mem256[p + 4096]
 %line 2785+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 4096]
+	vmovdqu ymm0, [r11 + 4096]
 ; VH = mem256[p + 4160]
 %line 2786+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 4160]
+	vmovdqu ymm1, [r11 + 4160]
 ; VL = VL ^ VH
 %line 2787+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 4096] = VL
 %line 2788+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 4096], ymm0
+	vmovdqu [r11 + 4096], ymm0
 ; VL = mem256[p + 4608]
 %line 2789+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 4608]
+	vmovdqu ymm0, [r11 + 4608]
 ; VH = mem256[p + 4672]
 %line 2790+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 4672]
+	vmovdqu ymm1, [r11 + 4672]
 ; VL = VL ^ VH
 %line 2791+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 4608] = VL
 %line 2792+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 4608], ymm0
+	vmovdqu [r11 + 4608], ymm0
 ; VL = mem256[p + 5120]
 %line 2793+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 5120]
+	vmovdqu ymm0, [r11 + 5120]
 ; VH = mem256[p + 5184]
 %line 2794+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 5184]
+	vmovdqu ymm1, [r11 + 5184]
 ; VL = VL ^ VH
 %line 2795+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 5120] = VL
 %line 2796+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 5120], ymm0
+	vmovdqu [r11 + 5120], ymm0
 ; VL = mem256[p + 5632]
 %line 2797+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 5632]
+	vmovdqu ymm0, [r11 + 5632]
 ; VH = mem256[p + 5696]
 %line 2798+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 5696]
+	vmovdqu ymm1, [r11 + 5696]
 ; VL = VL ^ VH
 %line 2799+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 5632] = VL
 %line 2800+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 5632], ymm0
+	vmovdqu [r11 + 5632], ymm0
 ; h = p + 64
 %line 2802+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	lea r11, [r10 + 64]
+	lea rsi, [r11 + 64]
 ; VF0 = mem256[f + 0]
 %line 2803+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm2, [r10]
+	vmovdqu ymm2, [r11]
 ; VF1 = mem256[f + 512]
 %line 2804+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 512]
+	vmovdqu ymm3, [r11 + 512]
 ; VF2 = mem256[f + 1024]
 %line 2805+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm4, [r10 + 1024]
+	vmovdqu ymm4, [r11 + 1024]
 ; VF3 = mem256[f + 1536]
 %line 2806+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r10 + 1536]
+	vmovdqu ymm5, [r11 + 1536]
 ; VF4 = mem256[f + 2048]
 %line 2807+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm6, [r10 + 2048]
+	vmovdqu ymm6, [r11 + 2048]
 ; VF5 = mem256[f + 2560]
 %line 2808+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r10 + 2560]
+	vmovdqu ymm7, [r11 + 2560]
 ; VF6 = mem256[f + 3072]
 %line 2809+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm8, [r10 + 3072]
+	vmovdqu ymm8, [r11 + 3072]
 ; VF7 = mem256[f + 3584]
 %line 2810+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r10 + 3584]
+	vmovdqu ymm9, [r11 + 3584]
 ; VF8 = mem256[f + 4096]
 %line 2811+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm10, [r10 + 4096]
+	vmovdqu ymm10, [r11 + 4096]
 ; VF9 = mem256[f + 4608]
 %line 2812+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r10 + 4608]
+	vmovdqu ymm11, [r11 + 4608]
 ; VF10 = mem256[f + 5120]
 %line 2813+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm12, [r10 + 5120]
+	vmovdqu ymm12, [r11 + 5120]
 ; VF11 = mem256[f + 5632]
 %line 2814+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm13, [r10 + 5632]
+	vmovdqu ymm13, [r11 + 5632]
 ; VG = mem256[g + 320]
 %line 2815+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r9 + 320]
 ; VB = VF11 & VG
 %line 2816+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 352]
 %line 2817+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 352]
+	vmovdqu ymm1, [r9 + 352]
 ; VA = VF11 & VG
 %line 2818+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -8390,13 +8385,13 @@ align 32
 	vmovdqu [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 2823+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r9 + 256]
 ; VB = VF11 & VG
 %line 2824+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 288]
 %line 2825+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 288]
+	vmovdqu ymm1, [r9 + 288]
 ; VA = VF11 & VG
 %line 2826+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -8408,7 +8403,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 320]
 %line 2829+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF10 & VG
 %line 2830+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -8423,7 +8418,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 2834+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF9 & VG
 %line 2835+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -8444,13 +8439,13 @@ align 32
 	vmovdqu [rsp + 224], ymm1
 ; VG = mem256[g + 192]
 %line 2841+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r9 + 192]
 ; VB = VF11 & VG
 %line 2842+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 224]
 %line 2843+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 224]
+	vmovdqu ymm1, [r9 + 224]
 ; VA = VF11 & VG
 %line 2844+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -8462,7 +8457,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 256]
 %line 2847+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF10 & VG
 %line 2848+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -8477,7 +8472,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 2852+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF9 & VG
 %line 2853+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -8492,7 +8487,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 2857+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF8 & VG
 %line 2858+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -8507,7 +8502,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 2862+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF7 & VG
 %line 2863+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -8528,13 +8523,13 @@ align 32
 	vmovdqu [rsp + 160], ymm1
 ; VG = mem256[g + 128]
 %line 2869+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r9 + 128]
 ; VB = VF11 & VG
 %line 2870+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 160]
 %line 2871+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 160]
+	vmovdqu ymm1, [r9 + 160]
 ; VA = VF11 & VG
 %line 2872+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -8546,7 +8541,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 192]
 %line 2875+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r9 + 192]
 ; VT = VF10 & VG
 %line 2876+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -8561,7 +8556,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 2880+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r9 + 224]
 ; VT = VF9 & VG
 %line 2881+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -8576,7 +8571,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 2885+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF8 & VG
 %line 2886+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -8591,7 +8586,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 2890+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF7 & VG
 %line 2891+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -8606,7 +8601,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 2895+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF6 & VG
 %line 2896+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -8621,7 +8616,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 2900+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF5 & VG
 %line 2901+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -8642,13 +8637,13 @@ align 32
 	vmovdqu [rsp + 96], ymm1
 ; VG = mem256[g + 64]
 %line 2907+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r9 + 64]
 ; VB = VF11 & VG
 %line 2908+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 96]
 %line 2909+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [r9 + 96]
 ; VA = VF11 & VG
 %line 2910+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -8660,7 +8655,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 128]
 %line 2913+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 128]
+	vmovdqu ymm15, [r9 + 128]
 ; VT = VF10 & VG
 %line 2914+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -8675,7 +8670,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 160]
 %line 2918+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 160]
+	vmovdqu ymm15, [r9 + 160]
 ; VT = VF9 & VG
 %line 2919+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -8690,7 +8685,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 2923+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r9 + 192]
 ; VT = VF8 & VG
 %line 2924+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -8705,7 +8700,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 2928+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r9 + 224]
 ; VT = VF7 & VG
 %line 2929+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -8720,7 +8715,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 2933+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF6 & VG
 %line 2934+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -8735,7 +8730,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 2938+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF5 & VG
 %line 2939+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -8750,7 +8745,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 2943+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF4 & VG
 %line 2944+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -8765,7 +8760,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 2948+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF3 & VG
 %line 2949+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm5, ymm15
@@ -8789,13 +8784,13 @@ align 32
 	vmovdqu [rsp + 32], ymm1
 ; VG = mem256[g + 0]
 %line 2956+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VB = VF11 & VG
 %line 2957+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 32]
 %line 2958+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [r9 + 32]
 ; VA = VF11 & VG
 %line 2959+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm13, ymm13, ymm1
@@ -8807,7 +8802,7 @@ align 32
 	vpxor ymm14, ymm0, ymm1
 ; VG = mem256[g + 64]
 %line 2962+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r9 + 64]
 ; VT = VF10 & VG
 %line 2963+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -8822,7 +8817,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 2967+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r9 + 96]
 ; VT = VF9 & VG
 %line 2968+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm11, ymm0
@@ -8837,7 +8832,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 128]
 %line 2972+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r9 + 128]
 ; VT = VF8 & VG
 %line 2973+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -8852,7 +8847,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 2977+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r9 + 160]
 ; VT = VF7 & VG
 %line 2978+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm9, ymm0
@@ -8867,7 +8862,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 192]
 %line 2982+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r9 + 192]
 ; VT = VF6 & VG
 %line 2983+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -8882,7 +8877,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 2987+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 224]
+	vmovdqu ymm0, [r9 + 224]
 ; VT = VF5 & VG
 %line 2988+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm7, ymm0
@@ -8897,7 +8892,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 256]
 %line 2992+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r9 + 256]
 ; VT = VF4 & VG
 %line 2993+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -8912,7 +8907,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 2997+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 288]
+	vmovdqu ymm0, [r9 + 288]
 ; VT = VF3 & VG
 %line 2998+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm5, ymm0
@@ -8927,7 +8922,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 320]
 %line 3002+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r9 + 320]
 ; VT = VF2 & VG
 %line 3003+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -8942,7 +8937,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 3007+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r9 + 352]
 ; VT = VF1 & VG
 %line 3008+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm3, ymm0
@@ -8966,16 +8961,16 @@ align 32
 	vpxor ymm14, ymm14, [rsp + 256]
 ; VT = mem256[h + 5632]
 %line 3015+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5632]
+	vmovdqu ymm0, [rsi + 5632]
 ; VB = VB ^ VT
 %line 3016+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; mem256[h + 5632] = VB
 %line 3017+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 5632], ymm14
+	vmovdqu [rsi + 5632], ymm14
 ; VG = mem256[g + 0]
 %line 3018+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF10 & VG
 %line 3019+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -8984,7 +8979,7 @@ align 32
 	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 3021+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm12, [r8 + 32]
+	vmovdqu ymm12, [r9 + 32]
 ; VT = VF9 & VG
 %line 3022+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
@@ -8999,7 +8994,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 3026+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 64]
+	vmovdqu ymm11, [r9 + 64]
 ; VT = VF8 & VG
 %line 3027+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm10, ymm11
@@ -9014,7 +9009,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 3031+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 96]
+	vmovdqu ymm11, [r9 + 96]
 ; VT = VF7 & VG
 %line 3032+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm9, ymm11
@@ -9029,7 +9024,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 3036+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 128]
+	vmovdqu ymm11, [r9 + 128]
 ; VT = VF6 & VG
 %line 3037+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm8, ymm11
@@ -9044,7 +9039,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 3041+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 160]
+	vmovdqu ymm11, [r9 + 160]
 ; VT = VF5 & VG
 %line 3042+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
@@ -9059,7 +9054,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 3046+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 192]
+	vmovdqu ymm11, [r9 + 192]
 ; VT = VF4 & VG
 %line 3047+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm6, ymm11
@@ -9074,7 +9069,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 3051+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 224]
+	vmovdqu ymm11, [r9 + 224]
 ; VT = VF3 & VG
 %line 3052+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm5, ymm11
@@ -9089,7 +9084,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 3056+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 256]
+	vmovdqu ymm11, [r9 + 256]
 ; VT = VF2 & VG
 %line 3057+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm4, ymm11
@@ -9104,7 +9099,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 3061+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 288]
+	vmovdqu ymm11, [r9 + 288]
 ; VT = VF1 & VG
 %line 3062+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm3, ymm11
@@ -9119,7 +9114,7 @@ align 32
 	vpxor ymm11, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 3066+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r9 + 320]
 ; VT = VF0 & VG
 %line 3067+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -9134,13 +9129,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 320]
 ; VT = mem256[h + 5120]
 %line 3071+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5120]
+	vmovdqu ymm0, [rsi + 5120]
 ; VA = VA ^ VT
 %line 3072+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[h + 5120] = VA
 %line 3073+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 5120], ymm1
+	vmovdqu [rsi + 5120], ymm1
 ; VB = VB ^ VS18
 %line 3074+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 192]
@@ -9149,16 +9144,16 @@ align 32
 	vpxor ymm11, ymm11, [rsp + 288]
 ; VT = mem256[h + 4608]
 %line 3076+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 4608]
+	vmovdqu ymm0, [rsi + 4608]
 ; VB = VB ^ VT
 %line 3077+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm0
 ; mem256[h + 4608] = VB
 %line 3078+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 4608], ymm11
+	vmovdqu [rsi + 4608], ymm11
 ; VG = mem256[g + 0]
 %line 3079+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF8 & VG
 %line 3080+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -9167,7 +9162,7 @@ align 32
 	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 3082+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 32]
+	vmovdqu ymm10, [r9 + 32]
 ; VT = VF7 & VG
 %line 3083+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
@@ -9182,7 +9177,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 3087+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 64]
+	vmovdqu ymm9, [r9 + 64]
 ; VT = VF6 & VG
 %line 3088+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm8, ymm9
@@ -9197,7 +9192,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 3092+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 96]
+	vmovdqu ymm9, [r9 + 96]
 ; VT = VF5 & VG
 %line 3093+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm7, ymm9
@@ -9212,7 +9207,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 3097+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 128]
+	vmovdqu ymm9, [r9 + 128]
 ; VT = VF4 & VG
 %line 3098+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm6, ymm9
@@ -9227,7 +9222,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 3102+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 160]
+	vmovdqu ymm9, [r9 + 160]
 ; VT = VF3 & VG
 %line 3103+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm5, ymm9
@@ -9242,7 +9237,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 3107+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 192]
+	vmovdqu ymm9, [r9 + 192]
 ; VT = VF2 & VG
 %line 3108+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm4, ymm9
@@ -9257,7 +9252,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 3112+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 224]
+	vmovdqu ymm9, [r9 + 224]
 ; VT = VF1 & VG
 %line 3113+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm3, ymm9
@@ -9272,7 +9267,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 3117+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 256]
+	vmovdqu ymm9, [r9 + 256]
 ; VT = VF0 & VG
 %line 3118+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm9, ymm2, ymm9
@@ -9287,13 +9282,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 256]
 ; VT = mem256[h + 4096]
 %line 3122+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r11 + 4096]
+	vmovdqu ymm9, [rsi + 4096]
 ; VA = VA ^ VT
 %line 3123+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm9
 ; mem256[h + 4096] = VA
 %line 3124+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 4096], ymm1
+	vmovdqu [rsi + 4096], ymm1
 ; VB = VB ^ VS16
 %line 3125+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 128]
@@ -9302,16 +9297,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 3584]
 %line 3127+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 3584]
+	vmovdqu ymm1, [rsi + 3584]
 ; VB = VB ^ VT
 %line 3128+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 3584] = VB
 %line 3129+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 3584], ymm0
+	vmovdqu [rsi + 3584], ymm0
 ; VG = mem256[g + 0]
 %line 3130+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF6 & VG
 %line 3131+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -9320,7 +9315,7 @@ align 32
 	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 3133+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 32]
+	vmovdqu ymm8, [r9 + 32]
 ; VT = VF5 & VG
 %line 3134+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm7, ymm7, ymm8
@@ -9335,7 +9330,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 3138+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 64]
+	vmovdqu ymm7, [r9 + 64]
 ; VT = VF4 & VG
 %line 3139+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm6, ymm7
@@ -9350,7 +9345,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 3143+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 96]
+	vmovdqu ymm7, [r9 + 96]
 ; VT = VF3 & VG
 %line 3144+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm5, ymm7
@@ -9365,7 +9360,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 3148+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 128]
+	vmovdqu ymm7, [r9 + 128]
 ; VT = VF2 & VG
 %line 3149+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm4, ymm7
@@ -9380,7 +9375,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 3153+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 160]
+	vmovdqu ymm7, [r9 + 160]
 ; VT = VF1 & VG
 %line 3154+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm3, ymm7
@@ -9395,7 +9390,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 3158+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 192]
+	vmovdqu ymm7, [r9 + 192]
 ; VT = VF0 & VG
 %line 3159+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm7, ymm2, ymm7
@@ -9410,13 +9405,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 3072]
 %line 3163+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r11 + 3072]
+	vmovdqu ymm7, [rsi + 3072]
 ; VA = VA ^ VT
 %line 3164+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm7
 ; mem256[h + 3072] = VA
 %line 3165+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 3072], ymm1
+	vmovdqu [rsi + 3072], ymm1
 ; VB = VB ^ VS14
 %line 3166+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 64]
@@ -9425,16 +9420,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 2560]
 %line 3168+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 2560]
+	vmovdqu ymm1, [rsi + 2560]
 ; VB = VB ^ VT
 %line 3169+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 2560] = VB
 %line 3170+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 2560], ymm0
+	vmovdqu [rsi + 2560], ymm0
 ; VG = mem256[g + 0]
 %line 3171+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF4 & VG
 %line 3172+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -9443,7 +9438,7 @@ align 32
 	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 3174+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 32]
+	vmovdqu ymm6, [r9 + 32]
 ; VT = VF3 & VG
 %line 3175+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm5, ymm5, ymm6
@@ -9458,7 +9453,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 3179+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 64]
+	vmovdqu ymm5, [r9 + 64]
 ; VT = VF2 & VG
 %line 3180+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm6, ymm4, ymm5
@@ -9473,7 +9468,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 3184+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 96]
+	vmovdqu ymm5, [r9 + 96]
 ; VT = VF1 & VG
 %line 3185+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm6, ymm3, ymm5
@@ -9488,7 +9483,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 3189+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 128]
+	vmovdqu ymm5, [r9 + 128]
 ; VT = VF0 & VG
 %line 3190+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm5, ymm2, ymm5
@@ -9503,13 +9498,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 2048]
 %line 3194+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r11 + 2048]
+	vmovdqu ymm5, [rsi + 2048]
 ; VA = VA ^ VT
 %line 3195+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm5
 ; mem256[h + 2048] = VA
 %line 3196+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 2048], ymm1
+	vmovdqu [rsi + 2048], ymm1
 ; VB = VB ^ VS12
 %line 3197+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -9518,16 +9513,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 1536]
 %line 3199+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1536]
+	vmovdqu ymm1, [rsi + 1536]
 ; VB = VB ^ VT
 %line 3200+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 1536] = VB
 %line 3201+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 1536], ymm0
+	vmovdqu [rsi + 1536], ymm0
 ; VG = mem256[g + 0]
 %line 3202+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF2 & VG
 %line 3203+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -9536,7 +9531,7 @@ align 32
 	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 3205+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 32]
+	vmovdqu ymm4, [r9 + 32]
 ; VT = VF1 & VG
 %line 3206+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm3, ymm3, ymm4
@@ -9551,7 +9546,7 @@ align 32
 	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 3210+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm3, [r8 + 64]
+	vmovdqu ymm3, [r9 + 64]
 ; VT = VF0 & VG
 %line 3211+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm3, ymm2, ymm3
@@ -9563,28 +9558,28 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 1024]
 %line 3214+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 1024]
+	vmovdqu ymm3, [rsi + 1024]
 ; VA = VA ^ VT
 %line 3215+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm3
 ; mem256[h + 1024] = VA
 %line 3216+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 1024], ymm1
+	vmovdqu [rsi + 1024], ymm1
 ; VB = VB ^ VS13
 %line 3217+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 512]
 %line 3218+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 512]
+	vmovdqu ymm1, [rsi + 512]
 ; VB = VB ^ VT
 %line 3219+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 512] = VB
 %line 3220+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 512], ymm0
+	vmovdqu [rsi + 512], ymm0
 ; VG = mem256[g + 0]
 %line 3221+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF0 & VG
 %line 3222+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -9593,34 +9588,33 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 3224+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11]
+	vmovdqu ymm1, [rsi]
 ; VA = VA ^ VT
 %line 3225+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 3226+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rsi], ymm0
 ; p = p + 32
 %line 3227+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	add r10, 32
+	add r11, 32
 ; g = g + 384
 %line 3228+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	add r8, 384
+	add r9, 384
 ; o0 = o0 - 1
 %line 3229+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 3230+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l7 if !=
 %line 3231+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	jne .Ll7
 ; p = p + 64
 %line 3232+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	add r10, 64
+	add r11, 64
 ; o1 = o1 - 1
 %line 3233+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r8, rsi
 	sub r8, 1
 ; =? o1 - 0
 %line 3234+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
@@ -9630,7 +9624,7 @@ align 32
 	jne .Ll6
 ; p = &E
 %line 3237+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	lea r10, [rsp + 8608]
+	lea r11, [rsp + 8608]
 ; o1 = 8
 %line 3238+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, 8
@@ -9638,208 +9632,207 @@ align 32
 .Ll8:
 ; g = &TB
 %line 3240+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov rsi, r8
-	lea r8, [rsp + 1696]
+	lea r9, [rsp + 1696]
 ; g = g + 5376
 %line 3241+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	add r8, 5376
+	add r9, 5376
 ; o0 = 1
 %line 3242+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r9, 1
+	mov r10, 1
 align 32
 .Ll9:
 ; VL = mem256[p + 0]
 %line 3244+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10]
+	vmovdqu ymm0, [r11]
 ; VH = mem256[p + 32]
 %line 3245+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 32]
+	vmovdqu ymm1, [r11 + 32]
 ; VL = VL ^ VH
 %line 3246+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 0] = VL
 %line 3247+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10], ymm0
+	vmovdqu [r11], ymm0
 ; VL = mem256[p + 512]
 %line 3248+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 512]
+	vmovdqu ymm0, [r11 + 512]
 ; VH = mem256[p + 544]
 %line 3249+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 544]
+	vmovdqu ymm1, [r11 + 544]
 ; VL = VL ^ VH
 %line 3250+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 512] = VL
 %line 3251+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 512], ymm0
+	vmovdqu [r11 + 512], ymm0
 ; VL = mem256[p + 1024]
 %line 3252+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 1024]
+	vmovdqu ymm0, [r11 + 1024]
 ; VH = mem256[p + 1056]
 %line 3253+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 1056]
+	vmovdqu ymm1, [r11 + 1056]
 ; VL = VL ^ VH
 %line 3254+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 1024] = VL
 %line 3255+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 1024], ymm0
+	vmovdqu [r11 + 1024], ymm0
 ; VL = mem256[p + 1536]
 %line 3256+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 1536]
+	vmovdqu ymm0, [r11 + 1536]
 ; VH = mem256[p + 1568]
 %line 3257+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 1568]
+	vmovdqu ymm1, [r11 + 1568]
 ; VL = VL ^ VH
 %line 3258+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 1536] = VL
 %line 3259+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 1536], ymm0
+	vmovdqu [r11 + 1536], ymm0
 ; VL = mem256[p + 2048]
 %line 3260+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 2048]
+	vmovdqu ymm0, [r11 + 2048]
 ; VH = mem256[p + 2080]
 %line 3261+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 2080]
+	vmovdqu ymm1, [r11 + 2080]
 ; VL = VL ^ VH
 %line 3262+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 2048] = VL
 %line 3263+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 2048], ymm0
+	vmovdqu [r11 + 2048], ymm0
 ; VL = mem256[p + 2560]
 %line 3264+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 2560]
+	vmovdqu ymm0, [r11 + 2560]
 ; VH = mem256[p + 2592]
 %line 3265+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 2592]
+	vmovdqu ymm1, [r11 + 2592]
 ; VL = VL ^ VH
 %line 3266+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 2560] = VL
 %line 3267+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 2560], ymm0
+	vmovdqu [r11 + 2560], ymm0
 ; VL = mem256[p + 3072]
 %line 3268+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 3072]
+	vmovdqu ymm0, [r11 + 3072]
 ; VH = mem256[p + 3104]
 %line 3269+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 3104]
+	vmovdqu ymm1, [r11 + 3104]
 ; VL = VL ^ VH
 %line 3270+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 3072] = VL
 %line 3271+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 3072], ymm0
+	vmovdqu [r11 + 3072], ymm0
 ; VL = mem256[p + 3584]
 %line 3272+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 3584]
+	vmovdqu ymm0, [r11 + 3584]
 ; VH = mem256[p + 3616]
 %line 3273+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 3616]
+	vmovdqu ymm1, [r11 + 3616]
 ; VL = VL ^ VH
 %line 3274+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 3584] = VL
 %line 3275+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 3584], ymm0
+	vmovdqu [r11 + 3584], ymm0
 ; VL = mem256[p + 4096]
 %line 3276+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 4096]
+	vmovdqu ymm0, [r11 + 4096]
 ; VH = mem256[p + 4128]
 %line 3277+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 4128]
+	vmovdqu ymm1, [r11 + 4128]
 ; VL = VL ^ VH
 %line 3278+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 4096] = VL
 %line 3279+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 4096], ymm0
+	vmovdqu [r11 + 4096], ymm0
 ; VL = mem256[p + 4608]
 %line 3280+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 4608]
+	vmovdqu ymm0, [r11 + 4608]
 ; VH = mem256[p + 4640]
 %line 3281+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 4640]
+	vmovdqu ymm1, [r11 + 4640]
 ; VL = VL ^ VH
 %line 3282+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 4608] = VL
 %line 3283+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 4608], ymm0
+	vmovdqu [r11 + 4608], ymm0
 ; VL = mem256[p + 5120]
 %line 3284+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 5120]
+	vmovdqu ymm0, [r11 + 5120]
 ; VH = mem256[p + 5152]
 %line 3285+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 5152]
+	vmovdqu ymm1, [r11 + 5152]
 ; VL = VL ^ VH
 %line 3286+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 5120] = VL
 %line 3287+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 5120], ymm0
+	vmovdqu [r11 + 5120], ymm0
 ; VL = mem256[p + 5632]
 %line 3288+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 5632]
+	vmovdqu ymm0, [r11 + 5632]
 ; VH = mem256[p + 5664]
 %line 3289+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 5664]
+	vmovdqu ymm1, [r11 + 5664]
 ; VL = VL ^ VH
 %line 3290+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 5632] = VL
 %line 3291+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 5632], ymm0
+	vmovdqu [r11 + 5632], ymm0
 ; h = p + 32
 %line 3293+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	lea r11, [r10 + 32]
+	lea rsi, [r11 + 32]
 ; VF0 = mem256[f + 0]
 %line 3294+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm2, [r10]
+	vmovdqu ymm2, [r11]
 ; VF1 = mem256[f + 512]
 %line 3295+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 512]
+	vmovdqu ymm3, [r11 + 512]
 ; VF2 = mem256[f + 1024]
 %line 3296+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm4, [r10 + 1024]
+	vmovdqu ymm4, [r11 + 1024]
 ; VF3 = mem256[f + 1536]
 %line 3297+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r10 + 1536]
+	vmovdqu ymm5, [r11 + 1536]
 ; VF4 = mem256[f + 2048]
 %line 3298+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm6, [r10 + 2048]
+	vmovdqu ymm6, [r11 + 2048]
 ; VF5 = mem256[f + 2560]
 %line 3299+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r10 + 2560]
+	vmovdqu ymm7, [r11 + 2560]
 ; VF6 = mem256[f + 3072]
 %line 3300+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm8, [r10 + 3072]
+	vmovdqu ymm8, [r11 + 3072]
 ; VF7 = mem256[f + 3584]
 %line 3301+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r10 + 3584]
+	vmovdqu ymm9, [r11 + 3584]
 ; VF8 = mem256[f + 4096]
 %line 3302+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm10, [r10 + 4096]
+	vmovdqu ymm10, [r11 + 4096]
 ; VF9 = mem256[f + 4608]
 %line 3303+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r10 + 4608]
+	vmovdqu ymm11, [r11 + 4608]
 ; VF10 = mem256[f + 5120]
 %line 3304+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm12, [r10 + 5120]
+	vmovdqu ymm12, [r11 + 5120]
 ; VF11 = mem256[f + 5632]
 %line 3305+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm13, [r10 + 5632]
+	vmovdqu ymm13, [r11 + 5632]
 ; VG = mem256[g + 320]
 %line 3306+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r9 + 320]
 ; VB = VF11 & VG
 %line 3307+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 352]
 %line 3308+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 352]
+	vmovdqu ymm1, [r9 + 352]
 ; VA = VF11 & VG
 %line 3309+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -9857,13 +9850,13 @@ align 32
 	vmovdqu [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 3314+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r9 + 256]
 ; VB = VF11 & VG
 %line 3315+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 288]
 %line 3316+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 288]
+	vmovdqu ymm1, [r9 + 288]
 ; VA = VF11 & VG
 %line 3317+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -9875,7 +9868,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 320]
 %line 3320+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF10 & VG
 %line 3321+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -9890,7 +9883,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 3325+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF9 & VG
 %line 3326+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -9911,13 +9904,13 @@ align 32
 	vmovdqu [rsp + 224], ymm1
 ; VG = mem256[g + 192]
 %line 3332+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r9 + 192]
 ; VB = VF11 & VG
 %line 3333+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 224]
 %line 3334+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 224]
+	vmovdqu ymm1, [r9 + 224]
 ; VA = VF11 & VG
 %line 3335+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -9929,7 +9922,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 256]
 %line 3338+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF10 & VG
 %line 3339+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -9944,7 +9937,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 3343+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF9 & VG
 %line 3344+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -9959,7 +9952,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 3348+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF8 & VG
 %line 3349+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -9974,7 +9967,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 3353+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF7 & VG
 %line 3354+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -9995,13 +9988,13 @@ align 32
 	vmovdqu [rsp + 160], ymm1
 ; VG = mem256[g + 128]
 %line 3360+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r9 + 128]
 ; VB = VF11 & VG
 %line 3361+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 160]
 %line 3362+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 160]
+	vmovdqu ymm1, [r9 + 160]
 ; VA = VF11 & VG
 %line 3363+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -10013,7 +10006,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 192]
 %line 3366+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r9 + 192]
 ; VT = VF10 & VG
 %line 3367+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -10028,7 +10021,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 3371+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r9 + 224]
 ; VT = VF9 & VG
 %line 3372+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -10043,7 +10036,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 3376+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF8 & VG
 %line 3377+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -10058,7 +10051,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 3381+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF7 & VG
 %line 3382+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -10073,7 +10066,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 3386+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF6 & VG
 %line 3387+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -10088,7 +10081,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 3391+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF5 & VG
 %line 3392+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -10109,13 +10102,13 @@ align 32
 	vmovdqu [rsp + 96], ymm1
 ; VG = mem256[g + 64]
 %line 3398+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r9 + 64]
 ; VB = VF11 & VG
 %line 3399+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 96]
 %line 3400+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [r9 + 96]
 ; VA = VF11 & VG
 %line 3401+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -10127,7 +10120,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 128]
 %line 3404+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 128]
+	vmovdqu ymm15, [r9 + 128]
 ; VT = VF10 & VG
 %line 3405+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -10142,7 +10135,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 160]
 %line 3409+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 160]
+	vmovdqu ymm15, [r9 + 160]
 ; VT = VF9 & VG
 %line 3410+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -10157,7 +10150,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 3414+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r9 + 192]
 ; VT = VF8 & VG
 %line 3415+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -10172,7 +10165,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 3419+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r9 + 224]
 ; VT = VF7 & VG
 %line 3420+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -10187,7 +10180,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 3424+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF6 & VG
 %line 3425+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -10202,7 +10195,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 3429+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF5 & VG
 %line 3430+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -10217,7 +10210,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 3434+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF4 & VG
 %line 3435+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -10232,7 +10225,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 3439+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF3 & VG
 %line 3440+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm5, ymm15
@@ -10256,13 +10249,13 @@ align 32
 	vmovdqu [rsp + 32], ymm1
 ; VG = mem256[g + 0]
 %line 3447+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VB = VF11 & VG
 %line 3448+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 32]
 %line 3449+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [r9 + 32]
 ; VA = VF11 & VG
 %line 3450+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm13, ymm13, ymm1
@@ -10274,7 +10267,7 @@ align 32
 	vpxor ymm14, ymm0, ymm1
 ; VG = mem256[g + 64]
 %line 3453+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r9 + 64]
 ; VT = VF10 & VG
 %line 3454+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -10289,7 +10282,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 3458+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r9 + 96]
 ; VT = VF9 & VG
 %line 3459+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm11, ymm0
@@ -10304,7 +10297,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 128]
 %line 3463+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r9 + 128]
 ; VT = VF8 & VG
 %line 3464+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -10319,7 +10312,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 3468+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r9 + 160]
 ; VT = VF7 & VG
 %line 3469+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm9, ymm0
@@ -10334,7 +10327,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 192]
 %line 3473+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r9 + 192]
 ; VT = VF6 & VG
 %line 3474+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -10349,7 +10342,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 3478+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 224]
+	vmovdqu ymm0, [r9 + 224]
 ; VT = VF5 & VG
 %line 3479+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm7, ymm0
@@ -10364,7 +10357,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 256]
 %line 3483+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r9 + 256]
 ; VT = VF4 & VG
 %line 3484+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -10379,7 +10372,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 3488+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 288]
+	vmovdqu ymm0, [r9 + 288]
 ; VT = VF3 & VG
 %line 3489+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm5, ymm0
@@ -10394,7 +10387,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 320]
 %line 3493+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r9 + 320]
 ; VT = VF2 & VG
 %line 3494+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -10409,7 +10402,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 3498+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r9 + 352]
 ; VT = VF1 & VG
 %line 3499+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm3, ymm0
@@ -10433,16 +10426,16 @@ align 32
 	vpxor ymm14, ymm14, [rsp + 256]
 ; VT = mem256[h + 5632]
 %line 3506+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5632]
+	vmovdqu ymm0, [rsi + 5632]
 ; VB = VB ^ VT
 %line 3507+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; mem256[h + 5632] = VB
 %line 3508+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 5632], ymm14
+	vmovdqu [rsi + 5632], ymm14
 ; VG = mem256[g + 0]
 %line 3509+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF10 & VG
 %line 3510+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -10451,7 +10444,7 @@ align 32
 	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 3512+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm12, [r8 + 32]
+	vmovdqu ymm12, [r9 + 32]
 ; VT = VF9 & VG
 %line 3513+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
@@ -10466,7 +10459,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 3517+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 64]
+	vmovdqu ymm11, [r9 + 64]
 ; VT = VF8 & VG
 %line 3518+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm10, ymm11
@@ -10481,7 +10474,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 3522+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 96]
+	vmovdqu ymm11, [r9 + 96]
 ; VT = VF7 & VG
 %line 3523+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm9, ymm11
@@ -10496,7 +10489,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 3527+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 128]
+	vmovdqu ymm11, [r9 + 128]
 ; VT = VF6 & VG
 %line 3528+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm8, ymm11
@@ -10511,7 +10504,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 3532+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 160]
+	vmovdqu ymm11, [r9 + 160]
 ; VT = VF5 & VG
 %line 3533+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
@@ -10526,7 +10519,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 3537+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 192]
+	vmovdqu ymm11, [r9 + 192]
 ; VT = VF4 & VG
 %line 3538+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm6, ymm11
@@ -10541,7 +10534,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 3542+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 224]
+	vmovdqu ymm11, [r9 + 224]
 ; VT = VF3 & VG
 %line 3543+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm5, ymm11
@@ -10556,7 +10549,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 3547+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 256]
+	vmovdqu ymm11, [r9 + 256]
 ; VT = VF2 & VG
 %line 3548+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm4, ymm11
@@ -10571,7 +10564,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 3552+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 288]
+	vmovdqu ymm11, [r9 + 288]
 ; VT = VF1 & VG
 %line 3553+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm3, ymm11
@@ -10586,7 +10579,7 @@ align 32
 	vpxor ymm11, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 3557+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r9 + 320]
 ; VT = VF0 & VG
 %line 3558+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -10601,13 +10594,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 320]
 ; VT = mem256[h + 5120]
 %line 3562+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5120]
+	vmovdqu ymm0, [rsi + 5120]
 ; VA = VA ^ VT
 %line 3563+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[h + 5120] = VA
 %line 3564+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 5120], ymm1
+	vmovdqu [rsi + 5120], ymm1
 ; VB = VB ^ VS18
 %line 3565+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 192]
@@ -10616,16 +10609,16 @@ align 32
 	vpxor ymm11, ymm11, [rsp + 288]
 ; VT = mem256[h + 4608]
 %line 3567+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 4608]
+	vmovdqu ymm0, [rsi + 4608]
 ; VB = VB ^ VT
 %line 3568+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm0
 ; mem256[h + 4608] = VB
 %line 3569+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 4608], ymm11
+	vmovdqu [rsi + 4608], ymm11
 ; VG = mem256[g + 0]
 %line 3570+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF8 & VG
 %line 3571+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -10634,7 +10627,7 @@ align 32
 	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 3573+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 32]
+	vmovdqu ymm10, [r9 + 32]
 ; VT = VF7 & VG
 %line 3574+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
@@ -10649,7 +10642,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 3578+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 64]
+	vmovdqu ymm9, [r9 + 64]
 ; VT = VF6 & VG
 %line 3579+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm8, ymm9
@@ -10664,7 +10657,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 3583+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 96]
+	vmovdqu ymm9, [r9 + 96]
 ; VT = VF5 & VG
 %line 3584+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm7, ymm9
@@ -10679,7 +10672,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 3588+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 128]
+	vmovdqu ymm9, [r9 + 128]
 ; VT = VF4 & VG
 %line 3589+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm6, ymm9
@@ -10694,7 +10687,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 3593+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 160]
+	vmovdqu ymm9, [r9 + 160]
 ; VT = VF3 & VG
 %line 3594+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm5, ymm9
@@ -10709,7 +10702,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 3598+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 192]
+	vmovdqu ymm9, [r9 + 192]
 ; VT = VF2 & VG
 %line 3599+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm4, ymm9
@@ -10724,7 +10717,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 3603+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 224]
+	vmovdqu ymm9, [r9 + 224]
 ; VT = VF1 & VG
 %line 3604+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm3, ymm9
@@ -10739,7 +10732,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 3608+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 256]
+	vmovdqu ymm9, [r9 + 256]
 ; VT = VF0 & VG
 %line 3609+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm9, ymm2, ymm9
@@ -10754,13 +10747,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 256]
 ; VT = mem256[h + 4096]
 %line 3613+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r11 + 4096]
+	vmovdqu ymm9, [rsi + 4096]
 ; VA = VA ^ VT
 %line 3614+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm9
 ; mem256[h + 4096] = VA
 %line 3615+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 4096], ymm1
+	vmovdqu [rsi + 4096], ymm1
 ; VB = VB ^ VS16
 %line 3616+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 128]
@@ -10769,16 +10762,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 3584]
 %line 3618+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 3584]
+	vmovdqu ymm1, [rsi + 3584]
 ; VB = VB ^ VT
 %line 3619+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 3584] = VB
 %line 3620+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 3584], ymm0
+	vmovdqu [rsi + 3584], ymm0
 ; VG = mem256[g + 0]
 %line 3621+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF6 & VG
 %line 3622+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -10787,7 +10780,7 @@ align 32
 	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 3624+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 32]
+	vmovdqu ymm8, [r9 + 32]
 ; VT = VF5 & VG
 %line 3625+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm7, ymm7, ymm8
@@ -10802,7 +10795,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 3629+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 64]
+	vmovdqu ymm7, [r9 + 64]
 ; VT = VF4 & VG
 %line 3630+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm6, ymm7
@@ -10817,7 +10810,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 3634+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 96]
+	vmovdqu ymm7, [r9 + 96]
 ; VT = VF3 & VG
 %line 3635+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm5, ymm7
@@ -10832,7 +10825,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 3639+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 128]
+	vmovdqu ymm7, [r9 + 128]
 ; VT = VF2 & VG
 %line 3640+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm4, ymm7
@@ -10847,7 +10840,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 3644+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 160]
+	vmovdqu ymm7, [r9 + 160]
 ; VT = VF1 & VG
 %line 3645+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm3, ymm7
@@ -10862,7 +10855,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 3649+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 192]
+	vmovdqu ymm7, [r9 + 192]
 ; VT = VF0 & VG
 %line 3650+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm7, ymm2, ymm7
@@ -10877,13 +10870,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 3072]
 %line 3654+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r11 + 3072]
+	vmovdqu ymm7, [rsi + 3072]
 ; VA = VA ^ VT
 %line 3655+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm7
 ; mem256[h + 3072] = VA
 %line 3656+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 3072], ymm1
+	vmovdqu [rsi + 3072], ymm1
 ; VB = VB ^ VS14
 %line 3657+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 64]
@@ -10892,16 +10885,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 2560]
 %line 3659+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 2560]
+	vmovdqu ymm1, [rsi + 2560]
 ; VB = VB ^ VT
 %line 3660+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 2560] = VB
 %line 3661+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 2560], ymm0
+	vmovdqu [rsi + 2560], ymm0
 ; VG = mem256[g + 0]
 %line 3662+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF4 & VG
 %line 3663+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -10910,7 +10903,7 @@ align 32
 	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 3665+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 32]
+	vmovdqu ymm6, [r9 + 32]
 ; VT = VF3 & VG
 %line 3666+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm5, ymm5, ymm6
@@ -10925,7 +10918,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 3670+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 64]
+	vmovdqu ymm5, [r9 + 64]
 ; VT = VF2 & VG
 %line 3671+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm6, ymm4, ymm5
@@ -10940,7 +10933,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 3675+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 96]
+	vmovdqu ymm5, [r9 + 96]
 ; VT = VF1 & VG
 %line 3676+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm6, ymm3, ymm5
@@ -10955,7 +10948,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 3680+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 128]
+	vmovdqu ymm5, [r9 + 128]
 ; VT = VF0 & VG
 %line 3681+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm5, ymm2, ymm5
@@ -10970,13 +10963,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 2048]
 %line 3685+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r11 + 2048]
+	vmovdqu ymm5, [rsi + 2048]
 ; VA = VA ^ VT
 %line 3686+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm5
 ; mem256[h + 2048] = VA
 %line 3687+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 2048], ymm1
+	vmovdqu [rsi + 2048], ymm1
 ; VB = VB ^ VS12
 %line 3688+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -10985,16 +10978,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 1536]
 %line 3690+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1536]
+	vmovdqu ymm1, [rsi + 1536]
 ; VB = VB ^ VT
 %line 3691+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 1536] = VB
 %line 3692+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 1536], ymm0
+	vmovdqu [rsi + 1536], ymm0
 ; VG = mem256[g + 0]
 %line 3693+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF2 & VG
 %line 3694+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -11003,7 +10996,7 @@ align 32
 	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 3696+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 32]
+	vmovdqu ymm4, [r9 + 32]
 ; VT = VF1 & VG
 %line 3697+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm3, ymm3, ymm4
@@ -11018,7 +11011,7 @@ align 32
 	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 3701+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm3, [r8 + 64]
+	vmovdqu ymm3, [r9 + 64]
 ; VT = VF0 & VG
 %line 3702+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm3, ymm2, ymm3
@@ -11030,28 +11023,28 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 1024]
 %line 3705+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 1024]
+	vmovdqu ymm3, [rsi + 1024]
 ; VA = VA ^ VT
 %line 3706+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm3
 ; mem256[h + 1024] = VA
 %line 3707+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 1024], ymm1
+	vmovdqu [rsi + 1024], ymm1
 ; VB = VB ^ VS13
 %line 3708+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 512]
 %line 3709+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 512]
+	vmovdqu ymm1, [rsi + 512]
 ; VB = VB ^ VT
 %line 3710+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 512] = VB
 %line 3711+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 512], ymm0
+	vmovdqu [rsi + 512], ymm0
 ; VG = mem256[g + 0]
 %line 3712+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF0 & VG
 %line 3713+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -11060,34 +11053,33 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 3715+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11]
+	vmovdqu ymm1, [rsi]
 ; VA = VA ^ VT
 %line 3716+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 3717+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rsi], ymm0
 ; p = p + 32
 %line 3718+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	add r10, 32
+	add r11, 32
 ; g = g + 384
 %line 3719+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	add r8, 384
+	add r9, 384
 ; o0 = o0 - 1
 %line 3720+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 3721+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l9 if !=
 %line 3722+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	jne .Ll9
 ; p = p + 32
 %line 3723+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	add r10, 32
+	add r11, 32
 ; o1 = o1 - 1
 %line 3724+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r8, rsi
 	sub r8, 1
 ; =? o1 - 0
 %line 3725+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
@@ -11101,22 +11093,20 @@ align 32
 ; o1 = 8
 %line 3729+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 8
-	mov r11, r8
-	mov rsi, r9
 align 32
 .Ll10:
 ; f = &LO
 %line 3731+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	lea r8, [rsp + 352]
+	lea r10, [rsp + 352]
 ; h = &HB
 %line 3732+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	lea r9, [rsp + 736]
+	lea r11, [rsp + 736]
 ; VX = mem256[p + 0]
 %line 3733+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11]
+	vmovdqu ymm1, [r8]
 ; VY = mem256[p + 32]
 %line 3734+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 32]
+	vmovdqu ymm0, [r8 + 32]
 ; VL = permute128(VX, VY, 0x20)
 %line 3735+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vperm2i128 ymm2, ymm1, ymm0, 32
@@ -11128,16 +11118,16 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; mem256[f + 0] = VL
 %line 3738+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8], ymm2
+	vmovdqu [r10], ymm2
 ; mem256[h + 0] = VH
 %line 3739+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r9], ymm0
+	vmovdqu [r11], ymm0
 ; VX = mem256[p + 512]
 %line 3740+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 512]
+	vmovdqu ymm0, [r8 + 512]
 ; VY = mem256[p + 544]
 %line 3741+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 544]
+	vmovdqu ymm1, [r8 + 544]
 ; VL = permute128(VX, VY, 0x20)
 %line 3742+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -11149,16 +11139,16 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; mem256[f + 32] = VL
 %line 3745+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 32], ymm2
+	vmovdqu [r10 + 32], ymm2
 ; mem256[h + 32] = VH
 %line 3746+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r9 + 32], ymm0
+	vmovdqu [r11 + 32], ymm0
 ; VX = mem256[p + 1024]
 %line 3747+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1024]
+	vmovdqu ymm0, [r8 + 1024]
 ; VY = mem256[p + 1056]
 %line 3748+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1056]
+	vmovdqu ymm1, [r8 + 1056]
 ; VL = permute128(VX, VY, 0x20)
 %line 3749+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -11170,16 +11160,16 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; mem256[f + 64] = VL
 %line 3752+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 64], ymm2
+	vmovdqu [r10 + 64], ymm2
 ; mem256[h + 64] = VH
 %line 3753+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r9 + 64], ymm0
+	vmovdqu [r11 + 64], ymm0
 ; VX = mem256[p + 1536]
 %line 3754+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1536]
+	vmovdqu ymm0, [r8 + 1536]
 ; VY = mem256[p + 1568]
 %line 3755+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1568]
+	vmovdqu ymm1, [r8 + 1568]
 ; VL = permute128(VX, VY, 0x20)
 %line 3756+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -11191,16 +11181,16 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; mem256[f + 96] = VL
 %line 3759+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 96], ymm2
+	vmovdqu [r10 + 96], ymm2
 ; mem256[h + 96] = VH
 %line 3760+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r9 + 96], ymm0
+	vmovdqu [r11 + 96], ymm0
 ; VX = mem256[p + 2048]
 %line 3761+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2048]
+	vmovdqu ymm0, [r8 + 2048]
 ; VY = mem256[p + 2080]
 %line 3762+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 2080]
+	vmovdqu ymm1, [r8 + 2080]
 ; VL = permute128(VX, VY, 0x20)
 %line 3763+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -11212,16 +11202,16 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; mem256[f + 128] = VL
 %line 3766+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 128], ymm2
+	vmovdqu [r10 + 128], ymm2
 ; mem256[h + 128] = VH
 %line 3767+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r9 + 128], ymm0
+	vmovdqu [r11 + 128], ymm0
 ; VX = mem256[p + 2560]
 %line 3768+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2560]
+	vmovdqu ymm0, [r8 + 2560]
 ; VY = mem256[p + 2592]
 %line 3769+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 2592]
+	vmovdqu ymm1, [r8 + 2592]
 ; VL = permute128(VX, VY, 0x20)
 %line 3770+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -11233,16 +11223,16 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; mem256[f + 160] = VL
 %line 3773+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 160], ymm2
+	vmovdqu [r10 + 160], ymm2
 ; mem256[h + 160] = VH
 %line 3774+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r9 + 160], ymm0
+	vmovdqu [r11 + 160], ymm0
 ; VX = mem256[p + 3072]
 %line 3775+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 3072]
+	vmovdqu ymm0, [r8 + 3072]
 ; VY = mem256[p + 3104]
 %line 3776+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 3104]
+	vmovdqu ymm1, [r8 + 3104]
 ; VL = permute128(VX, VY, 0x20)
 %line 3777+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -11254,16 +11244,16 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; mem256[f + 192] = VL
 %line 3780+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 192], ymm2
+	vmovdqu [r10 + 192], ymm2
 ; mem256[h + 192] = VH
 %line 3781+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r9 + 192], ymm0
+	vmovdqu [r11 + 192], ymm0
 ; VX = mem256[p + 3584]
 %line 3782+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 3584]
+	vmovdqu ymm0, [r8 + 3584]
 ; VY = mem256[p + 3616]
 %line 3783+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 3616]
+	vmovdqu ymm1, [r8 + 3616]
 ; VL = permute128(VX, VY, 0x20)
 %line 3784+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -11275,16 +11265,16 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; mem256[f + 224] = VL
 %line 3787+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 224], ymm2
+	vmovdqu [r10 + 224], ymm2
 ; mem256[h + 224] = VH
 %line 3788+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r9 + 224], ymm0
+	vmovdqu [r11 + 224], ymm0
 ; VX = mem256[p + 4096]
 %line 3789+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 4096]
+	vmovdqu ymm0, [r8 + 4096]
 ; VY = mem256[p + 4128]
 %line 3790+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 4128]
+	vmovdqu ymm1, [r8 + 4128]
 ; VL = permute128(VX, VY, 0x20)
 %line 3791+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -11296,16 +11286,16 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; mem256[f + 256] = VL
 %line 3794+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 256], ymm2
+	vmovdqu [r10 + 256], ymm2
 ; mem256[h + 256] = VH
 %line 3795+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r9 + 256], ymm0
+	vmovdqu [r11 + 256], ymm0
 ; VX = mem256[p + 4608]
 %line 3796+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 4608]
+	vmovdqu ymm0, [r8 + 4608]
 ; VY = mem256[p + 4640]
 %line 3797+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 4640]
+	vmovdqu ymm1, [r8 + 4640]
 ; VL = permute128(VX, VY, 0x20)
 %line 3798+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -11317,16 +11307,16 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; mem256[f + 288] = VL
 %line 3801+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 288], ymm2
+	vmovdqu [r10 + 288], ymm2
 ; mem256[h + 288] = VH
 %line 3802+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r9 + 288], ymm0
+	vmovdqu [r11 + 288], ymm0
 ; VX = mem256[p + 5120]
 %line 3803+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5120]
+	vmovdqu ymm0, [r8 + 5120]
 ; VY = mem256[p + 5152]
 %line 3804+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 5152]
+	vmovdqu ymm1, [r8 + 5152]
 ; VL = permute128(VX, VY, 0x20)
 %line 3805+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -11338,16 +11328,16 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; mem256[f + 320] = VL
 %line 3808+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 320], ymm2
+	vmovdqu [r10 + 320], ymm2
 ; mem256[h + 320] = VH
 %line 3809+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r9 + 320], ymm0
+	vmovdqu [r11 + 320], ymm0
 ; VX = mem256[p + 5632]
 %line 3810+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5632]
+	vmovdqu ymm0, [r8 + 5632]
 ; VY = mem256[p + 5664]
 %line 3811+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 5664]
+	vmovdqu ymm1, [r8 + 5664]
 ; VL = permute128(VX, VY, 0x20)
 %line 3812+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -11359,67 +11349,67 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; mem256[f + 352] = VL
 %line 3815+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 352], ymm2
+	vmovdqu [r10 + 352], ymm2
 ; mem256[h + 352] = VH
 %line 3816+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r9 + 352], ymm0
+	vmovdqu [r11 + 352], ymm0
 ; g = &TB
 %line 3817+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	lea r8, [rsp + 1696]
+	lea r10, [rsp + 1696]
 ; g = g + 5760
 %line 3818+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	add r8, 5760
+	add r10, 5760
 ; f = &LO
 %line 3819+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	lea r9, [rsp + 352]
+	lea r11, [rsp + 352]
 ; h = &HB
 %line 3820+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	lea r10, [rsp + 736]
+	lea rsi, [rsp + 736]
 ; VF0 = mem256[f + 0]
 %line 3821+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm2, [r9]
+	vmovdqu ymm2, [r11]
 ; VF1 = mem256[f + 32]
 %line 3822+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 32]
+	vmovdqu ymm3, [r11 + 32]
 ; VF2 = mem256[f + 64]
 %line 3823+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm4, [r9 + 64]
+	vmovdqu ymm4, [r11 + 64]
 ; VF3 = mem256[f + 96]
 %line 3824+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 96]
+	vmovdqu ymm5, [r11 + 96]
 ; VF4 = mem256[f + 128]
 %line 3825+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm6, [r9 + 128]
+	vmovdqu ymm6, [r11 + 128]
 ; VF5 = mem256[f + 160]
 %line 3826+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 160]
+	vmovdqu ymm7, [r11 + 160]
 ; VF6 = mem256[f + 192]
 %line 3827+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 192]
+	vmovdqu ymm8, [r11 + 192]
 ; VF7 = mem256[f + 224]
 %line 3828+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 224]
+	vmovdqu ymm9, [r11 + 224]
 ; VF8 = mem256[f + 256]
 %line 3829+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 256]
+	vmovdqu ymm10, [r11 + 256]
 ; VF9 = mem256[f + 288]
 %line 3830+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 288]
+	vmovdqu ymm11, [r11 + 288]
 ; VF10 = mem256[f + 320]
 %line 3831+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm12, [r9 + 320]
+	vmovdqu ymm12, [r11 + 320]
 ; VF11 = mem256[f + 352]
 %line 3832+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm13, [r9 + 352]
+	vmovdqu ymm13, [r11 + 352]
 ; VG = mem256[g + 320]
 %line 3833+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VB = VF11 & VG
 %line 3834+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 352]
 %line 3835+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 352]
+	vmovdqu ymm1, [r10 + 352]
 ; VA = VF11 & VG
 %line 3836+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -11437,13 +11427,13 @@ align 32
 	vmovdqu [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 3841+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r10 + 256]
 ; VB = VF11 & VG
 %line 3842+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 288]
 %line 3843+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 288]
+	vmovdqu ymm1, [r10 + 288]
 ; VA = VF11 & VG
 %line 3844+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -11455,7 +11445,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 320]
 %line 3847+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF10 & VG
 %line 3848+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -11470,7 +11460,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 3852+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF9 & VG
 %line 3853+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -11491,13 +11481,13 @@ align 32
 	vmovdqu [rsp + 224], ymm1
 ; VG = mem256[g + 192]
 %line 3859+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r10 + 192]
 ; VB = VF11 & VG
 %line 3860+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 224]
 %line 3861+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 224]
+	vmovdqu ymm1, [r10 + 224]
 ; VA = VF11 & VG
 %line 3862+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -11509,7 +11499,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 256]
 %line 3865+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF10 & VG
 %line 3866+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -11524,7 +11514,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 3870+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF9 & VG
 %line 3871+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -11539,7 +11529,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 3875+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF8 & VG
 %line 3876+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -11554,7 +11544,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 3880+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF7 & VG
 %line 3881+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -11575,13 +11565,13 @@ align 32
 	vmovdqu [rsp + 160], ymm1
 ; VG = mem256[g + 128]
 %line 3887+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r10 + 128]
 ; VB = VF11 & VG
 %line 3888+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 160]
 %line 3889+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 160]
+	vmovdqu ymm1, [r10 + 160]
 ; VA = VF11 & VG
 %line 3890+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -11593,7 +11583,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 192]
 %line 3893+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r10 + 192]
 ; VT = VF10 & VG
 %line 3894+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -11608,7 +11598,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 3898+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r10 + 224]
 ; VT = VF9 & VG
 %line 3899+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -11623,7 +11613,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 3903+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF8 & VG
 %line 3904+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -11638,7 +11628,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 3908+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF7 & VG
 %line 3909+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -11653,7 +11643,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 3913+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF6 & VG
 %line 3914+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -11668,7 +11658,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 3918+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF5 & VG
 %line 3919+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -11689,13 +11679,13 @@ align 32
 	vmovdqu [rsp + 96], ymm1
 ; VG = mem256[g + 64]
 %line 3925+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r10 + 64]
 ; VB = VF11 & VG
 %line 3926+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 96]
 %line 3927+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [r10 + 96]
 ; VA = VF11 & VG
 %line 3928+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -11707,7 +11697,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 128]
 %line 3931+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 128]
+	vmovdqu ymm15, [r10 + 128]
 ; VT = VF10 & VG
 %line 3932+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -11722,7 +11712,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 160]
 %line 3936+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 160]
+	vmovdqu ymm15, [r10 + 160]
 ; VT = VF9 & VG
 %line 3937+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -11737,7 +11727,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 3941+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r10 + 192]
 ; VT = VF8 & VG
 %line 3942+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -11752,7 +11742,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 3946+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r10 + 224]
 ; VT = VF7 & VG
 %line 3947+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -11767,7 +11757,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 3951+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF6 & VG
 %line 3952+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -11782,7 +11772,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 3956+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF5 & VG
 %line 3957+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -11797,7 +11787,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 3961+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF4 & VG
 %line 3962+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -11812,7 +11802,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 3966+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF3 & VG
 %line 3967+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm5, ymm15
@@ -11836,13 +11826,13 @@ align 32
 	vmovdqu [rsp + 32], ymm1
 ; VG = mem256[g + 0]
 %line 3974+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VB = VF11 & VG
 %line 3975+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 32]
 %line 3976+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [r10 + 32]
 ; VA = VF11 & VG
 %line 3977+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm13, ymm13, ymm1
@@ -11854,7 +11844,7 @@ align 32
 	vpxor ymm14, ymm0, ymm1
 ; VG = mem256[g + 64]
 %line 3980+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r10 + 64]
 ; VT = VF10 & VG
 %line 3981+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -11869,7 +11859,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 3985+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r10 + 96]
 ; VT = VF9 & VG
 %line 3986+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm11, ymm0
@@ -11884,7 +11874,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 128]
 %line 3990+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r10 + 128]
 ; VT = VF8 & VG
 %line 3991+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -11899,7 +11889,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 3995+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r10 + 160]
 ; VT = VF7 & VG
 %line 3996+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm9, ymm0
@@ -11914,7 +11904,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 192]
 %line 4000+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r10 + 192]
 ; VT = VF6 & VG
 %line 4001+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -11929,7 +11919,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 4005+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 224]
+	vmovdqu ymm0, [r10 + 224]
 ; VT = VF5 & VG
 %line 4006+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm7, ymm0
@@ -11944,7 +11934,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 256]
 %line 4010+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r10 + 256]
 ; VT = VF4 & VG
 %line 4011+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -11959,7 +11949,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 4015+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 288]
+	vmovdqu ymm0, [r10 + 288]
 ; VT = VF3 & VG
 %line 4016+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm5, ymm0
@@ -11974,7 +11964,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 320]
 %line 4020+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VT = VF2 & VG
 %line 4021+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -11989,7 +11979,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 4025+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r10 + 352]
 ; VT = VF1 & VG
 %line 4026+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm3, ymm0
@@ -12013,16 +12003,16 @@ align 32
 	vpxor ymm14, ymm14, [rsp + 256]
 ; VT = mem256[h + 352]
 %line 4033+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 352]
+	vmovdqu ymm0, [rsi + 352]
 ; VB = VB ^ VT
 %line 4034+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; mem256[h + 352] = VB
 %line 4035+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 352], ymm14
+	vmovdqu [rsi + 352], ymm14
 ; VG = mem256[g + 0]
 %line 4036+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF10 & VG
 %line 4037+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -12031,7 +12021,7 @@ align 32
 	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 4039+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm12, [r8 + 32]
+	vmovdqu ymm12, [r10 + 32]
 ; VT = VF9 & VG
 %line 4040+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
@@ -12046,7 +12036,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 4044+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 64]
+	vmovdqu ymm11, [r10 + 64]
 ; VT = VF8 & VG
 %line 4045+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm10, ymm11
@@ -12061,7 +12051,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 4049+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 96]
+	vmovdqu ymm11, [r10 + 96]
 ; VT = VF7 & VG
 %line 4050+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm9, ymm11
@@ -12076,7 +12066,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 4054+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 128]
+	vmovdqu ymm11, [r10 + 128]
 ; VT = VF6 & VG
 %line 4055+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm8, ymm11
@@ -12091,7 +12081,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 4059+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 160]
+	vmovdqu ymm11, [r10 + 160]
 ; VT = VF5 & VG
 %line 4060+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
@@ -12106,7 +12096,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 4064+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 192]
+	vmovdqu ymm11, [r10 + 192]
 ; VT = VF4 & VG
 %line 4065+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm6, ymm11
@@ -12121,7 +12111,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 4069+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 224]
+	vmovdqu ymm11, [r10 + 224]
 ; VT = VF3 & VG
 %line 4070+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm5, ymm11
@@ -12136,7 +12126,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 4074+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 256]
+	vmovdqu ymm11, [r10 + 256]
 ; VT = VF2 & VG
 %line 4075+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm4, ymm11
@@ -12151,7 +12141,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 4079+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 288]
+	vmovdqu ymm11, [r10 + 288]
 ; VT = VF1 & VG
 %line 4080+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm3, ymm11
@@ -12166,7 +12156,7 @@ align 32
 	vpxor ymm11, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 4084+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VT = VF0 & VG
 %line 4085+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -12181,13 +12171,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 320]
 ; VT = mem256[h + 320]
 %line 4089+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 320]
+	vmovdqu ymm0, [rsi + 320]
 ; VA = VA ^ VT
 %line 4090+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[h + 320] = VA
 %line 4091+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 320], ymm1
+	vmovdqu [rsi + 320], ymm1
 ; VB = VB ^ VS18
 %line 4092+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 192]
@@ -12196,16 +12186,16 @@ align 32
 	vpxor ymm11, ymm11, [rsp + 288]
 ; VT = mem256[h + 288]
 %line 4094+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 288]
+	vmovdqu ymm0, [rsi + 288]
 ; VB = VB ^ VT
 %line 4095+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm0
 ; mem256[h + 288] = VB
 %line 4096+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 288], ymm11
+	vmovdqu [rsi + 288], ymm11
 ; VG = mem256[g + 0]
 %line 4097+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF8 & VG
 %line 4098+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -12214,7 +12204,7 @@ align 32
 	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 4100+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 32]
+	vmovdqu ymm10, [r10 + 32]
 ; VT = VF7 & VG
 %line 4101+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
@@ -12229,7 +12219,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 4105+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 64]
+	vmovdqu ymm9, [r10 + 64]
 ; VT = VF6 & VG
 %line 4106+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm8, ymm9
@@ -12244,7 +12234,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 4110+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 96]
+	vmovdqu ymm9, [r10 + 96]
 ; VT = VF5 & VG
 %line 4111+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm7, ymm9
@@ -12259,7 +12249,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 4115+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 128]
+	vmovdqu ymm9, [r10 + 128]
 ; VT = VF4 & VG
 %line 4116+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm6, ymm9
@@ -12274,7 +12264,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 4120+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 160]
+	vmovdqu ymm9, [r10 + 160]
 ; VT = VF3 & VG
 %line 4121+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm5, ymm9
@@ -12289,7 +12279,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 4125+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 192]
+	vmovdqu ymm9, [r10 + 192]
 ; VT = VF2 & VG
 %line 4126+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm4, ymm9
@@ -12304,7 +12294,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 4130+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 224]
+	vmovdqu ymm9, [r10 + 224]
 ; VT = VF1 & VG
 %line 4131+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm3, ymm9
@@ -12319,7 +12309,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 4135+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 256]
+	vmovdqu ymm9, [r10 + 256]
 ; VT = VF0 & VG
 %line 4136+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm9, ymm2, ymm9
@@ -12334,13 +12324,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 256]
 ; VT = mem256[h + 256]
 %line 4140+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r10 + 256]
+	vmovdqu ymm9, [rsi + 256]
 ; VA = VA ^ VT
 %line 4141+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm9
 ; mem256[h + 256] = VA
 %line 4142+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 256], ymm1
+	vmovdqu [rsi + 256], ymm1
 ; VB = VB ^ VS16
 %line 4143+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 128]
@@ -12349,16 +12339,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 224]
 %line 4145+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 224]
+	vmovdqu ymm1, [rsi + 224]
 ; VB = VB ^ VT
 %line 4146+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 224] = VB
 %line 4147+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 224], ymm0
+	vmovdqu [rsi + 224], ymm0
 ; VG = mem256[g + 0]
 %line 4148+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF6 & VG
 %line 4149+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -12367,7 +12357,7 @@ align 32
 	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 4151+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 32]
+	vmovdqu ymm8, [r10 + 32]
 ; VT = VF5 & VG
 %line 4152+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm7, ymm7, ymm8
@@ -12382,7 +12372,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 4156+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 64]
+	vmovdqu ymm7, [r10 + 64]
 ; VT = VF4 & VG
 %line 4157+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm6, ymm7
@@ -12397,7 +12387,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 4161+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 96]
+	vmovdqu ymm7, [r10 + 96]
 ; VT = VF3 & VG
 %line 4162+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm5, ymm7
@@ -12412,7 +12402,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 4166+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 128]
+	vmovdqu ymm7, [r10 + 128]
 ; VT = VF2 & VG
 %line 4167+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm4, ymm7
@@ -12427,7 +12417,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 4171+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 160]
+	vmovdqu ymm7, [r10 + 160]
 ; VT = VF1 & VG
 %line 4172+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm3, ymm7
@@ -12442,7 +12432,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 4176+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 192]
+	vmovdqu ymm7, [r10 + 192]
 ; VT = VF0 & VG
 %line 4177+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm7, ymm2, ymm7
@@ -12457,13 +12447,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 192]
 %line 4181+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r10 + 192]
+	vmovdqu ymm7, [rsi + 192]
 ; VA = VA ^ VT
 %line 4182+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm7
 ; mem256[h + 192] = VA
 %line 4183+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 192], ymm1
+	vmovdqu [rsi + 192], ymm1
 ; VB = VB ^ VS14
 %line 4184+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 64]
@@ -12472,16 +12462,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 160]
 %line 4186+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 160]
+	vmovdqu ymm1, [rsi + 160]
 ; VB = VB ^ VT
 %line 4187+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 160] = VB
 %line 4188+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 160], ymm0
+	vmovdqu [rsi + 160], ymm0
 ; VG = mem256[g + 0]
 %line 4189+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF4 & VG
 %line 4190+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -12490,7 +12480,7 @@ align 32
 	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 4192+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 32]
+	vmovdqu ymm6, [r10 + 32]
 ; VT = VF3 & VG
 %line 4193+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm5, ymm5, ymm6
@@ -12505,7 +12495,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 4197+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 64]
+	vmovdqu ymm5, [r10 + 64]
 ; VT = VF2 & VG
 %line 4198+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm6, ymm4, ymm5
@@ -12520,7 +12510,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 4202+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 96]
+	vmovdqu ymm5, [r10 + 96]
 ; VT = VF1 & VG
 %line 4203+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm6, ymm3, ymm5
@@ -12535,7 +12525,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 4207+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 128]
+	vmovdqu ymm5, [r10 + 128]
 ; VT = VF0 & VG
 %line 4208+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm5, ymm2, ymm5
@@ -12550,13 +12540,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 128]
 %line 4212+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r10 + 128]
+	vmovdqu ymm5, [rsi + 128]
 ; VA = VA ^ VT
 %line 4213+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm5
 ; mem256[h + 128] = VA
 %line 4214+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 128], ymm1
+	vmovdqu [rsi + 128], ymm1
 ; VB = VB ^ VS12
 %line 4215+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -12565,16 +12555,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 96]
 %line 4217+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 96]
+	vmovdqu ymm1, [rsi + 96]
 ; VB = VB ^ VT
 %line 4218+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 96] = VB
 %line 4219+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 96], ymm0
+	vmovdqu [rsi + 96], ymm0
 ; VG = mem256[g + 0]
 %line 4220+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF2 & VG
 %line 4221+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -12583,7 +12573,7 @@ align 32
 	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 4223+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 32]
+	vmovdqu ymm4, [r10 + 32]
 ; VT = VF1 & VG
 %line 4224+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm3, ymm3, ymm4
@@ -12598,7 +12588,7 @@ align 32
 	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 4228+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm3, [r8 + 64]
+	vmovdqu ymm3, [r10 + 64]
 ; VT = VF0 & VG
 %line 4229+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm3, ymm2, ymm3
@@ -12610,28 +12600,28 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 64]
 %line 4232+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 64]
+	vmovdqu ymm3, [rsi + 64]
 ; VA = VA ^ VT
 %line 4233+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm3
 ; mem256[h + 64] = VA
 %line 4234+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 64], ymm1
+	vmovdqu [rsi + 64], ymm1
 ; VB = VB ^ VS13
 %line 4235+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 32]
 %line 4236+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 32]
+	vmovdqu ymm1, [rsi + 32]
 ; VB = VB ^ VT
 %line 4237+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 32] = VB
 %line 4238+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 32], ymm0
+	vmovdqu [rsi + 32], ymm0
 ; VG = mem256[g + 0]
 %line 4239+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF0 & VG
 %line 4240+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -12640,25 +12630,25 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 4242+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10]
+	vmovdqu ymm1, [rsi]
 ; VA = VA ^ VT
 %line 4243+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 4244+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10], ymm0
+	vmovdqu [rsi], ymm0
 ; f = &LO
 %line 4245+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	lea r8, [rsp + 352]
+	lea r10, [rsp + 352]
 ; h = &HB
 %line 4246+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	lea r9, [rsp + 736]
+	lea r11, [rsp + 736]
 ; VL = mem256[f + 0]
 %line 4247+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VH = mem256[h + 0]
 %line 4248+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9]
+	vmovdqu ymm1, [r11]
 ; VX = permute128(VL, VH, 0x20)
 %line 4249+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -12667,16 +12657,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 0] = VX
 %line 4251+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11], ymm2
+	vmovdqu [r8], ymm2
 ; mem256[p + 32] = VY
 %line 4252+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [r8 + 32], ymm0
 ; VL = mem256[f + 32]
 %line 4253+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r10 + 32]
 ; VH = mem256[h + 32]
 %line 4254+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 32]
+	vmovdqu ymm1, [r11 + 32]
 ; VX = permute128(VL, VH, 0x20)
 %line 4255+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -12685,16 +12675,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 512] = VX
 %line 4257+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 512], ymm2
+	vmovdqu [r8 + 512], ymm2
 ; mem256[p + 544] = VY
 %line 4258+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 544], ymm0
+	vmovdqu [r8 + 544], ymm0
 ; VL = mem256[f + 64]
 %line 4259+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r10 + 64]
 ; VH = mem256[h + 64]
 %line 4260+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 64]
+	vmovdqu ymm1, [r11 + 64]
 ; VX = permute128(VL, VH, 0x20)
 %line 4261+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -12703,16 +12693,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 1024] = VX
 %line 4263+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 1024], ymm2
+	vmovdqu [r8 + 1024], ymm2
 ; mem256[p + 1056] = VY
 %line 4264+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 1056], ymm0
+	vmovdqu [r8 + 1056], ymm0
 ; VL = mem256[f + 96]
 %line 4265+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r10 + 96]
 ; VH = mem256[h + 96]
 %line 4266+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 96]
+	vmovdqu ymm1, [r11 + 96]
 ; VX = permute128(VL, VH, 0x20)
 %line 4267+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -12721,16 +12711,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 1536] = VX
 %line 4269+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 1536], ymm2
+	vmovdqu [r8 + 1536], ymm2
 ; mem256[p + 1568] = VY
 %line 4270+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 1568], ymm0
+	vmovdqu [r8 + 1568], ymm0
 ; VL = mem256[f + 128]
 %line 4271+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r10 + 128]
 ; VH = mem256[h + 128]
 %line 4272+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 128]
+	vmovdqu ymm1, [r11 + 128]
 ; VX = permute128(VL, VH, 0x20)
 %line 4273+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -12739,16 +12729,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 2048] = VX
 %line 4275+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 2048], ymm2
+	vmovdqu [r8 + 2048], ymm2
 ; mem256[p + 2080] = VY
 %line 4276+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 2080], ymm0
+	vmovdqu [r8 + 2080], ymm0
 ; VL = mem256[f + 160]
 %line 4277+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r10 + 160]
 ; VH = mem256[h + 160]
 %line 4278+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 160]
+	vmovdqu ymm1, [r11 + 160]
 ; VX = permute128(VL, VH, 0x20)
 %line 4279+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -12757,16 +12747,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 2560] = VX
 %line 4281+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 2560], ymm2
+	vmovdqu [r8 + 2560], ymm2
 ; mem256[p + 2592] = VY
 %line 4282+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 2592], ymm0
+	vmovdqu [r8 + 2592], ymm0
 ; VL = mem256[f + 192]
 %line 4283+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r10 + 192]
 ; VH = mem256[h + 192]
 %line 4284+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 192]
+	vmovdqu ymm1, [r11 + 192]
 ; VX = permute128(VL, VH, 0x20)
 %line 4285+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -12775,16 +12765,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 3072] = VX
 %line 4287+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 3072], ymm2
+	vmovdqu [r8 + 3072], ymm2
 ; mem256[p + 3104] = VY
 %line 4288+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 3104], ymm0
+	vmovdqu [r8 + 3104], ymm0
 ; VL = mem256[f + 224]
 %line 4289+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 224]
+	vmovdqu ymm0, [r10 + 224]
 ; VH = mem256[h + 224]
 %line 4290+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 224]
+	vmovdqu ymm1, [r11 + 224]
 ; VX = permute128(VL, VH, 0x20)
 %line 4291+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -12793,16 +12783,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 3584] = VX
 %line 4293+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 3584], ymm2
+	vmovdqu [r8 + 3584], ymm2
 ; mem256[p + 3616] = VY
 %line 4294+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 3616], ymm0
+	vmovdqu [r8 + 3616], ymm0
 ; VL = mem256[f + 256]
 %line 4295+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r10 + 256]
 ; VH = mem256[h + 256]
 %line 4296+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 256]
+	vmovdqu ymm1, [r11 + 256]
 ; VX = permute128(VL, VH, 0x20)
 %line 4297+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -12811,16 +12801,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 4096] = VX
 %line 4299+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 4096], ymm2
+	vmovdqu [r8 + 4096], ymm2
 ; mem256[p + 4128] = VY
 %line 4300+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 4128], ymm0
+	vmovdqu [r8 + 4128], ymm0
 ; VL = mem256[f + 288]
 %line 4301+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 288]
+	vmovdqu ymm0, [r10 + 288]
 ; VH = mem256[h + 288]
 %line 4302+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 288]
+	vmovdqu ymm1, [r11 + 288]
 ; VX = permute128(VL, VH, 0x20)
 %line 4303+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -12829,16 +12819,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 4608] = VX
 %line 4305+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 4608], ymm2
+	vmovdqu [r8 + 4608], ymm2
 ; mem256[p + 4640] = VY
 %line 4306+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 4640], ymm0
+	vmovdqu [r8 + 4640], ymm0
 ; VL = mem256[f + 320]
 %line 4307+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VH = mem256[h + 320]
 %line 4308+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 320]
+	vmovdqu ymm1, [r11 + 320]
 ; VX = permute128(VL, VH, 0x20)
 %line 4309+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -12847,16 +12837,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 5120] = VX
 %line 4311+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 5120], ymm2
+	vmovdqu [r8 + 5120], ymm2
 ; mem256[p + 5152] = VY
 %line 4312+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 5152], ymm0
+	vmovdqu [r8 + 5152], ymm0
 ; VL = mem256[f + 352]
 %line 4313+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r10 + 352]
 ; VH = mem256[h + 352]
 %line 4314+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 352]
+	vmovdqu ymm1, [r11 + 352]
 ; VX = permute128(VL, VH, 0x20)
 %line 4315+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -12865,19 +12855,19 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 5632] = VX
 %line 4317+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 5632], ymm2
+	vmovdqu [r8 + 5632], ymm2
 ; mem256[p + 5664] = VY
 %line 4318+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 5664], ymm0
+	vmovdqu [r8 + 5664], ymm0
 ; p = p + 64
 %line 4319+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	add r11, 64
+	add r8, 64
 ; o1 = o1 - 1
 %line 4320+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	sub rsi, 1
+	sub r9, 1
 ; =? o1 - 0
 %line 4321+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	cmp rsi, 0
+	cmp r9, 0
 ; goto l10 if !=
 %line 4322+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	jne .Ll10
@@ -12887,22 +12877,20 @@ align 32
 ; o1 = 8
 %line 4325+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 8
-	mov r11, r8
-	mov rsi, r9
 align 32
 .Ll11:
 ; f = &LO
 %line 4327+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	lea r8, [rsp + 352]
+	lea r10, [rsp + 352]
 ; h = &HB
 %line 4328+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	lea r9, [rsp + 736]
+	lea r11, [rsp + 736]
 ; VX = mem256[p + 0]
 %line 4329+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11]
+	vmovdqu ymm0, [r8]
 ; VY = mem256[p + 32]
 %line 4330+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 32]
+	vmovdqu ymm1, [r8 + 32]
 ; VL = unpacklo64(VX, VY)
 %line 4331+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -12914,16 +12902,16 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; mem256[f + 0] = VL
 %line 4334+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8], ymm2
+	vmovdqu [r10], ymm2
 ; mem256[h + 0] = VH
 %line 4335+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r9], ymm0
+	vmovdqu [r11], ymm0
 ; VX = mem256[p + 512]
 %line 4336+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 512]
+	vmovdqu ymm0, [r8 + 512]
 ; VY = mem256[p + 544]
 %line 4337+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 544]
+	vmovdqu ymm1, [r8 + 544]
 ; VL = unpacklo64(VX, VY)
 %line 4338+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -12935,16 +12923,16 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; mem256[f + 32] = VL
 %line 4341+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 32], ymm2
+	vmovdqu [r10 + 32], ymm2
 ; mem256[h + 32] = VH
 %line 4342+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r9 + 32], ymm0
+	vmovdqu [r11 + 32], ymm0
 ; VX = mem256[p + 1024]
 %line 4343+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1024]
+	vmovdqu ymm0, [r8 + 1024]
 ; VY = mem256[p + 1056]
 %line 4344+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1056]
+	vmovdqu ymm1, [r8 + 1056]
 ; VL = unpacklo64(VX, VY)
 %line 4345+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -12956,16 +12944,16 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; mem256[f + 64] = VL
 %line 4348+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 64], ymm2
+	vmovdqu [r10 + 64], ymm2
 ; mem256[h + 64] = VH
 %line 4349+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r9 + 64], ymm0
+	vmovdqu [r11 + 64], ymm0
 ; VX = mem256[p + 1536]
 %line 4350+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1536]
+	vmovdqu ymm0, [r8 + 1536]
 ; VY = mem256[p + 1568]
 %line 4351+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1568]
+	vmovdqu ymm1, [r8 + 1568]
 ; VL = unpacklo64(VX, VY)
 %line 4352+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -12977,16 +12965,16 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; mem256[f + 96] = VL
 %line 4355+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 96], ymm2
+	vmovdqu [r10 + 96], ymm2
 ; mem256[h + 96] = VH
 %line 4356+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r9 + 96], ymm0
+	vmovdqu [r11 + 96], ymm0
 ; VX = mem256[p + 2048]
 %line 4357+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2048]
+	vmovdqu ymm0, [r8 + 2048]
 ; VY = mem256[p + 2080]
 %line 4358+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 2080]
+	vmovdqu ymm1, [r8 + 2080]
 ; VL = unpacklo64(VX, VY)
 %line 4359+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -12998,16 +12986,16 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; mem256[f + 128] = VL
 %line 4362+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 128], ymm2
+	vmovdqu [r10 + 128], ymm2
 ; mem256[h + 128] = VH
 %line 4363+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r9 + 128], ymm0
+	vmovdqu [r11 + 128], ymm0
 ; VX = mem256[p + 2560]
 %line 4364+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2560]
+	vmovdqu ymm0, [r8 + 2560]
 ; VY = mem256[p + 2592]
 %line 4365+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 2592]
+	vmovdqu ymm1, [r8 + 2592]
 ; VL = unpacklo64(VX, VY)
 %line 4366+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -13019,16 +13007,16 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; mem256[f + 160] = VL
 %line 4369+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 160], ymm2
+	vmovdqu [r10 + 160], ymm2
 ; mem256[h + 160] = VH
 %line 4370+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r9 + 160], ymm0
+	vmovdqu [r11 + 160], ymm0
 ; VX = mem256[p + 3072]
 %line 4371+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 3072]
+	vmovdqu ymm0, [r8 + 3072]
 ; VY = mem256[p + 3104]
 %line 4372+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 3104]
+	vmovdqu ymm1, [r8 + 3104]
 ; VL = unpacklo64(VX, VY)
 %line 4373+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -13040,16 +13028,16 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; mem256[f + 192] = VL
 %line 4376+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 192], ymm2
+	vmovdqu [r10 + 192], ymm2
 ; mem256[h + 192] = VH
 %line 4377+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r9 + 192], ymm0
+	vmovdqu [r11 + 192], ymm0
 ; VX = mem256[p + 3584]
 %line 4378+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 3584]
+	vmovdqu ymm0, [r8 + 3584]
 ; VY = mem256[p + 3616]
 %line 4379+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 3616]
+	vmovdqu ymm1, [r8 + 3616]
 ; VL = unpacklo64(VX, VY)
 %line 4380+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -13061,16 +13049,16 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; mem256[f + 224] = VL
 %line 4383+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 224], ymm2
+	vmovdqu [r10 + 224], ymm2
 ; mem256[h + 224] = VH
 %line 4384+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r9 + 224], ymm0
+	vmovdqu [r11 + 224], ymm0
 ; VX = mem256[p + 4096]
 %line 4385+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 4096]
+	vmovdqu ymm0, [r8 + 4096]
 ; VY = mem256[p + 4128]
 %line 4386+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 4128]
+	vmovdqu ymm1, [r8 + 4128]
 ; VL = unpacklo64(VX, VY)
 %line 4387+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -13082,16 +13070,16 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; mem256[f + 256] = VL
 %line 4390+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 256], ymm2
+	vmovdqu [r10 + 256], ymm2
 ; mem256[h + 256] = VH
 %line 4391+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r9 + 256], ymm0
+	vmovdqu [r11 + 256], ymm0
 ; VX = mem256[p + 4608]
 %line 4392+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 4608]
+	vmovdqu ymm0, [r8 + 4608]
 ; VY = mem256[p + 4640]
 %line 4393+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 4640]
+	vmovdqu ymm1, [r8 + 4640]
 ; VL = unpacklo64(VX, VY)
 %line 4394+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -13103,16 +13091,16 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; mem256[f + 288] = VL
 %line 4397+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 288], ymm2
+	vmovdqu [r10 + 288], ymm2
 ; mem256[h + 288] = VH
 %line 4398+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r9 + 288], ymm0
+	vmovdqu [r11 + 288], ymm0
 ; VX = mem256[p + 5120]
 %line 4399+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5120]
+	vmovdqu ymm0, [r8 + 5120]
 ; VY = mem256[p + 5152]
 %line 4400+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 5152]
+	vmovdqu ymm1, [r8 + 5152]
 ; VL = unpacklo64(VX, VY)
 %line 4401+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -13124,16 +13112,16 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; mem256[f + 320] = VL
 %line 4404+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 320], ymm2
+	vmovdqu [r10 + 320], ymm2
 ; mem256[h + 320] = VH
 %line 4405+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r9 + 320], ymm0
+	vmovdqu [r11 + 320], ymm0
 ; VX = mem256[p + 5632]
 %line 4406+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5632]
+	vmovdqu ymm0, [r8 + 5632]
 ; VY = mem256[p + 5664]
 %line 4407+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 5664]
+	vmovdqu ymm1, [r8 + 5664]
 ; VL = unpacklo64(VX, VY)
 %line 4408+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -13145,67 +13133,67 @@ align 32
 	vpxor ymm2, ymm2, ymm0
 ; mem256[f + 352] = VL
 %line 4411+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 352], ymm2
+	vmovdqu [r10 + 352], ymm2
 ; mem256[h + 352] = VH
 %line 4412+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r9 + 352], ymm0
+	vmovdqu [r11 + 352], ymm0
 ; g = &TB
 %line 4413+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	lea r8, [rsp + 1696]
+	lea r10, [rsp + 1696]
 ; g = g + 6144
 %line 4414+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	add r8, 6144
+	add r10, 6144
 ; f = &LO
 %line 4415+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	lea r9, [rsp + 352]
+	lea r11, [rsp + 352]
 ; h = &HB
 %line 4416+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	lea r10, [rsp + 736]
+	lea rsi, [rsp + 736]
 ; VF0 = mem256[f + 0]
 %line 4417+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm2, [r9]
+	vmovdqu ymm2, [r11]
 ; VF1 = mem256[f + 32]
 %line 4418+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 32]
+	vmovdqu ymm3, [r11 + 32]
 ; VF2 = mem256[f + 64]
 %line 4419+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm4, [r9 + 64]
+	vmovdqu ymm4, [r11 + 64]
 ; VF3 = mem256[f + 96]
 %line 4420+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 96]
+	vmovdqu ymm5, [r11 + 96]
 ; VF4 = mem256[f + 128]
 %line 4421+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm6, [r9 + 128]
+	vmovdqu ymm6, [r11 + 128]
 ; VF5 = mem256[f + 160]
 %line 4422+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 160]
+	vmovdqu ymm7, [r11 + 160]
 ; VF6 = mem256[f + 192]
 %line 4423+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 192]
+	vmovdqu ymm8, [r11 + 192]
 ; VF7 = mem256[f + 224]
 %line 4424+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 224]
+	vmovdqu ymm9, [r11 + 224]
 ; VF8 = mem256[f + 256]
 %line 4425+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 256]
+	vmovdqu ymm10, [r11 + 256]
 ; VF9 = mem256[f + 288]
 %line 4426+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 288]
+	vmovdqu ymm11, [r11 + 288]
 ; VF10 = mem256[f + 320]
 %line 4427+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm12, [r9 + 320]
+	vmovdqu ymm12, [r11 + 320]
 ; VF11 = mem256[f + 352]
 %line 4428+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm13, [r9 + 352]
+	vmovdqu ymm13, [r11 + 352]
 ; VG = mem256[g + 320]
 %line 4429+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VB = VF11 & VG
 %line 4430+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 352]
 %line 4431+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 352]
+	vmovdqu ymm1, [r10 + 352]
 ; VA = VF11 & VG
 %line 4432+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -13223,13 +13211,13 @@ align 32
 	vmovdqu [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 4437+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r10 + 256]
 ; VB = VF11 & VG
 %line 4438+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 288]
 %line 4439+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 288]
+	vmovdqu ymm1, [r10 + 288]
 ; VA = VF11 & VG
 %line 4440+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -13241,7 +13229,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 320]
 %line 4443+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF10 & VG
 %line 4444+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -13256,7 +13244,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 4448+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF9 & VG
 %line 4449+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -13277,13 +13265,13 @@ align 32
 	vmovdqu [rsp + 224], ymm1
 ; VG = mem256[g + 192]
 %line 4455+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r10 + 192]
 ; VB = VF11 & VG
 %line 4456+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 224]
 %line 4457+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 224]
+	vmovdqu ymm1, [r10 + 224]
 ; VA = VF11 & VG
 %line 4458+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -13295,7 +13283,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 256]
 %line 4461+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF10 & VG
 %line 4462+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -13310,7 +13298,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 4466+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF9 & VG
 %line 4467+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -13325,7 +13313,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 4471+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF8 & VG
 %line 4472+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -13340,7 +13328,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 4476+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF7 & VG
 %line 4477+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -13361,13 +13349,13 @@ align 32
 	vmovdqu [rsp + 160], ymm1
 ; VG = mem256[g + 128]
 %line 4483+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r10 + 128]
 ; VB = VF11 & VG
 %line 4484+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 160]
 %line 4485+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 160]
+	vmovdqu ymm1, [r10 + 160]
 ; VA = VF11 & VG
 %line 4486+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -13379,7 +13367,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 192]
 %line 4489+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r10 + 192]
 ; VT = VF10 & VG
 %line 4490+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -13394,7 +13382,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 4494+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r10 + 224]
 ; VT = VF9 & VG
 %line 4495+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -13409,7 +13397,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 4499+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF8 & VG
 %line 4500+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -13424,7 +13412,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 4504+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF7 & VG
 %line 4505+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -13439,7 +13427,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 4509+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF6 & VG
 %line 4510+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -13454,7 +13442,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 4514+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF5 & VG
 %line 4515+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -13475,13 +13463,13 @@ align 32
 	vmovdqu [rsp + 96], ymm1
 ; VG = mem256[g + 64]
 %line 4521+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r10 + 64]
 ; VB = VF11 & VG
 %line 4522+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 96]
 %line 4523+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [r10 + 96]
 ; VA = VF11 & VG
 %line 4524+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -13493,7 +13481,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 128]
 %line 4527+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 128]
+	vmovdqu ymm15, [r10 + 128]
 ; VT = VF10 & VG
 %line 4528+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -13508,7 +13496,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 160]
 %line 4532+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 160]
+	vmovdqu ymm15, [r10 + 160]
 ; VT = VF9 & VG
 %line 4533+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -13523,7 +13511,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 4537+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r10 + 192]
 ; VT = VF8 & VG
 %line 4538+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -13538,7 +13526,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 4542+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r10 + 224]
 ; VT = VF7 & VG
 %line 4543+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -13553,7 +13541,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 4547+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF6 & VG
 %line 4548+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -13568,7 +13556,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 4552+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF5 & VG
 %line 4553+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -13583,7 +13571,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 4557+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF4 & VG
 %line 4558+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -13598,7 +13586,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 4562+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF3 & VG
 %line 4563+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm5, ymm15
@@ -13622,13 +13610,13 @@ align 32
 	vmovdqu [rsp + 32], ymm1
 ; VG = mem256[g + 0]
 %line 4570+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VB = VF11 & VG
 %line 4571+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 32]
 %line 4572+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [r10 + 32]
 ; VA = VF11 & VG
 %line 4573+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm13, ymm13, ymm1
@@ -13640,7 +13628,7 @@ align 32
 	vpxor ymm14, ymm0, ymm1
 ; VG = mem256[g + 64]
 %line 4576+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r10 + 64]
 ; VT = VF10 & VG
 %line 4577+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -13655,7 +13643,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 4581+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r10 + 96]
 ; VT = VF9 & VG
 %line 4582+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm11, ymm0
@@ -13670,7 +13658,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 128]
 %line 4586+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r10 + 128]
 ; VT = VF8 & VG
 %line 4587+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -13685,7 +13673,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 4591+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r10 + 160]
 ; VT = VF7 & VG
 %line 4592+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm9, ymm0
@@ -13700,7 +13688,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 192]
 %line 4596+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r10 + 192]
 ; VT = VF6 & VG
 %line 4597+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -13715,7 +13703,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 4601+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 224]
+	vmovdqu ymm0, [r10 + 224]
 ; VT = VF5 & VG
 %line 4602+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm7, ymm0
@@ -13730,7 +13718,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 256]
 %line 4606+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r10 + 256]
 ; VT = VF4 & VG
 %line 4607+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -13745,7 +13733,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 4611+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 288]
+	vmovdqu ymm0, [r10 + 288]
 ; VT = VF3 & VG
 %line 4612+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm5, ymm0
@@ -13760,7 +13748,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 320]
 %line 4616+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VT = VF2 & VG
 %line 4617+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -13775,7 +13763,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 4621+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r10 + 352]
 ; VT = VF1 & VG
 %line 4622+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm3, ymm0
@@ -13799,16 +13787,16 @@ align 32
 	vpxor ymm14, ymm14, [rsp + 256]
 ; VT = mem256[h + 352]
 %line 4629+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 352]
+	vmovdqu ymm0, [rsi + 352]
 ; VB = VB ^ VT
 %line 4630+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm14, ymm14, ymm0
 ; mem256[h + 352] = VB
 %line 4631+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 352], ymm14
+	vmovdqu [rsi + 352], ymm14
 ; VG = mem256[g + 0]
 %line 4632+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF10 & VG
 %line 4633+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -13817,7 +13805,7 @@ align 32
 	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 4635+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm12, [r8 + 32]
+	vmovdqu ymm12, [r10 + 32]
 ; VT = VF9 & VG
 %line 4636+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
@@ -13832,7 +13820,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 4640+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 64]
+	vmovdqu ymm11, [r10 + 64]
 ; VT = VF8 & VG
 %line 4641+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm10, ymm11
@@ -13847,7 +13835,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 4645+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 96]
+	vmovdqu ymm11, [r10 + 96]
 ; VT = VF7 & VG
 %line 4646+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm9, ymm11
@@ -13862,7 +13850,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 4650+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 128]
+	vmovdqu ymm11, [r10 + 128]
 ; VT = VF6 & VG
 %line 4651+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm8, ymm11
@@ -13877,7 +13865,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 4655+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 160]
+	vmovdqu ymm11, [r10 + 160]
 ; VT = VF5 & VG
 %line 4656+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
@@ -13892,7 +13880,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 4660+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 192]
+	vmovdqu ymm11, [r10 + 192]
 ; VT = VF4 & VG
 %line 4661+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm6, ymm11
@@ -13907,7 +13895,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 4665+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 224]
+	vmovdqu ymm11, [r10 + 224]
 ; VT = VF3 & VG
 %line 4666+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm5, ymm11
@@ -13922,7 +13910,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 4670+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 256]
+	vmovdqu ymm11, [r10 + 256]
 ; VT = VF2 & VG
 %line 4671+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm4, ymm11
@@ -13937,7 +13925,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 4675+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 288]
+	vmovdqu ymm11, [r10 + 288]
 ; VT = VF1 & VG
 %line 4676+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm3, ymm11
@@ -13952,7 +13940,7 @@ align 32
 	vpxor ymm11, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 4680+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VT = VF0 & VG
 %line 4681+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -13967,13 +13955,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 320]
 ; VT = mem256[h + 320]
 %line 4685+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 320]
+	vmovdqu ymm0, [rsi + 320]
 ; VA = VA ^ VT
 %line 4686+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[h + 320] = VA
 %line 4687+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 320], ymm1
+	vmovdqu [rsi + 320], ymm1
 ; VB = VB ^ VS18
 %line 4688+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 192]
@@ -13982,16 +13970,16 @@ align 32
 	vpxor ymm11, ymm11, [rsp + 288]
 ; VT = mem256[h + 288]
 %line 4690+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 288]
+	vmovdqu ymm0, [rsi + 288]
 ; VB = VB ^ VT
 %line 4691+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm0
 ; mem256[h + 288] = VB
 %line 4692+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 288], ymm11
+	vmovdqu [rsi + 288], ymm11
 ; VG = mem256[g + 0]
 %line 4693+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF8 & VG
 %line 4694+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -14000,7 +13988,7 @@ align 32
 	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 4696+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 32]
+	vmovdqu ymm10, [r10 + 32]
 ; VT = VF7 & VG
 %line 4697+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
@@ -14015,7 +14003,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 4701+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 64]
+	vmovdqu ymm9, [r10 + 64]
 ; VT = VF6 & VG
 %line 4702+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm8, ymm9
@@ -14030,7 +14018,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 4706+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 96]
+	vmovdqu ymm9, [r10 + 96]
 ; VT = VF5 & VG
 %line 4707+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm7, ymm9
@@ -14045,7 +14033,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 4711+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 128]
+	vmovdqu ymm9, [r10 + 128]
 ; VT = VF4 & VG
 %line 4712+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm6, ymm9
@@ -14060,7 +14048,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 4716+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 160]
+	vmovdqu ymm9, [r10 + 160]
 ; VT = VF3 & VG
 %line 4717+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm5, ymm9
@@ -14075,7 +14063,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 4721+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 192]
+	vmovdqu ymm9, [r10 + 192]
 ; VT = VF2 & VG
 %line 4722+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm4, ymm9
@@ -14090,7 +14078,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 4726+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 224]
+	vmovdqu ymm9, [r10 + 224]
 ; VT = VF1 & VG
 %line 4727+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm3, ymm9
@@ -14105,7 +14093,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 4731+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 256]
+	vmovdqu ymm9, [r10 + 256]
 ; VT = VF0 & VG
 %line 4732+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm9, ymm2, ymm9
@@ -14120,13 +14108,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 256]
 ; VT = mem256[h + 256]
 %line 4736+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r10 + 256]
+	vmovdqu ymm9, [rsi + 256]
 ; VA = VA ^ VT
 %line 4737+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm9
 ; mem256[h + 256] = VA
 %line 4738+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 256], ymm1
+	vmovdqu [rsi + 256], ymm1
 ; VB = VB ^ VS16
 %line 4739+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 128]
@@ -14135,16 +14123,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 224]
 %line 4741+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 224]
+	vmovdqu ymm1, [rsi + 224]
 ; VB = VB ^ VT
 %line 4742+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 224] = VB
 %line 4743+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 224], ymm0
+	vmovdqu [rsi + 224], ymm0
 ; VG = mem256[g + 0]
 %line 4744+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF6 & VG
 %line 4745+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -14153,7 +14141,7 @@ align 32
 	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 4747+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 32]
+	vmovdqu ymm8, [r10 + 32]
 ; VT = VF5 & VG
 %line 4748+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm7, ymm7, ymm8
@@ -14168,7 +14156,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 4752+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 64]
+	vmovdqu ymm7, [r10 + 64]
 ; VT = VF4 & VG
 %line 4753+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm6, ymm7
@@ -14183,7 +14171,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 4757+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 96]
+	vmovdqu ymm7, [r10 + 96]
 ; VT = VF3 & VG
 %line 4758+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm5, ymm7
@@ -14198,7 +14186,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 4762+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 128]
+	vmovdqu ymm7, [r10 + 128]
 ; VT = VF2 & VG
 %line 4763+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm4, ymm7
@@ -14213,7 +14201,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 4767+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 160]
+	vmovdqu ymm7, [r10 + 160]
 ; VT = VF1 & VG
 %line 4768+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm3, ymm7
@@ -14228,7 +14216,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 4772+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 192]
+	vmovdqu ymm7, [r10 + 192]
 ; VT = VF0 & VG
 %line 4773+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm7, ymm2, ymm7
@@ -14243,13 +14231,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 192]
 %line 4777+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r10 + 192]
+	vmovdqu ymm7, [rsi + 192]
 ; VA = VA ^ VT
 %line 4778+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm7
 ; mem256[h + 192] = VA
 %line 4779+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 192], ymm1
+	vmovdqu [rsi + 192], ymm1
 ; VB = VB ^ VS14
 %line 4780+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 64]
@@ -14258,16 +14246,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 160]
 %line 4782+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 160]
+	vmovdqu ymm1, [rsi + 160]
 ; VB = VB ^ VT
 %line 4783+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 160] = VB
 %line 4784+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 160], ymm0
+	vmovdqu [rsi + 160], ymm0
 ; VG = mem256[g + 0]
 %line 4785+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF4 & VG
 %line 4786+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -14276,7 +14264,7 @@ align 32
 	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 4788+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 32]
+	vmovdqu ymm6, [r10 + 32]
 ; VT = VF3 & VG
 %line 4789+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm5, ymm5, ymm6
@@ -14291,7 +14279,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 4793+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 64]
+	vmovdqu ymm5, [r10 + 64]
 ; VT = VF2 & VG
 %line 4794+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm6, ymm4, ymm5
@@ -14306,7 +14294,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 4798+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 96]
+	vmovdqu ymm5, [r10 + 96]
 ; VT = VF1 & VG
 %line 4799+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm6, ymm3, ymm5
@@ -14321,7 +14309,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 4803+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 128]
+	vmovdqu ymm5, [r10 + 128]
 ; VT = VF0 & VG
 %line 4804+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm5, ymm2, ymm5
@@ -14336,13 +14324,13 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 128]
 %line 4808+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r10 + 128]
+	vmovdqu ymm5, [rsi + 128]
 ; VA = VA ^ VT
 %line 4809+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm5
 ; mem256[h + 128] = VA
 %line 4810+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 128], ymm1
+	vmovdqu [rsi + 128], ymm1
 ; VB = VB ^ VS12
 %line 4811+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -14351,16 +14339,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 96]
 %line 4813+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 96]
+	vmovdqu ymm1, [rsi + 96]
 ; VB = VB ^ VT
 %line 4814+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 96] = VB
 %line 4815+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 96], ymm0
+	vmovdqu [rsi + 96], ymm0
 ; VG = mem256[g + 0]
 %line 4816+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF2 & VG
 %line 4817+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -14369,7 +14357,7 @@ align 32
 	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 4819+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 32]
+	vmovdqu ymm4, [r10 + 32]
 ; VT = VF1 & VG
 %line 4820+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm3, ymm3, ymm4
@@ -14384,7 +14372,7 @@ align 32
 	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 4824+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm3, [r8 + 64]
+	vmovdqu ymm3, [r10 + 64]
 ; VT = VF0 & VG
 %line 4825+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm3, ymm2, ymm3
@@ -14396,28 +14384,28 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 64]
 %line 4828+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 64]
+	vmovdqu ymm3, [rsi + 64]
 ; VA = VA ^ VT
 %line 4829+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm3
 ; mem256[h + 64] = VA
 %line 4830+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 64], ymm1
+	vmovdqu [rsi + 64], ymm1
 ; VB = VB ^ VS13
 %line 4831+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 32]
 %line 4832+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 32]
+	vmovdqu ymm1, [rsi + 32]
 ; VB = VB ^ VT
 %line 4833+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 32] = VB
 %line 4834+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 32], ymm0
+	vmovdqu [rsi + 32], ymm0
 ; VG = mem256[g + 0]
 %line 4835+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF0 & VG
 %line 4836+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -14426,25 +14414,25 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 4838+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10]
+	vmovdqu ymm1, [rsi]
 ; VA = VA ^ VT
 %line 4839+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 4840+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10], ymm0
+	vmovdqu [rsi], ymm0
 ; f = &LO
 %line 4841+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	lea r8, [rsp + 352]
+	lea r10, [rsp + 352]
 ; h = &HB
 %line 4842+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	lea r9, [rsp + 736]
+	lea r11, [rsp + 736]
 ; VL = mem256[f + 0]
 %line 4843+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VH = mem256[h + 0]
 %line 4844+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9]
+	vmovdqu ymm1, [r11]
 ; VX = unpacklo64(VL, VH)
 %line 4845+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -14453,16 +14441,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 0] = VX
 %line 4847+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11], ymm2
+	vmovdqu [r8], ymm2
 ; mem256[p + 32] = VY
 %line 4848+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [r8 + 32], ymm0
 ; VL = mem256[f + 32]
 %line 4849+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r10 + 32]
 ; VH = mem256[h + 32]
 %line 4850+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 32]
+	vmovdqu ymm1, [r11 + 32]
 ; VX = unpacklo64(VL, VH)
 %line 4851+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -14471,16 +14459,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 512] = VX
 %line 4853+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 512], ymm2
+	vmovdqu [r8 + 512], ymm2
 ; mem256[p + 544] = VY
 %line 4854+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 544], ymm0
+	vmovdqu [r8 + 544], ymm0
 ; VL = mem256[f + 64]
 %line 4855+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r10 + 64]
 ; VH = mem256[h + 64]
 %line 4856+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 64]
+	vmovdqu ymm1, [r11 + 64]
 ; VX = unpacklo64(VL, VH)
 %line 4857+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -14489,16 +14477,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 1024] = VX
 %line 4859+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 1024], ymm2
+	vmovdqu [r8 + 1024], ymm2
 ; mem256[p + 1056] = VY
 %line 4860+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 1056], ymm0
+	vmovdqu [r8 + 1056], ymm0
 ; VL = mem256[f + 96]
 %line 4861+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r10 + 96]
 ; VH = mem256[h + 96]
 %line 4862+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 96]
+	vmovdqu ymm1, [r11 + 96]
 ; VX = unpacklo64(VL, VH)
 %line 4863+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -14507,16 +14495,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 1536] = VX
 %line 4865+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 1536], ymm2
+	vmovdqu [r8 + 1536], ymm2
 ; mem256[p + 1568] = VY
 %line 4866+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 1568], ymm0
+	vmovdqu [r8 + 1568], ymm0
 ; VL = mem256[f + 128]
 %line 4867+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r10 + 128]
 ; VH = mem256[h + 128]
 %line 4868+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 128]
+	vmovdqu ymm1, [r11 + 128]
 ; VX = unpacklo64(VL, VH)
 %line 4869+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -14525,16 +14513,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 2048] = VX
 %line 4871+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 2048], ymm2
+	vmovdqu [r8 + 2048], ymm2
 ; mem256[p + 2080] = VY
 %line 4872+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 2080], ymm0
+	vmovdqu [r8 + 2080], ymm0
 ; VL = mem256[f + 160]
 %line 4873+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r10 + 160]
 ; VH = mem256[h + 160]
 %line 4874+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 160]
+	vmovdqu ymm1, [r11 + 160]
 ; VX = unpacklo64(VL, VH)
 %line 4875+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -14543,16 +14531,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 2560] = VX
 %line 4877+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 2560], ymm2
+	vmovdqu [r8 + 2560], ymm2
 ; mem256[p + 2592] = VY
 %line 4878+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 2592], ymm0
+	vmovdqu [r8 + 2592], ymm0
 ; VL = mem256[f + 192]
 %line 4879+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r10 + 192]
 ; VH = mem256[h + 192]
 %line 4880+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 192]
+	vmovdqu ymm1, [r11 + 192]
 ; VX = unpacklo64(VL, VH)
 %line 4881+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -14561,16 +14549,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 3072] = VX
 %line 4883+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 3072], ymm2
+	vmovdqu [r8 + 3072], ymm2
 ; mem256[p + 3104] = VY
 %line 4884+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 3104], ymm0
+	vmovdqu [r8 + 3104], ymm0
 ; VL = mem256[f + 224]
 %line 4885+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 224]
+	vmovdqu ymm0, [r10 + 224]
 ; VH = mem256[h + 224]
 %line 4886+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 224]
+	vmovdqu ymm1, [r11 + 224]
 ; VX = unpacklo64(VL, VH)
 %line 4887+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -14579,16 +14567,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 3584] = VX
 %line 4889+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 3584], ymm2
+	vmovdqu [r8 + 3584], ymm2
 ; mem256[p + 3616] = VY
 %line 4890+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 3616], ymm0
+	vmovdqu [r8 + 3616], ymm0
 ; VL = mem256[f + 256]
 %line 4891+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r10 + 256]
 ; VH = mem256[h + 256]
 %line 4892+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 256]
+	vmovdqu ymm1, [r11 + 256]
 ; VX = unpacklo64(VL, VH)
 %line 4893+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -14597,16 +14585,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 4096] = VX
 %line 4895+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 4096], ymm2
+	vmovdqu [r8 + 4096], ymm2
 ; mem256[p + 4128] = VY
 %line 4896+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 4128], ymm0
+	vmovdqu [r8 + 4128], ymm0
 ; VL = mem256[f + 288]
 %line 4897+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 288]
+	vmovdqu ymm0, [r10 + 288]
 ; VH = mem256[h + 288]
 %line 4898+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 288]
+	vmovdqu ymm1, [r11 + 288]
 ; VX = unpacklo64(VL, VH)
 %line 4899+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -14615,16 +14603,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 4608] = VX
 %line 4901+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 4608], ymm2
+	vmovdqu [r8 + 4608], ymm2
 ; mem256[p + 4640] = VY
 %line 4902+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 4640], ymm0
+	vmovdqu [r8 + 4640], ymm0
 ; VL = mem256[f + 320]
 %line 4903+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VH = mem256[h + 320]
 %line 4904+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 320]
+	vmovdqu ymm1, [r11 + 320]
 ; VX = unpacklo64(VL, VH)
 %line 4905+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -14633,16 +14621,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 5120] = VX
 %line 4907+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 5120], ymm2
+	vmovdqu [r8 + 5120], ymm2
 ; mem256[p + 5152] = VY
 %line 4908+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 5152], ymm0
+	vmovdqu [r8 + 5152], ymm0
 ; VL = mem256[f + 352]
 %line 4909+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r10 + 352]
 ; VH = mem256[h + 352]
 %line 4910+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 352]
+	vmovdqu ymm1, [r11 + 352]
 ; VX = unpacklo64(VL, VH)
 %line 4911+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -14651,19 +14639,19 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 5632] = VX
 %line 4913+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 5632], ymm2
+	vmovdqu [r8 + 5632], ymm2
 ; mem256[p + 5664] = VY
 %line 4914+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 5664], ymm0
+	vmovdqu [r8 + 5664], ymm0
 ; p = p + 64
 %line 4915+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	add r11, 64
+	add r8, 64
 ; o1 = o1 - 1
 %line 4916+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	sub rsi, 1
+	sub r9, 1
 ; =? o1 - 0
 %line 4917+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	cmp rsi, 0
+	cmp r9, 0
 ; goto l11 if !=
 %line 4918+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	jne .Ll11
@@ -14673,16 +14661,14 @@ align 32
 ; o1 = 16
 %line 4921+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 16
-	mov r11, r8
-	mov rsi, r9
 align 32
 .Ll12:
 ; f = &HB
 %line 4923+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	lea r8, [rsp + 736]
+	lea r10, [rsp + 736]
 ; VX = mem256[p + 0]
 %line 4924+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11]
+	vmovdqu ymm0, [r8]
 ; 4x VH = VX >> 32
 %line 4925+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsrlq ymm1, ymm0, 32
@@ -14691,7 +14677,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 0] = VX
 %line 4927+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11], ymm0
+	vmovdqu [r8], ymm0
 ; 4x VH = VX << 32
 %line 4928+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsllq ymm0, ymm0, 32
@@ -14700,10 +14686,10 @@ align 32
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 0] = VH
 %line 4930+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8], ymm0
+	vmovdqu [r10], ymm0
 ; VX = mem256[p + 512]
 %line 4931+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 512]
+	vmovdqu ymm0, [r8 + 512]
 ; 4x VH = VX >> 32
 %line 4932+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsrlq ymm1, ymm0, 32
@@ -14712,7 +14698,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 512] = VX
 %line 4934+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 512], ymm0
+	vmovdqu [r8 + 512], ymm0
 ; 4x VH = VX << 32
 %line 4935+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsllq ymm0, ymm0, 32
@@ -14721,10 +14707,10 @@ align 32
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 32] = VH
 %line 4937+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 32], ymm0
+	vmovdqu [r10 + 32], ymm0
 ; VX = mem256[p + 1024]
 %line 4938+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1024]
+	vmovdqu ymm0, [r8 + 1024]
 ; 4x VH = VX >> 32
 %line 4939+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsrlq ymm1, ymm0, 32
@@ -14733,7 +14719,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 1024] = VX
 %line 4941+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 1024], ymm0
+	vmovdqu [r8 + 1024], ymm0
 ; 4x VH = VX << 32
 %line 4942+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsllq ymm0, ymm0, 32
@@ -14742,10 +14728,10 @@ align 32
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 64] = VH
 %line 4944+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 64], ymm0
+	vmovdqu [r10 + 64], ymm0
 ; VX = mem256[p + 1536]
 %line 4945+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1536]
+	vmovdqu ymm0, [r8 + 1536]
 ; 4x VH = VX >> 32
 %line 4946+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsrlq ymm1, ymm0, 32
@@ -14754,7 +14740,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 1536] = VX
 %line 4948+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 1536], ymm0
+	vmovdqu [r8 + 1536], ymm0
 ; 4x VH = VX << 32
 %line 4949+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsllq ymm0, ymm0, 32
@@ -14763,10 +14749,10 @@ align 32
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 96] = VH
 %line 4951+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 96], ymm0
+	vmovdqu [r10 + 96], ymm0
 ; VX = mem256[p + 2048]
 %line 4952+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2048]
+	vmovdqu ymm0, [r8 + 2048]
 ; 4x VH = VX >> 32
 %line 4953+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsrlq ymm1, ymm0, 32
@@ -14775,7 +14761,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 2048] = VX
 %line 4955+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 2048], ymm0
+	vmovdqu [r8 + 2048], ymm0
 ; 4x VH = VX << 32
 %line 4956+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsllq ymm0, ymm0, 32
@@ -14784,10 +14770,10 @@ align 32
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 128] = VH
 %line 4958+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 128], ymm0
+	vmovdqu [r10 + 128], ymm0
 ; VX = mem256[p + 2560]
 %line 4959+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2560]
+	vmovdqu ymm0, [r8 + 2560]
 ; 4x VH = VX >> 32
 %line 4960+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsrlq ymm1, ymm0, 32
@@ -14796,7 +14782,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 2560] = VX
 %line 4962+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 2560], ymm0
+	vmovdqu [r8 + 2560], ymm0
 ; 4x VH = VX << 32
 %line 4963+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsllq ymm0, ymm0, 32
@@ -14805,10 +14791,10 @@ align 32
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 160] = VH
 %line 4965+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 160], ymm0
+	vmovdqu [r10 + 160], ymm0
 ; VX = mem256[p + 3072]
 %line 4966+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 3072]
+	vmovdqu ymm0, [r8 + 3072]
 ; 4x VH = VX >> 32
 %line 4967+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsrlq ymm1, ymm0, 32
@@ -14817,7 +14803,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 3072] = VX
 %line 4969+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 3072], ymm0
+	vmovdqu [r8 + 3072], ymm0
 ; 4x VH = VX << 32
 %line 4970+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsllq ymm0, ymm0, 32
@@ -14826,10 +14812,10 @@ align 32
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 192] = VH
 %line 4972+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 192], ymm0
+	vmovdqu [r10 + 192], ymm0
 ; VX = mem256[p + 3584]
 %line 4973+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 3584]
+	vmovdqu ymm0, [r8 + 3584]
 ; 4x VH = VX >> 32
 %line 4974+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsrlq ymm1, ymm0, 32
@@ -14838,7 +14824,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 3584] = VX
 %line 4976+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 3584], ymm0
+	vmovdqu [r8 + 3584], ymm0
 ; 4x VH = VX << 32
 %line 4977+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsllq ymm0, ymm0, 32
@@ -14847,10 +14833,10 @@ align 32
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 224] = VH
 %line 4979+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 224], ymm0
+	vmovdqu [r10 + 224], ymm0
 ; VX = mem256[p + 4096]
 %line 4980+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 4096]
+	vmovdqu ymm0, [r8 + 4096]
 ; 4x VH = VX >> 32
 %line 4981+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsrlq ymm1, ymm0, 32
@@ -14859,7 +14845,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 4096] = VX
 %line 4983+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 4096], ymm0
+	vmovdqu [r8 + 4096], ymm0
 ; 4x VH = VX << 32
 %line 4984+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsllq ymm0, ymm0, 32
@@ -14868,10 +14854,10 @@ align 32
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 256] = VH
 %line 4986+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 256], ymm0
+	vmovdqu [r10 + 256], ymm0
 ; VX = mem256[p + 4608]
 %line 4987+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 4608]
+	vmovdqu ymm0, [r8 + 4608]
 ; 4x VH = VX >> 32
 %line 4988+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsrlq ymm1, ymm0, 32
@@ -14880,7 +14866,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 4608] = VX
 %line 4990+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 4608], ymm0
+	vmovdqu [r8 + 4608], ymm0
 ; 4x VH = VX << 32
 %line 4991+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsllq ymm0, ymm0, 32
@@ -14889,10 +14875,10 @@ align 32
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 288] = VH
 %line 4993+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 288], ymm0
+	vmovdqu [r10 + 288], ymm0
 ; VX = mem256[p + 5120]
 %line 4994+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5120]
+	vmovdqu ymm0, [r8 + 5120]
 ; 4x VH = VX >> 32
 %line 4995+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsrlq ymm1, ymm0, 32
@@ -14901,7 +14887,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 5120] = VX
 %line 4997+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 5120], ymm0
+	vmovdqu [r8 + 5120], ymm0
 ; 4x VH = VX << 32
 %line 4998+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsllq ymm0, ymm0, 32
@@ -14910,10 +14896,10 @@ align 32
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 320] = VH
 %line 5000+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 320], ymm0
+	vmovdqu [r10 + 320], ymm0
 ; VX = mem256[p + 5632]
 %line 5001+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5632]
+	vmovdqu ymm0, [r8 + 5632]
 ; 4x VH = VX >> 32
 %line 5002+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsrlq ymm1, ymm0, 32
@@ -14922,7 +14908,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 5632] = VX
 %line 5004+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 5632], ymm0
+	vmovdqu [r8 + 5632], ymm0
 ; 4x VH = VX << 32
 %line 5005+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsllq ymm0, ymm0, 32
@@ -14931,61 +14917,61 @@ align 32
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 352] = VH
 %line 5007+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r8 + 352], ymm0
+	vmovdqu [r10 + 352], ymm0
 ; g = &TB
 %line 5008+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	lea r9, [rsp + 1696]
+	lea r11, [rsp + 1696]
 ; g = g + 6528
 %line 5009+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	add r9, 6528
+	add r11, 6528
 ; h = &LO
 %line 5010+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	lea r10, [rsp + 352]
+	lea rsi, [rsp + 352]
 ; VF0 = mem256[f + 0]
 %line 5011+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm2, [r8]
+	vmovdqu ymm2, [r10]
 ; VF1 = mem256[f + 32]
 %line 5012+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm3, [r8 + 32]
+	vmovdqu ymm3, [r10 + 32]
 ; VF2 = mem256[f + 64]
 %line 5013+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 64]
+	vmovdqu ymm4, [r10 + 64]
 ; VF3 = mem256[f + 96]
 %line 5014+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 96]
+	vmovdqu ymm5, [r10 + 96]
 ; VF4 = mem256[f + 128]
 %line 5015+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 128]
+	vmovdqu ymm6, [r10 + 128]
 ; VF5 = mem256[f + 160]
 %line 5016+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 160]
+	vmovdqu ymm7, [r10 + 160]
 ; VF6 = mem256[f + 192]
 %line 5017+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 192]
+	vmovdqu ymm8, [r10 + 192]
 ; VF7 = mem256[f + 224]
 %line 5018+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 224]
+	vmovdqu ymm9, [r10 + 224]
 ; VF8 = mem256[f + 256]
 %line 5019+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 256]
+	vmovdqu ymm10, [r10 + 256]
 ; VF9 = mem256[f + 288]
 %line 5020+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 288]
+	vmovdqu ymm11, [r10 + 288]
 ; VF10 = mem256[f + 320]
 %line 5021+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm12, [r8 + 320]
+	vmovdqu ymm12, [r10 + 320]
 ; VF11 = mem256[f + 352]
 %line 5022+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm13, [r8 + 352]
+	vmovdqu ymm13, [r10 + 352]
 ; VG = mem256[g + 320]
 %line 5023+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 320]
+	vmovdqu ymm0, [r11 + 320]
 ; VB = VF11 & VG
 %line 5024+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 352]
 %line 5025+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 352]
+	vmovdqu ymm1, [r11 + 352]
 ; VA = VF11 & VG
 %line 5026+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -15003,13 +14989,13 @@ align 32
 	vmovdqu [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 5031+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 256]
+	vmovdqu ymm0, [r11 + 256]
 ; VB = VF11 & VG
 %line 5032+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 288]
 %line 5033+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 288]
+	vmovdqu ymm1, [r11 + 288]
 ; VA = VF11 & VG
 %line 5034+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -15021,7 +15007,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 320]
 %line 5037+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 320]
+	vmovdqu ymm15, [r11 + 320]
 ; VT = VF10 & VG
 %line 5038+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -15036,7 +15022,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 5042+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 352]
+	vmovdqu ymm15, [r11 + 352]
 ; VT = VF9 & VG
 %line 5043+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -15057,13 +15043,13 @@ align 32
 	vmovdqu [rsp + 224], ymm1
 ; VG = mem256[g + 192]
 %line 5049+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 192]
+	vmovdqu ymm0, [r11 + 192]
 ; VB = VF11 & VG
 %line 5050+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 224]
 %line 5051+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 224]
+	vmovdqu ymm1, [r11 + 224]
 ; VA = VF11 & VG
 %line 5052+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -15075,7 +15061,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 256]
 %line 5055+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 256]
+	vmovdqu ymm15, [r11 + 256]
 ; VT = VF10 & VG
 %line 5056+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -15090,7 +15076,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 5060+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 288]
+	vmovdqu ymm15, [r11 + 288]
 ; VT = VF9 & VG
 %line 5061+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -15105,7 +15091,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 5065+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 320]
+	vmovdqu ymm15, [r11 + 320]
 ; VT = VF8 & VG
 %line 5066+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -15120,7 +15106,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 5070+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 352]
+	vmovdqu ymm15, [r11 + 352]
 ; VT = VF7 & VG
 %line 5071+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -15141,13 +15127,13 @@ align 32
 	vmovdqu [rsp + 160], ymm1
 ; VG = mem256[g + 128]
 %line 5077+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 128]
+	vmovdqu ymm0, [r11 + 128]
 ; VB = VF11 & VG
 %line 5078+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 160]
 %line 5079+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 160]
+	vmovdqu ymm1, [r11 + 160]
 ; VA = VF11 & VG
 %line 5080+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -15159,7 +15145,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 192]
 %line 5083+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 192]
+	vmovdqu ymm15, [r11 + 192]
 ; VT = VF10 & VG
 %line 5084+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -15174,7 +15160,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 5088+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 224]
+	vmovdqu ymm15, [r11 + 224]
 ; VT = VF9 & VG
 %line 5089+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -15189,7 +15175,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 5093+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 256]
+	vmovdqu ymm15, [r11 + 256]
 ; VT = VF8 & VG
 %line 5094+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -15204,7 +15190,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 5098+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 288]
+	vmovdqu ymm15, [r11 + 288]
 ; VT = VF7 & VG
 %line 5099+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -15219,7 +15205,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 5103+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 320]
+	vmovdqu ymm15, [r11 + 320]
 ; VT = VF6 & VG
 %line 5104+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -15234,7 +15220,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 5108+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 352]
+	vmovdqu ymm15, [r11 + 352]
 ; VT = VF5 & VG
 %line 5109+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -15255,13 +15241,13 @@ align 32
 	vmovdqu [rsp + 96], ymm1
 ; VG = mem256[g + 64]
 %line 5115+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 64]
+	vmovdqu ymm0, [r11 + 64]
 ; VB = VF11 & VG
 %line 5116+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 96]
 %line 5117+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 96]
+	vmovdqu ymm1, [r11 + 96]
 ; VA = VF11 & VG
 %line 5118+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -15273,7 +15259,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 128]
 %line 5121+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 128]
+	vmovdqu ymm15, [r11 + 128]
 ; VT = VF10 & VG
 %line 5122+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -15288,7 +15274,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 160]
 %line 5126+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 160]
+	vmovdqu ymm15, [r11 + 160]
 ; VT = VF9 & VG
 %line 5127+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -15303,7 +15289,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 5131+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 192]
+	vmovdqu ymm15, [r11 + 192]
 ; VT = VF8 & VG
 %line 5132+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -15318,7 +15304,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 5136+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 224]
+	vmovdqu ymm15, [r11 + 224]
 ; VT = VF7 & VG
 %line 5137+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -15333,7 +15319,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 5141+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 256]
+	vmovdqu ymm15, [r11 + 256]
 ; VT = VF6 & VG
 %line 5142+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -15348,7 +15334,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 5146+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 288]
+	vmovdqu ymm15, [r11 + 288]
 ; VT = VF5 & VG
 %line 5147+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -15363,7 +15349,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 5151+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 320]
+	vmovdqu ymm15, [r11 + 320]
 ; VT = VF4 & VG
 %line 5152+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -15378,7 +15364,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 5156+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 352]
+	vmovdqu ymm15, [r11 + 352]
 ; VT = VF3 & VG
 %line 5157+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm5, ymm15
@@ -15402,13 +15388,13 @@ align 32
 	vmovdqu [rsp + 32], ymm1
 ; VG = mem256[g + 0]
 %line 5164+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r11]
 ; VB = VF11 & VG
 %line 5165+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 32]
 %line 5166+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 32]
+	vmovdqu ymm1, [r11 + 32]
 ; VA = VF11 & VG
 %line 5167+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm13, ymm13, ymm1
@@ -15420,7 +15406,7 @@ align 32
 	vpxor ymm14, ymm0, ymm1
 ; VG = mem256[g + 64]
 %line 5170+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 64]
+	vmovdqu ymm0, [r11 + 64]
 ; VT = VF10 & VG
 %line 5171+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -15435,7 +15421,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 5175+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 96]
+	vmovdqu ymm0, [r11 + 96]
 ; VT = VF9 & VG
 %line 5176+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm11, ymm0
@@ -15450,7 +15436,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 128]
 %line 5180+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 128]
+	vmovdqu ymm0, [r11 + 128]
 ; VT = VF8 & VG
 %line 5181+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -15465,7 +15451,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 5185+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 160]
+	vmovdqu ymm0, [r11 + 160]
 ; VT = VF7 & VG
 %line 5186+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm9, ymm0
@@ -15480,7 +15466,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 192]
 %line 5190+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 192]
+	vmovdqu ymm0, [r11 + 192]
 ; VT = VF6 & VG
 %line 5191+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -15495,7 +15481,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 5195+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 224]
+	vmovdqu ymm0, [r11 + 224]
 ; VT = VF5 & VG
 %line 5196+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm7, ymm0
@@ -15510,7 +15496,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 256]
 %line 5200+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 256]
+	vmovdqu ymm0, [r11 + 256]
 ; VT = VF4 & VG
 %line 5201+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -15525,7 +15511,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 5205+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 288]
+	vmovdqu ymm0, [r11 + 288]
 ; VT = VF3 & VG
 %line 5206+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm5, ymm0
@@ -15540,7 +15526,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 320]
 %line 5210+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 320]
+	vmovdqu ymm0, [r11 + 320]
 ; VT = VF2 & VG
 %line 5211+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -15555,7 +15541,7 @@ align 32
 	vpxor ymm14, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 5215+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 352]
+	vmovdqu ymm0, [r11 + 352]
 ; VT = VF1 & VG
 %line 5216+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm3, ymm0
@@ -15579,10 +15565,10 @@ align 32
 	vpxor ymm14, ymm14, [rsp + 256]
 ; mem256[h + 352] = VB
 %line 5223+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 352], ymm14
+	vmovdqu [rsi + 352], ymm14
 ; VG = mem256[g + 0]
 %line 5224+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r11]
 ; VA = VF10 & VG
 %line 5225+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm12, ymm0
@@ -15591,7 +15577,7 @@ align 32
 	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 5227+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm12, [r9 + 32]
+	vmovdqu ymm12, [r11 + 32]
 ; VT = VF9 & VG
 %line 5228+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
@@ -15606,7 +15592,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 5232+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 64]
+	vmovdqu ymm11, [r11 + 64]
 ; VT = VF8 & VG
 %line 5233+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm10, ymm11
@@ -15621,7 +15607,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 5237+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 96]
+	vmovdqu ymm11, [r11 + 96]
 ; VT = VF7 & VG
 %line 5238+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm9, ymm11
@@ -15636,7 +15622,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 5242+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 128]
+	vmovdqu ymm11, [r11 + 128]
 ; VT = VF6 & VG
 %line 5243+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm8, ymm11
@@ -15651,7 +15637,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 5247+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 160]
+	vmovdqu ymm11, [r11 + 160]
 ; VT = VF5 & VG
 %line 5248+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
@@ -15666,7 +15652,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 5252+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 192]
+	vmovdqu ymm11, [r11 + 192]
 ; VT = VF4 & VG
 %line 5253+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm6, ymm11
@@ -15681,7 +15667,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 5257+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 224]
+	vmovdqu ymm11, [r11 + 224]
 ; VT = VF3 & VG
 %line 5258+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm5, ymm11
@@ -15696,7 +15682,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 5262+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 256]
+	vmovdqu ymm11, [r11 + 256]
 ; VT = VF2 & VG
 %line 5263+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm4, ymm11
@@ -15711,7 +15697,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 5267+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 288]
+	vmovdqu ymm11, [r11 + 288]
 ; VT = VF1 & VG
 %line 5268+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm12, ymm3, ymm11
@@ -15726,7 +15712,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 5272+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 320]
+	vmovdqu ymm11, [r11 + 320]
 ; VT = VF0 & VG
 %line 5273+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm11, ymm2, ymm11
@@ -15741,7 +15727,7 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 320]
 ; mem256[h + 320] = VA
 %line 5277+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 320], ymm1
+	vmovdqu [rsi + 320], ymm1
 ; VB = VB ^ VS18
 %line 5278+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 192]
@@ -15750,10 +15736,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 288]
 ; mem256[h + 288] = VB
 %line 5280+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 288], ymm0
+	vmovdqu [rsi + 288], ymm0
 ; VG = mem256[g + 0]
 %line 5281+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r11]
 ; VA = VF8 & VG
 %line 5282+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm10, ymm0
@@ -15762,7 +15748,7 @@ align 32
 	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 5284+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 32]
+	vmovdqu ymm10, [r11 + 32]
 ; VT = VF7 & VG
 %line 5285+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
@@ -15777,7 +15763,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 5289+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 64]
+	vmovdqu ymm9, [r11 + 64]
 ; VT = VF6 & VG
 %line 5290+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm8, ymm9
@@ -15792,7 +15778,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 5294+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 96]
+	vmovdqu ymm9, [r11 + 96]
 ; VT = VF5 & VG
 %line 5295+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm7, ymm9
@@ -15807,7 +15793,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 5299+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 128]
+	vmovdqu ymm9, [r11 + 128]
 ; VT = VF4 & VG
 %line 5300+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm6, ymm9
@@ -15822,7 +15808,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 5304+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 160]
+	vmovdqu ymm9, [r11 + 160]
 ; VT = VF3 & VG
 %line 5305+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm5, ymm9
@@ -15837,7 +15823,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 5309+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 192]
+	vmovdqu ymm9, [r11 + 192]
 ; VT = VF2 & VG
 %line 5310+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm4, ymm9
@@ -15852,7 +15838,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 5314+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 224]
+	vmovdqu ymm9, [r11 + 224]
 ; VT = VF1 & VG
 %line 5315+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm10, ymm3, ymm9
@@ -15867,7 +15853,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 5319+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 256]
+	vmovdqu ymm9, [r11 + 256]
 ; VT = VF0 & VG
 %line 5320+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm9, ymm2, ymm9
@@ -15882,7 +15868,7 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 256]
 ; mem256[h + 256] = VA
 %line 5324+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 256], ymm1
+	vmovdqu [rsi + 256], ymm1
 ; VB = VB ^ VS16
 %line 5325+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 128]
@@ -15891,10 +15877,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 224]
 ; mem256[h + 224] = VB
 %line 5327+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 224], ymm0
+	vmovdqu [rsi + 224], ymm0
 ; VG = mem256[g + 0]
 %line 5328+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r11]
 ; VA = VF6 & VG
 %line 5329+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm8, ymm0
@@ -15903,7 +15889,7 @@ align 32
 	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 5331+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 32]
+	vmovdqu ymm8, [r11 + 32]
 ; VT = VF5 & VG
 %line 5332+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm7, ymm7, ymm8
@@ -15918,7 +15904,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 5336+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 64]
+	vmovdqu ymm7, [r11 + 64]
 ; VT = VF4 & VG
 %line 5337+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm6, ymm7
@@ -15933,7 +15919,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 5341+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 96]
+	vmovdqu ymm7, [r11 + 96]
 ; VT = VF3 & VG
 %line 5342+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm5, ymm7
@@ -15948,7 +15934,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 5346+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 128]
+	vmovdqu ymm7, [r11 + 128]
 ; VT = VF2 & VG
 %line 5347+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm4, ymm7
@@ -15963,7 +15949,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 5351+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 160]
+	vmovdqu ymm7, [r11 + 160]
 ; VT = VF1 & VG
 %line 5352+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm8, ymm3, ymm7
@@ -15978,7 +15964,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 5356+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 192]
+	vmovdqu ymm7, [r11 + 192]
 ; VT = VF0 & VG
 %line 5357+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm7, ymm2, ymm7
@@ -15993,7 +15979,7 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 192]
 ; mem256[h + 192] = VA
 %line 5361+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 192], ymm1
+	vmovdqu [rsi + 192], ymm1
 ; VB = VB ^ VS14
 %line 5362+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 64]
@@ -16002,10 +15988,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; mem256[h + 160] = VB
 %line 5364+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 160], ymm0
+	vmovdqu [rsi + 160], ymm0
 ; VG = mem256[g + 0]
 %line 5365+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r11]
 ; VA = VF4 & VG
 %line 5366+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm6, ymm0
@@ -16014,7 +16000,7 @@ align 32
 	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 5368+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm6, [r9 + 32]
+	vmovdqu ymm6, [r11 + 32]
 ; VT = VF3 & VG
 %line 5369+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm5, ymm5, ymm6
@@ -16029,7 +16015,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 5373+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 64]
+	vmovdqu ymm5, [r11 + 64]
 ; VT = VF2 & VG
 %line 5374+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm6, ymm4, ymm5
@@ -16044,7 +16030,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 5378+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 96]
+	vmovdqu ymm5, [r11 + 96]
 ; VT = VF1 & VG
 %line 5379+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm6, ymm3, ymm5
@@ -16059,7 +16045,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 5383+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 128]
+	vmovdqu ymm5, [r11 + 128]
 ; VT = VF0 & VG
 %line 5384+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm5, ymm2, ymm5
@@ -16074,7 +16060,7 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 128]
 ; mem256[h + 128] = VA
 %line 5388+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 128], ymm1
+	vmovdqu [rsi + 128], ymm1
 ; VB = VB ^ VS12
 %line 5389+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -16083,10 +16069,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; mem256[h + 96] = VB
 %line 5391+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 96], ymm0
+	vmovdqu [rsi + 96], ymm0
 ; VG = mem256[g + 0]
 %line 5392+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r11]
 ; VA = VF2 & VG
 %line 5393+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm1, ymm4, ymm0
@@ -16095,7 +16081,7 @@ align 32
 	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 5395+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm4, [r9 + 32]
+	vmovdqu ymm4, [r11 + 32]
 ; VT = VF1 & VG
 %line 5396+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm3, ymm3, ymm4
@@ -16110,7 +16096,7 @@ align 32
 	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 5400+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 64]
+	vmovdqu ymm3, [r11 + 64]
 ; VT = VF0 & VG
 %line 5401+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm3, ymm2, ymm3
@@ -16122,16 +16108,16 @@ align 32
 	vpxor ymm1, ymm1, [rsp + 64]
 ; mem256[h + 64] = VA
 %line 5404+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 64], ymm1
+	vmovdqu [rsi + 64], ymm1
 ; VB = VB ^ VS13
 %line 5405+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
 ; mem256[h + 32] = VB
 %line 5406+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10 + 32], ymm0
+	vmovdqu [rsi + 32], ymm0
 ; VG = mem256[g + 0]
 %line 5407+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r11]
 ; VA = VF0 & VG
 %line 5408+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpand ymm0, ymm2, ymm0
@@ -16140,13 +16126,13 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 0]
 ; mem256[h + 0] = VA
 %line 5410+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r10], ymm0
+	vmovdqu [rsi], ymm0
 ; VX = mem256[p + 0]
 %line 5411+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11]
+	vmovdqu ymm0, [r8]
 ; VH = mem256[h + 0]
 %line 5412+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10]
+	vmovdqu ymm1, [rsi]
 ; 4x VH = VH << 32
 %line 5413+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsllq ymm1, ymm1, 32
@@ -16155,13 +16141,13 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 0] = VX
 %line 5415+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11], ymm0
+	vmovdqu [r8], ymm0
 ; VX = mem256[p + 512]
 %line 5416+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 512]
+	vmovdqu ymm0, [r8 + 512]
 ; VH = mem256[h + 32]
 %line 5417+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 32]
+	vmovdqu ymm1, [rsi + 32]
 ; 4x VH = VH << 32
 %line 5418+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsllq ymm1, ymm1, 32
@@ -16170,13 +16156,13 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 512] = VX
 %line 5420+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 512], ymm0
+	vmovdqu [r8 + 512], ymm0
 ; VX = mem256[p + 1024]
 %line 5421+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1024]
+	vmovdqu ymm0, [r8 + 1024]
 ; VH = mem256[h + 64]
 %line 5422+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 64]
+	vmovdqu ymm1, [rsi + 64]
 ; 4x VH = VH << 32
 %line 5423+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsllq ymm1, ymm1, 32
@@ -16185,13 +16171,13 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 1024] = VX
 %line 5425+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 1024], ymm0
+	vmovdqu [r8 + 1024], ymm0
 ; VX = mem256[p + 1536]
 %line 5426+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1536]
+	vmovdqu ymm0, [r8 + 1536]
 ; VH = mem256[h + 96]
 %line 5427+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 96]
+	vmovdqu ymm1, [rsi + 96]
 ; 4x VH = VH << 32
 %line 5428+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsllq ymm1, ymm1, 32
@@ -16200,13 +16186,13 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 1536] = VX
 %line 5430+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 1536], ymm0
+	vmovdqu [r8 + 1536], ymm0
 ; VX = mem256[p + 2048]
 %line 5431+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2048]
+	vmovdqu ymm0, [r8 + 2048]
 ; VH = mem256[h + 128]
 %line 5432+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 128]
+	vmovdqu ymm1, [rsi + 128]
 ; 4x VH = VH << 32
 %line 5433+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsllq ymm1, ymm1, 32
@@ -16215,13 +16201,13 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 2048] = VX
 %line 5435+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 2048], ymm0
+	vmovdqu [r8 + 2048], ymm0
 ; VX = mem256[p + 2560]
 %line 5436+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2560]
+	vmovdqu ymm0, [r8 + 2560]
 ; VH = mem256[h + 160]
 %line 5437+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 160]
+	vmovdqu ymm1, [rsi + 160]
 ; 4x VH = VH << 32
 %line 5438+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsllq ymm1, ymm1, 32
@@ -16230,13 +16216,13 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 2560] = VX
 %line 5440+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 2560], ymm0
+	vmovdqu [r8 + 2560], ymm0
 ; VX = mem256[p + 3072]
 %line 5441+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 3072]
+	vmovdqu ymm0, [r8 + 3072]
 ; VH = mem256[h + 192]
 %line 5442+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 192]
+	vmovdqu ymm1, [rsi + 192]
 ; 4x VH = VH << 32
 %line 5443+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsllq ymm1, ymm1, 32
@@ -16245,13 +16231,13 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 3072] = VX
 %line 5445+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 3072], ymm0
+	vmovdqu [r8 + 3072], ymm0
 ; VX = mem256[p + 3584]
 %line 5446+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 3584]
+	vmovdqu ymm0, [r8 + 3584]
 ; VH = mem256[h + 224]
 %line 5447+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 224]
+	vmovdqu ymm1, [rsi + 224]
 ; 4x VH = VH << 32
 %line 5448+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsllq ymm1, ymm1, 32
@@ -16260,13 +16246,13 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 3584] = VX
 %line 5450+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 3584], ymm0
+	vmovdqu [r8 + 3584], ymm0
 ; VX = mem256[p + 4096]
 %line 5451+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 4096]
+	vmovdqu ymm0, [r8 + 4096]
 ; VH = mem256[h + 256]
 %line 5452+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 256]
+	vmovdqu ymm1, [rsi + 256]
 ; 4x VH = VH << 32
 %line 5453+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsllq ymm1, ymm1, 32
@@ -16275,13 +16261,13 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 4096] = VX
 %line 5455+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 4096], ymm0
+	vmovdqu [r8 + 4096], ymm0
 ; VX = mem256[p + 4608]
 %line 5456+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 4608]
+	vmovdqu ymm0, [r8 + 4608]
 ; VH = mem256[h + 288]
 %line 5457+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 288]
+	vmovdqu ymm1, [rsi + 288]
 ; 4x VH = VH << 32
 %line 5458+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsllq ymm1, ymm1, 32
@@ -16290,13 +16276,13 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 4608] = VX
 %line 5460+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 4608], ymm0
+	vmovdqu [r8 + 4608], ymm0
 ; VX = mem256[p + 5120]
 %line 5461+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5120]
+	vmovdqu ymm0, [r8 + 5120]
 ; VH = mem256[h + 320]
 %line 5462+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 320]
+	vmovdqu ymm1, [rsi + 320]
 ; 4x VH = VH << 32
 %line 5463+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsllq ymm1, ymm1, 32
@@ -16305,13 +16291,13 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 5120] = VX
 %line 5465+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 5120], ymm0
+	vmovdqu [r8 + 5120], ymm0
 ; VX = mem256[p + 5632]
 %line 5466+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5632]
+	vmovdqu ymm0, [r8 + 5632]
 ; VH = mem256[h + 352]
 %line 5467+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu ymm1, [r10 + 352]
+	vmovdqu ymm1, [rsi + 352]
 ; 4x VH = VH << 32
 %line 5468+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	vpsllq ymm1, ymm1, 32
@@ -16320,16 +16306,16 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[p + 5632] = VX
 %line 5470+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	vmovdqu [r11 + 5632], ymm0
+	vmovdqu [r8 + 5632], ymm0
 ; p = p + 32
 %line 5471+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	add r11, 32
+	add r8, 32
 ; o1 = o1 - 1
 %line 5472+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	sub rsi, 1
+	sub r9, 1
 ; =? o1 - 0
 %line 5473+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	cmp rsi, 0
+	cmp r9, 0
 ; goto l12 if !=
 %line 5474+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	jne .Ll12
@@ -41421,25 +41407,25 @@ align 32
 	mov [rsp + 14792], r8
 ; G = 0x0
 %line 14125+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 0
+	mov r11, 0
 ; T &= mem64[f + 176]
 %line 14127+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x0
 %line 14129+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, 0
 ; T = G
 %line 14130+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 14131+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 14134+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 14135+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x0
 %line 14136+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -41451,13 +41437,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 14139+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 14141+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 14142+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 14143+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -6148914691236517206
@@ -41469,13 +41455,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 14146+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 14148+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 14149+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14150+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -41487,13 +41473,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 14153+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 14155+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 14156+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14157+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -41505,13 +41491,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 14160+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 14162+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 14163+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 14164+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -6148914691236517206
@@ -41523,13 +41509,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 14167+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 14169+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 14170+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14171+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -41541,40 +41527,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 14174+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 14176+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 14177+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 14178+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14784], r11
+	mov [rsp + 14784], r10
 ; S15 = B
 %line 14179+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14776], r10
+	mov [rsp + 14776], r11
 ; G = 0x0
 %line 14180+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 0
+	mov r11, 0
 ; T &= mem64[f + 176]
 %line 14182+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x0
 %line 14184+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, 0
 ; T = G
 %line 14185+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 14186+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 14189+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 14190+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x0
 %line 14191+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -41586,13 +41572,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 14194+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 14196+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 14197+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14198+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -41604,13 +41590,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 14201+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 14203+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 14204+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14205+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -41622,13 +41608,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 14208+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 14210+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 14211+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 14212+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -6148914691236517206
@@ -41640,13 +41626,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 14215+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 14217+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 14218+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14219+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -41658,13 +41644,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 14222+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 14224+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 14225+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14226+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -41676,13 +41662,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 14229+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 14231+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 14232+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 14233+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -6148914691236517206
@@ -41694,13 +41680,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 14236+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 14238+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 14239+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14240+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -41712,43 +41698,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 14243+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 14245+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 14246+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 14247+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14768], r11
+	mov [rsp + 14768], r10
 ; B = B ^ S22
 %line 14248+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, [rsp + 14832]
+	xor r11, [rsp + 14832]
 ; S13 = B
 %line 14249+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14760], r10
+	mov [rsp + 14760], r11
 ; G = 0x5555555555555555
 %line 14250+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 6148914691236517205
+	mov r11, 6148914691236517205
 ; T &= mem64[f + 176]
 %line 14252+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 14254+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, -6148914691236517206
 ; T = G
 %line 14255+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 14256+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 14259+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 14260+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x0
 %line 14261+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -41760,13 +41746,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 14264+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 14266+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 14267+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14268+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -41778,13 +41764,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 14271+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 14273+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 14274+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14275+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -41796,13 +41782,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 14278+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 14280+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 14281+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14282+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -41814,13 +41800,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 14285+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 14287+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 14288+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14289+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -41832,13 +41818,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 14292+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 14294+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 14295+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 14296+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -6148914691236517206
@@ -41850,13 +41836,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 14299+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 14301+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 14302+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14303+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -41868,13 +41854,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 14306+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 14308+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 14309+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14310+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -41886,13 +41872,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 14313+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 14315+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 14316+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 14317+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -6148914691236517206
@@ -41904,13 +41890,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 14320+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 14322+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 14323+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14324+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -41922,25 +41908,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 14327+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 14329+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 14330+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 14331+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, [rsp + 14824]
+	xor r10, [rsp + 14824]
 ; S12 = A
 %line 14332+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14752], r11
+	mov [rsp + 14752], r10
 ; B = B ^ S20
 %line 14333+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, [rsp + 14816]
+	xor r11, [rsp + 14816]
 ; mem64[h + 176] = B
 %line 14334+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x5555555555555555
 %line 14335+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r10, 6148914691236517205
@@ -42789,25 +42775,25 @@ align 32
 	mov [rsp + 14792], r8
 ; G = 0x0
 %line 14685+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 0
+	mov r11, 0
 ; T &= mem64[f + 176]
 %line 14687+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x0
 %line 14689+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, 0
 ; T = G
 %line 14690+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 14691+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 14694+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 14695+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x0
 %line 14696+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -42819,13 +42805,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 14699+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 14701+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 14702+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 14703+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -6148914691236517206
@@ -42837,13 +42823,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 14706+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 14708+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 14709+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14710+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -42855,13 +42841,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 14713+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 14715+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 14716+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14717+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -42873,13 +42859,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 14720+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 14722+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 14723+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 14724+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -6148914691236517206
@@ -42891,13 +42877,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 14727+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 14729+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 14730+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14731+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -42909,40 +42895,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 14734+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 14736+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 14737+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 14738+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14784], r11
+	mov [rsp + 14784], r10
 ; S15 = B
 %line 14739+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14776], r10
+	mov [rsp + 14776], r11
 ; G = 0x0
 %line 14740+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 0
+	mov r11, 0
 ; T &= mem64[f + 176]
 %line 14742+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x0
 %line 14744+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, 0
 ; T = G
 %line 14745+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 14746+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 14749+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 14750+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x0
 %line 14751+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -42954,13 +42940,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 14754+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 14756+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 14757+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14758+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -42972,13 +42958,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 14761+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 14763+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 14764+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14765+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -42990,13 +42976,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 14768+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 14770+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 14771+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 14772+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -6148914691236517206
@@ -43008,13 +42994,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 14775+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 14777+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 14778+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14779+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -43026,13 +43012,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 14782+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 14784+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 14785+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14786+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -43044,13 +43030,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 14789+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 14791+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 14792+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 14793+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -6148914691236517206
@@ -43062,13 +43048,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 14796+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 14798+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 14799+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14800+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -43080,43 +43066,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 14803+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 14805+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 14806+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 14807+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14768], r11
+	mov [rsp + 14768], r10
 ; B = B ^ S22
 %line 14808+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, [rsp + 14832]
+	xor r11, [rsp + 14832]
 ; S13 = B
 %line 14809+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14760], r10
+	mov [rsp + 14760], r11
 ; G = 0x5555555555555555
 %line 14810+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 6148914691236517205
+	mov r11, 6148914691236517205
 ; T &= mem64[f + 176]
 %line 14812+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 14814+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, -6148914691236517206
 ; T = G
 %line 14815+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 14816+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 14819+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 14820+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x0
 %line 14821+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -43128,13 +43114,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 14824+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 14826+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 14827+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14828+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -43146,13 +43132,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 14831+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 14833+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 14834+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14835+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -43164,13 +43150,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 14838+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 14840+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 14841+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14842+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -43182,13 +43168,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 14845+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 14847+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 14848+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14849+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -43200,13 +43186,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 14852+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 14854+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 14855+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 14856+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -6148914691236517206
@@ -43218,13 +43204,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 14859+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 14861+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 14862+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14863+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -43236,13 +43222,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 14866+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 14868+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 14869+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14870+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -43254,13 +43240,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 14873+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 14875+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 14876+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 14877+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -6148914691236517206
@@ -43272,13 +43258,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 14880+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 14882+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 14883+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14884+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -43290,25 +43276,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 14887+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 14889+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 14890+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 14891+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, [rsp + 14824]
+	xor r10, [rsp + 14824]
 ; S12 = A
 %line 14892+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14752], r11
+	mov [rsp + 14752], r10
 ; B = B ^ S20
 %line 14893+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, [rsp + 14816]
+	xor r11, [rsp + 14816]
 ; mem64[h + 176] = B
 %line 14894+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x5555555555555555
 %line 14895+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r10, 6148914691236517205
@@ -44424,25 +44410,25 @@ align 32
 	mov [rsp + 14792], r8
 ; G = 0x8888888888888888
 %line 15341+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, -8608480567731124088
+	mov r11, -8608480567731124088
 ; T &= mem64[f + 176]
 %line 15343+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x2222222222222222
 %line 15345+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, 2459565876494606882
 ; T = G
 %line 15346+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 15347+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 15350+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 15351+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x8888888888888888
 %line 15352+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8608480567731124088
@@ -44454,13 +44440,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 15355+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 15357+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 15358+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 15359+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -3689348814741910324
@@ -44472,13 +44458,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 15362+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 15364+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 15365+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 15366+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -6148914691236517206
@@ -44490,13 +44476,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 15369+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 15371+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 15372+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 15373+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -44508,13 +44494,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 15376+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 15378+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 15379+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 15380+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -3689348814741910324
@@ -44526,13 +44512,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 15383+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 15385+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 15386+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 15387+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8608480567731124088
@@ -44544,40 +44530,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 15390+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 15392+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 15393+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 15394+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14784], r11
+	mov [rsp + 14784], r10
 ; S15 = B
 %line 15395+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14776], r10
+	mov [rsp + 14776], r11
 ; G = 0x6666666666666666
 %line 15396+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 7378697629483820646
+	mov r11, 7378697629483820646
 ; T &= mem64[f + 176]
 %line 15398+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x8888888888888888
 %line 15400+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, -8608480567731124088
 ; T = G
 %line 15401+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 15402+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 15405+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 15406+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x8888888888888888
 %line 15407+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8608480567731124088
@@ -44589,13 +44575,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 15410+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 15412+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 15413+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2222222222222222
 %line 15414+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 2459565876494606882
@@ -44607,13 +44593,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 15417+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 15419+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 15420+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 15421+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8608480567731124088
@@ -44625,13 +44611,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 15424+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 15426+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 15427+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 15428+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -3689348814741910324
@@ -44643,13 +44629,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 15431+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 15433+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 15434+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 15435+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -6148914691236517206
@@ -44661,13 +44647,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 15438+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 15440+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 15441+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 15442+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -44679,13 +44665,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 15445+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 15447+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 15448+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 15449+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -3689348814741910324
@@ -44697,13 +44683,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 15452+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 15454+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 15455+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 15456+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8608480567731124088
@@ -44715,43 +44701,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 15459+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 15461+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 15462+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 15463+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14768], r11
+	mov [rsp + 14768], r10
 ; B = B ^ S22
 %line 15464+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, [rsp + 14832]
+	xor r11, [rsp + 14832]
 ; S13 = B
 %line 15465+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14760], r10
+	mov [rsp + 14760], r11
 ; G = 0x1111111111111111
 %line 15466+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 1229782938247303441
+	mov r11, 1229782938247303441
 ; T &= mem64[f + 176]
 %line 15468+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x2222222222222222
 %line 15470+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, 2459565876494606882
 ; T = G
 %line 15471+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 15472+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 15475+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 15476+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x6666666666666666
 %line 15477+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 7378697629483820646
@@ -44763,13 +44749,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 15480+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 15482+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 15483+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 15484+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8608480567731124088
@@ -44781,13 +44767,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 15487+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 15489+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 15490+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 15491+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8608480567731124088
@@ -44799,13 +44785,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 15494+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 15496+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 15497+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2222222222222222
 %line 15498+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 2459565876494606882
@@ -44817,13 +44803,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 15501+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 15503+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 15504+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 15505+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8608480567731124088
@@ -44835,13 +44821,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 15508+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 15510+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 15511+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 15512+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -3689348814741910324
@@ -44853,13 +44839,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 15515+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 15517+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 15518+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 15519+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -6148914691236517206
@@ -44871,13 +44857,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 15522+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 15524+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 15525+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 15526+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -44889,13 +44875,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 15529+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 15531+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 15532+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 15533+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -3689348814741910324
@@ -44907,13 +44893,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 15536+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 15538+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 15539+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 15540+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8608480567731124088
@@ -44925,25 +44911,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 15543+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 15545+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 15546+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 15547+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, [rsp + 14824]
+	xor r10, [rsp + 14824]
 ; S12 = A
 %line 15548+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14752], r11
+	mov [rsp + 14752], r10
 ; B = B ^ S20
 %line 15549+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, [rsp + 14816]
+	xor r11, [rsp + 14816]
 ; mem64[h + 176] = B
 %line 15550+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x1111111111111111
 %line 15551+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r10, 1229782938247303441
@@ -45792,25 +45778,25 @@ align 32
 	mov [rsp + 14792], r8
 ; G = 0x8888888888888888
 %line 15901+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, -8608480567731124088
+	mov r11, -8608480567731124088
 ; T &= mem64[f + 176]
 %line 15903+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x2222222222222222
 %line 15905+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, 2459565876494606882
 ; T = G
 %line 15906+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 15907+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 15910+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 15911+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x8888888888888888
 %line 15912+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8608480567731124088
@@ -45822,13 +45808,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 15915+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 15917+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 15918+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 15919+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -3689348814741910324
@@ -45840,13 +45826,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 15922+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 15924+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 15925+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 15926+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -6148914691236517206
@@ -45858,13 +45844,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 15929+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 15931+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 15932+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 15933+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -45876,13 +45862,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 15936+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 15938+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 15939+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 15940+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -3689348814741910324
@@ -45894,13 +45880,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 15943+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 15945+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 15946+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 15947+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8608480567731124088
@@ -45912,40 +45898,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 15950+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 15952+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 15953+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 15954+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14784], r11
+	mov [rsp + 14784], r10
 ; S15 = B
 %line 15955+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14776], r10
+	mov [rsp + 14776], r11
 ; G = 0x6666666666666666
 %line 15956+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 7378697629483820646
+	mov r11, 7378697629483820646
 ; T &= mem64[f + 176]
 %line 15958+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x8888888888888888
 %line 15960+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, -8608480567731124088
 ; T = G
 %line 15961+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 15962+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 15965+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 15966+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x8888888888888888
 %line 15967+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8608480567731124088
@@ -45957,13 +45943,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 15970+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 15972+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 15973+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2222222222222222
 %line 15974+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 2459565876494606882
@@ -45975,13 +45961,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 15977+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 15979+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 15980+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 15981+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8608480567731124088
@@ -45993,13 +45979,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 15984+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 15986+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 15987+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 15988+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -3689348814741910324
@@ -46011,13 +45997,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 15991+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 15993+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 15994+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 15995+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -6148914691236517206
@@ -46029,13 +46015,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 15998+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 16000+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 16001+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 16002+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -46047,13 +46033,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 16005+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 16007+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 16008+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 16009+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -3689348814741910324
@@ -46065,13 +46051,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 16012+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 16014+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 16015+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 16016+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8608480567731124088
@@ -46083,43 +46069,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 16019+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 16021+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 16022+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 16023+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14768], r11
+	mov [rsp + 14768], r10
 ; B = B ^ S22
 %line 16024+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, [rsp + 14832]
+	xor r11, [rsp + 14832]
 ; S13 = B
 %line 16025+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14760], r10
+	mov [rsp + 14760], r11
 ; G = 0x1111111111111111
 %line 16026+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 1229782938247303441
+	mov r11, 1229782938247303441
 ; T &= mem64[f + 176]
 %line 16028+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x2222222222222222
 %line 16030+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, 2459565876494606882
 ; T = G
 %line 16031+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 16032+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 16035+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 16036+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x6666666666666666
 %line 16037+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 7378697629483820646
@@ -46131,13 +46117,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 16040+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 16042+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 16043+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 16044+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8608480567731124088
@@ -46149,13 +46135,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 16047+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 16049+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 16050+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 16051+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8608480567731124088
@@ -46167,13 +46153,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 16054+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 16056+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 16057+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2222222222222222
 %line 16058+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 2459565876494606882
@@ -46185,13 +46171,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 16061+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 16063+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 16064+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 16065+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8608480567731124088
@@ -46203,13 +46189,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 16068+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 16070+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 16071+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 16072+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -3689348814741910324
@@ -46221,13 +46207,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 16075+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 16077+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 16078+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 16079+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -6148914691236517206
@@ -46239,13 +46225,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 16082+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 16084+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 16085+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 16086+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -46257,13 +46243,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 16089+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 16091+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 16092+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 16093+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -3689348814741910324
@@ -46275,13 +46261,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 16096+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 16098+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 16099+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 16100+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8608480567731124088
@@ -46293,25 +46279,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 16103+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 16105+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 16106+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 16107+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, [rsp + 14824]
+	xor r10, [rsp + 14824]
 ; S12 = A
 %line 16108+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14752], r11
+	mov [rsp + 14752], r10
 ; B = B ^ S20
 %line 16109+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, [rsp + 14816]
+	xor r11, [rsp + 14816]
 ; mem64[h + 176] = B
 %line 16110+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x1111111111111111
 %line 16111+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r10, 1229782938247303441
@@ -47652,25 +47638,25 @@ align 32
 	mov [rsp + 14792], r8
 ; G = 0x9292929292929292
 %line 16638+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, -7885078839350357358
+	mov r11, -7885078839350357358
 ; T &= mem64[f + 176]
 %line 16640+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x404040404040404
 %line 16642+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, 289360691352306692
 ; T = G
 %line 16643+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 16644+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 16647+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 16648+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x4040404040404040
 %line 16649+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 4629771061636907072
@@ -47682,13 +47668,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 16652+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 16654+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 16655+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9292929292929292
 %line 16656+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -7885078839350357358
@@ -47700,13 +47686,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 16659+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 16661+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 16662+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2424242424242424
 %line 16663+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 2604246222170760228
@@ -47718,13 +47704,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 16666+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 16668+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 16669+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 16670+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -47736,13 +47722,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 16673+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 16675+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 16676+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9090909090909090
 %line 16677+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8029759185026510704
@@ -47754,13 +47740,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 16680+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 16682+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 16683+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2020202020202020
 %line 16684+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 2314885530818453536
@@ -47772,40 +47758,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 16687+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 16689+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 16690+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 16691+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14784], r11
+	mov [rsp + 14784], r10
 ; S15 = B
 %line 16692+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14776], r10
+	mov [rsp + 14776], r11
 ; G = 0x0
 %line 16693+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 0
+	mov r11, 0
 ; T &= mem64[f + 176]
 %line 16695+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x808080808080808
 %line 16697+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, 578721382704613384
 ; T = G
 %line 16698+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 16699+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 16702+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 16703+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x9292929292929292
 %line 16704+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -7885078839350357358
@@ -47817,13 +47803,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 16707+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 16709+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 16710+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x404040404040404
 %line 16711+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 289360691352306692
@@ -47835,13 +47821,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 16714+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 16716+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 16717+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4040404040404040
 %line 16718+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 4629771061636907072
@@ -47853,13 +47839,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 16721+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 16723+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 16724+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9292929292929292
 %line 16725+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -7885078839350357358
@@ -47871,13 +47857,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 16728+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 16730+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 16731+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2424242424242424
 %line 16732+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 2604246222170760228
@@ -47889,13 +47875,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 16735+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 16737+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 16738+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 16739+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -47907,13 +47893,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 16742+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 16744+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 16745+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9090909090909090
 %line 16746+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8029759185026510704
@@ -47925,13 +47911,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 16749+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 16751+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 16752+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2020202020202020
 %line 16753+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 2314885530818453536
@@ -47943,43 +47929,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 16756+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 16758+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 16759+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 16760+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14768], r11
+	mov [rsp + 14768], r10
 ; B = B ^ S22
 %line 16761+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, [rsp + 14832]
+	xor r11, [rsp + 14832]
 ; S13 = B
 %line 16762+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14760], r10
+	mov [rsp + 14760], r11
 ; G = 0x101010101010101
 %line 16763+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 72340172838076673
+	mov r11, 72340172838076673
 ; T &= mem64[f + 176]
 %line 16765+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x8282828282828282
 %line 16767+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, -9042521604759584126
 ; T = G
 %line 16768+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 16769+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 16772+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 16773+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x0
 %line 16774+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -47991,13 +47977,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 16777+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 16779+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 16780+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x808080808080808
 %line 16781+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 578721382704613384
@@ -48009,13 +47995,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 16784+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 16786+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 16787+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9292929292929292
 %line 16788+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -7885078839350357358
@@ -48027,13 +48013,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 16791+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 16793+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 16794+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x404040404040404
 %line 16795+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 289360691352306692
@@ -48045,13 +48031,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 16798+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 16800+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 16801+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4040404040404040
 %line 16802+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 4629771061636907072
@@ -48063,13 +48049,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 16805+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 16807+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 16808+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9292929292929292
 %line 16809+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -7885078839350357358
@@ -48081,13 +48067,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 16812+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 16814+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 16815+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2424242424242424
 %line 16816+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 2604246222170760228
@@ -48099,13 +48085,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 16819+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 16821+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 16822+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 16823+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -48117,13 +48103,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 16826+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 16828+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 16829+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9090909090909090
 %line 16830+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8029759185026510704
@@ -48135,13 +48121,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 16833+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 16835+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 16836+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2020202020202020
 %line 16837+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 2314885530818453536
@@ -48153,25 +48139,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 16840+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 16842+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 16843+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 16844+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, [rsp + 14824]
+	xor r10, [rsp + 14824]
 ; S12 = A
 %line 16845+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14752], r11
+	mov [rsp + 14752], r10
 ; B = B ^ S20
 %line 16846+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, [rsp + 14816]
+	xor r11, [rsp + 14816]
 ; mem64[h + 176] = B
 %line 16847+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x101010101010101
 %line 16848+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r10, 72340172838076673
@@ -49020,25 +49006,25 @@ align 32
 	mov [rsp + 14792], r8
 ; G = 0x9292929292929292
 %line 17198+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, -7885078839350357358
+	mov r11, -7885078839350357358
 ; T &= mem64[f + 176]
 %line 17200+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x404040404040404
 %line 17202+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, 289360691352306692
 ; T = G
 %line 17203+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 17204+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 17207+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 17208+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x4040404040404040
 %line 17209+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 4629771061636907072
@@ -49050,13 +49036,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 17212+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 17214+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 17215+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9292929292929292
 %line 17216+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -7885078839350357358
@@ -49068,13 +49054,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 17219+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 17221+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 17222+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2424242424242424
 %line 17223+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 2604246222170760228
@@ -49086,13 +49072,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 17226+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 17228+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 17229+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 17230+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -49104,13 +49090,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 17233+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 17235+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 17236+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9090909090909090
 %line 17237+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8029759185026510704
@@ -49122,13 +49108,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 17240+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 17242+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 17243+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2020202020202020
 %line 17244+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 2314885530818453536
@@ -49140,40 +49126,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 17247+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 17249+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 17250+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 17251+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14784], r11
+	mov [rsp + 14784], r10
 ; S15 = B
 %line 17252+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14776], r10
+	mov [rsp + 14776], r11
 ; G = 0x0
 %line 17253+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 0
+	mov r11, 0
 ; T &= mem64[f + 176]
 %line 17255+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x808080808080808
 %line 17257+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, 578721382704613384
 ; T = G
 %line 17258+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 17259+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 17262+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 17263+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x9292929292929292
 %line 17264+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -7885078839350357358
@@ -49185,13 +49171,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 17267+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 17269+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 17270+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x404040404040404
 %line 17271+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 289360691352306692
@@ -49203,13 +49189,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 17274+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 17276+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 17277+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4040404040404040
 %line 17278+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 4629771061636907072
@@ -49221,13 +49207,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 17281+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 17283+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 17284+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9292929292929292
 %line 17285+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -7885078839350357358
@@ -49239,13 +49225,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 17288+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 17290+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 17291+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2424242424242424
 %line 17292+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 2604246222170760228
@@ -49257,13 +49243,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 17295+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 17297+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 17298+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 17299+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -49275,13 +49261,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 17302+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 17304+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 17305+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9090909090909090
 %line 17306+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8029759185026510704
@@ -49293,13 +49279,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 17309+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 17311+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 17312+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2020202020202020
 %line 17313+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 2314885530818453536
@@ -49311,43 +49297,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 17316+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 17318+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 17319+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 17320+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14768], r11
+	mov [rsp + 14768], r10
 ; B = B ^ S22
 %line 17321+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, [rsp + 14832]
+	xor r11, [rsp + 14832]
 ; S13 = B
 %line 17322+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14760], r10
+	mov [rsp + 14760], r11
 ; G = 0x101010101010101
 %line 17323+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 72340172838076673
+	mov r11, 72340172838076673
 ; T &= mem64[f + 176]
 %line 17325+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x8282828282828282
 %line 17327+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, -9042521604759584126
 ; T = G
 %line 17328+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 17329+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 17332+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 17333+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x0
 %line 17334+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -49359,13 +49345,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 17337+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 17339+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 17340+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x808080808080808
 %line 17341+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 578721382704613384
@@ -49377,13 +49363,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 17344+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 17346+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 17347+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9292929292929292
 %line 17348+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -7885078839350357358
@@ -49395,13 +49381,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 17351+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 17353+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 17354+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x404040404040404
 %line 17355+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 289360691352306692
@@ -49413,13 +49399,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 17358+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 17360+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 17361+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4040404040404040
 %line 17362+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 4629771061636907072
@@ -49431,13 +49417,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 17365+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 17367+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 17368+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9292929292929292
 %line 17369+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -7885078839350357358
@@ -49449,13 +49435,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 17372+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 17374+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 17375+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2424242424242424
 %line 17376+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 2604246222170760228
@@ -49467,13 +49453,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 17379+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 17381+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 17382+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 17383+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 0
@@ -49485,13 +49471,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 17386+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 17388+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 17389+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9090909090909090
 %line 17390+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8029759185026510704
@@ -49503,13 +49489,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 17393+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 17395+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 17396+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2020202020202020
 %line 17397+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 2314885530818453536
@@ -49521,25 +49507,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 17400+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 17402+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 17403+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 17404+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, [rsp + 14824]
+	xor r10, [rsp + 14824]
 ; S12 = A
 %line 17405+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14752], r11
+	mov [rsp + 14752], r10
 ; B = B ^ S20
 %line 17406+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, [rsp + 14816]
+	xor r11, [rsp + 14816]
 ; mem64[h + 176] = B
 %line 17407+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x101010101010101
 %line 17408+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r10, 72340172838076673
@@ -51105,25 +51091,25 @@ align 32
 	mov [rsp + 14792], r8
 ; G = 0xa540a540a540a54
 %line 18016+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 744231194489784916
+	mov r11, 744231194489784916
 ; T &= mem64[f + 176]
 %line 18018+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xf438f438f438f438
 %line 18020+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, -848660004306619336
 ; T = G
 %line 18021+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 18022+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 18025+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 18026+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x7468746874687468
 %line 18027+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 8388082297955972200
@@ -51135,13 +51121,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 18030+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 18032+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 18033+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdbe4dbe4dbe4dbe4
 %line 18034+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -2601712908725068828
@@ -51153,13 +51139,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 18037+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 18039+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 18040+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcfdacfdacfdacfda
 %line 18041+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -3469232024238501926
@@ -51171,13 +51157,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 18044+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 18046+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 18047+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8420842084208420
 %line 18048+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8925989186257779680
@@ -51189,13 +51175,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 18051+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 18053+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 18054+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x15e815e815e815e8
 %line 18055+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 1578535755937486312
@@ -51207,13 +51193,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 18058+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 18060+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 18061+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x5640564056405640
 %line 18062+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 6215062320096237120
@@ -51225,40 +51211,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 18065+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 18067+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 18068+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 18069+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14784], r11
+	mov [rsp + 14784], r10
 ; S15 = B
 %line 18070+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14776], r10
+	mov [rsp + 14776], r11
 ; G = 0xd894d894d894d894
 %line 18071+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, -2840407331163547500
+	mov r11, -2840407331163547500
 ; T &= mem64[f + 176]
 %line 18073+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xbec8bec8bec8bec8
 %line 18075+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, -4699296441757548856
 ; T = G
 %line 18076+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 18077+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 18080+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 18081+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0xa540a540a540a54
 %line 18082+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 744231194489784916
@@ -51270,13 +51256,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 18085+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 18087+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 18088+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xf438f438f438f438
 %line 18089+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -848660004306619336
@@ -51288,13 +51274,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 18092+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 18094+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 18095+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7468746874687468
 %line 18096+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 8388082297955972200
@@ -51306,13 +51292,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 18099+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 18101+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 18102+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdbe4dbe4dbe4dbe4
 %line 18103+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -2601712908725068828
@@ -51324,13 +51310,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 18106+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 18108+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 18109+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcfdacfdacfdacfda
 %line 18110+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -3469232024238501926
@@ -51342,13 +51328,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 18113+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 18115+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 18116+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8420842084208420
 %line 18117+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8925989186257779680
@@ -51360,13 +51346,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 18120+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 18122+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 18123+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x15e815e815e815e8
 %line 18124+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 1578535755937486312
@@ -51378,13 +51364,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 18127+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 18129+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 18130+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x5640564056405640
 %line 18131+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 6215062320096237120
@@ -51396,43 +51382,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 18134+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 18136+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 18137+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 18138+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14768], r11
+	mov [rsp + 14768], r10
 ; B = B ^ S22
 %line 18139+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, [rsp + 14832]
+	xor r11, [rsp + 14832]
 ; S13 = B
 %line 18140+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14760], r10
+	mov [rsp + 14760], r11
 ; G = 0xb829b829b829b829
 %line 18141+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, -5176403807362762711
+	mov r11, -5176403807362762711
 ; T &= mem64[f + 176]
 %line 18143+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x9822982298229822
 %line 18145+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, -7484252356387629022
 ; T = G
 %line 18146+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 18147+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 18150+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 18151+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0xd894d894d894d894
 %line 18152+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -2840407331163547500
@@ -51444,13 +51430,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 18155+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 18157+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 18158+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xbec8bec8bec8bec8
 %line 18159+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -4699296441757548856
@@ -51462,13 +51448,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 18162+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 18164+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 18165+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xa540a540a540a54
 %line 18166+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 744231194489784916
@@ -51480,13 +51466,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 18169+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 18171+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 18172+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xf438f438f438f438
 %line 18173+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -848660004306619336
@@ -51498,13 +51484,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 18176+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 18178+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 18179+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7468746874687468
 %line 18180+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 8388082297955972200
@@ -51516,13 +51502,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 18183+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 18185+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 18186+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdbe4dbe4dbe4dbe4
 %line 18187+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -2601712908725068828
@@ -51534,13 +51520,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 18190+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 18192+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 18193+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcfdacfdacfdacfda
 %line 18194+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -3469232024238501926
@@ -51552,13 +51538,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 18197+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 18199+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 18200+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8420842084208420
 %line 18201+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8925989186257779680
@@ -51570,13 +51556,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 18204+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 18206+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 18207+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x15e815e815e815e8
 %line 18208+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 1578535755937486312
@@ -51588,13 +51574,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 18211+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 18213+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 18214+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x5640564056405640
 %line 18215+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 6215062320096237120
@@ -51606,25 +51592,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 18218+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 18220+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 18221+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 18222+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, [rsp + 14824]
+	xor r10, [rsp + 14824]
 ; S12 = A
 %line 18223+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14752], r11
+	mov [rsp + 14752], r10
 ; B = B ^ S20
 %line 18224+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, [rsp + 14816]
+	xor r11, [rsp + 14816]
 ; mem64[h + 176] = B
 %line 18225+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0xb829b829b829b829
 %line 18226+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r10, -5176403807362762711
@@ -52473,25 +52459,25 @@ align 32
 	mov [rsp + 14792], r8
 ; G = 0xa540a540a540a54
 %line 18576+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 744231194489784916
+	mov r11, 744231194489784916
 ; T &= mem64[f + 176]
 %line 18578+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xf438f438f438f438
 %line 18580+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, -848660004306619336
 ; T = G
 %line 18581+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 18582+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 18585+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 18586+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x7468746874687468
 %line 18587+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 8388082297955972200
@@ -52503,13 +52489,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 18590+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 18592+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 18593+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdbe4dbe4dbe4dbe4
 %line 18594+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -2601712908725068828
@@ -52521,13 +52507,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 18597+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 18599+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 18600+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcfdacfdacfdacfda
 %line 18601+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -3469232024238501926
@@ -52539,13 +52525,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 18604+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 18606+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 18607+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8420842084208420
 %line 18608+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8925989186257779680
@@ -52557,13 +52543,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 18611+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 18613+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 18614+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x15e815e815e815e8
 %line 18615+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 1578535755937486312
@@ -52575,13 +52561,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 18618+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 18620+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 18621+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x5640564056405640
 %line 18622+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 6215062320096237120
@@ -52593,40 +52579,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 18625+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 18627+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 18628+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 18629+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14784], r11
+	mov [rsp + 14784], r10
 ; S15 = B
 %line 18630+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14776], r10
+	mov [rsp + 14776], r11
 ; G = 0xd894d894d894d894
 %line 18631+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, -2840407331163547500
+	mov r11, -2840407331163547500
 ; T &= mem64[f + 176]
 %line 18633+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xbec8bec8bec8bec8
 %line 18635+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, -4699296441757548856
 ; T = G
 %line 18636+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 18637+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 18640+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 18641+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0xa540a540a540a54
 %line 18642+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 744231194489784916
@@ -52638,13 +52624,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 18645+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 18647+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 18648+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xf438f438f438f438
 %line 18649+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -848660004306619336
@@ -52656,13 +52642,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 18652+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 18654+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 18655+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7468746874687468
 %line 18656+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 8388082297955972200
@@ -52674,13 +52660,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 18659+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 18661+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 18662+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdbe4dbe4dbe4dbe4
 %line 18663+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -2601712908725068828
@@ -52692,13 +52678,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 18666+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 18668+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 18669+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcfdacfdacfdacfda
 %line 18670+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -3469232024238501926
@@ -52710,13 +52696,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 18673+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 18675+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 18676+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8420842084208420
 %line 18677+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8925989186257779680
@@ -52728,13 +52714,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 18680+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 18682+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 18683+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x15e815e815e815e8
 %line 18684+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 1578535755937486312
@@ -52746,13 +52732,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 18687+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 18689+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 18690+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x5640564056405640
 %line 18691+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 6215062320096237120
@@ -52764,43 +52750,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 18694+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 18696+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 18697+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 18698+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14768], r11
+	mov [rsp + 14768], r10
 ; B = B ^ S22
 %line 18699+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, [rsp + 14832]
+	xor r11, [rsp + 14832]
 ; S13 = B
 %line 18700+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14760], r10
+	mov [rsp + 14760], r11
 ; G = 0xb829b829b829b829
 %line 18701+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, -5176403807362762711
+	mov r11, -5176403807362762711
 ; T &= mem64[f + 176]
 %line 18703+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x9822982298229822
 %line 18705+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, -7484252356387629022
 ; T = G
 %line 18706+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 18707+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 18710+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 18711+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0xd894d894d894d894
 %line 18712+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -2840407331163547500
@@ -52812,13 +52798,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 18715+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 18717+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 18718+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xbec8bec8bec8bec8
 %line 18719+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -4699296441757548856
@@ -52830,13 +52816,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 18722+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 18724+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 18725+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xa540a540a540a54
 %line 18726+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 744231194489784916
@@ -52848,13 +52834,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 18729+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 18731+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 18732+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xf438f438f438f438
 %line 18733+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -848660004306619336
@@ -52866,13 +52852,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 18736+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 18738+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 18739+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7468746874687468
 %line 18740+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 8388082297955972200
@@ -52884,13 +52870,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 18743+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 18745+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 18746+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdbe4dbe4dbe4dbe4
 %line 18747+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -2601712908725068828
@@ -52902,13 +52888,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 18750+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 18752+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 18753+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcfdacfdacfdacfda
 %line 18754+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -3469232024238501926
@@ -52920,13 +52906,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 18757+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 18759+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 18760+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8420842084208420
 %line 18761+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -8925989186257779680
@@ -52938,13 +52924,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 18764+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 18766+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 18767+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x15e815e815e815e8
 %line 18768+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 1578535755937486312
@@ -52956,13 +52942,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 18771+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 18773+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 18774+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x5640564056405640
 %line 18775+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 6215062320096237120
@@ -52974,25 +52960,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 18778+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 18780+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 18781+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 18782+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, [rsp + 14824]
+	xor r10, [rsp + 14824]
 ; S12 = A
 %line 18783+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14752], r11
+	mov [rsp + 14752], r10
 ; B = B ^ S20
 %line 18784+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, [rsp + 14816]
+	xor r11, [rsp + 14816]
 ; mem64[h + 176] = B
 %line 18785+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0xb829b829b829b829
 %line 18786+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r10, -5176403807362762711
@@ -54783,25 +54769,25 @@ align 32
 	mov [rsp + 14792], r8
 ; G = 0x1049200210492002
 %line 19475+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 1173504371141976066
+	mov r11, 1173504371141976066
 ; T &= mem64[f + 176]
 %line 19477+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x2490010024900100
 %line 19479+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, 2634606882136785152
 ; T = G
 %line 19480+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 19481+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 19484+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 19485+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x4800804848008048
 %line 19486+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 5188287818664804424
@@ -54813,13 +54799,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 19489+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 19491+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 19492+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x40241000402410
 %line 19493+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 18054049651762192
@@ -54831,13 +54817,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 19496+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 19498+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 19499+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2012082420120824
 %line 19500+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 2310918510044383268
@@ -54849,13 +54835,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 19503+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 19505+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 19506+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x904124809041248
 %line 19507+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 649664346846401096
@@ -54867,13 +54853,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 19510+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 19512+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 19513+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8209240082092400
 %line 19514+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -9076683989388286976
@@ -54885,13 +54871,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 19517+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 19519+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 19520+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x492002004920020
 %line 19521+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 329325860267098144
@@ -54903,40 +54889,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 19524+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 19526+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 19527+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 19528+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14784], r11
+	mov [rsp + 14784], r10
 ; S15 = B
 %line 19529+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14776], r10
+	mov [rsp + 14776], r11
 ; G = 0x402410404024104
 %line 19530+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 288864811608064260
+	mov r11, 288864811608064260
 ; T &= mem64[f + 176]
 %line 19532+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x4820924048209240
 %line 19534+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, 5197314774771208768
 ; T = G
 %line 19535+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 19536+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 19539+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 19540+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x1049200210492002
 %line 19541+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 1173504371141976066
@@ -54948,13 +54934,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 19544+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 19546+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 19547+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2490010024900100
 %line 19548+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 2634606882136785152
@@ -54966,13 +54952,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 19551+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 19553+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 19554+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4800804848008048
 %line 19555+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 5188287818664804424
@@ -54984,13 +54970,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 19558+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 19560+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 19561+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x40241000402410
 %line 19562+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 18054049651762192
@@ -55002,13 +54988,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 19565+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 19567+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 19568+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2012082420120824
 %line 19569+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 2310918510044383268
@@ -55020,13 +55006,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 19572+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 19574+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 19575+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x904124809041248
 %line 19576+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 649664346846401096
@@ -55038,13 +55024,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 19579+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 19581+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 19582+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8209240082092400
 %line 19583+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -9076683989388286976
@@ -55056,13 +55042,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 19586+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 19588+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 19589+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x492002004920020
 %line 19590+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 329325860267098144
@@ -55074,43 +55060,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 19593+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 19595+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 19596+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 19597+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14768], r11
+	mov [rsp + 14768], r10
 ; B = B ^ S22
 %line 19598+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, [rsp + 14832]
+	xor r11, [rsp + 14832]
 ; S13 = B
 %line 19599+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14760], r10
+	mov [rsp + 14760], r11
 ; G = 0x4900100949001009
 %line 19600+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 5260221996834230281
+	mov r11, 5260221996834230281
 ; T &= mem64[f + 176]
 %line 19602+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x8008048280080482
 %line 19604+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, -9221115278500821886
 ; T = G
 %line 19605+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 19606+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 19609+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 19610+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x402410404024104
 %line 19611+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 288864811608064260
@@ -55122,13 +55108,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 19614+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 19616+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 19617+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4820924048209240
 %line 19618+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 5197314774771208768
@@ -55140,13 +55126,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 19621+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 19623+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 19624+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x1049200210492002
 %line 19625+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 1173504371141976066
@@ -55158,13 +55144,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 19628+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 19630+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 19631+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2490010024900100
 %line 19632+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 2634606882136785152
@@ -55176,13 +55162,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 19635+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 19637+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 19638+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4800804848008048
 %line 19639+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 5188287818664804424
@@ -55194,13 +55180,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 19642+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 19644+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 19645+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x40241000402410
 %line 19646+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 18054049651762192
@@ -55212,13 +55198,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 19649+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 19651+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 19652+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2012082420120824
 %line 19653+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 2310918510044383268
@@ -55230,13 +55216,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 19656+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 19658+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 19659+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x904124809041248
 %line 19660+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 649664346846401096
@@ -55248,13 +55234,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 19663+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 19665+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 19666+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8209240082092400
 %line 19667+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -9076683989388286976
@@ -55266,13 +55252,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 19670+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 19672+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 19673+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x492002004920020
 %line 19674+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 329325860267098144
@@ -55284,25 +55270,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 19677+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 19679+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 19680+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 19681+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, [rsp + 14824]
+	xor r10, [rsp + 14824]
 ; S12 = A
 %line 19682+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14752], r11
+	mov [rsp + 14752], r10
 ; B = B ^ S20
 %line 19683+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, [rsp + 14816]
+	xor r11, [rsp + 14816]
 ; mem64[h + 176] = B
 %line 19684+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x4900100949001009
 %line 19685+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r10, 5260221996834230281
@@ -56151,25 +56137,25 @@ align 32
 	mov [rsp + 14792], r8
 ; G = 0x1049200210492002
 %line 20035+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 1173504371141976066
+	mov r11, 1173504371141976066
 ; T &= mem64[f + 176]
 %line 20037+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x2490010024900100
 %line 20039+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, 2634606882136785152
 ; T = G
 %line 20040+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 20041+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 20044+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 20045+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x4800804848008048
 %line 20046+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 5188287818664804424
@@ -56181,13 +56167,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 20049+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 20051+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 20052+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x40241000402410
 %line 20053+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 18054049651762192
@@ -56199,13 +56185,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 20056+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 20058+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 20059+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2012082420120824
 %line 20060+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 2310918510044383268
@@ -56217,13 +56203,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 20063+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 20065+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 20066+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x904124809041248
 %line 20067+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 649664346846401096
@@ -56235,13 +56221,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 20070+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 20072+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 20073+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8209240082092400
 %line 20074+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -9076683989388286976
@@ -56253,13 +56239,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 20077+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 20079+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 20080+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x492002004920020
 %line 20081+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 329325860267098144
@@ -56271,40 +56257,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 20084+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 20086+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 20087+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 20088+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14784], r11
+	mov [rsp + 14784], r10
 ; S15 = B
 %line 20089+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14776], r10
+	mov [rsp + 14776], r11
 ; G = 0x402410404024104
 %line 20090+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 288864811608064260
+	mov r11, 288864811608064260
 ; T &= mem64[f + 176]
 %line 20092+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x4820924048209240
 %line 20094+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, 5197314774771208768
 ; T = G
 %line 20095+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 20096+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 20099+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 20100+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x1049200210492002
 %line 20101+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 1173504371141976066
@@ -56316,13 +56302,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 20104+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 20106+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 20107+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2490010024900100
 %line 20108+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 2634606882136785152
@@ -56334,13 +56320,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 20111+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 20113+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 20114+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4800804848008048
 %line 20115+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 5188287818664804424
@@ -56352,13 +56338,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 20118+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 20120+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 20121+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x40241000402410
 %line 20122+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 18054049651762192
@@ -56370,13 +56356,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 20125+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 20127+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 20128+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2012082420120824
 %line 20129+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 2310918510044383268
@@ -56388,13 +56374,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 20132+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 20134+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 20135+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x904124809041248
 %line 20136+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 649664346846401096
@@ -56406,13 +56392,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 20139+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 20141+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 20142+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8209240082092400
 %line 20143+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -9076683989388286976
@@ -56424,13 +56410,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 20146+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 20148+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 20149+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x492002004920020
 %line 20150+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 329325860267098144
@@ -56442,43 +56428,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 20153+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 20155+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 20156+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 20157+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14768], r11
+	mov [rsp + 14768], r10
 ; B = B ^ S22
 %line 20158+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, [rsp + 14832]
+	xor r11, [rsp + 14832]
 ; S13 = B
 %line 20159+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14760], r10
+	mov [rsp + 14760], r11
 ; G = 0x4900100949001009
 %line 20160+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 5260221996834230281
+	mov r11, 5260221996834230281
 ; T &= mem64[f + 176]
 %line 20162+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x8008048280080482
 %line 20164+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, -9221115278500821886
 ; T = G
 %line 20165+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 20166+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 20169+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 20170+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x402410404024104
 %line 20171+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 288864811608064260
@@ -56490,13 +56476,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 20174+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 20176+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 20177+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4820924048209240
 %line 20178+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 5197314774771208768
@@ -56508,13 +56494,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 20181+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 20183+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 20184+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x1049200210492002
 %line 20185+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 1173504371141976066
@@ -56526,13 +56512,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 20188+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 20190+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 20191+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2490010024900100
 %line 20192+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 2634606882136785152
@@ -56544,13 +56530,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 20195+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 20197+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 20198+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4800804848008048
 %line 20199+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 5188287818664804424
@@ -56562,13 +56548,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 20202+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 20204+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 20205+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x40241000402410
 %line 20206+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 18054049651762192
@@ -56580,13 +56566,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 20209+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 20211+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 20212+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2012082420120824
 %line 20213+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 2310918510044383268
@@ -56598,13 +56584,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 20216+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 20218+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 20219+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x904124809041248
 %line 20220+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 649664346846401096
@@ -56616,13 +56602,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 20223+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 20225+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 20226+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8209240082092400
 %line 20227+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -9076683989388286976
@@ -56634,13 +56620,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 20230+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 20232+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 20233+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x492002004920020
 %line 20234+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 329325860267098144
@@ -56652,25 +56638,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 20237+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 20239+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 20240+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 20241+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, [rsp + 14824]
+	xor r10, [rsp + 14824]
 ; S12 = A
 %line 20242+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14752], r11
+	mov [rsp + 14752], r10
 ; B = B ^ S20
 %line 20243+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, [rsp + 14816]
+	xor r11, [rsp + 14816]
 ; mem64[h + 176] = B
 %line 20244+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x4900100949001009
 %line 20245+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r10, 5260221996834230281
@@ -58686,25 +58672,25 @@ align 32
 	mov [rsp + 14792], r8
 ; G = 0x69ec3a461087d19c
 %line 21015+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 7632539541085606300
+	mov r11, 7632539541085606300
 ; T &= mem64[f + 176]
 %line 21017+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x3023911d7f63caa8
 %line 21019+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, 3468775693882739368
 ; T = G
 %line 21020+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 21021+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 21024+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 21025+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0xb39f56b6dfc83668
 %line 21026+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -5503584876184979864
@@ -58716,13 +58702,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 21029+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 21031+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 21032+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7798f574157f980
 %line 21033+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 538619235368696192
@@ -58734,13 +58720,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 21036+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 21038+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 21039+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x69cdb3c33d3f9fd0
 %line 21040+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 7623947395335692240
@@ -58752,13 +58738,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 21043+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 21045+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 21046+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdd687928f8d0cca0
 %line 21047+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -2492609176869483360
@@ -58770,13 +58756,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 21050+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 21052+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 21053+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x694b95d78bdea6e0
 %line 21054+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 7587322750232864480
@@ -58788,13 +58774,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 21057+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 21059+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 21060+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x6847d9fee61cd480
 %line 21061+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 7514214192096531584
@@ -58806,40 +58792,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 21064+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 21066+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 21067+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 21068+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14784], r11
+	mov [rsp + 14784], r10
 ; S15 = B
 %line 21069+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14776], r10
+	mov [rsp + 14776], r11
 ; G = 0xad4c361541690886
 %line 21070+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, -5959328741998393210
+	mov r11, -5959328741998393210
 ; T &= mem64[f + 176]
 %line 21072+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xf1fdf2c8af3634c8
 %line 21074+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, -1009383797714176824
 ; T = G
 %line 21075+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 21076+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 21079+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 21080+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x69ec3a461087d19c
 %line 21081+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 7632539541085606300
@@ -58851,13 +58837,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 21084+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 21086+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 21087+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x3023911d7f63caa8
 %line 21088+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 3468775693882739368
@@ -58869,13 +58855,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 21091+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 21093+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 21094+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xb39f56b6dfc83668
 %line 21095+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -5503584876184979864
@@ -58887,13 +58873,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 21098+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 21100+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 21101+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7798f574157f980
 %line 21102+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 538619235368696192
@@ -58905,13 +58891,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 21105+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 21107+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 21108+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x69cdb3c33d3f9fd0
 %line 21109+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 7623947395335692240
@@ -58923,13 +58909,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 21112+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 21114+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 21115+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdd687928f8d0cca0
 %line 21116+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -2492609176869483360
@@ -58941,13 +58927,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 21119+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 21121+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 21122+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x694b95d78bdea6e0
 %line 21123+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 7587322750232864480
@@ -58959,13 +58945,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 21126+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 21128+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 21129+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x6847d9fee61cd480
 %line 21130+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 7514214192096531584
@@ -58977,43 +58963,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 21133+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 21135+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 21136+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 21137+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14768], r11
+	mov [rsp + 14768], r10
 ; B = B ^ S22
 %line 21138+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, [rsp + 14832]
+	xor r11, [rsp + 14832]
 ; S13 = B
 %line 21139+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14760], r10
+	mov [rsp + 14760], r11
 ; G = 0x2189852db84e4c1
 %line 21140+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 151038069154571457
+	mov r11, 151038069154571457
 ; T &= mem64[f + 176]
 %line 21142+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xd4be83587b306082
 %line 21144+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, -3116909476046675838
 ; T = G
 %line 21145+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 21146+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 21149+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 21150+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0xad4c361541690886
 %line 21151+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -5959328741998393210
@@ -59025,13 +59011,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 21154+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 21156+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 21157+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xf1fdf2c8af3634c8
 %line 21158+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -1009383797714176824
@@ -59043,13 +59029,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 21161+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 21163+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 21164+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x69ec3a461087d19c
 %line 21165+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 7632539541085606300
@@ -59061,13 +59047,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 21168+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 21170+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 21171+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x3023911d7f63caa8
 %line 21172+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 3468775693882739368
@@ -59079,13 +59065,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 21175+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 21177+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 21178+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xb39f56b6dfc83668
 %line 21179+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -5503584876184979864
@@ -59097,13 +59083,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 21182+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 21184+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 21185+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7798f574157f980
 %line 21186+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 538619235368696192
@@ -59115,13 +59101,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 21189+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 21191+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 21192+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x69cdb3c33d3f9fd0
 %line 21193+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 7623947395335692240
@@ -59133,13 +59119,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 21196+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 21198+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 21199+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdd687928f8d0cca0
 %line 21200+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -2492609176869483360
@@ -59151,13 +59137,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 21203+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 21205+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 21206+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x694b95d78bdea6e0
 %line 21207+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 7587322750232864480
@@ -59169,13 +59155,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 21210+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 21212+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 21213+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x6847d9fee61cd480
 %line 21214+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 7514214192096531584
@@ -59187,25 +59173,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 21217+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 21219+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 21220+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 21221+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, [rsp + 14824]
+	xor r10, [rsp + 14824]
 ; S12 = A
 %line 21222+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14752], r11
+	mov [rsp + 14752], r10
 ; B = B ^ S20
 %line 21223+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, [rsp + 14816]
+	xor r11, [rsp + 14816]
 ; mem64[h + 176] = B
 %line 21224+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x2189852db84e4c1
 %line 21225+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r10, 151038069154571457
@@ -60054,25 +60040,25 @@ align 32
 	mov [rsp + 14792], r8
 ; G = 0x69ec3a461087d19c
 %line 21575+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 7632539541085606300
+	mov r11, 7632539541085606300
 ; T &= mem64[f + 176]
 %line 21577+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x3023911d7f63caa8
 %line 21579+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, 3468775693882739368
 ; T = G
 %line 21580+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 21581+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 21584+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 21585+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0xb39f56b6dfc83668
 %line 21586+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -5503584876184979864
@@ -60084,13 +60070,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 21589+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 21591+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 21592+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7798f574157f980
 %line 21593+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 538619235368696192
@@ -60102,13 +60088,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 21596+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 21598+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 21599+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x69cdb3c33d3f9fd0
 %line 21600+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 7623947395335692240
@@ -60120,13 +60106,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 21603+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 21605+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 21606+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdd687928f8d0cca0
 %line 21607+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -2492609176869483360
@@ -60138,13 +60124,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 21610+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 21612+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 21613+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x694b95d78bdea6e0
 %line 21614+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 7587322750232864480
@@ -60156,13 +60142,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 21617+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 21619+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 21620+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x6847d9fee61cd480
 %line 21621+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 7514214192096531584
@@ -60174,40 +60160,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 21624+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 21626+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 21627+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 21628+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14784], r11
+	mov [rsp + 14784], r10
 ; S15 = B
 %line 21629+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14776], r10
+	mov [rsp + 14776], r11
 ; G = 0xad4c361541690886
 %line 21630+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, -5959328741998393210
+	mov r11, -5959328741998393210
 ; T &= mem64[f + 176]
 %line 21632+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xf1fdf2c8af3634c8
 %line 21634+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, -1009383797714176824
 ; T = G
 %line 21635+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 21636+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 21639+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 21640+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x69ec3a461087d19c
 %line 21641+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 7632539541085606300
@@ -60219,13 +60205,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 21644+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 21646+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 21647+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x3023911d7f63caa8
 %line 21648+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 3468775693882739368
@@ -60237,13 +60223,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 21651+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 21653+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 21654+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xb39f56b6dfc83668
 %line 21655+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -5503584876184979864
@@ -60255,13 +60241,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 21658+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 21660+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 21661+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7798f574157f980
 %line 21662+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 538619235368696192
@@ -60273,13 +60259,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 21665+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 21667+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 21668+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x69cdb3c33d3f9fd0
 %line 21669+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 7623947395335692240
@@ -60291,13 +60277,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 21672+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 21674+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 21675+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdd687928f8d0cca0
 %line 21676+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -2492609176869483360
@@ -60309,13 +60295,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 21679+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 21681+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 21682+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x694b95d78bdea6e0
 %line 21683+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 7587322750232864480
@@ -60327,13 +60313,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 21686+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 21688+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 21689+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x6847d9fee61cd480
 %line 21690+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 7514214192096531584
@@ -60345,43 +60331,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 21693+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 21695+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 21696+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 21697+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14768], r11
+	mov [rsp + 14768], r10
 ; B = B ^ S22
 %line 21698+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, [rsp + 14832]
+	xor r11, [rsp + 14832]
 ; S13 = B
 %line 21699+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14760], r10
+	mov [rsp + 14760], r11
 ; G = 0x2189852db84e4c1
 %line 21700+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r10, 151038069154571457
+	mov r11, 151038069154571457
 ; T &= mem64[f + 176]
 %line 21702+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xd4be83587b306082
 %line 21704+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r8, -3116909476046675838
 ; T = G
 %line 21705+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 21706+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 21709+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 21710+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0xad4c361541690886
 %line 21711+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -5959328741998393210
@@ -60393,13 +60379,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 21714+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 21716+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 21717+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xf1fdf2c8af3634c8
 %line 21718+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -1009383797714176824
@@ -60411,13 +60397,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 21721+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 21723+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 21724+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x69ec3a461087d19c
 %line 21725+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 7632539541085606300
@@ -60429,13 +60415,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 21728+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 21730+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 21731+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x3023911d7f63caa8
 %line 21732+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 3468775693882739368
@@ -60447,13 +60433,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 21735+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 21737+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 21738+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xb39f56b6dfc83668
 %line 21739+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -5503584876184979864
@@ -60465,13 +60451,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 21742+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 21744+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 21745+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7798f574157f980
 %line 21746+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 538619235368696192
@@ -60483,13 +60469,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 21749+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 21751+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 21752+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x69cdb3c33d3f9fd0
 %line 21753+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 7623947395335692240
@@ -60501,13 +60487,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 21756+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 21758+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 21759+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdd687928f8d0cca0
 %line 21760+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, -2492609176869483360
@@ -60519,13 +60505,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 21763+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 21765+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 21766+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x694b95d78bdea6e0
 %line 21767+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 7587322750232864480
@@ -60537,13 +60523,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 21770+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 21772+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 21773+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x6847d9fee61cd480
 %line 21774+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r9, 7514214192096531584
@@ -60555,25 +60541,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 21777+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 21779+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 21780+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 21781+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r11, [rsp + 14824]
+	xor r10, [rsp + 14824]
 ; S12 = A
 %line 21782+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsp + 14752], r11
+	mov [rsp + 14752], r10
 ; B = B ^ S20
 %line 21783+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	xor r10, [rsp + 14816]
+	xor r11, [rsp + 14816]
 ; mem64[h + 176] = B
 %line 21784+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x2189852db84e4c1
 %line 21785+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx2.q
 	mov r10, 151038069154571457

@@ -12,47 +12,47 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_amd64_avx2_benes:
 ; c = cb + 12288
 %line 13+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	lea r8, [rsi + 12288]
+; x0 = v
+%line 14+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
+	mov r9, rdi
 ; k = 0xffff0000ffff
 %line 15+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r10, rdi
-	mov r9, 281470681808895
+	mov r10, 281470681808895
 ; 4x VE = k
 %line 16+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm0, r9
-	vpbroadcastq ymm0, xmm0
+	vmovq xmm2, r10
+	vpbroadcastq ymm2, xmm2
 ; k = 0xff00ff00ff00ff00
 %line 17+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, -71777214294589696
+	mov r10, -71777214294589696
 ; 4x VM0 = k
 %line 18+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm1, r9
-	vpbroadcastq ymm1, xmm1
+	vmovq xmm3, r10
+	vpbroadcastq ymm3, xmm3
 ; k = 0xf0f0f0f0f0f0f0f0
 %line 19+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, -1085102592571150096
+	mov r10, -1085102592571150096
 ; 4x VM1 = k
 %line 20+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm2, r9
-	vpbroadcastq ymm2, xmm2
+	vmovq xmm4, r10
+	vpbroadcastq ymm4, xmm4
 ; k = 0xcccccccccccccccc
 %line 21+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, -3689348814741910324
+	mov r10, -3689348814741910324
 ; 4x VM2 = k
 %line 22+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm3, r9
-	vpbroadcastq ymm3, xmm3
+	vmovq xmm5, r10
+	vpbroadcastq ymm5, xmm5
 ; k = 0xaaaaaaaaaaaaaaaa
 %line 23+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, -6148914691236517206
+	mov r10, -6148914691236517206
 ; 4x VM3 = k
 %line 24+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm4, r9
-	vpbroadcastq ymm4, xmm4
+	vmovq xmm6, r10
+	vpbroadcastq ymm6, xmm6
 ; o0 = 16
 %line 25+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, 16
-	vmovdqa ymm5, ymm0
-	vmovdqa ymm6, ymm1
+	mov r10, 16
 align 32
 .Ll24a:
 ; VK = mem256[c + 0]
@@ -63,10 +63,10 @@ align 32
 	vpsrld ymm7, ymm0, 16
 ; VK = VK & VE
 %line 29+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm1, ymm0, ymm5
+	vpand ymm1, ymm0, ymm2
 ; VU = VK & VM0
 %line 30+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm0, ymm1, ymm6
+	vpand ymm0, ymm1, ymm3
 ; VK = VK ^ VU
 %line 31+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -78,7 +78,7 @@ align 32
 	vpor ymm1, ymm1, ymm0
 ; VU = VK & VM1
 %line 34+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm0, ymm1, ymm2
+	vpand ymm0, ymm1, ymm4
 ; VK = VK ^ VU
 %line 35+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -90,7 +90,7 @@ align 32
 	vpor ymm1, ymm1, ymm0
 ; VU = VK & VM2
 %line 38+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm0, ymm1, ymm3
+	vpand ymm0, ymm1, ymm5
 ; VK = VK ^ VU
 %line 39+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -102,7 +102,7 @@ align 32
 	vpor ymm1, ymm1, ymm0
 ; VU = VK & VM3
 %line 42+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm0, ymm1, ymm4
+	vpand ymm0, ymm1, ymm6
 ; VK = VK ^ VU
 %line 43+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -114,7 +114,7 @@ align 32
 	vpor ymm1, ymm1, ymm0
 ; VU = VH & VM0
 %line 46+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm0, ymm7, ymm6
+	vpand ymm0, ymm7, ymm3
 ; VH = VH ^ VU
 %line 47+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm0
@@ -126,7 +126,7 @@ align 32
 	vpor ymm7, ymm7, ymm0
 ; VU = VH & VM1
 %line 50+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm0, ymm7, ymm2
+	vpand ymm0, ymm7, ymm4
 ; VH = VH ^ VU
 %line 51+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm0
@@ -138,7 +138,7 @@ align 32
 	vpor ymm7, ymm7, ymm0
 ; VU = VH & VM2
 %line 54+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm0, ymm7, ymm3
+	vpand ymm0, ymm7, ymm5
 ; VH = VH ^ VU
 %line 55+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm0
@@ -150,7 +150,7 @@ align 32
 	vpor ymm7, ymm7, ymm0
 ; VU = VH & VM3
 %line 58+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm0, ymm7, ymm4
+	vpand ymm0, ymm7, ymm6
 ; VH = VH ^ VU
 %line 59+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm0
@@ -174,7 +174,7 @@ align 32
 	vperm2i128 ymm8, ymm0, ymm7, 49
 ; VA = mem256[x0 + 0]
 %line 66+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu ymm0, [rdi]
+	vmovdqu ymm0, [r9]
 ; 4x VU = VA >> 1
 %line 67+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpsrlq ymm7, ymm0, 1
@@ -195,10 +195,10 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; mem256[x0 + 0] = VA
 %line 73+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu [rdi], ymm0
+	vmovdqu [r9], ymm0
 ; VA = mem256[x0 + 32]
 %line 74+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; 4x VU = VA >> 1
 %line 75+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpsrlq ymm1, ymm0, 1
@@ -219,19 +219,19 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[x0 + 32] = VA
 %line 81+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu [rdi + 32], ymm0
+	vmovdqu [r9 + 32], ymm0
 ; x0 = x0 + 64
 %line 82+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	add rdi, 64
+	add r9, 64
 ; c = c + 32
 %line 83+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	add r8, 32
 ; o0 = o0 - 1
 %line 84+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 85+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l24a if !=
 %line 86+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	jne .Ll24a
@@ -240,41 +240,38 @@ align 32
 	lea r8, [rsi + 11776]
 ; x0 = v
 %line 90+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, r10
+	mov r9, rdi
 ; k = 0xffff0000ffff
 %line 91+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r10, rdi
-	mov r9, 281470681808895
+	mov r10, 281470681808895
 ; 4x VE = k
 %line 92+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm0, r9
-	vpbroadcastq ymm0, xmm0
+	vmovq xmm2, r10
+	vpbroadcastq ymm2, xmm2
 ; k = 0xff00ff00ff00ff00
 %line 93+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, -71777214294589696
+	mov r10, -71777214294589696
 ; 4x VM0 = k
 %line 94+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm1, r9
-	vpbroadcastq ymm1, xmm1
+	vmovq xmm3, r10
+	vpbroadcastq ymm3, xmm3
 ; k = 0xf0f0f0f0f0f0f0f0
 %line 95+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, -1085102592571150096
+	mov r10, -1085102592571150096
 ; 4x VM1 = k
 %line 96+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm2, r9
-	vpbroadcastq ymm2, xmm2
+	vmovq xmm4, r10
+	vpbroadcastq ymm4, xmm4
 ; k = 0xcccccccccccccccc
 %line 97+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, -3689348814741910324
+	mov r10, -3689348814741910324
 ; 4x VM2 = k
 %line 98+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm3, r9
-	vpbroadcastq ymm3, xmm3
+	vmovq xmm5, r10
+	vpbroadcastq ymm5, xmm5
 ; o0 = 16
 %line 99+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, 16
-	vmovdqa ymm4, ymm0
-	vmovdqa ymm5, ymm1
+	mov r10, 16
 align 32
 .Ll23a:
 ; VK = mem256[c + 0]
@@ -285,10 +282,10 @@ align 32
 	vpsrld ymm6, ymm0, 16
 ; VK = VK & VE
 %line 103+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm0, ymm0, ymm4
+	vpand ymm0, ymm0, ymm2
 ; VU = VK & VM0
 %line 104+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm1, ymm0, ymm5
+	vpand ymm1, ymm0, ymm3
 ; VK = VK ^ VU
 %line 105+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -300,7 +297,7 @@ align 32
 	vpor ymm0, ymm0, ymm1
 ; VU = VK & VM1
 %line 108+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm1, ymm0, ymm2
+	vpand ymm1, ymm0, ymm4
 ; VK = VK ^ VU
 %line 109+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -312,7 +309,7 @@ align 32
 	vpor ymm0, ymm0, ymm1
 ; VU = VK & VM2
 %line 112+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm1, ymm0, ymm3
+	vpand ymm1, ymm0, ymm5
 ; VK = VK ^ VU
 %line 113+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -324,7 +321,7 @@ align 32
 	vpor ymm1, ymm0, ymm1
 ; VU = VH & VM0
 %line 116+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm0, ymm6, ymm5
+	vpand ymm0, ymm6, ymm3
 ; VH = VH ^ VU
 %line 117+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm0
@@ -336,7 +333,7 @@ align 32
 	vpor ymm6, ymm6, ymm0
 ; VU = VH & VM1
 %line 120+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm0, ymm6, ymm2
+	vpand ymm0, ymm6, ymm4
 ; VH = VH ^ VU
 %line 121+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm0
@@ -348,7 +345,7 @@ align 32
 	vpor ymm6, ymm6, ymm0
 ; VU = VH & VM2
 %line 124+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm0, ymm6, ymm3
+	vpand ymm0, ymm6, ymm5
 ; VH = VH ^ VU
 %line 125+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm0
@@ -372,7 +369,7 @@ align 32
 	vperm2i128 ymm6, ymm0, ymm6, 49
 ; VA = mem256[x0 + 0]
 %line 132+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu ymm0, [rdi]
+	vmovdqu ymm0, [r9]
 ; 4x VU = VA >> 2
 %line 133+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpsrlq ymm7, ymm0, 2
@@ -393,10 +390,10 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; mem256[x0 + 0] = VA
 %line 139+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu [rdi], ymm0
+	vmovdqu [r9], ymm0
 ; VA = mem256[x0 + 32]
 %line 140+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; 4x VU = VA >> 2
 %line 141+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpsrlq ymm1, ymm0, 2
@@ -417,19 +414,19 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[x0 + 32] = VA
 %line 147+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu [rdi + 32], ymm0
+	vmovdqu [r9 + 32], ymm0
 ; x0 = x0 + 64
 %line 148+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	add rdi, 64
+	add r9, 64
 ; c = c + 32
 %line 149+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	add r8, 32
 ; o0 = o0 - 1
 %line 150+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 151+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l23a if !=
 %line 152+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	jne .Ll23a
@@ -438,35 +435,31 @@ align 32
 	lea r8, [rsi + 11264]
 ; x0 = v
 %line 156+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, r10
+	mov r9, rdi
 ; k = 0xffff0000ffff
 %line 157+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r10, rdi
-	mov r9, 281470681808895
+	mov r10, 281470681808895
 ; 4x VE = k
 %line 158+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm0, r9
-	vpbroadcastq ymm0, xmm0
+	vmovq xmm3, r10
+	vpbroadcastq ymm3, xmm3
 ; k = 0xff00ff00ff00ff00
 %line 159+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, -71777214294589696
+	mov r10, -71777214294589696
 ; 4x VM0 = k
 %line 160+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm1, r9
-	vpbroadcastq ymm1, xmm1
+	vmovq xmm4, r10
+	vpbroadcastq ymm4, xmm4
 ; k = 0xf0f0f0f0f0f0f0f0
 %line 161+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, -1085102592571150096
+	mov r10, -1085102592571150096
 ; 4x VM1 = k
 %line 162+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm2, r9
-	vpbroadcastq ymm2, xmm2
+	vmovq xmm5, r10
+	vpbroadcastq ymm5, xmm5
 ; o0 = 16
 %line 163+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, 16
-	vmovdqa ymm3, ymm0
-	vmovdqa ymm4, ymm1
-	vmovdqa ymm5, ymm2
+	mov r10, 16
 align 32
 .Ll22a:
 ; VK = mem256[c + 0]
@@ -540,7 +533,7 @@ align 32
 	vperm2i128 ymm1, ymm2, ymm1, 49
 ; VA = mem256[x0 + 0]
 %line 188+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu ymm2, [rdi]
+	vmovdqu ymm2, [r9]
 ; 4x VU = VA >> 4
 %line 189+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpsrlq ymm6, ymm2, 4
@@ -561,10 +554,10 @@ align 32
 	vpxor ymm2, ymm2, ymm6
 ; mem256[x0 + 0] = VA
 %line 195+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu [rdi], ymm2
+	vmovdqu [r9], ymm2
 ; VA = mem256[x0 + 32]
 %line 196+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; 4x VU = VA >> 4
 %line 197+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpsrlq ymm2, ymm0, 4
@@ -585,19 +578,19 @@ align 32
 	vpxor ymm0, ymm0, ymm2
 ; mem256[x0 + 32] = VA
 %line 203+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu [rdi + 32], ymm0
+	vmovdqu [r9 + 32], ymm0
 ; x0 = x0 + 64
 %line 204+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	add rdi, 64
+	add r9, 64
 ; c = c + 32
 %line 205+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	add r8, 32
 ; o0 = o0 - 1
 %line 206+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 207+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l22a if !=
 %line 208+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	jne .Ll22a
@@ -606,27 +599,24 @@ align 32
 	lea r8, [rsi + 10752]
 ; x0 = v
 %line 212+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, r10
+	mov r9, rdi
 ; k = 0xffff0000ffff
 %line 213+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r10, rdi
-	mov r9, 281470681808895
+	mov r10, 281470681808895
 ; 4x VE = k
 %line 214+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm0, r9
-	vpbroadcastq ymm0, xmm0
+	vmovq xmm3, r10
+	vpbroadcastq ymm3, xmm3
 ; k = 0xff00ff00ff00ff00
 %line 215+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, -71777214294589696
+	mov r10, -71777214294589696
 ; 4x VM0 = k
 %line 216+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm1, r9
-	vpbroadcastq ymm1, xmm1
+	vmovq xmm4, r10
+	vpbroadcastq ymm4, xmm4
 ; o0 = 16
 %line 217+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, 16
-	vmovdqa ymm3, ymm0
-	vmovdqa ymm4, ymm1
+	mov r10, 16
 align 32
 .Ll21a:
 ; VK = mem256[c + 0]
@@ -676,7 +666,7 @@ align 32
 	vperm2i128 ymm1, ymm2, ymm1, 49
 ; VA = mem256[x0 + 0]
 %line 234+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu ymm2, [rdi]
+	vmovdqu ymm2, [r9]
 ; 4x VU = VA >> 8
 %line 235+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpsrlq ymm5, ymm2, 8
@@ -697,10 +687,10 @@ align 32
 	vpxor ymm2, ymm2, ymm5
 ; mem256[x0 + 0] = VA
 %line 241+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu [rdi], ymm2
+	vmovdqu [r9], ymm2
 ; VA = mem256[x0 + 32]
 %line 242+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; 4x VU = VA >> 8
 %line 243+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpsrlq ymm2, ymm0, 8
@@ -721,19 +711,19 @@ align 32
 	vpxor ymm0, ymm0, ymm2
 ; mem256[x0 + 32] = VA
 %line 249+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu [rdi + 32], ymm0
+	vmovdqu [r9 + 32], ymm0
 ; x0 = x0 + 64
 %line 250+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	add rdi, 64
+	add r9, 64
 ; c = c + 32
 %line 251+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	add r8, 32
 ; o0 = o0 - 1
 %line 252+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 253+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l21a if !=
 %line 254+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	jne .Ll21a
@@ -742,19 +732,17 @@ align 32
 	lea r8, [rsi + 10240]
 ; x0 = v
 %line 258+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, r10
+	mov r9, rdi
 ; k = 0xffff0000ffff
 %line 259+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r10, rdi
-	mov r9, 281470681808895
+	mov r10, 281470681808895
 ; 4x VE = k
 %line 260+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm0, r9
-	vpbroadcastq ymm0, xmm0
+	vmovq xmm4, r10
+	vpbroadcastq ymm4, xmm4
 ; o0 = 16
 %line 261+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, 16
-	vmovdqa ymm4, ymm0
+	mov r10, 16
 align 32
 .Ll20a:
 ; VK = mem256[c + 0]
@@ -780,7 +768,7 @@ align 32
 	vperm2i128 ymm1, ymm2, ymm1, 49
 ; VA = mem256[x0 + 0]
 %line 270+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu ymm2, [rdi]
+	vmovdqu ymm2, [r9]
 ; 4x VU = VA >> 16
 %line 271+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpsrlq ymm3, ymm2, 16
@@ -801,10 +789,10 @@ align 32
 	vpxor ymm2, ymm2, ymm3
 ; mem256[x0 + 0] = VA
 %line 277+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu [rdi], ymm2
+	vmovdqu [r9], ymm2
 ; VA = mem256[x0 + 32]
 %line 278+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; 4x VU = VA >> 16
 %line 279+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpsrlq ymm2, ymm0, 16
@@ -825,19 +813,19 @@ align 32
 	vpxor ymm0, ymm0, ymm2
 ; mem256[x0 + 32] = VA
 %line 285+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu [rdi + 32], ymm0
+	vmovdqu [r9 + 32], ymm0
 ; x0 = x0 + 64
 %line 286+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	add rdi, 64
+	add r9, 64
 ; c = c + 32
 %line 287+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	add r8, 32
 ; o0 = o0 - 1
 %line 288+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 289+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l20a if !=
 %line 290+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	jne .Ll20a
@@ -846,11 +834,10 @@ align 32
 	lea r8, [rsi + 9728]
 ; x0 = v
 %line 294+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, r10
+	mov r9, rdi
 ; o0 = 16
 %line 295+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r10, rdi
-	mov r9, 16
+	mov r10, 16
 align 32
 .Ll19a:
 ; VK = mem256[c + 0]
@@ -873,7 +860,7 @@ align 32
 	vperm2i128 ymm1, ymm2, ymm1, 49
 ; VA = mem256[x0 + 0]
 %line 303+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu ymm2, [rdi]
+	vmovdqu ymm2, [r9]
 ; 4x VU = VA >> 32
 %line 304+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpsrlq ymm3, ymm2, 32
@@ -894,10 +881,10 @@ align 32
 	vpxor ymm2, ymm2, ymm3
 ; mem256[x0 + 0] = VA
 %line 310+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu [rdi], ymm2
+	vmovdqu [r9], ymm2
 ; VA = mem256[x0 + 32]
 %line 311+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; 4x VU = VA >> 32
 %line 312+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpsrlq ymm2, ymm0, 32
@@ -918,61 +905,58 @@ align 32
 	vpxor ymm0, ymm0, ymm2
 ; mem256[x0 + 32] = VA
 %line 318+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu [rdi + 32], ymm0
+	vmovdqu [r9 + 32], ymm0
 ; x0 = x0 + 64
 %line 319+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	add rdi, 64
+	add r9, 64
 ; c = c + 32
 %line 320+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	add r8, 32
 ; o0 = o0 - 1
 %line 321+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 322+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l19a if !=
 %line 323+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	jne .Ll19a
 ; c = cb + 9216
 %line 326+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	lea r8, [rsi + 9216]
+	lea r11, [rsi + 9216]
 ; x0 = v
 %line 327+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, r10
+	mov rax, rdi
 ; o0 = 64
 %line 328+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rax, rdi
-	mov r9, 64
-	mov rcx, r8
-	mov rdx, r9
+	mov rcx, 64
 align 32
 .Ll18a:
 ; k = mem32le[c + 0]
 %line 330+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r11d, [rcx]
+	mov edx, [r11]
 ; h = mem32le[c + 4]
 %line 331+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r8d, [rcx + 4]
+	mov r8d, [r11 + 4]
 ; h <<= 32
 %line 332+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	shl r8, 32
 ; k |= h
 %line 333+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	or r11, r8
+	or rdx, r8
 ; a = mem64[x0 + 0]
 %line 334+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r8, [rdi]
+	mov r8, [rax]
 ; b = mem64[x0 + 8]
 %line 335+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, [rdi + 8]
+	mov r9, [rax + 8]
 ; u = a ^ b
 %line 336+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	mov r10, r8
 	xor r10, r9
 ; u &= k
 %line 337+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	and r10, r11
+	and r10, rdx
 ; a ^= u
 %line 338+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	xor r8, r10
@@ -981,22 +965,22 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 0] = a
 %line 340+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov [rdi], r8
+	mov [rax], r8
 ; mem64[x0 + 8] = b
 %line 341+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov [rdi + 8], r9
+	mov [rax + 8], r9
 ; x0 = x0 + 16
 %line 342+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	add rdi, 16
+	add rax, 16
 ; c = c + 8
 %line 343+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	add rcx, 8
+	add r11, 8
 ; o0 = o0 - 1
 %line 344+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	sub rdx, 1
+	sub rcx, 1
 ; =? o0 - 0
 %line 345+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	cmp rdx, 0
+	cmp rcx, 0
 ; goto l18a if !=
 %line 346+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	jne .Ll18a
@@ -1005,58 +989,54 @@ align 32
 	lea r9, [rsi + 8704]
 ; x0 = v
 %line 350+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, rax
 	mov r10, rdi
 ; o0 = 32
 %line 351+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r8, 32
+	mov r11, 32
 align 32
 .Ll17a:
 ; o1 = 2
 %line 353+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rbx, r8
-	mov rdx, rsi
-	mov rcx, rdi
 	mov r8, 2
 align 32
 .Ll17b:
 ; k = mem32le[c + 0]
 %line 355+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r11d, [r9]
+	mov eax, [r9]
 ; h = mem32le[c + 4]
 %line 356+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov esi, [r9 + 4]
+	mov ecx, [r9 + 4]
 ; h <<= 32
 %line 357+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	shl rsi, 32
+	shl rcx, 32
 ; k |= h
 %line 358+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	or r11, rsi
+	or rax, rcx
 ; a = mem64[x0 + 0]
 %line 359+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rsi, [r10]
+	mov rcx, [r10]
 ; b = mem64[x0 + 16]
 %line 360+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, [r10 + 16]
+	mov rdx, [r10 + 16]
 ; u = a ^ b
 %line 361+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rax, rsi
-	xor rax, rdi
+	mov rbx, rcx
+	xor rbx, rdx
 ; u &= k
 %line 362+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	and rax, r11
+	and rbx, rax
 ; a ^= u
 %line 363+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	xor rsi, rax
+	xor rcx, rbx
 ; b ^= u
 %line 364+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	xor rdi, rax
+	xor rdx, rbx
 ; mem64[x0 + 0] = a
 %line 365+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov [r10], rsi
+	mov [r10], rcx
 ; mem64[x0 + 16] = b
 %line 366+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov [r10 + 16], rdi
+	mov [r10 + 16], rdx
 ; x0 = x0 + 8
 %line 367+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	add r10, 8
@@ -1077,15 +1057,12 @@ align 32
 	add r10, 16
 ; o0 = o0 - 1
 %line 373+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r8, rbx
-	sub r8, 1
+	sub r11, 1
 ; =? o0 - 0
 %line 374+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	cmp r8, 0
+	cmp r11, 0
 ; goto l17a if !=
 %line 375+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, rcx
-	mov rsi, rdx
 	jne .Ll17a
 ; c = cb + 8192
 %line 378+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
@@ -1100,49 +1077,46 @@ align 32
 .Ll16a:
 ; o1 = 4
 %line 382+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rbx, r10
-	mov rdx, rsi
-	mov rcx, rdi
-	mov r10, 4
+	mov r11, 4
 align 32
 .Ll16b:
 ; k = mem32le[c + 0]
 %line 384+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r11d, [r8]
+	mov eax, [r8]
 ; h = mem32le[c + 4]
 %line 385+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov esi, [r8 + 4]
+	mov ecx, [r8 + 4]
 ; h <<= 32
 %line 386+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	shl rsi, 32
+	shl rcx, 32
 ; k |= h
 %line 387+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	or r11, rsi
+	or rax, rcx
 ; a = mem64[x0 + 0]
 %line 388+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rsi, [r9]
+	mov rcx, [r9]
 ; b = mem64[x0 + 32]
 %line 389+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, [r9 + 32]
+	mov rdx, [r9 + 32]
 ; u = a ^ b
 %line 390+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rax, rsi
-	xor rax, rdi
+	mov rbx, rcx
+	xor rbx, rdx
 ; u &= k
 %line 391+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	and rax, r11
+	and rbx, rax
 ; a ^= u
 %line 392+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	xor rsi, rax
+	xor rcx, rbx
 ; b ^= u
 %line 393+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	xor rdi, rax
+	xor rdx, rbx
 ; mem64[x0 + 0] = a
 %line 394+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov [r9], rsi
+	mov [r9], rcx
 ; mem64[x0 + 32] = b
 %line 395+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov [r9 + 32], rdi
+	mov [r9 + 32], rdx
 ; x0 = x0 + 8
 %line 396+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	add r9, 8
@@ -1151,10 +1125,10 @@ align 32
 	add r8, 8
 ; o1 = o1 - 1
 %line 398+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	sub r10, 1
+	sub r11, 1
 ; =? o1 - 0
 %line 399+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	cmp r10, 0
+	cmp r11, 0
 ; goto l16b if !=
 %line 400+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	jne .Ll16b
@@ -1163,15 +1137,12 @@ align 32
 	add r9, 32
 ; o0 = o0 - 1
 %line 402+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r10, rbx
 	sub r10, 1
 ; =? o0 - 0
 %line 403+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	cmp r10, 0
 ; goto l16a if !=
 %line 404+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, rcx
-	mov rsi, rdx
 	jne .Ll16a
 ; c = cb + 7680
 %line 407+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
@@ -1186,49 +1157,46 @@ align 32
 .Ll15a:
 ; o1 = 8
 %line 411+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rbx, r10
-	mov rdx, rsi
-	mov rcx, rdi
-	mov r10, 8
+	mov r11, 8
 align 32
 .Ll15b:
 ; k = mem32le[c + 0]
 %line 413+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r11d, [r8]
+	mov eax, [r8]
 ; h = mem32le[c + 4]
 %line 414+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov esi, [r8 + 4]
+	mov ecx, [r8 + 4]
 ; h <<= 32
 %line 415+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	shl rsi, 32
+	shl rcx, 32
 ; k |= h
 %line 416+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	or r11, rsi
+	or rax, rcx
 ; a = mem64[x0 + 0]
 %line 417+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rsi, [r9]
+	mov rcx, [r9]
 ; b = mem64[x0 + 64]
 %line 418+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, [r9 + 64]
+	mov rdx, [r9 + 64]
 ; u = a ^ b
 %line 419+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rax, rsi
-	xor rax, rdi
+	mov rbx, rcx
+	xor rbx, rdx
 ; u &= k
 %line 420+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	and rax, r11
+	and rbx, rax
 ; a ^= u
 %line 421+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	xor rsi, rax
+	xor rcx, rbx
 ; b ^= u
 %line 422+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	xor rdi, rax
+	xor rdx, rbx
 ; mem64[x0 + 0] = a
 %line 423+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov [r9], rsi
+	mov [r9], rcx
 ; mem64[x0 + 64] = b
 %line 424+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov [r9 + 64], rdi
+	mov [r9 + 64], rdx
 ; x0 = x0 + 8
 %line 425+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	add r9, 8
@@ -1237,10 +1205,10 @@ align 32
 	add r8, 8
 ; o1 = o1 - 1
 %line 427+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	sub r10, 1
+	sub r11, 1
 ; =? o1 - 0
 %line 428+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	cmp r10, 0
+	cmp r11, 0
 ; goto l15b if !=
 %line 429+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	jne .Ll15b
@@ -1249,15 +1217,12 @@ align 32
 	add r9, 64
 ; o0 = o0 - 1
 %line 431+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r10, rbx
 	sub r10, 1
 ; =? o0 - 0
 %line 432+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	cmp r10, 0
 ; goto l15a if !=
 %line 433+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, rcx
-	mov rsi, rdx
 	jne .Ll15a
 ; c = cb + 7168
 %line 436+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
@@ -1272,49 +1237,46 @@ align 32
 .Ll14a:
 ; o1 = 16
 %line 440+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rbx, r10
-	mov rdx, rsi
-	mov rcx, rdi
-	mov r10, 16
+	mov r11, 16
 align 32
 .Ll14b:
 ; k = mem32le[c + 0]
 %line 442+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r11d, [r8]
+	mov eax, [r8]
 ; h = mem32le[c + 4]
 %line 443+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov esi, [r8 + 4]
+	mov ecx, [r8 + 4]
 ; h <<= 32
 %line 444+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	shl rsi, 32
+	shl rcx, 32
 ; k |= h
 %line 445+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	or r11, rsi
+	or rax, rcx
 ; a = mem64[x0 + 0]
 %line 446+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rsi, [r9]
+	mov rcx, [r9]
 ; b = mem64[x0 + 128]
 %line 447+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, [r9 + 128]
+	mov rdx, [r9 + 128]
 ; u = a ^ b
 %line 448+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rax, rsi
-	xor rax, rdi
+	mov rbx, rcx
+	xor rbx, rdx
 ; u &= k
 %line 449+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	and rax, r11
+	and rbx, rax
 ; a ^= u
 %line 450+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	xor rsi, rax
+	xor rcx, rbx
 ; b ^= u
 %line 451+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	xor rdi, rax
+	xor rdx, rbx
 ; mem64[x0 + 0] = a
 %line 452+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov [r9], rsi
+	mov [r9], rcx
 ; mem64[x0 + 128] = b
 %line 453+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov [r9 + 128], rdi
+	mov [r9 + 128], rdx
 ; x0 = x0 + 8
 %line 454+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	add r9, 8
@@ -1323,10 +1285,10 @@ align 32
 	add r8, 8
 ; o1 = o1 - 1
 %line 456+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	sub r10, 1
+	sub r11, 1
 ; =? o1 - 0
 %line 457+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	cmp r10, 0
+	cmp r11, 0
 ; goto l14b if !=
 %line 458+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	jne .Ll14b
@@ -1335,15 +1297,12 @@ align 32
 	add r9, 128
 ; o0 = o0 - 1
 %line 460+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r10, rbx
 	sub r10, 1
 ; =? o0 - 0
 %line 461+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	cmp r10, 0
 ; goto l14a if !=
 %line 462+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, rcx
-	mov rsi, rdx
 	jne .Ll14a
 ; c = cb + 6656
 %line 465+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
@@ -1358,49 +1317,46 @@ align 32
 .Ll13a:
 ; o1 = 32
 %line 469+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rbx, r10
-	mov rdx, rsi
-	mov rcx, rdi
-	mov r10, 32
+	mov r11, 32
 align 32
 .Ll13b:
 ; k = mem32le[c + 0]
 %line 471+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r11d, [r8]
+	mov eax, [r8]
 ; h = mem32le[c + 4]
 %line 472+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov esi, [r8 + 4]
+	mov ecx, [r8 + 4]
 ; h <<= 32
 %line 473+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	shl rsi, 32
+	shl rcx, 32
 ; k |= h
 %line 474+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	or r11, rsi
+	or rax, rcx
 ; a = mem64[x0 + 0]
 %line 475+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rsi, [r9]
+	mov rcx, [r9]
 ; b = mem64[x0 + 256]
 %line 476+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, [r9 + 256]
+	mov rdx, [r9 + 256]
 ; u = a ^ b
 %line 477+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rax, rsi
-	xor rax, rdi
+	mov rbx, rcx
+	xor rbx, rdx
 ; u &= k
 %line 478+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	and rax, r11
+	and rbx, rax
 ; a ^= u
 %line 479+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	xor rsi, rax
+	xor rcx, rbx
 ; b ^= u
 %line 480+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	xor rdi, rax
+	xor rdx, rbx
 ; mem64[x0 + 0] = a
 %line 481+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov [r9], rsi
+	mov [r9], rcx
 ; mem64[x0 + 256] = b
 %line 482+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov [r9 + 256], rdi
+	mov [r9 + 256], rdx
 ; x0 = x0 + 8
 %line 483+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	add r9, 8
@@ -1409,10 +1365,10 @@ align 32
 	add r8, 8
 ; o1 = o1 - 1
 %line 485+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	sub r10, 1
+	sub r11, 1
 ; =? o1 - 0
 %line 486+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	cmp r10, 0
+	cmp r11, 0
 ; goto l13b if !=
 %line 487+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	jne .Ll13b
@@ -1421,76 +1377,73 @@ align 32
 	add r9, 256
 ; o0 = o0 - 1
 %line 489+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r10, rbx
 	sub r10, 1
 ; =? o0 - 0
 %line 490+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	cmp r10, 0
 ; goto l13a if !=
 %line 491+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, rcx
-	mov rsi, rdx
 	jne .Ll13a
 ; c = cb + 6144
 %line 494+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	lea r8, [rsi + 6144]
+; x0 = v
+%line 495+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
+	mov r9, rdi
 ; o1 = 64
 %line 496+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rax, rdi
-	mov r9, 64
-	mov rcx, r8
-	mov rdx, r9
+	mov r10, 64
 align 32
 .Ll12b:
 ; k = mem32le[c + 0]
 %line 498+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r8d, [rcx]
+	mov r11d, [r8]
 ; h = mem32le[c + 4]
 %line 499+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9d, [rcx + 4]
+	mov eax, [r8 + 4]
 ; h <<= 32
 %line 500+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	shl r9, 32
+	shl rax, 32
 ; k |= h
 %line 501+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	or r8, r9
+	or r11, rax
 ; a = mem64[x0 + 0]
 %line 502+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, [rdi]
+	mov rax, [r9]
 ; b = mem64[x0 + 512]
 %line 503+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r10, [rdi + 512]
+	mov rcx, [r9 + 512]
 ; u = a ^ b
 %line 504+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r11, r9
-	xor r11, r10
+	mov rdx, rax
+	xor rdx, rcx
 ; u &= k
 %line 505+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	and r11, r8
+	and rdx, r11
 ; a ^= u
 %line 506+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	xor r9, r11
+	xor rax, rdx
 ; b ^= u
 %line 507+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	xor r10, r11
+	xor rcx, rdx
 ; mem64[x0 + 0] = a
 %line 508+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov [rdi], r9
+	mov [r9], rax
 ; mem64[x0 + 512] = b
 %line 509+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov [rdi + 512], r10
+	mov [r9 + 512], rcx
 ; x0 = x0 + 8
 %line 510+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	add rdi, 8
+	add r9, 8
 ; c = c + 8
 %line 511+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	add rcx, 8
+	add r8, 8
 ; o1 = o1 - 1
 %line 512+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	sub rdx, 1
+	sub r10, 1
 ; =? o1 - 0
 %line 513+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	cmp rdx, 0
+	cmp r10, 0
 ; goto l12b if !=
 %line 514+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	jne .Ll12b
@@ -1499,7 +1452,6 @@ align 32
 	lea r8, [rsi + 5632]
 ; x0 = v
 %line 518+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, rax
 	mov r9, rdi
 ; o0 = 2
 %line 519+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
@@ -1508,49 +1460,46 @@ align 32
 .Ll11a:
 ; o1 = 32
 %line 521+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rbx, r10
-	mov rdx, rsi
-	mov rcx, rdi
-	mov r10, 32
+	mov r11, 32
 align 32
 .Ll11b:
 ; k = mem32le[c + 0]
 %line 523+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r11d, [r8]
+	mov eax, [r8]
 ; h = mem32le[c + 4]
 %line 524+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov esi, [r8 + 4]
+	mov ecx, [r8 + 4]
 ; h <<= 32
 %line 525+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	shl rsi, 32
+	shl rcx, 32
 ; k |= h
 %line 526+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	or r11, rsi
+	or rax, rcx
 ; a = mem64[x0 + 0]
 %line 527+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rsi, [r9]
+	mov rcx, [r9]
 ; b = mem64[x0 + 256]
 %line 528+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, [r9 + 256]
+	mov rdx, [r9 + 256]
 ; u = a ^ b
 %line 529+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rax, rsi
-	xor rax, rdi
+	mov rbx, rcx
+	xor rbx, rdx
 ; u &= k
 %line 530+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	and rax, r11
+	and rbx, rax
 ; a ^= u
 %line 531+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	xor rsi, rax
+	xor rcx, rbx
 ; b ^= u
 %line 532+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	xor rdi, rax
+	xor rdx, rbx
 ; mem64[x0 + 0] = a
 %line 533+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov [r9], rsi
+	mov [r9], rcx
 ; mem64[x0 + 256] = b
 %line 534+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov [r9 + 256], rdi
+	mov [r9 + 256], rdx
 ; x0 = x0 + 8
 %line 535+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	add r9, 8
@@ -1559,10 +1508,10 @@ align 32
 	add r8, 8
 ; o1 = o1 - 1
 %line 537+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	sub r10, 1
+	sub r11, 1
 ; =? o1 - 0
 %line 538+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	cmp r10, 0
+	cmp r11, 0
 ; goto l11b if !=
 %line 539+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	jne .Ll11b
@@ -1571,15 +1520,12 @@ align 32
 	add r9, 256
 ; o0 = o0 - 1
 %line 541+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r10, rbx
 	sub r10, 1
 ; =? o0 - 0
 %line 542+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	cmp r10, 0
 ; goto l11a if !=
 %line 543+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, rcx
-	mov rsi, rdx
 	jne .Ll11a
 ; c = cb + 5120
 %line 546+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
@@ -1594,49 +1540,46 @@ align 32
 .Ll10a:
 ; o1 = 16
 %line 550+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rbx, r10
-	mov rdx, rsi
-	mov rcx, rdi
-	mov r10, 16
+	mov r11, 16
 align 32
 .Ll10b:
 ; k = mem32le[c + 0]
 %line 552+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r11d, [r8]
+	mov eax, [r8]
 ; h = mem32le[c + 4]
 %line 553+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov esi, [r8 + 4]
+	mov ecx, [r8 + 4]
 ; h <<= 32
 %line 554+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	shl rsi, 32
+	shl rcx, 32
 ; k |= h
 %line 555+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	or r11, rsi
+	or rax, rcx
 ; a = mem64[x0 + 0]
 %line 556+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rsi, [r9]
+	mov rcx, [r9]
 ; b = mem64[x0 + 128]
 %line 557+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, [r9 + 128]
+	mov rdx, [r9 + 128]
 ; u = a ^ b
 %line 558+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rax, rsi
-	xor rax, rdi
+	mov rbx, rcx
+	xor rbx, rdx
 ; u &= k
 %line 559+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	and rax, r11
+	and rbx, rax
 ; a ^= u
 %line 560+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	xor rsi, rax
+	xor rcx, rbx
 ; b ^= u
 %line 561+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	xor rdi, rax
+	xor rdx, rbx
 ; mem64[x0 + 0] = a
 %line 562+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov [r9], rsi
+	mov [r9], rcx
 ; mem64[x0 + 128] = b
 %line 563+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov [r9 + 128], rdi
+	mov [r9 + 128], rdx
 ; x0 = x0 + 8
 %line 564+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	add r9, 8
@@ -1645,10 +1588,10 @@ align 32
 	add r8, 8
 ; o1 = o1 - 1
 %line 566+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	sub r10, 1
+	sub r11, 1
 ; =? o1 - 0
 %line 567+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	cmp r10, 0
+	cmp r11, 0
 ; goto l10b if !=
 %line 568+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	jne .Ll10b
@@ -1657,15 +1600,12 @@ align 32
 	add r9, 128
 ; o0 = o0 - 1
 %line 570+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r10, rbx
 	sub r10, 1
 ; =? o0 - 0
 %line 571+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	cmp r10, 0
 ; goto l10a if !=
 %line 572+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, rcx
-	mov rsi, rdx
 	jne .Ll10a
 ; c = cb + 4608
 %line 575+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
@@ -1680,49 +1620,46 @@ align 32
 .Ll9a:
 ; o1 = 8
 %line 579+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rbx, r10
-	mov rdx, rsi
-	mov rcx, rdi
-	mov r10, 8
+	mov r11, 8
 align 32
 .Ll9b:
 ; k = mem32le[c + 0]
 %line 581+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r11d, [r8]
+	mov eax, [r8]
 ; h = mem32le[c + 4]
 %line 582+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov esi, [r8 + 4]
+	mov ecx, [r8 + 4]
 ; h <<= 32
 %line 583+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	shl rsi, 32
+	shl rcx, 32
 ; k |= h
 %line 584+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	or r11, rsi
+	or rax, rcx
 ; a = mem64[x0 + 0]
 %line 585+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rsi, [r9]
+	mov rcx, [r9]
 ; b = mem64[x0 + 64]
 %line 586+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, [r9 + 64]
+	mov rdx, [r9 + 64]
 ; u = a ^ b
 %line 587+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rax, rsi
-	xor rax, rdi
+	mov rbx, rcx
+	xor rbx, rdx
 ; u &= k
 %line 588+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	and rax, r11
+	and rbx, rax
 ; a ^= u
 %line 589+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	xor rsi, rax
+	xor rcx, rbx
 ; b ^= u
 %line 590+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	xor rdi, rax
+	xor rdx, rbx
 ; mem64[x0 + 0] = a
 %line 591+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov [r9], rsi
+	mov [r9], rcx
 ; mem64[x0 + 64] = b
 %line 592+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov [r9 + 64], rdi
+	mov [r9 + 64], rdx
 ; x0 = x0 + 8
 %line 593+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	add r9, 8
@@ -1731,10 +1668,10 @@ align 32
 	add r8, 8
 ; o1 = o1 - 1
 %line 595+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	sub r10, 1
+	sub r11, 1
 ; =? o1 - 0
 %line 596+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	cmp r10, 0
+	cmp r11, 0
 ; goto l9b if !=
 %line 597+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	jne .Ll9b
@@ -1743,15 +1680,12 @@ align 32
 	add r9, 64
 ; o0 = o0 - 1
 %line 599+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r10, rbx
 	sub r10, 1
 ; =? o0 - 0
 %line 600+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	cmp r10, 0
 ; goto l9a if !=
 %line 601+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, rcx
-	mov rsi, rdx
 	jne .Ll9a
 ; c = cb + 4096
 %line 604+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
@@ -1766,49 +1700,46 @@ align 32
 .Ll8a:
 ; o1 = 4
 %line 608+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rbx, r10
-	mov rdx, rsi
-	mov rcx, rdi
-	mov r10, 4
+	mov r11, 4
 align 32
 .Ll8b:
 ; k = mem32le[c + 0]
 %line 610+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r11d, [r8]
+	mov eax, [r8]
 ; h = mem32le[c + 4]
 %line 611+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov esi, [r8 + 4]
+	mov ecx, [r8 + 4]
 ; h <<= 32
 %line 612+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	shl rsi, 32
+	shl rcx, 32
 ; k |= h
 %line 613+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	or r11, rsi
+	or rax, rcx
 ; a = mem64[x0 + 0]
 %line 614+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rsi, [r9]
+	mov rcx, [r9]
 ; b = mem64[x0 + 32]
 %line 615+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, [r9 + 32]
+	mov rdx, [r9 + 32]
 ; u = a ^ b
 %line 616+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rax, rsi
-	xor rax, rdi
+	mov rbx, rcx
+	xor rbx, rdx
 ; u &= k
 %line 617+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	and rax, r11
+	and rbx, rax
 ; a ^= u
 %line 618+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	xor rsi, rax
+	xor rcx, rbx
 ; b ^= u
 %line 619+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	xor rdi, rax
+	xor rdx, rbx
 ; mem64[x0 + 0] = a
 %line 620+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov [r9], rsi
+	mov [r9], rcx
 ; mem64[x0 + 32] = b
 %line 621+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov [r9 + 32], rdi
+	mov [r9 + 32], rdx
 ; x0 = x0 + 8
 %line 622+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	add r9, 8
@@ -1817,10 +1748,10 @@ align 32
 	add r8, 8
 ; o1 = o1 - 1
 %line 624+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	sub r10, 1
+	sub r11, 1
 ; =? o1 - 0
 %line 625+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	cmp r10, 0
+	cmp r11, 0
 ; goto l8b if !=
 %line 626+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	jne .Ll8b
@@ -1829,15 +1760,12 @@ align 32
 	add r9, 32
 ; o0 = o0 - 1
 %line 628+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r10, rbx
 	sub r10, 1
 ; =? o0 - 0
 %line 629+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	cmp r10, 0
 ; goto l8a if !=
 %line 630+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, rcx
-	mov rsi, rdx
 	jne .Ll8a
 ; c = cb + 3584
 %line 633+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
@@ -1852,49 +1780,46 @@ align 32
 .Ll7a:
 ; o1 = 2
 %line 637+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rbx, r10
-	mov rdx, rsi
-	mov rcx, rdi
-	mov r10, 2
+	mov r11, 2
 align 32
 .Ll7b:
 ; k = mem32le[c + 0]
 %line 639+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r11d, [r8]
+	mov eax, [r8]
 ; h = mem32le[c + 4]
 %line 640+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov esi, [r8 + 4]
+	mov ecx, [r8 + 4]
 ; h <<= 32
 %line 641+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	shl rsi, 32
+	shl rcx, 32
 ; k |= h
 %line 642+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	or r11, rsi
+	or rax, rcx
 ; a = mem64[x0 + 0]
 %line 643+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rsi, [r9]
+	mov rcx, [r9]
 ; b = mem64[x0 + 16]
 %line 644+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, [r9 + 16]
+	mov rdx, [r9 + 16]
 ; u = a ^ b
 %line 645+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rax, rsi
-	xor rax, rdi
+	mov rbx, rcx
+	xor rbx, rdx
 ; u &= k
 %line 646+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	and rax, r11
+	and rbx, rax
 ; a ^= u
 %line 647+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	xor rsi, rax
+	xor rcx, rbx
 ; b ^= u
 %line 648+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	xor rdi, rax
+	xor rdx, rbx
 ; mem64[x0 + 0] = a
 %line 649+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov [r9], rsi
+	mov [r9], rcx
 ; mem64[x0 + 16] = b
 %line 650+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov [r9 + 16], rdi
+	mov [r9 + 16], rdx
 ; x0 = x0 + 8
 %line 651+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	add r9, 8
@@ -1903,10 +1828,10 @@ align 32
 	add r8, 8
 ; o1 = o1 - 1
 %line 653+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	sub r10, 1
+	sub r11, 1
 ; =? o1 - 0
 %line 654+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	cmp r10, 0
+	cmp r11, 0
 ; goto l7b if !=
 %line 655+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	jne .Ll7b
@@ -1915,76 +1840,73 @@ align 32
 	add r9, 16
 ; o0 = o0 - 1
 %line 657+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r10, rbx
 	sub r10, 1
 ; =? o0 - 0
 %line 658+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	cmp r10, 0
 ; goto l7a if !=
 %line 659+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, rcx
-	mov rsi, rdx
 	jne .Ll7a
 ; c = cb + 3072
 %line 662+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	lea r8, [rsi + 3072]
+; x0 = v
+%line 663+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
+	mov r9, rdi
 ; o0 = 64
 %line 664+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdx, rdi
-	mov r9, 64
-	mov rax, r8
-	mov rcx, r9
+	mov r10, 64
 align 32
 .Ll6a:
 ; k = mem32le[c + 0]
 %line 666+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r8d, [rax]
+	mov r11d, [r8]
 ; h = mem32le[c + 4]
 %line 667+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9d, [rax + 4]
+	mov eax, [r8 + 4]
 ; h <<= 32
 %line 668+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	shl r9, 32
+	shl rax, 32
 ; k |= h
 %line 669+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	or r8, r9
+	or r11, rax
 ; a = mem64[x0 + 0]
 %line 670+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, [rdi]
+	mov rax, [r9]
 ; b = mem64[x0 + 8]
 %line 671+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r10, [rdi + 8]
+	mov rcx, [r9 + 8]
 ; u = a ^ b
 %line 672+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r11, r9
-	xor r11, r10
+	mov rdx, rax
+	xor rdx, rcx
 ; u &= k
 %line 673+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	and r11, r8
+	and rdx, r11
 ; a ^= u
 %line 674+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	xor r9, r11
+	xor rax, rdx
 ; b ^= u
 %line 675+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	xor r10, r11
+	xor rcx, rdx
 ; mem64[x0 + 0] = a
 %line 676+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov [rdi], r9
+	mov [r9], rax
 ; mem64[x0 + 8] = b
 %line 677+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov [rdi + 8], r10
+	mov [r9 + 8], rcx
 ; x0 = x0 + 16
 %line 678+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	add rdi, 16
+	add r9, 16
 ; c = c + 8
 %line 679+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	add rax, 8
+	add r8, 8
 ; o0 = o0 - 1
 %line 680+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	sub rcx, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 681+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	cmp rcx, 0
+	cmp r10, 0
 ; goto l6a if !=
 %line 682+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	jne .Ll6a
@@ -1993,11 +1915,10 @@ align 32
 	lea r8, [rsi + 2560]
 ; x0 = v
 %line 686+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, rdx
+	mov r9, rdi
 ; o0 = 16
 %line 687+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r10, rdi
-	mov r9, 16
+	mov r10, 16
 align 32
 .Ll5a:
 ; VK = mem256[c + 0]
@@ -2020,7 +1941,7 @@ align 32
 	vperm2i128 ymm1, ymm2, ymm1, 49
 ; VA = mem256[x0 + 0]
 %line 695+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu ymm2, [rdi]
+	vmovdqu ymm2, [r9]
 ; 4x VU = VA >> 32
 %line 696+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpsrlq ymm3, ymm2, 32
@@ -2041,10 +1962,10 @@ align 32
 	vpxor ymm2, ymm2, ymm3
 ; mem256[x0 + 0] = VA
 %line 702+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu [rdi], ymm2
+	vmovdqu [r9], ymm2
 ; VA = mem256[x0 + 32]
 %line 703+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; 4x VU = VA >> 32
 %line 704+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpsrlq ymm2, ymm0, 32
@@ -2065,19 +1986,19 @@ align 32
 	vpxor ymm0, ymm0, ymm2
 ; mem256[x0 + 32] = VA
 %line 710+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu [rdi + 32], ymm0
+	vmovdqu [r9 + 32], ymm0
 ; x0 = x0 + 64
 %line 711+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	add rdi, 64
+	add r9, 64
 ; c = c + 32
 %line 712+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	add r8, 32
 ; o0 = o0 - 1
 %line 713+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 714+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l5a if !=
 %line 715+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	jne .Ll5a
@@ -2086,19 +2007,17 @@ align 32
 	lea r8, [rsi + 2048]
 ; x0 = v
 %line 719+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, r10
+	mov r9, rdi
 ; k = 0xffff0000ffff
 %line 720+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r10, rdi
-	mov r9, 281470681808895
+	mov r10, 281470681808895
 ; 4x VE = k
 %line 721+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm0, r9
-	vpbroadcastq ymm0, xmm0
+	vmovq xmm4, r10
+	vpbroadcastq ymm4, xmm4
 ; o0 = 16
 %line 722+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, 16
-	vmovdqa ymm4, ymm0
+	mov r10, 16
 align 32
 .Ll4a:
 ; VK = mem256[c + 0]
@@ -2124,7 +2043,7 @@ align 32
 	vperm2i128 ymm1, ymm2, ymm1, 49
 ; VA = mem256[x0 + 0]
 %line 731+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu ymm2, [rdi]
+	vmovdqu ymm2, [r9]
 ; 4x VU = VA >> 16
 %line 732+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpsrlq ymm3, ymm2, 16
@@ -2145,10 +2064,10 @@ align 32
 	vpxor ymm2, ymm2, ymm3
 ; mem256[x0 + 0] = VA
 %line 738+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu [rdi], ymm2
+	vmovdqu [r9], ymm2
 ; VA = mem256[x0 + 32]
 %line 739+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; 4x VU = VA >> 16
 %line 740+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpsrlq ymm2, ymm0, 16
@@ -2169,19 +2088,19 @@ align 32
 	vpxor ymm0, ymm0, ymm2
 ; mem256[x0 + 32] = VA
 %line 746+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu [rdi + 32], ymm0
+	vmovdqu [r9 + 32], ymm0
 ; x0 = x0 + 64
 %line 747+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	add rdi, 64
+	add r9, 64
 ; c = c + 32
 %line 748+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	add r8, 32
 ; o0 = o0 - 1
 %line 749+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 750+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l4a if !=
 %line 751+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	jne .Ll4a
@@ -2190,27 +2109,24 @@ align 32
 	lea r8, [rsi + 1536]
 ; x0 = v
 %line 755+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, r10
+	mov r9, rdi
 ; k = 0xffff0000ffff
 %line 756+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r10, rdi
-	mov r9, 281470681808895
+	mov r10, 281470681808895
 ; 4x VE = k
 %line 757+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm0, r9
-	vpbroadcastq ymm0, xmm0
+	vmovq xmm3, r10
+	vpbroadcastq ymm3, xmm3
 ; k = 0xff00ff00ff00ff00
 %line 758+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, -71777214294589696
+	mov r10, -71777214294589696
 ; 4x VM0 = k
 %line 759+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm1, r9
-	vpbroadcastq ymm1, xmm1
+	vmovq xmm4, r10
+	vpbroadcastq ymm4, xmm4
 ; o0 = 16
 %line 760+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, 16
-	vmovdqa ymm3, ymm0
-	vmovdqa ymm4, ymm1
+	mov r10, 16
 align 32
 .Ll3a:
 ; VK = mem256[c + 0]
@@ -2260,7 +2176,7 @@ align 32
 	vperm2i128 ymm1, ymm2, ymm1, 49
 ; VA = mem256[x0 + 0]
 %line 777+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu ymm2, [rdi]
+	vmovdqu ymm2, [r9]
 ; 4x VU = VA >> 8
 %line 778+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpsrlq ymm5, ymm2, 8
@@ -2281,10 +2197,10 @@ align 32
 	vpxor ymm2, ymm2, ymm5
 ; mem256[x0 + 0] = VA
 %line 784+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu [rdi], ymm2
+	vmovdqu [r9], ymm2
 ; VA = mem256[x0 + 32]
 %line 785+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; 4x VU = VA >> 8
 %line 786+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpsrlq ymm2, ymm0, 8
@@ -2305,19 +2221,19 @@ align 32
 	vpxor ymm0, ymm0, ymm2
 ; mem256[x0 + 32] = VA
 %line 792+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu [rdi + 32], ymm0
+	vmovdqu [r9 + 32], ymm0
 ; x0 = x0 + 64
 %line 793+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	add rdi, 64
+	add r9, 64
 ; c = c + 32
 %line 794+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	add r8, 32
 ; o0 = o0 - 1
 %line 795+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 796+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l3a if !=
 %line 797+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	jne .Ll3a
@@ -2326,35 +2242,31 @@ align 32
 	lea r8, [rsi + 1024]
 ; x0 = v
 %line 801+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, r10
+	mov r9, rdi
 ; k = 0xffff0000ffff
 %line 802+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r10, rdi
-	mov r9, 281470681808895
+	mov r10, 281470681808895
 ; 4x VE = k
 %line 803+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm0, r9
-	vpbroadcastq ymm0, xmm0
+	vmovq xmm3, r10
+	vpbroadcastq ymm3, xmm3
 ; k = 0xff00ff00ff00ff00
 %line 804+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, -71777214294589696
+	mov r10, -71777214294589696
 ; 4x VM0 = k
 %line 805+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm1, r9
-	vpbroadcastq ymm1, xmm1
+	vmovq xmm4, r10
+	vpbroadcastq ymm4, xmm4
 ; k = 0xf0f0f0f0f0f0f0f0
 %line 806+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, -1085102592571150096
+	mov r10, -1085102592571150096
 ; 4x VM1 = k
 %line 807+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm2, r9
-	vpbroadcastq ymm2, xmm2
+	vmovq xmm5, r10
+	vpbroadcastq ymm5, xmm5
 ; o0 = 16
 %line 808+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, 16
-	vmovdqa ymm3, ymm0
-	vmovdqa ymm4, ymm1
-	vmovdqa ymm5, ymm2
+	mov r10, 16
 align 32
 .Ll2a:
 ; VK = mem256[c + 0]
@@ -2428,7 +2340,7 @@ align 32
 	vperm2i128 ymm1, ymm2, ymm1, 49
 ; VA = mem256[x0 + 0]
 %line 833+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu ymm2, [rdi]
+	vmovdqu ymm2, [r9]
 ; 4x VU = VA >> 4
 %line 834+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpsrlq ymm6, ymm2, 4
@@ -2449,10 +2361,10 @@ align 32
 	vpxor ymm2, ymm2, ymm6
 ; mem256[x0 + 0] = VA
 %line 840+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu [rdi], ymm2
+	vmovdqu [r9], ymm2
 ; VA = mem256[x0 + 32]
 %line 841+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; 4x VU = VA >> 4
 %line 842+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpsrlq ymm2, ymm0, 4
@@ -2473,19 +2385,19 @@ align 32
 	vpxor ymm0, ymm0, ymm2
 ; mem256[x0 + 32] = VA
 %line 848+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu [rdi + 32], ymm0
+	vmovdqu [r9 + 32], ymm0
 ; x0 = x0 + 64
 %line 849+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	add rdi, 64
+	add r9, 64
 ; c = c + 32
 %line 850+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	add r8, 32
 ; o0 = o0 - 1
 %line 851+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 852+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l2a if !=
 %line 853+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	jne .Ll2a
@@ -2494,41 +2406,38 @@ align 32
 	lea r8, [rsi + 512]
 ; x0 = v
 %line 857+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, r10
+	mov r9, rdi
 ; k = 0xffff0000ffff
 %line 858+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r10, rdi
-	mov r9, 281470681808895
+	mov r10, 281470681808895
 ; 4x VE = k
 %line 859+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm0, r9
-	vpbroadcastq ymm0, xmm0
+	vmovq xmm2, r10
+	vpbroadcastq ymm2, xmm2
 ; k = 0xff00ff00ff00ff00
 %line 860+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, -71777214294589696
+	mov r10, -71777214294589696
 ; 4x VM0 = k
 %line 861+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm1, r9
-	vpbroadcastq ymm1, xmm1
+	vmovq xmm3, r10
+	vpbroadcastq ymm3, xmm3
 ; k = 0xf0f0f0f0f0f0f0f0
 %line 862+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, -1085102592571150096
+	mov r10, -1085102592571150096
 ; 4x VM1 = k
 %line 863+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm2, r9
-	vpbroadcastq ymm2, xmm2
+	vmovq xmm4, r10
+	vpbroadcastq ymm4, xmm4
 ; k = 0xcccccccccccccccc
 %line 864+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, -3689348814741910324
+	mov r10, -3689348814741910324
 ; 4x VM2 = k
 %line 865+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm3, r9
-	vpbroadcastq ymm3, xmm3
+	vmovq xmm5, r10
+	vpbroadcastq ymm5, xmm5
 ; o0 = 16
 %line 866+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov r9, 16
-	vmovdqa ymm4, ymm0
-	vmovdqa ymm5, ymm1
+	mov r10, 16
 align 32
 .Ll1a:
 ; VK = mem256[c + 0]
@@ -2539,10 +2448,10 @@ align 32
 	vpsrld ymm6, ymm0, 16
 ; VK = VK & VE
 %line 870+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm0, ymm0, ymm4
+	vpand ymm0, ymm0, ymm2
 ; VU = VK & VM0
 %line 871+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm1, ymm0, ymm5
+	vpand ymm1, ymm0, ymm3
 ; VK = VK ^ VU
 %line 872+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -2554,7 +2463,7 @@ align 32
 	vpor ymm0, ymm0, ymm1
 ; VU = VK & VM1
 %line 875+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm1, ymm0, ymm2
+	vpand ymm1, ymm0, ymm4
 ; VK = VK ^ VU
 %line 876+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -2566,7 +2475,7 @@ align 32
 	vpor ymm0, ymm0, ymm1
 ; VU = VK & VM2
 %line 879+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm1, ymm0, ymm3
+	vpand ymm1, ymm0, ymm5
 ; VK = VK ^ VU
 %line 880+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -2578,7 +2487,7 @@ align 32
 	vpor ymm1, ymm0, ymm1
 ; VU = VH & VM0
 %line 883+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm0, ymm6, ymm5
+	vpand ymm0, ymm6, ymm3
 ; VH = VH ^ VU
 %line 884+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm0
@@ -2590,7 +2499,7 @@ align 32
 	vpor ymm6, ymm6, ymm0
 ; VU = VH & VM1
 %line 887+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm0, ymm6, ymm2
+	vpand ymm0, ymm6, ymm4
 ; VH = VH ^ VU
 %line 888+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm0
@@ -2602,7 +2511,7 @@ align 32
 	vpor ymm6, ymm6, ymm0
 ; VU = VH & VM2
 %line 891+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm0, ymm6, ymm3
+	vpand ymm0, ymm6, ymm5
 ; VH = VH ^ VU
 %line 892+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm6, ymm6, ymm0
@@ -2626,7 +2535,7 @@ align 32
 	vperm2i128 ymm6, ymm0, ymm6, 49
 ; VA = mem256[x0 + 0]
 %line 899+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu ymm0, [rdi]
+	vmovdqu ymm0, [r9]
 ; 4x VU = VA >> 2
 %line 900+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpsrlq ymm7, ymm0, 2
@@ -2647,10 +2556,10 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; mem256[x0 + 0] = VA
 %line 906+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu [rdi], ymm0
+	vmovdqu [r9], ymm0
 ; VA = mem256[x0 + 32]
 %line 907+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; 4x VU = VA >> 2
 %line 908+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpsrlq ymm1, ymm0, 2
@@ -2671,68 +2580,63 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; mem256[x0 + 32] = VA
 %line 914+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovdqu [rdi + 32], ymm0
+	vmovdqu [r9 + 32], ymm0
 ; x0 = x0 + 64
 %line 915+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	add rdi, 64
+	add r9, 64
 ; c = c + 32
 %line 916+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	add r8, 32
 ; o0 = o0 - 1
 %line 917+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 918+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l1a if !=
 %line 919+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	jne .Ll1a
 ; c = cb + 0
 %line 922+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	lea r8, [rsi + 0]
-; x0 = v
-%line 923+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	mov rdi, r10
 ; k = 0xffff0000ffff
 %line 924+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	mov r9, 281470681808895
 ; 4x VE = k
 %line 925+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm0, r9
-	vpbroadcastq ymm0, xmm0
+	vmovq xmm2, r9
+	vpbroadcastq ymm2, xmm2
 ; k = 0xff00ff00ff00ff00
 %line 926+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	mov r9, -71777214294589696
 ; 4x VM0 = k
 %line 927+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm1, r9
-	vpbroadcastq ymm1, xmm1
+	vmovq xmm3, r9
+	vpbroadcastq ymm3, xmm3
 ; k = 0xf0f0f0f0f0f0f0f0
 %line 928+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	mov r9, -1085102592571150096
 ; 4x VM1 = k
 %line 929+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm2, r9
-	vpbroadcastq ymm2, xmm2
+	vmovq xmm4, r9
+	vpbroadcastq ymm4, xmm4
 ; k = 0xcccccccccccccccc
 %line 930+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	mov r9, -3689348814741910324
 ; 4x VM2 = k
 %line 931+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm3, r9
-	vpbroadcastq ymm3, xmm3
+	vmovq xmm5, r9
+	vpbroadcastq ymm5, xmm5
 ; k = 0xaaaaaaaaaaaaaaaa
 %line 932+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	mov r9, -6148914691236517206
 ; 4x VM3 = k
 %line 933+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vmovq xmm4, r9
-	vpbroadcastq ymm4, xmm4
+	vmovq xmm6, r9
+	vpbroadcastq ymm6, xmm6
 ; o0 = 16
 %line 934+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	mov r9, 16
-	vmovdqa ymm5, ymm0
-	vmovdqa ymm6, ymm1
 align 32
 .Ll0a:
 ; VK = mem256[c + 0]
@@ -2743,10 +2647,10 @@ align 32
 	vpsrld ymm7, ymm0, 16
 ; VK = VK & VE
 %line 938+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm0, ymm0, ymm5
+	vpand ymm0, ymm0, ymm2
 ; VU = VK & VM0
 %line 939+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm1, ymm0, ymm6
+	vpand ymm1, ymm0, ymm3
 ; VK = VK ^ VU
 %line 940+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -2758,7 +2662,7 @@ align 32
 	vpor ymm0, ymm0, ymm1
 ; VU = VK & VM1
 %line 943+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm1, ymm0, ymm2
+	vpand ymm1, ymm0, ymm4
 ; VK = VK ^ VU
 %line 944+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -2770,7 +2674,7 @@ align 32
 	vpor ymm0, ymm0, ymm1
 ; VU = VK & VM2
 %line 947+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm1, ymm0, ymm3
+	vpand ymm1, ymm0, ymm5
 ; VK = VK ^ VU
 %line 948+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -2782,7 +2686,7 @@ align 32
 	vpor ymm0, ymm0, ymm1
 ; VU = VK & VM3
 %line 951+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm1, ymm0, ymm4
+	vpand ymm1, ymm0, ymm6
 ; VK = VK ^ VU
 %line 952+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -2794,7 +2698,7 @@ align 32
 	vpor ymm1, ymm0, ymm1
 ; VU = VH & VM0
 %line 955+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm0, ymm7, ymm6
+	vpand ymm0, ymm7, ymm3
 ; VH = VH ^ VU
 %line 956+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm0
@@ -2806,7 +2710,7 @@ align 32
 	vpor ymm7, ymm7, ymm0
 ; VU = VH & VM1
 %line 959+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm0, ymm7, ymm2
+	vpand ymm0, ymm7, ymm4
 ; VH = VH ^ VU
 %line 960+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm0
@@ -2818,7 +2722,7 @@ align 32
 	vpor ymm7, ymm7, ymm0
 ; VU = VH & VM2
 %line 963+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm0, ymm7, ymm3
+	vpand ymm0, ymm7, ymm5
 ; VH = VH ^ VU
 %line 964+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm0
@@ -2830,7 +2734,7 @@ align 32
 	vpor ymm7, ymm7, ymm0
 ; VU = VH & VM3
 %line 967+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
-	vpand ymm0, ymm7, ymm4
+	vpand ymm0, ymm7, ymm6
 ; VH = VH ^ VU
 %line 968+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_amd64_avx2.q
 	vpxor ymm7, ymm7, ymm0

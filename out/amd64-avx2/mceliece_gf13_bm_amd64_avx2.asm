@@ -18,130 +18,130 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	mov [rsp + 8800], r11
 ; vp = &VS
 %line 18+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	lea rcx, [rsp + 384]
+	lea r11, [rsp + 384]
 ; bl = &BL
 %line 19+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	lea r10, [rsp + 800]
+	lea rax, [rsp + 800]
 ; gp = &GS
 %line 20+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	lea r11, [rsp + 1216]
+	lea rcx, [rsp + 1216]
 ; pp = &PS
 %line 21+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	lea rax, [rsp + 1632]
+	lea rdx, [rsp + 1632]
 ; zp = &ZB
 %line 22+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	lea rdx, [rsp + 2144]
+	lea rbx, [rsp + 2144]
 ; ZERO = 0
 %line 24+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm0
 ; mem256[vp + 0] = ZERO
 %line 25+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rcx], ymm0
+	vmovdqu [r11], ymm0
 ; mem256[bl + 0] = ZERO
 %line 26+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [r10], ymm0
+	vmovdqu [rax], ymm0
 ; mem256[vp + 32] = ZERO
 %line 27+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rcx + 32], ymm0
+	vmovdqu [r11 + 32], ymm0
 ; mem256[bl + 32] = ZERO
 %line 28+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [r10 + 32], ymm0
+	vmovdqu [rax + 32], ymm0
 ; mem256[vp + 64] = ZERO
 %line 29+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rcx + 64], ymm0
+	vmovdqu [r11 + 64], ymm0
 ; mem256[bl + 64] = ZERO
 %line 30+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [r10 + 64], ymm0
+	vmovdqu [rax + 64], ymm0
 ; mem256[vp + 96] = ZERO
 %line 31+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rcx + 96], ymm0
+	vmovdqu [r11 + 96], ymm0
 ; mem256[bl + 96] = ZERO
 %line 32+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [r10 + 96], ymm0
+	vmovdqu [rax + 96], ymm0
 ; mem256[vp + 128] = ZERO
 %line 33+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rcx + 128], ymm0
+	vmovdqu [r11 + 128], ymm0
 ; mem256[bl + 128] = ZERO
 %line 34+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [r10 + 128], ymm0
+	vmovdqu [rax + 128], ymm0
 ; mem256[vp + 160] = ZERO
 %line 35+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rcx + 160], ymm0
+	vmovdqu [r11 + 160], ymm0
 ; mem256[bl + 160] = ZERO
 %line 36+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [r10 + 160], ymm0
+	vmovdqu [rax + 160], ymm0
 ; mem256[vp + 192] = ZERO
 %line 37+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rcx + 192], ymm0
+	vmovdqu [r11 + 192], ymm0
 ; mem256[bl + 192] = ZERO
 %line 38+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [r10 + 192], ymm0
+	vmovdqu [rax + 192], ymm0
 ; mem256[vp + 224] = ZERO
 %line 39+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rcx + 224], ymm0
+	vmovdqu [r11 + 224], ymm0
 ; mem256[bl + 224] = ZERO
 %line 40+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [r10 + 224], ymm0
+	vmovdqu [rax + 224], ymm0
 ; mem256[vp + 256] = ZERO
 %line 41+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rcx + 256], ymm0
+	vmovdqu [r11 + 256], ymm0
 ; mem256[bl + 256] = ZERO
 %line 42+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [r10 + 256], ymm0
+	vmovdqu [rax + 256], ymm0
 ; mem256[vp + 288] = ZERO
 %line 43+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rcx + 288], ymm0
+	vmovdqu [r11 + 288], ymm0
 ; mem256[bl + 288] = ZERO
 %line 44+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [r10 + 288], ymm0
+	vmovdqu [rax + 288], ymm0
 ; mem256[vp + 320] = ZERO
 %line 45+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rcx + 320], ymm0
+	vmovdqu [r11 + 320], ymm0
 ; mem256[bl + 320] = ZERO
 %line 46+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [r10 + 320], ymm0
+	vmovdqu [rax + 320], ymm0
 ; mem256[vp + 352] = ZERO
 %line 47+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rcx + 352], ymm0
+	vmovdqu [r11 + 352], ymm0
 ; mem256[bl + 352] = ZERO
 %line 48+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [r10 + 352], ymm0
+	vmovdqu [rax + 352], ymm0
 ; mem256[vp + 384] = ZERO
 %line 49+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rcx + 384], ymm0
+	vmovdqu [r11 + 384], ymm0
 ; mem256[bl + 384] = ZERO
 %line 50+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [r10 + 384], ymm0
+	vmovdqu [rax + 384], ymm0
 ; y0 = 36028797018963968
 %line 51+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, 36028797018963968
 ; mem64[vp + 8] = y0
 %line 52+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rcx + 8], r8
+	mov [r11 + 8], r8
 ; y0 = 18014398509481984
 %line 53+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, 18014398509481984
 ; mem64[vp + 24] = y0
 %line 54+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rcx + 24], r8
+	mov [r11 + 24], r8
 ; y0 = -1
 %line 55+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, -1
 ; mem64[bl + 0] = y0
 %line 56+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [r10], r8
+	mov [rax], r8
 ; mem64[bl + 8] = y0
 %line 57+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [r10 + 8], r8
+	mov [rax + 8], r8
 ; mem64[bl + 16] = y0
 %line 58+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [r10 + 16], r8
+	mov [rax + 16], r8
 ; mem64[bl + 24] = y0
 %line 59+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [r10 + 24], r8
+	mov [rax + 24], r8
 ; x0 = mem64[si + 0]
 %line 61+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov rbx, [rsi]
+	mov r10, [rsi]
 ; x1 = mem64[si + 8]
 %line 62+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r12, [rsi + 8]
@@ -159,16 +159,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	and r13, r8
 ; mem64[zp + 0] = 0
 %line 67+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx], 0
+	mov qword [rbx], 0
 ; y1 = x0
 %line 68+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 55
 %line 69+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 55
 ; mem64[zp + 8] = y1
 %line 70+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 8], r8
+	mov [rbx + 8], r8
 ; y1 = x1
 %line 71+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r9, r12
@@ -177,7 +177,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r9, 55
 ; y2 = x0
 %line 73+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y2 >>= 9
 %line 74+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r8, 9
@@ -186,7 +186,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r9, r8
 ; mem64[zp + 16] = y1
 %line 76+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 16], r9
+	mov [rbx + 16], r9
 ; y1 = x2
 %line 77+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -204,7 +204,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 24] = y1
 %line 82+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 24], r8
+	mov [rbx + 24], r8
 ; y1 = x3
 %line 83+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -222,7 +222,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 32] = y1
 %line 88+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 32], r8
+	mov [rbx + 32], r8
 ; y1 = x3
 %line 89+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -231,25 +231,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 9
 ; mem64[zp + 40] = y1
 %line 91+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 40], r8
+	mov [rbx + 40], r8
 ; mem64[zp + 48] = 0
 %line 92+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 48], 0
+	mov qword [rbx + 48], 0
 ; mem64[zp + 56] = 0
 %line 93+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 56], 0
+	mov qword [rbx + 56], 0
 ; mem64[zp + 832] = 0
 %line 94+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 832], 0
+	mov qword [rbx + 832], 0
 ; y1 = x0
 %line 95+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 54
 %line 96+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 54
 ; mem64[zp + 840] = y1
 %line 97+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 840], r8
+	mov [rbx + 840], r8
 ; y1 = x1
 %line 98+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -258,7 +258,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 54
 ; y2 = x0
 %line 100+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 10
 %line 101+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 10
@@ -267,7 +267,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 848] = y1
 %line 103+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 848], r8
+	mov [rbx + 848], r8
 ; y1 = x2
 %line 104+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -285,7 +285,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 856] = y1
 %line 109+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 856], r8
+	mov [rbx + 856], r8
 ; y1 = x3
 %line 110+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -303,7 +303,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 864] = y1
 %line 115+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 864], r8
+	mov [rbx + 864], r8
 ; y1 = x3
 %line 116+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -312,25 +312,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 10
 ; mem64[zp + 872] = y1
 %line 118+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 872], r8
+	mov [rbx + 872], r8
 ; mem64[zp + 880] = 0
 %line 119+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 880], 0
+	mov qword [rbx + 880], 0
 ; mem64[zp + 888] = 0
 %line 120+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 888], 0
+	mov qword [rbx + 888], 0
 ; mem64[zp + 1664] = 0
 %line 121+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1664], 0
+	mov qword [rbx + 1664], 0
 ; y1 = x0
 %line 122+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 53
 %line 123+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 53
 ; mem64[zp + 1672] = y1
 %line 124+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1672], r8
+	mov [rbx + 1672], r8
 ; y1 = x1
 %line 125+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -339,7 +339,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 53
 ; y2 = x0
 %line 127+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 11
 %line 128+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 11
@@ -348,7 +348,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1680] = y1
 %line 130+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1680], r8
+	mov [rbx + 1680], r8
 ; y1 = x2
 %line 131+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -366,7 +366,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1688] = y1
 %line 136+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1688], r8
+	mov [rbx + 1688], r8
 ; y1 = x3
 %line 137+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -384,7 +384,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1696] = y1
 %line 142+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1696], r8
+	mov [rbx + 1696], r8
 ; y1 = x3
 %line 143+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -393,25 +393,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 11
 ; mem64[zp + 1704] = y1
 %line 145+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1704], r8
+	mov [rbx + 1704], r8
 ; mem64[zp + 1712] = 0
 %line 146+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1712], 0
+	mov qword [rbx + 1712], 0
 ; mem64[zp + 1720] = 0
 %line 147+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1720], 0
+	mov qword [rbx + 1720], 0
 ; mem64[zp + 2496] = 0
 %line 148+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2496], 0
+	mov qword [rbx + 2496], 0
 ; y1 = x0
 %line 149+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 52
 %line 150+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 52
 ; mem64[zp + 2504] = y1
 %line 151+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2504], r8
+	mov [rbx + 2504], r8
 ; y1 = x1
 %line 152+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -420,7 +420,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 52
 ; y2 = x0
 %line 154+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 12
 %line 155+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 12
@@ -429,7 +429,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2512] = y1
 %line 157+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2512], r8
+	mov [rbx + 2512], r8
 ; y1 = x2
 %line 158+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -447,7 +447,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2520] = y1
 %line 163+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2520], r8
+	mov [rbx + 2520], r8
 ; y1 = x3
 %line 164+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -465,7 +465,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2528] = y1
 %line 169+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2528], r8
+	mov [rbx + 2528], r8
 ; y1 = x3
 %line 170+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -474,25 +474,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 12
 ; mem64[zp + 2536] = y1
 %line 172+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2536], r8
+	mov [rbx + 2536], r8
 ; mem64[zp + 2544] = 0
 %line 173+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2544], 0
+	mov qword [rbx + 2544], 0
 ; mem64[zp + 2552] = 0
 %line 174+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2552], 0
+	mov qword [rbx + 2552], 0
 ; mem64[zp + 3328] = 0
 %line 175+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3328], 0
+	mov qword [rbx + 3328], 0
 ; y1 = x0
 %line 176+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 51
 %line 177+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 51
 ; mem64[zp + 3336] = y1
 %line 178+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3336], r8
+	mov [rbx + 3336], r8
 ; y1 = x1
 %line 179+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -501,7 +501,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 51
 ; y2 = x0
 %line 181+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 13
 %line 182+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 13
@@ -510,7 +510,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3344] = y1
 %line 184+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3344], r8
+	mov [rbx + 3344], r8
 ; y1 = x2
 %line 185+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -528,7 +528,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3352] = y1
 %line 190+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3352], r8
+	mov [rbx + 3352], r8
 ; y1 = x3
 %line 191+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -546,7 +546,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3360] = y1
 %line 196+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3360], r8
+	mov [rbx + 3360], r8
 ; y1 = x3
 %line 197+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -555,25 +555,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 13
 ; mem64[zp + 3368] = y1
 %line 199+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3368], r8
+	mov [rbx + 3368], r8
 ; mem64[zp + 3376] = 0
 %line 200+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3376], 0
+	mov qword [rbx + 3376], 0
 ; mem64[zp + 3384] = 0
 %line 201+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3384], 0
+	mov qword [rbx + 3384], 0
 ; mem64[zp + 4160] = 0
 %line 202+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4160], 0
+	mov qword [rbx + 4160], 0
 ; y1 = x0
 %line 203+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 50
 %line 204+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 50
 ; mem64[zp + 4168] = y1
 %line 205+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4168], r8
+	mov [rbx + 4168], r8
 ; y1 = x1
 %line 206+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -582,7 +582,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 50
 ; y2 = x0
 %line 208+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 14
 %line 209+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 14
@@ -591,7 +591,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4176] = y1
 %line 211+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4176], r8
+	mov [rbx + 4176], r8
 ; y1 = x2
 %line 212+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -609,7 +609,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4184] = y1
 %line 217+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4184], r8
+	mov [rbx + 4184], r8
 ; y1 = x3
 %line 218+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -627,7 +627,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4192] = y1
 %line 223+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4192], r8
+	mov [rbx + 4192], r8
 ; y1 = x3
 %line 224+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -636,25 +636,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 14
 ; mem64[zp + 4200] = y1
 %line 226+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4200], r8
+	mov [rbx + 4200], r8
 ; mem64[zp + 4208] = 0
 %line 227+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4208], 0
+	mov qword [rbx + 4208], 0
 ; mem64[zp + 4216] = 0
 %line 228+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4216], 0
+	mov qword [rbx + 4216], 0
 ; mem64[zp + 4992] = 0
 %line 229+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4992], 0
+	mov qword [rbx + 4992], 0
 ; y1 = x0
 %line 230+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 49
 %line 231+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 49
 ; mem64[zp + 5000] = y1
 %line 232+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5000], r8
+	mov [rbx + 5000], r8
 ; y1 = x1
 %line 233+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -663,7 +663,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 49
 ; y2 = x0
 %line 235+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 15
 %line 236+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 15
@@ -672,7 +672,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5008] = y1
 %line 238+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5008], r8
+	mov [rbx + 5008], r8
 ; y1 = x2
 %line 239+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -690,7 +690,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5016] = y1
 %line 244+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5016], r8
+	mov [rbx + 5016], r8
 ; y1 = x3
 %line 245+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -708,7 +708,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5024] = y1
 %line 250+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5024], r8
+	mov [rbx + 5024], r8
 ; y1 = x3
 %line 251+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -717,25 +717,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 15
 ; mem64[zp + 5032] = y1
 %line 253+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5032], r8
+	mov [rbx + 5032], r8
 ; mem64[zp + 5040] = 0
 %line 254+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5040], 0
+	mov qword [rbx + 5040], 0
 ; mem64[zp + 5048] = 0
 %line 255+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5048], 0
+	mov qword [rbx + 5048], 0
 ; mem64[zp + 5824] = 0
 %line 256+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5824], 0
+	mov qword [rbx + 5824], 0
 ; y1 = x0
 %line 257+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 48
 %line 258+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 48
 ; mem64[zp + 5832] = y1
 %line 259+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5832], r8
+	mov [rbx + 5832], r8
 ; y1 = x1
 %line 260+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -744,13 +744,13 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 263+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	shr rbx, 16
+	shr r10, 16
 ; y1 |= y2
 %line 264+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	or r8, rbx
+	or r8, r10
 ; mem64[zp + 5840] = y1
 %line 265+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5840], r8
+	mov [rbx + 5840], r8
 ; y1 = x2
 %line 266+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -765,7 +765,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r12
 ; mem64[zp + 5848] = y1
 %line 271+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5848], r8
+	mov [rbx + 5848], r8
 ; y1 = x3
 %line 272+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -780,22 +780,22 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, rbp
 ; mem64[zp + 5856] = y1
 %line 277+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5856], r8
+	mov [rbx + 5856], r8
 ; y1 >>= 16
 %line 279+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r13, 16
 ; mem64[zp + 5864] = y1
 %line 280+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5864], r13
+	mov [rbx + 5864], r13
 ; mem64[zp + 5872] = 0
 %line 281+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5872], 0
+	mov qword [rbx + 5872], 0
 ; mem64[zp + 5880] = 0
 %line 282+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5880], 0
+	mov qword [rbx + 5880], 0
 ; x0 = mem64[si + 32]
 %line 283+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov rbx, [rsi + 32]
+	mov r10, [rsi + 32]
 ; x1 = mem64[si + 40]
 %line 284+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r12, [rsi + 40]
@@ -813,16 +813,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	and r13, r8
 ; mem64[zp + 64] = 0
 %line 289+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 64], 0
+	mov qword [rbx + 64], 0
 ; y1 = x0
 %line 290+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 55
 %line 291+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 55
 ; mem64[zp + 72] = y1
 %line 292+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 72], r8
+	mov [rbx + 72], r8
 ; y1 = x1
 %line 293+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -831,7 +831,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 55
 ; y2 = x0
 %line 295+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 9
 %line 296+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 9
@@ -840,7 +840,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 80] = y1
 %line 298+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 80], r8
+	mov [rbx + 80], r8
 ; y1 = x2
 %line 299+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -858,7 +858,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 88] = y1
 %line 304+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 88], r8
+	mov [rbx + 88], r8
 ; y1 = x3
 %line 305+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -876,7 +876,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 96] = y1
 %line 310+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 96], r8
+	mov [rbx + 96], r8
 ; y1 = x3
 %line 311+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -885,25 +885,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 9
 ; mem64[zp + 104] = y1
 %line 313+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 104], r8
+	mov [rbx + 104], r8
 ; mem64[zp + 112] = 0
 %line 314+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 112], 0
+	mov qword [rbx + 112], 0
 ; mem64[zp + 120] = 0
 %line 315+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 120], 0
+	mov qword [rbx + 120], 0
 ; mem64[zp + 896] = 0
 %line 316+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 896], 0
+	mov qword [rbx + 896], 0
 ; y1 = x0
 %line 317+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 54
 %line 318+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 54
 ; mem64[zp + 904] = y1
 %line 319+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 904], r8
+	mov [rbx + 904], r8
 ; y1 = x1
 %line 320+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -912,7 +912,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 54
 ; y2 = x0
 %line 322+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 10
 %line 323+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 10
@@ -921,7 +921,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 912] = y1
 %line 325+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 912], r8
+	mov [rbx + 912], r8
 ; y1 = x2
 %line 326+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -939,7 +939,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 920] = y1
 %line 331+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 920], r8
+	mov [rbx + 920], r8
 ; y1 = x3
 %line 332+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -957,7 +957,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 928] = y1
 %line 337+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 928], r8
+	mov [rbx + 928], r8
 ; y1 = x3
 %line 338+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -966,25 +966,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 10
 ; mem64[zp + 936] = y1
 %line 340+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 936], r8
+	mov [rbx + 936], r8
 ; mem64[zp + 944] = 0
 %line 341+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 944], 0
+	mov qword [rbx + 944], 0
 ; mem64[zp + 952] = 0
 %line 342+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 952], 0
+	mov qword [rbx + 952], 0
 ; mem64[zp + 1728] = 0
 %line 343+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1728], 0
+	mov qword [rbx + 1728], 0
 ; y1 = x0
 %line 344+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 53
 %line 345+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 53
 ; mem64[zp + 1736] = y1
 %line 346+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1736], r8
+	mov [rbx + 1736], r8
 ; y1 = x1
 %line 347+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -993,7 +993,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 53
 ; y2 = x0
 %line 349+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 11
 %line 350+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 11
@@ -1002,7 +1002,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1744] = y1
 %line 352+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1744], r8
+	mov [rbx + 1744], r8
 ; y1 = x2
 %line 353+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1020,7 +1020,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1752] = y1
 %line 358+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1752], r8
+	mov [rbx + 1752], r8
 ; y1 = x3
 %line 359+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -1038,7 +1038,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1760] = y1
 %line 364+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1760], r8
+	mov [rbx + 1760], r8
 ; y1 = x3
 %line 365+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -1047,25 +1047,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 11
 ; mem64[zp + 1768] = y1
 %line 367+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1768], r8
+	mov [rbx + 1768], r8
 ; mem64[zp + 1776] = 0
 %line 368+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1776], 0
+	mov qword [rbx + 1776], 0
 ; mem64[zp + 1784] = 0
 %line 369+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1784], 0
+	mov qword [rbx + 1784], 0
 ; mem64[zp + 2560] = 0
 %line 370+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2560], 0
+	mov qword [rbx + 2560], 0
 ; y1 = x0
 %line 371+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 52
 %line 372+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 52
 ; mem64[zp + 2568] = y1
 %line 373+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2568], r8
+	mov [rbx + 2568], r8
 ; y1 = x1
 %line 374+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -1074,7 +1074,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 52
 ; y2 = x0
 %line 376+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 12
 %line 377+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 12
@@ -1083,7 +1083,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2576] = y1
 %line 379+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2576], r8
+	mov [rbx + 2576], r8
 ; y1 = x2
 %line 380+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1101,7 +1101,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2584] = y1
 %line 385+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2584], r8
+	mov [rbx + 2584], r8
 ; y1 = x3
 %line 386+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -1119,7 +1119,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2592] = y1
 %line 391+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2592], r8
+	mov [rbx + 2592], r8
 ; y1 = x3
 %line 392+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -1128,25 +1128,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 12
 ; mem64[zp + 2600] = y1
 %line 394+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2600], r8
+	mov [rbx + 2600], r8
 ; mem64[zp + 2608] = 0
 %line 395+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2608], 0
+	mov qword [rbx + 2608], 0
 ; mem64[zp + 2616] = 0
 %line 396+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2616], 0
+	mov qword [rbx + 2616], 0
 ; mem64[zp + 3392] = 0
 %line 397+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3392], 0
+	mov qword [rbx + 3392], 0
 ; y1 = x0
 %line 398+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 51
 %line 399+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 51
 ; mem64[zp + 3400] = y1
 %line 400+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3400], r8
+	mov [rbx + 3400], r8
 ; y1 = x1
 %line 401+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -1155,7 +1155,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 51
 ; y2 = x0
 %line 403+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 13
 %line 404+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 13
@@ -1164,7 +1164,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3408] = y1
 %line 406+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3408], r8
+	mov [rbx + 3408], r8
 ; y1 = x2
 %line 407+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1182,7 +1182,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3416] = y1
 %line 412+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3416], r8
+	mov [rbx + 3416], r8
 ; y1 = x3
 %line 413+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -1200,7 +1200,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3424] = y1
 %line 418+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3424], r8
+	mov [rbx + 3424], r8
 ; y1 = x3
 %line 419+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -1209,25 +1209,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 13
 ; mem64[zp + 3432] = y1
 %line 421+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3432], r8
+	mov [rbx + 3432], r8
 ; mem64[zp + 3440] = 0
 %line 422+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3440], 0
+	mov qword [rbx + 3440], 0
 ; mem64[zp + 3448] = 0
 %line 423+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3448], 0
+	mov qword [rbx + 3448], 0
 ; mem64[zp + 4224] = 0
 %line 424+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4224], 0
+	mov qword [rbx + 4224], 0
 ; y1 = x0
 %line 425+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 50
 %line 426+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 50
 ; mem64[zp + 4232] = y1
 %line 427+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4232], r8
+	mov [rbx + 4232], r8
 ; y1 = x1
 %line 428+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -1236,7 +1236,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 50
 ; y2 = x0
 %line 430+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 14
 %line 431+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 14
@@ -1245,7 +1245,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4240] = y1
 %line 433+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4240], r8
+	mov [rbx + 4240], r8
 ; y1 = x2
 %line 434+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1263,7 +1263,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4248] = y1
 %line 439+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4248], r8
+	mov [rbx + 4248], r8
 ; y1 = x3
 %line 440+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -1281,7 +1281,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4256] = y1
 %line 445+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4256], r8
+	mov [rbx + 4256], r8
 ; y1 = x3
 %line 446+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -1290,25 +1290,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 14
 ; mem64[zp + 4264] = y1
 %line 448+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4264], r8
+	mov [rbx + 4264], r8
 ; mem64[zp + 4272] = 0
 %line 449+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4272], 0
+	mov qword [rbx + 4272], 0
 ; mem64[zp + 4280] = 0
 %line 450+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4280], 0
+	mov qword [rbx + 4280], 0
 ; mem64[zp + 5056] = 0
 %line 451+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5056], 0
+	mov qword [rbx + 5056], 0
 ; y1 = x0
 %line 452+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 49
 %line 453+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 49
 ; mem64[zp + 5064] = y1
 %line 454+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5064], r8
+	mov [rbx + 5064], r8
 ; y1 = x1
 %line 455+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -1317,7 +1317,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 49
 ; y2 = x0
 %line 457+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 15
 %line 458+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 15
@@ -1326,7 +1326,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5072] = y1
 %line 460+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5072], r8
+	mov [rbx + 5072], r8
 ; y1 = x2
 %line 461+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1344,7 +1344,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5080] = y1
 %line 466+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5080], r8
+	mov [rbx + 5080], r8
 ; y1 = x3
 %line 467+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -1362,7 +1362,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5088] = y1
 %line 472+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5088], r8
+	mov [rbx + 5088], r8
 ; y1 = x3
 %line 473+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -1371,25 +1371,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 15
 ; mem64[zp + 5096] = y1
 %line 475+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5096], r8
+	mov [rbx + 5096], r8
 ; mem64[zp + 5104] = 0
 %line 476+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5104], 0
+	mov qword [rbx + 5104], 0
 ; mem64[zp + 5112] = 0
 %line 477+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5112], 0
+	mov qword [rbx + 5112], 0
 ; mem64[zp + 5888] = 0
 %line 478+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5888], 0
+	mov qword [rbx + 5888], 0
 ; y1 = x0
 %line 479+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 48
 %line 480+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 48
 ; mem64[zp + 5896] = y1
 %line 481+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5896], r8
+	mov [rbx + 5896], r8
 ; y1 = x1
 %line 482+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -1398,13 +1398,13 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 485+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	shr rbx, 16
+	shr r10, 16
 ; y1 |= y2
 %line 486+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	or r8, rbx
+	or r8, r10
 ; mem64[zp + 5904] = y1
 %line 487+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5904], r8
+	mov [rbx + 5904], r8
 ; y1 = x2
 %line 488+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1419,7 +1419,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r12
 ; mem64[zp + 5912] = y1
 %line 493+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5912], r8
+	mov [rbx + 5912], r8
 ; y1 = x3
 %line 494+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -1434,22 +1434,22 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, rbp
 ; mem64[zp + 5920] = y1
 %line 499+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5920], r8
+	mov [rbx + 5920], r8
 ; y1 >>= 16
 %line 501+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r13, 16
 ; mem64[zp + 5928] = y1
 %line 502+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5928], r13
+	mov [rbx + 5928], r13
 ; mem64[zp + 5936] = 0
 %line 503+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5936], 0
+	mov qword [rbx + 5936], 0
 ; mem64[zp + 5944] = 0
 %line 504+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5944], 0
+	mov qword [rbx + 5944], 0
 ; x0 = mem64[si + 64]
 %line 505+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov rbx, [rsi + 64]
+	mov r10, [rsi + 64]
 ; x1 = mem64[si + 72]
 %line 506+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r12, [rsi + 72]
@@ -1467,16 +1467,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	and r13, r8
 ; mem64[zp + 128] = 0
 %line 511+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 128], 0
+	mov qword [rbx + 128], 0
 ; y1 = x0
 %line 512+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 55
 %line 513+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 55
 ; mem64[zp + 136] = y1
 %line 514+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 136], r8
+	mov [rbx + 136], r8
 ; y1 = x1
 %line 515+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -1485,7 +1485,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 55
 ; y2 = x0
 %line 517+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 9
 %line 518+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 9
@@ -1494,7 +1494,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 144] = y1
 %line 520+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 144], r8
+	mov [rbx + 144], r8
 ; y1 = x2
 %line 521+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1512,7 +1512,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 152] = y1
 %line 526+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 152], r8
+	mov [rbx + 152], r8
 ; y1 = x3
 %line 527+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -1530,7 +1530,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 160] = y1
 %line 532+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 160], r8
+	mov [rbx + 160], r8
 ; y1 = x3
 %line 533+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -1539,25 +1539,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 9
 ; mem64[zp + 168] = y1
 %line 535+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 168], r8
+	mov [rbx + 168], r8
 ; mem64[zp + 176] = 0
 %line 536+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 176], 0
+	mov qword [rbx + 176], 0
 ; mem64[zp + 184] = 0
 %line 537+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 184], 0
+	mov qword [rbx + 184], 0
 ; mem64[zp + 960] = 0
 %line 538+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 960], 0
+	mov qword [rbx + 960], 0
 ; y1 = x0
 %line 539+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 54
 %line 540+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 54
 ; mem64[zp + 968] = y1
 %line 541+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 968], r8
+	mov [rbx + 968], r8
 ; y1 = x1
 %line 542+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -1566,7 +1566,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 54
 ; y2 = x0
 %line 544+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 10
 %line 545+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 10
@@ -1575,7 +1575,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 976] = y1
 %line 547+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 976], r8
+	mov [rbx + 976], r8
 ; y1 = x2
 %line 548+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1593,7 +1593,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 984] = y1
 %line 553+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 984], r8
+	mov [rbx + 984], r8
 ; y1 = x3
 %line 554+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -1611,7 +1611,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 992] = y1
 %line 559+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 992], r8
+	mov [rbx + 992], r8
 ; y1 = x3
 %line 560+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -1620,25 +1620,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 10
 ; mem64[zp + 1000] = y1
 %line 562+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1000], r8
+	mov [rbx + 1000], r8
 ; mem64[zp + 1008] = 0
 %line 563+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1008], 0
+	mov qword [rbx + 1008], 0
 ; mem64[zp + 1016] = 0
 %line 564+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1016], 0
+	mov qword [rbx + 1016], 0
 ; mem64[zp + 1792] = 0
 %line 565+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1792], 0
+	mov qword [rbx + 1792], 0
 ; y1 = x0
 %line 566+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 53
 %line 567+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 53
 ; mem64[zp + 1800] = y1
 %line 568+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1800], r8
+	mov [rbx + 1800], r8
 ; y1 = x1
 %line 569+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -1647,7 +1647,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 53
 ; y2 = x0
 %line 571+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 11
 %line 572+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 11
@@ -1656,7 +1656,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1808] = y1
 %line 574+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1808], r8
+	mov [rbx + 1808], r8
 ; y1 = x2
 %line 575+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1674,7 +1674,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1816] = y1
 %line 580+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1816], r8
+	mov [rbx + 1816], r8
 ; y1 = x3
 %line 581+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -1692,7 +1692,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1824] = y1
 %line 586+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1824], r8
+	mov [rbx + 1824], r8
 ; y1 = x3
 %line 587+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -1701,25 +1701,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 11
 ; mem64[zp + 1832] = y1
 %line 589+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1832], r8
+	mov [rbx + 1832], r8
 ; mem64[zp + 1840] = 0
 %line 590+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1840], 0
+	mov qword [rbx + 1840], 0
 ; mem64[zp + 1848] = 0
 %line 591+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1848], 0
+	mov qword [rbx + 1848], 0
 ; mem64[zp + 2624] = 0
 %line 592+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2624], 0
+	mov qword [rbx + 2624], 0
 ; y1 = x0
 %line 593+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 52
 %line 594+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 52
 ; mem64[zp + 2632] = y1
 %line 595+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2632], r8
+	mov [rbx + 2632], r8
 ; y1 = x1
 %line 596+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -1728,7 +1728,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 52
 ; y2 = x0
 %line 598+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 12
 %line 599+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 12
@@ -1737,7 +1737,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2640] = y1
 %line 601+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2640], r8
+	mov [rbx + 2640], r8
 ; y1 = x2
 %line 602+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1755,7 +1755,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2648] = y1
 %line 607+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2648], r8
+	mov [rbx + 2648], r8
 ; y1 = x3
 %line 608+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -1773,7 +1773,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2656] = y1
 %line 613+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2656], r8
+	mov [rbx + 2656], r8
 ; y1 = x3
 %line 614+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -1782,25 +1782,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 12
 ; mem64[zp + 2664] = y1
 %line 616+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2664], r8
+	mov [rbx + 2664], r8
 ; mem64[zp + 2672] = 0
 %line 617+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2672], 0
+	mov qword [rbx + 2672], 0
 ; mem64[zp + 2680] = 0
 %line 618+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2680], 0
+	mov qword [rbx + 2680], 0
 ; mem64[zp + 3456] = 0
 %line 619+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3456], 0
+	mov qword [rbx + 3456], 0
 ; y1 = x0
 %line 620+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 51
 %line 621+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 51
 ; mem64[zp + 3464] = y1
 %line 622+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3464], r8
+	mov [rbx + 3464], r8
 ; y1 = x1
 %line 623+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -1809,7 +1809,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 51
 ; y2 = x0
 %line 625+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 13
 %line 626+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 13
@@ -1818,7 +1818,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3472] = y1
 %line 628+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3472], r8
+	mov [rbx + 3472], r8
 ; y1 = x2
 %line 629+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1836,7 +1836,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3480] = y1
 %line 634+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3480], r8
+	mov [rbx + 3480], r8
 ; y1 = x3
 %line 635+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -1854,7 +1854,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3488] = y1
 %line 640+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3488], r8
+	mov [rbx + 3488], r8
 ; y1 = x3
 %line 641+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -1863,25 +1863,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 13
 ; mem64[zp + 3496] = y1
 %line 643+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3496], r8
+	mov [rbx + 3496], r8
 ; mem64[zp + 3504] = 0
 %line 644+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3504], 0
+	mov qword [rbx + 3504], 0
 ; mem64[zp + 3512] = 0
 %line 645+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3512], 0
+	mov qword [rbx + 3512], 0
 ; mem64[zp + 4288] = 0
 %line 646+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4288], 0
+	mov qword [rbx + 4288], 0
 ; y1 = x0
 %line 647+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 50
 %line 648+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 50
 ; mem64[zp + 4296] = y1
 %line 649+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4296], r8
+	mov [rbx + 4296], r8
 ; y1 = x1
 %line 650+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -1890,7 +1890,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 50
 ; y2 = x0
 %line 652+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 14
 %line 653+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 14
@@ -1899,7 +1899,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4304] = y1
 %line 655+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4304], r8
+	mov [rbx + 4304], r8
 ; y1 = x2
 %line 656+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1917,7 +1917,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4312] = y1
 %line 661+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4312], r8
+	mov [rbx + 4312], r8
 ; y1 = x3
 %line 662+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -1935,7 +1935,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4320] = y1
 %line 667+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4320], r8
+	mov [rbx + 4320], r8
 ; y1 = x3
 %line 668+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -1944,25 +1944,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 14
 ; mem64[zp + 4328] = y1
 %line 670+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4328], r8
+	mov [rbx + 4328], r8
 ; mem64[zp + 4336] = 0
 %line 671+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4336], 0
+	mov qword [rbx + 4336], 0
 ; mem64[zp + 4344] = 0
 %line 672+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4344], 0
+	mov qword [rbx + 4344], 0
 ; mem64[zp + 5120] = 0
 %line 673+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5120], 0
+	mov qword [rbx + 5120], 0
 ; y1 = x0
 %line 674+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 49
 %line 675+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 49
 ; mem64[zp + 5128] = y1
 %line 676+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5128], r8
+	mov [rbx + 5128], r8
 ; y1 = x1
 %line 677+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -1971,7 +1971,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 49
 ; y2 = x0
 %line 679+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 15
 %line 680+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 15
@@ -1980,7 +1980,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5136] = y1
 %line 682+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5136], r8
+	mov [rbx + 5136], r8
 ; y1 = x2
 %line 683+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -1998,7 +1998,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5144] = y1
 %line 688+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5144], r8
+	mov [rbx + 5144], r8
 ; y1 = x3
 %line 689+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -2016,7 +2016,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5152] = y1
 %line 694+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5152], r8
+	mov [rbx + 5152], r8
 ; y1 = x3
 %line 695+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -2025,25 +2025,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 15
 ; mem64[zp + 5160] = y1
 %line 697+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5160], r8
+	mov [rbx + 5160], r8
 ; mem64[zp + 5168] = 0
 %line 698+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5168], 0
+	mov qword [rbx + 5168], 0
 ; mem64[zp + 5176] = 0
 %line 699+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5176], 0
+	mov qword [rbx + 5176], 0
 ; mem64[zp + 5952] = 0
 %line 700+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5952], 0
+	mov qword [rbx + 5952], 0
 ; y1 = x0
 %line 701+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 48
 %line 702+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 48
 ; mem64[zp + 5960] = y1
 %line 703+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5960], r8
+	mov [rbx + 5960], r8
 ; y1 = x1
 %line 704+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -2052,13 +2052,13 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 707+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	shr rbx, 16
+	shr r10, 16
 ; y1 |= y2
 %line 708+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	or r8, rbx
+	or r8, r10
 ; mem64[zp + 5968] = y1
 %line 709+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5968], r8
+	mov [rbx + 5968], r8
 ; y1 = x2
 %line 710+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2073,7 +2073,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r12
 ; mem64[zp + 5976] = y1
 %line 715+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5976], r8
+	mov [rbx + 5976], r8
 ; y1 = x3
 %line 716+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -2088,22 +2088,22 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, rbp
 ; mem64[zp + 5984] = y1
 %line 721+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5984], r8
+	mov [rbx + 5984], r8
 ; y1 >>= 16
 %line 723+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r13, 16
 ; mem64[zp + 5992] = y1
 %line 724+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5992], r13
+	mov [rbx + 5992], r13
 ; mem64[zp + 6000] = 0
 %line 725+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6000], 0
+	mov qword [rbx + 6000], 0
 ; mem64[zp + 6008] = 0
 %line 726+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6008], 0
+	mov qword [rbx + 6008], 0
 ; x0 = mem64[si + 96]
 %line 727+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov rbx, [rsi + 96]
+	mov r10, [rsi + 96]
 ; x1 = mem64[si + 104]
 %line 728+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r12, [rsi + 104]
@@ -2121,16 +2121,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	and r13, r8
 ; mem64[zp + 192] = 0
 %line 733+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 192], 0
+	mov qword [rbx + 192], 0
 ; y1 = x0
 %line 734+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 55
 %line 735+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 55
 ; mem64[zp + 200] = y1
 %line 736+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 200], r8
+	mov [rbx + 200], r8
 ; y1 = x1
 %line 737+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -2139,7 +2139,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 55
 ; y2 = x0
 %line 739+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 9
 %line 740+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 9
@@ -2148,7 +2148,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 208] = y1
 %line 742+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 208], r8
+	mov [rbx + 208], r8
 ; y1 = x2
 %line 743+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2166,7 +2166,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 216] = y1
 %line 748+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 216], r8
+	mov [rbx + 216], r8
 ; y1 = x3
 %line 749+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -2184,7 +2184,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 224] = y1
 %line 754+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 224], r8
+	mov [rbx + 224], r8
 ; y1 = x3
 %line 755+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -2193,25 +2193,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 9
 ; mem64[zp + 232] = y1
 %line 757+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 232], r8
+	mov [rbx + 232], r8
 ; mem64[zp + 240] = 0
 %line 758+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 240], 0
+	mov qword [rbx + 240], 0
 ; mem64[zp + 248] = 0
 %line 759+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 248], 0
+	mov qword [rbx + 248], 0
 ; mem64[zp + 1024] = 0
 %line 760+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1024], 0
+	mov qword [rbx + 1024], 0
 ; y1 = x0
 %line 761+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 54
 %line 762+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 54
 ; mem64[zp + 1032] = y1
 %line 763+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1032], r8
+	mov [rbx + 1032], r8
 ; y1 = x1
 %line 764+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -2220,7 +2220,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 54
 ; y2 = x0
 %line 766+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 10
 %line 767+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 10
@@ -2229,7 +2229,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1040] = y1
 %line 769+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1040], r8
+	mov [rbx + 1040], r8
 ; y1 = x2
 %line 770+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2247,7 +2247,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1048] = y1
 %line 775+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1048], r8
+	mov [rbx + 1048], r8
 ; y1 = x3
 %line 776+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -2265,7 +2265,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1056] = y1
 %line 781+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1056], r8
+	mov [rbx + 1056], r8
 ; y1 = x3
 %line 782+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -2274,25 +2274,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 10
 ; mem64[zp + 1064] = y1
 %line 784+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1064], r8
+	mov [rbx + 1064], r8
 ; mem64[zp + 1072] = 0
 %line 785+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1072], 0
+	mov qword [rbx + 1072], 0
 ; mem64[zp + 1080] = 0
 %line 786+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1080], 0
+	mov qword [rbx + 1080], 0
 ; mem64[zp + 1856] = 0
 %line 787+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1856], 0
+	mov qword [rbx + 1856], 0
 ; y1 = x0
 %line 788+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 53
 %line 789+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 53
 ; mem64[zp + 1864] = y1
 %line 790+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1864], r8
+	mov [rbx + 1864], r8
 ; y1 = x1
 %line 791+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -2301,7 +2301,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 53
 ; y2 = x0
 %line 793+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 11
 %line 794+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 11
@@ -2310,7 +2310,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1872] = y1
 %line 796+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1872], r8
+	mov [rbx + 1872], r8
 ; y1 = x2
 %line 797+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2328,7 +2328,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1880] = y1
 %line 802+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1880], r8
+	mov [rbx + 1880], r8
 ; y1 = x3
 %line 803+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -2346,7 +2346,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1888] = y1
 %line 808+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1888], r8
+	mov [rbx + 1888], r8
 ; y1 = x3
 %line 809+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -2355,25 +2355,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 11
 ; mem64[zp + 1896] = y1
 %line 811+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1896], r8
+	mov [rbx + 1896], r8
 ; mem64[zp + 1904] = 0
 %line 812+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1904], 0
+	mov qword [rbx + 1904], 0
 ; mem64[zp + 1912] = 0
 %line 813+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1912], 0
+	mov qword [rbx + 1912], 0
 ; mem64[zp + 2688] = 0
 %line 814+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2688], 0
+	mov qword [rbx + 2688], 0
 ; y1 = x0
 %line 815+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 52
 %line 816+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 52
 ; mem64[zp + 2696] = y1
 %line 817+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2696], r8
+	mov [rbx + 2696], r8
 ; y1 = x1
 %line 818+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -2382,7 +2382,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 52
 ; y2 = x0
 %line 820+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 12
 %line 821+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 12
@@ -2391,7 +2391,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2704] = y1
 %line 823+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2704], r8
+	mov [rbx + 2704], r8
 ; y1 = x2
 %line 824+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2409,7 +2409,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2712] = y1
 %line 829+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2712], r8
+	mov [rbx + 2712], r8
 ; y1 = x3
 %line 830+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -2427,7 +2427,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2720] = y1
 %line 835+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2720], r8
+	mov [rbx + 2720], r8
 ; y1 = x3
 %line 836+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -2436,25 +2436,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 12
 ; mem64[zp + 2728] = y1
 %line 838+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2728], r8
+	mov [rbx + 2728], r8
 ; mem64[zp + 2736] = 0
 %line 839+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2736], 0
+	mov qword [rbx + 2736], 0
 ; mem64[zp + 2744] = 0
 %line 840+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2744], 0
+	mov qword [rbx + 2744], 0
 ; mem64[zp + 3520] = 0
 %line 841+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3520], 0
+	mov qword [rbx + 3520], 0
 ; y1 = x0
 %line 842+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 51
 %line 843+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 51
 ; mem64[zp + 3528] = y1
 %line 844+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3528], r8
+	mov [rbx + 3528], r8
 ; y1 = x1
 %line 845+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -2463,7 +2463,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 51
 ; y2 = x0
 %line 847+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 13
 %line 848+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 13
@@ -2472,7 +2472,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3536] = y1
 %line 850+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3536], r8
+	mov [rbx + 3536], r8
 ; y1 = x2
 %line 851+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2490,7 +2490,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3544] = y1
 %line 856+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3544], r8
+	mov [rbx + 3544], r8
 ; y1 = x3
 %line 857+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -2508,7 +2508,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3552] = y1
 %line 862+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3552], r8
+	mov [rbx + 3552], r8
 ; y1 = x3
 %line 863+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -2517,25 +2517,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 13
 ; mem64[zp + 3560] = y1
 %line 865+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3560], r8
+	mov [rbx + 3560], r8
 ; mem64[zp + 3568] = 0
 %line 866+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3568], 0
+	mov qword [rbx + 3568], 0
 ; mem64[zp + 3576] = 0
 %line 867+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3576], 0
+	mov qword [rbx + 3576], 0
 ; mem64[zp + 4352] = 0
 %line 868+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4352], 0
+	mov qword [rbx + 4352], 0
 ; y1 = x0
 %line 869+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 50
 %line 870+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 50
 ; mem64[zp + 4360] = y1
 %line 871+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4360], r8
+	mov [rbx + 4360], r8
 ; y1 = x1
 %line 872+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -2544,7 +2544,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 50
 ; y2 = x0
 %line 874+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 14
 %line 875+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 14
@@ -2553,7 +2553,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4368] = y1
 %line 877+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4368], r8
+	mov [rbx + 4368], r8
 ; y1 = x2
 %line 878+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2571,7 +2571,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4376] = y1
 %line 883+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4376], r8
+	mov [rbx + 4376], r8
 ; y1 = x3
 %line 884+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -2589,7 +2589,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4384] = y1
 %line 889+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4384], r8
+	mov [rbx + 4384], r8
 ; y1 = x3
 %line 890+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -2598,25 +2598,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 14
 ; mem64[zp + 4392] = y1
 %line 892+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4392], r8
+	mov [rbx + 4392], r8
 ; mem64[zp + 4400] = 0
 %line 893+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4400], 0
+	mov qword [rbx + 4400], 0
 ; mem64[zp + 4408] = 0
 %line 894+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4408], 0
+	mov qword [rbx + 4408], 0
 ; mem64[zp + 5184] = 0
 %line 895+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5184], 0
+	mov qword [rbx + 5184], 0
 ; y1 = x0
 %line 896+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 49
 %line 897+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 49
 ; mem64[zp + 5192] = y1
 %line 898+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5192], r8
+	mov [rbx + 5192], r8
 ; y1 = x1
 %line 899+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -2625,7 +2625,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 49
 ; y2 = x0
 %line 901+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 15
 %line 902+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 15
@@ -2634,7 +2634,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5200] = y1
 %line 904+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5200], r8
+	mov [rbx + 5200], r8
 ; y1 = x2
 %line 905+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2652,7 +2652,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5208] = y1
 %line 910+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5208], r8
+	mov [rbx + 5208], r8
 ; y1 = x3
 %line 911+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -2670,7 +2670,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5216] = y1
 %line 916+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5216], r8
+	mov [rbx + 5216], r8
 ; y1 = x3
 %line 917+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -2679,25 +2679,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 15
 ; mem64[zp + 5224] = y1
 %line 919+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5224], r8
+	mov [rbx + 5224], r8
 ; mem64[zp + 5232] = 0
 %line 920+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5232], 0
+	mov qword [rbx + 5232], 0
 ; mem64[zp + 5240] = 0
 %line 921+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5240], 0
+	mov qword [rbx + 5240], 0
 ; mem64[zp + 6016] = 0
 %line 922+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6016], 0
+	mov qword [rbx + 6016], 0
 ; y1 = x0
 %line 923+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 48
 %line 924+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 48
 ; mem64[zp + 6024] = y1
 %line 925+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6024], r8
+	mov [rbx + 6024], r8
 ; y1 = x1
 %line 926+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -2706,13 +2706,13 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 929+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	shr rbx, 16
+	shr r10, 16
 ; y1 |= y2
 %line 930+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	or r8, rbx
+	or r8, r10
 ; mem64[zp + 6032] = y1
 %line 931+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6032], r8
+	mov [rbx + 6032], r8
 ; y1 = x2
 %line 932+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2727,7 +2727,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r12
 ; mem64[zp + 6040] = y1
 %line 937+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6040], r8
+	mov [rbx + 6040], r8
 ; y1 = x3
 %line 938+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -2742,22 +2742,22 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, rbp
 ; mem64[zp + 6048] = y1
 %line 943+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6048], r8
+	mov [rbx + 6048], r8
 ; y1 >>= 16
 %line 945+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r13, 16
 ; mem64[zp + 6056] = y1
 %line 946+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6056], r13
+	mov [rbx + 6056], r13
 ; mem64[zp + 6064] = 0
 %line 947+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6064], 0
+	mov qword [rbx + 6064], 0
 ; mem64[zp + 6072] = 0
 %line 948+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6072], 0
+	mov qword [rbx + 6072], 0
 ; x0 = mem64[si + 128]
 %line 949+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov rbx, [rsi + 128]
+	mov r10, [rsi + 128]
 ; x1 = mem64[si + 136]
 %line 950+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r12, [rsi + 136]
@@ -2775,16 +2775,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	and r13, r8
 ; mem64[zp + 256] = 0
 %line 955+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 256], 0
+	mov qword [rbx + 256], 0
 ; y1 = x0
 %line 956+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 55
 %line 957+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 55
 ; mem64[zp + 264] = y1
 %line 958+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 264], r8
+	mov [rbx + 264], r8
 ; y1 = x1
 %line 959+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -2793,7 +2793,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 55
 ; y2 = x0
 %line 961+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 9
 %line 962+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 9
@@ -2802,7 +2802,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 272] = y1
 %line 964+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 272], r8
+	mov [rbx + 272], r8
 ; y1 = x2
 %line 965+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2820,7 +2820,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 280] = y1
 %line 970+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 280], r8
+	mov [rbx + 280], r8
 ; y1 = x3
 %line 971+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -2838,7 +2838,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 288] = y1
 %line 976+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 288], r8
+	mov [rbx + 288], r8
 ; y1 = x3
 %line 977+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -2847,25 +2847,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 9
 ; mem64[zp + 296] = y1
 %line 979+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 296], r8
+	mov [rbx + 296], r8
 ; mem64[zp + 304] = 0
 %line 980+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 304], 0
+	mov qword [rbx + 304], 0
 ; mem64[zp + 312] = 0
 %line 981+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 312], 0
+	mov qword [rbx + 312], 0
 ; mem64[zp + 1088] = 0
 %line 982+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1088], 0
+	mov qword [rbx + 1088], 0
 ; y1 = x0
 %line 983+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 54
 %line 984+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 54
 ; mem64[zp + 1096] = y1
 %line 985+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1096], r8
+	mov [rbx + 1096], r8
 ; y1 = x1
 %line 986+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -2874,7 +2874,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 54
 ; y2 = x0
 %line 988+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 10
 %line 989+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 10
@@ -2883,7 +2883,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1104] = y1
 %line 991+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1104], r8
+	mov [rbx + 1104], r8
 ; y1 = x2
 %line 992+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2901,7 +2901,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1112] = y1
 %line 997+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1112], r8
+	mov [rbx + 1112], r8
 ; y1 = x3
 %line 998+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -2919,7 +2919,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1120] = y1
 %line 1003+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1120], r8
+	mov [rbx + 1120], r8
 ; y1 = x3
 %line 1004+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -2928,25 +2928,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 10
 ; mem64[zp + 1128] = y1
 %line 1006+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1128], r8
+	mov [rbx + 1128], r8
 ; mem64[zp + 1136] = 0
 %line 1007+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1136], 0
+	mov qword [rbx + 1136], 0
 ; mem64[zp + 1144] = 0
 %line 1008+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1144], 0
+	mov qword [rbx + 1144], 0
 ; mem64[zp + 1920] = 0
 %line 1009+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1920], 0
+	mov qword [rbx + 1920], 0
 ; y1 = x0
 %line 1010+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 53
 %line 1011+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 53
 ; mem64[zp + 1928] = y1
 %line 1012+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1928], r8
+	mov [rbx + 1928], r8
 ; y1 = x1
 %line 1013+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -2955,7 +2955,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 53
 ; y2 = x0
 %line 1015+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 11
 %line 1016+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 11
@@ -2964,7 +2964,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1936] = y1
 %line 1018+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1936], r8
+	mov [rbx + 1936], r8
 ; y1 = x2
 %line 1019+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -2982,7 +2982,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1944] = y1
 %line 1024+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1944], r8
+	mov [rbx + 1944], r8
 ; y1 = x3
 %line 1025+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -3000,7 +3000,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1952] = y1
 %line 1030+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1952], r8
+	mov [rbx + 1952], r8
 ; y1 = x3
 %line 1031+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -3009,25 +3009,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 11
 ; mem64[zp + 1960] = y1
 %line 1033+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1960], r8
+	mov [rbx + 1960], r8
 ; mem64[zp + 1968] = 0
 %line 1034+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1968], 0
+	mov qword [rbx + 1968], 0
 ; mem64[zp + 1976] = 0
 %line 1035+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1976], 0
+	mov qword [rbx + 1976], 0
 ; mem64[zp + 2752] = 0
 %line 1036+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2752], 0
+	mov qword [rbx + 2752], 0
 ; y1 = x0
 %line 1037+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 52
 %line 1038+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 52
 ; mem64[zp + 2760] = y1
 %line 1039+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2760], r8
+	mov [rbx + 2760], r8
 ; y1 = x1
 %line 1040+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -3036,7 +3036,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 52
 ; y2 = x0
 %line 1042+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 12
 %line 1043+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 12
@@ -3045,7 +3045,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2768] = y1
 %line 1045+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2768], r8
+	mov [rbx + 2768], r8
 ; y1 = x2
 %line 1046+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3063,7 +3063,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2776] = y1
 %line 1051+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2776], r8
+	mov [rbx + 2776], r8
 ; y1 = x3
 %line 1052+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -3081,7 +3081,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2784] = y1
 %line 1057+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2784], r8
+	mov [rbx + 2784], r8
 ; y1 = x3
 %line 1058+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -3090,25 +3090,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 12
 ; mem64[zp + 2792] = y1
 %line 1060+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2792], r8
+	mov [rbx + 2792], r8
 ; mem64[zp + 2800] = 0
 %line 1061+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2800], 0
+	mov qword [rbx + 2800], 0
 ; mem64[zp + 2808] = 0
 %line 1062+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2808], 0
+	mov qword [rbx + 2808], 0
 ; mem64[zp + 3584] = 0
 %line 1063+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3584], 0
+	mov qword [rbx + 3584], 0
 ; y1 = x0
 %line 1064+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 51
 %line 1065+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 51
 ; mem64[zp + 3592] = y1
 %line 1066+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3592], r8
+	mov [rbx + 3592], r8
 ; y1 = x1
 %line 1067+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -3117,7 +3117,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 51
 ; y2 = x0
 %line 1069+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 13
 %line 1070+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 13
@@ -3126,7 +3126,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3600] = y1
 %line 1072+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3600], r8
+	mov [rbx + 3600], r8
 ; y1 = x2
 %line 1073+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3144,7 +3144,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3608] = y1
 %line 1078+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3608], r8
+	mov [rbx + 3608], r8
 ; y1 = x3
 %line 1079+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -3162,7 +3162,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3616] = y1
 %line 1084+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3616], r8
+	mov [rbx + 3616], r8
 ; y1 = x3
 %line 1085+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -3171,25 +3171,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 13
 ; mem64[zp + 3624] = y1
 %line 1087+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3624], r8
+	mov [rbx + 3624], r8
 ; mem64[zp + 3632] = 0
 %line 1088+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3632], 0
+	mov qword [rbx + 3632], 0
 ; mem64[zp + 3640] = 0
 %line 1089+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3640], 0
+	mov qword [rbx + 3640], 0
 ; mem64[zp + 4416] = 0
 %line 1090+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4416], 0
+	mov qword [rbx + 4416], 0
 ; y1 = x0
 %line 1091+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 50
 %line 1092+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 50
 ; mem64[zp + 4424] = y1
 %line 1093+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4424], r8
+	mov [rbx + 4424], r8
 ; y1 = x1
 %line 1094+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -3198,7 +3198,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 50
 ; y2 = x0
 %line 1096+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 14
 %line 1097+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 14
@@ -3207,7 +3207,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4432] = y1
 %line 1099+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4432], r8
+	mov [rbx + 4432], r8
 ; y1 = x2
 %line 1100+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3225,7 +3225,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4440] = y1
 %line 1105+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4440], r8
+	mov [rbx + 4440], r8
 ; y1 = x3
 %line 1106+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -3243,7 +3243,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4448] = y1
 %line 1111+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4448], r8
+	mov [rbx + 4448], r8
 ; y1 = x3
 %line 1112+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -3252,25 +3252,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 14
 ; mem64[zp + 4456] = y1
 %line 1114+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4456], r8
+	mov [rbx + 4456], r8
 ; mem64[zp + 4464] = 0
 %line 1115+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4464], 0
+	mov qword [rbx + 4464], 0
 ; mem64[zp + 4472] = 0
 %line 1116+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4472], 0
+	mov qword [rbx + 4472], 0
 ; mem64[zp + 5248] = 0
 %line 1117+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5248], 0
+	mov qword [rbx + 5248], 0
 ; y1 = x0
 %line 1118+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 49
 %line 1119+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 49
 ; mem64[zp + 5256] = y1
 %line 1120+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5256], r8
+	mov [rbx + 5256], r8
 ; y1 = x1
 %line 1121+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -3279,7 +3279,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 49
 ; y2 = x0
 %line 1123+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 15
 %line 1124+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 15
@@ -3288,7 +3288,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5264] = y1
 %line 1126+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5264], r8
+	mov [rbx + 5264], r8
 ; y1 = x2
 %line 1127+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3306,7 +3306,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5272] = y1
 %line 1132+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5272], r8
+	mov [rbx + 5272], r8
 ; y1 = x3
 %line 1133+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -3324,7 +3324,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5280] = y1
 %line 1138+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5280], r8
+	mov [rbx + 5280], r8
 ; y1 = x3
 %line 1139+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -3333,25 +3333,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 15
 ; mem64[zp + 5288] = y1
 %line 1141+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5288], r8
+	mov [rbx + 5288], r8
 ; mem64[zp + 5296] = 0
 %line 1142+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5296], 0
+	mov qword [rbx + 5296], 0
 ; mem64[zp + 5304] = 0
 %line 1143+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5304], 0
+	mov qword [rbx + 5304], 0
 ; mem64[zp + 6080] = 0
 %line 1144+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6080], 0
+	mov qword [rbx + 6080], 0
 ; y1 = x0
 %line 1145+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 48
 %line 1146+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 48
 ; mem64[zp + 6088] = y1
 %line 1147+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6088], r8
+	mov [rbx + 6088], r8
 ; y1 = x1
 %line 1148+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -3360,13 +3360,13 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 1151+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	shr rbx, 16
+	shr r10, 16
 ; y1 |= y2
 %line 1152+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	or r8, rbx
+	or r8, r10
 ; mem64[zp + 6096] = y1
 %line 1153+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6096], r8
+	mov [rbx + 6096], r8
 ; y1 = x2
 %line 1154+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3381,7 +3381,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r12
 ; mem64[zp + 6104] = y1
 %line 1159+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6104], r8
+	mov [rbx + 6104], r8
 ; y1 = x3
 %line 1160+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -3396,22 +3396,22 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, rbp
 ; mem64[zp + 6112] = y1
 %line 1165+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6112], r8
+	mov [rbx + 6112], r8
 ; y1 >>= 16
 %line 1167+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r13, 16
 ; mem64[zp + 6120] = y1
 %line 1168+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6120], r13
+	mov [rbx + 6120], r13
 ; mem64[zp + 6128] = 0
 %line 1169+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6128], 0
+	mov qword [rbx + 6128], 0
 ; mem64[zp + 6136] = 0
 %line 1170+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6136], 0
+	mov qword [rbx + 6136], 0
 ; x0 = mem64[si + 160]
 %line 1171+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov rbx, [rsi + 160]
+	mov r10, [rsi + 160]
 ; x1 = mem64[si + 168]
 %line 1172+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r12, [rsi + 168]
@@ -3429,16 +3429,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	and r13, r8
 ; mem64[zp + 320] = 0
 %line 1177+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 320], 0
+	mov qword [rbx + 320], 0
 ; y1 = x0
 %line 1178+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 55
 %line 1179+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 55
 ; mem64[zp + 328] = y1
 %line 1180+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 328], r8
+	mov [rbx + 328], r8
 ; y1 = x1
 %line 1181+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -3447,7 +3447,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 55
 ; y2 = x0
 %line 1183+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 9
 %line 1184+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 9
@@ -3456,7 +3456,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 336] = y1
 %line 1186+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 336], r8
+	mov [rbx + 336], r8
 ; y1 = x2
 %line 1187+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3474,7 +3474,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 344] = y1
 %line 1192+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 344], r8
+	mov [rbx + 344], r8
 ; y1 = x3
 %line 1193+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -3492,7 +3492,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 352] = y1
 %line 1198+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 352], r8
+	mov [rbx + 352], r8
 ; y1 = x3
 %line 1199+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -3501,25 +3501,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 9
 ; mem64[zp + 360] = y1
 %line 1201+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 360], r8
+	mov [rbx + 360], r8
 ; mem64[zp + 368] = 0
 %line 1202+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 368], 0
+	mov qword [rbx + 368], 0
 ; mem64[zp + 376] = 0
 %line 1203+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 376], 0
+	mov qword [rbx + 376], 0
 ; mem64[zp + 1152] = 0
 %line 1204+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1152], 0
+	mov qword [rbx + 1152], 0
 ; y1 = x0
 %line 1205+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 54
 %line 1206+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 54
 ; mem64[zp + 1160] = y1
 %line 1207+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1160], r8
+	mov [rbx + 1160], r8
 ; y1 = x1
 %line 1208+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -3528,7 +3528,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 54
 ; y2 = x0
 %line 1210+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 10
 %line 1211+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 10
@@ -3537,7 +3537,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1168] = y1
 %line 1213+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1168], r8
+	mov [rbx + 1168], r8
 ; y1 = x2
 %line 1214+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3555,7 +3555,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1176] = y1
 %line 1219+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1176], r8
+	mov [rbx + 1176], r8
 ; y1 = x3
 %line 1220+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -3573,7 +3573,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1184] = y1
 %line 1225+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1184], r8
+	mov [rbx + 1184], r8
 ; y1 = x3
 %line 1226+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -3582,25 +3582,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 10
 ; mem64[zp + 1192] = y1
 %line 1228+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1192], r8
+	mov [rbx + 1192], r8
 ; mem64[zp + 1200] = 0
 %line 1229+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1200], 0
+	mov qword [rbx + 1200], 0
 ; mem64[zp + 1208] = 0
 %line 1230+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1208], 0
+	mov qword [rbx + 1208], 0
 ; mem64[zp + 1984] = 0
 %line 1231+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1984], 0
+	mov qword [rbx + 1984], 0
 ; y1 = x0
 %line 1232+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 53
 %line 1233+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 53
 ; mem64[zp + 1992] = y1
 %line 1234+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1992], r8
+	mov [rbx + 1992], r8
 ; y1 = x1
 %line 1235+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -3609,7 +3609,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 53
 ; y2 = x0
 %line 1237+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 11
 %line 1238+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 11
@@ -3618,7 +3618,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2000] = y1
 %line 1240+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2000], r8
+	mov [rbx + 2000], r8
 ; y1 = x2
 %line 1241+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3636,7 +3636,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2008] = y1
 %line 1246+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2008], r8
+	mov [rbx + 2008], r8
 ; y1 = x3
 %line 1247+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -3654,7 +3654,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2016] = y1
 %line 1252+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2016], r8
+	mov [rbx + 2016], r8
 ; y1 = x3
 %line 1253+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -3663,25 +3663,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 11
 ; mem64[zp + 2024] = y1
 %line 1255+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2024], r8
+	mov [rbx + 2024], r8
 ; mem64[zp + 2032] = 0
 %line 1256+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2032], 0
+	mov qword [rbx + 2032], 0
 ; mem64[zp + 2040] = 0
 %line 1257+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2040], 0
+	mov qword [rbx + 2040], 0
 ; mem64[zp + 2816] = 0
 %line 1258+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2816], 0
+	mov qword [rbx + 2816], 0
 ; y1 = x0
 %line 1259+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 52
 %line 1260+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 52
 ; mem64[zp + 2824] = y1
 %line 1261+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2824], r8
+	mov [rbx + 2824], r8
 ; y1 = x1
 %line 1262+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -3690,7 +3690,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 52
 ; y2 = x0
 %line 1264+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 12
 %line 1265+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 12
@@ -3699,7 +3699,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2832] = y1
 %line 1267+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2832], r8
+	mov [rbx + 2832], r8
 ; y1 = x2
 %line 1268+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3717,7 +3717,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2840] = y1
 %line 1273+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2840], r8
+	mov [rbx + 2840], r8
 ; y1 = x3
 %line 1274+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -3735,7 +3735,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2848] = y1
 %line 1279+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2848], r8
+	mov [rbx + 2848], r8
 ; y1 = x3
 %line 1280+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -3744,25 +3744,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 12
 ; mem64[zp + 2856] = y1
 %line 1282+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2856], r8
+	mov [rbx + 2856], r8
 ; mem64[zp + 2864] = 0
 %line 1283+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2864], 0
+	mov qword [rbx + 2864], 0
 ; mem64[zp + 2872] = 0
 %line 1284+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2872], 0
+	mov qword [rbx + 2872], 0
 ; mem64[zp + 3648] = 0
 %line 1285+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3648], 0
+	mov qword [rbx + 3648], 0
 ; y1 = x0
 %line 1286+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 51
 %line 1287+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 51
 ; mem64[zp + 3656] = y1
 %line 1288+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3656], r8
+	mov [rbx + 3656], r8
 ; y1 = x1
 %line 1289+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -3771,7 +3771,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 51
 ; y2 = x0
 %line 1291+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 13
 %line 1292+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 13
@@ -3780,7 +3780,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3664] = y1
 %line 1294+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3664], r8
+	mov [rbx + 3664], r8
 ; y1 = x2
 %line 1295+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3798,7 +3798,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3672] = y1
 %line 1300+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3672], r8
+	mov [rbx + 3672], r8
 ; y1 = x3
 %line 1301+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -3816,7 +3816,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3680] = y1
 %line 1306+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3680], r8
+	mov [rbx + 3680], r8
 ; y1 = x3
 %line 1307+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -3825,25 +3825,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 13
 ; mem64[zp + 3688] = y1
 %line 1309+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3688], r8
+	mov [rbx + 3688], r8
 ; mem64[zp + 3696] = 0
 %line 1310+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3696], 0
+	mov qword [rbx + 3696], 0
 ; mem64[zp + 3704] = 0
 %line 1311+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3704], 0
+	mov qword [rbx + 3704], 0
 ; mem64[zp + 4480] = 0
 %line 1312+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4480], 0
+	mov qword [rbx + 4480], 0
 ; y1 = x0
 %line 1313+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 50
 %line 1314+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 50
 ; mem64[zp + 4488] = y1
 %line 1315+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4488], r8
+	mov [rbx + 4488], r8
 ; y1 = x1
 %line 1316+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -3852,7 +3852,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 50
 ; y2 = x0
 %line 1318+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 14
 %line 1319+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 14
@@ -3861,7 +3861,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4496] = y1
 %line 1321+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4496], r8
+	mov [rbx + 4496], r8
 ; y1 = x2
 %line 1322+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3879,7 +3879,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4504] = y1
 %line 1327+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4504], r8
+	mov [rbx + 4504], r8
 ; y1 = x3
 %line 1328+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -3897,7 +3897,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4512] = y1
 %line 1333+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4512], r8
+	mov [rbx + 4512], r8
 ; y1 = x3
 %line 1334+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -3906,25 +3906,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 14
 ; mem64[zp + 4520] = y1
 %line 1336+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4520], r8
+	mov [rbx + 4520], r8
 ; mem64[zp + 4528] = 0
 %line 1337+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4528], 0
+	mov qword [rbx + 4528], 0
 ; mem64[zp + 4536] = 0
 %line 1338+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4536], 0
+	mov qword [rbx + 4536], 0
 ; mem64[zp + 5312] = 0
 %line 1339+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5312], 0
+	mov qword [rbx + 5312], 0
 ; y1 = x0
 %line 1340+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 49
 %line 1341+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 49
 ; mem64[zp + 5320] = y1
 %line 1342+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5320], r8
+	mov [rbx + 5320], r8
 ; y1 = x1
 %line 1343+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -3933,7 +3933,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 49
 ; y2 = x0
 %line 1345+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 15
 %line 1346+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 15
@@ -3942,7 +3942,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5328] = y1
 %line 1348+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5328], r8
+	mov [rbx + 5328], r8
 ; y1 = x2
 %line 1349+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -3960,7 +3960,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5336] = y1
 %line 1354+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5336], r8
+	mov [rbx + 5336], r8
 ; y1 = x3
 %line 1355+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -3978,7 +3978,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5344] = y1
 %line 1360+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5344], r8
+	mov [rbx + 5344], r8
 ; y1 = x3
 %line 1361+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -3987,25 +3987,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 15
 ; mem64[zp + 5352] = y1
 %line 1363+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5352], r8
+	mov [rbx + 5352], r8
 ; mem64[zp + 5360] = 0
 %line 1364+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5360], 0
+	mov qword [rbx + 5360], 0
 ; mem64[zp + 5368] = 0
 %line 1365+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5368], 0
+	mov qword [rbx + 5368], 0
 ; mem64[zp + 6144] = 0
 %line 1366+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6144], 0
+	mov qword [rbx + 6144], 0
 ; y1 = x0
 %line 1367+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 48
 %line 1368+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 48
 ; mem64[zp + 6152] = y1
 %line 1369+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6152], r8
+	mov [rbx + 6152], r8
 ; y1 = x1
 %line 1370+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -4014,13 +4014,13 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 1373+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	shr rbx, 16
+	shr r10, 16
 ; y1 |= y2
 %line 1374+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	or r8, rbx
+	or r8, r10
 ; mem64[zp + 6160] = y1
 %line 1375+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6160], r8
+	mov [rbx + 6160], r8
 ; y1 = x2
 %line 1376+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -4035,7 +4035,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r12
 ; mem64[zp + 6168] = y1
 %line 1381+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6168], r8
+	mov [rbx + 6168], r8
 ; y1 = x3
 %line 1382+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -4050,22 +4050,22 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, rbp
 ; mem64[zp + 6176] = y1
 %line 1387+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6176], r8
+	mov [rbx + 6176], r8
 ; y1 >>= 16
 %line 1389+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r13, 16
 ; mem64[zp + 6184] = y1
 %line 1390+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6184], r13
+	mov [rbx + 6184], r13
 ; mem64[zp + 6192] = 0
 %line 1391+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6192], 0
+	mov qword [rbx + 6192], 0
 ; mem64[zp + 6200] = 0
 %line 1392+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6200], 0
+	mov qword [rbx + 6200], 0
 ; x0 = mem64[si + 192]
 %line 1393+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov rbx, [rsi + 192]
+	mov r10, [rsi + 192]
 ; x1 = mem64[si + 200]
 %line 1394+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r12, [rsi + 200]
@@ -4083,16 +4083,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	and r13, r8
 ; mem64[zp + 384] = 0
 %line 1399+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 384], 0
+	mov qword [rbx + 384], 0
 ; y1 = x0
 %line 1400+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 55
 %line 1401+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 55
 ; mem64[zp + 392] = y1
 %line 1402+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 392], r8
+	mov [rbx + 392], r8
 ; y1 = x1
 %line 1403+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -4101,7 +4101,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 55
 ; y2 = x0
 %line 1405+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 9
 %line 1406+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 9
@@ -4110,7 +4110,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 400] = y1
 %line 1408+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 400], r8
+	mov [rbx + 400], r8
 ; y1 = x2
 %line 1409+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -4128,7 +4128,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 408] = y1
 %line 1414+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 408], r8
+	mov [rbx + 408], r8
 ; y1 = x3
 %line 1415+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -4146,7 +4146,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 416] = y1
 %line 1420+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 416], r8
+	mov [rbx + 416], r8
 ; y1 = x3
 %line 1421+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -4155,25 +4155,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 9
 ; mem64[zp + 424] = y1
 %line 1423+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 424], r8
+	mov [rbx + 424], r8
 ; mem64[zp + 432] = 0
 %line 1424+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 432], 0
+	mov qword [rbx + 432], 0
 ; mem64[zp + 440] = 0
 %line 1425+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 440], 0
+	mov qword [rbx + 440], 0
 ; mem64[zp + 1216] = 0
 %line 1426+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1216], 0
+	mov qword [rbx + 1216], 0
 ; y1 = x0
 %line 1427+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 54
 %line 1428+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 54
 ; mem64[zp + 1224] = y1
 %line 1429+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1224], r8
+	mov [rbx + 1224], r8
 ; y1 = x1
 %line 1430+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -4182,7 +4182,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 54
 ; y2 = x0
 %line 1432+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 10
 %line 1433+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 10
@@ -4191,7 +4191,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1232] = y1
 %line 1435+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1232], r8
+	mov [rbx + 1232], r8
 ; y1 = x2
 %line 1436+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -4209,7 +4209,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1240] = y1
 %line 1441+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1240], r8
+	mov [rbx + 1240], r8
 ; y1 = x3
 %line 1442+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -4227,7 +4227,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1248] = y1
 %line 1447+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1248], r8
+	mov [rbx + 1248], r8
 ; y1 = x3
 %line 1448+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -4236,25 +4236,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 10
 ; mem64[zp + 1256] = y1
 %line 1450+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1256], r8
+	mov [rbx + 1256], r8
 ; mem64[zp + 1264] = 0
 %line 1451+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1264], 0
+	mov qword [rbx + 1264], 0
 ; mem64[zp + 1272] = 0
 %line 1452+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1272], 0
+	mov qword [rbx + 1272], 0
 ; mem64[zp + 2048] = 0
 %line 1453+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2048], 0
+	mov qword [rbx + 2048], 0
 ; y1 = x0
 %line 1454+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 53
 %line 1455+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 53
 ; mem64[zp + 2056] = y1
 %line 1456+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2056], r8
+	mov [rbx + 2056], r8
 ; y1 = x1
 %line 1457+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -4263,7 +4263,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 53
 ; y2 = x0
 %line 1459+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 11
 %line 1460+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 11
@@ -4272,7 +4272,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2064] = y1
 %line 1462+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2064], r8
+	mov [rbx + 2064], r8
 ; y1 = x2
 %line 1463+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -4290,7 +4290,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2072] = y1
 %line 1468+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2072], r8
+	mov [rbx + 2072], r8
 ; y1 = x3
 %line 1469+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -4308,7 +4308,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2080] = y1
 %line 1474+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2080], r8
+	mov [rbx + 2080], r8
 ; y1 = x3
 %line 1475+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -4317,25 +4317,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 11
 ; mem64[zp + 2088] = y1
 %line 1477+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2088], r8
+	mov [rbx + 2088], r8
 ; mem64[zp + 2096] = 0
 %line 1478+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2096], 0
+	mov qword [rbx + 2096], 0
 ; mem64[zp + 2104] = 0
 %line 1479+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2104], 0
+	mov qword [rbx + 2104], 0
 ; mem64[zp + 2880] = 0
 %line 1480+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2880], 0
+	mov qword [rbx + 2880], 0
 ; y1 = x0
 %line 1481+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 52
 %line 1482+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 52
 ; mem64[zp + 2888] = y1
 %line 1483+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2888], r8
+	mov [rbx + 2888], r8
 ; y1 = x1
 %line 1484+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -4344,7 +4344,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 52
 ; y2 = x0
 %line 1486+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 12
 %line 1487+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 12
@@ -4353,7 +4353,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2896] = y1
 %line 1489+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2896], r8
+	mov [rbx + 2896], r8
 ; y1 = x2
 %line 1490+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -4371,7 +4371,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2904] = y1
 %line 1495+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2904], r8
+	mov [rbx + 2904], r8
 ; y1 = x3
 %line 1496+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -4389,7 +4389,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2912] = y1
 %line 1501+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2912], r8
+	mov [rbx + 2912], r8
 ; y1 = x3
 %line 1502+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -4398,25 +4398,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 12
 ; mem64[zp + 2920] = y1
 %line 1504+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2920], r8
+	mov [rbx + 2920], r8
 ; mem64[zp + 2928] = 0
 %line 1505+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2928], 0
+	mov qword [rbx + 2928], 0
 ; mem64[zp + 2936] = 0
 %line 1506+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2936], 0
+	mov qword [rbx + 2936], 0
 ; mem64[zp + 3712] = 0
 %line 1507+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3712], 0
+	mov qword [rbx + 3712], 0
 ; y1 = x0
 %line 1508+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 51
 %line 1509+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 51
 ; mem64[zp + 3720] = y1
 %line 1510+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3720], r8
+	mov [rbx + 3720], r8
 ; y1 = x1
 %line 1511+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -4425,7 +4425,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 51
 ; y2 = x0
 %line 1513+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 13
 %line 1514+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 13
@@ -4434,7 +4434,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3728] = y1
 %line 1516+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3728], r8
+	mov [rbx + 3728], r8
 ; y1 = x2
 %line 1517+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -4452,7 +4452,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3736] = y1
 %line 1522+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3736], r8
+	mov [rbx + 3736], r8
 ; y1 = x3
 %line 1523+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -4470,7 +4470,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3744] = y1
 %line 1528+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3744], r8
+	mov [rbx + 3744], r8
 ; y1 = x3
 %line 1529+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -4479,25 +4479,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 13
 ; mem64[zp + 3752] = y1
 %line 1531+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3752], r8
+	mov [rbx + 3752], r8
 ; mem64[zp + 3760] = 0
 %line 1532+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3760], 0
+	mov qword [rbx + 3760], 0
 ; mem64[zp + 3768] = 0
 %line 1533+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3768], 0
+	mov qword [rbx + 3768], 0
 ; mem64[zp + 4544] = 0
 %line 1534+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4544], 0
+	mov qword [rbx + 4544], 0
 ; y1 = x0
 %line 1535+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 50
 %line 1536+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 50
 ; mem64[zp + 4552] = y1
 %line 1537+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4552], r8
+	mov [rbx + 4552], r8
 ; y1 = x1
 %line 1538+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -4506,7 +4506,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 50
 ; y2 = x0
 %line 1540+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 14
 %line 1541+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 14
@@ -4515,7 +4515,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4560] = y1
 %line 1543+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4560], r8
+	mov [rbx + 4560], r8
 ; y1 = x2
 %line 1544+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -4533,7 +4533,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4568] = y1
 %line 1549+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4568], r8
+	mov [rbx + 4568], r8
 ; y1 = x3
 %line 1550+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -4551,7 +4551,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4576] = y1
 %line 1555+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4576], r8
+	mov [rbx + 4576], r8
 ; y1 = x3
 %line 1556+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -4560,25 +4560,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 14
 ; mem64[zp + 4584] = y1
 %line 1558+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4584], r8
+	mov [rbx + 4584], r8
 ; mem64[zp + 4592] = 0
 %line 1559+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4592], 0
+	mov qword [rbx + 4592], 0
 ; mem64[zp + 4600] = 0
 %line 1560+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4600], 0
+	mov qword [rbx + 4600], 0
 ; mem64[zp + 5376] = 0
 %line 1561+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5376], 0
+	mov qword [rbx + 5376], 0
 ; y1 = x0
 %line 1562+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 49
 %line 1563+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 49
 ; mem64[zp + 5384] = y1
 %line 1564+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5384], r8
+	mov [rbx + 5384], r8
 ; y1 = x1
 %line 1565+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -4587,7 +4587,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 49
 ; y2 = x0
 %line 1567+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 15
 %line 1568+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 15
@@ -4596,7 +4596,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5392] = y1
 %line 1570+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5392], r8
+	mov [rbx + 5392], r8
 ; y1 = x2
 %line 1571+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -4614,7 +4614,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5400] = y1
 %line 1576+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5400], r8
+	mov [rbx + 5400], r8
 ; y1 = x3
 %line 1577+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -4632,7 +4632,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5408] = y1
 %line 1582+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5408], r8
+	mov [rbx + 5408], r8
 ; y1 = x3
 %line 1583+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -4641,25 +4641,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 15
 ; mem64[zp + 5416] = y1
 %line 1585+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5416], r8
+	mov [rbx + 5416], r8
 ; mem64[zp + 5424] = 0
 %line 1586+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5424], 0
+	mov qword [rbx + 5424], 0
 ; mem64[zp + 5432] = 0
 %line 1587+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5432], 0
+	mov qword [rbx + 5432], 0
 ; mem64[zp + 6208] = 0
 %line 1588+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6208], 0
+	mov qword [rbx + 6208], 0
 ; y1 = x0
 %line 1589+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 48
 %line 1590+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 48
 ; mem64[zp + 6216] = y1
 %line 1591+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6216], r8
+	mov [rbx + 6216], r8
 ; y1 = x1
 %line 1592+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -4668,13 +4668,13 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 1595+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	shr rbx, 16
+	shr r10, 16
 ; y1 |= y2
 %line 1596+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	or r8, rbx
+	or r8, r10
 ; mem64[zp + 6224] = y1
 %line 1597+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6224], r8
+	mov [rbx + 6224], r8
 ; y1 = x2
 %line 1598+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -4689,7 +4689,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r12
 ; mem64[zp + 6232] = y1
 %line 1603+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6232], r8
+	mov [rbx + 6232], r8
 ; y1 = x3
 %line 1604+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -4704,22 +4704,22 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, rbp
 ; mem64[zp + 6240] = y1
 %line 1609+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6240], r8
+	mov [rbx + 6240], r8
 ; y1 >>= 16
 %line 1611+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r13, 16
 ; mem64[zp + 6248] = y1
 %line 1612+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6248], r13
+	mov [rbx + 6248], r13
 ; mem64[zp + 6256] = 0
 %line 1613+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6256], 0
+	mov qword [rbx + 6256], 0
 ; mem64[zp + 6264] = 0
 %line 1614+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6264], 0
+	mov qword [rbx + 6264], 0
 ; x0 = mem64[si + 224]
 %line 1615+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov rbx, [rsi + 224]
+	mov r10, [rsi + 224]
 ; x1 = mem64[si + 232]
 %line 1616+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r12, [rsi + 232]
@@ -4737,16 +4737,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	and r13, r8
 ; mem64[zp + 448] = 0
 %line 1621+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 448], 0
+	mov qword [rbx + 448], 0
 ; y1 = x0
 %line 1622+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 55
 %line 1623+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 55
 ; mem64[zp + 456] = y1
 %line 1624+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 456], r8
+	mov [rbx + 456], r8
 ; y1 = x1
 %line 1625+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -4755,7 +4755,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 55
 ; y2 = x0
 %line 1627+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 9
 %line 1628+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 9
@@ -4764,7 +4764,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 464] = y1
 %line 1630+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 464], r8
+	mov [rbx + 464], r8
 ; y1 = x2
 %line 1631+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -4782,7 +4782,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 472] = y1
 %line 1636+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 472], r8
+	mov [rbx + 472], r8
 ; y1 = x3
 %line 1637+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -4800,7 +4800,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 480] = y1
 %line 1642+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 480], r8
+	mov [rbx + 480], r8
 ; y1 = x3
 %line 1643+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -4809,25 +4809,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 9
 ; mem64[zp + 488] = y1
 %line 1645+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 488], r8
+	mov [rbx + 488], r8
 ; mem64[zp + 496] = 0
 %line 1646+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 496], 0
+	mov qword [rbx + 496], 0
 ; mem64[zp + 504] = 0
 %line 1647+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 504], 0
+	mov qword [rbx + 504], 0
 ; mem64[zp + 1280] = 0
 %line 1648+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1280], 0
+	mov qword [rbx + 1280], 0
 ; y1 = x0
 %line 1649+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 54
 %line 1650+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 54
 ; mem64[zp + 1288] = y1
 %line 1651+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1288], r8
+	mov [rbx + 1288], r8
 ; y1 = x1
 %line 1652+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -4836,7 +4836,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 54
 ; y2 = x0
 %line 1654+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 10
 %line 1655+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 10
@@ -4845,7 +4845,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1296] = y1
 %line 1657+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1296], r8
+	mov [rbx + 1296], r8
 ; y1 = x2
 %line 1658+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -4863,7 +4863,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1304] = y1
 %line 1663+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1304], r8
+	mov [rbx + 1304], r8
 ; y1 = x3
 %line 1664+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -4881,7 +4881,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1312] = y1
 %line 1669+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1312], r8
+	mov [rbx + 1312], r8
 ; y1 = x3
 %line 1670+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -4890,25 +4890,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 10
 ; mem64[zp + 1320] = y1
 %line 1672+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1320], r8
+	mov [rbx + 1320], r8
 ; mem64[zp + 1328] = 0
 %line 1673+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1328], 0
+	mov qword [rbx + 1328], 0
 ; mem64[zp + 1336] = 0
 %line 1674+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1336], 0
+	mov qword [rbx + 1336], 0
 ; mem64[zp + 2112] = 0
 %line 1675+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2112], 0
+	mov qword [rbx + 2112], 0
 ; y1 = x0
 %line 1676+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 53
 %line 1677+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 53
 ; mem64[zp + 2120] = y1
 %line 1678+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2120], r8
+	mov [rbx + 2120], r8
 ; y1 = x1
 %line 1679+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -4917,7 +4917,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 53
 ; y2 = x0
 %line 1681+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 11
 %line 1682+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 11
@@ -4926,7 +4926,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2128] = y1
 %line 1684+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2128], r8
+	mov [rbx + 2128], r8
 ; y1 = x2
 %line 1685+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -4944,7 +4944,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2136] = y1
 %line 1690+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2136], r8
+	mov [rbx + 2136], r8
 ; y1 = x3
 %line 1691+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -4962,7 +4962,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2144] = y1
 %line 1696+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2144], r8
+	mov [rbx + 2144], r8
 ; y1 = x3
 %line 1697+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -4971,25 +4971,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 11
 ; mem64[zp + 2152] = y1
 %line 1699+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2152], r8
+	mov [rbx + 2152], r8
 ; mem64[zp + 2160] = 0
 %line 1700+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2160], 0
+	mov qword [rbx + 2160], 0
 ; mem64[zp + 2168] = 0
 %line 1701+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2168], 0
+	mov qword [rbx + 2168], 0
 ; mem64[zp + 2944] = 0
 %line 1702+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2944], 0
+	mov qword [rbx + 2944], 0
 ; y1 = x0
 %line 1703+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 52
 %line 1704+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 52
 ; mem64[zp + 2952] = y1
 %line 1705+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2952], r8
+	mov [rbx + 2952], r8
 ; y1 = x1
 %line 1706+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -4998,7 +4998,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 52
 ; y2 = x0
 %line 1708+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 12
 %line 1709+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 12
@@ -5007,7 +5007,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2960] = y1
 %line 1711+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2960], r8
+	mov [rbx + 2960], r8
 ; y1 = x2
 %line 1712+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -5025,7 +5025,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2968] = y1
 %line 1717+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2968], r8
+	mov [rbx + 2968], r8
 ; y1 = x3
 %line 1718+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -5043,7 +5043,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2976] = y1
 %line 1723+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2976], r8
+	mov [rbx + 2976], r8
 ; y1 = x3
 %line 1724+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -5052,25 +5052,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 12
 ; mem64[zp + 2984] = y1
 %line 1726+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2984], r8
+	mov [rbx + 2984], r8
 ; mem64[zp + 2992] = 0
 %line 1727+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2992], 0
+	mov qword [rbx + 2992], 0
 ; mem64[zp + 3000] = 0
 %line 1728+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3000], 0
+	mov qword [rbx + 3000], 0
 ; mem64[zp + 3776] = 0
 %line 1729+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3776], 0
+	mov qword [rbx + 3776], 0
 ; y1 = x0
 %line 1730+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 51
 %line 1731+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 51
 ; mem64[zp + 3784] = y1
 %line 1732+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3784], r8
+	mov [rbx + 3784], r8
 ; y1 = x1
 %line 1733+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -5079,7 +5079,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 51
 ; y2 = x0
 %line 1735+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 13
 %line 1736+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 13
@@ -5088,7 +5088,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3792] = y1
 %line 1738+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3792], r8
+	mov [rbx + 3792], r8
 ; y1 = x2
 %line 1739+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -5106,7 +5106,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3800] = y1
 %line 1744+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3800], r8
+	mov [rbx + 3800], r8
 ; y1 = x3
 %line 1745+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -5124,7 +5124,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3808] = y1
 %line 1750+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3808], r8
+	mov [rbx + 3808], r8
 ; y1 = x3
 %line 1751+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -5133,25 +5133,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 13
 ; mem64[zp + 3816] = y1
 %line 1753+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3816], r8
+	mov [rbx + 3816], r8
 ; mem64[zp + 3824] = 0
 %line 1754+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3824], 0
+	mov qword [rbx + 3824], 0
 ; mem64[zp + 3832] = 0
 %line 1755+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3832], 0
+	mov qword [rbx + 3832], 0
 ; mem64[zp + 4608] = 0
 %line 1756+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4608], 0
+	mov qword [rbx + 4608], 0
 ; y1 = x0
 %line 1757+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 50
 %line 1758+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 50
 ; mem64[zp + 4616] = y1
 %line 1759+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4616], r8
+	mov [rbx + 4616], r8
 ; y1 = x1
 %line 1760+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -5160,7 +5160,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 50
 ; y2 = x0
 %line 1762+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 14
 %line 1763+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 14
@@ -5169,7 +5169,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4624] = y1
 %line 1765+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4624], r8
+	mov [rbx + 4624], r8
 ; y1 = x2
 %line 1766+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -5187,7 +5187,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4632] = y1
 %line 1771+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4632], r8
+	mov [rbx + 4632], r8
 ; y1 = x3
 %line 1772+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -5205,7 +5205,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4640] = y1
 %line 1777+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4640], r8
+	mov [rbx + 4640], r8
 ; y1 = x3
 %line 1778+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -5214,25 +5214,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 14
 ; mem64[zp + 4648] = y1
 %line 1780+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4648], r8
+	mov [rbx + 4648], r8
 ; mem64[zp + 4656] = 0
 %line 1781+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4656], 0
+	mov qword [rbx + 4656], 0
 ; mem64[zp + 4664] = 0
 %line 1782+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4664], 0
+	mov qword [rbx + 4664], 0
 ; mem64[zp + 5440] = 0
 %line 1783+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5440], 0
+	mov qword [rbx + 5440], 0
 ; y1 = x0
 %line 1784+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 49
 %line 1785+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 49
 ; mem64[zp + 5448] = y1
 %line 1786+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5448], r8
+	mov [rbx + 5448], r8
 ; y1 = x1
 %line 1787+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -5241,7 +5241,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 49
 ; y2 = x0
 %line 1789+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 15
 %line 1790+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 15
@@ -5250,7 +5250,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5456] = y1
 %line 1792+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5456], r8
+	mov [rbx + 5456], r8
 ; y1 = x2
 %line 1793+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -5268,7 +5268,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5464] = y1
 %line 1798+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5464], r8
+	mov [rbx + 5464], r8
 ; y1 = x3
 %line 1799+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -5286,7 +5286,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5472] = y1
 %line 1804+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5472], r8
+	mov [rbx + 5472], r8
 ; y1 = x3
 %line 1805+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -5295,25 +5295,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 15
 ; mem64[zp + 5480] = y1
 %line 1807+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5480], r8
+	mov [rbx + 5480], r8
 ; mem64[zp + 5488] = 0
 %line 1808+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5488], 0
+	mov qword [rbx + 5488], 0
 ; mem64[zp + 5496] = 0
 %line 1809+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5496], 0
+	mov qword [rbx + 5496], 0
 ; mem64[zp + 6272] = 0
 %line 1810+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6272], 0
+	mov qword [rbx + 6272], 0
 ; y1 = x0
 %line 1811+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 48
 %line 1812+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 48
 ; mem64[zp + 6280] = y1
 %line 1813+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6280], r8
+	mov [rbx + 6280], r8
 ; y1 = x1
 %line 1814+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -5322,13 +5322,13 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 1817+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	shr rbx, 16
+	shr r10, 16
 ; y1 |= y2
 %line 1818+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	or r8, rbx
+	or r8, r10
 ; mem64[zp + 6288] = y1
 %line 1819+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6288], r8
+	mov [rbx + 6288], r8
 ; y1 = x2
 %line 1820+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -5343,7 +5343,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r12
 ; mem64[zp + 6296] = y1
 %line 1825+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6296], r8
+	mov [rbx + 6296], r8
 ; y1 = x3
 %line 1826+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -5358,22 +5358,22 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, rbp
 ; mem64[zp + 6304] = y1
 %line 1831+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6304], r8
+	mov [rbx + 6304], r8
 ; y1 >>= 16
 %line 1833+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r13, 16
 ; mem64[zp + 6312] = y1
 %line 1834+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6312], r13
+	mov [rbx + 6312], r13
 ; mem64[zp + 6320] = 0
 %line 1835+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6320], 0
+	mov qword [rbx + 6320], 0
 ; mem64[zp + 6328] = 0
 %line 1836+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6328], 0
+	mov qword [rbx + 6328], 0
 ; x0 = mem64[si + 256]
 %line 1837+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov rbx, [rsi + 256]
+	mov r10, [rsi + 256]
 ; x1 = mem64[si + 264]
 %line 1838+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r12, [rsi + 264]
@@ -5391,16 +5391,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	and r13, r8
 ; mem64[zp + 512] = 0
 %line 1843+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 512], 0
+	mov qword [rbx + 512], 0
 ; y1 = x0
 %line 1844+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 55
 %line 1845+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 55
 ; mem64[zp + 520] = y1
 %line 1846+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 520], r8
+	mov [rbx + 520], r8
 ; y1 = x1
 %line 1847+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -5409,7 +5409,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 55
 ; y2 = x0
 %line 1849+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 9
 %line 1850+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 9
@@ -5418,7 +5418,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 528] = y1
 %line 1852+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 528], r8
+	mov [rbx + 528], r8
 ; y1 = x2
 %line 1853+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -5436,7 +5436,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 536] = y1
 %line 1858+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 536], r8
+	mov [rbx + 536], r8
 ; y1 = x3
 %line 1859+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -5454,7 +5454,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 544] = y1
 %line 1864+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 544], r8
+	mov [rbx + 544], r8
 ; y1 = x3
 %line 1865+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -5463,25 +5463,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 9
 ; mem64[zp + 552] = y1
 %line 1867+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 552], r8
+	mov [rbx + 552], r8
 ; mem64[zp + 560] = 0
 %line 1868+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 560], 0
+	mov qword [rbx + 560], 0
 ; mem64[zp + 568] = 0
 %line 1869+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 568], 0
+	mov qword [rbx + 568], 0
 ; mem64[zp + 1344] = 0
 %line 1870+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1344], 0
+	mov qword [rbx + 1344], 0
 ; y1 = x0
 %line 1871+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 54
 %line 1872+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 54
 ; mem64[zp + 1352] = y1
 %line 1873+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1352], r8
+	mov [rbx + 1352], r8
 ; y1 = x1
 %line 1874+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -5490,7 +5490,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 54
 ; y2 = x0
 %line 1876+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 10
 %line 1877+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 10
@@ -5499,7 +5499,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1360] = y1
 %line 1879+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1360], r8
+	mov [rbx + 1360], r8
 ; y1 = x2
 %line 1880+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -5517,7 +5517,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1368] = y1
 %line 1885+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1368], r8
+	mov [rbx + 1368], r8
 ; y1 = x3
 %line 1886+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -5535,7 +5535,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1376] = y1
 %line 1891+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1376], r8
+	mov [rbx + 1376], r8
 ; y1 = x3
 %line 1892+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -5544,25 +5544,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 10
 ; mem64[zp + 1384] = y1
 %line 1894+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1384], r8
+	mov [rbx + 1384], r8
 ; mem64[zp + 1392] = 0
 %line 1895+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1392], 0
+	mov qword [rbx + 1392], 0
 ; mem64[zp + 1400] = 0
 %line 1896+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1400], 0
+	mov qword [rbx + 1400], 0
 ; mem64[zp + 2176] = 0
 %line 1897+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2176], 0
+	mov qword [rbx + 2176], 0
 ; y1 = x0
 %line 1898+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 53
 %line 1899+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 53
 ; mem64[zp + 2184] = y1
 %line 1900+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2184], r8
+	mov [rbx + 2184], r8
 ; y1 = x1
 %line 1901+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -5571,7 +5571,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 53
 ; y2 = x0
 %line 1903+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 11
 %line 1904+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 11
@@ -5580,7 +5580,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2192] = y1
 %line 1906+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2192], r8
+	mov [rbx + 2192], r8
 ; y1 = x2
 %line 1907+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -5598,7 +5598,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2200] = y1
 %line 1912+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2200], r8
+	mov [rbx + 2200], r8
 ; y1 = x3
 %line 1913+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -5616,7 +5616,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2208] = y1
 %line 1918+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2208], r8
+	mov [rbx + 2208], r8
 ; y1 = x3
 %line 1919+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -5625,25 +5625,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 11
 ; mem64[zp + 2216] = y1
 %line 1921+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2216], r8
+	mov [rbx + 2216], r8
 ; mem64[zp + 2224] = 0
 %line 1922+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2224], 0
+	mov qword [rbx + 2224], 0
 ; mem64[zp + 2232] = 0
 %line 1923+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2232], 0
+	mov qword [rbx + 2232], 0
 ; mem64[zp + 3008] = 0
 %line 1924+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3008], 0
+	mov qword [rbx + 3008], 0
 ; y1 = x0
 %line 1925+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 52
 %line 1926+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 52
 ; mem64[zp + 3016] = y1
 %line 1927+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3016], r8
+	mov [rbx + 3016], r8
 ; y1 = x1
 %line 1928+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -5652,7 +5652,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 52
 ; y2 = x0
 %line 1930+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 12
 %line 1931+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 12
@@ -5661,7 +5661,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3024] = y1
 %line 1933+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3024], r8
+	mov [rbx + 3024], r8
 ; y1 = x2
 %line 1934+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -5679,7 +5679,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3032] = y1
 %line 1939+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3032], r8
+	mov [rbx + 3032], r8
 ; y1 = x3
 %line 1940+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -5697,7 +5697,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3040] = y1
 %line 1945+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3040], r8
+	mov [rbx + 3040], r8
 ; y1 = x3
 %line 1946+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -5706,25 +5706,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 12
 ; mem64[zp + 3048] = y1
 %line 1948+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3048], r8
+	mov [rbx + 3048], r8
 ; mem64[zp + 3056] = 0
 %line 1949+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3056], 0
+	mov qword [rbx + 3056], 0
 ; mem64[zp + 3064] = 0
 %line 1950+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3064], 0
+	mov qword [rbx + 3064], 0
 ; mem64[zp + 3840] = 0
 %line 1951+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3840], 0
+	mov qword [rbx + 3840], 0
 ; y1 = x0
 %line 1952+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 51
 %line 1953+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 51
 ; mem64[zp + 3848] = y1
 %line 1954+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3848], r8
+	mov [rbx + 3848], r8
 ; y1 = x1
 %line 1955+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -5733,7 +5733,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 51
 ; y2 = x0
 %line 1957+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 13
 %line 1958+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 13
@@ -5742,7 +5742,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3856] = y1
 %line 1960+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3856], r8
+	mov [rbx + 3856], r8
 ; y1 = x2
 %line 1961+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -5760,7 +5760,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3864] = y1
 %line 1966+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3864], r8
+	mov [rbx + 3864], r8
 ; y1 = x3
 %line 1967+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -5778,7 +5778,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3872] = y1
 %line 1972+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3872], r8
+	mov [rbx + 3872], r8
 ; y1 = x3
 %line 1973+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -5787,25 +5787,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 13
 ; mem64[zp + 3880] = y1
 %line 1975+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3880], r8
+	mov [rbx + 3880], r8
 ; mem64[zp + 3888] = 0
 %line 1976+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3888], 0
+	mov qword [rbx + 3888], 0
 ; mem64[zp + 3896] = 0
 %line 1977+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3896], 0
+	mov qword [rbx + 3896], 0
 ; mem64[zp + 4672] = 0
 %line 1978+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4672], 0
+	mov qword [rbx + 4672], 0
 ; y1 = x0
 %line 1979+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 50
 %line 1980+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 50
 ; mem64[zp + 4680] = y1
 %line 1981+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4680], r8
+	mov [rbx + 4680], r8
 ; y1 = x1
 %line 1982+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -5814,7 +5814,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 50
 ; y2 = x0
 %line 1984+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 14
 %line 1985+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 14
@@ -5823,7 +5823,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4688] = y1
 %line 1987+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4688], r8
+	mov [rbx + 4688], r8
 ; y1 = x2
 %line 1988+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -5841,7 +5841,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4696] = y1
 %line 1993+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4696], r8
+	mov [rbx + 4696], r8
 ; y1 = x3
 %line 1994+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -5859,7 +5859,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4704] = y1
 %line 1999+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4704], r8
+	mov [rbx + 4704], r8
 ; y1 = x3
 %line 2000+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -5868,25 +5868,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 14
 ; mem64[zp + 4712] = y1
 %line 2002+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4712], r8
+	mov [rbx + 4712], r8
 ; mem64[zp + 4720] = 0
 %line 2003+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4720], 0
+	mov qword [rbx + 4720], 0
 ; mem64[zp + 4728] = 0
 %line 2004+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4728], 0
+	mov qword [rbx + 4728], 0
 ; mem64[zp + 5504] = 0
 %line 2005+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5504], 0
+	mov qword [rbx + 5504], 0
 ; y1 = x0
 %line 2006+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 49
 %line 2007+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 49
 ; mem64[zp + 5512] = y1
 %line 2008+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5512], r8
+	mov [rbx + 5512], r8
 ; y1 = x1
 %line 2009+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -5895,7 +5895,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 49
 ; y2 = x0
 %line 2011+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 15
 %line 2012+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 15
@@ -5904,7 +5904,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5520] = y1
 %line 2014+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5520], r8
+	mov [rbx + 5520], r8
 ; y1 = x2
 %line 2015+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -5922,7 +5922,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5528] = y1
 %line 2020+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5528], r8
+	mov [rbx + 5528], r8
 ; y1 = x3
 %line 2021+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -5940,7 +5940,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5536] = y1
 %line 2026+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5536], r8
+	mov [rbx + 5536], r8
 ; y1 = x3
 %line 2027+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -5949,25 +5949,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 15
 ; mem64[zp + 5544] = y1
 %line 2029+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5544], r8
+	mov [rbx + 5544], r8
 ; mem64[zp + 5552] = 0
 %line 2030+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5552], 0
+	mov qword [rbx + 5552], 0
 ; mem64[zp + 5560] = 0
 %line 2031+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5560], 0
+	mov qword [rbx + 5560], 0
 ; mem64[zp + 6336] = 0
 %line 2032+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6336], 0
+	mov qword [rbx + 6336], 0
 ; y1 = x0
 %line 2033+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 48
 %line 2034+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 48
 ; mem64[zp + 6344] = y1
 %line 2035+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6344], r8
+	mov [rbx + 6344], r8
 ; y1 = x1
 %line 2036+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -5976,13 +5976,13 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 2039+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	shr rbx, 16
+	shr r10, 16
 ; y1 |= y2
 %line 2040+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	or r8, rbx
+	or r8, r10
 ; mem64[zp + 6352] = y1
 %line 2041+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6352], r8
+	mov [rbx + 6352], r8
 ; y1 = x2
 %line 2042+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -5997,7 +5997,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r12
 ; mem64[zp + 6360] = y1
 %line 2047+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6360], r8
+	mov [rbx + 6360], r8
 ; y1 = x3
 %line 2048+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -6012,22 +6012,22 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, rbp
 ; mem64[zp + 6368] = y1
 %line 2053+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6368], r8
+	mov [rbx + 6368], r8
 ; y1 >>= 16
 %line 2055+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r13, 16
 ; mem64[zp + 6376] = y1
 %line 2056+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6376], r13
+	mov [rbx + 6376], r13
 ; mem64[zp + 6384] = 0
 %line 2057+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6384], 0
+	mov qword [rbx + 6384], 0
 ; mem64[zp + 6392] = 0
 %line 2058+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6392], 0
+	mov qword [rbx + 6392], 0
 ; x0 = mem64[si + 288]
 %line 2059+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov rbx, [rsi + 288]
+	mov r10, [rsi + 288]
 ; x1 = mem64[si + 296]
 %line 2060+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r12, [rsi + 296]
@@ -6045,16 +6045,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	and r13, r8
 ; mem64[zp + 576] = 0
 %line 2065+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 576], 0
+	mov qword [rbx + 576], 0
 ; y1 = x0
 %line 2066+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 55
 %line 2067+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 55
 ; mem64[zp + 584] = y1
 %line 2068+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 584], r8
+	mov [rbx + 584], r8
 ; y1 = x1
 %line 2069+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -6063,7 +6063,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 55
 ; y2 = x0
 %line 2071+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 9
 %line 2072+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 9
@@ -6072,7 +6072,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 592] = y1
 %line 2074+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 592], r8
+	mov [rbx + 592], r8
 ; y1 = x2
 %line 2075+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -6090,7 +6090,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 600] = y1
 %line 2080+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 600], r8
+	mov [rbx + 600], r8
 ; y1 = x3
 %line 2081+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -6108,7 +6108,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 608] = y1
 %line 2086+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 608], r8
+	mov [rbx + 608], r8
 ; y1 = x3
 %line 2087+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -6117,25 +6117,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 9
 ; mem64[zp + 616] = y1
 %line 2089+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 616], r8
+	mov [rbx + 616], r8
 ; mem64[zp + 624] = 0
 %line 2090+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 624], 0
+	mov qword [rbx + 624], 0
 ; mem64[zp + 632] = 0
 %line 2091+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 632], 0
+	mov qword [rbx + 632], 0
 ; mem64[zp + 1408] = 0
 %line 2092+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1408], 0
+	mov qword [rbx + 1408], 0
 ; y1 = x0
 %line 2093+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 54
 %line 2094+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 54
 ; mem64[zp + 1416] = y1
 %line 2095+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1416], r8
+	mov [rbx + 1416], r8
 ; y1 = x1
 %line 2096+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -6144,7 +6144,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 54
 ; y2 = x0
 %line 2098+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 10
 %line 2099+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 10
@@ -6153,7 +6153,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1424] = y1
 %line 2101+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1424], r8
+	mov [rbx + 1424], r8
 ; y1 = x2
 %line 2102+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -6171,7 +6171,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1432] = y1
 %line 2107+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1432], r8
+	mov [rbx + 1432], r8
 ; y1 = x3
 %line 2108+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -6189,7 +6189,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1440] = y1
 %line 2113+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1440], r8
+	mov [rbx + 1440], r8
 ; y1 = x3
 %line 2114+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -6198,25 +6198,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 10
 ; mem64[zp + 1448] = y1
 %line 2116+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1448], r8
+	mov [rbx + 1448], r8
 ; mem64[zp + 1456] = 0
 %line 2117+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1456], 0
+	mov qword [rbx + 1456], 0
 ; mem64[zp + 1464] = 0
 %line 2118+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1464], 0
+	mov qword [rbx + 1464], 0
 ; mem64[zp + 2240] = 0
 %line 2119+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2240], 0
+	mov qword [rbx + 2240], 0
 ; y1 = x0
 %line 2120+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 53
 %line 2121+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 53
 ; mem64[zp + 2248] = y1
 %line 2122+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2248], r8
+	mov [rbx + 2248], r8
 ; y1 = x1
 %line 2123+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -6225,7 +6225,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 53
 ; y2 = x0
 %line 2125+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 11
 %line 2126+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 11
@@ -6234,7 +6234,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2256] = y1
 %line 2128+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2256], r8
+	mov [rbx + 2256], r8
 ; y1 = x2
 %line 2129+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -6252,7 +6252,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2264] = y1
 %line 2134+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2264], r8
+	mov [rbx + 2264], r8
 ; y1 = x3
 %line 2135+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -6270,7 +6270,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2272] = y1
 %line 2140+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2272], r8
+	mov [rbx + 2272], r8
 ; y1 = x3
 %line 2141+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -6279,25 +6279,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 11
 ; mem64[zp + 2280] = y1
 %line 2143+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2280], r8
+	mov [rbx + 2280], r8
 ; mem64[zp + 2288] = 0
 %line 2144+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2288], 0
+	mov qword [rbx + 2288], 0
 ; mem64[zp + 2296] = 0
 %line 2145+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2296], 0
+	mov qword [rbx + 2296], 0
 ; mem64[zp + 3072] = 0
 %line 2146+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3072], 0
+	mov qword [rbx + 3072], 0
 ; y1 = x0
 %line 2147+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 52
 %line 2148+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 52
 ; mem64[zp + 3080] = y1
 %line 2149+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3080], r8
+	mov [rbx + 3080], r8
 ; y1 = x1
 %line 2150+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -6306,7 +6306,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 52
 ; y2 = x0
 %line 2152+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 12
 %line 2153+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 12
@@ -6315,7 +6315,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3088] = y1
 %line 2155+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3088], r8
+	mov [rbx + 3088], r8
 ; y1 = x2
 %line 2156+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -6333,7 +6333,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3096] = y1
 %line 2161+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3096], r8
+	mov [rbx + 3096], r8
 ; y1 = x3
 %line 2162+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -6351,7 +6351,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3104] = y1
 %line 2167+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3104], r8
+	mov [rbx + 3104], r8
 ; y1 = x3
 %line 2168+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -6360,25 +6360,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 12
 ; mem64[zp + 3112] = y1
 %line 2170+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3112], r8
+	mov [rbx + 3112], r8
 ; mem64[zp + 3120] = 0
 %line 2171+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3120], 0
+	mov qword [rbx + 3120], 0
 ; mem64[zp + 3128] = 0
 %line 2172+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3128], 0
+	mov qword [rbx + 3128], 0
 ; mem64[zp + 3904] = 0
 %line 2173+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3904], 0
+	mov qword [rbx + 3904], 0
 ; y1 = x0
 %line 2174+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 51
 %line 2175+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 51
 ; mem64[zp + 3912] = y1
 %line 2176+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3912], r8
+	mov [rbx + 3912], r8
 ; y1 = x1
 %line 2177+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -6387,7 +6387,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 51
 ; y2 = x0
 %line 2179+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 13
 %line 2180+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 13
@@ -6396,7 +6396,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3920] = y1
 %line 2182+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3920], r8
+	mov [rbx + 3920], r8
 ; y1 = x2
 %line 2183+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -6414,7 +6414,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3928] = y1
 %line 2188+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3928], r8
+	mov [rbx + 3928], r8
 ; y1 = x3
 %line 2189+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -6432,7 +6432,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3936] = y1
 %line 2194+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3936], r8
+	mov [rbx + 3936], r8
 ; y1 = x3
 %line 2195+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -6441,25 +6441,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 13
 ; mem64[zp + 3944] = y1
 %line 2197+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3944], r8
+	mov [rbx + 3944], r8
 ; mem64[zp + 3952] = 0
 %line 2198+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3952], 0
+	mov qword [rbx + 3952], 0
 ; mem64[zp + 3960] = 0
 %line 2199+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3960], 0
+	mov qword [rbx + 3960], 0
 ; mem64[zp + 4736] = 0
 %line 2200+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4736], 0
+	mov qword [rbx + 4736], 0
 ; y1 = x0
 %line 2201+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 50
 %line 2202+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 50
 ; mem64[zp + 4744] = y1
 %line 2203+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4744], r8
+	mov [rbx + 4744], r8
 ; y1 = x1
 %line 2204+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -6468,7 +6468,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 50
 ; y2 = x0
 %line 2206+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 14
 %line 2207+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 14
@@ -6477,7 +6477,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4752] = y1
 %line 2209+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4752], r8
+	mov [rbx + 4752], r8
 ; y1 = x2
 %line 2210+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -6495,7 +6495,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4760] = y1
 %line 2215+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4760], r8
+	mov [rbx + 4760], r8
 ; y1 = x3
 %line 2216+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -6513,7 +6513,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4768] = y1
 %line 2221+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4768], r8
+	mov [rbx + 4768], r8
 ; y1 = x3
 %line 2222+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -6522,25 +6522,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 14
 ; mem64[zp + 4776] = y1
 %line 2224+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4776], r8
+	mov [rbx + 4776], r8
 ; mem64[zp + 4784] = 0
 %line 2225+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4784], 0
+	mov qword [rbx + 4784], 0
 ; mem64[zp + 4792] = 0
 %line 2226+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4792], 0
+	mov qword [rbx + 4792], 0
 ; mem64[zp + 5568] = 0
 %line 2227+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5568], 0
+	mov qword [rbx + 5568], 0
 ; y1 = x0
 %line 2228+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 49
 %line 2229+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 49
 ; mem64[zp + 5576] = y1
 %line 2230+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5576], r8
+	mov [rbx + 5576], r8
 ; y1 = x1
 %line 2231+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -6549,7 +6549,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 49
 ; y2 = x0
 %line 2233+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 15
 %line 2234+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 15
@@ -6558,7 +6558,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5584] = y1
 %line 2236+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5584], r8
+	mov [rbx + 5584], r8
 ; y1 = x2
 %line 2237+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -6576,7 +6576,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5592] = y1
 %line 2242+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5592], r8
+	mov [rbx + 5592], r8
 ; y1 = x3
 %line 2243+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -6594,7 +6594,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5600] = y1
 %line 2248+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5600], r8
+	mov [rbx + 5600], r8
 ; y1 = x3
 %line 2249+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -6603,25 +6603,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 15
 ; mem64[zp + 5608] = y1
 %line 2251+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5608], r8
+	mov [rbx + 5608], r8
 ; mem64[zp + 5616] = 0
 %line 2252+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5616], 0
+	mov qword [rbx + 5616], 0
 ; mem64[zp + 5624] = 0
 %line 2253+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5624], 0
+	mov qword [rbx + 5624], 0
 ; mem64[zp + 6400] = 0
 %line 2254+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6400], 0
+	mov qword [rbx + 6400], 0
 ; y1 = x0
 %line 2255+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 48
 %line 2256+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 48
 ; mem64[zp + 6408] = y1
 %line 2257+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6408], r8
+	mov [rbx + 6408], r8
 ; y1 = x1
 %line 2258+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -6630,13 +6630,13 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 2261+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	shr rbx, 16
+	shr r10, 16
 ; y1 |= y2
 %line 2262+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	or r8, rbx
+	or r8, r10
 ; mem64[zp + 6416] = y1
 %line 2263+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6416], r8
+	mov [rbx + 6416], r8
 ; y1 = x2
 %line 2264+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -6651,7 +6651,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r12
 ; mem64[zp + 6424] = y1
 %line 2269+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6424], r8
+	mov [rbx + 6424], r8
 ; y1 = x3
 %line 2270+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -6666,22 +6666,22 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, rbp
 ; mem64[zp + 6432] = y1
 %line 2275+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6432], r8
+	mov [rbx + 6432], r8
 ; y1 >>= 16
 %line 2277+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r13, 16
 ; mem64[zp + 6440] = y1
 %line 2278+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6440], r13
+	mov [rbx + 6440], r13
 ; mem64[zp + 6448] = 0
 %line 2279+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6448], 0
+	mov qword [rbx + 6448], 0
 ; mem64[zp + 6456] = 0
 %line 2280+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6456], 0
+	mov qword [rbx + 6456], 0
 ; x0 = mem64[si + 320]
 %line 2281+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov rbx, [rsi + 320]
+	mov r10, [rsi + 320]
 ; x1 = mem64[si + 328]
 %line 2282+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r12, [rsi + 328]
@@ -6699,16 +6699,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	and r13, r8
 ; mem64[zp + 640] = 0
 %line 2287+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 640], 0
+	mov qword [rbx + 640], 0
 ; y1 = x0
 %line 2288+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 55
 %line 2289+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 55
 ; mem64[zp + 648] = y1
 %line 2290+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 648], r8
+	mov [rbx + 648], r8
 ; y1 = x1
 %line 2291+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -6717,7 +6717,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 55
 ; y2 = x0
 %line 2293+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 9
 %line 2294+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 9
@@ -6726,7 +6726,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 656] = y1
 %line 2296+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 656], r8
+	mov [rbx + 656], r8
 ; y1 = x2
 %line 2297+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -6744,7 +6744,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 664] = y1
 %line 2302+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 664], r8
+	mov [rbx + 664], r8
 ; y1 = x3
 %line 2303+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -6762,7 +6762,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 672] = y1
 %line 2308+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 672], r8
+	mov [rbx + 672], r8
 ; y1 = x3
 %line 2309+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -6771,25 +6771,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 9
 ; mem64[zp + 680] = y1
 %line 2311+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 680], r8
+	mov [rbx + 680], r8
 ; mem64[zp + 688] = 0
 %line 2312+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 688], 0
+	mov qword [rbx + 688], 0
 ; mem64[zp + 696] = 0
 %line 2313+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 696], 0
+	mov qword [rbx + 696], 0
 ; mem64[zp + 1472] = 0
 %line 2314+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1472], 0
+	mov qword [rbx + 1472], 0
 ; y1 = x0
 %line 2315+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 54
 %line 2316+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 54
 ; mem64[zp + 1480] = y1
 %line 2317+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1480], r8
+	mov [rbx + 1480], r8
 ; y1 = x1
 %line 2318+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -6798,7 +6798,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 54
 ; y2 = x0
 %line 2320+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 10
 %line 2321+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 10
@@ -6807,7 +6807,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1488] = y1
 %line 2323+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1488], r8
+	mov [rbx + 1488], r8
 ; y1 = x2
 %line 2324+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -6825,7 +6825,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1496] = y1
 %line 2329+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1496], r8
+	mov [rbx + 1496], r8
 ; y1 = x3
 %line 2330+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -6843,7 +6843,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1504] = y1
 %line 2335+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1504], r8
+	mov [rbx + 1504], r8
 ; y1 = x3
 %line 2336+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -6852,25 +6852,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 10
 ; mem64[zp + 1512] = y1
 %line 2338+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1512], r8
+	mov [rbx + 1512], r8
 ; mem64[zp + 1520] = 0
 %line 2339+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1520], 0
+	mov qword [rbx + 1520], 0
 ; mem64[zp + 1528] = 0
 %line 2340+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1528], 0
+	mov qword [rbx + 1528], 0
 ; mem64[zp + 2304] = 0
 %line 2341+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2304], 0
+	mov qword [rbx + 2304], 0
 ; y1 = x0
 %line 2342+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 53
 %line 2343+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 53
 ; mem64[zp + 2312] = y1
 %line 2344+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2312], r8
+	mov [rbx + 2312], r8
 ; y1 = x1
 %line 2345+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -6879,7 +6879,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 53
 ; y2 = x0
 %line 2347+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 11
 %line 2348+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 11
@@ -6888,7 +6888,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2320] = y1
 %line 2350+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2320], r8
+	mov [rbx + 2320], r8
 ; y1 = x2
 %line 2351+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -6906,7 +6906,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2328] = y1
 %line 2356+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2328], r8
+	mov [rbx + 2328], r8
 ; y1 = x3
 %line 2357+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -6924,7 +6924,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2336] = y1
 %line 2362+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2336], r8
+	mov [rbx + 2336], r8
 ; y1 = x3
 %line 2363+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -6933,25 +6933,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 11
 ; mem64[zp + 2344] = y1
 %line 2365+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2344], r8
+	mov [rbx + 2344], r8
 ; mem64[zp + 2352] = 0
 %line 2366+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2352], 0
+	mov qword [rbx + 2352], 0
 ; mem64[zp + 2360] = 0
 %line 2367+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2360], 0
+	mov qword [rbx + 2360], 0
 ; mem64[zp + 3136] = 0
 %line 2368+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3136], 0
+	mov qword [rbx + 3136], 0
 ; y1 = x0
 %line 2369+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 52
 %line 2370+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 52
 ; mem64[zp + 3144] = y1
 %line 2371+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3144], r8
+	mov [rbx + 3144], r8
 ; y1 = x1
 %line 2372+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -6960,7 +6960,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 52
 ; y2 = x0
 %line 2374+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 12
 %line 2375+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 12
@@ -6969,7 +6969,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3152] = y1
 %line 2377+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3152], r8
+	mov [rbx + 3152], r8
 ; y1 = x2
 %line 2378+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -6987,7 +6987,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3160] = y1
 %line 2383+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3160], r8
+	mov [rbx + 3160], r8
 ; y1 = x3
 %line 2384+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -7005,7 +7005,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3168] = y1
 %line 2389+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3168], r8
+	mov [rbx + 3168], r8
 ; y1 = x3
 %line 2390+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -7014,25 +7014,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 12
 ; mem64[zp + 3176] = y1
 %line 2392+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3176], r8
+	mov [rbx + 3176], r8
 ; mem64[zp + 3184] = 0
 %line 2393+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3184], 0
+	mov qword [rbx + 3184], 0
 ; mem64[zp + 3192] = 0
 %line 2394+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3192], 0
+	mov qword [rbx + 3192], 0
 ; mem64[zp + 3968] = 0
 %line 2395+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3968], 0
+	mov qword [rbx + 3968], 0
 ; y1 = x0
 %line 2396+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 51
 %line 2397+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 51
 ; mem64[zp + 3976] = y1
 %line 2398+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3976], r8
+	mov [rbx + 3976], r8
 ; y1 = x1
 %line 2399+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -7041,7 +7041,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 51
 ; y2 = x0
 %line 2401+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 13
 %line 2402+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 13
@@ -7050,7 +7050,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3984] = y1
 %line 2404+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3984], r8
+	mov [rbx + 3984], r8
 ; y1 = x2
 %line 2405+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -7068,7 +7068,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3992] = y1
 %line 2410+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3992], r8
+	mov [rbx + 3992], r8
 ; y1 = x3
 %line 2411+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -7086,7 +7086,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4000] = y1
 %line 2416+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4000], r8
+	mov [rbx + 4000], r8
 ; y1 = x3
 %line 2417+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -7095,25 +7095,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 13
 ; mem64[zp + 4008] = y1
 %line 2419+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4008], r8
+	mov [rbx + 4008], r8
 ; mem64[zp + 4016] = 0
 %line 2420+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4016], 0
+	mov qword [rbx + 4016], 0
 ; mem64[zp + 4024] = 0
 %line 2421+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4024], 0
+	mov qword [rbx + 4024], 0
 ; mem64[zp + 4800] = 0
 %line 2422+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4800], 0
+	mov qword [rbx + 4800], 0
 ; y1 = x0
 %line 2423+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 50
 %line 2424+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 50
 ; mem64[zp + 4808] = y1
 %line 2425+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4808], r8
+	mov [rbx + 4808], r8
 ; y1 = x1
 %line 2426+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -7122,7 +7122,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 50
 ; y2 = x0
 %line 2428+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 14
 %line 2429+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 14
@@ -7131,7 +7131,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4816] = y1
 %line 2431+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4816], r8
+	mov [rbx + 4816], r8
 ; y1 = x2
 %line 2432+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -7149,7 +7149,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4824] = y1
 %line 2437+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4824], r8
+	mov [rbx + 4824], r8
 ; y1 = x3
 %line 2438+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -7167,7 +7167,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4832] = y1
 %line 2443+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4832], r8
+	mov [rbx + 4832], r8
 ; y1 = x3
 %line 2444+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -7176,25 +7176,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 14
 ; mem64[zp + 4840] = y1
 %line 2446+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4840], r8
+	mov [rbx + 4840], r8
 ; mem64[zp + 4848] = 0
 %line 2447+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4848], 0
+	mov qword [rbx + 4848], 0
 ; mem64[zp + 4856] = 0
 %line 2448+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4856], 0
+	mov qword [rbx + 4856], 0
 ; mem64[zp + 5632] = 0
 %line 2449+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5632], 0
+	mov qword [rbx + 5632], 0
 ; y1 = x0
 %line 2450+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 49
 %line 2451+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 49
 ; mem64[zp + 5640] = y1
 %line 2452+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5640], r8
+	mov [rbx + 5640], r8
 ; y1 = x1
 %line 2453+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -7203,7 +7203,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 49
 ; y2 = x0
 %line 2455+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 15
 %line 2456+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 15
@@ -7212,7 +7212,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5648] = y1
 %line 2458+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5648], r8
+	mov [rbx + 5648], r8
 ; y1 = x2
 %line 2459+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -7230,7 +7230,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5656] = y1
 %line 2464+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5656], r8
+	mov [rbx + 5656], r8
 ; y1 = x3
 %line 2465+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -7248,7 +7248,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5664] = y1
 %line 2470+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5664], r8
+	mov [rbx + 5664], r8
 ; y1 = x3
 %line 2471+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -7257,25 +7257,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 15
 ; mem64[zp + 5672] = y1
 %line 2473+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5672], r8
+	mov [rbx + 5672], r8
 ; mem64[zp + 5680] = 0
 %line 2474+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5680], 0
+	mov qword [rbx + 5680], 0
 ; mem64[zp + 5688] = 0
 %line 2475+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5688], 0
+	mov qword [rbx + 5688], 0
 ; mem64[zp + 6464] = 0
 %line 2476+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6464], 0
+	mov qword [rbx + 6464], 0
 ; y1 = x0
 %line 2477+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 48
 %line 2478+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 48
 ; mem64[zp + 6472] = y1
 %line 2479+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6472], r8
+	mov [rbx + 6472], r8
 ; y1 = x1
 %line 2480+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -7284,13 +7284,13 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 2483+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	shr rbx, 16
+	shr r10, 16
 ; y1 |= y2
 %line 2484+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	or r8, rbx
+	or r8, r10
 ; mem64[zp + 6480] = y1
 %line 2485+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6480], r8
+	mov [rbx + 6480], r8
 ; y1 = x2
 %line 2486+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -7305,7 +7305,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r12
 ; mem64[zp + 6488] = y1
 %line 2491+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6488], r8
+	mov [rbx + 6488], r8
 ; y1 = x3
 %line 2492+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -7320,22 +7320,22 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, rbp
 ; mem64[zp + 6496] = y1
 %line 2497+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6496], r8
+	mov [rbx + 6496], r8
 ; y1 >>= 16
 %line 2499+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r13, 16
 ; mem64[zp + 6504] = y1
 %line 2500+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6504], r13
+	mov [rbx + 6504], r13
 ; mem64[zp + 6512] = 0
 %line 2501+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6512], 0
+	mov qword [rbx + 6512], 0
 ; mem64[zp + 6520] = 0
 %line 2502+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6520], 0
+	mov qword [rbx + 6520], 0
 ; x0 = mem64[si + 352]
 %line 2503+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov rbx, [rsi + 352]
+	mov r10, [rsi + 352]
 ; x1 = mem64[si + 360]
 %line 2504+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r12, [rsi + 360]
@@ -7353,16 +7353,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	and r13, r8
 ; mem64[zp + 704] = 0
 %line 2509+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 704], 0
+	mov qword [rbx + 704], 0
 ; y1 = x0
 %line 2510+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 55
 %line 2511+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 55
 ; mem64[zp + 712] = y1
 %line 2512+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 712], r8
+	mov [rbx + 712], r8
 ; y1 = x1
 %line 2513+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -7371,7 +7371,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 55
 ; y2 = x0
 %line 2515+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 9
 %line 2516+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 9
@@ -7380,7 +7380,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 720] = y1
 %line 2518+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 720], r8
+	mov [rbx + 720], r8
 ; y1 = x2
 %line 2519+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -7398,7 +7398,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 728] = y1
 %line 2524+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 728], r8
+	mov [rbx + 728], r8
 ; y1 = x3
 %line 2525+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -7416,7 +7416,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 736] = y1
 %line 2530+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 736], r8
+	mov [rbx + 736], r8
 ; y1 = x3
 %line 2531+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -7425,25 +7425,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 9
 ; mem64[zp + 744] = y1
 %line 2533+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 744], r8
+	mov [rbx + 744], r8
 ; mem64[zp + 752] = 0
 %line 2534+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 752], 0
+	mov qword [rbx + 752], 0
 ; mem64[zp + 760] = 0
 %line 2535+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 760], 0
+	mov qword [rbx + 760], 0
 ; mem64[zp + 1536] = 0
 %line 2536+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1536], 0
+	mov qword [rbx + 1536], 0
 ; y1 = x0
 %line 2537+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 54
 %line 2538+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 54
 ; mem64[zp + 1544] = y1
 %line 2539+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1544], r8
+	mov [rbx + 1544], r8
 ; y1 = x1
 %line 2540+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -7452,7 +7452,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 54
 ; y2 = x0
 %line 2542+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 10
 %line 2543+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 10
@@ -7461,7 +7461,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1552] = y1
 %line 2545+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1552], r8
+	mov [rbx + 1552], r8
 ; y1 = x2
 %line 2546+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -7479,7 +7479,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1560] = y1
 %line 2551+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1560], r8
+	mov [rbx + 1560], r8
 ; y1 = x3
 %line 2552+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -7497,7 +7497,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1568] = y1
 %line 2557+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1568], r8
+	mov [rbx + 1568], r8
 ; y1 = x3
 %line 2558+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -7506,25 +7506,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 10
 ; mem64[zp + 1576] = y1
 %line 2560+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1576], r8
+	mov [rbx + 1576], r8
 ; mem64[zp + 1584] = 0
 %line 2561+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1584], 0
+	mov qword [rbx + 1584], 0
 ; mem64[zp + 1592] = 0
 %line 2562+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1592], 0
+	mov qword [rbx + 1592], 0
 ; mem64[zp + 2368] = 0
 %line 2563+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2368], 0
+	mov qword [rbx + 2368], 0
 ; y1 = x0
 %line 2564+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 53
 %line 2565+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 53
 ; mem64[zp + 2376] = y1
 %line 2566+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2376], r8
+	mov [rbx + 2376], r8
 ; y1 = x1
 %line 2567+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -7533,7 +7533,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 53
 ; y2 = x0
 %line 2569+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 11
 %line 2570+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 11
@@ -7542,7 +7542,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2384] = y1
 %line 2572+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2384], r8
+	mov [rbx + 2384], r8
 ; y1 = x2
 %line 2573+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -7560,7 +7560,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2392] = y1
 %line 2578+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2392], r8
+	mov [rbx + 2392], r8
 ; y1 = x3
 %line 2579+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -7578,7 +7578,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2400] = y1
 %line 2584+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2400], r8
+	mov [rbx + 2400], r8
 ; y1 = x3
 %line 2585+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -7587,25 +7587,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 11
 ; mem64[zp + 2408] = y1
 %line 2587+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2408], r8
+	mov [rbx + 2408], r8
 ; mem64[zp + 2416] = 0
 %line 2588+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2416], 0
+	mov qword [rbx + 2416], 0
 ; mem64[zp + 2424] = 0
 %line 2589+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2424], 0
+	mov qword [rbx + 2424], 0
 ; mem64[zp + 3200] = 0
 %line 2590+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3200], 0
+	mov qword [rbx + 3200], 0
 ; y1 = x0
 %line 2591+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 52
 %line 2592+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 52
 ; mem64[zp + 3208] = y1
 %line 2593+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3208], r8
+	mov [rbx + 3208], r8
 ; y1 = x1
 %line 2594+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -7614,7 +7614,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 52
 ; y2 = x0
 %line 2596+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 12
 %line 2597+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 12
@@ -7623,7 +7623,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3216] = y1
 %line 2599+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3216], r8
+	mov [rbx + 3216], r8
 ; y1 = x2
 %line 2600+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -7641,7 +7641,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3224] = y1
 %line 2605+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3224], r8
+	mov [rbx + 3224], r8
 ; y1 = x3
 %line 2606+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -7659,7 +7659,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3232] = y1
 %line 2611+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3232], r8
+	mov [rbx + 3232], r8
 ; y1 = x3
 %line 2612+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -7668,25 +7668,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 12
 ; mem64[zp + 3240] = y1
 %line 2614+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3240], r8
+	mov [rbx + 3240], r8
 ; mem64[zp + 3248] = 0
 %line 2615+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3248], 0
+	mov qword [rbx + 3248], 0
 ; mem64[zp + 3256] = 0
 %line 2616+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3256], 0
+	mov qword [rbx + 3256], 0
 ; mem64[zp + 4032] = 0
 %line 2617+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4032], 0
+	mov qword [rbx + 4032], 0
 ; y1 = x0
 %line 2618+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 51
 %line 2619+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 51
 ; mem64[zp + 4040] = y1
 %line 2620+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4040], r8
+	mov [rbx + 4040], r8
 ; y1 = x1
 %line 2621+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -7695,7 +7695,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 51
 ; y2 = x0
 %line 2623+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 13
 %line 2624+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 13
@@ -7704,7 +7704,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4048] = y1
 %line 2626+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4048], r8
+	mov [rbx + 4048], r8
 ; y1 = x2
 %line 2627+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -7722,7 +7722,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4056] = y1
 %line 2632+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4056], r8
+	mov [rbx + 4056], r8
 ; y1 = x3
 %line 2633+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -7740,7 +7740,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4064] = y1
 %line 2638+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4064], r8
+	mov [rbx + 4064], r8
 ; y1 = x3
 %line 2639+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -7749,25 +7749,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 13
 ; mem64[zp + 4072] = y1
 %line 2641+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4072], r8
+	mov [rbx + 4072], r8
 ; mem64[zp + 4080] = 0
 %line 2642+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4080], 0
+	mov qword [rbx + 4080], 0
 ; mem64[zp + 4088] = 0
 %line 2643+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4088], 0
+	mov qword [rbx + 4088], 0
 ; mem64[zp + 4864] = 0
 %line 2644+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4864], 0
+	mov qword [rbx + 4864], 0
 ; y1 = x0
 %line 2645+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 50
 %line 2646+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 50
 ; mem64[zp + 4872] = y1
 %line 2647+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4872], r8
+	mov [rbx + 4872], r8
 ; y1 = x1
 %line 2648+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -7776,7 +7776,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 50
 ; y2 = x0
 %line 2650+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 14
 %line 2651+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 14
@@ -7785,7 +7785,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4880] = y1
 %line 2653+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4880], r8
+	mov [rbx + 4880], r8
 ; y1 = x2
 %line 2654+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -7803,7 +7803,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4888] = y1
 %line 2659+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4888], r8
+	mov [rbx + 4888], r8
 ; y1 = x3
 %line 2660+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -7821,7 +7821,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4896] = y1
 %line 2665+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4896], r8
+	mov [rbx + 4896], r8
 ; y1 = x3
 %line 2666+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -7830,25 +7830,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 14
 ; mem64[zp + 4904] = y1
 %line 2668+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4904], r8
+	mov [rbx + 4904], r8
 ; mem64[zp + 4912] = 0
 %line 2669+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4912], 0
+	mov qword [rbx + 4912], 0
 ; mem64[zp + 4920] = 0
 %line 2670+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4920], 0
+	mov qword [rbx + 4920], 0
 ; mem64[zp + 5696] = 0
 %line 2671+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5696], 0
+	mov qword [rbx + 5696], 0
 ; y1 = x0
 %line 2672+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 49
 %line 2673+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 49
 ; mem64[zp + 5704] = y1
 %line 2674+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5704], r8
+	mov [rbx + 5704], r8
 ; y1 = x1
 %line 2675+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -7857,7 +7857,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 49
 ; y2 = x0
 %line 2677+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 15
 %line 2678+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 15
@@ -7866,7 +7866,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5712] = y1
 %line 2680+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5712], r8
+	mov [rbx + 5712], r8
 ; y1 = x2
 %line 2681+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -7884,7 +7884,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5720] = y1
 %line 2686+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5720], r8
+	mov [rbx + 5720], r8
 ; y1 = x3
 %line 2687+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -7902,7 +7902,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5728] = y1
 %line 2692+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5728], r8
+	mov [rbx + 5728], r8
 ; y1 = x3
 %line 2693+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -7911,25 +7911,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 15
 ; mem64[zp + 5736] = y1
 %line 2695+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5736], r8
+	mov [rbx + 5736], r8
 ; mem64[zp + 5744] = 0
 %line 2696+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5744], 0
+	mov qword [rbx + 5744], 0
 ; mem64[zp + 5752] = 0
 %line 2697+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5752], 0
+	mov qword [rbx + 5752], 0
 ; mem64[zp + 6528] = 0
 %line 2698+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6528], 0
+	mov qword [rbx + 6528], 0
 ; y1 = x0
 %line 2699+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 48
 %line 2700+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 48
 ; mem64[zp + 6536] = y1
 %line 2701+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6536], r8
+	mov [rbx + 6536], r8
 ; y1 = x1
 %line 2702+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -7938,13 +7938,13 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 2705+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	shr rbx, 16
+	shr r10, 16
 ; y1 |= y2
 %line 2706+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	or r8, rbx
+	or r8, r10
 ; mem64[zp + 6544] = y1
 %line 2707+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6544], r8
+	mov [rbx + 6544], r8
 ; y1 = x2
 %line 2708+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -7959,7 +7959,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r12
 ; mem64[zp + 6552] = y1
 %line 2713+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6552], r8
+	mov [rbx + 6552], r8
 ; y1 = x3
 %line 2714+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r13
@@ -7974,19 +7974,19 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, rbp
 ; mem64[zp + 6560] = y1
 %line 2719+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6560], r8
+	mov [rbx + 6560], r8
 ; y1 >>= 16
 %line 2721+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r13, 16
 ; mem64[zp + 6568] = y1
 %line 2722+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6568], r13
+	mov [rbx + 6568], r13
 ; mem64[zp + 6576] = 0
 %line 2723+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6576], 0
+	mov qword [rbx + 6576], 0
 ; mem64[zp + 6584] = 0
 %line 2724+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6584], 0
+	mov qword [rbx + 6584], 0
 ; x0 = mem64[si + 384]
 %line 2725+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r12, [rsi + 384]
@@ -7995,7 +7995,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	mov rbp, [rsi + 392]
 ; x2 = mem64[si + 400]
 %line 2727+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov rbx, [rsi + 400]
+	mov r10, [rsi + 400]
 ; x3 = mem64[si + 408]
 %line 2728+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov rsi, [rsi + 408]
@@ -8007,7 +8007,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	and rsi, r8
 ; mem64[zp + 768] = 0
 %line 2731+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 768], 0
+	mov qword [rbx + 768], 0
 ; y1 = x0
 %line 2732+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -8016,7 +8016,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 55
 ; mem64[zp + 776] = y1
 %line 2734+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 776], r8
+	mov [rbx + 776], r8
 ; y1 = x1
 %line 2735+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -8034,10 +8034,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 784] = y1
 %line 2740+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 784], r8
+	mov [rbx + 784], r8
 ; y1 = x2
 %line 2741+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 55
 %line 2742+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 55
@@ -8052,7 +8052,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 792] = y1
 %line 2746+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 792], r8
+	mov [rbx + 792], r8
 ; y1 = x3
 %line 2747+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rsi
@@ -8061,7 +8061,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 55
 ; y2 = x2
 %line 2749+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 9
 %line 2750+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 9
@@ -8070,7 +8070,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 800] = y1
 %line 2752+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 800], r8
+	mov [rbx + 800], r8
 ; y1 = x3
 %line 2753+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rsi
@@ -8079,16 +8079,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 9
 ; mem64[zp + 808] = y1
 %line 2755+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 808], r8
+	mov [rbx + 808], r8
 ; mem64[zp + 816] = 0
 %line 2756+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 816], 0
+	mov qword [rbx + 816], 0
 ; mem64[zp + 824] = 0
 %line 2757+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 824], 0
+	mov qword [rbx + 824], 0
 ; mem64[zp + 1600] = 0
 %line 2758+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1600], 0
+	mov qword [rbx + 1600], 0
 ; y1 = x0
 %line 2759+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -8097,7 +8097,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 54
 ; mem64[zp + 1608] = y1
 %line 2761+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1608], r8
+	mov [rbx + 1608], r8
 ; y1 = x1
 %line 2762+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -8115,10 +8115,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1616] = y1
 %line 2767+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1616], r8
+	mov [rbx + 1616], r8
 ; y1 = x2
 %line 2768+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 54
 %line 2769+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 54
@@ -8133,7 +8133,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1624] = y1
 %line 2773+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1624], r8
+	mov [rbx + 1624], r8
 ; y1 = x3
 %line 2774+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rsi
@@ -8142,7 +8142,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 54
 ; y2 = x2
 %line 2776+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 10
 %line 2777+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 10
@@ -8151,7 +8151,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 1632] = y1
 %line 2779+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1632], r8
+	mov [rbx + 1632], r8
 ; y1 = x3
 %line 2780+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rsi
@@ -8160,16 +8160,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 10
 ; mem64[zp + 1640] = y1
 %line 2782+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 1640], r8
+	mov [rbx + 1640], r8
 ; mem64[zp + 1648] = 0
 %line 2783+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1648], 0
+	mov qword [rbx + 1648], 0
 ; mem64[zp + 1656] = 0
 %line 2784+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 1656], 0
+	mov qword [rbx + 1656], 0
 ; mem64[zp + 2432] = 0
 %line 2785+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2432], 0
+	mov qword [rbx + 2432], 0
 ; y1 = x0
 %line 2786+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -8178,7 +8178,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 53
 ; mem64[zp + 2440] = y1
 %line 2788+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2440], r8
+	mov [rbx + 2440], r8
 ; y1 = x1
 %line 2789+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -8196,10 +8196,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2448] = y1
 %line 2794+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2448], r8
+	mov [rbx + 2448], r8
 ; y1 = x2
 %line 2795+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 53
 %line 2796+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 53
@@ -8214,7 +8214,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2456] = y1
 %line 2800+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2456], r8
+	mov [rbx + 2456], r8
 ; y1 = x3
 %line 2801+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rsi
@@ -8223,7 +8223,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 53
 ; y2 = x2
 %line 2803+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 11
 %line 2804+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 11
@@ -8232,7 +8232,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 2464] = y1
 %line 2806+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2464], r8
+	mov [rbx + 2464], r8
 ; y1 = x3
 %line 2807+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rsi
@@ -8241,16 +8241,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 11
 ; mem64[zp + 2472] = y1
 %line 2809+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 2472], r8
+	mov [rbx + 2472], r8
 ; mem64[zp + 2480] = 0
 %line 2810+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2480], 0
+	mov qword [rbx + 2480], 0
 ; mem64[zp + 2488] = 0
 %line 2811+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 2488], 0
+	mov qword [rbx + 2488], 0
 ; mem64[zp + 3264] = 0
 %line 2812+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3264], 0
+	mov qword [rbx + 3264], 0
 ; y1 = x0
 %line 2813+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -8259,7 +8259,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 52
 ; mem64[zp + 3272] = y1
 %line 2815+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3272], r8
+	mov [rbx + 3272], r8
 ; y1 = x1
 %line 2816+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -8277,10 +8277,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3280] = y1
 %line 2821+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3280], r8
+	mov [rbx + 3280], r8
 ; y1 = x2
 %line 2822+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 52
 %line 2823+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 52
@@ -8295,7 +8295,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3288] = y1
 %line 2827+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3288], r8
+	mov [rbx + 3288], r8
 ; y1 = x3
 %line 2828+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rsi
@@ -8304,7 +8304,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 52
 ; y2 = x2
 %line 2830+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 12
 %line 2831+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 12
@@ -8313,7 +8313,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 3296] = y1
 %line 2833+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3296], r8
+	mov [rbx + 3296], r8
 ; y1 = x3
 %line 2834+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rsi
@@ -8322,16 +8322,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 12
 ; mem64[zp + 3304] = y1
 %line 2836+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 3304], r8
+	mov [rbx + 3304], r8
 ; mem64[zp + 3312] = 0
 %line 2837+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3312], 0
+	mov qword [rbx + 3312], 0
 ; mem64[zp + 3320] = 0
 %line 2838+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 3320], 0
+	mov qword [rbx + 3320], 0
 ; mem64[zp + 4096] = 0
 %line 2839+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4096], 0
+	mov qword [rbx + 4096], 0
 ; y1 = x0
 %line 2840+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -8340,7 +8340,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 51
 ; mem64[zp + 4104] = y1
 %line 2842+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4104], r8
+	mov [rbx + 4104], r8
 ; y1 = x1
 %line 2843+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -8358,10 +8358,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4112] = y1
 %line 2848+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4112], r8
+	mov [rbx + 4112], r8
 ; y1 = x2
 %line 2849+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 51
 %line 2850+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 51
@@ -8376,7 +8376,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4120] = y1
 %line 2854+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4120], r8
+	mov [rbx + 4120], r8
 ; y1 = x3
 %line 2855+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rsi
@@ -8385,7 +8385,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 51
 ; y2 = x2
 %line 2857+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 13
 %line 2858+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 13
@@ -8394,7 +8394,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4128] = y1
 %line 2860+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4128], r8
+	mov [rbx + 4128], r8
 ; y1 = x3
 %line 2861+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rsi
@@ -8403,16 +8403,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 13
 ; mem64[zp + 4136] = y1
 %line 2863+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4136], r8
+	mov [rbx + 4136], r8
 ; mem64[zp + 4144] = 0
 %line 2864+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4144], 0
+	mov qword [rbx + 4144], 0
 ; mem64[zp + 4152] = 0
 %line 2865+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4152], 0
+	mov qword [rbx + 4152], 0
 ; mem64[zp + 4928] = 0
 %line 2866+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4928], 0
+	mov qword [rbx + 4928], 0
 ; y1 = x0
 %line 2867+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -8421,7 +8421,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 50
 ; mem64[zp + 4936] = y1
 %line 2869+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4936], r8
+	mov [rbx + 4936], r8
 ; y1 = x1
 %line 2870+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -8439,10 +8439,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4944] = y1
 %line 2875+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4944], r8
+	mov [rbx + 4944], r8
 ; y1 = x2
 %line 2876+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 50
 %line 2877+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 50
@@ -8457,7 +8457,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4952] = y1
 %line 2881+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4952], r8
+	mov [rbx + 4952], r8
 ; y1 = x3
 %line 2882+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rsi
@@ -8466,7 +8466,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 50
 ; y2 = x2
 %line 2884+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 14
 %line 2885+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 14
@@ -8475,7 +8475,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 4960] = y1
 %line 2887+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4960], r8
+	mov [rbx + 4960], r8
 ; y1 = x3
 %line 2888+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rsi
@@ -8484,16 +8484,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 14
 ; mem64[zp + 4968] = y1
 %line 2890+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 4968], r8
+	mov [rbx + 4968], r8
 ; mem64[zp + 4976] = 0
 %line 2891+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4976], 0
+	mov qword [rbx + 4976], 0
 ; mem64[zp + 4984] = 0
 %line 2892+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 4984], 0
+	mov qword [rbx + 4984], 0
 ; mem64[zp + 5760] = 0
 %line 2893+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5760], 0
+	mov qword [rbx + 5760], 0
 ; y1 = x0
 %line 2894+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -8502,7 +8502,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 49
 ; mem64[zp + 5768] = y1
 %line 2896+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5768], r8
+	mov [rbx + 5768], r8
 ; y1 = x1
 %line 2897+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -8520,10 +8520,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5776] = y1
 %line 2902+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5776], r8
+	mov [rbx + 5776], r8
 ; y1 = x2
 %line 2903+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 49
 %line 2904+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 49
@@ -8538,7 +8538,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5784] = y1
 %line 2908+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5784], r8
+	mov [rbx + 5784], r8
 ; y1 = x3
 %line 2909+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rsi
@@ -8547,7 +8547,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 49
 ; y2 = x2
 %line 2911+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, rbx
+	mov r9, r10
 ; y2 >>= 15
 %line 2912+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr r9, 15
@@ -8556,7 +8556,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r9
 ; mem64[zp + 5792] = y1
 %line 2914+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5792], r8
+	mov [rbx + 5792], r8
 ; y1 = x3
 %line 2915+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rsi
@@ -8565,16 +8565,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shr r8, 15
 ; mem64[zp + 5800] = y1
 %line 2917+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 5800], r8
+	mov [rbx + 5800], r8
 ; mem64[zp + 5808] = 0
 %line 2918+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5808], 0
+	mov qword [rbx + 5808], 0
 ; mem64[zp + 5816] = 0
 %line 2919+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 5816], 0
+	mov qword [rbx + 5816], 0
 ; mem64[zp + 6592] = 0
 %line 2920+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6592], 0
+	mov qword [rbx + 6592], 0
 ; y1 = x0
 %line 2921+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, r12
@@ -8583,7 +8583,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 48
 ; mem64[zp + 6600] = y1
 %line 2923+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6600], r8
+	mov [rbx + 6600], r8
 ; y1 = x1
 %line 2924+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rbp
@@ -8598,10 +8598,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, r12
 ; mem64[zp + 6608] = y1
 %line 2929+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6608], r8
+	mov [rbx + 6608], r8
 ; y1 = x2
 %line 2930+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r8, r10
 ; y1 <<= 48
 %line 2931+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shl r8, 48
@@ -8613,7 +8613,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	or r8, rbp
 ; mem64[zp + 6616] = y1
 %line 2935+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6616], r8
+	mov [rbx + 6616], r8
 ; y1 = x3
 %line 2936+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, rsi
@@ -8622,108 +8622,105 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx2_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 2939+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	shr rbx, 16
+	shr r10, 16
 ; y1 |= y2
 %line 2940+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	or r8, rbx
+	or r8, r10
 ; mem64[zp + 6624] = y1
 %line 2941+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6624], r8
+	mov [rbx + 6624], r8
 ; y1 >>= 16
 %line 2943+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	shr rsi, 16
 ; mem64[zp + 6632] = y1
 %line 2944+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov [rdx + 6632], rsi
+	mov [rbx + 6632], rsi
 ; mem64[zp + 6640] = 0
 %line 2945+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6640], 0
+	mov qword [rbx + 6640], 0
 ; mem64[zp + 6648] = 0
 %line 2946+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov qword [rdx + 6648], 0
+	mov qword [rbx + 6648], 0
 ; L = 0
 %line 2947+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r8, 0
 ; n = 0
 %line 2948+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov r9, 0
-	mov rsi, r10
 	vmovdqa ymm4, ymm0
-	mov r10, r8
-	mov rbx, r9
 align 32
 .Lloop:
 ; g = n
 %line 2951+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu [rsp + 2112], ymm4
-	mov r8, rbx
+	mov r10, r9
 ; g &= 7
 %line 2952+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	and r8, 7
+	and r10, 7
 ; g = g * 832
 %line 2953+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	imul r9, r8, 832
+	imul rsi, r10, 832
 ; u = n
 %line 2954+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, rbx
+	mov r10, r9
 ; u >>= 3
 %line 2955+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	shr r8, 3
+	shr r10, 3
 ; g += u
 %line 2956+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	add r9, r8
+	add rsi, r10
 ; g += zp
 %line 2957+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	add r9, rdx
+	add rsi, rbx
 ; F0 = mem256[vp + 0]
 %line 2959+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [rcx]
+	vmovdqu ymm0, [r11]
 ; F1 = mem256[vp + 32]
 %line 2960+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu [rsp + 2048], ymm0
-	vmovdqu ymm3, [rcx + 32]
+	vmovdqu ymm3, [r11 + 32]
 ; F2 = mem256[vp + 64]
 %line 2961+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm4, [rcx + 64]
+	vmovdqu ymm4, [r11 + 64]
 ; F3 = mem256[vp + 96]
 %line 2962+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm5, [rcx + 96]
+	vmovdqu ymm5, [r11 + 96]
 ; F4 = mem256[vp + 128]
 %line 2963+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm6, [rcx + 128]
+	vmovdqu ymm6, [r11 + 128]
 ; F5 = mem256[vp + 160]
 %line 2964+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm7, [rcx + 160]
+	vmovdqu ymm7, [r11 + 160]
 ; F6 = mem256[vp + 192]
 %line 2965+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm8, [rcx + 192]
+	vmovdqu ymm8, [r11 + 192]
 ; F7 = mem256[vp + 224]
 %line 2966+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm9, [rcx + 224]
+	vmovdqu ymm9, [r11 + 224]
 ; F8 = mem256[vp + 256]
 %line 2967+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm10, [rcx + 256]
+	vmovdqu ymm10, [r11 + 256]
 ; F9 = mem256[vp + 288]
 %line 2968+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm11, [rcx + 288]
+	vmovdqu ymm11, [r11 + 288]
 ; F10 = mem256[vp + 320]
 %line 2969+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm12, [rcx + 320]
+	vmovdqu ymm12, [r11 + 320]
 ; F11 = mem256[vp + 352]
 %line 2970+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm2, [rcx + 352]
+	vmovdqu ymm2, [r11 + 352]
 ; F12 = mem256[vp + 384]
 %line 2971+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm13, [rcx + 384]
+	vmovdqu ymm13, [r11 + 384]
 ; G = mem256[g + 704]
 %line 2972+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 704]
+	vmovdqu ymm0, [rsi + 704]
 ; B = F12 & G
 %line 2973+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; G = mem256[g + 768]
 %line 2974+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 768]
+	vmovdqu ymm1, [rsi + 768]
 ; A = F12 & G
 %line 2975+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -8741,13 +8738,13 @@ align 32
 	vmovdqu [rsp + 320], ymm0
 ; G = mem256[g + 576]
 %line 2980+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 576]
+	vmovdqu ymm0, [rsi + 576]
 ; B = F12 & G
 %line 2981+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; G = mem256[g + 640]
 %line 2982+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 640]
+	vmovdqu ymm1, [rsi + 640]
 ; A = F12 & G
 %line 2983+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -8759,7 +8756,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; G = mem256[g + 704]
 %line 2986+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 704]
+	vmovdqu ymm15, [rsi + 704]
 ; T = F11 & G
 %line 2987+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -8774,7 +8771,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 768]
 %line 2991+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 768]
+	vmovdqu ymm15, [rsi + 768]
 ; T = F10 & G
 %line 2992+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -8795,13 +8792,13 @@ align 32
 	vmovdqu [rsp + 256], ymm1
 ; G = mem256[g + 448]
 %line 2998+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 448]
+	vmovdqu ymm0, [rsi + 448]
 ; B = F12 & G
 %line 2999+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; G = mem256[g + 512]
 %line 3000+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 512]
+	vmovdqu ymm1, [rsi + 512]
 ; A = F12 & G
 %line 3001+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -8813,7 +8810,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; G = mem256[g + 576]
 %line 3004+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 576]
+	vmovdqu ymm15, [rsi + 576]
 ; T = F11 & G
 %line 3005+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -8828,7 +8825,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 640]
 %line 3009+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 640]
+	vmovdqu ymm15, [rsi + 640]
 ; T = F10 & G
 %line 3010+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -8843,7 +8840,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 704]
 %line 3014+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 704]
+	vmovdqu ymm15, [rsi + 704]
 ; T = F9 & G
 %line 3015+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -8858,7 +8855,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 768]
 %line 3019+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 768]
+	vmovdqu ymm15, [rsi + 768]
 ; T = F8 & G
 %line 3020+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -8879,13 +8876,13 @@ align 32
 	vmovdqu [rsp + 192], ymm1
 ; G = mem256[g + 320]
 %line 3026+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 320]
+	vmovdqu ymm0, [rsi + 320]
 ; B = F12 & G
 %line 3027+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; G = mem256[g + 384]
 %line 3028+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 384]
+	vmovdqu ymm1, [rsi + 384]
 ; A = F12 & G
 %line 3029+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -8897,7 +8894,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; G = mem256[g + 448]
 %line 3032+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 448]
+	vmovdqu ymm15, [rsi + 448]
 ; T = F11 & G
 %line 3033+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -8912,7 +8909,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 512]
 %line 3037+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 512]
+	vmovdqu ymm15, [rsi + 512]
 ; T = F10 & G
 %line 3038+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -8927,7 +8924,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 576]
 %line 3042+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 576]
+	vmovdqu ymm15, [rsi + 576]
 ; T = F9 & G
 %line 3043+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -8942,7 +8939,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 640]
 %line 3047+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 640]
+	vmovdqu ymm15, [rsi + 640]
 ; T = F8 & G
 %line 3048+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -8957,7 +8954,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 704]
 %line 3052+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 704]
+	vmovdqu ymm15, [rsi + 704]
 ; T = F7 & G
 %line 3053+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -8972,7 +8969,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 768]
 %line 3057+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 768]
+	vmovdqu ymm15, [rsi + 768]
 ; T = F6 & G
 %line 3058+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -8993,13 +8990,13 @@ align 32
 	vmovdqu [rsp + 128], ymm1
 ; G = mem256[g + 192]
 %line 3064+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 192]
+	vmovdqu ymm0, [rsi + 192]
 ; B = F12 & G
 %line 3065+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; G = mem256[g + 256]
 %line 3066+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 256]
+	vmovdqu ymm1, [rsi + 256]
 ; A = F12 & G
 %line 3067+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -9011,7 +9008,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; G = mem256[g + 320]
 %line 3070+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 320]
+	vmovdqu ymm15, [rsi + 320]
 ; T = F11 & G
 %line 3071+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -9026,7 +9023,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 384]
 %line 3075+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 384]
+	vmovdqu ymm15, [rsi + 384]
 ; T = F10 & G
 %line 3076+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -9041,7 +9038,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 448]
 %line 3080+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 448]
+	vmovdqu ymm15, [rsi + 448]
 ; T = F9 & G
 %line 3081+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -9056,7 +9053,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 512]
 %line 3085+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 512]
+	vmovdqu ymm15, [rsi + 512]
 ; T = F8 & G
 %line 3086+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -9071,7 +9068,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 576]
 %line 3090+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 576]
+	vmovdqu ymm15, [rsi + 576]
 ; T = F7 & G
 %line 3091+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -9086,7 +9083,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 640]
 %line 3095+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 640]
+	vmovdqu ymm15, [rsi + 640]
 ; T = F6 & G
 %line 3096+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -9101,7 +9098,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 704]
 %line 3100+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 704]
+	vmovdqu ymm15, [rsi + 704]
 ; T = F5 & G
 %line 3101+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -9116,7 +9113,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 768]
 %line 3105+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 768]
+	vmovdqu ymm15, [rsi + 768]
 ; T = F4 & G
 %line 3106+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -9140,13 +9137,13 @@ align 32
 	vmovdqu [rsp + 64], ymm1
 ; G = mem256[g + 64]
 %line 3113+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 64]
+	vmovdqu ymm0, [rsi + 64]
 ; B = F12 & G
 %line 3114+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; G = mem256[g + 128]
 %line 3115+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 128]
+	vmovdqu ymm1, [rsi + 128]
 ; A = F12 & G
 %line 3116+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -9158,7 +9155,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; G = mem256[g + 192]
 %line 3119+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 192]
+	vmovdqu ymm15, [rsi + 192]
 ; T = F11 & G
 %line 3120+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -9173,7 +9170,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 256]
 %line 3124+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 256]
+	vmovdqu ymm15, [rsi + 256]
 ; T = F10 & G
 %line 3125+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -9188,7 +9185,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 320]
 %line 3129+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 320]
+	vmovdqu ymm15, [rsi + 320]
 ; T = F9 & G
 %line 3130+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -9203,7 +9200,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 384]
 %line 3134+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 384]
+	vmovdqu ymm15, [rsi + 384]
 ; T = F8 & G
 %line 3135+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -9218,7 +9215,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 448]
 %line 3139+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 448]
+	vmovdqu ymm15, [rsi + 448]
 ; T = F7 & G
 %line 3140+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -9233,7 +9230,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 512]
 %line 3144+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 512]
+	vmovdqu ymm15, [rsi + 512]
 ; T = F6 & G
 %line 3145+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -9248,7 +9245,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 576]
 %line 3149+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 576]
+	vmovdqu ymm15, [rsi + 576]
 ; T = F5 & G
 %line 3150+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -9263,7 +9260,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 640]
 %line 3154+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 640]
+	vmovdqu ymm15, [rsi + 640]
 ; T = F4 & G
 %line 3155+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -9278,7 +9275,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 704]
 %line 3159+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 704]
+	vmovdqu ymm15, [rsi + 704]
 ; T = F3 & G
 %line 3160+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm5, ymm15
@@ -9293,7 +9290,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[g + 768]
 %line 3164+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 768]
+	vmovdqu ymm15, [rsi + 768]
 ; T = F2 & G
 %line 3165+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm4, ymm15
@@ -9326,7 +9323,7 @@ align 32
 	vmovdqu [rsp + 0], ymm1
 ; G = mem256[g + 0]
 %line 3175+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; A = F12 & G
 %line 3176+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm1, ymm13, ymm0
@@ -9335,7 +9332,7 @@ align 32
 	vpand ymm13, ymm2, ymm0
 ; G = mem256[g + 64]
 %line 3178+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 64]
+	vmovdqu ymm0, [rsi + 64]
 ; T = F11 & G
 %line 3179+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm2, ymm2, ymm0
@@ -9350,7 +9347,7 @@ align 32
 	vpxor ymm0, ymm13, ymm0
 ; G = mem256[g + 128]
 %line 3183+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 128]
+	vmovdqu ymm1, [rsi + 128]
 ; T = F10 & G
 %line 3184+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm13, ymm12, ymm1
@@ -9365,7 +9362,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; G = mem256[g + 192]
 %line 3188+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 192]
+	vmovdqu ymm1, [rsi + 192]
 ; T = F9 & G
 %line 3189+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm13, ymm11, ymm1
@@ -9380,7 +9377,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; G = mem256[g + 256]
 %line 3193+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 256]
+	vmovdqu ymm1, [rsi + 256]
 ; T = F8 & G
 %line 3194+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm13, ymm10, ymm1
@@ -9395,7 +9392,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; G = mem256[g + 320]
 %line 3198+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 320]
+	vmovdqu ymm1, [rsi + 320]
 ; T = F7 & G
 %line 3199+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm13, ymm9, ymm1
@@ -9410,7 +9407,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; G = mem256[g + 384]
 %line 3203+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 384]
+	vmovdqu ymm1, [rsi + 384]
 ; T = F6 & G
 %line 3204+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm13, ymm8, ymm1
@@ -9425,7 +9422,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; G = mem256[g + 448]
 %line 3208+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 448]
+	vmovdqu ymm1, [rsi + 448]
 ; T = F5 & G
 %line 3209+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm13, ymm7, ymm1
@@ -9440,7 +9437,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; G = mem256[g + 512]
 %line 3213+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 512]
+	vmovdqu ymm1, [rsi + 512]
 ; T = F4 & G
 %line 3214+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm13, ymm6, ymm1
@@ -9455,7 +9452,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; G = mem256[g + 576]
 %line 3218+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 576]
+	vmovdqu ymm1, [rsi + 576]
 ; T = F3 & G
 %line 3219+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm13, ymm5, ymm1
@@ -9470,7 +9467,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; G = mem256[g + 640]
 %line 3223+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 640]
+	vmovdqu ymm1, [rsi + 640]
 ; T = F2 & G
 %line 3224+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm13, ymm4, ymm1
@@ -9485,7 +9482,7 @@ align 32
 	vpxor ymm13, ymm0, ymm1
 ; G = mem256[g + 704]
 %line 3228+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 704]
+	vmovdqu ymm0, [rsi + 704]
 ; T = F1 & G
 %line 3229+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm1, ymm3, ymm0
@@ -9501,7 +9498,7 @@ align 32
 	vpxor ymm13, ymm13, ymm0
 ; G = mem256[g + 768]
 %line 3233+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 768]
+	vmovdqu ymm0, [rsi + 768]
 ; T = F0 & G
 %line 3234+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -9519,7 +9516,7 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 352]
 ; mem256[pp + 384] = A
 %line 3239+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 384], ymm2
+	vmovdqu [rdx + 384], ymm2
 ; B = B ^ S20
 %line 3240+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm13, ymm13, [rsp + 224]
@@ -9534,10 +9531,10 @@ align 32
 	vpxor ymm13, ymm13, [rsp + 352]
 ; mem256[pp + 352] = B
 %line 3244+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 352], ymm13
+	vmovdqu [rdx + 352], ymm13
 ; G = mem256[g + 0]
 %line 3245+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; A = F10 & G
 %line 3246+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm2, ymm12, ymm0
@@ -9546,7 +9543,7 @@ align 32
 	vpand ymm0, ymm11, ymm0
 ; G = mem256[g + 64]
 %line 3248+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm12, [r9 + 64]
+	vmovdqu ymm12, [rsi + 64]
 ; T = F9 & G
 %line 3249+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
@@ -9561,7 +9558,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[g + 128]
 %line 3253+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 128]
+	vmovdqu ymm11, [rsi + 128]
 ; T = F8 & G
 %line 3254+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm12, ymm10, ymm11
@@ -9576,7 +9573,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[g + 192]
 %line 3258+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 192]
+	vmovdqu ymm11, [rsi + 192]
 ; T = F7 & G
 %line 3259+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm12, ymm9, ymm11
@@ -9591,7 +9588,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[g + 256]
 %line 3263+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 256]
+	vmovdqu ymm11, [rsi + 256]
 ; T = F6 & G
 %line 3264+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm12, ymm8, ymm11
@@ -9606,7 +9603,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[g + 320]
 %line 3268+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 320]
+	vmovdqu ymm11, [rsi + 320]
 ; T = F5 & G
 %line 3269+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
@@ -9621,7 +9618,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[g + 384]
 %line 3273+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 384]
+	vmovdqu ymm11, [rsi + 384]
 ; T = F4 & G
 %line 3274+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm12, ymm6, ymm11
@@ -9636,7 +9633,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[g + 448]
 %line 3278+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 448]
+	vmovdqu ymm11, [rsi + 448]
 ; T = F3 & G
 %line 3279+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm12, ymm5, ymm11
@@ -9651,7 +9648,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[g + 512]
 %line 3283+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 512]
+	vmovdqu ymm11, [rsi + 512]
 ; T = F2 & G
 %line 3284+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm12, ymm4, ymm11
@@ -9666,7 +9663,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[g + 576]
 %line 3288+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 576]
+	vmovdqu ymm11, [rsi + 576]
 ; T = F1 & G
 %line 3289+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm12, ymm3, ymm11
@@ -9681,7 +9678,7 @@ align 32
 	vpxor ymm11, ymm0, ymm11
 ; G = mem256[g + 640]
 %line 3293+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 640]
+	vmovdqu ymm0, [rsi + 640]
 ; T = F0 & G
 %line 3294+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -9702,7 +9699,7 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 320]
 ; mem256[pp + 320] = A
 %line 3300+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 320], ymm2
+	vmovdqu [rdx + 320], ymm2
 ; B = B ^ S18
 %line 3301+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 160]
@@ -9717,10 +9714,10 @@ align 32
 	vpxor ymm11, ymm11, [rsp + 288]
 ; mem256[pp + 288] = B
 %line 3305+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 288], ymm11
+	vmovdqu [rdx + 288], ymm11
 ; G = mem256[g + 0]
 %line 3306+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; A = F8 & G
 %line 3307+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm2, ymm10, ymm0
@@ -9729,7 +9726,7 @@ align 32
 	vpand ymm0, ymm9, ymm0
 ; G = mem256[g + 64]
 %line 3309+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 64]
+	vmovdqu ymm10, [rsi + 64]
 ; T = F7 & G
 %line 3310+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
@@ -9744,7 +9741,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[g + 128]
 %line 3314+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 128]
+	vmovdqu ymm9, [rsi + 128]
 ; T = F6 & G
 %line 3315+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm10, ymm8, ymm9
@@ -9759,7 +9756,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[g + 192]
 %line 3319+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 192]
+	vmovdqu ymm9, [rsi + 192]
 ; T = F5 & G
 %line 3320+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm10, ymm7, ymm9
@@ -9774,7 +9771,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[g + 256]
 %line 3324+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 256]
+	vmovdqu ymm9, [rsi + 256]
 ; T = F4 & G
 %line 3325+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm10, ymm6, ymm9
@@ -9789,7 +9786,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[g + 320]
 %line 3329+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 320]
+	vmovdqu ymm9, [rsi + 320]
 ; T = F3 & G
 %line 3330+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm10, ymm5, ymm9
@@ -9804,7 +9801,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[g + 384]
 %line 3334+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 384]
+	vmovdqu ymm9, [rsi + 384]
 ; T = F2 & G
 %line 3335+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm10, ymm4, ymm9
@@ -9819,7 +9816,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[g + 448]
 %line 3339+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 448]
+	vmovdqu ymm9, [rsi + 448]
 ; T = F1 & G
 %line 3340+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm10, ymm3, ymm9
@@ -9834,7 +9831,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[g + 512]
 %line 3344+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 512]
+	vmovdqu ymm9, [rsi + 512]
 ; T = F0 & G
 %line 3345+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm9, ymm1, ymm9
@@ -9855,7 +9852,7 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 256]
 ; mem256[pp + 256] = A
 %line 3351+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 256], ymm2
+	vmovdqu [rdx + 256], ymm2
 ; B = B ^ S16
 %line 3352+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 96]
@@ -9870,10 +9867,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 224]
 ; mem256[pp + 224] = B
 %line 3356+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 224], ymm0
+	vmovdqu [rdx + 224], ymm0
 ; G = mem256[g + 0]
 %line 3357+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; A = F6 & G
 %line 3358+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm2, ymm8, ymm0
@@ -9882,7 +9879,7 @@ align 32
 	vpand ymm0, ymm7, ymm0
 ; G = mem256[g + 64]
 %line 3360+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 64]
+	vmovdqu ymm8, [rsi + 64]
 ; T = F5 & G
 %line 3361+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm7, ymm7, ymm8
@@ -9897,7 +9894,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; G = mem256[g + 128]
 %line 3365+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 128]
+	vmovdqu ymm7, [rsi + 128]
 ; T = F4 & G
 %line 3366+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm8, ymm6, ymm7
@@ -9912,7 +9909,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; G = mem256[g + 192]
 %line 3370+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 192]
+	vmovdqu ymm7, [rsi + 192]
 ; T = F3 & G
 %line 3371+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm8, ymm5, ymm7
@@ -9927,7 +9924,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; G = mem256[g + 256]
 %line 3375+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 256]
+	vmovdqu ymm7, [rsi + 256]
 ; T = F2 & G
 %line 3376+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm8, ymm4, ymm7
@@ -9942,7 +9939,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; G = mem256[g + 320]
 %line 3380+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 320]
+	vmovdqu ymm7, [rsi + 320]
 ; T = F1 & G
 %line 3381+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm8, ymm3, ymm7
@@ -9957,7 +9954,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; G = mem256[g + 384]
 %line 3385+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 384]
+	vmovdqu ymm7, [rsi + 384]
 ; T = F0 & G
 %line 3386+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm7, ymm1, ymm7
@@ -9978,7 +9975,7 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 192]
 ; mem256[pp + 192] = A
 %line 3392+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 192], ymm2
+	vmovdqu [rdx + 192], ymm2
 ; B = B ^ S14
 %line 3393+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
@@ -9993,10 +9990,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; mem256[pp + 160] = B
 %line 3397+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 160], ymm0
+	vmovdqu [rdx + 160], ymm0
 ; G = mem256[g + 0]
 %line 3398+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; A = F4 & G
 %line 3399+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm2, ymm6, ymm0
@@ -10005,7 +10002,7 @@ align 32
 	vpand ymm0, ymm5, ymm0
 ; G = mem256[g + 64]
 %line 3401+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm6, [r9 + 64]
+	vmovdqu ymm6, [rsi + 64]
 ; T = F3 & G
 %line 3402+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm5, ymm5, ymm6
@@ -10020,7 +10017,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; G = mem256[g + 128]
 %line 3406+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 128]
+	vmovdqu ymm5, [rsi + 128]
 ; T = F2 & G
 %line 3407+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm6, ymm4, ymm5
@@ -10035,7 +10032,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; G = mem256[g + 192]
 %line 3411+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 192]
+	vmovdqu ymm5, [rsi + 192]
 ; T = F1 & G
 %line 3412+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm6, ymm3, ymm5
@@ -10050,7 +10047,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; G = mem256[g + 256]
 %line 3416+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 256]
+	vmovdqu ymm5, [rsi + 256]
 ; T = F0 & G
 %line 3417+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm5, ymm1, ymm5
@@ -10071,7 +10068,7 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 128]
 ; mem256[pp + 128] = A
 %line 3423+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 128], ymm2
+	vmovdqu [rdx + 128], ymm2
 ; B = B ^ S13
 %line 3424+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -10083,10 +10080,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; mem256[pp + 96] = B
 %line 3427+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 96], ymm0
+	vmovdqu [rdx + 96], ymm0
 ; G = mem256[g + 0]
 %line 3428+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; A = F2 & G
 %line 3429+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm2, ymm4, ymm0
@@ -10095,7 +10092,7 @@ align 32
 	vpand ymm0, ymm3, ymm0
 ; G = mem256[g + 64]
 %line 3431+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm4, [r9 + 64]
+	vmovdqu ymm4, [rsi + 64]
 ; T = F1 & G
 %line 3432+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm3, ymm3, ymm4
@@ -10110,7 +10107,7 @@ align 32
 	vpxor ymm0, ymm0, ymm3
 ; G = mem256[g + 128]
 %line 3436+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 128]
+	vmovdqu ymm3, [rsi + 128]
 ; T = F0 & G
 %line 3437+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm3, ymm1, ymm3
@@ -10125,7 +10122,7 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 64]
 ; mem256[pp + 64] = A
 %line 3441+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 64], ymm2
+	vmovdqu [rdx + 64], ymm2
 ; B = B ^ S13
 %line 3442+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -10134,10 +10131,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 32]
 ; mem256[pp + 32] = B
 %line 3444+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 32], ymm0
+	vmovdqu [rdx + 32], ymm0
 ; G = mem256[g + 0]
 %line 3445+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; A = F0 & G
 %line 3446+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -10146,19 +10143,19 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 0]
 ; mem256[pp + 0] = A
 %line 3448+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax], ymm0
+	vmovdqu [rdx], ymm0
 ; Q0 = mem256[pp + 0]
 %line 3450+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax]
+	vmovdqu ymm0, [rdx]
 ; Q1 = mem256[pp + 32]
 %line 3451+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rax + 32]
+	vmovdqu ymm1, [rdx + 32]
 ; Q2 = mem256[pp + 64]
 %line 3452+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm2, [rax + 64]
+	vmovdqu ymm2, [rdx + 64]
 ; Q3 = mem256[pp + 96]
 %line 3453+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm3, [rax + 96]
+	vmovdqu ymm3, [rdx + 96]
 ; X = permute128(Q0, Q1, 0x20)
 %line 3454+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm0, ymm0, ymm1, 32
@@ -10219,16 +10216,16 @@ align 32
 	vpsubq ymm4, ymm5, ymm0
 ; Q0 = mem256[pp + 128]
 %line 3473+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 128]
+	vmovdqu ymm0, [rdx + 128]
 ; Q1 = mem256[pp + 160]
 %line 3474+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rax + 160]
+	vmovdqu ymm1, [rdx + 160]
 ; Q2 = mem256[pp + 192]
 %line 3475+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm2, [rax + 192]
+	vmovdqu ymm2, [rdx + 192]
 ; Q3 = mem256[pp + 224]
 %line 3476+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm3, [rax + 224]
+	vmovdqu ymm3, [rdx + 224]
 ; X = permute128(Q0, Q1, 0x20)
 %line 3477+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm0, ymm0, ymm1, 32
@@ -10288,16 +10285,16 @@ align 32
 	vpsubq ymm6, ymm5, ymm0
 ; Q0 = mem256[pp + 256]
 %line 3496+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 256]
+	vmovdqu ymm0, [rdx + 256]
 ; Q1 = mem256[pp + 288]
 %line 3497+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rax + 288]
+	vmovdqu ymm1, [rdx + 288]
 ; Q2 = mem256[pp + 320]
 %line 3498+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm2, [rax + 320]
+	vmovdqu ymm2, [rdx + 320]
 ; Q3 = mem256[pp + 352]
 %line 3499+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm3, [rax + 352]
+	vmovdqu ymm3, [rdx + 352]
 ; X = permute128(Q0, Q1, 0x20)
 %line 3500+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm0, ymm0, ymm1, 32
@@ -10357,7 +10354,7 @@ align 32
 	vpsubq ymm3, ymm5, ymm0
 ; Q0 = mem256[pp + 384]
 %line 3519+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 384]
+	vmovdqu ymm0, [rdx + 384]
 ; Q1 = ZERO
 %line 3520+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqa ymm1, ymm5
@@ -10447,53 +10444,53 @@ align 32
 	vmovdqa xmm0, xmm0
 ; nz = x128
 %line 3550+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovq r8, xmm0
+	vmovq r10, xmm0
 ; y0 = L + L
 %line 3552+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	lea r9, [r10 + r10]
+	lea rsi, [r8 + r8]
 ; y0 -= n
 %line 3553+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	sub r9, rbx
+	sub rsi, r9
 ; y0 -= 1
 %line 3554+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	sub r9, 1
+	sub rsi, 1
 ; (int64) y0 >>= 63
 %line 3555+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	sar r9, 63
+	sar rsi, 63
 ; up &= y0
 %line 3557+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	and r8, r9
+	and r10, rsi
 ; y1 = n + 1
 %line 3558+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	lea r9, [rbx + 1]
+	lea rsi, [r9 + 1]
 ; y1 -= L
 %line 3559+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	sub r9, r10
+	sub rsi, r8
 ; y1 ^= L
 %line 3560+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	xor r9, r10
+	xor rsi, r8
 ; y1 &= up
 %line 3561+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	and r9, r8
+	and rsi, r10
 ; L ^= y1
 %line 3562+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	xor r10, r9
+	xor r8, rsi
 ; 4x UP = up
 %line 3563+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovq xmm7, r8
+	vmovq xmm7, r10
 	vpbroadcastq ymm7, xmm7
 ; X = permute64(D0, 0x0)
 %line 3565+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpermq ymm0, ymm4, 0
 ; Y = mem256[bl + 0]
 %line 3566+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsi]
+	vmovdqu ymm1, [rax]
 ; Q0 = blend32(X, Y, 0x0f)
 %line 3567+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpblendd ymm2, ymm0, ymm1, 15
 ; mem256[gp + 0] = Q0
 %line 3568+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [r11], ymm2
+	vmovdqu [rcx], ymm2
 ; X = X ^ Y
 %line 3569+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -10505,19 +10502,19 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 0] = Y
 %line 3572+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rsi], ymm1
+	vmovdqu [rax], ymm1
 ; X = permute64(D0, 0xaa)
 %line 3573+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpermq ymm0, ymm4, 170
 ; Y = mem256[bl + 32]
 %line 3574+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 32]
+	vmovdqu ymm1, [rax + 32]
 ; Q0 = blend32(X, Y, 0x0f)
 %line 3575+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpblendd ymm2, ymm0, ymm1, 15
 ; mem256[gp + 32] = Q0
 %line 3576+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [r11 + 32], ymm2
+	vmovdqu [rcx + 32], ymm2
 ; X = X ^ Y
 %line 3577+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -10529,19 +10526,19 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 32] = Y
 %line 3580+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rsi + 32], ymm1
+	vmovdqu [rax + 32], ymm1
 ; X = permute64(D0, 0x55)
 %line 3581+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpermq ymm0, ymm4, 85
 ; Y = mem256[bl + 64]
 %line 3582+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 64]
+	vmovdqu ymm1, [rax + 64]
 ; Q0 = blend32(X, Y, 0x0f)
 %line 3583+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpblendd ymm2, ymm0, ymm1, 15
 ; mem256[gp + 64] = Q0
 %line 3584+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [r11 + 64], ymm2
+	vmovdqu [rcx + 64], ymm2
 ; X = X ^ Y
 %line 3585+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -10553,19 +10550,19 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 64] = Y
 %line 3588+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rsi + 64], ymm1
+	vmovdqu [rax + 64], ymm1
 ; X = permute64(D0, 0xff)
 %line 3589+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpermq ymm0, ymm4, 255
 ; Y = mem256[bl + 96]
 %line 3590+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 96]
+	vmovdqu ymm1, [rax + 96]
 ; Q0 = blend32(X, Y, 0x0f)
 %line 3591+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpblendd ymm2, ymm0, ymm1, 15
 ; mem256[gp + 96] = Q0
 %line 3592+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [r11 + 96], ymm2
+	vmovdqu [rcx + 96], ymm2
 ; X = X ^ Y
 %line 3593+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -10577,19 +10574,19 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 96] = Y
 %line 3596+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rsi + 96], ymm1
+	vmovdqu [rax + 96], ymm1
 ; X = permute64(D1, 0x0)
 %line 3597+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpermq ymm0, ymm6, 0
 ; Y = mem256[bl + 128]
 %line 3598+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 128]
+	vmovdqu ymm1, [rax + 128]
 ; Q0 = blend32(X, Y, 0x0f)
 %line 3599+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpblendd ymm2, ymm0, ymm1, 15
 ; mem256[gp + 128] = Q0
 %line 3600+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [r11 + 128], ymm2
+	vmovdqu [rcx + 128], ymm2
 ; X = X ^ Y
 %line 3601+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -10601,19 +10598,19 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 128] = Y
 %line 3604+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rsi + 128], ymm1
+	vmovdqu [rax + 128], ymm1
 ; X = permute64(D1, 0xaa)
 %line 3605+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpermq ymm0, ymm6, 170
 ; Y = mem256[bl + 160]
 %line 3606+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 160]
+	vmovdqu ymm1, [rax + 160]
 ; Q0 = blend32(X, Y, 0x0f)
 %line 3607+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpblendd ymm2, ymm0, ymm1, 15
 ; mem256[gp + 160] = Q0
 %line 3608+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [r11 + 160], ymm2
+	vmovdqu [rcx + 160], ymm2
 ; X = X ^ Y
 %line 3609+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -10625,19 +10622,19 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 160] = Y
 %line 3612+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rsi + 160], ymm1
+	vmovdqu [rax + 160], ymm1
 ; X = permute64(D1, 0x55)
 %line 3613+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpermq ymm0, ymm6, 85
 ; Y = mem256[bl + 192]
 %line 3614+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 192]
+	vmovdqu ymm1, [rax + 192]
 ; Q0 = blend32(X, Y, 0x0f)
 %line 3615+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpblendd ymm2, ymm0, ymm1, 15
 ; mem256[gp + 192] = Q0
 %line 3616+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [r11 + 192], ymm2
+	vmovdqu [rcx + 192], ymm2
 ; X = X ^ Y
 %line 3617+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -10649,19 +10646,19 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 192] = Y
 %line 3620+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rsi + 192], ymm1
+	vmovdqu [rax + 192], ymm1
 ; X = permute64(D1, 0xff)
 %line 3621+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpermq ymm0, ymm6, 255
 ; Y = mem256[bl + 224]
 %line 3622+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 224]
+	vmovdqu ymm1, [rax + 224]
 ; Q0 = blend32(X, Y, 0x0f)
 %line 3623+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpblendd ymm2, ymm0, ymm1, 15
 ; mem256[gp + 224] = Q0
 %line 3624+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [r11 + 224], ymm2
+	vmovdqu [rcx + 224], ymm2
 ; X = X ^ Y
 %line 3625+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -10673,19 +10670,19 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 224] = Y
 %line 3628+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rsi + 224], ymm1
+	vmovdqu [rax + 224], ymm1
 ; X = permute64(D2, 0x0)
 %line 3629+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpermq ymm0, ymm3, 0
 ; Y = mem256[bl + 256]
 %line 3630+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 256]
+	vmovdqu ymm1, [rax + 256]
 ; Q0 = blend32(X, Y, 0x0f)
 %line 3631+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpblendd ymm2, ymm0, ymm1, 15
 ; mem256[gp + 256] = Q0
 %line 3632+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [r11 + 256], ymm2
+	vmovdqu [rcx + 256], ymm2
 ; X = X ^ Y
 %line 3633+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -10697,19 +10694,19 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 256] = Y
 %line 3636+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rsi + 256], ymm1
+	vmovdqu [rax + 256], ymm1
 ; X = permute64(D2, 0xaa)
 %line 3637+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpermq ymm0, ymm3, 170
 ; Y = mem256[bl + 288]
 %line 3638+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 288]
+	vmovdqu ymm1, [rax + 288]
 ; Q0 = blend32(X, Y, 0x0f)
 %line 3639+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpblendd ymm2, ymm0, ymm1, 15
 ; mem256[gp + 288] = Q0
 %line 3640+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [r11 + 288], ymm2
+	vmovdqu [rcx + 288], ymm2
 ; X = X ^ Y
 %line 3641+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -10721,19 +10718,19 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 288] = Y
 %line 3644+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rsi + 288], ymm1
+	vmovdqu [rax + 288], ymm1
 ; X = permute64(D2, 0x55)
 %line 3645+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpermq ymm0, ymm3, 85
 ; Y = mem256[bl + 320]
 %line 3646+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 320]
+	vmovdqu ymm1, [rax + 320]
 ; Q0 = blend32(X, Y, 0x0f)
 %line 3647+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpblendd ymm2, ymm0, ymm1, 15
 ; mem256[gp + 320] = Q0
 %line 3648+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [r11 + 320], ymm2
+	vmovdqu [rcx + 320], ymm2
 ; X = X ^ Y
 %line 3649+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -10745,19 +10742,19 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 320] = Y
 %line 3652+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rsi + 320], ymm1
+	vmovdqu [rax + 320], ymm1
 ; X = permute64(D2, 0xff)
 %line 3653+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpermq ymm0, ymm3, 255
 ; Y = mem256[bl + 352]
 %line 3654+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 352]
+	vmovdqu ymm1, [rax + 352]
 ; Q0 = blend32(X, Y, 0x0f)
 %line 3655+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpblendd ymm2, ymm0, ymm1, 15
 ; mem256[gp + 352] = Q0
 %line 3656+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [r11 + 352], ymm2
+	vmovdqu [rcx + 352], ymm2
 ; X = X ^ Y
 %line 3657+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -10769,19 +10766,19 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 352] = Y
 %line 3660+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rsi + 352], ymm1
+	vmovdqu [rax + 352], ymm1
 ; X = permute64(D3, 0x0)
 %line 3661+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpermq ymm0, ymm5, 0
 ; Y = mem256[bl + 384]
 %line 3662+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rsi + 384]
+	vmovdqu ymm1, [rax + 384]
 ; Q0 = blend32(X, Y, 0x0f)
 %line 3663+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpblendd ymm2, ymm0, ymm1, 15
 ; mem256[gp + 384] = Q0
 %line 3664+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [r11 + 384], ymm2
+	vmovdqu [rcx + 384], ymm2
 ; X = X ^ Y
 %line 3665+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
@@ -10794,56 +10791,56 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; mem256[bl + 384] = Y
 %line 3668+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rsi + 384], ymm1
+	vmovdqu [rax + 384], ymm1
 ; F0 = mem256[vp + 0]
 %line 3670+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [rcx]
+	vmovdqu ymm0, [r11]
 ; F1 = mem256[vp + 32]
 %line 3671+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vmovdqu [rsp + 2080], ymm0
-	vmovdqu ymm3, [rcx + 32]
+	vmovdqu ymm3, [r11 + 32]
 ; F2 = mem256[vp + 64]
 %line 3672+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm4, [rcx + 64]
+	vmovdqu ymm4, [r11 + 64]
 ; F3 = mem256[vp + 96]
 %line 3673+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm5, [rcx + 96]
+	vmovdqu ymm5, [r11 + 96]
 ; F4 = mem256[vp + 128]
 %line 3674+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm6, [rcx + 128]
+	vmovdqu ymm6, [r11 + 128]
 ; F5 = mem256[vp + 160]
 %line 3675+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm7, [rcx + 160]
+	vmovdqu ymm7, [r11 + 160]
 ; F6 = mem256[vp + 192]
 %line 3676+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm8, [rcx + 192]
+	vmovdqu ymm8, [r11 + 192]
 ; F7 = mem256[vp + 224]
 %line 3677+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm9, [rcx + 224]
+	vmovdqu ymm9, [r11 + 224]
 ; F8 = mem256[vp + 256]
 %line 3678+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm10, [rcx + 256]
+	vmovdqu ymm10, [r11 + 256]
 ; F9 = mem256[vp + 288]
 %line 3679+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm11, [rcx + 288]
+	vmovdqu ymm11, [r11 + 288]
 ; F10 = mem256[vp + 320]
 %line 3680+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm12, [rcx + 320]
+	vmovdqu ymm12, [r11 + 320]
 ; F11 = mem256[vp + 352]
 %line 3681+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm2, [rcx + 352]
+	vmovdqu ymm2, [r11 + 352]
 ; F12 = mem256[vp + 384]
 %line 3682+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm13, [rcx + 384]
+	vmovdqu ymm13, [r11 + 384]
 ; G = mem256[gp + 352]
 %line 3683+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 352]
+	vmovdqu ymm0, [rcx + 352]
 ; B = F12 & G
 %line 3684+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; G = mem256[gp + 384]
 %line 3685+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 384]
+	vmovdqu ymm1, [rcx + 384]
 ; A = F12 & G
 %line 3686+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -10861,13 +10858,13 @@ align 32
 	vmovdqu [rsp + 320], ymm0
 ; G = mem256[gp + 288]
 %line 3691+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 288]
+	vmovdqu ymm0, [rcx + 288]
 ; B = F12 & G
 %line 3692+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; G = mem256[gp + 320]
 %line 3693+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 320]
+	vmovdqu ymm1, [rcx + 320]
 ; A = F12 & G
 %line 3694+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -10879,7 +10876,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; G = mem256[gp + 352]
 %line 3697+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 352]
+	vmovdqu ymm15, [rcx + 352]
 ; T = F11 & G
 %line 3698+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -10894,7 +10891,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 384]
 %line 3702+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 384]
+	vmovdqu ymm15, [rcx + 384]
 ; T = F10 & G
 %line 3703+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -10915,13 +10912,13 @@ align 32
 	vmovdqu [rsp + 256], ymm1
 ; G = mem256[gp + 224]
 %line 3709+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 224]
+	vmovdqu ymm0, [rcx + 224]
 ; B = F12 & G
 %line 3710+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; G = mem256[gp + 256]
 %line 3711+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 256]
+	vmovdqu ymm1, [rcx + 256]
 ; A = F12 & G
 %line 3712+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -10933,7 +10930,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; G = mem256[gp + 288]
 %line 3715+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 288]
+	vmovdqu ymm15, [rcx + 288]
 ; T = F11 & G
 %line 3716+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -10948,7 +10945,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 320]
 %line 3720+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 320]
+	vmovdqu ymm15, [rcx + 320]
 ; T = F10 & G
 %line 3721+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -10963,7 +10960,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 352]
 %line 3725+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 352]
+	vmovdqu ymm15, [rcx + 352]
 ; T = F9 & G
 %line 3726+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -10978,7 +10975,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 384]
 %line 3730+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 384]
+	vmovdqu ymm15, [rcx + 384]
 ; T = F8 & G
 %line 3731+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -10999,13 +10996,13 @@ align 32
 	vmovdqu [rsp + 192], ymm1
 ; G = mem256[gp + 160]
 %line 3737+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 160]
+	vmovdqu ymm0, [rcx + 160]
 ; B = F12 & G
 %line 3738+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; G = mem256[gp + 192]
 %line 3739+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 192]
+	vmovdqu ymm1, [rcx + 192]
 ; A = F12 & G
 %line 3740+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -11017,7 +11014,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; G = mem256[gp + 224]
 %line 3743+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 224]
+	vmovdqu ymm15, [rcx + 224]
 ; T = F11 & G
 %line 3744+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -11032,7 +11029,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 256]
 %line 3748+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 256]
+	vmovdqu ymm15, [rcx + 256]
 ; T = F10 & G
 %line 3749+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -11047,7 +11044,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 288]
 %line 3753+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 288]
+	vmovdqu ymm15, [rcx + 288]
 ; T = F9 & G
 %line 3754+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -11062,7 +11059,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 320]
 %line 3758+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 320]
+	vmovdqu ymm15, [rcx + 320]
 ; T = F8 & G
 %line 3759+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -11077,7 +11074,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 352]
 %line 3763+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 352]
+	vmovdqu ymm15, [rcx + 352]
 ; T = F7 & G
 %line 3764+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -11092,7 +11089,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 384]
 %line 3768+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 384]
+	vmovdqu ymm15, [rcx + 384]
 ; T = F6 & G
 %line 3769+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -11113,13 +11110,13 @@ align 32
 	vmovdqu [rsp + 128], ymm1
 ; G = mem256[gp + 96]
 %line 3775+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 96]
+	vmovdqu ymm0, [rcx + 96]
 ; B = F12 & G
 %line 3776+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; G = mem256[gp + 128]
 %line 3777+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 128]
+	vmovdqu ymm1, [rcx + 128]
 ; A = F12 & G
 %line 3778+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -11131,7 +11128,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; G = mem256[gp + 160]
 %line 3781+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 160]
+	vmovdqu ymm15, [rcx + 160]
 ; T = F11 & G
 %line 3782+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -11146,7 +11143,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 192]
 %line 3786+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 192]
+	vmovdqu ymm15, [rcx + 192]
 ; T = F10 & G
 %line 3787+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -11161,7 +11158,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 224]
 %line 3791+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 224]
+	vmovdqu ymm15, [rcx + 224]
 ; T = F9 & G
 %line 3792+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -11176,7 +11173,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 256]
 %line 3796+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 256]
+	vmovdqu ymm15, [rcx + 256]
 ; T = F8 & G
 %line 3797+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -11191,7 +11188,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 288]
 %line 3801+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 288]
+	vmovdqu ymm15, [rcx + 288]
 ; T = F7 & G
 %line 3802+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -11206,7 +11203,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 320]
 %line 3806+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 320]
+	vmovdqu ymm15, [rcx + 320]
 ; T = F6 & G
 %line 3807+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -11221,7 +11218,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 352]
 %line 3811+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 352]
+	vmovdqu ymm15, [rcx + 352]
 ; T = F5 & G
 %line 3812+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -11236,7 +11233,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 384]
 %line 3816+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 384]
+	vmovdqu ymm15, [rcx + 384]
 ; T = F4 & G
 %line 3817+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -11260,13 +11257,13 @@ align 32
 	vmovdqu [rsp + 64], ymm1
 ; G = mem256[gp + 32]
 %line 3824+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 32]
+	vmovdqu ymm0, [rcx + 32]
 ; B = F12 & G
 %line 3825+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; G = mem256[gp + 64]
 %line 3826+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 64]
+	vmovdqu ymm1, [rcx + 64]
 ; A = F12 & G
 %line 3827+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -11278,7 +11275,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; G = mem256[gp + 96]
 %line 3830+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 96]
+	vmovdqu ymm15, [rcx + 96]
 ; T = F11 & G
 %line 3831+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -11293,7 +11290,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 128]
 %line 3835+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 128]
+	vmovdqu ymm15, [rcx + 128]
 ; T = F10 & G
 %line 3836+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -11308,7 +11305,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 160]
 %line 3840+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 160]
+	vmovdqu ymm15, [rcx + 160]
 ; T = F9 & G
 %line 3841+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -11323,7 +11320,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 192]
 %line 3845+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 192]
+	vmovdqu ymm15, [rcx + 192]
 ; T = F8 & G
 %line 3846+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -11338,7 +11335,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 224]
 %line 3850+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 224]
+	vmovdqu ymm15, [rcx + 224]
 ; T = F7 & G
 %line 3851+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -11353,7 +11350,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 256]
 %line 3855+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 256]
+	vmovdqu ymm15, [rcx + 256]
 ; T = F6 & G
 %line 3856+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -11368,7 +11365,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 288]
 %line 3860+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 288]
+	vmovdqu ymm15, [rcx + 288]
 ; T = F5 & G
 %line 3861+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -11383,7 +11380,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 320]
 %line 3865+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 320]
+	vmovdqu ymm15, [rcx + 320]
 ; T = F4 & G
 %line 3866+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -11398,7 +11395,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 352]
 %line 3870+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 352]
+	vmovdqu ymm15, [rcx + 352]
 ; T = F3 & G
 %line 3871+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm5, ymm15
@@ -11413,7 +11410,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; G = mem256[gp + 384]
 %line 3875+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm15, [r11 + 384]
+	vmovdqu ymm15, [rcx + 384]
 ; T = F2 & G
 %line 3876+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm4, ymm15
@@ -11446,7 +11443,7 @@ align 32
 	vmovdqu [rsp + 0], ymm1
 ; G = mem256[gp + 0]
 %line 3886+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11]
+	vmovdqu ymm0, [rcx]
 ; A = F12 & G
 %line 3887+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm1, ymm13, ymm0
@@ -11455,7 +11452,7 @@ align 32
 	vpand ymm13, ymm2, ymm0
 ; G = mem256[gp + 32]
 %line 3889+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 32]
+	vmovdqu ymm0, [rcx + 32]
 ; T = F11 & G
 %line 3890+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm2, ymm2, ymm0
@@ -11470,7 +11467,7 @@ align 32
 	vpxor ymm0, ymm13, ymm0
 ; G = mem256[gp + 64]
 %line 3894+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 64]
+	vmovdqu ymm1, [rcx + 64]
 ; T = F10 & G
 %line 3895+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm13, ymm12, ymm1
@@ -11485,7 +11482,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; G = mem256[gp + 96]
 %line 3899+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 96]
+	vmovdqu ymm1, [rcx + 96]
 ; T = F9 & G
 %line 3900+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm13, ymm11, ymm1
@@ -11500,7 +11497,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; G = mem256[gp + 128]
 %line 3904+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 128]
+	vmovdqu ymm1, [rcx + 128]
 ; T = F8 & G
 %line 3905+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm13, ymm10, ymm1
@@ -11515,7 +11512,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; G = mem256[gp + 160]
 %line 3909+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 160]
+	vmovdqu ymm1, [rcx + 160]
 ; T = F7 & G
 %line 3910+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm13, ymm9, ymm1
@@ -11530,7 +11527,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; G = mem256[gp + 192]
 %line 3914+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 192]
+	vmovdqu ymm1, [rcx + 192]
 ; T = F6 & G
 %line 3915+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm13, ymm8, ymm1
@@ -11545,7 +11542,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; G = mem256[gp + 224]
 %line 3919+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 224]
+	vmovdqu ymm1, [rcx + 224]
 ; T = F5 & G
 %line 3920+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm13, ymm7, ymm1
@@ -11560,7 +11557,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; G = mem256[gp + 256]
 %line 3924+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 256]
+	vmovdqu ymm1, [rcx + 256]
 ; T = F4 & G
 %line 3925+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm13, ymm6, ymm1
@@ -11575,7 +11572,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; G = mem256[gp + 288]
 %line 3929+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 288]
+	vmovdqu ymm1, [rcx + 288]
 ; T = F3 & G
 %line 3930+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm13, ymm5, ymm1
@@ -11590,7 +11587,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; G = mem256[gp + 320]
 %line 3934+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 320]
+	vmovdqu ymm1, [rcx + 320]
 ; T = F2 & G
 %line 3935+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm13, ymm4, ymm1
@@ -11605,7 +11602,7 @@ align 32
 	vpxor ymm13, ymm0, ymm1
 ; G = mem256[gp + 352]
 %line 3939+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 352]
+	vmovdqu ymm0, [rcx + 352]
 ; T = F1 & G
 %line 3940+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm1, ymm3, ymm0
@@ -11621,7 +11618,7 @@ align 32
 	vpxor ymm13, ymm13, ymm0
 ; G = mem256[gp + 384]
 %line 3944+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 384]
+	vmovdqu ymm0, [rcx + 384]
 ; T = F0 & G
 %line 3945+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -11639,7 +11636,7 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 352]
 ; mem256[pp + 384] = A
 %line 3950+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 384], ymm2
+	vmovdqu [rdx + 384], ymm2
 ; B = B ^ S20
 %line 3951+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm13, ymm13, [rsp + 224]
@@ -11654,10 +11651,10 @@ align 32
 	vpxor ymm13, ymm13, [rsp + 352]
 ; mem256[pp + 352] = B
 %line 3955+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 352], ymm13
+	vmovdqu [rdx + 352], ymm13
 ; G = mem256[gp + 0]
 %line 3956+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11]
+	vmovdqu ymm0, [rcx]
 ; A = F10 & G
 %line 3957+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm2, ymm12, ymm0
@@ -11666,7 +11663,7 @@ align 32
 	vpand ymm0, ymm11, ymm0
 ; G = mem256[gp + 32]
 %line 3959+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm12, [r11 + 32]
+	vmovdqu ymm12, [rcx + 32]
 ; T = F9 & G
 %line 3960+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
@@ -11681,7 +11678,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[gp + 64]
 %line 3964+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm11, [r11 + 64]
+	vmovdqu ymm11, [rcx + 64]
 ; T = F8 & G
 %line 3965+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm12, ymm10, ymm11
@@ -11696,7 +11693,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[gp + 96]
 %line 3969+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm11, [r11 + 96]
+	vmovdqu ymm11, [rcx + 96]
 ; T = F7 & G
 %line 3970+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm12, ymm9, ymm11
@@ -11711,7 +11708,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[gp + 128]
 %line 3974+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm11, [r11 + 128]
+	vmovdqu ymm11, [rcx + 128]
 ; T = F6 & G
 %line 3975+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm12, ymm8, ymm11
@@ -11726,7 +11723,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[gp + 160]
 %line 3979+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm11, [r11 + 160]
+	vmovdqu ymm11, [rcx + 160]
 ; T = F5 & G
 %line 3980+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
@@ -11741,7 +11738,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[gp + 192]
 %line 3984+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm11, [r11 + 192]
+	vmovdqu ymm11, [rcx + 192]
 ; T = F4 & G
 %line 3985+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm12, ymm6, ymm11
@@ -11756,7 +11753,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[gp + 224]
 %line 3989+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm11, [r11 + 224]
+	vmovdqu ymm11, [rcx + 224]
 ; T = F3 & G
 %line 3990+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm12, ymm5, ymm11
@@ -11771,7 +11768,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[gp + 256]
 %line 3994+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm11, [r11 + 256]
+	vmovdqu ymm11, [rcx + 256]
 ; T = F2 & G
 %line 3995+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm12, ymm4, ymm11
@@ -11786,7 +11783,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; G = mem256[gp + 288]
 %line 3999+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm11, [r11 + 288]
+	vmovdqu ymm11, [rcx + 288]
 ; T = F1 & G
 %line 4000+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm12, ymm3, ymm11
@@ -11801,7 +11798,7 @@ align 32
 	vpxor ymm11, ymm0, ymm11
 ; G = mem256[gp + 320]
 %line 4004+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 320]
+	vmovdqu ymm0, [rcx + 320]
 ; T = F0 & G
 %line 4005+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -11822,7 +11819,7 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 320]
 ; mem256[pp + 320] = A
 %line 4011+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 320], ymm2
+	vmovdqu [rdx + 320], ymm2
 ; B = B ^ S18
 %line 4012+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 160]
@@ -11837,10 +11834,10 @@ align 32
 	vpxor ymm11, ymm11, [rsp + 288]
 ; mem256[pp + 288] = B
 %line 4016+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 288], ymm11
+	vmovdqu [rdx + 288], ymm11
 ; G = mem256[gp + 0]
 %line 4017+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11]
+	vmovdqu ymm0, [rcx]
 ; A = F8 & G
 %line 4018+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm2, ymm10, ymm0
@@ -11849,7 +11846,7 @@ align 32
 	vpand ymm0, ymm9, ymm0
 ; G = mem256[gp + 32]
 %line 4020+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm10, [r11 + 32]
+	vmovdqu ymm10, [rcx + 32]
 ; T = F7 & G
 %line 4021+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
@@ -11864,7 +11861,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[gp + 64]
 %line 4025+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm9, [r11 + 64]
+	vmovdqu ymm9, [rcx + 64]
 ; T = F6 & G
 %line 4026+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm10, ymm8, ymm9
@@ -11879,7 +11876,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[gp + 96]
 %line 4030+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm9, [r11 + 96]
+	vmovdqu ymm9, [rcx + 96]
 ; T = F5 & G
 %line 4031+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm10, ymm7, ymm9
@@ -11894,7 +11891,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[gp + 128]
 %line 4035+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm9, [r11 + 128]
+	vmovdqu ymm9, [rcx + 128]
 ; T = F4 & G
 %line 4036+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm10, ymm6, ymm9
@@ -11909,7 +11906,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[gp + 160]
 %line 4040+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm9, [r11 + 160]
+	vmovdqu ymm9, [rcx + 160]
 ; T = F3 & G
 %line 4041+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm10, ymm5, ymm9
@@ -11924,7 +11921,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[gp + 192]
 %line 4045+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm9, [r11 + 192]
+	vmovdqu ymm9, [rcx + 192]
 ; T = F2 & G
 %line 4046+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm10, ymm4, ymm9
@@ -11939,7 +11936,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[gp + 224]
 %line 4050+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm9, [r11 + 224]
+	vmovdqu ymm9, [rcx + 224]
 ; T = F1 & G
 %line 4051+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm10, ymm3, ymm9
@@ -11954,7 +11951,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; G = mem256[gp + 256]
 %line 4055+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm9, [r11 + 256]
+	vmovdqu ymm9, [rcx + 256]
 ; T = F0 & G
 %line 4056+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm9, ymm1, ymm9
@@ -11975,7 +11972,7 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 256]
 ; mem256[pp + 256] = A
 %line 4062+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 256], ymm2
+	vmovdqu [rdx + 256], ymm2
 ; B = B ^ S16
 %line 4063+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 96]
@@ -11990,10 +11987,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 224]
 ; mem256[pp + 224] = B
 %line 4067+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 224], ymm0
+	vmovdqu [rdx + 224], ymm0
 ; G = mem256[gp + 0]
 %line 4068+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11]
+	vmovdqu ymm0, [rcx]
 ; A = F6 & G
 %line 4069+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm2, ymm8, ymm0
@@ -12002,7 +11999,7 @@ align 32
 	vpand ymm0, ymm7, ymm0
 ; G = mem256[gp + 32]
 %line 4071+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm8, [r11 + 32]
+	vmovdqu ymm8, [rcx + 32]
 ; T = F5 & G
 %line 4072+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm7, ymm7, ymm8
@@ -12017,7 +12014,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; G = mem256[gp + 64]
 %line 4076+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm7, [r11 + 64]
+	vmovdqu ymm7, [rcx + 64]
 ; T = F4 & G
 %line 4077+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm8, ymm6, ymm7
@@ -12032,7 +12029,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; G = mem256[gp + 96]
 %line 4081+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm7, [r11 + 96]
+	vmovdqu ymm7, [rcx + 96]
 ; T = F3 & G
 %line 4082+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm8, ymm5, ymm7
@@ -12047,7 +12044,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; G = mem256[gp + 128]
 %line 4086+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm7, [r11 + 128]
+	vmovdqu ymm7, [rcx + 128]
 ; T = F2 & G
 %line 4087+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm8, ymm4, ymm7
@@ -12062,7 +12059,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; G = mem256[gp + 160]
 %line 4091+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm7, [r11 + 160]
+	vmovdqu ymm7, [rcx + 160]
 ; T = F1 & G
 %line 4092+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm8, ymm3, ymm7
@@ -12077,7 +12074,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; G = mem256[gp + 192]
 %line 4096+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm7, [r11 + 192]
+	vmovdqu ymm7, [rcx + 192]
 ; T = F0 & G
 %line 4097+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm7, ymm1, ymm7
@@ -12098,7 +12095,7 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 192]
 ; mem256[pp + 192] = A
 %line 4103+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 192], ymm2
+	vmovdqu [rdx + 192], ymm2
 ; B = B ^ S14
 %line 4104+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
@@ -12113,10 +12110,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; mem256[pp + 160] = B
 %line 4108+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 160], ymm0
+	vmovdqu [rdx + 160], ymm0
 ; G = mem256[gp + 0]
 %line 4109+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11]
+	vmovdqu ymm0, [rcx]
 ; A = F4 & G
 %line 4110+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm2, ymm6, ymm0
@@ -12125,7 +12122,7 @@ align 32
 	vpand ymm0, ymm5, ymm0
 ; G = mem256[gp + 32]
 %line 4112+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm6, [r11 + 32]
+	vmovdqu ymm6, [rcx + 32]
 ; T = F3 & G
 %line 4113+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm5, ymm5, ymm6
@@ -12140,7 +12137,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; G = mem256[gp + 64]
 %line 4117+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm5, [r11 + 64]
+	vmovdqu ymm5, [rcx + 64]
 ; T = F2 & G
 %line 4118+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm6, ymm4, ymm5
@@ -12155,7 +12152,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; G = mem256[gp + 96]
 %line 4122+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm5, [r11 + 96]
+	vmovdqu ymm5, [rcx + 96]
 ; T = F1 & G
 %line 4123+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm6, ymm3, ymm5
@@ -12170,7 +12167,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; G = mem256[gp + 128]
 %line 4127+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm5, [r11 + 128]
+	vmovdqu ymm5, [rcx + 128]
 ; T = F0 & G
 %line 4128+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm5, ymm1, ymm5
@@ -12191,7 +12188,7 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 128]
 ; mem256[pp + 128] = A
 %line 4134+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 128], ymm2
+	vmovdqu [rdx + 128], ymm2
 ; B = B ^ S13
 %line 4135+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -12203,10 +12200,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; mem256[pp + 96] = B
 %line 4138+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 96], ymm0
+	vmovdqu [rdx + 96], ymm0
 ; G = mem256[gp + 0]
 %line 4139+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11]
+	vmovdqu ymm0, [rcx]
 ; A = F2 & G
 %line 4140+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm2, ymm4, ymm0
@@ -12215,7 +12212,7 @@ align 32
 	vpand ymm0, ymm3, ymm0
 ; G = mem256[gp + 32]
 %line 4142+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm4, [r11 + 32]
+	vmovdqu ymm4, [rcx + 32]
 ; T = F1 & G
 %line 4143+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm3, ymm3, ymm4
@@ -12230,7 +12227,7 @@ align 32
 	vpxor ymm0, ymm0, ymm3
 ; G = mem256[gp + 64]
 %line 4147+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 64]
+	vmovdqu ymm3, [rcx + 64]
 ; T = F0 & G
 %line 4148+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm3, ymm1, ymm3
@@ -12245,7 +12242,7 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 64]
 ; mem256[pp + 64] = A
 %line 4152+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 64], ymm2
+	vmovdqu [rdx + 64], ymm2
 ; B = B ^ S13
 %line 4153+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -12254,10 +12251,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 32]
 ; mem256[pp + 32] = B
 %line 4155+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax + 32], ymm0
+	vmovdqu [rdx + 32], ymm0
 ; G = mem256[gp + 0]
 %line 4156+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [r11]
+	vmovdqu ymm0, [rcx]
 ; A = F0 & G
 %line 4157+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -12266,10 +12263,10 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 0]
 ; mem256[pp + 0] = A
 %line 4159+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rax], ymm0
+	vmovdqu [rdx], ymm0
 ; X = mem256[pp + 0]
 %line 4161+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax]
+	vmovdqu ymm0, [rdx]
 ; Y = permute128(X, X, 0x01)
 %line 4162+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm1, ymm0, ymm0, 1
@@ -12278,7 +12275,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; Q0 = mem256[vp + 0]
 %line 4164+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rcx]
+	vmovdqu ymm1, [r11]
 ; Y = permute128(Q0, Q0, 0x00)
 %line 4165+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm2, ymm1, ymm1, 0
@@ -12310,10 +12307,10 @@ align 32
 	vpblendd ymm1, ymm1, ymm0, 15
 ; mem256[vp + 0] = Q0
 %line 4174+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rcx], ymm1
+	vmovdqu [r11], ymm1
 ; X = mem256[pp + 32]
 %line 4175+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 32]
+	vmovdqu ymm0, [rdx + 32]
 ; Y = permute128(X, X, 0x01)
 %line 4176+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm1, ymm0, ymm0, 1
@@ -12322,7 +12319,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; Q0 = mem256[vp + 32]
 %line 4178+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rcx + 32]
+	vmovdqu ymm1, [r11 + 32]
 ; Y = permute128(Q0, Q0, 0x00)
 %line 4179+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm2, ymm1, ymm1, 0
@@ -12352,10 +12349,10 @@ align 32
 	vpblendd ymm1, ymm1, ymm0, 15
 ; mem256[vp + 32] = Q0
 %line 4188+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rcx + 32], ymm1
+	vmovdqu [r11 + 32], ymm1
 ; X = mem256[pp + 64]
 %line 4189+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 64]
+	vmovdqu ymm0, [rdx + 64]
 ; Y = permute128(X, X, 0x01)
 %line 4190+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm1, ymm0, ymm0, 1
@@ -12364,7 +12361,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; Q0 = mem256[vp + 64]
 %line 4192+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rcx + 64]
+	vmovdqu ymm1, [r11 + 64]
 ; Y = permute128(Q0, Q0, 0x00)
 %line 4193+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm2, ymm1, ymm1, 0
@@ -12394,10 +12391,10 @@ align 32
 	vpblendd ymm1, ymm1, ymm0, 15
 ; mem256[vp + 64] = Q0
 %line 4202+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rcx + 64], ymm1
+	vmovdqu [r11 + 64], ymm1
 ; X = mem256[pp + 96]
 %line 4203+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 96]
+	vmovdqu ymm0, [rdx + 96]
 ; Y = permute128(X, X, 0x01)
 %line 4204+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm1, ymm0, ymm0, 1
@@ -12406,7 +12403,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; Q0 = mem256[vp + 96]
 %line 4206+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rcx + 96]
+	vmovdqu ymm1, [r11 + 96]
 ; Y = permute128(Q0, Q0, 0x00)
 %line 4207+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm2, ymm1, ymm1, 0
@@ -12436,10 +12433,10 @@ align 32
 	vpblendd ymm1, ymm1, ymm0, 15
 ; mem256[vp + 96] = Q0
 %line 4216+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rcx + 96], ymm1
+	vmovdqu [r11 + 96], ymm1
 ; X = mem256[pp + 128]
 %line 4217+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 128]
+	vmovdqu ymm0, [rdx + 128]
 ; Y = permute128(X, X, 0x01)
 %line 4218+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm1, ymm0, ymm0, 1
@@ -12448,7 +12445,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; Q0 = mem256[vp + 128]
 %line 4220+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rcx + 128]
+	vmovdqu ymm1, [r11 + 128]
 ; Y = permute128(Q0, Q0, 0x00)
 %line 4221+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm2, ymm1, ymm1, 0
@@ -12478,10 +12475,10 @@ align 32
 	vpblendd ymm1, ymm1, ymm0, 15
 ; mem256[vp + 128] = Q0
 %line 4230+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rcx + 128], ymm1
+	vmovdqu [r11 + 128], ymm1
 ; X = mem256[pp + 160]
 %line 4231+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 160]
+	vmovdqu ymm0, [rdx + 160]
 ; Y = permute128(X, X, 0x01)
 %line 4232+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm1, ymm0, ymm0, 1
@@ -12490,7 +12487,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; Q0 = mem256[vp + 160]
 %line 4234+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rcx + 160]
+	vmovdqu ymm1, [r11 + 160]
 ; Y = permute128(Q0, Q0, 0x00)
 %line 4235+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm2, ymm1, ymm1, 0
@@ -12520,10 +12517,10 @@ align 32
 	vpblendd ymm1, ymm1, ymm0, 15
 ; mem256[vp + 160] = Q0
 %line 4244+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rcx + 160], ymm1
+	vmovdqu [r11 + 160], ymm1
 ; X = mem256[pp + 192]
 %line 4245+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 192]
+	vmovdqu ymm0, [rdx + 192]
 ; Y = permute128(X, X, 0x01)
 %line 4246+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm1, ymm0, ymm0, 1
@@ -12532,7 +12529,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; Q0 = mem256[vp + 192]
 %line 4248+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rcx + 192]
+	vmovdqu ymm1, [r11 + 192]
 ; Y = permute128(Q0, Q0, 0x00)
 %line 4249+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm2, ymm1, ymm1, 0
@@ -12562,10 +12559,10 @@ align 32
 	vpblendd ymm1, ymm1, ymm0, 15
 ; mem256[vp + 192] = Q0
 %line 4258+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rcx + 192], ymm1
+	vmovdqu [r11 + 192], ymm1
 ; X = mem256[pp + 224]
 %line 4259+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 224]
+	vmovdqu ymm0, [rdx + 224]
 ; Y = permute128(X, X, 0x01)
 %line 4260+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm1, ymm0, ymm0, 1
@@ -12574,7 +12571,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; Q0 = mem256[vp + 224]
 %line 4262+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rcx + 224]
+	vmovdqu ymm1, [r11 + 224]
 ; Y = permute128(Q0, Q0, 0x00)
 %line 4263+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm2, ymm1, ymm1, 0
@@ -12604,10 +12601,10 @@ align 32
 	vpblendd ymm1, ymm1, ymm0, 15
 ; mem256[vp + 224] = Q0
 %line 4272+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rcx + 224], ymm1
+	vmovdqu [r11 + 224], ymm1
 ; X = mem256[pp + 256]
 %line 4273+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 256]
+	vmovdqu ymm0, [rdx + 256]
 ; Y = permute128(X, X, 0x01)
 %line 4274+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm1, ymm0, ymm0, 1
@@ -12616,7 +12613,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; Q0 = mem256[vp + 256]
 %line 4276+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rcx + 256]
+	vmovdqu ymm1, [r11 + 256]
 ; Y = permute128(Q0, Q0, 0x00)
 %line 4277+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm2, ymm1, ymm1, 0
@@ -12646,10 +12643,10 @@ align 32
 	vpblendd ymm1, ymm1, ymm0, 15
 ; mem256[vp + 256] = Q0
 %line 4286+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rcx + 256], ymm1
+	vmovdqu [r11 + 256], ymm1
 ; X = mem256[pp + 288]
 %line 4287+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 288]
+	vmovdqu ymm0, [rdx + 288]
 ; Y = permute128(X, X, 0x01)
 %line 4288+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm1, ymm0, ymm0, 1
@@ -12658,7 +12655,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; Q0 = mem256[vp + 288]
 %line 4290+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rcx + 288]
+	vmovdqu ymm1, [r11 + 288]
 ; Y = permute128(Q0, Q0, 0x00)
 %line 4291+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm2, ymm1, ymm1, 0
@@ -12688,10 +12685,10 @@ align 32
 	vpblendd ymm1, ymm1, ymm0, 15
 ; mem256[vp + 288] = Q0
 %line 4300+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rcx + 288], ymm1
+	vmovdqu [r11 + 288], ymm1
 ; X = mem256[pp + 320]
 %line 4301+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 320]
+	vmovdqu ymm0, [rdx + 320]
 ; Y = permute128(X, X, 0x01)
 %line 4302+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm1, ymm0, ymm0, 1
@@ -12700,7 +12697,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; Q0 = mem256[vp + 320]
 %line 4304+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rcx + 320]
+	vmovdqu ymm1, [r11 + 320]
 ; Y = permute128(Q0, Q0, 0x00)
 %line 4305+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm2, ymm1, ymm1, 0
@@ -12730,10 +12727,10 @@ align 32
 	vpblendd ymm1, ymm1, ymm0, 15
 ; mem256[vp + 320] = Q0
 %line 4314+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rcx + 320], ymm1
+	vmovdqu [r11 + 320], ymm1
 ; X = mem256[pp + 352]
 %line 4315+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 352]
+	vmovdqu ymm0, [rdx + 352]
 ; Y = permute128(X, X, 0x01)
 %line 4316+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm1, ymm0, ymm0, 1
@@ -12742,7 +12739,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; Q0 = mem256[vp + 352]
 %line 4318+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rcx + 352]
+	vmovdqu ymm1, [r11 + 352]
 ; Y = permute128(Q0, Q0, 0x00)
 %line 4319+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm2, ymm1, ymm1, 0
@@ -12772,10 +12769,10 @@ align 32
 	vpblendd ymm1, ymm1, ymm0, 15
 ; mem256[vp + 352] = Q0
 %line 4328+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rcx + 352], ymm1
+	vmovdqu [r11 + 352], ymm1
 ; X = mem256[pp + 384]
 %line 4329+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm0, [rax + 384]
+	vmovdqu ymm0, [rdx + 384]
 ; Y = permute128(X, X, 0x01)
 %line 4330+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm1, ymm0, ymm0, 1
@@ -12784,7 +12781,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; Q0 = mem256[vp + 384]
 %line 4332+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu ymm1, [rcx + 384]
+	vmovdqu ymm1, [r11 + 384]
 ; Y = permute128(Q0, Q0, 0x00)
 %line 4333+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	vperm2i128 ymm2, ymm1, ymm1, 0
@@ -12814,22 +12811,22 @@ align 32
 	vpblendd ymm1, ymm1, ymm0, 15
 ; mem256[vp + 384] = Q0
 %line 4342+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	vmovdqu [rcx + 384], ymm1
+	vmovdqu [r11 + 384], ymm1
 ; n += 1
 %line 4343+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	add rbx, 1
+	add r9, 1
 ; =? n - 238
 %line 4344+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	cmp rbx, 238
+	cmp r9, 238
 ; goto loop if !=
 %line 4345+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	jne .Lloop
 ; y0 = mem64[vp + 0]
 %line 4347+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, [rcx]
+	mov r8, [r11]
 ; y1 = mem64[vp + 8]
 %line 4348+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, [rcx + 8]
+	mov r9, [r11 + 8]
 ; mem64[fo + 0] = y0
 %line 4349+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov [rdi], r8
@@ -12838,10 +12835,10 @@ align 32
 	mov [rdi + 8], r9
 ; y0 = mem64[vp + 32]
 %line 4351+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, [rcx + 32]
+	mov r8, [r11 + 32]
 ; y1 = mem64[vp + 40]
 %line 4352+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, [rcx + 40]
+	mov r9, [r11 + 40]
 ; mem64[fo + 16] = y0
 %line 4353+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov [rdi + 16], r8
@@ -12850,10 +12847,10 @@ align 32
 	mov [rdi + 24], r9
 ; y0 = mem64[vp + 64]
 %line 4355+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, [rcx + 64]
+	mov r8, [r11 + 64]
 ; y1 = mem64[vp + 72]
 %line 4356+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, [rcx + 72]
+	mov r9, [r11 + 72]
 ; mem64[fo + 32] = y0
 %line 4357+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov [rdi + 32], r8
@@ -12862,10 +12859,10 @@ align 32
 	mov [rdi + 40], r9
 ; y0 = mem64[vp + 96]
 %line 4359+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, [rcx + 96]
+	mov r8, [r11 + 96]
 ; y1 = mem64[vp + 104]
 %line 4360+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, [rcx + 104]
+	mov r9, [r11 + 104]
 ; mem64[fo + 48] = y0
 %line 4361+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov [rdi + 48], r8
@@ -12874,10 +12871,10 @@ align 32
 	mov [rdi + 56], r9
 ; y0 = mem64[vp + 128]
 %line 4363+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, [rcx + 128]
+	mov r8, [r11 + 128]
 ; y1 = mem64[vp + 136]
 %line 4364+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, [rcx + 136]
+	mov r9, [r11 + 136]
 ; mem64[fo + 64] = y0
 %line 4365+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov [rdi + 64], r8
@@ -12886,10 +12883,10 @@ align 32
 	mov [rdi + 72], r9
 ; y0 = mem64[vp + 160]
 %line 4367+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, [rcx + 160]
+	mov r8, [r11 + 160]
 ; y1 = mem64[vp + 168]
 %line 4368+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, [rcx + 168]
+	mov r9, [r11 + 168]
 ; mem64[fo + 80] = y0
 %line 4369+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov [rdi + 80], r8
@@ -12898,10 +12895,10 @@ align 32
 	mov [rdi + 88], r9
 ; y0 = mem64[vp + 192]
 %line 4371+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, [rcx + 192]
+	mov r8, [r11 + 192]
 ; y1 = mem64[vp + 200]
 %line 4372+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, [rcx + 200]
+	mov r9, [r11 + 200]
 ; mem64[fo + 96] = y0
 %line 4373+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov [rdi + 96], r8
@@ -12910,10 +12907,10 @@ align 32
 	mov [rdi + 104], r9
 ; y0 = mem64[vp + 224]
 %line 4375+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, [rcx + 224]
+	mov r8, [r11 + 224]
 ; y1 = mem64[vp + 232]
 %line 4376+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, [rcx + 232]
+	mov r9, [r11 + 232]
 ; mem64[fo + 112] = y0
 %line 4377+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov [rdi + 112], r8
@@ -12922,10 +12919,10 @@ align 32
 	mov [rdi + 120], r9
 ; y0 = mem64[vp + 256]
 %line 4379+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, [rcx + 256]
+	mov r8, [r11 + 256]
 ; y1 = mem64[vp + 264]
 %line 4380+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, [rcx + 264]
+	mov r9, [r11 + 264]
 ; mem64[fo + 128] = y0
 %line 4381+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov [rdi + 128], r8
@@ -12934,10 +12931,10 @@ align 32
 	mov [rdi + 136], r9
 ; y0 = mem64[vp + 288]
 %line 4383+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, [rcx + 288]
+	mov r8, [r11 + 288]
 ; y1 = mem64[vp + 296]
 %line 4384+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, [rcx + 296]
+	mov r9, [r11 + 296]
 ; mem64[fo + 144] = y0
 %line 4385+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov [rdi + 144], r8
@@ -12946,10 +12943,10 @@ align 32
 	mov [rdi + 152], r9
 ; y0 = mem64[vp + 320]
 %line 4387+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, [rcx + 320]
+	mov r8, [r11 + 320]
 ; y1 = mem64[vp + 328]
 %line 4388+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, [rcx + 328]
+	mov r9, [r11 + 328]
 ; mem64[fo + 160] = y0
 %line 4389+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov [rdi + 160], r8
@@ -12958,10 +12955,10 @@ align 32
 	mov [rdi + 168], r9
 ; y0 = mem64[vp + 352]
 %line 4391+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, [rcx + 352]
+	mov r8, [r11 + 352]
 ; y1 = mem64[vp + 360]
 %line 4392+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, [rcx + 360]
+	mov r9, [r11 + 360]
 ; mem64[fo + 176] = y0
 %line 4393+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov [rdi + 176], r8
@@ -12970,10 +12967,10 @@ align 32
 	mov [rdi + 184], r9
 ; y0 = mem64[vp + 384]
 %line 4395+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r8, [rcx + 384]
+	mov r8, [r11 + 384]
 ; y1 = mem64[vp + 392]
 %line 4396+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
-	mov r9, [rcx + 392]
+	mov r9, [r11 + 392]
 ; mem64[fo + 192] = y0
 %line 4397+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx2.q
 	mov [rdi + 192], r8

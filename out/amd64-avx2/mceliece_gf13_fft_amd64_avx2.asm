@@ -42204,25 +42204,26 @@ qhasm_kernel_mceliece_gf13_fft_amd64_avx2_fft:
 ; mem256[v + 13280] = VY
 %line 15672+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [rdi + 13280], ymm0
+; p = v
+%line 15674+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
+	mov r8, rdi
 ; o1 = 16
 %line 15675+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	mov r11, rdi
-	mov r8, 16
-	mov rsi, r8
+	mov r9, 16
 align 32
 .Ll1:
 ; f = &LO
 %line 15677+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	lea r8, [rsp + 384]
+	lea r10, [rsp + 384]
 ; h = &HB
 %line 15678+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	lea r9, [rsp + 800]
+	lea r11, [rsp + 800]
 ; VX = mem256[p + 0]
 %line 15679+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi]
+	vmovdqu ymm1, [r8]
 ; VY = mem256[p + 32]
 %line 15680+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [rdi + 32]
+	vmovdqu ymm2, [r8 + 32]
 ; VL = unpacklo64(VX, VY)
 %line 15681+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpunpcklqdq ymm0, ymm1, ymm2
@@ -42231,16 +42232,16 @@ align 32
 	vpunpckhqdq ymm1, ymm1, ymm2
 ; mem256[f + 0] = VL
 %line 15683+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r8], ymm0
+	vmovdqu [r10], ymm0
 ; mem256[h + 0] = VH
 %line 15684+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r9], ymm1
+	vmovdqu [r11], ymm1
 ; VX = mem256[p + 1024]
 %line 15685+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 1024]
+	vmovdqu ymm0, [r8 + 1024]
 ; VY = mem256[p + 1056]
 %line 15686+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 1056]
+	vmovdqu ymm1, [r8 + 1056]
 ; VL = unpacklo64(VX, VY)
 %line 15687+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -42249,16 +42250,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 32] = VL
 %line 15689+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r8 + 32], ymm2
+	vmovdqu [r10 + 32], ymm2
 ; mem256[h + 32] = VH
 %line 15690+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r9 + 32], ymm0
+	vmovdqu [r11 + 32], ymm0
 ; VX = mem256[p + 2048]
 %line 15691+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 2048]
+	vmovdqu ymm0, [r8 + 2048]
 ; VY = mem256[p + 2080]
 %line 15692+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 2080]
+	vmovdqu ymm1, [r8 + 2080]
 ; VL = unpacklo64(VX, VY)
 %line 15693+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -42267,16 +42268,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 64] = VL
 %line 15695+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r8 + 64], ymm2
+	vmovdqu [r10 + 64], ymm2
 ; mem256[h + 64] = VH
 %line 15696+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r9 + 64], ymm0
+	vmovdqu [r11 + 64], ymm0
 ; VX = mem256[p + 3072]
 %line 15697+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 3072]
+	vmovdqu ymm0, [r8 + 3072]
 ; VY = mem256[p + 3104]
 %line 15698+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 3104]
+	vmovdqu ymm1, [r8 + 3104]
 ; VL = unpacklo64(VX, VY)
 %line 15699+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -42285,16 +42286,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 96] = VL
 %line 15701+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r8 + 96], ymm2
+	vmovdqu [r10 + 96], ymm2
 ; mem256[h + 96] = VH
 %line 15702+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r9 + 96], ymm0
+	vmovdqu [r11 + 96], ymm0
 ; VX = mem256[p + 4096]
 %line 15703+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 4096]
+	vmovdqu ymm0, [r8 + 4096]
 ; VY = mem256[p + 4128]
 %line 15704+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 4128]
+	vmovdqu ymm1, [r8 + 4128]
 ; VL = unpacklo64(VX, VY)
 %line 15705+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -42303,16 +42304,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 128] = VL
 %line 15707+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r8 + 128], ymm2
+	vmovdqu [r10 + 128], ymm2
 ; mem256[h + 128] = VH
 %line 15708+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r9 + 128], ymm0
+	vmovdqu [r11 + 128], ymm0
 ; VX = mem256[p + 5120]
 %line 15709+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 5120]
+	vmovdqu ymm0, [r8 + 5120]
 ; VY = mem256[p + 5152]
 %line 15710+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 5152]
+	vmovdqu ymm1, [r8 + 5152]
 ; VL = unpacklo64(VX, VY)
 %line 15711+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -42321,16 +42322,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 160] = VL
 %line 15713+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r8 + 160], ymm2
+	vmovdqu [r10 + 160], ymm2
 ; mem256[h + 160] = VH
 %line 15714+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r9 + 160], ymm0
+	vmovdqu [r11 + 160], ymm0
 ; VX = mem256[p + 6144]
 %line 15715+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 6144]
+	vmovdqu ymm0, [r8 + 6144]
 ; VY = mem256[p + 6176]
 %line 15716+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 6176]
+	vmovdqu ymm1, [r8 + 6176]
 ; VL = unpacklo64(VX, VY)
 %line 15717+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -42339,16 +42340,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 192] = VL
 %line 15719+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r8 + 192], ymm2
+	vmovdqu [r10 + 192], ymm2
 ; mem256[h + 192] = VH
 %line 15720+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r9 + 192], ymm0
+	vmovdqu [r11 + 192], ymm0
 ; VX = mem256[p + 7168]
 %line 15721+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 7168]
+	vmovdqu ymm0, [r8 + 7168]
 ; VY = mem256[p + 7200]
 %line 15722+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 7200]
+	vmovdqu ymm1, [r8 + 7200]
 ; VL = unpacklo64(VX, VY)
 %line 15723+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -42357,16 +42358,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 224] = VL
 %line 15725+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r8 + 224], ymm2
+	vmovdqu [r10 + 224], ymm2
 ; mem256[h + 224] = VH
 %line 15726+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r9 + 224], ymm0
+	vmovdqu [r11 + 224], ymm0
 ; VX = mem256[p + 8192]
 %line 15727+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 8192]
+	vmovdqu ymm0, [r8 + 8192]
 ; VY = mem256[p + 8224]
 %line 15728+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 8224]
+	vmovdqu ymm1, [r8 + 8224]
 ; VL = unpacklo64(VX, VY)
 %line 15729+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -42375,16 +42376,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 256] = VL
 %line 15731+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r8 + 256], ymm2
+	vmovdqu [r10 + 256], ymm2
 ; mem256[h + 256] = VH
 %line 15732+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r9 + 256], ymm0
+	vmovdqu [r11 + 256], ymm0
 ; VX = mem256[p + 9216]
 %line 15733+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 9216]
+	vmovdqu ymm0, [r8 + 9216]
 ; VY = mem256[p + 9248]
 %line 15734+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 9248]
+	vmovdqu ymm1, [r8 + 9248]
 ; VL = unpacklo64(VX, VY)
 %line 15735+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -42393,16 +42394,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 288] = VL
 %line 15737+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r8 + 288], ymm2
+	vmovdqu [r10 + 288], ymm2
 ; mem256[h + 288] = VH
 %line 15738+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r9 + 288], ymm0
+	vmovdqu [r11 + 288], ymm0
 ; VX = mem256[p + 10240]
 %line 15739+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 10240]
+	vmovdqu ymm0, [r8 + 10240]
 ; VY = mem256[p + 10272]
 %line 15740+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 10272]
+	vmovdqu ymm1, [r8 + 10272]
 ; VL = unpacklo64(VX, VY)
 %line 15741+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -42411,16 +42412,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 320] = VL
 %line 15743+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r8 + 320], ymm2
+	vmovdqu [r10 + 320], ymm2
 ; mem256[h + 320] = VH
 %line 15744+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r9 + 320], ymm0
+	vmovdqu [r11 + 320], ymm0
 ; VX = mem256[p + 11264]
 %line 15745+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 11264]
+	vmovdqu ymm0, [r8 + 11264]
 ; VY = mem256[p + 11296]
 %line 15746+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 11296]
+	vmovdqu ymm1, [r8 + 11296]
 ; VL = unpacklo64(VX, VY)
 %line 15747+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -42429,16 +42430,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 352] = VL
 %line 15749+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r8 + 352], ymm2
+	vmovdqu [r10 + 352], ymm2
 ; mem256[h + 352] = VH
 %line 15750+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r9 + 352], ymm0
+	vmovdqu [r11 + 352], ymm0
 ; VX = mem256[p + 12288]
 %line 15751+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 12288]
+	vmovdqu ymm0, [r8 + 12288]
 ; VY = mem256[p + 12320]
 %line 15752+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 12320]
+	vmovdqu ymm1, [r8 + 12320]
 ; VL = unpacklo64(VX, VY)
 %line 15753+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -42447,71 +42448,71 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 384] = VL
 %line 15755+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r8 + 384], ymm2
+	vmovdqu [r10 + 384], ymm2
 ; mem256[h + 384] = VH
 %line 15756+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r9 + 384], ymm0
+	vmovdqu [r11 + 384], ymm0
 ; g = &TB
 %line 15757+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	lea r8, [rsp + 2112]
+	lea r10, [rsp + 2112]
 ; g = g + 13312
 %line 15758+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	add r8, 13312
+	add r10, 13312
 ; f = &HB
 %line 15759+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	lea r9, [rsp + 800]
+	lea r11, [rsp + 800]
 ; h = &LO
 %line 15760+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	lea r10, [rsp + 384]
+	lea rsi, [rsp + 384]
 ; VF0 = mem256[f + 0]
 %line 15761+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r11]
 ; VF1 = mem256[f + 32]
 %line 15762+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [rsp + 1856], ymm0
-	vmovdqu ymm3, [r9 + 32]
+	vmovdqu ymm3, [r11 + 32]
 ; VF2 = mem256[f + 64]
 %line 15763+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r9 + 64]
+	vmovdqu ymm4, [r11 + 64]
 ; VF3 = mem256[f + 96]
 %line 15764+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 96]
+	vmovdqu ymm5, [r11 + 96]
 ; VF4 = mem256[f + 128]
 %line 15765+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r9 + 128]
+	vmovdqu ymm6, [r11 + 128]
 ; VF5 = mem256[f + 160]
 %line 15766+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 160]
+	vmovdqu ymm7, [r11 + 160]
 ; VF6 = mem256[f + 192]
 %line 15767+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 192]
+	vmovdqu ymm8, [r11 + 192]
 ; VF7 = mem256[f + 224]
 %line 15768+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 224]
+	vmovdqu ymm9, [r11 + 224]
 ; VF8 = mem256[f + 256]
 %line 15769+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 256]
+	vmovdqu ymm10, [r11 + 256]
 ; VF9 = mem256[f + 288]
 %line 15770+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 288]
+	vmovdqu ymm11, [r11 + 288]
 ; VF10 = mem256[f + 320]
 %line 15771+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [r9 + 320]
+	vmovdqu ymm12, [r11 + 320]
 ; VF11 = mem256[f + 352]
 %line 15772+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r9 + 352]
+	vmovdqu ymm2, [r11 + 352]
 ; VF12 = mem256[f + 384]
 %line 15773+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm13, [r9 + 384]
+	vmovdqu ymm13, [r11 + 384]
 ; VG = mem256[g + 352]
 %line 15774+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r10 + 352]
 ; VB = VF12 & VG
 %line 15775+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 384]
 %line 15776+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 384]
+	vmovdqu ymm1, [r10 + 384]
 ; VA = VF12 & VG
 %line 15777+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -42529,13 +42530,13 @@ align 32
 	vmovdqu [rsp + 320], ymm0
 ; VG = mem256[g + 288]
 %line 15782+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 288]
+	vmovdqu ymm0, [r10 + 288]
 ; VB = VF12 & VG
 %line 15783+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 320]
 %line 15784+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 320]
+	vmovdqu ymm1, [r10 + 320]
 ; VA = VF12 & VG
 %line 15785+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -42547,7 +42548,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 352]
 %line 15788+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF11 & VG
 %line 15789+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -42562,7 +42563,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 15793+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r10 + 384]
 ; VT = VF10 & VG
 %line 15794+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -42583,13 +42584,13 @@ align 32
 	vmovdqu [rsp + 256], ymm1
 ; VG = mem256[g + 224]
 %line 15800+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 224]
+	vmovdqu ymm0, [r10 + 224]
 ; VB = VF12 & VG
 %line 15801+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 256]
 %line 15802+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 256]
+	vmovdqu ymm1, [r10 + 256]
 ; VA = VF12 & VG
 %line 15803+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -42601,7 +42602,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 288]
 %line 15806+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF11 & VG
 %line 15807+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -42616,7 +42617,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 15811+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF10 & VG
 %line 15812+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -42631,7 +42632,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 15816+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF9 & VG
 %line 15817+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -42646,7 +42647,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 15821+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r10 + 384]
 ; VT = VF8 & VG
 %line 15822+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -42667,13 +42668,13 @@ align 32
 	vmovdqu [rsp + 192], ymm1
 ; VG = mem256[g + 160]
 %line 15828+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r10 + 160]
 ; VB = VF12 & VG
 %line 15829+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 192]
 %line 15830+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 192]
+	vmovdqu ymm1, [r10 + 192]
 ; VA = VF12 & VG
 %line 15831+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -42685,7 +42686,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 224]
 %line 15834+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r10 + 224]
 ; VT = VF11 & VG
 %line 15835+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -42700,7 +42701,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 15839+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF10 & VG
 %line 15840+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -42715,7 +42716,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 15844+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF9 & VG
 %line 15845+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -42730,7 +42731,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 15849+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF8 & VG
 %line 15850+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -42745,7 +42746,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 15854+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF7 & VG
 %line 15855+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -42760,7 +42761,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 15859+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r10 + 384]
 ; VT = VF6 & VG
 %line 15860+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -42781,13 +42782,13 @@ align 32
 	vmovdqu [rsp + 128], ymm1
 ; VG = mem256[g + 96]
 %line 15866+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r10 + 96]
 ; VB = VF12 & VG
 %line 15867+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 128]
 %line 15868+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 128]
+	vmovdqu ymm1, [r10 + 128]
 ; VA = VF12 & VG
 %line 15869+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -42799,7 +42800,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 160]
 %line 15872+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 160]
+	vmovdqu ymm15, [r10 + 160]
 ; VT = VF11 & VG
 %line 15873+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -42814,7 +42815,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 15877+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r10 + 192]
 ; VT = VF10 & VG
 %line 15878+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -42829,7 +42830,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 15882+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r10 + 224]
 ; VT = VF9 & VG
 %line 15883+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -42844,7 +42845,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 15887+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF8 & VG
 %line 15888+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -42859,7 +42860,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 15892+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF7 & VG
 %line 15893+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -42874,7 +42875,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 15897+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF6 & VG
 %line 15898+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -42889,7 +42890,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 15902+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF5 & VG
 %line 15903+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -42904,7 +42905,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 15907+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r10 + 384]
 ; VT = VF4 & VG
 %line 15908+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -42928,13 +42929,13 @@ align 32
 	vmovdqu [rsp + 64], ymm1
 ; VG = mem256[g + 32]
 %line 15915+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r10 + 32]
 ; VB = VF12 & VG
 %line 15916+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 64]
 %line 15917+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 64]
+	vmovdqu ymm1, [r10 + 64]
 ; VA = VF12 & VG
 %line 15918+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -42946,7 +42947,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 96]
 %line 15921+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 96]
+	vmovdqu ymm15, [r10 + 96]
 ; VT = VF11 & VG
 %line 15922+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -42961,7 +42962,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 128]
 %line 15926+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 128]
+	vmovdqu ymm15, [r10 + 128]
 ; VT = VF10 & VG
 %line 15927+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -42976,7 +42977,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 160]
 %line 15931+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 160]
+	vmovdqu ymm15, [r10 + 160]
 ; VT = VF9 & VG
 %line 15932+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -42991,7 +42992,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 15936+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r10 + 192]
 ; VT = VF8 & VG
 %line 15937+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -43006,7 +43007,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 15941+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r10 + 224]
 ; VT = VF7 & VG
 %line 15942+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -43021,7 +43022,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 15946+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF6 & VG
 %line 15947+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -43036,7 +43037,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 15951+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF5 & VG
 %line 15952+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -43051,7 +43052,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 15956+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF4 & VG
 %line 15957+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -43066,7 +43067,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 15961+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF3 & VG
 %line 15962+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm5, ymm15
@@ -43081,7 +43082,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 15966+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r10 + 384]
 ; VT = VF2 & VG
 %line 15967+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm4, ymm15
@@ -43114,7 +43115,7 @@ align 32
 	vmovdqu [rsp + 0], ymm1
 ; VG = mem256[g + 0]
 %line 15977+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF12 & VG
 %line 15978+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm1, ymm13, ymm0
@@ -43123,7 +43124,7 @@ align 32
 	vpand ymm13, ymm2, ymm0
 ; VG = mem256[g + 32]
 %line 15980+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r10 + 32]
 ; VT = VF11 & VG
 %line 15981+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm2, ymm0
@@ -43138,7 +43139,7 @@ align 32
 	vpxor ymm0, ymm13, ymm0
 ; VG = mem256[g + 64]
 %line 15985+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 64]
+	vmovdqu ymm1, [r10 + 64]
 ; VT = VF10 & VG
 %line 15986+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm12, ymm1
@@ -43153,7 +43154,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 96]
 %line 15990+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [r10 + 96]
 ; VT = VF9 & VG
 %line 15991+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm11, ymm1
@@ -43168,7 +43169,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 128]
 %line 15995+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 128]
+	vmovdqu ymm1, [r10 + 128]
 ; VT = VF8 & VG
 %line 15996+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm10, ymm1
@@ -43183,7 +43184,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 160]
 %line 16000+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 160]
+	vmovdqu ymm1, [r10 + 160]
 ; VT = VF7 & VG
 %line 16001+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm9, ymm1
@@ -43198,7 +43199,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 192]
 %line 16005+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 192]
+	vmovdqu ymm1, [r10 + 192]
 ; VT = VF6 & VG
 %line 16006+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm8, ymm1
@@ -43213,7 +43214,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 224]
 %line 16010+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 224]
+	vmovdqu ymm1, [r10 + 224]
 ; VT = VF5 & VG
 %line 16011+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm7, ymm1
@@ -43228,7 +43229,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 256]
 %line 16015+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 256]
+	vmovdqu ymm1, [r10 + 256]
 ; VT = VF4 & VG
 %line 16016+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm6, ymm1
@@ -43243,7 +43244,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 288]
 %line 16020+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 288]
+	vmovdqu ymm1, [r10 + 288]
 ; VT = VF3 & VG
 %line 16021+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm5, ymm1
@@ -43258,7 +43259,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 320]
 %line 16025+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 320]
+	vmovdqu ymm1, [r10 + 320]
 ; VT = VF2 & VG
 %line 16026+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm4, ymm1
@@ -43273,7 +43274,7 @@ align 32
 	vpxor ymm13, ymm0, ymm1
 ; VG = mem256[g + 352]
 %line 16030+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r10 + 352]
 ; VT = VF1 & VG
 %line 16031+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm1, ymm3, ymm0
@@ -43289,7 +43290,7 @@ align 32
 	vpxor ymm13, ymm13, ymm0
 ; VG = mem256[g + 384]
 %line 16035+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 384]
+	vmovdqu ymm0, [r10 + 384]
 ; VT = VF0 & VG
 %line 16036+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -43307,13 +43308,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 352]
 ; VT = mem256[h + 384]
 %line 16041+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 384]
+	vmovdqu ymm0, [rsi + 384]
 ; VA = VA ^ VT
 %line 16042+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 384] = VA
 %line 16043+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 384], ymm2
+	vmovdqu [rsi + 384], ymm2
 ; VB = VB ^ VS20
 %line 16044+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm13, [rsp + 224]
@@ -43328,16 +43329,16 @@ align 32
 	vpxor ymm13, ymm13, [rsp + 352]
 ; VT = mem256[h + 352]
 %line 16048+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 352]
+	vmovdqu ymm0, [rsi + 352]
 ; VB = VB ^ VT
 %line 16049+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm0
 ; mem256[h + 352] = VB
 %line 16050+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 352], ymm13
+	vmovdqu [rsi + 352], ymm13
 ; VG = mem256[g + 0]
 %line 16051+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF10 & VG
 %line 16052+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm12, ymm0
@@ -43346,7 +43347,7 @@ align 32
 	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 16054+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [r8 + 32]
+	vmovdqu ymm12, [r10 + 32]
 ; VT = VF9 & VG
 %line 16055+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
@@ -43361,7 +43362,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 16059+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 64]
+	vmovdqu ymm11, [r10 + 64]
 ; VT = VF8 & VG
 %line 16060+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm10, ymm11
@@ -43376,7 +43377,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 16064+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 96]
+	vmovdqu ymm11, [r10 + 96]
 ; VT = VF7 & VG
 %line 16065+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm9, ymm11
@@ -43391,7 +43392,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 16069+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 128]
+	vmovdqu ymm11, [r10 + 128]
 ; VT = VF6 & VG
 %line 16070+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm8, ymm11
@@ -43406,7 +43407,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 16074+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 160]
+	vmovdqu ymm11, [r10 + 160]
 ; VT = VF5 & VG
 %line 16075+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
@@ -43421,7 +43422,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 16079+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 192]
+	vmovdqu ymm11, [r10 + 192]
 ; VT = VF4 & VG
 %line 16080+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm6, ymm11
@@ -43436,7 +43437,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 16084+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 224]
+	vmovdqu ymm11, [r10 + 224]
 ; VT = VF3 & VG
 %line 16085+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm5, ymm11
@@ -43451,7 +43452,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 16089+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 256]
+	vmovdqu ymm11, [r10 + 256]
 ; VT = VF2 & VG
 %line 16090+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm4, ymm11
@@ -43466,7 +43467,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 16094+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 288]
+	vmovdqu ymm11, [r10 + 288]
 ; VT = VF1 & VG
 %line 16095+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm3, ymm11
@@ -43481,7 +43482,7 @@ align 32
 	vpxor ymm11, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 16099+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VT = VF0 & VG
 %line 16100+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -43502,13 +43503,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 320]
 ; VT = mem256[h + 320]
 %line 16106+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 320]
+	vmovdqu ymm0, [rsi + 320]
 ; VA = VA ^ VT
 %line 16107+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 320] = VA
 %line 16108+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 320], ymm2
+	vmovdqu [rsi + 320], ymm2
 ; VB = VB ^ VS18
 %line 16109+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 160]
@@ -43523,16 +43524,16 @@ align 32
 	vpxor ymm11, ymm11, [rsp + 288]
 ; VT = mem256[h + 288]
 %line 16113+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 288]
+	vmovdqu ymm0, [rsi + 288]
 ; VB = VB ^ VT
 %line 16114+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm0
 ; mem256[h + 288] = VB
 %line 16115+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 288], ymm11
+	vmovdqu [rsi + 288], ymm11
 ; VG = mem256[g + 0]
 %line 16116+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF8 & VG
 %line 16117+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm10, ymm0
@@ -43541,7 +43542,7 @@ align 32
 	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 16119+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 32]
+	vmovdqu ymm10, [r10 + 32]
 ; VT = VF7 & VG
 %line 16120+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
@@ -43556,7 +43557,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 16124+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 64]
+	vmovdqu ymm9, [r10 + 64]
 ; VT = VF6 & VG
 %line 16125+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm8, ymm9
@@ -43571,7 +43572,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 16129+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 96]
+	vmovdqu ymm9, [r10 + 96]
 ; VT = VF5 & VG
 %line 16130+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm7, ymm9
@@ -43586,7 +43587,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 16134+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 128]
+	vmovdqu ymm9, [r10 + 128]
 ; VT = VF4 & VG
 %line 16135+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm6, ymm9
@@ -43601,7 +43602,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 16139+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 160]
+	vmovdqu ymm9, [r10 + 160]
 ; VT = VF3 & VG
 %line 16140+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm5, ymm9
@@ -43616,7 +43617,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 16144+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 192]
+	vmovdqu ymm9, [r10 + 192]
 ; VT = VF2 & VG
 %line 16145+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm4, ymm9
@@ -43631,7 +43632,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 16149+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 224]
+	vmovdqu ymm9, [r10 + 224]
 ; VT = VF1 & VG
 %line 16150+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm3, ymm9
@@ -43646,7 +43647,7 @@ align 32
 	vpxor ymm9, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 16154+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r10 + 256]
 ; VT = VF0 & VG
 %line 16155+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -43667,13 +43668,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 256]
 ; VT = mem256[h + 256]
 %line 16161+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 256]
+	vmovdqu ymm0, [rsi + 256]
 ; VA = VA ^ VT
 %line 16162+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 256] = VA
 %line 16163+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 256], ymm2
+	vmovdqu [rsi + 256], ymm2
 ; VB = VB ^ VS16
 %line 16164+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm9, ymm9, [rsp + 96]
@@ -43688,16 +43689,16 @@ align 32
 	vpxor ymm9, ymm9, [rsp + 224]
 ; VT = mem256[h + 224]
 %line 16168+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 224]
+	vmovdqu ymm0, [rsi + 224]
 ; VB = VB ^ VT
 %line 16169+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm0
 ; mem256[h + 224] = VB
 %line 16170+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 224], ymm9
+	vmovdqu [rsi + 224], ymm9
 ; VG = mem256[g + 0]
 %line 16171+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF6 & VG
 %line 16172+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm8, ymm0
@@ -43706,7 +43707,7 @@ align 32
 	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 16174+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 32]
+	vmovdqu ymm8, [r10 + 32]
 ; VT = VF5 & VG
 %line 16175+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm7, ymm7, ymm8
@@ -43721,7 +43722,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 16179+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 64]
+	vmovdqu ymm7, [r10 + 64]
 ; VT = VF4 & VG
 %line 16180+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm6, ymm7
@@ -43736,7 +43737,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 16184+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 96]
+	vmovdqu ymm7, [r10 + 96]
 ; VT = VF3 & VG
 %line 16185+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm5, ymm7
@@ -43751,7 +43752,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 16189+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 128]
+	vmovdqu ymm7, [r10 + 128]
 ; VT = VF2 & VG
 %line 16190+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm4, ymm7
@@ -43766,7 +43767,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 16194+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 160]
+	vmovdqu ymm7, [r10 + 160]
 ; VT = VF1 & VG
 %line 16195+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm3, ymm7
@@ -43781,7 +43782,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 16199+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 192]
+	vmovdqu ymm7, [r10 + 192]
 ; VT = VF0 & VG
 %line 16200+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm7, ymm1, ymm7
@@ -43802,13 +43803,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 192]
 ; VT = mem256[h + 192]
 %line 16206+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r10 + 192]
+	vmovdqu ymm7, [rsi + 192]
 ; VA = VA ^ VT
 %line 16207+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 ; mem256[h + 192] = VA
 %line 16208+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 192], ymm2
+	vmovdqu [rsi + 192], ymm2
 ; VB = VB ^ VS14
 %line 16209+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
@@ -43823,16 +43824,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 160]
 %line 16213+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r10 + 160]
+	vmovdqu ymm2, [rsi + 160]
 ; VB = VB ^ VT
 %line 16214+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 160] = VB
 %line 16215+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 160], ymm0
+	vmovdqu [rsi + 160], ymm0
 ; VG = mem256[g + 0]
 %line 16216+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF4 & VG
 %line 16217+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm6, ymm0
@@ -43841,7 +43842,7 @@ align 32
 	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 16219+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 32]
+	vmovdqu ymm6, [r10 + 32]
 ; VT = VF3 & VG
 %line 16220+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm5, ymm5, ymm6
@@ -43856,7 +43857,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 16224+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 64]
+	vmovdqu ymm5, [r10 + 64]
 ; VT = VF2 & VG
 %line 16225+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm6, ymm4, ymm5
@@ -43871,7 +43872,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 16229+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 96]
+	vmovdqu ymm5, [r10 + 96]
 ; VT = VF1 & VG
 %line 16230+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm6, ymm3, ymm5
@@ -43886,7 +43887,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 16234+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 128]
+	vmovdqu ymm5, [r10 + 128]
 ; VT = VF0 & VG
 %line 16235+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm5, ymm1, ymm5
@@ -43907,13 +43908,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 128]
 ; VT = mem256[h + 128]
 %line 16241+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r10 + 128]
+	vmovdqu ymm5, [rsi + 128]
 ; VA = VA ^ VT
 %line 16242+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm5
 ; mem256[h + 128] = VA
 %line 16243+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 128], ymm2
+	vmovdqu [rsi + 128], ymm2
 ; VB = VB ^ VS13
 %line 16244+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -43925,16 +43926,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 96]
 %line 16247+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r10 + 96]
+	vmovdqu ymm2, [rsi + 96]
 ; VB = VB ^ VT
 %line 16248+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 96] = VB
 %line 16249+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 96], ymm0
+	vmovdqu [rsi + 96], ymm0
 ; VG = mem256[g + 0]
 %line 16250+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF2 & VG
 %line 16251+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm4, ymm0
@@ -43943,7 +43944,7 @@ align 32
 	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 16253+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 32]
+	vmovdqu ymm4, [r10 + 32]
 ; VT = VF1 & VG
 %line 16254+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm3, ymm3, ymm4
@@ -43958,7 +43959,7 @@ align 32
 	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 16258+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm3, [r8 + 64]
+	vmovdqu ymm3, [r10 + 64]
 ; VT = VF0 & VG
 %line 16259+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm3, ymm1, ymm3
@@ -43973,13 +43974,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 64]
 ; VT = mem256[h + 64]
 %line 16263+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 64]
+	vmovdqu ymm3, [rsi + 64]
 ; VA = VA ^ VT
 %line 16264+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm3
 ; mem256[h + 64] = VA
 %line 16265+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 64], ymm2
+	vmovdqu [rsi + 64], ymm2
 ; VB = VB ^ VS13
 %line 16266+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -43988,16 +43989,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 32]
 %line 16268+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r10 + 32]
+	vmovdqu ymm2, [rsi + 32]
 ; VB = VB ^ VT
 %line 16269+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 32] = VB
 %line 16270+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 32], ymm0
+	vmovdqu [rsi + 32], ymm0
 ; VG = mem256[g + 0]
 %line 16271+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF0 & VG
 %line 16272+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -44006,25 +44007,25 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 16274+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10]
+	vmovdqu ymm1, [rsi]
 ; VA = VA ^ VT
 %line 16275+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 16276+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10], ymm0
+	vmovdqu [rsi], ymm0
 ; f = &LO
 %line 16277+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	lea r8, [rsp + 384]
+	lea r10, [rsp + 384]
 ; h = &HB
 %line 16278+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	lea r9, [rsp + 800]
+	lea r11, [rsp + 800]
 ; VL = mem256[f + 0]
 %line 16279+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VH = mem256[h + 0]
 %line 16280+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9]
+	vmovdqu ymm1, [r11]
 ; VH = VH ^ VL
 %line 16281+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -44036,16 +44037,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 0] = VX
 %line 16284+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi], ymm2
+	vmovdqu [r8], ymm2
 ; mem256[p + 32] = VY
 %line 16285+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 32], ymm0
+	vmovdqu [r8 + 32], ymm0
 ; VL = mem256[f + 32]
 %line 16286+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r10 + 32]
 ; VH = mem256[h + 32]
 %line 16287+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 32]
+	vmovdqu ymm1, [r11 + 32]
 ; VH = VH ^ VL
 %line 16288+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -44057,16 +44058,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 1024] = VX
 %line 16291+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 1024], ymm2
+	vmovdqu [r8 + 1024], ymm2
 ; mem256[p + 1056] = VY
 %line 16292+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 1056], ymm0
+	vmovdqu [r8 + 1056], ymm0
 ; VL = mem256[f + 64]
 %line 16293+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r10 + 64]
 ; VH = mem256[h + 64]
 %line 16294+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 64]
+	vmovdqu ymm1, [r11 + 64]
 ; VH = VH ^ VL
 %line 16295+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -44078,16 +44079,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 2048] = VX
 %line 16298+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 2048], ymm2
+	vmovdqu [r8 + 2048], ymm2
 ; mem256[p + 2080] = VY
 %line 16299+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 2080], ymm0
+	vmovdqu [r8 + 2080], ymm0
 ; VL = mem256[f + 96]
 %line 16300+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r10 + 96]
 ; VH = mem256[h + 96]
 %line 16301+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 96]
+	vmovdqu ymm1, [r11 + 96]
 ; VH = VH ^ VL
 %line 16302+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -44099,16 +44100,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 3072] = VX
 %line 16305+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 3072], ymm2
+	vmovdqu [r8 + 3072], ymm2
 ; mem256[p + 3104] = VY
 %line 16306+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 3104], ymm0
+	vmovdqu [r8 + 3104], ymm0
 ; VL = mem256[f + 128]
 %line 16307+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r10 + 128]
 ; VH = mem256[h + 128]
 %line 16308+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 128]
+	vmovdqu ymm1, [r11 + 128]
 ; VH = VH ^ VL
 %line 16309+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -44120,16 +44121,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 4096] = VX
 %line 16312+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 4096], ymm2
+	vmovdqu [r8 + 4096], ymm2
 ; mem256[p + 4128] = VY
 %line 16313+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 4128], ymm0
+	vmovdqu [r8 + 4128], ymm0
 ; VL = mem256[f + 160]
 %line 16314+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r10 + 160]
 ; VH = mem256[h + 160]
 %line 16315+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 160]
+	vmovdqu ymm1, [r11 + 160]
 ; VH = VH ^ VL
 %line 16316+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -44141,16 +44142,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 5120] = VX
 %line 16319+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 5120], ymm2
+	vmovdqu [r8 + 5120], ymm2
 ; mem256[p + 5152] = VY
 %line 16320+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 5152], ymm0
+	vmovdqu [r8 + 5152], ymm0
 ; VL = mem256[f + 192]
 %line 16321+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r10 + 192]
 ; VH = mem256[h + 192]
 %line 16322+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 192]
+	vmovdqu ymm1, [r11 + 192]
 ; VH = VH ^ VL
 %line 16323+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -44162,16 +44163,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 6144] = VX
 %line 16326+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 6144], ymm2
+	vmovdqu [r8 + 6144], ymm2
 ; mem256[p + 6176] = VY
 %line 16327+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 6176], ymm0
+	vmovdqu [r8 + 6176], ymm0
 ; VL = mem256[f + 224]
 %line 16328+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 224]
+	vmovdqu ymm0, [r10 + 224]
 ; VH = mem256[h + 224]
 %line 16329+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 224]
+	vmovdqu ymm1, [r11 + 224]
 ; VH = VH ^ VL
 %line 16330+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -44183,16 +44184,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 7168] = VX
 %line 16333+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 7168], ymm2
+	vmovdqu [r8 + 7168], ymm2
 ; mem256[p + 7200] = VY
 %line 16334+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 7200], ymm0
+	vmovdqu [r8 + 7200], ymm0
 ; VL = mem256[f + 256]
 %line 16335+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r10 + 256]
 ; VH = mem256[h + 256]
 %line 16336+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 256]
+	vmovdqu ymm1, [r11 + 256]
 ; VH = VH ^ VL
 %line 16337+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -44204,16 +44205,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 8192] = VX
 %line 16340+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 8192], ymm2
+	vmovdqu [r8 + 8192], ymm2
 ; mem256[p + 8224] = VY
 %line 16341+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 8224], ymm0
+	vmovdqu [r8 + 8224], ymm0
 ; VL = mem256[f + 288]
 %line 16342+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 288]
+	vmovdqu ymm0, [r10 + 288]
 ; VH = mem256[h + 288]
 %line 16343+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 288]
+	vmovdqu ymm1, [r11 + 288]
 ; VH = VH ^ VL
 %line 16344+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -44225,16 +44226,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 9216] = VX
 %line 16347+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 9216], ymm2
+	vmovdqu [r8 + 9216], ymm2
 ; mem256[p + 9248] = VY
 %line 16348+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 9248], ymm0
+	vmovdqu [r8 + 9248], ymm0
 ; VL = mem256[f + 320]
 %line 16349+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VH = mem256[h + 320]
 %line 16350+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 320]
+	vmovdqu ymm1, [r11 + 320]
 ; VH = VH ^ VL
 %line 16351+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -44246,16 +44247,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 10240] = VX
 %line 16354+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 10240], ymm2
+	vmovdqu [r8 + 10240], ymm2
 ; mem256[p + 10272] = VY
 %line 16355+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 10272], ymm0
+	vmovdqu [r8 + 10272], ymm0
 ; VL = mem256[f + 352]
 %line 16356+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r10 + 352]
 ; VH = mem256[h + 352]
 %line 16357+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 352]
+	vmovdqu ymm1, [r11 + 352]
 ; VH = VH ^ VL
 %line 16358+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -44267,16 +44268,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 11264] = VX
 %line 16361+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 11264], ymm2
+	vmovdqu [r8 + 11264], ymm2
 ; mem256[p + 11296] = VY
 %line 16362+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 11296], ymm0
+	vmovdqu [r8 + 11296], ymm0
 ; VL = mem256[f + 384]
 %line 16363+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 384]
+	vmovdqu ymm0, [r10 + 384]
 ; VH = mem256[h + 384]
 %line 16364+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 384]
+	vmovdqu ymm1, [r11 + 384]
 ; VH = VH ^ VL
 %line 16365+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -44288,44 +44289,42 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 12288] = VX
 %line 16368+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 12288], ymm2
+	vmovdqu [r8 + 12288], ymm2
 ; mem256[p + 12320] = VY
 %line 16369+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 12320], ymm0
+	vmovdqu [r8 + 12320], ymm0
 ; p = p + 64
 %line 16370+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	add rdi, 64
+	add r8, 64
 ; o1 = o1 - 1
 %line 16371+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	sub rsi, 1
+	sub r9, 1
 ; =? o1 - 0
 %line 16372+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	cmp rsi, 0
+	cmp r9, 0
 ; goto l1 if !=
 %line 16373+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	jne .Ll1
 ; p = v
 %line 16375+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	mov rdi, r11
+	mov r8, rdi
 ; o1 = 16
 %line 16376+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	mov r11, rdi
-	mov r8, 16
-	mov rsi, r8
+	mov r9, 16
 align 32
 .Ll2:
 ; f = &LO
 %line 16378+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	lea r8, [rsp + 384]
+	lea r10, [rsp + 384]
 ; h = &HB
 %line 16379+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	lea r9, [rsp + 800]
+	lea r11, [rsp + 800]
 ; VX = mem256[p + 0]
 %line 16380+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi]
+	vmovdqu ymm0, [r8]
 ; VY = mem256[p + 32]
 %line 16381+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 32]
+	vmovdqu ymm1, [r8 + 32]
 ; VL = permute128(VX, VY, 0x20)
 %line 16382+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -44334,16 +44333,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 0] = VL
 %line 16384+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r8], ymm2
+	vmovdqu [r10], ymm2
 ; mem256[h + 0] = VH
 %line 16385+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r9], ymm0
+	vmovdqu [r11], ymm0
 ; VX = mem256[p + 1024]
 %line 16386+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 1024]
+	vmovdqu ymm0, [r8 + 1024]
 ; VY = mem256[p + 1056]
 %line 16387+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 1056]
+	vmovdqu ymm1, [r8 + 1056]
 ; VL = permute128(VX, VY, 0x20)
 %line 16388+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -44352,16 +44351,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 32] = VL
 %line 16390+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r8 + 32], ymm2
+	vmovdqu [r10 + 32], ymm2
 ; mem256[h + 32] = VH
 %line 16391+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r9 + 32], ymm0
+	vmovdqu [r11 + 32], ymm0
 ; VX = mem256[p + 2048]
 %line 16392+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 2048]
+	vmovdqu ymm0, [r8 + 2048]
 ; VY = mem256[p + 2080]
 %line 16393+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 2080]
+	vmovdqu ymm1, [r8 + 2080]
 ; VL = permute128(VX, VY, 0x20)
 %line 16394+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -44370,16 +44369,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 64] = VL
 %line 16396+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r8 + 64], ymm2
+	vmovdqu [r10 + 64], ymm2
 ; mem256[h + 64] = VH
 %line 16397+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r9 + 64], ymm0
+	vmovdqu [r11 + 64], ymm0
 ; VX = mem256[p + 3072]
 %line 16398+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 3072]
+	vmovdqu ymm0, [r8 + 3072]
 ; VY = mem256[p + 3104]
 %line 16399+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 3104]
+	vmovdqu ymm1, [r8 + 3104]
 ; VL = permute128(VX, VY, 0x20)
 %line 16400+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -44388,16 +44387,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 96] = VL
 %line 16402+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r8 + 96], ymm2
+	vmovdqu [r10 + 96], ymm2
 ; mem256[h + 96] = VH
 %line 16403+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r9 + 96], ymm0
+	vmovdqu [r11 + 96], ymm0
 ; VX = mem256[p + 4096]
 %line 16404+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 4096]
+	vmovdqu ymm0, [r8 + 4096]
 ; VY = mem256[p + 4128]
 %line 16405+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 4128]
+	vmovdqu ymm1, [r8 + 4128]
 ; VL = permute128(VX, VY, 0x20)
 %line 16406+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -44406,16 +44405,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 128] = VL
 %line 16408+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r8 + 128], ymm2
+	vmovdqu [r10 + 128], ymm2
 ; mem256[h + 128] = VH
 %line 16409+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r9 + 128], ymm0
+	vmovdqu [r11 + 128], ymm0
 ; VX = mem256[p + 5120]
 %line 16410+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 5120]
+	vmovdqu ymm0, [r8 + 5120]
 ; VY = mem256[p + 5152]
 %line 16411+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 5152]
+	vmovdqu ymm1, [r8 + 5152]
 ; VL = permute128(VX, VY, 0x20)
 %line 16412+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -44424,16 +44423,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 160] = VL
 %line 16414+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r8 + 160], ymm2
+	vmovdqu [r10 + 160], ymm2
 ; mem256[h + 160] = VH
 %line 16415+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r9 + 160], ymm0
+	vmovdqu [r11 + 160], ymm0
 ; VX = mem256[p + 6144]
 %line 16416+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 6144]
+	vmovdqu ymm0, [r8 + 6144]
 ; VY = mem256[p + 6176]
 %line 16417+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 6176]
+	vmovdqu ymm1, [r8 + 6176]
 ; VL = permute128(VX, VY, 0x20)
 %line 16418+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -44442,16 +44441,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 192] = VL
 %line 16420+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r8 + 192], ymm2
+	vmovdqu [r10 + 192], ymm2
 ; mem256[h + 192] = VH
 %line 16421+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r9 + 192], ymm0
+	vmovdqu [r11 + 192], ymm0
 ; VX = mem256[p + 7168]
 %line 16422+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 7168]
+	vmovdqu ymm0, [r8 + 7168]
 ; VY = mem256[p + 7200]
 %line 16423+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 7200]
+	vmovdqu ymm1, [r8 + 7200]
 ; VL = permute128(VX, VY, 0x20)
 %line 16424+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -44460,16 +44459,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 224] = VL
 %line 16426+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r8 + 224], ymm2
+	vmovdqu [r10 + 224], ymm2
 ; mem256[h + 224] = VH
 %line 16427+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r9 + 224], ymm0
+	vmovdqu [r11 + 224], ymm0
 ; VX = mem256[p + 8192]
 %line 16428+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 8192]
+	vmovdqu ymm0, [r8 + 8192]
 ; VY = mem256[p + 8224]
 %line 16429+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 8224]
+	vmovdqu ymm1, [r8 + 8224]
 ; VL = permute128(VX, VY, 0x20)
 %line 16430+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -44478,16 +44477,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 256] = VL
 %line 16432+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r8 + 256], ymm2
+	vmovdqu [r10 + 256], ymm2
 ; mem256[h + 256] = VH
 %line 16433+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r9 + 256], ymm0
+	vmovdqu [r11 + 256], ymm0
 ; VX = mem256[p + 9216]
 %line 16434+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 9216]
+	vmovdqu ymm0, [r8 + 9216]
 ; VY = mem256[p + 9248]
 %line 16435+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 9248]
+	vmovdqu ymm1, [r8 + 9248]
 ; VL = permute128(VX, VY, 0x20)
 %line 16436+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -44496,16 +44495,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 288] = VL
 %line 16438+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r8 + 288], ymm2
+	vmovdqu [r10 + 288], ymm2
 ; mem256[h + 288] = VH
 %line 16439+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r9 + 288], ymm0
+	vmovdqu [r11 + 288], ymm0
 ; VX = mem256[p + 10240]
 %line 16440+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 10240]
+	vmovdqu ymm0, [r8 + 10240]
 ; VY = mem256[p + 10272]
 %line 16441+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 10272]
+	vmovdqu ymm1, [r8 + 10272]
 ; VL = permute128(VX, VY, 0x20)
 %line 16442+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -44514,16 +44513,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 320] = VL
 %line 16444+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r8 + 320], ymm2
+	vmovdqu [r10 + 320], ymm2
 ; mem256[h + 320] = VH
 %line 16445+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r9 + 320], ymm0
+	vmovdqu [r11 + 320], ymm0
 ; VX = mem256[p + 11264]
 %line 16446+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 11264]
+	vmovdqu ymm0, [r8 + 11264]
 ; VY = mem256[p + 11296]
 %line 16447+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 11296]
+	vmovdqu ymm1, [r8 + 11296]
 ; VL = permute128(VX, VY, 0x20)
 %line 16448+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -44532,16 +44531,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 352] = VL
 %line 16450+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r8 + 352], ymm2
+	vmovdqu [r10 + 352], ymm2
 ; mem256[h + 352] = VH
 %line 16451+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r9 + 352], ymm0
+	vmovdqu [r11 + 352], ymm0
 ; VX = mem256[p + 12288]
 %line 16452+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [rdi + 12288]
+	vmovdqu ymm0, [r8 + 12288]
 ; VY = mem256[p + 12320]
 %line 16453+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [rdi + 12320]
+	vmovdqu ymm1, [r8 + 12320]
 ; VL = permute128(VX, VY, 0x20)
 %line 16454+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -44550,71 +44549,71 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 384] = VL
 %line 16456+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r8 + 384], ymm2
+	vmovdqu [r10 + 384], ymm2
 ; mem256[h + 384] = VH
 %line 16457+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r9 + 384], ymm0
+	vmovdqu [r11 + 384], ymm0
 ; g = &TB
 %line 16458+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	lea r8, [rsp + 2112]
+	lea r10, [rsp + 2112]
 ; g = g + 12896
 %line 16459+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	add r8, 12896
+	add r10, 12896
 ; f = &HB
 %line 16460+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	lea r9, [rsp + 800]
+	lea r11, [rsp + 800]
 ; h = &LO
 %line 16461+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	lea r10, [rsp + 384]
+	lea rsi, [rsp + 384]
 ; VF0 = mem256[f + 0]
 %line 16462+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r11]
 ; VF1 = mem256[f + 32]
 %line 16463+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [rsp + 1856], ymm0
-	vmovdqu ymm3, [r9 + 32]
+	vmovdqu ymm3, [r11 + 32]
 ; VF2 = mem256[f + 64]
 %line 16464+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r9 + 64]
+	vmovdqu ymm4, [r11 + 64]
 ; VF3 = mem256[f + 96]
 %line 16465+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 96]
+	vmovdqu ymm5, [r11 + 96]
 ; VF4 = mem256[f + 128]
 %line 16466+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r9 + 128]
+	vmovdqu ymm6, [r11 + 128]
 ; VF5 = mem256[f + 160]
 %line 16467+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 160]
+	vmovdqu ymm7, [r11 + 160]
 ; VF6 = mem256[f + 192]
 %line 16468+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 192]
+	vmovdqu ymm8, [r11 + 192]
 ; VF7 = mem256[f + 224]
 %line 16469+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 224]
+	vmovdqu ymm9, [r11 + 224]
 ; VF8 = mem256[f + 256]
 %line 16470+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 256]
+	vmovdqu ymm10, [r11 + 256]
 ; VF9 = mem256[f + 288]
 %line 16471+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 288]
+	vmovdqu ymm11, [r11 + 288]
 ; VF10 = mem256[f + 320]
 %line 16472+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [r9 + 320]
+	vmovdqu ymm12, [r11 + 320]
 ; VF11 = mem256[f + 352]
 %line 16473+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r9 + 352]
+	vmovdqu ymm2, [r11 + 352]
 ; VF12 = mem256[f + 384]
 %line 16474+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm13, [r9 + 384]
+	vmovdqu ymm13, [r11 + 384]
 ; VG = mem256[g + 352]
 %line 16475+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r10 + 352]
 ; VB = VF12 & VG
 %line 16476+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 384]
 %line 16477+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 384]
+	vmovdqu ymm1, [r10 + 384]
 ; VA = VF12 & VG
 %line 16478+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -44632,13 +44631,13 @@ align 32
 	vmovdqu [rsp + 320], ymm0
 ; VG = mem256[g + 288]
 %line 16483+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 288]
+	vmovdqu ymm0, [r10 + 288]
 ; VB = VF12 & VG
 %line 16484+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 320]
 %line 16485+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 320]
+	vmovdqu ymm1, [r10 + 320]
 ; VA = VF12 & VG
 %line 16486+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -44650,7 +44649,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 352]
 %line 16489+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF11 & VG
 %line 16490+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -44665,7 +44664,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 16494+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r10 + 384]
 ; VT = VF10 & VG
 %line 16495+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -44686,13 +44685,13 @@ align 32
 	vmovdqu [rsp + 256], ymm1
 ; VG = mem256[g + 224]
 %line 16501+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 224]
+	vmovdqu ymm0, [r10 + 224]
 ; VB = VF12 & VG
 %line 16502+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 256]
 %line 16503+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 256]
+	vmovdqu ymm1, [r10 + 256]
 ; VA = VF12 & VG
 %line 16504+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -44704,7 +44703,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 288]
 %line 16507+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF11 & VG
 %line 16508+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -44719,7 +44718,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 16512+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF10 & VG
 %line 16513+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -44734,7 +44733,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 16517+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF9 & VG
 %line 16518+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -44749,7 +44748,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 16522+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r10 + 384]
 ; VT = VF8 & VG
 %line 16523+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -44770,13 +44769,13 @@ align 32
 	vmovdqu [rsp + 192], ymm1
 ; VG = mem256[g + 160]
 %line 16529+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r10 + 160]
 ; VB = VF12 & VG
 %line 16530+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 192]
 %line 16531+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 192]
+	vmovdqu ymm1, [r10 + 192]
 ; VA = VF12 & VG
 %line 16532+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -44788,7 +44787,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 224]
 %line 16535+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r10 + 224]
 ; VT = VF11 & VG
 %line 16536+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -44803,7 +44802,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 16540+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF10 & VG
 %line 16541+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -44818,7 +44817,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 16545+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF9 & VG
 %line 16546+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -44833,7 +44832,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 16550+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF8 & VG
 %line 16551+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -44848,7 +44847,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 16555+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF7 & VG
 %line 16556+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -44863,7 +44862,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 16560+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r10 + 384]
 ; VT = VF6 & VG
 %line 16561+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -44884,13 +44883,13 @@ align 32
 	vmovdqu [rsp + 128], ymm1
 ; VG = mem256[g + 96]
 %line 16567+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r10 + 96]
 ; VB = VF12 & VG
 %line 16568+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 128]
 %line 16569+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 128]
+	vmovdqu ymm1, [r10 + 128]
 ; VA = VF12 & VG
 %line 16570+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -44902,7 +44901,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 160]
 %line 16573+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 160]
+	vmovdqu ymm15, [r10 + 160]
 ; VT = VF11 & VG
 %line 16574+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -44917,7 +44916,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 16578+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r10 + 192]
 ; VT = VF10 & VG
 %line 16579+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -44932,7 +44931,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 16583+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r10 + 224]
 ; VT = VF9 & VG
 %line 16584+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -44947,7 +44946,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 16588+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF8 & VG
 %line 16589+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -44962,7 +44961,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 16593+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF7 & VG
 %line 16594+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -44977,7 +44976,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 16598+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF6 & VG
 %line 16599+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -44992,7 +44991,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 16603+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF5 & VG
 %line 16604+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -45007,7 +45006,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 16608+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r10 + 384]
 ; VT = VF4 & VG
 %line 16609+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -45031,13 +45030,13 @@ align 32
 	vmovdqu [rsp + 64], ymm1
 ; VG = mem256[g + 32]
 %line 16616+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r10 + 32]
 ; VB = VF12 & VG
 %line 16617+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 64]
 %line 16618+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 64]
+	vmovdqu ymm1, [r10 + 64]
 ; VA = VF12 & VG
 %line 16619+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -45049,7 +45048,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 96]
 %line 16622+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 96]
+	vmovdqu ymm15, [r10 + 96]
 ; VT = VF11 & VG
 %line 16623+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -45064,7 +45063,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 128]
 %line 16627+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 128]
+	vmovdqu ymm15, [r10 + 128]
 ; VT = VF10 & VG
 %line 16628+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -45079,7 +45078,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 160]
 %line 16632+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 160]
+	vmovdqu ymm15, [r10 + 160]
 ; VT = VF9 & VG
 %line 16633+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -45094,7 +45093,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 16637+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r10 + 192]
 ; VT = VF8 & VG
 %line 16638+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -45109,7 +45108,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 16642+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r10 + 224]
 ; VT = VF7 & VG
 %line 16643+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -45124,7 +45123,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 16647+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF6 & VG
 %line 16648+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -45139,7 +45138,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 16652+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF5 & VG
 %line 16653+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -45154,7 +45153,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 16657+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF4 & VG
 %line 16658+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -45169,7 +45168,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 16662+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF3 & VG
 %line 16663+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm5, ymm15
@@ -45184,7 +45183,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 16667+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r10 + 384]
 ; VT = VF2 & VG
 %line 16668+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm4, ymm15
@@ -45217,7 +45216,7 @@ align 32
 	vmovdqu [rsp + 0], ymm1
 ; VG = mem256[g + 0]
 %line 16678+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF12 & VG
 %line 16679+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm1, ymm13, ymm0
@@ -45226,7 +45225,7 @@ align 32
 	vpand ymm13, ymm2, ymm0
 ; VG = mem256[g + 32]
 %line 16681+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r10 + 32]
 ; VT = VF11 & VG
 %line 16682+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm2, ymm0
@@ -45241,7 +45240,7 @@ align 32
 	vpxor ymm0, ymm13, ymm0
 ; VG = mem256[g + 64]
 %line 16686+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 64]
+	vmovdqu ymm1, [r10 + 64]
 ; VT = VF10 & VG
 %line 16687+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm12, ymm1
@@ -45256,7 +45255,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 96]
 %line 16691+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [r10 + 96]
 ; VT = VF9 & VG
 %line 16692+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm11, ymm1
@@ -45271,7 +45270,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 128]
 %line 16696+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 128]
+	vmovdqu ymm1, [r10 + 128]
 ; VT = VF8 & VG
 %line 16697+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm10, ymm1
@@ -45286,7 +45285,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 160]
 %line 16701+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 160]
+	vmovdqu ymm1, [r10 + 160]
 ; VT = VF7 & VG
 %line 16702+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm9, ymm1
@@ -45301,7 +45300,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 192]
 %line 16706+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 192]
+	vmovdqu ymm1, [r10 + 192]
 ; VT = VF6 & VG
 %line 16707+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm8, ymm1
@@ -45316,7 +45315,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 224]
 %line 16711+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 224]
+	vmovdqu ymm1, [r10 + 224]
 ; VT = VF5 & VG
 %line 16712+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm7, ymm1
@@ -45331,7 +45330,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 256]
 %line 16716+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 256]
+	vmovdqu ymm1, [r10 + 256]
 ; VT = VF4 & VG
 %line 16717+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm6, ymm1
@@ -45346,7 +45345,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 288]
 %line 16721+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 288]
+	vmovdqu ymm1, [r10 + 288]
 ; VT = VF3 & VG
 %line 16722+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm5, ymm1
@@ -45361,7 +45360,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 320]
 %line 16726+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 320]
+	vmovdqu ymm1, [r10 + 320]
 ; VT = VF2 & VG
 %line 16727+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm4, ymm1
@@ -45376,7 +45375,7 @@ align 32
 	vpxor ymm13, ymm0, ymm1
 ; VG = mem256[g + 352]
 %line 16731+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r10 + 352]
 ; VT = VF1 & VG
 %line 16732+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm1, ymm3, ymm0
@@ -45392,7 +45391,7 @@ align 32
 	vpxor ymm13, ymm13, ymm0
 ; VG = mem256[g + 384]
 %line 16736+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 384]
+	vmovdqu ymm0, [r10 + 384]
 ; VT = VF0 & VG
 %line 16737+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -45410,13 +45409,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 352]
 ; VT = mem256[h + 384]
 %line 16742+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 384]
+	vmovdqu ymm0, [rsi + 384]
 ; VA = VA ^ VT
 %line 16743+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 384] = VA
 %line 16744+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 384], ymm2
+	vmovdqu [rsi + 384], ymm2
 ; VB = VB ^ VS20
 %line 16745+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm13, [rsp + 224]
@@ -45431,16 +45430,16 @@ align 32
 	vpxor ymm13, ymm13, [rsp + 352]
 ; VT = mem256[h + 352]
 %line 16749+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 352]
+	vmovdqu ymm0, [rsi + 352]
 ; VB = VB ^ VT
 %line 16750+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm0
 ; mem256[h + 352] = VB
 %line 16751+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 352], ymm13
+	vmovdqu [rsi + 352], ymm13
 ; VG = mem256[g + 0]
 %line 16752+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF10 & VG
 %line 16753+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm12, ymm0
@@ -45449,7 +45448,7 @@ align 32
 	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 16755+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [r8 + 32]
+	vmovdqu ymm12, [r10 + 32]
 ; VT = VF9 & VG
 %line 16756+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
@@ -45464,7 +45463,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 16760+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 64]
+	vmovdqu ymm11, [r10 + 64]
 ; VT = VF8 & VG
 %line 16761+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm10, ymm11
@@ -45479,7 +45478,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 16765+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 96]
+	vmovdqu ymm11, [r10 + 96]
 ; VT = VF7 & VG
 %line 16766+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm9, ymm11
@@ -45494,7 +45493,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 16770+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 128]
+	vmovdqu ymm11, [r10 + 128]
 ; VT = VF6 & VG
 %line 16771+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm8, ymm11
@@ -45509,7 +45508,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 16775+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 160]
+	vmovdqu ymm11, [r10 + 160]
 ; VT = VF5 & VG
 %line 16776+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
@@ -45524,7 +45523,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 16780+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 192]
+	vmovdqu ymm11, [r10 + 192]
 ; VT = VF4 & VG
 %line 16781+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm6, ymm11
@@ -45539,7 +45538,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 16785+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 224]
+	vmovdqu ymm11, [r10 + 224]
 ; VT = VF3 & VG
 %line 16786+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm5, ymm11
@@ -45554,7 +45553,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 16790+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 256]
+	vmovdqu ymm11, [r10 + 256]
 ; VT = VF2 & VG
 %line 16791+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm4, ymm11
@@ -45569,7 +45568,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 16795+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 288]
+	vmovdqu ymm11, [r10 + 288]
 ; VT = VF1 & VG
 %line 16796+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm3, ymm11
@@ -45584,7 +45583,7 @@ align 32
 	vpxor ymm11, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 16800+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VT = VF0 & VG
 %line 16801+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -45605,13 +45604,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 320]
 ; VT = mem256[h + 320]
 %line 16807+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 320]
+	vmovdqu ymm0, [rsi + 320]
 ; VA = VA ^ VT
 %line 16808+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 320] = VA
 %line 16809+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 320], ymm2
+	vmovdqu [rsi + 320], ymm2
 ; VB = VB ^ VS18
 %line 16810+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 160]
@@ -45626,16 +45625,16 @@ align 32
 	vpxor ymm11, ymm11, [rsp + 288]
 ; VT = mem256[h + 288]
 %line 16814+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 288]
+	vmovdqu ymm0, [rsi + 288]
 ; VB = VB ^ VT
 %line 16815+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm0
 ; mem256[h + 288] = VB
 %line 16816+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 288], ymm11
+	vmovdqu [rsi + 288], ymm11
 ; VG = mem256[g + 0]
 %line 16817+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF8 & VG
 %line 16818+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm10, ymm0
@@ -45644,7 +45643,7 @@ align 32
 	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 16820+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 32]
+	vmovdqu ymm10, [r10 + 32]
 ; VT = VF7 & VG
 %line 16821+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
@@ -45659,7 +45658,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 16825+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 64]
+	vmovdqu ymm9, [r10 + 64]
 ; VT = VF6 & VG
 %line 16826+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm8, ymm9
@@ -45674,7 +45673,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 16830+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 96]
+	vmovdqu ymm9, [r10 + 96]
 ; VT = VF5 & VG
 %line 16831+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm7, ymm9
@@ -45689,7 +45688,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 16835+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 128]
+	vmovdqu ymm9, [r10 + 128]
 ; VT = VF4 & VG
 %line 16836+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm6, ymm9
@@ -45704,7 +45703,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 16840+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 160]
+	vmovdqu ymm9, [r10 + 160]
 ; VT = VF3 & VG
 %line 16841+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm5, ymm9
@@ -45719,7 +45718,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 16845+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 192]
+	vmovdqu ymm9, [r10 + 192]
 ; VT = VF2 & VG
 %line 16846+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm4, ymm9
@@ -45734,7 +45733,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 16850+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 224]
+	vmovdqu ymm9, [r10 + 224]
 ; VT = VF1 & VG
 %line 16851+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm3, ymm9
@@ -45749,7 +45748,7 @@ align 32
 	vpxor ymm9, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 16855+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r10 + 256]
 ; VT = VF0 & VG
 %line 16856+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -45770,13 +45769,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 256]
 ; VT = mem256[h + 256]
 %line 16862+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 256]
+	vmovdqu ymm0, [rsi + 256]
 ; VA = VA ^ VT
 %line 16863+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 256] = VA
 %line 16864+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 256], ymm2
+	vmovdqu [rsi + 256], ymm2
 ; VB = VB ^ VS16
 %line 16865+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm9, ymm9, [rsp + 96]
@@ -45791,16 +45790,16 @@ align 32
 	vpxor ymm9, ymm9, [rsp + 224]
 ; VT = mem256[h + 224]
 %line 16869+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r10 + 224]
+	vmovdqu ymm0, [rsi + 224]
 ; VB = VB ^ VT
 %line 16870+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm0
 ; mem256[h + 224] = VB
 %line 16871+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 224], ymm9
+	vmovdqu [rsi + 224], ymm9
 ; VG = mem256[g + 0]
 %line 16872+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF6 & VG
 %line 16873+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm8, ymm0
@@ -45809,7 +45808,7 @@ align 32
 	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 16875+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 32]
+	vmovdqu ymm8, [r10 + 32]
 ; VT = VF5 & VG
 %line 16876+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm7, ymm7, ymm8
@@ -45824,7 +45823,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 16880+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 64]
+	vmovdqu ymm7, [r10 + 64]
 ; VT = VF4 & VG
 %line 16881+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm6, ymm7
@@ -45839,7 +45838,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 16885+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 96]
+	vmovdqu ymm7, [r10 + 96]
 ; VT = VF3 & VG
 %line 16886+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm5, ymm7
@@ -45854,7 +45853,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 16890+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 128]
+	vmovdqu ymm7, [r10 + 128]
 ; VT = VF2 & VG
 %line 16891+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm4, ymm7
@@ -45869,7 +45868,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 16895+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 160]
+	vmovdqu ymm7, [r10 + 160]
 ; VT = VF1 & VG
 %line 16896+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm3, ymm7
@@ -45884,7 +45883,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 16900+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 192]
+	vmovdqu ymm7, [r10 + 192]
 ; VT = VF0 & VG
 %line 16901+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm7, ymm1, ymm7
@@ -45905,13 +45904,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 192]
 ; VT = mem256[h + 192]
 %line 16907+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r10 + 192]
+	vmovdqu ymm7, [rsi + 192]
 ; VA = VA ^ VT
 %line 16908+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 ; mem256[h + 192] = VA
 %line 16909+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 192], ymm2
+	vmovdqu [rsi + 192], ymm2
 ; VB = VB ^ VS14
 %line 16910+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
@@ -45926,16 +45925,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 160]
 %line 16914+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r10 + 160]
+	vmovdqu ymm2, [rsi + 160]
 ; VB = VB ^ VT
 %line 16915+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 160] = VB
 %line 16916+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 160], ymm0
+	vmovdqu [rsi + 160], ymm0
 ; VG = mem256[g + 0]
 %line 16917+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF4 & VG
 %line 16918+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm6, ymm0
@@ -45944,7 +45943,7 @@ align 32
 	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 16920+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 32]
+	vmovdqu ymm6, [r10 + 32]
 ; VT = VF3 & VG
 %line 16921+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm5, ymm5, ymm6
@@ -45959,7 +45958,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 16925+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 64]
+	vmovdqu ymm5, [r10 + 64]
 ; VT = VF2 & VG
 %line 16926+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm6, ymm4, ymm5
@@ -45974,7 +45973,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 16930+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 96]
+	vmovdqu ymm5, [r10 + 96]
 ; VT = VF1 & VG
 %line 16931+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm6, ymm3, ymm5
@@ -45989,7 +45988,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 16935+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 128]
+	vmovdqu ymm5, [r10 + 128]
 ; VT = VF0 & VG
 %line 16936+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm5, ymm1, ymm5
@@ -46010,13 +46009,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 128]
 ; VT = mem256[h + 128]
 %line 16942+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r10 + 128]
+	vmovdqu ymm5, [rsi + 128]
 ; VA = VA ^ VT
 %line 16943+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm5
 ; mem256[h + 128] = VA
 %line 16944+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 128], ymm2
+	vmovdqu [rsi + 128], ymm2
 ; VB = VB ^ VS13
 %line 16945+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -46028,16 +46027,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 96]
 %line 16948+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r10 + 96]
+	vmovdqu ymm2, [rsi + 96]
 ; VB = VB ^ VT
 %line 16949+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 96] = VB
 %line 16950+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 96], ymm0
+	vmovdqu [rsi + 96], ymm0
 ; VG = mem256[g + 0]
 %line 16951+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF2 & VG
 %line 16952+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm4, ymm0
@@ -46046,7 +46045,7 @@ align 32
 	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 16954+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 32]
+	vmovdqu ymm4, [r10 + 32]
 ; VT = VF1 & VG
 %line 16955+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm3, ymm3, ymm4
@@ -46061,7 +46060,7 @@ align 32
 	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 16959+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm3, [r8 + 64]
+	vmovdqu ymm3, [r10 + 64]
 ; VT = VF0 & VG
 %line 16960+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm3, ymm1, ymm3
@@ -46076,13 +46075,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 64]
 ; VT = mem256[h + 64]
 %line 16964+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm3, [r10 + 64]
+	vmovdqu ymm3, [rsi + 64]
 ; VA = VA ^ VT
 %line 16965+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm3
 ; mem256[h + 64] = VA
 %line 16966+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 64], ymm2
+	vmovdqu [rsi + 64], ymm2
 ; VB = VB ^ VS13
 %line 16967+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -46091,16 +46090,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 32]
 %line 16969+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r10 + 32]
+	vmovdqu ymm2, [rsi + 32]
 ; VB = VB ^ VT
 %line 16970+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 32] = VB
 %line 16971+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10 + 32], ymm0
+	vmovdqu [rsi + 32], ymm0
 ; VG = mem256[g + 0]
 %line 16972+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VA = VF0 & VG
 %line 16973+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -46109,25 +46108,25 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 16975+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r10]
+	vmovdqu ymm1, [rsi]
 ; VA = VA ^ VT
 %line 16976+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 16977+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r10], ymm0
+	vmovdqu [rsi], ymm0
 ; f = &LO
 %line 16978+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	lea r8, [rsp + 384]
+	lea r10, [rsp + 384]
 ; h = &HB
 %line 16979+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	lea r9, [rsp + 800]
+	lea r11, [rsp + 800]
 ; VL = mem256[f + 0]
 %line 16980+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r10]
 ; VH = mem256[h + 0]
 %line 16981+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9]
+	vmovdqu ymm1, [r11]
 ; VH = VH ^ VL
 %line 16982+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -46139,16 +46138,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 0] = VX
 %line 16985+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi], ymm2
+	vmovdqu [r8], ymm2
 ; mem256[p + 32] = VY
 %line 16986+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 32], ymm0
+	vmovdqu [r8 + 32], ymm0
 ; VL = mem256[f + 32]
 %line 16987+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r10 + 32]
 ; VH = mem256[h + 32]
 %line 16988+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 32]
+	vmovdqu ymm1, [r11 + 32]
 ; VH = VH ^ VL
 %line 16989+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -46160,16 +46159,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 1024] = VX
 %line 16992+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 1024], ymm2
+	vmovdqu [r8 + 1024], ymm2
 ; mem256[p + 1056] = VY
 %line 16993+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 1056], ymm0
+	vmovdqu [r8 + 1056], ymm0
 ; VL = mem256[f + 64]
 %line 16994+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r10 + 64]
 ; VH = mem256[h + 64]
 %line 16995+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 64]
+	vmovdqu ymm1, [r11 + 64]
 ; VH = VH ^ VL
 %line 16996+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -46181,16 +46180,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 2048] = VX
 %line 16999+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 2048], ymm2
+	vmovdqu [r8 + 2048], ymm2
 ; mem256[p + 2080] = VY
 %line 17000+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 2080], ymm0
+	vmovdqu [r8 + 2080], ymm0
 ; VL = mem256[f + 96]
 %line 17001+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r10 + 96]
 ; VH = mem256[h + 96]
 %line 17002+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 96]
+	vmovdqu ymm1, [r11 + 96]
 ; VH = VH ^ VL
 %line 17003+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -46202,16 +46201,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 3072] = VX
 %line 17006+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 3072], ymm2
+	vmovdqu [r8 + 3072], ymm2
 ; mem256[p + 3104] = VY
 %line 17007+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 3104], ymm0
+	vmovdqu [r8 + 3104], ymm0
 ; VL = mem256[f + 128]
 %line 17008+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r10 + 128]
 ; VH = mem256[h + 128]
 %line 17009+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 128]
+	vmovdqu ymm1, [r11 + 128]
 ; VH = VH ^ VL
 %line 17010+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -46223,16 +46222,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 4096] = VX
 %line 17013+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 4096], ymm2
+	vmovdqu [r8 + 4096], ymm2
 ; mem256[p + 4128] = VY
 %line 17014+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 4128], ymm0
+	vmovdqu [r8 + 4128], ymm0
 ; VL = mem256[f + 160]
 %line 17015+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r10 + 160]
 ; VH = mem256[h + 160]
 %line 17016+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 160]
+	vmovdqu ymm1, [r11 + 160]
 ; VH = VH ^ VL
 %line 17017+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -46244,16 +46243,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 5120] = VX
 %line 17020+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 5120], ymm2
+	vmovdqu [r8 + 5120], ymm2
 ; mem256[p + 5152] = VY
 %line 17021+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 5152], ymm0
+	vmovdqu [r8 + 5152], ymm0
 ; VL = mem256[f + 192]
 %line 17022+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r10 + 192]
 ; VH = mem256[h + 192]
 %line 17023+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 192]
+	vmovdqu ymm1, [r11 + 192]
 ; VH = VH ^ VL
 %line 17024+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -46265,16 +46264,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 6144] = VX
 %line 17027+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 6144], ymm2
+	vmovdqu [r8 + 6144], ymm2
 ; mem256[p + 6176] = VY
 %line 17028+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 6176], ymm0
+	vmovdqu [r8 + 6176], ymm0
 ; VL = mem256[f + 224]
 %line 17029+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 224]
+	vmovdqu ymm0, [r10 + 224]
 ; VH = mem256[h + 224]
 %line 17030+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 224]
+	vmovdqu ymm1, [r11 + 224]
 ; VH = VH ^ VL
 %line 17031+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -46286,16 +46285,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 7168] = VX
 %line 17034+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 7168], ymm2
+	vmovdqu [r8 + 7168], ymm2
 ; mem256[p + 7200] = VY
 %line 17035+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 7200], ymm0
+	vmovdqu [r8 + 7200], ymm0
 ; VL = mem256[f + 256]
 %line 17036+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r10 + 256]
 ; VH = mem256[h + 256]
 %line 17037+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 256]
+	vmovdqu ymm1, [r11 + 256]
 ; VH = VH ^ VL
 %line 17038+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -46307,16 +46306,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 8192] = VX
 %line 17041+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 8192], ymm2
+	vmovdqu [r8 + 8192], ymm2
 ; mem256[p + 8224] = VY
 %line 17042+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 8224], ymm0
+	vmovdqu [r8 + 8224], ymm0
 ; VL = mem256[f + 288]
 %line 17043+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 288]
+	vmovdqu ymm0, [r10 + 288]
 ; VH = mem256[h + 288]
 %line 17044+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 288]
+	vmovdqu ymm1, [r11 + 288]
 ; VH = VH ^ VL
 %line 17045+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -46328,16 +46327,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 9216] = VX
 %line 17048+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 9216], ymm2
+	vmovdqu [r8 + 9216], ymm2
 ; mem256[p + 9248] = VY
 %line 17049+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 9248], ymm0
+	vmovdqu [r8 + 9248], ymm0
 ; VL = mem256[f + 320]
 %line 17050+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VH = mem256[h + 320]
 %line 17051+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 320]
+	vmovdqu ymm1, [r11 + 320]
 ; VH = VH ^ VL
 %line 17052+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -46349,16 +46348,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 10240] = VX
 %line 17055+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 10240], ymm2
+	vmovdqu [r8 + 10240], ymm2
 ; mem256[p + 10272] = VY
 %line 17056+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 10272], ymm0
+	vmovdqu [r8 + 10272], ymm0
 ; VL = mem256[f + 352]
 %line 17057+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r10 + 352]
 ; VH = mem256[h + 352]
 %line 17058+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 352]
+	vmovdqu ymm1, [r11 + 352]
 ; VH = VH ^ VL
 %line 17059+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -46370,16 +46369,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 11264] = VX
 %line 17062+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 11264], ymm2
+	vmovdqu [r8 + 11264], ymm2
 ; mem256[p + 11296] = VY
 %line 17063+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 11296], ymm0
+	vmovdqu [r8 + 11296], ymm0
 ; VL = mem256[f + 384]
 %line 17064+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 384]
+	vmovdqu ymm0, [r10 + 384]
 ; VH = mem256[h + 384]
 %line 17065+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 384]
+	vmovdqu ymm1, [r11 + 384]
 ; VH = VH ^ VL
 %line 17066+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
@@ -46391,38 +46390,36 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 12288] = VX
 %line 17069+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 12288], ymm2
+	vmovdqu [r8 + 12288], ymm2
 ; mem256[p + 12320] = VY
 %line 17070+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [rdi + 12320], ymm0
+	vmovdqu [r8 + 12320], ymm0
 ; p = p + 64
 %line 17071+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	add rdi, 64
+	add r8, 64
 ; o1 = o1 - 1
 %line 17072+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	sub rsi, 1
+	sub r9, 1
 ; =? o1 - 0
 %line 17073+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	cmp rsi, 0
+	cmp r9, 0
 ; goto l2 if !=
 %line 17074+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	jne .Ll2
 ; p = v
 %line 17076+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	mov rdi, r11
-	mov r11, rdi
+	mov rsi, rdi
 ; o1 = 16
 %line 17077+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	mov r8, 16
+	mov r9, 16
 align 32
 .Ll3:
 ; g = &TB
 %line 17079+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	mov rsi, r8
-	lea r9, [rsp + 2112]
+	lea r10, [rsp + 2112]
 ; g = g + 12480
 %line 17080+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	add r9, 12480
+	add r10, 12480
 ; o0 = 1
 %line 17081+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	mov r8, 1
@@ -46430,56 +46427,56 @@ align 32
 .Ll4:
 ; f = p + 32
 %line 17083+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	lea r10, [r11 + 32]
+	lea r11, [rsi + 32]
 ; VF0 = mem256[f + 0]
 %line 17085+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r10]
+	vmovdqu ymm0, [r11]
 ; VF1 = mem256[f + 1024]
 %line 17086+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [rsp + 1856], ymm0
-	vmovdqu ymm3, [r10 + 1024]
+	vmovdqu ymm3, [r11 + 1024]
 ; VF2 = mem256[f + 2048]
 %line 17087+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r10 + 2048]
+	vmovdqu ymm4, [r11 + 2048]
 ; VF3 = mem256[f + 3072]
 %line 17088+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r10 + 3072]
+	vmovdqu ymm5, [r11 + 3072]
 ; VF4 = mem256[f + 4096]
 %line 17089+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r10 + 4096]
+	vmovdqu ymm6, [r11 + 4096]
 ; VF5 = mem256[f + 5120]
 %line 17090+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r10 + 5120]
+	vmovdqu ymm7, [r11 + 5120]
 ; VF6 = mem256[f + 6144]
 %line 17091+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r10 + 6144]
+	vmovdqu ymm8, [r11 + 6144]
 ; VF7 = mem256[f + 7168]
 %line 17092+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r10 + 7168]
+	vmovdqu ymm9, [r11 + 7168]
 ; VF8 = mem256[f + 8192]
 %line 17093+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r10 + 8192]
+	vmovdqu ymm10, [r11 + 8192]
 ; VF9 = mem256[f + 9216]
 %line 17094+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r10 + 9216]
+	vmovdqu ymm11, [r11 + 9216]
 ; VF10 = mem256[f + 10240]
 %line 17095+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [r10 + 10240]
+	vmovdqu ymm12, [r11 + 10240]
 ; VF11 = mem256[f + 11264]
 %line 17096+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r10 + 11264]
+	vmovdqu ymm2, [r11 + 11264]
 ; VF12 = mem256[f + 12288]
 %line 17097+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm13, [r10 + 12288]
+	vmovdqu ymm13, [r11 + 12288]
 ; VG = mem256[g + 352]
 %line 17098+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 352]
+	vmovdqu ymm0, [r10 + 352]
 ; VB = VF12 & VG
 %line 17099+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 384]
 %line 17100+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 384]
+	vmovdqu ymm1, [r10 + 384]
 ; VA = VF12 & VG
 %line 17101+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -46497,13 +46494,13 @@ align 32
 	vmovdqu [rsp + 320], ymm0
 ; VG = mem256[g + 288]
 %line 17106+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 288]
+	vmovdqu ymm0, [r10 + 288]
 ; VB = VF12 & VG
 %line 17107+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 320]
 %line 17108+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 320]
+	vmovdqu ymm1, [r10 + 320]
 ; VA = VF12 & VG
 %line 17109+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -46515,7 +46512,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 352]
 %line 17112+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF11 & VG
 %line 17113+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -46530,7 +46527,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 17117+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 384]
+	vmovdqu ymm15, [r10 + 384]
 ; VT = VF10 & VG
 %line 17118+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -46551,13 +46548,13 @@ align 32
 	vmovdqu [rsp + 256], ymm1
 ; VG = mem256[g + 224]
 %line 17124+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 224]
+	vmovdqu ymm0, [r10 + 224]
 ; VB = VF12 & VG
 %line 17125+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 256]
 %line 17126+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 256]
+	vmovdqu ymm1, [r10 + 256]
 ; VA = VF12 & VG
 %line 17127+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -46569,7 +46566,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 288]
 %line 17130+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF11 & VG
 %line 17131+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -46584,7 +46581,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 17135+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF10 & VG
 %line 17136+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -46599,7 +46596,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 17140+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF9 & VG
 %line 17141+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -46614,7 +46611,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 17145+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 384]
+	vmovdqu ymm15, [r10 + 384]
 ; VT = VF8 & VG
 %line 17146+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -46635,13 +46632,13 @@ align 32
 	vmovdqu [rsp + 192], ymm1
 ; VG = mem256[g + 160]
 %line 17152+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 160]
+	vmovdqu ymm0, [r10 + 160]
 ; VB = VF12 & VG
 %line 17153+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 192]
 %line 17154+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 192]
+	vmovdqu ymm1, [r10 + 192]
 ; VA = VF12 & VG
 %line 17155+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -46653,7 +46650,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 224]
 %line 17158+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 224]
+	vmovdqu ymm15, [r10 + 224]
 ; VT = VF11 & VG
 %line 17159+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -46668,7 +46665,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 17163+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF10 & VG
 %line 17164+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -46683,7 +46680,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 17168+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF9 & VG
 %line 17169+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -46698,7 +46695,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 17173+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF8 & VG
 %line 17174+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -46713,7 +46710,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 17178+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF7 & VG
 %line 17179+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -46728,7 +46725,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 17183+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 384]
+	vmovdqu ymm15, [r10 + 384]
 ; VT = VF6 & VG
 %line 17184+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -46749,13 +46746,13 @@ align 32
 	vmovdqu [rsp + 128], ymm1
 ; VG = mem256[g + 96]
 %line 17190+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 96]
+	vmovdqu ymm0, [r10 + 96]
 ; VB = VF12 & VG
 %line 17191+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 128]
 %line 17192+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 128]
+	vmovdqu ymm1, [r10 + 128]
 ; VA = VF12 & VG
 %line 17193+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -46767,7 +46764,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 160]
 %line 17196+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 160]
+	vmovdqu ymm15, [r10 + 160]
 ; VT = VF11 & VG
 %line 17197+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -46782,7 +46779,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 17201+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 192]
+	vmovdqu ymm15, [r10 + 192]
 ; VT = VF10 & VG
 %line 17202+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -46797,7 +46794,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 17206+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 224]
+	vmovdqu ymm15, [r10 + 224]
 ; VT = VF9 & VG
 %line 17207+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -46812,7 +46809,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 17211+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF8 & VG
 %line 17212+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -46827,7 +46824,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 17216+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF7 & VG
 %line 17217+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -46842,7 +46839,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 17221+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF6 & VG
 %line 17222+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -46857,7 +46854,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 17226+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF5 & VG
 %line 17227+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -46872,7 +46869,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 17231+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 384]
+	vmovdqu ymm15, [r10 + 384]
 ; VT = VF4 & VG
 %line 17232+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -46896,13 +46893,13 @@ align 32
 	vmovdqu [rsp + 64], ymm1
 ; VG = mem256[g + 32]
 %line 17239+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 32]
+	vmovdqu ymm0, [r10 + 32]
 ; VB = VF12 & VG
 %line 17240+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 64]
 %line 17241+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 64]
+	vmovdqu ymm1, [r10 + 64]
 ; VA = VF12 & VG
 %line 17242+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -46914,7 +46911,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 96]
 %line 17245+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 96]
+	vmovdqu ymm15, [r10 + 96]
 ; VT = VF11 & VG
 %line 17246+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -46929,7 +46926,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 128]
 %line 17250+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 128]
+	vmovdqu ymm15, [r10 + 128]
 ; VT = VF10 & VG
 %line 17251+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -46944,7 +46941,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 160]
 %line 17255+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 160]
+	vmovdqu ymm15, [r10 + 160]
 ; VT = VF9 & VG
 %line 17256+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -46959,7 +46956,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 17260+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 192]
+	vmovdqu ymm15, [r10 + 192]
 ; VT = VF8 & VG
 %line 17261+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -46974,7 +46971,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 17265+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 224]
+	vmovdqu ymm15, [r10 + 224]
 ; VT = VF7 & VG
 %line 17266+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -46989,7 +46986,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 17270+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 256]
+	vmovdqu ymm15, [r10 + 256]
 ; VT = VF6 & VG
 %line 17271+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -47004,7 +47001,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 17275+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 288]
+	vmovdqu ymm15, [r10 + 288]
 ; VT = VF5 & VG
 %line 17276+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -47019,7 +47016,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 17280+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 320]
+	vmovdqu ymm15, [r10 + 320]
 ; VT = VF4 & VG
 %line 17281+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -47034,7 +47031,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 17285+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 352]
+	vmovdqu ymm15, [r10 + 352]
 ; VT = VF3 & VG
 %line 17286+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm5, ymm15
@@ -47049,7 +47046,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 17290+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r9 + 384]
+	vmovdqu ymm15, [r10 + 384]
 ; VT = VF2 & VG
 %line 17291+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm4, ymm15
@@ -47082,7 +47079,7 @@ align 32
 	vmovdqu [rsp + 0], ymm1
 ; VG = mem256[g + 0]
 %line 17301+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r10]
 ; VA = VF12 & VG
 %line 17302+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm1, ymm13, ymm0
@@ -47091,7 +47088,7 @@ align 32
 	vpand ymm13, ymm2, ymm0
 ; VG = mem256[g + 32]
 %line 17304+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 32]
+	vmovdqu ymm0, [r10 + 32]
 ; VT = VF11 & VG
 %line 17305+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm2, ymm0
@@ -47106,7 +47103,7 @@ align 32
 	vpxor ymm0, ymm13, ymm0
 ; VG = mem256[g + 64]
 %line 17309+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 64]
+	vmovdqu ymm1, [r10 + 64]
 ; VT = VF10 & VG
 %line 17310+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm12, ymm1
@@ -47121,7 +47118,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 96]
 %line 17314+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 96]
+	vmovdqu ymm1, [r10 + 96]
 ; VT = VF9 & VG
 %line 17315+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm11, ymm1
@@ -47136,7 +47133,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 128]
 %line 17319+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 128]
+	vmovdqu ymm1, [r10 + 128]
 ; VT = VF8 & VG
 %line 17320+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm10, ymm1
@@ -47151,7 +47148,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 160]
 %line 17324+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 160]
+	vmovdqu ymm1, [r10 + 160]
 ; VT = VF7 & VG
 %line 17325+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm9, ymm1
@@ -47166,7 +47163,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 192]
 %line 17329+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 192]
+	vmovdqu ymm1, [r10 + 192]
 ; VT = VF6 & VG
 %line 17330+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm8, ymm1
@@ -47181,7 +47178,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 224]
 %line 17334+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 224]
+	vmovdqu ymm1, [r10 + 224]
 ; VT = VF5 & VG
 %line 17335+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm7, ymm1
@@ -47196,7 +47193,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 256]
 %line 17339+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 256]
+	vmovdqu ymm1, [r10 + 256]
 ; VT = VF4 & VG
 %line 17340+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm6, ymm1
@@ -47211,7 +47208,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 288]
 %line 17344+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 288]
+	vmovdqu ymm1, [r10 + 288]
 ; VT = VF3 & VG
 %line 17345+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm5, ymm1
@@ -47226,7 +47223,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 320]
 %line 17349+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r9 + 320]
+	vmovdqu ymm1, [r10 + 320]
 ; VT = VF2 & VG
 %line 17350+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm4, ymm1
@@ -47241,7 +47238,7 @@ align 32
 	vpxor ymm13, ymm0, ymm1
 ; VG = mem256[g + 352]
 %line 17354+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 352]
+	vmovdqu ymm0, [r10 + 352]
 ; VT = VF1 & VG
 %line 17355+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm1, ymm3, ymm0
@@ -47257,7 +47254,7 @@ align 32
 	vpxor ymm13, ymm13, ymm0
 ; VG = mem256[g + 384]
 %line 17359+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 384]
+	vmovdqu ymm0, [r10 + 384]
 ; VT = VF0 & VG
 %line 17360+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -47275,13 +47272,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 352]
 ; VT = mem256[h + 12288]
 %line 17365+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 12288]
+	vmovdqu ymm0, [rsi + 12288]
 ; VA = VA ^ VT
 %line 17366+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 12288] = VA
 %line 17367+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 12288], ymm2
+	vmovdqu [rsi + 12288], ymm2
 ; VB = VB ^ VS20
 %line 17368+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm13, [rsp + 224]
@@ -47296,16 +47293,16 @@ align 32
 	vpxor ymm13, ymm13, [rsp + 352]
 ; VT = mem256[h + 11264]
 %line 17372+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 11264]
+	vmovdqu ymm0, [rsi + 11264]
 ; VB = VB ^ VT
 %line 17373+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm0
 ; mem256[h + 11264] = VB
 %line 17374+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 11264], ymm13
+	vmovdqu [rsi + 11264], ymm13
 ; VG = mem256[g + 0]
 %line 17375+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r10]
 ; VA = VF10 & VG
 %line 17376+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm12, ymm0
@@ -47314,7 +47311,7 @@ align 32
 	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 17378+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [r9 + 32]
+	vmovdqu ymm12, [r10 + 32]
 ; VT = VF9 & VG
 %line 17379+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
@@ -47329,7 +47326,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 17383+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 64]
+	vmovdqu ymm11, [r10 + 64]
 ; VT = VF8 & VG
 %line 17384+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm10, ymm11
@@ -47344,7 +47341,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 17388+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 96]
+	vmovdqu ymm11, [r10 + 96]
 ; VT = VF7 & VG
 %line 17389+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm9, ymm11
@@ -47359,7 +47356,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 17393+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 128]
+	vmovdqu ymm11, [r10 + 128]
 ; VT = VF6 & VG
 %line 17394+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm8, ymm11
@@ -47374,7 +47371,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 17398+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 160]
+	vmovdqu ymm11, [r10 + 160]
 ; VT = VF5 & VG
 %line 17399+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
@@ -47389,7 +47386,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 17403+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 192]
+	vmovdqu ymm11, [r10 + 192]
 ; VT = VF4 & VG
 %line 17404+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm6, ymm11
@@ -47404,7 +47401,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 17408+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 224]
+	vmovdqu ymm11, [r10 + 224]
 ; VT = VF3 & VG
 %line 17409+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm5, ymm11
@@ -47419,7 +47416,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 17413+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 256]
+	vmovdqu ymm11, [r10 + 256]
 ; VT = VF2 & VG
 %line 17414+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm4, ymm11
@@ -47434,7 +47431,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 17418+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r9 + 288]
+	vmovdqu ymm11, [r10 + 288]
 ; VT = VF1 & VG
 %line 17419+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm3, ymm11
@@ -47449,7 +47446,7 @@ align 32
 	vpxor ymm11, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 17423+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; VT = VF0 & VG
 %line 17424+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -47470,13 +47467,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 320]
 ; VT = mem256[h + 10240]
 %line 17430+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 10240]
+	vmovdqu ymm0, [rsi + 10240]
 ; VA = VA ^ VT
 %line 17431+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 10240] = VA
 %line 17432+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 10240], ymm2
+	vmovdqu [rsi + 10240], ymm2
 ; VB = VB ^ VS18
 %line 17433+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 160]
@@ -47491,16 +47488,16 @@ align 32
 	vpxor ymm11, ymm11, [rsp + 288]
 ; VT = mem256[h + 9216]
 %line 17437+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 9216]
+	vmovdqu ymm0, [rsi + 9216]
 ; VB = VB ^ VT
 %line 17438+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm0
 ; mem256[h + 9216] = VB
 %line 17439+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 9216], ymm11
+	vmovdqu [rsi + 9216], ymm11
 ; VG = mem256[g + 0]
 %line 17440+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r10]
 ; VA = VF8 & VG
 %line 17441+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm10, ymm0
@@ -47509,7 +47506,7 @@ align 32
 	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 17443+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r9 + 32]
+	vmovdqu ymm10, [r10 + 32]
 ; VT = VF7 & VG
 %line 17444+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
@@ -47524,7 +47521,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 17448+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 64]
+	vmovdqu ymm9, [r10 + 64]
 ; VT = VF6 & VG
 %line 17449+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm8, ymm9
@@ -47539,7 +47536,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 17453+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 96]
+	vmovdqu ymm9, [r10 + 96]
 ; VT = VF5 & VG
 %line 17454+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm7, ymm9
@@ -47554,7 +47551,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 17458+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 128]
+	vmovdqu ymm9, [r10 + 128]
 ; VT = VF4 & VG
 %line 17459+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm6, ymm9
@@ -47569,7 +47566,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 17463+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 160]
+	vmovdqu ymm9, [r10 + 160]
 ; VT = VF3 & VG
 %line 17464+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm5, ymm9
@@ -47584,7 +47581,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 17468+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 192]
+	vmovdqu ymm9, [r10 + 192]
 ; VT = VF2 & VG
 %line 17469+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm4, ymm9
@@ -47599,7 +47596,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 17473+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r9 + 224]
+	vmovdqu ymm9, [r10 + 224]
 ; VT = VF1 & VG
 %line 17474+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm3, ymm9
@@ -47614,7 +47611,7 @@ align 32
 	vpxor ymm9, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 17478+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9 + 256]
+	vmovdqu ymm0, [r10 + 256]
 ; VT = VF0 & VG
 %line 17479+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -47635,13 +47632,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 256]
 ; VT = mem256[h + 8192]
 %line 17485+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 8192]
+	vmovdqu ymm0, [rsi + 8192]
 ; VA = VA ^ VT
 %line 17486+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 8192] = VA
 %line 17487+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 8192], ymm2
+	vmovdqu [rsi + 8192], ymm2
 ; VB = VB ^ VS16
 %line 17488+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm9, ymm9, [rsp + 96]
@@ -47656,16 +47653,16 @@ align 32
 	vpxor ymm9, ymm9, [rsp + 224]
 ; VT = mem256[h + 7168]
 %line 17492+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 7168]
+	vmovdqu ymm0, [rsi + 7168]
 ; VB = VB ^ VT
 %line 17493+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm0
 ; mem256[h + 7168] = VB
 %line 17494+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 7168], ymm9
+	vmovdqu [rsi + 7168], ymm9
 ; VG = mem256[g + 0]
 %line 17495+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r10]
 ; VA = VF6 & VG
 %line 17496+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm8, ymm0
@@ -47674,7 +47671,7 @@ align 32
 	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 17498+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r9 + 32]
+	vmovdqu ymm8, [r10 + 32]
 ; VT = VF5 & VG
 %line 17499+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm7, ymm7, ymm8
@@ -47689,7 +47686,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 17503+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 64]
+	vmovdqu ymm7, [r10 + 64]
 ; VT = VF4 & VG
 %line 17504+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm6, ymm7
@@ -47704,7 +47701,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 17508+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 96]
+	vmovdqu ymm7, [r10 + 96]
 ; VT = VF3 & VG
 %line 17509+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm5, ymm7
@@ -47719,7 +47716,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 17513+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 128]
+	vmovdqu ymm7, [r10 + 128]
 ; VT = VF2 & VG
 %line 17514+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm4, ymm7
@@ -47734,7 +47731,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 17518+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 160]
+	vmovdqu ymm7, [r10 + 160]
 ; VT = VF1 & VG
 %line 17519+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm3, ymm7
@@ -47749,7 +47746,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 17523+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r9 + 192]
+	vmovdqu ymm7, [r10 + 192]
 ; VT = VF0 & VG
 %line 17524+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm7, ymm1, ymm7
@@ -47770,13 +47767,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 192]
 ; VT = mem256[h + 6144]
 %line 17530+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r11 + 6144]
+	vmovdqu ymm7, [rsi + 6144]
 ; VA = VA ^ VT
 %line 17531+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 ; mem256[h + 6144] = VA
 %line 17532+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 6144], ymm2
+	vmovdqu [rsi + 6144], ymm2
 ; VB = VB ^ VS14
 %line 17533+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
@@ -47791,16 +47788,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 5120]
 %line 17537+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r11 + 5120]
+	vmovdqu ymm2, [rsi + 5120]
 ; VB = VB ^ VT
 %line 17538+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 5120] = VB
 %line 17539+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 5120], ymm0
+	vmovdqu [rsi + 5120], ymm0
 ; VG = mem256[g + 0]
 %line 17540+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r10]
 ; VA = VF4 & VG
 %line 17541+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm6, ymm0
@@ -47809,7 +47806,7 @@ align 32
 	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 17543+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r9 + 32]
+	vmovdqu ymm6, [r10 + 32]
 ; VT = VF3 & VG
 %line 17544+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm5, ymm5, ymm6
@@ -47824,7 +47821,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 17548+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 64]
+	vmovdqu ymm5, [r10 + 64]
 ; VT = VF2 & VG
 %line 17549+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm6, ymm4, ymm5
@@ -47839,7 +47836,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 17553+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 96]
+	vmovdqu ymm5, [r10 + 96]
 ; VT = VF1 & VG
 %line 17554+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm6, ymm3, ymm5
@@ -47854,7 +47851,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 17558+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r9 + 128]
+	vmovdqu ymm5, [r10 + 128]
 ; VT = VF0 & VG
 %line 17559+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm5, ymm1, ymm5
@@ -47875,13 +47872,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 128]
 ; VT = mem256[h + 4096]
 %line 17565+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r11 + 4096]
+	vmovdqu ymm5, [rsi + 4096]
 ; VA = VA ^ VT
 %line 17566+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm5
 ; mem256[h + 4096] = VA
 %line 17567+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 4096], ymm2
+	vmovdqu [rsi + 4096], ymm2
 ; VB = VB ^ VS13
 %line 17568+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -47893,16 +47890,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 3072]
 %line 17571+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r11 + 3072]
+	vmovdqu ymm2, [rsi + 3072]
 ; VB = VB ^ VT
 %line 17572+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 3072] = VB
 %line 17573+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 3072], ymm0
+	vmovdqu [rsi + 3072], ymm0
 ; VG = mem256[g + 0]
 %line 17574+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r10]
 ; VA = VF2 & VG
 %line 17575+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm4, ymm0
@@ -47911,7 +47908,7 @@ align 32
 	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 17577+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r9 + 32]
+	vmovdqu ymm4, [r10 + 32]
 ; VT = VF1 & VG
 %line 17578+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm3, ymm3, ymm4
@@ -47926,7 +47923,7 @@ align 32
 	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 17582+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm3, [r9 + 64]
+	vmovdqu ymm3, [r10 + 64]
 ; VT = VF0 & VG
 %line 17583+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm3, ymm1, ymm3
@@ -47941,13 +47938,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 64]
 ; VT = mem256[h + 2048]
 %line 17587+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 2048]
+	vmovdqu ymm3, [rsi + 2048]
 ; VA = VA ^ VT
 %line 17588+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm3
 ; mem256[h + 2048] = VA
 %line 17589+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 2048], ymm2
+	vmovdqu [rsi + 2048], ymm2
 ; VB = VB ^ VS13
 %line 17590+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -47956,16 +47953,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 1024]
 %line 17592+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r11 + 1024]
+	vmovdqu ymm2, [rsi + 1024]
 ; VB = VB ^ VT
 %line 17593+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 1024] = VB
 %line 17594+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 1024], ymm0
+	vmovdqu [rsi + 1024], ymm0
 ; VG = mem256[g + 0]
 %line 17595+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [r10]
 ; VA = VF0 & VG
 %line 17596+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -47974,175 +47971,175 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 17598+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11]
+	vmovdqu ymm1, [rsi]
 ; VA = VA ^ VT
 %line 17599+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 17600+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rsi], ymm0
 ; VL = mem256[p + 0]
 %line 17601+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11]
+	vmovdqu ymm0, [rsi]
 ; VH = mem256[p + 32]
 %line 17602+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 32]
+	vmovdqu ymm1, [rsi + 32]
 ; VH = VH ^ VL
 %line 17603+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 32] = VH
 %line 17604+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 32], ymm1
+	vmovdqu [rsi + 32], ymm1
 ; VL = mem256[p + 1024]
 %line 17605+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1024]
+	vmovdqu ymm0, [rsi + 1024]
 ; VH = mem256[p + 1056]
 %line 17606+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1056]
+	vmovdqu ymm1, [rsi + 1056]
 ; VH = VH ^ VL
 %line 17607+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 1056] = VH
 %line 17608+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 1056], ymm1
+	vmovdqu [rsi + 1056], ymm1
 ; VL = mem256[p + 2048]
 %line 17609+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2048]
+	vmovdqu ymm0, [rsi + 2048]
 ; VH = mem256[p + 2080]
 %line 17610+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 2080]
+	vmovdqu ymm1, [rsi + 2080]
 ; VH = VH ^ VL
 %line 17611+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 2080] = VH
 %line 17612+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 2080], ymm1
+	vmovdqu [rsi + 2080], ymm1
 ; VL = mem256[p + 3072]
 %line 17613+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 3072]
+	vmovdqu ymm0, [rsi + 3072]
 ; VH = mem256[p + 3104]
 %line 17614+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 3104]
+	vmovdqu ymm1, [rsi + 3104]
 ; VH = VH ^ VL
 %line 17615+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 3104] = VH
 %line 17616+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 3104], ymm1
+	vmovdqu [rsi + 3104], ymm1
 ; VL = mem256[p + 4096]
 %line 17617+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 4096]
+	vmovdqu ymm0, [rsi + 4096]
 ; VH = mem256[p + 4128]
 %line 17618+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 4128]
+	vmovdqu ymm1, [rsi + 4128]
 ; VH = VH ^ VL
 %line 17619+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 4128] = VH
 %line 17620+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 4128], ymm1
+	vmovdqu [rsi + 4128], ymm1
 ; VL = mem256[p + 5120]
 %line 17621+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5120]
+	vmovdqu ymm0, [rsi + 5120]
 ; VH = mem256[p + 5152]
 %line 17622+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 5152]
+	vmovdqu ymm1, [rsi + 5152]
 ; VH = VH ^ VL
 %line 17623+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 5152] = VH
 %line 17624+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 5152], ymm1
+	vmovdqu [rsi + 5152], ymm1
 ; VL = mem256[p + 6144]
 %line 17625+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 6144]
+	vmovdqu ymm0, [rsi + 6144]
 ; VH = mem256[p + 6176]
 %line 17626+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 6176]
+	vmovdqu ymm1, [rsi + 6176]
 ; VH = VH ^ VL
 %line 17627+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 6176] = VH
 %line 17628+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 6176], ymm1
+	vmovdqu [rsi + 6176], ymm1
 ; VL = mem256[p + 7168]
 %line 17629+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 7168]
+	vmovdqu ymm0, [rsi + 7168]
 ; VH = mem256[p + 7200]
 %line 17630+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 7200]
+	vmovdqu ymm1, [rsi + 7200]
 ; VH = VH ^ VL
 %line 17631+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 7200] = VH
 %line 17632+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 7200], ymm1
+	vmovdqu [rsi + 7200], ymm1
 ; VL = mem256[p + 8192]
 %line 17633+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 8192]
+	vmovdqu ymm0, [rsi + 8192]
 ; VH = mem256[p + 8224]
 %line 17634+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 8224]
+	vmovdqu ymm1, [rsi + 8224]
 ; VH = VH ^ VL
 %line 17635+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 8224] = VH
 %line 17636+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 8224], ymm1
+	vmovdqu [rsi + 8224], ymm1
 ; VL = mem256[p + 9216]
 %line 17637+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 9216]
+	vmovdqu ymm0, [rsi + 9216]
 ; VH = mem256[p + 9248]
 %line 17638+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 9248]
+	vmovdqu ymm1, [rsi + 9248]
 ; VH = VH ^ VL
 %line 17639+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 9248] = VH
 %line 17640+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 9248], ymm1
+	vmovdqu [rsi + 9248], ymm1
 ; VL = mem256[p + 10240]
 %line 17641+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 10240]
+	vmovdqu ymm0, [rsi + 10240]
 ; VH = mem256[p + 10272]
 %line 17642+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 10272]
+	vmovdqu ymm1, [rsi + 10272]
 ; VH = VH ^ VL
 %line 17643+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 10272] = VH
 %line 17644+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 10272], ymm1
+	vmovdqu [rsi + 10272], ymm1
 ; VL = mem256[p + 11264]
 %line 17645+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 11264]
+	vmovdqu ymm0, [rsi + 11264]
 ; VH = mem256[p + 11296]
 %line 17646+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 11296]
+	vmovdqu ymm1, [rsi + 11296]
 ; VH = VH ^ VL
 %line 17647+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 11296] = VH
 %line 17648+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 11296], ymm1
+	vmovdqu [rsi + 11296], ymm1
 ; VL = mem256[p + 12288]
 %line 17649+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 12288]
+	vmovdqu ymm0, [rsi + 12288]
 ; VH = mem256[p + 12320]
 %line 17650+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 12320]
+	vmovdqu ymm1, [rsi + 12320]
 ; VH = VH ^ VL
 %line 17651+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 12320] = VH
 %line 17652+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 12320], ymm1
+	vmovdqu [rsi + 12320], ymm1
 ; p = p + 32
 %line 17653+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	add r11, 32
+	add rsi, 32
 ; g = g + 416
 %line 17654+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	add r9, 416
+	add r10, 416
 ; o0 = o0 - 1
 %line 17655+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	sub r8, 1
@@ -48154,20 +48151,19 @@ align 32
 	jne .Ll4
 ; p = p + 32
 %line 17658+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	add r11, 32
+	add rsi, 32
 ; o1 = o1 - 1
 %line 17659+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	mov r8, rsi
-	sub r8, 1
+	sub r9, 1
 ; =? o1 - 0
 %line 17660+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	cmp r8, 0
+	cmp r9, 0
 ; goto l3 if !=
 %line 17661+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	jne .Ll3
 ; p = v
 %line 17663+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	mov r11, rdi
+	mov rsi, rdi
 ; o1 = 8
 %line 17664+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	mov r8, 8
@@ -48175,68 +48171,67 @@ align 32
 .Ll5:
 ; g = &TB
 %line 17666+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	mov rsi, r8
-	lea r8, [rsp + 2112]
+	lea r9, [rsp + 2112]
 ; g = g + 11648
 %line 17667+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	add r8, 11648
+	add r9, 11648
 ; o0 = 2
 %line 17668+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	mov r9, 2
+	mov r10, 2
 align 32
 .Ll6:
 ; f = p + 64
 %line 17670+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	lea r10, [r11 + 64]
+	lea r11, [rsi + 64]
 ; VF0 = mem256[f + 0]
 %line 17672+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r10]
+	vmovdqu ymm0, [r11]
 ; VF1 = mem256[f + 1024]
 %line 17673+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [rsp + 1856], ymm0
-	vmovdqu ymm3, [r10 + 1024]
+	vmovdqu ymm3, [r11 + 1024]
 ; VF2 = mem256[f + 2048]
 %line 17674+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r10 + 2048]
+	vmovdqu ymm4, [r11 + 2048]
 ; VF3 = mem256[f + 3072]
 %line 17675+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r10 + 3072]
+	vmovdqu ymm5, [r11 + 3072]
 ; VF4 = mem256[f + 4096]
 %line 17676+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r10 + 4096]
+	vmovdqu ymm6, [r11 + 4096]
 ; VF5 = mem256[f + 5120]
 %line 17677+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r10 + 5120]
+	vmovdqu ymm7, [r11 + 5120]
 ; VF6 = mem256[f + 6144]
 %line 17678+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r10 + 6144]
+	vmovdqu ymm8, [r11 + 6144]
 ; VF7 = mem256[f + 7168]
 %line 17679+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r10 + 7168]
+	vmovdqu ymm9, [r11 + 7168]
 ; VF8 = mem256[f + 8192]
 %line 17680+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r10 + 8192]
+	vmovdqu ymm10, [r11 + 8192]
 ; VF9 = mem256[f + 9216]
 %line 17681+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r10 + 9216]
+	vmovdqu ymm11, [r11 + 9216]
 ; VF10 = mem256[f + 10240]
 %line 17682+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [r10 + 10240]
+	vmovdqu ymm12, [r11 + 10240]
 ; VF11 = mem256[f + 11264]
 %line 17683+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r10 + 11264]
+	vmovdqu ymm2, [r11 + 11264]
 ; VF12 = mem256[f + 12288]
 %line 17684+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm13, [r10 + 12288]
+	vmovdqu ymm13, [r11 + 12288]
 ; VG = mem256[g + 352]
 %line 17685+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r9 + 352]
 ; VB = VF12 & VG
 %line 17686+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 384]
 %line 17687+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 384]
+	vmovdqu ymm1, [r9 + 384]
 ; VA = VF12 & VG
 %line 17688+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -48254,13 +48249,13 @@ align 32
 	vmovdqu [rsp + 320], ymm0
 ; VG = mem256[g + 288]
 %line 17693+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 288]
+	vmovdqu ymm0, [r9 + 288]
 ; VB = VF12 & VG
 %line 17694+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 320]
 %line 17695+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 320]
+	vmovdqu ymm1, [r9 + 320]
 ; VA = VF12 & VG
 %line 17696+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -48272,7 +48267,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 352]
 %line 17699+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF11 & VG
 %line 17700+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -48287,7 +48282,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 17704+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r9 + 384]
 ; VT = VF10 & VG
 %line 17705+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -48308,13 +48303,13 @@ align 32
 	vmovdqu [rsp + 256], ymm1
 ; VG = mem256[g + 224]
 %line 17711+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 224]
+	vmovdqu ymm0, [r9 + 224]
 ; VB = VF12 & VG
 %line 17712+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 256]
 %line 17713+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 256]
+	vmovdqu ymm1, [r9 + 256]
 ; VA = VF12 & VG
 %line 17714+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -48326,7 +48321,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 288]
 %line 17717+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF11 & VG
 %line 17718+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -48341,7 +48336,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 17722+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF10 & VG
 %line 17723+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -48356,7 +48351,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 17727+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF9 & VG
 %line 17728+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -48371,7 +48366,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 17732+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r9 + 384]
 ; VT = VF8 & VG
 %line 17733+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -48392,13 +48387,13 @@ align 32
 	vmovdqu [rsp + 192], ymm1
 ; VG = mem256[g + 160]
 %line 17739+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r9 + 160]
 ; VB = VF12 & VG
 %line 17740+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 192]
 %line 17741+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 192]
+	vmovdqu ymm1, [r9 + 192]
 ; VA = VF12 & VG
 %line 17742+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -48410,7 +48405,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 224]
 %line 17745+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r9 + 224]
 ; VT = VF11 & VG
 %line 17746+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -48425,7 +48420,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 17750+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF10 & VG
 %line 17751+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -48440,7 +48435,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 17755+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF9 & VG
 %line 17756+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -48455,7 +48450,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 17760+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF8 & VG
 %line 17761+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -48470,7 +48465,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 17765+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF7 & VG
 %line 17766+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -48485,7 +48480,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 17770+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r9 + 384]
 ; VT = VF6 & VG
 %line 17771+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -48506,13 +48501,13 @@ align 32
 	vmovdqu [rsp + 128], ymm1
 ; VG = mem256[g + 96]
 %line 17777+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r9 + 96]
 ; VB = VF12 & VG
 %line 17778+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 128]
 %line 17779+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 128]
+	vmovdqu ymm1, [r9 + 128]
 ; VA = VF12 & VG
 %line 17780+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -48524,7 +48519,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 160]
 %line 17783+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 160]
+	vmovdqu ymm15, [r9 + 160]
 ; VT = VF11 & VG
 %line 17784+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -48539,7 +48534,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 17788+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r9 + 192]
 ; VT = VF10 & VG
 %line 17789+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -48554,7 +48549,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 17793+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r9 + 224]
 ; VT = VF9 & VG
 %line 17794+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -48569,7 +48564,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 17798+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF8 & VG
 %line 17799+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -48584,7 +48579,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 17803+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF7 & VG
 %line 17804+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -48599,7 +48594,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 17808+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF6 & VG
 %line 17809+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -48614,7 +48609,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 17813+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF5 & VG
 %line 17814+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -48629,7 +48624,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 17818+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r9 + 384]
 ; VT = VF4 & VG
 %line 17819+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -48653,13 +48648,13 @@ align 32
 	vmovdqu [rsp + 64], ymm1
 ; VG = mem256[g + 32]
 %line 17826+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; VB = VF12 & VG
 %line 17827+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 64]
 %line 17828+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 64]
+	vmovdqu ymm1, [r9 + 64]
 ; VA = VF12 & VG
 %line 17829+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -48671,7 +48666,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 96]
 %line 17832+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 96]
+	vmovdqu ymm15, [r9 + 96]
 ; VT = VF11 & VG
 %line 17833+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -48686,7 +48681,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 128]
 %line 17837+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 128]
+	vmovdqu ymm15, [r9 + 128]
 ; VT = VF10 & VG
 %line 17838+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -48701,7 +48696,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 160]
 %line 17842+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 160]
+	vmovdqu ymm15, [r9 + 160]
 ; VT = VF9 & VG
 %line 17843+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -48716,7 +48711,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 17847+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r9 + 192]
 ; VT = VF8 & VG
 %line 17848+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -48731,7 +48726,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 17852+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r9 + 224]
 ; VT = VF7 & VG
 %line 17853+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -48746,7 +48741,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 17857+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF6 & VG
 %line 17858+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -48761,7 +48756,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 17862+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF5 & VG
 %line 17863+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -48776,7 +48771,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 17867+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF4 & VG
 %line 17868+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -48791,7 +48786,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 17872+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF3 & VG
 %line 17873+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm5, ymm15
@@ -48806,7 +48801,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 17877+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r9 + 384]
 ; VT = VF2 & VG
 %line 17878+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm4, ymm15
@@ -48839,7 +48834,7 @@ align 32
 	vmovdqu [rsp + 0], ymm1
 ; VG = mem256[g + 0]
 %line 17888+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF12 & VG
 %line 17889+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm1, ymm13, ymm0
@@ -48848,7 +48843,7 @@ align 32
 	vpand ymm13, ymm2, ymm0
 ; VG = mem256[g + 32]
 %line 17891+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; VT = VF11 & VG
 %line 17892+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm2, ymm0
@@ -48863,7 +48858,7 @@ align 32
 	vpxor ymm0, ymm13, ymm0
 ; VG = mem256[g + 64]
 %line 17896+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 64]
+	vmovdqu ymm1, [r9 + 64]
 ; VT = VF10 & VG
 %line 17897+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm12, ymm1
@@ -48878,7 +48873,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 96]
 %line 17901+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [r9 + 96]
 ; VT = VF9 & VG
 %line 17902+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm11, ymm1
@@ -48893,7 +48888,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 128]
 %line 17906+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 128]
+	vmovdqu ymm1, [r9 + 128]
 ; VT = VF8 & VG
 %line 17907+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm10, ymm1
@@ -48908,7 +48903,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 160]
 %line 17911+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 160]
+	vmovdqu ymm1, [r9 + 160]
 ; VT = VF7 & VG
 %line 17912+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm9, ymm1
@@ -48923,7 +48918,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 192]
 %line 17916+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 192]
+	vmovdqu ymm1, [r9 + 192]
 ; VT = VF6 & VG
 %line 17917+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm8, ymm1
@@ -48938,7 +48933,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 224]
 %line 17921+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 224]
+	vmovdqu ymm1, [r9 + 224]
 ; VT = VF5 & VG
 %line 17922+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm7, ymm1
@@ -48953,7 +48948,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 256]
 %line 17926+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 256]
+	vmovdqu ymm1, [r9 + 256]
 ; VT = VF4 & VG
 %line 17927+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm6, ymm1
@@ -48968,7 +48963,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 288]
 %line 17931+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 288]
+	vmovdqu ymm1, [r9 + 288]
 ; VT = VF3 & VG
 %line 17932+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm5, ymm1
@@ -48983,7 +48978,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 320]
 %line 17936+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 320]
+	vmovdqu ymm1, [r9 + 320]
 ; VT = VF2 & VG
 %line 17937+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm4, ymm1
@@ -48998,7 +48993,7 @@ align 32
 	vpxor ymm13, ymm0, ymm1
 ; VG = mem256[g + 352]
 %line 17941+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r9 + 352]
 ; VT = VF1 & VG
 %line 17942+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm1, ymm3, ymm0
@@ -49014,7 +49009,7 @@ align 32
 	vpxor ymm13, ymm13, ymm0
 ; VG = mem256[g + 384]
 %line 17946+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 384]
+	vmovdqu ymm0, [r9 + 384]
 ; VT = VF0 & VG
 %line 17947+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -49032,13 +49027,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 352]
 ; VT = mem256[h + 12288]
 %line 17952+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 12288]
+	vmovdqu ymm0, [rsi + 12288]
 ; VA = VA ^ VT
 %line 17953+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 12288] = VA
 %line 17954+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 12288], ymm2
+	vmovdqu [rsi + 12288], ymm2
 ; VB = VB ^ VS20
 %line 17955+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm13, [rsp + 224]
@@ -49053,16 +49048,16 @@ align 32
 	vpxor ymm13, ymm13, [rsp + 352]
 ; VT = mem256[h + 11264]
 %line 17959+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 11264]
+	vmovdqu ymm0, [rsi + 11264]
 ; VB = VB ^ VT
 %line 17960+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm0
 ; mem256[h + 11264] = VB
 %line 17961+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 11264], ymm13
+	vmovdqu [rsi + 11264], ymm13
 ; VG = mem256[g + 0]
 %line 17962+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF10 & VG
 %line 17963+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm12, ymm0
@@ -49071,7 +49066,7 @@ align 32
 	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 17965+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [r8 + 32]
+	vmovdqu ymm12, [r9 + 32]
 ; VT = VF9 & VG
 %line 17966+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
@@ -49086,7 +49081,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 17970+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 64]
+	vmovdqu ymm11, [r9 + 64]
 ; VT = VF8 & VG
 %line 17971+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm10, ymm11
@@ -49101,7 +49096,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 17975+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 96]
+	vmovdqu ymm11, [r9 + 96]
 ; VT = VF7 & VG
 %line 17976+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm9, ymm11
@@ -49116,7 +49111,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 17980+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 128]
+	vmovdqu ymm11, [r9 + 128]
 ; VT = VF6 & VG
 %line 17981+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm8, ymm11
@@ -49131,7 +49126,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 17985+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 160]
+	vmovdqu ymm11, [r9 + 160]
 ; VT = VF5 & VG
 %line 17986+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
@@ -49146,7 +49141,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 17990+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 192]
+	vmovdqu ymm11, [r9 + 192]
 ; VT = VF4 & VG
 %line 17991+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm6, ymm11
@@ -49161,7 +49156,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 17995+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 224]
+	vmovdqu ymm11, [r9 + 224]
 ; VT = VF3 & VG
 %line 17996+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm5, ymm11
@@ -49176,7 +49171,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 18000+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 256]
+	vmovdqu ymm11, [r9 + 256]
 ; VT = VF2 & VG
 %line 18001+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm4, ymm11
@@ -49191,7 +49186,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 18005+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 288]
+	vmovdqu ymm11, [r9 + 288]
 ; VT = VF1 & VG
 %line 18006+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm3, ymm11
@@ -49206,7 +49201,7 @@ align 32
 	vpxor ymm11, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 18010+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r9 + 320]
 ; VT = VF0 & VG
 %line 18011+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -49227,13 +49222,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 320]
 ; VT = mem256[h + 10240]
 %line 18017+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 10240]
+	vmovdqu ymm0, [rsi + 10240]
 ; VA = VA ^ VT
 %line 18018+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 10240] = VA
 %line 18019+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 10240], ymm2
+	vmovdqu [rsi + 10240], ymm2
 ; VB = VB ^ VS18
 %line 18020+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 160]
@@ -49248,16 +49243,16 @@ align 32
 	vpxor ymm11, ymm11, [rsp + 288]
 ; VT = mem256[h + 9216]
 %line 18024+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 9216]
+	vmovdqu ymm0, [rsi + 9216]
 ; VB = VB ^ VT
 %line 18025+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm0
 ; mem256[h + 9216] = VB
 %line 18026+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 9216], ymm11
+	vmovdqu [rsi + 9216], ymm11
 ; VG = mem256[g + 0]
 %line 18027+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF8 & VG
 %line 18028+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm10, ymm0
@@ -49266,7 +49261,7 @@ align 32
 	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 18030+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 32]
+	vmovdqu ymm10, [r9 + 32]
 ; VT = VF7 & VG
 %line 18031+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
@@ -49281,7 +49276,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 18035+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 64]
+	vmovdqu ymm9, [r9 + 64]
 ; VT = VF6 & VG
 %line 18036+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm8, ymm9
@@ -49296,7 +49291,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 18040+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 96]
+	vmovdqu ymm9, [r9 + 96]
 ; VT = VF5 & VG
 %line 18041+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm7, ymm9
@@ -49311,7 +49306,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 18045+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 128]
+	vmovdqu ymm9, [r9 + 128]
 ; VT = VF4 & VG
 %line 18046+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm6, ymm9
@@ -49326,7 +49321,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 18050+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 160]
+	vmovdqu ymm9, [r9 + 160]
 ; VT = VF3 & VG
 %line 18051+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm5, ymm9
@@ -49341,7 +49336,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 18055+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 192]
+	vmovdqu ymm9, [r9 + 192]
 ; VT = VF2 & VG
 %line 18056+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm4, ymm9
@@ -49356,7 +49351,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 18060+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 224]
+	vmovdqu ymm9, [r9 + 224]
 ; VT = VF1 & VG
 %line 18061+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm3, ymm9
@@ -49371,7 +49366,7 @@ align 32
 	vpxor ymm9, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 18065+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r9 + 256]
 ; VT = VF0 & VG
 %line 18066+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -49392,13 +49387,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 256]
 ; VT = mem256[h + 8192]
 %line 18072+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 8192]
+	vmovdqu ymm0, [rsi + 8192]
 ; VA = VA ^ VT
 %line 18073+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 8192] = VA
 %line 18074+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 8192], ymm2
+	vmovdqu [rsi + 8192], ymm2
 ; VB = VB ^ VS16
 %line 18075+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm9, ymm9, [rsp + 96]
@@ -49413,16 +49408,16 @@ align 32
 	vpxor ymm9, ymm9, [rsp + 224]
 ; VT = mem256[h + 7168]
 %line 18079+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 7168]
+	vmovdqu ymm0, [rsi + 7168]
 ; VB = VB ^ VT
 %line 18080+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm0
 ; mem256[h + 7168] = VB
 %line 18081+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 7168], ymm9
+	vmovdqu [rsi + 7168], ymm9
 ; VG = mem256[g + 0]
 %line 18082+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF6 & VG
 %line 18083+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm8, ymm0
@@ -49431,7 +49426,7 @@ align 32
 	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 18085+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 32]
+	vmovdqu ymm8, [r9 + 32]
 ; VT = VF5 & VG
 %line 18086+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm7, ymm7, ymm8
@@ -49446,7 +49441,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 18090+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 64]
+	vmovdqu ymm7, [r9 + 64]
 ; VT = VF4 & VG
 %line 18091+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm6, ymm7
@@ -49461,7 +49456,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 18095+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 96]
+	vmovdqu ymm7, [r9 + 96]
 ; VT = VF3 & VG
 %line 18096+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm5, ymm7
@@ -49476,7 +49471,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 18100+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 128]
+	vmovdqu ymm7, [r9 + 128]
 ; VT = VF2 & VG
 %line 18101+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm4, ymm7
@@ -49491,7 +49486,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 18105+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 160]
+	vmovdqu ymm7, [r9 + 160]
 ; VT = VF1 & VG
 %line 18106+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm3, ymm7
@@ -49506,7 +49501,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 18110+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 192]
+	vmovdqu ymm7, [r9 + 192]
 ; VT = VF0 & VG
 %line 18111+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm7, ymm1, ymm7
@@ -49527,13 +49522,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 192]
 ; VT = mem256[h + 6144]
 %line 18117+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r11 + 6144]
+	vmovdqu ymm7, [rsi + 6144]
 ; VA = VA ^ VT
 %line 18118+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 ; mem256[h + 6144] = VA
 %line 18119+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 6144], ymm2
+	vmovdqu [rsi + 6144], ymm2
 ; VB = VB ^ VS14
 %line 18120+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
@@ -49548,16 +49543,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 5120]
 %line 18124+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r11 + 5120]
+	vmovdqu ymm2, [rsi + 5120]
 ; VB = VB ^ VT
 %line 18125+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 5120] = VB
 %line 18126+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 5120], ymm0
+	vmovdqu [rsi + 5120], ymm0
 ; VG = mem256[g + 0]
 %line 18127+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF4 & VG
 %line 18128+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm6, ymm0
@@ -49566,7 +49561,7 @@ align 32
 	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 18130+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 32]
+	vmovdqu ymm6, [r9 + 32]
 ; VT = VF3 & VG
 %line 18131+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm5, ymm5, ymm6
@@ -49581,7 +49576,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 18135+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 64]
+	vmovdqu ymm5, [r9 + 64]
 ; VT = VF2 & VG
 %line 18136+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm6, ymm4, ymm5
@@ -49596,7 +49591,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 18140+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 96]
+	vmovdqu ymm5, [r9 + 96]
 ; VT = VF1 & VG
 %line 18141+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm6, ymm3, ymm5
@@ -49611,7 +49606,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 18145+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 128]
+	vmovdqu ymm5, [r9 + 128]
 ; VT = VF0 & VG
 %line 18146+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm5, ymm1, ymm5
@@ -49632,13 +49627,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 128]
 ; VT = mem256[h + 4096]
 %line 18152+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r11 + 4096]
+	vmovdqu ymm5, [rsi + 4096]
 ; VA = VA ^ VT
 %line 18153+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm5
 ; mem256[h + 4096] = VA
 %line 18154+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 4096], ymm2
+	vmovdqu [rsi + 4096], ymm2
 ; VB = VB ^ VS13
 %line 18155+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -49650,16 +49645,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 3072]
 %line 18158+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r11 + 3072]
+	vmovdqu ymm2, [rsi + 3072]
 ; VB = VB ^ VT
 %line 18159+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 3072] = VB
 %line 18160+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 3072], ymm0
+	vmovdqu [rsi + 3072], ymm0
 ; VG = mem256[g + 0]
 %line 18161+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF2 & VG
 %line 18162+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm4, ymm0
@@ -49668,7 +49663,7 @@ align 32
 	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 18164+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 32]
+	vmovdqu ymm4, [r9 + 32]
 ; VT = VF1 & VG
 %line 18165+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm3, ymm3, ymm4
@@ -49683,7 +49678,7 @@ align 32
 	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 18169+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm3, [r8 + 64]
+	vmovdqu ymm3, [r9 + 64]
 ; VT = VF0 & VG
 %line 18170+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm3, ymm1, ymm3
@@ -49698,13 +49693,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 64]
 ; VT = mem256[h + 2048]
 %line 18174+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 2048]
+	vmovdqu ymm3, [rsi + 2048]
 ; VA = VA ^ VT
 %line 18175+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm3
 ; mem256[h + 2048] = VA
 %line 18176+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 2048], ymm2
+	vmovdqu [rsi + 2048], ymm2
 ; VB = VB ^ VS13
 %line 18177+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -49713,16 +49708,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 1024]
 %line 18179+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r11 + 1024]
+	vmovdqu ymm2, [rsi + 1024]
 ; VB = VB ^ VT
 %line 18180+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 1024] = VB
 %line 18181+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 1024], ymm0
+	vmovdqu [rsi + 1024], ymm0
 ; VG = mem256[g + 0]
 %line 18182+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF0 & VG
 %line 18183+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -49731,190 +49726,189 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 18185+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11]
+	vmovdqu ymm1, [rsi]
 ; VA = VA ^ VT
 %line 18186+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 18187+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rsi], ymm0
 ; VL = mem256[p + 0]
 %line 18188+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11]
+	vmovdqu ymm0, [rsi]
 ; VH = mem256[p + 64]
 %line 18189+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 64]
+	vmovdqu ymm1, [rsi + 64]
 ; VH = VH ^ VL
 %line 18190+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 64] = VH
 %line 18191+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 64], ymm1
+	vmovdqu [rsi + 64], ymm1
 ; VL = mem256[p + 1024]
 %line 18192+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1024]
+	vmovdqu ymm0, [rsi + 1024]
 ; VH = mem256[p + 1088]
 %line 18193+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1088]
+	vmovdqu ymm1, [rsi + 1088]
 ; VH = VH ^ VL
 %line 18194+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 1088] = VH
 %line 18195+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 1088], ymm1
+	vmovdqu [rsi + 1088], ymm1
 ; VL = mem256[p + 2048]
 %line 18196+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2048]
+	vmovdqu ymm0, [rsi + 2048]
 ; VH = mem256[p + 2112]
 %line 18197+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 2112]
+	vmovdqu ymm1, [rsi + 2112]
 ; VH = VH ^ VL
 %line 18198+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 2112] = VH
 %line 18199+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 2112], ymm1
+	vmovdqu [rsi + 2112], ymm1
 ; VL = mem256[p + 3072]
 %line 18200+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 3072]
+	vmovdqu ymm0, [rsi + 3072]
 ; VH = mem256[p + 3136]
 %line 18201+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 3136]
+	vmovdqu ymm1, [rsi + 3136]
 ; VH = VH ^ VL
 %line 18202+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 3136] = VH
 %line 18203+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 3136], ymm1
+	vmovdqu [rsi + 3136], ymm1
 ; VL = mem256[p + 4096]
 %line 18204+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 4096]
+	vmovdqu ymm0, [rsi + 4096]
 ; VH = mem256[p + 4160]
 %line 18205+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 4160]
+	vmovdqu ymm1, [rsi + 4160]
 ; VH = VH ^ VL
 %line 18206+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 4160] = VH
 %line 18207+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 4160], ymm1
+	vmovdqu [rsi + 4160], ymm1
 ; VL = mem256[p + 5120]
 %line 18208+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5120]
+	vmovdqu ymm0, [rsi + 5120]
 ; VH = mem256[p + 5184]
 %line 18209+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 5184]
+	vmovdqu ymm1, [rsi + 5184]
 ; VH = VH ^ VL
 %line 18210+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 5184] = VH
 %line 18211+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 5184], ymm1
+	vmovdqu [rsi + 5184], ymm1
 ; VL = mem256[p + 6144]
 %line 18212+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 6144]
+	vmovdqu ymm0, [rsi + 6144]
 ; VH = mem256[p + 6208]
 %line 18213+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 6208]
+	vmovdqu ymm1, [rsi + 6208]
 ; VH = VH ^ VL
 %line 18214+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 6208] = VH
 %line 18215+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 6208], ymm1
+	vmovdqu [rsi + 6208], ymm1
 ; VL = mem256[p + 7168]
 %line 18216+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 7168]
+	vmovdqu ymm0, [rsi + 7168]
 ; VH = mem256[p + 7232]
 %line 18217+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 7232]
+	vmovdqu ymm1, [rsi + 7232]
 ; VH = VH ^ VL
 %line 18218+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 7232] = VH
 %line 18219+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 7232], ymm1
+	vmovdqu [rsi + 7232], ymm1
 ; VL = mem256[p + 8192]
 %line 18220+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 8192]
+	vmovdqu ymm0, [rsi + 8192]
 ; VH = mem256[p + 8256]
 %line 18221+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 8256]
+	vmovdqu ymm1, [rsi + 8256]
 ; VH = VH ^ VL
 %line 18222+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 8256] = VH
 %line 18223+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 8256], ymm1
+	vmovdqu [rsi + 8256], ymm1
 ; VL = mem256[p + 9216]
 %line 18224+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 9216]
+	vmovdqu ymm0, [rsi + 9216]
 ; VH = mem256[p + 9280]
 %line 18225+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 9280]
+	vmovdqu ymm1, [rsi + 9280]
 ; VH = VH ^ VL
 %line 18226+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 9280] = VH
 %line 18227+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 9280], ymm1
+	vmovdqu [rsi + 9280], ymm1
 ; VL = mem256[p + 10240]
 %line 18228+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 10240]
+	vmovdqu ymm0, [rsi + 10240]
 ; VH = mem256[p + 10304]
 %line 18229+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 10304]
+	vmovdqu ymm1, [rsi + 10304]
 ; VH = VH ^ VL
 %line 18230+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 10304] = VH
 %line 18231+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 10304], ymm1
+	vmovdqu [rsi + 10304], ymm1
 ; VL = mem256[p + 11264]
 %line 18232+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 11264]
+	vmovdqu ymm0, [rsi + 11264]
 ; VH = mem256[p + 11328]
 %line 18233+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 11328]
+	vmovdqu ymm1, [rsi + 11328]
 ; VH = VH ^ VL
 %line 18234+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 11328] = VH
 %line 18235+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 11328], ymm1
+	vmovdqu [rsi + 11328], ymm1
 ; VL = mem256[p + 12288]
 %line 18236+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 12288]
+	vmovdqu ymm0, [rsi + 12288]
 ; VH = mem256[p + 12352]
 %line 18237+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 12352]
+	vmovdqu ymm1, [rsi + 12352]
 ; VH = VH ^ VL
 %line 18238+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 12352] = VH
 %line 18239+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 12352], ymm1
+	vmovdqu [rsi + 12352], ymm1
 ; p = p + 32
 %line 18240+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	add r11, 32
+	add rsi, 32
 ; g = g + 416
 %line 18241+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	add r8, 416
+	add r9, 416
 ; o0 = o0 - 1
 %line 18242+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 18243+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l6 if !=
 %line 18244+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	jne .Ll6
 ; p = p + 64
 %line 18245+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	add r11, 64
+	add rsi, 64
 ; o1 = o1 - 1
 %line 18246+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	mov r8, rsi
 	sub r8, 1
 ; =? o1 - 0
 %line 18247+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
@@ -49924,7 +49918,7 @@ align 32
 	jne .Ll5
 ; p = v
 %line 18250+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	mov r11, rdi
+	mov rsi, rdi
 ; o1 = 4
 %line 18251+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	mov r8, 4
@@ -49932,68 +49926,67 @@ align 32
 .Ll7:
 ; g = &TB
 %line 18253+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	mov rsi, r8
-	lea r8, [rsp + 2112]
+	lea r9, [rsp + 2112]
 ; g = g + 9984
 %line 18254+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	add r8, 9984
+	add r9, 9984
 ; o0 = 4
 %line 18255+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	mov r9, 4
+	mov r10, 4
 align 32
 .Ll8:
 ; f = p + 128
 %line 18257+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	lea r10, [r11 + 128]
+	lea r11, [rsi + 128]
 ; VF0 = mem256[f + 0]
 %line 18259+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r10]
+	vmovdqu ymm0, [r11]
 ; VF1 = mem256[f + 1024]
 %line 18260+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [rsp + 1856], ymm0
-	vmovdqu ymm3, [r10 + 1024]
+	vmovdqu ymm3, [r11 + 1024]
 ; VF2 = mem256[f + 2048]
 %line 18261+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r10 + 2048]
+	vmovdqu ymm4, [r11 + 2048]
 ; VF3 = mem256[f + 3072]
 %line 18262+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r10 + 3072]
+	vmovdqu ymm5, [r11 + 3072]
 ; VF4 = mem256[f + 4096]
 %line 18263+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r10 + 4096]
+	vmovdqu ymm6, [r11 + 4096]
 ; VF5 = mem256[f + 5120]
 %line 18264+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r10 + 5120]
+	vmovdqu ymm7, [r11 + 5120]
 ; VF6 = mem256[f + 6144]
 %line 18265+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r10 + 6144]
+	vmovdqu ymm8, [r11 + 6144]
 ; VF7 = mem256[f + 7168]
 %line 18266+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r10 + 7168]
+	vmovdqu ymm9, [r11 + 7168]
 ; VF8 = mem256[f + 8192]
 %line 18267+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r10 + 8192]
+	vmovdqu ymm10, [r11 + 8192]
 ; VF9 = mem256[f + 9216]
 %line 18268+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r10 + 9216]
+	vmovdqu ymm11, [r11 + 9216]
 ; VF10 = mem256[f + 10240]
 %line 18269+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [r10 + 10240]
+	vmovdqu ymm12, [r11 + 10240]
 ; VF11 = mem256[f + 11264]
 %line 18270+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r10 + 11264]
+	vmovdqu ymm2, [r11 + 11264]
 ; VF12 = mem256[f + 12288]
 %line 18271+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm13, [r10 + 12288]
+	vmovdqu ymm13, [r11 + 12288]
 ; VG = mem256[g + 352]
 %line 18272+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r9 + 352]
 ; VB = VF12 & VG
 %line 18273+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 384]
 %line 18274+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 384]
+	vmovdqu ymm1, [r9 + 384]
 ; VA = VF12 & VG
 %line 18275+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -50011,13 +50004,13 @@ align 32
 	vmovdqu [rsp + 320], ymm0
 ; VG = mem256[g + 288]
 %line 18280+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 288]
+	vmovdqu ymm0, [r9 + 288]
 ; VB = VF12 & VG
 %line 18281+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 320]
 %line 18282+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 320]
+	vmovdqu ymm1, [r9 + 320]
 ; VA = VF12 & VG
 %line 18283+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -50029,7 +50022,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 352]
 %line 18286+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF11 & VG
 %line 18287+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -50044,7 +50037,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 18291+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r9 + 384]
 ; VT = VF10 & VG
 %line 18292+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -50065,13 +50058,13 @@ align 32
 	vmovdqu [rsp + 256], ymm1
 ; VG = mem256[g + 224]
 %line 18298+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 224]
+	vmovdqu ymm0, [r9 + 224]
 ; VB = VF12 & VG
 %line 18299+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 256]
 %line 18300+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 256]
+	vmovdqu ymm1, [r9 + 256]
 ; VA = VF12 & VG
 %line 18301+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -50083,7 +50076,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 288]
 %line 18304+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF11 & VG
 %line 18305+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -50098,7 +50091,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 18309+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF10 & VG
 %line 18310+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -50113,7 +50106,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 18314+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF9 & VG
 %line 18315+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -50128,7 +50121,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 18319+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r9 + 384]
 ; VT = VF8 & VG
 %line 18320+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -50149,13 +50142,13 @@ align 32
 	vmovdqu [rsp + 192], ymm1
 ; VG = mem256[g + 160]
 %line 18326+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r9 + 160]
 ; VB = VF12 & VG
 %line 18327+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 192]
 %line 18328+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 192]
+	vmovdqu ymm1, [r9 + 192]
 ; VA = VF12 & VG
 %line 18329+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -50167,7 +50160,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 224]
 %line 18332+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r9 + 224]
 ; VT = VF11 & VG
 %line 18333+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -50182,7 +50175,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 18337+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF10 & VG
 %line 18338+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -50197,7 +50190,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 18342+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF9 & VG
 %line 18343+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -50212,7 +50205,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 18347+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF8 & VG
 %line 18348+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -50227,7 +50220,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 18352+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF7 & VG
 %line 18353+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -50242,7 +50235,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 18357+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r9 + 384]
 ; VT = VF6 & VG
 %line 18358+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -50263,13 +50256,13 @@ align 32
 	vmovdqu [rsp + 128], ymm1
 ; VG = mem256[g + 96]
 %line 18364+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r9 + 96]
 ; VB = VF12 & VG
 %line 18365+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 128]
 %line 18366+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 128]
+	vmovdqu ymm1, [r9 + 128]
 ; VA = VF12 & VG
 %line 18367+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -50281,7 +50274,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 160]
 %line 18370+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 160]
+	vmovdqu ymm15, [r9 + 160]
 ; VT = VF11 & VG
 %line 18371+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -50296,7 +50289,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 18375+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r9 + 192]
 ; VT = VF10 & VG
 %line 18376+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -50311,7 +50304,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 18380+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r9 + 224]
 ; VT = VF9 & VG
 %line 18381+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -50326,7 +50319,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 18385+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF8 & VG
 %line 18386+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -50341,7 +50334,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 18390+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF7 & VG
 %line 18391+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -50356,7 +50349,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 18395+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF6 & VG
 %line 18396+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -50371,7 +50364,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 18400+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF5 & VG
 %line 18401+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -50386,7 +50379,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 18405+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r9 + 384]
 ; VT = VF4 & VG
 %line 18406+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -50410,13 +50403,13 @@ align 32
 	vmovdqu [rsp + 64], ymm1
 ; VG = mem256[g + 32]
 %line 18413+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; VB = VF12 & VG
 %line 18414+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 64]
 %line 18415+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 64]
+	vmovdqu ymm1, [r9 + 64]
 ; VA = VF12 & VG
 %line 18416+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -50428,7 +50421,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 96]
 %line 18419+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 96]
+	vmovdqu ymm15, [r9 + 96]
 ; VT = VF11 & VG
 %line 18420+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -50443,7 +50436,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 128]
 %line 18424+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 128]
+	vmovdqu ymm15, [r9 + 128]
 ; VT = VF10 & VG
 %line 18425+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -50458,7 +50451,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 160]
 %line 18429+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 160]
+	vmovdqu ymm15, [r9 + 160]
 ; VT = VF9 & VG
 %line 18430+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -50473,7 +50466,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 18434+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r9 + 192]
 ; VT = VF8 & VG
 %line 18435+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -50488,7 +50481,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 18439+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r9 + 224]
 ; VT = VF7 & VG
 %line 18440+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -50503,7 +50496,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 18444+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF6 & VG
 %line 18445+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -50518,7 +50511,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 18449+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF5 & VG
 %line 18450+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -50533,7 +50526,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 18454+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF4 & VG
 %line 18455+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -50548,7 +50541,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 18459+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF3 & VG
 %line 18460+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm5, ymm15
@@ -50563,7 +50556,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 18464+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r9 + 384]
 ; VT = VF2 & VG
 %line 18465+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm4, ymm15
@@ -50596,7 +50589,7 @@ align 32
 	vmovdqu [rsp + 0], ymm1
 ; VG = mem256[g + 0]
 %line 18475+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF12 & VG
 %line 18476+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm1, ymm13, ymm0
@@ -50605,7 +50598,7 @@ align 32
 	vpand ymm13, ymm2, ymm0
 ; VG = mem256[g + 32]
 %line 18478+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; VT = VF11 & VG
 %line 18479+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm2, ymm0
@@ -50620,7 +50613,7 @@ align 32
 	vpxor ymm0, ymm13, ymm0
 ; VG = mem256[g + 64]
 %line 18483+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 64]
+	vmovdqu ymm1, [r9 + 64]
 ; VT = VF10 & VG
 %line 18484+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm12, ymm1
@@ -50635,7 +50628,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 96]
 %line 18488+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [r9 + 96]
 ; VT = VF9 & VG
 %line 18489+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm11, ymm1
@@ -50650,7 +50643,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 128]
 %line 18493+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 128]
+	vmovdqu ymm1, [r9 + 128]
 ; VT = VF8 & VG
 %line 18494+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm10, ymm1
@@ -50665,7 +50658,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 160]
 %line 18498+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 160]
+	vmovdqu ymm1, [r9 + 160]
 ; VT = VF7 & VG
 %line 18499+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm9, ymm1
@@ -50680,7 +50673,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 192]
 %line 18503+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 192]
+	vmovdqu ymm1, [r9 + 192]
 ; VT = VF6 & VG
 %line 18504+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm8, ymm1
@@ -50695,7 +50688,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 224]
 %line 18508+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 224]
+	vmovdqu ymm1, [r9 + 224]
 ; VT = VF5 & VG
 %line 18509+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm7, ymm1
@@ -50710,7 +50703,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 256]
 %line 18513+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 256]
+	vmovdqu ymm1, [r9 + 256]
 ; VT = VF4 & VG
 %line 18514+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm6, ymm1
@@ -50725,7 +50718,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 288]
 %line 18518+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 288]
+	vmovdqu ymm1, [r9 + 288]
 ; VT = VF3 & VG
 %line 18519+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm5, ymm1
@@ -50740,7 +50733,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 320]
 %line 18523+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 320]
+	vmovdqu ymm1, [r9 + 320]
 ; VT = VF2 & VG
 %line 18524+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm4, ymm1
@@ -50755,7 +50748,7 @@ align 32
 	vpxor ymm13, ymm0, ymm1
 ; VG = mem256[g + 352]
 %line 18528+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r9 + 352]
 ; VT = VF1 & VG
 %line 18529+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm1, ymm3, ymm0
@@ -50771,7 +50764,7 @@ align 32
 	vpxor ymm13, ymm13, ymm0
 ; VG = mem256[g + 384]
 %line 18533+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 384]
+	vmovdqu ymm0, [r9 + 384]
 ; VT = VF0 & VG
 %line 18534+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -50789,13 +50782,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 352]
 ; VT = mem256[h + 12288]
 %line 18539+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 12288]
+	vmovdqu ymm0, [rsi + 12288]
 ; VA = VA ^ VT
 %line 18540+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 12288] = VA
 %line 18541+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 12288], ymm2
+	vmovdqu [rsi + 12288], ymm2
 ; VB = VB ^ VS20
 %line 18542+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm13, [rsp + 224]
@@ -50810,16 +50803,16 @@ align 32
 	vpxor ymm13, ymm13, [rsp + 352]
 ; VT = mem256[h + 11264]
 %line 18546+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 11264]
+	vmovdqu ymm0, [rsi + 11264]
 ; VB = VB ^ VT
 %line 18547+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm0
 ; mem256[h + 11264] = VB
 %line 18548+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 11264], ymm13
+	vmovdqu [rsi + 11264], ymm13
 ; VG = mem256[g + 0]
 %line 18549+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF10 & VG
 %line 18550+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm12, ymm0
@@ -50828,7 +50821,7 @@ align 32
 	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 18552+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [r8 + 32]
+	vmovdqu ymm12, [r9 + 32]
 ; VT = VF9 & VG
 %line 18553+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
@@ -50843,7 +50836,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 18557+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 64]
+	vmovdqu ymm11, [r9 + 64]
 ; VT = VF8 & VG
 %line 18558+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm10, ymm11
@@ -50858,7 +50851,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 18562+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 96]
+	vmovdqu ymm11, [r9 + 96]
 ; VT = VF7 & VG
 %line 18563+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm9, ymm11
@@ -50873,7 +50866,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 18567+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 128]
+	vmovdqu ymm11, [r9 + 128]
 ; VT = VF6 & VG
 %line 18568+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm8, ymm11
@@ -50888,7 +50881,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 18572+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 160]
+	vmovdqu ymm11, [r9 + 160]
 ; VT = VF5 & VG
 %line 18573+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
@@ -50903,7 +50896,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 18577+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 192]
+	vmovdqu ymm11, [r9 + 192]
 ; VT = VF4 & VG
 %line 18578+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm6, ymm11
@@ -50918,7 +50911,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 18582+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 224]
+	vmovdqu ymm11, [r9 + 224]
 ; VT = VF3 & VG
 %line 18583+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm5, ymm11
@@ -50933,7 +50926,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 18587+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 256]
+	vmovdqu ymm11, [r9 + 256]
 ; VT = VF2 & VG
 %line 18588+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm4, ymm11
@@ -50948,7 +50941,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 18592+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 288]
+	vmovdqu ymm11, [r9 + 288]
 ; VT = VF1 & VG
 %line 18593+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm3, ymm11
@@ -50963,7 +50956,7 @@ align 32
 	vpxor ymm11, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 18597+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r9 + 320]
 ; VT = VF0 & VG
 %line 18598+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -50984,13 +50977,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 320]
 ; VT = mem256[h + 10240]
 %line 18604+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 10240]
+	vmovdqu ymm0, [rsi + 10240]
 ; VA = VA ^ VT
 %line 18605+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 10240] = VA
 %line 18606+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 10240], ymm2
+	vmovdqu [rsi + 10240], ymm2
 ; VB = VB ^ VS18
 %line 18607+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 160]
@@ -51005,16 +50998,16 @@ align 32
 	vpxor ymm11, ymm11, [rsp + 288]
 ; VT = mem256[h + 9216]
 %line 18611+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 9216]
+	vmovdqu ymm0, [rsi + 9216]
 ; VB = VB ^ VT
 %line 18612+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm0
 ; mem256[h + 9216] = VB
 %line 18613+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 9216], ymm11
+	vmovdqu [rsi + 9216], ymm11
 ; VG = mem256[g + 0]
 %line 18614+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF8 & VG
 %line 18615+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm10, ymm0
@@ -51023,7 +51016,7 @@ align 32
 	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 18617+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 32]
+	vmovdqu ymm10, [r9 + 32]
 ; VT = VF7 & VG
 %line 18618+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
@@ -51038,7 +51031,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 18622+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 64]
+	vmovdqu ymm9, [r9 + 64]
 ; VT = VF6 & VG
 %line 18623+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm8, ymm9
@@ -51053,7 +51046,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 18627+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 96]
+	vmovdqu ymm9, [r9 + 96]
 ; VT = VF5 & VG
 %line 18628+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm7, ymm9
@@ -51068,7 +51061,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 18632+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 128]
+	vmovdqu ymm9, [r9 + 128]
 ; VT = VF4 & VG
 %line 18633+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm6, ymm9
@@ -51083,7 +51076,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 18637+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 160]
+	vmovdqu ymm9, [r9 + 160]
 ; VT = VF3 & VG
 %line 18638+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm5, ymm9
@@ -51098,7 +51091,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 18642+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 192]
+	vmovdqu ymm9, [r9 + 192]
 ; VT = VF2 & VG
 %line 18643+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm4, ymm9
@@ -51113,7 +51106,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 18647+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 224]
+	vmovdqu ymm9, [r9 + 224]
 ; VT = VF1 & VG
 %line 18648+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm3, ymm9
@@ -51128,7 +51121,7 @@ align 32
 	vpxor ymm9, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 18652+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r9 + 256]
 ; VT = VF0 & VG
 %line 18653+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -51149,13 +51142,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 256]
 ; VT = mem256[h + 8192]
 %line 18659+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 8192]
+	vmovdqu ymm0, [rsi + 8192]
 ; VA = VA ^ VT
 %line 18660+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 8192] = VA
 %line 18661+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 8192], ymm2
+	vmovdqu [rsi + 8192], ymm2
 ; VB = VB ^ VS16
 %line 18662+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm9, ymm9, [rsp + 96]
@@ -51170,16 +51163,16 @@ align 32
 	vpxor ymm9, ymm9, [rsp + 224]
 ; VT = mem256[h + 7168]
 %line 18666+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 7168]
+	vmovdqu ymm0, [rsi + 7168]
 ; VB = VB ^ VT
 %line 18667+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm0
 ; mem256[h + 7168] = VB
 %line 18668+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 7168], ymm9
+	vmovdqu [rsi + 7168], ymm9
 ; VG = mem256[g + 0]
 %line 18669+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF6 & VG
 %line 18670+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm8, ymm0
@@ -51188,7 +51181,7 @@ align 32
 	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 18672+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 32]
+	vmovdqu ymm8, [r9 + 32]
 ; VT = VF5 & VG
 %line 18673+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm7, ymm7, ymm8
@@ -51203,7 +51196,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 18677+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 64]
+	vmovdqu ymm7, [r9 + 64]
 ; VT = VF4 & VG
 %line 18678+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm6, ymm7
@@ -51218,7 +51211,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 18682+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 96]
+	vmovdqu ymm7, [r9 + 96]
 ; VT = VF3 & VG
 %line 18683+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm5, ymm7
@@ -51233,7 +51226,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 18687+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 128]
+	vmovdqu ymm7, [r9 + 128]
 ; VT = VF2 & VG
 %line 18688+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm4, ymm7
@@ -51248,7 +51241,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 18692+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 160]
+	vmovdqu ymm7, [r9 + 160]
 ; VT = VF1 & VG
 %line 18693+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm3, ymm7
@@ -51263,7 +51256,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 18697+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 192]
+	vmovdqu ymm7, [r9 + 192]
 ; VT = VF0 & VG
 %line 18698+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm7, ymm1, ymm7
@@ -51284,13 +51277,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 192]
 ; VT = mem256[h + 6144]
 %line 18704+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r11 + 6144]
+	vmovdqu ymm7, [rsi + 6144]
 ; VA = VA ^ VT
 %line 18705+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 ; mem256[h + 6144] = VA
 %line 18706+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 6144], ymm2
+	vmovdqu [rsi + 6144], ymm2
 ; VB = VB ^ VS14
 %line 18707+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
@@ -51305,16 +51298,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 5120]
 %line 18711+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r11 + 5120]
+	vmovdqu ymm2, [rsi + 5120]
 ; VB = VB ^ VT
 %line 18712+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 5120] = VB
 %line 18713+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 5120], ymm0
+	vmovdqu [rsi + 5120], ymm0
 ; VG = mem256[g + 0]
 %line 18714+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF4 & VG
 %line 18715+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm6, ymm0
@@ -51323,7 +51316,7 @@ align 32
 	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 18717+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 32]
+	vmovdqu ymm6, [r9 + 32]
 ; VT = VF3 & VG
 %line 18718+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm5, ymm5, ymm6
@@ -51338,7 +51331,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 18722+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 64]
+	vmovdqu ymm5, [r9 + 64]
 ; VT = VF2 & VG
 %line 18723+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm6, ymm4, ymm5
@@ -51353,7 +51346,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 18727+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 96]
+	vmovdqu ymm5, [r9 + 96]
 ; VT = VF1 & VG
 %line 18728+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm6, ymm3, ymm5
@@ -51368,7 +51361,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 18732+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 128]
+	vmovdqu ymm5, [r9 + 128]
 ; VT = VF0 & VG
 %line 18733+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm5, ymm1, ymm5
@@ -51389,13 +51382,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 128]
 ; VT = mem256[h + 4096]
 %line 18739+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r11 + 4096]
+	vmovdqu ymm5, [rsi + 4096]
 ; VA = VA ^ VT
 %line 18740+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm5
 ; mem256[h + 4096] = VA
 %line 18741+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 4096], ymm2
+	vmovdqu [rsi + 4096], ymm2
 ; VB = VB ^ VS13
 %line 18742+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -51407,16 +51400,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 3072]
 %line 18745+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r11 + 3072]
+	vmovdqu ymm2, [rsi + 3072]
 ; VB = VB ^ VT
 %line 18746+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 3072] = VB
 %line 18747+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 3072], ymm0
+	vmovdqu [rsi + 3072], ymm0
 ; VG = mem256[g + 0]
 %line 18748+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF2 & VG
 %line 18749+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm4, ymm0
@@ -51425,7 +51418,7 @@ align 32
 	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 18751+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 32]
+	vmovdqu ymm4, [r9 + 32]
 ; VT = VF1 & VG
 %line 18752+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm3, ymm3, ymm4
@@ -51440,7 +51433,7 @@ align 32
 	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 18756+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm3, [r8 + 64]
+	vmovdqu ymm3, [r9 + 64]
 ; VT = VF0 & VG
 %line 18757+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm3, ymm1, ymm3
@@ -51455,13 +51448,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 64]
 ; VT = mem256[h + 2048]
 %line 18761+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 2048]
+	vmovdqu ymm3, [rsi + 2048]
 ; VA = VA ^ VT
 %line 18762+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm3
 ; mem256[h + 2048] = VA
 %line 18763+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 2048], ymm2
+	vmovdqu [rsi + 2048], ymm2
 ; VB = VB ^ VS13
 %line 18764+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -51470,16 +51463,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 1024]
 %line 18766+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r11 + 1024]
+	vmovdqu ymm2, [rsi + 1024]
 ; VB = VB ^ VT
 %line 18767+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 1024] = VB
 %line 18768+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 1024], ymm0
+	vmovdqu [rsi + 1024], ymm0
 ; VG = mem256[g + 0]
 %line 18769+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF0 & VG
 %line 18770+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -51488,190 +51481,189 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 18772+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11]
+	vmovdqu ymm1, [rsi]
 ; VA = VA ^ VT
 %line 18773+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 18774+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rsi], ymm0
 ; VL = mem256[p + 0]
 %line 18775+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11]
+	vmovdqu ymm0, [rsi]
 ; VH = mem256[p + 128]
 %line 18776+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 128]
+	vmovdqu ymm1, [rsi + 128]
 ; VH = VH ^ VL
 %line 18777+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 128] = VH
 %line 18778+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 128], ymm1
+	vmovdqu [rsi + 128], ymm1
 ; VL = mem256[p + 1024]
 %line 18779+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1024]
+	vmovdqu ymm0, [rsi + 1024]
 ; VH = mem256[p + 1152]
 %line 18780+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1152]
+	vmovdqu ymm1, [rsi + 1152]
 ; VH = VH ^ VL
 %line 18781+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 1152] = VH
 %line 18782+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 1152], ymm1
+	vmovdqu [rsi + 1152], ymm1
 ; VL = mem256[p + 2048]
 %line 18783+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2048]
+	vmovdqu ymm0, [rsi + 2048]
 ; VH = mem256[p + 2176]
 %line 18784+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 2176]
+	vmovdqu ymm1, [rsi + 2176]
 ; VH = VH ^ VL
 %line 18785+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 2176] = VH
 %line 18786+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 2176], ymm1
+	vmovdqu [rsi + 2176], ymm1
 ; VL = mem256[p + 3072]
 %line 18787+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 3072]
+	vmovdqu ymm0, [rsi + 3072]
 ; VH = mem256[p + 3200]
 %line 18788+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 3200]
+	vmovdqu ymm1, [rsi + 3200]
 ; VH = VH ^ VL
 %line 18789+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 3200] = VH
 %line 18790+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 3200], ymm1
+	vmovdqu [rsi + 3200], ymm1
 ; VL = mem256[p + 4096]
 %line 18791+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 4096]
+	vmovdqu ymm0, [rsi + 4096]
 ; VH = mem256[p + 4224]
 %line 18792+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 4224]
+	vmovdqu ymm1, [rsi + 4224]
 ; VH = VH ^ VL
 %line 18793+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 4224] = VH
 %line 18794+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 4224], ymm1
+	vmovdqu [rsi + 4224], ymm1
 ; VL = mem256[p + 5120]
 %line 18795+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5120]
+	vmovdqu ymm0, [rsi + 5120]
 ; VH = mem256[p + 5248]
 %line 18796+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 5248]
+	vmovdqu ymm1, [rsi + 5248]
 ; VH = VH ^ VL
 %line 18797+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 5248] = VH
 %line 18798+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 5248], ymm1
+	vmovdqu [rsi + 5248], ymm1
 ; VL = mem256[p + 6144]
 %line 18799+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 6144]
+	vmovdqu ymm0, [rsi + 6144]
 ; VH = mem256[p + 6272]
 %line 18800+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 6272]
+	vmovdqu ymm1, [rsi + 6272]
 ; VH = VH ^ VL
 %line 18801+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 6272] = VH
 %line 18802+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 6272], ymm1
+	vmovdqu [rsi + 6272], ymm1
 ; VL = mem256[p + 7168]
 %line 18803+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 7168]
+	vmovdqu ymm0, [rsi + 7168]
 ; VH = mem256[p + 7296]
 %line 18804+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 7296]
+	vmovdqu ymm1, [rsi + 7296]
 ; VH = VH ^ VL
 %line 18805+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 7296] = VH
 %line 18806+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 7296], ymm1
+	vmovdqu [rsi + 7296], ymm1
 ; VL = mem256[p + 8192]
 %line 18807+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 8192]
+	vmovdqu ymm0, [rsi + 8192]
 ; VH = mem256[p + 8320]
 %line 18808+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 8320]
+	vmovdqu ymm1, [rsi + 8320]
 ; VH = VH ^ VL
 %line 18809+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 8320] = VH
 %line 18810+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 8320], ymm1
+	vmovdqu [rsi + 8320], ymm1
 ; VL = mem256[p + 9216]
 %line 18811+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 9216]
+	vmovdqu ymm0, [rsi + 9216]
 ; VH = mem256[p + 9344]
 %line 18812+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 9344]
+	vmovdqu ymm1, [rsi + 9344]
 ; VH = VH ^ VL
 %line 18813+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 9344] = VH
 %line 18814+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 9344], ymm1
+	vmovdqu [rsi + 9344], ymm1
 ; VL = mem256[p + 10240]
 %line 18815+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 10240]
+	vmovdqu ymm0, [rsi + 10240]
 ; VH = mem256[p + 10368]
 %line 18816+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 10368]
+	vmovdqu ymm1, [rsi + 10368]
 ; VH = VH ^ VL
 %line 18817+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 10368] = VH
 %line 18818+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 10368], ymm1
+	vmovdqu [rsi + 10368], ymm1
 ; VL = mem256[p + 11264]
 %line 18819+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 11264]
+	vmovdqu ymm0, [rsi + 11264]
 ; VH = mem256[p + 11392]
 %line 18820+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 11392]
+	vmovdqu ymm1, [rsi + 11392]
 ; VH = VH ^ VL
 %line 18821+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 11392] = VH
 %line 18822+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 11392], ymm1
+	vmovdqu [rsi + 11392], ymm1
 ; VL = mem256[p + 12288]
 %line 18823+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 12288]
+	vmovdqu ymm0, [rsi + 12288]
 ; VH = mem256[p + 12416]
 %line 18824+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 12416]
+	vmovdqu ymm1, [rsi + 12416]
 ; VH = VH ^ VL
 %line 18825+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 12416] = VH
 %line 18826+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 12416], ymm1
+	vmovdqu [rsi + 12416], ymm1
 ; p = p + 32
 %line 18827+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	add r11, 32
+	add rsi, 32
 ; g = g + 416
 %line 18828+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	add r8, 416
+	add r9, 416
 ; o0 = o0 - 1
 %line 18829+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 18830+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l8 if !=
 %line 18831+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	jne .Ll8
 ; p = p + 128
 %line 18832+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	add r11, 128
+	add rsi, 128
 ; o1 = o1 - 1
 %line 18833+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	mov r8, rsi
 	sub r8, 1
 ; =? o1 - 0
 %line 18834+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
@@ -51681,7 +51673,7 @@ align 32
 	jne .Ll7
 ; p = v
 %line 18837+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	mov r11, rdi
+	mov rsi, rdi
 ; o1 = 2
 %line 18838+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	mov r8, 2
@@ -51689,68 +51681,67 @@ align 32
 .Ll9:
 ; g = &TB
 %line 18840+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	mov rsi, r8
-	lea r8, [rsp + 2112]
+	lea r9, [rsp + 2112]
 ; g = g + 6656
 %line 18841+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	add r8, 6656
+	add r9, 6656
 ; o0 = 8
 %line 18842+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	mov r9, 8
+	mov r10, 8
 align 32
 .Ll10:
 ; f = p + 256
 %line 18844+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	lea r10, [r11 + 256]
+	lea r11, [rsi + 256]
 ; VF0 = mem256[f + 0]
 %line 18846+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r10]
+	vmovdqu ymm0, [r11]
 ; VF1 = mem256[f + 1024]
 %line 18847+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [rsp + 1856], ymm0
-	vmovdqu ymm3, [r10 + 1024]
+	vmovdqu ymm3, [r11 + 1024]
 ; VF2 = mem256[f + 2048]
 %line 18848+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r10 + 2048]
+	vmovdqu ymm4, [r11 + 2048]
 ; VF3 = mem256[f + 3072]
 %line 18849+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r10 + 3072]
+	vmovdqu ymm5, [r11 + 3072]
 ; VF4 = mem256[f + 4096]
 %line 18850+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r10 + 4096]
+	vmovdqu ymm6, [r11 + 4096]
 ; VF5 = mem256[f + 5120]
 %line 18851+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r10 + 5120]
+	vmovdqu ymm7, [r11 + 5120]
 ; VF6 = mem256[f + 6144]
 %line 18852+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r10 + 6144]
+	vmovdqu ymm8, [r11 + 6144]
 ; VF7 = mem256[f + 7168]
 %line 18853+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r10 + 7168]
+	vmovdqu ymm9, [r11 + 7168]
 ; VF8 = mem256[f + 8192]
 %line 18854+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r10 + 8192]
+	vmovdqu ymm10, [r11 + 8192]
 ; VF9 = mem256[f + 9216]
 %line 18855+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r10 + 9216]
+	vmovdqu ymm11, [r11 + 9216]
 ; VF10 = mem256[f + 10240]
 %line 18856+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [r10 + 10240]
+	vmovdqu ymm12, [r11 + 10240]
 ; VF11 = mem256[f + 11264]
 %line 18857+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r10 + 11264]
+	vmovdqu ymm2, [r11 + 11264]
 ; VF12 = mem256[f + 12288]
 %line 18858+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm13, [r10 + 12288]
+	vmovdqu ymm13, [r11 + 12288]
 ; VG = mem256[g + 352]
 %line 18859+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r9 + 352]
 ; VB = VF12 & VG
 %line 18860+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 384]
 %line 18861+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 384]
+	vmovdqu ymm1, [r9 + 384]
 ; VA = VF12 & VG
 %line 18862+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -51768,13 +51759,13 @@ align 32
 	vmovdqu [rsp + 320], ymm0
 ; VG = mem256[g + 288]
 %line 18867+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 288]
+	vmovdqu ymm0, [r9 + 288]
 ; VB = VF12 & VG
 %line 18868+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 320]
 %line 18869+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 320]
+	vmovdqu ymm1, [r9 + 320]
 ; VA = VF12 & VG
 %line 18870+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -51786,7 +51777,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 352]
 %line 18873+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF11 & VG
 %line 18874+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -51801,7 +51792,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 18878+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r9 + 384]
 ; VT = VF10 & VG
 %line 18879+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -51822,13 +51813,13 @@ align 32
 	vmovdqu [rsp + 256], ymm1
 ; VG = mem256[g + 224]
 %line 18885+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 224]
+	vmovdqu ymm0, [r9 + 224]
 ; VB = VF12 & VG
 %line 18886+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 256]
 %line 18887+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 256]
+	vmovdqu ymm1, [r9 + 256]
 ; VA = VF12 & VG
 %line 18888+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -51840,7 +51831,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 288]
 %line 18891+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF11 & VG
 %line 18892+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -51855,7 +51846,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 18896+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF10 & VG
 %line 18897+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -51870,7 +51861,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 18901+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF9 & VG
 %line 18902+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -51885,7 +51876,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 18906+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r9 + 384]
 ; VT = VF8 & VG
 %line 18907+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -51906,13 +51897,13 @@ align 32
 	vmovdqu [rsp + 192], ymm1
 ; VG = mem256[g + 160]
 %line 18913+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r9 + 160]
 ; VB = VF12 & VG
 %line 18914+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 192]
 %line 18915+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 192]
+	vmovdqu ymm1, [r9 + 192]
 ; VA = VF12 & VG
 %line 18916+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -51924,7 +51915,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 224]
 %line 18919+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r9 + 224]
 ; VT = VF11 & VG
 %line 18920+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -51939,7 +51930,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 18924+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF10 & VG
 %line 18925+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -51954,7 +51945,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 18929+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF9 & VG
 %line 18930+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -51969,7 +51960,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 18934+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF8 & VG
 %line 18935+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -51984,7 +51975,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 18939+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF7 & VG
 %line 18940+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -51999,7 +51990,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 18944+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r9 + 384]
 ; VT = VF6 & VG
 %line 18945+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -52020,13 +52011,13 @@ align 32
 	vmovdqu [rsp + 128], ymm1
 ; VG = mem256[g + 96]
 %line 18951+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r9 + 96]
 ; VB = VF12 & VG
 %line 18952+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 128]
 %line 18953+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 128]
+	vmovdqu ymm1, [r9 + 128]
 ; VA = VF12 & VG
 %line 18954+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -52038,7 +52029,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 160]
 %line 18957+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 160]
+	vmovdqu ymm15, [r9 + 160]
 ; VT = VF11 & VG
 %line 18958+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -52053,7 +52044,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 18962+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r9 + 192]
 ; VT = VF10 & VG
 %line 18963+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -52068,7 +52059,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 18967+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r9 + 224]
 ; VT = VF9 & VG
 %line 18968+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -52083,7 +52074,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 18972+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF8 & VG
 %line 18973+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -52098,7 +52089,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 18977+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF7 & VG
 %line 18978+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -52113,7 +52104,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 18982+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF6 & VG
 %line 18983+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -52128,7 +52119,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 18987+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF5 & VG
 %line 18988+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -52143,7 +52134,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 18992+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r9 + 384]
 ; VT = VF4 & VG
 %line 18993+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -52167,13 +52158,13 @@ align 32
 	vmovdqu [rsp + 64], ymm1
 ; VG = mem256[g + 32]
 %line 19000+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; VB = VF12 & VG
 %line 19001+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 64]
 %line 19002+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 64]
+	vmovdqu ymm1, [r9 + 64]
 ; VA = VF12 & VG
 %line 19003+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -52185,7 +52176,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 96]
 %line 19006+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 96]
+	vmovdqu ymm15, [r9 + 96]
 ; VT = VF11 & VG
 %line 19007+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -52200,7 +52191,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 128]
 %line 19011+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 128]
+	vmovdqu ymm15, [r9 + 128]
 ; VT = VF10 & VG
 %line 19012+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -52215,7 +52206,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 160]
 %line 19016+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 160]
+	vmovdqu ymm15, [r9 + 160]
 ; VT = VF9 & VG
 %line 19017+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -52230,7 +52221,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 19021+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r9 + 192]
 ; VT = VF8 & VG
 %line 19022+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -52245,7 +52236,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 19026+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r9 + 224]
 ; VT = VF7 & VG
 %line 19027+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -52260,7 +52251,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 19031+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF6 & VG
 %line 19032+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -52275,7 +52266,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 19036+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF5 & VG
 %line 19037+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -52290,7 +52281,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 19041+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF4 & VG
 %line 19042+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -52305,7 +52296,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 19046+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF3 & VG
 %line 19047+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm5, ymm15
@@ -52320,7 +52311,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 19051+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r9 + 384]
 ; VT = VF2 & VG
 %line 19052+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm4, ymm15
@@ -52353,7 +52344,7 @@ align 32
 	vmovdqu [rsp + 0], ymm1
 ; VG = mem256[g + 0]
 %line 19062+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF12 & VG
 %line 19063+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm1, ymm13, ymm0
@@ -52362,7 +52353,7 @@ align 32
 	vpand ymm13, ymm2, ymm0
 ; VG = mem256[g + 32]
 %line 19065+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; VT = VF11 & VG
 %line 19066+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm2, ymm0
@@ -52377,7 +52368,7 @@ align 32
 	vpxor ymm0, ymm13, ymm0
 ; VG = mem256[g + 64]
 %line 19070+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 64]
+	vmovdqu ymm1, [r9 + 64]
 ; VT = VF10 & VG
 %line 19071+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm12, ymm1
@@ -52392,7 +52383,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 96]
 %line 19075+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [r9 + 96]
 ; VT = VF9 & VG
 %line 19076+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm11, ymm1
@@ -52407,7 +52398,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 128]
 %line 19080+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 128]
+	vmovdqu ymm1, [r9 + 128]
 ; VT = VF8 & VG
 %line 19081+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm10, ymm1
@@ -52422,7 +52413,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 160]
 %line 19085+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 160]
+	vmovdqu ymm1, [r9 + 160]
 ; VT = VF7 & VG
 %line 19086+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm9, ymm1
@@ -52437,7 +52428,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 192]
 %line 19090+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 192]
+	vmovdqu ymm1, [r9 + 192]
 ; VT = VF6 & VG
 %line 19091+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm8, ymm1
@@ -52452,7 +52443,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 224]
 %line 19095+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 224]
+	vmovdqu ymm1, [r9 + 224]
 ; VT = VF5 & VG
 %line 19096+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm7, ymm1
@@ -52467,7 +52458,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 256]
 %line 19100+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 256]
+	vmovdqu ymm1, [r9 + 256]
 ; VT = VF4 & VG
 %line 19101+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm6, ymm1
@@ -52482,7 +52473,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 288]
 %line 19105+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 288]
+	vmovdqu ymm1, [r9 + 288]
 ; VT = VF3 & VG
 %line 19106+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm5, ymm1
@@ -52497,7 +52488,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 320]
 %line 19110+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 320]
+	vmovdqu ymm1, [r9 + 320]
 ; VT = VF2 & VG
 %line 19111+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm4, ymm1
@@ -52512,7 +52503,7 @@ align 32
 	vpxor ymm13, ymm0, ymm1
 ; VG = mem256[g + 352]
 %line 19115+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r9 + 352]
 ; VT = VF1 & VG
 %line 19116+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm1, ymm3, ymm0
@@ -52528,7 +52519,7 @@ align 32
 	vpxor ymm13, ymm13, ymm0
 ; VG = mem256[g + 384]
 %line 19120+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 384]
+	vmovdqu ymm0, [r9 + 384]
 ; VT = VF0 & VG
 %line 19121+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -52546,13 +52537,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 352]
 ; VT = mem256[h + 12288]
 %line 19126+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 12288]
+	vmovdqu ymm0, [rsi + 12288]
 ; VA = VA ^ VT
 %line 19127+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 12288] = VA
 %line 19128+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 12288], ymm2
+	vmovdqu [rsi + 12288], ymm2
 ; VB = VB ^ VS20
 %line 19129+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm13, [rsp + 224]
@@ -52567,16 +52558,16 @@ align 32
 	vpxor ymm13, ymm13, [rsp + 352]
 ; VT = mem256[h + 11264]
 %line 19133+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 11264]
+	vmovdqu ymm0, [rsi + 11264]
 ; VB = VB ^ VT
 %line 19134+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm13, ymm13, ymm0
 ; mem256[h + 11264] = VB
 %line 19135+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 11264], ymm13
+	vmovdqu [rsi + 11264], ymm13
 ; VG = mem256[g + 0]
 %line 19136+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF10 & VG
 %line 19137+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm12, ymm0
@@ -52585,7 +52576,7 @@ align 32
 	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 19139+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [r8 + 32]
+	vmovdqu ymm12, [r9 + 32]
 ; VT = VF9 & VG
 %line 19140+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
@@ -52600,7 +52591,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 19144+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 64]
+	vmovdqu ymm11, [r9 + 64]
 ; VT = VF8 & VG
 %line 19145+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm10, ymm11
@@ -52615,7 +52606,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 19149+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 96]
+	vmovdqu ymm11, [r9 + 96]
 ; VT = VF7 & VG
 %line 19150+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm9, ymm11
@@ -52630,7 +52621,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 19154+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 128]
+	vmovdqu ymm11, [r9 + 128]
 ; VT = VF6 & VG
 %line 19155+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm8, ymm11
@@ -52645,7 +52636,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 19159+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 160]
+	vmovdqu ymm11, [r9 + 160]
 ; VT = VF5 & VG
 %line 19160+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
@@ -52660,7 +52651,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 19164+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 192]
+	vmovdqu ymm11, [r9 + 192]
 ; VT = VF4 & VG
 %line 19165+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm6, ymm11
@@ -52675,7 +52666,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 19169+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 224]
+	vmovdqu ymm11, [r9 + 224]
 ; VT = VF3 & VG
 %line 19170+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm5, ymm11
@@ -52690,7 +52681,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 19174+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 256]
+	vmovdqu ymm11, [r9 + 256]
 ; VT = VF2 & VG
 %line 19175+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm4, ymm11
@@ -52705,7 +52696,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 19179+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 288]
+	vmovdqu ymm11, [r9 + 288]
 ; VT = VF1 & VG
 %line 19180+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm3, ymm11
@@ -52720,7 +52711,7 @@ align 32
 	vpxor ymm11, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 19184+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r9 + 320]
 ; VT = VF0 & VG
 %line 19185+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -52741,13 +52732,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 320]
 ; VT = mem256[h + 10240]
 %line 19191+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 10240]
+	vmovdqu ymm0, [rsi + 10240]
 ; VA = VA ^ VT
 %line 19192+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 10240] = VA
 %line 19193+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 10240], ymm2
+	vmovdqu [rsi + 10240], ymm2
 ; VB = VB ^ VS18
 %line 19194+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm11, ymm11, [rsp + 160]
@@ -52762,16 +52753,16 @@ align 32
 	vpxor ymm11, ymm11, [rsp + 288]
 ; VT = mem256[h + 9216]
 %line 19198+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 9216]
+	vmovdqu ymm0, [rsi + 9216]
 ; VB = VB ^ VT
 %line 19199+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm11, ymm11, ymm0
 ; mem256[h + 9216] = VB
 %line 19200+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 9216], ymm11
+	vmovdqu [rsi + 9216], ymm11
 ; VG = mem256[g + 0]
 %line 19201+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF8 & VG
 %line 19202+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm10, ymm0
@@ -52780,7 +52771,7 @@ align 32
 	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 19204+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 32]
+	vmovdqu ymm10, [r9 + 32]
 ; VT = VF7 & VG
 %line 19205+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
@@ -52795,7 +52786,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 19209+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 64]
+	vmovdqu ymm9, [r9 + 64]
 ; VT = VF6 & VG
 %line 19210+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm8, ymm9
@@ -52810,7 +52801,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 19214+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 96]
+	vmovdqu ymm9, [r9 + 96]
 ; VT = VF5 & VG
 %line 19215+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm7, ymm9
@@ -52825,7 +52816,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 19219+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 128]
+	vmovdqu ymm9, [r9 + 128]
 ; VT = VF4 & VG
 %line 19220+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm6, ymm9
@@ -52840,7 +52831,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 19224+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 160]
+	vmovdqu ymm9, [r9 + 160]
 ; VT = VF3 & VG
 %line 19225+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm5, ymm9
@@ -52855,7 +52846,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 19229+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 192]
+	vmovdqu ymm9, [r9 + 192]
 ; VT = VF2 & VG
 %line 19230+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm4, ymm9
@@ -52870,7 +52861,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 19234+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 224]
+	vmovdqu ymm9, [r9 + 224]
 ; VT = VF1 & VG
 %line 19235+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm3, ymm9
@@ -52885,7 +52876,7 @@ align 32
 	vpxor ymm9, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 19239+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r9 + 256]
 ; VT = VF0 & VG
 %line 19240+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -52906,13 +52897,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 256]
 ; VT = mem256[h + 8192]
 %line 19246+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 8192]
+	vmovdqu ymm0, [rsi + 8192]
 ; VA = VA ^ VT
 %line 19247+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm0
 ; mem256[h + 8192] = VA
 %line 19248+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 8192], ymm2
+	vmovdqu [rsi + 8192], ymm2
 ; VB = VB ^ VS16
 %line 19249+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm9, ymm9, [rsp + 96]
@@ -52927,16 +52918,16 @@ align 32
 	vpxor ymm9, ymm9, [rsp + 224]
 ; VT = mem256[h + 7168]
 %line 19253+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 7168]
+	vmovdqu ymm0, [rsi + 7168]
 ; VB = VB ^ VT
 %line 19254+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm9, ymm9, ymm0
 ; mem256[h + 7168] = VB
 %line 19255+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 7168], ymm9
+	vmovdqu [rsi + 7168], ymm9
 ; VG = mem256[g + 0]
 %line 19256+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF6 & VG
 %line 19257+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm8, ymm0
@@ -52945,7 +52936,7 @@ align 32
 	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 19259+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 32]
+	vmovdqu ymm8, [r9 + 32]
 ; VT = VF5 & VG
 %line 19260+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm7, ymm7, ymm8
@@ -52960,7 +52951,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 19264+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 64]
+	vmovdqu ymm7, [r9 + 64]
 ; VT = VF4 & VG
 %line 19265+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm6, ymm7
@@ -52975,7 +52966,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 19269+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 96]
+	vmovdqu ymm7, [r9 + 96]
 ; VT = VF3 & VG
 %line 19270+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm5, ymm7
@@ -52990,7 +52981,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 19274+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 128]
+	vmovdqu ymm7, [r9 + 128]
 ; VT = VF2 & VG
 %line 19275+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm4, ymm7
@@ -53005,7 +52996,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 19279+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 160]
+	vmovdqu ymm7, [r9 + 160]
 ; VT = VF1 & VG
 %line 19280+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm3, ymm7
@@ -53020,7 +53011,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 19284+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 192]
+	vmovdqu ymm7, [r9 + 192]
 ; VT = VF0 & VG
 %line 19285+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm7, ymm1, ymm7
@@ -53041,13 +53032,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 192]
 ; VT = mem256[h + 6144]
 %line 19291+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r11 + 6144]
+	vmovdqu ymm7, [rsi + 6144]
 ; VA = VA ^ VT
 %line 19292+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm7
 ; mem256[h + 6144] = VA
 %line 19293+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 6144], ymm2
+	vmovdqu [rsi + 6144], ymm2
 ; VB = VB ^ VS14
 %line 19294+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 32]
@@ -53062,16 +53053,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 5120]
 %line 19298+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r11 + 5120]
+	vmovdqu ymm2, [rsi + 5120]
 ; VB = VB ^ VT
 %line 19299+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 5120] = VB
 %line 19300+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 5120], ymm0
+	vmovdqu [rsi + 5120], ymm0
 ; VG = mem256[g + 0]
 %line 19301+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF4 & VG
 %line 19302+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm6, ymm0
@@ -53080,7 +53071,7 @@ align 32
 	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 19304+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 32]
+	vmovdqu ymm6, [r9 + 32]
 ; VT = VF3 & VG
 %line 19305+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm5, ymm5, ymm6
@@ -53095,7 +53086,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 19309+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 64]
+	vmovdqu ymm5, [r9 + 64]
 ; VT = VF2 & VG
 %line 19310+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm6, ymm4, ymm5
@@ -53110,7 +53101,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 19314+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 96]
+	vmovdqu ymm5, [r9 + 96]
 ; VT = VF1 & VG
 %line 19315+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm6, ymm3, ymm5
@@ -53125,7 +53116,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 19319+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 128]
+	vmovdqu ymm5, [r9 + 128]
 ; VT = VF0 & VG
 %line 19320+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm5, ymm1, ymm5
@@ -53146,13 +53137,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 128]
 ; VT = mem256[h + 4096]
 %line 19326+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r11 + 4096]
+	vmovdqu ymm5, [rsi + 4096]
 ; VA = VA ^ VT
 %line 19327+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm5
 ; mem256[h + 4096] = VA
 %line 19328+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 4096], ymm2
+	vmovdqu [rsi + 4096], ymm2
 ; VB = VB ^ VS13
 %line 19329+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -53164,16 +53155,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 3072]
 %line 19332+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r11 + 3072]
+	vmovdqu ymm2, [rsi + 3072]
 ; VB = VB ^ VT
 %line 19333+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 3072] = VB
 %line 19334+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 3072], ymm0
+	vmovdqu [rsi + 3072], ymm0
 ; VG = mem256[g + 0]
 %line 19335+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF2 & VG
 %line 19336+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm4, ymm0
@@ -53182,7 +53173,7 @@ align 32
 	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 19338+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 32]
+	vmovdqu ymm4, [r9 + 32]
 ; VT = VF1 & VG
 %line 19339+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm3, ymm3, ymm4
@@ -53197,7 +53188,7 @@ align 32
 	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 19343+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm3, [r8 + 64]
+	vmovdqu ymm3, [r9 + 64]
 ; VT = VF0 & VG
 %line 19344+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm3, ymm1, ymm3
@@ -53212,13 +53203,13 @@ align 32
 	vpxor ymm2, ymm2, [rsp + 64]
 ; VT = mem256[h + 2048]
 %line 19348+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm3, [r11 + 2048]
+	vmovdqu ymm3, [rsi + 2048]
 ; VA = VA ^ VT
 %line 19349+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm2, ymm2, ymm3
 ; mem256[h + 2048] = VA
 %line 19350+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 2048], ymm2
+	vmovdqu [rsi + 2048], ymm2
 ; VB = VB ^ VS13
 %line 19351+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, [rsp + 0]
@@ -53227,16 +53218,16 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 1024]
 %line 19353+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r11 + 1024]
+	vmovdqu ymm2, [rsi + 1024]
 ; VB = VB ^ VT
 %line 19354+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm2
 ; mem256[h + 1024] = VB
 %line 19355+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 1024], ymm0
+	vmovdqu [rsi + 1024], ymm0
 ; VG = mem256[g + 0]
 %line 19356+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF0 & VG
 %line 19357+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -53245,190 +53236,189 @@ align 32
 	vpxor ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 19359+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11]
+	vmovdqu ymm1, [rsi]
 ; VA = VA ^ VT
 %line 19360+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 19361+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rsi], ymm0
 ; VL = mem256[p + 0]
 %line 19362+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11]
+	vmovdqu ymm0, [rsi]
 ; VH = mem256[p + 256]
 %line 19363+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 256]
+	vmovdqu ymm1, [rsi + 256]
 ; VH = VH ^ VL
 %line 19364+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 256] = VH
 %line 19365+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 256], ymm1
+	vmovdqu [rsi + 256], ymm1
 ; VL = mem256[p + 1024]
 %line 19366+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 1024]
+	vmovdqu ymm0, [rsi + 1024]
 ; VH = mem256[p + 1280]
 %line 19367+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 1280]
+	vmovdqu ymm1, [rsi + 1280]
 ; VH = VH ^ VL
 %line 19368+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 1280] = VH
 %line 19369+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 1280], ymm1
+	vmovdqu [rsi + 1280], ymm1
 ; VL = mem256[p + 2048]
 %line 19370+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 2048]
+	vmovdqu ymm0, [rsi + 2048]
 ; VH = mem256[p + 2304]
 %line 19371+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 2304]
+	vmovdqu ymm1, [rsi + 2304]
 ; VH = VH ^ VL
 %line 19372+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 2304] = VH
 %line 19373+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 2304], ymm1
+	vmovdqu [rsi + 2304], ymm1
 ; VL = mem256[p + 3072]
 %line 19374+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 3072]
+	vmovdqu ymm0, [rsi + 3072]
 ; VH = mem256[p + 3328]
 %line 19375+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 3328]
+	vmovdqu ymm1, [rsi + 3328]
 ; VH = VH ^ VL
 %line 19376+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 3328] = VH
 %line 19377+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 3328], ymm1
+	vmovdqu [rsi + 3328], ymm1
 ; VL = mem256[p + 4096]
 %line 19378+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 4096]
+	vmovdqu ymm0, [rsi + 4096]
 ; VH = mem256[p + 4352]
 %line 19379+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 4352]
+	vmovdqu ymm1, [rsi + 4352]
 ; VH = VH ^ VL
 %line 19380+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 4352] = VH
 %line 19381+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 4352], ymm1
+	vmovdqu [rsi + 4352], ymm1
 ; VL = mem256[p + 5120]
 %line 19382+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 5120]
+	vmovdqu ymm0, [rsi + 5120]
 ; VH = mem256[p + 5376]
 %line 19383+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 5376]
+	vmovdqu ymm1, [rsi + 5376]
 ; VH = VH ^ VL
 %line 19384+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 5376] = VH
 %line 19385+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 5376], ymm1
+	vmovdqu [rsi + 5376], ymm1
 ; VL = mem256[p + 6144]
 %line 19386+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 6144]
+	vmovdqu ymm0, [rsi + 6144]
 ; VH = mem256[p + 6400]
 %line 19387+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 6400]
+	vmovdqu ymm1, [rsi + 6400]
 ; VH = VH ^ VL
 %line 19388+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 6400] = VH
 %line 19389+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 6400], ymm1
+	vmovdqu [rsi + 6400], ymm1
 ; VL = mem256[p + 7168]
 %line 19390+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 7168]
+	vmovdqu ymm0, [rsi + 7168]
 ; VH = mem256[p + 7424]
 %line 19391+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 7424]
+	vmovdqu ymm1, [rsi + 7424]
 ; VH = VH ^ VL
 %line 19392+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 7424] = VH
 %line 19393+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 7424], ymm1
+	vmovdqu [rsi + 7424], ymm1
 ; VL = mem256[p + 8192]
 %line 19394+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 8192]
+	vmovdqu ymm0, [rsi + 8192]
 ; VH = mem256[p + 8448]
 %line 19395+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 8448]
+	vmovdqu ymm1, [rsi + 8448]
 ; VH = VH ^ VL
 %line 19396+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 8448] = VH
 %line 19397+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 8448], ymm1
+	vmovdqu [rsi + 8448], ymm1
 ; VL = mem256[p + 9216]
 %line 19398+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 9216]
+	vmovdqu ymm0, [rsi + 9216]
 ; VH = mem256[p + 9472]
 %line 19399+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 9472]
+	vmovdqu ymm1, [rsi + 9472]
 ; VH = VH ^ VL
 %line 19400+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 9472] = VH
 %line 19401+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 9472], ymm1
+	vmovdqu [rsi + 9472], ymm1
 ; VL = mem256[p + 10240]
 %line 19402+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 10240]
+	vmovdqu ymm0, [rsi + 10240]
 ; VH = mem256[p + 10496]
 %line 19403+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 10496]
+	vmovdqu ymm1, [rsi + 10496]
 ; VH = VH ^ VL
 %line 19404+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 10496] = VH
 %line 19405+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 10496], ymm1
+	vmovdqu [rsi + 10496], ymm1
 ; VL = mem256[p + 11264]
 %line 19406+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 11264]
+	vmovdqu ymm0, [rsi + 11264]
 ; VH = mem256[p + 11520]
 %line 19407+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 11520]
+	vmovdqu ymm1, [rsi + 11520]
 ; VH = VH ^ VL
 %line 19408+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 11520] = VH
 %line 19409+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 11520], ymm1
+	vmovdqu [rsi + 11520], ymm1
 ; VL = mem256[p + 12288]
 %line 19410+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r11 + 12288]
+	vmovdqu ymm0, [rsi + 12288]
 ; VH = mem256[p + 12544]
 %line 19411+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r11 + 12544]
+	vmovdqu ymm1, [rsi + 12544]
 ; VH = VH ^ VL
 %line 19412+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpxor ymm1, ymm1, ymm0
 ; mem256[p + 12544] = VH
 %line 19413+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu [r11 + 12544], ymm1
+	vmovdqu [rsi + 12544], ymm1
 ; p = p + 32
 %line 19414+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	add r11, 32
+	add rsi, 32
 ; g = g + 416
 %line 19415+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	add r8, 416
+	add r9, 416
 ; o0 = o0 - 1
 %line 19416+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 19417+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l10 if !=
 %line 19418+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	jne .Ll10
 ; p = p + 256
 %line 19419+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	add r11, 256
+	add rsi, 256
 ; o1 = o1 - 1
 %line 19420+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	mov r8, rsi
 	sub r8, 1
 ; =? o1 - 0
 %line 19421+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
@@ -53443,65 +53433,64 @@ align 32
 .Ll11:
 ; g = &TB
 %line 19427+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	mov r11, r8
-	lea r8, [rsp + 2112]
+	lea r9, [rsp + 2112]
 ; o0 = 16
 %line 19428+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	mov r9, 16
+	mov r10, 16
 align 32
 .Ll12:
 ; f = p + 512
 %line 19430+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	lea r10, [rdi + 512]
+	lea r11, [rdi + 512]
 ; VF0 = mem256[f + 0]
 %line 19432+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r10]
+	vmovdqu ymm0, [r11]
 ; VF1 = mem256[f + 1024]
 %line 19433+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vmovdqu [rsp + 1856], ymm0
-	vmovdqu ymm3, [r10 + 1024]
+	vmovdqu ymm3, [r11 + 1024]
 ; VF2 = mem256[f + 2048]
 %line 19434+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r10 + 2048]
+	vmovdqu ymm4, [r11 + 2048]
 ; VF3 = mem256[f + 3072]
 %line 19435+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r10 + 3072]
+	vmovdqu ymm5, [r11 + 3072]
 ; VF4 = mem256[f + 4096]
 %line 19436+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r10 + 4096]
+	vmovdqu ymm6, [r11 + 4096]
 ; VF5 = mem256[f + 5120]
 %line 19437+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r10 + 5120]
+	vmovdqu ymm7, [r11 + 5120]
 ; VF6 = mem256[f + 6144]
 %line 19438+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r10 + 6144]
+	vmovdqu ymm8, [r11 + 6144]
 ; VF7 = mem256[f + 7168]
 %line 19439+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r10 + 7168]
+	vmovdqu ymm9, [r11 + 7168]
 ; VF8 = mem256[f + 8192]
 %line 19440+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r10 + 8192]
+	vmovdqu ymm10, [r11 + 8192]
 ; VF9 = mem256[f + 9216]
 %line 19441+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r10 + 9216]
+	vmovdqu ymm11, [r11 + 9216]
 ; VF10 = mem256[f + 10240]
 %line 19442+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [r10 + 10240]
+	vmovdqu ymm12, [r11 + 10240]
 ; VF11 = mem256[f + 11264]
 %line 19443+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm2, [r10 + 11264]
+	vmovdqu ymm2, [r11 + 11264]
 ; VF12 = mem256[f + 12288]
 %line 19444+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm13, [r10 + 12288]
+	vmovdqu ymm13, [r11 + 12288]
 ; VG = mem256[g + 352]
 %line 19445+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r9 + 352]
 ; VB = VF12 & VG
 %line 19446+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 384]
 %line 19447+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 384]
+	vmovdqu ymm1, [r9 + 384]
 ; VA = VF12 & VG
 %line 19448+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -53519,13 +53508,13 @@ align 32
 	vmovdqu [rsp + 320], ymm0
 ; VG = mem256[g + 288]
 %line 19453+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 288]
+	vmovdqu ymm0, [r9 + 288]
 ; VB = VF12 & VG
 %line 19454+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 320]
 %line 19455+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 320]
+	vmovdqu ymm1, [r9 + 320]
 ; VA = VF12 & VG
 %line 19456+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -53537,7 +53526,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 352]
 %line 19459+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF11 & VG
 %line 19460+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -53552,7 +53541,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 19464+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r9 + 384]
 ; VT = VF10 & VG
 %line 19465+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -53573,13 +53562,13 @@ align 32
 	vmovdqu [rsp + 256], ymm1
 ; VG = mem256[g + 224]
 %line 19471+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 224]
+	vmovdqu ymm0, [r9 + 224]
 ; VB = VF12 & VG
 %line 19472+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 256]
 %line 19473+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 256]
+	vmovdqu ymm1, [r9 + 256]
 ; VA = VF12 & VG
 %line 19474+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -53591,7 +53580,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 288]
 %line 19477+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF11 & VG
 %line 19478+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -53606,7 +53595,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 19482+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF10 & VG
 %line 19483+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -53621,7 +53610,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 19487+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF9 & VG
 %line 19488+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -53636,7 +53625,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 19492+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r9 + 384]
 ; VT = VF8 & VG
 %line 19493+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -53657,13 +53646,13 @@ align 32
 	vmovdqu [rsp + 192], ymm1
 ; VG = mem256[g + 160]
 %line 19499+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r9 + 160]
 ; VB = VF12 & VG
 %line 19500+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 192]
 %line 19501+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 192]
+	vmovdqu ymm1, [r9 + 192]
 ; VA = VF12 & VG
 %line 19502+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -53675,7 +53664,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 224]
 %line 19505+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r9 + 224]
 ; VT = VF11 & VG
 %line 19506+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -53690,7 +53679,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 19510+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF10 & VG
 %line 19511+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -53705,7 +53694,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 19515+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF9 & VG
 %line 19516+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -53720,7 +53709,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 19520+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF8 & VG
 %line 19521+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -53735,7 +53724,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 19525+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF7 & VG
 %line 19526+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -53750,7 +53739,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 19530+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r9 + 384]
 ; VT = VF6 & VG
 %line 19531+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -53771,13 +53760,13 @@ align 32
 	vmovdqu [rsp + 128], ymm1
 ; VG = mem256[g + 96]
 %line 19537+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r9 + 96]
 ; VB = VF12 & VG
 %line 19538+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 128]
 %line 19539+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 128]
+	vmovdqu ymm1, [r9 + 128]
 ; VA = VF12 & VG
 %line 19540+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -53789,7 +53778,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 160]
 %line 19543+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 160]
+	vmovdqu ymm15, [r9 + 160]
 ; VT = VF11 & VG
 %line 19544+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -53804,7 +53793,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 19548+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r9 + 192]
 ; VT = VF10 & VG
 %line 19549+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -53819,7 +53808,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 19553+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r9 + 224]
 ; VT = VF9 & VG
 %line 19554+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -53834,7 +53823,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 19558+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF8 & VG
 %line 19559+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -53849,7 +53838,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 19563+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF7 & VG
 %line 19564+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -53864,7 +53853,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 19568+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF6 & VG
 %line 19569+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -53879,7 +53868,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 19573+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF5 & VG
 %line 19574+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -53894,7 +53883,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 19578+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r9 + 384]
 ; VT = VF4 & VG
 %line 19579+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -53918,13 +53907,13 @@ align 32
 	vmovdqu [rsp + 64], ymm1
 ; VG = mem256[g + 32]
 %line 19586+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; VB = VF12 & VG
 %line 19587+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm13, ymm0
 ; VG = mem256[g + 64]
 %line 19588+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 64]
+	vmovdqu ymm1, [r9 + 64]
 ; VA = VF12 & VG
 %line 19589+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm14, ymm13, ymm1
@@ -53936,7 +53925,7 @@ align 32
 	vpxor ymm1, ymm0, ymm1
 ; VG = mem256[g + 96]
 %line 19592+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 96]
+	vmovdqu ymm15, [r9 + 96]
 ; VT = VF11 & VG
 %line 19593+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm2, ymm15
@@ -53951,7 +53940,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 128]
 %line 19597+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 128]
+	vmovdqu ymm15, [r9 + 128]
 ; VT = VF10 & VG
 %line 19598+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm12, ymm15
@@ -53966,7 +53955,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 160]
 %line 19602+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 160]
+	vmovdqu ymm15, [r9 + 160]
 ; VT = VF9 & VG
 %line 19603+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm11, ymm15
@@ -53981,7 +53970,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 192]
 %line 19607+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 192]
+	vmovdqu ymm15, [r9 + 192]
 ; VT = VF8 & VG
 %line 19608+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm10, ymm15
@@ -53996,7 +53985,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 224]
 %line 19612+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 224]
+	vmovdqu ymm15, [r9 + 224]
 ; VT = VF7 & VG
 %line 19613+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm9, ymm15
@@ -54011,7 +54000,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 256]
 %line 19617+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 256]
+	vmovdqu ymm15, [r9 + 256]
 ; VT = VF6 & VG
 %line 19618+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm8, ymm15
@@ -54026,7 +54015,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 288]
 %line 19622+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 288]
+	vmovdqu ymm15, [r9 + 288]
 ; VT = VF5 & VG
 %line 19623+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm7, ymm15
@@ -54041,7 +54030,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 320]
 %line 19627+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 320]
+	vmovdqu ymm15, [r9 + 320]
 ; VT = VF4 & VG
 %line 19628+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm6, ymm15
@@ -54056,7 +54045,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 352]
 %line 19632+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 352]
+	vmovdqu ymm15, [r9 + 352]
 ; VT = VF3 & VG
 %line 19633+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm5, ymm15
@@ -54071,7 +54060,7 @@ align 32
 	vpxor ymm1, ymm1, ymm0
 ; VG = mem256[g + 384]
 %line 19637+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm15, [r8 + 384]
+	vmovdqu ymm15, [r9 + 384]
 ; VT = VF2 & VG
 %line 19638+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm4, ymm15
@@ -54104,7 +54093,7 @@ align 32
 	vmovdqu [rsp + 0], ymm1
 ; VG = mem256[g + 0]
 %line 19648+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF12 & VG
 %line 19649+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm1, ymm13, ymm0
@@ -54113,7 +54102,7 @@ align 32
 	vpand ymm13, ymm2, ymm0
 ; VG = mem256[g + 32]
 %line 19651+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; VT = VF11 & VG
 %line 19652+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm2, ymm0
@@ -54128,7 +54117,7 @@ align 32
 	vpxor ymm0, ymm13, ymm0
 ; VG = mem256[g + 64]
 %line 19656+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 64]
+	vmovdqu ymm1, [r9 + 64]
 ; VT = VF10 & VG
 %line 19657+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm12, ymm1
@@ -54143,7 +54132,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 96]
 %line 19661+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [r9 + 96]
 ; VT = VF9 & VG
 %line 19662+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm11, ymm1
@@ -54158,7 +54147,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 128]
 %line 19666+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 128]
+	vmovdqu ymm1, [r9 + 128]
 ; VT = VF8 & VG
 %line 19667+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm10, ymm1
@@ -54173,7 +54162,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 160]
 %line 19671+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 160]
+	vmovdqu ymm1, [r9 + 160]
 ; VT = VF7 & VG
 %line 19672+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm9, ymm1
@@ -54188,7 +54177,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 192]
 %line 19676+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 192]
+	vmovdqu ymm1, [r9 + 192]
 ; VT = VF6 & VG
 %line 19677+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm8, ymm1
@@ -54203,7 +54192,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 224]
 %line 19681+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 224]
+	vmovdqu ymm1, [r9 + 224]
 ; VT = VF5 & VG
 %line 19682+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm7, ymm1
@@ -54218,7 +54207,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 256]
 %line 19686+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 256]
+	vmovdqu ymm1, [r9 + 256]
 ; VT = VF4 & VG
 %line 19687+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm6, ymm1
@@ -54233,7 +54222,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 288]
 %line 19691+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 288]
+	vmovdqu ymm1, [r9 + 288]
 ; VT = VF3 & VG
 %line 19692+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm5, ymm1
@@ -54248,7 +54237,7 @@ align 32
 	vpxor ymm0, ymm0, ymm1
 ; VG = mem256[g + 320]
 %line 19696+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm1, [r8 + 320]
+	vmovdqu ymm1, [r9 + 320]
 ; VT = VF2 & VG
 %line 19697+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm13, ymm4, ymm1
@@ -54263,7 +54252,7 @@ align 32
 	vpxor ymm13, ymm0, ymm1
 ; VG = mem256[g + 352]
 %line 19701+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 352]
+	vmovdqu ymm0, [r9 + 352]
 ; VT = VF1 & VG
 %line 19702+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm1, ymm3, ymm0
@@ -54279,7 +54268,7 @@ align 32
 	vpxor ymm13, ymm13, ymm0
 ; VG = mem256[g + 384]
 %line 19706+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 384]
+	vmovdqu ymm0, [r9 + 384]
 ; VT = VF0 & VG
 %line 19707+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -54327,7 +54316,7 @@ align 32
 	vmovdqu [rdi + 11264], ymm13
 ; VG = mem256[g + 0]
 %line 19722+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF10 & VG
 %line 19723+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm12, ymm0
@@ -54336,7 +54325,7 @@ align 32
 	vpand ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 19725+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm12, [r8 + 32]
+	vmovdqu ymm12, [r9 + 32]
 ; VT = VF9 & VG
 %line 19726+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm11, ymm11, ymm12
@@ -54351,7 +54340,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 64]
 %line 19730+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 64]
+	vmovdqu ymm11, [r9 + 64]
 ; VT = VF8 & VG
 %line 19731+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm10, ymm11
@@ -54366,7 +54355,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 96]
 %line 19735+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 96]
+	vmovdqu ymm11, [r9 + 96]
 ; VT = VF7 & VG
 %line 19736+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm9, ymm11
@@ -54381,7 +54370,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 128]
 %line 19740+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 128]
+	vmovdqu ymm11, [r9 + 128]
 ; VT = VF6 & VG
 %line 19741+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm8, ymm11
@@ -54396,7 +54385,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 160]
 %line 19745+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 160]
+	vmovdqu ymm11, [r9 + 160]
 ; VT = VF5 & VG
 %line 19746+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm7, ymm11
@@ -54411,7 +54400,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 192]
 %line 19750+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 192]
+	vmovdqu ymm11, [r9 + 192]
 ; VT = VF4 & VG
 %line 19751+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm6, ymm11
@@ -54426,7 +54415,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 224]
 %line 19755+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 224]
+	vmovdqu ymm11, [r9 + 224]
 ; VT = VF3 & VG
 %line 19756+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm5, ymm11
@@ -54441,7 +54430,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 256]
 %line 19760+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 256]
+	vmovdqu ymm11, [r9 + 256]
 ; VT = VF2 & VG
 %line 19761+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm4, ymm11
@@ -54456,7 +54445,7 @@ align 32
 	vpxor ymm0, ymm0, ymm11
 ; VG = mem256[g + 288]
 %line 19765+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm11, [r8 + 288]
+	vmovdqu ymm11, [r9 + 288]
 ; VT = VF1 & VG
 %line 19766+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm12, ymm3, ymm11
@@ -54471,7 +54460,7 @@ align 32
 	vpxor ymm11, ymm0, ymm11
 ; VG = mem256[g + 320]
 %line 19770+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 320]
+	vmovdqu ymm0, [r9 + 320]
 ; VT = VF0 & VG
 %line 19771+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -54522,7 +54511,7 @@ align 32
 	vmovdqu [rdi + 9216], ymm11
 ; VG = mem256[g + 0]
 %line 19787+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF8 & VG
 %line 19788+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm10, ymm0
@@ -54531,7 +54520,7 @@ align 32
 	vpand ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 19790+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm10, [r8 + 32]
+	vmovdqu ymm10, [r9 + 32]
 ; VT = VF7 & VG
 %line 19791+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm9, ymm9, ymm10
@@ -54546,7 +54535,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 64]
 %line 19795+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 64]
+	vmovdqu ymm9, [r9 + 64]
 ; VT = VF6 & VG
 %line 19796+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm8, ymm9
@@ -54561,7 +54550,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 96]
 %line 19800+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 96]
+	vmovdqu ymm9, [r9 + 96]
 ; VT = VF5 & VG
 %line 19801+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm7, ymm9
@@ -54576,7 +54565,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 128]
 %line 19805+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 128]
+	vmovdqu ymm9, [r9 + 128]
 ; VT = VF4 & VG
 %line 19806+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm6, ymm9
@@ -54591,7 +54580,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 160]
 %line 19810+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 160]
+	vmovdqu ymm9, [r9 + 160]
 ; VT = VF3 & VG
 %line 19811+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm5, ymm9
@@ -54606,7 +54595,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 192]
 %line 19815+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 192]
+	vmovdqu ymm9, [r9 + 192]
 ; VT = VF2 & VG
 %line 19816+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm4, ymm9
@@ -54621,7 +54610,7 @@ align 32
 	vpxor ymm0, ymm0, ymm9
 ; VG = mem256[g + 224]
 %line 19820+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm9, [r8 + 224]
+	vmovdqu ymm9, [r9 + 224]
 ; VT = VF1 & VG
 %line 19821+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm10, ymm3, ymm9
@@ -54636,7 +54625,7 @@ align 32
 	vpxor ymm9, ymm0, ymm9
 ; VG = mem256[g + 256]
 %line 19825+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8 + 256]
+	vmovdqu ymm0, [r9 + 256]
 ; VT = VF0 & VG
 %line 19826+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -54687,7 +54676,7 @@ align 32
 	vmovdqu [rdi + 7168], ymm9
 ; VG = mem256[g + 0]
 %line 19842+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF6 & VG
 %line 19843+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm8, ymm0
@@ -54696,7 +54685,7 @@ align 32
 	vpand ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 19845+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm8, [r8 + 32]
+	vmovdqu ymm8, [r9 + 32]
 ; VT = VF5 & VG
 %line 19846+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm7, ymm7, ymm8
@@ -54711,7 +54700,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 64]
 %line 19850+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 64]
+	vmovdqu ymm7, [r9 + 64]
 ; VT = VF4 & VG
 %line 19851+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm6, ymm7
@@ -54726,7 +54715,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 96]
 %line 19855+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 96]
+	vmovdqu ymm7, [r9 + 96]
 ; VT = VF3 & VG
 %line 19856+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm5, ymm7
@@ -54741,7 +54730,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 128]
 %line 19860+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 128]
+	vmovdqu ymm7, [r9 + 128]
 ; VT = VF2 & VG
 %line 19861+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm4, ymm7
@@ -54756,7 +54745,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 160]
 %line 19865+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 160]
+	vmovdqu ymm7, [r9 + 160]
 ; VT = VF1 & VG
 %line 19866+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm8, ymm3, ymm7
@@ -54771,7 +54760,7 @@ align 32
 	vpxor ymm0, ymm0, ymm7
 ; VG = mem256[g + 192]
 %line 19870+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm7, [r8 + 192]
+	vmovdqu ymm7, [r9 + 192]
 ; VT = VF0 & VG
 %line 19871+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm7, ymm1, ymm7
@@ -54822,7 +54811,7 @@ align 32
 	vmovdqu [rdi + 5120], ymm0
 ; VG = mem256[g + 0]
 %line 19887+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF4 & VG
 %line 19888+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm6, ymm0
@@ -54831,7 +54820,7 @@ align 32
 	vpand ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 19890+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm6, [r8 + 32]
+	vmovdqu ymm6, [r9 + 32]
 ; VT = VF3 & VG
 %line 19891+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm5, ymm5, ymm6
@@ -54846,7 +54835,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 64]
 %line 19895+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 64]
+	vmovdqu ymm5, [r9 + 64]
 ; VT = VF2 & VG
 %line 19896+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm6, ymm4, ymm5
@@ -54861,7 +54850,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 96]
 %line 19900+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 96]
+	vmovdqu ymm5, [r9 + 96]
 ; VT = VF1 & VG
 %line 19901+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm6, ymm3, ymm5
@@ -54876,7 +54865,7 @@ align 32
 	vpxor ymm0, ymm0, ymm5
 ; VG = mem256[g + 128]
 %line 19905+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm5, [r8 + 128]
+	vmovdqu ymm5, [r9 + 128]
 ; VT = VF0 & VG
 %line 19906+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm5, ymm1, ymm5
@@ -54924,7 +54913,7 @@ align 32
 	vmovdqu [rdi + 3072], ymm0
 ; VG = mem256[g + 0]
 %line 19921+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF2 & VG
 %line 19922+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm2, ymm4, ymm0
@@ -54933,7 +54922,7 @@ align 32
 	vpand ymm0, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 19924+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm4, [r8 + 32]
+	vmovdqu ymm4, [r9 + 32]
 ; VT = VF1 & VG
 %line 19925+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm3, ymm3, ymm4
@@ -54948,7 +54937,7 @@ align 32
 	vpxor ymm0, ymm0, ymm3
 ; VG = mem256[g + 64]
 %line 19929+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm3, [r8 + 64]
+	vmovdqu ymm3, [r9 + 64]
 ; VT = VF0 & VG
 %line 19930+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm3, ymm1, ymm3
@@ -54987,7 +54976,7 @@ align 32
 	vmovdqu [rdi + 1024], ymm0
 ; VG = mem256[g + 0]
 %line 19942+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; VA = VF0 & VG
 %line 19943+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	vpand ymm0, ymm1, ymm0
@@ -55164,13 +55153,13 @@ align 32
 	add rdi, 32
 ; g = g + 416
 %line 20001+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	add r8, 416
+	add r9, 416
 ; o0 = o0 - 1
 %line 20002+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 20003+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l12 if !=
 %line 20004+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
 	jne .Ll12
@@ -55179,7 +55168,6 @@ align 32
 	add rdi, 512
 ; o1 = o1 - 1
 %line 20006+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q
-	mov r8, r11
 	sub r8, 1
 ; =? o1 - 0
 %line 20007+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx2.q

@@ -15,10 +15,10 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2_mul:
 	mov [rsp + 55968], r11
 ; w = &workqhasm_kernel_core_mult3sntrup761_amd64_avx2_mul
 %line 26+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r10, [rsp + 0]
+	lea r11, [rsp + 0]
 ; pa = w + 37024
 %line 27+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r8, [r10 + 37024]
+	lea r8, [r11 + 37024]
 ; z0 = 0
 %line 28+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpxor ymm0, ymm0, ymm0
@@ -27,7 +27,7 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2_mul:
 	vmovdqu [r8], ymm0
 ; pa = w + 36288
 %line 30+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r9, [r10 + 36288]
+	lea r9, [r11 + 36288]
 ; x0 = mem256[in]
 %line 31+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vmovdqu ymm0, [rsi]
@@ -192,7 +192,7 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2_mul:
 	mov byte [r9 + 760], r8b
 ; pa = w + 37792
 %line 85+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r8, [r10 + 37792]
+	lea r8, [r11 + 37792]
 ; z0 = 0
 %line 86+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpxor ymm0, ymm0, ymm0
@@ -201,7 +201,7 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2_mul:
 	vmovdqu [r8], ymm0
 ; pa = w + 37056
 %line 88+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r8, [r10 + 37056]
+	lea r8, [r11 + 37056]
 ; x0 = mem256[k]
 %line 89+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vmovdqu ymm0, [rdx]
@@ -366,20 +366,21 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx2_mul:
 	mov byte [r8 + 760], r9b
 ; x7 = mem256[ONES]
 %line 143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [rel ONES]
+	vmovdqu ymm2, [rel ONES]
 ; pa = w + 36288
 %line 144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r9, [r10 + 36288]
+	lea r10, [r11 + 36288]
+; pb = w
+%line 145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
+	mov r8, r11
 ; i1 = 12
 %line 146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r11, r10
-	mov r8, 12
-	vmovdqa ymm2, ymm0
+	mov r9, 12
 align 32
 .Lloop1:
 ; 16x x0 = zeroext8(mem128[pa])
 %line 148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vpmovzxbw ymm1, [r9]
+	vpmovzxbw ymm1, [r10]
 ; x1 = x0 & x7
 %line 149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpand ymm0, ymm1, ymm2
@@ -397,10 +398,10 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[pb] = x1
 %line 154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r10], ymm0
+	vmovdqu [r8], ymm0
 ; 16x x0 = zeroext8(mem128[pa + 16])
 %line 155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vpmovzxbw ymm0, [r9 + 16]
+	vpmovzxbw ymm0, [r10 + 16]
 ; x1 = x0 & x7
 %line 156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpand ymm1, ymm0, ymm2
@@ -418,10 +419,10 @@ align 32
 	vpsubw ymm1, ymm1, ymm0
 ; mem256[pb + 32] = x1
 %line 161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r10 + 32], ymm1
+	vmovdqu [r8 + 32], ymm1
 ; 16x x0 = zeroext8(mem128[pa + 32])
 %line 162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vpmovzxbw ymm0, [r9 + 32]
+	vpmovzxbw ymm0, [r10 + 32]
 ; x1 = x0 & x7
 %line 163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpand ymm1, ymm0, ymm2
@@ -439,10 +440,10 @@ align 32
 	vpsubw ymm1, ymm1, ymm0
 ; mem256[pb + 64] = x1
 %line 168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r10 + 64], ymm1
+	vmovdqu [r8 + 64], ymm1
 ; 16x x0 = zeroext8(mem128[pa + 48])
 %line 169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vpmovzxbw ymm0, [r9 + 48]
+	vpmovzxbw ymm0, [r10 + 48]
 ; x1 = x0 & x7
 %line 170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpand ymm1, ymm0, ymm2
@@ -460,37 +461,34 @@ align 32
 	vpsubw ymm1, ymm1, ymm0
 ; mem256[pb + 96] = x1
 %line 175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r10 + 96], ymm1
+	vmovdqu [r8 + 96], ymm1
 ; pa = pa + 64
 %line 176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r9, 64
+	add r10, 64
 ; pb = pb + 128
 %line 177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r10, 128
+	add r8, 128
 ; i1 = i1 - 1
 %line 178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	sub r8, 1
+	sub r9, 1
 ; =? i1 - 0
 %line 179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	cmp r8, 0
+	cmp r9, 0
 ; goto loop1 if !=
 %line 180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	jne .Lloop1
 ; x7 = mem256[ONES]
 %line 181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [rel ONES]
+	vmovdqu ymm2, [rel ONES]
 ; pa = w + 37056
 %line 182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r10, r11
-	lea r8, [r10 + 37056]
+	lea r8, [r11 + 37056]
 ; pb = w + 1536
 %line 183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r9, [r10 + 1536]
+	lea r9, [r11 + 1536]
 ; i1 = 12
 %line 184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r11, r10
 	mov r10, 12
-	vmovdqa ymm2, ymm0
 align 32
 .Lloop2:
 ; 16x x0 = zeroext8(mem128[pa])
@@ -582,127 +580,120 @@ align 32
 	jne .Lloop2
 ; pa = w
 %line 215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r10, r11
+	mov r8, r11
 ; pb = w + 6528
 %line 216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r9, [r10 + 6528]
-; qa = pa
-%line 217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov rsi, r10
+	lea r10, [r11 + 6528]
 ; qb = pa + 768
 %line 218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r8, [r10 + 768]
+	lea r9, [r8 + 768]
 ; i1 = 6
 %line 220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r11, 6
+	mov rsi, 6
 align 32
 .Lloop3:
 ; x0 = mem256[qa]
 %line 222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r10]
+	vmovdqu ymm0, [r8]
 ; x1 = mem256[qb]
 %line 223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r8]
+	vmovdqu ymm1, [r9]
 ; mem256[qc] = x0
 %line 224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r9], ymm0
+	vmovdqu [r10], ymm0
 ; mem256[qc + 1536] = x1
 %line 225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r9 + 1536], ymm1
+	vmovdqu [r10 + 1536], ymm1
 ; 16x x0 = x0 + x1
 %line 226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 768] = x0
 %line 227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r9 + 768], ymm0
+	vmovdqu [r10 + 768], ymm0
 ; x0 = mem256[qa + 32]
 %line 228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r10 + 32]
+	vmovdqu ymm0, [r8 + 32]
 ; x1 = mem256[qb + 32]
 %line 229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [r9 + 32]
 ; mem256[qc + 32] = x0
 %line 230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r9 + 32], ymm0
+	vmovdqu [r10 + 32], ymm0
 ; mem256[qc + 1568] = x1
 %line 231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r9 + 1568], ymm1
+	vmovdqu [r10 + 1568], ymm1
 ; 16x x0 = x0 + x1
 %line 232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 800] = x0
 %line 233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r9 + 800], ymm0
+	vmovdqu [r10 + 800], ymm0
 ; x0 = mem256[qa + 64]
 %line 234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r10 + 64]
+	vmovdqu ymm0, [r8 + 64]
 ; x1 = mem256[qb + 64]
 %line 235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r8 + 64]
+	vmovdqu ymm1, [r9 + 64]
 ; mem256[qc + 64] = x0
 %line 236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r9 + 64], ymm0
+	vmovdqu [r10 + 64], ymm0
 ; mem256[qc + 1600] = x1
 %line 237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r9 + 1600], ymm1
+	vmovdqu [r10 + 1600], ymm1
 ; 16x x0 = x0 + x1
 %line 238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 832] = x0
 %line 239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r9 + 832], ymm0
+	vmovdqu [r10 + 832], ymm0
 ; x0 = mem256[qa + 96]
 %line 240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r10 + 96]
+	vmovdqu ymm0, [r8 + 96]
 ; x1 = mem256[qb + 96]
 %line 241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [r9 + 96]
 ; mem256[qc + 96] = x0
 %line 242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r9 + 96], ymm0
+	vmovdqu [r10 + 96], ymm0
 ; mem256[qc + 1632] = x1
 %line 243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r9 + 1632], ymm1
+	vmovdqu [r10 + 1632], ymm1
 ; 16x x0 = x0 + x1
 %line 244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 864] = x0
 %line 245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r9 + 864], ymm0
+	vmovdqu [r10 + 864], ymm0
 ; qa = qa + 128
 %line 246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r10, 128
+	add r8, 128
 ; qb = qb + 128
 %line 247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r8, 128
+	add r9, 128
 ; qc = qc + 128
 %line 248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r9, 128
+	add r10, 128
 ; i1 = i1 - 1
 %line 249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	sub r11, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	cmp r11, 0
+	cmp rsi, 0
 ; goto loop3 if !=
 %line 251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	jne .Lloop3
 ; pa = w + 1536
 %line 252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r10, rsi
-	lea r8, [r10 + 1536]
+	lea r8, [r11 + 1536]
 ; pb = w + 20736
 %line 253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r11, [r10 + 20736]
-; qa = pa
-%line 254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov rsi, r10
+	lea r10, [r11 + 20736]
 ; qb = pa + 768
 %line 255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	lea r9, [r8 + 768]
 ; i1 = 6
 %line 257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r10, 6
+	mov rsi, 6
 align 32
 .Lloop4:
 ; x0 = mem256[qa]
@@ -713,16 +704,16 @@ align 32
 	vmovdqu ymm1, [r9]
 ; mem256[qc] = x0
 %line 261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11], ymm0
+	vmovdqu [r10], ymm0
 ; mem256[qc + 1536] = x1
 %line 262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 1536], ymm1
+	vmovdqu [r10 + 1536], ymm1
 ; 16x x0 = x0 + x1
 %line 263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 768] = x0
 %line 264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 768], ymm0
+	vmovdqu [r10 + 768], ymm0
 ; x0 = mem256[qa + 32]
 %line 265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 32]
@@ -731,16 +722,16 @@ align 32
 	vmovdqu ymm1, [r9 + 32]
 ; mem256[qc + 32] = x0
 %line 267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [r10 + 32], ymm0
 ; mem256[qc + 1568] = x1
 %line 268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 1568], ymm1
+	vmovdqu [r10 + 1568], ymm1
 ; 16x x0 = x0 + x1
 %line 269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 800] = x0
 %line 270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 800], ymm0
+	vmovdqu [r10 + 800], ymm0
 ; x0 = mem256[qa + 64]
 %line 271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 64]
@@ -749,16 +740,16 @@ align 32
 	vmovdqu ymm1, [r9 + 64]
 ; mem256[qc + 64] = x0
 %line 273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [r10 + 64], ymm0
 ; mem256[qc + 1600] = x1
 %line 274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 1600], ymm1
+	vmovdqu [r10 + 1600], ymm1
 ; 16x x0 = x0 + x1
 %line 275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 832] = x0
 %line 276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 832], ymm0
+	vmovdqu [r10 + 832], ymm0
 ; x0 = mem256[qa + 96]
 %line 277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 96]
@@ -767,16 +758,16 @@ align 32
 	vmovdqu ymm1, [r9 + 96]
 ; mem256[qc + 96] = x0
 %line 279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [r10 + 96], ymm0
 ; mem256[qc + 1632] = x1
 %line 280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 1632], ymm1
+	vmovdqu [r10 + 1632], ymm1
 ; 16x x0 = x0 + x1
 %line 281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 864] = x0
 %line 282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 864], ymm0
+	vmovdqu [r10 + 864], ymm0
 ; qa = qa + 128
 %line 283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	add r8, 128
@@ -785,23 +776,22 @@ align 32
 	add r9, 128
 ; qc = qc + 128
 %line 285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r11, 128
+	add r10, 128
 ; i1 = i1 - 1
 %line 286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	sub r10, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	cmp r10, 0
+	cmp rsi, 0
 ; goto loop4 if !=
 %line 288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	jne .Lloop4
 ; pa = w + 6528
 %line 289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r10, rsi
-	lea r9, [r10 + 6528]
+	lea r9, [r11 + 6528]
 ; pb = w + 3072
 %line 290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r11, [r10 + 3072]
+	lea r10, [r11 + 3072]
 ; i0 = 3
 %line 291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	mov r8, 3
@@ -809,606 +799,587 @@ align 32
 .Lloop5:
 ; qa = pa
 %line 293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov rax, r8
-	mov rsi, r10
+	mov rsi, r9
 ; qb = pa + 384
 %line 294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r8, [r9 + 384]
+	lea rax, [r9 + 384]
 ; qc = pb
 %line 295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov rcx, r9
+	mov rcx, r10
 ; i1 = 3
 %line 296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov rdx, r11
-	mov r10, 3
+	mov rdx, 3
 align 32
 .Lloop6:
 ; x0 = mem256[qa]
 %line 298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; x1 = mem256[qb]
 %line 299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r8]
+	vmovdqu ymm1, [rax]
 ; mem256[qc] = x0
 %line 300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rcx], ymm0
 ; mem256[qc + 768] = x1
 %line 301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 768], ymm1
+	vmovdqu [rcx + 768], ymm1
 ; 16x x0 = x0 + x1
 %line 302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 384] = x0
 %line 303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 384], ymm0
+	vmovdqu [rcx + 384], ymm0
 ; x0 = mem256[qa + 32]
 %line 304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 32]
+	vmovdqu ymm0, [rsi + 32]
 ; x1 = mem256[qb + 32]
 %line 305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [rax + 32]
 ; mem256[qc + 32] = x0
 %line 306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rcx + 32], ymm0
 ; mem256[qc + 800] = x1
 %line 307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 800], ymm1
+	vmovdqu [rcx + 800], ymm1
 ; 16x x0 = x0 + x1
 %line 308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 416] = x0
 %line 309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 416], ymm0
+	vmovdqu [rcx + 416], ymm0
 ; x0 = mem256[qa + 64]
 %line 310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 64]
+	vmovdqu ymm0, [rsi + 64]
 ; x1 = mem256[qb + 64]
 %line 311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r8 + 64]
+	vmovdqu ymm1, [rax + 64]
 ; mem256[qc + 64] = x0
 %line 312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [rcx + 64], ymm0
 ; mem256[qc + 832] = x1
 %line 313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 832], ymm1
+	vmovdqu [rcx + 832], ymm1
 ; 16x x0 = x0 + x1
 %line 314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 448] = x0
 %line 315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 448], ymm0
+	vmovdqu [rcx + 448], ymm0
 ; x0 = mem256[qa + 96]
 %line 316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 96]
+	vmovdqu ymm0, [rsi + 96]
 ; x1 = mem256[qb + 96]
 %line 317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [rax + 96]
 ; mem256[qc + 96] = x0
 %line 318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [rcx + 96], ymm0
 ; mem256[qc + 864] = x1
 %line 319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 864], ymm1
+	vmovdqu [rcx + 864], ymm1
 ; 16x x0 = x0 + x1
 %line 320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 480] = x0
 %line 321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 480], ymm0
+	vmovdqu [rcx + 480], ymm0
 ; qa = qa + 128
 %line 322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r9, 128
+	add rsi, 128
 ; qb = qb + 128
 %line 323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r8, 128
+	add rax, 128
 ; qc = qc + 128
 %line 324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r11, 128
+	add rcx, 128
 ; i1 = i1 - 1
 %line 325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop6 if !=
 %line 327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	jne .Lloop6
 ; pa = pa + 768
 %line 328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r9, rcx
 	add r9, 768
 ; pb = pb + 1152
 %line 329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r11, rdx
-	add r11, 1152
+	add r10, 1152
 ; i0 = i0 - 1
 %line 330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r8, rax
 	sub r8, 1
 ; =? i0 - 0
 %line 331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	cmp r8, 0
 ; goto loop5 if !=
 %line 332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r10, rsi
 	jne .Lloop5
 ; pa = w + 20736
 %line 333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r9, [r10 + 20736]
+	lea r8, [r11 + 20736]
 ; pb = w + 17280
 %line 334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r11, [r10 + 17280]
+	lea r9, [r11 + 17280]
 ; i0 = 3
 %line 335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r8, 3
+	mov r10, 3
 align 32
 .Lloop7:
 ; qa = pa
 %line 337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov rdx, r8
-	mov rsi, r10
+	mov rsi, r8
 ; qb = pa + 384
 %line 338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r8, [r9 + 384]
+	lea rax, [r8 + 384]
 ; qc = pb
 %line 339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 3
 %line 340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov rcx, r11
-	mov r10, 3
+	mov rdx, 3
 align 32
 .Lloop8:
 ; x0 = mem256[qa]
 %line 342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; x1 = mem256[qb]
 %line 343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r8]
+	vmovdqu ymm1, [rax]
 ; mem256[qc] = x0
 %line 344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rcx], ymm0
 ; mem256[qc + 768] = x1
 %line 345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 768], ymm1
+	vmovdqu [rcx + 768], ymm1
 ; 16x x0 = x0 + x1
 %line 346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 384] = x0
 %line 347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 384], ymm0
+	vmovdqu [rcx + 384], ymm0
 ; x0 = mem256[qa + 32]
 %line 348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 32]
+	vmovdqu ymm0, [rsi + 32]
 ; x1 = mem256[qb + 32]
 %line 349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [rax + 32]
 ; mem256[qc + 32] = x0
 %line 350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rcx + 32], ymm0
 ; mem256[qc + 800] = x1
 %line 351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 800], ymm1
+	vmovdqu [rcx + 800], ymm1
 ; 16x x0 = x0 + x1
 %line 352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 416] = x0
 %line 353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 416], ymm0
+	vmovdqu [rcx + 416], ymm0
 ; x0 = mem256[qa + 64]
 %line 354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 64]
+	vmovdqu ymm0, [rsi + 64]
 ; x1 = mem256[qb + 64]
 %line 355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r8 + 64]
+	vmovdqu ymm1, [rax + 64]
 ; mem256[qc + 64] = x0
 %line 356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [rcx + 64], ymm0
 ; mem256[qc + 832] = x1
 %line 357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 832], ymm1
+	vmovdqu [rcx + 832], ymm1
 ; 16x x0 = x0 + x1
 %line 358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 448] = x0
 %line 359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 448], ymm0
+	vmovdqu [rcx + 448], ymm0
 ; x0 = mem256[qa + 96]
 %line 360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 96]
+	vmovdqu ymm0, [rsi + 96]
 ; x1 = mem256[qb + 96]
 %line 361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [rax + 96]
 ; mem256[qc + 96] = x0
 %line 362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [rcx + 96], ymm0
 ; mem256[qc + 864] = x1
 %line 363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 864], ymm1
+	vmovdqu [rcx + 864], ymm1
 ; 16x x0 = x0 + x1
 %line 364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 480] = x0
 %line 365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 480], ymm0
+	vmovdqu [rcx + 480], ymm0
 ; qa = qa + 128
 %line 366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r9, 128
+	add rsi, 128
 ; qb = qb + 128
 %line 367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r8, 128
+	add rax, 128
 ; qc = qc + 128
 %line 368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r11, 128
+	add rcx, 128
 ; i1 = i1 - 1
 %line 369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop8 if !=
 %line 371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	jne .Lloop8
 ; pa = pa + 768
 %line 372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r9, rax
-	add r9, 768
+	add r8, 768
 ; pb = pb + 1152
 %line 373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r11, rcx
-	add r11, 1152
+	add r9, 1152
 ; i0 = i0 - 1
 %line 374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop7 if !=
 %line 376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r10, rsi
 	jne .Lloop7
 ; pa = w + 3072
 %line 377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r8, [r10 + 3072]
+	lea r9, [r11 + 3072]
 ; pb = w + 6528
 %line 378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r9, [r10 + 6528]
+	lea rsi, [r11 + 6528]
 ; z0 = 0
 %line 379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov rsi, r10
-	vpxor ymm0, ymm0, ymm0
+	vpxor ymm2, ymm2, ymm2
 ; i0 = 9
 %line 380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r10, 9
-	mov r11, r9
-	vmovdqa ymm2, ymm0
+	mov r8, 9
 align 32
 .Lloop9:
 ; qb = pa + 192
 %line 383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r9, [r8 + 192]
+	lea r10, [r9 + 192]
 ; x0 = mem256[qa]
 %line 385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; x1 = mem256[qb]
 %line 386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r9]
+	vmovdqu ymm1, [r10]
 ; mem256[qc + 192] = x0
 %line 387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 192], ymm0
+	vmovdqu [rsi + 192], ymm0
 ; mem256[qc + 960] = x1
 %line 388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 960], ymm1
+	vmovdqu [rsi + 960], ymm1
 ; 16x x0 = x0 + x1
 %line 389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 576] = x0
 %line 390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 576], ymm0
+	vmovdqu [rsi + 576], ymm0
 ; mem256[qc] = z0
 %line 391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11], ymm2
+	vmovdqu [rsi], ymm2
 ; mem256[qc + 384] = z0
 %line 392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 384], ymm2
+	vmovdqu [rsi + 384], ymm2
 ; mem256[qc + 768] = z0
 %line 393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 768], ymm2
+	vmovdqu [rsi + 768], ymm2
 ; x0 = mem256[qa + 32]
 %line 394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; x1 = mem256[qb + 32]
 %line 395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 32]
+	vmovdqu ymm1, [r10 + 32]
 ; mem256[qc + 224] = x0
 %line 396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 224], ymm0
+	vmovdqu [rsi + 224], ymm0
 ; mem256[qc + 992] = x1
 %line 397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 992], ymm1
+	vmovdqu [rsi + 992], ymm1
 ; 16x x0 = x0 + x1
 %line 398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 608] = x0
 %line 399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 608], ymm0
+	vmovdqu [rsi + 608], ymm0
 ; mem256[qc + 32] = z0
 %line 400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 32], ymm2
+	vmovdqu [rsi + 32], ymm2
 ; mem256[qc + 416] = z0
 %line 401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 416], ymm2
+	vmovdqu [rsi + 416], ymm2
 ; mem256[qc + 800] = z0
 %line 402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 800], ymm2
+	vmovdqu [rsi + 800], ymm2
 ; x0 = mem256[qa + 64]
 %line 403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r9 + 64]
 ; x1 = mem256[qb + 64]
 %line 404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 64]
+	vmovdqu ymm1, [r10 + 64]
 ; mem256[qc + 256] = x0
 %line 405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 256], ymm0
+	vmovdqu [rsi + 256], ymm0
 ; mem256[qc + 1024] = x1
 %line 406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 1024], ymm1
+	vmovdqu [rsi + 1024], ymm1
 ; 16x x0 = x0 + x1
 %line 407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 640] = x0
 %line 408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 640], ymm0
+	vmovdqu [rsi + 640], ymm0
 ; mem256[qc + 64] = z0
 %line 409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 64], ymm2
+	vmovdqu [rsi + 64], ymm2
 ; mem256[qc + 448] = z0
 %line 410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 448], ymm2
+	vmovdqu [rsi + 448], ymm2
 ; mem256[qc + 832] = z0
 %line 411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 832], ymm2
+	vmovdqu [rsi + 832], ymm2
 ; x0 = mem256[qa + 96]
 %line 412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r9 + 96]
 ; x1 = mem256[qb + 96]
 %line 413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 96]
+	vmovdqu ymm1, [r10 + 96]
 ; mem256[qc + 288] = x0
 %line 414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 288], ymm0
+	vmovdqu [rsi + 288], ymm0
 ; mem256[qc + 1056] = x1
 %line 415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 1056], ymm1
+	vmovdqu [rsi + 1056], ymm1
 ; 16x x0 = x0 + x1
 %line 416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 672] = x0
 %line 417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 672], ymm0
+	vmovdqu [rsi + 672], ymm0
 ; mem256[qc + 96] = z0
 %line 418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 96], ymm2
+	vmovdqu [rsi + 96], ymm2
 ; mem256[qc + 480] = z0
 %line 419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 480], ymm2
+	vmovdqu [rsi + 480], ymm2
 ; mem256[qc + 864] = z0
 %line 420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 864], ymm2
+	vmovdqu [rsi + 864], ymm2
 ; x0 = mem256[qa + 128]
 %line 421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r9 + 128]
 ; x1 = mem256[qb + 128]
 %line 422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 128]
+	vmovdqu ymm1, [r10 + 128]
 ; mem256[qc + 320] = x0
 %line 423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 320], ymm0
+	vmovdqu [rsi + 320], ymm0
 ; mem256[qc + 1088] = x1
 %line 424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 1088], ymm1
+	vmovdqu [rsi + 1088], ymm1
 ; 16x x0 = x0 + x1
 %line 425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 704] = x0
 %line 426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 704], ymm0
+	vmovdqu [rsi + 704], ymm0
 ; mem256[qc + 128] = z0
 %line 427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 128], ymm2
+	vmovdqu [rsi + 128], ymm2
 ; mem256[qc + 512] = z0
 %line 428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 512], ymm2
+	vmovdqu [rsi + 512], ymm2
 ; mem256[qc + 896] = z0
 %line 429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 896], ymm2
+	vmovdqu [rsi + 896], ymm2
 ; x0 = mem256[qa + 160]
 %line 430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r9 + 160]
 ; x1 = mem256[qb + 160]
 %line 431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 160]
+	vmovdqu ymm1, [r10 + 160]
 ; mem256[qc + 352] = x0
 %line 432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 352], ymm0
+	vmovdqu [rsi + 352], ymm0
 ; mem256[qc + 1120] = x1
 %line 433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 1120], ymm1
+	vmovdqu [rsi + 1120], ymm1
 ; 16x x0 = x0 + x1
 %line 434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 736] = x0
 %line 435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 736], ymm0
+	vmovdqu [rsi + 736], ymm0
 ; mem256[qc + 160] = z0
 %line 436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 160], ymm2
+	vmovdqu [rsi + 160], ymm2
 ; mem256[qc + 544] = z0
 %line 437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 544], ymm2
+	vmovdqu [rsi + 544], ymm2
 ; mem256[qc + 928] = z0
 %line 438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 928], ymm2
+	vmovdqu [rsi + 928], ymm2
 ; pa = pa + 384
 %line 439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r8, 384
+	add r9, 384
 ; pb = pb + 1152
 %line 440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r11, 1152
+	add rsi, 1152
 ; i0 = i0 - 1
 %line 441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop9 if !=
 %line 443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	jne .Lloop9
 ; pa = w + 17280
 %line 444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r10, rsi
-	lea r8, [r10 + 17280]
+	lea r9, [r11 + 17280]
 ; pb = w + 20736
 %line 445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r9, [r10 + 20736]
+	lea rsi, [r11 + 20736]
 ; i0 = 9
 %line 446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov rsi, r10
-	mov r10, 9
-	mov r11, r9
+	mov r8, 9
 align 32
 .Lloop10:
 ; qb = pa + 192
 %line 449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r9, [r8 + 192]
+	lea r10, [r9 + 192]
 ; x0 = mem256[qa]
 %line 451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; x1 = mem256[qb]
 %line 452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r9]
+	vmovdqu ymm1, [r10]
 ; mem256[qc] = x0
 %line 453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rsi], ymm0
 ; mem256[qc + 384] = x1
 %line 454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 384], ymm1
+	vmovdqu [rsi + 384], ymm1
 ; 16x x0 = x0 + x1
 %line 455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 192] = x0
 %line 456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 192], ymm0
+	vmovdqu [rsi + 192], ymm0
 ; x0 = mem256[qa + 32]
 %line 457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; x1 = mem256[qb + 32]
 %line 458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 32]
+	vmovdqu ymm1, [r10 + 32]
 ; mem256[qc + 32] = x0
 %line 459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rsi + 32], ymm0
 ; mem256[qc + 416] = x1
 %line 460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 416], ymm1
+	vmovdqu [rsi + 416], ymm1
 ; 16x x0 = x0 + x1
 %line 461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 224] = x0
 %line 462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 224], ymm0
+	vmovdqu [rsi + 224], ymm0
 ; x0 = mem256[qa + 64]
 %line 463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r9 + 64]
 ; x1 = mem256[qb + 64]
 %line 464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 64]
+	vmovdqu ymm1, [r10 + 64]
 ; mem256[qc + 64] = x0
 %line 465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [rsi + 64], ymm0
 ; mem256[qc + 448] = x1
 %line 466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 448], ymm1
+	vmovdqu [rsi + 448], ymm1
 ; 16x x0 = x0 + x1
 %line 467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 256] = x0
 %line 468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 256], ymm0
+	vmovdqu [rsi + 256], ymm0
 ; x0 = mem256[qa + 96]
 %line 469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r9 + 96]
 ; x1 = mem256[qb + 96]
 %line 470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 96]
+	vmovdqu ymm1, [r10 + 96]
 ; mem256[qc + 96] = x0
 %line 471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [rsi + 96], ymm0
 ; mem256[qc + 480] = x1
 %line 472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 480], ymm1
+	vmovdqu [rsi + 480], ymm1
 ; 16x x0 = x0 + x1
 %line 473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 288] = x0
 %line 474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 288], ymm0
+	vmovdqu [rsi + 288], ymm0
 ; x0 = mem256[qa + 128]
 %line 475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r9 + 128]
 ; x1 = mem256[qb + 128]
 %line 476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 128]
+	vmovdqu ymm1, [r10 + 128]
 ; mem256[qc + 128] = x0
 %line 477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 128], ymm0
+	vmovdqu [rsi + 128], ymm0
 ; mem256[qc + 512] = x1
 %line 478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 512], ymm1
+	vmovdqu [rsi + 512], ymm1
 ; 16x x0 = x0 + x1
 %line 479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 320] = x0
 %line 480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 320], ymm0
+	vmovdqu [rsi + 320], ymm0
 ; x0 = mem256[qa + 160]
 %line 481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r9 + 160]
 ; x1 = mem256[qb + 160]
 %line 482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 160]
+	vmovdqu ymm1, [r10 + 160]
 ; mem256[qc + 160] = x0
 %line 483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 160], ymm0
+	vmovdqu [rsi + 160], ymm0
 ; mem256[qc + 544] = x1
 %line 484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 544], ymm1
+	vmovdqu [rsi + 544], ymm1
 ; 16x x0 = x0 + x1
 %line 485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 352] = x0
 %line 486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 352], ymm0
+	vmovdqu [rsi + 352], ymm0
 ; pa = pa + 384
 %line 487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r8, 384
+	add r9, 384
 ; pb = pb + 576
 %line 488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r11, 576
+	add rsi, 576
 ; i0 = i0 - 1
 %line 489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop10 if !=
 %line 491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	jne .Lloop10
 ; pa = w + 16896
 %line 492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r10, rsi
-	lea r8, [r10 + 16896]
+	lea r8, [r11 + 16896]
 ; z0 = 0
 %line 493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpxor ymm0, ymm0, ymm0
@@ -1432,21 +1403,19 @@ align 32
 	vmovdqu [r8 + 160], ymm0
 ; pa = w + 6528
 %line 500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r9, [r10 + 6528]
+	lea r9, [r11 + 6528]
 ; pb = w + 6526
 %line 501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r11, [r10 + 6526]
+	lea r10, [r11 + 6526]
 ; pc = w + 40224
 %line 502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r8, [r10 + 40224]
+	lea r8, [r11 + 40224]
 ; x7 = mem256[LO8]
 %line 503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov rsi, r10
-	vmovdqu ymm0, [rel LO8]
+	vmovdqu ymm2, [rel LO8]
 ; i1 = 82
 %line 504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r10, 82
-	vmovdqa ymm2, ymm0
+	mov rsi, 82
 align 32
 .Lloop11:
 ; x0 = mem256[pa]
@@ -1454,7 +1423,7 @@ align 32
 	vmovdqu ymm0, [r9]
 ; x1 = mem256[pb]
 %line 507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r11]
+	vmovdqu ymm1, [r10]
 ; x0 = x0 & x7
 %line 508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpand ymm0, ymm0, ymm2
@@ -1472,7 +1441,7 @@ align 32
 	vmovdqu ymm0, [r9 + 32]
 ; x1 = mem256[pb + 32]
 %line 513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r11 + 32]
+	vmovdqu ymm1, [r10 + 32]
 ; x0 = x0 & x7
 %line 514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpand ymm0, ymm0, ymm2
@@ -1490,7 +1459,7 @@ align 32
 	vmovdqu ymm0, [r9 + 64]
 ; x1 = mem256[pb + 64]
 %line 519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r11 + 64]
+	vmovdqu ymm1, [r10 + 64]
 ; x0 = x0 & x7
 %line 520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpand ymm0, ymm0, ymm2
@@ -1508,7 +1477,7 @@ align 32
 	vmovdqu ymm0, [r9 + 96]
 ; x1 = mem256[pb + 96]
 %line 525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r11 + 96]
+	vmovdqu ymm1, [r10 + 96]
 ; x0 = x0 & x7
 %line 526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpand ymm0, ymm0, ymm2
@@ -1526,70 +1495,67 @@ align 32
 	add r9, 128
 ; pb = pb + 128
 %line 531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r11, 128
+	add r10, 128
 ; pc = pc + 128
 %line 532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	add r8, 128
 ; i1 = i1 - 1
 %line 533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	sub r10, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	cmp r10, 0
+	cmp rsi, 0
 ; goto loop11 if !=
 %line 535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	jne .Lloop11
 ; x0 = mem256[pa]
 %line 536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqa ymm0, ymm2
-	vmovdqu ymm1, [r9]
+	vmovdqu ymm0, [r9]
 ; x1 = mem256[pb]
 %line 537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r11]
+	vmovdqu ymm1, [r10]
 ; x0 = x0 & x7
 %line 538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vpand ymm1, ymm1, ymm0
+	vpand ymm0, ymm0, ymm2
 ; 16x x1 = x1 << 8
 %line 539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vpsllw ymm2, ymm2, 8
+	vpsllw ymm1, ymm1, 8
 ; 16x x0 = x0 + x1
 %line 540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm2
+	vpaddw ymm0, ymm0, ymm1
 ; mem256[pc] = x0
 %line 541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r8], ymm1
+	vmovdqu [r8], ymm0
 ; x0 = mem256[pa + 32]
 %line 542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; x1 = mem256[pb + 32]
 %line 543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r11 + 32]
+	vmovdqu ymm1, [r10 + 32]
 ; x0 = x0 & x7
 %line 544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vpand ymm1, ymm1, ymm0
+	vpand ymm0, ymm0, ymm2
 ; 16x x1 = x1 << 8
 %line 545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vpsllw ymm2, ymm2, 8
+	vpsllw ymm1, ymm1, 8
 ; 16x x0 = x0 + x1
 %line 546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vpaddw ymm1, ymm1, ymm2
+	vpaddw ymm0, ymm0, ymm1
 ; mem256[pc + 32] = x0
 %line 547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r8 + 32], ymm1
+	vmovdqu [r8 + 32], ymm0
 ; pa = w + 20736
 %line 548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r10, rsi
-	lea r8, [r10 + 20736]
+	lea r8, [r11 + 20736]
 ; pb = w + 20738
 %line 549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r9, [r10 + 20738]
+	lea r9, [r11 + 20738]
 ; pc = w + 50784
 %line 550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r11, [r10 + 50784]
+	lea r10, [r11 + 50784]
 ; i1 = 40
 %line 551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov rsi, r10
-	mov r10, 40
+	mov rsi, 40
 align 32
 .Lloop12:
 ; x0 = mem256[pa]
@@ -1606,7 +1572,7 @@ align 32
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[pc] = x0
 %line 557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11], ymm0
+	vmovdqu [r10], ymm0
 ; x0 = mem256[pa + 32]
 %line 558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 32]
@@ -1621,7 +1587,7 @@ align 32
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[pc + 32] = x0
 %line 562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [r10 + 32], ymm0
 ; x0 = mem256[pa + 64]
 %line 563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 64]
@@ -1636,7 +1602,7 @@ align 32
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[pc + 64] = x0
 %line 567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [r10 + 64], ymm0
 ; x0 = mem256[pa + 96]
 %line 568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 96]
@@ -1651,7 +1617,7 @@ align 32
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[pc + 96] = x0
 %line 572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [r10 + 96], ymm0
 ; pa = pa + 128
 %line 573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	add r8, 128
@@ -1660,13 +1626,13 @@ align 32
 	add r9, 128
 ; pc = pc + 128
 %line 575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r11, 128
+	add r10, 128
 ; i1 = i1 - 1
 %line 576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	sub r10, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	cmp r10, 0
+	cmp rsi, 0
 ; goto loop12 if !=
 %line 578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	jne .Lloop12
@@ -1684,7 +1650,7 @@ align 32
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[pc] = x0
 %line 583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11], ymm0
+	vmovdqu [r10], ymm0
 ; x0 = mem256[pa + 32]
 %line 584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 32]
@@ -1699,21 +1665,19 @@ align 32
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[pc + 32] = x0
 %line 588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [r10 + 32], ymm0
 ; pa = w + 40224
 %line 589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r10, rsi
-	lea r8, [r10 + 40224]
+	lea r8, [r11 + 40224]
 ; pb = w + 50784
 %line 590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r9, [r10 + 50784]
+	lea r9, [r11 + 50784]
 ; pc = w + 25920
 %line 591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r11, [r10 + 25920]
+	lea r10, [r11 + 25920]
 ; i0 = 27
 %line 592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov rsi, r10
-	mov r10, 27
+	mov rsi, 27
 align 32
 .Lloop13:
 ; 16x x0 = mem16[pb]
@@ -2996,22 +2960,22 @@ align 32
 	vpaddw ymm0, ymm0, ymm2
 ; mem256[pc] = a0
 %line 1020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11], ymm5
+	vmovdqu [r10], ymm5
 ; mem256[pc + 32] = a1
 %line 1021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 32], ymm1
+	vmovdqu [r10 + 32], ymm1
 ; mem256[pc + 64] = a2
 %line 1022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 64], ymm12
+	vmovdqu [r10 + 64], ymm12
 ; mem256[pc + 96] = a3
 %line 1023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 96], ymm11
+	vmovdqu [r10 + 96], ymm11
 ; mem256[pc + 128] = a4
 %line 1024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 128], ymm3
+	vmovdqu [r10 + 128], ymm3
 ; mem256[pc + 160] = a5
 %line 1025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 160], ymm0
+	vmovdqu [r10 + 160], ymm0
 ; 16x x0 = mem16[pb]
 %line 1026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpbroadcastw ymm4, [r9]
@@ -4292,22 +4256,22 @@ align 32
 	vpaddw ymm8, ymm8, ymm0
 ; mem256[pc + 192] = a0
 %line 1452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 192], ymm2
+	vmovdqu [r10 + 192], ymm2
 ; mem256[pc + 224] = a1
 %line 1453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 224], ymm10
+	vmovdqu [r10 + 224], ymm10
 ; mem256[pc + 256] = a2
 %line 1454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 256], ymm12
+	vmovdqu [r10 + 256], ymm12
 ; mem256[pc + 288] = a3
 %line 1455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 288], ymm13
+	vmovdqu [r10 + 288], ymm13
 ; mem256[pc + 320] = a4
 %line 1456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 320], ymm11
+	vmovdqu [r10 + 320], ymm11
 ; mem256[pc + 352] = a5
 %line 1457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 352], ymm8
+	vmovdqu [r10 + 352], ymm8
 ; pa = pa + 384
 %line 1458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	add r8, 384
@@ -4316,50 +4280,45 @@ align 32
 	add r9, 192
 ; pc = pc + 384
 %line 1460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r11, 384
+	add r10, 384
 ; i0 = i0 - 1
 %line 1461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	sub r10, 1
+	sub rsi, 1
 ; =? i0 - 0
 %line 1462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	cmp r10, 0
+	cmp rsi, 0
 ; goto loop13 if !=
 %line 1463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	jne .Lloop13
 ; pa = w + 25920
 %line 1464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r10, rsi
-	lea r8, [r10 + 25920]
+	lea r10, [r11 + 25920]
 ; pb = w + 3072
 %line 1465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r9, [r10 + 3072]
+	lea r8, [r11 + 3072]
 ; i0 = 9
 %line 1466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov rsi, r10
-	mov r10, 9
-	mov r11, r8
-	mov r8, r9
-	mov rax, r10
+	mov r9, 9
 align 32
 .Lloop14:
 ; qb = pa + 384
 %line 1469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r9, [r11 + 384]
+	lea rsi, [r10 + 384]
 ; qc = pa + 768
 %line 1470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r10, [r11 + 768]
+	lea rax, [r10 + 768]
 ; x0 = mem256[qa]
 %line 1472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r11]
+	vmovdqu ymm0, [r10]
 ; x1 = mem256[qa + 192]
 %line 1473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r11 + 192]
+	vmovdqu ymm1, [r10 + 192]
 ; x2 = mem256[qc]
 %line 1474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r10]
+	vmovdqu ymm2, [rax]
 ; x3 = mem256[qc + 192]
 %line 1475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm3, [r10 + 192]
+	vmovdqu ymm3, [rax + 192]
 ; mem256[qd] = x0
 %line 1476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vmovdqu [r8], ymm0
@@ -4371,7 +4330,7 @@ align 32
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb]
 %line 1479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r9]
+	vmovdqu ymm2, [rsi]
 ; 16x x5 = x5 - x0
 %line 1480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm2, ymm2, ymm0
@@ -4383,7 +4342,7 @@ align 32
 	vmovdqu [r8 + 192], ymm2
 ; x5 = mem256[qb + 192]
 %line 1483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 192]
+	vmovdqu ymm0, [rsi + 192]
 ; 16x x5 = x5 - x3
 %line 1484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm3
@@ -4395,16 +4354,16 @@ align 32
 	vmovdqu [r8 + 384], ymm0
 ; x0 = mem256[qa + 32]
 %line 1487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r11 + 32]
+	vmovdqu ymm0, [r10 + 32]
 ; x1 = mem256[qa + 224]
 %line 1488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r11 + 224]
+	vmovdqu ymm1, [r10 + 224]
 ; x2 = mem256[qc + 32]
 %line 1489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r10 + 32]
+	vmovdqu ymm2, [rax + 32]
 ; x3 = mem256[qc + 224]
 %line 1490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm3, [r10 + 224]
+	vmovdqu ymm3, [rax + 224]
 ; mem256[qd + 32] = x0
 %line 1491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vmovdqu [r8 + 32], ymm0
@@ -4416,7 +4375,7 @@ align 32
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
 %line 1494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r9 + 32]
+	vmovdqu ymm2, [rsi + 32]
 ; 16x x5 = x5 - x0
 %line 1495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm2, ymm2, ymm0
@@ -4428,7 +4387,7 @@ align 32
 	vmovdqu [r8 + 224], ymm2
 ; x5 = mem256[qb + 224]
 %line 1498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 224]
+	vmovdqu ymm0, [rsi + 224]
 ; 16x x5 = x5 - x3
 %line 1499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm3
@@ -4440,16 +4399,16 @@ align 32
 	vmovdqu [r8 + 416], ymm0
 ; x0 = mem256[qa + 64]
 %line 1502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r11 + 64]
+	vmovdqu ymm0, [r10 + 64]
 ; x1 = mem256[qa + 256]
 %line 1503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r11 + 256]
+	vmovdqu ymm1, [r10 + 256]
 ; x2 = mem256[qc + 64]
 %line 1504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r10 + 64]
+	vmovdqu ymm2, [rax + 64]
 ; x3 = mem256[qc + 256]
 %line 1505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm3, [r10 + 256]
+	vmovdqu ymm3, [rax + 256]
 ; mem256[qd + 64] = x0
 %line 1506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vmovdqu [r8 + 64], ymm0
@@ -4461,7 +4420,7 @@ align 32
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 64]
 %line 1509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r9 + 64]
+	vmovdqu ymm2, [rsi + 64]
 ; 16x x5 = x5 - x0
 %line 1510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm2, ymm2, ymm0
@@ -4473,7 +4432,7 @@ align 32
 	vmovdqu [r8 + 256], ymm2
 ; x5 = mem256[qb + 256]
 %line 1513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 256]
+	vmovdqu ymm0, [rsi + 256]
 ; 16x x5 = x5 - x3
 %line 1514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm3
@@ -4485,16 +4444,16 @@ align 32
 	vmovdqu [r8 + 448], ymm0
 ; x0 = mem256[qa + 96]
 %line 1517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r11 + 96]
+	vmovdqu ymm0, [r10 + 96]
 ; x1 = mem256[qa + 288]
 %line 1518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r11 + 288]
+	vmovdqu ymm1, [r10 + 288]
 ; x2 = mem256[qc + 96]
 %line 1519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r10 + 96]
+	vmovdqu ymm2, [rax + 96]
 ; x3 = mem256[qc + 288]
 %line 1520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm3, [r10 + 288]
+	vmovdqu ymm3, [rax + 288]
 ; mem256[qd + 96] = x0
 %line 1521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vmovdqu [r8 + 96], ymm0
@@ -4506,7 +4465,7 @@ align 32
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 96]
 %line 1524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r9 + 96]
+	vmovdqu ymm2, [rsi + 96]
 ; 16x x5 = x5 - x0
 %line 1525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm2, ymm2, ymm0
@@ -4518,7 +4477,7 @@ align 32
 	vmovdqu [r8 + 288], ymm2
 ; x5 = mem256[qb + 288]
 %line 1528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 288]
+	vmovdqu ymm0, [rsi + 288]
 ; 16x x5 = x5 - x3
 %line 1529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm3
@@ -4530,16 +4489,16 @@ align 32
 	vmovdqu [r8 + 480], ymm0
 ; x0 = mem256[qa + 128]
 %line 1532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r11 + 128]
+	vmovdqu ymm0, [r10 + 128]
 ; x1 = mem256[qa + 320]
 %line 1533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r11 + 320]
+	vmovdqu ymm1, [r10 + 320]
 ; x2 = mem256[qc + 128]
 %line 1534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r10 + 128]
+	vmovdqu ymm2, [rax + 128]
 ; x3 = mem256[qc + 320]
 %line 1535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm3, [r10 + 320]
+	vmovdqu ymm3, [rax + 320]
 ; mem256[qd + 128] = x0
 %line 1536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vmovdqu [r8 + 128], ymm0
@@ -4551,7 +4510,7 @@ align 32
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 128]
 %line 1539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r9 + 128]
+	vmovdqu ymm2, [rsi + 128]
 ; 16x x5 = x5 - x0
 %line 1540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm2, ymm2, ymm0
@@ -4563,7 +4522,7 @@ align 32
 	vmovdqu [r8 + 320], ymm2
 ; x5 = mem256[qb + 320]
 %line 1543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 320]
+	vmovdqu ymm0, [rsi + 320]
 ; 16x x5 = x5 - x3
 %line 1544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm3
@@ -4575,16 +4534,16 @@ align 32
 	vmovdqu [r8 + 512], ymm0
 ; x0 = mem256[qa + 160]
 %line 1547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r11 + 160]
+	vmovdqu ymm0, [r10 + 160]
 ; x1 = mem256[qa + 352]
 %line 1548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r11 + 352]
+	vmovdqu ymm1, [r10 + 352]
 ; x2 = mem256[qc + 160]
 %line 1549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r10 + 160]
+	vmovdqu ymm2, [rax + 160]
 ; x3 = mem256[qc + 352]
 %line 1550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm3, [r10 + 352]
+	vmovdqu ymm3, [rax + 352]
 ; mem256[qd + 160] = x0
 %line 1551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vmovdqu [r8 + 160], ymm0
@@ -4596,7 +4555,7 @@ align 32
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 160]
 %line 1554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r9 + 160]
+	vmovdqu ymm2, [rsi + 160]
 ; 16x x5 = x5 - x0
 %line 1555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm2, ymm2, ymm0
@@ -4608,7 +4567,7 @@ align 32
 	vmovdqu [r8 + 352], ymm2
 ; x5 = mem256[qb + 352]
 %line 1558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 352]
+	vmovdqu ymm0, [rsi + 352]
 ; 16x x5 = x5 - x3
 %line 1559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm3
@@ -4620,74 +4579,71 @@ align 32
 	vmovdqu [r8 + 544], ymm0
 ; pa = pa + 1152
 %line 1562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r11, 1152
+	add r10, 1152
 ; pb = pb + 768
 %line 1563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	add r8, 768
 ; i0 = i0 - 1
 %line 1564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	sub rax, 1
+	sub r9, 1
 ; =? i0 - 0
 %line 1565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto loop14 if !=
 %line 1566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	jne .Lloop14
 ; pa = w + 3072
 %line 1567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r10, rsi
-	lea r9, [r10 + 3072]
+	lea r8, [r11 + 3072]
 ; pb = w + 25920
 %line 1568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r11, [r10 + 25920]
+	lea r9, [r11 + 25920]
 ; i0 = 3
 %line 1569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r8, 3
+	mov r10, 3
 align 32
 .Lloop15:
 ; qa = pa
 %line 1571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov rbx, r8
-	mov rax, r10
+	mov rsi, r8
 ; qb = pa + 768
 %line 1572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r8, [r9 + 768]
+	lea rax, [r8 + 768]
 ; qc = pa + 1536
 %line 1573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r10, [r9 + 1536]
+	lea rcx, [r8 + 1536]
 ; qd = pb
 %line 1574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov rcx, r9
+	mov rdx, r9
 ; i1 = 3
 %line 1575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov rdx, r11
-	mov rsi, 3
+	mov rbx, 3
 align 32
 .Lloop16:
 ; x0 = mem256[qa]
 %line 1577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; x1 = mem256[qa + 384]
 %line 1578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 384]
+	vmovdqu ymm1, [rsi + 384]
 ; x2 = mem256[qc]
 %line 1579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r10]
+	vmovdqu ymm2, [rcx]
 ; x3 = mem256[qc + 384]
 %line 1580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm3, [r10 + 384]
+	vmovdqu ymm3, [rcx + 384]
 ; mem256[qd] = x0
 %line 1581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rdx], ymm0
 ; mem256[qd + 1152] = x3
 %line 1582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 1152], ymm3
+	vmovdqu [rdx + 1152], ymm3
 ; 16x x4 = x1 - x2
 %line 1583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb]
 %line 1584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r8]
+	vmovdqu ymm2, [rax]
 ; 16x x5 = x5 - x0
 %line 1585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm2, ymm2, ymm0
@@ -4696,10 +4652,10 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 384] = x5
 %line 1587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 384], ymm2
+	vmovdqu [rdx + 384], ymm2
 ; x5 = mem256[qb + 384]
 %line 1588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 384]
+	vmovdqu ymm0, [rax + 384]
 ; 16x x5 = x5 - x3
 %line 1589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm3
@@ -4708,31 +4664,31 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 768] = x5
 %line 1591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 768], ymm0
+	vmovdqu [rdx + 768], ymm0
 ; x0 = mem256[qa + 32]
 %line 1592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 32]
+	vmovdqu ymm0, [rsi + 32]
 ; x1 = mem256[qa + 416]
 %line 1593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 416]
+	vmovdqu ymm1, [rsi + 416]
 ; x2 = mem256[qc + 32]
 %line 1594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r10 + 32]
+	vmovdqu ymm2, [rcx + 32]
 ; x3 = mem256[qc + 416]
 %line 1595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm3, [r10 + 416]
+	vmovdqu ymm3, [rcx + 416]
 ; mem256[qd + 32] = x0
 %line 1596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rdx + 32], ymm0
 ; mem256[qd + 1184] = x3
 %line 1597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 1184], ymm3
+	vmovdqu [rdx + 1184], ymm3
 ; 16x x4 = x1 - x2
 %line 1598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
 %line 1599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r8 + 32]
+	vmovdqu ymm2, [rax + 32]
 ; 16x x5 = x5 - x0
 %line 1600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm2, ymm2, ymm0
@@ -4741,10 +4697,10 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 416] = x5
 %line 1602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 416], ymm2
+	vmovdqu [rdx + 416], ymm2
 ; x5 = mem256[qb + 416]
 %line 1603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 416]
+	vmovdqu ymm0, [rax + 416]
 ; 16x x5 = x5 - x3
 %line 1604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm3
@@ -4753,31 +4709,31 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 800] = x5
 %line 1606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 800], ymm0
+	vmovdqu [rdx + 800], ymm0
 ; x0 = mem256[qa + 64]
 %line 1607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 64]
+	vmovdqu ymm0, [rsi + 64]
 ; x1 = mem256[qa + 448]
 %line 1608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 448]
+	vmovdqu ymm1, [rsi + 448]
 ; x2 = mem256[qc + 64]
 %line 1609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r10 + 64]
+	vmovdqu ymm2, [rcx + 64]
 ; x3 = mem256[qc + 448]
 %line 1610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm3, [r10 + 448]
+	vmovdqu ymm3, [rcx + 448]
 ; mem256[qd + 64] = x0
 %line 1611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [rdx + 64], ymm0
 ; mem256[qd + 1216] = x3
 %line 1612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 1216], ymm3
+	vmovdqu [rdx + 1216], ymm3
 ; 16x x4 = x1 - x2
 %line 1613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 64]
 %line 1614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r8 + 64]
+	vmovdqu ymm2, [rax + 64]
 ; 16x x5 = x5 - x0
 %line 1615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm2, ymm2, ymm0
@@ -4786,10 +4742,10 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 448] = x5
 %line 1617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 448], ymm2
+	vmovdqu [rdx + 448], ymm2
 ; x5 = mem256[qb + 448]
 %line 1618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 448]
+	vmovdqu ymm0, [rax + 448]
 ; 16x x5 = x5 - x3
 %line 1619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm3
@@ -4798,31 +4754,31 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 832] = x5
 %line 1621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 832], ymm0
+	vmovdqu [rdx + 832], ymm0
 ; x0 = mem256[qa + 96]
 %line 1622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r9 + 96]
+	vmovdqu ymm0, [rsi + 96]
 ; x1 = mem256[qa + 480]
 %line 1623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm1, [r9 + 480]
+	vmovdqu ymm1, [rsi + 480]
 ; x2 = mem256[qc + 96]
 %line 1624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r10 + 96]
+	vmovdqu ymm2, [rcx + 96]
 ; x3 = mem256[qc + 480]
 %line 1625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm3, [r10 + 480]
+	vmovdqu ymm3, [rcx + 480]
 ; mem256[qd + 96] = x0
 %line 1626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [rdx + 96], ymm0
 ; mem256[qd + 1248] = x3
 %line 1627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 1248], ymm3
+	vmovdqu [rdx + 1248], ymm3
 ; 16x x4 = x1 - x2
 %line 1628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 96]
 %line 1629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r8 + 96]
+	vmovdqu ymm2, [rax + 96]
 ; 16x x5 = x5 - x0
 %line 1630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm2, ymm2, ymm0
@@ -4831,10 +4787,10 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 480] = x5
 %line 1632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 480], ymm2
+	vmovdqu [rdx + 480], ymm2
 ; x5 = mem256[qb + 480]
 %line 1633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm0, [r8 + 480]
+	vmovdqu ymm0, [rax + 480]
 ; 16x x5 = x5 - x3
 %line 1634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm0, ymm0, ymm3
@@ -4843,57 +4799,49 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 864] = x5
 %line 1636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 864], ymm0
+	vmovdqu [rdx + 864], ymm0
 ; qa = qa + 128
 %line 1637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r9, 128
+	add rsi, 128
 ; qb = qb + 128
 %line 1638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r8, 128
+	add rax, 128
 ; qc = qc + 128
 %line 1639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r10, 128
+	add rcx, 128
 ; qd = qd + 128
 %line 1640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r11, 128
+	add rdx, 128
 ; i1 = i1 - 1
 %line 1641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	sub rsi, 1
+	sub rbx, 1
 ; =? i1 - 0
 %line 1642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	cmp rsi, 0
+	cmp rbx, 0
 ; goto loop16 if !=
 %line 1643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	jne .Lloop16
 ; pa = pa + 2304
 %line 1644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r9, rcx
-	add r9, 2304
+	add r8, 2304
 ; pb = pb + 1536
 %line 1645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r11, rdx
-	add r11, 1536
+	add r9, 1536
 ; i0 = i0 - 1
 %line 1646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r8, rbx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 1647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop15 if !=
 %line 1648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r10, rax
 	jne .Lloop15
 ; pa = w + 25920
 %line 1649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov rax, rdi
-	lea r8, [r10 + 25920]
+	lea r8, [r11 + 25920]
 ; pb = w + 3072
 %line 1650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r11, [r10 + 3072]
-; qa = pa
-%line 1651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov rdi, r10
+	lea rsi, [r11 + 3072]
 ; qb = pa + 1536
 %line 1652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	lea r9, [r8 + 1536]
@@ -4902,7 +4850,7 @@ align 32
 	lea r10, [r8 + 3072]
 ; i1 = 6
 %line 1655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov rsi, 6
+	mov rax, 6
 align 32
 .Lloop17:
 ; x0 = mem256[qa]
@@ -4919,10 +4867,10 @@ align 32
 	vmovdqu ymm3, [r10 + 768]
 ; mem256[qd] = x0
 %line 1661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rsi], ymm0
 ; mem256[qd + 2304] = x3
 %line 1662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 2304], ymm3
+	vmovdqu [rsi + 2304], ymm3
 ; 16x x4 = x1 - x2
 %line 1663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm2
@@ -4937,7 +4885,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 768] = x5
 %line 1667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 768], ymm2
+	vmovdqu [rsi + 768], ymm2
 ; x5 = mem256[qb + 768]
 %line 1668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vmovdqu ymm0, [r9 + 768]
@@ -4949,7 +4897,7 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1536] = x5
 %line 1671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 1536], ymm0
+	vmovdqu [rsi + 1536], ymm0
 ; x0 = mem256[qa + 32]
 %line 1672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 32]
@@ -4964,10 +4912,10 @@ align 32
 	vmovdqu ymm3, [r10 + 800]
 ; mem256[qd + 32] = x0
 %line 1676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rsi + 32], ymm0
 ; mem256[qd + 2336] = x3
 %line 1677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 2336], ymm3
+	vmovdqu [rsi + 2336], ymm3
 ; 16x x4 = x1 - x2
 %line 1678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm2
@@ -4982,7 +4930,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 800] = x5
 %line 1682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 800], ymm2
+	vmovdqu [rsi + 800], ymm2
 ; x5 = mem256[qb + 800]
 %line 1683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vmovdqu ymm0, [r9 + 800]
@@ -4994,7 +4942,7 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1568] = x5
 %line 1686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 1568], ymm0
+	vmovdqu [rsi + 1568], ymm0
 ; x0 = mem256[qa + 64]
 %line 1687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 64]
@@ -5009,10 +4957,10 @@ align 32
 	vmovdqu ymm3, [r10 + 832]
 ; mem256[qd + 64] = x0
 %line 1691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [rsi + 64], ymm0
 ; mem256[qd + 2368] = x3
 %line 1692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 2368], ymm3
+	vmovdqu [rsi + 2368], ymm3
 ; 16x x4 = x1 - x2
 %line 1693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm2
@@ -5027,7 +4975,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 832] = x5
 %line 1697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 832], ymm2
+	vmovdqu [rsi + 832], ymm2
 ; x5 = mem256[qb + 832]
 %line 1698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vmovdqu ymm0, [r9 + 832]
@@ -5039,7 +4987,7 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1600] = x5
 %line 1701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 1600], ymm0
+	vmovdqu [rsi + 1600], ymm0
 ; x0 = mem256[qa + 96]
 %line 1702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vmovdqu ymm0, [r8 + 96]
@@ -5054,10 +5002,10 @@ align 32
 	vmovdqu ymm3, [r10 + 864]
 ; mem256[qd + 96] = x0
 %line 1706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [rsi + 96], ymm0
 ; mem256[qd + 2400] = x3
 %line 1707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 2400], ymm3
+	vmovdqu [rsi + 2400], ymm3
 ; 16x x4 = x1 - x2
 %line 1708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpsubw ymm1, ymm1, ymm2
@@ -5072,7 +5020,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 864] = x5
 %line 1712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 864], ymm2
+	vmovdqu [rsi + 864], ymm2
 ; x5 = mem256[qb + 864]
 %line 1713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vmovdqu ymm0, [r9 + 864]
@@ -5084,7 +5032,7 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1632] = x5
 %line 1716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu [r11 + 1632], ymm0
+	vmovdqu [rsi + 1632], ymm0
 ; qa = qa + 128
 %line 1717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	add r8, 128
@@ -5096,13 +5044,13 @@ align 32
 	add r10, 128
 ; qd = qd + 128
 %line 1720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r11, 128
+	add rsi, 128
 ; i1 = i1 - 1
 %line 1721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	sub rsi, 1
+	sub rax, 1
 ; =? i1 - 0
 %line 1722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	cmp rsi, 0
+	cmp rax, 0
 ; goto loop17 if !=
 %line 1723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	jne .Lloop17
@@ -5120,27 +5068,25 @@ align 32
 	vmovdqu ymm6, [rel ONES]
 ; pa = w + 3072
 %line 1728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r10, rdi
-	lea r8, [r10 + 3072]
+	lea r8, [r11 + 3072]
 ; pb = w + 4594
 %line 1729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r9, [r10 + 4594]
+	lea r9, [r11 + 4594]
 ; pc = w + 4592
 %line 1730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r11, [r10 + 4592]
+	lea r10, [r11 + 4592]
 ; qd = w + 37824
 %line 1731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea rsi, [r10 + 37824]
+	lea rsi, [r11 + 37824]
 ; x0 = mem256[pa]
 %line 1732+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov rcx, r10
 	vmovdqu ymm0, [r8]
 ; x1 = mem256[pb]
 %line 1733+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vmovdqu ymm1, [r9]
 ; x2 = mem256[pc]
 %line 1734+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r11]
+	vmovdqu ymm2, [r10]
 ; x2 &= mem256[LANE0OFF]
 %line 1735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpand ymm2, ymm2, [rel LANE0OFF]
@@ -5176,14 +5122,13 @@ align 32
 	add r9, 32
 ; pc = pc + 32
 %line 1746+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r11, 32
+	add r10, 32
 ; qd = qd + 32
 %line 1747+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	add rsi, 32
 ; i1 = 11
 %line 1748+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r10, 11
-	mov rdi, rax
+	mov rax, 11
 align 32
 .Lloop18:
 ; x0 = mem256[pa]
@@ -5194,7 +5139,7 @@ align 32
 	vmovdqu ymm1, [r9]
 ; x2 = mem256[pc]
 %line 1752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r11]
+	vmovdqu ymm2, [r10]
 ; 16x x0 = x0 + x1
 %line 1753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
@@ -5227,7 +5172,7 @@ align 32
 	vmovdqu ymm1, [r9 + 32]
 ; x2 = mem256[pc + 32]
 %line 1763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r11 + 32]
+	vmovdqu ymm2, [r10 + 32]
 ; 16x x0 = x0 + x1
 %line 1764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
@@ -5260,7 +5205,7 @@ align 32
 	vmovdqu ymm1, [r9 + 64]
 ; x2 = mem256[pc + 64]
 %line 1774+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r11 + 64]
+	vmovdqu ymm2, [r10 + 64]
 ; 16x x0 = x0 + x1
 %line 1775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
@@ -5293,7 +5238,7 @@ align 32
 	vmovdqu ymm1, [r9 + 96]
 ; x2 = mem256[pc + 96]
 %line 1785+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r11 + 96]
+	vmovdqu ymm2, [r10 + 96]
 ; 16x x0 = x0 + x1
 %line 1786+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
@@ -5326,16 +5271,16 @@ align 32
 	add r9, 128
 ; pc = pc + 128
 %line 1796+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	add r11, 128
+	add r10, 128
 ; qd = qd + 128
 %line 1797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	add rsi, 128
 ; i1 = i1 - 1
 %line 1798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	sub r10, 1
+	sub rax, 1
 ; =? i1 - 0
 %line 1799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	cmp r10, 0
+	cmp rax, 0
 ; goto loop18 if !=
 %line 1800+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	jne .Lloop18
@@ -5347,7 +5292,7 @@ align 32
 	vmovdqu ymm1, [r9]
 ; x2 = mem256[pc]
 %line 1803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r11]
+	vmovdqu ymm2, [r10]
 ; 16x x0 = x0 + x1
 %line 1804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
@@ -5380,7 +5325,7 @@ align 32
 	vmovdqu ymm1, [r9 + 32]
 ; x2 = mem256[pc + 32]
 %line 1814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r11 + 32]
+	vmovdqu ymm2, [r10 + 32]
 ; 16x x0 = x0 + x1
 %line 1815+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
@@ -5413,7 +5358,7 @@ align 32
 	vmovdqu ymm1, [r9 + 64]
 ; x2 = mem256[pc + 64]
 %line 1825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	vmovdqu ymm2, [r11 + 64]
+	vmovdqu ymm2, [r10 + 64]
 ; 16x x0 = x0 + x1
 %line 1826+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vpaddw ymm0, ymm0, ymm1
@@ -5440,14 +5385,12 @@ align 32
 	vmovdqu [rsi + 64], ymm0
 ; pa = w + 37824
 %line 1834+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r10, rcx
-	lea r8, [r10 + 37824]
+	lea r8, [r11 + 37824]
 ; pb = w + 39392
 %line 1835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	lea r9, [r10 + 39392]
+	lea r9, [r11 + 39392]
 ; i1 = 6
 %line 1836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r11, r10
 	mov r10, 6
 align 32
 .Lloop19:
@@ -5528,8 +5471,7 @@ align 32
 	jne .Lloop19
 ; pa = w + 39392
 %line 1863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
-	mov r10, r11
-	lea r8, [r10 + 39392]
+	lea r8, [r11 + 39392]
 ; x0 = mem256[pa]
 %line 1864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_761.q
 	vmovdqu ymm0, [r8]

@@ -15,10 +15,10 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2_mul:
 	mov [rsp + 65184], r11
 ; w = &workqhasm_kernel_core_mult3sntrup857_amd64_avx2_mul
 %line 26+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r10, [rsp + 0]
+	lea r11, [rsp + 0]
 ; pa = w + 43168
 %line 27+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r8, [r10 + 43168]
+	lea r8, [r11 + 43168]
 ; z0 = 0
 %line 28+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpxor ymm0, ymm0, ymm0
@@ -30,7 +30,7 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2_mul:
 	vmovdqu [r8 + 32], ymm0
 ; pa = w + 42336
 %line 31+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r9, [r10 + 42336]
+	lea r9, [r11 + 42336]
 ; x0 = mem256[in]
 %line 32+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi]
@@ -213,7 +213,7 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2_mul:
 	mov byte [r9 + 856], r8b
 ; pa = w + 44064
 %line 92+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r8, [r10 + 44064]
+	lea r8, [r11 + 44064]
 ; z0 = 0
 %line 93+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpxor ymm0, ymm0, ymm0
@@ -225,7 +225,7 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2_mul:
 	vmovdqu [r8 + 32], ymm0
 ; pa = w + 43232
 %line 96+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r8, [r10 + 43232]
+	lea r8, [r11 + 43232]
 ; x0 = mem256[k]
 %line 97+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx]
@@ -408,20 +408,21 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2_mul:
 	mov byte [r8 + 856], r9b
 ; x7 = mem256[ONES]
 %line 157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [rel ONES]
+	vmovdqu ymm2, [rel ONES]
 ; pa = w + 42336
 %line 158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r9, [r10 + 42336]
+	lea r10, [r11 + 42336]
+; pb = w
+%line 159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
+	mov r8, r11
 ; i1 = 14
 %line 160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r11, r10
-	mov r8, 14
-	vmovdqa ymm2, ymm0
+	mov r9, 14
 align 32
 .Lloop1:
 ; 16x x0 = zeroext8(mem128[pa])
 %line 162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vpmovzxbw ymm1, [r9]
+	vpmovzxbw ymm1, [r10]
 ; x1 = x0 & x7
 %line 163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpand ymm0, ymm1, ymm2
@@ -439,10 +440,10 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[pb] = x1
 %line 168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r10], ymm0
+	vmovdqu [r8], ymm0
 ; 16x x0 = zeroext8(mem128[pa + 16])
 %line 169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vpmovzxbw ymm0, [r9 + 16]
+	vpmovzxbw ymm0, [r10 + 16]
 ; x1 = x0 & x7
 %line 170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpand ymm1, ymm0, ymm2
@@ -460,10 +461,10 @@ align 32
 	vpsubw ymm1, ymm1, ymm0
 ; mem256[pb + 32] = x1
 %line 175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r10 + 32], ymm1
+	vmovdqu [r8 + 32], ymm1
 ; 16x x0 = zeroext8(mem128[pa + 32])
 %line 176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vpmovzxbw ymm0, [r9 + 32]
+	vpmovzxbw ymm0, [r10 + 32]
 ; x1 = x0 & x7
 %line 177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpand ymm1, ymm0, ymm2
@@ -481,10 +482,10 @@ align 32
 	vpsubw ymm1, ymm1, ymm0
 ; mem256[pb + 64] = x1
 %line 182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r10 + 64], ymm1
+	vmovdqu [r8 + 64], ymm1
 ; 16x x0 = zeroext8(mem128[pa + 48])
 %line 183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vpmovzxbw ymm0, [r9 + 48]
+	vpmovzxbw ymm0, [r10 + 48]
 ; x1 = x0 & x7
 %line 184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpand ymm1, ymm0, ymm2
@@ -502,37 +503,34 @@ align 32
 	vpsubw ymm1, ymm1, ymm0
 ; mem256[pb + 96] = x1
 %line 189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r10 + 96], ymm1
+	vmovdqu [r8 + 96], ymm1
 ; pa = pa + 64
 %line 190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r9, 64
+	add r10, 64
 ; pb = pb + 128
 %line 191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r10, 128
+	add r8, 128
 ; i1 = i1 - 1
 %line 192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	sub r8, 1
+	sub r9, 1
 ; =? i1 - 0
 %line 193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	cmp r8, 0
+	cmp r9, 0
 ; goto loop1 if !=
 %line 194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	jne .Lloop1
 ; x7 = mem256[ONES]
 %line 195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [rel ONES]
+	vmovdqu ymm2, [rel ONES]
 ; pa = w + 43232
 %line 196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r10, r11
-	lea r8, [r10 + 43232]
+	lea r8, [r11 + 43232]
 ; pb = w + 1792
 %line 197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r9, [r10 + 1792]
+	lea r9, [r11 + 1792]
 ; i1 = 14
 %line 198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r11, r10
 	mov r10, 14
-	vmovdqa ymm2, ymm0
 align 32
 .Lloop2:
 ; 16x x0 = zeroext8(mem128[pa])
@@ -624,127 +622,120 @@ align 32
 	jne .Lloop2
 ; pa = w
 %line 229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r10, r11
+	mov r8, r11
 ; pb = w + 7616
 %line 230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r9, [r10 + 7616]
-; qa = pa
-%line 231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov rsi, r10
+	lea r10, [r11 + 7616]
 ; qb = pa + 896
 %line 232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r8, [r10 + 896]
+	lea r9, [r8 + 896]
 ; i1 = 7
 %line 234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r11, 7
+	mov rsi, 7
 align 32
 .Lloop3:
 ; x0 = mem256[qa]
 %line 236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r10]
+	vmovdqu ymm0, [r8]
 ; x1 = mem256[qb]
 %line 237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r8]
+	vmovdqu ymm1, [r9]
 ; mem256[qc] = x0
 %line 238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r9], ymm0
+	vmovdqu [r10], ymm0
 ; mem256[qc + 1792] = x1
 %line 239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r9 + 1792], ymm1
+	vmovdqu [r10 + 1792], ymm1
 ; 16x x0 = x0 + x1
 %line 240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 896] = x0
 %line 241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r9 + 896], ymm0
+	vmovdqu [r10 + 896], ymm0
 ; x0 = mem256[qa + 32]
 %line 242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r10 + 32]
+	vmovdqu ymm0, [r8 + 32]
 ; x1 = mem256[qb + 32]
 %line 243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [r9 + 32]
 ; mem256[qc + 32] = x0
 %line 244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r9 + 32], ymm0
+	vmovdqu [r10 + 32], ymm0
 ; mem256[qc + 1824] = x1
 %line 245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r9 + 1824], ymm1
+	vmovdqu [r10 + 1824], ymm1
 ; 16x x0 = x0 + x1
 %line 246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 928] = x0
 %line 247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r9 + 928], ymm0
+	vmovdqu [r10 + 928], ymm0
 ; x0 = mem256[qa + 64]
 %line 248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r10 + 64]
+	vmovdqu ymm0, [r8 + 64]
 ; x1 = mem256[qb + 64]
 %line 249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 64]
+	vmovdqu ymm1, [r9 + 64]
 ; mem256[qc + 64] = x0
 %line 250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r9 + 64], ymm0
+	vmovdqu [r10 + 64], ymm0
 ; mem256[qc + 1856] = x1
 %line 251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r9 + 1856], ymm1
+	vmovdqu [r10 + 1856], ymm1
 ; 16x x0 = x0 + x1
 %line 252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 960] = x0
 %line 253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r9 + 960], ymm0
+	vmovdqu [r10 + 960], ymm0
 ; x0 = mem256[qa + 96]
 %line 254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r10 + 96]
+	vmovdqu ymm0, [r8 + 96]
 ; x1 = mem256[qb + 96]
 %line 255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [r9 + 96]
 ; mem256[qc + 96] = x0
 %line 256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r9 + 96], ymm0
+	vmovdqu [r10 + 96], ymm0
 ; mem256[qc + 1888] = x1
 %line 257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r9 + 1888], ymm1
+	vmovdqu [r10 + 1888], ymm1
 ; 16x x0 = x0 + x1
 %line 258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 992] = x0
 %line 259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r9 + 992], ymm0
+	vmovdqu [r10 + 992], ymm0
 ; qa = qa + 128
 %line 260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r10, 128
+	add r8, 128
 ; qb = qb + 128
 %line 261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r8, 128
+	add r9, 128
 ; qc = qc + 128
 %line 262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r9, 128
+	add r10, 128
 ; i1 = i1 - 1
 %line 263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	sub r11, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	cmp r11, 0
+	cmp rsi, 0
 ; goto loop3 if !=
 %line 265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	jne .Lloop3
 ; pa = w + 1792
 %line 266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r10, rsi
-	lea r8, [r10 + 1792]
+	lea r8, [r11 + 1792]
 ; pb = w + 24192
 %line 267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r11, [r10 + 24192]
-; qa = pa
-%line 268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov rsi, r10
+	lea r10, [r11 + 24192]
 ; qb = pa + 896
 %line 269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	lea r9, [r8 + 896]
 ; i1 = 7
 %line 271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r10, 7
+	mov rsi, 7
 align 32
 .Lloop4:
 ; x0 = mem256[qa]
@@ -755,16 +746,16 @@ align 32
 	vmovdqu ymm1, [r9]
 ; mem256[qc] = x0
 %line 275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11], ymm0
+	vmovdqu [r10], ymm0
 ; mem256[qc + 1792] = x1
 %line 276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 1792], ymm1
+	vmovdqu [r10 + 1792], ymm1
 ; 16x x0 = x0 + x1
 %line 277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 896] = x0
 %line 278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 896], ymm0
+	vmovdqu [r10 + 896], ymm0
 ; x0 = mem256[qa + 32]
 %line 279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 32]
@@ -773,16 +764,16 @@ align 32
 	vmovdqu ymm1, [r9 + 32]
 ; mem256[qc + 32] = x0
 %line 281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [r10 + 32], ymm0
 ; mem256[qc + 1824] = x1
 %line 282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 1824], ymm1
+	vmovdqu [r10 + 1824], ymm1
 ; 16x x0 = x0 + x1
 %line 283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 928] = x0
 %line 284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 928], ymm0
+	vmovdqu [r10 + 928], ymm0
 ; x0 = mem256[qa + 64]
 %line 285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 64]
@@ -791,16 +782,16 @@ align 32
 	vmovdqu ymm1, [r9 + 64]
 ; mem256[qc + 64] = x0
 %line 287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [r10 + 64], ymm0
 ; mem256[qc + 1856] = x1
 %line 288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 1856], ymm1
+	vmovdqu [r10 + 1856], ymm1
 ; 16x x0 = x0 + x1
 %line 289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 960] = x0
 %line 290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 960], ymm0
+	vmovdqu [r10 + 960], ymm0
 ; x0 = mem256[qa + 96]
 %line 291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 96]
@@ -809,16 +800,16 @@ align 32
 	vmovdqu ymm1, [r9 + 96]
 ; mem256[qc + 96] = x0
 %line 293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [r10 + 96], ymm0
 ; mem256[qc + 1888] = x1
 %line 294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 1888], ymm1
+	vmovdqu [r10 + 1888], ymm1
 ; 16x x0 = x0 + x1
 %line 295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 992] = x0
 %line 296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 992], ymm0
+	vmovdqu [r10 + 992], ymm0
 ; qa = qa + 128
 %line 297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	add r8, 128
@@ -827,23 +818,22 @@ align 32
 	add r9, 128
 ; qc = qc + 128
 %line 299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r11, 128
+	add r10, 128
 ; i1 = i1 - 1
 %line 300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	sub r10, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	cmp r10, 0
+	cmp rsi, 0
 ; goto loop4 if !=
 %line 302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	jne .Lloop4
 ; pa = w + 7616
 %line 303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r10, rsi
-	lea r9, [r10 + 7616]
+	lea r9, [r11 + 7616]
 ; pb = w + 3584
 %line 304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r11, [r10 + 3584]
+	lea r10, [r11 + 3584]
 ; i0 = 3
 %line 305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	mov r8, 3
@@ -851,723 +841,704 @@ align 32
 .Lloop5:
 ; qa = pa
 %line 307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov rax, r8
-	mov rsi, r10
+	mov rsi, r9
 ; qb = pa + 448
 %line 308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r8, [r9 + 448]
+	lea rax, [r9 + 448]
 ; qc = pb
 %line 309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov rcx, r9
+	mov rcx, r10
 ; i1 = 3
 %line 310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov rdx, r11
-	mov r10, 3
+	mov rdx, 3
 align 32
 .Lloop6:
 ; x0 = mem256[qa]
 %line 312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; x1 = mem256[qb]
 %line 313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r8]
+	vmovdqu ymm1, [rax]
 ; mem256[qc] = x0
 %line 314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rcx], ymm0
 ; mem256[qc + 896] = x1
 %line 315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 896], ymm1
+	vmovdqu [rcx + 896], ymm1
 ; 16x x0 = x0 + x1
 %line 316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 448] = x0
 %line 317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 448], ymm0
+	vmovdqu [rcx + 448], ymm0
 ; x0 = mem256[qa + 32]
 %line 318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 32]
+	vmovdqu ymm0, [rsi + 32]
 ; x1 = mem256[qb + 32]
 %line 319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [rax + 32]
 ; mem256[qc + 32] = x0
 %line 320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rcx + 32], ymm0
 ; mem256[qc + 928] = x1
 %line 321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 928], ymm1
+	vmovdqu [rcx + 928], ymm1
 ; 16x x0 = x0 + x1
 %line 322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 480] = x0
 %line 323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 480], ymm0
+	vmovdqu [rcx + 480], ymm0
 ; x0 = mem256[qa + 64]
 %line 324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 64]
+	vmovdqu ymm0, [rsi + 64]
 ; x1 = mem256[qb + 64]
 %line 325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 64]
+	vmovdqu ymm1, [rax + 64]
 ; mem256[qc + 64] = x0
 %line 326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [rcx + 64], ymm0
 ; mem256[qc + 960] = x1
 %line 327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 960], ymm1
+	vmovdqu [rcx + 960], ymm1
 ; 16x x0 = x0 + x1
 %line 328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 512] = x0
 %line 329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 512], ymm0
+	vmovdqu [rcx + 512], ymm0
 ; x0 = mem256[qa + 96]
 %line 330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 96]
+	vmovdqu ymm0, [rsi + 96]
 ; x1 = mem256[qb + 96]
 %line 331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [rax + 96]
 ; mem256[qc + 96] = x0
 %line 332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [rcx + 96], ymm0
 ; mem256[qc + 992] = x1
 %line 333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 992], ymm1
+	vmovdqu [rcx + 992], ymm1
 ; 16x x0 = x0 + x1
 %line 334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 544] = x0
 %line 335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 544], ymm0
+	vmovdqu [rcx + 544], ymm0
 ; qa = qa + 128
 %line 336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r9, 128
+	add rsi, 128
 ; qb = qb + 128
 %line 337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r8, 128
+	add rax, 128
 ; qc = qc + 128
 %line 338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r11, 128
+	add rcx, 128
 ; i1 = i1 - 1
 %line 339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop6 if !=
 %line 341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	jne .Lloop6
 ; x0 = mem256[qa]
 %line 342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; x1 = mem256[qb]
 %line 343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r8]
+	vmovdqu ymm1, [rax]
 ; mem256[qc] = x0
 %line 344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rcx], ymm0
 ; mem256[qc + 896] = x1
 %line 345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 896], ymm1
+	vmovdqu [rcx + 896], ymm1
 ; 16x x0 = x0 + x1
 %line 346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 448] = x0
 %line 347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 448], ymm0
+	vmovdqu [rcx + 448], ymm0
 ; x0 = mem256[qa + 32]
 %line 348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 32]
+	vmovdqu ymm0, [rsi + 32]
 ; x1 = mem256[qb + 32]
 %line 349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [rax + 32]
 ; mem256[qc + 32] = x0
 %line 350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rcx + 32], ymm0
 ; mem256[qc + 928] = x1
 %line 351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 928], ymm1
+	vmovdqu [rcx + 928], ymm1
 ; 16x x0 = x0 + x1
 %line 352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 480] = x0
 %line 353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 480], ymm0
+	vmovdqu [rcx + 480], ymm0
 ; pa = pa + 896
 %line 354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r9, rcx
 	add r9, 896
 ; pb = pb + 1344
 %line 355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r11, rdx
-	add r11, 1344
+	add r10, 1344
 ; i0 = i0 - 1
 %line 356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r8, rax
 	sub r8, 1
 ; =? i0 - 0
 %line 357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	cmp r8, 0
 ; goto loop5 if !=
 %line 358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r10, rsi
 	jne .Lloop5
 ; pa = w + 24192
 %line 359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r9, [r10 + 24192]
+	lea r8, [r11 + 24192]
 ; pb = w + 20160
 %line 360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r11, [r10 + 20160]
+	lea r9, [r11 + 20160]
 ; i0 = 3
 %line 361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r8, 3
+	mov r10, 3
 align 32
 .Lloop7:
 ; qa = pa
 %line 363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov rdx, r8
-	mov rsi, r10
+	mov rsi, r8
 ; qb = pa + 448
 %line 364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r8, [r9 + 448]
+	lea rax, [r8 + 448]
 ; qc = pb
 %line 365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 3
 %line 366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov rcx, r11
-	mov r10, 3
+	mov rdx, 3
 align 32
 .Lloop8:
 ; x0 = mem256[qa]
 %line 368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; x1 = mem256[qb]
 %line 369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r8]
+	vmovdqu ymm1, [rax]
 ; mem256[qc] = x0
 %line 370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rcx], ymm0
 ; mem256[qc + 896] = x1
 %line 371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 896], ymm1
+	vmovdqu [rcx + 896], ymm1
 ; 16x x0 = x0 + x1
 %line 372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 448] = x0
 %line 373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 448], ymm0
+	vmovdqu [rcx + 448], ymm0
 ; x0 = mem256[qa + 32]
 %line 374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 32]
+	vmovdqu ymm0, [rsi + 32]
 ; x1 = mem256[qb + 32]
 %line 375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [rax + 32]
 ; mem256[qc + 32] = x0
 %line 376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rcx + 32], ymm0
 ; mem256[qc + 928] = x1
 %line 377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 928], ymm1
+	vmovdqu [rcx + 928], ymm1
 ; 16x x0 = x0 + x1
 %line 378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 480] = x0
 %line 379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 480], ymm0
+	vmovdqu [rcx + 480], ymm0
 ; x0 = mem256[qa + 64]
 %line 380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 64]
+	vmovdqu ymm0, [rsi + 64]
 ; x1 = mem256[qb + 64]
 %line 381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 64]
+	vmovdqu ymm1, [rax + 64]
 ; mem256[qc + 64] = x0
 %line 382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [rcx + 64], ymm0
 ; mem256[qc + 960] = x1
 %line 383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 960], ymm1
+	vmovdqu [rcx + 960], ymm1
 ; 16x x0 = x0 + x1
 %line 384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 512] = x0
 %line 385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 512], ymm0
+	vmovdqu [rcx + 512], ymm0
 ; x0 = mem256[qa + 96]
 %line 386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 96]
+	vmovdqu ymm0, [rsi + 96]
 ; x1 = mem256[qb + 96]
 %line 387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [rax + 96]
 ; mem256[qc + 96] = x0
 %line 388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [rcx + 96], ymm0
 ; mem256[qc + 992] = x1
 %line 389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 992], ymm1
+	vmovdqu [rcx + 992], ymm1
 ; 16x x0 = x0 + x1
 %line 390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 544] = x0
 %line 391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 544], ymm0
+	vmovdqu [rcx + 544], ymm0
 ; qa = qa + 128
 %line 392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r9, 128
+	add rsi, 128
 ; qb = qb + 128
 %line 393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r8, 128
+	add rax, 128
 ; qc = qc + 128
 %line 394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r11, 128
+	add rcx, 128
 ; i1 = i1 - 1
 %line 395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop8 if !=
 %line 397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	jne .Lloop8
 ; x0 = mem256[qa]
 %line 398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; x1 = mem256[qb]
 %line 399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r8]
+	vmovdqu ymm1, [rax]
 ; mem256[qc] = x0
 %line 400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rcx], ymm0
 ; mem256[qc + 896] = x1
 %line 401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 896], ymm1
+	vmovdqu [rcx + 896], ymm1
 ; 16x x0 = x0 + x1
 %line 402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 448] = x0
 %line 403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 448], ymm0
+	vmovdqu [rcx + 448], ymm0
 ; x0 = mem256[qa + 32]
 %line 404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 32]
+	vmovdqu ymm0, [rsi + 32]
 ; x1 = mem256[qb + 32]
 %line 405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [rax + 32]
 ; mem256[qc + 32] = x0
 %line 406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rcx + 32], ymm0
 ; mem256[qc + 928] = x1
 %line 407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 928], ymm1
+	vmovdqu [rcx + 928], ymm1
 ; 16x x0 = x0 + x1
 %line 408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 480] = x0
 %line 409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 480], ymm0
+	vmovdqu [rcx + 480], ymm0
 ; pa = pa + 896
 %line 410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r9, rax
-	add r9, 896
+	add r8, 896
 ; pb = pb + 1344
 %line 411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r11, rcx
-	add r11, 1344
+	add r9, 1344
 ; i0 = i0 - 1
 %line 412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop7 if !=
 %line 414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r10, rsi
 	jne .Lloop7
 ; pa = w + 3584
 %line 415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r8, [r10 + 3584]
+	lea r9, [r11 + 3584]
 ; pb = w + 7616
 %line 416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r9, [r10 + 7616]
+	lea rsi, [r11 + 7616]
 ; z0 = 0
 %line 417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov rsi, r10
-	vpxor ymm0, ymm0, ymm0
+	vpxor ymm2, ymm2, ymm2
 ; i0 = 9
 %line 418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r10, 9
-	mov r11, r9
-	vmovdqa ymm2, ymm0
+	mov r8, 9
 align 32
 .Lloop9:
 ; qb = pa + 224
 %line 421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r9, [r8 + 224]
+	lea r10, [r9 + 224]
 ; x0 = mem256[qa]
 %line 423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; x1 = mem256[qb]
 %line 424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r9]
+	vmovdqu ymm1, [r10]
 ; mem256[qc + 224] = x0
 %line 425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 224], ymm0
+	vmovdqu [rsi + 224], ymm0
 ; mem256[qc + 1120] = x1
 %line 426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 1120], ymm1
+	vmovdqu [rsi + 1120], ymm1
 ; 16x x0 = x0 + x1
 %line 427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 672] = x0
 %line 428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 672], ymm0
+	vmovdqu [rsi + 672], ymm0
 ; mem256[qc] = z0
 %line 429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11], ymm2
+	vmovdqu [rsi], ymm2
 ; mem256[qc + 448] = z0
 %line 430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 448], ymm2
+	vmovdqu [rsi + 448], ymm2
 ; mem256[qc + 896] = z0
 %line 431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 896], ymm2
+	vmovdqu [rsi + 896], ymm2
 ; x0 = mem256[qa + 32]
 %line 432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; x1 = mem256[qb + 32]
 %line 433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 32]
+	vmovdqu ymm1, [r10 + 32]
 ; mem256[qc + 256] = x0
 %line 434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 256], ymm0
+	vmovdqu [rsi + 256], ymm0
 ; mem256[qc + 1152] = x1
 %line 435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 1152], ymm1
+	vmovdqu [rsi + 1152], ymm1
 ; 16x x0 = x0 + x1
 %line 436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 704] = x0
 %line 437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 704], ymm0
+	vmovdqu [rsi + 704], ymm0
 ; mem256[qc + 32] = z0
 %line 438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm2
+	vmovdqu [rsi + 32], ymm2
 ; mem256[qc + 480] = z0
 %line 439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 480], ymm2
+	vmovdqu [rsi + 480], ymm2
 ; mem256[qc + 928] = z0
 %line 440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 928], ymm2
+	vmovdqu [rsi + 928], ymm2
 ; x0 = mem256[qa + 64]
 %line 441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r9 + 64]
 ; x1 = mem256[qb + 64]
 %line 442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 64]
+	vmovdqu ymm1, [r10 + 64]
 ; mem256[qc + 288] = x0
 %line 443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 288], ymm0
+	vmovdqu [rsi + 288], ymm0
 ; mem256[qc + 1184] = x1
 %line 444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 1184], ymm1
+	vmovdqu [rsi + 1184], ymm1
 ; 16x x0 = x0 + x1
 %line 445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 736] = x0
 %line 446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 736], ymm0
+	vmovdqu [rsi + 736], ymm0
 ; mem256[qc + 64] = z0
 %line 447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 64], ymm2
+	vmovdqu [rsi + 64], ymm2
 ; mem256[qc + 512] = z0
 %line 448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 512], ymm2
+	vmovdqu [rsi + 512], ymm2
 ; mem256[qc + 960] = z0
 %line 449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 960], ymm2
+	vmovdqu [rsi + 960], ymm2
 ; x0 = mem256[qa + 96]
 %line 450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r9 + 96]
 ; x1 = mem256[qb + 96]
 %line 451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 96]
+	vmovdqu ymm1, [r10 + 96]
 ; mem256[qc + 320] = x0
 %line 452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 320], ymm0
+	vmovdqu [rsi + 320], ymm0
 ; mem256[qc + 1216] = x1
 %line 453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 1216], ymm1
+	vmovdqu [rsi + 1216], ymm1
 ; 16x x0 = x0 + x1
 %line 454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 768] = x0
 %line 455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 768], ymm0
+	vmovdqu [rsi + 768], ymm0
 ; mem256[qc + 96] = z0
 %line 456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 96], ymm2
+	vmovdqu [rsi + 96], ymm2
 ; mem256[qc + 544] = z0
 %line 457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 544], ymm2
+	vmovdqu [rsi + 544], ymm2
 ; mem256[qc + 992] = z0
 %line 458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 992], ymm2
+	vmovdqu [rsi + 992], ymm2
 ; x0 = mem256[qa + 128]
 %line 459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r9 + 128]
 ; x1 = mem256[qb + 128]
 %line 460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 128]
+	vmovdqu ymm1, [r10 + 128]
 ; mem256[qc + 352] = x0
 %line 461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 352], ymm0
+	vmovdqu [rsi + 352], ymm0
 ; mem256[qc + 1248] = x1
 %line 462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 1248], ymm1
+	vmovdqu [rsi + 1248], ymm1
 ; 16x x0 = x0 + x1
 %line 463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 800] = x0
 %line 464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 800], ymm0
+	vmovdqu [rsi + 800], ymm0
 ; mem256[qc + 128] = z0
 %line 465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 128], ymm2
+	vmovdqu [rsi + 128], ymm2
 ; mem256[qc + 576] = z0
 %line 466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 576], ymm2
+	vmovdqu [rsi + 576], ymm2
 ; mem256[qc + 1024] = z0
 %line 467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 1024], ymm2
+	vmovdqu [rsi + 1024], ymm2
 ; x0 = mem256[qa + 160]
 %line 468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r9 + 160]
 ; x1 = mem256[qb + 160]
 %line 469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 160]
+	vmovdqu ymm1, [r10 + 160]
 ; mem256[qc + 384] = x0
 %line 470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 384], ymm0
+	vmovdqu [rsi + 384], ymm0
 ; mem256[qc + 1280] = x1
 %line 471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 1280], ymm1
+	vmovdqu [rsi + 1280], ymm1
 ; 16x x0 = x0 + x1
 %line 472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 832] = x0
 %line 473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 832], ymm0
+	vmovdqu [rsi + 832], ymm0
 ; mem256[qc + 160] = z0
 %line 474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 160], ymm2
+	vmovdqu [rsi + 160], ymm2
 ; mem256[qc + 608] = z0
 %line 475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 608], ymm2
+	vmovdqu [rsi + 608], ymm2
 ; mem256[qc + 1056] = z0
 %line 476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 1056], ymm2
+	vmovdqu [rsi + 1056], ymm2
 ; x0 = mem256[qa + 192]
 %line 477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r9 + 192]
 ; x1 = mem256[qb + 192]
 %line 478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 192]
+	vmovdqu ymm1, [r10 + 192]
 ; mem256[qc + 416] = x0
 %line 479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 416], ymm0
+	vmovdqu [rsi + 416], ymm0
 ; mem256[qc + 1312] = x1
 %line 480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 1312], ymm1
+	vmovdqu [rsi + 1312], ymm1
 ; 16x x0 = x0 + x1
 %line 481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 864] = x0
 %line 482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 864], ymm0
+	vmovdqu [rsi + 864], ymm0
 ; mem256[qc + 192] = z0
 %line 483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 192], ymm2
+	vmovdqu [rsi + 192], ymm2
 ; mem256[qc + 640] = z0
 %line 484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 640], ymm2
+	vmovdqu [rsi + 640], ymm2
 ; mem256[qc + 1088] = z0
 %line 485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 1088], ymm2
+	vmovdqu [rsi + 1088], ymm2
 ; pa = pa + 448
 %line 486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r8, 448
+	add r9, 448
 ; pb = pb + 1344
 %line 487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r11, 1344
+	add rsi, 1344
 ; i0 = i0 - 1
 %line 488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop9 if !=
 %line 490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	jne .Lloop9
 ; pa = w + 20160
 %line 491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r10, rsi
-	lea r8, [r10 + 20160]
+	lea r9, [r11 + 20160]
 ; pb = w + 24192
 %line 492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r9, [r10 + 24192]
+	lea rsi, [r11 + 24192]
 ; i0 = 9
 %line 493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov rsi, r10
-	mov r10, 9
-	mov r11, r9
+	mov r8, 9
 align 32
 .Lloop10:
 ; qb = pa + 224
 %line 496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r9, [r8 + 224]
+	lea r10, [r9 + 224]
 ; x0 = mem256[qa]
 %line 498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; x1 = mem256[qb]
 %line 499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r9]
+	vmovdqu ymm1, [r10]
 ; mem256[qc] = x0
 %line 500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rsi], ymm0
 ; mem256[qc + 448] = x1
 %line 501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 448], ymm1
+	vmovdqu [rsi + 448], ymm1
 ; 16x x0 = x0 + x1
 %line 502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 224] = x0
 %line 503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 224], ymm0
+	vmovdqu [rsi + 224], ymm0
 ; x0 = mem256[qa + 32]
 %line 504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; x1 = mem256[qb + 32]
 %line 505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 32]
+	vmovdqu ymm1, [r10 + 32]
 ; mem256[qc + 32] = x0
 %line 506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rsi + 32], ymm0
 ; mem256[qc + 480] = x1
 %line 507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 480], ymm1
+	vmovdqu [rsi + 480], ymm1
 ; 16x x0 = x0 + x1
 %line 508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 256] = x0
 %line 509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 256], ymm0
+	vmovdqu [rsi + 256], ymm0
 ; x0 = mem256[qa + 64]
 %line 510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r9 + 64]
 ; x1 = mem256[qb + 64]
 %line 511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 64]
+	vmovdqu ymm1, [r10 + 64]
 ; mem256[qc + 64] = x0
 %line 512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [rsi + 64], ymm0
 ; mem256[qc + 512] = x1
 %line 513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 512], ymm1
+	vmovdqu [rsi + 512], ymm1
 ; 16x x0 = x0 + x1
 %line 514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 288] = x0
 %line 515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 288], ymm0
+	vmovdqu [rsi + 288], ymm0
 ; x0 = mem256[qa + 96]
 %line 516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r9 + 96]
 ; x1 = mem256[qb + 96]
 %line 517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 96]
+	vmovdqu ymm1, [r10 + 96]
 ; mem256[qc + 96] = x0
 %line 518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [rsi + 96], ymm0
 ; mem256[qc + 544] = x1
 %line 519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 544], ymm1
+	vmovdqu [rsi + 544], ymm1
 ; 16x x0 = x0 + x1
 %line 520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 320] = x0
 %line 521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 320], ymm0
+	vmovdqu [rsi + 320], ymm0
 ; x0 = mem256[qa + 128]
 %line 522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r9 + 128]
 ; x1 = mem256[qb + 128]
 %line 523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 128]
+	vmovdqu ymm1, [r10 + 128]
 ; mem256[qc + 128] = x0
 %line 524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 128], ymm0
+	vmovdqu [rsi + 128], ymm0
 ; mem256[qc + 576] = x1
 %line 525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 576], ymm1
+	vmovdqu [rsi + 576], ymm1
 ; 16x x0 = x0 + x1
 %line 526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 352] = x0
 %line 527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 352], ymm0
+	vmovdqu [rsi + 352], ymm0
 ; x0 = mem256[qa + 160]
 %line 528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r9 + 160]
 ; x1 = mem256[qb + 160]
 %line 529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 160]
+	vmovdqu ymm1, [r10 + 160]
 ; mem256[qc + 160] = x0
 %line 530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 160], ymm0
+	vmovdqu [rsi + 160], ymm0
 ; mem256[qc + 608] = x1
 %line 531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 608], ymm1
+	vmovdqu [rsi + 608], ymm1
 ; 16x x0 = x0 + x1
 %line 532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 384] = x0
 %line 533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 384], ymm0
+	vmovdqu [rsi + 384], ymm0
 ; x0 = mem256[qa + 192]
 %line 534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r9 + 192]
 ; x1 = mem256[qb + 192]
 %line 535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 192]
+	vmovdqu ymm1, [r10 + 192]
 ; mem256[qc + 192] = x0
 %line 536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 192], ymm0
+	vmovdqu [rsi + 192], ymm0
 ; mem256[qc + 640] = x1
 %line 537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 640], ymm1
+	vmovdqu [rsi + 640], ymm1
 ; 16x x0 = x0 + x1
 %line 538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 416] = x0
 %line 539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 416], ymm0
+	vmovdqu [rsi + 416], ymm0
 ; pa = pa + 448
 %line 540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r8, 448
+	add r9, 448
 ; pb = pb + 672
 %line 541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r11, 672
+	add rsi, 672
 ; i0 = i0 - 1
 %line 542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop10 if !=
 %line 544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	jne .Lloop10
 ; pa = w + 19712
 %line 545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r10, rsi
-	lea r8, [r10 + 19712]
+	lea r8, [r11 + 19712]
 ; z0 = 0
 %line 546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpxor ymm0, ymm0, ymm0
@@ -1594,21 +1565,19 @@ align 32
 	vmovdqu [r8 + 192], ymm0
 ; pa = w + 7616
 %line 554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r9, [r10 + 7616]
+	lea r9, [r11 + 7616]
 ; pb = w + 7614
 %line 555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r11, [r10 + 7614]
+	lea r10, [r11 + 7614]
 ; pc = w + 46816
 %line 556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r8, [r10 + 46816]
+	lea r8, [r11 + 46816]
 ; x7 = mem256[LO8]
 %line 557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov rsi, r10
-	vmovdqu ymm0, [rel LO8]
+	vmovdqu ymm2, [rel LO8]
 ; i1 = 96
 %line 558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r10, 96
-	vmovdqa ymm2, ymm0
+	mov rsi, 96
 align 32
 .Lloop11:
 ; x0 = mem256[pa]
@@ -1616,7 +1585,7 @@ align 32
 	vmovdqu ymm0, [r9]
 ; x1 = mem256[pb]
 %line 561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r11]
+	vmovdqu ymm1, [r10]
 ; x0 = x0 & x7
 %line 562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpand ymm0, ymm0, ymm2
@@ -1634,7 +1603,7 @@ align 32
 	vmovdqu ymm0, [r9 + 32]
 ; x1 = mem256[pb + 32]
 %line 567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r11 + 32]
+	vmovdqu ymm1, [r10 + 32]
 ; x0 = x0 & x7
 %line 568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpand ymm0, ymm0, ymm2
@@ -1652,7 +1621,7 @@ align 32
 	vmovdqu ymm0, [r9 + 64]
 ; x1 = mem256[pb + 64]
 %line 573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r11 + 64]
+	vmovdqu ymm1, [r10 + 64]
 ; x0 = x0 & x7
 %line 574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpand ymm0, ymm0, ymm2
@@ -1670,7 +1639,7 @@ align 32
 	vmovdqu ymm0, [r9 + 96]
 ; x1 = mem256[pb + 96]
 %line 579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r11 + 96]
+	vmovdqu ymm1, [r10 + 96]
 ; x0 = x0 & x7
 %line 580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpand ymm0, ymm0, ymm2
@@ -1688,52 +1657,49 @@ align 32
 	add r9, 128
 ; pb = pb + 128
 %line 585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r11, 128
+	add r10, 128
 ; pc = pc + 128
 %line 586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	add r8, 128
 ; i1 = i1 - 1
 %line 587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	sub r10, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	cmp r10, 0
+	cmp rsi, 0
 ; goto loop11 if !=
 %line 589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	jne .Lloop11
 ; x0 = mem256[pa]
 %line 590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqa ymm0, ymm2
-	vmovdqu ymm1, [r9]
+	vmovdqu ymm0, [r9]
 ; x1 = mem256[pb]
 %line 591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r11]
+	vmovdqu ymm1, [r10]
 ; x0 = x0 & x7
 %line 592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vpand ymm1, ymm1, ymm0
+	vpand ymm0, ymm0, ymm2
 ; 16x x1 = x1 << 8
 %line 593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vpsllw ymm2, ymm2, 8
+	vpsllw ymm1, ymm1, 8
 ; 16x x0 = x0 + x1
 %line 594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vpaddw ymm1, ymm1, ymm2
+	vpaddw ymm0, ymm0, ymm1
 ; mem256[pc] = x0
 %line 595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r8], ymm1
+	vmovdqu [r8], ymm0
 ; pa = w + 24192
 %line 596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r10, rsi
-	lea r8, [r10 + 24192]
+	lea r8, [r11 + 24192]
 ; pb = w + 24194
 %line 597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r9, [r10 + 24194]
+	lea r9, [r11 + 24194]
 ; pc = w + 59136
 %line 598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r11, [r10 + 59136]
+	lea r10, [r11 + 59136]
 ; i1 = 47
 %line 599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov rsi, r10
-	mov r10, 47
+	mov rsi, 47
 align 32
 .Lloop12:
 ; x0 = mem256[pa]
@@ -1750,7 +1716,7 @@ align 32
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[pc] = x0
 %line 605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11], ymm0
+	vmovdqu [r10], ymm0
 ; x0 = mem256[pa + 32]
 %line 606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 32]
@@ -1765,7 +1731,7 @@ align 32
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[pc + 32] = x0
 %line 610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [r10 + 32], ymm0
 ; x0 = mem256[pa + 64]
 %line 611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 64]
@@ -1780,7 +1746,7 @@ align 32
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[pc + 64] = x0
 %line 615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [r10 + 64], ymm0
 ; x0 = mem256[pa + 96]
 %line 616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 96]
@@ -1795,7 +1761,7 @@ align 32
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[pc + 96] = x0
 %line 620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [r10 + 96], ymm0
 ; pa = pa + 128
 %line 621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	add r8, 128
@@ -1804,13 +1770,13 @@ align 32
 	add r9, 128
 ; pc = pc + 128
 %line 623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r11, 128
+	add r10, 128
 ; i1 = i1 - 1
 %line 624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	sub r10, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	cmp r10, 0
+	cmp rsi, 0
 ; goto loop12 if !=
 %line 626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	jne .Lloop12
@@ -1828,21 +1794,19 @@ align 32
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[pc] = x0
 %line 631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11], ymm0
+	vmovdqu [r10], ymm0
 ; pa = w + 46816
 %line 632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r10, rsi
-	lea r8, [r10 + 46816]
+	lea r8, [r11 + 46816]
 ; pb = w + 59136
 %line 633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r9, [r10 + 59136]
+	lea r9, [r11 + 59136]
 ; pc = w + 30240
 %line 634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r11, [r10 + 30240]
+	lea r10, [r11 + 30240]
 ; i0 = 27
 %line 635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov rsi, r10
-	mov r10, 27
+	mov rsi, 27
 align 32
 .Lloop13:
 ; 16x x0 = mem16[pb]
@@ -3506,25 +3470,25 @@ align 32
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[pc] = a0
 %line 1190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11], ymm7
+	vmovdqu [r10], ymm7
 ; mem256[pc + 32] = a1
 %line 1191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm13
+	vmovdqu [r10 + 32], ymm13
 ; mem256[pc + 64] = a2
 %line 1192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 64], ymm5
+	vmovdqu [r10 + 64], ymm5
 ; mem256[pc + 96] = a3
 %line 1193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 96], ymm4
+	vmovdqu [r10 + 96], ymm4
 ; mem256[pc + 128] = a4
 %line 1194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 128], ymm9
+	vmovdqu [r10 + 128], ymm9
 ; mem256[pc + 160] = a5
 %line 1195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 160], ymm11
+	vmovdqu [r10 + 160], ymm11
 ; mem256[pc + 192] = a6
 %line 1196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 192], ymm0
+	vmovdqu [r10 + 192], ymm0
 ; 16x x0 = mem16[pb]
 %line 1197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpbroadcastw ymm8, [r9]
@@ -5186,25 +5150,25 @@ align 32
 	vpaddw ymm9, ymm9, ymm0
 ; mem256[pc + 224] = a0
 %line 1750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 224], ymm3
+	vmovdqu [r10 + 224], ymm3
 ; mem256[pc + 256] = a1
 %line 1751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 256], ymm15
+	vmovdqu [r10 + 256], ymm15
 ; mem256[pc + 288] = a2
 %line 1752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 288], ymm12
+	vmovdqu [r10 + 288], ymm12
 ; mem256[pc + 320] = a3
 %line 1753+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 320], ymm13
+	vmovdqu [r10 + 320], ymm13
 ; mem256[pc + 352] = a4
 %line 1754+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 352], ymm11
+	vmovdqu [r10 + 352], ymm11
 ; mem256[pc + 384] = a5
 %line 1755+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 384], ymm14
+	vmovdqu [r10 + 384], ymm14
 ; mem256[pc + 416] = a6
 %line 1756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 416], ymm9
+	vmovdqu [r10 + 416], ymm9
 ; pa = pa + 448
 %line 1757+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	add r8, 448
@@ -5213,50 +5177,45 @@ align 32
 	add r9, 224
 ; pc = pc + 448
 %line 1759+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r11, 448
+	add r10, 448
 ; i0 = i0 - 1
 %line 1760+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	sub r10, 1
+	sub rsi, 1
 ; =? i0 - 0
 %line 1761+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	cmp r10, 0
+	cmp rsi, 0
 ; goto loop13 if !=
 %line 1762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	jne .Lloop13
 ; pa = w + 30240
 %line 1763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r10, rsi
-	lea r8, [r10 + 30240]
+	lea r10, [r11 + 30240]
 ; pb = w + 3584
 %line 1764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r9, [r10 + 3584]
+	lea r8, [r11 + 3584]
 ; i0 = 9
 %line 1765+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov rsi, r10
-	mov r10, 9
-	mov r11, r8
-	mov r8, r9
-	mov rax, r10
+	mov r9, 9
 align 32
 .Lloop14:
 ; qb = pa + 448
 %line 1768+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r9, [r11 + 448]
+	lea rsi, [r10 + 448]
 ; qc = pa + 896
 %line 1769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r10, [r11 + 896]
+	lea rax, [r10 + 896]
 ; x0 = mem256[qa]
 %line 1771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r11]
+	vmovdqu ymm0, [r10]
 ; x1 = mem256[qa + 224]
 %line 1772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r11 + 224]
+	vmovdqu ymm1, [r10 + 224]
 ; x2 = mem256[qc]
 %line 1773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r10]
+	vmovdqu ymm2, [rax]
 ; x3 = mem256[qc + 224]
 %line 1774+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 224]
+	vmovdqu ymm3, [rax + 224]
 ; mem256[qd] = x0
 %line 1775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vmovdqu [r8], ymm0
@@ -5268,7 +5227,7 @@ align 32
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb]
 %line 1778+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r9]
+	vmovdqu ymm2, [rsi]
 ; 16x x5 = x5 - x0
 %line 1779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
@@ -5280,7 +5239,7 @@ align 32
 	vmovdqu [r8 + 224], ymm2
 ; x5 = mem256[qb + 224]
 %line 1782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 224]
+	vmovdqu ymm0, [rsi + 224]
 ; 16x x5 = x5 - x3
 %line 1783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
@@ -5292,16 +5251,16 @@ align 32
 	vmovdqu [r8 + 448], ymm0
 ; x0 = mem256[qa + 32]
 %line 1786+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r11 + 32]
+	vmovdqu ymm0, [r10 + 32]
 ; x1 = mem256[qa + 256]
 %line 1787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r11 + 256]
+	vmovdqu ymm1, [r10 + 256]
 ; x2 = mem256[qc + 32]
 %line 1788+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 32]
+	vmovdqu ymm2, [rax + 32]
 ; x3 = mem256[qc + 256]
 %line 1789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 256]
+	vmovdqu ymm3, [rax + 256]
 ; mem256[qd + 32] = x0
 %line 1790+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vmovdqu [r8 + 32], ymm0
@@ -5313,7 +5272,7 @@ align 32
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
 %line 1793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r9 + 32]
+	vmovdqu ymm2, [rsi + 32]
 ; 16x x5 = x5 - x0
 %line 1794+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
@@ -5325,7 +5284,7 @@ align 32
 	vmovdqu [r8 + 256], ymm2
 ; x5 = mem256[qb + 256]
 %line 1797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 256]
+	vmovdqu ymm0, [rsi + 256]
 ; 16x x5 = x5 - x3
 %line 1798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
@@ -5337,16 +5296,16 @@ align 32
 	vmovdqu [r8 + 480], ymm0
 ; x0 = mem256[qa + 64]
 %line 1801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r11 + 64]
+	vmovdqu ymm0, [r10 + 64]
 ; x1 = mem256[qa + 288]
 %line 1802+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r11 + 288]
+	vmovdqu ymm1, [r10 + 288]
 ; x2 = mem256[qc + 64]
 %line 1803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 64]
+	vmovdqu ymm2, [rax + 64]
 ; x3 = mem256[qc + 288]
 %line 1804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 288]
+	vmovdqu ymm3, [rax + 288]
 ; mem256[qd + 64] = x0
 %line 1805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vmovdqu [r8 + 64], ymm0
@@ -5358,7 +5317,7 @@ align 32
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 64]
 %line 1808+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r9 + 64]
+	vmovdqu ymm2, [rsi + 64]
 ; 16x x5 = x5 - x0
 %line 1809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
@@ -5370,7 +5329,7 @@ align 32
 	vmovdqu [r8 + 288], ymm2
 ; x5 = mem256[qb + 288]
 %line 1812+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 288]
+	vmovdqu ymm0, [rsi + 288]
 ; 16x x5 = x5 - x3
 %line 1813+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
@@ -5382,16 +5341,16 @@ align 32
 	vmovdqu [r8 + 512], ymm0
 ; x0 = mem256[qa + 96]
 %line 1816+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r11 + 96]
+	vmovdqu ymm0, [r10 + 96]
 ; x1 = mem256[qa + 320]
 %line 1817+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r11 + 320]
+	vmovdqu ymm1, [r10 + 320]
 ; x2 = mem256[qc + 96]
 %line 1818+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 96]
+	vmovdqu ymm2, [rax + 96]
 ; x3 = mem256[qc + 320]
 %line 1819+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 320]
+	vmovdqu ymm3, [rax + 320]
 ; mem256[qd + 96] = x0
 %line 1820+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vmovdqu [r8 + 96], ymm0
@@ -5403,7 +5362,7 @@ align 32
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 96]
 %line 1823+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r9 + 96]
+	vmovdqu ymm2, [rsi + 96]
 ; 16x x5 = x5 - x0
 %line 1824+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
@@ -5415,7 +5374,7 @@ align 32
 	vmovdqu [r8 + 320], ymm2
 ; x5 = mem256[qb + 320]
 %line 1827+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 320]
+	vmovdqu ymm0, [rsi + 320]
 ; 16x x5 = x5 - x3
 %line 1828+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
@@ -5427,16 +5386,16 @@ align 32
 	vmovdqu [r8 + 544], ymm0
 ; x0 = mem256[qa + 128]
 %line 1831+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r11 + 128]
+	vmovdqu ymm0, [r10 + 128]
 ; x1 = mem256[qa + 352]
 %line 1832+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r11 + 352]
+	vmovdqu ymm1, [r10 + 352]
 ; x2 = mem256[qc + 128]
 %line 1833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 128]
+	vmovdqu ymm2, [rax + 128]
 ; x3 = mem256[qc + 352]
 %line 1834+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 352]
+	vmovdqu ymm3, [rax + 352]
 ; mem256[qd + 128] = x0
 %line 1835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vmovdqu [r8 + 128], ymm0
@@ -5448,7 +5407,7 @@ align 32
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 128]
 %line 1838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r9 + 128]
+	vmovdqu ymm2, [rsi + 128]
 ; 16x x5 = x5 - x0
 %line 1839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
@@ -5460,7 +5419,7 @@ align 32
 	vmovdqu [r8 + 352], ymm2
 ; x5 = mem256[qb + 352]
 %line 1842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 352]
+	vmovdqu ymm0, [rsi + 352]
 ; 16x x5 = x5 - x3
 %line 1843+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
@@ -5472,16 +5431,16 @@ align 32
 	vmovdqu [r8 + 576], ymm0
 ; x0 = mem256[qa + 160]
 %line 1846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r11 + 160]
+	vmovdqu ymm0, [r10 + 160]
 ; x1 = mem256[qa + 384]
 %line 1847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r11 + 384]
+	vmovdqu ymm1, [r10 + 384]
 ; x2 = mem256[qc + 160]
 %line 1848+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 160]
+	vmovdqu ymm2, [rax + 160]
 ; x3 = mem256[qc + 384]
 %line 1849+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 384]
+	vmovdqu ymm3, [rax + 384]
 ; mem256[qd + 160] = x0
 %line 1850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vmovdqu [r8 + 160], ymm0
@@ -5493,7 +5452,7 @@ align 32
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 160]
 %line 1853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r9 + 160]
+	vmovdqu ymm2, [rsi + 160]
 ; 16x x5 = x5 - x0
 %line 1854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
@@ -5505,7 +5464,7 @@ align 32
 	vmovdqu [r8 + 384], ymm2
 ; x5 = mem256[qb + 384]
 %line 1857+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 384]
+	vmovdqu ymm0, [rsi + 384]
 ; 16x x5 = x5 - x3
 %line 1858+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
@@ -5517,16 +5476,16 @@ align 32
 	vmovdqu [r8 + 608], ymm0
 ; x0 = mem256[qa + 192]
 %line 1861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r11 + 192]
+	vmovdqu ymm0, [r10 + 192]
 ; x1 = mem256[qa + 416]
 %line 1862+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r11 + 416]
+	vmovdqu ymm1, [r10 + 416]
 ; x2 = mem256[qc + 192]
 %line 1863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 192]
+	vmovdqu ymm2, [rax + 192]
 ; x3 = mem256[qc + 416]
 %line 1864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 416]
+	vmovdqu ymm3, [rax + 416]
 ; mem256[qd + 192] = x0
 %line 1865+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vmovdqu [r8 + 192], ymm0
@@ -5538,7 +5497,7 @@ align 32
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 192]
 %line 1868+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r9 + 192]
+	vmovdqu ymm2, [rsi + 192]
 ; 16x x5 = x5 - x0
 %line 1869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
@@ -5550,7 +5509,7 @@ align 32
 	vmovdqu [r8 + 416], ymm2
 ; x5 = mem256[qb + 416]
 %line 1872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 416]
+	vmovdqu ymm0, [rsi + 416]
 ; 16x x5 = x5 - x3
 %line 1873+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
@@ -5562,74 +5521,71 @@ align 32
 	vmovdqu [r8 + 640], ymm0
 ; pa = pa + 1344
 %line 1876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r11, 1344
+	add r10, 1344
 ; pb = pb + 896
 %line 1877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	add r8, 896
 ; i0 = i0 - 1
 %line 1878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	sub rax, 1
+	sub r9, 1
 ; =? i0 - 0
 %line 1879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto loop14 if !=
 %line 1880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	jne .Lloop14
 ; pa = w + 3584
 %line 1881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r10, rsi
-	lea r9, [r10 + 3584]
+	lea r8, [r11 + 3584]
 ; pb = w + 30240
 %line 1882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r11, [r10 + 30240]
+	lea r9, [r11 + 30240]
 ; i0 = 3
 %line 1883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r8, 3
+	mov r10, 3
 align 32
 .Lloop15:
 ; qa = pa
 %line 1885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov rbx, r8
-	mov rax, r10
+	mov rsi, r8
 ; qb = pa + 896
 %line 1886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r8, [r9 + 896]
+	lea rax, [r8 + 896]
 ; qc = pa + 1792
 %line 1887+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r10, [r9 + 1792]
+	lea rcx, [r8 + 1792]
 ; qd = pb
 %line 1888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov rcx, r9
+	mov rdx, r9
 ; i1 = 3
 %line 1889+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov rdx, r11
-	mov rsi, 3
+	mov rbx, 3
 align 32
 .Lloop16:
 ; x0 = mem256[qa]
 %line 1891+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; x1 = mem256[qa + 448]
 %line 1892+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 448]
+	vmovdqu ymm1, [rsi + 448]
 ; x2 = mem256[qc]
 %line 1893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r10]
+	vmovdqu ymm2, [rcx]
 ; x3 = mem256[qc + 448]
 %line 1894+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 448]
+	vmovdqu ymm3, [rcx + 448]
 ; mem256[qd] = x0
 %line 1895+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rdx], ymm0
 ; mem256[qd + 1344] = x3
 %line 1896+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 1344], ymm3
+	vmovdqu [rdx + 1344], ymm3
 ; 16x x4 = x1 - x2
 %line 1897+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb]
 %line 1898+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r8]
+	vmovdqu ymm2, [rax]
 ; 16x x5 = x5 - x0
 %line 1899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
@@ -5638,10 +5594,10 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 448] = x5
 %line 1901+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 448], ymm2
+	vmovdqu [rdx + 448], ymm2
 ; x5 = mem256[qb + 448]
 %line 1902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 448]
+	vmovdqu ymm0, [rax + 448]
 ; 16x x5 = x5 - x3
 %line 1903+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
@@ -5650,31 +5606,31 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 896] = x5
 %line 1905+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 896], ymm0
+	vmovdqu [rdx + 896], ymm0
 ; x0 = mem256[qa + 32]
 %line 1906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 32]
+	vmovdqu ymm0, [rsi + 32]
 ; x1 = mem256[qa + 480]
 %line 1907+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 480]
+	vmovdqu ymm1, [rsi + 480]
 ; x2 = mem256[qc + 32]
 %line 1908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 32]
+	vmovdqu ymm2, [rcx + 32]
 ; x3 = mem256[qc + 480]
 %line 1909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 480]
+	vmovdqu ymm3, [rcx + 480]
 ; mem256[qd + 32] = x0
 %line 1910+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rdx + 32], ymm0
 ; mem256[qd + 1376] = x3
 %line 1911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 1376], ymm3
+	vmovdqu [rdx + 1376], ymm3
 ; 16x x4 = x1 - x2
 %line 1912+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
 %line 1913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r8 + 32]
+	vmovdqu ymm2, [rax + 32]
 ; 16x x5 = x5 - x0
 %line 1914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
@@ -5683,10 +5639,10 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 480] = x5
 %line 1916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 480], ymm2
+	vmovdqu [rdx + 480], ymm2
 ; x5 = mem256[qb + 480]
 %line 1917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 480]
+	vmovdqu ymm0, [rax + 480]
 ; 16x x5 = x5 - x3
 %line 1918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
@@ -5695,31 +5651,31 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 928] = x5
 %line 1920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 928], ymm0
+	vmovdqu [rdx + 928], ymm0
 ; x0 = mem256[qa + 64]
 %line 1921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 64]
+	vmovdqu ymm0, [rsi + 64]
 ; x1 = mem256[qa + 512]
 %line 1922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 512]
+	vmovdqu ymm1, [rsi + 512]
 ; x2 = mem256[qc + 64]
 %line 1923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 64]
+	vmovdqu ymm2, [rcx + 64]
 ; x3 = mem256[qc + 512]
 %line 1924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 512]
+	vmovdqu ymm3, [rcx + 512]
 ; mem256[qd + 64] = x0
 %line 1925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [rdx + 64], ymm0
 ; mem256[qd + 1408] = x3
 %line 1926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 1408], ymm3
+	vmovdqu [rdx + 1408], ymm3
 ; 16x x4 = x1 - x2
 %line 1927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 64]
 %line 1928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r8 + 64]
+	vmovdqu ymm2, [rax + 64]
 ; 16x x5 = x5 - x0
 %line 1929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
@@ -5728,10 +5684,10 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 512] = x5
 %line 1931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 512], ymm2
+	vmovdqu [rdx + 512], ymm2
 ; x5 = mem256[qb + 512]
 %line 1932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 512]
+	vmovdqu ymm0, [rax + 512]
 ; 16x x5 = x5 - x3
 %line 1933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
@@ -5740,31 +5696,31 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 960] = x5
 %line 1935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 960], ymm0
+	vmovdqu [rdx + 960], ymm0
 ; x0 = mem256[qa + 96]
 %line 1936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 96]
+	vmovdqu ymm0, [rsi + 96]
 ; x1 = mem256[qa + 544]
 %line 1937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 544]
+	vmovdqu ymm1, [rsi + 544]
 ; x2 = mem256[qc + 96]
 %line 1938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 96]
+	vmovdqu ymm2, [rcx + 96]
 ; x3 = mem256[qc + 544]
 %line 1939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 544]
+	vmovdqu ymm3, [rcx + 544]
 ; mem256[qd + 96] = x0
 %line 1940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [rdx + 96], ymm0
 ; mem256[qd + 1440] = x3
 %line 1941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 1440], ymm3
+	vmovdqu [rdx + 1440], ymm3
 ; 16x x4 = x1 - x2
 %line 1942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 96]
 %line 1943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r8 + 96]
+	vmovdqu ymm2, [rax + 96]
 ; 16x x5 = x5 - x0
 %line 1944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
@@ -5773,10 +5729,10 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 544] = x5
 %line 1946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 544], ymm2
+	vmovdqu [rdx + 544], ymm2
 ; x5 = mem256[qb + 544]
 %line 1947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 544]
+	vmovdqu ymm0, [rax + 544]
 ; 16x x5 = x5 - x3
 %line 1948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
@@ -5785,52 +5741,52 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 992] = x5
 %line 1950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 992], ymm0
+	vmovdqu [rdx + 992], ymm0
 ; qa = qa + 128
 %line 1951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r9, 128
+	add rsi, 128
 ; qb = qb + 128
 %line 1952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r8, 128
+	add rax, 128
 ; qc = qc + 128
 %line 1953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r10, 128
+	add rcx, 128
 ; qd = qd + 128
 %line 1954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r11, 128
+	add rdx, 128
 ; i1 = i1 - 1
 %line 1955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	sub rsi, 1
+	sub rbx, 1
 ; =? i1 - 0
 %line 1956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	cmp rsi, 0
+	cmp rbx, 0
 ; goto loop16 if !=
 %line 1957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	jne .Lloop16
 ; x0 = mem256[qa]
 %line 1958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; x1 = mem256[qa + 448]
 %line 1959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 448]
+	vmovdqu ymm1, [rsi + 448]
 ; x2 = mem256[qc]
 %line 1960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r10]
+	vmovdqu ymm2, [rcx]
 ; x3 = mem256[qc + 448]
 %line 1961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 448]
+	vmovdqu ymm3, [rcx + 448]
 ; mem256[qd] = x0
 %line 1962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rdx], ymm0
 ; mem256[qd + 1344] = x3
 %line 1963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 1344], ymm3
+	vmovdqu [rdx + 1344], ymm3
 ; 16x x4 = x1 - x2
 %line 1964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb]
 %line 1965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r8]
+	vmovdqu ymm2, [rax]
 ; 16x x5 = x5 - x0
 %line 1966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
@@ -5839,10 +5795,10 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 448] = x5
 %line 1968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 448], ymm2
+	vmovdqu [rdx + 448], ymm2
 ; x5 = mem256[qb + 448]
 %line 1969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 448]
+	vmovdqu ymm0, [rax + 448]
 ; 16x x5 = x5 - x3
 %line 1970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
@@ -5851,31 +5807,31 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 896] = x5
 %line 1972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 896], ymm0
+	vmovdqu [rdx + 896], ymm0
 ; x0 = mem256[qa + 32]
 %line 1973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 32]
+	vmovdqu ymm0, [rsi + 32]
 ; x1 = mem256[qa + 480]
 %line 1974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 480]
+	vmovdqu ymm1, [rsi + 480]
 ; x2 = mem256[qc + 32]
 %line 1975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 32]
+	vmovdqu ymm2, [rcx + 32]
 ; x3 = mem256[qc + 480]
 %line 1976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 480]
+	vmovdqu ymm3, [rcx + 480]
 ; mem256[qd + 32] = x0
 %line 1977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rdx + 32], ymm0
 ; mem256[qd + 1376] = x3
 %line 1978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 1376], ymm3
+	vmovdqu [rdx + 1376], ymm3
 ; 16x x4 = x1 - x2
 %line 1979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
 %line 1980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r8 + 32]
+	vmovdqu ymm2, [rax + 32]
 ; 16x x5 = x5 - x0
 %line 1981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
@@ -5884,10 +5840,10 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 480] = x5
 %line 1983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 480], ymm2
+	vmovdqu [rdx + 480], ymm2
 ; x5 = mem256[qb + 480]
 %line 1984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 480]
+	vmovdqu ymm0, [rax + 480]
 ; 16x x5 = x5 - x3
 %line 1985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm3
@@ -5896,36 +5852,28 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 928] = x5
 %line 1987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 928], ymm0
+	vmovdqu [rdx + 928], ymm0
 ; pa = pa + 2688
 %line 1988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r9, rcx
-	add r9, 2688
+	add r8, 2688
 ; pb = pb + 1792
 %line 1989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r11, rdx
-	add r11, 1792
+	add r9, 1792
 ; i0 = i0 - 1
 %line 1990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r8, rbx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 1991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop15 if !=
 %line 1992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r10, rax
 	jne .Lloop15
 ; pa = w + 30240
 %line 1993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov rax, rdi
-	lea r8, [r10 + 30240]
+	lea r8, [r11 + 30240]
 ; pb = w + 3584
 %line 1994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r11, [r10 + 3584]
-; qa = pa
-%line 1995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov rdi, r10
+	lea rsi, [r11 + 3584]
 ; qb = pa + 1792
 %line 1996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	lea r9, [r8 + 1792]
@@ -5934,7 +5882,7 @@ align 32
 	lea r10, [r8 + 3584]
 ; i1 = 7
 %line 1999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov rsi, 7
+	mov rax, 7
 align 32
 .Lloop17:
 ; x0 = mem256[qa]
@@ -5951,10 +5899,10 @@ align 32
 	vmovdqu ymm3, [r10 + 896]
 ; mem256[qd] = x0
 %line 2005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rsi], ymm0
 ; mem256[qd + 2688] = x3
 %line 2006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 2688], ymm3
+	vmovdqu [rsi + 2688], ymm3
 ; 16x x4 = x1 - x2
 %line 2007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
@@ -5969,7 +5917,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 896] = x5
 %line 2011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 896], ymm2
+	vmovdqu [rsi + 896], ymm2
 ; x5 = mem256[qb + 896]
 %line 2012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vmovdqu ymm0, [r9 + 896]
@@ -5981,7 +5929,7 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1792] = x5
 %line 2015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 1792], ymm0
+	vmovdqu [rsi + 1792], ymm0
 ; x0 = mem256[qa + 32]
 %line 2016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 32]
@@ -5996,10 +5944,10 @@ align 32
 	vmovdqu ymm3, [r10 + 928]
 ; mem256[qd + 32] = x0
 %line 2020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rsi + 32], ymm0
 ; mem256[qd + 2720] = x3
 %line 2021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 2720], ymm3
+	vmovdqu [rsi + 2720], ymm3
 ; 16x x4 = x1 - x2
 %line 2022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
@@ -6014,7 +5962,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 928] = x5
 %line 2026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 928], ymm2
+	vmovdqu [rsi + 928], ymm2
 ; x5 = mem256[qb + 928]
 %line 2027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vmovdqu ymm0, [r9 + 928]
@@ -6026,7 +5974,7 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1824] = x5
 %line 2030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 1824], ymm0
+	vmovdqu [rsi + 1824], ymm0
 ; x0 = mem256[qa + 64]
 %line 2031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 64]
@@ -6041,10 +5989,10 @@ align 32
 	vmovdqu ymm3, [r10 + 960]
 ; mem256[qd + 64] = x0
 %line 2035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [rsi + 64], ymm0
 ; mem256[qd + 2752] = x3
 %line 2036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 2752], ymm3
+	vmovdqu [rsi + 2752], ymm3
 ; 16x x4 = x1 - x2
 %line 2037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
@@ -6059,7 +6007,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 960] = x5
 %line 2041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 960], ymm2
+	vmovdqu [rsi + 960], ymm2
 ; x5 = mem256[qb + 960]
 %line 2042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vmovdqu ymm0, [r9 + 960]
@@ -6071,7 +6019,7 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1856] = x5
 %line 2045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 1856], ymm0
+	vmovdqu [rsi + 1856], ymm0
 ; x0 = mem256[qa + 96]
 %line 2046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 96]
@@ -6086,10 +6034,10 @@ align 32
 	vmovdqu ymm3, [r10 + 992]
 ; mem256[qd + 96] = x0
 %line 2050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [rsi + 96], ymm0
 ; mem256[qd + 2784] = x3
 %line 2051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 2784], ymm3
+	vmovdqu [rsi + 2784], ymm3
 ; 16x x4 = x1 - x2
 %line 2052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
@@ -6104,7 +6052,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; mem256[qd + 992] = x5
 %line 2056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 992], ymm2
+	vmovdqu [rsi + 992], ymm2
 ; x5 = mem256[qb + 992]
 %line 2057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vmovdqu ymm0, [r9 + 992]
@@ -6116,7 +6064,7 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1888] = x5
 %line 2060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu [r11 + 1888], ymm0
+	vmovdqu [rsi + 1888], ymm0
 ; qa = qa + 128
 %line 2061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	add r8, 128
@@ -6128,13 +6076,13 @@ align 32
 	add r10, 128
 ; qd = qd + 128
 %line 2064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r11, 128
+	add rsi, 128
 ; i1 = i1 - 1
 %line 2065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	sub rsi, 1
+	sub rax, 1
 ; =? i1 - 0
 %line 2066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	cmp rsi, 0
+	cmp rax, 0
 ; goto loop17 if !=
 %line 2067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	jne .Lloop17
@@ -6152,27 +6100,25 @@ align 32
 	vmovdqu ymm6, [rel ONES]
 ; pa = w + 3584
 %line 2072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r10, rdi
-	lea r8, [r10 + 3584]
+	lea r8, [r11 + 3584]
 ; pb = w + 5298
 %line 2073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r9, [r10 + 5298]
+	lea r9, [r11 + 5298]
 ; pc = w + 5296
 %line 2074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r11, [r10 + 5296]
+	lea r10, [r11 + 5296]
 ; qd = w + 44128
 %line 2075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea rsi, [r10 + 44128]
+	lea rsi, [r11 + 44128]
 ; x0 = mem256[pa]
 %line 2076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov rcx, r10
 	vmovdqu ymm0, [r8]
 ; x1 = mem256[pb]
 %line 2077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vmovdqu ymm1, [r9]
 ; x2 = mem256[pc]
 %line 2078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r11]
+	vmovdqu ymm2, [r10]
 ; x2 &= mem256[LANE0OFF]
 %line 2079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpand ymm2, ymm2, [rel LANE0OFF]
@@ -6208,14 +6154,13 @@ align 32
 	add r9, 32
 ; pc = pc + 32
 %line 2090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r11, 32
+	add r10, 32
 ; qd = qd + 32
 %line 2091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	add rsi, 32
 ; i1 = 13
 %line 2092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r10, 13
-	mov rdi, rax
+	mov rax, 13
 align 32
 .Lloop18:
 ; x0 = mem256[pa]
@@ -6226,7 +6171,7 @@ align 32
 	vmovdqu ymm1, [r9]
 ; x2 = mem256[pc]
 %line 2096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r11]
+	vmovdqu ymm2, [r10]
 ; 16x x0 = x0 + x1
 %line 2097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
@@ -6259,7 +6204,7 @@ align 32
 	vmovdqu ymm1, [r9 + 32]
 ; x2 = mem256[pc + 32]
 %line 2107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r11 + 32]
+	vmovdqu ymm2, [r10 + 32]
 ; 16x x0 = x0 + x1
 %line 2108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
@@ -6292,7 +6237,7 @@ align 32
 	vmovdqu ymm1, [r9 + 64]
 ; x2 = mem256[pc + 64]
 %line 2118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r11 + 64]
+	vmovdqu ymm2, [r10 + 64]
 ; 16x x0 = x0 + x1
 %line 2119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
@@ -6325,7 +6270,7 @@ align 32
 	vmovdqu ymm1, [r9 + 96]
 ; x2 = mem256[pc + 96]
 %line 2129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r11 + 96]
+	vmovdqu ymm2, [r10 + 96]
 ; 16x x0 = x0 + x1
 %line 2130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
@@ -6358,16 +6303,16 @@ align 32
 	add r9, 128
 ; pc = pc + 128
 %line 2140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	add r11, 128
+	add r10, 128
 ; qd = qd + 128
 %line 2141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	add rsi, 128
 ; i1 = i1 - 1
 %line 2142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	sub r10, 1
+	sub rax, 1
 ; =? i1 - 0
 %line 2143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	cmp r10, 0
+	cmp rax, 0
 ; goto loop18 if !=
 %line 2144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	jne .Lloop18
@@ -6379,7 +6324,7 @@ align 32
 	vmovdqu ymm1, [r9]
 ; x2 = mem256[pc]
 %line 2147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	vmovdqu ymm2, [r11]
+	vmovdqu ymm2, [r10]
 ; 16x x0 = x0 + x1
 %line 2148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
@@ -6406,14 +6351,12 @@ align 32
 	vmovdqu [rsi], ymm0
 ; pa = w + 44128
 %line 2156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r10, rcx
-	lea r8, [r10 + 44128]
+	lea r8, [r11 + 44128]
 ; pb = w + 45888
 %line 2157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	lea r9, [r10 + 45888]
+	lea r9, [r11 + 45888]
 ; i1 = 6
 %line 2158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r11, r10
 	mov r10, 6
 align 32
 .Lloop19:
@@ -6539,8 +6482,7 @@ align 32
 	vmovdqu [r9 + 64], ymm0
 ; pa = w + 45888
 %line 2200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
-	mov r10, r11
-	lea r8, [r10 + 45888]
+	lea r8, [r11 + 45888]
 ; x0 = mem256[pa]
 %line 2201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2_857.q
 	vmovdqu ymm0, [r8]

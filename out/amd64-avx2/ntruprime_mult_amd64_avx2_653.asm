@@ -10,17 +10,16 @@ align 32
 qhasm_kernel_core_multsntrup653_amd64_avx2_mul:
 	push rbx
 	push rbp
-	push r12
 	mov r11, rsp
 	sub rsp, 43936
 	and rsp, -32
 	mov [rsp + 43904], r11
 ; w = &workqhasm_kernel_core_multsntrup653_amd64_avx2_mul
 %line 28+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r10, [rsp + 0]
+	lea r11, [rsp + 0]
 ; pa = w + 37568
 %line 29+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r8, [r10 + 37568]
+	lea r8, [r11 + 37568]
 ; z0 = 0
 %line 30+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpxor ymm0, ymm0, ymm0
@@ -55,7 +54,7 @@ align 32
 	jne .Lloop1
 ; pa = w + 36288
 %line 41+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r9, [r10 + 36288]
+	lea r9, [r11 + 36288]
 ; x0 = mem256[in]
 %line 42+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vmovdqu ymm0, [rsi]
@@ -322,7 +321,7 @@ align 32
 	mov word [r9 + 1304], r8w
 ; pa = w + 38464
 %line 130+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r8, [r10 + 38464]
+	lea r8, [r11 + 38464]
 ; z0 = 0
 %line 131+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpxor ymm0, ymm0, ymm0
@@ -340,7 +339,7 @@ align 32
 	vmovdqu [r8 + 96], ymm0
 ; pa = w + 37824
 %line 136+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r8, [r10 + 37824]
+	lea r8, [r11 + 37824]
 ; x0 = mem256[k]
 %line 137+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vmovdqu ymm0, [rdx]
@@ -481,18 +480,16 @@ align 32
 	mov byte [r8 + 652], r9b
 ; x7 = mem256[ONES]
 %line 183+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [rel ONES]
+	vmovdqu ymm2, [rel ONES]
 ; pa = w + 37824
 %line 184+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r9, [r10 + 37824]
+	lea r9, [r11 + 37824]
 ; pb = w + 1536
 %line 185+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r8, [r10 + 1536]
+	lea r8, [r11 + 1536]
 ; i1 = 12
 %line 186+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r11, r10
 	mov r10, 12
-	vmovdqa ymm2, ymm0
 align 32
 .Lloop2:
 ; 16x x0 = zeroext8(mem128[pa])
@@ -596,20 +593,19 @@ align 32
 	jne .Lloop2
 ; x6 = mem256[BV]
 %line 221+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [rel BV]
+	vmovdqu ymm2, [rel BV]
 ; x7 = mem256[QQ]
 %line 222+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [rel QQ]
+	vmovdqu ymm3, [rel QQ]
 ; pa = w + 36288
 %line 223+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r10, r11
-	lea r8, [r10 + 36288]
+	lea r8, [r11 + 36288]
+; pb = w
+%line 224+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
+	mov r9, r11
 ; i1 = 12
 %line 225+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r11, r10
-	mov r9, 12
-	vmovdqa ymm2, ymm0
-	vmovdqa ymm3, ymm1
+	mov r10, 12
 align 32
 .Lloop3:
 ; x0 = mem256[pa]
@@ -632,7 +628,7 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[pb] = x0
 %line 233+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r10], ymm0
+	vmovdqu [r9], ymm0
 ; x0 = mem256[pa + 32]
 %line 234+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 32]
@@ -653,7 +649,7 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[pb + 32] = x0
 %line 240+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r10 + 32], ymm0
+	vmovdqu [r9 + 32], ymm0
 ; x0 = mem256[pa + 64]
 %line 241+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 64]
@@ -674,7 +670,7 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[pb + 64] = x0
 %line 247+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r10 + 64], ymm0
+	vmovdqu [r9 + 64], ymm0
 ; x0 = mem256[pa + 96]
 %line 248+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 96]
@@ -695,145 +691,138 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[pb + 96] = x0
 %line 254+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r10 + 96], ymm0
+	vmovdqu [r9 + 96], ymm0
 ; pa = pa + 128
 %line 255+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	add r8, 128
 ; pb = pb + 128
 %line 256+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	add r10, 128
+	add r9, 128
 ; i1 = i1 - 1
 %line 257+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	sub r9, 1
+	sub r10, 1
 ; =? i1 - 0
 %line 258+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto loop3 if !=
 %line 259+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	jne .Lloop3
 ; pa = w
 %line 260+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r10, r11
+	mov r8, r11
 ; pb = w + 6528
 %line 261+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r9, [r10 + 6528]
-; qa = pa
-%line 262+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov rsi, r10
+	lea r10, [r11 + 6528]
 ; qb = pa + 768
 %line 263+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r8, [r10 + 768]
+	lea r9, [r8 + 768]
 ; i1 = 6
 %line 265+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r11, 6
+	mov rsi, 6
 align 32
 .Lloop4:
 ; x0 = mem256[qa]
 %line 267+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r10]
+	vmovdqu ymm0, [r8]
 ; x1 = mem256[qb]
 %line 268+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r8]
+	vmovdqu ymm1, [r9]
 ; mem256[qc] = x0
 %line 269+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r9], ymm0
+	vmovdqu [r10], ymm0
 ; mem256[qc + 1536] = x1
 %line 270+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r9 + 1536], ymm1
+	vmovdqu [r10 + 1536], ymm1
 ; 16x x0 = x0 + x1
 %line 271+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 768] = x0
 %line 272+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r9 + 768], ymm0
+	vmovdqu [r10 + 768], ymm0
 ; x0 = mem256[qa + 32]
 %line 273+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r10 + 32]
+	vmovdqu ymm0, [r8 + 32]
 ; x1 = mem256[qb + 32]
 %line 274+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [r9 + 32]
 ; mem256[qc + 32] = x0
 %line 275+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r9 + 32], ymm0
+	vmovdqu [r10 + 32], ymm0
 ; mem256[qc + 1568] = x1
 %line 276+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r9 + 1568], ymm1
+	vmovdqu [r10 + 1568], ymm1
 ; 16x x0 = x0 + x1
 %line 277+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 800] = x0
 %line 278+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r9 + 800], ymm0
+	vmovdqu [r10 + 800], ymm0
 ; x0 = mem256[qa + 64]
 %line 279+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r10 + 64]
+	vmovdqu ymm0, [r8 + 64]
 ; x1 = mem256[qb + 64]
 %line 280+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r8 + 64]
+	vmovdqu ymm1, [r9 + 64]
 ; mem256[qc + 64] = x0
 %line 281+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r9 + 64], ymm0
+	vmovdqu [r10 + 64], ymm0
 ; mem256[qc + 1600] = x1
 %line 282+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r9 + 1600], ymm1
+	vmovdqu [r10 + 1600], ymm1
 ; 16x x0 = x0 + x1
 %line 283+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 832] = x0
 %line 284+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r9 + 832], ymm0
+	vmovdqu [r10 + 832], ymm0
 ; x0 = mem256[qa + 96]
 %line 285+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r10 + 96]
+	vmovdqu ymm0, [r8 + 96]
 ; x1 = mem256[qb + 96]
 %line 286+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [r9 + 96]
 ; mem256[qc + 96] = x0
 %line 287+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r9 + 96], ymm0
+	vmovdqu [r10 + 96], ymm0
 ; mem256[qc + 1632] = x1
 %line 288+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r9 + 1632], ymm1
+	vmovdqu [r10 + 1632], ymm1
 ; 16x x0 = x0 + x1
 %line 289+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 864] = x0
 %line 290+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r9 + 864], ymm0
+	vmovdqu [r10 + 864], ymm0
 ; qa = qa + 128
 %line 291+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	add r10, 128
+	add r8, 128
 ; qb = qb + 128
 %line 292+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	add r8, 128
+	add r9, 128
 ; qc = qc + 128
 %line 293+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	add r9, 128
+	add r10, 128
 ; i1 = i1 - 1
 %line 294+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	sub r11, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 295+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	cmp r11, 0
+	cmp rsi, 0
 ; goto loop4 if !=
 %line 296+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	jne .Lloop4
 ; pa = w + 1536
 %line 297+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r10, rsi
-	lea r8, [r10 + 1536]
+	lea r8, [r11 + 1536]
 ; pb = w + 20736
 %line 298+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r11, [r10 + 20736]
-; qa = pa
-%line 299+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov rsi, r10
+	lea r10, [r11 + 20736]
 ; qb = pa + 768
 %line 300+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	lea r9, [r8 + 768]
 ; i1 = 6
 %line 302+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r10, 6
+	mov rsi, 6
 align 32
 .Lloop5:
 ; x0 = mem256[qa]
@@ -844,16 +833,16 @@ align 32
 	vmovdqu ymm1, [r9]
 ; mem256[qc] = x0
 %line 306+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11], ymm0
+	vmovdqu [r10], ymm0
 ; mem256[qc + 1536] = x1
 %line 307+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 1536], ymm1
+	vmovdqu [r10 + 1536], ymm1
 ; 16x x0 = x0 + x1
 %line 308+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 768] = x0
 %line 309+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 768], ymm0
+	vmovdqu [r10 + 768], ymm0
 ; x0 = mem256[qa + 32]
 %line 310+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 32]
@@ -862,16 +851,16 @@ align 32
 	vmovdqu ymm1, [r9 + 32]
 ; mem256[qc + 32] = x0
 %line 312+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [r10 + 32], ymm0
 ; mem256[qc + 1568] = x1
 %line 313+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 1568], ymm1
+	vmovdqu [r10 + 1568], ymm1
 ; 16x x0 = x0 + x1
 %line 314+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 800] = x0
 %line 315+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 800], ymm0
+	vmovdqu [r10 + 800], ymm0
 ; x0 = mem256[qa + 64]
 %line 316+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 64]
@@ -880,16 +869,16 @@ align 32
 	vmovdqu ymm1, [r9 + 64]
 ; mem256[qc + 64] = x0
 %line 318+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [r10 + 64], ymm0
 ; mem256[qc + 1600] = x1
 %line 319+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 1600], ymm1
+	vmovdqu [r10 + 1600], ymm1
 ; 16x x0 = x0 + x1
 %line 320+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 832] = x0
 %line 321+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 832], ymm0
+	vmovdqu [r10 + 832], ymm0
 ; x0 = mem256[qa + 96]
 %line 322+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 96]
@@ -898,16 +887,16 @@ align 32
 	vmovdqu ymm1, [r9 + 96]
 ; mem256[qc + 96] = x0
 %line 324+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [r10 + 96], ymm0
 ; mem256[qc + 1632] = x1
 %line 325+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 1632], ymm1
+	vmovdqu [r10 + 1632], ymm1
 ; 16x x0 = x0 + x1
 %line 326+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 864] = x0
 %line 327+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 864], ymm0
+	vmovdqu [r10 + 864], ymm0
 ; qa = qa + 128
 %line 328+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	add r8, 128
@@ -916,23 +905,22 @@ align 32
 	add r9, 128
 ; qc = qc + 128
 %line 330+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	add r11, 128
+	add r10, 128
 ; i1 = i1 - 1
 %line 331+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	sub r10, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 332+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	cmp r10, 0
+	cmp rsi, 0
 ; goto loop5 if !=
 %line 333+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	jne .Lloop5
 ; pa = w + 6528
 %line 334+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r10, rsi
-	lea r9, [r10 + 6528]
+	lea r9, [r11 + 6528]
 ; pb = w + 3072
 %line 335+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r11, [r10 + 3072]
+	lea r10, [r11 + 3072]
 ; i0 = 3
 %line 336+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	mov r8, 3
@@ -940,606 +928,587 @@ align 32
 .Lloop6:
 ; qa = pa
 %line 338+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov rax, r8
-	mov rsi, r10
+	mov rsi, r9
 ; qb = pa + 384
 %line 339+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r8, [r9 + 384]
+	lea rax, [r9 + 384]
 ; qc = pb
 %line 340+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov rcx, r9
+	mov rcx, r10
 ; i1 = 3
 %line 341+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov rdx, r11
-	mov r10, 3
+	mov rdx, 3
 align 32
 .Lloop7:
 ; x0 = mem256[qa]
 %line 343+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; x1 = mem256[qb]
 %line 344+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r8]
+	vmovdqu ymm1, [rax]
 ; mem256[qc] = x0
 %line 345+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rcx], ymm0
 ; mem256[qc + 768] = x1
 %line 346+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 768], ymm1
+	vmovdqu [rcx + 768], ymm1
 ; 16x x0 = x0 + x1
 %line 347+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 384] = x0
 %line 348+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 384], ymm0
+	vmovdqu [rcx + 384], ymm0
 ; x0 = mem256[qa + 32]
 %line 349+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r9 + 32]
+	vmovdqu ymm0, [rsi + 32]
 ; x1 = mem256[qb + 32]
 %line 350+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [rax + 32]
 ; mem256[qc + 32] = x0
 %line 351+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rcx + 32], ymm0
 ; mem256[qc + 800] = x1
 %line 352+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 800], ymm1
+	vmovdqu [rcx + 800], ymm1
 ; 16x x0 = x0 + x1
 %line 353+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 416] = x0
 %line 354+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 416], ymm0
+	vmovdqu [rcx + 416], ymm0
 ; x0 = mem256[qa + 64]
 %line 355+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r9 + 64]
+	vmovdqu ymm0, [rsi + 64]
 ; x1 = mem256[qb + 64]
 %line 356+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r8 + 64]
+	vmovdqu ymm1, [rax + 64]
 ; mem256[qc + 64] = x0
 %line 357+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [rcx + 64], ymm0
 ; mem256[qc + 832] = x1
 %line 358+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 832], ymm1
+	vmovdqu [rcx + 832], ymm1
 ; 16x x0 = x0 + x1
 %line 359+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 448] = x0
 %line 360+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 448], ymm0
+	vmovdqu [rcx + 448], ymm0
 ; x0 = mem256[qa + 96]
 %line 361+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r9 + 96]
+	vmovdqu ymm0, [rsi + 96]
 ; x1 = mem256[qb + 96]
 %line 362+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [rax + 96]
 ; mem256[qc + 96] = x0
 %line 363+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [rcx + 96], ymm0
 ; mem256[qc + 864] = x1
 %line 364+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 864], ymm1
+	vmovdqu [rcx + 864], ymm1
 ; 16x x0 = x0 + x1
 %line 365+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 480] = x0
 %line 366+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 480], ymm0
+	vmovdqu [rcx + 480], ymm0
 ; qa = qa + 128
 %line 367+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	add r9, 128
+	add rsi, 128
 ; qb = qb + 128
 %line 368+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	add r8, 128
+	add rax, 128
 ; qc = qc + 128
 %line 369+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	add r11, 128
+	add rcx, 128
 ; i1 = i1 - 1
 %line 370+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 371+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop7 if !=
 %line 372+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	jne .Lloop7
 ; pa = pa + 768
 %line 373+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r9, rcx
 	add r9, 768
 ; pb = pb + 1152
 %line 374+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r11, rdx
-	add r11, 1152
+	add r10, 1152
 ; i0 = i0 - 1
 %line 375+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r8, rax
 	sub r8, 1
 ; =? i0 - 0
 %line 376+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	cmp r8, 0
 ; goto loop6 if !=
 %line 377+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r10, rsi
 	jne .Lloop6
 ; pa = w + 20736
 %line 378+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r9, [r10 + 20736]
+	lea r8, [r11 + 20736]
 ; pb = w + 17280
 %line 379+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r11, [r10 + 17280]
+	lea r9, [r11 + 17280]
 ; i0 = 3
 %line 380+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r8, 3
+	mov r10, 3
 align 32
 .Lloop8:
 ; qa = pa
 %line 382+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov rdx, r8
-	mov rsi, r10
+	mov rsi, r8
 ; qb = pa + 384
 %line 383+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r8, [r9 + 384]
+	lea rax, [r8 + 384]
 ; qc = pb
 %line 384+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 3
 %line 385+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov rcx, r11
-	mov r10, 3
+	mov rdx, 3
 align 32
 .Lloop9:
 ; x0 = mem256[qa]
 %line 387+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; x1 = mem256[qb]
 %line 388+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r8]
+	vmovdqu ymm1, [rax]
 ; mem256[qc] = x0
 %line 389+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rcx], ymm0
 ; mem256[qc + 768] = x1
 %line 390+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 768], ymm1
+	vmovdqu [rcx + 768], ymm1
 ; 16x x0 = x0 + x1
 %line 391+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 384] = x0
 %line 392+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 384], ymm0
+	vmovdqu [rcx + 384], ymm0
 ; x0 = mem256[qa + 32]
 %line 393+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r9 + 32]
+	vmovdqu ymm0, [rsi + 32]
 ; x1 = mem256[qb + 32]
 %line 394+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [rax + 32]
 ; mem256[qc + 32] = x0
 %line 395+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rcx + 32], ymm0
 ; mem256[qc + 800] = x1
 %line 396+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 800], ymm1
+	vmovdqu [rcx + 800], ymm1
 ; 16x x0 = x0 + x1
 %line 397+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 416] = x0
 %line 398+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 416], ymm0
+	vmovdqu [rcx + 416], ymm0
 ; x0 = mem256[qa + 64]
 %line 399+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r9 + 64]
+	vmovdqu ymm0, [rsi + 64]
 ; x1 = mem256[qb + 64]
 %line 400+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r8 + 64]
+	vmovdqu ymm1, [rax + 64]
 ; mem256[qc + 64] = x0
 %line 401+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [rcx + 64], ymm0
 ; mem256[qc + 832] = x1
 %line 402+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 832], ymm1
+	vmovdqu [rcx + 832], ymm1
 ; 16x x0 = x0 + x1
 %line 403+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 448] = x0
 %line 404+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 448], ymm0
+	vmovdqu [rcx + 448], ymm0
 ; x0 = mem256[qa + 96]
 %line 405+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r9 + 96]
+	vmovdqu ymm0, [rsi + 96]
 ; x1 = mem256[qb + 96]
 %line 406+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [rax + 96]
 ; mem256[qc + 96] = x0
 %line 407+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [rcx + 96], ymm0
 ; mem256[qc + 864] = x1
 %line 408+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 864], ymm1
+	vmovdqu [rcx + 864], ymm1
 ; 16x x0 = x0 + x1
 %line 409+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 480] = x0
 %line 410+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 480], ymm0
+	vmovdqu [rcx + 480], ymm0
 ; qa = qa + 128
 %line 411+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	add r9, 128
+	add rsi, 128
 ; qb = qb + 128
 %line 412+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	add r8, 128
+	add rax, 128
 ; qc = qc + 128
 %line 413+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	add r11, 128
+	add rcx, 128
 ; i1 = i1 - 1
 %line 414+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 415+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop9 if !=
 %line 416+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	jne .Lloop9
 ; pa = pa + 768
 %line 417+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r9, rax
-	add r9, 768
+	add r8, 768
 ; pb = pb + 1152
 %line 418+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r11, rcx
-	add r11, 1152
+	add r9, 1152
 ; i0 = i0 - 1
 %line 419+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 420+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop8 if !=
 %line 421+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r10, rsi
 	jne .Lloop8
 ; pa = w + 3072
 %line 422+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r8, [r10 + 3072]
+	lea r9, [r11 + 3072]
 ; pb = w + 6528
 %line 423+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r9, [r10 + 6528]
+	lea rsi, [r11 + 6528]
 ; z0 = 0
 %line 424+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov rsi, r10
-	vpxor ymm0, ymm0, ymm0
+	vpxor ymm2, ymm2, ymm2
 ; i0 = 9
 %line 425+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r10, 9
-	mov r11, r9
-	vmovdqa ymm2, ymm0
+	mov r8, 9
 align 32
 .Lloop10:
 ; qb = pa + 192
 %line 428+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r9, [r8 + 192]
+	lea r10, [r9 + 192]
 ; x0 = mem256[qa]
 %line 430+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; x1 = mem256[qb]
 %line 431+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r9]
+	vmovdqu ymm1, [r10]
 ; mem256[qc + 192] = x0
 %line 432+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 192], ymm0
+	vmovdqu [rsi + 192], ymm0
 ; mem256[qc + 960] = x1
 %line 433+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 960], ymm1
+	vmovdqu [rsi + 960], ymm1
 ; 16x x0 = x0 + x1
 %line 434+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 576] = x0
 %line 435+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 576], ymm0
+	vmovdqu [rsi + 576], ymm0
 ; mem256[qc] = z0
 %line 436+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11], ymm2
+	vmovdqu [rsi], ymm2
 ; mem256[qc + 384] = z0
 %line 437+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 384], ymm2
+	vmovdqu [rsi + 384], ymm2
 ; mem256[qc + 768] = z0
 %line 438+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 768], ymm2
+	vmovdqu [rsi + 768], ymm2
 ; x0 = mem256[qa + 32]
 %line 439+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; x1 = mem256[qb + 32]
 %line 440+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r9 + 32]
+	vmovdqu ymm1, [r10 + 32]
 ; mem256[qc + 224] = x0
 %line 441+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 224], ymm0
+	vmovdqu [rsi + 224], ymm0
 ; mem256[qc + 992] = x1
 %line 442+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 992], ymm1
+	vmovdqu [rsi + 992], ymm1
 ; 16x x0 = x0 + x1
 %line 443+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 608] = x0
 %line 444+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 608], ymm0
+	vmovdqu [rsi + 608], ymm0
 ; mem256[qc + 32] = z0
 %line 445+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 32], ymm2
+	vmovdqu [rsi + 32], ymm2
 ; mem256[qc + 416] = z0
 %line 446+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 416], ymm2
+	vmovdqu [rsi + 416], ymm2
 ; mem256[qc + 800] = z0
 %line 447+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 800], ymm2
+	vmovdqu [rsi + 800], ymm2
 ; x0 = mem256[qa + 64]
 %line 448+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r9 + 64]
 ; x1 = mem256[qb + 64]
 %line 449+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r9 + 64]
+	vmovdqu ymm1, [r10 + 64]
 ; mem256[qc + 256] = x0
 %line 450+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 256], ymm0
+	vmovdqu [rsi + 256], ymm0
 ; mem256[qc + 1024] = x1
 %line 451+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 1024], ymm1
+	vmovdqu [rsi + 1024], ymm1
 ; 16x x0 = x0 + x1
 %line 452+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 640] = x0
 %line 453+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 640], ymm0
+	vmovdqu [rsi + 640], ymm0
 ; mem256[qc + 64] = z0
 %line 454+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 64], ymm2
+	vmovdqu [rsi + 64], ymm2
 ; mem256[qc + 448] = z0
 %line 455+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 448], ymm2
+	vmovdqu [rsi + 448], ymm2
 ; mem256[qc + 832] = z0
 %line 456+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 832], ymm2
+	vmovdqu [rsi + 832], ymm2
 ; x0 = mem256[qa + 96]
 %line 457+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r9 + 96]
 ; x1 = mem256[qb + 96]
 %line 458+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r9 + 96]
+	vmovdqu ymm1, [r10 + 96]
 ; mem256[qc + 288] = x0
 %line 459+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 288], ymm0
+	vmovdqu [rsi + 288], ymm0
 ; mem256[qc + 1056] = x1
 %line 460+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 1056], ymm1
+	vmovdqu [rsi + 1056], ymm1
 ; 16x x0 = x0 + x1
 %line 461+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 672] = x0
 %line 462+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 672], ymm0
+	vmovdqu [rsi + 672], ymm0
 ; mem256[qc + 96] = z0
 %line 463+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 96], ymm2
+	vmovdqu [rsi + 96], ymm2
 ; mem256[qc + 480] = z0
 %line 464+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 480], ymm2
+	vmovdqu [rsi + 480], ymm2
 ; mem256[qc + 864] = z0
 %line 465+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 864], ymm2
+	vmovdqu [rsi + 864], ymm2
 ; x0 = mem256[qa + 128]
 %line 466+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r9 + 128]
 ; x1 = mem256[qb + 128]
 %line 467+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r9 + 128]
+	vmovdqu ymm1, [r10 + 128]
 ; mem256[qc + 320] = x0
 %line 468+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 320], ymm0
+	vmovdqu [rsi + 320], ymm0
 ; mem256[qc + 1088] = x1
 %line 469+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 1088], ymm1
+	vmovdqu [rsi + 1088], ymm1
 ; 16x x0 = x0 + x1
 %line 470+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 704] = x0
 %line 471+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 704], ymm0
+	vmovdqu [rsi + 704], ymm0
 ; mem256[qc + 128] = z0
 %line 472+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 128], ymm2
+	vmovdqu [rsi + 128], ymm2
 ; mem256[qc + 512] = z0
 %line 473+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 512], ymm2
+	vmovdqu [rsi + 512], ymm2
 ; mem256[qc + 896] = z0
 %line 474+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 896], ymm2
+	vmovdqu [rsi + 896], ymm2
 ; x0 = mem256[qa + 160]
 %line 475+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r9 + 160]
 ; x1 = mem256[qb + 160]
 %line 476+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r9 + 160]
+	vmovdqu ymm1, [r10 + 160]
 ; mem256[qc + 352] = x0
 %line 477+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 352], ymm0
+	vmovdqu [rsi + 352], ymm0
 ; mem256[qc + 1120] = x1
 %line 478+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 1120], ymm1
+	vmovdqu [rsi + 1120], ymm1
 ; 16x x0 = x0 + x1
 %line 479+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 736] = x0
 %line 480+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 736], ymm0
+	vmovdqu [rsi + 736], ymm0
 ; mem256[qc + 160] = z0
 %line 481+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 160], ymm2
+	vmovdqu [rsi + 160], ymm2
 ; mem256[qc + 544] = z0
 %line 482+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 544], ymm2
+	vmovdqu [rsi + 544], ymm2
 ; mem256[qc + 928] = z0
 %line 483+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 928], ymm2
+	vmovdqu [rsi + 928], ymm2
 ; pa = pa + 384
 %line 484+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	add r8, 384
+	add r9, 384
 ; pb = pb + 1152
 %line 485+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	add r11, 1152
+	add rsi, 1152
 ; i0 = i0 - 1
 %line 486+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 487+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop10 if !=
 %line 488+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	jne .Lloop10
 ; pa = w + 17280
 %line 489+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r10, rsi
-	lea r8, [r10 + 17280]
+	lea r9, [r11 + 17280]
 ; pb = w + 20736
 %line 490+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r9, [r10 + 20736]
+	lea rsi, [r11 + 20736]
 ; i0 = 9
 %line 491+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov rsi, r10
-	mov r10, 9
-	mov r11, r9
+	mov r8, 9
 align 32
 .Lloop11:
 ; qb = pa + 192
 %line 494+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r9, [r8 + 192]
+	lea r10, [r9 + 192]
 ; x0 = mem256[qa]
 %line 496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; x1 = mem256[qb]
 %line 497+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r9]
+	vmovdqu ymm1, [r10]
 ; mem256[qc] = x0
 %line 498+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rsi], ymm0
 ; mem256[qc + 384] = x1
 %line 499+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 384], ymm1
+	vmovdqu [rsi + 384], ymm1
 ; 16x x0 = x0 + x1
 %line 500+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 192] = x0
 %line 501+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 192], ymm0
+	vmovdqu [rsi + 192], ymm0
 ; x0 = mem256[qa + 32]
 %line 502+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; x1 = mem256[qb + 32]
 %line 503+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r9 + 32]
+	vmovdqu ymm1, [r10 + 32]
 ; mem256[qc + 32] = x0
 %line 504+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rsi + 32], ymm0
 ; mem256[qc + 416] = x1
 %line 505+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 416], ymm1
+	vmovdqu [rsi + 416], ymm1
 ; 16x x0 = x0 + x1
 %line 506+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 224] = x0
 %line 507+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 224], ymm0
+	vmovdqu [rsi + 224], ymm0
 ; x0 = mem256[qa + 64]
 %line 508+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r9 + 64]
 ; x1 = mem256[qb + 64]
 %line 509+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r9 + 64]
+	vmovdqu ymm1, [r10 + 64]
 ; mem256[qc + 64] = x0
 %line 510+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [rsi + 64], ymm0
 ; mem256[qc + 448] = x1
 %line 511+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 448], ymm1
+	vmovdqu [rsi + 448], ymm1
 ; 16x x0 = x0 + x1
 %line 512+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 256] = x0
 %line 513+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 256], ymm0
+	vmovdqu [rsi + 256], ymm0
 ; x0 = mem256[qa + 96]
 %line 514+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r9 + 96]
 ; x1 = mem256[qb + 96]
 %line 515+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r9 + 96]
+	vmovdqu ymm1, [r10 + 96]
 ; mem256[qc + 96] = x0
 %line 516+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [rsi + 96], ymm0
 ; mem256[qc + 480] = x1
 %line 517+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 480], ymm1
+	vmovdqu [rsi + 480], ymm1
 ; 16x x0 = x0 + x1
 %line 518+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 288] = x0
 %line 519+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 288], ymm0
+	vmovdqu [rsi + 288], ymm0
 ; x0 = mem256[qa + 128]
 %line 520+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r9 + 128]
 ; x1 = mem256[qb + 128]
 %line 521+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r9 + 128]
+	vmovdqu ymm1, [r10 + 128]
 ; mem256[qc + 128] = x0
 %line 522+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 128], ymm0
+	vmovdqu [rsi + 128], ymm0
 ; mem256[qc + 512] = x1
 %line 523+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 512], ymm1
+	vmovdqu [rsi + 512], ymm1
 ; 16x x0 = x0 + x1
 %line 524+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 320] = x0
 %line 525+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 320], ymm0
+	vmovdqu [rsi + 320], ymm0
 ; x0 = mem256[qa + 160]
 %line 526+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r9 + 160]
 ; x1 = mem256[qb + 160]
 %line 527+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r9 + 160]
+	vmovdqu ymm1, [r10 + 160]
 ; mem256[qc + 160] = x0
 %line 528+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 160], ymm0
+	vmovdqu [rsi + 160], ymm0
 ; mem256[qc + 544] = x1
 %line 529+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 544], ymm1
+	vmovdqu [rsi + 544], ymm1
 ; 16x x0 = x0 + x1
 %line 530+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 352] = x0
 %line 531+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 352], ymm0
+	vmovdqu [rsi + 352], ymm0
 ; pa = pa + 384
 %line 532+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	add r8, 384
+	add r9, 384
 ; pb = pb + 576
 %line 533+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	add r11, 576
+	add rsi, 576
 ; i0 = i0 - 1
 %line 534+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 535+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop11 if !=
 %line 536+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	jne .Lloop11
 ; pa = w + 16896
 %line 537+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r10, rsi
-	lea r8, [r10 + 16896]
+	lea r8, [r11 + 16896]
 ; z0 = 0
 %line 538+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpxor ymm0, ymm0, ymm0
@@ -1563,32 +1532,30 @@ align 32
 	vmovdqu [r8 + 160], ymm0
 ; pa = w + 39904
 %line 545+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r8, [r10 + 39904]
+	lea r10, [r11 + 39904]
 ; pb = w + 20736
 %line 546+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r12, [r10 + 20736]
+	lea rsi, [r11 + 20736]
 ; pc = w + 40704
 %line 547+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea rdx, [r10 + 40704]
+	lea r8, [r11 + 40704]
 ; qc = w + 6528
 %line 548+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea rbp, [r10 + 6528]
+	lea rax, [r11 + 6528]
 ; qd = w + 25920
 %line 549+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea rbx, [r10 + 25920]
+	lea r9, [r11 + 25920]
 ; i0 = 27
 %line 550+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r9, 27
+	mov rcx, 27
 align 32
 .Lloop12:
 ; 8x x0 = zeroext16(mem128[qc + 192])
 %line 552+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov rcx, r9
-	mov rax, r10
-	vpmovzxwd ymm0, [rbp + 192]
+	vpmovzxwd ymm0, [rax + 192]
 ; 8x x1 = zeroext16(mem128[qc + 190])
 %line 553+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmovzxwd ymm1, [rbp + 190]
+	vpmovzxwd ymm1, [rax + 190]
 ; 8x x1 = x1 << 16
 %line 554+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpslld ymm1, ymm1, 16
@@ -1597,13 +1564,13 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 384] = x0
 %line 556+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r8 + 384], ymm0
+	vmovdqu [r10 + 384], ymm0
 ; 8x x0 = zeroext16(mem128[qc + 208])
 %line 557+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmovzxwd ymm0, [rbp + 208]
+	vpmovzxwd ymm0, [rax + 208]
 ; 8x x1 = zeroext16(mem128[qc + 206])
 %line 558+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmovzxwd ymm1, [rbp + 206]
+	vpmovzxwd ymm1, [rax + 206]
 ; 8x x1 = x1 << 16
 %line 559+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpslld ymm1, ymm1, 16
@@ -1612,13 +1579,13 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 416] = x0
 %line 561+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r8 + 416], ymm0
+	vmovdqu [r10 + 416], ymm0
 ; 8x x0 = zeroext16(mem128[qc + 224])
 %line 562+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmovzxwd ymm0, [rbp + 224]
+	vpmovzxwd ymm0, [rax + 224]
 ; 8x x1 = zeroext16(mem128[qc + 222])
 %line 563+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmovzxwd ymm1, [rbp + 222]
+	vpmovzxwd ymm1, [rax + 222]
 ; 8x x1 = x1 << 16
 %line 564+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpslld ymm1, ymm1, 16
@@ -1627,13 +1594,13 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 448] = x0
 %line 566+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r8 + 448], ymm0
+	vmovdqu [r10 + 448], ymm0
 ; 8x x0 = zeroext16(mem128[qc + 240])
 %line 567+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmovzxwd ymm0, [rbp + 240]
+	vpmovzxwd ymm0, [rax + 240]
 ; 8x x1 = zeroext16(mem128[qc + 238])
 %line 568+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmovzxwd ymm1, [rbp + 238]
+	vpmovzxwd ymm1, [rax + 238]
 ; 8x x1 = x1 << 16
 %line 569+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpslld ymm1, ymm1, 16
@@ -1642,13 +1609,13 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 480] = x0
 %line 571+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r8 + 480], ymm0
+	vmovdqu [r10 + 480], ymm0
 ; 8x x0 = zeroext16(mem128[qc + 256])
 %line 572+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmovzxwd ymm0, [rbp + 256]
+	vpmovzxwd ymm0, [rax + 256]
 ; 8x x1 = zeroext16(mem128[qc + 254])
 %line 573+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmovzxwd ymm1, [rbp + 254]
+	vpmovzxwd ymm1, [rax + 254]
 ; 8x x1 = x1 << 16
 %line 574+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpslld ymm1, ymm1, 16
@@ -1657,13 +1624,13 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 512] = x0
 %line 576+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r8 + 512], ymm0
+	vmovdqu [r10 + 512], ymm0
 ; 8x x0 = zeroext16(mem128[qc + 272])
 %line 577+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmovzxwd ymm0, [rbp + 272]
+	vpmovzxwd ymm0, [rax + 272]
 ; 8x x1 = zeroext16(mem128[qc + 270])
 %line 578+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmovzxwd ymm1, [rbp + 270]
+	vpmovzxwd ymm1, [rax + 270]
 ; 8x x1 = x1 << 16
 %line 579+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpslld ymm1, ymm1, 16
@@ -1672,13 +1639,13 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 544] = x0
 %line 581+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r8 + 544], ymm0
+	vmovdqu [r10 + 544], ymm0
 ; 8x x0 = zeroext16(mem128[qc + 288])
 %line 582+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmovzxwd ymm0, [rbp + 288]
+	vpmovzxwd ymm0, [rax + 288]
 ; 8x x1 = zeroext16(mem128[qc + 286])
 %line 583+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmovzxwd ymm1, [rbp + 286]
+	vpmovzxwd ymm1, [rax + 286]
 ; 8x x1 = x1 << 16
 %line 584+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpslld ymm1, ymm1, 16
@@ -1687,13 +1654,13 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 576] = x0
 %line 586+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r8 + 576], ymm0
+	vmovdqu [r10 + 576], ymm0
 ; 8x x0 = zeroext16(mem128[qc + 304])
 %line 587+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmovzxwd ymm0, [rbp + 304]
+	vpmovzxwd ymm0, [rax + 304]
 ; 8x x1 = zeroext16(mem128[qc + 302])
 %line 588+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmovzxwd ymm1, [rbp + 302]
+	vpmovzxwd ymm1, [rax + 302]
 ; 8x x1 = x1 << 16
 %line 589+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpslld ymm1, ymm1, 16
@@ -1702,13 +1669,13 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 608] = x0
 %line 591+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r8 + 608], ymm0
+	vmovdqu [r10 + 608], ymm0
 ; 8x x0 = zeroext16(mem128[qc + 320])
 %line 592+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmovzxwd ymm0, [rbp + 320]
+	vpmovzxwd ymm0, [rax + 320]
 ; 8x x1 = zeroext16(mem128[qc + 318])
 %line 593+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmovzxwd ymm1, [rbp + 318]
+	vpmovzxwd ymm1, [rax + 318]
 ; 8x x1 = x1 << 16
 %line 594+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpslld ymm1, ymm1, 16
@@ -1717,13 +1684,13 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 640] = x0
 %line 596+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r8 + 640], ymm0
+	vmovdqu [r10 + 640], ymm0
 ; 8x x0 = zeroext16(mem128[qc + 336])
 %line 597+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmovzxwd ymm0, [rbp + 336]
+	vpmovzxwd ymm0, [rax + 336]
 ; 8x x1 = zeroext16(mem128[qc + 334])
 %line 598+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmovzxwd ymm1, [rbp + 334]
+	vpmovzxwd ymm1, [rax + 334]
 ; 8x x1 = x1 << 16
 %line 599+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpslld ymm1, ymm1, 16
@@ -1732,13 +1699,13 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 672] = x0
 %line 601+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r8 + 672], ymm0
+	vmovdqu [r10 + 672], ymm0
 ; 8x x0 = zeroext16(mem128[qc + 352])
 %line 602+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmovzxwd ymm0, [rbp + 352]
+	vpmovzxwd ymm0, [rax + 352]
 ; 8x x1 = zeroext16(mem128[qc + 350])
 %line 603+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmovzxwd ymm1, [rbp + 350]
+	vpmovzxwd ymm1, [rax + 350]
 ; 8x x1 = x1 << 16
 %line 604+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpslld ymm1, ymm1, 16
@@ -1747,13 +1714,13 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 704] = x0
 %line 606+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r8 + 704], ymm0
+	vmovdqu [r10 + 704], ymm0
 ; 8x x0 = zeroext16(mem128[qc + 368])
 %line 607+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmovzxwd ymm0, [rbp + 368]
+	vpmovzxwd ymm0, [rax + 368]
 ; 8x x1 = zeroext16(mem128[qc + 366])
 %line 608+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmovzxwd ymm1, [rbp + 366]
+	vpmovzxwd ymm1, [rax + 366]
 ; 8x x1 = x1 << 16
 %line 609+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpslld ymm1, ymm1, 16
@@ -1762,13 +1729,13 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 736] = x0
 %line 611+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r8 + 736], ymm0
+	vmovdqu [r10 + 736], ymm0
 ; 8x x0 = zeroext16(mem128[qc + 384])
 %line 612+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmovzxwd ymm0, [rbp + 384]
+	vpmovzxwd ymm0, [rax + 384]
 ; 8x x1 = zeroext16(mem128[qc + 382])
 %line 613+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmovzxwd ymm1, [rbp + 382]
+	vpmovzxwd ymm1, [rax + 382]
 ; 8x x1 = x1 << 16
 %line 614+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpslld ymm1, ymm1, 16
@@ -1777,1477 +1744,1477 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 768] = x0
 %line 616+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r8 + 768], ymm0
+	vmovdqu [r10 + 768], ymm0
 ; 8x x0 = mem32[pb]
 %line 617+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm1, [r12]
+	vpbroadcastd ymm1, [rsi]
 ; 8x a0 = maddwd(x0, mem256[pa + 384])
 %line 618+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm3, ymm1, [r8 + 384]
+	vpmaddwd ymm3, ymm1, [r10 + 384]
 ; 8x a1 = maddwd(x0, mem256[pa + 416])
 %line 619+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 416]
+	vpmaddwd ymm0, ymm1, [r10 + 416]
 ; 8x a2 = maddwd(x0, mem256[pa + 448])
 %line 620+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm13, ymm1, [r8 + 448]
+	vpmaddwd ymm13, ymm1, [r10 + 448]
 ; 8x a3 = maddwd(x0, mem256[pa + 480])
 %line 621+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm6, ymm1, [r8 + 480]
+	vpmaddwd ymm6, ymm1, [r10 + 480]
 ; 8x a4 = maddwd(x0, mem256[pa + 512])
 %line 622+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm12, ymm1, [r8 + 512]
+	vpmaddwd ymm12, ymm1, [r10 + 512]
 ; 8x a5 = maddwd(x0, mem256[pa + 544])
 %line 623+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm8, ymm1, [r8 + 544]
+	vpmaddwd ymm8, ymm1, [r10 + 544]
 ; 8x a6 = maddwd(x0, mem256[pa + 576])
 %line 624+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm11, ymm1, [r8 + 576]
+	vpmaddwd ymm11, ymm1, [r10 + 576]
 ; 8x a7 = maddwd(x0, mem256[pa + 608])
 %line 625+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm4, ymm1, [r8 + 608]
+	vpmaddwd ymm4, ymm1, [r10 + 608]
 ; 8x a8 = maddwd(x0, mem256[pa + 640])
 %line 626+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm10, ymm1, [r8 + 640]
+	vpmaddwd ymm10, ymm1, [r10 + 640]
 ; 8x a9 = maddwd(x0, mem256[pa + 672])
 %line 627+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm7, ymm1, [r8 + 672]
+	vpmaddwd ymm7, ymm1, [r10 + 672]
 ; 8x a10 = maddwd(x0, mem256[pa + 704])
 %line 628+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm9, ymm1, [r8 + 704]
+	vpmaddwd ymm9, ymm1, [r10 + 704]
 ; 8x a11 = maddwd(x0, mem256[pa + 736])
 %line 629+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm5, ymm1, [r8 + 736]
+	vpmaddwd ymm5, ymm1, [r10 + 736]
 ; 8x a12 = maddwd(x0, mem256[pa + 768])
 %line 630+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm14, ymm1, [r8 + 768]
+	vpmaddwd ymm14, ymm1, [r10 + 768]
 ; 8x x0 = mem32[pb + 16]
 %line 631+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 16]
+	vpbroadcastd ymm2, [rsi + 16]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 632+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm1, ymm2, [r8 + 384]
+	vpmaddwd ymm1, ymm2, [r10 + 384]
 ; 8x a1 = a1 + x1
 %line 633+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm1, ymm0, ymm1
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 634+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a2 = a2 + x1
 %line 635+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 636+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a3 = a3 + x1
 %line 637+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 638+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a4 = a4 + x1
 %line 639+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 640+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a5 = a5 + x1
 %line 641+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 642+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a6 = a6 + x1
 %line 643+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 644+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a7 = a7 + x1
 %line 645+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 646+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a8 = a8 + x1
 %line 647+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 648+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a9 = a9 + x1
 %line 649+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 650+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a10 = a10 + x1
 %line 651+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 652+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 704]
+	vpmaddwd ymm0, ymm2, [r10 + 704]
 ; 8x a11 = a11 + x1
 %line 653+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 654+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 736]
+	vpmaddwd ymm0, ymm2, [r10 + 736]
 ; 8x a12 = a12 + x1
 %line 655+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 32]
 %line 656+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 32]
+	vpbroadcastd ymm2, [rsi + 32]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 657+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a2 = a2 + x1
 %line 658+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 659+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a3 = a3 + x1
 %line 660+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 661+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a4 = a4 + x1
 %line 662+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 663+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a5 = a5 + x1
 %line 664+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 665+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a6 = a6 + x1
 %line 666+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 667+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a7 = a7 + x1
 %line 668+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 669+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a8 = a8 + x1
 %line 670+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 671+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a9 = a9 + x1
 %line 672+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 673+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a10 = a10 + x1
 %line 674+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 675+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a11 = a11 + x1
 %line 676+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 677+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 704]
+	vpmaddwd ymm0, ymm2, [r10 + 704]
 ; 8x a12 = a12 + x1
 %line 678+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 48]
 %line 679+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 48]
+	vpbroadcastd ymm2, [rsi + 48]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 680+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a3 = a3 + x1
 %line 681+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 682+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a4 = a4 + x1
 %line 683+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 684+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a5 = a5 + x1
 %line 685+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 686+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a6 = a6 + x1
 %line 687+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 688+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a7 = a7 + x1
 %line 689+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 690+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a8 = a8 + x1
 %line 691+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 692+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a9 = a9 + x1
 %line 693+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 694+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a10 = a10 + x1
 %line 695+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 696+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a11 = a11 + x1
 %line 697+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 698+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a12 = a12 + x1
 %line 699+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 64]
 %line 700+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 64]
+	vpbroadcastd ymm2, [rsi + 64]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 701+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a4 = a4 + x1
 %line 702+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 703+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a5 = a5 + x1
 %line 704+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 705+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a6 = a6 + x1
 %line 706+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 707+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a7 = a7 + x1
 %line 708+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 709+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a8 = a8 + x1
 %line 710+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 711+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a9 = a9 + x1
 %line 712+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 713+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a10 = a10 + x1
 %line 714+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 715+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a11 = a11 + x1
 %line 716+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 717+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a12 = a12 + x1
 %line 718+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 80]
 %line 719+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 80]
+	vpbroadcastd ymm2, [rsi + 80]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 720+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a5 = a5 + x1
 %line 721+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 722+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a6 = a6 + x1
 %line 723+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 724+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a7 = a7 + x1
 %line 725+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 726+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a8 = a8 + x1
 %line 727+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 728+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a9 = a9 + x1
 %line 729+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 730+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a10 = a10 + x1
 %line 731+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 732+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a11 = a11 + x1
 %line 733+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 734+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a12 = a12 + x1
 %line 735+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 96]
 %line 736+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 96]
+	vpbroadcastd ymm2, [rsi + 96]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 737+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a6 = a6 + x1
 %line 738+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 739+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a7 = a7 + x1
 %line 740+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 741+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a8 = a8 + x1
 %line 742+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 743+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a9 = a9 + x1
 %line 744+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 745+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a10 = a10 + x1
 %line 746+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 747+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a11 = a11 + x1
 %line 748+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 749+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a12 = a12 + x1
 %line 750+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 112]
 %line 751+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 112]
+	vpbroadcastd ymm2, [rsi + 112]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 752+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a7 = a7 + x1
 %line 753+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 754+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a8 = a8 + x1
 %line 755+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 756+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a9 = a9 + x1
 %line 757+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 758+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a10 = a10 + x1
 %line 759+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 760+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a11 = a11 + x1
 %line 761+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 762+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a12 = a12 + x1
 %line 763+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 128]
 %line 764+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 128]
+	vpbroadcastd ymm2, [rsi + 128]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 765+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a8 = a8 + x1
 %line 766+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 767+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a9 = a9 + x1
 %line 768+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 769+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a10 = a10 + x1
 %line 770+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 771+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a11 = a11 + x1
 %line 772+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 773+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a12 = a12 + x1
 %line 774+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 144]
 %line 775+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 144]
+	vpbroadcastd ymm2, [rsi + 144]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 776+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a9 = a9 + x1
 %line 777+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 778+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a10 = a10 + x1
 %line 779+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 780+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a11 = a11 + x1
 %line 781+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 782+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a12 = a12 + x1
 %line 783+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 160]
 %line 784+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 160]
+	vpbroadcastd ymm2, [rsi + 160]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 785+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a10 = a10 + x1
 %line 786+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 787+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a11 = a11 + x1
 %line 788+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 789+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a12 = a12 + x1
 %line 790+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 176]
 %line 791+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm0, [r12 + 176]
+	vpbroadcastd ymm0, [rsi + 176]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 792+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm2, ymm0, [r8 + 384]
+	vpmaddwd ymm2, ymm0, [r10 + 384]
 ; 8x a11 = a11 + x1
 %line 793+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm2
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 794+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm0, [r8 + 416]
+	vpmaddwd ymm0, ymm0, [r10 + 416]
 ; 8x a12 = a12 + x1
 %line 795+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm14, ymm14, ymm0
 ; mem256[pc + 32] = a0
 %line 796+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 32], ymm3
+	vmovdqu [r8 + 32], ymm3
 ; mem256[pc + 64] = a1
 %line 797+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 64], ymm1
+	vmovdqu [r8 + 64], ymm1
 ; mem256[pc + 96] = a2
 %line 798+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 96], ymm13
+	vmovdqu [r8 + 96], ymm13
 ; mem256[pc + 128] = a3
 %line 799+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 128], ymm6
+	vmovdqu [r8 + 128], ymm6
 ; mem256[pc + 160] = a4
 %line 800+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 160], ymm12
+	vmovdqu [r8 + 160], ymm12
 ; mem256[pc + 192] = a5
 %line 801+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 192], ymm8
+	vmovdqu [r8 + 192], ymm8
 ; mem256[pc + 224] = a6
 %line 802+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 224], ymm11
+	vmovdqu [r8 + 224], ymm11
 ; mem256[pc + 256] = a7
 %line 803+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 256], ymm4
+	vmovdqu [r8 + 256], ymm4
 ; mem256[pc + 288] = a8
 %line 804+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 288], ymm10
+	vmovdqu [r8 + 288], ymm10
 ; mem256[pc + 320] = a9
 %line 805+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 320], ymm7
+	vmovdqu [r8 + 320], ymm7
 ; mem256[pc + 352] = a10
 %line 806+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 352], ymm9
+	vmovdqu [r8 + 352], ymm9
 ; mem256[pc + 384] = a11
 %line 807+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 384], ymm5
+	vmovdqu [r8 + 384], ymm5
 ; mem256[pc + 416] = a12
 %line 808+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 416], ymm14
+	vmovdqu [r8 + 416], ymm14
 ; 8x x0 = mem32[pb + 16]
 %line 809+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm0, [r12 + 16]
+	vpbroadcastd ymm0, [rsi + 16]
 ; 8x a0 = maddwd(x0, mem256[pa + 768])
 %line 810+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm0, [r8 + 768]
+	vpmaddwd ymm0, ymm0, [r10 + 768]
 ; 8x x0 = mem32[pb + 32]
 %line 811+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm1, [r12 + 32]
+	vpbroadcastd ymm1, [rsi + 32]
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 812+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm2, ymm1, [r8 + 736]
+	vpmaddwd ymm2, ymm1, [r10 + 736]
 ; 8x a0 = a0 + x1
 %line 813+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm0, ymm0, ymm2
 ; 8x a1 = maddwd(x0, mem256[pa + 768])
 %line 814+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm1, ymm1, [r8 + 768]
+	vpmaddwd ymm1, ymm1, [r10 + 768]
 ; 8x x0 = mem32[pb + 48]
 %line 815+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 48]
+	vpbroadcastd ymm2, [rsi + 48]
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 816+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm3, ymm2, [r8 + 704]
+	vpmaddwd ymm3, ymm2, [r10 + 704]
 ; 8x a0 = a0 + x1
 %line 817+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm0, ymm0, ymm3
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 818+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm3, ymm2, [r8 + 736]
+	vpmaddwd ymm3, ymm2, [r10 + 736]
 ; 8x a1 = a1 + x1
 %line 819+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm1, ymm1, ymm3
 ; 8x a2 = maddwd(x0, mem256[pa + 768])
 %line 820+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm2, ymm2, [r8 + 768]
+	vpmaddwd ymm2, ymm2, [r10 + 768]
 ; 8x x0 = mem32[pb + 64]
 %line 821+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm3, [r12 + 64]
+	vpbroadcastd ymm3, [rsi + 64]
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 822+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm4, ymm3, [r8 + 672]
+	vpmaddwd ymm4, ymm3, [r10 + 672]
 ; 8x a0 = a0 + x1
 %line 823+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm0, ymm0, ymm4
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 824+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm4, ymm3, [r8 + 704]
+	vpmaddwd ymm4, ymm3, [r10 + 704]
 ; 8x a1 = a1 + x1
 %line 825+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm1, ymm1, ymm4
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 826+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm4, ymm3, [r8 + 736]
+	vpmaddwd ymm4, ymm3, [r10 + 736]
 ; 8x a2 = a2 + x1
 %line 827+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm4
 ; 8x a3 = maddwd(x0, mem256[pa + 768])
 %line 828+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm3, ymm3, [r8 + 768]
+	vpmaddwd ymm3, ymm3, [r10 + 768]
 ; 8x x0 = mem32[pb + 80]
 %line 829+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm4, [r12 + 80]
+	vpbroadcastd ymm4, [rsi + 80]
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 830+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm5, ymm4, [r8 + 640]
+	vpmaddwd ymm5, ymm4, [r10 + 640]
 ; 8x a0 = a0 + x1
 %line 831+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm0, ymm0, ymm5
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 832+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm5, ymm4, [r8 + 672]
+	vpmaddwd ymm5, ymm4, [r10 + 672]
 ; 8x a1 = a1 + x1
 %line 833+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm1, ymm1, ymm5
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 834+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm5, ymm4, [r8 + 704]
+	vpmaddwd ymm5, ymm4, [r10 + 704]
 ; 8x a2 = a2 + x1
 %line 835+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm5
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 836+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm5, ymm4, [r8 + 736]
+	vpmaddwd ymm5, ymm4, [r10 + 736]
 ; 8x a3 = a3 + x1
 %line 837+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm5
 ; 8x a4 = maddwd(x0, mem256[pa + 768])
 %line 838+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm4, ymm4, [r8 + 768]
+	vpmaddwd ymm4, ymm4, [r10 + 768]
 ; 8x x0 = mem32[pb + 96]
 %line 839+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm5, [r12 + 96]
+	vpbroadcastd ymm5, [rsi + 96]
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 840+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm6, ymm5, [r8 + 608]
+	vpmaddwd ymm6, ymm5, [r10 + 608]
 ; 8x a0 = a0 + x1
 %line 841+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm0, ymm6
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 842+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm5, [r8 + 640]
+	vpmaddwd ymm0, ymm5, [r10 + 640]
 ; 8x a1 = a1 + x1
 %line 843+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm1, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 844+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm5, [r8 + 672]
+	vpmaddwd ymm0, ymm5, [r10 + 672]
 ; 8x a2 = a2 + x1
 %line 845+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 846+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm5, [r8 + 704]
+	vpmaddwd ymm0, ymm5, [r10 + 704]
 ; 8x a3 = a3 + x1
 %line 847+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 848+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm5, [r8 + 736]
+	vpmaddwd ymm0, ymm5, [r10 + 736]
 ; 8x a4 = a4 + x1
 %line 849+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm4, ymm0
 ; 8x a5 = maddwd(x0, mem256[pa + 768])
 %line 850+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm1, ymm5, [r8 + 768]
+	vpmaddwd ymm1, ymm5, [r10 + 768]
 ; 8x x0 = mem32[pb + 112]
 %line 851+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 112]
+	vpbroadcastd ymm2, [rsi + 112]
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 852+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a0 = a0 + x1
 %line 853+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 854+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a1 = a1 + x1
 %line 855+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 856+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a2 = a2 + x1
 %line 857+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 858+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a3 = a3 + x1
 %line 859+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 860+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 704]
+	vpmaddwd ymm0, ymm2, [r10 + 704]
 ; 8x a4 = a4 + x1
 %line 861+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 862+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 736]
+	vpmaddwd ymm0, ymm2, [r10 + 736]
 ; 8x a5 = a5 + x1
 %line 863+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm1, ymm1, ymm0
 ; 8x a6 = maddwd(x0, mem256[pa + 768])
 %line 864+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm2, ymm2, [r8 + 768]
+	vpmaddwd ymm2, ymm2, [r10 + 768]
 ; 8x x0 = mem32[pb + 128]
 %line 865+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm6, [r12 + 128]
+	vpbroadcastd ymm6, [rsi + 128]
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 866+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm6, [r8 + 544]
+	vpmaddwd ymm0, ymm6, [r10 + 544]
 ; 8x a0 = a0 + x1
 %line 867+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 868+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm6, [r8 + 576]
+	vpmaddwd ymm0, ymm6, [r10 + 576]
 ; 8x a1 = a1 + x1
 %line 869+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 870+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm6, [r8 + 608]
+	vpmaddwd ymm0, ymm6, [r10 + 608]
 ; 8x a2 = a2 + x1
 %line 871+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 872+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm6, [r8 + 640]
+	vpmaddwd ymm0, ymm6, [r10 + 640]
 ; 8x a3 = a3 + x1
 %line 873+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 874+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm6, [r8 + 672]
+	vpmaddwd ymm0, ymm6, [r10 + 672]
 ; 8x a4 = a4 + x1
 %line 875+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 876+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm6, [r8 + 704]
+	vpmaddwd ymm0, ymm6, [r10 + 704]
 ; 8x a5 = a5 + x1
 %line 877+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm1, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 878+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm6, [r8 + 736]
+	vpmaddwd ymm0, ymm6, [r10 + 736]
 ; 8x a6 = a6 + x1
 %line 879+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x a7 = maddwd(x0, mem256[pa + 768])
 %line 880+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm6, ymm6, [r8 + 768]
+	vpmaddwd ymm6, ymm6, [r10 + 768]
 ; 8x x0 = mem32[pb + 144]
 %line 881+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm1, [r12 + 144]
+	vpbroadcastd ymm1, [rsi + 144]
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 882+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a0 = a0 + x1
 %line 883+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 884+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a1 = a1 + x1
 %line 885+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 886+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a2 = a2 + x1
 %line 887+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 888+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a3 = a3 + x1
 %line 889+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 890+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a4 = a4 + x1
 %line 891+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 892+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a5 = a5 + x1
 %line 893+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 894+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a6 = a6 + x1
 %line 895+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 896+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a7 = a7 + x1
 %line 897+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x a8 = maddwd(x0, mem256[pa + 768])
 %line 898+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm9, ymm1, [r8 + 768]
+	vpmaddwd ymm9, ymm1, [r10 + 768]
 ; 8x x0 = mem32[pb + 160]
 %line 899+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm1, [r12 + 160]
+	vpbroadcastd ymm1, [rsi + 160]
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 900+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 480]
+	vpmaddwd ymm0, ymm1, [r10 + 480]
 ; 8x a0 = a0 + x1
 %line 901+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 902+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a1 = a1 + x1
 %line 903+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 904+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a2 = a2 + x1
 %line 905+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 906+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a3 = a3 + x1
 %line 907+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 908+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a4 = a4 + x1
 %line 909+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 910+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a5 = a5 + x1
 %line 911+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 912+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a6 = a6 + x1
 %line 913+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 914+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a7 = a7 + x1
 %line 915+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 916+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a8 = a8 + x1
 %line 917+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x a9 = maddwd(x0, mem256[pa + 768])
 %line 918+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm11, ymm1, [r8 + 768]
+	vpmaddwd ymm11, ymm1, [r10 + 768]
 ; 8x x0 = mem32[pb + 176]
 %line 919+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm1, [r12 + 176]
+	vpbroadcastd ymm1, [rsi + 176]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 920+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 448]
+	vpmaddwd ymm0, ymm1, [r10 + 448]
 ; 8x a0 = a0 + x1
 %line 921+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 922+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 480]
+	vpmaddwd ymm0, ymm1, [r10 + 480]
 ; 8x a1 = a1 + x1
 %line 923+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 924+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a2 = a2 + x1
 %line 925+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 926+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a3 = a3 + x1
 %line 927+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 928+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a4 = a4 + x1
 %line 929+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 930+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a5 = a5 + x1
 %line 931+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 932+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a6 = a6 + x1
 %line 933+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 934+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a7 = a7 + x1
 %line 935+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 936+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a8 = a8 + x1
 %line 937+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 938+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a9 = a9 + x1
 %line 939+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x a10 = maddwd(x0, mem256[pa + 768])
 %line 940+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; mem256[pc + 448] = a0
 %line 941+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 448], ymm3
+	vmovdqu [r8 + 448], ymm3
 ; mem256[pc + 480] = a1
 %line 942+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 480], ymm5
+	vmovdqu [r8 + 480], ymm5
 ; mem256[pc + 512] = a2
 %line 943+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 512], ymm4
+	vmovdqu [r8 + 512], ymm4
 ; mem256[pc + 544] = a3
 %line 944+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 544], ymm8
+	vmovdqu [r8 + 544], ymm8
 ; mem256[pc + 576] = a4
 %line 945+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 576], ymm10
+	vmovdqu [r8 + 576], ymm10
 ; mem256[pc + 608] = a5
 %line 946+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 608], ymm7
+	vmovdqu [r8 + 608], ymm7
 ; mem256[pc + 640] = a6
 %line 947+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 640], ymm2
+	vmovdqu [r8 + 640], ymm2
 ; mem256[pc + 672] = a7
 %line 948+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 672], ymm6
+	vmovdqu [r8 + 672], ymm6
 ; mem256[pc + 704] = a8
 %line 949+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 704], ymm9
+	vmovdqu [r8 + 704], ymm9
 ; mem256[pc + 736] = a9
 %line 950+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 736], ymm11
+	vmovdqu [r8 + 736], ymm11
 ; mem256[pc + 768] = a10
 %line 951+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 768], ymm0
+	vmovdqu [r8 + 768], ymm0
 ; 8x x0 = mem32[pb + 4]
 %line 952+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm0, [r12 + 4]
+	vpbroadcastd ymm0, [rsi + 4]
 ; 8x a1 = maddwd(x0, mem256[pa + 384])
 %line 953+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm11, ymm0, [r8 + 384]
+	vpmaddwd ymm11, ymm0, [r10 + 384]
 ; 8x a2 = maddwd(x0, mem256[pa + 416])
 %line 954+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm1, ymm0, [r8 + 416]
+	vpmaddwd ymm1, ymm0, [r10 + 416]
 ; 8x a3 = maddwd(x0, mem256[pa + 448])
 %line 955+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm13, ymm0, [r8 + 448]
+	vpmaddwd ymm13, ymm0, [r10 + 448]
 ; 8x a4 = maddwd(x0, mem256[pa + 480])
 %line 956+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm12, ymm0, [r8 + 480]
+	vpmaddwd ymm12, ymm0, [r10 + 480]
 ; 8x a5 = maddwd(x0, mem256[pa + 512])
 %line 957+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm10, ymm0, [r8 + 512]
+	vpmaddwd ymm10, ymm0, [r10 + 512]
 ; 8x a6 = maddwd(x0, mem256[pa + 544])
 %line 958+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm9, ymm0, [r8 + 544]
+	vpmaddwd ymm9, ymm0, [r10 + 544]
 ; 8x a7 = maddwd(x0, mem256[pa + 576])
 %line 959+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm8, ymm0, [r8 + 576]
+	vpmaddwd ymm8, ymm0, [r10 + 576]
 ; 8x a8 = maddwd(x0, mem256[pa + 608])
 %line 960+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm7, ymm0, [r8 + 608]
+	vpmaddwd ymm7, ymm0, [r10 + 608]
 ; 8x a9 = maddwd(x0, mem256[pa + 640])
 %line 961+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm6, ymm0, [r8 + 640]
+	vpmaddwd ymm6, ymm0, [r10 + 640]
 ; 8x a10 = maddwd(x0, mem256[pa + 672])
 %line 962+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm5, ymm0, [r8 + 672]
+	vpmaddwd ymm5, ymm0, [r10 + 672]
 ; 8x a11 = maddwd(x0, mem256[pa + 704])
 %line 963+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm4, ymm0, [r8 + 704]
+	vpmaddwd ymm4, ymm0, [r10 + 704]
 ; 8x a12 = maddwd(x0, mem256[pa + 736])
 %line 964+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm3, ymm0, [r8 + 736]
+	vpmaddwd ymm3, ymm0, [r10 + 736]
 ; 8x x0 = mem32[pb + 20]
 %line 965+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 20]
+	vpbroadcastd ymm2, [rsi + 20]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 966+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a2 = a2 + x1
 %line 967+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm1, ymm1, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 968+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a3 = a3 + x1
 %line 969+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 970+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a4 = a4 + x1
 %line 971+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 972+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a5 = a5 + x1
 %line 973+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 974+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a6 = a6 + x1
 %line 975+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 976+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a7 = a7 + x1
 %line 977+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 978+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a8 = a8 + x1
 %line 979+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 980+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a9 = a9 + x1
 %line 981+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 982+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a10 = a10 + x1
 %line 983+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 984+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a11 = a11 + x1
 %line 985+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 986+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 704]
+	vpmaddwd ymm0, ymm2, [r10 + 704]
 ; 8x a12 = a12 + x1
 %line 987+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 36]
 %line 988+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 36]
+	vpbroadcastd ymm2, [rsi + 36]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 989+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a3 = a3 + x1
 %line 990+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 991+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a4 = a4 + x1
 %line 992+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 993+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a5 = a5 + x1
 %line 994+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 995+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a6 = a6 + x1
 %line 996+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 997+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a7 = a7 + x1
 %line 998+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 999+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a8 = a8 + x1
 %line 1000+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1001+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a9 = a9 + x1
 %line 1002+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1003+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a10 = a10 + x1
 %line 1004+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1005+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a11 = a11 + x1
 %line 1006+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1007+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a12 = a12 + x1
 %line 1008+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 52]
 %line 1009+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 52]
+	vpbroadcastd ymm2, [rsi + 52]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1010+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a4 = a4 + x1
 %line 1011+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1012+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a5 = a5 + x1
 %line 1013+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1014+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a6 = a6 + x1
 %line 1015+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1016+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a7 = a7 + x1
 %line 1017+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1018+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a8 = a8 + x1
 %line 1019+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1020+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a9 = a9 + x1
 %line 1021+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1022+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a10 = a10 + x1
 %line 1023+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1024+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a11 = a11 + x1
 %line 1025+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1026+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a12 = a12 + x1
 %line 1027+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 68]
 %line 1028+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 68]
+	vpbroadcastd ymm2, [rsi + 68]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1029+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a5 = a5 + x1
 %line 1030+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1031+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a6 = a6 + x1
 %line 1032+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1033+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a7 = a7 + x1
 %line 1034+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1035+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a8 = a8 + x1
 %line 1036+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1037+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a9 = a9 + x1
 %line 1038+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1039+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a10 = a10 + x1
 %line 1040+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1041+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a11 = a11 + x1
 %line 1042+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1043+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a12 = a12 + x1
 %line 1044+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 84]
 %line 1045+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 84]
+	vpbroadcastd ymm2, [rsi + 84]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1046+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a6 = a6 + x1
 %line 1047+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1048+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a7 = a7 + x1
 %line 1049+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1050+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a8 = a8 + x1
 %line 1051+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1052+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a9 = a9 + x1
 %line 1053+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1054+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a10 = a10 + x1
 %line 1055+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1056+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a11 = a11 + x1
 %line 1057+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1058+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a12 = a12 + x1
 %line 1059+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 100]
 %line 1060+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 100]
+	vpbroadcastd ymm2, [rsi + 100]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1061+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a7 = a7 + x1
 %line 1062+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1063+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a8 = a8 + x1
 %line 1064+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1065+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a9 = a9 + x1
 %line 1066+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1067+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a10 = a10 + x1
 %line 1068+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1069+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a11 = a11 + x1
 %line 1070+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1071+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a12 = a12 + x1
 %line 1072+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 116]
 %line 1073+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 116]
+	vpbroadcastd ymm2, [rsi + 116]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1074+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a8 = a8 + x1
 %line 1075+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1076+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a9 = a9 + x1
 %line 1077+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1078+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a10 = a10 + x1
 %line 1079+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1080+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a11 = a11 + x1
 %line 1081+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1082+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a12 = a12 + x1
 %line 1083+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 132]
 %line 1084+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 132]
+	vpbroadcastd ymm2, [rsi + 132]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1085+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a9 = a9 + x1
 %line 1086+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1087+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a10 = a10 + x1
 %line 1088+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1089+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a11 = a11 + x1
 %line 1090+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1091+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a12 = a12 + x1
 %line 1092+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 148]
 %line 1093+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 148]
+	vpbroadcastd ymm2, [rsi + 148]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1094+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a10 = a10 + x1
 %line 1095+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1096+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a11 = a11 + x1
 %line 1097+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1098+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a12 = a12 + x1
 %line 1099+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm0, ymm3, ymm0
 ; 8x x0 = mem32[pb + 164]
 %line 1100+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 164]
+	vpbroadcastd ymm2, [rsi + 164]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1101+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm3, ymm2, [r8 + 384]
+	vpmaddwd ymm3, ymm2, [r10 + 384]
 ; 8x a11 = a11 + x1
 %line 1102+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm3
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1103+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm2, ymm2, [r8 + 416]
+	vpmaddwd ymm2, ymm2, [r10 + 416]
 ; 8x a12 = a12 + x1
 %line 1104+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm0, ymm0, ymm2
 ; 8x x0 = mem32[pb + 180]
 %line 1105+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 180]
+	vpbroadcastd ymm2, [rsi + 180]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1106+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm2, ymm2, [r8 + 384]
+	vpmaddwd ymm2, ymm2, [r10 + 384]
 ; 8x a12 = a12 + x1
 %line 1107+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm0, ymm0, ymm2
@@ -3256,1012 +3223,1012 @@ align 32
 	vpxor ymm2, ymm2, ymm2
 ; mem256[pc + 800] = a0
 %line 1109+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 800], ymm2
+	vmovdqu [r8 + 800], ymm2
 ; mem256[pc + 832] = a1
 %line 1110+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 832], ymm11
+	vmovdqu [r8 + 832], ymm11
 ; mem256[pc + 864] = a2
 %line 1111+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 864], ymm1
+	vmovdqu [r8 + 864], ymm1
 ; mem256[pc + 896] = a3
 %line 1112+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 896], ymm13
+	vmovdqu [r8 + 896], ymm13
 ; mem256[pc + 928] = a4
 %line 1113+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 928], ymm12
+	vmovdqu [r8 + 928], ymm12
 ; mem256[pc + 960] = a5
 %line 1114+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 960], ymm10
+	vmovdqu [r8 + 960], ymm10
 ; mem256[pc + 992] = a6
 %line 1115+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 992], ymm9
+	vmovdqu [r8 + 992], ymm9
 ; mem256[pc + 1024] = a7
 %line 1116+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1024], ymm8
+	vmovdqu [r8 + 1024], ymm8
 ; mem256[pc + 1056] = a8
 %line 1117+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1056], ymm7
+	vmovdqu [r8 + 1056], ymm7
 ; mem256[pc + 1088] = a9
 %line 1118+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1088], ymm6
+	vmovdqu [r8 + 1088], ymm6
 ; mem256[pc + 1120] = a10
 %line 1119+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1120], ymm5
+	vmovdqu [r8 + 1120], ymm5
 ; mem256[pc + 1152] = a11
 %line 1120+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1152], ymm4
+	vmovdqu [r8 + 1152], ymm4
 ; mem256[pc + 1184] = a12
 %line 1121+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1184], ymm0
+	vmovdqu [r8 + 1184], ymm0
 ; 8x x0 = mem32[pb + 4]
 %line 1122+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm0, [r12 + 4]
+	vpbroadcastd ymm0, [rsi + 4]
 ; 8x a0 = maddwd(x0, mem256[pa + 768])
 %line 1123+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm0, [r8 + 768]
+	vpmaddwd ymm0, ymm0, [r10 + 768]
 ; 8x x0 = mem32[pb + 20]
 %line 1124+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm1, [r12 + 20]
+	vpbroadcastd ymm1, [rsi + 20]
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1125+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm2, ymm1, [r8 + 736]
+	vpmaddwd ymm2, ymm1, [r10 + 736]
 ; 8x a0 = a0 + x1
 %line 1126+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm0, ymm0, ymm2
 ; 8x a1 = maddwd(x0, mem256[pa + 768])
 %line 1127+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm1, ymm1, [r8 + 768]
+	vpmaddwd ymm1, ymm1, [r10 + 768]
 ; 8x x0 = mem32[pb + 36]
 %line 1128+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 36]
+	vpbroadcastd ymm2, [rsi + 36]
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1129+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm3, ymm2, [r8 + 704]
+	vpmaddwd ymm3, ymm2, [r10 + 704]
 ; 8x a0 = a0 + x1
 %line 1130+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm0, ymm0, ymm3
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1131+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm3, ymm2, [r8 + 736]
+	vpmaddwd ymm3, ymm2, [r10 + 736]
 ; 8x a1 = a1 + x1
 %line 1132+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm1, ymm1, ymm3
 ; 8x a2 = maddwd(x0, mem256[pa + 768])
 %line 1133+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm2, ymm2, [r8 + 768]
+	vpmaddwd ymm2, ymm2, [r10 + 768]
 ; 8x x0 = mem32[pb + 52]
 %line 1134+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm3, [r12 + 52]
+	vpbroadcastd ymm3, [rsi + 52]
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1135+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm4, ymm3, [r8 + 672]
+	vpmaddwd ymm4, ymm3, [r10 + 672]
 ; 8x a0 = a0 + x1
 %line 1136+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm0, ymm0, ymm4
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1137+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm4, ymm3, [r8 + 704]
+	vpmaddwd ymm4, ymm3, [r10 + 704]
 ; 8x a1 = a1 + x1
 %line 1138+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm1, ymm1, ymm4
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1139+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm4, ymm3, [r8 + 736]
+	vpmaddwd ymm4, ymm3, [r10 + 736]
 ; 8x a2 = a2 + x1
 %line 1140+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm4
 ; 8x a3 = maddwd(x0, mem256[pa + 768])
 %line 1141+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm3, ymm3, [r8 + 768]
+	vpmaddwd ymm3, ymm3, [r10 + 768]
 ; 8x x0 = mem32[pb + 68]
 %line 1142+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm4, [r12 + 68]
+	vpbroadcastd ymm4, [rsi + 68]
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1143+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm5, ymm4, [r8 + 640]
+	vpmaddwd ymm5, ymm4, [r10 + 640]
 ; 8x a0 = a0 + x1
 %line 1144+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm0, ymm0, ymm5
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1145+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm5, ymm4, [r8 + 672]
+	vpmaddwd ymm5, ymm4, [r10 + 672]
 ; 8x a1 = a1 + x1
 %line 1146+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm1, ymm1, ymm5
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1147+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm5, ymm4, [r8 + 704]
+	vpmaddwd ymm5, ymm4, [r10 + 704]
 ; 8x a2 = a2 + x1
 %line 1148+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm5
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1149+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm5, ymm4, [r8 + 736]
+	vpmaddwd ymm5, ymm4, [r10 + 736]
 ; 8x a3 = a3 + x1
 %line 1150+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm5
 ; 8x a4 = maddwd(x0, mem256[pa + 768])
 %line 1151+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm4, ymm4, [r8 + 768]
+	vpmaddwd ymm4, ymm4, [r10 + 768]
 ; 8x x0 = mem32[pb + 84]
 %line 1152+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm5, [r12 + 84]
+	vpbroadcastd ymm5, [rsi + 84]
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1153+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm6, ymm5, [r8 + 608]
+	vpmaddwd ymm6, ymm5, [r10 + 608]
 ; 8x a0 = a0 + x1
 %line 1154+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm0, ymm6
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1155+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm5, [r8 + 640]
+	vpmaddwd ymm0, ymm5, [r10 + 640]
 ; 8x a1 = a1 + x1
 %line 1156+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm1, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1157+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm5, [r8 + 672]
+	vpmaddwd ymm0, ymm5, [r10 + 672]
 ; 8x a2 = a2 + x1
 %line 1158+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1159+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm5, [r8 + 704]
+	vpmaddwd ymm0, ymm5, [r10 + 704]
 ; 8x a3 = a3 + x1
 %line 1160+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1161+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm5, [r8 + 736]
+	vpmaddwd ymm0, ymm5, [r10 + 736]
 ; 8x a4 = a4 + x1
 %line 1162+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm4, ymm0
 ; 8x a5 = maddwd(x0, mem256[pa + 768])
 %line 1163+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm1, ymm5, [r8 + 768]
+	vpmaddwd ymm1, ymm5, [r10 + 768]
 ; 8x x0 = mem32[pb + 100]
 %line 1164+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 100]
+	vpbroadcastd ymm2, [rsi + 100]
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1165+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a0 = a0 + x1
 %line 1166+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1167+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a1 = a1 + x1
 %line 1168+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1169+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a2 = a2 + x1
 %line 1170+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1171+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a3 = a3 + x1
 %line 1172+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1173+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 704]
+	vpmaddwd ymm0, ymm2, [r10 + 704]
 ; 8x a4 = a4 + x1
 %line 1174+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1175+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 736]
+	vpmaddwd ymm0, ymm2, [r10 + 736]
 ; 8x a5 = a5 + x1
 %line 1176+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm1, ymm1, ymm0
 ; 8x a6 = maddwd(x0, mem256[pa + 768])
 %line 1177+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm2, ymm2, [r8 + 768]
+	vpmaddwd ymm2, ymm2, [r10 + 768]
 ; 8x x0 = mem32[pb + 116]
 %line 1178+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm3, [r12 + 116]
+	vpbroadcastd ymm3, [rsi + 116]
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1179+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm3, [r8 + 544]
+	vpmaddwd ymm0, ymm3, [r10 + 544]
 ; 8x a0 = a0 + x1
 %line 1180+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1181+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm3, [r8 + 576]
+	vpmaddwd ymm0, ymm3, [r10 + 576]
 ; 8x a1 = a1 + x1
 %line 1182+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1183+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm3, [r8 + 608]
+	vpmaddwd ymm0, ymm3, [r10 + 608]
 ; 8x a2 = a2 + x1
 %line 1184+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1185+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm3, [r8 + 640]
+	vpmaddwd ymm0, ymm3, [r10 + 640]
 ; 8x a3 = a3 + x1
 %line 1186+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1187+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm3, [r8 + 672]
+	vpmaddwd ymm0, ymm3, [r10 + 672]
 ; 8x a4 = a4 + x1
 %line 1188+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1189+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm3, [r8 + 704]
+	vpmaddwd ymm0, ymm3, [r10 + 704]
 ; 8x a5 = a5 + x1
 %line 1190+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm1, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1191+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm3, [r8 + 736]
+	vpmaddwd ymm0, ymm3, [r10 + 736]
 ; 8x a6 = a6 + x1
 %line 1192+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x a7 = maddwd(x0, mem256[pa + 768])
 %line 1193+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm3, ymm3, [r8 + 768]
+	vpmaddwd ymm3, ymm3, [r10 + 768]
 ; 8x x0 = mem32[pb + 132]
 %line 1194+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm1, [r12 + 132]
+	vpbroadcastd ymm1, [rsi + 132]
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1195+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a0 = a0 + x1
 %line 1196+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1197+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a1 = a1 + x1
 %line 1198+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1199+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a2 = a2 + x1
 %line 1200+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1201+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a3 = a3 + x1
 %line 1202+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1203+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a4 = a4 + x1
 %line 1204+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1205+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a5 = a5 + x1
 %line 1206+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1207+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a6 = a6 + x1
 %line 1208+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1209+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a7 = a7 + x1
 %line 1210+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x a8 = maddwd(x0, mem256[pa + 768])
 %line 1211+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm10, ymm1, [r8 + 768]
+	vpmaddwd ymm10, ymm1, [r10 + 768]
 ; 8x x0 = mem32[pb + 148]
 %line 1212+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm1, [r12 + 148]
+	vpbroadcastd ymm1, [rsi + 148]
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1213+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 480]
+	vpmaddwd ymm0, ymm1, [r10 + 480]
 ; 8x a0 = a0 + x1
 %line 1214+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1215+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a1 = a1 + x1
 %line 1216+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1217+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a2 = a2 + x1
 %line 1218+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1219+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a3 = a3 + x1
 %line 1220+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1221+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a4 = a4 + x1
 %line 1222+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1223+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a5 = a5 + x1
 %line 1224+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1225+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a6 = a6 + x1
 %line 1226+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1227+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a7 = a7 + x1
 %line 1228+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1229+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a8 = a8 + x1
 %line 1230+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x a9 = maddwd(x0, mem256[pa + 768])
 %line 1231+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm11, ymm1, [r8 + 768]
+	vpmaddwd ymm11, ymm1, [r10 + 768]
 ; 8x x0 = mem32[pb + 164]
 %line 1232+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm1, [r12 + 164]
+	vpbroadcastd ymm1, [rsi + 164]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1233+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 448]
+	vpmaddwd ymm0, ymm1, [r10 + 448]
 ; 8x a0 = a0 + x1
 %line 1234+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1235+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 480]
+	vpmaddwd ymm0, ymm1, [r10 + 480]
 ; 8x a1 = a1 + x1
 %line 1236+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1237+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a2 = a2 + x1
 %line 1238+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1239+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a3 = a3 + x1
 %line 1240+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1241+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a4 = a4 + x1
 %line 1242+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1243+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a5 = a5 + x1
 %line 1244+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1245+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a6 = a6 + x1
 %line 1246+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1247+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a7 = a7 + x1
 %line 1248+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1249+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a8 = a8 + x1
 %line 1250+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1251+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a9 = a9 + x1
 %line 1252+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x a10 = maddwd(x0, mem256[pa + 768])
 %line 1253+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm12, ymm1, [r8 + 768]
+	vpmaddwd ymm12, ymm1, [r10 + 768]
 ; 8x x0 = mem32[pb + 180]
 %line 1254+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm1, [r12 + 180]
+	vpbroadcastd ymm1, [rsi + 180]
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1255+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 416]
+	vpmaddwd ymm0, ymm1, [r10 + 416]
 ; 8x a0 = a0 + x1
 %line 1256+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1257+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 448]
+	vpmaddwd ymm0, ymm1, [r10 + 448]
 ; 8x a1 = a1 + x1
 %line 1258+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1259+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 480]
+	vpmaddwd ymm0, ymm1, [r10 + 480]
 ; 8x a2 = a2 + x1
 %line 1260+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1261+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a3 = a3 + x1
 %line 1262+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1263+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a4 = a4 + x1
 %line 1264+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1265+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a5 = a5 + x1
 %line 1266+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1267+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a6 = a6 + x1
 %line 1268+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1269+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a7 = a7 + x1
 %line 1270+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1271+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a8 = a8 + x1
 %line 1272+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1273+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a9 = a9 + x1
 %line 1274+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1275+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a10 = a10 + x1
 %line 1276+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x a11 = maddwd(x0, mem256[pa + 768])
 %line 1277+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; mem256[pc + 1216] = a0
 %line 1278+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1216], ymm6
+	vmovdqu [r8 + 1216], ymm6
 ; mem256[pc + 1248] = a1
 %line 1279+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1248], ymm5
+	vmovdqu [r8 + 1248], ymm5
 ; mem256[pc + 1280] = a2
 %line 1280+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1280], ymm4
+	vmovdqu [r8 + 1280], ymm4
 ; mem256[pc + 1312] = a3
 %line 1281+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1312], ymm7
+	vmovdqu [r8 + 1312], ymm7
 ; mem256[pc + 1344] = a4
 %line 1282+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1344], ymm9
+	vmovdqu [r8 + 1344], ymm9
 ; mem256[pc + 1376] = a5
 %line 1283+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1376], ymm8
+	vmovdqu [r8 + 1376], ymm8
 ; mem256[pc + 1408] = a6
 %line 1284+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1408], ymm2
+	vmovdqu [r8 + 1408], ymm2
 ; mem256[pc + 1440] = a7
 %line 1285+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1440], ymm3
+	vmovdqu [r8 + 1440], ymm3
 ; mem256[pc + 1472] = a8
 %line 1286+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1472], ymm10
+	vmovdqu [r8 + 1472], ymm10
 ; mem256[pc + 1504] = a9
 %line 1287+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1504], ymm11
+	vmovdqu [r8 + 1504], ymm11
 ; mem256[pc + 1536] = a10
 %line 1288+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1536], ymm12
+	vmovdqu [r8 + 1536], ymm12
 ; mem256[pc + 1568] = a11
 %line 1289+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1568], ymm0
+	vmovdqu [r8 + 1568], ymm0
 ; 8x x0 = mem32[pb + 8]
 %line 1290+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm0, [r12 + 8]
+	vpbroadcastd ymm0, [rsi + 8]
 ; 8x a1 = maddwd(x0, mem256[pa + 384])
 %line 1291+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm11, ymm0, [r8 + 384]
+	vpmaddwd ymm11, ymm0, [r10 + 384]
 ; 8x a2 = maddwd(x0, mem256[pa + 416])
 %line 1292+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm1, ymm0, [r8 + 416]
+	vpmaddwd ymm1, ymm0, [r10 + 416]
 ; 8x a3 = maddwd(x0, mem256[pa + 448])
 %line 1293+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm13, ymm0, [r8 + 448]
+	vpmaddwd ymm13, ymm0, [r10 + 448]
 ; 8x a4 = maddwd(x0, mem256[pa + 480])
 %line 1294+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm12, ymm0, [r8 + 480]
+	vpmaddwd ymm12, ymm0, [r10 + 480]
 ; 8x a5 = maddwd(x0, mem256[pa + 512])
 %line 1295+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm10, ymm0, [r8 + 512]
+	vpmaddwd ymm10, ymm0, [r10 + 512]
 ; 8x a6 = maddwd(x0, mem256[pa + 544])
 %line 1296+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm9, ymm0, [r8 + 544]
+	vpmaddwd ymm9, ymm0, [r10 + 544]
 ; 8x a7 = maddwd(x0, mem256[pa + 576])
 %line 1297+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm8, ymm0, [r8 + 576]
+	vpmaddwd ymm8, ymm0, [r10 + 576]
 ; 8x a8 = maddwd(x0, mem256[pa + 608])
 %line 1298+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm7, ymm0, [r8 + 608]
+	vpmaddwd ymm7, ymm0, [r10 + 608]
 ; 8x a9 = maddwd(x0, mem256[pa + 640])
 %line 1299+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm6, ymm0, [r8 + 640]
+	vpmaddwd ymm6, ymm0, [r10 + 640]
 ; 8x a10 = maddwd(x0, mem256[pa + 672])
 %line 1300+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm5, ymm0, [r8 + 672]
+	vpmaddwd ymm5, ymm0, [r10 + 672]
 ; 8x a11 = maddwd(x0, mem256[pa + 704])
 %line 1301+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm4, ymm0, [r8 + 704]
+	vpmaddwd ymm4, ymm0, [r10 + 704]
 ; 8x a12 = maddwd(x0, mem256[pa + 736])
 %line 1302+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm3, ymm0, [r8 + 736]
+	vpmaddwd ymm3, ymm0, [r10 + 736]
 ; 8x x0 = mem32[pb + 24]
 %line 1303+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 24]
+	vpbroadcastd ymm2, [rsi + 24]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1304+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a2 = a2 + x1
 %line 1305+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm1, ymm1, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1306+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a3 = a3 + x1
 %line 1307+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1308+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a4 = a4 + x1
 %line 1309+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1310+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a5 = a5 + x1
 %line 1311+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1312+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a6 = a6 + x1
 %line 1313+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1314+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a7 = a7 + x1
 %line 1315+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1316+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a8 = a8 + x1
 %line 1317+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1318+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a9 = a9 + x1
 %line 1319+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1320+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a10 = a10 + x1
 %line 1321+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1322+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a11 = a11 + x1
 %line 1323+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1324+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 704]
+	vpmaddwd ymm0, ymm2, [r10 + 704]
 ; 8x a12 = a12 + x1
 %line 1325+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 40]
 %line 1326+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 40]
+	vpbroadcastd ymm2, [rsi + 40]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1327+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a3 = a3 + x1
 %line 1328+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1329+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a4 = a4 + x1
 %line 1330+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1331+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a5 = a5 + x1
 %line 1332+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1333+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a6 = a6 + x1
 %line 1334+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1335+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a7 = a7 + x1
 %line 1336+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1337+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a8 = a8 + x1
 %line 1338+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1339+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a9 = a9 + x1
 %line 1340+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1341+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a10 = a10 + x1
 %line 1342+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1343+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a11 = a11 + x1
 %line 1344+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1345+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a12 = a12 + x1
 %line 1346+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 56]
 %line 1347+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 56]
+	vpbroadcastd ymm2, [rsi + 56]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1348+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a4 = a4 + x1
 %line 1349+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1350+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a5 = a5 + x1
 %line 1351+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1352+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a6 = a6 + x1
 %line 1353+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1354+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a7 = a7 + x1
 %line 1355+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1356+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a8 = a8 + x1
 %line 1357+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1358+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a9 = a9 + x1
 %line 1359+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1360+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a10 = a10 + x1
 %line 1361+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1362+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a11 = a11 + x1
 %line 1363+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1364+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a12 = a12 + x1
 %line 1365+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 72]
 %line 1366+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 72]
+	vpbroadcastd ymm2, [rsi + 72]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1367+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a5 = a5 + x1
 %line 1368+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1369+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a6 = a6 + x1
 %line 1370+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1371+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a7 = a7 + x1
 %line 1372+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1373+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a8 = a8 + x1
 %line 1374+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1375+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a9 = a9 + x1
 %line 1376+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1377+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a10 = a10 + x1
 %line 1378+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1379+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a11 = a11 + x1
 %line 1380+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1381+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a12 = a12 + x1
 %line 1382+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 88]
 %line 1383+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 88]
+	vpbroadcastd ymm2, [rsi + 88]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1384+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a6 = a6 + x1
 %line 1385+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1386+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a7 = a7 + x1
 %line 1387+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1388+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a8 = a8 + x1
 %line 1389+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1390+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a9 = a9 + x1
 %line 1391+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1392+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a10 = a10 + x1
 %line 1393+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1394+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a11 = a11 + x1
 %line 1395+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1396+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a12 = a12 + x1
 %line 1397+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 104]
 %line 1398+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 104]
+	vpbroadcastd ymm2, [rsi + 104]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1399+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a7 = a7 + x1
 %line 1400+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1401+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a8 = a8 + x1
 %line 1402+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1403+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a9 = a9 + x1
 %line 1404+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1405+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a10 = a10 + x1
 %line 1406+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1407+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a11 = a11 + x1
 %line 1408+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1409+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a12 = a12 + x1
 %line 1410+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 120]
 %line 1411+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 120]
+	vpbroadcastd ymm2, [rsi + 120]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1412+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a8 = a8 + x1
 %line 1413+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1414+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a9 = a9 + x1
 %line 1415+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1416+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a10 = a10 + x1
 %line 1417+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1418+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a11 = a11 + x1
 %line 1419+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1420+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a12 = a12 + x1
 %line 1421+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 136]
 %line 1422+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 136]
+	vpbroadcastd ymm2, [rsi + 136]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1423+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a9 = a9 + x1
 %line 1424+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1425+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a10 = a10 + x1
 %line 1426+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1427+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a11 = a11 + x1
 %line 1428+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1429+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a12 = a12 + x1
 %line 1430+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 152]
 %line 1431+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 152]
+	vpbroadcastd ymm2, [rsi + 152]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1432+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a10 = a10 + x1
 %line 1433+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1434+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a11 = a11 + x1
 %line 1435+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1436+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a12 = a12 + x1
 %line 1437+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm0, ymm3, ymm0
 ; 8x x0 = mem32[pb + 168]
 %line 1438+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 168]
+	vpbroadcastd ymm2, [rsi + 168]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1439+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm3, ymm2, [r8 + 384]
+	vpmaddwd ymm3, ymm2, [r10 + 384]
 ; 8x a11 = a11 + x1
 %line 1440+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm3
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1441+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm2, ymm2, [r8 + 416]
+	vpmaddwd ymm2, ymm2, [r10 + 416]
 ; 8x a12 = a12 + x1
 %line 1442+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm0, ymm0, ymm2
 ; 8x x0 = mem32[pb + 184]
 %line 1443+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 184]
+	vpbroadcastd ymm2, [rsi + 184]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1444+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm2, ymm2, [r8 + 384]
+	vpmaddwd ymm2, ymm2, [r10 + 384]
 ; 8x a12 = a12 + x1
 %line 1445+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm0, ymm0, ymm2
@@ -4270,1012 +4237,1012 @@ align 32
 	vpxor ymm2, ymm2, ymm2
 ; mem256[pc + 1600] = a0
 %line 1447+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1600], ymm2
+	vmovdqu [r8 + 1600], ymm2
 ; mem256[pc + 1632] = a1
 %line 1448+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1632], ymm11
+	vmovdqu [r8 + 1632], ymm11
 ; mem256[pc + 1664] = a2
 %line 1449+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1664], ymm1
+	vmovdqu [r8 + 1664], ymm1
 ; mem256[pc + 1696] = a3
 %line 1450+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1696], ymm13
+	vmovdqu [r8 + 1696], ymm13
 ; mem256[pc + 1728] = a4
 %line 1451+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1728], ymm12
+	vmovdqu [r8 + 1728], ymm12
 ; mem256[pc + 1760] = a5
 %line 1452+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1760], ymm10
+	vmovdqu [r8 + 1760], ymm10
 ; mem256[pc + 1792] = a6
 %line 1453+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1792], ymm9
+	vmovdqu [r8 + 1792], ymm9
 ; mem256[pc + 1824] = a7
 %line 1454+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1824], ymm8
+	vmovdqu [r8 + 1824], ymm8
 ; mem256[pc + 1856] = a8
 %line 1455+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1856], ymm7
+	vmovdqu [r8 + 1856], ymm7
 ; mem256[pc + 1888] = a9
 %line 1456+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1888], ymm6
+	vmovdqu [r8 + 1888], ymm6
 ; mem256[pc + 1920] = a10
 %line 1457+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1920], ymm5
+	vmovdqu [r8 + 1920], ymm5
 ; mem256[pc + 1952] = a11
 %line 1458+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1952], ymm4
+	vmovdqu [r8 + 1952], ymm4
 ; mem256[pc + 1984] = a12
 %line 1459+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 1984], ymm0
+	vmovdqu [r8 + 1984], ymm0
 ; 8x x0 = mem32[pb + 8]
 %line 1460+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm0, [r12 + 8]
+	vpbroadcastd ymm0, [rsi + 8]
 ; 8x a0 = maddwd(x0, mem256[pa + 768])
 %line 1461+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm0, [r8 + 768]
+	vpmaddwd ymm0, ymm0, [r10 + 768]
 ; 8x x0 = mem32[pb + 24]
 %line 1462+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm1, [r12 + 24]
+	vpbroadcastd ymm1, [rsi + 24]
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1463+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm2, ymm1, [r8 + 736]
+	vpmaddwd ymm2, ymm1, [r10 + 736]
 ; 8x a0 = a0 + x1
 %line 1464+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm0, ymm0, ymm2
 ; 8x a1 = maddwd(x0, mem256[pa + 768])
 %line 1465+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm1, ymm1, [r8 + 768]
+	vpmaddwd ymm1, ymm1, [r10 + 768]
 ; 8x x0 = mem32[pb + 40]
 %line 1466+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 40]
+	vpbroadcastd ymm2, [rsi + 40]
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1467+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm3, ymm2, [r8 + 704]
+	vpmaddwd ymm3, ymm2, [r10 + 704]
 ; 8x a0 = a0 + x1
 %line 1468+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm0, ymm0, ymm3
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1469+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm3, ymm2, [r8 + 736]
+	vpmaddwd ymm3, ymm2, [r10 + 736]
 ; 8x a1 = a1 + x1
 %line 1470+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm1, ymm1, ymm3
 ; 8x a2 = maddwd(x0, mem256[pa + 768])
 %line 1471+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm2, ymm2, [r8 + 768]
+	vpmaddwd ymm2, ymm2, [r10 + 768]
 ; 8x x0 = mem32[pb + 56]
 %line 1472+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm3, [r12 + 56]
+	vpbroadcastd ymm3, [rsi + 56]
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1473+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm4, ymm3, [r8 + 672]
+	vpmaddwd ymm4, ymm3, [r10 + 672]
 ; 8x a0 = a0 + x1
 %line 1474+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm0, ymm0, ymm4
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1475+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm4, ymm3, [r8 + 704]
+	vpmaddwd ymm4, ymm3, [r10 + 704]
 ; 8x a1 = a1 + x1
 %line 1476+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm1, ymm1, ymm4
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1477+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm4, ymm3, [r8 + 736]
+	vpmaddwd ymm4, ymm3, [r10 + 736]
 ; 8x a2 = a2 + x1
 %line 1478+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm4
 ; 8x a3 = maddwd(x0, mem256[pa + 768])
 %line 1479+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm3, ymm3, [r8 + 768]
+	vpmaddwd ymm3, ymm3, [r10 + 768]
 ; 8x x0 = mem32[pb + 72]
 %line 1480+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm4, [r12 + 72]
+	vpbroadcastd ymm4, [rsi + 72]
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1481+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm5, ymm4, [r8 + 640]
+	vpmaddwd ymm5, ymm4, [r10 + 640]
 ; 8x a0 = a0 + x1
 %line 1482+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm0, ymm0, ymm5
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1483+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm5, ymm4, [r8 + 672]
+	vpmaddwd ymm5, ymm4, [r10 + 672]
 ; 8x a1 = a1 + x1
 %line 1484+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm1, ymm1, ymm5
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1485+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm5, ymm4, [r8 + 704]
+	vpmaddwd ymm5, ymm4, [r10 + 704]
 ; 8x a2 = a2 + x1
 %line 1486+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm5
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1487+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm5, ymm4, [r8 + 736]
+	vpmaddwd ymm5, ymm4, [r10 + 736]
 ; 8x a3 = a3 + x1
 %line 1488+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm5
 ; 8x a4 = maddwd(x0, mem256[pa + 768])
 %line 1489+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm4, ymm4, [r8 + 768]
+	vpmaddwd ymm4, ymm4, [r10 + 768]
 ; 8x x0 = mem32[pb + 88]
 %line 1490+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm5, [r12 + 88]
+	vpbroadcastd ymm5, [rsi + 88]
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1491+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm6, ymm5, [r8 + 608]
+	vpmaddwd ymm6, ymm5, [r10 + 608]
 ; 8x a0 = a0 + x1
 %line 1492+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm0, ymm6
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1493+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm5, [r8 + 640]
+	vpmaddwd ymm0, ymm5, [r10 + 640]
 ; 8x a1 = a1 + x1
 %line 1494+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm1, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1495+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm5, [r8 + 672]
+	vpmaddwd ymm0, ymm5, [r10 + 672]
 ; 8x a2 = a2 + x1
 %line 1496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1497+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm5, [r8 + 704]
+	vpmaddwd ymm0, ymm5, [r10 + 704]
 ; 8x a3 = a3 + x1
 %line 1498+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1499+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm5, [r8 + 736]
+	vpmaddwd ymm0, ymm5, [r10 + 736]
 ; 8x a4 = a4 + x1
 %line 1500+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm4, ymm0
 ; 8x a5 = maddwd(x0, mem256[pa + 768])
 %line 1501+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm1, ymm5, [r8 + 768]
+	vpmaddwd ymm1, ymm5, [r10 + 768]
 ; 8x x0 = mem32[pb + 104]
 %line 1502+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 104]
+	vpbroadcastd ymm2, [rsi + 104]
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1503+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a0 = a0 + x1
 %line 1504+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1505+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a1 = a1 + x1
 %line 1506+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1507+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a2 = a2 + x1
 %line 1508+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1509+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a3 = a3 + x1
 %line 1510+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1511+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 704]
+	vpmaddwd ymm0, ymm2, [r10 + 704]
 ; 8x a4 = a4 + x1
 %line 1512+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1513+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 736]
+	vpmaddwd ymm0, ymm2, [r10 + 736]
 ; 8x a5 = a5 + x1
 %line 1514+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm1, ymm1, ymm0
 ; 8x a6 = maddwd(x0, mem256[pa + 768])
 %line 1515+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm2, ymm2, [r8 + 768]
+	vpmaddwd ymm2, ymm2, [r10 + 768]
 ; 8x x0 = mem32[pb + 120]
 %line 1516+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm3, [r12 + 120]
+	vpbroadcastd ymm3, [rsi + 120]
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1517+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm3, [r8 + 544]
+	vpmaddwd ymm0, ymm3, [r10 + 544]
 ; 8x a0 = a0 + x1
 %line 1518+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1519+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm3, [r8 + 576]
+	vpmaddwd ymm0, ymm3, [r10 + 576]
 ; 8x a1 = a1 + x1
 %line 1520+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1521+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm3, [r8 + 608]
+	vpmaddwd ymm0, ymm3, [r10 + 608]
 ; 8x a2 = a2 + x1
 %line 1522+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1523+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm3, [r8 + 640]
+	vpmaddwd ymm0, ymm3, [r10 + 640]
 ; 8x a3 = a3 + x1
 %line 1524+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1525+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm3, [r8 + 672]
+	vpmaddwd ymm0, ymm3, [r10 + 672]
 ; 8x a4 = a4 + x1
 %line 1526+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1527+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm3, [r8 + 704]
+	vpmaddwd ymm0, ymm3, [r10 + 704]
 ; 8x a5 = a5 + x1
 %line 1528+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm1, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1529+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm3, [r8 + 736]
+	vpmaddwd ymm0, ymm3, [r10 + 736]
 ; 8x a6 = a6 + x1
 %line 1530+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x a7 = maddwd(x0, mem256[pa + 768])
 %line 1531+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm3, ymm3, [r8 + 768]
+	vpmaddwd ymm3, ymm3, [r10 + 768]
 ; 8x x0 = mem32[pb + 136]
 %line 1532+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm1, [r12 + 136]
+	vpbroadcastd ymm1, [rsi + 136]
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1533+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a0 = a0 + x1
 %line 1534+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1535+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a1 = a1 + x1
 %line 1536+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1537+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a2 = a2 + x1
 %line 1538+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1539+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a3 = a3 + x1
 %line 1540+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1541+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a4 = a4 + x1
 %line 1542+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1543+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a5 = a5 + x1
 %line 1544+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1545+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a6 = a6 + x1
 %line 1546+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1547+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a7 = a7 + x1
 %line 1548+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x a8 = maddwd(x0, mem256[pa + 768])
 %line 1549+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm10, ymm1, [r8 + 768]
+	vpmaddwd ymm10, ymm1, [r10 + 768]
 ; 8x x0 = mem32[pb + 152]
 %line 1550+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm1, [r12 + 152]
+	vpbroadcastd ymm1, [rsi + 152]
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1551+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 480]
+	vpmaddwd ymm0, ymm1, [r10 + 480]
 ; 8x a0 = a0 + x1
 %line 1552+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1553+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a1 = a1 + x1
 %line 1554+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1555+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a2 = a2 + x1
 %line 1556+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1557+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a3 = a3 + x1
 %line 1558+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1559+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a4 = a4 + x1
 %line 1560+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1561+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a5 = a5 + x1
 %line 1562+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1563+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a6 = a6 + x1
 %line 1564+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1565+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a7 = a7 + x1
 %line 1566+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1567+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a8 = a8 + x1
 %line 1568+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x a9 = maddwd(x0, mem256[pa + 768])
 %line 1569+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm11, ymm1, [r8 + 768]
+	vpmaddwd ymm11, ymm1, [r10 + 768]
 ; 8x x0 = mem32[pb + 168]
 %line 1570+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm1, [r12 + 168]
+	vpbroadcastd ymm1, [rsi + 168]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1571+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 448]
+	vpmaddwd ymm0, ymm1, [r10 + 448]
 ; 8x a0 = a0 + x1
 %line 1572+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1573+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 480]
+	vpmaddwd ymm0, ymm1, [r10 + 480]
 ; 8x a1 = a1 + x1
 %line 1574+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1575+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a2 = a2 + x1
 %line 1576+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1577+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a3 = a3 + x1
 %line 1578+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1579+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a4 = a4 + x1
 %line 1580+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1581+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a5 = a5 + x1
 %line 1582+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1583+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a6 = a6 + x1
 %line 1584+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1585+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a7 = a7 + x1
 %line 1586+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1587+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a8 = a8 + x1
 %line 1588+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1589+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a9 = a9 + x1
 %line 1590+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x a10 = maddwd(x0, mem256[pa + 768])
 %line 1591+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm12, ymm1, [r8 + 768]
+	vpmaddwd ymm12, ymm1, [r10 + 768]
 ; 8x x0 = mem32[pb + 184]
 %line 1592+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm1, [r12 + 184]
+	vpbroadcastd ymm1, [rsi + 184]
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1593+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 416]
+	vpmaddwd ymm0, ymm1, [r10 + 416]
 ; 8x a0 = a0 + x1
 %line 1594+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1595+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 448]
+	vpmaddwd ymm0, ymm1, [r10 + 448]
 ; 8x a1 = a1 + x1
 %line 1596+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1597+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 480]
+	vpmaddwd ymm0, ymm1, [r10 + 480]
 ; 8x a2 = a2 + x1
 %line 1598+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1599+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a3 = a3 + x1
 %line 1600+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1601+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a4 = a4 + x1
 %line 1602+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1603+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a5 = a5 + x1
 %line 1604+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1605+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a6 = a6 + x1
 %line 1606+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1607+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a7 = a7 + x1
 %line 1608+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1609+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a8 = a8 + x1
 %line 1610+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1611+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a9 = a9 + x1
 %line 1612+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1613+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a10 = a10 + x1
 %line 1614+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x a11 = maddwd(x0, mem256[pa + 768])
 %line 1615+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; mem256[pc + 2016] = a0
 %line 1616+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2016], ymm6
+	vmovdqu [r8 + 2016], ymm6
 ; mem256[pc + 2048] = a1
 %line 1617+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2048], ymm5
+	vmovdqu [r8 + 2048], ymm5
 ; mem256[pc + 2080] = a2
 %line 1618+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2080], ymm4
+	vmovdqu [r8 + 2080], ymm4
 ; mem256[pc + 2112] = a3
 %line 1619+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2112], ymm7
+	vmovdqu [r8 + 2112], ymm7
 ; mem256[pc + 2144] = a4
 %line 1620+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2144], ymm9
+	vmovdqu [r8 + 2144], ymm9
 ; mem256[pc + 2176] = a5
 %line 1621+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2176], ymm8
+	vmovdqu [r8 + 2176], ymm8
 ; mem256[pc + 2208] = a6
 %line 1622+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2208], ymm2
+	vmovdqu [r8 + 2208], ymm2
 ; mem256[pc + 2240] = a7
 %line 1623+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2240], ymm3
+	vmovdqu [r8 + 2240], ymm3
 ; mem256[pc + 2272] = a8
 %line 1624+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2272], ymm10
+	vmovdqu [r8 + 2272], ymm10
 ; mem256[pc + 2304] = a9
 %line 1625+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2304], ymm11
+	vmovdqu [r8 + 2304], ymm11
 ; mem256[pc + 2336] = a10
 %line 1626+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2336], ymm12
+	vmovdqu [r8 + 2336], ymm12
 ; mem256[pc + 2368] = a11
 %line 1627+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2368], ymm0
+	vmovdqu [r8 + 2368], ymm0
 ; 8x x0 = mem32[pb + 12]
 %line 1628+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm0, [r12 + 12]
+	vpbroadcastd ymm0, [rsi + 12]
 ; 8x a1 = maddwd(x0, mem256[pa + 384])
 %line 1629+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm11, ymm0, [r8 + 384]
+	vpmaddwd ymm11, ymm0, [r10 + 384]
 ; 8x a2 = maddwd(x0, mem256[pa + 416])
 %line 1630+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm1, ymm0, [r8 + 416]
+	vpmaddwd ymm1, ymm0, [r10 + 416]
 ; 8x a3 = maddwd(x0, mem256[pa + 448])
 %line 1631+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm13, ymm0, [r8 + 448]
+	vpmaddwd ymm13, ymm0, [r10 + 448]
 ; 8x a4 = maddwd(x0, mem256[pa + 480])
 %line 1632+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm12, ymm0, [r8 + 480]
+	vpmaddwd ymm12, ymm0, [r10 + 480]
 ; 8x a5 = maddwd(x0, mem256[pa + 512])
 %line 1633+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm10, ymm0, [r8 + 512]
+	vpmaddwd ymm10, ymm0, [r10 + 512]
 ; 8x a6 = maddwd(x0, mem256[pa + 544])
 %line 1634+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm9, ymm0, [r8 + 544]
+	vpmaddwd ymm9, ymm0, [r10 + 544]
 ; 8x a7 = maddwd(x0, mem256[pa + 576])
 %line 1635+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm8, ymm0, [r8 + 576]
+	vpmaddwd ymm8, ymm0, [r10 + 576]
 ; 8x a8 = maddwd(x0, mem256[pa + 608])
 %line 1636+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm7, ymm0, [r8 + 608]
+	vpmaddwd ymm7, ymm0, [r10 + 608]
 ; 8x a9 = maddwd(x0, mem256[pa + 640])
 %line 1637+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm6, ymm0, [r8 + 640]
+	vpmaddwd ymm6, ymm0, [r10 + 640]
 ; 8x a10 = maddwd(x0, mem256[pa + 672])
 %line 1638+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm5, ymm0, [r8 + 672]
+	vpmaddwd ymm5, ymm0, [r10 + 672]
 ; 8x a11 = maddwd(x0, mem256[pa + 704])
 %line 1639+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm4, ymm0, [r8 + 704]
+	vpmaddwd ymm4, ymm0, [r10 + 704]
 ; 8x a12 = maddwd(x0, mem256[pa + 736])
 %line 1640+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm3, ymm0, [r8 + 736]
+	vpmaddwd ymm3, ymm0, [r10 + 736]
 ; 8x x0 = mem32[pb + 28]
 %line 1641+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 28]
+	vpbroadcastd ymm2, [rsi + 28]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1642+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a2 = a2 + x1
 %line 1643+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm1, ymm1, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1644+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a3 = a3 + x1
 %line 1645+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1646+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a4 = a4 + x1
 %line 1647+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1648+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a5 = a5 + x1
 %line 1649+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1650+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a6 = a6 + x1
 %line 1651+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1652+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a7 = a7 + x1
 %line 1653+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1654+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a8 = a8 + x1
 %line 1655+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1656+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a9 = a9 + x1
 %line 1657+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1658+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a10 = a10 + x1
 %line 1659+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1660+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a11 = a11 + x1
 %line 1661+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1662+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 704]
+	vpmaddwd ymm0, ymm2, [r10 + 704]
 ; 8x a12 = a12 + x1
 %line 1663+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 44]
 %line 1664+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 44]
+	vpbroadcastd ymm2, [rsi + 44]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1665+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a3 = a3 + x1
 %line 1666+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1667+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a4 = a4 + x1
 %line 1668+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1669+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a5 = a5 + x1
 %line 1670+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1671+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a6 = a6 + x1
 %line 1672+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1673+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a7 = a7 + x1
 %line 1674+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1675+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a8 = a8 + x1
 %line 1676+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1677+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a9 = a9 + x1
 %line 1678+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1679+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a10 = a10 + x1
 %line 1680+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1681+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a11 = a11 + x1
 %line 1682+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1683+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a12 = a12 + x1
 %line 1684+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 60]
 %line 1685+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 60]
+	vpbroadcastd ymm2, [rsi + 60]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1686+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a4 = a4 + x1
 %line 1687+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1688+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a5 = a5 + x1
 %line 1689+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1690+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a6 = a6 + x1
 %line 1691+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1692+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a7 = a7 + x1
 %line 1693+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1694+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a8 = a8 + x1
 %line 1695+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1696+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a9 = a9 + x1
 %line 1697+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1698+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a10 = a10 + x1
 %line 1699+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1700+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a11 = a11 + x1
 %line 1701+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1702+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a12 = a12 + x1
 %line 1703+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 76]
 %line 1704+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 76]
+	vpbroadcastd ymm2, [rsi + 76]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1705+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a5 = a5 + x1
 %line 1706+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1707+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a6 = a6 + x1
 %line 1708+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1709+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a7 = a7 + x1
 %line 1710+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1711+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a8 = a8 + x1
 %line 1712+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1713+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a9 = a9 + x1
 %line 1714+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1715+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a10 = a10 + x1
 %line 1716+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1717+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a11 = a11 + x1
 %line 1718+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1719+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a12 = a12 + x1
 %line 1720+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 92]
 %line 1721+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 92]
+	vpbroadcastd ymm2, [rsi + 92]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1722+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a6 = a6 + x1
 %line 1723+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1724+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a7 = a7 + x1
 %line 1725+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1726+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a8 = a8 + x1
 %line 1727+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1728+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a9 = a9 + x1
 %line 1729+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1730+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a10 = a10 + x1
 %line 1731+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1732+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a11 = a11 + x1
 %line 1733+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1734+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a12 = a12 + x1
 %line 1735+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 108]
 %line 1736+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 108]
+	vpbroadcastd ymm2, [rsi + 108]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1737+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a7 = a7 + x1
 %line 1738+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1739+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a8 = a8 + x1
 %line 1740+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1741+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a9 = a9 + x1
 %line 1742+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1743+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a10 = a10 + x1
 %line 1744+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1745+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a11 = a11 + x1
 %line 1746+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1747+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a12 = a12 + x1
 %line 1748+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 124]
 %line 1749+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 124]
+	vpbroadcastd ymm2, [rsi + 124]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1750+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a8 = a8 + x1
 %line 1751+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1752+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a9 = a9 + x1
 %line 1753+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1754+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a10 = a10 + x1
 %line 1755+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1756+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a11 = a11 + x1
 %line 1757+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1758+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a12 = a12 + x1
 %line 1759+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 140]
 %line 1760+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 140]
+	vpbroadcastd ymm2, [rsi + 140]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1761+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a9 = a9 + x1
 %line 1762+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1763+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a10 = a10 + x1
 %line 1764+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1765+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a11 = a11 + x1
 %line 1766+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1767+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a12 = a12 + x1
 %line 1768+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 156]
 %line 1769+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 156]
+	vpbroadcastd ymm2, [rsi + 156]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1770+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 384]
+	vpmaddwd ymm0, ymm2, [r10 + 384]
 ; 8x a10 = a10 + x1
 %line 1771+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1772+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 416]
+	vpmaddwd ymm0, ymm2, [r10 + 416]
 ; 8x a11 = a11 + x1
 %line 1773+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1774+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a12 = a12 + x1
 %line 1775+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm0, ymm3, ymm0
 ; 8x x0 = mem32[pb + 172]
 %line 1776+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 172]
+	vpbroadcastd ymm2, [rsi + 172]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1777+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm3, ymm2, [r8 + 384]
+	vpmaddwd ymm3, ymm2, [r10 + 384]
 ; 8x a11 = a11 + x1
 %line 1778+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm3
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1779+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm2, ymm2, [r8 + 416]
+	vpmaddwd ymm2, ymm2, [r10 + 416]
 ; 8x a12 = a12 + x1
 %line 1780+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm0, ymm0, ymm2
 ; 8x x0 = mem32[pb + 188]
 %line 1781+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 188]
+	vpbroadcastd ymm2, [rsi + 188]
 ; 8x x1 = maddwd(x0, mem256[pa + 384])
 %line 1782+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm2, ymm2, [r8 + 384]
+	vpmaddwd ymm2, ymm2, [r10 + 384]
 ; 8x a12 = a12 + x1
 %line 1783+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm0, ymm0, ymm2
@@ -5284,568 +5251,568 @@ align 32
 	vpxor ymm2, ymm2, ymm2
 ; mem256[pc + 2400] = a0
 %line 1785+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2400], ymm2
+	vmovdqu [r8 + 2400], ymm2
 ; mem256[pc + 2432] = a1
 %line 1786+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2432], ymm11
+	vmovdqu [r8 + 2432], ymm11
 ; mem256[pc + 2464] = a2
 %line 1787+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2464], ymm1
+	vmovdqu [r8 + 2464], ymm1
 ; mem256[pc + 2496] = a3
 %line 1788+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2496], ymm13
+	vmovdqu [r8 + 2496], ymm13
 ; mem256[pc + 2528] = a4
 %line 1789+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2528], ymm12
+	vmovdqu [r8 + 2528], ymm12
 ; mem256[pc + 2560] = a5
 %line 1790+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2560], ymm10
+	vmovdqu [r8 + 2560], ymm10
 ; mem256[pc + 2592] = a6
 %line 1791+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2592], ymm9
+	vmovdqu [r8 + 2592], ymm9
 ; mem256[pc + 2624] = a7
 %line 1792+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2624], ymm8
+	vmovdqu [r8 + 2624], ymm8
 ; mem256[pc + 2656] = a8
 %line 1793+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2656], ymm7
+	vmovdqu [r8 + 2656], ymm7
 ; mem256[pc + 2688] = a9
 %line 1794+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2688], ymm6
+	vmovdqu [r8 + 2688], ymm6
 ; mem256[pc + 2720] = a10
 %line 1795+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2720], ymm5
+	vmovdqu [r8 + 2720], ymm5
 ; mem256[pc + 2752] = a11
 %line 1796+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2752], ymm4
+	vmovdqu [r8 + 2752], ymm4
 ; mem256[pc + 2784] = a12
 %line 1797+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2784], ymm0
+	vmovdqu [r8 + 2784], ymm0
 ; 8x x0 = mem32[pb + 12]
 %line 1798+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm0, [r12 + 12]
+	vpbroadcastd ymm0, [rsi + 12]
 ; 8x a0 = maddwd(x0, mem256[pa + 768])
 %line 1799+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm0, [r8 + 768]
+	vpmaddwd ymm0, ymm0, [r10 + 768]
 ; 8x x0 = mem32[pb + 28]
 %line 1800+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm1, [r12 + 28]
+	vpbroadcastd ymm1, [rsi + 28]
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1801+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm2, ymm1, [r8 + 736]
+	vpmaddwd ymm2, ymm1, [r10 + 736]
 ; 8x a0 = a0 + x1
 %line 1802+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm0, ymm0, ymm2
 ; 8x a1 = maddwd(x0, mem256[pa + 768])
 %line 1803+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm1, ymm1, [r8 + 768]
+	vpmaddwd ymm1, ymm1, [r10 + 768]
 ; 8x x0 = mem32[pb + 44]
 %line 1804+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 44]
+	vpbroadcastd ymm2, [rsi + 44]
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1805+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm3, ymm2, [r8 + 704]
+	vpmaddwd ymm3, ymm2, [r10 + 704]
 ; 8x a0 = a0 + x1
 %line 1806+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm0, ymm0, ymm3
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1807+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm3, ymm2, [r8 + 736]
+	vpmaddwd ymm3, ymm2, [r10 + 736]
 ; 8x a1 = a1 + x1
 %line 1808+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm1, ymm1, ymm3
 ; 8x a2 = maddwd(x0, mem256[pa + 768])
 %line 1809+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm2, ymm2, [r8 + 768]
+	vpmaddwd ymm2, ymm2, [r10 + 768]
 ; 8x x0 = mem32[pb + 60]
 %line 1810+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm3, [r12 + 60]
+	vpbroadcastd ymm3, [rsi + 60]
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1811+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm4, ymm3, [r8 + 672]
+	vpmaddwd ymm4, ymm3, [r10 + 672]
 ; 8x a0 = a0 + x1
 %line 1812+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm0, ymm0, ymm4
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1813+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm4, ymm3, [r8 + 704]
+	vpmaddwd ymm4, ymm3, [r10 + 704]
 ; 8x a1 = a1 + x1
 %line 1814+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm1, ymm1, ymm4
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1815+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm4, ymm3, [r8 + 736]
+	vpmaddwd ymm4, ymm3, [r10 + 736]
 ; 8x a2 = a2 + x1
 %line 1816+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm4
 ; 8x a3 = maddwd(x0, mem256[pa + 768])
 %line 1817+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm3, ymm3, [r8 + 768]
+	vpmaddwd ymm3, ymm3, [r10 + 768]
 ; 8x x0 = mem32[pb + 76]
 %line 1818+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm4, [r12 + 76]
+	vpbroadcastd ymm4, [rsi + 76]
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1819+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm5, ymm4, [r8 + 640]
+	vpmaddwd ymm5, ymm4, [r10 + 640]
 ; 8x a0 = a0 + x1
 %line 1820+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm0, ymm0, ymm5
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1821+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm5, ymm4, [r8 + 672]
+	vpmaddwd ymm5, ymm4, [r10 + 672]
 ; 8x a1 = a1 + x1
 %line 1822+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm1, ymm1, ymm5
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1823+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm5, ymm4, [r8 + 704]
+	vpmaddwd ymm5, ymm4, [r10 + 704]
 ; 8x a2 = a2 + x1
 %line 1824+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm5
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1825+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm5, ymm4, [r8 + 736]
+	vpmaddwd ymm5, ymm4, [r10 + 736]
 ; 8x a3 = a3 + x1
 %line 1826+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm5
 ; 8x a4 = maddwd(x0, mem256[pa + 768])
 %line 1827+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm4, ymm4, [r8 + 768]
+	vpmaddwd ymm4, ymm4, [r10 + 768]
 ; 8x x0 = mem32[pb + 92]
 %line 1828+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm5, [r12 + 92]
+	vpbroadcastd ymm5, [rsi + 92]
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1829+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm6, ymm5, [r8 + 608]
+	vpmaddwd ymm6, ymm5, [r10 + 608]
 ; 8x a0 = a0 + x1
 %line 1830+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm0, ymm6
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1831+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm5, [r8 + 640]
+	vpmaddwd ymm0, ymm5, [r10 + 640]
 ; 8x a1 = a1 + x1
 %line 1832+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm1, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1833+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm5, [r8 + 672]
+	vpmaddwd ymm0, ymm5, [r10 + 672]
 ; 8x a2 = a2 + x1
 %line 1834+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1835+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm5, [r8 + 704]
+	vpmaddwd ymm0, ymm5, [r10 + 704]
 ; 8x a3 = a3 + x1
 %line 1836+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1837+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm5, [r8 + 736]
+	vpmaddwd ymm0, ymm5, [r10 + 736]
 ; 8x a4 = a4 + x1
 %line 1838+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm4, ymm0
 ; 8x a5 = maddwd(x0, mem256[pa + 768])
 %line 1839+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm1, ymm5, [r8 + 768]
+	vpmaddwd ymm1, ymm5, [r10 + 768]
 ; 8x x0 = mem32[pb + 108]
 %line 1840+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm2, [r12 + 108]
+	vpbroadcastd ymm2, [rsi + 108]
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1841+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a0 = a0 + x1
 %line 1842+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1843+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a1 = a1 + x1
 %line 1844+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1845+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a2 = a2 + x1
 %line 1846+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1847+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a3 = a3 + x1
 %line 1848+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1849+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 704]
+	vpmaddwd ymm0, ymm2, [r10 + 704]
 ; 8x a4 = a4 + x1
 %line 1850+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1851+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm2, [r8 + 736]
+	vpmaddwd ymm0, ymm2, [r10 + 736]
 ; 8x a5 = a5 + x1
 %line 1852+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm1, ymm1, ymm0
 ; 8x a6 = maddwd(x0, mem256[pa + 768])
 %line 1853+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm2, ymm2, [r8 + 768]
+	vpmaddwd ymm2, ymm2, [r10 + 768]
 ; 8x x0 = mem32[pb + 124]
 %line 1854+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm3, [r12 + 124]
+	vpbroadcastd ymm3, [rsi + 124]
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1855+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm3, [r8 + 544]
+	vpmaddwd ymm0, ymm3, [r10 + 544]
 ; 8x a0 = a0 + x1
 %line 1856+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1857+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm3, [r8 + 576]
+	vpmaddwd ymm0, ymm3, [r10 + 576]
 ; 8x a1 = a1 + x1
 %line 1858+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1859+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm3, [r8 + 608]
+	vpmaddwd ymm0, ymm3, [r10 + 608]
 ; 8x a2 = a2 + x1
 %line 1860+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1861+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm3, [r8 + 640]
+	vpmaddwd ymm0, ymm3, [r10 + 640]
 ; 8x a3 = a3 + x1
 %line 1862+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1863+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm3, [r8 + 672]
+	vpmaddwd ymm0, ymm3, [r10 + 672]
 ; 8x a4 = a4 + x1
 %line 1864+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1865+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm3, [r8 + 704]
+	vpmaddwd ymm0, ymm3, [r10 + 704]
 ; 8x a5 = a5 + x1
 %line 1866+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm1, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1867+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm3, [r8 + 736]
+	vpmaddwd ymm0, ymm3, [r10 + 736]
 ; 8x a6 = a6 + x1
 %line 1868+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x a7 = maddwd(x0, mem256[pa + 768])
 %line 1869+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm3, ymm3, [r8 + 768]
+	vpmaddwd ymm3, ymm3, [r10 + 768]
 ; 8x x0 = mem32[pb + 140]
 %line 1870+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm1, [r12 + 140]
+	vpbroadcastd ymm1, [rsi + 140]
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1871+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a0 = a0 + x1
 %line 1872+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1873+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a1 = a1 + x1
 %line 1874+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1875+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a2 = a2 + x1
 %line 1876+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1877+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a3 = a3 + x1
 %line 1878+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1879+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a4 = a4 + x1
 %line 1880+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1881+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a5 = a5 + x1
 %line 1882+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1883+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a6 = a6 + x1
 %line 1884+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1885+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a7 = a7 + x1
 %line 1886+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x a8 = maddwd(x0, mem256[pa + 768])
 %line 1887+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm10, ymm1, [r8 + 768]
+	vpmaddwd ymm10, ymm1, [r10 + 768]
 ; 8x x0 = mem32[pb + 156]
 %line 1888+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm1, [r12 + 156]
+	vpbroadcastd ymm1, [rsi + 156]
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1889+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 480]
+	vpmaddwd ymm0, ymm1, [r10 + 480]
 ; 8x a0 = a0 + x1
 %line 1890+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1891+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a1 = a1 + x1
 %line 1892+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1893+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a2 = a2 + x1
 %line 1894+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1895+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a3 = a3 + x1
 %line 1896+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1897+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a4 = a4 + x1
 %line 1898+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1899+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a5 = a5 + x1
 %line 1900+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1901+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a6 = a6 + x1
 %line 1902+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1903+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a7 = a7 + x1
 %line 1904+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1905+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a8 = a8 + x1
 %line 1906+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x a9 = maddwd(x0, mem256[pa + 768])
 %line 1907+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm11, ymm1, [r8 + 768]
+	vpmaddwd ymm11, ymm1, [r10 + 768]
 ; 8x x0 = mem32[pb + 172]
 %line 1908+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm1, [r12 + 172]
+	vpbroadcastd ymm1, [rsi + 172]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1909+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 448]
+	vpmaddwd ymm0, ymm1, [r10 + 448]
 ; 8x a0 = a0 + x1
 %line 1910+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1911+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 480]
+	vpmaddwd ymm0, ymm1, [r10 + 480]
 ; 8x a1 = a1 + x1
 %line 1912+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1913+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a2 = a2 + x1
 %line 1914+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1915+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a3 = a3 + x1
 %line 1916+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1917+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a4 = a4 + x1
 %line 1918+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1919+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a5 = a5 + x1
 %line 1920+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1921+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a6 = a6 + x1
 %line 1922+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1923+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a7 = a7 + x1
 %line 1924+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1925+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a8 = a8 + x1
 %line 1926+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1927+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a9 = a9 + x1
 %line 1928+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x a10 = maddwd(x0, mem256[pa + 768])
 %line 1929+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm12, ymm1, [r8 + 768]
+	vpmaddwd ymm12, ymm1, [r10 + 768]
 ; 8x x0 = mem32[pb + 188]
 %line 1930+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpbroadcastd ymm1, [r12 + 188]
+	vpbroadcastd ymm1, [rsi + 188]
 ; 8x x1 = maddwd(x0, mem256[pa + 416])
 %line 1931+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r10, r12
-	vpmaddwd ymm0, ymm1, [r8 + 416]
+	vpmaddwd ymm0, ymm1, [r10 + 416]
 ; 8x a0 = a0 + x1
 %line 1932+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1933+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 448]
+	vpmaddwd ymm0, ymm1, [r10 + 448]
 ; 8x a1 = a1 + x1
 %line 1934+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1935+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 480]
+	vpmaddwd ymm0, ymm1, [r10 + 480]
 ; 8x a2 = a2 + x1
 %line 1936+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1937+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a3 = a3 + x1
 %line 1938+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1939+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a4 = a4 + x1
 %line 1940+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1941+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a5 = a5 + x1
 %line 1942+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1943+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a6 = a6 + x1
 %line 1944+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1945+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a7 = a7 + x1
 %line 1946+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1947+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a8 = a8 + x1
 %line 1948+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1949+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a9 = a9 + x1
 %line 1950+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1951+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a10 = a10 + x1
 %line 1952+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x a11 = maddwd(x0, mem256[pa + 768])
 %line 1953+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; mem256[pc + 2816] = a0
 %line 1954+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov rsi, r8
-	vmovdqu [rdx + 2816], ymm6
+	vmovdqu [r8 + 2816], ymm6
 ; mem256[pc + 2848] = a1
 %line 1955+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2848], ymm5
+	vmovdqu [r8 + 2848], ymm5
 ; mem256[pc + 2880] = a2
 %line 1956+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2880], ymm4
+	vmovdqu [r8 + 2880], ymm4
 ; mem256[pc + 2912] = a3
 %line 1957+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2912], ymm7
+	vmovdqu [r8 + 2912], ymm7
 ; mem256[pc + 2944] = a4
 %line 1958+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2944], ymm9
+	vmovdqu [r8 + 2944], ymm9
 ; mem256[pc + 2976] = a5
 %line 1959+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 2976], ymm8
+	vmovdqu [r8 + 2976], ymm8
 ; mem256[pc + 3008] = a6
 %line 1960+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 3008], ymm2
+	vmovdqu [r8 + 3008], ymm2
 ; mem256[pc + 3040] = a7
 %line 1961+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 3040], ymm3
+	vmovdqu [r8 + 3040], ymm3
 ; mem256[pc + 3072] = a8
 %line 1962+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 3072], ymm10
+	vmovdqu [r8 + 3072], ymm10
 ; mem256[pc + 3104] = a9
 %line 1963+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 3104], ymm11
+	vmovdqu [r8 + 3104], ymm11
 ; mem256[pc + 3136] = a10
 %line 1964+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 3136], ymm12
+	vmovdqu [r8 + 3136], ymm12
 ; mem256[pc + 3168] = a11
 %line 1965+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rdx + 3168], ymm0
+	vmovdqu [r8 + 3168], ymm0
 ; x4 = mem256[C65]
 %line 1966+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm3, [rel C65]
+	vmovdqu ymm5, [rel C65]
 ; x5 = mem256[DW65]
 %line 1967+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm4, [rel DW65]
+	vmovdqu ymm6, [rel DW65]
 ; x6 = mem256[BV]
 %line 1968+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm5, [rel BV]
+	vmovdqu ymm4, [rel BV]
 ; x7 = mem256[QQ]
 %line 1969+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm6, [rel QQ]
+	vmovdqu ymm3, [rel QQ]
+; qa = pc
+%line 1970+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
+	mov rdx, r8
 ; qb = qd
 %line 1971+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r11, rdx
+	mov rbx, r9
 ; i1 = 3
 %line 1972+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r9, rbx
-	mov r8, 3
+	mov rbp, 3
 align 32
 .Lloop13:
 ; a0 = mem256[qa + 32]
@@ -5910,7 +5877,7 @@ align 32
 	vpermq ymm0, ymm0, 216
 ; 16x a3 = mulhi(a2, x6)
 %line 1994+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm1, ymm2, ymm5
+	vpmulhw ymm1, ymm2, ymm4
 ; 16x a3 = a3 + mem256[BRND]
 %line 1995+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -5919,19 +5886,19 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x a3 = a3 * x7
 %line 1997+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a2 = a2 - a3
 %line 1998+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm1
 ; 16x a1 = mulhi(a0, x5)
 %line 1999+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm1, ymm0, ymm4
+	vpmulhw ymm1, ymm0, ymm6
 ; 16x a0 = a0 * x4
 %line 2000+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm0, ymm0, ymm3
+	vpmullw ymm0, ymm0, ymm5
 ; 16x a1 = a1 * x7
 %line 2001+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a0 = a0 - a1
 %line 2002+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
@@ -5940,7 +5907,7 @@ align 32
 	vpaddw ymm0, ymm0, ymm2
 ; 16x a3 = mulhi(a0, x6)
 %line 2004+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x a3 = a3 + mem256[BRND]
 %line 2005+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -5949,7 +5916,7 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x a3 = a3 * x7
 %line 2007+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a0 = a0 - a3
 %line 2008+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
@@ -6018,7 +5985,7 @@ align 32
 	vpermq ymm0, ymm0, 216
 ; 16x a3 = mulhi(a2, x6)
 %line 2030+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm1, ymm2, ymm5
+	vpmulhw ymm1, ymm2, ymm4
 ; 16x a3 = a3 + mem256[BRND]
 %line 2031+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -6027,19 +5994,19 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x a3 = a3 * x7
 %line 2033+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a2 = a2 - a3
 %line 2034+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm1
 ; 16x a1 = mulhi(a0, x5)
 %line 2035+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm1, ymm0, ymm4
+	vpmulhw ymm1, ymm0, ymm6
 ; 16x a0 = a0 * x4
 %line 2036+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm0, ymm0, ymm3
+	vpmullw ymm0, ymm0, ymm5
 ; 16x a1 = a1 * x7
 %line 2037+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a0 = a0 - a1
 %line 2038+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
@@ -6048,7 +6015,7 @@ align 32
 	vpaddw ymm0, ymm0, ymm2
 ; 16x a3 = mulhi(a0, x6)
 %line 2040+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x a3 = a3 + mem256[BRND]
 %line 2041+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -6057,7 +6024,7 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x a3 = a3 * x7
 %line 2043+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a0 = a0 - a3
 %line 2044+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
@@ -6126,7 +6093,7 @@ align 32
 	vpermq ymm0, ymm0, 216
 ; 16x a3 = mulhi(a2, x6)
 %line 2066+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm1, ymm2, ymm5
+	vpmulhw ymm1, ymm2, ymm4
 ; 16x a3 = a3 + mem256[BRND]
 %line 2067+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -6135,19 +6102,19 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x a3 = a3 * x7
 %line 2069+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a2 = a2 - a3
 %line 2070+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm1
 ; 16x a1 = mulhi(a0, x5)
 %line 2071+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm1, ymm0, ymm4
+	vpmulhw ymm1, ymm0, ymm6
 ; 16x a0 = a0 * x4
 %line 2072+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm0, ymm0, ymm3
+	vpmullw ymm0, ymm0, ymm5
 ; 16x a1 = a1 * x7
 %line 2073+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a0 = a0 - a1
 %line 2074+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
@@ -6156,7 +6123,7 @@ align 32
 	vpaddw ymm0, ymm0, ymm2
 ; 16x a3 = mulhi(a0, x6)
 %line 2076+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x a3 = a3 + mem256[BRND]
 %line 2077+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -6165,7 +6132,7 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x a3 = a3 * x7
 %line 2079+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a0 = a0 - a3
 %line 2080+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
@@ -6234,7 +6201,7 @@ align 32
 	vpermq ymm0, ymm0, 216
 ; 16x a3 = mulhi(a2, x6)
 %line 2102+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm1, ymm2, ymm5
+	vpmulhw ymm1, ymm2, ymm4
 ; 16x a3 = a3 + mem256[BRND]
 %line 2103+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -6243,19 +6210,19 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x a3 = a3 * x7
 %line 2105+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a2 = a2 - a3
 %line 2106+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm1
 ; 16x a1 = mulhi(a0, x5)
 %line 2107+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm1, ymm0, ymm4
+	vpmulhw ymm1, ymm0, ymm6
 ; 16x a0 = a0 * x4
 %line 2108+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm0, ymm0, ymm3
+	vpmullw ymm0, ymm0, ymm5
 ; 16x a1 = a1 * x7
 %line 2109+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a0 = a0 - a1
 %line 2110+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
@@ -6264,7 +6231,7 @@ align 32
 	vpaddw ymm0, ymm0, ymm2
 ; 16x a3 = mulhi(a0, x6)
 %line 2112+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x a3 = a3 + mem256[BRND]
 %line 2113+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -6273,7 +6240,7 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x a3 = a3 * x7
 %line 2115+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a0 = a0 - a3
 %line 2116+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
@@ -6288,90 +6255,81 @@ align 32
 	add rbx, 128
 ; i1 = i1 - 1
 %line 2120+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	sub r8, 1
+	sub rbp, 1
 ; =? i1 - 0
 %line 2121+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	cmp r8, 0
+	cmp rbp, 0
 ; goto loop13 if !=
 %line 2122+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	jne .Lloop13
 ; qc = qc + 384
 %line 2123+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	add rbp, 384
+	add rax, 384
 ; pb = pb + 192
 %line 2124+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r12, r10
-	add r12, 192
+	add rsi, 192
 ; qd = qd + 384
 %line 2125+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov rbx, r9
-	add rbx, 384
+	add r9, 384
 ; i0 = i0 - 1
 %line 2126+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r9, rcx
-	sub r9, 1
+	sub rcx, 1
 ; =? i0 - 0
 %line 2127+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	cmp r9, 0
+	cmp rcx, 0
 ; goto loop12 if !=
 %line 2128+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r10, rax
-	mov rdx, r11
-	mov r8, rsi
 	jne .Lloop12
 ; pa = w + 25920
 %line 2129+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r8, [r10 + 25920]
+	lea r9, [r11 + 25920]
 ; pb = w + 3072
 %line 2130+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r9, [r10 + 3072]
+	lea rax, [r11 + 3072]
 ; i0 = 9
 %line 2131+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov rsi, r10
-	mov r10, 9
-	mov r11, r9
-	mov rax, r10
+	mov r8, 9
 align 32
 .Lloop14:
 ; qb = pa + 384
 %line 2134+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r9, [r8 + 384]
+	lea r10, [r9 + 384]
 ; qc = pa + 768
 %line 2135+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r10, [r8 + 768]
+	lea rsi, [r9 + 768]
 ; x0 = mem256[qa]
 %line 2137+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm2, [r8]
+	vmovdqu ymm2, [r9]
 ; x1 = mem256[qa + 192]
 %line 2138+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm3, [r8 + 192]
+	vmovdqu ymm5, [r9 + 192]
 ; x2 = mem256[qc]
 %line 2139+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r10]
+	vmovdqu ymm0, [rsi]
 ; x3 = mem256[qc + 192]
 %line 2140+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r10 + 192]
+	vmovdqu ymm1, [rsi + 192]
 ; mem256[qd] = x0
 %line 2141+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11], ymm2
+	vmovdqu [rax], ymm2
 ; mem256[qd + 576] = x3
 %line 2142+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 576], ymm1
+	vmovdqu [rax + 576], ymm1
 ; 16x x4 = x1 - x2
 %line 2143+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpsubw ymm0, ymm3, ymm0
+	vpsubw ymm0, ymm5, ymm0
 ; x5 = mem256[qb]
 %line 2144+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm3, [r9]
+	vmovdqu ymm5, [r10]
 ; 16x x5 = x5 - x0
 %line 2145+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpsubw ymm3, ymm3, ymm2
+	vpsubw ymm5, ymm5, ymm2
 ; 16x x5 = x5 + x4
 %line 2146+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, ymm0
+	vpaddw ymm5, ymm5, ymm0
 ; 16x x2 = mulhi(x5, x6)
 %line 2147+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm2, ymm3, ymm5
+	vpmulhw ymm2, ymm5, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2148+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm2, ymm2, [rel BRND]
@@ -6380,16 +6338,16 @@ align 32
 	vpsraw ymm2, ymm2, 10
 ; 16x x2 = x2 * x7
 %line 2150+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm2, ymm2, ymm6
+	vpmullw ymm2, ymm2, ymm3
 ; 16x x5 = x5 - x2
 %line 2151+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpsubw ymm3, ymm3, ymm2
+	vpsubw ymm5, ymm5, ymm2
 ; mem256[qd + 192] = x5
 %line 2152+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 192], ymm3
+	vmovdqu [rax + 192], ymm5
 ; x5 = mem256[qb + 192]
 %line 2153+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm2, [r9 + 192]
+	vmovdqu ymm2, [r10 + 192]
 ; 16x x5 = x5 - x3
 %line 2154+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm1
@@ -6398,7 +6356,7 @@ align 32
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x2 = mulhi(x5, x6)
 %line 2156+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2157+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -6407,37 +6365,37 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 2159+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 2160+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 384] = x5
 %line 2161+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 384], ymm2
+	vmovdqu [rax + 384], ymm2
 ; x0 = mem256[qa + 32]
 %line 2162+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; x1 = mem256[qa + 224]
 %line 2163+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r8 + 224]
+	vmovdqu ymm1, [r9 + 224]
 ; x2 = mem256[qc + 32]
 %line 2164+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm2, [r10 + 32]
+	vmovdqu ymm2, [rsi + 32]
 ; x3 = mem256[qc + 224]
 %line 2165+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm3, [r10 + 224]
+	vmovdqu ymm5, [rsi + 224]
 ; mem256[qd + 32] = x0
 %line 2166+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rax + 32], ymm0
 ; mem256[qd + 608] = x3
 %line 2167+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 608], ymm3
+	vmovdqu [rax + 608], ymm5
 ; 16x x4 = x1 - x2
 %line 2168+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
 %line 2169+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm2, [r9 + 32]
+	vmovdqu ymm2, [r10 + 32]
 ; 16x x5 = x5 - x0
 %line 2170+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
@@ -6446,7 +6404,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2172+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2173+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -6455,25 +6413,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 2175+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 2176+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 224] = x5
 %line 2177+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 224], ymm2
+	vmovdqu [rax + 224], ymm2
 ; x5 = mem256[qb + 224]
 %line 2178+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r9 + 224]
+	vmovdqu ymm0, [r10 + 224]
 ; 16x x5 = x5 - x3
 %line 2179+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 2180+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2181+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2182+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -6482,37 +6440,37 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 2184+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 2185+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 416] = x5
 %line 2186+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 416], ymm0
+	vmovdqu [rax + 416], ymm0
 ; x0 = mem256[qa + 64]
 %line 2187+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r9 + 64]
 ; x1 = mem256[qa + 256]
 %line 2188+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r8 + 256]
+	vmovdqu ymm1, [r9 + 256]
 ; x2 = mem256[qc + 64]
 %line 2189+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm2, [r10 + 64]
+	vmovdqu ymm2, [rsi + 64]
 ; x3 = mem256[qc + 256]
 %line 2190+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm3, [r10 + 256]
+	vmovdqu ymm5, [rsi + 256]
 ; mem256[qd + 64] = x0
 %line 2191+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [rax + 64], ymm0
 ; mem256[qd + 640] = x3
 %line 2192+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 640], ymm3
+	vmovdqu [rax + 640], ymm5
 ; 16x x4 = x1 - x2
 %line 2193+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 64]
 %line 2194+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm2, [r9 + 64]
+	vmovdqu ymm2, [r10 + 64]
 ; 16x x5 = x5 - x0
 %line 2195+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
@@ -6521,7 +6479,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2197+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2198+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -6530,25 +6488,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 2200+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 2201+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 256] = x5
 %line 2202+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 256], ymm2
+	vmovdqu [rax + 256], ymm2
 ; x5 = mem256[qb + 256]
 %line 2203+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r9 + 256]
+	vmovdqu ymm0, [r10 + 256]
 ; 16x x5 = x5 - x3
 %line 2204+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 2205+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2206+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2207+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -6557,37 +6515,37 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 2209+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 2210+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 448] = x5
 %line 2211+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 448], ymm0
+	vmovdqu [rax + 448], ymm0
 ; x0 = mem256[qa + 96]
 %line 2212+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r9 + 96]
 ; x1 = mem256[qa + 288]
 %line 2213+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r8 + 288]
+	vmovdqu ymm1, [r9 + 288]
 ; x2 = mem256[qc + 96]
 %line 2214+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm2, [r10 + 96]
+	vmovdqu ymm2, [rsi + 96]
 ; x3 = mem256[qc + 288]
 %line 2215+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm3, [r10 + 288]
+	vmovdqu ymm5, [rsi + 288]
 ; mem256[qd + 96] = x0
 %line 2216+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [rax + 96], ymm0
 ; mem256[qd + 672] = x3
 %line 2217+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 672], ymm3
+	vmovdqu [rax + 672], ymm5
 ; 16x x4 = x1 - x2
 %line 2218+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 96]
 %line 2219+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm2, [r9 + 96]
+	vmovdqu ymm2, [r10 + 96]
 ; 16x x5 = x5 - x0
 %line 2220+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
@@ -6596,7 +6554,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2222+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2223+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -6605,25 +6563,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 2225+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 2226+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 288] = x5
 %line 2227+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 288], ymm2
+	vmovdqu [rax + 288], ymm2
 ; x5 = mem256[qb + 288]
 %line 2228+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r9 + 288]
+	vmovdqu ymm0, [r10 + 288]
 ; 16x x5 = x5 - x3
 %line 2229+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 2230+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2231+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2232+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -6632,37 +6590,37 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 2234+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 2235+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 480] = x5
 %line 2236+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 480], ymm0
+	vmovdqu [rax + 480], ymm0
 ; x0 = mem256[qa + 128]
 %line 2237+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r9 + 128]
 ; x1 = mem256[qa + 320]
 %line 2238+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r8 + 320]
+	vmovdqu ymm1, [r9 + 320]
 ; x2 = mem256[qc + 128]
 %line 2239+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm2, [r10 + 128]
+	vmovdqu ymm2, [rsi + 128]
 ; x3 = mem256[qc + 320]
 %line 2240+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm3, [r10 + 320]
+	vmovdqu ymm5, [rsi + 320]
 ; mem256[qd + 128] = x0
 %line 2241+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 128], ymm0
+	vmovdqu [rax + 128], ymm0
 ; mem256[qd + 704] = x3
 %line 2242+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 704], ymm3
+	vmovdqu [rax + 704], ymm5
 ; 16x x4 = x1 - x2
 %line 2243+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 128]
 %line 2244+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm2, [r9 + 128]
+	vmovdqu ymm2, [r10 + 128]
 ; 16x x5 = x5 - x0
 %line 2245+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
@@ -6671,7 +6629,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2247+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2248+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -6680,25 +6638,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 2250+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 2251+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 320] = x5
 %line 2252+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 320], ymm2
+	vmovdqu [rax + 320], ymm2
 ; x5 = mem256[qb + 320]
 %line 2253+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r9 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; 16x x5 = x5 - x3
 %line 2254+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 2255+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2256+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2257+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -6707,37 +6665,37 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 2259+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 2260+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 512] = x5
 %line 2261+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 512], ymm0
+	vmovdqu [rax + 512], ymm0
 ; x0 = mem256[qa + 160]
 %line 2262+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r9 + 160]
 ; x1 = mem256[qa + 352]
 %line 2263+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r8 + 352]
+	vmovdqu ymm1, [r9 + 352]
 ; x2 = mem256[qc + 160]
 %line 2264+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm2, [r10 + 160]
+	vmovdqu ymm2, [rsi + 160]
 ; x3 = mem256[qc + 352]
 %line 2265+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm3, [r10 + 352]
+	vmovdqu ymm5, [rsi + 352]
 ; mem256[qd + 160] = x0
 %line 2266+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 160], ymm0
+	vmovdqu [rax + 160], ymm0
 ; mem256[qd + 736] = x3
 %line 2267+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 736], ymm3
+	vmovdqu [rax + 736], ymm5
 ; 16x x4 = x1 - x2
 %line 2268+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 160]
 %line 2269+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm2, [r9 + 160]
+	vmovdqu ymm2, [r10 + 160]
 ; 16x x5 = x5 - x0
 %line 2270+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
@@ -6746,7 +6704,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2272+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2273+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -6755,25 +6713,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 2275+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 2276+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 352] = x5
 %line 2277+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 352], ymm2
+	vmovdqu [rax + 352], ymm2
 ; x5 = mem256[qb + 352]
 %line 2278+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r9 + 352]
+	vmovdqu ymm0, [r10 + 352]
 ; 16x x5 = x5 - x3
 %line 2279+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 2280+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2281+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2282+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -6782,83 +6740,80 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 2284+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 2285+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 544] = x5
 %line 2286+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 544], ymm0
+	vmovdqu [rax + 544], ymm0
 ; pa = pa + 1152
 %line 2287+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	add r8, 1152
+	add r9, 1152
 ; pb = pb + 768
 %line 2288+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	add r11, 768
+	add rax, 768
 ; i0 = i0 - 1
 %line 2289+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	sub rax, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 2290+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	cmp rax, 0
+	cmp r8, 0
 ; goto loop14 if !=
 %line 2291+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	jne .Lloop14
 ; pa = w + 3072
 %line 2292+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r10, rsi
-	lea r9, [r10 + 3072]
+	lea r8, [r11 + 3072]
 ; pb = w + 25920
 %line 2293+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r11, [r10 + 25920]
+	lea r9, [r11 + 25920]
 ; i0 = 3
 %line 2294+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r8, 3
+	mov r10, 3
 align 32
 .Lloop15:
 ; qa = pa
 %line 2296+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov rbx, r8
-	mov rax, r10
+	mov rsi, r8
 ; qb = pa + 768
 %line 2297+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r8, [r9 + 768]
+	lea rax, [r8 + 768]
 ; qc = pa + 1536
 %line 2298+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r10, [r9 + 1536]
+	lea rcx, [r8 + 1536]
 ; qd = pb
 %line 2299+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov rcx, r9
+	mov rdx, r9
 ; i1 = 3
 %line 2300+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov rdx, r11
-	mov rsi, 3
+	mov rbx, 3
 align 32
 .Lloop16:
 ; x0 = mem256[qa]
 %line 2302+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; x1 = mem256[qa + 384]
 %line 2303+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r9 + 384]
+	vmovdqu ymm1, [rsi + 384]
 ; x2 = mem256[qc]
 %line 2304+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm2, [r10]
+	vmovdqu ymm2, [rcx]
 ; x3 = mem256[qc + 384]
 %line 2305+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm3, [r10 + 384]
+	vmovdqu ymm5, [rcx + 384]
 ; mem256[qd] = x0
 %line 2306+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rdx], ymm0
 ; mem256[qd + 1152] = x3
 %line 2307+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 1152], ymm3
+	vmovdqu [rdx + 1152], ymm5
 ; 16x x4 = x1 - x2
 %line 2308+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb]
 %line 2309+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm2, [r8]
+	vmovdqu ymm2, [rax]
 ; 16x x5 = x5 - x0
 %line 2310+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
@@ -6867,7 +6822,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2312+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2313+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -6876,25 +6831,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 2315+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 2316+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 384] = x5
 %line 2317+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 384], ymm2
+	vmovdqu [rdx + 384], ymm2
 ; x5 = mem256[qb + 384]
 %line 2318+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r8 + 384]
+	vmovdqu ymm0, [rax + 384]
 ; 16x x5 = x5 - x3
 %line 2319+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 2320+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2321+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2322+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -6903,37 +6858,37 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 2324+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 2325+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 768] = x5
 %line 2326+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 768], ymm0
+	vmovdqu [rdx + 768], ymm0
 ; x0 = mem256[qa + 32]
 %line 2327+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r9 + 32]
+	vmovdqu ymm0, [rsi + 32]
 ; x1 = mem256[qa + 416]
 %line 2328+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r9 + 416]
+	vmovdqu ymm1, [rsi + 416]
 ; x2 = mem256[qc + 32]
 %line 2329+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm2, [r10 + 32]
+	vmovdqu ymm2, [rcx + 32]
 ; x3 = mem256[qc + 416]
 %line 2330+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm3, [r10 + 416]
+	vmovdqu ymm5, [rcx + 416]
 ; mem256[qd + 32] = x0
 %line 2331+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rdx + 32], ymm0
 ; mem256[qd + 1184] = x3
 %line 2332+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 1184], ymm3
+	vmovdqu [rdx + 1184], ymm5
 ; 16x x4 = x1 - x2
 %line 2333+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
 %line 2334+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm2, [r8 + 32]
+	vmovdqu ymm2, [rax + 32]
 ; 16x x5 = x5 - x0
 %line 2335+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
@@ -6942,7 +6897,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2337+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2338+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -6951,25 +6906,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 2340+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 2341+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 416] = x5
 %line 2342+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 416], ymm2
+	vmovdqu [rdx + 416], ymm2
 ; x5 = mem256[qb + 416]
 %line 2343+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r8 + 416]
+	vmovdqu ymm0, [rax + 416]
 ; 16x x5 = x5 - x3
 %line 2344+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 2345+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2346+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2347+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -6978,37 +6933,37 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 2349+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 2350+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 800] = x5
 %line 2351+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 800], ymm0
+	vmovdqu [rdx + 800], ymm0
 ; x0 = mem256[qa + 64]
 %line 2352+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r9 + 64]
+	vmovdqu ymm0, [rsi + 64]
 ; x1 = mem256[qa + 448]
 %line 2353+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r9 + 448]
+	vmovdqu ymm1, [rsi + 448]
 ; x2 = mem256[qc + 64]
 %line 2354+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm2, [r10 + 64]
+	vmovdqu ymm2, [rcx + 64]
 ; x3 = mem256[qc + 448]
 %line 2355+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm3, [r10 + 448]
+	vmovdqu ymm5, [rcx + 448]
 ; mem256[qd + 64] = x0
 %line 2356+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [rdx + 64], ymm0
 ; mem256[qd + 1216] = x3
 %line 2357+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 1216], ymm3
+	vmovdqu [rdx + 1216], ymm5
 ; 16x x4 = x1 - x2
 %line 2358+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 64]
 %line 2359+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm2, [r8 + 64]
+	vmovdqu ymm2, [rax + 64]
 ; 16x x5 = x5 - x0
 %line 2360+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
@@ -7017,7 +6972,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2362+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2363+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -7026,25 +6981,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 2365+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 2366+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 448] = x5
 %line 2367+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 448], ymm2
+	vmovdqu [rdx + 448], ymm2
 ; x5 = mem256[qb + 448]
 %line 2368+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r8 + 448]
+	vmovdqu ymm0, [rax + 448]
 ; 16x x5 = x5 - x3
 %line 2369+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 2370+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2371+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2372+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -7053,37 +7008,37 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 2374+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 2375+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 832] = x5
 %line 2376+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 832], ymm0
+	vmovdqu [rdx + 832], ymm0
 ; x0 = mem256[qa + 96]
 %line 2377+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r9 + 96]
+	vmovdqu ymm0, [rsi + 96]
 ; x1 = mem256[qa + 480]
 %line 2378+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [r9 + 480]
+	vmovdqu ymm1, [rsi + 480]
 ; x2 = mem256[qc + 96]
 %line 2379+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm2, [r10 + 96]
+	vmovdqu ymm2, [rcx + 96]
 ; x3 = mem256[qc + 480]
 %line 2380+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm3, [r10 + 480]
+	vmovdqu ymm5, [rcx + 480]
 ; mem256[qd + 96] = x0
 %line 2381+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [rdx + 96], ymm0
 ; mem256[qd + 1248] = x3
 %line 2382+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 1248], ymm3
+	vmovdqu [rdx + 1248], ymm5
 ; 16x x4 = x1 - x2
 %line 2383+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 96]
 %line 2384+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm2, [r8 + 96]
+	vmovdqu ymm2, [rax + 96]
 ; 16x x5 = x5 - x0
 %line 2385+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
@@ -7092,7 +7047,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2387+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2388+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -7101,25 +7056,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 2390+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 2391+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 480] = x5
 %line 2392+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 480], ymm2
+	vmovdqu [rdx + 480], ymm2
 ; x5 = mem256[qb + 480]
 %line 2393+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [r8 + 480]
+	vmovdqu ymm0, [rax + 480]
 ; 16x x5 = x5 - x3
 %line 2394+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 2395+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2396+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2397+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -7128,63 +7083,55 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 2399+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 2400+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 864] = x5
 %line 2401+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 864], ymm0
+	vmovdqu [rdx + 864], ymm0
 ; qa = qa + 128
 %line 2402+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	add r9, 128
+	add rsi, 128
 ; qb = qb + 128
 %line 2403+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	add r8, 128
+	add rax, 128
 ; qc = qc + 128
 %line 2404+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	add r10, 128
+	add rcx, 128
 ; qd = qd + 128
 %line 2405+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	add r11, 128
+	add rdx, 128
 ; i1 = i1 - 1
 %line 2406+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	sub rsi, 1
+	sub rbx, 1
 ; =? i1 - 0
 %line 2407+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	cmp rsi, 0
+	cmp rbx, 0
 ; goto loop16 if !=
 %line 2408+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	jne .Lloop16
 ; pa = pa + 2304
 %line 2409+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r9, rcx
-	add r9, 2304
+	add r8, 2304
 ; pb = pb + 1536
 %line 2410+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r11, rdx
-	add r11, 1536
+	add r9, 1536
 ; i0 = i0 - 1
 %line 2411+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r8, rbx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 2412+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop15 if !=
 %line 2413+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r10, rax
 	jne .Lloop15
 ; pa = w + 25920
 %line 2414+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov rax, rdi
-	lea r8, [r10 + 25920]
+	lea r8, [r11 + 25920]
 ; pb = w + 3072
 %line 2415+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r11, [r10 + 3072]
-; qa = pa
-%line 2416+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov rdi, r10
+	lea rsi, [r11 + 3072]
 ; qb = pa + 1536
 %line 2417+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	lea r9, [r8 + 1536]
@@ -7193,7 +7140,7 @@ align 32
 	lea r10, [r8 + 3072]
 ; i1 = 6
 %line 2420+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov rsi, 6
+	mov rax, 6
 align 32
 .Lloop17:
 ; x0 = mem256[qa]
@@ -7207,13 +7154,13 @@ align 32
 	vmovdqu ymm2, [r10]
 ; x3 = mem256[qc + 768]
 %line 2425+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm3, [r10 + 768]
+	vmovdqu ymm5, [r10 + 768]
 ; mem256[qd] = x0
 %line 2426+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rsi], ymm0
 ; mem256[qd + 2304] = x3
 %line 2427+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 2304], ymm3
+	vmovdqu [rsi + 2304], ymm5
 ; 16x x4 = x1 - x2
 %line 2428+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
@@ -7228,7 +7175,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2432+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2433+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -7237,25 +7184,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 2435+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 2436+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 768] = x5
 %line 2437+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 768], ymm2
+	vmovdqu [rsi + 768], ymm2
 ; x5 = mem256[qb + 768]
 %line 2438+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vmovdqu ymm0, [r9 + 768]
 ; 16x x5 = x5 - x3
 %line 2439+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 2440+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2441+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2442+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -7264,13 +7211,13 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 2444+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 2445+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1536] = x5
 %line 2446+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 1536], ymm0
+	vmovdqu [rsi + 1536], ymm0
 ; x0 = mem256[qa + 32]
 %line 2447+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 32]
@@ -7282,13 +7229,13 @@ align 32
 	vmovdqu ymm2, [r10 + 32]
 ; x3 = mem256[qc + 800]
 %line 2450+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm3, [r10 + 800]
+	vmovdqu ymm5, [r10 + 800]
 ; mem256[qd + 32] = x0
 %line 2451+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rsi + 32], ymm0
 ; mem256[qd + 2336] = x3
 %line 2452+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 2336], ymm3
+	vmovdqu [rsi + 2336], ymm5
 ; 16x x4 = x1 - x2
 %line 2453+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
@@ -7303,7 +7250,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2457+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2458+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -7312,25 +7259,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 2460+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 2461+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 800] = x5
 %line 2462+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 800], ymm2
+	vmovdqu [rsi + 800], ymm2
 ; x5 = mem256[qb + 800]
 %line 2463+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vmovdqu ymm0, [r9 + 800]
 ; 16x x5 = x5 - x3
 %line 2464+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 2465+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2466+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2467+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -7339,13 +7286,13 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 2469+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 2470+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1568] = x5
 %line 2471+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 1568], ymm0
+	vmovdqu [rsi + 1568], ymm0
 ; x0 = mem256[qa + 64]
 %line 2472+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 64]
@@ -7357,13 +7304,13 @@ align 32
 	vmovdqu ymm2, [r10 + 64]
 ; x3 = mem256[qc + 832]
 %line 2475+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm3, [r10 + 832]
+	vmovdqu ymm5, [r10 + 832]
 ; mem256[qd + 64] = x0
 %line 2476+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [rsi + 64], ymm0
 ; mem256[qd + 2368] = x3
 %line 2477+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 2368], ymm3
+	vmovdqu [rsi + 2368], ymm5
 ; 16x x4 = x1 - x2
 %line 2478+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
@@ -7378,7 +7325,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2482+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2483+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -7387,25 +7334,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 2485+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 2486+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 832] = x5
 %line 2487+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 832], ymm2
+	vmovdqu [rsi + 832], ymm2
 ; x5 = mem256[qb + 832]
 %line 2488+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vmovdqu ymm0, [r9 + 832]
 ; 16x x5 = x5 - x3
 %line 2489+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 2490+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2491+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2492+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -7414,13 +7361,13 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 2494+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 2495+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1600] = x5
 %line 2496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 1600], ymm0
+	vmovdqu [rsi + 1600], ymm0
 ; x0 = mem256[qa + 96]
 %line 2497+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vmovdqu ymm0, [r8 + 96]
@@ -7432,13 +7379,13 @@ align 32
 	vmovdqu ymm2, [r10 + 96]
 ; x3 = mem256[qc + 864]
 %line 2500+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm3, [r10 + 864]
+	vmovdqu ymm5, [r10 + 864]
 ; mem256[qd + 96] = x0
 %line 2501+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [rsi + 96], ymm0
 ; mem256[qd + 2400] = x3
 %line 2502+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 2400], ymm3
+	vmovdqu [rsi + 2400], ymm5
 ; 16x x4 = x1 - x2
 %line 2503+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm1, ymm1, ymm2
@@ -7453,7 +7400,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2507+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2508+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -7462,25 +7409,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 2510+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 2511+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 864] = x5
 %line 2512+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 864], ymm2
+	vmovdqu [rsi + 864], ymm2
 ; x5 = mem256[qb + 864]
 %line 2513+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vmovdqu ymm0, [r9 + 864]
 ; 16x x5 = x5 - x3
 %line 2514+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 2515+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2516+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2517+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -7489,13 +7436,13 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 2519+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 2520+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1632] = x5
 %line 2521+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [r11 + 1632], ymm0
+	vmovdqu [rsi + 1632], ymm0
 ; qa = qa + 128
 %line 2522+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	add r8, 128
@@ -7507,72 +7454,70 @@ align 32
 	add r10, 128
 ; qd = qd + 128
 %line 2525+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	add r11, 128
+	add rsi, 128
 ; i1 = i1 - 1
 %line 2526+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	sub rsi, 1
+	sub rax, 1
 ; =? i1 - 0
 %line 2527+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	cmp rsi, 0
+	cmp rax, 0
 ; goto loop17 if !=
 %line 2528+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	jne .Lloop17
 ; x6 = mem256[BV]
 %line 2529+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm0, [rel BV]
+	vmovdqu ymm3, [rel BV]
 ; x7 = mem256[QQ]
 %line 2530+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm1, [rel QQ]
+	vmovdqu ymm4, [rel QQ]
 ; pa = w + 3072
 %line 2531+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r10, rdi
-	lea r8, [r10 + 3072]
+	lea r8, [r11 + 3072]
 ; pb = w + 4378
 %line 2532+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r9, [r10 + 4378]
+	lea r9, [r11 + 4378]
 ; pc = w + 4376
 %line 2533+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea r11, [r10 + 4376]
+	lea r10, [r11 + 4376]
 ; qd = w + 38592
 %line 2534+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	lea rsi, [r10 + 38592]
+	lea rsi, [r11 + 38592]
 ; x0 = mem256[pa]
 %line 2535+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov rcx, r10
-	vmovdqu ymm2, [r8]
+	vmovdqu ymm0, [r8]
 ; x1 = mem256[pb]
 %line 2536+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm3, [r9]
+	vmovdqu ymm1, [r9]
 ; x2 = mem256[pc]
 %line 2537+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm4, [r11]
+	vmovdqu ymm2, [r10]
 ; x2 &= mem256[LANE0OFF]
 %line 2538+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpand ymm4, ymm4, [rel LANE0OFF]
+	vpand ymm2, ymm2, [rel LANE0OFF]
 ; 16x x0 = x0 + x1
 %line 2539+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm3
+	vpaddw ymm0, ymm0, ymm1
 ; 16x x0 = x0 + x2
 %line 2540+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpaddw ymm2, ymm2, ymm4
+	vpaddw ymm0, ymm0, ymm2
 ; 16x x1 = mulhi(x0, x6)
 %line 2541+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmulhw ymm3, ymm2, ymm0
+	vpmulhw ymm1, ymm0, ymm3
 ; 16x x1 = x1 + mem256[BRND]
 %line 2542+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpaddw ymm3, ymm3, [rel BRND]
+	vpaddw ymm1, ymm1, [rel BRND]
 ; (int16) 16x x1 >>= 10
 %line 2543+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpsraw ymm3, ymm3, 10
+	vpsraw ymm1, ymm1, 10
 ; 16x x1 = x1 * x7
 %line 2544+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpmullw ymm3, ymm3, ymm1
+	vpmullw ymm1, ymm1, ymm4
 ; 16x x0 = x0 - x1
 %line 2545+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vpsubw ymm2, ymm2, ymm3
+	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd] = x0
 %line 2546+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu [rsi], ymm2
+	vmovdqu [rsi], ymm0
 ; pa = pa + 32
 %line 2547+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	add r8, 32
@@ -7581,16 +7526,13 @@ align 32
 	add r9, 32
 ; pc = pc + 32
 %line 2549+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	add r11, 32
+	add r10, 32
 ; qd = qd + 32
 %line 2550+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	add rsi, 32
 ; i1 = 10
 %line 2551+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r10, 10
-	mov rdi, rax
-	vmovdqa ymm3, ymm0
-	vmovdqa ymm4, ymm1
+	mov rax, 10
 align 32
 .Lloop18:
 ; x0 = mem256[pa]
@@ -7601,7 +7543,7 @@ align 32
 	vmovdqu ymm1, [r9]
 ; x2 = mem256[pc]
 %line 2555+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm2, [r11]
+	vmovdqu ymm2, [r10]
 ; 16x x0 = x0 + x1
 %line 2556+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
@@ -7634,7 +7576,7 @@ align 32
 	vmovdqu ymm1, [r9 + 32]
 ; x2 = mem256[pc + 32]
 %line 2566+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm2, [r11 + 32]
+	vmovdqu ymm2, [r10 + 32]
 ; 16x x0 = x0 + x1
 %line 2567+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
@@ -7667,7 +7609,7 @@ align 32
 	vmovdqu ymm1, [r9 + 64]
 ; x2 = mem256[pc + 64]
 %line 2577+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm2, [r11 + 64]
+	vmovdqu ymm2, [r10 + 64]
 ; 16x x0 = x0 + x1
 %line 2578+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
@@ -7700,7 +7642,7 @@ align 32
 	vmovdqu ymm1, [r9 + 96]
 ; x2 = mem256[pc + 96]
 %line 2588+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	vmovdqu ymm2, [r11 + 96]
+	vmovdqu ymm2, [r10 + 96]
 ; 16x x0 = x0 + x1
 %line 2589+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vpaddw ymm0, ymm0, ymm1
@@ -7733,23 +7675,22 @@ align 32
 	add r9, 128
 ; pc = pc + 128
 %line 2599+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	add r11, 128
+	add r10, 128
 ; qd = qd + 128
 %line 2600+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	add rsi, 128
 ; i1 = i1 - 1
 %line 2601+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	sub r10, 1
+	sub rax, 1
 ; =? i1 - 0
 %line 2602+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	cmp r10, 0
+	cmp rax, 0
 ; goto loop18 if !=
 %line 2603+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	jne .Lloop18
 ; pa = w + 38592
 %line 2604+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
-	mov r10, rcx
-	lea r8, [r10 + 38592]
+	lea r8, [r11 + 38592]
 ; x0 = mem256[pa]
 %line 2605+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vmovdqu ymm0, [r8]
@@ -8018,7 +7959,6 @@ align 32
 %line 2693+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_653.q
 	vzeroupper
 	mov rsp, [rsp + 43904]
-	pop r12
 	pop rbp
 	pop rbx
 	ret

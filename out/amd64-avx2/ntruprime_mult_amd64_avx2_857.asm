@@ -10,17 +10,16 @@ align 32
 qhasm_kernel_core_multsntrup857_amd64_avx2_mul:
 	push rbx
 	push rbp
-	push r12
 	mov r11, rsp
 	sub rsp, 51424
 	and rsp, -32
 	mov [rsp + 51392], r11
 ; w = &workqhasm_kernel_core_multsntrup857_amd64_avx2_mul
 %line 28+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r10, [rsp + 0]
+	lea r11, [rsp + 0]
 ; pa = w + 44032
 %line 29+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r10 + 44032]
+	lea r8, [r11 + 44032]
 ; z0 = 0
 %line 30+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpxor ymm0, ymm0, ymm0
@@ -35,7 +34,7 @@ qhasm_kernel_core_multsntrup857_amd64_avx2_mul:
 	vmovdqu [r8 + 64], ymm0
 ; pa = w + 42336
 %line 34+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r10 + 42336]
+	lea r9, [r11 + 42336]
 ; x0 = mem256[in]
 %line 35+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rsi]
@@ -374,7 +373,7 @@ qhasm_kernel_core_multsntrup857_amd64_avx2_mul:
 	mov word [r9 + 1712], r8w
 ; pa = w + 44960
 %line 147+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r10 + 44960]
+	lea r8, [r11 + 44960]
 ; z0 = 0
 %line 148+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpxor ymm0, ymm0, ymm0
@@ -386,7 +385,7 @@ qhasm_kernel_core_multsntrup857_amd64_avx2_mul:
 	vmovdqu [r8 + 32], ymm0
 ; pa = w + 44128
 %line 151+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r10 + 44128]
+	lea r8, [r11 + 44128]
 ; x0 = mem256[k]
 %line 152+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [rdx]
@@ -569,22 +568,21 @@ qhasm_kernel_core_multsntrup857_amd64_avx2_mul:
 	mov byte [r8 + 856], r9b
 ; x7 = mem256[ONES]
 %line 212+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [rel ONES]
+	vmovdqu ymm2, [rel ONES]
 ; pa = w + 44128
 %line 213+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r11, [r10 + 44128]
+	lea r10, [r11 + 44128]
 ; pb = w + 1792
 %line 214+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r10 + 1792]
+	lea r8, [r11 + 1792]
 ; i1 = 14
 %line 215+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	mov r9, 14
-	vmovdqa ymm2, ymm0
 align 32
 .Lloop1:
 ; 16x x0 = zeroext8(mem128[pa])
 %line 217+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxbw ymm1, [r11]
+	vpmovzxbw ymm1, [r10]
 ; x1 = x0 & x7
 %line 218+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpand ymm0, ymm1, ymm2
@@ -605,7 +603,7 @@ align 32
 	vmovdqu [r8], ymm0
 ; 16x x0 = zeroext8(mem128[pa + 16])
 %line 224+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxbw ymm0, [r11 + 16]
+	vpmovzxbw ymm0, [r10 + 16]
 ; x1 = x0 & x7
 %line 225+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpand ymm1, ymm0, ymm2
@@ -626,7 +624,7 @@ align 32
 	vmovdqu [r8 + 32], ymm1
 ; 16x x0 = zeroext8(mem128[pa + 32])
 %line 231+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxbw ymm0, [r11 + 32]
+	vpmovzxbw ymm0, [r10 + 32]
 ; x1 = x0 & x7
 %line 232+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpand ymm1, ymm0, ymm2
@@ -647,7 +645,7 @@ align 32
 	vmovdqu [r8 + 64], ymm1
 ; 16x x0 = zeroext8(mem128[pa + 48])
 %line 238+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxbw ymm0, [r11 + 48]
+	vpmovzxbw ymm0, [r10 + 48]
 ; x1 = x0 & x7
 %line 239+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpand ymm1, ymm0, ymm2
@@ -668,7 +666,7 @@ align 32
 	vmovdqu [r8 + 96], ymm1
 ; pa = pa + 64
 %line 245+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r11, 64
+	add r10, 64
 ; pb = pb + 128
 %line 246+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	add r8, 128
@@ -683,19 +681,19 @@ align 32
 	jne .Lloop1
 ; x6 = mem256[BV]
 %line 250+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [rel BV]
+	vmovdqu ymm2, [rel BV]
 ; x7 = mem256[QQ]
 %line 251+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [rel QQ]
+	vmovdqu ymm3, [rel QQ]
 ; pa = w + 42336
 %line 252+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r10 + 42336]
+	lea r8, [r11 + 42336]
+; pb = w
+%line 253+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov r9, r11
 ; i1 = 14
 %line 254+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, r10
-	mov r9, 14
-	vmovdqa ymm2, ymm0
-	vmovdqa ymm3, ymm1
+	mov r10, 14
 align 32
 .Lloop2:
 ; x0 = mem256[pa]
@@ -718,7 +716,7 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[pb] = x0
 %line 262+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10], ymm0
+	vmovdqu [r9], ymm0
 ; x0 = mem256[pa + 32]
 %line 263+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 32]
@@ -739,7 +737,7 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[pb + 32] = x0
 %line 269+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 32], ymm0
+	vmovdqu [r9 + 32], ymm0
 ; x0 = mem256[pa + 64]
 %line 270+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 64]
@@ -760,7 +758,7 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[pb + 64] = x0
 %line 276+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 64], ymm0
+	vmovdqu [r9 + 64], ymm0
 ; x0 = mem256[pa + 96]
 %line 277+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 96]
@@ -781,145 +779,138 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[pb + 96] = x0
 %line 283+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r10 + 96], ymm0
+	vmovdqu [r9 + 96], ymm0
 ; pa = pa + 128
 %line 284+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	add r8, 128
 ; pb = pb + 128
 %line 285+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r10, 128
+	add r9, 128
 ; i1 = i1 - 1
 %line 286+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub r9, 1
+	sub r10, 1
 ; =? i1 - 0
 %line 287+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto loop2 if !=
 %line 288+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	jne .Lloop2
 ; pa = w
 %line 289+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r10, r11
+	mov r8, r11
 ; pb = w + 7616
 %line 290+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r10 + 7616]
-; qa = pa
-%line 291+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rsi, r10
+	lea r10, [r11 + 7616]
 ; qb = pa + 896
 %line 292+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r10 + 896]
+	lea r9, [r8 + 896]
 ; i1 = 7
 %line 294+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, 7
+	mov rsi, 7
 align 32
 .Lloop3:
 ; x0 = mem256[qa]
 %line 296+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r10]
+	vmovdqu ymm0, [r8]
 ; x1 = mem256[qb]
 %line 297+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8]
+	vmovdqu ymm1, [r9]
 ; mem256[qc] = x0
 %line 298+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r9], ymm0
+	vmovdqu [r10], ymm0
 ; mem256[qc + 1792] = x1
 %line 299+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r9 + 1792], ymm1
+	vmovdqu [r10 + 1792], ymm1
 ; 16x x0 = x0 + x1
 %line 300+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 896] = x0
 %line 301+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r9 + 896], ymm0
+	vmovdqu [r10 + 896], ymm0
 ; x0 = mem256[qa + 32]
 %line 302+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r10 + 32]
+	vmovdqu ymm0, [r8 + 32]
 ; x1 = mem256[qb + 32]
 %line 303+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [r9 + 32]
 ; mem256[qc + 32] = x0
 %line 304+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r9 + 32], ymm0
+	vmovdqu [r10 + 32], ymm0
 ; mem256[qc + 1824] = x1
 %line 305+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r9 + 1824], ymm1
+	vmovdqu [r10 + 1824], ymm1
 ; 16x x0 = x0 + x1
 %line 306+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 928] = x0
 %line 307+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r9 + 928], ymm0
+	vmovdqu [r10 + 928], ymm0
 ; x0 = mem256[qa + 64]
 %line 308+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r10 + 64]
+	vmovdqu ymm0, [r8 + 64]
 ; x1 = mem256[qb + 64]
 %line 309+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 64]
+	vmovdqu ymm1, [r9 + 64]
 ; mem256[qc + 64] = x0
 %line 310+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r9 + 64], ymm0
+	vmovdqu [r10 + 64], ymm0
 ; mem256[qc + 1856] = x1
 %line 311+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r9 + 1856], ymm1
+	vmovdqu [r10 + 1856], ymm1
 ; 16x x0 = x0 + x1
 %line 312+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 960] = x0
 %line 313+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r9 + 960], ymm0
+	vmovdqu [r10 + 960], ymm0
 ; x0 = mem256[qa + 96]
 %line 314+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r10 + 96]
+	vmovdqu ymm0, [r8 + 96]
 ; x1 = mem256[qb + 96]
 %line 315+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [r9 + 96]
 ; mem256[qc + 96] = x0
 %line 316+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r9 + 96], ymm0
+	vmovdqu [r10 + 96], ymm0
 ; mem256[qc + 1888] = x1
 %line 317+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r9 + 1888], ymm1
+	vmovdqu [r10 + 1888], ymm1
 ; 16x x0 = x0 + x1
 %line 318+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 992] = x0
 %line 319+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r9 + 992], ymm0
+	vmovdqu [r10 + 992], ymm0
 ; qa = qa + 128
 %line 320+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r10, 128
+	add r8, 128
 ; qb = qb + 128
 %line 321+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r8, 128
+	add r9, 128
 ; qc = qc + 128
 %line 322+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r9, 128
+	add r10, 128
 ; i1 = i1 - 1
 %line 323+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub r11, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 324+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r11, 0
+	cmp rsi, 0
 ; goto loop3 if !=
 %line 325+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	jne .Lloop3
 ; pa = w + 1792
 %line 326+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r10, rsi
-	lea r8, [r10 + 1792]
+	lea r8, [r11 + 1792]
 ; pb = w + 24192
 %line 327+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r11, [r10 + 24192]
-; qa = pa
-%line 328+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rsi, r10
+	lea r10, [r11 + 24192]
 ; qb = pa + 896
 %line 329+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	lea r9, [r8 + 896]
 ; i1 = 7
 %line 331+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r10, 7
+	mov rsi, 7
 align 32
 .Lloop4:
 ; x0 = mem256[qa]
@@ -930,16 +921,16 @@ align 32
 	vmovdqu ymm1, [r9]
 ; mem256[qc] = x0
 %line 335+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11], ymm0
+	vmovdqu [r10], ymm0
 ; mem256[qc + 1792] = x1
 %line 336+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 1792], ymm1
+	vmovdqu [r10 + 1792], ymm1
 ; 16x x0 = x0 + x1
 %line 337+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 896] = x0
 %line 338+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 896], ymm0
+	vmovdqu [r10 + 896], ymm0
 ; x0 = mem256[qa + 32]
 %line 339+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 32]
@@ -948,16 +939,16 @@ align 32
 	vmovdqu ymm1, [r9 + 32]
 ; mem256[qc + 32] = x0
 %line 341+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [r10 + 32], ymm0
 ; mem256[qc + 1824] = x1
 %line 342+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 1824], ymm1
+	vmovdqu [r10 + 1824], ymm1
 ; 16x x0 = x0 + x1
 %line 343+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 928] = x0
 %line 344+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 928], ymm0
+	vmovdqu [r10 + 928], ymm0
 ; x0 = mem256[qa + 64]
 %line 345+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 64]
@@ -966,16 +957,16 @@ align 32
 	vmovdqu ymm1, [r9 + 64]
 ; mem256[qc + 64] = x0
 %line 347+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [r10 + 64], ymm0
 ; mem256[qc + 1856] = x1
 %line 348+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 1856], ymm1
+	vmovdqu [r10 + 1856], ymm1
 ; 16x x0 = x0 + x1
 %line 349+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 960] = x0
 %line 350+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 960], ymm0
+	vmovdqu [r10 + 960], ymm0
 ; x0 = mem256[qa + 96]
 %line 351+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 96]
@@ -984,16 +975,16 @@ align 32
 	vmovdqu ymm1, [r9 + 96]
 ; mem256[qc + 96] = x0
 %line 353+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [r10 + 96], ymm0
 ; mem256[qc + 1888] = x1
 %line 354+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 1888], ymm1
+	vmovdqu [r10 + 1888], ymm1
 ; 16x x0 = x0 + x1
 %line 355+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 992] = x0
 %line 356+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 992], ymm0
+	vmovdqu [r10 + 992], ymm0
 ; qa = qa + 128
 %line 357+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	add r8, 128
@@ -1002,23 +993,22 @@ align 32
 	add r9, 128
 ; qc = qc + 128
 %line 359+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r11, 128
+	add r10, 128
 ; i1 = i1 - 1
 %line 360+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub r10, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 361+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r10, 0
+	cmp rsi, 0
 ; goto loop4 if !=
 %line 362+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	jne .Lloop4
 ; pa = w + 7616
 %line 363+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r10, rsi
-	lea r9, [r10 + 7616]
+	lea r9, [r11 + 7616]
 ; pb = w + 3584
 %line 364+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r11, [r10 + 3584]
+	lea r10, [r11 + 3584]
 ; i0 = 3
 %line 365+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	mov r8, 3
@@ -1026,723 +1016,704 @@ align 32
 .Lloop5:
 ; qa = pa
 %line 367+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rax, r8
-	mov rsi, r10
+	mov rsi, r9
 ; qb = pa + 448
 %line 368+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r9 + 448]
+	lea rax, [r9 + 448]
 ; qc = pb
 %line 369+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rcx, r9
+	mov rcx, r10
 ; i1 = 3
 %line 370+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rdx, r11
-	mov r10, 3
+	mov rdx, 3
 align 32
 .Lloop6:
 ; x0 = mem256[qa]
 %line 372+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; x1 = mem256[qb]
 %line 373+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8]
+	vmovdqu ymm1, [rax]
 ; mem256[qc] = x0
 %line 374+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rcx], ymm0
 ; mem256[qc + 896] = x1
 %line 375+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 896], ymm1
+	vmovdqu [rcx + 896], ymm1
 ; 16x x0 = x0 + x1
 %line 376+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 448] = x0
 %line 377+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 448], ymm0
+	vmovdqu [rcx + 448], ymm0
 ; x0 = mem256[qa + 32]
 %line 378+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 32]
+	vmovdqu ymm0, [rsi + 32]
 ; x1 = mem256[qb + 32]
 %line 379+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [rax + 32]
 ; mem256[qc + 32] = x0
 %line 380+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rcx + 32], ymm0
 ; mem256[qc + 928] = x1
 %line 381+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 928], ymm1
+	vmovdqu [rcx + 928], ymm1
 ; 16x x0 = x0 + x1
 %line 382+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 480] = x0
 %line 383+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 480], ymm0
+	vmovdqu [rcx + 480], ymm0
 ; x0 = mem256[qa + 64]
 %line 384+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 64]
+	vmovdqu ymm0, [rsi + 64]
 ; x1 = mem256[qb + 64]
 %line 385+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 64]
+	vmovdqu ymm1, [rax + 64]
 ; mem256[qc + 64] = x0
 %line 386+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [rcx + 64], ymm0
 ; mem256[qc + 960] = x1
 %line 387+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 960], ymm1
+	vmovdqu [rcx + 960], ymm1
 ; 16x x0 = x0 + x1
 %line 388+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 512] = x0
 %line 389+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 512], ymm0
+	vmovdqu [rcx + 512], ymm0
 ; x0 = mem256[qa + 96]
 %line 390+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 96]
+	vmovdqu ymm0, [rsi + 96]
 ; x1 = mem256[qb + 96]
 %line 391+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [rax + 96]
 ; mem256[qc + 96] = x0
 %line 392+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [rcx + 96], ymm0
 ; mem256[qc + 992] = x1
 %line 393+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 992], ymm1
+	vmovdqu [rcx + 992], ymm1
 ; 16x x0 = x0 + x1
 %line 394+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 544] = x0
 %line 395+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 544], ymm0
+	vmovdqu [rcx + 544], ymm0
 ; qa = qa + 128
 %line 396+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r9, 128
+	add rsi, 128
 ; qb = qb + 128
 %line 397+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r8, 128
+	add rax, 128
 ; qc = qc + 128
 %line 398+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r11, 128
+	add rcx, 128
 ; i1 = i1 - 1
 %line 399+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 400+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop6 if !=
 %line 401+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	jne .Lloop6
 ; x0 = mem256[qa]
 %line 402+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; x1 = mem256[qb]
 %line 403+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8]
+	vmovdqu ymm1, [rax]
 ; mem256[qc] = x0
 %line 404+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rcx], ymm0
 ; mem256[qc + 896] = x1
 %line 405+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 896], ymm1
+	vmovdqu [rcx + 896], ymm1
 ; 16x x0 = x0 + x1
 %line 406+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 448] = x0
 %line 407+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 448], ymm0
+	vmovdqu [rcx + 448], ymm0
 ; x0 = mem256[qa + 32]
 %line 408+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 32]
+	vmovdqu ymm0, [rsi + 32]
 ; x1 = mem256[qb + 32]
 %line 409+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [rax + 32]
 ; mem256[qc + 32] = x0
 %line 410+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rcx + 32], ymm0
 ; mem256[qc + 928] = x1
 %line 411+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 928], ymm1
+	vmovdqu [rcx + 928], ymm1
 ; 16x x0 = x0 + x1
 %line 412+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 480] = x0
 %line 413+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 480], ymm0
+	vmovdqu [rcx + 480], ymm0
 ; pa = pa + 896
 %line 414+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r9, rcx
 	add r9, 896
 ; pb = pb + 1344
 %line 415+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, rdx
-	add r11, 1344
+	add r10, 1344
 ; i0 = i0 - 1
 %line 416+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r8, rax
 	sub r8, 1
 ; =? i0 - 0
 %line 417+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	cmp r8, 0
 ; goto loop5 if !=
 %line 418+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r10, rsi
 	jne .Lloop5
 ; pa = w + 24192
 %line 419+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r10 + 24192]
+	lea r8, [r11 + 24192]
 ; pb = w + 20160
 %line 420+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r11, [r10 + 20160]
+	lea r9, [r11 + 20160]
 ; i0 = 3
 %line 421+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r8, 3
+	mov r10, 3
 align 32
 .Lloop7:
 ; qa = pa
 %line 423+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rdx, r8
-	mov rsi, r10
+	mov rsi, r8
 ; qb = pa + 448
 %line 424+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r9 + 448]
+	lea rax, [r8 + 448]
 ; qc = pb
 %line 425+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 3
 %line 426+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rcx, r11
-	mov r10, 3
+	mov rdx, 3
 align 32
 .Lloop8:
 ; x0 = mem256[qa]
 %line 428+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; x1 = mem256[qb]
 %line 429+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8]
+	vmovdqu ymm1, [rax]
 ; mem256[qc] = x0
 %line 430+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rcx], ymm0
 ; mem256[qc + 896] = x1
 %line 431+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 896], ymm1
+	vmovdqu [rcx + 896], ymm1
 ; 16x x0 = x0 + x1
 %line 432+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 448] = x0
 %line 433+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 448], ymm0
+	vmovdqu [rcx + 448], ymm0
 ; x0 = mem256[qa + 32]
 %line 434+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 32]
+	vmovdqu ymm0, [rsi + 32]
 ; x1 = mem256[qb + 32]
 %line 435+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [rax + 32]
 ; mem256[qc + 32] = x0
 %line 436+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rcx + 32], ymm0
 ; mem256[qc + 928] = x1
 %line 437+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 928], ymm1
+	vmovdqu [rcx + 928], ymm1
 ; 16x x0 = x0 + x1
 %line 438+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 480] = x0
 %line 439+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 480], ymm0
+	vmovdqu [rcx + 480], ymm0
 ; x0 = mem256[qa + 64]
 %line 440+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 64]
+	vmovdqu ymm0, [rsi + 64]
 ; x1 = mem256[qb + 64]
 %line 441+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 64]
+	vmovdqu ymm1, [rax + 64]
 ; mem256[qc + 64] = x0
 %line 442+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [rcx + 64], ymm0
 ; mem256[qc + 960] = x1
 %line 443+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 960], ymm1
+	vmovdqu [rcx + 960], ymm1
 ; 16x x0 = x0 + x1
 %line 444+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 512] = x0
 %line 445+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 512], ymm0
+	vmovdqu [rcx + 512], ymm0
 ; x0 = mem256[qa + 96]
 %line 446+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 96]
+	vmovdqu ymm0, [rsi + 96]
 ; x1 = mem256[qb + 96]
 %line 447+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 96]
+	vmovdqu ymm1, [rax + 96]
 ; mem256[qc + 96] = x0
 %line 448+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [rcx + 96], ymm0
 ; mem256[qc + 992] = x1
 %line 449+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 992], ymm1
+	vmovdqu [rcx + 992], ymm1
 ; 16x x0 = x0 + x1
 %line 450+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 544] = x0
 %line 451+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 544], ymm0
+	vmovdqu [rcx + 544], ymm0
 ; qa = qa + 128
 %line 452+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r9, 128
+	add rsi, 128
 ; qb = qb + 128
 %line 453+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r8, 128
+	add rax, 128
 ; qc = qc + 128
 %line 454+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r11, 128
+	add rcx, 128
 ; i1 = i1 - 1
 %line 455+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 456+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop8 if !=
 %line 457+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	jne .Lloop8
 ; x0 = mem256[qa]
 %line 458+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; x1 = mem256[qb]
 %line 459+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8]
+	vmovdqu ymm1, [rax]
 ; mem256[qc] = x0
 %line 460+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rcx], ymm0
 ; mem256[qc + 896] = x1
 %line 461+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 896], ymm1
+	vmovdqu [rcx + 896], ymm1
 ; 16x x0 = x0 + x1
 %line 462+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 448] = x0
 %line 463+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 448], ymm0
+	vmovdqu [rcx + 448], ymm0
 ; x0 = mem256[qa + 32]
 %line 464+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 32]
+	vmovdqu ymm0, [rsi + 32]
 ; x1 = mem256[qb + 32]
 %line 465+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 32]
+	vmovdqu ymm1, [rax + 32]
 ; mem256[qc + 32] = x0
 %line 466+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rcx + 32], ymm0
 ; mem256[qc + 928] = x1
 %line 467+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 928], ymm1
+	vmovdqu [rcx + 928], ymm1
 ; 16x x0 = x0 + x1
 %line 468+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 480] = x0
 %line 469+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 480], ymm0
+	vmovdqu [rcx + 480], ymm0
 ; pa = pa + 896
 %line 470+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r9, rax
-	add r9, 896
+	add r8, 896
 ; pb = pb + 1344
 %line 471+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, rcx
-	add r11, 1344
+	add r9, 1344
 ; i0 = i0 - 1
 %line 472+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 473+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop7 if !=
 %line 474+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r10, rsi
 	jne .Lloop7
 ; pa = w + 3584
 %line 475+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r10 + 3584]
+	lea r9, [r11 + 3584]
 ; pb = w + 7616
 %line 476+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r10 + 7616]
+	lea rsi, [r11 + 7616]
 ; z0 = 0
 %line 477+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rsi, r10
-	vpxor ymm0, ymm0, ymm0
+	vpxor ymm2, ymm2, ymm2
 ; i0 = 9
 %line 478+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r10, 9
-	mov r11, r9
-	vmovdqa ymm2, ymm0
+	mov r8, 9
 align 32
 .Lloop9:
 ; qb = pa + 224
 %line 481+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r8 + 224]
+	lea r10, [r9 + 224]
 ; x0 = mem256[qa]
 %line 483+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; x1 = mem256[qb]
 %line 484+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9]
+	vmovdqu ymm1, [r10]
 ; mem256[qc + 224] = x0
 %line 485+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 224], ymm0
+	vmovdqu [rsi + 224], ymm0
 ; mem256[qc + 1120] = x1
 %line 486+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 1120], ymm1
+	vmovdqu [rsi + 1120], ymm1
 ; 16x x0 = x0 + x1
 %line 487+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 672] = x0
 %line 488+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 672], ymm0
+	vmovdqu [rsi + 672], ymm0
 ; mem256[qc] = z0
 %line 489+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11], ymm2
+	vmovdqu [rsi], ymm2
 ; mem256[qc + 448] = z0
 %line 490+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 448], ymm2
+	vmovdqu [rsi + 448], ymm2
 ; mem256[qc + 896] = z0
 %line 491+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 896], ymm2
+	vmovdqu [rsi + 896], ymm2
 ; x0 = mem256[qa + 32]
 %line 492+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; x1 = mem256[qb + 32]
 %line 493+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 32]
+	vmovdqu ymm1, [r10 + 32]
 ; mem256[qc + 256] = x0
 %line 494+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 256], ymm0
+	vmovdqu [rsi + 256], ymm0
 ; mem256[qc + 1152] = x1
 %line 495+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 1152], ymm1
+	vmovdqu [rsi + 1152], ymm1
 ; 16x x0 = x0 + x1
 %line 496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 704] = x0
 %line 497+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 704], ymm0
+	vmovdqu [rsi + 704], ymm0
 ; mem256[qc + 32] = z0
 %line 498+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm2
+	vmovdqu [rsi + 32], ymm2
 ; mem256[qc + 480] = z0
 %line 499+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 480], ymm2
+	vmovdqu [rsi + 480], ymm2
 ; mem256[qc + 928] = z0
 %line 500+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 928], ymm2
+	vmovdqu [rsi + 928], ymm2
 ; x0 = mem256[qa + 64]
 %line 501+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r9 + 64]
 ; x1 = mem256[qb + 64]
 %line 502+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 64]
+	vmovdqu ymm1, [r10 + 64]
 ; mem256[qc + 288] = x0
 %line 503+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 288], ymm0
+	vmovdqu [rsi + 288], ymm0
 ; mem256[qc + 1184] = x1
 %line 504+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 1184], ymm1
+	vmovdqu [rsi + 1184], ymm1
 ; 16x x0 = x0 + x1
 %line 505+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 736] = x0
 %line 506+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 736], ymm0
+	vmovdqu [rsi + 736], ymm0
 ; mem256[qc + 64] = z0
 %line 507+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 64], ymm2
+	vmovdqu [rsi + 64], ymm2
 ; mem256[qc + 512] = z0
 %line 508+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 512], ymm2
+	vmovdqu [rsi + 512], ymm2
 ; mem256[qc + 960] = z0
 %line 509+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 960], ymm2
+	vmovdqu [rsi + 960], ymm2
 ; x0 = mem256[qa + 96]
 %line 510+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r9 + 96]
 ; x1 = mem256[qb + 96]
 %line 511+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 96]
+	vmovdqu ymm1, [r10 + 96]
 ; mem256[qc + 320] = x0
 %line 512+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 320], ymm0
+	vmovdqu [rsi + 320], ymm0
 ; mem256[qc + 1216] = x1
 %line 513+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 1216], ymm1
+	vmovdqu [rsi + 1216], ymm1
 ; 16x x0 = x0 + x1
 %line 514+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 768] = x0
 %line 515+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 768], ymm0
+	vmovdqu [rsi + 768], ymm0
 ; mem256[qc + 96] = z0
 %line 516+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 96], ymm2
+	vmovdqu [rsi + 96], ymm2
 ; mem256[qc + 544] = z0
 %line 517+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 544], ymm2
+	vmovdqu [rsi + 544], ymm2
 ; mem256[qc + 992] = z0
 %line 518+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 992], ymm2
+	vmovdqu [rsi + 992], ymm2
 ; x0 = mem256[qa + 128]
 %line 519+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r9 + 128]
 ; x1 = mem256[qb + 128]
 %line 520+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 128]
+	vmovdqu ymm1, [r10 + 128]
 ; mem256[qc + 352] = x0
 %line 521+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 352], ymm0
+	vmovdqu [rsi + 352], ymm0
 ; mem256[qc + 1248] = x1
 %line 522+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 1248], ymm1
+	vmovdqu [rsi + 1248], ymm1
 ; 16x x0 = x0 + x1
 %line 523+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 800] = x0
 %line 524+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 800], ymm0
+	vmovdqu [rsi + 800], ymm0
 ; mem256[qc + 128] = z0
 %line 525+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 128], ymm2
+	vmovdqu [rsi + 128], ymm2
 ; mem256[qc + 576] = z0
 %line 526+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 576], ymm2
+	vmovdqu [rsi + 576], ymm2
 ; mem256[qc + 1024] = z0
 %line 527+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 1024], ymm2
+	vmovdqu [rsi + 1024], ymm2
 ; x0 = mem256[qa + 160]
 %line 528+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r9 + 160]
 ; x1 = mem256[qb + 160]
 %line 529+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 160]
+	vmovdqu ymm1, [r10 + 160]
 ; mem256[qc + 384] = x0
 %line 530+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 384], ymm0
+	vmovdqu [rsi + 384], ymm0
 ; mem256[qc + 1280] = x1
 %line 531+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 1280], ymm1
+	vmovdqu [rsi + 1280], ymm1
 ; 16x x0 = x0 + x1
 %line 532+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 832] = x0
 %line 533+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 832], ymm0
+	vmovdqu [rsi + 832], ymm0
 ; mem256[qc + 160] = z0
 %line 534+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 160], ymm2
+	vmovdqu [rsi + 160], ymm2
 ; mem256[qc + 608] = z0
 %line 535+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 608], ymm2
+	vmovdqu [rsi + 608], ymm2
 ; mem256[qc + 1056] = z0
 %line 536+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 1056], ymm2
+	vmovdqu [rsi + 1056], ymm2
 ; x0 = mem256[qa + 192]
 %line 537+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r9 + 192]
 ; x1 = mem256[qb + 192]
 %line 538+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 192]
+	vmovdqu ymm1, [r10 + 192]
 ; mem256[qc + 416] = x0
 %line 539+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 416], ymm0
+	vmovdqu [rsi + 416], ymm0
 ; mem256[qc + 1312] = x1
 %line 540+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 1312], ymm1
+	vmovdqu [rsi + 1312], ymm1
 ; 16x x0 = x0 + x1
 %line 541+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 864] = x0
 %line 542+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 864], ymm0
+	vmovdqu [rsi + 864], ymm0
 ; mem256[qc + 192] = z0
 %line 543+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 192], ymm2
+	vmovdqu [rsi + 192], ymm2
 ; mem256[qc + 640] = z0
 %line 544+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 640], ymm2
+	vmovdqu [rsi + 640], ymm2
 ; mem256[qc + 1088] = z0
 %line 545+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 1088], ymm2
+	vmovdqu [rsi + 1088], ymm2
 ; pa = pa + 448
 %line 546+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r8, 448
+	add r9, 448
 ; pb = pb + 1344
 %line 547+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r11, 1344
+	add rsi, 1344
 ; i0 = i0 - 1
 %line 548+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 549+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop9 if !=
 %line 550+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	jne .Lloop9
 ; pa = w + 20160
 %line 551+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r10, rsi
-	lea r8, [r10 + 20160]
+	lea r9, [r11 + 20160]
 ; pb = w + 24192
 %line 552+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r10 + 24192]
+	lea rsi, [r11 + 24192]
 ; i0 = 9
 %line 553+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rsi, r10
-	mov r10, 9
-	mov r11, r9
+	mov r8, 9
 align 32
 .Lloop10:
 ; qb = pa + 224
 %line 556+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r8 + 224]
+	lea r10, [r9 + 224]
 ; x0 = mem256[qa]
 %line 558+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8]
+	vmovdqu ymm0, [r9]
 ; x1 = mem256[qb]
 %line 559+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9]
+	vmovdqu ymm1, [r10]
 ; mem256[qc] = x0
 %line 560+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rsi], ymm0
 ; mem256[qc + 448] = x1
 %line 561+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 448], ymm1
+	vmovdqu [rsi + 448], ymm1
 ; 16x x0 = x0 + x1
 %line 562+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 224] = x0
 %line 563+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 224], ymm0
+	vmovdqu [rsi + 224], ymm0
 ; x0 = mem256[qa + 32]
 %line 564+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; x1 = mem256[qb + 32]
 %line 565+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 32]
+	vmovdqu ymm1, [r10 + 32]
 ; mem256[qc + 32] = x0
 %line 566+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rsi + 32], ymm0
 ; mem256[qc + 480] = x1
 %line 567+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 480], ymm1
+	vmovdqu [rsi + 480], ymm1
 ; 16x x0 = x0 + x1
 %line 568+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 256] = x0
 %line 569+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 256], ymm0
+	vmovdqu [rsi + 256], ymm0
 ; x0 = mem256[qa + 64]
 %line 570+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r9 + 64]
 ; x1 = mem256[qb + 64]
 %line 571+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 64]
+	vmovdqu ymm1, [r10 + 64]
 ; mem256[qc + 64] = x0
 %line 572+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [rsi + 64], ymm0
 ; mem256[qc + 512] = x1
 %line 573+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 512], ymm1
+	vmovdqu [rsi + 512], ymm1
 ; 16x x0 = x0 + x1
 %line 574+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 288] = x0
 %line 575+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 288], ymm0
+	vmovdqu [rsi + 288], ymm0
 ; x0 = mem256[qa + 96]
 %line 576+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r9 + 96]
 ; x1 = mem256[qb + 96]
 %line 577+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 96]
+	vmovdqu ymm1, [r10 + 96]
 ; mem256[qc + 96] = x0
 %line 578+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [rsi + 96], ymm0
 ; mem256[qc + 544] = x1
 %line 579+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 544], ymm1
+	vmovdqu [rsi + 544], ymm1
 ; 16x x0 = x0 + x1
 %line 580+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 320] = x0
 %line 581+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 320], ymm0
+	vmovdqu [rsi + 320], ymm0
 ; x0 = mem256[qa + 128]
 %line 582+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r9 + 128]
 ; x1 = mem256[qb + 128]
 %line 583+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 128]
+	vmovdqu ymm1, [r10 + 128]
 ; mem256[qc + 128] = x0
 %line 584+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 128], ymm0
+	vmovdqu [rsi + 128], ymm0
 ; mem256[qc + 576] = x1
 %line 585+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 576], ymm1
+	vmovdqu [rsi + 576], ymm1
 ; 16x x0 = x0 + x1
 %line 586+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 352] = x0
 %line 587+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 352], ymm0
+	vmovdqu [rsi + 352], ymm0
 ; x0 = mem256[qa + 160]
 %line 588+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r9 + 160]
 ; x1 = mem256[qb + 160]
 %line 589+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 160]
+	vmovdqu ymm1, [r10 + 160]
 ; mem256[qc + 160] = x0
 %line 590+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 160], ymm0
+	vmovdqu [rsi + 160], ymm0
 ; mem256[qc + 608] = x1
 %line 591+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 608], ymm1
+	vmovdqu [rsi + 608], ymm1
 ; 16x x0 = x0 + x1
 %line 592+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 384] = x0
 %line 593+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 384], ymm0
+	vmovdqu [rsi + 384], ymm0
 ; x0 = mem256[qa + 192]
 %line 594+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r9 + 192]
 ; x1 = mem256[qb + 192]
 %line 595+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 192]
+	vmovdqu ymm1, [r10 + 192]
 ; mem256[qc + 192] = x0
 %line 596+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 192], ymm0
+	vmovdqu [rsi + 192], ymm0
 ; mem256[qc + 640] = x1
 %line 597+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 640], ymm1
+	vmovdqu [rsi + 640], ymm1
 ; 16x x0 = x0 + x1
 %line 598+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
 ; mem256[qc + 416] = x0
 %line 599+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 416], ymm0
+	vmovdqu [rsi + 416], ymm0
 ; pa = pa + 448
 %line 600+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r8, 448
+	add r9, 448
 ; pb = pb + 672
 %line 601+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r11, 672
+	add rsi, 672
 ; i0 = i0 - 1
 %line 602+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 603+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop10 if !=
 %line 604+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	jne .Lloop10
 ; pa = w + 19712
 %line 605+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r10, rsi
-	lea r8, [r10 + 19712]
+	lea r8, [r11 + 19712]
 ; z0 = 0
 %line 606+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpxor ymm0, ymm0, ymm0
@@ -1769,32 +1740,30 @@ align 32
 	vmovdqu [r8 + 192], ymm0
 ; pa = w + 46752
 %line 614+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r10 + 46752]
+	lea r10, [r11 + 46752]
 ; pb = w + 24192
 %line 615+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r12, [r10 + 24192]
+	lea rsi, [r11 + 24192]
 ; pc = w + 47680
 %line 616+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea rdx, [r10 + 47680]
+	lea r8, [r11 + 47680]
 ; qc = w + 7616
 %line 617+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea rbp, [r10 + 7616]
+	lea rax, [r11 + 7616]
 ; qd = w + 30240
 %line 618+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea rbx, [r10 + 30240]
+	lea r9, [r11 + 30240]
 ; i0 = 27
 %line 619+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r9, 27
+	mov rcx, 27
 align 32
 .Lloop11:
 ; 8x x0 = zeroext16(mem128[qc + 224])
 %line 621+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rcx, r9
-	mov rax, r10
-	vpmovzxwd ymm0, [rbp + 224]
+	vpmovzxwd ymm0, [rax + 224]
 ; 8x x1 = zeroext16(mem128[qc + 222])
 %line 622+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm1, [rbp + 222]
+	vpmovzxwd ymm1, [rax + 222]
 ; 8x x1 = x1 << 16
 %line 623+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpslld ymm1, ymm1, 16
@@ -1803,13 +1772,13 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 448] = x0
 %line 625+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 448], ymm0
+	vmovdqu [r10 + 448], ymm0
 ; 8x x0 = zeroext16(mem128[qc + 240])
 %line 626+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm0, [rbp + 240]
+	vpmovzxwd ymm0, [rax + 240]
 ; 8x x1 = zeroext16(mem128[qc + 238])
 %line 627+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm1, [rbp + 238]
+	vpmovzxwd ymm1, [rax + 238]
 ; 8x x1 = x1 << 16
 %line 628+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpslld ymm1, ymm1, 16
@@ -1818,13 +1787,13 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 480] = x0
 %line 630+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 480], ymm0
+	vmovdqu [r10 + 480], ymm0
 ; 8x x0 = zeroext16(mem128[qc + 256])
 %line 631+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm0, [rbp + 256]
+	vpmovzxwd ymm0, [rax + 256]
 ; 8x x1 = zeroext16(mem128[qc + 254])
 %line 632+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm1, [rbp + 254]
+	vpmovzxwd ymm1, [rax + 254]
 ; 8x x1 = x1 << 16
 %line 633+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpslld ymm1, ymm1, 16
@@ -1833,13 +1802,13 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 512] = x0
 %line 635+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 512], ymm0
+	vmovdqu [r10 + 512], ymm0
 ; 8x x0 = zeroext16(mem128[qc + 272])
 %line 636+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm0, [rbp + 272]
+	vpmovzxwd ymm0, [rax + 272]
 ; 8x x1 = zeroext16(mem128[qc + 270])
 %line 637+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm1, [rbp + 270]
+	vpmovzxwd ymm1, [rax + 270]
 ; 8x x1 = x1 << 16
 %line 638+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpslld ymm1, ymm1, 16
@@ -1848,13 +1817,13 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 544] = x0
 %line 640+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 544], ymm0
+	vmovdqu [r10 + 544], ymm0
 ; 8x x0 = zeroext16(mem128[qc + 288])
 %line 641+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm0, [rbp + 288]
+	vpmovzxwd ymm0, [rax + 288]
 ; 8x x1 = zeroext16(mem128[qc + 286])
 %line 642+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm1, [rbp + 286]
+	vpmovzxwd ymm1, [rax + 286]
 ; 8x x1 = x1 << 16
 %line 643+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpslld ymm1, ymm1, 16
@@ -1863,13 +1832,13 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 576] = x0
 %line 645+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 576], ymm0
+	vmovdqu [r10 + 576], ymm0
 ; 8x x0 = zeroext16(mem128[qc + 304])
 %line 646+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm0, [rbp + 304]
+	vpmovzxwd ymm0, [rax + 304]
 ; 8x x1 = zeroext16(mem128[qc + 302])
 %line 647+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm1, [rbp + 302]
+	vpmovzxwd ymm1, [rax + 302]
 ; 8x x1 = x1 << 16
 %line 648+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpslld ymm1, ymm1, 16
@@ -1878,13 +1847,13 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 608] = x0
 %line 650+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 608], ymm0
+	vmovdqu [r10 + 608], ymm0
 ; 8x x0 = zeroext16(mem128[qc + 320])
 %line 651+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm0, [rbp + 320]
+	vpmovzxwd ymm0, [rax + 320]
 ; 8x x1 = zeroext16(mem128[qc + 318])
 %line 652+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm1, [rbp + 318]
+	vpmovzxwd ymm1, [rax + 318]
 ; 8x x1 = x1 << 16
 %line 653+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpslld ymm1, ymm1, 16
@@ -1893,13 +1862,13 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 640] = x0
 %line 655+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 640], ymm0
+	vmovdqu [r10 + 640], ymm0
 ; 8x x0 = zeroext16(mem128[qc + 336])
 %line 656+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm0, [rbp + 336]
+	vpmovzxwd ymm0, [rax + 336]
 ; 8x x1 = zeroext16(mem128[qc + 334])
 %line 657+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm1, [rbp + 334]
+	vpmovzxwd ymm1, [rax + 334]
 ; 8x x1 = x1 << 16
 %line 658+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpslld ymm1, ymm1, 16
@@ -1908,13 +1877,13 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 672] = x0
 %line 660+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 672], ymm0
+	vmovdqu [r10 + 672], ymm0
 ; 8x x0 = zeroext16(mem128[qc + 352])
 %line 661+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm0, [rbp + 352]
+	vpmovzxwd ymm0, [rax + 352]
 ; 8x x1 = zeroext16(mem128[qc + 350])
 %line 662+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm1, [rbp + 350]
+	vpmovzxwd ymm1, [rax + 350]
 ; 8x x1 = x1 << 16
 %line 663+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpslld ymm1, ymm1, 16
@@ -1923,13 +1892,13 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 704] = x0
 %line 665+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 704], ymm0
+	vmovdqu [r10 + 704], ymm0
 ; 8x x0 = zeroext16(mem128[qc + 368])
 %line 666+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm0, [rbp + 368]
+	vpmovzxwd ymm0, [rax + 368]
 ; 8x x1 = zeroext16(mem128[qc + 366])
 %line 667+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm1, [rbp + 366]
+	vpmovzxwd ymm1, [rax + 366]
 ; 8x x1 = x1 << 16
 %line 668+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpslld ymm1, ymm1, 16
@@ -1938,13 +1907,13 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 736] = x0
 %line 670+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 736], ymm0
+	vmovdqu [r10 + 736], ymm0
 ; 8x x0 = zeroext16(mem128[qc + 384])
 %line 671+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm0, [rbp + 384]
+	vpmovzxwd ymm0, [rax + 384]
 ; 8x x1 = zeroext16(mem128[qc + 382])
 %line 672+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm1, [rbp + 382]
+	vpmovzxwd ymm1, [rax + 382]
 ; 8x x1 = x1 << 16
 %line 673+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpslld ymm1, ymm1, 16
@@ -1953,13 +1922,13 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 768] = x0
 %line 675+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 768], ymm0
+	vmovdqu [r10 + 768], ymm0
 ; 8x x0 = zeroext16(mem128[qc + 400])
 %line 676+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm0, [rbp + 400]
+	vpmovzxwd ymm0, [rax + 400]
 ; 8x x1 = zeroext16(mem128[qc + 398])
 %line 677+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm1, [rbp + 398]
+	vpmovzxwd ymm1, [rax + 398]
 ; 8x x1 = x1 << 16
 %line 678+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpslld ymm1, ymm1, 16
@@ -1968,13 +1937,13 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 800] = x0
 %line 680+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 800], ymm0
+	vmovdqu [r10 + 800], ymm0
 ; 8x x0 = zeroext16(mem128[qc + 416])
 %line 681+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm0, [rbp + 416]
+	vpmovzxwd ymm0, [rax + 416]
 ; 8x x1 = zeroext16(mem128[qc + 414])
 %line 682+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm1, [rbp + 414]
+	vpmovzxwd ymm1, [rax + 414]
 ; 8x x1 = x1 << 16
 %line 683+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpslld ymm1, ymm1, 16
@@ -1983,13 +1952,13 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 832] = x0
 %line 685+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 832], ymm0
+	vmovdqu [r10 + 832], ymm0
 ; 8x x0 = zeroext16(mem128[qc + 432])
 %line 686+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm0, [rbp + 432]
+	vpmovzxwd ymm0, [rax + 432]
 ; 8x x1 = zeroext16(mem128[qc + 430])
 %line 687+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm1, [rbp + 430]
+	vpmovzxwd ymm1, [rax + 430]
 ; 8x x1 = x1 << 16
 %line 688+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpslld ymm1, ymm1, 16
@@ -1998,13 +1967,13 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 864] = x0
 %line 690+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 864], ymm0
+	vmovdqu [r10 + 864], ymm0
 ; 8x x0 = zeroext16(mem128[qc + 448])
 %line 691+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm0, [rbp + 448]
+	vpmovzxwd ymm0, [rax + 448]
 ; 8x x1 = zeroext16(mem128[qc + 446])
 %line 692+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmovzxwd ymm1, [rbp + 446]
+	vpmovzxwd ymm1, [rax + 446]
 ; 8x x1 = x1 << 16
 %line 693+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpslld ymm1, ymm1, 16
@@ -2013,1819 +1982,1819 @@ align 32
 	vpaddd ymm0, ymm0, ymm1
 ; mem256[pa + 896] = x0
 %line 695+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r8 + 896], ymm0
+	vmovdqu [r10 + 896], ymm0
 ; 8x x0 = mem32[pb]
 %line 696+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12]
+	vpbroadcastd ymm1, [rsi]
 ; 8x a0 = maddwd(x0, mem256[pa + 448])
 %line 697+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm3, ymm1, [r8 + 448]
+	vpmaddwd ymm3, ymm1, [r10 + 448]
 ; 8x a1 = maddwd(x0, mem256[pa + 480])
 %line 698+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 480]
+	vpmaddwd ymm0, ymm1, [r10 + 480]
 ; 8x a2 = maddwd(x0, mem256[pa + 512])
 %line 699+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm13, ymm1, [r8 + 512]
+	vpmaddwd ymm13, ymm1, [r10 + 512]
 ; 8x a3 = maddwd(x0, mem256[pa + 544])
 %line 700+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm6, ymm1, [r8 + 544]
+	vpmaddwd ymm6, ymm1, [r10 + 544]
 ; 8x a4 = maddwd(x0, mem256[pa + 576])
 %line 701+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm12, ymm1, [r8 + 576]
+	vpmaddwd ymm12, ymm1, [r10 + 576]
 ; 8x a5 = maddwd(x0, mem256[pa + 608])
 %line 702+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm8, ymm1, [r8 + 608]
+	vpmaddwd ymm8, ymm1, [r10 + 608]
 ; 8x a6 = maddwd(x0, mem256[pa + 640])
 %line 703+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm11, ymm1, [r8 + 640]
+	vpmaddwd ymm11, ymm1, [r10 + 640]
 ; 8x a7 = maddwd(x0, mem256[pa + 672])
 %line 704+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm4, ymm1, [r8 + 672]
+	vpmaddwd ymm4, ymm1, [r10 + 672]
 ; 8x a8 = maddwd(x0, mem256[pa + 704])
 %line 705+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm10, ymm1, [r8 + 704]
+	vpmaddwd ymm10, ymm1, [r10 + 704]
 ; 8x a9 = maddwd(x0, mem256[pa + 736])
 %line 706+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm7, ymm1, [r8 + 736]
+	vpmaddwd ymm7, ymm1, [r10 + 736]
 ; 8x a10 = maddwd(x0, mem256[pa + 768])
 %line 707+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm9, ymm1, [r8 + 768]
+	vpmaddwd ymm9, ymm1, [r10 + 768]
 ; 8x a11 = maddwd(x0, mem256[pa + 800])
 %line 708+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm5, ymm1, [r8 + 800]
+	vpmaddwd ymm5, ymm1, [r10 + 800]
 ; 8x a12 = maddwd(x0, mem256[pa + 832])
 %line 709+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm14, ymm1, [r8 + 832]
+	vpmaddwd ymm14, ymm1, [r10 + 832]
 ; 8x x0 = mem32[pb + 16]
 %line 710+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 16]
+	vpbroadcastd ymm2, [rsi + 16]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 711+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm1, ymm2, [r8 + 448]
+	vpmaddwd ymm1, ymm2, [r10 + 448]
 ; 8x a1 = a1 + x1
 %line 712+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm1, ymm0, ymm1
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 713+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a2 = a2 + x1
 %line 714+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 715+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a3 = a3 + x1
 %line 716+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 717+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a4 = a4 + x1
 %line 718+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 719+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a5 = a5 + x1
 %line 720+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 721+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a6 = a6 + x1
 %line 722+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 723+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a7 = a7 + x1
 %line 724+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 725+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a8 = a8 + x1
 %line 726+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 727+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 704]
+	vpmaddwd ymm0, ymm2, [r10 + 704]
 ; 8x a9 = a9 + x1
 %line 728+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 729+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 736]
+	vpmaddwd ymm0, ymm2, [r10 + 736]
 ; 8x a10 = a10 + x1
 %line 730+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 731+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 768]
+	vpmaddwd ymm0, ymm2, [r10 + 768]
 ; 8x a11 = a11 + x1
 %line 732+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 733+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 800]
+	vpmaddwd ymm0, ymm2, [r10 + 800]
 ; 8x a12 = a12 + x1
 %line 734+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 32]
 %line 735+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 32]
+	vpbroadcastd ymm2, [rsi + 32]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 736+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a2 = a2 + x1
 %line 737+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 738+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a3 = a3 + x1
 %line 739+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 740+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a4 = a4 + x1
 %line 741+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 742+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a5 = a5 + x1
 %line 743+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 744+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a6 = a6 + x1
 %line 745+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 746+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a7 = a7 + x1
 %line 747+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 748+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a8 = a8 + x1
 %line 749+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 750+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a9 = a9 + x1
 %line 751+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 752+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 704]
+	vpmaddwd ymm0, ymm2, [r10 + 704]
 ; 8x a10 = a10 + x1
 %line 753+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 754+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 736]
+	vpmaddwd ymm0, ymm2, [r10 + 736]
 ; 8x a11 = a11 + x1
 %line 755+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 756+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 768]
+	vpmaddwd ymm0, ymm2, [r10 + 768]
 ; 8x a12 = a12 + x1
 %line 757+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 48]
 %line 758+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 48]
+	vpbroadcastd ymm2, [rsi + 48]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 759+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a3 = a3 + x1
 %line 760+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 761+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a4 = a4 + x1
 %line 762+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 763+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a5 = a5 + x1
 %line 764+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 765+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a6 = a6 + x1
 %line 766+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 767+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a7 = a7 + x1
 %line 768+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 769+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a8 = a8 + x1
 %line 770+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 771+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a9 = a9 + x1
 %line 772+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 773+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a10 = a10 + x1
 %line 774+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 775+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 704]
+	vpmaddwd ymm0, ymm2, [r10 + 704]
 ; 8x a11 = a11 + x1
 %line 776+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 777+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 736]
+	vpmaddwd ymm0, ymm2, [r10 + 736]
 ; 8x a12 = a12 + x1
 %line 778+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 64]
 %line 779+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 64]
+	vpbroadcastd ymm2, [rsi + 64]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 780+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a4 = a4 + x1
 %line 781+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 782+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a5 = a5 + x1
 %line 783+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 784+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a6 = a6 + x1
 %line 785+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 786+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a7 = a7 + x1
 %line 787+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 788+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a8 = a8 + x1
 %line 789+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 790+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a9 = a9 + x1
 %line 791+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 792+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a10 = a10 + x1
 %line 793+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 794+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a11 = a11 + x1
 %line 795+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 796+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 704]
+	vpmaddwd ymm0, ymm2, [r10 + 704]
 ; 8x a12 = a12 + x1
 %line 797+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 80]
 %line 798+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 80]
+	vpbroadcastd ymm2, [rsi + 80]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 799+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a5 = a5 + x1
 %line 800+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 801+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a6 = a6 + x1
 %line 802+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 803+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a7 = a7 + x1
 %line 804+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 805+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a8 = a8 + x1
 %line 806+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 807+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a9 = a9 + x1
 %line 808+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 809+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a10 = a10 + x1
 %line 810+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 811+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a11 = a11 + x1
 %line 812+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 813+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a12 = a12 + x1
 %line 814+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 96]
 %line 815+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 96]
+	vpbroadcastd ymm2, [rsi + 96]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 816+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a6 = a6 + x1
 %line 817+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 818+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a7 = a7 + x1
 %line 819+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 820+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a8 = a8 + x1
 %line 821+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 822+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a9 = a9 + x1
 %line 823+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 824+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a10 = a10 + x1
 %line 825+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 826+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a11 = a11 + x1
 %line 827+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 828+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a12 = a12 + x1
 %line 829+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 112]
 %line 830+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 112]
+	vpbroadcastd ymm2, [rsi + 112]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 831+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a7 = a7 + x1
 %line 832+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 833+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a8 = a8 + x1
 %line 834+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 835+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a9 = a9 + x1
 %line 836+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 837+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a10 = a10 + x1
 %line 838+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 839+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a11 = a11 + x1
 %line 840+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 841+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a12 = a12 + x1
 %line 842+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 128]
 %line 843+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 128]
+	vpbroadcastd ymm2, [rsi + 128]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 844+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a8 = a8 + x1
 %line 845+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 846+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a9 = a9 + x1
 %line 847+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 848+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a10 = a10 + x1
 %line 849+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 850+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a11 = a11 + x1
 %line 851+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 852+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a12 = a12 + x1
 %line 853+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 144]
 %line 854+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 144]
+	vpbroadcastd ymm2, [rsi + 144]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 855+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a9 = a9 + x1
 %line 856+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 857+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a10 = a10 + x1
 %line 858+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 859+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a11 = a11 + x1
 %line 860+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 861+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a12 = a12 + x1
 %line 862+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 160]
 %line 863+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 160]
+	vpbroadcastd ymm2, [rsi + 160]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 864+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a10 = a10 + x1
 %line 865+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 866+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a11 = a11 + x1
 %line 867+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 868+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a12 = a12 + x1
 %line 869+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 176]
 %line 870+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm0, [r12 + 176]
+	vpbroadcastd ymm0, [rsi + 176]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 871+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm2, ymm0, [r8 + 448]
+	vpmaddwd ymm2, ymm0, [r10 + 448]
 ; 8x a11 = a11 + x1
 %line 872+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm2
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 873+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm0, [r8 + 480]
+	vpmaddwd ymm0, ymm0, [r10 + 480]
 ; 8x a12 = a12 + x1
 %line 874+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm14, ymm0
 ; 8x x0 = mem32[pb + 192]
 %line 875+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 192]
+	vpbroadcastd ymm2, [rsi + 192]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 876+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm2, ymm2, [r8 + 448]
+	vpmaddwd ymm2, ymm2, [r10 + 448]
 ; 8x a12 = a12 + x1
 %line 877+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm0, ymm2
 ; mem256[pc + 32] = a0
 %line 878+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 32], ymm3
+	vmovdqu [r8 + 32], ymm3
 ; mem256[pc + 64] = a1
 %line 879+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 64], ymm1
+	vmovdqu [r8 + 64], ymm1
 ; mem256[pc + 96] = a2
 %line 880+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 96], ymm13
+	vmovdqu [r8 + 96], ymm13
 ; mem256[pc + 128] = a3
 %line 881+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 128], ymm6
+	vmovdqu [r8 + 128], ymm6
 ; mem256[pc + 160] = a4
 %line 882+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 160], ymm12
+	vmovdqu [r8 + 160], ymm12
 ; mem256[pc + 192] = a5
 %line 883+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 192], ymm8
+	vmovdqu [r8 + 192], ymm8
 ; mem256[pc + 224] = a6
 %line 884+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 224], ymm11
+	vmovdqu [r8 + 224], ymm11
 ; mem256[pc + 256] = a7
 %line 885+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 256], ymm4
+	vmovdqu [r8 + 256], ymm4
 ; mem256[pc + 288] = a8
 %line 886+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 288], ymm10
+	vmovdqu [r8 + 288], ymm10
 ; mem256[pc + 320] = a9
 %line 887+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 320], ymm7
+	vmovdqu [r8 + 320], ymm7
 ; mem256[pc + 352] = a10
 %line 888+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 352], ymm9
+	vmovdqu [r8 + 352], ymm9
 ; mem256[pc + 384] = a11
 %line 889+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 384], ymm5
+	vmovdqu [r8 + 384], ymm5
 ; mem256[pc + 416] = a12
 %line 890+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 416], ymm0
+	vmovdqu [r8 + 416], ymm0
 ; 8x x0 = mem32[pb]
 %line 891+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm0, [r12]
+	vpbroadcastd ymm0, [rsi]
 ; 8x a0 = maddwd(x0, mem256[pa + 864])
 %line 892+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm1, ymm0, [r8 + 864]
+	vpmaddwd ymm1, ymm0, [r10 + 864]
 ; 8x a1 = maddwd(x0, mem256[pa + 896])
 %line 893+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm0, [r8 + 896]
+	vpmaddwd ymm0, ymm0, [r10 + 896]
 ; 8x x0 = mem32[pb + 16]
 %line 894+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 16]
+	vpbroadcastd ymm2, [rsi + 16]
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 895+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm3, ymm2, [r8 + 832]
+	vpmaddwd ymm3, ymm2, [r10 + 832]
 ; 8x a0 = a0 + x1
 %line 896+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm1, ymm1, ymm3
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 897+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm3, ymm2, [r8 + 864]
+	vpmaddwd ymm3, ymm2, [r10 + 864]
 ; 8x a1 = a1 + x1
 %line 898+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm0, ymm3
 ; 8x a2 = maddwd(x0, mem256[pa + 896])
 %line 899+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm2, ymm2, [r8 + 896]
+	vpmaddwd ymm2, ymm2, [r10 + 896]
 ; 8x x0 = mem32[pb + 32]
 %line 900+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm3, [r12 + 32]
+	vpbroadcastd ymm3, [rsi + 32]
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 901+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm4, ymm3, [r8 + 800]
+	vpmaddwd ymm4, ymm3, [r10 + 800]
 ; 8x a0 = a0 + x1
 %line 902+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm1, ymm1, ymm4
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 903+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm4, ymm3, [r8 + 832]
+	vpmaddwd ymm4, ymm3, [r10 + 832]
 ; 8x a1 = a1 + x1
 %line 904+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm0, ymm4
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 905+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm4, ymm3, [r8 + 864]
+	vpmaddwd ymm4, ymm3, [r10 + 864]
 ; 8x a2 = a2 + x1
 %line 906+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm4
 ; 8x a3 = maddwd(x0, mem256[pa + 896])
 %line 907+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm3, ymm3, [r8 + 896]
+	vpmaddwd ymm3, ymm3, [r10 + 896]
 ; 8x x0 = mem32[pb + 48]
 %line 908+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm4, [r12 + 48]
+	vpbroadcastd ymm4, [rsi + 48]
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 909+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm5, ymm4, [r8 + 768]
+	vpmaddwd ymm5, ymm4, [r10 + 768]
 ; 8x a0 = a0 + x1
 %line 910+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm1, ymm1, ymm5
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 911+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm5, ymm4, [r8 + 800]
+	vpmaddwd ymm5, ymm4, [r10 + 800]
 ; 8x a1 = a1 + x1
 %line 912+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm0, ymm5
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 913+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm5, ymm4, [r8 + 832]
+	vpmaddwd ymm5, ymm4, [r10 + 832]
 ; 8x a2 = a2 + x1
 %line 914+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm5
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 915+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm5, ymm4, [r8 + 864]
+	vpmaddwd ymm5, ymm4, [r10 + 864]
 ; 8x a3 = a3 + x1
 %line 916+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm5
 ; 8x a4 = maddwd(x0, mem256[pa + 896])
 %line 917+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm4, ymm4, [r8 + 896]
+	vpmaddwd ymm4, ymm4, [r10 + 896]
 ; 8x x0 = mem32[pb + 64]
 %line 918+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm5, [r12 + 64]
+	vpbroadcastd ymm5, [rsi + 64]
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 919+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm6, ymm5, [r8 + 736]
+	vpmaddwd ymm6, ymm5, [r10 + 736]
 ; 8x a0 = a0 + x1
 %line 920+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm1, ymm6
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 921+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm1, ymm5, [r8 + 768]
+	vpmaddwd ymm1, ymm5, [r10 + 768]
 ; 8x a1 = a1 + x1
 %line 922+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm0, ymm1
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 923+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm5, [r8 + 800]
+	vpmaddwd ymm0, ymm5, [r10 + 800]
 ; 8x a2 = a2 + x1
 %line 924+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 925+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm5, [r8 + 832]
+	vpmaddwd ymm0, ymm5, [r10 + 832]
 ; 8x a3 = a3 + x1
 %line 926+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 927+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm5, [r8 + 864]
+	vpmaddwd ymm0, ymm5, [r10 + 864]
 ; 8x a4 = a4 + x1
 %line 928+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm4, ymm0
 ; 8x a5 = maddwd(x0, mem256[pa + 896])
 %line 929+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm3, ymm5, [r8 + 896]
+	vpmaddwd ymm3, ymm5, [r10 + 896]
 ; 8x x0 = mem32[pb + 80]
 %line 930+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 80]
+	vpbroadcastd ymm1, [rsi + 80]
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 931+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a0 = a0 + x1
 %line 932+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 933+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a1 = a1 + x1
 %line 934+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 935+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a2 = a2 + x1
 %line 936+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 937+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a3 = a3 + x1
 %line 938+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 939+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a4 = a4 + x1
 %line 940+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 941+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 864]
+	vpmaddwd ymm0, ymm1, [r10 + 864]
 ; 8x a5 = a5 + x1
 %line 942+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x a6 = maddwd(x0, mem256[pa + 896])
 %line 943+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm2, ymm1, [r8 + 896]
+	vpmaddwd ymm2, ymm1, [r10 + 896]
 ; 8x x0 = mem32[pb + 96]
 %line 944+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 96]
+	vpbroadcastd ymm1, [rsi + 96]
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 945+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a0 = a0 + x1
 %line 946+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 947+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a1 = a1 + x1
 %line 948+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 949+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a2 = a2 + x1
 %line 950+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 951+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a3 = a3 + x1
 %line 952+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 953+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a4 = a4 + x1
 %line 954+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 955+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a5 = a5 + x1
 %line 956+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 957+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 864]
+	vpmaddwd ymm0, ymm1, [r10 + 864]
 ; 8x a6 = a6 + x1
 %line 958+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x a7 = maddwd(x0, mem256[pa + 896])
 %line 959+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm8, ymm1, [r8 + 896]
+	vpmaddwd ymm8, ymm1, [r10 + 896]
 ; 8x x0 = mem32[pb + 112]
 %line 960+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 112]
+	vpbroadcastd ymm1, [rsi + 112]
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 961+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a0 = a0 + x1
 %line 962+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 963+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a1 = a1 + x1
 %line 964+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 965+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a2 = a2 + x1
 %line 966+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 967+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a3 = a3 + x1
 %line 968+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 969+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a4 = a4 + x1
 %line 970+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 971+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a5 = a5 + x1
 %line 972+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 973+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a6 = a6 + x1
 %line 974+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 975+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 864]
+	vpmaddwd ymm0, ymm1, [r10 + 864]
 ; 8x a7 = a7 + x1
 %line 976+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x a8 = maddwd(x0, mem256[pa + 896])
 %line 977+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm1, ymm1, [r8 + 896]
+	vpmaddwd ymm1, ymm1, [r10 + 896]
 ; 8x x0 = mem32[pb + 128]
 %line 978+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm10, [r12 + 128]
+	vpbroadcastd ymm10, [rsi + 128]
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 979+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 608]
+	vpmaddwd ymm0, ymm10, [r10 + 608]
 ; 8x a0 = a0 + x1
 %line 980+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 981+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 640]
+	vpmaddwd ymm0, ymm10, [r10 + 640]
 ; 8x a1 = a1 + x1
 %line 982+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 983+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 672]
+	vpmaddwd ymm0, ymm10, [r10 + 672]
 ; 8x a2 = a2 + x1
 %line 984+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 985+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 704]
+	vpmaddwd ymm0, ymm10, [r10 + 704]
 ; 8x a3 = a3 + x1
 %line 986+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 987+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 736]
+	vpmaddwd ymm0, ymm10, [r10 + 736]
 ; 8x a4 = a4 + x1
 %line 988+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 989+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 768]
+	vpmaddwd ymm0, ymm10, [r10 + 768]
 ; 8x a5 = a5 + x1
 %line 990+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 991+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 800]
+	vpmaddwd ymm0, ymm10, [r10 + 800]
 ; 8x a6 = a6 + x1
 %line 992+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 993+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 832]
+	vpmaddwd ymm0, ymm10, [r10 + 832]
 ; 8x a7 = a7 + x1
 %line 994+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 995+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 864]
+	vpmaddwd ymm0, ymm10, [r10 + 864]
 ; 8x a8 = a8 + x1
 %line 996+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm1, ymm0
 ; 8x a9 = maddwd(x0, mem256[pa + 896])
 %line 997+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm10, ymm10, [r8 + 896]
+	vpmaddwd ymm10, ymm10, [r10 + 896]
 ; 8x x0 = mem32[pb + 144]
 %line 998+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 144]
+	vpbroadcastd ymm1, [rsi + 144]
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 999+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a0 = a0 + x1
 %line 1000+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1001+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a1 = a1 + x1
 %line 1002+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1003+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a2 = a2 + x1
 %line 1004+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1005+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a3 = a3 + x1
 %line 1006+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1007+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a4 = a4 + x1
 %line 1008+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1009+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a5 = a5 + x1
 %line 1010+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1011+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a6 = a6 + x1
 %line 1012+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1013+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a7 = a7 + x1
 %line 1014+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1015+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a8 = a8 + x1
 %line 1016+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1017+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 864]
+	vpmaddwd ymm0, ymm1, [r10 + 864]
 ; 8x a9 = a9 + x1
 %line 1018+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x a10 = maddwd(x0, mem256[pa + 896])
 %line 1019+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm12, ymm1, [r8 + 896]
+	vpmaddwd ymm12, ymm1, [r10 + 896]
 ; 8x x0 = mem32[pb + 160]
 %line 1020+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 160]
+	vpbroadcastd ymm1, [rsi + 160]
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1021+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a0 = a0 + x1
 %line 1022+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1023+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a1 = a1 + x1
 %line 1024+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1025+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a2 = a2 + x1
 %line 1026+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1027+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a3 = a3 + x1
 %line 1028+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1029+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a4 = a4 + x1
 %line 1030+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1031+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a5 = a5 + x1
 %line 1032+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1033+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a6 = a6 + x1
 %line 1034+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1035+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a7 = a7 + x1
 %line 1036+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1037+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a8 = a8 + x1
 %line 1038+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1039+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a9 = a9 + x1
 %line 1040+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1041+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 864]
+	vpmaddwd ymm0, ymm1, [r10 + 864]
 ; 8x a10 = a10 + x1
 %line 1042+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x a11 = maddwd(x0, mem256[pa + 896])
 %line 1043+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm13, ymm1, [r8 + 896]
+	vpmaddwd ymm13, ymm1, [r10 + 896]
 ; 8x x0 = mem32[pb + 176]
 %line 1044+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 176]
+	vpbroadcastd ymm1, [rsi + 176]
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1045+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a0 = a0 + x1
 %line 1046+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1047+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a1 = a1 + x1
 %line 1048+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1049+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a2 = a2 + x1
 %line 1050+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1051+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a3 = a3 + x1
 %line 1052+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1053+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a4 = a4 + x1
 %line 1054+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1055+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a5 = a5 + x1
 %line 1056+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1057+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a6 = a6 + x1
 %line 1058+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1059+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a7 = a7 + x1
 %line 1060+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1061+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a8 = a8 + x1
 %line 1062+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1063+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a9 = a9 + x1
 %line 1064+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1065+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a10 = a10 + x1
 %line 1066+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1067+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 864]
+	vpmaddwd ymm0, ymm1, [r10 + 864]
 ; 8x a11 = a11 + x1
 %line 1068+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x a12 = maddwd(x0, mem256[pa + 896])
 %line 1069+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm14, ymm1, [r8 + 896]
+	vpmaddwd ymm14, ymm1, [r10 + 896]
 ; 8x x0 = mem32[pb + 192]
 %line 1070+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 192]
+	vpbroadcastd ymm1, [rsi + 192]
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1071+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 480]
+	vpmaddwd ymm0, ymm1, [r10 + 480]
 ; 8x a0 = a0 + x1
 %line 1072+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1073+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a1 = a1 + x1
 %line 1074+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1075+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a2 = a2 + x1
 %line 1076+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1077+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a3 = a3 + x1
 %line 1078+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1079+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a4 = a4 + x1
 %line 1080+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1081+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a5 = a5 + x1
 %line 1082+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1083+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a6 = a6 + x1
 %line 1084+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1085+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a7 = a7 + x1
 %line 1086+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1087+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a8 = a8 + x1
 %line 1088+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1089+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a9 = a9 + x1
 %line 1090+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1091+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a10 = a10 + x1
 %line 1092+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1093+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a11 = a11 + x1
 %line 1094+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1095+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 864]
+	vpmaddwd ymm0, ymm1, [r10 + 864]
 ; 8x a12 = a12 + x1
 %line 1096+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 208]
 %line 1097+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 208]
+	vpbroadcastd ymm1, [rsi + 208]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1098+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 448]
+	vpmaddwd ymm0, ymm1, [r10 + 448]
 ; 8x a0 = a0 + x1
 %line 1099+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1100+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 480]
+	vpmaddwd ymm0, ymm1, [r10 + 480]
 ; 8x a1 = a1 + x1
 %line 1101+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1102+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a2 = a2 + x1
 %line 1103+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1104+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a3 = a3 + x1
 %line 1105+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1106+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a4 = a4 + x1
 %line 1107+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1108+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a5 = a5 + x1
 %line 1109+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1110+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a6 = a6 + x1
 %line 1111+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1112+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a7 = a7 + x1
 %line 1113+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1114+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a8 = a8 + x1
 %line 1115+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1116+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a9 = a9 + x1
 %line 1117+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1118+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a10 = a10 + x1
 %line 1119+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1120+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a11 = a11 + x1
 %line 1121+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1122+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a12 = a12 + x1
 %line 1123+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm14, ymm14, ymm0
 ; mem256[pc + 448] = a0
 %line 1124+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 448], ymm7
+	vmovdqu [r8 + 448], ymm7
 ; mem256[pc + 480] = a1
 %line 1125+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 480], ymm5
+	vmovdqu [r8 + 480], ymm5
 ; mem256[pc + 512] = a2
 %line 1126+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 512], ymm4
+	vmovdqu [r8 + 512], ymm4
 ; mem256[pc + 544] = a3
 %line 1127+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 544], ymm6
+	vmovdqu [r8 + 544], ymm6
 ; mem256[pc + 576] = a4
 %line 1128+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 576], ymm9
+	vmovdqu [r8 + 576], ymm9
 ; mem256[pc + 608] = a5
 %line 1129+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 608], ymm3
+	vmovdqu [r8 + 608], ymm3
 ; mem256[pc + 640] = a6
 %line 1130+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 640], ymm2
+	vmovdqu [r8 + 640], ymm2
 ; mem256[pc + 672] = a7
 %line 1131+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 672], ymm8
+	vmovdqu [r8 + 672], ymm8
 ; mem256[pc + 704] = a8
 %line 1132+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 704], ymm11
+	vmovdqu [r8 + 704], ymm11
 ; mem256[pc + 736] = a9
 %line 1133+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 736], ymm10
+	vmovdqu [r8 + 736], ymm10
 ; mem256[pc + 768] = a10
 %line 1134+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 768], ymm12
+	vmovdqu [r8 + 768], ymm12
 ; mem256[pc + 800] = a11
 %line 1135+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 800], ymm13
+	vmovdqu [r8 + 800], ymm13
 ; mem256[pc + 832] = a12
 %line 1136+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 832], ymm14
+	vmovdqu [r8 + 832], ymm14
 ; 8x x0 = mem32[pb + 192]
 %line 1137+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm0, [r12 + 192]
+	vpbroadcastd ymm0, [rsi + 192]
 ; 8x a0 = maddwd(x0, mem256[pa + 896])
 %line 1138+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm0, [r8 + 896]
+	vpmaddwd ymm0, ymm0, [r10 + 896]
 ; 8x x0 = mem32[pb + 208]
 %line 1139+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 208]
+	vpbroadcastd ymm1, [rsi + 208]
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1140+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm2, ymm1, [r8 + 864]
+	vpmaddwd ymm2, ymm1, [r10 + 864]
 ; 8x a0 = a0 + x1
 %line 1141+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm0, ymm2
 ; 8x a1 = maddwd(x0, mem256[pa + 896])
 %line 1142+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm1, ymm1, [r8 + 896]
+	vpmaddwd ymm1, ymm1, [r10 + 896]
 ; mem256[pc + 864] = a0
 %line 1143+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 864], ymm0
+	vmovdqu [r8 + 864], ymm0
 ; mem256[pc + 896] = a1
 %line 1144+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 896], ymm1
+	vmovdqu [r8 + 896], ymm1
 ; 8x x0 = mem32[pb + 4]
 %line 1145+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm0, [r12 + 4]
+	vpbroadcastd ymm0, [rsi + 4]
 ; 8x a1 = maddwd(x0, mem256[pa + 448])
 %line 1146+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm11, ymm0, [r8 + 448]
+	vpmaddwd ymm11, ymm0, [r10 + 448]
 ; 8x a2 = maddwd(x0, mem256[pa + 480])
 %line 1147+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm1, ymm0, [r8 + 480]
+	vpmaddwd ymm1, ymm0, [r10 + 480]
 ; 8x a3 = maddwd(x0, mem256[pa + 512])
 %line 1148+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm13, ymm0, [r8 + 512]
+	vpmaddwd ymm13, ymm0, [r10 + 512]
 ; 8x a4 = maddwd(x0, mem256[pa + 544])
 %line 1149+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm12, ymm0, [r8 + 544]
+	vpmaddwd ymm12, ymm0, [r10 + 544]
 ; 8x a5 = maddwd(x0, mem256[pa + 576])
 %line 1150+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm10, ymm0, [r8 + 576]
+	vpmaddwd ymm10, ymm0, [r10 + 576]
 ; 8x a6 = maddwd(x0, mem256[pa + 608])
 %line 1151+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm9, ymm0, [r8 + 608]
+	vpmaddwd ymm9, ymm0, [r10 + 608]
 ; 8x a7 = maddwd(x0, mem256[pa + 640])
 %line 1152+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm8, ymm0, [r8 + 640]
+	vpmaddwd ymm8, ymm0, [r10 + 640]
 ; 8x a8 = maddwd(x0, mem256[pa + 672])
 %line 1153+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm7, ymm0, [r8 + 672]
+	vpmaddwd ymm7, ymm0, [r10 + 672]
 ; 8x a9 = maddwd(x0, mem256[pa + 704])
 %line 1154+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm6, ymm0, [r8 + 704]
+	vpmaddwd ymm6, ymm0, [r10 + 704]
 ; 8x a10 = maddwd(x0, mem256[pa + 736])
 %line 1155+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm5, ymm0, [r8 + 736]
+	vpmaddwd ymm5, ymm0, [r10 + 736]
 ; 8x a11 = maddwd(x0, mem256[pa + 768])
 %line 1156+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm4, ymm0, [r8 + 768]
+	vpmaddwd ymm4, ymm0, [r10 + 768]
 ; 8x a12 = maddwd(x0, mem256[pa + 800])
 %line 1157+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm3, ymm0, [r8 + 800]
+	vpmaddwd ymm3, ymm0, [r10 + 800]
 ; 8x x0 = mem32[pb + 20]
 %line 1158+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 20]
+	vpbroadcastd ymm2, [rsi + 20]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1159+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a2 = a2 + x1
 %line 1160+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm1, ymm1, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1161+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a3 = a3 + x1
 %line 1162+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1163+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a4 = a4 + x1
 %line 1164+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1165+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a5 = a5 + x1
 %line 1166+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1167+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a6 = a6 + x1
 %line 1168+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1169+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a7 = a7 + x1
 %line 1170+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1171+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a8 = a8 + x1
 %line 1172+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1173+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a9 = a9 + x1
 %line 1174+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1175+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 704]
+	vpmaddwd ymm0, ymm2, [r10 + 704]
 ; 8x a10 = a10 + x1
 %line 1176+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1177+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 736]
+	vpmaddwd ymm0, ymm2, [r10 + 736]
 ; 8x a11 = a11 + x1
 %line 1178+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1179+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 768]
+	vpmaddwd ymm0, ymm2, [r10 + 768]
 ; 8x a12 = a12 + x1
 %line 1180+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 36]
 %line 1181+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 36]
+	vpbroadcastd ymm2, [rsi + 36]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1182+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a3 = a3 + x1
 %line 1183+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1184+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a4 = a4 + x1
 %line 1185+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1186+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a5 = a5 + x1
 %line 1187+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1188+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a6 = a6 + x1
 %line 1189+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1190+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a7 = a7 + x1
 %line 1191+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1192+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a8 = a8 + x1
 %line 1193+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1194+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a9 = a9 + x1
 %line 1195+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1196+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a10 = a10 + x1
 %line 1197+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1198+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 704]
+	vpmaddwd ymm0, ymm2, [r10 + 704]
 ; 8x a11 = a11 + x1
 %line 1199+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1200+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 736]
+	vpmaddwd ymm0, ymm2, [r10 + 736]
 ; 8x a12 = a12 + x1
 %line 1201+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 52]
 %line 1202+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 52]
+	vpbroadcastd ymm2, [rsi + 52]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1203+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a4 = a4 + x1
 %line 1204+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1205+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a5 = a5 + x1
 %line 1206+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1207+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a6 = a6 + x1
 %line 1208+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1209+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a7 = a7 + x1
 %line 1210+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1211+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a8 = a8 + x1
 %line 1212+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1213+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a9 = a9 + x1
 %line 1214+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1215+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a10 = a10 + x1
 %line 1216+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1217+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a11 = a11 + x1
 %line 1218+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1219+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 704]
+	vpmaddwd ymm0, ymm2, [r10 + 704]
 ; 8x a12 = a12 + x1
 %line 1220+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 68]
 %line 1221+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 68]
+	vpbroadcastd ymm2, [rsi + 68]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1222+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a5 = a5 + x1
 %line 1223+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1224+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a6 = a6 + x1
 %line 1225+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1226+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a7 = a7 + x1
 %line 1227+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1228+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a8 = a8 + x1
 %line 1229+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1230+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a9 = a9 + x1
 %line 1231+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1232+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a10 = a10 + x1
 %line 1233+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1234+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a11 = a11 + x1
 %line 1235+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1236+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a12 = a12 + x1
 %line 1237+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 84]
 %line 1238+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 84]
+	vpbroadcastd ymm2, [rsi + 84]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1239+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a6 = a6 + x1
 %line 1240+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1241+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a7 = a7 + x1
 %line 1242+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1243+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a8 = a8 + x1
 %line 1244+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1245+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a9 = a9 + x1
 %line 1246+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1247+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a10 = a10 + x1
 %line 1248+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1249+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a11 = a11 + x1
 %line 1250+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1251+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a12 = a12 + x1
 %line 1252+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 100]
 %line 1253+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 100]
+	vpbroadcastd ymm2, [rsi + 100]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1254+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a7 = a7 + x1
 %line 1255+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1256+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a8 = a8 + x1
 %line 1257+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1258+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a9 = a9 + x1
 %line 1259+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1260+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a10 = a10 + x1
 %line 1261+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1262+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a11 = a11 + x1
 %line 1263+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1264+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a12 = a12 + x1
 %line 1265+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 116]
 %line 1266+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 116]
+	vpbroadcastd ymm2, [rsi + 116]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1267+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a8 = a8 + x1
 %line 1268+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1269+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a9 = a9 + x1
 %line 1270+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1271+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a10 = a10 + x1
 %line 1272+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1273+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a11 = a11 + x1
 %line 1274+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1275+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a12 = a12 + x1
 %line 1276+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 132]
 %line 1277+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 132]
+	vpbroadcastd ymm2, [rsi + 132]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1278+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a9 = a9 + x1
 %line 1279+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1280+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a10 = a10 + x1
 %line 1281+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1282+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a11 = a11 + x1
 %line 1283+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1284+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a12 = a12 + x1
 %line 1285+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 148]
 %line 1286+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 148]
+	vpbroadcastd ymm2, [rsi + 148]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1287+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a10 = a10 + x1
 %line 1288+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1289+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a11 = a11 + x1
 %line 1290+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1291+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a12 = a12 + x1
 %line 1292+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm3, ymm0
 ; 8x x0 = mem32[pb + 164]
 %line 1293+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 164]
+	vpbroadcastd ymm2, [rsi + 164]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1294+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm3, ymm2, [r8 + 448]
+	vpmaddwd ymm3, ymm2, [r10 + 448]
 ; 8x a11 = a11 + x1
 %line 1295+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm3
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1296+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm2, ymm2, [r8 + 480]
+	vpmaddwd ymm2, ymm2, [r10 + 480]
 ; 8x a12 = a12 + x1
 %line 1297+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm0, ymm2
 ; 8x x0 = mem32[pb + 180]
 %line 1298+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 180]
+	vpbroadcastd ymm2, [rsi + 180]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1299+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm2, ymm2, [r8 + 448]
+	vpmaddwd ymm2, ymm2, [r10 + 448]
 ; 8x a12 = a12 + x1
 %line 1300+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm0, ymm2
@@ -3834,1351 +3803,1351 @@ align 32
 	vpxor ymm2, ymm2, ymm2
 ; mem256[pc + 928] = a0
 %line 1302+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 928], ymm2
+	vmovdqu [r8 + 928], ymm2
 ; mem256[pc + 960] = a1
 %line 1303+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 960], ymm11
+	vmovdqu [r8 + 960], ymm11
 ; mem256[pc + 992] = a2
 %line 1304+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 992], ymm1
+	vmovdqu [r8 + 992], ymm1
 ; mem256[pc + 1024] = a3
 %line 1305+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1024], ymm13
+	vmovdqu [r8 + 1024], ymm13
 ; mem256[pc + 1056] = a4
 %line 1306+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1056], ymm12
+	vmovdqu [r8 + 1056], ymm12
 ; mem256[pc + 1088] = a5
 %line 1307+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1088], ymm10
+	vmovdqu [r8 + 1088], ymm10
 ; mem256[pc + 1120] = a6
 %line 1308+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1120], ymm9
+	vmovdqu [r8 + 1120], ymm9
 ; mem256[pc + 1152] = a7
 %line 1309+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1152], ymm8
+	vmovdqu [r8 + 1152], ymm8
 ; mem256[pc + 1184] = a8
 %line 1310+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1184], ymm7
+	vmovdqu [r8 + 1184], ymm7
 ; mem256[pc + 1216] = a9
 %line 1311+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1216], ymm6
+	vmovdqu [r8 + 1216], ymm6
 ; mem256[pc + 1248] = a10
 %line 1312+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1248], ymm5
+	vmovdqu [r8 + 1248], ymm5
 ; mem256[pc + 1280] = a11
 %line 1313+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1280], ymm4
+	vmovdqu [r8 + 1280], ymm4
 ; mem256[pc + 1312] = a12
 %line 1314+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1312], ymm0
+	vmovdqu [r8 + 1312], ymm0
 ; 8x x0 = mem32[pb + 4]
 %line 1315+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm0, [r12 + 4]
+	vpbroadcastd ymm0, [rsi + 4]
 ; 8x a0 = maddwd(x0, mem256[pa + 832])
 %line 1316+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm1, ymm0, [r8 + 832]
+	vpmaddwd ymm1, ymm0, [r10 + 832]
 ; 8x a1 = maddwd(x0, mem256[pa + 864])
 %line 1317+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm2, ymm0, [r8 + 864]
+	vpmaddwd ymm2, ymm0, [r10 + 864]
 ; 8x a2 = maddwd(x0, mem256[pa + 896])
 %line 1318+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm0, [r8 + 896]
+	vpmaddwd ymm0, ymm0, [r10 + 896]
 ; 8x x0 = mem32[pb + 20]
 %line 1319+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm3, [r12 + 20]
+	vpbroadcastd ymm3, [rsi + 20]
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1320+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm4, ymm3, [r8 + 800]
+	vpmaddwd ymm4, ymm3, [r10 + 800]
 ; 8x a0 = a0 + x1
 %line 1321+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm1, ymm1, ymm4
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1322+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm4, ymm3, [r8 + 832]
+	vpmaddwd ymm4, ymm3, [r10 + 832]
 ; 8x a1 = a1 + x1
 %line 1323+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm4
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1324+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm4, ymm3, [r8 + 864]
+	vpmaddwd ymm4, ymm3, [r10 + 864]
 ; 8x a2 = a2 + x1
 %line 1325+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm0, ymm4
 ; 8x a3 = maddwd(x0, mem256[pa + 896])
 %line 1326+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm3, ymm3, [r8 + 896]
+	vpmaddwd ymm3, ymm3, [r10 + 896]
 ; 8x x0 = mem32[pb + 36]
 %line 1327+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm4, [r12 + 36]
+	vpbroadcastd ymm4, [rsi + 36]
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1328+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm5, ymm4, [r8 + 768]
+	vpmaddwd ymm5, ymm4, [r10 + 768]
 ; 8x a0 = a0 + x1
 %line 1329+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm1, ymm1, ymm5
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1330+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm5, ymm4, [r8 + 800]
+	vpmaddwd ymm5, ymm4, [r10 + 800]
 ; 8x a1 = a1 + x1
 %line 1331+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm5
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1332+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm5, ymm4, [r8 + 832]
+	vpmaddwd ymm5, ymm4, [r10 + 832]
 ; 8x a2 = a2 + x1
 %line 1333+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm0, ymm5
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1334+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm5, ymm4, [r8 + 864]
+	vpmaddwd ymm5, ymm4, [r10 + 864]
 ; 8x a3 = a3 + x1
 %line 1335+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm5
 ; 8x a4 = maddwd(x0, mem256[pa + 896])
 %line 1336+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm4, ymm4, [r8 + 896]
+	vpmaddwd ymm4, ymm4, [r10 + 896]
 ; 8x x0 = mem32[pb + 52]
 %line 1337+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm5, [r12 + 52]
+	vpbroadcastd ymm5, [rsi + 52]
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1338+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm6, ymm5, [r8 + 736]
+	vpmaddwd ymm6, ymm5, [r10 + 736]
 ; 8x a0 = a0 + x1
 %line 1339+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm1, ymm6
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1340+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm1, ymm5, [r8 + 768]
+	vpmaddwd ymm1, ymm5, [r10 + 768]
 ; 8x a1 = a1 + x1
 %line 1341+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm2, ymm1
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1342+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm1, ymm5, [r8 + 800]
+	vpmaddwd ymm1, ymm5, [r10 + 800]
 ; 8x a2 = a2 + x1
 %line 1343+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm0, ymm1
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1344+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm5, [r8 + 832]
+	vpmaddwd ymm0, ymm5, [r10 + 832]
 ; 8x a3 = a3 + x1
 %line 1345+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1346+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm5, [r8 + 864]
+	vpmaddwd ymm0, ymm5, [r10 + 864]
 ; 8x a4 = a4 + x1
 %line 1347+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm4, ymm0
 ; 8x a5 = maddwd(x0, mem256[pa + 896])
 %line 1348+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm1, ymm5, [r8 + 896]
+	vpmaddwd ymm1, ymm5, [r10 + 896]
 ; 8x x0 = mem32[pb + 68]
 %line 1349+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 68]
+	vpbroadcastd ymm2, [rsi + 68]
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1350+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 704]
+	vpmaddwd ymm0, ymm2, [r10 + 704]
 ; 8x a0 = a0 + x1
 %line 1351+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1352+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 736]
+	vpmaddwd ymm0, ymm2, [r10 + 736]
 ; 8x a1 = a1 + x1
 %line 1353+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1354+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 768]
+	vpmaddwd ymm0, ymm2, [r10 + 768]
 ; 8x a2 = a2 + x1
 %line 1355+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1356+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 800]
+	vpmaddwd ymm0, ymm2, [r10 + 800]
 ; 8x a3 = a3 + x1
 %line 1357+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1358+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 832]
+	vpmaddwd ymm0, ymm2, [r10 + 832]
 ; 8x a4 = a4 + x1
 %line 1359+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1360+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 864]
+	vpmaddwd ymm0, ymm2, [r10 + 864]
 ; 8x a5 = a5 + x1
 %line 1361+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm1, ymm0
 ; 8x a6 = maddwd(x0, mem256[pa + 896])
 %line 1362+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm3, ymm2, [r8 + 896]
+	vpmaddwd ymm3, ymm2, [r10 + 896]
 ; 8x x0 = mem32[pb + 84]
 %line 1363+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 84]
+	vpbroadcastd ymm1, [rsi + 84]
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1364+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a0 = a0 + x1
 %line 1365+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1366+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a1 = a1 + x1
 %line 1367+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1368+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a2 = a2 + x1
 %line 1369+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1370+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a3 = a3 + x1
 %line 1371+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1372+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a4 = a4 + x1
 %line 1373+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1374+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a5 = a5 + x1
 %line 1375+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1376+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 864]
+	vpmaddwd ymm0, ymm1, [r10 + 864]
 ; 8x a6 = a6 + x1
 %line 1377+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x a7 = maddwd(x0, mem256[pa + 896])
 %line 1378+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm6, ymm1, [r8 + 896]
+	vpmaddwd ymm6, ymm1, [r10 + 896]
 ; 8x x0 = mem32[pb + 100]
 %line 1379+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 100]
+	vpbroadcastd ymm1, [rsi + 100]
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1380+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a0 = a0 + x1
 %line 1381+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1382+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a1 = a1 + x1
 %line 1383+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1384+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a2 = a2 + x1
 %line 1385+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1386+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a3 = a3 + x1
 %line 1387+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1388+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a4 = a4 + x1
 %line 1389+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1390+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a5 = a5 + x1
 %line 1391+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1392+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a6 = a6 + x1
 %line 1393+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1394+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 864]
+	vpmaddwd ymm0, ymm1, [r10 + 864]
 ; 8x a7 = a7 + x1
 %line 1395+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x a8 = maddwd(x0, mem256[pa + 896])
 %line 1396+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm1, ymm1, [r8 + 896]
+	vpmaddwd ymm1, ymm1, [r10 + 896]
 ; 8x x0 = mem32[pb + 116]
 %line 1397+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm10, [r12 + 116]
+	vpbroadcastd ymm10, [rsi + 116]
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1398+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 608]
+	vpmaddwd ymm0, ymm10, [r10 + 608]
 ; 8x a0 = a0 + x1
 %line 1399+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1400+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 640]
+	vpmaddwd ymm0, ymm10, [r10 + 640]
 ; 8x a1 = a1 + x1
 %line 1401+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1402+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 672]
+	vpmaddwd ymm0, ymm10, [r10 + 672]
 ; 8x a2 = a2 + x1
 %line 1403+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1404+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 704]
+	vpmaddwd ymm0, ymm10, [r10 + 704]
 ; 8x a3 = a3 + x1
 %line 1405+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1406+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 736]
+	vpmaddwd ymm0, ymm10, [r10 + 736]
 ; 8x a4 = a4 + x1
 %line 1407+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1408+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 768]
+	vpmaddwd ymm0, ymm10, [r10 + 768]
 ; 8x a5 = a5 + x1
 %line 1409+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1410+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 800]
+	vpmaddwd ymm0, ymm10, [r10 + 800]
 ; 8x a6 = a6 + x1
 %line 1411+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1412+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 832]
+	vpmaddwd ymm0, ymm10, [r10 + 832]
 ; 8x a7 = a7 + x1
 %line 1413+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1414+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 864]
+	vpmaddwd ymm0, ymm10, [r10 + 864]
 ; 8x a8 = a8 + x1
 %line 1415+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm1, ymm0
 ; 8x a9 = maddwd(x0, mem256[pa + 896])
 %line 1416+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm10, ymm10, [r8 + 896]
+	vpmaddwd ymm10, ymm10, [r10 + 896]
 ; 8x x0 = mem32[pb + 132]
 %line 1417+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 132]
+	vpbroadcastd ymm1, [rsi + 132]
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1418+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a0 = a0 + x1
 %line 1419+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1420+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a1 = a1 + x1
 %line 1421+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1422+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a2 = a2 + x1
 %line 1423+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1424+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a3 = a3 + x1
 %line 1425+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1426+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a4 = a4 + x1
 %line 1427+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1428+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a5 = a5 + x1
 %line 1429+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1430+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a6 = a6 + x1
 %line 1431+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1432+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a7 = a7 + x1
 %line 1433+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1434+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a8 = a8 + x1
 %line 1435+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1436+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 864]
+	vpmaddwd ymm0, ymm1, [r10 + 864]
 ; 8x a9 = a9 + x1
 %line 1437+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x a10 = maddwd(x0, mem256[pa + 896])
 %line 1438+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm12, ymm1, [r8 + 896]
+	vpmaddwd ymm12, ymm1, [r10 + 896]
 ; 8x x0 = mem32[pb + 148]
 %line 1439+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 148]
+	vpbroadcastd ymm1, [rsi + 148]
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1440+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a0 = a0 + x1
 %line 1441+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1442+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a1 = a1 + x1
 %line 1443+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1444+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a2 = a2 + x1
 %line 1445+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1446+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a3 = a3 + x1
 %line 1447+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1448+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a4 = a4 + x1
 %line 1449+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1450+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a5 = a5 + x1
 %line 1451+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1452+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a6 = a6 + x1
 %line 1453+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1454+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a7 = a7 + x1
 %line 1455+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1456+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a8 = a8 + x1
 %line 1457+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1458+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a9 = a9 + x1
 %line 1459+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1460+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 864]
+	vpmaddwd ymm0, ymm1, [r10 + 864]
 ; 8x a10 = a10 + x1
 %line 1461+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x a11 = maddwd(x0, mem256[pa + 896])
 %line 1462+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm13, ymm1, [r8 + 896]
+	vpmaddwd ymm13, ymm1, [r10 + 896]
 ; 8x x0 = mem32[pb + 164]
 %line 1463+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 164]
+	vpbroadcastd ymm1, [rsi + 164]
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1464+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a0 = a0 + x1
 %line 1465+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1466+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a1 = a1 + x1
 %line 1467+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1468+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a2 = a2 + x1
 %line 1469+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1470+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a3 = a3 + x1
 %line 1471+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1472+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a4 = a4 + x1
 %line 1473+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1474+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a5 = a5 + x1
 %line 1475+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1476+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a6 = a6 + x1
 %line 1477+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1478+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a7 = a7 + x1
 %line 1479+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1480+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a8 = a8 + x1
 %line 1481+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1482+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a9 = a9 + x1
 %line 1483+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1484+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a10 = a10 + x1
 %line 1485+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1486+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 864]
+	vpmaddwd ymm0, ymm1, [r10 + 864]
 ; 8x a11 = a11 + x1
 %line 1487+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x a12 = maddwd(x0, mem256[pa + 896])
 %line 1488+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm14, ymm1, [r8 + 896]
+	vpmaddwd ymm14, ymm1, [r10 + 896]
 ; 8x x0 = mem32[pb + 180]
 %line 1489+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 180]
+	vpbroadcastd ymm1, [rsi + 180]
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1490+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 480]
+	vpmaddwd ymm0, ymm1, [r10 + 480]
 ; 8x a0 = a0 + x1
 %line 1491+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1492+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a1 = a1 + x1
 %line 1493+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1494+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a2 = a2 + x1
 %line 1495+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a3 = a3 + x1
 %line 1497+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1498+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a4 = a4 + x1
 %line 1499+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1500+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a5 = a5 + x1
 %line 1501+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1502+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a6 = a6 + x1
 %line 1503+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1504+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a7 = a7 + x1
 %line 1505+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1506+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a8 = a8 + x1
 %line 1507+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1508+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a9 = a9 + x1
 %line 1509+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1510+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a10 = a10 + x1
 %line 1511+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1512+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a11 = a11 + x1
 %line 1513+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1514+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 864]
+	vpmaddwd ymm0, ymm1, [r10 + 864]
 ; 8x a12 = a12 + x1
 %line 1515+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 196]
 %line 1516+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 196]
+	vpbroadcastd ymm1, [rsi + 196]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1517+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 448]
+	vpmaddwd ymm0, ymm1, [r10 + 448]
 ; 8x a0 = a0 + x1
 %line 1518+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1519+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 480]
+	vpmaddwd ymm0, ymm1, [r10 + 480]
 ; 8x a1 = a1 + x1
 %line 1520+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1521+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a2 = a2 + x1
 %line 1522+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1523+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a3 = a3 + x1
 %line 1524+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1525+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a4 = a4 + x1
 %line 1526+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1527+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a5 = a5 + x1
 %line 1528+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1529+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a6 = a6 + x1
 %line 1530+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1531+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a7 = a7 + x1
 %line 1532+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1533+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a8 = a8 + x1
 %line 1534+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1535+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a9 = a9 + x1
 %line 1536+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1537+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a10 = a10 + x1
 %line 1538+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1539+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a11 = a11 + x1
 %line 1540+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1541+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a12 = a12 + x1
 %line 1542+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 212]
 %line 1543+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 212]
+	vpbroadcastd ymm1, [rsi + 212]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1544+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 448]
+	vpmaddwd ymm0, ymm1, [r10 + 448]
 ; 8x a1 = a1 + x1
 %line 1545+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1546+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 480]
+	vpmaddwd ymm0, ymm1, [r10 + 480]
 ; 8x a2 = a2 + x1
 %line 1547+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1548+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a3 = a3 + x1
 %line 1549+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1550+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a4 = a4 + x1
 %line 1551+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1552+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a5 = a5 + x1
 %line 1553+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1554+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a6 = a6 + x1
 %line 1555+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1556+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a7 = a7 + x1
 %line 1557+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1558+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a8 = a8 + x1
 %line 1559+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1560+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a9 = a9 + x1
 %line 1561+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1562+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a10 = a10 + x1
 %line 1563+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1564+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a11 = a11 + x1
 %line 1565+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1566+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a12 = a12 + x1
 %line 1567+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm14, ymm14, ymm0
 ; mem256[pc + 1344] = a0
 %line 1568+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1344], ymm2
+	vmovdqu [r8 + 1344], ymm2
 ; mem256[pc + 1376] = a1
 %line 1569+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1376], ymm5
+	vmovdqu [r8 + 1376], ymm5
 ; mem256[pc + 1408] = a2
 %line 1570+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1408], ymm4
+	vmovdqu [r8 + 1408], ymm4
 ; mem256[pc + 1440] = a3
 %line 1571+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1440], ymm7
+	vmovdqu [r8 + 1440], ymm7
 ; mem256[pc + 1472] = a4
 %line 1572+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1472], ymm9
+	vmovdqu [r8 + 1472], ymm9
 ; mem256[pc + 1504] = a5
 %line 1573+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1504], ymm8
+	vmovdqu [r8 + 1504], ymm8
 ; mem256[pc + 1536] = a6
 %line 1574+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1536], ymm3
+	vmovdqu [r8 + 1536], ymm3
 ; mem256[pc + 1568] = a7
 %line 1575+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1568], ymm6
+	vmovdqu [r8 + 1568], ymm6
 ; mem256[pc + 1600] = a8
 %line 1576+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1600], ymm11
+	vmovdqu [r8 + 1600], ymm11
 ; mem256[pc + 1632] = a9
 %line 1577+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1632], ymm10
+	vmovdqu [r8 + 1632], ymm10
 ; mem256[pc + 1664] = a10
 %line 1578+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1664], ymm12
+	vmovdqu [r8 + 1664], ymm12
 ; mem256[pc + 1696] = a11
 %line 1579+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1696], ymm13
+	vmovdqu [r8 + 1696], ymm13
 ; mem256[pc + 1728] = a12
 %line 1580+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1728], ymm14
+	vmovdqu [r8 + 1728], ymm14
 ; 8x x0 = mem32[pb + 180]
 %line 1581+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm0, [r12 + 180]
+	vpbroadcastd ymm0, [rsi + 180]
 ; 8x a0 = maddwd(x0, mem256[pa + 896])
 %line 1582+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm0, [r8 + 896]
+	vpmaddwd ymm0, ymm0, [r10 + 896]
 ; 8x x0 = mem32[pb + 196]
 %line 1583+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 196]
+	vpbroadcastd ymm1, [rsi + 196]
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1584+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm2, ymm1, [r8 + 864]
+	vpmaddwd ymm2, ymm1, [r10 + 864]
 ; 8x a0 = a0 + x1
 %line 1585+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm0, ymm2
 ; 8x a1 = maddwd(x0, mem256[pa + 896])
 %line 1586+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm1, ymm1, [r8 + 896]
+	vpmaddwd ymm1, ymm1, [r10 + 896]
 ; 8x x0 = mem32[pb + 212]
 %line 1587+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 212]
+	vpbroadcastd ymm2, [rsi + 212]
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1588+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm3, ymm2, [r8 + 832]
+	vpmaddwd ymm3, ymm2, [r10 + 832]
 ; 8x a0 = a0 + x1
 %line 1589+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm0, ymm3
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1590+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm3, ymm2, [r8 + 864]
+	vpmaddwd ymm3, ymm2, [r10 + 864]
 ; 8x a1 = a1 + x1
 %line 1591+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm1, ymm1, ymm3
 ; 8x a2 = maddwd(x0, mem256[pa + 896])
 %line 1592+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm2, ymm2, [r8 + 896]
+	vpmaddwd ymm2, ymm2, [r10 + 896]
 ; mem256[pc + 1760] = a0
 %line 1593+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1760], ymm0
+	vmovdqu [r8 + 1760], ymm0
 ; mem256[pc + 1792] = a1
 %line 1594+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1792], ymm1
+	vmovdqu [r8 + 1792], ymm1
 ; mem256[pc + 1824] = a2
 %line 1595+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1824], ymm2
+	vmovdqu [r8 + 1824], ymm2
 ; 8x x0 = mem32[pb + 8]
 %line 1596+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm0, [r12 + 8]
+	vpbroadcastd ymm0, [rsi + 8]
 ; 8x a1 = maddwd(x0, mem256[pa + 448])
 %line 1597+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm11, ymm0, [r8 + 448]
+	vpmaddwd ymm11, ymm0, [r10 + 448]
 ; 8x a2 = maddwd(x0, mem256[pa + 480])
 %line 1598+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm1, ymm0, [r8 + 480]
+	vpmaddwd ymm1, ymm0, [r10 + 480]
 ; 8x a3 = maddwd(x0, mem256[pa + 512])
 %line 1599+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm13, ymm0, [r8 + 512]
+	vpmaddwd ymm13, ymm0, [r10 + 512]
 ; 8x a4 = maddwd(x0, mem256[pa + 544])
 %line 1600+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm12, ymm0, [r8 + 544]
+	vpmaddwd ymm12, ymm0, [r10 + 544]
 ; 8x a5 = maddwd(x0, mem256[pa + 576])
 %line 1601+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm10, ymm0, [r8 + 576]
+	vpmaddwd ymm10, ymm0, [r10 + 576]
 ; 8x a6 = maddwd(x0, mem256[pa + 608])
 %line 1602+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm9, ymm0, [r8 + 608]
+	vpmaddwd ymm9, ymm0, [r10 + 608]
 ; 8x a7 = maddwd(x0, mem256[pa + 640])
 %line 1603+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm8, ymm0, [r8 + 640]
+	vpmaddwd ymm8, ymm0, [r10 + 640]
 ; 8x a8 = maddwd(x0, mem256[pa + 672])
 %line 1604+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm7, ymm0, [r8 + 672]
+	vpmaddwd ymm7, ymm0, [r10 + 672]
 ; 8x a9 = maddwd(x0, mem256[pa + 704])
 %line 1605+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm6, ymm0, [r8 + 704]
+	vpmaddwd ymm6, ymm0, [r10 + 704]
 ; 8x a10 = maddwd(x0, mem256[pa + 736])
 %line 1606+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm5, ymm0, [r8 + 736]
+	vpmaddwd ymm5, ymm0, [r10 + 736]
 ; 8x a11 = maddwd(x0, mem256[pa + 768])
 %line 1607+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm4, ymm0, [r8 + 768]
+	vpmaddwd ymm4, ymm0, [r10 + 768]
 ; 8x a12 = maddwd(x0, mem256[pa + 800])
 %line 1608+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm3, ymm0, [r8 + 800]
+	vpmaddwd ymm3, ymm0, [r10 + 800]
 ; 8x x0 = mem32[pb + 24]
 %line 1609+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 24]
+	vpbroadcastd ymm2, [rsi + 24]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1610+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a2 = a2 + x1
 %line 1611+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm1, ymm1, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1612+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a3 = a3 + x1
 %line 1613+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1614+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a4 = a4 + x1
 %line 1615+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1616+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a5 = a5 + x1
 %line 1617+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1618+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a6 = a6 + x1
 %line 1619+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1620+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a7 = a7 + x1
 %line 1621+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1622+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a8 = a8 + x1
 %line 1623+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1624+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a9 = a9 + x1
 %line 1625+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1626+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 704]
+	vpmaddwd ymm0, ymm2, [r10 + 704]
 ; 8x a10 = a10 + x1
 %line 1627+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1628+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 736]
+	vpmaddwd ymm0, ymm2, [r10 + 736]
 ; 8x a11 = a11 + x1
 %line 1629+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1630+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 768]
+	vpmaddwd ymm0, ymm2, [r10 + 768]
 ; 8x a12 = a12 + x1
 %line 1631+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 40]
 %line 1632+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 40]
+	vpbroadcastd ymm2, [rsi + 40]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1633+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a3 = a3 + x1
 %line 1634+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1635+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a4 = a4 + x1
 %line 1636+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1637+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a5 = a5 + x1
 %line 1638+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1639+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a6 = a6 + x1
 %line 1640+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1641+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a7 = a7 + x1
 %line 1642+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1643+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a8 = a8 + x1
 %line 1644+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1645+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a9 = a9 + x1
 %line 1646+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1647+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a10 = a10 + x1
 %line 1648+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1649+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 704]
+	vpmaddwd ymm0, ymm2, [r10 + 704]
 ; 8x a11 = a11 + x1
 %line 1650+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1651+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 736]
+	vpmaddwd ymm0, ymm2, [r10 + 736]
 ; 8x a12 = a12 + x1
 %line 1652+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 56]
 %line 1653+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 56]
+	vpbroadcastd ymm2, [rsi + 56]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1654+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a4 = a4 + x1
 %line 1655+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1656+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a5 = a5 + x1
 %line 1657+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1658+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a6 = a6 + x1
 %line 1659+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1660+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a7 = a7 + x1
 %line 1661+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1662+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a8 = a8 + x1
 %line 1663+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1664+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a9 = a9 + x1
 %line 1665+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1666+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a10 = a10 + x1
 %line 1667+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1668+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a11 = a11 + x1
 %line 1669+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1670+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 704]
+	vpmaddwd ymm0, ymm2, [r10 + 704]
 ; 8x a12 = a12 + x1
 %line 1671+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 72]
 %line 1672+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 72]
+	vpbroadcastd ymm2, [rsi + 72]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1673+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a5 = a5 + x1
 %line 1674+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1675+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a6 = a6 + x1
 %line 1676+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1677+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a7 = a7 + x1
 %line 1678+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1679+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a8 = a8 + x1
 %line 1680+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1681+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a9 = a9 + x1
 %line 1682+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1683+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a10 = a10 + x1
 %line 1684+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1685+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a11 = a11 + x1
 %line 1686+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1687+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a12 = a12 + x1
 %line 1688+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 88]
 %line 1689+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 88]
+	vpbroadcastd ymm2, [rsi + 88]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1690+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a6 = a6 + x1
 %line 1691+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1692+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a7 = a7 + x1
 %line 1693+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1694+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a8 = a8 + x1
 %line 1695+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1696+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a9 = a9 + x1
 %line 1697+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1698+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a10 = a10 + x1
 %line 1699+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1700+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a11 = a11 + x1
 %line 1701+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1702+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a12 = a12 + x1
 %line 1703+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 104]
 %line 1704+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 104]
+	vpbroadcastd ymm2, [rsi + 104]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1705+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a7 = a7 + x1
 %line 1706+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1707+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a8 = a8 + x1
 %line 1708+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1709+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a9 = a9 + x1
 %line 1710+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1711+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a10 = a10 + x1
 %line 1712+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1713+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a11 = a11 + x1
 %line 1714+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1715+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a12 = a12 + x1
 %line 1716+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 120]
 %line 1717+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 120]
+	vpbroadcastd ymm2, [rsi + 120]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1718+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a8 = a8 + x1
 %line 1719+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1720+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a9 = a9 + x1
 %line 1721+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1722+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a10 = a10 + x1
 %line 1723+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1724+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a11 = a11 + x1
 %line 1725+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1726+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a12 = a12 + x1
 %line 1727+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 136]
 %line 1728+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 136]
+	vpbroadcastd ymm2, [rsi + 136]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1729+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a9 = a9 + x1
 %line 1730+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1731+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a10 = a10 + x1
 %line 1732+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1733+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a11 = a11 + x1
 %line 1734+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1735+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a12 = a12 + x1
 %line 1736+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 152]
 %line 1737+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 152]
+	vpbroadcastd ymm2, [rsi + 152]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1738+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a10 = a10 + x1
 %line 1739+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1740+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a11 = a11 + x1
 %line 1741+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1742+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a12 = a12 + x1
 %line 1743+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm3, ymm0
 ; 8x x0 = mem32[pb + 168]
 %line 1744+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 168]
+	vpbroadcastd ymm2, [rsi + 168]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1745+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm3, ymm2, [r8 + 448]
+	vpmaddwd ymm3, ymm2, [r10 + 448]
 ; 8x a11 = a11 + x1
 %line 1746+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm3
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1747+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm2, ymm2, [r8 + 480]
+	vpmaddwd ymm2, ymm2, [r10 + 480]
 ; 8x a12 = a12 + x1
 %line 1748+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm0, ymm2
 ; 8x x0 = mem32[pb + 184]
 %line 1749+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 184]
+	vpbroadcastd ymm2, [rsi + 184]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1750+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm2, ymm2, [r8 + 448]
+	vpmaddwd ymm2, ymm2, [r10 + 448]
 ; 8x a12 = a12 + x1
 %line 1751+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm0, ymm2
@@ -5187,1351 +5156,1351 @@ align 32
 	vpxor ymm2, ymm2, ymm2
 ; mem256[pc + 1856] = a0
 %line 1753+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1856], ymm2
+	vmovdqu [r8 + 1856], ymm2
 ; mem256[pc + 1888] = a1
 %line 1754+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1888], ymm11
+	vmovdqu [r8 + 1888], ymm11
 ; mem256[pc + 1920] = a2
 %line 1755+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1920], ymm1
+	vmovdqu [r8 + 1920], ymm1
 ; mem256[pc + 1952] = a3
 %line 1756+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1952], ymm13
+	vmovdqu [r8 + 1952], ymm13
 ; mem256[pc + 1984] = a4
 %line 1757+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 1984], ymm12
+	vmovdqu [r8 + 1984], ymm12
 ; mem256[pc + 2016] = a5
 %line 1758+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2016], ymm10
+	vmovdqu [r8 + 2016], ymm10
 ; mem256[pc + 2048] = a6
 %line 1759+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2048], ymm9
+	vmovdqu [r8 + 2048], ymm9
 ; mem256[pc + 2080] = a7
 %line 1760+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2080], ymm8
+	vmovdqu [r8 + 2080], ymm8
 ; mem256[pc + 2112] = a8
 %line 1761+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2112], ymm7
+	vmovdqu [r8 + 2112], ymm7
 ; mem256[pc + 2144] = a9
 %line 1762+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2144], ymm6
+	vmovdqu [r8 + 2144], ymm6
 ; mem256[pc + 2176] = a10
 %line 1763+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2176], ymm5
+	vmovdqu [r8 + 2176], ymm5
 ; mem256[pc + 2208] = a11
 %line 1764+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2208], ymm4
+	vmovdqu [r8 + 2208], ymm4
 ; mem256[pc + 2240] = a12
 %line 1765+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2240], ymm0
+	vmovdqu [r8 + 2240], ymm0
 ; 8x x0 = mem32[pb + 8]
 %line 1766+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm0, [r12 + 8]
+	vpbroadcastd ymm0, [rsi + 8]
 ; 8x a0 = maddwd(x0, mem256[pa + 832])
 %line 1767+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm1, ymm0, [r8 + 832]
+	vpmaddwd ymm1, ymm0, [r10 + 832]
 ; 8x a1 = maddwd(x0, mem256[pa + 864])
 %line 1768+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm2, ymm0, [r8 + 864]
+	vpmaddwd ymm2, ymm0, [r10 + 864]
 ; 8x a2 = maddwd(x0, mem256[pa + 896])
 %line 1769+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm0, [r8 + 896]
+	vpmaddwd ymm0, ymm0, [r10 + 896]
 ; 8x x0 = mem32[pb + 24]
 %line 1770+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm3, [r12 + 24]
+	vpbroadcastd ymm3, [rsi + 24]
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1771+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm4, ymm3, [r8 + 800]
+	vpmaddwd ymm4, ymm3, [r10 + 800]
 ; 8x a0 = a0 + x1
 %line 1772+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm1, ymm1, ymm4
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1773+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm4, ymm3, [r8 + 832]
+	vpmaddwd ymm4, ymm3, [r10 + 832]
 ; 8x a1 = a1 + x1
 %line 1774+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm4
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1775+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm4, ymm3, [r8 + 864]
+	vpmaddwd ymm4, ymm3, [r10 + 864]
 ; 8x a2 = a2 + x1
 %line 1776+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm0, ymm4
 ; 8x a3 = maddwd(x0, mem256[pa + 896])
 %line 1777+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm3, ymm3, [r8 + 896]
+	vpmaddwd ymm3, ymm3, [r10 + 896]
 ; 8x x0 = mem32[pb + 40]
 %line 1778+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm4, [r12 + 40]
+	vpbroadcastd ymm4, [rsi + 40]
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1779+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm5, ymm4, [r8 + 768]
+	vpmaddwd ymm5, ymm4, [r10 + 768]
 ; 8x a0 = a0 + x1
 %line 1780+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm1, ymm1, ymm5
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1781+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm5, ymm4, [r8 + 800]
+	vpmaddwd ymm5, ymm4, [r10 + 800]
 ; 8x a1 = a1 + x1
 %line 1782+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm5
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1783+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm5, ymm4, [r8 + 832]
+	vpmaddwd ymm5, ymm4, [r10 + 832]
 ; 8x a2 = a2 + x1
 %line 1784+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm0, ymm5
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1785+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm5, ymm4, [r8 + 864]
+	vpmaddwd ymm5, ymm4, [r10 + 864]
 ; 8x a3 = a3 + x1
 %line 1786+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm5
 ; 8x a4 = maddwd(x0, mem256[pa + 896])
 %line 1787+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm4, ymm4, [r8 + 896]
+	vpmaddwd ymm4, ymm4, [r10 + 896]
 ; 8x x0 = mem32[pb + 56]
 %line 1788+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm5, [r12 + 56]
+	vpbroadcastd ymm5, [rsi + 56]
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1789+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm6, ymm5, [r8 + 736]
+	vpmaddwd ymm6, ymm5, [r10 + 736]
 ; 8x a0 = a0 + x1
 %line 1790+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm1, ymm6
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1791+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm1, ymm5, [r8 + 768]
+	vpmaddwd ymm1, ymm5, [r10 + 768]
 ; 8x a1 = a1 + x1
 %line 1792+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm2, ymm1
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1793+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm1, ymm5, [r8 + 800]
+	vpmaddwd ymm1, ymm5, [r10 + 800]
 ; 8x a2 = a2 + x1
 %line 1794+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm0, ymm1
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1795+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm5, [r8 + 832]
+	vpmaddwd ymm0, ymm5, [r10 + 832]
 ; 8x a3 = a3 + x1
 %line 1796+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1797+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm5, [r8 + 864]
+	vpmaddwd ymm0, ymm5, [r10 + 864]
 ; 8x a4 = a4 + x1
 %line 1798+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm4, ymm0
 ; 8x a5 = maddwd(x0, mem256[pa + 896])
 %line 1799+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm1, ymm5, [r8 + 896]
+	vpmaddwd ymm1, ymm5, [r10 + 896]
 ; 8x x0 = mem32[pb + 72]
 %line 1800+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 72]
+	vpbroadcastd ymm2, [rsi + 72]
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1801+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 704]
+	vpmaddwd ymm0, ymm2, [r10 + 704]
 ; 8x a0 = a0 + x1
 %line 1802+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1803+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 736]
+	vpmaddwd ymm0, ymm2, [r10 + 736]
 ; 8x a1 = a1 + x1
 %line 1804+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1805+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 768]
+	vpmaddwd ymm0, ymm2, [r10 + 768]
 ; 8x a2 = a2 + x1
 %line 1806+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1807+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 800]
+	vpmaddwd ymm0, ymm2, [r10 + 800]
 ; 8x a3 = a3 + x1
 %line 1808+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1809+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 832]
+	vpmaddwd ymm0, ymm2, [r10 + 832]
 ; 8x a4 = a4 + x1
 %line 1810+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1811+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 864]
+	vpmaddwd ymm0, ymm2, [r10 + 864]
 ; 8x a5 = a5 + x1
 %line 1812+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm1, ymm0
 ; 8x a6 = maddwd(x0, mem256[pa + 896])
 %line 1813+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm3, ymm2, [r8 + 896]
+	vpmaddwd ymm3, ymm2, [r10 + 896]
 ; 8x x0 = mem32[pb + 88]
 %line 1814+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 88]
+	vpbroadcastd ymm1, [rsi + 88]
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1815+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a0 = a0 + x1
 %line 1816+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1817+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a1 = a1 + x1
 %line 1818+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1819+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a2 = a2 + x1
 %line 1820+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1821+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a3 = a3 + x1
 %line 1822+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1823+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a4 = a4 + x1
 %line 1824+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1825+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a5 = a5 + x1
 %line 1826+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1827+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 864]
+	vpmaddwd ymm0, ymm1, [r10 + 864]
 ; 8x a6 = a6 + x1
 %line 1828+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x a7 = maddwd(x0, mem256[pa + 896])
 %line 1829+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm6, ymm1, [r8 + 896]
+	vpmaddwd ymm6, ymm1, [r10 + 896]
 ; 8x x0 = mem32[pb + 104]
 %line 1830+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 104]
+	vpbroadcastd ymm1, [rsi + 104]
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1831+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a0 = a0 + x1
 %line 1832+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1833+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a1 = a1 + x1
 %line 1834+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1835+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a2 = a2 + x1
 %line 1836+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1837+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a3 = a3 + x1
 %line 1838+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1839+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a4 = a4 + x1
 %line 1840+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1841+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a5 = a5 + x1
 %line 1842+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1843+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a6 = a6 + x1
 %line 1844+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1845+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 864]
+	vpmaddwd ymm0, ymm1, [r10 + 864]
 ; 8x a7 = a7 + x1
 %line 1846+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x a8 = maddwd(x0, mem256[pa + 896])
 %line 1847+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm1, ymm1, [r8 + 896]
+	vpmaddwd ymm1, ymm1, [r10 + 896]
 ; 8x x0 = mem32[pb + 120]
 %line 1848+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm10, [r12 + 120]
+	vpbroadcastd ymm10, [rsi + 120]
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1849+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 608]
+	vpmaddwd ymm0, ymm10, [r10 + 608]
 ; 8x a0 = a0 + x1
 %line 1850+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1851+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 640]
+	vpmaddwd ymm0, ymm10, [r10 + 640]
 ; 8x a1 = a1 + x1
 %line 1852+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1853+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 672]
+	vpmaddwd ymm0, ymm10, [r10 + 672]
 ; 8x a2 = a2 + x1
 %line 1854+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1855+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 704]
+	vpmaddwd ymm0, ymm10, [r10 + 704]
 ; 8x a3 = a3 + x1
 %line 1856+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1857+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 736]
+	vpmaddwd ymm0, ymm10, [r10 + 736]
 ; 8x a4 = a4 + x1
 %line 1858+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1859+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 768]
+	vpmaddwd ymm0, ymm10, [r10 + 768]
 ; 8x a5 = a5 + x1
 %line 1860+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1861+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 800]
+	vpmaddwd ymm0, ymm10, [r10 + 800]
 ; 8x a6 = a6 + x1
 %line 1862+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1863+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 832]
+	vpmaddwd ymm0, ymm10, [r10 + 832]
 ; 8x a7 = a7 + x1
 %line 1864+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1865+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 864]
+	vpmaddwd ymm0, ymm10, [r10 + 864]
 ; 8x a8 = a8 + x1
 %line 1866+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm1, ymm0
 ; 8x a9 = maddwd(x0, mem256[pa + 896])
 %line 1867+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm10, ymm10, [r8 + 896]
+	vpmaddwd ymm10, ymm10, [r10 + 896]
 ; 8x x0 = mem32[pb + 136]
 %line 1868+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 136]
+	vpbroadcastd ymm1, [rsi + 136]
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1869+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a0 = a0 + x1
 %line 1870+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1871+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a1 = a1 + x1
 %line 1872+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1873+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a2 = a2 + x1
 %line 1874+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1875+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a3 = a3 + x1
 %line 1876+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1877+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a4 = a4 + x1
 %line 1878+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1879+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a5 = a5 + x1
 %line 1880+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1881+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a6 = a6 + x1
 %line 1882+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1883+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a7 = a7 + x1
 %line 1884+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1885+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a8 = a8 + x1
 %line 1886+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1887+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 864]
+	vpmaddwd ymm0, ymm1, [r10 + 864]
 ; 8x a9 = a9 + x1
 %line 1888+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x a10 = maddwd(x0, mem256[pa + 896])
 %line 1889+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm12, ymm1, [r8 + 896]
+	vpmaddwd ymm12, ymm1, [r10 + 896]
 ; 8x x0 = mem32[pb + 152]
 %line 1890+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 152]
+	vpbroadcastd ymm1, [rsi + 152]
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1891+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a0 = a0 + x1
 %line 1892+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1893+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a1 = a1 + x1
 %line 1894+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1895+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a2 = a2 + x1
 %line 1896+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1897+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a3 = a3 + x1
 %line 1898+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1899+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a4 = a4 + x1
 %line 1900+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1901+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a5 = a5 + x1
 %line 1902+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1903+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a6 = a6 + x1
 %line 1904+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1905+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a7 = a7 + x1
 %line 1906+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1907+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a8 = a8 + x1
 %line 1908+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1909+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a9 = a9 + x1
 %line 1910+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1911+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 864]
+	vpmaddwd ymm0, ymm1, [r10 + 864]
 ; 8x a10 = a10 + x1
 %line 1912+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x a11 = maddwd(x0, mem256[pa + 896])
 %line 1913+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm13, ymm1, [r8 + 896]
+	vpmaddwd ymm13, ymm1, [r10 + 896]
 ; 8x x0 = mem32[pb + 168]
 %line 1914+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 168]
+	vpbroadcastd ymm1, [rsi + 168]
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1915+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a0 = a0 + x1
 %line 1916+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1917+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a1 = a1 + x1
 %line 1918+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1919+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a2 = a2 + x1
 %line 1920+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1921+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a3 = a3 + x1
 %line 1922+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1923+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a4 = a4 + x1
 %line 1924+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1925+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a5 = a5 + x1
 %line 1926+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1927+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a6 = a6 + x1
 %line 1928+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1929+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a7 = a7 + x1
 %line 1930+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1931+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a8 = a8 + x1
 %line 1932+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1933+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a9 = a9 + x1
 %line 1934+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1935+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a10 = a10 + x1
 %line 1936+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1937+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 864]
+	vpmaddwd ymm0, ymm1, [r10 + 864]
 ; 8x a11 = a11 + x1
 %line 1938+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x a12 = maddwd(x0, mem256[pa + 896])
 %line 1939+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm14, ymm1, [r8 + 896]
+	vpmaddwd ymm14, ymm1, [r10 + 896]
 ; 8x x0 = mem32[pb + 184]
 %line 1940+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 184]
+	vpbroadcastd ymm1, [rsi + 184]
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1941+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 480]
+	vpmaddwd ymm0, ymm1, [r10 + 480]
 ; 8x a0 = a0 + x1
 %line 1942+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1943+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a1 = a1 + x1
 %line 1944+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1945+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a2 = a2 + x1
 %line 1946+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1947+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a3 = a3 + x1
 %line 1948+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1949+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a4 = a4 + x1
 %line 1950+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1951+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a5 = a5 + x1
 %line 1952+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1953+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a6 = a6 + x1
 %line 1954+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1955+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a7 = a7 + x1
 %line 1956+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1957+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a8 = a8 + x1
 %line 1958+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1959+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a9 = a9 + x1
 %line 1960+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1961+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a10 = a10 + x1
 %line 1962+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1963+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a11 = a11 + x1
 %line 1964+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 1965+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 864]
+	vpmaddwd ymm0, ymm1, [r10 + 864]
 ; 8x a12 = a12 + x1
 %line 1966+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 200]
 %line 1967+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 200]
+	vpbroadcastd ymm1, [rsi + 200]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1968+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 448]
+	vpmaddwd ymm0, ymm1, [r10 + 448]
 ; 8x a0 = a0 + x1
 %line 1969+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1970+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 480]
+	vpmaddwd ymm0, ymm1, [r10 + 480]
 ; 8x a1 = a1 + x1
 %line 1971+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1972+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a2 = a2 + x1
 %line 1973+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 1974+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a3 = a3 + x1
 %line 1975+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 1976+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a4 = a4 + x1
 %line 1977+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 1978+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a5 = a5 + x1
 %line 1979+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 1980+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a6 = a6 + x1
 %line 1981+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 1982+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a7 = a7 + x1
 %line 1983+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 1984+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a8 = a8 + x1
 %line 1985+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 1986+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a9 = a9 + x1
 %line 1987+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 1988+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a10 = a10 + x1
 %line 1989+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 1990+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a11 = a11 + x1
 %line 1991+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 1992+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a12 = a12 + x1
 %line 1993+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 216]
 %line 1994+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 216]
+	vpbroadcastd ymm1, [rsi + 216]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 1995+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 448]
+	vpmaddwd ymm0, ymm1, [r10 + 448]
 ; 8x a1 = a1 + x1
 %line 1996+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 1997+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 480]
+	vpmaddwd ymm0, ymm1, [r10 + 480]
 ; 8x a2 = a2 + x1
 %line 1998+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 1999+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a3 = a3 + x1
 %line 2000+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 2001+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a4 = a4 + x1
 %line 2002+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 2003+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a5 = a5 + x1
 %line 2004+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 2005+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a6 = a6 + x1
 %line 2006+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 2007+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a7 = a7 + x1
 %line 2008+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 2009+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a8 = a8 + x1
 %line 2010+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 2011+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a9 = a9 + x1
 %line 2012+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 2013+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a10 = a10 + x1
 %line 2014+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 2015+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a11 = a11 + x1
 %line 2016+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 2017+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a12 = a12 + x1
 %line 2018+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm14, ymm14, ymm0
 ; mem256[pc + 2272] = a0
 %line 2019+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2272], ymm2
+	vmovdqu [r8 + 2272], ymm2
 ; mem256[pc + 2304] = a1
 %line 2020+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2304], ymm5
+	vmovdqu [r8 + 2304], ymm5
 ; mem256[pc + 2336] = a2
 %line 2021+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2336], ymm4
+	vmovdqu [r8 + 2336], ymm4
 ; mem256[pc + 2368] = a3
 %line 2022+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2368], ymm7
+	vmovdqu [r8 + 2368], ymm7
 ; mem256[pc + 2400] = a4
 %line 2023+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2400], ymm9
+	vmovdqu [r8 + 2400], ymm9
 ; mem256[pc + 2432] = a5
 %line 2024+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2432], ymm8
+	vmovdqu [r8 + 2432], ymm8
 ; mem256[pc + 2464] = a6
 %line 2025+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2464], ymm3
+	vmovdqu [r8 + 2464], ymm3
 ; mem256[pc + 2496] = a7
 %line 2026+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2496], ymm6
+	vmovdqu [r8 + 2496], ymm6
 ; mem256[pc + 2528] = a8
 %line 2027+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2528], ymm11
+	vmovdqu [r8 + 2528], ymm11
 ; mem256[pc + 2560] = a9
 %line 2028+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2560], ymm10
+	vmovdqu [r8 + 2560], ymm10
 ; mem256[pc + 2592] = a10
 %line 2029+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2592], ymm12
+	vmovdqu [r8 + 2592], ymm12
 ; mem256[pc + 2624] = a11
 %line 2030+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2624], ymm13
+	vmovdqu [r8 + 2624], ymm13
 ; mem256[pc + 2656] = a12
 %line 2031+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2656], ymm14
+	vmovdqu [r8 + 2656], ymm14
 ; 8x x0 = mem32[pb + 184]
 %line 2032+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm0, [r12 + 184]
+	vpbroadcastd ymm0, [rsi + 184]
 ; 8x a0 = maddwd(x0, mem256[pa + 896])
 %line 2033+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm0, [r8 + 896]
+	vpmaddwd ymm0, ymm0, [r10 + 896]
 ; 8x x0 = mem32[pb + 200]
 %line 2034+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 200]
+	vpbroadcastd ymm1, [rsi + 200]
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 2035+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm2, ymm1, [r8 + 864]
+	vpmaddwd ymm2, ymm1, [r10 + 864]
 ; 8x a0 = a0 + x1
 %line 2036+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm0, ymm2
 ; 8x a1 = maddwd(x0, mem256[pa + 896])
 %line 2037+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm1, ymm1, [r8 + 896]
+	vpmaddwd ymm1, ymm1, [r10 + 896]
 ; 8x x0 = mem32[pb + 216]
 %line 2038+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 216]
+	vpbroadcastd ymm2, [rsi + 216]
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 2039+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm3, ymm2, [r8 + 832]
+	vpmaddwd ymm3, ymm2, [r10 + 832]
 ; 8x a0 = a0 + x1
 %line 2040+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm0, ymm3
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 2041+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm3, ymm2, [r8 + 864]
+	vpmaddwd ymm3, ymm2, [r10 + 864]
 ; 8x a1 = a1 + x1
 %line 2042+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm1, ymm1, ymm3
 ; 8x a2 = maddwd(x0, mem256[pa + 896])
 %line 2043+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm2, ymm2, [r8 + 896]
+	vpmaddwd ymm2, ymm2, [r10 + 896]
 ; mem256[pc + 2688] = a0
 %line 2044+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2688], ymm0
+	vmovdqu [r8 + 2688], ymm0
 ; mem256[pc + 2720] = a1
 %line 2045+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2720], ymm1
+	vmovdqu [r8 + 2720], ymm1
 ; mem256[pc + 2752] = a2
 %line 2046+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2752], ymm2
+	vmovdqu [r8 + 2752], ymm2
 ; 8x x0 = mem32[pb + 12]
 %line 2047+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm0, [r12 + 12]
+	vpbroadcastd ymm0, [rsi + 12]
 ; 8x a1 = maddwd(x0, mem256[pa + 448])
 %line 2048+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm11, ymm0, [r8 + 448]
+	vpmaddwd ymm11, ymm0, [r10 + 448]
 ; 8x a2 = maddwd(x0, mem256[pa + 480])
 %line 2049+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm1, ymm0, [r8 + 480]
+	vpmaddwd ymm1, ymm0, [r10 + 480]
 ; 8x a3 = maddwd(x0, mem256[pa + 512])
 %line 2050+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm13, ymm0, [r8 + 512]
+	vpmaddwd ymm13, ymm0, [r10 + 512]
 ; 8x a4 = maddwd(x0, mem256[pa + 544])
 %line 2051+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm12, ymm0, [r8 + 544]
+	vpmaddwd ymm12, ymm0, [r10 + 544]
 ; 8x a5 = maddwd(x0, mem256[pa + 576])
 %line 2052+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm10, ymm0, [r8 + 576]
+	vpmaddwd ymm10, ymm0, [r10 + 576]
 ; 8x a6 = maddwd(x0, mem256[pa + 608])
 %line 2053+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm9, ymm0, [r8 + 608]
+	vpmaddwd ymm9, ymm0, [r10 + 608]
 ; 8x a7 = maddwd(x0, mem256[pa + 640])
 %line 2054+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm8, ymm0, [r8 + 640]
+	vpmaddwd ymm8, ymm0, [r10 + 640]
 ; 8x a8 = maddwd(x0, mem256[pa + 672])
 %line 2055+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm7, ymm0, [r8 + 672]
+	vpmaddwd ymm7, ymm0, [r10 + 672]
 ; 8x a9 = maddwd(x0, mem256[pa + 704])
 %line 2056+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm6, ymm0, [r8 + 704]
+	vpmaddwd ymm6, ymm0, [r10 + 704]
 ; 8x a10 = maddwd(x0, mem256[pa + 736])
 %line 2057+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm5, ymm0, [r8 + 736]
+	vpmaddwd ymm5, ymm0, [r10 + 736]
 ; 8x a11 = maddwd(x0, mem256[pa + 768])
 %line 2058+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm4, ymm0, [r8 + 768]
+	vpmaddwd ymm4, ymm0, [r10 + 768]
 ; 8x a12 = maddwd(x0, mem256[pa + 800])
 %line 2059+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm3, ymm0, [r8 + 800]
+	vpmaddwd ymm3, ymm0, [r10 + 800]
 ; 8x x0 = mem32[pb + 28]
 %line 2060+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 28]
+	vpbroadcastd ymm2, [rsi + 28]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 2061+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a2 = a2 + x1
 %line 2062+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm1, ymm1, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 2063+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a3 = a3 + x1
 %line 2064+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 2065+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a4 = a4 + x1
 %line 2066+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 2067+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a5 = a5 + x1
 %line 2068+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 2069+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a6 = a6 + x1
 %line 2070+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 2071+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a7 = a7 + x1
 %line 2072+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 2073+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a8 = a8 + x1
 %line 2074+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 2075+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a9 = a9 + x1
 %line 2076+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 2077+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 704]
+	vpmaddwd ymm0, ymm2, [r10 + 704]
 ; 8x a10 = a10 + x1
 %line 2078+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 2079+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 736]
+	vpmaddwd ymm0, ymm2, [r10 + 736]
 ; 8x a11 = a11 + x1
 %line 2080+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 2081+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 768]
+	vpmaddwd ymm0, ymm2, [r10 + 768]
 ; 8x a12 = a12 + x1
 %line 2082+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 44]
 %line 2083+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 44]
+	vpbroadcastd ymm2, [rsi + 44]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 2084+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a3 = a3 + x1
 %line 2085+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 2086+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a4 = a4 + x1
 %line 2087+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 2088+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a5 = a5 + x1
 %line 2089+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 2090+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a6 = a6 + x1
 %line 2091+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 2092+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a7 = a7 + x1
 %line 2093+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 2094+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a8 = a8 + x1
 %line 2095+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 2096+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a9 = a9 + x1
 %line 2097+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 2098+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a10 = a10 + x1
 %line 2099+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 2100+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 704]
+	vpmaddwd ymm0, ymm2, [r10 + 704]
 ; 8x a11 = a11 + x1
 %line 2101+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 2102+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 736]
+	vpmaddwd ymm0, ymm2, [r10 + 736]
 ; 8x a12 = a12 + x1
 %line 2103+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 60]
 %line 2104+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 60]
+	vpbroadcastd ymm2, [rsi + 60]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 2105+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a4 = a4 + x1
 %line 2106+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 2107+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a5 = a5 + x1
 %line 2108+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 2109+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a6 = a6 + x1
 %line 2110+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 2111+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a7 = a7 + x1
 %line 2112+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 2113+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a8 = a8 + x1
 %line 2114+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 2115+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a9 = a9 + x1
 %line 2116+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 2117+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a10 = a10 + x1
 %line 2118+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 2119+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a11 = a11 + x1
 %line 2120+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 2121+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 704]
+	vpmaddwd ymm0, ymm2, [r10 + 704]
 ; 8x a12 = a12 + x1
 %line 2122+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 76]
 %line 2123+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 76]
+	vpbroadcastd ymm2, [rsi + 76]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 2124+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a5 = a5 + x1
 %line 2125+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 2126+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a6 = a6 + x1
 %line 2127+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 2128+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a7 = a7 + x1
 %line 2129+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 2130+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a8 = a8 + x1
 %line 2131+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 2132+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a9 = a9 + x1
 %line 2133+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 2134+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a10 = a10 + x1
 %line 2135+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 2136+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a11 = a11 + x1
 %line 2137+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 2138+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 672]
+	vpmaddwd ymm0, ymm2, [r10 + 672]
 ; 8x a12 = a12 + x1
 %line 2139+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 92]
 %line 2140+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 92]
+	vpbroadcastd ymm2, [rsi + 92]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 2141+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a6 = a6 + x1
 %line 2142+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 2143+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a7 = a7 + x1
 %line 2144+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 2145+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a8 = a8 + x1
 %line 2146+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 2147+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a9 = a9 + x1
 %line 2148+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 2149+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a10 = a10 + x1
 %line 2150+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 2151+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a11 = a11 + x1
 %line 2152+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 2153+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 640]
+	vpmaddwd ymm0, ymm2, [r10 + 640]
 ; 8x a12 = a12 + x1
 %line 2154+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 108]
 %line 2155+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 108]
+	vpbroadcastd ymm2, [rsi + 108]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 2156+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a7 = a7 + x1
 %line 2157+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 2158+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a8 = a8 + x1
 %line 2159+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 2160+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a9 = a9 + x1
 %line 2161+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 2162+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a10 = a10 + x1
 %line 2163+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 2164+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a11 = a11 + x1
 %line 2165+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 2166+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 608]
+	vpmaddwd ymm0, ymm2, [r10 + 608]
 ; 8x a12 = a12 + x1
 %line 2167+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 124]
 %line 2168+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 124]
+	vpbroadcastd ymm2, [rsi + 124]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 2169+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a8 = a8 + x1
 %line 2170+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 2171+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a9 = a9 + x1
 %line 2172+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 2173+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a10 = a10 + x1
 %line 2174+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 2175+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a11 = a11 + x1
 %line 2176+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 2177+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 576]
+	vpmaddwd ymm0, ymm2, [r10 + 576]
 ; 8x a12 = a12 + x1
 %line 2178+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 140]
 %line 2179+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 140]
+	vpbroadcastd ymm2, [rsi + 140]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 2180+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a9 = a9 + x1
 %line 2181+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 2182+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a10 = a10 + x1
 %line 2183+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 2184+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a11 = a11 + x1
 %line 2185+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 2186+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 544]
+	vpmaddwd ymm0, ymm2, [r10 + 544]
 ; 8x a12 = a12 + x1
 %line 2187+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x0 = mem32[pb + 156]
 %line 2188+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 156]
+	vpbroadcastd ymm2, [rsi + 156]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 2189+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 448]
+	vpmaddwd ymm0, ymm2, [r10 + 448]
 ; 8x a10 = a10 + x1
 %line 2190+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 2191+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 480]
+	vpmaddwd ymm0, ymm2, [r10 + 480]
 ; 8x a11 = a11 + x1
 %line 2192+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 2193+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 512]
+	vpmaddwd ymm0, ymm2, [r10 + 512]
 ; 8x a12 = a12 + x1
 %line 2194+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm3, ymm0
 ; 8x x0 = mem32[pb + 172]
 %line 2195+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 172]
+	vpbroadcastd ymm2, [rsi + 172]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 2196+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm3, ymm2, [r8 + 448]
+	vpmaddwd ymm3, ymm2, [r10 + 448]
 ; 8x a11 = a11 + x1
 %line 2197+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm3
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 2198+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm2, ymm2, [r8 + 480]
+	vpmaddwd ymm2, ymm2, [r10 + 480]
 ; 8x a12 = a12 + x1
 %line 2199+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm0, ymm2
 ; 8x x0 = mem32[pb + 188]
 %line 2200+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 188]
+	vpbroadcastd ymm2, [rsi + 188]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 2201+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm2, ymm2, [r8 + 448]
+	vpmaddwd ymm2, ymm2, [r10 + 448]
 ; 8x a12 = a12 + x1
 %line 2202+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm0, ymm2
@@ -6540,907 +6509,907 @@ align 32
 	vpxor ymm2, ymm2, ymm2
 ; mem256[pc + 2784] = a0
 %line 2204+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2784], ymm2
+	vmovdqu [r8 + 2784], ymm2
 ; mem256[pc + 2816] = a1
 %line 2205+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2816], ymm11
+	vmovdqu [r8 + 2816], ymm11
 ; mem256[pc + 2848] = a2
 %line 2206+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2848], ymm1
+	vmovdqu [r8 + 2848], ymm1
 ; mem256[pc + 2880] = a3
 %line 2207+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2880], ymm13
+	vmovdqu [r8 + 2880], ymm13
 ; mem256[pc + 2912] = a4
 %line 2208+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2912], ymm12
+	vmovdqu [r8 + 2912], ymm12
 ; mem256[pc + 2944] = a5
 %line 2209+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2944], ymm10
+	vmovdqu [r8 + 2944], ymm10
 ; mem256[pc + 2976] = a6
 %line 2210+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 2976], ymm9
+	vmovdqu [r8 + 2976], ymm9
 ; mem256[pc + 3008] = a7
 %line 2211+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 3008], ymm8
+	vmovdqu [r8 + 3008], ymm8
 ; mem256[pc + 3040] = a8
 %line 2212+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 3040], ymm7
+	vmovdqu [r8 + 3040], ymm7
 ; mem256[pc + 3072] = a9
 %line 2213+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 3072], ymm6
+	vmovdqu [r8 + 3072], ymm6
 ; mem256[pc + 3104] = a10
 %line 2214+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 3104], ymm5
+	vmovdqu [r8 + 3104], ymm5
 ; mem256[pc + 3136] = a11
 %line 2215+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 3136], ymm4
+	vmovdqu [r8 + 3136], ymm4
 ; mem256[pc + 3168] = a12
 %line 2216+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 3168], ymm0
+	vmovdqu [r8 + 3168], ymm0
 ; 8x x0 = mem32[pb + 12]
 %line 2217+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm0, [r12 + 12]
+	vpbroadcastd ymm0, [rsi + 12]
 ; 8x a0 = maddwd(x0, mem256[pa + 832])
 %line 2218+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm1, ymm0, [r8 + 832]
+	vpmaddwd ymm1, ymm0, [r10 + 832]
 ; 8x a1 = maddwd(x0, mem256[pa + 864])
 %line 2219+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm2, ymm0, [r8 + 864]
+	vpmaddwd ymm2, ymm0, [r10 + 864]
 ; 8x a2 = maddwd(x0, mem256[pa + 896])
 %line 2220+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm0, [r8 + 896]
+	vpmaddwd ymm0, ymm0, [r10 + 896]
 ; 8x x0 = mem32[pb + 28]
 %line 2221+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm3, [r12 + 28]
+	vpbroadcastd ymm3, [rsi + 28]
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 2222+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm4, ymm3, [r8 + 800]
+	vpmaddwd ymm4, ymm3, [r10 + 800]
 ; 8x a0 = a0 + x1
 %line 2223+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm1, ymm1, ymm4
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 2224+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm4, ymm3, [r8 + 832]
+	vpmaddwd ymm4, ymm3, [r10 + 832]
 ; 8x a1 = a1 + x1
 %line 2225+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm4
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 2226+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm4, ymm3, [r8 + 864]
+	vpmaddwd ymm4, ymm3, [r10 + 864]
 ; 8x a2 = a2 + x1
 %line 2227+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm0, ymm4
 ; 8x a3 = maddwd(x0, mem256[pa + 896])
 %line 2228+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm3, ymm3, [r8 + 896]
+	vpmaddwd ymm3, ymm3, [r10 + 896]
 ; 8x x0 = mem32[pb + 44]
 %line 2229+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm4, [r12 + 44]
+	vpbroadcastd ymm4, [rsi + 44]
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 2230+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm5, ymm4, [r8 + 768]
+	vpmaddwd ymm5, ymm4, [r10 + 768]
 ; 8x a0 = a0 + x1
 %line 2231+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm1, ymm1, ymm5
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 2232+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm5, ymm4, [r8 + 800]
+	vpmaddwd ymm5, ymm4, [r10 + 800]
 ; 8x a1 = a1 + x1
 %line 2233+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm5
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 2234+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm5, ymm4, [r8 + 832]
+	vpmaddwd ymm5, ymm4, [r10 + 832]
 ; 8x a2 = a2 + x1
 %line 2235+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm0, ymm5
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 2236+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm5, ymm4, [r8 + 864]
+	vpmaddwd ymm5, ymm4, [r10 + 864]
 ; 8x a3 = a3 + x1
 %line 2237+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm5
 ; 8x a4 = maddwd(x0, mem256[pa + 896])
 %line 2238+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm4, ymm4, [r8 + 896]
+	vpmaddwd ymm4, ymm4, [r10 + 896]
 ; 8x x0 = mem32[pb + 60]
 %line 2239+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm5, [r12 + 60]
+	vpbroadcastd ymm5, [rsi + 60]
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 2240+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm6, ymm5, [r8 + 736]
+	vpmaddwd ymm6, ymm5, [r10 + 736]
 ; 8x a0 = a0 + x1
 %line 2241+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm1, ymm6
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 2242+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm1, ymm5, [r8 + 768]
+	vpmaddwd ymm1, ymm5, [r10 + 768]
 ; 8x a1 = a1 + x1
 %line 2243+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm2, ymm1
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 2244+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm1, ymm5, [r8 + 800]
+	vpmaddwd ymm1, ymm5, [r10 + 800]
 ; 8x a2 = a2 + x1
 %line 2245+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm0, ymm1
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 2246+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm5, [r8 + 832]
+	vpmaddwd ymm0, ymm5, [r10 + 832]
 ; 8x a3 = a3 + x1
 %line 2247+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 2248+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm5, [r8 + 864]
+	vpmaddwd ymm0, ymm5, [r10 + 864]
 ; 8x a4 = a4 + x1
 %line 2249+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm4, ymm0
 ; 8x a5 = maddwd(x0, mem256[pa + 896])
 %line 2250+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm1, ymm5, [r8 + 896]
+	vpmaddwd ymm1, ymm5, [r10 + 896]
 ; 8x x0 = mem32[pb + 76]
 %line 2251+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 76]
+	vpbroadcastd ymm2, [rsi + 76]
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 2252+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 704]
+	vpmaddwd ymm0, ymm2, [r10 + 704]
 ; 8x a0 = a0 + x1
 %line 2253+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 2254+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 736]
+	vpmaddwd ymm0, ymm2, [r10 + 736]
 ; 8x a1 = a1 + x1
 %line 2255+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 2256+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 768]
+	vpmaddwd ymm0, ymm2, [r10 + 768]
 ; 8x a2 = a2 + x1
 %line 2257+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 2258+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 800]
+	vpmaddwd ymm0, ymm2, [r10 + 800]
 ; 8x a3 = a3 + x1
 %line 2259+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 2260+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 832]
+	vpmaddwd ymm0, ymm2, [r10 + 832]
 ; 8x a4 = a4 + x1
 %line 2261+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 2262+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm2, [r8 + 864]
+	vpmaddwd ymm0, ymm2, [r10 + 864]
 ; 8x a5 = a5 + x1
 %line 2263+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm1, ymm0
 ; 8x a6 = maddwd(x0, mem256[pa + 896])
 %line 2264+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm3, ymm2, [r8 + 896]
+	vpmaddwd ymm3, ymm2, [r10 + 896]
 ; 8x x0 = mem32[pb + 92]
 %line 2265+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 92]
+	vpbroadcastd ymm1, [rsi + 92]
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 2266+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a0 = a0 + x1
 %line 2267+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 2268+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a1 = a1 + x1
 %line 2269+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 2270+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a2 = a2 + x1
 %line 2271+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 2272+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a3 = a3 + x1
 %line 2273+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 2274+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a4 = a4 + x1
 %line 2275+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 2276+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a5 = a5 + x1
 %line 2277+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 2278+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 864]
+	vpmaddwd ymm0, ymm1, [r10 + 864]
 ; 8x a6 = a6 + x1
 %line 2279+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x a7 = maddwd(x0, mem256[pa + 896])
 %line 2280+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm6, ymm1, [r8 + 896]
+	vpmaddwd ymm6, ymm1, [r10 + 896]
 ; 8x x0 = mem32[pb + 108]
 %line 2281+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 108]
+	vpbroadcastd ymm1, [rsi + 108]
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 2282+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a0 = a0 + x1
 %line 2283+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 2284+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a1 = a1 + x1
 %line 2285+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 2286+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a2 = a2 + x1
 %line 2287+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 2288+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a3 = a3 + x1
 %line 2289+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 2290+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a4 = a4 + x1
 %line 2291+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 2292+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a5 = a5 + x1
 %line 2293+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 2294+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a6 = a6 + x1
 %line 2295+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 2296+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 864]
+	vpmaddwd ymm0, ymm1, [r10 + 864]
 ; 8x a7 = a7 + x1
 %line 2297+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x a8 = maddwd(x0, mem256[pa + 896])
 %line 2298+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm1, ymm1, [r8 + 896]
+	vpmaddwd ymm1, ymm1, [r10 + 896]
 ; 8x x0 = mem32[pb + 124]
 %line 2299+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm10, [r12 + 124]
+	vpbroadcastd ymm10, [rsi + 124]
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 2300+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 608]
+	vpmaddwd ymm0, ymm10, [r10 + 608]
 ; 8x a0 = a0 + x1
 %line 2301+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 2302+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 640]
+	vpmaddwd ymm0, ymm10, [r10 + 640]
 ; 8x a1 = a1 + x1
 %line 2303+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 2304+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 672]
+	vpmaddwd ymm0, ymm10, [r10 + 672]
 ; 8x a2 = a2 + x1
 %line 2305+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 2306+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 704]
+	vpmaddwd ymm0, ymm10, [r10 + 704]
 ; 8x a3 = a3 + x1
 %line 2307+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 2308+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 736]
+	vpmaddwd ymm0, ymm10, [r10 + 736]
 ; 8x a4 = a4 + x1
 %line 2309+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 2310+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 768]
+	vpmaddwd ymm0, ymm10, [r10 + 768]
 ; 8x a5 = a5 + x1
 %line 2311+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 2312+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 800]
+	vpmaddwd ymm0, ymm10, [r10 + 800]
 ; 8x a6 = a6 + x1
 %line 2313+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 2314+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 832]
+	vpmaddwd ymm0, ymm10, [r10 + 832]
 ; 8x a7 = a7 + x1
 %line 2315+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 2316+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm10, [r8 + 864]
+	vpmaddwd ymm0, ymm10, [r10 + 864]
 ; 8x a8 = a8 + x1
 %line 2317+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm1, ymm0
 ; 8x a9 = maddwd(x0, mem256[pa + 896])
 %line 2318+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm10, ymm10, [r8 + 896]
+	vpmaddwd ymm10, ymm10, [r10 + 896]
 ; 8x x0 = mem32[pb + 140]
 %line 2319+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 140]
+	vpbroadcastd ymm1, [rsi + 140]
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 2320+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a0 = a0 + x1
 %line 2321+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 2322+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a1 = a1 + x1
 %line 2323+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 2324+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a2 = a2 + x1
 %line 2325+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 2326+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a3 = a3 + x1
 %line 2327+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 2328+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a4 = a4 + x1
 %line 2329+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 2330+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a5 = a5 + x1
 %line 2331+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 2332+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a6 = a6 + x1
 %line 2333+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 2334+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a7 = a7 + x1
 %line 2335+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 2336+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a8 = a8 + x1
 %line 2337+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 2338+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 864]
+	vpmaddwd ymm0, ymm1, [r10 + 864]
 ; 8x a9 = a9 + x1
 %line 2339+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x a10 = maddwd(x0, mem256[pa + 896])
 %line 2340+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm12, ymm1, [r8 + 896]
+	vpmaddwd ymm12, ymm1, [r10 + 896]
 ; 8x x0 = mem32[pb + 156]
 %line 2341+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 156]
+	vpbroadcastd ymm1, [rsi + 156]
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 2342+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a0 = a0 + x1
 %line 2343+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 2344+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a1 = a1 + x1
 %line 2345+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 2346+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a2 = a2 + x1
 %line 2347+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 2348+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a3 = a3 + x1
 %line 2349+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 2350+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a4 = a4 + x1
 %line 2351+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 2352+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a5 = a5 + x1
 %line 2353+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 2354+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a6 = a6 + x1
 %line 2355+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 2356+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a7 = a7 + x1
 %line 2357+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 2358+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a8 = a8 + x1
 %line 2359+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 2360+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a9 = a9 + x1
 %line 2361+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 2362+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 864]
+	vpmaddwd ymm0, ymm1, [r10 + 864]
 ; 8x a10 = a10 + x1
 %line 2363+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x a11 = maddwd(x0, mem256[pa + 896])
 %line 2364+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm13, ymm1, [r8 + 896]
+	vpmaddwd ymm13, ymm1, [r10 + 896]
 ; 8x x0 = mem32[pb + 172]
 %line 2365+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 172]
+	vpbroadcastd ymm1, [rsi + 172]
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 2366+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a0 = a0 + x1
 %line 2367+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 2368+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a1 = a1 + x1
 %line 2369+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 2370+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a2 = a2 + x1
 %line 2371+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 2372+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a3 = a3 + x1
 %line 2373+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 2374+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a4 = a4 + x1
 %line 2375+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 2376+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a5 = a5 + x1
 %line 2377+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 2378+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a6 = a6 + x1
 %line 2379+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 2380+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a7 = a7 + x1
 %line 2381+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 2382+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a8 = a8 + x1
 %line 2383+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 2384+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a9 = a9 + x1
 %line 2385+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 2386+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a10 = a10 + x1
 %line 2387+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 2388+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 864]
+	vpmaddwd ymm0, ymm1, [r10 + 864]
 ; 8x a11 = a11 + x1
 %line 2389+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x a12 = maddwd(x0, mem256[pa + 896])
 %line 2390+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm14, ymm1, [r8 + 896]
+	vpmaddwd ymm14, ymm1, [r10 + 896]
 ; 8x x0 = mem32[pb + 188]
 %line 2391+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 188]
+	vpbroadcastd ymm1, [rsi + 188]
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 2392+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 480]
+	vpmaddwd ymm0, ymm1, [r10 + 480]
 ; 8x a0 = a0 + x1
 %line 2393+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 2394+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a1 = a1 + x1
 %line 2395+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 2396+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a2 = a2 + x1
 %line 2397+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 2398+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a3 = a3 + x1
 %line 2399+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 2400+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a4 = a4 + x1
 %line 2401+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 2402+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a5 = a5 + x1
 %line 2403+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 2404+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a6 = a6 + x1
 %line 2405+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 2406+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a7 = a7 + x1
 %line 2407+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 2408+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a8 = a8 + x1
 %line 2409+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 2410+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a9 = a9 + x1
 %line 2411+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 2412+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a10 = a10 + x1
 %line 2413+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 2414+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a11 = a11 + x1
 %line 2415+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 2416+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 864]
+	vpmaddwd ymm0, ymm1, [r10 + 864]
 ; 8x a12 = a12 + x1
 %line 2417+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 204]
 %line 2418+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 204]
+	vpbroadcastd ymm1, [rsi + 204]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 2419+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 448]
+	vpmaddwd ymm0, ymm1, [r10 + 448]
 ; 8x a0 = a0 + x1
 %line 2420+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm2, ymm2, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 2421+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 480]
+	vpmaddwd ymm0, ymm1, [r10 + 480]
 ; 8x a1 = a1 + x1
 %line 2422+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 2423+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a2 = a2 + x1
 %line 2424+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 2425+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a3 = a3 + x1
 %line 2426+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 2427+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a4 = a4 + x1
 %line 2428+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 2429+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a5 = a5 + x1
 %line 2430+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 2431+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a6 = a6 + x1
 %line 2432+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 2433+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a7 = a7 + x1
 %line 2434+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 2435+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a8 = a8 + x1
 %line 2436+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 2437+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a9 = a9 + x1
 %line 2438+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 2439+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a10 = a10 + x1
 %line 2440+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 2441+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a11 = a11 + x1
 %line 2442+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 2443+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 832]
+	vpmaddwd ymm0, ymm1, [r10 + 832]
 ; 8x a12 = a12 + x1
 %line 2444+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm14, ymm14, ymm0
 ; 8x x0 = mem32[pb + 220]
 %line 2445+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 220]
+	vpbroadcastd ymm1, [rsi + 220]
 ; 8x x1 = maddwd(x0, mem256[pa + 448])
 %line 2446+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 448]
+	vpmaddwd ymm0, ymm1, [r10 + 448]
 ; 8x a1 = a1 + x1
 %line 2447+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm5, ymm5, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 480])
 %line 2448+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 480]
+	vpmaddwd ymm0, ymm1, [r10 + 480]
 ; 8x a2 = a2 + x1
 %line 2449+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm4, ymm4, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 512])
 %line 2450+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 512]
+	vpmaddwd ymm0, ymm1, [r10 + 512]
 ; 8x a3 = a3 + x1
 %line 2451+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm7, ymm7, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 544])
 %line 2452+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 544]
+	vpmaddwd ymm0, ymm1, [r10 + 544]
 ; 8x a4 = a4 + x1
 %line 2453+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm9, ymm9, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 576])
 %line 2454+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 576]
+	vpmaddwd ymm0, ymm1, [r10 + 576]
 ; 8x a5 = a5 + x1
 %line 2455+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm8, ymm8, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 608])
 %line 2456+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 608]
+	vpmaddwd ymm0, ymm1, [r10 + 608]
 ; 8x a6 = a6 + x1
 %line 2457+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm3, ymm3, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 640])
 %line 2458+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 640]
+	vpmaddwd ymm0, ymm1, [r10 + 640]
 ; 8x a7 = a7 + x1
 %line 2459+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm6, ymm6, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 672])
 %line 2460+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 672]
+	vpmaddwd ymm0, ymm1, [r10 + 672]
 ; 8x a8 = a8 + x1
 %line 2461+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm11, ymm11, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 704])
 %line 2462+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 704]
+	vpmaddwd ymm0, ymm1, [r10 + 704]
 ; 8x a9 = a9 + x1
 %line 2463+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm10, ymm10, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 736])
 %line 2464+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 736]
+	vpmaddwd ymm0, ymm1, [r10 + 736]
 ; 8x a10 = a10 + x1
 %line 2465+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm12, ymm12, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 768])
 %line 2466+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 768]
+	vpmaddwd ymm0, ymm1, [r10 + 768]
 ; 8x a11 = a11 + x1
 %line 2467+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm13, ymm13, ymm0
 ; 8x x1 = maddwd(x0, mem256[pa + 800])
 %line 2468+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm1, [r8 + 800]
+	vpmaddwd ymm0, ymm1, [r10 + 800]
 ; 8x a12 = a12 + x1
 %line 2469+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm14, ymm14, ymm0
 ; mem256[pc + 3200] = a0
 %line 2470+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 3200], ymm2
+	vmovdqu [r8 + 3200], ymm2
 ; mem256[pc + 3232] = a1
 %line 2471+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 3232], ymm5
+	vmovdqu [r8 + 3232], ymm5
 ; mem256[pc + 3264] = a2
 %line 2472+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 3264], ymm4
+	vmovdqu [r8 + 3264], ymm4
 ; mem256[pc + 3296] = a3
 %line 2473+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 3296], ymm7
+	vmovdqu [r8 + 3296], ymm7
 ; mem256[pc + 3328] = a4
 %line 2474+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 3328], ymm9
+	vmovdqu [r8 + 3328], ymm9
 ; mem256[pc + 3360] = a5
 %line 2475+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 3360], ymm8
+	vmovdqu [r8 + 3360], ymm8
 ; mem256[pc + 3392] = a6
 %line 2476+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 3392], ymm3
+	vmovdqu [r8 + 3392], ymm3
 ; mem256[pc + 3424] = a7
 %line 2477+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 3424], ymm6
+	vmovdqu [r8 + 3424], ymm6
 ; mem256[pc + 3456] = a8
 %line 2478+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 3456], ymm11
+	vmovdqu [r8 + 3456], ymm11
 ; mem256[pc + 3488] = a9
 %line 2479+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 3488], ymm10
+	vmovdqu [r8 + 3488], ymm10
 ; mem256[pc + 3520] = a10
 %line 2480+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 3520], ymm12
+	vmovdqu [r8 + 3520], ymm12
 ; mem256[pc + 3552] = a11
 %line 2481+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 3552], ymm13
+	vmovdqu [r8 + 3552], ymm13
 ; mem256[pc + 3584] = a12
 %line 2482+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 3584], ymm14
+	vmovdqu [r8 + 3584], ymm14
 ; 8x x0 = mem32[pb + 188]
 %line 2483+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm0, [r12 + 188]
+	vpbroadcastd ymm0, [rsi + 188]
 ; 8x a0 = maddwd(x0, mem256[pa + 896])
 %line 2484+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm0, ymm0, [r8 + 896]
+	vpmaddwd ymm0, ymm0, [r10 + 896]
 ; 8x x0 = mem32[pb + 204]
 %line 2485+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm1, [r12 + 204]
+	vpbroadcastd ymm1, [rsi + 204]
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 2486+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm2, ymm1, [r8 + 864]
+	vpmaddwd ymm2, ymm1, [r10 + 864]
 ; 8x a0 = a0 + x1
 %line 2487+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm0, ymm2
 ; 8x a1 = maddwd(x0, mem256[pa + 896])
 %line 2488+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm1, ymm1, [r8 + 896]
+	vpmaddwd ymm1, ymm1, [r10 + 896]
 ; 8x x0 = mem32[pb + 220]
 %line 2489+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpbroadcastd ymm2, [r12 + 220]
+	vpbroadcastd ymm2, [rsi + 220]
 ; 8x x1 = maddwd(x0, mem256[pa + 832])
 %line 2490+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r10, r12
-	vpmaddwd ymm3, ymm2, [r8 + 832]
+	vpmaddwd ymm3, ymm2, [r10 + 832]
 ; 8x a0 = a0 + x1
 %line 2491+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm0, ymm0, ymm3
 ; 8x x1 = maddwd(x0, mem256[pa + 864])
 %line 2492+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm3, ymm2, [r8 + 864]
+	vpmaddwd ymm3, ymm2, [r10 + 864]
 ; 8x a1 = a1 + x1
 %line 2493+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddd ymm1, ymm1, ymm3
 ; 8x a2 = maddwd(x0, mem256[pa + 896])
 %line 2494+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmaddwd ymm2, ymm2, [r8 + 896]
+	vpmaddwd ymm2, ymm2, [r10 + 896]
 ; mem256[pc + 3616] = a0
 %line 2495+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rsi, r8
-	vmovdqu [rdx + 3616], ymm0
+	vmovdqu [r8 + 3616], ymm0
 ; mem256[pc + 3648] = a1
 %line 2496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 3648], ymm1
+	vmovdqu [r8 + 3648], ymm1
 ; mem256[pc + 3680] = a2
 %line 2497+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [rdx + 3680], ymm2
+	vmovdqu [r8 + 3680], ymm2
 ; x4 = mem256[C65]
 %line 2498+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [rel C65]
+	vmovdqu ymm5, [rel C65]
 ; x5 = mem256[DW65]
 %line 2499+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm4, [rel DW65]
+	vmovdqu ymm6, [rel DW65]
 ; x6 = mem256[BV]
 %line 2500+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm5, [rel BV]
+	vmovdqu ymm4, [rel BV]
 ; x7 = mem256[QQ]
 %line 2501+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm6, [rel QQ]
+	vmovdqu ymm3, [rel QQ]
+; qa = pc
+%line 2502+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
+	mov rdx, r8
 ; qb = qd
 %line 2503+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, rdx
+	mov rbx, r9
 ; i1 = 3
 %line 2504+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r9, rbx
-	mov r8, 3
+	mov rbp, 3
 align 32
 .Lloop12:
 ; a0 = mem256[qa + 32]
@@ -7505,7 +7474,7 @@ align 32
 	vpermq ymm0, ymm0, 216
 ; 16x a3 = mulhi(a2, x6)
 %line 2526+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm2, ymm5
+	vpmulhw ymm1, ymm2, ymm4
 ; 16x a3 = a3 + mem256[BRND]
 %line 2527+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -7514,19 +7483,19 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x a3 = a3 * x7
 %line 2529+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a2 = a2 - a3
 %line 2530+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm1
 ; 16x a1 = mulhi(a0, x5)
 %line 2531+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm4
+	vpmulhw ymm1, ymm0, ymm6
 ; 16x a0 = a0 * x4
 %line 2532+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm3
+	vpmullw ymm0, ymm0, ymm5
 ; 16x a1 = a1 * x7
 %line 2533+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a0 = a0 - a1
 %line 2534+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
@@ -7535,7 +7504,7 @@ align 32
 	vpaddw ymm0, ymm0, ymm2
 ; 16x a3 = mulhi(a0, x6)
 %line 2536+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x a3 = a3 + mem256[BRND]
 %line 2537+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -7544,7 +7513,7 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x a3 = a3 * x7
 %line 2539+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a0 = a0 - a3
 %line 2540+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
@@ -7613,7 +7582,7 @@ align 32
 	vpermq ymm0, ymm0, 216
 ; 16x a3 = mulhi(a2, x6)
 %line 2562+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm2, ymm5
+	vpmulhw ymm1, ymm2, ymm4
 ; 16x a3 = a3 + mem256[BRND]
 %line 2563+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -7622,19 +7591,19 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x a3 = a3 * x7
 %line 2565+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a2 = a2 - a3
 %line 2566+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm1
 ; 16x a1 = mulhi(a0, x5)
 %line 2567+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm4
+	vpmulhw ymm1, ymm0, ymm6
 ; 16x a0 = a0 * x4
 %line 2568+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm3
+	vpmullw ymm0, ymm0, ymm5
 ; 16x a1 = a1 * x7
 %line 2569+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a0 = a0 - a1
 %line 2570+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
@@ -7643,7 +7612,7 @@ align 32
 	vpaddw ymm0, ymm0, ymm2
 ; 16x a3 = mulhi(a0, x6)
 %line 2572+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x a3 = a3 + mem256[BRND]
 %line 2573+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -7652,7 +7621,7 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x a3 = a3 * x7
 %line 2575+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a0 = a0 - a3
 %line 2576+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
@@ -7721,7 +7690,7 @@ align 32
 	vpermq ymm0, ymm0, 216
 ; 16x a3 = mulhi(a2, x6)
 %line 2598+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm2, ymm5
+	vpmulhw ymm1, ymm2, ymm4
 ; 16x a3 = a3 + mem256[BRND]
 %line 2599+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -7730,19 +7699,19 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x a3 = a3 * x7
 %line 2601+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a2 = a2 - a3
 %line 2602+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm1
 ; 16x a1 = mulhi(a0, x5)
 %line 2603+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm4
+	vpmulhw ymm1, ymm0, ymm6
 ; 16x a0 = a0 * x4
 %line 2604+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm3
+	vpmullw ymm0, ymm0, ymm5
 ; 16x a1 = a1 * x7
 %line 2605+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a0 = a0 - a1
 %line 2606+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
@@ -7751,7 +7720,7 @@ align 32
 	vpaddw ymm0, ymm0, ymm2
 ; 16x a3 = mulhi(a0, x6)
 %line 2608+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x a3 = a3 + mem256[BRND]
 %line 2609+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -7760,7 +7729,7 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x a3 = a3 * x7
 %line 2611+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a0 = a0 - a3
 %line 2612+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
@@ -7829,7 +7798,7 @@ align 32
 	vpermq ymm0, ymm0, 216
 ; 16x a3 = mulhi(a2, x6)
 %line 2634+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm2, ymm5
+	vpmulhw ymm1, ymm2, ymm4
 ; 16x a3 = a3 + mem256[BRND]
 %line 2635+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -7838,19 +7807,19 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x a3 = a3 * x7
 %line 2637+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a2 = a2 - a3
 %line 2638+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm1
 ; 16x a1 = mulhi(a0, x5)
 %line 2639+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm4
+	vpmulhw ymm1, ymm0, ymm6
 ; 16x a0 = a0 * x4
 %line 2640+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm3
+	vpmullw ymm0, ymm0, ymm5
 ; 16x a1 = a1 * x7
 %line 2641+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a0 = a0 - a1
 %line 2642+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
@@ -7859,7 +7828,7 @@ align 32
 	vpaddw ymm0, ymm0, ymm2
 ; 16x a3 = mulhi(a0, x6)
 %line 2644+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x a3 = a3 + mem256[BRND]
 %line 2645+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -7868,7 +7837,7 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x a3 = a3 * x7
 %line 2647+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a0 = a0 - a3
 %line 2648+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
@@ -7883,10 +7852,10 @@ align 32
 	add rbx, 128
 ; i1 = i1 - 1
 %line 2652+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub r8, 1
+	sub rbp, 1
 ; =? i1 - 0
 %line 2653+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r8, 0
+	cmp rbp, 0
 ; goto loop12 if !=
 %line 2654+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	jne .Lloop12
@@ -7952,7 +7921,7 @@ align 32
 	vpermq ymm0, ymm0, 216
 ; 16x a3 = mulhi(a2, x6)
 %line 2675+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm2, ymm5
+	vpmulhw ymm1, ymm2, ymm4
 ; 16x a3 = a3 + mem256[BRND]
 %line 2676+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -7961,19 +7930,19 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x a3 = a3 * x7
 %line 2678+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a2 = a2 - a3
 %line 2679+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm1
 ; 16x a1 = mulhi(a0, x5)
 %line 2680+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm4
+	vpmulhw ymm1, ymm0, ymm6
 ; 16x a0 = a0 * x4
 %line 2681+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm3
+	vpmullw ymm0, ymm0, ymm5
 ; 16x a1 = a1 * x7
 %line 2682+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a0 = a0 - a1
 %line 2683+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
@@ -7982,7 +7951,7 @@ align 32
 	vpaddw ymm0, ymm0, ymm2
 ; 16x a3 = mulhi(a0, x6)
 %line 2685+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x a3 = a3 + mem256[BRND]
 %line 2686+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -7991,7 +7960,7 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x a3 = a3 * x7
 %line 2688+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a0 = a0 - a3
 %line 2689+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
@@ -8060,7 +8029,7 @@ align 32
 	vpermq ymm0, ymm0, 216
 ; 16x a3 = mulhi(a2, x6)
 %line 2711+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm2, ymm5
+	vpmulhw ymm1, ymm2, ymm4
 ; 16x a3 = a3 + mem256[BRND]
 %line 2712+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -8069,19 +8038,19 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x a3 = a3 * x7
 %line 2714+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a2 = a2 - a3
 %line 2715+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm1
 ; 16x a1 = mulhi(a0, x5)
 %line 2716+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm4
+	vpmulhw ymm1, ymm0, ymm6
 ; 16x a0 = a0 * x4
 %line 2717+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm3
+	vpmullw ymm0, ymm0, ymm5
 ; 16x a1 = a1 * x7
 %line 2718+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a0 = a0 - a1
 %line 2719+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
@@ -8090,7 +8059,7 @@ align 32
 	vpaddw ymm0, ymm0, ymm2
 ; 16x a3 = mulhi(a0, x6)
 %line 2721+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x a3 = a3 + mem256[BRND]
 %line 2722+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -8099,7 +8068,7 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x a3 = a3 * x7
 %line 2724+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x a0 = a0 - a3
 %line 2725+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
@@ -8108,81 +8077,72 @@ align 32
 	vmovdqu [rbx + 32], ymm0
 ; qc = qc + 448
 %line 2727+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add rbp, 448
+	add rax, 448
 ; pb = pb + 224
 %line 2728+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r12, r10
-	add r12, 224
+	add rsi, 224
 ; qd = qd + 448
 %line 2729+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rbx, r9
-	add rbx, 448
+	add r9, 448
 ; i0 = i0 - 1
 %line 2730+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r9, rcx
-	sub r9, 1
+	sub rcx, 1
 ; =? i0 - 0
 %line 2731+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r9, 0
+	cmp rcx, 0
 ; goto loop11 if !=
 %line 2732+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r10, rax
-	mov rdx, r11
-	mov r8, rsi
 	jne .Lloop11
 ; pa = w + 30240
 %line 2733+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r10 + 30240]
+	lea r9, [r11 + 30240]
 ; pb = w + 3584
 %line 2734+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r10 + 3584]
+	lea rax, [r11 + 3584]
 ; i0 = 9
 %line 2735+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rsi, r10
-	mov r10, 9
-	mov r11, r9
-	mov rax, r10
+	mov r8, 9
 align 32
 .Lloop13:
 ; qb = pa + 448
 %line 2738+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r8 + 448]
+	lea r10, [r9 + 448]
 ; qc = pa + 896
 %line 2739+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r10, [r8 + 896]
+	lea rsi, [r9 + 896]
 ; x0 = mem256[qa]
 %line 2741+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r8]
+	vmovdqu ymm2, [r9]
 ; x1 = mem256[qa + 224]
 %line 2742+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r8 + 224]
+	vmovdqu ymm5, [r9 + 224]
 ; x2 = mem256[qc]
 %line 2743+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r10]
+	vmovdqu ymm0, [rsi]
 ; x3 = mem256[qc + 224]
 %line 2744+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r10 + 224]
+	vmovdqu ymm1, [rsi + 224]
 ; mem256[qd] = x0
 %line 2745+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11], ymm2
+	vmovdqu [rax], ymm2
 ; mem256[qd + 672] = x3
 %line 2746+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 672], ymm1
+	vmovdqu [rax + 672], ymm1
 ; 16x x4 = x1 - x2
 %line 2747+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm3, ymm0
+	vpsubw ymm0, ymm5, ymm0
 ; x5 = mem256[qb]
 %line 2748+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r9]
+	vmovdqu ymm5, [r10]
 ; 16x x5 = x5 - x0
 %line 2749+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm3, ymm3, ymm2
+	vpsubw ymm5, ymm5, ymm2
 ; 16x x5 = x5 + x4
 %line 2750+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpaddw ymm3, ymm3, ymm0
+	vpaddw ymm5, ymm5, ymm0
 ; 16x x2 = mulhi(x5, x6)
 %line 2751+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm2, ymm3, ymm5
+	vpmulhw ymm2, ymm5, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2752+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm2, ymm2, [rel BRND]
@@ -8191,16 +8151,16 @@ align 32
 	vpsraw ymm2, ymm2, 10
 ; 16x x2 = x2 * x7
 %line 2754+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm2, ymm2, ymm6
+	vpmullw ymm2, ymm2, ymm3
 ; 16x x5 = x5 - x2
 %line 2755+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm3, ymm3, ymm2
+	vpsubw ymm5, ymm5, ymm2
 ; mem256[qd + 224] = x5
 %line 2756+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 224], ymm3
+	vmovdqu [rax + 224], ymm5
 ; x5 = mem256[qb + 224]
 %line 2757+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r9 + 224]
+	vmovdqu ymm2, [r10 + 224]
 ; 16x x5 = x5 - x3
 %line 2758+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm1
@@ -8209,7 +8169,7 @@ align 32
 	vpsubw ymm2, ymm2, ymm0
 ; 16x x2 = mulhi(x5, x6)
 %line 2760+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2761+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -8218,37 +8178,37 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 2763+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 2764+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 448] = x5
 %line 2765+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 448], ymm2
+	vmovdqu [rax + 448], ymm2
 ; x0 = mem256[qa + 32]
 %line 2766+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 32]
+	vmovdqu ymm0, [r9 + 32]
 ; x1 = mem256[qa + 256]
 %line 2767+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 256]
+	vmovdqu ymm1, [r9 + 256]
 ; x2 = mem256[qc + 32]
 %line 2768+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 32]
+	vmovdqu ymm2, [rsi + 32]
 ; x3 = mem256[qc + 256]
 %line 2769+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 256]
+	vmovdqu ymm5, [rsi + 256]
 ; mem256[qd + 32] = x0
 %line 2770+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rax + 32], ymm0
 ; mem256[qd + 704] = x3
 %line 2771+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 704], ymm3
+	vmovdqu [rax + 704], ymm5
 ; 16x x4 = x1 - x2
 %line 2772+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
 %line 2773+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r9 + 32]
+	vmovdqu ymm2, [r10 + 32]
 ; 16x x5 = x5 - x0
 %line 2774+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
@@ -8257,7 +8217,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2776+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2777+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -8266,25 +8226,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 2779+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 2780+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 256] = x5
 %line 2781+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 256], ymm2
+	vmovdqu [rax + 256], ymm2
 ; x5 = mem256[qb + 256]
 %line 2782+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 256]
+	vmovdqu ymm0, [r10 + 256]
 ; 16x x5 = x5 - x3
 %line 2783+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 2784+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2785+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2786+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -8293,37 +8253,37 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 2788+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 2789+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 480] = x5
 %line 2790+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 480], ymm0
+	vmovdqu [rax + 480], ymm0
 ; x0 = mem256[qa + 64]
 %line 2791+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 64]
+	vmovdqu ymm0, [r9 + 64]
 ; x1 = mem256[qa + 288]
 %line 2792+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 288]
+	vmovdqu ymm1, [r9 + 288]
 ; x2 = mem256[qc + 64]
 %line 2793+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 64]
+	vmovdqu ymm2, [rsi + 64]
 ; x3 = mem256[qc + 288]
 %line 2794+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 288]
+	vmovdqu ymm5, [rsi + 288]
 ; mem256[qd + 64] = x0
 %line 2795+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [rax + 64], ymm0
 ; mem256[qd + 736] = x3
 %line 2796+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 736], ymm3
+	vmovdqu [rax + 736], ymm5
 ; 16x x4 = x1 - x2
 %line 2797+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 64]
 %line 2798+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r9 + 64]
+	vmovdqu ymm2, [r10 + 64]
 ; 16x x5 = x5 - x0
 %line 2799+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
@@ -8332,7 +8292,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2801+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2802+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -8341,25 +8301,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 2804+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 2805+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 288] = x5
 %line 2806+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 288], ymm2
+	vmovdqu [rax + 288], ymm2
 ; x5 = mem256[qb + 288]
 %line 2807+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 288]
+	vmovdqu ymm0, [r10 + 288]
 ; 16x x5 = x5 - x3
 %line 2808+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 2809+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2810+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2811+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -8368,37 +8328,37 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 2813+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 2814+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 512] = x5
 %line 2815+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 512], ymm0
+	vmovdqu [rax + 512], ymm0
 ; x0 = mem256[qa + 96]
 %line 2816+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 96]
+	vmovdqu ymm0, [r9 + 96]
 ; x1 = mem256[qa + 320]
 %line 2817+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 320]
+	vmovdqu ymm1, [r9 + 320]
 ; x2 = mem256[qc + 96]
 %line 2818+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 96]
+	vmovdqu ymm2, [rsi + 96]
 ; x3 = mem256[qc + 320]
 %line 2819+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 320]
+	vmovdqu ymm5, [rsi + 320]
 ; mem256[qd + 96] = x0
 %line 2820+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [rax + 96], ymm0
 ; mem256[qd + 768] = x3
 %line 2821+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 768], ymm3
+	vmovdqu [rax + 768], ymm5
 ; 16x x4 = x1 - x2
 %line 2822+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 96]
 %line 2823+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r9 + 96]
+	vmovdqu ymm2, [r10 + 96]
 ; 16x x5 = x5 - x0
 %line 2824+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
@@ -8407,7 +8367,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2826+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2827+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -8416,25 +8376,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 2829+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 2830+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 320] = x5
 %line 2831+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 320], ymm2
+	vmovdqu [rax + 320], ymm2
 ; x5 = mem256[qb + 320]
 %line 2832+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 320]
+	vmovdqu ymm0, [r10 + 320]
 ; 16x x5 = x5 - x3
 %line 2833+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 2834+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2835+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2836+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -8443,37 +8403,37 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 2838+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 2839+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 544] = x5
 %line 2840+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 544], ymm0
+	vmovdqu [rax + 544], ymm0
 ; x0 = mem256[qa + 128]
 %line 2841+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 128]
+	vmovdqu ymm0, [r9 + 128]
 ; x1 = mem256[qa + 352]
 %line 2842+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 352]
+	vmovdqu ymm1, [r9 + 352]
 ; x2 = mem256[qc + 128]
 %line 2843+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 128]
+	vmovdqu ymm2, [rsi + 128]
 ; x3 = mem256[qc + 352]
 %line 2844+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 352]
+	vmovdqu ymm5, [rsi + 352]
 ; mem256[qd + 128] = x0
 %line 2845+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 128], ymm0
+	vmovdqu [rax + 128], ymm0
 ; mem256[qd + 800] = x3
 %line 2846+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 800], ymm3
+	vmovdqu [rax + 800], ymm5
 ; 16x x4 = x1 - x2
 %line 2847+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 128]
 %line 2848+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r9 + 128]
+	vmovdqu ymm2, [r10 + 128]
 ; 16x x5 = x5 - x0
 %line 2849+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
@@ -8482,7 +8442,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2851+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2852+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -8491,25 +8451,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 2854+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 2855+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 352] = x5
 %line 2856+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 352], ymm2
+	vmovdqu [rax + 352], ymm2
 ; x5 = mem256[qb + 352]
 %line 2857+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 352]
+	vmovdqu ymm0, [r10 + 352]
 ; 16x x5 = x5 - x3
 %line 2858+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 2859+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2860+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2861+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -8518,37 +8478,37 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 2863+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 2864+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 576] = x5
 %line 2865+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 576], ymm0
+	vmovdqu [rax + 576], ymm0
 ; x0 = mem256[qa + 160]
 %line 2866+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 160]
+	vmovdqu ymm0, [r9 + 160]
 ; x1 = mem256[qa + 384]
 %line 2867+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 384]
+	vmovdqu ymm1, [r9 + 384]
 ; x2 = mem256[qc + 160]
 %line 2868+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 160]
+	vmovdqu ymm2, [rsi + 160]
 ; x3 = mem256[qc + 384]
 %line 2869+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 384]
+	vmovdqu ymm5, [rsi + 384]
 ; mem256[qd + 160] = x0
 %line 2870+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 160], ymm0
+	vmovdqu [rax + 160], ymm0
 ; mem256[qd + 832] = x3
 %line 2871+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 832], ymm3
+	vmovdqu [rax + 832], ymm5
 ; 16x x4 = x1 - x2
 %line 2872+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 160]
 %line 2873+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r9 + 160]
+	vmovdqu ymm2, [r10 + 160]
 ; 16x x5 = x5 - x0
 %line 2874+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
@@ -8557,7 +8517,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2876+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2877+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -8566,25 +8526,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 2879+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 2880+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 384] = x5
 %line 2881+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 384], ymm2
+	vmovdqu [rax + 384], ymm2
 ; x5 = mem256[qb + 384]
 %line 2882+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 384]
+	vmovdqu ymm0, [r10 + 384]
 ; 16x x5 = x5 - x3
 %line 2883+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 2884+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2885+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2886+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -8593,37 +8553,37 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 2888+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 2889+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 608] = x5
 %line 2890+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 608], ymm0
+	vmovdqu [rax + 608], ymm0
 ; x0 = mem256[qa + 192]
 %line 2891+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 192]
+	vmovdqu ymm0, [r9 + 192]
 ; x1 = mem256[qa + 416]
 %line 2892+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r8 + 416]
+	vmovdqu ymm1, [r9 + 416]
 ; x2 = mem256[qc + 192]
 %line 2893+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 192]
+	vmovdqu ymm2, [rsi + 192]
 ; x3 = mem256[qc + 416]
 %line 2894+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 416]
+	vmovdqu ymm5, [rsi + 416]
 ; mem256[qd + 192] = x0
 %line 2895+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 192], ymm0
+	vmovdqu [rax + 192], ymm0
 ; mem256[qd + 864] = x3
 %line 2896+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 864], ymm3
+	vmovdqu [rax + 864], ymm5
 ; 16x x4 = x1 - x2
 %line 2897+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 192]
 %line 2898+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r9 + 192]
+	vmovdqu ymm2, [r10 + 192]
 ; 16x x5 = x5 - x0
 %line 2899+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
@@ -8632,7 +8592,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2901+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2902+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -8641,25 +8601,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 2904+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 2905+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 416] = x5
 %line 2906+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 416], ymm2
+	vmovdqu [rax + 416], ymm2
 ; x5 = mem256[qb + 416]
 %line 2907+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 416]
+	vmovdqu ymm0, [r10 + 416]
 ; 16x x5 = x5 - x3
 %line 2908+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 2909+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2910+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2911+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -8668,83 +8628,80 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 2913+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 2914+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 640] = x5
 %line 2915+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 640], ymm0
+	vmovdqu [rax + 640], ymm0
 ; pa = pa + 1344
 %line 2916+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r8, 1344
+	add r9, 1344
 ; pb = pb + 896
 %line 2917+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r11, 896
+	add rax, 896
 ; i0 = i0 - 1
 %line 2918+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub rax, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 2919+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp rax, 0
+	cmp r8, 0
 ; goto loop13 if !=
 %line 2920+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	jne .Lloop13
 ; pa = w + 3584
 %line 2921+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r10, rsi
-	lea r9, [r10 + 3584]
+	lea r8, [r11 + 3584]
 ; pb = w + 30240
 %line 2922+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r11, [r10 + 30240]
+	lea r9, [r11 + 30240]
 ; i0 = 3
 %line 2923+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r8, 3
+	mov r10, 3
 align 32
 .Lloop14:
 ; qa = pa
 %line 2925+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rbx, r8
-	mov rax, r10
+	mov rsi, r8
 ; qb = pa + 896
 %line 2926+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r8, [r9 + 896]
+	lea rax, [r8 + 896]
 ; qc = pa + 1792
 %line 2927+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r10, [r9 + 1792]
+	lea rcx, [r8 + 1792]
 ; qd = pb
 %line 2928+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rcx, r9
+	mov rdx, r9
 ; i1 = 3
 %line 2929+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rdx, r11
-	mov rsi, 3
+	mov rbx, 3
 align 32
 .Lloop15:
 ; x0 = mem256[qa]
 %line 2931+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; x1 = mem256[qa + 448]
 %line 2932+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 448]
+	vmovdqu ymm1, [rsi + 448]
 ; x2 = mem256[qc]
 %line 2933+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10]
+	vmovdqu ymm2, [rcx]
 ; x3 = mem256[qc + 448]
 %line 2934+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 448]
+	vmovdqu ymm5, [rcx + 448]
 ; mem256[qd] = x0
 %line 2935+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rdx], ymm0
 ; mem256[qd + 1344] = x3
 %line 2936+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 1344], ymm3
+	vmovdqu [rdx + 1344], ymm5
 ; 16x x4 = x1 - x2
 %line 2937+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb]
 %line 2938+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r8]
+	vmovdqu ymm2, [rax]
 ; 16x x5 = x5 - x0
 %line 2939+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
@@ -8753,7 +8710,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2941+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2942+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -8762,25 +8719,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 2944+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 2945+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 448] = x5
 %line 2946+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 448], ymm2
+	vmovdqu [rdx + 448], ymm2
 ; x5 = mem256[qb + 448]
 %line 2947+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 448]
+	vmovdqu ymm0, [rax + 448]
 ; 16x x5 = x5 - x3
 %line 2948+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 2949+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2950+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2951+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -8789,37 +8746,37 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 2953+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 2954+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 896] = x5
 %line 2955+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 896], ymm0
+	vmovdqu [rdx + 896], ymm0
 ; x0 = mem256[qa + 32]
 %line 2956+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 32]
+	vmovdqu ymm0, [rsi + 32]
 ; x1 = mem256[qa + 480]
 %line 2957+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 480]
+	vmovdqu ymm1, [rsi + 480]
 ; x2 = mem256[qc + 32]
 %line 2958+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 32]
+	vmovdqu ymm2, [rcx + 32]
 ; x3 = mem256[qc + 480]
 %line 2959+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 480]
+	vmovdqu ymm5, [rcx + 480]
 ; mem256[qd + 32] = x0
 %line 2960+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rdx + 32], ymm0
 ; mem256[qd + 1376] = x3
 %line 2961+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 1376], ymm3
+	vmovdqu [rdx + 1376], ymm5
 ; 16x x4 = x1 - x2
 %line 2962+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
 %line 2963+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r8 + 32]
+	vmovdqu ymm2, [rax + 32]
 ; 16x x5 = x5 - x0
 %line 2964+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
@@ -8828,7 +8785,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2966+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2967+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -8837,25 +8794,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 2969+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 2970+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 480] = x5
 %line 2971+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 480], ymm2
+	vmovdqu [rdx + 480], ymm2
 ; x5 = mem256[qb + 480]
 %line 2972+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 480]
+	vmovdqu ymm0, [rax + 480]
 ; 16x x5 = x5 - x3
 %line 2973+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 2974+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2975+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2976+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -8864,37 +8821,37 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 2978+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 2979+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 928] = x5
 %line 2980+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 928], ymm0
+	vmovdqu [rdx + 928], ymm0
 ; x0 = mem256[qa + 64]
 %line 2981+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 64]
+	vmovdqu ymm0, [rsi + 64]
 ; x1 = mem256[qa + 512]
 %line 2982+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 512]
+	vmovdqu ymm1, [rsi + 512]
 ; x2 = mem256[qc + 64]
 %line 2983+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 64]
+	vmovdqu ymm2, [rcx + 64]
 ; x3 = mem256[qc + 512]
 %line 2984+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 512]
+	vmovdqu ymm5, [rcx + 512]
 ; mem256[qd + 64] = x0
 %line 2985+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [rdx + 64], ymm0
 ; mem256[qd + 1408] = x3
 %line 2986+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 1408], ymm3
+	vmovdqu [rdx + 1408], ymm5
 ; 16x x4 = x1 - x2
 %line 2987+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 64]
 %line 2988+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r8 + 64]
+	vmovdqu ymm2, [rax + 64]
 ; 16x x5 = x5 - x0
 %line 2989+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
@@ -8903,7 +8860,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 2991+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 2992+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -8912,25 +8869,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 2994+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 2995+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 512] = x5
 %line 2996+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 512], ymm2
+	vmovdqu [rdx + 512], ymm2
 ; x5 = mem256[qb + 512]
 %line 2997+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 512]
+	vmovdqu ymm0, [rax + 512]
 ; 16x x5 = x5 - x3
 %line 2998+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 2999+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 3000+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 3001+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -8939,37 +8896,37 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 3003+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 3004+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 960] = x5
 %line 3005+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 960], ymm0
+	vmovdqu [rdx + 960], ymm0
 ; x0 = mem256[qa + 96]
 %line 3006+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 96]
+	vmovdqu ymm0, [rsi + 96]
 ; x1 = mem256[qa + 544]
 %line 3007+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 544]
+	vmovdqu ymm1, [rsi + 544]
 ; x2 = mem256[qc + 96]
 %line 3008+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 96]
+	vmovdqu ymm2, [rcx + 96]
 ; x3 = mem256[qc + 544]
 %line 3009+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 544]
+	vmovdqu ymm5, [rcx + 544]
 ; mem256[qd + 96] = x0
 %line 3010+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [rdx + 96], ymm0
 ; mem256[qd + 1440] = x3
 %line 3011+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 1440], ymm3
+	vmovdqu [rdx + 1440], ymm5
 ; 16x x4 = x1 - x2
 %line 3012+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 96]
 %line 3013+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r8 + 96]
+	vmovdqu ymm2, [rax + 96]
 ; 16x x5 = x5 - x0
 %line 3014+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
@@ -8978,7 +8935,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 3016+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 3017+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -8987,25 +8944,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 3019+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 3020+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 544] = x5
 %line 3021+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 544], ymm2
+	vmovdqu [rdx + 544], ymm2
 ; x5 = mem256[qb + 544]
 %line 3022+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 544]
+	vmovdqu ymm0, [rax + 544]
 ; 16x x5 = x5 - x3
 %line 3023+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 3024+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 3025+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 3026+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -9014,58 +8971,58 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 3028+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 3029+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 992] = x5
 %line 3030+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 992], ymm0
+	vmovdqu [rdx + 992], ymm0
 ; qa = qa + 128
 %line 3031+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r9, 128
+	add rsi, 128
 ; qb = qb + 128
 %line 3032+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r8, 128
+	add rax, 128
 ; qc = qc + 128
 %line 3033+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r10, 128
+	add rcx, 128
 ; qd = qd + 128
 %line 3034+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r11, 128
+	add rdx, 128
 ; i1 = i1 - 1
 %line 3035+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub rsi, 1
+	sub rbx, 1
 ; =? i1 - 0
 %line 3036+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp rsi, 0
+	cmp rbx, 0
 ; goto loop15 if !=
 %line 3037+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	jne .Lloop15
 ; x0 = mem256[qa]
 %line 3038+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9]
+	vmovdqu ymm0, [rsi]
 ; x1 = mem256[qa + 448]
 %line 3039+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 448]
+	vmovdqu ymm1, [rsi + 448]
 ; x2 = mem256[qc]
 %line 3040+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10]
+	vmovdqu ymm2, [rcx]
 ; x3 = mem256[qc + 448]
 %line 3041+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 448]
+	vmovdqu ymm5, [rcx + 448]
 ; mem256[qd] = x0
 %line 3042+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rdx], ymm0
 ; mem256[qd + 1344] = x3
 %line 3043+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 1344], ymm3
+	vmovdqu [rdx + 1344], ymm5
 ; 16x x4 = x1 - x2
 %line 3044+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb]
 %line 3045+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r8]
+	vmovdqu ymm2, [rax]
 ; 16x x5 = x5 - x0
 %line 3046+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
@@ -9074,7 +9031,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 3048+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 3049+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -9083,25 +9040,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 3051+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 3052+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 448] = x5
 %line 3053+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 448], ymm2
+	vmovdqu [rdx + 448], ymm2
 ; x5 = mem256[qb + 448]
 %line 3054+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 448]
+	vmovdqu ymm0, [rax + 448]
 ; 16x x5 = x5 - x3
 %line 3055+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 3056+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 3057+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 3058+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -9110,37 +9067,37 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 3060+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 3061+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 896] = x5
 %line 3062+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 896], ymm0
+	vmovdqu [rdx + 896], ymm0
 ; x0 = mem256[qa + 32]
 %line 3063+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r9 + 32]
+	vmovdqu ymm0, [rsi + 32]
 ; x1 = mem256[qa + 480]
 %line 3064+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm1, [r9 + 480]
+	vmovdqu ymm1, [rsi + 480]
 ; x2 = mem256[qc + 32]
 %line 3065+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r10 + 32]
+	vmovdqu ymm2, [rcx + 32]
 ; x3 = mem256[qc + 480]
 %line 3066+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 480]
+	vmovdqu ymm5, [rcx + 480]
 ; mem256[qd + 32] = x0
 %line 3067+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rdx + 32], ymm0
 ; mem256[qd + 1376] = x3
 %line 3068+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 1376], ymm3
+	vmovdqu [rdx + 1376], ymm5
 ; 16x x4 = x1 - x2
 %line 3069+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
 ; x5 = mem256[qb + 32]
 %line 3070+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r8 + 32]
+	vmovdqu ymm2, [rax + 32]
 ; 16x x5 = x5 - x0
 %line 3071+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
@@ -9149,7 +9106,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 3073+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 3074+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -9158,25 +9115,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 3076+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 3077+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 480] = x5
 %line 3078+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 480], ymm2
+	vmovdqu [rdx + 480], ymm2
 ; x5 = mem256[qb + 480]
 %line 3079+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm0, [r8 + 480]
+	vmovdqu ymm0, [rax + 480]
 ; 16x x5 = x5 - x3
 %line 3080+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 3081+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 3082+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 3083+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -9185,42 +9142,34 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 3085+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 3086+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 928] = x5
 %line 3087+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 928], ymm0
+	vmovdqu [rdx + 928], ymm0
 ; pa = pa + 2688
 %line 3088+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r9, rcx
-	add r9, 2688
+	add r8, 2688
 ; pb = pb + 1792
 %line 3089+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r11, rdx
-	add r11, 1792
+	add r9, 1792
 ; i0 = i0 - 1
 %line 3090+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r8, rbx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 3091+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop14 if !=
 %line 3092+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r10, rax
 	jne .Lloop14
 ; pa = w + 30240
 %line 3093+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rax, rdi
-	lea r8, [r10 + 30240]
+	lea r8, [r11 + 30240]
 ; pb = w + 3584
 %line 3094+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r11, [r10 + 3584]
-; qa = pa
-%line 3095+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rdi, r10
+	lea rsi, [r11 + 3584]
 ; qb = pa + 1792
 %line 3096+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	lea r9, [r8 + 1792]
@@ -9229,7 +9178,7 @@ align 32
 	lea r10, [r8 + 3584]
 ; i1 = 7
 %line 3099+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rsi, 7
+	mov rax, 7
 align 32
 .Lloop16:
 ; x0 = mem256[qa]
@@ -9243,13 +9192,13 @@ align 32
 	vmovdqu ymm2, [r10]
 ; x3 = mem256[qc + 896]
 %line 3104+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 896]
+	vmovdqu ymm5, [r10 + 896]
 ; mem256[qd] = x0
 %line 3105+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11], ymm0
+	vmovdqu [rsi], ymm0
 ; mem256[qd + 2688] = x3
 %line 3106+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 2688], ymm3
+	vmovdqu [rsi + 2688], ymm5
 ; 16x x4 = x1 - x2
 %line 3107+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
@@ -9264,7 +9213,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 3111+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 3112+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -9273,25 +9222,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 3114+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 3115+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 896] = x5
 %line 3116+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 896], ymm2
+	vmovdqu [rsi + 896], ymm2
 ; x5 = mem256[qb + 896]
 %line 3117+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r9 + 896]
 ; 16x x5 = x5 - x3
 %line 3118+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 3119+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 3120+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 3121+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -9300,13 +9249,13 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 3123+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 3124+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1792] = x5
 %line 3125+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 1792], ymm0
+	vmovdqu [rsi + 1792], ymm0
 ; x0 = mem256[qa + 32]
 %line 3126+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 32]
@@ -9318,13 +9267,13 @@ align 32
 	vmovdqu ymm2, [r10 + 32]
 ; x3 = mem256[qc + 928]
 %line 3129+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 928]
+	vmovdqu ymm5, [r10 + 928]
 ; mem256[qd + 32] = x0
 %line 3130+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 32], ymm0
+	vmovdqu [rsi + 32], ymm0
 ; mem256[qd + 2720] = x3
 %line 3131+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 2720], ymm3
+	vmovdqu [rsi + 2720], ymm5
 ; 16x x4 = x1 - x2
 %line 3132+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
@@ -9339,7 +9288,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 3136+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 3137+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -9348,25 +9297,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 3139+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 3140+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 928] = x5
 %line 3141+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 928], ymm2
+	vmovdqu [rsi + 928], ymm2
 ; x5 = mem256[qb + 928]
 %line 3142+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r9 + 928]
 ; 16x x5 = x5 - x3
 %line 3143+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 3144+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 3145+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 3146+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -9375,13 +9324,13 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 3148+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 3149+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1824] = x5
 %line 3150+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 1824], ymm0
+	vmovdqu [rsi + 1824], ymm0
 ; x0 = mem256[qa + 64]
 %line 3151+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 64]
@@ -9393,13 +9342,13 @@ align 32
 	vmovdqu ymm2, [r10 + 64]
 ; x3 = mem256[qc + 960]
 %line 3154+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 960]
+	vmovdqu ymm5, [r10 + 960]
 ; mem256[qd + 64] = x0
 %line 3155+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 64], ymm0
+	vmovdqu [rsi + 64], ymm0
 ; mem256[qd + 2752] = x3
 %line 3156+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 2752], ymm3
+	vmovdqu [rsi + 2752], ymm5
 ; 16x x4 = x1 - x2
 %line 3157+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
@@ -9414,7 +9363,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 3161+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 3162+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -9423,25 +9372,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 3164+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 3165+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 960] = x5
 %line 3166+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 960], ymm2
+	vmovdqu [rsi + 960], ymm2
 ; x5 = mem256[qb + 960]
 %line 3167+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r9 + 960]
 ; 16x x5 = x5 - x3
 %line 3168+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 3169+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 3170+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 3171+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -9450,13 +9399,13 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 3173+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 3174+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1856] = x5
 %line 3175+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 1856], ymm0
+	vmovdqu [rsi + 1856], ymm0
 ; x0 = mem256[qa + 96]
 %line 3176+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8 + 96]
@@ -9468,13 +9417,13 @@ align 32
 	vmovdqu ymm2, [r10 + 96]
 ; x3 = mem256[qc + 992]
 %line 3179+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm3, [r10 + 992]
+	vmovdqu ymm5, [r10 + 992]
 ; mem256[qd + 96] = x0
 %line 3180+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 96], ymm0
+	vmovdqu [rsi + 96], ymm0
 ; mem256[qd + 2784] = x3
 %line 3181+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 2784], ymm3
+	vmovdqu [rsi + 2784], ymm5
 ; 16x x4 = x1 - x2
 %line 3182+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm1, ymm1, ymm2
@@ -9489,7 +9438,7 @@ align 32
 	vpaddw ymm2, ymm2, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 3186+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm0, ymm2, ymm5
+	vpmulhw ymm0, ymm2, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 3187+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -9498,25 +9447,25 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x2 = x2 * x7
 %line 3189+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm0, ymm0, ymm6
+	vpmullw ymm0, ymm0, ymm3
 ; 16x x5 = x5 - x2
 %line 3190+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm2, ymm2, ymm0
 ; mem256[qd + 992] = x5
 %line 3191+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 992], ymm2
+	vmovdqu [rsi + 992], ymm2
 ; x5 = mem256[qb + 992]
 %line 3192+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r9 + 992]
 ; 16x x5 = x5 - x3
 %line 3193+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpsubw ymm0, ymm0, ymm3
+	vpsubw ymm0, ymm0, ymm5
 ; 16x x5 = x5 - x4
 %line 3194+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; 16x x2 = mulhi(x5, x6)
 %line 3195+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmulhw ymm1, ymm0, ymm5
+	vpmulhw ymm1, ymm0, ymm4
 ; 16x x2 = x2 + mem256[BRND]
 %line 3196+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm1, ymm1, [rel BRND]
@@ -9525,13 +9474,13 @@ align 32
 	vpsraw ymm1, ymm1, 10
 ; 16x x2 = x2 * x7
 %line 3198+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vpmullw ymm1, ymm1, ymm6
+	vpmullw ymm1, ymm1, ymm3
 ; 16x x5 = x5 - x2
 %line 3199+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[qd + 1888] = x5
 %line 3200+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu [r11 + 1888], ymm0
+	vmovdqu [rsi + 1888], ymm0
 ; qa = qa + 128
 %line 3201+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	add r8, 128
@@ -9543,13 +9492,13 @@ align 32
 	add r10, 128
 ; qd = qd + 128
 %line 3204+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r11, 128
+	add rsi, 128
 ; i1 = i1 - 1
 %line 3205+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub rsi, 1
+	sub rax, 1
 ; =? i1 - 0
 %line 3206+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp rsi, 0
+	cmp rax, 0
 ; goto loop16 if !=
 %line 3207+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	jne .Lloop16
@@ -9561,27 +9510,25 @@ align 32
 	vmovdqu ymm4, [rel QQ]
 ; pa = w + 3584
 %line 3210+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r10, rdi
-	lea r8, [r10 + 3584]
+	lea r8, [r11 + 3584]
 ; pb = w + 5298
 %line 3211+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r9, [r10 + 5298]
+	lea r9, [r11 + 5298]
 ; pc = w + 5296
 %line 3212+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea r11, [r10 + 5296]
+	lea r10, [r11 + 5296]
 ; qd = w + 45024
 %line 3213+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	lea rsi, [r10 + 45024]
+	lea rsi, [r11 + 45024]
 ; x0 = mem256[pa]
 %line 3214+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov rcx, r10
 	vmovdqu ymm0, [r8]
 ; x1 = mem256[pb]
 %line 3215+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm1, [r9]
 ; x2 = mem256[pc]
 %line 3216+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r11]
+	vmovdqu ymm2, [r10]
 ; x2 &= mem256[LANE0OFF]
 %line 3217+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpand ymm2, ymm2, [rel LANE0OFF]
@@ -9617,14 +9564,13 @@ align 32
 	add r9, 32
 ; pc = pc + 32
 %line 3228+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r11, 32
+	add r10, 32
 ; qd = qd + 32
 %line 3229+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	add rsi, 32
 ; i1 = 13
 %line 3230+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r10, 13
-	mov rdi, rax
+	mov rax, 13
 align 32
 .Lloop17:
 ; x0 = mem256[pa]
@@ -9635,7 +9581,7 @@ align 32
 	vmovdqu ymm1, [r9]
 ; x2 = mem256[pc]
 %line 3234+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r11]
+	vmovdqu ymm2, [r10]
 ; 16x x0 = x0 + x1
 %line 3235+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
@@ -9668,7 +9614,7 @@ align 32
 	vmovdqu ymm1, [r9 + 32]
 ; x2 = mem256[pc + 32]
 %line 3245+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r11 + 32]
+	vmovdqu ymm2, [r10 + 32]
 ; 16x x0 = x0 + x1
 %line 3246+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
@@ -9701,7 +9647,7 @@ align 32
 	vmovdqu ymm1, [r9 + 64]
 ; x2 = mem256[pc + 64]
 %line 3256+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r11 + 64]
+	vmovdqu ymm2, [r10 + 64]
 ; 16x x0 = x0 + x1
 %line 3257+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
@@ -9734,7 +9680,7 @@ align 32
 	vmovdqu ymm1, [r9 + 96]
 ; x2 = mem256[pc + 96]
 %line 3267+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r11 + 96]
+	vmovdqu ymm2, [r10 + 96]
 ; 16x x0 = x0 + x1
 %line 3268+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
@@ -9767,16 +9713,16 @@ align 32
 	add r9, 128
 ; pc = pc + 128
 %line 3278+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	add r11, 128
+	add r10, 128
 ; qd = qd + 128
 %line 3279+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	add rsi, 128
 ; i1 = i1 - 1
 %line 3280+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	sub r10, 1
+	sub rax, 1
 ; =? i1 - 0
 %line 3281+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	cmp r10, 0
+	cmp rax, 0
 ; goto loop17 if !=
 %line 3282+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	jne .Lloop17
@@ -9788,7 +9734,7 @@ align 32
 	vmovdqu ymm1, [r9]
 ; x2 = mem256[pc]
 %line 3285+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	vmovdqu ymm2, [r11]
+	vmovdqu ymm2, [r10]
 ; 16x x0 = x0 + x1
 %line 3286+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vpaddw ymm0, ymm0, ymm1
@@ -9815,8 +9761,7 @@ align 32
 	vmovdqu [rsi], ymm0
 ; pa = w + 45024
 %line 3294+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
-	mov r10, rcx
-	lea r8, [r10 + 45024]
+	lea r8, [r11 + 45024]
 ; x0 = mem256[pa]
 %line 3295+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vmovdqu ymm0, [r8]
@@ -10157,7 +10102,6 @@ align 32
 %line 3407+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx2_857.q
 	vzeroupper
 	mov rsp, [rsp + 51392]
-	pop r12
 	pop rbp
 	pop rbx
 	ret

@@ -1468,34 +1468,30 @@ qhasm_kernel_salsa8_amd64_avx2_core:
 	vpunpckhdq xmm3, xmm5, xmm3
 ; da = unpacklo64(e0, e1)
 %line 526+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpcklqdq xmm4, xmm1, xmm2
+	vpunpcklqdq xmm6, xmm1, xmm2
 ; dd = unpackhi64(e0, e1)
 %line 527+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhqdq xmm1, xmm1, xmm2
+	vpunpckhqdq xmm4, xmm1, xmm2
 ; dc = unpacklo64(e2, e3)
 %line 528+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpcklqdq xmm2, xmm0, xmm3
+	vpunpcklqdq xmm7, xmm0, xmm3
 ; db = unpackhi64(e2, e3)
 %line 529+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpunpckhqdq xmm0, xmm0, xmm3
 ; i = 4
 %line 530+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	mov r8, 4
-	vmovdqa xmm6, xmm4
-	vmovdqa xmm4, xmm1
-	vmovdqa xmm3, xmm2
-	vmovdqa xmm5, xmm0
 align 32
 .Lcorerounds:
 ; db = shuffle32(db, 0x39)
 %line 532+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpshufd xmm1, xmm5, 57
+	vpshufd xmm1, xmm0, 57
 ; dd = shuffle32(dd, 0x93)
 %line 533+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpshufd xmm2, xmm4, 147
 ; dc = shuffle32(dc, 0x4e)
 %line 534+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpshufd xmm3, xmm3, 78
+	vpshufd xmm3, xmm7, 78
 ; 4x e0 = da + dd
 %line 535+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpaddd xmm4, xmm6, xmm2
@@ -1570,10 +1566,10 @@ align 32
 	vpor xmm2, xmm2, xmm0
 ; dc ^= e1
 %line 555+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpxor xmm3, xmm3, xmm2
+	vpxor xmm7, xmm3, xmm2
 ; 4x e2 = dc + dd
 %line 556+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpaddd xmm1, xmm3, xmm4
+	vpaddd xmm1, xmm7, xmm4
 ; 4x e2 <<<= 13
 %line 557+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpslld xmm0, xmm1, 13
@@ -1581,18 +1577,18 @@ align 32
 	vpor xmm2, xmm2, xmm0
 ; db ^= e2
 %line 558+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpxor xmm5, xmm5, xmm2
+	vpxor xmm0, xmm5, xmm2
 ; 4x e3 = db + dc
 %line 559+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpaddd xmm1, xmm5, xmm3
+	vpaddd xmm2, xmm0, xmm7
 ; 4x e3 <<<= 18
 %line 560+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpslld xmm0, xmm1, 18
-	vpsrld xmm2, xmm1, 14
-	vpor xmm2, xmm2, xmm0
+	vpslld xmm1, xmm2, 18
+	vpsrld xmm3, xmm2, 14
+	vpor xmm3, xmm3, xmm1
 ; da ^= e3
 %line 561+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpxor xmm6, xmm6, xmm2
+	vpxor xmm6, xmm6, xmm3
 ; =? i -= 1
 %line 562+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	sub r8, 1
@@ -1601,50 +1597,46 @@ align 32
 	jne .Lcorerounds
 ; e0 = unpacklo32(da, dd)
 %line 564+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqa xmm0, xmm5
-	vmovdqa xmm2, xmm3
-	vmovdqa xmm1, xmm4
-	vmovdqa xmm4, xmm6
-	vpunpckldq xmm3, xmm4, xmm1
+	vpunpckldq xmm1, xmm6, xmm4
 ; e1 = unpacklo32(dc, db)
 %line 565+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckldq xmm5, xmm2, xmm0
+	vpunpckldq xmm2, xmm7, xmm0
 ; e2 = unpackhi32(da, dd)
 %line 566+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhdq xmm1, xmm4, xmm1
+	vpunpckhdq xmm3, xmm6, xmm4
 ; e3 = unpackhi32(dc, db)
 %line 567+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhdq xmm0, xmm2, xmm0
+	vpunpckhdq xmm0, xmm7, xmm0
 ; r0 = unpacklo64(e0, e1)
 %line 568+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpcklqdq xmm2, xmm3, xmm5
+	vpunpcklqdq xmm4, xmm1, xmm2
 ; r1 = unpackhi64(e0, e1)
 %line 569+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhqdq xmm3, xmm3, xmm5
+	vpunpckhqdq xmm1, xmm1, xmm2
 ; r2 = unpacklo64(e2, e3)
 %line 570+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpcklqdq xmm4, xmm1, xmm0
+	vpunpcklqdq xmm2, xmm3, xmm0
 ; r3 = unpackhi64(e2, e3)
 %line 571+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpunpckhqdq xmm0, xmm1, xmm0
+	vpunpckhqdq xmm0, xmm3, xmm0
 ; r1 = shuffle32(r1, 0x93)
 %line 572+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpshufd xmm3, xmm3, 147
+	vpshufd xmm1, xmm1, 147
 ; r2 = shuffle32(r2, 0x4e)
 %line 573+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vpshufd xmm4, xmm4, 78
+	vpshufd xmm2, xmm2, 78
 ; r3 = shuffle32(r3, 0x39)
 %line 574+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vpshufd xmm0, xmm0, 57
 ; mem128[out + 0] = r0
 %line 575+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [rdi], xmm2
+	vmovdqu [rdi], xmm4
 ; mem128[out + 16] = r1
 %line 576+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [rdi + 16], xmm3
+	vmovdqu [rdi + 16], xmm1
 ; mem128[out + 32] = r2
 %line 577+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
-	vmovdqu [rdi + 32], xmm4
+	vmovdqu [rdi + 32], xmm2
 ; mem128[out + 48] = r3
 %line 578+0 specs/salsa20/generated/salsa20_amd64_avx2_r8.q
 	vmovdqu [rdi + 48], xmm0

@@ -1239,19 +1239,20 @@ qhasm_kernel_core_mult3sntrup653_amd64_avx2bs_mul:
 ; q = w
 %line 509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	mov r8, r11
+; pd = w
+%line 510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov r9, r11
 ; cnt = 6
 %line 511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov r10, r11
-	mov r9, 6
-	mov rsi, r8
+	mov r10, 6
 align 32
 .Levloop:
 ; v2 = mem256[q + 0]
 %line 513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm4, [rsi]
+	vmovdqu ymm4, [r8]
 ; v3 = mem256[q + 192]
 %line 514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu ymm5, [rsi + 192]
+	vmovdqu ymm5, [r8 + 192]
 ; 8x v6 = v2 >> 16
 %line 515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpsrld ymm0, ymm4, 16
@@ -2127,28 +2128,28 @@ align 32
 	vperm2i128 ymm12, ymm12, ymm15, 49
 ; mem256[pd + 384] = v342
 %line 797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r11 + 384], ymm4
+	vmovdqu [r9 + 384], ymm4
 ; mem256[pd + 448] = v344
 %line 798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r11 + 448], ymm7
+	vmovdqu [r9 + 448], ymm7
 ; mem256[pd + 512] = v346
 %line 799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r11 + 512], ymm13
+	vmovdqu [r9 + 512], ymm13
 ; mem256[pd + 576] = v348
 %line 800+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r11 + 576], ymm10
+	vmovdqu [r9 + 576], ymm10
 ; mem256[pd + 640] = v343
 %line 801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r11 + 640], ymm1
+	vmovdqu [r9 + 640], ymm1
 ; mem256[pd + 704] = v345
 %line 802+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r11 + 704], ymm8
+	vmovdqu [r9 + 704], ymm8
 ; mem256[pd + 768] = v347
 %line 803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r11 + 768], ymm3
+	vmovdqu [r9 + 768], ymm3
 ; mem256[pd + 832] = v349
 %line 804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r11 + 832], ymm12
+	vmovdqu [r9 + 832], ymm12
 ; v350 = unpacklo32(v2, v286)
 %line 805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	vpunpckldq ymm7, ymm6, ymm2
@@ -2224,52 +2225,51 @@ align 32
 	vperm2i128 ymm0, ymm8, ymm0, 49
 ; mem256[pd + 416] = v366
 %line 829+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r11 + 416], ymm4
+	vmovdqu [r9 + 416], ymm4
 ; mem256[pd + 480] = v368
 %line 830+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r11 + 480], ymm5
+	vmovdqu [r9 + 480], ymm5
 ; mem256[pd + 544] = v370
 %line 831+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r11 + 544], ymm6
+	vmovdqu [r9 + 544], ymm6
 ; mem256[pd + 608] = v372
 %line 832+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r11 + 608], ymm7
+	vmovdqu [r9 + 608], ymm7
 ; mem256[pd + 672] = v367
 %line 833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r11 + 672], ymm1
+	vmovdqu [r9 + 672], ymm1
 ; mem256[pd + 736] = v369
 %line 834+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r11 + 736], ymm2
+	vmovdqu [r9 + 736], ymm2
 ; mem256[pd + 800] = v371
 %line 835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r11 + 800], ymm3
+	vmovdqu [r9 + 800], ymm3
 ; mem256[pd + 864] = v373
 %line 836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r11 + 864], ymm0
+	vmovdqu [r9 + 864], ymm0
 ; q += 32
 %line 837+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	add rsi, 32
+	add r8, 32
 ; pd += 512
 %line 838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	add r11, 512
+	add r9, 512
 ; t0 = pd + 512
 %line 839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	lea r8, [r11 + 512]
+	lea rsi, [r9 + 512]
 ; =? cnt - 4
 %line 840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	cmp r9, 4
+	cmp r10, 4
 ; pd = t0 if =
 %line 841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	cmove r11, r8
+	cmove r9, rsi
 ; =? cnt -= 1
 %line 842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	sub r9, 1
+	sub r10, 1
 ; goto evloop if !=
 %line 843+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	jne .Levloop
 ; pc = w
 %line 844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov r11, r10
 	mov rax, r11
 ; mb = 0
 %line 845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
@@ -3370,10 +3370,12 @@ align 32
 ; pc = w
 %line 1215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	mov r8, r11
+; q = w
+%line 1216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
+	mov r9, r11
 ; cnt = 6
 %line 1217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov r10, r11
-	mov r9, 6
+	mov r10, 6
 align 32
 .Liloop:
 ; v375 = mem256[pc + 4480]
@@ -6004,31 +6006,30 @@ align 32
 	vpor ymm3, ymm5, ymm3
 ; mem256[q + 7552] = v1215
 %line 2061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r11 + 7552], ymm2
+	vmovdqu [r9 + 7552], ymm2
 ; mem256[q + 7748] = v1207
 %line 2062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r11 + 7748], ymm0
+	vmovdqu [r9 + 7748], ymm0
 ; mem256[q + 8320] = v1216
 %line 2063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r11 + 8320], ymm3
+	vmovdqu [r9 + 8320], ymm3
 ; mem256[q + 8516] = v1208
 %line 2064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	vmovdqu [r11 + 8516], ymm1
+	vmovdqu [r9 + 8516], ymm1
 ; pc += 512
 %line 2065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	add r8, 512
 ; q += 32
 %line 2066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	add r11, 32
+	add r9, 32
 ; =? cnt -= 1
 %line 2067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	sub r9, 1
+	sub r10, 1
 ; goto iloop if !=
 %line 2068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
 	jne .Liloop
 ; v1217 = mem256[w + 7552]
 %line 2069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q
-	mov r11, r10
 	vmovdqu ymm0, [r11 + 7552]
 ; v1218 = mem256[w + 8320]
 %line 2070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_653.q

@@ -1587,19 +1587,20 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx2bs_mul:
 ; q = w
 %line 627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	mov r8, r11
+; pd = w
+%line 628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	mov r9, r11
 ; cnt = 8
 %line 629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov r10, r11
-	mov r9, 8
-	mov rsi, r8
+	mov r10, 8
 align 32
 .Levloop:
 ; v2 = mem256[q + 0]
 %line 631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm4, [rsi]
+	vmovdqu ymm4, [r8]
 ; v3 = mem256[q + 256]
 %line 632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu ymm5, [rsi + 256]
+	vmovdqu ymm5, [r8 + 256]
 ; 8x v6 = v2 >> 16
 %line 633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpsrld ymm0, ymm4, 16
@@ -2475,28 +2476,28 @@ align 32
 	vperm2i128 ymm12, ymm12, ymm15, 49
 ; mem256[pd + 512] = v342
 %line 915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r11 + 512], ymm4
+	vmovdqu [r9 + 512], ymm4
 ; mem256[pd + 576] = v344
 %line 916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r11 + 576], ymm7
+	vmovdqu [r9 + 576], ymm7
 ; mem256[pd + 640] = v346
 %line 917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r11 + 640], ymm13
+	vmovdqu [r9 + 640], ymm13
 ; mem256[pd + 704] = v348
 %line 918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r11 + 704], ymm10
+	vmovdqu [r9 + 704], ymm10
 ; mem256[pd + 768] = v343
 %line 919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r11 + 768], ymm1
+	vmovdqu [r9 + 768], ymm1
 ; mem256[pd + 832] = v345
 %line 920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r11 + 832], ymm8
+	vmovdqu [r9 + 832], ymm8
 ; mem256[pd + 896] = v347
 %line 921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r11 + 896], ymm3
+	vmovdqu [r9 + 896], ymm3
 ; mem256[pd + 960] = v349
 %line 922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r11 + 960], ymm12
+	vmovdqu [r9 + 960], ymm12
 ; v350 = unpacklo32(v2, v286)
 %line 923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	vpunpckldq ymm7, ymm6, ymm2
@@ -2572,52 +2573,51 @@ align 32
 	vperm2i128 ymm0, ymm8, ymm0, 49
 ; mem256[pd + 544] = v366
 %line 947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r11 + 544], ymm4
+	vmovdqu [r9 + 544], ymm4
 ; mem256[pd + 608] = v368
 %line 948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r11 + 608], ymm5
+	vmovdqu [r9 + 608], ymm5
 ; mem256[pd + 672] = v370
 %line 949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r11 + 672], ymm6
+	vmovdqu [r9 + 672], ymm6
 ; mem256[pd + 736] = v372
 %line 950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r11 + 736], ymm7
+	vmovdqu [r9 + 736], ymm7
 ; mem256[pd + 800] = v367
 %line 951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r11 + 800], ymm1
+	vmovdqu [r9 + 800], ymm1
 ; mem256[pd + 864] = v369
 %line 952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r11 + 864], ymm2
+	vmovdqu [r9 + 864], ymm2
 ; mem256[pd + 928] = v371
 %line 953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r11 + 928], ymm3
+	vmovdqu [r9 + 928], ymm3
 ; mem256[pd + 992] = v373
 %line 954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r11 + 992], ymm0
+	vmovdqu [r9 + 992], ymm0
 ; q += 32
 %line 955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	add rsi, 32
+	add r8, 32
 ; pd += 512
 %line 956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	add r11, 512
+	add r9, 512
 ; t0 = pd + 512
 %line 957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	lea r8, [r11 + 512]
+	lea rsi, [r9 + 512]
 ; =? cnt - 5
 %line 958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	cmp r9, 5
+	cmp r10, 5
 ; pd = t0 if =
 %line 959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	cmove r11, r8
+	cmove r9, rsi
 ; =? cnt -= 1
 %line 960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	sub r9, 1
+	sub r10, 1
 ; goto evloop if !=
 %line 961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	jne .Levloop
 ; pc = w
 %line 962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov r11, r10
 	mov rax, r11
 ; mb = 0
 %line 963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
@@ -3958,10 +3958,12 @@ align 32
 ; pc = w
 %line 1415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	mov r8, r11
+; q = w
+%line 1416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
+	mov r9, r11
 ; cnt = 7
 %line 1417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov r10, r11
-	mov r9, 7
+	mov r10, 7
 align 32
 .Liloop:
 ; v375 = mem256[pc + 5632]
@@ -6592,31 +6594,30 @@ align 32
 	vpor ymm3, ymm5, ymm3
 ; mem256[q + 9216] = v1215
 %line 2261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r11 + 9216], ymm2
+	vmovdqu [r9 + 9216], ymm2
 ; mem256[q + 9444] = v1207
 %line 2262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r11 + 9444], ymm0
+	vmovdqu [r9 + 9444], ymm0
 ; mem256[q + 10112] = v1216
 %line 2263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r11 + 10112], ymm3
+	vmovdqu [r9 + 10112], ymm3
 ; mem256[q + 10340] = v1208
 %line 2264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	vmovdqu [r11 + 10340], ymm1
+	vmovdqu [r9 + 10340], ymm1
 ; pc += 512
 %line 2265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	add r8, 512
 ; q += 32
 %line 2266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	add r11, 32
+	add r9, 32
 ; =? cnt -= 1
 %line 2267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	sub r9, 1
+	sub r10, 1
 ; goto iloop if !=
 %line 2268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
 	jne .Liloop
 ; v1217 = mem256[w + 9216]
 %line 2269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q
-	mov r11, r10
 	vmovdqu ymm0, [r11 + 9216]
 ; v1218 = mem256[w + 10112]
 %line 2270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx2bs_857.q

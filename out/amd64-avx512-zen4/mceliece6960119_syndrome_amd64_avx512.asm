@@ -19,46 +19,46 @@ qhasm_kernel_mceliece6960119_syndrome_amd64_avx512_zen4_syndrome:
 	vpxord zmm0, zmm0, zmm0
 ; eb = &EBZ
 %line 25+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	lea r10, [rsp + 0]
+	lea r11, [rsp + 0]
 ; mem512[eb + 0] = Z
 %line 26+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r10], zmm0
+	vmovdqu64 [r11], zmm0
 ; mem512[eb + 64] = Z
 %line 27+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r10 + 64], zmm0
+	vmovdqu64 [r11 + 64], zmm0
 ; mem512[eb + 128] = Z
 %line 28+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r10 + 128], zmm0
+	vmovdqu64 [r11 + 128], zmm0
 ; mem512[eb + 192] = Z
 %line 29+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r10 + 192], zmm0
+	vmovdqu64 [r11 + 192], zmm0
 ; mem512[eb + 256] = Z
 %line 30+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r10 + 256], zmm0
+	vmovdqu64 [r11 + 256], zmm0
 ; mem512[eb + 320] = Z
 %line 31+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r10 + 320], zmm0
+	vmovdqu64 [r11 + 320], zmm0
 ; mem512[eb + 384] = Z
 %line 32+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r10 + 384], zmm0
+	vmovdqu64 [r11 + 384], zmm0
 ; mem512[eb + 448] = Z
 %line 33+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r10 + 448], zmm0
+	vmovdqu64 [r11 + 448], zmm0
 ; mem512[eb + 512] = Z
 %line 34+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r10 + 512], zmm0
+	vmovdqu64 [r11 + 512], zmm0
 ; mem512[eb + 576] = Z
 %line 35+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r10 + 576], zmm0
+	vmovdqu64 [r11 + 576], zmm0
 ; mem512[eb + 640] = Z
 %line 36+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r10 + 640], zmm0
+	vmovdqu64 [r11 + 640], zmm0
 ; mem512[eb + 704] = Z
 %line 37+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r10 + 704], zmm0
+	vmovdqu64 [r11 + 704], zmm0
 ; mem512[eb + 768] = Z
 %line 38+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r10 + 768], zmm0
+	vmovdqu64 [r11 + 768], zmm0
 ; bt = &BITS
 %line 39+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	lea r8, [rsp + 832]
@@ -88,58 +88,57 @@ qhasm_kernel_mceliece6960119_syndrome_amd64_avx512_zen4_syndrome:
 	vmovdqu64 [r8 + 448], zmm0
 ; p = e + 193
 %line 48+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	lea r11, [rdx + 193]
+	lea rax, [rdx + 193]
 ; eb = eb + 64
 %line 49+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add r10, 64
+	add r11, 64
 ; i = 84
 %line 50+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r8, 84
-	mov rax, r8
 align 32
 .Lcopy:
 ; x = mem64[p + 0]
 %line 52+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [r11]
+	mov r9, [rax]
 ; x = x >> 3
 %line 53+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shr r8, 3
+	shr r9, 3
 ; y = mem8[p + 8]
 %line 54+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [r11 + 8]
+	movzx r10d, byte [rax + 8]
 ; y = y << 61
 %line 55+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shl r9, 61
+	shl r10, 61
 ; x = x ^ y
 %line 56+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r8, r9
+	xor r9, r10
 ; mem64[eb + 0] = x
 %line 57+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov [r10], r8
+	mov [r11], r9
 ; p = p + 8
 %line 58+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add r11, 8
+	add rax, 8
 ; eb = eb + 8
 %line 59+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add r10, 8
+	add r11, 8
 ; i = i - 1
 %line 60+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	sub rax, 1
+	sub r8, 1
 ; =? i - 0
 %line 61+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	cmp rax, 0
+	cmp r8, 0
 ; goto copy if !=
 %line 62+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	jne .Lcopy
 ; x = mem8[p + 0]
 %line 63+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11]
+	movzx r8d, byte [rax]
 ; x = x >> 3
 %line 64+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 1]
 %line 65+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [r11 + 1]
+	movzx r9d, byte [rax + 1]
 ; y = y << 5
 %line 66+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -148,16 +147,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 0] = x
 %line 68+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r10], r8b
+	mov byte [r11], r8b
 ; x = mem8[p + 1]
 %line 69+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 1]
+	movzx r8d, byte [rax + 1]
 ; x = x >> 3
 %line 70+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 2]
 %line 71+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [r11 + 2]
+	movzx r9d, byte [rax + 2]
 ; y = y << 5
 %line 72+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -166,16 +165,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 1] = x
 %line 74+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r10 + 1], r8b
+	mov byte [r11 + 1], r8b
 ; x = mem8[p + 2]
 %line 75+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 2]
+	movzx r8d, byte [rax + 2]
 ; x = x >> 3
 %line 76+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 3]
 %line 77+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [r11 + 3]
+	movzx r9d, byte [rax + 3]
 ; y = y << 5
 %line 78+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -184,16 +183,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 2] = x
 %line 80+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r10 + 2], r8b
+	mov byte [r11 + 2], r8b
 ; x = mem8[p + 3]
 %line 81+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 3]
+	movzx r8d, byte [rax + 3]
 ; x = x >> 3
 %line 82+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; y = mem8[p + 4]
 %line 83+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r9d, byte [r11 + 4]
+	movzx r9d, byte [rax + 4]
 ; y = y << 5
 %line 84+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shl r9, 5
@@ -202,87 +201,87 @@ align 32
 	xor r8, r9
 ; mem8[eb + 3] = x
 %line 86+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r10 + 3], r8b
+	mov byte [r11 + 3], r8b
 ; x = mem8[p + 4]
 %line 87+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx r8d, byte [r11 + 4]
+	movzx r8d, byte [rax + 4]
 ; x = x >> 3
 %line 88+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr r8, 3
 ; mem8[eb + 4] = x
 %line 89+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r10 + 4], r8b
+	mov byte [r11 + 4], r8b
 ; rs = pk
 %line 90+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r10, rsi
+	mov r8, rsi
 ; eb = &EBZ
 %line 91+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	lea r9, [rsp + 0]
+	lea rbx, [rsp + 0]
 ; eb = eb + 64
 %line 92+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add r9, 64
+	add rbx, 64
 ; bt = &BITS
 %line 93+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	lea rbx, [rsp + 832]
+	lea rax, [rsp + 832]
 ; i = 64
 %line 94+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r11, 64
+	mov rcx, 64
 align 32
 .Lclasses:
 ; o = rs & 63
 %line 96+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov rcx, r10
-	and rcx, 63
+	mov r9, r8
+	and r9, 63
 ; q = rs - o
 %line 97+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov rax, r10
-	sub rax, rcx
+	mov r10, r8
+	sub r10, r9
 ; ee = eb - o
 %line 98+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, r9
-	sub r8, rcx
+	mov r11, rbx
+	sub r11, r9
 ; E0 = mem512[ee + 0]
 %line 99+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm9, [r8]
+	vmovdqu64 zmm9, [r11]
 ; E1 = mem512[ee + 64]
 %line 100+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm10, [r8 + 64]
+	vmovdqu64 zmm10, [r11 + 64]
 ; E2 = mem512[ee + 128]
 %line 101+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm11, [r8 + 128]
+	vmovdqu64 zmm11, [r11 + 128]
 ; E3 = mem512[ee + 192]
 %line 102+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm12, [r8 + 192]
+	vmovdqu64 zmm12, [r11 + 192]
 ; E4 = mem512[ee + 256]
 %line 103+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm13, [r8 + 256]
+	vmovdqu64 zmm13, [r11 + 256]
 ; E5 = mem512[ee + 320]
 %line 104+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm14, [r8 + 320]
+	vmovdqu64 zmm14, [r11 + 320]
 ; E6 = mem512[ee + 384]
 %line 105+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm15, [r8 + 384]
+	vmovdqu64 zmm15, [r11 + 384]
 ; E7 = mem512[ee + 448]
 %line 106+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm16, [r8 + 448]
+	vmovdqu64 zmm16, [r11 + 448]
 ; E8 = mem512[ee + 512]
 %line 107+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm17, [r8 + 512]
+	vmovdqu64 zmm17, [r11 + 512]
 ; E9 = mem512[ee + 576]
 %line 108+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm18, [r8 + 576]
+	vmovdqu64 zmm18, [r11 + 576]
 ; E10 = mem512[ee + 640]
 %line 109+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm19, [r8 + 640]
+	vmovdqu64 zmm19, [r11 + 640]
 ; E11 = mem512[ee + 704]
 %line 110+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm20, [r8 + 704]
+	vmovdqu64 zmm20, [r11 + 704]
 ; j = 3
 %line 111+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, 3
+	mov r11, 3
 ; unsigned<? o - 28
 %line 112+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	cmp rcx, 28
+	cmp r9, 28
 ; goto short if unsigned<
 %line 113+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	jb .Lshort
@@ -290,295 +289,295 @@ align 32
 .Llong:
 ; A0 = E0 & mem512[q + 0]
 %line 115+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm0, zmm9, [rax]
+	vpandd zmm0, zmm9, [r10]
 ; A2 = E0 & mem512[q + 43328]
 %line 127+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm1, zmm9, [rax + 43328]
+	vpandd zmm1, zmm9, [r10 + 43328]
 ; A4 = E0 & mem512[q + 86656]
 %line 139+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm2, zmm9, [rax + 86656]
+	vpandd zmm2, zmm9, [r10 + 86656]
 ; A6 = E0 & mem512[q + 129984]
 %line 151+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm3, zmm9, [rax + 129984]
+	vpandd zmm3, zmm9, [r10 + 129984]
 ; A1 = E0 & mem512[q + 173312]
 %line 163+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm4, zmm9, [rax + 173312]
+	vpandd zmm4, zmm9, [r10 + 173312]
 ; A3 = E0 & mem512[q + 216640]
 %line 175+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm5, zmm9, [rax + 216640]
+	vpandd zmm5, zmm9, [r10 + 216640]
 ; A5 = E0 & mem512[q + 259968]
 %line 187+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm6, zmm9, [rax + 259968]
+	vpandd zmm6, zmm9, [r10 + 259968]
 ; A7 = E0 & mem512[q + 303296]
 %line 199+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm7, zmm9, [rax + 303296]
+	vpandd zmm7, zmm9, [r10 + 303296]
 ; A0 = ternlog(A0, E1, mem512[q + 64], 0x78)
 %line 116+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm10, [rax + 64], 120
+	vpternlogd zmm0, zmm10, [r10 + 64], 120
 ; A2 = ternlog(A2, E1, mem512[q + 43392], 0x78)
 %line 128+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm10, [rax + 43392], 120
+	vpternlogd zmm1, zmm10, [r10 + 43392], 120
 ; A4 = ternlog(A4, E1, mem512[q + 86720], 0x78)
 %line 140+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm10, [rax + 86720], 120
+	vpternlogd zmm2, zmm10, [r10 + 86720], 120
 ; A6 = ternlog(A6, E1, mem512[q + 130048], 0x78)
 %line 152+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm10, [rax + 130048], 120
+	vpternlogd zmm3, zmm10, [r10 + 130048], 120
 ; A1 = ternlog(A1, E1, mem512[q + 173376], 0x78)
 %line 164+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm10, [rax + 173376], 120
+	vpternlogd zmm4, zmm10, [r10 + 173376], 120
 ; A3 = ternlog(A3, E1, mem512[q + 216704], 0x78)
 %line 176+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm10, [rax + 216704], 120
+	vpternlogd zmm5, zmm10, [r10 + 216704], 120
 ; A5 = ternlog(A5, E1, mem512[q + 260032], 0x78)
 %line 188+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm10, [rax + 260032], 120
+	vpternlogd zmm6, zmm10, [r10 + 260032], 120
 ; A7 = ternlog(A7, E1, mem512[q + 303360], 0x78)
 %line 200+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm10, [rax + 303360], 120
+	vpternlogd zmm7, zmm10, [r10 + 303360], 120
 ; A0 = ternlog(A0, E2, mem512[q + 128], 0x78)
 %line 117+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm11, [rax + 128], 120
+	vpternlogd zmm0, zmm11, [r10 + 128], 120
 ; A2 = ternlog(A2, E2, mem512[q + 43456], 0x78)
 %line 129+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm11, [rax + 43456], 120
+	vpternlogd zmm1, zmm11, [r10 + 43456], 120
 ; A4 = ternlog(A4, E2, mem512[q + 86784], 0x78)
 %line 141+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm11, [rax + 86784], 120
+	vpternlogd zmm2, zmm11, [r10 + 86784], 120
 ; A6 = ternlog(A6, E2, mem512[q + 130112], 0x78)
 %line 153+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm11, [rax + 130112], 120
+	vpternlogd zmm3, zmm11, [r10 + 130112], 120
 ; A1 = ternlog(A1, E2, mem512[q + 173440], 0x78)
 %line 165+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm11, [rax + 173440], 120
+	vpternlogd zmm4, zmm11, [r10 + 173440], 120
 ; A3 = ternlog(A3, E2, mem512[q + 216768], 0x78)
 %line 177+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm11, [rax + 216768], 120
+	vpternlogd zmm5, zmm11, [r10 + 216768], 120
 ; A5 = ternlog(A5, E2, mem512[q + 260096], 0x78)
 %line 189+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm11, [rax + 260096], 120
+	vpternlogd zmm6, zmm11, [r10 + 260096], 120
 ; A7 = ternlog(A7, E2, mem512[q + 303424], 0x78)
 %line 201+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm11, [rax + 303424], 120
+	vpternlogd zmm7, zmm11, [r10 + 303424], 120
 ; A0 = ternlog(A0, E3, mem512[q + 192], 0x78)
 %line 118+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm12, [rax + 192], 120
+	vpternlogd zmm0, zmm12, [r10 + 192], 120
 ; A2 = ternlog(A2, E3, mem512[q + 43520], 0x78)
 %line 130+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm12, [rax + 43520], 120
+	vpternlogd zmm1, zmm12, [r10 + 43520], 120
 ; A4 = ternlog(A4, E3, mem512[q + 86848], 0x78)
 %line 142+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm12, [rax + 86848], 120
+	vpternlogd zmm2, zmm12, [r10 + 86848], 120
 ; A6 = ternlog(A6, E3, mem512[q + 130176], 0x78)
 %line 154+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm12, [rax + 130176], 120
+	vpternlogd zmm3, zmm12, [r10 + 130176], 120
 ; A1 = ternlog(A1, E3, mem512[q + 173504], 0x78)
 %line 166+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm12, [rax + 173504], 120
+	vpternlogd zmm4, zmm12, [r10 + 173504], 120
 ; A3 = ternlog(A3, E3, mem512[q + 216832], 0x78)
 %line 178+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm12, [rax + 216832], 120
+	vpternlogd zmm5, zmm12, [r10 + 216832], 120
 ; A5 = ternlog(A5, E3, mem512[q + 260160], 0x78)
 %line 190+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm12, [rax + 260160], 120
+	vpternlogd zmm6, zmm12, [r10 + 260160], 120
 ; A7 = ternlog(A7, E3, mem512[q + 303488], 0x78)
 %line 202+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm12, [rax + 303488], 120
+	vpternlogd zmm7, zmm12, [r10 + 303488], 120
 ; A0 = ternlog(A0, E4, mem512[q + 256], 0x78)
 %line 119+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm13, [rax + 256], 120
+	vpternlogd zmm0, zmm13, [r10 + 256], 120
 ; A2 = ternlog(A2, E4, mem512[q + 43584], 0x78)
 %line 131+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm13, [rax + 43584], 120
+	vpternlogd zmm1, zmm13, [r10 + 43584], 120
 ; A4 = ternlog(A4, E4, mem512[q + 86912], 0x78)
 %line 143+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm13, [rax + 86912], 120
+	vpternlogd zmm2, zmm13, [r10 + 86912], 120
 ; A6 = ternlog(A6, E4, mem512[q + 130240], 0x78)
 %line 155+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm13, [rax + 130240], 120
+	vpternlogd zmm3, zmm13, [r10 + 130240], 120
 ; A1 = ternlog(A1, E4, mem512[q + 173568], 0x78)
 %line 167+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm13, [rax + 173568], 120
+	vpternlogd zmm4, zmm13, [r10 + 173568], 120
 ; A3 = ternlog(A3, E4, mem512[q + 216896], 0x78)
 %line 179+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm13, [rax + 216896], 120
+	vpternlogd zmm5, zmm13, [r10 + 216896], 120
 ; A5 = ternlog(A5, E4, mem512[q + 260224], 0x78)
 %line 191+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm13, [rax + 260224], 120
+	vpternlogd zmm6, zmm13, [r10 + 260224], 120
 ; A7 = ternlog(A7, E4, mem512[q + 303552], 0x78)
 %line 203+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm13, [rax + 303552], 120
+	vpternlogd zmm7, zmm13, [r10 + 303552], 120
 ; A0 = ternlog(A0, E5, mem512[q + 320], 0x78)
 %line 120+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm14, [rax + 320], 120
+	vpternlogd zmm0, zmm14, [r10 + 320], 120
 ; A2 = ternlog(A2, E5, mem512[q + 43648], 0x78)
 %line 132+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm14, [rax + 43648], 120
+	vpternlogd zmm1, zmm14, [r10 + 43648], 120
 ; A4 = ternlog(A4, E5, mem512[q + 86976], 0x78)
 %line 144+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm14, [rax + 86976], 120
+	vpternlogd zmm2, zmm14, [r10 + 86976], 120
 ; A6 = ternlog(A6, E5, mem512[q + 130304], 0x78)
 %line 156+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm14, [rax + 130304], 120
+	vpternlogd zmm3, zmm14, [r10 + 130304], 120
 ; A1 = ternlog(A1, E5, mem512[q + 173632], 0x78)
 %line 168+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm14, [rax + 173632], 120
+	vpternlogd zmm4, zmm14, [r10 + 173632], 120
 ; A3 = ternlog(A3, E5, mem512[q + 216960], 0x78)
 %line 180+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm14, [rax + 216960], 120
+	vpternlogd zmm5, zmm14, [r10 + 216960], 120
 ; A5 = ternlog(A5, E5, mem512[q + 260288], 0x78)
 %line 192+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm14, [rax + 260288], 120
+	vpternlogd zmm6, zmm14, [r10 + 260288], 120
 ; A7 = ternlog(A7, E5, mem512[q + 303616], 0x78)
 %line 204+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm14, [rax + 303616], 120
+	vpternlogd zmm7, zmm14, [r10 + 303616], 120
 ; A0 = ternlog(A0, E6, mem512[q + 384], 0x78)
 %line 121+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm15, [rax + 384], 120
+	vpternlogd zmm0, zmm15, [r10 + 384], 120
 ; A2 = ternlog(A2, E6, mem512[q + 43712], 0x78)
 %line 133+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm15, [rax + 43712], 120
+	vpternlogd zmm1, zmm15, [r10 + 43712], 120
 ; A4 = ternlog(A4, E6, mem512[q + 87040], 0x78)
 %line 145+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm15, [rax + 87040], 120
+	vpternlogd zmm2, zmm15, [r10 + 87040], 120
 ; A6 = ternlog(A6, E6, mem512[q + 130368], 0x78)
 %line 157+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm15, [rax + 130368], 120
+	vpternlogd zmm3, zmm15, [r10 + 130368], 120
 ; A1 = ternlog(A1, E6, mem512[q + 173696], 0x78)
 %line 169+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm15, [rax + 173696], 120
+	vpternlogd zmm4, zmm15, [r10 + 173696], 120
 ; A3 = ternlog(A3, E6, mem512[q + 217024], 0x78)
 %line 181+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm15, [rax + 217024], 120
+	vpternlogd zmm5, zmm15, [r10 + 217024], 120
 ; A5 = ternlog(A5, E6, mem512[q + 260352], 0x78)
 %line 193+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm15, [rax + 260352], 120
+	vpternlogd zmm6, zmm15, [r10 + 260352], 120
 ; A7 = ternlog(A7, E6, mem512[q + 303680], 0x78)
 %line 205+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm15, [rax + 303680], 120
+	vpternlogd zmm7, zmm15, [r10 + 303680], 120
 ; A0 = ternlog(A0, E7, mem512[q + 448], 0x78)
 %line 122+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm16, [rax + 448], 120
+	vpternlogd zmm0, zmm16, [r10 + 448], 120
 ; A2 = ternlog(A2, E7, mem512[q + 43776], 0x78)
 %line 134+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm16, [rax + 43776], 120
+	vpternlogd zmm1, zmm16, [r10 + 43776], 120
 ; A4 = ternlog(A4, E7, mem512[q + 87104], 0x78)
 %line 146+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm16, [rax + 87104], 120
+	vpternlogd zmm2, zmm16, [r10 + 87104], 120
 ; A6 = ternlog(A6, E7, mem512[q + 130432], 0x78)
 %line 158+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm16, [rax + 130432], 120
+	vpternlogd zmm3, zmm16, [r10 + 130432], 120
 ; A1 = ternlog(A1, E7, mem512[q + 173760], 0x78)
 %line 170+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm16, [rax + 173760], 120
+	vpternlogd zmm4, zmm16, [r10 + 173760], 120
 ; A3 = ternlog(A3, E7, mem512[q + 217088], 0x78)
 %line 182+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm16, [rax + 217088], 120
+	vpternlogd zmm5, zmm16, [r10 + 217088], 120
 ; A5 = ternlog(A5, E7, mem512[q + 260416], 0x78)
 %line 194+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm16, [rax + 260416], 120
+	vpternlogd zmm6, zmm16, [r10 + 260416], 120
 ; A7 = ternlog(A7, E7, mem512[q + 303744], 0x78)
 %line 206+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm16, [rax + 303744], 120
+	vpternlogd zmm7, zmm16, [r10 + 303744], 120
 ; A0 = ternlog(A0, E8, mem512[q + 512], 0x78)
 %line 123+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm17, [rax + 512], 120
+	vpternlogd zmm0, zmm17, [r10 + 512], 120
 ; A2 = ternlog(A2, E8, mem512[q + 43840], 0x78)
 %line 135+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm17, [rax + 43840], 120
+	vpternlogd zmm1, zmm17, [r10 + 43840], 120
 ; A4 = ternlog(A4, E8, mem512[q + 87168], 0x78)
 %line 147+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm17, [rax + 87168], 120
+	vpternlogd zmm2, zmm17, [r10 + 87168], 120
 ; A6 = ternlog(A6, E8, mem512[q + 130496], 0x78)
 %line 159+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm17, [rax + 130496], 120
+	vpternlogd zmm3, zmm17, [r10 + 130496], 120
 ; A1 = ternlog(A1, E8, mem512[q + 173824], 0x78)
 %line 171+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm17, [rax + 173824], 120
+	vpternlogd zmm4, zmm17, [r10 + 173824], 120
 ; A3 = ternlog(A3, E8, mem512[q + 217152], 0x78)
 %line 183+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm17, [rax + 217152], 120
+	vpternlogd zmm5, zmm17, [r10 + 217152], 120
 ; A5 = ternlog(A5, E8, mem512[q + 260480], 0x78)
 %line 195+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm17, [rax + 260480], 120
+	vpternlogd zmm6, zmm17, [r10 + 260480], 120
 ; A7 = ternlog(A7, E8, mem512[q + 303808], 0x78)
 %line 207+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm17, [rax + 303808], 120
+	vpternlogd zmm7, zmm17, [r10 + 303808], 120
 ; A0 = ternlog(A0, E9, mem512[q + 576], 0x78)
 %line 124+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm18, [rax + 576], 120
+	vpternlogd zmm0, zmm18, [r10 + 576], 120
 ; A2 = ternlog(A2, E9, mem512[q + 43904], 0x78)
 %line 136+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm18, [rax + 43904], 120
+	vpternlogd zmm1, zmm18, [r10 + 43904], 120
 ; A4 = ternlog(A4, E9, mem512[q + 87232], 0x78)
 %line 148+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm18, [rax + 87232], 120
+	vpternlogd zmm2, zmm18, [r10 + 87232], 120
 ; A6 = ternlog(A6, E9, mem512[q + 130560], 0x78)
 %line 160+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm18, [rax + 130560], 120
+	vpternlogd zmm3, zmm18, [r10 + 130560], 120
 ; A1 = ternlog(A1, E9, mem512[q + 173888], 0x78)
 %line 172+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm18, [rax + 173888], 120
+	vpternlogd zmm4, zmm18, [r10 + 173888], 120
 ; A3 = ternlog(A3, E9, mem512[q + 217216], 0x78)
 %line 184+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm18, [rax + 217216], 120
+	vpternlogd zmm5, zmm18, [r10 + 217216], 120
 ; A5 = ternlog(A5, E9, mem512[q + 260544], 0x78)
 %line 196+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm18, [rax + 260544], 120
+	vpternlogd zmm6, zmm18, [r10 + 260544], 120
 ; A7 = ternlog(A7, E9, mem512[q + 303872], 0x78)
 %line 208+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm18, [rax + 303872], 120
+	vpternlogd zmm7, zmm18, [r10 + 303872], 120
 ; A0 = ternlog(A0, E10, mem512[q + 640], 0x78)
 %line 125+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm19, [rax + 640], 120
+	vpternlogd zmm0, zmm19, [r10 + 640], 120
 ; A2 = ternlog(A2, E10, mem512[q + 43968], 0x78)
 %line 137+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm19, [rax + 43968], 120
+	vpternlogd zmm1, zmm19, [r10 + 43968], 120
 ; A4 = ternlog(A4, E10, mem512[q + 87296], 0x78)
 %line 149+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm19, [rax + 87296], 120
+	vpternlogd zmm2, zmm19, [r10 + 87296], 120
 ; A6 = ternlog(A6, E10, mem512[q + 130624], 0x78)
 %line 161+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm19, [rax + 130624], 120
+	vpternlogd zmm3, zmm19, [r10 + 130624], 120
 ; A1 = ternlog(A1, E10, mem512[q + 173952], 0x78)
 %line 173+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm19, [rax + 173952], 120
+	vpternlogd zmm4, zmm19, [r10 + 173952], 120
 ; A3 = ternlog(A3, E10, mem512[q + 217280], 0x78)
 %line 185+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm19, [rax + 217280], 120
+	vpternlogd zmm5, zmm19, [r10 + 217280], 120
 ; A5 = ternlog(A5, E10, mem512[q + 260608], 0x78)
 %line 197+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm19, [rax + 260608], 120
+	vpternlogd zmm6, zmm19, [r10 + 260608], 120
 ; A7 = ternlog(A7, E10, mem512[q + 303936], 0x78)
 %line 209+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm19, [rax + 303936], 120
+	vpternlogd zmm7, zmm19, [r10 + 303936], 120
 ; A0 = ternlog(A0, E11, mem512[q + 704], 0x78)
 %line 126+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm20, [rax + 704], 120
+	vpternlogd zmm0, zmm20, [r10 + 704], 120
 ; A2 = ternlog(A2, E11, mem512[q + 44032], 0x78)
 %line 138+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm20, [rax + 44032], 120
+	vpternlogd zmm1, zmm20, [r10 + 44032], 120
 ; A4 = ternlog(A4, E11, mem512[q + 87360], 0x78)
 %line 150+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm20, [rax + 87360], 120
+	vpternlogd zmm2, zmm20, [r10 + 87360], 120
 ; A6 = ternlog(A6, E11, mem512[q + 130688], 0x78)
 %line 162+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm20, [rax + 130688], 120
+	vpternlogd zmm3, zmm20, [r10 + 130688], 120
 ; A1 = ternlog(A1, E11, mem512[q + 174016], 0x78)
 %line 174+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm20, [rax + 174016], 120
+	vpternlogd zmm4, zmm20, [r10 + 174016], 120
 ; A3 = ternlog(A3, E11, mem512[q + 217344], 0x78)
 %line 186+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm20, [rax + 217344], 120
+	vpternlogd zmm5, zmm20, [r10 + 217344], 120
 ; A5 = ternlog(A5, E11, mem512[q + 260672], 0x78)
 %line 198+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm20, [rax + 260672], 120
+	vpternlogd zmm6, zmm20, [r10 + 260672], 120
 ; A7 = ternlog(A7, E11, mem512[q + 304000], 0x78)
 %line 210+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm20, [rax + 304000], 120
+	vpternlogd zmm7, zmm20, [r10 + 304000], 120
 ; q = q + 346624
 %line 254+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add rax, 346624
+	add r10, 346624
 ; T = shuffle128(A0, A1, 0x44)
 %line 211+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm8, zmm0, zmm4, 68
@@ -695,22 +694,22 @@ align 32
 	vpmovmskb ebp, ymm1
 ; v = o
 %line 249+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov rcx, rbp
+	mov r9, rbp
 ; v >>= 12
 %line 250+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shr rcx, 12
+	shr r9, 12
 ; o |= v
 %line 251+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	or rbp, rcx
+	or rbp, r9
 ; mem8[bt + 0] = o
 %line 252+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [rbx], bpl
+	mov byte [rax], bpl
 ; bt = bt + 1
 %line 253+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add rbx, 1
+	add rax, 1
 ; =? j -= 1
 %line 255+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	sub r8, 1
+	sub r11, 1
 ; goto long if !=
 %line 256+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	jne .Llong
@@ -721,271 +720,271 @@ align 32
 .Lshort:
 ; A0 = E0 & mem512[q + 0]
 %line 259+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm0, zmm9, [rax]
+	vpandd zmm0, zmm9, [r10]
 ; A2 = E0 & mem512[q + 43328]
 %line 270+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm1, zmm9, [rax + 43328]
+	vpandd zmm1, zmm9, [r10 + 43328]
 ; A4 = E0 & mem512[q + 86656]
 %line 281+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm2, zmm9, [rax + 86656]
+	vpandd zmm2, zmm9, [r10 + 86656]
 ; A6 = E0 & mem512[q + 129984]
 %line 292+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm3, zmm9, [rax + 129984]
+	vpandd zmm3, zmm9, [r10 + 129984]
 ; A1 = E0 & mem512[q + 173312]
 %line 303+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm4, zmm9, [rax + 173312]
+	vpandd zmm4, zmm9, [r10 + 173312]
 ; A3 = E0 & mem512[q + 216640]
 %line 314+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm5, zmm9, [rax + 216640]
+	vpandd zmm5, zmm9, [r10 + 216640]
 ; A5 = E0 & mem512[q + 259968]
 %line 325+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm6, zmm9, [rax + 259968]
+	vpandd zmm6, zmm9, [r10 + 259968]
 ; A7 = E0 & mem512[q + 303296]
 %line 336+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm7, zmm9, [rax + 303296]
+	vpandd zmm7, zmm9, [r10 + 303296]
 ; A0 = ternlog(A0, E1, mem512[q + 64], 0x78)
 %line 260+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm10, [rax + 64], 120
+	vpternlogd zmm0, zmm10, [r10 + 64], 120
 ; A2 = ternlog(A2, E1, mem512[q + 43392], 0x78)
 %line 271+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm10, [rax + 43392], 120
+	vpternlogd zmm1, zmm10, [r10 + 43392], 120
 ; A4 = ternlog(A4, E1, mem512[q + 86720], 0x78)
 %line 282+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm10, [rax + 86720], 120
+	vpternlogd zmm2, zmm10, [r10 + 86720], 120
 ; A6 = ternlog(A6, E1, mem512[q + 130048], 0x78)
 %line 293+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm10, [rax + 130048], 120
+	vpternlogd zmm3, zmm10, [r10 + 130048], 120
 ; A1 = ternlog(A1, E1, mem512[q + 173376], 0x78)
 %line 304+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm10, [rax + 173376], 120
+	vpternlogd zmm4, zmm10, [r10 + 173376], 120
 ; A3 = ternlog(A3, E1, mem512[q + 216704], 0x78)
 %line 315+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm10, [rax + 216704], 120
+	vpternlogd zmm5, zmm10, [r10 + 216704], 120
 ; A5 = ternlog(A5, E1, mem512[q + 260032], 0x78)
 %line 326+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm10, [rax + 260032], 120
+	vpternlogd zmm6, zmm10, [r10 + 260032], 120
 ; A7 = ternlog(A7, E1, mem512[q + 303360], 0x78)
 %line 337+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm10, [rax + 303360], 120
+	vpternlogd zmm7, zmm10, [r10 + 303360], 120
 ; A0 = ternlog(A0, E2, mem512[q + 128], 0x78)
 %line 261+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm11, [rax + 128], 120
+	vpternlogd zmm0, zmm11, [r10 + 128], 120
 ; A2 = ternlog(A2, E2, mem512[q + 43456], 0x78)
 %line 272+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm11, [rax + 43456], 120
+	vpternlogd zmm1, zmm11, [r10 + 43456], 120
 ; A4 = ternlog(A4, E2, mem512[q + 86784], 0x78)
 %line 283+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm11, [rax + 86784], 120
+	vpternlogd zmm2, zmm11, [r10 + 86784], 120
 ; A6 = ternlog(A6, E2, mem512[q + 130112], 0x78)
 %line 294+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm11, [rax + 130112], 120
+	vpternlogd zmm3, zmm11, [r10 + 130112], 120
 ; A1 = ternlog(A1, E2, mem512[q + 173440], 0x78)
 %line 305+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm11, [rax + 173440], 120
+	vpternlogd zmm4, zmm11, [r10 + 173440], 120
 ; A3 = ternlog(A3, E2, mem512[q + 216768], 0x78)
 %line 316+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm11, [rax + 216768], 120
+	vpternlogd zmm5, zmm11, [r10 + 216768], 120
 ; A5 = ternlog(A5, E2, mem512[q + 260096], 0x78)
 %line 327+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm11, [rax + 260096], 120
+	vpternlogd zmm6, zmm11, [r10 + 260096], 120
 ; A7 = ternlog(A7, E2, mem512[q + 303424], 0x78)
 %line 338+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm11, [rax + 303424], 120
+	vpternlogd zmm7, zmm11, [r10 + 303424], 120
 ; A0 = ternlog(A0, E3, mem512[q + 192], 0x78)
 %line 262+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm12, [rax + 192], 120
+	vpternlogd zmm0, zmm12, [r10 + 192], 120
 ; A2 = ternlog(A2, E3, mem512[q + 43520], 0x78)
 %line 273+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm12, [rax + 43520], 120
+	vpternlogd zmm1, zmm12, [r10 + 43520], 120
 ; A4 = ternlog(A4, E3, mem512[q + 86848], 0x78)
 %line 284+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm12, [rax + 86848], 120
+	vpternlogd zmm2, zmm12, [r10 + 86848], 120
 ; A6 = ternlog(A6, E3, mem512[q + 130176], 0x78)
 %line 295+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm12, [rax + 130176], 120
+	vpternlogd zmm3, zmm12, [r10 + 130176], 120
 ; A1 = ternlog(A1, E3, mem512[q + 173504], 0x78)
 %line 306+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm12, [rax + 173504], 120
+	vpternlogd zmm4, zmm12, [r10 + 173504], 120
 ; A3 = ternlog(A3, E3, mem512[q + 216832], 0x78)
 %line 317+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm12, [rax + 216832], 120
+	vpternlogd zmm5, zmm12, [r10 + 216832], 120
 ; A5 = ternlog(A5, E3, mem512[q + 260160], 0x78)
 %line 328+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm12, [rax + 260160], 120
+	vpternlogd zmm6, zmm12, [r10 + 260160], 120
 ; A7 = ternlog(A7, E3, mem512[q + 303488], 0x78)
 %line 339+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm12, [rax + 303488], 120
+	vpternlogd zmm7, zmm12, [r10 + 303488], 120
 ; A0 = ternlog(A0, E4, mem512[q + 256], 0x78)
 %line 263+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm13, [rax + 256], 120
+	vpternlogd zmm0, zmm13, [r10 + 256], 120
 ; A2 = ternlog(A2, E4, mem512[q + 43584], 0x78)
 %line 274+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm13, [rax + 43584], 120
+	vpternlogd zmm1, zmm13, [r10 + 43584], 120
 ; A4 = ternlog(A4, E4, mem512[q + 86912], 0x78)
 %line 285+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm13, [rax + 86912], 120
+	vpternlogd zmm2, zmm13, [r10 + 86912], 120
 ; A6 = ternlog(A6, E4, mem512[q + 130240], 0x78)
 %line 296+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm13, [rax + 130240], 120
+	vpternlogd zmm3, zmm13, [r10 + 130240], 120
 ; A1 = ternlog(A1, E4, mem512[q + 173568], 0x78)
 %line 307+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm13, [rax + 173568], 120
+	vpternlogd zmm4, zmm13, [r10 + 173568], 120
 ; A3 = ternlog(A3, E4, mem512[q + 216896], 0x78)
 %line 318+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm13, [rax + 216896], 120
+	vpternlogd zmm5, zmm13, [r10 + 216896], 120
 ; A5 = ternlog(A5, E4, mem512[q + 260224], 0x78)
 %line 329+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm13, [rax + 260224], 120
+	vpternlogd zmm6, zmm13, [r10 + 260224], 120
 ; A7 = ternlog(A7, E4, mem512[q + 303552], 0x78)
 %line 340+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm13, [rax + 303552], 120
+	vpternlogd zmm7, zmm13, [r10 + 303552], 120
 ; A0 = ternlog(A0, E5, mem512[q + 320], 0x78)
 %line 264+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm14, [rax + 320], 120
+	vpternlogd zmm0, zmm14, [r10 + 320], 120
 ; A2 = ternlog(A2, E5, mem512[q + 43648], 0x78)
 %line 275+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm14, [rax + 43648], 120
+	vpternlogd zmm1, zmm14, [r10 + 43648], 120
 ; A4 = ternlog(A4, E5, mem512[q + 86976], 0x78)
 %line 286+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm14, [rax + 86976], 120
+	vpternlogd zmm2, zmm14, [r10 + 86976], 120
 ; A6 = ternlog(A6, E5, mem512[q + 130304], 0x78)
 %line 297+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm14, [rax + 130304], 120
+	vpternlogd zmm3, zmm14, [r10 + 130304], 120
 ; A1 = ternlog(A1, E5, mem512[q + 173632], 0x78)
 %line 308+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm14, [rax + 173632], 120
+	vpternlogd zmm4, zmm14, [r10 + 173632], 120
 ; A3 = ternlog(A3, E5, mem512[q + 216960], 0x78)
 %line 319+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm14, [rax + 216960], 120
+	vpternlogd zmm5, zmm14, [r10 + 216960], 120
 ; A5 = ternlog(A5, E5, mem512[q + 260288], 0x78)
 %line 330+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm14, [rax + 260288], 120
+	vpternlogd zmm6, zmm14, [r10 + 260288], 120
 ; A7 = ternlog(A7, E5, mem512[q + 303616], 0x78)
 %line 341+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm14, [rax + 303616], 120
+	vpternlogd zmm7, zmm14, [r10 + 303616], 120
 ; A0 = ternlog(A0, E6, mem512[q + 384], 0x78)
 %line 265+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm15, [rax + 384], 120
+	vpternlogd zmm0, zmm15, [r10 + 384], 120
 ; A2 = ternlog(A2, E6, mem512[q + 43712], 0x78)
 %line 276+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm15, [rax + 43712], 120
+	vpternlogd zmm1, zmm15, [r10 + 43712], 120
 ; A4 = ternlog(A4, E6, mem512[q + 87040], 0x78)
 %line 287+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm15, [rax + 87040], 120
+	vpternlogd zmm2, zmm15, [r10 + 87040], 120
 ; A6 = ternlog(A6, E6, mem512[q + 130368], 0x78)
 %line 298+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm15, [rax + 130368], 120
+	vpternlogd zmm3, zmm15, [r10 + 130368], 120
 ; A1 = ternlog(A1, E6, mem512[q + 173696], 0x78)
 %line 309+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm15, [rax + 173696], 120
+	vpternlogd zmm4, zmm15, [r10 + 173696], 120
 ; A3 = ternlog(A3, E6, mem512[q + 217024], 0x78)
 %line 320+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm15, [rax + 217024], 120
+	vpternlogd zmm5, zmm15, [r10 + 217024], 120
 ; A5 = ternlog(A5, E6, mem512[q + 260352], 0x78)
 %line 331+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm15, [rax + 260352], 120
+	vpternlogd zmm6, zmm15, [r10 + 260352], 120
 ; A7 = ternlog(A7, E6, mem512[q + 303680], 0x78)
 %line 342+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm15, [rax + 303680], 120
+	vpternlogd zmm7, zmm15, [r10 + 303680], 120
 ; A0 = ternlog(A0, E7, mem512[q + 448], 0x78)
 %line 266+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm16, [rax + 448], 120
+	vpternlogd zmm0, zmm16, [r10 + 448], 120
 ; A2 = ternlog(A2, E7, mem512[q + 43776], 0x78)
 %line 277+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm16, [rax + 43776], 120
+	vpternlogd zmm1, zmm16, [r10 + 43776], 120
 ; A4 = ternlog(A4, E7, mem512[q + 87104], 0x78)
 %line 288+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm16, [rax + 87104], 120
+	vpternlogd zmm2, zmm16, [r10 + 87104], 120
 ; A6 = ternlog(A6, E7, mem512[q + 130432], 0x78)
 %line 299+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm16, [rax + 130432], 120
+	vpternlogd zmm3, zmm16, [r10 + 130432], 120
 ; A1 = ternlog(A1, E7, mem512[q + 173760], 0x78)
 %line 310+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm16, [rax + 173760], 120
+	vpternlogd zmm4, zmm16, [r10 + 173760], 120
 ; A3 = ternlog(A3, E7, mem512[q + 217088], 0x78)
 %line 321+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm16, [rax + 217088], 120
+	vpternlogd zmm5, zmm16, [r10 + 217088], 120
 ; A5 = ternlog(A5, E7, mem512[q + 260416], 0x78)
 %line 332+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm16, [rax + 260416], 120
+	vpternlogd zmm6, zmm16, [r10 + 260416], 120
 ; A7 = ternlog(A7, E7, mem512[q + 303744], 0x78)
 %line 343+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm16, [rax + 303744], 120
+	vpternlogd zmm7, zmm16, [r10 + 303744], 120
 ; A0 = ternlog(A0, E8, mem512[q + 512], 0x78)
 %line 267+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm17, [rax + 512], 120
+	vpternlogd zmm0, zmm17, [r10 + 512], 120
 ; A2 = ternlog(A2, E8, mem512[q + 43840], 0x78)
 %line 278+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm17, [rax + 43840], 120
+	vpternlogd zmm1, zmm17, [r10 + 43840], 120
 ; A4 = ternlog(A4, E8, mem512[q + 87168], 0x78)
 %line 289+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm17, [rax + 87168], 120
+	vpternlogd zmm2, zmm17, [r10 + 87168], 120
 ; A6 = ternlog(A6, E8, mem512[q + 130496], 0x78)
 %line 300+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm17, [rax + 130496], 120
+	vpternlogd zmm3, zmm17, [r10 + 130496], 120
 ; A1 = ternlog(A1, E8, mem512[q + 173824], 0x78)
 %line 311+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm17, [rax + 173824], 120
+	vpternlogd zmm4, zmm17, [r10 + 173824], 120
 ; A3 = ternlog(A3, E8, mem512[q + 217152], 0x78)
 %line 322+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm17, [rax + 217152], 120
+	vpternlogd zmm5, zmm17, [r10 + 217152], 120
 ; A5 = ternlog(A5, E8, mem512[q + 260480], 0x78)
 %line 333+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm17, [rax + 260480], 120
+	vpternlogd zmm6, zmm17, [r10 + 260480], 120
 ; A7 = ternlog(A7, E8, mem512[q + 303808], 0x78)
 %line 344+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm17, [rax + 303808], 120
+	vpternlogd zmm7, zmm17, [r10 + 303808], 120
 ; A0 = ternlog(A0, E9, mem512[q + 576], 0x78)
 %line 268+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm18, [rax + 576], 120
+	vpternlogd zmm0, zmm18, [r10 + 576], 120
 ; A2 = ternlog(A2, E9, mem512[q + 43904], 0x78)
 %line 279+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm18, [rax + 43904], 120
+	vpternlogd zmm1, zmm18, [r10 + 43904], 120
 ; A4 = ternlog(A4, E9, mem512[q + 87232], 0x78)
 %line 290+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm18, [rax + 87232], 120
+	vpternlogd zmm2, zmm18, [r10 + 87232], 120
 ; A6 = ternlog(A6, E9, mem512[q + 130560], 0x78)
 %line 301+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm18, [rax + 130560], 120
+	vpternlogd zmm3, zmm18, [r10 + 130560], 120
 ; A1 = ternlog(A1, E9, mem512[q + 173888], 0x78)
 %line 312+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm18, [rax + 173888], 120
+	vpternlogd zmm4, zmm18, [r10 + 173888], 120
 ; A3 = ternlog(A3, E9, mem512[q + 217216], 0x78)
 %line 323+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm18, [rax + 217216], 120
+	vpternlogd zmm5, zmm18, [r10 + 217216], 120
 ; A5 = ternlog(A5, E9, mem512[q + 260544], 0x78)
 %line 334+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm18, [rax + 260544], 120
+	vpternlogd zmm6, zmm18, [r10 + 260544], 120
 ; A7 = ternlog(A7, E9, mem512[q + 303872], 0x78)
 %line 345+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm18, [rax + 303872], 120
+	vpternlogd zmm7, zmm18, [r10 + 303872], 120
 ; A0 = ternlog(A0, E10, mem512[q + 640], 0x78)
 %line 269+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm19, [rax + 640], 120
+	vpternlogd zmm0, zmm19, [r10 + 640], 120
 ; A2 = ternlog(A2, E10, mem512[q + 43968], 0x78)
 %line 280+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm19, [rax + 43968], 120
+	vpternlogd zmm1, zmm19, [r10 + 43968], 120
 ; A4 = ternlog(A4, E10, mem512[q + 87296], 0x78)
 %line 291+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm19, [rax + 87296], 120
+	vpternlogd zmm2, zmm19, [r10 + 87296], 120
 ; A6 = ternlog(A6, E10, mem512[q + 130624], 0x78)
 %line 302+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm19, [rax + 130624], 120
+	vpternlogd zmm3, zmm19, [r10 + 130624], 120
 ; A1 = ternlog(A1, E10, mem512[q + 173952], 0x78)
 %line 313+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm19, [rax + 173952], 120
+	vpternlogd zmm4, zmm19, [r10 + 173952], 120
 ; A3 = ternlog(A3, E10, mem512[q + 217280], 0x78)
 %line 324+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm19, [rax + 217280], 120
+	vpternlogd zmm5, zmm19, [r10 + 217280], 120
 ; A5 = ternlog(A5, E10, mem512[q + 260608], 0x78)
 %line 335+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm19, [rax + 260608], 120
+	vpternlogd zmm6, zmm19, [r10 + 260608], 120
 ; A7 = ternlog(A7, E10, mem512[q + 303936], 0x78)
 %line 346+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm19, [rax + 303936], 120
+	vpternlogd zmm7, zmm19, [r10 + 303936], 120
 ; q = q + 346624
 %line 390+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add rax, 346624
+	add r10, 346624
 ; T = shuffle128(A0, A1, 0x44)
 %line 347+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vshufi32x4 zmm8, zmm0, zmm4, 68
@@ -1099,116 +1098,116 @@ align 32
 	vpshufb ymm1, ymm1, [rel BYTE3]
 ; o = movemask8(g)
 %line 384+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpmovmskb ecx, ymm1
+	vpmovmskb r9d, ymm1
 ; v = o
 %line 385+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov rbp, rcx
+	mov rbp, r9
 ; v >>= 12
 %line 386+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr rbp, 12
 ; o |= v
 %line 387+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	or rcx, rbp
+	or r9, rbp
 ; mem8[bt + 0] = o
 %line 388+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [rbx], cl
+	mov byte [rax], r9b
 ; bt = bt + 1
 %line 389+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add rbx, 1
+	add rax, 1
 ; =? j -= 1
 %line 391+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	sub r8, 1
+	sub r11, 1
 ; goto short if !=
 %line 392+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	jne .Lshort
 .Lnext:
 ; bt = bt + 5
 %line 394+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add rbx, 5
+	add rax, 5
 ; rs = rs + 677
 %line 395+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	add r10, 677
+	add r8, 677
 ; i = i - 1
 %line 396+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	sub r11, 1
+	sub rcx, 1
 ; =? i - 0
 %line 397+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	cmp r11, 0
+	cmp rcx, 0
 ; goto classes if !=
 %line 398+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	jne .Lclasses
 ; E0 = mem512[eb + 0]
 %line 399+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm17, [r9]
+	vmovdqu64 zmm17, [rbx]
 ; E1 = mem512[eb + 64]
 %line 400+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm13, [r9 + 64]
+	vmovdqu64 zmm13, [rbx + 64]
 ; E2 = mem512[eb + 128]
 %line 401+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm16, [r9 + 128]
+	vmovdqu64 zmm16, [rbx + 128]
 ; p = pk + 1039872
 %line 411+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	lea rsi, [rsi + 1039872]
+	lea r11, [rsi + 1039872]
 ; sp = s + 192
 %line 412+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	lea r8, [rdi + 192]
 ; ep = e + 192
 %line 413+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	lea r10, [rdx + 192]
+	lea r9, [rdx + 192]
 ; E3 = mem512[eb + 192]
 %line 402+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r9 + 192]
+	vmovdqu64 zmm0, [rbx + 192]
 ; E4 = mem512[eb + 256]
 %line 403+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm24, [r9 + 256]
+	vmovdqu64 zmm24, [rbx + 256]
 ; E5 = mem512[eb + 320]
 %line 404+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm23, [r9 + 320]
+	vmovdqu64 zmm23, [rbx + 320]
 ; in = &BITS
 %line 632+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	lea r11, [rsp + 832]
+	lea r10, [rsp + 832]
 ; bt = &BITS
 %line 890+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	lea rbx, [rsp + 832]
+	lea rbp, [rsp + 832]
 ; E6 = mem512[eb + 384]
 %line 405+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm22, [r9 + 384]
+	vmovdqu64 zmm22, [rbx + 384]
 ; E7 = mem512[eb + 448]
 %line 406+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm21, [r9 + 448]
+	vmovdqu64 zmm21, [rbx + 448]
 ; E8 = mem512[eb + 512]
 %line 407+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm19, [r9 + 512]
+	vmovdqu64 zmm19, [rbx + 512]
 ; E9 = mem512[eb + 576]
 %line 408+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm18, [r9 + 576]
+	vmovdqu64 zmm18, [rbx + 576]
 ; E10 = mem512[eb + 613]
 %line 409+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm20, [r9 + 613]
+	vmovdqu64 zmm20, [rbx + 613]
 ; v = mem8[ep + 0]
 %line 544+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx ecx, byte [r10]
+	movzx ecx, byte [r9]
 ; A0 = E0 & mem512[p + 0]
 %line 414+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm1, zmm17, [rsi]
+	vpandd zmm1, zmm17, [r11]
 ; A2 = E0 & mem512[p + 677]
 %line 425+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm2, zmm17, [rsi + 677]
+	vpandd zmm2, zmm17, [r11 + 677]
 ; A4 = E0 & mem512[p + 1354]
 %line 436+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm15, zmm17, [rsi + 1354]
+	vpandd zmm15, zmm17, [r11 + 1354]
 ; A6 = E0 & mem512[p + 2031]
 %line 447+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm26, zmm17, [rsi + 2031]
+	vpandd zmm26, zmm17, [r11 + 2031]
 ; A1 = E0 & mem512[p + 2708]
 %line 458+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm3, zmm17, [rsi + 2708]
+	vpandd zmm3, zmm17, [r11 + 2708]
 ; A3 = E0 & mem512[p + 3385]
 %line 469+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm4, zmm17, [rsi + 3385]
+	vpandd zmm4, zmm17, [r11 + 3385]
 ; A5 = E0 & mem512[p + 4062]
 %line 480+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm14, zmm17, [rsi + 4062]
+	vpandd zmm14, zmm17, [r11 + 4062]
 ; E10 = E10 & mem512[TAILMASK]
 %line 410+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpandd zmm20, zmm20, [rel TAILMASK]
@@ -1217,247 +1216,247 @@ align 32
 	and rcx, 255
 ; A7 = E0 & mem512[p + 4739]
 %line 491+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm27, zmm17, [rsi + 4739]
+	vpandd zmm27, zmm17, [r11 + 4739]
 ; A0 = ternlog(A0, E1, mem512[p + 64], 0x78)
 %line 415+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm13, [rsi + 64], 120
+	vpternlogd zmm1, zmm13, [r11 + 64], 120
 ; A2 = ternlog(A2, E1, mem512[p + 741], 0x78)
 %line 426+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm13, [rsi + 741], 120
+	vpternlogd zmm2, zmm13, [r11 + 741], 120
 ; A4 = ternlog(A4, E1, mem512[p + 1418], 0x78)
 %line 437+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm13, [rsi + 1418], 120
+	vpternlogd zmm15, zmm13, [r11 + 1418], 120
 ; A6 = ternlog(A6, E1, mem512[p + 2095], 0x78)
 %line 448+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm26, zmm13, [rsi + 2095], 120
+	vpternlogd zmm26, zmm13, [r11 + 2095], 120
 ; A1 = ternlog(A1, E1, mem512[p + 2772], 0x78)
 %line 459+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm13, [rsi + 2772], 120
+	vpternlogd zmm3, zmm13, [r11 + 2772], 120
 ; A3 = ternlog(A3, E1, mem512[p + 3449], 0x78)
 %line 470+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm13, [rsi + 3449], 120
+	vpternlogd zmm4, zmm13, [r11 + 3449], 120
 ; A5 = ternlog(A5, E1, mem512[p + 4126], 0x78)
 %line 481+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm14, zmm13, [rsi + 4126], 120
+	vpternlogd zmm14, zmm13, [r11 + 4126], 120
 ; A7 = ternlog(A7, E1, mem512[p + 4803], 0x78)
 %line 492+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm13, [rsi + 4803], 120
+	vpternlogd zmm27, zmm13, [r11 + 4803], 120
 ; A0 = ternlog(A0, E2, mem512[p + 128], 0x78)
 %line 416+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm16, [rsi + 128], 120
+	vpternlogd zmm1, zmm16, [r11 + 128], 120
 ; A2 = ternlog(A2, E2, mem512[p + 805], 0x78)
 %line 427+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm16, [rsi + 805], 120
+	vpternlogd zmm2, zmm16, [r11 + 805], 120
 ; A4 = ternlog(A4, E2, mem512[p + 1482], 0x78)
 %line 438+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm16, [rsi + 1482], 120
+	vpternlogd zmm15, zmm16, [r11 + 1482], 120
 ; A6 = ternlog(A6, E2, mem512[p + 2159], 0x78)
 %line 449+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm26, zmm16, [rsi + 2159], 120
+	vpternlogd zmm26, zmm16, [r11 + 2159], 120
 ; A1 = ternlog(A1, E2, mem512[p + 2836], 0x78)
 %line 460+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm16, [rsi + 2836], 120
+	vpternlogd zmm3, zmm16, [r11 + 2836], 120
 ; A3 = ternlog(A3, E2, mem512[p + 3513], 0x78)
 %line 471+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm16, [rsi + 3513], 120
+	vpternlogd zmm4, zmm16, [r11 + 3513], 120
 ; A5 = ternlog(A5, E2, mem512[p + 4190], 0x78)
 %line 482+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm14, zmm16, [rsi + 4190], 120
+	vpternlogd zmm14, zmm16, [r11 + 4190], 120
 ; A7 = ternlog(A7, E2, mem512[p + 4867], 0x78)
 %line 493+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm16, [rsi + 4867], 120
+	vpternlogd zmm27, zmm16, [r11 + 4867], 120
 ; A0 = ternlog(A0, E3, mem512[p + 192], 0x78)
 %line 417+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm0, [rsi + 192], 120
+	vpternlogd zmm1, zmm0, [r11 + 192], 120
 ; A2 = ternlog(A2, E3, mem512[p + 869], 0x78)
 %line 428+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm0, [rsi + 869], 120
+	vpternlogd zmm2, zmm0, [r11 + 869], 120
 ; A4 = ternlog(A4, E3, mem512[p + 1546], 0x78)
 %line 439+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm0, [rsi + 1546], 120
+	vpternlogd zmm15, zmm0, [r11 + 1546], 120
 ; A6 = ternlog(A6, E3, mem512[p + 2223], 0x78)
 %line 450+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm26, zmm0, [rsi + 2223], 120
+	vpternlogd zmm26, zmm0, [r11 + 2223], 120
 ; A1 = ternlog(A1, E3, mem512[p + 2900], 0x78)
 %line 461+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm0, [rsi + 2900], 120
+	vpternlogd zmm3, zmm0, [r11 + 2900], 120
 ; A3 = ternlog(A3, E3, mem512[p + 3577], 0x78)
 %line 472+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm0, [rsi + 3577], 120
+	vpternlogd zmm4, zmm0, [r11 + 3577], 120
 ; A5 = ternlog(A5, E3, mem512[p + 4254], 0x78)
 %line 483+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm14, zmm0, [rsi + 4254], 120
+	vpternlogd zmm14, zmm0, [r11 + 4254], 120
 ; A7 = ternlog(A7, E3, mem512[p + 4931], 0x78)
 %line 494+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm0, [rsi + 4931], 120
+	vpternlogd zmm27, zmm0, [r11 + 4931], 120
 ; A0 = ternlog(A0, E4, mem512[p + 256], 0x78)
 %line 418+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm24, [rsi + 256], 120
+	vpternlogd zmm1, zmm24, [r11 + 256], 120
 ; A2 = ternlog(A2, E4, mem512[p + 933], 0x78)
 %line 429+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm24, [rsi + 933], 120
+	vpternlogd zmm2, zmm24, [r11 + 933], 120
 ; A4 = ternlog(A4, E4, mem512[p + 1610], 0x78)
 %line 440+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm24, [rsi + 1610], 120
+	vpternlogd zmm15, zmm24, [r11 + 1610], 120
 ; A6 = ternlog(A6, E4, mem512[p + 2287], 0x78)
 %line 451+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm26, zmm24, [rsi + 2287], 120
+	vpternlogd zmm26, zmm24, [r11 + 2287], 120
 ; A1 = ternlog(A1, E4, mem512[p + 2964], 0x78)
 %line 462+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm24, [rsi + 2964], 120
+	vpternlogd zmm3, zmm24, [r11 + 2964], 120
 ; A3 = ternlog(A3, E4, mem512[p + 3641], 0x78)
 %line 473+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm24, [rsi + 3641], 120
+	vpternlogd zmm4, zmm24, [r11 + 3641], 120
 ; A5 = ternlog(A5, E4, mem512[p + 4318], 0x78)
 %line 484+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm14, zmm24, [rsi + 4318], 120
+	vpternlogd zmm14, zmm24, [r11 + 4318], 120
 ; A7 = ternlog(A7, E4, mem512[p + 4995], 0x78)
 %line 495+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm24, [rsi + 4995], 120
+	vpternlogd zmm27, zmm24, [r11 + 4995], 120
 ; A0 = ternlog(A0, E5, mem512[p + 320], 0x78)
 %line 419+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm23, [rsi + 320], 120
+	vpternlogd zmm1, zmm23, [r11 + 320], 120
 ; A2 = ternlog(A2, E5, mem512[p + 997], 0x78)
 %line 430+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm23, [rsi + 997], 120
+	vpternlogd zmm2, zmm23, [r11 + 997], 120
 ; A4 = ternlog(A4, E5, mem512[p + 1674], 0x78)
 %line 441+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm23, [rsi + 1674], 120
+	vpternlogd zmm15, zmm23, [r11 + 1674], 120
 ; A6 = ternlog(A6, E5, mem512[p + 2351], 0x78)
 %line 452+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm26, zmm23, [rsi + 2351], 120
+	vpternlogd zmm26, zmm23, [r11 + 2351], 120
 ; A1 = ternlog(A1, E5, mem512[p + 3028], 0x78)
 %line 463+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm23, [rsi + 3028], 120
+	vpternlogd zmm3, zmm23, [r11 + 3028], 120
 ; A3 = ternlog(A3, E5, mem512[p + 3705], 0x78)
 %line 474+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm23, [rsi + 3705], 120
+	vpternlogd zmm4, zmm23, [r11 + 3705], 120
 ; A5 = ternlog(A5, E5, mem512[p + 4382], 0x78)
 %line 485+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm14, zmm23, [rsi + 4382], 120
+	vpternlogd zmm14, zmm23, [r11 + 4382], 120
 ; A7 = ternlog(A7, E5, mem512[p + 5059], 0x78)
 %line 496+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm23, [rsi + 5059], 120
+	vpternlogd zmm27, zmm23, [r11 + 5059], 120
 ; A0 = ternlog(A0, E6, mem512[p + 384], 0x78)
 %line 420+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm22, [rsi + 384], 120
+	vpternlogd zmm1, zmm22, [r11 + 384], 120
 ; A2 = ternlog(A2, E6, mem512[p + 1061], 0x78)
 %line 431+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm22, [rsi + 1061], 120
+	vpternlogd zmm2, zmm22, [r11 + 1061], 120
 ; A4 = ternlog(A4, E6, mem512[p + 1738], 0x78)
 %line 442+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm22, [rsi + 1738], 120
+	vpternlogd zmm15, zmm22, [r11 + 1738], 120
 ; A6 = ternlog(A6, E6, mem512[p + 2415], 0x78)
 %line 453+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm26, zmm22, [rsi + 2415], 120
+	vpternlogd zmm26, zmm22, [r11 + 2415], 120
 ; A1 = ternlog(A1, E6, mem512[p + 3092], 0x78)
 %line 464+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm22, [rsi + 3092], 120
+	vpternlogd zmm3, zmm22, [r11 + 3092], 120
 ; A3 = ternlog(A3, E6, mem512[p + 3769], 0x78)
 %line 475+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm22, [rsi + 3769], 120
+	vpternlogd zmm4, zmm22, [r11 + 3769], 120
 ; A5 = ternlog(A5, E6, mem512[p + 4446], 0x78)
 %line 486+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm14, zmm22, [rsi + 4446], 120
+	vpternlogd zmm14, zmm22, [r11 + 4446], 120
 ; A7 = ternlog(A7, E6, mem512[p + 5123], 0x78)
 %line 497+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm22, [rsi + 5123], 120
+	vpternlogd zmm27, zmm22, [r11 + 5123], 120
 ; A0 = ternlog(A0, E7, mem512[p + 448], 0x78)
 %line 421+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm21, [rsi + 448], 120
+	vpternlogd zmm1, zmm21, [r11 + 448], 120
 ; A2 = ternlog(A2, E7, mem512[p + 1125], 0x78)
 %line 432+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm21, [rsi + 1125], 120
+	vpternlogd zmm2, zmm21, [r11 + 1125], 120
 ; A4 = ternlog(A4, E7, mem512[p + 1802], 0x78)
 %line 443+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm21, [rsi + 1802], 120
+	vpternlogd zmm15, zmm21, [r11 + 1802], 120
 ; A6 = ternlog(A6, E7, mem512[p + 2479], 0x78)
 %line 454+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm26, zmm21, [rsi + 2479], 120
+	vpternlogd zmm26, zmm21, [r11 + 2479], 120
 ; A1 = ternlog(A1, E7, mem512[p + 3156], 0x78)
 %line 465+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm21, [rsi + 3156], 120
+	vpternlogd zmm3, zmm21, [r11 + 3156], 120
 ; A3 = ternlog(A3, E7, mem512[p + 3833], 0x78)
 %line 476+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm21, [rsi + 3833], 120
+	vpternlogd zmm4, zmm21, [r11 + 3833], 120
 ; A5 = ternlog(A5, E7, mem512[p + 4510], 0x78)
 %line 487+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm14, zmm21, [rsi + 4510], 120
+	vpternlogd zmm14, zmm21, [r11 + 4510], 120
 ; A7 = ternlog(A7, E7, mem512[p + 5187], 0x78)
 %line 498+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm21, [rsi + 5187], 120
+	vpternlogd zmm27, zmm21, [r11 + 5187], 120
 ; A0 = ternlog(A0, E8, mem512[p + 512], 0x78)
 %line 422+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm19, [rsi + 512], 120
+	vpternlogd zmm1, zmm19, [r11 + 512], 120
 ; A2 = ternlog(A2, E8, mem512[p + 1189], 0x78)
 %line 433+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm19, [rsi + 1189], 120
+	vpternlogd zmm2, zmm19, [r11 + 1189], 120
 ; A4 = ternlog(A4, E8, mem512[p + 1866], 0x78)
 %line 444+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm19, [rsi + 1866], 120
+	vpternlogd zmm15, zmm19, [r11 + 1866], 120
 ; A6 = ternlog(A6, E8, mem512[p + 2543], 0x78)
 %line 455+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm26, zmm19, [rsi + 2543], 120
+	vpternlogd zmm26, zmm19, [r11 + 2543], 120
 ; A1 = ternlog(A1, E8, mem512[p + 3220], 0x78)
 %line 466+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm19, [rsi + 3220], 120
+	vpternlogd zmm3, zmm19, [r11 + 3220], 120
 ; A3 = ternlog(A3, E8, mem512[p + 3897], 0x78)
 %line 477+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm19, [rsi + 3897], 120
+	vpternlogd zmm4, zmm19, [r11 + 3897], 120
 ; A5 = ternlog(A5, E8, mem512[p + 4574], 0x78)
 %line 488+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm14, zmm19, [rsi + 4574], 120
+	vpternlogd zmm14, zmm19, [r11 + 4574], 120
 ; A7 = ternlog(A7, E8, mem512[p + 5251], 0x78)
 %line 499+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm19, [rsi + 5251], 120
+	vpternlogd zmm27, zmm19, [r11 + 5251], 120
 ; A0 = ternlog(A0, E9, mem512[p + 576], 0x78)
 %line 423+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm18, [rsi + 576], 120
+	vpternlogd zmm1, zmm18, [r11 + 576], 120
 ; A2 = ternlog(A2, E9, mem512[p + 1253], 0x78)
 %line 434+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm18, [rsi + 1253], 120
+	vpternlogd zmm2, zmm18, [r11 + 1253], 120
 ; A4 = ternlog(A4, E9, mem512[p + 1930], 0x78)
 %line 445+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm18, [rsi + 1930], 120
+	vpternlogd zmm15, zmm18, [r11 + 1930], 120
 ; A6 = ternlog(A6, E9, mem512[p + 2607], 0x78)
 %line 456+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm26, zmm18, [rsi + 2607], 120
+	vpternlogd zmm26, zmm18, [r11 + 2607], 120
 ; A1 = ternlog(A1, E9, mem512[p + 3284], 0x78)
 %line 467+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm18, [rsi + 3284], 120
+	vpternlogd zmm3, zmm18, [r11 + 3284], 120
 ; A3 = ternlog(A3, E9, mem512[p + 3961], 0x78)
 %line 478+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm18, [rsi + 3961], 120
+	vpternlogd zmm4, zmm18, [r11 + 3961], 120
 ; A5 = ternlog(A5, E9, mem512[p + 4638], 0x78)
 %line 489+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm14, zmm18, [rsi + 4638], 120
+	vpternlogd zmm14, zmm18, [r11 + 4638], 120
 ; A7 = ternlog(A7, E9, mem512[p + 5315], 0x78)
 %line 500+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm18, [rsi + 5315], 120
+	vpternlogd zmm27, zmm18, [r11 + 5315], 120
 ; A0 = ternlog(A0, E10, mem512[p + 613], 0x78)
 %line 424+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm20, [rsi + 613], 120
+	vpternlogd zmm1, zmm20, [r11 + 613], 120
 ; A2 = ternlog(A2, E10, mem512[p + 1290], 0x78)
 %line 435+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm20, [rsi + 1290], 120
+	vpternlogd zmm2, zmm20, [r11 + 1290], 120
 ; A4 = ternlog(A4, E10, mem512[p + 1967], 0x78)
 %line 446+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm15, zmm20, [rsi + 1967], 120
+	vpternlogd zmm15, zmm20, [r11 + 1967], 120
 ; A6 = ternlog(A6, E10, mem512[p + 2644], 0x78)
 %line 457+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm26, zmm20, [rsi + 2644], 120
+	vpternlogd zmm26, zmm20, [r11 + 2644], 120
 ; A1 = ternlog(A1, E10, mem512[p + 3321], 0x78)
 %line 468+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm20, [rsi + 3321], 120
+	vpternlogd zmm3, zmm20, [r11 + 3321], 120
 ; A3 = ternlog(A3, E10, mem512[p + 3998], 0x78)
 %line 479+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm20, [rsi + 3998], 120
+	vpternlogd zmm4, zmm20, [r11 + 3998], 120
 ; A5 = ternlog(A5, E10, mem512[p + 4675], 0x78)
 %line 490+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm14, zmm20, [rsi + 4675], 120
+	vpternlogd zmm14, zmm20, [r11 + 4675], 120
 ; A7 = ternlog(A7, E10, mem512[p + 5352], 0x78)
 %line 501+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm20, [rsi + 5352], 120
+	vpternlogd zmm27, zmm20, [r11 + 5352], 120
 ; mk = mem512[M2]
 %line 793+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqu64 zmm25, [rel M2]
@@ -1610,130 +1609,130 @@ align 32
 	vpshufb ymm14, ymm14, [rel BYTE3]
 ; o = movemask8(g)
 %line 539+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpmovmskb r9d, ymm14
+	vpmovmskb esi, ymm14
 ; v = o
 %line 540+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov rax, r9
+	mov rax, rsi
 ; v >>= 12
 %line 541+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	shr rax, 12
 ; o |= v
 %line 542+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	or r9, rax
+	or rsi, rax
 ; o = o & 255
 %line 543+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and r9, 255
+	and rsi, 255
 ; o = o ^ v
 %line 546+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r9, rcx
+	xor rsi, rcx
 ; mem8[sp + 0] = o
 %line 547+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov byte [r8], r9b
+	mov byte [r8], sil
 ; v = mem8[ep + 1]
 %line 628+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	movzx eax, byte [r10 + 1]
+	movzx esi, byte [r9 + 1]
 ; A0 = E0 & mem512[p + 5416]
 %line 548+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm26, zmm17, [rsi + 5416]
+	vpandd zmm26, zmm17, [r11 + 5416]
 ; A2 = E0 & mem512[p + 6093]
 %line 559+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm27, zmm17, [rsi + 6093]
+	vpandd zmm27, zmm17, [r11 + 6093]
 ; A4 = E0 & mem512[p + 6770]
 %line 570+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpandd zmm17, zmm17, [rsi + 6770]
+	vpandd zmm17, zmm17, [r11 + 6770]
 ; v = v & 7
 %line 629+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	and rax, 7
+	and rsi, 7
 ; A0 = ternlog(A0, E1, mem512[p + 5480], 0x78)
 %line 549+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm26, zmm13, [rsi + 5480], 120
+	vpternlogd zmm26, zmm13, [r11 + 5480], 120
 ; A2 = ternlog(A2, E1, mem512[p + 6157], 0x78)
 %line 560+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm13, [rsi + 6157], 120
+	vpternlogd zmm27, zmm13, [r11 + 6157], 120
 ; A4 = ternlog(A4, E1, mem512[p + 6834], 0x78)
 %line 571+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm17, zmm13, [rsi + 6834], 120
+	vpternlogd zmm17, zmm13, [r11 + 6834], 120
 ; A0 = ternlog(A0, E2, mem512[p + 5544], 0x78)
 %line 550+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm26, zmm16, [rsi + 5544], 120
+	vpternlogd zmm26, zmm16, [r11 + 5544], 120
 ; A2 = ternlog(A2, E2, mem512[p + 6221], 0x78)
 %line 561+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm16, [rsi + 6221], 120
+	vpternlogd zmm27, zmm16, [r11 + 6221], 120
 ; A4 = ternlog(A4, E2, mem512[p + 6898], 0x78)
 %line 572+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm17, zmm16, [rsi + 6898], 120
+	vpternlogd zmm17, zmm16, [r11 + 6898], 120
 ; A0 = ternlog(A0, E3, mem512[p + 5608], 0x78)
 %line 551+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm26, zmm0, [rsi + 5608], 120
+	vpternlogd zmm26, zmm0, [r11 + 5608], 120
 ; A2 = ternlog(A2, E3, mem512[p + 6285], 0x78)
 %line 562+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm0, [rsi + 6285], 120
+	vpternlogd zmm27, zmm0, [r11 + 6285], 120
 ; A4 = ternlog(A4, E3, mem512[p + 6962], 0x78)
 %line 573+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm17, zmm0, [rsi + 6962], 120
+	vpternlogd zmm17, zmm0, [r11 + 6962], 120
 ; A0 = ternlog(A0, E4, mem512[p + 5672], 0x78)
 %line 552+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm26, zmm24, [rsi + 5672], 120
+	vpternlogd zmm26, zmm24, [r11 + 5672], 120
 ; A2 = ternlog(A2, E4, mem512[p + 6349], 0x78)
 %line 563+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm24, [rsi + 6349], 120
+	vpternlogd zmm27, zmm24, [r11 + 6349], 120
 ; A4 = ternlog(A4, E4, mem512[p + 7026], 0x78)
 %line 574+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm17, zmm24, [rsi + 7026], 120
+	vpternlogd zmm17, zmm24, [r11 + 7026], 120
 ; A0 = ternlog(A0, E5, mem512[p + 5736], 0x78)
 %line 553+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm26, zmm23, [rsi + 5736], 120
+	vpternlogd zmm26, zmm23, [r11 + 5736], 120
 ; A2 = ternlog(A2, E5, mem512[p + 6413], 0x78)
 %line 564+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm23, [rsi + 6413], 120
+	vpternlogd zmm27, zmm23, [r11 + 6413], 120
 ; A4 = ternlog(A4, E5, mem512[p + 7090], 0x78)
 %line 575+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm17, zmm23, [rsi + 7090], 120
+	vpternlogd zmm17, zmm23, [r11 + 7090], 120
 ; A0 = ternlog(A0, E6, mem512[p + 5800], 0x78)
 %line 554+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm26, zmm22, [rsi + 5800], 120
+	vpternlogd zmm26, zmm22, [r11 + 5800], 120
 ; A2 = ternlog(A2, E6, mem512[p + 6477], 0x78)
 %line 565+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm22, [rsi + 6477], 120
+	vpternlogd zmm27, zmm22, [r11 + 6477], 120
 ; A4 = ternlog(A4, E6, mem512[p + 7154], 0x78)
 %line 576+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm17, zmm22, [rsi + 7154], 120
+	vpternlogd zmm17, zmm22, [r11 + 7154], 120
 ; A0 = ternlog(A0, E7, mem512[p + 5864], 0x78)
 %line 555+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm26, zmm21, [rsi + 5864], 120
+	vpternlogd zmm26, zmm21, [r11 + 5864], 120
 ; A2 = ternlog(A2, E7, mem512[p + 6541], 0x78)
 %line 566+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm21, [rsi + 6541], 120
+	vpternlogd zmm27, zmm21, [r11 + 6541], 120
 ; A4 = ternlog(A4, E7, mem512[p + 7218], 0x78)
 %line 577+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm17, zmm21, [rsi + 7218], 120
+	vpternlogd zmm17, zmm21, [r11 + 7218], 120
 ; A0 = ternlog(A0, E8, mem512[p + 5928], 0x78)
 %line 556+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm26, zmm19, [rsi + 5928], 120
+	vpternlogd zmm26, zmm19, [r11 + 5928], 120
 ; A2 = ternlog(A2, E8, mem512[p + 6605], 0x78)
 %line 567+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm19, [rsi + 6605], 120
+	vpternlogd zmm27, zmm19, [r11 + 6605], 120
 ; A4 = ternlog(A4, E8, mem512[p + 7282], 0x78)
 %line 578+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm17, zmm19, [rsi + 7282], 120
+	vpternlogd zmm17, zmm19, [r11 + 7282], 120
 ; A0 = ternlog(A0, E9, mem512[p + 5992], 0x78)
 %line 557+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm26, zmm18, [rsi + 5992], 120
+	vpternlogd zmm26, zmm18, [r11 + 5992], 120
 ; A2 = ternlog(A2, E9, mem512[p + 6669], 0x78)
 %line 568+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm18, [rsi + 6669], 120
+	vpternlogd zmm27, zmm18, [r11 + 6669], 120
 ; A4 = ternlog(A4, E9, mem512[p + 7346], 0x78)
 %line 579+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm17, zmm18, [rsi + 7346], 120
+	vpternlogd zmm17, zmm18, [r11 + 7346], 120
 ; A0 = ternlog(A0, E10, mem512[p + 6029], 0x78)
 %line 558+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm26, zmm20, [rsi + 6029], 120
+	vpternlogd zmm26, zmm20, [r11 + 6029], 120
 ; A2 = ternlog(A2, E10, mem512[p + 6706], 0x78)
 %line 569+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm27, zmm20, [rsi + 6706], 120
+	vpternlogd zmm27, zmm20, [r11 + 6706], 120
 ; A4 = ternlog(A4, E10, mem512[p + 7383], 0x78)
 %line 580+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vpternlogd zmm17, zmm20, [rsi + 7383], 120
+	vpternlogd zmm17, zmm20, [r11 + 7383], 120
 ; A6 = A0
 %line 581+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vmovdqa64 zmm0, zmm26
@@ -1862,46 +1861,46 @@ align 32
 	vpmovmskb r9d, ymm0
 ; v = o
 %line 624+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r10, r9
+	mov r11, r9
 ; v >>= 12
 %line 625+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	shr r10, 12
+	shr r11, 12
 ; o |= v
 %line 626+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	or r9, r10
+	or r9, r11
 ; o = o & 7
 %line 627+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	and r9, 7
 ; o = o ^ v
 %line 630+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	xor r9, rax
+	xor r9, rsi
 ; mem8[sp + 1] = o
 %line 631+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov byte [r8 + 1], r9b
 ; r0 = mem512[in + 0]
 %line 634+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm23, [r11]
+	vmovdqu64 zmm23, [r10]
 ; r1 = mem512[in + 64]
 %line 635+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm24, [r11 + 64]
+	vmovdqu64 zmm24, [r10 + 64]
 ; r2 = mem512[in + 128]
 %line 636+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm26, [r11 + 128]
+	vmovdqu64 zmm26, [r10 + 128]
 ; r3 = mem512[in + 192]
 %line 637+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm19, [r11 + 192]
+	vmovdqu64 zmm19, [r10 + 192]
 ; r4 = mem512[in + 256]
 %line 638+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm0, [r11 + 256]
+	vmovdqu64 zmm0, [r10 + 256]
 ; r5 = mem512[in + 320]
 %line 639+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm13, [r11 + 320]
+	vmovdqu64 zmm13, [r10 + 320]
 ; r6 = mem512[in + 384]
 %line 640+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm21, [r11 + 384]
+	vmovdqu64 zmm21, [r10 + 384]
 ; r7 = mem512[in + 448]
 %line 641+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 zmm20, [r11 + 448]
+	vmovdqu64 zmm20, [r10 + 448]
 ; 8x t0 = r0 >> 32
 %line 642+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpsrlq zmm14, zmm23, 32
@@ -2428,7 +2427,7 @@ align 32
 	vpsllq zmm9, zmm9, 1
 ; mem512[out + 0] = r0
 %line 882+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r11], zmm23
+	vmovdqu64 [r10], zmm23
 ; r1 = ternlog(r1, t0, t1, 0x96)
 %line 839+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm15, zmm9, zmm0, 150
@@ -2440,7 +2439,7 @@ align 32
 	vpsrlq zmm7, zmm19, 1
 ; mem512[out + 64] = r1
 %line 883+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r11 + 64], zmm15
+	vmovdqu64 [r10 + 64], zmm15
 ; t0 = ternlog(t0, t1, mk, 0x28)
 %line 843+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm7, zmm0, zmm6, 40
@@ -2470,7 +2469,7 @@ align 32
 	vpsllq zmm8, zmm8, 1
 ; mem512[out + 128] = r2
 %line 884+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r11 + 128], zmm19
+	vmovdqu64 [r10 + 128], zmm19
 ; r3 = ternlog(r3, t0, t1, 0x96)
 %line 853+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm22, zmm8, zmm0, 150
@@ -2482,7 +2481,7 @@ align 32
 	vpsrlq zmm5, zmm18, 1
 ; mem512[out + 192] = r3
 %line 885+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r11 + 192], zmm22
+	vmovdqu64 [r10 + 192], zmm22
 ; t0 = ternlog(t0, t1, mk, 0x28)
 %line 857+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm5, zmm0, zmm4, 40
@@ -2512,7 +2511,7 @@ align 32
 	vpsllq zmm6, zmm6, 1
 ; mem512[out + 256] = r4
 %line 886+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r11 + 256], zmm18
+	vmovdqu64 [r10 + 256], zmm18
 ; r5 = ternlog(r5, t0, t1, 0x96)
 %line 867+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm17, zmm6, zmm0, 150
@@ -2524,7 +2523,7 @@ align 32
 	vpsrlq zmm3, zmm21, 1
 ; mem512[out + 320] = r5
 %line 887+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r11 + 320], zmm17
+	vmovdqu64 [r10 + 320], zmm17
 ; t0 = ternlog(t0, t1, mk, 0x28)
 %line 871+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm3, zmm0, zmm2, 40
@@ -2554,16 +2553,16 @@ align 32
 	vpsllq zmm4, zmm4, 1
 ; mem512[out + 384] = r6
 %line 888+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r11 + 384], zmm21
+	vmovdqu64 [r10 + 384], zmm21
 ; r7 = ternlog(r7, t0, t1, 0x96)
 %line 881+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	vpternlogd zmm20, zmm4, zmm0, 150
 ; mem512[out + 448] = r7
 %line 889+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	vmovdqu64 [r11 + 448], zmm20
+	vmovdqu64 [r10 + 448], zmm20
 ; x = mem64[bt + 0]
 %line 891+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rbx]
+	mov r8, [rbp]
 ; v = mem64[e + 0]
 %line 892+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx]
@@ -2575,7 +2574,7 @@ align 32
 	mov [rdi], r8
 ; x = mem64[bt + 8]
 %line 895+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rbx + 8]
+	mov r8, [rbp + 8]
 ; v = mem64[e + 8]
 %line 896+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 8]
@@ -2587,7 +2586,7 @@ align 32
 	mov [rdi + 8], r8
 ; x = mem64[bt + 16]
 %line 899+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rbx + 16]
+	mov r8, [rbp + 16]
 ; v = mem64[e + 16]
 %line 900+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 16]
@@ -2599,7 +2598,7 @@ align 32
 	mov [rdi + 16], r8
 ; x = mem64[bt + 24]
 %line 903+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rbx + 24]
+	mov r8, [rbp + 24]
 ; v = mem64[e + 24]
 %line 904+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 24]
@@ -2611,7 +2610,7 @@ align 32
 	mov [rdi + 24], r8
 ; x = mem64[bt + 32]
 %line 907+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rbx + 32]
+	mov r8, [rbp + 32]
 ; v = mem64[e + 32]
 %line 908+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 32]
@@ -2623,7 +2622,7 @@ align 32
 	mov [rdi + 32], r8
 ; x = mem64[bt + 40]
 %line 911+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rbx + 40]
+	mov r8, [rbp + 40]
 ; v = mem64[e + 40]
 %line 912+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 40]
@@ -2635,7 +2634,7 @@ align 32
 	mov [rdi + 40], r8
 ; x = mem64[bt + 48]
 %line 915+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rbx + 48]
+	mov r8, [rbp + 48]
 ; v = mem64[e + 48]
 %line 916+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 48]
@@ -2647,7 +2646,7 @@ align 32
 	mov [rdi + 48], r8
 ; x = mem64[bt + 56]
 %line 919+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rbx + 56]
+	mov r8, [rbp + 56]
 ; v = mem64[e + 56]
 %line 920+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 56]
@@ -2659,7 +2658,7 @@ align 32
 	mov [rdi + 56], r8
 ; x = mem64[bt + 64]
 %line 923+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rbx + 64]
+	mov r8, [rbp + 64]
 ; v = mem64[e + 64]
 %line 924+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 64]
@@ -2671,7 +2670,7 @@ align 32
 	mov [rdi + 64], r8
 ; x = mem64[bt + 72]
 %line 927+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rbx + 72]
+	mov r8, [rbp + 72]
 ; v = mem64[e + 72]
 %line 928+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 72]
@@ -2683,7 +2682,7 @@ align 32
 	mov [rdi + 72], r8
 ; x = mem64[bt + 80]
 %line 931+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rbx + 80]
+	mov r8, [rbp + 80]
 ; v = mem64[e + 80]
 %line 932+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 80]
@@ -2695,7 +2694,7 @@ align 32
 	mov [rdi + 80], r8
 ; x = mem64[bt + 88]
 %line 935+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rbx + 88]
+	mov r8, [rbp + 88]
 ; v = mem64[e + 88]
 %line 936+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 88]
@@ -2707,7 +2706,7 @@ align 32
 	mov [rdi + 88], r8
 ; x = mem64[bt + 96]
 %line 939+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rbx + 96]
+	mov r8, [rbp + 96]
 ; v = mem64[e + 96]
 %line 940+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 96]
@@ -2719,7 +2718,7 @@ align 32
 	mov [rdi + 96], r8
 ; x = mem64[bt + 104]
 %line 943+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rbx + 104]
+	mov r8, [rbp + 104]
 ; v = mem64[e + 104]
 %line 944+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 104]
@@ -2731,7 +2730,7 @@ align 32
 	mov [rdi + 104], r8
 ; x = mem64[bt + 112]
 %line 947+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rbx + 112]
+	mov r8, [rbp + 112]
 ; v = mem64[e + 112]
 %line 948+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 112]
@@ -2743,7 +2742,7 @@ align 32
 	mov [rdi + 112], r8
 ; x = mem64[bt + 120]
 %line 951+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rbx + 120]
+	mov r8, [rbp + 120]
 ; v = mem64[e + 120]
 %line 952+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 120]
@@ -2755,7 +2754,7 @@ align 32
 	mov [rdi + 120], r8
 ; x = mem64[bt + 128]
 %line 955+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rbx + 128]
+	mov r8, [rbp + 128]
 ; v = mem64[e + 128]
 %line 956+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 128]
@@ -2767,7 +2766,7 @@ align 32
 	mov [rdi + 128], r8
 ; x = mem64[bt + 136]
 %line 959+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rbx + 136]
+	mov r8, [rbp + 136]
 ; v = mem64[e + 136]
 %line 960+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 136]
@@ -2779,7 +2778,7 @@ align 32
 	mov [rdi + 136], r8
 ; x = mem64[bt + 144]
 %line 963+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rbx + 144]
+	mov r8, [rbp + 144]
 ; v = mem64[e + 144]
 %line 964+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 144]
@@ -2791,7 +2790,7 @@ align 32
 	mov [rdi + 144], r8
 ; x = mem64[bt + 152]
 %line 967+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rbx + 152]
+	mov r8, [rbp + 152]
 ; v = mem64[e + 152]
 %line 968+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 152]
@@ -2803,7 +2802,7 @@ align 32
 	mov [rdi + 152], r8
 ; x = mem64[bt + 160]
 %line 971+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rbx + 160]
+	mov r8, [rbp + 160]
 ; v = mem64[e + 160]
 %line 972+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 160]
@@ -2815,7 +2814,7 @@ align 32
 	mov [rdi + 160], r8
 ; x = mem64[bt + 168]
 %line 975+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rbx + 168]
+	mov r8, [rbp + 168]
 ; v = mem64[e + 168]
 %line 976+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 168]
@@ -2827,7 +2826,7 @@ align 32
 	mov [rdi + 168], r8
 ; x = mem64[bt + 176]
 %line 979+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rbx + 176]
+	mov r8, [rbp + 176]
 ; v = mem64[e + 176]
 %line 980+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 176]
@@ -2839,7 +2838,7 @@ align 32
 	mov [rdi + 176], r8
 ; x = mem64[bt + 184]
 %line 983+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
-	mov r8, [rbx + 184]
+	mov r8, [rbp + 184]
 ; v = mem64[e + 184]
 %line 984+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512.q
 	mov r9, [rdx + 184]

@@ -79,21 +79,20 @@ qhasm_kernel_mceliece348864_syndrome_amd64_avx512_syndrome:
 ; i = 42
 %line 44+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r10, 42
-	mov r11, r8
 align 32
 .Lcopy:
 ; x = mem64[p + 0]
 %line 46+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, [r9]
+	mov r11, [r9]
 ; mem64[eb + 0] = x
 %line 47+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov [r11], r8
+	mov [r8], r11
 ; p = p + 8
 %line 48+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	add r9, 8
 ; eb = eb + 8
 %line 49+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add r11, 8
+	add r8, 8
 ; i = i - 1
 %line 50+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	sub r10, 1
@@ -105,7 +104,6 @@ align 32
 	jne .Lcopy
 ; x = mem8[p + 0]
 %line 53+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r8, r11
 	movzx r10d, byte [r9]
 ; mem8[eb + 0] = x
 %line 54+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
@@ -136,10 +134,10 @@ align 32
 	add r11, 64
 ; bt = &BITS
 %line 64+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	lea rcx, [rsp + 512]
+	lea rax, [rsp + 512]
 ; i = 16
 %line 65+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov rbx, 16
+	mov rcx, 16
 align 32
 .Lclasses:
 ; o = rs & 63
@@ -148,8 +146,8 @@ align 32
 	and r8, 63
 ; q = rs - o
 %line 68+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov rax, rsi
-	sub rax, r8
+	mov r10, rsi
+	sub r10, r8
 ; ee = eb - o
 %line 69+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	mov r9, r11
@@ -177,7 +175,7 @@ align 32
 	vmovdqu64 zmm15, [r9 + 384]
 ; j = 3
 %line 77+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov r10, 3
+	mov rbx, 3
 ; unsigned<? o - 45
 %line 78+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	cmp r8, 45
@@ -188,172 +186,172 @@ align 32
 .Llong:
 ; A0 = E0 & mem512[q + 0]
 %line 81+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm0, zmm9, [rax]
+	vpandd zmm0, zmm9, [r10]
 ; A0 = ternlog(A0, E1, mem512[q + 64], 0x78)
 %line 82+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm10, [rax + 64], 120
+	vpternlogd zmm0, zmm10, [r10 + 64], 120
 ; A0 = ternlog(A0, E2, mem512[q + 128], 0x78)
 %line 83+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm11, [rax + 128], 120
+	vpternlogd zmm0, zmm11, [r10 + 128], 120
 ; A0 = ternlog(A0, E3, mem512[q + 192], 0x78)
 %line 84+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm12, [rax + 192], 120
+	vpternlogd zmm0, zmm12, [r10 + 192], 120
 ; A0 = ternlog(A0, E4, mem512[q + 256], 0x78)
 %line 85+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm13, [rax + 256], 120
+	vpternlogd zmm0, zmm13, [r10 + 256], 120
 ; A0 = ternlog(A0, E5, mem512[q + 320], 0x78)
 %line 86+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm14, [rax + 320], 120
+	vpternlogd zmm0, zmm14, [r10 + 320], 120
 ; A0 = ternlog(A0, E6, mem512[q + 384], 0x78)
 %line 87+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm15, [rax + 384], 120
+	vpternlogd zmm0, zmm15, [r10 + 384], 120
 ; A2 = E0 & mem512[q + 5440]
 %line 88+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm1, zmm9, [rax + 5440]
+	vpandd zmm1, zmm9, [r10 + 5440]
 ; A2 = ternlog(A2, E1, mem512[q + 5504], 0x78)
 %line 89+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm10, [rax + 5504], 120
+	vpternlogd zmm1, zmm10, [r10 + 5504], 120
 ; A2 = ternlog(A2, E2, mem512[q + 5568], 0x78)
 %line 90+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm11, [rax + 5568], 120
+	vpternlogd zmm1, zmm11, [r10 + 5568], 120
 ; A2 = ternlog(A2, E3, mem512[q + 5632], 0x78)
 %line 91+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm12, [rax + 5632], 120
+	vpternlogd zmm1, zmm12, [r10 + 5632], 120
 ; A2 = ternlog(A2, E4, mem512[q + 5696], 0x78)
 %line 92+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm13, [rax + 5696], 120
+	vpternlogd zmm1, zmm13, [r10 + 5696], 120
 ; A2 = ternlog(A2, E5, mem512[q + 5760], 0x78)
 %line 93+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm14, [rax + 5760], 120
+	vpternlogd zmm1, zmm14, [r10 + 5760], 120
 ; A2 = ternlog(A2, E6, mem512[q + 5824], 0x78)
 %line 94+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm15, [rax + 5824], 120
+	vpternlogd zmm1, zmm15, [r10 + 5824], 120
 ; A4 = E0 & mem512[q + 10880]
 %line 95+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm2, zmm9, [rax + 10880]
+	vpandd zmm2, zmm9, [r10 + 10880]
 ; A4 = ternlog(A4, E1, mem512[q + 10944], 0x78)
 %line 96+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm10, [rax + 10944], 120
+	vpternlogd zmm2, zmm10, [r10 + 10944], 120
 ; A4 = ternlog(A4, E2, mem512[q + 11008], 0x78)
 %line 97+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm11, [rax + 11008], 120
+	vpternlogd zmm2, zmm11, [r10 + 11008], 120
 ; A4 = ternlog(A4, E3, mem512[q + 11072], 0x78)
 %line 98+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm12, [rax + 11072], 120
+	vpternlogd zmm2, zmm12, [r10 + 11072], 120
 ; A4 = ternlog(A4, E4, mem512[q + 11136], 0x78)
 %line 99+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm13, [rax + 11136], 120
+	vpternlogd zmm2, zmm13, [r10 + 11136], 120
 ; A4 = ternlog(A4, E5, mem512[q + 11200], 0x78)
 %line 100+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm14, [rax + 11200], 120
+	vpternlogd zmm2, zmm14, [r10 + 11200], 120
 ; A4 = ternlog(A4, E6, mem512[q + 11264], 0x78)
 %line 101+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm15, [rax + 11264], 120
+	vpternlogd zmm2, zmm15, [r10 + 11264], 120
 ; A6 = E0 & mem512[q + 16320]
 %line 102+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm3, zmm9, [rax + 16320]
+	vpandd zmm3, zmm9, [r10 + 16320]
 ; A6 = ternlog(A6, E1, mem512[q + 16384], 0x78)
 %line 103+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm10, [rax + 16384], 120
+	vpternlogd zmm3, zmm10, [r10 + 16384], 120
 ; A6 = ternlog(A6, E2, mem512[q + 16448], 0x78)
 %line 104+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm11, [rax + 16448], 120
+	vpternlogd zmm3, zmm11, [r10 + 16448], 120
 ; A6 = ternlog(A6, E3, mem512[q + 16512], 0x78)
 %line 105+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm12, [rax + 16512], 120
+	vpternlogd zmm3, zmm12, [r10 + 16512], 120
 ; A6 = ternlog(A6, E4, mem512[q + 16576], 0x78)
 %line 106+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm13, [rax + 16576], 120
+	vpternlogd zmm3, zmm13, [r10 + 16576], 120
 ; A6 = ternlog(A6, E5, mem512[q + 16640], 0x78)
 %line 107+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm14, [rax + 16640], 120
+	vpternlogd zmm3, zmm14, [r10 + 16640], 120
 ; A6 = ternlog(A6, E6, mem512[q + 16704], 0x78)
 %line 108+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm15, [rax + 16704], 120
+	vpternlogd zmm3, zmm15, [r10 + 16704], 120
 ; A1 = E0 & mem512[q + 21760]
 %line 109+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm4, zmm9, [rax + 21760]
+	vpandd zmm4, zmm9, [r10 + 21760]
 ; A1 = ternlog(A1, E1, mem512[q + 21824], 0x78)
 %line 110+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm10, [rax + 21824], 120
+	vpternlogd zmm4, zmm10, [r10 + 21824], 120
 ; A1 = ternlog(A1, E2, mem512[q + 21888], 0x78)
 %line 111+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm11, [rax + 21888], 120
+	vpternlogd zmm4, zmm11, [r10 + 21888], 120
 ; A1 = ternlog(A1, E3, mem512[q + 21952], 0x78)
 %line 112+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm12, [rax + 21952], 120
+	vpternlogd zmm4, zmm12, [r10 + 21952], 120
 ; A1 = ternlog(A1, E4, mem512[q + 22016], 0x78)
 %line 113+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm13, [rax + 22016], 120
+	vpternlogd zmm4, zmm13, [r10 + 22016], 120
 ; A1 = ternlog(A1, E5, mem512[q + 22080], 0x78)
 %line 114+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm14, [rax + 22080], 120
+	vpternlogd zmm4, zmm14, [r10 + 22080], 120
 ; A1 = ternlog(A1, E6, mem512[q + 22144], 0x78)
 %line 115+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm15, [rax + 22144], 120
+	vpternlogd zmm4, zmm15, [r10 + 22144], 120
 ; A3 = E0 & mem512[q + 27200]
 %line 116+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm5, zmm9, [rax + 27200]
+	vpandd zmm5, zmm9, [r10 + 27200]
 ; A3 = ternlog(A3, E1, mem512[q + 27264], 0x78)
 %line 117+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm10, [rax + 27264], 120
+	vpternlogd zmm5, zmm10, [r10 + 27264], 120
 ; A3 = ternlog(A3, E2, mem512[q + 27328], 0x78)
 %line 118+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm11, [rax + 27328], 120
+	vpternlogd zmm5, zmm11, [r10 + 27328], 120
 ; A3 = ternlog(A3, E3, mem512[q + 27392], 0x78)
 %line 119+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm12, [rax + 27392], 120
+	vpternlogd zmm5, zmm12, [r10 + 27392], 120
 ; A3 = ternlog(A3, E4, mem512[q + 27456], 0x78)
 %line 120+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm13, [rax + 27456], 120
+	vpternlogd zmm5, zmm13, [r10 + 27456], 120
 ; A3 = ternlog(A3, E5, mem512[q + 27520], 0x78)
 %line 121+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm14, [rax + 27520], 120
+	vpternlogd zmm5, zmm14, [r10 + 27520], 120
 ; A3 = ternlog(A3, E6, mem512[q + 27584], 0x78)
 %line 122+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm15, [rax + 27584], 120
+	vpternlogd zmm5, zmm15, [r10 + 27584], 120
 ; A5 = E0 & mem512[q + 32640]
 %line 123+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm6, zmm9, [rax + 32640]
+	vpandd zmm6, zmm9, [r10 + 32640]
 ; A5 = ternlog(A5, E1, mem512[q + 32704], 0x78)
 %line 124+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm10, [rax + 32704], 120
+	vpternlogd zmm6, zmm10, [r10 + 32704], 120
 ; A5 = ternlog(A5, E2, mem512[q + 32768], 0x78)
 %line 125+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm11, [rax + 32768], 120
+	vpternlogd zmm6, zmm11, [r10 + 32768], 120
 ; A5 = ternlog(A5, E3, mem512[q + 32832], 0x78)
 %line 126+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm12, [rax + 32832], 120
+	vpternlogd zmm6, zmm12, [r10 + 32832], 120
 ; A5 = ternlog(A5, E4, mem512[q + 32896], 0x78)
 %line 127+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm13, [rax + 32896], 120
+	vpternlogd zmm6, zmm13, [r10 + 32896], 120
 ; A5 = ternlog(A5, E5, mem512[q + 32960], 0x78)
 %line 128+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm14, [rax + 32960], 120
+	vpternlogd zmm6, zmm14, [r10 + 32960], 120
 ; A5 = ternlog(A5, E6, mem512[q + 33024], 0x78)
 %line 129+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm15, [rax + 33024], 120
+	vpternlogd zmm6, zmm15, [r10 + 33024], 120
 ; A7 = E0 & mem512[q + 38080]
 %line 130+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm7, zmm9, [rax + 38080]
+	vpandd zmm7, zmm9, [r10 + 38080]
 ; A7 = ternlog(A7, E1, mem512[q + 38144], 0x78)
 %line 131+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm10, [rax + 38144], 120
+	vpternlogd zmm7, zmm10, [r10 + 38144], 120
 ; A7 = ternlog(A7, E2, mem512[q + 38208], 0x78)
 %line 132+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm11, [rax + 38208], 120
+	vpternlogd zmm7, zmm11, [r10 + 38208], 120
 ; A7 = ternlog(A7, E3, mem512[q + 38272], 0x78)
 %line 133+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm12, [rax + 38272], 120
+	vpternlogd zmm7, zmm12, [r10 + 38272], 120
 ; A7 = ternlog(A7, E4, mem512[q + 38336], 0x78)
 %line 134+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm13, [rax + 38336], 120
+	vpternlogd zmm7, zmm13, [r10 + 38336], 120
 ; A7 = ternlog(A7, E5, mem512[q + 38400], 0x78)
 %line 135+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm14, [rax + 38400], 120
+	vpternlogd zmm7, zmm14, [r10 + 38400], 120
 ; A7 = ternlog(A7, E6, mem512[q + 38464], 0x78)
 %line 136+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm15, [rax + 38464], 120
+	vpternlogd zmm7, zmm15, [r10 + 38464], 120
 ; T = shuffle128(A0, A1, 0x44)
 %line 137+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm8, zmm0, zmm4, 68
@@ -479,175 +477,175 @@ align 32
 	or r9, r8
 ; mem8[bt + 0] = o
 %line 178+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [rcx], r9b
+	mov byte [rax], r9b
 ; A0 = E0 & mem512[q + 43520]
 %line 179+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm0, zmm9, [rax + 43520]
+	vpandd zmm0, zmm9, [r10 + 43520]
 ; A0 = ternlog(A0, E1, mem512[q + 43584], 0x78)
 %line 180+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm10, [rax + 43584], 120
+	vpternlogd zmm0, zmm10, [r10 + 43584], 120
 ; A0 = ternlog(A0, E2, mem512[q + 43648], 0x78)
 %line 181+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm11, [rax + 43648], 120
+	vpternlogd zmm0, zmm11, [r10 + 43648], 120
 ; A0 = ternlog(A0, E3, mem512[q + 43712], 0x78)
 %line 182+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm12, [rax + 43712], 120
+	vpternlogd zmm0, zmm12, [r10 + 43712], 120
 ; A0 = ternlog(A0, E4, mem512[q + 43776], 0x78)
 %line 183+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm13, [rax + 43776], 120
+	vpternlogd zmm0, zmm13, [r10 + 43776], 120
 ; A0 = ternlog(A0, E5, mem512[q + 43840], 0x78)
 %line 184+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm14, [rax + 43840], 120
+	vpternlogd zmm0, zmm14, [r10 + 43840], 120
 ; A0 = ternlog(A0, E6, mem512[q + 43904], 0x78)
 %line 185+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm15, [rax + 43904], 120
+	vpternlogd zmm0, zmm15, [r10 + 43904], 120
 ; A2 = E0 & mem512[q + 48960]
 %line 186+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm1, zmm9, [rax + 48960]
+	vpandd zmm1, zmm9, [r10 + 48960]
 ; A2 = ternlog(A2, E1, mem512[q + 49024], 0x78)
 %line 187+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm10, [rax + 49024], 120
+	vpternlogd zmm1, zmm10, [r10 + 49024], 120
 ; A2 = ternlog(A2, E2, mem512[q + 49088], 0x78)
 %line 188+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm11, [rax + 49088], 120
+	vpternlogd zmm1, zmm11, [r10 + 49088], 120
 ; A2 = ternlog(A2, E3, mem512[q + 49152], 0x78)
 %line 189+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm12, [rax + 49152], 120
+	vpternlogd zmm1, zmm12, [r10 + 49152], 120
 ; A2 = ternlog(A2, E4, mem512[q + 49216], 0x78)
 %line 190+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm13, [rax + 49216], 120
+	vpternlogd zmm1, zmm13, [r10 + 49216], 120
 ; A2 = ternlog(A2, E5, mem512[q + 49280], 0x78)
 %line 191+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm14, [rax + 49280], 120
+	vpternlogd zmm1, zmm14, [r10 + 49280], 120
 ; A2 = ternlog(A2, E6, mem512[q + 49344], 0x78)
 %line 192+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm15, [rax + 49344], 120
+	vpternlogd zmm1, zmm15, [r10 + 49344], 120
 ; A4 = E0 & mem512[q + 54400]
 %line 193+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm2, zmm9, [rax + 54400]
+	vpandd zmm2, zmm9, [r10 + 54400]
 ; A4 = ternlog(A4, E1, mem512[q + 54464], 0x78)
 %line 194+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm10, [rax + 54464], 120
+	vpternlogd zmm2, zmm10, [r10 + 54464], 120
 ; A4 = ternlog(A4, E2, mem512[q + 54528], 0x78)
 %line 195+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm11, [rax + 54528], 120
+	vpternlogd zmm2, zmm11, [r10 + 54528], 120
 ; A4 = ternlog(A4, E3, mem512[q + 54592], 0x78)
 %line 196+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm12, [rax + 54592], 120
+	vpternlogd zmm2, zmm12, [r10 + 54592], 120
 ; A4 = ternlog(A4, E4, mem512[q + 54656], 0x78)
 %line 197+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm13, [rax + 54656], 120
+	vpternlogd zmm2, zmm13, [r10 + 54656], 120
 ; A4 = ternlog(A4, E5, mem512[q + 54720], 0x78)
 %line 198+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm14, [rax + 54720], 120
+	vpternlogd zmm2, zmm14, [r10 + 54720], 120
 ; A4 = ternlog(A4, E6, mem512[q + 54784], 0x78)
 %line 199+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm15, [rax + 54784], 120
+	vpternlogd zmm2, zmm15, [r10 + 54784], 120
 ; A6 = E0 & mem512[q + 59840]
 %line 200+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm3, zmm9, [rax + 59840]
+	vpandd zmm3, zmm9, [r10 + 59840]
 ; A6 = ternlog(A6, E1, mem512[q + 59904], 0x78)
 %line 201+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm10, [rax + 59904], 120
+	vpternlogd zmm3, zmm10, [r10 + 59904], 120
 ; A6 = ternlog(A6, E2, mem512[q + 59968], 0x78)
 %line 202+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm11, [rax + 59968], 120
+	vpternlogd zmm3, zmm11, [r10 + 59968], 120
 ; A6 = ternlog(A6, E3, mem512[q + 60032], 0x78)
 %line 203+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm12, [rax + 60032], 120
+	vpternlogd zmm3, zmm12, [r10 + 60032], 120
 ; A6 = ternlog(A6, E4, mem512[q + 60096], 0x78)
 %line 204+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm13, [rax + 60096], 120
+	vpternlogd zmm3, zmm13, [r10 + 60096], 120
 ; A6 = ternlog(A6, E5, mem512[q + 60160], 0x78)
 %line 205+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm14, [rax + 60160], 120
+	vpternlogd zmm3, zmm14, [r10 + 60160], 120
 ; A6 = ternlog(A6, E6, mem512[q + 60224], 0x78)
 %line 206+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm15, [rax + 60224], 120
+	vpternlogd zmm3, zmm15, [r10 + 60224], 120
 ; A1 = E0 & mem512[q + 65280]
 %line 207+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm4, zmm9, [rax + 65280]
+	vpandd zmm4, zmm9, [r10 + 65280]
 ; A1 = ternlog(A1, E1, mem512[q + 65344], 0x78)
 %line 208+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm10, [rax + 65344], 120
+	vpternlogd zmm4, zmm10, [r10 + 65344], 120
 ; A1 = ternlog(A1, E2, mem512[q + 65408], 0x78)
 %line 209+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm11, [rax + 65408], 120
+	vpternlogd zmm4, zmm11, [r10 + 65408], 120
 ; A1 = ternlog(A1, E3, mem512[q + 65472], 0x78)
 %line 210+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm12, [rax + 65472], 120
+	vpternlogd zmm4, zmm12, [r10 + 65472], 120
 ; A1 = ternlog(A1, E4, mem512[q + 65536], 0x78)
 %line 211+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm13, [rax + 65536], 120
+	vpternlogd zmm4, zmm13, [r10 + 65536], 120
 ; A1 = ternlog(A1, E5, mem512[q + 65600], 0x78)
 %line 212+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm14, [rax + 65600], 120
+	vpternlogd zmm4, zmm14, [r10 + 65600], 120
 ; A1 = ternlog(A1, E6, mem512[q + 65664], 0x78)
 %line 213+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm15, [rax + 65664], 120
+	vpternlogd zmm4, zmm15, [r10 + 65664], 120
 ; A3 = E0 & mem512[q + 70720]
 %line 214+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm5, zmm9, [rax + 70720]
+	vpandd zmm5, zmm9, [r10 + 70720]
 ; A3 = ternlog(A3, E1, mem512[q + 70784], 0x78)
 %line 215+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm10, [rax + 70784], 120
+	vpternlogd zmm5, zmm10, [r10 + 70784], 120
 ; A3 = ternlog(A3, E2, mem512[q + 70848], 0x78)
 %line 216+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm11, [rax + 70848], 120
+	vpternlogd zmm5, zmm11, [r10 + 70848], 120
 ; A3 = ternlog(A3, E3, mem512[q + 70912], 0x78)
 %line 217+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm12, [rax + 70912], 120
+	vpternlogd zmm5, zmm12, [r10 + 70912], 120
 ; A3 = ternlog(A3, E4, mem512[q + 70976], 0x78)
 %line 218+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm13, [rax + 70976], 120
+	vpternlogd zmm5, zmm13, [r10 + 70976], 120
 ; A3 = ternlog(A3, E5, mem512[q + 71040], 0x78)
 %line 219+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm14, [rax + 71040], 120
+	vpternlogd zmm5, zmm14, [r10 + 71040], 120
 ; A3 = ternlog(A3, E6, mem512[q + 71104], 0x78)
 %line 220+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm15, [rax + 71104], 120
+	vpternlogd zmm5, zmm15, [r10 + 71104], 120
 ; A5 = E0 & mem512[q + 76160]
 %line 221+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm6, zmm9, [rax + 76160]
+	vpandd zmm6, zmm9, [r10 + 76160]
 ; A5 = ternlog(A5, E1, mem512[q + 76224], 0x78)
 %line 222+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm10, [rax + 76224], 120
+	vpternlogd zmm6, zmm10, [r10 + 76224], 120
 ; A5 = ternlog(A5, E2, mem512[q + 76288], 0x78)
 %line 223+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm11, [rax + 76288], 120
+	vpternlogd zmm6, zmm11, [r10 + 76288], 120
 ; A5 = ternlog(A5, E3, mem512[q + 76352], 0x78)
 %line 224+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm12, [rax + 76352], 120
+	vpternlogd zmm6, zmm12, [r10 + 76352], 120
 ; A5 = ternlog(A5, E4, mem512[q + 76416], 0x78)
 %line 225+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm13, [rax + 76416], 120
+	vpternlogd zmm6, zmm13, [r10 + 76416], 120
 ; A5 = ternlog(A5, E5, mem512[q + 76480], 0x78)
 %line 226+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm14, [rax + 76480], 120
+	vpternlogd zmm6, zmm14, [r10 + 76480], 120
 ; A5 = ternlog(A5, E6, mem512[q + 76544], 0x78)
 %line 227+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm15, [rax + 76544], 120
+	vpternlogd zmm6, zmm15, [r10 + 76544], 120
 ; A7 = E0 & mem512[q + 81600]
 %line 228+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm7, zmm9, [rax + 81600]
+	vpandd zmm7, zmm9, [r10 + 81600]
 ; A7 = ternlog(A7, E1, mem512[q + 81664], 0x78)
 %line 229+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm10, [rax + 81664], 120
+	vpternlogd zmm7, zmm10, [r10 + 81664], 120
 ; A7 = ternlog(A7, E2, mem512[q + 81728], 0x78)
 %line 230+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm11, [rax + 81728], 120
+	vpternlogd zmm7, zmm11, [r10 + 81728], 120
 ; A7 = ternlog(A7, E3, mem512[q + 81792], 0x78)
 %line 231+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm12, [rax + 81792], 120
+	vpternlogd zmm7, zmm12, [r10 + 81792], 120
 ; A7 = ternlog(A7, E4, mem512[q + 81856], 0x78)
 %line 232+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm13, [rax + 81856], 120
+	vpternlogd zmm7, zmm13, [r10 + 81856], 120
 ; A7 = ternlog(A7, E5, mem512[q + 81920], 0x78)
 %line 233+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm14, [rax + 81920], 120
+	vpternlogd zmm7, zmm14, [r10 + 81920], 120
 ; A7 = ternlog(A7, E6, mem512[q + 81984], 0x78)
 %line 234+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm15, [rax + 81984], 120
+	vpternlogd zmm7, zmm15, [r10 + 81984], 120
 ; T = shuffle128(A0, A1, 0x44)
 %line 235+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm8, zmm0, zmm4, 68
@@ -773,16 +771,16 @@ align 32
 	or r8, r9
 ; mem8[bt + 1] = o
 %line 276+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [rcx + 1], r8b
+	mov byte [rax + 1], r8b
 ; bt = bt + 2
 %line 277+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add rcx, 2
+	add rax, 2
 ; q = q + 87040
 %line 278+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add rax, 87040
+	add r10, 87040
 ; =? j -= 1
 %line 279+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	sub r10, 1
+	sub rbx, 1
 ; goto long if !=
 %line 280+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	jne .Llong
@@ -793,148 +791,148 @@ align 32
 .Lshort:
 ; A0 = E0 & mem512[q + 0]
 %line 283+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm0, zmm9, [rax]
+	vpandd zmm0, zmm9, [r10]
 ; A0 = ternlog(A0, E1, mem512[q + 64], 0x78)
 %line 284+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm10, [rax + 64], 120
+	vpternlogd zmm0, zmm10, [r10 + 64], 120
 ; A0 = ternlog(A0, E2, mem512[q + 128], 0x78)
 %line 285+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm11, [rax + 128], 120
+	vpternlogd zmm0, zmm11, [r10 + 128], 120
 ; A0 = ternlog(A0, E3, mem512[q + 192], 0x78)
 %line 286+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm12, [rax + 192], 120
+	vpternlogd zmm0, zmm12, [r10 + 192], 120
 ; A0 = ternlog(A0, E4, mem512[q + 256], 0x78)
 %line 287+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm13, [rax + 256], 120
+	vpternlogd zmm0, zmm13, [r10 + 256], 120
 ; A0 = ternlog(A0, E5, mem512[q + 320], 0x78)
 %line 288+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm14, [rax + 320], 120
+	vpternlogd zmm0, zmm14, [r10 + 320], 120
 ; A2 = E0 & mem512[q + 5440]
 %line 289+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm1, zmm9, [rax + 5440]
+	vpandd zmm1, zmm9, [r10 + 5440]
 ; A2 = ternlog(A2, E1, mem512[q + 5504], 0x78)
 %line 290+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm10, [rax + 5504], 120
+	vpternlogd zmm1, zmm10, [r10 + 5504], 120
 ; A2 = ternlog(A2, E2, mem512[q + 5568], 0x78)
 %line 291+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm11, [rax + 5568], 120
+	vpternlogd zmm1, zmm11, [r10 + 5568], 120
 ; A2 = ternlog(A2, E3, mem512[q + 5632], 0x78)
 %line 292+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm12, [rax + 5632], 120
+	vpternlogd zmm1, zmm12, [r10 + 5632], 120
 ; A2 = ternlog(A2, E4, mem512[q + 5696], 0x78)
 %line 293+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm13, [rax + 5696], 120
+	vpternlogd zmm1, zmm13, [r10 + 5696], 120
 ; A2 = ternlog(A2, E5, mem512[q + 5760], 0x78)
 %line 294+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm14, [rax + 5760], 120
+	vpternlogd zmm1, zmm14, [r10 + 5760], 120
 ; A4 = E0 & mem512[q + 10880]
 %line 295+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm2, zmm9, [rax + 10880]
+	vpandd zmm2, zmm9, [r10 + 10880]
 ; A4 = ternlog(A4, E1, mem512[q + 10944], 0x78)
 %line 296+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm10, [rax + 10944], 120
+	vpternlogd zmm2, zmm10, [r10 + 10944], 120
 ; A4 = ternlog(A4, E2, mem512[q + 11008], 0x78)
 %line 297+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm11, [rax + 11008], 120
+	vpternlogd zmm2, zmm11, [r10 + 11008], 120
 ; A4 = ternlog(A4, E3, mem512[q + 11072], 0x78)
 %line 298+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm12, [rax + 11072], 120
+	vpternlogd zmm2, zmm12, [r10 + 11072], 120
 ; A4 = ternlog(A4, E4, mem512[q + 11136], 0x78)
 %line 299+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm13, [rax + 11136], 120
+	vpternlogd zmm2, zmm13, [r10 + 11136], 120
 ; A4 = ternlog(A4, E5, mem512[q + 11200], 0x78)
 %line 300+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm14, [rax + 11200], 120
+	vpternlogd zmm2, zmm14, [r10 + 11200], 120
 ; A6 = E0 & mem512[q + 16320]
 %line 301+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm3, zmm9, [rax + 16320]
+	vpandd zmm3, zmm9, [r10 + 16320]
 ; A6 = ternlog(A6, E1, mem512[q + 16384], 0x78)
 %line 302+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm10, [rax + 16384], 120
+	vpternlogd zmm3, zmm10, [r10 + 16384], 120
 ; A6 = ternlog(A6, E2, mem512[q + 16448], 0x78)
 %line 303+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm11, [rax + 16448], 120
+	vpternlogd zmm3, zmm11, [r10 + 16448], 120
 ; A6 = ternlog(A6, E3, mem512[q + 16512], 0x78)
 %line 304+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm12, [rax + 16512], 120
+	vpternlogd zmm3, zmm12, [r10 + 16512], 120
 ; A6 = ternlog(A6, E4, mem512[q + 16576], 0x78)
 %line 305+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm13, [rax + 16576], 120
+	vpternlogd zmm3, zmm13, [r10 + 16576], 120
 ; A6 = ternlog(A6, E5, mem512[q + 16640], 0x78)
 %line 306+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm14, [rax + 16640], 120
+	vpternlogd zmm3, zmm14, [r10 + 16640], 120
 ; A1 = E0 & mem512[q + 21760]
 %line 307+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm4, zmm9, [rax + 21760]
+	vpandd zmm4, zmm9, [r10 + 21760]
 ; A1 = ternlog(A1, E1, mem512[q + 21824], 0x78)
 %line 308+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm10, [rax + 21824], 120
+	vpternlogd zmm4, zmm10, [r10 + 21824], 120
 ; A1 = ternlog(A1, E2, mem512[q + 21888], 0x78)
 %line 309+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm11, [rax + 21888], 120
+	vpternlogd zmm4, zmm11, [r10 + 21888], 120
 ; A1 = ternlog(A1, E3, mem512[q + 21952], 0x78)
 %line 310+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm12, [rax + 21952], 120
+	vpternlogd zmm4, zmm12, [r10 + 21952], 120
 ; A1 = ternlog(A1, E4, mem512[q + 22016], 0x78)
 %line 311+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm13, [rax + 22016], 120
+	vpternlogd zmm4, zmm13, [r10 + 22016], 120
 ; A1 = ternlog(A1, E5, mem512[q + 22080], 0x78)
 %line 312+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm14, [rax + 22080], 120
+	vpternlogd zmm4, zmm14, [r10 + 22080], 120
 ; A3 = E0 & mem512[q + 27200]
 %line 313+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm5, zmm9, [rax + 27200]
+	vpandd zmm5, zmm9, [r10 + 27200]
 ; A3 = ternlog(A3, E1, mem512[q + 27264], 0x78)
 %line 314+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm10, [rax + 27264], 120
+	vpternlogd zmm5, zmm10, [r10 + 27264], 120
 ; A3 = ternlog(A3, E2, mem512[q + 27328], 0x78)
 %line 315+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm11, [rax + 27328], 120
+	vpternlogd zmm5, zmm11, [r10 + 27328], 120
 ; A3 = ternlog(A3, E3, mem512[q + 27392], 0x78)
 %line 316+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm12, [rax + 27392], 120
+	vpternlogd zmm5, zmm12, [r10 + 27392], 120
 ; A3 = ternlog(A3, E4, mem512[q + 27456], 0x78)
 %line 317+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm13, [rax + 27456], 120
+	vpternlogd zmm5, zmm13, [r10 + 27456], 120
 ; A3 = ternlog(A3, E5, mem512[q + 27520], 0x78)
 %line 318+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm14, [rax + 27520], 120
+	vpternlogd zmm5, zmm14, [r10 + 27520], 120
 ; A5 = E0 & mem512[q + 32640]
 %line 319+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm6, zmm9, [rax + 32640]
+	vpandd zmm6, zmm9, [r10 + 32640]
 ; A5 = ternlog(A5, E1, mem512[q + 32704], 0x78)
 %line 320+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm10, [rax + 32704], 120
+	vpternlogd zmm6, zmm10, [r10 + 32704], 120
 ; A5 = ternlog(A5, E2, mem512[q + 32768], 0x78)
 %line 321+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm11, [rax + 32768], 120
+	vpternlogd zmm6, zmm11, [r10 + 32768], 120
 ; A5 = ternlog(A5, E3, mem512[q + 32832], 0x78)
 %line 322+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm12, [rax + 32832], 120
+	vpternlogd zmm6, zmm12, [r10 + 32832], 120
 ; A5 = ternlog(A5, E4, mem512[q + 32896], 0x78)
 %line 323+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm13, [rax + 32896], 120
+	vpternlogd zmm6, zmm13, [r10 + 32896], 120
 ; A5 = ternlog(A5, E5, mem512[q + 32960], 0x78)
 %line 324+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm14, [rax + 32960], 120
+	vpternlogd zmm6, zmm14, [r10 + 32960], 120
 ; A7 = E0 & mem512[q + 38080]
 %line 325+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm7, zmm9, [rax + 38080]
+	vpandd zmm7, zmm9, [r10 + 38080]
 ; A7 = ternlog(A7, E1, mem512[q + 38144], 0x78)
 %line 326+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm10, [rax + 38144], 120
+	vpternlogd zmm7, zmm10, [r10 + 38144], 120
 ; A7 = ternlog(A7, E2, mem512[q + 38208], 0x78)
 %line 327+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm11, [rax + 38208], 120
+	vpternlogd zmm7, zmm11, [r10 + 38208], 120
 ; A7 = ternlog(A7, E3, mem512[q + 38272], 0x78)
 %line 328+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm12, [rax + 38272], 120
+	vpternlogd zmm7, zmm12, [r10 + 38272], 120
 ; A7 = ternlog(A7, E4, mem512[q + 38336], 0x78)
 %line 329+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm13, [rax + 38336], 120
+	vpternlogd zmm7, zmm13, [r10 + 38336], 120
 ; A7 = ternlog(A7, E5, mem512[q + 38400], 0x78)
 %line 330+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm14, [rax + 38400], 120
+	vpternlogd zmm7, zmm14, [r10 + 38400], 120
 ; T = shuffle128(A0, A1, 0x44)
 %line 331+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm8, zmm0, zmm4, 68
@@ -1060,151 +1058,151 @@ align 32
 	or r8, r9
 ; mem8[bt + 0] = o
 %line 372+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [rcx], r8b
+	mov byte [rax], r8b
 ; A0 = E0 & mem512[q + 43520]
 %line 373+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm0, zmm9, [rax + 43520]
+	vpandd zmm0, zmm9, [r10 + 43520]
 ; A0 = ternlog(A0, E1, mem512[q + 43584], 0x78)
 %line 374+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm10, [rax + 43584], 120
+	vpternlogd zmm0, zmm10, [r10 + 43584], 120
 ; A0 = ternlog(A0, E2, mem512[q + 43648], 0x78)
 %line 375+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm11, [rax + 43648], 120
+	vpternlogd zmm0, zmm11, [r10 + 43648], 120
 ; A0 = ternlog(A0, E3, mem512[q + 43712], 0x78)
 %line 376+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm12, [rax + 43712], 120
+	vpternlogd zmm0, zmm12, [r10 + 43712], 120
 ; A0 = ternlog(A0, E4, mem512[q + 43776], 0x78)
 %line 377+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm13, [rax + 43776], 120
+	vpternlogd zmm0, zmm13, [r10 + 43776], 120
 ; A0 = ternlog(A0, E5, mem512[q + 43840], 0x78)
 %line 378+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm0, zmm14, [rax + 43840], 120
+	vpternlogd zmm0, zmm14, [r10 + 43840], 120
 ; A2 = E0 & mem512[q + 48960]
 %line 379+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm1, zmm9, [rax + 48960]
+	vpandd zmm1, zmm9, [r10 + 48960]
 ; A2 = ternlog(A2, E1, mem512[q + 49024], 0x78)
 %line 380+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm10, [rax + 49024], 120
+	vpternlogd zmm1, zmm10, [r10 + 49024], 120
 ; A2 = ternlog(A2, E2, mem512[q + 49088], 0x78)
 %line 381+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm11, [rax + 49088], 120
+	vpternlogd zmm1, zmm11, [r10 + 49088], 120
 ; A2 = ternlog(A2, E3, mem512[q + 49152], 0x78)
 %line 382+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm12, [rax + 49152], 120
+	vpternlogd zmm1, zmm12, [r10 + 49152], 120
 ; A2 = ternlog(A2, E4, mem512[q + 49216], 0x78)
 %line 383+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm13, [rax + 49216], 120
+	vpternlogd zmm1, zmm13, [r10 + 49216], 120
 ; A2 = ternlog(A2, E5, mem512[q + 49280], 0x78)
 %line 384+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm1, zmm14, [rax + 49280], 120
+	vpternlogd zmm1, zmm14, [r10 + 49280], 120
 ; A4 = E0 & mem512[q + 54400]
 %line 385+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm2, zmm9, [rax + 54400]
+	vpandd zmm2, zmm9, [r10 + 54400]
 ; A4 = ternlog(A4, E1, mem512[q + 54464], 0x78)
 %line 386+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm10, [rax + 54464], 120
+	vpternlogd zmm2, zmm10, [r10 + 54464], 120
 ; A4 = ternlog(A4, E2, mem512[q + 54528], 0x78)
 %line 387+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm11, [rax + 54528], 120
+	vpternlogd zmm2, zmm11, [r10 + 54528], 120
 ; A4 = ternlog(A4, E3, mem512[q + 54592], 0x78)
 %line 388+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm12, [rax + 54592], 120
+	vpternlogd zmm2, zmm12, [r10 + 54592], 120
 ; A4 = ternlog(A4, E4, mem512[q + 54656], 0x78)
 %line 389+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm13, [rax + 54656], 120
+	vpternlogd zmm2, zmm13, [r10 + 54656], 120
 ; A4 = ternlog(A4, E5, mem512[q + 54720], 0x78)
 %line 390+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm2, zmm14, [rax + 54720], 120
+	vpternlogd zmm2, zmm14, [r10 + 54720], 120
 ; A6 = E0 & mem512[q + 59840]
 %line 391+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm3, zmm9, [rax + 59840]
+	vpandd zmm3, zmm9, [r10 + 59840]
 ; A6 = ternlog(A6, E1, mem512[q + 59904], 0x78)
 %line 392+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm10, [rax + 59904], 120
+	vpternlogd zmm3, zmm10, [r10 + 59904], 120
 ; A6 = ternlog(A6, E2, mem512[q + 59968], 0x78)
 %line 393+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm11, [rax + 59968], 120
+	vpternlogd zmm3, zmm11, [r10 + 59968], 120
 ; A6 = ternlog(A6, E3, mem512[q + 60032], 0x78)
 %line 394+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm12, [rax + 60032], 120
+	vpternlogd zmm3, zmm12, [r10 + 60032], 120
 ; A6 = ternlog(A6, E4, mem512[q + 60096], 0x78)
 %line 395+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm13, [rax + 60096], 120
+	vpternlogd zmm3, zmm13, [r10 + 60096], 120
 ; A6 = ternlog(A6, E5, mem512[q + 60160], 0x78)
 %line 396+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm3, zmm14, [rax + 60160], 120
+	vpternlogd zmm3, zmm14, [r10 + 60160], 120
 ; A1 = E0 & mem512[q + 65280]
 %line 397+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm4, zmm9, [rax + 65280]
+	vpandd zmm4, zmm9, [r10 + 65280]
 ; A1 = ternlog(A1, E1, mem512[q + 65344], 0x78)
 %line 398+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm10, [rax + 65344], 120
+	vpternlogd zmm4, zmm10, [r10 + 65344], 120
 ; A1 = ternlog(A1, E2, mem512[q + 65408], 0x78)
 %line 399+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm11, [rax + 65408], 120
+	vpternlogd zmm4, zmm11, [r10 + 65408], 120
 ; A1 = ternlog(A1, E3, mem512[q + 65472], 0x78)
 %line 400+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm12, [rax + 65472], 120
+	vpternlogd zmm4, zmm12, [r10 + 65472], 120
 ; A1 = ternlog(A1, E4, mem512[q + 65536], 0x78)
 %line 401+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm13, [rax + 65536], 120
+	vpternlogd zmm4, zmm13, [r10 + 65536], 120
 ; A1 = ternlog(A1, E5, mem512[q + 65600], 0x78)
 %line 402+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm4, zmm14, [rax + 65600], 120
+	vpternlogd zmm4, zmm14, [r10 + 65600], 120
 ; A3 = E0 & mem512[q + 70720]
 %line 403+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm5, zmm9, [rax + 70720]
+	vpandd zmm5, zmm9, [r10 + 70720]
 ; A3 = ternlog(A3, E1, mem512[q + 70784], 0x78)
 %line 404+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm10, [rax + 70784], 120
+	vpternlogd zmm5, zmm10, [r10 + 70784], 120
 ; A3 = ternlog(A3, E2, mem512[q + 70848], 0x78)
 %line 405+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm11, [rax + 70848], 120
+	vpternlogd zmm5, zmm11, [r10 + 70848], 120
 ; A3 = ternlog(A3, E3, mem512[q + 70912], 0x78)
 %line 406+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm12, [rax + 70912], 120
+	vpternlogd zmm5, zmm12, [r10 + 70912], 120
 ; A3 = ternlog(A3, E4, mem512[q + 70976], 0x78)
 %line 407+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm13, [rax + 70976], 120
+	vpternlogd zmm5, zmm13, [r10 + 70976], 120
 ; A3 = ternlog(A3, E5, mem512[q + 71040], 0x78)
 %line 408+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm5, zmm14, [rax + 71040], 120
+	vpternlogd zmm5, zmm14, [r10 + 71040], 120
 ; A5 = E0 & mem512[q + 76160]
 %line 409+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm6, zmm9, [rax + 76160]
+	vpandd zmm6, zmm9, [r10 + 76160]
 ; A5 = ternlog(A5, E1, mem512[q + 76224], 0x78)
 %line 410+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm10, [rax + 76224], 120
+	vpternlogd zmm6, zmm10, [r10 + 76224], 120
 ; A5 = ternlog(A5, E2, mem512[q + 76288], 0x78)
 %line 411+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm11, [rax + 76288], 120
+	vpternlogd zmm6, zmm11, [r10 + 76288], 120
 ; A5 = ternlog(A5, E3, mem512[q + 76352], 0x78)
 %line 412+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm12, [rax + 76352], 120
+	vpternlogd zmm6, zmm12, [r10 + 76352], 120
 ; A5 = ternlog(A5, E4, mem512[q + 76416], 0x78)
 %line 413+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm13, [rax + 76416], 120
+	vpternlogd zmm6, zmm13, [r10 + 76416], 120
 ; A5 = ternlog(A5, E5, mem512[q + 76480], 0x78)
 %line 414+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm6, zmm14, [rax + 76480], 120
+	vpternlogd zmm6, zmm14, [r10 + 76480], 120
 ; A7 = E0 & mem512[q + 81600]
 %line 415+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpandd zmm7, zmm9, [rax + 81600]
+	vpandd zmm7, zmm9, [r10 + 81600]
 ; A7 = ternlog(A7, E1, mem512[q + 81664], 0x78)
 %line 416+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm10, [rax + 81664], 120
+	vpternlogd zmm7, zmm10, [r10 + 81664], 120
 ; A7 = ternlog(A7, E2, mem512[q + 81728], 0x78)
 %line 417+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm11, [rax + 81728], 120
+	vpternlogd zmm7, zmm11, [r10 + 81728], 120
 ; A7 = ternlog(A7, E3, mem512[q + 81792], 0x78)
 %line 418+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm12, [rax + 81792], 120
+	vpternlogd zmm7, zmm12, [r10 + 81792], 120
 ; A7 = ternlog(A7, E4, mem512[q + 81856], 0x78)
 %line 419+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm13, [rax + 81856], 120
+	vpternlogd zmm7, zmm13, [r10 + 81856], 120
 ; A7 = ternlog(A7, E5, mem512[q + 81920], 0x78)
 %line 420+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	vpternlogd zmm7, zmm14, [rax + 81920], 120
+	vpternlogd zmm7, zmm14, [r10 + 81920], 120
 ; T = shuffle128(A0, A1, 0x44)
 %line 421+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	vshufi32x4 zmm8, zmm0, zmm4, 68
@@ -1330,32 +1328,32 @@ align 32
 	or r8, r9
 ; mem8[bt + 1] = o
 %line 462+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	mov byte [rcx + 1], r8b
+	mov byte [rax + 1], r8b
 ; bt = bt + 2
 %line 463+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add rcx, 2
+	add rax, 2
 ; q = q + 87040
 %line 464+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add rax, 87040
+	add r10, 87040
 ; =? j -= 1
 %line 465+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	sub r10, 1
+	sub rbx, 1
 ; goto short if !=
 %line 466+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	jne .Lshort
 .Lnext:
 ; bt = bt + 2
 %line 468+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	add rcx, 2
+	add rax, 2
 ; rs = rs + 340
 %line 469+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	add rsi, 340
 ; i = i - 1
 %line 470+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	sub rbx, 1
+	sub rcx, 1
 ; =? i - 0
 %line 471+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
-	cmp rbx, 0
+	cmp rcx, 0
 ; goto classes if !=
 %line 472+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512.q
 	jne .Lclasses

@@ -12,39 +12,36 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	sub rsp, 6656
 	and rsp, -64
 	mov [rsp + 6592], r11
-; input fo si
-%line 31+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r10, rdi
 ; vp = &VS
 %line 33+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	lea rax, [rsp + 0]
 ; bm = &BS
 %line 34+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	lea r11, [rsp + 384]
+	lea rcx, [rsp + 384]
 ; zp = &ZB
 %line 35+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	lea rdi, [rsp + 448]
+	lea rdx, [rsp + 448]
 ; ZERO = 0
 %line 37+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpxord zmm0, zmm0, zmm0
+	vpxord zmm10, zmm10, zmm10
 ; mem512[vp + 0] = ZERO
 %line 38+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 [rax], zmm0
+	vmovdqu64 [rax], zmm10
 ; mem512[vp + 64] = ZERO
 %line 39+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 [rax + 64], zmm0
+	vmovdqu64 [rax + 64], zmm10
 ; mem512[vp + 128] = ZERO
 %line 40+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 [rax + 128], zmm0
+	vmovdqu64 [rax + 128], zmm10
 ; mem512[vp + 192] = ZERO
 %line 41+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 [rax + 192], zmm0
+	vmovdqu64 [rax + 192], zmm10
 ; mem512[vp + 256] = ZERO
 %line 42+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 [rax + 256], zmm0
+	vmovdqu64 [rax + 256], zmm10
 ; mem512[vp + 320] = ZERO
 %line 43+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 [rax + 320], zmm0
+	vmovdqu64 [rax + 320], zmm10
 ; y0 = 1
 %line 44+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r8, 1
@@ -59,58 +56,58 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	mov [rax + 16], r8
 ; BM = mem512[BINIT]
 %line 48+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rel BINIT]
+	vmovdqu64 zmm0, [rel BINIT]
 ; mem512[bm] = BM
 %line 49+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 [r11], zmm1
+	vmovdqu64 [rcx], zmm0
 ; x0 = mem64[si + 0]
 %line 51+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov rcx, [rsi]
+	mov r10, [rsi]
 ; x1 = mem64[si + 8]
 %line 52+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov rdx, [rsi + 8]
+	mov r11, [rsi + 8]
 ; mem64[zp + 0] = 0
 %line 53+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi], 0
+	mov qword [rdx], 0
 ; mem64[zp + 8] = y1
 %line 55+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 8], rcx
+	mov [rdx + 8], r10
 ; mem64[zp + 16] = y1
 %line 57+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 16], rdx
+	mov [rdx + 16], r11
 ; mem64[zp + 24] = 0
 %line 58+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 24], 0
+	mov qword [rdx + 24], 0
 ; mem64[zp + 32] = 0
 %line 59+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 32], 0
+	mov qword [rdx + 32], 0
 ; mem64[zp + 40] = 0
 %line 60+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 40], 0
+	mov qword [rdx + 40], 0
 ; mem64[zp + 48] = 0
 %line 61+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 48], 0
+	mov qword [rdx + 48], 0
 ; mem64[zp + 56] = 0
 %line 62+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 56], 0
+	mov qword [rdx + 56], 0
 ; y1 = x0
 %line 63+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 63
 %line 64+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 63
 ; mem64[zp + 768] = y1
 %line 65+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 768], r8
+	mov [rdx + 768], r8
 ; y1 = x1
 %line 66+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y1 <<= 63
 %line 67+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r9, 63
 ; y2 = x0
 %line 68+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y2 >>= 1
 %line 69+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 1
@@ -119,49 +116,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r9, r8
 ; mem64[zp + 776] = y1
 %line 71+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 776], r9
+	mov [rdx + 776], r9
 ; y1 = x1
 %line 72+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 1
 %line 73+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 1
 ; mem64[zp + 784] = y1
 %line 74+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 784], r8
+	mov [rdx + 784], r8
 ; mem64[zp + 792] = 0
 %line 75+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 792], 0
+	mov qword [rdx + 792], 0
 ; mem64[zp + 800] = 0
 %line 76+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 800], 0
+	mov qword [rdx + 800], 0
 ; mem64[zp + 808] = 0
 %line 77+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 808], 0
+	mov qword [rdx + 808], 0
 ; mem64[zp + 816] = 0
 %line 78+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 816], 0
+	mov qword [rdx + 816], 0
 ; mem64[zp + 824] = 0
 %line 79+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 824], 0
+	mov qword [rdx + 824], 0
 ; y1 = x0
 %line 80+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 62
 %line 81+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 62
 ; mem64[zp + 1536] = y1
 %line 82+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1536], r8
+	mov [rdx + 1536], r8
 ; y1 = x1
 %line 83+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 62
 %line 84+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 62
 ; y2 = x0
 %line 85+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 2
 %line 86+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 2
@@ -170,49 +167,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1544] = y1
 %line 88+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1544], r8
+	mov [rdx + 1544], r8
 ; y1 = x1
 %line 89+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 2
 %line 90+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 2
 ; mem64[zp + 1552] = y1
 %line 91+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1552], r8
+	mov [rdx + 1552], r8
 ; mem64[zp + 1560] = 0
 %line 92+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1560], 0
+	mov qword [rdx + 1560], 0
 ; mem64[zp + 1568] = 0
 %line 93+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1568], 0
+	mov qword [rdx + 1568], 0
 ; mem64[zp + 1576] = 0
 %line 94+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1576], 0
+	mov qword [rdx + 1576], 0
 ; mem64[zp + 1584] = 0
 %line 95+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1584], 0
+	mov qword [rdx + 1584], 0
 ; mem64[zp + 1592] = 0
 %line 96+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1592], 0
+	mov qword [rdx + 1592], 0
 ; y1 = x0
 %line 97+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 61
 %line 98+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 61
 ; mem64[zp + 2304] = y1
 %line 99+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2304], r8
+	mov [rdx + 2304], r8
 ; y1 = x1
 %line 100+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 61
 %line 101+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 61
 ; y2 = x0
 %line 102+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 3
 %line 103+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 3
@@ -221,49 +218,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2312] = y1
 %line 105+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2312], r8
+	mov [rdx + 2312], r8
 ; y1 = x1
 %line 106+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 3
 %line 107+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 3
 ; mem64[zp + 2320] = y1
 %line 108+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2320], r8
+	mov [rdx + 2320], r8
 ; mem64[zp + 2328] = 0
 %line 109+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2328], 0
+	mov qword [rdx + 2328], 0
 ; mem64[zp + 2336] = 0
 %line 110+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2336], 0
+	mov qword [rdx + 2336], 0
 ; mem64[zp + 2344] = 0
 %line 111+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2344], 0
+	mov qword [rdx + 2344], 0
 ; mem64[zp + 2352] = 0
 %line 112+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2352], 0
+	mov qword [rdx + 2352], 0
 ; mem64[zp + 2360] = 0
 %line 113+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2360], 0
+	mov qword [rdx + 2360], 0
 ; y1 = x0
 %line 114+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 60
 %line 115+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 60
 ; mem64[zp + 3072] = y1
 %line 116+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3072], r8
+	mov [rdx + 3072], r8
 ; y1 = x1
 %line 117+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 60
 %line 118+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 60
 ; y2 = x0
 %line 119+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 4
 %line 120+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 4
@@ -272,49 +269,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3080] = y1
 %line 122+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3080], r8
+	mov [rdx + 3080], r8
 ; y1 = x1
 %line 123+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 4
 %line 124+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 4
 ; mem64[zp + 3088] = y1
 %line 125+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3088], r8
+	mov [rdx + 3088], r8
 ; mem64[zp + 3096] = 0
 %line 126+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3096], 0
+	mov qword [rdx + 3096], 0
 ; mem64[zp + 3104] = 0
 %line 127+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3104], 0
+	mov qword [rdx + 3104], 0
 ; mem64[zp + 3112] = 0
 %line 128+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3112], 0
+	mov qword [rdx + 3112], 0
 ; mem64[zp + 3120] = 0
 %line 129+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3120], 0
+	mov qword [rdx + 3120], 0
 ; mem64[zp + 3128] = 0
 %line 130+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3128], 0
+	mov qword [rdx + 3128], 0
 ; y1 = x0
 %line 131+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 59
 %line 132+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 59
 ; mem64[zp + 3840] = y1
 %line 133+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3840], r8
+	mov [rdx + 3840], r8
 ; y1 = x1
 %line 134+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 59
 %line 135+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 59
 ; y2 = x0
 %line 136+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 5
 %line 137+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 5
@@ -323,49 +320,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3848] = y1
 %line 139+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3848], r8
+	mov [rdx + 3848], r8
 ; y1 = x1
 %line 140+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 5
 %line 141+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 5
 ; mem64[zp + 3856] = y1
 %line 142+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3856], r8
+	mov [rdx + 3856], r8
 ; mem64[zp + 3864] = 0
 %line 143+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3864], 0
+	mov qword [rdx + 3864], 0
 ; mem64[zp + 3872] = 0
 %line 144+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3872], 0
+	mov qword [rdx + 3872], 0
 ; mem64[zp + 3880] = 0
 %line 145+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3880], 0
+	mov qword [rdx + 3880], 0
 ; mem64[zp + 3888] = 0
 %line 146+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3888], 0
+	mov qword [rdx + 3888], 0
 ; mem64[zp + 3896] = 0
 %line 147+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3896], 0
+	mov qword [rdx + 3896], 0
 ; y1 = x0
 %line 148+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 58
 %line 149+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 58
 ; mem64[zp + 4608] = y1
 %line 150+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4608], r8
+	mov [rdx + 4608], r8
 ; y1 = x1
 %line 151+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 58
 %line 152+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 58
 ; y2 = x0
 %line 153+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 6
 %line 154+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 6
@@ -374,124 +371,124 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4616] = y1
 %line 156+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4616], r8
+	mov [rdx + 4616], r8
 ; y1 = x1
 %line 157+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 6
 %line 158+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 6
 ; mem64[zp + 4624] = y1
 %line 159+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4624], r8
+	mov [rdx + 4624], r8
 ; mem64[zp + 4632] = 0
 %line 160+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4632], 0
+	mov qword [rdx + 4632], 0
 ; mem64[zp + 4640] = 0
 %line 161+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4640], 0
+	mov qword [rdx + 4640], 0
 ; mem64[zp + 4648] = 0
 %line 162+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4648], 0
+	mov qword [rdx + 4648], 0
 ; mem64[zp + 4656] = 0
 %line 163+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4656], 0
+	mov qword [rdx + 4656], 0
 ; mem64[zp + 4664] = 0
 %line 164+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4664], 0
+	mov qword [rdx + 4664], 0
 ; y1 = x0
 %line 165+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 57
 %line 166+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 57
 ; mem64[zp + 5376] = y1
 %line 167+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5376], r8
+	mov [rdx + 5376], r8
 ; y1 = x1
 %line 168+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 57
 %line 169+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 57
 ; y2 >>= 7
 %line 171+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	shr rcx, 7
+	shr r10, 7
 ; y1 |= y2
 %line 172+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	or r8, rcx
+	or r8, r10
 ; mem64[zp + 5384] = y1
 %line 173+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5384], r8
+	mov [rdx + 5384], r8
 ; y1 >>= 7
 %line 175+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	shr rdx, 7
+	shr r11, 7
 ; mem64[zp + 5392] = y1
 %line 176+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5392], rdx
+	mov [rdx + 5392], r11
 ; mem64[zp + 5400] = 0
 %line 177+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5400], 0
+	mov qword [rdx + 5400], 0
 ; mem64[zp + 5408] = 0
 %line 178+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5408], 0
+	mov qword [rdx + 5408], 0
 ; mem64[zp + 5416] = 0
 %line 179+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5416], 0
+	mov qword [rdx + 5416], 0
 ; mem64[zp + 5424] = 0
 %line 180+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5424], 0
+	mov qword [rdx + 5424], 0
 ; mem64[zp + 5432] = 0
 %line 181+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5432], 0
+	mov qword [rdx + 5432], 0
 ; x0 = mem64[si + 16]
 %line 182+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov rcx, [rsi + 16]
+	mov r10, [rsi + 16]
 ; x1 = mem64[si + 24]
 %line 183+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov rdx, [rsi + 24]
+	mov r11, [rsi + 24]
 ; mem64[zp + 64] = 0
 %line 184+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 64], 0
+	mov qword [rdx + 64], 0
 ; mem64[zp + 72] = y1
 %line 186+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 72], rcx
+	mov [rdx + 72], r10
 ; mem64[zp + 80] = y1
 %line 188+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 80], rdx
+	mov [rdx + 80], r11
 ; mem64[zp + 88] = 0
 %line 189+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 88], 0
+	mov qword [rdx + 88], 0
 ; mem64[zp + 96] = 0
 %line 190+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 96], 0
+	mov qword [rdx + 96], 0
 ; mem64[zp + 104] = 0
 %line 191+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 104], 0
+	mov qword [rdx + 104], 0
 ; mem64[zp + 112] = 0
 %line 192+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 112], 0
+	mov qword [rdx + 112], 0
 ; mem64[zp + 120] = 0
 %line 193+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 120], 0
+	mov qword [rdx + 120], 0
 ; y1 = x0
 %line 194+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 63
 %line 195+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 63
 ; mem64[zp + 832] = y1
 %line 196+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 832], r8
+	mov [rdx + 832], r8
 ; y1 = x1
 %line 197+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 63
 %line 198+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 63
 ; y2 = x0
 %line 199+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 1
 %line 200+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 1
@@ -500,49 +497,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 840] = y1
 %line 202+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 840], r8
+	mov [rdx + 840], r8
 ; y1 = x1
 %line 203+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 1
 %line 204+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 1
 ; mem64[zp + 848] = y1
 %line 205+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 848], r8
+	mov [rdx + 848], r8
 ; mem64[zp + 856] = 0
 %line 206+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 856], 0
+	mov qword [rdx + 856], 0
 ; mem64[zp + 864] = 0
 %line 207+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 864], 0
+	mov qword [rdx + 864], 0
 ; mem64[zp + 872] = 0
 %line 208+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 872], 0
+	mov qword [rdx + 872], 0
 ; mem64[zp + 880] = 0
 %line 209+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 880], 0
+	mov qword [rdx + 880], 0
 ; mem64[zp + 888] = 0
 %line 210+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 888], 0
+	mov qword [rdx + 888], 0
 ; y1 = x0
 %line 211+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 62
 %line 212+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 62
 ; mem64[zp + 1600] = y1
 %line 213+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1600], r8
+	mov [rdx + 1600], r8
 ; y1 = x1
 %line 214+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 62
 %line 215+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 62
 ; y2 = x0
 %line 216+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 2
 %line 217+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 2
@@ -551,49 +548,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1608] = y1
 %line 219+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1608], r8
+	mov [rdx + 1608], r8
 ; y1 = x1
 %line 220+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 2
 %line 221+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 2
 ; mem64[zp + 1616] = y1
 %line 222+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1616], r8
+	mov [rdx + 1616], r8
 ; mem64[zp + 1624] = 0
 %line 223+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1624], 0
+	mov qword [rdx + 1624], 0
 ; mem64[zp + 1632] = 0
 %line 224+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1632], 0
+	mov qword [rdx + 1632], 0
 ; mem64[zp + 1640] = 0
 %line 225+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1640], 0
+	mov qword [rdx + 1640], 0
 ; mem64[zp + 1648] = 0
 %line 226+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1648], 0
+	mov qword [rdx + 1648], 0
 ; mem64[zp + 1656] = 0
 %line 227+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1656], 0
+	mov qword [rdx + 1656], 0
 ; y1 = x0
 %line 228+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 61
 %line 229+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 61
 ; mem64[zp + 2368] = y1
 %line 230+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2368], r8
+	mov [rdx + 2368], r8
 ; y1 = x1
 %line 231+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 61
 %line 232+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 61
 ; y2 = x0
 %line 233+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 3
 %line 234+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 3
@@ -602,49 +599,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2376] = y1
 %line 236+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2376], r8
+	mov [rdx + 2376], r8
 ; y1 = x1
 %line 237+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 3
 %line 238+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 3
 ; mem64[zp + 2384] = y1
 %line 239+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2384], r8
+	mov [rdx + 2384], r8
 ; mem64[zp + 2392] = 0
 %line 240+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2392], 0
+	mov qword [rdx + 2392], 0
 ; mem64[zp + 2400] = 0
 %line 241+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2400], 0
+	mov qword [rdx + 2400], 0
 ; mem64[zp + 2408] = 0
 %line 242+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2408], 0
+	mov qword [rdx + 2408], 0
 ; mem64[zp + 2416] = 0
 %line 243+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2416], 0
+	mov qword [rdx + 2416], 0
 ; mem64[zp + 2424] = 0
 %line 244+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2424], 0
+	mov qword [rdx + 2424], 0
 ; y1 = x0
 %line 245+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 60
 %line 246+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 60
 ; mem64[zp + 3136] = y1
 %line 247+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3136], r8
+	mov [rdx + 3136], r8
 ; y1 = x1
 %line 248+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 60
 %line 249+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 60
 ; y2 = x0
 %line 250+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 4
 %line 251+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 4
@@ -653,49 +650,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3144] = y1
 %line 253+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3144], r8
+	mov [rdx + 3144], r8
 ; y1 = x1
 %line 254+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 4
 %line 255+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 4
 ; mem64[zp + 3152] = y1
 %line 256+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3152], r8
+	mov [rdx + 3152], r8
 ; mem64[zp + 3160] = 0
 %line 257+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3160], 0
+	mov qword [rdx + 3160], 0
 ; mem64[zp + 3168] = 0
 %line 258+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3168], 0
+	mov qword [rdx + 3168], 0
 ; mem64[zp + 3176] = 0
 %line 259+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3176], 0
+	mov qword [rdx + 3176], 0
 ; mem64[zp + 3184] = 0
 %line 260+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3184], 0
+	mov qword [rdx + 3184], 0
 ; mem64[zp + 3192] = 0
 %line 261+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3192], 0
+	mov qword [rdx + 3192], 0
 ; y1 = x0
 %line 262+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 59
 %line 263+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 59
 ; mem64[zp + 3904] = y1
 %line 264+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3904], r8
+	mov [rdx + 3904], r8
 ; y1 = x1
 %line 265+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 59
 %line 266+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 59
 ; y2 = x0
 %line 267+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 5
 %line 268+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 5
@@ -704,49 +701,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3912] = y1
 %line 270+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3912], r8
+	mov [rdx + 3912], r8
 ; y1 = x1
 %line 271+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 5
 %line 272+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 5
 ; mem64[zp + 3920] = y1
 %line 273+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3920], r8
+	mov [rdx + 3920], r8
 ; mem64[zp + 3928] = 0
 %line 274+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3928], 0
+	mov qword [rdx + 3928], 0
 ; mem64[zp + 3936] = 0
 %line 275+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3936], 0
+	mov qword [rdx + 3936], 0
 ; mem64[zp + 3944] = 0
 %line 276+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3944], 0
+	mov qword [rdx + 3944], 0
 ; mem64[zp + 3952] = 0
 %line 277+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3952], 0
+	mov qword [rdx + 3952], 0
 ; mem64[zp + 3960] = 0
 %line 278+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3960], 0
+	mov qword [rdx + 3960], 0
 ; y1 = x0
 %line 279+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 58
 %line 280+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 58
 ; mem64[zp + 4672] = y1
 %line 281+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4672], r8
+	mov [rdx + 4672], r8
 ; y1 = x1
 %line 282+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 58
 %line 283+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 58
 ; y2 = x0
 %line 284+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 6
 %line 285+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 6
@@ -755,124 +752,124 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4680] = y1
 %line 287+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4680], r8
+	mov [rdx + 4680], r8
 ; y1 = x1
 %line 288+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 6
 %line 289+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 6
 ; mem64[zp + 4688] = y1
 %line 290+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4688], r8
+	mov [rdx + 4688], r8
 ; mem64[zp + 4696] = 0
 %line 291+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4696], 0
+	mov qword [rdx + 4696], 0
 ; mem64[zp + 4704] = 0
 %line 292+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4704], 0
+	mov qword [rdx + 4704], 0
 ; mem64[zp + 4712] = 0
 %line 293+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4712], 0
+	mov qword [rdx + 4712], 0
 ; mem64[zp + 4720] = 0
 %line 294+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4720], 0
+	mov qword [rdx + 4720], 0
 ; mem64[zp + 4728] = 0
 %line 295+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4728], 0
+	mov qword [rdx + 4728], 0
 ; y1 = x0
 %line 296+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 57
 %line 297+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 57
 ; mem64[zp + 5440] = y1
 %line 298+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5440], r8
+	mov [rdx + 5440], r8
 ; y1 = x1
 %line 299+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 57
 %line 300+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 57
 ; y2 >>= 7
 %line 302+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	shr rcx, 7
+	shr r10, 7
 ; y1 |= y2
 %line 303+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	or r8, rcx
+	or r8, r10
 ; mem64[zp + 5448] = y1
 %line 304+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5448], r8
+	mov [rdx + 5448], r8
 ; y1 >>= 7
 %line 306+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	shr rdx, 7
+	shr r11, 7
 ; mem64[zp + 5456] = y1
 %line 307+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5456], rdx
+	mov [rdx + 5456], r11
 ; mem64[zp + 5464] = 0
 %line 308+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5464], 0
+	mov qword [rdx + 5464], 0
 ; mem64[zp + 5472] = 0
 %line 309+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5472], 0
+	mov qword [rdx + 5472], 0
 ; mem64[zp + 5480] = 0
 %line 310+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5480], 0
+	mov qword [rdx + 5480], 0
 ; mem64[zp + 5488] = 0
 %line 311+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5488], 0
+	mov qword [rdx + 5488], 0
 ; mem64[zp + 5496] = 0
 %line 312+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5496], 0
+	mov qword [rdx + 5496], 0
 ; x0 = mem64[si + 32]
 %line 313+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov rcx, [rsi + 32]
+	mov r10, [rsi + 32]
 ; x1 = mem64[si + 40]
 %line 314+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov rdx, [rsi + 40]
+	mov r11, [rsi + 40]
 ; mem64[zp + 128] = 0
 %line 315+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 128], 0
+	mov qword [rdx + 128], 0
 ; mem64[zp + 136] = y1
 %line 317+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 136], rcx
+	mov [rdx + 136], r10
 ; mem64[zp + 144] = y1
 %line 319+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 144], rdx
+	mov [rdx + 144], r11
 ; mem64[zp + 152] = 0
 %line 320+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 152], 0
+	mov qword [rdx + 152], 0
 ; mem64[zp + 160] = 0
 %line 321+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 160], 0
+	mov qword [rdx + 160], 0
 ; mem64[zp + 168] = 0
 %line 322+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 168], 0
+	mov qword [rdx + 168], 0
 ; mem64[zp + 176] = 0
 %line 323+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 176], 0
+	mov qword [rdx + 176], 0
 ; mem64[zp + 184] = 0
 %line 324+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 184], 0
+	mov qword [rdx + 184], 0
 ; y1 = x0
 %line 325+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 63
 %line 326+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 63
 ; mem64[zp + 896] = y1
 %line 327+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 896], r8
+	mov [rdx + 896], r8
 ; y1 = x1
 %line 328+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 63
 %line 329+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 63
 ; y2 = x0
 %line 330+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 1
 %line 331+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 1
@@ -881,49 +878,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 904] = y1
 %line 333+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 904], r8
+	mov [rdx + 904], r8
 ; y1 = x1
 %line 334+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 1
 %line 335+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 1
 ; mem64[zp + 912] = y1
 %line 336+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 912], r8
+	mov [rdx + 912], r8
 ; mem64[zp + 920] = 0
 %line 337+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 920], 0
+	mov qword [rdx + 920], 0
 ; mem64[zp + 928] = 0
 %line 338+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 928], 0
+	mov qword [rdx + 928], 0
 ; mem64[zp + 936] = 0
 %line 339+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 936], 0
+	mov qword [rdx + 936], 0
 ; mem64[zp + 944] = 0
 %line 340+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 944], 0
+	mov qword [rdx + 944], 0
 ; mem64[zp + 952] = 0
 %line 341+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 952], 0
+	mov qword [rdx + 952], 0
 ; y1 = x0
 %line 342+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 62
 %line 343+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 62
 ; mem64[zp + 1664] = y1
 %line 344+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1664], r8
+	mov [rdx + 1664], r8
 ; y1 = x1
 %line 345+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 62
 %line 346+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 62
 ; y2 = x0
 %line 347+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 2
 %line 348+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 2
@@ -932,49 +929,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1672] = y1
 %line 350+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1672], r8
+	mov [rdx + 1672], r8
 ; y1 = x1
 %line 351+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 2
 %line 352+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 2
 ; mem64[zp + 1680] = y1
 %line 353+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1680], r8
+	mov [rdx + 1680], r8
 ; mem64[zp + 1688] = 0
 %line 354+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1688], 0
+	mov qword [rdx + 1688], 0
 ; mem64[zp + 1696] = 0
 %line 355+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1696], 0
+	mov qword [rdx + 1696], 0
 ; mem64[zp + 1704] = 0
 %line 356+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1704], 0
+	mov qword [rdx + 1704], 0
 ; mem64[zp + 1712] = 0
 %line 357+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1712], 0
+	mov qword [rdx + 1712], 0
 ; mem64[zp + 1720] = 0
 %line 358+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1720], 0
+	mov qword [rdx + 1720], 0
 ; y1 = x0
 %line 359+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 61
 %line 360+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 61
 ; mem64[zp + 2432] = y1
 %line 361+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2432], r8
+	mov [rdx + 2432], r8
 ; y1 = x1
 %line 362+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 61
 %line 363+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 61
 ; y2 = x0
 %line 364+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 3
 %line 365+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 3
@@ -983,49 +980,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2440] = y1
 %line 367+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2440], r8
+	mov [rdx + 2440], r8
 ; y1 = x1
 %line 368+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 3
 %line 369+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 3
 ; mem64[zp + 2448] = y1
 %line 370+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2448], r8
+	mov [rdx + 2448], r8
 ; mem64[zp + 2456] = 0
 %line 371+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2456], 0
+	mov qword [rdx + 2456], 0
 ; mem64[zp + 2464] = 0
 %line 372+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2464], 0
+	mov qword [rdx + 2464], 0
 ; mem64[zp + 2472] = 0
 %line 373+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2472], 0
+	mov qword [rdx + 2472], 0
 ; mem64[zp + 2480] = 0
 %line 374+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2480], 0
+	mov qword [rdx + 2480], 0
 ; mem64[zp + 2488] = 0
 %line 375+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2488], 0
+	mov qword [rdx + 2488], 0
 ; y1 = x0
 %line 376+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 60
 %line 377+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 60
 ; mem64[zp + 3200] = y1
 %line 378+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3200], r8
+	mov [rdx + 3200], r8
 ; y1 = x1
 %line 379+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 60
 %line 380+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 60
 ; y2 = x0
 %line 381+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 4
 %line 382+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 4
@@ -1034,49 +1031,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3208] = y1
 %line 384+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3208], r8
+	mov [rdx + 3208], r8
 ; y1 = x1
 %line 385+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 4
 %line 386+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 4
 ; mem64[zp + 3216] = y1
 %line 387+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3216], r8
+	mov [rdx + 3216], r8
 ; mem64[zp + 3224] = 0
 %line 388+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3224], 0
+	mov qword [rdx + 3224], 0
 ; mem64[zp + 3232] = 0
 %line 389+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3232], 0
+	mov qword [rdx + 3232], 0
 ; mem64[zp + 3240] = 0
 %line 390+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3240], 0
+	mov qword [rdx + 3240], 0
 ; mem64[zp + 3248] = 0
 %line 391+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3248], 0
+	mov qword [rdx + 3248], 0
 ; mem64[zp + 3256] = 0
 %line 392+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3256], 0
+	mov qword [rdx + 3256], 0
 ; y1 = x0
 %line 393+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 59
 %line 394+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 59
 ; mem64[zp + 3968] = y1
 %line 395+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3968], r8
+	mov [rdx + 3968], r8
 ; y1 = x1
 %line 396+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 59
 %line 397+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 59
 ; y2 = x0
 %line 398+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 5
 %line 399+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 5
@@ -1085,49 +1082,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3976] = y1
 %line 401+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3976], r8
+	mov [rdx + 3976], r8
 ; y1 = x1
 %line 402+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 5
 %line 403+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 5
 ; mem64[zp + 3984] = y1
 %line 404+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3984], r8
+	mov [rdx + 3984], r8
 ; mem64[zp + 3992] = 0
 %line 405+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3992], 0
+	mov qword [rdx + 3992], 0
 ; mem64[zp + 4000] = 0
 %line 406+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4000], 0
+	mov qword [rdx + 4000], 0
 ; mem64[zp + 4008] = 0
 %line 407+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4008], 0
+	mov qword [rdx + 4008], 0
 ; mem64[zp + 4016] = 0
 %line 408+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4016], 0
+	mov qword [rdx + 4016], 0
 ; mem64[zp + 4024] = 0
 %line 409+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4024], 0
+	mov qword [rdx + 4024], 0
 ; y1 = x0
 %line 410+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 58
 %line 411+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 58
 ; mem64[zp + 4736] = y1
 %line 412+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4736], r8
+	mov [rdx + 4736], r8
 ; y1 = x1
 %line 413+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 58
 %line 414+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 58
 ; y2 = x0
 %line 415+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 6
 %line 416+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 6
@@ -1136,124 +1133,124 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4744] = y1
 %line 418+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4744], r8
+	mov [rdx + 4744], r8
 ; y1 = x1
 %line 419+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 6
 %line 420+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 6
 ; mem64[zp + 4752] = y1
 %line 421+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4752], r8
+	mov [rdx + 4752], r8
 ; mem64[zp + 4760] = 0
 %line 422+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4760], 0
+	mov qword [rdx + 4760], 0
 ; mem64[zp + 4768] = 0
 %line 423+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4768], 0
+	mov qword [rdx + 4768], 0
 ; mem64[zp + 4776] = 0
 %line 424+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4776], 0
+	mov qword [rdx + 4776], 0
 ; mem64[zp + 4784] = 0
 %line 425+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4784], 0
+	mov qword [rdx + 4784], 0
 ; mem64[zp + 4792] = 0
 %line 426+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4792], 0
+	mov qword [rdx + 4792], 0
 ; y1 = x0
 %line 427+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 57
 %line 428+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 57
 ; mem64[zp + 5504] = y1
 %line 429+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5504], r8
+	mov [rdx + 5504], r8
 ; y1 = x1
 %line 430+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 57
 %line 431+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 57
 ; y2 >>= 7
 %line 433+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	shr rcx, 7
+	shr r10, 7
 ; y1 |= y2
 %line 434+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	or r8, rcx
+	or r8, r10
 ; mem64[zp + 5512] = y1
 %line 435+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5512], r8
+	mov [rdx + 5512], r8
 ; y1 >>= 7
 %line 437+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	shr rdx, 7
+	shr r11, 7
 ; mem64[zp + 5520] = y1
 %line 438+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5520], rdx
+	mov [rdx + 5520], r11
 ; mem64[zp + 5528] = 0
 %line 439+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5528], 0
+	mov qword [rdx + 5528], 0
 ; mem64[zp + 5536] = 0
 %line 440+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5536], 0
+	mov qword [rdx + 5536], 0
 ; mem64[zp + 5544] = 0
 %line 441+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5544], 0
+	mov qword [rdx + 5544], 0
 ; mem64[zp + 5552] = 0
 %line 442+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5552], 0
+	mov qword [rdx + 5552], 0
 ; mem64[zp + 5560] = 0
 %line 443+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5560], 0
+	mov qword [rdx + 5560], 0
 ; x0 = mem64[si + 48]
 %line 444+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov rcx, [rsi + 48]
+	mov r10, [rsi + 48]
 ; x1 = mem64[si + 56]
 %line 445+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov rdx, [rsi + 56]
+	mov r11, [rsi + 56]
 ; mem64[zp + 192] = 0
 %line 446+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 192], 0
+	mov qword [rdx + 192], 0
 ; mem64[zp + 200] = y1
 %line 448+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 200], rcx
+	mov [rdx + 200], r10
 ; mem64[zp + 208] = y1
 %line 450+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 208], rdx
+	mov [rdx + 208], r11
 ; mem64[zp + 216] = 0
 %line 451+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 216], 0
+	mov qword [rdx + 216], 0
 ; mem64[zp + 224] = 0
 %line 452+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 224], 0
+	mov qword [rdx + 224], 0
 ; mem64[zp + 232] = 0
 %line 453+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 232], 0
+	mov qword [rdx + 232], 0
 ; mem64[zp + 240] = 0
 %line 454+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 240], 0
+	mov qword [rdx + 240], 0
 ; mem64[zp + 248] = 0
 %line 455+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 248], 0
+	mov qword [rdx + 248], 0
 ; y1 = x0
 %line 456+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 63
 %line 457+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 63
 ; mem64[zp + 960] = y1
 %line 458+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 960], r8
+	mov [rdx + 960], r8
 ; y1 = x1
 %line 459+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 63
 %line 460+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 63
 ; y2 = x0
 %line 461+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 1
 %line 462+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 1
@@ -1262,49 +1259,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 968] = y1
 %line 464+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 968], r8
+	mov [rdx + 968], r8
 ; y1 = x1
 %line 465+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 1
 %line 466+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 1
 ; mem64[zp + 976] = y1
 %line 467+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 976], r8
+	mov [rdx + 976], r8
 ; mem64[zp + 984] = 0
 %line 468+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 984], 0
+	mov qword [rdx + 984], 0
 ; mem64[zp + 992] = 0
 %line 469+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 992], 0
+	mov qword [rdx + 992], 0
 ; mem64[zp + 1000] = 0
 %line 470+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1000], 0
+	mov qword [rdx + 1000], 0
 ; mem64[zp + 1008] = 0
 %line 471+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1008], 0
+	mov qword [rdx + 1008], 0
 ; mem64[zp + 1016] = 0
 %line 472+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1016], 0
+	mov qword [rdx + 1016], 0
 ; y1 = x0
 %line 473+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 62
 %line 474+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 62
 ; mem64[zp + 1728] = y1
 %line 475+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1728], r8
+	mov [rdx + 1728], r8
 ; y1 = x1
 %line 476+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 62
 %line 477+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 62
 ; y2 = x0
 %line 478+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 2
 %line 479+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 2
@@ -1313,49 +1310,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1736] = y1
 %line 481+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1736], r8
+	mov [rdx + 1736], r8
 ; y1 = x1
 %line 482+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 2
 %line 483+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 2
 ; mem64[zp + 1744] = y1
 %line 484+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1744], r8
+	mov [rdx + 1744], r8
 ; mem64[zp + 1752] = 0
 %line 485+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1752], 0
+	mov qword [rdx + 1752], 0
 ; mem64[zp + 1760] = 0
 %line 486+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1760], 0
+	mov qword [rdx + 1760], 0
 ; mem64[zp + 1768] = 0
 %line 487+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1768], 0
+	mov qword [rdx + 1768], 0
 ; mem64[zp + 1776] = 0
 %line 488+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1776], 0
+	mov qword [rdx + 1776], 0
 ; mem64[zp + 1784] = 0
 %line 489+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1784], 0
+	mov qword [rdx + 1784], 0
 ; y1 = x0
 %line 490+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 61
 %line 491+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 61
 ; mem64[zp + 2496] = y1
 %line 492+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2496], r8
+	mov [rdx + 2496], r8
 ; y1 = x1
 %line 493+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 61
 %line 494+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 61
 ; y2 = x0
 %line 495+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 3
 %line 496+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 3
@@ -1364,49 +1361,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2504] = y1
 %line 498+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2504], r8
+	mov [rdx + 2504], r8
 ; y1 = x1
 %line 499+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 3
 %line 500+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 3
 ; mem64[zp + 2512] = y1
 %line 501+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2512], r8
+	mov [rdx + 2512], r8
 ; mem64[zp + 2520] = 0
 %line 502+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2520], 0
+	mov qword [rdx + 2520], 0
 ; mem64[zp + 2528] = 0
 %line 503+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2528], 0
+	mov qword [rdx + 2528], 0
 ; mem64[zp + 2536] = 0
 %line 504+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2536], 0
+	mov qword [rdx + 2536], 0
 ; mem64[zp + 2544] = 0
 %line 505+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2544], 0
+	mov qword [rdx + 2544], 0
 ; mem64[zp + 2552] = 0
 %line 506+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2552], 0
+	mov qword [rdx + 2552], 0
 ; y1 = x0
 %line 507+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 60
 %line 508+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 60
 ; mem64[zp + 3264] = y1
 %line 509+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3264], r8
+	mov [rdx + 3264], r8
 ; y1 = x1
 %line 510+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 60
 %line 511+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 60
 ; y2 = x0
 %line 512+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 4
 %line 513+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 4
@@ -1415,49 +1412,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3272] = y1
 %line 515+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3272], r8
+	mov [rdx + 3272], r8
 ; y1 = x1
 %line 516+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 4
 %line 517+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 4
 ; mem64[zp + 3280] = y1
 %line 518+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3280], r8
+	mov [rdx + 3280], r8
 ; mem64[zp + 3288] = 0
 %line 519+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3288], 0
+	mov qword [rdx + 3288], 0
 ; mem64[zp + 3296] = 0
 %line 520+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3296], 0
+	mov qword [rdx + 3296], 0
 ; mem64[zp + 3304] = 0
 %line 521+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3304], 0
+	mov qword [rdx + 3304], 0
 ; mem64[zp + 3312] = 0
 %line 522+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3312], 0
+	mov qword [rdx + 3312], 0
 ; mem64[zp + 3320] = 0
 %line 523+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3320], 0
+	mov qword [rdx + 3320], 0
 ; y1 = x0
 %line 524+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 59
 %line 525+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 59
 ; mem64[zp + 4032] = y1
 %line 526+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4032], r8
+	mov [rdx + 4032], r8
 ; y1 = x1
 %line 527+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 59
 %line 528+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 59
 ; y2 = x0
 %line 529+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 5
 %line 530+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 5
@@ -1466,49 +1463,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4040] = y1
 %line 532+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4040], r8
+	mov [rdx + 4040], r8
 ; y1 = x1
 %line 533+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 5
 %line 534+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 5
 ; mem64[zp + 4048] = y1
 %line 535+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4048], r8
+	mov [rdx + 4048], r8
 ; mem64[zp + 4056] = 0
 %line 536+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4056], 0
+	mov qword [rdx + 4056], 0
 ; mem64[zp + 4064] = 0
 %line 537+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4064], 0
+	mov qword [rdx + 4064], 0
 ; mem64[zp + 4072] = 0
 %line 538+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4072], 0
+	mov qword [rdx + 4072], 0
 ; mem64[zp + 4080] = 0
 %line 539+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4080], 0
+	mov qword [rdx + 4080], 0
 ; mem64[zp + 4088] = 0
 %line 540+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4088], 0
+	mov qword [rdx + 4088], 0
 ; y1 = x0
 %line 541+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 58
 %line 542+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 58
 ; mem64[zp + 4800] = y1
 %line 543+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4800], r8
+	mov [rdx + 4800], r8
 ; y1 = x1
 %line 544+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 58
 %line 545+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 58
 ; y2 = x0
 %line 546+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 6
 %line 547+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 6
@@ -1517,124 +1514,124 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4808] = y1
 %line 549+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4808], r8
+	mov [rdx + 4808], r8
 ; y1 = x1
 %line 550+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 6
 %line 551+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 6
 ; mem64[zp + 4816] = y1
 %line 552+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4816], r8
+	mov [rdx + 4816], r8
 ; mem64[zp + 4824] = 0
 %line 553+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4824], 0
+	mov qword [rdx + 4824], 0
 ; mem64[zp + 4832] = 0
 %line 554+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4832], 0
+	mov qword [rdx + 4832], 0
 ; mem64[zp + 4840] = 0
 %line 555+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4840], 0
+	mov qword [rdx + 4840], 0
 ; mem64[zp + 4848] = 0
 %line 556+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4848], 0
+	mov qword [rdx + 4848], 0
 ; mem64[zp + 4856] = 0
 %line 557+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4856], 0
+	mov qword [rdx + 4856], 0
 ; y1 = x0
 %line 558+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 57
 %line 559+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 57
 ; mem64[zp + 5568] = y1
 %line 560+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5568], r8
+	mov [rdx + 5568], r8
 ; y1 = x1
 %line 561+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 57
 %line 562+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 57
 ; y2 >>= 7
 %line 564+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	shr rcx, 7
+	shr r10, 7
 ; y1 |= y2
 %line 565+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	or r8, rcx
+	or r8, r10
 ; mem64[zp + 5576] = y1
 %line 566+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5576], r8
+	mov [rdx + 5576], r8
 ; y1 >>= 7
 %line 568+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	shr rdx, 7
+	shr r11, 7
 ; mem64[zp + 5584] = y1
 %line 569+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5584], rdx
+	mov [rdx + 5584], r11
 ; mem64[zp + 5592] = 0
 %line 570+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5592], 0
+	mov qword [rdx + 5592], 0
 ; mem64[zp + 5600] = 0
 %line 571+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5600], 0
+	mov qword [rdx + 5600], 0
 ; mem64[zp + 5608] = 0
 %line 572+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5608], 0
+	mov qword [rdx + 5608], 0
 ; mem64[zp + 5616] = 0
 %line 573+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5616], 0
+	mov qword [rdx + 5616], 0
 ; mem64[zp + 5624] = 0
 %line 574+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5624], 0
+	mov qword [rdx + 5624], 0
 ; x0 = mem64[si + 64]
 %line 575+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov rcx, [rsi + 64]
+	mov r10, [rsi + 64]
 ; x1 = mem64[si + 72]
 %line 576+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov rdx, [rsi + 72]
+	mov r11, [rsi + 72]
 ; mem64[zp + 256] = 0
 %line 577+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 256], 0
+	mov qword [rdx + 256], 0
 ; mem64[zp + 264] = y1
 %line 579+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 264], rcx
+	mov [rdx + 264], r10
 ; mem64[zp + 272] = y1
 %line 581+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 272], rdx
+	mov [rdx + 272], r11
 ; mem64[zp + 280] = 0
 %line 582+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 280], 0
+	mov qword [rdx + 280], 0
 ; mem64[zp + 288] = 0
 %line 583+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 288], 0
+	mov qword [rdx + 288], 0
 ; mem64[zp + 296] = 0
 %line 584+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 296], 0
+	mov qword [rdx + 296], 0
 ; mem64[zp + 304] = 0
 %line 585+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 304], 0
+	mov qword [rdx + 304], 0
 ; mem64[zp + 312] = 0
 %line 586+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 312], 0
+	mov qword [rdx + 312], 0
 ; y1 = x0
 %line 587+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 63
 %line 588+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 63
 ; mem64[zp + 1024] = y1
 %line 589+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1024], r8
+	mov [rdx + 1024], r8
 ; y1 = x1
 %line 590+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 63
 %line 591+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 63
 ; y2 = x0
 %line 592+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 1
 %line 593+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 1
@@ -1643,49 +1640,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1032] = y1
 %line 595+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1032], r8
+	mov [rdx + 1032], r8
 ; y1 = x1
 %line 596+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 1
 %line 597+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 1
 ; mem64[zp + 1040] = y1
 %line 598+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1040], r8
+	mov [rdx + 1040], r8
 ; mem64[zp + 1048] = 0
 %line 599+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1048], 0
+	mov qword [rdx + 1048], 0
 ; mem64[zp + 1056] = 0
 %line 600+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1056], 0
+	mov qword [rdx + 1056], 0
 ; mem64[zp + 1064] = 0
 %line 601+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1064], 0
+	mov qword [rdx + 1064], 0
 ; mem64[zp + 1072] = 0
 %line 602+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1072], 0
+	mov qword [rdx + 1072], 0
 ; mem64[zp + 1080] = 0
 %line 603+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1080], 0
+	mov qword [rdx + 1080], 0
 ; y1 = x0
 %line 604+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 62
 %line 605+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 62
 ; mem64[zp + 1792] = y1
 %line 606+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1792], r8
+	mov [rdx + 1792], r8
 ; y1 = x1
 %line 607+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 62
 %line 608+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 62
 ; y2 = x0
 %line 609+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 2
 %line 610+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 2
@@ -1694,49 +1691,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1800] = y1
 %line 612+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1800], r8
+	mov [rdx + 1800], r8
 ; y1 = x1
 %line 613+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 2
 %line 614+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 2
 ; mem64[zp + 1808] = y1
 %line 615+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1808], r8
+	mov [rdx + 1808], r8
 ; mem64[zp + 1816] = 0
 %line 616+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1816], 0
+	mov qword [rdx + 1816], 0
 ; mem64[zp + 1824] = 0
 %line 617+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1824], 0
+	mov qword [rdx + 1824], 0
 ; mem64[zp + 1832] = 0
 %line 618+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1832], 0
+	mov qword [rdx + 1832], 0
 ; mem64[zp + 1840] = 0
 %line 619+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1840], 0
+	mov qword [rdx + 1840], 0
 ; mem64[zp + 1848] = 0
 %line 620+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1848], 0
+	mov qword [rdx + 1848], 0
 ; y1 = x0
 %line 621+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 61
 %line 622+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 61
 ; mem64[zp + 2560] = y1
 %line 623+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2560], r8
+	mov [rdx + 2560], r8
 ; y1 = x1
 %line 624+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 61
 %line 625+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 61
 ; y2 = x0
 %line 626+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 3
 %line 627+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 3
@@ -1745,49 +1742,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2568] = y1
 %line 629+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2568], r8
+	mov [rdx + 2568], r8
 ; y1 = x1
 %line 630+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 3
 %line 631+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 3
 ; mem64[zp + 2576] = y1
 %line 632+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2576], r8
+	mov [rdx + 2576], r8
 ; mem64[zp + 2584] = 0
 %line 633+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2584], 0
+	mov qword [rdx + 2584], 0
 ; mem64[zp + 2592] = 0
 %line 634+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2592], 0
+	mov qword [rdx + 2592], 0
 ; mem64[zp + 2600] = 0
 %line 635+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2600], 0
+	mov qword [rdx + 2600], 0
 ; mem64[zp + 2608] = 0
 %line 636+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2608], 0
+	mov qword [rdx + 2608], 0
 ; mem64[zp + 2616] = 0
 %line 637+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2616], 0
+	mov qword [rdx + 2616], 0
 ; y1 = x0
 %line 638+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 60
 %line 639+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 60
 ; mem64[zp + 3328] = y1
 %line 640+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3328], r8
+	mov [rdx + 3328], r8
 ; y1 = x1
 %line 641+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 60
 %line 642+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 60
 ; y2 = x0
 %line 643+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 4
 %line 644+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 4
@@ -1796,49 +1793,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3336] = y1
 %line 646+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3336], r8
+	mov [rdx + 3336], r8
 ; y1 = x1
 %line 647+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 4
 %line 648+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 4
 ; mem64[zp + 3344] = y1
 %line 649+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3344], r8
+	mov [rdx + 3344], r8
 ; mem64[zp + 3352] = 0
 %line 650+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3352], 0
+	mov qword [rdx + 3352], 0
 ; mem64[zp + 3360] = 0
 %line 651+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3360], 0
+	mov qword [rdx + 3360], 0
 ; mem64[zp + 3368] = 0
 %line 652+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3368], 0
+	mov qword [rdx + 3368], 0
 ; mem64[zp + 3376] = 0
 %line 653+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3376], 0
+	mov qword [rdx + 3376], 0
 ; mem64[zp + 3384] = 0
 %line 654+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3384], 0
+	mov qword [rdx + 3384], 0
 ; y1 = x0
 %line 655+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 59
 %line 656+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 59
 ; mem64[zp + 4096] = y1
 %line 657+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4096], r8
+	mov [rdx + 4096], r8
 ; y1 = x1
 %line 658+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 59
 %line 659+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 59
 ; y2 = x0
 %line 660+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 5
 %line 661+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 5
@@ -1847,49 +1844,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4104] = y1
 %line 663+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4104], r8
+	mov [rdx + 4104], r8
 ; y1 = x1
 %line 664+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 5
 %line 665+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 5
 ; mem64[zp + 4112] = y1
 %line 666+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4112], r8
+	mov [rdx + 4112], r8
 ; mem64[zp + 4120] = 0
 %line 667+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4120], 0
+	mov qword [rdx + 4120], 0
 ; mem64[zp + 4128] = 0
 %line 668+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4128], 0
+	mov qword [rdx + 4128], 0
 ; mem64[zp + 4136] = 0
 %line 669+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4136], 0
+	mov qword [rdx + 4136], 0
 ; mem64[zp + 4144] = 0
 %line 670+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4144], 0
+	mov qword [rdx + 4144], 0
 ; mem64[zp + 4152] = 0
 %line 671+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4152], 0
+	mov qword [rdx + 4152], 0
 ; y1 = x0
 %line 672+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 58
 %line 673+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 58
 ; mem64[zp + 4864] = y1
 %line 674+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4864], r8
+	mov [rdx + 4864], r8
 ; y1 = x1
 %line 675+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 58
 %line 676+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 58
 ; y2 = x0
 %line 677+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 6
 %line 678+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 6
@@ -1898,124 +1895,124 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4872] = y1
 %line 680+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4872], r8
+	mov [rdx + 4872], r8
 ; y1 = x1
 %line 681+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 6
 %line 682+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 6
 ; mem64[zp + 4880] = y1
 %line 683+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4880], r8
+	mov [rdx + 4880], r8
 ; mem64[zp + 4888] = 0
 %line 684+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4888], 0
+	mov qword [rdx + 4888], 0
 ; mem64[zp + 4896] = 0
 %line 685+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4896], 0
+	mov qword [rdx + 4896], 0
 ; mem64[zp + 4904] = 0
 %line 686+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4904], 0
+	mov qword [rdx + 4904], 0
 ; mem64[zp + 4912] = 0
 %line 687+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4912], 0
+	mov qword [rdx + 4912], 0
 ; mem64[zp + 4920] = 0
 %line 688+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4920], 0
+	mov qword [rdx + 4920], 0
 ; y1 = x0
 %line 689+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 57
 %line 690+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 57
 ; mem64[zp + 5632] = y1
 %line 691+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5632], r8
+	mov [rdx + 5632], r8
 ; y1 = x1
 %line 692+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 57
 %line 693+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 57
 ; y2 >>= 7
 %line 695+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	shr rcx, 7
+	shr r10, 7
 ; y1 |= y2
 %line 696+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	or r8, rcx
+	or r8, r10
 ; mem64[zp + 5640] = y1
 %line 697+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5640], r8
+	mov [rdx + 5640], r8
 ; y1 >>= 7
 %line 699+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	shr rdx, 7
+	shr r11, 7
 ; mem64[zp + 5648] = y1
 %line 700+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5648], rdx
+	mov [rdx + 5648], r11
 ; mem64[zp + 5656] = 0
 %line 701+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5656], 0
+	mov qword [rdx + 5656], 0
 ; mem64[zp + 5664] = 0
 %line 702+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5664], 0
+	mov qword [rdx + 5664], 0
 ; mem64[zp + 5672] = 0
 %line 703+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5672], 0
+	mov qword [rdx + 5672], 0
 ; mem64[zp + 5680] = 0
 %line 704+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5680], 0
+	mov qword [rdx + 5680], 0
 ; mem64[zp + 5688] = 0
 %line 705+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5688], 0
+	mov qword [rdx + 5688], 0
 ; x0 = mem64[si + 80]
 %line 706+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov rcx, [rsi + 80]
+	mov r10, [rsi + 80]
 ; x1 = mem64[si + 88]
 %line 707+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov rdx, [rsi + 88]
+	mov r11, [rsi + 88]
 ; mem64[zp + 320] = 0
 %line 708+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 320], 0
+	mov qword [rdx + 320], 0
 ; mem64[zp + 328] = y1
 %line 710+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 328], rcx
+	mov [rdx + 328], r10
 ; mem64[zp + 336] = y1
 %line 712+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 336], rdx
+	mov [rdx + 336], r11
 ; mem64[zp + 344] = 0
 %line 713+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 344], 0
+	mov qword [rdx + 344], 0
 ; mem64[zp + 352] = 0
 %line 714+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 352], 0
+	mov qword [rdx + 352], 0
 ; mem64[zp + 360] = 0
 %line 715+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 360], 0
+	mov qword [rdx + 360], 0
 ; mem64[zp + 368] = 0
 %line 716+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 368], 0
+	mov qword [rdx + 368], 0
 ; mem64[zp + 376] = 0
 %line 717+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 376], 0
+	mov qword [rdx + 376], 0
 ; y1 = x0
 %line 718+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 63
 %line 719+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 63
 ; mem64[zp + 1088] = y1
 %line 720+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1088], r8
+	mov [rdx + 1088], r8
 ; y1 = x1
 %line 721+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 63
 %line 722+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 63
 ; y2 = x0
 %line 723+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 1
 %line 724+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 1
@@ -2024,49 +2021,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1096] = y1
 %line 726+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1096], r8
+	mov [rdx + 1096], r8
 ; y1 = x1
 %line 727+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 1
 %line 728+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 1
 ; mem64[zp + 1104] = y1
 %line 729+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1104], r8
+	mov [rdx + 1104], r8
 ; mem64[zp + 1112] = 0
 %line 730+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1112], 0
+	mov qword [rdx + 1112], 0
 ; mem64[zp + 1120] = 0
 %line 731+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1120], 0
+	mov qword [rdx + 1120], 0
 ; mem64[zp + 1128] = 0
 %line 732+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1128], 0
+	mov qword [rdx + 1128], 0
 ; mem64[zp + 1136] = 0
 %line 733+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1136], 0
+	mov qword [rdx + 1136], 0
 ; mem64[zp + 1144] = 0
 %line 734+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1144], 0
+	mov qword [rdx + 1144], 0
 ; y1 = x0
 %line 735+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 62
 %line 736+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 62
 ; mem64[zp + 1856] = y1
 %line 737+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1856], r8
+	mov [rdx + 1856], r8
 ; y1 = x1
 %line 738+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 62
 %line 739+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 62
 ; y2 = x0
 %line 740+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 2
 %line 741+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 2
@@ -2075,49 +2072,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1864] = y1
 %line 743+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1864], r8
+	mov [rdx + 1864], r8
 ; y1 = x1
 %line 744+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 2
 %line 745+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 2
 ; mem64[zp + 1872] = y1
 %line 746+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1872], r8
+	mov [rdx + 1872], r8
 ; mem64[zp + 1880] = 0
 %line 747+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1880], 0
+	mov qword [rdx + 1880], 0
 ; mem64[zp + 1888] = 0
 %line 748+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1888], 0
+	mov qword [rdx + 1888], 0
 ; mem64[zp + 1896] = 0
 %line 749+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1896], 0
+	mov qword [rdx + 1896], 0
 ; mem64[zp + 1904] = 0
 %line 750+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1904], 0
+	mov qword [rdx + 1904], 0
 ; mem64[zp + 1912] = 0
 %line 751+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1912], 0
+	mov qword [rdx + 1912], 0
 ; y1 = x0
 %line 752+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 61
 %line 753+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 61
 ; mem64[zp + 2624] = y1
 %line 754+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2624], r8
+	mov [rdx + 2624], r8
 ; y1 = x1
 %line 755+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 61
 %line 756+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 61
 ; y2 = x0
 %line 757+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 3
 %line 758+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 3
@@ -2126,49 +2123,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2632] = y1
 %line 760+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2632], r8
+	mov [rdx + 2632], r8
 ; y1 = x1
 %line 761+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 3
 %line 762+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 3
 ; mem64[zp + 2640] = y1
 %line 763+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2640], r8
+	mov [rdx + 2640], r8
 ; mem64[zp + 2648] = 0
 %line 764+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2648], 0
+	mov qword [rdx + 2648], 0
 ; mem64[zp + 2656] = 0
 %line 765+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2656], 0
+	mov qword [rdx + 2656], 0
 ; mem64[zp + 2664] = 0
 %line 766+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2664], 0
+	mov qword [rdx + 2664], 0
 ; mem64[zp + 2672] = 0
 %line 767+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2672], 0
+	mov qword [rdx + 2672], 0
 ; mem64[zp + 2680] = 0
 %line 768+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2680], 0
+	mov qword [rdx + 2680], 0
 ; y1 = x0
 %line 769+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 60
 %line 770+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 60
 ; mem64[zp + 3392] = y1
 %line 771+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3392], r8
+	mov [rdx + 3392], r8
 ; y1 = x1
 %line 772+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 60
 %line 773+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 60
 ; y2 = x0
 %line 774+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 4
 %line 775+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 4
@@ -2177,49 +2174,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3400] = y1
 %line 777+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3400], r8
+	mov [rdx + 3400], r8
 ; y1 = x1
 %line 778+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 4
 %line 779+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 4
 ; mem64[zp + 3408] = y1
 %line 780+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3408], r8
+	mov [rdx + 3408], r8
 ; mem64[zp + 3416] = 0
 %line 781+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3416], 0
+	mov qword [rdx + 3416], 0
 ; mem64[zp + 3424] = 0
 %line 782+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3424], 0
+	mov qword [rdx + 3424], 0
 ; mem64[zp + 3432] = 0
 %line 783+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3432], 0
+	mov qword [rdx + 3432], 0
 ; mem64[zp + 3440] = 0
 %line 784+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3440], 0
+	mov qword [rdx + 3440], 0
 ; mem64[zp + 3448] = 0
 %line 785+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3448], 0
+	mov qword [rdx + 3448], 0
 ; y1 = x0
 %line 786+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 59
 %line 787+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 59
 ; mem64[zp + 4160] = y1
 %line 788+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4160], r8
+	mov [rdx + 4160], r8
 ; y1 = x1
 %line 789+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 59
 %line 790+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 59
 ; y2 = x0
 %line 791+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 5
 %line 792+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 5
@@ -2228,49 +2225,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4168] = y1
 %line 794+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4168], r8
+	mov [rdx + 4168], r8
 ; y1 = x1
 %line 795+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 5
 %line 796+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 5
 ; mem64[zp + 4176] = y1
 %line 797+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4176], r8
+	mov [rdx + 4176], r8
 ; mem64[zp + 4184] = 0
 %line 798+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4184], 0
+	mov qword [rdx + 4184], 0
 ; mem64[zp + 4192] = 0
 %line 799+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4192], 0
+	mov qword [rdx + 4192], 0
 ; mem64[zp + 4200] = 0
 %line 800+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4200], 0
+	mov qword [rdx + 4200], 0
 ; mem64[zp + 4208] = 0
 %line 801+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4208], 0
+	mov qword [rdx + 4208], 0
 ; mem64[zp + 4216] = 0
 %line 802+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4216], 0
+	mov qword [rdx + 4216], 0
 ; y1 = x0
 %line 803+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 58
 %line 804+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 58
 ; mem64[zp + 4928] = y1
 %line 805+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4928], r8
+	mov [rdx + 4928], r8
 ; y1 = x1
 %line 806+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 58
 %line 807+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 58
 ; y2 = x0
 %line 808+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 6
 %line 809+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 6
@@ -2279,124 +2276,124 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4936] = y1
 %line 811+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4936], r8
+	mov [rdx + 4936], r8
 ; y1 = x1
 %line 812+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 6
 %line 813+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 6
 ; mem64[zp + 4944] = y1
 %line 814+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4944], r8
+	mov [rdx + 4944], r8
 ; mem64[zp + 4952] = 0
 %line 815+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4952], 0
+	mov qword [rdx + 4952], 0
 ; mem64[zp + 4960] = 0
 %line 816+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4960], 0
+	mov qword [rdx + 4960], 0
 ; mem64[zp + 4968] = 0
 %line 817+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4968], 0
+	mov qword [rdx + 4968], 0
 ; mem64[zp + 4976] = 0
 %line 818+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4976], 0
+	mov qword [rdx + 4976], 0
 ; mem64[zp + 4984] = 0
 %line 819+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4984], 0
+	mov qword [rdx + 4984], 0
 ; y1 = x0
 %line 820+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 57
 %line 821+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 57
 ; mem64[zp + 5696] = y1
 %line 822+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5696], r8
+	mov [rdx + 5696], r8
 ; y1 = x1
 %line 823+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 57
 %line 824+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 57
 ; y2 >>= 7
 %line 826+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	shr rcx, 7
+	shr r10, 7
 ; y1 |= y2
 %line 827+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	or r8, rcx
+	or r8, r10
 ; mem64[zp + 5704] = y1
 %line 828+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5704], r8
+	mov [rdx + 5704], r8
 ; y1 >>= 7
 %line 830+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	shr rdx, 7
+	shr r11, 7
 ; mem64[zp + 5712] = y1
 %line 831+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5712], rdx
+	mov [rdx + 5712], r11
 ; mem64[zp + 5720] = 0
 %line 832+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5720], 0
+	mov qword [rdx + 5720], 0
 ; mem64[zp + 5728] = 0
 %line 833+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5728], 0
+	mov qword [rdx + 5728], 0
 ; mem64[zp + 5736] = 0
 %line 834+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5736], 0
+	mov qword [rdx + 5736], 0
 ; mem64[zp + 5744] = 0
 %line 835+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5744], 0
+	mov qword [rdx + 5744], 0
 ; mem64[zp + 5752] = 0
 %line 836+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5752], 0
+	mov qword [rdx + 5752], 0
 ; x0 = mem64[si + 96]
 %line 837+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov rcx, [rsi + 96]
+	mov r10, [rsi + 96]
 ; x1 = mem64[si + 104]
 %line 838+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov rdx, [rsi + 104]
+	mov r11, [rsi + 104]
 ; mem64[zp + 384] = 0
 %line 839+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 384], 0
+	mov qword [rdx + 384], 0
 ; mem64[zp + 392] = y1
 %line 841+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 392], rcx
+	mov [rdx + 392], r10
 ; mem64[zp + 400] = y1
 %line 843+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 400], rdx
+	mov [rdx + 400], r11
 ; mem64[zp + 408] = 0
 %line 844+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 408], 0
+	mov qword [rdx + 408], 0
 ; mem64[zp + 416] = 0
 %line 845+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 416], 0
+	mov qword [rdx + 416], 0
 ; mem64[zp + 424] = 0
 %line 846+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 424], 0
+	mov qword [rdx + 424], 0
 ; mem64[zp + 432] = 0
 %line 847+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 432], 0
+	mov qword [rdx + 432], 0
 ; mem64[zp + 440] = 0
 %line 848+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 440], 0
+	mov qword [rdx + 440], 0
 ; y1 = x0
 %line 849+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 63
 %line 850+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 63
 ; mem64[zp + 1152] = y1
 %line 851+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1152], r8
+	mov [rdx + 1152], r8
 ; y1 = x1
 %line 852+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 63
 %line 853+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 63
 ; y2 = x0
 %line 854+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 1
 %line 855+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 1
@@ -2405,49 +2402,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1160] = y1
 %line 857+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1160], r8
+	mov [rdx + 1160], r8
 ; y1 = x1
 %line 858+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 1
 %line 859+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 1
 ; mem64[zp + 1168] = y1
 %line 860+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1168], r8
+	mov [rdx + 1168], r8
 ; mem64[zp + 1176] = 0
 %line 861+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1176], 0
+	mov qword [rdx + 1176], 0
 ; mem64[zp + 1184] = 0
 %line 862+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1184], 0
+	mov qword [rdx + 1184], 0
 ; mem64[zp + 1192] = 0
 %line 863+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1192], 0
+	mov qword [rdx + 1192], 0
 ; mem64[zp + 1200] = 0
 %line 864+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1200], 0
+	mov qword [rdx + 1200], 0
 ; mem64[zp + 1208] = 0
 %line 865+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1208], 0
+	mov qword [rdx + 1208], 0
 ; y1 = x0
 %line 866+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 62
 %line 867+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 62
 ; mem64[zp + 1920] = y1
 %line 868+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1920], r8
+	mov [rdx + 1920], r8
 ; y1 = x1
 %line 869+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 62
 %line 870+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 62
 ; y2 = x0
 %line 871+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 2
 %line 872+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 2
@@ -2456,49 +2453,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1928] = y1
 %line 874+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1928], r8
+	mov [rdx + 1928], r8
 ; y1 = x1
 %line 875+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 2
 %line 876+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 2
 ; mem64[zp + 1936] = y1
 %line 877+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1936], r8
+	mov [rdx + 1936], r8
 ; mem64[zp + 1944] = 0
 %line 878+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1944], 0
+	mov qword [rdx + 1944], 0
 ; mem64[zp + 1952] = 0
 %line 879+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1952], 0
+	mov qword [rdx + 1952], 0
 ; mem64[zp + 1960] = 0
 %line 880+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1960], 0
+	mov qword [rdx + 1960], 0
 ; mem64[zp + 1968] = 0
 %line 881+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1968], 0
+	mov qword [rdx + 1968], 0
 ; mem64[zp + 1976] = 0
 %line 882+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1976], 0
+	mov qword [rdx + 1976], 0
 ; y1 = x0
 %line 883+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 61
 %line 884+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 61
 ; mem64[zp + 2688] = y1
 %line 885+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2688], r8
+	mov [rdx + 2688], r8
 ; y1 = x1
 %line 886+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 61
 %line 887+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 61
 ; y2 = x0
 %line 888+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 3
 %line 889+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 3
@@ -2507,49 +2504,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2696] = y1
 %line 891+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2696], r8
+	mov [rdx + 2696], r8
 ; y1 = x1
 %line 892+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 3
 %line 893+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 3
 ; mem64[zp + 2704] = y1
 %line 894+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2704], r8
+	mov [rdx + 2704], r8
 ; mem64[zp + 2712] = 0
 %line 895+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2712], 0
+	mov qword [rdx + 2712], 0
 ; mem64[zp + 2720] = 0
 %line 896+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2720], 0
+	mov qword [rdx + 2720], 0
 ; mem64[zp + 2728] = 0
 %line 897+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2728], 0
+	mov qword [rdx + 2728], 0
 ; mem64[zp + 2736] = 0
 %line 898+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2736], 0
+	mov qword [rdx + 2736], 0
 ; mem64[zp + 2744] = 0
 %line 899+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2744], 0
+	mov qword [rdx + 2744], 0
 ; y1 = x0
 %line 900+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 60
 %line 901+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 60
 ; mem64[zp + 3456] = y1
 %line 902+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3456], r8
+	mov [rdx + 3456], r8
 ; y1 = x1
 %line 903+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 60
 %line 904+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 60
 ; y2 = x0
 %line 905+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 4
 %line 906+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 4
@@ -2558,49 +2555,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3464] = y1
 %line 908+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3464], r8
+	mov [rdx + 3464], r8
 ; y1 = x1
 %line 909+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 4
 %line 910+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 4
 ; mem64[zp + 3472] = y1
 %line 911+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3472], r8
+	mov [rdx + 3472], r8
 ; mem64[zp + 3480] = 0
 %line 912+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3480], 0
+	mov qword [rdx + 3480], 0
 ; mem64[zp + 3488] = 0
 %line 913+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3488], 0
+	mov qword [rdx + 3488], 0
 ; mem64[zp + 3496] = 0
 %line 914+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3496], 0
+	mov qword [rdx + 3496], 0
 ; mem64[zp + 3504] = 0
 %line 915+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3504], 0
+	mov qword [rdx + 3504], 0
 ; mem64[zp + 3512] = 0
 %line 916+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3512], 0
+	mov qword [rdx + 3512], 0
 ; y1 = x0
 %line 917+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 59
 %line 918+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 59
 ; mem64[zp + 4224] = y1
 %line 919+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4224], r8
+	mov [rdx + 4224], r8
 ; y1 = x1
 %line 920+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 59
 %line 921+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 59
 ; y2 = x0
 %line 922+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 5
 %line 923+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 5
@@ -2609,49 +2606,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4232] = y1
 %line 925+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4232], r8
+	mov [rdx + 4232], r8
 ; y1 = x1
 %line 926+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 5
 %line 927+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 5
 ; mem64[zp + 4240] = y1
 %line 928+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4240], r8
+	mov [rdx + 4240], r8
 ; mem64[zp + 4248] = 0
 %line 929+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4248], 0
+	mov qword [rdx + 4248], 0
 ; mem64[zp + 4256] = 0
 %line 930+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4256], 0
+	mov qword [rdx + 4256], 0
 ; mem64[zp + 4264] = 0
 %line 931+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4264], 0
+	mov qword [rdx + 4264], 0
 ; mem64[zp + 4272] = 0
 %line 932+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4272], 0
+	mov qword [rdx + 4272], 0
 ; mem64[zp + 4280] = 0
 %line 933+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4280], 0
+	mov qword [rdx + 4280], 0
 ; y1 = x0
 %line 934+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 58
 %line 935+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 58
 ; mem64[zp + 4992] = y1
 %line 936+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4992], r8
+	mov [rdx + 4992], r8
 ; y1 = x1
 %line 937+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 58
 %line 938+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 58
 ; y2 = x0
 %line 939+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 6
 %line 940+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 6
@@ -2660,124 +2657,124 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5000] = y1
 %line 942+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5000], r8
+	mov [rdx + 5000], r8
 ; y1 = x1
 %line 943+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 6
 %line 944+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 6
 ; mem64[zp + 5008] = y1
 %line 945+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5008], r8
+	mov [rdx + 5008], r8
 ; mem64[zp + 5016] = 0
 %line 946+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5016], 0
+	mov qword [rdx + 5016], 0
 ; mem64[zp + 5024] = 0
 %line 947+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5024], 0
+	mov qword [rdx + 5024], 0
 ; mem64[zp + 5032] = 0
 %line 948+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5032], 0
+	mov qword [rdx + 5032], 0
 ; mem64[zp + 5040] = 0
 %line 949+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5040], 0
+	mov qword [rdx + 5040], 0
 ; mem64[zp + 5048] = 0
 %line 950+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5048], 0
+	mov qword [rdx + 5048], 0
 ; y1 = x0
 %line 951+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 57
 %line 952+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 57
 ; mem64[zp + 5760] = y1
 %line 953+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5760], r8
+	mov [rdx + 5760], r8
 ; y1 = x1
 %line 954+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 57
 %line 955+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 57
 ; y2 >>= 7
 %line 957+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	shr rcx, 7
+	shr r10, 7
 ; y1 |= y2
 %line 958+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	or r8, rcx
+	or r8, r10
 ; mem64[zp + 5768] = y1
 %line 959+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5768], r8
+	mov [rdx + 5768], r8
 ; y1 >>= 7
 %line 961+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	shr rdx, 7
+	shr r11, 7
 ; mem64[zp + 5776] = y1
 %line 962+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5776], rdx
+	mov [rdx + 5776], r11
 ; mem64[zp + 5784] = 0
 %line 963+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5784], 0
+	mov qword [rdx + 5784], 0
 ; mem64[zp + 5792] = 0
 %line 964+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5792], 0
+	mov qword [rdx + 5792], 0
 ; mem64[zp + 5800] = 0
 %line 965+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5800], 0
+	mov qword [rdx + 5800], 0
 ; mem64[zp + 5808] = 0
 %line 966+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5808], 0
+	mov qword [rdx + 5808], 0
 ; mem64[zp + 5816] = 0
 %line 967+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5816], 0
+	mov qword [rdx + 5816], 0
 ; x0 = mem64[si + 112]
 %line 968+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov rcx, [rsi + 112]
+	mov r10, [rsi + 112]
 ; x1 = mem64[si + 120]
 %line 969+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov rdx, [rsi + 120]
+	mov r11, [rsi + 120]
 ; mem64[zp + 448] = 0
 %line 970+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 448], 0
+	mov qword [rdx + 448], 0
 ; mem64[zp + 456] = y1
 %line 972+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 456], rcx
+	mov [rdx + 456], r10
 ; mem64[zp + 464] = y1
 %line 974+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 464], rdx
+	mov [rdx + 464], r11
 ; mem64[zp + 472] = 0
 %line 975+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 472], 0
+	mov qword [rdx + 472], 0
 ; mem64[zp + 480] = 0
 %line 976+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 480], 0
+	mov qword [rdx + 480], 0
 ; mem64[zp + 488] = 0
 %line 977+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 488], 0
+	mov qword [rdx + 488], 0
 ; mem64[zp + 496] = 0
 %line 978+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 496], 0
+	mov qword [rdx + 496], 0
 ; mem64[zp + 504] = 0
 %line 979+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 504], 0
+	mov qword [rdx + 504], 0
 ; y1 = x0
 %line 980+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 63
 %line 981+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 63
 ; mem64[zp + 1216] = y1
 %line 982+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1216], r8
+	mov [rdx + 1216], r8
 ; y1 = x1
 %line 983+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 63
 %line 984+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 63
 ; y2 = x0
 %line 985+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 1
 %line 986+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 1
@@ -2786,49 +2783,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1224] = y1
 %line 988+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1224], r8
+	mov [rdx + 1224], r8
 ; y1 = x1
 %line 989+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 1
 %line 990+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 1
 ; mem64[zp + 1232] = y1
 %line 991+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1232], r8
+	mov [rdx + 1232], r8
 ; mem64[zp + 1240] = 0
 %line 992+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1240], 0
+	mov qword [rdx + 1240], 0
 ; mem64[zp + 1248] = 0
 %line 993+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1248], 0
+	mov qword [rdx + 1248], 0
 ; mem64[zp + 1256] = 0
 %line 994+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1256], 0
+	mov qword [rdx + 1256], 0
 ; mem64[zp + 1264] = 0
 %line 995+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1264], 0
+	mov qword [rdx + 1264], 0
 ; mem64[zp + 1272] = 0
 %line 996+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1272], 0
+	mov qword [rdx + 1272], 0
 ; y1 = x0
 %line 997+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 62
 %line 998+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 62
 ; mem64[zp + 1984] = y1
 %line 999+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1984], r8
+	mov [rdx + 1984], r8
 ; y1 = x1
 %line 1000+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 62
 %line 1001+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 62
 ; y2 = x0
 %line 1002+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 2
 %line 1003+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 2
@@ -2837,49 +2834,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1992] = y1
 %line 1005+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1992], r8
+	mov [rdx + 1992], r8
 ; y1 = x1
 %line 1006+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 2
 %line 1007+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 2
 ; mem64[zp + 2000] = y1
 %line 1008+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2000], r8
+	mov [rdx + 2000], r8
 ; mem64[zp + 2008] = 0
 %line 1009+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2008], 0
+	mov qword [rdx + 2008], 0
 ; mem64[zp + 2016] = 0
 %line 1010+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2016], 0
+	mov qword [rdx + 2016], 0
 ; mem64[zp + 2024] = 0
 %line 1011+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2024], 0
+	mov qword [rdx + 2024], 0
 ; mem64[zp + 2032] = 0
 %line 1012+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2032], 0
+	mov qword [rdx + 2032], 0
 ; mem64[zp + 2040] = 0
 %line 1013+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2040], 0
+	mov qword [rdx + 2040], 0
 ; y1 = x0
 %line 1014+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 61
 %line 1015+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 61
 ; mem64[zp + 2752] = y1
 %line 1016+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2752], r8
+	mov [rdx + 2752], r8
 ; y1 = x1
 %line 1017+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 61
 %line 1018+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 61
 ; y2 = x0
 %line 1019+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 3
 %line 1020+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 3
@@ -2888,49 +2885,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2760] = y1
 %line 1022+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2760], r8
+	mov [rdx + 2760], r8
 ; y1 = x1
 %line 1023+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 3
 %line 1024+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 3
 ; mem64[zp + 2768] = y1
 %line 1025+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2768], r8
+	mov [rdx + 2768], r8
 ; mem64[zp + 2776] = 0
 %line 1026+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2776], 0
+	mov qword [rdx + 2776], 0
 ; mem64[zp + 2784] = 0
 %line 1027+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2784], 0
+	mov qword [rdx + 2784], 0
 ; mem64[zp + 2792] = 0
 %line 1028+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2792], 0
+	mov qword [rdx + 2792], 0
 ; mem64[zp + 2800] = 0
 %line 1029+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2800], 0
+	mov qword [rdx + 2800], 0
 ; mem64[zp + 2808] = 0
 %line 1030+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2808], 0
+	mov qword [rdx + 2808], 0
 ; y1 = x0
 %line 1031+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 60
 %line 1032+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 60
 ; mem64[zp + 3520] = y1
 %line 1033+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3520], r8
+	mov [rdx + 3520], r8
 ; y1 = x1
 %line 1034+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 60
 %line 1035+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 60
 ; y2 = x0
 %line 1036+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 4
 %line 1037+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 4
@@ -2939,49 +2936,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3528] = y1
 %line 1039+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3528], r8
+	mov [rdx + 3528], r8
 ; y1 = x1
 %line 1040+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 4
 %line 1041+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 4
 ; mem64[zp + 3536] = y1
 %line 1042+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3536], r8
+	mov [rdx + 3536], r8
 ; mem64[zp + 3544] = 0
 %line 1043+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3544], 0
+	mov qword [rdx + 3544], 0
 ; mem64[zp + 3552] = 0
 %line 1044+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3552], 0
+	mov qword [rdx + 3552], 0
 ; mem64[zp + 3560] = 0
 %line 1045+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3560], 0
+	mov qword [rdx + 3560], 0
 ; mem64[zp + 3568] = 0
 %line 1046+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3568], 0
+	mov qword [rdx + 3568], 0
 ; mem64[zp + 3576] = 0
 %line 1047+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3576], 0
+	mov qword [rdx + 3576], 0
 ; y1 = x0
 %line 1048+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 59
 %line 1049+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 59
 ; mem64[zp + 4288] = y1
 %line 1050+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4288], r8
+	mov [rdx + 4288], r8
 ; y1 = x1
 %line 1051+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 59
 %line 1052+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 59
 ; y2 = x0
 %line 1053+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 5
 %line 1054+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 5
@@ -2990,49 +2987,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4296] = y1
 %line 1056+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4296], r8
+	mov [rdx + 4296], r8
 ; y1 = x1
 %line 1057+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 5
 %line 1058+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 5
 ; mem64[zp + 4304] = y1
 %line 1059+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4304], r8
+	mov [rdx + 4304], r8
 ; mem64[zp + 4312] = 0
 %line 1060+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4312], 0
+	mov qword [rdx + 4312], 0
 ; mem64[zp + 4320] = 0
 %line 1061+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4320], 0
+	mov qword [rdx + 4320], 0
 ; mem64[zp + 4328] = 0
 %line 1062+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4328], 0
+	mov qword [rdx + 4328], 0
 ; mem64[zp + 4336] = 0
 %line 1063+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4336], 0
+	mov qword [rdx + 4336], 0
 ; mem64[zp + 4344] = 0
 %line 1064+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4344], 0
+	mov qword [rdx + 4344], 0
 ; y1 = x0
 %line 1065+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 58
 %line 1066+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 58
 ; mem64[zp + 5056] = y1
 %line 1067+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5056], r8
+	mov [rdx + 5056], r8
 ; y1 = x1
 %line 1068+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 58
 %line 1069+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 58
 ; y2 = x0
 %line 1070+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 6
 %line 1071+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 6
@@ -3041,124 +3038,124 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5064] = y1
 %line 1073+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5064], r8
+	mov [rdx + 5064], r8
 ; y1 = x1
 %line 1074+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 6
 %line 1075+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 6
 ; mem64[zp + 5072] = y1
 %line 1076+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5072], r8
+	mov [rdx + 5072], r8
 ; mem64[zp + 5080] = 0
 %line 1077+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5080], 0
+	mov qword [rdx + 5080], 0
 ; mem64[zp + 5088] = 0
 %line 1078+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5088], 0
+	mov qword [rdx + 5088], 0
 ; mem64[zp + 5096] = 0
 %line 1079+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5096], 0
+	mov qword [rdx + 5096], 0
 ; mem64[zp + 5104] = 0
 %line 1080+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5104], 0
+	mov qword [rdx + 5104], 0
 ; mem64[zp + 5112] = 0
 %line 1081+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5112], 0
+	mov qword [rdx + 5112], 0
 ; y1 = x0
 %line 1082+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 57
 %line 1083+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 57
 ; mem64[zp + 5824] = y1
 %line 1084+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5824], r8
+	mov [rdx + 5824], r8
 ; y1 = x1
 %line 1085+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 57
 %line 1086+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 57
 ; y2 >>= 7
 %line 1088+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	shr rcx, 7
+	shr r10, 7
 ; y1 |= y2
 %line 1089+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	or r8, rcx
+	or r8, r10
 ; mem64[zp + 5832] = y1
 %line 1090+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5832], r8
+	mov [rdx + 5832], r8
 ; y1 >>= 7
 %line 1092+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	shr rdx, 7
+	shr r11, 7
 ; mem64[zp + 5840] = y1
 %line 1093+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5840], rdx
+	mov [rdx + 5840], r11
 ; mem64[zp + 5848] = 0
 %line 1094+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5848], 0
+	mov qword [rdx + 5848], 0
 ; mem64[zp + 5856] = 0
 %line 1095+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5856], 0
+	mov qword [rdx + 5856], 0
 ; mem64[zp + 5864] = 0
 %line 1096+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5864], 0
+	mov qword [rdx + 5864], 0
 ; mem64[zp + 5872] = 0
 %line 1097+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5872], 0
+	mov qword [rdx + 5872], 0
 ; mem64[zp + 5880] = 0
 %line 1098+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5880], 0
+	mov qword [rdx + 5880], 0
 ; x0 = mem64[si + 128]
 %line 1099+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov rcx, [rsi + 128]
+	mov r10, [rsi + 128]
 ; x1 = mem64[si + 136]
 %line 1100+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov rdx, [rsi + 136]
+	mov r11, [rsi + 136]
 ; mem64[zp + 512] = 0
 %line 1101+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 512], 0
+	mov qword [rdx + 512], 0
 ; mem64[zp + 520] = y1
 %line 1103+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 520], rcx
+	mov [rdx + 520], r10
 ; mem64[zp + 528] = y1
 %line 1105+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 528], rdx
+	mov [rdx + 528], r11
 ; mem64[zp + 536] = 0
 %line 1106+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 536], 0
+	mov qword [rdx + 536], 0
 ; mem64[zp + 544] = 0
 %line 1107+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 544], 0
+	mov qword [rdx + 544], 0
 ; mem64[zp + 552] = 0
 %line 1108+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 552], 0
+	mov qword [rdx + 552], 0
 ; mem64[zp + 560] = 0
 %line 1109+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 560], 0
+	mov qword [rdx + 560], 0
 ; mem64[zp + 568] = 0
 %line 1110+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 568], 0
+	mov qword [rdx + 568], 0
 ; y1 = x0
 %line 1111+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 63
 %line 1112+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 63
 ; mem64[zp + 1280] = y1
 %line 1113+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1280], r8
+	mov [rdx + 1280], r8
 ; y1 = x1
 %line 1114+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 63
 %line 1115+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 63
 ; y2 = x0
 %line 1116+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 1
 %line 1117+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 1
@@ -3167,49 +3164,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1288] = y1
 %line 1119+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1288], r8
+	mov [rdx + 1288], r8
 ; y1 = x1
 %line 1120+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 1
 %line 1121+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 1
 ; mem64[zp + 1296] = y1
 %line 1122+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1296], r8
+	mov [rdx + 1296], r8
 ; mem64[zp + 1304] = 0
 %line 1123+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1304], 0
+	mov qword [rdx + 1304], 0
 ; mem64[zp + 1312] = 0
 %line 1124+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1312], 0
+	mov qword [rdx + 1312], 0
 ; mem64[zp + 1320] = 0
 %line 1125+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1320], 0
+	mov qword [rdx + 1320], 0
 ; mem64[zp + 1328] = 0
 %line 1126+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1328], 0
+	mov qword [rdx + 1328], 0
 ; mem64[zp + 1336] = 0
 %line 1127+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1336], 0
+	mov qword [rdx + 1336], 0
 ; y1 = x0
 %line 1128+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 62
 %line 1129+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 62
 ; mem64[zp + 2048] = y1
 %line 1130+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2048], r8
+	mov [rdx + 2048], r8
 ; y1 = x1
 %line 1131+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 62
 %line 1132+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 62
 ; y2 = x0
 %line 1133+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 2
 %line 1134+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 2
@@ -3218,49 +3215,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2056] = y1
 %line 1136+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2056], r8
+	mov [rdx + 2056], r8
 ; y1 = x1
 %line 1137+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 2
 %line 1138+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 2
 ; mem64[zp + 2064] = y1
 %line 1139+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2064], r8
+	mov [rdx + 2064], r8
 ; mem64[zp + 2072] = 0
 %line 1140+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2072], 0
+	mov qword [rdx + 2072], 0
 ; mem64[zp + 2080] = 0
 %line 1141+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2080], 0
+	mov qword [rdx + 2080], 0
 ; mem64[zp + 2088] = 0
 %line 1142+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2088], 0
+	mov qword [rdx + 2088], 0
 ; mem64[zp + 2096] = 0
 %line 1143+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2096], 0
+	mov qword [rdx + 2096], 0
 ; mem64[zp + 2104] = 0
 %line 1144+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2104], 0
+	mov qword [rdx + 2104], 0
 ; y1 = x0
 %line 1145+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 61
 %line 1146+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 61
 ; mem64[zp + 2816] = y1
 %line 1147+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2816], r8
+	mov [rdx + 2816], r8
 ; y1 = x1
 %line 1148+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 61
 %line 1149+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 61
 ; y2 = x0
 %line 1150+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 3
 %line 1151+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 3
@@ -3269,49 +3266,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2824] = y1
 %line 1153+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2824], r8
+	mov [rdx + 2824], r8
 ; y1 = x1
 %line 1154+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 3
 %line 1155+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 3
 ; mem64[zp + 2832] = y1
 %line 1156+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2832], r8
+	mov [rdx + 2832], r8
 ; mem64[zp + 2840] = 0
 %line 1157+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2840], 0
+	mov qword [rdx + 2840], 0
 ; mem64[zp + 2848] = 0
 %line 1158+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2848], 0
+	mov qword [rdx + 2848], 0
 ; mem64[zp + 2856] = 0
 %line 1159+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2856], 0
+	mov qword [rdx + 2856], 0
 ; mem64[zp + 2864] = 0
 %line 1160+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2864], 0
+	mov qword [rdx + 2864], 0
 ; mem64[zp + 2872] = 0
 %line 1161+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2872], 0
+	mov qword [rdx + 2872], 0
 ; y1 = x0
 %line 1162+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 60
 %line 1163+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 60
 ; mem64[zp + 3584] = y1
 %line 1164+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3584], r8
+	mov [rdx + 3584], r8
 ; y1 = x1
 %line 1165+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 60
 %line 1166+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 60
 ; y2 = x0
 %line 1167+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 4
 %line 1168+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 4
@@ -3320,49 +3317,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3592] = y1
 %line 1170+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3592], r8
+	mov [rdx + 3592], r8
 ; y1 = x1
 %line 1171+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 4
 %line 1172+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 4
 ; mem64[zp + 3600] = y1
 %line 1173+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3600], r8
+	mov [rdx + 3600], r8
 ; mem64[zp + 3608] = 0
 %line 1174+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3608], 0
+	mov qword [rdx + 3608], 0
 ; mem64[zp + 3616] = 0
 %line 1175+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3616], 0
+	mov qword [rdx + 3616], 0
 ; mem64[zp + 3624] = 0
 %line 1176+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3624], 0
+	mov qword [rdx + 3624], 0
 ; mem64[zp + 3632] = 0
 %line 1177+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3632], 0
+	mov qword [rdx + 3632], 0
 ; mem64[zp + 3640] = 0
 %line 1178+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3640], 0
+	mov qword [rdx + 3640], 0
 ; y1 = x0
 %line 1179+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 59
 %line 1180+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 59
 ; mem64[zp + 4352] = y1
 %line 1181+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4352], r8
+	mov [rdx + 4352], r8
 ; y1 = x1
 %line 1182+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 59
 %line 1183+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 59
 ; y2 = x0
 %line 1184+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 5
 %line 1185+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 5
@@ -3371,49 +3368,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4360] = y1
 %line 1187+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4360], r8
+	mov [rdx + 4360], r8
 ; y1 = x1
 %line 1188+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 5
 %line 1189+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 5
 ; mem64[zp + 4368] = y1
 %line 1190+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4368], r8
+	mov [rdx + 4368], r8
 ; mem64[zp + 4376] = 0
 %line 1191+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4376], 0
+	mov qword [rdx + 4376], 0
 ; mem64[zp + 4384] = 0
 %line 1192+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4384], 0
+	mov qword [rdx + 4384], 0
 ; mem64[zp + 4392] = 0
 %line 1193+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4392], 0
+	mov qword [rdx + 4392], 0
 ; mem64[zp + 4400] = 0
 %line 1194+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4400], 0
+	mov qword [rdx + 4400], 0
 ; mem64[zp + 4408] = 0
 %line 1195+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4408], 0
+	mov qword [rdx + 4408], 0
 ; y1 = x0
 %line 1196+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 58
 %line 1197+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 58
 ; mem64[zp + 5120] = y1
 %line 1198+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5120], r8
+	mov [rdx + 5120], r8
 ; y1 = x1
 %line 1199+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 58
 %line 1200+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 58
 ; y2 = x0
 %line 1201+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 6
 %line 1202+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 6
@@ -3422,124 +3419,124 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5128] = y1
 %line 1204+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5128], r8
+	mov [rdx + 5128], r8
 ; y1 = x1
 %line 1205+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 6
 %line 1206+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 6
 ; mem64[zp + 5136] = y1
 %line 1207+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5136], r8
+	mov [rdx + 5136], r8
 ; mem64[zp + 5144] = 0
 %line 1208+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5144], 0
+	mov qword [rdx + 5144], 0
 ; mem64[zp + 5152] = 0
 %line 1209+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5152], 0
+	mov qword [rdx + 5152], 0
 ; mem64[zp + 5160] = 0
 %line 1210+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5160], 0
+	mov qword [rdx + 5160], 0
 ; mem64[zp + 5168] = 0
 %line 1211+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5168], 0
+	mov qword [rdx + 5168], 0
 ; mem64[zp + 5176] = 0
 %line 1212+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5176], 0
+	mov qword [rdx + 5176], 0
 ; y1 = x0
 %line 1213+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 57
 %line 1214+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 57
 ; mem64[zp + 5888] = y1
 %line 1215+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5888], r8
+	mov [rdx + 5888], r8
 ; y1 = x1
 %line 1216+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 57
 %line 1217+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 57
 ; y2 >>= 7
 %line 1219+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	shr rcx, 7
+	shr r10, 7
 ; y1 |= y2
 %line 1220+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	or r8, rcx
+	or r8, r10
 ; mem64[zp + 5896] = y1
 %line 1221+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5896], r8
+	mov [rdx + 5896], r8
 ; y1 >>= 7
 %line 1223+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	shr rdx, 7
+	shr r11, 7
 ; mem64[zp + 5904] = y1
 %line 1224+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5904], rdx
+	mov [rdx + 5904], r11
 ; mem64[zp + 5912] = 0
 %line 1225+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5912], 0
+	mov qword [rdx + 5912], 0
 ; mem64[zp + 5920] = 0
 %line 1226+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5920], 0
+	mov qword [rdx + 5920], 0
 ; mem64[zp + 5928] = 0
 %line 1227+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5928], 0
+	mov qword [rdx + 5928], 0
 ; mem64[zp + 5936] = 0
 %line 1228+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5936], 0
+	mov qword [rdx + 5936], 0
 ; mem64[zp + 5944] = 0
 %line 1229+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5944], 0
+	mov qword [rdx + 5944], 0
 ; x0 = mem64[si + 144]
 %line 1230+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov rcx, [rsi + 144]
+	mov r10, [rsi + 144]
 ; x1 = mem64[si + 152]
 %line 1231+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov rdx, [rsi + 152]
+	mov r11, [rsi + 152]
 ; mem64[zp + 576] = 0
 %line 1232+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 576], 0
+	mov qword [rdx + 576], 0
 ; mem64[zp + 584] = y1
 %line 1234+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 584], rcx
+	mov [rdx + 584], r10
 ; mem64[zp + 592] = y1
 %line 1236+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 592], rdx
+	mov [rdx + 592], r11
 ; mem64[zp + 600] = 0
 %line 1237+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 600], 0
+	mov qword [rdx + 600], 0
 ; mem64[zp + 608] = 0
 %line 1238+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 608], 0
+	mov qword [rdx + 608], 0
 ; mem64[zp + 616] = 0
 %line 1239+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 616], 0
+	mov qword [rdx + 616], 0
 ; mem64[zp + 624] = 0
 %line 1240+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 624], 0
+	mov qword [rdx + 624], 0
 ; mem64[zp + 632] = 0
 %line 1241+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 632], 0
+	mov qword [rdx + 632], 0
 ; y1 = x0
 %line 1242+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 63
 %line 1243+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 63
 ; mem64[zp + 1344] = y1
 %line 1244+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1344], r8
+	mov [rdx + 1344], r8
 ; y1 = x1
 %line 1245+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 63
 %line 1246+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 63
 ; y2 = x0
 %line 1247+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 1
 %line 1248+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 1
@@ -3548,49 +3545,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1352] = y1
 %line 1250+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1352], r8
+	mov [rdx + 1352], r8
 ; y1 = x1
 %line 1251+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 1
 %line 1252+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 1
 ; mem64[zp + 1360] = y1
 %line 1253+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1360], r8
+	mov [rdx + 1360], r8
 ; mem64[zp + 1368] = 0
 %line 1254+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1368], 0
+	mov qword [rdx + 1368], 0
 ; mem64[zp + 1376] = 0
 %line 1255+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1376], 0
+	mov qword [rdx + 1376], 0
 ; mem64[zp + 1384] = 0
 %line 1256+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1384], 0
+	mov qword [rdx + 1384], 0
 ; mem64[zp + 1392] = 0
 %line 1257+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1392], 0
+	mov qword [rdx + 1392], 0
 ; mem64[zp + 1400] = 0
 %line 1258+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1400], 0
+	mov qword [rdx + 1400], 0
 ; y1 = x0
 %line 1259+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 62
 %line 1260+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 62
 ; mem64[zp + 2112] = y1
 %line 1261+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2112], r8
+	mov [rdx + 2112], r8
 ; y1 = x1
 %line 1262+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 62
 %line 1263+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 62
 ; y2 = x0
 %line 1264+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 2
 %line 1265+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 2
@@ -3599,49 +3596,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2120] = y1
 %line 1267+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2120], r8
+	mov [rdx + 2120], r8
 ; y1 = x1
 %line 1268+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 2
 %line 1269+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 2
 ; mem64[zp + 2128] = y1
 %line 1270+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2128], r8
+	mov [rdx + 2128], r8
 ; mem64[zp + 2136] = 0
 %line 1271+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2136], 0
+	mov qword [rdx + 2136], 0
 ; mem64[zp + 2144] = 0
 %line 1272+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2144], 0
+	mov qword [rdx + 2144], 0
 ; mem64[zp + 2152] = 0
 %line 1273+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2152], 0
+	mov qword [rdx + 2152], 0
 ; mem64[zp + 2160] = 0
 %line 1274+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2160], 0
+	mov qword [rdx + 2160], 0
 ; mem64[zp + 2168] = 0
 %line 1275+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2168], 0
+	mov qword [rdx + 2168], 0
 ; y1 = x0
 %line 1276+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 61
 %line 1277+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 61
 ; mem64[zp + 2880] = y1
 %line 1278+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2880], r8
+	mov [rdx + 2880], r8
 ; y1 = x1
 %line 1279+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 61
 %line 1280+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 61
 ; y2 = x0
 %line 1281+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 3
 %line 1282+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 3
@@ -3650,49 +3647,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2888] = y1
 %line 1284+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2888], r8
+	mov [rdx + 2888], r8
 ; y1 = x1
 %line 1285+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 3
 %line 1286+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 3
 ; mem64[zp + 2896] = y1
 %line 1287+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2896], r8
+	mov [rdx + 2896], r8
 ; mem64[zp + 2904] = 0
 %line 1288+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2904], 0
+	mov qword [rdx + 2904], 0
 ; mem64[zp + 2912] = 0
 %line 1289+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2912], 0
+	mov qword [rdx + 2912], 0
 ; mem64[zp + 2920] = 0
 %line 1290+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2920], 0
+	mov qword [rdx + 2920], 0
 ; mem64[zp + 2928] = 0
 %line 1291+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2928], 0
+	mov qword [rdx + 2928], 0
 ; mem64[zp + 2936] = 0
 %line 1292+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2936], 0
+	mov qword [rdx + 2936], 0
 ; y1 = x0
 %line 1293+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 60
 %line 1294+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 60
 ; mem64[zp + 3648] = y1
 %line 1295+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3648], r8
+	mov [rdx + 3648], r8
 ; y1 = x1
 %line 1296+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 60
 %line 1297+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 60
 ; y2 = x0
 %line 1298+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 4
 %line 1299+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 4
@@ -3701,49 +3698,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3656] = y1
 %line 1301+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3656], r8
+	mov [rdx + 3656], r8
 ; y1 = x1
 %line 1302+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 4
 %line 1303+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 4
 ; mem64[zp + 3664] = y1
 %line 1304+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3664], r8
+	mov [rdx + 3664], r8
 ; mem64[zp + 3672] = 0
 %line 1305+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3672], 0
+	mov qword [rdx + 3672], 0
 ; mem64[zp + 3680] = 0
 %line 1306+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3680], 0
+	mov qword [rdx + 3680], 0
 ; mem64[zp + 3688] = 0
 %line 1307+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3688], 0
+	mov qword [rdx + 3688], 0
 ; mem64[zp + 3696] = 0
 %line 1308+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3696], 0
+	mov qword [rdx + 3696], 0
 ; mem64[zp + 3704] = 0
 %line 1309+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3704], 0
+	mov qword [rdx + 3704], 0
 ; y1 = x0
 %line 1310+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 59
 %line 1311+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 59
 ; mem64[zp + 4416] = y1
 %line 1312+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4416], r8
+	mov [rdx + 4416], r8
 ; y1 = x1
 %line 1313+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 59
 %line 1314+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 59
 ; y2 = x0
 %line 1315+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 5
 %line 1316+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 5
@@ -3752,49 +3749,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4424] = y1
 %line 1318+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4424], r8
+	mov [rdx + 4424], r8
 ; y1 = x1
 %line 1319+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 5
 %line 1320+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 5
 ; mem64[zp + 4432] = y1
 %line 1321+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4432], r8
+	mov [rdx + 4432], r8
 ; mem64[zp + 4440] = 0
 %line 1322+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4440], 0
+	mov qword [rdx + 4440], 0
 ; mem64[zp + 4448] = 0
 %line 1323+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4448], 0
+	mov qword [rdx + 4448], 0
 ; mem64[zp + 4456] = 0
 %line 1324+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4456], 0
+	mov qword [rdx + 4456], 0
 ; mem64[zp + 4464] = 0
 %line 1325+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4464], 0
+	mov qword [rdx + 4464], 0
 ; mem64[zp + 4472] = 0
 %line 1326+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4472], 0
+	mov qword [rdx + 4472], 0
 ; y1 = x0
 %line 1327+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 58
 %line 1328+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 58
 ; mem64[zp + 5184] = y1
 %line 1329+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5184], r8
+	mov [rdx + 5184], r8
 ; y1 = x1
 %line 1330+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 58
 %line 1331+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 58
 ; y2 = x0
 %line 1332+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 6
 %line 1333+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 6
@@ -3803,124 +3800,124 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5192] = y1
 %line 1335+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5192], r8
+	mov [rdx + 5192], r8
 ; y1 = x1
 %line 1336+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 6
 %line 1337+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 6
 ; mem64[zp + 5200] = y1
 %line 1338+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5200], r8
+	mov [rdx + 5200], r8
 ; mem64[zp + 5208] = 0
 %line 1339+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5208], 0
+	mov qword [rdx + 5208], 0
 ; mem64[zp + 5216] = 0
 %line 1340+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5216], 0
+	mov qword [rdx + 5216], 0
 ; mem64[zp + 5224] = 0
 %line 1341+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5224], 0
+	mov qword [rdx + 5224], 0
 ; mem64[zp + 5232] = 0
 %line 1342+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5232], 0
+	mov qword [rdx + 5232], 0
 ; mem64[zp + 5240] = 0
 %line 1343+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5240], 0
+	mov qword [rdx + 5240], 0
 ; y1 = x0
 %line 1344+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 57
 %line 1345+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 57
 ; mem64[zp + 5952] = y1
 %line 1346+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5952], r8
+	mov [rdx + 5952], r8
 ; y1 = x1
 %line 1347+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 57
 %line 1348+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 57
 ; y2 >>= 7
 %line 1350+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	shr rcx, 7
+	shr r10, 7
 ; y1 |= y2
 %line 1351+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	or r8, rcx
+	or r8, r10
 ; mem64[zp + 5960] = y1
 %line 1352+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5960], r8
+	mov [rdx + 5960], r8
 ; y1 >>= 7
 %line 1354+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	shr rdx, 7
+	shr r11, 7
 ; mem64[zp + 5968] = y1
 %line 1355+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5968], rdx
+	mov [rdx + 5968], r11
 ; mem64[zp + 5976] = 0
 %line 1356+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5976], 0
+	mov qword [rdx + 5976], 0
 ; mem64[zp + 5984] = 0
 %line 1357+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5984], 0
+	mov qword [rdx + 5984], 0
 ; mem64[zp + 5992] = 0
 %line 1358+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5992], 0
+	mov qword [rdx + 5992], 0
 ; mem64[zp + 6000] = 0
 %line 1359+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 6000], 0
+	mov qword [rdx + 6000], 0
 ; mem64[zp + 6008] = 0
 %line 1360+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 6008], 0
+	mov qword [rdx + 6008], 0
 ; x0 = mem64[si + 160]
 %line 1361+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov rcx, [rsi + 160]
+	mov r10, [rsi + 160]
 ; x1 = mem64[si + 168]
 %line 1362+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov rdx, [rsi + 168]
+	mov r11, [rsi + 168]
 ; mem64[zp + 640] = 0
 %line 1363+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 640], 0
+	mov qword [rdx + 640], 0
 ; mem64[zp + 648] = y1
 %line 1365+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 648], rcx
+	mov [rdx + 648], r10
 ; mem64[zp + 656] = y1
 %line 1367+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 656], rdx
+	mov [rdx + 656], r11
 ; mem64[zp + 664] = 0
 %line 1368+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 664], 0
+	mov qword [rdx + 664], 0
 ; mem64[zp + 672] = 0
 %line 1369+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 672], 0
+	mov qword [rdx + 672], 0
 ; mem64[zp + 680] = 0
 %line 1370+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 680], 0
+	mov qword [rdx + 680], 0
 ; mem64[zp + 688] = 0
 %line 1371+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 688], 0
+	mov qword [rdx + 688], 0
 ; mem64[zp + 696] = 0
 %line 1372+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 696], 0
+	mov qword [rdx + 696], 0
 ; y1 = x0
 %line 1373+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 63
 %line 1374+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 63
 ; mem64[zp + 1408] = y1
 %line 1375+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1408], r8
+	mov [rdx + 1408], r8
 ; y1 = x1
 %line 1376+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 63
 %line 1377+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 63
 ; y2 = x0
 %line 1378+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 1
 %line 1379+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 1
@@ -3929,49 +3926,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1416] = y1
 %line 1381+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1416], r8
+	mov [rdx + 1416], r8
 ; y1 = x1
 %line 1382+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 1
 %line 1383+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 1
 ; mem64[zp + 1424] = y1
 %line 1384+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1424], r8
+	mov [rdx + 1424], r8
 ; mem64[zp + 1432] = 0
 %line 1385+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1432], 0
+	mov qword [rdx + 1432], 0
 ; mem64[zp + 1440] = 0
 %line 1386+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1440], 0
+	mov qword [rdx + 1440], 0
 ; mem64[zp + 1448] = 0
 %line 1387+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1448], 0
+	mov qword [rdx + 1448], 0
 ; mem64[zp + 1456] = 0
 %line 1388+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1456], 0
+	mov qword [rdx + 1456], 0
 ; mem64[zp + 1464] = 0
 %line 1389+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1464], 0
+	mov qword [rdx + 1464], 0
 ; y1 = x0
 %line 1390+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 62
 %line 1391+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 62
 ; mem64[zp + 2176] = y1
 %line 1392+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2176], r8
+	mov [rdx + 2176], r8
 ; y1 = x1
 %line 1393+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 62
 %line 1394+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 62
 ; y2 = x0
 %line 1395+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 2
 %line 1396+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 2
@@ -3980,49 +3977,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2184] = y1
 %line 1398+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2184], r8
+	mov [rdx + 2184], r8
 ; y1 = x1
 %line 1399+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 2
 %line 1400+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 2
 ; mem64[zp + 2192] = y1
 %line 1401+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2192], r8
+	mov [rdx + 2192], r8
 ; mem64[zp + 2200] = 0
 %line 1402+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2200], 0
+	mov qword [rdx + 2200], 0
 ; mem64[zp + 2208] = 0
 %line 1403+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2208], 0
+	mov qword [rdx + 2208], 0
 ; mem64[zp + 2216] = 0
 %line 1404+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2216], 0
+	mov qword [rdx + 2216], 0
 ; mem64[zp + 2224] = 0
 %line 1405+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2224], 0
+	mov qword [rdx + 2224], 0
 ; mem64[zp + 2232] = 0
 %line 1406+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2232], 0
+	mov qword [rdx + 2232], 0
 ; y1 = x0
 %line 1407+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 61
 %line 1408+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 61
 ; mem64[zp + 2944] = y1
 %line 1409+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2944], r8
+	mov [rdx + 2944], r8
 ; y1 = x1
 %line 1410+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 61
 %line 1411+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 61
 ; y2 = x0
 %line 1412+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 3
 %line 1413+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 3
@@ -4031,49 +4028,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2952] = y1
 %line 1415+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2952], r8
+	mov [rdx + 2952], r8
 ; y1 = x1
 %line 1416+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 3
 %line 1417+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 3
 ; mem64[zp + 2960] = y1
 %line 1418+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2960], r8
+	mov [rdx + 2960], r8
 ; mem64[zp + 2968] = 0
 %line 1419+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2968], 0
+	mov qword [rdx + 2968], 0
 ; mem64[zp + 2976] = 0
 %line 1420+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2976], 0
+	mov qword [rdx + 2976], 0
 ; mem64[zp + 2984] = 0
 %line 1421+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2984], 0
+	mov qword [rdx + 2984], 0
 ; mem64[zp + 2992] = 0
 %line 1422+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2992], 0
+	mov qword [rdx + 2992], 0
 ; mem64[zp + 3000] = 0
 %line 1423+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3000], 0
+	mov qword [rdx + 3000], 0
 ; y1 = x0
 %line 1424+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 60
 %line 1425+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 60
 ; mem64[zp + 3712] = y1
 %line 1426+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3712], r8
+	mov [rdx + 3712], r8
 ; y1 = x1
 %line 1427+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 60
 %line 1428+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 60
 ; y2 = x0
 %line 1429+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 4
 %line 1430+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 4
@@ -4082,49 +4079,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3720] = y1
 %line 1432+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3720], r8
+	mov [rdx + 3720], r8
 ; y1 = x1
 %line 1433+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 4
 %line 1434+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 4
 ; mem64[zp + 3728] = y1
 %line 1435+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3728], r8
+	mov [rdx + 3728], r8
 ; mem64[zp + 3736] = 0
 %line 1436+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3736], 0
+	mov qword [rdx + 3736], 0
 ; mem64[zp + 3744] = 0
 %line 1437+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3744], 0
+	mov qword [rdx + 3744], 0
 ; mem64[zp + 3752] = 0
 %line 1438+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3752], 0
+	mov qword [rdx + 3752], 0
 ; mem64[zp + 3760] = 0
 %line 1439+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3760], 0
+	mov qword [rdx + 3760], 0
 ; mem64[zp + 3768] = 0
 %line 1440+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3768], 0
+	mov qword [rdx + 3768], 0
 ; y1 = x0
 %line 1441+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 59
 %line 1442+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 59
 ; mem64[zp + 4480] = y1
 %line 1443+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4480], r8
+	mov [rdx + 4480], r8
 ; y1 = x1
 %line 1444+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 59
 %line 1445+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 59
 ; y2 = x0
 %line 1446+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 5
 %line 1447+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 5
@@ -4133,49 +4130,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4488] = y1
 %line 1449+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4488], r8
+	mov [rdx + 4488], r8
 ; y1 = x1
 %line 1450+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 5
 %line 1451+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 5
 ; mem64[zp + 4496] = y1
 %line 1452+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4496], r8
+	mov [rdx + 4496], r8
 ; mem64[zp + 4504] = 0
 %line 1453+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4504], 0
+	mov qword [rdx + 4504], 0
 ; mem64[zp + 4512] = 0
 %line 1454+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4512], 0
+	mov qword [rdx + 4512], 0
 ; mem64[zp + 4520] = 0
 %line 1455+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4520], 0
+	mov qword [rdx + 4520], 0
 ; mem64[zp + 4528] = 0
 %line 1456+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4528], 0
+	mov qword [rdx + 4528], 0
 ; mem64[zp + 4536] = 0
 %line 1457+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4536], 0
+	mov qword [rdx + 4536], 0
 ; y1 = x0
 %line 1458+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 58
 %line 1459+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 58
 ; mem64[zp + 5248] = y1
 %line 1460+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5248], r8
+	mov [rdx + 5248], r8
 ; y1 = x1
 %line 1461+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 58
 %line 1462+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 58
 ; y2 = x0
 %line 1463+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 6
 %line 1464+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 6
@@ -4184,124 +4181,124 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5256] = y1
 %line 1466+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5256], r8
+	mov [rdx + 5256], r8
 ; y1 = x1
 %line 1467+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 >>= 6
 %line 1468+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 6
 ; mem64[zp + 5264] = y1
 %line 1469+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5264], r8
+	mov [rdx + 5264], r8
 ; mem64[zp + 5272] = 0
 %line 1470+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5272], 0
+	mov qword [rdx + 5272], 0
 ; mem64[zp + 5280] = 0
 %line 1471+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5280], 0
+	mov qword [rdx + 5280], 0
 ; mem64[zp + 5288] = 0
 %line 1472+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5288], 0
+	mov qword [rdx + 5288], 0
 ; mem64[zp + 5296] = 0
 %line 1473+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5296], 0
+	mov qword [rdx + 5296], 0
 ; mem64[zp + 5304] = 0
 %line 1474+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5304], 0
+	mov qword [rdx + 5304], 0
 ; y1 = x0
 %line 1475+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 57
 %line 1476+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 57
 ; mem64[zp + 6016] = y1
 %line 1477+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 6016], r8
+	mov [rdx + 6016], r8
 ; y1 = x1
 %line 1478+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 57
 %line 1479+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 57
 ; y2 >>= 7
 %line 1481+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	shr rcx, 7
+	shr r10, 7
 ; y1 |= y2
 %line 1482+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	or r8, rcx
+	or r8, r10
 ; mem64[zp + 6024] = y1
 %line 1483+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 6024], r8
+	mov [rdx + 6024], r8
 ; y1 >>= 7
 %line 1485+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	shr rdx, 7
+	shr r11, 7
 ; mem64[zp + 6032] = y1
 %line 1486+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 6032], rdx
+	mov [rdx + 6032], r11
 ; mem64[zp + 6040] = 0
 %line 1487+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 6040], 0
+	mov qword [rdx + 6040], 0
 ; mem64[zp + 6048] = 0
 %line 1488+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 6048], 0
+	mov qword [rdx + 6048], 0
 ; mem64[zp + 6056] = 0
 %line 1489+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 6056], 0
+	mov qword [rdx + 6056], 0
 ; mem64[zp + 6064] = 0
 %line 1490+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 6064], 0
+	mov qword [rdx + 6064], 0
 ; mem64[zp + 6072] = 0
 %line 1491+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 6072], 0
+	mov qword [rdx + 6072], 0
 ; x0 = mem64[si + 176]
 %line 1492+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov rcx, [rsi + 176]
+	mov r10, [rsi + 176]
 ; x1 = mem64[si + 184]
 %line 1493+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov rsi, [rsi + 184]
+	mov r11, [rsi + 184]
 ; mem64[zp + 704] = 0
 %line 1494+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 704], 0
+	mov qword [rdx + 704], 0
 ; mem64[zp + 712] = y1
 %line 1496+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 712], rcx
+	mov [rdx + 712], r10
 ; mem64[zp + 720] = y1
 %line 1498+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 720], rsi
+	mov [rdx + 720], r11
 ; mem64[zp + 728] = 0
 %line 1499+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 728], 0
+	mov qword [rdx + 728], 0
 ; mem64[zp + 736] = 0
 %line 1500+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 736], 0
+	mov qword [rdx + 736], 0
 ; mem64[zp + 744] = 0
 %line 1501+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 744], 0
+	mov qword [rdx + 744], 0
 ; mem64[zp + 752] = 0
 %line 1502+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 752], 0
+	mov qword [rdx + 752], 0
 ; mem64[zp + 760] = 0
 %line 1503+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 760], 0
+	mov qword [rdx + 760], 0
 ; y1 = x0
 %line 1504+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 63
 %line 1505+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 63
 ; mem64[zp + 1472] = y1
 %line 1506+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1472], r8
+	mov [rdx + 1472], r8
 ; y1 = x1
 %line 1507+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rsi
+	mov r8, r11
 ; y1 <<= 63
 %line 1508+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 63
 ; y2 = x0
 %line 1509+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 1
 %line 1510+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 1
@@ -4310,49 +4307,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1480] = y1
 %line 1512+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1480], r8
+	mov [rdx + 1480], r8
 ; y1 = x1
 %line 1513+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rsi
+	mov r8, r11
 ; y1 >>= 1
 %line 1514+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 1
 ; mem64[zp + 1488] = y1
 %line 1515+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 1488], r8
+	mov [rdx + 1488], r8
 ; mem64[zp + 1496] = 0
 %line 1516+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1496], 0
+	mov qword [rdx + 1496], 0
 ; mem64[zp + 1504] = 0
 %line 1517+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1504], 0
+	mov qword [rdx + 1504], 0
 ; mem64[zp + 1512] = 0
 %line 1518+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1512], 0
+	mov qword [rdx + 1512], 0
 ; mem64[zp + 1520] = 0
 %line 1519+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1520], 0
+	mov qword [rdx + 1520], 0
 ; mem64[zp + 1528] = 0
 %line 1520+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 1528], 0
+	mov qword [rdx + 1528], 0
 ; y1 = x0
 %line 1521+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 62
 %line 1522+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 62
 ; mem64[zp + 2240] = y1
 %line 1523+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2240], r8
+	mov [rdx + 2240], r8
 ; y1 = x1
 %line 1524+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rsi
+	mov r8, r11
 ; y1 <<= 62
 %line 1525+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 62
 ; y2 = x0
 %line 1526+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 2
 %line 1527+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 2
@@ -4361,49 +4358,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2248] = y1
 %line 1529+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2248], r8
+	mov [rdx + 2248], r8
 ; y1 = x1
 %line 1530+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rsi
+	mov r8, r11
 ; y1 >>= 2
 %line 1531+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 2
 ; mem64[zp + 2256] = y1
 %line 1532+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 2256], r8
+	mov [rdx + 2256], r8
 ; mem64[zp + 2264] = 0
 %line 1533+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2264], 0
+	mov qword [rdx + 2264], 0
 ; mem64[zp + 2272] = 0
 %line 1534+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2272], 0
+	mov qword [rdx + 2272], 0
 ; mem64[zp + 2280] = 0
 %line 1535+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2280], 0
+	mov qword [rdx + 2280], 0
 ; mem64[zp + 2288] = 0
 %line 1536+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2288], 0
+	mov qword [rdx + 2288], 0
 ; mem64[zp + 2296] = 0
 %line 1537+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 2296], 0
+	mov qword [rdx + 2296], 0
 ; y1 = x0
 %line 1538+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 61
 %line 1539+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 61
 ; mem64[zp + 3008] = y1
 %line 1540+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3008], r8
+	mov [rdx + 3008], r8
 ; y1 = x1
 %line 1541+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rsi
+	mov r8, r11
 ; y1 <<= 61
 %line 1542+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 61
 ; y2 = x0
 %line 1543+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 3
 %line 1544+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 3
@@ -4412,49 +4409,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3016] = y1
 %line 1546+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3016], r8
+	mov [rdx + 3016], r8
 ; y1 = x1
 %line 1547+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rsi
+	mov r8, r11
 ; y1 >>= 3
 %line 1548+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 3
 ; mem64[zp + 3024] = y1
 %line 1549+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3024], r8
+	mov [rdx + 3024], r8
 ; mem64[zp + 3032] = 0
 %line 1550+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3032], 0
+	mov qword [rdx + 3032], 0
 ; mem64[zp + 3040] = 0
 %line 1551+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3040], 0
+	mov qword [rdx + 3040], 0
 ; mem64[zp + 3048] = 0
 %line 1552+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3048], 0
+	mov qword [rdx + 3048], 0
 ; mem64[zp + 3056] = 0
 %line 1553+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3056], 0
+	mov qword [rdx + 3056], 0
 ; mem64[zp + 3064] = 0
 %line 1554+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3064], 0
+	mov qword [rdx + 3064], 0
 ; y1 = x0
 %line 1555+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 60
 %line 1556+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 60
 ; mem64[zp + 3776] = y1
 %line 1557+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3776], r8
+	mov [rdx + 3776], r8
 ; y1 = x1
 %line 1558+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rsi
+	mov r8, r11
 ; y1 <<= 60
 %line 1559+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 60
 ; y2 = x0
 %line 1560+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 4
 %line 1561+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 4
@@ -4463,49 +4460,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3784] = y1
 %line 1563+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3784], r8
+	mov [rdx + 3784], r8
 ; y1 = x1
 %line 1564+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rsi
+	mov r8, r11
 ; y1 >>= 4
 %line 1565+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 4
 ; mem64[zp + 3792] = y1
 %line 1566+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 3792], r8
+	mov [rdx + 3792], r8
 ; mem64[zp + 3800] = 0
 %line 1567+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3800], 0
+	mov qword [rdx + 3800], 0
 ; mem64[zp + 3808] = 0
 %line 1568+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3808], 0
+	mov qword [rdx + 3808], 0
 ; mem64[zp + 3816] = 0
 %line 1569+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3816], 0
+	mov qword [rdx + 3816], 0
 ; mem64[zp + 3824] = 0
 %line 1570+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3824], 0
+	mov qword [rdx + 3824], 0
 ; mem64[zp + 3832] = 0
 %line 1571+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 3832], 0
+	mov qword [rdx + 3832], 0
 ; y1 = x0
 %line 1572+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 59
 %line 1573+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 59
 ; mem64[zp + 4544] = y1
 %line 1574+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4544], r8
+	mov [rdx + 4544], r8
 ; y1 = x1
 %line 1575+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rsi
+	mov r8, r11
 ; y1 <<= 59
 %line 1576+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 59
 ; y2 = x0
 %line 1577+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 5
 %line 1578+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 5
@@ -4514,49 +4511,49 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4552] = y1
 %line 1580+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4552], r8
+	mov [rdx + 4552], r8
 ; y1 = x1
 %line 1581+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rsi
+	mov r8, r11
 ; y1 >>= 5
 %line 1582+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 5
 ; mem64[zp + 4560] = y1
 %line 1583+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 4560], r8
+	mov [rdx + 4560], r8
 ; mem64[zp + 4568] = 0
 %line 1584+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4568], 0
+	mov qword [rdx + 4568], 0
 ; mem64[zp + 4576] = 0
 %line 1585+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4576], 0
+	mov qword [rdx + 4576], 0
 ; mem64[zp + 4584] = 0
 %line 1586+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4584], 0
+	mov qword [rdx + 4584], 0
 ; mem64[zp + 4592] = 0
 %line 1587+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4592], 0
+	mov qword [rdx + 4592], 0
 ; mem64[zp + 4600] = 0
 %line 1588+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 4600], 0
+	mov qword [rdx + 4600], 0
 ; y1 = x0
 %line 1589+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 58
 %line 1590+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 58
 ; mem64[zp + 5312] = y1
 %line 1591+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5312], r8
+	mov [rdx + 5312], r8
 ; y1 = x1
 %line 1592+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rsi
+	mov r8, r11
 ; y1 <<= 58
 %line 1593+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 58
 ; y2 = x0
 %line 1594+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 6
 %line 1595+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r9, 6
@@ -4565,76 +4562,76 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5320] = y1
 %line 1597+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5320], r8
+	mov [rdx + 5320], r8
 ; y1 = x1
 %line 1598+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rsi
+	mov r8, r11
 ; y1 >>= 6
 %line 1599+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shr r8, 6
 ; mem64[zp + 5328] = y1
 %line 1600+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 5328], r8
+	mov [rdx + 5328], r8
 ; mem64[zp + 5336] = 0
 %line 1601+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5336], 0
+	mov qword [rdx + 5336], 0
 ; mem64[zp + 5344] = 0
 %line 1602+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5344], 0
+	mov qword [rdx + 5344], 0
 ; mem64[zp + 5352] = 0
 %line 1603+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5352], 0
+	mov qword [rdx + 5352], 0
 ; mem64[zp + 5360] = 0
 %line 1604+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5360], 0
+	mov qword [rdx + 5360], 0
 ; mem64[zp + 5368] = 0
 %line 1605+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 5368], 0
+	mov qword [rdx + 5368], 0
 ; y1 = x0
 %line 1606+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 57
 %line 1607+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 57
 ; mem64[zp + 6080] = y1
 %line 1608+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 6080], r8
+	mov [rdx + 6080], r8
 ; y1 = x1
 %line 1609+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rsi
+	mov r8, r11
 ; y1 <<= 57
 %line 1610+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	shl r8, 57
 ; y2 >>= 7
 %line 1612+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	shr rcx, 7
+	shr r10, 7
 ; y1 |= y2
 %line 1613+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	or r8, rcx
+	or r8, r10
 ; mem64[zp + 6088] = y1
 %line 1614+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 6088], r8
+	mov [rdx + 6088], r8
 ; y1 >>= 7
 %line 1616+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	shr rsi, 7
+	shr r11, 7
 ; mem64[zp + 6096] = y1
 %line 1617+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov [rdi + 6096], rsi
+	mov [rdx + 6096], r11
 ; mem64[zp + 6104] = 0
 %line 1618+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 6104], 0
+	mov qword [rdx + 6104], 0
 ; mem64[zp + 6112] = 0
 %line 1619+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 6112], 0
+	mov qword [rdx + 6112], 0
 ; mem64[zp + 6120] = 0
 %line 1620+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 6120], 0
+	mov qword [rdx + 6120], 0
 ; mem64[zp + 6128] = 0
 %line 1621+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 6128], 0
+	mov qword [rdx + 6128], 0
 ; mem64[zp + 6136] = 0
 %line 1622+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov qword [rdi + 6136], 0
+	mov qword [rdx + 6136], 0
 ; L = 0
 %line 1623+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	mov r8, 0
@@ -4643,65 +4640,57 @@ qhasm_kernel_mceliece_gf12_bm_amd64_avx512_bm:
 	mov r9, 0
 ; F0 = mem512[vp + 0]
 %line 1625+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rax]
+	vmovdqu64 zmm9, [rax]
 ; F1 = mem512[vp + 64]
 %line 1626+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm2, [rax + 64]
+	vmovdqu64 zmm8, [rax + 64]
 ; F2 = mem512[vp + 128]
 %line 1627+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm3, [rax + 128]
+	vmovdqu64 zmm7, [rax + 128]
 ; F3 = mem512[vp + 192]
 %line 1628+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm4, [rax + 192]
+	vmovdqu64 zmm11, [rax + 192]
 ; F4 = mem512[vp + 256]
 %line 1629+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm5, [rax + 256]
 ; F5 = mem512[vp + 320]
 %line 1630+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm6, [rax + 320]
-	mov rsi, r11
-	vmovdqa64 zmm7, zmm0
-	mov r11, r8
-	mov rcx, r9
-	vmovdqa64 zmm8, zmm1
-	vmovdqa64 zmm9, zmm2
-	vmovdqa64 zmm10, zmm3
-	vmovdqa64 zmm11, zmm4
 align 32
 .Lloop:
 ; g = n
 %line 1633+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r10, r9
 ; g &= 7
 %line 1634+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	and r8, 7
+	and r10, 7
 ; g = g * 768
 %line 1635+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	imul r9, r8, 768
+	imul r11, r10, 768
 ; u = n
 %line 1636+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r10, r9
 ; u >>= 3
 %line 1637+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	shr r8, 3
+	shr r10, 3
 ; g += u
 %line 1638+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	add r9, r8
+	add r11, r10
 ; g += zp
 %line 1639+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	add r9, rdi
+	add r11, rdx
 ; 2x X = mem256[g + 704]
 %line 1641+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 704]
+	vbroadcasti64x4 zmm0, [r11 + 704]
 ; A11 = F0 & X
 %line 1642+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm12, zmm8, zmm0
+	vpandd zmm12, zmm9, zmm0
 ; A12 = F1 & X
 %line 1643+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm17, zmm9, zmm0
+	vpandd zmm17, zmm8, zmm0
 ; A13 = F2 & X
 %line 1644+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm18, zmm10, zmm0
+	vpandd zmm18, zmm7, zmm0
 ; A14 = F3 & X
 %line 1645+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpandd zmm19, zmm11, zmm0
@@ -4713,16 +4702,16 @@ align 32
 	vpandd zmm21, zmm6, zmm0
 ; 2x X = mem256[g + 640]
 %line 1648+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 640]
+	vbroadcasti64x4 zmm0, [r11 + 640]
 ; A10 = F0 & X
 %line 1649+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm1, zmm8, zmm0
+	vpandd zmm1, zmm9, zmm0
 ; A11 = ternlog(A11, F1, X, 0x78)
 %line 1650+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm12, zmm9, zmm0, 120
+	vpternlogd zmm12, zmm8, zmm0, 120
 ; A12 = ternlog(A12, F2, X, 0x78)
 %line 1651+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm10, zmm0, 120
+	vpternlogd zmm17, zmm7, zmm0, 120
 ; A13 = ternlog(A13, F3, X, 0x78)
 %line 1652+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm18, zmm11, zmm0, 120
@@ -4734,16 +4723,16 @@ align 32
 	vpternlogd zmm20, zmm6, zmm0, 120
 ; 2x X = mem256[g + 576]
 %line 1655+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 576]
+	vbroadcasti64x4 zmm0, [r11 + 576]
 ; A9 = F0 & X
 %line 1656+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm2, zmm8, zmm0
+	vpandd zmm2, zmm9, zmm0
 ; A10 = ternlog(A10, F1, X, 0x78)
 %line 1657+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm9, zmm0, 120
+	vpternlogd zmm1, zmm8, zmm0, 120
 ; A11 = ternlog(A11, F2, X, 0x78)
 %line 1658+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm12, zmm10, zmm0, 120
+	vpternlogd zmm12, zmm7, zmm0, 120
 ; A12 = ternlog(A12, F3, X, 0x78)
 %line 1659+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm17, zmm11, zmm0, 120
@@ -4755,16 +4744,16 @@ align 32
 	vpternlogd zmm19, zmm6, zmm0, 120
 ; 2x X = mem256[g + 512]
 %line 1662+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 512]
+	vbroadcasti64x4 zmm0, [r11 + 512]
 ; A8 = F0 & X
 %line 1663+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm3, zmm8, zmm0
+	vpandd zmm3, zmm9, zmm0
 ; A9 = ternlog(A9, F1, X, 0x78)
 %line 1664+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm9, zmm0, 120
+	vpternlogd zmm2, zmm8, zmm0, 120
 ; A10 = ternlog(A10, F2, X, 0x78)
 %line 1665+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm1, zmm10, zmm0, 120
+	vpternlogd zmm1, zmm7, zmm0, 120
 ; A11 = ternlog(A11, F3, X, 0x78)
 %line 1666+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm12, zmm11, zmm0, 120
@@ -4776,16 +4765,16 @@ align 32
 	vpternlogd zmm18, zmm6, zmm0, 120
 ; 2x X = mem256[g + 448]
 %line 1669+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 448]
+	vbroadcasti64x4 zmm0, [r11 + 448]
 ; A7 = F0 & X
 %line 1670+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm26, zmm8, zmm0
+	vpandd zmm26, zmm9, zmm0
 ; A8 = ternlog(A8, F1, X, 0x78)
 %line 1671+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm9, zmm0, 120
+	vpternlogd zmm3, zmm8, zmm0, 120
 ; A9 = ternlog(A9, F2, X, 0x78)
 %line 1672+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm10, zmm0, 120
+	vpternlogd zmm2, zmm7, zmm0, 120
 ; A10 = ternlog(A10, F3, X, 0x78)
 %line 1673+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm1, zmm11, zmm0, 120
@@ -4797,16 +4786,16 @@ align 32
 	vpternlogd zmm17, zmm6, zmm0, 120
 ; 2x X = mem256[g + 384]
 %line 1676+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 384]
+	vbroadcasti64x4 zmm0, [r11 + 384]
 ; A6 = F0 & X
 %line 1677+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm4, zmm8, zmm0
+	vpandd zmm4, zmm9, zmm0
 ; A7 = ternlog(A7, F1, X, 0x78)
 %line 1678+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm26, zmm9, zmm0, 120
+	vpternlogd zmm26, zmm8, zmm0, 120
 ; A8 = ternlog(A8, F2, X, 0x78)
 %line 1679+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm10, zmm0, 120
+	vpternlogd zmm3, zmm7, zmm0, 120
 ; A9 = ternlog(A9, F3, X, 0x78)
 %line 1680+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm2, zmm11, zmm0, 120
@@ -4818,16 +4807,16 @@ align 32
 	vpternlogd zmm12, zmm6, zmm0, 120
 ; 2x X = mem256[g + 320]
 %line 1683+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 320]
+	vbroadcasti64x4 zmm0, [r11 + 320]
 ; A5 = F0 & X
 %line 1684+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm22, zmm8, zmm0
+	vpandd zmm22, zmm9, zmm0
 ; A6 = ternlog(A6, F1, X, 0x78)
 %line 1685+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm9, zmm0, 120
+	vpternlogd zmm4, zmm8, zmm0, 120
 ; A7 = ternlog(A7, F2, X, 0x78)
 %line 1686+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm26, zmm10, zmm0, 120
+	vpternlogd zmm26, zmm7, zmm0, 120
 ; A8 = ternlog(A8, F3, X, 0x78)
 %line 1687+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm3, zmm11, zmm0, 120
@@ -4839,16 +4828,16 @@ align 32
 	vpternlogd zmm1, zmm6, zmm0, 120
 ; 2x X = mem256[g + 256]
 %line 1690+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 256]
+	vbroadcasti64x4 zmm0, [r11 + 256]
 ; A4 = F0 & X
 %line 1691+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm25, zmm8, zmm0
+	vpandd zmm25, zmm9, zmm0
 ; A5 = ternlog(A5, F1, X, 0x78)
 %line 1692+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm9, zmm0, 120
+	vpternlogd zmm22, zmm8, zmm0, 120
 ; A6 = ternlog(A6, F2, X, 0x78)
 %line 1693+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm4, zmm10, zmm0, 120
+	vpternlogd zmm4, zmm7, zmm0, 120
 ; A7 = ternlog(A7, F3, X, 0x78)
 %line 1694+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm26, zmm11, zmm0, 120
@@ -4860,16 +4849,16 @@ align 32
 	vpternlogd zmm2, zmm6, zmm0, 120
 ; 2x X = mem256[g + 192]
 %line 1697+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 192]
+	vbroadcasti64x4 zmm0, [r11 + 192]
 ; A3 = F0 & X
 %line 1698+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm24, zmm8, zmm0
+	vpandd zmm24, zmm9, zmm0
 ; A4 = ternlog(A4, F1, X, 0x78)
 %line 1699+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm25, zmm9, zmm0, 120
+	vpternlogd zmm25, zmm8, zmm0, 120
 ; A5 = ternlog(A5, F2, X, 0x78)
 %line 1700+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm10, zmm0, 120
+	vpternlogd zmm22, zmm7, zmm0, 120
 ; A6 = ternlog(A6, F3, X, 0x78)
 %line 1701+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm4, zmm11, zmm0, 120
@@ -4881,16 +4870,16 @@ align 32
 	vpternlogd zmm3, zmm6, zmm0, 120
 ; 2x X = mem256[g + 128]
 %line 1704+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 128]
+	vbroadcasti64x4 zmm0, [r11 + 128]
 ; A2 = F0 & X
 %line 1705+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm23, zmm8, zmm0
+	vpandd zmm23, zmm9, zmm0
 ; A3 = ternlog(A3, F1, X, 0x78)
 %line 1706+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm24, zmm9, zmm0, 120
+	vpternlogd zmm24, zmm8, zmm0, 120
 ; A4 = ternlog(A4, F2, X, 0x78)
 %line 1707+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm25, zmm10, zmm0, 120
+	vpternlogd zmm25, zmm7, zmm0, 120
 ; A5 = ternlog(A5, F3, X, 0x78)
 %line 1708+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm22, zmm11, zmm0, 120
@@ -4902,16 +4891,16 @@ align 32
 	vpternlogd zmm26, zmm6, zmm0, 120
 ; 2x X = mem256[g + 64]
 %line 1711+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 64]
+	vbroadcasti64x4 zmm0, [r11 + 64]
 ; A1 = F0 & X
 %line 1712+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm15, zmm8, zmm0
+	vpandd zmm15, zmm9, zmm0
 ; A2 = ternlog(A2, F1, X, 0x78)
 %line 1713+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm9, zmm0, 120
+	vpternlogd zmm23, zmm8, zmm0, 120
 ; A3 = ternlog(A3, F2, X, 0x78)
 %line 1714+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm24, zmm10, zmm0, 120
+	vpternlogd zmm24, zmm7, zmm0, 120
 ; A4 = ternlog(A4, F3, X, 0x78)
 %line 1715+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm25, zmm11, zmm0, 120
@@ -4923,16 +4912,16 @@ align 32
 	vpternlogd zmm4, zmm6, zmm0, 120
 ; 2x X = mem256[g + 0]
 %line 1718+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9]
+	vbroadcasti64x4 zmm0, [r11]
 ; A0 = F0 & X
 %line 1719+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm16, zmm8, zmm0
+	vpandd zmm16, zmm9, zmm0
 ; A1 = ternlog(A1, F1, X, 0x78)
 %line 1720+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm15, zmm9, zmm0, 120
+	vpternlogd zmm15, zmm8, zmm0, 120
 ; A2 = ternlog(A2, F2, X, 0x78)
 %line 1721+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm10, zmm0, 120
+	vpternlogd zmm23, zmm7, zmm0, 120
 ; A3 = ternlog(A3, F3, X, 0x78)
 %line 1722+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm24, zmm11, zmm0, 120
@@ -4947,19 +4936,19 @@ align 32
 	vshufi32x4 zmm14, zmm12, zmm12, 78
 ; T1 = shuffle128(A11, ZERO, 0x0e)
 %line 1726+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm12, zmm7, 14
+	vshufi32x4 zmm0, zmm12, zmm10, 14
 ; T2 = shuffle128(A10, A10, 0x4e)
 %line 1727+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vshufi32x4 zmm13, zmm1, zmm1, 78
 ; T3 = shuffle128(A10, ZERO, 0x0e)
 %line 1728+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm1, zmm7, 14
+	vshufi32x4 zmm1, zmm1, zmm10, 14
 ; T4 = shuffle128(A9, A9, 0x4e)
 %line 1729+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vshufi32x4 zmm12, zmm2, zmm2, 78
 ; T5 = shuffle128(A9, ZERO, 0x0e)
 %line 1730+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm2, zmm2, zmm7, 14
+	vshufi32x4 zmm2, zmm2, zmm10, 14
 ; A8 = A8 ^ T1
 %line 1731+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpxord zmm3, zmm3, zmm0
@@ -4968,7 +4957,7 @@ align 32
 	vshufi32x4 zmm27, zmm3, zmm3, 78
 ; T7 = shuffle128(A8, ZERO, 0x0e)
 %line 1733+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm3, zmm7, 14
+	vshufi32x4 zmm0, zmm3, zmm10, 14
 ; A7 = ternlog(A7, A16, T3, 0x96)
 %line 1734+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm26, zmm21, zmm1, 150
@@ -4977,7 +4966,7 @@ align 32
 	vshufi32x4 zmm1, zmm26, zmm26, 78
 ; T9 = shuffle128(A7, ZERO, 0x0e)
 %line 1736+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm3, zmm26, zmm7, 14
+	vshufi32x4 zmm3, zmm26, zmm10, 14
 ; A6 = ternlog(A6, A15, T5, 0x96)
 %line 1737+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm4, zmm20, zmm2, 150
@@ -4986,7 +4975,7 @@ align 32
 	vshufi32x4 zmm2, zmm4, zmm4, 78
 ; T11 = shuffle128(A6, ZERO, 0x0e)
 %line 1739+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm4, zmm4, zmm7, 14
+	vshufi32x4 zmm4, zmm4, zmm10, 14
 ; A5 = ternlog(A5, A14, T0, 0x96)
 %line 1740+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm22, zmm19, zmm14, 150
@@ -5088,7 +5077,7 @@ align 32
 	vpsrld zmm0, zmm0, 31
 ; 16x DM = ZERO - DM
 %line 1777+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpsubd zmm4, zmm7, zmm0
+	vpsubd zmm4, zmm10, zmm0
 ; Y256 = extract256(DM, 1)
 %line 1779+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vextracti64x4 ymm0, zmm4, 1
@@ -5100,64 +5089,64 @@ align 32
 	vpord ymm1, ymm1, ymm0
 ; nz = movemask8(X256)
 %line 1782+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpmovmskb r8d, ymm1
+	vpmovmskb r10d, ymm1
 ; y2 = 0
 %line 1784+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov r9, 0
+	mov r11, 0
 ; y2 -= nz
 %line 1785+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	sub r9, r8
+	sub r11, r10
 ; (int64) y2 >>= 63
 %line 1786+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	sar r9, 63
+	sar r11, 63
 ; y0 = L + L
 %line 1787+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	lea r8, [r11 + r11]
+	lea r10, [r8 + r8]
 ; y0 -= n
 %line 1788+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	sub r8, rcx
+	sub r10, r9
 ; y0 -= 1
 %line 1789+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	sub r8, 1
+	sub r10, 1
 ; (int64) y0 >>= 63
 %line 1790+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	sar r8, 63
+	sar r10, 63
 ; up &= y0
 %line 1792+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	and r9, r8
+	and r11, r10
 ; y1 = n + 1
 %line 1793+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	lea r8, [rcx + 1]
+	lea r10, [r9 + 1]
 ; y1 -= L
 %line 1794+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	sub r8, r11
+	sub r10, r8
 ; y1 ^= L
 %line 1795+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	xor r8, r11
+	xor r10, r8
 ; y1 &= up
 %line 1796+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	and r8, r9
+	and r10, r11
 ; L ^= y1
 %line 1797+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	xor r11, r8
+	xor r8, r10
 ; IX = mem512[GI11]
 %line 1799+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel GI11]
 ; G = mem512[bm]
 %line 1800+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; G = permute2x32(G, IX, DM)
 %line 1801+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm4
 ; A11 = F0 & G
 %line 1802+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm2, zmm8, zmm1
+	vpandd zmm2, zmm9, zmm1
 ; A12 = F1 & G
 %line 1803+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm3, zmm9, zmm1
+	vpandd zmm3, zmm8, zmm1
 ; A13 = F2 & G
 %line 1804+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm12, zmm10, zmm1
+	vpandd zmm12, zmm7, zmm1
 ; A14 = F3 & G
 %line 1805+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpandd zmm13, zmm11, zmm1
@@ -5172,19 +5161,19 @@ align 32
 	vmovdqu64 zmm0, [rel GI10]
 ; G = mem512[bm]
 %line 1809+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; G = permute2x32(G, IX, DM)
 %line 1810+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm4
 ; A10 = F0 & G
 %line 1811+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm16, zmm8, zmm1
+	vpandd zmm16, zmm9, zmm1
 ; A11 = ternlog(A11, F1, G, 0x78)
 %line 1812+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm9, zmm1, 120
+	vpternlogd zmm2, zmm8, zmm1, 120
 ; A12 = ternlog(A12, F2, G, 0x78)
 %line 1813+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm3, zmm10, zmm1, 120
+	vpternlogd zmm3, zmm7, zmm1, 120
 ; A13 = ternlog(A13, F3, G, 0x78)
 %line 1814+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm12, zmm11, zmm1, 120
@@ -5199,19 +5188,19 @@ align 32
 	vmovdqu64 zmm0, [rel GI9]
 ; G = mem512[bm]
 %line 1818+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; G = permute2x32(G, IX, DM)
 %line 1819+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm4
 ; A9 = F0 & G
 %line 1820+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm17, zmm8, zmm1
+	vpandd zmm17, zmm9, zmm1
 ; A10 = ternlog(A10, F1, G, 0x78)
 %line 1821+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm9, zmm1, 120
+	vpternlogd zmm16, zmm8, zmm1, 120
 ; A11 = ternlog(A11, F2, G, 0x78)
 %line 1822+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm2, zmm10, zmm1, 120
+	vpternlogd zmm2, zmm7, zmm1, 120
 ; A12 = ternlog(A12, F3, G, 0x78)
 %line 1823+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm3, zmm11, zmm1, 120
@@ -5226,19 +5215,19 @@ align 32
 	vmovdqu64 zmm0, [rel GI8]
 ; G = mem512[bm]
 %line 1827+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; G = permute2x32(G, IX, DM)
 %line 1828+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm4
 ; A8 = F0 & G
 %line 1829+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm18, zmm8, zmm1
+	vpandd zmm18, zmm9, zmm1
 ; A9 = ternlog(A9, F1, G, 0x78)
 %line 1830+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm9, zmm1, 120
+	vpternlogd zmm17, zmm8, zmm1, 120
 ; A10 = ternlog(A10, F2, G, 0x78)
 %line 1831+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm16, zmm10, zmm1, 120
+	vpternlogd zmm16, zmm7, zmm1, 120
 ; A11 = ternlog(A11, F3, G, 0x78)
 %line 1832+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm2, zmm11, zmm1, 120
@@ -5253,19 +5242,19 @@ align 32
 	vmovdqu64 zmm0, [rel GI7]
 ; G = mem512[bm]
 %line 1836+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; G = permute2x32(G, IX, DM)
 %line 1837+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm4
 ; A7 = F0 & G
 %line 1838+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm19, zmm8, zmm1
+	vpandd zmm19, zmm9, zmm1
 ; A8 = ternlog(A8, F1, G, 0x78)
 %line 1839+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm9, zmm1, 120
+	vpternlogd zmm18, zmm8, zmm1, 120
 ; A9 = ternlog(A9, F2, G, 0x78)
 %line 1840+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm17, zmm10, zmm1, 120
+	vpternlogd zmm17, zmm7, zmm1, 120
 ; A10 = ternlog(A10, F3, G, 0x78)
 %line 1841+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm16, zmm11, zmm1, 120
@@ -5280,19 +5269,19 @@ align 32
 	vmovdqu64 zmm0, [rel GI6]
 ; G = mem512[bm]
 %line 1845+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; G = permute2x32(G, IX, DM)
 %line 1846+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm4
 ; A6 = F0 & G
 %line 1847+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm20, zmm8, zmm1
+	vpandd zmm20, zmm9, zmm1
 ; A7 = ternlog(A7, F1, G, 0x78)
 %line 1848+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm9, zmm1, 120
+	vpternlogd zmm19, zmm8, zmm1, 120
 ; A8 = ternlog(A8, F2, G, 0x78)
 %line 1849+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm18, zmm10, zmm1, 120
+	vpternlogd zmm18, zmm7, zmm1, 120
 ; A9 = ternlog(A9, F3, G, 0x78)
 %line 1850+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm17, zmm11, zmm1, 120
@@ -5307,19 +5296,19 @@ align 32
 	vmovdqu64 zmm0, [rel GI5]
 ; G = mem512[bm]
 %line 1854+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; G = permute2x32(G, IX, DM)
 %line 1855+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm4
 ; A5 = F0 & G
 %line 1856+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm21, zmm8, zmm1
+	vpandd zmm21, zmm9, zmm1
 ; A6 = ternlog(A6, F1, G, 0x78)
 %line 1857+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm9, zmm1, 120
+	vpternlogd zmm20, zmm8, zmm1, 120
 ; A7 = ternlog(A7, F2, G, 0x78)
 %line 1858+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm19, zmm10, zmm1, 120
+	vpternlogd zmm19, zmm7, zmm1, 120
 ; A8 = ternlog(A8, F3, G, 0x78)
 %line 1859+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm18, zmm11, zmm1, 120
@@ -5334,19 +5323,19 @@ align 32
 	vmovdqu64 zmm0, [rel GI4]
 ; G = mem512[bm]
 %line 1863+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; G = permute2x32(G, IX, DM)
 %line 1864+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm4
 ; A4 = F0 & G
 %line 1865+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm22, zmm8, zmm1
+	vpandd zmm22, zmm9, zmm1
 ; A5 = ternlog(A5, F1, G, 0x78)
 %line 1866+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm9, zmm1, 120
+	vpternlogd zmm21, zmm8, zmm1, 120
 ; A6 = ternlog(A6, F2, G, 0x78)
 %line 1867+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm20, zmm10, zmm1, 120
+	vpternlogd zmm20, zmm7, zmm1, 120
 ; A7 = ternlog(A7, F3, G, 0x78)
 %line 1868+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm19, zmm11, zmm1, 120
@@ -5361,19 +5350,19 @@ align 32
 	vmovdqu64 zmm0, [rel GI3]
 ; G = mem512[bm]
 %line 1872+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; G = permute2x32(G, IX, DM)
 %line 1873+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm4
 ; A3 = F0 & G
 %line 1874+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm23, zmm8, zmm1
+	vpandd zmm23, zmm9, zmm1
 ; A4 = ternlog(A4, F1, G, 0x78)
 %line 1875+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm9, zmm1, 120
+	vpternlogd zmm22, zmm8, zmm1, 120
 ; A5 = ternlog(A5, F2, G, 0x78)
 %line 1876+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm21, zmm10, zmm1, 120
+	vpternlogd zmm21, zmm7, zmm1, 120
 ; A6 = ternlog(A6, F3, G, 0x78)
 %line 1877+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm20, zmm11, zmm1, 120
@@ -5388,19 +5377,19 @@ align 32
 	vmovdqu64 zmm0, [rel GI2]
 ; G = mem512[bm]
 %line 1881+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; G = permute2x32(G, IX, DM)
 %line 1882+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm4
 ; A2 = F0 & G
 %line 1883+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm24, zmm8, zmm1
+	vpandd zmm24, zmm9, zmm1
 ; A3 = ternlog(A3, F1, G, 0x78)
 %line 1884+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm9, zmm1, 120
+	vpternlogd zmm23, zmm8, zmm1, 120
 ; A4 = ternlog(A4, F2, G, 0x78)
 %line 1885+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm22, zmm10, zmm1, 120
+	vpternlogd zmm22, zmm7, zmm1, 120
 ; A5 = ternlog(A5, F3, G, 0x78)
 %line 1886+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm21, zmm11, zmm1, 120
@@ -5415,19 +5404,19 @@ align 32
 	vmovdqu64 zmm0, [rel GI1]
 ; G = mem512[bm]
 %line 1890+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; G = permute2x32(G, IX, DM)
 %line 1891+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm4
 ; A1 = F0 & G
 %line 1892+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm25, zmm8, zmm1
+	vpandd zmm25, zmm9, zmm1
 ; A2 = ternlog(A2, F1, G, 0x78)
 %line 1893+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm24, zmm9, zmm1, 120
+	vpternlogd zmm24, zmm8, zmm1, 120
 ; A3 = ternlog(A3, F2, G, 0x78)
 %line 1894+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm23, zmm10, zmm1, 120
+	vpternlogd zmm23, zmm7, zmm1, 120
 ; A4 = ternlog(A4, F3, G, 0x78)
 %line 1895+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm22, zmm11, zmm1, 120
@@ -5442,19 +5431,19 @@ align 32
 	vmovdqu64 zmm0, [rel GI0]
 ; G = mem512[bm]
 %line 1899+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; G = permute2x32(G, IX, DM)
 %line 1900+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm4
 ; A0 = F0 & G
 %line 1901+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpandd zmm26, zmm8, zmm1
+	vpandd zmm26, zmm9, zmm1
 ; A1 = ternlog(A1, F1, G, 0x78)
 %line 1902+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm25, zmm9, zmm1, 120
+	vpternlogd zmm25, zmm8, zmm1, 120
 ; A2 = ternlog(A2, F2, G, 0x78)
 %line 1903+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm24, zmm10, zmm1, 120
+	vpternlogd zmm24, zmm7, zmm1, 120
 ; A3 = ternlog(A3, F3, G, 0x78)
 %line 1904+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm23, zmm11, zmm1, 120
@@ -5466,16 +5455,16 @@ align 32
 	vpternlogd zmm21, zmm6, zmm1, 120
 ; 8x UP = up
 %line 1908+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpbroadcastq zmm0, r9
+	vpbroadcastq zmm0, r11
 ; BM = mem512[bm]
 %line 1909+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; BM = ternlog(BM, DM, UP, 0xd8)
 %line 1910+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm1, zmm4, zmm0, 216
 ; mem512[bm] = BM
 %line 1911+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 [rsi], zmm1
+	vmovdqu64 [rcx], zmm1
 ; K = mem512[CME]
 %line 1912+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rel CME]
@@ -5487,19 +5476,19 @@ align 32
 	vshufi32x4 zmm27, zmm2, zmm2, 78
 ; T1 = shuffle128(A11, ZERO, 0x0e)
 %line 1915+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm2, zmm7, 14
+	vshufi32x4 zmm0, zmm2, zmm10, 14
 ; T2 = shuffle128(A10, A10, 0x4e)
 %line 1916+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vshufi32x4 zmm28, zmm16, zmm16, 78
 ; T3 = shuffle128(A10, ZERO, 0x0e)
 %line 1917+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm1, zmm16, zmm7, 14
+	vshufi32x4 zmm1, zmm16, zmm10, 14
 ; T4 = shuffle128(A9, A9, 0x4e)
 %line 1918+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vshufi32x4 zmm16, zmm17, zmm17, 78
 ; T5 = shuffle128(A9, ZERO, 0x0e)
 %line 1919+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm17, zmm17, zmm7, 14
+	vshufi32x4 zmm17, zmm17, zmm10, 14
 ; A8 = A8 ^ T1
 %line 1920+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpxord zmm18, zmm18, zmm0
@@ -5508,7 +5497,7 @@ align 32
 	vshufi32x4 zmm29, zmm18, zmm18, 78
 ; T7 = shuffle128(A8, ZERO, 0x0e)
 %line 1922+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm0, zmm18, zmm7, 14
+	vshufi32x4 zmm0, zmm18, zmm10, 14
 ; A7 = ternlog(A7, A16, T3, 0x96)
 %line 1923+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm19, zmm15, zmm1, 150
@@ -5517,7 +5506,7 @@ align 32
 	vshufi32x4 zmm1, zmm19, zmm19, 78
 ; T9 = shuffle128(A7, ZERO, 0x0e)
 %line 1925+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm2, zmm19, zmm7, 14
+	vshufi32x4 zmm2, zmm19, zmm10, 14
 ; A6 = ternlog(A6, A15, T5, 0x96)
 %line 1926+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm20, zmm14, zmm17, 150
@@ -5526,7 +5515,7 @@ align 32
 	vshufi32x4 zmm17, zmm20, zmm20, 78
 ; T11 = shuffle128(A6, ZERO, 0x0e)
 %line 1928+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vshufi32x4 zmm18, zmm20, zmm7, 14
+	vshufi32x4 zmm18, zmm20, zmm10, 14
 ; A5 = ternlog(A5, A14, T0, 0x96)
 %line 1929+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpternlogd zmm21, zmm13, zmm27, 150
@@ -5565,25 +5554,25 @@ align 32
 	vmovdqu64 zmm0, [rel CIY]
 ; Y = ZERO
 %line 1942+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqa64 zmm2, zmm7
+	vmovdqa64 zmm2, zmm10
 ; Y = permute2x64(Y, IY, F0)
 %line 1943+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpermt2q zmm2, zmm0, zmm8
+	vpermt2q zmm2, zmm0, zmm9
 ; F0 = ternlog(F0, Y, K, 0xd8)
 %line 1944+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm8, zmm2, zmm4, 216
+	vpternlogd zmm9, zmm2, zmm4, 216
 ; Y = unpackhi64(F0, ZERO)
 %line 1945+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpunpckhqdq zmm0, zmm8, zmm7
+	vpunpckhqdq zmm0, zmm9, zmm10
 ; 8x Y = Y << 63
 %line 1946+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpsllq zmm0, zmm0, 63
 ; 8x F0 = F0 >> 1
 %line 1947+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpsrlq zmm8, zmm8, 1
+	vpsrlq zmm9, zmm9, 1
 ; F0 = ternlog(F0, Y, X, 0xfe)
 %line 1948+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm8, zmm0, zmm1, 254
+	vpternlogd zmm9, zmm0, zmm1, 254
 ; X = shuffle128(A1, A1, 0xb1)
 %line 1949+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vshufi32x4 zmm0, zmm25, zmm25, 177
@@ -5595,25 +5584,25 @@ align 32
 	vmovdqu64 zmm1, [rel CIY]
 ; Y = ZERO
 %line 1952+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqa64 zmm2, zmm7
+	vmovdqa64 zmm2, zmm10
 ; Y = permute2x64(Y, IY, F1)
 %line 1953+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpermt2q zmm2, zmm1, zmm9
+	vpermt2q zmm2, zmm1, zmm8
 ; F1 = ternlog(F1, Y, K, 0xd8)
 %line 1954+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm9, zmm2, zmm4, 216
+	vpternlogd zmm8, zmm2, zmm4, 216
 ; Y = unpackhi64(F1, ZERO)
 %line 1955+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpunpckhqdq zmm1, zmm9, zmm7
+	vpunpckhqdq zmm1, zmm8, zmm10
 ; 8x Y = Y << 63
 %line 1956+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpsllq zmm1, zmm1, 63
 ; 8x F1 = F1 >> 1
 %line 1957+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpsrlq zmm9, zmm9, 1
+	vpsrlq zmm8, zmm8, 1
 ; F1 = ternlog(F1, Y, X, 0xfe)
 %line 1958+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm9, zmm1, zmm0, 254
+	vpternlogd zmm8, zmm1, zmm0, 254
 ; X = shuffle128(A2, A2, 0xb1)
 %line 1959+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vshufi32x4 zmm0, zmm24, zmm24, 177
@@ -5625,25 +5614,25 @@ align 32
 	vmovdqu64 zmm1, [rel CIY]
 ; Y = ZERO
 %line 1962+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqa64 zmm2, zmm7
+	vmovdqa64 zmm2, zmm10
 ; Y = permute2x64(Y, IY, F2)
 %line 1963+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpermt2q zmm2, zmm1, zmm10
+	vpermt2q zmm2, zmm1, zmm7
 ; F2 = ternlog(F2, Y, K, 0xd8)
 %line 1964+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm10, zmm2, zmm4, 216
+	vpternlogd zmm7, zmm2, zmm4, 216
 ; Y = unpackhi64(F2, ZERO)
 %line 1965+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpunpckhqdq zmm1, zmm10, zmm7
+	vpunpckhqdq zmm1, zmm7, zmm10
 ; 8x Y = Y << 63
 %line 1966+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpsllq zmm1, zmm1, 63
 ; 8x F2 = F2 >> 1
 %line 1967+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpsrlq zmm10, zmm10, 1
+	vpsrlq zmm7, zmm7, 1
 ; F2 = ternlog(F2, Y, X, 0xfe)
 %line 1968+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpternlogd zmm10, zmm1, zmm0, 254
+	vpternlogd zmm7, zmm1, zmm0, 254
 ; X = shuffle128(A3, A3, 0xb1)
 %line 1969+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vshufi32x4 zmm0, zmm23, zmm23, 177
@@ -5655,7 +5644,7 @@ align 32
 	vmovdqu64 zmm1, [rel CIY]
 ; Y = ZERO
 %line 1972+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqa64 zmm2, zmm7
+	vmovdqa64 zmm2, zmm10
 ; Y = permute2x64(Y, IY, F3)
 %line 1973+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2q zmm2, zmm1, zmm11
@@ -5664,7 +5653,7 @@ align 32
 	vpternlogd zmm11, zmm2, zmm4, 216
 ; Y = unpackhi64(F3, ZERO)
 %line 1975+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpunpckhqdq zmm1, zmm11, zmm7
+	vpunpckhqdq zmm1, zmm11, zmm10
 ; 8x Y = Y << 63
 %line 1976+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpsllq zmm1, zmm1, 63
@@ -5685,7 +5674,7 @@ align 32
 	vmovdqu64 zmm1, [rel CIY]
 ; Y = ZERO
 %line 1982+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqa64 zmm2, zmm7
+	vmovdqa64 zmm2, zmm10
 ; Y = permute2x64(Y, IY, F4)
 %line 1983+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2q zmm2, zmm1, zmm5
@@ -5694,7 +5683,7 @@ align 32
 	vpternlogd zmm5, zmm2, zmm4, 216
 ; Y = unpackhi64(F4, ZERO)
 %line 1985+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpunpckhqdq zmm1, zmm5, zmm7
+	vpunpckhqdq zmm1, zmm5, zmm10
 ; 8x Y = Y << 63
 %line 1986+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpsllq zmm1, zmm1, 63
@@ -5715,7 +5704,7 @@ align 32
 	vmovdqu64 zmm1, [rel CIY]
 ; Y = ZERO
 %line 1992+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqa64 zmm2, zmm7
+	vmovdqa64 zmm2, zmm10
 ; Y = permute2x64(Y, IY, F5)
 %line 1993+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpermt2q zmm2, zmm1, zmm6
@@ -5724,7 +5713,7 @@ align 32
 	vpternlogd zmm6, zmm2, zmm4, 216
 ; Y = unpackhi64(F5, ZERO)
 %line 1995+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vpunpckhqdq zmm1, zmm6, zmm7
+	vpunpckhqdq zmm1, zmm6, zmm10
 ; 8x Y = Y << 63
 %line 1996+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vpsllq zmm1, zmm1, 63
@@ -5736,29 +5725,25 @@ align 32
 	vpternlogd zmm6, zmm1, zmm0, 254
 ; n += 1
 %line 1999+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	add rcx, 1
+	add r9, 1
 ; =? n - 128
 %line 2000+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	cmp rcx, 128
+	cmp r9, 128
 ; goto loop if !=
 %line 2001+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	jne .Lloop
 ; mem512[vp + 0] = F0
 %line 2002+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqa64 zmm4, zmm11
-	vmovdqa64 zmm3, zmm10
-	vmovdqa64 zmm2, zmm9
-	vmovdqa64 zmm1, zmm8
-	vmovdqu64 [rax], zmm1
+	vmovdqu64 [rax], zmm9
 ; mem512[vp + 64] = F1
 %line 2003+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 [rax + 64], zmm2
+	vmovdqu64 [rax + 64], zmm8
 ; mem512[vp + 128] = F2
 %line 2004+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 [rax + 128], zmm3
+	vmovdqu64 [rax + 128], zmm7
 ; mem512[vp + 192] = F3
 %line 2005+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	vmovdqu64 [rax + 192], zmm4
+	vmovdqu64 [rax + 192], zmm11
 ; mem512[vp + 256] = F4
 %line 2006+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
 	vmovdqu64 [rax + 256], zmm5
@@ -5773,7 +5758,6 @@ align 32
 	mov r9, [rax + 8]
 ; mem64[fo + 0] = y0
 %line 2011+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q
-	mov rdi, r10
 	mov [rdi], r8
 ; mem64[fo + 8] = y1
 %line 2012+0 specs/mceliece/generated/mceliece_gf12_bm_amd64_avx512.q

@@ -29046,178 +29046,179 @@ qhasm_kernel_mceliece_gf12_fft_amd64_avx512_fft:
 ; mem256[v + 6112] = VY
 %line 11085+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vmovdqu64 [rdi + 6112], ymm0
+; p = v
+%line 11087+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
+	mov r8, rdi
 ; o1 = 16
 %line 11088+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	mov r11, rdi
-	mov r8, 16
-	mov rsi, r8
+	mov r9, 16
 align 32
 .Ll1:
 ; f = &HB
 %line 11090+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	lea r8, [rsp + 736]
+	lea r10, [rsp + 736]
 ; VX = mem256[p + 0]
 %line 11091+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi]
+	vmovdqu64 ymm0, [r8]
 ; 4x VH = VX >> 32
 %line 11092+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 0] = VH
 %line 11093+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8], ymm0
+	vmovdqu64 [r10], ymm0
 ; VX = mem256[p + 512]
 %line 11094+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 512]
+	vmovdqu64 ymm0, [r8 + 512]
 ; 4x VH = VX >> 32
 %line 11095+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 32] = VH
 %line 11096+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 32], ymm0
+	vmovdqu64 [r10 + 32], ymm0
 ; VX = mem256[p + 1024]
 %line 11097+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 1024]
+	vmovdqu64 ymm0, [r8 + 1024]
 ; 4x VH = VX >> 32
 %line 11098+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 64] = VH
 %line 11099+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 64], ymm0
+	vmovdqu64 [r10 + 64], ymm0
 ; VX = mem256[p + 1536]
 %line 11100+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 1536]
+	vmovdqu64 ymm0, [r8 + 1536]
 ; 4x VH = VX >> 32
 %line 11101+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 96] = VH
 %line 11102+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 96], ymm0
+	vmovdqu64 [r10 + 96], ymm0
 ; VX = mem256[p + 2048]
 %line 11103+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 2048]
+	vmovdqu64 ymm0, [r8 + 2048]
 ; 4x VH = VX >> 32
 %line 11104+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 128] = VH
 %line 11105+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 128], ymm0
+	vmovdqu64 [r10 + 128], ymm0
 ; VX = mem256[p + 2560]
 %line 11106+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 2560]
+	vmovdqu64 ymm0, [r8 + 2560]
 ; 4x VH = VX >> 32
 %line 11107+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 160] = VH
 %line 11108+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 160], ymm0
+	vmovdqu64 [r10 + 160], ymm0
 ; VX = mem256[p + 3072]
 %line 11109+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 3072]
+	vmovdqu64 ymm0, [r8 + 3072]
 ; 4x VH = VX >> 32
 %line 11110+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 192] = VH
 %line 11111+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 192], ymm0
+	vmovdqu64 [r10 + 192], ymm0
 ; VX = mem256[p + 3584]
 %line 11112+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 3584]
+	vmovdqu64 ymm0, [r8 + 3584]
 ; 4x VH = VX >> 32
 %line 11113+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 224] = VH
 %line 11114+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 224], ymm0
+	vmovdqu64 [r10 + 224], ymm0
 ; VX = mem256[p + 4096]
 %line 11115+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 4096]
+	vmovdqu64 ymm0, [r8 + 4096]
 ; 4x VH = VX >> 32
 %line 11116+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 256] = VH
 %line 11117+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 256], ymm0
+	vmovdqu64 [r10 + 256], ymm0
 ; VX = mem256[p + 4608]
 %line 11118+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 4608]
+	vmovdqu64 ymm0, [r8 + 4608]
 ; 4x VH = VX >> 32
 %line 11119+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 288] = VH
 %line 11120+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 288], ymm0
+	vmovdqu64 [r10 + 288], ymm0
 ; VX = mem256[p + 5120]
 %line 11121+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 5120]
+	vmovdqu64 ymm0, [r8 + 5120]
 ; 4x VH = VX >> 32
 %line 11122+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 320] = VH
 %line 11123+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 320], ymm0
+	vmovdqu64 [r10 + 320], ymm0
 ; VX = mem256[p + 5632]
 %line 11124+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 5632]
+	vmovdqu64 ymm0, [r8 + 5632]
 ; 4x VH = VX >> 32
 %line 11125+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 352] = VH
 %line 11126+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 352], ymm0
+	vmovdqu64 [r10 + 352], ymm0
 ; g = &TB
 %line 11127+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	lea r9, [rsp + 1952]
+	lea r11, [rsp + 1952]
 ; g = g + 6528
 %line 11128+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	add r9, 6528
+	add r11, 6528
 ; h = &LO
 %line 11129+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	lea r10, [rsp + 352]
+	lea rsi, [rsp + 352]
 ; VF0 = mem256[f + 0]
 %line 11130+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm13, [r8]
+	vmovdqu64 ymm13, [r10]
 ; VF1 = mem256[f + 32]
 %line 11131+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm3, [r8 + 32]
+	vmovdqu64 ymm3, [r10 + 32]
 ; VF2 = mem256[f + 64]
 %line 11132+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm4, [r8 + 64]
+	vmovdqu64 ymm4, [r10 + 64]
 ; VF3 = mem256[f + 96]
 %line 11133+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm5, [r8 + 96]
+	vmovdqu64 ymm5, [r10 + 96]
 ; VF4 = mem256[f + 128]
 %line 11134+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm6, [r8 + 128]
+	vmovdqu64 ymm6, [r10 + 128]
 ; VF5 = mem256[f + 160]
 %line 11135+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm7, [r8 + 160]
+	vmovdqu64 ymm7, [r10 + 160]
 ; VF6 = mem256[f + 192]
 %line 11136+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm8, [r8 + 192]
+	vmovdqu64 ymm8, [r10 + 192]
 ; VF7 = mem256[f + 224]
 %line 11137+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm9, [r8 + 224]
+	vmovdqu64 ymm9, [r10 + 224]
 ; VF8 = mem256[f + 256]
 %line 11138+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm10, [r8 + 256]
+	vmovdqu64 ymm10, [r10 + 256]
 ; VF9 = mem256[f + 288]
 %line 11139+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm11, [r8 + 288]
+	vmovdqu64 ymm11, [r10 + 288]
 ; VF10 = mem256[f + 320]
 %line 11140+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm12, [r8 + 320]
+	vmovdqu64 ymm12, [r10 + 320]
 ; VF11 = mem256[f + 352]
 %line 11141+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm14, [r8 + 352]
+	vmovdqu64 ymm14, [r10 + 352]
 ; VG = mem256[g + 320]
 %line 11142+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9 + 320]
+	vmovdqu64 ymm0, [r11 + 320]
 ; VB = VF11 & VG
 %line 11143+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 11144+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r11 + 352]
 ; VA = VF11 & VG
 %line 11145+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -29232,13 +29233,13 @@ align 32
 	vmovdqu64 [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 11149+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9 + 256]
+	vmovdqu64 ymm0, [r11 + 256]
 ; VB = VF11 & VG
 %line 11150+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 11151+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r11 + 288]
 ; VA = VF11 & VG
 %line 11152+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -29247,7 +29248,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 320]
 %line 11154+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r11 + 320]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 11155+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -29256,7 +29257,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 352]
 %line 11157+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r11 + 352]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 11158+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -29271,13 +29272,13 @@ align 32
 	vmovdqu64 [rsp + 224], ymm0
 ; VG = mem256[g + 192]
 %line 11162+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9 + 192]
+	vmovdqu64 ymm0, [r11 + 192]
 ; VB = VF11 & VG
 %line 11163+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 11164+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r11 + 224]
 ; VA = VF11 & VG
 %line 11165+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -29286,7 +29287,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 256]
 %line 11167+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r11 + 256]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 11168+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -29295,7 +29296,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 288]
 %line 11170+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r11 + 288]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 11171+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -29304,7 +29305,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 320]
 %line 11173+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r11 + 320]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 11174+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -29313,7 +29314,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 352]
 %line 11176+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r11 + 352]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 11177+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -29328,13 +29329,13 @@ align 32
 	vmovdqu64 [rsp + 160], ymm0
 ; VG = mem256[g + 128]
 %line 11181+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9 + 128]
+	vmovdqu64 ymm0, [r11 + 128]
 ; VB = VF11 & VG
 %line 11182+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 11183+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 160]
+	vmovdqu64 ymm1, [r11 + 160]
 ; VA = VF11 & VG
 %line 11184+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -29343,7 +29344,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 192]
 %line 11186+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 192]
+	vmovdqu64 ymm1, [r11 + 192]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 11187+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -29352,7 +29353,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 224]
 %line 11189+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r11 + 224]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 11190+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -29361,7 +29362,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 256]
 %line 11192+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r11 + 256]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 11193+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -29370,7 +29371,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 288]
 %line 11195+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r11 + 288]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 11196+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -29379,7 +29380,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 320]
 %line 11198+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r11 + 320]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 11199+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -29388,7 +29389,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 352]
 %line 11201+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r11 + 352]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 11202+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -29403,13 +29404,13 @@ align 32
 	vmovdqu64 [rsp + 96], ymm0
 ; VG = mem256[g + 64]
 %line 11206+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9 + 64]
+	vmovdqu64 ymm0, [r11 + 64]
 ; VB = VF11 & VG
 %line 11207+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 11208+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 96]
+	vmovdqu64 ymm1, [r11 + 96]
 ; VA = VF11 & VG
 %line 11209+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -29418,7 +29419,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 128]
 %line 11211+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 128]
+	vmovdqu64 ymm1, [r11 + 128]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 11212+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -29427,7 +29428,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 160]
 %line 11214+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 160]
+	vmovdqu64 ymm1, [r11 + 160]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 11215+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -29436,7 +29437,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 192]
 %line 11217+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 192]
+	vmovdqu64 ymm1, [r11 + 192]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 11218+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -29445,7 +29446,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 224]
 %line 11220+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r11 + 224]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 11221+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -29454,7 +29455,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 256]
 %line 11223+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r11 + 256]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 11224+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -29463,7 +29464,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 288]
 %line 11226+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r11 + 288]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 11227+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -29472,7 +29473,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 320]
 %line 11229+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r11 + 320]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 11230+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -29481,7 +29482,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 352]
 %line 11232+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r11 + 352]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 11233+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -29499,13 +29500,13 @@ align 32
 	vmovdqu64 [rsp + 32], ymm0
 ; VG = mem256[g + 0]
 %line 11238+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r11]
 ; VB = VF11 & VG
 %line 11239+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 32]
 %line 11240+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 32]
+	vmovdqu64 ymm1, [r11 + 32]
 ; VA = VF11 & VG
 %line 11241+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -29514,7 +29515,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 64]
 %line 11243+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 64]
+	vmovdqu64 ymm1, [r11 + 64]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 11244+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -29523,7 +29524,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 96]
 %line 11246+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 96]
+	vmovdqu64 ymm1, [r11 + 96]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 11247+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -29532,7 +29533,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 128]
 %line 11249+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 128]
+	vmovdqu64 ymm1, [r11 + 128]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 11250+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -29541,7 +29542,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 160]
 %line 11252+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 160]
+	vmovdqu64 ymm1, [r11 + 160]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 11253+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -29550,7 +29551,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 192]
 %line 11255+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 192]
+	vmovdqu64 ymm1, [r11 + 192]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 11256+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -29559,7 +29560,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 224]
 %line 11258+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r11 + 224]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 11259+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -29568,7 +29569,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 256]
 %line 11261+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r11 + 256]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 11262+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -29577,7 +29578,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 288]
 %line 11264+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r11 + 288]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 11265+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -29586,7 +29587,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 320]
 %line 11267+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r11 + 320]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 11268+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -29595,7 +29596,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 352]
 %line 11270+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r11 + 352]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 11271+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -29613,10 +29614,10 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 256]
 ; mem256[h + 352] = VB
 %line 11276+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 352], ymm0
+	vmovdqu64 [rsi + 352], ymm0
 ; VG = mem256[g + 0]
 %line 11277+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r11]
 ; VA = VF10 & VG
 %line 11278+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm12, ymm0
@@ -29625,7 +29626,7 @@ align 32
 	vpandd ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 11280+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 32]
+	vmovdqu64 ymm1, [r11 + 32]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 11281+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -29634,7 +29635,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 64]
 %line 11283+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 64]
+	vmovdqu64 ymm1, [r11 + 64]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 11284+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -29643,7 +29644,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 96]
 %line 11286+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 96]
+	vmovdqu64 ymm1, [r11 + 96]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 11287+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -29652,7 +29653,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 128]
 %line 11289+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 128]
+	vmovdqu64 ymm1, [r11 + 128]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 11290+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -29661,7 +29662,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 160]
 %line 11292+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 160]
+	vmovdqu64 ymm1, [r11 + 160]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 11293+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -29670,7 +29671,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 192]
 %line 11295+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 192]
+	vmovdqu64 ymm1, [r11 + 192]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 11296+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -29679,7 +29680,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 224]
 %line 11298+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r11 + 224]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 11299+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -29688,7 +29689,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 256]
 %line 11301+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r11 + 256]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 11302+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -29697,7 +29698,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 288]
 %line 11304+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r11 + 288]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 11305+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -29706,7 +29707,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 320]
 %line 11307+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r11 + 320]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 11308+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -29718,7 +29719,7 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 320]
 ; mem256[h + 320] = VA
 %line 11311+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 320], ymm2
+	vmovdqu64 [rsi + 320], ymm2
 ; VB = VB ^ VS18
 %line 11312+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 192]
@@ -29727,10 +29728,10 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 288]
 ; mem256[h + 288] = VB
 %line 11314+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 288], ymm0
+	vmovdqu64 [rsi + 288], ymm0
 ; VG = mem256[g + 0]
 %line 11315+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r11]
 ; VA = VF8 & VG
 %line 11316+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm10, ymm0
@@ -29739,7 +29740,7 @@ align 32
 	vpandd ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 11318+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 32]
+	vmovdqu64 ymm1, [r11 + 32]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 11319+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -29748,7 +29749,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 64]
 %line 11321+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 64]
+	vmovdqu64 ymm1, [r11 + 64]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 11322+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -29757,7 +29758,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 96]
 %line 11324+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 96]
+	vmovdqu64 ymm1, [r11 + 96]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 11325+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -29766,7 +29767,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 128]
 %line 11327+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 128]
+	vmovdqu64 ymm1, [r11 + 128]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 11328+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -29775,7 +29776,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 160]
 %line 11330+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 160]
+	vmovdqu64 ymm1, [r11 + 160]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 11331+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -29784,7 +29785,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 192]
 %line 11333+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 192]
+	vmovdqu64 ymm1, [r11 + 192]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 11334+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -29793,7 +29794,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 224]
 %line 11336+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r11 + 224]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 11337+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -29802,7 +29803,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 256]
 %line 11339+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r11 + 256]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 11340+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -29814,7 +29815,7 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 256]
 ; mem256[h + 256] = VA
 %line 11343+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 256], ymm2
+	vmovdqu64 [rsi + 256], ymm2
 ; VB = VB ^ VS16
 %line 11344+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 128]
@@ -29823,10 +29824,10 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 224]
 ; mem256[h + 224] = VB
 %line 11346+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 224], ymm0
+	vmovdqu64 [rsi + 224], ymm0
 ; VG = mem256[g + 0]
 %line 11347+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r11]
 ; VA = VF6 & VG
 %line 11348+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm1, ymm8, ymm0
@@ -29835,7 +29836,7 @@ align 32
 	vpandd ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 11350+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 32]
+	vmovdqu64 ymm2, [r11 + 32]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 11351+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -29844,7 +29845,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 64]
 %line 11353+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 64]
+	vmovdqu64 ymm2, [r11 + 64]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 11354+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -29853,7 +29854,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 96]
 %line 11356+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 96]
+	vmovdqu64 ymm2, [r11 + 96]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 11357+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -29862,7 +29863,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 128]
 %line 11359+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 128]
+	vmovdqu64 ymm2, [r11 + 128]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 11360+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -29871,7 +29872,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 160]
 %line 11362+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 160]
+	vmovdqu64 ymm2, [r11 + 160]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 11363+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -29880,7 +29881,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm2, 120
 ; VG = mem256[g + 192]
 %line 11365+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 192]
+	vmovdqu64 ymm2, [r11 + 192]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 11366+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm13, ymm2, 120
@@ -29892,7 +29893,7 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 192]
 ; mem256[h + 192] = VA
 %line 11369+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 192], ymm1
+	vmovdqu64 [rsi + 192], ymm1
 ; VB = VB ^ VS14
 %line 11370+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 64]
@@ -29901,10 +29902,10 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 160]
 ; mem256[h + 160] = VB
 %line 11372+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 160], ymm0
+	vmovdqu64 [rsi + 160], ymm0
 ; VG = mem256[g + 0]
 %line 11373+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r11]
 ; VA = VF4 & VG
 %line 11374+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm1, ymm6, ymm0
@@ -29913,7 +29914,7 @@ align 32
 	vpandd ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 11376+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 32]
+	vmovdqu64 ymm2, [r11 + 32]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 11377+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -29922,7 +29923,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 64]
 %line 11379+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 64]
+	vmovdqu64 ymm2, [r11 + 64]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 11380+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -29931,7 +29932,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 96]
 %line 11382+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 96]
+	vmovdqu64 ymm2, [r11 + 96]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 11383+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -29940,7 +29941,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm2, 120
 ; VG = mem256[g + 128]
 %line 11385+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 128]
+	vmovdqu64 ymm2, [r11 + 128]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 11386+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm13, ymm2, 120
@@ -29952,7 +29953,7 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 128]
 ; mem256[h + 128] = VA
 %line 11389+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 128], ymm1
+	vmovdqu64 [rsi + 128], ymm1
 ; VB = VB ^ VS12
 %line 11390+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 0]
@@ -29961,10 +29962,10 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 96]
 ; mem256[h + 96] = VB
 %line 11392+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 96], ymm0
+	vmovdqu64 [rsi + 96], ymm0
 ; VG = mem256[g + 0]
 %line 11393+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r11]
 ; VA = VF2 & VG
 %line 11394+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm1, ymm4, ymm0
@@ -29973,7 +29974,7 @@ align 32
 	vpandd ymm2, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 11396+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9 + 32]
+	vmovdqu64 ymm0, [r11 + 32]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 11397+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm0, 120
@@ -29982,7 +29983,7 @@ align 32
 	vpternlogd ymm2, ymm13, ymm0, 120
 ; VG = mem256[g + 64]
 %line 11399+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9 + 64]
+	vmovdqu64 ymm0, [r11 + 64]
 ; VT = VF0 & VG
 %line 11400+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm13, ymm0
@@ -29994,16 +29995,16 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 64]
 ; mem256[h + 64] = VA
 %line 11403+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 64], ymm1
+	vmovdqu64 [rsi + 64], ymm1
 ; VB = VB ^ VS13
 %line 11404+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, [rsp + 32]
 ; mem256[h + 32] = VB
 %line 11405+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 32], ymm2
+	vmovdqu64 [rsi + 32], ymm2
 ; VG = mem256[g + 0]
 %line 11406+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r11]
 ; VA = VF0 & VG
 %line 11407+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm13, ymm0
@@ -30012,13 +30013,13 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 0]
 ; mem256[h + 0] = VA
 %line 11409+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10], ymm0
+	vmovdqu64 [rsi], ymm0
 ; VX = mem256[p + 0]
 %line 11410+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi]
+	vmovdqu64 ymm0, [r8]
 ; VH = mem256[h + 0]
 %line 11411+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10]
+	vmovdqu64 ymm1, [rsi]
 ; VX = VX ^ VH
 %line 11412+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
@@ -30030,13 +30031,13 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 0] = VX
 %line 11415+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi], ymm0
+	vmovdqu64 [r8], ymm0
 ; VX = mem256[p + 512]
 %line 11416+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 512]
+	vmovdqu64 ymm0, [r8 + 512]
 ; VH = mem256[h + 32]
 %line 11417+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 32]
+	vmovdqu64 ymm1, [rsi + 32]
 ; VX = VX ^ VH
 %line 11418+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
@@ -30048,13 +30049,13 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 512] = VX
 %line 11421+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 512], ymm0
+	vmovdqu64 [r8 + 512], ymm0
 ; VX = mem256[p + 1024]
 %line 11422+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 1024]
+	vmovdqu64 ymm0, [r8 + 1024]
 ; VH = mem256[h + 64]
 %line 11423+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 64]
+	vmovdqu64 ymm1, [rsi + 64]
 ; VX = VX ^ VH
 %line 11424+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
@@ -30066,13 +30067,13 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 1024] = VX
 %line 11427+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 1024], ymm0
+	vmovdqu64 [r8 + 1024], ymm0
 ; VX = mem256[p + 1536]
 %line 11428+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 1536]
+	vmovdqu64 ymm0, [r8 + 1536]
 ; VH = mem256[h + 96]
 %line 11429+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 96]
+	vmovdqu64 ymm1, [rsi + 96]
 ; VX = VX ^ VH
 %line 11430+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
@@ -30084,13 +30085,13 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 1536] = VX
 %line 11433+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 1536], ymm0
+	vmovdqu64 [r8 + 1536], ymm0
 ; VX = mem256[p + 2048]
 %line 11434+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 2048]
+	vmovdqu64 ymm0, [r8 + 2048]
 ; VH = mem256[h + 128]
 %line 11435+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 128]
+	vmovdqu64 ymm1, [rsi + 128]
 ; VX = VX ^ VH
 %line 11436+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
@@ -30102,13 +30103,13 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 2048] = VX
 %line 11439+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 2048], ymm0
+	vmovdqu64 [r8 + 2048], ymm0
 ; VX = mem256[p + 2560]
 %line 11440+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 2560]
+	vmovdqu64 ymm0, [r8 + 2560]
 ; VH = mem256[h + 160]
 %line 11441+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 160]
+	vmovdqu64 ymm1, [rsi + 160]
 ; VX = VX ^ VH
 %line 11442+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
@@ -30120,13 +30121,13 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 2560] = VX
 %line 11445+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 2560], ymm0
+	vmovdqu64 [r8 + 2560], ymm0
 ; VX = mem256[p + 3072]
 %line 11446+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 3072]
+	vmovdqu64 ymm0, [r8 + 3072]
 ; VH = mem256[h + 192]
 %line 11447+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 192]
+	vmovdqu64 ymm1, [rsi + 192]
 ; VX = VX ^ VH
 %line 11448+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
@@ -30138,13 +30139,13 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 3072] = VX
 %line 11451+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 3072], ymm0
+	vmovdqu64 [r8 + 3072], ymm0
 ; VX = mem256[p + 3584]
 %line 11452+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 3584]
+	vmovdqu64 ymm0, [r8 + 3584]
 ; VH = mem256[h + 224]
 %line 11453+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 224]
+	vmovdqu64 ymm1, [rsi + 224]
 ; VX = VX ^ VH
 %line 11454+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
@@ -30156,13 +30157,13 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 3584] = VX
 %line 11457+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 3584], ymm0
+	vmovdqu64 [r8 + 3584], ymm0
 ; VX = mem256[p + 4096]
 %line 11458+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 4096]
+	vmovdqu64 ymm0, [r8 + 4096]
 ; VH = mem256[h + 256]
 %line 11459+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 256]
+	vmovdqu64 ymm1, [rsi + 256]
 ; VX = VX ^ VH
 %line 11460+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
@@ -30174,13 +30175,13 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 4096] = VX
 %line 11463+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 4096], ymm0
+	vmovdqu64 [r8 + 4096], ymm0
 ; VX = mem256[p + 4608]
 %line 11464+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 4608]
+	vmovdqu64 ymm0, [r8 + 4608]
 ; VH = mem256[h + 288]
 %line 11465+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 288]
+	vmovdqu64 ymm1, [rsi + 288]
 ; VX = VX ^ VH
 %line 11466+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
@@ -30192,13 +30193,13 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 4608] = VX
 %line 11469+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 4608], ymm0
+	vmovdqu64 [r8 + 4608], ymm0
 ; VX = mem256[p + 5120]
 %line 11470+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 5120]
+	vmovdqu64 ymm0, [r8 + 5120]
 ; VH = mem256[h + 320]
 %line 11471+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 320]
+	vmovdqu64 ymm1, [rsi + 320]
 ; VX = VX ^ VH
 %line 11472+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
@@ -30210,13 +30211,13 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 5120] = VX
 %line 11475+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 5120], ymm0
+	vmovdqu64 [r8 + 5120], ymm0
 ; VX = mem256[p + 5632]
 %line 11476+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 5632]
+	vmovdqu64 ymm0, [r8 + 5632]
 ; VH = mem256[h + 352]
 %line 11477+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 352]
+	vmovdqu64 ymm1, [rsi + 352]
 ; VX = VX ^ VH
 %line 11478+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
@@ -30228,41 +30229,39 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 5632] = VX
 %line 11481+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 5632], ymm0
+	vmovdqu64 [r8 + 5632], ymm0
 ; p = p + 32
 %line 11482+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	add rdi, 32
+	add r8, 32
 ; o1 = o1 - 1
 %line 11483+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	sub rsi, 1
+	sub r9, 1
 ; =? o1 - 0
 %line 11484+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	cmp rsi, 0
+	cmp r9, 0
 ; goto l1 if !=
 %line 11485+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	jne .Ll1
 ; p = v
 %line 11487+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	mov rdi, r11
+	mov r8, rdi
 ; o1 = 8
 %line 11488+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	mov r11, rdi
-	mov r8, 8
-	mov rsi, r8
+	mov r9, 8
 align 32
 .Ll2:
 ; f = &LO
 %line 11490+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	lea r8, [rsp + 352]
+	lea r10, [rsp + 352]
 ; h = &HB
 %line 11491+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	lea r9, [rsp + 736]
+	lea r11, [rsp + 736]
 ; VX = mem256[p + 0]
 %line 11492+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi]
+	vmovdqu64 ymm1, [r8]
 ; VY = mem256[p + 32]
 %line 11493+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [rdi + 32]
+	vmovdqu64 ymm2, [r8 + 32]
 ; VL = unpacklo64(VX, VY)
 %line 11494+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpunpcklqdq ymm0, ymm1, ymm2
@@ -30271,16 +30270,16 @@ align 32
 	vpunpckhqdq ymm1, ymm1, ymm2
 ; mem256[f + 0] = VL
 %line 11496+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8], ymm0
+	vmovdqu64 [r10], ymm0
 ; mem256[h + 0] = VH
 %line 11497+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r9], ymm1
+	vmovdqu64 [r11], ymm1
 ; VX = mem256[p + 512]
 %line 11498+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 512]
+	vmovdqu64 ymm0, [r8 + 512]
 ; VY = mem256[p + 544]
 %line 11499+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 544]
+	vmovdqu64 ymm1, [r8 + 544]
 ; VL = unpacklo64(VX, VY)
 %line 11500+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -30289,16 +30288,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 32] = VL
 %line 11502+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 32], ymm2
+	vmovdqu64 [r10 + 32], ymm2
 ; mem256[h + 32] = VH
 %line 11503+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 32], ymm0
+	vmovdqu64 [r11 + 32], ymm0
 ; VX = mem256[p + 1024]
 %line 11504+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 1024]
+	vmovdqu64 ymm0, [r8 + 1024]
 ; VY = mem256[p + 1056]
 %line 11505+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 1056]
+	vmovdqu64 ymm1, [r8 + 1056]
 ; VL = unpacklo64(VX, VY)
 %line 11506+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -30307,16 +30306,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 64] = VL
 %line 11508+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 64], ymm2
+	vmovdqu64 [r10 + 64], ymm2
 ; mem256[h + 64] = VH
 %line 11509+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 64], ymm0
+	vmovdqu64 [r11 + 64], ymm0
 ; VX = mem256[p + 1536]
 %line 11510+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 1536]
+	vmovdqu64 ymm0, [r8 + 1536]
 ; VY = mem256[p + 1568]
 %line 11511+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 1568]
+	vmovdqu64 ymm1, [r8 + 1568]
 ; VL = unpacklo64(VX, VY)
 %line 11512+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -30325,16 +30324,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 96] = VL
 %line 11514+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 96], ymm2
+	vmovdqu64 [r10 + 96], ymm2
 ; mem256[h + 96] = VH
 %line 11515+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 96], ymm0
+	vmovdqu64 [r11 + 96], ymm0
 ; VX = mem256[p + 2048]
 %line 11516+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 2048]
+	vmovdqu64 ymm0, [r8 + 2048]
 ; VY = mem256[p + 2080]
 %line 11517+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 2080]
+	vmovdqu64 ymm1, [r8 + 2080]
 ; VL = unpacklo64(VX, VY)
 %line 11518+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -30343,16 +30342,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 128] = VL
 %line 11520+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 128], ymm2
+	vmovdqu64 [r10 + 128], ymm2
 ; mem256[h + 128] = VH
 %line 11521+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 128], ymm0
+	vmovdqu64 [r11 + 128], ymm0
 ; VX = mem256[p + 2560]
 %line 11522+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 2560]
+	vmovdqu64 ymm0, [r8 + 2560]
 ; VY = mem256[p + 2592]
 %line 11523+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 2592]
+	vmovdqu64 ymm1, [r8 + 2592]
 ; VL = unpacklo64(VX, VY)
 %line 11524+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -30361,16 +30360,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 160] = VL
 %line 11526+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 160], ymm2
+	vmovdqu64 [r10 + 160], ymm2
 ; mem256[h + 160] = VH
 %line 11527+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 160], ymm0
+	vmovdqu64 [r11 + 160], ymm0
 ; VX = mem256[p + 3072]
 %line 11528+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 3072]
+	vmovdqu64 ymm0, [r8 + 3072]
 ; VY = mem256[p + 3104]
 %line 11529+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 3104]
+	vmovdqu64 ymm1, [r8 + 3104]
 ; VL = unpacklo64(VX, VY)
 %line 11530+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -30379,16 +30378,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 192] = VL
 %line 11532+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 192], ymm2
+	vmovdqu64 [r10 + 192], ymm2
 ; mem256[h + 192] = VH
 %line 11533+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 192], ymm0
+	vmovdqu64 [r11 + 192], ymm0
 ; VX = mem256[p + 3584]
 %line 11534+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 3584]
+	vmovdqu64 ymm0, [r8 + 3584]
 ; VY = mem256[p + 3616]
 %line 11535+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 3616]
+	vmovdqu64 ymm1, [r8 + 3616]
 ; VL = unpacklo64(VX, VY)
 %line 11536+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -30397,16 +30396,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 224] = VL
 %line 11538+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 224], ymm2
+	vmovdqu64 [r10 + 224], ymm2
 ; mem256[h + 224] = VH
 %line 11539+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 224], ymm0
+	vmovdqu64 [r11 + 224], ymm0
 ; VX = mem256[p + 4096]
 %line 11540+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 4096]
+	vmovdqu64 ymm0, [r8 + 4096]
 ; VY = mem256[p + 4128]
 %line 11541+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 4128]
+	vmovdqu64 ymm1, [r8 + 4128]
 ; VL = unpacklo64(VX, VY)
 %line 11542+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -30415,16 +30414,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 256] = VL
 %line 11544+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 256], ymm2
+	vmovdqu64 [r10 + 256], ymm2
 ; mem256[h + 256] = VH
 %line 11545+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 256], ymm0
+	vmovdqu64 [r11 + 256], ymm0
 ; VX = mem256[p + 4608]
 %line 11546+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 4608]
+	vmovdqu64 ymm0, [r8 + 4608]
 ; VY = mem256[p + 4640]
 %line 11547+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 4640]
+	vmovdqu64 ymm1, [r8 + 4640]
 ; VL = unpacklo64(VX, VY)
 %line 11548+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -30433,16 +30432,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 288] = VL
 %line 11550+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 288], ymm2
+	vmovdqu64 [r10 + 288], ymm2
 ; mem256[h + 288] = VH
 %line 11551+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 288], ymm0
+	vmovdqu64 [r11 + 288], ymm0
 ; VX = mem256[p + 5120]
 %line 11552+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 5120]
+	vmovdqu64 ymm0, [r8 + 5120]
 ; VY = mem256[p + 5152]
 %line 11553+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 5152]
+	vmovdqu64 ymm1, [r8 + 5152]
 ; VL = unpacklo64(VX, VY)
 %line 11554+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -30451,16 +30450,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 320] = VL
 %line 11556+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 320], ymm2
+	vmovdqu64 [r10 + 320], ymm2
 ; mem256[h + 320] = VH
 %line 11557+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 320], ymm0
+	vmovdqu64 [r11 + 320], ymm0
 ; VX = mem256[p + 5632]
 %line 11558+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 5632]
+	vmovdqu64 ymm0, [r8 + 5632]
 ; VY = mem256[p + 5664]
 %line 11559+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 5664]
+	vmovdqu64 ymm1, [r8 + 5664]
 ; VL = unpacklo64(VX, VY)
 %line 11560+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -30469,67 +30468,67 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 352] = VL
 %line 11562+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 352], ymm2
+	vmovdqu64 [r10 + 352], ymm2
 ; mem256[h + 352] = VH
 %line 11563+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 352], ymm0
+	vmovdqu64 [r11 + 352], ymm0
 ; g = &TB
 %line 11564+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	lea r8, [rsp + 1952]
+	lea r10, [rsp + 1952]
 ; g = g + 6144
 %line 11565+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	add r8, 6144
+	add r10, 6144
 ; f = &HB
 %line 11566+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	lea r9, [rsp + 736]
+	lea r11, [rsp + 736]
 ; h = &LO
 %line 11567+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	lea r10, [rsp + 352]
+	lea rsi, [rsp + 352]
 ; VF0 = mem256[f + 0]
 %line 11568+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm3, [r9]
+	vmovdqu64 ymm3, [r11]
 ; VF1 = mem256[f + 32]
 %line 11569+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm4, [r9 + 32]
+	vmovdqu64 ymm4, [r11 + 32]
 ; VF2 = mem256[f + 64]
 %line 11570+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm5, [r9 + 64]
+	vmovdqu64 ymm5, [r11 + 64]
 ; VF3 = mem256[f + 96]
 %line 11571+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm6, [r9 + 96]
+	vmovdqu64 ymm6, [r11 + 96]
 ; VF4 = mem256[f + 128]
 %line 11572+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm7, [r9 + 128]
+	vmovdqu64 ymm7, [r11 + 128]
 ; VF5 = mem256[f + 160]
 %line 11573+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm8, [r9 + 160]
+	vmovdqu64 ymm8, [r11 + 160]
 ; VF6 = mem256[f + 192]
 %line 11574+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm9, [r9 + 192]
+	vmovdqu64 ymm9, [r11 + 192]
 ; VF7 = mem256[f + 224]
 %line 11575+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm10, [r9 + 224]
+	vmovdqu64 ymm10, [r11 + 224]
 ; VF8 = mem256[f + 256]
 %line 11576+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm11, [r9 + 256]
+	vmovdqu64 ymm11, [r11 + 256]
 ; VF9 = mem256[f + 288]
 %line 11577+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm12, [r9 + 288]
+	vmovdqu64 ymm12, [r11 + 288]
 ; VF10 = mem256[f + 320]
 %line 11578+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm13, [r9 + 320]
+	vmovdqu64 ymm13, [r11 + 320]
 ; VF11 = mem256[f + 352]
 %line 11579+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm14, [r9 + 352]
+	vmovdqu64 ymm14, [r11 + 352]
 ; VG = mem256[g + 320]
 %line 11580+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 320]
+	vmovdqu64 ymm0, [r10 + 320]
 ; VB = VF11 & VG
 %line 11581+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 11582+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = VF11 & VG
 %line 11583+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -30544,13 +30543,13 @@ align 32
 	vmovdqu64 [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 11587+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 256]
+	vmovdqu64 ymm0, [r10 + 256]
 ; VB = VF11 & VG
 %line 11588+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 11589+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = VF11 & VG
 %line 11590+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -30559,7 +30558,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 320]
 %line 11592+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 11593+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -30568,7 +30567,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 352]
 %line 11595+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 11596+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -30583,13 +30582,13 @@ align 32
 	vmovdqu64 [rsp + 224], ymm0
 ; VG = mem256[g + 192]
 %line 11600+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 192]
+	vmovdqu64 ymm0, [r10 + 192]
 ; VB = VF11 & VG
 %line 11601+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 11602+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = VF11 & VG
 %line 11603+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -30598,7 +30597,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 256]
 %line 11605+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 11606+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -30607,7 +30606,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 288]
 %line 11608+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 11609+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -30616,7 +30615,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 320]
 %line 11611+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 11612+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -30625,7 +30624,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 352]
 %line 11614+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 11615+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -30640,13 +30639,13 @@ align 32
 	vmovdqu64 [rsp + 160], ymm0
 ; VG = mem256[g + 128]
 %line 11619+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 128]
+	vmovdqu64 ymm0, [r10 + 128]
 ; VB = VF11 & VG
 %line 11620+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 11621+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = VF11 & VG
 %line 11622+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -30655,7 +30654,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 192]
 %line 11624+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 11625+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -30664,7 +30663,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 224]
 %line 11627+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 11628+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -30673,7 +30672,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 256]
 %line 11630+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 11631+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -30682,7 +30681,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 288]
 %line 11633+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 11634+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -30691,7 +30690,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 320]
 %line 11636+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 11637+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -30700,7 +30699,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 352]
 %line 11639+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 11640+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -30715,13 +30714,13 @@ align 32
 	vmovdqu64 [rsp + 96], ymm0
 ; VG = mem256[g + 64]
 %line 11644+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 64]
+	vmovdqu64 ymm0, [r10 + 64]
 ; VB = VF11 & VG
 %line 11645+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 11646+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = VF11 & VG
 %line 11647+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -30730,7 +30729,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 128]
 %line 11649+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 11650+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -30739,7 +30738,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 160]
 %line 11652+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 11653+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -30748,7 +30747,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 192]
 %line 11655+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 11656+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -30757,7 +30756,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 224]
 %line 11658+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 11659+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -30766,7 +30765,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 256]
 %line 11661+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 11662+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -30775,7 +30774,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 288]
 %line 11664+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 11665+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -30784,7 +30783,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 320]
 %line 11667+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 11668+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -30793,7 +30792,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 352]
 %line 11670+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 11671+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -30811,13 +30810,13 @@ align 32
 	vmovdqu64 [rsp + 32], ymm0
 ; VG = mem256[g + 0]
 %line 11676+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VB = VF11 & VG
 %line 11677+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 32]
 %line 11678+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r10 + 32]
 ; VA = VF11 & VG
 %line 11679+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -30826,7 +30825,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 64]
 %line 11681+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r10 + 64]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 11682+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -30835,7 +30834,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 96]
 %line 11684+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 11685+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -30844,7 +30843,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 128]
 %line 11687+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 11688+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -30853,7 +30852,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 160]
 %line 11690+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 11691+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -30862,7 +30861,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 192]
 %line 11693+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 11694+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -30871,7 +30870,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 224]
 %line 11696+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 11697+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -30880,7 +30879,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 256]
 %line 11699+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 11700+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -30889,7 +30888,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 288]
 %line 11702+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 11703+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -30898,7 +30897,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 320]
 %line 11705+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 11706+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -30907,7 +30906,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 352]
 %line 11708+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 11709+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -30925,16 +30924,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 256]
 ; VT = mem256[h + 352]
 %line 11714+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 352]
+	vmovdqu64 ymm1, [rsi + 352]
 ; VB = VB ^ VT
 %line 11715+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 352] = VB
 %line 11716+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 352], ymm0
+	vmovdqu64 [rsi + 352], ymm0
 ; VG = mem256[g + 0]
 %line 11717+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF10 & VG
 %line 11718+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm13, ymm0
@@ -30943,7 +30942,7 @@ align 32
 	vpandd ymm0, ymm12, ymm0
 ; VG = mem256[g + 32]
 %line 11720+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r10 + 32]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 11721+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -30952,7 +30951,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 64]
 %line 11723+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r10 + 64]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 11724+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -30961,7 +30960,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 96]
 %line 11726+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 11727+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -30970,7 +30969,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 128]
 %line 11729+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 11730+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -30979,7 +30978,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 160]
 %line 11732+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 11733+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -30988,7 +30987,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 192]
 %line 11735+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 11736+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -30997,7 +30996,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 224]
 %line 11738+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 11739+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -31006,7 +31005,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 256]
 %line 11741+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 11742+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -31015,7 +31014,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 288]
 %line 11744+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 11745+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -31024,7 +31023,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 320]
 %line 11747+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 11748+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -31036,13 +31035,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 320]
 ; VT = mem256[h + 320]
 %line 11751+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 320]
+	vmovdqu64 ymm1, [rsi + 320]
 ; VA = VA ^ VT
 %line 11752+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 320] = VA
 %line 11753+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 320], ymm2
+	vmovdqu64 [rsi + 320], ymm2
 ; VB = VB ^ VS18
 %line 11754+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 192]
@@ -31051,16 +31050,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 288]
 ; VT = mem256[h + 288]
 %line 11756+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 288]
+	vmovdqu64 ymm1, [rsi + 288]
 ; VB = VB ^ VT
 %line 11757+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 288] = VB
 %line 11758+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 288], ymm0
+	vmovdqu64 [rsi + 288], ymm0
 ; VG = mem256[g + 0]
 %line 11759+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF8 & VG
 %line 11760+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm11, ymm0
@@ -31069,7 +31068,7 @@ align 32
 	vpandd ymm0, ymm10, ymm0
 ; VG = mem256[g + 32]
 %line 11762+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r10 + 32]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 11763+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -31078,7 +31077,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 64]
 %line 11765+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r10 + 64]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 11766+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -31087,7 +31086,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 96]
 %line 11768+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 11769+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -31096,7 +31095,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 128]
 %line 11771+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 11772+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -31105,7 +31104,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 160]
 %line 11774+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 11775+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -31114,7 +31113,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 192]
 %line 11777+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 11778+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -31123,7 +31122,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 224]
 %line 11780+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 11781+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -31132,7 +31131,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 256]
 %line 11783+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 11784+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -31144,13 +31143,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 256]
 ; VT = mem256[h + 256]
 %line 11787+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 256]
+	vmovdqu64 ymm1, [rsi + 256]
 ; VA = VA ^ VT
 %line 11788+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 256] = VA
 %line 11789+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 256], ymm2
+	vmovdqu64 [rsi + 256], ymm2
 ; VB = VB ^ VS16
 %line 11790+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 128]
@@ -31159,16 +31158,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 224]
 %line 11792+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 224]
+	vmovdqu64 ymm1, [rsi + 224]
 ; VB = VB ^ VT
 %line 11793+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 224] = VB
 %line 11794+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 224], ymm0
+	vmovdqu64 [rsi + 224], ymm0
 ; VG = mem256[g + 0]
 %line 11795+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF6 & VG
 %line 11796+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm1, ymm9, ymm0
@@ -31177,7 +31176,7 @@ align 32
 	vpandd ymm0, ymm8, ymm0
 ; VG = mem256[g + 32]
 %line 11798+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 11799+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -31186,7 +31185,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 64]
 %line 11801+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 11802+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -31195,7 +31194,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 96]
 %line 11804+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r10 + 96]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 11805+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -31204,7 +31203,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 128]
 %line 11807+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r10 + 128]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 11808+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -31213,7 +31212,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 160]
 %line 11810+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r10 + 160]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 11811+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -31222,7 +31221,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 192]
 %line 11813+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r10 + 192]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 11814+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -31234,13 +31233,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 192]
 %line 11817+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r10 + 192]
+	vmovdqu64 ymm2, [rsi + 192]
 ; VA = VA ^ VT
 %line 11818+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 192] = VA
 %line 11819+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 192], ymm1
+	vmovdqu64 [rsi + 192], ymm1
 ; VB = VB ^ VS14
 %line 11820+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 64]
@@ -31249,16 +31248,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 160]
 %line 11822+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 160]
+	vmovdqu64 ymm1, [rsi + 160]
 ; VB = VB ^ VT
 %line 11823+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 160] = VB
 %line 11824+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 160], ymm0
+	vmovdqu64 [rsi + 160], ymm0
 ; VG = mem256[g + 0]
 %line 11825+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF4 & VG
 %line 11826+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm1, ymm7, ymm0
@@ -31267,7 +31266,7 @@ align 32
 	vpandd ymm0, ymm6, ymm0
 ; VG = mem256[g + 32]
 %line 11828+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 11829+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -31276,7 +31275,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 64]
 %line 11831+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 11832+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -31285,7 +31284,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 96]
 %line 11834+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r10 + 96]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 11835+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -31294,7 +31293,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 128]
 %line 11837+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r10 + 128]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 11838+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -31306,13 +31305,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 128]
 %line 11841+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r10 + 128]
+	vmovdqu64 ymm2, [rsi + 128]
 ; VA = VA ^ VT
 %line 11842+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 128] = VA
 %line 11843+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 128], ymm1
+	vmovdqu64 [rsi + 128], ymm1
 ; VB = VB ^ VS12
 %line 11844+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 0]
@@ -31321,16 +31320,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 96]
 %line 11846+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 96]
+	vmovdqu64 ymm1, [rsi + 96]
 ; VB = VB ^ VT
 %line 11847+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 96] = VB
 %line 11848+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 96], ymm0
+	vmovdqu64 [rsi + 96], ymm0
 ; VG = mem256[g + 0]
 %line 11849+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF2 & VG
 %line 11850+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm1, ymm5, ymm0
@@ -31339,7 +31338,7 @@ align 32
 	vpandd ymm0, ymm4, ymm0
 ; VG = mem256[g + 32]
 %line 11852+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 11853+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -31348,7 +31347,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 64]
 %line 11855+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 11856+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -31357,28 +31356,28 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 64]
 %line 11858+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r10 + 64]
+	vmovdqu64 ymm2, [rsi + 64]
 ; VA = VA ^ VT
 %line 11859+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 64] = VA
 %line 11860+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 64], ymm1
+	vmovdqu64 [rsi + 64], ymm1
 ; VB = VB ^ VS13
 %line 11861+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 32]
 %line 11862+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 32]
+	vmovdqu64 ymm1, [rsi + 32]
 ; VB = VB ^ VT
 %line 11863+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 32] = VB
 %line 11864+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 32], ymm0
+	vmovdqu64 [rsi + 32], ymm0
 ; VG = mem256[g + 0]
 %line 11865+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF0 & VG
 %line 11866+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm3, ymm0
@@ -31387,25 +31386,25 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 11868+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10]
+	vmovdqu64 ymm1, [rsi]
 ; VA = VA ^ VT
 %line 11869+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 11870+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10], ymm0
+	vmovdqu64 [rsi], ymm0
 ; f = &LO
 %line 11871+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	lea r8, [rsp + 352]
+	lea r10, [rsp + 352]
 ; h = &HB
 %line 11872+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	lea r9, [rsp + 736]
+	lea r11, [rsp + 736]
 ; VL = mem256[f + 0]
 %line 11873+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VH = mem256[h + 0]
 %line 11874+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9]
+	vmovdqu64 ymm1, [r11]
 ; VH = VH ^ VL
 %line 11875+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -31417,16 +31416,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 0] = VX
 %line 11878+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi], ymm2
+	vmovdqu64 [r8], ymm2
 ; mem256[p + 32] = VY
 %line 11879+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 32], ymm0
+	vmovdqu64 [r8 + 32], ymm0
 ; VL = mem256[f + 32]
 %line 11880+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 32]
+	vmovdqu64 ymm0, [r10 + 32]
 ; VH = mem256[h + 32]
 %line 11881+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 32]
+	vmovdqu64 ymm1, [r11 + 32]
 ; VH = VH ^ VL
 %line 11882+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -31438,16 +31437,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 512] = VX
 %line 11885+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 512], ymm2
+	vmovdqu64 [r8 + 512], ymm2
 ; mem256[p + 544] = VY
 %line 11886+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 544], ymm0
+	vmovdqu64 [r8 + 544], ymm0
 ; VL = mem256[f + 64]
 %line 11887+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 64]
+	vmovdqu64 ymm0, [r10 + 64]
 ; VH = mem256[h + 64]
 %line 11888+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 64]
+	vmovdqu64 ymm1, [r11 + 64]
 ; VH = VH ^ VL
 %line 11889+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -31459,16 +31458,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 1024] = VX
 %line 11892+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 1024], ymm2
+	vmovdqu64 [r8 + 1024], ymm2
 ; mem256[p + 1056] = VY
 %line 11893+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 1056], ymm0
+	vmovdqu64 [r8 + 1056], ymm0
 ; VL = mem256[f + 96]
 %line 11894+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 96]
+	vmovdqu64 ymm0, [r10 + 96]
 ; VH = mem256[h + 96]
 %line 11895+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 96]
+	vmovdqu64 ymm1, [r11 + 96]
 ; VH = VH ^ VL
 %line 11896+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -31480,16 +31479,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 1536] = VX
 %line 11899+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 1536], ymm2
+	vmovdqu64 [r8 + 1536], ymm2
 ; mem256[p + 1568] = VY
 %line 11900+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 1568], ymm0
+	vmovdqu64 [r8 + 1568], ymm0
 ; VL = mem256[f + 128]
 %line 11901+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 128]
+	vmovdqu64 ymm0, [r10 + 128]
 ; VH = mem256[h + 128]
 %line 11902+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 128]
+	vmovdqu64 ymm1, [r11 + 128]
 ; VH = VH ^ VL
 %line 11903+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -31501,16 +31500,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 2048] = VX
 %line 11906+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 2048], ymm2
+	vmovdqu64 [r8 + 2048], ymm2
 ; mem256[p + 2080] = VY
 %line 11907+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 2080], ymm0
+	vmovdqu64 [r8 + 2080], ymm0
 ; VL = mem256[f + 160]
 %line 11908+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 160]
+	vmovdqu64 ymm0, [r10 + 160]
 ; VH = mem256[h + 160]
 %line 11909+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 160]
+	vmovdqu64 ymm1, [r11 + 160]
 ; VH = VH ^ VL
 %line 11910+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -31522,16 +31521,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 2560] = VX
 %line 11913+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 2560], ymm2
+	vmovdqu64 [r8 + 2560], ymm2
 ; mem256[p + 2592] = VY
 %line 11914+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 2592], ymm0
+	vmovdqu64 [r8 + 2592], ymm0
 ; VL = mem256[f + 192]
 %line 11915+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 192]
+	vmovdqu64 ymm0, [r10 + 192]
 ; VH = mem256[h + 192]
 %line 11916+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 192]
+	vmovdqu64 ymm1, [r11 + 192]
 ; VH = VH ^ VL
 %line 11917+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -31543,16 +31542,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 3072] = VX
 %line 11920+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 3072], ymm2
+	vmovdqu64 [r8 + 3072], ymm2
 ; mem256[p + 3104] = VY
 %line 11921+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 3104], ymm0
+	vmovdqu64 [r8 + 3104], ymm0
 ; VL = mem256[f + 224]
 %line 11922+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 224]
+	vmovdqu64 ymm0, [r10 + 224]
 ; VH = mem256[h + 224]
 %line 11923+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r11 + 224]
 ; VH = VH ^ VL
 %line 11924+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -31564,16 +31563,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 3584] = VX
 %line 11927+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 3584], ymm2
+	vmovdqu64 [r8 + 3584], ymm2
 ; mem256[p + 3616] = VY
 %line 11928+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 3616], ymm0
+	vmovdqu64 [r8 + 3616], ymm0
 ; VL = mem256[f + 256]
 %line 11929+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 256]
+	vmovdqu64 ymm0, [r10 + 256]
 ; VH = mem256[h + 256]
 %line 11930+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r11 + 256]
 ; VH = VH ^ VL
 %line 11931+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -31585,16 +31584,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 4096] = VX
 %line 11934+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 4096], ymm2
+	vmovdqu64 [r8 + 4096], ymm2
 ; mem256[p + 4128] = VY
 %line 11935+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 4128], ymm0
+	vmovdqu64 [r8 + 4128], ymm0
 ; VL = mem256[f + 288]
 %line 11936+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 288]
+	vmovdqu64 ymm0, [r10 + 288]
 ; VH = mem256[h + 288]
 %line 11937+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r11 + 288]
 ; VH = VH ^ VL
 %line 11938+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -31606,16 +31605,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 4608] = VX
 %line 11941+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 4608], ymm2
+	vmovdqu64 [r8 + 4608], ymm2
 ; mem256[p + 4640] = VY
 %line 11942+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 4640], ymm0
+	vmovdqu64 [r8 + 4640], ymm0
 ; VL = mem256[f + 320]
 %line 11943+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 320]
+	vmovdqu64 ymm0, [r10 + 320]
 ; VH = mem256[h + 320]
 %line 11944+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r11 + 320]
 ; VH = VH ^ VL
 %line 11945+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -31627,16 +31626,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 5120] = VX
 %line 11948+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 5120], ymm2
+	vmovdqu64 [r8 + 5120], ymm2
 ; mem256[p + 5152] = VY
 %line 11949+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 5152], ymm0
+	vmovdqu64 [r8 + 5152], ymm0
 ; VL = mem256[f + 352]
 %line 11950+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 352]
+	vmovdqu64 ymm0, [r10 + 352]
 ; VH = mem256[h + 352]
 %line 11951+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r11 + 352]
 ; VH = VH ^ VL
 %line 11952+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -31648,44 +31647,42 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 5632] = VX
 %line 11955+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 5632], ymm2
+	vmovdqu64 [r8 + 5632], ymm2
 ; mem256[p + 5664] = VY
 %line 11956+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 5664], ymm0
+	vmovdqu64 [r8 + 5664], ymm0
 ; p = p + 64
 %line 11957+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	add rdi, 64
+	add r8, 64
 ; o1 = o1 - 1
 %line 11958+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	sub rsi, 1
+	sub r9, 1
 ; =? o1 - 0
 %line 11959+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	cmp rsi, 0
+	cmp r9, 0
 ; goto l2 if !=
 %line 11960+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	jne .Ll2
 ; p = v
 %line 11962+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	mov rdi, r11
+	mov r8, rdi
 ; o1 = 8
 %line 11963+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	mov r11, rdi
-	mov r8, 8
-	mov rsi, r8
+	mov r9, 8
 align 32
 .Ll3:
 ; f = &LO
 %line 11965+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	lea r8, [rsp + 352]
+	lea r10, [rsp + 352]
 ; h = &HB
 %line 11966+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	lea r9, [rsp + 736]
+	lea r11, [rsp + 736]
 ; VX = mem256[p + 0]
 %line 11967+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi]
+	vmovdqu64 ymm0, [r8]
 ; VY = mem256[p + 32]
 %line 11968+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 32]
+	vmovdqu64 ymm1, [r8 + 32]
 ; VL = permute128(VX, VY, 0x20)
 %line 11969+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -31694,16 +31691,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 0] = VL
 %line 11971+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8], ymm2
+	vmovdqu64 [r10], ymm2
 ; mem256[h + 0] = VH
 %line 11972+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r9], ymm0
+	vmovdqu64 [r11], ymm0
 ; VX = mem256[p + 512]
 %line 11973+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 512]
+	vmovdqu64 ymm0, [r8 + 512]
 ; VY = mem256[p + 544]
 %line 11974+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 544]
+	vmovdqu64 ymm1, [r8 + 544]
 ; VL = permute128(VX, VY, 0x20)
 %line 11975+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -31712,16 +31709,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 32] = VL
 %line 11977+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 32], ymm2
+	vmovdqu64 [r10 + 32], ymm2
 ; mem256[h + 32] = VH
 %line 11978+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 32], ymm0
+	vmovdqu64 [r11 + 32], ymm0
 ; VX = mem256[p + 1024]
 %line 11979+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 1024]
+	vmovdqu64 ymm0, [r8 + 1024]
 ; VY = mem256[p + 1056]
 %line 11980+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 1056]
+	vmovdqu64 ymm1, [r8 + 1056]
 ; VL = permute128(VX, VY, 0x20)
 %line 11981+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -31730,16 +31727,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 64] = VL
 %line 11983+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 64], ymm2
+	vmovdqu64 [r10 + 64], ymm2
 ; mem256[h + 64] = VH
 %line 11984+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 64], ymm0
+	vmovdqu64 [r11 + 64], ymm0
 ; VX = mem256[p + 1536]
 %line 11985+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 1536]
+	vmovdqu64 ymm0, [r8 + 1536]
 ; VY = mem256[p + 1568]
 %line 11986+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 1568]
+	vmovdqu64 ymm1, [r8 + 1568]
 ; VL = permute128(VX, VY, 0x20)
 %line 11987+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -31748,16 +31745,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 96] = VL
 %line 11989+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 96], ymm2
+	vmovdqu64 [r10 + 96], ymm2
 ; mem256[h + 96] = VH
 %line 11990+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 96], ymm0
+	vmovdqu64 [r11 + 96], ymm0
 ; VX = mem256[p + 2048]
 %line 11991+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 2048]
+	vmovdqu64 ymm0, [r8 + 2048]
 ; VY = mem256[p + 2080]
 %line 11992+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 2080]
+	vmovdqu64 ymm1, [r8 + 2080]
 ; VL = permute128(VX, VY, 0x20)
 %line 11993+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -31766,16 +31763,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 128] = VL
 %line 11995+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 128], ymm2
+	vmovdqu64 [r10 + 128], ymm2
 ; mem256[h + 128] = VH
 %line 11996+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 128], ymm0
+	vmovdqu64 [r11 + 128], ymm0
 ; VX = mem256[p + 2560]
 %line 11997+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 2560]
+	vmovdqu64 ymm0, [r8 + 2560]
 ; VY = mem256[p + 2592]
 %line 11998+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 2592]
+	vmovdqu64 ymm1, [r8 + 2592]
 ; VL = permute128(VX, VY, 0x20)
 %line 11999+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -31784,16 +31781,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 160] = VL
 %line 12001+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 160], ymm2
+	vmovdqu64 [r10 + 160], ymm2
 ; mem256[h + 160] = VH
 %line 12002+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 160], ymm0
+	vmovdqu64 [r11 + 160], ymm0
 ; VX = mem256[p + 3072]
 %line 12003+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 3072]
+	vmovdqu64 ymm0, [r8 + 3072]
 ; VY = mem256[p + 3104]
 %line 12004+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 3104]
+	vmovdqu64 ymm1, [r8 + 3104]
 ; VL = permute128(VX, VY, 0x20)
 %line 12005+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -31802,16 +31799,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 192] = VL
 %line 12007+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 192], ymm2
+	vmovdqu64 [r10 + 192], ymm2
 ; mem256[h + 192] = VH
 %line 12008+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 192], ymm0
+	vmovdqu64 [r11 + 192], ymm0
 ; VX = mem256[p + 3584]
 %line 12009+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 3584]
+	vmovdqu64 ymm0, [r8 + 3584]
 ; VY = mem256[p + 3616]
 %line 12010+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 3616]
+	vmovdqu64 ymm1, [r8 + 3616]
 ; VL = permute128(VX, VY, 0x20)
 %line 12011+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -31820,16 +31817,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 224] = VL
 %line 12013+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 224], ymm2
+	vmovdqu64 [r10 + 224], ymm2
 ; mem256[h + 224] = VH
 %line 12014+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 224], ymm0
+	vmovdqu64 [r11 + 224], ymm0
 ; VX = mem256[p + 4096]
 %line 12015+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 4096]
+	vmovdqu64 ymm0, [r8 + 4096]
 ; VY = mem256[p + 4128]
 %line 12016+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 4128]
+	vmovdqu64 ymm1, [r8 + 4128]
 ; VL = permute128(VX, VY, 0x20)
 %line 12017+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -31838,16 +31835,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 256] = VL
 %line 12019+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 256], ymm2
+	vmovdqu64 [r10 + 256], ymm2
 ; mem256[h + 256] = VH
 %line 12020+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 256], ymm0
+	vmovdqu64 [r11 + 256], ymm0
 ; VX = mem256[p + 4608]
 %line 12021+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 4608]
+	vmovdqu64 ymm0, [r8 + 4608]
 ; VY = mem256[p + 4640]
 %line 12022+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 4640]
+	vmovdqu64 ymm1, [r8 + 4640]
 ; VL = permute128(VX, VY, 0x20)
 %line 12023+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -31856,16 +31853,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 288] = VL
 %line 12025+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 288], ymm2
+	vmovdqu64 [r10 + 288], ymm2
 ; mem256[h + 288] = VH
 %line 12026+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 288], ymm0
+	vmovdqu64 [r11 + 288], ymm0
 ; VX = mem256[p + 5120]
 %line 12027+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 5120]
+	vmovdqu64 ymm0, [r8 + 5120]
 ; VY = mem256[p + 5152]
 %line 12028+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 5152]
+	vmovdqu64 ymm1, [r8 + 5152]
 ; VL = permute128(VX, VY, 0x20)
 %line 12029+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -31874,16 +31871,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 320] = VL
 %line 12031+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 320], ymm2
+	vmovdqu64 [r10 + 320], ymm2
 ; mem256[h + 320] = VH
 %line 12032+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 320], ymm0
+	vmovdqu64 [r11 + 320], ymm0
 ; VX = mem256[p + 5632]
 %line 12033+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 5632]
+	vmovdqu64 ymm0, [r8 + 5632]
 ; VY = mem256[p + 5664]
 %line 12034+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 5664]
+	vmovdqu64 ymm1, [r8 + 5664]
 ; VL = permute128(VX, VY, 0x20)
 %line 12035+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -31892,67 +31889,67 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 352] = VL
 %line 12037+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 352], ymm2
+	vmovdqu64 [r10 + 352], ymm2
 ; mem256[h + 352] = VH
 %line 12038+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 352], ymm0
+	vmovdqu64 [r11 + 352], ymm0
 ; g = &TB
 %line 12039+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	lea r8, [rsp + 1952]
+	lea r10, [rsp + 1952]
 ; g = g + 5760
 %line 12040+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	add r8, 5760
+	add r10, 5760
 ; f = &HB
 %line 12041+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	lea r9, [rsp + 736]
+	lea r11, [rsp + 736]
 ; h = &LO
 %line 12042+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	lea r10, [rsp + 352]
+	lea rsi, [rsp + 352]
 ; VF0 = mem256[f + 0]
 %line 12043+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm3, [r9]
+	vmovdqu64 ymm3, [r11]
 ; VF1 = mem256[f + 32]
 %line 12044+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm4, [r9 + 32]
+	vmovdqu64 ymm4, [r11 + 32]
 ; VF2 = mem256[f + 64]
 %line 12045+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm5, [r9 + 64]
+	vmovdqu64 ymm5, [r11 + 64]
 ; VF3 = mem256[f + 96]
 %line 12046+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm6, [r9 + 96]
+	vmovdqu64 ymm6, [r11 + 96]
 ; VF4 = mem256[f + 128]
 %line 12047+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm7, [r9 + 128]
+	vmovdqu64 ymm7, [r11 + 128]
 ; VF5 = mem256[f + 160]
 %line 12048+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm8, [r9 + 160]
+	vmovdqu64 ymm8, [r11 + 160]
 ; VF6 = mem256[f + 192]
 %line 12049+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm9, [r9 + 192]
+	vmovdqu64 ymm9, [r11 + 192]
 ; VF7 = mem256[f + 224]
 %line 12050+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm10, [r9 + 224]
+	vmovdqu64 ymm10, [r11 + 224]
 ; VF8 = mem256[f + 256]
 %line 12051+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm11, [r9 + 256]
+	vmovdqu64 ymm11, [r11 + 256]
 ; VF9 = mem256[f + 288]
 %line 12052+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm12, [r9 + 288]
+	vmovdqu64 ymm12, [r11 + 288]
 ; VF10 = mem256[f + 320]
 %line 12053+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm13, [r9 + 320]
+	vmovdqu64 ymm13, [r11 + 320]
 ; VF11 = mem256[f + 352]
 %line 12054+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm14, [r9 + 352]
+	vmovdqu64 ymm14, [r11 + 352]
 ; VG = mem256[g + 320]
 %line 12055+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 320]
+	vmovdqu64 ymm0, [r10 + 320]
 ; VB = VF11 & VG
 %line 12056+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 12057+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = VF11 & VG
 %line 12058+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -31967,13 +31964,13 @@ align 32
 	vmovdqu64 [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 12062+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 256]
+	vmovdqu64 ymm0, [r10 + 256]
 ; VB = VF11 & VG
 %line 12063+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 12064+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = VF11 & VG
 %line 12065+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -31982,7 +31979,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 320]
 %line 12067+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 12068+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -31991,7 +31988,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 352]
 %line 12070+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 12071+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -32006,13 +32003,13 @@ align 32
 	vmovdqu64 [rsp + 224], ymm0
 ; VG = mem256[g + 192]
 %line 12075+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 192]
+	vmovdqu64 ymm0, [r10 + 192]
 ; VB = VF11 & VG
 %line 12076+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 12077+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = VF11 & VG
 %line 12078+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -32021,7 +32018,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 256]
 %line 12080+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 12081+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -32030,7 +32027,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 288]
 %line 12083+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 12084+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -32039,7 +32036,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 320]
 %line 12086+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 12087+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -32048,7 +32045,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 352]
 %line 12089+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 12090+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -32063,13 +32060,13 @@ align 32
 	vmovdqu64 [rsp + 160], ymm0
 ; VG = mem256[g + 128]
 %line 12094+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 128]
+	vmovdqu64 ymm0, [r10 + 128]
 ; VB = VF11 & VG
 %line 12095+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 12096+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = VF11 & VG
 %line 12097+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -32078,7 +32075,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 192]
 %line 12099+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 12100+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -32087,7 +32084,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 224]
 %line 12102+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 12103+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -32096,7 +32093,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 256]
 %line 12105+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 12106+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -32105,7 +32102,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 288]
 %line 12108+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 12109+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -32114,7 +32111,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 320]
 %line 12111+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 12112+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -32123,7 +32120,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 352]
 %line 12114+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 12115+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -32138,13 +32135,13 @@ align 32
 	vmovdqu64 [rsp + 96], ymm0
 ; VG = mem256[g + 64]
 %line 12119+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 64]
+	vmovdqu64 ymm0, [r10 + 64]
 ; VB = VF11 & VG
 %line 12120+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 12121+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = VF11 & VG
 %line 12122+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -32153,7 +32150,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 128]
 %line 12124+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 12125+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -32162,7 +32159,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 160]
 %line 12127+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 12128+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -32171,7 +32168,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 192]
 %line 12130+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 12131+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -32180,7 +32177,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 224]
 %line 12133+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 12134+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -32189,7 +32186,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 256]
 %line 12136+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 12137+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -32198,7 +32195,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 288]
 %line 12139+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 12140+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -32207,7 +32204,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 320]
 %line 12142+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 12143+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -32216,7 +32213,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 352]
 %line 12145+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 12146+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -32234,13 +32231,13 @@ align 32
 	vmovdqu64 [rsp + 32], ymm0
 ; VG = mem256[g + 0]
 %line 12151+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VB = VF11 & VG
 %line 12152+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 32]
 %line 12153+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r10 + 32]
 ; VA = VF11 & VG
 %line 12154+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -32249,7 +32246,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 64]
 %line 12156+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r10 + 64]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 12157+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -32258,7 +32255,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 96]
 %line 12159+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 12160+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -32267,7 +32264,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 128]
 %line 12162+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 12163+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -32276,7 +32273,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 160]
 %line 12165+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 12166+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -32285,7 +32282,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 192]
 %line 12168+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 12169+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -32294,7 +32291,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 224]
 %line 12171+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 12172+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -32303,7 +32300,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 256]
 %line 12174+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 12175+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -32312,7 +32309,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 288]
 %line 12177+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 12178+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -32321,7 +32318,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 320]
 %line 12180+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 12181+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -32330,7 +32327,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 352]
 %line 12183+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 12184+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -32348,16 +32345,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 256]
 ; VT = mem256[h + 352]
 %line 12189+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 352]
+	vmovdqu64 ymm1, [rsi + 352]
 ; VB = VB ^ VT
 %line 12190+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 352] = VB
 %line 12191+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 352], ymm0
+	vmovdqu64 [rsi + 352], ymm0
 ; VG = mem256[g + 0]
 %line 12192+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF10 & VG
 %line 12193+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm13, ymm0
@@ -32366,7 +32363,7 @@ align 32
 	vpandd ymm0, ymm12, ymm0
 ; VG = mem256[g + 32]
 %line 12195+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r10 + 32]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 12196+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -32375,7 +32372,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 64]
 %line 12198+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r10 + 64]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 12199+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -32384,7 +32381,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 96]
 %line 12201+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 12202+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -32393,7 +32390,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 128]
 %line 12204+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 12205+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -32402,7 +32399,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 160]
 %line 12207+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 12208+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -32411,7 +32408,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 192]
 %line 12210+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 12211+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -32420,7 +32417,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 224]
 %line 12213+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 12214+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -32429,7 +32426,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 256]
 %line 12216+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 12217+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -32438,7 +32435,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 288]
 %line 12219+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 12220+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -32447,7 +32444,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 320]
 %line 12222+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 12223+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -32459,13 +32456,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 320]
 ; VT = mem256[h + 320]
 %line 12226+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 320]
+	vmovdqu64 ymm1, [rsi + 320]
 ; VA = VA ^ VT
 %line 12227+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 320] = VA
 %line 12228+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 320], ymm2
+	vmovdqu64 [rsi + 320], ymm2
 ; VB = VB ^ VS18
 %line 12229+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 192]
@@ -32474,16 +32471,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 288]
 ; VT = mem256[h + 288]
 %line 12231+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 288]
+	vmovdqu64 ymm1, [rsi + 288]
 ; VB = VB ^ VT
 %line 12232+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 288] = VB
 %line 12233+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 288], ymm0
+	vmovdqu64 [rsi + 288], ymm0
 ; VG = mem256[g + 0]
 %line 12234+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF8 & VG
 %line 12235+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm11, ymm0
@@ -32492,7 +32489,7 @@ align 32
 	vpandd ymm0, ymm10, ymm0
 ; VG = mem256[g + 32]
 %line 12237+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r10 + 32]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 12238+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -32501,7 +32498,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 64]
 %line 12240+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r10 + 64]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 12241+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -32510,7 +32507,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 96]
 %line 12243+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 12244+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -32519,7 +32516,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 128]
 %line 12246+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 12247+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -32528,7 +32525,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 160]
 %line 12249+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 12250+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -32537,7 +32534,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 192]
 %line 12252+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 12253+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -32546,7 +32543,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 224]
 %line 12255+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 12256+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -32555,7 +32552,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 256]
 %line 12258+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 12259+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -32567,13 +32564,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 256]
 ; VT = mem256[h + 256]
 %line 12262+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 256]
+	vmovdqu64 ymm1, [rsi + 256]
 ; VA = VA ^ VT
 %line 12263+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 256] = VA
 %line 12264+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 256], ymm2
+	vmovdqu64 [rsi + 256], ymm2
 ; VB = VB ^ VS16
 %line 12265+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 128]
@@ -32582,16 +32579,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 224]
 %line 12267+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 224]
+	vmovdqu64 ymm1, [rsi + 224]
 ; VB = VB ^ VT
 %line 12268+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 224] = VB
 %line 12269+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 224], ymm0
+	vmovdqu64 [rsi + 224], ymm0
 ; VG = mem256[g + 0]
 %line 12270+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF6 & VG
 %line 12271+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm1, ymm9, ymm0
@@ -32600,7 +32597,7 @@ align 32
 	vpandd ymm0, ymm8, ymm0
 ; VG = mem256[g + 32]
 %line 12273+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 12274+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -32609,7 +32606,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 64]
 %line 12276+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 12277+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -32618,7 +32615,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 96]
 %line 12279+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r10 + 96]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 12280+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -32627,7 +32624,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 128]
 %line 12282+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r10 + 128]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 12283+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -32636,7 +32633,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 160]
 %line 12285+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r10 + 160]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 12286+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -32645,7 +32642,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 192]
 %line 12288+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r10 + 192]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 12289+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -32657,13 +32654,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 192]
 %line 12292+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r10 + 192]
+	vmovdqu64 ymm2, [rsi + 192]
 ; VA = VA ^ VT
 %line 12293+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 192] = VA
 %line 12294+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 192], ymm1
+	vmovdqu64 [rsi + 192], ymm1
 ; VB = VB ^ VS14
 %line 12295+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 64]
@@ -32672,16 +32669,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 160]
 %line 12297+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 160]
+	vmovdqu64 ymm1, [rsi + 160]
 ; VB = VB ^ VT
 %line 12298+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 160] = VB
 %line 12299+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 160], ymm0
+	vmovdqu64 [rsi + 160], ymm0
 ; VG = mem256[g + 0]
 %line 12300+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF4 & VG
 %line 12301+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm1, ymm7, ymm0
@@ -32690,7 +32687,7 @@ align 32
 	vpandd ymm0, ymm6, ymm0
 ; VG = mem256[g + 32]
 %line 12303+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 12304+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -32699,7 +32696,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 64]
 %line 12306+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 12307+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -32708,7 +32705,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 96]
 %line 12309+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r10 + 96]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 12310+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -32717,7 +32714,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 128]
 %line 12312+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r10 + 128]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 12313+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -32729,13 +32726,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 128]
 %line 12316+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r10 + 128]
+	vmovdqu64 ymm2, [rsi + 128]
 ; VA = VA ^ VT
 %line 12317+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 128] = VA
 %line 12318+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 128], ymm1
+	vmovdqu64 [rsi + 128], ymm1
 ; VB = VB ^ VS12
 %line 12319+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 0]
@@ -32744,16 +32741,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 96]
 %line 12321+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 96]
+	vmovdqu64 ymm1, [rsi + 96]
 ; VB = VB ^ VT
 %line 12322+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 96] = VB
 %line 12323+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 96], ymm0
+	vmovdqu64 [rsi + 96], ymm0
 ; VG = mem256[g + 0]
 %line 12324+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF2 & VG
 %line 12325+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm1, ymm5, ymm0
@@ -32762,7 +32759,7 @@ align 32
 	vpandd ymm0, ymm4, ymm0
 ; VG = mem256[g + 32]
 %line 12327+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 12328+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -32771,7 +32768,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 64]
 %line 12330+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 12331+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -32780,28 +32777,28 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 64]
 %line 12333+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r10 + 64]
+	vmovdqu64 ymm2, [rsi + 64]
 ; VA = VA ^ VT
 %line 12334+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 64] = VA
 %line 12335+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 64], ymm1
+	vmovdqu64 [rsi + 64], ymm1
 ; VB = VB ^ VS13
 %line 12336+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 32]
 %line 12337+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 32]
+	vmovdqu64 ymm1, [rsi + 32]
 ; VB = VB ^ VT
 %line 12338+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 32] = VB
 %line 12339+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 32], ymm0
+	vmovdqu64 [rsi + 32], ymm0
 ; VG = mem256[g + 0]
 %line 12340+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF0 & VG
 %line 12341+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm3, ymm0
@@ -32810,25 +32807,25 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 12343+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10]
+	vmovdqu64 ymm1, [rsi]
 ; VA = VA ^ VT
 %line 12344+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 12345+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r10], ymm0
+	vmovdqu64 [rsi], ymm0
 ; f = &LO
 %line 12346+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	lea r8, [rsp + 352]
+	lea r10, [rsp + 352]
 ; h = &HB
 %line 12347+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	lea r9, [rsp + 736]
+	lea r11, [rsp + 736]
 ; VL = mem256[f + 0]
 %line 12348+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VH = mem256[h + 0]
 %line 12349+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9]
+	vmovdqu64 ymm1, [r11]
 ; VH = VH ^ VL
 %line 12350+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -32840,16 +32837,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 0] = VX
 %line 12353+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi], ymm2
+	vmovdqu64 [r8], ymm2
 ; mem256[p + 32] = VY
 %line 12354+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 32], ymm0
+	vmovdqu64 [r8 + 32], ymm0
 ; VL = mem256[f + 32]
 %line 12355+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 32]
+	vmovdqu64 ymm0, [r10 + 32]
 ; VH = mem256[h + 32]
 %line 12356+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 32]
+	vmovdqu64 ymm1, [r11 + 32]
 ; VH = VH ^ VL
 %line 12357+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -32861,16 +32858,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 512] = VX
 %line 12360+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 512], ymm2
+	vmovdqu64 [r8 + 512], ymm2
 ; mem256[p + 544] = VY
 %line 12361+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 544], ymm0
+	vmovdqu64 [r8 + 544], ymm0
 ; VL = mem256[f + 64]
 %line 12362+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 64]
+	vmovdqu64 ymm0, [r10 + 64]
 ; VH = mem256[h + 64]
 %line 12363+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 64]
+	vmovdqu64 ymm1, [r11 + 64]
 ; VH = VH ^ VL
 %line 12364+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -32882,16 +32879,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 1024] = VX
 %line 12367+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 1024], ymm2
+	vmovdqu64 [r8 + 1024], ymm2
 ; mem256[p + 1056] = VY
 %line 12368+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 1056], ymm0
+	vmovdqu64 [r8 + 1056], ymm0
 ; VL = mem256[f + 96]
 %line 12369+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 96]
+	vmovdqu64 ymm0, [r10 + 96]
 ; VH = mem256[h + 96]
 %line 12370+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 96]
+	vmovdqu64 ymm1, [r11 + 96]
 ; VH = VH ^ VL
 %line 12371+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -32903,16 +32900,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 1536] = VX
 %line 12374+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 1536], ymm2
+	vmovdqu64 [r8 + 1536], ymm2
 ; mem256[p + 1568] = VY
 %line 12375+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 1568], ymm0
+	vmovdqu64 [r8 + 1568], ymm0
 ; VL = mem256[f + 128]
 %line 12376+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 128]
+	vmovdqu64 ymm0, [r10 + 128]
 ; VH = mem256[h + 128]
 %line 12377+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 128]
+	vmovdqu64 ymm1, [r11 + 128]
 ; VH = VH ^ VL
 %line 12378+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -32924,16 +32921,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 2048] = VX
 %line 12381+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 2048], ymm2
+	vmovdqu64 [r8 + 2048], ymm2
 ; mem256[p + 2080] = VY
 %line 12382+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 2080], ymm0
+	vmovdqu64 [r8 + 2080], ymm0
 ; VL = mem256[f + 160]
 %line 12383+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 160]
+	vmovdqu64 ymm0, [r10 + 160]
 ; VH = mem256[h + 160]
 %line 12384+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 160]
+	vmovdqu64 ymm1, [r11 + 160]
 ; VH = VH ^ VL
 %line 12385+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -32945,16 +32942,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 2560] = VX
 %line 12388+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 2560], ymm2
+	vmovdqu64 [r8 + 2560], ymm2
 ; mem256[p + 2592] = VY
 %line 12389+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 2592], ymm0
+	vmovdqu64 [r8 + 2592], ymm0
 ; VL = mem256[f + 192]
 %line 12390+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 192]
+	vmovdqu64 ymm0, [r10 + 192]
 ; VH = mem256[h + 192]
 %line 12391+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 192]
+	vmovdqu64 ymm1, [r11 + 192]
 ; VH = VH ^ VL
 %line 12392+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -32966,16 +32963,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 3072] = VX
 %line 12395+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 3072], ymm2
+	vmovdqu64 [r8 + 3072], ymm2
 ; mem256[p + 3104] = VY
 %line 12396+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 3104], ymm0
+	vmovdqu64 [r8 + 3104], ymm0
 ; VL = mem256[f + 224]
 %line 12397+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 224]
+	vmovdqu64 ymm0, [r10 + 224]
 ; VH = mem256[h + 224]
 %line 12398+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r11 + 224]
 ; VH = VH ^ VL
 %line 12399+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -32987,16 +32984,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 3584] = VX
 %line 12402+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 3584], ymm2
+	vmovdqu64 [r8 + 3584], ymm2
 ; mem256[p + 3616] = VY
 %line 12403+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 3616], ymm0
+	vmovdqu64 [r8 + 3616], ymm0
 ; VL = mem256[f + 256]
 %line 12404+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 256]
+	vmovdqu64 ymm0, [r10 + 256]
 ; VH = mem256[h + 256]
 %line 12405+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r11 + 256]
 ; VH = VH ^ VL
 %line 12406+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -33008,16 +33005,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 4096] = VX
 %line 12409+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 4096], ymm2
+	vmovdqu64 [r8 + 4096], ymm2
 ; mem256[p + 4128] = VY
 %line 12410+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 4128], ymm0
+	vmovdqu64 [r8 + 4128], ymm0
 ; VL = mem256[f + 288]
 %line 12411+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 288]
+	vmovdqu64 ymm0, [r10 + 288]
 ; VH = mem256[h + 288]
 %line 12412+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r11 + 288]
 ; VH = VH ^ VL
 %line 12413+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -33029,16 +33026,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 4608] = VX
 %line 12416+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 4608], ymm2
+	vmovdqu64 [r8 + 4608], ymm2
 ; mem256[p + 4640] = VY
 %line 12417+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 4640], ymm0
+	vmovdqu64 [r8 + 4640], ymm0
 ; VL = mem256[f + 320]
 %line 12418+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 320]
+	vmovdqu64 ymm0, [r10 + 320]
 ; VH = mem256[h + 320]
 %line 12419+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r11 + 320]
 ; VH = VH ^ VL
 %line 12420+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -33050,16 +33047,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 5120] = VX
 %line 12423+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 5120], ymm2
+	vmovdqu64 [r8 + 5120], ymm2
 ; mem256[p + 5152] = VY
 %line 12424+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 5152], ymm0
+	vmovdqu64 [r8 + 5152], ymm0
 ; VL = mem256[f + 352]
 %line 12425+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 352]
+	vmovdqu64 ymm0, [r10 + 352]
 ; VH = mem256[h + 352]
 %line 12426+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r11 + 352]
 ; VH = VH ^ VL
 %line 12427+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -33071,38 +33068,36 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 5632] = VX
 %line 12430+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 5632], ymm2
+	vmovdqu64 [r8 + 5632], ymm2
 ; mem256[p + 5664] = VY
 %line 12431+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 5664], ymm0
+	vmovdqu64 [r8 + 5664], ymm0
 ; p = p + 64
 %line 12432+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	add rdi, 64
+	add r8, 64
 ; o1 = o1 - 1
 %line 12433+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	sub rsi, 1
+	sub r9, 1
 ; =? o1 - 0
 %line 12434+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	cmp rsi, 0
+	cmp r9, 0
 ; goto l3 if !=
 %line 12435+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	jne .Ll3
 ; p = v
 %line 12437+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	mov rdi, r11
-	mov r11, rdi
+	mov rsi, rdi
 ; o1 = 8
 %line 12438+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	mov r8, 8
+	mov r9, 8
 align 32
 .Ll4:
 ; g = &TB
 %line 12440+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	mov rsi, r8
-	lea r9, [rsp + 1952]
+	lea r10, [rsp + 1952]
 ; g = g + 5376
 %line 12441+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	add r9, 5376
+	add r10, 5376
 ; o0 = 1
 %line 12442+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	mov r8, 1
@@ -33110,52 +33105,52 @@ align 32
 .Ll5:
 ; f = p + 32
 %line 12444+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	lea r10, [r11 + 32]
+	lea r11, [rsi + 32]
 ; VF0 = mem256[f + 0]
 %line 12446+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm3, [r10]
+	vmovdqu64 ymm3, [r11]
 ; VF1 = mem256[f + 512]
 %line 12447+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm4, [r10 + 512]
+	vmovdqu64 ymm4, [r11 + 512]
 ; VF2 = mem256[f + 1024]
 %line 12448+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm5, [r10 + 1024]
+	vmovdqu64 ymm5, [r11 + 1024]
 ; VF3 = mem256[f + 1536]
 %line 12449+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm6, [r10 + 1536]
+	vmovdqu64 ymm6, [r11 + 1536]
 ; VF4 = mem256[f + 2048]
 %line 12450+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm7, [r10 + 2048]
+	vmovdqu64 ymm7, [r11 + 2048]
 ; VF5 = mem256[f + 2560]
 %line 12451+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm8, [r10 + 2560]
+	vmovdqu64 ymm8, [r11 + 2560]
 ; VF6 = mem256[f + 3072]
 %line 12452+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm9, [r10 + 3072]
+	vmovdqu64 ymm9, [r11 + 3072]
 ; VF7 = mem256[f + 3584]
 %line 12453+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm10, [r10 + 3584]
+	vmovdqu64 ymm10, [r11 + 3584]
 ; VF8 = mem256[f + 4096]
 %line 12454+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm11, [r10 + 4096]
+	vmovdqu64 ymm11, [r11 + 4096]
 ; VF9 = mem256[f + 4608]
 %line 12455+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm12, [r10 + 4608]
+	vmovdqu64 ymm12, [r11 + 4608]
 ; VF10 = mem256[f + 5120]
 %line 12456+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm13, [r10 + 5120]
+	vmovdqu64 ymm13, [r11 + 5120]
 ; VF11 = mem256[f + 5632]
 %line 12457+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm14, [r10 + 5632]
+	vmovdqu64 ymm14, [r11 + 5632]
 ; VG = mem256[g + 320]
 %line 12458+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9 + 320]
+	vmovdqu64 ymm0, [r10 + 320]
 ; VB = VF11 & VG
 %line 12459+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 12460+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = VF11 & VG
 %line 12461+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -33170,13 +33165,13 @@ align 32
 	vmovdqu64 [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 12465+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9 + 256]
+	vmovdqu64 ymm0, [r10 + 256]
 ; VB = VF11 & VG
 %line 12466+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 12467+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = VF11 & VG
 %line 12468+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -33185,7 +33180,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 320]
 %line 12470+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 12471+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -33194,7 +33189,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 352]
 %line 12473+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 12474+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -33209,13 +33204,13 @@ align 32
 	vmovdqu64 [rsp + 224], ymm0
 ; VG = mem256[g + 192]
 %line 12478+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9 + 192]
+	vmovdqu64 ymm0, [r10 + 192]
 ; VB = VF11 & VG
 %line 12479+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 12480+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = VF11 & VG
 %line 12481+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -33224,7 +33219,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 256]
 %line 12483+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 12484+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -33233,7 +33228,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 288]
 %line 12486+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 12487+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -33242,7 +33237,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 320]
 %line 12489+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 12490+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -33251,7 +33246,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 352]
 %line 12492+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 12493+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -33266,13 +33261,13 @@ align 32
 	vmovdqu64 [rsp + 160], ymm0
 ; VG = mem256[g + 128]
 %line 12497+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9 + 128]
+	vmovdqu64 ymm0, [r10 + 128]
 ; VB = VF11 & VG
 %line 12498+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 12499+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = VF11 & VG
 %line 12500+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -33281,7 +33276,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 192]
 %line 12502+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 12503+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -33290,7 +33285,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 224]
 %line 12505+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 12506+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -33299,7 +33294,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 256]
 %line 12508+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 12509+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -33308,7 +33303,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 288]
 %line 12511+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 12512+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -33317,7 +33312,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 320]
 %line 12514+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 12515+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -33326,7 +33321,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 352]
 %line 12517+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 12518+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -33341,13 +33336,13 @@ align 32
 	vmovdqu64 [rsp + 96], ymm0
 ; VG = mem256[g + 64]
 %line 12522+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9 + 64]
+	vmovdqu64 ymm0, [r10 + 64]
 ; VB = VF11 & VG
 %line 12523+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 12524+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = VF11 & VG
 %line 12525+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -33356,7 +33351,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 128]
 %line 12527+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 12528+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -33365,7 +33360,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 160]
 %line 12530+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 12531+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -33374,7 +33369,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 192]
 %line 12533+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 12534+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -33383,7 +33378,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 224]
 %line 12536+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 12537+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -33392,7 +33387,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 256]
 %line 12539+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 12540+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -33401,7 +33396,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 288]
 %line 12542+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 12543+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -33410,7 +33405,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 320]
 %line 12545+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 12546+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -33419,7 +33414,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 352]
 %line 12548+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 12549+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -33437,13 +33432,13 @@ align 32
 	vmovdqu64 [rsp + 32], ymm0
 ; VG = mem256[g + 0]
 %line 12554+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r10]
 ; VB = VF11 & VG
 %line 12555+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 32]
 %line 12556+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 32]
+	vmovdqu64 ymm1, [r10 + 32]
 ; VA = VF11 & VG
 %line 12557+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -33452,7 +33447,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 64]
 %line 12559+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 64]
+	vmovdqu64 ymm1, [r10 + 64]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 12560+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -33461,7 +33456,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 96]
 %line 12562+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 12563+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -33470,7 +33465,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 128]
 %line 12565+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 12566+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -33479,7 +33474,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 160]
 %line 12568+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 12569+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -33488,7 +33483,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 192]
 %line 12571+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 12572+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -33497,7 +33492,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 224]
 %line 12574+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 12575+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -33506,7 +33501,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 256]
 %line 12577+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 12578+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -33515,7 +33510,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 288]
 %line 12580+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 12581+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -33524,7 +33519,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 320]
 %line 12583+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 12584+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -33533,7 +33528,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 352]
 %line 12586+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 12587+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -33551,16 +33546,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 256]
 ; VT = mem256[h + 5632]
 %line 12592+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5632]
+	vmovdqu64 ymm1, [rsi + 5632]
 ; VB = VB ^ VT
 %line 12593+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 5632] = VB
 %line 12594+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 5632], ymm0
+	vmovdqu64 [rsi + 5632], ymm0
 ; VG = mem256[g + 0]
 %line 12595+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF10 & VG
 %line 12596+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm13, ymm0
@@ -33569,7 +33564,7 @@ align 32
 	vpandd ymm0, ymm12, ymm0
 ; VG = mem256[g + 32]
 %line 12598+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 32]
+	vmovdqu64 ymm1, [r10 + 32]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 12599+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -33578,7 +33573,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 64]
 %line 12601+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 64]
+	vmovdqu64 ymm1, [r10 + 64]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 12602+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -33587,7 +33582,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 96]
 %line 12604+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 12605+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -33596,7 +33591,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 128]
 %line 12607+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 12608+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -33605,7 +33600,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 160]
 %line 12610+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 12611+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -33614,7 +33609,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 192]
 %line 12613+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 12614+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -33623,7 +33618,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 224]
 %line 12616+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 12617+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -33632,7 +33627,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 256]
 %line 12619+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 12620+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -33641,7 +33636,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 288]
 %line 12622+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 12623+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -33650,7 +33645,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 320]
 %line 12625+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 12626+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -33662,13 +33657,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 320]
 ; VT = mem256[h + 5120]
 %line 12629+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5120]
+	vmovdqu64 ymm1, [rsi + 5120]
 ; VA = VA ^ VT
 %line 12630+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 5120] = VA
 %line 12631+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 5120], ymm2
+	vmovdqu64 [rsi + 5120], ymm2
 ; VB = VB ^ VS18
 %line 12632+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 192]
@@ -33677,16 +33672,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 288]
 ; VT = mem256[h + 4608]
 %line 12634+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 4608]
+	vmovdqu64 ymm1, [rsi + 4608]
 ; VB = VB ^ VT
 %line 12635+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 4608] = VB
 %line 12636+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 4608], ymm0
+	vmovdqu64 [rsi + 4608], ymm0
 ; VG = mem256[g + 0]
 %line 12637+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF8 & VG
 %line 12638+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm11, ymm0
@@ -33695,7 +33690,7 @@ align 32
 	vpandd ymm0, ymm10, ymm0
 ; VG = mem256[g + 32]
 %line 12640+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 32]
+	vmovdqu64 ymm1, [r10 + 32]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 12641+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -33704,7 +33699,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 64]
 %line 12643+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 64]
+	vmovdqu64 ymm1, [r10 + 64]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 12644+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -33713,7 +33708,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 96]
 %line 12646+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 12647+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -33722,7 +33717,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 128]
 %line 12649+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 12650+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -33731,7 +33726,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 160]
 %line 12652+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 12653+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -33740,7 +33735,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 192]
 %line 12655+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 12656+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -33749,7 +33744,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 224]
 %line 12658+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 12659+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -33758,7 +33753,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 256]
 %line 12661+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 12662+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -33770,13 +33765,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 256]
 ; VT = mem256[h + 4096]
 %line 12665+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 4096]
+	vmovdqu64 ymm1, [rsi + 4096]
 ; VA = VA ^ VT
 %line 12666+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 4096] = VA
 %line 12667+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 4096], ymm2
+	vmovdqu64 [rsi + 4096], ymm2
 ; VB = VB ^ VS16
 %line 12668+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 128]
@@ -33785,16 +33780,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 3584]
 %line 12670+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 3584]
+	vmovdqu64 ymm1, [rsi + 3584]
 ; VB = VB ^ VT
 %line 12671+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 3584] = VB
 %line 12672+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 3584], ymm0
+	vmovdqu64 [rsi + 3584], ymm0
 ; VG = mem256[g + 0]
 %line 12673+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF6 & VG
 %line 12674+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm1, ymm9, ymm0
@@ -33803,7 +33798,7 @@ align 32
 	vpandd ymm0, ymm8, ymm0
 ; VG = mem256[g + 32]
 %line 12676+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 12677+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -33812,7 +33807,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 64]
 %line 12679+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 12680+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -33821,7 +33816,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 96]
 %line 12682+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 96]
+	vmovdqu64 ymm2, [r10 + 96]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 12683+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -33830,7 +33825,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 128]
 %line 12685+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 128]
+	vmovdqu64 ymm2, [r10 + 128]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 12686+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -33839,7 +33834,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 160]
 %line 12688+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 160]
+	vmovdqu64 ymm2, [r10 + 160]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 12689+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -33848,7 +33843,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 192]
 %line 12691+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 192]
+	vmovdqu64 ymm2, [r10 + 192]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 12692+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -33860,13 +33855,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 3072]
 %line 12695+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 3072]
+	vmovdqu64 ymm2, [rsi + 3072]
 ; VA = VA ^ VT
 %line 12696+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 3072] = VA
 %line 12697+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 3072], ymm1
+	vmovdqu64 [rsi + 3072], ymm1
 ; VB = VB ^ VS14
 %line 12698+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 64]
@@ -33875,16 +33870,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 2560]
 %line 12700+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 2560]
+	vmovdqu64 ymm1, [rsi + 2560]
 ; VB = VB ^ VT
 %line 12701+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 2560] = VB
 %line 12702+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 2560], ymm0
+	vmovdqu64 [rsi + 2560], ymm0
 ; VG = mem256[g + 0]
 %line 12703+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF4 & VG
 %line 12704+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm1, ymm7, ymm0
@@ -33893,7 +33888,7 @@ align 32
 	vpandd ymm0, ymm6, ymm0
 ; VG = mem256[g + 32]
 %line 12706+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 12707+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -33902,7 +33897,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 64]
 %line 12709+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 12710+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -33911,7 +33906,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 96]
 %line 12712+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 96]
+	vmovdqu64 ymm2, [r10 + 96]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 12713+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -33920,7 +33915,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 128]
 %line 12715+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 128]
+	vmovdqu64 ymm2, [r10 + 128]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 12716+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -33932,13 +33927,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 2048]
 %line 12719+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 2048]
+	vmovdqu64 ymm2, [rsi + 2048]
 ; VA = VA ^ VT
 %line 12720+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 2048] = VA
 %line 12721+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 2048], ymm1
+	vmovdqu64 [rsi + 2048], ymm1
 ; VB = VB ^ VS12
 %line 12722+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 0]
@@ -33947,16 +33942,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 1536]
 %line 12724+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 1536]
+	vmovdqu64 ymm1, [rsi + 1536]
 ; VB = VB ^ VT
 %line 12725+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 1536] = VB
 %line 12726+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 1536], ymm0
+	vmovdqu64 [rsi + 1536], ymm0
 ; VG = mem256[g + 0]
 %line 12727+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF2 & VG
 %line 12728+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm1, ymm5, ymm0
@@ -33965,7 +33960,7 @@ align 32
 	vpandd ymm0, ymm4, ymm0
 ; VG = mem256[g + 32]
 %line 12730+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 12731+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -33974,7 +33969,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 64]
 %line 12733+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 12734+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -33983,28 +33978,28 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 1024]
 %line 12736+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 1024]
+	vmovdqu64 ymm2, [rsi + 1024]
 ; VA = VA ^ VT
 %line 12737+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 1024] = VA
 %line 12738+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 1024], ymm1
+	vmovdqu64 [rsi + 1024], ymm1
 ; VB = VB ^ VS13
 %line 12739+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 512]
 %line 12740+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 512]
+	vmovdqu64 ymm1, [rsi + 512]
 ; VB = VB ^ VT
 %line 12741+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 512] = VB
 %line 12742+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 512], ymm0
+	vmovdqu64 [rsi + 512], ymm0
 ; VG = mem256[g + 0]
 %line 12743+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF0 & VG
 %line 12744+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm3, ymm0
@@ -34013,163 +34008,163 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 12746+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11]
+	vmovdqu64 ymm1, [rsi]
 ; VA = VA ^ VT
 %line 12747+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 12748+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11], ymm0
+	vmovdqu64 [rsi], ymm0
 ; VL = mem256[p + 0]
 %line 12749+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11]
+	vmovdqu64 ymm0, [rsi]
 ; VH = mem256[p + 32]
 %line 12750+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 32]
+	vmovdqu64 ymm1, [rsi + 32]
 ; VH = VH ^ VL
 %line 12751+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 32] = VH
 %line 12752+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 32], ymm1
+	vmovdqu64 [rsi + 32], ymm1
 ; VL = mem256[p + 512]
 %line 12753+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 512]
+	vmovdqu64 ymm0, [rsi + 512]
 ; VH = mem256[p + 544]
 %line 12754+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 544]
+	vmovdqu64 ymm1, [rsi + 544]
 ; VH = VH ^ VL
 %line 12755+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 544] = VH
 %line 12756+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 544], ymm1
+	vmovdqu64 [rsi + 544], ymm1
 ; VL = mem256[p + 1024]
 %line 12757+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 1024]
+	vmovdqu64 ymm0, [rsi + 1024]
 ; VH = mem256[p + 1056]
 %line 12758+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 1056]
+	vmovdqu64 ymm1, [rsi + 1056]
 ; VH = VH ^ VL
 %line 12759+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 1056] = VH
 %line 12760+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 1056], ymm1
+	vmovdqu64 [rsi + 1056], ymm1
 ; VL = mem256[p + 1536]
 %line 12761+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 1536]
+	vmovdqu64 ymm0, [rsi + 1536]
 ; VH = mem256[p + 1568]
 %line 12762+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 1568]
+	vmovdqu64 ymm1, [rsi + 1568]
 ; VH = VH ^ VL
 %line 12763+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 1568] = VH
 %line 12764+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 1568], ymm1
+	vmovdqu64 [rsi + 1568], ymm1
 ; VL = mem256[p + 2048]
 %line 12765+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 2048]
+	vmovdqu64 ymm0, [rsi + 2048]
 ; VH = mem256[p + 2080]
 %line 12766+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 2080]
+	vmovdqu64 ymm1, [rsi + 2080]
 ; VH = VH ^ VL
 %line 12767+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 2080] = VH
 %line 12768+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 2080], ymm1
+	vmovdqu64 [rsi + 2080], ymm1
 ; VL = mem256[p + 2560]
 %line 12769+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 2560]
+	vmovdqu64 ymm0, [rsi + 2560]
 ; VH = mem256[p + 2592]
 %line 12770+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 2592]
+	vmovdqu64 ymm1, [rsi + 2592]
 ; VH = VH ^ VL
 %line 12771+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 2592] = VH
 %line 12772+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 2592], ymm1
+	vmovdqu64 [rsi + 2592], ymm1
 ; VL = mem256[p + 3072]
 %line 12773+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 3072]
+	vmovdqu64 ymm0, [rsi + 3072]
 ; VH = mem256[p + 3104]
 %line 12774+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 3104]
+	vmovdqu64 ymm1, [rsi + 3104]
 ; VH = VH ^ VL
 %line 12775+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 3104] = VH
 %line 12776+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 3104], ymm1
+	vmovdqu64 [rsi + 3104], ymm1
 ; VL = mem256[p + 3584]
 %line 12777+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 3584]
+	vmovdqu64 ymm0, [rsi + 3584]
 ; VH = mem256[p + 3616]
 %line 12778+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 3616]
+	vmovdqu64 ymm1, [rsi + 3616]
 ; VH = VH ^ VL
 %line 12779+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 3616] = VH
 %line 12780+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 3616], ymm1
+	vmovdqu64 [rsi + 3616], ymm1
 ; VL = mem256[p + 4096]
 %line 12781+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 4096]
+	vmovdqu64 ymm0, [rsi + 4096]
 ; VH = mem256[p + 4128]
 %line 12782+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 4128]
+	vmovdqu64 ymm1, [rsi + 4128]
 ; VH = VH ^ VL
 %line 12783+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 4128] = VH
 %line 12784+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 4128], ymm1
+	vmovdqu64 [rsi + 4128], ymm1
 ; VL = mem256[p + 4608]
 %line 12785+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 4608]
+	vmovdqu64 ymm0, [rsi + 4608]
 ; VH = mem256[p + 4640]
 %line 12786+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 4640]
+	vmovdqu64 ymm1, [rsi + 4640]
 ; VH = VH ^ VL
 %line 12787+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 4640] = VH
 %line 12788+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 4640], ymm1
+	vmovdqu64 [rsi + 4640], ymm1
 ; VL = mem256[p + 5120]
 %line 12789+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 5120]
+	vmovdqu64 ymm0, [rsi + 5120]
 ; VH = mem256[p + 5152]
 %line 12790+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5152]
+	vmovdqu64 ymm1, [rsi + 5152]
 ; VH = VH ^ VL
 %line 12791+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 5152] = VH
 %line 12792+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 5152], ymm1
+	vmovdqu64 [rsi + 5152], ymm1
 ; VL = mem256[p + 5632]
 %line 12793+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 5632]
+	vmovdqu64 ymm0, [rsi + 5632]
 ; VH = mem256[p + 5664]
 %line 12794+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5664]
+	vmovdqu64 ymm1, [rsi + 5664]
 ; VH = VH ^ VL
 %line 12795+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 5664] = VH
 %line 12796+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 5664], ymm1
+	vmovdqu64 [rsi + 5664], ymm1
 ; p = p + 32
 %line 12797+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	add r11, 32
+	add rsi, 32
 ; g = g + 384
 %line 12798+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	add r9, 384
+	add r10, 384
 ; o0 = o0 - 1
 %line 12799+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	sub r8, 1
@@ -34181,20 +34176,19 @@ align 32
 	jne .Ll5
 ; p = p + 32
 %line 12802+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	add r11, 32
+	add rsi, 32
 ; o1 = o1 - 1
 %line 12803+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	mov r8, rsi
-	sub r8, 1
+	sub r9, 1
 ; =? o1 - 0
 %line 12804+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	cmp r8, 0
+	cmp r9, 0
 ; goto l4 if !=
 %line 12805+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	jne .Ll4
 ; p = v
 %line 12807+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	mov r11, rdi
+	mov rsi, rdi
 ; o1 = 4
 %line 12808+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	mov r8, 4
@@ -34202,64 +34196,63 @@ align 32
 .Ll6:
 ; g = &TB
 %line 12810+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	mov rsi, r8
-	lea r8, [rsp + 1952]
+	lea r9, [rsp + 1952]
 ; g = g + 4608
 %line 12811+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	add r8, 4608
+	add r9, 4608
 ; o0 = 2
 %line 12812+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	mov r9, 2
+	mov r10, 2
 align 32
 .Ll7:
 ; f = p + 64
 %line 12814+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	lea r10, [r11 + 64]
+	lea r11, [rsi + 64]
 ; VF0 = mem256[f + 0]
 %line 12816+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm3, [r10]
+	vmovdqu64 ymm3, [r11]
 ; VF1 = mem256[f + 512]
 %line 12817+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm4, [r10 + 512]
+	vmovdqu64 ymm4, [r11 + 512]
 ; VF2 = mem256[f + 1024]
 %line 12818+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm5, [r10 + 1024]
+	vmovdqu64 ymm5, [r11 + 1024]
 ; VF3 = mem256[f + 1536]
 %line 12819+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm6, [r10 + 1536]
+	vmovdqu64 ymm6, [r11 + 1536]
 ; VF4 = mem256[f + 2048]
 %line 12820+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm7, [r10 + 2048]
+	vmovdqu64 ymm7, [r11 + 2048]
 ; VF5 = mem256[f + 2560]
 %line 12821+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm8, [r10 + 2560]
+	vmovdqu64 ymm8, [r11 + 2560]
 ; VF6 = mem256[f + 3072]
 %line 12822+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm9, [r10 + 3072]
+	vmovdqu64 ymm9, [r11 + 3072]
 ; VF7 = mem256[f + 3584]
 %line 12823+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm10, [r10 + 3584]
+	vmovdqu64 ymm10, [r11 + 3584]
 ; VF8 = mem256[f + 4096]
 %line 12824+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm11, [r10 + 4096]
+	vmovdqu64 ymm11, [r11 + 4096]
 ; VF9 = mem256[f + 4608]
 %line 12825+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm12, [r10 + 4608]
+	vmovdqu64 ymm12, [r11 + 4608]
 ; VF10 = mem256[f + 5120]
 %line 12826+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm13, [r10 + 5120]
+	vmovdqu64 ymm13, [r11 + 5120]
 ; VF11 = mem256[f + 5632]
 %line 12827+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm14, [r10 + 5632]
+	vmovdqu64 ymm14, [r11 + 5632]
 ; VG = mem256[g + 320]
 %line 12828+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 320]
+	vmovdqu64 ymm0, [r9 + 320]
 ; VB = VF11 & VG
 %line 12829+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 12830+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = VF11 & VG
 %line 12831+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -34274,13 +34267,13 @@ align 32
 	vmovdqu64 [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 12835+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 256]
+	vmovdqu64 ymm0, [r9 + 256]
 ; VB = VF11 & VG
 %line 12836+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 12837+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = VF11 & VG
 %line 12838+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -34289,7 +34282,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 320]
 %line 12840+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 12841+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -34298,7 +34291,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 352]
 %line 12843+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 12844+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -34313,13 +34306,13 @@ align 32
 	vmovdqu64 [rsp + 224], ymm0
 ; VG = mem256[g + 192]
 %line 12848+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 192]
+	vmovdqu64 ymm0, [r9 + 192]
 ; VB = VF11 & VG
 %line 12849+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 12850+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = VF11 & VG
 %line 12851+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -34328,7 +34321,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 256]
 %line 12853+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 12854+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -34337,7 +34330,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 288]
 %line 12856+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 12857+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -34346,7 +34339,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 320]
 %line 12859+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 12860+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -34355,7 +34348,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 352]
 %line 12862+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 12863+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -34370,13 +34363,13 @@ align 32
 	vmovdqu64 [rsp + 160], ymm0
 ; VG = mem256[g + 128]
 %line 12867+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 128]
+	vmovdqu64 ymm0, [r9 + 128]
 ; VB = VF11 & VG
 %line 12868+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 12869+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = VF11 & VG
 %line 12870+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -34385,7 +34378,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 192]
 %line 12872+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 12873+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -34394,7 +34387,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 224]
 %line 12875+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 12876+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -34403,7 +34396,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 256]
 %line 12878+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 12879+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -34412,7 +34405,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 288]
 %line 12881+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 12882+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -34421,7 +34414,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 320]
 %line 12884+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 12885+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -34430,7 +34423,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 352]
 %line 12887+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 12888+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -34445,13 +34438,13 @@ align 32
 	vmovdqu64 [rsp + 96], ymm0
 ; VG = mem256[g + 64]
 %line 12892+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 64]
+	vmovdqu64 ymm0, [r9 + 64]
 ; VB = VF11 & VG
 %line 12893+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 12894+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = VF11 & VG
 %line 12895+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -34460,7 +34453,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 128]
 %line 12897+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 12898+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -34469,7 +34462,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 160]
 %line 12900+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 12901+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -34478,7 +34471,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 192]
 %line 12903+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 12904+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -34487,7 +34480,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 224]
 %line 12906+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 12907+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -34496,7 +34489,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 256]
 %line 12909+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 12910+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -34505,7 +34498,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 288]
 %line 12912+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 12913+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -34514,7 +34507,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 320]
 %line 12915+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 12916+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -34523,7 +34516,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 352]
 %line 12918+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 12919+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -34541,13 +34534,13 @@ align 32
 	vmovdqu64 [rsp + 32], ymm0
 ; VG = mem256[g + 0]
 %line 12924+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VB = VF11 & VG
 %line 12925+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 32]
 %line 12926+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r9 + 32]
 ; VA = VF11 & VG
 %line 12927+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -34556,7 +34549,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 64]
 %line 12929+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 12930+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -34565,7 +34558,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 96]
 %line 12932+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 12933+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -34574,7 +34567,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 128]
 %line 12935+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 12936+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -34583,7 +34576,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 160]
 %line 12938+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 12939+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -34592,7 +34585,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 192]
 %line 12941+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 12942+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -34601,7 +34594,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 224]
 %line 12944+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 12945+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -34610,7 +34603,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 256]
 %line 12947+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 12948+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -34619,7 +34612,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 288]
 %line 12950+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 12951+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -34628,7 +34621,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 320]
 %line 12953+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 12954+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -34637,7 +34630,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 352]
 %line 12956+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 12957+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -34655,16 +34648,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 256]
 ; VT = mem256[h + 5632]
 %line 12962+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5632]
+	vmovdqu64 ymm1, [rsi + 5632]
 ; VB = VB ^ VT
 %line 12963+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 5632] = VB
 %line 12964+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 5632], ymm0
+	vmovdqu64 [rsi + 5632], ymm0
 ; VG = mem256[g + 0]
 %line 12965+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF10 & VG
 %line 12966+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm13, ymm0
@@ -34673,7 +34666,7 @@ align 32
 	vpandd ymm0, ymm12, ymm0
 ; VG = mem256[g + 32]
 %line 12968+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r9 + 32]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 12969+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -34682,7 +34675,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 64]
 %line 12971+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 12972+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -34691,7 +34684,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 96]
 %line 12974+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 12975+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -34700,7 +34693,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 128]
 %line 12977+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 12978+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -34709,7 +34702,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 160]
 %line 12980+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 12981+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -34718,7 +34711,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 192]
 %line 12983+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 12984+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -34727,7 +34720,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 224]
 %line 12986+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 12987+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -34736,7 +34729,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 256]
 %line 12989+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 12990+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -34745,7 +34738,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 288]
 %line 12992+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 12993+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -34754,7 +34747,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 320]
 %line 12995+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 12996+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -34766,13 +34759,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 320]
 ; VT = mem256[h + 5120]
 %line 12999+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5120]
+	vmovdqu64 ymm1, [rsi + 5120]
 ; VA = VA ^ VT
 %line 13000+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 5120] = VA
 %line 13001+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 5120], ymm2
+	vmovdqu64 [rsi + 5120], ymm2
 ; VB = VB ^ VS18
 %line 13002+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 192]
@@ -34781,16 +34774,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 288]
 ; VT = mem256[h + 4608]
 %line 13004+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 4608]
+	vmovdqu64 ymm1, [rsi + 4608]
 ; VB = VB ^ VT
 %line 13005+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 4608] = VB
 %line 13006+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 4608], ymm0
+	vmovdqu64 [rsi + 4608], ymm0
 ; VG = mem256[g + 0]
 %line 13007+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF8 & VG
 %line 13008+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm11, ymm0
@@ -34799,7 +34792,7 @@ align 32
 	vpandd ymm0, ymm10, ymm0
 ; VG = mem256[g + 32]
 %line 13010+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r9 + 32]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 13011+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -34808,7 +34801,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 64]
 %line 13013+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 13014+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -34817,7 +34810,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 96]
 %line 13016+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 13017+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -34826,7 +34819,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 128]
 %line 13019+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 13020+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -34835,7 +34828,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 160]
 %line 13022+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 13023+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -34844,7 +34837,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 192]
 %line 13025+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 13026+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -34853,7 +34846,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 224]
 %line 13028+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 13029+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -34862,7 +34855,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 256]
 %line 13031+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 13032+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -34874,13 +34867,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 256]
 ; VT = mem256[h + 4096]
 %line 13035+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 4096]
+	vmovdqu64 ymm1, [rsi + 4096]
 ; VA = VA ^ VT
 %line 13036+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 4096] = VA
 %line 13037+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 4096], ymm2
+	vmovdqu64 [rsi + 4096], ymm2
 ; VB = VB ^ VS16
 %line 13038+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 128]
@@ -34889,16 +34882,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 3584]
 %line 13040+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 3584]
+	vmovdqu64 ymm1, [rsi + 3584]
 ; VB = VB ^ VT
 %line 13041+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 3584] = VB
 %line 13042+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 3584], ymm0
+	vmovdqu64 [rsi + 3584], ymm0
 ; VG = mem256[g + 0]
 %line 13043+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF6 & VG
 %line 13044+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm1, ymm9, ymm0
@@ -34907,7 +34900,7 @@ align 32
 	vpandd ymm0, ymm8, ymm0
 ; VG = mem256[g + 32]
 %line 13046+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 13047+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -34916,7 +34909,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 64]
 %line 13049+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 13050+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -34925,7 +34918,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 96]
 %line 13052+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r9 + 96]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 13053+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -34934,7 +34927,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 128]
 %line 13055+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r9 + 128]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 13056+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -34943,7 +34936,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 160]
 %line 13058+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r9 + 160]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 13059+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -34952,7 +34945,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 192]
 %line 13061+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r9 + 192]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 13062+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -34964,13 +34957,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 3072]
 %line 13065+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 3072]
+	vmovdqu64 ymm2, [rsi + 3072]
 ; VA = VA ^ VT
 %line 13066+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 3072] = VA
 %line 13067+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 3072], ymm1
+	vmovdqu64 [rsi + 3072], ymm1
 ; VB = VB ^ VS14
 %line 13068+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 64]
@@ -34979,16 +34972,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 2560]
 %line 13070+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 2560]
+	vmovdqu64 ymm1, [rsi + 2560]
 ; VB = VB ^ VT
 %line 13071+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 2560] = VB
 %line 13072+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 2560], ymm0
+	vmovdqu64 [rsi + 2560], ymm0
 ; VG = mem256[g + 0]
 %line 13073+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF4 & VG
 %line 13074+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm1, ymm7, ymm0
@@ -34997,7 +34990,7 @@ align 32
 	vpandd ymm0, ymm6, ymm0
 ; VG = mem256[g + 32]
 %line 13076+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 13077+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -35006,7 +34999,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 64]
 %line 13079+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 13080+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -35015,7 +35008,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 96]
 %line 13082+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r9 + 96]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 13083+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -35024,7 +35017,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 128]
 %line 13085+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r9 + 128]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 13086+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -35036,13 +35029,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 2048]
 %line 13089+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 2048]
+	vmovdqu64 ymm2, [rsi + 2048]
 ; VA = VA ^ VT
 %line 13090+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 2048] = VA
 %line 13091+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 2048], ymm1
+	vmovdqu64 [rsi + 2048], ymm1
 ; VB = VB ^ VS12
 %line 13092+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 0]
@@ -35051,16 +35044,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 1536]
 %line 13094+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 1536]
+	vmovdqu64 ymm1, [rsi + 1536]
 ; VB = VB ^ VT
 %line 13095+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 1536] = VB
 %line 13096+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 1536], ymm0
+	vmovdqu64 [rsi + 1536], ymm0
 ; VG = mem256[g + 0]
 %line 13097+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF2 & VG
 %line 13098+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm1, ymm5, ymm0
@@ -35069,7 +35062,7 @@ align 32
 	vpandd ymm0, ymm4, ymm0
 ; VG = mem256[g + 32]
 %line 13100+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 13101+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -35078,7 +35071,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 64]
 %line 13103+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 13104+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -35087,28 +35080,28 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 1024]
 %line 13106+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 1024]
+	vmovdqu64 ymm2, [rsi + 1024]
 ; VA = VA ^ VT
 %line 13107+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 1024] = VA
 %line 13108+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 1024], ymm1
+	vmovdqu64 [rsi + 1024], ymm1
 ; VB = VB ^ VS13
 %line 13109+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 512]
 %line 13110+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 512]
+	vmovdqu64 ymm1, [rsi + 512]
 ; VB = VB ^ VT
 %line 13111+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 512] = VB
 %line 13112+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 512], ymm0
+	vmovdqu64 [rsi + 512], ymm0
 ; VG = mem256[g + 0]
 %line 13113+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF0 & VG
 %line 13114+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm3, ymm0
@@ -35117,178 +35110,177 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 13116+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11]
+	vmovdqu64 ymm1, [rsi]
 ; VA = VA ^ VT
 %line 13117+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 13118+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11], ymm0
+	vmovdqu64 [rsi], ymm0
 ; VL = mem256[p + 0]
 %line 13119+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11]
+	vmovdqu64 ymm0, [rsi]
 ; VH = mem256[p + 64]
 %line 13120+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 64]
+	vmovdqu64 ymm1, [rsi + 64]
 ; VH = VH ^ VL
 %line 13121+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 64] = VH
 %line 13122+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 64], ymm1
+	vmovdqu64 [rsi + 64], ymm1
 ; VL = mem256[p + 512]
 %line 13123+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 512]
+	vmovdqu64 ymm0, [rsi + 512]
 ; VH = mem256[p + 576]
 %line 13124+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 576]
+	vmovdqu64 ymm1, [rsi + 576]
 ; VH = VH ^ VL
 %line 13125+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 576] = VH
 %line 13126+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 576], ymm1
+	vmovdqu64 [rsi + 576], ymm1
 ; VL = mem256[p + 1024]
 %line 13127+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 1024]
+	vmovdqu64 ymm0, [rsi + 1024]
 ; VH = mem256[p + 1088]
 %line 13128+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 1088]
+	vmovdqu64 ymm1, [rsi + 1088]
 ; VH = VH ^ VL
 %line 13129+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 1088] = VH
 %line 13130+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 1088], ymm1
+	vmovdqu64 [rsi + 1088], ymm1
 ; VL = mem256[p + 1536]
 %line 13131+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 1536]
+	vmovdqu64 ymm0, [rsi + 1536]
 ; VH = mem256[p + 1600]
 %line 13132+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 1600]
+	vmovdqu64 ymm1, [rsi + 1600]
 ; VH = VH ^ VL
 %line 13133+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 1600] = VH
 %line 13134+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 1600], ymm1
+	vmovdqu64 [rsi + 1600], ymm1
 ; VL = mem256[p + 2048]
 %line 13135+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 2048]
+	vmovdqu64 ymm0, [rsi + 2048]
 ; VH = mem256[p + 2112]
 %line 13136+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 2112]
+	vmovdqu64 ymm1, [rsi + 2112]
 ; VH = VH ^ VL
 %line 13137+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 2112] = VH
 %line 13138+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 2112], ymm1
+	vmovdqu64 [rsi + 2112], ymm1
 ; VL = mem256[p + 2560]
 %line 13139+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 2560]
+	vmovdqu64 ymm0, [rsi + 2560]
 ; VH = mem256[p + 2624]
 %line 13140+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 2624]
+	vmovdqu64 ymm1, [rsi + 2624]
 ; VH = VH ^ VL
 %line 13141+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 2624] = VH
 %line 13142+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 2624], ymm1
+	vmovdqu64 [rsi + 2624], ymm1
 ; VL = mem256[p + 3072]
 %line 13143+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 3072]
+	vmovdqu64 ymm0, [rsi + 3072]
 ; VH = mem256[p + 3136]
 %line 13144+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 3136]
+	vmovdqu64 ymm1, [rsi + 3136]
 ; VH = VH ^ VL
 %line 13145+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 3136] = VH
 %line 13146+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 3136], ymm1
+	vmovdqu64 [rsi + 3136], ymm1
 ; VL = mem256[p + 3584]
 %line 13147+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 3584]
+	vmovdqu64 ymm0, [rsi + 3584]
 ; VH = mem256[p + 3648]
 %line 13148+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 3648]
+	vmovdqu64 ymm1, [rsi + 3648]
 ; VH = VH ^ VL
 %line 13149+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 3648] = VH
 %line 13150+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 3648], ymm1
+	vmovdqu64 [rsi + 3648], ymm1
 ; VL = mem256[p + 4096]
 %line 13151+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 4096]
+	vmovdqu64 ymm0, [rsi + 4096]
 ; VH = mem256[p + 4160]
 %line 13152+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 4160]
+	vmovdqu64 ymm1, [rsi + 4160]
 ; VH = VH ^ VL
 %line 13153+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 4160] = VH
 %line 13154+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 4160], ymm1
+	vmovdqu64 [rsi + 4160], ymm1
 ; VL = mem256[p + 4608]
 %line 13155+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 4608]
+	vmovdqu64 ymm0, [rsi + 4608]
 ; VH = mem256[p + 4672]
 %line 13156+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 4672]
+	vmovdqu64 ymm1, [rsi + 4672]
 ; VH = VH ^ VL
 %line 13157+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 4672] = VH
 %line 13158+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 4672], ymm1
+	vmovdqu64 [rsi + 4672], ymm1
 ; VL = mem256[p + 5120]
 %line 13159+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 5120]
+	vmovdqu64 ymm0, [rsi + 5120]
 ; VH = mem256[p + 5184]
 %line 13160+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5184]
+	vmovdqu64 ymm1, [rsi + 5184]
 ; VH = VH ^ VL
 %line 13161+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 5184] = VH
 %line 13162+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 5184], ymm1
+	vmovdqu64 [rsi + 5184], ymm1
 ; VL = mem256[p + 5632]
 %line 13163+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 5632]
+	vmovdqu64 ymm0, [rsi + 5632]
 ; VH = mem256[p + 5696]
 %line 13164+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5696]
+	vmovdqu64 ymm1, [rsi + 5696]
 ; VH = VH ^ VL
 %line 13165+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 5696] = VH
 %line 13166+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 5696], ymm1
+	vmovdqu64 [rsi + 5696], ymm1
 ; p = p + 32
 %line 13167+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	add r11, 32
+	add rsi, 32
 ; g = g + 384
 %line 13168+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	add r8, 384
+	add r9, 384
 ; o0 = o0 - 1
 %line 13169+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 13170+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l7 if !=
 %line 13171+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	jne .Ll7
 ; p = p + 64
 %line 13172+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	add r11, 64
+	add rsi, 64
 ; o1 = o1 - 1
 %line 13173+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	mov r8, rsi
 	sub r8, 1
 ; =? o1 - 0
 %line 13174+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
@@ -35298,7 +35290,7 @@ align 32
 	jne .Ll6
 ; p = v
 %line 13177+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	mov r11, rdi
+	mov rsi, rdi
 ; o1 = 2
 %line 13178+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	mov r8, 2
@@ -35306,64 +35298,63 @@ align 32
 .Ll8:
 ; g = &TB
 %line 13180+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	mov rsi, r8
-	lea r8, [rsp + 1952]
+	lea r9, [rsp + 1952]
 ; g = g + 3072
 %line 13181+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	add r8, 3072
+	add r9, 3072
 ; o0 = 4
 %line 13182+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	mov r9, 4
+	mov r10, 4
 align 32
 .Ll9:
 ; f = p + 128
 %line 13184+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	lea r10, [r11 + 128]
+	lea r11, [rsi + 128]
 ; VF0 = mem256[f + 0]
 %line 13186+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm3, [r10]
+	vmovdqu64 ymm3, [r11]
 ; VF1 = mem256[f + 512]
 %line 13187+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm4, [r10 + 512]
+	vmovdqu64 ymm4, [r11 + 512]
 ; VF2 = mem256[f + 1024]
 %line 13188+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm5, [r10 + 1024]
+	vmovdqu64 ymm5, [r11 + 1024]
 ; VF3 = mem256[f + 1536]
 %line 13189+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm6, [r10 + 1536]
+	vmovdqu64 ymm6, [r11 + 1536]
 ; VF4 = mem256[f + 2048]
 %line 13190+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm7, [r10 + 2048]
+	vmovdqu64 ymm7, [r11 + 2048]
 ; VF5 = mem256[f + 2560]
 %line 13191+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm8, [r10 + 2560]
+	vmovdqu64 ymm8, [r11 + 2560]
 ; VF6 = mem256[f + 3072]
 %line 13192+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm9, [r10 + 3072]
+	vmovdqu64 ymm9, [r11 + 3072]
 ; VF7 = mem256[f + 3584]
 %line 13193+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm10, [r10 + 3584]
+	vmovdqu64 ymm10, [r11 + 3584]
 ; VF8 = mem256[f + 4096]
 %line 13194+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm11, [r10 + 4096]
+	vmovdqu64 ymm11, [r11 + 4096]
 ; VF9 = mem256[f + 4608]
 %line 13195+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm12, [r10 + 4608]
+	vmovdqu64 ymm12, [r11 + 4608]
 ; VF10 = mem256[f + 5120]
 %line 13196+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm13, [r10 + 5120]
+	vmovdqu64 ymm13, [r11 + 5120]
 ; VF11 = mem256[f + 5632]
 %line 13197+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm14, [r10 + 5632]
+	vmovdqu64 ymm14, [r11 + 5632]
 ; VG = mem256[g + 320]
 %line 13198+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 320]
+	vmovdqu64 ymm0, [r9 + 320]
 ; VB = VF11 & VG
 %line 13199+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 13200+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = VF11 & VG
 %line 13201+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -35378,13 +35369,13 @@ align 32
 	vmovdqu64 [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 13205+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 256]
+	vmovdqu64 ymm0, [r9 + 256]
 ; VB = VF11 & VG
 %line 13206+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 13207+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = VF11 & VG
 %line 13208+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -35393,7 +35384,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 320]
 %line 13210+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 13211+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -35402,7 +35393,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 352]
 %line 13213+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 13214+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -35417,13 +35408,13 @@ align 32
 	vmovdqu64 [rsp + 224], ymm0
 ; VG = mem256[g + 192]
 %line 13218+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 192]
+	vmovdqu64 ymm0, [r9 + 192]
 ; VB = VF11 & VG
 %line 13219+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 13220+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = VF11 & VG
 %line 13221+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -35432,7 +35423,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 256]
 %line 13223+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 13224+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -35441,7 +35432,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 288]
 %line 13226+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 13227+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -35450,7 +35441,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 320]
 %line 13229+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 13230+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -35459,7 +35450,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 352]
 %line 13232+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 13233+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -35474,13 +35465,13 @@ align 32
 	vmovdqu64 [rsp + 160], ymm0
 ; VG = mem256[g + 128]
 %line 13237+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 128]
+	vmovdqu64 ymm0, [r9 + 128]
 ; VB = VF11 & VG
 %line 13238+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 13239+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = VF11 & VG
 %line 13240+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -35489,7 +35480,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 192]
 %line 13242+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 13243+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -35498,7 +35489,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 224]
 %line 13245+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 13246+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -35507,7 +35498,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 256]
 %line 13248+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 13249+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -35516,7 +35507,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 288]
 %line 13251+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 13252+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -35525,7 +35516,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 320]
 %line 13254+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 13255+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -35534,7 +35525,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 352]
 %line 13257+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 13258+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -35549,13 +35540,13 @@ align 32
 	vmovdqu64 [rsp + 96], ymm0
 ; VG = mem256[g + 64]
 %line 13262+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 64]
+	vmovdqu64 ymm0, [r9 + 64]
 ; VB = VF11 & VG
 %line 13263+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 13264+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = VF11 & VG
 %line 13265+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -35564,7 +35555,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 128]
 %line 13267+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 13268+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -35573,7 +35564,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 160]
 %line 13270+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 13271+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -35582,7 +35573,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 192]
 %line 13273+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 13274+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -35591,7 +35582,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 224]
 %line 13276+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 13277+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -35600,7 +35591,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 256]
 %line 13279+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 13280+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -35609,7 +35600,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 288]
 %line 13282+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 13283+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -35618,7 +35609,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 320]
 %line 13285+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 13286+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -35627,7 +35618,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 352]
 %line 13288+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 13289+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -35645,13 +35636,13 @@ align 32
 	vmovdqu64 [rsp + 32], ymm0
 ; VG = mem256[g + 0]
 %line 13294+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VB = VF11 & VG
 %line 13295+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 32]
 %line 13296+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r9 + 32]
 ; VA = VF11 & VG
 %line 13297+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -35660,7 +35651,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 64]
 %line 13299+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 13300+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -35669,7 +35660,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 96]
 %line 13302+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 13303+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -35678,7 +35669,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 128]
 %line 13305+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 13306+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -35687,7 +35678,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 160]
 %line 13308+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 13309+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -35696,7 +35687,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 192]
 %line 13311+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 13312+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -35705,7 +35696,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 224]
 %line 13314+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 13315+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -35714,7 +35705,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 256]
 %line 13317+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 13318+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -35723,7 +35714,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 288]
 %line 13320+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 13321+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -35732,7 +35723,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 320]
 %line 13323+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 13324+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -35741,7 +35732,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 352]
 %line 13326+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 13327+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -35759,16 +35750,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 256]
 ; VT = mem256[h + 5632]
 %line 13332+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5632]
+	vmovdqu64 ymm1, [rsi + 5632]
 ; VB = VB ^ VT
 %line 13333+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 5632] = VB
 %line 13334+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 5632], ymm0
+	vmovdqu64 [rsi + 5632], ymm0
 ; VG = mem256[g + 0]
 %line 13335+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF10 & VG
 %line 13336+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm13, ymm0
@@ -35777,7 +35768,7 @@ align 32
 	vpandd ymm0, ymm12, ymm0
 ; VG = mem256[g + 32]
 %line 13338+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r9 + 32]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 13339+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -35786,7 +35777,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 64]
 %line 13341+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 13342+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -35795,7 +35786,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 96]
 %line 13344+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 13345+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -35804,7 +35795,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 128]
 %line 13347+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 13348+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -35813,7 +35804,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 160]
 %line 13350+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 13351+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -35822,7 +35813,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 192]
 %line 13353+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 13354+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -35831,7 +35822,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 224]
 %line 13356+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 13357+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -35840,7 +35831,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 256]
 %line 13359+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 13360+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -35849,7 +35840,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 288]
 %line 13362+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 13363+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -35858,7 +35849,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 320]
 %line 13365+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 13366+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -35870,13 +35861,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 320]
 ; VT = mem256[h + 5120]
 %line 13369+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5120]
+	vmovdqu64 ymm1, [rsi + 5120]
 ; VA = VA ^ VT
 %line 13370+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 5120] = VA
 %line 13371+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 5120], ymm2
+	vmovdqu64 [rsi + 5120], ymm2
 ; VB = VB ^ VS18
 %line 13372+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 192]
@@ -35885,16 +35876,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 288]
 ; VT = mem256[h + 4608]
 %line 13374+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 4608]
+	vmovdqu64 ymm1, [rsi + 4608]
 ; VB = VB ^ VT
 %line 13375+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 4608] = VB
 %line 13376+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 4608], ymm0
+	vmovdqu64 [rsi + 4608], ymm0
 ; VG = mem256[g + 0]
 %line 13377+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF8 & VG
 %line 13378+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm11, ymm0
@@ -35903,7 +35894,7 @@ align 32
 	vpandd ymm0, ymm10, ymm0
 ; VG = mem256[g + 32]
 %line 13380+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r9 + 32]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 13381+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -35912,7 +35903,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 64]
 %line 13383+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 13384+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -35921,7 +35912,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 96]
 %line 13386+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 13387+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -35930,7 +35921,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 128]
 %line 13389+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 13390+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -35939,7 +35930,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 160]
 %line 13392+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 13393+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -35948,7 +35939,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 192]
 %line 13395+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 13396+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -35957,7 +35948,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 224]
 %line 13398+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 13399+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -35966,7 +35957,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 256]
 %line 13401+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 13402+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -35978,13 +35969,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 256]
 ; VT = mem256[h + 4096]
 %line 13405+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 4096]
+	vmovdqu64 ymm1, [rsi + 4096]
 ; VA = VA ^ VT
 %line 13406+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 4096] = VA
 %line 13407+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 4096], ymm2
+	vmovdqu64 [rsi + 4096], ymm2
 ; VB = VB ^ VS16
 %line 13408+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 128]
@@ -35993,16 +35984,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 3584]
 %line 13410+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 3584]
+	vmovdqu64 ymm1, [rsi + 3584]
 ; VB = VB ^ VT
 %line 13411+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 3584] = VB
 %line 13412+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 3584], ymm0
+	vmovdqu64 [rsi + 3584], ymm0
 ; VG = mem256[g + 0]
 %line 13413+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF6 & VG
 %line 13414+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm1, ymm9, ymm0
@@ -36011,7 +36002,7 @@ align 32
 	vpandd ymm0, ymm8, ymm0
 ; VG = mem256[g + 32]
 %line 13416+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 13417+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -36020,7 +36011,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 64]
 %line 13419+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 13420+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -36029,7 +36020,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 96]
 %line 13422+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r9 + 96]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 13423+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -36038,7 +36029,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 128]
 %line 13425+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r9 + 128]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 13426+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -36047,7 +36038,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 160]
 %line 13428+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r9 + 160]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 13429+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -36056,7 +36047,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 192]
 %line 13431+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r9 + 192]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 13432+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -36068,13 +36059,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 3072]
 %line 13435+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 3072]
+	vmovdqu64 ymm2, [rsi + 3072]
 ; VA = VA ^ VT
 %line 13436+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 3072] = VA
 %line 13437+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 3072], ymm1
+	vmovdqu64 [rsi + 3072], ymm1
 ; VB = VB ^ VS14
 %line 13438+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 64]
@@ -36083,16 +36074,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 2560]
 %line 13440+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 2560]
+	vmovdqu64 ymm1, [rsi + 2560]
 ; VB = VB ^ VT
 %line 13441+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 2560] = VB
 %line 13442+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 2560], ymm0
+	vmovdqu64 [rsi + 2560], ymm0
 ; VG = mem256[g + 0]
 %line 13443+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF4 & VG
 %line 13444+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm1, ymm7, ymm0
@@ -36101,7 +36092,7 @@ align 32
 	vpandd ymm0, ymm6, ymm0
 ; VG = mem256[g + 32]
 %line 13446+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 13447+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -36110,7 +36101,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 64]
 %line 13449+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 13450+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -36119,7 +36110,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 96]
 %line 13452+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r9 + 96]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 13453+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -36128,7 +36119,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 128]
 %line 13455+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r9 + 128]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 13456+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -36140,13 +36131,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 2048]
 %line 13459+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 2048]
+	vmovdqu64 ymm2, [rsi + 2048]
 ; VA = VA ^ VT
 %line 13460+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 2048] = VA
 %line 13461+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 2048], ymm1
+	vmovdqu64 [rsi + 2048], ymm1
 ; VB = VB ^ VS12
 %line 13462+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 0]
@@ -36155,16 +36146,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 1536]
 %line 13464+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 1536]
+	vmovdqu64 ymm1, [rsi + 1536]
 ; VB = VB ^ VT
 %line 13465+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 1536] = VB
 %line 13466+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 1536], ymm0
+	vmovdqu64 [rsi + 1536], ymm0
 ; VG = mem256[g + 0]
 %line 13467+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF2 & VG
 %line 13468+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm1, ymm5, ymm0
@@ -36173,7 +36164,7 @@ align 32
 	vpandd ymm0, ymm4, ymm0
 ; VG = mem256[g + 32]
 %line 13470+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 13471+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -36182,7 +36173,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 64]
 %line 13473+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 13474+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -36191,28 +36182,28 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 1024]
 %line 13476+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 1024]
+	vmovdqu64 ymm2, [rsi + 1024]
 ; VA = VA ^ VT
 %line 13477+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 1024] = VA
 %line 13478+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 1024], ymm1
+	vmovdqu64 [rsi + 1024], ymm1
 ; VB = VB ^ VS13
 %line 13479+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 512]
 %line 13480+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 512]
+	vmovdqu64 ymm1, [rsi + 512]
 ; VB = VB ^ VT
 %line 13481+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 512] = VB
 %line 13482+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 512], ymm0
+	vmovdqu64 [rsi + 512], ymm0
 ; VG = mem256[g + 0]
 %line 13483+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF0 & VG
 %line 13484+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm3, ymm0
@@ -36221,178 +36212,177 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 13486+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11]
+	vmovdqu64 ymm1, [rsi]
 ; VA = VA ^ VT
 %line 13487+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 13488+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11], ymm0
+	vmovdqu64 [rsi], ymm0
 ; VL = mem256[p + 0]
 %line 13489+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11]
+	vmovdqu64 ymm0, [rsi]
 ; VH = mem256[p + 128]
 %line 13490+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 128]
+	vmovdqu64 ymm1, [rsi + 128]
 ; VH = VH ^ VL
 %line 13491+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 128] = VH
 %line 13492+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 128], ymm1
+	vmovdqu64 [rsi + 128], ymm1
 ; VL = mem256[p + 512]
 %line 13493+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 512]
+	vmovdqu64 ymm0, [rsi + 512]
 ; VH = mem256[p + 640]
 %line 13494+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 640]
+	vmovdqu64 ymm1, [rsi + 640]
 ; VH = VH ^ VL
 %line 13495+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 640] = VH
 %line 13496+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 640], ymm1
+	vmovdqu64 [rsi + 640], ymm1
 ; VL = mem256[p + 1024]
 %line 13497+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 1024]
+	vmovdqu64 ymm0, [rsi + 1024]
 ; VH = mem256[p + 1152]
 %line 13498+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 1152]
+	vmovdqu64 ymm1, [rsi + 1152]
 ; VH = VH ^ VL
 %line 13499+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 1152] = VH
 %line 13500+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 1152], ymm1
+	vmovdqu64 [rsi + 1152], ymm1
 ; VL = mem256[p + 1536]
 %line 13501+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 1536]
+	vmovdqu64 ymm0, [rsi + 1536]
 ; VH = mem256[p + 1664]
 %line 13502+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 1664]
+	vmovdqu64 ymm1, [rsi + 1664]
 ; VH = VH ^ VL
 %line 13503+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 1664] = VH
 %line 13504+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 1664], ymm1
+	vmovdqu64 [rsi + 1664], ymm1
 ; VL = mem256[p + 2048]
 %line 13505+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 2048]
+	vmovdqu64 ymm0, [rsi + 2048]
 ; VH = mem256[p + 2176]
 %line 13506+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 2176]
+	vmovdqu64 ymm1, [rsi + 2176]
 ; VH = VH ^ VL
 %line 13507+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 2176] = VH
 %line 13508+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 2176], ymm1
+	vmovdqu64 [rsi + 2176], ymm1
 ; VL = mem256[p + 2560]
 %line 13509+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 2560]
+	vmovdqu64 ymm0, [rsi + 2560]
 ; VH = mem256[p + 2688]
 %line 13510+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 2688]
+	vmovdqu64 ymm1, [rsi + 2688]
 ; VH = VH ^ VL
 %line 13511+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 2688] = VH
 %line 13512+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 2688], ymm1
+	vmovdqu64 [rsi + 2688], ymm1
 ; VL = mem256[p + 3072]
 %line 13513+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 3072]
+	vmovdqu64 ymm0, [rsi + 3072]
 ; VH = mem256[p + 3200]
 %line 13514+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 3200]
+	vmovdqu64 ymm1, [rsi + 3200]
 ; VH = VH ^ VL
 %line 13515+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 3200] = VH
 %line 13516+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 3200], ymm1
+	vmovdqu64 [rsi + 3200], ymm1
 ; VL = mem256[p + 3584]
 %line 13517+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 3584]
+	vmovdqu64 ymm0, [rsi + 3584]
 ; VH = mem256[p + 3712]
 %line 13518+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 3712]
+	vmovdqu64 ymm1, [rsi + 3712]
 ; VH = VH ^ VL
 %line 13519+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 3712] = VH
 %line 13520+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 3712], ymm1
+	vmovdqu64 [rsi + 3712], ymm1
 ; VL = mem256[p + 4096]
 %line 13521+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 4096]
+	vmovdqu64 ymm0, [rsi + 4096]
 ; VH = mem256[p + 4224]
 %line 13522+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 4224]
+	vmovdqu64 ymm1, [rsi + 4224]
 ; VH = VH ^ VL
 %line 13523+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 4224] = VH
 %line 13524+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 4224], ymm1
+	vmovdqu64 [rsi + 4224], ymm1
 ; VL = mem256[p + 4608]
 %line 13525+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 4608]
+	vmovdqu64 ymm0, [rsi + 4608]
 ; VH = mem256[p + 4736]
 %line 13526+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 4736]
+	vmovdqu64 ymm1, [rsi + 4736]
 ; VH = VH ^ VL
 %line 13527+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 4736] = VH
 %line 13528+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 4736], ymm1
+	vmovdqu64 [rsi + 4736], ymm1
 ; VL = mem256[p + 5120]
 %line 13529+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 5120]
+	vmovdqu64 ymm0, [rsi + 5120]
 ; VH = mem256[p + 5248]
 %line 13530+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5248]
+	vmovdqu64 ymm1, [rsi + 5248]
 ; VH = VH ^ VL
 %line 13531+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 5248] = VH
 %line 13532+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 5248], ymm1
+	vmovdqu64 [rsi + 5248], ymm1
 ; VL = mem256[p + 5632]
 %line 13533+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 5632]
+	vmovdqu64 ymm0, [rsi + 5632]
 ; VH = mem256[p + 5760]
 %line 13534+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5760]
+	vmovdqu64 ymm1, [rsi + 5760]
 ; VH = VH ^ VL
 %line 13535+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 5760] = VH
 %line 13536+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 5760], ymm1
+	vmovdqu64 [rsi + 5760], ymm1
 ; p = p + 32
 %line 13537+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	add r11, 32
+	add rsi, 32
 ; g = g + 384
 %line 13538+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	add r8, 384
+	add r9, 384
 ; o0 = o0 - 1
 %line 13539+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 13540+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l9 if !=
 %line 13541+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	jne .Ll9
 ; p = p + 128
 %line 13542+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	add r11, 128
+	add rsi, 128
 ; o1 = o1 - 1
 %line 13543+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	mov r8, rsi
 	sub r8, 1
 ; =? o1 - 0
 %line 13544+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
@@ -36407,61 +36397,60 @@ align 32
 .Ll10:
 ; g = &TB
 %line 13550+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	mov r11, r8
-	lea r8, [rsp + 1952]
+	lea r9, [rsp + 1952]
 ; o0 = 8
 %line 13551+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	mov r9, 8
+	mov r10, 8
 align 32
 .Ll11:
 ; f = p + 256
 %line 13553+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	lea r10, [rdi + 256]
+	lea r11, [rdi + 256]
 ; VF0 = mem256[f + 0]
 %line 13555+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm3, [r10]
+	vmovdqu64 ymm3, [r11]
 ; VF1 = mem256[f + 512]
 %line 13556+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm4, [r10 + 512]
+	vmovdqu64 ymm4, [r11 + 512]
 ; VF2 = mem256[f + 1024]
 %line 13557+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm5, [r10 + 1024]
+	vmovdqu64 ymm5, [r11 + 1024]
 ; VF3 = mem256[f + 1536]
 %line 13558+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm6, [r10 + 1536]
+	vmovdqu64 ymm6, [r11 + 1536]
 ; VF4 = mem256[f + 2048]
 %line 13559+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm7, [r10 + 2048]
+	vmovdqu64 ymm7, [r11 + 2048]
 ; VF5 = mem256[f + 2560]
 %line 13560+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm8, [r10 + 2560]
+	vmovdqu64 ymm8, [r11 + 2560]
 ; VF6 = mem256[f + 3072]
 %line 13561+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm9, [r10 + 3072]
+	vmovdqu64 ymm9, [r11 + 3072]
 ; VF7 = mem256[f + 3584]
 %line 13562+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm10, [r10 + 3584]
+	vmovdqu64 ymm10, [r11 + 3584]
 ; VF8 = mem256[f + 4096]
 %line 13563+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm11, [r10 + 4096]
+	vmovdqu64 ymm11, [r11 + 4096]
 ; VF9 = mem256[f + 4608]
 %line 13564+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm12, [r10 + 4608]
+	vmovdqu64 ymm12, [r11 + 4608]
 ; VF10 = mem256[f + 5120]
 %line 13565+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm13, [r10 + 5120]
+	vmovdqu64 ymm13, [r11 + 5120]
 ; VF11 = mem256[f + 5632]
 %line 13566+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm14, [r10 + 5632]
+	vmovdqu64 ymm14, [r11 + 5632]
 ; VG = mem256[g + 320]
 %line 13567+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 320]
+	vmovdqu64 ymm0, [r9 + 320]
 ; VB = VF11 & VG
 %line 13568+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 13569+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = VF11 & VG
 %line 13570+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -36476,13 +36465,13 @@ align 32
 	vmovdqu64 [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 13574+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 256]
+	vmovdqu64 ymm0, [r9 + 256]
 ; VB = VF11 & VG
 %line 13575+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 13576+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = VF11 & VG
 %line 13577+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -36491,7 +36480,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 320]
 %line 13579+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 13580+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -36500,7 +36489,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 352]
 %line 13582+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 13583+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -36515,13 +36504,13 @@ align 32
 	vmovdqu64 [rsp + 224], ymm0
 ; VG = mem256[g + 192]
 %line 13587+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 192]
+	vmovdqu64 ymm0, [r9 + 192]
 ; VB = VF11 & VG
 %line 13588+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 13589+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = VF11 & VG
 %line 13590+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -36530,7 +36519,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 256]
 %line 13592+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 13593+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -36539,7 +36528,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 288]
 %line 13595+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 13596+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -36548,7 +36537,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 320]
 %line 13598+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 13599+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -36557,7 +36546,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 352]
 %line 13601+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 13602+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -36572,13 +36561,13 @@ align 32
 	vmovdqu64 [rsp + 160], ymm0
 ; VG = mem256[g + 128]
 %line 13606+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 128]
+	vmovdqu64 ymm0, [r9 + 128]
 ; VB = VF11 & VG
 %line 13607+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 13608+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = VF11 & VG
 %line 13609+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -36587,7 +36576,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 192]
 %line 13611+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 13612+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -36596,7 +36585,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 224]
 %line 13614+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 13615+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -36605,7 +36594,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 256]
 %line 13617+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 13618+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -36614,7 +36603,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 288]
 %line 13620+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 13621+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -36623,7 +36612,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 320]
 %line 13623+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 13624+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -36632,7 +36621,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 352]
 %line 13626+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 13627+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -36647,13 +36636,13 @@ align 32
 	vmovdqu64 [rsp + 96], ymm0
 ; VG = mem256[g + 64]
 %line 13631+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 64]
+	vmovdqu64 ymm0, [r9 + 64]
 ; VB = VF11 & VG
 %line 13632+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 13633+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = VF11 & VG
 %line 13634+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -36662,7 +36651,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 128]
 %line 13636+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 13637+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -36671,7 +36660,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 160]
 %line 13639+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 13640+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -36680,7 +36669,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 192]
 %line 13642+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 13643+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -36689,7 +36678,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 224]
 %line 13645+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 13646+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -36698,7 +36687,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 256]
 %line 13648+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 13649+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -36707,7 +36696,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 288]
 %line 13651+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 13652+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -36716,7 +36705,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 320]
 %line 13654+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 13655+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -36725,7 +36714,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 352]
 %line 13657+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 13658+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -36743,13 +36732,13 @@ align 32
 	vmovdqu64 [rsp + 32], ymm0
 ; VG = mem256[g + 0]
 %line 13663+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VB = VF11 & VG
 %line 13664+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 32]
 %line 13665+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r9 + 32]
 ; VA = VF11 & VG
 %line 13666+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -36758,7 +36747,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 64]
 %line 13668+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 13669+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -36767,7 +36756,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 96]
 %line 13671+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 13672+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -36776,7 +36765,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 128]
 %line 13674+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 13675+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -36785,7 +36774,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 160]
 %line 13677+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 13678+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -36794,7 +36783,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 192]
 %line 13680+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 13681+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -36803,7 +36792,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 224]
 %line 13683+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 13684+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -36812,7 +36801,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 256]
 %line 13686+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 13687+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -36821,7 +36810,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 288]
 %line 13689+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 13690+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -36830,7 +36819,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 320]
 %line 13692+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 13693+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -36839,7 +36828,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 352]
 %line 13695+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 13696+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -36866,7 +36855,7 @@ align 32
 	vmovdqu64 [rdi + 5632], ymm0
 ; VG = mem256[g + 0]
 %line 13704+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF10 & VG
 %line 13705+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm13, ymm0
@@ -36875,7 +36864,7 @@ align 32
 	vpandd ymm0, ymm12, ymm0
 ; VG = mem256[g + 32]
 %line 13707+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r9 + 32]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 13708+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -36884,7 +36873,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 64]
 %line 13710+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 13711+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -36893,7 +36882,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 96]
 %line 13713+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 13714+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -36902,7 +36891,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 128]
 %line 13716+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 13717+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -36911,7 +36900,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 160]
 %line 13719+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 13720+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -36920,7 +36909,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 192]
 %line 13722+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 13723+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -36929,7 +36918,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 224]
 %line 13725+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 13726+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -36938,7 +36927,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 256]
 %line 13728+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 13729+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -36947,7 +36936,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 288]
 %line 13731+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 13732+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -36956,7 +36945,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 320]
 %line 13734+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 13735+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -36992,7 +36981,7 @@ align 32
 	vmovdqu64 [rdi + 4608], ymm0
 ; VG = mem256[g + 0]
 %line 13746+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF8 & VG
 %line 13747+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm2, ymm11, ymm0
@@ -37001,7 +36990,7 @@ align 32
 	vpandd ymm0, ymm10, ymm0
 ; VG = mem256[g + 32]
 %line 13749+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r9 + 32]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 13750+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -37010,7 +36999,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 64]
 %line 13752+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 13753+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -37019,7 +37008,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 96]
 %line 13755+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 13756+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -37028,7 +37017,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 128]
 %line 13758+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 13759+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -37037,7 +37026,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 160]
 %line 13761+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 13762+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -37046,7 +37035,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 192]
 %line 13764+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 13765+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -37055,7 +37044,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 224]
 %line 13767+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 13768+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -37064,7 +37053,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 256]
 %line 13770+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 13771+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -37100,7 +37089,7 @@ align 32
 	vmovdqu64 [rdi + 3584], ymm0
 ; VG = mem256[g + 0]
 %line 13782+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF6 & VG
 %line 13783+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm1, ymm9, ymm0
@@ -37109,7 +37098,7 @@ align 32
 	vpandd ymm0, ymm8, ymm0
 ; VG = mem256[g + 32]
 %line 13785+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 13786+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -37118,7 +37107,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 64]
 %line 13788+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 13789+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -37127,7 +37116,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 96]
 %line 13791+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r9 + 96]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 13792+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -37136,7 +37125,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 128]
 %line 13794+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r9 + 128]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 13795+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -37145,7 +37134,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 160]
 %line 13797+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r9 + 160]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 13798+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -37154,7 +37143,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 192]
 %line 13800+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r9 + 192]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 13801+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -37190,7 +37179,7 @@ align 32
 	vmovdqu64 [rdi + 2560], ymm0
 ; VG = mem256[g + 0]
 %line 13812+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF4 & VG
 %line 13813+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm1, ymm7, ymm0
@@ -37199,7 +37188,7 @@ align 32
 	vpandd ymm0, ymm6, ymm0
 ; VG = mem256[g + 32]
 %line 13815+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 13816+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -37208,7 +37197,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 64]
 %line 13818+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 13819+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -37217,7 +37206,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 96]
 %line 13821+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r9 + 96]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 13822+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -37226,7 +37215,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 128]
 %line 13824+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r9 + 128]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 13825+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -37262,7 +37251,7 @@ align 32
 	vmovdqu64 [rdi + 1536], ymm0
 ; VG = mem256[g + 0]
 %line 13836+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF2 & VG
 %line 13837+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm1, ymm5, ymm0
@@ -37271,7 +37260,7 @@ align 32
 	vpandd ymm0, ymm4, ymm0
 ; VG = mem256[g + 32]
 %line 13839+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 13840+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -37280,7 +37269,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 64]
 %line 13842+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 13843+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -37310,7 +37299,7 @@ align 32
 	vmovdqu64 [rdi + 512], ymm0
 ; VG = mem256[g + 0]
 %line 13852+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF0 & VG
 %line 13853+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	vpandd ymm0, ymm3, ymm0
@@ -37475,13 +37464,13 @@ align 32
 	add rdi, 32
 ; g = g + 384
 %line 13907+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	add r8, 384
+	add r9, 384
 ; o0 = o0 - 1
 %line 13908+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 13909+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l11 if !=
 %line 13910+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
 	jne .Ll11
@@ -37490,7 +37479,6 @@ align 32
 	add rdi, 256
 ; o1 = o1 - 1
 %line 13912+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q
-	mov r8, r11
 	sub r8, 1
 ; =? o1 - 0
 %line 13913+0 specs/mceliece/generated/mceliece_gf12_fft_amd64_avx512.q

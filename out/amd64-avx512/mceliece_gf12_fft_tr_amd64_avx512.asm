@@ -5240,11 +5240,10 @@ align 32
 .Ll2:
 ; g = &TB
 %line 1768+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov rsi, r8
-	lea r8, [rsp + 1696]
+	lea r10, [rsp + 1696]
 ; o0 = 8
 %line 1769+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 8
+	mov r11, 8
 align 32
 .Ll3:
 ; VL = mem256[p + 0]
@@ -5393,7 +5392,7 @@ align 32
 	vmovdqu64 [r9 + 5632], ymm0
 ; h = p + 256
 %line 1820+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	lea r11, [r9 + 256]
+	lea rsi, [r9 + 256]
 ; VF0 = mem256[f + 0]
 %line 1821+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vmovdqu64 ymm3, [r9]
@@ -5432,13 +5431,13 @@ align 32
 	vmovdqu64 ymm14, [r9 + 5632]
 ; VG = mem256[g + 320]
 %line 1833+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 320]
+	vmovdqu64 ymm0, [r10 + 320]
 ; VB = VF11 & VG
 %line 1834+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 1835+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 352]
+	vmovdqu64 ymm2, [r10 + 352]
 ; VA = VF11 & VG
 %line 1836+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm14, ymm2
@@ -5453,13 +5452,13 @@ align 32
 	vmovdqu64 [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 1840+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 256]
+	vmovdqu64 ymm0, [r10 + 256]
 ; VB = VF11 & VG
 %line 1841+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 1842+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = VF11 & VG
 %line 1843+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -5468,7 +5467,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 320]
 %line 1845+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 1846+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -5477,7 +5476,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 352]
 %line 1848+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 1849+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -5492,13 +5491,13 @@ align 32
 	vmovdqu64 [rsp + 224], ymm0
 ; VG = mem256[g + 192]
 %line 1853+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 192]
+	vmovdqu64 ymm0, [r10 + 192]
 ; VB = VF11 & VG
 %line 1854+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 1855+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = VF11 & VG
 %line 1856+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -5507,7 +5506,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 256]
 %line 1858+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 1859+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -5516,7 +5515,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 288]
 %line 1861+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 1862+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -5525,7 +5524,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 320]
 %line 1864+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 1865+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -5534,7 +5533,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 352]
 %line 1867+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 1868+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -5549,13 +5548,13 @@ align 32
 	vmovdqu64 [rsp + 160], ymm0
 ; VG = mem256[g + 128]
 %line 1872+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 128]
+	vmovdqu64 ymm0, [r10 + 128]
 ; VB = VF11 & VG
 %line 1873+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 1874+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = VF11 & VG
 %line 1875+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -5564,7 +5563,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 192]
 %line 1877+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 1878+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -5573,7 +5572,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 224]
 %line 1880+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 1881+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -5582,7 +5581,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 256]
 %line 1883+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 1884+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -5591,7 +5590,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 288]
 %line 1886+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 1887+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -5600,7 +5599,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 320]
 %line 1889+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 1890+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -5609,7 +5608,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 352]
 %line 1892+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 1893+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -5624,13 +5623,13 @@ align 32
 	vmovdqu64 [rsp + 96], ymm0
 ; VG = mem256[g + 64]
 %line 1897+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 64]
+	vmovdqu64 ymm0, [r10 + 64]
 ; VB = VF11 & VG
 %line 1898+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 1899+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = VF11 & VG
 %line 1900+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -5639,7 +5638,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 128]
 %line 1902+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 1903+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -5648,7 +5647,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 160]
 %line 1905+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 1906+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -5657,7 +5656,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 192]
 %line 1908+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 1909+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -5666,7 +5665,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 224]
 %line 1911+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 1912+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -5675,7 +5674,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 256]
 %line 1914+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 1915+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -5684,7 +5683,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 288]
 %line 1917+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 1918+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -5693,7 +5692,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 320]
 %line 1920+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 1921+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -5702,7 +5701,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 352]
 %line 1923+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 1924+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -5720,13 +5719,13 @@ align 32
 	vmovdqu64 [rsp + 32], ymm0
 ; VG = mem256[g + 0]
 %line 1929+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VB = VF11 & VG
 %line 1930+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 32]
 %line 1931+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r10 + 32]
 ; VA = VF11 & VG
 %line 1932+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -5735,7 +5734,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 64]
 %line 1934+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r10 + 64]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 1935+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -5744,7 +5743,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 96]
 %line 1937+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 1938+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -5753,7 +5752,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 128]
 %line 1940+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 1941+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -5762,7 +5761,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 160]
 %line 1943+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 1944+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -5771,7 +5770,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 192]
 %line 1946+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 1947+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -5780,7 +5779,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 224]
 %line 1949+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 1950+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -5789,7 +5788,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 256]
 %line 1952+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 1953+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -5798,7 +5797,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 288]
 %line 1955+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 1956+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -5807,7 +5806,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 320]
 %line 1958+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 1959+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -5816,7 +5815,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 352]
 %line 1961+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 1962+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -5834,16 +5833,16 @@ align 32
 	vpxord ymm1, ymm0, [rsp + 256]
 ; VT = mem256[h + 5632]
 %line 1967+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 5632]
+	vmovdqu64 ymm0, [rsi + 5632]
 ; VB = VB ^ VT
 %line 1968+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[h + 5632] = VB
 %line 1969+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 5632], ymm1
+	vmovdqu64 [rsi + 5632], ymm1
 ; VG = mem256[g + 0]
 %line 1970+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF10 & VG
 %line 1971+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm13, ymm0
@@ -5852,7 +5851,7 @@ align 32
 	vpandd ymm0, ymm12, ymm0
 ; VG = mem256[g + 32]
 %line 1973+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 1974+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm12, ymm2, 120
@@ -5861,7 +5860,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm2, 120
 ; VG = mem256[g + 64]
 %line 1976+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 1977+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm11, ymm2, 120
@@ -5870,7 +5869,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm2, 120
 ; VG = mem256[g + 96]
 %line 1979+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r10 + 96]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 1980+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm10, ymm2, 120
@@ -5879,7 +5878,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm2, 120
 ; VG = mem256[g + 128]
 %line 1982+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r10 + 128]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 1983+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm9, ymm2, 120
@@ -5888,7 +5887,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm2, 120
 ; VG = mem256[g + 160]
 %line 1985+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r10 + 160]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 1986+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -5897,7 +5896,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 192]
 %line 1988+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r10 + 192]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 1989+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -5906,7 +5905,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 224]
 %line 1991+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 224]
+	vmovdqu64 ymm2, [r10 + 224]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 1992+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -5915,7 +5914,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 256]
 %line 1994+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 256]
+	vmovdqu64 ymm2, [r10 + 256]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 1995+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -5924,7 +5923,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 288]
 %line 1997+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 288]
+	vmovdqu64 ymm2, [r10 + 288]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 1998+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -5933,7 +5932,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 320]
 %line 2000+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 320]
+	vmovdqu64 ymm2, [r10 + 320]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 2001+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -5945,13 +5944,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 320]
 ; VT = mem256[h + 5120]
 %line 2004+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 5120]
+	vmovdqu64 ymm2, [rsi + 5120]
 ; VA = VA ^ VT
 %line 2005+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 5120] = VA
 %line 2006+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 5120], ymm1
+	vmovdqu64 [rsi + 5120], ymm1
 ; VB = VB ^ VS18
 %line 2007+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 192]
@@ -5960,16 +5959,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 288]
 ; VT = mem256[h + 4608]
 %line 2009+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 4608]
+	vmovdqu64 ymm1, [rsi + 4608]
 ; VB = VB ^ VT
 %line 2010+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 4608] = VB
 %line 2011+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 4608], ymm0
+	vmovdqu64 [rsi + 4608], ymm0
 ; VG = mem256[g + 0]
 %line 2012+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF8 & VG
 %line 2013+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm11, ymm0
@@ -5978,7 +5977,7 @@ align 32
 	vpandd ymm0, ymm10, ymm0
 ; VG = mem256[g + 32]
 %line 2015+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 2016+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm10, ymm2, 120
@@ -5987,7 +5986,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm2, 120
 ; VG = mem256[g + 64]
 %line 2018+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 2019+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm9, ymm2, 120
@@ -5996,7 +5995,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm2, 120
 ; VG = mem256[g + 96]
 %line 2021+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r10 + 96]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 2022+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -6005,7 +6004,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 128]
 %line 2024+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r10 + 128]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 2025+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -6014,7 +6013,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 160]
 %line 2027+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r10 + 160]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 2028+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -6023,7 +6022,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 192]
 %line 2030+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r10 + 192]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 2031+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -6032,7 +6031,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 224]
 %line 2033+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 224]
+	vmovdqu64 ymm2, [r10 + 224]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 2034+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -6041,7 +6040,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 256]
 %line 2036+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 256]
+	vmovdqu64 ymm2, [r10 + 256]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 2037+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -6053,13 +6052,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 256]
 ; VT = mem256[h + 4096]
 %line 2040+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 4096]
+	vmovdqu64 ymm2, [rsi + 4096]
 ; VA = VA ^ VT
 %line 2041+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 4096] = VA
 %line 2042+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 4096], ymm1
+	vmovdqu64 [rsi + 4096], ymm1
 ; VB = VB ^ VS16
 %line 2043+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 128]
@@ -6068,16 +6067,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 3584]
 %line 2045+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 3584]
+	vmovdqu64 ymm1, [rsi + 3584]
 ; VB = VB ^ VT
 %line 2046+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 3584] = VB
 %line 2047+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 3584], ymm0
+	vmovdqu64 [rsi + 3584], ymm0
 ; VG = mem256[g + 0]
 %line 2048+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF6 & VG
 %line 2049+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm9, ymm0
@@ -6086,7 +6085,7 @@ align 32
 	vpandd ymm0, ymm8, ymm0
 ; VG = mem256[g + 32]
 %line 2051+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 2052+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -6095,7 +6094,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 64]
 %line 2054+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 2055+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -6104,7 +6103,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 96]
 %line 2057+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r10 + 96]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 2058+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -6113,7 +6112,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 128]
 %line 2060+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r10 + 128]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 2061+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -6122,7 +6121,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 160]
 %line 2063+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r10 + 160]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 2064+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -6131,7 +6130,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 192]
 %line 2066+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r10 + 192]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 2067+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -6143,13 +6142,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 3072]
 %line 2070+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 3072]
+	vmovdqu64 ymm2, [rsi + 3072]
 ; VA = VA ^ VT
 %line 2071+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 3072] = VA
 %line 2072+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 3072], ymm1
+	vmovdqu64 [rsi + 3072], ymm1
 ; VB = VB ^ VS14
 %line 2073+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 64]
@@ -6158,16 +6157,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 2560]
 %line 2075+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 2560]
+	vmovdqu64 ymm1, [rsi + 2560]
 ; VB = VB ^ VT
 %line 2076+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 2560] = VB
 %line 2077+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 2560], ymm0
+	vmovdqu64 [rsi + 2560], ymm0
 ; VG = mem256[g + 0]
 %line 2078+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF4 & VG
 %line 2079+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm7, ymm0
@@ -6176,7 +6175,7 @@ align 32
 	vpandd ymm0, ymm6, ymm0
 ; VG = mem256[g + 32]
 %line 2081+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 2082+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -6185,7 +6184,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 64]
 %line 2084+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 2085+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -6194,7 +6193,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 96]
 %line 2087+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r10 + 96]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 2088+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -6203,7 +6202,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 128]
 %line 2090+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r10 + 128]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 2091+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -6215,13 +6214,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 2048]
 %line 2094+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 2048]
+	vmovdqu64 ymm2, [rsi + 2048]
 ; VA = VA ^ VT
 %line 2095+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 2048] = VA
 %line 2096+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 2048], ymm1
+	vmovdqu64 [rsi + 2048], ymm1
 ; VB = VB ^ VS12
 %line 2097+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 0]
@@ -6230,16 +6229,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 1536]
 %line 2099+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 1536]
+	vmovdqu64 ymm1, [rsi + 1536]
 ; VB = VB ^ VT
 %line 2100+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 1536] = VB
 %line 2101+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 1536], ymm0
+	vmovdqu64 [rsi + 1536], ymm0
 ; VG = mem256[g + 0]
 %line 2102+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF2 & VG
 %line 2103+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm5, ymm0
@@ -6248,7 +6247,7 @@ align 32
 	vpandd ymm0, ymm4, ymm0
 ; VG = mem256[g + 32]
 %line 2105+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 2106+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -6257,7 +6256,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 64]
 %line 2108+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 2109+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -6266,28 +6265,28 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 1024]
 %line 2111+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 1024]
+	vmovdqu64 ymm2, [rsi + 1024]
 ; VA = VA ^ VT
 %line 2112+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 1024] = VA
 %line 2113+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 1024], ymm1
+	vmovdqu64 [rsi + 1024], ymm1
 ; VB = VB ^ VS13
 %line 2114+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 512]
 %line 2115+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 512]
+	vmovdqu64 ymm1, [rsi + 512]
 ; VB = VB ^ VT
 %line 2116+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 512] = VB
 %line 2117+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 512], ymm0
+	vmovdqu64 [rsi + 512], ymm0
 ; VG = mem256[g + 0]
 %line 2118+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF0 & VG
 %line 2119+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm3, ymm0
@@ -6296,25 +6295,25 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 2121+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11]
+	vmovdqu64 ymm1, [rsi]
 ; VA = VA ^ VT
 %line 2122+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 2123+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11], ymm0
+	vmovdqu64 [rsi], ymm0
 ; p = p + 32
 %line 2124+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	add r9, 32
 ; g = g + 384
 %line 2125+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	add r8, 384
+	add r10, 384
 ; o0 = o0 - 1
 %line 2126+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	sub r10, 1
+	sub r11, 1
 ; =? o0 - 0
 %line 2127+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	cmp r10, 0
+	cmp r11, 0
 ; goto l3 if !=
 %line 2128+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	jne .Ll3
@@ -6323,7 +6322,6 @@ align 32
 	add r9, 256
 ; o1 = o1 - 1
 %line 2130+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r8, rsi
 	sub r8, 1
 ; =? o1 - 0
 %line 2131+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
@@ -6333,7 +6331,7 @@ align 32
 	jne .Ll2
 ; p = &E
 %line 2134+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	lea r10, [rsp + 8608]
+	lea r11, [rsp + 8608]
 ; o1 = 2
 %line 2135+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, 2
@@ -6341,208 +6339,207 @@ align 32
 .Ll4:
 ; g = &TB
 %line 2137+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov rsi, r8
-	lea r8, [rsp + 1696]
+	lea r9, [rsp + 1696]
 ; g = g + 3072
 %line 2138+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	add r8, 3072
+	add r9, 3072
 ; o0 = 4
 %line 2139+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r9, 4
+	mov r10, 4
 align 32
 .Ll5:
 ; VL = mem256[p + 0]
 %line 2141+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10]
+	vmovdqu64 ymm0, [r11]
 ; VH = mem256[p + 128]
 %line 2142+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 128]
+	vmovdqu64 ymm1, [r11 + 128]
 ; VL = VL ^ VH
 %line 2143+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 0] = VL
 %line 2144+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10], ymm0
+	vmovdqu64 [r11], ymm0
 ; VL = mem256[p + 512]
 %line 2145+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 512]
+	vmovdqu64 ymm0, [r11 + 512]
 ; VH = mem256[p + 640]
 %line 2146+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 640]
+	vmovdqu64 ymm1, [r11 + 640]
 ; VL = VL ^ VH
 %line 2147+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 512] = VL
 %line 2148+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 512], ymm0
+	vmovdqu64 [r11 + 512], ymm0
 ; VL = mem256[p + 1024]
 %line 2149+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 1024]
+	vmovdqu64 ymm0, [r11 + 1024]
 ; VH = mem256[p + 1152]
 %line 2150+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 1152]
+	vmovdqu64 ymm1, [r11 + 1152]
 ; VL = VL ^ VH
 %line 2151+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 1024] = VL
 %line 2152+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 1024], ymm0
+	vmovdqu64 [r11 + 1024], ymm0
 ; VL = mem256[p + 1536]
 %line 2153+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 1536]
+	vmovdqu64 ymm0, [r11 + 1536]
 ; VH = mem256[p + 1664]
 %line 2154+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 1664]
+	vmovdqu64 ymm1, [r11 + 1664]
 ; VL = VL ^ VH
 %line 2155+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 1536] = VL
 %line 2156+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 1536], ymm0
+	vmovdqu64 [r11 + 1536], ymm0
 ; VL = mem256[p + 2048]
 %line 2157+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 2048]
+	vmovdqu64 ymm0, [r11 + 2048]
 ; VH = mem256[p + 2176]
 %line 2158+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 2176]
+	vmovdqu64 ymm1, [r11 + 2176]
 ; VL = VL ^ VH
 %line 2159+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 2048] = VL
 %line 2160+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 2048], ymm0
+	vmovdqu64 [r11 + 2048], ymm0
 ; VL = mem256[p + 2560]
 %line 2161+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 2560]
+	vmovdqu64 ymm0, [r11 + 2560]
 ; VH = mem256[p + 2688]
 %line 2162+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 2688]
+	vmovdqu64 ymm1, [r11 + 2688]
 ; VL = VL ^ VH
 %line 2163+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 2560] = VL
 %line 2164+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 2560], ymm0
+	vmovdqu64 [r11 + 2560], ymm0
 ; VL = mem256[p + 3072]
 %line 2165+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 3072]
+	vmovdqu64 ymm0, [r11 + 3072]
 ; VH = mem256[p + 3200]
 %line 2166+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 3200]
+	vmovdqu64 ymm1, [r11 + 3200]
 ; VL = VL ^ VH
 %line 2167+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 3072] = VL
 %line 2168+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 3072], ymm0
+	vmovdqu64 [r11 + 3072], ymm0
 ; VL = mem256[p + 3584]
 %line 2169+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 3584]
+	vmovdqu64 ymm0, [r11 + 3584]
 ; VH = mem256[p + 3712]
 %line 2170+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 3712]
+	vmovdqu64 ymm1, [r11 + 3712]
 ; VL = VL ^ VH
 %line 2171+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 3584] = VL
 %line 2172+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 3584], ymm0
+	vmovdqu64 [r11 + 3584], ymm0
 ; VL = mem256[p + 4096]
 %line 2173+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 4096]
+	vmovdqu64 ymm0, [r11 + 4096]
 ; VH = mem256[p + 4224]
 %line 2174+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 4224]
+	vmovdqu64 ymm1, [r11 + 4224]
 ; VL = VL ^ VH
 %line 2175+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 4096] = VL
 %line 2176+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 4096], ymm0
+	vmovdqu64 [r11 + 4096], ymm0
 ; VL = mem256[p + 4608]
 %line 2177+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 4608]
+	vmovdqu64 ymm0, [r11 + 4608]
 ; VH = mem256[p + 4736]
 %line 2178+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 4736]
+	vmovdqu64 ymm1, [r11 + 4736]
 ; VL = VL ^ VH
 %line 2179+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 4608] = VL
 %line 2180+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 4608], ymm0
+	vmovdqu64 [r11 + 4608], ymm0
 ; VL = mem256[p + 5120]
 %line 2181+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 5120]
+	vmovdqu64 ymm0, [r11 + 5120]
 ; VH = mem256[p + 5248]
 %line 2182+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 5248]
+	vmovdqu64 ymm1, [r11 + 5248]
 ; VL = VL ^ VH
 %line 2183+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 5120] = VL
 %line 2184+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 5120], ymm0
+	vmovdqu64 [r11 + 5120], ymm0
 ; VL = mem256[p + 5632]
 %line 2185+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 5632]
+	vmovdqu64 ymm0, [r11 + 5632]
 ; VH = mem256[p + 5760]
 %line 2186+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 5760]
+	vmovdqu64 ymm1, [r11 + 5760]
 ; VL = VL ^ VH
 %line 2187+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 5632] = VL
 %line 2188+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 5632], ymm0
+	vmovdqu64 [r11 + 5632], ymm0
 ; h = p + 128
 %line 2190+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	lea r11, [r10 + 128]
+	lea rsi, [r11 + 128]
 ; VF0 = mem256[f + 0]
 %line 2191+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm3, [r10]
+	vmovdqu64 ymm3, [r11]
 ; VF1 = mem256[f + 512]
 %line 2192+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm4, [r10 + 512]
+	vmovdqu64 ymm4, [r11 + 512]
 ; VF2 = mem256[f + 1024]
 %line 2193+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm5, [r10 + 1024]
+	vmovdqu64 ymm5, [r11 + 1024]
 ; VF3 = mem256[f + 1536]
 %line 2194+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm6, [r10 + 1536]
+	vmovdqu64 ymm6, [r11 + 1536]
 ; VF4 = mem256[f + 2048]
 %line 2195+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm7, [r10 + 2048]
+	vmovdqu64 ymm7, [r11 + 2048]
 ; VF5 = mem256[f + 2560]
 %line 2196+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm8, [r10 + 2560]
+	vmovdqu64 ymm8, [r11 + 2560]
 ; VF6 = mem256[f + 3072]
 %line 2197+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm9, [r10 + 3072]
+	vmovdqu64 ymm9, [r11 + 3072]
 ; VF7 = mem256[f + 3584]
 %line 2198+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm10, [r10 + 3584]
+	vmovdqu64 ymm10, [r11 + 3584]
 ; VF8 = mem256[f + 4096]
 %line 2199+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm11, [r10 + 4096]
+	vmovdqu64 ymm11, [r11 + 4096]
 ; VF9 = mem256[f + 4608]
 %line 2200+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm12, [r10 + 4608]
+	vmovdqu64 ymm12, [r11 + 4608]
 ; VF10 = mem256[f + 5120]
 %line 2201+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm13, [r10 + 5120]
+	vmovdqu64 ymm13, [r11 + 5120]
 ; VF11 = mem256[f + 5632]
 %line 2202+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm14, [r10 + 5632]
+	vmovdqu64 ymm14, [r11 + 5632]
 ; VG = mem256[g + 320]
 %line 2203+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 320]
+	vmovdqu64 ymm0, [r9 + 320]
 ; VB = VF11 & VG
 %line 2204+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 2205+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = VF11 & VG
 %line 2206+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -6557,13 +6554,13 @@ align 32
 	vmovdqu64 [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 2210+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 256]
+	vmovdqu64 ymm0, [r9 + 256]
 ; VB = VF11 & VG
 %line 2211+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 2212+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = VF11 & VG
 %line 2213+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -6572,7 +6569,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 320]
 %line 2215+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 2216+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -6581,7 +6578,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 352]
 %line 2218+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 2219+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -6596,13 +6593,13 @@ align 32
 	vmovdqu64 [rsp + 224], ymm0
 ; VG = mem256[g + 192]
 %line 2223+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 192]
+	vmovdqu64 ymm0, [r9 + 192]
 ; VB = VF11 & VG
 %line 2224+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 2225+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = VF11 & VG
 %line 2226+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -6611,7 +6608,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 256]
 %line 2228+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 2229+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -6620,7 +6617,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 288]
 %line 2231+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 2232+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -6629,7 +6626,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 320]
 %line 2234+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 2235+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -6638,7 +6635,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 352]
 %line 2237+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 2238+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -6653,13 +6650,13 @@ align 32
 	vmovdqu64 [rsp + 160], ymm0
 ; VG = mem256[g + 128]
 %line 2242+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 128]
+	vmovdqu64 ymm0, [r9 + 128]
 ; VB = VF11 & VG
 %line 2243+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 2244+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = VF11 & VG
 %line 2245+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -6668,7 +6665,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 192]
 %line 2247+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 2248+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -6677,7 +6674,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 224]
 %line 2250+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 2251+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -6686,7 +6683,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 256]
 %line 2253+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 2254+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -6695,7 +6692,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 288]
 %line 2256+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 2257+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -6704,7 +6701,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 320]
 %line 2259+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 2260+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -6713,7 +6710,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 352]
 %line 2262+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 2263+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -6728,13 +6725,13 @@ align 32
 	vmovdqu64 [rsp + 96], ymm0
 ; VG = mem256[g + 64]
 %line 2267+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 64]
+	vmovdqu64 ymm0, [r9 + 64]
 ; VB = VF11 & VG
 %line 2268+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 2269+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = VF11 & VG
 %line 2270+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -6743,7 +6740,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 128]
 %line 2272+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 2273+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -6752,7 +6749,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 160]
 %line 2275+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 2276+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -6761,7 +6758,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 192]
 %line 2278+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 2279+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -6770,7 +6767,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 224]
 %line 2281+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 2282+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -6779,7 +6776,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 256]
 %line 2284+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 2285+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -6788,7 +6785,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 288]
 %line 2287+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 2288+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -6797,7 +6794,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 320]
 %line 2290+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 2291+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -6806,7 +6803,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 352]
 %line 2293+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 2294+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -6824,13 +6821,13 @@ align 32
 	vmovdqu64 [rsp + 32], ymm0
 ; VG = mem256[g + 0]
 %line 2299+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VB = VF11 & VG
 %line 2300+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 32]
 %line 2301+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r9 + 32]
 ; VA = VF11 & VG
 %line 2302+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -6839,7 +6836,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 64]
 %line 2304+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 2305+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -6848,7 +6845,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 96]
 %line 2307+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 2308+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -6857,7 +6854,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 128]
 %line 2310+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 2311+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -6866,7 +6863,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 160]
 %line 2313+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 2314+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -6875,7 +6872,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 192]
 %line 2316+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 2317+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -6884,7 +6881,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 224]
 %line 2319+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 2320+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -6893,7 +6890,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 256]
 %line 2322+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 2323+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -6902,7 +6899,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 288]
 %line 2325+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 2326+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -6911,7 +6908,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 320]
 %line 2328+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 2329+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -6920,7 +6917,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 352]
 %line 2331+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 2332+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -6938,16 +6935,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 256]
 ; VT = mem256[h + 5632]
 %line 2337+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5632]
+	vmovdqu64 ymm1, [rsi + 5632]
 ; VB = VB ^ VT
 %line 2338+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 5632] = VB
 %line 2339+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 5632], ymm0
+	vmovdqu64 [rsi + 5632], ymm0
 ; VG = mem256[g + 0]
 %line 2340+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF10 & VG
 %line 2341+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm13, ymm0
@@ -6956,7 +6953,7 @@ align 32
 	vpandd ymm0, ymm12, ymm0
 ; VG = mem256[g + 32]
 %line 2343+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 2344+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm12, ymm2, 120
@@ -6965,7 +6962,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm2, 120
 ; VG = mem256[g + 64]
 %line 2346+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 2347+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm11, ymm2, 120
@@ -6974,7 +6971,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm2, 120
 ; VG = mem256[g + 96]
 %line 2349+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r9 + 96]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 2350+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm10, ymm2, 120
@@ -6983,7 +6980,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm2, 120
 ; VG = mem256[g + 128]
 %line 2352+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r9 + 128]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 2353+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm9, ymm2, 120
@@ -6992,7 +6989,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm2, 120
 ; VG = mem256[g + 160]
 %line 2355+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r9 + 160]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 2356+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -7001,7 +6998,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 192]
 %line 2358+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r9 + 192]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 2359+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -7010,7 +7007,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 224]
 %line 2361+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 224]
+	vmovdqu64 ymm2, [r9 + 224]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 2362+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -7019,7 +7016,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 256]
 %line 2364+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 256]
+	vmovdqu64 ymm2, [r9 + 256]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 2365+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -7028,7 +7025,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 288]
 %line 2367+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 288]
+	vmovdqu64 ymm2, [r9 + 288]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 2368+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -7037,7 +7034,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 320]
 %line 2370+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 320]
+	vmovdqu64 ymm2, [r9 + 320]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 2371+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -7049,13 +7046,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 320]
 ; VT = mem256[h + 5120]
 %line 2374+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 5120]
+	vmovdqu64 ymm2, [rsi + 5120]
 ; VA = VA ^ VT
 %line 2375+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 5120] = VA
 %line 2376+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 5120], ymm1
+	vmovdqu64 [rsi + 5120], ymm1
 ; VB = VB ^ VS18
 %line 2377+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 192]
@@ -7064,16 +7061,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 288]
 ; VT = mem256[h + 4608]
 %line 2379+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 4608]
+	vmovdqu64 ymm1, [rsi + 4608]
 ; VB = VB ^ VT
 %line 2380+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 4608] = VB
 %line 2381+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 4608], ymm0
+	vmovdqu64 [rsi + 4608], ymm0
 ; VG = mem256[g + 0]
 %line 2382+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF8 & VG
 %line 2383+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm11, ymm0
@@ -7082,7 +7079,7 @@ align 32
 	vpandd ymm0, ymm10, ymm0
 ; VG = mem256[g + 32]
 %line 2385+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 2386+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm10, ymm2, 120
@@ -7091,7 +7088,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm2, 120
 ; VG = mem256[g + 64]
 %line 2388+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 2389+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm9, ymm2, 120
@@ -7100,7 +7097,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm2, 120
 ; VG = mem256[g + 96]
 %line 2391+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r9 + 96]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 2392+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -7109,7 +7106,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 128]
 %line 2394+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r9 + 128]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 2395+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -7118,7 +7115,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 160]
 %line 2397+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r9 + 160]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 2398+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -7127,7 +7124,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 192]
 %line 2400+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r9 + 192]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 2401+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -7136,7 +7133,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 224]
 %line 2403+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 224]
+	vmovdqu64 ymm2, [r9 + 224]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 2404+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -7145,7 +7142,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 256]
 %line 2406+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 256]
+	vmovdqu64 ymm2, [r9 + 256]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 2407+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -7157,13 +7154,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 256]
 ; VT = mem256[h + 4096]
 %line 2410+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 4096]
+	vmovdqu64 ymm2, [rsi + 4096]
 ; VA = VA ^ VT
 %line 2411+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 4096] = VA
 %line 2412+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 4096], ymm1
+	vmovdqu64 [rsi + 4096], ymm1
 ; VB = VB ^ VS16
 %line 2413+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 128]
@@ -7172,16 +7169,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 3584]
 %line 2415+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 3584]
+	vmovdqu64 ymm1, [rsi + 3584]
 ; VB = VB ^ VT
 %line 2416+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 3584] = VB
 %line 2417+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 3584], ymm0
+	vmovdqu64 [rsi + 3584], ymm0
 ; VG = mem256[g + 0]
 %line 2418+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF6 & VG
 %line 2419+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm9, ymm0
@@ -7190,7 +7187,7 @@ align 32
 	vpandd ymm0, ymm8, ymm0
 ; VG = mem256[g + 32]
 %line 2421+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 2422+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -7199,7 +7196,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 64]
 %line 2424+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 2425+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -7208,7 +7205,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 96]
 %line 2427+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r9 + 96]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 2428+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -7217,7 +7214,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 128]
 %line 2430+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r9 + 128]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 2431+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -7226,7 +7223,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 160]
 %line 2433+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r9 + 160]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 2434+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -7235,7 +7232,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 192]
 %line 2436+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r9 + 192]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 2437+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -7247,13 +7244,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 3072]
 %line 2440+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 3072]
+	vmovdqu64 ymm2, [rsi + 3072]
 ; VA = VA ^ VT
 %line 2441+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 3072] = VA
 %line 2442+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 3072], ymm1
+	vmovdqu64 [rsi + 3072], ymm1
 ; VB = VB ^ VS14
 %line 2443+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 64]
@@ -7262,16 +7259,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 2560]
 %line 2445+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 2560]
+	vmovdqu64 ymm1, [rsi + 2560]
 ; VB = VB ^ VT
 %line 2446+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 2560] = VB
 %line 2447+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 2560], ymm0
+	vmovdqu64 [rsi + 2560], ymm0
 ; VG = mem256[g + 0]
 %line 2448+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF4 & VG
 %line 2449+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm7, ymm0
@@ -7280,7 +7277,7 @@ align 32
 	vpandd ymm0, ymm6, ymm0
 ; VG = mem256[g + 32]
 %line 2451+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 2452+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -7289,7 +7286,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 64]
 %line 2454+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 2455+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -7298,7 +7295,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 96]
 %line 2457+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r9 + 96]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 2458+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -7307,7 +7304,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 128]
 %line 2460+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r9 + 128]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 2461+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -7319,13 +7316,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 2048]
 %line 2464+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 2048]
+	vmovdqu64 ymm2, [rsi + 2048]
 ; VA = VA ^ VT
 %line 2465+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 2048] = VA
 %line 2466+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 2048], ymm1
+	vmovdqu64 [rsi + 2048], ymm1
 ; VB = VB ^ VS12
 %line 2467+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 0]
@@ -7334,16 +7331,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 1536]
 %line 2469+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 1536]
+	vmovdqu64 ymm1, [rsi + 1536]
 ; VB = VB ^ VT
 %line 2470+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 1536] = VB
 %line 2471+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 1536], ymm0
+	vmovdqu64 [rsi + 1536], ymm0
 ; VG = mem256[g + 0]
 %line 2472+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF2 & VG
 %line 2473+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm5, ymm0
@@ -7352,7 +7349,7 @@ align 32
 	vpandd ymm0, ymm4, ymm0
 ; VG = mem256[g + 32]
 %line 2475+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 2476+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -7361,7 +7358,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 64]
 %line 2478+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 2479+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -7370,28 +7367,28 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 1024]
 %line 2481+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 1024]
+	vmovdqu64 ymm2, [rsi + 1024]
 ; VA = VA ^ VT
 %line 2482+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 1024] = VA
 %line 2483+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 1024], ymm1
+	vmovdqu64 [rsi + 1024], ymm1
 ; VB = VB ^ VS13
 %line 2484+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 512]
 %line 2485+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 512]
+	vmovdqu64 ymm1, [rsi + 512]
 ; VB = VB ^ VT
 %line 2486+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 512] = VB
 %line 2487+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 512], ymm0
+	vmovdqu64 [rsi + 512], ymm0
 ; VG = mem256[g + 0]
 %line 2488+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF0 & VG
 %line 2489+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm3, ymm0
@@ -7400,34 +7397,33 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 2491+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11]
+	vmovdqu64 ymm1, [rsi]
 ; VA = VA ^ VT
 %line 2492+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 2493+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11], ymm0
+	vmovdqu64 [rsi], ymm0
 ; p = p + 32
 %line 2494+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	add r10, 32
+	add r11, 32
 ; g = g + 384
 %line 2495+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	add r8, 384
+	add r9, 384
 ; o0 = o0 - 1
 %line 2496+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 2497+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l5 if !=
 %line 2498+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	jne .Ll5
 ; p = p + 128
 %line 2499+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	add r10, 128
+	add r11, 128
 ; o1 = o1 - 1
 %line 2500+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r8, rsi
 	sub r8, 1
 ; =? o1 - 0
 %line 2501+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
@@ -7437,7 +7433,7 @@ align 32
 	jne .Ll4
 ; p = &E
 %line 2504+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	lea r10, [rsp + 8608]
+	lea r11, [rsp + 8608]
 ; o1 = 4
 %line 2505+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, 4
@@ -7445,208 +7441,207 @@ align 32
 .Ll6:
 ; g = &TB
 %line 2507+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov rsi, r8
-	lea r8, [rsp + 1696]
+	lea r9, [rsp + 1696]
 ; g = g + 4608
 %line 2508+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	add r8, 4608
+	add r9, 4608
 ; o0 = 2
 %line 2509+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r9, 2
+	mov r10, 2
 align 32
 .Ll7:
 ; VL = mem256[p + 0]
 %line 2511+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10]
+	vmovdqu64 ymm0, [r11]
 ; VH = mem256[p + 64]
 %line 2512+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 64]
+	vmovdqu64 ymm1, [r11 + 64]
 ; VL = VL ^ VH
 %line 2513+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 0] = VL
 %line 2514+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10], ymm0
+	vmovdqu64 [r11], ymm0
 ; VL = mem256[p + 512]
 %line 2515+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 512]
+	vmovdqu64 ymm0, [r11 + 512]
 ; VH = mem256[p + 576]
 %line 2516+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 576]
+	vmovdqu64 ymm1, [r11 + 576]
 ; VL = VL ^ VH
 %line 2517+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 512] = VL
 %line 2518+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 512], ymm0
+	vmovdqu64 [r11 + 512], ymm0
 ; VL = mem256[p + 1024]
 %line 2519+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 1024]
+	vmovdqu64 ymm0, [r11 + 1024]
 ; VH = mem256[p + 1088]
 %line 2520+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 1088]
+	vmovdqu64 ymm1, [r11 + 1088]
 ; VL = VL ^ VH
 %line 2521+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 1024] = VL
 %line 2522+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 1024], ymm0
+	vmovdqu64 [r11 + 1024], ymm0
 ; VL = mem256[p + 1536]
 %line 2523+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 1536]
+	vmovdqu64 ymm0, [r11 + 1536]
 ; VH = mem256[p + 1600]
 %line 2524+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 1600]
+	vmovdqu64 ymm1, [r11 + 1600]
 ; VL = VL ^ VH
 %line 2525+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 1536] = VL
 %line 2526+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 1536], ymm0
+	vmovdqu64 [r11 + 1536], ymm0
 ; VL = mem256[p + 2048]
 %line 2527+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 2048]
+	vmovdqu64 ymm0, [r11 + 2048]
 ; VH = mem256[p + 2112]
 %line 2528+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 2112]
+	vmovdqu64 ymm1, [r11 + 2112]
 ; VL = VL ^ VH
 %line 2529+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 2048] = VL
 %line 2530+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 2048], ymm0
+	vmovdqu64 [r11 + 2048], ymm0
 ; VL = mem256[p + 2560]
 %line 2531+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 2560]
+	vmovdqu64 ymm0, [r11 + 2560]
 ; VH = mem256[p + 2624]
 %line 2532+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 2624]
+	vmovdqu64 ymm1, [r11 + 2624]
 ; VL = VL ^ VH
 %line 2533+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 2560] = VL
 %line 2534+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 2560], ymm0
+	vmovdqu64 [r11 + 2560], ymm0
 ; VL = mem256[p + 3072]
 %line 2535+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 3072]
+	vmovdqu64 ymm0, [r11 + 3072]
 ; VH = mem256[p + 3136]
 %line 2536+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 3136]
+	vmovdqu64 ymm1, [r11 + 3136]
 ; VL = VL ^ VH
 %line 2537+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 3072] = VL
 %line 2538+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 3072], ymm0
+	vmovdqu64 [r11 + 3072], ymm0
 ; VL = mem256[p + 3584]
 %line 2539+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 3584]
+	vmovdqu64 ymm0, [r11 + 3584]
 ; VH = mem256[p + 3648]
 %line 2540+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 3648]
+	vmovdqu64 ymm1, [r11 + 3648]
 ; VL = VL ^ VH
 %line 2541+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 3584] = VL
 %line 2542+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 3584], ymm0
+	vmovdqu64 [r11 + 3584], ymm0
 ; VL = mem256[p + 4096]
 %line 2543+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 4096]
+	vmovdqu64 ymm0, [r11 + 4096]
 ; VH = mem256[p + 4160]
 %line 2544+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 4160]
+	vmovdqu64 ymm1, [r11 + 4160]
 ; VL = VL ^ VH
 %line 2545+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 4096] = VL
 %line 2546+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 4096], ymm0
+	vmovdqu64 [r11 + 4096], ymm0
 ; VL = mem256[p + 4608]
 %line 2547+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 4608]
+	vmovdqu64 ymm0, [r11 + 4608]
 ; VH = mem256[p + 4672]
 %line 2548+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 4672]
+	vmovdqu64 ymm1, [r11 + 4672]
 ; VL = VL ^ VH
 %line 2549+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 4608] = VL
 %line 2550+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 4608], ymm0
+	vmovdqu64 [r11 + 4608], ymm0
 ; VL = mem256[p + 5120]
 %line 2551+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 5120]
+	vmovdqu64 ymm0, [r11 + 5120]
 ; VH = mem256[p + 5184]
 %line 2552+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 5184]
+	vmovdqu64 ymm1, [r11 + 5184]
 ; VL = VL ^ VH
 %line 2553+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 5120] = VL
 %line 2554+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 5120], ymm0
+	vmovdqu64 [r11 + 5120], ymm0
 ; VL = mem256[p + 5632]
 %line 2555+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 5632]
+	vmovdqu64 ymm0, [r11 + 5632]
 ; VH = mem256[p + 5696]
 %line 2556+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 5696]
+	vmovdqu64 ymm1, [r11 + 5696]
 ; VL = VL ^ VH
 %line 2557+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 5632] = VL
 %line 2558+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 5632], ymm0
+	vmovdqu64 [r11 + 5632], ymm0
 ; h = p + 64
 %line 2560+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	lea r11, [r10 + 64]
+	lea rsi, [r11 + 64]
 ; VF0 = mem256[f + 0]
 %line 2561+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm3, [r10]
+	vmovdqu64 ymm3, [r11]
 ; VF1 = mem256[f + 512]
 %line 2562+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm4, [r10 + 512]
+	vmovdqu64 ymm4, [r11 + 512]
 ; VF2 = mem256[f + 1024]
 %line 2563+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm5, [r10 + 1024]
+	vmovdqu64 ymm5, [r11 + 1024]
 ; VF3 = mem256[f + 1536]
 %line 2564+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm6, [r10 + 1536]
+	vmovdqu64 ymm6, [r11 + 1536]
 ; VF4 = mem256[f + 2048]
 %line 2565+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm7, [r10 + 2048]
+	vmovdqu64 ymm7, [r11 + 2048]
 ; VF5 = mem256[f + 2560]
 %line 2566+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm8, [r10 + 2560]
+	vmovdqu64 ymm8, [r11 + 2560]
 ; VF6 = mem256[f + 3072]
 %line 2567+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm9, [r10 + 3072]
+	vmovdqu64 ymm9, [r11 + 3072]
 ; VF7 = mem256[f + 3584]
 %line 2568+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm10, [r10 + 3584]
+	vmovdqu64 ymm10, [r11 + 3584]
 ; VF8 = mem256[f + 4096]
 %line 2569+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm11, [r10 + 4096]
+	vmovdqu64 ymm11, [r11 + 4096]
 ; VF9 = mem256[f + 4608]
 %line 2570+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm12, [r10 + 4608]
+	vmovdqu64 ymm12, [r11 + 4608]
 ; VF10 = mem256[f + 5120]
 %line 2571+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm13, [r10 + 5120]
+	vmovdqu64 ymm13, [r11 + 5120]
 ; VF11 = mem256[f + 5632]
 %line 2572+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm14, [r10 + 5632]
+	vmovdqu64 ymm14, [r11 + 5632]
 ; VG = mem256[g + 320]
 %line 2573+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 320]
+	vmovdqu64 ymm0, [r9 + 320]
 ; VB = VF11 & VG
 %line 2574+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 2575+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = VF11 & VG
 %line 2576+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -7661,13 +7656,13 @@ align 32
 	vmovdqu64 [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 2580+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 256]
+	vmovdqu64 ymm0, [r9 + 256]
 ; VB = VF11 & VG
 %line 2581+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 2582+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = VF11 & VG
 %line 2583+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -7676,7 +7671,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 320]
 %line 2585+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 2586+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -7685,7 +7680,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 352]
 %line 2588+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 2589+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -7700,13 +7695,13 @@ align 32
 	vmovdqu64 [rsp + 224], ymm0
 ; VG = mem256[g + 192]
 %line 2593+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 192]
+	vmovdqu64 ymm0, [r9 + 192]
 ; VB = VF11 & VG
 %line 2594+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 2595+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = VF11 & VG
 %line 2596+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -7715,7 +7710,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 256]
 %line 2598+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 2599+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -7724,7 +7719,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 288]
 %line 2601+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 2602+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -7733,7 +7728,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 320]
 %line 2604+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 2605+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -7742,7 +7737,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 352]
 %line 2607+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 2608+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -7757,13 +7752,13 @@ align 32
 	vmovdqu64 [rsp + 160], ymm0
 ; VG = mem256[g + 128]
 %line 2612+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 128]
+	vmovdqu64 ymm0, [r9 + 128]
 ; VB = VF11 & VG
 %line 2613+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 2614+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = VF11 & VG
 %line 2615+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -7772,7 +7767,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 192]
 %line 2617+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 2618+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -7781,7 +7776,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 224]
 %line 2620+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 2621+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -7790,7 +7785,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 256]
 %line 2623+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 2624+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -7799,7 +7794,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 288]
 %line 2626+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 2627+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -7808,7 +7803,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 320]
 %line 2629+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 2630+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -7817,7 +7812,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 352]
 %line 2632+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 2633+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -7832,13 +7827,13 @@ align 32
 	vmovdqu64 [rsp + 96], ymm0
 ; VG = mem256[g + 64]
 %line 2637+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 64]
+	vmovdqu64 ymm0, [r9 + 64]
 ; VB = VF11 & VG
 %line 2638+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 2639+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = VF11 & VG
 %line 2640+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -7847,7 +7842,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 128]
 %line 2642+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 2643+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -7856,7 +7851,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 160]
 %line 2645+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 2646+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -7865,7 +7860,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 192]
 %line 2648+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 2649+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -7874,7 +7869,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 224]
 %line 2651+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 2652+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -7883,7 +7878,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 256]
 %line 2654+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 2655+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -7892,7 +7887,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 288]
 %line 2657+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 2658+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -7901,7 +7896,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 320]
 %line 2660+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 2661+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -7910,7 +7905,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 352]
 %line 2663+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 2664+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -7928,13 +7923,13 @@ align 32
 	vmovdqu64 [rsp + 32], ymm0
 ; VG = mem256[g + 0]
 %line 2669+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VB = VF11 & VG
 %line 2670+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 32]
 %line 2671+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r9 + 32]
 ; VA = VF11 & VG
 %line 2672+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -7943,7 +7938,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 64]
 %line 2674+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 2675+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -7952,7 +7947,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 96]
 %line 2677+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 2678+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -7961,7 +7956,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 128]
 %line 2680+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 2681+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -7970,7 +7965,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 160]
 %line 2683+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 2684+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -7979,7 +7974,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 192]
 %line 2686+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 2687+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -7988,7 +7983,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 224]
 %line 2689+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 2690+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -7997,7 +7992,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 256]
 %line 2692+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 2693+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -8006,7 +8001,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 288]
 %line 2695+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 2696+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -8015,7 +8010,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 320]
 %line 2698+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 2699+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -8024,7 +8019,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 352]
 %line 2701+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 2702+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -8042,16 +8037,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 256]
 ; VT = mem256[h + 5632]
 %line 2707+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5632]
+	vmovdqu64 ymm1, [rsi + 5632]
 ; VB = VB ^ VT
 %line 2708+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 5632] = VB
 %line 2709+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 5632], ymm0
+	vmovdqu64 [rsi + 5632], ymm0
 ; VG = mem256[g + 0]
 %line 2710+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF10 & VG
 %line 2711+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm13, ymm0
@@ -8060,7 +8055,7 @@ align 32
 	vpandd ymm0, ymm12, ymm0
 ; VG = mem256[g + 32]
 %line 2713+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 2714+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm12, ymm2, 120
@@ -8069,7 +8064,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm2, 120
 ; VG = mem256[g + 64]
 %line 2716+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 2717+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm11, ymm2, 120
@@ -8078,7 +8073,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm2, 120
 ; VG = mem256[g + 96]
 %line 2719+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r9 + 96]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 2720+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm10, ymm2, 120
@@ -8087,7 +8082,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm2, 120
 ; VG = mem256[g + 128]
 %line 2722+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r9 + 128]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 2723+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm9, ymm2, 120
@@ -8096,7 +8091,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm2, 120
 ; VG = mem256[g + 160]
 %line 2725+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r9 + 160]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 2726+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -8105,7 +8100,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 192]
 %line 2728+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r9 + 192]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 2729+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -8114,7 +8109,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 224]
 %line 2731+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 224]
+	vmovdqu64 ymm2, [r9 + 224]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 2732+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -8123,7 +8118,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 256]
 %line 2734+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 256]
+	vmovdqu64 ymm2, [r9 + 256]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 2735+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -8132,7 +8127,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 288]
 %line 2737+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 288]
+	vmovdqu64 ymm2, [r9 + 288]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 2738+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -8141,7 +8136,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 320]
 %line 2740+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 320]
+	vmovdqu64 ymm2, [r9 + 320]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 2741+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -8153,13 +8148,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 320]
 ; VT = mem256[h + 5120]
 %line 2744+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 5120]
+	vmovdqu64 ymm2, [rsi + 5120]
 ; VA = VA ^ VT
 %line 2745+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 5120] = VA
 %line 2746+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 5120], ymm1
+	vmovdqu64 [rsi + 5120], ymm1
 ; VB = VB ^ VS18
 %line 2747+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 192]
@@ -8168,16 +8163,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 288]
 ; VT = mem256[h + 4608]
 %line 2749+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 4608]
+	vmovdqu64 ymm1, [rsi + 4608]
 ; VB = VB ^ VT
 %line 2750+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 4608] = VB
 %line 2751+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 4608], ymm0
+	vmovdqu64 [rsi + 4608], ymm0
 ; VG = mem256[g + 0]
 %line 2752+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF8 & VG
 %line 2753+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm11, ymm0
@@ -8186,7 +8181,7 @@ align 32
 	vpandd ymm0, ymm10, ymm0
 ; VG = mem256[g + 32]
 %line 2755+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 2756+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm10, ymm2, 120
@@ -8195,7 +8190,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm2, 120
 ; VG = mem256[g + 64]
 %line 2758+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 2759+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm9, ymm2, 120
@@ -8204,7 +8199,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm2, 120
 ; VG = mem256[g + 96]
 %line 2761+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r9 + 96]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 2762+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -8213,7 +8208,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 128]
 %line 2764+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r9 + 128]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 2765+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -8222,7 +8217,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 160]
 %line 2767+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r9 + 160]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 2768+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -8231,7 +8226,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 192]
 %line 2770+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r9 + 192]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 2771+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -8240,7 +8235,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 224]
 %line 2773+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 224]
+	vmovdqu64 ymm2, [r9 + 224]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 2774+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -8249,7 +8244,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 256]
 %line 2776+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 256]
+	vmovdqu64 ymm2, [r9 + 256]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 2777+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -8261,13 +8256,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 256]
 ; VT = mem256[h + 4096]
 %line 2780+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 4096]
+	vmovdqu64 ymm2, [rsi + 4096]
 ; VA = VA ^ VT
 %line 2781+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 4096] = VA
 %line 2782+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 4096], ymm1
+	vmovdqu64 [rsi + 4096], ymm1
 ; VB = VB ^ VS16
 %line 2783+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 128]
@@ -8276,16 +8271,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 3584]
 %line 2785+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 3584]
+	vmovdqu64 ymm1, [rsi + 3584]
 ; VB = VB ^ VT
 %line 2786+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 3584] = VB
 %line 2787+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 3584], ymm0
+	vmovdqu64 [rsi + 3584], ymm0
 ; VG = mem256[g + 0]
 %line 2788+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF6 & VG
 %line 2789+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm9, ymm0
@@ -8294,7 +8289,7 @@ align 32
 	vpandd ymm0, ymm8, ymm0
 ; VG = mem256[g + 32]
 %line 2791+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 2792+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -8303,7 +8298,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 64]
 %line 2794+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 2795+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -8312,7 +8307,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 96]
 %line 2797+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r9 + 96]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 2798+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -8321,7 +8316,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 128]
 %line 2800+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r9 + 128]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 2801+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -8330,7 +8325,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 160]
 %line 2803+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r9 + 160]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 2804+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -8339,7 +8334,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 192]
 %line 2806+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r9 + 192]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 2807+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -8351,13 +8346,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 3072]
 %line 2810+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 3072]
+	vmovdqu64 ymm2, [rsi + 3072]
 ; VA = VA ^ VT
 %line 2811+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 3072] = VA
 %line 2812+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 3072], ymm1
+	vmovdqu64 [rsi + 3072], ymm1
 ; VB = VB ^ VS14
 %line 2813+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 64]
@@ -8366,16 +8361,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 2560]
 %line 2815+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 2560]
+	vmovdqu64 ymm1, [rsi + 2560]
 ; VB = VB ^ VT
 %line 2816+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 2560] = VB
 %line 2817+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 2560], ymm0
+	vmovdqu64 [rsi + 2560], ymm0
 ; VG = mem256[g + 0]
 %line 2818+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF4 & VG
 %line 2819+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm7, ymm0
@@ -8384,7 +8379,7 @@ align 32
 	vpandd ymm0, ymm6, ymm0
 ; VG = mem256[g + 32]
 %line 2821+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 2822+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -8393,7 +8388,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 64]
 %line 2824+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 2825+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -8402,7 +8397,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 96]
 %line 2827+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r9 + 96]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 2828+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -8411,7 +8406,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 128]
 %line 2830+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r9 + 128]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 2831+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -8423,13 +8418,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 2048]
 %line 2834+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 2048]
+	vmovdqu64 ymm2, [rsi + 2048]
 ; VA = VA ^ VT
 %line 2835+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 2048] = VA
 %line 2836+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 2048], ymm1
+	vmovdqu64 [rsi + 2048], ymm1
 ; VB = VB ^ VS12
 %line 2837+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 0]
@@ -8438,16 +8433,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 1536]
 %line 2839+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 1536]
+	vmovdqu64 ymm1, [rsi + 1536]
 ; VB = VB ^ VT
 %line 2840+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 1536] = VB
 %line 2841+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 1536], ymm0
+	vmovdqu64 [rsi + 1536], ymm0
 ; VG = mem256[g + 0]
 %line 2842+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF2 & VG
 %line 2843+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm5, ymm0
@@ -8456,7 +8451,7 @@ align 32
 	vpandd ymm0, ymm4, ymm0
 ; VG = mem256[g + 32]
 %line 2845+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 2846+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -8465,7 +8460,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 64]
 %line 2848+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 2849+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -8474,28 +8469,28 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 1024]
 %line 2851+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 1024]
+	vmovdqu64 ymm2, [rsi + 1024]
 ; VA = VA ^ VT
 %line 2852+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 1024] = VA
 %line 2853+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 1024], ymm1
+	vmovdqu64 [rsi + 1024], ymm1
 ; VB = VB ^ VS13
 %line 2854+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 512]
 %line 2855+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 512]
+	vmovdqu64 ymm1, [rsi + 512]
 ; VB = VB ^ VT
 %line 2856+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 512] = VB
 %line 2857+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 512], ymm0
+	vmovdqu64 [rsi + 512], ymm0
 ; VG = mem256[g + 0]
 %line 2858+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF0 & VG
 %line 2859+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm3, ymm0
@@ -8504,34 +8499,33 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 2861+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11]
+	vmovdqu64 ymm1, [rsi]
 ; VA = VA ^ VT
 %line 2862+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 2863+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11], ymm0
+	vmovdqu64 [rsi], ymm0
 ; p = p + 32
 %line 2864+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	add r10, 32
+	add r11, 32
 ; g = g + 384
 %line 2865+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	add r8, 384
+	add r9, 384
 ; o0 = o0 - 1
 %line 2866+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 2867+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l7 if !=
 %line 2868+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	jne .Ll7
 ; p = p + 64
 %line 2869+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	add r10, 64
+	add r11, 64
 ; o1 = o1 - 1
 %line 2870+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r8, rsi
 	sub r8, 1
 ; =? o1 - 0
 %line 2871+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
@@ -8541,7 +8535,7 @@ align 32
 	jne .Ll6
 ; p = &E
 %line 2874+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	lea r10, [rsp + 8608]
+	lea r11, [rsp + 8608]
 ; o1 = 8
 %line 2875+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, 8
@@ -8549,208 +8543,207 @@ align 32
 .Ll8:
 ; g = &TB
 %line 2877+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov rsi, r8
-	lea r8, [rsp + 1696]
+	lea r9, [rsp + 1696]
 ; g = g + 5376
 %line 2878+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	add r8, 5376
+	add r9, 5376
 ; o0 = 1
 %line 2879+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r9, 1
+	mov r10, 1
 align 32
 .Ll9:
 ; VL = mem256[p + 0]
 %line 2881+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10]
+	vmovdqu64 ymm0, [r11]
 ; VH = mem256[p + 32]
 %line 2882+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 32]
+	vmovdqu64 ymm1, [r11 + 32]
 ; VL = VL ^ VH
 %line 2883+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 0] = VL
 %line 2884+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10], ymm0
+	vmovdqu64 [r11], ymm0
 ; VL = mem256[p + 512]
 %line 2885+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 512]
+	vmovdqu64 ymm0, [r11 + 512]
 ; VH = mem256[p + 544]
 %line 2886+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 544]
+	vmovdqu64 ymm1, [r11 + 544]
 ; VL = VL ^ VH
 %line 2887+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 512] = VL
 %line 2888+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 512], ymm0
+	vmovdqu64 [r11 + 512], ymm0
 ; VL = mem256[p + 1024]
 %line 2889+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 1024]
+	vmovdqu64 ymm0, [r11 + 1024]
 ; VH = mem256[p + 1056]
 %line 2890+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 1056]
+	vmovdqu64 ymm1, [r11 + 1056]
 ; VL = VL ^ VH
 %line 2891+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 1024] = VL
 %line 2892+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 1024], ymm0
+	vmovdqu64 [r11 + 1024], ymm0
 ; VL = mem256[p + 1536]
 %line 2893+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 1536]
+	vmovdqu64 ymm0, [r11 + 1536]
 ; VH = mem256[p + 1568]
 %line 2894+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 1568]
+	vmovdqu64 ymm1, [r11 + 1568]
 ; VL = VL ^ VH
 %line 2895+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 1536] = VL
 %line 2896+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 1536], ymm0
+	vmovdqu64 [r11 + 1536], ymm0
 ; VL = mem256[p + 2048]
 %line 2897+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 2048]
+	vmovdqu64 ymm0, [r11 + 2048]
 ; VH = mem256[p + 2080]
 %line 2898+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 2080]
+	vmovdqu64 ymm1, [r11 + 2080]
 ; VL = VL ^ VH
 %line 2899+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 2048] = VL
 %line 2900+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 2048], ymm0
+	vmovdqu64 [r11 + 2048], ymm0
 ; VL = mem256[p + 2560]
 %line 2901+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 2560]
+	vmovdqu64 ymm0, [r11 + 2560]
 ; VH = mem256[p + 2592]
 %line 2902+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 2592]
+	vmovdqu64 ymm1, [r11 + 2592]
 ; VL = VL ^ VH
 %line 2903+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 2560] = VL
 %line 2904+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 2560], ymm0
+	vmovdqu64 [r11 + 2560], ymm0
 ; VL = mem256[p + 3072]
 %line 2905+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 3072]
+	vmovdqu64 ymm0, [r11 + 3072]
 ; VH = mem256[p + 3104]
 %line 2906+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 3104]
+	vmovdqu64 ymm1, [r11 + 3104]
 ; VL = VL ^ VH
 %line 2907+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 3072] = VL
 %line 2908+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 3072], ymm0
+	vmovdqu64 [r11 + 3072], ymm0
 ; VL = mem256[p + 3584]
 %line 2909+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 3584]
+	vmovdqu64 ymm0, [r11 + 3584]
 ; VH = mem256[p + 3616]
 %line 2910+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 3616]
+	vmovdqu64 ymm1, [r11 + 3616]
 ; VL = VL ^ VH
 %line 2911+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 3584] = VL
 %line 2912+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 3584], ymm0
+	vmovdqu64 [r11 + 3584], ymm0
 ; VL = mem256[p + 4096]
 %line 2913+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 4096]
+	vmovdqu64 ymm0, [r11 + 4096]
 ; VH = mem256[p + 4128]
 %line 2914+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 4128]
+	vmovdqu64 ymm1, [r11 + 4128]
 ; VL = VL ^ VH
 %line 2915+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 4096] = VL
 %line 2916+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 4096], ymm0
+	vmovdqu64 [r11 + 4096], ymm0
 ; VL = mem256[p + 4608]
 %line 2917+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 4608]
+	vmovdqu64 ymm0, [r11 + 4608]
 ; VH = mem256[p + 4640]
 %line 2918+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 4640]
+	vmovdqu64 ymm1, [r11 + 4640]
 ; VL = VL ^ VH
 %line 2919+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 4608] = VL
 %line 2920+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 4608], ymm0
+	vmovdqu64 [r11 + 4608], ymm0
 ; VL = mem256[p + 5120]
 %line 2921+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 5120]
+	vmovdqu64 ymm0, [r11 + 5120]
 ; VH = mem256[p + 5152]
 %line 2922+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 5152]
+	vmovdqu64 ymm1, [r11 + 5152]
 ; VL = VL ^ VH
 %line 2923+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 5120] = VL
 %line 2924+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 5120], ymm0
+	vmovdqu64 [r11 + 5120], ymm0
 ; VL = mem256[p + 5632]
 %line 2925+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 5632]
+	vmovdqu64 ymm0, [r11 + 5632]
 ; VH = mem256[p + 5664]
 %line 2926+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 5664]
+	vmovdqu64 ymm1, [r11 + 5664]
 ; VL = VL ^ VH
 %line 2927+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 5632] = VL
 %line 2928+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 5632], ymm0
+	vmovdqu64 [r11 + 5632], ymm0
 ; h = p + 32
 %line 2930+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	lea r11, [r10 + 32]
+	lea rsi, [r11 + 32]
 ; VF0 = mem256[f + 0]
 %line 2931+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm3, [r10]
+	vmovdqu64 ymm3, [r11]
 ; VF1 = mem256[f + 512]
 %line 2932+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm4, [r10 + 512]
+	vmovdqu64 ymm4, [r11 + 512]
 ; VF2 = mem256[f + 1024]
 %line 2933+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm5, [r10 + 1024]
+	vmovdqu64 ymm5, [r11 + 1024]
 ; VF3 = mem256[f + 1536]
 %line 2934+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm6, [r10 + 1536]
+	vmovdqu64 ymm6, [r11 + 1536]
 ; VF4 = mem256[f + 2048]
 %line 2935+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm7, [r10 + 2048]
+	vmovdqu64 ymm7, [r11 + 2048]
 ; VF5 = mem256[f + 2560]
 %line 2936+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm8, [r10 + 2560]
+	vmovdqu64 ymm8, [r11 + 2560]
 ; VF6 = mem256[f + 3072]
 %line 2937+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm9, [r10 + 3072]
+	vmovdqu64 ymm9, [r11 + 3072]
 ; VF7 = mem256[f + 3584]
 %line 2938+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm10, [r10 + 3584]
+	vmovdqu64 ymm10, [r11 + 3584]
 ; VF8 = mem256[f + 4096]
 %line 2939+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm11, [r10 + 4096]
+	vmovdqu64 ymm11, [r11 + 4096]
 ; VF9 = mem256[f + 4608]
 %line 2940+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm12, [r10 + 4608]
+	vmovdqu64 ymm12, [r11 + 4608]
 ; VF10 = mem256[f + 5120]
 %line 2941+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm13, [r10 + 5120]
+	vmovdqu64 ymm13, [r11 + 5120]
 ; VF11 = mem256[f + 5632]
 %line 2942+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm14, [r10 + 5632]
+	vmovdqu64 ymm14, [r11 + 5632]
 ; VG = mem256[g + 320]
 %line 2943+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 320]
+	vmovdqu64 ymm0, [r9 + 320]
 ; VB = VF11 & VG
 %line 2944+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 2945+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = VF11 & VG
 %line 2946+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -8765,13 +8758,13 @@ align 32
 	vmovdqu64 [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 2950+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 256]
+	vmovdqu64 ymm0, [r9 + 256]
 ; VB = VF11 & VG
 %line 2951+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 2952+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = VF11 & VG
 %line 2953+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -8780,7 +8773,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 320]
 %line 2955+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 2956+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -8789,7 +8782,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 352]
 %line 2958+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 2959+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -8804,13 +8797,13 @@ align 32
 	vmovdqu64 [rsp + 224], ymm0
 ; VG = mem256[g + 192]
 %line 2963+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 192]
+	vmovdqu64 ymm0, [r9 + 192]
 ; VB = VF11 & VG
 %line 2964+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 2965+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = VF11 & VG
 %line 2966+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -8819,7 +8812,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 256]
 %line 2968+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 2969+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -8828,7 +8821,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 288]
 %line 2971+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 2972+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -8837,7 +8830,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 320]
 %line 2974+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 2975+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -8846,7 +8839,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 352]
 %line 2977+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 2978+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -8861,13 +8854,13 @@ align 32
 	vmovdqu64 [rsp + 160], ymm0
 ; VG = mem256[g + 128]
 %line 2982+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 128]
+	vmovdqu64 ymm0, [r9 + 128]
 ; VB = VF11 & VG
 %line 2983+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 2984+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = VF11 & VG
 %line 2985+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -8876,7 +8869,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 192]
 %line 2987+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 2988+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -8885,7 +8878,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 224]
 %line 2990+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 2991+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -8894,7 +8887,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 256]
 %line 2993+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 2994+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -8903,7 +8896,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 288]
 %line 2996+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 2997+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -8912,7 +8905,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 320]
 %line 2999+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 3000+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -8921,7 +8914,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 352]
 %line 3002+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 3003+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -8936,13 +8929,13 @@ align 32
 	vmovdqu64 [rsp + 96], ymm0
 ; VG = mem256[g + 64]
 %line 3007+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 64]
+	vmovdqu64 ymm0, [r9 + 64]
 ; VB = VF11 & VG
 %line 3008+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 3009+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = VF11 & VG
 %line 3010+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -8951,7 +8944,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 128]
 %line 3012+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 3013+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -8960,7 +8953,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 160]
 %line 3015+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 3016+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -8969,7 +8962,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 192]
 %line 3018+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 3019+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -8978,7 +8971,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 224]
 %line 3021+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 3022+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -8987,7 +8980,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 256]
 %line 3024+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 3025+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -8996,7 +8989,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 288]
 %line 3027+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 3028+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -9005,7 +8998,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 320]
 %line 3030+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 3031+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -9014,7 +9007,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 352]
 %line 3033+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 3034+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -9032,13 +9025,13 @@ align 32
 	vmovdqu64 [rsp + 32], ymm0
 ; VG = mem256[g + 0]
 %line 3039+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VB = VF11 & VG
 %line 3040+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 32]
 %line 3041+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r9 + 32]
 ; VA = VF11 & VG
 %line 3042+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -9047,7 +9040,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 64]
 %line 3044+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 3045+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -9056,7 +9049,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 96]
 %line 3047+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 3048+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -9065,7 +9058,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 128]
 %line 3050+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 3051+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -9074,7 +9067,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 160]
 %line 3053+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 3054+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -9083,7 +9076,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 192]
 %line 3056+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 3057+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -9092,7 +9085,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 224]
 %line 3059+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 3060+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -9101,7 +9094,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 256]
 %line 3062+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 3063+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -9110,7 +9103,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 288]
 %line 3065+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 3066+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -9119,7 +9112,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 320]
 %line 3068+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 3069+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -9128,7 +9121,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 352]
 %line 3071+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 3072+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -9146,16 +9139,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 256]
 ; VT = mem256[h + 5632]
 %line 3077+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5632]
+	vmovdqu64 ymm1, [rsi + 5632]
 ; VB = VB ^ VT
 %line 3078+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 5632] = VB
 %line 3079+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 5632], ymm0
+	vmovdqu64 [rsi + 5632], ymm0
 ; VG = mem256[g + 0]
 %line 3080+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF10 & VG
 %line 3081+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm13, ymm0
@@ -9164,7 +9157,7 @@ align 32
 	vpandd ymm0, ymm12, ymm0
 ; VG = mem256[g + 32]
 %line 3083+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 3084+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm12, ymm2, 120
@@ -9173,7 +9166,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm2, 120
 ; VG = mem256[g + 64]
 %line 3086+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 3087+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm11, ymm2, 120
@@ -9182,7 +9175,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm2, 120
 ; VG = mem256[g + 96]
 %line 3089+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r9 + 96]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 3090+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm10, ymm2, 120
@@ -9191,7 +9184,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm2, 120
 ; VG = mem256[g + 128]
 %line 3092+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r9 + 128]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 3093+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm9, ymm2, 120
@@ -9200,7 +9193,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm2, 120
 ; VG = mem256[g + 160]
 %line 3095+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r9 + 160]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 3096+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -9209,7 +9202,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 192]
 %line 3098+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r9 + 192]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 3099+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -9218,7 +9211,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 224]
 %line 3101+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 224]
+	vmovdqu64 ymm2, [r9 + 224]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 3102+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -9227,7 +9220,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 256]
 %line 3104+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 256]
+	vmovdqu64 ymm2, [r9 + 256]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 3105+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -9236,7 +9229,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 288]
 %line 3107+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 288]
+	vmovdqu64 ymm2, [r9 + 288]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 3108+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -9245,7 +9238,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 320]
 %line 3110+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 320]
+	vmovdqu64 ymm2, [r9 + 320]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 3111+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -9257,13 +9250,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 320]
 ; VT = mem256[h + 5120]
 %line 3114+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 5120]
+	vmovdqu64 ymm2, [rsi + 5120]
 ; VA = VA ^ VT
 %line 3115+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 5120] = VA
 %line 3116+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 5120], ymm1
+	vmovdqu64 [rsi + 5120], ymm1
 ; VB = VB ^ VS18
 %line 3117+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 192]
@@ -9272,16 +9265,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 288]
 ; VT = mem256[h + 4608]
 %line 3119+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 4608]
+	vmovdqu64 ymm1, [rsi + 4608]
 ; VB = VB ^ VT
 %line 3120+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 4608] = VB
 %line 3121+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 4608], ymm0
+	vmovdqu64 [rsi + 4608], ymm0
 ; VG = mem256[g + 0]
 %line 3122+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF8 & VG
 %line 3123+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm11, ymm0
@@ -9290,7 +9283,7 @@ align 32
 	vpandd ymm0, ymm10, ymm0
 ; VG = mem256[g + 32]
 %line 3125+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 3126+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm10, ymm2, 120
@@ -9299,7 +9292,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm2, 120
 ; VG = mem256[g + 64]
 %line 3128+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 3129+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm9, ymm2, 120
@@ -9308,7 +9301,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm2, 120
 ; VG = mem256[g + 96]
 %line 3131+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r9 + 96]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 3132+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -9317,7 +9310,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 128]
 %line 3134+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r9 + 128]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 3135+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -9326,7 +9319,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 160]
 %line 3137+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r9 + 160]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 3138+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -9335,7 +9328,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 192]
 %line 3140+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r9 + 192]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 3141+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -9344,7 +9337,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 224]
 %line 3143+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 224]
+	vmovdqu64 ymm2, [r9 + 224]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 3144+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -9353,7 +9346,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 256]
 %line 3146+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 256]
+	vmovdqu64 ymm2, [r9 + 256]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 3147+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -9365,13 +9358,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 256]
 ; VT = mem256[h + 4096]
 %line 3150+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 4096]
+	vmovdqu64 ymm2, [rsi + 4096]
 ; VA = VA ^ VT
 %line 3151+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 4096] = VA
 %line 3152+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 4096], ymm1
+	vmovdqu64 [rsi + 4096], ymm1
 ; VB = VB ^ VS16
 %line 3153+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 128]
@@ -9380,16 +9373,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 3584]
 %line 3155+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 3584]
+	vmovdqu64 ymm1, [rsi + 3584]
 ; VB = VB ^ VT
 %line 3156+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 3584] = VB
 %line 3157+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 3584], ymm0
+	vmovdqu64 [rsi + 3584], ymm0
 ; VG = mem256[g + 0]
 %line 3158+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF6 & VG
 %line 3159+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm9, ymm0
@@ -9398,7 +9391,7 @@ align 32
 	vpandd ymm0, ymm8, ymm0
 ; VG = mem256[g + 32]
 %line 3161+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 3162+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -9407,7 +9400,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 64]
 %line 3164+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 3165+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -9416,7 +9409,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 96]
 %line 3167+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r9 + 96]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 3168+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -9425,7 +9418,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 128]
 %line 3170+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r9 + 128]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 3171+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -9434,7 +9427,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 160]
 %line 3173+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r9 + 160]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 3174+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -9443,7 +9436,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 192]
 %line 3176+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r9 + 192]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 3177+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -9455,13 +9448,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 3072]
 %line 3180+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 3072]
+	vmovdqu64 ymm2, [rsi + 3072]
 ; VA = VA ^ VT
 %line 3181+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 3072] = VA
 %line 3182+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 3072], ymm1
+	vmovdqu64 [rsi + 3072], ymm1
 ; VB = VB ^ VS14
 %line 3183+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 64]
@@ -9470,16 +9463,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 2560]
 %line 3185+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 2560]
+	vmovdqu64 ymm1, [rsi + 2560]
 ; VB = VB ^ VT
 %line 3186+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 2560] = VB
 %line 3187+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 2560], ymm0
+	vmovdqu64 [rsi + 2560], ymm0
 ; VG = mem256[g + 0]
 %line 3188+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF4 & VG
 %line 3189+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm7, ymm0
@@ -9488,7 +9481,7 @@ align 32
 	vpandd ymm0, ymm6, ymm0
 ; VG = mem256[g + 32]
 %line 3191+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 3192+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -9497,7 +9490,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 64]
 %line 3194+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 3195+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -9506,7 +9499,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 96]
 %line 3197+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r9 + 96]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 3198+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -9515,7 +9508,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 128]
 %line 3200+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r9 + 128]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 3201+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -9527,13 +9520,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 2048]
 %line 3204+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 2048]
+	vmovdqu64 ymm2, [rsi + 2048]
 ; VA = VA ^ VT
 %line 3205+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 2048] = VA
 %line 3206+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 2048], ymm1
+	vmovdqu64 [rsi + 2048], ymm1
 ; VB = VB ^ VS12
 %line 3207+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 0]
@@ -9542,16 +9535,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 1536]
 %line 3209+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 1536]
+	vmovdqu64 ymm1, [rsi + 1536]
 ; VB = VB ^ VT
 %line 3210+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 1536] = VB
 %line 3211+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 1536], ymm0
+	vmovdqu64 [rsi + 1536], ymm0
 ; VG = mem256[g + 0]
 %line 3212+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF2 & VG
 %line 3213+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm5, ymm0
@@ -9560,7 +9553,7 @@ align 32
 	vpandd ymm0, ymm4, ymm0
 ; VG = mem256[g + 32]
 %line 3215+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 3216+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -9569,7 +9562,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 64]
 %line 3218+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 3219+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -9578,28 +9571,28 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 1024]
 %line 3221+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 1024]
+	vmovdqu64 ymm2, [rsi + 1024]
 ; VA = VA ^ VT
 %line 3222+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 1024] = VA
 %line 3223+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 1024], ymm1
+	vmovdqu64 [rsi + 1024], ymm1
 ; VB = VB ^ VS13
 %line 3224+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 512]
 %line 3225+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 512]
+	vmovdqu64 ymm1, [rsi + 512]
 ; VB = VB ^ VT
 %line 3226+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 512] = VB
 %line 3227+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 512], ymm0
+	vmovdqu64 [rsi + 512], ymm0
 ; VG = mem256[g + 0]
 %line 3228+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF0 & VG
 %line 3229+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm3, ymm0
@@ -9608,34 +9601,33 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 3231+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11]
+	vmovdqu64 ymm1, [rsi]
 ; VA = VA ^ VT
 %line 3232+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 3233+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11], ymm0
+	vmovdqu64 [rsi], ymm0
 ; p = p + 32
 %line 3234+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	add r10, 32
+	add r11, 32
 ; g = g + 384
 %line 3235+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	add r8, 384
+	add r9, 384
 ; o0 = o0 - 1
 %line 3236+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 3237+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l9 if !=
 %line 3238+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	jne .Ll9
 ; p = p + 32
 %line 3239+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	add r10, 32
+	add r11, 32
 ; o1 = o1 - 1
 %line 3240+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r8, rsi
 	sub r8, 1
 ; =? o1 - 0
 %line 3241+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
@@ -9649,22 +9641,20 @@ align 32
 ; o1 = 8
 %line 3245+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 8
-	mov r11, r8
-	mov rsi, r9
 align 32
 .Ll10:
 ; f = &LO
 %line 3247+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	lea r8, [rsp + 352]
+	lea r10, [rsp + 352]
 ; h = &HB
 %line 3248+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	lea r9, [rsp + 736]
+	lea r11, [rsp + 736]
 ; VX = mem256[p + 0]
 %line 3249+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11]
+	vmovdqu64 ymm1, [r8]
 ; VY = mem256[p + 32]
 %line 3250+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 32]
+	vmovdqu64 ymm0, [r8 + 32]
 ; VL = permute128(VX, VY, 0x20)
 %line 3251+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vperm2i128 ymm2, ymm1, ymm0, 32
@@ -9676,16 +9666,16 @@ align 32
 	vpxord ymm2, ymm2, ymm0
 ; mem256[f + 0] = VL
 %line 3254+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8], ymm2
+	vmovdqu64 [r10], ymm2
 ; mem256[h + 0] = VH
 %line 3255+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r9], ymm0
+	vmovdqu64 [r11], ymm0
 ; VX = mem256[p + 512]
 %line 3256+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 512]
+	vmovdqu64 ymm0, [r8 + 512]
 ; VY = mem256[p + 544]
 %line 3257+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 544]
+	vmovdqu64 ymm1, [r8 + 544]
 ; VL = permute128(VX, VY, 0x20)
 %line 3258+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -9697,16 +9687,16 @@ align 32
 	vpxord ymm2, ymm2, ymm0
 ; mem256[f + 32] = VL
 %line 3261+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 32], ymm2
+	vmovdqu64 [r10 + 32], ymm2
 ; mem256[h + 32] = VH
 %line 3262+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r9 + 32], ymm0
+	vmovdqu64 [r11 + 32], ymm0
 ; VX = mem256[p + 1024]
 %line 3263+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 1024]
+	vmovdqu64 ymm0, [r8 + 1024]
 ; VY = mem256[p + 1056]
 %line 3264+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 1056]
+	vmovdqu64 ymm1, [r8 + 1056]
 ; VL = permute128(VX, VY, 0x20)
 %line 3265+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -9718,16 +9708,16 @@ align 32
 	vpxord ymm2, ymm2, ymm0
 ; mem256[f + 64] = VL
 %line 3268+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 64], ymm2
+	vmovdqu64 [r10 + 64], ymm2
 ; mem256[h + 64] = VH
 %line 3269+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r9 + 64], ymm0
+	vmovdqu64 [r11 + 64], ymm0
 ; VX = mem256[p + 1536]
 %line 3270+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 1536]
+	vmovdqu64 ymm0, [r8 + 1536]
 ; VY = mem256[p + 1568]
 %line 3271+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 1568]
+	vmovdqu64 ymm1, [r8 + 1568]
 ; VL = permute128(VX, VY, 0x20)
 %line 3272+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -9739,16 +9729,16 @@ align 32
 	vpxord ymm2, ymm2, ymm0
 ; mem256[f + 96] = VL
 %line 3275+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 96], ymm2
+	vmovdqu64 [r10 + 96], ymm2
 ; mem256[h + 96] = VH
 %line 3276+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r9 + 96], ymm0
+	vmovdqu64 [r11 + 96], ymm0
 ; VX = mem256[p + 2048]
 %line 3277+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 2048]
+	vmovdqu64 ymm0, [r8 + 2048]
 ; VY = mem256[p + 2080]
 %line 3278+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 2080]
+	vmovdqu64 ymm1, [r8 + 2080]
 ; VL = permute128(VX, VY, 0x20)
 %line 3279+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -9760,16 +9750,16 @@ align 32
 	vpxord ymm2, ymm2, ymm0
 ; mem256[f + 128] = VL
 %line 3282+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 128], ymm2
+	vmovdqu64 [r10 + 128], ymm2
 ; mem256[h + 128] = VH
 %line 3283+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r9 + 128], ymm0
+	vmovdqu64 [r11 + 128], ymm0
 ; VX = mem256[p + 2560]
 %line 3284+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 2560]
+	vmovdqu64 ymm0, [r8 + 2560]
 ; VY = mem256[p + 2592]
 %line 3285+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 2592]
+	vmovdqu64 ymm1, [r8 + 2592]
 ; VL = permute128(VX, VY, 0x20)
 %line 3286+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -9781,16 +9771,16 @@ align 32
 	vpxord ymm2, ymm2, ymm0
 ; mem256[f + 160] = VL
 %line 3289+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 160], ymm2
+	vmovdqu64 [r10 + 160], ymm2
 ; mem256[h + 160] = VH
 %line 3290+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r9 + 160], ymm0
+	vmovdqu64 [r11 + 160], ymm0
 ; VX = mem256[p + 3072]
 %line 3291+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 3072]
+	vmovdqu64 ymm0, [r8 + 3072]
 ; VY = mem256[p + 3104]
 %line 3292+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 3104]
+	vmovdqu64 ymm1, [r8 + 3104]
 ; VL = permute128(VX, VY, 0x20)
 %line 3293+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -9802,16 +9792,16 @@ align 32
 	vpxord ymm2, ymm2, ymm0
 ; mem256[f + 192] = VL
 %line 3296+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 192], ymm2
+	vmovdqu64 [r10 + 192], ymm2
 ; mem256[h + 192] = VH
 %line 3297+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r9 + 192], ymm0
+	vmovdqu64 [r11 + 192], ymm0
 ; VX = mem256[p + 3584]
 %line 3298+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 3584]
+	vmovdqu64 ymm0, [r8 + 3584]
 ; VY = mem256[p + 3616]
 %line 3299+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 3616]
+	vmovdqu64 ymm1, [r8 + 3616]
 ; VL = permute128(VX, VY, 0x20)
 %line 3300+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -9823,16 +9813,16 @@ align 32
 	vpxord ymm2, ymm2, ymm0
 ; mem256[f + 224] = VL
 %line 3303+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 224], ymm2
+	vmovdqu64 [r10 + 224], ymm2
 ; mem256[h + 224] = VH
 %line 3304+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r9 + 224], ymm0
+	vmovdqu64 [r11 + 224], ymm0
 ; VX = mem256[p + 4096]
 %line 3305+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 4096]
+	vmovdqu64 ymm0, [r8 + 4096]
 ; VY = mem256[p + 4128]
 %line 3306+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 4128]
+	vmovdqu64 ymm1, [r8 + 4128]
 ; VL = permute128(VX, VY, 0x20)
 %line 3307+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -9844,16 +9834,16 @@ align 32
 	vpxord ymm2, ymm2, ymm0
 ; mem256[f + 256] = VL
 %line 3310+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 256], ymm2
+	vmovdqu64 [r10 + 256], ymm2
 ; mem256[h + 256] = VH
 %line 3311+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r9 + 256], ymm0
+	vmovdqu64 [r11 + 256], ymm0
 ; VX = mem256[p + 4608]
 %line 3312+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 4608]
+	vmovdqu64 ymm0, [r8 + 4608]
 ; VY = mem256[p + 4640]
 %line 3313+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 4640]
+	vmovdqu64 ymm1, [r8 + 4640]
 ; VL = permute128(VX, VY, 0x20)
 %line 3314+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -9865,16 +9855,16 @@ align 32
 	vpxord ymm2, ymm2, ymm0
 ; mem256[f + 288] = VL
 %line 3317+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 288], ymm2
+	vmovdqu64 [r10 + 288], ymm2
 ; mem256[h + 288] = VH
 %line 3318+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r9 + 288], ymm0
+	vmovdqu64 [r11 + 288], ymm0
 ; VX = mem256[p + 5120]
 %line 3319+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 5120]
+	vmovdqu64 ymm0, [r8 + 5120]
 ; VY = mem256[p + 5152]
 %line 3320+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5152]
+	vmovdqu64 ymm1, [r8 + 5152]
 ; VL = permute128(VX, VY, 0x20)
 %line 3321+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -9886,16 +9876,16 @@ align 32
 	vpxord ymm2, ymm2, ymm0
 ; mem256[f + 320] = VL
 %line 3324+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 320], ymm2
+	vmovdqu64 [r10 + 320], ymm2
 ; mem256[h + 320] = VH
 %line 3325+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r9 + 320], ymm0
+	vmovdqu64 [r11 + 320], ymm0
 ; VX = mem256[p + 5632]
 %line 3326+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 5632]
+	vmovdqu64 ymm0, [r8 + 5632]
 ; VY = mem256[p + 5664]
 %line 3327+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5664]
+	vmovdqu64 ymm1, [r8 + 5664]
 ; VL = permute128(VX, VY, 0x20)
 %line 3328+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -9907,67 +9897,67 @@ align 32
 	vpxord ymm2, ymm2, ymm0
 ; mem256[f + 352] = VL
 %line 3331+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 352], ymm2
+	vmovdqu64 [r10 + 352], ymm2
 ; mem256[h + 352] = VH
 %line 3332+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r9 + 352], ymm0
+	vmovdqu64 [r11 + 352], ymm0
 ; g = &TB
 %line 3333+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	lea r8, [rsp + 1696]
+	lea r10, [rsp + 1696]
 ; g = g + 5760
 %line 3334+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	add r8, 5760
+	add r10, 5760
 ; f = &LO
 %line 3335+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	lea r9, [rsp + 352]
+	lea r11, [rsp + 352]
 ; h = &HB
 %line 3336+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	lea r10, [rsp + 736]
+	lea rsi, [rsp + 736]
 ; VF0 = mem256[f + 0]
 %line 3337+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm3, [r9]
+	vmovdqu64 ymm3, [r11]
 ; VF1 = mem256[f + 32]
 %line 3338+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm4, [r9 + 32]
+	vmovdqu64 ymm4, [r11 + 32]
 ; VF2 = mem256[f + 64]
 %line 3339+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm5, [r9 + 64]
+	vmovdqu64 ymm5, [r11 + 64]
 ; VF3 = mem256[f + 96]
 %line 3340+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm6, [r9 + 96]
+	vmovdqu64 ymm6, [r11 + 96]
 ; VF4 = mem256[f + 128]
 %line 3341+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm7, [r9 + 128]
+	vmovdqu64 ymm7, [r11 + 128]
 ; VF5 = mem256[f + 160]
 %line 3342+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm8, [r9 + 160]
+	vmovdqu64 ymm8, [r11 + 160]
 ; VF6 = mem256[f + 192]
 %line 3343+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm9, [r9 + 192]
+	vmovdqu64 ymm9, [r11 + 192]
 ; VF7 = mem256[f + 224]
 %line 3344+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm10, [r9 + 224]
+	vmovdqu64 ymm10, [r11 + 224]
 ; VF8 = mem256[f + 256]
 %line 3345+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm11, [r9 + 256]
+	vmovdqu64 ymm11, [r11 + 256]
 ; VF9 = mem256[f + 288]
 %line 3346+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm12, [r9 + 288]
+	vmovdqu64 ymm12, [r11 + 288]
 ; VF10 = mem256[f + 320]
 %line 3347+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm13, [r9 + 320]
+	vmovdqu64 ymm13, [r11 + 320]
 ; VF11 = mem256[f + 352]
 %line 3348+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm14, [r9 + 352]
+	vmovdqu64 ymm14, [r11 + 352]
 ; VG = mem256[g + 320]
 %line 3349+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 320]
+	vmovdqu64 ymm0, [r10 + 320]
 ; VB = VF11 & VG
 %line 3350+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 3351+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = VF11 & VG
 %line 3352+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -9982,13 +9972,13 @@ align 32
 	vmovdqu64 [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 3356+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 256]
+	vmovdqu64 ymm0, [r10 + 256]
 ; VB = VF11 & VG
 %line 3357+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 3358+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = VF11 & VG
 %line 3359+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -9997,7 +9987,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 320]
 %line 3361+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 3362+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -10006,7 +9996,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 352]
 %line 3364+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 3365+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -10021,13 +10011,13 @@ align 32
 	vmovdqu64 [rsp + 224], ymm0
 ; VG = mem256[g + 192]
 %line 3369+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 192]
+	vmovdqu64 ymm0, [r10 + 192]
 ; VB = VF11 & VG
 %line 3370+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 3371+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = VF11 & VG
 %line 3372+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -10036,7 +10026,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 256]
 %line 3374+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 3375+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -10045,7 +10035,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 288]
 %line 3377+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 3378+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -10054,7 +10044,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 320]
 %line 3380+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 3381+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -10063,7 +10053,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 352]
 %line 3383+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 3384+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -10078,13 +10068,13 @@ align 32
 	vmovdqu64 [rsp + 160], ymm0
 ; VG = mem256[g + 128]
 %line 3388+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 128]
+	vmovdqu64 ymm0, [r10 + 128]
 ; VB = VF11 & VG
 %line 3389+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 3390+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = VF11 & VG
 %line 3391+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -10093,7 +10083,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 192]
 %line 3393+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 3394+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -10102,7 +10092,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 224]
 %line 3396+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 3397+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -10111,7 +10101,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 256]
 %line 3399+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 3400+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -10120,7 +10110,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 288]
 %line 3402+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 3403+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -10129,7 +10119,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 320]
 %line 3405+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 3406+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -10138,7 +10128,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 352]
 %line 3408+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 3409+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -10153,13 +10143,13 @@ align 32
 	vmovdqu64 [rsp + 96], ymm0
 ; VG = mem256[g + 64]
 %line 3413+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 64]
+	vmovdqu64 ymm0, [r10 + 64]
 ; VB = VF11 & VG
 %line 3414+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 3415+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = VF11 & VG
 %line 3416+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -10168,7 +10158,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 128]
 %line 3418+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 3419+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -10177,7 +10167,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 160]
 %line 3421+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 3422+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -10186,7 +10176,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 192]
 %line 3424+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 3425+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -10195,7 +10185,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 224]
 %line 3427+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 3428+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -10204,7 +10194,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 256]
 %line 3430+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 3431+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -10213,7 +10203,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 288]
 %line 3433+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 3434+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -10222,7 +10212,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 320]
 %line 3436+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 3437+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -10231,7 +10221,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 352]
 %line 3439+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 3440+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -10249,13 +10239,13 @@ align 32
 	vmovdqu64 [rsp + 32], ymm0
 ; VG = mem256[g + 0]
 %line 3445+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VB = VF11 & VG
 %line 3446+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 32]
 %line 3447+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r10 + 32]
 ; VA = VF11 & VG
 %line 3448+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -10264,7 +10254,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 64]
 %line 3450+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r10 + 64]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 3451+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -10273,7 +10263,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 96]
 %line 3453+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 3454+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -10282,7 +10272,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 128]
 %line 3456+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 3457+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -10291,7 +10281,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 160]
 %line 3459+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 3460+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -10300,7 +10290,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 192]
 %line 3462+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 3463+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -10309,7 +10299,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 224]
 %line 3465+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 3466+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -10318,7 +10308,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 256]
 %line 3468+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 3469+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -10327,7 +10317,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 288]
 %line 3471+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 3472+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -10336,7 +10326,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 320]
 %line 3474+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 3475+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -10345,7 +10335,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 352]
 %line 3477+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 3478+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -10363,16 +10353,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 256]
 ; VT = mem256[h + 352]
 %line 3483+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 352]
+	vmovdqu64 ymm1, [rsi + 352]
 ; VB = VB ^ VT
 %line 3484+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 352] = VB
 %line 3485+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 352], ymm0
+	vmovdqu64 [rsi + 352], ymm0
 ; VG = mem256[g + 0]
 %line 3486+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF10 & VG
 %line 3487+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm13, ymm0
@@ -10381,7 +10371,7 @@ align 32
 	vpandd ymm0, ymm12, ymm0
 ; VG = mem256[g + 32]
 %line 3489+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 3490+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm12, ymm2, 120
@@ -10390,7 +10380,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm2, 120
 ; VG = mem256[g + 64]
 %line 3492+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 3493+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm11, ymm2, 120
@@ -10399,7 +10389,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm2, 120
 ; VG = mem256[g + 96]
 %line 3495+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r10 + 96]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 3496+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm10, ymm2, 120
@@ -10408,7 +10398,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm2, 120
 ; VG = mem256[g + 128]
 %line 3498+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r10 + 128]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 3499+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm9, ymm2, 120
@@ -10417,7 +10407,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm2, 120
 ; VG = mem256[g + 160]
 %line 3501+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r10 + 160]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 3502+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -10426,7 +10416,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 192]
 %line 3504+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r10 + 192]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 3505+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -10435,7 +10425,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 224]
 %line 3507+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 224]
+	vmovdqu64 ymm2, [r10 + 224]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 3508+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -10444,7 +10434,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 256]
 %line 3510+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 256]
+	vmovdqu64 ymm2, [r10 + 256]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 3511+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -10453,7 +10443,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 288]
 %line 3513+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 288]
+	vmovdqu64 ymm2, [r10 + 288]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 3514+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -10462,7 +10452,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 320]
 %line 3516+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 320]
+	vmovdqu64 ymm2, [r10 + 320]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 3517+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -10474,13 +10464,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 320]
 ; VT = mem256[h + 320]
 %line 3520+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r10 + 320]
+	vmovdqu64 ymm2, [rsi + 320]
 ; VA = VA ^ VT
 %line 3521+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 320] = VA
 %line 3522+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 320], ymm1
+	vmovdqu64 [rsi + 320], ymm1
 ; VB = VB ^ VS18
 %line 3523+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 192]
@@ -10489,16 +10479,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 288]
 ; VT = mem256[h + 288]
 %line 3525+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 288]
+	vmovdqu64 ymm1, [rsi + 288]
 ; VB = VB ^ VT
 %line 3526+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 288] = VB
 %line 3527+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 288], ymm0
+	vmovdqu64 [rsi + 288], ymm0
 ; VG = mem256[g + 0]
 %line 3528+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF8 & VG
 %line 3529+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm11, ymm0
@@ -10507,7 +10497,7 @@ align 32
 	vpandd ymm0, ymm10, ymm0
 ; VG = mem256[g + 32]
 %line 3531+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 3532+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm10, ymm2, 120
@@ -10516,7 +10506,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm2, 120
 ; VG = mem256[g + 64]
 %line 3534+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 3535+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm9, ymm2, 120
@@ -10525,7 +10515,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm2, 120
 ; VG = mem256[g + 96]
 %line 3537+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r10 + 96]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 3538+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -10534,7 +10524,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 128]
 %line 3540+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r10 + 128]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 3541+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -10543,7 +10533,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 160]
 %line 3543+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r10 + 160]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 3544+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -10552,7 +10542,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 192]
 %line 3546+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r10 + 192]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 3547+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -10561,7 +10551,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 224]
 %line 3549+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 224]
+	vmovdqu64 ymm2, [r10 + 224]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 3550+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -10570,7 +10560,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 256]
 %line 3552+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 256]
+	vmovdqu64 ymm2, [r10 + 256]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 3553+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -10582,13 +10572,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 256]
 ; VT = mem256[h + 256]
 %line 3556+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r10 + 256]
+	vmovdqu64 ymm2, [rsi + 256]
 ; VA = VA ^ VT
 %line 3557+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 256] = VA
 %line 3558+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 256], ymm1
+	vmovdqu64 [rsi + 256], ymm1
 ; VB = VB ^ VS16
 %line 3559+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 128]
@@ -10597,16 +10587,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 224]
 %line 3561+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 224]
+	vmovdqu64 ymm1, [rsi + 224]
 ; VB = VB ^ VT
 %line 3562+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 224] = VB
 %line 3563+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 224], ymm0
+	vmovdqu64 [rsi + 224], ymm0
 ; VG = mem256[g + 0]
 %line 3564+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF6 & VG
 %line 3565+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm9, ymm0
@@ -10615,7 +10605,7 @@ align 32
 	vpandd ymm0, ymm8, ymm0
 ; VG = mem256[g + 32]
 %line 3567+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 3568+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -10624,7 +10614,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 64]
 %line 3570+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 3571+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -10633,7 +10623,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 96]
 %line 3573+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r10 + 96]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 3574+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -10642,7 +10632,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 128]
 %line 3576+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r10 + 128]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 3577+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -10651,7 +10641,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 160]
 %line 3579+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r10 + 160]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 3580+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -10660,7 +10650,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 192]
 %line 3582+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r10 + 192]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 3583+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -10672,13 +10662,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 192]
 %line 3586+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r10 + 192]
+	vmovdqu64 ymm2, [rsi + 192]
 ; VA = VA ^ VT
 %line 3587+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 192] = VA
 %line 3588+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 192], ymm1
+	vmovdqu64 [rsi + 192], ymm1
 ; VB = VB ^ VS14
 %line 3589+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 64]
@@ -10687,16 +10677,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 160]
 %line 3591+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 160]
+	vmovdqu64 ymm1, [rsi + 160]
 ; VB = VB ^ VT
 %line 3592+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 160] = VB
 %line 3593+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 160], ymm0
+	vmovdqu64 [rsi + 160], ymm0
 ; VG = mem256[g + 0]
 %line 3594+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF4 & VG
 %line 3595+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm7, ymm0
@@ -10705,7 +10695,7 @@ align 32
 	vpandd ymm0, ymm6, ymm0
 ; VG = mem256[g + 32]
 %line 3597+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 3598+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -10714,7 +10704,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 64]
 %line 3600+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 3601+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -10723,7 +10713,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 96]
 %line 3603+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r10 + 96]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 3604+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -10732,7 +10722,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 128]
 %line 3606+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r10 + 128]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 3607+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -10744,13 +10734,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 128]
 %line 3610+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r10 + 128]
+	vmovdqu64 ymm2, [rsi + 128]
 ; VA = VA ^ VT
 %line 3611+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 128] = VA
 %line 3612+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 128], ymm1
+	vmovdqu64 [rsi + 128], ymm1
 ; VB = VB ^ VS12
 %line 3613+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 0]
@@ -10759,16 +10749,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 96]
 %line 3615+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 96]
+	vmovdqu64 ymm1, [rsi + 96]
 ; VB = VB ^ VT
 %line 3616+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 96] = VB
 %line 3617+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 96], ymm0
+	vmovdqu64 [rsi + 96], ymm0
 ; VG = mem256[g + 0]
 %line 3618+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF2 & VG
 %line 3619+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm5, ymm0
@@ -10777,7 +10767,7 @@ align 32
 	vpandd ymm0, ymm4, ymm0
 ; VG = mem256[g + 32]
 %line 3621+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 3622+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -10786,7 +10776,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 64]
 %line 3624+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 3625+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -10795,28 +10785,28 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 64]
 %line 3627+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r10 + 64]
+	vmovdqu64 ymm2, [rsi + 64]
 ; VA = VA ^ VT
 %line 3628+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 64] = VA
 %line 3629+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 64], ymm1
+	vmovdqu64 [rsi + 64], ymm1
 ; VB = VB ^ VS13
 %line 3630+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 32]
 %line 3631+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 32]
+	vmovdqu64 ymm1, [rsi + 32]
 ; VB = VB ^ VT
 %line 3632+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 32] = VB
 %line 3633+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 32], ymm0
+	vmovdqu64 [rsi + 32], ymm0
 ; VG = mem256[g + 0]
 %line 3634+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF0 & VG
 %line 3635+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm3, ymm0
@@ -10825,25 +10815,25 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 3637+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10]
+	vmovdqu64 ymm1, [rsi]
 ; VA = VA ^ VT
 %line 3638+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 3639+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10], ymm0
+	vmovdqu64 [rsi], ymm0
 ; f = &LO
 %line 3640+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	lea r8, [rsp + 352]
+	lea r10, [rsp + 352]
 ; h = &HB
 %line 3641+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	lea r9, [rsp + 736]
+	lea r11, [rsp + 736]
 ; VL = mem256[f + 0]
 %line 3642+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VH = mem256[h + 0]
 %line 3643+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9]
+	vmovdqu64 ymm1, [r11]
 ; VX = permute128(VL, VH, 0x20)
 %line 3644+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -10852,16 +10842,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 0] = VX
 %line 3646+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11], ymm2
+	vmovdqu64 [r8], ymm2
 ; mem256[p + 32] = VY
 %line 3647+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 32], ymm0
+	vmovdqu64 [r8 + 32], ymm0
 ; VL = mem256[f + 32]
 %line 3648+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 32]
+	vmovdqu64 ymm0, [r10 + 32]
 ; VH = mem256[h + 32]
 %line 3649+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 32]
+	vmovdqu64 ymm1, [r11 + 32]
 ; VX = permute128(VL, VH, 0x20)
 %line 3650+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -10870,16 +10860,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 512] = VX
 %line 3652+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 512], ymm2
+	vmovdqu64 [r8 + 512], ymm2
 ; mem256[p + 544] = VY
 %line 3653+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 544], ymm0
+	vmovdqu64 [r8 + 544], ymm0
 ; VL = mem256[f + 64]
 %line 3654+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 64]
+	vmovdqu64 ymm0, [r10 + 64]
 ; VH = mem256[h + 64]
 %line 3655+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 64]
+	vmovdqu64 ymm1, [r11 + 64]
 ; VX = permute128(VL, VH, 0x20)
 %line 3656+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -10888,16 +10878,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 1024] = VX
 %line 3658+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 1024], ymm2
+	vmovdqu64 [r8 + 1024], ymm2
 ; mem256[p + 1056] = VY
 %line 3659+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 1056], ymm0
+	vmovdqu64 [r8 + 1056], ymm0
 ; VL = mem256[f + 96]
 %line 3660+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 96]
+	vmovdqu64 ymm0, [r10 + 96]
 ; VH = mem256[h + 96]
 %line 3661+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 96]
+	vmovdqu64 ymm1, [r11 + 96]
 ; VX = permute128(VL, VH, 0x20)
 %line 3662+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -10906,16 +10896,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 1536] = VX
 %line 3664+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 1536], ymm2
+	vmovdqu64 [r8 + 1536], ymm2
 ; mem256[p + 1568] = VY
 %line 3665+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 1568], ymm0
+	vmovdqu64 [r8 + 1568], ymm0
 ; VL = mem256[f + 128]
 %line 3666+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 128]
+	vmovdqu64 ymm0, [r10 + 128]
 ; VH = mem256[h + 128]
 %line 3667+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 128]
+	vmovdqu64 ymm1, [r11 + 128]
 ; VX = permute128(VL, VH, 0x20)
 %line 3668+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -10924,16 +10914,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 2048] = VX
 %line 3670+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 2048], ymm2
+	vmovdqu64 [r8 + 2048], ymm2
 ; mem256[p + 2080] = VY
 %line 3671+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 2080], ymm0
+	vmovdqu64 [r8 + 2080], ymm0
 ; VL = mem256[f + 160]
 %line 3672+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 160]
+	vmovdqu64 ymm0, [r10 + 160]
 ; VH = mem256[h + 160]
 %line 3673+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 160]
+	vmovdqu64 ymm1, [r11 + 160]
 ; VX = permute128(VL, VH, 0x20)
 %line 3674+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -10942,16 +10932,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 2560] = VX
 %line 3676+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 2560], ymm2
+	vmovdqu64 [r8 + 2560], ymm2
 ; mem256[p + 2592] = VY
 %line 3677+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 2592], ymm0
+	vmovdqu64 [r8 + 2592], ymm0
 ; VL = mem256[f + 192]
 %line 3678+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 192]
+	vmovdqu64 ymm0, [r10 + 192]
 ; VH = mem256[h + 192]
 %line 3679+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 192]
+	vmovdqu64 ymm1, [r11 + 192]
 ; VX = permute128(VL, VH, 0x20)
 %line 3680+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -10960,16 +10950,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 3072] = VX
 %line 3682+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 3072], ymm2
+	vmovdqu64 [r8 + 3072], ymm2
 ; mem256[p + 3104] = VY
 %line 3683+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 3104], ymm0
+	vmovdqu64 [r8 + 3104], ymm0
 ; VL = mem256[f + 224]
 %line 3684+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 224]
+	vmovdqu64 ymm0, [r10 + 224]
 ; VH = mem256[h + 224]
 %line 3685+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r11 + 224]
 ; VX = permute128(VL, VH, 0x20)
 %line 3686+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -10978,16 +10968,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 3584] = VX
 %line 3688+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 3584], ymm2
+	vmovdqu64 [r8 + 3584], ymm2
 ; mem256[p + 3616] = VY
 %line 3689+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 3616], ymm0
+	vmovdqu64 [r8 + 3616], ymm0
 ; VL = mem256[f + 256]
 %line 3690+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 256]
+	vmovdqu64 ymm0, [r10 + 256]
 ; VH = mem256[h + 256]
 %line 3691+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r11 + 256]
 ; VX = permute128(VL, VH, 0x20)
 %line 3692+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -10996,16 +10986,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 4096] = VX
 %line 3694+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 4096], ymm2
+	vmovdqu64 [r8 + 4096], ymm2
 ; mem256[p + 4128] = VY
 %line 3695+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 4128], ymm0
+	vmovdqu64 [r8 + 4128], ymm0
 ; VL = mem256[f + 288]
 %line 3696+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 288]
+	vmovdqu64 ymm0, [r10 + 288]
 ; VH = mem256[h + 288]
 %line 3697+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r11 + 288]
 ; VX = permute128(VL, VH, 0x20)
 %line 3698+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -11014,16 +11004,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 4608] = VX
 %line 3700+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 4608], ymm2
+	vmovdqu64 [r8 + 4608], ymm2
 ; mem256[p + 4640] = VY
 %line 3701+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 4640], ymm0
+	vmovdqu64 [r8 + 4640], ymm0
 ; VL = mem256[f + 320]
 %line 3702+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 320]
+	vmovdqu64 ymm0, [r10 + 320]
 ; VH = mem256[h + 320]
 %line 3703+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r11 + 320]
 ; VX = permute128(VL, VH, 0x20)
 %line 3704+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -11032,16 +11022,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 5120] = VX
 %line 3706+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 5120], ymm2
+	vmovdqu64 [r8 + 5120], ymm2
 ; mem256[p + 5152] = VY
 %line 3707+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 5152], ymm0
+	vmovdqu64 [r8 + 5152], ymm0
 ; VL = mem256[f + 352]
 %line 3708+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 352]
+	vmovdqu64 ymm0, [r10 + 352]
 ; VH = mem256[h + 352]
 %line 3709+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r11 + 352]
 ; VX = permute128(VL, VH, 0x20)
 %line 3710+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -11050,19 +11040,19 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 5632] = VX
 %line 3712+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 5632], ymm2
+	vmovdqu64 [r8 + 5632], ymm2
 ; mem256[p + 5664] = VY
 %line 3713+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 5664], ymm0
+	vmovdqu64 [r8 + 5664], ymm0
 ; p = p + 64
 %line 3714+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	add r11, 64
+	add r8, 64
 ; o1 = o1 - 1
 %line 3715+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	sub rsi, 1
+	sub r9, 1
 ; =? o1 - 0
 %line 3716+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	cmp rsi, 0
+	cmp r9, 0
 ; goto l10 if !=
 %line 3717+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	jne .Ll10
@@ -11072,22 +11062,20 @@ align 32
 ; o1 = 8
 %line 3720+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 8
-	mov r11, r8
-	mov rsi, r9
 align 32
 .Ll11:
 ; f = &LO
 %line 3722+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	lea r8, [rsp + 352]
+	lea r10, [rsp + 352]
 ; h = &HB
 %line 3723+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	lea r9, [rsp + 736]
+	lea r11, [rsp + 736]
 ; VX = mem256[p + 0]
 %line 3724+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11]
+	vmovdqu64 ymm0, [r8]
 ; VY = mem256[p + 32]
 %line 3725+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 32]
+	vmovdqu64 ymm1, [r8 + 32]
 ; VL = unpacklo64(VX, VY)
 %line 3726+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -11099,16 +11087,16 @@ align 32
 	vpxord ymm2, ymm2, ymm0
 ; mem256[f + 0] = VL
 %line 3729+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8], ymm2
+	vmovdqu64 [r10], ymm2
 ; mem256[h + 0] = VH
 %line 3730+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r9], ymm0
+	vmovdqu64 [r11], ymm0
 ; VX = mem256[p + 512]
 %line 3731+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 512]
+	vmovdqu64 ymm0, [r8 + 512]
 ; VY = mem256[p + 544]
 %line 3732+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 544]
+	vmovdqu64 ymm1, [r8 + 544]
 ; VL = unpacklo64(VX, VY)
 %line 3733+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -11120,16 +11108,16 @@ align 32
 	vpxord ymm2, ymm2, ymm0
 ; mem256[f + 32] = VL
 %line 3736+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 32], ymm2
+	vmovdqu64 [r10 + 32], ymm2
 ; mem256[h + 32] = VH
 %line 3737+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r9 + 32], ymm0
+	vmovdqu64 [r11 + 32], ymm0
 ; VX = mem256[p + 1024]
 %line 3738+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 1024]
+	vmovdqu64 ymm0, [r8 + 1024]
 ; VY = mem256[p + 1056]
 %line 3739+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 1056]
+	vmovdqu64 ymm1, [r8 + 1056]
 ; VL = unpacklo64(VX, VY)
 %line 3740+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -11141,16 +11129,16 @@ align 32
 	vpxord ymm2, ymm2, ymm0
 ; mem256[f + 64] = VL
 %line 3743+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 64], ymm2
+	vmovdqu64 [r10 + 64], ymm2
 ; mem256[h + 64] = VH
 %line 3744+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r9 + 64], ymm0
+	vmovdqu64 [r11 + 64], ymm0
 ; VX = mem256[p + 1536]
 %line 3745+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 1536]
+	vmovdqu64 ymm0, [r8 + 1536]
 ; VY = mem256[p + 1568]
 %line 3746+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 1568]
+	vmovdqu64 ymm1, [r8 + 1568]
 ; VL = unpacklo64(VX, VY)
 %line 3747+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -11162,16 +11150,16 @@ align 32
 	vpxord ymm2, ymm2, ymm0
 ; mem256[f + 96] = VL
 %line 3750+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 96], ymm2
+	vmovdqu64 [r10 + 96], ymm2
 ; mem256[h + 96] = VH
 %line 3751+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r9 + 96], ymm0
+	vmovdqu64 [r11 + 96], ymm0
 ; VX = mem256[p + 2048]
 %line 3752+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 2048]
+	vmovdqu64 ymm0, [r8 + 2048]
 ; VY = mem256[p + 2080]
 %line 3753+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 2080]
+	vmovdqu64 ymm1, [r8 + 2080]
 ; VL = unpacklo64(VX, VY)
 %line 3754+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -11183,16 +11171,16 @@ align 32
 	vpxord ymm2, ymm2, ymm0
 ; mem256[f + 128] = VL
 %line 3757+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 128], ymm2
+	vmovdqu64 [r10 + 128], ymm2
 ; mem256[h + 128] = VH
 %line 3758+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r9 + 128], ymm0
+	vmovdqu64 [r11 + 128], ymm0
 ; VX = mem256[p + 2560]
 %line 3759+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 2560]
+	vmovdqu64 ymm0, [r8 + 2560]
 ; VY = mem256[p + 2592]
 %line 3760+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 2592]
+	vmovdqu64 ymm1, [r8 + 2592]
 ; VL = unpacklo64(VX, VY)
 %line 3761+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -11204,16 +11192,16 @@ align 32
 	vpxord ymm2, ymm2, ymm0
 ; mem256[f + 160] = VL
 %line 3764+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 160], ymm2
+	vmovdqu64 [r10 + 160], ymm2
 ; mem256[h + 160] = VH
 %line 3765+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r9 + 160], ymm0
+	vmovdqu64 [r11 + 160], ymm0
 ; VX = mem256[p + 3072]
 %line 3766+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 3072]
+	vmovdqu64 ymm0, [r8 + 3072]
 ; VY = mem256[p + 3104]
 %line 3767+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 3104]
+	vmovdqu64 ymm1, [r8 + 3104]
 ; VL = unpacklo64(VX, VY)
 %line 3768+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -11225,16 +11213,16 @@ align 32
 	vpxord ymm2, ymm2, ymm0
 ; mem256[f + 192] = VL
 %line 3771+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 192], ymm2
+	vmovdqu64 [r10 + 192], ymm2
 ; mem256[h + 192] = VH
 %line 3772+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r9 + 192], ymm0
+	vmovdqu64 [r11 + 192], ymm0
 ; VX = mem256[p + 3584]
 %line 3773+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 3584]
+	vmovdqu64 ymm0, [r8 + 3584]
 ; VY = mem256[p + 3616]
 %line 3774+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 3616]
+	vmovdqu64 ymm1, [r8 + 3616]
 ; VL = unpacklo64(VX, VY)
 %line 3775+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -11246,16 +11234,16 @@ align 32
 	vpxord ymm2, ymm2, ymm0
 ; mem256[f + 224] = VL
 %line 3778+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 224], ymm2
+	vmovdqu64 [r10 + 224], ymm2
 ; mem256[h + 224] = VH
 %line 3779+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r9 + 224], ymm0
+	vmovdqu64 [r11 + 224], ymm0
 ; VX = mem256[p + 4096]
 %line 3780+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 4096]
+	vmovdqu64 ymm0, [r8 + 4096]
 ; VY = mem256[p + 4128]
 %line 3781+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 4128]
+	vmovdqu64 ymm1, [r8 + 4128]
 ; VL = unpacklo64(VX, VY)
 %line 3782+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -11267,16 +11255,16 @@ align 32
 	vpxord ymm2, ymm2, ymm0
 ; mem256[f + 256] = VL
 %line 3785+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 256], ymm2
+	vmovdqu64 [r10 + 256], ymm2
 ; mem256[h + 256] = VH
 %line 3786+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r9 + 256], ymm0
+	vmovdqu64 [r11 + 256], ymm0
 ; VX = mem256[p + 4608]
 %line 3787+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 4608]
+	vmovdqu64 ymm0, [r8 + 4608]
 ; VY = mem256[p + 4640]
 %line 3788+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 4640]
+	vmovdqu64 ymm1, [r8 + 4640]
 ; VL = unpacklo64(VX, VY)
 %line 3789+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -11288,16 +11276,16 @@ align 32
 	vpxord ymm2, ymm2, ymm0
 ; mem256[f + 288] = VL
 %line 3792+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 288], ymm2
+	vmovdqu64 [r10 + 288], ymm2
 ; mem256[h + 288] = VH
 %line 3793+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r9 + 288], ymm0
+	vmovdqu64 [r11 + 288], ymm0
 ; VX = mem256[p + 5120]
 %line 3794+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 5120]
+	vmovdqu64 ymm0, [r8 + 5120]
 ; VY = mem256[p + 5152]
 %line 3795+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5152]
+	vmovdqu64 ymm1, [r8 + 5152]
 ; VL = unpacklo64(VX, VY)
 %line 3796+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -11309,16 +11297,16 @@ align 32
 	vpxord ymm2, ymm2, ymm0
 ; mem256[f + 320] = VL
 %line 3799+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 320], ymm2
+	vmovdqu64 [r10 + 320], ymm2
 ; mem256[h + 320] = VH
 %line 3800+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r9 + 320], ymm0
+	vmovdqu64 [r11 + 320], ymm0
 ; VX = mem256[p + 5632]
 %line 3801+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 5632]
+	vmovdqu64 ymm0, [r8 + 5632]
 ; VY = mem256[p + 5664]
 %line 3802+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5664]
+	vmovdqu64 ymm1, [r8 + 5664]
 ; VL = unpacklo64(VX, VY)
 %line 3803+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -11330,67 +11318,67 @@ align 32
 	vpxord ymm2, ymm2, ymm0
 ; mem256[f + 352] = VL
 %line 3806+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 352], ymm2
+	vmovdqu64 [r10 + 352], ymm2
 ; mem256[h + 352] = VH
 %line 3807+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r9 + 352], ymm0
+	vmovdqu64 [r11 + 352], ymm0
 ; g = &TB
 %line 3808+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	lea r8, [rsp + 1696]
+	lea r10, [rsp + 1696]
 ; g = g + 6144
 %line 3809+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	add r8, 6144
+	add r10, 6144
 ; f = &LO
 %line 3810+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	lea r9, [rsp + 352]
+	lea r11, [rsp + 352]
 ; h = &HB
 %line 3811+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	lea r10, [rsp + 736]
+	lea rsi, [rsp + 736]
 ; VF0 = mem256[f + 0]
 %line 3812+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm3, [r9]
+	vmovdqu64 ymm3, [r11]
 ; VF1 = mem256[f + 32]
 %line 3813+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm4, [r9 + 32]
+	vmovdqu64 ymm4, [r11 + 32]
 ; VF2 = mem256[f + 64]
 %line 3814+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm5, [r9 + 64]
+	vmovdqu64 ymm5, [r11 + 64]
 ; VF3 = mem256[f + 96]
 %line 3815+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm6, [r9 + 96]
+	vmovdqu64 ymm6, [r11 + 96]
 ; VF4 = mem256[f + 128]
 %line 3816+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm7, [r9 + 128]
+	vmovdqu64 ymm7, [r11 + 128]
 ; VF5 = mem256[f + 160]
 %line 3817+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm8, [r9 + 160]
+	vmovdqu64 ymm8, [r11 + 160]
 ; VF6 = mem256[f + 192]
 %line 3818+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm9, [r9 + 192]
+	vmovdqu64 ymm9, [r11 + 192]
 ; VF7 = mem256[f + 224]
 %line 3819+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm10, [r9 + 224]
+	vmovdqu64 ymm10, [r11 + 224]
 ; VF8 = mem256[f + 256]
 %line 3820+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm11, [r9 + 256]
+	vmovdqu64 ymm11, [r11 + 256]
 ; VF9 = mem256[f + 288]
 %line 3821+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm12, [r9 + 288]
+	vmovdqu64 ymm12, [r11 + 288]
 ; VF10 = mem256[f + 320]
 %line 3822+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm13, [r9 + 320]
+	vmovdqu64 ymm13, [r11 + 320]
 ; VF11 = mem256[f + 352]
 %line 3823+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm14, [r9 + 352]
+	vmovdqu64 ymm14, [r11 + 352]
 ; VG = mem256[g + 320]
 %line 3824+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 320]
+	vmovdqu64 ymm0, [r10 + 320]
 ; VB = VF11 & VG
 %line 3825+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 3826+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = VF11 & VG
 %line 3827+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -11405,13 +11393,13 @@ align 32
 	vmovdqu64 [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 3831+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 256]
+	vmovdqu64 ymm0, [r10 + 256]
 ; VB = VF11 & VG
 %line 3832+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 3833+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = VF11 & VG
 %line 3834+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -11420,7 +11408,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 320]
 %line 3836+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 3837+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -11429,7 +11417,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 352]
 %line 3839+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 3840+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -11444,13 +11432,13 @@ align 32
 	vmovdqu64 [rsp + 224], ymm0
 ; VG = mem256[g + 192]
 %line 3844+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 192]
+	vmovdqu64 ymm0, [r10 + 192]
 ; VB = VF11 & VG
 %line 3845+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 3846+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = VF11 & VG
 %line 3847+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -11459,7 +11447,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 256]
 %line 3849+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 3850+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -11468,7 +11456,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 288]
 %line 3852+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 3853+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -11477,7 +11465,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 320]
 %line 3855+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 3856+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -11486,7 +11474,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 352]
 %line 3858+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 3859+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -11501,13 +11489,13 @@ align 32
 	vmovdqu64 [rsp + 160], ymm0
 ; VG = mem256[g + 128]
 %line 3863+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 128]
+	vmovdqu64 ymm0, [r10 + 128]
 ; VB = VF11 & VG
 %line 3864+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 3865+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = VF11 & VG
 %line 3866+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -11516,7 +11504,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 192]
 %line 3868+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 3869+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -11525,7 +11513,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 224]
 %line 3871+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 3872+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -11534,7 +11522,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 256]
 %line 3874+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 3875+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -11543,7 +11531,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 288]
 %line 3877+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 3878+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -11552,7 +11540,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 320]
 %line 3880+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 3881+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -11561,7 +11549,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 352]
 %line 3883+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 3884+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -11576,13 +11564,13 @@ align 32
 	vmovdqu64 [rsp + 96], ymm0
 ; VG = mem256[g + 64]
 %line 3888+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 64]
+	vmovdqu64 ymm0, [r10 + 64]
 ; VB = VF11 & VG
 %line 3889+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 3890+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = VF11 & VG
 %line 3891+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -11591,7 +11579,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 128]
 %line 3893+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 3894+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -11600,7 +11588,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 160]
 %line 3896+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 3897+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -11609,7 +11597,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 192]
 %line 3899+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 3900+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -11618,7 +11606,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 224]
 %line 3902+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 3903+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -11627,7 +11615,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 256]
 %line 3905+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 3906+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -11636,7 +11624,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 288]
 %line 3908+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 3909+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -11645,7 +11633,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 320]
 %line 3911+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 3912+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -11654,7 +11642,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 352]
 %line 3914+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 3915+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -11672,13 +11660,13 @@ align 32
 	vmovdqu64 [rsp + 32], ymm0
 ; VG = mem256[g + 0]
 %line 3920+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VB = VF11 & VG
 %line 3921+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 32]
 %line 3922+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r10 + 32]
 ; VA = VF11 & VG
 %line 3923+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -11687,7 +11675,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 64]
 %line 3925+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r10 + 64]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 3926+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -11696,7 +11684,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 96]
 %line 3928+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 3929+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -11705,7 +11693,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 128]
 %line 3931+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 3932+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -11714,7 +11702,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 160]
 %line 3934+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 3935+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -11723,7 +11711,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 192]
 %line 3937+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 3938+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -11732,7 +11720,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 224]
 %line 3940+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 3941+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -11741,7 +11729,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 256]
 %line 3943+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 3944+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -11750,7 +11738,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 288]
 %line 3946+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 3947+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -11759,7 +11747,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 320]
 %line 3949+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 3950+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -11768,7 +11756,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 352]
 %line 3952+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 3953+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -11786,16 +11774,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 256]
 ; VT = mem256[h + 352]
 %line 3958+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 352]
+	vmovdqu64 ymm1, [rsi + 352]
 ; VB = VB ^ VT
 %line 3959+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 352] = VB
 %line 3960+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 352], ymm0
+	vmovdqu64 [rsi + 352], ymm0
 ; VG = mem256[g + 0]
 %line 3961+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF10 & VG
 %line 3962+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm13, ymm0
@@ -11804,7 +11792,7 @@ align 32
 	vpandd ymm0, ymm12, ymm0
 ; VG = mem256[g + 32]
 %line 3964+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 3965+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm12, ymm2, 120
@@ -11813,7 +11801,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm2, 120
 ; VG = mem256[g + 64]
 %line 3967+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 3968+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm11, ymm2, 120
@@ -11822,7 +11810,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm2, 120
 ; VG = mem256[g + 96]
 %line 3970+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r10 + 96]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 3971+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm10, ymm2, 120
@@ -11831,7 +11819,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm2, 120
 ; VG = mem256[g + 128]
 %line 3973+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r10 + 128]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 3974+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm9, ymm2, 120
@@ -11840,7 +11828,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm2, 120
 ; VG = mem256[g + 160]
 %line 3976+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r10 + 160]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 3977+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -11849,7 +11837,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 192]
 %line 3979+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r10 + 192]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 3980+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -11858,7 +11846,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 224]
 %line 3982+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 224]
+	vmovdqu64 ymm2, [r10 + 224]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 3983+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -11867,7 +11855,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 256]
 %line 3985+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 256]
+	vmovdqu64 ymm2, [r10 + 256]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 3986+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -11876,7 +11864,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 288]
 %line 3988+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 288]
+	vmovdqu64 ymm2, [r10 + 288]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 3989+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -11885,7 +11873,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 320]
 %line 3991+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 320]
+	vmovdqu64 ymm2, [r10 + 320]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 3992+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -11897,13 +11885,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 320]
 ; VT = mem256[h + 320]
 %line 3995+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r10 + 320]
+	vmovdqu64 ymm2, [rsi + 320]
 ; VA = VA ^ VT
 %line 3996+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 320] = VA
 %line 3997+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 320], ymm1
+	vmovdqu64 [rsi + 320], ymm1
 ; VB = VB ^ VS18
 %line 3998+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 192]
@@ -11912,16 +11900,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 288]
 ; VT = mem256[h + 288]
 %line 4000+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 288]
+	vmovdqu64 ymm1, [rsi + 288]
 ; VB = VB ^ VT
 %line 4001+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 288] = VB
 %line 4002+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 288], ymm0
+	vmovdqu64 [rsi + 288], ymm0
 ; VG = mem256[g + 0]
 %line 4003+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF8 & VG
 %line 4004+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm11, ymm0
@@ -11930,7 +11918,7 @@ align 32
 	vpandd ymm0, ymm10, ymm0
 ; VG = mem256[g + 32]
 %line 4006+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 4007+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm10, ymm2, 120
@@ -11939,7 +11927,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm2, 120
 ; VG = mem256[g + 64]
 %line 4009+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 4010+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm9, ymm2, 120
@@ -11948,7 +11936,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm2, 120
 ; VG = mem256[g + 96]
 %line 4012+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r10 + 96]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 4013+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -11957,7 +11945,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 128]
 %line 4015+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r10 + 128]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 4016+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -11966,7 +11954,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 160]
 %line 4018+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r10 + 160]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 4019+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -11975,7 +11963,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 192]
 %line 4021+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r10 + 192]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 4022+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -11984,7 +11972,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 224]
 %line 4024+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 224]
+	vmovdqu64 ymm2, [r10 + 224]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 4025+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -11993,7 +11981,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 256]
 %line 4027+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 256]
+	vmovdqu64 ymm2, [r10 + 256]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 4028+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -12005,13 +11993,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 256]
 ; VT = mem256[h + 256]
 %line 4031+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r10 + 256]
+	vmovdqu64 ymm2, [rsi + 256]
 ; VA = VA ^ VT
 %line 4032+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 256] = VA
 %line 4033+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 256], ymm1
+	vmovdqu64 [rsi + 256], ymm1
 ; VB = VB ^ VS16
 %line 4034+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 128]
@@ -12020,16 +12008,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 224]
 %line 4036+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 224]
+	vmovdqu64 ymm1, [rsi + 224]
 ; VB = VB ^ VT
 %line 4037+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 224] = VB
 %line 4038+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 224], ymm0
+	vmovdqu64 [rsi + 224], ymm0
 ; VG = mem256[g + 0]
 %line 4039+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF6 & VG
 %line 4040+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm9, ymm0
@@ -12038,7 +12026,7 @@ align 32
 	vpandd ymm0, ymm8, ymm0
 ; VG = mem256[g + 32]
 %line 4042+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 4043+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -12047,7 +12035,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 64]
 %line 4045+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 4046+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -12056,7 +12044,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 96]
 %line 4048+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r10 + 96]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 4049+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -12065,7 +12053,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 128]
 %line 4051+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r10 + 128]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 4052+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -12074,7 +12062,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 160]
 %line 4054+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r10 + 160]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 4055+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -12083,7 +12071,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 192]
 %line 4057+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r10 + 192]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 4058+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -12095,13 +12083,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 192]
 %line 4061+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r10 + 192]
+	vmovdqu64 ymm2, [rsi + 192]
 ; VA = VA ^ VT
 %line 4062+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 192] = VA
 %line 4063+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 192], ymm1
+	vmovdqu64 [rsi + 192], ymm1
 ; VB = VB ^ VS14
 %line 4064+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 64]
@@ -12110,16 +12098,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 160]
 %line 4066+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 160]
+	vmovdqu64 ymm1, [rsi + 160]
 ; VB = VB ^ VT
 %line 4067+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 160] = VB
 %line 4068+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 160], ymm0
+	vmovdqu64 [rsi + 160], ymm0
 ; VG = mem256[g + 0]
 %line 4069+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF4 & VG
 %line 4070+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm7, ymm0
@@ -12128,7 +12116,7 @@ align 32
 	vpandd ymm0, ymm6, ymm0
 ; VG = mem256[g + 32]
 %line 4072+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 4073+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -12137,7 +12125,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 64]
 %line 4075+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 4076+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -12146,7 +12134,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 96]
 %line 4078+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r10 + 96]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 4079+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -12155,7 +12143,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 128]
 %line 4081+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r10 + 128]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 4082+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -12167,13 +12155,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 128]
 %line 4085+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r10 + 128]
+	vmovdqu64 ymm2, [rsi + 128]
 ; VA = VA ^ VT
 %line 4086+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 128] = VA
 %line 4087+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 128], ymm1
+	vmovdqu64 [rsi + 128], ymm1
 ; VB = VB ^ VS12
 %line 4088+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 0]
@@ -12182,16 +12170,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 96]
 %line 4090+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 96]
+	vmovdqu64 ymm1, [rsi + 96]
 ; VB = VB ^ VT
 %line 4091+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 96] = VB
 %line 4092+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 96], ymm0
+	vmovdqu64 [rsi + 96], ymm0
 ; VG = mem256[g + 0]
 %line 4093+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF2 & VG
 %line 4094+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm5, ymm0
@@ -12200,7 +12188,7 @@ align 32
 	vpandd ymm0, ymm4, ymm0
 ; VG = mem256[g + 32]
 %line 4096+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 4097+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -12209,7 +12197,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 64]
 %line 4099+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 4100+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -12218,28 +12206,28 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 64]
 %line 4102+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r10 + 64]
+	vmovdqu64 ymm2, [rsi + 64]
 ; VA = VA ^ VT
 %line 4103+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 64] = VA
 %line 4104+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 64], ymm1
+	vmovdqu64 [rsi + 64], ymm1
 ; VB = VB ^ VS13
 %line 4105+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 32]
 %line 4106+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 32]
+	vmovdqu64 ymm1, [rsi + 32]
 ; VB = VB ^ VT
 %line 4107+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 32] = VB
 %line 4108+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 32], ymm0
+	vmovdqu64 [rsi + 32], ymm0
 ; VG = mem256[g + 0]
 %line 4109+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF0 & VG
 %line 4110+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm3, ymm0
@@ -12248,25 +12236,25 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 4112+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10]
+	vmovdqu64 ymm1, [rsi]
 ; VA = VA ^ VT
 %line 4113+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 4114+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10], ymm0
+	vmovdqu64 [rsi], ymm0
 ; f = &LO
 %line 4115+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	lea r8, [rsp + 352]
+	lea r10, [rsp + 352]
 ; h = &HB
 %line 4116+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	lea r9, [rsp + 736]
+	lea r11, [rsp + 736]
 ; VL = mem256[f + 0]
 %line 4117+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VH = mem256[h + 0]
 %line 4118+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9]
+	vmovdqu64 ymm1, [r11]
 ; VX = unpacklo64(VL, VH)
 %line 4119+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -12275,16 +12263,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 0] = VX
 %line 4121+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11], ymm2
+	vmovdqu64 [r8], ymm2
 ; mem256[p + 32] = VY
 %line 4122+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 32], ymm0
+	vmovdqu64 [r8 + 32], ymm0
 ; VL = mem256[f + 32]
 %line 4123+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 32]
+	vmovdqu64 ymm0, [r10 + 32]
 ; VH = mem256[h + 32]
 %line 4124+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 32]
+	vmovdqu64 ymm1, [r11 + 32]
 ; VX = unpacklo64(VL, VH)
 %line 4125+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -12293,16 +12281,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 512] = VX
 %line 4127+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 512], ymm2
+	vmovdqu64 [r8 + 512], ymm2
 ; mem256[p + 544] = VY
 %line 4128+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 544], ymm0
+	vmovdqu64 [r8 + 544], ymm0
 ; VL = mem256[f + 64]
 %line 4129+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 64]
+	vmovdqu64 ymm0, [r10 + 64]
 ; VH = mem256[h + 64]
 %line 4130+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 64]
+	vmovdqu64 ymm1, [r11 + 64]
 ; VX = unpacklo64(VL, VH)
 %line 4131+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -12311,16 +12299,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 1024] = VX
 %line 4133+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 1024], ymm2
+	vmovdqu64 [r8 + 1024], ymm2
 ; mem256[p + 1056] = VY
 %line 4134+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 1056], ymm0
+	vmovdqu64 [r8 + 1056], ymm0
 ; VL = mem256[f + 96]
 %line 4135+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 96]
+	vmovdqu64 ymm0, [r10 + 96]
 ; VH = mem256[h + 96]
 %line 4136+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 96]
+	vmovdqu64 ymm1, [r11 + 96]
 ; VX = unpacklo64(VL, VH)
 %line 4137+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -12329,16 +12317,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 1536] = VX
 %line 4139+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 1536], ymm2
+	vmovdqu64 [r8 + 1536], ymm2
 ; mem256[p + 1568] = VY
 %line 4140+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 1568], ymm0
+	vmovdqu64 [r8 + 1568], ymm0
 ; VL = mem256[f + 128]
 %line 4141+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 128]
+	vmovdqu64 ymm0, [r10 + 128]
 ; VH = mem256[h + 128]
 %line 4142+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 128]
+	vmovdqu64 ymm1, [r11 + 128]
 ; VX = unpacklo64(VL, VH)
 %line 4143+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -12347,16 +12335,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 2048] = VX
 %line 4145+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 2048], ymm2
+	vmovdqu64 [r8 + 2048], ymm2
 ; mem256[p + 2080] = VY
 %line 4146+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 2080], ymm0
+	vmovdqu64 [r8 + 2080], ymm0
 ; VL = mem256[f + 160]
 %line 4147+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 160]
+	vmovdqu64 ymm0, [r10 + 160]
 ; VH = mem256[h + 160]
 %line 4148+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 160]
+	vmovdqu64 ymm1, [r11 + 160]
 ; VX = unpacklo64(VL, VH)
 %line 4149+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -12365,16 +12353,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 2560] = VX
 %line 4151+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 2560], ymm2
+	vmovdqu64 [r8 + 2560], ymm2
 ; mem256[p + 2592] = VY
 %line 4152+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 2592], ymm0
+	vmovdqu64 [r8 + 2592], ymm0
 ; VL = mem256[f + 192]
 %line 4153+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 192]
+	vmovdqu64 ymm0, [r10 + 192]
 ; VH = mem256[h + 192]
 %line 4154+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 192]
+	vmovdqu64 ymm1, [r11 + 192]
 ; VX = unpacklo64(VL, VH)
 %line 4155+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -12383,16 +12371,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 3072] = VX
 %line 4157+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 3072], ymm2
+	vmovdqu64 [r8 + 3072], ymm2
 ; mem256[p + 3104] = VY
 %line 4158+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 3104], ymm0
+	vmovdqu64 [r8 + 3104], ymm0
 ; VL = mem256[f + 224]
 %line 4159+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 224]
+	vmovdqu64 ymm0, [r10 + 224]
 ; VH = mem256[h + 224]
 %line 4160+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r11 + 224]
 ; VX = unpacklo64(VL, VH)
 %line 4161+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -12401,16 +12389,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 3584] = VX
 %line 4163+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 3584], ymm2
+	vmovdqu64 [r8 + 3584], ymm2
 ; mem256[p + 3616] = VY
 %line 4164+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 3616], ymm0
+	vmovdqu64 [r8 + 3616], ymm0
 ; VL = mem256[f + 256]
 %line 4165+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 256]
+	vmovdqu64 ymm0, [r10 + 256]
 ; VH = mem256[h + 256]
 %line 4166+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r11 + 256]
 ; VX = unpacklo64(VL, VH)
 %line 4167+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -12419,16 +12407,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 4096] = VX
 %line 4169+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 4096], ymm2
+	vmovdqu64 [r8 + 4096], ymm2
 ; mem256[p + 4128] = VY
 %line 4170+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 4128], ymm0
+	vmovdqu64 [r8 + 4128], ymm0
 ; VL = mem256[f + 288]
 %line 4171+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 288]
+	vmovdqu64 ymm0, [r10 + 288]
 ; VH = mem256[h + 288]
 %line 4172+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r11 + 288]
 ; VX = unpacklo64(VL, VH)
 %line 4173+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -12437,16 +12425,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 4608] = VX
 %line 4175+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 4608], ymm2
+	vmovdqu64 [r8 + 4608], ymm2
 ; mem256[p + 4640] = VY
 %line 4176+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 4640], ymm0
+	vmovdqu64 [r8 + 4640], ymm0
 ; VL = mem256[f + 320]
 %line 4177+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 320]
+	vmovdqu64 ymm0, [r10 + 320]
 ; VH = mem256[h + 320]
 %line 4178+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r11 + 320]
 ; VX = unpacklo64(VL, VH)
 %line 4179+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -12455,16 +12443,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 5120] = VX
 %line 4181+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 5120], ymm2
+	vmovdqu64 [r8 + 5120], ymm2
 ; mem256[p + 5152] = VY
 %line 4182+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 5152], ymm0
+	vmovdqu64 [r8 + 5152], ymm0
 ; VL = mem256[f + 352]
 %line 4183+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 352]
+	vmovdqu64 ymm0, [r10 + 352]
 ; VH = mem256[h + 352]
 %line 4184+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r11 + 352]
 ; VX = unpacklo64(VL, VH)
 %line 4185+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -12473,19 +12461,19 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 5632] = VX
 %line 4187+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 5632], ymm2
+	vmovdqu64 [r8 + 5632], ymm2
 ; mem256[p + 5664] = VY
 %line 4188+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 5664], ymm0
+	vmovdqu64 [r8 + 5664], ymm0
 ; p = p + 64
 %line 4189+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	add r11, 64
+	add r8, 64
 ; o1 = o1 - 1
 %line 4190+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	sub rsi, 1
+	sub r9, 1
 ; =? o1 - 0
 %line 4191+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	cmp rsi, 0
+	cmp r9, 0
 ; goto l11 if !=
 %line 4192+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	jne .Ll11
@@ -12495,16 +12483,14 @@ align 32
 ; o1 = 16
 %line 4195+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 16
-	mov r11, r8
-	mov rsi, r9
 align 32
 .Ll12:
 ; f = &HB
 %line 4197+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	lea r8, [rsp + 736]
+	lea r10, [rsp + 736]
 ; VX = mem256[p + 0]
 %line 4198+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11]
+	vmovdqu64 ymm0, [r8]
 ; 4x VH = VX >> 32
 %line 4199+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsrlq ymm1, ymm0, 32
@@ -12513,7 +12499,7 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 0] = VX
 %line 4201+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11], ymm0
+	vmovdqu64 [r8], ymm0
 ; 4x VH = VX << 32
 %line 4202+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsllq ymm0, ymm0, 32
@@ -12522,10 +12508,10 @@ align 32
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 0] = VH
 %line 4204+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8], ymm0
+	vmovdqu64 [r10], ymm0
 ; VX = mem256[p + 512]
 %line 4205+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 512]
+	vmovdqu64 ymm0, [r8 + 512]
 ; 4x VH = VX >> 32
 %line 4206+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsrlq ymm1, ymm0, 32
@@ -12534,7 +12520,7 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 512] = VX
 %line 4208+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 512], ymm0
+	vmovdqu64 [r8 + 512], ymm0
 ; 4x VH = VX << 32
 %line 4209+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsllq ymm0, ymm0, 32
@@ -12543,10 +12529,10 @@ align 32
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 32] = VH
 %line 4211+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 32], ymm0
+	vmovdqu64 [r10 + 32], ymm0
 ; VX = mem256[p + 1024]
 %line 4212+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 1024]
+	vmovdqu64 ymm0, [r8 + 1024]
 ; 4x VH = VX >> 32
 %line 4213+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsrlq ymm1, ymm0, 32
@@ -12555,7 +12541,7 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 1024] = VX
 %line 4215+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 1024], ymm0
+	vmovdqu64 [r8 + 1024], ymm0
 ; 4x VH = VX << 32
 %line 4216+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsllq ymm0, ymm0, 32
@@ -12564,10 +12550,10 @@ align 32
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 64] = VH
 %line 4218+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 64], ymm0
+	vmovdqu64 [r10 + 64], ymm0
 ; VX = mem256[p + 1536]
 %line 4219+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 1536]
+	vmovdqu64 ymm0, [r8 + 1536]
 ; 4x VH = VX >> 32
 %line 4220+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsrlq ymm1, ymm0, 32
@@ -12576,7 +12562,7 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 1536] = VX
 %line 4222+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 1536], ymm0
+	vmovdqu64 [r8 + 1536], ymm0
 ; 4x VH = VX << 32
 %line 4223+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsllq ymm0, ymm0, 32
@@ -12585,10 +12571,10 @@ align 32
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 96] = VH
 %line 4225+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 96], ymm0
+	vmovdqu64 [r10 + 96], ymm0
 ; VX = mem256[p + 2048]
 %line 4226+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 2048]
+	vmovdqu64 ymm0, [r8 + 2048]
 ; 4x VH = VX >> 32
 %line 4227+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsrlq ymm1, ymm0, 32
@@ -12597,7 +12583,7 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 2048] = VX
 %line 4229+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 2048], ymm0
+	vmovdqu64 [r8 + 2048], ymm0
 ; 4x VH = VX << 32
 %line 4230+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsllq ymm0, ymm0, 32
@@ -12606,10 +12592,10 @@ align 32
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 128] = VH
 %line 4232+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 128], ymm0
+	vmovdqu64 [r10 + 128], ymm0
 ; VX = mem256[p + 2560]
 %line 4233+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 2560]
+	vmovdqu64 ymm0, [r8 + 2560]
 ; 4x VH = VX >> 32
 %line 4234+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsrlq ymm1, ymm0, 32
@@ -12618,7 +12604,7 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 2560] = VX
 %line 4236+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 2560], ymm0
+	vmovdqu64 [r8 + 2560], ymm0
 ; 4x VH = VX << 32
 %line 4237+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsllq ymm0, ymm0, 32
@@ -12627,10 +12613,10 @@ align 32
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 160] = VH
 %line 4239+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 160], ymm0
+	vmovdqu64 [r10 + 160], ymm0
 ; VX = mem256[p + 3072]
 %line 4240+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 3072]
+	vmovdqu64 ymm0, [r8 + 3072]
 ; 4x VH = VX >> 32
 %line 4241+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsrlq ymm1, ymm0, 32
@@ -12639,7 +12625,7 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 3072] = VX
 %line 4243+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 3072], ymm0
+	vmovdqu64 [r8 + 3072], ymm0
 ; 4x VH = VX << 32
 %line 4244+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsllq ymm0, ymm0, 32
@@ -12648,10 +12634,10 @@ align 32
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 192] = VH
 %line 4246+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 192], ymm0
+	vmovdqu64 [r10 + 192], ymm0
 ; VX = mem256[p + 3584]
 %line 4247+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 3584]
+	vmovdqu64 ymm0, [r8 + 3584]
 ; 4x VH = VX >> 32
 %line 4248+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsrlq ymm1, ymm0, 32
@@ -12660,7 +12646,7 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 3584] = VX
 %line 4250+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 3584], ymm0
+	vmovdqu64 [r8 + 3584], ymm0
 ; 4x VH = VX << 32
 %line 4251+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsllq ymm0, ymm0, 32
@@ -12669,10 +12655,10 @@ align 32
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 224] = VH
 %line 4253+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 224], ymm0
+	vmovdqu64 [r10 + 224], ymm0
 ; VX = mem256[p + 4096]
 %line 4254+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 4096]
+	vmovdqu64 ymm0, [r8 + 4096]
 ; 4x VH = VX >> 32
 %line 4255+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsrlq ymm1, ymm0, 32
@@ -12681,7 +12667,7 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 4096] = VX
 %line 4257+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 4096], ymm0
+	vmovdqu64 [r8 + 4096], ymm0
 ; 4x VH = VX << 32
 %line 4258+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsllq ymm0, ymm0, 32
@@ -12690,10 +12676,10 @@ align 32
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 256] = VH
 %line 4260+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 256], ymm0
+	vmovdqu64 [r10 + 256], ymm0
 ; VX = mem256[p + 4608]
 %line 4261+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 4608]
+	vmovdqu64 ymm0, [r8 + 4608]
 ; 4x VH = VX >> 32
 %line 4262+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsrlq ymm1, ymm0, 32
@@ -12702,7 +12688,7 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 4608] = VX
 %line 4264+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 4608], ymm0
+	vmovdqu64 [r8 + 4608], ymm0
 ; 4x VH = VX << 32
 %line 4265+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsllq ymm0, ymm0, 32
@@ -12711,10 +12697,10 @@ align 32
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 288] = VH
 %line 4267+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 288], ymm0
+	vmovdqu64 [r10 + 288], ymm0
 ; VX = mem256[p + 5120]
 %line 4268+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 5120]
+	vmovdqu64 ymm0, [r8 + 5120]
 ; 4x VH = VX >> 32
 %line 4269+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsrlq ymm1, ymm0, 32
@@ -12723,7 +12709,7 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 5120] = VX
 %line 4271+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 5120], ymm0
+	vmovdqu64 [r8 + 5120], ymm0
 ; 4x VH = VX << 32
 %line 4272+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsllq ymm0, ymm0, 32
@@ -12732,10 +12718,10 @@ align 32
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 320] = VH
 %line 4274+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 320], ymm0
+	vmovdqu64 [r10 + 320], ymm0
 ; VX = mem256[p + 5632]
 %line 4275+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 5632]
+	vmovdqu64 ymm0, [r8 + 5632]
 ; 4x VH = VX >> 32
 %line 4276+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsrlq ymm1, ymm0, 32
@@ -12744,7 +12730,7 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 5632] = VX
 %line 4278+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 5632], ymm0
+	vmovdqu64 [r8 + 5632], ymm0
 ; 4x VH = VX << 32
 %line 4279+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsllq ymm0, ymm0, 32
@@ -12753,61 +12739,61 @@ align 32
 	vpsrlq ymm0, ymm0, 32
 ; mem256[f + 352] = VH
 %line 4281+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r8 + 352], ymm0
+	vmovdqu64 [r10 + 352], ymm0
 ; g = &TB
 %line 4282+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	lea r9, [rsp + 1696]
+	lea r11, [rsp + 1696]
 ; g = g + 6528
 %line 4283+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	add r9, 6528
+	add r11, 6528
 ; h = &LO
 %line 4284+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	lea r10, [rsp + 352]
+	lea rsi, [rsp + 352]
 ; VF0 = mem256[f + 0]
 %line 4285+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm3, [r8]
+	vmovdqu64 ymm3, [r10]
 ; VF1 = mem256[f + 32]
 %line 4286+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm4, [r8 + 32]
+	vmovdqu64 ymm4, [r10 + 32]
 ; VF2 = mem256[f + 64]
 %line 4287+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm5, [r8 + 64]
+	vmovdqu64 ymm5, [r10 + 64]
 ; VF3 = mem256[f + 96]
 %line 4288+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm6, [r8 + 96]
+	vmovdqu64 ymm6, [r10 + 96]
 ; VF4 = mem256[f + 128]
 %line 4289+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm7, [r8 + 128]
+	vmovdqu64 ymm7, [r10 + 128]
 ; VF5 = mem256[f + 160]
 %line 4290+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm8, [r8 + 160]
+	vmovdqu64 ymm8, [r10 + 160]
 ; VF6 = mem256[f + 192]
 %line 4291+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm9, [r8 + 192]
+	vmovdqu64 ymm9, [r10 + 192]
 ; VF7 = mem256[f + 224]
 %line 4292+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm10, [r8 + 224]
+	vmovdqu64 ymm10, [r10 + 224]
 ; VF8 = mem256[f + 256]
 %line 4293+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm11, [r8 + 256]
+	vmovdqu64 ymm11, [r10 + 256]
 ; VF9 = mem256[f + 288]
 %line 4294+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm12, [r8 + 288]
+	vmovdqu64 ymm12, [r10 + 288]
 ; VF10 = mem256[f + 320]
 %line 4295+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm13, [r8 + 320]
+	vmovdqu64 ymm13, [r10 + 320]
 ; VF11 = mem256[f + 352]
 %line 4296+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm14, [r8 + 352]
+	vmovdqu64 ymm14, [r10 + 352]
 ; VG = mem256[g + 320]
 %line 4297+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r9 + 320]
+	vmovdqu64 ymm0, [r11 + 320]
 ; VB = VF11 & VG
 %line 4298+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 352]
 %line 4299+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r11 + 352]
 ; VA = VF11 & VG
 %line 4300+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -12822,13 +12808,13 @@ align 32
 	vmovdqu64 [rsp + 288], ymm0
 ; VG = mem256[g + 256]
 %line 4304+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r9 + 256]
+	vmovdqu64 ymm0, [r11 + 256]
 ; VB = VF11 & VG
 %line 4305+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 288]
 %line 4306+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r11 + 288]
 ; VA = VF11 & VG
 %line 4307+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -12837,7 +12823,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 320]
 %line 4309+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r11 + 320]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 4310+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -12846,7 +12832,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 352]
 %line 4312+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r11 + 352]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 4313+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -12861,13 +12847,13 @@ align 32
 	vmovdqu64 [rsp + 224], ymm0
 ; VG = mem256[g + 192]
 %line 4317+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r9 + 192]
+	vmovdqu64 ymm0, [r11 + 192]
 ; VB = VF11 & VG
 %line 4318+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 224]
 %line 4319+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r11 + 224]
 ; VA = VF11 & VG
 %line 4320+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -12876,7 +12862,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 256]
 %line 4322+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r11 + 256]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 4323+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -12885,7 +12871,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 288]
 %line 4325+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r11 + 288]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 4326+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -12894,7 +12880,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 320]
 %line 4328+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r11 + 320]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 4329+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -12903,7 +12889,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 352]
 %line 4331+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r11 + 352]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 4332+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -12918,13 +12904,13 @@ align 32
 	vmovdqu64 [rsp + 160], ymm0
 ; VG = mem256[g + 128]
 %line 4336+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r9 + 128]
+	vmovdqu64 ymm0, [r11 + 128]
 ; VB = VF11 & VG
 %line 4337+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 160]
 %line 4338+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 160]
+	vmovdqu64 ymm1, [r11 + 160]
 ; VA = VF11 & VG
 %line 4339+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -12933,7 +12919,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 192]
 %line 4341+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 192]
+	vmovdqu64 ymm1, [r11 + 192]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 4342+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -12942,7 +12928,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 224]
 %line 4344+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r11 + 224]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 4345+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -12951,7 +12937,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 256]
 %line 4347+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r11 + 256]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 4348+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -12960,7 +12946,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 288]
 %line 4350+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r11 + 288]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 4351+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -12969,7 +12955,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 320]
 %line 4353+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r11 + 320]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 4354+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -12978,7 +12964,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 352]
 %line 4356+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r11 + 352]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 4357+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -12993,13 +12979,13 @@ align 32
 	vmovdqu64 [rsp + 96], ymm0
 ; VG = mem256[g + 64]
 %line 4361+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r9 + 64]
+	vmovdqu64 ymm0, [r11 + 64]
 ; VB = VF11 & VG
 %line 4362+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 96]
 %line 4363+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 96]
+	vmovdqu64 ymm1, [r11 + 96]
 ; VA = VF11 & VG
 %line 4364+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -13008,7 +12994,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 128]
 %line 4366+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 128]
+	vmovdqu64 ymm1, [r11 + 128]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 4367+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -13017,7 +13003,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 160]
 %line 4369+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 160]
+	vmovdqu64 ymm1, [r11 + 160]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 4370+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -13026,7 +13012,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 192]
 %line 4372+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 192]
+	vmovdqu64 ymm1, [r11 + 192]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 4373+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -13035,7 +13021,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 224]
 %line 4375+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r11 + 224]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 4376+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -13044,7 +13030,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 256]
 %line 4378+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r11 + 256]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 4379+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -13053,7 +13039,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 288]
 %line 4381+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r11 + 288]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 4382+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -13062,7 +13048,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 320]
 %line 4384+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r11 + 320]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 4385+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -13071,7 +13057,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 352]
 %line 4387+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r11 + 352]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 4388+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -13089,13 +13075,13 @@ align 32
 	vmovdqu64 [rsp + 32], ymm0
 ; VG = mem256[g + 0]
 %line 4393+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r11]
 ; VB = VF11 & VG
 %line 4394+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 32]
 %line 4395+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 32]
+	vmovdqu64 ymm1, [r11 + 32]
 ; VA = VF11 & VG
 %line 4396+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm1
@@ -13104,7 +13090,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 64]
 %line 4398+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 64]
+	vmovdqu64 ymm1, [r11 + 64]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 4399+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -13113,7 +13099,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 96]
 %line 4401+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 96]
+	vmovdqu64 ymm1, [r11 + 96]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 4402+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -13122,7 +13108,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 128]
 %line 4404+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 128]
+	vmovdqu64 ymm1, [r11 + 128]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 4405+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -13131,7 +13117,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 160]
 %line 4407+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 160]
+	vmovdqu64 ymm1, [r11 + 160]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 4408+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -13140,7 +13126,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 192]
 %line 4410+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 192]
+	vmovdqu64 ymm1, [r11 + 192]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 4411+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -13149,7 +13135,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 224]
 %line 4413+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r11 + 224]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 4414+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -13158,7 +13144,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 256]
 %line 4416+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r11 + 256]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 4417+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -13167,7 +13153,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 288]
 %line 4419+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r11 + 288]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 4420+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -13176,7 +13162,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 320]
 %line 4422+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r11 + 320]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 4423+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -13185,7 +13171,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 352]
 %line 4425+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r11 + 352]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 4426+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -13203,10 +13189,10 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 256]
 ; mem256[h + 352] = VB
 %line 4431+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 352], ymm0
+	vmovdqu64 [rsi + 352], ymm0
 ; VG = mem256[g + 0]
 %line 4432+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r11]
 ; VA = VF10 & VG
 %line 4433+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm13, ymm0
@@ -13215,7 +13201,7 @@ align 32
 	vpandd ymm0, ymm12, ymm0
 ; VG = mem256[g + 32]
 %line 4435+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 32]
+	vmovdqu64 ymm2, [r11 + 32]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 4436+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm12, ymm2, 120
@@ -13224,7 +13210,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm2, 120
 ; VG = mem256[g + 64]
 %line 4438+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 64]
+	vmovdqu64 ymm2, [r11 + 64]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 4439+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm11, ymm2, 120
@@ -13233,7 +13219,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm2, 120
 ; VG = mem256[g + 96]
 %line 4441+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 96]
+	vmovdqu64 ymm2, [r11 + 96]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 4442+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm10, ymm2, 120
@@ -13242,7 +13228,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm2, 120
 ; VG = mem256[g + 128]
 %line 4444+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 128]
+	vmovdqu64 ymm2, [r11 + 128]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 4445+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm9, ymm2, 120
@@ -13251,7 +13237,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm2, 120
 ; VG = mem256[g + 160]
 %line 4447+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 160]
+	vmovdqu64 ymm2, [r11 + 160]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 4448+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -13260,7 +13246,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 192]
 %line 4450+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 192]
+	vmovdqu64 ymm2, [r11 + 192]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 4451+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -13269,7 +13255,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 224]
 %line 4453+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 224]
+	vmovdqu64 ymm2, [r11 + 224]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 4454+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -13278,7 +13264,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 256]
 %line 4456+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 256]
+	vmovdqu64 ymm2, [r11 + 256]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 4457+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -13287,7 +13273,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 288]
 %line 4459+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 288]
+	vmovdqu64 ymm2, [r11 + 288]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 4460+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -13296,7 +13282,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 320]
 %line 4462+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 320]
+	vmovdqu64 ymm2, [r11 + 320]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 4463+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -13308,7 +13294,7 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 320]
 ; mem256[h + 320] = VA
 %line 4466+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 320], ymm1
+	vmovdqu64 [rsi + 320], ymm1
 ; VB = VB ^ VS18
 %line 4467+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 192]
@@ -13317,10 +13303,10 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 288]
 ; mem256[h + 288] = VB
 %line 4469+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 288], ymm0
+	vmovdqu64 [rsi + 288], ymm0
 ; VG = mem256[g + 0]
 %line 4470+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r11]
 ; VA = VF8 & VG
 %line 4471+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm11, ymm0
@@ -13329,7 +13315,7 @@ align 32
 	vpandd ymm0, ymm10, ymm0
 ; VG = mem256[g + 32]
 %line 4473+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 32]
+	vmovdqu64 ymm2, [r11 + 32]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 4474+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm10, ymm2, 120
@@ -13338,7 +13324,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm2, 120
 ; VG = mem256[g + 64]
 %line 4476+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 64]
+	vmovdqu64 ymm2, [r11 + 64]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 4477+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm9, ymm2, 120
@@ -13347,7 +13333,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm2, 120
 ; VG = mem256[g + 96]
 %line 4479+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 96]
+	vmovdqu64 ymm2, [r11 + 96]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 4480+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -13356,7 +13342,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 128]
 %line 4482+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 128]
+	vmovdqu64 ymm2, [r11 + 128]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 4483+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -13365,7 +13351,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 160]
 %line 4485+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 160]
+	vmovdqu64 ymm2, [r11 + 160]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 4486+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -13374,7 +13360,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 192]
 %line 4488+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 192]
+	vmovdqu64 ymm2, [r11 + 192]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 4489+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -13383,7 +13369,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 224]
 %line 4491+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 224]
+	vmovdqu64 ymm2, [r11 + 224]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 4492+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -13392,7 +13378,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 256]
 %line 4494+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 256]
+	vmovdqu64 ymm2, [r11 + 256]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 4495+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -13404,7 +13390,7 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 256]
 ; mem256[h + 256] = VA
 %line 4498+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 256], ymm1
+	vmovdqu64 [rsi + 256], ymm1
 ; VB = VB ^ VS16
 %line 4499+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 128]
@@ -13413,10 +13399,10 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 224]
 ; mem256[h + 224] = VB
 %line 4501+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 224], ymm0
+	vmovdqu64 [rsi + 224], ymm0
 ; VG = mem256[g + 0]
 %line 4502+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r11]
 ; VA = VF6 & VG
 %line 4503+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm9, ymm0
@@ -13425,7 +13411,7 @@ align 32
 	vpandd ymm0, ymm8, ymm0
 ; VG = mem256[g + 32]
 %line 4505+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 32]
+	vmovdqu64 ymm2, [r11 + 32]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 4506+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -13434,7 +13420,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 64]
 %line 4508+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 64]
+	vmovdqu64 ymm2, [r11 + 64]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 4509+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -13443,7 +13429,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 96]
 %line 4511+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 96]
+	vmovdqu64 ymm2, [r11 + 96]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 4512+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -13452,7 +13438,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 128]
 %line 4514+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 128]
+	vmovdqu64 ymm2, [r11 + 128]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 4515+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -13461,7 +13447,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 160]
 %line 4517+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 160]
+	vmovdqu64 ymm2, [r11 + 160]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 4518+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -13470,7 +13456,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 192]
 %line 4520+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 192]
+	vmovdqu64 ymm2, [r11 + 192]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 4521+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -13482,7 +13468,7 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 192]
 ; mem256[h + 192] = VA
 %line 4524+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 192], ymm1
+	vmovdqu64 [rsi + 192], ymm1
 ; VB = VB ^ VS14
 %line 4525+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 64]
@@ -13491,10 +13477,10 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 160]
 ; mem256[h + 160] = VB
 %line 4527+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 160], ymm0
+	vmovdqu64 [rsi + 160], ymm0
 ; VG = mem256[g + 0]
 %line 4528+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r11]
 ; VA = VF4 & VG
 %line 4529+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm7, ymm0
@@ -13503,7 +13489,7 @@ align 32
 	vpandd ymm0, ymm6, ymm0
 ; VG = mem256[g + 32]
 %line 4531+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 32]
+	vmovdqu64 ymm2, [r11 + 32]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 4532+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -13512,7 +13498,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 64]
 %line 4534+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 64]
+	vmovdqu64 ymm2, [r11 + 64]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 4535+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -13521,7 +13507,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 96]
 %line 4537+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 96]
+	vmovdqu64 ymm2, [r11 + 96]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 4538+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -13530,7 +13516,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 128]
 %line 4540+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 128]
+	vmovdqu64 ymm2, [r11 + 128]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 4541+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -13542,7 +13528,7 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 128]
 ; mem256[h + 128] = VA
 %line 4544+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 128], ymm1
+	vmovdqu64 [rsi + 128], ymm1
 ; VB = VB ^ VS12
 %line 4545+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 0]
@@ -13551,10 +13537,10 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 96]
 ; mem256[h + 96] = VB
 %line 4547+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 96], ymm0
+	vmovdqu64 [rsi + 96], ymm0
 ; VG = mem256[g + 0]
 %line 4548+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r11]
 ; VA = VF2 & VG
 %line 4549+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm1, ymm5, ymm0
@@ -13563,7 +13549,7 @@ align 32
 	vpandd ymm0, ymm4, ymm0
 ; VG = mem256[g + 32]
 %line 4551+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 32]
+	vmovdqu64 ymm2, [r11 + 32]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 4552+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -13572,7 +13558,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 64]
 %line 4554+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 64]
+	vmovdqu64 ymm2, [r11 + 64]
 ; VT = VF0 & VG
 %line 4555+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm2, ymm3, ymm2
@@ -13584,16 +13570,16 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 64]
 ; mem256[h + 64] = VA
 %line 4558+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 64], ymm1
+	vmovdqu64 [rsi + 64], ymm1
 ; VB = VB ^ VS13
 %line 4559+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 32]
 ; mem256[h + 32] = VB
 %line 4560+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10 + 32], ymm0
+	vmovdqu64 [rsi + 32], ymm0
 ; VG = mem256[g + 0]
 %line 4561+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r11]
 ; VA = VF0 & VG
 %line 4562+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpandd ymm0, ymm3, ymm0
@@ -13602,13 +13588,13 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 0]
 ; mem256[h + 0] = VA
 %line 4564+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r10], ymm0
+	vmovdqu64 [rsi], ymm0
 ; VX = mem256[p + 0]
 %line 4565+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11]
+	vmovdqu64 ymm0, [r8]
 ; VH = mem256[h + 0]
 %line 4566+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10]
+	vmovdqu64 ymm1, [rsi]
 ; 4x VH = VH << 32
 %line 4567+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsllq ymm1, ymm1, 32
@@ -13617,13 +13603,13 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 0] = VX
 %line 4569+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11], ymm0
+	vmovdqu64 [r8], ymm0
 ; VX = mem256[p + 512]
 %line 4570+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 512]
+	vmovdqu64 ymm0, [r8 + 512]
 ; VH = mem256[h + 32]
 %line 4571+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 32]
+	vmovdqu64 ymm1, [rsi + 32]
 ; 4x VH = VH << 32
 %line 4572+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsllq ymm1, ymm1, 32
@@ -13632,13 +13618,13 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 512] = VX
 %line 4574+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 512], ymm0
+	vmovdqu64 [r8 + 512], ymm0
 ; VX = mem256[p + 1024]
 %line 4575+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 1024]
+	vmovdqu64 ymm0, [r8 + 1024]
 ; VH = mem256[h + 64]
 %line 4576+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 64]
+	vmovdqu64 ymm1, [rsi + 64]
 ; 4x VH = VH << 32
 %line 4577+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsllq ymm1, ymm1, 32
@@ -13647,13 +13633,13 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 1024] = VX
 %line 4579+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 1024], ymm0
+	vmovdqu64 [r8 + 1024], ymm0
 ; VX = mem256[p + 1536]
 %line 4580+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 1536]
+	vmovdqu64 ymm0, [r8 + 1536]
 ; VH = mem256[h + 96]
 %line 4581+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 96]
+	vmovdqu64 ymm1, [rsi + 96]
 ; 4x VH = VH << 32
 %line 4582+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsllq ymm1, ymm1, 32
@@ -13662,13 +13648,13 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 1536] = VX
 %line 4584+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 1536], ymm0
+	vmovdqu64 [r8 + 1536], ymm0
 ; VX = mem256[p + 2048]
 %line 4585+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 2048]
+	vmovdqu64 ymm0, [r8 + 2048]
 ; VH = mem256[h + 128]
 %line 4586+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 128]
+	vmovdqu64 ymm1, [rsi + 128]
 ; 4x VH = VH << 32
 %line 4587+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsllq ymm1, ymm1, 32
@@ -13677,13 +13663,13 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 2048] = VX
 %line 4589+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 2048], ymm0
+	vmovdqu64 [r8 + 2048], ymm0
 ; VX = mem256[p + 2560]
 %line 4590+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 2560]
+	vmovdqu64 ymm0, [r8 + 2560]
 ; VH = mem256[h + 160]
 %line 4591+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 160]
+	vmovdqu64 ymm1, [rsi + 160]
 ; 4x VH = VH << 32
 %line 4592+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsllq ymm1, ymm1, 32
@@ -13692,13 +13678,13 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 2560] = VX
 %line 4594+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 2560], ymm0
+	vmovdqu64 [r8 + 2560], ymm0
 ; VX = mem256[p + 3072]
 %line 4595+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 3072]
+	vmovdqu64 ymm0, [r8 + 3072]
 ; VH = mem256[h + 192]
 %line 4596+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 192]
+	vmovdqu64 ymm1, [rsi + 192]
 ; 4x VH = VH << 32
 %line 4597+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsllq ymm1, ymm1, 32
@@ -13707,13 +13693,13 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 3072] = VX
 %line 4599+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 3072], ymm0
+	vmovdqu64 [r8 + 3072], ymm0
 ; VX = mem256[p + 3584]
 %line 4600+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 3584]
+	vmovdqu64 ymm0, [r8 + 3584]
 ; VH = mem256[h + 224]
 %line 4601+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 224]
+	vmovdqu64 ymm1, [rsi + 224]
 ; 4x VH = VH << 32
 %line 4602+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsllq ymm1, ymm1, 32
@@ -13722,13 +13708,13 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 3584] = VX
 %line 4604+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 3584], ymm0
+	vmovdqu64 [r8 + 3584], ymm0
 ; VX = mem256[p + 4096]
 %line 4605+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 4096]
+	vmovdqu64 ymm0, [r8 + 4096]
 ; VH = mem256[h + 256]
 %line 4606+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 256]
+	vmovdqu64 ymm1, [rsi + 256]
 ; 4x VH = VH << 32
 %line 4607+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsllq ymm1, ymm1, 32
@@ -13737,13 +13723,13 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 4096] = VX
 %line 4609+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 4096], ymm0
+	vmovdqu64 [r8 + 4096], ymm0
 ; VX = mem256[p + 4608]
 %line 4610+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 4608]
+	vmovdqu64 ymm0, [r8 + 4608]
 ; VH = mem256[h + 288]
 %line 4611+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 288]
+	vmovdqu64 ymm1, [rsi + 288]
 ; 4x VH = VH << 32
 %line 4612+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsllq ymm1, ymm1, 32
@@ -13752,13 +13738,13 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 4608] = VX
 %line 4614+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 4608], ymm0
+	vmovdqu64 [r8 + 4608], ymm0
 ; VX = mem256[p + 5120]
 %line 4615+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 5120]
+	vmovdqu64 ymm0, [r8 + 5120]
 ; VH = mem256[h + 320]
 %line 4616+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 320]
+	vmovdqu64 ymm1, [rsi + 320]
 ; 4x VH = VH << 32
 %line 4617+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsllq ymm1, ymm1, 32
@@ -13767,13 +13753,13 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 5120] = VX
 %line 4619+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 5120], ymm0
+	vmovdqu64 [r8 + 5120], ymm0
 ; VX = mem256[p + 5632]
 %line 4620+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 5632]
+	vmovdqu64 ymm0, [r8 + 5632]
 ; VH = mem256[h + 352]
 %line 4621+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 352]
+	vmovdqu64 ymm1, [rsi + 352]
 ; 4x VH = VH << 32
 %line 4622+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	vpsllq ymm1, ymm1, 32
@@ -13782,16 +13768,16 @@ align 32
 	vpxord ymm0, ymm0, ymm1
 ; mem256[p + 5632] = VX
 %line 4624+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	vmovdqu64 [r11 + 5632], ymm0
+	vmovdqu64 [r8 + 5632], ymm0
 ; p = p + 32
 %line 4625+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	add r11, 32
+	add r8, 32
 ; o1 = o1 - 1
 %line 4626+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	sub rsi, 1
+	sub r9, 1
 ; =? o1 - 0
 %line 4627+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	cmp rsi, 0
+	cmp r9, 0
 ; goto l12 if !=
 %line 4628+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	jne .Ll12
@@ -38883,25 +38869,25 @@ align 32
 	mov [rsp + 14792], r8
 ; G = 0x0
 %line 13279+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 0
+	mov r11, 0
 ; T &= mem64[f + 176]
 %line 13281+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x0
 %line 13283+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, 0
 ; T = G
 %line 13284+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 13285+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 13288+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 13289+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x0
 %line 13290+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -38913,13 +38899,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 13293+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 13295+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 13296+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 13297+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -6148914691236517206
@@ -38931,13 +38917,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 13300+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 13302+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 13303+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 13304+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -38949,13 +38935,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 13307+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 13309+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 13310+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 13311+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -38967,13 +38953,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 13314+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 13316+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 13317+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 13318+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -6148914691236517206
@@ -38985,13 +38971,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 13321+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 13323+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 13324+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 13325+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -39003,40 +38989,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 13328+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 13330+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 13331+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 13332+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14784], r11
+	mov [rsp + 14784], r10
 ; S15 = B
 %line 13333+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14776], r10
+	mov [rsp + 14776], r11
 ; G = 0x0
 %line 13334+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 0
+	mov r11, 0
 ; T &= mem64[f + 176]
 %line 13336+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x0
 %line 13338+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, 0
 ; T = G
 %line 13339+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 13340+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 13343+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 13344+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x0
 %line 13345+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -39048,13 +39034,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 13348+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 13350+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 13351+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 13352+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -39066,13 +39052,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 13355+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 13357+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 13358+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 13359+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -39084,13 +39070,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 13362+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 13364+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 13365+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 13366+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -6148914691236517206
@@ -39102,13 +39088,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 13369+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 13371+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 13372+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 13373+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -39120,13 +39106,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 13376+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 13378+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 13379+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 13380+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -39138,13 +39124,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 13383+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 13385+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 13386+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 13387+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -6148914691236517206
@@ -39156,13 +39142,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 13390+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 13392+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 13393+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 13394+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -39174,43 +39160,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 13397+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 13399+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 13400+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 13401+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14768], r11
+	mov [rsp + 14768], r10
 ; B = B ^ S22
 %line 13402+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, [rsp + 14832]
+	xor r11, [rsp + 14832]
 ; S13 = B
 %line 13403+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14760], r10
+	mov [rsp + 14760], r11
 ; G = 0x5555555555555555
 %line 13404+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 6148914691236517205
+	mov r11, 6148914691236517205
 ; T &= mem64[f + 176]
 %line 13406+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 13408+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, -6148914691236517206
 ; T = G
 %line 13409+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 13410+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 13413+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 13414+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x0
 %line 13415+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -39222,13 +39208,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 13418+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 13420+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 13421+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 13422+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -39240,13 +39226,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 13425+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 13427+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 13428+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 13429+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -39258,13 +39244,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 13432+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 13434+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 13435+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 13436+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -39276,13 +39262,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 13439+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 13441+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 13442+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 13443+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -39294,13 +39280,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 13446+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 13448+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 13449+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 13450+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -6148914691236517206
@@ -39312,13 +39298,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 13453+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 13455+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 13456+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 13457+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -39330,13 +39316,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 13460+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 13462+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 13463+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 13464+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -39348,13 +39334,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 13467+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 13469+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 13470+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 13471+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -6148914691236517206
@@ -39366,13 +39352,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 13474+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 13476+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 13477+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 13478+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -39384,25 +39370,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 13481+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 13483+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 13484+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 13485+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, [rsp + 14824]
+	xor r10, [rsp + 14824]
 ; S12 = A
 %line 13486+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14752], r11
+	mov [rsp + 14752], r10
 ; B = B ^ S20
 %line 13487+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, [rsp + 14816]
+	xor r11, [rsp + 14816]
 ; mem64[h + 176] = B
 %line 13488+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x5555555555555555
 %line 13489+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r10, 6148914691236517205
@@ -40251,25 +40237,25 @@ align 32
 	mov [rsp + 14792], r8
 ; G = 0x0
 %line 13839+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 0
+	mov r11, 0
 ; T &= mem64[f + 176]
 %line 13841+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x0
 %line 13843+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, 0
 ; T = G
 %line 13844+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 13845+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 13848+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 13849+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x0
 %line 13850+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -40281,13 +40267,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 13853+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 13855+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 13856+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 13857+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -6148914691236517206
@@ -40299,13 +40285,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 13860+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 13862+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 13863+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 13864+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -40317,13 +40303,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 13867+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 13869+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 13870+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 13871+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -40335,13 +40321,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 13874+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 13876+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 13877+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 13878+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -6148914691236517206
@@ -40353,13 +40339,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 13881+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 13883+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 13884+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 13885+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -40371,40 +40357,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 13888+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 13890+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 13891+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 13892+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14784], r11
+	mov [rsp + 14784], r10
 ; S15 = B
 %line 13893+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14776], r10
+	mov [rsp + 14776], r11
 ; G = 0x0
 %line 13894+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 0
+	mov r11, 0
 ; T &= mem64[f + 176]
 %line 13896+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x0
 %line 13898+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, 0
 ; T = G
 %line 13899+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 13900+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 13903+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 13904+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x0
 %line 13905+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -40416,13 +40402,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 13908+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 13910+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 13911+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 13912+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -40434,13 +40420,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 13915+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 13917+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 13918+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 13919+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -40452,13 +40438,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 13922+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 13924+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 13925+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 13926+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -6148914691236517206
@@ -40470,13 +40456,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 13929+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 13931+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 13932+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 13933+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -40488,13 +40474,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 13936+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 13938+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 13939+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 13940+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -40506,13 +40492,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 13943+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 13945+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 13946+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 13947+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -6148914691236517206
@@ -40524,13 +40510,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 13950+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 13952+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 13953+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 13954+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -40542,43 +40528,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 13957+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 13959+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 13960+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 13961+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14768], r11
+	mov [rsp + 14768], r10
 ; B = B ^ S22
 %line 13962+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, [rsp + 14832]
+	xor r11, [rsp + 14832]
 ; S13 = B
 %line 13963+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14760], r10
+	mov [rsp + 14760], r11
 ; G = 0x5555555555555555
 %line 13964+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 6148914691236517205
+	mov r11, 6148914691236517205
 ; T &= mem64[f + 176]
 %line 13966+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 13968+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, -6148914691236517206
 ; T = G
 %line 13969+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 13970+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 13973+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 13974+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x0
 %line 13975+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -40590,13 +40576,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 13978+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 13980+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 13981+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 13982+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -40608,13 +40594,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 13985+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 13987+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 13988+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 13989+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -40626,13 +40612,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 13992+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 13994+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 13995+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 13996+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -40644,13 +40630,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 13999+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 14001+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 14002+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14003+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -40662,13 +40648,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 14006+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 14008+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 14009+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 14010+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -6148914691236517206
@@ -40680,13 +40666,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 14013+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 14015+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 14016+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14017+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -40698,13 +40684,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 14020+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 14022+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 14023+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14024+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -40716,13 +40702,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 14027+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 14029+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 14030+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 14031+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -6148914691236517206
@@ -40734,13 +40720,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 14034+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 14036+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 14037+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14038+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -40752,25 +40738,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 14041+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 14043+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 14044+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 14045+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, [rsp + 14824]
+	xor r10, [rsp + 14824]
 ; S12 = A
 %line 14046+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14752], r11
+	mov [rsp + 14752], r10
 ; B = B ^ S20
 %line 14047+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, [rsp + 14816]
+	xor r11, [rsp + 14816]
 ; mem64[h + 176] = B
 %line 14048+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x5555555555555555
 %line 14049+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r10, 6148914691236517205
@@ -41886,25 +41872,25 @@ align 32
 	mov [rsp + 14792], r8
 ; G = 0x8888888888888888
 %line 14495+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, -8608480567731124088
+	mov r11, -8608480567731124088
 ; T &= mem64[f + 176]
 %line 14497+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x2222222222222222
 %line 14499+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, 2459565876494606882
 ; T = G
 %line 14500+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 14501+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 14504+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 14505+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x8888888888888888
 %line 14506+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8608480567731124088
@@ -41916,13 +41902,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 14509+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 14511+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 14512+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 14513+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -3689348814741910324
@@ -41934,13 +41920,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 14516+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 14518+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 14519+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 14520+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -6148914691236517206
@@ -41952,13 +41938,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 14523+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 14525+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 14526+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14527+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -41970,13 +41956,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 14530+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 14532+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 14533+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 14534+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -3689348814741910324
@@ -41988,13 +41974,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 14537+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 14539+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 14540+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 14541+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8608480567731124088
@@ -42006,40 +41992,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 14544+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 14546+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 14547+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 14548+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14784], r11
+	mov [rsp + 14784], r10
 ; S15 = B
 %line 14549+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14776], r10
+	mov [rsp + 14776], r11
 ; G = 0x6666666666666666
 %line 14550+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 7378697629483820646
+	mov r11, 7378697629483820646
 ; T &= mem64[f + 176]
 %line 14552+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x8888888888888888
 %line 14554+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, -8608480567731124088
 ; T = G
 %line 14555+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 14556+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 14559+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 14560+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x8888888888888888
 %line 14561+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8608480567731124088
@@ -42051,13 +42037,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 14564+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 14566+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 14567+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2222222222222222
 %line 14568+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 2459565876494606882
@@ -42069,13 +42055,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 14571+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 14573+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 14574+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 14575+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8608480567731124088
@@ -42087,13 +42073,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 14578+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 14580+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 14581+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 14582+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -3689348814741910324
@@ -42105,13 +42091,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 14585+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 14587+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 14588+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 14589+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -6148914691236517206
@@ -42123,13 +42109,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 14592+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 14594+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 14595+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14596+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -42141,13 +42127,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 14599+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 14601+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 14602+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 14603+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -3689348814741910324
@@ -42159,13 +42145,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 14606+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 14608+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 14609+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 14610+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8608480567731124088
@@ -42177,43 +42163,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 14613+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 14615+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 14616+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 14617+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14768], r11
+	mov [rsp + 14768], r10
 ; B = B ^ S22
 %line 14618+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, [rsp + 14832]
+	xor r11, [rsp + 14832]
 ; S13 = B
 %line 14619+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14760], r10
+	mov [rsp + 14760], r11
 ; G = 0x1111111111111111
 %line 14620+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 1229782938247303441
+	mov r11, 1229782938247303441
 ; T &= mem64[f + 176]
 %line 14622+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x2222222222222222
 %line 14624+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, 2459565876494606882
 ; T = G
 %line 14625+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 14626+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 14629+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 14630+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x6666666666666666
 %line 14631+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 7378697629483820646
@@ -42225,13 +42211,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 14634+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 14636+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 14637+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 14638+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8608480567731124088
@@ -42243,13 +42229,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 14641+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 14643+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 14644+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 14645+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8608480567731124088
@@ -42261,13 +42247,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 14648+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 14650+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 14651+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2222222222222222
 %line 14652+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 2459565876494606882
@@ -42279,13 +42265,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 14655+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 14657+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 14658+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 14659+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8608480567731124088
@@ -42297,13 +42283,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 14662+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 14664+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 14665+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 14666+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -3689348814741910324
@@ -42315,13 +42301,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 14669+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 14671+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 14672+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 14673+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -6148914691236517206
@@ -42333,13 +42319,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 14676+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 14678+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 14679+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14680+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -42351,13 +42337,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 14683+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 14685+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 14686+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 14687+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -3689348814741910324
@@ -42369,13 +42355,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 14690+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 14692+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 14693+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 14694+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8608480567731124088
@@ -42387,25 +42373,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 14697+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 14699+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 14700+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 14701+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, [rsp + 14824]
+	xor r10, [rsp + 14824]
 ; S12 = A
 %line 14702+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14752], r11
+	mov [rsp + 14752], r10
 ; B = B ^ S20
 %line 14703+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, [rsp + 14816]
+	xor r11, [rsp + 14816]
 ; mem64[h + 176] = B
 %line 14704+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x1111111111111111
 %line 14705+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r10, 1229782938247303441
@@ -43254,25 +43240,25 @@ align 32
 	mov [rsp + 14792], r8
 ; G = 0x8888888888888888
 %line 15055+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, -8608480567731124088
+	mov r11, -8608480567731124088
 ; T &= mem64[f + 176]
 %line 15057+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x2222222222222222
 %line 15059+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, 2459565876494606882
 ; T = G
 %line 15060+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 15061+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 15064+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 15065+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x8888888888888888
 %line 15066+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8608480567731124088
@@ -43284,13 +43270,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 15069+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 15071+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 15072+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 15073+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -3689348814741910324
@@ -43302,13 +43288,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 15076+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 15078+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 15079+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 15080+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -6148914691236517206
@@ -43320,13 +43306,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 15083+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 15085+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 15086+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 15087+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -43338,13 +43324,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 15090+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 15092+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 15093+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 15094+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -3689348814741910324
@@ -43356,13 +43342,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 15097+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 15099+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 15100+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 15101+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8608480567731124088
@@ -43374,40 +43360,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 15104+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 15106+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 15107+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 15108+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14784], r11
+	mov [rsp + 14784], r10
 ; S15 = B
 %line 15109+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14776], r10
+	mov [rsp + 14776], r11
 ; G = 0x6666666666666666
 %line 15110+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 7378697629483820646
+	mov r11, 7378697629483820646
 ; T &= mem64[f + 176]
 %line 15112+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x8888888888888888
 %line 15114+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, -8608480567731124088
 ; T = G
 %line 15115+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 15116+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 15119+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 15120+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x8888888888888888
 %line 15121+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8608480567731124088
@@ -43419,13 +43405,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 15124+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 15126+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 15127+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2222222222222222
 %line 15128+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 2459565876494606882
@@ -43437,13 +43423,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 15131+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 15133+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 15134+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 15135+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8608480567731124088
@@ -43455,13 +43441,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 15138+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 15140+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 15141+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 15142+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -3689348814741910324
@@ -43473,13 +43459,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 15145+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 15147+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 15148+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 15149+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -6148914691236517206
@@ -43491,13 +43477,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 15152+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 15154+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 15155+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 15156+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -43509,13 +43495,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 15159+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 15161+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 15162+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 15163+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -3689348814741910324
@@ -43527,13 +43513,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 15166+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 15168+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 15169+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 15170+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8608480567731124088
@@ -43545,43 +43531,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 15173+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 15175+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 15176+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 15177+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14768], r11
+	mov [rsp + 14768], r10
 ; B = B ^ S22
 %line 15178+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, [rsp + 14832]
+	xor r11, [rsp + 14832]
 ; S13 = B
 %line 15179+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14760], r10
+	mov [rsp + 14760], r11
 ; G = 0x1111111111111111
 %line 15180+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 1229782938247303441
+	mov r11, 1229782938247303441
 ; T &= mem64[f + 176]
 %line 15182+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x2222222222222222
 %line 15184+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, 2459565876494606882
 ; T = G
 %line 15185+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 15186+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 15189+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 15190+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x6666666666666666
 %line 15191+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 7378697629483820646
@@ -43593,13 +43579,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 15194+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 15196+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 15197+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 15198+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8608480567731124088
@@ -43611,13 +43597,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 15201+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 15203+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 15204+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 15205+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8608480567731124088
@@ -43629,13 +43615,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 15208+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 15210+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 15211+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2222222222222222
 %line 15212+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 2459565876494606882
@@ -43647,13 +43633,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 15215+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 15217+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 15218+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 15219+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8608480567731124088
@@ -43665,13 +43651,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 15222+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 15224+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 15225+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 15226+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -3689348814741910324
@@ -43683,13 +43669,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 15229+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 15231+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 15232+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 15233+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -6148914691236517206
@@ -43701,13 +43687,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 15236+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 15238+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 15239+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 15240+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -43719,13 +43705,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 15243+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 15245+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 15246+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 15247+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -3689348814741910324
@@ -43737,13 +43723,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 15250+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 15252+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 15253+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 15254+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8608480567731124088
@@ -43755,25 +43741,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 15257+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 15259+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 15260+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 15261+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, [rsp + 14824]
+	xor r10, [rsp + 14824]
 ; S12 = A
 %line 15262+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14752], r11
+	mov [rsp + 14752], r10
 ; B = B ^ S20
 %line 15263+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, [rsp + 14816]
+	xor r11, [rsp + 14816]
 ; mem64[h + 176] = B
 %line 15264+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x1111111111111111
 %line 15265+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r10, 1229782938247303441
@@ -45114,25 +45100,25 @@ align 32
 	mov [rsp + 14792], r8
 ; G = 0x9292929292929292
 %line 15792+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, -7885078839350357358
+	mov r11, -7885078839350357358
 ; T &= mem64[f + 176]
 %line 15794+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x404040404040404
 %line 15796+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, 289360691352306692
 ; T = G
 %line 15797+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 15798+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 15801+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 15802+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x4040404040404040
 %line 15803+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 4629771061636907072
@@ -45144,13 +45130,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 15806+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 15808+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 15809+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9292929292929292
 %line 15810+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -7885078839350357358
@@ -45162,13 +45148,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 15813+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 15815+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 15816+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2424242424242424
 %line 15817+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 2604246222170760228
@@ -45180,13 +45166,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 15820+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 15822+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 15823+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 15824+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -45198,13 +45184,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 15827+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 15829+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 15830+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9090909090909090
 %line 15831+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8029759185026510704
@@ -45216,13 +45202,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 15834+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 15836+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 15837+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2020202020202020
 %line 15838+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 2314885530818453536
@@ -45234,40 +45220,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 15841+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 15843+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 15844+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 15845+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14784], r11
+	mov [rsp + 14784], r10
 ; S15 = B
 %line 15846+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14776], r10
+	mov [rsp + 14776], r11
 ; G = 0x0
 %line 15847+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 0
+	mov r11, 0
 ; T &= mem64[f + 176]
 %line 15849+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x808080808080808
 %line 15851+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, 578721382704613384
 ; T = G
 %line 15852+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 15853+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 15856+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 15857+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x9292929292929292
 %line 15858+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -7885078839350357358
@@ -45279,13 +45265,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 15861+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 15863+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 15864+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x404040404040404
 %line 15865+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 289360691352306692
@@ -45297,13 +45283,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 15868+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 15870+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 15871+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4040404040404040
 %line 15872+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 4629771061636907072
@@ -45315,13 +45301,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 15875+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 15877+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 15878+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9292929292929292
 %line 15879+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -7885078839350357358
@@ -45333,13 +45319,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 15882+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 15884+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 15885+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2424242424242424
 %line 15886+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 2604246222170760228
@@ -45351,13 +45337,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 15889+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 15891+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 15892+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 15893+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -45369,13 +45355,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 15896+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 15898+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 15899+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9090909090909090
 %line 15900+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8029759185026510704
@@ -45387,13 +45373,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 15903+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 15905+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 15906+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2020202020202020
 %line 15907+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 2314885530818453536
@@ -45405,43 +45391,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 15910+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 15912+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 15913+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 15914+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14768], r11
+	mov [rsp + 14768], r10
 ; B = B ^ S22
 %line 15915+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, [rsp + 14832]
+	xor r11, [rsp + 14832]
 ; S13 = B
 %line 15916+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14760], r10
+	mov [rsp + 14760], r11
 ; G = 0x101010101010101
 %line 15917+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 72340172838076673
+	mov r11, 72340172838076673
 ; T &= mem64[f + 176]
 %line 15919+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x8282828282828282
 %line 15921+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, -9042521604759584126
 ; T = G
 %line 15922+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 15923+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 15926+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 15927+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x0
 %line 15928+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -45453,13 +45439,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 15931+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 15933+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 15934+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x808080808080808
 %line 15935+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 578721382704613384
@@ -45471,13 +45457,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 15938+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 15940+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 15941+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9292929292929292
 %line 15942+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -7885078839350357358
@@ -45489,13 +45475,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 15945+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 15947+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 15948+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x404040404040404
 %line 15949+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 289360691352306692
@@ -45507,13 +45493,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 15952+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 15954+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 15955+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4040404040404040
 %line 15956+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 4629771061636907072
@@ -45525,13 +45511,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 15959+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 15961+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 15962+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9292929292929292
 %line 15963+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -7885078839350357358
@@ -45543,13 +45529,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 15966+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 15968+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 15969+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2424242424242424
 %line 15970+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 2604246222170760228
@@ -45561,13 +45547,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 15973+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 15975+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 15976+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 15977+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -45579,13 +45565,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 15980+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 15982+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 15983+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9090909090909090
 %line 15984+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8029759185026510704
@@ -45597,13 +45583,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 15987+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 15989+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 15990+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2020202020202020
 %line 15991+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 2314885530818453536
@@ -45615,25 +45601,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 15994+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 15996+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 15997+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 15998+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, [rsp + 14824]
+	xor r10, [rsp + 14824]
 ; S12 = A
 %line 15999+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14752], r11
+	mov [rsp + 14752], r10
 ; B = B ^ S20
 %line 16000+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, [rsp + 14816]
+	xor r11, [rsp + 14816]
 ; mem64[h + 176] = B
 %line 16001+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x101010101010101
 %line 16002+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r10, 72340172838076673
@@ -46482,25 +46468,25 @@ align 32
 	mov [rsp + 14792], r8
 ; G = 0x9292929292929292
 %line 16352+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, -7885078839350357358
+	mov r11, -7885078839350357358
 ; T &= mem64[f + 176]
 %line 16354+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x404040404040404
 %line 16356+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, 289360691352306692
 ; T = G
 %line 16357+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 16358+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 16361+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 16362+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x4040404040404040
 %line 16363+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 4629771061636907072
@@ -46512,13 +46498,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 16366+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 16368+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 16369+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9292929292929292
 %line 16370+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -7885078839350357358
@@ -46530,13 +46516,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 16373+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 16375+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 16376+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2424242424242424
 %line 16377+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 2604246222170760228
@@ -46548,13 +46534,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 16380+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 16382+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 16383+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 16384+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -46566,13 +46552,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 16387+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 16389+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 16390+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9090909090909090
 %line 16391+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8029759185026510704
@@ -46584,13 +46570,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 16394+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 16396+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 16397+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2020202020202020
 %line 16398+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 2314885530818453536
@@ -46602,40 +46588,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 16401+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 16403+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 16404+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 16405+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14784], r11
+	mov [rsp + 14784], r10
 ; S15 = B
 %line 16406+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14776], r10
+	mov [rsp + 14776], r11
 ; G = 0x0
 %line 16407+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 0
+	mov r11, 0
 ; T &= mem64[f + 176]
 %line 16409+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x808080808080808
 %line 16411+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, 578721382704613384
 ; T = G
 %line 16412+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 16413+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 16416+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 16417+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x9292929292929292
 %line 16418+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -7885078839350357358
@@ -46647,13 +46633,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 16421+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 16423+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 16424+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x404040404040404
 %line 16425+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 289360691352306692
@@ -46665,13 +46651,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 16428+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 16430+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 16431+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4040404040404040
 %line 16432+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 4629771061636907072
@@ -46683,13 +46669,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 16435+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 16437+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 16438+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9292929292929292
 %line 16439+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -7885078839350357358
@@ -46701,13 +46687,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 16442+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 16444+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 16445+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2424242424242424
 %line 16446+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 2604246222170760228
@@ -46719,13 +46705,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 16449+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 16451+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 16452+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 16453+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -46737,13 +46723,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 16456+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 16458+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 16459+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9090909090909090
 %line 16460+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8029759185026510704
@@ -46755,13 +46741,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 16463+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 16465+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 16466+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2020202020202020
 %line 16467+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 2314885530818453536
@@ -46773,43 +46759,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 16470+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 16472+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 16473+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 16474+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14768], r11
+	mov [rsp + 14768], r10
 ; B = B ^ S22
 %line 16475+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, [rsp + 14832]
+	xor r11, [rsp + 14832]
 ; S13 = B
 %line 16476+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14760], r10
+	mov [rsp + 14760], r11
 ; G = 0x101010101010101
 %line 16477+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 72340172838076673
+	mov r11, 72340172838076673
 ; T &= mem64[f + 176]
 %line 16479+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x8282828282828282
 %line 16481+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, -9042521604759584126
 ; T = G
 %line 16482+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 16483+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 16486+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 16487+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x0
 %line 16488+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -46821,13 +46807,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 16491+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 16493+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 16494+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x808080808080808
 %line 16495+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 578721382704613384
@@ -46839,13 +46825,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 16498+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 16500+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 16501+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9292929292929292
 %line 16502+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -7885078839350357358
@@ -46857,13 +46843,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 16505+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 16507+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 16508+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x404040404040404
 %line 16509+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 289360691352306692
@@ -46875,13 +46861,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 16512+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 16514+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 16515+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4040404040404040
 %line 16516+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 4629771061636907072
@@ -46893,13 +46879,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 16519+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 16521+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 16522+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9292929292929292
 %line 16523+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -7885078839350357358
@@ -46911,13 +46897,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 16526+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 16528+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 16529+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2424242424242424
 %line 16530+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 2604246222170760228
@@ -46929,13 +46915,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 16533+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 16535+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 16536+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 16537+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 0
@@ -46947,13 +46933,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 16540+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 16542+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 16543+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9090909090909090
 %line 16544+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8029759185026510704
@@ -46965,13 +46951,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 16547+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 16549+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 16550+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2020202020202020
 %line 16551+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 2314885530818453536
@@ -46983,25 +46969,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 16554+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 16556+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 16557+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 16558+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, [rsp + 14824]
+	xor r10, [rsp + 14824]
 ; S12 = A
 %line 16559+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14752], r11
+	mov [rsp + 14752], r10
 ; B = B ^ S20
 %line 16560+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, [rsp + 14816]
+	xor r11, [rsp + 14816]
 ; mem64[h + 176] = B
 %line 16561+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x101010101010101
 %line 16562+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r10, 72340172838076673
@@ -48567,25 +48553,25 @@ align 32
 	mov [rsp + 14792], r8
 ; G = 0xa540a540a540a54
 %line 17170+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 744231194489784916
+	mov r11, 744231194489784916
 ; T &= mem64[f + 176]
 %line 17172+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xf438f438f438f438
 %line 17174+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, -848660004306619336
 ; T = G
 %line 17175+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 17176+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 17179+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 17180+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x7468746874687468
 %line 17181+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 8388082297955972200
@@ -48597,13 +48583,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 17184+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 17186+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 17187+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdbe4dbe4dbe4dbe4
 %line 17188+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -2601712908725068828
@@ -48615,13 +48601,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 17191+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 17193+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 17194+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcfdacfdacfdacfda
 %line 17195+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -3469232024238501926
@@ -48633,13 +48619,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 17198+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 17200+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 17201+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8420842084208420
 %line 17202+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8925989186257779680
@@ -48651,13 +48637,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 17205+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 17207+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 17208+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x15e815e815e815e8
 %line 17209+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 1578535755937486312
@@ -48669,13 +48655,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 17212+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 17214+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 17215+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x5640564056405640
 %line 17216+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 6215062320096237120
@@ -48687,40 +48673,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 17219+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 17221+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 17222+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 17223+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14784], r11
+	mov [rsp + 14784], r10
 ; S15 = B
 %line 17224+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14776], r10
+	mov [rsp + 14776], r11
 ; G = 0xd894d894d894d894
 %line 17225+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, -2840407331163547500
+	mov r11, -2840407331163547500
 ; T &= mem64[f + 176]
 %line 17227+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xbec8bec8bec8bec8
 %line 17229+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, -4699296441757548856
 ; T = G
 %line 17230+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 17231+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 17234+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 17235+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0xa540a540a540a54
 %line 17236+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 744231194489784916
@@ -48732,13 +48718,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 17239+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 17241+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 17242+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xf438f438f438f438
 %line 17243+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -848660004306619336
@@ -48750,13 +48736,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 17246+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 17248+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 17249+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7468746874687468
 %line 17250+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 8388082297955972200
@@ -48768,13 +48754,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 17253+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 17255+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 17256+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdbe4dbe4dbe4dbe4
 %line 17257+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -2601712908725068828
@@ -48786,13 +48772,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 17260+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 17262+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 17263+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcfdacfdacfdacfda
 %line 17264+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -3469232024238501926
@@ -48804,13 +48790,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 17267+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 17269+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 17270+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8420842084208420
 %line 17271+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8925989186257779680
@@ -48822,13 +48808,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 17274+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 17276+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 17277+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x15e815e815e815e8
 %line 17278+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 1578535755937486312
@@ -48840,13 +48826,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 17281+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 17283+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 17284+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x5640564056405640
 %line 17285+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 6215062320096237120
@@ -48858,43 +48844,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 17288+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 17290+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 17291+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 17292+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14768], r11
+	mov [rsp + 14768], r10
 ; B = B ^ S22
 %line 17293+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, [rsp + 14832]
+	xor r11, [rsp + 14832]
 ; S13 = B
 %line 17294+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14760], r10
+	mov [rsp + 14760], r11
 ; G = 0xb829b829b829b829
 %line 17295+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, -5176403807362762711
+	mov r11, -5176403807362762711
 ; T &= mem64[f + 176]
 %line 17297+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x9822982298229822
 %line 17299+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, -7484252356387629022
 ; T = G
 %line 17300+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 17301+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 17304+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 17305+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0xd894d894d894d894
 %line 17306+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -2840407331163547500
@@ -48906,13 +48892,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 17309+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 17311+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 17312+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xbec8bec8bec8bec8
 %line 17313+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -4699296441757548856
@@ -48924,13 +48910,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 17316+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 17318+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 17319+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xa540a540a540a54
 %line 17320+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 744231194489784916
@@ -48942,13 +48928,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 17323+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 17325+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 17326+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xf438f438f438f438
 %line 17327+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -848660004306619336
@@ -48960,13 +48946,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 17330+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 17332+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 17333+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7468746874687468
 %line 17334+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 8388082297955972200
@@ -48978,13 +48964,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 17337+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 17339+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 17340+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdbe4dbe4dbe4dbe4
 %line 17341+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -2601712908725068828
@@ -48996,13 +48982,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 17344+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 17346+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 17347+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcfdacfdacfdacfda
 %line 17348+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -3469232024238501926
@@ -49014,13 +49000,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 17351+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 17353+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 17354+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8420842084208420
 %line 17355+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8925989186257779680
@@ -49032,13 +49018,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 17358+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 17360+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 17361+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x15e815e815e815e8
 %line 17362+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 1578535755937486312
@@ -49050,13 +49036,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 17365+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 17367+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 17368+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x5640564056405640
 %line 17369+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 6215062320096237120
@@ -49068,25 +49054,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 17372+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 17374+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 17375+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 17376+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, [rsp + 14824]
+	xor r10, [rsp + 14824]
 ; S12 = A
 %line 17377+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14752], r11
+	mov [rsp + 14752], r10
 ; B = B ^ S20
 %line 17378+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, [rsp + 14816]
+	xor r11, [rsp + 14816]
 ; mem64[h + 176] = B
 %line 17379+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0xb829b829b829b829
 %line 17380+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r10, -5176403807362762711
@@ -49935,25 +49921,25 @@ align 32
 	mov [rsp + 14792], r8
 ; G = 0xa540a540a540a54
 %line 17730+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 744231194489784916
+	mov r11, 744231194489784916
 ; T &= mem64[f + 176]
 %line 17732+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xf438f438f438f438
 %line 17734+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, -848660004306619336
 ; T = G
 %line 17735+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 17736+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 17739+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 17740+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x7468746874687468
 %line 17741+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 8388082297955972200
@@ -49965,13 +49951,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 17744+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 17746+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 17747+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdbe4dbe4dbe4dbe4
 %line 17748+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -2601712908725068828
@@ -49983,13 +49969,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 17751+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 17753+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 17754+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcfdacfdacfdacfda
 %line 17755+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -3469232024238501926
@@ -50001,13 +49987,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 17758+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 17760+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 17761+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8420842084208420
 %line 17762+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8925989186257779680
@@ -50019,13 +50005,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 17765+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 17767+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 17768+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x15e815e815e815e8
 %line 17769+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 1578535755937486312
@@ -50037,13 +50023,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 17772+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 17774+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 17775+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x5640564056405640
 %line 17776+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 6215062320096237120
@@ -50055,40 +50041,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 17779+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 17781+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 17782+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 17783+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14784], r11
+	mov [rsp + 14784], r10
 ; S15 = B
 %line 17784+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14776], r10
+	mov [rsp + 14776], r11
 ; G = 0xd894d894d894d894
 %line 17785+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, -2840407331163547500
+	mov r11, -2840407331163547500
 ; T &= mem64[f + 176]
 %line 17787+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xbec8bec8bec8bec8
 %line 17789+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, -4699296441757548856
 ; T = G
 %line 17790+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 17791+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 17794+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 17795+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0xa540a540a540a54
 %line 17796+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 744231194489784916
@@ -50100,13 +50086,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 17799+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 17801+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 17802+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xf438f438f438f438
 %line 17803+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -848660004306619336
@@ -50118,13 +50104,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 17806+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 17808+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 17809+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7468746874687468
 %line 17810+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 8388082297955972200
@@ -50136,13 +50122,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 17813+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 17815+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 17816+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdbe4dbe4dbe4dbe4
 %line 17817+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -2601712908725068828
@@ -50154,13 +50140,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 17820+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 17822+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 17823+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcfdacfdacfdacfda
 %line 17824+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -3469232024238501926
@@ -50172,13 +50158,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 17827+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 17829+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 17830+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8420842084208420
 %line 17831+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8925989186257779680
@@ -50190,13 +50176,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 17834+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 17836+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 17837+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x15e815e815e815e8
 %line 17838+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 1578535755937486312
@@ -50208,13 +50194,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 17841+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 17843+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 17844+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x5640564056405640
 %line 17845+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 6215062320096237120
@@ -50226,43 +50212,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 17848+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 17850+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 17851+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 17852+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14768], r11
+	mov [rsp + 14768], r10
 ; B = B ^ S22
 %line 17853+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, [rsp + 14832]
+	xor r11, [rsp + 14832]
 ; S13 = B
 %line 17854+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14760], r10
+	mov [rsp + 14760], r11
 ; G = 0xb829b829b829b829
 %line 17855+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, -5176403807362762711
+	mov r11, -5176403807362762711
 ; T &= mem64[f + 176]
 %line 17857+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x9822982298229822
 %line 17859+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, -7484252356387629022
 ; T = G
 %line 17860+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 17861+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 17864+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 17865+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0xd894d894d894d894
 %line 17866+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -2840407331163547500
@@ -50274,13 +50260,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 17869+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 17871+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 17872+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xbec8bec8bec8bec8
 %line 17873+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -4699296441757548856
@@ -50292,13 +50278,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 17876+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 17878+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 17879+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xa540a540a540a54
 %line 17880+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 744231194489784916
@@ -50310,13 +50296,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 17883+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 17885+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 17886+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xf438f438f438f438
 %line 17887+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -848660004306619336
@@ -50328,13 +50314,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 17890+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 17892+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 17893+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7468746874687468
 %line 17894+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 8388082297955972200
@@ -50346,13 +50332,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 17897+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 17899+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 17900+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdbe4dbe4dbe4dbe4
 %line 17901+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -2601712908725068828
@@ -50364,13 +50350,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 17904+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 17906+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 17907+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcfdacfdacfdacfda
 %line 17908+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -3469232024238501926
@@ -50382,13 +50368,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 17911+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 17913+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 17914+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8420842084208420
 %line 17915+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -8925989186257779680
@@ -50400,13 +50386,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 17918+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 17920+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 17921+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x15e815e815e815e8
 %line 17922+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 1578535755937486312
@@ -50418,13 +50404,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 17925+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 17927+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 17928+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x5640564056405640
 %line 17929+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 6215062320096237120
@@ -50436,25 +50422,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 17932+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 17934+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 17935+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 17936+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, [rsp + 14824]
+	xor r10, [rsp + 14824]
 ; S12 = A
 %line 17937+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14752], r11
+	mov [rsp + 14752], r10
 ; B = B ^ S20
 %line 17938+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, [rsp + 14816]
+	xor r11, [rsp + 14816]
 ; mem64[h + 176] = B
 %line 17939+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0xb829b829b829b829
 %line 17940+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r10, -5176403807362762711
@@ -52245,25 +52231,25 @@ align 32
 	mov [rsp + 14792], r8
 ; G = 0x1049200210492002
 %line 18629+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 1173504371141976066
+	mov r11, 1173504371141976066
 ; T &= mem64[f + 176]
 %line 18631+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x2490010024900100
 %line 18633+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, 2634606882136785152
 ; T = G
 %line 18634+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 18635+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 18638+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 18639+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x4800804848008048
 %line 18640+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 5188287818664804424
@@ -52275,13 +52261,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 18643+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 18645+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 18646+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x40241000402410
 %line 18647+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 18054049651762192
@@ -52293,13 +52279,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 18650+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 18652+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 18653+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2012082420120824
 %line 18654+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 2310918510044383268
@@ -52311,13 +52297,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 18657+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 18659+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 18660+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x904124809041248
 %line 18661+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 649664346846401096
@@ -52329,13 +52315,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 18664+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 18666+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 18667+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8209240082092400
 %line 18668+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -9076683989388286976
@@ -52347,13 +52333,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 18671+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 18673+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 18674+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x492002004920020
 %line 18675+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 329325860267098144
@@ -52365,40 +52351,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 18678+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 18680+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 18681+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 18682+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14784], r11
+	mov [rsp + 14784], r10
 ; S15 = B
 %line 18683+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14776], r10
+	mov [rsp + 14776], r11
 ; G = 0x402410404024104
 %line 18684+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 288864811608064260
+	mov r11, 288864811608064260
 ; T &= mem64[f + 176]
 %line 18686+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x4820924048209240
 %line 18688+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, 5197314774771208768
 ; T = G
 %line 18689+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 18690+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 18693+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 18694+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x1049200210492002
 %line 18695+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 1173504371141976066
@@ -52410,13 +52396,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 18698+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 18700+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 18701+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2490010024900100
 %line 18702+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 2634606882136785152
@@ -52428,13 +52414,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 18705+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 18707+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 18708+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4800804848008048
 %line 18709+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 5188287818664804424
@@ -52446,13 +52432,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 18712+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 18714+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 18715+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x40241000402410
 %line 18716+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 18054049651762192
@@ -52464,13 +52450,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 18719+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 18721+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 18722+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2012082420120824
 %line 18723+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 2310918510044383268
@@ -52482,13 +52468,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 18726+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 18728+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 18729+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x904124809041248
 %line 18730+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 649664346846401096
@@ -52500,13 +52486,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 18733+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 18735+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 18736+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8209240082092400
 %line 18737+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -9076683989388286976
@@ -52518,13 +52504,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 18740+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 18742+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 18743+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x492002004920020
 %line 18744+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 329325860267098144
@@ -52536,43 +52522,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 18747+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 18749+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 18750+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 18751+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14768], r11
+	mov [rsp + 14768], r10
 ; B = B ^ S22
 %line 18752+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, [rsp + 14832]
+	xor r11, [rsp + 14832]
 ; S13 = B
 %line 18753+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14760], r10
+	mov [rsp + 14760], r11
 ; G = 0x4900100949001009
 %line 18754+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 5260221996834230281
+	mov r11, 5260221996834230281
 ; T &= mem64[f + 176]
 %line 18756+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x8008048280080482
 %line 18758+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, -9221115278500821886
 ; T = G
 %line 18759+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 18760+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 18763+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 18764+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x402410404024104
 %line 18765+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 288864811608064260
@@ -52584,13 +52570,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 18768+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 18770+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 18771+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4820924048209240
 %line 18772+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 5197314774771208768
@@ -52602,13 +52588,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 18775+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 18777+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 18778+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x1049200210492002
 %line 18779+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 1173504371141976066
@@ -52620,13 +52606,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 18782+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 18784+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 18785+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2490010024900100
 %line 18786+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 2634606882136785152
@@ -52638,13 +52624,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 18789+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 18791+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 18792+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4800804848008048
 %line 18793+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 5188287818664804424
@@ -52656,13 +52642,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 18796+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 18798+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 18799+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x40241000402410
 %line 18800+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 18054049651762192
@@ -52674,13 +52660,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 18803+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 18805+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 18806+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2012082420120824
 %line 18807+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 2310918510044383268
@@ -52692,13 +52678,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 18810+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 18812+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 18813+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x904124809041248
 %line 18814+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 649664346846401096
@@ -52710,13 +52696,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 18817+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 18819+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 18820+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8209240082092400
 %line 18821+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -9076683989388286976
@@ -52728,13 +52714,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 18824+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 18826+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 18827+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x492002004920020
 %line 18828+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 329325860267098144
@@ -52746,25 +52732,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 18831+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 18833+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 18834+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 18835+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, [rsp + 14824]
+	xor r10, [rsp + 14824]
 ; S12 = A
 %line 18836+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14752], r11
+	mov [rsp + 14752], r10
 ; B = B ^ S20
 %line 18837+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, [rsp + 14816]
+	xor r11, [rsp + 14816]
 ; mem64[h + 176] = B
 %line 18838+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x4900100949001009
 %line 18839+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r10, 5260221996834230281
@@ -53613,25 +53599,25 @@ align 32
 	mov [rsp + 14792], r8
 ; G = 0x1049200210492002
 %line 19189+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 1173504371141976066
+	mov r11, 1173504371141976066
 ; T &= mem64[f + 176]
 %line 19191+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x2490010024900100
 %line 19193+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, 2634606882136785152
 ; T = G
 %line 19194+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 19195+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 19198+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 19199+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x4800804848008048
 %line 19200+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 5188287818664804424
@@ -53643,13 +53629,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 19203+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 19205+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 19206+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x40241000402410
 %line 19207+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 18054049651762192
@@ -53661,13 +53647,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 19210+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 19212+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 19213+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2012082420120824
 %line 19214+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 2310918510044383268
@@ -53679,13 +53665,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 19217+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 19219+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 19220+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x904124809041248
 %line 19221+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 649664346846401096
@@ -53697,13 +53683,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 19224+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 19226+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 19227+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8209240082092400
 %line 19228+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -9076683989388286976
@@ -53715,13 +53701,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 19231+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 19233+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 19234+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x492002004920020
 %line 19235+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 329325860267098144
@@ -53733,40 +53719,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 19238+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 19240+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 19241+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 19242+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14784], r11
+	mov [rsp + 14784], r10
 ; S15 = B
 %line 19243+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14776], r10
+	mov [rsp + 14776], r11
 ; G = 0x402410404024104
 %line 19244+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 288864811608064260
+	mov r11, 288864811608064260
 ; T &= mem64[f + 176]
 %line 19246+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x4820924048209240
 %line 19248+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, 5197314774771208768
 ; T = G
 %line 19249+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 19250+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 19253+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 19254+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x1049200210492002
 %line 19255+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 1173504371141976066
@@ -53778,13 +53764,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 19258+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 19260+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 19261+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2490010024900100
 %line 19262+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 2634606882136785152
@@ -53796,13 +53782,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 19265+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 19267+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 19268+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4800804848008048
 %line 19269+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 5188287818664804424
@@ -53814,13 +53800,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 19272+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 19274+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 19275+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x40241000402410
 %line 19276+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 18054049651762192
@@ -53832,13 +53818,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 19279+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 19281+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 19282+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2012082420120824
 %line 19283+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 2310918510044383268
@@ -53850,13 +53836,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 19286+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 19288+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 19289+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x904124809041248
 %line 19290+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 649664346846401096
@@ -53868,13 +53854,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 19293+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 19295+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 19296+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8209240082092400
 %line 19297+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -9076683989388286976
@@ -53886,13 +53872,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 19300+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 19302+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 19303+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x492002004920020
 %line 19304+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 329325860267098144
@@ -53904,43 +53890,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 19307+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 19309+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 19310+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 19311+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14768], r11
+	mov [rsp + 14768], r10
 ; B = B ^ S22
 %line 19312+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, [rsp + 14832]
+	xor r11, [rsp + 14832]
 ; S13 = B
 %line 19313+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14760], r10
+	mov [rsp + 14760], r11
 ; G = 0x4900100949001009
 %line 19314+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 5260221996834230281
+	mov r11, 5260221996834230281
 ; T &= mem64[f + 176]
 %line 19316+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x8008048280080482
 %line 19318+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, -9221115278500821886
 ; T = G
 %line 19319+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 19320+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 19323+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 19324+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x402410404024104
 %line 19325+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 288864811608064260
@@ -53952,13 +53938,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 19328+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 19330+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 19331+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4820924048209240
 %line 19332+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 5197314774771208768
@@ -53970,13 +53956,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 19335+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 19337+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 19338+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x1049200210492002
 %line 19339+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 1173504371141976066
@@ -53988,13 +53974,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 19342+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 19344+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 19345+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2490010024900100
 %line 19346+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 2634606882136785152
@@ -54006,13 +53992,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 19349+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 19351+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 19352+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4800804848008048
 %line 19353+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 5188287818664804424
@@ -54024,13 +54010,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 19356+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 19358+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 19359+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x40241000402410
 %line 19360+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 18054049651762192
@@ -54042,13 +54028,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 19363+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 19365+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 19366+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2012082420120824
 %line 19367+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 2310918510044383268
@@ -54060,13 +54046,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 19370+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 19372+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 19373+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x904124809041248
 %line 19374+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 649664346846401096
@@ -54078,13 +54064,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 19377+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 19379+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 19380+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8209240082092400
 %line 19381+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -9076683989388286976
@@ -54096,13 +54082,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 19384+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 19386+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 19387+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x492002004920020
 %line 19388+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 329325860267098144
@@ -54114,25 +54100,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 19391+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 19393+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 19394+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 19395+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, [rsp + 14824]
+	xor r10, [rsp + 14824]
 ; S12 = A
 %line 19396+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14752], r11
+	mov [rsp + 14752], r10
 ; B = B ^ S20
 %line 19397+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, [rsp + 14816]
+	xor r11, [rsp + 14816]
 ; mem64[h + 176] = B
 %line 19398+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x4900100949001009
 %line 19399+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r10, 5260221996834230281
@@ -56148,25 +56134,25 @@ align 32
 	mov [rsp + 14792], r8
 ; G = 0x69ec3a461087d19c
 %line 20169+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 7632539541085606300
+	mov r11, 7632539541085606300
 ; T &= mem64[f + 176]
 %line 20171+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x3023911d7f63caa8
 %line 20173+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, 3468775693882739368
 ; T = G
 %line 20174+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 20175+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 20178+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 20179+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0xb39f56b6dfc83668
 %line 20180+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -5503584876184979864
@@ -56178,13 +56164,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 20183+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 20185+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 20186+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7798f574157f980
 %line 20187+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 538619235368696192
@@ -56196,13 +56182,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 20190+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 20192+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 20193+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x69cdb3c33d3f9fd0
 %line 20194+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 7623947395335692240
@@ -56214,13 +56200,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 20197+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 20199+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 20200+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdd687928f8d0cca0
 %line 20201+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -2492609176869483360
@@ -56232,13 +56218,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 20204+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 20206+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 20207+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x694b95d78bdea6e0
 %line 20208+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 7587322750232864480
@@ -56250,13 +56236,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 20211+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 20213+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 20214+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x6847d9fee61cd480
 %line 20215+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 7514214192096531584
@@ -56268,40 +56254,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 20218+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 20220+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 20221+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 20222+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14784], r11
+	mov [rsp + 14784], r10
 ; S15 = B
 %line 20223+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14776], r10
+	mov [rsp + 14776], r11
 ; G = 0xad4c361541690886
 %line 20224+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, -5959328741998393210
+	mov r11, -5959328741998393210
 ; T &= mem64[f + 176]
 %line 20226+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xf1fdf2c8af3634c8
 %line 20228+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, -1009383797714176824
 ; T = G
 %line 20229+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 20230+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 20233+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 20234+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x69ec3a461087d19c
 %line 20235+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 7632539541085606300
@@ -56313,13 +56299,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 20238+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 20240+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 20241+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x3023911d7f63caa8
 %line 20242+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 3468775693882739368
@@ -56331,13 +56317,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 20245+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 20247+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 20248+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xb39f56b6dfc83668
 %line 20249+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -5503584876184979864
@@ -56349,13 +56335,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 20252+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 20254+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 20255+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7798f574157f980
 %line 20256+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 538619235368696192
@@ -56367,13 +56353,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 20259+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 20261+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 20262+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x69cdb3c33d3f9fd0
 %line 20263+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 7623947395335692240
@@ -56385,13 +56371,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 20266+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 20268+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 20269+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdd687928f8d0cca0
 %line 20270+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -2492609176869483360
@@ -56403,13 +56389,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 20273+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 20275+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 20276+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x694b95d78bdea6e0
 %line 20277+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 7587322750232864480
@@ -56421,13 +56407,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 20280+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 20282+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 20283+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x6847d9fee61cd480
 %line 20284+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 7514214192096531584
@@ -56439,43 +56425,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 20287+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 20289+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 20290+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 20291+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14768], r11
+	mov [rsp + 14768], r10
 ; B = B ^ S22
 %line 20292+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, [rsp + 14832]
+	xor r11, [rsp + 14832]
 ; S13 = B
 %line 20293+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14760], r10
+	mov [rsp + 14760], r11
 ; G = 0x2189852db84e4c1
 %line 20294+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 151038069154571457
+	mov r11, 151038069154571457
 ; T &= mem64[f + 176]
 %line 20296+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xd4be83587b306082
 %line 20298+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, -3116909476046675838
 ; T = G
 %line 20299+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 20300+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 20303+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 20304+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0xad4c361541690886
 %line 20305+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -5959328741998393210
@@ -56487,13 +56473,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 20308+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 20310+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 20311+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xf1fdf2c8af3634c8
 %line 20312+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -1009383797714176824
@@ -56505,13 +56491,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 20315+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 20317+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 20318+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x69ec3a461087d19c
 %line 20319+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 7632539541085606300
@@ -56523,13 +56509,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 20322+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 20324+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 20325+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x3023911d7f63caa8
 %line 20326+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 3468775693882739368
@@ -56541,13 +56527,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 20329+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 20331+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 20332+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xb39f56b6dfc83668
 %line 20333+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -5503584876184979864
@@ -56559,13 +56545,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 20336+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 20338+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 20339+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7798f574157f980
 %line 20340+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 538619235368696192
@@ -56577,13 +56563,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 20343+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 20345+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 20346+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x69cdb3c33d3f9fd0
 %line 20347+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 7623947395335692240
@@ -56595,13 +56581,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 20350+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 20352+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 20353+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdd687928f8d0cca0
 %line 20354+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -2492609176869483360
@@ -56613,13 +56599,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 20357+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 20359+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 20360+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x694b95d78bdea6e0
 %line 20361+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 7587322750232864480
@@ -56631,13 +56617,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 20364+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 20366+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 20367+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x6847d9fee61cd480
 %line 20368+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 7514214192096531584
@@ -56649,25 +56635,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 20371+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 20373+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 20374+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 20375+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, [rsp + 14824]
+	xor r10, [rsp + 14824]
 ; S12 = A
 %line 20376+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14752], r11
+	mov [rsp + 14752], r10
 ; B = B ^ S20
 %line 20377+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, [rsp + 14816]
+	xor r11, [rsp + 14816]
 ; mem64[h + 176] = B
 %line 20378+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x2189852db84e4c1
 %line 20379+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r10, 151038069154571457
@@ -57516,25 +57502,25 @@ align 32
 	mov [rsp + 14792], r8
 ; G = 0x69ec3a461087d19c
 %line 20729+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 7632539541085606300
+	mov r11, 7632539541085606300
 ; T &= mem64[f + 176]
 %line 20731+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x3023911d7f63caa8
 %line 20733+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, 3468775693882739368
 ; T = G
 %line 20734+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 20735+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 20738+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 20739+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0xb39f56b6dfc83668
 %line 20740+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -5503584876184979864
@@ -57546,13 +57532,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 20743+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 20745+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 20746+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7798f574157f980
 %line 20747+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 538619235368696192
@@ -57564,13 +57550,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 20750+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 20752+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 20753+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x69cdb3c33d3f9fd0
 %line 20754+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 7623947395335692240
@@ -57582,13 +57568,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 20757+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 20759+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 20760+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdd687928f8d0cca0
 %line 20761+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -2492609176869483360
@@ -57600,13 +57586,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 20764+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 20766+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 20767+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x694b95d78bdea6e0
 %line 20768+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 7587322750232864480
@@ -57618,13 +57604,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 20771+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 20773+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 20774+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x6847d9fee61cd480
 %line 20775+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 7514214192096531584
@@ -57636,40 +57622,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 20778+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 20780+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 20781+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 20782+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14784], r11
+	mov [rsp + 14784], r10
 ; S15 = B
 %line 20783+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14776], r10
+	mov [rsp + 14776], r11
 ; G = 0xad4c361541690886
 %line 20784+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, -5959328741998393210
+	mov r11, -5959328741998393210
 ; T &= mem64[f + 176]
 %line 20786+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xf1fdf2c8af3634c8
 %line 20788+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, -1009383797714176824
 ; T = G
 %line 20789+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 20790+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 20793+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 20794+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x69ec3a461087d19c
 %line 20795+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 7632539541085606300
@@ -57681,13 +57667,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 20798+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 20800+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 20801+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x3023911d7f63caa8
 %line 20802+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 3468775693882739368
@@ -57699,13 +57685,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 20805+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 20807+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 20808+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xb39f56b6dfc83668
 %line 20809+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -5503584876184979864
@@ -57717,13 +57703,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 20812+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 20814+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 20815+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7798f574157f980
 %line 20816+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 538619235368696192
@@ -57735,13 +57721,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 20819+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 20821+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 20822+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x69cdb3c33d3f9fd0
 %line 20823+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 7623947395335692240
@@ -57753,13 +57739,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 20826+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 20828+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 20829+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdd687928f8d0cca0
 %line 20830+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -2492609176869483360
@@ -57771,13 +57757,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 20833+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 20835+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 20836+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x694b95d78bdea6e0
 %line 20837+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 7587322750232864480
@@ -57789,13 +57775,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 20840+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 20842+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 20843+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x6847d9fee61cd480
 %line 20844+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 7514214192096531584
@@ -57807,43 +57793,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 20847+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 20849+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 20850+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 20851+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14768], r11
+	mov [rsp + 14768], r10
 ; B = B ^ S22
 %line 20852+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, [rsp + 14832]
+	xor r11, [rsp + 14832]
 ; S13 = B
 %line 20853+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14760], r10
+	mov [rsp + 14760], r11
 ; G = 0x2189852db84e4c1
 %line 20854+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r10, 151038069154571457
+	mov r11, 151038069154571457
 ; T &= mem64[f + 176]
 %line 20856+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xd4be83587b306082
 %line 20858+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r8, -3116909476046675838
 ; T = G
 %line 20859+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 20860+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 20863+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 20864+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0xad4c361541690886
 %line 20865+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -5959328741998393210
@@ -57855,13 +57841,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 20868+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 20870+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 20871+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xf1fdf2c8af3634c8
 %line 20872+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -1009383797714176824
@@ -57873,13 +57859,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 20875+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 20877+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 20878+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x69ec3a461087d19c
 %line 20879+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 7632539541085606300
@@ -57891,13 +57877,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 20882+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 20884+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 20885+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x3023911d7f63caa8
 %line 20886+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 3468775693882739368
@@ -57909,13 +57895,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 20889+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 20891+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 20892+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xb39f56b6dfc83668
 %line 20893+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -5503584876184979864
@@ -57927,13 +57913,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 20896+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 20898+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 20899+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7798f574157f980
 %line 20900+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 538619235368696192
@@ -57945,13 +57931,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 20903+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 20905+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 20906+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x69cdb3c33d3f9fd0
 %line 20907+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 7623947395335692240
@@ -57963,13 +57949,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 20910+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 20912+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 20913+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdd687928f8d0cca0
 %line 20914+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, -2492609176869483360
@@ -57981,13 +57967,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 20917+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 20919+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 20920+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x694b95d78bdea6e0
 %line 20921+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 7587322750232864480
@@ -57999,13 +57985,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 20924+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 20926+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 20927+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x6847d9fee61cd480
 %line 20928+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r9, 7514214192096531584
@@ -58017,25 +58003,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 20931+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 20933+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 20934+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 20935+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r11, [rsp + 14824]
+	xor r10, [rsp + 14824]
 ; S12 = A
 %line 20936+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsp + 14752], r11
+	mov [rsp + 14752], r10
 ; B = B ^ S20
 %line 20937+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	xor r10, [rsp + 14816]
+	xor r11, [rsp + 14816]
 ; mem64[h + 176] = B
 %line 20938+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x2189852db84e4c1
 %line 20939+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64_avx512.q
 	mov r10, 151038069154571457

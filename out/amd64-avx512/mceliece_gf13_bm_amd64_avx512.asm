@@ -14,18 +14,15 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	sub rsp, 7360
 	and rsp, -64
 	mov [rsp + 7296], r11
-; input fo si
-%line 32+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r10, rdi
 ; vp = &VS
 %line 34+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	lea rax, [rsp + 0]
 ; bm = &BS
 %line 35+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	lea r11, [rsp + 448]
+	lea rcx, [rsp + 448]
 ; zp = &ZB
 %line 36+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	lea rdi, [rsp + 640]
+	lea rdx, [rsp + 640]
 ; ZERO = 0
 %line 38+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpxord zmm0, zmm0, zmm0
@@ -67,16 +64,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	vmovdqu64 zmm1, [rel BINIT]
 ; mem512[bm] = BM
 %line 51+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 [r11], zmm1
+	vmovdqu64 [rcx], zmm1
 ; x0 = mem64[si + 0]
 %line 53+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rcx, [rsi]
+	mov r10, [rsi]
 ; x1 = mem64[si + 8]
 %line 54+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rbx, [rsi + 8]
 ; x2 = mem64[si + 16]
 %line 55+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rdx, [rsi + 16]
+	mov r11, [rsi + 16]
 ; x3 = mem64[si + 24]
 %line 56+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rbp, [rsi + 24]
@@ -88,16 +85,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	and rbp, r8
 ; mem64[zp + 0] = 0
 %line 59+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi], 0
+	mov qword [rdx], 0
 ; y1 = x0
 %line 60+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 55
 %line 61+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 55
 ; mem64[zp + 8] = y1
 %line 62+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 8], r8
+	mov [rdx + 8], r8
 ; y1 = x1
 %line 63+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r9, rbx
@@ -106,7 +103,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r9, 55
 ; y2 = x0
 %line 65+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y2 >>= 9
 %line 66+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r8, 9
@@ -115,10 +112,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r9, r8
 ; mem64[zp + 16] = y1
 %line 68+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 16], r9
+	mov [rdx + 16], r9
 ; y1 = x2
 %line 69+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 55
 %line 70+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 55
@@ -133,7 +130,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 24] = y1
 %line 74+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 24], r8
+	mov [rdx + 24], r8
 ; y1 = x3
 %line 75+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -142,7 +139,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 55
 ; y2 = x2
 %line 77+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 9
 %line 78+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 9
@@ -151,7 +148,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 32] = y1
 %line 80+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 32], r8
+	mov [rdx + 32], r8
 ; y1 = x3
 %line 81+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -160,25 +157,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 9
 ; mem64[zp + 40] = y1
 %line 83+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 40], r8
+	mov [rdx + 40], r8
 ; mem64[zp + 48] = 0
 %line 84+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 48], 0
+	mov qword [rdx + 48], 0
 ; mem64[zp + 56] = 0
 %line 85+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 56], 0
+	mov qword [rdx + 56], 0
 ; mem64[zp + 832] = 0
 %line 86+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 832], 0
+	mov qword [rdx + 832], 0
 ; y1 = x0
 %line 87+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 54
 %line 88+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 54
 ; mem64[zp + 840] = y1
 %line 89+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 840], r8
+	mov [rdx + 840], r8
 ; y1 = x1
 %line 90+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -187,7 +184,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 54
 ; y2 = x0
 %line 92+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 10
 %line 93+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 10
@@ -196,10 +193,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 848] = y1
 %line 95+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 848], r8
+	mov [rdx + 848], r8
 ; y1 = x2
 %line 96+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 54
 %line 97+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 54
@@ -214,7 +211,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 856] = y1
 %line 101+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 856], r8
+	mov [rdx + 856], r8
 ; y1 = x3
 %line 102+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -223,7 +220,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 54
 ; y2 = x2
 %line 104+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 10
 %line 105+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 10
@@ -232,7 +229,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 864] = y1
 %line 107+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 864], r8
+	mov [rdx + 864], r8
 ; y1 = x3
 %line 108+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -241,25 +238,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 10
 ; mem64[zp + 872] = y1
 %line 110+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 872], r8
+	mov [rdx + 872], r8
 ; mem64[zp + 880] = 0
 %line 111+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 880], 0
+	mov qword [rdx + 880], 0
 ; mem64[zp + 888] = 0
 %line 112+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 888], 0
+	mov qword [rdx + 888], 0
 ; mem64[zp + 1664] = 0
 %line 113+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1664], 0
+	mov qword [rdx + 1664], 0
 ; y1 = x0
 %line 114+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 53
 %line 115+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 53
 ; mem64[zp + 1672] = y1
 %line 116+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1672], r8
+	mov [rdx + 1672], r8
 ; y1 = x1
 %line 117+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -268,7 +265,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 53
 ; y2 = x0
 %line 119+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 11
 %line 120+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 11
@@ -277,10 +274,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1680] = y1
 %line 122+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1680], r8
+	mov [rdx + 1680], r8
 ; y1 = x2
 %line 123+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 53
 %line 124+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 53
@@ -295,7 +292,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1688] = y1
 %line 128+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1688], r8
+	mov [rdx + 1688], r8
 ; y1 = x3
 %line 129+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -304,7 +301,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 53
 ; y2 = x2
 %line 131+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 11
 %line 132+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 11
@@ -313,7 +310,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1696] = y1
 %line 134+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1696], r8
+	mov [rdx + 1696], r8
 ; y1 = x3
 %line 135+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -322,25 +319,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 11
 ; mem64[zp + 1704] = y1
 %line 137+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1704], r8
+	mov [rdx + 1704], r8
 ; mem64[zp + 1712] = 0
 %line 138+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1712], 0
+	mov qword [rdx + 1712], 0
 ; mem64[zp + 1720] = 0
 %line 139+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1720], 0
+	mov qword [rdx + 1720], 0
 ; mem64[zp + 2496] = 0
 %line 140+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2496], 0
+	mov qword [rdx + 2496], 0
 ; y1 = x0
 %line 141+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 52
 %line 142+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 52
 ; mem64[zp + 2504] = y1
 %line 143+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2504], r8
+	mov [rdx + 2504], r8
 ; y1 = x1
 %line 144+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -349,7 +346,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 52
 ; y2 = x0
 %line 146+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 12
 %line 147+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 12
@@ -358,10 +355,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2512] = y1
 %line 149+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2512], r8
+	mov [rdx + 2512], r8
 ; y1 = x2
 %line 150+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 52
 %line 151+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 52
@@ -376,7 +373,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2520] = y1
 %line 155+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2520], r8
+	mov [rdx + 2520], r8
 ; y1 = x3
 %line 156+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -385,7 +382,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 52
 ; y2 = x2
 %line 158+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 12
 %line 159+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 12
@@ -394,7 +391,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2528] = y1
 %line 161+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2528], r8
+	mov [rdx + 2528], r8
 ; y1 = x3
 %line 162+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -403,25 +400,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 12
 ; mem64[zp + 2536] = y1
 %line 164+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2536], r8
+	mov [rdx + 2536], r8
 ; mem64[zp + 2544] = 0
 %line 165+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2544], 0
+	mov qword [rdx + 2544], 0
 ; mem64[zp + 2552] = 0
 %line 166+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2552], 0
+	mov qword [rdx + 2552], 0
 ; mem64[zp + 3328] = 0
 %line 167+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3328], 0
+	mov qword [rdx + 3328], 0
 ; y1 = x0
 %line 168+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 51
 %line 169+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 51
 ; mem64[zp + 3336] = y1
 %line 170+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3336], r8
+	mov [rdx + 3336], r8
 ; y1 = x1
 %line 171+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -430,7 +427,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 51
 ; y2 = x0
 %line 173+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 13
 %line 174+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 13
@@ -439,10 +436,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3344] = y1
 %line 176+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3344], r8
+	mov [rdx + 3344], r8
 ; y1 = x2
 %line 177+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 51
 %line 178+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 51
@@ -457,7 +454,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3352] = y1
 %line 182+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3352], r8
+	mov [rdx + 3352], r8
 ; y1 = x3
 %line 183+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -466,7 +463,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 51
 ; y2 = x2
 %line 185+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 13
 %line 186+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 13
@@ -475,7 +472,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3360] = y1
 %line 188+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3360], r8
+	mov [rdx + 3360], r8
 ; y1 = x3
 %line 189+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -484,25 +481,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 13
 ; mem64[zp + 3368] = y1
 %line 191+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3368], r8
+	mov [rdx + 3368], r8
 ; mem64[zp + 3376] = 0
 %line 192+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3376], 0
+	mov qword [rdx + 3376], 0
 ; mem64[zp + 3384] = 0
 %line 193+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3384], 0
+	mov qword [rdx + 3384], 0
 ; mem64[zp + 4160] = 0
 %line 194+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4160], 0
+	mov qword [rdx + 4160], 0
 ; y1 = x0
 %line 195+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 50
 %line 196+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 50
 ; mem64[zp + 4168] = y1
 %line 197+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4168], r8
+	mov [rdx + 4168], r8
 ; y1 = x1
 %line 198+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -511,7 +508,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 50
 ; y2 = x0
 %line 200+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 14
 %line 201+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 14
@@ -520,10 +517,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4176] = y1
 %line 203+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4176], r8
+	mov [rdx + 4176], r8
 ; y1 = x2
 %line 204+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 50
 %line 205+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 50
@@ -538,7 +535,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4184] = y1
 %line 209+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4184], r8
+	mov [rdx + 4184], r8
 ; y1 = x3
 %line 210+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -547,7 +544,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 50
 ; y2 = x2
 %line 212+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 14
 %line 213+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 14
@@ -556,7 +553,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4192] = y1
 %line 215+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4192], r8
+	mov [rdx + 4192], r8
 ; y1 = x3
 %line 216+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -565,25 +562,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 14
 ; mem64[zp + 4200] = y1
 %line 218+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4200], r8
+	mov [rdx + 4200], r8
 ; mem64[zp + 4208] = 0
 %line 219+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4208], 0
+	mov qword [rdx + 4208], 0
 ; mem64[zp + 4216] = 0
 %line 220+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4216], 0
+	mov qword [rdx + 4216], 0
 ; mem64[zp + 4992] = 0
 %line 221+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4992], 0
+	mov qword [rdx + 4992], 0
 ; y1 = x0
 %line 222+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 49
 %line 223+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 49
 ; mem64[zp + 5000] = y1
 %line 224+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5000], r8
+	mov [rdx + 5000], r8
 ; y1 = x1
 %line 225+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -592,7 +589,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 49
 ; y2 = x0
 %line 227+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 15
 %line 228+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 15
@@ -601,10 +598,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5008] = y1
 %line 230+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5008], r8
+	mov [rdx + 5008], r8
 ; y1 = x2
 %line 231+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 49
 %line 232+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 49
@@ -619,7 +616,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5016] = y1
 %line 236+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5016], r8
+	mov [rdx + 5016], r8
 ; y1 = x3
 %line 237+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -628,7 +625,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 49
 ; y2 = x2
 %line 239+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 15
 %line 240+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 15
@@ -637,7 +634,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5024] = y1
 %line 242+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5024], r8
+	mov [rdx + 5024], r8
 ; y1 = x3
 %line 243+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -646,25 +643,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 15
 ; mem64[zp + 5032] = y1
 %line 245+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5032], r8
+	mov [rdx + 5032], r8
 ; mem64[zp + 5040] = 0
 %line 246+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5040], 0
+	mov qword [rdx + 5040], 0
 ; mem64[zp + 5048] = 0
 %line 247+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5048], 0
+	mov qword [rdx + 5048], 0
 ; mem64[zp + 5824] = 0
 %line 248+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5824], 0
+	mov qword [rdx + 5824], 0
 ; y1 = x0
 %line 249+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 48
 %line 250+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 48
 ; mem64[zp + 5832] = y1
 %line 251+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5832], r8
+	mov [rdx + 5832], r8
 ; y1 = x1
 %line 252+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -673,16 +670,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 255+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr rcx, 16
+	shr r10, 16
 ; y1 |= y2
 %line 256+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	or r8, rcx
+	or r8, r10
 ; mem64[zp + 5840] = y1
 %line 257+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5840], r8
+	mov [rdx + 5840], r8
 ; y1 = x2
 %line 258+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 48
 %line 259+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 48
@@ -694,7 +691,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, rbx
 ; mem64[zp + 5848] = y1
 %line 263+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5848], r8
+	mov [rdx + 5848], r8
 ; y1 = x3
 %line 264+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -703,34 +700,34 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 267+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr rdx, 16
+	shr r11, 16
 ; y1 |= y2
 %line 268+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	or r8, rdx
+	or r8, r11
 ; mem64[zp + 5856] = y1
 %line 269+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5856], r8
+	mov [rdx + 5856], r8
 ; y1 >>= 16
 %line 271+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr rbp, 16
 ; mem64[zp + 5864] = y1
 %line 272+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5864], rbp
+	mov [rdx + 5864], rbp
 ; mem64[zp + 5872] = 0
 %line 273+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5872], 0
+	mov qword [rdx + 5872], 0
 ; mem64[zp + 5880] = 0
 %line 274+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5880], 0
+	mov qword [rdx + 5880], 0
 ; x0 = mem64[si + 32]
 %line 275+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rcx, [rsi + 32]
+	mov r10, [rsi + 32]
 ; x1 = mem64[si + 40]
 %line 276+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rbx, [rsi + 40]
 ; x2 = mem64[si + 48]
 %line 277+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rdx, [rsi + 48]
+	mov r11, [rsi + 48]
 ; x3 = mem64[si + 56]
 %line 278+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rbp, [rsi + 56]
@@ -742,16 +739,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	and rbp, r8
 ; mem64[zp + 64] = 0
 %line 281+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 64], 0
+	mov qword [rdx + 64], 0
 ; y1 = x0
 %line 282+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 55
 %line 283+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 55
 ; mem64[zp + 72] = y1
 %line 284+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 72], r8
+	mov [rdx + 72], r8
 ; y1 = x1
 %line 285+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -760,7 +757,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 55
 ; y2 = x0
 %line 287+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 9
 %line 288+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 9
@@ -769,10 +766,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 80] = y1
 %line 290+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 80], r8
+	mov [rdx + 80], r8
 ; y1 = x2
 %line 291+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 55
 %line 292+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 55
@@ -787,7 +784,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 88] = y1
 %line 296+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 88], r8
+	mov [rdx + 88], r8
 ; y1 = x3
 %line 297+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -796,7 +793,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 55
 ; y2 = x2
 %line 299+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 9
 %line 300+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 9
@@ -805,7 +802,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 96] = y1
 %line 302+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 96], r8
+	mov [rdx + 96], r8
 ; y1 = x3
 %line 303+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -814,25 +811,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 9
 ; mem64[zp + 104] = y1
 %line 305+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 104], r8
+	mov [rdx + 104], r8
 ; mem64[zp + 112] = 0
 %line 306+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 112], 0
+	mov qword [rdx + 112], 0
 ; mem64[zp + 120] = 0
 %line 307+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 120], 0
+	mov qword [rdx + 120], 0
 ; mem64[zp + 896] = 0
 %line 308+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 896], 0
+	mov qword [rdx + 896], 0
 ; y1 = x0
 %line 309+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 54
 %line 310+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 54
 ; mem64[zp + 904] = y1
 %line 311+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 904], r8
+	mov [rdx + 904], r8
 ; y1 = x1
 %line 312+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -841,7 +838,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 54
 ; y2 = x0
 %line 314+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 10
 %line 315+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 10
@@ -850,10 +847,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 912] = y1
 %line 317+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 912], r8
+	mov [rdx + 912], r8
 ; y1 = x2
 %line 318+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 54
 %line 319+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 54
@@ -868,7 +865,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 920] = y1
 %line 323+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 920], r8
+	mov [rdx + 920], r8
 ; y1 = x3
 %line 324+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -877,7 +874,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 54
 ; y2 = x2
 %line 326+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 10
 %line 327+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 10
@@ -886,7 +883,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 928] = y1
 %line 329+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 928], r8
+	mov [rdx + 928], r8
 ; y1 = x3
 %line 330+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -895,25 +892,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 10
 ; mem64[zp + 936] = y1
 %line 332+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 936], r8
+	mov [rdx + 936], r8
 ; mem64[zp + 944] = 0
 %line 333+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 944], 0
+	mov qword [rdx + 944], 0
 ; mem64[zp + 952] = 0
 %line 334+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 952], 0
+	mov qword [rdx + 952], 0
 ; mem64[zp + 1728] = 0
 %line 335+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1728], 0
+	mov qword [rdx + 1728], 0
 ; y1 = x0
 %line 336+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 53
 %line 337+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 53
 ; mem64[zp + 1736] = y1
 %line 338+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1736], r8
+	mov [rdx + 1736], r8
 ; y1 = x1
 %line 339+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -922,7 +919,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 53
 ; y2 = x0
 %line 341+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 11
 %line 342+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 11
@@ -931,10 +928,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1744] = y1
 %line 344+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1744], r8
+	mov [rdx + 1744], r8
 ; y1 = x2
 %line 345+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 53
 %line 346+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 53
@@ -949,7 +946,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1752] = y1
 %line 350+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1752], r8
+	mov [rdx + 1752], r8
 ; y1 = x3
 %line 351+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -958,7 +955,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 53
 ; y2 = x2
 %line 353+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 11
 %line 354+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 11
@@ -967,7 +964,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1760] = y1
 %line 356+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1760], r8
+	mov [rdx + 1760], r8
 ; y1 = x3
 %line 357+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -976,25 +973,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 11
 ; mem64[zp + 1768] = y1
 %line 359+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1768], r8
+	mov [rdx + 1768], r8
 ; mem64[zp + 1776] = 0
 %line 360+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1776], 0
+	mov qword [rdx + 1776], 0
 ; mem64[zp + 1784] = 0
 %line 361+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1784], 0
+	mov qword [rdx + 1784], 0
 ; mem64[zp + 2560] = 0
 %line 362+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2560], 0
+	mov qword [rdx + 2560], 0
 ; y1 = x0
 %line 363+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 52
 %line 364+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 52
 ; mem64[zp + 2568] = y1
 %line 365+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2568], r8
+	mov [rdx + 2568], r8
 ; y1 = x1
 %line 366+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -1003,7 +1000,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 52
 ; y2 = x0
 %line 368+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 12
 %line 369+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 12
@@ -1012,10 +1009,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2576] = y1
 %line 371+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2576], r8
+	mov [rdx + 2576], r8
 ; y1 = x2
 %line 372+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 52
 %line 373+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 52
@@ -1030,7 +1027,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2584] = y1
 %line 377+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2584], r8
+	mov [rdx + 2584], r8
 ; y1 = x3
 %line 378+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -1039,7 +1036,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 52
 ; y2 = x2
 %line 380+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 12
 %line 381+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 12
@@ -1048,7 +1045,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2592] = y1
 %line 383+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2592], r8
+	mov [rdx + 2592], r8
 ; y1 = x3
 %line 384+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -1057,25 +1054,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 12
 ; mem64[zp + 2600] = y1
 %line 386+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2600], r8
+	mov [rdx + 2600], r8
 ; mem64[zp + 2608] = 0
 %line 387+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2608], 0
+	mov qword [rdx + 2608], 0
 ; mem64[zp + 2616] = 0
 %line 388+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2616], 0
+	mov qword [rdx + 2616], 0
 ; mem64[zp + 3392] = 0
 %line 389+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3392], 0
+	mov qword [rdx + 3392], 0
 ; y1 = x0
 %line 390+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 51
 %line 391+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 51
 ; mem64[zp + 3400] = y1
 %line 392+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3400], r8
+	mov [rdx + 3400], r8
 ; y1 = x1
 %line 393+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -1084,7 +1081,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 51
 ; y2 = x0
 %line 395+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 13
 %line 396+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 13
@@ -1093,10 +1090,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3408] = y1
 %line 398+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3408], r8
+	mov [rdx + 3408], r8
 ; y1 = x2
 %line 399+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 51
 %line 400+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 51
@@ -1111,7 +1108,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3416] = y1
 %line 404+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3416], r8
+	mov [rdx + 3416], r8
 ; y1 = x3
 %line 405+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -1120,7 +1117,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 51
 ; y2 = x2
 %line 407+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 13
 %line 408+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 13
@@ -1129,7 +1126,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3424] = y1
 %line 410+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3424], r8
+	mov [rdx + 3424], r8
 ; y1 = x3
 %line 411+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -1138,25 +1135,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 13
 ; mem64[zp + 3432] = y1
 %line 413+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3432], r8
+	mov [rdx + 3432], r8
 ; mem64[zp + 3440] = 0
 %line 414+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3440], 0
+	mov qword [rdx + 3440], 0
 ; mem64[zp + 3448] = 0
 %line 415+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3448], 0
+	mov qword [rdx + 3448], 0
 ; mem64[zp + 4224] = 0
 %line 416+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4224], 0
+	mov qword [rdx + 4224], 0
 ; y1 = x0
 %line 417+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 50
 %line 418+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 50
 ; mem64[zp + 4232] = y1
 %line 419+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4232], r8
+	mov [rdx + 4232], r8
 ; y1 = x1
 %line 420+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -1165,7 +1162,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 50
 ; y2 = x0
 %line 422+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 14
 %line 423+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 14
@@ -1174,10 +1171,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4240] = y1
 %line 425+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4240], r8
+	mov [rdx + 4240], r8
 ; y1 = x2
 %line 426+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 50
 %line 427+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 50
@@ -1192,7 +1189,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4248] = y1
 %line 431+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4248], r8
+	mov [rdx + 4248], r8
 ; y1 = x3
 %line 432+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -1201,7 +1198,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 50
 ; y2 = x2
 %line 434+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 14
 %line 435+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 14
@@ -1210,7 +1207,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4256] = y1
 %line 437+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4256], r8
+	mov [rdx + 4256], r8
 ; y1 = x3
 %line 438+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -1219,25 +1216,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 14
 ; mem64[zp + 4264] = y1
 %line 440+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4264], r8
+	mov [rdx + 4264], r8
 ; mem64[zp + 4272] = 0
 %line 441+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4272], 0
+	mov qword [rdx + 4272], 0
 ; mem64[zp + 4280] = 0
 %line 442+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4280], 0
+	mov qword [rdx + 4280], 0
 ; mem64[zp + 5056] = 0
 %line 443+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5056], 0
+	mov qword [rdx + 5056], 0
 ; y1 = x0
 %line 444+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 49
 %line 445+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 49
 ; mem64[zp + 5064] = y1
 %line 446+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5064], r8
+	mov [rdx + 5064], r8
 ; y1 = x1
 %line 447+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -1246,7 +1243,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 49
 ; y2 = x0
 %line 449+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 15
 %line 450+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 15
@@ -1255,10 +1252,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5072] = y1
 %line 452+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5072], r8
+	mov [rdx + 5072], r8
 ; y1 = x2
 %line 453+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 49
 %line 454+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 49
@@ -1273,7 +1270,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5080] = y1
 %line 458+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5080], r8
+	mov [rdx + 5080], r8
 ; y1 = x3
 %line 459+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -1282,7 +1279,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 49
 ; y2 = x2
 %line 461+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 15
 %line 462+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 15
@@ -1291,7 +1288,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5088] = y1
 %line 464+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5088], r8
+	mov [rdx + 5088], r8
 ; y1 = x3
 %line 465+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -1300,25 +1297,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 15
 ; mem64[zp + 5096] = y1
 %line 467+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5096], r8
+	mov [rdx + 5096], r8
 ; mem64[zp + 5104] = 0
 %line 468+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5104], 0
+	mov qword [rdx + 5104], 0
 ; mem64[zp + 5112] = 0
 %line 469+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5112], 0
+	mov qword [rdx + 5112], 0
 ; mem64[zp + 5888] = 0
 %line 470+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5888], 0
+	mov qword [rdx + 5888], 0
 ; y1 = x0
 %line 471+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 48
 %line 472+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 48
 ; mem64[zp + 5896] = y1
 %line 473+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5896], r8
+	mov [rdx + 5896], r8
 ; y1 = x1
 %line 474+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -1327,16 +1324,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 477+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr rcx, 16
+	shr r10, 16
 ; y1 |= y2
 %line 478+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	or r8, rcx
+	or r8, r10
 ; mem64[zp + 5904] = y1
 %line 479+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5904], r8
+	mov [rdx + 5904], r8
 ; y1 = x2
 %line 480+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 48
 %line 481+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 48
@@ -1348,7 +1345,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, rbx
 ; mem64[zp + 5912] = y1
 %line 485+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5912], r8
+	mov [rdx + 5912], r8
 ; y1 = x3
 %line 486+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -1357,34 +1354,34 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 489+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr rdx, 16
+	shr r11, 16
 ; y1 |= y2
 %line 490+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	or r8, rdx
+	or r8, r11
 ; mem64[zp + 5920] = y1
 %line 491+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5920], r8
+	mov [rdx + 5920], r8
 ; y1 >>= 16
 %line 493+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr rbp, 16
 ; mem64[zp + 5928] = y1
 %line 494+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5928], rbp
+	mov [rdx + 5928], rbp
 ; mem64[zp + 5936] = 0
 %line 495+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5936], 0
+	mov qword [rdx + 5936], 0
 ; mem64[zp + 5944] = 0
 %line 496+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5944], 0
+	mov qword [rdx + 5944], 0
 ; x0 = mem64[si + 64]
 %line 497+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rcx, [rsi + 64]
+	mov r10, [rsi + 64]
 ; x1 = mem64[si + 72]
 %line 498+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rbx, [rsi + 72]
 ; x2 = mem64[si + 80]
 %line 499+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rdx, [rsi + 80]
+	mov r11, [rsi + 80]
 ; x3 = mem64[si + 88]
 %line 500+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rbp, [rsi + 88]
@@ -1396,16 +1393,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	and rbp, r8
 ; mem64[zp + 128] = 0
 %line 503+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 128], 0
+	mov qword [rdx + 128], 0
 ; y1 = x0
 %line 504+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 55
 %line 505+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 55
 ; mem64[zp + 136] = y1
 %line 506+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 136], r8
+	mov [rdx + 136], r8
 ; y1 = x1
 %line 507+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -1414,7 +1411,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 55
 ; y2 = x0
 %line 509+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 9
 %line 510+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 9
@@ -1423,10 +1420,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 144] = y1
 %line 512+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 144], r8
+	mov [rdx + 144], r8
 ; y1 = x2
 %line 513+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 55
 %line 514+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 55
@@ -1441,7 +1438,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 152] = y1
 %line 518+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 152], r8
+	mov [rdx + 152], r8
 ; y1 = x3
 %line 519+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -1450,7 +1447,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 55
 ; y2 = x2
 %line 521+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 9
 %line 522+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 9
@@ -1459,7 +1456,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 160] = y1
 %line 524+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 160], r8
+	mov [rdx + 160], r8
 ; y1 = x3
 %line 525+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -1468,25 +1465,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 9
 ; mem64[zp + 168] = y1
 %line 527+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 168], r8
+	mov [rdx + 168], r8
 ; mem64[zp + 176] = 0
 %line 528+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 176], 0
+	mov qword [rdx + 176], 0
 ; mem64[zp + 184] = 0
 %line 529+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 184], 0
+	mov qword [rdx + 184], 0
 ; mem64[zp + 960] = 0
 %line 530+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 960], 0
+	mov qword [rdx + 960], 0
 ; y1 = x0
 %line 531+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 54
 %line 532+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 54
 ; mem64[zp + 968] = y1
 %line 533+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 968], r8
+	mov [rdx + 968], r8
 ; y1 = x1
 %line 534+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -1495,7 +1492,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 54
 ; y2 = x0
 %line 536+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 10
 %line 537+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 10
@@ -1504,10 +1501,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 976] = y1
 %line 539+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 976], r8
+	mov [rdx + 976], r8
 ; y1 = x2
 %line 540+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 54
 %line 541+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 54
@@ -1522,7 +1519,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 984] = y1
 %line 545+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 984], r8
+	mov [rdx + 984], r8
 ; y1 = x3
 %line 546+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -1531,7 +1528,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 54
 ; y2 = x2
 %line 548+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 10
 %line 549+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 10
@@ -1540,7 +1537,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 992] = y1
 %line 551+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 992], r8
+	mov [rdx + 992], r8
 ; y1 = x3
 %line 552+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -1549,25 +1546,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 10
 ; mem64[zp + 1000] = y1
 %line 554+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1000], r8
+	mov [rdx + 1000], r8
 ; mem64[zp + 1008] = 0
 %line 555+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1008], 0
+	mov qword [rdx + 1008], 0
 ; mem64[zp + 1016] = 0
 %line 556+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1016], 0
+	mov qword [rdx + 1016], 0
 ; mem64[zp + 1792] = 0
 %line 557+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1792], 0
+	mov qword [rdx + 1792], 0
 ; y1 = x0
 %line 558+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 53
 %line 559+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 53
 ; mem64[zp + 1800] = y1
 %line 560+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1800], r8
+	mov [rdx + 1800], r8
 ; y1 = x1
 %line 561+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -1576,7 +1573,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 53
 ; y2 = x0
 %line 563+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 11
 %line 564+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 11
@@ -1585,10 +1582,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1808] = y1
 %line 566+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1808], r8
+	mov [rdx + 1808], r8
 ; y1 = x2
 %line 567+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 53
 %line 568+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 53
@@ -1603,7 +1600,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1816] = y1
 %line 572+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1816], r8
+	mov [rdx + 1816], r8
 ; y1 = x3
 %line 573+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -1612,7 +1609,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 53
 ; y2 = x2
 %line 575+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 11
 %line 576+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 11
@@ -1621,7 +1618,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1824] = y1
 %line 578+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1824], r8
+	mov [rdx + 1824], r8
 ; y1 = x3
 %line 579+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -1630,25 +1627,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 11
 ; mem64[zp + 1832] = y1
 %line 581+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1832], r8
+	mov [rdx + 1832], r8
 ; mem64[zp + 1840] = 0
 %line 582+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1840], 0
+	mov qword [rdx + 1840], 0
 ; mem64[zp + 1848] = 0
 %line 583+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1848], 0
+	mov qword [rdx + 1848], 0
 ; mem64[zp + 2624] = 0
 %line 584+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2624], 0
+	mov qword [rdx + 2624], 0
 ; y1 = x0
 %line 585+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 52
 %line 586+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 52
 ; mem64[zp + 2632] = y1
 %line 587+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2632], r8
+	mov [rdx + 2632], r8
 ; y1 = x1
 %line 588+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -1657,7 +1654,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 52
 ; y2 = x0
 %line 590+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 12
 %line 591+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 12
@@ -1666,10 +1663,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2640] = y1
 %line 593+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2640], r8
+	mov [rdx + 2640], r8
 ; y1 = x2
 %line 594+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 52
 %line 595+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 52
@@ -1684,7 +1681,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2648] = y1
 %line 599+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2648], r8
+	mov [rdx + 2648], r8
 ; y1 = x3
 %line 600+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -1693,7 +1690,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 52
 ; y2 = x2
 %line 602+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 12
 %line 603+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 12
@@ -1702,7 +1699,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2656] = y1
 %line 605+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2656], r8
+	mov [rdx + 2656], r8
 ; y1 = x3
 %line 606+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -1711,25 +1708,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 12
 ; mem64[zp + 2664] = y1
 %line 608+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2664], r8
+	mov [rdx + 2664], r8
 ; mem64[zp + 2672] = 0
 %line 609+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2672], 0
+	mov qword [rdx + 2672], 0
 ; mem64[zp + 2680] = 0
 %line 610+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2680], 0
+	mov qword [rdx + 2680], 0
 ; mem64[zp + 3456] = 0
 %line 611+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3456], 0
+	mov qword [rdx + 3456], 0
 ; y1 = x0
 %line 612+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 51
 %line 613+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 51
 ; mem64[zp + 3464] = y1
 %line 614+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3464], r8
+	mov [rdx + 3464], r8
 ; y1 = x1
 %line 615+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -1738,7 +1735,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 51
 ; y2 = x0
 %line 617+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 13
 %line 618+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 13
@@ -1747,10 +1744,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3472] = y1
 %line 620+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3472], r8
+	mov [rdx + 3472], r8
 ; y1 = x2
 %line 621+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 51
 %line 622+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 51
@@ -1765,7 +1762,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3480] = y1
 %line 626+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3480], r8
+	mov [rdx + 3480], r8
 ; y1 = x3
 %line 627+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -1774,7 +1771,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 51
 ; y2 = x2
 %line 629+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 13
 %line 630+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 13
@@ -1783,7 +1780,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3488] = y1
 %line 632+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3488], r8
+	mov [rdx + 3488], r8
 ; y1 = x3
 %line 633+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -1792,25 +1789,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 13
 ; mem64[zp + 3496] = y1
 %line 635+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3496], r8
+	mov [rdx + 3496], r8
 ; mem64[zp + 3504] = 0
 %line 636+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3504], 0
+	mov qword [rdx + 3504], 0
 ; mem64[zp + 3512] = 0
 %line 637+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3512], 0
+	mov qword [rdx + 3512], 0
 ; mem64[zp + 4288] = 0
 %line 638+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4288], 0
+	mov qword [rdx + 4288], 0
 ; y1 = x0
 %line 639+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 50
 %line 640+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 50
 ; mem64[zp + 4296] = y1
 %line 641+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4296], r8
+	mov [rdx + 4296], r8
 ; y1 = x1
 %line 642+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -1819,7 +1816,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 50
 ; y2 = x0
 %line 644+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 14
 %line 645+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 14
@@ -1828,10 +1825,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4304] = y1
 %line 647+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4304], r8
+	mov [rdx + 4304], r8
 ; y1 = x2
 %line 648+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 50
 %line 649+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 50
@@ -1846,7 +1843,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4312] = y1
 %line 653+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4312], r8
+	mov [rdx + 4312], r8
 ; y1 = x3
 %line 654+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -1855,7 +1852,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 50
 ; y2 = x2
 %line 656+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 14
 %line 657+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 14
@@ -1864,7 +1861,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4320] = y1
 %line 659+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4320], r8
+	mov [rdx + 4320], r8
 ; y1 = x3
 %line 660+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -1873,25 +1870,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 14
 ; mem64[zp + 4328] = y1
 %line 662+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4328], r8
+	mov [rdx + 4328], r8
 ; mem64[zp + 4336] = 0
 %line 663+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4336], 0
+	mov qword [rdx + 4336], 0
 ; mem64[zp + 4344] = 0
 %line 664+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4344], 0
+	mov qword [rdx + 4344], 0
 ; mem64[zp + 5120] = 0
 %line 665+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5120], 0
+	mov qword [rdx + 5120], 0
 ; y1 = x0
 %line 666+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 49
 %line 667+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 49
 ; mem64[zp + 5128] = y1
 %line 668+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5128], r8
+	mov [rdx + 5128], r8
 ; y1 = x1
 %line 669+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -1900,7 +1897,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 49
 ; y2 = x0
 %line 671+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 15
 %line 672+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 15
@@ -1909,10 +1906,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5136] = y1
 %line 674+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5136], r8
+	mov [rdx + 5136], r8
 ; y1 = x2
 %line 675+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 49
 %line 676+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 49
@@ -1927,7 +1924,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5144] = y1
 %line 680+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5144], r8
+	mov [rdx + 5144], r8
 ; y1 = x3
 %line 681+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -1936,7 +1933,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 49
 ; y2 = x2
 %line 683+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 15
 %line 684+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 15
@@ -1945,7 +1942,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5152] = y1
 %line 686+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5152], r8
+	mov [rdx + 5152], r8
 ; y1 = x3
 %line 687+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -1954,25 +1951,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 15
 ; mem64[zp + 5160] = y1
 %line 689+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5160], r8
+	mov [rdx + 5160], r8
 ; mem64[zp + 5168] = 0
 %line 690+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5168], 0
+	mov qword [rdx + 5168], 0
 ; mem64[zp + 5176] = 0
 %line 691+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5176], 0
+	mov qword [rdx + 5176], 0
 ; mem64[zp + 5952] = 0
 %line 692+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5952], 0
+	mov qword [rdx + 5952], 0
 ; y1 = x0
 %line 693+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 48
 %line 694+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 48
 ; mem64[zp + 5960] = y1
 %line 695+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5960], r8
+	mov [rdx + 5960], r8
 ; y1 = x1
 %line 696+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -1981,16 +1978,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 699+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr rcx, 16
+	shr r10, 16
 ; y1 |= y2
 %line 700+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	or r8, rcx
+	or r8, r10
 ; mem64[zp + 5968] = y1
 %line 701+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5968], r8
+	mov [rdx + 5968], r8
 ; y1 = x2
 %line 702+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 48
 %line 703+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 48
@@ -2002,7 +1999,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, rbx
 ; mem64[zp + 5976] = y1
 %line 707+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5976], r8
+	mov [rdx + 5976], r8
 ; y1 = x3
 %line 708+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -2011,34 +2008,34 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 711+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr rdx, 16
+	shr r11, 16
 ; y1 |= y2
 %line 712+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	or r8, rdx
+	or r8, r11
 ; mem64[zp + 5984] = y1
 %line 713+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5984], r8
+	mov [rdx + 5984], r8
 ; y1 >>= 16
 %line 715+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr rbp, 16
 ; mem64[zp + 5992] = y1
 %line 716+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5992], rbp
+	mov [rdx + 5992], rbp
 ; mem64[zp + 6000] = 0
 %line 717+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6000], 0
+	mov qword [rdx + 6000], 0
 ; mem64[zp + 6008] = 0
 %line 718+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6008], 0
+	mov qword [rdx + 6008], 0
 ; x0 = mem64[si + 96]
 %line 719+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rcx, [rsi + 96]
+	mov r10, [rsi + 96]
 ; x1 = mem64[si + 104]
 %line 720+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rbx, [rsi + 104]
 ; x2 = mem64[si + 112]
 %line 721+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rdx, [rsi + 112]
+	mov r11, [rsi + 112]
 ; x3 = mem64[si + 120]
 %line 722+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rbp, [rsi + 120]
@@ -2050,16 +2047,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	and rbp, r8
 ; mem64[zp + 192] = 0
 %line 725+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 192], 0
+	mov qword [rdx + 192], 0
 ; y1 = x0
 %line 726+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 55
 %line 727+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 55
 ; mem64[zp + 200] = y1
 %line 728+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 200], r8
+	mov [rdx + 200], r8
 ; y1 = x1
 %line 729+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -2068,7 +2065,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 55
 ; y2 = x0
 %line 731+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 9
 %line 732+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 9
@@ -2077,10 +2074,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 208] = y1
 %line 734+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 208], r8
+	mov [rdx + 208], r8
 ; y1 = x2
 %line 735+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 55
 %line 736+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 55
@@ -2095,7 +2092,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 216] = y1
 %line 740+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 216], r8
+	mov [rdx + 216], r8
 ; y1 = x3
 %line 741+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -2104,7 +2101,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 55
 ; y2 = x2
 %line 743+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 9
 %line 744+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 9
@@ -2113,7 +2110,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 224] = y1
 %line 746+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 224], r8
+	mov [rdx + 224], r8
 ; y1 = x3
 %line 747+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -2122,25 +2119,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 9
 ; mem64[zp + 232] = y1
 %line 749+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 232], r8
+	mov [rdx + 232], r8
 ; mem64[zp + 240] = 0
 %line 750+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 240], 0
+	mov qword [rdx + 240], 0
 ; mem64[zp + 248] = 0
 %line 751+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 248], 0
+	mov qword [rdx + 248], 0
 ; mem64[zp + 1024] = 0
 %line 752+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1024], 0
+	mov qword [rdx + 1024], 0
 ; y1 = x0
 %line 753+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 54
 %line 754+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 54
 ; mem64[zp + 1032] = y1
 %line 755+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1032], r8
+	mov [rdx + 1032], r8
 ; y1 = x1
 %line 756+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -2149,7 +2146,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 54
 ; y2 = x0
 %line 758+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 10
 %line 759+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 10
@@ -2158,10 +2155,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1040] = y1
 %line 761+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1040], r8
+	mov [rdx + 1040], r8
 ; y1 = x2
 %line 762+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 54
 %line 763+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 54
@@ -2176,7 +2173,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1048] = y1
 %line 767+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1048], r8
+	mov [rdx + 1048], r8
 ; y1 = x3
 %line 768+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -2185,7 +2182,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 54
 ; y2 = x2
 %line 770+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 10
 %line 771+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 10
@@ -2194,7 +2191,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1056] = y1
 %line 773+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1056], r8
+	mov [rdx + 1056], r8
 ; y1 = x3
 %line 774+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -2203,25 +2200,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 10
 ; mem64[zp + 1064] = y1
 %line 776+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1064], r8
+	mov [rdx + 1064], r8
 ; mem64[zp + 1072] = 0
 %line 777+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1072], 0
+	mov qword [rdx + 1072], 0
 ; mem64[zp + 1080] = 0
 %line 778+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1080], 0
+	mov qword [rdx + 1080], 0
 ; mem64[zp + 1856] = 0
 %line 779+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1856], 0
+	mov qword [rdx + 1856], 0
 ; y1 = x0
 %line 780+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 53
 %line 781+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 53
 ; mem64[zp + 1864] = y1
 %line 782+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1864], r8
+	mov [rdx + 1864], r8
 ; y1 = x1
 %line 783+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -2230,7 +2227,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 53
 ; y2 = x0
 %line 785+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 11
 %line 786+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 11
@@ -2239,10 +2236,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1872] = y1
 %line 788+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1872], r8
+	mov [rdx + 1872], r8
 ; y1 = x2
 %line 789+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 53
 %line 790+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 53
@@ -2257,7 +2254,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1880] = y1
 %line 794+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1880], r8
+	mov [rdx + 1880], r8
 ; y1 = x3
 %line 795+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -2266,7 +2263,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 53
 ; y2 = x2
 %line 797+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 11
 %line 798+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 11
@@ -2275,7 +2272,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1888] = y1
 %line 800+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1888], r8
+	mov [rdx + 1888], r8
 ; y1 = x3
 %line 801+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -2284,25 +2281,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 11
 ; mem64[zp + 1896] = y1
 %line 803+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1896], r8
+	mov [rdx + 1896], r8
 ; mem64[zp + 1904] = 0
 %line 804+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1904], 0
+	mov qword [rdx + 1904], 0
 ; mem64[zp + 1912] = 0
 %line 805+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1912], 0
+	mov qword [rdx + 1912], 0
 ; mem64[zp + 2688] = 0
 %line 806+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2688], 0
+	mov qword [rdx + 2688], 0
 ; y1 = x0
 %line 807+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 52
 %line 808+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 52
 ; mem64[zp + 2696] = y1
 %line 809+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2696], r8
+	mov [rdx + 2696], r8
 ; y1 = x1
 %line 810+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -2311,7 +2308,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 52
 ; y2 = x0
 %line 812+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 12
 %line 813+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 12
@@ -2320,10 +2317,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2704] = y1
 %line 815+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2704], r8
+	mov [rdx + 2704], r8
 ; y1 = x2
 %line 816+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 52
 %line 817+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 52
@@ -2338,7 +2335,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2712] = y1
 %line 821+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2712], r8
+	mov [rdx + 2712], r8
 ; y1 = x3
 %line 822+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -2347,7 +2344,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 52
 ; y2 = x2
 %line 824+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 12
 %line 825+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 12
@@ -2356,7 +2353,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2720] = y1
 %line 827+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2720], r8
+	mov [rdx + 2720], r8
 ; y1 = x3
 %line 828+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -2365,25 +2362,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 12
 ; mem64[zp + 2728] = y1
 %line 830+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2728], r8
+	mov [rdx + 2728], r8
 ; mem64[zp + 2736] = 0
 %line 831+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2736], 0
+	mov qword [rdx + 2736], 0
 ; mem64[zp + 2744] = 0
 %line 832+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2744], 0
+	mov qword [rdx + 2744], 0
 ; mem64[zp + 3520] = 0
 %line 833+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3520], 0
+	mov qword [rdx + 3520], 0
 ; y1 = x0
 %line 834+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 51
 %line 835+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 51
 ; mem64[zp + 3528] = y1
 %line 836+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3528], r8
+	mov [rdx + 3528], r8
 ; y1 = x1
 %line 837+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -2392,7 +2389,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 51
 ; y2 = x0
 %line 839+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 13
 %line 840+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 13
@@ -2401,10 +2398,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3536] = y1
 %line 842+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3536], r8
+	mov [rdx + 3536], r8
 ; y1 = x2
 %line 843+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 51
 %line 844+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 51
@@ -2419,7 +2416,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3544] = y1
 %line 848+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3544], r8
+	mov [rdx + 3544], r8
 ; y1 = x3
 %line 849+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -2428,7 +2425,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 51
 ; y2 = x2
 %line 851+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 13
 %line 852+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 13
@@ -2437,7 +2434,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3552] = y1
 %line 854+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3552], r8
+	mov [rdx + 3552], r8
 ; y1 = x3
 %line 855+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -2446,25 +2443,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 13
 ; mem64[zp + 3560] = y1
 %line 857+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3560], r8
+	mov [rdx + 3560], r8
 ; mem64[zp + 3568] = 0
 %line 858+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3568], 0
+	mov qword [rdx + 3568], 0
 ; mem64[zp + 3576] = 0
 %line 859+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3576], 0
+	mov qword [rdx + 3576], 0
 ; mem64[zp + 4352] = 0
 %line 860+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4352], 0
+	mov qword [rdx + 4352], 0
 ; y1 = x0
 %line 861+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 50
 %line 862+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 50
 ; mem64[zp + 4360] = y1
 %line 863+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4360], r8
+	mov [rdx + 4360], r8
 ; y1 = x1
 %line 864+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -2473,7 +2470,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 50
 ; y2 = x0
 %line 866+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 14
 %line 867+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 14
@@ -2482,10 +2479,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4368] = y1
 %line 869+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4368], r8
+	mov [rdx + 4368], r8
 ; y1 = x2
 %line 870+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 50
 %line 871+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 50
@@ -2500,7 +2497,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4376] = y1
 %line 875+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4376], r8
+	mov [rdx + 4376], r8
 ; y1 = x3
 %line 876+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -2509,7 +2506,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 50
 ; y2 = x2
 %line 878+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 14
 %line 879+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 14
@@ -2518,7 +2515,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4384] = y1
 %line 881+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4384], r8
+	mov [rdx + 4384], r8
 ; y1 = x3
 %line 882+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -2527,25 +2524,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 14
 ; mem64[zp + 4392] = y1
 %line 884+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4392], r8
+	mov [rdx + 4392], r8
 ; mem64[zp + 4400] = 0
 %line 885+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4400], 0
+	mov qword [rdx + 4400], 0
 ; mem64[zp + 4408] = 0
 %line 886+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4408], 0
+	mov qword [rdx + 4408], 0
 ; mem64[zp + 5184] = 0
 %line 887+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5184], 0
+	mov qword [rdx + 5184], 0
 ; y1 = x0
 %line 888+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 49
 %line 889+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 49
 ; mem64[zp + 5192] = y1
 %line 890+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5192], r8
+	mov [rdx + 5192], r8
 ; y1 = x1
 %line 891+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -2554,7 +2551,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 49
 ; y2 = x0
 %line 893+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 15
 %line 894+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 15
@@ -2563,10 +2560,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5200] = y1
 %line 896+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5200], r8
+	mov [rdx + 5200], r8
 ; y1 = x2
 %line 897+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 49
 %line 898+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 49
@@ -2581,7 +2578,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5208] = y1
 %line 902+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5208], r8
+	mov [rdx + 5208], r8
 ; y1 = x3
 %line 903+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -2590,7 +2587,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 49
 ; y2 = x2
 %line 905+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 15
 %line 906+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 15
@@ -2599,7 +2596,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5216] = y1
 %line 908+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5216], r8
+	mov [rdx + 5216], r8
 ; y1 = x3
 %line 909+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -2608,25 +2605,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 15
 ; mem64[zp + 5224] = y1
 %line 911+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5224], r8
+	mov [rdx + 5224], r8
 ; mem64[zp + 5232] = 0
 %line 912+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5232], 0
+	mov qword [rdx + 5232], 0
 ; mem64[zp + 5240] = 0
 %line 913+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5240], 0
+	mov qword [rdx + 5240], 0
 ; mem64[zp + 6016] = 0
 %line 914+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6016], 0
+	mov qword [rdx + 6016], 0
 ; y1 = x0
 %line 915+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 48
 %line 916+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 48
 ; mem64[zp + 6024] = y1
 %line 917+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6024], r8
+	mov [rdx + 6024], r8
 ; y1 = x1
 %line 918+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -2635,16 +2632,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 921+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr rcx, 16
+	shr r10, 16
 ; y1 |= y2
 %line 922+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	or r8, rcx
+	or r8, r10
 ; mem64[zp + 6032] = y1
 %line 923+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6032], r8
+	mov [rdx + 6032], r8
 ; y1 = x2
 %line 924+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 48
 %line 925+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 48
@@ -2656,7 +2653,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, rbx
 ; mem64[zp + 6040] = y1
 %line 929+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6040], r8
+	mov [rdx + 6040], r8
 ; y1 = x3
 %line 930+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -2665,34 +2662,34 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 933+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr rdx, 16
+	shr r11, 16
 ; y1 |= y2
 %line 934+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	or r8, rdx
+	or r8, r11
 ; mem64[zp + 6048] = y1
 %line 935+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6048], r8
+	mov [rdx + 6048], r8
 ; y1 >>= 16
 %line 937+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr rbp, 16
 ; mem64[zp + 6056] = y1
 %line 938+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6056], rbp
+	mov [rdx + 6056], rbp
 ; mem64[zp + 6064] = 0
 %line 939+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6064], 0
+	mov qword [rdx + 6064], 0
 ; mem64[zp + 6072] = 0
 %line 940+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6072], 0
+	mov qword [rdx + 6072], 0
 ; x0 = mem64[si + 128]
 %line 941+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rcx, [rsi + 128]
+	mov r10, [rsi + 128]
 ; x1 = mem64[si + 136]
 %line 942+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rbx, [rsi + 136]
 ; x2 = mem64[si + 144]
 %line 943+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rdx, [rsi + 144]
+	mov r11, [rsi + 144]
 ; x3 = mem64[si + 152]
 %line 944+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rbp, [rsi + 152]
@@ -2704,16 +2701,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	and rbp, r8
 ; mem64[zp + 256] = 0
 %line 947+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 256], 0
+	mov qword [rdx + 256], 0
 ; y1 = x0
 %line 948+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 55
 %line 949+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 55
 ; mem64[zp + 264] = y1
 %line 950+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 264], r8
+	mov [rdx + 264], r8
 ; y1 = x1
 %line 951+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -2722,7 +2719,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 55
 ; y2 = x0
 %line 953+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 9
 %line 954+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 9
@@ -2731,10 +2728,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 272] = y1
 %line 956+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 272], r8
+	mov [rdx + 272], r8
 ; y1 = x2
 %line 957+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 55
 %line 958+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 55
@@ -2749,7 +2746,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 280] = y1
 %line 962+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 280], r8
+	mov [rdx + 280], r8
 ; y1 = x3
 %line 963+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -2758,7 +2755,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 55
 ; y2 = x2
 %line 965+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 9
 %line 966+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 9
@@ -2767,7 +2764,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 288] = y1
 %line 968+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 288], r8
+	mov [rdx + 288], r8
 ; y1 = x3
 %line 969+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -2776,25 +2773,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 9
 ; mem64[zp + 296] = y1
 %line 971+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 296], r8
+	mov [rdx + 296], r8
 ; mem64[zp + 304] = 0
 %line 972+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 304], 0
+	mov qword [rdx + 304], 0
 ; mem64[zp + 312] = 0
 %line 973+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 312], 0
+	mov qword [rdx + 312], 0
 ; mem64[zp + 1088] = 0
 %line 974+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1088], 0
+	mov qword [rdx + 1088], 0
 ; y1 = x0
 %line 975+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 54
 %line 976+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 54
 ; mem64[zp + 1096] = y1
 %line 977+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1096], r8
+	mov [rdx + 1096], r8
 ; y1 = x1
 %line 978+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -2803,7 +2800,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 54
 ; y2 = x0
 %line 980+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 10
 %line 981+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 10
@@ -2812,10 +2809,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1104] = y1
 %line 983+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1104], r8
+	mov [rdx + 1104], r8
 ; y1 = x2
 %line 984+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 54
 %line 985+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 54
@@ -2830,7 +2827,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1112] = y1
 %line 989+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1112], r8
+	mov [rdx + 1112], r8
 ; y1 = x3
 %line 990+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -2839,7 +2836,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 54
 ; y2 = x2
 %line 992+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 10
 %line 993+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 10
@@ -2848,7 +2845,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1120] = y1
 %line 995+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1120], r8
+	mov [rdx + 1120], r8
 ; y1 = x3
 %line 996+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -2857,25 +2854,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 10
 ; mem64[zp + 1128] = y1
 %line 998+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1128], r8
+	mov [rdx + 1128], r8
 ; mem64[zp + 1136] = 0
 %line 999+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1136], 0
+	mov qword [rdx + 1136], 0
 ; mem64[zp + 1144] = 0
 %line 1000+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1144], 0
+	mov qword [rdx + 1144], 0
 ; mem64[zp + 1920] = 0
 %line 1001+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1920], 0
+	mov qword [rdx + 1920], 0
 ; y1 = x0
 %line 1002+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 53
 %line 1003+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 53
 ; mem64[zp + 1928] = y1
 %line 1004+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1928], r8
+	mov [rdx + 1928], r8
 ; y1 = x1
 %line 1005+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -2884,7 +2881,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 53
 ; y2 = x0
 %line 1007+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 11
 %line 1008+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 11
@@ -2893,10 +2890,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1936] = y1
 %line 1010+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1936], r8
+	mov [rdx + 1936], r8
 ; y1 = x2
 %line 1011+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 53
 %line 1012+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 53
@@ -2911,7 +2908,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1944] = y1
 %line 1016+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1944], r8
+	mov [rdx + 1944], r8
 ; y1 = x3
 %line 1017+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -2920,7 +2917,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 53
 ; y2 = x2
 %line 1019+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 11
 %line 1020+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 11
@@ -2929,7 +2926,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1952] = y1
 %line 1022+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1952], r8
+	mov [rdx + 1952], r8
 ; y1 = x3
 %line 1023+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -2938,25 +2935,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 11
 ; mem64[zp + 1960] = y1
 %line 1025+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1960], r8
+	mov [rdx + 1960], r8
 ; mem64[zp + 1968] = 0
 %line 1026+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1968], 0
+	mov qword [rdx + 1968], 0
 ; mem64[zp + 1976] = 0
 %line 1027+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1976], 0
+	mov qword [rdx + 1976], 0
 ; mem64[zp + 2752] = 0
 %line 1028+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2752], 0
+	mov qword [rdx + 2752], 0
 ; y1 = x0
 %line 1029+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 52
 %line 1030+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 52
 ; mem64[zp + 2760] = y1
 %line 1031+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2760], r8
+	mov [rdx + 2760], r8
 ; y1 = x1
 %line 1032+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -2965,7 +2962,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 52
 ; y2 = x0
 %line 1034+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 12
 %line 1035+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 12
@@ -2974,10 +2971,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2768] = y1
 %line 1037+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2768], r8
+	mov [rdx + 2768], r8
 ; y1 = x2
 %line 1038+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 52
 %line 1039+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 52
@@ -2992,7 +2989,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2776] = y1
 %line 1043+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2776], r8
+	mov [rdx + 2776], r8
 ; y1 = x3
 %line 1044+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -3001,7 +2998,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 52
 ; y2 = x2
 %line 1046+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 12
 %line 1047+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 12
@@ -3010,7 +3007,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2784] = y1
 %line 1049+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2784], r8
+	mov [rdx + 2784], r8
 ; y1 = x3
 %line 1050+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -3019,25 +3016,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 12
 ; mem64[zp + 2792] = y1
 %line 1052+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2792], r8
+	mov [rdx + 2792], r8
 ; mem64[zp + 2800] = 0
 %line 1053+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2800], 0
+	mov qword [rdx + 2800], 0
 ; mem64[zp + 2808] = 0
 %line 1054+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2808], 0
+	mov qword [rdx + 2808], 0
 ; mem64[zp + 3584] = 0
 %line 1055+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3584], 0
+	mov qword [rdx + 3584], 0
 ; y1 = x0
 %line 1056+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 51
 %line 1057+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 51
 ; mem64[zp + 3592] = y1
 %line 1058+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3592], r8
+	mov [rdx + 3592], r8
 ; y1 = x1
 %line 1059+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -3046,7 +3043,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 51
 ; y2 = x0
 %line 1061+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 13
 %line 1062+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 13
@@ -3055,10 +3052,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3600] = y1
 %line 1064+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3600], r8
+	mov [rdx + 3600], r8
 ; y1 = x2
 %line 1065+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 51
 %line 1066+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 51
@@ -3073,7 +3070,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3608] = y1
 %line 1070+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3608], r8
+	mov [rdx + 3608], r8
 ; y1 = x3
 %line 1071+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -3082,7 +3079,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 51
 ; y2 = x2
 %line 1073+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 13
 %line 1074+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 13
@@ -3091,7 +3088,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3616] = y1
 %line 1076+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3616], r8
+	mov [rdx + 3616], r8
 ; y1 = x3
 %line 1077+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -3100,25 +3097,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 13
 ; mem64[zp + 3624] = y1
 %line 1079+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3624], r8
+	mov [rdx + 3624], r8
 ; mem64[zp + 3632] = 0
 %line 1080+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3632], 0
+	mov qword [rdx + 3632], 0
 ; mem64[zp + 3640] = 0
 %line 1081+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3640], 0
+	mov qword [rdx + 3640], 0
 ; mem64[zp + 4416] = 0
 %line 1082+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4416], 0
+	mov qword [rdx + 4416], 0
 ; y1 = x0
 %line 1083+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 50
 %line 1084+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 50
 ; mem64[zp + 4424] = y1
 %line 1085+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4424], r8
+	mov [rdx + 4424], r8
 ; y1 = x1
 %line 1086+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -3127,7 +3124,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 50
 ; y2 = x0
 %line 1088+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 14
 %line 1089+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 14
@@ -3136,10 +3133,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4432] = y1
 %line 1091+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4432], r8
+	mov [rdx + 4432], r8
 ; y1 = x2
 %line 1092+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 50
 %line 1093+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 50
@@ -3154,7 +3151,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4440] = y1
 %line 1097+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4440], r8
+	mov [rdx + 4440], r8
 ; y1 = x3
 %line 1098+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -3163,7 +3160,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 50
 ; y2 = x2
 %line 1100+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 14
 %line 1101+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 14
@@ -3172,7 +3169,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4448] = y1
 %line 1103+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4448], r8
+	mov [rdx + 4448], r8
 ; y1 = x3
 %line 1104+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -3181,25 +3178,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 14
 ; mem64[zp + 4456] = y1
 %line 1106+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4456], r8
+	mov [rdx + 4456], r8
 ; mem64[zp + 4464] = 0
 %line 1107+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4464], 0
+	mov qword [rdx + 4464], 0
 ; mem64[zp + 4472] = 0
 %line 1108+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4472], 0
+	mov qword [rdx + 4472], 0
 ; mem64[zp + 5248] = 0
 %line 1109+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5248], 0
+	mov qword [rdx + 5248], 0
 ; y1 = x0
 %line 1110+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 49
 %line 1111+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 49
 ; mem64[zp + 5256] = y1
 %line 1112+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5256], r8
+	mov [rdx + 5256], r8
 ; y1 = x1
 %line 1113+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -3208,7 +3205,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 49
 ; y2 = x0
 %line 1115+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 15
 %line 1116+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 15
@@ -3217,10 +3214,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5264] = y1
 %line 1118+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5264], r8
+	mov [rdx + 5264], r8
 ; y1 = x2
 %line 1119+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 49
 %line 1120+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 49
@@ -3235,7 +3232,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5272] = y1
 %line 1124+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5272], r8
+	mov [rdx + 5272], r8
 ; y1 = x3
 %line 1125+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -3244,7 +3241,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 49
 ; y2 = x2
 %line 1127+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 15
 %line 1128+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 15
@@ -3253,7 +3250,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5280] = y1
 %line 1130+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5280], r8
+	mov [rdx + 5280], r8
 ; y1 = x3
 %line 1131+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -3262,25 +3259,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 15
 ; mem64[zp + 5288] = y1
 %line 1133+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5288], r8
+	mov [rdx + 5288], r8
 ; mem64[zp + 5296] = 0
 %line 1134+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5296], 0
+	mov qword [rdx + 5296], 0
 ; mem64[zp + 5304] = 0
 %line 1135+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5304], 0
+	mov qword [rdx + 5304], 0
 ; mem64[zp + 6080] = 0
 %line 1136+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6080], 0
+	mov qword [rdx + 6080], 0
 ; y1 = x0
 %line 1137+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 48
 %line 1138+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 48
 ; mem64[zp + 6088] = y1
 %line 1139+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6088], r8
+	mov [rdx + 6088], r8
 ; y1 = x1
 %line 1140+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -3289,16 +3286,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 1143+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr rcx, 16
+	shr r10, 16
 ; y1 |= y2
 %line 1144+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	or r8, rcx
+	or r8, r10
 ; mem64[zp + 6096] = y1
 %line 1145+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6096], r8
+	mov [rdx + 6096], r8
 ; y1 = x2
 %line 1146+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 48
 %line 1147+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 48
@@ -3310,7 +3307,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, rbx
 ; mem64[zp + 6104] = y1
 %line 1151+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6104], r8
+	mov [rdx + 6104], r8
 ; y1 = x3
 %line 1152+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -3319,34 +3316,34 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 1155+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr rdx, 16
+	shr r11, 16
 ; y1 |= y2
 %line 1156+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	or r8, rdx
+	or r8, r11
 ; mem64[zp + 6112] = y1
 %line 1157+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6112], r8
+	mov [rdx + 6112], r8
 ; y1 >>= 16
 %line 1159+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr rbp, 16
 ; mem64[zp + 6120] = y1
 %line 1160+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6120], rbp
+	mov [rdx + 6120], rbp
 ; mem64[zp + 6128] = 0
 %line 1161+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6128], 0
+	mov qword [rdx + 6128], 0
 ; mem64[zp + 6136] = 0
 %line 1162+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6136], 0
+	mov qword [rdx + 6136], 0
 ; x0 = mem64[si + 160]
 %line 1163+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rcx, [rsi + 160]
+	mov r10, [rsi + 160]
 ; x1 = mem64[si + 168]
 %line 1164+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rbx, [rsi + 168]
 ; x2 = mem64[si + 176]
 %line 1165+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rdx, [rsi + 176]
+	mov r11, [rsi + 176]
 ; x3 = mem64[si + 184]
 %line 1166+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rbp, [rsi + 184]
@@ -3358,16 +3355,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	and rbp, r8
 ; mem64[zp + 320] = 0
 %line 1169+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 320], 0
+	mov qword [rdx + 320], 0
 ; y1 = x0
 %line 1170+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 55
 %line 1171+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 55
 ; mem64[zp + 328] = y1
 %line 1172+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 328], r8
+	mov [rdx + 328], r8
 ; y1 = x1
 %line 1173+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -3376,7 +3373,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 55
 ; y2 = x0
 %line 1175+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 9
 %line 1176+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 9
@@ -3385,10 +3382,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 336] = y1
 %line 1178+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 336], r8
+	mov [rdx + 336], r8
 ; y1 = x2
 %line 1179+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 55
 %line 1180+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 55
@@ -3403,7 +3400,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 344] = y1
 %line 1184+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 344], r8
+	mov [rdx + 344], r8
 ; y1 = x3
 %line 1185+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -3412,7 +3409,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 55
 ; y2 = x2
 %line 1187+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 9
 %line 1188+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 9
@@ -3421,7 +3418,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 352] = y1
 %line 1190+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 352], r8
+	mov [rdx + 352], r8
 ; y1 = x3
 %line 1191+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -3430,25 +3427,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 9
 ; mem64[zp + 360] = y1
 %line 1193+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 360], r8
+	mov [rdx + 360], r8
 ; mem64[zp + 368] = 0
 %line 1194+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 368], 0
+	mov qword [rdx + 368], 0
 ; mem64[zp + 376] = 0
 %line 1195+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 376], 0
+	mov qword [rdx + 376], 0
 ; mem64[zp + 1152] = 0
 %line 1196+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1152], 0
+	mov qword [rdx + 1152], 0
 ; y1 = x0
 %line 1197+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 54
 %line 1198+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 54
 ; mem64[zp + 1160] = y1
 %line 1199+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1160], r8
+	mov [rdx + 1160], r8
 ; y1 = x1
 %line 1200+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -3457,7 +3454,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 54
 ; y2 = x0
 %line 1202+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 10
 %line 1203+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 10
@@ -3466,10 +3463,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1168] = y1
 %line 1205+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1168], r8
+	mov [rdx + 1168], r8
 ; y1 = x2
 %line 1206+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 54
 %line 1207+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 54
@@ -3484,7 +3481,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1176] = y1
 %line 1211+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1176], r8
+	mov [rdx + 1176], r8
 ; y1 = x3
 %line 1212+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -3493,7 +3490,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 54
 ; y2 = x2
 %line 1214+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 10
 %line 1215+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 10
@@ -3502,7 +3499,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1184] = y1
 %line 1217+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1184], r8
+	mov [rdx + 1184], r8
 ; y1 = x3
 %line 1218+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -3511,25 +3508,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 10
 ; mem64[zp + 1192] = y1
 %line 1220+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1192], r8
+	mov [rdx + 1192], r8
 ; mem64[zp + 1200] = 0
 %line 1221+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1200], 0
+	mov qword [rdx + 1200], 0
 ; mem64[zp + 1208] = 0
 %line 1222+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1208], 0
+	mov qword [rdx + 1208], 0
 ; mem64[zp + 1984] = 0
 %line 1223+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1984], 0
+	mov qword [rdx + 1984], 0
 ; y1 = x0
 %line 1224+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 53
 %line 1225+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 53
 ; mem64[zp + 1992] = y1
 %line 1226+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1992], r8
+	mov [rdx + 1992], r8
 ; y1 = x1
 %line 1227+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -3538,7 +3535,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 53
 ; y2 = x0
 %line 1229+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 11
 %line 1230+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 11
@@ -3547,10 +3544,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2000] = y1
 %line 1232+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2000], r8
+	mov [rdx + 2000], r8
 ; y1 = x2
 %line 1233+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 53
 %line 1234+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 53
@@ -3565,7 +3562,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2008] = y1
 %line 1238+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2008], r8
+	mov [rdx + 2008], r8
 ; y1 = x3
 %line 1239+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -3574,7 +3571,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 53
 ; y2 = x2
 %line 1241+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 11
 %line 1242+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 11
@@ -3583,7 +3580,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2016] = y1
 %line 1244+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2016], r8
+	mov [rdx + 2016], r8
 ; y1 = x3
 %line 1245+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -3592,25 +3589,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 11
 ; mem64[zp + 2024] = y1
 %line 1247+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2024], r8
+	mov [rdx + 2024], r8
 ; mem64[zp + 2032] = 0
 %line 1248+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2032], 0
+	mov qword [rdx + 2032], 0
 ; mem64[zp + 2040] = 0
 %line 1249+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2040], 0
+	mov qword [rdx + 2040], 0
 ; mem64[zp + 2816] = 0
 %line 1250+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2816], 0
+	mov qword [rdx + 2816], 0
 ; y1 = x0
 %line 1251+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 52
 %line 1252+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 52
 ; mem64[zp + 2824] = y1
 %line 1253+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2824], r8
+	mov [rdx + 2824], r8
 ; y1 = x1
 %line 1254+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -3619,7 +3616,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 52
 ; y2 = x0
 %line 1256+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 12
 %line 1257+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 12
@@ -3628,10 +3625,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2832] = y1
 %line 1259+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2832], r8
+	mov [rdx + 2832], r8
 ; y1 = x2
 %line 1260+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 52
 %line 1261+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 52
@@ -3646,7 +3643,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2840] = y1
 %line 1265+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2840], r8
+	mov [rdx + 2840], r8
 ; y1 = x3
 %line 1266+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -3655,7 +3652,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 52
 ; y2 = x2
 %line 1268+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 12
 %line 1269+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 12
@@ -3664,7 +3661,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2848] = y1
 %line 1271+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2848], r8
+	mov [rdx + 2848], r8
 ; y1 = x3
 %line 1272+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -3673,25 +3670,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 12
 ; mem64[zp + 2856] = y1
 %line 1274+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2856], r8
+	mov [rdx + 2856], r8
 ; mem64[zp + 2864] = 0
 %line 1275+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2864], 0
+	mov qword [rdx + 2864], 0
 ; mem64[zp + 2872] = 0
 %line 1276+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2872], 0
+	mov qword [rdx + 2872], 0
 ; mem64[zp + 3648] = 0
 %line 1277+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3648], 0
+	mov qword [rdx + 3648], 0
 ; y1 = x0
 %line 1278+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 51
 %line 1279+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 51
 ; mem64[zp + 3656] = y1
 %line 1280+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3656], r8
+	mov [rdx + 3656], r8
 ; y1 = x1
 %line 1281+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -3700,7 +3697,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 51
 ; y2 = x0
 %line 1283+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 13
 %line 1284+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 13
@@ -3709,10 +3706,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3664] = y1
 %line 1286+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3664], r8
+	mov [rdx + 3664], r8
 ; y1 = x2
 %line 1287+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 51
 %line 1288+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 51
@@ -3727,7 +3724,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3672] = y1
 %line 1292+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3672], r8
+	mov [rdx + 3672], r8
 ; y1 = x3
 %line 1293+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -3736,7 +3733,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 51
 ; y2 = x2
 %line 1295+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 13
 %line 1296+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 13
@@ -3745,7 +3742,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3680] = y1
 %line 1298+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3680], r8
+	mov [rdx + 3680], r8
 ; y1 = x3
 %line 1299+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -3754,25 +3751,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 13
 ; mem64[zp + 3688] = y1
 %line 1301+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3688], r8
+	mov [rdx + 3688], r8
 ; mem64[zp + 3696] = 0
 %line 1302+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3696], 0
+	mov qword [rdx + 3696], 0
 ; mem64[zp + 3704] = 0
 %line 1303+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3704], 0
+	mov qword [rdx + 3704], 0
 ; mem64[zp + 4480] = 0
 %line 1304+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4480], 0
+	mov qword [rdx + 4480], 0
 ; y1 = x0
 %line 1305+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 50
 %line 1306+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 50
 ; mem64[zp + 4488] = y1
 %line 1307+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4488], r8
+	mov [rdx + 4488], r8
 ; y1 = x1
 %line 1308+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -3781,7 +3778,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 50
 ; y2 = x0
 %line 1310+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 14
 %line 1311+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 14
@@ -3790,10 +3787,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4496] = y1
 %line 1313+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4496], r8
+	mov [rdx + 4496], r8
 ; y1 = x2
 %line 1314+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 50
 %line 1315+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 50
@@ -3808,7 +3805,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4504] = y1
 %line 1319+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4504], r8
+	mov [rdx + 4504], r8
 ; y1 = x3
 %line 1320+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -3817,7 +3814,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 50
 ; y2 = x2
 %line 1322+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 14
 %line 1323+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 14
@@ -3826,7 +3823,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4512] = y1
 %line 1325+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4512], r8
+	mov [rdx + 4512], r8
 ; y1 = x3
 %line 1326+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -3835,25 +3832,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 14
 ; mem64[zp + 4520] = y1
 %line 1328+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4520], r8
+	mov [rdx + 4520], r8
 ; mem64[zp + 4528] = 0
 %line 1329+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4528], 0
+	mov qword [rdx + 4528], 0
 ; mem64[zp + 4536] = 0
 %line 1330+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4536], 0
+	mov qword [rdx + 4536], 0
 ; mem64[zp + 5312] = 0
 %line 1331+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5312], 0
+	mov qword [rdx + 5312], 0
 ; y1 = x0
 %line 1332+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 49
 %line 1333+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 49
 ; mem64[zp + 5320] = y1
 %line 1334+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5320], r8
+	mov [rdx + 5320], r8
 ; y1 = x1
 %line 1335+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -3862,7 +3859,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 49
 ; y2 = x0
 %line 1337+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 15
 %line 1338+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 15
@@ -3871,10 +3868,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5328] = y1
 %line 1340+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5328], r8
+	mov [rdx + 5328], r8
 ; y1 = x2
 %line 1341+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 49
 %line 1342+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 49
@@ -3889,7 +3886,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5336] = y1
 %line 1346+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5336], r8
+	mov [rdx + 5336], r8
 ; y1 = x3
 %line 1347+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -3898,7 +3895,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 49
 ; y2 = x2
 %line 1349+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 15
 %line 1350+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 15
@@ -3907,7 +3904,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5344] = y1
 %line 1352+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5344], r8
+	mov [rdx + 5344], r8
 ; y1 = x3
 %line 1353+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -3916,25 +3913,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 15
 ; mem64[zp + 5352] = y1
 %line 1355+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5352], r8
+	mov [rdx + 5352], r8
 ; mem64[zp + 5360] = 0
 %line 1356+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5360], 0
+	mov qword [rdx + 5360], 0
 ; mem64[zp + 5368] = 0
 %line 1357+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5368], 0
+	mov qword [rdx + 5368], 0
 ; mem64[zp + 6144] = 0
 %line 1358+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6144], 0
+	mov qword [rdx + 6144], 0
 ; y1 = x0
 %line 1359+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 48
 %line 1360+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 48
 ; mem64[zp + 6152] = y1
 %line 1361+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6152], r8
+	mov [rdx + 6152], r8
 ; y1 = x1
 %line 1362+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -3943,16 +3940,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 1365+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr rcx, 16
+	shr r10, 16
 ; y1 |= y2
 %line 1366+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	or r8, rcx
+	or r8, r10
 ; mem64[zp + 6160] = y1
 %line 1367+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6160], r8
+	mov [rdx + 6160], r8
 ; y1 = x2
 %line 1368+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 48
 %line 1369+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 48
@@ -3964,7 +3961,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, rbx
 ; mem64[zp + 6168] = y1
 %line 1373+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6168], r8
+	mov [rdx + 6168], r8
 ; y1 = x3
 %line 1374+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -3973,34 +3970,34 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 1377+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr rdx, 16
+	shr r11, 16
 ; y1 |= y2
 %line 1378+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	or r8, rdx
+	or r8, r11
 ; mem64[zp + 6176] = y1
 %line 1379+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6176], r8
+	mov [rdx + 6176], r8
 ; y1 >>= 16
 %line 1381+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr rbp, 16
 ; mem64[zp + 6184] = y1
 %line 1382+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6184], rbp
+	mov [rdx + 6184], rbp
 ; mem64[zp + 6192] = 0
 %line 1383+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6192], 0
+	mov qword [rdx + 6192], 0
 ; mem64[zp + 6200] = 0
 %line 1384+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6200], 0
+	mov qword [rdx + 6200], 0
 ; x0 = mem64[si + 192]
 %line 1385+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rcx, [rsi + 192]
+	mov r10, [rsi + 192]
 ; x1 = mem64[si + 200]
 %line 1386+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rbx, [rsi + 200]
 ; x2 = mem64[si + 208]
 %line 1387+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rdx, [rsi + 208]
+	mov r11, [rsi + 208]
 ; x3 = mem64[si + 216]
 %line 1388+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rbp, [rsi + 216]
@@ -4012,16 +4009,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	and rbp, r8
 ; mem64[zp + 384] = 0
 %line 1391+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 384], 0
+	mov qword [rdx + 384], 0
 ; y1 = x0
 %line 1392+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 55
 %line 1393+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 55
 ; mem64[zp + 392] = y1
 %line 1394+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 392], r8
+	mov [rdx + 392], r8
 ; y1 = x1
 %line 1395+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -4030,7 +4027,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 55
 ; y2 = x0
 %line 1397+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 9
 %line 1398+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 9
@@ -4039,10 +4036,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 400] = y1
 %line 1400+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 400], r8
+	mov [rdx + 400], r8
 ; y1 = x2
 %line 1401+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 55
 %line 1402+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 55
@@ -4057,7 +4054,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 408] = y1
 %line 1406+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 408], r8
+	mov [rdx + 408], r8
 ; y1 = x3
 %line 1407+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -4066,7 +4063,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 55
 ; y2 = x2
 %line 1409+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 9
 %line 1410+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 9
@@ -4075,7 +4072,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 416] = y1
 %line 1412+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 416], r8
+	mov [rdx + 416], r8
 ; y1 = x3
 %line 1413+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -4084,25 +4081,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 9
 ; mem64[zp + 424] = y1
 %line 1415+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 424], r8
+	mov [rdx + 424], r8
 ; mem64[zp + 432] = 0
 %line 1416+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 432], 0
+	mov qword [rdx + 432], 0
 ; mem64[zp + 440] = 0
 %line 1417+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 440], 0
+	mov qword [rdx + 440], 0
 ; mem64[zp + 1216] = 0
 %line 1418+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1216], 0
+	mov qword [rdx + 1216], 0
 ; y1 = x0
 %line 1419+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 54
 %line 1420+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 54
 ; mem64[zp + 1224] = y1
 %line 1421+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1224], r8
+	mov [rdx + 1224], r8
 ; y1 = x1
 %line 1422+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -4111,7 +4108,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 54
 ; y2 = x0
 %line 1424+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 10
 %line 1425+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 10
@@ -4120,10 +4117,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1232] = y1
 %line 1427+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1232], r8
+	mov [rdx + 1232], r8
 ; y1 = x2
 %line 1428+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 54
 %line 1429+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 54
@@ -4138,7 +4135,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1240] = y1
 %line 1433+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1240], r8
+	mov [rdx + 1240], r8
 ; y1 = x3
 %line 1434+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -4147,7 +4144,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 54
 ; y2 = x2
 %line 1436+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 10
 %line 1437+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 10
@@ -4156,7 +4153,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1248] = y1
 %line 1439+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1248], r8
+	mov [rdx + 1248], r8
 ; y1 = x3
 %line 1440+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -4165,25 +4162,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 10
 ; mem64[zp + 1256] = y1
 %line 1442+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1256], r8
+	mov [rdx + 1256], r8
 ; mem64[zp + 1264] = 0
 %line 1443+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1264], 0
+	mov qword [rdx + 1264], 0
 ; mem64[zp + 1272] = 0
 %line 1444+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1272], 0
+	mov qword [rdx + 1272], 0
 ; mem64[zp + 2048] = 0
 %line 1445+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2048], 0
+	mov qword [rdx + 2048], 0
 ; y1 = x0
 %line 1446+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 53
 %line 1447+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 53
 ; mem64[zp + 2056] = y1
 %line 1448+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2056], r8
+	mov [rdx + 2056], r8
 ; y1 = x1
 %line 1449+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -4192,7 +4189,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 53
 ; y2 = x0
 %line 1451+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 11
 %line 1452+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 11
@@ -4201,10 +4198,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2064] = y1
 %line 1454+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2064], r8
+	mov [rdx + 2064], r8
 ; y1 = x2
 %line 1455+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 53
 %line 1456+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 53
@@ -4219,7 +4216,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2072] = y1
 %line 1460+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2072], r8
+	mov [rdx + 2072], r8
 ; y1 = x3
 %line 1461+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -4228,7 +4225,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 53
 ; y2 = x2
 %line 1463+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 11
 %line 1464+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 11
@@ -4237,7 +4234,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2080] = y1
 %line 1466+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2080], r8
+	mov [rdx + 2080], r8
 ; y1 = x3
 %line 1467+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -4246,25 +4243,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 11
 ; mem64[zp + 2088] = y1
 %line 1469+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2088], r8
+	mov [rdx + 2088], r8
 ; mem64[zp + 2096] = 0
 %line 1470+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2096], 0
+	mov qword [rdx + 2096], 0
 ; mem64[zp + 2104] = 0
 %line 1471+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2104], 0
+	mov qword [rdx + 2104], 0
 ; mem64[zp + 2880] = 0
 %line 1472+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2880], 0
+	mov qword [rdx + 2880], 0
 ; y1 = x0
 %line 1473+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 52
 %line 1474+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 52
 ; mem64[zp + 2888] = y1
 %line 1475+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2888], r8
+	mov [rdx + 2888], r8
 ; y1 = x1
 %line 1476+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -4273,7 +4270,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 52
 ; y2 = x0
 %line 1478+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 12
 %line 1479+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 12
@@ -4282,10 +4279,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2896] = y1
 %line 1481+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2896], r8
+	mov [rdx + 2896], r8
 ; y1 = x2
 %line 1482+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 52
 %line 1483+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 52
@@ -4300,7 +4297,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2904] = y1
 %line 1487+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2904], r8
+	mov [rdx + 2904], r8
 ; y1 = x3
 %line 1488+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -4309,7 +4306,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 52
 ; y2 = x2
 %line 1490+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 12
 %line 1491+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 12
@@ -4318,7 +4315,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2912] = y1
 %line 1493+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2912], r8
+	mov [rdx + 2912], r8
 ; y1 = x3
 %line 1494+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -4327,25 +4324,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 12
 ; mem64[zp + 2920] = y1
 %line 1496+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2920], r8
+	mov [rdx + 2920], r8
 ; mem64[zp + 2928] = 0
 %line 1497+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2928], 0
+	mov qword [rdx + 2928], 0
 ; mem64[zp + 2936] = 0
 %line 1498+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2936], 0
+	mov qword [rdx + 2936], 0
 ; mem64[zp + 3712] = 0
 %line 1499+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3712], 0
+	mov qword [rdx + 3712], 0
 ; y1 = x0
 %line 1500+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 51
 %line 1501+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 51
 ; mem64[zp + 3720] = y1
 %line 1502+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3720], r8
+	mov [rdx + 3720], r8
 ; y1 = x1
 %line 1503+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -4354,7 +4351,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 51
 ; y2 = x0
 %line 1505+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 13
 %line 1506+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 13
@@ -4363,10 +4360,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3728] = y1
 %line 1508+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3728], r8
+	mov [rdx + 3728], r8
 ; y1 = x2
 %line 1509+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 51
 %line 1510+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 51
@@ -4381,7 +4378,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3736] = y1
 %line 1514+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3736], r8
+	mov [rdx + 3736], r8
 ; y1 = x3
 %line 1515+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -4390,7 +4387,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 51
 ; y2 = x2
 %line 1517+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 13
 %line 1518+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 13
@@ -4399,7 +4396,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3744] = y1
 %line 1520+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3744], r8
+	mov [rdx + 3744], r8
 ; y1 = x3
 %line 1521+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -4408,25 +4405,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 13
 ; mem64[zp + 3752] = y1
 %line 1523+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3752], r8
+	mov [rdx + 3752], r8
 ; mem64[zp + 3760] = 0
 %line 1524+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3760], 0
+	mov qword [rdx + 3760], 0
 ; mem64[zp + 3768] = 0
 %line 1525+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3768], 0
+	mov qword [rdx + 3768], 0
 ; mem64[zp + 4544] = 0
 %line 1526+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4544], 0
+	mov qword [rdx + 4544], 0
 ; y1 = x0
 %line 1527+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 50
 %line 1528+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 50
 ; mem64[zp + 4552] = y1
 %line 1529+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4552], r8
+	mov [rdx + 4552], r8
 ; y1 = x1
 %line 1530+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -4435,7 +4432,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 50
 ; y2 = x0
 %line 1532+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 14
 %line 1533+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 14
@@ -4444,10 +4441,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4560] = y1
 %line 1535+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4560], r8
+	mov [rdx + 4560], r8
 ; y1 = x2
 %line 1536+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 50
 %line 1537+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 50
@@ -4462,7 +4459,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4568] = y1
 %line 1541+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4568], r8
+	mov [rdx + 4568], r8
 ; y1 = x3
 %line 1542+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -4471,7 +4468,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 50
 ; y2 = x2
 %line 1544+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 14
 %line 1545+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 14
@@ -4480,7 +4477,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4576] = y1
 %line 1547+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4576], r8
+	mov [rdx + 4576], r8
 ; y1 = x3
 %line 1548+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -4489,25 +4486,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 14
 ; mem64[zp + 4584] = y1
 %line 1550+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4584], r8
+	mov [rdx + 4584], r8
 ; mem64[zp + 4592] = 0
 %line 1551+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4592], 0
+	mov qword [rdx + 4592], 0
 ; mem64[zp + 4600] = 0
 %line 1552+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4600], 0
+	mov qword [rdx + 4600], 0
 ; mem64[zp + 5376] = 0
 %line 1553+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5376], 0
+	mov qword [rdx + 5376], 0
 ; y1 = x0
 %line 1554+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 49
 %line 1555+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 49
 ; mem64[zp + 5384] = y1
 %line 1556+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5384], r8
+	mov [rdx + 5384], r8
 ; y1 = x1
 %line 1557+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -4516,7 +4513,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 49
 ; y2 = x0
 %line 1559+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 15
 %line 1560+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 15
@@ -4525,10 +4522,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5392] = y1
 %line 1562+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5392], r8
+	mov [rdx + 5392], r8
 ; y1 = x2
 %line 1563+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 49
 %line 1564+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 49
@@ -4543,7 +4540,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5400] = y1
 %line 1568+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5400], r8
+	mov [rdx + 5400], r8
 ; y1 = x3
 %line 1569+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -4552,7 +4549,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 49
 ; y2 = x2
 %line 1571+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 15
 %line 1572+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 15
@@ -4561,7 +4558,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5408] = y1
 %line 1574+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5408], r8
+	mov [rdx + 5408], r8
 ; y1 = x3
 %line 1575+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -4570,25 +4567,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 15
 ; mem64[zp + 5416] = y1
 %line 1577+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5416], r8
+	mov [rdx + 5416], r8
 ; mem64[zp + 5424] = 0
 %line 1578+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5424], 0
+	mov qword [rdx + 5424], 0
 ; mem64[zp + 5432] = 0
 %line 1579+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5432], 0
+	mov qword [rdx + 5432], 0
 ; mem64[zp + 6208] = 0
 %line 1580+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6208], 0
+	mov qword [rdx + 6208], 0
 ; y1 = x0
 %line 1581+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 48
 %line 1582+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 48
 ; mem64[zp + 6216] = y1
 %line 1583+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6216], r8
+	mov [rdx + 6216], r8
 ; y1 = x1
 %line 1584+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -4597,16 +4594,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 1587+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr rcx, 16
+	shr r10, 16
 ; y1 |= y2
 %line 1588+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	or r8, rcx
+	or r8, r10
 ; mem64[zp + 6224] = y1
 %line 1589+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6224], r8
+	mov [rdx + 6224], r8
 ; y1 = x2
 %line 1590+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 48
 %line 1591+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 48
@@ -4618,7 +4615,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, rbx
 ; mem64[zp + 6232] = y1
 %line 1595+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6232], r8
+	mov [rdx + 6232], r8
 ; y1 = x3
 %line 1596+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -4627,34 +4624,34 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 1599+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr rdx, 16
+	shr r11, 16
 ; y1 |= y2
 %line 1600+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	or r8, rdx
+	or r8, r11
 ; mem64[zp + 6240] = y1
 %line 1601+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6240], r8
+	mov [rdx + 6240], r8
 ; y1 >>= 16
 %line 1603+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr rbp, 16
 ; mem64[zp + 6248] = y1
 %line 1604+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6248], rbp
+	mov [rdx + 6248], rbp
 ; mem64[zp + 6256] = 0
 %line 1605+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6256], 0
+	mov qword [rdx + 6256], 0
 ; mem64[zp + 6264] = 0
 %line 1606+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6264], 0
+	mov qword [rdx + 6264], 0
 ; x0 = mem64[si + 224]
 %line 1607+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rcx, [rsi + 224]
+	mov r10, [rsi + 224]
 ; x1 = mem64[si + 232]
 %line 1608+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rbx, [rsi + 232]
 ; x2 = mem64[si + 240]
 %line 1609+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rdx, [rsi + 240]
+	mov r11, [rsi + 240]
 ; x3 = mem64[si + 248]
 %line 1610+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rbp, [rsi + 248]
@@ -4666,16 +4663,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	and rbp, r8
 ; mem64[zp + 448] = 0
 %line 1613+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 448], 0
+	mov qword [rdx + 448], 0
 ; y1 = x0
 %line 1614+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 55
 %line 1615+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 55
 ; mem64[zp + 456] = y1
 %line 1616+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 456], r8
+	mov [rdx + 456], r8
 ; y1 = x1
 %line 1617+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -4684,7 +4681,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 55
 ; y2 = x0
 %line 1619+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 9
 %line 1620+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 9
@@ -4693,10 +4690,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 464] = y1
 %line 1622+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 464], r8
+	mov [rdx + 464], r8
 ; y1 = x2
 %line 1623+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 55
 %line 1624+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 55
@@ -4711,7 +4708,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 472] = y1
 %line 1628+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 472], r8
+	mov [rdx + 472], r8
 ; y1 = x3
 %line 1629+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -4720,7 +4717,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 55
 ; y2 = x2
 %line 1631+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 9
 %line 1632+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 9
@@ -4729,7 +4726,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 480] = y1
 %line 1634+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 480], r8
+	mov [rdx + 480], r8
 ; y1 = x3
 %line 1635+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -4738,25 +4735,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 9
 ; mem64[zp + 488] = y1
 %line 1637+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 488], r8
+	mov [rdx + 488], r8
 ; mem64[zp + 496] = 0
 %line 1638+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 496], 0
+	mov qword [rdx + 496], 0
 ; mem64[zp + 504] = 0
 %line 1639+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 504], 0
+	mov qword [rdx + 504], 0
 ; mem64[zp + 1280] = 0
 %line 1640+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1280], 0
+	mov qword [rdx + 1280], 0
 ; y1 = x0
 %line 1641+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 54
 %line 1642+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 54
 ; mem64[zp + 1288] = y1
 %line 1643+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1288], r8
+	mov [rdx + 1288], r8
 ; y1 = x1
 %line 1644+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -4765,7 +4762,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 54
 ; y2 = x0
 %line 1646+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 10
 %line 1647+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 10
@@ -4774,10 +4771,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1296] = y1
 %line 1649+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1296], r8
+	mov [rdx + 1296], r8
 ; y1 = x2
 %line 1650+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 54
 %line 1651+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 54
@@ -4792,7 +4789,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1304] = y1
 %line 1655+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1304], r8
+	mov [rdx + 1304], r8
 ; y1 = x3
 %line 1656+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -4801,7 +4798,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 54
 ; y2 = x2
 %line 1658+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 10
 %line 1659+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 10
@@ -4810,7 +4807,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1312] = y1
 %line 1661+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1312], r8
+	mov [rdx + 1312], r8
 ; y1 = x3
 %line 1662+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -4819,25 +4816,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 10
 ; mem64[zp + 1320] = y1
 %line 1664+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1320], r8
+	mov [rdx + 1320], r8
 ; mem64[zp + 1328] = 0
 %line 1665+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1328], 0
+	mov qword [rdx + 1328], 0
 ; mem64[zp + 1336] = 0
 %line 1666+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1336], 0
+	mov qword [rdx + 1336], 0
 ; mem64[zp + 2112] = 0
 %line 1667+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2112], 0
+	mov qword [rdx + 2112], 0
 ; y1 = x0
 %line 1668+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 53
 %line 1669+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 53
 ; mem64[zp + 2120] = y1
 %line 1670+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2120], r8
+	mov [rdx + 2120], r8
 ; y1 = x1
 %line 1671+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -4846,7 +4843,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 53
 ; y2 = x0
 %line 1673+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 11
 %line 1674+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 11
@@ -4855,10 +4852,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2128] = y1
 %line 1676+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2128], r8
+	mov [rdx + 2128], r8
 ; y1 = x2
 %line 1677+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 53
 %line 1678+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 53
@@ -4873,7 +4870,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2136] = y1
 %line 1682+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2136], r8
+	mov [rdx + 2136], r8
 ; y1 = x3
 %line 1683+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -4882,7 +4879,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 53
 ; y2 = x2
 %line 1685+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 11
 %line 1686+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 11
@@ -4891,7 +4888,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2144] = y1
 %line 1688+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2144], r8
+	mov [rdx + 2144], r8
 ; y1 = x3
 %line 1689+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -4900,25 +4897,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 11
 ; mem64[zp + 2152] = y1
 %line 1691+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2152], r8
+	mov [rdx + 2152], r8
 ; mem64[zp + 2160] = 0
 %line 1692+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2160], 0
+	mov qword [rdx + 2160], 0
 ; mem64[zp + 2168] = 0
 %line 1693+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2168], 0
+	mov qword [rdx + 2168], 0
 ; mem64[zp + 2944] = 0
 %line 1694+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2944], 0
+	mov qword [rdx + 2944], 0
 ; y1 = x0
 %line 1695+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 52
 %line 1696+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 52
 ; mem64[zp + 2952] = y1
 %line 1697+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2952], r8
+	mov [rdx + 2952], r8
 ; y1 = x1
 %line 1698+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -4927,7 +4924,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 52
 ; y2 = x0
 %line 1700+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 12
 %line 1701+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 12
@@ -4936,10 +4933,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2960] = y1
 %line 1703+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2960], r8
+	mov [rdx + 2960], r8
 ; y1 = x2
 %line 1704+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 52
 %line 1705+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 52
@@ -4954,7 +4951,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2968] = y1
 %line 1709+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2968], r8
+	mov [rdx + 2968], r8
 ; y1 = x3
 %line 1710+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -4963,7 +4960,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 52
 ; y2 = x2
 %line 1712+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 12
 %line 1713+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 12
@@ -4972,7 +4969,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2976] = y1
 %line 1715+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2976], r8
+	mov [rdx + 2976], r8
 ; y1 = x3
 %line 1716+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -4981,25 +4978,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 12
 ; mem64[zp + 2984] = y1
 %line 1718+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2984], r8
+	mov [rdx + 2984], r8
 ; mem64[zp + 2992] = 0
 %line 1719+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2992], 0
+	mov qword [rdx + 2992], 0
 ; mem64[zp + 3000] = 0
 %line 1720+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3000], 0
+	mov qword [rdx + 3000], 0
 ; mem64[zp + 3776] = 0
 %line 1721+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3776], 0
+	mov qword [rdx + 3776], 0
 ; y1 = x0
 %line 1722+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 51
 %line 1723+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 51
 ; mem64[zp + 3784] = y1
 %line 1724+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3784], r8
+	mov [rdx + 3784], r8
 ; y1 = x1
 %line 1725+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -5008,7 +5005,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 51
 ; y2 = x0
 %line 1727+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 13
 %line 1728+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 13
@@ -5017,10 +5014,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3792] = y1
 %line 1730+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3792], r8
+	mov [rdx + 3792], r8
 ; y1 = x2
 %line 1731+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 51
 %line 1732+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 51
@@ -5035,7 +5032,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3800] = y1
 %line 1736+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3800], r8
+	mov [rdx + 3800], r8
 ; y1 = x3
 %line 1737+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -5044,7 +5041,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 51
 ; y2 = x2
 %line 1739+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 13
 %line 1740+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 13
@@ -5053,7 +5050,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3808] = y1
 %line 1742+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3808], r8
+	mov [rdx + 3808], r8
 ; y1 = x3
 %line 1743+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -5062,25 +5059,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 13
 ; mem64[zp + 3816] = y1
 %line 1745+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3816], r8
+	mov [rdx + 3816], r8
 ; mem64[zp + 3824] = 0
 %line 1746+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3824], 0
+	mov qword [rdx + 3824], 0
 ; mem64[zp + 3832] = 0
 %line 1747+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3832], 0
+	mov qword [rdx + 3832], 0
 ; mem64[zp + 4608] = 0
 %line 1748+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4608], 0
+	mov qword [rdx + 4608], 0
 ; y1 = x0
 %line 1749+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 50
 %line 1750+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 50
 ; mem64[zp + 4616] = y1
 %line 1751+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4616], r8
+	mov [rdx + 4616], r8
 ; y1 = x1
 %line 1752+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -5089,7 +5086,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 50
 ; y2 = x0
 %line 1754+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 14
 %line 1755+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 14
@@ -5098,10 +5095,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4624] = y1
 %line 1757+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4624], r8
+	mov [rdx + 4624], r8
 ; y1 = x2
 %line 1758+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 50
 %line 1759+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 50
@@ -5116,7 +5113,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4632] = y1
 %line 1763+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4632], r8
+	mov [rdx + 4632], r8
 ; y1 = x3
 %line 1764+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -5125,7 +5122,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 50
 ; y2 = x2
 %line 1766+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 14
 %line 1767+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 14
@@ -5134,7 +5131,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4640] = y1
 %line 1769+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4640], r8
+	mov [rdx + 4640], r8
 ; y1 = x3
 %line 1770+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -5143,25 +5140,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 14
 ; mem64[zp + 4648] = y1
 %line 1772+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4648], r8
+	mov [rdx + 4648], r8
 ; mem64[zp + 4656] = 0
 %line 1773+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4656], 0
+	mov qword [rdx + 4656], 0
 ; mem64[zp + 4664] = 0
 %line 1774+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4664], 0
+	mov qword [rdx + 4664], 0
 ; mem64[zp + 5440] = 0
 %line 1775+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5440], 0
+	mov qword [rdx + 5440], 0
 ; y1 = x0
 %line 1776+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 49
 %line 1777+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 49
 ; mem64[zp + 5448] = y1
 %line 1778+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5448], r8
+	mov [rdx + 5448], r8
 ; y1 = x1
 %line 1779+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -5170,7 +5167,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 49
 ; y2 = x0
 %line 1781+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 15
 %line 1782+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 15
@@ -5179,10 +5176,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5456] = y1
 %line 1784+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5456], r8
+	mov [rdx + 5456], r8
 ; y1 = x2
 %line 1785+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 49
 %line 1786+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 49
@@ -5197,7 +5194,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5464] = y1
 %line 1790+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5464], r8
+	mov [rdx + 5464], r8
 ; y1 = x3
 %line 1791+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -5206,7 +5203,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 49
 ; y2 = x2
 %line 1793+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 15
 %line 1794+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 15
@@ -5215,7 +5212,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5472] = y1
 %line 1796+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5472], r8
+	mov [rdx + 5472], r8
 ; y1 = x3
 %line 1797+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -5224,25 +5221,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 15
 ; mem64[zp + 5480] = y1
 %line 1799+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5480], r8
+	mov [rdx + 5480], r8
 ; mem64[zp + 5488] = 0
 %line 1800+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5488], 0
+	mov qword [rdx + 5488], 0
 ; mem64[zp + 5496] = 0
 %line 1801+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5496], 0
+	mov qword [rdx + 5496], 0
 ; mem64[zp + 6272] = 0
 %line 1802+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6272], 0
+	mov qword [rdx + 6272], 0
 ; y1 = x0
 %line 1803+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 48
 %line 1804+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 48
 ; mem64[zp + 6280] = y1
 %line 1805+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6280], r8
+	mov [rdx + 6280], r8
 ; y1 = x1
 %line 1806+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -5251,16 +5248,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 1809+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr rcx, 16
+	shr r10, 16
 ; y1 |= y2
 %line 1810+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	or r8, rcx
+	or r8, r10
 ; mem64[zp + 6288] = y1
 %line 1811+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6288], r8
+	mov [rdx + 6288], r8
 ; y1 = x2
 %line 1812+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 48
 %line 1813+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 48
@@ -5272,7 +5269,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, rbx
 ; mem64[zp + 6296] = y1
 %line 1817+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6296], r8
+	mov [rdx + 6296], r8
 ; y1 = x3
 %line 1818+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -5281,34 +5278,34 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 1821+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr rdx, 16
+	shr r11, 16
 ; y1 |= y2
 %line 1822+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	or r8, rdx
+	or r8, r11
 ; mem64[zp + 6304] = y1
 %line 1823+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6304], r8
+	mov [rdx + 6304], r8
 ; y1 >>= 16
 %line 1825+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr rbp, 16
 ; mem64[zp + 6312] = y1
 %line 1826+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6312], rbp
+	mov [rdx + 6312], rbp
 ; mem64[zp + 6320] = 0
 %line 1827+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6320], 0
+	mov qword [rdx + 6320], 0
 ; mem64[zp + 6328] = 0
 %line 1828+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6328], 0
+	mov qword [rdx + 6328], 0
 ; x0 = mem64[si + 256]
 %line 1829+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rcx, [rsi + 256]
+	mov r10, [rsi + 256]
 ; x1 = mem64[si + 264]
 %line 1830+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rbx, [rsi + 264]
 ; x2 = mem64[si + 272]
 %line 1831+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rdx, [rsi + 272]
+	mov r11, [rsi + 272]
 ; x3 = mem64[si + 280]
 %line 1832+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rbp, [rsi + 280]
@@ -5320,16 +5317,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	and rbp, r8
 ; mem64[zp + 512] = 0
 %line 1835+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 512], 0
+	mov qword [rdx + 512], 0
 ; y1 = x0
 %line 1836+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 55
 %line 1837+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 55
 ; mem64[zp + 520] = y1
 %line 1838+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 520], r8
+	mov [rdx + 520], r8
 ; y1 = x1
 %line 1839+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -5338,7 +5335,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 55
 ; y2 = x0
 %line 1841+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 9
 %line 1842+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 9
@@ -5347,10 +5344,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 528] = y1
 %line 1844+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 528], r8
+	mov [rdx + 528], r8
 ; y1 = x2
 %line 1845+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 55
 %line 1846+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 55
@@ -5365,7 +5362,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 536] = y1
 %line 1850+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 536], r8
+	mov [rdx + 536], r8
 ; y1 = x3
 %line 1851+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -5374,7 +5371,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 55
 ; y2 = x2
 %line 1853+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 9
 %line 1854+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 9
@@ -5383,7 +5380,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 544] = y1
 %line 1856+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 544], r8
+	mov [rdx + 544], r8
 ; y1 = x3
 %line 1857+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -5392,25 +5389,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 9
 ; mem64[zp + 552] = y1
 %line 1859+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 552], r8
+	mov [rdx + 552], r8
 ; mem64[zp + 560] = 0
 %line 1860+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 560], 0
+	mov qword [rdx + 560], 0
 ; mem64[zp + 568] = 0
 %line 1861+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 568], 0
+	mov qword [rdx + 568], 0
 ; mem64[zp + 1344] = 0
 %line 1862+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1344], 0
+	mov qword [rdx + 1344], 0
 ; y1 = x0
 %line 1863+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 54
 %line 1864+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 54
 ; mem64[zp + 1352] = y1
 %line 1865+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1352], r8
+	mov [rdx + 1352], r8
 ; y1 = x1
 %line 1866+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -5419,7 +5416,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 54
 ; y2 = x0
 %line 1868+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 10
 %line 1869+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 10
@@ -5428,10 +5425,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1360] = y1
 %line 1871+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1360], r8
+	mov [rdx + 1360], r8
 ; y1 = x2
 %line 1872+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 54
 %line 1873+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 54
@@ -5446,7 +5443,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1368] = y1
 %line 1877+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1368], r8
+	mov [rdx + 1368], r8
 ; y1 = x3
 %line 1878+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -5455,7 +5452,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 54
 ; y2 = x2
 %line 1880+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 10
 %line 1881+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 10
@@ -5464,7 +5461,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1376] = y1
 %line 1883+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1376], r8
+	mov [rdx + 1376], r8
 ; y1 = x3
 %line 1884+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -5473,25 +5470,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 10
 ; mem64[zp + 1384] = y1
 %line 1886+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1384], r8
+	mov [rdx + 1384], r8
 ; mem64[zp + 1392] = 0
 %line 1887+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1392], 0
+	mov qword [rdx + 1392], 0
 ; mem64[zp + 1400] = 0
 %line 1888+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1400], 0
+	mov qword [rdx + 1400], 0
 ; mem64[zp + 2176] = 0
 %line 1889+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2176], 0
+	mov qword [rdx + 2176], 0
 ; y1 = x0
 %line 1890+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 53
 %line 1891+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 53
 ; mem64[zp + 2184] = y1
 %line 1892+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2184], r8
+	mov [rdx + 2184], r8
 ; y1 = x1
 %line 1893+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -5500,7 +5497,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 53
 ; y2 = x0
 %line 1895+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 11
 %line 1896+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 11
@@ -5509,10 +5506,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2192] = y1
 %line 1898+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2192], r8
+	mov [rdx + 2192], r8
 ; y1 = x2
 %line 1899+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 53
 %line 1900+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 53
@@ -5527,7 +5524,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2200] = y1
 %line 1904+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2200], r8
+	mov [rdx + 2200], r8
 ; y1 = x3
 %line 1905+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -5536,7 +5533,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 53
 ; y2 = x2
 %line 1907+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 11
 %line 1908+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 11
@@ -5545,7 +5542,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2208] = y1
 %line 1910+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2208], r8
+	mov [rdx + 2208], r8
 ; y1 = x3
 %line 1911+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -5554,25 +5551,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 11
 ; mem64[zp + 2216] = y1
 %line 1913+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2216], r8
+	mov [rdx + 2216], r8
 ; mem64[zp + 2224] = 0
 %line 1914+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2224], 0
+	mov qword [rdx + 2224], 0
 ; mem64[zp + 2232] = 0
 %line 1915+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2232], 0
+	mov qword [rdx + 2232], 0
 ; mem64[zp + 3008] = 0
 %line 1916+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3008], 0
+	mov qword [rdx + 3008], 0
 ; y1 = x0
 %line 1917+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 52
 %line 1918+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 52
 ; mem64[zp + 3016] = y1
 %line 1919+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3016], r8
+	mov [rdx + 3016], r8
 ; y1 = x1
 %line 1920+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -5581,7 +5578,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 52
 ; y2 = x0
 %line 1922+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 12
 %line 1923+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 12
@@ -5590,10 +5587,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3024] = y1
 %line 1925+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3024], r8
+	mov [rdx + 3024], r8
 ; y1 = x2
 %line 1926+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 52
 %line 1927+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 52
@@ -5608,7 +5605,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3032] = y1
 %line 1931+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3032], r8
+	mov [rdx + 3032], r8
 ; y1 = x3
 %line 1932+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -5617,7 +5614,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 52
 ; y2 = x2
 %line 1934+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 12
 %line 1935+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 12
@@ -5626,7 +5623,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3040] = y1
 %line 1937+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3040], r8
+	mov [rdx + 3040], r8
 ; y1 = x3
 %line 1938+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -5635,25 +5632,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 12
 ; mem64[zp + 3048] = y1
 %line 1940+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3048], r8
+	mov [rdx + 3048], r8
 ; mem64[zp + 3056] = 0
 %line 1941+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3056], 0
+	mov qword [rdx + 3056], 0
 ; mem64[zp + 3064] = 0
 %line 1942+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3064], 0
+	mov qword [rdx + 3064], 0
 ; mem64[zp + 3840] = 0
 %line 1943+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3840], 0
+	mov qword [rdx + 3840], 0
 ; y1 = x0
 %line 1944+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 51
 %line 1945+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 51
 ; mem64[zp + 3848] = y1
 %line 1946+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3848], r8
+	mov [rdx + 3848], r8
 ; y1 = x1
 %line 1947+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -5662,7 +5659,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 51
 ; y2 = x0
 %line 1949+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 13
 %line 1950+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 13
@@ -5671,10 +5668,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3856] = y1
 %line 1952+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3856], r8
+	mov [rdx + 3856], r8
 ; y1 = x2
 %line 1953+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 51
 %line 1954+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 51
@@ -5689,7 +5686,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3864] = y1
 %line 1958+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3864], r8
+	mov [rdx + 3864], r8
 ; y1 = x3
 %line 1959+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -5698,7 +5695,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 51
 ; y2 = x2
 %line 1961+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 13
 %line 1962+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 13
@@ -5707,7 +5704,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3872] = y1
 %line 1964+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3872], r8
+	mov [rdx + 3872], r8
 ; y1 = x3
 %line 1965+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -5716,25 +5713,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 13
 ; mem64[zp + 3880] = y1
 %line 1967+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3880], r8
+	mov [rdx + 3880], r8
 ; mem64[zp + 3888] = 0
 %line 1968+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3888], 0
+	mov qword [rdx + 3888], 0
 ; mem64[zp + 3896] = 0
 %line 1969+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3896], 0
+	mov qword [rdx + 3896], 0
 ; mem64[zp + 4672] = 0
 %line 1970+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4672], 0
+	mov qword [rdx + 4672], 0
 ; y1 = x0
 %line 1971+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 50
 %line 1972+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 50
 ; mem64[zp + 4680] = y1
 %line 1973+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4680], r8
+	mov [rdx + 4680], r8
 ; y1 = x1
 %line 1974+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -5743,7 +5740,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 50
 ; y2 = x0
 %line 1976+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 14
 %line 1977+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 14
@@ -5752,10 +5749,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4688] = y1
 %line 1979+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4688], r8
+	mov [rdx + 4688], r8
 ; y1 = x2
 %line 1980+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 50
 %line 1981+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 50
@@ -5770,7 +5767,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4696] = y1
 %line 1985+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4696], r8
+	mov [rdx + 4696], r8
 ; y1 = x3
 %line 1986+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -5779,7 +5776,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 50
 ; y2 = x2
 %line 1988+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 14
 %line 1989+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 14
@@ -5788,7 +5785,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4704] = y1
 %line 1991+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4704], r8
+	mov [rdx + 4704], r8
 ; y1 = x3
 %line 1992+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -5797,25 +5794,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 14
 ; mem64[zp + 4712] = y1
 %line 1994+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4712], r8
+	mov [rdx + 4712], r8
 ; mem64[zp + 4720] = 0
 %line 1995+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4720], 0
+	mov qword [rdx + 4720], 0
 ; mem64[zp + 4728] = 0
 %line 1996+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4728], 0
+	mov qword [rdx + 4728], 0
 ; mem64[zp + 5504] = 0
 %line 1997+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5504], 0
+	mov qword [rdx + 5504], 0
 ; y1 = x0
 %line 1998+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 49
 %line 1999+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 49
 ; mem64[zp + 5512] = y1
 %line 2000+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5512], r8
+	mov [rdx + 5512], r8
 ; y1 = x1
 %line 2001+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -5824,7 +5821,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 49
 ; y2 = x0
 %line 2003+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 15
 %line 2004+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 15
@@ -5833,10 +5830,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5520] = y1
 %line 2006+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5520], r8
+	mov [rdx + 5520], r8
 ; y1 = x2
 %line 2007+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 49
 %line 2008+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 49
@@ -5851,7 +5848,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5528] = y1
 %line 2012+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5528], r8
+	mov [rdx + 5528], r8
 ; y1 = x3
 %line 2013+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -5860,7 +5857,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 49
 ; y2 = x2
 %line 2015+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 15
 %line 2016+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 15
@@ -5869,7 +5866,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5536] = y1
 %line 2018+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5536], r8
+	mov [rdx + 5536], r8
 ; y1 = x3
 %line 2019+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -5878,25 +5875,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 15
 ; mem64[zp + 5544] = y1
 %line 2021+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5544], r8
+	mov [rdx + 5544], r8
 ; mem64[zp + 5552] = 0
 %line 2022+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5552], 0
+	mov qword [rdx + 5552], 0
 ; mem64[zp + 5560] = 0
 %line 2023+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5560], 0
+	mov qword [rdx + 5560], 0
 ; mem64[zp + 6336] = 0
 %line 2024+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6336], 0
+	mov qword [rdx + 6336], 0
 ; y1 = x0
 %line 2025+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 48
 %line 2026+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 48
 ; mem64[zp + 6344] = y1
 %line 2027+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6344], r8
+	mov [rdx + 6344], r8
 ; y1 = x1
 %line 2028+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -5905,16 +5902,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 2031+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr rcx, 16
+	shr r10, 16
 ; y1 |= y2
 %line 2032+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	or r8, rcx
+	or r8, r10
 ; mem64[zp + 6352] = y1
 %line 2033+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6352], r8
+	mov [rdx + 6352], r8
 ; y1 = x2
 %line 2034+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 48
 %line 2035+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 48
@@ -5926,7 +5923,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, rbx
 ; mem64[zp + 6360] = y1
 %line 2039+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6360], r8
+	mov [rdx + 6360], r8
 ; y1 = x3
 %line 2040+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -5935,34 +5932,34 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 2043+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr rdx, 16
+	shr r11, 16
 ; y1 |= y2
 %line 2044+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	or r8, rdx
+	or r8, r11
 ; mem64[zp + 6368] = y1
 %line 2045+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6368], r8
+	mov [rdx + 6368], r8
 ; y1 >>= 16
 %line 2047+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr rbp, 16
 ; mem64[zp + 6376] = y1
 %line 2048+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6376], rbp
+	mov [rdx + 6376], rbp
 ; mem64[zp + 6384] = 0
 %line 2049+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6384], 0
+	mov qword [rdx + 6384], 0
 ; mem64[zp + 6392] = 0
 %line 2050+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6392], 0
+	mov qword [rdx + 6392], 0
 ; x0 = mem64[si + 288]
 %line 2051+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rcx, [rsi + 288]
+	mov r10, [rsi + 288]
 ; x1 = mem64[si + 296]
 %line 2052+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rbx, [rsi + 296]
 ; x2 = mem64[si + 304]
 %line 2053+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rdx, [rsi + 304]
+	mov r11, [rsi + 304]
 ; x3 = mem64[si + 312]
 %line 2054+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rbp, [rsi + 312]
@@ -5974,16 +5971,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	and rbp, r8
 ; mem64[zp + 576] = 0
 %line 2057+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 576], 0
+	mov qword [rdx + 576], 0
 ; y1 = x0
 %line 2058+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 55
 %line 2059+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 55
 ; mem64[zp + 584] = y1
 %line 2060+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 584], r8
+	mov [rdx + 584], r8
 ; y1 = x1
 %line 2061+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -5992,7 +5989,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 55
 ; y2 = x0
 %line 2063+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 9
 %line 2064+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 9
@@ -6001,10 +5998,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 592] = y1
 %line 2066+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 592], r8
+	mov [rdx + 592], r8
 ; y1 = x2
 %line 2067+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 55
 %line 2068+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 55
@@ -6019,7 +6016,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 600] = y1
 %line 2072+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 600], r8
+	mov [rdx + 600], r8
 ; y1 = x3
 %line 2073+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -6028,7 +6025,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 55
 ; y2 = x2
 %line 2075+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 9
 %line 2076+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 9
@@ -6037,7 +6034,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 608] = y1
 %line 2078+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 608], r8
+	mov [rdx + 608], r8
 ; y1 = x3
 %line 2079+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -6046,25 +6043,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 9
 ; mem64[zp + 616] = y1
 %line 2081+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 616], r8
+	mov [rdx + 616], r8
 ; mem64[zp + 624] = 0
 %line 2082+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 624], 0
+	mov qword [rdx + 624], 0
 ; mem64[zp + 632] = 0
 %line 2083+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 632], 0
+	mov qword [rdx + 632], 0
 ; mem64[zp + 1408] = 0
 %line 2084+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1408], 0
+	mov qword [rdx + 1408], 0
 ; y1 = x0
 %line 2085+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 54
 %line 2086+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 54
 ; mem64[zp + 1416] = y1
 %line 2087+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1416], r8
+	mov [rdx + 1416], r8
 ; y1 = x1
 %line 2088+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -6073,7 +6070,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 54
 ; y2 = x0
 %line 2090+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 10
 %line 2091+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 10
@@ -6082,10 +6079,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1424] = y1
 %line 2093+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1424], r8
+	mov [rdx + 1424], r8
 ; y1 = x2
 %line 2094+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 54
 %line 2095+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 54
@@ -6100,7 +6097,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1432] = y1
 %line 2099+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1432], r8
+	mov [rdx + 1432], r8
 ; y1 = x3
 %line 2100+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -6109,7 +6106,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 54
 ; y2 = x2
 %line 2102+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 10
 %line 2103+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 10
@@ -6118,7 +6115,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1440] = y1
 %line 2105+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1440], r8
+	mov [rdx + 1440], r8
 ; y1 = x3
 %line 2106+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -6127,25 +6124,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 10
 ; mem64[zp + 1448] = y1
 %line 2108+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1448], r8
+	mov [rdx + 1448], r8
 ; mem64[zp + 1456] = 0
 %line 2109+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1456], 0
+	mov qword [rdx + 1456], 0
 ; mem64[zp + 1464] = 0
 %line 2110+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1464], 0
+	mov qword [rdx + 1464], 0
 ; mem64[zp + 2240] = 0
 %line 2111+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2240], 0
+	mov qword [rdx + 2240], 0
 ; y1 = x0
 %line 2112+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 53
 %line 2113+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 53
 ; mem64[zp + 2248] = y1
 %line 2114+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2248], r8
+	mov [rdx + 2248], r8
 ; y1 = x1
 %line 2115+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -6154,7 +6151,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 53
 ; y2 = x0
 %line 2117+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 11
 %line 2118+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 11
@@ -6163,10 +6160,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2256] = y1
 %line 2120+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2256], r8
+	mov [rdx + 2256], r8
 ; y1 = x2
 %line 2121+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 53
 %line 2122+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 53
@@ -6181,7 +6178,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2264] = y1
 %line 2126+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2264], r8
+	mov [rdx + 2264], r8
 ; y1 = x3
 %line 2127+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -6190,7 +6187,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 53
 ; y2 = x2
 %line 2129+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 11
 %line 2130+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 11
@@ -6199,7 +6196,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2272] = y1
 %line 2132+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2272], r8
+	mov [rdx + 2272], r8
 ; y1 = x3
 %line 2133+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -6208,25 +6205,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 11
 ; mem64[zp + 2280] = y1
 %line 2135+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2280], r8
+	mov [rdx + 2280], r8
 ; mem64[zp + 2288] = 0
 %line 2136+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2288], 0
+	mov qword [rdx + 2288], 0
 ; mem64[zp + 2296] = 0
 %line 2137+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2296], 0
+	mov qword [rdx + 2296], 0
 ; mem64[zp + 3072] = 0
 %line 2138+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3072], 0
+	mov qword [rdx + 3072], 0
 ; y1 = x0
 %line 2139+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 52
 %line 2140+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 52
 ; mem64[zp + 3080] = y1
 %line 2141+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3080], r8
+	mov [rdx + 3080], r8
 ; y1 = x1
 %line 2142+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -6235,7 +6232,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 52
 ; y2 = x0
 %line 2144+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 12
 %line 2145+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 12
@@ -6244,10 +6241,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3088] = y1
 %line 2147+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3088], r8
+	mov [rdx + 3088], r8
 ; y1 = x2
 %line 2148+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 52
 %line 2149+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 52
@@ -6262,7 +6259,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3096] = y1
 %line 2153+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3096], r8
+	mov [rdx + 3096], r8
 ; y1 = x3
 %line 2154+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -6271,7 +6268,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 52
 ; y2 = x2
 %line 2156+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 12
 %line 2157+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 12
@@ -6280,7 +6277,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3104] = y1
 %line 2159+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3104], r8
+	mov [rdx + 3104], r8
 ; y1 = x3
 %line 2160+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -6289,25 +6286,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 12
 ; mem64[zp + 3112] = y1
 %line 2162+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3112], r8
+	mov [rdx + 3112], r8
 ; mem64[zp + 3120] = 0
 %line 2163+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3120], 0
+	mov qword [rdx + 3120], 0
 ; mem64[zp + 3128] = 0
 %line 2164+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3128], 0
+	mov qword [rdx + 3128], 0
 ; mem64[zp + 3904] = 0
 %line 2165+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3904], 0
+	mov qword [rdx + 3904], 0
 ; y1 = x0
 %line 2166+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 51
 %line 2167+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 51
 ; mem64[zp + 3912] = y1
 %line 2168+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3912], r8
+	mov [rdx + 3912], r8
 ; y1 = x1
 %line 2169+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -6316,7 +6313,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 51
 ; y2 = x0
 %line 2171+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 13
 %line 2172+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 13
@@ -6325,10 +6322,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3920] = y1
 %line 2174+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3920], r8
+	mov [rdx + 3920], r8
 ; y1 = x2
 %line 2175+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 51
 %line 2176+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 51
@@ -6343,7 +6340,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3928] = y1
 %line 2180+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3928], r8
+	mov [rdx + 3928], r8
 ; y1 = x3
 %line 2181+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -6352,7 +6349,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 51
 ; y2 = x2
 %line 2183+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 13
 %line 2184+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 13
@@ -6361,7 +6358,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3936] = y1
 %line 2186+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3936], r8
+	mov [rdx + 3936], r8
 ; y1 = x3
 %line 2187+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -6370,25 +6367,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 13
 ; mem64[zp + 3944] = y1
 %line 2189+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3944], r8
+	mov [rdx + 3944], r8
 ; mem64[zp + 3952] = 0
 %line 2190+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3952], 0
+	mov qword [rdx + 3952], 0
 ; mem64[zp + 3960] = 0
 %line 2191+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3960], 0
+	mov qword [rdx + 3960], 0
 ; mem64[zp + 4736] = 0
 %line 2192+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4736], 0
+	mov qword [rdx + 4736], 0
 ; y1 = x0
 %line 2193+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 50
 %line 2194+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 50
 ; mem64[zp + 4744] = y1
 %line 2195+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4744], r8
+	mov [rdx + 4744], r8
 ; y1 = x1
 %line 2196+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -6397,7 +6394,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 50
 ; y2 = x0
 %line 2198+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 14
 %line 2199+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 14
@@ -6406,10 +6403,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4752] = y1
 %line 2201+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4752], r8
+	mov [rdx + 4752], r8
 ; y1 = x2
 %line 2202+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 50
 %line 2203+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 50
@@ -6424,7 +6421,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4760] = y1
 %line 2207+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4760], r8
+	mov [rdx + 4760], r8
 ; y1 = x3
 %line 2208+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -6433,7 +6430,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 50
 ; y2 = x2
 %line 2210+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 14
 %line 2211+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 14
@@ -6442,7 +6439,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4768] = y1
 %line 2213+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4768], r8
+	mov [rdx + 4768], r8
 ; y1 = x3
 %line 2214+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -6451,25 +6448,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 14
 ; mem64[zp + 4776] = y1
 %line 2216+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4776], r8
+	mov [rdx + 4776], r8
 ; mem64[zp + 4784] = 0
 %line 2217+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4784], 0
+	mov qword [rdx + 4784], 0
 ; mem64[zp + 4792] = 0
 %line 2218+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4792], 0
+	mov qword [rdx + 4792], 0
 ; mem64[zp + 5568] = 0
 %line 2219+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5568], 0
+	mov qword [rdx + 5568], 0
 ; y1 = x0
 %line 2220+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 49
 %line 2221+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 49
 ; mem64[zp + 5576] = y1
 %line 2222+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5576], r8
+	mov [rdx + 5576], r8
 ; y1 = x1
 %line 2223+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -6478,7 +6475,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 49
 ; y2 = x0
 %line 2225+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 15
 %line 2226+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 15
@@ -6487,10 +6484,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5584] = y1
 %line 2228+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5584], r8
+	mov [rdx + 5584], r8
 ; y1 = x2
 %line 2229+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 49
 %line 2230+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 49
@@ -6505,7 +6502,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5592] = y1
 %line 2234+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5592], r8
+	mov [rdx + 5592], r8
 ; y1 = x3
 %line 2235+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -6514,7 +6511,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 49
 ; y2 = x2
 %line 2237+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 15
 %line 2238+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 15
@@ -6523,7 +6520,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5600] = y1
 %line 2240+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5600], r8
+	mov [rdx + 5600], r8
 ; y1 = x3
 %line 2241+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -6532,25 +6529,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 15
 ; mem64[zp + 5608] = y1
 %line 2243+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5608], r8
+	mov [rdx + 5608], r8
 ; mem64[zp + 5616] = 0
 %line 2244+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5616], 0
+	mov qword [rdx + 5616], 0
 ; mem64[zp + 5624] = 0
 %line 2245+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5624], 0
+	mov qword [rdx + 5624], 0
 ; mem64[zp + 6400] = 0
 %line 2246+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6400], 0
+	mov qword [rdx + 6400], 0
 ; y1 = x0
 %line 2247+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 48
 %line 2248+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 48
 ; mem64[zp + 6408] = y1
 %line 2249+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6408], r8
+	mov [rdx + 6408], r8
 ; y1 = x1
 %line 2250+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -6559,16 +6556,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 2253+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr rcx, 16
+	shr r10, 16
 ; y1 |= y2
 %line 2254+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	or r8, rcx
+	or r8, r10
 ; mem64[zp + 6416] = y1
 %line 2255+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6416], r8
+	mov [rdx + 6416], r8
 ; y1 = x2
 %line 2256+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 48
 %line 2257+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 48
@@ -6580,7 +6577,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, rbx
 ; mem64[zp + 6424] = y1
 %line 2261+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6424], r8
+	mov [rdx + 6424], r8
 ; y1 = x3
 %line 2262+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -6589,34 +6586,34 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 2265+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr rdx, 16
+	shr r11, 16
 ; y1 |= y2
 %line 2266+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	or r8, rdx
+	or r8, r11
 ; mem64[zp + 6432] = y1
 %line 2267+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6432], r8
+	mov [rdx + 6432], r8
 ; y1 >>= 16
 %line 2269+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr rbp, 16
 ; mem64[zp + 6440] = y1
 %line 2270+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6440], rbp
+	mov [rdx + 6440], rbp
 ; mem64[zp + 6448] = 0
 %line 2271+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6448], 0
+	mov qword [rdx + 6448], 0
 ; mem64[zp + 6456] = 0
 %line 2272+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6456], 0
+	mov qword [rdx + 6456], 0
 ; x0 = mem64[si + 320]
 %line 2273+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rcx, [rsi + 320]
+	mov r10, [rsi + 320]
 ; x1 = mem64[si + 328]
 %line 2274+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rbx, [rsi + 328]
 ; x2 = mem64[si + 336]
 %line 2275+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rdx, [rsi + 336]
+	mov r11, [rsi + 336]
 ; x3 = mem64[si + 344]
 %line 2276+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rbp, [rsi + 344]
@@ -6628,16 +6625,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	and rbp, r8
 ; mem64[zp + 640] = 0
 %line 2279+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 640], 0
+	mov qword [rdx + 640], 0
 ; y1 = x0
 %line 2280+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 55
 %line 2281+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 55
 ; mem64[zp + 648] = y1
 %line 2282+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 648], r8
+	mov [rdx + 648], r8
 ; y1 = x1
 %line 2283+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -6646,7 +6643,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 55
 ; y2 = x0
 %line 2285+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 9
 %line 2286+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 9
@@ -6655,10 +6652,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 656] = y1
 %line 2288+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 656], r8
+	mov [rdx + 656], r8
 ; y1 = x2
 %line 2289+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 55
 %line 2290+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 55
@@ -6673,7 +6670,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 664] = y1
 %line 2294+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 664], r8
+	mov [rdx + 664], r8
 ; y1 = x3
 %line 2295+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -6682,7 +6679,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 55
 ; y2 = x2
 %line 2297+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 9
 %line 2298+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 9
@@ -6691,7 +6688,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 672] = y1
 %line 2300+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 672], r8
+	mov [rdx + 672], r8
 ; y1 = x3
 %line 2301+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -6700,25 +6697,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 9
 ; mem64[zp + 680] = y1
 %line 2303+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 680], r8
+	mov [rdx + 680], r8
 ; mem64[zp + 688] = 0
 %line 2304+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 688], 0
+	mov qword [rdx + 688], 0
 ; mem64[zp + 696] = 0
 %line 2305+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 696], 0
+	mov qword [rdx + 696], 0
 ; mem64[zp + 1472] = 0
 %line 2306+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1472], 0
+	mov qword [rdx + 1472], 0
 ; y1 = x0
 %line 2307+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 54
 %line 2308+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 54
 ; mem64[zp + 1480] = y1
 %line 2309+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1480], r8
+	mov [rdx + 1480], r8
 ; y1 = x1
 %line 2310+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -6727,7 +6724,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 54
 ; y2 = x0
 %line 2312+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 10
 %line 2313+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 10
@@ -6736,10 +6733,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1488] = y1
 %line 2315+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1488], r8
+	mov [rdx + 1488], r8
 ; y1 = x2
 %line 2316+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 54
 %line 2317+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 54
@@ -6754,7 +6751,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1496] = y1
 %line 2321+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1496], r8
+	mov [rdx + 1496], r8
 ; y1 = x3
 %line 2322+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -6763,7 +6760,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 54
 ; y2 = x2
 %line 2324+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 10
 %line 2325+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 10
@@ -6772,7 +6769,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1504] = y1
 %line 2327+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1504], r8
+	mov [rdx + 1504], r8
 ; y1 = x3
 %line 2328+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -6781,25 +6778,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 10
 ; mem64[zp + 1512] = y1
 %line 2330+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1512], r8
+	mov [rdx + 1512], r8
 ; mem64[zp + 1520] = 0
 %line 2331+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1520], 0
+	mov qword [rdx + 1520], 0
 ; mem64[zp + 1528] = 0
 %line 2332+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1528], 0
+	mov qword [rdx + 1528], 0
 ; mem64[zp + 2304] = 0
 %line 2333+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2304], 0
+	mov qword [rdx + 2304], 0
 ; y1 = x0
 %line 2334+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 53
 %line 2335+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 53
 ; mem64[zp + 2312] = y1
 %line 2336+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2312], r8
+	mov [rdx + 2312], r8
 ; y1 = x1
 %line 2337+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -6808,7 +6805,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 53
 ; y2 = x0
 %line 2339+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 11
 %line 2340+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 11
@@ -6817,10 +6814,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2320] = y1
 %line 2342+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2320], r8
+	mov [rdx + 2320], r8
 ; y1 = x2
 %line 2343+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 53
 %line 2344+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 53
@@ -6835,7 +6832,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2328] = y1
 %line 2348+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2328], r8
+	mov [rdx + 2328], r8
 ; y1 = x3
 %line 2349+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -6844,7 +6841,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 53
 ; y2 = x2
 %line 2351+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 11
 %line 2352+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 11
@@ -6853,7 +6850,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2336] = y1
 %line 2354+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2336], r8
+	mov [rdx + 2336], r8
 ; y1 = x3
 %line 2355+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -6862,25 +6859,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 11
 ; mem64[zp + 2344] = y1
 %line 2357+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2344], r8
+	mov [rdx + 2344], r8
 ; mem64[zp + 2352] = 0
 %line 2358+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2352], 0
+	mov qword [rdx + 2352], 0
 ; mem64[zp + 2360] = 0
 %line 2359+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2360], 0
+	mov qword [rdx + 2360], 0
 ; mem64[zp + 3136] = 0
 %line 2360+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3136], 0
+	mov qword [rdx + 3136], 0
 ; y1 = x0
 %line 2361+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 52
 %line 2362+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 52
 ; mem64[zp + 3144] = y1
 %line 2363+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3144], r8
+	mov [rdx + 3144], r8
 ; y1 = x1
 %line 2364+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -6889,7 +6886,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 52
 ; y2 = x0
 %line 2366+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 12
 %line 2367+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 12
@@ -6898,10 +6895,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3152] = y1
 %line 2369+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3152], r8
+	mov [rdx + 3152], r8
 ; y1 = x2
 %line 2370+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 52
 %line 2371+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 52
@@ -6916,7 +6913,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3160] = y1
 %line 2375+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3160], r8
+	mov [rdx + 3160], r8
 ; y1 = x3
 %line 2376+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -6925,7 +6922,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 52
 ; y2 = x2
 %line 2378+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 12
 %line 2379+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 12
@@ -6934,7 +6931,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3168] = y1
 %line 2381+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3168], r8
+	mov [rdx + 3168], r8
 ; y1 = x3
 %line 2382+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -6943,25 +6940,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 12
 ; mem64[zp + 3176] = y1
 %line 2384+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3176], r8
+	mov [rdx + 3176], r8
 ; mem64[zp + 3184] = 0
 %line 2385+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3184], 0
+	mov qword [rdx + 3184], 0
 ; mem64[zp + 3192] = 0
 %line 2386+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3192], 0
+	mov qword [rdx + 3192], 0
 ; mem64[zp + 3968] = 0
 %line 2387+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3968], 0
+	mov qword [rdx + 3968], 0
 ; y1 = x0
 %line 2388+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 51
 %line 2389+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 51
 ; mem64[zp + 3976] = y1
 %line 2390+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3976], r8
+	mov [rdx + 3976], r8
 ; y1 = x1
 %line 2391+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -6970,7 +6967,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 51
 ; y2 = x0
 %line 2393+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 13
 %line 2394+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 13
@@ -6979,10 +6976,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3984] = y1
 %line 2396+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3984], r8
+	mov [rdx + 3984], r8
 ; y1 = x2
 %line 2397+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 51
 %line 2398+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 51
@@ -6997,7 +6994,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3992] = y1
 %line 2402+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3992], r8
+	mov [rdx + 3992], r8
 ; y1 = x3
 %line 2403+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -7006,7 +7003,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 51
 ; y2 = x2
 %line 2405+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 13
 %line 2406+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 13
@@ -7015,7 +7012,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4000] = y1
 %line 2408+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4000], r8
+	mov [rdx + 4000], r8
 ; y1 = x3
 %line 2409+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -7024,25 +7021,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 13
 ; mem64[zp + 4008] = y1
 %line 2411+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4008], r8
+	mov [rdx + 4008], r8
 ; mem64[zp + 4016] = 0
 %line 2412+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4016], 0
+	mov qword [rdx + 4016], 0
 ; mem64[zp + 4024] = 0
 %line 2413+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4024], 0
+	mov qword [rdx + 4024], 0
 ; mem64[zp + 4800] = 0
 %line 2414+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4800], 0
+	mov qword [rdx + 4800], 0
 ; y1 = x0
 %line 2415+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 50
 %line 2416+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 50
 ; mem64[zp + 4808] = y1
 %line 2417+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4808], r8
+	mov [rdx + 4808], r8
 ; y1 = x1
 %line 2418+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -7051,7 +7048,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 50
 ; y2 = x0
 %line 2420+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 14
 %line 2421+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 14
@@ -7060,10 +7057,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4816] = y1
 %line 2423+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4816], r8
+	mov [rdx + 4816], r8
 ; y1 = x2
 %line 2424+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 50
 %line 2425+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 50
@@ -7078,7 +7075,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4824] = y1
 %line 2429+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4824], r8
+	mov [rdx + 4824], r8
 ; y1 = x3
 %line 2430+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -7087,7 +7084,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 50
 ; y2 = x2
 %line 2432+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 14
 %line 2433+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 14
@@ -7096,7 +7093,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4832] = y1
 %line 2435+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4832], r8
+	mov [rdx + 4832], r8
 ; y1 = x3
 %line 2436+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -7105,25 +7102,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 14
 ; mem64[zp + 4840] = y1
 %line 2438+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4840], r8
+	mov [rdx + 4840], r8
 ; mem64[zp + 4848] = 0
 %line 2439+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4848], 0
+	mov qword [rdx + 4848], 0
 ; mem64[zp + 4856] = 0
 %line 2440+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4856], 0
+	mov qword [rdx + 4856], 0
 ; mem64[zp + 5632] = 0
 %line 2441+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5632], 0
+	mov qword [rdx + 5632], 0
 ; y1 = x0
 %line 2442+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 49
 %line 2443+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 49
 ; mem64[zp + 5640] = y1
 %line 2444+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5640], r8
+	mov [rdx + 5640], r8
 ; y1 = x1
 %line 2445+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -7132,7 +7129,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 49
 ; y2 = x0
 %line 2447+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 15
 %line 2448+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 15
@@ -7141,10 +7138,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5648] = y1
 %line 2450+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5648], r8
+	mov [rdx + 5648], r8
 ; y1 = x2
 %line 2451+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 49
 %line 2452+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 49
@@ -7159,7 +7156,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5656] = y1
 %line 2456+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5656], r8
+	mov [rdx + 5656], r8
 ; y1 = x3
 %line 2457+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -7168,7 +7165,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 49
 ; y2 = x2
 %line 2459+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 15
 %line 2460+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 15
@@ -7177,7 +7174,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5664] = y1
 %line 2462+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5664], r8
+	mov [rdx + 5664], r8
 ; y1 = x3
 %line 2463+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -7186,25 +7183,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 15
 ; mem64[zp + 5672] = y1
 %line 2465+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5672], r8
+	mov [rdx + 5672], r8
 ; mem64[zp + 5680] = 0
 %line 2466+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5680], 0
+	mov qword [rdx + 5680], 0
 ; mem64[zp + 5688] = 0
 %line 2467+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5688], 0
+	mov qword [rdx + 5688], 0
 ; mem64[zp + 6464] = 0
 %line 2468+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6464], 0
+	mov qword [rdx + 6464], 0
 ; y1 = x0
 %line 2469+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 48
 %line 2470+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 48
 ; mem64[zp + 6472] = y1
 %line 2471+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6472], r8
+	mov [rdx + 6472], r8
 ; y1 = x1
 %line 2472+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -7213,16 +7210,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 2475+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr rcx, 16
+	shr r10, 16
 ; y1 |= y2
 %line 2476+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	or r8, rcx
+	or r8, r10
 ; mem64[zp + 6480] = y1
 %line 2477+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6480], r8
+	mov [rdx + 6480], r8
 ; y1 = x2
 %line 2478+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 48
 %line 2479+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 48
@@ -7234,7 +7231,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, rbx
 ; mem64[zp + 6488] = y1
 %line 2483+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6488], r8
+	mov [rdx + 6488], r8
 ; y1 = x3
 %line 2484+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -7243,34 +7240,34 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 2487+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr rdx, 16
+	shr r11, 16
 ; y1 |= y2
 %line 2488+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	or r8, rdx
+	or r8, r11
 ; mem64[zp + 6496] = y1
 %line 2489+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6496], r8
+	mov [rdx + 6496], r8
 ; y1 >>= 16
 %line 2491+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr rbp, 16
 ; mem64[zp + 6504] = y1
 %line 2492+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6504], rbp
+	mov [rdx + 6504], rbp
 ; mem64[zp + 6512] = 0
 %line 2493+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6512], 0
+	mov qword [rdx + 6512], 0
 ; mem64[zp + 6520] = 0
 %line 2494+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6520], 0
+	mov qword [rdx + 6520], 0
 ; x0 = mem64[si + 352]
 %line 2495+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rcx, [rsi + 352]
+	mov r10, [rsi + 352]
 ; x1 = mem64[si + 360]
 %line 2496+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rbx, [rsi + 360]
 ; x2 = mem64[si + 368]
 %line 2497+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rdx, [rsi + 368]
+	mov r11, [rsi + 368]
 ; x3 = mem64[si + 376]
 %line 2498+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rbp, [rsi + 376]
@@ -7282,16 +7279,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	and rbp, r8
 ; mem64[zp + 704] = 0
 %line 2501+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 704], 0
+	mov qword [rdx + 704], 0
 ; y1 = x0
 %line 2502+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 55
 %line 2503+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 55
 ; mem64[zp + 712] = y1
 %line 2504+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 712], r8
+	mov [rdx + 712], r8
 ; y1 = x1
 %line 2505+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -7300,7 +7297,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 55
 ; y2 = x0
 %line 2507+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 9
 %line 2508+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 9
@@ -7309,10 +7306,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 720] = y1
 %line 2510+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 720], r8
+	mov [rdx + 720], r8
 ; y1 = x2
 %line 2511+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 55
 %line 2512+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 55
@@ -7327,7 +7324,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 728] = y1
 %line 2516+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 728], r8
+	mov [rdx + 728], r8
 ; y1 = x3
 %line 2517+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -7336,7 +7333,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 55
 ; y2 = x2
 %line 2519+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 9
 %line 2520+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 9
@@ -7345,7 +7342,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 736] = y1
 %line 2522+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 736], r8
+	mov [rdx + 736], r8
 ; y1 = x3
 %line 2523+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -7354,25 +7351,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 9
 ; mem64[zp + 744] = y1
 %line 2525+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 744], r8
+	mov [rdx + 744], r8
 ; mem64[zp + 752] = 0
 %line 2526+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 752], 0
+	mov qword [rdx + 752], 0
 ; mem64[zp + 760] = 0
 %line 2527+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 760], 0
+	mov qword [rdx + 760], 0
 ; mem64[zp + 1536] = 0
 %line 2528+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1536], 0
+	mov qword [rdx + 1536], 0
 ; y1 = x0
 %line 2529+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 54
 %line 2530+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 54
 ; mem64[zp + 1544] = y1
 %line 2531+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1544], r8
+	mov [rdx + 1544], r8
 ; y1 = x1
 %line 2532+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -7381,7 +7378,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 54
 ; y2 = x0
 %line 2534+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 10
 %line 2535+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 10
@@ -7390,10 +7387,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1552] = y1
 %line 2537+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1552], r8
+	mov [rdx + 1552], r8
 ; y1 = x2
 %line 2538+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 54
 %line 2539+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 54
@@ -7408,7 +7405,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1560] = y1
 %line 2543+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1560], r8
+	mov [rdx + 1560], r8
 ; y1 = x3
 %line 2544+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -7417,7 +7414,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 54
 ; y2 = x2
 %line 2546+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 10
 %line 2547+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 10
@@ -7426,7 +7423,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1568] = y1
 %line 2549+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1568], r8
+	mov [rdx + 1568], r8
 ; y1 = x3
 %line 2550+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -7435,25 +7432,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 10
 ; mem64[zp + 1576] = y1
 %line 2552+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1576], r8
+	mov [rdx + 1576], r8
 ; mem64[zp + 1584] = 0
 %line 2553+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1584], 0
+	mov qword [rdx + 1584], 0
 ; mem64[zp + 1592] = 0
 %line 2554+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1592], 0
+	mov qword [rdx + 1592], 0
 ; mem64[zp + 2368] = 0
 %line 2555+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2368], 0
+	mov qword [rdx + 2368], 0
 ; y1 = x0
 %line 2556+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 53
 %line 2557+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 53
 ; mem64[zp + 2376] = y1
 %line 2558+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2376], r8
+	mov [rdx + 2376], r8
 ; y1 = x1
 %line 2559+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -7462,7 +7459,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 53
 ; y2 = x0
 %line 2561+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 11
 %line 2562+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 11
@@ -7471,10 +7468,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2384] = y1
 %line 2564+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2384], r8
+	mov [rdx + 2384], r8
 ; y1 = x2
 %line 2565+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 53
 %line 2566+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 53
@@ -7489,7 +7486,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2392] = y1
 %line 2570+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2392], r8
+	mov [rdx + 2392], r8
 ; y1 = x3
 %line 2571+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -7498,7 +7495,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 53
 ; y2 = x2
 %line 2573+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 11
 %line 2574+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 11
@@ -7507,7 +7504,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2400] = y1
 %line 2576+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2400], r8
+	mov [rdx + 2400], r8
 ; y1 = x3
 %line 2577+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -7516,25 +7513,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 11
 ; mem64[zp + 2408] = y1
 %line 2579+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2408], r8
+	mov [rdx + 2408], r8
 ; mem64[zp + 2416] = 0
 %line 2580+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2416], 0
+	mov qword [rdx + 2416], 0
 ; mem64[zp + 2424] = 0
 %line 2581+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2424], 0
+	mov qword [rdx + 2424], 0
 ; mem64[zp + 3200] = 0
 %line 2582+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3200], 0
+	mov qword [rdx + 3200], 0
 ; y1 = x0
 %line 2583+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 52
 %line 2584+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 52
 ; mem64[zp + 3208] = y1
 %line 2585+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3208], r8
+	mov [rdx + 3208], r8
 ; y1 = x1
 %line 2586+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -7543,7 +7540,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 52
 ; y2 = x0
 %line 2588+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 12
 %line 2589+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 12
@@ -7552,10 +7549,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3216] = y1
 %line 2591+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3216], r8
+	mov [rdx + 3216], r8
 ; y1 = x2
 %line 2592+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 52
 %line 2593+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 52
@@ -7570,7 +7567,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3224] = y1
 %line 2597+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3224], r8
+	mov [rdx + 3224], r8
 ; y1 = x3
 %line 2598+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -7579,7 +7576,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 52
 ; y2 = x2
 %line 2600+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 12
 %line 2601+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 12
@@ -7588,7 +7585,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3232] = y1
 %line 2603+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3232], r8
+	mov [rdx + 3232], r8
 ; y1 = x3
 %line 2604+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -7597,25 +7594,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 12
 ; mem64[zp + 3240] = y1
 %line 2606+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3240], r8
+	mov [rdx + 3240], r8
 ; mem64[zp + 3248] = 0
 %line 2607+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3248], 0
+	mov qword [rdx + 3248], 0
 ; mem64[zp + 3256] = 0
 %line 2608+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3256], 0
+	mov qword [rdx + 3256], 0
 ; mem64[zp + 4032] = 0
 %line 2609+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4032], 0
+	mov qword [rdx + 4032], 0
 ; y1 = x0
 %line 2610+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 51
 %line 2611+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 51
 ; mem64[zp + 4040] = y1
 %line 2612+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4040], r8
+	mov [rdx + 4040], r8
 ; y1 = x1
 %line 2613+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -7624,7 +7621,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 51
 ; y2 = x0
 %line 2615+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 13
 %line 2616+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 13
@@ -7633,10 +7630,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4048] = y1
 %line 2618+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4048], r8
+	mov [rdx + 4048], r8
 ; y1 = x2
 %line 2619+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 51
 %line 2620+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 51
@@ -7651,7 +7648,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4056] = y1
 %line 2624+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4056], r8
+	mov [rdx + 4056], r8
 ; y1 = x3
 %line 2625+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -7660,7 +7657,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 51
 ; y2 = x2
 %line 2627+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 13
 %line 2628+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 13
@@ -7669,7 +7666,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4064] = y1
 %line 2630+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4064], r8
+	mov [rdx + 4064], r8
 ; y1 = x3
 %line 2631+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -7678,25 +7675,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 13
 ; mem64[zp + 4072] = y1
 %line 2633+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4072], r8
+	mov [rdx + 4072], r8
 ; mem64[zp + 4080] = 0
 %line 2634+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4080], 0
+	mov qword [rdx + 4080], 0
 ; mem64[zp + 4088] = 0
 %line 2635+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4088], 0
+	mov qword [rdx + 4088], 0
 ; mem64[zp + 4864] = 0
 %line 2636+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4864], 0
+	mov qword [rdx + 4864], 0
 ; y1 = x0
 %line 2637+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 50
 %line 2638+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 50
 ; mem64[zp + 4872] = y1
 %line 2639+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4872], r8
+	mov [rdx + 4872], r8
 ; y1 = x1
 %line 2640+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -7705,7 +7702,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 50
 ; y2 = x0
 %line 2642+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 14
 %line 2643+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 14
@@ -7714,10 +7711,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4880] = y1
 %line 2645+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4880], r8
+	mov [rdx + 4880], r8
 ; y1 = x2
 %line 2646+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 50
 %line 2647+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 50
@@ -7732,7 +7729,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4888] = y1
 %line 2651+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4888], r8
+	mov [rdx + 4888], r8
 ; y1 = x3
 %line 2652+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -7741,7 +7738,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 50
 ; y2 = x2
 %line 2654+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 14
 %line 2655+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 14
@@ -7750,7 +7747,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4896] = y1
 %line 2657+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4896], r8
+	mov [rdx + 4896], r8
 ; y1 = x3
 %line 2658+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -7759,25 +7756,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 14
 ; mem64[zp + 4904] = y1
 %line 2660+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4904], r8
+	mov [rdx + 4904], r8
 ; mem64[zp + 4912] = 0
 %line 2661+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4912], 0
+	mov qword [rdx + 4912], 0
 ; mem64[zp + 4920] = 0
 %line 2662+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4920], 0
+	mov qword [rdx + 4920], 0
 ; mem64[zp + 5696] = 0
 %line 2663+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5696], 0
+	mov qword [rdx + 5696], 0
 ; y1 = x0
 %line 2664+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 49
 %line 2665+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 49
 ; mem64[zp + 5704] = y1
 %line 2666+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5704], r8
+	mov [rdx + 5704], r8
 ; y1 = x1
 %line 2667+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -7786,7 +7783,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 49
 ; y2 = x0
 %line 2669+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 15
 %line 2670+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 15
@@ -7795,10 +7792,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5712] = y1
 %line 2672+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5712], r8
+	mov [rdx + 5712], r8
 ; y1 = x2
 %line 2673+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 49
 %line 2674+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 49
@@ -7813,7 +7810,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5720] = y1
 %line 2678+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5720], r8
+	mov [rdx + 5720], r8
 ; y1 = x3
 %line 2679+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -7822,7 +7819,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 49
 ; y2 = x2
 %line 2681+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 15
 %line 2682+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 15
@@ -7831,7 +7828,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5728] = y1
 %line 2684+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5728], r8
+	mov [rdx + 5728], r8
 ; y1 = x3
 %line 2685+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -7840,25 +7837,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 15
 ; mem64[zp + 5736] = y1
 %line 2687+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5736], r8
+	mov [rdx + 5736], r8
 ; mem64[zp + 5744] = 0
 %line 2688+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5744], 0
+	mov qword [rdx + 5744], 0
 ; mem64[zp + 5752] = 0
 %line 2689+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5752], 0
+	mov qword [rdx + 5752], 0
 ; mem64[zp + 6528] = 0
 %line 2690+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6528], 0
+	mov qword [rdx + 6528], 0
 ; y1 = x0
 %line 2691+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 48
 %line 2692+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 48
 ; mem64[zp + 6536] = y1
 %line 2693+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6536], r8
+	mov [rdx + 6536], r8
 ; y1 = x1
 %line 2694+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -7867,16 +7864,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 2697+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr rcx, 16
+	shr r10, 16
 ; y1 |= y2
 %line 2698+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	or r8, rcx
+	or r8, r10
 ; mem64[zp + 6544] = y1
 %line 2699+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6544], r8
+	mov [rdx + 6544], r8
 ; y1 = x2
 %line 2700+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 48
 %line 2701+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 48
@@ -7888,7 +7885,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, rbx
 ; mem64[zp + 6552] = y1
 %line 2705+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6552], r8
+	mov [rdx + 6552], r8
 ; y1 = x3
 %line 2706+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbp
@@ -7897,34 +7894,34 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 2709+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr rdx, 16
+	shr r11, 16
 ; y1 |= y2
 %line 2710+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	or r8, rdx
+	or r8, r11
 ; mem64[zp + 6560] = y1
 %line 2711+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6560], r8
+	mov [rdx + 6560], r8
 ; y1 >>= 16
 %line 2713+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr rbp, 16
 ; mem64[zp + 6568] = y1
 %line 2714+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6568], rbp
+	mov [rdx + 6568], rbp
 ; mem64[zp + 6576] = 0
 %line 2715+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6576], 0
+	mov qword [rdx + 6576], 0
 ; mem64[zp + 6584] = 0
 %line 2716+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6584], 0
+	mov qword [rdx + 6584], 0
 ; x0 = mem64[si + 384]
 %line 2717+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rbx, [rsi + 384]
 ; x1 = mem64[si + 392]
 %line 2718+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rdx, [rsi + 392]
+	mov r11, [rsi + 392]
 ; x2 = mem64[si + 400]
 %line 2719+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rcx, [rsi + 400]
+	mov r10, [rsi + 400]
 ; x3 = mem64[si + 408]
 %line 2720+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov rsi, [rsi + 408]
@@ -7936,7 +7933,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	and rsi, r8
 ; mem64[zp + 768] = 0
 %line 2723+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 768], 0
+	mov qword [rdx + 768], 0
 ; y1 = x0
 %line 2724+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -7945,10 +7942,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 55
 ; mem64[zp + 776] = y1
 %line 2726+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 776], r8
+	mov [rdx + 776], r8
 ; y1 = x1
 %line 2727+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 55
 %line 2728+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 55
@@ -7963,16 +7960,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 784] = y1
 %line 2732+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 784], r8
+	mov [rdx + 784], r8
 ; y1 = x2
 %line 2733+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 55
 %line 2734+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 55
 ; y2 = x1
 %line 2735+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 9
 %line 2736+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 9
@@ -7981,7 +7978,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 792] = y1
 %line 2738+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 792], r8
+	mov [rdx + 792], r8
 ; y1 = x3
 %line 2739+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rsi
@@ -7990,7 +7987,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 55
 ; y2 = x2
 %line 2741+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 9
 %line 2742+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 9
@@ -7999,7 +7996,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 800] = y1
 %line 2744+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 800], r8
+	mov [rdx + 800], r8
 ; y1 = x3
 %line 2745+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rsi
@@ -8008,16 +8005,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 9
 ; mem64[zp + 808] = y1
 %line 2747+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 808], r8
+	mov [rdx + 808], r8
 ; mem64[zp + 816] = 0
 %line 2748+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 816], 0
+	mov qword [rdx + 816], 0
 ; mem64[zp + 824] = 0
 %line 2749+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 824], 0
+	mov qword [rdx + 824], 0
 ; mem64[zp + 1600] = 0
 %line 2750+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1600], 0
+	mov qword [rdx + 1600], 0
 ; y1 = x0
 %line 2751+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -8026,10 +8023,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 54
 ; mem64[zp + 1608] = y1
 %line 2753+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1608], r8
+	mov [rdx + 1608], r8
 ; y1 = x1
 %line 2754+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 54
 %line 2755+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 54
@@ -8044,16 +8041,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1616] = y1
 %line 2759+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1616], r8
+	mov [rdx + 1616], r8
 ; y1 = x2
 %line 2760+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 54
 %line 2761+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 54
 ; y2 = x1
 %line 2762+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 10
 %line 2763+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 10
@@ -8062,7 +8059,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1624] = y1
 %line 2765+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1624], r8
+	mov [rdx + 1624], r8
 ; y1 = x3
 %line 2766+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rsi
@@ -8071,7 +8068,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 54
 ; y2 = x2
 %line 2768+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 10
 %line 2769+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 10
@@ -8080,7 +8077,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 1632] = y1
 %line 2771+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1632], r8
+	mov [rdx + 1632], r8
 ; y1 = x3
 %line 2772+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rsi
@@ -8089,16 +8086,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 10
 ; mem64[zp + 1640] = y1
 %line 2774+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 1640], r8
+	mov [rdx + 1640], r8
 ; mem64[zp + 1648] = 0
 %line 2775+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1648], 0
+	mov qword [rdx + 1648], 0
 ; mem64[zp + 1656] = 0
 %line 2776+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 1656], 0
+	mov qword [rdx + 1656], 0
 ; mem64[zp + 2432] = 0
 %line 2777+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2432], 0
+	mov qword [rdx + 2432], 0
 ; y1 = x0
 %line 2778+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -8107,10 +8104,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 53
 ; mem64[zp + 2440] = y1
 %line 2780+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2440], r8
+	mov [rdx + 2440], r8
 ; y1 = x1
 %line 2781+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 53
 %line 2782+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 53
@@ -8125,16 +8122,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2448] = y1
 %line 2786+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2448], r8
+	mov [rdx + 2448], r8
 ; y1 = x2
 %line 2787+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 53
 %line 2788+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 53
 ; y2 = x1
 %line 2789+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 11
 %line 2790+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 11
@@ -8143,7 +8140,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2456] = y1
 %line 2792+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2456], r8
+	mov [rdx + 2456], r8
 ; y1 = x3
 %line 2793+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rsi
@@ -8152,7 +8149,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 53
 ; y2 = x2
 %line 2795+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 11
 %line 2796+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 11
@@ -8161,7 +8158,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 2464] = y1
 %line 2798+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2464], r8
+	mov [rdx + 2464], r8
 ; y1 = x3
 %line 2799+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rsi
@@ -8170,16 +8167,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 11
 ; mem64[zp + 2472] = y1
 %line 2801+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 2472], r8
+	mov [rdx + 2472], r8
 ; mem64[zp + 2480] = 0
 %line 2802+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2480], 0
+	mov qword [rdx + 2480], 0
 ; mem64[zp + 2488] = 0
 %line 2803+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 2488], 0
+	mov qword [rdx + 2488], 0
 ; mem64[zp + 3264] = 0
 %line 2804+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3264], 0
+	mov qword [rdx + 3264], 0
 ; y1 = x0
 %line 2805+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -8188,10 +8185,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 52
 ; mem64[zp + 3272] = y1
 %line 2807+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3272], r8
+	mov [rdx + 3272], r8
 ; y1 = x1
 %line 2808+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 52
 %line 2809+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 52
@@ -8206,16 +8203,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3280] = y1
 %line 2813+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3280], r8
+	mov [rdx + 3280], r8
 ; y1 = x2
 %line 2814+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 52
 %line 2815+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 52
 ; y2 = x1
 %line 2816+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 12
 %line 2817+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 12
@@ -8224,7 +8221,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3288] = y1
 %line 2819+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3288], r8
+	mov [rdx + 3288], r8
 ; y1 = x3
 %line 2820+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rsi
@@ -8233,7 +8230,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 52
 ; y2 = x2
 %line 2822+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 12
 %line 2823+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 12
@@ -8242,7 +8239,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 3296] = y1
 %line 2825+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3296], r8
+	mov [rdx + 3296], r8
 ; y1 = x3
 %line 2826+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rsi
@@ -8251,16 +8248,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 12
 ; mem64[zp + 3304] = y1
 %line 2828+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 3304], r8
+	mov [rdx + 3304], r8
 ; mem64[zp + 3312] = 0
 %line 2829+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3312], 0
+	mov qword [rdx + 3312], 0
 ; mem64[zp + 3320] = 0
 %line 2830+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 3320], 0
+	mov qword [rdx + 3320], 0
 ; mem64[zp + 4096] = 0
 %line 2831+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4096], 0
+	mov qword [rdx + 4096], 0
 ; y1 = x0
 %line 2832+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -8269,10 +8266,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 51
 ; mem64[zp + 4104] = y1
 %line 2834+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4104], r8
+	mov [rdx + 4104], r8
 ; y1 = x1
 %line 2835+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 51
 %line 2836+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 51
@@ -8287,16 +8284,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4112] = y1
 %line 2840+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4112], r8
+	mov [rdx + 4112], r8
 ; y1 = x2
 %line 2841+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 51
 %line 2842+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 51
 ; y2 = x1
 %line 2843+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 13
 %line 2844+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 13
@@ -8305,7 +8302,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4120] = y1
 %line 2846+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4120], r8
+	mov [rdx + 4120], r8
 ; y1 = x3
 %line 2847+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rsi
@@ -8314,7 +8311,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 51
 ; y2 = x2
 %line 2849+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 13
 %line 2850+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 13
@@ -8323,7 +8320,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4128] = y1
 %line 2852+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4128], r8
+	mov [rdx + 4128], r8
 ; y1 = x3
 %line 2853+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rsi
@@ -8332,16 +8329,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 13
 ; mem64[zp + 4136] = y1
 %line 2855+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4136], r8
+	mov [rdx + 4136], r8
 ; mem64[zp + 4144] = 0
 %line 2856+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4144], 0
+	mov qword [rdx + 4144], 0
 ; mem64[zp + 4152] = 0
 %line 2857+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4152], 0
+	mov qword [rdx + 4152], 0
 ; mem64[zp + 4928] = 0
 %line 2858+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4928], 0
+	mov qword [rdx + 4928], 0
 ; y1 = x0
 %line 2859+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -8350,10 +8347,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 50
 ; mem64[zp + 4936] = y1
 %line 2861+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4936], r8
+	mov [rdx + 4936], r8
 ; y1 = x1
 %line 2862+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 50
 %line 2863+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 50
@@ -8368,16 +8365,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4944] = y1
 %line 2867+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4944], r8
+	mov [rdx + 4944], r8
 ; y1 = x2
 %line 2868+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 50
 %line 2869+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 50
 ; y2 = x1
 %line 2870+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 14
 %line 2871+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 14
@@ -8386,7 +8383,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4952] = y1
 %line 2873+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4952], r8
+	mov [rdx + 4952], r8
 ; y1 = x3
 %line 2874+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rsi
@@ -8395,7 +8392,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 50
 ; y2 = x2
 %line 2876+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 14
 %line 2877+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 14
@@ -8404,7 +8401,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 4960] = y1
 %line 2879+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4960], r8
+	mov [rdx + 4960], r8
 ; y1 = x3
 %line 2880+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rsi
@@ -8413,16 +8410,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 14
 ; mem64[zp + 4968] = y1
 %line 2882+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 4968], r8
+	mov [rdx + 4968], r8
 ; mem64[zp + 4976] = 0
 %line 2883+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4976], 0
+	mov qword [rdx + 4976], 0
 ; mem64[zp + 4984] = 0
 %line 2884+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 4984], 0
+	mov qword [rdx + 4984], 0
 ; mem64[zp + 5760] = 0
 %line 2885+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5760], 0
+	mov qword [rdx + 5760], 0
 ; y1 = x0
 %line 2886+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -8431,10 +8428,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 49
 ; mem64[zp + 5768] = y1
 %line 2888+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5768], r8
+	mov [rdx + 5768], r8
 ; y1 = x1
 %line 2889+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 49
 %line 2890+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 49
@@ -8449,16 +8446,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5776] = y1
 %line 2894+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5776], r8
+	mov [rdx + 5776], r8
 ; y1 = x2
 %line 2895+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 49
 %line 2896+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 49
 ; y2 = x1
 %line 2897+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rdx
+	mov r9, r11
 ; y2 >>= 15
 %line 2898+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 15
@@ -8467,7 +8464,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5784] = y1
 %line 2900+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5784], r8
+	mov [rdx + 5784], r8
 ; y1 = x3
 %line 2901+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rsi
@@ -8476,7 +8473,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 49
 ; y2 = x2
 %line 2903+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, rcx
+	mov r9, r10
 ; y2 >>= 15
 %line 2904+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr r9, 15
@@ -8485,7 +8482,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, r9
 ; mem64[zp + 5792] = y1
 %line 2906+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5792], r8
+	mov [rdx + 5792], r8
 ; y1 = x3
 %line 2907+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rsi
@@ -8494,16 +8491,16 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shr r8, 15
 ; mem64[zp + 5800] = y1
 %line 2909+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 5800], r8
+	mov [rdx + 5800], r8
 ; mem64[zp + 5808] = 0
 %line 2910+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5808], 0
+	mov qword [rdx + 5808], 0
 ; mem64[zp + 5816] = 0
 %line 2911+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 5816], 0
+	mov qword [rdx + 5816], 0
 ; mem64[zp + 6592] = 0
 %line 2912+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6592], 0
+	mov qword [rdx + 6592], 0
 ; y1 = x0
 %line 2913+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rbx
@@ -8512,10 +8509,10 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 48
 ; mem64[zp + 6600] = y1
 %line 2915+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6600], r8
+	mov [rdx + 6600], r8
 ; y1 = x1
 %line 2916+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rdx
+	mov r8, r11
 ; y1 <<= 48
 %line 2917+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 48
@@ -8527,22 +8524,22 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	or r8, rbx
 ; mem64[zp + 6608] = y1
 %line 2921+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6608], r8
+	mov [rdx + 6608], r8
 ; y1 = x2
 %line 2922+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r8, r10
 ; y1 <<= 48
 %line 2923+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shl r8, 48
 ; y2 >>= 16
 %line 2925+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr rdx, 16
+	shr r11, 16
 ; y1 |= y2
 %line 2926+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	or r8, rdx
+	or r8, r11
 ; mem64[zp + 6616] = y1
 %line 2927+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6616], r8
+	mov [rdx + 6616], r8
 ; y1 = x3
 %line 2928+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, rsi
@@ -8551,25 +8548,25 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 	shl r8, 48
 ; y2 >>= 16
 %line 2931+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr rcx, 16
+	shr r10, 16
 ; y1 |= y2
 %line 2932+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	or r8, rcx
+	or r8, r10
 ; mem64[zp + 6624] = y1
 %line 2933+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6624], r8
+	mov [rdx + 6624], r8
 ; y1 >>= 16
 %line 2935+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	shr rsi, 16
 ; mem64[zp + 6632] = y1
 %line 2936+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov [rdi + 6632], rsi
+	mov [rdx + 6632], rsi
 ; mem64[zp + 6640] = 0
 %line 2937+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6640], 0
+	mov qword [rdx + 6640], 0
 ; mem64[zp + 6648] = 0
 %line 2938+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov qword [rdi + 6648], 0
+	mov qword [rdx + 6648], 0
 ; L = 0
 %line 2939+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	mov r8, 0
@@ -8597,10 +8594,7 @@ qhasm_kernel_mceliece_gf13_bm_amd64_avx512_bm:
 ; F6 = mem512[vp + 384]
 %line 2947+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm7, [rax + 384]
-	mov rsi, r11
 	vmovdqa64 zmm8, zmm0
-	mov r11, r8
-	mov rcx, r9
 	vmovdqa64 zmm9, zmm1
 	vmovdqa64 zmm10, zmm2
 	vmovdqa64 zmm11, zmm3
@@ -8610,28 +8604,28 @@ align 32
 .Lloop:
 ; g = n
 %line 2950+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r10, r9
 ; g &= 7
 %line 2951+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	and r8, 7
+	and r10, 7
 ; g = g * 832
 %line 2952+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	imul r9, r8, 832
+	imul r11, r10, 832
 ; u = n
 %line 2953+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r8, rcx
+	mov r10, r9
 ; u >>= 3
 %line 2954+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	shr r8, 3
+	shr r10, 3
 ; g += u
 %line 2955+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	add r9, r8
+	add r11, r10
 ; g += zp
 %line 2956+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	add r9, rdi
+	add r11, rdx
 ; 2x X = mem256[g + 768]
 %line 2958+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 768]
+	vbroadcasti64x4 zmm0, [r11 + 768]
 ; A12 = F0 & X
 %line 2959+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpandd zmm12, zmm9, zmm0
@@ -8655,7 +8649,7 @@ align 32
 	vpandd zmm27, zmm14, zmm0
 ; 2x X = mem256[g + 704]
 %line 2966+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 704]
+	vbroadcasti64x4 zmm0, [r11 + 704]
 ; A11 = F0 & X
 %line 2967+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpandd zmm7, zmm9, zmm0
@@ -8679,7 +8673,7 @@ align 32
 	vpternlogd zmm26, zmm14, zmm0, 120
 ; 2x X = mem256[g + 640]
 %line 2974+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 640]
+	vbroadcasti64x4 zmm0, [r11 + 640]
 ; A10 = F0 & X
 %line 2975+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpandd zmm3, zmm9, zmm0
@@ -8703,7 +8697,7 @@ align 32
 	vpternlogd zmm25, zmm14, zmm0, 120
 ; 2x X = mem256[g + 576]
 %line 2982+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 576]
+	vbroadcasti64x4 zmm0, [r11 + 576]
 ; A9 = F0 & X
 %line 2983+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpandd zmm6, zmm9, zmm0
@@ -8727,7 +8721,7 @@ align 32
 	vpternlogd zmm24, zmm14, zmm0, 120
 ; 2x X = mem256[g + 512]
 %line 2990+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 512]
+	vbroadcasti64x4 zmm0, [r11 + 512]
 ; A8 = F0 & X
 %line 2991+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpandd zmm2, zmm9, zmm0
@@ -8751,7 +8745,7 @@ align 32
 	vpternlogd zmm23, zmm14, zmm0, 120
 ; 2x X = mem256[g + 448]
 %line 2998+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm0, [r9 + 448]
+	vbroadcasti64x4 zmm0, [r11 + 448]
 ; A7 = F0 & X
 %line 2999+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpandd zmm1, zmm9, zmm0
@@ -8775,7 +8769,7 @@ align 32
 	vpternlogd zmm22, zmm14, zmm0, 120
 ; 2x X = mem256[g + 384]
 %line 3006+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm15, [r9 + 384]
+	vbroadcasti64x4 zmm15, [r11 + 384]
 ; A6 = F0 & X
 %line 3007+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpandd zmm0, zmm9, zmm15
@@ -8799,7 +8793,7 @@ align 32
 	vpternlogd zmm12, zmm14, zmm15, 120
 ; 2x X = mem256[g + 320]
 %line 3014+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm15, [r9 + 320]
+	vbroadcasti64x4 zmm15, [r11 + 320]
 ; A5 = F0 & X
 %line 3015+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpandd zmm19, zmm9, zmm15
@@ -8823,7 +8817,7 @@ align 32
 	vpternlogd zmm7, zmm14, zmm15, 120
 ; 2x X = mem256[g + 256]
 %line 3022+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm15, [r9 + 256]
+	vbroadcasti64x4 zmm15, [r11 + 256]
 ; A4 = F0 & X
 %line 3023+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpandd zmm31, zmm9, zmm15
@@ -8847,7 +8841,7 @@ align 32
 	vpternlogd zmm3, zmm14, zmm15, 120
 ; 2x X = mem256[g + 192]
 %line 3030+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm15, [r9 + 192]
+	vbroadcasti64x4 zmm15, [r11 + 192]
 ; A3 = F0 & X
 %line 3031+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpandd zmm30, zmm9, zmm15
@@ -8871,7 +8865,7 @@ align 32
 	vpternlogd zmm6, zmm14, zmm15, 120
 ; 2x X = mem256[g + 128]
 %line 3038+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm15, [r9 + 128]
+	vbroadcasti64x4 zmm15, [r11 + 128]
 ; A2 = F0 & X
 %line 3039+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpandd zmm28, zmm9, zmm15
@@ -8895,7 +8889,7 @@ align 32
 	vpternlogd zmm2, zmm14, zmm15, 120
 ; 2x X = mem256[g + 64]
 %line 3046+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm15, [r9 + 64]
+	vbroadcasti64x4 zmm15, [r11 + 64]
 ; A1 = F0 & X
 %line 3047+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpandd zmm21, zmm9, zmm15
@@ -8919,7 +8913,7 @@ align 32
 	vpternlogd zmm1, zmm14, zmm15, 120
 ; 2x X = mem256[g + 0]
 %line 3054+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vbroadcasti64x4 zmm15, [r9]
+	vbroadcasti64x4 zmm15, [r11]
 ; A0 = F0 & X
 %line 3055+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpandd zmm20, zmm9, zmm15
@@ -9175,52 +9169,52 @@ align 32
 	vpord ymm1, ymm1, ymm0
 ; nz = movemask8(X256)
 %line 3144+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpmovmskb r8d, ymm1
+	vpmovmskb r10d, ymm1
 ; y2 = 0
 %line 3146+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov r9, 0
+	mov r11, 0
 ; y2 -= nz
 %line 3147+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	sub r9, r8
+	sub r11, r10
 ; (int64) y2 >>= 63
 %line 3148+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	sar r9, 63
+	sar r11, 63
 ; y0 = L + L
 %line 3149+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	lea r8, [r11 + r11]
+	lea r10, [r8 + r8]
 ; y0 -= n
 %line 3150+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	sub r8, rcx
+	sub r10, r9
 ; y0 -= 1
 %line 3151+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	sub r8, 1
+	sub r10, 1
 ; (int64) y0 >>= 63
 %line 3152+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	sar r8, 63
+	sar r10, 63
 ; up &= y0
 %line 3154+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	and r9, r8
+	and r11, r10
 ; y1 = n + 1
 %line 3155+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	lea r8, [rcx + 1]
+	lea r10, [r9 + 1]
 ; y1 -= L
 %line 3156+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	sub r8, r11
+	sub r10, r8
 ; y1 ^= L
 %line 3157+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	xor r8, r11
+	xor r10, r8
 ; y1 &= up
 %line 3158+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	and r8, r9
+	and r10, r11
 ; L ^= y1
 %line 3159+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	xor r11, r8
+	xor r8, r10
 ; IX = mem512[GI12]
 %line 3161+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm0, [rel GI12]
 ; G = mem512[bm]
 %line 3162+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; G = permute2x32(G, IX, DM)
 %line 3163+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm12
@@ -9251,7 +9245,7 @@ align 32
 	vmovdqu64 zmm0, [rel GI11]
 ; G = mem512[bm]
 %line 3172+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; G = permute2x32(G, IX, DM)
 %line 3173+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm12
@@ -9281,7 +9275,7 @@ align 32
 	vmovdqu64 zmm0, [rel GI10]
 ; G = mem512[bm]
 %line 3182+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; G = permute2x32(G, IX, DM)
 %line 3183+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm12
@@ -9311,7 +9305,7 @@ align 32
 	vmovdqu64 zmm0, [rel GI9]
 ; G = mem512[bm]
 %line 3192+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; G = permute2x32(G, IX, DM)
 %line 3193+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm12
@@ -9341,7 +9335,7 @@ align 32
 	vmovdqu64 zmm0, [rel GI8]
 ; G = mem512[bm]
 %line 3202+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; G = permute2x32(G, IX, DM)
 %line 3203+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm12
@@ -9371,7 +9365,7 @@ align 32
 	vmovdqu64 zmm0, [rel GI7]
 ; G = mem512[bm]
 %line 3212+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; G = permute2x32(G, IX, DM)
 %line 3213+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm12
@@ -9401,7 +9395,7 @@ align 32
 	vmovdqu64 zmm0, [rel GI6]
 ; G = mem512[bm]
 %line 3222+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; G = permute2x32(G, IX, DM)
 %line 3223+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm12
@@ -9431,7 +9425,7 @@ align 32
 	vmovdqu64 zmm0, [rel GI5]
 ; G = mem512[bm]
 %line 3232+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; G = permute2x32(G, IX, DM)
 %line 3233+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm12
@@ -9461,7 +9455,7 @@ align 32
 	vmovdqu64 zmm0, [rel GI4]
 ; G = mem512[bm]
 %line 3242+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; G = permute2x32(G, IX, DM)
 %line 3243+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm12
@@ -9491,7 +9485,7 @@ align 32
 	vmovdqu64 zmm0, [rel GI3]
 ; G = mem512[bm]
 %line 3252+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; G = permute2x32(G, IX, DM)
 %line 3253+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm12
@@ -9521,7 +9515,7 @@ align 32
 	vmovdqu64 zmm0, [rel GI2]
 ; G = mem512[bm]
 %line 3262+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; G = permute2x32(G, IX, DM)
 %line 3263+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm12
@@ -9551,7 +9545,7 @@ align 32
 	vmovdqu64 zmm0, [rel GI1]
 ; G = mem512[bm]
 %line 3272+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; G = permute2x32(G, IX, DM)
 %line 3273+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm12
@@ -9581,7 +9575,7 @@ align 32
 	vmovdqu64 zmm0, [rel GI0]
 ; G = mem512[bm]
 %line 3282+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; G = permute2x32(G, IX, DM)
 %line 3283+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpermt2d zmm1, zmm0, zmm12
@@ -9609,16 +9603,16 @@ align 32
 	vpternlogd zmm23, zmm2, zmm1, 120
 ; 8x UP = up
 %line 3292+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vpbroadcastq zmm0, r9
+	vpbroadcastq zmm0, r11
 ; BM = mem512[bm]
 %line 3293+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 zmm1, [rsi]
+	vmovdqu64 zmm1, [rcx]
 ; BM = ternlog(BM, DM, UP, 0xd8)
 %line 3294+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vpternlogd zmm1, zmm12, zmm0, 216
 ; mem512[bm] = BM
 %line 3295+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	vmovdqu64 [rsi], zmm1
+	vmovdqu64 [rcx], zmm1
 ; K = mem512[CME]
 %line 3296+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	vmovdqu64 zmm1, [rel CME]
@@ -9980,10 +9974,10 @@ align 32
 	vpternlogd zmm14, zmm1, zmm0, 254
 ; n += 1
 %line 3416+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	add rcx, 1
+	add r9, 1
 ; =? n - 238
 %line 3417+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	cmp rcx, 238
+	cmp r9, 238
 ; goto loop if !=
 %line 3418+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
 	jne .Lloop
@@ -10021,7 +10015,6 @@ align 32
 	mov r9, [rax + 8]
 ; mem64[fo + 0] = y0
 %line 3429+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q
-	mov rdi, r10
 	mov [rdi], r8
 ; mem64[fo + 8] = y1
 %line 3430+0 specs/mceliece/generated/mceliece_gf13_bm_amd64_avx512.q

@@ -41322,25 +41322,26 @@ qhasm_kernel_mceliece_gf13_fft_amd64_avx512_fft:
 ; mem256[v + 13280] = VY
 %line 15378+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vmovdqu64 [rdi + 13280], ymm0
+; p = v
+%line 15380+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
+	mov r8, rdi
 ; o1 = 16
 %line 15381+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	mov r11, rdi
-	mov r8, 16
-	mov rsi, r8
+	mov r9, 16
 align 32
 .Ll1:
 ; f = &LO
 %line 15383+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	lea r8, [rsp + 384]
+	lea r10, [rsp + 384]
 ; h = &HB
 %line 15384+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	lea r9, [rsp + 800]
+	lea r11, [rsp + 800]
 ; VX = mem256[p + 0]
 %line 15385+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi]
+	vmovdqu64 ymm1, [r8]
 ; VY = mem256[p + 32]
 %line 15386+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [rdi + 32]
+	vmovdqu64 ymm2, [r8 + 32]
 ; VL = unpacklo64(VX, VY)
 %line 15387+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpunpcklqdq ymm0, ymm1, ymm2
@@ -41349,16 +41350,16 @@ align 32
 	vpunpckhqdq ymm1, ymm1, ymm2
 ; mem256[f + 0] = VL
 %line 15389+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r8], ymm0
+	vmovdqu64 [r10], ymm0
 ; mem256[h + 0] = VH
 %line 15390+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r9], ymm1
+	vmovdqu64 [r11], ymm1
 ; VX = mem256[p + 1024]
 %line 15391+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 1024]
+	vmovdqu64 ymm0, [r8 + 1024]
 ; VY = mem256[p + 1056]
 %line 15392+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 1056]
+	vmovdqu64 ymm1, [r8 + 1056]
 ; VL = unpacklo64(VX, VY)
 %line 15393+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -41367,16 +41368,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 32] = VL
 %line 15395+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 32], ymm2
+	vmovdqu64 [r10 + 32], ymm2
 ; mem256[h + 32] = VH
 %line 15396+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 32], ymm0
+	vmovdqu64 [r11 + 32], ymm0
 ; VX = mem256[p + 2048]
 %line 15397+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 2048]
+	vmovdqu64 ymm0, [r8 + 2048]
 ; VY = mem256[p + 2080]
 %line 15398+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 2080]
+	vmovdqu64 ymm1, [r8 + 2080]
 ; VL = unpacklo64(VX, VY)
 %line 15399+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -41385,16 +41386,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 64] = VL
 %line 15401+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 64], ymm2
+	vmovdqu64 [r10 + 64], ymm2
 ; mem256[h + 64] = VH
 %line 15402+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 64], ymm0
+	vmovdqu64 [r11 + 64], ymm0
 ; VX = mem256[p + 3072]
 %line 15403+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 3072]
+	vmovdqu64 ymm0, [r8 + 3072]
 ; VY = mem256[p + 3104]
 %line 15404+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 3104]
+	vmovdqu64 ymm1, [r8 + 3104]
 ; VL = unpacklo64(VX, VY)
 %line 15405+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -41403,16 +41404,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 96] = VL
 %line 15407+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 96], ymm2
+	vmovdqu64 [r10 + 96], ymm2
 ; mem256[h + 96] = VH
 %line 15408+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 96], ymm0
+	vmovdqu64 [r11 + 96], ymm0
 ; VX = mem256[p + 4096]
 %line 15409+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 4096]
+	vmovdqu64 ymm0, [r8 + 4096]
 ; VY = mem256[p + 4128]
 %line 15410+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 4128]
+	vmovdqu64 ymm1, [r8 + 4128]
 ; VL = unpacklo64(VX, VY)
 %line 15411+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -41421,16 +41422,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 128] = VL
 %line 15413+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 128], ymm2
+	vmovdqu64 [r10 + 128], ymm2
 ; mem256[h + 128] = VH
 %line 15414+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 128], ymm0
+	vmovdqu64 [r11 + 128], ymm0
 ; VX = mem256[p + 5120]
 %line 15415+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 5120]
+	vmovdqu64 ymm0, [r8 + 5120]
 ; VY = mem256[p + 5152]
 %line 15416+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 5152]
+	vmovdqu64 ymm1, [r8 + 5152]
 ; VL = unpacklo64(VX, VY)
 %line 15417+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -41439,16 +41440,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 160] = VL
 %line 15419+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 160], ymm2
+	vmovdqu64 [r10 + 160], ymm2
 ; mem256[h + 160] = VH
 %line 15420+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 160], ymm0
+	vmovdqu64 [r11 + 160], ymm0
 ; VX = mem256[p + 6144]
 %line 15421+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 6144]
+	vmovdqu64 ymm0, [r8 + 6144]
 ; VY = mem256[p + 6176]
 %line 15422+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 6176]
+	vmovdqu64 ymm1, [r8 + 6176]
 ; VL = unpacklo64(VX, VY)
 %line 15423+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -41457,16 +41458,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 192] = VL
 %line 15425+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 192], ymm2
+	vmovdqu64 [r10 + 192], ymm2
 ; mem256[h + 192] = VH
 %line 15426+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 192], ymm0
+	vmovdqu64 [r11 + 192], ymm0
 ; VX = mem256[p + 7168]
 %line 15427+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 7168]
+	vmovdqu64 ymm0, [r8 + 7168]
 ; VY = mem256[p + 7200]
 %line 15428+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 7200]
+	vmovdqu64 ymm1, [r8 + 7200]
 ; VL = unpacklo64(VX, VY)
 %line 15429+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -41475,16 +41476,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 224] = VL
 %line 15431+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 224], ymm2
+	vmovdqu64 [r10 + 224], ymm2
 ; mem256[h + 224] = VH
 %line 15432+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 224], ymm0
+	vmovdqu64 [r11 + 224], ymm0
 ; VX = mem256[p + 8192]
 %line 15433+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 8192]
+	vmovdqu64 ymm0, [r8 + 8192]
 ; VY = mem256[p + 8224]
 %line 15434+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 8224]
+	vmovdqu64 ymm1, [r8 + 8224]
 ; VL = unpacklo64(VX, VY)
 %line 15435+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -41493,16 +41494,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 256] = VL
 %line 15437+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 256], ymm2
+	vmovdqu64 [r10 + 256], ymm2
 ; mem256[h + 256] = VH
 %line 15438+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 256], ymm0
+	vmovdqu64 [r11 + 256], ymm0
 ; VX = mem256[p + 9216]
 %line 15439+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 9216]
+	vmovdqu64 ymm0, [r8 + 9216]
 ; VY = mem256[p + 9248]
 %line 15440+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 9248]
+	vmovdqu64 ymm1, [r8 + 9248]
 ; VL = unpacklo64(VX, VY)
 %line 15441+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -41511,16 +41512,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 288] = VL
 %line 15443+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 288], ymm2
+	vmovdqu64 [r10 + 288], ymm2
 ; mem256[h + 288] = VH
 %line 15444+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 288], ymm0
+	vmovdqu64 [r11 + 288], ymm0
 ; VX = mem256[p + 10240]
 %line 15445+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 10240]
+	vmovdqu64 ymm0, [r8 + 10240]
 ; VY = mem256[p + 10272]
 %line 15446+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 10272]
+	vmovdqu64 ymm1, [r8 + 10272]
 ; VL = unpacklo64(VX, VY)
 %line 15447+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -41529,16 +41530,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 320] = VL
 %line 15449+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 320], ymm2
+	vmovdqu64 [r10 + 320], ymm2
 ; mem256[h + 320] = VH
 %line 15450+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 320], ymm0
+	vmovdqu64 [r11 + 320], ymm0
 ; VX = mem256[p + 11264]
 %line 15451+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 11264]
+	vmovdqu64 ymm0, [r8 + 11264]
 ; VY = mem256[p + 11296]
 %line 15452+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 11296]
+	vmovdqu64 ymm1, [r8 + 11296]
 ; VL = unpacklo64(VX, VY)
 %line 15453+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -41547,16 +41548,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 352] = VL
 %line 15455+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 352], ymm2
+	vmovdqu64 [r10 + 352], ymm2
 ; mem256[h + 352] = VH
 %line 15456+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 352], ymm0
+	vmovdqu64 [r11 + 352], ymm0
 ; VX = mem256[p + 12288]
 %line 15457+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 12288]
+	vmovdqu64 ymm0, [r8 + 12288]
 ; VY = mem256[p + 12320]
 %line 15458+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 12320]
+	vmovdqu64 ymm1, [r8 + 12320]
 ; VL = unpacklo64(VX, VY)
 %line 15459+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpunpcklqdq ymm2, ymm0, ymm1
@@ -41565,70 +41566,70 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[f + 384] = VL
 %line 15461+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 384], ymm2
+	vmovdqu64 [r10 + 384], ymm2
 ; mem256[h + 384] = VH
 %line 15462+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 384], ymm0
+	vmovdqu64 [r11 + 384], ymm0
 ; g = &TB
 %line 15463+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	lea r8, [rsp + 2080]
+	lea r10, [rsp + 2080]
 ; g = g + 13312
 %line 15464+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	add r8, 13312
+	add r10, 13312
 ; f = &HB
 %line 15465+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	lea r9, [rsp + 800]
+	lea r11, [rsp + 800]
 ; h = &LO
 %line 15466+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	lea r10, [rsp + 384]
+	lea rsi, [rsp + 384]
 ; VF0 = mem256[f + 0]
 %line 15467+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm4, [r9]
+	vmovdqu64 ymm4, [r11]
 ; VF1 = mem256[f + 32]
 %line 15468+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm5, [r9 + 32]
+	vmovdqu64 ymm5, [r11 + 32]
 ; VF2 = mem256[f + 64]
 %line 15469+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm6, [r9 + 64]
+	vmovdqu64 ymm6, [r11 + 64]
 ; VF3 = mem256[f + 96]
 %line 15470+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm7, [r9 + 96]
+	vmovdqu64 ymm7, [r11 + 96]
 ; VF4 = mem256[f + 128]
 %line 15471+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm8, [r9 + 128]
+	vmovdqu64 ymm8, [r11 + 128]
 ; VF5 = mem256[f + 160]
 %line 15472+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm9, [r9 + 160]
+	vmovdqu64 ymm9, [r11 + 160]
 ; VF6 = mem256[f + 192]
 %line 15473+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm10, [r9 + 192]
+	vmovdqu64 ymm10, [r11 + 192]
 ; VF7 = mem256[f + 224]
 %line 15474+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm11, [r9 + 224]
+	vmovdqu64 ymm11, [r11 + 224]
 ; VF8 = mem256[f + 256]
 %line 15475+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm12, [r9 + 256]
+	vmovdqu64 ymm12, [r11 + 256]
 ; VF9 = mem256[f + 288]
 %line 15476+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm13, [r9 + 288]
+	vmovdqu64 ymm13, [r11 + 288]
 ; VF10 = mem256[f + 320]
 %line 15477+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm14, [r9 + 320]
+	vmovdqu64 ymm14, [r11 + 320]
 ; VF11 = mem256[f + 352]
 %line 15478+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm3, [r9 + 352]
+	vmovdqu64 ymm3, [r11 + 352]
 ; VF12 = mem256[f + 384]
 %line 15479+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm15, [r9 + 384]
+	vmovdqu64 ymm15, [r11 + 384]
 ; VG = mem256[g + 352]
 %line 15480+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 352]
+	vmovdqu64 ymm0, [r10 + 352]
 ; VB = VF12 & VG
 %line 15481+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 384]
 %line 15482+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r10 + 384]
 ; VA = VF12 & VG
 %line 15483+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -41643,13 +41644,13 @@ align 32
 	vmovdqu64 [rsp + 320], ymm0
 ; VG = mem256[g + 288]
 %line 15487+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 288]
+	vmovdqu64 ymm0, [r10 + 288]
 ; VB = VF12 & VG
 %line 15488+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 320]
 %line 15489+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = VF12 & VG
 %line 15490+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -41658,7 +41659,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 352]
 %line 15492+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 15493+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -41667,7 +41668,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 384]
 %line 15495+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r10 + 384]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 15496+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -41682,13 +41683,13 @@ align 32
 	vmovdqu64 [rsp + 256], ymm0
 ; VG = mem256[g + 224]
 %line 15500+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 224]
+	vmovdqu64 ymm0, [r10 + 224]
 ; VB = VF12 & VG
 %line 15501+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 256]
 %line 15502+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = VF12 & VG
 %line 15503+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -41697,7 +41698,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 288]
 %line 15505+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 15506+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -41706,7 +41707,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 320]
 %line 15508+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 15509+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -41715,7 +41716,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 352]
 %line 15511+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 15512+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -41724,7 +41725,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 384]
 %line 15514+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r10 + 384]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 15515+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -41739,13 +41740,13 @@ align 32
 	vmovdqu64 [rsp + 192], ymm0
 ; VG = mem256[g + 160]
 %line 15519+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 160]
+	vmovdqu64 ymm0, [r10 + 160]
 ; VB = VF12 & VG
 %line 15520+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 192]
 %line 15521+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = VF12 & VG
 %line 15522+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -41754,7 +41755,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 224]
 %line 15524+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 15525+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -41763,7 +41764,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 256]
 %line 15527+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 15528+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -41772,7 +41773,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 288]
 %line 15530+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 15531+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -41781,7 +41782,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 320]
 %line 15533+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 15534+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -41790,7 +41791,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 352]
 %line 15536+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 15537+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -41799,7 +41800,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 384]
 %line 15539+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r10 + 384]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 15540+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -41814,13 +41815,13 @@ align 32
 	vmovdqu64 [rsp + 128], ymm0
 ; VG = mem256[g + 96]
 %line 15544+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 96]
+	vmovdqu64 ymm0, [r10 + 96]
 ; VB = VF12 & VG
 %line 15545+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 128]
 %line 15546+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = VF12 & VG
 %line 15547+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -41829,7 +41830,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 160]
 %line 15549+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 15550+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -41838,7 +41839,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 192]
 %line 15552+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 15553+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -41847,7 +41848,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 224]
 %line 15555+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 15556+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -41856,7 +41857,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 256]
 %line 15558+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 15559+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -41865,7 +41866,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 288]
 %line 15561+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 15562+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -41874,7 +41875,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 320]
 %line 15564+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 15565+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -41883,7 +41884,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 352]
 %line 15567+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 15568+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -41892,7 +41893,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 384]
 %line 15570+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r10 + 384]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 15571+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -41910,13 +41911,13 @@ align 32
 	vmovdqu64 [rsp + 64], ymm0
 ; VG = mem256[g + 32]
 %line 15576+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 32]
+	vmovdqu64 ymm0, [r10 + 32]
 ; VB = VF12 & VG
 %line 15577+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 64]
 %line 15578+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r10 + 64]
 ; VA = VF12 & VG
 %line 15579+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -41925,7 +41926,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 96]
 %line 15581+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 15582+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -41934,7 +41935,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 128]
 %line 15584+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 15585+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -41943,7 +41944,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 160]
 %line 15587+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 15588+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -41952,7 +41953,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 192]
 %line 15590+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 15591+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -41961,7 +41962,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 224]
 %line 15593+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 15594+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -41970,7 +41971,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 256]
 %line 15596+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 15597+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -41979,7 +41980,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 288]
 %line 15599+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 15600+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -41988,7 +41989,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 320]
 %line 15602+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 15603+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -41997,7 +41998,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 352]
 %line 15605+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 15606+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -42006,7 +42007,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 384]
 %line 15608+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r10 + 384]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 15609+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -42033,7 +42034,7 @@ align 32
 	vmovdqu64 [rsp + 0], ymm0
 ; VG = mem256[g + 0]
 %line 15617+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF12 & VG
 %line 15618+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm0
@@ -42042,7 +42043,7 @@ align 32
 	vpandd ymm1, ymm3, ymm0
 ; VG = mem256[g + 32]
 %line 15620+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 32]
+	vmovdqu64 ymm0, [r10 + 32]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 15621+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm0, 120
@@ -42051,7 +42052,7 @@ align 32
 	vpternlogd ymm1, ymm14, ymm0, 120
 ; VG = mem256[g + 64]
 %line 15623+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 64]
+	vmovdqu64 ymm0, [r10 + 64]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 15624+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm0, 120
@@ -42060,7 +42061,7 @@ align 32
 	vpternlogd ymm1, ymm13, ymm0, 120
 ; VG = mem256[g + 96]
 %line 15626+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 96]
+	vmovdqu64 ymm0, [r10 + 96]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 15627+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm0, 120
@@ -42069,7 +42070,7 @@ align 32
 	vpternlogd ymm1, ymm12, ymm0, 120
 ; VG = mem256[g + 128]
 %line 15629+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 128]
+	vmovdqu64 ymm0, [r10 + 128]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 15630+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm0, 120
@@ -42078,7 +42079,7 @@ align 32
 	vpternlogd ymm1, ymm11, ymm0, 120
 ; VG = mem256[g + 160]
 %line 15632+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 160]
+	vmovdqu64 ymm0, [r10 + 160]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 15633+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm0, 120
@@ -42087,7 +42088,7 @@ align 32
 	vpternlogd ymm1, ymm10, ymm0, 120
 ; VG = mem256[g + 192]
 %line 15635+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 192]
+	vmovdqu64 ymm0, [r10 + 192]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 15636+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm0, 120
@@ -42096,7 +42097,7 @@ align 32
 	vpternlogd ymm1, ymm9, ymm0, 120
 ; VG = mem256[g + 224]
 %line 15638+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 224]
+	vmovdqu64 ymm0, [r10 + 224]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 15639+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm0, 120
@@ -42105,7 +42106,7 @@ align 32
 	vpternlogd ymm1, ymm8, ymm0, 120
 ; VG = mem256[g + 256]
 %line 15641+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 256]
+	vmovdqu64 ymm0, [r10 + 256]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 15642+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm0, 120
@@ -42114,7 +42115,7 @@ align 32
 	vpternlogd ymm1, ymm7, ymm0, 120
 ; VG = mem256[g + 288]
 %line 15644+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 288]
+	vmovdqu64 ymm0, [r10 + 288]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 15645+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm0, 120
@@ -42123,7 +42124,7 @@ align 32
 	vpternlogd ymm1, ymm6, ymm0, 120
 ; VG = mem256[g + 320]
 %line 15647+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 320]
+	vmovdqu64 ymm0, [r10 + 320]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 15648+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm0, 120
@@ -42132,7 +42133,7 @@ align 32
 	vpternlogd ymm1, ymm5, ymm0, 120
 ; VG = mem256[g + 352]
 %line 15650+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 352]
+	vmovdqu64 ymm0, [r10 + 352]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 15651+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm0, 120
@@ -42141,7 +42142,7 @@ align 32
 	vpternlogd ymm1, ymm4, ymm0, 120
 ; VG = mem256[g + 384]
 %line 15653+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 384]
+	vmovdqu64 ymm0, [r10 + 384]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 15654+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm0, 120
@@ -42156,13 +42157,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 352]
 ; VT = mem256[h + 384]
 %line 15658+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 384]
+	vmovdqu64 ymm0, [rsi + 384]
 ; VA = VA ^ VT
 %line 15659+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm0
 ; mem256[h + 384] = VA
 %line 15660+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 384], ymm2
+	vmovdqu64 [rsi + 384], ymm2
 ; VB = VB ^ VS20
 %line 15661+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, [rsp + 224]
@@ -42177,16 +42178,16 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 352]
 ; VT = mem256[h + 352]
 %line 15665+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r10 + 352]
+	vmovdqu64 ymm0, [rsi + 352]
 ; VB = VB ^ VT
 %line 15666+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[h + 352] = VB
 %line 15667+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 352], ymm1
+	vmovdqu64 [rsi + 352], ymm1
 ; VG = mem256[g + 0]
 %line 15668+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF10 & VG
 %line 15669+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm14, ymm0
@@ -42195,7 +42196,7 @@ align 32
 	vpandd ymm0, ymm13, ymm0
 ; VG = mem256[g + 32]
 %line 15671+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r10 + 32]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 15672+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -42204,7 +42205,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 64]
 %line 15674+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r10 + 64]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 15675+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -42213,7 +42214,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 96]
 %line 15677+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 15678+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -42222,7 +42223,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 128]
 %line 15680+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 15681+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -42231,7 +42232,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 160]
 %line 15683+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 15684+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -42240,7 +42241,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 192]
 %line 15686+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 15687+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -42249,7 +42250,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 224]
 %line 15689+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 15690+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -42258,7 +42259,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 256]
 %line 15692+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 15693+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -42267,7 +42268,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 288]
 %line 15695+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 15696+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -42276,7 +42277,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 320]
 %line 15698+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 15699+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -42294,13 +42295,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 320]
 ; VT = mem256[h + 320]
 %line 15704+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 320]
+	vmovdqu64 ymm1, [rsi + 320]
 ; VA = VA ^ VT
 %line 15705+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 320] = VA
 %line 15706+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 320], ymm2
+	vmovdqu64 [rsi + 320], ymm2
 ; VB = VB ^ VS18
 %line 15707+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 160]
@@ -42315,16 +42316,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 288]
 ; VT = mem256[h + 288]
 %line 15711+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 288]
+	vmovdqu64 ymm1, [rsi + 288]
 ; VB = VB ^ VT
 %line 15712+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 288] = VB
 %line 15713+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 288], ymm0
+	vmovdqu64 [rsi + 288], ymm0
 ; VG = mem256[g + 0]
 %line 15714+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF8 & VG
 %line 15715+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm12, ymm0
@@ -42333,7 +42334,7 @@ align 32
 	vpandd ymm0, ymm11, ymm0
 ; VG = mem256[g + 32]
 %line 15717+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r10 + 32]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 15718+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -42342,7 +42343,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 64]
 %line 15720+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r10 + 64]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 15721+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -42351,7 +42352,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 96]
 %line 15723+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 15724+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -42360,7 +42361,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 128]
 %line 15726+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 15727+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -42369,7 +42370,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 160]
 %line 15729+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 15730+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -42378,7 +42379,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 192]
 %line 15732+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 15733+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -42387,7 +42388,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 224]
 %line 15735+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 15736+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -42396,7 +42397,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 256]
 %line 15738+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 15739+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -42414,13 +42415,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 256]
 ; VT = mem256[h + 256]
 %line 15744+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 256]
+	vmovdqu64 ymm1, [rsi + 256]
 ; VA = VA ^ VT
 %line 15745+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 256] = VA
 %line 15746+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 256], ymm2
+	vmovdqu64 [rsi + 256], ymm2
 ; VB = VB ^ VS16
 %line 15747+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 96]
@@ -42435,16 +42436,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 224]
 %line 15751+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 224]
+	vmovdqu64 ymm1, [rsi + 224]
 ; VB = VB ^ VT
 %line 15752+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 224] = VB
 %line 15753+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 224], ymm0
+	vmovdqu64 [rsi + 224], ymm0
 ; VG = mem256[g + 0]
 %line 15754+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF6 & VG
 %line 15755+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm1, ymm10, ymm0
@@ -42453,7 +42454,7 @@ align 32
 	vpandd ymm0, ymm9, ymm0
 ; VG = mem256[g + 32]
 %line 15757+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 15758+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm9, ymm2, 120
@@ -42462,7 +42463,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm2, 120
 ; VG = mem256[g + 64]
 %line 15760+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 15761+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -42471,7 +42472,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 96]
 %line 15763+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r10 + 96]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 15764+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -42480,7 +42481,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 128]
 %line 15766+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r10 + 128]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 15767+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -42489,7 +42490,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 160]
 %line 15769+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r10 + 160]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 15770+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -42498,7 +42499,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 192]
 %line 15772+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r10 + 192]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 15773+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -42516,13 +42517,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 192]
 %line 15778+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r10 + 192]
+	vmovdqu64 ymm2, [rsi + 192]
 ; VA = VA ^ VT
 %line 15779+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 192] = VA
 %line 15780+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 192], ymm1
+	vmovdqu64 [rsi + 192], ymm1
 ; VB = VB ^ VS14
 %line 15781+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 32]
@@ -42537,16 +42538,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 160]
 %line 15785+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 160]
+	vmovdqu64 ymm1, [rsi + 160]
 ; VB = VB ^ VT
 %line 15786+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 160] = VB
 %line 15787+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 160], ymm0
+	vmovdqu64 [rsi + 160], ymm0
 ; VG = mem256[g + 0]
 %line 15788+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF4 & VG
 %line 15789+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm1, ymm8, ymm0
@@ -42555,7 +42556,7 @@ align 32
 	vpandd ymm0, ymm7, ymm0
 ; VG = mem256[g + 32]
 %line 15791+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 15792+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -42564,7 +42565,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 64]
 %line 15794+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 15795+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -42573,7 +42574,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 96]
 %line 15797+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r10 + 96]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 15798+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -42582,7 +42583,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 128]
 %line 15800+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r10 + 128]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 15801+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -42600,13 +42601,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 128]
 %line 15806+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r10 + 128]
+	vmovdqu64 ymm2, [rsi + 128]
 ; VA = VA ^ VT
 %line 15807+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 128] = VA
 %line 15808+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 128], ymm1
+	vmovdqu64 [rsi + 128], ymm1
 ; VB = VB ^ VS13
 %line 15809+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 0]
@@ -42618,16 +42619,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 96]
 %line 15812+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 96]
+	vmovdqu64 ymm1, [rsi + 96]
 ; VB = VB ^ VT
 %line 15813+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 96] = VB
 %line 15814+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 96], ymm0
+	vmovdqu64 [rsi + 96], ymm0
 ; VG = mem256[g + 0]
 %line 15815+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF2 & VG
 %line 15816+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm1, ymm6, ymm0
@@ -42636,7 +42637,7 @@ align 32
 	vpandd ymm0, ymm5, ymm0
 ; VG = mem256[g + 32]
 %line 15818+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 15819+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -42645,7 +42646,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 64]
 %line 15821+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 15822+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -42657,13 +42658,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 64]
 %line 15825+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r10 + 64]
+	vmovdqu64 ymm2, [rsi + 64]
 ; VA = VA ^ VT
 %line 15826+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 64] = VA
 %line 15827+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 64], ymm1
+	vmovdqu64 [rsi + 64], ymm1
 ; VB = VB ^ VS13
 %line 15828+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 0]
@@ -42672,16 +42673,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 32]
 %line 15830+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 32]
+	vmovdqu64 ymm1, [rsi + 32]
 ; VB = VB ^ VT
 %line 15831+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 32] = VB
 %line 15832+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 32], ymm0
+	vmovdqu64 [rsi + 32], ymm0
 ; VG = mem256[g + 0]
 %line 15833+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF0 & VG
 %line 15834+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm4, ymm0
@@ -42690,25 +42691,25 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 15836+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10]
+	vmovdqu64 ymm1, [rsi]
 ; VA = VA ^ VT
 %line 15837+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 15838+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r10], ymm0
+	vmovdqu64 [rsi], ymm0
 ; f = &LO
 %line 15839+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	lea r8, [rsp + 384]
+	lea r10, [rsp + 384]
 ; h = &HB
 %line 15840+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	lea r9, [rsp + 800]
+	lea r11, [rsp + 800]
 ; VL = mem256[f + 0]
 %line 15841+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VH = mem256[h + 0]
 %line 15842+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9]
+	vmovdqu64 ymm1, [r11]
 ; VH = VH ^ VL
 %line 15843+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -42720,16 +42721,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 0] = VX
 %line 15846+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi], ymm2
+	vmovdqu64 [r8], ymm2
 ; mem256[p + 32] = VY
 %line 15847+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 32], ymm0
+	vmovdqu64 [r8 + 32], ymm0
 ; VL = mem256[f + 32]
 %line 15848+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 32]
+	vmovdqu64 ymm0, [r10 + 32]
 ; VH = mem256[h + 32]
 %line 15849+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 32]
+	vmovdqu64 ymm1, [r11 + 32]
 ; VH = VH ^ VL
 %line 15850+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -42741,16 +42742,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 1024] = VX
 %line 15853+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 1024], ymm2
+	vmovdqu64 [r8 + 1024], ymm2
 ; mem256[p + 1056] = VY
 %line 15854+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 1056], ymm0
+	vmovdqu64 [r8 + 1056], ymm0
 ; VL = mem256[f + 64]
 %line 15855+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 64]
+	vmovdqu64 ymm0, [r10 + 64]
 ; VH = mem256[h + 64]
 %line 15856+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 64]
+	vmovdqu64 ymm1, [r11 + 64]
 ; VH = VH ^ VL
 %line 15857+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -42762,16 +42763,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 2048] = VX
 %line 15860+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 2048], ymm2
+	vmovdqu64 [r8 + 2048], ymm2
 ; mem256[p + 2080] = VY
 %line 15861+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 2080], ymm0
+	vmovdqu64 [r8 + 2080], ymm0
 ; VL = mem256[f + 96]
 %line 15862+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 96]
+	vmovdqu64 ymm0, [r10 + 96]
 ; VH = mem256[h + 96]
 %line 15863+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 96]
+	vmovdqu64 ymm1, [r11 + 96]
 ; VH = VH ^ VL
 %line 15864+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -42783,16 +42784,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 3072] = VX
 %line 15867+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 3072], ymm2
+	vmovdqu64 [r8 + 3072], ymm2
 ; mem256[p + 3104] = VY
 %line 15868+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 3104], ymm0
+	vmovdqu64 [r8 + 3104], ymm0
 ; VL = mem256[f + 128]
 %line 15869+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 128]
+	vmovdqu64 ymm0, [r10 + 128]
 ; VH = mem256[h + 128]
 %line 15870+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 128]
+	vmovdqu64 ymm1, [r11 + 128]
 ; VH = VH ^ VL
 %line 15871+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -42804,16 +42805,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 4096] = VX
 %line 15874+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 4096], ymm2
+	vmovdqu64 [r8 + 4096], ymm2
 ; mem256[p + 4128] = VY
 %line 15875+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 4128], ymm0
+	vmovdqu64 [r8 + 4128], ymm0
 ; VL = mem256[f + 160]
 %line 15876+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 160]
+	vmovdqu64 ymm0, [r10 + 160]
 ; VH = mem256[h + 160]
 %line 15877+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 160]
+	vmovdqu64 ymm1, [r11 + 160]
 ; VH = VH ^ VL
 %line 15878+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -42825,16 +42826,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 5120] = VX
 %line 15881+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 5120], ymm2
+	vmovdqu64 [r8 + 5120], ymm2
 ; mem256[p + 5152] = VY
 %line 15882+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 5152], ymm0
+	vmovdqu64 [r8 + 5152], ymm0
 ; VL = mem256[f + 192]
 %line 15883+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 192]
+	vmovdqu64 ymm0, [r10 + 192]
 ; VH = mem256[h + 192]
 %line 15884+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 192]
+	vmovdqu64 ymm1, [r11 + 192]
 ; VH = VH ^ VL
 %line 15885+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -42846,16 +42847,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 6144] = VX
 %line 15888+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 6144], ymm2
+	vmovdqu64 [r8 + 6144], ymm2
 ; mem256[p + 6176] = VY
 %line 15889+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 6176], ymm0
+	vmovdqu64 [r8 + 6176], ymm0
 ; VL = mem256[f + 224]
 %line 15890+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 224]
+	vmovdqu64 ymm0, [r10 + 224]
 ; VH = mem256[h + 224]
 %line 15891+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r11 + 224]
 ; VH = VH ^ VL
 %line 15892+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -42867,16 +42868,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 7168] = VX
 %line 15895+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 7168], ymm2
+	vmovdqu64 [r8 + 7168], ymm2
 ; mem256[p + 7200] = VY
 %line 15896+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 7200], ymm0
+	vmovdqu64 [r8 + 7200], ymm0
 ; VL = mem256[f + 256]
 %line 15897+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 256]
+	vmovdqu64 ymm0, [r10 + 256]
 ; VH = mem256[h + 256]
 %line 15898+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r11 + 256]
 ; VH = VH ^ VL
 %line 15899+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -42888,16 +42889,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 8192] = VX
 %line 15902+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 8192], ymm2
+	vmovdqu64 [r8 + 8192], ymm2
 ; mem256[p + 8224] = VY
 %line 15903+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 8224], ymm0
+	vmovdqu64 [r8 + 8224], ymm0
 ; VL = mem256[f + 288]
 %line 15904+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 288]
+	vmovdqu64 ymm0, [r10 + 288]
 ; VH = mem256[h + 288]
 %line 15905+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r11 + 288]
 ; VH = VH ^ VL
 %line 15906+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -42909,16 +42910,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 9216] = VX
 %line 15909+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 9216], ymm2
+	vmovdqu64 [r8 + 9216], ymm2
 ; mem256[p + 9248] = VY
 %line 15910+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 9248], ymm0
+	vmovdqu64 [r8 + 9248], ymm0
 ; VL = mem256[f + 320]
 %line 15911+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 320]
+	vmovdqu64 ymm0, [r10 + 320]
 ; VH = mem256[h + 320]
 %line 15912+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r11 + 320]
 ; VH = VH ^ VL
 %line 15913+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -42930,16 +42931,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 10240] = VX
 %line 15916+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 10240], ymm2
+	vmovdqu64 [r8 + 10240], ymm2
 ; mem256[p + 10272] = VY
 %line 15917+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 10272], ymm0
+	vmovdqu64 [r8 + 10272], ymm0
 ; VL = mem256[f + 352]
 %line 15918+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 352]
+	vmovdqu64 ymm0, [r10 + 352]
 ; VH = mem256[h + 352]
 %line 15919+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r11 + 352]
 ; VH = VH ^ VL
 %line 15920+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -42951,16 +42952,16 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 11264] = VX
 %line 15923+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 11264], ymm2
+	vmovdqu64 [r8 + 11264], ymm2
 ; mem256[p + 11296] = VY
 %line 15924+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 11296], ymm0
+	vmovdqu64 [r8 + 11296], ymm0
 ; VL = mem256[f + 384]
 %line 15925+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 384]
+	vmovdqu64 ymm0, [r10 + 384]
 ; VH = mem256[h + 384]
 %line 15926+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 384]
+	vmovdqu64 ymm1, [r11 + 384]
 ; VH = VH ^ VL
 %line 15927+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -42972,44 +42973,42 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm1
 ; mem256[p + 12288] = VX
 %line 15930+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 12288], ymm2
+	vmovdqu64 [r8 + 12288], ymm2
 ; mem256[p + 12320] = VY
 %line 15931+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 12320], ymm0
+	vmovdqu64 [r8 + 12320], ymm0
 ; p = p + 64
 %line 15932+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	add rdi, 64
+	add r8, 64
 ; o1 = o1 - 1
 %line 15933+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	sub rsi, 1
+	sub r9, 1
 ; =? o1 - 0
 %line 15934+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	cmp rsi, 0
+	cmp r9, 0
 ; goto l1 if !=
 %line 15935+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	jne .Ll1
 ; p = v
 %line 15937+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	mov rdi, r11
+	mov r8, rdi
 ; o1 = 16
 %line 15938+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	mov r11, rdi
-	mov r8, 16
-	mov rsi, r8
+	mov r9, 16
 align 32
 .Ll2:
 ; f = &LO
 %line 15940+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	lea r8, [rsp + 384]
+	lea r10, [rsp + 384]
 ; h = &HB
 %line 15941+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	lea r9, [rsp + 800]
+	lea r11, [rsp + 800]
 ; VX = mem256[p + 0]
 %line 15942+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi]
+	vmovdqu64 ymm0, [r8]
 ; VY = mem256[p + 32]
 %line 15943+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 32]
+	vmovdqu64 ymm1, [r8 + 32]
 ; VL = permute128(VX, VY, 0x20)
 %line 15944+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -43018,16 +43017,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 0] = VL
 %line 15946+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r8], ymm2
+	vmovdqu64 [r10], ymm2
 ; mem256[h + 0] = VH
 %line 15947+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r9], ymm0
+	vmovdqu64 [r11], ymm0
 ; VX = mem256[p + 1024]
 %line 15948+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 1024]
+	vmovdqu64 ymm0, [r8 + 1024]
 ; VY = mem256[p + 1056]
 %line 15949+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 1056]
+	vmovdqu64 ymm1, [r8 + 1056]
 ; VL = permute128(VX, VY, 0x20)
 %line 15950+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -43036,16 +43035,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 32] = VL
 %line 15952+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 32], ymm2
+	vmovdqu64 [r10 + 32], ymm2
 ; mem256[h + 32] = VH
 %line 15953+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 32], ymm0
+	vmovdqu64 [r11 + 32], ymm0
 ; VX = mem256[p + 2048]
 %line 15954+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 2048]
+	vmovdqu64 ymm0, [r8 + 2048]
 ; VY = mem256[p + 2080]
 %line 15955+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 2080]
+	vmovdqu64 ymm1, [r8 + 2080]
 ; VL = permute128(VX, VY, 0x20)
 %line 15956+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -43054,16 +43053,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 64] = VL
 %line 15958+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 64], ymm2
+	vmovdqu64 [r10 + 64], ymm2
 ; mem256[h + 64] = VH
 %line 15959+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 64], ymm0
+	vmovdqu64 [r11 + 64], ymm0
 ; VX = mem256[p + 3072]
 %line 15960+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 3072]
+	vmovdqu64 ymm0, [r8 + 3072]
 ; VY = mem256[p + 3104]
 %line 15961+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 3104]
+	vmovdqu64 ymm1, [r8 + 3104]
 ; VL = permute128(VX, VY, 0x20)
 %line 15962+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -43072,16 +43071,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 96] = VL
 %line 15964+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 96], ymm2
+	vmovdqu64 [r10 + 96], ymm2
 ; mem256[h + 96] = VH
 %line 15965+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 96], ymm0
+	vmovdqu64 [r11 + 96], ymm0
 ; VX = mem256[p + 4096]
 %line 15966+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 4096]
+	vmovdqu64 ymm0, [r8 + 4096]
 ; VY = mem256[p + 4128]
 %line 15967+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 4128]
+	vmovdqu64 ymm1, [r8 + 4128]
 ; VL = permute128(VX, VY, 0x20)
 %line 15968+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -43090,16 +43089,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 128] = VL
 %line 15970+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 128], ymm2
+	vmovdqu64 [r10 + 128], ymm2
 ; mem256[h + 128] = VH
 %line 15971+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 128], ymm0
+	vmovdqu64 [r11 + 128], ymm0
 ; VX = mem256[p + 5120]
 %line 15972+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 5120]
+	vmovdqu64 ymm0, [r8 + 5120]
 ; VY = mem256[p + 5152]
 %line 15973+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 5152]
+	vmovdqu64 ymm1, [r8 + 5152]
 ; VL = permute128(VX, VY, 0x20)
 %line 15974+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -43108,16 +43107,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 160] = VL
 %line 15976+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 160], ymm2
+	vmovdqu64 [r10 + 160], ymm2
 ; mem256[h + 160] = VH
 %line 15977+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 160], ymm0
+	vmovdqu64 [r11 + 160], ymm0
 ; VX = mem256[p + 6144]
 %line 15978+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 6144]
+	vmovdqu64 ymm0, [r8 + 6144]
 ; VY = mem256[p + 6176]
 %line 15979+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 6176]
+	vmovdqu64 ymm1, [r8 + 6176]
 ; VL = permute128(VX, VY, 0x20)
 %line 15980+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -43126,16 +43125,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 192] = VL
 %line 15982+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 192], ymm2
+	vmovdqu64 [r10 + 192], ymm2
 ; mem256[h + 192] = VH
 %line 15983+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 192], ymm0
+	vmovdqu64 [r11 + 192], ymm0
 ; VX = mem256[p + 7168]
 %line 15984+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 7168]
+	vmovdqu64 ymm0, [r8 + 7168]
 ; VY = mem256[p + 7200]
 %line 15985+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 7200]
+	vmovdqu64 ymm1, [r8 + 7200]
 ; VL = permute128(VX, VY, 0x20)
 %line 15986+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -43144,16 +43143,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 224] = VL
 %line 15988+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 224], ymm2
+	vmovdqu64 [r10 + 224], ymm2
 ; mem256[h + 224] = VH
 %line 15989+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 224], ymm0
+	vmovdqu64 [r11 + 224], ymm0
 ; VX = mem256[p + 8192]
 %line 15990+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 8192]
+	vmovdqu64 ymm0, [r8 + 8192]
 ; VY = mem256[p + 8224]
 %line 15991+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 8224]
+	vmovdqu64 ymm1, [r8 + 8224]
 ; VL = permute128(VX, VY, 0x20)
 %line 15992+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -43162,16 +43161,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 256] = VL
 %line 15994+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 256], ymm2
+	vmovdqu64 [r10 + 256], ymm2
 ; mem256[h + 256] = VH
 %line 15995+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 256], ymm0
+	vmovdqu64 [r11 + 256], ymm0
 ; VX = mem256[p + 9216]
 %line 15996+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 9216]
+	vmovdqu64 ymm0, [r8 + 9216]
 ; VY = mem256[p + 9248]
 %line 15997+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 9248]
+	vmovdqu64 ymm1, [r8 + 9248]
 ; VL = permute128(VX, VY, 0x20)
 %line 15998+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -43180,16 +43179,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 288] = VL
 %line 16000+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 288], ymm2
+	vmovdqu64 [r10 + 288], ymm2
 ; mem256[h + 288] = VH
 %line 16001+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 288], ymm0
+	vmovdqu64 [r11 + 288], ymm0
 ; VX = mem256[p + 10240]
 %line 16002+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 10240]
+	vmovdqu64 ymm0, [r8 + 10240]
 ; VY = mem256[p + 10272]
 %line 16003+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 10272]
+	vmovdqu64 ymm1, [r8 + 10272]
 ; VL = permute128(VX, VY, 0x20)
 %line 16004+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -43198,16 +43197,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 320] = VL
 %line 16006+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 320], ymm2
+	vmovdqu64 [r10 + 320], ymm2
 ; mem256[h + 320] = VH
 %line 16007+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 320], ymm0
+	vmovdqu64 [r11 + 320], ymm0
 ; VX = mem256[p + 11264]
 %line 16008+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 11264]
+	vmovdqu64 ymm0, [r8 + 11264]
 ; VY = mem256[p + 11296]
 %line 16009+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 11296]
+	vmovdqu64 ymm1, [r8 + 11296]
 ; VL = permute128(VX, VY, 0x20)
 %line 16010+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -43216,16 +43215,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 352] = VL
 %line 16012+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 352], ymm2
+	vmovdqu64 [r10 + 352], ymm2
 ; mem256[h + 352] = VH
 %line 16013+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 352], ymm0
+	vmovdqu64 [r11 + 352], ymm0
 ; VX = mem256[p + 12288]
 %line 16014+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [rdi + 12288]
+	vmovdqu64 ymm0, [r8 + 12288]
 ; VY = mem256[p + 12320]
 %line 16015+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [rdi + 12320]
+	vmovdqu64 ymm1, [r8 + 12320]
 ; VL = permute128(VX, VY, 0x20)
 %line 16016+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vperm2i128 ymm2, ymm0, ymm1, 32
@@ -43234,70 +43233,70 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[f + 384] = VL
 %line 16018+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r8 + 384], ymm2
+	vmovdqu64 [r10 + 384], ymm2
 ; mem256[h + 384] = VH
 %line 16019+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r9 + 384], ymm0
+	vmovdqu64 [r11 + 384], ymm0
 ; g = &TB
 %line 16020+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	lea r8, [rsp + 2080]
+	lea r10, [rsp + 2080]
 ; g = g + 12896
 %line 16021+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	add r8, 12896
+	add r10, 12896
 ; f = &HB
 %line 16022+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	lea r9, [rsp + 800]
+	lea r11, [rsp + 800]
 ; h = &LO
 %line 16023+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	lea r10, [rsp + 384]
+	lea rsi, [rsp + 384]
 ; VF0 = mem256[f + 0]
 %line 16024+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm3, [r9]
+	vmovdqu64 ymm3, [r11]
 ; VF1 = mem256[f + 32]
 %line 16025+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm4, [r9 + 32]
+	vmovdqu64 ymm4, [r11 + 32]
 ; VF2 = mem256[f + 64]
 %line 16026+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm5, [r9 + 64]
+	vmovdqu64 ymm5, [r11 + 64]
 ; VF3 = mem256[f + 96]
 %line 16027+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm6, [r9 + 96]
+	vmovdqu64 ymm6, [r11 + 96]
 ; VF4 = mem256[f + 128]
 %line 16028+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm7, [r9 + 128]
+	vmovdqu64 ymm7, [r11 + 128]
 ; VF5 = mem256[f + 160]
 %line 16029+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm8, [r9 + 160]
+	vmovdqu64 ymm8, [r11 + 160]
 ; VF6 = mem256[f + 192]
 %line 16030+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm9, [r9 + 192]
+	vmovdqu64 ymm9, [r11 + 192]
 ; VF7 = mem256[f + 224]
 %line 16031+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm10, [r9 + 224]
+	vmovdqu64 ymm10, [r11 + 224]
 ; VF8 = mem256[f + 256]
 %line 16032+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm11, [r9 + 256]
+	vmovdqu64 ymm11, [r11 + 256]
 ; VF9 = mem256[f + 288]
 %line 16033+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm12, [r9 + 288]
+	vmovdqu64 ymm12, [r11 + 288]
 ; VF10 = mem256[f + 320]
 %line 16034+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm13, [r9 + 320]
+	vmovdqu64 ymm13, [r11 + 320]
 ; VF11 = mem256[f + 352]
 %line 16035+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm14, [r9 + 352]
+	vmovdqu64 ymm14, [r11 + 352]
 ; VF12 = mem256[f + 384]
 %line 16036+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm15, [r9 + 384]
+	vmovdqu64 ymm15, [r11 + 384]
 ; VG = mem256[g + 352]
 %line 16037+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 352]
+	vmovdqu64 ymm0, [r10 + 352]
 ; VB = VF12 & VG
 %line 16038+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 384]
 %line 16039+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r10 + 384]
 ; VA = VF12 & VG
 %line 16040+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -43312,13 +43311,13 @@ align 32
 	vmovdqu64 [rsp + 320], ymm0
 ; VG = mem256[g + 288]
 %line 16044+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 288]
+	vmovdqu64 ymm0, [r10 + 288]
 ; VB = VF12 & VG
 %line 16045+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 320]
 %line 16046+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = VF12 & VG
 %line 16047+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -43327,7 +43326,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 352]
 %line 16049+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 16050+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -43336,7 +43335,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 384]
 %line 16052+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r10 + 384]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 16053+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -43351,13 +43350,13 @@ align 32
 	vmovdqu64 [rsp + 256], ymm0
 ; VG = mem256[g + 224]
 %line 16057+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 224]
+	vmovdqu64 ymm0, [r10 + 224]
 ; VB = VF12 & VG
 %line 16058+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 256]
 %line 16059+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = VF12 & VG
 %line 16060+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -43366,7 +43365,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 288]
 %line 16062+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 16063+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -43375,7 +43374,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 320]
 %line 16065+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 16066+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -43384,7 +43383,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 352]
 %line 16068+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 16069+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -43393,7 +43392,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 384]
 %line 16071+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r10 + 384]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 16072+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -43408,13 +43407,13 @@ align 32
 	vmovdqu64 [rsp + 192], ymm0
 ; VG = mem256[g + 160]
 %line 16076+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 160]
+	vmovdqu64 ymm0, [r10 + 160]
 ; VB = VF12 & VG
 %line 16077+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 192]
 %line 16078+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = VF12 & VG
 %line 16079+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -43423,7 +43422,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 224]
 %line 16081+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 16082+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -43432,7 +43431,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 256]
 %line 16084+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 16085+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -43441,7 +43440,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 288]
 %line 16087+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 16088+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -43450,7 +43449,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 320]
 %line 16090+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 16091+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -43459,7 +43458,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 352]
 %line 16093+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 16094+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -43468,7 +43467,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 384]
 %line 16096+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r10 + 384]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 16097+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -43483,13 +43482,13 @@ align 32
 	vmovdqu64 [rsp + 128], ymm0
 ; VG = mem256[g + 96]
 %line 16101+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 96]
+	vmovdqu64 ymm0, [r10 + 96]
 ; VB = VF12 & VG
 %line 16102+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 128]
 %line 16103+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = VF12 & VG
 %line 16104+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -43498,7 +43497,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 160]
 %line 16106+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 16107+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -43507,7 +43506,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 192]
 %line 16109+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 16110+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -43516,7 +43515,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 224]
 %line 16112+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 16113+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -43525,7 +43524,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 256]
 %line 16115+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 16116+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -43534,7 +43533,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 288]
 %line 16118+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 16119+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -43543,7 +43542,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 320]
 %line 16121+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 16122+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -43552,7 +43551,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 352]
 %line 16124+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 16125+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -43561,7 +43560,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 384]
 %line 16127+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r10 + 384]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 16128+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -43579,13 +43578,13 @@ align 32
 	vmovdqu64 [rsp + 64], ymm0
 ; VG = mem256[g + 32]
 %line 16133+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 32]
+	vmovdqu64 ymm0, [r10 + 32]
 ; VB = VF12 & VG
 %line 16134+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 64]
 %line 16135+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r10 + 64]
 ; VA = VF12 & VG
 %line 16136+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -43594,7 +43593,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 96]
 %line 16138+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 16139+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -43603,7 +43602,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 128]
 %line 16141+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 16142+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -43612,7 +43611,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 160]
 %line 16144+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 16145+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -43621,7 +43620,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 192]
 %line 16147+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 16148+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -43630,7 +43629,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 224]
 %line 16150+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 16151+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -43639,7 +43638,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 256]
 %line 16153+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 16154+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -43648,7 +43647,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 288]
 %line 16156+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 16157+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -43657,7 +43656,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 320]
 %line 16159+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 16160+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -43666,7 +43665,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 352]
 %line 16162+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 16163+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -43675,7 +43674,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 384]
 %line 16165+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r10 + 384]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 16166+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -43702,7 +43701,7 @@ align 32
 	vmovdqu64 [rsp + 0], ymm0
 ; VG = mem256[g + 0]
 %line 16174+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF12 & VG
 %line 16175+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm0
@@ -43711,7 +43710,7 @@ align 32
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 32]
 %line 16177+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r10 + 32]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 16178+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -43720,7 +43719,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 64]
 %line 16180+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r10 + 64]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 16181+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -43729,7 +43728,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 96]
 %line 16183+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 16184+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -43738,7 +43737,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 128]
 %line 16186+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 16187+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -43747,7 +43746,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 160]
 %line 16189+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 16190+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -43756,7 +43755,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 192]
 %line 16192+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 16193+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -43765,7 +43764,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 224]
 %line 16195+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 16196+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -43774,7 +43773,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 256]
 %line 16198+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 16199+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -43783,7 +43782,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 288]
 %line 16201+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 16202+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -43792,7 +43791,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 320]
 %line 16204+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 16205+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -43801,7 +43800,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 352]
 %line 16207+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 16208+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -43810,7 +43809,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 384]
 %line 16210+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r10 + 384]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 16211+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -43825,13 +43824,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 352]
 ; VT = mem256[h + 384]
 %line 16215+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 384]
+	vmovdqu64 ymm1, [rsi + 384]
 ; VA = VA ^ VT
 %line 16216+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 384] = VA
 %line 16217+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 384], ymm2
+	vmovdqu64 [rsi + 384], ymm2
 ; VB = VB ^ VS20
 %line 16218+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 224]
@@ -43846,16 +43845,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 352]
 ; VT = mem256[h + 352]
 %line 16222+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 352]
+	vmovdqu64 ymm1, [rsi + 352]
 ; VB = VB ^ VT
 %line 16223+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 352] = VB
 %line 16224+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 352], ymm0
+	vmovdqu64 [rsi + 352], ymm0
 ; VG = mem256[g + 0]
 %line 16225+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF10 & VG
 %line 16226+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm13, ymm0
@@ -43864,7 +43863,7 @@ align 32
 	vpandd ymm0, ymm12, ymm0
 ; VG = mem256[g + 32]
 %line 16228+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r10 + 32]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 16229+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -43873,7 +43872,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 64]
 %line 16231+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r10 + 64]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 16232+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -43882,7 +43881,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 96]
 %line 16234+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 16235+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -43891,7 +43890,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 128]
 %line 16237+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 16238+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -43900,7 +43899,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 160]
 %line 16240+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 16241+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -43909,7 +43908,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 192]
 %line 16243+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 16244+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -43918,7 +43917,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 224]
 %line 16246+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 16247+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -43927,7 +43926,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 256]
 %line 16249+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 16250+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -43936,7 +43935,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 288]
 %line 16252+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 16253+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -43945,7 +43944,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 320]
 %line 16255+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 16256+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -43963,13 +43962,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 320]
 ; VT = mem256[h + 320]
 %line 16261+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 320]
+	vmovdqu64 ymm1, [rsi + 320]
 ; VA = VA ^ VT
 %line 16262+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 320] = VA
 %line 16263+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 320], ymm2
+	vmovdqu64 [rsi + 320], ymm2
 ; VB = VB ^ VS18
 %line 16264+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 160]
@@ -43984,16 +43983,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 288]
 ; VT = mem256[h + 288]
 %line 16268+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 288]
+	vmovdqu64 ymm1, [rsi + 288]
 ; VB = VB ^ VT
 %line 16269+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 288] = VB
 %line 16270+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 288], ymm0
+	vmovdqu64 [rsi + 288], ymm0
 ; VG = mem256[g + 0]
 %line 16271+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF8 & VG
 %line 16272+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm11, ymm0
@@ -44002,7 +44001,7 @@ align 32
 	vpandd ymm0, ymm10, ymm0
 ; VG = mem256[g + 32]
 %line 16274+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r10 + 32]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 16275+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -44011,7 +44010,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 64]
 %line 16277+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r10 + 64]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 16278+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -44020,7 +44019,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 96]
 %line 16280+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 16281+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -44029,7 +44028,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 128]
 %line 16283+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 16284+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -44038,7 +44037,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 160]
 %line 16286+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 16287+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -44047,7 +44046,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 192]
 %line 16289+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 16290+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -44056,7 +44055,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 224]
 %line 16292+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 16293+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -44065,7 +44064,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 256]
 %line 16295+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 16296+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -44083,13 +44082,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 256]
 ; VT = mem256[h + 256]
 %line 16301+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 256]
+	vmovdqu64 ymm1, [rsi + 256]
 ; VA = VA ^ VT
 %line 16302+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 256] = VA
 %line 16303+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 256], ymm2
+	vmovdqu64 [rsi + 256], ymm2
 ; VB = VB ^ VS16
 %line 16304+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 96]
@@ -44104,16 +44103,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 224]
 %line 16308+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 224]
+	vmovdqu64 ymm1, [rsi + 224]
 ; VB = VB ^ VT
 %line 16309+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 224] = VB
 %line 16310+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 224], ymm0
+	vmovdqu64 [rsi + 224], ymm0
 ; VG = mem256[g + 0]
 %line 16311+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF6 & VG
 %line 16312+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm1, ymm9, ymm0
@@ -44122,7 +44121,7 @@ align 32
 	vpandd ymm0, ymm8, ymm0
 ; VG = mem256[g + 32]
 %line 16314+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 16315+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -44131,7 +44130,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 64]
 %line 16317+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 16318+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -44140,7 +44139,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 96]
 %line 16320+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r10 + 96]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 16321+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -44149,7 +44148,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 128]
 %line 16323+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r10 + 128]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 16324+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -44158,7 +44157,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 160]
 %line 16326+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r10 + 160]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 16327+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -44167,7 +44166,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 192]
 %line 16329+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r10 + 192]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 16330+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -44185,13 +44184,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 192]
 %line 16335+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r10 + 192]
+	vmovdqu64 ymm2, [rsi + 192]
 ; VA = VA ^ VT
 %line 16336+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 192] = VA
 %line 16337+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 192], ymm1
+	vmovdqu64 [rsi + 192], ymm1
 ; VB = VB ^ VS14
 %line 16338+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 32]
@@ -44206,16 +44205,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 160]
 %line 16342+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 160]
+	vmovdqu64 ymm1, [rsi + 160]
 ; VB = VB ^ VT
 %line 16343+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 160] = VB
 %line 16344+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 160], ymm0
+	vmovdqu64 [rsi + 160], ymm0
 ; VG = mem256[g + 0]
 %line 16345+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF4 & VG
 %line 16346+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm1, ymm7, ymm0
@@ -44224,7 +44223,7 @@ align 32
 	vpandd ymm0, ymm6, ymm0
 ; VG = mem256[g + 32]
 %line 16348+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 16349+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -44233,7 +44232,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 64]
 %line 16351+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 16352+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -44242,7 +44241,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 96]
 %line 16354+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r10 + 96]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 16355+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -44251,7 +44250,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 128]
 %line 16357+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r10 + 128]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 16358+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -44269,13 +44268,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 128]
 %line 16363+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r10 + 128]
+	vmovdqu64 ymm2, [rsi + 128]
 ; VA = VA ^ VT
 %line 16364+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 128] = VA
 %line 16365+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 128], ymm1
+	vmovdqu64 [rsi + 128], ymm1
 ; VB = VB ^ VS13
 %line 16366+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 0]
@@ -44287,16 +44286,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 96]
 %line 16369+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 96]
+	vmovdqu64 ymm1, [rsi + 96]
 ; VB = VB ^ VT
 %line 16370+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 96] = VB
 %line 16371+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 96], ymm0
+	vmovdqu64 [rsi + 96], ymm0
 ; VG = mem256[g + 0]
 %line 16372+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF2 & VG
 %line 16373+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm1, ymm5, ymm0
@@ -44305,7 +44304,7 @@ align 32
 	vpandd ymm0, ymm4, ymm0
 ; VG = mem256[g + 32]
 %line 16375+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 16376+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -44314,7 +44313,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 64]
 %line 16378+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 16379+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -44326,13 +44325,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 64]
 %line 16382+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r10 + 64]
+	vmovdqu64 ymm2, [rsi + 64]
 ; VA = VA ^ VT
 %line 16383+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 64] = VA
 %line 16384+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 64], ymm1
+	vmovdqu64 [rsi + 64], ymm1
 ; VB = VB ^ VS13
 %line 16385+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 0]
@@ -44341,16 +44340,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 32]
 %line 16387+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10 + 32]
+	vmovdqu64 ymm1, [rsi + 32]
 ; VB = VB ^ VT
 %line 16388+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 32] = VB
 %line 16389+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r10 + 32], ymm0
+	vmovdqu64 [rsi + 32], ymm0
 ; VG = mem256[g + 0]
 %line 16390+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF0 & VG
 %line 16391+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm3, ymm0
@@ -44359,25 +44358,25 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 16393+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r10]
+	vmovdqu64 ymm1, [rsi]
 ; VA = VA ^ VT
 %line 16394+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 16395+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r10], ymm0
+	vmovdqu64 [rsi], ymm0
 ; f = &LO
 %line 16396+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	lea r8, [rsp + 384]
+	lea r10, [rsp + 384]
 ; h = &HB
 %line 16397+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	lea r9, [rsp + 800]
+	lea r11, [rsp + 800]
 ; VL = mem256[f + 0]
 %line 16398+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r10]
 ; VH = mem256[h + 0]
 %line 16399+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9]
+	vmovdqu64 ymm1, [r11]
 ; VH = VH ^ VL
 %line 16400+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -44389,16 +44388,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 0] = VX
 %line 16403+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi], ymm2
+	vmovdqu64 [r8], ymm2
 ; mem256[p + 32] = VY
 %line 16404+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 32], ymm0
+	vmovdqu64 [r8 + 32], ymm0
 ; VL = mem256[f + 32]
 %line 16405+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 32]
+	vmovdqu64 ymm0, [r10 + 32]
 ; VH = mem256[h + 32]
 %line 16406+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 32]
+	vmovdqu64 ymm1, [r11 + 32]
 ; VH = VH ^ VL
 %line 16407+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -44410,16 +44409,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 1024] = VX
 %line 16410+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 1024], ymm2
+	vmovdqu64 [r8 + 1024], ymm2
 ; mem256[p + 1056] = VY
 %line 16411+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 1056], ymm0
+	vmovdqu64 [r8 + 1056], ymm0
 ; VL = mem256[f + 64]
 %line 16412+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 64]
+	vmovdqu64 ymm0, [r10 + 64]
 ; VH = mem256[h + 64]
 %line 16413+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 64]
+	vmovdqu64 ymm1, [r11 + 64]
 ; VH = VH ^ VL
 %line 16414+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -44431,16 +44430,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 2048] = VX
 %line 16417+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 2048], ymm2
+	vmovdqu64 [r8 + 2048], ymm2
 ; mem256[p + 2080] = VY
 %line 16418+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 2080], ymm0
+	vmovdqu64 [r8 + 2080], ymm0
 ; VL = mem256[f + 96]
 %line 16419+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 96]
+	vmovdqu64 ymm0, [r10 + 96]
 ; VH = mem256[h + 96]
 %line 16420+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 96]
+	vmovdqu64 ymm1, [r11 + 96]
 ; VH = VH ^ VL
 %line 16421+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -44452,16 +44451,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 3072] = VX
 %line 16424+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 3072], ymm2
+	vmovdqu64 [r8 + 3072], ymm2
 ; mem256[p + 3104] = VY
 %line 16425+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 3104], ymm0
+	vmovdqu64 [r8 + 3104], ymm0
 ; VL = mem256[f + 128]
 %line 16426+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 128]
+	vmovdqu64 ymm0, [r10 + 128]
 ; VH = mem256[h + 128]
 %line 16427+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 128]
+	vmovdqu64 ymm1, [r11 + 128]
 ; VH = VH ^ VL
 %line 16428+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -44473,16 +44472,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 4096] = VX
 %line 16431+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 4096], ymm2
+	vmovdqu64 [r8 + 4096], ymm2
 ; mem256[p + 4128] = VY
 %line 16432+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 4128], ymm0
+	vmovdqu64 [r8 + 4128], ymm0
 ; VL = mem256[f + 160]
 %line 16433+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 160]
+	vmovdqu64 ymm0, [r10 + 160]
 ; VH = mem256[h + 160]
 %line 16434+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 160]
+	vmovdqu64 ymm1, [r11 + 160]
 ; VH = VH ^ VL
 %line 16435+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -44494,16 +44493,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 5120] = VX
 %line 16438+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 5120], ymm2
+	vmovdqu64 [r8 + 5120], ymm2
 ; mem256[p + 5152] = VY
 %line 16439+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 5152], ymm0
+	vmovdqu64 [r8 + 5152], ymm0
 ; VL = mem256[f + 192]
 %line 16440+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 192]
+	vmovdqu64 ymm0, [r10 + 192]
 ; VH = mem256[h + 192]
 %line 16441+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 192]
+	vmovdqu64 ymm1, [r11 + 192]
 ; VH = VH ^ VL
 %line 16442+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -44515,16 +44514,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 6144] = VX
 %line 16445+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 6144], ymm2
+	vmovdqu64 [r8 + 6144], ymm2
 ; mem256[p + 6176] = VY
 %line 16446+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 6176], ymm0
+	vmovdqu64 [r8 + 6176], ymm0
 ; VL = mem256[f + 224]
 %line 16447+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 224]
+	vmovdqu64 ymm0, [r10 + 224]
 ; VH = mem256[h + 224]
 %line 16448+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r11 + 224]
 ; VH = VH ^ VL
 %line 16449+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -44536,16 +44535,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 7168] = VX
 %line 16452+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 7168], ymm2
+	vmovdqu64 [r8 + 7168], ymm2
 ; mem256[p + 7200] = VY
 %line 16453+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 7200], ymm0
+	vmovdqu64 [r8 + 7200], ymm0
 ; VL = mem256[f + 256]
 %line 16454+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 256]
+	vmovdqu64 ymm0, [r10 + 256]
 ; VH = mem256[h + 256]
 %line 16455+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r11 + 256]
 ; VH = VH ^ VL
 %line 16456+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -44557,16 +44556,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 8192] = VX
 %line 16459+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 8192], ymm2
+	vmovdqu64 [r8 + 8192], ymm2
 ; mem256[p + 8224] = VY
 %line 16460+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 8224], ymm0
+	vmovdqu64 [r8 + 8224], ymm0
 ; VL = mem256[f + 288]
 %line 16461+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 288]
+	vmovdqu64 ymm0, [r10 + 288]
 ; VH = mem256[h + 288]
 %line 16462+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r11 + 288]
 ; VH = VH ^ VL
 %line 16463+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -44578,16 +44577,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 9216] = VX
 %line 16466+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 9216], ymm2
+	vmovdqu64 [r8 + 9216], ymm2
 ; mem256[p + 9248] = VY
 %line 16467+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 9248], ymm0
+	vmovdqu64 [r8 + 9248], ymm0
 ; VL = mem256[f + 320]
 %line 16468+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 320]
+	vmovdqu64 ymm0, [r10 + 320]
 ; VH = mem256[h + 320]
 %line 16469+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r11 + 320]
 ; VH = VH ^ VL
 %line 16470+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -44599,16 +44598,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 10240] = VX
 %line 16473+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 10240], ymm2
+	vmovdqu64 [r8 + 10240], ymm2
 ; mem256[p + 10272] = VY
 %line 16474+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 10272], ymm0
+	vmovdqu64 [r8 + 10272], ymm0
 ; VL = mem256[f + 352]
 %line 16475+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 352]
+	vmovdqu64 ymm0, [r10 + 352]
 ; VH = mem256[h + 352]
 %line 16476+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r11 + 352]
 ; VH = VH ^ VL
 %line 16477+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -44620,16 +44619,16 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 11264] = VX
 %line 16480+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 11264], ymm2
+	vmovdqu64 [r8 + 11264], ymm2
 ; mem256[p + 11296] = VY
 %line 16481+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 11296], ymm0
+	vmovdqu64 [r8 + 11296], ymm0
 ; VL = mem256[f + 384]
 %line 16482+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 384]
+	vmovdqu64 ymm0, [r10 + 384]
 ; VH = mem256[h + 384]
 %line 16483+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 384]
+	vmovdqu64 ymm1, [r11 + 384]
 ; VH = VH ^ VL
 %line 16484+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
@@ -44641,38 +44640,36 @@ align 32
 	vperm2i128 ymm0, ymm0, ymm1, 49
 ; mem256[p + 12288] = VX
 %line 16487+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 12288], ymm2
+	vmovdqu64 [r8 + 12288], ymm2
 ; mem256[p + 12320] = VY
 %line 16488+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [rdi + 12320], ymm0
+	vmovdqu64 [r8 + 12320], ymm0
 ; p = p + 64
 %line 16489+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	add rdi, 64
+	add r8, 64
 ; o1 = o1 - 1
 %line 16490+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	sub rsi, 1
+	sub r9, 1
 ; =? o1 - 0
 %line 16491+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	cmp rsi, 0
+	cmp r9, 0
 ; goto l2 if !=
 %line 16492+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	jne .Ll2
 ; p = v
 %line 16494+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	mov rdi, r11
-	mov r11, rdi
+	mov rsi, rdi
 ; o1 = 16
 %line 16495+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	mov r8, 16
+	mov r9, 16
 align 32
 .Ll3:
 ; g = &TB
 %line 16497+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	mov rsi, r8
-	lea r9, [rsp + 2080]
+	lea r10, [rsp + 2080]
 ; g = g + 12480
 %line 16498+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	add r9, 12480
+	add r10, 12480
 ; o0 = 1
 %line 16499+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	mov r8, 1
@@ -44680,55 +44677,55 @@ align 32
 .Ll4:
 ; f = p + 32
 %line 16501+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	lea r10, [r11 + 32]
+	lea r11, [rsi + 32]
 ; VF0 = mem256[f + 0]
 %line 16503+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm3, [r10]
+	vmovdqu64 ymm3, [r11]
 ; VF1 = mem256[f + 1024]
 %line 16504+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm4, [r10 + 1024]
+	vmovdqu64 ymm4, [r11 + 1024]
 ; VF2 = mem256[f + 2048]
 %line 16505+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm5, [r10 + 2048]
+	vmovdqu64 ymm5, [r11 + 2048]
 ; VF3 = mem256[f + 3072]
 %line 16506+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm6, [r10 + 3072]
+	vmovdqu64 ymm6, [r11 + 3072]
 ; VF4 = mem256[f + 4096]
 %line 16507+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm7, [r10 + 4096]
+	vmovdqu64 ymm7, [r11 + 4096]
 ; VF5 = mem256[f + 5120]
 %line 16508+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm8, [r10 + 5120]
+	vmovdqu64 ymm8, [r11 + 5120]
 ; VF6 = mem256[f + 6144]
 %line 16509+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm9, [r10 + 6144]
+	vmovdqu64 ymm9, [r11 + 6144]
 ; VF7 = mem256[f + 7168]
 %line 16510+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm10, [r10 + 7168]
+	vmovdqu64 ymm10, [r11 + 7168]
 ; VF8 = mem256[f + 8192]
 %line 16511+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm11, [r10 + 8192]
+	vmovdqu64 ymm11, [r11 + 8192]
 ; VF9 = mem256[f + 9216]
 %line 16512+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm12, [r10 + 9216]
+	vmovdqu64 ymm12, [r11 + 9216]
 ; VF10 = mem256[f + 10240]
 %line 16513+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm13, [r10 + 10240]
+	vmovdqu64 ymm13, [r11 + 10240]
 ; VF11 = mem256[f + 11264]
 %line 16514+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm14, [r10 + 11264]
+	vmovdqu64 ymm14, [r11 + 11264]
 ; VF12 = mem256[f + 12288]
 %line 16515+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm15, [r10 + 12288]
+	vmovdqu64 ymm15, [r11 + 12288]
 ; VG = mem256[g + 352]
 %line 16516+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9 + 352]
+	vmovdqu64 ymm0, [r10 + 352]
 ; VB = VF12 & VG
 %line 16517+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 384]
 %line 16518+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 384]
+	vmovdqu64 ymm1, [r10 + 384]
 ; VA = VF12 & VG
 %line 16519+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -44743,13 +44740,13 @@ align 32
 	vmovdqu64 [rsp + 320], ymm0
 ; VG = mem256[g + 288]
 %line 16523+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9 + 288]
+	vmovdqu64 ymm0, [r10 + 288]
 ; VB = VF12 & VG
 %line 16524+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 320]
 %line 16525+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = VF12 & VG
 %line 16526+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -44758,7 +44755,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 352]
 %line 16528+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 16529+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -44767,7 +44764,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 384]
 %line 16531+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 384]
+	vmovdqu64 ymm1, [r10 + 384]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 16532+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -44782,13 +44779,13 @@ align 32
 	vmovdqu64 [rsp + 256], ymm0
 ; VG = mem256[g + 224]
 %line 16536+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9 + 224]
+	vmovdqu64 ymm0, [r10 + 224]
 ; VB = VF12 & VG
 %line 16537+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 256]
 %line 16538+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = VF12 & VG
 %line 16539+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -44797,7 +44794,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 288]
 %line 16541+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 16542+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -44806,7 +44803,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 320]
 %line 16544+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 16545+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -44815,7 +44812,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 352]
 %line 16547+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 16548+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -44824,7 +44821,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 384]
 %line 16550+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 384]
+	vmovdqu64 ymm1, [r10 + 384]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 16551+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -44839,13 +44836,13 @@ align 32
 	vmovdqu64 [rsp + 192], ymm0
 ; VG = mem256[g + 160]
 %line 16555+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9 + 160]
+	vmovdqu64 ymm0, [r10 + 160]
 ; VB = VF12 & VG
 %line 16556+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 192]
 %line 16557+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = VF12 & VG
 %line 16558+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -44854,7 +44851,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 224]
 %line 16560+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 16561+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -44863,7 +44860,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 256]
 %line 16563+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 16564+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -44872,7 +44869,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 288]
 %line 16566+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 16567+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -44881,7 +44878,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 320]
 %line 16569+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 16570+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -44890,7 +44887,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 352]
 %line 16572+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 16573+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -44899,7 +44896,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 384]
 %line 16575+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 384]
+	vmovdqu64 ymm1, [r10 + 384]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 16576+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -44914,13 +44911,13 @@ align 32
 	vmovdqu64 [rsp + 128], ymm0
 ; VG = mem256[g + 96]
 %line 16580+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9 + 96]
+	vmovdqu64 ymm0, [r10 + 96]
 ; VB = VF12 & VG
 %line 16581+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 128]
 %line 16582+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = VF12 & VG
 %line 16583+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -44929,7 +44926,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 160]
 %line 16585+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 16586+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -44938,7 +44935,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 192]
 %line 16588+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 16589+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -44947,7 +44944,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 224]
 %line 16591+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 16592+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -44956,7 +44953,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 256]
 %line 16594+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 16595+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -44965,7 +44962,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 288]
 %line 16597+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 16598+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -44974,7 +44971,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 320]
 %line 16600+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 16601+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -44983,7 +44980,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 352]
 %line 16603+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 16604+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -44992,7 +44989,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 384]
 %line 16606+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 384]
+	vmovdqu64 ymm1, [r10 + 384]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 16607+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -45010,13 +45007,13 @@ align 32
 	vmovdqu64 [rsp + 64], ymm0
 ; VG = mem256[g + 32]
 %line 16612+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9 + 32]
+	vmovdqu64 ymm0, [r10 + 32]
 ; VB = VF12 & VG
 %line 16613+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 64]
 %line 16614+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 64]
+	vmovdqu64 ymm1, [r10 + 64]
 ; VA = VF12 & VG
 %line 16615+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -45025,7 +45022,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 96]
 %line 16617+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 16618+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -45034,7 +45031,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 128]
 %line 16620+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 16621+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -45043,7 +45040,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 160]
 %line 16623+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 16624+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -45052,7 +45049,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 192]
 %line 16626+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 16627+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -45061,7 +45058,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 224]
 %line 16629+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 16630+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -45070,7 +45067,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 256]
 %line 16632+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 16633+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -45079,7 +45076,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 288]
 %line 16635+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 16636+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -45088,7 +45085,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 320]
 %line 16638+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 16639+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -45097,7 +45094,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 352]
 %line 16641+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 16642+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -45106,7 +45103,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 384]
 %line 16644+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 384]
+	vmovdqu64 ymm1, [r10 + 384]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 16645+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -45133,7 +45130,7 @@ align 32
 	vmovdqu64 [rsp + 0], ymm0
 ; VG = mem256[g + 0]
 %line 16653+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF12 & VG
 %line 16654+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm0
@@ -45142,7 +45139,7 @@ align 32
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 32]
 %line 16656+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 32]
+	vmovdqu64 ymm1, [r10 + 32]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 16657+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -45151,7 +45148,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 64]
 %line 16659+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 64]
+	vmovdqu64 ymm1, [r10 + 64]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 16660+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -45160,7 +45157,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 96]
 %line 16662+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 16663+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -45169,7 +45166,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 128]
 %line 16665+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 16666+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -45178,7 +45175,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 160]
 %line 16668+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 16669+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -45187,7 +45184,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 192]
 %line 16671+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 16672+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -45196,7 +45193,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 224]
 %line 16674+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 16675+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -45205,7 +45202,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 256]
 %line 16677+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 16678+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -45214,7 +45211,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 288]
 %line 16680+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 16681+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -45223,7 +45220,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 320]
 %line 16683+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 16684+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -45232,7 +45229,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 352]
 %line 16686+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 352]
+	vmovdqu64 ymm1, [r10 + 352]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 16687+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -45241,7 +45238,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 384]
 %line 16689+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 384]
+	vmovdqu64 ymm1, [r10 + 384]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 16690+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -45256,13 +45253,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 352]
 ; VT = mem256[h + 12288]
 %line 16694+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 12288]
+	vmovdqu64 ymm1, [rsi + 12288]
 ; VA = VA ^ VT
 %line 16695+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 12288] = VA
 %line 16696+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 12288], ymm2
+	vmovdqu64 [rsi + 12288], ymm2
 ; VB = VB ^ VS20
 %line 16697+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 224]
@@ -45277,16 +45274,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 352]
 ; VT = mem256[h + 11264]
 %line 16701+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 11264]
+	vmovdqu64 ymm1, [rsi + 11264]
 ; VB = VB ^ VT
 %line 16702+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 11264] = VB
 %line 16703+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 11264], ymm0
+	vmovdqu64 [rsi + 11264], ymm0
 ; VG = mem256[g + 0]
 %line 16704+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF10 & VG
 %line 16705+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm13, ymm0
@@ -45295,7 +45292,7 @@ align 32
 	vpandd ymm0, ymm12, ymm0
 ; VG = mem256[g + 32]
 %line 16707+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 32]
+	vmovdqu64 ymm1, [r10 + 32]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 16708+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -45304,7 +45301,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 64]
 %line 16710+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 64]
+	vmovdqu64 ymm1, [r10 + 64]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 16711+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -45313,7 +45310,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 96]
 %line 16713+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 16714+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -45322,7 +45319,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 128]
 %line 16716+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 16717+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -45331,7 +45328,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 160]
 %line 16719+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 16720+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -45340,7 +45337,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 192]
 %line 16722+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 16723+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -45349,7 +45346,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 224]
 %line 16725+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 16726+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -45358,7 +45355,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 256]
 %line 16728+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 16729+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -45367,7 +45364,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 288]
 %line 16731+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 288]
+	vmovdqu64 ymm1, [r10 + 288]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 16732+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -45376,7 +45373,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 320]
 %line 16734+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 320]
+	vmovdqu64 ymm1, [r10 + 320]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 16735+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -45394,13 +45391,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 320]
 ; VT = mem256[h + 10240]
 %line 16740+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 10240]
+	vmovdqu64 ymm1, [rsi + 10240]
 ; VA = VA ^ VT
 %line 16741+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 10240] = VA
 %line 16742+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 10240], ymm2
+	vmovdqu64 [rsi + 10240], ymm2
 ; VB = VB ^ VS18
 %line 16743+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 160]
@@ -45415,16 +45412,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 288]
 ; VT = mem256[h + 9216]
 %line 16747+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 9216]
+	vmovdqu64 ymm1, [rsi + 9216]
 ; VB = VB ^ VT
 %line 16748+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 9216] = VB
 %line 16749+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 9216], ymm0
+	vmovdqu64 [rsi + 9216], ymm0
 ; VG = mem256[g + 0]
 %line 16750+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF8 & VG
 %line 16751+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm11, ymm0
@@ -45433,7 +45430,7 @@ align 32
 	vpandd ymm0, ymm10, ymm0
 ; VG = mem256[g + 32]
 %line 16753+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 32]
+	vmovdqu64 ymm1, [r10 + 32]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 16754+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -45442,7 +45439,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 64]
 %line 16756+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 64]
+	vmovdqu64 ymm1, [r10 + 64]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 16757+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -45451,7 +45448,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 96]
 %line 16759+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 96]
+	vmovdqu64 ymm1, [r10 + 96]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 16760+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -45460,7 +45457,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 128]
 %line 16762+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 128]
+	vmovdqu64 ymm1, [r10 + 128]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 16763+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -45469,7 +45466,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 160]
 %line 16765+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 160]
+	vmovdqu64 ymm1, [r10 + 160]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 16766+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -45478,7 +45475,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 192]
 %line 16768+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 192]
+	vmovdqu64 ymm1, [r10 + 192]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 16769+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -45487,7 +45484,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 224]
 %line 16771+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 224]
+	vmovdqu64 ymm1, [r10 + 224]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 16772+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -45496,7 +45493,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 256]
 %line 16774+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r9 + 256]
+	vmovdqu64 ymm1, [r10 + 256]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 16775+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -45514,13 +45511,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 256]
 ; VT = mem256[h + 8192]
 %line 16780+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 8192]
+	vmovdqu64 ymm1, [rsi + 8192]
 ; VA = VA ^ VT
 %line 16781+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 8192] = VA
 %line 16782+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 8192], ymm2
+	vmovdqu64 [rsi + 8192], ymm2
 ; VB = VB ^ VS16
 %line 16783+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 96]
@@ -45535,16 +45532,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 7168]
 %line 16787+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 7168]
+	vmovdqu64 ymm1, [rsi + 7168]
 ; VB = VB ^ VT
 %line 16788+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 7168] = VB
 %line 16789+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 7168], ymm0
+	vmovdqu64 [rsi + 7168], ymm0
 ; VG = mem256[g + 0]
 %line 16790+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF6 & VG
 %line 16791+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm1, ymm9, ymm0
@@ -45553,7 +45550,7 @@ align 32
 	vpandd ymm0, ymm8, ymm0
 ; VG = mem256[g + 32]
 %line 16793+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 16794+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -45562,7 +45559,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 64]
 %line 16796+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 16797+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -45571,7 +45568,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 96]
 %line 16799+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 96]
+	vmovdqu64 ymm2, [r10 + 96]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 16800+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -45580,7 +45577,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 128]
 %line 16802+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 128]
+	vmovdqu64 ymm2, [r10 + 128]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 16803+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -45589,7 +45586,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 160]
 %line 16805+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 160]
+	vmovdqu64 ymm2, [r10 + 160]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 16806+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -45598,7 +45595,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 192]
 %line 16808+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 192]
+	vmovdqu64 ymm2, [r10 + 192]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 16809+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -45616,13 +45613,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 6144]
 %line 16814+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 6144]
+	vmovdqu64 ymm2, [rsi + 6144]
 ; VA = VA ^ VT
 %line 16815+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 6144] = VA
 %line 16816+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 6144], ymm1
+	vmovdqu64 [rsi + 6144], ymm1
 ; VB = VB ^ VS14
 %line 16817+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 32]
@@ -45637,16 +45634,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 5120]
 %line 16821+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5120]
+	vmovdqu64 ymm1, [rsi + 5120]
 ; VB = VB ^ VT
 %line 16822+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 5120] = VB
 %line 16823+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 5120], ymm0
+	vmovdqu64 [rsi + 5120], ymm0
 ; VG = mem256[g + 0]
 %line 16824+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF4 & VG
 %line 16825+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm1, ymm7, ymm0
@@ -45655,7 +45652,7 @@ align 32
 	vpandd ymm0, ymm6, ymm0
 ; VG = mem256[g + 32]
 %line 16827+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 16828+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -45664,7 +45661,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 64]
 %line 16830+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 16831+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -45673,7 +45670,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 96]
 %line 16833+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 96]
+	vmovdqu64 ymm2, [r10 + 96]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 16834+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -45682,7 +45679,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 128]
 %line 16836+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 128]
+	vmovdqu64 ymm2, [r10 + 128]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 16837+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -45700,13 +45697,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 4096]
 %line 16842+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 4096]
+	vmovdqu64 ymm2, [rsi + 4096]
 ; VA = VA ^ VT
 %line 16843+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 4096] = VA
 %line 16844+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 4096], ymm1
+	vmovdqu64 [rsi + 4096], ymm1
 ; VB = VB ^ VS13
 %line 16845+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 0]
@@ -45718,16 +45715,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 3072]
 %line 16848+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 3072]
+	vmovdqu64 ymm1, [rsi + 3072]
 ; VB = VB ^ VT
 %line 16849+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 3072] = VB
 %line 16850+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 3072], ymm0
+	vmovdqu64 [rsi + 3072], ymm0
 ; VG = mem256[g + 0]
 %line 16851+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF2 & VG
 %line 16852+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm1, ymm5, ymm0
@@ -45736,7 +45733,7 @@ align 32
 	vpandd ymm0, ymm4, ymm0
 ; VG = mem256[g + 32]
 %line 16854+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 32]
+	vmovdqu64 ymm2, [r10 + 32]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 16855+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -45745,7 +45742,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 64]
 %line 16857+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r9 + 64]
+	vmovdqu64 ymm2, [r10 + 64]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 16858+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -45757,13 +45754,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 2048]
 %line 16861+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 2048]
+	vmovdqu64 ymm2, [rsi + 2048]
 ; VA = VA ^ VT
 %line 16862+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 2048] = VA
 %line 16863+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 2048], ymm1
+	vmovdqu64 [rsi + 2048], ymm1
 ; VB = VB ^ VS13
 %line 16864+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 0]
@@ -45772,16 +45769,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 1024]
 %line 16866+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 1024]
+	vmovdqu64 ymm1, [rsi + 1024]
 ; VB = VB ^ VT
 %line 16867+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 1024] = VB
 %line 16868+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 1024], ymm0
+	vmovdqu64 [rsi + 1024], ymm0
 ; VG = mem256[g + 0]
 %line 16869+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r9]
+	vmovdqu64 ymm0, [r10]
 ; VA = VF0 & VG
 %line 16870+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm3, ymm0
@@ -45790,175 +45787,175 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 16872+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11]
+	vmovdqu64 ymm1, [rsi]
 ; VA = VA ^ VT
 %line 16873+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 16874+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11], ymm0
+	vmovdqu64 [rsi], ymm0
 ; VL = mem256[p + 0]
 %line 16875+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11]
+	vmovdqu64 ymm0, [rsi]
 ; VH = mem256[p + 32]
 %line 16876+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 32]
+	vmovdqu64 ymm1, [rsi + 32]
 ; VH = VH ^ VL
 %line 16877+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 32] = VH
 %line 16878+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 32], ymm1
+	vmovdqu64 [rsi + 32], ymm1
 ; VL = mem256[p + 1024]
 %line 16879+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 1024]
+	vmovdqu64 ymm0, [rsi + 1024]
 ; VH = mem256[p + 1056]
 %line 16880+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 1056]
+	vmovdqu64 ymm1, [rsi + 1056]
 ; VH = VH ^ VL
 %line 16881+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 1056] = VH
 %line 16882+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 1056], ymm1
+	vmovdqu64 [rsi + 1056], ymm1
 ; VL = mem256[p + 2048]
 %line 16883+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 2048]
+	vmovdqu64 ymm0, [rsi + 2048]
 ; VH = mem256[p + 2080]
 %line 16884+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 2080]
+	vmovdqu64 ymm1, [rsi + 2080]
 ; VH = VH ^ VL
 %line 16885+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 2080] = VH
 %line 16886+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 2080], ymm1
+	vmovdqu64 [rsi + 2080], ymm1
 ; VL = mem256[p + 3072]
 %line 16887+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 3072]
+	vmovdqu64 ymm0, [rsi + 3072]
 ; VH = mem256[p + 3104]
 %line 16888+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 3104]
+	vmovdqu64 ymm1, [rsi + 3104]
 ; VH = VH ^ VL
 %line 16889+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 3104] = VH
 %line 16890+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 3104], ymm1
+	vmovdqu64 [rsi + 3104], ymm1
 ; VL = mem256[p + 4096]
 %line 16891+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 4096]
+	vmovdqu64 ymm0, [rsi + 4096]
 ; VH = mem256[p + 4128]
 %line 16892+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 4128]
+	vmovdqu64 ymm1, [rsi + 4128]
 ; VH = VH ^ VL
 %line 16893+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 4128] = VH
 %line 16894+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 4128], ymm1
+	vmovdqu64 [rsi + 4128], ymm1
 ; VL = mem256[p + 5120]
 %line 16895+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 5120]
+	vmovdqu64 ymm0, [rsi + 5120]
 ; VH = mem256[p + 5152]
 %line 16896+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5152]
+	vmovdqu64 ymm1, [rsi + 5152]
 ; VH = VH ^ VL
 %line 16897+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 5152] = VH
 %line 16898+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 5152], ymm1
+	vmovdqu64 [rsi + 5152], ymm1
 ; VL = mem256[p + 6144]
 %line 16899+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 6144]
+	vmovdqu64 ymm0, [rsi + 6144]
 ; VH = mem256[p + 6176]
 %line 16900+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 6176]
+	vmovdqu64 ymm1, [rsi + 6176]
 ; VH = VH ^ VL
 %line 16901+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 6176] = VH
 %line 16902+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 6176], ymm1
+	vmovdqu64 [rsi + 6176], ymm1
 ; VL = mem256[p + 7168]
 %line 16903+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 7168]
+	vmovdqu64 ymm0, [rsi + 7168]
 ; VH = mem256[p + 7200]
 %line 16904+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 7200]
+	vmovdqu64 ymm1, [rsi + 7200]
 ; VH = VH ^ VL
 %line 16905+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 7200] = VH
 %line 16906+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 7200], ymm1
+	vmovdqu64 [rsi + 7200], ymm1
 ; VL = mem256[p + 8192]
 %line 16907+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 8192]
+	vmovdqu64 ymm0, [rsi + 8192]
 ; VH = mem256[p + 8224]
 %line 16908+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 8224]
+	vmovdqu64 ymm1, [rsi + 8224]
 ; VH = VH ^ VL
 %line 16909+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 8224] = VH
 %line 16910+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 8224], ymm1
+	vmovdqu64 [rsi + 8224], ymm1
 ; VL = mem256[p + 9216]
 %line 16911+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 9216]
+	vmovdqu64 ymm0, [rsi + 9216]
 ; VH = mem256[p + 9248]
 %line 16912+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 9248]
+	vmovdqu64 ymm1, [rsi + 9248]
 ; VH = VH ^ VL
 %line 16913+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 9248] = VH
 %line 16914+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 9248], ymm1
+	vmovdqu64 [rsi + 9248], ymm1
 ; VL = mem256[p + 10240]
 %line 16915+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 10240]
+	vmovdqu64 ymm0, [rsi + 10240]
 ; VH = mem256[p + 10272]
 %line 16916+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 10272]
+	vmovdqu64 ymm1, [rsi + 10272]
 ; VH = VH ^ VL
 %line 16917+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 10272] = VH
 %line 16918+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 10272], ymm1
+	vmovdqu64 [rsi + 10272], ymm1
 ; VL = mem256[p + 11264]
 %line 16919+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 11264]
+	vmovdqu64 ymm0, [rsi + 11264]
 ; VH = mem256[p + 11296]
 %line 16920+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 11296]
+	vmovdqu64 ymm1, [rsi + 11296]
 ; VH = VH ^ VL
 %line 16921+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 11296] = VH
 %line 16922+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 11296], ymm1
+	vmovdqu64 [rsi + 11296], ymm1
 ; VL = mem256[p + 12288]
 %line 16923+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 12288]
+	vmovdqu64 ymm0, [rsi + 12288]
 ; VH = mem256[p + 12320]
 %line 16924+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 12320]
+	vmovdqu64 ymm1, [rsi + 12320]
 ; VH = VH ^ VL
 %line 16925+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 12320] = VH
 %line 16926+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 12320], ymm1
+	vmovdqu64 [rsi + 12320], ymm1
 ; p = p + 32
 %line 16927+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	add r11, 32
+	add rsi, 32
 ; g = g + 416
 %line 16928+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	add r9, 416
+	add r10, 416
 ; o0 = o0 - 1
 %line 16929+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	sub r8, 1
@@ -45970,20 +45967,19 @@ align 32
 	jne .Ll4
 ; p = p + 32
 %line 16932+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	add r11, 32
+	add rsi, 32
 ; o1 = o1 - 1
 %line 16933+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	mov r8, rsi
-	sub r8, 1
+	sub r9, 1
 ; =? o1 - 0
 %line 16934+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	cmp r8, 0
+	cmp r9, 0
 ; goto l3 if !=
 %line 16935+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	jne .Ll3
 ; p = v
 %line 16937+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	mov r11, rdi
+	mov rsi, rdi
 ; o1 = 8
 %line 16938+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	mov r8, 8
@@ -45991,67 +45987,66 @@ align 32
 .Ll5:
 ; g = &TB
 %line 16940+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	mov rsi, r8
-	lea r8, [rsp + 2080]
+	lea r9, [rsp + 2080]
 ; g = g + 11648
 %line 16941+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	add r8, 11648
+	add r9, 11648
 ; o0 = 2
 %line 16942+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	mov r9, 2
+	mov r10, 2
 align 32
 .Ll6:
 ; f = p + 64
 %line 16944+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	lea r10, [r11 + 64]
+	lea r11, [rsi + 64]
 ; VF0 = mem256[f + 0]
 %line 16946+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm3, [r10]
+	vmovdqu64 ymm3, [r11]
 ; VF1 = mem256[f + 1024]
 %line 16947+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm4, [r10 + 1024]
+	vmovdqu64 ymm4, [r11 + 1024]
 ; VF2 = mem256[f + 2048]
 %line 16948+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm5, [r10 + 2048]
+	vmovdqu64 ymm5, [r11 + 2048]
 ; VF3 = mem256[f + 3072]
 %line 16949+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm6, [r10 + 3072]
+	vmovdqu64 ymm6, [r11 + 3072]
 ; VF4 = mem256[f + 4096]
 %line 16950+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm7, [r10 + 4096]
+	vmovdqu64 ymm7, [r11 + 4096]
 ; VF5 = mem256[f + 5120]
 %line 16951+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm8, [r10 + 5120]
+	vmovdqu64 ymm8, [r11 + 5120]
 ; VF6 = mem256[f + 6144]
 %line 16952+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm9, [r10 + 6144]
+	vmovdqu64 ymm9, [r11 + 6144]
 ; VF7 = mem256[f + 7168]
 %line 16953+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm10, [r10 + 7168]
+	vmovdqu64 ymm10, [r11 + 7168]
 ; VF8 = mem256[f + 8192]
 %line 16954+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm11, [r10 + 8192]
+	vmovdqu64 ymm11, [r11 + 8192]
 ; VF9 = mem256[f + 9216]
 %line 16955+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm12, [r10 + 9216]
+	vmovdqu64 ymm12, [r11 + 9216]
 ; VF10 = mem256[f + 10240]
 %line 16956+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm13, [r10 + 10240]
+	vmovdqu64 ymm13, [r11 + 10240]
 ; VF11 = mem256[f + 11264]
 %line 16957+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm14, [r10 + 11264]
+	vmovdqu64 ymm14, [r11 + 11264]
 ; VF12 = mem256[f + 12288]
 %line 16958+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm15, [r10 + 12288]
+	vmovdqu64 ymm15, [r11 + 12288]
 ; VG = mem256[g + 352]
 %line 16959+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 352]
+	vmovdqu64 ymm0, [r9 + 352]
 ; VB = VF12 & VG
 %line 16960+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 384]
 %line 16961+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = VF12 & VG
 %line 16962+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -46066,13 +46061,13 @@ align 32
 	vmovdqu64 [rsp + 320], ymm0
 ; VG = mem256[g + 288]
 %line 16966+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 288]
+	vmovdqu64 ymm0, [r9 + 288]
 ; VB = VF12 & VG
 %line 16967+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 320]
 %line 16968+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = VF12 & VG
 %line 16969+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -46081,7 +46076,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 352]
 %line 16971+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 16972+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -46090,7 +46085,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 384]
 %line 16974+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 16975+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -46105,13 +46100,13 @@ align 32
 	vmovdqu64 [rsp + 256], ymm0
 ; VG = mem256[g + 224]
 %line 16979+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 224]
+	vmovdqu64 ymm0, [r9 + 224]
 ; VB = VF12 & VG
 %line 16980+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 256]
 %line 16981+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = VF12 & VG
 %line 16982+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -46120,7 +46115,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 288]
 %line 16984+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 16985+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -46129,7 +46124,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 320]
 %line 16987+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 16988+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -46138,7 +46133,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 352]
 %line 16990+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 16991+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -46147,7 +46142,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 384]
 %line 16993+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 16994+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -46162,13 +46157,13 @@ align 32
 	vmovdqu64 [rsp + 192], ymm0
 ; VG = mem256[g + 160]
 %line 16998+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 160]
+	vmovdqu64 ymm0, [r9 + 160]
 ; VB = VF12 & VG
 %line 16999+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 192]
 %line 17000+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = VF12 & VG
 %line 17001+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -46177,7 +46172,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 224]
 %line 17003+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 17004+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -46186,7 +46181,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 256]
 %line 17006+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 17007+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -46195,7 +46190,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 288]
 %line 17009+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 17010+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -46204,7 +46199,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 320]
 %line 17012+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 17013+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -46213,7 +46208,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 352]
 %line 17015+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 17016+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -46222,7 +46217,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 384]
 %line 17018+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 17019+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -46237,13 +46232,13 @@ align 32
 	vmovdqu64 [rsp + 128], ymm0
 ; VG = mem256[g + 96]
 %line 17023+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 96]
+	vmovdqu64 ymm0, [r9 + 96]
 ; VB = VF12 & VG
 %line 17024+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 128]
 %line 17025+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = VF12 & VG
 %line 17026+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -46252,7 +46247,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 160]
 %line 17028+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 17029+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -46261,7 +46256,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 192]
 %line 17031+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 17032+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -46270,7 +46265,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 224]
 %line 17034+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 17035+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -46279,7 +46274,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 256]
 %line 17037+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 17038+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -46288,7 +46283,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 288]
 %line 17040+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 17041+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -46297,7 +46292,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 320]
 %line 17043+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 17044+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -46306,7 +46301,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 352]
 %line 17046+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 17047+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -46315,7 +46310,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 384]
 %line 17049+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 17050+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -46333,13 +46328,13 @@ align 32
 	vmovdqu64 [rsp + 64], ymm0
 ; VG = mem256[g + 32]
 %line 17055+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 32]
+	vmovdqu64 ymm0, [r9 + 32]
 ; VB = VF12 & VG
 %line 17056+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 64]
 %line 17057+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = VF12 & VG
 %line 17058+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -46348,7 +46343,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 96]
 %line 17060+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 17061+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -46357,7 +46352,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 128]
 %line 17063+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 17064+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -46366,7 +46361,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 160]
 %line 17066+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 17067+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -46375,7 +46370,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 192]
 %line 17069+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 17070+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -46384,7 +46379,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 224]
 %line 17072+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 17073+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -46393,7 +46388,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 256]
 %line 17075+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 17076+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -46402,7 +46397,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 288]
 %line 17078+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 17079+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -46411,7 +46406,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 320]
 %line 17081+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 17082+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -46420,7 +46415,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 352]
 %line 17084+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 17085+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -46429,7 +46424,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 384]
 %line 17087+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 17088+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -46456,7 +46451,7 @@ align 32
 	vmovdqu64 [rsp + 0], ymm0
 ; VG = mem256[g + 0]
 %line 17096+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF12 & VG
 %line 17097+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm0
@@ -46465,7 +46460,7 @@ align 32
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 32]
 %line 17099+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r9 + 32]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 17100+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -46474,7 +46469,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 64]
 %line 17102+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 17103+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -46483,7 +46478,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 96]
 %line 17105+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 17106+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -46492,7 +46487,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 128]
 %line 17108+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 17109+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -46501,7 +46496,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 160]
 %line 17111+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 17112+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -46510,7 +46505,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 192]
 %line 17114+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 17115+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -46519,7 +46514,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 224]
 %line 17117+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 17118+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -46528,7 +46523,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 256]
 %line 17120+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 17121+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -46537,7 +46532,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 288]
 %line 17123+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 17124+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -46546,7 +46541,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 320]
 %line 17126+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 17127+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -46555,7 +46550,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 352]
 %line 17129+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 17130+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -46564,7 +46559,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 384]
 %line 17132+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 17133+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -46579,13 +46574,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 352]
 ; VT = mem256[h + 12288]
 %line 17137+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 12288]
+	vmovdqu64 ymm1, [rsi + 12288]
 ; VA = VA ^ VT
 %line 17138+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 12288] = VA
 %line 17139+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 12288], ymm2
+	vmovdqu64 [rsi + 12288], ymm2
 ; VB = VB ^ VS20
 %line 17140+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 224]
@@ -46600,16 +46595,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 352]
 ; VT = mem256[h + 11264]
 %line 17144+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 11264]
+	vmovdqu64 ymm1, [rsi + 11264]
 ; VB = VB ^ VT
 %line 17145+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 11264] = VB
 %line 17146+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 11264], ymm0
+	vmovdqu64 [rsi + 11264], ymm0
 ; VG = mem256[g + 0]
 %line 17147+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF10 & VG
 %line 17148+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm13, ymm0
@@ -46618,7 +46613,7 @@ align 32
 	vpandd ymm0, ymm12, ymm0
 ; VG = mem256[g + 32]
 %line 17150+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r9 + 32]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 17151+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -46627,7 +46622,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 64]
 %line 17153+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 17154+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -46636,7 +46631,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 96]
 %line 17156+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 17157+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -46645,7 +46640,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 128]
 %line 17159+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 17160+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -46654,7 +46649,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 160]
 %line 17162+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 17163+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -46663,7 +46658,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 192]
 %line 17165+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 17166+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -46672,7 +46667,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 224]
 %line 17168+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 17169+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -46681,7 +46676,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 256]
 %line 17171+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 17172+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -46690,7 +46685,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 288]
 %line 17174+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 17175+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -46699,7 +46694,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 320]
 %line 17177+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 17178+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -46717,13 +46712,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 320]
 ; VT = mem256[h + 10240]
 %line 17183+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 10240]
+	vmovdqu64 ymm1, [rsi + 10240]
 ; VA = VA ^ VT
 %line 17184+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 10240] = VA
 %line 17185+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 10240], ymm2
+	vmovdqu64 [rsi + 10240], ymm2
 ; VB = VB ^ VS18
 %line 17186+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 160]
@@ -46738,16 +46733,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 288]
 ; VT = mem256[h + 9216]
 %line 17190+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 9216]
+	vmovdqu64 ymm1, [rsi + 9216]
 ; VB = VB ^ VT
 %line 17191+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 9216] = VB
 %line 17192+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 9216], ymm0
+	vmovdqu64 [rsi + 9216], ymm0
 ; VG = mem256[g + 0]
 %line 17193+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF8 & VG
 %line 17194+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm11, ymm0
@@ -46756,7 +46751,7 @@ align 32
 	vpandd ymm0, ymm10, ymm0
 ; VG = mem256[g + 32]
 %line 17196+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r9 + 32]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 17197+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -46765,7 +46760,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 64]
 %line 17199+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 17200+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -46774,7 +46769,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 96]
 %line 17202+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 17203+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -46783,7 +46778,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 128]
 %line 17205+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 17206+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -46792,7 +46787,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 160]
 %line 17208+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 17209+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -46801,7 +46796,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 192]
 %line 17211+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 17212+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -46810,7 +46805,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 224]
 %line 17214+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 17215+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -46819,7 +46814,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 256]
 %line 17217+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 17218+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -46837,13 +46832,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 256]
 ; VT = mem256[h + 8192]
 %line 17223+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 8192]
+	vmovdqu64 ymm1, [rsi + 8192]
 ; VA = VA ^ VT
 %line 17224+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 8192] = VA
 %line 17225+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 8192], ymm2
+	vmovdqu64 [rsi + 8192], ymm2
 ; VB = VB ^ VS16
 %line 17226+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 96]
@@ -46858,16 +46853,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 7168]
 %line 17230+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 7168]
+	vmovdqu64 ymm1, [rsi + 7168]
 ; VB = VB ^ VT
 %line 17231+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 7168] = VB
 %line 17232+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 7168], ymm0
+	vmovdqu64 [rsi + 7168], ymm0
 ; VG = mem256[g + 0]
 %line 17233+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF6 & VG
 %line 17234+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm1, ymm9, ymm0
@@ -46876,7 +46871,7 @@ align 32
 	vpandd ymm0, ymm8, ymm0
 ; VG = mem256[g + 32]
 %line 17236+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 17237+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -46885,7 +46880,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 64]
 %line 17239+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 17240+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -46894,7 +46889,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 96]
 %line 17242+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r9 + 96]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 17243+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -46903,7 +46898,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 128]
 %line 17245+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r9 + 128]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 17246+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -46912,7 +46907,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 160]
 %line 17248+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r9 + 160]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 17249+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -46921,7 +46916,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 192]
 %line 17251+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r9 + 192]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 17252+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -46939,13 +46934,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 6144]
 %line 17257+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 6144]
+	vmovdqu64 ymm2, [rsi + 6144]
 ; VA = VA ^ VT
 %line 17258+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 6144] = VA
 %line 17259+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 6144], ymm1
+	vmovdqu64 [rsi + 6144], ymm1
 ; VB = VB ^ VS14
 %line 17260+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 32]
@@ -46960,16 +46955,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 5120]
 %line 17264+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5120]
+	vmovdqu64 ymm1, [rsi + 5120]
 ; VB = VB ^ VT
 %line 17265+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 5120] = VB
 %line 17266+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 5120], ymm0
+	vmovdqu64 [rsi + 5120], ymm0
 ; VG = mem256[g + 0]
 %line 17267+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF4 & VG
 %line 17268+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm1, ymm7, ymm0
@@ -46978,7 +46973,7 @@ align 32
 	vpandd ymm0, ymm6, ymm0
 ; VG = mem256[g + 32]
 %line 17270+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 17271+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -46987,7 +46982,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 64]
 %line 17273+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 17274+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -46996,7 +46991,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 96]
 %line 17276+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r9 + 96]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 17277+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -47005,7 +47000,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 128]
 %line 17279+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r9 + 128]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 17280+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -47023,13 +47018,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 4096]
 %line 17285+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 4096]
+	vmovdqu64 ymm2, [rsi + 4096]
 ; VA = VA ^ VT
 %line 17286+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 4096] = VA
 %line 17287+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 4096], ymm1
+	vmovdqu64 [rsi + 4096], ymm1
 ; VB = VB ^ VS13
 %line 17288+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 0]
@@ -47041,16 +47036,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 3072]
 %line 17291+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 3072]
+	vmovdqu64 ymm1, [rsi + 3072]
 ; VB = VB ^ VT
 %line 17292+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 3072] = VB
 %line 17293+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 3072], ymm0
+	vmovdqu64 [rsi + 3072], ymm0
 ; VG = mem256[g + 0]
 %line 17294+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF2 & VG
 %line 17295+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm1, ymm5, ymm0
@@ -47059,7 +47054,7 @@ align 32
 	vpandd ymm0, ymm4, ymm0
 ; VG = mem256[g + 32]
 %line 17297+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 17298+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -47068,7 +47063,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 64]
 %line 17300+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 17301+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -47080,13 +47075,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 2048]
 %line 17304+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 2048]
+	vmovdqu64 ymm2, [rsi + 2048]
 ; VA = VA ^ VT
 %line 17305+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 2048] = VA
 %line 17306+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 2048], ymm1
+	vmovdqu64 [rsi + 2048], ymm1
 ; VB = VB ^ VS13
 %line 17307+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 0]
@@ -47095,16 +47090,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 1024]
 %line 17309+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 1024]
+	vmovdqu64 ymm1, [rsi + 1024]
 ; VB = VB ^ VT
 %line 17310+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 1024] = VB
 %line 17311+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 1024], ymm0
+	vmovdqu64 [rsi + 1024], ymm0
 ; VG = mem256[g + 0]
 %line 17312+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF0 & VG
 %line 17313+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm3, ymm0
@@ -47113,190 +47108,189 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 17315+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11]
+	vmovdqu64 ymm1, [rsi]
 ; VA = VA ^ VT
 %line 17316+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 17317+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11], ymm0
+	vmovdqu64 [rsi], ymm0
 ; VL = mem256[p + 0]
 %line 17318+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11]
+	vmovdqu64 ymm0, [rsi]
 ; VH = mem256[p + 64]
 %line 17319+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 64]
+	vmovdqu64 ymm1, [rsi + 64]
 ; VH = VH ^ VL
 %line 17320+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 64] = VH
 %line 17321+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 64], ymm1
+	vmovdqu64 [rsi + 64], ymm1
 ; VL = mem256[p + 1024]
 %line 17322+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 1024]
+	vmovdqu64 ymm0, [rsi + 1024]
 ; VH = mem256[p + 1088]
 %line 17323+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 1088]
+	vmovdqu64 ymm1, [rsi + 1088]
 ; VH = VH ^ VL
 %line 17324+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 1088] = VH
 %line 17325+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 1088], ymm1
+	vmovdqu64 [rsi + 1088], ymm1
 ; VL = mem256[p + 2048]
 %line 17326+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 2048]
+	vmovdqu64 ymm0, [rsi + 2048]
 ; VH = mem256[p + 2112]
 %line 17327+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 2112]
+	vmovdqu64 ymm1, [rsi + 2112]
 ; VH = VH ^ VL
 %line 17328+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 2112] = VH
 %line 17329+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 2112], ymm1
+	vmovdqu64 [rsi + 2112], ymm1
 ; VL = mem256[p + 3072]
 %line 17330+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 3072]
+	vmovdqu64 ymm0, [rsi + 3072]
 ; VH = mem256[p + 3136]
 %line 17331+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 3136]
+	vmovdqu64 ymm1, [rsi + 3136]
 ; VH = VH ^ VL
 %line 17332+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 3136] = VH
 %line 17333+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 3136], ymm1
+	vmovdqu64 [rsi + 3136], ymm1
 ; VL = mem256[p + 4096]
 %line 17334+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 4096]
+	vmovdqu64 ymm0, [rsi + 4096]
 ; VH = mem256[p + 4160]
 %line 17335+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 4160]
+	vmovdqu64 ymm1, [rsi + 4160]
 ; VH = VH ^ VL
 %line 17336+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 4160] = VH
 %line 17337+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 4160], ymm1
+	vmovdqu64 [rsi + 4160], ymm1
 ; VL = mem256[p + 5120]
 %line 17338+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 5120]
+	vmovdqu64 ymm0, [rsi + 5120]
 ; VH = mem256[p + 5184]
 %line 17339+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5184]
+	vmovdqu64 ymm1, [rsi + 5184]
 ; VH = VH ^ VL
 %line 17340+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 5184] = VH
 %line 17341+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 5184], ymm1
+	vmovdqu64 [rsi + 5184], ymm1
 ; VL = mem256[p + 6144]
 %line 17342+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 6144]
+	vmovdqu64 ymm0, [rsi + 6144]
 ; VH = mem256[p + 6208]
 %line 17343+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 6208]
+	vmovdqu64 ymm1, [rsi + 6208]
 ; VH = VH ^ VL
 %line 17344+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 6208] = VH
 %line 17345+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 6208], ymm1
+	vmovdqu64 [rsi + 6208], ymm1
 ; VL = mem256[p + 7168]
 %line 17346+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 7168]
+	vmovdqu64 ymm0, [rsi + 7168]
 ; VH = mem256[p + 7232]
 %line 17347+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 7232]
+	vmovdqu64 ymm1, [rsi + 7232]
 ; VH = VH ^ VL
 %line 17348+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 7232] = VH
 %line 17349+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 7232], ymm1
+	vmovdqu64 [rsi + 7232], ymm1
 ; VL = mem256[p + 8192]
 %line 17350+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 8192]
+	vmovdqu64 ymm0, [rsi + 8192]
 ; VH = mem256[p + 8256]
 %line 17351+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 8256]
+	vmovdqu64 ymm1, [rsi + 8256]
 ; VH = VH ^ VL
 %line 17352+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 8256] = VH
 %line 17353+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 8256], ymm1
+	vmovdqu64 [rsi + 8256], ymm1
 ; VL = mem256[p + 9216]
 %line 17354+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 9216]
+	vmovdqu64 ymm0, [rsi + 9216]
 ; VH = mem256[p + 9280]
 %line 17355+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 9280]
+	vmovdqu64 ymm1, [rsi + 9280]
 ; VH = VH ^ VL
 %line 17356+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 9280] = VH
 %line 17357+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 9280], ymm1
+	vmovdqu64 [rsi + 9280], ymm1
 ; VL = mem256[p + 10240]
 %line 17358+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 10240]
+	vmovdqu64 ymm0, [rsi + 10240]
 ; VH = mem256[p + 10304]
 %line 17359+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 10304]
+	vmovdqu64 ymm1, [rsi + 10304]
 ; VH = VH ^ VL
 %line 17360+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 10304] = VH
 %line 17361+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 10304], ymm1
+	vmovdqu64 [rsi + 10304], ymm1
 ; VL = mem256[p + 11264]
 %line 17362+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 11264]
+	vmovdqu64 ymm0, [rsi + 11264]
 ; VH = mem256[p + 11328]
 %line 17363+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 11328]
+	vmovdqu64 ymm1, [rsi + 11328]
 ; VH = VH ^ VL
 %line 17364+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 11328] = VH
 %line 17365+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 11328], ymm1
+	vmovdqu64 [rsi + 11328], ymm1
 ; VL = mem256[p + 12288]
 %line 17366+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 12288]
+	vmovdqu64 ymm0, [rsi + 12288]
 ; VH = mem256[p + 12352]
 %line 17367+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 12352]
+	vmovdqu64 ymm1, [rsi + 12352]
 ; VH = VH ^ VL
 %line 17368+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 12352] = VH
 %line 17369+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 12352], ymm1
+	vmovdqu64 [rsi + 12352], ymm1
 ; p = p + 32
 %line 17370+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	add r11, 32
+	add rsi, 32
 ; g = g + 416
 %line 17371+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	add r8, 416
+	add r9, 416
 ; o0 = o0 - 1
 %line 17372+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 17373+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l6 if !=
 %line 17374+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	jne .Ll6
 ; p = p + 64
 %line 17375+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	add r11, 64
+	add rsi, 64
 ; o1 = o1 - 1
 %line 17376+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	mov r8, rsi
 	sub r8, 1
 ; =? o1 - 0
 %line 17377+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
@@ -47306,7 +47300,7 @@ align 32
 	jne .Ll5
 ; p = v
 %line 17380+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	mov r11, rdi
+	mov rsi, rdi
 ; o1 = 4
 %line 17381+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	mov r8, 4
@@ -47314,67 +47308,66 @@ align 32
 .Ll7:
 ; g = &TB
 %line 17383+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	mov rsi, r8
-	lea r8, [rsp + 2080]
+	lea r9, [rsp + 2080]
 ; g = g + 9984
 %line 17384+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	add r8, 9984
+	add r9, 9984
 ; o0 = 4
 %line 17385+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	mov r9, 4
+	mov r10, 4
 align 32
 .Ll8:
 ; f = p + 128
 %line 17387+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	lea r10, [r11 + 128]
+	lea r11, [rsi + 128]
 ; VF0 = mem256[f + 0]
 %line 17389+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm3, [r10]
+	vmovdqu64 ymm3, [r11]
 ; VF1 = mem256[f + 1024]
 %line 17390+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm4, [r10 + 1024]
+	vmovdqu64 ymm4, [r11 + 1024]
 ; VF2 = mem256[f + 2048]
 %line 17391+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm5, [r10 + 2048]
+	vmovdqu64 ymm5, [r11 + 2048]
 ; VF3 = mem256[f + 3072]
 %line 17392+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm6, [r10 + 3072]
+	vmovdqu64 ymm6, [r11 + 3072]
 ; VF4 = mem256[f + 4096]
 %line 17393+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm7, [r10 + 4096]
+	vmovdqu64 ymm7, [r11 + 4096]
 ; VF5 = mem256[f + 5120]
 %line 17394+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm8, [r10 + 5120]
+	vmovdqu64 ymm8, [r11 + 5120]
 ; VF6 = mem256[f + 6144]
 %line 17395+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm9, [r10 + 6144]
+	vmovdqu64 ymm9, [r11 + 6144]
 ; VF7 = mem256[f + 7168]
 %line 17396+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm10, [r10 + 7168]
+	vmovdqu64 ymm10, [r11 + 7168]
 ; VF8 = mem256[f + 8192]
 %line 17397+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm11, [r10 + 8192]
+	vmovdqu64 ymm11, [r11 + 8192]
 ; VF9 = mem256[f + 9216]
 %line 17398+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm12, [r10 + 9216]
+	vmovdqu64 ymm12, [r11 + 9216]
 ; VF10 = mem256[f + 10240]
 %line 17399+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm13, [r10 + 10240]
+	vmovdqu64 ymm13, [r11 + 10240]
 ; VF11 = mem256[f + 11264]
 %line 17400+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm14, [r10 + 11264]
+	vmovdqu64 ymm14, [r11 + 11264]
 ; VF12 = mem256[f + 12288]
 %line 17401+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm15, [r10 + 12288]
+	vmovdqu64 ymm15, [r11 + 12288]
 ; VG = mem256[g + 352]
 %line 17402+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 352]
+	vmovdqu64 ymm0, [r9 + 352]
 ; VB = VF12 & VG
 %line 17403+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 384]
 %line 17404+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = VF12 & VG
 %line 17405+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -47389,13 +47382,13 @@ align 32
 	vmovdqu64 [rsp + 320], ymm0
 ; VG = mem256[g + 288]
 %line 17409+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 288]
+	vmovdqu64 ymm0, [r9 + 288]
 ; VB = VF12 & VG
 %line 17410+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 320]
 %line 17411+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = VF12 & VG
 %line 17412+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -47404,7 +47397,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 352]
 %line 17414+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 17415+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -47413,7 +47406,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 384]
 %line 17417+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 17418+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -47428,13 +47421,13 @@ align 32
 	vmovdqu64 [rsp + 256], ymm0
 ; VG = mem256[g + 224]
 %line 17422+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 224]
+	vmovdqu64 ymm0, [r9 + 224]
 ; VB = VF12 & VG
 %line 17423+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 256]
 %line 17424+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = VF12 & VG
 %line 17425+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -47443,7 +47436,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 288]
 %line 17427+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 17428+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -47452,7 +47445,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 320]
 %line 17430+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 17431+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -47461,7 +47454,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 352]
 %line 17433+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 17434+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -47470,7 +47463,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 384]
 %line 17436+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 17437+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -47485,13 +47478,13 @@ align 32
 	vmovdqu64 [rsp + 192], ymm0
 ; VG = mem256[g + 160]
 %line 17441+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 160]
+	vmovdqu64 ymm0, [r9 + 160]
 ; VB = VF12 & VG
 %line 17442+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 192]
 %line 17443+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = VF12 & VG
 %line 17444+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -47500,7 +47493,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 224]
 %line 17446+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 17447+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -47509,7 +47502,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 256]
 %line 17449+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 17450+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -47518,7 +47511,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 288]
 %line 17452+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 17453+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -47527,7 +47520,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 320]
 %line 17455+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 17456+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -47536,7 +47529,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 352]
 %line 17458+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 17459+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -47545,7 +47538,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 384]
 %line 17461+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 17462+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -47560,13 +47553,13 @@ align 32
 	vmovdqu64 [rsp + 128], ymm0
 ; VG = mem256[g + 96]
 %line 17466+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 96]
+	vmovdqu64 ymm0, [r9 + 96]
 ; VB = VF12 & VG
 %line 17467+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 128]
 %line 17468+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = VF12 & VG
 %line 17469+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -47575,7 +47568,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 160]
 %line 17471+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 17472+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -47584,7 +47577,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 192]
 %line 17474+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 17475+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -47593,7 +47586,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 224]
 %line 17477+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 17478+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -47602,7 +47595,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 256]
 %line 17480+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 17481+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -47611,7 +47604,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 288]
 %line 17483+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 17484+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -47620,7 +47613,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 320]
 %line 17486+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 17487+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -47629,7 +47622,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 352]
 %line 17489+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 17490+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -47638,7 +47631,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 384]
 %line 17492+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 17493+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -47656,13 +47649,13 @@ align 32
 	vmovdqu64 [rsp + 64], ymm0
 ; VG = mem256[g + 32]
 %line 17498+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 32]
+	vmovdqu64 ymm0, [r9 + 32]
 ; VB = VF12 & VG
 %line 17499+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 64]
 %line 17500+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = VF12 & VG
 %line 17501+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -47671,7 +47664,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 96]
 %line 17503+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 17504+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -47680,7 +47673,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 128]
 %line 17506+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 17507+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -47689,7 +47682,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 160]
 %line 17509+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 17510+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -47698,7 +47691,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 192]
 %line 17512+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 17513+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -47707,7 +47700,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 224]
 %line 17515+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 17516+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -47716,7 +47709,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 256]
 %line 17518+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 17519+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -47725,7 +47718,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 288]
 %line 17521+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 17522+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -47734,7 +47727,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 320]
 %line 17524+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 17525+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -47743,7 +47736,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 352]
 %line 17527+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 17528+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -47752,7 +47745,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 384]
 %line 17530+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 17531+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -47779,7 +47772,7 @@ align 32
 	vmovdqu64 [rsp + 0], ymm0
 ; VG = mem256[g + 0]
 %line 17539+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF12 & VG
 %line 17540+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm0
@@ -47788,7 +47781,7 @@ align 32
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 32]
 %line 17542+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r9 + 32]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 17543+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -47797,7 +47790,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 64]
 %line 17545+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 17546+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -47806,7 +47799,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 96]
 %line 17548+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 17549+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -47815,7 +47808,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 128]
 %line 17551+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 17552+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -47824,7 +47817,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 160]
 %line 17554+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 17555+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -47833,7 +47826,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 192]
 %line 17557+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 17558+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -47842,7 +47835,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 224]
 %line 17560+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 17561+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -47851,7 +47844,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 256]
 %line 17563+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 17564+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -47860,7 +47853,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 288]
 %line 17566+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 17567+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -47869,7 +47862,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 320]
 %line 17569+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 17570+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -47878,7 +47871,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 352]
 %line 17572+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 17573+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -47887,7 +47880,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 384]
 %line 17575+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 17576+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -47902,13 +47895,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 352]
 ; VT = mem256[h + 12288]
 %line 17580+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 12288]
+	vmovdqu64 ymm1, [rsi + 12288]
 ; VA = VA ^ VT
 %line 17581+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 12288] = VA
 %line 17582+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 12288], ymm2
+	vmovdqu64 [rsi + 12288], ymm2
 ; VB = VB ^ VS20
 %line 17583+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 224]
@@ -47923,16 +47916,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 352]
 ; VT = mem256[h + 11264]
 %line 17587+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 11264]
+	vmovdqu64 ymm1, [rsi + 11264]
 ; VB = VB ^ VT
 %line 17588+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 11264] = VB
 %line 17589+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 11264], ymm0
+	vmovdqu64 [rsi + 11264], ymm0
 ; VG = mem256[g + 0]
 %line 17590+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF10 & VG
 %line 17591+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm13, ymm0
@@ -47941,7 +47934,7 @@ align 32
 	vpandd ymm0, ymm12, ymm0
 ; VG = mem256[g + 32]
 %line 17593+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r9 + 32]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 17594+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -47950,7 +47943,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 64]
 %line 17596+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 17597+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -47959,7 +47952,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 96]
 %line 17599+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 17600+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -47968,7 +47961,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 128]
 %line 17602+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 17603+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -47977,7 +47970,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 160]
 %line 17605+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 17606+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -47986,7 +47979,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 192]
 %line 17608+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 17609+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -47995,7 +47988,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 224]
 %line 17611+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 17612+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -48004,7 +47997,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 256]
 %line 17614+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 17615+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -48013,7 +48006,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 288]
 %line 17617+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 17618+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -48022,7 +48015,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 320]
 %line 17620+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 17621+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -48040,13 +48033,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 320]
 ; VT = mem256[h + 10240]
 %line 17626+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 10240]
+	vmovdqu64 ymm1, [rsi + 10240]
 ; VA = VA ^ VT
 %line 17627+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 10240] = VA
 %line 17628+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 10240], ymm2
+	vmovdqu64 [rsi + 10240], ymm2
 ; VB = VB ^ VS18
 %line 17629+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 160]
@@ -48061,16 +48054,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 288]
 ; VT = mem256[h + 9216]
 %line 17633+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 9216]
+	vmovdqu64 ymm1, [rsi + 9216]
 ; VB = VB ^ VT
 %line 17634+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 9216] = VB
 %line 17635+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 9216], ymm0
+	vmovdqu64 [rsi + 9216], ymm0
 ; VG = mem256[g + 0]
 %line 17636+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF8 & VG
 %line 17637+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm11, ymm0
@@ -48079,7 +48072,7 @@ align 32
 	vpandd ymm0, ymm10, ymm0
 ; VG = mem256[g + 32]
 %line 17639+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r9 + 32]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 17640+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -48088,7 +48081,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 64]
 %line 17642+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 17643+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -48097,7 +48090,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 96]
 %line 17645+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 17646+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -48106,7 +48099,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 128]
 %line 17648+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 17649+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -48115,7 +48108,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 160]
 %line 17651+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 17652+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -48124,7 +48117,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 192]
 %line 17654+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 17655+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -48133,7 +48126,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 224]
 %line 17657+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 17658+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -48142,7 +48135,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 256]
 %line 17660+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 17661+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -48160,13 +48153,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 256]
 ; VT = mem256[h + 8192]
 %line 17666+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 8192]
+	vmovdqu64 ymm1, [rsi + 8192]
 ; VA = VA ^ VT
 %line 17667+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 8192] = VA
 %line 17668+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 8192], ymm2
+	vmovdqu64 [rsi + 8192], ymm2
 ; VB = VB ^ VS16
 %line 17669+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 96]
@@ -48181,16 +48174,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 7168]
 %line 17673+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 7168]
+	vmovdqu64 ymm1, [rsi + 7168]
 ; VB = VB ^ VT
 %line 17674+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 7168] = VB
 %line 17675+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 7168], ymm0
+	vmovdqu64 [rsi + 7168], ymm0
 ; VG = mem256[g + 0]
 %line 17676+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF6 & VG
 %line 17677+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm1, ymm9, ymm0
@@ -48199,7 +48192,7 @@ align 32
 	vpandd ymm0, ymm8, ymm0
 ; VG = mem256[g + 32]
 %line 17679+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 17680+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -48208,7 +48201,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 64]
 %line 17682+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 17683+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -48217,7 +48210,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 96]
 %line 17685+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r9 + 96]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 17686+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -48226,7 +48219,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 128]
 %line 17688+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r9 + 128]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 17689+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -48235,7 +48228,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 160]
 %line 17691+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r9 + 160]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 17692+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -48244,7 +48237,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 192]
 %line 17694+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r9 + 192]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 17695+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -48262,13 +48255,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 6144]
 %line 17700+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 6144]
+	vmovdqu64 ymm2, [rsi + 6144]
 ; VA = VA ^ VT
 %line 17701+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 6144] = VA
 %line 17702+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 6144], ymm1
+	vmovdqu64 [rsi + 6144], ymm1
 ; VB = VB ^ VS14
 %line 17703+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 32]
@@ -48283,16 +48276,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 5120]
 %line 17707+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5120]
+	vmovdqu64 ymm1, [rsi + 5120]
 ; VB = VB ^ VT
 %line 17708+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 5120] = VB
 %line 17709+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 5120], ymm0
+	vmovdqu64 [rsi + 5120], ymm0
 ; VG = mem256[g + 0]
 %line 17710+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF4 & VG
 %line 17711+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm1, ymm7, ymm0
@@ -48301,7 +48294,7 @@ align 32
 	vpandd ymm0, ymm6, ymm0
 ; VG = mem256[g + 32]
 %line 17713+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 17714+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -48310,7 +48303,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 64]
 %line 17716+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 17717+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -48319,7 +48312,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 96]
 %line 17719+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r9 + 96]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 17720+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -48328,7 +48321,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 128]
 %line 17722+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r9 + 128]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 17723+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -48346,13 +48339,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 4096]
 %line 17728+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 4096]
+	vmovdqu64 ymm2, [rsi + 4096]
 ; VA = VA ^ VT
 %line 17729+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 4096] = VA
 %line 17730+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 4096], ymm1
+	vmovdqu64 [rsi + 4096], ymm1
 ; VB = VB ^ VS13
 %line 17731+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 0]
@@ -48364,16 +48357,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 3072]
 %line 17734+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 3072]
+	vmovdqu64 ymm1, [rsi + 3072]
 ; VB = VB ^ VT
 %line 17735+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 3072] = VB
 %line 17736+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 3072], ymm0
+	vmovdqu64 [rsi + 3072], ymm0
 ; VG = mem256[g + 0]
 %line 17737+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF2 & VG
 %line 17738+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm1, ymm5, ymm0
@@ -48382,7 +48375,7 @@ align 32
 	vpandd ymm0, ymm4, ymm0
 ; VG = mem256[g + 32]
 %line 17740+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 17741+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -48391,7 +48384,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 64]
 %line 17743+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 17744+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -48403,13 +48396,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 2048]
 %line 17747+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 2048]
+	vmovdqu64 ymm2, [rsi + 2048]
 ; VA = VA ^ VT
 %line 17748+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 2048] = VA
 %line 17749+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 2048], ymm1
+	vmovdqu64 [rsi + 2048], ymm1
 ; VB = VB ^ VS13
 %line 17750+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 0]
@@ -48418,16 +48411,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 1024]
 %line 17752+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 1024]
+	vmovdqu64 ymm1, [rsi + 1024]
 ; VB = VB ^ VT
 %line 17753+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 1024] = VB
 %line 17754+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 1024], ymm0
+	vmovdqu64 [rsi + 1024], ymm0
 ; VG = mem256[g + 0]
 %line 17755+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF0 & VG
 %line 17756+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm3, ymm0
@@ -48436,190 +48429,189 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 17758+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11]
+	vmovdqu64 ymm1, [rsi]
 ; VA = VA ^ VT
 %line 17759+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 17760+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11], ymm0
+	vmovdqu64 [rsi], ymm0
 ; VL = mem256[p + 0]
 %line 17761+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11]
+	vmovdqu64 ymm0, [rsi]
 ; VH = mem256[p + 128]
 %line 17762+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 128]
+	vmovdqu64 ymm1, [rsi + 128]
 ; VH = VH ^ VL
 %line 17763+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 128] = VH
 %line 17764+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 128], ymm1
+	vmovdqu64 [rsi + 128], ymm1
 ; VL = mem256[p + 1024]
 %line 17765+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 1024]
+	vmovdqu64 ymm0, [rsi + 1024]
 ; VH = mem256[p + 1152]
 %line 17766+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 1152]
+	vmovdqu64 ymm1, [rsi + 1152]
 ; VH = VH ^ VL
 %line 17767+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 1152] = VH
 %line 17768+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 1152], ymm1
+	vmovdqu64 [rsi + 1152], ymm1
 ; VL = mem256[p + 2048]
 %line 17769+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 2048]
+	vmovdqu64 ymm0, [rsi + 2048]
 ; VH = mem256[p + 2176]
 %line 17770+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 2176]
+	vmovdqu64 ymm1, [rsi + 2176]
 ; VH = VH ^ VL
 %line 17771+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 2176] = VH
 %line 17772+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 2176], ymm1
+	vmovdqu64 [rsi + 2176], ymm1
 ; VL = mem256[p + 3072]
 %line 17773+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 3072]
+	vmovdqu64 ymm0, [rsi + 3072]
 ; VH = mem256[p + 3200]
 %line 17774+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 3200]
+	vmovdqu64 ymm1, [rsi + 3200]
 ; VH = VH ^ VL
 %line 17775+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 3200] = VH
 %line 17776+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 3200], ymm1
+	vmovdqu64 [rsi + 3200], ymm1
 ; VL = mem256[p + 4096]
 %line 17777+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 4096]
+	vmovdqu64 ymm0, [rsi + 4096]
 ; VH = mem256[p + 4224]
 %line 17778+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 4224]
+	vmovdqu64 ymm1, [rsi + 4224]
 ; VH = VH ^ VL
 %line 17779+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 4224] = VH
 %line 17780+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 4224], ymm1
+	vmovdqu64 [rsi + 4224], ymm1
 ; VL = mem256[p + 5120]
 %line 17781+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 5120]
+	vmovdqu64 ymm0, [rsi + 5120]
 ; VH = mem256[p + 5248]
 %line 17782+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5248]
+	vmovdqu64 ymm1, [rsi + 5248]
 ; VH = VH ^ VL
 %line 17783+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 5248] = VH
 %line 17784+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 5248], ymm1
+	vmovdqu64 [rsi + 5248], ymm1
 ; VL = mem256[p + 6144]
 %line 17785+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 6144]
+	vmovdqu64 ymm0, [rsi + 6144]
 ; VH = mem256[p + 6272]
 %line 17786+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 6272]
+	vmovdqu64 ymm1, [rsi + 6272]
 ; VH = VH ^ VL
 %line 17787+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 6272] = VH
 %line 17788+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 6272], ymm1
+	vmovdqu64 [rsi + 6272], ymm1
 ; VL = mem256[p + 7168]
 %line 17789+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 7168]
+	vmovdqu64 ymm0, [rsi + 7168]
 ; VH = mem256[p + 7296]
 %line 17790+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 7296]
+	vmovdqu64 ymm1, [rsi + 7296]
 ; VH = VH ^ VL
 %line 17791+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 7296] = VH
 %line 17792+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 7296], ymm1
+	vmovdqu64 [rsi + 7296], ymm1
 ; VL = mem256[p + 8192]
 %line 17793+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 8192]
+	vmovdqu64 ymm0, [rsi + 8192]
 ; VH = mem256[p + 8320]
 %line 17794+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 8320]
+	vmovdqu64 ymm1, [rsi + 8320]
 ; VH = VH ^ VL
 %line 17795+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 8320] = VH
 %line 17796+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 8320], ymm1
+	vmovdqu64 [rsi + 8320], ymm1
 ; VL = mem256[p + 9216]
 %line 17797+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 9216]
+	vmovdqu64 ymm0, [rsi + 9216]
 ; VH = mem256[p + 9344]
 %line 17798+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 9344]
+	vmovdqu64 ymm1, [rsi + 9344]
 ; VH = VH ^ VL
 %line 17799+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 9344] = VH
 %line 17800+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 9344], ymm1
+	vmovdqu64 [rsi + 9344], ymm1
 ; VL = mem256[p + 10240]
 %line 17801+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 10240]
+	vmovdqu64 ymm0, [rsi + 10240]
 ; VH = mem256[p + 10368]
 %line 17802+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 10368]
+	vmovdqu64 ymm1, [rsi + 10368]
 ; VH = VH ^ VL
 %line 17803+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 10368] = VH
 %line 17804+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 10368], ymm1
+	vmovdqu64 [rsi + 10368], ymm1
 ; VL = mem256[p + 11264]
 %line 17805+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 11264]
+	vmovdqu64 ymm0, [rsi + 11264]
 ; VH = mem256[p + 11392]
 %line 17806+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 11392]
+	vmovdqu64 ymm1, [rsi + 11392]
 ; VH = VH ^ VL
 %line 17807+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 11392] = VH
 %line 17808+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 11392], ymm1
+	vmovdqu64 [rsi + 11392], ymm1
 ; VL = mem256[p + 12288]
 %line 17809+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 12288]
+	vmovdqu64 ymm0, [rsi + 12288]
 ; VH = mem256[p + 12416]
 %line 17810+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 12416]
+	vmovdqu64 ymm1, [rsi + 12416]
 ; VH = VH ^ VL
 %line 17811+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 12416] = VH
 %line 17812+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 12416], ymm1
+	vmovdqu64 [rsi + 12416], ymm1
 ; p = p + 32
 %line 17813+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	add r11, 32
+	add rsi, 32
 ; g = g + 416
 %line 17814+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	add r8, 416
+	add r9, 416
 ; o0 = o0 - 1
 %line 17815+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 17816+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l8 if !=
 %line 17817+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	jne .Ll8
 ; p = p + 128
 %line 17818+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	add r11, 128
+	add rsi, 128
 ; o1 = o1 - 1
 %line 17819+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	mov r8, rsi
 	sub r8, 1
 ; =? o1 - 0
 %line 17820+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
@@ -48629,7 +48621,7 @@ align 32
 	jne .Ll7
 ; p = v
 %line 17823+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	mov r11, rdi
+	mov rsi, rdi
 ; o1 = 2
 %line 17824+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	mov r8, 2
@@ -48637,67 +48629,66 @@ align 32
 .Ll9:
 ; g = &TB
 %line 17826+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	mov rsi, r8
-	lea r8, [rsp + 2080]
+	lea r9, [rsp + 2080]
 ; g = g + 6656
 %line 17827+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	add r8, 6656
+	add r9, 6656
 ; o0 = 8
 %line 17828+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	mov r9, 8
+	mov r10, 8
 align 32
 .Ll10:
 ; f = p + 256
 %line 17830+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	lea r10, [r11 + 256]
+	lea r11, [rsi + 256]
 ; VF0 = mem256[f + 0]
 %line 17832+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm3, [r10]
+	vmovdqu64 ymm3, [r11]
 ; VF1 = mem256[f + 1024]
 %line 17833+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm4, [r10 + 1024]
+	vmovdqu64 ymm4, [r11 + 1024]
 ; VF2 = mem256[f + 2048]
 %line 17834+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm5, [r10 + 2048]
+	vmovdqu64 ymm5, [r11 + 2048]
 ; VF3 = mem256[f + 3072]
 %line 17835+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm6, [r10 + 3072]
+	vmovdqu64 ymm6, [r11 + 3072]
 ; VF4 = mem256[f + 4096]
 %line 17836+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm7, [r10 + 4096]
+	vmovdqu64 ymm7, [r11 + 4096]
 ; VF5 = mem256[f + 5120]
 %line 17837+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm8, [r10 + 5120]
+	vmovdqu64 ymm8, [r11 + 5120]
 ; VF6 = mem256[f + 6144]
 %line 17838+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm9, [r10 + 6144]
+	vmovdqu64 ymm9, [r11 + 6144]
 ; VF7 = mem256[f + 7168]
 %line 17839+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm10, [r10 + 7168]
+	vmovdqu64 ymm10, [r11 + 7168]
 ; VF8 = mem256[f + 8192]
 %line 17840+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm11, [r10 + 8192]
+	vmovdqu64 ymm11, [r11 + 8192]
 ; VF9 = mem256[f + 9216]
 %line 17841+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm12, [r10 + 9216]
+	vmovdqu64 ymm12, [r11 + 9216]
 ; VF10 = mem256[f + 10240]
 %line 17842+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm13, [r10 + 10240]
+	vmovdqu64 ymm13, [r11 + 10240]
 ; VF11 = mem256[f + 11264]
 %line 17843+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm14, [r10 + 11264]
+	vmovdqu64 ymm14, [r11 + 11264]
 ; VF12 = mem256[f + 12288]
 %line 17844+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm15, [r10 + 12288]
+	vmovdqu64 ymm15, [r11 + 12288]
 ; VG = mem256[g + 352]
 %line 17845+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 352]
+	vmovdqu64 ymm0, [r9 + 352]
 ; VB = VF12 & VG
 %line 17846+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 384]
 %line 17847+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = VF12 & VG
 %line 17848+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -48712,13 +48703,13 @@ align 32
 	vmovdqu64 [rsp + 320], ymm0
 ; VG = mem256[g + 288]
 %line 17852+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 288]
+	vmovdqu64 ymm0, [r9 + 288]
 ; VB = VF12 & VG
 %line 17853+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 320]
 %line 17854+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = VF12 & VG
 %line 17855+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -48727,7 +48718,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 352]
 %line 17857+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 17858+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -48736,7 +48727,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 384]
 %line 17860+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 17861+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -48751,13 +48742,13 @@ align 32
 	vmovdqu64 [rsp + 256], ymm0
 ; VG = mem256[g + 224]
 %line 17865+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 224]
+	vmovdqu64 ymm0, [r9 + 224]
 ; VB = VF12 & VG
 %line 17866+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 256]
 %line 17867+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = VF12 & VG
 %line 17868+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -48766,7 +48757,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 288]
 %line 17870+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 17871+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -48775,7 +48766,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 320]
 %line 17873+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 17874+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -48784,7 +48775,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 352]
 %line 17876+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 17877+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -48793,7 +48784,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 384]
 %line 17879+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 17880+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -48808,13 +48799,13 @@ align 32
 	vmovdqu64 [rsp + 192], ymm0
 ; VG = mem256[g + 160]
 %line 17884+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 160]
+	vmovdqu64 ymm0, [r9 + 160]
 ; VB = VF12 & VG
 %line 17885+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 192]
 %line 17886+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = VF12 & VG
 %line 17887+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -48823,7 +48814,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 224]
 %line 17889+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 17890+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -48832,7 +48823,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 256]
 %line 17892+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 17893+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -48841,7 +48832,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 288]
 %line 17895+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 17896+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -48850,7 +48841,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 320]
 %line 17898+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 17899+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -48859,7 +48850,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 352]
 %line 17901+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 17902+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -48868,7 +48859,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 384]
 %line 17904+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 17905+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -48883,13 +48874,13 @@ align 32
 	vmovdqu64 [rsp + 128], ymm0
 ; VG = mem256[g + 96]
 %line 17909+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 96]
+	vmovdqu64 ymm0, [r9 + 96]
 ; VB = VF12 & VG
 %line 17910+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 128]
 %line 17911+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = VF12 & VG
 %line 17912+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -48898,7 +48889,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 160]
 %line 17914+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 17915+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -48907,7 +48898,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 192]
 %line 17917+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 17918+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -48916,7 +48907,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 224]
 %line 17920+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 17921+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -48925,7 +48916,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 256]
 %line 17923+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 17924+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -48934,7 +48925,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 288]
 %line 17926+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 17927+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -48943,7 +48934,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 320]
 %line 17929+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 17930+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -48952,7 +48943,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 352]
 %line 17932+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 17933+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -48961,7 +48952,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 384]
 %line 17935+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 17936+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -48979,13 +48970,13 @@ align 32
 	vmovdqu64 [rsp + 64], ymm0
 ; VG = mem256[g + 32]
 %line 17941+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 32]
+	vmovdqu64 ymm0, [r9 + 32]
 ; VB = VF12 & VG
 %line 17942+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 64]
 %line 17943+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = VF12 & VG
 %line 17944+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -48994,7 +48985,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 96]
 %line 17946+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 17947+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -49003,7 +48994,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 128]
 %line 17949+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 17950+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -49012,7 +49003,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 160]
 %line 17952+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 17953+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -49021,7 +49012,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 192]
 %line 17955+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 17956+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -49030,7 +49021,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 224]
 %line 17958+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 17959+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -49039,7 +49030,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 256]
 %line 17961+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 17962+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -49048,7 +49039,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 288]
 %line 17964+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 17965+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -49057,7 +49048,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 320]
 %line 17967+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 17968+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -49066,7 +49057,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 352]
 %line 17970+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 17971+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -49075,7 +49066,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 384]
 %line 17973+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 17974+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -49102,7 +49093,7 @@ align 32
 	vmovdqu64 [rsp + 0], ymm0
 ; VG = mem256[g + 0]
 %line 17982+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF12 & VG
 %line 17983+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm0
@@ -49111,7 +49102,7 @@ align 32
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 32]
 %line 17985+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r9 + 32]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 17986+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -49120,7 +49111,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 64]
 %line 17988+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 17989+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -49129,7 +49120,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 96]
 %line 17991+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 17992+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -49138,7 +49129,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 128]
 %line 17994+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 17995+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -49147,7 +49138,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 160]
 %line 17997+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 17998+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -49156,7 +49147,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 192]
 %line 18000+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 18001+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -49165,7 +49156,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 224]
 %line 18003+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 18004+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -49174,7 +49165,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 256]
 %line 18006+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 18007+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -49183,7 +49174,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 288]
 %line 18009+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 18010+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -49192,7 +49183,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 320]
 %line 18012+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 18013+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -49201,7 +49192,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 352]
 %line 18015+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 18016+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -49210,7 +49201,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 384]
 %line 18018+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 18019+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -49225,13 +49216,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 352]
 ; VT = mem256[h + 12288]
 %line 18023+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 12288]
+	vmovdqu64 ymm1, [rsi + 12288]
 ; VA = VA ^ VT
 %line 18024+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 12288] = VA
 %line 18025+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 12288], ymm2
+	vmovdqu64 [rsi + 12288], ymm2
 ; VB = VB ^ VS20
 %line 18026+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 224]
@@ -49246,16 +49237,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 352]
 ; VT = mem256[h + 11264]
 %line 18030+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 11264]
+	vmovdqu64 ymm1, [rsi + 11264]
 ; VB = VB ^ VT
 %line 18031+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 11264] = VB
 %line 18032+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 11264], ymm0
+	vmovdqu64 [rsi + 11264], ymm0
 ; VG = mem256[g + 0]
 %line 18033+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF10 & VG
 %line 18034+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm13, ymm0
@@ -49264,7 +49255,7 @@ align 32
 	vpandd ymm0, ymm12, ymm0
 ; VG = mem256[g + 32]
 %line 18036+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r9 + 32]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 18037+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -49273,7 +49264,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 64]
 %line 18039+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 18040+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -49282,7 +49273,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 96]
 %line 18042+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 18043+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -49291,7 +49282,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 128]
 %line 18045+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 18046+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -49300,7 +49291,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 160]
 %line 18048+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 18049+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -49309,7 +49300,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 192]
 %line 18051+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 18052+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -49318,7 +49309,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 224]
 %line 18054+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 18055+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -49327,7 +49318,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 256]
 %line 18057+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 18058+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -49336,7 +49327,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 288]
 %line 18060+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 18061+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -49345,7 +49336,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 320]
 %line 18063+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 18064+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -49363,13 +49354,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 320]
 ; VT = mem256[h + 10240]
 %line 18069+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 10240]
+	vmovdqu64 ymm1, [rsi + 10240]
 ; VA = VA ^ VT
 %line 18070+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 10240] = VA
 %line 18071+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 10240], ymm2
+	vmovdqu64 [rsi + 10240], ymm2
 ; VB = VB ^ VS18
 %line 18072+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 160]
@@ -49384,16 +49375,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 288]
 ; VT = mem256[h + 9216]
 %line 18076+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 9216]
+	vmovdqu64 ymm1, [rsi + 9216]
 ; VB = VB ^ VT
 %line 18077+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 9216] = VB
 %line 18078+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 9216], ymm0
+	vmovdqu64 [rsi + 9216], ymm0
 ; VG = mem256[g + 0]
 %line 18079+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF8 & VG
 %line 18080+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm11, ymm0
@@ -49402,7 +49393,7 @@ align 32
 	vpandd ymm0, ymm10, ymm0
 ; VG = mem256[g + 32]
 %line 18082+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r9 + 32]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 18083+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -49411,7 +49402,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 64]
 %line 18085+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 18086+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -49420,7 +49411,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 96]
 %line 18088+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 18089+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -49429,7 +49420,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 128]
 %line 18091+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 18092+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -49438,7 +49429,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 160]
 %line 18094+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 18095+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -49447,7 +49438,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 192]
 %line 18097+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 18098+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -49456,7 +49447,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 224]
 %line 18100+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 18101+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -49465,7 +49456,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 256]
 %line 18103+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 18104+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -49483,13 +49474,13 @@ align 32
 	vpxord ymm2, ymm2, [rsp + 256]
 ; VT = mem256[h + 8192]
 %line 18109+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 8192]
+	vmovdqu64 ymm1, [rsi + 8192]
 ; VA = VA ^ VT
 %line 18110+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm2, ymm2, ymm1
 ; mem256[h + 8192] = VA
 %line 18111+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 8192], ymm2
+	vmovdqu64 [rsi + 8192], ymm2
 ; VB = VB ^ VS16
 %line 18112+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 96]
@@ -49504,16 +49495,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 224]
 ; VT = mem256[h + 7168]
 %line 18116+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 7168]
+	vmovdqu64 ymm1, [rsi + 7168]
 ; VB = VB ^ VT
 %line 18117+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 7168] = VB
 %line 18118+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 7168], ymm0
+	vmovdqu64 [rsi + 7168], ymm0
 ; VG = mem256[g + 0]
 %line 18119+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF6 & VG
 %line 18120+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm1, ymm9, ymm0
@@ -49522,7 +49513,7 @@ align 32
 	vpandd ymm0, ymm8, ymm0
 ; VG = mem256[g + 32]
 %line 18122+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 18123+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -49531,7 +49522,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 64]
 %line 18125+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 18126+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -49540,7 +49531,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 96]
 %line 18128+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r9 + 96]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 18129+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -49549,7 +49540,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 128]
 %line 18131+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r9 + 128]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 18132+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -49558,7 +49549,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 160]
 %line 18134+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r9 + 160]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 18135+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -49567,7 +49558,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 192]
 %line 18137+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r9 + 192]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 18138+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -49585,13 +49576,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 192]
 ; VT = mem256[h + 6144]
 %line 18143+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 6144]
+	vmovdqu64 ymm2, [rsi + 6144]
 ; VA = VA ^ VT
 %line 18144+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 6144] = VA
 %line 18145+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 6144], ymm1
+	vmovdqu64 [rsi + 6144], ymm1
 ; VB = VB ^ VS14
 %line 18146+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 32]
@@ -49606,16 +49597,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 160]
 ; VT = mem256[h + 5120]
 %line 18150+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5120]
+	vmovdqu64 ymm1, [rsi + 5120]
 ; VB = VB ^ VT
 %line 18151+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 5120] = VB
 %line 18152+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 5120], ymm0
+	vmovdqu64 [rsi + 5120], ymm0
 ; VG = mem256[g + 0]
 %line 18153+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF4 & VG
 %line 18154+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm1, ymm7, ymm0
@@ -49624,7 +49615,7 @@ align 32
 	vpandd ymm0, ymm6, ymm0
 ; VG = mem256[g + 32]
 %line 18156+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 18157+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -49633,7 +49624,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 64]
 %line 18159+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 18160+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -49642,7 +49633,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 96]
 %line 18162+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r9 + 96]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 18163+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -49651,7 +49642,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 128]
 %line 18165+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r9 + 128]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 18166+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -49669,13 +49660,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 128]
 ; VT = mem256[h + 4096]
 %line 18171+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 4096]
+	vmovdqu64 ymm2, [rsi + 4096]
 ; VA = VA ^ VT
 %line 18172+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 4096] = VA
 %line 18173+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 4096], ymm1
+	vmovdqu64 [rsi + 4096], ymm1
 ; VB = VB ^ VS13
 %line 18174+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 0]
@@ -49687,16 +49678,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 96]
 ; VT = mem256[h + 3072]
 %line 18177+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 3072]
+	vmovdqu64 ymm1, [rsi + 3072]
 ; VB = VB ^ VT
 %line 18178+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 3072] = VB
 %line 18179+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 3072], ymm0
+	vmovdqu64 [rsi + 3072], ymm0
 ; VG = mem256[g + 0]
 %line 18180+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF2 & VG
 %line 18181+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm1, ymm5, ymm0
@@ -49705,7 +49696,7 @@ align 32
 	vpandd ymm0, ymm4, ymm0
 ; VG = mem256[g + 32]
 %line 18183+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 18184+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -49714,7 +49705,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 64]
 %line 18186+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 18187+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -49726,13 +49717,13 @@ align 32
 	vpxord ymm1, ymm1, [rsp + 64]
 ; VT = mem256[h + 2048]
 %line 18190+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r11 + 2048]
+	vmovdqu64 ymm2, [rsi + 2048]
 ; VA = VA ^ VT
 %line 18191+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm2
 ; mem256[h + 2048] = VA
 %line 18192+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 2048], ymm1
+	vmovdqu64 [rsi + 2048], ymm1
 ; VB = VB ^ VS13
 %line 18193+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, [rsp + 0]
@@ -49741,16 +49732,16 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 32]
 ; VT = mem256[h + 1024]
 %line 18195+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 1024]
+	vmovdqu64 ymm1, [rsi + 1024]
 ; VB = VB ^ VT
 %line 18196+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 1024] = VB
 %line 18197+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 1024], ymm0
+	vmovdqu64 [rsi + 1024], ymm0
 ; VG = mem256[g + 0]
 %line 18198+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF0 & VG
 %line 18199+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm3, ymm0
@@ -49759,190 +49750,189 @@ align 32
 	vpxord ymm0, ymm0, [rsp + 0]
 ; VT = mem256[h + 0]
 %line 18201+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11]
+	vmovdqu64 ymm1, [rsi]
 ; VA = VA ^ VT
 %line 18202+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm0, ymm0, ymm1
 ; mem256[h + 0] = VA
 %line 18203+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11], ymm0
+	vmovdqu64 [rsi], ymm0
 ; VL = mem256[p + 0]
 %line 18204+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11]
+	vmovdqu64 ymm0, [rsi]
 ; VH = mem256[p + 256]
 %line 18205+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 256]
+	vmovdqu64 ymm1, [rsi + 256]
 ; VH = VH ^ VL
 %line 18206+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 256] = VH
 %line 18207+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 256], ymm1
+	vmovdqu64 [rsi + 256], ymm1
 ; VL = mem256[p + 1024]
 %line 18208+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 1024]
+	vmovdqu64 ymm0, [rsi + 1024]
 ; VH = mem256[p + 1280]
 %line 18209+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 1280]
+	vmovdqu64 ymm1, [rsi + 1280]
 ; VH = VH ^ VL
 %line 18210+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 1280] = VH
 %line 18211+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 1280], ymm1
+	vmovdqu64 [rsi + 1280], ymm1
 ; VL = mem256[p + 2048]
 %line 18212+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 2048]
+	vmovdqu64 ymm0, [rsi + 2048]
 ; VH = mem256[p + 2304]
 %line 18213+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 2304]
+	vmovdqu64 ymm1, [rsi + 2304]
 ; VH = VH ^ VL
 %line 18214+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 2304] = VH
 %line 18215+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 2304], ymm1
+	vmovdqu64 [rsi + 2304], ymm1
 ; VL = mem256[p + 3072]
 %line 18216+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 3072]
+	vmovdqu64 ymm0, [rsi + 3072]
 ; VH = mem256[p + 3328]
 %line 18217+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 3328]
+	vmovdqu64 ymm1, [rsi + 3328]
 ; VH = VH ^ VL
 %line 18218+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 3328] = VH
 %line 18219+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 3328], ymm1
+	vmovdqu64 [rsi + 3328], ymm1
 ; VL = mem256[p + 4096]
 %line 18220+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 4096]
+	vmovdqu64 ymm0, [rsi + 4096]
 ; VH = mem256[p + 4352]
 %line 18221+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 4352]
+	vmovdqu64 ymm1, [rsi + 4352]
 ; VH = VH ^ VL
 %line 18222+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 4352] = VH
 %line 18223+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 4352], ymm1
+	vmovdqu64 [rsi + 4352], ymm1
 ; VL = mem256[p + 5120]
 %line 18224+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 5120]
+	vmovdqu64 ymm0, [rsi + 5120]
 ; VH = mem256[p + 5376]
 %line 18225+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 5376]
+	vmovdqu64 ymm1, [rsi + 5376]
 ; VH = VH ^ VL
 %line 18226+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 5376] = VH
 %line 18227+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 5376], ymm1
+	vmovdqu64 [rsi + 5376], ymm1
 ; VL = mem256[p + 6144]
 %line 18228+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 6144]
+	vmovdqu64 ymm0, [rsi + 6144]
 ; VH = mem256[p + 6400]
 %line 18229+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 6400]
+	vmovdqu64 ymm1, [rsi + 6400]
 ; VH = VH ^ VL
 %line 18230+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 6400] = VH
 %line 18231+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 6400], ymm1
+	vmovdqu64 [rsi + 6400], ymm1
 ; VL = mem256[p + 7168]
 %line 18232+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 7168]
+	vmovdqu64 ymm0, [rsi + 7168]
 ; VH = mem256[p + 7424]
 %line 18233+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 7424]
+	vmovdqu64 ymm1, [rsi + 7424]
 ; VH = VH ^ VL
 %line 18234+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 7424] = VH
 %line 18235+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 7424], ymm1
+	vmovdqu64 [rsi + 7424], ymm1
 ; VL = mem256[p + 8192]
 %line 18236+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 8192]
+	vmovdqu64 ymm0, [rsi + 8192]
 ; VH = mem256[p + 8448]
 %line 18237+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 8448]
+	vmovdqu64 ymm1, [rsi + 8448]
 ; VH = VH ^ VL
 %line 18238+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 8448] = VH
 %line 18239+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 8448], ymm1
+	vmovdqu64 [rsi + 8448], ymm1
 ; VL = mem256[p + 9216]
 %line 18240+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 9216]
+	vmovdqu64 ymm0, [rsi + 9216]
 ; VH = mem256[p + 9472]
 %line 18241+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 9472]
+	vmovdqu64 ymm1, [rsi + 9472]
 ; VH = VH ^ VL
 %line 18242+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 9472] = VH
 %line 18243+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 9472], ymm1
+	vmovdqu64 [rsi + 9472], ymm1
 ; VL = mem256[p + 10240]
 %line 18244+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 10240]
+	vmovdqu64 ymm0, [rsi + 10240]
 ; VH = mem256[p + 10496]
 %line 18245+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 10496]
+	vmovdqu64 ymm1, [rsi + 10496]
 ; VH = VH ^ VL
 %line 18246+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 10496] = VH
 %line 18247+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 10496], ymm1
+	vmovdqu64 [rsi + 10496], ymm1
 ; VL = mem256[p + 11264]
 %line 18248+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 11264]
+	vmovdqu64 ymm0, [rsi + 11264]
 ; VH = mem256[p + 11520]
 %line 18249+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 11520]
+	vmovdqu64 ymm1, [rsi + 11520]
 ; VH = VH ^ VL
 %line 18250+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 11520] = VH
 %line 18251+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 11520], ymm1
+	vmovdqu64 [rsi + 11520], ymm1
 ; VL = mem256[p + 12288]
 %line 18252+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r11 + 12288]
+	vmovdqu64 ymm0, [rsi + 12288]
 ; VH = mem256[p + 12544]
 %line 18253+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r11 + 12544]
+	vmovdqu64 ymm1, [rsi + 12544]
 ; VH = VH ^ VL
 %line 18254+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpxord ymm1, ymm1, ymm0
 ; mem256[p + 12544] = VH
 %line 18255+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 [r11 + 12544], ymm1
+	vmovdqu64 [rsi + 12544], ymm1
 ; p = p + 32
 %line 18256+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	add r11, 32
+	add rsi, 32
 ; g = g + 416
 %line 18257+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	add r8, 416
+	add r9, 416
 ; o0 = o0 - 1
 %line 18258+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 18259+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l10 if !=
 %line 18260+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	jne .Ll10
 ; p = p + 256
 %line 18261+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	add r11, 256
+	add rsi, 256
 ; o1 = o1 - 1
 %line 18262+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	mov r8, rsi
 	sub r8, 1
 ; =? o1 - 0
 %line 18263+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
@@ -49957,64 +49947,63 @@ align 32
 .Ll11:
 ; g = &TB
 %line 18269+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	mov r11, r8
-	lea r8, [rsp + 2080]
+	lea r9, [rsp + 2080]
 ; o0 = 16
 %line 18270+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	mov r9, 16
+	mov r10, 16
 align 32
 .Ll12:
 ; f = p + 512
 %line 18272+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	lea r10, [rdi + 512]
+	lea r11, [rdi + 512]
 ; VF0 = mem256[f + 0]
 %line 18274+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm3, [r10]
+	vmovdqu64 ymm3, [r11]
 ; VF1 = mem256[f + 1024]
 %line 18275+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm4, [r10 + 1024]
+	vmovdqu64 ymm4, [r11 + 1024]
 ; VF2 = mem256[f + 2048]
 %line 18276+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm5, [r10 + 2048]
+	vmovdqu64 ymm5, [r11 + 2048]
 ; VF3 = mem256[f + 3072]
 %line 18277+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm6, [r10 + 3072]
+	vmovdqu64 ymm6, [r11 + 3072]
 ; VF4 = mem256[f + 4096]
 %line 18278+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm7, [r10 + 4096]
+	vmovdqu64 ymm7, [r11 + 4096]
 ; VF5 = mem256[f + 5120]
 %line 18279+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm8, [r10 + 5120]
+	vmovdqu64 ymm8, [r11 + 5120]
 ; VF6 = mem256[f + 6144]
 %line 18280+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm9, [r10 + 6144]
+	vmovdqu64 ymm9, [r11 + 6144]
 ; VF7 = mem256[f + 7168]
 %line 18281+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm10, [r10 + 7168]
+	vmovdqu64 ymm10, [r11 + 7168]
 ; VF8 = mem256[f + 8192]
 %line 18282+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm11, [r10 + 8192]
+	vmovdqu64 ymm11, [r11 + 8192]
 ; VF9 = mem256[f + 9216]
 %line 18283+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm12, [r10 + 9216]
+	vmovdqu64 ymm12, [r11 + 9216]
 ; VF10 = mem256[f + 10240]
 %line 18284+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm13, [r10 + 10240]
+	vmovdqu64 ymm13, [r11 + 10240]
 ; VF11 = mem256[f + 11264]
 %line 18285+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm14, [r10 + 11264]
+	vmovdqu64 ymm14, [r11 + 11264]
 ; VF12 = mem256[f + 12288]
 %line 18286+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm15, [r10 + 12288]
+	vmovdqu64 ymm15, [r11 + 12288]
 ; VG = mem256[g + 352]
 %line 18287+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 352]
+	vmovdqu64 ymm0, [r9 + 352]
 ; VB = VF12 & VG
 %line 18288+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 384]
 %line 18289+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = VF12 & VG
 %line 18290+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -50029,13 +50018,13 @@ align 32
 	vmovdqu64 [rsp + 320], ymm0
 ; VG = mem256[g + 288]
 %line 18294+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 288]
+	vmovdqu64 ymm0, [r9 + 288]
 ; VB = VF12 & VG
 %line 18295+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 320]
 %line 18296+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = VF12 & VG
 %line 18297+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -50044,7 +50033,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 352]
 %line 18299+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 18300+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -50053,7 +50042,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 384]
 %line 18302+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 18303+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -50068,13 +50057,13 @@ align 32
 	vmovdqu64 [rsp + 256], ymm0
 ; VG = mem256[g + 224]
 %line 18307+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 224]
+	vmovdqu64 ymm0, [r9 + 224]
 ; VB = VF12 & VG
 %line 18308+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 256]
 %line 18309+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = VF12 & VG
 %line 18310+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -50083,7 +50072,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 288]
 %line 18312+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 18313+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -50092,7 +50081,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 320]
 %line 18315+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 18316+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -50101,7 +50090,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 352]
 %line 18318+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 18319+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -50110,7 +50099,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 384]
 %line 18321+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 18322+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -50125,13 +50114,13 @@ align 32
 	vmovdqu64 [rsp + 192], ymm0
 ; VG = mem256[g + 160]
 %line 18326+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 160]
+	vmovdqu64 ymm0, [r9 + 160]
 ; VB = VF12 & VG
 %line 18327+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 192]
 %line 18328+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = VF12 & VG
 %line 18329+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -50140,7 +50129,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 224]
 %line 18331+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 18332+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -50149,7 +50138,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 256]
 %line 18334+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 18335+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -50158,7 +50147,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 288]
 %line 18337+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 18338+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -50167,7 +50156,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 320]
 %line 18340+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 18341+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -50176,7 +50165,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 352]
 %line 18343+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 18344+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -50185,7 +50174,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 384]
 %line 18346+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 18347+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -50200,13 +50189,13 @@ align 32
 	vmovdqu64 [rsp + 128], ymm0
 ; VG = mem256[g + 96]
 %line 18351+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 96]
+	vmovdqu64 ymm0, [r9 + 96]
 ; VB = VF12 & VG
 %line 18352+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 128]
 %line 18353+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = VF12 & VG
 %line 18354+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -50215,7 +50204,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 160]
 %line 18356+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 18357+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -50224,7 +50213,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 192]
 %line 18359+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 18360+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -50233,7 +50222,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 224]
 %line 18362+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 18363+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -50242,7 +50231,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 256]
 %line 18365+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 18366+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -50251,7 +50240,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 288]
 %line 18368+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 18369+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -50260,7 +50249,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 320]
 %line 18371+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 18372+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -50269,7 +50258,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 352]
 %line 18374+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 18375+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -50278,7 +50267,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 384]
 %line 18377+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 18378+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -50296,13 +50285,13 @@ align 32
 	vmovdqu64 [rsp + 64], ymm0
 ; VG = mem256[g + 32]
 %line 18383+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8 + 32]
+	vmovdqu64 ymm0, [r9 + 32]
 ; VB = VF12 & VG
 %line 18384+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm15, ymm0
 ; VG = mem256[g + 64]
 %line 18385+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = VF12 & VG
 %line 18386+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm1
@@ -50311,7 +50300,7 @@ align 32
 	vpternlogd ymm0, ymm14, ymm1, 120
 ; VG = mem256[g + 96]
 %line 18388+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 18389+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -50320,7 +50309,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 128]
 %line 18391+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 18392+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -50329,7 +50318,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 160]
 %line 18394+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 18395+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -50338,7 +50327,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 192]
 %line 18397+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 18398+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -50347,7 +50336,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 224]
 %line 18400+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 18401+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -50356,7 +50345,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 256]
 %line 18403+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 18404+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -50365,7 +50354,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 288]
 %line 18406+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 18407+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -50374,7 +50363,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 320]
 %line 18409+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 18410+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -50383,7 +50372,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 352]
 %line 18412+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 18413+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -50392,7 +50381,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 384]
 %line 18415+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 18416+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -50419,7 +50408,7 @@ align 32
 	vmovdqu64 [rsp + 0], ymm0
 ; VG = mem256[g + 0]
 %line 18424+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF12 & VG
 %line 18425+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm15, ymm0
@@ -50428,7 +50417,7 @@ align 32
 	vpandd ymm0, ymm14, ymm0
 ; VG = mem256[g + 32]
 %line 18427+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r9 + 32]
 ; VA = ternlog(VA, VF11, VG, 0x78)
 %line 18428+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm14, ymm1, 120
@@ -50437,7 +50426,7 @@ align 32
 	vpternlogd ymm0, ymm13, ymm1, 120
 ; VG = mem256[g + 64]
 %line 18430+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = ternlog(VA, VF10, VG, 0x78)
 %line 18431+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm13, ymm1, 120
@@ -50446,7 +50435,7 @@ align 32
 	vpternlogd ymm0, ymm12, ymm1, 120
 ; VG = mem256[g + 96]
 %line 18433+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 18434+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -50455,7 +50444,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 128]
 %line 18436+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 18437+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -50464,7 +50453,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 160]
 %line 18439+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 18440+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -50473,7 +50462,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 192]
 %line 18442+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 18443+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -50482,7 +50471,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 224]
 %line 18445+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 18446+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -50491,7 +50480,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 256]
 %line 18448+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 18449+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -50500,7 +50489,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 288]
 %line 18451+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 18452+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -50509,7 +50498,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 320]
 %line 18454+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 18455+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -50518,7 +50507,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 352]
 %line 18457+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 352]
+	vmovdqu64 ymm1, [r9 + 352]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 18458+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -50527,7 +50516,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 384]
 %line 18460+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 384]
+	vmovdqu64 ymm1, [r9 + 384]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 18461+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -50572,7 +50561,7 @@ align 32
 	vmovdqu64 [rdi + 11264], ymm0
 ; VG = mem256[g + 0]
 %line 18475+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF10 & VG
 %line 18476+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm13, ymm0
@@ -50581,7 +50570,7 @@ align 32
 	vpandd ymm0, ymm12, ymm0
 ; VG = mem256[g + 32]
 %line 18478+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r9 + 32]
 ; VA = ternlog(VA, VF9, VG, 0x78)
 %line 18479+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm12, ymm1, 120
@@ -50590,7 +50579,7 @@ align 32
 	vpternlogd ymm0, ymm11, ymm1, 120
 ; VG = mem256[g + 64]
 %line 18481+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = ternlog(VA, VF8, VG, 0x78)
 %line 18482+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm11, ymm1, 120
@@ -50599,7 +50588,7 @@ align 32
 	vpternlogd ymm0, ymm10, ymm1, 120
 ; VG = mem256[g + 96]
 %line 18484+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 18485+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -50608,7 +50597,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 128]
 %line 18487+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 18488+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -50617,7 +50606,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 160]
 %line 18490+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 18491+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -50626,7 +50615,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 192]
 %line 18493+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 18494+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -50635,7 +50624,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 224]
 %line 18496+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 18497+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -50644,7 +50633,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 256]
 %line 18499+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 18500+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -50653,7 +50642,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 288]
 %line 18502+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 288]
+	vmovdqu64 ymm1, [r9 + 288]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 18503+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -50662,7 +50651,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 320]
 %line 18505+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 320]
+	vmovdqu64 ymm1, [r9 + 320]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 18506+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -50710,7 +50699,7 @@ align 32
 	vmovdqu64 [rdi + 9216], ymm0
 ; VG = mem256[g + 0]
 %line 18521+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF8 & VG
 %line 18522+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm2, ymm11, ymm0
@@ -50719,7 +50708,7 @@ align 32
 	vpandd ymm0, ymm10, ymm0
 ; VG = mem256[g + 32]
 %line 18524+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 32]
+	vmovdqu64 ymm1, [r9 + 32]
 ; VA = ternlog(VA, VF7, VG, 0x78)
 %line 18525+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm10, ymm1, 120
@@ -50728,7 +50717,7 @@ align 32
 	vpternlogd ymm0, ymm9, ymm1, 120
 ; VG = mem256[g + 64]
 %line 18527+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 64]
+	vmovdqu64 ymm1, [r9 + 64]
 ; VA = ternlog(VA, VF6, VG, 0x78)
 %line 18528+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm9, ymm1, 120
@@ -50737,7 +50726,7 @@ align 32
 	vpternlogd ymm0, ymm8, ymm1, 120
 ; VG = mem256[g + 96]
 %line 18530+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 96]
+	vmovdqu64 ymm1, [r9 + 96]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 18531+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm8, ymm1, 120
@@ -50746,7 +50735,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm1, 120
 ; VG = mem256[g + 128]
 %line 18533+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 128]
+	vmovdqu64 ymm1, [r9 + 128]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 18534+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm7, ymm1, 120
@@ -50755,7 +50744,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm1, 120
 ; VG = mem256[g + 160]
 %line 18536+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 160]
+	vmovdqu64 ymm1, [r9 + 160]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 18537+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm6, ymm1, 120
@@ -50764,7 +50753,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm1, 120
 ; VG = mem256[g + 192]
 %line 18539+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 192]
+	vmovdqu64 ymm1, [r9 + 192]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 18540+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm5, ymm1, 120
@@ -50773,7 +50762,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm1, 120
 ; VG = mem256[g + 224]
 %line 18542+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 224]
+	vmovdqu64 ymm1, [r9 + 224]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 18543+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm4, ymm1, 120
@@ -50782,7 +50771,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm1, 120
 ; VG = mem256[g + 256]
 %line 18545+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm1, [r8 + 256]
+	vmovdqu64 ymm1, [r9 + 256]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 18546+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm2, ymm3, ymm1, 120
@@ -50830,7 +50819,7 @@ align 32
 	vmovdqu64 [rdi + 7168], ymm0
 ; VG = mem256[g + 0]
 %line 18561+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF6 & VG
 %line 18562+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm1, ymm9, ymm0
@@ -50839,7 +50828,7 @@ align 32
 	vpandd ymm0, ymm8, ymm0
 ; VG = mem256[g + 32]
 %line 18564+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF5, VG, 0x78)
 %line 18565+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm8, ymm2, 120
@@ -50848,7 +50837,7 @@ align 32
 	vpternlogd ymm0, ymm7, ymm2, 120
 ; VG = mem256[g + 64]
 %line 18567+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF4, VG, 0x78)
 %line 18568+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm7, ymm2, 120
@@ -50857,7 +50846,7 @@ align 32
 	vpternlogd ymm0, ymm6, ymm2, 120
 ; VG = mem256[g + 96]
 %line 18570+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r9 + 96]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 18571+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -50866,7 +50855,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 128]
 %line 18573+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r9 + 128]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 18574+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -50875,7 +50864,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 160]
 %line 18576+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 160]
+	vmovdqu64 ymm2, [r9 + 160]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 18577+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -50884,7 +50873,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 192]
 %line 18579+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 192]
+	vmovdqu64 ymm2, [r9 + 192]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 18580+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -50932,7 +50921,7 @@ align 32
 	vmovdqu64 [rdi + 5120], ymm0
 ; VG = mem256[g + 0]
 %line 18595+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF4 & VG
 %line 18596+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm1, ymm7, ymm0
@@ -50941,7 +50930,7 @@ align 32
 	vpandd ymm0, ymm6, ymm0
 ; VG = mem256[g + 32]
 %line 18598+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF3, VG, 0x78)
 %line 18599+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm6, ymm2, 120
@@ -50950,7 +50939,7 @@ align 32
 	vpternlogd ymm0, ymm5, ymm2, 120
 ; VG = mem256[g + 64]
 %line 18601+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF2, VG, 0x78)
 %line 18602+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm5, ymm2, 120
@@ -50959,7 +50948,7 @@ align 32
 	vpternlogd ymm0, ymm4, ymm2, 120
 ; VG = mem256[g + 96]
 %line 18604+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 96]
+	vmovdqu64 ymm2, [r9 + 96]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 18605+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -50968,7 +50957,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 128]
 %line 18607+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 128]
+	vmovdqu64 ymm2, [r9 + 128]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 18608+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -51013,7 +51002,7 @@ align 32
 	vmovdqu64 [rdi + 3072], ymm0
 ; VG = mem256[g + 0]
 %line 18622+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF2 & VG
 %line 18623+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm1, ymm5, ymm0
@@ -51022,7 +51011,7 @@ align 32
 	vpandd ymm0, ymm4, ymm0
 ; VG = mem256[g + 32]
 %line 18625+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 32]
+	vmovdqu64 ymm2, [r9 + 32]
 ; VA = ternlog(VA, VF1, VG, 0x78)
 %line 18626+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm4, ymm2, 120
@@ -51031,7 +51020,7 @@ align 32
 	vpternlogd ymm0, ymm3, ymm2, 120
 ; VG = mem256[g + 64]
 %line 18628+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm2, [r8 + 64]
+	vmovdqu64 ymm2, [r9 + 64]
 ; VA = ternlog(VA, VF0, VG, 0x78)
 %line 18629+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpternlogd ymm1, ymm3, ymm2, 120
@@ -51067,7 +51056,7 @@ align 32
 	vmovdqu64 [rdi + 1024], ymm0
 ; VG = mem256[g + 0]
 %line 18640+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	vmovdqu64 ymm0, [r8]
+	vmovdqu64 ymm0, [r9]
 ; VA = VF0 & VG
 %line 18641+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	vpandd ymm0, ymm3, ymm0
@@ -51244,13 +51233,13 @@ align 32
 	add rdi, 32
 ; g = g + 416
 %line 18699+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	add r8, 416
+	add r9, 416
 ; o0 = o0 - 1
 %line 18700+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	sub r9, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 18701+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l12 if !=
 %line 18702+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
 	jne .Ll12
@@ -51259,7 +51248,6 @@ align 32
 	add rdi, 512
 ; o1 = o1 - 1
 %line 18704+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q
-	mov r8, r11
 	sub r8, 1
 ; =? o1 - 0
 %line 18705+0 specs/mceliece/generated/mceliece_gf13_fft_amd64_avx512.q

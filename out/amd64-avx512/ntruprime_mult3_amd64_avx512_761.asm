@@ -14,10 +14,10 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx512_mul:
 	mov [rsp + 56064], r11
 ; w = &workqhasm_kernel_core_mult3sntrup761_amd64_avx512_mul
 %line 27+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r10, [rsp + 0]
+	lea r11, [rsp + 0]
 ; pa = w + 36992
 %line 28+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r8, [r10 + 36992]
+	lea r8, [r11 + 36992]
 ; z0 = 0
 %line 29+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpxord zmm0, zmm0, zmm0
@@ -26,7 +26,7 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx512_mul:
 	vmovdqu64 [r8], zmm0
 ; pa = w + 36288
 %line 31+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r9, [r10 + 36288]
+	lea r9, [r11 + 36288]
 ; x0 = mem512[in]
 %line 32+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vmovdqu64 zmm0, [rsi]
@@ -143,7 +143,7 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx512_mul:
 	mov byte [r9 + 760], r8b
 ; pa = w + 37760
 %line 70+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r8, [r10 + 37760]
+	lea r8, [r11 + 37760]
 ; z0 = 0
 %line 71+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpxord zmm0, zmm0, zmm0
@@ -152,7 +152,7 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx512_mul:
 	vmovdqu64 [r8], zmm0
 ; pa = w + 37056
 %line 73+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r8, [r10 + 37056]
+	lea r8, [r11 + 37056]
 ; x0 = mem512[k]
 %line 74+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vmovdqu64 zmm0, [rdx]
@@ -272,110 +272,111 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx512_mul:
 	vmovdqu64 zmm0, [rel ONES]
 ; pa = w + 36288
 %line 113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r9, [r10 + 36288]
+	lea r10, [r11 + 36288]
+; pb = w
+%line 114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
+	mov r8, r11
 ; i1 = 6
 %line 115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov r11, r10
-	mov r8, 6
-	vmovdqa64 zmm2, zmm0
+	mov r9, 6
 align 32
 .Lloop1:
 ; 32x x0 = zeroext8(mem256[pa])
 %line 117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpmovzxbw zmm1, [r9]
+	vpmovzxbw zmm2, [r10]
 ; x1 = x0 & x7
 %line 118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpandd zmm0, zmm1, zmm2
+	vpandd zmm1, zmm2, zmm0
 ; 32x x0 >>= 1
 %line 119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpsrlw zmm1, zmm1, 1
+	vpsrlw zmm2, zmm2, 1
 ; x0 = x0 & x1
 %line 120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpandd zmm1, zmm1, zmm0
+	vpandd zmm2, zmm2, zmm1
 ; 32x x1 = x1 - x0
 %line 121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpsubw zmm0, zmm0, zmm1
+	vpsubw zmm1, zmm1, zmm2
 ; 32x x1 = x1 - x0
 %line 122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpsubw zmm0, zmm0, zmm1
+	vpsubw zmm1, zmm1, zmm2
 ; mem512[pb] = x1
 %line 123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r10], zmm0
+	vmovdqu64 [r8], zmm1
 ; 32x x0 = zeroext8(mem256[pa + 32])
 %line 124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpmovzxbw zmm0, [r9 + 32]
+	vpmovzxbw zmm1, [r10 + 32]
 ; x1 = x0 & x7
 %line 125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpandd zmm1, zmm0, zmm2
+	vpandd zmm2, zmm1, zmm0
 ; 32x x0 >>= 1
 %line 126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpsrlw zmm0, zmm0, 1
+	vpsrlw zmm1, zmm1, 1
 ; x0 = x0 & x1
 %line 127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpandd zmm0, zmm0, zmm1
+	vpandd zmm1, zmm1, zmm2
 ; 32x x1 = x1 - x0
 %line 128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpsubw zmm1, zmm1, zmm0
+	vpsubw zmm2, zmm2, zmm1
 ; 32x x1 = x1 - x0
 %line 129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpsubw zmm1, zmm1, zmm0
+	vpsubw zmm2, zmm2, zmm1
 ; mem512[pb + 64] = x1
 %line 130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r10 + 64], zmm1
+	vmovdqu64 [r8 + 64], zmm2
 ; 32x x0 = zeroext8(mem256[pa + 64])
 %line 131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpmovzxbw zmm0, [r9 + 64]
+	vpmovzxbw zmm1, [r10 + 64]
 ; x1 = x0 & x7
 %line 132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpandd zmm1, zmm0, zmm2
+	vpandd zmm2, zmm1, zmm0
 ; 32x x0 >>= 1
 %line 133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpsrlw zmm0, zmm0, 1
+	vpsrlw zmm1, zmm1, 1
 ; x0 = x0 & x1
 %line 134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpandd zmm0, zmm0, zmm1
+	vpandd zmm1, zmm1, zmm2
 ; 32x x1 = x1 - x0
 %line 135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpsubw zmm1, zmm1, zmm0
+	vpsubw zmm2, zmm2, zmm1
 ; 32x x1 = x1 - x0
 %line 136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpsubw zmm1, zmm1, zmm0
+	vpsubw zmm2, zmm2, zmm1
 ; mem512[pb + 128] = x1
 %line 137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r10 + 128], zmm1
+	vmovdqu64 [r8 + 128], zmm2
 ; 32x x0 = zeroext8(mem256[pa + 96])
 %line 138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpmovzxbw zmm0, [r9 + 96]
+	vpmovzxbw zmm1, [r10 + 96]
 ; x1 = x0 & x7
 %line 139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpandd zmm1, zmm0, zmm2
+	vpandd zmm2, zmm1, zmm0
 ; 32x x0 >>= 1
 %line 140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpsrlw zmm0, zmm0, 1
+	vpsrlw zmm1, zmm1, 1
 ; x0 = x0 & x1
 %line 141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpandd zmm0, zmm0, zmm1
+	vpandd zmm1, zmm1, zmm2
 ; 32x x1 = x1 - x0
 %line 142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpsubw zmm1, zmm1, zmm0
+	vpsubw zmm2, zmm2, zmm1
 ; 32x x1 = x1 - x0
 %line 143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpsubw zmm1, zmm1, zmm0
+	vpsubw zmm2, zmm2, zmm1
 ; mem512[pb + 192] = x1
 %line 144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r10 + 192], zmm1
+	vmovdqu64 [r8 + 192], zmm2
 ; pa = pa + 128
 %line 145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	add r9, 128
+	add r10, 128
 ; pb = pb + 256
 %line 146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	add r10, 256
+	add r8, 256
 ; i1 = i1 - 1
 %line 147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	sub r8, 1
+	sub r9, 1
 ; =? i1 - 0
 %line 148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	cmp r8, 0
+	cmp r9, 0
 ; goto loop1 if !=
 %line 149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	jne .Lloop1
@@ -384,90 +385,87 @@ align 32
 	vmovdqu64 zmm0, [rel ONES]
 ; pa = w + 37056
 %line 151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov r10, r11
-	lea r8, [r10 + 37056]
+	lea r8, [r11 + 37056]
 ; pb = w + 1536
 %line 152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r9, [r10 + 1536]
+	lea r9, [r11 + 1536]
 ; i1 = 6
 %line 153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov r11, r10
 	mov r10, 6
-	vmovdqa64 zmm2, zmm0
 align 32
 .Lloop2:
 ; 32x x0 = zeroext8(mem256[pa])
 %line 155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpmovzxbw zmm0, [r8]
+	vpmovzxbw zmm1, [r8]
 ; x1 = x0 & x7
 %line 156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpandd zmm1, zmm0, zmm2
+	vpandd zmm2, zmm1, zmm0
 ; 32x x0 >>= 1
 %line 157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpsrlw zmm0, zmm0, 1
+	vpsrlw zmm1, zmm1, 1
 ; x0 = x0 & x1
 %line 158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpandd zmm0, zmm0, zmm1
+	vpandd zmm1, zmm1, zmm2
 ; 32x x1 = x1 + x0
 %line 159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm0
+	vpaddw zmm2, zmm2, zmm1
 ; mem512[pb] = x1
 %line 160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r9], zmm1
+	vmovdqu64 [r9], zmm2
 ; 32x x0 = zeroext8(mem256[pa + 32])
 %line 161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpmovzxbw zmm0, [r8 + 32]
+	vpmovzxbw zmm1, [r8 + 32]
 ; x1 = x0 & x7
 %line 162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpandd zmm1, zmm0, zmm2
+	vpandd zmm2, zmm1, zmm0
 ; 32x x0 >>= 1
 %line 163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpsrlw zmm0, zmm0, 1
+	vpsrlw zmm1, zmm1, 1
 ; x0 = x0 & x1
 %line 164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpandd zmm0, zmm0, zmm1
+	vpandd zmm1, zmm1, zmm2
 ; 32x x1 = x1 + x0
 %line 165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm0
+	vpaddw zmm2, zmm2, zmm1
 ; mem512[pb + 64] = x1
 %line 166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r9 + 64], zmm1
+	vmovdqu64 [r9 + 64], zmm2
 ; 32x x0 = zeroext8(mem256[pa + 64])
 %line 167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpmovzxbw zmm0, [r8 + 64]
+	vpmovzxbw zmm1, [r8 + 64]
 ; x1 = x0 & x7
 %line 168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpandd zmm1, zmm0, zmm2
+	vpandd zmm2, zmm1, zmm0
 ; 32x x0 >>= 1
 %line 169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpsrlw zmm0, zmm0, 1
+	vpsrlw zmm1, zmm1, 1
 ; x0 = x0 & x1
 %line 170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpandd zmm0, zmm0, zmm1
+	vpandd zmm1, zmm1, zmm2
 ; 32x x1 = x1 + x0
 %line 171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm0
+	vpaddw zmm2, zmm2, zmm1
 ; mem512[pb + 128] = x1
 %line 172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r9 + 128], zmm1
+	vmovdqu64 [r9 + 128], zmm2
 ; 32x x0 = zeroext8(mem256[pa + 96])
 %line 173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpmovzxbw zmm0, [r8 + 96]
+	vpmovzxbw zmm1, [r8 + 96]
 ; x1 = x0 & x7
 %line 174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpandd zmm1, zmm0, zmm2
+	vpandd zmm2, zmm1, zmm0
 ; 32x x0 >>= 1
 %line 175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpsrlw zmm0, zmm0, 1
+	vpsrlw zmm1, zmm1, 1
 ; x0 = x0 & x1
 %line 176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpandd zmm0, zmm0, zmm1
+	vpandd zmm1, zmm1, zmm2
 ; 32x x1 = x1 + x0
 %line 177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpaddw zmm1, zmm1, zmm0
+	vpaddw zmm2, zmm2, zmm1
 ; mem512[pb + 192] = x1
 %line 178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r9 + 192], zmm1
+	vmovdqu64 [r9 + 192], zmm2
 ; pa = pa + 128
 %line 179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	add r8, 128
@@ -485,127 +483,120 @@ align 32
 	jne .Lloop2
 ; pa = w
 %line 184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov r10, r11
+	mov r8, r11
 ; pb = w + 6528
 %line 185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r9, [r10 + 6528]
-; qa = pa
-%line 186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov rsi, r10
+	lea r10, [r11 + 6528]
 ; qb = pa + 768
 %line 187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r8, [r10 + 768]
+	lea r9, [r8 + 768]
 ; i1 = 3
 %line 189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov r11, 3
+	mov rsi, 3
 align 32
 .Lloop3:
 ; x0 = mem512[qa]
 %line 191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r10]
+	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[qb]
 %line 192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r8]
+	vmovdqu64 zmm1, [r9]
 ; mem512[qc] = x0
 %line 193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r9], zmm0
+	vmovdqu64 [r10], zmm0
 ; mem512[qc + 1536] = x1
 %line 194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r9 + 1536], zmm1
+	vmovdqu64 [r10 + 1536], zmm1
 ; 32x x0 = x0 + x1
 %line 195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 768] = x0
 %line 196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r9 + 768], zmm0
+	vmovdqu64 [r10 + 768], zmm0
 ; x0 = mem512[qa + 64]
 %line 197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r10 + 64]
+	vmovdqu64 zmm0, [r8 + 64]
 ; x1 = mem512[qb + 64]
 %line 198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r8 + 64]
+	vmovdqu64 zmm1, [r9 + 64]
 ; mem512[qc + 64] = x0
 %line 199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r9 + 64], zmm0
+	vmovdqu64 [r10 + 64], zmm0
 ; mem512[qc + 1600] = x1
 %line 200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r9 + 1600], zmm1
+	vmovdqu64 [r10 + 1600], zmm1
 ; 32x x0 = x0 + x1
 %line 201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 832] = x0
 %line 202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r9 + 832], zmm0
+	vmovdqu64 [r10 + 832], zmm0
 ; x0 = mem512[qa + 128]
 %line 203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r10 + 128]
+	vmovdqu64 zmm0, [r8 + 128]
 ; x1 = mem512[qb + 128]
 %line 204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r8 + 128]
+	vmovdqu64 zmm1, [r9 + 128]
 ; mem512[qc + 128] = x0
 %line 205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r9 + 128], zmm0
+	vmovdqu64 [r10 + 128], zmm0
 ; mem512[qc + 1664] = x1
 %line 206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r9 + 1664], zmm1
+	vmovdqu64 [r10 + 1664], zmm1
 ; 32x x0 = x0 + x1
 %line 207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 896] = x0
 %line 208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r9 + 896], zmm0
+	vmovdqu64 [r10 + 896], zmm0
 ; x0 = mem512[qa + 192]
 %line 209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r10 + 192]
+	vmovdqu64 zmm0, [r8 + 192]
 ; x1 = mem512[qb + 192]
 %line 210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r8 + 192]
+	vmovdqu64 zmm1, [r9 + 192]
 ; mem512[qc + 192] = x0
 %line 211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r9 + 192], zmm0
+	vmovdqu64 [r10 + 192], zmm0
 ; mem512[qc + 1728] = x1
 %line 212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r9 + 1728], zmm1
+	vmovdqu64 [r10 + 1728], zmm1
 ; 32x x0 = x0 + x1
 %line 213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 960] = x0
 %line 214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r9 + 960], zmm0
+	vmovdqu64 [r10 + 960], zmm0
 ; qa = qa + 256
 %line 215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	add r10, 256
+	add r8, 256
 ; qb = qb + 256
 %line 216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	add r8, 256
+	add r9, 256
 ; qc = qc + 256
 %line 217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	add r9, 256
+	add r10, 256
 ; i1 = i1 - 1
 %line 218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	sub r11, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	cmp r11, 0
+	cmp rsi, 0
 ; goto loop3 if !=
 %line 220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	jne .Lloop3
 ; pa = w + 1536
 %line 221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov r10, rsi
-	lea r8, [r10 + 1536]
+	lea r8, [r11 + 1536]
 ; pb = w + 20736
 %line 222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r11, [r10 + 20736]
-; qa = pa
-%line 223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov rsi, r10
+	lea r10, [r11 + 20736]
 ; qb = pa + 768
 %line 224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	lea r9, [r8 + 768]
 ; i1 = 3
 %line 226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov r10, 3
+	mov rsi, 3
 align 32
 .Lloop4:
 ; x0 = mem512[qa]
@@ -616,16 +607,16 @@ align 32
 	vmovdqu64 zmm1, [r9]
 ; mem512[qc] = x0
 %line 230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11], zmm0
+	vmovdqu64 [r10], zmm0
 ; mem512[qc + 1536] = x1
 %line 231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1536], zmm1
+	vmovdqu64 [r10 + 1536], zmm1
 ; 32x x0 = x0 + x1
 %line 232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 768] = x0
 %line 233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 768], zmm0
+	vmovdqu64 [r10 + 768], zmm0
 ; x0 = mem512[qa + 64]
 %line 234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 64]
@@ -634,16 +625,16 @@ align 32
 	vmovdqu64 zmm1, [r9 + 64]
 ; mem512[qc + 64] = x0
 %line 236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 64], zmm0
+	vmovdqu64 [r10 + 64], zmm0
 ; mem512[qc + 1600] = x1
 %line 237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1600], zmm1
+	vmovdqu64 [r10 + 1600], zmm1
 ; 32x x0 = x0 + x1
 %line 238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 832] = x0
 %line 239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 832], zmm0
+	vmovdqu64 [r10 + 832], zmm0
 ; x0 = mem512[qa + 128]
 %line 240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 128]
@@ -652,16 +643,16 @@ align 32
 	vmovdqu64 zmm1, [r9 + 128]
 ; mem512[qc + 128] = x0
 %line 242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 128], zmm0
+	vmovdqu64 [r10 + 128], zmm0
 ; mem512[qc + 1664] = x1
 %line 243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1664], zmm1
+	vmovdqu64 [r10 + 1664], zmm1
 ; 32x x0 = x0 + x1
 %line 244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 896] = x0
 %line 245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 896], zmm0
+	vmovdqu64 [r10 + 896], zmm0
 ; x0 = mem512[qa + 192]
 %line 246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 192]
@@ -670,16 +661,16 @@ align 32
 	vmovdqu64 zmm1, [r9 + 192]
 ; mem512[qc + 192] = x0
 %line 248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 192], zmm0
+	vmovdqu64 [r10 + 192], zmm0
 ; mem512[qc + 1728] = x1
 %line 249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1728], zmm1
+	vmovdqu64 [r10 + 1728], zmm1
 ; 32x x0 = x0 + x1
 %line 250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 960] = x0
 %line 251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 960], zmm0
+	vmovdqu64 [r10 + 960], zmm0
 ; qa = qa + 256
 %line 252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	add r8, 256
@@ -688,501 +679,489 @@ align 32
 	add r9, 256
 ; qc = qc + 256
 %line 254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	add r11, 256
+	add r10, 256
 ; i1 = i1 - 1
 %line 255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	sub r10, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	cmp r10, 0
+	cmp rsi, 0
 ; goto loop4 if !=
 %line 257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	jne .Lloop4
 ; pa = w + 6528
 %line 258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov r10, rsi
-	lea r9, [r10 + 6528]
+	lea r9, [r11 + 6528]
 ; pb = w + 3072
 %line 259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r11, [r10 + 3072]
+	lea rsi, [r11 + 3072]
 ; i0 = 3
 %line 260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	mov r8, 3
-	mov rsi, r8
 align 32
 .Lloop5:
 ; qb = pa + 384
 %line 263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r8, [r9 + 384]
+	lea r10, [r9 + 384]
 ; x0 = mem512[qa]
 %line 265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r9]
 ; x1 = mem512[qb]
 %line 266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r8]
+	vmovdqu64 zmm1, [r10]
 ; mem512[qc] = x0
 %line 267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11], zmm0
+	vmovdqu64 [rsi], zmm0
 ; mem512[qc + 768] = x1
 %line 268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 768], zmm1
+	vmovdqu64 [rsi + 768], zmm1
 ; 32x x0 = x0 + x1
 %line 269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 384] = x0
 %line 270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 384], zmm0
+	vmovdqu64 [rsi + 384], zmm0
 ; x0 = mem512[qa + 64]
 %line 271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r9 + 64]
 ; x1 = mem512[qb + 64]
 %line 272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r8 + 64]
+	vmovdqu64 zmm1, [r10 + 64]
 ; mem512[qc + 64] = x0
 %line 273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 64], zmm0
+	vmovdqu64 [rsi + 64], zmm0
 ; mem512[qc + 832] = x1
 %line 274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 832], zmm1
+	vmovdqu64 [rsi + 832], zmm1
 ; 32x x0 = x0 + x1
 %line 275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 448] = x0
 %line 276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 448], zmm0
+	vmovdqu64 [rsi + 448], zmm0
 ; x0 = mem512[qa + 128]
 %line 277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r9 + 128]
 ; x1 = mem512[qb + 128]
 %line 278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r8 + 128]
+	vmovdqu64 zmm1, [r10 + 128]
 ; mem512[qc + 128] = x0
 %line 279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 128], zmm0
+	vmovdqu64 [rsi + 128], zmm0
 ; mem512[qc + 896] = x1
 %line 280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 896], zmm1
+	vmovdqu64 [rsi + 896], zmm1
 ; 32x x0 = x0 + x1
 %line 281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 512] = x0
 %line 282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 512], zmm0
+	vmovdqu64 [rsi + 512], zmm0
 ; x0 = mem512[qa + 192]
 %line 283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r9 + 192]
 ; x1 = mem512[qb + 192]
 %line 284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r8 + 192]
+	vmovdqu64 zmm1, [r10 + 192]
 ; mem512[qc + 192] = x0
 %line 285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 192], zmm0
+	vmovdqu64 [rsi + 192], zmm0
 ; mem512[qc + 960] = x1
 %line 286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 960], zmm1
+	vmovdqu64 [rsi + 960], zmm1
 ; 32x x0 = x0 + x1
 %line 287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 576] = x0
 %line 288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 576], zmm0
+	vmovdqu64 [rsi + 576], zmm0
 ; x0 = mem512[qa + 256]
 %line 289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r9 + 256]
 ; x1 = mem512[qb + 256]
 %line 290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r8 + 256]
+	vmovdqu64 zmm1, [r10 + 256]
 ; mem512[qc + 256] = x0
 %line 291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 256], zmm0
+	vmovdqu64 [rsi + 256], zmm0
 ; mem512[qc + 1024] = x1
 %line 292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1024], zmm1
+	vmovdqu64 [rsi + 1024], zmm1
 ; 32x x0 = x0 + x1
 %line 293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 640] = x0
 %line 294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 640], zmm0
+	vmovdqu64 [rsi + 640], zmm0
 ; x0 = mem512[qa + 320]
 %line 295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r9 + 320]
 ; x1 = mem512[qb + 320]
 %line 296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r8 + 320]
+	vmovdqu64 zmm1, [r10 + 320]
 ; mem512[qc + 320] = x0
 %line 297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 320], zmm0
+	vmovdqu64 [rsi + 320], zmm0
 ; mem512[qc + 1088] = x1
 %line 298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1088], zmm1
+	vmovdqu64 [rsi + 1088], zmm1
 ; 32x x0 = x0 + x1
 %line 299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 704] = x0
 %line 300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 704], zmm0
+	vmovdqu64 [rsi + 704], zmm0
 ; pa = pa + 768
 %line 301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	add r9, 768
 ; pb = pb + 1152
 %line 302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	add r11, 1152
+	add rsi, 1152
 ; i0 = i0 - 1
 %line 303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	sub rsi, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	cmp rsi, 0
+	cmp r8, 0
 ; goto loop5 if !=
 %line 305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	jne .Lloop5
 ; pa = w + 20736
 %line 306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r8, [r10 + 20736]
+	lea r9, [r11 + 20736]
 ; pb = w + 17280
 %line 307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r9, [r10 + 17280]
+	lea rsi, [r11 + 17280]
 ; i0 = 3
 %line 308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov rsi, r10
-	mov r10, 3
-	mov r11, r9
+	mov r8, 3
 align 32
 .Lloop6:
 ; qb = pa + 384
 %line 311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r9, [r8 + 384]
+	lea r10, [r9 + 384]
 ; x0 = mem512[qa]
 %line 313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8]
+	vmovdqu64 zmm0, [r9]
 ; x1 = mem512[qb]
 %line 314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9]
+	vmovdqu64 zmm1, [r10]
 ; mem512[qc] = x0
 %line 315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11], zmm0
+	vmovdqu64 [rsi], zmm0
 ; mem512[qc + 768] = x1
 %line 316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 768], zmm1
+	vmovdqu64 [rsi + 768], zmm1
 ; 32x x0 = x0 + x1
 %line 317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 384] = x0
 %line 318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 384], zmm0
+	vmovdqu64 [rsi + 384], zmm0
 ; x0 = mem512[qa + 64]
 %line 319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 64]
+	vmovdqu64 zmm0, [r9 + 64]
 ; x1 = mem512[qb + 64]
 %line 320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 64]
+	vmovdqu64 zmm1, [r10 + 64]
 ; mem512[qc + 64] = x0
 %line 321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 64], zmm0
+	vmovdqu64 [rsi + 64], zmm0
 ; mem512[qc + 832] = x1
 %line 322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 832], zmm1
+	vmovdqu64 [rsi + 832], zmm1
 ; 32x x0 = x0 + x1
 %line 323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 448] = x0
 %line 324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 448], zmm0
+	vmovdqu64 [rsi + 448], zmm0
 ; x0 = mem512[qa + 128]
 %line 325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 128]
+	vmovdqu64 zmm0, [r9 + 128]
 ; x1 = mem512[qb + 128]
 %line 326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 128]
+	vmovdqu64 zmm1, [r10 + 128]
 ; mem512[qc + 128] = x0
 %line 327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 128], zmm0
+	vmovdqu64 [rsi + 128], zmm0
 ; mem512[qc + 896] = x1
 %line 328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 896], zmm1
+	vmovdqu64 [rsi + 896], zmm1
 ; 32x x0 = x0 + x1
 %line 329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 512] = x0
 %line 330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 512], zmm0
+	vmovdqu64 [rsi + 512], zmm0
 ; x0 = mem512[qa + 192]
 %line 331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 192]
+	vmovdqu64 zmm0, [r9 + 192]
 ; x1 = mem512[qb + 192]
 %line 332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 192]
+	vmovdqu64 zmm1, [r10 + 192]
 ; mem512[qc + 192] = x0
 %line 333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 192], zmm0
+	vmovdqu64 [rsi + 192], zmm0
 ; mem512[qc + 960] = x1
 %line 334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 960], zmm1
+	vmovdqu64 [rsi + 960], zmm1
 ; 32x x0 = x0 + x1
 %line 335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 576] = x0
 %line 336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 576], zmm0
+	vmovdqu64 [rsi + 576], zmm0
 ; x0 = mem512[qa + 256]
 %line 337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 256]
+	vmovdqu64 zmm0, [r9 + 256]
 ; x1 = mem512[qb + 256]
 %line 338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 256]
+	vmovdqu64 zmm1, [r10 + 256]
 ; mem512[qc + 256] = x0
 %line 339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 256], zmm0
+	vmovdqu64 [rsi + 256], zmm0
 ; mem512[qc + 1024] = x1
 %line 340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1024], zmm1
+	vmovdqu64 [rsi + 1024], zmm1
 ; 32x x0 = x0 + x1
 %line 341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 640] = x0
 %line 342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 640], zmm0
+	vmovdqu64 [rsi + 640], zmm0
 ; x0 = mem512[qa + 320]
 %line 343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 320]
+	vmovdqu64 zmm0, [r9 + 320]
 ; x1 = mem512[qb + 320]
 %line 344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 320]
+	vmovdqu64 zmm1, [r10 + 320]
 ; mem512[qc + 320] = x0
 %line 345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 320], zmm0
+	vmovdqu64 [rsi + 320], zmm0
 ; mem512[qc + 1088] = x1
 %line 346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1088], zmm1
+	vmovdqu64 [rsi + 1088], zmm1
 ; 32x x0 = x0 + x1
 %line 347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 704] = x0
 %line 348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 704], zmm0
+	vmovdqu64 [rsi + 704], zmm0
 ; pa = pa + 768
 %line 349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	add r8, 768
+	add r9, 768
 ; pb = pb + 1152
 %line 350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	add r11, 1152
+	add rsi, 1152
 ; i0 = i0 - 1
 %line 351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop6 if !=
 %line 353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	jne .Lloop6
 ; pa = w + 3072
 %line 354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov r10, rsi
-	lea r8, [r10 + 3072]
+	lea r9, [r11 + 3072]
 ; pb = w + 6528
 %line 355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r9, [r10 + 6528]
+	lea rsi, [r11 + 6528]
 ; z0 = 0
 %line 356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov rsi, r10
 	vpxord zmm0, zmm0, zmm0
 ; i0 = 9
 %line 357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov r10, 9
-	mov r11, r9
-	vmovdqa64 zmm2, zmm0
+	mov r8, 9
 align 32
 .Lloop7:
 ; qb = pa + 192
 %line 360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r9, [r8 + 192]
+	lea r10, [r9 + 192]
 ; x0 = mem512[qa]
 %line 362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8]
+	vmovdqu64 zmm1, [r9]
 ; x1 = mem512[qb]
 %line 363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9]
+	vmovdqu64 zmm2, [r10]
 ; mem512[qc + 192] = x0
 %line 364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 192], zmm0
+	vmovdqu64 [rsi + 192], zmm1
 ; mem512[qc + 960] = x1
 %line 365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 960], zmm1
+	vmovdqu64 [rsi + 960], zmm2
 ; 32x x0 = x0 + x1
 %line 366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
+	vpaddw zmm1, zmm1, zmm2
 ; mem512[qc + 576] = x0
 %line 367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 576], zmm0
+	vmovdqu64 [rsi + 576], zmm1
 ; mem512[qc] = z0
 %line 368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11], zmm2
+	vmovdqu64 [rsi], zmm0
 ; mem512[qc + 384] = z0
 %line 369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 384], zmm2
+	vmovdqu64 [rsi + 384], zmm0
 ; mem512[qc + 768] = z0
 %line 370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 768], zmm2
+	vmovdqu64 [rsi + 768], zmm0
 ; x0 = mem512[qa + 64]
 %line 371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 64]
+	vmovdqu64 zmm1, [r9 + 64]
 ; x1 = mem512[qb + 64]
 %line 372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 64]
+	vmovdqu64 zmm2, [r10 + 64]
 ; mem512[qc + 256] = x0
 %line 373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 256], zmm0
+	vmovdqu64 [rsi + 256], zmm1
 ; mem512[qc + 1024] = x1
 %line 374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1024], zmm1
+	vmovdqu64 [rsi + 1024], zmm2
 ; 32x x0 = x0 + x1
 %line 375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
+	vpaddw zmm1, zmm1, zmm2
 ; mem512[qc + 640] = x0
 %line 376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 640], zmm0
+	vmovdqu64 [rsi + 640], zmm1
 ; mem512[qc + 64] = z0
 %line 377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 64], zmm2
+	vmovdqu64 [rsi + 64], zmm0
 ; mem512[qc + 448] = z0
 %line 378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 448], zmm2
+	vmovdqu64 [rsi + 448], zmm0
 ; mem512[qc + 832] = z0
 %line 379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 832], zmm2
+	vmovdqu64 [rsi + 832], zmm0
 ; x0 = mem512[qa + 128]
 %line 380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 128]
+	vmovdqu64 zmm1, [r9 + 128]
 ; x1 = mem512[qb + 128]
 %line 381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 128]
+	vmovdqu64 zmm2, [r10 + 128]
 ; mem512[qc + 320] = x0
 %line 382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 320], zmm0
+	vmovdqu64 [rsi + 320], zmm1
 ; mem512[qc + 1088] = x1
 %line 383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1088], zmm1
+	vmovdqu64 [rsi + 1088], zmm2
 ; 32x x0 = x0 + x1
 %line 384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
+	vpaddw zmm1, zmm1, zmm2
 ; mem512[qc + 704] = x0
 %line 385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 704], zmm0
+	vmovdqu64 [rsi + 704], zmm1
 ; mem512[qc + 128] = z0
 %line 386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 128], zmm2
+	vmovdqu64 [rsi + 128], zmm0
 ; mem512[qc + 512] = z0
 %line 387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 512], zmm2
+	vmovdqu64 [rsi + 512], zmm0
 ; mem512[qc + 896] = z0
 %line 388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 896], zmm2
+	vmovdqu64 [rsi + 896], zmm0
 ; pa = pa + 384
 %line 389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	add r8, 384
+	add r9, 384
 ; pb = pb + 1152
 %line 390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	add r11, 1152
+	add rsi, 1152
 ; i0 = i0 - 1
 %line 391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop7 if !=
 %line 393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	jne .Lloop7
 ; pa = w + 17280
 %line 394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov r10, rsi
-	lea r8, [r10 + 17280]
+	lea r9, [r11 + 17280]
 ; pb = w + 20736
 %line 395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r9, [r10 + 20736]
+	lea rsi, [r11 + 20736]
 ; i0 = 9
 %line 396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov rsi, r10
-	mov r10, 9
-	mov r11, r9
+	mov r8, 9
 align 32
 .Lloop8:
 ; qb = pa + 192
 %line 399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r9, [r8 + 192]
+	lea r10, [r9 + 192]
 ; x0 = mem512[qa]
 %line 401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8]
+	vmovdqu64 zmm0, [r9]
 ; x1 = mem512[qb]
 %line 402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9]
+	vmovdqu64 zmm1, [r10]
 ; mem512[qc] = x0
 %line 403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11], zmm0
+	vmovdqu64 [rsi], zmm0
 ; mem512[qc + 384] = x1
 %line 404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 384], zmm1
+	vmovdqu64 [rsi + 384], zmm1
 ; 32x x0 = x0 + x1
 %line 405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 192] = x0
 %line 406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 192], zmm0
+	vmovdqu64 [rsi + 192], zmm0
 ; x0 = mem512[qa + 64]
 %line 407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 64]
+	vmovdqu64 zmm0, [r9 + 64]
 ; x1 = mem512[qb + 64]
 %line 408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 64]
+	vmovdqu64 zmm1, [r10 + 64]
 ; mem512[qc + 64] = x0
 %line 409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 64], zmm0
+	vmovdqu64 [rsi + 64], zmm0
 ; mem512[qc + 448] = x1
 %line 410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 448], zmm1
+	vmovdqu64 [rsi + 448], zmm1
 ; 32x x0 = x0 + x1
 %line 411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 256] = x0
 %line 412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 256], zmm0
+	vmovdqu64 [rsi + 256], zmm0
 ; x0 = mem512[qa + 128]
 %line 413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 128]
+	vmovdqu64 zmm0, [r9 + 128]
 ; x1 = mem512[qb + 128]
 %line 414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 128]
+	vmovdqu64 zmm1, [r10 + 128]
 ; mem512[qc + 128] = x0
 %line 415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 128], zmm0
+	vmovdqu64 [rsi + 128], zmm0
 ; mem512[qc + 512] = x1
 %line 416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 512], zmm1
+	vmovdqu64 [rsi + 512], zmm1
 ; 32x x0 = x0 + x1
 %line 417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 320] = x0
 %line 418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 320], zmm0
+	vmovdqu64 [rsi + 320], zmm0
 ; pa = pa + 384
 %line 419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	add r8, 384
+	add r9, 384
 ; pb = pb + 576
 %line 420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	add r11, 576
+	add rsi, 576
 ; i0 = i0 - 1
 %line 421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop8 if !=
 %line 423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	jne .Lloop8
 ; pa = w + 16896
 %line 424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov r10, rsi
-	lea r8, [r10 + 16896]
+	lea r8, [r11 + 16896]
 ; z0 = 0
 %line 425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpxord zmm0, zmm0, zmm0
@@ -1197,120 +1176,117 @@ align 32
 	vmovdqu64 [r8 + 128], zmm0
 ; pa = w + 6528
 %line 429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r9, [r10 + 6528]
+	lea r9, [r11 + 6528]
 ; pb = w + 6526
 %line 430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r11, [r10 + 6526]
+	lea r10, [r11 + 6526]
 ; pc = w + 40320
 %line 431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r8, [r10 + 40320]
+	lea r8, [r11 + 40320]
 ; x7 = mem512[LO8]
 %line 432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov rsi, r10
 	vmovdqu64 zmm0, [rel LO8]
 ; i1 = 41
 %line 433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov r10, 41
-	vmovdqa64 zmm2, zmm0
+	mov rsi, 41
 align 32
 .Lloop9:
 ; x0 = mem512[pa]
 %line 435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r9]
+	vmovdqu64 zmm1, [r9]
 ; x1 = mem512[pb]
 %line 436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r11]
+	vmovdqu64 zmm2, [r10]
 ; x0 = x0 & x7
 %line 437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpandd zmm0, zmm0, zmm2
+	vpandd zmm1, zmm1, zmm0
 ; 32x x1 = x1 << 8
 %line 438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpsllw zmm1, zmm1, 8
+	vpsllw zmm2, zmm2, 8
 ; 32x x0 = x0 + x1
 %line 439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
+	vpaddw zmm1, zmm1, zmm2
 ; mem512[pc] = x0
 %line 440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r8], zmm0
+	vmovdqu64 [r8], zmm1
 ; x0 = mem512[pa + 64]
 %line 441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r9 + 64]
+	vmovdqu64 zmm1, [r9 + 64]
 ; x1 = mem512[pb + 64]
 %line 442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r11 + 64]
+	vmovdqu64 zmm2, [r10 + 64]
 ; x0 = x0 & x7
 %line 443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpandd zmm0, zmm0, zmm2
+	vpandd zmm1, zmm1, zmm0
 ; 32x x1 = x1 << 8
 %line 444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpsllw zmm1, zmm1, 8
+	vpsllw zmm2, zmm2, 8
 ; 32x x0 = x0 + x1
 %line 445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
+	vpaddw zmm1, zmm1, zmm2
 ; mem512[pc + 64] = x0
 %line 446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r8 + 64], zmm0
+	vmovdqu64 [r8 + 64], zmm1
 ; x0 = mem512[pa + 128]
 %line 447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r9 + 128]
+	vmovdqu64 zmm1, [r9 + 128]
 ; x1 = mem512[pb + 128]
 %line 448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r11 + 128]
+	vmovdqu64 zmm2, [r10 + 128]
 ; x0 = x0 & x7
 %line 449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpandd zmm0, zmm0, zmm2
+	vpandd zmm1, zmm1, zmm0
 ; 32x x1 = x1 << 8
 %line 450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpsllw zmm1, zmm1, 8
+	vpsllw zmm2, zmm2, 8
 ; 32x x0 = x0 + x1
 %line 451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
+	vpaddw zmm1, zmm1, zmm2
 ; mem512[pc + 128] = x0
 %line 452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r8 + 128], zmm0
+	vmovdqu64 [r8 + 128], zmm1
 ; x0 = mem512[pa + 192]
 %line 453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r9 + 192]
+	vmovdqu64 zmm1, [r9 + 192]
 ; x1 = mem512[pb + 192]
 %line 454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r11 + 192]
+	vmovdqu64 zmm2, [r10 + 192]
 ; x0 = x0 & x7
 %line 455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpandd zmm0, zmm0, zmm2
+	vpandd zmm1, zmm1, zmm0
 ; 32x x1 = x1 << 8
 %line 456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpsllw zmm1, zmm1, 8
+	vpsllw zmm2, zmm2, 8
 ; 32x x0 = x0 + x1
 %line 457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
+	vpaddw zmm1, zmm1, zmm2
 ; mem512[pc + 192] = x0
 %line 458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r8 + 192], zmm0
+	vmovdqu64 [r8 + 192], zmm1
 ; pa = pa + 256
 %line 459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	add r9, 256
 ; pb = pb + 256
 %line 460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	add r11, 256
+	add r10, 256
 ; pc = pc + 256
 %line 461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	add r8, 256
 ; i1 = i1 - 1
 %line 462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	sub r10, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	cmp r10, 0
+	cmp rsi, 0
 ; goto loop9 if !=
 %line 464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	jne .Lloop9
 ; x0 = mem512[pa]
 %line 465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqa64 zmm0, zmm2
 	vmovdqu64 zmm1, [r9]
 ; x1 = mem512[pb]
 %line 466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r11]
+	vmovdqu64 zmm2, [r10]
 ; x0 = x0 & x7
 %line 467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpandd zmm1, zmm1, zmm0
@@ -1325,18 +1301,16 @@ align 32
 	vmovdqu64 [r8], zmm1
 ; pa = w + 20736
 %line 471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov r10, rsi
-	lea r8, [r10 + 20736]
+	lea r8, [r11 + 20736]
 ; pb = w + 20738
 %line 472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r9, [r10 + 20738]
+	lea r9, [r11 + 20738]
 ; pc = w + 50880
 %line 473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r11, [r10 + 50880]
+	lea r10, [r11 + 50880]
 ; i1 = 20
 %line 474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov rsi, r10
-	mov r10, 20
+	mov rsi, 20
 align 32
 .Lloop10:
 ; x0 = mem512[pa]
@@ -1353,7 +1327,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[pc] = x0
 %line 480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11], zmm0
+	vmovdqu64 [r10], zmm0
 ; x0 = mem512[pa + 64]
 %line 481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 64]
@@ -1368,7 +1342,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[pc + 64] = x0
 %line 485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 64], zmm0
+	vmovdqu64 [r10 + 64], zmm0
 ; x0 = mem512[pa + 128]
 %line 486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 128]
@@ -1383,7 +1357,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[pc + 128] = x0
 %line 490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 128], zmm0
+	vmovdqu64 [r10 + 128], zmm0
 ; x0 = mem512[pa + 192]
 %line 491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 192]
@@ -1398,7 +1372,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[pc + 192] = x0
 %line 495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 192], zmm0
+	vmovdqu64 [r10 + 192], zmm0
 ; pa = pa + 256
 %line 496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	add r8, 256
@@ -1407,13 +1381,13 @@ align 32
 	add r9, 256
 ; pc = pc + 256
 %line 498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	add r11, 256
+	add r10, 256
 ; i1 = i1 - 1
 %line 499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	sub r10, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	cmp r10, 0
+	cmp rsi, 0
 ; goto loop10 if !=
 %line 501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	jne .Lloop10
@@ -1431,21 +1405,19 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[pc] = x0
 %line 506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11], zmm0
+	vmovdqu64 [r10], zmm0
 ; pa = w + 40320
 %line 507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov r10, rsi
-	lea r8, [r10 + 40320]
+	lea r8, [r11 + 40320]
 ; pb = w + 50880
 %line 508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r9, [r10 + 50880]
+	lea r9, [r11 + 50880]
 ; pc = w + 25920
 %line 509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r11, [r10 + 25920]
+	lea r10, [r11 + 25920]
 ; i0 = 27
 %line 510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov rsi, r10
-	mov r10, 27
+	mov rsi, 27
 align 32
 .Lloop11:
 ; 32x x0 = mem16[pb]
@@ -2920,22 +2892,22 @@ align 32
 	vpaddw zmm9, zmm9, zmm0
 ; mem512[pc] = a0
 %line 1002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11], zmm7
+	vmovdqu64 [r10], zmm7
 ; mem512[pc + 64] = a1
 %line 1003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 64], zmm2
+	vmovdqu64 [r10 + 64], zmm2
 ; mem512[pc + 128] = a2
 %line 1004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 128], zmm3
+	vmovdqu64 [r10 + 128], zmm3
 ; mem512[pc + 192] = a3
 %line 1005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 192], zmm8
+	vmovdqu64 [r10 + 192], zmm8
 ; mem512[pc + 256] = a4
 %line 1006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 256], zmm1
+	vmovdqu64 [r10 + 256], zmm1
 ; mem512[pc + 320] = a5
 %line 1007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 320], zmm9
+	vmovdqu64 [r10 + 320], zmm9
 ; pa = pa + 384
 %line 1008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	add r8, 384
@@ -2944,50 +2916,45 @@ align 32
 	add r9, 192
 ; pc = pc + 384
 %line 1010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	add r11, 384
+	add r10, 384
 ; i0 = i0 - 1
 %line 1011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	sub r10, 1
+	sub rsi, 1
 ; =? i0 - 0
 %line 1012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	cmp r10, 0
+	cmp rsi, 0
 ; goto loop11 if !=
 %line 1013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	jne .Lloop11
 ; pa = w + 25920
 %line 1014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov r10, rsi
-	lea r8, [r10 + 25920]
+	lea r10, [r11 + 25920]
 ; pb = w + 3072
 %line 1015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r9, [r10 + 3072]
+	lea r8, [r11 + 3072]
 ; i0 = 9
 %line 1016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov rsi, r10
-	mov r10, 9
-	mov r11, r8
-	mov r8, r9
-	mov rax, r10
+	mov r9, 9
 align 32
 .Lloop12:
 ; qb = pa + 384
 %line 1019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r9, [r11 + 384]
+	lea rsi, [r10 + 384]
 ; qc = pa + 768
 %line 1020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r10, [r11 + 768]
+	lea rax, [r10 + 768]
 ; x0 = mem512[qa]
 %line 1022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r11]
+	vmovdqu64 zmm2, [r10]
 ; x1 = mem512[qa + 192]
 %line 1023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r11 + 192]
+	vmovdqu64 zmm0, [r10 + 192]
 ; x2 = mem512[qc]
 %line 1024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r10]
+	vmovdqu64 zmm1, [rax]
 ; x3 = mem512[qc + 192]
 %line 1025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm3, [r10 + 192]
+	vmovdqu64 zmm3, [rax + 192]
 ; mem512[qd] = x0
 %line 1026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vmovdqu64 [r8], zmm2
@@ -2999,7 +2966,7 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; x5 = mem512[qb]
 %line 1029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9]
+	vmovdqu64 zmm1, [rsi]
 ; 32x x5 = x5 - x0
 %line 1030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
@@ -3011,7 +2978,7 @@ align 32
 	vmovdqu64 [r8 + 192], zmm1
 ; x5 = mem512[qb + 192]
 %line 1033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 192]
+	vmovdqu64 zmm1, [rsi + 192]
 ; 32x x5 = x5 - x3
 %line 1034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm3
@@ -3023,16 +2990,16 @@ align 32
 	vmovdqu64 [r8 + 384], zmm1
 ; x0 = mem512[qa + 64]
 %line 1037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r11 + 64]
+	vmovdqu64 zmm0, [r10 + 64]
 ; x1 = mem512[qa + 256]
 %line 1038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r11 + 256]
+	vmovdqu64 zmm1, [r10 + 256]
 ; x2 = mem512[qc + 64]
 %line 1039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r10 + 64]
+	vmovdqu64 zmm2, [rax + 64]
 ; x3 = mem512[qc + 256]
 %line 1040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm3, [r10 + 256]
+	vmovdqu64 zmm3, [rax + 256]
 ; mem512[qd + 64] = x0
 %line 1041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vmovdqu64 [r8 + 64], zmm0
@@ -3044,7 +3011,7 @@ align 32
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
 %line 1044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r9 + 64]
+	vmovdqu64 zmm2, [rsi + 64]
 ; 32x x5 = x5 - x0
 %line 1045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
@@ -3056,7 +3023,7 @@ align 32
 	vmovdqu64 [r8 + 256], zmm2
 ; x5 = mem512[qb + 256]
 %line 1048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r9 + 256]
+	vmovdqu64 zmm0, [rsi + 256]
 ; 32x x5 = x5 - x3
 %line 1049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
@@ -3068,16 +3035,16 @@ align 32
 	vmovdqu64 [r8 + 448], zmm0
 ; x0 = mem512[qa + 128]
 %line 1052+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r11 + 128]
+	vmovdqu64 zmm0, [r10 + 128]
 ; x1 = mem512[qa + 320]
 %line 1053+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r11 + 320]
+	vmovdqu64 zmm1, [r10 + 320]
 ; x2 = mem512[qc + 128]
 %line 1054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r10 + 128]
+	vmovdqu64 zmm2, [rax + 128]
 ; x3 = mem512[qc + 320]
 %line 1055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm3, [r10 + 320]
+	vmovdqu64 zmm3, [rax + 320]
 ; mem512[qd + 128] = x0
 %line 1056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vmovdqu64 [r8 + 128], zmm0
@@ -3089,7 +3056,7 @@ align 32
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 128]
 %line 1059+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r9 + 128]
+	vmovdqu64 zmm2, [rsi + 128]
 ; 32x x5 = x5 - x0
 %line 1060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
@@ -3101,7 +3068,7 @@ align 32
 	vmovdqu64 [r8 + 320], zmm2
 ; x5 = mem512[qb + 320]
 %line 1063+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r9 + 320]
+	vmovdqu64 zmm0, [rsi + 320]
 ; 32x x5 = x5 - x3
 %line 1064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
@@ -3113,64 +3080,60 @@ align 32
 	vmovdqu64 [r8 + 512], zmm0
 ; pa = pa + 1152
 %line 1067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	add r11, 1152
+	add r10, 1152
 ; pb = pb + 768
 %line 1068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	add r8, 768
 ; i0 = i0 - 1
 %line 1069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	sub rax, 1
+	sub r9, 1
 ; =? i0 - 0
 %line 1070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto loop12 if !=
 %line 1071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	jne .Lloop12
 ; pa = w + 3072
 %line 1072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov r10, rsi
-	lea r8, [r10 + 3072]
+	lea r9, [r11 + 3072]
 ; pb = w + 25920
 %line 1073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r9, [r10 + 25920]
+	lea rax, [r11 + 25920]
 ; i0 = 3
 %line 1074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov rsi, r10
-	mov r10, 3
-	mov r11, r9
-	mov rax, r10
+	mov r8, 3
 align 32
 .Lloop13:
 ; qb = pa + 768
 %line 1077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r9, [r8 + 768]
+	lea r10, [r9 + 768]
 ; qc = pa + 1536
 %line 1078+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r10, [r8 + 1536]
+	lea rsi, [r9 + 1536]
 ; x0 = mem512[qa]
 %line 1080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8]
+	vmovdqu64 zmm0, [r9]
 ; x1 = mem512[qa + 384]
 %line 1081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r8 + 384]
+	vmovdqu64 zmm1, [r9 + 384]
 ; x2 = mem512[qc]
 %line 1082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r10]
+	vmovdqu64 zmm2, [rsi]
 ; x3 = mem512[qc + 384]
 %line 1083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm3, [r10 + 384]
+	vmovdqu64 zmm3, [rsi + 384]
 ; mem512[qd] = x0
 %line 1084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11], zmm0
+	vmovdqu64 [rax], zmm0
 ; mem512[qd + 1152] = x3
 %line 1085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1152], zmm3
+	vmovdqu64 [rax + 1152], zmm3
 ; 32x x4 = x1 - x2
 %line 1086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb]
 %line 1087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r9]
+	vmovdqu64 zmm2, [r10]
 ; 32x x5 = x5 - x0
 %line 1088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
@@ -3179,10 +3142,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 384] = x5
 %line 1090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 384], zmm2
+	vmovdqu64 [rax + 384], zmm2
 ; x5 = mem512[qb + 384]
 %line 1091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r9 + 384]
+	vmovdqu64 zmm0, [r10 + 384]
 ; 32x x5 = x5 - x3
 %line 1092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
@@ -3191,31 +3154,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 768] = x5
 %line 1094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 768], zmm0
+	vmovdqu64 [rax + 768], zmm0
 ; x0 = mem512[qa + 64]
 %line 1095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 64]
+	vmovdqu64 zmm0, [r9 + 64]
 ; x1 = mem512[qa + 448]
 %line 1096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r8 + 448]
+	vmovdqu64 zmm1, [r9 + 448]
 ; x2 = mem512[qc + 64]
 %line 1097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r10 + 64]
+	vmovdqu64 zmm2, [rsi + 64]
 ; x3 = mem512[qc + 448]
 %line 1098+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm3, [r10 + 448]
+	vmovdqu64 zmm3, [rsi + 448]
 ; mem512[qd + 64] = x0
 %line 1099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 64], zmm0
+	vmovdqu64 [rax + 64], zmm0
 ; mem512[qd + 1216] = x3
 %line 1100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1216], zmm3
+	vmovdqu64 [rax + 1216], zmm3
 ; 32x x4 = x1 - x2
 %line 1101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
 %line 1102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r9 + 64]
+	vmovdqu64 zmm2, [r10 + 64]
 ; 32x x5 = x5 - x0
 %line 1103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
@@ -3224,10 +3187,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 448] = x5
 %line 1105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 448], zmm2
+	vmovdqu64 [rax + 448], zmm2
 ; x5 = mem512[qb + 448]
 %line 1106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r9 + 448]
+	vmovdqu64 zmm0, [r10 + 448]
 ; 32x x5 = x5 - x3
 %line 1107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
@@ -3236,31 +3199,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 832] = x5
 %line 1109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 832], zmm0
+	vmovdqu64 [rax + 832], zmm0
 ; x0 = mem512[qa + 128]
 %line 1110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 128]
+	vmovdqu64 zmm0, [r9 + 128]
 ; x1 = mem512[qa + 512]
 %line 1111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r8 + 512]
+	vmovdqu64 zmm1, [r9 + 512]
 ; x2 = mem512[qc + 128]
 %line 1112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r10 + 128]
+	vmovdqu64 zmm2, [rsi + 128]
 ; x3 = mem512[qc + 512]
 %line 1113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm3, [r10 + 512]
+	vmovdqu64 zmm3, [rsi + 512]
 ; mem512[qd + 128] = x0
 %line 1114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 128], zmm0
+	vmovdqu64 [rax + 128], zmm0
 ; mem512[qd + 1280] = x3
 %line 1115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1280], zmm3
+	vmovdqu64 [rax + 1280], zmm3
 ; 32x x4 = x1 - x2
 %line 1116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 128]
 %line 1117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r9 + 128]
+	vmovdqu64 zmm2, [r10 + 128]
 ; 32x x5 = x5 - x0
 %line 1118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
@@ -3269,10 +3232,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 512] = x5
 %line 1120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 512], zmm2
+	vmovdqu64 [rax + 512], zmm2
 ; x5 = mem512[qb + 512]
 %line 1121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r9 + 512]
+	vmovdqu64 zmm0, [r10 + 512]
 ; 32x x5 = x5 - x3
 %line 1122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
@@ -3281,31 +3244,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 896] = x5
 %line 1124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 896], zmm0
+	vmovdqu64 [rax + 896], zmm0
 ; x0 = mem512[qa + 192]
 %line 1125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 192]
+	vmovdqu64 zmm0, [r9 + 192]
 ; x1 = mem512[qa + 576]
 %line 1126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r8 + 576]
+	vmovdqu64 zmm1, [r9 + 576]
 ; x2 = mem512[qc + 192]
 %line 1127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r10 + 192]
+	vmovdqu64 zmm2, [rsi + 192]
 ; x3 = mem512[qc + 576]
 %line 1128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm3, [r10 + 576]
+	vmovdqu64 zmm3, [rsi + 576]
 ; mem512[qd + 192] = x0
 %line 1129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 192], zmm0
+	vmovdqu64 [rax + 192], zmm0
 ; mem512[qd + 1344] = x3
 %line 1130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1344], zmm3
+	vmovdqu64 [rax + 1344], zmm3
 ; 32x x4 = x1 - x2
 %line 1131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 192]
 %line 1132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r9 + 192]
+	vmovdqu64 zmm2, [r10 + 192]
 ; 32x x5 = x5 - x0
 %line 1133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
@@ -3314,10 +3277,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 576] = x5
 %line 1135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 576], zmm2
+	vmovdqu64 [rax + 576], zmm2
 ; x5 = mem512[qb + 576]
 %line 1136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r9 + 576]
+	vmovdqu64 zmm0, [r10 + 576]
 ; 32x x5 = x5 - x3
 %line 1137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
@@ -3326,31 +3289,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 960] = x5
 %line 1139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 960], zmm0
+	vmovdqu64 [rax + 960], zmm0
 ; x0 = mem512[qa + 256]
 %line 1140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 256]
+	vmovdqu64 zmm0, [r9 + 256]
 ; x1 = mem512[qa + 640]
 %line 1141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r8 + 640]
+	vmovdqu64 zmm1, [r9 + 640]
 ; x2 = mem512[qc + 256]
 %line 1142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r10 + 256]
+	vmovdqu64 zmm2, [rsi + 256]
 ; x3 = mem512[qc + 640]
 %line 1143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm3, [r10 + 640]
+	vmovdqu64 zmm3, [rsi + 640]
 ; mem512[qd + 256] = x0
 %line 1144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 256], zmm0
+	vmovdqu64 [rax + 256], zmm0
 ; mem512[qd + 1408] = x3
 %line 1145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1408], zmm3
+	vmovdqu64 [rax + 1408], zmm3
 ; 32x x4 = x1 - x2
 %line 1146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 256]
 %line 1147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r9 + 256]
+	vmovdqu64 zmm2, [r10 + 256]
 ; 32x x5 = x5 - x0
 %line 1148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
@@ -3359,10 +3322,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 640] = x5
 %line 1150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 640], zmm2
+	vmovdqu64 [rax + 640], zmm2
 ; x5 = mem512[qb + 640]
 %line 1151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r9 + 640]
+	vmovdqu64 zmm0, [r10 + 640]
 ; 32x x5 = x5 - x3
 %line 1152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
@@ -3371,31 +3334,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1024] = x5
 %line 1154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1024], zmm0
+	vmovdqu64 [rax + 1024], zmm0
 ; x0 = mem512[qa + 320]
 %line 1155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 320]
+	vmovdqu64 zmm0, [r9 + 320]
 ; x1 = mem512[qa + 704]
 %line 1156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r8 + 704]
+	vmovdqu64 zmm1, [r9 + 704]
 ; x2 = mem512[qc + 320]
 %line 1157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r10 + 320]
+	vmovdqu64 zmm2, [rsi + 320]
 ; x3 = mem512[qc + 704]
 %line 1158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm3, [r10 + 704]
+	vmovdqu64 zmm3, [rsi + 704]
 ; mem512[qd + 320] = x0
 %line 1159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 320], zmm0
+	vmovdqu64 [rax + 320], zmm0
 ; mem512[qd + 1472] = x3
 %line 1160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1472], zmm3
+	vmovdqu64 [rax + 1472], zmm3
 ; 32x x4 = x1 - x2
 %line 1161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 320]
 %line 1162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r9 + 320]
+	vmovdqu64 zmm2, [r10 + 320]
 ; 32x x5 = x5 - x0
 %line 1163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
@@ -3404,10 +3367,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 704] = x5
 %line 1165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 704], zmm2
+	vmovdqu64 [rax + 704], zmm2
 ; x5 = mem512[qb + 704]
 %line 1166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r9 + 704]
+	vmovdqu64 zmm0, [r10 + 704]
 ; 32x x5 = x5 - x3
 %line 1167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
@@ -3416,32 +3379,28 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1088] = x5
 %line 1169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1088], zmm0
+	vmovdqu64 [rax + 1088], zmm0
 ; pa = pa + 2304
 %line 1170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	add r8, 2304
+	add r9, 2304
 ; pb = pb + 1536
 %line 1171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	add r11, 1536
+	add rax, 1536
 ; i0 = i0 - 1
 %line 1172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	sub rax, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 1173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	cmp rax, 0
+	cmp r8, 0
 ; goto loop13 if !=
 %line 1174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	jne .Lloop13
 ; pa = w + 25920
 %line 1175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov r10, rsi
-	lea r8, [r10 + 25920]
+	lea r8, [r11 + 25920]
 ; pb = w + 3072
 %line 1176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r11, [r10 + 3072]
-; qa = pa
-%line 1177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov rax, r10
+	lea rsi, [r11 + 3072]
 ; qb = pa + 1536
 %line 1178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	lea r9, [r8 + 1536]
@@ -3450,7 +3409,7 @@ align 32
 	lea r10, [r8 + 3072]
 ; i1 = 3
 %line 1181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov rsi, 3
+	mov rax, 3
 align 32
 .Lloop14:
 ; x0 = mem512[qa]
@@ -3467,10 +3426,10 @@ align 32
 	vmovdqu64 zmm3, [r10 + 768]
 ; mem512[qd] = x0
 %line 1187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11], zmm0
+	vmovdqu64 [rsi], zmm0
 ; mem512[qd + 2304] = x3
 %line 1188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 2304], zmm3
+	vmovdqu64 [rsi + 2304], zmm3
 ; 32x x4 = x1 - x2
 %line 1189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
@@ -3485,7 +3444,7 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 768] = x5
 %line 1193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 768], zmm2
+	vmovdqu64 [rsi + 768], zmm2
 ; x5 = mem512[qb + 768]
 %line 1194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r9 + 768]
@@ -3497,7 +3456,7 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1536] = x5
 %line 1197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1536], zmm0
+	vmovdqu64 [rsi + 1536], zmm0
 ; x0 = mem512[qa + 64]
 %line 1198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 64]
@@ -3512,10 +3471,10 @@ align 32
 	vmovdqu64 zmm3, [r10 + 832]
 ; mem512[qd + 64] = x0
 %line 1202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 64], zmm0
+	vmovdqu64 [rsi + 64], zmm0
 ; mem512[qd + 2368] = x3
 %line 1203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 2368], zmm3
+	vmovdqu64 [rsi + 2368], zmm3
 ; 32x x4 = x1 - x2
 %line 1204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
@@ -3530,7 +3489,7 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 832] = x5
 %line 1208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 832], zmm2
+	vmovdqu64 [rsi + 832], zmm2
 ; x5 = mem512[qb + 832]
 %line 1209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r9 + 832]
@@ -3542,7 +3501,7 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1600] = x5
 %line 1212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1600], zmm0
+	vmovdqu64 [rsi + 1600], zmm0
 ; x0 = mem512[qa + 128]
 %line 1213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 128]
@@ -3557,10 +3516,10 @@ align 32
 	vmovdqu64 zmm3, [r10 + 896]
 ; mem512[qd + 128] = x0
 %line 1217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 128], zmm0
+	vmovdqu64 [rsi + 128], zmm0
 ; mem512[qd + 2432] = x3
 %line 1218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 2432], zmm3
+	vmovdqu64 [rsi + 2432], zmm3
 ; 32x x4 = x1 - x2
 %line 1219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
@@ -3575,7 +3534,7 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 896] = x5
 %line 1223+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 896], zmm2
+	vmovdqu64 [rsi + 896], zmm2
 ; x5 = mem512[qb + 896]
 %line 1224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r9 + 896]
@@ -3587,7 +3546,7 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1664] = x5
 %line 1227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1664], zmm0
+	vmovdqu64 [rsi + 1664], zmm0
 ; x0 = mem512[qa + 192]
 %line 1228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 192]
@@ -3602,10 +3561,10 @@ align 32
 	vmovdqu64 zmm3, [r10 + 960]
 ; mem512[qd + 192] = x0
 %line 1232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 192], zmm0
+	vmovdqu64 [rsi + 192], zmm0
 ; mem512[qd + 2496] = x3
 %line 1233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 2496], zmm3
+	vmovdqu64 [rsi + 2496], zmm3
 ; 32x x4 = x1 - x2
 %line 1234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
@@ -3620,7 +3579,7 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 960] = x5
 %line 1238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 960], zmm2
+	vmovdqu64 [rsi + 960], zmm2
 ; x5 = mem512[qb + 960]
 %line 1239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r9 + 960]
@@ -3632,7 +3591,7 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1728] = x5
 %line 1242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1728], zmm0
+	vmovdqu64 [rsi + 1728], zmm0
 ; qa = qa + 256
 %line 1243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	add r8, 256
@@ -3644,13 +3603,13 @@ align 32
 	add r10, 256
 ; qd = qd + 256
 %line 1246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	add r11, 256
+	add rsi, 256
 ; i1 = i1 - 1
 %line 1247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	sub rsi, 1
+	sub rax, 1
 ; =? i1 - 0
 %line 1248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	cmp rsi, 0
+	cmp rax, 0
 ; goto loop14 if !=
 %line 1249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	jne .Lloop14
@@ -3668,27 +3627,25 @@ align 32
 	vmovdqu64 zmm6, [rel ONES]
 ; pa = w + 3072
 %line 1254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov r10, rax
-	lea r8, [r10 + 3072]
+	lea r8, [r11 + 3072]
 ; pb = w + 4594
 %line 1255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r9, [r10 + 4594]
+	lea r9, [r11 + 4594]
 ; pc = w + 4592
 %line 1256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r11, [r10 + 4592]
+	lea r10, [r11 + 4592]
 ; qd = w + 37824
 %line 1257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea rsi, [r10 + 37824]
+	lea rsi, [r11 + 37824]
 ; x0 = mem512[pa]
 %line 1258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov rax, r10
 	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[pb]
 %line 1259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vmovdqu64 zmm1, [r9]
 ; x2 = mem512[pc]
 %line 1260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r11]
+	vmovdqu64 zmm2, [r10]
 ; x2 &= mem512[LANE0OFF]
 %line 1261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpandd zmm2, zmm2, [rel LANE0OFF]
@@ -3724,13 +3681,13 @@ align 32
 	add r9, 64
 ; pc = pc + 64
 %line 1272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	add r11, 64
+	add r10, 64
 ; qd = qd + 64
 %line 1273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	add rsi, 64
 ; i1 = 5
 %line 1274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov r10, 5
+	mov rax, 5
 align 32
 .Lloop15:
 ; x0 = mem512[pa]
@@ -3741,7 +3698,7 @@ align 32
 	vmovdqu64 zmm1, [r9]
 ; x2 = mem512[pc]
 %line 1278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r11]
+	vmovdqu64 zmm2, [r10]
 ; 32x x0 = x0 + x1
 %line 1279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
@@ -3774,7 +3731,7 @@ align 32
 	vmovdqu64 zmm1, [r9 + 64]
 ; x2 = mem512[pc + 64]
 %line 1289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r11 + 64]
+	vmovdqu64 zmm2, [r10 + 64]
 ; 32x x0 = x0 + x1
 %line 1290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
@@ -3807,7 +3764,7 @@ align 32
 	vmovdqu64 zmm1, [r9 + 128]
 ; x2 = mem512[pc + 128]
 %line 1300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r11 + 128]
+	vmovdqu64 zmm2, [r10 + 128]
 ; 32x x0 = x0 + x1
 %line 1301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
@@ -3840,7 +3797,7 @@ align 32
 	vmovdqu64 zmm1, [r9 + 192]
 ; x2 = mem512[pc + 192]
 %line 1311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r11 + 192]
+	vmovdqu64 zmm2, [r10 + 192]
 ; 32x x0 = x0 + x1
 %line 1312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
@@ -3873,16 +3830,16 @@ align 32
 	add r9, 256
 ; pc = pc + 256
 %line 1322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	add r11, 256
+	add r10, 256
 ; qd = qd + 256
 %line 1323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	add rsi, 256
 ; i1 = i1 - 1
 %line 1324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	sub r10, 1
+	sub rax, 1
 ; =? i1 - 0
 %line 1325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	cmp r10, 0
+	cmp rax, 0
 ; goto loop15 if !=
 %line 1326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	jne .Lloop15
@@ -3894,7 +3851,7 @@ align 32
 	vmovdqu64 zmm1, [r9]
 ; x2 = mem512[pc]
 %line 1329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r11]
+	vmovdqu64 zmm2, [r10]
 ; 32x x0 = x0 + x1
 %line 1330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
@@ -3927,7 +3884,7 @@ align 32
 	vmovdqu64 zmm1, [r9 + 64]
 ; x2 = mem512[pc + 64]
 %line 1340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r11 + 64]
+	vmovdqu64 zmm2, [r10 + 64]
 ; 32x x0 = x0 + x1
 %line 1341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
@@ -3960,7 +3917,7 @@ align 32
 	vmovdqu64 zmm1, [r9 + 128]
 ; x2 = mem512[pc + 128]
 %line 1351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r11 + 128]
+	vmovdqu64 zmm2, [r10 + 128]
 ; 32x x0 = x0 + x1
 %line 1352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
@@ -3987,14 +3944,12 @@ align 32
 	vmovdqu64 [rsi + 128], zmm0
 ; pa = w + 37824
 %line 1360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov r10, rax
-	lea r8, [r10 + 37824]
+	lea r8, [r11 + 37824]
 ; pb = w + 39424
 %line 1361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	lea r9, [r10 + 39424]
+	lea r9, [r11 + 39424]
 ; i1 = 6
 %line 1362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov r11, r10
 	mov r10, 6
 align 32
 .Lloop16:
@@ -4051,8 +4006,7 @@ align 32
 	jne .Lloop16
 ; pa = w + 39424
 %line 1381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
-	mov r10, r11
-	lea r8, [r10 + 39424]
+	lea r8, [r11 + 39424]
 ; x0 = mem512[pa]
 %line 1382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8]

@@ -15,10 +15,10 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx512_mul:
 	mov [rsp + 106112], r11
 ; w = &workqhasm_kernel_core_mult3sntrup857_amd64_avx512_mul
 %line 27+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r10, [rsp + 0]
+	lea r11, [rsp + 0]
 ; pa = w + 70848
 %line 28+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r8, [r10 + 70848]
+	lea r8, [r11 + 70848]
 ; z0 = 0
 %line 29+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpxord zmm0, zmm0, zmm0
@@ -33,7 +33,7 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx512_mul:
 	vmovdqu64 [r8 + 128], zmm0
 ; pa = w + 70016
 %line 33+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r9, [r10 + 70016]
+	lea r9, [r11 + 70016]
 ; x0 = mem512[in]
 %line 34+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [rsi]
@@ -138,7 +138,7 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx512_mul:
 	mov byte [r9 + 856], r8b
 ; pa = w + 71872
 %line 68+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r8, [r10 + 71872]
+	lea r8, [r11 + 71872]
 ; z0 = 0
 %line 69+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpxord zmm0, zmm0, zmm0
@@ -153,7 +153,7 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx512_mul:
 	vmovdqu64 [r8 + 128], zmm0
 ; pa = w + 71040
 %line 73+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r8, [r10 + 71040]
+	lea r8, [r11 + 71040]
 ; x0 = mem512[k]
 %line 74+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [rdx]
@@ -261,110 +261,111 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx512_mul:
 	vmovdqu64 zmm0, [rel ONES]
 ; pa = w + 70016
 %line 109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r9, [r10 + 70016]
+	lea r10, [r11 + 70016]
+; pb = w
+%line 110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
+	mov r8, r11
 ; i1 = 8
 %line 111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r11, r10
-	mov r8, 8
-	vmovdqa64 zmm2, zmm0
+	mov r9, 8
 align 32
 .Lloop1:
 ; 32x x0 = zeroext8(mem256[pa])
 %line 113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmovzxbw zmm1, [r9]
+	vpmovzxbw zmm2, [r10]
 ; x1 = x0 & x7
 %line 114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpandd zmm0, zmm1, zmm2
+	vpandd zmm1, zmm2, zmm0
 ; 32x x0 >>= 1
 %line 115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsrlw zmm1, zmm1, 1
+	vpsrlw zmm2, zmm2, 1
 ; x0 = x0 & x1
 %line 116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpandd zmm1, zmm1, zmm0
+	vpandd zmm2, zmm2, zmm1
 ; 32x x1 = x1 - x0
 %line 117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsubw zmm0, zmm0, zmm1
+	vpsubw zmm1, zmm1, zmm2
 ; 32x x1 = x1 - x0
 %line 118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsubw zmm0, zmm0, zmm1
+	vpsubw zmm1, zmm1, zmm2
 ; mem512[pb] = x1
 %line 119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r10], zmm0
+	vmovdqu64 [r8], zmm1
 ; 32x x0 = zeroext8(mem256[pa + 32])
 %line 120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmovzxbw zmm0, [r9 + 32]
+	vpmovzxbw zmm1, [r10 + 32]
 ; x1 = x0 & x7
 %line 121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpandd zmm1, zmm0, zmm2
+	vpandd zmm2, zmm1, zmm0
 ; 32x x0 >>= 1
 %line 122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsrlw zmm0, zmm0, 1
+	vpsrlw zmm1, zmm1, 1
 ; x0 = x0 & x1
 %line 123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpandd zmm0, zmm0, zmm1
+	vpandd zmm1, zmm1, zmm2
 ; 32x x1 = x1 - x0
 %line 124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsubw zmm1, zmm1, zmm0
+	vpsubw zmm2, zmm2, zmm1
 ; 32x x1 = x1 - x0
 %line 125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsubw zmm1, zmm1, zmm0
+	vpsubw zmm2, zmm2, zmm1
 ; mem512[pb + 64] = x1
 %line 126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r10 + 64], zmm1
+	vmovdqu64 [r8 + 64], zmm2
 ; 32x x0 = zeroext8(mem256[pa + 64])
 %line 127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmovzxbw zmm0, [r9 + 64]
+	vpmovzxbw zmm1, [r10 + 64]
 ; x1 = x0 & x7
 %line 128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpandd zmm1, zmm0, zmm2
+	vpandd zmm2, zmm1, zmm0
 ; 32x x0 >>= 1
 %line 129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsrlw zmm0, zmm0, 1
+	vpsrlw zmm1, zmm1, 1
 ; x0 = x0 & x1
 %line 130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpandd zmm0, zmm0, zmm1
+	vpandd zmm1, zmm1, zmm2
 ; 32x x1 = x1 - x0
 %line 131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsubw zmm1, zmm1, zmm0
+	vpsubw zmm2, zmm2, zmm1
 ; 32x x1 = x1 - x0
 %line 132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsubw zmm1, zmm1, zmm0
+	vpsubw zmm2, zmm2, zmm1
 ; mem512[pb + 128] = x1
 %line 133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r10 + 128], zmm1
+	vmovdqu64 [r8 + 128], zmm2
 ; 32x x0 = zeroext8(mem256[pa + 96])
 %line 134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmovzxbw zmm0, [r9 + 96]
+	vpmovzxbw zmm1, [r10 + 96]
 ; x1 = x0 & x7
 %line 135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpandd zmm1, zmm0, zmm2
+	vpandd zmm2, zmm1, zmm0
 ; 32x x0 >>= 1
 %line 136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsrlw zmm0, zmm0, 1
+	vpsrlw zmm1, zmm1, 1
 ; x0 = x0 & x1
 %line 137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpandd zmm0, zmm0, zmm1
+	vpandd zmm1, zmm1, zmm2
 ; 32x x1 = x1 - x0
 %line 138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsubw zmm1, zmm1, zmm0
+	vpsubw zmm2, zmm2, zmm1
 ; 32x x1 = x1 - x0
 %line 139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsubw zmm1, zmm1, zmm0
+	vpsubw zmm2, zmm2, zmm1
 ; mem512[pb + 192] = x1
 %line 140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r10 + 192], zmm1
+	vmovdqu64 [r8 + 192], zmm2
 ; pa = pa + 128
 %line 141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r9, 128
+	add r10, 128
 ; pb = pb + 256
 %line 142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r10, 256
+	add r8, 256
 ; i1 = i1 - 1
 %line 143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	sub r8, 1
+	sub r9, 1
 ; =? i1 - 0
 %line 144+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	cmp r8, 0
+	cmp r9, 0
 ; goto loop1 if !=
 %line 145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	jne .Lloop1
@@ -373,90 +374,87 @@ align 32
 	vmovdqu64 zmm0, [rel ONES]
 ; pa = w + 71040
 %line 147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r10, r11
-	lea r8, [r10 + 71040]
+	lea r8, [r11 + 71040]
 ; pb = w + 2048
 %line 148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r9, [r10 + 2048]
+	lea r9, [r11 + 2048]
 ; i1 = 8
 %line 149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r11, r10
 	mov r10, 8
-	vmovdqa64 zmm2, zmm0
 align 32
 .Lloop2:
 ; 32x x0 = zeroext8(mem256[pa])
 %line 151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmovzxbw zmm0, [r8]
+	vpmovzxbw zmm1, [r8]
 ; x1 = x0 & x7
 %line 152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpandd zmm1, zmm0, zmm2
+	vpandd zmm2, zmm1, zmm0
 ; 32x x0 >>= 1
 %line 153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsrlw zmm0, zmm0, 1
+	vpsrlw zmm1, zmm1, 1
 ; x0 = x0 & x1
 %line 154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpandd zmm0, zmm0, zmm1
+	vpandd zmm1, zmm1, zmm2
 ; 32x x1 = x1 + x0
 %line 155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm0
+	vpaddw zmm2, zmm2, zmm1
 ; mem512[pb] = x1
 %line 156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r9], zmm1
+	vmovdqu64 [r9], zmm2
 ; 32x x0 = zeroext8(mem256[pa + 32])
 %line 157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmovzxbw zmm0, [r8 + 32]
+	vpmovzxbw zmm1, [r8 + 32]
 ; x1 = x0 & x7
 %line 158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpandd zmm1, zmm0, zmm2
+	vpandd zmm2, zmm1, zmm0
 ; 32x x0 >>= 1
 %line 159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsrlw zmm0, zmm0, 1
+	vpsrlw zmm1, zmm1, 1
 ; x0 = x0 & x1
 %line 160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpandd zmm0, zmm0, zmm1
+	vpandd zmm1, zmm1, zmm2
 ; 32x x1 = x1 + x0
 %line 161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm0
+	vpaddw zmm2, zmm2, zmm1
 ; mem512[pb + 64] = x1
 %line 162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r9 + 64], zmm1
+	vmovdqu64 [r9 + 64], zmm2
 ; 32x x0 = zeroext8(mem256[pa + 64])
 %line 163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmovzxbw zmm0, [r8 + 64]
+	vpmovzxbw zmm1, [r8 + 64]
 ; x1 = x0 & x7
 %line 164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpandd zmm1, zmm0, zmm2
+	vpandd zmm2, zmm1, zmm0
 ; 32x x0 >>= 1
 %line 165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsrlw zmm0, zmm0, 1
+	vpsrlw zmm1, zmm1, 1
 ; x0 = x0 & x1
 %line 166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpandd zmm0, zmm0, zmm1
+	vpandd zmm1, zmm1, zmm2
 ; 32x x1 = x1 + x0
 %line 167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm0
+	vpaddw zmm2, zmm2, zmm1
 ; mem512[pb + 128] = x1
 %line 168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r9 + 128], zmm1
+	vmovdqu64 [r9 + 128], zmm2
 ; 32x x0 = zeroext8(mem256[pa + 96])
 %line 169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmovzxbw zmm0, [r8 + 96]
+	vpmovzxbw zmm1, [r8 + 96]
 ; x1 = x0 & x7
 %line 170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpandd zmm1, zmm0, zmm2
+	vpandd zmm2, zmm1, zmm0
 ; 32x x0 >>= 1
 %line 171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsrlw zmm0, zmm0, 1
+	vpsrlw zmm1, zmm1, 1
 ; x0 = x0 & x1
 %line 172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpandd zmm0, zmm0, zmm1
+	vpandd zmm1, zmm1, zmm2
 ; 32x x1 = x1 + x0
 %line 173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm1, zmm1, zmm0
+	vpaddw zmm2, zmm2, zmm1
 ; mem512[pb + 192] = x1
 %line 174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r9 + 192], zmm1
+	vmovdqu64 [r9 + 192], zmm2
 ; pa = pa + 128
 %line 175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r8, 128
@@ -474,127 +472,120 @@ align 32
 	jne .Lloop2
 ; pa = w
 %line 180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r10, r11
+	mov r8, r11
 ; pb = w + 25088
 %line 181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r9, [r10 + 25088]
-; qa = pa
-%line 182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov rsi, r10
+	lea r10, [r11 + 25088]
 ; qb = pa + 1024
 %line 183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r8, [r10 + 1024]
+	lea r9, [r8 + 1024]
 ; i1 = 4
 %line 185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r11, 4
+	mov rsi, 4
 align 32
 .Lloop3:
 ; x0 = mem512[qa]
 %line 187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r10]
+	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[qb]
 %line 188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8]
+	vmovdqu64 zmm1, [r9]
 ; mem512[qc] = x0
 %line 189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r9], zmm0
+	vmovdqu64 [r10], zmm0
 ; mem512[qc + 2048] = x1
 %line 190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r9 + 2048], zmm1
+	vmovdqu64 [r10 + 2048], zmm1
 ; 32x x0 = x0 + x1
 %line 191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 1024] = x0
 %line 192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r9 + 1024], zmm0
+	vmovdqu64 [r10 + 1024], zmm0
 ; x0 = mem512[qa + 64]
 %line 193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r10 + 64]
+	vmovdqu64 zmm0, [r8 + 64]
 ; x1 = mem512[qb + 64]
 %line 194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8 + 64]
+	vmovdqu64 zmm1, [r9 + 64]
 ; mem512[qc + 64] = x0
 %line 195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r9 + 64], zmm0
+	vmovdqu64 [r10 + 64], zmm0
 ; mem512[qc + 2112] = x1
 %line 196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r9 + 2112], zmm1
+	vmovdqu64 [r10 + 2112], zmm1
 ; 32x x0 = x0 + x1
 %line 197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 1088] = x0
 %line 198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r9 + 1088], zmm0
+	vmovdqu64 [r10 + 1088], zmm0
 ; x0 = mem512[qa + 128]
 %line 199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r10 + 128]
+	vmovdqu64 zmm0, [r8 + 128]
 ; x1 = mem512[qb + 128]
 %line 200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8 + 128]
+	vmovdqu64 zmm1, [r9 + 128]
 ; mem512[qc + 128] = x0
 %line 201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r9 + 128], zmm0
+	vmovdqu64 [r10 + 128], zmm0
 ; mem512[qc + 2176] = x1
 %line 202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r9 + 2176], zmm1
+	vmovdqu64 [r10 + 2176], zmm1
 ; 32x x0 = x0 + x1
 %line 203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 1152] = x0
 %line 204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r9 + 1152], zmm0
+	vmovdqu64 [r10 + 1152], zmm0
 ; x0 = mem512[qa + 192]
 %line 205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r10 + 192]
+	vmovdqu64 zmm0, [r8 + 192]
 ; x1 = mem512[qb + 192]
 %line 206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8 + 192]
+	vmovdqu64 zmm1, [r9 + 192]
 ; mem512[qc + 192] = x0
 %line 207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r9 + 192], zmm0
+	vmovdqu64 [r10 + 192], zmm0
 ; mem512[qc + 2240] = x1
 %line 208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r9 + 2240], zmm1
+	vmovdqu64 [r10 + 2240], zmm1
 ; 32x x0 = x0 + x1
 %line 209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 1216] = x0
 %line 210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r9 + 1216], zmm0
+	vmovdqu64 [r10 + 1216], zmm0
 ; qa = qa + 256
 %line 211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r10, 256
+	add r8, 256
 ; qb = qb + 256
 %line 212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r8, 256
+	add r9, 256
 ; qc = qc + 256
 %line 213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r9, 256
+	add r10, 256
 ; i1 = i1 - 1
 %line 214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	sub r11, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	cmp r11, 0
+	cmp rsi, 0
 ; goto loop3 if !=
 %line 216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	jne .Lloop3
 ; pa = w + 2048
 %line 217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r10, rsi
-	lea r8, [r10 + 2048]
+	lea r8, [r11 + 2048]
 ; pb = w + 42368
 %line 218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r11, [r10 + 42368]
-; qa = pa
-%line 219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov rsi, r10
+	lea r10, [r11 + 42368]
 ; qb = pa + 1024
 %line 220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	lea r9, [r8 + 1024]
 ; i1 = 4
 %line 222+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r10, 4
+	mov rsi, 4
 align 32
 .Lloop4:
 ; x0 = mem512[qa]
@@ -605,16 +596,16 @@ align 32
 	vmovdqu64 zmm1, [r9]
 ; mem512[qc] = x0
 %line 226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11], zmm0
+	vmovdqu64 [r10], zmm0
 ; mem512[qc + 2048] = x1
 %line 227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 2048], zmm1
+	vmovdqu64 [r10 + 2048], zmm1
 ; 32x x0 = x0 + x1
 %line 228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 1024] = x0
 %line 229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 1024], zmm0
+	vmovdqu64 [r10 + 1024], zmm0
 ; x0 = mem512[qa + 64]
 %line 230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 64]
@@ -623,16 +614,16 @@ align 32
 	vmovdqu64 zmm1, [r9 + 64]
 ; mem512[qc + 64] = x0
 %line 232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 64], zmm0
+	vmovdqu64 [r10 + 64], zmm0
 ; mem512[qc + 2112] = x1
 %line 233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 2112], zmm1
+	vmovdqu64 [r10 + 2112], zmm1
 ; 32x x0 = x0 + x1
 %line 234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 1088] = x0
 %line 235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 1088], zmm0
+	vmovdqu64 [r10 + 1088], zmm0
 ; x0 = mem512[qa + 128]
 %line 236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 128]
@@ -641,16 +632,16 @@ align 32
 	vmovdqu64 zmm1, [r9 + 128]
 ; mem512[qc + 128] = x0
 %line 238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 128], zmm0
+	vmovdqu64 [r10 + 128], zmm0
 ; mem512[qc + 2176] = x1
 %line 239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 2176], zmm1
+	vmovdqu64 [r10 + 2176], zmm1
 ; 32x x0 = x0 + x1
 %line 240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 1152] = x0
 %line 241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 1152], zmm0
+	vmovdqu64 [r10 + 1152], zmm0
 ; x0 = mem512[qa + 192]
 %line 242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 192]
@@ -659,16 +650,16 @@ align 32
 	vmovdqu64 zmm1, [r9 + 192]
 ; mem512[qc + 192] = x0
 %line 244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 192], zmm0
+	vmovdqu64 [r10 + 192], zmm0
 ; mem512[qc + 2240] = x1
 %line 245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 2240], zmm1
+	vmovdqu64 [r10 + 2240], zmm1
 ; 32x x0 = x0 + x1
 %line 246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 1216] = x0
 %line 247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 1216], zmm0
+	vmovdqu64 [r10 + 1216], zmm0
 ; qa = qa + 256
 %line 248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r8, 256
@@ -677,23 +668,22 @@ align 32
 	add r9, 256
 ; qc = qc + 256
 %line 250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r11, 256
+	add r10, 256
 ; i1 = i1 - 1
 %line 251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	sub r10, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	cmp r10, 0
+	cmp rsi, 0
 ; goto loop4 if !=
 %line 253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	jne .Lloop4
 ; pa = w + 25088
 %line 254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r10, rsi
-	lea r9, [r10 + 25088]
+	lea r9, [r11 + 25088]
 ; pb = w + 4096
 %line 255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r11, [r10 + 4096]
+	lea r10, [r11 + 4096]
 ; i0 = 3
 %line 256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	mov r8, 3
@@ -701,634 +691,609 @@ align 32
 .Lloop5:
 ; qa = pa
 %line 258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov rax, r8
-	mov rsi, r10
+	mov rsi, r9
 ; qb = pa + 512
 %line 259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r8, [r9 + 512]
+	lea rax, [r9 + 512]
 ; qc = pb
 %line 260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov rcx, r9
+	mov rcx, r10
 ; i1 = 2
 %line 261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov rdx, r11
-	mov r10, 2
+	mov rdx, 2
 align 32
 .Lloop6:
 ; x0 = mem512[qa]
 %line 263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9]
+	vmovdqu64 zmm0, [rsi]
 ; x1 = mem512[qb]
 %line 264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8]
+	vmovdqu64 zmm1, [rax]
 ; mem512[qc] = x0
 %line 265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11], zmm0
+	vmovdqu64 [rcx], zmm0
 ; mem512[qc + 1024] = x1
 %line 266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 1024], zmm1
+	vmovdqu64 [rcx + 1024], zmm1
 ; 32x x0 = x0 + x1
 %line 267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 512] = x0
 %line 268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 512], zmm0
+	vmovdqu64 [rcx + 512], zmm0
 ; x0 = mem512[qa + 64]
 %line 269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 64]
+	vmovdqu64 zmm0, [rsi + 64]
 ; x1 = mem512[qb + 64]
 %line 270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8 + 64]
+	vmovdqu64 zmm1, [rax + 64]
 ; mem512[qc + 64] = x0
 %line 271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 64], zmm0
+	vmovdqu64 [rcx + 64], zmm0
 ; mem512[qc + 1088] = x1
 %line 272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 1088], zmm1
+	vmovdqu64 [rcx + 1088], zmm1
 ; 32x x0 = x0 + x1
 %line 273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 576] = x0
 %line 274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 576], zmm0
+	vmovdqu64 [rcx + 576], zmm0
 ; x0 = mem512[qa + 128]
 %line 275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 128]
+	vmovdqu64 zmm0, [rsi + 128]
 ; x1 = mem512[qb + 128]
 %line 276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8 + 128]
+	vmovdqu64 zmm1, [rax + 128]
 ; mem512[qc + 128] = x0
 %line 277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 128], zmm0
+	vmovdqu64 [rcx + 128], zmm0
 ; mem512[qc + 1152] = x1
 %line 278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 1152], zmm1
+	vmovdqu64 [rcx + 1152], zmm1
 ; 32x x0 = x0 + x1
 %line 279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 640] = x0
 %line 280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 640], zmm0
+	vmovdqu64 [rcx + 640], zmm0
 ; x0 = mem512[qa + 192]
 %line 281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 192]
+	vmovdqu64 zmm0, [rsi + 192]
 ; x1 = mem512[qb + 192]
 %line 282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8 + 192]
+	vmovdqu64 zmm1, [rax + 192]
 ; mem512[qc + 192] = x0
 %line 283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 192], zmm0
+	vmovdqu64 [rcx + 192], zmm0
 ; mem512[qc + 1216] = x1
 %line 284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 1216], zmm1
+	vmovdqu64 [rcx + 1216], zmm1
 ; 32x x0 = x0 + x1
 %line 285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 704] = x0
 %line 286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 704], zmm0
+	vmovdqu64 [rcx + 704], zmm0
 ; qa = qa + 256
 %line 287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r9, 256
+	add rsi, 256
 ; qb = qb + 256
 %line 288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r8, 256
+	add rax, 256
 ; qc = qc + 256
 %line 289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r11, 256
+	add rcx, 256
 ; i1 = i1 - 1
 %line 290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop6 if !=
 %line 292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	jne .Lloop6
 ; pa = pa + 1024
 %line 293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r9, rcx
 	add r9, 1024
 ; pb = pb + 1536
 %line 294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r11, rdx
-	add r11, 1536
+	add r10, 1536
 ; i0 = i0 - 1
 %line 295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r8, rax
 	sub r8, 1
 ; =? i0 - 0
 %line 296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	cmp r8, 0
 ; goto loop5 if !=
 %line 297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r10, rsi
 	jne .Lloop5
 ; pa = w + 42368
 %line 298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r9, [r10 + 42368]
+	lea r8, [r11 + 42368]
 ; pb = w + 32000
 %line 299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r11, [r10 + 32000]
+	lea r9, [r11 + 32000]
 ; i0 = 3
 %line 300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r8, 3
+	mov r10, 3
 align 32
 .Lloop7:
 ; qa = pa
 %line 302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov rdx, r8
-	mov rsi, r10
+	mov rsi, r8
 ; qb = pa + 512
 %line 303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r8, [r9 + 512]
+	lea rax, [r8 + 512]
 ; qc = pb
 %line 304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 2
 %line 305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov rcx, r11
-	mov r10, 2
+	mov rdx, 2
 align 32
 .Lloop8:
 ; x0 = mem512[qa]
 %line 307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9]
+	vmovdqu64 zmm0, [rsi]
 ; x1 = mem512[qb]
 %line 308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8]
+	vmovdqu64 zmm1, [rax]
 ; mem512[qc] = x0
 %line 309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11], zmm0
+	vmovdqu64 [rcx], zmm0
 ; mem512[qc + 1024] = x1
 %line 310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 1024], zmm1
+	vmovdqu64 [rcx + 1024], zmm1
 ; 32x x0 = x0 + x1
 %line 311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 512] = x0
 %line 312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 512], zmm0
+	vmovdqu64 [rcx + 512], zmm0
 ; x0 = mem512[qa + 64]
 %line 313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 64]
+	vmovdqu64 zmm0, [rsi + 64]
 ; x1 = mem512[qb + 64]
 %line 314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8 + 64]
+	vmovdqu64 zmm1, [rax + 64]
 ; mem512[qc + 64] = x0
 %line 315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 64], zmm0
+	vmovdqu64 [rcx + 64], zmm0
 ; mem512[qc + 1088] = x1
 %line 316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 1088], zmm1
+	vmovdqu64 [rcx + 1088], zmm1
 ; 32x x0 = x0 + x1
 %line 317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 576] = x0
 %line 318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 576], zmm0
+	vmovdqu64 [rcx + 576], zmm0
 ; x0 = mem512[qa + 128]
 %line 319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 128]
+	vmovdqu64 zmm0, [rsi + 128]
 ; x1 = mem512[qb + 128]
 %line 320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8 + 128]
+	vmovdqu64 zmm1, [rax + 128]
 ; mem512[qc + 128] = x0
 %line 321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 128], zmm0
+	vmovdqu64 [rcx + 128], zmm0
 ; mem512[qc + 1152] = x1
 %line 322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 1152], zmm1
+	vmovdqu64 [rcx + 1152], zmm1
 ; 32x x0 = x0 + x1
 %line 323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 640] = x0
 %line 324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 640], zmm0
+	vmovdqu64 [rcx + 640], zmm0
 ; x0 = mem512[qa + 192]
 %line 325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 192]
+	vmovdqu64 zmm0, [rsi + 192]
 ; x1 = mem512[qb + 192]
 %line 326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8 + 192]
+	vmovdqu64 zmm1, [rax + 192]
 ; mem512[qc + 192] = x0
 %line 327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 192], zmm0
+	vmovdqu64 [rcx + 192], zmm0
 ; mem512[qc + 1216] = x1
 %line 328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 1216], zmm1
+	vmovdqu64 [rcx + 1216], zmm1
 ; 32x x0 = x0 + x1
 %line 329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 704] = x0
 %line 330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 704], zmm0
+	vmovdqu64 [rcx + 704], zmm0
 ; qa = qa + 256
 %line 331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r9, 256
+	add rsi, 256
 ; qb = qb + 256
 %line 332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r8, 256
+	add rax, 256
 ; qc = qc + 256
 %line 333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r11, 256
+	add rcx, 256
 ; i1 = i1 - 1
 %line 334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop8 if !=
 %line 336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	jne .Lloop8
 ; pa = pa + 1024
 %line 337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r9, rax
-	add r9, 1024
+	add r8, 1024
 ; pb = pb + 1536
 %line 338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r11, rcx
-	add r11, 1536
+	add r9, 1536
 ; i0 = i0 - 1
 %line 339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop7 if !=
 %line 341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r10, rsi
 	jne .Lloop7
 ; pa = w + 4096
 %line 342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r8, [r10 + 4096]
+	lea r9, [r11 + 4096]
 ; pb = w + 25088
 %line 343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r9, [r10 + 25088]
+	lea rsi, [r11 + 25088]
 ; i0 = 9
 %line 344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov rsi, r10
-	mov r10, 9
-	mov r11, r9
+	mov r8, 9
 align 32
 .Lloop9:
 ; qb = pa + 256
 %line 347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r9, [r8 + 256]
+	lea r10, [r9 + 256]
 ; x0 = mem512[qa]
 %line 349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8]
+	vmovdqu64 zmm0, [r9]
 ; x1 = mem512[qb]
 %line 350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9]
+	vmovdqu64 zmm1, [r10]
 ; mem512[qc] = x0
 %line 351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11], zmm0
+	vmovdqu64 [rsi], zmm0
 ; mem512[qc + 512] = x1
 %line 352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 512], zmm1
+	vmovdqu64 [rsi + 512], zmm1
 ; 32x x0 = x0 + x1
 %line 353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 256] = x0
 %line 354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 256], zmm0
+	vmovdqu64 [rsi + 256], zmm0
 ; x0 = mem512[qa + 64]
 %line 355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 64]
+	vmovdqu64 zmm0, [r9 + 64]
 ; x1 = mem512[qb + 64]
 %line 356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 64]
+	vmovdqu64 zmm1, [r10 + 64]
 ; mem512[qc + 64] = x0
 %line 357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 64], zmm0
+	vmovdqu64 [rsi + 64], zmm0
 ; mem512[qc + 576] = x1
 %line 358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 576], zmm1
+	vmovdqu64 [rsi + 576], zmm1
 ; 32x x0 = x0 + x1
 %line 359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 320] = x0
 %line 360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 320], zmm0
+	vmovdqu64 [rsi + 320], zmm0
 ; x0 = mem512[qa + 128]
 %line 361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 128]
+	vmovdqu64 zmm0, [r9 + 128]
 ; x1 = mem512[qb + 128]
 %line 362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 128]
+	vmovdqu64 zmm1, [r10 + 128]
 ; mem512[qc + 128] = x0
 %line 363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 128], zmm0
+	vmovdqu64 [rsi + 128], zmm0
 ; mem512[qc + 640] = x1
 %line 364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 640], zmm1
+	vmovdqu64 [rsi + 640], zmm1
 ; 32x x0 = x0 + x1
 %line 365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 384] = x0
 %line 366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 384], zmm0
+	vmovdqu64 [rsi + 384], zmm0
 ; x0 = mem512[qa + 192]
 %line 367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 192]
+	vmovdqu64 zmm0, [r9 + 192]
 ; x1 = mem512[qb + 192]
 %line 368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 192]
+	vmovdqu64 zmm1, [r10 + 192]
 ; mem512[qc + 192] = x0
 %line 369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 192], zmm0
+	vmovdqu64 [rsi + 192], zmm0
 ; mem512[qc + 704] = x1
 %line 370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 704], zmm1
+	vmovdqu64 [rsi + 704], zmm1
 ; 32x x0 = x0 + x1
 %line 371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 448] = x0
 %line 372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 448], zmm0
+	vmovdqu64 [rsi + 448], zmm0
 ; pa = pa + 512
 %line 373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r8, 512
+	add r9, 512
 ; pb = pb + 768
 %line 374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r11, 768
+	add rsi, 768
 ; i0 = i0 - 1
 %line 375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop9 if !=
 %line 377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	jne .Lloop9
 ; pa = w + 32000
 %line 378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r10, rsi
-	lea r8, [r10 + 32000]
+	lea r9, [r11 + 32000]
 ; pb = w + 42368
 %line 379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r9, [r10 + 42368]
+	lea rsi, [r11 + 42368]
 ; i0 = 9
 %line 380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov rsi, r10
-	mov r10, 9
-	mov r11, r9
+	mov r8, 9
 align 32
 .Lloop10:
 ; qb = pa + 256
 %line 383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r9, [r8 + 256]
+	lea r10, [r9 + 256]
 ; x0 = mem512[qa]
 %line 385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8]
+	vmovdqu64 zmm0, [r9]
 ; x1 = mem512[qb]
 %line 386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9]
+	vmovdqu64 zmm1, [r10]
 ; mem512[qc] = x0
 %line 387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11], zmm0
+	vmovdqu64 [rsi], zmm0
 ; mem512[qc + 512] = x1
 %line 388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 512], zmm1
+	vmovdqu64 [rsi + 512], zmm1
 ; 32x x0 = x0 + x1
 %line 389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 256] = x0
 %line 390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 256], zmm0
+	vmovdqu64 [rsi + 256], zmm0
 ; x0 = mem512[qa + 64]
 %line 391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 64]
+	vmovdqu64 zmm0, [r9 + 64]
 ; x1 = mem512[qb + 64]
 %line 392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 64]
+	vmovdqu64 zmm1, [r10 + 64]
 ; mem512[qc + 64] = x0
 %line 393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 64], zmm0
+	vmovdqu64 [rsi + 64], zmm0
 ; mem512[qc + 576] = x1
 %line 394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 576], zmm1
+	vmovdqu64 [rsi + 576], zmm1
 ; 32x x0 = x0 + x1
 %line 395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 320] = x0
 %line 396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 320], zmm0
+	vmovdqu64 [rsi + 320], zmm0
 ; x0 = mem512[qa + 128]
 %line 397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 128]
+	vmovdqu64 zmm0, [r9 + 128]
 ; x1 = mem512[qb + 128]
 %line 398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 128]
+	vmovdqu64 zmm1, [r10 + 128]
 ; mem512[qc + 128] = x0
 %line 399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 128], zmm0
+	vmovdqu64 [rsi + 128], zmm0
 ; mem512[qc + 640] = x1
 %line 400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 640], zmm1
+	vmovdqu64 [rsi + 640], zmm1
 ; 32x x0 = x0 + x1
 %line 401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 384] = x0
 %line 402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 384], zmm0
+	vmovdqu64 [rsi + 384], zmm0
 ; x0 = mem512[qa + 192]
 %line 403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 192]
+	vmovdqu64 zmm0, [r9 + 192]
 ; x1 = mem512[qb + 192]
 %line 404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 192]
+	vmovdqu64 zmm1, [r10 + 192]
 ; mem512[qc + 192] = x0
 %line 405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 192], zmm0
+	vmovdqu64 [rsi + 192], zmm0
 ; mem512[qc + 704] = x1
 %line 406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 704], zmm1
+	vmovdqu64 [rsi + 704], zmm1
 ; 32x x0 = x0 + x1
 %line 407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 448] = x0
 %line 408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 448], zmm0
+	vmovdqu64 [rsi + 448], zmm0
 ; pa = pa + 512
 %line 409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r8, 512
+	add r9, 512
 ; pb = pb + 768
 %line 410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r11, 768
+	add rsi, 768
 ; i0 = i0 - 1
 %line 411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop10 if !=
 %line 413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	jne .Lloop10
 ; pa = w + 25088
 %line 414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r10, rsi
-	lea r8, [r10 + 25088]
+	lea r9, [r11 + 25088]
 ; pb = w + 4096
 %line 415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r9, [r10 + 4096]
+	lea rsi, [r11 + 4096]
 ; z0 = 0
 %line 416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov rsi, r10
 	vpxord zmm0, zmm0, zmm0
 ; i0 = 27
 %line 417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r10, 27
-	mov r11, r9
-	vmovdqa64 zmm2, zmm0
+	mov r8, 27
 align 32
 .Lloop11:
 ; qb = pa + 128
 %line 420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r9, [r8 + 128]
+	lea r10, [r9 + 128]
 ; x0 = mem512[qa]
 %line 422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8]
+	vmovdqu64 zmm1, [r9]
 ; x1 = mem512[qb]
 %line 423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9]
+	vmovdqu64 zmm2, [r10]
 ; mem512[qc + 128] = x0
 %line 424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 128], zmm0
+	vmovdqu64 [rsi + 128], zmm1
 ; mem512[qc + 640] = x1
 %line 425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 640], zmm1
+	vmovdqu64 [rsi + 640], zmm2
 ; 32x x0 = x0 + x1
 %line 426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm1
+	vpaddw zmm1, zmm1, zmm2
 ; mem512[qc + 384] = x0
 %line 427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 384], zmm0
+	vmovdqu64 [rsi + 384], zmm1
 ; mem512[qc] = z0
 %line 428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11], zmm2
+	vmovdqu64 [rsi], zmm0
 ; mem512[qc + 256] = z0
 %line 429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 256], zmm2
+	vmovdqu64 [rsi + 256], zmm0
 ; mem512[qc + 512] = z0
 %line 430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 512], zmm2
+	vmovdqu64 [rsi + 512], zmm0
 ; x0 = mem512[qa + 64]
 %line 431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 64]
+	vmovdqu64 zmm1, [r9 + 64]
 ; x1 = mem512[qb + 64]
 %line 432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 64]
+	vmovdqu64 zmm2, [r10 + 64]
 ; mem512[qc + 192] = x0
 %line 433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 192], zmm0
+	vmovdqu64 [rsi + 192], zmm1
 ; mem512[qc + 704] = x1
 %line 434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 704], zmm1
+	vmovdqu64 [rsi + 704], zmm2
 ; 32x x0 = x0 + x1
 %line 435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm1
+	vpaddw zmm1, zmm1, zmm2
 ; mem512[qc + 448] = x0
 %line 436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 448], zmm0
+	vmovdqu64 [rsi + 448], zmm1
 ; mem512[qc + 64] = z0
 %line 437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 64], zmm2
+	vmovdqu64 [rsi + 64], zmm0
 ; mem512[qc + 320] = z0
 %line 438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 320], zmm2
+	vmovdqu64 [rsi + 320], zmm0
 ; mem512[qc + 576] = z0
 %line 439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 576], zmm2
+	vmovdqu64 [rsi + 576], zmm0
 ; pa = pa + 256
 %line 440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r8, 256
+	add r9, 256
 ; pb = pb + 768
 %line 441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r11, 768
+	add rsi, 768
 ; i0 = i0 - 1
 %line 442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop11 if !=
 %line 444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	jne .Lloop11
 ; pa = w + 42368
 %line 445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r10, rsi
-	lea r8, [r10 + 42368]
+	lea r9, [r11 + 42368]
 ; pb = w + 32000
 %line 446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r9, [r10 + 32000]
+	lea rsi, [r11 + 32000]
 ; i0 = 27
 %line 447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov rsi, r10
-	mov r10, 27
-	mov r11, r9
+	mov r8, 27
 align 32
 .Lloop12:
 ; qb = pa + 128
 %line 450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r9, [r8 + 128]
+	lea r10, [r9 + 128]
 ; x0 = mem512[qa]
 %line 452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8]
+	vmovdqu64 zmm0, [r9]
 ; x1 = mem512[qb]
 %line 453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9]
+	vmovdqu64 zmm1, [r10]
 ; mem512[qc] = x0
 %line 454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11], zmm0
+	vmovdqu64 [rsi], zmm0
 ; mem512[qc + 256] = x1
 %line 455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 256], zmm1
+	vmovdqu64 [rsi + 256], zmm1
 ; 32x x0 = x0 + x1
 %line 456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 128] = x0
 %line 457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 128], zmm0
+	vmovdqu64 [rsi + 128], zmm0
 ; x0 = mem512[qa + 64]
 %line 458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 64]
+	vmovdqu64 zmm0, [r9 + 64]
 ; x1 = mem512[qb + 64]
 %line 459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 64]
+	vmovdqu64 zmm1, [r10 + 64]
 ; mem512[qc + 64] = x0
 %line 460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 64], zmm0
+	vmovdqu64 [rsi + 64], zmm0
 ; mem512[qc + 320] = x1
 %line 461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 320], zmm1
+	vmovdqu64 [rsi + 320], zmm1
 ; 32x x0 = x0 + x1
 %line 462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 192] = x0
 %line 463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 192], zmm0
+	vmovdqu64 [rsi + 192], zmm0
 ; pa = pa + 256
 %line 464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r8, 256
+	add r9, 256
 ; pb = pb + 384
 %line 465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r11, 384
+	add rsi, 384
 ; i0 = i0 - 1
 %line 466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop12 if !=
 %line 468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	jne .Lloop12
 ; pa = w + 24832
 %line 469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r10, rsi
-	lea r8, [r10 + 24832]
+	lea r8, [r11 + 24832]
 ; z0 = 0
 %line 470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpxord zmm0, zmm0, zmm0
@@ -1340,120 +1305,117 @@ align 32
 	vmovdqu64 [r8 + 64], zmm0
 ; pa = w + 4096
 %line 473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r9, [r10 + 4096]
+	lea r9, [r11 + 4096]
 ; pb = w + 4094
 %line 474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r11, [r10 + 4094]
+	lea r10, [r11 + 4094]
 ; pc = w + 74880
 %line 475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r8, [r10 + 74880]
+	lea r8, [r11 + 74880]
 ; x7 = mem512[LO8]
 %line 476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov rsi, r10
 	vmovdqu64 zmm0, [rel LO8]
 ; i1 = 81
 %line 477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r10, 81
-	vmovdqa64 zmm2, zmm0
+	mov rsi, 81
 align 32
 .Lloop13:
 ; x0 = mem512[pa]
 %line 479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9]
+	vmovdqu64 zmm1, [r9]
 ; x1 = mem512[pb]
 %line 480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r11]
+	vmovdqu64 zmm2, [r10]
 ; x0 = x0 & x7
 %line 481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpandd zmm0, zmm0, zmm2
+	vpandd zmm1, zmm1, zmm0
 ; 32x x1 = x1 << 8
 %line 482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsllw zmm1, zmm1, 8
+	vpsllw zmm2, zmm2, 8
 ; 32x x0 = x0 + x1
 %line 483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm1
+	vpaddw zmm1, zmm1, zmm2
 ; mem512[pc] = x0
 %line 484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r8], zmm0
+	vmovdqu64 [r8], zmm1
 ; x0 = mem512[pa + 64]
 %line 485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 64]
+	vmovdqu64 zmm1, [r9 + 64]
 ; x1 = mem512[pb + 64]
 %line 486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r11 + 64]
+	vmovdqu64 zmm2, [r10 + 64]
 ; x0 = x0 & x7
 %line 487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpandd zmm0, zmm0, zmm2
+	vpandd zmm1, zmm1, zmm0
 ; 32x x1 = x1 << 8
 %line 488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsllw zmm1, zmm1, 8
+	vpsllw zmm2, zmm2, 8
 ; 32x x0 = x0 + x1
 %line 489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm1
+	vpaddw zmm1, zmm1, zmm2
 ; mem512[pc + 64] = x0
 %line 490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r8 + 64], zmm0
+	vmovdqu64 [r8 + 64], zmm1
 ; x0 = mem512[pa + 128]
 %line 491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 128]
+	vmovdqu64 zmm1, [r9 + 128]
 ; x1 = mem512[pb + 128]
 %line 492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r11 + 128]
+	vmovdqu64 zmm2, [r10 + 128]
 ; x0 = x0 & x7
 %line 493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpandd zmm0, zmm0, zmm2
+	vpandd zmm1, zmm1, zmm0
 ; 32x x1 = x1 << 8
 %line 494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsllw zmm1, zmm1, 8
+	vpsllw zmm2, zmm2, 8
 ; 32x x0 = x0 + x1
 %line 495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm1
+	vpaddw zmm1, zmm1, zmm2
 ; mem512[pc + 128] = x0
 %line 496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r8 + 128], zmm0
+	vmovdqu64 [r8 + 128], zmm1
 ; x0 = mem512[pa + 192]
 %line 497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 192]
+	vmovdqu64 zmm1, [r9 + 192]
 ; x1 = mem512[pb + 192]
 %line 498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r11 + 192]
+	vmovdqu64 zmm2, [r10 + 192]
 ; x0 = x0 & x7
 %line 499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpandd zmm0, zmm0, zmm2
+	vpandd zmm1, zmm1, zmm0
 ; 32x x1 = x1 << 8
 %line 500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsllw zmm1, zmm1, 8
+	vpsllw zmm2, zmm2, 8
 ; 32x x0 = x0 + x1
 %line 501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm1
+	vpaddw zmm1, zmm1, zmm2
 ; mem512[pc + 192] = x0
 %line 502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r8 + 192], zmm0
+	vmovdqu64 [r8 + 192], zmm1
 ; pa = pa + 256
 %line 503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r9, 256
 ; pb = pb + 256
 %line 504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r11, 256
+	add r10, 256
 ; pc = pc + 256
 %line 505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r8, 256
 ; i1 = i1 - 1
 %line 506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	sub r10, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	cmp r10, 0
+	cmp rsi, 0
 ; goto loop13 if !=
 %line 508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	jne .Lloop13
 ; x0 = mem512[pa]
 %line 509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqa64 zmm0, zmm2
 	vmovdqu64 zmm1, [r9]
 ; x1 = mem512[pb]
 %line 510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r11]
+	vmovdqu64 zmm2, [r10]
 ; x0 = x0 & x7
 %line 511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpandd zmm1, zmm1, zmm0
@@ -1471,7 +1433,7 @@ align 32
 	vmovdqu64 zmm1, [r9 + 64]
 ; x1 = mem512[pb + 64]
 %line 516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r11 + 64]
+	vmovdqu64 zmm2, [r10 + 64]
 ; x0 = x0 & x7
 %line 517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpandd zmm1, zmm1, zmm0
@@ -1486,18 +1448,16 @@ align 32
 	vmovdqu64 [r8 + 64], zmm1
 ; pa = w + 32000
 %line 521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r10, rsi
-	lea r8, [r10 + 32000]
+	lea r8, [r11 + 32000]
 ; pb = w + 32002
 %line 522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r9, [r10 + 32002]
+	lea r9, [r11 + 32002]
 ; pc = w + 95744
 %line 523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r11, [r10 + 95744]
+	lea r10, [r11 + 95744]
 ; i1 = 40
 %line 524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov rsi, r10
-	mov r10, 40
+	mov rsi, 40
 align 32
 .Lloop14:
 ; x0 = mem512[pa]
@@ -1514,7 +1474,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[pc] = x0
 %line 530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11], zmm0
+	vmovdqu64 [r10], zmm0
 ; x0 = mem512[pa + 64]
 %line 531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 64]
@@ -1529,7 +1489,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[pc + 64] = x0
 %line 535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 64], zmm0
+	vmovdqu64 [r10 + 64], zmm0
 ; x0 = mem512[pa + 128]
 %line 536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 128]
@@ -1544,7 +1504,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[pc + 128] = x0
 %line 540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 128], zmm0
+	vmovdqu64 [r10 + 128], zmm0
 ; x0 = mem512[pa + 192]
 %line 541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 192]
@@ -1559,7 +1519,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[pc + 192] = x0
 %line 545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 192], zmm0
+	vmovdqu64 [r10 + 192], zmm0
 ; pa = pa + 256
 %line 546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r8, 256
@@ -1568,13 +1528,13 @@ align 32
 	add r9, 256
 ; pc = pc + 256
 %line 548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r11, 256
+	add r10, 256
 ; i1 = i1 - 1
 %line 549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	sub r10, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	cmp r10, 0
+	cmp rsi, 0
 ; goto loop14 if !=
 %line 551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	jne .Lloop14
@@ -1592,7 +1552,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[pc] = x0
 %line 556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11], zmm0
+	vmovdqu64 [r10], zmm0
 ; x0 = mem512[pa + 64]
 %line 557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 64]
@@ -1607,21 +1567,19 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[pc + 64] = x0
 %line 561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 64], zmm0
+	vmovdqu64 [r10 + 64], zmm0
 ; pa = w + 74880
 %line 562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r10, rsi
-	lea r8, [r10 + 74880]
+	lea r8, [r11 + 74880]
 ; pb = w + 95744
 %line 563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r9, [r10 + 95744]
+	lea r9, [r11 + 95744]
 ; pc = w + 49280
 %line 564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r11, [r10 + 49280]
+	lea r10, [r11 + 49280]
 ; i0 = 81
 %line 565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov rsi, r10
-	mov r10, 81
+	mov rsi, 81
 align 32
 .Lloop15:
 ; 32x x0 = mem16[pb]
@@ -2430,16 +2388,16 @@ align 32
 	vpaddw zmm1, zmm1, zmm4
 ; mem512[pc] = a0
 %line 835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11], zmm0
+	vmovdqu64 [r10], zmm0
 ; mem512[pc + 64] = a1
 %line 836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 64], zmm2
+	vmovdqu64 [r10 + 64], zmm2
 ; mem512[pc + 128] = a2
 %line 837+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 128], zmm3
+	vmovdqu64 [r10 + 128], zmm3
 ; mem512[pc + 192] = a3
 %line 838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 192], zmm1
+	vmovdqu64 [r10 + 192], zmm1
 ; pa = pa + 256
 %line 839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r8, 256
@@ -2448,50 +2406,45 @@ align 32
 	add r9, 128
 ; pc = pc + 256
 %line 841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r11, 256
+	add r10, 256
 ; i0 = i0 - 1
 %line 842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	sub r10, 1
+	sub rsi, 1
 ; =? i0 - 0
 %line 843+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	cmp r10, 0
+	cmp rsi, 0
 ; goto loop15 if !=
 %line 844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	jne .Lloop15
 ; pa = w + 49280
 %line 845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r10, rsi
-	lea r8, [r10 + 49280]
+	lea r10, [r11 + 49280]
 ; pb = w + 4096
 %line 846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r9, [r10 + 4096]
+	lea r8, [r11 + 4096]
 ; i0 = 27
 %line 847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov rsi, r10
-	mov r10, 27
-	mov r11, r8
-	mov r8, r9
-	mov rax, r10
+	mov r9, 27
 align 32
 .Lloop16:
 ; qb = pa + 256
 %line 850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r9, [r11 + 256]
+	lea rsi, [r10 + 256]
 ; qc = pa + 512
 %line 851+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r10, [r11 + 512]
+	lea rax, [r10 + 512]
 ; x0 = mem512[qa]
 %line 853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r11]
+	vmovdqu64 zmm3, [r10]
 ; x1 = mem512[qa + 128]
 %line 854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r11 + 128]
+	vmovdqu64 zmm1, [r10 + 128]
 ; x2 = mem512[qc]
 %line 855+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10]
+	vmovdqu64 zmm2, [rax]
 ; x3 = mem512[qc + 128]
 %line 856+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r10 + 128]
+	vmovdqu64 zmm0, [rax + 128]
 ; mem512[qd] = x0
 %line 857+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r8], zmm3
@@ -2503,7 +2456,7 @@ align 32
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb]
 %line 860+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r9]
+	vmovdqu64 zmm2, [rsi]
 ; 32x x5 = x5 - x0
 %line 861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm3
@@ -2515,7 +2468,7 @@ align 32
 	vmovdqu64 [r8 + 128], zmm2
 ; x5 = mem512[qb + 128]
 %line 864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r9 + 128]
+	vmovdqu64 zmm2, [rsi + 128]
 ; 32x x5 = x5 - x3
 %line 865+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
@@ -2527,16 +2480,16 @@ align 32
 	vmovdqu64 [r8 + 256], zmm2
 ; x0 = mem512[qa + 64]
 %line 868+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r11 + 64]
+	vmovdqu64 zmm0, [r10 + 64]
 ; x1 = mem512[qa + 192]
 %line 869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r11 + 192]
+	vmovdqu64 zmm1, [r10 + 192]
 ; x2 = mem512[qc + 64]
 %line 870+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10 + 64]
+	vmovdqu64 zmm2, [rax + 64]
 ; x3 = mem512[qc + 192]
 %line 871+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r10 + 192]
+	vmovdqu64 zmm3, [rax + 192]
 ; mem512[qd + 64] = x0
 %line 872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 [r8 + 64], zmm0
@@ -2548,7 +2501,7 @@ align 32
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
 %line 875+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r9 + 64]
+	vmovdqu64 zmm2, [rsi + 64]
 ; 32x x5 = x5 - x0
 %line 876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
@@ -2560,7 +2513,7 @@ align 32
 	vmovdqu64 [r8 + 192], zmm2
 ; x5 = mem512[qb + 192]
 %line 879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 192]
+	vmovdqu64 zmm0, [rsi + 192]
 ; 32x x5 = x5 - x3
 %line 880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
@@ -2572,64 +2525,60 @@ align 32
 	vmovdqu64 [r8 + 320], zmm0
 ; pa = pa + 768
 %line 883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r11, 768
+	add r10, 768
 ; pb = pb + 512
 %line 884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r8, 512
 ; i0 = i0 - 1
 %line 885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	sub rax, 1
+	sub r9, 1
 ; =? i0 - 0
 %line 886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto loop16 if !=
 %line 887+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	jne .Lloop16
 ; pa = w + 4096
 %line 888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r10, rsi
-	lea r8, [r10 + 4096]
+	lea r9, [r11 + 4096]
 ; pb = w + 49280
 %line 889+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r9, [r10 + 49280]
+	lea rax, [r11 + 49280]
 ; i0 = 9
 %line 890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov rsi, r10
-	mov r10, 9
-	mov r11, r9
-	mov rax, r10
+	mov r8, 9
 align 32
 .Lloop17:
 ; qb = pa + 512
 %line 893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r9, [r8 + 512]
+	lea r10, [r9 + 512]
 ; qc = pa + 1024
 %line 894+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r10, [r8 + 1024]
+	lea rsi, [r9 + 1024]
 ; x0 = mem512[qa]
 %line 896+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8]
+	vmovdqu64 zmm0, [r9]
 ; x1 = mem512[qa + 256]
 %line 897+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8 + 256]
+	vmovdqu64 zmm1, [r9 + 256]
 ; x2 = mem512[qc]
 %line 898+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10]
+	vmovdqu64 zmm2, [rsi]
 ; x3 = mem512[qc + 256]
 %line 899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r10 + 256]
+	vmovdqu64 zmm3, [rsi + 256]
 ; mem512[qd] = x0
 %line 900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11], zmm0
+	vmovdqu64 [rax], zmm0
 ; mem512[qd + 768] = x3
 %line 901+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 768], zmm3
+	vmovdqu64 [rax + 768], zmm3
 ; 32x x4 = x1 - x2
 %line 902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb]
 %line 903+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r9]
+	vmovdqu64 zmm2, [r10]
 ; 32x x5 = x5 - x0
 %line 904+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
@@ -2638,10 +2587,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 256] = x5
 %line 906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 256], zmm2
+	vmovdqu64 [rax + 256], zmm2
 ; x5 = mem512[qb + 256]
 %line 907+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 256]
+	vmovdqu64 zmm0, [r10 + 256]
 ; 32x x5 = x5 - x3
 %line 908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
@@ -2650,31 +2599,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 512] = x5
 %line 910+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 512], zmm0
+	vmovdqu64 [rax + 512], zmm0
 ; x0 = mem512[qa + 64]
 %line 911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 64]
+	vmovdqu64 zmm0, [r9 + 64]
 ; x1 = mem512[qa + 320]
 %line 912+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8 + 320]
+	vmovdqu64 zmm1, [r9 + 320]
 ; x2 = mem512[qc + 64]
 %line 913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10 + 64]
+	vmovdqu64 zmm2, [rsi + 64]
 ; x3 = mem512[qc + 320]
 %line 914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r10 + 320]
+	vmovdqu64 zmm3, [rsi + 320]
 ; mem512[qd + 64] = x0
 %line 915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 64], zmm0
+	vmovdqu64 [rax + 64], zmm0
 ; mem512[qd + 832] = x3
 %line 916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 832], zmm3
+	vmovdqu64 [rax + 832], zmm3
 ; 32x x4 = x1 - x2
 %line 917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
 %line 918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r9 + 64]
+	vmovdqu64 zmm2, [r10 + 64]
 ; 32x x5 = x5 - x0
 %line 919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
@@ -2683,10 +2632,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 320] = x5
 %line 921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 320], zmm2
+	vmovdqu64 [rax + 320], zmm2
 ; x5 = mem512[qb + 320]
 %line 922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 320]
+	vmovdqu64 zmm0, [r10 + 320]
 ; 32x x5 = x5 - x3
 %line 923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
@@ -2695,31 +2644,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 576] = x5
 %line 925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 576], zmm0
+	vmovdqu64 [rax + 576], zmm0
 ; x0 = mem512[qa + 128]
 %line 926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 128]
+	vmovdqu64 zmm0, [r9 + 128]
 ; x1 = mem512[qa + 384]
 %line 927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8 + 384]
+	vmovdqu64 zmm1, [r9 + 384]
 ; x2 = mem512[qc + 128]
 %line 928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10 + 128]
+	vmovdqu64 zmm2, [rsi + 128]
 ; x3 = mem512[qc + 384]
 %line 929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r10 + 384]
+	vmovdqu64 zmm3, [rsi + 384]
 ; mem512[qd + 128] = x0
 %line 930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 128], zmm0
+	vmovdqu64 [rax + 128], zmm0
 ; mem512[qd + 896] = x3
 %line 931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 896], zmm3
+	vmovdqu64 [rax + 896], zmm3
 ; 32x x4 = x1 - x2
 %line 932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 128]
 %line 933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r9 + 128]
+	vmovdqu64 zmm2, [r10 + 128]
 ; 32x x5 = x5 - x0
 %line 934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
@@ -2728,10 +2677,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 384] = x5
 %line 936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 384], zmm2
+	vmovdqu64 [rax + 384], zmm2
 ; x5 = mem512[qb + 384]
 %line 937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 384]
+	vmovdqu64 zmm0, [r10 + 384]
 ; 32x x5 = x5 - x3
 %line 938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
@@ -2740,31 +2689,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 640] = x5
 %line 940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 640], zmm0
+	vmovdqu64 [rax + 640], zmm0
 ; x0 = mem512[qa + 192]
 %line 941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 192]
+	vmovdqu64 zmm0, [r9 + 192]
 ; x1 = mem512[qa + 448]
 %line 942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8 + 448]
+	vmovdqu64 zmm1, [r9 + 448]
 ; x2 = mem512[qc + 192]
 %line 943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10 + 192]
+	vmovdqu64 zmm2, [rsi + 192]
 ; x3 = mem512[qc + 448]
 %line 944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r10 + 448]
+	vmovdqu64 zmm3, [rsi + 448]
 ; mem512[qd + 192] = x0
 %line 945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 192], zmm0
+	vmovdqu64 [rax + 192], zmm0
 ; mem512[qd + 960] = x3
 %line 946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 960], zmm3
+	vmovdqu64 [rax + 960], zmm3
 ; 32x x4 = x1 - x2
 %line 947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 192]
 %line 948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r9 + 192]
+	vmovdqu64 zmm2, [r10 + 192]
 ; 32x x5 = x5 - x0
 %line 949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
@@ -2773,10 +2722,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 448] = x5
 %line 951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 448], zmm2
+	vmovdqu64 [rax + 448], zmm2
 ; x5 = mem512[qb + 448]
 %line 952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 448]
+	vmovdqu64 zmm0, [r10 + 448]
 ; 32x x5 = x5 - x3
 %line 953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
@@ -2785,77 +2734,74 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 704] = x5
 %line 955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 704], zmm0
+	vmovdqu64 [rax + 704], zmm0
 ; pa = pa + 1536
 %line 956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r8, 1536
+	add r9, 1536
 ; pb = pb + 1024
 %line 957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r11, 1024
+	add rax, 1024
 ; i0 = i0 - 1
 %line 958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	sub rax, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	cmp rax, 0
+	cmp r8, 0
 ; goto loop17 if !=
 %line 960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	jne .Lloop17
 ; pa = w + 49280
 %line 961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r10, rsi
-	lea r9, [r10 + 49280]
+	lea r8, [r11 + 49280]
 ; pb = w + 4096
 %line 962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r11, [r10 + 4096]
+	lea r9, [r11 + 4096]
 ; i0 = 3
 %line 963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r8, 3
+	mov r10, 3
 align 32
 .Lloop18:
 ; qa = pa
 %line 965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov rbx, r8
-	mov rax, r10
+	mov rsi, r8
 ; qb = pa + 1024
 %line 966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r8, [r9 + 1024]
+	lea rax, [r8 + 1024]
 ; qc = pa + 2048
 %line 967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r10, [r9 + 2048]
+	lea rcx, [r8 + 2048]
 ; qd = pb
 %line 968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov rcx, r9
+	mov rdx, r9
 ; i1 = 2
 %line 969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov rdx, r11
-	mov rsi, 2
+	mov rbx, 2
 align 32
 .Lloop19:
 ; x0 = mem512[qa]
 %line 971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9]
+	vmovdqu64 zmm0, [rsi]
 ; x1 = mem512[qa + 512]
 %line 972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 512]
+	vmovdqu64 zmm1, [rsi + 512]
 ; x2 = mem512[qc]
 %line 973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10]
+	vmovdqu64 zmm2, [rcx]
 ; x3 = mem512[qc + 512]
 %line 974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r10 + 512]
+	vmovdqu64 zmm3, [rcx + 512]
 ; mem512[qd] = x0
 %line 975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11], zmm0
+	vmovdqu64 [rdx], zmm0
 ; mem512[qd + 1536] = x3
 %line 976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 1536], zmm3
+	vmovdqu64 [rdx + 1536], zmm3
 ; 32x x4 = x1 - x2
 %line 977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb]
 %line 978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r8]
+	vmovdqu64 zmm2, [rax]
 ; 32x x5 = x5 - x0
 %line 979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
@@ -2864,10 +2810,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 512] = x5
 %line 981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 512], zmm2
+	vmovdqu64 [rdx + 512], zmm2
 ; x5 = mem512[qb + 512]
 %line 982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 512]
+	vmovdqu64 zmm0, [rax + 512]
 ; 32x x5 = x5 - x3
 %line 983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
@@ -2876,31 +2822,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1024] = x5
 %line 985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 1024], zmm0
+	vmovdqu64 [rdx + 1024], zmm0
 ; x0 = mem512[qa + 64]
 %line 986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 64]
+	vmovdqu64 zmm0, [rsi + 64]
 ; x1 = mem512[qa + 576]
 %line 987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 576]
+	vmovdqu64 zmm1, [rsi + 576]
 ; x2 = mem512[qc + 64]
 %line 988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10 + 64]
+	vmovdqu64 zmm2, [rcx + 64]
 ; x3 = mem512[qc + 576]
 %line 989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r10 + 576]
+	vmovdqu64 zmm3, [rcx + 576]
 ; mem512[qd + 64] = x0
 %line 990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 64], zmm0
+	vmovdqu64 [rdx + 64], zmm0
 ; mem512[qd + 1600] = x3
 %line 991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 1600], zmm3
+	vmovdqu64 [rdx + 1600], zmm3
 ; 32x x4 = x1 - x2
 %line 992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
 %line 993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r8 + 64]
+	vmovdqu64 zmm2, [rax + 64]
 ; 32x x5 = x5 - x0
 %line 994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
@@ -2909,10 +2855,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 576] = x5
 %line 996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 576], zmm2
+	vmovdqu64 [rdx + 576], zmm2
 ; x5 = mem512[qb + 576]
 %line 997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 576]
+	vmovdqu64 zmm0, [rax + 576]
 ; 32x x5 = x5 - x3
 %line 998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
@@ -2921,31 +2867,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1088] = x5
 %line 1000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 1088], zmm0
+	vmovdqu64 [rdx + 1088], zmm0
 ; x0 = mem512[qa + 128]
 %line 1001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 128]
+	vmovdqu64 zmm0, [rsi + 128]
 ; x1 = mem512[qa + 640]
 %line 1002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 640]
+	vmovdqu64 zmm1, [rsi + 640]
 ; x2 = mem512[qc + 128]
 %line 1003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10 + 128]
+	vmovdqu64 zmm2, [rcx + 128]
 ; x3 = mem512[qc + 640]
 %line 1004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r10 + 640]
+	vmovdqu64 zmm3, [rcx + 640]
 ; mem512[qd + 128] = x0
 %line 1005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 128], zmm0
+	vmovdqu64 [rdx + 128], zmm0
 ; mem512[qd + 1664] = x3
 %line 1006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 1664], zmm3
+	vmovdqu64 [rdx + 1664], zmm3
 ; 32x x4 = x1 - x2
 %line 1007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 128]
 %line 1008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r8 + 128]
+	vmovdqu64 zmm2, [rax + 128]
 ; 32x x5 = x5 - x0
 %line 1009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
@@ -2954,10 +2900,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 640] = x5
 %line 1011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 640], zmm2
+	vmovdqu64 [rdx + 640], zmm2
 ; x5 = mem512[qb + 640]
 %line 1012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 640]
+	vmovdqu64 zmm0, [rax + 640]
 ; 32x x5 = x5 - x3
 %line 1013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
@@ -2966,31 +2912,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1152] = x5
 %line 1015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 1152], zmm0
+	vmovdqu64 [rdx + 1152], zmm0
 ; x0 = mem512[qa + 192]
 %line 1016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 192]
+	vmovdqu64 zmm0, [rsi + 192]
 ; x1 = mem512[qa + 704]
 %line 1017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 704]
+	vmovdqu64 zmm1, [rsi + 704]
 ; x2 = mem512[qc + 192]
 %line 1018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10 + 192]
+	vmovdqu64 zmm2, [rcx + 192]
 ; x3 = mem512[qc + 704]
 %line 1019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r10 + 704]
+	vmovdqu64 zmm3, [rcx + 704]
 ; mem512[qd + 192] = x0
 %line 1020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 192], zmm0
+	vmovdqu64 [rdx + 192], zmm0
 ; mem512[qd + 1728] = x3
 %line 1021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 1728], zmm3
+	vmovdqu64 [rdx + 1728], zmm3
 ; 32x x4 = x1 - x2
 %line 1022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 192]
 %line 1023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r8 + 192]
+	vmovdqu64 zmm2, [rax + 192]
 ; 32x x5 = x5 - x0
 %line 1024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
@@ -2999,10 +2945,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 704] = x5
 %line 1026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 704], zmm2
+	vmovdqu64 [rdx + 704], zmm2
 ; x5 = mem512[qb + 704]
 %line 1027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 704]
+	vmovdqu64 zmm0, [rax + 704]
 ; 32x x5 = x5 - x3
 %line 1028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
@@ -3011,57 +2957,49 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1216] = x5
 %line 1030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 1216], zmm0
+	vmovdqu64 [rdx + 1216], zmm0
 ; qa = qa + 256
 %line 1031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r9, 256
+	add rsi, 256
 ; qb = qb + 256
 %line 1032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r8, 256
+	add rax, 256
 ; qc = qc + 256
 %line 1033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r10, 256
+	add rcx, 256
 ; qd = qd + 256
 %line 1034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r11, 256
+	add rdx, 256
 ; i1 = i1 - 1
 %line 1035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	sub rsi, 1
+	sub rbx, 1
 ; =? i1 - 0
 %line 1036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	cmp rsi, 0
+	cmp rbx, 0
 ; goto loop19 if !=
 %line 1037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	jne .Lloop19
 ; pa = pa + 3072
 %line 1038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r9, rcx
-	add r9, 3072
+	add r8, 3072
 ; pb = pb + 2048
 %line 1039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r11, rdx
-	add r11, 2048
+	add r9, 2048
 ; i0 = i0 - 1
 %line 1040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r8, rbx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 1041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop18 if !=
 %line 1042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r10, rax
 	jne .Lloop18
 ; pa = w + 4096
 %line 1043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov rax, rdi
-	lea r8, [r10 + 4096]
+	lea r8, [r11 + 4096]
 ; pb = w + 49280
 %line 1044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r11, [r10 + 49280]
-; qa = pa
-%line 1045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov rdi, r10
+	lea rsi, [r11 + 49280]
 ; qb = pa + 2048
 %line 1046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	lea r9, [r8 + 2048]
@@ -3070,7 +3008,7 @@ align 32
 	lea r10, [r8 + 4096]
 ; i1 = 4
 %line 1049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov rsi, 4
+	mov rax, 4
 align 32
 .Lloop20:
 ; x0 = mem512[qa]
@@ -3087,10 +3025,10 @@ align 32
 	vmovdqu64 zmm3, [r10 + 1024]
 ; mem512[qd] = x0
 %line 1055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11], zmm0
+	vmovdqu64 [rsi], zmm0
 ; mem512[qd + 3072] = x3
 %line 1056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 3072], zmm3
+	vmovdqu64 [rsi + 3072], zmm3
 ; 32x x4 = x1 - x2
 %line 1057+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
@@ -3105,7 +3043,7 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 1024] = x5
 %line 1061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 1024], zmm2
+	vmovdqu64 [rsi + 1024], zmm2
 ; x5 = mem512[qb + 1024]
 %line 1062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9 + 1024]
@@ -3117,7 +3055,7 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 2048] = x5
 %line 1065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 2048], zmm0
+	vmovdqu64 [rsi + 2048], zmm0
 ; x0 = mem512[qa + 64]
 %line 1066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 64]
@@ -3132,10 +3070,10 @@ align 32
 	vmovdqu64 zmm3, [r10 + 1088]
 ; mem512[qd + 64] = x0
 %line 1070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 64], zmm0
+	vmovdqu64 [rsi + 64], zmm0
 ; mem512[qd + 3136] = x3
 %line 1071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 3136], zmm3
+	vmovdqu64 [rsi + 3136], zmm3
 ; 32x x4 = x1 - x2
 %line 1072+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
@@ -3150,7 +3088,7 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 1088] = x5
 %line 1076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 1088], zmm2
+	vmovdqu64 [rsi + 1088], zmm2
 ; x5 = mem512[qb + 1088]
 %line 1077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9 + 1088]
@@ -3162,7 +3100,7 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 2112] = x5
 %line 1080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 2112], zmm0
+	vmovdqu64 [rsi + 2112], zmm0
 ; x0 = mem512[qa + 128]
 %line 1081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 128]
@@ -3177,10 +3115,10 @@ align 32
 	vmovdqu64 zmm3, [r10 + 1152]
 ; mem512[qd + 128] = x0
 %line 1085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 128], zmm0
+	vmovdqu64 [rsi + 128], zmm0
 ; mem512[qd + 3200] = x3
 %line 1086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 3200], zmm3
+	vmovdqu64 [rsi + 3200], zmm3
 ; 32x x4 = x1 - x2
 %line 1087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
@@ -3195,7 +3133,7 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 1152] = x5
 %line 1091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 1152], zmm2
+	vmovdqu64 [rsi + 1152], zmm2
 ; x5 = mem512[qb + 1152]
 %line 1092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9 + 1152]
@@ -3207,7 +3145,7 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 2176] = x5
 %line 1095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 2176], zmm0
+	vmovdqu64 [rsi + 2176], zmm0
 ; x0 = mem512[qa + 192]
 %line 1096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 192]
@@ -3222,10 +3160,10 @@ align 32
 	vmovdqu64 zmm3, [r10 + 1216]
 ; mem512[qd + 192] = x0
 %line 1100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 192], zmm0
+	vmovdqu64 [rsi + 192], zmm0
 ; mem512[qd + 3264] = x3
 %line 1101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 3264], zmm3
+	vmovdqu64 [rsi + 3264], zmm3
 ; 32x x4 = x1 - x2
 %line 1102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
@@ -3240,7 +3178,7 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 1216] = x5
 %line 1106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 1216], zmm2
+	vmovdqu64 [rsi + 1216], zmm2
 ; x5 = mem512[qb + 1216]
 %line 1107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9 + 1216]
@@ -3252,7 +3190,7 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 2240] = x5
 %line 1110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [r11 + 2240], zmm0
+	vmovdqu64 [rsi + 2240], zmm0
 ; qa = qa + 256
 %line 1111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r8, 256
@@ -3264,78 +3202,76 @@ align 32
 	add r10, 256
 ; qd = qd + 256
 %line 1114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r11, 256
+	add rsi, 256
 ; i1 = i1 - 1
 %line 1115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	sub rsi, 1
+	sub rax, 1
 ; =? i1 - 0
 %line 1116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	cmp rsi, 0
+	cmp rax, 0
 ; goto loop20 if !=
 %line 1117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	jne .Lloop20
 ; x6 = mem512[M3OFF]
 %line 1118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm0, [rel M3OFF]
+	vmovdqu64 zmm3, [rel M3OFF]
 ; x7 = mem512[M3MUL]
 %line 1119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm1, [rel M3MUL]
+	vmovdqu64 zmm4, [rel M3MUL]
 ; x5 = mem512[THREE]
 %line 1120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm7, [rel THREE]
+	vmovdqu64 zmm5, [rel THREE]
 ; x4 = mem512[ONES]
 %line 1121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm6, [rel ONES]
 ; pa = w + 49280
 %line 1122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r10, rdi
-	lea r8, [r10 + 49280]
+	lea r8, [r11 + 49280]
 ; pb = w + 50994
 %line 1123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r9, [r10 + 50994]
+	lea r9, [r11 + 50994]
 ; pc = w + 50992
 %line 1124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r11, [r10 + 50992]
+	lea r10, [r11 + 50992]
 ; qd = w + 72064
 %line 1125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea rsi, [r10 + 72064]
+	lea rsi, [r11 + 72064]
 ; x0 = mem512[pa]
 %line 1126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov rcx, r10
-	vmovdqu64 zmm2, [r8]
+	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[pb]
 %line 1127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r9]
+	vmovdqu64 zmm1, [r9]
 ; x2 = mem512[pc]
 %line 1128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm4, [r11]
+	vmovdqu64 zmm2, [r10]
 ; x2 &= mem512[LANE0OFF]
 %line 1129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpandd zmm4, zmm4, [rel LANE0OFF]
+	vpandd zmm2, zmm2, [rel LANE0OFF]
 ; 32x x0 = x0 + x1
 %line 1130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
+	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
 %line 1131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
+	vpaddw zmm0, zmm0, zmm2
 ; 32x x0 = x0 + x6
 %line 1132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm0
+	vpaddw zmm0, zmm0, zmm3
 ; 32x x1 = mulhi(x0, x7)
 %line 1133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmulhw zmm3, zmm2, zmm1
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 * x5
 %line 1134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, zmm7
+	vpmullw zmm1, zmm1, zmm5
 ; 32x x0 = x0 - x1
 %line 1135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsubw zmm2, zmm2, zmm3
+	vpsubw zmm0, zmm0, zmm1
 ; 32x x0 = x0 - x4
 %line 1136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsubw zmm2, zmm2, zmm6
+	vpsubw zmm0, zmm0, zmm6
 ; mem512[qd] = x0
 %line 1137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [rsi], zmm2
+	vmovdqu64 [rsi], zmm0
 ; pa = pa + 64
 %line 1138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add r8, 64
@@ -3344,17 +3280,13 @@ align 32
 	add r9, 64
 ; pc = pc + 64
 %line 1140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r11, 64
+	add r10, 64
 ; qd = qd + 64
 %line 1141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add rsi, 64
 ; i1 = 6
 %line 1142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r10, 6
-	mov rdi, rax
-	vmovdqa64 zmm5, zmm0
-	vmovdqa64 zmm3, zmm1
-	vmovdqa64 zmm4, zmm7
+	mov rax, 6
 align 32
 .Lloop21:
 ; x0 = mem512[pa]
@@ -3365,7 +3297,7 @@ align 32
 	vmovdqu64 zmm1, [r9]
 ; x2 = mem512[pc]
 %line 1146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r11]
+	vmovdqu64 zmm2, [r10]
 ; 32x x0 = x0 + x1
 %line 1147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
@@ -3374,13 +3306,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x0 = x0 + x6
 %line 1149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm5
+	vpaddw zmm0, zmm0, zmm3
 ; 32x x1 = mulhi(x0, x7)
 %line 1150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmulhw zmm1, zmm0, zmm3
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 * x5
 %line 1151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmullw zmm1, zmm1, zmm4
+	vpmullw zmm1, zmm1, zmm5
 ; 32x x0 = x0 - x1
 %line 1152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
@@ -3398,7 +3330,7 @@ align 32
 	vmovdqu64 zmm1, [r9 + 64]
 ; x2 = mem512[pc + 64]
 %line 1157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r11 + 64]
+	vmovdqu64 zmm2, [r10 + 64]
 ; 32x x0 = x0 + x1
 %line 1158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
@@ -3407,13 +3339,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x0 = x0 + x6
 %line 1160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm5
+	vpaddw zmm0, zmm0, zmm3
 ; 32x x1 = mulhi(x0, x7)
 %line 1161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmulhw zmm1, zmm0, zmm3
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 * x5
 %line 1162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmullw zmm1, zmm1, zmm4
+	vpmullw zmm1, zmm1, zmm5
 ; 32x x0 = x0 - x1
 %line 1163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
@@ -3431,7 +3363,7 @@ align 32
 	vmovdqu64 zmm1, [r9 + 128]
 ; x2 = mem512[pc + 128]
 %line 1168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r11 + 128]
+	vmovdqu64 zmm2, [r10 + 128]
 ; 32x x0 = x0 + x1
 %line 1169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
@@ -3440,13 +3372,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x0 = x0 + x6
 %line 1171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm5
+	vpaddw zmm0, zmm0, zmm3
 ; 32x x1 = mulhi(x0, x7)
 %line 1172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmulhw zmm1, zmm0, zmm3
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 * x5
 %line 1173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmullw zmm1, zmm1, zmm4
+	vpmullw zmm1, zmm1, zmm5
 ; 32x x0 = x0 - x1
 %line 1174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
@@ -3464,7 +3396,7 @@ align 32
 	vmovdqu64 zmm1, [r9 + 192]
 ; x2 = mem512[pc + 192]
 %line 1179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r11 + 192]
+	vmovdqu64 zmm2, [r10 + 192]
 ; 32x x0 = x0 + x1
 %line 1180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
@@ -3473,13 +3405,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x0 = x0 + x6
 %line 1182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm5
+	vpaddw zmm0, zmm0, zmm3
 ; 32x x1 = mulhi(x0, x7)
 %line 1183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmulhw zmm1, zmm0, zmm3
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 * x5
 %line 1184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmullw zmm1, zmm1, zmm4
+	vpmullw zmm1, zmm1, zmm5
 ; 32x x0 = x0 - x1
 %line 1185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
@@ -3497,98 +3429,93 @@ align 32
 	add r9, 256
 ; pc = pc + 256
 %line 1190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	add r11, 256
+	add r10, 256
 ; qd = qd + 256
 %line 1191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	add rsi, 256
 ; i1 = i1 - 1
 %line 1192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	sub r10, 1
+	sub rax, 1
 ; =? i1 - 0
 %line 1193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	cmp r10, 0
+	cmp rax, 0
 ; goto loop21 if !=
 %line 1194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	jne .Lloop21
 ; x0 = mem512[pa]
 %line 1195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqa64 zmm7, zmm4
-	vmovdqa64 zmm1, zmm3
-	vmovdqa64 zmm0, zmm5
-	vmovdqu64 zmm2, [r8]
+	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[pb]
 %line 1196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r9]
+	vmovdqu64 zmm1, [r9]
 ; x2 = mem512[pc]
 %line 1197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm4, [r11]
+	vmovdqu64 zmm2, [r10]
 ; 32x x0 = x0 + x1
 %line 1198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
+	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
 %line 1199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
+	vpaddw zmm0, zmm0, zmm2
 ; 32x x0 = x0 + x6
 %line 1200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm0
+	vpaddw zmm0, zmm0, zmm3
 ; 32x x1 = mulhi(x0, x7)
 %line 1201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmulhw zmm3, zmm2, zmm1
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 * x5
 %line 1202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmullw zmm3, zmm3, zmm7
+	vpmullw zmm1, zmm1, zmm5
 ; 32x x0 = x0 - x1
 %line 1203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsubw zmm2, zmm2, zmm3
+	vpsubw zmm0, zmm0, zmm1
 ; 32x x0 = x0 - x4
 %line 1204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsubw zmm2, zmm2, zmm6
+	vpsubw zmm0, zmm0, zmm6
 ; mem512[qd] = x0
 %line 1205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [rsi], zmm2
+	vmovdqu64 [rsi], zmm0
 ; x0 = mem512[pa + 64]
 %line 1206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r8 + 64]
+	vmovdqu64 zmm0, [r8 + 64]
 ; x1 = mem512[pb + 64]
 %line 1207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r9 + 64]
+	vmovdqu64 zmm1, [r9 + 64]
 ; x2 = mem512[pc + 64]
 %line 1208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 zmm4, [r11 + 64]
+	vmovdqu64 zmm2, [r10 + 64]
 ; 32x x0 = x0 + x1
 %line 1209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm3
+	vpaddw zmm0, zmm0, zmm1
 ; 32x x0 = x0 + x2
 %line 1210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm4
+	vpaddw zmm0, zmm0, zmm2
 ; 32x x0 = x0 + x6
 %line 1211+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpaddw zmm2, zmm2, zmm0
+	vpaddw zmm0, zmm0, zmm3
 ; 32x x1 = mulhi(x0, x7)
 %line 1212+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmulhw zmm0, zmm2, zmm1
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 * x5
 %line 1213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpmullw zmm0, zmm0, zmm7
+	vpmullw zmm1, zmm1, zmm5
 ; 32x x0 = x0 - x1
 %line 1214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsubw zmm2, zmm2, zmm0
+	vpsubw zmm0, zmm0, zmm1
 ; 32x x0 = x0 - x4
 %line 1215+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vpsubw zmm2, zmm2, zmm6
+	vpsubw zmm0, zmm0, zmm6
 ; mem512[qd + 64] = x0
 %line 1216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	vmovdqu64 [rsi + 64], zmm2
+	vmovdqu64 [rsi + 64], zmm0
 ; pa = w + 72064
 %line 1217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r10, rcx
-	lea r8, [r10 + 72064]
+	lea r8, [r11 + 72064]
 ; pb = w + 73856
 %line 1218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	lea r9, [r10 + 73856]
+	lea r9, [r11 + 73856]
 ; i1 = 6
 %line 1219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r11, r10
 	mov r10, 6
 align 32
 .Lloop22:
@@ -3672,8 +3599,7 @@ align 32
 	vmovdqu64 [r9 + 64], ymm0
 ; pa = w + 73856
 %line 1247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
-	mov r10, r11
-	lea r8, [r10 + 73856]
+	lea r8, [r11 + 73856]
 ; x0 = mem512[pa]
 %line 1248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8]

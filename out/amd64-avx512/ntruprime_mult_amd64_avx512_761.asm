@@ -15,10 +15,10 @@ qhasm_kernel_core_multsntrup761_amd64_avx512_mul:
 	mov [rsp + 69056], r11
 ; w = &workqhasm_kernel_core_multsntrup761_amd64_avx512_mul
 %line 26+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r11, [rsp + 0]
+	lea rax, [rsp + 0]
 ; pa = w + 63488
 %line 27+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r8, [r11 + 63488]
+	lea r8, [rax + 63488]
 ; z0 = 0
 %line 28+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpxord zmm0, zmm0, zmm0
@@ -27,7 +27,7 @@ qhasm_kernel_core_multsntrup761_amd64_avx512_mul:
 	vmovdqu64 [r8], zmm0
 ; pa = w + 62016
 %line 30+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r9, [r11 + 62016]
+	lea r9, [rax + 62016]
 ; x0 = mem512[in]
 %line 31+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 zmm0, [rsi]
@@ -210,7 +210,7 @@ qhasm_kernel_core_multsntrup761_amd64_avx512_mul:
 	mov word [r9 + 1520], r8w
 ; pa = w + 64256
 %line 91+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r8, [r11 + 64256]
+	lea r8, [rax + 64256]
 ; z0 = 0
 %line 92+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpxord zmm0, zmm0, zmm0
@@ -219,7 +219,7 @@ qhasm_kernel_core_multsntrup761_amd64_avx512_mul:
 	vmovdqu64 [r8], zmm0
 ; pa = w + 63552
 %line 94+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r8, [r11 + 63552]
+	lea r8, [rax + 63552]
 ; x0 = mem512[k]
 %line 95+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 zmm0, [rdx]
@@ -339,100 +339,99 @@ qhasm_kernel_core_multsntrup761_amd64_avx512_mul:
 	vmovdqu64 zmm0, [rel ONES]
 ; pa = w + 63552
 %line 134+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r10, [r11 + 63552]
+	lea r10, [rax + 63552]
 ; pb = w + 3072
 %line 135+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r8, [r11 + 3072]
+	lea r8, [rax + 3072]
 ; i1 = 6
 %line 136+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	mov r9, 6
-	vmovdqa64 zmm2, zmm0
 align 32
 .Lloop1:
 ; 32x x0 = zeroext8(mem256[pa])
 %line 138+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmovzxbw zmm1, [r10]
+	vpmovzxbw zmm2, [r10]
 ; x1 = x0 & x7
 %line 139+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpandd zmm0, zmm1, zmm2
+	vpandd zmm1, zmm2, zmm0
 ; 32x x0 >>= 1
 %line 140+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpsrlw zmm1, zmm1, 1
+	vpsrlw zmm2, zmm2, 1
 ; x0 = x0 & x1
 %line 141+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpandd zmm1, zmm1, zmm0
+	vpandd zmm2, zmm2, zmm1
 ; 32x x1 = x1 - x0
 %line 142+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpsubw zmm0, zmm0, zmm1
+	vpsubw zmm1, zmm1, zmm2
 ; 32x x1 = x1 - x0
 %line 143+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpsubw zmm0, zmm0, zmm1
+	vpsubw zmm1, zmm1, zmm2
 ; mem512[pb] = x1
 %line 144+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r8], zmm0
+	vmovdqu64 [r8], zmm1
 ; 32x x0 = zeroext8(mem256[pa + 32])
 %line 145+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmovzxbw zmm0, [r10 + 32]
+	vpmovzxbw zmm1, [r10 + 32]
 ; x1 = x0 & x7
 %line 146+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpandd zmm1, zmm0, zmm2
+	vpandd zmm2, zmm1, zmm0
 ; 32x x0 >>= 1
 %line 147+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpsrlw zmm0, zmm0, 1
+	vpsrlw zmm1, zmm1, 1
 ; x0 = x0 & x1
 %line 148+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpandd zmm0, zmm0, zmm1
+	vpandd zmm1, zmm1, zmm2
 ; 32x x1 = x1 - x0
 %line 149+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpsubw zmm1, zmm1, zmm0
+	vpsubw zmm2, zmm2, zmm1
 ; 32x x1 = x1 - x0
 %line 150+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpsubw zmm1, zmm1, zmm0
+	vpsubw zmm2, zmm2, zmm1
 ; mem512[pb + 64] = x1
 %line 151+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r8 + 64], zmm1
+	vmovdqu64 [r8 + 64], zmm2
 ; 32x x0 = zeroext8(mem256[pa + 64])
 %line 152+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmovzxbw zmm0, [r10 + 64]
+	vpmovzxbw zmm1, [r10 + 64]
 ; x1 = x0 & x7
 %line 153+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpandd zmm1, zmm0, zmm2
+	vpandd zmm2, zmm1, zmm0
 ; 32x x0 >>= 1
 %line 154+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpsrlw zmm0, zmm0, 1
+	vpsrlw zmm1, zmm1, 1
 ; x0 = x0 & x1
 %line 155+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpandd zmm0, zmm0, zmm1
+	vpandd zmm1, zmm1, zmm2
 ; 32x x1 = x1 - x0
 %line 156+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpsubw zmm1, zmm1, zmm0
+	vpsubw zmm2, zmm2, zmm1
 ; 32x x1 = x1 - x0
 %line 157+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpsubw zmm1, zmm1, zmm0
+	vpsubw zmm2, zmm2, zmm1
 ; mem512[pb + 128] = x1
 %line 158+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r8 + 128], zmm1
+	vmovdqu64 [r8 + 128], zmm2
 ; 32x x0 = zeroext8(mem256[pa + 96])
 %line 159+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmovzxbw zmm0, [r10 + 96]
+	vpmovzxbw zmm1, [r10 + 96]
 ; x1 = x0 & x7
 %line 160+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpandd zmm1, zmm0, zmm2
+	vpandd zmm2, zmm1, zmm0
 ; 32x x0 >>= 1
 %line 161+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpsrlw zmm0, zmm0, 1
+	vpsrlw zmm1, zmm1, 1
 ; x0 = x0 & x1
 %line 162+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpandd zmm0, zmm0, zmm1
+	vpandd zmm1, zmm1, zmm2
 ; 32x x1 = x1 - x0
 %line 163+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpsubw zmm1, zmm1, zmm0
+	vpsubw zmm2, zmm2, zmm1
 ; 32x x1 = x1 - x0
 %line 164+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpsubw zmm1, zmm1, zmm0
+	vpsubw zmm2, zmm2, zmm1
 ; mem512[pb + 192] = x1
 %line 165+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r8 + 192], zmm1
+	vmovdqu64 [r8 + 192], zmm2
 ; pa = pa + 128
 %line 166+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	add r10, 128
@@ -450,31 +449,31 @@ align 32
 	jne .Lloop1
 ; x4 = mem512[DIG]
 %line 171+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [rel DIG]
+	vmovdqu64 zmm2, [rel DIG]
 ; x5 = mem512[DC]
 %line 172+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [rel DC]
+	vmovdqu64 zmm3, [rel DC]
 ; x6 = mem512[BV]
 %line 173+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [rel BV]
+	vmovdqu64 zmm4, [rel BV]
 ; x7 = mem512[QQ]
 %line 174+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm4, [rel QQ]
+	vmovdqu64 zmm6, [rel QQ]
 ; x3 = mem512[DHALF]
 %line 175+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm3, [rel DHALF]
+	vmovdqu64 zmm5, [rel DHALF]
 ; pa = w + 62016
 %line 176+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r9, [r11 + 62016]
+	lea r9, [rax + 62016]
+; pb = w
+%line 177+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
+	mov r10, rax
 ; pc = w + 1536
 %line 178+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r8, [r11 + 1536]
+	lea r8, [rax + 1536]
 ; i1 = 6
 %line 179+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov rsi, r11
-	mov r10, 6
-	vmovdqa64 zmm5, zmm0
-	vmovdqa64 zmm6, zmm1
+	mov r11, 6
 align 32
 .Lloop2:
 ; x0 = mem512[pa]
@@ -482,7 +481,7 @@ align 32
 	vmovdqu64 zmm0, [r9]
 ; 32x x1 = mulhi(x0, x6)
 %line 182+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmulhw zmm1, zmm0, zmm2
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 + mem512[BRND]
 %line 183+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -491,34 +490,34 @@ align 32
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
 %line 185+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, zmm4
+	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
 %line 186+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; 32x x1 = x0 + x3
 %line 187+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpaddw zmm1, zmm0, zmm3
+	vpaddw zmm1, zmm0, zmm5
 ; 32x x1 = mulhi(x1, x5)
 %line 188+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmulhw zmm1, zmm1, zmm6
+	vpmulhw zmm1, zmm1, zmm3
 ; mem512[pc] = x1
 %line 189+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 [r8], zmm1
 ; 32x x1 = x1 * x4
 %line 190+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, zmm5
+	vpmullw zmm1, zmm1, zmm2
 ; 32x x0 = x0 - x1
 %line 191+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[pb] = x0
 %line 192+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11], zmm0
+	vmovdqu64 [r10], zmm0
 ; x0 = mem512[pa + 64]
 %line 193+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r9 + 64]
 ; 32x x1 = mulhi(x0, x6)
 %line 194+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmulhw zmm1, zmm0, zmm2
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 + mem512[BRND]
 %line 195+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -527,34 +526,34 @@ align 32
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
 %line 197+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, zmm4
+	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
 %line 198+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; 32x x1 = x0 + x3
 %line 199+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpaddw zmm1, zmm0, zmm3
+	vpaddw zmm1, zmm0, zmm5
 ; 32x x1 = mulhi(x1, x5)
 %line 200+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmulhw zmm1, zmm1, zmm6
+	vpmulhw zmm1, zmm1, zmm3
 ; mem512[pc + 64] = x1
 %line 201+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 [r8 + 64], zmm1
 ; 32x x1 = x1 * x4
 %line 202+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, zmm5
+	vpmullw zmm1, zmm1, zmm2
 ; 32x x0 = x0 - x1
 %line 203+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[pb + 64] = x0
 %line 204+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 64], zmm0
+	vmovdqu64 [r10 + 64], zmm0
 ; x0 = mem512[pa + 128]
 %line 205+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r9 + 128]
 ; 32x x1 = mulhi(x0, x6)
 %line 206+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmulhw zmm1, zmm0, zmm2
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 + mem512[BRND]
 %line 207+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -563,34 +562,34 @@ align 32
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
 %line 209+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, zmm4
+	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
 %line 210+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; 32x x1 = x0 + x3
 %line 211+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpaddw zmm1, zmm0, zmm3
+	vpaddw zmm1, zmm0, zmm5
 ; 32x x1 = mulhi(x1, x5)
 %line 212+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmulhw zmm1, zmm1, zmm6
+	vpmulhw zmm1, zmm1, zmm3
 ; mem512[pc + 128] = x1
 %line 213+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 [r8 + 128], zmm1
 ; 32x x1 = x1 * x4
 %line 214+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, zmm5
+	vpmullw zmm1, zmm1, zmm2
 ; 32x x0 = x0 - x1
 %line 215+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[pb + 128] = x0
 %line 216+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 128], zmm0
+	vmovdqu64 [r10 + 128], zmm0
 ; x0 = mem512[pa + 192]
 %line 217+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r9 + 192]
 ; 32x x1 = mulhi(x0, x6)
 %line 218+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmulhw zmm1, zmm0, zmm2
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 + mem512[BRND]
 %line 219+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -599,53 +598,52 @@ align 32
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
 %line 221+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, zmm4
+	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
 %line 222+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; 32x x1 = x0 + x3
 %line 223+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpaddw zmm1, zmm0, zmm3
+	vpaddw zmm1, zmm0, zmm5
 ; 32x x1 = mulhi(x1, x5)
 %line 224+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmulhw zmm1, zmm1, zmm6
+	vpmulhw zmm1, zmm1, zmm3
 ; mem512[pc + 192] = x1
 %line 225+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 [r8 + 192], zmm1
 ; 32x x1 = x1 * x4
 %line 226+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, zmm5
+	vpmullw zmm1, zmm1, zmm2
 ; 32x x0 = x0 - x1
 %line 227+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[pb + 192] = x0
 %line 228+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 192], zmm0
+	vmovdqu64 [r10 + 192], zmm0
 ; pa = pa + 256
 %line 229+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	add r9, 256
 ; pb = pb + 256
 %line 230+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	add r11, 256
+	add r10, 256
 ; pc = pc + 256
 %line 231+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	add r8, 256
 ; i1 = i1 - 1
 %line 232+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	sub r10, 1
+	sub r11, 1
 ; =? i1 - 0
 %line 233+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	cmp r10, 0
+	cmp r11, 0
 ; goto loop2 if !=
 %line 234+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	jne .Lloop2
 ; pa = w
 %line 235+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov r11, rsi
-	mov r9, r11
+	mov rsi, rax
 ; pb = w + 11520
 %line 236+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r10, [r11 + 11520]
+	lea rcx, [rax + 11520]
 ; i0 = 2
 %line 237+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	mov r8, 2
@@ -653,18 +651,16 @@ align 32
 .Lloop3:
 ; qa = pa
 %line 239+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov rax, r8
-	mov rsi, r11
+	mov r9, rsi
 ; qb = pa + 768
 %line 240+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r8, [r9 + 768]
+	lea r10, [rsi + 768]
 ; qc = pb
 %line 241+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov rcx, r9
+	mov r11, rcx
 ; i1 = 3
 %line 242+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov rdx, r10
-	mov r11, 3
+	mov rdx, 3
 align 32
 .Lloop4:
 ; x0 = mem512[qa]
@@ -672,119 +668,112 @@ align 32
 	vmovdqu64 zmm0, [r9]
 ; x1 = mem512[qb]
 %line 245+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r8]
+	vmovdqu64 zmm1, [r10]
 ; mem512[qc] = x0
 %line 246+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r10], zmm0
+	vmovdqu64 [r11], zmm0
 ; mem512[qc + 1536] = x1
 %line 247+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r10 + 1536], zmm1
+	vmovdqu64 [r11 + 1536], zmm1
 ; 32x x0 = x0 + x1
 %line 248+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 768] = x0
 %line 249+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r10 + 768], zmm0
+	vmovdqu64 [r11 + 768], zmm0
 ; x0 = mem512[qa + 64]
 %line 250+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r9 + 64]
 ; x1 = mem512[qb + 64]
 %line 251+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r8 + 64]
+	vmovdqu64 zmm1, [r10 + 64]
 ; mem512[qc + 64] = x0
 %line 252+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r10 + 64], zmm0
+	vmovdqu64 [r11 + 64], zmm0
 ; mem512[qc + 1600] = x1
 %line 253+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r10 + 1600], zmm1
+	vmovdqu64 [r11 + 1600], zmm1
 ; 32x x0 = x0 + x1
 %line 254+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 832] = x0
 %line 255+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r10 + 832], zmm0
+	vmovdqu64 [r11 + 832], zmm0
 ; x0 = mem512[qa + 128]
 %line 256+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r9 + 128]
 ; x1 = mem512[qb + 128]
 %line 257+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r8 + 128]
+	vmovdqu64 zmm1, [r10 + 128]
 ; mem512[qc + 128] = x0
 %line 258+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r10 + 128], zmm0
+	vmovdqu64 [r11 + 128], zmm0
 ; mem512[qc + 1664] = x1
 %line 259+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r10 + 1664], zmm1
+	vmovdqu64 [r11 + 1664], zmm1
 ; 32x x0 = x0 + x1
 %line 260+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 896] = x0
 %line 261+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r10 + 896], zmm0
+	vmovdqu64 [r11 + 896], zmm0
 ; x0 = mem512[qa + 192]
 %line 262+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r9 + 192]
 ; x1 = mem512[qb + 192]
 %line 263+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r8 + 192]
+	vmovdqu64 zmm1, [r10 + 192]
 ; mem512[qc + 192] = x0
 %line 264+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r10 + 192], zmm0
+	vmovdqu64 [r11 + 192], zmm0
 ; mem512[qc + 1728] = x1
 %line 265+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r10 + 1728], zmm1
+	vmovdqu64 [r11 + 1728], zmm1
 ; 32x x0 = x0 + x1
 %line 266+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 960] = x0
 %line 267+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r10 + 960], zmm0
+	vmovdqu64 [r11 + 960], zmm0
 ; qa = qa + 256
 %line 268+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	add r9, 256
 ; qb = qb + 256
 %line 269+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	add r8, 256
+	add r10, 256
 ; qc = qc + 256
 %line 270+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	add r10, 256
+	add r11, 256
 ; i1 = i1 - 1
 %line 271+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	sub r11, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 272+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	cmp r11, 0
+	cmp rdx, 0
 ; goto loop4 if !=
 %line 273+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	jne .Lloop4
 ; pa = pa + 1536
 %line 274+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov r9, rcx
-	add r9, 1536
+	add rsi, 1536
 ; pb = pb + 2304
 %line 275+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov r10, rdx
-	add r10, 2304
+	add rcx, 2304
 ; i0 = i0 - 1
 %line 276+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov r8, rax
 	sub r8, 1
 ; =? i0 - 0
 %line 277+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	cmp r8, 0
 ; goto loop3 if !=
 %line 278+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov r11, rsi
 	jne .Lloop3
 ; pa = w + 3072
 %line 279+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r8, [r11 + 3072]
+	lea r8, [rax + 3072]
 ; pb = w + 36096
 %line 280+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r10, [r11 + 36096]
-; qa = pa
-%line 281+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov rsi, r11
+	lea r10, [rax + 36096]
 ; qb = pa + 768
 %line 282+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	lea r9, [r8 + 768]
@@ -885,27 +874,24 @@ align 32
 	jne .Lloop5
 ; pa = w + 11520
 %line 316+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov r11, rsi
-	lea r8, [r11 + 11520]
+	lea r9, [rax + 11520]
 ; pb = w + 4608
 %line 317+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r9, [r11 + 4608]
+	lea r11, [rax + 4608]
 ; i0 = 6
 %line 318+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov rsi, r11
-	mov r10, 6
-	mov r11, r9
+	mov r8, 6
 align 32
 .Lloop6:
 ; qb = pa + 384
 %line 321+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r9, [r8 + 384]
+	lea r10, [r9 + 384]
 ; x0 = mem512[qa]
 %line 323+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8]
+	vmovdqu64 zmm0, [r9]
 ; x1 = mem512[qb]
 %line 324+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9]
+	vmovdqu64 zmm1, [r10]
 ; mem512[qc] = x0
 %line 325+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 [r11], zmm0
@@ -920,10 +906,10 @@ align 32
 	vmovdqu64 [r11 + 384], zmm0
 ; x0 = mem512[qa + 64]
 %line 329+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 64]
+	vmovdqu64 zmm0, [r9 + 64]
 ; x1 = mem512[qb + 64]
 %line 330+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 64]
+	vmovdqu64 zmm1, [r10 + 64]
 ; mem512[qc + 64] = x0
 %line 331+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 [r11 + 64], zmm0
@@ -938,10 +924,10 @@ align 32
 	vmovdqu64 [r11 + 448], zmm0
 ; x0 = mem512[qa + 128]
 %line 335+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 128]
+	vmovdqu64 zmm0, [r9 + 128]
 ; x1 = mem512[qb + 128]
 %line 336+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 128]
+	vmovdqu64 zmm1, [r10 + 128]
 ; mem512[qc + 128] = x0
 %line 337+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 [r11 + 128], zmm0
@@ -956,10 +942,10 @@ align 32
 	vmovdqu64 [r11 + 512], zmm0
 ; x0 = mem512[qa + 192]
 %line 341+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 192]
+	vmovdqu64 zmm0, [r9 + 192]
 ; x1 = mem512[qb + 192]
 %line 342+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 192]
+	vmovdqu64 zmm1, [r10 + 192]
 ; mem512[qc + 192] = x0
 %line 343+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 [r11 + 192], zmm0
@@ -974,10 +960,10 @@ align 32
 	vmovdqu64 [r11 + 576], zmm0
 ; x0 = mem512[qa + 256]
 %line 347+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 256]
+	vmovdqu64 zmm0, [r9 + 256]
 ; x1 = mem512[qb + 256]
 %line 348+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 256]
+	vmovdqu64 zmm1, [r10 + 256]
 ; mem512[qc + 256] = x0
 %line 349+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 [r11 + 256], zmm0
@@ -992,10 +978,10 @@ align 32
 	vmovdqu64 [r11 + 640], zmm0
 ; x0 = mem512[qa + 320]
 %line 353+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 320]
+	vmovdqu64 zmm0, [r9 + 320]
 ; x1 = mem512[qb + 320]
 %line 354+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 320]
+	vmovdqu64 zmm1, [r10 + 320]
 ; mem512[qc + 320] = x0
 %line 355+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 [r11 + 320], zmm0
@@ -1010,42 +996,39 @@ align 32
 	vmovdqu64 [r11 + 704], zmm0
 ; pa = pa + 768
 %line 359+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	add r8, 768
+	add r9, 768
 ; pb = pb + 1152
 %line 360+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	add r11, 1152
 ; i0 = i0 - 1
 %line 361+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 362+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop6 if !=
 %line 363+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	jne .Lloop6
 ; pa = w + 36096
 %line 364+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov r11, rsi
-	lea r8, [r11 + 36096]
+	lea r9, [rax + 36096]
 ; pb = w + 32640
 %line 365+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r9, [r11 + 32640]
+	lea r11, [rax + 32640]
 ; i0 = 3
 %line 366+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov rsi, r11
-	mov r10, 3
-	mov r11, r9
+	mov r8, 3
 align 32
 .Lloop7:
 ; qb = pa + 384
 %line 369+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r9, [r8 + 384]
+	lea r10, [r9 + 384]
 ; x0 = mem512[qa]
 %line 371+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8]
+	vmovdqu64 zmm0, [r9]
 ; x1 = mem512[qb]
 %line 372+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9]
+	vmovdqu64 zmm1, [r10]
 ; mem512[qc] = x0
 %line 373+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 [r11], zmm0
@@ -1060,10 +1043,10 @@ align 32
 	vmovdqu64 [r11 + 384], zmm0
 ; x0 = mem512[qa + 64]
 %line 377+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 64]
+	vmovdqu64 zmm0, [r9 + 64]
 ; x1 = mem512[qb + 64]
 %line 378+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 64]
+	vmovdqu64 zmm1, [r10 + 64]
 ; mem512[qc + 64] = x0
 %line 379+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 [r11 + 64], zmm0
@@ -1078,10 +1061,10 @@ align 32
 	vmovdqu64 [r11 + 448], zmm0
 ; x0 = mem512[qa + 128]
 %line 383+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 128]
+	vmovdqu64 zmm0, [r9 + 128]
 ; x1 = mem512[qb + 128]
 %line 384+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 128]
+	vmovdqu64 zmm1, [r10 + 128]
 ; mem512[qc + 128] = x0
 %line 385+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 [r11 + 128], zmm0
@@ -1096,10 +1079,10 @@ align 32
 	vmovdqu64 [r11 + 512], zmm0
 ; x0 = mem512[qa + 192]
 %line 389+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 192]
+	vmovdqu64 zmm0, [r9 + 192]
 ; x1 = mem512[qb + 192]
 %line 390+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 192]
+	vmovdqu64 zmm1, [r10 + 192]
 ; mem512[qc + 192] = x0
 %line 391+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 [r11 + 192], zmm0
@@ -1114,10 +1097,10 @@ align 32
 	vmovdqu64 [r11 + 576], zmm0
 ; x0 = mem512[qa + 256]
 %line 395+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 256]
+	vmovdqu64 zmm0, [r9 + 256]
 ; x1 = mem512[qb + 256]
 %line 396+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 256]
+	vmovdqu64 zmm1, [r10 + 256]
 ; mem512[qc + 256] = x0
 %line 397+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 [r11 + 256], zmm0
@@ -1132,10 +1115,10 @@ align 32
 	vmovdqu64 [r11 + 640], zmm0
 ; x0 = mem512[qa + 320]
 %line 401+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 320]
+	vmovdqu64 zmm0, [r9 + 320]
 ; x1 = mem512[qb + 320]
 %line 402+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 320]
+	vmovdqu64 zmm1, [r10 + 320]
 ; mem512[qc + 320] = x0
 %line 403+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 [r11 + 320], zmm0
@@ -1150,159 +1133,152 @@ align 32
 	vmovdqu64 [r11 + 704], zmm0
 ; pa = pa + 768
 %line 407+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	add r8, 768
+	add r9, 768
 ; pb = pb + 1152
 %line 408+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	add r11, 1152
 ; i0 = i0 - 1
 %line 409+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 410+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop7 if !=
 %line 411+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	jne .Lloop7
 ; pa = w + 4608
 %line 412+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov r11, rsi
-	lea r8, [r11 + 4608]
+	lea r9, [rax + 4608]
 ; pb = w + 11520
 %line 413+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r9, [r11 + 11520]
+	lea r11, [rax + 11520]
 ; z0 = 0
 %line 414+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov rsi, r11
 	vpxord zmm0, zmm0, zmm0
 ; i0 = 18
 %line 415+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov r10, 18
-	mov r11, r9
-	vmovdqa64 zmm2, zmm0
+	mov r8, 18
 align 32
 .Lloop8:
 ; qb = pa + 192
 %line 418+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r9, [r8 + 192]
+	lea r10, [r9 + 192]
 ; x0 = mem512[qa]
 %line 420+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8]
+	vmovdqu64 zmm1, [r9]
 ; x1 = mem512[qb]
 %line 421+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9]
+	vmovdqu64 zmm2, [r10]
 ; mem512[qc + 192] = x0
 %line 422+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 192], zmm0
+	vmovdqu64 [r11 + 192], zmm1
 ; mem512[qc + 960] = x1
 %line 423+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 960], zmm1
+	vmovdqu64 [r11 + 960], zmm2
 ; 32x x0 = x0 + x1
 %line 424+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
+	vpaddw zmm1, zmm1, zmm2
 ; mem512[qc + 576] = x0
 %line 425+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 576], zmm0
+	vmovdqu64 [r11 + 576], zmm1
 ; mem512[qc] = z0
 %line 426+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11], zmm2
+	vmovdqu64 [r11], zmm0
 ; mem512[qc + 384] = z0
 %line 427+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 384], zmm2
+	vmovdqu64 [r11 + 384], zmm0
 ; mem512[qc + 768] = z0
 %line 428+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 768], zmm2
+	vmovdqu64 [r11 + 768], zmm0
 ; x0 = mem512[qa + 64]
 %line 429+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 64]
+	vmovdqu64 zmm1, [r9 + 64]
 ; x1 = mem512[qb + 64]
 %line 430+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 64]
+	vmovdqu64 zmm2, [r10 + 64]
 ; mem512[qc + 256] = x0
 %line 431+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 256], zmm0
+	vmovdqu64 [r11 + 256], zmm1
 ; mem512[qc + 1024] = x1
 %line 432+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1024], zmm1
+	vmovdqu64 [r11 + 1024], zmm2
 ; 32x x0 = x0 + x1
 %line 433+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
+	vpaddw zmm1, zmm1, zmm2
 ; mem512[qc + 640] = x0
 %line 434+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 640], zmm0
+	vmovdqu64 [r11 + 640], zmm1
 ; mem512[qc + 64] = z0
 %line 435+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 64], zmm2
+	vmovdqu64 [r11 + 64], zmm0
 ; mem512[qc + 448] = z0
 %line 436+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 448], zmm2
+	vmovdqu64 [r11 + 448], zmm0
 ; mem512[qc + 832] = z0
 %line 437+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 832], zmm2
+	vmovdqu64 [r11 + 832], zmm0
 ; x0 = mem512[qa + 128]
 %line 438+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 128]
+	vmovdqu64 zmm1, [r9 + 128]
 ; x1 = mem512[qb + 128]
 %line 439+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 128]
+	vmovdqu64 zmm2, [r10 + 128]
 ; mem512[qc + 320] = x0
 %line 440+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 320], zmm0
+	vmovdqu64 [r11 + 320], zmm1
 ; mem512[qc + 1088] = x1
 %line 441+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1088], zmm1
+	vmovdqu64 [r11 + 1088], zmm2
 ; 32x x0 = x0 + x1
 %line 442+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpaddw zmm0, zmm0, zmm1
+	vpaddw zmm1, zmm1, zmm2
 ; mem512[qc + 704] = x0
 %line 443+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 704], zmm0
+	vmovdqu64 [r11 + 704], zmm1
 ; mem512[qc + 128] = z0
 %line 444+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 128], zmm2
+	vmovdqu64 [r11 + 128], zmm0
 ; mem512[qc + 512] = z0
 %line 445+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 512], zmm2
+	vmovdqu64 [r11 + 512], zmm0
 ; mem512[qc + 896] = z0
 %line 446+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 896], zmm2
+	vmovdqu64 [r11 + 896], zmm0
 ; pa = pa + 384
 %line 447+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	add r8, 384
+	add r9, 384
 ; pb = pb + 1152
 %line 448+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	add r11, 1152
 ; i0 = i0 - 1
 %line 449+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 450+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop8 if !=
 %line 451+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	jne .Lloop8
 ; pa = w + 32640
 %line 452+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov r11, rsi
-	lea r8, [r11 + 32640]
+	lea r9, [rax + 32640]
 ; pb = w + 36096
 %line 453+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r9, [r11 + 36096]
+	lea r11, [rax + 36096]
 ; i0 = 9
 %line 454+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov rsi, r11
-	mov r10, 9
-	mov r11, r9
+	mov r8, 9
 align 32
 .Lloop9:
 ; qb = pa + 192
 %line 457+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r9, [r8 + 192]
+	lea r10, [r9 + 192]
 ; x0 = mem512[qa]
 %line 459+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8]
+	vmovdqu64 zmm0, [r9]
 ; x1 = mem512[qb]
 %line 460+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9]
+	vmovdqu64 zmm1, [r10]
 ; mem512[qc] = x0
 %line 461+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 [r11], zmm0
@@ -1317,10 +1293,10 @@ align 32
 	vmovdqu64 [r11 + 192], zmm0
 ; x0 = mem512[qa + 64]
 %line 465+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 64]
+	vmovdqu64 zmm0, [r9 + 64]
 ; x1 = mem512[qb + 64]
 %line 466+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 64]
+	vmovdqu64 zmm1, [r10 + 64]
 ; mem512[qc + 64] = x0
 %line 467+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 [r11 + 64], zmm0
@@ -1335,10 +1311,10 @@ align 32
 	vmovdqu64 [r11 + 256], zmm0
 ; x0 = mem512[qa + 128]
 %line 471+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 128]
+	vmovdqu64 zmm0, [r9 + 128]
 ; x1 = mem512[qb + 128]
 %line 472+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 128]
+	vmovdqu64 zmm1, [r10 + 128]
 ; mem512[qc + 128] = x0
 %line 473+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 [r11 + 128], zmm0
@@ -1353,23 +1329,22 @@ align 32
 	vmovdqu64 [r11 + 320], zmm0
 ; pa = pa + 384
 %line 477+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	add r8, 384
+	add r9, 384
 ; pb = pb + 576
 %line 478+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	add r11, 576
 ; i0 = i0 - 1
 %line 479+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 480+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop9 if !=
 %line 481+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	jne .Lloop9
 ; pa = w + 32256
 %line 482+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov r11, rsi
-	lea r8, [r11 + 32256]
+	lea r8, [rax + 32256]
 ; z0 = 0
 %line 483+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpxord zmm0, zmm0, zmm0
@@ -1384,16 +1359,15 @@ align 32
 	vmovdqu64 [r8 + 128], zmm0
 ; pa = w + 11520
 %line 487+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r8, [r11 + 11520]
+	lea r8, [rax + 11520]
 ; pb = w + 36096
 %line 488+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r9, [r11 + 36096]
+	lea r9, [rax + 36096]
 ; pc = w + 41280
 %line 489+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r10, [r11 + 41280]
+	lea r10, [rax + 41280]
 ; i0 = 27
 %line 490+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov rsi, r11
 	mov r11, 27
 align 32
 .Lloop10:
@@ -6277,38 +6251,33 @@ align 32
 	jne .Lloop10
 ; pa = w + 41280
 %line 2118+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov r11, rsi
-	lea r8, [r11 + 41280]
+	lea r10, [rax + 41280]
 ; pb = w + 4608
 %line 2119+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r9, [r11 + 4608]
+	lea r8, [rax + 4608]
 ; i0 = 18
 %line 2120+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov rsi, r11
-	mov r10, 18
-	mov r11, r8
-	mov r8, r9
-	mov rax, r10
+	mov r9, 18
 align 32
 .Lloop11:
 ; qb = pa + 384
 %line 2123+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r9, [r11 + 384]
+	lea r11, [r10 + 384]
 ; qc = pa + 768
 %line 2124+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r10, [r11 + 768]
+	lea rsi, [r10 + 768]
 ; x0 = mem512[qa]
 %line 2126+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r11]
+	vmovdqu64 zmm1, [r10]
 ; x1 = mem512[qa + 192]
 %line 2127+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r11 + 192]
+	vmovdqu64 zmm2, [r10 + 192]
 ; x2 = mem512[qc]
 %line 2128+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r10]
+	vmovdqu64 zmm0, [rsi]
 ; x3 = mem512[qc + 192]
 %line 2129+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm3, [r10 + 192]
+	vmovdqu64 zmm3, [rsi + 192]
 ; mem512[qd] = x0
 %line 2130+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 [r8], zmm1
@@ -6320,7 +6289,7 @@ align 32
 	vpsubw zmm0, zmm2, zmm0
 ; x5 = mem512[qb]
 %line 2133+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r9]
+	vmovdqu64 zmm2, [r11]
 ; 32x x5 = x5 - x0
 %line 2134+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm1
@@ -6332,7 +6301,7 @@ align 32
 	vmovdqu64 [r8 + 192], zmm2
 ; x5 = mem512[qb + 192]
 %line 2137+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 192]
+	vmovdqu64 zmm1, [r11 + 192]
 ; 32x x5 = x5 - x3
 %line 2138+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm3
@@ -6344,16 +6313,16 @@ align 32
 	vmovdqu64 [r8 + 384], zmm1
 ; x0 = mem512[qa + 64]
 %line 2141+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r11 + 64]
+	vmovdqu64 zmm0, [r10 + 64]
 ; x1 = mem512[qa + 256]
 %line 2142+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r11 + 256]
+	vmovdqu64 zmm1, [r10 + 256]
 ; x2 = mem512[qc + 64]
 %line 2143+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r10 + 64]
+	vmovdqu64 zmm2, [rsi + 64]
 ; x3 = mem512[qc + 256]
 %line 2144+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm3, [r10 + 256]
+	vmovdqu64 zmm3, [rsi + 256]
 ; mem512[qd + 64] = x0
 %line 2145+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 [r8 + 64], zmm0
@@ -6365,7 +6334,7 @@ align 32
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
 %line 2148+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r9 + 64]
+	vmovdqu64 zmm2, [r11 + 64]
 ; 32x x5 = x5 - x0
 %line 2149+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
@@ -6377,7 +6346,7 @@ align 32
 	vmovdqu64 [r8 + 256], zmm2
 ; x5 = mem512[qb + 256]
 %line 2152+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r9 + 256]
+	vmovdqu64 zmm0, [r11 + 256]
 ; 32x x5 = x5 - x3
 %line 2153+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
@@ -6389,16 +6358,16 @@ align 32
 	vmovdqu64 [r8 + 448], zmm0
 ; x0 = mem512[qa + 128]
 %line 2156+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r11 + 128]
+	vmovdqu64 zmm0, [r10 + 128]
 ; x1 = mem512[qa + 320]
 %line 2157+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r11 + 320]
+	vmovdqu64 zmm1, [r10 + 320]
 ; x2 = mem512[qc + 128]
 %line 2158+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r10 + 128]
+	vmovdqu64 zmm2, [rsi + 128]
 ; x3 = mem512[qc + 320]
 %line 2159+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm3, [r10 + 320]
+	vmovdqu64 zmm3, [rsi + 320]
 ; mem512[qd + 128] = x0
 %line 2160+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 [r8 + 128], zmm0
@@ -6410,7 +6379,7 @@ align 32
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 128]
 %line 2163+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r9 + 128]
+	vmovdqu64 zmm2, [r11 + 128]
 ; 32x x5 = x5 - x0
 %line 2164+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
@@ -6422,7 +6391,7 @@ align 32
 	vmovdqu64 [r8 + 320], zmm2
 ; x5 = mem512[qb + 320]
 %line 2167+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r9 + 320]
+	vmovdqu64 zmm0, [r11 + 320]
 ; 32x x5 = x5 - x3
 %line 2168+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
@@ -6434,64 +6403,60 @@ align 32
 	vmovdqu64 [r8 + 512], zmm0
 ; pa = pa + 1152
 %line 2171+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	add r11, 1152
+	add r10, 1152
 ; pb = pb + 768
 %line 2172+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	add r8, 768
 ; i0 = i0 - 1
 %line 2173+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	sub rax, 1
+	sub r9, 1
 ; =? i0 - 0
 %line 2174+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto loop11 if !=
 %line 2175+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	jne .Lloop11
 ; pa = w + 4608
 %line 2176+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov r11, rsi
-	lea r8, [r11 + 4608]
+	lea r9, [rax + 4608]
 ; pb = w + 41280
 %line 2177+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r9, [r11 + 41280]
+	lea rsi, [rax + 41280]
 ; i0 = 6
 %line 2178+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov rsi, r11
-	mov r10, 6
-	mov r11, r9
-	mov rax, r10
+	mov r8, 6
 align 32
 .Lloop12:
 ; qb = pa + 768
 %line 2181+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r9, [r8 + 768]
+	lea r10, [r9 + 768]
 ; qc = pa + 1536
 %line 2182+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r10, [r8 + 1536]
+	lea r11, [r9 + 1536]
 ; x0 = mem512[qa]
 %line 2184+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8]
+	vmovdqu64 zmm0, [r9]
 ; x1 = mem512[qa + 384]
 %line 2185+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r8 + 384]
+	vmovdqu64 zmm1, [r9 + 384]
 ; x2 = mem512[qc]
 %line 2186+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r10]
+	vmovdqu64 zmm2, [r11]
 ; x3 = mem512[qc + 384]
 %line 2187+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm3, [r10 + 384]
+	vmovdqu64 zmm3, [r11 + 384]
 ; mem512[qd] = x0
 %line 2188+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11], zmm0
+	vmovdqu64 [rsi], zmm0
 ; mem512[qd + 1152] = x3
 %line 2189+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1152], zmm3
+	vmovdqu64 [rsi + 1152], zmm3
 ; 32x x4 = x1 - x2
 %line 2190+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb]
 %line 2191+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r9]
+	vmovdqu64 zmm2, [r10]
 ; 32x x5 = x5 - x0
 %line 2192+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
@@ -6500,10 +6465,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 384] = x5
 %line 2194+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 384], zmm2
+	vmovdqu64 [rsi + 384], zmm2
 ; x5 = mem512[qb + 384]
 %line 2195+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r9 + 384]
+	vmovdqu64 zmm0, [r10 + 384]
 ; 32x x5 = x5 - x3
 %line 2196+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
@@ -6512,31 +6477,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 768] = x5
 %line 2198+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 768], zmm0
+	vmovdqu64 [rsi + 768], zmm0
 ; x0 = mem512[qa + 64]
 %line 2199+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 64]
+	vmovdqu64 zmm0, [r9 + 64]
 ; x1 = mem512[qa + 448]
 %line 2200+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r8 + 448]
+	vmovdqu64 zmm1, [r9 + 448]
 ; x2 = mem512[qc + 64]
 %line 2201+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r10 + 64]
+	vmovdqu64 zmm2, [r11 + 64]
 ; x3 = mem512[qc + 448]
 %line 2202+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm3, [r10 + 448]
+	vmovdqu64 zmm3, [r11 + 448]
 ; mem512[qd + 64] = x0
 %line 2203+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 64], zmm0
+	vmovdqu64 [rsi + 64], zmm0
 ; mem512[qd + 1216] = x3
 %line 2204+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1216], zmm3
+	vmovdqu64 [rsi + 1216], zmm3
 ; 32x x4 = x1 - x2
 %line 2205+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
 %line 2206+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r9 + 64]
+	vmovdqu64 zmm2, [r10 + 64]
 ; 32x x5 = x5 - x0
 %line 2207+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
@@ -6545,10 +6510,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 448] = x5
 %line 2209+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 448], zmm2
+	vmovdqu64 [rsi + 448], zmm2
 ; x5 = mem512[qb + 448]
 %line 2210+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r9 + 448]
+	vmovdqu64 zmm0, [r10 + 448]
 ; 32x x5 = x5 - x3
 %line 2211+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
@@ -6557,31 +6522,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 832] = x5
 %line 2213+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 832], zmm0
+	vmovdqu64 [rsi + 832], zmm0
 ; x0 = mem512[qa + 128]
 %line 2214+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 128]
+	vmovdqu64 zmm0, [r9 + 128]
 ; x1 = mem512[qa + 512]
 %line 2215+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r8 + 512]
+	vmovdqu64 zmm1, [r9 + 512]
 ; x2 = mem512[qc + 128]
 %line 2216+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r10 + 128]
+	vmovdqu64 zmm2, [r11 + 128]
 ; x3 = mem512[qc + 512]
 %line 2217+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm3, [r10 + 512]
+	vmovdqu64 zmm3, [r11 + 512]
 ; mem512[qd + 128] = x0
 %line 2218+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 128], zmm0
+	vmovdqu64 [rsi + 128], zmm0
 ; mem512[qd + 1280] = x3
 %line 2219+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1280], zmm3
+	vmovdqu64 [rsi + 1280], zmm3
 ; 32x x4 = x1 - x2
 %line 2220+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 128]
 %line 2221+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r9 + 128]
+	vmovdqu64 zmm2, [r10 + 128]
 ; 32x x5 = x5 - x0
 %line 2222+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
@@ -6590,10 +6555,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 512] = x5
 %line 2224+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 512], zmm2
+	vmovdqu64 [rsi + 512], zmm2
 ; x5 = mem512[qb + 512]
 %line 2225+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r9 + 512]
+	vmovdqu64 zmm0, [r10 + 512]
 ; 32x x5 = x5 - x3
 %line 2226+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
@@ -6602,31 +6567,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 896] = x5
 %line 2228+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 896], zmm0
+	vmovdqu64 [rsi + 896], zmm0
 ; x0 = mem512[qa + 192]
 %line 2229+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 192]
+	vmovdqu64 zmm0, [r9 + 192]
 ; x1 = mem512[qa + 576]
 %line 2230+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r8 + 576]
+	vmovdqu64 zmm1, [r9 + 576]
 ; x2 = mem512[qc + 192]
 %line 2231+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r10 + 192]
+	vmovdqu64 zmm2, [r11 + 192]
 ; x3 = mem512[qc + 576]
 %line 2232+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm3, [r10 + 576]
+	vmovdqu64 zmm3, [r11 + 576]
 ; mem512[qd + 192] = x0
 %line 2233+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 192], zmm0
+	vmovdqu64 [rsi + 192], zmm0
 ; mem512[qd + 1344] = x3
 %line 2234+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1344], zmm3
+	vmovdqu64 [rsi + 1344], zmm3
 ; 32x x4 = x1 - x2
 %line 2235+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 192]
 %line 2236+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r9 + 192]
+	vmovdqu64 zmm2, [r10 + 192]
 ; 32x x5 = x5 - x0
 %line 2237+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
@@ -6635,10 +6600,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 576] = x5
 %line 2239+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 576], zmm2
+	vmovdqu64 [rsi + 576], zmm2
 ; x5 = mem512[qb + 576]
 %line 2240+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r9 + 576]
+	vmovdqu64 zmm0, [r10 + 576]
 ; 32x x5 = x5 - x3
 %line 2241+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
@@ -6647,31 +6612,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 960] = x5
 %line 2243+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 960], zmm0
+	vmovdqu64 [rsi + 960], zmm0
 ; x0 = mem512[qa + 256]
 %line 2244+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 256]
+	vmovdqu64 zmm0, [r9 + 256]
 ; x1 = mem512[qa + 640]
 %line 2245+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r8 + 640]
+	vmovdqu64 zmm1, [r9 + 640]
 ; x2 = mem512[qc + 256]
 %line 2246+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r10 + 256]
+	vmovdqu64 zmm2, [r11 + 256]
 ; x3 = mem512[qc + 640]
 %line 2247+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm3, [r10 + 640]
+	vmovdqu64 zmm3, [r11 + 640]
 ; mem512[qd + 256] = x0
 %line 2248+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 256], zmm0
+	vmovdqu64 [rsi + 256], zmm0
 ; mem512[qd + 1408] = x3
 %line 2249+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1408], zmm3
+	vmovdqu64 [rsi + 1408], zmm3
 ; 32x x4 = x1 - x2
 %line 2250+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 256]
 %line 2251+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r9 + 256]
+	vmovdqu64 zmm2, [r10 + 256]
 ; 32x x5 = x5 - x0
 %line 2252+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
@@ -6680,10 +6645,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 640] = x5
 %line 2254+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 640], zmm2
+	vmovdqu64 [rsi + 640], zmm2
 ; x5 = mem512[qb + 640]
 %line 2255+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r9 + 640]
+	vmovdqu64 zmm0, [r10 + 640]
 ; 32x x5 = x5 - x3
 %line 2256+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
@@ -6692,31 +6657,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1024] = x5
 %line 2258+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1024], zmm0
+	vmovdqu64 [rsi + 1024], zmm0
 ; x0 = mem512[qa + 320]
 %line 2259+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 320]
+	vmovdqu64 zmm0, [r9 + 320]
 ; x1 = mem512[qa + 704]
 %line 2260+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r8 + 704]
+	vmovdqu64 zmm1, [r9 + 704]
 ; x2 = mem512[qc + 320]
 %line 2261+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r10 + 320]
+	vmovdqu64 zmm2, [r11 + 320]
 ; x3 = mem512[qc + 704]
 %line 2262+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm3, [r10 + 704]
+	vmovdqu64 zmm3, [r11 + 704]
 ; mem512[qd + 320] = x0
 %line 2263+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 320], zmm0
+	vmovdqu64 [rsi + 320], zmm0
 ; mem512[qd + 1472] = x3
 %line 2264+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1472], zmm3
+	vmovdqu64 [rsi + 1472], zmm3
 ; 32x x4 = x1 - x2
 %line 2265+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 320]
 %line 2266+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r9 + 320]
+	vmovdqu64 zmm2, [r10 + 320]
 ; 32x x5 = x5 - x0
 %line 2267+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
@@ -6725,10 +6690,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 704] = x5
 %line 2269+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 704], zmm2
+	vmovdqu64 [rsi + 704], zmm2
 ; x5 = mem512[qb + 704]
 %line 2270+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r9 + 704]
+	vmovdqu64 zmm0, [r10 + 704]
 ; 32x x5 = x5 - x3
 %line 2271+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
@@ -6737,77 +6702,74 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1088] = x5
 %line 2273+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [r11 + 1088], zmm0
+	vmovdqu64 [rsi + 1088], zmm0
 ; pa = pa + 2304
 %line 2274+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	add r8, 2304
+	add r9, 2304
 ; pb = pb + 1536
 %line 2275+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	add r11, 1536
+	add rsi, 1536
 ; i0 = i0 - 1
 %line 2276+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	sub rax, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 2277+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	cmp rax, 0
+	cmp r8, 0
 ; goto loop12 if !=
 %line 2278+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	jne .Lloop12
 ; pa = w + 41280
 %line 2279+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov r11, rsi
-	lea r9, [r11 + 41280]
+	lea r8, [rax + 41280]
 ; pb = w + 4608
 %line 2280+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea rsi, [r11 + 4608]
+	lea r9, [rax + 4608]
 ; i0 = 2
 %line 2281+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov r8, 2
+	mov r10, 2
 align 32
 .Lloop13:
 ; qa = pa
 %line 2283+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov rbx, r8
-	mov rax, r11
+	mov r11, r8
 ; qb = pa + 1536
 %line 2284+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r8, [r9 + 1536]
+	lea rsi, [r8 + 1536]
 ; qc = pa + 3072
 %line 2285+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r10, [r9 + 3072]
+	lea rcx, [r8 + 3072]
 ; qd = pb
 %line 2286+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov rcx, r9
+	mov rdx, r9
 ; i1 = 3
 %line 2287+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov rdx, rsi
-	mov r11, 3
+	mov rbx, 3
 align 32
 .Lloop14:
 ; x0 = mem512[qa]
 %line 2289+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r9]
+	vmovdqu64 zmm0, [r11]
 ; x1 = mem512[qa + 768]
 %line 2290+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 768]
+	vmovdqu64 zmm1, [r11 + 768]
 ; x2 = mem512[qc]
 %line 2291+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r10]
+	vmovdqu64 zmm2, [rcx]
 ; x3 = mem512[qc + 768]
 %line 2292+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm3, [r10 + 768]
+	vmovdqu64 zmm3, [rcx + 768]
 ; mem512[qd] = x0
 %line 2293+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [rsi], zmm0
+	vmovdqu64 [rdx], zmm0
 ; mem512[qd + 2304] = x3
 %line 2294+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [rsi + 2304], zmm3
+	vmovdqu64 [rdx + 2304], zmm3
 ; 32x x4 = x1 - x2
 %line 2295+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb]
 %line 2296+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r8]
+	vmovdqu64 zmm2, [rsi]
 ; 32x x5 = x5 - x0
 %line 2297+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
@@ -6816,10 +6778,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 768] = x5
 %line 2299+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [rsi + 768], zmm2
+	vmovdqu64 [rdx + 768], zmm2
 ; x5 = mem512[qb + 768]
 %line 2300+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 768]
+	vmovdqu64 zmm0, [rsi + 768]
 ; 32x x5 = x5 - x3
 %line 2301+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
@@ -6828,31 +6790,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1536] = x5
 %line 2303+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [rsi + 1536], zmm0
+	vmovdqu64 [rdx + 1536], zmm0
 ; x0 = mem512[qa + 64]
 %line 2304+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r9 + 64]
+	vmovdqu64 zmm0, [r11 + 64]
 ; x1 = mem512[qa + 832]
 %line 2305+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 832]
+	vmovdqu64 zmm1, [r11 + 832]
 ; x2 = mem512[qc + 64]
 %line 2306+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r10 + 64]
+	vmovdqu64 zmm2, [rcx + 64]
 ; x3 = mem512[qc + 832]
 %line 2307+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm3, [r10 + 832]
+	vmovdqu64 zmm3, [rcx + 832]
 ; mem512[qd + 64] = x0
 %line 2308+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [rsi + 64], zmm0
+	vmovdqu64 [rdx + 64], zmm0
 ; mem512[qd + 2368] = x3
 %line 2309+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [rsi + 2368], zmm3
+	vmovdqu64 [rdx + 2368], zmm3
 ; 32x x4 = x1 - x2
 %line 2310+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
 %line 2311+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r8 + 64]
+	vmovdqu64 zmm2, [rsi + 64]
 ; 32x x5 = x5 - x0
 %line 2312+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
@@ -6861,10 +6823,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 832] = x5
 %line 2314+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [rsi + 832], zmm2
+	vmovdqu64 [rdx + 832], zmm2
 ; x5 = mem512[qb + 832]
 %line 2315+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 832]
+	vmovdqu64 zmm0, [rsi + 832]
 ; 32x x5 = x5 - x3
 %line 2316+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
@@ -6873,31 +6835,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1600] = x5
 %line 2318+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [rsi + 1600], zmm0
+	vmovdqu64 [rdx + 1600], zmm0
 ; x0 = mem512[qa + 128]
 %line 2319+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r9 + 128]
+	vmovdqu64 zmm0, [r11 + 128]
 ; x1 = mem512[qa + 896]
 %line 2320+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 896]
+	vmovdqu64 zmm1, [r11 + 896]
 ; x2 = mem512[qc + 128]
 %line 2321+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r10 + 128]
+	vmovdqu64 zmm2, [rcx + 128]
 ; x3 = mem512[qc + 896]
 %line 2322+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm3, [r10 + 896]
+	vmovdqu64 zmm3, [rcx + 896]
 ; mem512[qd + 128] = x0
 %line 2323+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [rsi + 128], zmm0
+	vmovdqu64 [rdx + 128], zmm0
 ; mem512[qd + 2432] = x3
 %line 2324+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [rsi + 2432], zmm3
+	vmovdqu64 [rdx + 2432], zmm3
 ; 32x x4 = x1 - x2
 %line 2325+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 128]
 %line 2326+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r8 + 128]
+	vmovdqu64 zmm2, [rsi + 128]
 ; 32x x5 = x5 - x0
 %line 2327+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
@@ -6906,10 +6868,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 896] = x5
 %line 2329+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [rsi + 896], zmm2
+	vmovdqu64 [rdx + 896], zmm2
 ; x5 = mem512[qb + 896]
 %line 2330+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 896]
+	vmovdqu64 zmm0, [rsi + 896]
 ; 32x x5 = x5 - x3
 %line 2331+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
@@ -6918,31 +6880,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1664] = x5
 %line 2333+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [rsi + 1664], zmm0
+	vmovdqu64 [rdx + 1664], zmm0
 ; x0 = mem512[qa + 192]
 %line 2334+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r9 + 192]
+	vmovdqu64 zmm0, [r11 + 192]
 ; x1 = mem512[qa + 960]
 %line 2335+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [r9 + 960]
+	vmovdqu64 zmm1, [r11 + 960]
 ; x2 = mem512[qc + 192]
 %line 2336+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r10 + 192]
+	vmovdqu64 zmm2, [rcx + 192]
 ; x3 = mem512[qc + 960]
 %line 2337+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm3, [r10 + 960]
+	vmovdqu64 zmm3, [rcx + 960]
 ; mem512[qd + 192] = x0
 %line 2338+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [rsi + 192], zmm0
+	vmovdqu64 [rdx + 192], zmm0
 ; mem512[qd + 2496] = x3
 %line 2339+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [rsi + 2496], zmm3
+	vmovdqu64 [rdx + 2496], zmm3
 ; 32x x4 = x1 - x2
 %line 2340+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 192]
 %line 2341+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm2, [r8 + 192]
+	vmovdqu64 zmm2, [rsi + 192]
 ; 32x x5 = x5 - x0
 %line 2342+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm2, zmm2, zmm0
@@ -6951,10 +6913,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 960] = x5
 %line 2344+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [rsi + 960], zmm2
+	vmovdqu64 [rdx + 960], zmm2
 ; x5 = mem512[qb + 960]
 %line 2345+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [r8 + 960]
+	vmovdqu64 zmm0, [rsi + 960]
 ; 32x x5 = x5 - x3
 %line 2346+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm3
@@ -6963,74 +6925,67 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1728] = x5
 %line 2348+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [rsi + 1728], zmm0
+	vmovdqu64 [rdx + 1728], zmm0
 ; qa = qa + 256
 %line 2349+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	add r9, 256
+	add r11, 256
 ; qb = qb + 256
 %line 2350+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	add r8, 256
+	add rsi, 256
 ; qc = qc + 256
 %line 2351+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	add r10, 256
+	add rcx, 256
 ; qd = qd + 256
 %line 2352+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	add rsi, 256
+	add rdx, 256
 ; i1 = i1 - 1
 %line 2353+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	sub r11, 1
+	sub rbx, 1
 ; =? i1 - 0
 %line 2354+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	cmp r11, 0
+	cmp rbx, 0
 ; goto loop14 if !=
 %line 2355+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	jne .Lloop14
 ; pa = pa + 4608
 %line 2356+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov r9, rcx
-	add r9, 4608
+	add r8, 4608
 ; pb = pb + 3072
 %line 2357+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov rsi, rdx
-	add rsi, 3072
+	add r9, 3072
 ; i0 = i0 - 1
 %line 2358+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov r8, rbx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 2359+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop13 if !=
 %line 2360+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov r11, rax
 	jne .Lloop13
 ; x4 = mem512[DIG]
 %line 2361+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm0, [rel DIG]
+	vmovdqu64 zmm2, [rel DIG]
 ; x5 = mem512[DW]
 %line 2362+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm1, [rel DW]
+	vmovdqu64 zmm3, [rel DW]
 ; x6 = mem512[BV]
 %line 2363+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 zmm3, [rel BV]
+	vmovdqu64 zmm4, [rel BV]
 ; x7 = mem512[QQ]
 %line 2364+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 zmm5, [rel QQ]
 ; pa = w + 4608
 %line 2365+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r8, [r11 + 4608]
+	lea r8, [rax + 4608]
 ; pb = w + 7680
 %line 2366+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r9, [r11 + 7680]
+	lea r9, [rax + 7680]
 ; pc = w + 64320
 %line 2367+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r10, [r11 + 64320]
+	lea r10, [rax + 64320]
 ; i1 = 12
 %line 2368+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov rsi, r11
 	mov r11, 12
-	vmovdqa64 zmm4, zmm0
-	vmovdqa64 zmm2, zmm1
 align 32
 .Lloop15:
 ; x1 = mem512[pb]
@@ -7038,10 +6993,10 @@ align 32
 	vmovdqu64 zmm0, [r9]
 ; 32x x2 = mulhi(x1, x5)
 %line 2371+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmulhw zmm1, zmm0, zmm2
+	vpmulhw zmm1, zmm0, zmm3
 ; 32x x1 = x1 * x4
 %line 2372+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmullw zmm0, zmm0, zmm4
+	vpmullw zmm0, zmm0, zmm2
 ; 32x x2 = x2 * x7
 %line 2373+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpmullw zmm1, zmm1, zmm5
@@ -7056,7 +7011,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x2 = mulhi(x1, x6)
 %line 2377+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmulhw zmm1, zmm0, zmm3
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x2 = x2 + mem512[BRND]
 %line 2378+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -7077,10 +7032,10 @@ align 32
 	vmovdqu64 zmm0, [r9 + 64]
 ; 32x x2 = mulhi(x1, x5)
 %line 2384+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmulhw zmm1, zmm0, zmm2
+	vpmulhw zmm1, zmm0, zmm3
 ; 32x x1 = x1 * x4
 %line 2385+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmullw zmm0, zmm0, zmm4
+	vpmullw zmm0, zmm0, zmm2
 ; 32x x2 = x2 * x7
 %line 2386+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpmullw zmm1, zmm1, zmm5
@@ -7095,7 +7050,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x2 = mulhi(x1, x6)
 %line 2390+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmulhw zmm1, zmm0, zmm3
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x2 = x2 + mem512[BRND]
 %line 2391+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -7116,10 +7071,10 @@ align 32
 	vmovdqu64 zmm0, [r9 + 128]
 ; 32x x2 = mulhi(x1, x5)
 %line 2397+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmulhw zmm1, zmm0, zmm2
+	vpmulhw zmm1, zmm0, zmm3
 ; 32x x1 = x1 * x4
 %line 2398+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmullw zmm0, zmm0, zmm4
+	vpmullw zmm0, zmm0, zmm2
 ; 32x x2 = x2 * x7
 %line 2399+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpmullw zmm1, zmm1, zmm5
@@ -7134,7 +7089,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x2 = mulhi(x1, x6)
 %line 2403+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmulhw zmm1, zmm0, zmm3
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x2 = x2 + mem512[BRND]
 %line 2404+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -7155,10 +7110,10 @@ align 32
 	vmovdqu64 zmm0, [r9 + 192]
 ; 32x x2 = mulhi(x1, x5)
 %line 2410+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmulhw zmm1, zmm0, zmm2
+	vpmulhw zmm1, zmm0, zmm3
 ; 32x x1 = x1 * x4
 %line 2411+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmullw zmm0, zmm0, zmm4
+	vpmullw zmm0, zmm0, zmm2
 ; 32x x2 = x2 * x7
 %line 2412+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpmullw zmm1, zmm1, zmm5
@@ -7173,7 +7128,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x2 = mulhi(x1, x6)
 %line 2416+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmulhw zmm1, zmm0, zmm3
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x2 = x2 + mem512[BRND]
 %line 2417+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -7209,8 +7164,7 @@ align 32
 	jne .Lloop15
 ; pa = w + 67392
 %line 2428+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov r11, rsi
-	lea r8, [r11 + 67392]
+	lea r8, [rax + 67392]
 ; z0 = 0
 %line 2429+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpxord zmm0, zmm0, zmm0
@@ -7222,19 +7176,18 @@ align 32
 	vmovdqu64 [r8 + 64], zmm0
 ; pa = w + 64320
 %line 2432+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r8, [r11 + 64320]
+	lea r8, [rax + 64320]
 ; pb = w + 65842
 %line 2433+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r9, [r11 + 65842]
+	lea r9, [rax + 65842]
 ; pc = w + 65840
 %line 2434+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea r10, [r11 + 65840]
+	lea r10, [rax + 65840]
 ; qd = w + 67520
 %line 2435+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	lea rsi, [r11 + 67520]
+	lea r11, [rax + 67520]
 ; x0 = mem512[pa]
 %line 2436+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov rax, r11
 	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[pb]
 %line 2437+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
@@ -7253,7 +7206,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
 %line 2442+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmulhw zmm1, zmm0, zmm3
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 + mem512[BRND]
 %line 2443+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -7268,7 +7221,7 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd] = x0
 %line 2447+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [rsi], zmm0
+	vmovdqu64 [r11], zmm0
 ; pa = pa + 64
 %line 2448+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	add r8, 64
@@ -7280,11 +7233,10 @@ align 32
 	add r10, 64
 ; qd = qd + 64
 %line 2451+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	add rsi, 64
+	add r11, 64
 ; i1 = 5
 %line 2452+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov r11, 5
-	vmovdqa64 zmm4, zmm5
+	mov rsi, 5
 align 32
 .Lloop16:
 ; x0 = mem512[pa]
@@ -7304,7 +7256,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
 %line 2459+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmulhw zmm1, zmm0, zmm3
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 + mem512[BRND]
 %line 2460+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -7313,13 +7265,13 @@ align 32
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
 %line 2462+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, zmm4
+	vpmullw zmm1, zmm1, zmm5
 ; 32x x0 = x0 - x1
 %line 2463+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd] = x0
 %line 2464+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [rsi], zmm0
+	vmovdqu64 [r11], zmm0
 ; x0 = mem512[pa + 64]
 %line 2465+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 64]
@@ -7337,7 +7289,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
 %line 2470+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmulhw zmm1, zmm0, zmm3
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 + mem512[BRND]
 %line 2471+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -7346,13 +7298,13 @@ align 32
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
 %line 2473+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, zmm4
+	vpmullw zmm1, zmm1, zmm5
 ; 32x x0 = x0 - x1
 %line 2474+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 64] = x0
 %line 2475+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [rsi + 64], zmm0
+	vmovdqu64 [r11 + 64], zmm0
 ; x0 = mem512[pa + 128]
 %line 2476+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 128]
@@ -7370,7 +7322,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
 %line 2481+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmulhw zmm1, zmm0, zmm3
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 + mem512[BRND]
 %line 2482+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -7379,13 +7331,13 @@ align 32
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
 %line 2484+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, zmm4
+	vpmullw zmm1, zmm1, zmm5
 ; 32x x0 = x0 - x1
 %line 2485+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 128] = x0
 %line 2486+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [rsi + 128], zmm0
+	vmovdqu64 [r11 + 128], zmm0
 ; x0 = mem512[pa + 192]
 %line 2487+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 192]
@@ -7403,7 +7355,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
 %line 2492+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmulhw zmm1, zmm0, zmm3
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 + mem512[BRND]
 %line 2493+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -7412,13 +7364,13 @@ align 32
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
 %line 2495+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmullw zmm1, zmm1, zmm4
+	vpmullw zmm1, zmm1, zmm5
 ; 32x x0 = x0 - x1
 %line 2496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 192] = x0
 %line 2497+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [rsi + 192], zmm0
+	vmovdqu64 [r11 + 192], zmm0
 ; pa = pa + 256
 %line 2498+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	add r8, 256
@@ -7430,19 +7382,18 @@ align 32
 	add r10, 256
 ; qd = qd + 256
 %line 2501+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	add rsi, 256
+	add r11, 256
 ; i1 = i1 - 1
 %line 2502+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	sub r11, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 2503+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	cmp r11, 0
+	cmp rsi, 0
 ; goto loop16 if !=
 %line 2504+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	jne .Lloop16
 ; x0 = mem512[pa]
 %line 2505+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqa64 zmm5, zmm4
 	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[pb]
 %line 2506+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
@@ -7458,7 +7409,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
 %line 2510+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmulhw zmm1, zmm0, zmm3
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 + mem512[BRND]
 %line 2511+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -7473,7 +7424,7 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd] = x0
 %line 2515+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [rsi], zmm0
+	vmovdqu64 [r11], zmm0
 ; x0 = mem512[pa + 64]
 %line 2516+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 64]
@@ -7491,7 +7442,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
 %line 2521+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmulhw zmm1, zmm0, zmm3
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 + mem512[BRND]
 %line 2522+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -7506,7 +7457,7 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 64] = x0
 %line 2526+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [rsi + 64], zmm0
+	vmovdqu64 [r11 + 64], zmm0
 ; x0 = mem512[pa + 128]
 %line 2527+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8 + 128]
@@ -7524,7 +7475,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
 %line 2532+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vpmulhw zmm1, zmm0, zmm3
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 + mem512[BRND]
 %line 2533+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -7539,11 +7490,10 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 128] = x0
 %line 2537+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	vmovdqu64 [rsi + 128], zmm0
+	vmovdqu64 [r11 + 128], zmm0
 ; pa = w + 67520
 %line 2538+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
-	mov r11, rax
-	lea r8, [r11 + 67520]
+	lea r8, [rax + 67520]
 ; x0 = mem512[pa]
 %line 2539+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_761.q
 	vmovdqu64 zmm0, [r8]

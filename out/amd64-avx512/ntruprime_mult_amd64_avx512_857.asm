@@ -15,10 +15,10 @@ qhasm_kernel_core_multsntrup857_amd64_avx512_mul:
 	mov [rsp + 129472], r11
 ; w = &workqhasm_kernel_core_multsntrup857_amd64_avx512_mul
 %line 26+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r11, [rsp + 0]
+	lea rax, [rsp + 0]
 ; pa = w + 122112
 %line 27+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r8, [r11 + 122112]
+	lea r8, [rax + 122112]
 ; z0 = 0
 %line 28+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpxord zmm0, zmm0, zmm0
@@ -42,7 +42,7 @@ qhasm_kernel_core_multsntrup857_amd64_avx512_mul:
 	vmovdqu64 [r8 + 320], zmm0
 ; pa = w + 120448
 %line 35+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r9, [r11 + 120448]
+	lea r9, [rax + 120448]
 ; x0 = mem512[in]
 %line 36+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 zmm0, [rsi]
@@ -243,7 +243,7 @@ qhasm_kernel_core_multsntrup857_amd64_avx512_mul:
 	mov word [r9 + 1712], r8w
 ; pa = w + 123328
 %line 102+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r8, [r11 + 123328]
+	lea r8, [rax + 123328]
 ; z0 = 0
 %line 103+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpxord zmm0, zmm0, zmm0
@@ -258,7 +258,7 @@ qhasm_kernel_core_multsntrup857_amd64_avx512_mul:
 	vmovdqu64 [r8 + 128], zmm0
 ; pa = w + 122496
 %line 107+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r8, [r11 + 122496]
+	lea r8, [rax + 122496]
 ; x0 = mem512[k]
 %line 108+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 zmm0, [rdx]
@@ -366,100 +366,99 @@ qhasm_kernel_core_multsntrup857_amd64_avx512_mul:
 	vmovdqu64 zmm0, [rel ONES]
 ; pa = w + 122496
 %line 143+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r10, [r11 + 122496]
+	lea r10, [rax + 122496]
 ; pb = w + 4096
 %line 144+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r8, [r11 + 4096]
+	lea r8, [rax + 4096]
 ; i1 = 8
 %line 145+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	mov r9, 8
-	vmovdqa64 zmm2, zmm0
 align 32
 .Lloop1:
 ; 32x x0 = zeroext8(mem256[pa])
 %line 147+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmovzxbw zmm1, [r10]
+	vpmovzxbw zmm2, [r10]
 ; x1 = x0 & x7
 %line 148+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpandd zmm0, zmm1, zmm2
+	vpandd zmm1, zmm2, zmm0
 ; 32x x0 >>= 1
 %line 149+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpsrlw zmm1, zmm1, 1
+	vpsrlw zmm2, zmm2, 1
 ; x0 = x0 & x1
 %line 150+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpandd zmm1, zmm1, zmm0
+	vpandd zmm2, zmm2, zmm1
 ; 32x x1 = x1 - x0
 %line 151+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpsubw zmm0, zmm0, zmm1
+	vpsubw zmm1, zmm1, zmm2
 ; 32x x1 = x1 - x0
 %line 152+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpsubw zmm0, zmm0, zmm1
+	vpsubw zmm1, zmm1, zmm2
 ; mem512[pb] = x1
 %line 153+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r8], zmm0
+	vmovdqu64 [r8], zmm1
 ; 32x x0 = zeroext8(mem256[pa + 32])
 %line 154+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmovzxbw zmm0, [r10 + 32]
+	vpmovzxbw zmm1, [r10 + 32]
 ; x1 = x0 & x7
 %line 155+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpandd zmm1, zmm0, zmm2
+	vpandd zmm2, zmm1, zmm0
 ; 32x x0 >>= 1
 %line 156+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpsrlw zmm0, zmm0, 1
+	vpsrlw zmm1, zmm1, 1
 ; x0 = x0 & x1
 %line 157+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpandd zmm0, zmm0, zmm1
+	vpandd zmm1, zmm1, zmm2
 ; 32x x1 = x1 - x0
 %line 158+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpsubw zmm1, zmm1, zmm0
+	vpsubw zmm2, zmm2, zmm1
 ; 32x x1 = x1 - x0
 %line 159+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpsubw zmm1, zmm1, zmm0
+	vpsubw zmm2, zmm2, zmm1
 ; mem512[pb + 64] = x1
 %line 160+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r8 + 64], zmm1
+	vmovdqu64 [r8 + 64], zmm2
 ; 32x x0 = zeroext8(mem256[pa + 64])
 %line 161+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmovzxbw zmm0, [r10 + 64]
+	vpmovzxbw zmm1, [r10 + 64]
 ; x1 = x0 & x7
 %line 162+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpandd zmm1, zmm0, zmm2
+	vpandd zmm2, zmm1, zmm0
 ; 32x x0 >>= 1
 %line 163+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpsrlw zmm0, zmm0, 1
+	vpsrlw zmm1, zmm1, 1
 ; x0 = x0 & x1
 %line 164+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpandd zmm0, zmm0, zmm1
+	vpandd zmm1, zmm1, zmm2
 ; 32x x1 = x1 - x0
 %line 165+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpsubw zmm1, zmm1, zmm0
+	vpsubw zmm2, zmm2, zmm1
 ; 32x x1 = x1 - x0
 %line 166+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpsubw zmm1, zmm1, zmm0
+	vpsubw zmm2, zmm2, zmm1
 ; mem512[pb + 128] = x1
 %line 167+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r8 + 128], zmm1
+	vmovdqu64 [r8 + 128], zmm2
 ; 32x x0 = zeroext8(mem256[pa + 96])
 %line 168+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmovzxbw zmm0, [r10 + 96]
+	vpmovzxbw zmm1, [r10 + 96]
 ; x1 = x0 & x7
 %line 169+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpandd zmm1, zmm0, zmm2
+	vpandd zmm2, zmm1, zmm0
 ; 32x x0 >>= 1
 %line 170+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpsrlw zmm0, zmm0, 1
+	vpsrlw zmm1, zmm1, 1
 ; x0 = x0 & x1
 %line 171+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpandd zmm0, zmm0, zmm1
+	vpandd zmm1, zmm1, zmm2
 ; 32x x1 = x1 - x0
 %line 172+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpsubw zmm1, zmm1, zmm0
+	vpsubw zmm2, zmm2, zmm1
 ; 32x x1 = x1 - x0
 %line 173+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpsubw zmm1, zmm1, zmm0
+	vpsubw zmm2, zmm2, zmm1
 ; mem512[pb + 192] = x1
 %line 174+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r8 + 192], zmm1
+	vmovdqu64 [r8 + 192], zmm2
 ; pa = pa + 128
 %line 175+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	add r10, 128
@@ -477,31 +476,31 @@ align 32
 	jne .Lloop1
 ; x4 = mem512[DIG]
 %line 180+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [rel DIG]
+	vmovdqu64 zmm2, [rel DIG]
 ; x5 = mem512[DC]
 %line 181+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [rel DC]
+	vmovdqu64 zmm3, [rel DC]
 ; x6 = mem512[BV]
 %line 182+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [rel BV]
+	vmovdqu64 zmm4, [rel BV]
 ; x7 = mem512[QQ]
 %line 183+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm4, [rel QQ]
+	vmovdqu64 zmm6, [rel QQ]
 ; x3 = mem512[DHALF]
 %line 184+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm3, [rel DHALF]
+	vmovdqu64 zmm5, [rel DHALF]
 ; pa = w + 120448
 %line 185+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r9, [r11 + 120448]
+	lea r9, [rax + 120448]
+; pb = w
+%line 186+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
+	mov r10, rax
 ; pc = w + 2048
 %line 187+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r8, [r11 + 2048]
+	lea r8, [rax + 2048]
 ; i1 = 8
 %line 188+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rsi, r11
-	mov r10, 8
-	vmovdqa64 zmm5, zmm0
-	vmovdqa64 zmm6, zmm1
+	mov r11, 8
 align 32
 .Lloop2:
 ; x0 = mem512[pa]
@@ -509,7 +508,7 @@ align 32
 	vmovdqu64 zmm0, [r9]
 ; 32x x1 = mulhi(x0, x6)
 %line 191+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm1, zmm0, zmm2
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 + mem512[BRND]
 %line 192+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -518,34 +517,34 @@ align 32
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
 %line 194+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmullw zmm1, zmm1, zmm4
+	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
 %line 195+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; 32x x1 = x0 + x3
 %line 196+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpaddw zmm1, zmm0, zmm3
+	vpaddw zmm1, zmm0, zmm5
 ; 32x x1 = mulhi(x1, x5)
 %line 197+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm1, zmm1, zmm6
+	vpmulhw zmm1, zmm1, zmm3
 ; mem512[pc] = x1
 %line 198+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 [r8], zmm1
 ; 32x x1 = x1 * x4
 %line 199+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmullw zmm1, zmm1, zmm5
+	vpmullw zmm1, zmm1, zmm2
 ; 32x x0 = x0 - x1
 %line 200+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[pb] = x0
 %line 201+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11], zmm0
+	vmovdqu64 [r10], zmm0
 ; x0 = mem512[pa + 64]
 %line 202+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9 + 64]
 ; 32x x1 = mulhi(x0, x6)
 %line 203+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm1, zmm0, zmm2
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 + mem512[BRND]
 %line 204+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -554,34 +553,34 @@ align 32
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
 %line 206+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmullw zmm1, zmm1, zmm4
+	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
 %line 207+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; 32x x1 = x0 + x3
 %line 208+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpaddw zmm1, zmm0, zmm3
+	vpaddw zmm1, zmm0, zmm5
 ; 32x x1 = mulhi(x1, x5)
 %line 209+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm1, zmm1, zmm6
+	vpmulhw zmm1, zmm1, zmm3
 ; mem512[pc + 64] = x1
 %line 210+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 [r8 + 64], zmm1
 ; 32x x1 = x1 * x4
 %line 211+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmullw zmm1, zmm1, zmm5
+	vpmullw zmm1, zmm1, zmm2
 ; 32x x0 = x0 - x1
 %line 212+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[pb + 64] = x0
 %line 213+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 64], zmm0
+	vmovdqu64 [r10 + 64], zmm0
 ; x0 = mem512[pa + 128]
 %line 214+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9 + 128]
 ; 32x x1 = mulhi(x0, x6)
 %line 215+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm1, zmm0, zmm2
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 + mem512[BRND]
 %line 216+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -590,34 +589,34 @@ align 32
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
 %line 218+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmullw zmm1, zmm1, zmm4
+	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
 %line 219+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; 32x x1 = x0 + x3
 %line 220+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpaddw zmm1, zmm0, zmm3
+	vpaddw zmm1, zmm0, zmm5
 ; 32x x1 = mulhi(x1, x5)
 %line 221+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm1, zmm1, zmm6
+	vpmulhw zmm1, zmm1, zmm3
 ; mem512[pc + 128] = x1
 %line 222+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 [r8 + 128], zmm1
 ; 32x x1 = x1 * x4
 %line 223+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmullw zmm1, zmm1, zmm5
+	vpmullw zmm1, zmm1, zmm2
 ; 32x x0 = x0 - x1
 %line 224+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[pb + 128] = x0
 %line 225+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 128], zmm0
+	vmovdqu64 [r10 + 128], zmm0
 ; x0 = mem512[pa + 192]
 %line 226+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9 + 192]
 ; 32x x1 = mulhi(x0, x6)
 %line 227+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm1, zmm0, zmm2
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 + mem512[BRND]
 %line 228+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -626,53 +625,52 @@ align 32
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
 %line 230+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmullw zmm1, zmm1, zmm4
+	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
 %line 231+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; 32x x1 = x0 + x3
 %line 232+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpaddw zmm1, zmm0, zmm3
+	vpaddw zmm1, zmm0, zmm5
 ; 32x x1 = mulhi(x1, x5)
 %line 233+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm1, zmm1, zmm6
+	vpmulhw zmm1, zmm1, zmm3
 ; mem512[pc + 192] = x1
 %line 234+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 [r8 + 192], zmm1
 ; 32x x1 = x1 * x4
 %line 235+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmullw zmm1, zmm1, zmm5
+	vpmullw zmm1, zmm1, zmm2
 ; 32x x0 = x0 - x1
 %line 236+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[pb + 192] = x0
 %line 237+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 192], zmm0
+	vmovdqu64 [r10 + 192], zmm0
 ; pa = pa + 256
 %line 238+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	add r9, 256
 ; pb = pb + 256
 %line 239+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	add r11, 256
+	add r10, 256
 ; pc = pc + 256
 %line 240+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	add r8, 256
 ; i1 = i1 - 1
 %line 241+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	sub r10, 1
+	sub r11, 1
 ; =? i1 - 0
 %line 242+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	cmp r10, 0
+	cmp r11, 0
 ; goto loop2 if !=
 %line 243+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	jne .Lloop2
 ; pa = w
 %line 244+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r11, rsi
-	mov r9, r11
+	mov rsi, rax
 ; pb = w + 47872
 %line 245+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r10, [r11 + 47872]
+	lea rcx, [rax + 47872]
 ; i0 = 2
 %line 246+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	mov r8, 2
@@ -680,18 +678,16 @@ align 32
 .Lloop3:
 ; qa = pa
 %line 248+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rax, r8
-	mov rsi, r11
+	mov r9, rsi
 ; qb = pa + 1024
 %line 249+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r8, [r9 + 1024]
+	lea r10, [rsi + 1024]
 ; qc = pb
 %line 250+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rcx, r9
+	mov r11, rcx
 ; i1 = 4
 %line 251+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rdx, r10
-	mov r11, 4
+	mov rdx, 4
 align 32
 .Lloop4:
 ; x0 = mem512[qa]
@@ -699,119 +695,112 @@ align 32
 	vmovdqu64 zmm0, [r9]
 ; x1 = mem512[qb]
 %line 254+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8]
+	vmovdqu64 zmm1, [r10]
 ; mem512[qc] = x0
 %line 255+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10], zmm0
+	vmovdqu64 [r11], zmm0
 ; mem512[qc + 2048] = x1
 %line 256+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 2048], zmm1
+	vmovdqu64 [r11 + 2048], zmm1
 ; 32x x0 = x0 + x1
 %line 257+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 1024] = x0
 %line 258+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 1024], zmm0
+	vmovdqu64 [r11 + 1024], zmm0
 ; x0 = mem512[qa + 64]
 %line 259+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9 + 64]
 ; x1 = mem512[qb + 64]
 %line 260+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8 + 64]
+	vmovdqu64 zmm1, [r10 + 64]
 ; mem512[qc + 64] = x0
 %line 261+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 64], zmm0
+	vmovdqu64 [r11 + 64], zmm0
 ; mem512[qc + 2112] = x1
 %line 262+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 2112], zmm1
+	vmovdqu64 [r11 + 2112], zmm1
 ; 32x x0 = x0 + x1
 %line 263+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 1088] = x0
 %line 264+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 1088], zmm0
+	vmovdqu64 [r11 + 1088], zmm0
 ; x0 = mem512[qa + 128]
 %line 265+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9 + 128]
 ; x1 = mem512[qb + 128]
 %line 266+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8 + 128]
+	vmovdqu64 zmm1, [r10 + 128]
 ; mem512[qc + 128] = x0
 %line 267+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 128], zmm0
+	vmovdqu64 [r11 + 128], zmm0
 ; mem512[qc + 2176] = x1
 %line 268+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 2176], zmm1
+	vmovdqu64 [r11 + 2176], zmm1
 ; 32x x0 = x0 + x1
 %line 269+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 1152] = x0
 %line 270+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 1152], zmm0
+	vmovdqu64 [r11 + 1152], zmm0
 ; x0 = mem512[qa + 192]
 %line 271+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r9 + 192]
 ; x1 = mem512[qb + 192]
 %line 272+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8 + 192]
+	vmovdqu64 zmm1, [r10 + 192]
 ; mem512[qc + 192] = x0
 %line 273+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 192], zmm0
+	vmovdqu64 [r11 + 192], zmm0
 ; mem512[qc + 2240] = x1
 %line 274+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 2240], zmm1
+	vmovdqu64 [r11 + 2240], zmm1
 ; 32x x0 = x0 + x1
 %line 275+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 1216] = x0
 %line 276+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 1216], zmm0
+	vmovdqu64 [r11 + 1216], zmm0
 ; qa = qa + 256
 %line 277+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	add r9, 256
 ; qb = qb + 256
 %line 278+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	add r8, 256
+	add r10, 256
 ; qc = qc + 256
 %line 279+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	add r10, 256
+	add r11, 256
 ; i1 = i1 - 1
 %line 280+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	sub r11, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 281+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	cmp r11, 0
+	cmp rdx, 0
 ; goto loop4 if !=
 %line 282+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	jne .Lloop4
 ; pa = pa + 2048
 %line 283+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r9, rcx
-	add r9, 2048
+	add rsi, 2048
 ; pb = pb + 3072
 %line 284+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r10, rdx
-	add r10, 3072
+	add rcx, 3072
 ; i0 = i0 - 1
 %line 285+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r8, rax
 	sub r8, 1
 ; =? i0 - 0
 %line 286+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	cmp r8, 0
 ; goto loop3 if !=
 %line 287+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r11, rsi
 	jne .Lloop3
 ; pa = w + 4096
 %line 288+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r8, [r11 + 4096]
+	lea r8, [rax + 4096]
 ; pb = w + 72064
 %line 289+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r10, [r11 + 72064]
-; qa = pa
-%line 290+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rsi, r11
+	lea r10, [rax + 72064]
 ; qb = pa + 1024
 %line 291+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	lea r9, [r8 + 1024]
@@ -912,299 +901,284 @@ align 32
 	jne .Lloop5
 ; pa = w + 47872
 %line 325+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r11, rsi
-	lea r9, [r11 + 47872]
+	lea r8, [rax + 47872]
 ; pb = w + 6144
 %line 326+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r10, [r11 + 6144]
+	lea r9, [rax + 6144]
 ; i0 = 6
 %line 327+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r8, 6
+	mov r10, 6
 align 32
 .Lloop6:
 ; qa = pa
 %line 329+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rdx, r8
-	mov rsi, r11
+	mov r11, r8
 ; qb = pa + 512
 %line 330+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r8, [r9 + 512]
+	lea rsi, [r8 + 512]
 ; qc = pb
 %line 331+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 2
 %line 332+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rcx, r10
-	mov r11, 2
+	mov rdx, 2
 align 32
 .Lloop7:
 ; x0 = mem512[qa]
 %line 334+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9]
+	vmovdqu64 zmm0, [r11]
 ; x1 = mem512[qb]
 %line 335+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8]
+	vmovdqu64 zmm1, [rsi]
 ; mem512[qc] = x0
 %line 336+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10], zmm0
+	vmovdqu64 [rcx], zmm0
 ; mem512[qc + 1024] = x1
 %line 337+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 1024], zmm1
+	vmovdqu64 [rcx + 1024], zmm1
 ; 32x x0 = x0 + x1
 %line 338+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 512] = x0
 %line 339+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 512], zmm0
+	vmovdqu64 [rcx + 512], zmm0
 ; x0 = mem512[qa + 64]
 %line 340+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 64]
+	vmovdqu64 zmm0, [r11 + 64]
 ; x1 = mem512[qb + 64]
 %line 341+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8 + 64]
+	vmovdqu64 zmm1, [rsi + 64]
 ; mem512[qc + 64] = x0
 %line 342+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 64], zmm0
+	vmovdqu64 [rcx + 64], zmm0
 ; mem512[qc + 1088] = x1
 %line 343+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 1088], zmm1
+	vmovdqu64 [rcx + 1088], zmm1
 ; 32x x0 = x0 + x1
 %line 344+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 576] = x0
 %line 345+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 576], zmm0
+	vmovdqu64 [rcx + 576], zmm0
 ; x0 = mem512[qa + 128]
 %line 346+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 128]
+	vmovdqu64 zmm0, [r11 + 128]
 ; x1 = mem512[qb + 128]
 %line 347+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8 + 128]
+	vmovdqu64 zmm1, [rsi + 128]
 ; mem512[qc + 128] = x0
 %line 348+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 128], zmm0
+	vmovdqu64 [rcx + 128], zmm0
 ; mem512[qc + 1152] = x1
 %line 349+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 1152], zmm1
+	vmovdqu64 [rcx + 1152], zmm1
 ; 32x x0 = x0 + x1
 %line 350+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 640] = x0
 %line 351+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 640], zmm0
+	vmovdqu64 [rcx + 640], zmm0
 ; x0 = mem512[qa + 192]
 %line 352+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 192]
+	vmovdqu64 zmm0, [r11 + 192]
 ; x1 = mem512[qb + 192]
 %line 353+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8 + 192]
+	vmovdqu64 zmm1, [rsi + 192]
 ; mem512[qc + 192] = x0
 %line 354+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 192], zmm0
+	vmovdqu64 [rcx + 192], zmm0
 ; mem512[qc + 1216] = x1
 %line 355+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 1216], zmm1
+	vmovdqu64 [rcx + 1216], zmm1
 ; 32x x0 = x0 + x1
 %line 356+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 704] = x0
 %line 357+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 704], zmm0
+	vmovdqu64 [rcx + 704], zmm0
 ; qa = qa + 256
 %line 358+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	add r9, 256
+	add r11, 256
 ; qb = qb + 256
 %line 359+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	add r8, 256
+	add rsi, 256
 ; qc = qc + 256
 %line 360+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	add r10, 256
+	add rcx, 256
 ; i1 = i1 - 1
 %line 361+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	sub r11, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 362+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	cmp r11, 0
+	cmp rdx, 0
 ; goto loop7 if !=
 %line 363+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	jne .Lloop7
 ; pa = pa + 1024
 %line 364+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r9, rax
-	add r9, 1024
+	add r8, 1024
 ; pb = pb + 1536
 %line 365+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r10, rcx
-	add r10, 1536
+	add r9, 1536
 ; i0 = i0 - 1
 %line 366+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 367+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop6 if !=
 %line 368+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r11, rsi
 	jne .Lloop6
 ; pa = w + 72064
 %line 369+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r9, [r11 + 72064]
+	lea r8, [rax + 72064]
 ; pb = w + 61696
 %line 370+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r10, [r11 + 61696]
+	lea r9, [rax + 61696]
 ; i0 = 3
 %line 371+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r8, 3
+	mov r10, 3
 align 32
 .Lloop8:
 ; qa = pa
 %line 373+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rdx, r8
-	mov rsi, r11
+	mov r11, r8
 ; qb = pa + 512
 %line 374+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r8, [r9 + 512]
+	lea rsi, [r8 + 512]
 ; qc = pb
 %line 375+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 2
 %line 376+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rcx, r10
-	mov r11, 2
+	mov rdx, 2
 align 32
 .Lloop9:
 ; x0 = mem512[qa]
 %line 378+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9]
+	vmovdqu64 zmm0, [r11]
 ; x1 = mem512[qb]
 %line 379+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8]
+	vmovdqu64 zmm1, [rsi]
 ; mem512[qc] = x0
 %line 380+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10], zmm0
+	vmovdqu64 [rcx], zmm0
 ; mem512[qc + 1024] = x1
 %line 381+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 1024], zmm1
+	vmovdqu64 [rcx + 1024], zmm1
 ; 32x x0 = x0 + x1
 %line 382+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 512] = x0
 %line 383+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 512], zmm0
+	vmovdqu64 [rcx + 512], zmm0
 ; x0 = mem512[qa + 64]
 %line 384+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 64]
+	vmovdqu64 zmm0, [r11 + 64]
 ; x1 = mem512[qb + 64]
 %line 385+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8 + 64]
+	vmovdqu64 zmm1, [rsi + 64]
 ; mem512[qc + 64] = x0
 %line 386+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 64], zmm0
+	vmovdqu64 [rcx + 64], zmm0
 ; mem512[qc + 1088] = x1
 %line 387+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 1088], zmm1
+	vmovdqu64 [rcx + 1088], zmm1
 ; 32x x0 = x0 + x1
 %line 388+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 576] = x0
 %line 389+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 576], zmm0
+	vmovdqu64 [rcx + 576], zmm0
 ; x0 = mem512[qa + 128]
 %line 390+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 128]
+	vmovdqu64 zmm0, [r11 + 128]
 ; x1 = mem512[qb + 128]
 %line 391+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8 + 128]
+	vmovdqu64 zmm1, [rsi + 128]
 ; mem512[qc + 128] = x0
 %line 392+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 128], zmm0
+	vmovdqu64 [rcx + 128], zmm0
 ; mem512[qc + 1152] = x1
 %line 393+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 1152], zmm1
+	vmovdqu64 [rcx + 1152], zmm1
 ; 32x x0 = x0 + x1
 %line 394+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 640] = x0
 %line 395+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 640], zmm0
+	vmovdqu64 [rcx + 640], zmm0
 ; x0 = mem512[qa + 192]
 %line 396+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 192]
+	vmovdqu64 zmm0, [r11 + 192]
 ; x1 = mem512[qb + 192]
 %line 397+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8 + 192]
+	vmovdqu64 zmm1, [rsi + 192]
 ; mem512[qc + 192] = x0
 %line 398+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 192], zmm0
+	vmovdqu64 [rcx + 192], zmm0
 ; mem512[qc + 1216] = x1
 %line 399+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 1216], zmm1
+	vmovdqu64 [rcx + 1216], zmm1
 ; 32x x0 = x0 + x1
 %line 400+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm0, zmm0, zmm1
 ; mem512[qc + 704] = x0
 %line 401+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r10 + 704], zmm0
+	vmovdqu64 [rcx + 704], zmm0
 ; qa = qa + 256
 %line 402+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	add r9, 256
+	add r11, 256
 ; qb = qb + 256
 %line 403+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	add r8, 256
+	add rsi, 256
 ; qc = qc + 256
 %line 404+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	add r10, 256
+	add rcx, 256
 ; i1 = i1 - 1
 %line 405+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	sub r11, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 406+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	cmp r11, 0
+	cmp rdx, 0
 ; goto loop9 if !=
 %line 407+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	jne .Lloop9
 ; pa = pa + 1024
 %line 408+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r9, rax
-	add r9, 1024
+	add r8, 1024
 ; pb = pb + 1536
 %line 409+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r10, rcx
-	add r10, 1536
+	add r9, 1536
 ; i0 = i0 - 1
 %line 410+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 411+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop8 if !=
 %line 412+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r11, rsi
 	jne .Lloop8
 ; pa = w + 6144
 %line 413+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r8, [r11 + 6144]
+	lea r9, [rax + 6144]
 ; pb = w + 47872
 %line 414+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r9, [r11 + 47872]
+	lea r11, [rax + 47872]
 ; i0 = 18
 %line 415+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rsi, r11
-	mov r10, 18
-	mov r11, r9
+	mov r8, 18
 align 32
 .Lloop10:
 ; qb = pa + 256
 %line 418+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r9, [r8 + 256]
+	lea r10, [r9 + 256]
 ; x0 = mem512[qa]
 %line 420+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8]
+	vmovdqu64 zmm0, [r9]
 ; x1 = mem512[qb]
 %line 421+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9]
+	vmovdqu64 zmm1, [r10]
 ; mem512[qc] = x0
 %line 422+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 [r11], zmm0
@@ -1219,10 +1193,10 @@ align 32
 	vmovdqu64 [r11 + 256], zmm0
 ; x0 = mem512[qa + 64]
 %line 426+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 64]
+	vmovdqu64 zmm0, [r9 + 64]
 ; x1 = mem512[qb + 64]
 %line 427+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 64]
+	vmovdqu64 zmm1, [r10 + 64]
 ; mem512[qc + 64] = x0
 %line 428+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 [r11 + 64], zmm0
@@ -1237,10 +1211,10 @@ align 32
 	vmovdqu64 [r11 + 320], zmm0
 ; x0 = mem512[qa + 128]
 %line 432+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 128]
+	vmovdqu64 zmm0, [r9 + 128]
 ; x1 = mem512[qb + 128]
 %line 433+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 128]
+	vmovdqu64 zmm1, [r10 + 128]
 ; mem512[qc + 128] = x0
 %line 434+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 [r11 + 128], zmm0
@@ -1255,10 +1229,10 @@ align 32
 	vmovdqu64 [r11 + 384], zmm0
 ; x0 = mem512[qa + 192]
 %line 438+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 192]
+	vmovdqu64 zmm0, [r9 + 192]
 ; x1 = mem512[qb + 192]
 %line 439+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 192]
+	vmovdqu64 zmm1, [r10 + 192]
 ; mem512[qc + 192] = x0
 %line 440+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 [r11 + 192], zmm0
@@ -1273,42 +1247,39 @@ align 32
 	vmovdqu64 [r11 + 448], zmm0
 ; pa = pa + 512
 %line 444+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	add r8, 512
+	add r9, 512
 ; pb = pb + 768
 %line 445+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	add r11, 768
 ; i0 = i0 - 1
 %line 446+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 447+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop10 if !=
 %line 448+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	jne .Lloop10
 ; pa = w + 61696
 %line 449+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r11, rsi
-	lea r8, [r11 + 61696]
+	lea r9, [rax + 61696]
 ; pb = w + 72064
 %line 450+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r9, [r11 + 72064]
+	lea r11, [rax + 72064]
 ; i0 = 9
 %line 451+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rsi, r11
-	mov r10, 9
-	mov r11, r9
+	mov r8, 9
 align 32
 .Lloop11:
 ; qb = pa + 256
 %line 454+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r9, [r8 + 256]
+	lea r10, [r9 + 256]
 ; x0 = mem512[qa]
 %line 456+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8]
+	vmovdqu64 zmm0, [r9]
 ; x1 = mem512[qb]
 %line 457+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9]
+	vmovdqu64 zmm1, [r10]
 ; mem512[qc] = x0
 %line 458+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 [r11], zmm0
@@ -1323,10 +1294,10 @@ align 32
 	vmovdqu64 [r11 + 256], zmm0
 ; x0 = mem512[qa + 64]
 %line 462+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 64]
+	vmovdqu64 zmm0, [r9 + 64]
 ; x1 = mem512[qb + 64]
 %line 463+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 64]
+	vmovdqu64 zmm1, [r10 + 64]
 ; mem512[qc + 64] = x0
 %line 464+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 [r11 + 64], zmm0
@@ -1341,10 +1312,10 @@ align 32
 	vmovdqu64 [r11 + 320], zmm0
 ; x0 = mem512[qa + 128]
 %line 468+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 128]
+	vmovdqu64 zmm0, [r9 + 128]
 ; x1 = mem512[qb + 128]
 %line 469+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 128]
+	vmovdqu64 zmm1, [r10 + 128]
 ; mem512[qc + 128] = x0
 %line 470+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 [r11 + 128], zmm0
@@ -1359,10 +1330,10 @@ align 32
 	vmovdqu64 [r11 + 384], zmm0
 ; x0 = mem512[qa + 192]
 %line 474+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 192]
+	vmovdqu64 zmm0, [r9 + 192]
 ; x1 = mem512[qb + 192]
 %line 475+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 192]
+	vmovdqu64 zmm1, [r10 + 192]
 ; mem512[qc + 192] = x0
 %line 476+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 [r11 + 192], zmm0
@@ -1377,132 +1348,125 @@ align 32
 	vmovdqu64 [r11 + 448], zmm0
 ; pa = pa + 512
 %line 480+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	add r8, 512
+	add r9, 512
 ; pb = pb + 768
 %line 481+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	add r11, 768
 ; i0 = i0 - 1
 %line 482+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 483+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop11 if !=
 %line 484+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	jne .Lloop11
 ; pa = w + 47872
 %line 485+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r11, rsi
-	lea r8, [r11 + 47872]
+	lea r9, [rax + 47872]
 ; pb = w + 6144
 %line 486+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r9, [r11 + 6144]
+	lea r11, [rax + 6144]
 ; z0 = 0
 %line 487+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rsi, r11
 	vpxord zmm0, zmm0, zmm0
 ; i0 = 54
 %line 488+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r10, 54
-	mov r11, r9
-	vmovdqa64 zmm2, zmm0
+	mov r8, 54
 align 32
 .Lloop12:
 ; qb = pa + 128
 %line 491+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r9, [r8 + 128]
+	lea r10, [r9 + 128]
 ; x0 = mem512[qa]
 %line 493+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8]
+	vmovdqu64 zmm1, [r9]
 ; x1 = mem512[qb]
 %line 494+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9]
+	vmovdqu64 zmm2, [r10]
 ; mem512[qc + 128] = x0
 %line 495+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 128], zmm0
+	vmovdqu64 [r11 + 128], zmm1
 ; mem512[qc + 640] = x1
 %line 496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 640], zmm1
+	vmovdqu64 [r11 + 640], zmm2
 ; 32x x0 = x0 + x1
 %line 497+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm1
+	vpaddw zmm1, zmm1, zmm2
 ; mem512[qc + 384] = x0
 %line 498+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 384], zmm0
+	vmovdqu64 [r11 + 384], zmm1
 ; mem512[qc] = z0
 %line 499+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11], zmm2
+	vmovdqu64 [r11], zmm0
 ; mem512[qc + 256] = z0
 %line 500+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 256], zmm2
+	vmovdqu64 [r11 + 256], zmm0
 ; mem512[qc + 512] = z0
 %line 501+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 512], zmm2
+	vmovdqu64 [r11 + 512], zmm0
 ; x0 = mem512[qa + 64]
 %line 502+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 64]
+	vmovdqu64 zmm1, [r9 + 64]
 ; x1 = mem512[qb + 64]
 %line 503+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 64]
+	vmovdqu64 zmm2, [r10 + 64]
 ; mem512[qc + 192] = x0
 %line 504+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 192], zmm0
+	vmovdqu64 [r11 + 192], zmm1
 ; mem512[qc + 704] = x1
 %line 505+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 704], zmm1
+	vmovdqu64 [r11 + 704], zmm2
 ; 32x x0 = x0 + x1
 %line 506+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpaddw zmm0, zmm0, zmm1
+	vpaddw zmm1, zmm1, zmm2
 ; mem512[qc + 448] = x0
 %line 507+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 448], zmm0
+	vmovdqu64 [r11 + 448], zmm1
 ; mem512[qc + 64] = z0
 %line 508+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 64], zmm2
+	vmovdqu64 [r11 + 64], zmm0
 ; mem512[qc + 320] = z0
 %line 509+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 320], zmm2
+	vmovdqu64 [r11 + 320], zmm0
 ; mem512[qc + 576] = z0
 %line 510+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 576], zmm2
+	vmovdqu64 [r11 + 576], zmm0
 ; pa = pa + 256
 %line 511+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	add r8, 256
+	add r9, 256
 ; pb = pb + 768
 %line 512+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	add r11, 768
 ; i0 = i0 - 1
 %line 513+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 514+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop12 if !=
 %line 515+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	jne .Lloop12
 ; pa = w + 72064
 %line 516+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r11, rsi
-	lea r8, [r11 + 72064]
+	lea r9, [rax + 72064]
 ; pb = w + 61696
 %line 517+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r9, [r11 + 61696]
+	lea r11, [rax + 61696]
 ; i0 = 27
 %line 518+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rsi, r11
-	mov r10, 27
-	mov r11, r9
+	mov r8, 27
 align 32
 .Lloop13:
 ; qb = pa + 128
 %line 521+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r9, [r8 + 128]
+	lea r10, [r9 + 128]
 ; x0 = mem512[qa]
 %line 523+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8]
+	vmovdqu64 zmm0, [r9]
 ; x1 = mem512[qb]
 %line 524+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9]
+	vmovdqu64 zmm1, [r10]
 ; mem512[qc] = x0
 %line 525+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 [r11], zmm0
@@ -1517,10 +1481,10 @@ align 32
 	vmovdqu64 [r11 + 128], zmm0
 ; x0 = mem512[qa + 64]
 %line 529+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 64]
+	vmovdqu64 zmm0, [r9 + 64]
 ; x1 = mem512[qb + 64]
 %line 530+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 64]
+	vmovdqu64 zmm1, [r10 + 64]
 ; mem512[qc + 64] = x0
 %line 531+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 [r11 + 64], zmm0
@@ -1535,23 +1499,22 @@ align 32
 	vmovdqu64 [r11 + 192], zmm0
 ; pa = pa + 256
 %line 535+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	add r8, 256
+	add r9, 256
 ; pb = pb + 384
 %line 536+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	add r11, 384
 ; i0 = i0 - 1
 %line 537+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 538+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop13 if !=
 %line 539+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	jne .Lloop13
 ; pa = w + 47616
 %line 540+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r11, rsi
-	lea r8, [r11 + 47616]
+	lea r8, [rax + 47616]
 ; z0 = 0
 %line 541+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpxord zmm0, zmm0, zmm0
@@ -1563,16 +1526,15 @@ align 32
 	vmovdqu64 [r8 + 64], zmm0
 ; pa = w + 6144
 %line 544+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r8, [r11 + 6144]
+	lea r8, [rax + 6144]
 ; pb = w + 61696
 %line 545+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r9, [r11 + 61696]
+	lea r9, [rax + 61696]
 ; pc = w + 78976
 %line 546+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r10, [r11 + 78976]
+	lea r10, [rax + 78976]
 ; i0 = 81
 %line 547+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rsi, r11
 	mov r11, 81
 align 32
 .Lloop14:
@@ -4068,38 +4030,33 @@ align 32
 	jne .Lloop14
 ; pa = w + 78976
 %line 1379+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r11, rsi
-	lea r8, [r11 + 78976]
+	lea r10, [rax + 78976]
 ; pb = w + 6144
 %line 1380+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r9, [r11 + 6144]
+	lea r8, [rax + 6144]
 ; i0 = 54
 %line 1381+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rsi, r11
-	mov r10, 54
-	mov r11, r8
-	mov r8, r9
-	mov rax, r10
+	mov r9, 54
 align 32
 .Lloop15:
 ; qb = pa + 256
 %line 1384+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r9, [r11 + 256]
+	lea r11, [r10 + 256]
 ; qc = pa + 512
 %line 1385+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r10, [r11 + 512]
+	lea rsi, [r10 + 512]
 ; x0 = mem512[qa]
 %line 1387+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r11]
+	vmovdqu64 zmm1, [r10]
 ; x1 = mem512[qa + 128]
 %line 1388+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r11 + 128]
+	vmovdqu64 zmm2, [r10 + 128]
 ; x2 = mem512[qc]
 %line 1389+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r10]
+	vmovdqu64 zmm0, [rsi]
 ; x3 = mem512[qc + 128]
 %line 1390+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r10 + 128]
+	vmovdqu64 zmm3, [rsi + 128]
 ; mem512[qd] = x0
 %line 1391+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 [r8], zmm1
@@ -4111,7 +4068,7 @@ align 32
 	vpsubw zmm0, zmm2, zmm0
 ; x5 = mem512[qb]
 %line 1394+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r9]
+	vmovdqu64 zmm2, [r11]
 ; 32x x5 = x5 - x0
 %line 1395+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm1
@@ -4123,7 +4080,7 @@ align 32
 	vmovdqu64 [r8 + 128], zmm2
 ; x5 = mem512[qb + 128]
 %line 1398+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 128]
+	vmovdqu64 zmm1, [r11 + 128]
 ; 32x x5 = x5 - x3
 %line 1399+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm3
@@ -4135,16 +4092,16 @@ align 32
 	vmovdqu64 [r8 + 256], zmm1
 ; x0 = mem512[qa + 64]
 %line 1402+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r11 + 64]
+	vmovdqu64 zmm0, [r10 + 64]
 ; x1 = mem512[qa + 192]
 %line 1403+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r11 + 192]
+	vmovdqu64 zmm1, [r10 + 192]
 ; x2 = mem512[qc + 64]
 %line 1404+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10 + 64]
+	vmovdqu64 zmm2, [rsi + 64]
 ; x3 = mem512[qc + 192]
 %line 1405+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r10 + 192]
+	vmovdqu64 zmm3, [rsi + 192]
 ; mem512[qd + 64] = x0
 %line 1406+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 [r8 + 64], zmm0
@@ -4156,7 +4113,7 @@ align 32
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
 %line 1409+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r9 + 64]
+	vmovdqu64 zmm2, [r11 + 64]
 ; 32x x5 = x5 - x0
 %line 1410+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
@@ -4168,7 +4125,7 @@ align 32
 	vmovdqu64 [r8 + 192], zmm2
 ; x5 = mem512[qb + 192]
 %line 1413+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 192]
+	vmovdqu64 zmm0, [r11 + 192]
 ; 32x x5 = x5 - x3
 %line 1414+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
@@ -4180,64 +4137,60 @@ align 32
 	vmovdqu64 [r8 + 320], zmm0
 ; pa = pa + 768
 %line 1417+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	add r11, 768
+	add r10, 768
 ; pb = pb + 512
 %line 1418+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	add r8, 512
 ; i0 = i0 - 1
 %line 1419+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	sub rax, 1
+	sub r9, 1
 ; =? i0 - 0
 %line 1420+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto loop15 if !=
 %line 1421+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	jne .Lloop15
 ; pa = w + 6144
 %line 1422+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r11, rsi
-	lea r8, [r11 + 6144]
+	lea r9, [rax + 6144]
 ; pb = w + 78976
 %line 1423+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r9, [r11 + 78976]
+	lea rsi, [rax + 78976]
 ; i0 = 18
 %line 1424+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rsi, r11
-	mov r10, 18
-	mov r11, r9
-	mov rax, r10
+	mov r8, 18
 align 32
 .Lloop16:
 ; qb = pa + 512
 %line 1427+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r9, [r8 + 512]
+	lea r10, [r9 + 512]
 ; qc = pa + 1024
 %line 1428+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r10, [r8 + 1024]
+	lea r11, [r9 + 1024]
 ; x0 = mem512[qa]
 %line 1430+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8]
+	vmovdqu64 zmm0, [r9]
 ; x1 = mem512[qa + 256]
 %line 1431+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8 + 256]
+	vmovdqu64 zmm1, [r9 + 256]
 ; x2 = mem512[qc]
 %line 1432+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10]
+	vmovdqu64 zmm2, [r11]
 ; x3 = mem512[qc + 256]
 %line 1433+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r10 + 256]
+	vmovdqu64 zmm3, [r11 + 256]
 ; mem512[qd] = x0
 %line 1434+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11], zmm0
+	vmovdqu64 [rsi], zmm0
 ; mem512[qd + 768] = x3
 %line 1435+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 768], zmm3
+	vmovdqu64 [rsi + 768], zmm3
 ; 32x x4 = x1 - x2
 %line 1436+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb]
 %line 1437+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r9]
+	vmovdqu64 zmm2, [r10]
 ; 32x x5 = x5 - x0
 %line 1438+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
@@ -4246,10 +4199,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 256] = x5
 %line 1440+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 256], zmm2
+	vmovdqu64 [rsi + 256], zmm2
 ; x5 = mem512[qb + 256]
 %line 1441+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 256]
+	vmovdqu64 zmm0, [r10 + 256]
 ; 32x x5 = x5 - x3
 %line 1442+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
@@ -4258,31 +4211,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 512] = x5
 %line 1444+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 512], zmm0
+	vmovdqu64 [rsi + 512], zmm0
 ; x0 = mem512[qa + 64]
 %line 1445+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 64]
+	vmovdqu64 zmm0, [r9 + 64]
 ; x1 = mem512[qa + 320]
 %line 1446+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8 + 320]
+	vmovdqu64 zmm1, [r9 + 320]
 ; x2 = mem512[qc + 64]
 %line 1447+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10 + 64]
+	vmovdqu64 zmm2, [r11 + 64]
 ; x3 = mem512[qc + 320]
 %line 1448+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r10 + 320]
+	vmovdqu64 zmm3, [r11 + 320]
 ; mem512[qd + 64] = x0
 %line 1449+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 64], zmm0
+	vmovdqu64 [rsi + 64], zmm0
 ; mem512[qd + 832] = x3
 %line 1450+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 832], zmm3
+	vmovdqu64 [rsi + 832], zmm3
 ; 32x x4 = x1 - x2
 %line 1451+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
 %line 1452+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r9 + 64]
+	vmovdqu64 zmm2, [r10 + 64]
 ; 32x x5 = x5 - x0
 %line 1453+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
@@ -4291,10 +4244,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 320] = x5
 %line 1455+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 320], zmm2
+	vmovdqu64 [rsi + 320], zmm2
 ; x5 = mem512[qb + 320]
 %line 1456+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 320]
+	vmovdqu64 zmm0, [r10 + 320]
 ; 32x x5 = x5 - x3
 %line 1457+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
@@ -4303,31 +4256,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 576] = x5
 %line 1459+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 576], zmm0
+	vmovdqu64 [rsi + 576], zmm0
 ; x0 = mem512[qa + 128]
 %line 1460+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 128]
+	vmovdqu64 zmm0, [r9 + 128]
 ; x1 = mem512[qa + 384]
 %line 1461+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8 + 384]
+	vmovdqu64 zmm1, [r9 + 384]
 ; x2 = mem512[qc + 128]
 %line 1462+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10 + 128]
+	vmovdqu64 zmm2, [r11 + 128]
 ; x3 = mem512[qc + 384]
 %line 1463+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r10 + 384]
+	vmovdqu64 zmm3, [r11 + 384]
 ; mem512[qd + 128] = x0
 %line 1464+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 128], zmm0
+	vmovdqu64 [rsi + 128], zmm0
 ; mem512[qd + 896] = x3
 %line 1465+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 896], zmm3
+	vmovdqu64 [rsi + 896], zmm3
 ; 32x x4 = x1 - x2
 %line 1466+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 128]
 %line 1467+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r9 + 128]
+	vmovdqu64 zmm2, [r10 + 128]
 ; 32x x5 = x5 - x0
 %line 1468+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
@@ -4336,10 +4289,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 384] = x5
 %line 1470+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 384], zmm2
+	vmovdqu64 [rsi + 384], zmm2
 ; x5 = mem512[qb + 384]
 %line 1471+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 384]
+	vmovdqu64 zmm0, [r10 + 384]
 ; 32x x5 = x5 - x3
 %line 1472+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
@@ -4348,31 +4301,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 640] = x5
 %line 1474+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 640], zmm0
+	vmovdqu64 [rsi + 640], zmm0
 ; x0 = mem512[qa + 192]
 %line 1475+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 192]
+	vmovdqu64 zmm0, [r9 + 192]
 ; x1 = mem512[qa + 448]
 %line 1476+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r8 + 448]
+	vmovdqu64 zmm1, [r9 + 448]
 ; x2 = mem512[qc + 192]
 %line 1477+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10 + 192]
+	vmovdqu64 zmm2, [r11 + 192]
 ; x3 = mem512[qc + 448]
 %line 1478+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r10 + 448]
+	vmovdqu64 zmm3, [r11 + 448]
 ; mem512[qd + 192] = x0
 %line 1479+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 192], zmm0
+	vmovdqu64 [rsi + 192], zmm0
 ; mem512[qd + 960] = x3
 %line 1480+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 960], zmm3
+	vmovdqu64 [rsi + 960], zmm3
 ; 32x x4 = x1 - x2
 %line 1481+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 192]
 %line 1482+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r9 + 192]
+	vmovdqu64 zmm2, [r10 + 192]
 ; 32x x5 = x5 - x0
 %line 1483+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
@@ -4381,10 +4334,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 448] = x5
 %line 1485+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 448], zmm2
+	vmovdqu64 [rsi + 448], zmm2
 ; x5 = mem512[qb + 448]
 %line 1486+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 448]
+	vmovdqu64 zmm0, [r10 + 448]
 ; 32x x5 = x5 - x3
 %line 1487+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
@@ -4393,77 +4346,74 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 704] = x5
 %line 1489+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [r11 + 704], zmm0
+	vmovdqu64 [rsi + 704], zmm0
 ; pa = pa + 1536
 %line 1490+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	add r8, 1536
+	add r9, 1536
 ; pb = pb + 1024
 %line 1491+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	add r11, 1024
+	add rsi, 1024
 ; i0 = i0 - 1
 %line 1492+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	sub rax, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 1493+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	cmp rax, 0
+	cmp r8, 0
 ; goto loop16 if !=
 %line 1494+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	jne .Lloop16
 ; pa = w + 78976
 %line 1495+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r11, rsi
-	lea r9, [r11 + 78976]
+	lea r8, [rax + 78976]
 ; pb = w + 6144
 %line 1496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea rsi, [r11 + 6144]
+	lea r9, [rax + 6144]
 ; i0 = 6
 %line 1497+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r8, 6
+	mov r10, 6
 align 32
 .Lloop17:
 ; qa = pa
 %line 1499+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rbx, r8
-	mov rax, r11
+	mov r11, r8
 ; qb = pa + 1024
 %line 1500+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r8, [r9 + 1024]
+	lea rsi, [r8 + 1024]
 ; qc = pa + 2048
 %line 1501+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r10, [r9 + 2048]
+	lea rcx, [r8 + 2048]
 ; qd = pb
 %line 1502+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rcx, r9
+	mov rdx, r9
 ; i1 = 2
 %line 1503+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rdx, rsi
-	mov r11, 2
+	mov rbx, 2
 align 32
 .Lloop18:
 ; x0 = mem512[qa]
 %line 1505+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9]
+	vmovdqu64 zmm0, [r11]
 ; x1 = mem512[qa + 512]
 %line 1506+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 512]
+	vmovdqu64 zmm1, [r11 + 512]
 ; x2 = mem512[qc]
 %line 1507+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10]
+	vmovdqu64 zmm2, [rcx]
 ; x3 = mem512[qc + 512]
 %line 1508+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r10 + 512]
+	vmovdqu64 zmm3, [rcx + 512]
 ; mem512[qd] = x0
 %line 1509+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi], zmm0
+	vmovdqu64 [rdx], zmm0
 ; mem512[qd + 1536] = x3
 %line 1510+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 1536], zmm3
+	vmovdqu64 [rdx + 1536], zmm3
 ; 32x x4 = x1 - x2
 %line 1511+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb]
 %line 1512+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r8]
+	vmovdqu64 zmm2, [rsi]
 ; 32x x5 = x5 - x0
 %line 1513+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
@@ -4472,10 +4422,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 512] = x5
 %line 1515+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 512], zmm2
+	vmovdqu64 [rdx + 512], zmm2
 ; x5 = mem512[qb + 512]
 %line 1516+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 512]
+	vmovdqu64 zmm0, [rsi + 512]
 ; 32x x5 = x5 - x3
 %line 1517+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
@@ -4484,31 +4434,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1024] = x5
 %line 1519+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 1024], zmm0
+	vmovdqu64 [rdx + 1024], zmm0
 ; x0 = mem512[qa + 64]
 %line 1520+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 64]
+	vmovdqu64 zmm0, [r11 + 64]
 ; x1 = mem512[qa + 576]
 %line 1521+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 576]
+	vmovdqu64 zmm1, [r11 + 576]
 ; x2 = mem512[qc + 64]
 %line 1522+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10 + 64]
+	vmovdqu64 zmm2, [rcx + 64]
 ; x3 = mem512[qc + 576]
 %line 1523+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r10 + 576]
+	vmovdqu64 zmm3, [rcx + 576]
 ; mem512[qd + 64] = x0
 %line 1524+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 64], zmm0
+	vmovdqu64 [rdx + 64], zmm0
 ; mem512[qd + 1600] = x3
 %line 1525+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 1600], zmm3
+	vmovdqu64 [rdx + 1600], zmm3
 ; 32x x4 = x1 - x2
 %line 1526+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
 %line 1527+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r8 + 64]
+	vmovdqu64 zmm2, [rsi + 64]
 ; 32x x5 = x5 - x0
 %line 1528+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
@@ -4517,10 +4467,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 576] = x5
 %line 1530+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 576], zmm2
+	vmovdqu64 [rdx + 576], zmm2
 ; x5 = mem512[qb + 576]
 %line 1531+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 576]
+	vmovdqu64 zmm0, [rsi + 576]
 ; 32x x5 = x5 - x3
 %line 1532+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
@@ -4529,31 +4479,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1088] = x5
 %line 1534+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 1088], zmm0
+	vmovdqu64 [rdx + 1088], zmm0
 ; x0 = mem512[qa + 128]
 %line 1535+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 128]
+	vmovdqu64 zmm0, [r11 + 128]
 ; x1 = mem512[qa + 640]
 %line 1536+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 640]
+	vmovdqu64 zmm1, [r11 + 640]
 ; x2 = mem512[qc + 128]
 %line 1537+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10 + 128]
+	vmovdqu64 zmm2, [rcx + 128]
 ; x3 = mem512[qc + 640]
 %line 1538+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r10 + 640]
+	vmovdqu64 zmm3, [rcx + 640]
 ; mem512[qd + 128] = x0
 %line 1539+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 128], zmm0
+	vmovdqu64 [rdx + 128], zmm0
 ; mem512[qd + 1664] = x3
 %line 1540+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 1664], zmm3
+	vmovdqu64 [rdx + 1664], zmm3
 ; 32x x4 = x1 - x2
 %line 1541+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 128]
 %line 1542+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r8 + 128]
+	vmovdqu64 zmm2, [rsi + 128]
 ; 32x x5 = x5 - x0
 %line 1543+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
@@ -4562,10 +4512,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 640] = x5
 %line 1545+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 640], zmm2
+	vmovdqu64 [rdx + 640], zmm2
 ; x5 = mem512[qb + 640]
 %line 1546+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 640]
+	vmovdqu64 zmm0, [rsi + 640]
 ; 32x x5 = x5 - x3
 %line 1547+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
@@ -4574,31 +4524,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1152] = x5
 %line 1549+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 1152], zmm0
+	vmovdqu64 [rdx + 1152], zmm0
 ; x0 = mem512[qa + 192]
 %line 1550+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 192]
+	vmovdqu64 zmm0, [r11 + 192]
 ; x1 = mem512[qa + 704]
 %line 1551+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 704]
+	vmovdqu64 zmm1, [r11 + 704]
 ; x2 = mem512[qc + 192]
 %line 1552+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10 + 192]
+	vmovdqu64 zmm2, [rcx + 192]
 ; x3 = mem512[qc + 704]
 %line 1553+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r10 + 704]
+	vmovdqu64 zmm3, [rcx + 704]
 ; mem512[qd + 192] = x0
 %line 1554+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 192], zmm0
+	vmovdqu64 [rdx + 192], zmm0
 ; mem512[qd + 1728] = x3
 %line 1555+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 1728], zmm3
+	vmovdqu64 [rdx + 1728], zmm3
 ; 32x x4 = x1 - x2
 %line 1556+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 192]
 %line 1557+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r8 + 192]
+	vmovdqu64 zmm2, [rsi + 192]
 ; 32x x5 = x5 - x0
 %line 1558+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
@@ -4607,10 +4557,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 704] = x5
 %line 1560+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 704], zmm2
+	vmovdqu64 [rdx + 704], zmm2
 ; x5 = mem512[qb + 704]
 %line 1561+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 704]
+	vmovdqu64 zmm0, [rsi + 704]
 ; 32x x5 = x5 - x3
 %line 1562+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
@@ -4619,101 +4569,95 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 1216] = x5
 %line 1564+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 1216], zmm0
+	vmovdqu64 [rdx + 1216], zmm0
 ; qa = qa + 256
 %line 1565+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	add r9, 256
+	add r11, 256
 ; qb = qb + 256
 %line 1566+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	add r8, 256
+	add rsi, 256
 ; qc = qc + 256
 %line 1567+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	add r10, 256
+	add rcx, 256
 ; qd = qd + 256
 %line 1568+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	add rsi, 256
+	add rdx, 256
 ; i1 = i1 - 1
 %line 1569+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	sub r11, 1
+	sub rbx, 1
 ; =? i1 - 0
 %line 1570+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	cmp r11, 0
+	cmp rbx, 0
 ; goto loop18 if !=
 %line 1571+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	jne .Lloop18
 ; pa = pa + 3072
 %line 1572+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r9, rcx
-	add r9, 3072
+	add r8, 3072
 ; pb = pb + 2048
 %line 1573+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rsi, rdx
-	add rsi, 2048
+	add r9, 2048
 ; i0 = i0 - 1
 %line 1574+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r8, rbx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 1575+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop17 if !=
 %line 1576+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r11, rax
 	jne .Lloop17
 ; pa = w + 6144
 %line 1577+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r9, [r11 + 6144]
+	lea r8, [rax + 6144]
 ; pb = w + 78976
 %line 1578+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea rsi, [r11 + 78976]
+	lea r9, [rax + 78976]
 ; i0 = 2
 %line 1579+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r8, 2
+	mov r10, 2
 align 32
 .Lloop19:
 ; qa = pa
 %line 1581+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rbx, r8
-	mov rax, r11
+	mov r11, r8
 ; qb = pa + 2048
 %line 1582+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r8, [r9 + 2048]
+	lea rsi, [r8 + 2048]
 ; qc = pa + 4096
 %line 1583+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r10, [r9 + 4096]
+	lea rcx, [r8 + 4096]
 ; qd = pb
 %line 1584+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rcx, r9
+	mov rdx, r9
 ; i1 = 4
 %line 1585+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rdx, rsi
-	mov r11, 4
+	mov rbx, 4
 align 32
 .Lloop20:
 ; x0 = mem512[qa]
 %line 1587+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9]
+	vmovdqu64 zmm0, [r11]
 ; x1 = mem512[qa + 1024]
 %line 1588+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 1024]
+	vmovdqu64 zmm1, [r11 + 1024]
 ; x2 = mem512[qc]
 %line 1589+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10]
+	vmovdqu64 zmm2, [rcx]
 ; x3 = mem512[qc + 1024]
 %line 1590+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r10 + 1024]
+	vmovdqu64 zmm3, [rcx + 1024]
 ; mem512[qd] = x0
 %line 1591+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi], zmm0
+	vmovdqu64 [rdx], zmm0
 ; mem512[qd + 3072] = x3
 %line 1592+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 3072], zmm3
+	vmovdqu64 [rdx + 3072], zmm3
 ; 32x x4 = x1 - x2
 %line 1593+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb]
 %line 1594+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r8]
+	vmovdqu64 zmm2, [rsi]
 ; 32x x5 = x5 - x0
 %line 1595+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
@@ -4722,10 +4666,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 1024] = x5
 %line 1597+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 1024], zmm2
+	vmovdqu64 [rdx + 1024], zmm2
 ; x5 = mem512[qb + 1024]
 %line 1598+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 1024]
+	vmovdqu64 zmm0, [rsi + 1024]
 ; 32x x5 = x5 - x3
 %line 1599+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
@@ -4734,31 +4678,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 2048] = x5
 %line 1601+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 2048], zmm0
+	vmovdqu64 [rdx + 2048], zmm0
 ; x0 = mem512[qa + 64]
 %line 1602+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 64]
+	vmovdqu64 zmm0, [r11 + 64]
 ; x1 = mem512[qa + 1088]
 %line 1603+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 1088]
+	vmovdqu64 zmm1, [r11 + 1088]
 ; x2 = mem512[qc + 64]
 %line 1604+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10 + 64]
+	vmovdqu64 zmm2, [rcx + 64]
 ; x3 = mem512[qc + 1088]
 %line 1605+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r10 + 1088]
+	vmovdqu64 zmm3, [rcx + 1088]
 ; mem512[qd + 64] = x0
 %line 1606+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 64], zmm0
+	vmovdqu64 [rdx + 64], zmm0
 ; mem512[qd + 3136] = x3
 %line 1607+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 3136], zmm3
+	vmovdqu64 [rdx + 3136], zmm3
 ; 32x x4 = x1 - x2
 %line 1608+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 64]
 %line 1609+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r8 + 64]
+	vmovdqu64 zmm2, [rsi + 64]
 ; 32x x5 = x5 - x0
 %line 1610+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
@@ -4767,10 +4711,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 1088] = x5
 %line 1612+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 1088], zmm2
+	vmovdqu64 [rdx + 1088], zmm2
 ; x5 = mem512[qb + 1088]
 %line 1613+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 1088]
+	vmovdqu64 zmm0, [rsi + 1088]
 ; 32x x5 = x5 - x3
 %line 1614+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
@@ -4779,31 +4723,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 2112] = x5
 %line 1616+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 2112], zmm0
+	vmovdqu64 [rdx + 2112], zmm0
 ; x0 = mem512[qa + 128]
 %line 1617+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 128]
+	vmovdqu64 zmm0, [r11 + 128]
 ; x1 = mem512[qa + 1152]
 %line 1618+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 1152]
+	vmovdqu64 zmm1, [r11 + 1152]
 ; x2 = mem512[qc + 128]
 %line 1619+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10 + 128]
+	vmovdqu64 zmm2, [rcx + 128]
 ; x3 = mem512[qc + 1152]
 %line 1620+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r10 + 1152]
+	vmovdqu64 zmm3, [rcx + 1152]
 ; mem512[qd + 128] = x0
 %line 1621+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 128], zmm0
+	vmovdqu64 [rdx + 128], zmm0
 ; mem512[qd + 3200] = x3
 %line 1622+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 3200], zmm3
+	vmovdqu64 [rdx + 3200], zmm3
 ; 32x x4 = x1 - x2
 %line 1623+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 128]
 %line 1624+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r8 + 128]
+	vmovdqu64 zmm2, [rsi + 128]
 ; 32x x5 = x5 - x0
 %line 1625+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
@@ -4812,10 +4756,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 1152] = x5
 %line 1627+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 1152], zmm2
+	vmovdqu64 [rdx + 1152], zmm2
 ; x5 = mem512[qb + 1152]
 %line 1628+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 1152]
+	vmovdqu64 zmm0, [rsi + 1152]
 ; 32x x5 = x5 - x3
 %line 1629+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
@@ -4824,31 +4768,31 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 2176] = x5
 %line 1631+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 2176], zmm0
+	vmovdqu64 [rdx + 2176], zmm0
 ; x0 = mem512[qa + 192]
 %line 1632+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r9 + 192]
+	vmovdqu64 zmm0, [r11 + 192]
 ; x1 = mem512[qa + 1216]
 %line 1633+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [r9 + 1216]
+	vmovdqu64 zmm1, [r11 + 1216]
 ; x2 = mem512[qc + 192]
 %line 1634+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r10 + 192]
+	vmovdqu64 zmm2, [rcx + 192]
 ; x3 = mem512[qc + 1216]
 %line 1635+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm3, [r10 + 1216]
+	vmovdqu64 zmm3, [rcx + 1216]
 ; mem512[qd + 192] = x0
 %line 1636+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 192], zmm0
+	vmovdqu64 [rdx + 192], zmm0
 ; mem512[qd + 3264] = x3
 %line 1637+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 3264], zmm3
+	vmovdqu64 [rdx + 3264], zmm3
 ; 32x x4 = x1 - x2
 %line 1638+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm1, zmm1, zmm2
 ; x5 = mem512[qb + 192]
 %line 1639+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm2, [r8 + 192]
+	vmovdqu64 zmm2, [rsi + 192]
 ; 32x x5 = x5 - x0
 %line 1640+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm2, zmm2, zmm0
@@ -4857,10 +4801,10 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; mem512[qd + 1216] = x5
 %line 1642+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 1216], zmm2
+	vmovdqu64 [rdx + 1216], zmm2
 ; x5 = mem512[qb + 1216]
 %line 1643+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [r8 + 1216]
+	vmovdqu64 zmm0, [rsi + 1216]
 ; 32x x5 = x5 - x3
 %line 1644+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm3
@@ -4869,74 +4813,67 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 2240] = x5
 %line 1646+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 2240], zmm0
+	vmovdqu64 [rdx + 2240], zmm0
 ; qa = qa + 256
 %line 1647+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	add r9, 256
+	add r11, 256
 ; qb = qb + 256
 %line 1648+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	add r8, 256
+	add rsi, 256
 ; qc = qc + 256
 %line 1649+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	add r10, 256
+	add rcx, 256
 ; qd = qd + 256
 %line 1650+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	add rsi, 256
+	add rdx, 256
 ; i1 = i1 - 1
 %line 1651+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	sub r11, 1
+	sub rbx, 1
 ; =? i1 - 0
 %line 1652+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	cmp r11, 0
+	cmp rbx, 0
 ; goto loop20 if !=
 %line 1653+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	jne .Lloop20
 ; pa = pa + 6144
 %line 1654+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r9, rcx
-	add r9, 6144
+	add r8, 6144
 ; pb = pb + 4096
 %line 1655+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rsi, rdx
-	add rsi, 4096
+	add r9, 4096
 ; i0 = i0 - 1
 %line 1656+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r8, rbx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 1657+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop19 if !=
 %line 1658+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r11, rax
 	jne .Lloop19
 ; x4 = mem512[DIG]
 %line 1659+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm0, [rel DIG]
+	vmovdqu64 zmm3, [rel DIG]
 ; x5 = mem512[DW]
 %line 1660+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm1, [rel DW]
+	vmovdqu64 zmm4, [rel DW]
 ; x6 = mem512[BV]
 %line 1661+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 zmm4, [rel BV]
+	vmovdqu64 zmm5, [rel BV]
 ; x7 = mem512[QQ]
 %line 1662+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 zmm6, [rel QQ]
 ; pa = w + 78976
 %line 1663+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r8, [r11 + 78976]
+	lea r8, [rax + 78976]
 ; pb = w + 83072
 %line 1664+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r9, [r11 + 83072]
+	lea r9, [rax + 83072]
 ; pc = w + 123520
 %line 1665+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r10, [r11 + 123520]
+	lea r10, [rax + 123520]
 ; i1 = 16
 %line 1666+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rsi, r11
 	mov r11, 16
-	vmovdqa64 zmm5, zmm0
-	vmovdqa64 zmm3, zmm1
 align 32
 .Lloop21:
 ; x1 = mem512[pb]
@@ -4944,10 +4881,10 @@ align 32
 	vmovdqu64 zmm0, [r9]
 ; 32x x2 = mulhi(x1, x5)
 %line 1669+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm1, zmm0, zmm3
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 * x4
 %line 1670+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmullw zmm0, zmm0, zmm5
+	vpmullw zmm0, zmm0, zmm3
 ; 32x x2 = x2 * x7
 %line 1671+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpmullw zmm1, zmm1, zmm6
@@ -4959,7 +4896,7 @@ align 32
 	vmovdqu64 zmm1, [r8]
 ; 32x x2 = mulhi(x3, x6)
 %line 1674+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm2, zmm1, zmm4
+	vpmulhw zmm2, zmm1, zmm5
 ; 32x x2 = x2 + mem512[BRND]
 %line 1675+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, [rel BRND]
@@ -4977,7 +4914,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x2 = mulhi(x1, x6)
 %line 1680+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm1, zmm0, zmm4
+	vpmulhw zmm1, zmm0, zmm5
 ; 32x x2 = x2 + mem512[BRND]
 %line 1681+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -4998,10 +4935,10 @@ align 32
 	vmovdqu64 zmm0, [r9 + 64]
 ; 32x x2 = mulhi(x1, x5)
 %line 1687+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm1, zmm0, zmm3
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 * x4
 %line 1688+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmullw zmm0, zmm0, zmm5
+	vpmullw zmm0, zmm0, zmm3
 ; 32x x2 = x2 * x7
 %line 1689+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpmullw zmm1, zmm1, zmm6
@@ -5013,7 +4950,7 @@ align 32
 	vmovdqu64 zmm1, [r8 + 64]
 ; 32x x2 = mulhi(x3, x6)
 %line 1692+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm2, zmm1, zmm4
+	vpmulhw zmm2, zmm1, zmm5
 ; 32x x2 = x2 + mem512[BRND]
 %line 1693+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, [rel BRND]
@@ -5031,7 +4968,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x2 = mulhi(x1, x6)
 %line 1698+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm1, zmm0, zmm4
+	vpmulhw zmm1, zmm0, zmm5
 ; 32x x2 = x2 + mem512[BRND]
 %line 1699+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -5052,10 +4989,10 @@ align 32
 	vmovdqu64 zmm0, [r9 + 128]
 ; 32x x2 = mulhi(x1, x5)
 %line 1705+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm1, zmm0, zmm3
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 * x4
 %line 1706+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmullw zmm0, zmm0, zmm5
+	vpmullw zmm0, zmm0, zmm3
 ; 32x x2 = x2 * x7
 %line 1707+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpmullw zmm1, zmm1, zmm6
@@ -5067,7 +5004,7 @@ align 32
 	vmovdqu64 zmm1, [r8 + 128]
 ; 32x x2 = mulhi(x3, x6)
 %line 1710+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm2, zmm1, zmm4
+	vpmulhw zmm2, zmm1, zmm5
 ; 32x x2 = x2 + mem512[BRND]
 %line 1711+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, [rel BRND]
@@ -5085,7 +5022,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x2 = mulhi(x1, x6)
 %line 1716+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm1, zmm0, zmm4
+	vpmulhw zmm1, zmm0, zmm5
 ; 32x x2 = x2 + mem512[BRND]
 %line 1717+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -5106,10 +5043,10 @@ align 32
 	vmovdqu64 zmm0, [r9 + 192]
 ; 32x x2 = mulhi(x1, x5)
 %line 1723+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm1, zmm0, zmm3
+	vpmulhw zmm1, zmm0, zmm4
 ; 32x x1 = x1 * x4
 %line 1724+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmullw zmm0, zmm0, zmm5
+	vpmullw zmm0, zmm0, zmm3
 ; 32x x2 = x2 * x7
 %line 1725+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpmullw zmm1, zmm1, zmm6
@@ -5121,7 +5058,7 @@ align 32
 	vmovdqu64 zmm1, [r8 + 192]
 ; 32x x2 = mulhi(x3, x6)
 %line 1728+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm2, zmm1, zmm4
+	vpmulhw zmm2, zmm1, zmm5
 ; 32x x2 = x2 + mem512[BRND]
 %line 1729+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm2, zmm2, [rel BRND]
@@ -5139,7 +5076,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x x2 = mulhi(x1, x6)
 %line 1734+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm1, zmm0, zmm4
+	vpmulhw zmm1, zmm0, zmm5
 ; 32x x2 = x2 + mem512[BRND]
 %line 1735+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -5175,8 +5112,7 @@ align 32
 	jne .Lloop21
 ; pa = w + 127616
 %line 1746+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r11, rsi
-	lea r8, [r11 + 127616]
+	lea r8, [rax + 127616]
 ; z0 = 0
 %line 1747+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpxord zmm0, zmm0, zmm0
@@ -5188,19 +5124,18 @@ align 32
 	vmovdqu64 [r8 + 64], zmm0
 ; pa = w + 123520
 %line 1750+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r8, [r11 + 123520]
+	lea r8, [rax + 123520]
 ; pb = w + 125234
 %line 1751+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r9, [r11 + 125234]
+	lea r9, [rax + 125234]
 ; pc = w + 125232
 %line 1752+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea r10, [r11 + 125232]
+	lea r10, [rax + 125232]
 ; qd = w + 127744
 %line 1753+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	lea rsi, [r11 + 127744]
+	lea r11, [rax + 127744]
 ; x0 = mem512[pa]
 %line 1754+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov rax, r11
 	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[pb]
 %line 1755+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
@@ -5219,7 +5154,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
 %line 1760+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm1, zmm0, zmm4
+	vpmulhw zmm1, zmm0, zmm5
 ; 32x x1 = x1 + mem512[BRND]
 %line 1761+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -5234,7 +5169,7 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd] = x0
 %line 1765+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi], zmm0
+	vmovdqu64 [r11], zmm0
 ; pa = pa + 64
 %line 1766+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	add r8, 64
@@ -5246,12 +5181,10 @@ align 32
 	add r10, 64
 ; qd = qd + 64
 %line 1769+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	add rsi, 64
+	add r11, 64
 ; i1 = 6
 %line 1770+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r11, 6
-	vmovdqa64 zmm3, zmm4
-	vmovdqa64 zmm4, zmm6
+	mov rsi, 6
 align 32
 .Lloop22:
 ; x0 = mem512[pa]
@@ -5271,7 +5204,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
 %line 1777+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm1, zmm0, zmm3
+	vpmulhw zmm1, zmm0, zmm5
 ; 32x x1 = x1 + mem512[BRND]
 %line 1778+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -5280,13 +5213,13 @@ align 32
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
 %line 1780+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmullw zmm1, zmm1, zmm4
+	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
 %line 1781+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd] = x0
 %line 1782+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi], zmm0
+	vmovdqu64 [r11], zmm0
 ; x0 = mem512[pa + 64]
 %line 1783+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 64]
@@ -5304,7 +5237,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
 %line 1788+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm1, zmm0, zmm3
+	vpmulhw zmm1, zmm0, zmm5
 ; 32x x1 = x1 + mem512[BRND]
 %line 1789+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -5313,13 +5246,13 @@ align 32
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
 %line 1791+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmullw zmm1, zmm1, zmm4
+	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
 %line 1792+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 64] = x0
 %line 1793+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 64], zmm0
+	vmovdqu64 [r11 + 64], zmm0
 ; x0 = mem512[pa + 128]
 %line 1794+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 128]
@@ -5337,7 +5270,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
 %line 1799+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm1, zmm0, zmm3
+	vpmulhw zmm1, zmm0, zmm5
 ; 32x x1 = x1 + mem512[BRND]
 %line 1800+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -5346,13 +5279,13 @@ align 32
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
 %line 1802+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmullw zmm1, zmm1, zmm4
+	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
 %line 1803+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 128] = x0
 %line 1804+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 128], zmm0
+	vmovdqu64 [r11 + 128], zmm0
 ; x0 = mem512[pa + 192]
 %line 1805+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 192]
@@ -5370,7 +5303,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
 %line 1810+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm1, zmm0, zmm3
+	vpmulhw zmm1, zmm0, zmm5
 ; 32x x1 = x1 + mem512[BRND]
 %line 1811+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -5379,13 +5312,13 @@ align 32
 	vpsraw zmm1, zmm1, 10
 ; 32x x1 = x1 * x7
 %line 1813+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmullw zmm1, zmm1, zmm4
+	vpmullw zmm1, zmm1, zmm6
 ; 32x x0 = x0 - x1
 %line 1814+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 192] = x0
 %line 1815+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 192], zmm0
+	vmovdqu64 [r11 + 192], zmm0
 ; pa = pa + 256
 %line 1816+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	add r8, 256
@@ -5397,20 +5330,18 @@ align 32
 	add r10, 256
 ; qd = qd + 256
 %line 1819+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	add rsi, 256
+	add r11, 256
 ; i1 = i1 - 1
 %line 1820+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	sub r11, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 1821+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	cmp r11, 0
+	cmp rsi, 0
 ; goto loop22 if !=
 %line 1822+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	jne .Lloop22
 ; x0 = mem512[pa]
 %line 1823+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqa64 zmm6, zmm4
-	vmovdqa64 zmm4, zmm3
 	vmovdqu64 zmm0, [r8]
 ; x1 = mem512[pb]
 %line 1824+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
@@ -5426,7 +5357,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
 %line 1828+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm1, zmm0, zmm4
+	vpmulhw zmm1, zmm0, zmm5
 ; 32x x1 = x1 + mem512[BRND]
 %line 1829+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -5441,7 +5372,7 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd] = x0
 %line 1833+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi], zmm0
+	vmovdqu64 [r11], zmm0
 ; x0 = mem512[pa + 64]
 %line 1834+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8 + 64]
@@ -5459,7 +5390,7 @@ align 32
 	vpaddw zmm0, zmm0, zmm2
 ; 32x x1 = mulhi(x0, x6)
 %line 1839+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vpmulhw zmm1, zmm0, zmm4
+	vpmulhw zmm1, zmm0, zmm5
 ; 32x x1 = x1 + mem512[BRND]
 %line 1840+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vpaddw zmm1, zmm1, [rel BRND]
@@ -5474,11 +5405,10 @@ align 32
 	vpsubw zmm0, zmm0, zmm1
 ; mem512[qd + 64] = x0
 %line 1844+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	vmovdqu64 [rsi + 64], zmm0
+	vmovdqu64 [r11 + 64], zmm0
 ; pa = w + 127744
 %line 1845+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
-	mov r11, rax
-	lea r8, [r11 + 127744]
+	lea r8, [rax + 127744]
 ; x0 = mem512[pa]
 %line 1846+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512_857.q
 	vmovdqu64 zmm0, [r8]

@@ -307,7 +307,7 @@ align 32
 	vmovdqu64 zmm6, [rsp + 3328]
 ; z4 = ps4
 %line 281+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm26, [rsp + 3392]
+	vmovdqu64 zmm30, [rsp + 3392]
 ; z5 = s5
 %line 283+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 zmm28, [rsp + 320]
@@ -346,7 +346,10 @@ align 32
 	vmovdqa64 zmm5, zmm4
 ; z15 = ps15
 %line 299+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 zmm24, [rsp + 3776]
+	vmovdqu64 zmm26, [rsp + 3776]
+; u15 = z15
+%line 300+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
+	vmovdqa64 zmm24, zmm26
 ; z9 = z9 ^ p9
 %line 302+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm2, zmm2, [rsp + 3200]
@@ -355,10 +358,10 @@ align 32
 	vpxord zmm3, zmm3, [rsp + 3200]
 ; 16x ta = z4 + z0
 %line 304+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm8, zmm26, zmm29
+	vpaddd zmm8, zmm30, zmm29
 ; 16x tb = u4 + bt0
 %line 305+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm7, zmm26, [rsp + 2048]
+	vpaddd zmm7, zmm30, [rsp + 2048]
 ; 16x ta = ta <<< 9
 %line 306+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm8, zmm8, 9
@@ -391,10 +394,10 @@ align 32
 	vpxord zmm0, zmm0, zmm7
 ; 16x ta = z8 + z4
 %line 316+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm8, zmm11, zmm26
+	vpaddd zmm8, zmm11, zmm30
 ; 16x tb = u8 + u4
 %line 317+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm7, zmm10, zmm26
+	vpaddd zmm7, zmm10, zmm30
 ; 16x ta = ta <<< 13
 %line 318+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm8, zmm8, 13
@@ -484,10 +487,10 @@ align 32
 	vpxord zmm22, zmm22, zmm7
 ; 16x ta = z5 + z4
 %line 347+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm8, zmm28, zmm26
+	vpaddd zmm8, zmm28, zmm30
 ; 16x tb = u5 + u4
 %line 348+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm7, zmm27, zmm26
+	vpaddd zmm7, zmm27, zmm30
 ; 16x ta = ta <<< 7
 %line 349+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm8, zmm8, 7
@@ -520,7 +523,7 @@ align 32
 	vpxord zmm18, zmm18, zmm7
 ; 16x ta = z15 + z14
 %line 359+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm8, zmm24, zmm4
+	vpaddd zmm8, zmm26, zmm4
 ; 16x tb = u15 + u14
 %line 360+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm7, zmm24, zmm5
@@ -592,7 +595,7 @@ align 32
 	vpxord zmm10, zmm10, zmm1
 ; 16x ta = z12 + z15
 %line 383+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm7, zmm17, zmm24
+	vpaddd zmm7, zmm17, zmm26
 ; 16x tb = u12 + u15
 %line 384+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm1, zmm16, zmm24
@@ -640,121 +643,121 @@ align 32
 	vprold zmm1, zmm1, 13
 ; z4 = z4 ^ ta
 %line 399+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm0, zmm26, zmm0
+	vpxord zmm0, zmm30, zmm0
 ; u4 = u4 ^ tb
 %line 400+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm1, zmm26, zmm1
+	vpxord zmm1, zmm30, zmm1
 ; 16x ta = z8 + z11
 %line 401+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm30, zmm11, zmm19
+	vpaddd zmm31, zmm11, zmm19
 ; 16x tb = u8 + u11
 %line 402+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm26, zmm10, zmm18
+	vpaddd zmm30, zmm10, zmm18
 ; 16x ta = ta <<< 13
 %line 403+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm30, zmm30, 13
+	vprold zmm31, zmm31, 13
 ; 16x tb = tb <<< 13
 %line 404+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm26, zmm26, 13
+	vprold zmm30, zmm30, 13
 ; z9 = z9 ^ ta
 %line 405+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm2, zmm2, zmm30
+	vpxord zmm2, zmm2, zmm31
 ; u9 = u9 ^ tb
 %line 406+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm3, zmm3, zmm26
+	vpxord zmm3, zmm3, zmm30
 ; 16x ta = z13 + z12
 %line 407+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm30, zmm9, zmm17
+	vpaddd zmm31, zmm9, zmm17
 ; 16x tb = u13 + u12
 %line 408+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm26, zmm8, zmm16
+	vpaddd zmm30, zmm8, zmm16
 ; 16x ta = ta <<< 13
 %line 409+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm30, zmm30, 13
+	vprold zmm31, zmm31, 13
 ; 16x tb = tb <<< 13
 %line 410+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm26, zmm26, 13
+	vprold zmm30, zmm30, 13
 ; z14 = z14 ^ ta
 %line 411+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm4, zmm4, zmm30
+	vpxord zmm4, zmm4, zmm31
 ; u14 = u14 ^ tb
 %line 412+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm5, zmm5, zmm26
+	vpxord zmm5, zmm5, zmm30
 ; 16x ta = z3 + z2
 %line 413+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm30, zmm7, zmm15
+	vpaddd zmm31, zmm7, zmm15
 ; 16x tb = u3 + u2
 %line 414+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm26, zmm6, zmm14
+	vpaddd zmm30, zmm6, zmm14
 ; 16x ta = ta <<< 18
 %line 415+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm30, zmm30, 18
+	vprold zmm31, zmm31, 18
 ; 16x tb = tb <<< 18
 %line 416+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm26, zmm26, 18
+	vprold zmm30, zmm30, 18
 ; z0 = z0 ^ ta
 %line 417+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm29, zmm29, zmm30
+	vpxord zmm29, zmm29, zmm31
 ; tb = tb ^ bt0
 %line 418+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm26, zmm26, [rsp + 2048]
+	vpxord zmm30, zmm30, [rsp + 2048]
 ; bt0 = tb
 %line 419+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 2048], zmm26
+	vmovdqu64 [rsp + 2048], zmm30
 ; 16x ta = z4 + z7
 %line 420+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm30, zmm0, zmm13
+	vpaddd zmm31, zmm0, zmm13
 ; 16x tb = u4 + u7
 %line 421+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm26, zmm1, zmm12
+	vpaddd zmm30, zmm1, zmm12
 ; 16x ta = ta <<< 18
 %line 422+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm30, zmm30, 18
+	vprold zmm31, zmm31, 18
 ; 16x tb = tb <<< 18
 %line 423+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm26, zmm26, 18
+	vprold zmm30, zmm30, 18
 ; z5 = z5 ^ ta
 %line 424+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm28, zmm28, zmm30
+	vpxord zmm28, zmm28, zmm31
 ; u5 = u5 ^ tb
 %line 425+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm27, zmm27, zmm26
+	vpxord zmm27, zmm27, zmm30
 ; 16x ta = z9 + z8
 %line 426+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm30, zmm2, zmm11
+	vpaddd zmm31, zmm2, zmm11
 ; 16x tb = u9 + u8
 %line 427+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm26, zmm3, zmm10
+	vpaddd zmm30, zmm3, zmm10
 ; 16x ta = ta <<< 18
 %line 428+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm30, zmm30, 18
+	vprold zmm31, zmm31, 18
 ; 16x tb = tb <<< 18
 %line 429+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm26, zmm26, 18
+	vprold zmm30, zmm30, 18
 ; z10 = z10 ^ ta
 %line 430+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm25, zmm25, zmm30
+	vpxord zmm25, zmm25, zmm31
 ; tb = tb ^ bt10
 %line 431+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm26, zmm26, [rsp + 2688]
+	vpxord zmm30, zmm30, [rsp + 2688]
 ; bt10 = tb
 %line 432+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 2688], zmm26
+	vmovdqu64 [rsp + 2688], zmm30
 ; 16x ta = z14 + z13
 %line 433+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd zmm26, zmm4, zmm9
+	vpaddd zmm31, zmm4, zmm9
 ; 16x tb = u14 + u13
 %line 434+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd zmm30, zmm5, zmm8
 ; 16x ta = ta <<< 18
 %line 435+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vprold zmm26, zmm26, 18
+	vprold zmm31, zmm31, 18
 ; 16x tb = tb <<< 18
 %line 436+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold zmm30, zmm30, 18
 ; z15 = z15 ^ ta
 %line 437+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord zmm26, zmm24, zmm26
+	vpxord zmm26, zmm26, zmm31
 ; u15 = u15 ^ tb
 %line 438+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord zmm24, zmm24, zmm30
@@ -2903,7 +2906,7 @@ align 32
 	vmovdqu64 [rsp + 3840], ymm0
 ; h0 = f0
 %line 1171+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 ymm9, ymm0
+	vmovdqa64 ymm4, ymm0
 ; 8x f0 = mem32[x + 4]
 %line 1172+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastd ymm0, [rcx + 4]
@@ -2912,7 +2915,7 @@ align 32
 	vmovdqu64 [rsp + 3872], ymm0
 ; h1 = f0
 %line 1174+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 ymm4, ymm0
+	vmovdqa64 ymm5, ymm0
 ; 8x f0 = mem32[x + 8]
 %line 1175+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastd ymm0, [rcx + 8]
@@ -2921,7 +2924,7 @@ align 32
 	vmovdqu64 [rsp + 3904], ymm0
 ; h2 = f0
 %line 1177+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 ymm5, ymm0
+	vmovdqa64 ymm6, ymm0
 ; 8x f0 = mem32[x + 12]
 %line 1178+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastd ymm0, [rcx + 12]
@@ -2930,7 +2933,7 @@ align 32
 	vmovdqu64 [rsp + 3936], ymm0
 ; h3 = f0
 %line 1180+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 ymm6, ymm0
+	vmovdqa64 ymm14, ymm0
 ; 8x f0 = mem32[x + 16]
 %line 1181+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastd ymm0, [rcx + 16]
@@ -2939,7 +2942,7 @@ align 32
 	vmovdqu64 [rsp + 3968], ymm0
 ; h4 = f0
 %line 1183+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 ymm11, ymm0
+	vmovdqa64 ymm19, ymm0
 ; 8x f0 = mem32[x + 20]
 %line 1184+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastd ymm0, [rcx + 20]
@@ -2948,34 +2951,25 @@ align 32
 	vmovdqu64 [rsp + 4000], ymm0
 ; h5 = f0
 %line 1186+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 ymm10, ymm0
+	vmovdqa64 ymm7, ymm0
 ; 8x f0 = mem32[x + 24]
 %line 1187+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd ymm0, [rcx + 24]
+	vpbroadcastd ymm8, [rcx + 24]
 ; hs6 = f0
 %line 1188+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 4032], ymm0
-; h6 = f0
-%line 1189+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 ymm8, ymm0
+	vmovdqu64 [rsp + 4032], ymm8
 ; 8x f0 = mem32[x + 28]
 %line 1190+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd ymm0, [rcx + 28]
+	vpbroadcastd ymm9, [rcx + 28]
 ; hs7 = f0
 %line 1191+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 4064], ymm0
-; h7 = f0
-%line 1192+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 ymm7, ymm0
+	vmovdqu64 [rsp + 4064], ymm9
 ; 8x f0 = mem32[x + 40]
 %line 1193+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd ymm0, [rcx + 40]
+	vpbroadcastd ymm12, [rcx + 40]
 ; hs10 = f0
 %line 1194+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 4160], ymm0
-; h10 = f0
-%line 1195+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 ymm12, ymm0
+	vmovdqu64 [rsp + 4160], ymm12
 ; 8x f0 = mem32[x + 44]
 %line 1196+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastd ymm0, [rcx + 44]
@@ -2984,34 +2978,25 @@ align 32
 	vmovdqu64 [rsp + 4192], ymm0
 ; h11 = f0
 %line 1198+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 ymm13, ymm0
+	vmovdqa64 ymm16, ymm0
 ; 8x f0 = mem32[x + 48]
 %line 1199+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd ymm0, [rcx + 48]
+	vpbroadcastd ymm10, [rcx + 48]
 ; hs12 = f0
 %line 1200+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 4224], ymm0
-; h12 = f0
-%line 1201+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 ymm14, ymm0
+	vmovdqu64 [rsp + 4224], ymm10
 ; 8x f0 = mem32[x + 52]
 %line 1202+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd ymm0, [rcx + 52]
+	vpbroadcastd ymm11, [rcx + 52]
 ; hs13 = f0
 %line 1203+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 4256], ymm0
-; h13 = f0
-%line 1204+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 ymm15, ymm0
+	vmovdqu64 [rsp + 4256], ymm11
 ; 8x f0 = mem32[x + 56]
 %line 1205+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpbroadcastd ymm0, [rcx + 56]
+	vpbroadcastd ymm13, [rcx + 56]
 ; hs14 = f0
 %line 1206+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 4288], ymm0
-; h14 = f0
-%line 1207+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 ymm3, ymm0
+	vmovdqu64 [rsp + 4288], ymm13
 ; 8x f0 = mem32[x + 60]
 %line 1208+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastd ymm0, [rcx + 60]
@@ -3020,7 +3005,7 @@ align 32
 	vmovdqu64 [rsp + 4320], ymm0
 ; h15 = f0
 %line 1210+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 ymm16, ymm0
+	vmovdqa64 ymm17, ymm0
 ; 4x gq0 = mem64[x + 32]
 %line 1211+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpbroadcastq ymm2, [rcx + 32]
@@ -3038,48 +3023,45 @@ align 32
 	vpaddq ymm0, ymm2, ymm0
 ; gq0 = shuffle32(gq0, 0xd8)
 %line 1216+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpshufd ymm2, ymm0, 216
+	vpshufd ymm0, ymm0, 216
 ; gq1 = shuffle32(gq1, 0xd8)
 %line 1217+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpshufd ymm1, ymm1, 216
+	vpshufd ymm2, ymm1, 216
 ; f0 = unpacklo64(gq0, gq1)
 %line 1218+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq ymm0, ymm2, ymm1
+	vpunpcklqdq ymm1, ymm0, ymm2
 ; hs8 = f0
 %line 1219+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 [rsp + 4096], ymm0
+	vmovdqu64 [rsp + 4096], ymm1
 ; h8 = f0
 %line 1220+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 ymm17, ymm0
+	vmovdqa64 ymm18, ymm1
 ; f1 = unpackhi64(gq0, gq1)
 %line 1221+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq ymm0, ymm2, ymm1
+	vpunpckhqdq ymm0, ymm0, ymm2
 ; hs9 = f1
 %line 1222+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [rsp + 4128], ymm0
 ; h9 = f1
 %line 1223+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 ymm18, ymm0
+	vmovdqa64 ymm20, ymm0
 ; i = 10
 %line 1224+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	mov r8, 10
-	vmovdqa64 ymm20, ymm3
-	vmovdqa64 ymm19, ymm17
-	vmovdqa64 ymm17, ymm18
 align 32
 .Lrounds8:
 ; g0 = evexadd32(h0, h12)
 %line 1226+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm0, ymm9, ymm14
+	vpaddd ymm0, ymm4, ymm10
 ; g1 = evexadd32(h5, h1)
 %line 1227+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm1, ymm10, ymm4
+	vpaddd ymm1, ymm7, ymm5
 ; g2 = evexadd32(h10, h6)
 %line 1228+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpaddd ymm2, ymm12, ymm8
 ; g3 = evexadd32(h15, h11)
 %line 1229+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm3, ymm16, ymm13
+	vpaddd ymm3, ymm17, ymm16
 ; 8x g0 = g0 <<< 7
 %line 1230+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm0, ymm0, 7
@@ -3094,28 +3076,28 @@ align 32
 	vprold ymm3, ymm3, 7
 ; h4 = evexxor(h4, g0)
 %line 1234+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm11, ymm11, ymm0
+	vpxord ymm19, ymm19, ymm0
 ; h9 = evexxor(h9, g1)
 %line 1235+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm17, ymm17, ymm1
+	vpxord ymm20, ymm20, ymm1
 ; h14 = evexxor(h14, g2)
 %line 1236+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm18, ymm20, ymm2
+	vpxord ymm13, ymm13, ymm2
 ; h3 = evexxor(h3, g3)
 %line 1237+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm6, ymm6, ymm3
+	vpxord ymm14, ymm14, ymm3
 ; g0 = evexadd32(h4, h0)
 %line 1238+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm0, ymm11, ymm9
+	vpaddd ymm0, ymm19, ymm4
 ; g1 = evexadd32(h9, h5)
 %line 1239+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm1, ymm17, ymm10
+	vpaddd ymm1, ymm20, ymm7
 ; g2 = evexadd32(h14, h10)
 %line 1240+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm2, ymm18, ymm12
+	vpaddd ymm2, ymm13, ymm12
 ; g3 = evexadd32(h3, h15)
 %line 1241+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm3, ymm6, ymm16
+	vpaddd ymm3, ymm14, ymm17
 ; 8x g0 = g0 <<< 9
 %line 1242+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm0, ymm0, 9
@@ -3130,28 +3112,28 @@ align 32
 	vprold ymm3, ymm3, 9
 ; h8 = evexxor(h8, g0)
 %line 1246+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm19, ymm19, ymm0
+	vpxord ymm18, ymm18, ymm0
 ; h13 = evexxor(h13, g1)
 %line 1247+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm15, ymm15, ymm1
+	vpxord ymm11, ymm11, ymm1
 ; h2 = evexxor(h2, g2)
 %line 1248+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm5, ymm5, ymm2
+	vpxord ymm6, ymm6, ymm2
 ; h7 = evexxor(h7, g3)
 %line 1249+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm7, ymm7, ymm3
+	vpxord ymm9, ymm9, ymm3
 ; g0 = evexadd32(h8, h4)
 %line 1250+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm0, ymm19, ymm11
+	vpaddd ymm0, ymm18, ymm19
 ; g1 = evexadd32(h13, h9)
 %line 1251+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm1, ymm15, ymm17
+	vpaddd ymm1, ymm11, ymm20
 ; g2 = evexadd32(h2, h14)
 %line 1252+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm2, ymm5, ymm18
+	vpaddd ymm2, ymm6, ymm13
 ; g3 = evexadd32(h7, h3)
 %line 1253+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm3, ymm7, ymm6
+	vpaddd ymm3, ymm9, ymm14
 ; 8x g0 = g0 <<< 13
 %line 1254+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm0, ymm0, 13
@@ -3166,28 +3148,28 @@ align 32
 	vprold ymm3, ymm3, 13
 ; h12 = evexxor(h12, g0)
 %line 1258+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm14, ymm14, ymm0
+	vpxord ymm10, ymm10, ymm0
 ; h1 = evexxor(h1, g1)
 %line 1259+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm4, ymm4, ymm1
+	vpxord ymm5, ymm5, ymm1
 ; h6 = evexxor(h6, g2)
 %line 1260+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm8, ymm8, ymm2
 ; h11 = evexxor(h11, g3)
 %line 1261+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm13, ymm13, ymm3
+	vpxord ymm16, ymm16, ymm3
 ; g0 = evexadd32(h12, h8)
 %line 1262+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm0, ymm14, ymm19
+	vpaddd ymm0, ymm10, ymm18
 ; g1 = evexadd32(h1, h13)
 %line 1263+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm1, ymm4, ymm15
+	vpaddd ymm1, ymm5, ymm11
 ; g2 = evexadd32(h6, h2)
 %line 1264+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm2, ymm8, ymm5
+	vpaddd ymm2, ymm8, ymm6
 ; g3 = evexadd32(h11, h7)
 %line 1265+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm3, ymm13, ymm7
+	vpaddd ymm3, ymm16, ymm9
 ; 8x g0 = g0 <<< 18
 %line 1266+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm0, ymm0, 18
@@ -3202,28 +3184,28 @@ align 32
 	vprold ymm3, ymm3, 18
 ; h0 = evexxor(h0, g0)
 %line 1270+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm9, ymm9, ymm0
+	vpxord ymm4, ymm4, ymm0
 ; h5 = evexxor(h5, g1)
 %line 1271+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm10, ymm10, ymm1
+	vpxord ymm7, ymm7, ymm1
 ; h10 = evexxor(h10, g2)
 %line 1272+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm12, ymm12, ymm2
 ; h15 = evexxor(h15, g3)
 %line 1273+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm16, ymm16, ymm3
+	vpxord ymm17, ymm17, ymm3
 ; g0 = evexadd32(h0, h3)
 %line 1274+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm0, ymm9, ymm6
+	vpaddd ymm0, ymm4, ymm14
 ; g1 = evexadd32(h5, h4)
 %line 1275+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm1, ymm10, ymm11
+	vpaddd ymm1, ymm7, ymm19
 ; g2 = evexadd32(h10, h9)
 %line 1276+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm2, ymm12, ymm17
+	vpaddd ymm2, ymm12, ymm20
 ; g3 = evexadd32(h15, h14)
 %line 1277+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm3, ymm16, ymm18
+	vpaddd ymm3, ymm17, ymm13
 ; 8x g0 = g0 <<< 7
 %line 1278+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm0, ymm0, 7
@@ -3238,28 +3220,28 @@ align 32
 	vprold ymm3, ymm3, 7
 ; h1 = evexxor(h1, g0)
 %line 1282+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm4, ymm4, ymm0
+	vpxord ymm5, ymm5, ymm0
 ; h6 = evexxor(h6, g1)
 %line 1283+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm8, ymm8, ymm1
 ; h11 = evexxor(h11, g2)
 %line 1284+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm13, ymm13, ymm2
+	vpxord ymm16, ymm16, ymm2
 ; h12 = evexxor(h12, g3)
 %line 1285+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm14, ymm14, ymm3
+	vpxord ymm10, ymm10, ymm3
 ; g0 = evexadd32(h1, h0)
 %line 1286+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm0, ymm4, ymm9
+	vpaddd ymm0, ymm5, ymm4
 ; g1 = evexadd32(h6, h5)
 %line 1287+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm1, ymm8, ymm10
+	vpaddd ymm1, ymm8, ymm7
 ; g2 = evexadd32(h11, h10)
 %line 1288+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm2, ymm13, ymm12
+	vpaddd ymm2, ymm16, ymm12
 ; g3 = evexadd32(h12, h15)
 %line 1289+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm3, ymm14, ymm16
+	vpaddd ymm3, ymm10, ymm17
 ; 8x g0 = g0 <<< 9
 %line 1290+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm0, ymm0, 9
@@ -3274,28 +3256,28 @@ align 32
 	vprold ymm3, ymm3, 9
 ; h2 = evexxor(h2, g0)
 %line 1294+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm5, ymm5, ymm0
+	vpxord ymm6, ymm6, ymm0
 ; h7 = evexxor(h7, g1)
 %line 1295+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm7, ymm7, ymm1
+	vpxord ymm9, ymm9, ymm1
 ; h8 = evexxor(h8, g2)
 %line 1296+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm19, ymm19, ymm2
+	vpxord ymm18, ymm18, ymm2
 ; h13 = evexxor(h13, g3)
 %line 1297+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm15, ymm15, ymm3
+	vpxord ymm11, ymm11, ymm3
 ; g0 = evexadd32(h2, h1)
 %line 1298+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm0, ymm5, ymm4
+	vpaddd ymm0, ymm6, ymm5
 ; g1 = evexadd32(h7, h6)
 %line 1299+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm1, ymm7, ymm8
+	vpaddd ymm1, ymm9, ymm8
 ; g2 = evexadd32(h8, h11)
 %line 1300+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm2, ymm19, ymm13
+	vpaddd ymm2, ymm18, ymm16
 ; g3 = evexadd32(h13, h12)
 %line 1301+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm3, ymm15, ymm14
+	vpaddd ymm3, ymm11, ymm10
 ; 8x g0 = g0 <<< 13
 %line 1302+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm0, ymm0, 13
@@ -3310,28 +3292,28 @@ align 32
 	vprold ymm3, ymm3, 13
 ; h3 = evexxor(h3, g0)
 %line 1306+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm6, ymm6, ymm0
+	vpxord ymm14, ymm14, ymm0
 ; h4 = evexxor(h4, g1)
 %line 1307+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm11, ymm11, ymm1
+	vpxord ymm19, ymm19, ymm1
 ; h9 = evexxor(h9, g2)
 %line 1308+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm17, ymm17, ymm2
+	vpxord ymm20, ymm20, ymm2
 ; h14 = evexxor(h14, g3)
 %line 1309+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm20, ymm18, ymm3
+	vpxord ymm13, ymm13, ymm3
 ; g0 = evexadd32(h3, h2)
 %line 1310+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm0, ymm6, ymm5
+	vpaddd ymm0, ymm14, ymm6
 ; g1 = evexadd32(h4, h7)
 %line 1311+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm1, ymm11, ymm7
+	vpaddd ymm1, ymm19, ymm9
 ; g2 = evexadd32(h9, h8)
 %line 1312+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm2, ymm17, ymm19
+	vpaddd ymm2, ymm20, ymm18
 ; g3 = evexadd32(h14, h13)
 %line 1313+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm3, ymm20, ymm15
+	vpaddd ymm3, ymm13, ymm11
 ; 8x g0 = g0 <<< 18
 %line 1314+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vprold ymm0, ymm0, 18
@@ -3346,16 +3328,16 @@ align 32
 	vprold ymm3, ymm3, 18
 ; h0 = evexxor(h0, g0)
 %line 1318+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm9, ymm9, ymm0
+	vpxord ymm4, ymm4, ymm0
 ; h5 = evexxor(h5, g1)
 %line 1319+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm10, ymm10, ymm1
+	vpxord ymm7, ymm7, ymm1
 ; h10 = evexxor(h10, g2)
 %line 1320+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpxord ymm12, ymm12, ymm2
 ; h15 = evexxor(h15, g3)
 %line 1321+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpxord ymm16, ymm16, ymm3
+	vpxord ymm17, ymm17, ymm3
 ; =? i -= 1
 %line 1322+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	sub r8, 1
@@ -3364,70 +3346,67 @@ align 32
 	jne .Lrounds8
 ; p = &ks
 %line 1324+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 ymm18, ymm17
-	vmovdqa64 ymm17, ymm19
-	vmovdqa64 ymm3, ymm20
 	lea r8, [rsp + 1024]
 ; f0 = hs0
 %line 1325+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 ymm1, [rsp + 3840]
 ; f0 = evexadd32(f0, h0)
 %line 1326+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm1, ymm1, ymm9
+	vpaddd ymm1, ymm1, ymm4
 ; f1 = hs1
 %line 1327+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 ymm0, [rsp + 3872]
 ; f1 = evexadd32(f1, h1)
 %line 1328+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm2, ymm0, ymm4
+	vpaddd ymm2, ymm0, ymm5
 ; f2 = hs2
 %line 1329+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 ymm0, [rsp + 3904]
 ; f2 = evexadd32(f2, h2)
 %line 1330+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm4, ymm0, ymm5
+	vpaddd ymm3, ymm0, ymm6
 ; f3 = hs3
 %line 1331+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 ymm0, [rsp + 3936]
 ; f3 = evexadd32(f3, h3)
 %line 1332+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm0, ymm0, ymm6
+	vpaddd ymm0, ymm0, ymm14
 ; g0 = unpacklo32(f0, f1)
 %line 1333+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq ymm5, ymm1, ymm2
+	vpunpckldq ymm4, ymm1, ymm2
 ; g1 = unpackhi32(f0, f1)
 %line 1334+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq ymm1, ymm1, ymm2
 ; g2 = unpacklo32(f2, f3)
 %line 1335+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq ymm2, ymm4, ymm0
+	vpunpckldq ymm2, ymm3, ymm0
 ; g3 = unpackhi32(f2, f3)
 %line 1336+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq ymm0, ymm4, ymm0
+	vpunpckhdq ymm0, ymm3, ymm0
 ; fv0 = unpacklo64(g0, g2)
 %line 1337+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq ymm9, ymm5, ymm2
+	vpunpcklqdq ymm15, ymm4, ymm2
 ; fv1 = unpackhi64(g0, g2)
 %line 1338+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq ymm6, ymm5, ymm2
+	vpunpckhqdq ymm14, ymm4, ymm2
 ; fv2 = unpacklo64(g1, g3)
 %line 1339+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq ymm5, ymm1, ymm0
+	vpunpcklqdq ymm6, ymm1, ymm0
 ; fv3 = unpackhi64(g1, g3)
 %line 1340+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq ymm4, ymm1, ymm0
+	vpunpckhqdq ymm5, ymm1, ymm0
 ; f0 = hs4
 %line 1341+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 ymm0, [rsp + 3968]
 ; f0 = evexadd32(f0, h4)
 %line 1342+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm0, ymm0, ymm11
+	vpaddd ymm0, ymm0, ymm19
 ; f1 = hs5
 %line 1343+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 ymm1, [rsp + 4000]
 ; f1 = evexadd32(f1, h5)
 %line 1344+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm1, ymm1, ymm10
+	vpaddd ymm1, ymm1, ymm7
 ; f2 = hs6
 %line 1345+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 ymm2, [rsp + 4032]
@@ -3436,10 +3415,10 @@ align 32
 	vpaddd ymm2, ymm2, ymm8
 ; f3 = hs7
 %line 1347+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm8, [rsp + 4064]
+	vmovdqu64 ymm3, [rsp + 4064]
 ; f3 = evexadd32(f3, h7)
 %line 1348+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm8, ymm8, ymm7
+	vpaddd ymm3, ymm3, ymm9
 ; g0 = unpacklo32(f0, f1)
 %line 1349+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq ymm7, ymm0, ymm1
@@ -3448,67 +3427,67 @@ align 32
 	vpunpckhdq ymm0, ymm0, ymm1
 ; g2 = unpacklo32(f2, f3)
 %line 1351+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq ymm1, ymm2, ymm8
+	vpunpckldq ymm1, ymm2, ymm3
 ; g3 = unpackhi32(f2, f3)
 %line 1352+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq ymm10, ymm2, ymm8
+	vpunpckhdq ymm8, ymm2, ymm3
 ; fv4 = unpacklo64(g0, g2)
 %line 1353+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq ymm8, ymm7, ymm1
+	vpunpcklqdq ymm4, ymm7, ymm1
 ; fv5 = unpackhi64(g0, g2)
 %line 1354+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq ymm7, ymm7, ymm1
+	vpunpckhqdq ymm3, ymm7, ymm1
 ; fv6 = unpacklo64(g1, g3)
 %line 1355+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq ymm2, ymm0, ymm10
+	vpunpcklqdq ymm2, ymm0, ymm8
 ; fv7 = unpackhi64(g1, g3)
 %line 1356+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq ymm1, ymm0, ymm10
+	vpunpckhqdq ymm1, ymm0, ymm8
 ; go = permute128(fv0, fv4, 0x20)
 %line 1357+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vperm2i128 ymm0, ymm9, ymm8, 32
+	vperm2i128 ymm0, ymm15, ymm4, 32
 ; mem256[p + 0] = go
 %line 1358+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8], ymm0
 ; go = permute128(fv0, fv4, 0x31)
 %line 1359+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vperm2i128 ymm0, ymm9, ymm8, 49
+	vperm2i128 ymm0, ymm15, ymm4, 49
 ; mem256[p + 256] = go
 %line 1360+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 256], ymm0
 ; go = permute128(fv1, fv5, 0x20)
 %line 1361+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vperm2i128 ymm0, ymm6, ymm7, 32
+	vperm2i128 ymm0, ymm14, ymm3, 32
 ; mem256[p + 64] = go
 %line 1362+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 64], ymm0
 ; go = permute128(fv1, fv5, 0x31)
 %line 1363+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vperm2i128 ymm0, ymm6, ymm7, 49
+	vperm2i128 ymm0, ymm14, ymm3, 49
 ; mem256[p + 320] = go
 %line 1364+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 320], ymm0
 ; go = permute128(fv2, fv6, 0x20)
 %line 1365+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vperm2i128 ymm0, ymm5, ymm2, 32
+	vperm2i128 ymm0, ymm6, ymm2, 32
 ; mem256[p + 128] = go
 %line 1366+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 128], ymm0
 ; go = permute128(fv2, fv6, 0x31)
 %line 1367+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vperm2i128 ymm0, ymm5, ymm2, 49
+	vperm2i128 ymm0, ymm6, ymm2, 49
 ; mem256[p + 384] = go
 %line 1368+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 384], ymm0
 ; go = permute128(fv3, fv7, 0x20)
 %line 1369+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vperm2i128 ymm0, ymm4, ymm1, 32
+	vperm2i128 ymm0, ymm5, ymm1, 32
 ; mem256[p + 192] = go
 %line 1370+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 192], ymm0
 ; go = permute128(fv3, fv7, 0x31)
 %line 1371+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vperm2i128 ymm0, ymm4, ymm1, 49
+	vperm2i128 ymm0, ymm5, ymm1, 49
 ; mem256[p + 448] = go
 %line 1372+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 448], ymm0
@@ -3517,13 +3496,13 @@ align 32
 	vmovdqu64 ymm0, [rsp + 4096]
 ; f0 = evexadd32(f0, h8)
 %line 1374+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm0, ymm0, ymm17
+	vpaddd ymm0, ymm0, ymm18
 ; f1 = hs9
 %line 1375+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 ymm1, [rsp + 4128]
 ; f1 = evexadd32(f1, h9)
 %line 1376+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm1, ymm1, ymm18
+	vpaddd ymm1, ymm1, ymm20
 ; f2 = hs10
 %line 1377+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 ymm2, [rsp + 4160]
@@ -3532,31 +3511,31 @@ align 32
 	vpaddd ymm2, ymm2, ymm12
 ; f3 = hs11
 %line 1379+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqu64 ymm4, [rsp + 4192]
+	vmovdqu64 ymm3, [rsp + 4192]
 ; f3 = evexadd32(f3, h11)
 %line 1380+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm4, ymm4, ymm13
+	vpaddd ymm3, ymm3, ymm16
 ; g0 = unpacklo32(f0, f1)
 %line 1381+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq ymm5, ymm0, ymm1
+	vpunpckldq ymm4, ymm0, ymm1
 ; g1 = unpackhi32(f0, f1)
 %line 1382+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq ymm0, ymm0, ymm1
 ; g2 = unpacklo32(f2, f3)
 %line 1383+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq ymm1, ymm2, ymm4
+	vpunpckldq ymm1, ymm2, ymm3
 ; g3 = unpackhi32(f2, f3)
 %line 1384+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq ymm2, ymm2, ymm4
+	vpunpckhdq ymm2, ymm2, ymm3
 ; fv0 = unpacklo64(g0, g2)
 %line 1385+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq ymm4, ymm5, ymm1
+	vpunpcklqdq ymm5, ymm4, ymm1
 ; fv1 = unpackhi64(g0, g2)
 %line 1386+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq ymm6, ymm5, ymm1
+	vpunpckhqdq ymm6, ymm4, ymm1
 ; fv2 = unpacklo64(g1, g3)
 %line 1387+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq ymm5, ymm0, ymm2
+	vpunpcklqdq ymm4, ymm0, ymm2
 ; fv3 = unpackhi64(g1, g3)
 %line 1388+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq ymm7, ymm0, ymm2
@@ -3565,25 +3544,25 @@ align 32
 	vmovdqu64 ymm0, [rsp + 4224]
 ; f0 = evexadd32(f0, h12)
 %line 1390+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm0, ymm0, ymm14
+	vpaddd ymm0, ymm0, ymm10
 ; f1 = hs13
 %line 1391+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 ymm1, [rsp + 4256]
 ; f1 = evexadd32(f1, h13)
 %line 1392+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm1, ymm1, ymm15
+	vpaddd ymm1, ymm1, ymm11
 ; f2 = hs14
 %line 1393+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 ymm2, [rsp + 4288]
 ; f2 = evexadd32(f2, h14)
 %line 1394+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm2, ymm2, ymm3
+	vpaddd ymm2, ymm2, ymm13
 ; f3 = hs15
 %line 1395+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 ymm3, [rsp + 4320]
 ; f3 = evexadd32(f3, h15)
 %line 1396+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd ymm3, ymm3, ymm16
+	vpaddd ymm3, ymm3, ymm17
 ; g0 = unpacklo32(f0, f1)
 %line 1397+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckldq ymm8, ymm0, ymm1
@@ -3610,13 +3589,13 @@ align 32
 	vpunpckhqdq ymm0, ymm0, ymm2
 ; go = permute128(fv0, fv4, 0x20)
 %line 1405+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vperm2i128 ymm2, ymm4, ymm3, 32
+	vperm2i128 ymm2, ymm5, ymm3, 32
 ; mem256[p + 32] = go
 %line 1406+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 32], ymm2
 ; go = permute128(fv0, fv4, 0x31)
 %line 1407+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vperm2i128 ymm2, ymm4, ymm3, 49
+	vperm2i128 ymm2, ymm5, ymm3, 49
 ; mem256[p + 288] = go
 %line 1408+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 288], ymm2
@@ -3634,13 +3613,13 @@ align 32
 	vmovdqu64 [r8 + 352], ymm1
 ; go = permute128(fv2, fv6, 0x20)
 %line 1413+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vperm2i128 ymm1, ymm5, ymm8, 32
+	vperm2i128 ymm1, ymm4, ymm8, 32
 ; mem256[p + 160] = go
 %line 1414+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 160], ymm1
 ; go = permute128(fv2, fv6, 0x31)
 %line 1415+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vperm2i128 ymm1, ymm5, ymm8, 49
+	vperm2i128 ymm1, ymm4, ymm8, 49
 ; mem256[p + 416] = go
 %line 1416+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vmovdqu64 [r8 + 416], ymm1
@@ -4187,7 +4166,7 @@ qhasm_kernel_salsa20_amd64_avx512_core:
 	vpunpckhdq xmm3, xmm5, xmm3
 ; da = unpacklo64(e0, e1)
 %line 1608+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq xmm4, xmm1, xmm2
+	vpunpcklqdq xmm5, xmm1, xmm2
 ; dd = unpackhi64(e0, e1)
 %line 1609+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhqdq xmm1, xmm1, xmm2
@@ -4200,24 +4179,20 @@ qhasm_kernel_salsa20_amd64_avx512_core:
 ; i = 10
 %line 1612+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	mov r8, 10
-	vmovdqa64 xmm5, xmm4
-	vmovdqa64 xmm4, xmm1
-	vmovdqa64 xmm3, xmm2
-	vmovdqa64 xmm6, xmm0
 align 32
 .Lcorerounds:
 ; db = shuffle32(db, 0x39)
 %line 1614+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpshufd xmm1, xmm6, 57
+	vpshufd xmm3, xmm0, 57
 ; dd = shuffle32(dd, 0x93)
 %line 1615+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpshufd xmm2, xmm4, 147
+	vpshufd xmm1, xmm1, 147
 ; dc = shuffle32(dc, 0x4e)
 %line 1616+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpshufd xmm3, xmm3, 78
+	vpshufd xmm2, xmm2, 78
 ; 4x e0 = da + dd
 %line 1617+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd xmm4, xmm5, xmm2
+	vpaddd xmm4, xmm5, xmm1
 ; 4x e4 = e0 << 7
 %line 1618+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpslld xmm0, xmm4, 7
@@ -4226,10 +4201,10 @@ align 32
 	vpsrld xmm4, xmm4, 25
 ; db = ternlog(db, e0, e4, 0x96)
 %line 1620+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpternlogd xmm1, xmm4, xmm0, 150
+	vpternlogd xmm3, xmm4, xmm0, 150
 ; 4x e1 = db + da
 %line 1621+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd xmm4, xmm1, xmm5
+	vpaddd xmm4, xmm3, xmm5
 ; 4x e5 = e1 << 9
 %line 1622+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpslld xmm0, xmm4, 9
@@ -4238,10 +4213,10 @@ align 32
 	vpsrld xmm4, xmm4, 23
 ; dc = ternlog(dc, e1, e5, 0x96)
 %line 1624+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpternlogd xmm3, xmm4, xmm0, 150
+	vpternlogd xmm2, xmm4, xmm0, 150
 ; 4x e2 = dc + db
 %line 1625+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd xmm4, xmm3, xmm1
+	vpaddd xmm4, xmm2, xmm3
 ; 4x e6 = e2 << 13
 %line 1626+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpslld xmm0, xmm4, 13
@@ -4250,10 +4225,10 @@ align 32
 	vpsrld xmm4, xmm4, 19
 ; dd = ternlog(dd, e2, e6, 0x96)
 %line 1628+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpternlogd xmm2, xmm4, xmm0, 150
+	vpternlogd xmm1, xmm4, xmm0, 150
 ; 4x e3 = dd + dc
 %line 1629+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd xmm4, xmm2, xmm3
+	vpaddd xmm4, xmm1, xmm2
 ; 4x e7 = e3 << 18
 %line 1630+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpslld xmm0, xmm4, 18
@@ -4265,61 +4240,61 @@ align 32
 	vpternlogd xmm5, xmm4, xmm0, 150
 ; db = shuffle32(db, 0x93)
 %line 1633+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpshufd xmm6, xmm1, 147
+	vpshufd xmm0, xmm3, 147
 ; dd = shuffle32(dd, 0x39)
 %line 1634+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpshufd xmm4, xmm2, 57
+	vpshufd xmm1, xmm1, 57
 ; dc = shuffle32(dc, 0x4e)
 %line 1635+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpshufd xmm3, xmm3, 78
+	vpshufd xmm2, xmm2, 78
 ; 4x e0 = da + db
 %line 1636+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd xmm0, xmm5, xmm6
+	vpaddd xmm3, xmm5, xmm0
 ; 4x e4 = e0 << 7
 %line 1637+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpslld xmm1, xmm0, 7
+	vpslld xmm4, xmm3, 7
 ; 4x e0 = e0 >> 25
 %line 1638+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpsrld xmm0, xmm0, 25
+	vpsrld xmm3, xmm3, 25
 ; dd = ternlog(dd, e0, e4, 0x96)
 %line 1639+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpternlogd xmm4, xmm0, xmm1, 150
+	vpternlogd xmm1, xmm3, xmm4, 150
 ; 4x e1 = dd + da
 %line 1640+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd xmm0, xmm4, xmm5
+	vpaddd xmm3, xmm1, xmm5
 ; 4x e5 = e1 << 9
 %line 1641+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpslld xmm1, xmm0, 9
+	vpslld xmm4, xmm3, 9
 ; 4x e1 = e1 >> 23
 %line 1642+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpsrld xmm0, xmm0, 23
+	vpsrld xmm3, xmm3, 23
 ; dc = ternlog(dc, e1, e5, 0x96)
 %line 1643+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpternlogd xmm3, xmm0, xmm1, 150
+	vpternlogd xmm2, xmm3, xmm4, 150
 ; 4x e2 = dc + dd
 %line 1644+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd xmm0, xmm3, xmm4
+	vpaddd xmm3, xmm2, xmm1
 ; 4x e6 = e2 << 13
 %line 1645+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpslld xmm1, xmm0, 13
+	vpslld xmm4, xmm3, 13
 ; 4x e2 = e2 >> 19
 %line 1646+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpsrld xmm0, xmm0, 19
+	vpsrld xmm3, xmm3, 19
 ; db = ternlog(db, e2, e6, 0x96)
 %line 1647+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpternlogd xmm6, xmm0, xmm1, 150
+	vpternlogd xmm0, xmm3, xmm4, 150
 ; 4x e3 = db + dc
 %line 1648+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpaddd xmm0, xmm6, xmm3
+	vpaddd xmm3, xmm0, xmm2
 ; 4x e7 = e3 << 18
 %line 1649+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpslld xmm1, xmm0, 18
+	vpslld xmm4, xmm3, 18
 ; 4x e3 = e3 >> 14
 %line 1650+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpsrld xmm0, xmm0, 14
+	vpsrld xmm3, xmm3, 14
 ; da = ternlog(da, e3, e7, 0x96)
 %line 1651+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpternlogd xmm5, xmm0, xmm1, 150
+	vpternlogd xmm5, xmm3, xmm4, 150
 ; =? i -= 1
 %line 1652+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	sub r8, 1
@@ -4328,26 +4303,22 @@ align 32
 	jne .Lcorerounds
 ; e0 = unpacklo32(da, dd)
 %line 1654+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vmovdqa64 xmm0, xmm6
-	vmovdqa64 xmm2, xmm3
-	vmovdqa64 xmm1, xmm4
-	vmovdqa64 xmm4, xmm5
-	vpunpckldq xmm3, xmm4, xmm1
+	vpunpckldq xmm3, xmm5, xmm1
 ; e1 = unpacklo32(dc, db)
 %line 1655+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckldq xmm5, xmm2, xmm0
+	vpunpckldq xmm4, xmm2, xmm0
 ; e2 = unpackhi32(da, dd)
 %line 1656+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhdq xmm1, xmm4, xmm1
+	vpunpckhdq xmm1, xmm5, xmm1
 ; e3 = unpackhi32(dc, db)
 %line 1657+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpckhdq xmm0, xmm2, xmm0
 ; r0 = unpacklo64(e0, e1)
 %line 1658+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpcklqdq xmm2, xmm3, xmm5
+	vpunpcklqdq xmm2, xmm3, xmm4
 ; r1 = unpackhi64(e0, e1)
 %line 1659+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
-	vpunpckhqdq xmm3, xmm3, xmm5
+	vpunpckhqdq xmm3, xmm3, xmm4
 ; r2 = unpacklo64(e2, e3)
 %line 1660+0 specs/salsa20/generated/salsa20_amd64_avx512_r20.q
 	vpunpcklqdq xmm4, xmm1, xmm0

@@ -1347,19 +1347,20 @@ qhasm_kernel_core_mult3sntrup653_amd64_avx512bs_mul:
 ; q = w
 %line 538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
 	mov r8, rax
+; pd = w
+%line 539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
+	mov r9, rax
 ; cnt = 4
 %line 540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	mov r10, rax
-	mov r9, 4
-	mov r11, r8
+	mov r10, 4
 align 32
 .Levloop:
 ; v2 = mem512[q + 0]
 %line 542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	vmovdqu64 zmm8, [r11]
+	vmovdqu64 zmm8, [r8]
 ; v3 = mem512[q + 256]
 %line 543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	vmovdqu64 zmm7, [r11 + 256]
+	vmovdqu64 zmm7, [r8 + 256]
 ; 16x v6 = v2 >> 16
 %line 544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
 	vpsrld zmm2, zmm8, 16
@@ -2046,28 +2047,28 @@ align 32
 	vshufi32x4 zmm1, zmm1, zmm1, 216
 ; mem512[pd + 512] = v296
 %line 834+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	vmovdqu64 [rax + 512], zmm6
+	vmovdqu64 [r9 + 512], zmm6
 ; mem512[pd + 576] = v300
 %line 835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	vmovdqu64 [rax + 576], zmm3
+	vmovdqu64 [r9 + 576], zmm3
 ; mem512[pd + 640] = v304
 %line 836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	vmovdqu64 [rax + 640], zmm10
+	vmovdqu64 [r9 + 640], zmm10
 ; mem512[pd + 704] = v308
 %line 837+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	vmovdqu64 [rax + 704], zmm11
+	vmovdqu64 [r9 + 704], zmm11
 ; mem512[pd + 768] = v297
 %line 838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	vmovdqu64 [rax + 768], zmm7
+	vmovdqu64 [r9 + 768], zmm7
 ; mem512[pd + 832] = v301
 %line 839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	vmovdqu64 [rax + 832], zmm0
+	vmovdqu64 [r9 + 832], zmm0
 ; mem512[pd + 896] = v305
 %line 840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	vmovdqu64 [rax + 896], zmm9
+	vmovdqu64 [r9 + 896], zmm9
 ; mem512[pd + 960] = v309
 %line 841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	vmovdqu64 [rax + 960], zmm1
+	vmovdqu64 [r9 + 960], zmm1
 ; v310 = unpacklo32(v2, v238)
 %line 842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
 	vpunpckldq zmm0, zmm8, zmm2
@@ -2166,46 +2167,46 @@ align 32
 	vshufi32x4 zmm1, zmm1, zmm1, 216
 ; mem512[pd + 4608] = v328
 %line 874+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	vmovdqu64 [rax + 4608], zmm6
+	vmovdqu64 [r9 + 4608], zmm6
 ; mem512[pd + 4672] = v332
 %line 875+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	vmovdqu64 [rax + 4672], zmm3
+	vmovdqu64 [r9 + 4672], zmm3
 ; mem512[pd + 4736] = v336
 %line 876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	vmovdqu64 [rax + 4736], zmm7
+	vmovdqu64 [r9 + 4736], zmm7
 ; mem512[pd + 4800] = v340
 %line 877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	vmovdqu64 [rax + 4800], zmm4
+	vmovdqu64 [r9 + 4800], zmm4
 ; mem512[pd + 4864] = v329
 %line 878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	vmovdqu64 [rax + 4864], zmm5
+	vmovdqu64 [r9 + 4864], zmm5
 ; mem512[pd + 4928] = v333
 %line 879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	vmovdqu64 [rax + 4928], zmm0
+	vmovdqu64 [r9 + 4928], zmm0
 ; mem512[pd + 4992] = v337
 %line 880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	vmovdqu64 [rax + 4992], zmm2
+	vmovdqu64 [r9 + 4992], zmm2
 ; mem512[pd + 5056] = v341
 %line 881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	vmovdqu64 [rax + 5056], zmm1
+	vmovdqu64 [r9 + 5056], zmm1
 ; q += 64
 %line 882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	add r11, 64
+	add r8, 64
 ; pd += 512
 %line 883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	add rax, 512
+	add r9, 512
 ; t0 = pd + 256
 %line 884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	lea r8, [rax + 256]
+	lea r11, [r9 + 256]
 ; =? cnt - 3
 %line 885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	cmp r9, 3
+	cmp r10, 3
 ; pd = t0 if =
 %line 886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	cmove rax, r8
+	cmove r9, r11
 ; =? cnt -= 1
 %line 887+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	sub r9, 1
+	sub r10, 1
 ; goto evloop if !=
 %line 888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
 	jne .Levloop
@@ -2214,7 +2215,6 @@ align 32
 	mov r8, 0
 ; pc = w
 %line 890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	mov rax, r10
 	mov r9, rax
 align 32
 .Lbloop:
@@ -2450,10 +2450,12 @@ align 32
 ; pc = w
 %line 970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
 	mov r8, rax
+; q = w
+%line 971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
+	mov r9, rax
 ; cnt = 3
 %line 972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	mov r10, rax
-	mov r9, 3
+	mov r10, 3
 align 32
 .Liloop:
 ; v343 = mem512[pc + 3072]
@@ -4357,31 +4359,30 @@ align 32
 	vpermt2d zmm6, zmm0, zmm6
 ; mem512[q + 8704] = v1016
 %line 1841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	vmovdqu64 [rax + 8704], zmm2
+	vmovdqu64 [r9 + 8704], zmm2
 ; mem512[q + 8900] = v1018
 %line 1842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	vmovdqu64 [rax + 8900], zmm5
+	vmovdqu64 [r9 + 8900], zmm5
 ; mem512[q + 9536] = v1017
 %line 1843+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	vmovdqu64 [rax + 9536], zmm1
+	vmovdqu64 [r9 + 9536], zmm1
 ; mem512[q + 9732] = v1019
 %line 1844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	vmovdqu64 [rax + 9732], zmm6
+	vmovdqu64 [r9 + 9732], zmm6
 ; pc += 512
 %line 1845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
 	add r8, 512
 ; q += 64
 %line 1846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	add rax, 64
+	add r9, 64
 ; =? cnt -= 1
 %line 1847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	sub r9, 1
+	sub r10, 1
 ; goto iloop if !=
 %line 1848+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
 	jne .Liloop
 ; v1020 = mem256[w + 8704]
 %line 1849+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q
-	mov rax, r10
 	vmovdqu64 ymm0, [rax + 8704]
 ; v1021 = mem256[w + 9536]
 %line 1850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_653.q

@@ -1473,19 +1473,20 @@ qhasm_kernel_core_mult3sntrup761_amd64_avx512bs_mul:
 ; q = w
 %line 580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov r8, rax
+; pd = w
+%line 581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	mov r9, rax
 ; cnt = 4
 %line 582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	mov r10, rax
-	mov r9, 4
-	mov r11, r8
+	mov r10, 4
 align 32
 .Levloop:
 ; v2 = mem512[q + 0]
 %line 584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 zmm8, [r11]
+	vmovdqu64 zmm8, [r8]
 ; v3 = mem512[q + 256]
 %line 585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 zmm7, [r11 + 256]
+	vmovdqu64 zmm7, [r8 + 256]
 ; 16x v6 = v2 >> 16
 %line 586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpsrld zmm2, zmm8, 16
@@ -2172,28 +2173,28 @@ align 32
 	vshufi32x4 zmm1, zmm1, zmm1, 216
 ; mem512[pd + 512] = v296
 %line 876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [rax + 512], zmm6
+	vmovdqu64 [r9 + 512], zmm6
 ; mem512[pd + 576] = v300
 %line 877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [rax + 576], zmm3
+	vmovdqu64 [r9 + 576], zmm3
 ; mem512[pd + 640] = v304
 %line 878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [rax + 640], zmm10
+	vmovdqu64 [r9 + 640], zmm10
 ; mem512[pd + 704] = v308
 %line 879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [rax + 704], zmm11
+	vmovdqu64 [r9 + 704], zmm11
 ; mem512[pd + 768] = v297
 %line 880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [rax + 768], zmm7
+	vmovdqu64 [r9 + 768], zmm7
 ; mem512[pd + 832] = v301
 %line 881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [rax + 832], zmm0
+	vmovdqu64 [r9 + 832], zmm0
 ; mem512[pd + 896] = v305
 %line 882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [rax + 896], zmm9
+	vmovdqu64 [r9 + 896], zmm9
 ; mem512[pd + 960] = v309
 %line 883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [rax + 960], zmm1
+	vmovdqu64 [r9 + 960], zmm1
 ; v310 = unpacklo32(v2, v238)
 %line 884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	vpunpckldq zmm0, zmm8, zmm2
@@ -2292,46 +2293,46 @@ align 32
 	vshufi32x4 zmm1, zmm1, zmm1, 216
 ; mem512[pd + 4608] = v328
 %line 916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [rax + 4608], zmm6
+	vmovdqu64 [r9 + 4608], zmm6
 ; mem512[pd + 4672] = v332
 %line 917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [rax + 4672], zmm3
+	vmovdqu64 [r9 + 4672], zmm3
 ; mem512[pd + 4736] = v336
 %line 918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [rax + 4736], zmm7
+	vmovdqu64 [r9 + 4736], zmm7
 ; mem512[pd + 4800] = v340
 %line 919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [rax + 4800], zmm4
+	vmovdqu64 [r9 + 4800], zmm4
 ; mem512[pd + 4864] = v329
 %line 920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [rax + 4864], zmm5
+	vmovdqu64 [r9 + 4864], zmm5
 ; mem512[pd + 4928] = v333
 %line 921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [rax + 4928], zmm0
+	vmovdqu64 [r9 + 4928], zmm0
 ; mem512[pd + 4992] = v337
 %line 922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [rax + 4992], zmm2
+	vmovdqu64 [r9 + 4992], zmm2
 ; mem512[pd + 5056] = v341
 %line 923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [rax + 5056], zmm1
+	vmovdqu64 [r9 + 5056], zmm1
 ; q += 64
 %line 924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	add r11, 64
+	add r8, 64
 ; pd += 512
 %line 925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	add rax, 512
+	add r9, 512
 ; t0 = pd + 256
 %line 926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	lea r8, [rax + 256]
+	lea r11, [r9 + 256]
 ; =? cnt - 3
 %line 927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	cmp r9, 3
+	cmp r10, 3
 ; pd = t0 if =
 %line 928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	cmove rax, r8
+	cmove r9, r11
 ; =? cnt -= 1
 %line 929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	sub r9, 1
+	sub r10, 1
 ; goto evloop if !=
 %line 930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	jne .Levloop
@@ -2340,7 +2341,6 @@ align 32
 	mov r8, 0
 ; pc = w
 %line 932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	mov rax, r10
 	mov r9, rax
 align 32
 .Lbloop:
@@ -2564,10 +2564,12 @@ align 32
 ; pc = w
 %line 1008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	mov r8, rax
+; q = w
+%line 1009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
+	mov r9, rax
 ; cnt = 3
 %line 1010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	mov r10, rax
-	mov r9, 3
+	mov r10, 3
 align 32
 .Liloop:
 ; v343 = mem512[pc + 3072]
@@ -4471,31 +4473,30 @@ align 32
 	vpermt2d zmm6, zmm0, zmm6
 ; mem512[q + 8704] = v1016
 %line 1879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [rax + 8704], zmm2
+	vmovdqu64 [r9 + 8704], zmm2
 ; mem512[q + 8900] = v1018
 %line 1880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [rax + 8900], zmm5
+	vmovdqu64 [r9 + 8900], zmm5
 ; mem512[q + 9536] = v1017
 %line 1881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [rax + 9536], zmm1
+	vmovdqu64 [r9 + 9536], zmm1
 ; mem512[q + 9732] = v1019
 %line 1882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	vmovdqu64 [rax + 9732], zmm6
+	vmovdqu64 [r9 + 9732], zmm6
 ; pc += 512
 %line 1883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	add r8, 512
 ; q += 64
 %line 1884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	add rax, 64
+	add r9, 64
 ; =? cnt -= 1
 %line 1885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	sub r9, 1
+	sub r10, 1
 ; goto iloop if !=
 %line 1886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
 	jne .Liloop
 ; v1020 = mem256[w + 8704]
 %line 1887+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q
-	mov rax, r10
 	vmovdqu64 ymm0, [rax + 8704]
 ; v1021 = mem256[w + 9536]
 %line 1888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_761.q

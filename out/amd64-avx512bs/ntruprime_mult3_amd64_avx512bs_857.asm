@@ -1599,19 +1599,20 @@ qhasm_kernel_core_mult3sntrup857_amd64_avx512bs_mul:
 ; q = w
 %line 624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	mov r8, rax
+; pd = w
+%line 625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	mov r9, rax
 ; cnt = 4
 %line 626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	mov r10, rax
-	mov r9, 4
-	mov r11, r8
+	mov r10, 4
 align 32
 .Levloop:
 ; v2 = mem512[q + 0]
 %line 628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 zmm8, [r11]
+	vmovdqu64 zmm8, [r8]
 ; v3 = mem512[q + 256]
 %line 629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 zmm7, [r11 + 256]
+	vmovdqu64 zmm7, [r8 + 256]
 ; 16x v6 = v2 >> 16
 %line 630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpsrld zmm2, zmm8, 16
@@ -2298,28 +2299,28 @@ align 32
 	vshufi32x4 zmm1, zmm1, zmm1, 216
 ; mem512[pd + 512] = v296
 %line 920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 [rax + 512], zmm6
+	vmovdqu64 [r9 + 512], zmm6
 ; mem512[pd + 576] = v300
 %line 921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 [rax + 576], zmm3
+	vmovdqu64 [r9 + 576], zmm3
 ; mem512[pd + 640] = v304
 %line 922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 [rax + 640], zmm10
+	vmovdqu64 [r9 + 640], zmm10
 ; mem512[pd + 704] = v308
 %line 923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 [rax + 704], zmm11
+	vmovdqu64 [r9 + 704], zmm11
 ; mem512[pd + 768] = v297
 %line 924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 [rax + 768], zmm7
+	vmovdqu64 [r9 + 768], zmm7
 ; mem512[pd + 832] = v301
 %line 925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 [rax + 832], zmm0
+	vmovdqu64 [r9 + 832], zmm0
 ; mem512[pd + 896] = v305
 %line 926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 [rax + 896], zmm9
+	vmovdqu64 [r9 + 896], zmm9
 ; mem512[pd + 960] = v309
 %line 927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 [rax + 960], zmm1
+	vmovdqu64 [r9 + 960], zmm1
 ; v310 = unpacklo32(v2, v238)
 %line 928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	vpunpckldq zmm0, zmm8, zmm2
@@ -2418,46 +2419,46 @@ align 32
 	vshufi32x4 zmm1, zmm1, zmm1, 216
 ; mem512[pd + 5120] = v328
 %line 960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 [rax + 5120], zmm6
+	vmovdqu64 [r9 + 5120], zmm6
 ; mem512[pd + 5184] = v332
 %line 961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 [rax + 5184], zmm3
+	vmovdqu64 [r9 + 5184], zmm3
 ; mem512[pd + 5248] = v336
 %line 962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 [rax + 5248], zmm7
+	vmovdqu64 [r9 + 5248], zmm7
 ; mem512[pd + 5312] = v340
 %line 963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 [rax + 5312], zmm4
+	vmovdqu64 [r9 + 5312], zmm4
 ; mem512[pd + 5376] = v329
 %line 964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 [rax + 5376], zmm5
+	vmovdqu64 [r9 + 5376], zmm5
 ; mem512[pd + 5440] = v333
 %line 965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 [rax + 5440], zmm0
+	vmovdqu64 [r9 + 5440], zmm0
 ; mem512[pd + 5504] = v337
 %line 966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 [rax + 5504], zmm2
+	vmovdqu64 [r9 + 5504], zmm2
 ; mem512[pd + 5568] = v341
 %line 967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 [rax + 5568], zmm1
+	vmovdqu64 [r9 + 5568], zmm1
 ; q += 64
 %line 968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	add r11, 64
+	add r8, 64
 ; pd += 512
 %line 969+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	add rax, 512
+	add r9, 512
 ; t0 = pd + 256
 %line 970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	lea r8, [rax + 256]
+	lea r11, [r9 + 256]
 ; =? cnt - 3
 %line 971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	cmp r9, 3
+	cmp r10, 3
 ; pd = t0 if =
 %line 972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	cmove rax, r8
+	cmove r9, r11
 ; =? cnt -= 1
 %line 973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	sub r9, 1
+	sub r10, 1
 ; goto evloop if !=
 %line 974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	jne .Levloop
@@ -2466,7 +2467,6 @@ align 32
 	mov r8, 0
 ; pc = w
 %line 976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	mov rax, r10
 	mov r9, rax
 align 32
 .Lbloop:
@@ -2714,10 +2714,12 @@ align 32
 ; pc = w
 %line 1060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	mov r8, rax
+; q = w
+%line 1061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
+	mov r9, rax
 ; cnt = 4
 %line 1062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	mov r10, rax
-	mov r9, 4
+	mov r10, 4
 align 32
 .Liloop:
 ; v343 = mem512[pc + 3072]
@@ -4621,31 +4623,30 @@ align 32
 	vpermt2d zmm6, zmm0, zmm6
 ; mem512[q + 9728] = v1016
 %line 1931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 [rax + 9728], zmm2
+	vmovdqu64 [r9 + 9728], zmm2
 ; mem512[q + 9988] = v1018
 %line 1932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 [rax + 9988], zmm5
+	vmovdqu64 [r9 + 9988], zmm5
 ; mem512[q + 10752] = v1017
 %line 1933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 [rax + 10752], zmm1
+	vmovdqu64 [r9 + 10752], zmm1
 ; mem512[q + 11012] = v1019
 %line 1934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	vmovdqu64 [rax + 11012], zmm6
+	vmovdqu64 [r9 + 11012], zmm6
 ; pc += 512
 %line 1935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	add r8, 512
 ; q += 64
 %line 1936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	add rax, 64
+	add r9, 64
 ; =? cnt -= 1
 %line 1937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	sub r9, 1
+	sub r10, 1
 ; goto iloop if !=
 %line 1938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
 	jne .Liloop
 ; v1020 = mem256[w + 9728]
 %line 1939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q
-	mov rax, r10
 	vmovdqu64 ymm0, [rax + 9728]
 ; v1021 = mem256[w + 10752]
 %line 1940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_avx512bs_857.q

@@ -10,7 +10,6 @@ align 32
 qhasm_kernel_core_multsntrup653_amd64_avx512ntt_mul:
 	push rbx
 	push rbp
-	push r12
 	mov r11, rsp
 	sub rsp, 36800
 	and rsp, -64
@@ -1545,7 +1544,7 @@ align 32
 	vmovdqu64 [r10 + 20000], ymm0
 ; x7 = mem256[ONES]
 %line 568+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 ymm0, [rel ONES]
+	vmovdqu64 ymm2, [rel ONES]
 ; pa = w + 30720
 %line 569+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	lea r9, [r10 + 30720]
@@ -1554,9 +1553,7 @@ align 32
 	lea r8, [r10 + 3072]
 ; i1 = 10
 %line 571+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov r11, r10
-	mov r10, 10
-	vmovdqa64 ymm2, ymm0
+	mov r11, 10
 align 32
 .Lloop3:
 ; 16x x0 = zeroext8(mem128[pa])
@@ -1651,48 +1648,46 @@ align 32
 	add r8, 128
 ; i1 = i1 - 1
 %line 603+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	sub r10, 1
+	sub r11, 1
 ; =? i1 - 0
 %line 604+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	cmp r10, 0
+	cmp r11, 0
 ; goto loop3 if !=
 %line 605+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	jne .Lloop3
 ; 16x x0 = zeroext8(mem128[pa])
 %line 606+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqa64 ymm0, ymm2
-	vpmovzxbw ymm1, [r9]
+	vpmovzxbw ymm0, [r9]
 ; x1 = x0 & x7
 %line 607+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpandd ymm0, ymm1, ymm0
+	vpandd ymm1, ymm0, ymm2
 ; 16x x0 >>= 1
 %line 608+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpsrlw ymm1, ymm1, 1
+	vpsrlw ymm0, ymm0, 1
 ; x0 = x0 & x1
 %line 609+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpandd ymm1, ymm1, ymm0
+	vpandd ymm0, ymm0, ymm1
 ; 16x x1 = x1 - x0
 %line 610+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpsubw ymm0, ymm0, ymm1
+	vpsubw ymm1, ymm1, ymm0
 ; 16x x1 = x1 - x0
 %line 611+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpsubw ymm0, ymm0, ymm1
+	vpsubw ymm1, ymm1, ymm0
 ; mem256[pb] = x1
 %line 612+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8], ymm0
+	vmovdqu64 [r8], ymm1
 ; kp = &mem8[PRIMEK]
 %line 613+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	lea rax, [rel PRIMEK]
 ; tbase = &mem8[NTTW]
 %line 614+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	lea r9, [rel NTTW]
+	lea rbp, [rel NTTW]
 ; wp = w
 %line 615+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov r10, r11
-	mov r8, r10
+	mov rcx, r10
 ; i3 = 2
 %line 616+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov rsi, 2
+	mov rdx, 2
 align 32
 .Lntpr4:
 ; rp = mem512[kp]
@@ -1706,7 +1701,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 9216] = x0
 %line 621+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 9216], ymm0
+	vmovdqu64 [rcx + 9216], ymm0
 ; x0 = mem256[w + 3104]
 %line 622+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3104]
@@ -1715,7 +1710,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 9280] = x0
 %line 624+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 9280], ymm0
+	vmovdqu64 [rcx + 9280], ymm0
 ; x0 = mem256[w + 3136]
 %line 625+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3136]
@@ -1724,7 +1719,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 9344] = x0
 %line 627+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 9344], ymm0
+	vmovdqu64 [rcx + 9344], ymm0
 ; x0 = mem256[w + 3168]
 %line 628+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3168]
@@ -1733,7 +1728,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 9408] = x0
 %line 630+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 9408], ymm0
+	vmovdqu64 [rcx + 9408], ymm0
 ; x0 = mem256[w + 3200]
 %line 631+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3200]
@@ -1742,7 +1737,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 9472] = x0
 %line 633+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 9472], ymm0
+	vmovdqu64 [rcx + 9472], ymm0
 ; x0 = mem256[w + 3232]
 %line 634+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3232]
@@ -1751,7 +1746,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 9536] = x0
 %line 636+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 9536], ymm0
+	vmovdqu64 [rcx + 9536], ymm0
 ; x0 = mem256[w + 3264]
 %line 637+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3264]
@@ -1760,7 +1755,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 9600] = x0
 %line 639+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 9600], ymm0
+	vmovdqu64 [rcx + 9600], ymm0
 ; x0 = mem256[w + 3296]
 %line 640+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3296]
@@ -1769,7 +1764,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 9664] = x0
 %line 642+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 9664], ymm0
+	vmovdqu64 [rcx + 9664], ymm0
 ; x0 = mem256[w + 3328]
 %line 643+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3328]
@@ -1778,7 +1773,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 9728] = x0
 %line 645+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 9728], ymm0
+	vmovdqu64 [rcx + 9728], ymm0
 ; x0 = mem256[w + 3360]
 %line 646+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3360]
@@ -1787,7 +1782,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 9792] = x0
 %line 648+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 9792], ymm0
+	vmovdqu64 [rcx + 9792], ymm0
 ; x0 = mem256[w + 3392]
 %line 649+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3392]
@@ -1796,7 +1791,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 9856] = x0
 %line 651+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 9856], ymm0
+	vmovdqu64 [rcx + 9856], ymm0
 ; x0 = mem256[w + 3424]
 %line 652+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3424]
@@ -1805,7 +1800,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 9920] = x0
 %line 654+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 9920], ymm0
+	vmovdqu64 [rcx + 9920], ymm0
 ; x0 = mem256[w + 3456]
 %line 655+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3456]
@@ -1814,7 +1809,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 9984] = x0
 %line 657+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 9984], ymm0
+	vmovdqu64 [rcx + 9984], ymm0
 ; x0 = mem256[w + 3488]
 %line 658+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3488]
@@ -1823,7 +1818,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 10048] = x0
 %line 660+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 10048], ymm0
+	vmovdqu64 [rcx + 10048], ymm0
 ; x0 = mem256[w + 3520]
 %line 661+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3520]
@@ -1832,7 +1827,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 10112] = x0
 %line 663+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 10112], ymm0
+	vmovdqu64 [rcx + 10112], ymm0
 ; x0 = mem256[w + 3552]
 %line 664+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3552]
@@ -1841,7 +1836,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 10176] = x0
 %line 666+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 10176], ymm0
+	vmovdqu64 [rcx + 10176], ymm0
 ; x0 = mem256[w + 3584]
 %line 667+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3584]
@@ -1850,7 +1845,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 9248] = x0
 %line 669+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 9248], ymm0
+	vmovdqu64 [rcx + 9248], ymm0
 ; x0 = mem256[w + 3616]
 %line 670+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3616]
@@ -1859,7 +1854,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 9312] = x0
 %line 672+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 9312], ymm0
+	vmovdqu64 [rcx + 9312], ymm0
 ; x0 = mem256[w + 3648]
 %line 673+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3648]
@@ -1868,7 +1863,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 9376] = x0
 %line 675+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 9376], ymm0
+	vmovdqu64 [rcx + 9376], ymm0
 ; x0 = mem256[w + 3680]
 %line 676+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3680]
@@ -1877,7 +1872,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 9440] = x0
 %line 678+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 9440], ymm0
+	vmovdqu64 [rcx + 9440], ymm0
 ; x0 = mem256[w + 3712]
 %line 679+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3712]
@@ -1886,7 +1881,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 9504] = x0
 %line 681+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 9504], ymm0
+	vmovdqu64 [rcx + 9504], ymm0
 ; x0 = mem256[w + 3744]
 %line 682+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3744]
@@ -1895,7 +1890,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 9568] = x0
 %line 684+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 9568], ymm0
+	vmovdqu64 [rcx + 9568], ymm0
 ; x0 = mem256[w + 3776]
 %line 685+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3776]
@@ -1904,7 +1899,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 9632] = x0
 %line 687+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 9632], ymm0
+	vmovdqu64 [rcx + 9632], ymm0
 ; x0 = mem256[w + 3808]
 %line 688+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3808]
@@ -1913,7 +1908,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 9696] = x0
 %line 690+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 9696], ymm0
+	vmovdqu64 [rcx + 9696], ymm0
 ; x0 = mem256[w + 3840]
 %line 691+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3840]
@@ -1922,7 +1917,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 9760] = x0
 %line 693+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 9760], ymm0
+	vmovdqu64 [rcx + 9760], ymm0
 ; x0 = mem256[w + 3872]
 %line 694+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3872]
@@ -1931,7 +1926,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 9824] = x0
 %line 696+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 9824], ymm0
+	vmovdqu64 [rcx + 9824], ymm0
 ; x0 = mem256[w + 3904]
 %line 697+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3904]
@@ -1940,7 +1935,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 9888] = x0
 %line 699+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 9888], ymm0
+	vmovdqu64 [rcx + 9888], ymm0
 ; x0 = mem256[w + 3936]
 %line 700+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3936]
@@ -1949,7 +1944,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 9952] = x0
 %line 702+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 9952], ymm0
+	vmovdqu64 [rcx + 9952], ymm0
 ; x0 = mem256[w + 3968]
 %line 703+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 3968]
@@ -1958,7 +1953,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 10016] = x0
 %line 705+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 10016], ymm0
+	vmovdqu64 [rcx + 10016], ymm0
 ; x0 = mem256[w + 4000]
 %line 706+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 4000]
@@ -1967,7 +1962,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 10080] = x0
 %line 708+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 10080], ymm0
+	vmovdqu64 [rcx + 10080], ymm0
 ; x0 = mem256[w + 4032]
 %line 709+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 4032]
@@ -1976,7 +1971,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 10144] = x0
 %line 711+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 10144], ymm0
+	vmovdqu64 [rcx + 10144], ymm0
 ; x0 = mem256[w + 4064]
 %line 712+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 4064]
@@ -1985,7 +1980,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 10208] = x0
 %line 714+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 10208], ymm0
+	vmovdqu64 [rcx + 10208], ymm0
 ; x0 = mem256[w + 4096]
 %line 715+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 4096]
@@ -1994,7 +1989,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 10240] = x0
 %line 717+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 10240], ymm0
+	vmovdqu64 [rcx + 10240], ymm0
 ; x0 = mem256[w + 4128]
 %line 718+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 4128]
@@ -2003,7 +1998,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 10304] = x0
 %line 720+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 10304], ymm0
+	vmovdqu64 [rcx + 10304], ymm0
 ; x0 = mem256[w + 4160]
 %line 721+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 4160]
@@ -2012,7 +2007,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 10368] = x0
 %line 723+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 10368], ymm0
+	vmovdqu64 [rcx + 10368], ymm0
 ; x0 = mem256[w + 4192]
 %line 724+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 4192]
@@ -2021,7 +2016,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 10432] = x0
 %line 726+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 10432], ymm0
+	vmovdqu64 [rcx + 10432], ymm0
 ; x0 = mem256[w + 4224]
 %line 727+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 4224]
@@ -2030,7 +2025,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 10496] = x0
 %line 729+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 10496], ymm0
+	vmovdqu64 [rcx + 10496], ymm0
 ; x0 = mem256[w + 4256]
 %line 730+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 4256]
@@ -2039,7 +2034,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 10560] = x0
 %line 732+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 10560], ymm0
+	vmovdqu64 [rcx + 10560], ymm0
 ; x0 = mem256[w + 4288]
 %line 733+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 4288]
@@ -2048,7 +2043,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 10624] = x0
 %line 735+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 10624], ymm0
+	vmovdqu64 [rcx + 10624], ymm0
 ; x0 = mem256[w + 4320]
 %line 736+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 4320]
@@ -2057,7 +2052,7 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 10688] = x0
 %line 738+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 10688], ymm0
+	vmovdqu64 [rcx + 10688], ymm0
 ; x0 = mem256[w + 4352]
 %line 739+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r10 + 4352]
@@ -2066,73 +2061,68 @@ align 32
 	vpmullw ymm0, ymm0, [rax + 256]
 ; mem256[wp + 10752] = x0
 %line 741+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 10752], ymm0
+	vmovdqu64 [rcx + 10752], ymm0
 ; z0 = 0
 %line 742+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpxor ymm0, ymm0, ymm0
 ; mem256[wp + 10272] = z0
 %line 743+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 10272], ymm0
+	vmovdqu64 [rcx + 10272], ymm0
 ; mem256[wp + 10336] = z0
 %line 744+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 10336], ymm0
+	vmovdqu64 [rcx + 10336], ymm0
 ; mem256[wp + 10400] = z0
 %line 745+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 10400], ymm0
+	vmovdqu64 [rcx + 10400], ymm0
 ; mem256[wp + 10464] = z0
 %line 746+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 10464], ymm0
+	vmovdqu64 [rcx + 10464], ymm0
 ; mem256[wp + 10528] = z0
 %line 747+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 10528], ymm0
+	vmovdqu64 [rcx + 10528], ymm0
 ; mem256[wp + 10592] = z0
 %line 748+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 10592], ymm0
+	vmovdqu64 [rcx + 10592], ymm0
 ; mem256[wp + 10656] = z0
 %line 749+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 10656], ymm0
+	vmovdqu64 [rcx + 10656], ymm0
 ; mem256[wp + 10720] = z0
 %line 750+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 10720], ymm0
+	vmovdqu64 [rcx + 10720], ymm0
 ; mem256[wp + 10784] = z0
 %line 751+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r8 + 10784], ymm0
+	vmovdqu64 [rcx + 10784], ymm0
 ; wb = wp
 %line 752+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov rbx, r8
+	mov rsi, rcx
 ; i2 = 2
 %line 753+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov r11, 2
+	mov rbx, 2
 align 32
 .Lntfg4:
 ; dp = wb + 6144
 %line 755+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov rbp, r10
-	mov r12, rdi
-	lea r10, [rbx + 6144]
-; tp = tbase
-%line 756+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov rdi, r9
+	lea r8, [rsi + 6144]
 ; i0 = 9
 %line 757+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov rcx, 9
+	mov r9, 9
 align 32
 .Lnti5:
 ; v0 = mem512[dp]
 %line 759+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10]
+	vmovdqu64 zmm0, [r8]
 ; v1 = mem512[dp + 1024]
 %line 760+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 1024]
+	vmovdqu64 zmm1, [r8 + 1024]
 ; 32x tt = v1 * mem512[tp]
 %line 761+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm2, zmm1, [rdi]
+	vpmullw zmm2, zmm1, [rbp]
 ; 32x tt = mulhi(tt, rp)
 %line 762+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 763+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [rdi + 64]
+	vmovdqu64 zmm2, [rbp + 64]
 ; 32x tm = mulhi(v1, tm)
 %line 764+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm1, zmm2
@@ -2153,123 +2143,119 @@ align 32
 	vpaddw zmm0, zmm0, zmm3
 ; mem512[dp + 6144] = v0
 %line 773+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 6144], zmm1
+	vmovdqu64 [r8 + 6144], zmm1
 ; mem512[dp + 7168] = v1
 %line 774+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 7168], zmm0
+	vmovdqu64 [r8 + 7168], zmm0
 ; mem512[dp + 8192] = v2
 %line 775+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 8192], zmm2
+	vmovdqu64 [r8 + 8192], zmm2
 ; dp = dp + 64
 %line 776+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	add r10, 64
+	add r8, 64
 ; i0 = i0 - 1
 %line 777+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	sub rcx, 1
+	sub r9, 1
 ; =? i0 - 0
 %line 778+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	cmp rcx, 0
+	cmp r9, 0
 ; goto nti5 if !=
 %line 779+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	jne .Lnti5
 ; dp = wb + 6720
 %line 780+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	lea rdx, [rbx + 6720]
+	lea r8, [rsi + 6720]
 ; i0 = 7
 %line 781+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov rcx, 7
-	mov rdi, r12
-	mov r10, rbp
+	mov r9, 7
 align 32
 .Lnti6:
 ; v0 = mem512[dp]
 %line 783+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx]
+	vmovdqu64 zmm1, [r8]
 ; v1 = v0
 %line 784+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqa64 zmm0, zmm1
 ; mem512[dp + 6144] = v0
 %line 786+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rdx + 6144], zmm1
+	vmovdqu64 [r8 + 6144], zmm1
 ; mem512[dp + 7168] = v1
 %line 787+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rdx + 7168], zmm0
+	vmovdqu64 [r8 + 7168], zmm0
 ; mem512[dp + 8192] = v2
 %line 788+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rdx + 8192], zmm1
+	vmovdqu64 [r8 + 8192], zmm1
 ; dp = dp + 64
 %line 789+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	add rdx, 64
+	add r8, 64
 ; i0 = i0 - 1
 %line 790+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	sub rcx, 1
+	sub r9, 1
 ; =? i0 - 0
 %line 791+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	cmp rcx, 0
+	cmp r9, 0
 ; goto nti6 if !=
 %line 792+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	jne .Lnti6
 ; dp = wb + 12288
 %line 793+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	lea rcx, [rbx + 12288]
+	lea r8, [rsi + 12288]
 ; tp = tbase + 128
 %line 794+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	lea rdx, [r9 + 128]
+	lea r9, [rbp + 128]
 ; i0 = 2
 %line 795+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov rbp, r9
-	mov r9, 2
-	mov r12, r11
+	mov r11, 2
 align 32
 .Lnti7:
 ; v0 = mem512[dp]
 %line 797+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [rcx]
+	vmovdqu64 zmm2, [r8]
 ; v1 = mem512[dp + 64]
 %line 798+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [rcx + 64]
+	vmovdqu64 zmm3, [r8 + 64]
 ; v2 = mem512[dp + 128]
 %line 799+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm4, [rcx + 128]
+	vmovdqu64 zmm4, [r8 + 128]
 ; v3 = mem512[dp + 192]
 %line 800+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [rcx + 192]
+	vmovdqu64 zmm0, [r8 + 192]
 ; v4 = mem512[dp + 256]
 %line 801+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm7, [rcx + 256]
+	vmovdqu64 zmm7, [r8 + 256]
 ; v5 = mem512[dp + 320]
 %line 802+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm18, [rcx + 320]
+	vmovdqu64 zmm18, [r8 + 320]
 ; v6 = mem512[dp + 384]
 %line 803+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm10, [rcx + 384]
+	vmovdqu64 zmm10, [r8 + 384]
 ; v7 = mem512[dp + 448]
 %line 804+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm6, [rcx + 448]
+	vmovdqu64 zmm6, [r8 + 448]
 ; v8 = mem512[dp + 512]
 %line 805+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm14, [rcx + 512]
+	vmovdqu64 zmm14, [r8 + 512]
 ; v9 = mem512[dp + 576]
 %line 806+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm15, [rcx + 576]
+	vmovdqu64 zmm15, [r8 + 576]
 ; v10 = mem512[dp + 640]
 %line 807+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm9, [rcx + 640]
+	vmovdqu64 zmm9, [r8 + 640]
 ; v11 = mem512[dp + 704]
 %line 808+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm11, [rcx + 704]
+	vmovdqu64 zmm11, [r8 + 704]
 ; v12 = mem512[dp + 768]
 %line 809+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm12, [rcx + 768]
+	vmovdqu64 zmm12, [r8 + 768]
 ; v13 = mem512[dp + 832]
 %line 810+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm17, [rcx + 832]
+	vmovdqu64 zmm17, [r8 + 832]
 ; v14 = mem512[dp + 896]
 %line 811+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm13, [rcx + 896]
+	vmovdqu64 zmm13, [r8 + 896]
 ; v15 = mem512[dp + 960]
 %line 812+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm16, [rcx + 960]
+	vmovdqu64 zmm16, [r8 + 960]
 ; xa = shuffle128(v0, v1, 0x44)
 %line 813+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vshufi32x4 zmm1, zmm2, zmm3, 68
@@ -2278,13 +2264,13 @@ align 32
 	vshufi32x4 zmm2, zmm2, zmm3, 238
 ; 32x tt = xb * mem512[tp]
 %line 815+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm3, zmm2, [rdx]
+	vpmullw zmm3, zmm2, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 816+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm3, zmm8
 ; tm = mem512[tp + 64]
 %line 817+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm5, [rdx + 64]
+	vmovdqu64 zmm5, [r9 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 818+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm5, zmm2, zmm5
@@ -2311,13 +2297,13 @@ align 32
 	vshufi32x4 zmm0, zmm4, zmm0, 238
 ; 32x tt = xb * mem512[tp]
 %line 826+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm2, zmm0, [rdx]
+	vpmullw zmm2, zmm0, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 827+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 828+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [rdx + 64]
+	vmovdqu64 zmm3, [r9 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 829+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -2344,13 +2330,13 @@ align 32
 	vshufi32x4 zmm1, zmm7, zmm18, 238
 ; 32x tt = xb * mem512[tp]
 %line 837+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm2, zmm1, [rdx]
+	vpmullw zmm2, zmm1, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 838+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 839+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [rdx + 64]
+	vmovdqu64 zmm3, [r9 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 840+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm1, zmm3
@@ -2377,13 +2363,13 @@ align 32
 	vshufi32x4 zmm1, zmm10, zmm6, 238
 ; 32x tt = xb * mem512[tp]
 %line 848+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm2, zmm1, [rdx]
+	vpmullw zmm2, zmm1, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 849+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 850+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [rdx + 64]
+	vmovdqu64 zmm3, [r9 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 851+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm1, zmm3
@@ -2410,13 +2396,13 @@ align 32
 	vshufi32x4 zmm1, zmm14, zmm15, 238
 ; 32x tt = xb * mem512[tp]
 %line 859+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm2, zmm1, [rdx]
+	vpmullw zmm2, zmm1, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 860+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 861+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [rdx + 64]
+	vmovdqu64 zmm3, [r9 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 862+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm1, zmm3
@@ -2443,13 +2429,13 @@ align 32
 	vshufi32x4 zmm1, zmm9, zmm11, 238
 ; 32x tt = xb * mem512[tp]
 %line 870+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm2, zmm1, [rdx]
+	vpmullw zmm2, zmm1, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 871+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 872+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [rdx + 64]
+	vmovdqu64 zmm3, [r9 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 873+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm1, zmm3
@@ -2476,13 +2462,13 @@ align 32
 	vshufi32x4 zmm1, zmm12, zmm17, 238
 ; 32x tt = xb * mem512[tp]
 %line 881+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm2, zmm1, [rdx]
+	vpmullw zmm2, zmm1, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 882+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 883+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [rdx + 64]
+	vmovdqu64 zmm3, [r9 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 884+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm1, zmm3
@@ -2509,13 +2495,13 @@ align 32
 	vshufi32x4 zmm1, zmm13, zmm16, 238
 ; 32x tt = xb * mem512[tp]
 %line 892+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm2, zmm1, [rdx]
+	vpmullw zmm2, zmm1, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 893+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 894+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [rdx + 64]
+	vmovdqu64 zmm3, [r9 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 895+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm1, zmm3
@@ -2536,13 +2522,13 @@ align 32
 	vshufi32x4 zmm3, zmm0, zmm1, 238
 ; 32x tt = v8 * mem512[tp + 128]
 %line 901+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm14, [rdx + 128]
+	vpmullw zmm0, zmm14, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 902+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 903+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 192]
+	vmovdqu64 zmm1, [r9 + 192]
 ; 32x tm = mulhi(v8, tm)
 %line 904+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm14, zmm1
@@ -2557,13 +2543,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm1
 ; 32x tt = v9 * mem512[tp + 128]
 %line 908+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm15, [rdx + 128]
+	vpmullw zmm0, zmm15, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 909+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 910+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 192]
+	vmovdqu64 zmm1, [r9 + 192]
 ; 32x tm = mulhi(v9, tm)
 %line 911+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm15, zmm1
@@ -2578,13 +2564,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm1
 ; 32x tt = v10 * mem512[tp + 128]
 %line 915+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm9, [rdx + 128]
+	vpmullw zmm0, zmm9, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 916+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 917+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 192]
+	vmovdqu64 zmm1, [r9 + 192]
 ; 32x tm = mulhi(v10, tm)
 %line 918+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm9, zmm1
@@ -2599,13 +2585,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm1
 ; 32x tt = v11 * mem512[tp + 128]
 %line 922+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm11, [rdx + 128]
+	vpmullw zmm0, zmm11, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 923+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 924+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 192]
+	vmovdqu64 zmm1, [r9 + 192]
 ; 32x tm = mulhi(v11, tm)
 %line 925+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm11, zmm1
@@ -2620,13 +2606,13 @@ align 32
 	vpaddw zmm20, zmm20, zmm1
 ; 32x tt = v12 * mem512[tp + 128]
 %line 929+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm12, [rdx + 128]
+	vpmullw zmm0, zmm12, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 930+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 931+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 192]
+	vmovdqu64 zmm1, [r9 + 192]
 ; 32x tm = mulhi(v12, tm)
 %line 932+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm12, zmm1
@@ -2641,13 +2627,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm1
 ; 32x tt = v13 * mem512[tp + 128]
 %line 936+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm17, [rdx + 128]
+	vpmullw zmm0, zmm17, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 937+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 938+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 192]
+	vmovdqu64 zmm1, [r9 + 192]
 ; 32x tm = mulhi(v13, tm)
 %line 939+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm17, zmm1
@@ -2662,13 +2648,13 @@ align 32
 	vpaddw zmm18, zmm18, zmm1
 ; 32x tt = v14 * mem512[tp + 128]
 %line 943+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm2, [rdx + 128]
+	vpmullw zmm0, zmm2, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 944+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 945+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 192]
+	vmovdqu64 zmm1, [r9 + 192]
 ; 32x tm = mulhi(v14, tm)
 %line 946+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm2, zmm1
@@ -2683,13 +2669,13 @@ align 32
 	vpaddw zmm6, zmm6, zmm1
 ; 32x tt = v15 * mem512[tp + 128]
 %line 950+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm3, [rdx + 128]
+	vpmullw zmm0, zmm3, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 951+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 952+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 192]
+	vmovdqu64 zmm1, [r9 + 192]
 ; 32x tm = mulhi(v15, tm)
 %line 953+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm3, zmm1
@@ -2704,13 +2690,13 @@ align 32
 	vpaddw zmm10, zmm10, zmm1
 ; 32x tt = v4 * mem512[tp + 256]
 %line 957+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm7, [rdx + 256]
+	vpmullw zmm0, zmm7, [r9 + 256]
 ; 32x tt = mulhi(tt, rp)
 %line 958+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 320]
 %line 959+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 320]
+	vmovdqu64 zmm1, [r9 + 320]
 ; 32x tm = mulhi(v4, tm)
 %line 960+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm7, zmm1
@@ -2725,13 +2711,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm1
 ; 32x tt = v5 * mem512[tp + 256]
 %line 964+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm18, [rdx + 256]
+	vpmullw zmm0, zmm18, [r9 + 256]
 ; 32x tt = mulhi(tt, rp)
 %line 965+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 320]
 %line 966+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 320]
+	vmovdqu64 zmm1, [r9 + 320]
 ; 32x tm = mulhi(v5, tm)
 %line 967+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm18, zmm1
@@ -2746,13 +2732,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm1
 ; 32x tt = v6 * mem512[tp + 256]
 %line 971+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm6, [rdx + 256]
+	vpmullw zmm0, zmm6, [r9 + 256]
 ; 32x tt = mulhi(tt, rp)
 %line 972+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 320]
 %line 973+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 320]
+	vmovdqu64 zmm1, [r9 + 320]
 ; 32x tm = mulhi(v6, tm)
 %line 974+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm6, zmm1
@@ -2767,13 +2753,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm1
 ; 32x tt = v7 * mem512[tp + 256]
 %line 978+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm10, [rdx + 256]
+	vpmullw zmm0, zmm10, [r9 + 256]
 ; 32x tt = mulhi(tt, rp)
 %line 979+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 320]
 %line 980+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 320]
+	vmovdqu64 zmm1, [r9 + 320]
 ; 32x tm = mulhi(v7, tm)
 %line 981+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm10, zmm1
@@ -2788,13 +2774,13 @@ align 32
 	vpaddw zmm20, zmm20, zmm1
 ; 32x tt = v12 * mem512[tp + 384]
 %line 985+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm12, [rdx + 384]
+	vpmullw zmm0, zmm12, [r9 + 384]
 ; 32x tt = mulhi(tt, rp)
 %line 986+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 448]
 %line 987+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 448]
+	vmovdqu64 zmm1, [r9 + 448]
 ; 32x tm = mulhi(v12, tm)
 %line 988+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm12, zmm1
@@ -2809,13 +2795,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm1
 ; 32x tt = v13 * mem512[tp + 384]
 %line 992+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm15, [rdx + 384]
+	vpmullw zmm0, zmm15, [r9 + 384]
 ; 32x tt = mulhi(tt, rp)
 %line 993+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 448]
 %line 994+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 448]
+	vmovdqu64 zmm1, [r9 + 448]
 ; 32x tm = mulhi(v13, tm)
 %line 995+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm15, zmm1
@@ -2830,13 +2816,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm1
 ; 32x tt = v14 * mem512[tp + 384]
 %line 999+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm2, [rdx + 384]
+	vpmullw zmm0, zmm2, [r9 + 384]
 ; 32x tt = mulhi(tt, rp)
 %line 1000+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 448]
 %line 1001+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 448]
+	vmovdqu64 zmm1, [r9 + 448]
 ; 32x tm = mulhi(v14, tm)
 %line 1002+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm2, zmm1
@@ -2851,13 +2837,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm1
 ; 32x tt = v15 * mem512[tp + 384]
 %line 1006+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm3, [rdx + 384]
+	vpmullw zmm0, zmm3, [r9 + 384]
 ; 32x tt = mulhi(tt, rp)
 %line 1007+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 448]
 %line 1008+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 448]
+	vmovdqu64 zmm1, [r9 + 448]
 ; 32x tm = mulhi(v15, tm)
 %line 1009+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm3, zmm1
@@ -2872,13 +2858,13 @@ align 32
 	vpaddw zmm11, zmm11, zmm1
 ; 32x tt = v2 * mem512[tp + 512]
 %line 1013+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm4, [rdx + 512]
+	vpmullw zmm0, zmm4, [r9 + 512]
 ; 32x tt = mulhi(tt, rp)
 %line 1014+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 576]
 %line 1015+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 576]
+	vmovdqu64 zmm1, [r9 + 576]
 ; 32x tm = mulhi(v2, tm)
 %line 1016+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm4, zmm1
@@ -2911,13 +2897,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm1
 ; 32x tt = v3 * mem512[tp + 512]
 %line 1026+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm20, [rdx + 512]
+	vpmullw zmm0, zmm20, [r9 + 512]
 ; 32x tt = mulhi(tt, rp)
 %line 1027+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 576]
 %line 1028+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 576]
+	vmovdqu64 zmm1, [r9 + 576]
 ; 32x tm = mulhi(v3, tm)
 %line 1029+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm20, zmm1
@@ -2950,13 +2936,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm1
 ; 32x tt = v6 * mem512[tp + 640]
 %line 1039+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm6, [rdx + 640]
+	vpmullw zmm0, zmm6, [r9 + 640]
 ; 32x tt = mulhi(tt, rp)
 %line 1040+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 704]
 %line 1041+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 704]
+	vmovdqu64 zmm1, [r9 + 704]
 ; 32x tm = mulhi(v6, tm)
 %line 1042+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm6, zmm1
@@ -2989,13 +2975,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm1
 ; 32x tt = v7 * mem512[tp + 640]
 %line 1052+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm10, [rdx + 640]
+	vpmullw zmm0, zmm10, [r9 + 640]
 ; 32x tt = mulhi(tt, rp)
 %line 1053+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 704]
 %line 1054+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 704]
+	vmovdqu64 zmm1, [r9 + 704]
 ; 32x tm = mulhi(v7, tm)
 %line 1055+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm10, zmm1
@@ -3028,13 +3014,13 @@ align 32
 	vpaddw zmm16, zmm16, zmm1
 ; 32x tt = v10 * mem512[tp + 768]
 %line 1065+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm9, [rdx + 768]
+	vpmullw zmm0, zmm9, [r9 + 768]
 ; 32x tt = mulhi(tt, rp)
 %line 1066+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 832]
 %line 1067+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 832]
+	vmovdqu64 zmm1, [r9 + 832]
 ; 32x tm = mulhi(v10, tm)
 %line 1068+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm9, zmm1
@@ -3067,13 +3053,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm1
 ; 32x tt = v11 * mem512[tp + 768]
 %line 1078+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm11, [rdx + 768]
+	vpmullw zmm0, zmm11, [r9 + 768]
 ; 32x tt = mulhi(tt, rp)
 %line 1079+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 832]
 %line 1080+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 832]
+	vmovdqu64 zmm1, [r9 + 832]
 ; 32x tm = mulhi(v11, tm)
 %line 1081+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm11, zmm1
@@ -3106,13 +3092,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm1
 ; 32x tt = v14 * mem512[tp + 896]
 %line 1091+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm2, [rdx + 896]
+	vpmullw zmm0, zmm2, [r9 + 896]
 ; 32x tt = mulhi(tt, rp)
 %line 1092+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 960]
 %line 1093+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 960]
+	vmovdqu64 zmm1, [r9 + 960]
 ; 32x tm = mulhi(v14, tm)
 %line 1094+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm2, zmm1
@@ -3145,13 +3131,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm1
 ; 32x tt = v15 * mem512[tp + 896]
 %line 1104+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm3, [rdx + 896]
+	vpmullw zmm0, zmm3, [r9 + 896]
 ; 32x tt = mulhi(tt, rp)
 %line 1105+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 960]
 %line 1106+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 960]
+	vmovdqu64 zmm1, [r9 + 960]
 ; 32x tm = mulhi(v15, tm)
 %line 1107+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm3, zmm1
@@ -3184,13 +3170,13 @@ align 32
 	vpaddw zmm15, zmm15, zmm1
 ; 32x tt = v1 * mem512[tp + 1024]
 %line 1117+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm19, [rdx + 1024]
+	vpmullw zmm0, zmm19, [r9 + 1024]
 ; 32x tt = mulhi(tt, rp)
 %line 1118+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1088]
 %line 1119+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 1088]
+	vmovdqu64 zmm1, [r9 + 1088]
 ; 32x tm = mulhi(v1, tm)
 %line 1120+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm19, zmm1
@@ -3205,13 +3191,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm1
 ; 32x tt = v3 * mem512[tp + 1152]
 %line 1124+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm17, [rdx + 1152]
+	vpmullw zmm0, zmm17, [r9 + 1152]
 ; 32x tt = mulhi(tt, rp)
 %line 1125+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1216]
 %line 1126+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 1216]
+	vmovdqu64 zmm1, [r9 + 1216]
 ; 32x tm = mulhi(v3, tm)
 %line 1127+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm17, zmm1
@@ -3226,13 +3212,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm1
 ; 32x tt = v5 * mem512[tp + 1280]
 %line 1131+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm16, [rdx + 1280]
+	vpmullw zmm0, zmm16, [r9 + 1280]
 ; 32x tt = mulhi(tt, rp)
 %line 1132+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1344]
 %line 1133+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 1344]
+	vmovdqu64 zmm1, [r9 + 1344]
 ; 32x tm = mulhi(v5, tm)
 %line 1134+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm16, zmm1
@@ -3247,13 +3233,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm1
 ; 32x tt = v7 * mem512[tp + 1408]
 %line 1138+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm10, [rdx + 1408]
+	vpmullw zmm0, zmm10, [r9 + 1408]
 ; 32x tt = mulhi(tt, rp)
 %line 1139+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1472]
 %line 1140+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 1472]
+	vmovdqu64 zmm1, [r9 + 1472]
 ; 32x tm = mulhi(v7, tm)
 %line 1141+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm10, zmm1
@@ -3268,13 +3254,13 @@ align 32
 	vpaddw zmm6, zmm6, zmm1
 ; 32x tt = v9 * mem512[tp + 1536]
 %line 1145+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm14, [rdx + 1536]
+	vpmullw zmm0, zmm14, [r9 + 1536]
 ; 32x tt = mulhi(tt, rp)
 %line 1146+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1600]
 %line 1147+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 1600]
+	vmovdqu64 zmm1, [r9 + 1600]
 ; 32x tm = mulhi(v9, tm)
 %line 1148+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm14, zmm1
@@ -3289,13 +3275,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm1
 ; 32x tt = v11 * mem512[tp + 1664]
 %line 1152+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm11, [rdx + 1664]
+	vpmullw zmm0, zmm11, [r9 + 1664]
 ; 32x tt = mulhi(tt, rp)
 %line 1153+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1728]
 %line 1154+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 1728]
+	vmovdqu64 zmm1, [r9 + 1728]
 ; 32x tm = mulhi(v11, tm)
 %line 1155+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm11, zmm1
@@ -3310,13 +3296,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm1
 ; 32x tt = v13 * mem512[tp + 1792]
 %line 1159+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm15, [rdx + 1792]
+	vpmullw zmm0, zmm15, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 1160+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1856]
 %line 1161+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 1856]
+	vmovdqu64 zmm1, [r9 + 1856]
 ; 32x tm = mulhi(v13, tm)
 %line 1162+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm15, zmm1
@@ -3331,13 +3317,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm1
 ; 32x tt = v15 * mem512[tp + 1920]
 %line 1166+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm3, [rdx + 1920]
+	vpmullw zmm0, zmm3, [r9 + 1920]
 ; 32x tt = mulhi(tt, rp)
 %line 1167+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1984]
 %line 1168+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 1984]
+	vmovdqu64 zmm1, [r9 + 1984]
 ; 32x tm = mulhi(v15, tm)
 %line 1169+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm3, zmm1
@@ -3739,13 +3725,13 @@ align 32
 	vpermt2q zmm20, zmm0, zmm3
 ; 32x tt = v8 * mem512[tp + 2048]
 %line 1333+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm11, [rdx + 2048]
+	vpmullw zmm0, zmm11, [r9 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 1334+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 1335+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 2112]
+	vmovdqu64 zmm1, [r9 + 2112]
 ; 32x tm = mulhi(v8, tm)
 %line 1336+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm11, zmm1
@@ -3760,13 +3746,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm1
 ; 32x tt = v9 * mem512[tp + 2048]
 %line 1340+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm16, [rdx + 2048]
+	vpmullw zmm0, zmm16, [r9 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 1341+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 1342+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 2112]
+	vmovdqu64 zmm1, [r9 + 2112]
 ; 32x tm = mulhi(v9, tm)
 %line 1343+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm16, zmm1
@@ -3781,13 +3767,13 @@ align 32
 	vpaddw zmm21, zmm21, zmm1
 ; 32x tt = v10 * mem512[tp + 2048]
 %line 1347+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm13, [rdx + 2048]
+	vpmullw zmm0, zmm13, [r9 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 1348+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 1349+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 2112]
+	vmovdqu64 zmm1, [r9 + 2112]
 ; 32x tm = mulhi(v10, tm)
 %line 1350+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm13, zmm1
@@ -3802,13 +3788,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm1
 ; 32x tt = v11 * mem512[tp + 2048]
 %line 1354+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm18, [rdx + 2048]
+	vpmullw zmm0, zmm18, [r9 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 1355+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 1356+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 2112]
+	vmovdqu64 zmm1, [r9 + 2112]
 ; 32x tm = mulhi(v11, tm)
 %line 1357+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm18, zmm1
@@ -3823,13 +3809,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm1
 ; 32x tt = v12 * mem512[tp + 2048]
 %line 1361+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm12, [rdx + 2048]
+	vpmullw zmm0, zmm12, [r9 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 1362+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 1363+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 2112]
+	vmovdqu64 zmm1, [r9 + 2112]
 ; 32x tm = mulhi(v12, tm)
 %line 1364+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm12, zmm1
@@ -3844,13 +3830,13 @@ align 32
 	vpaddw zmm10, zmm10, zmm1
 ; 32x tt = v13 * mem512[tp + 2048]
 %line 1368+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm17, [rdx + 2048]
+	vpmullw zmm0, zmm17, [r9 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 1369+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 1370+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 2112]
+	vmovdqu64 zmm1, [r9 + 2112]
 ; 32x tm = mulhi(v13, tm)
 %line 1371+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm17, zmm1
@@ -3865,13 +3851,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm1
 ; 32x tt = v14 * mem512[tp + 2048]
 %line 1375+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm15, [rdx + 2048]
+	vpmullw zmm0, zmm15, [r9 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 1376+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 1377+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 2112]
+	vmovdqu64 zmm1, [r9 + 2112]
 ; 32x tm = mulhi(v14, tm)
 %line 1378+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm15, zmm1
@@ -3886,13 +3872,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm1
 ; 32x tt = v15 * mem512[tp + 2048]
 %line 1382+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm20, [rdx + 2048]
+	vpmullw zmm0, zmm20, [r9 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 1383+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 1384+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 2112]
+	vmovdqu64 zmm1, [r9 + 2112]
 ; 32x tm = mulhi(v15, tm)
 %line 1385+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm20, zmm1
@@ -3907,13 +3893,13 @@ align 32
 	vpaddw zmm6, zmm6, zmm1
 ; 32x tt = v4 * mem512[tp + 2176]
 %line 1389+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm10, [rdx + 2176]
+	vpmullw zmm0, zmm10, [r9 + 2176]
 ; 32x tt = mulhi(tt, rp)
 %line 1390+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2240]
 %line 1391+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 2240]
+	vmovdqu64 zmm1, [r9 + 2240]
 ; 32x tm = mulhi(v4, tm)
 %line 1392+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm10, zmm1
@@ -3946,13 +3932,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm1
 ; 32x tt = v5 * mem512[tp + 2176]
 %line 1402+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm5, [rdx + 2176]
+	vpmullw zmm0, zmm5, [r9 + 2176]
 ; 32x tt = mulhi(tt, rp)
 %line 1403+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2240]
 %line 1404+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 2240]
+	vmovdqu64 zmm1, [r9 + 2240]
 ; 32x tm = mulhi(v5, tm)
 %line 1405+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm5, zmm1
@@ -3985,13 +3971,13 @@ align 32
 	vpaddw zmm21, zmm21, zmm1
 ; 32x tt = v6 * mem512[tp + 2176]
 %line 1415+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm9, [rdx + 2176]
+	vpmullw zmm0, zmm9, [r9 + 2176]
 ; 32x tt = mulhi(tt, rp)
 %line 1416+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2240]
 %line 1417+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 2240]
+	vmovdqu64 zmm1, [r9 + 2240]
 ; 32x tm = mulhi(v6, tm)
 %line 1418+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm9, zmm1
@@ -4024,13 +4010,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm1
 ; 32x tt = v7 * mem512[tp + 2176]
 %line 1428+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm6, [rdx + 2176]
+	vpmullw zmm0, zmm6, [r9 + 2176]
 ; 32x tt = mulhi(tt, rp)
 %line 1429+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2240]
 %line 1430+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 2240]
+	vmovdqu64 zmm1, [r9 + 2240]
 ; 32x tm = mulhi(v7, tm)
 %line 1431+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm6, zmm1
@@ -4063,13 +4049,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm1
 ; 32x tt = v12 * mem512[tp + 2304]
 %line 1441+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm12, [rdx + 2304]
+	vpmullw zmm0, zmm12, [r9 + 2304]
 ; 32x tt = mulhi(tt, rp)
 %line 1442+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2368]
 %line 1443+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 2368]
+	vmovdqu64 zmm1, [r9 + 2368]
 ; 32x tm = mulhi(v12, tm)
 %line 1444+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm12, zmm1
@@ -4102,13 +4088,13 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; 32x tt = v13 * mem512[tp + 2304]
 %line 1454+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm13, [rdx + 2304]
+	vpmullw zmm0, zmm13, [r9 + 2304]
 ; 32x tt = mulhi(tt, rp)
 %line 1455+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2368]
 %line 1456+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 2368]
+	vmovdqu64 zmm1, [r9 + 2368]
 ; 32x tm = mulhi(v13, tm)
 %line 1457+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm13, zmm1
@@ -4141,13 +4127,13 @@ align 32
 	vpaddw zmm3, zmm3, zmm1
 ; 32x tt = v14 * mem512[tp + 2304]
 %line 1467+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm15, [rdx + 2304]
+	vpmullw zmm0, zmm15, [r9 + 2304]
 ; 32x tt = mulhi(tt, rp)
 %line 1468+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2368]
 %line 1469+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 2368]
+	vmovdqu64 zmm1, [r9 + 2368]
 ; 32x tm = mulhi(v14, tm)
 %line 1470+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm15, zmm1
@@ -4180,13 +4166,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm1
 ; 32x tt = v15 * mem512[tp + 2304]
 %line 1480+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm16, [rdx + 2304]
+	vpmullw zmm0, zmm16, [r9 + 2304]
 ; 32x tt = mulhi(tt, rp)
 %line 1481+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2368]
 %line 1482+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 2368]
+	vmovdqu64 zmm1, [r9 + 2368]
 ; 32x tm = mulhi(v15, tm)
 %line 1483+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm16, zmm1
@@ -4219,13 +4205,13 @@ align 32
 	vpaddw zmm11, zmm11, zmm1
 ; 32x tt = v2 * mem512[tp + 2432]
 %line 1493+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm14, [rdx + 2432]
+	vpmullw zmm0, zmm14, [r9 + 2432]
 ; 32x tt = mulhi(tt, rp)
 %line 1494+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2496]
 %line 1495+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 2496]
+	vmovdqu64 zmm1, [r9 + 2496]
 ; 32x tm = mulhi(v2, tm)
 %line 1496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm14, zmm1
@@ -4240,13 +4226,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm1
 ; 32x tt = v3 * mem512[tp + 2432]
 %line 1500+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm4, [rdx + 2432]
+	vpmullw zmm0, zmm4, [r9 + 2432]
 ; 32x tt = mulhi(tt, rp)
 %line 1501+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2496]
 %line 1502+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 2496]
+	vmovdqu64 zmm1, [r9 + 2496]
 ; 32x tm = mulhi(v3, tm)
 %line 1503+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm4, zmm1
@@ -4261,13 +4247,13 @@ align 32
 	vpaddw zmm21, zmm21, zmm1
 ; 32x tt = v6 * mem512[tp + 2560]
 %line 1507+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm9, [rdx + 2560]
+	vpmullw zmm0, zmm9, [r9 + 2560]
 ; 32x tt = mulhi(tt, rp)
 %line 1508+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2624]
 %line 1509+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 2624]
+	vmovdqu64 zmm1, [r9 + 2624]
 ; 32x tm = mulhi(v6, tm)
 %line 1510+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm9, zmm1
@@ -4282,13 +4268,13 @@ align 32
 	vpaddw zmm10, zmm10, zmm1
 ; 32x tt = v7 * mem512[tp + 2560]
 %line 1514+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm6, [rdx + 2560]
+	vpmullw zmm0, zmm6, [r9 + 2560]
 ; 32x tt = mulhi(tt, rp)
 %line 1515+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2624]
 %line 1516+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 2624]
+	vmovdqu64 zmm1, [r9 + 2624]
 ; 32x tm = mulhi(v7, tm)
 %line 1517+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm6, zmm1
@@ -4303,13 +4289,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm1
 ; 32x tt = v10 * mem512[tp + 2688]
 %line 1521+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm7, [rdx + 2688]
+	vpmullw zmm0, zmm7, [r9 + 2688]
 ; 32x tt = mulhi(tt, rp)
 %line 1522+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2752]
 %line 1523+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 2752]
+	vmovdqu64 zmm1, [r9 + 2752]
 ; 32x tm = mulhi(v10, tm)
 %line 1524+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm7, zmm1
@@ -4324,13 +4310,13 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; 32x tt = v11 * mem512[tp + 2688]
 %line 1528+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm11, [rdx + 2688]
+	vpmullw zmm0, zmm11, [r9 + 2688]
 ; 32x tt = mulhi(tt, rp)
 %line 1529+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2752]
 %line 1530+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 2752]
+	vmovdqu64 zmm1, [r9 + 2752]
 ; 32x tm = mulhi(v11, tm)
 %line 1531+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm11, zmm1
@@ -4345,13 +4331,13 @@ align 32
 	vpaddw zmm3, zmm3, zmm1
 ; 32x tt = v14 * mem512[tp + 2816]
 %line 1535+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm15, [rdx + 2816]
+	vpmullw zmm0, zmm15, [r9 + 2816]
 ; 32x tt = mulhi(tt, rp)
 %line 1536+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2880]
 %line 1537+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 2880]
+	vmovdqu64 zmm1, [r9 + 2880]
 ; 32x tm = mulhi(v14, tm)
 %line 1538+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm15, zmm1
@@ -4366,13 +4352,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm1
 ; 32x tt = v15 * mem512[tp + 2816]
 %line 1542+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm16, [rdx + 2816]
+	vpmullw zmm0, zmm16, [r9 + 2816]
 ; 32x tt = mulhi(tt, rp)
 %line 1543+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2880]
 %line 1544+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 2880]
+	vmovdqu64 zmm1, [r9 + 2880]
 ; 32x tm = mulhi(v15, tm)
 %line 1545+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm16, zmm1
@@ -4387,13 +4373,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm1
 ; 32x tt = v1 * mem512[tp + 2944]
 %line 1549+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm21, [rdx + 2944]
+	vpmullw zmm0, zmm21, [r9 + 2944]
 ; 32x tt = mulhi(tt, rp)
 %line 1550+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3008]
 %line 1551+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 3008]
+	vmovdqu64 zmm1, [r9 + 3008]
 ; 32x tm = mulhi(v1, tm)
 %line 1552+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm21, zmm1
@@ -4408,13 +4394,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm1
 ; 32x tt = v3 * mem512[tp + 3072]
 %line 1556+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm4, [rdx + 3072]
+	vpmullw zmm0, zmm4, [r9 + 3072]
 ; 32x tt = mulhi(tt, rp)
 %line 1557+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3136]
 %line 1558+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 3136]
+	vmovdqu64 zmm1, [r9 + 3136]
 ; 32x tm = mulhi(v3, tm)
 %line 1559+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm4, zmm1
@@ -4429,13 +4415,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm1
 ; 32x tt = v5 * mem512[tp + 3200]
 %line 1563+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm5, [rdx + 3200]
+	vpmullw zmm0, zmm5, [r9 + 3200]
 ; 32x tt = mulhi(tt, rp)
 %line 1564+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3264]
 %line 1565+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 3264]
+	vmovdqu64 zmm1, [r9 + 3264]
 ; 32x tm = mulhi(v5, tm)
 %line 1566+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm5, zmm1
@@ -4450,13 +4436,13 @@ align 32
 	vpaddw zmm10, zmm10, zmm1
 ; 32x tt = v7 * mem512[tp + 3328]
 %line 1570+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm6, [rdx + 3328]
+	vpmullw zmm0, zmm6, [r9 + 3328]
 ; 32x tt = mulhi(tt, rp)
 %line 1571+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3392]
 %line 1572+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 3392]
+	vmovdqu64 zmm1, [r9 + 3392]
 ; 32x tm = mulhi(v7, tm)
 %line 1573+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm6, zmm1
@@ -4471,13 +4457,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm1
 ; 32x tt = v9 * mem512[tp + 3456]
 %line 1577+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm3, [rdx + 3456]
+	vpmullw zmm0, zmm3, [r9 + 3456]
 ; 32x tt = mulhi(tt, rp)
 %line 1578+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3520]
 %line 1579+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 3520]
+	vmovdqu64 zmm1, [r9 + 3520]
 ; 32x tm = mulhi(v9, tm)
 %line 1580+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm3, zmm1
@@ -4492,13 +4478,13 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; 32x tt = v11 * mem512[tp + 3584]
 %line 1584+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm11, [rdx + 3584]
+	vpmullw zmm0, zmm11, [r9 + 3584]
 ; 32x tt = mulhi(tt, rp)
 %line 1585+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3648]
 %line 1586+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 3648]
+	vmovdqu64 zmm1, [r9 + 3648]
 ; 32x tm = mulhi(v11, tm)
 %line 1587+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm11, zmm1
@@ -4513,13 +4499,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm1
 ; 32x tt = v13 * mem512[tp + 3712]
 %line 1591+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm13, [rdx + 3712]
+	vpmullw zmm0, zmm13, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 1592+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3776]
 %line 1593+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rdx + 3776]
+	vmovdqu64 zmm1, [r9 + 3776]
 ; 32x tm = mulhi(v13, tm)
 %line 1594+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm13, zmm1
@@ -4534,13 +4520,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm1
 ; 32x tt = v15 * mem512[tp + 3840]
 %line 1598+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm16, [rdx + 3840]
+	vpmullw zmm1, zmm16, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 1599+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; tm = mem512[tp + 3904]
 %line 1600+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm11, [rdx + 3904]
+	vmovdqu64 zmm11, [r9 + 3904]
 ; 32x tm = mulhi(v15, tm)
 %line 1601+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm11, zmm16, zmm11
@@ -4555,122 +4541,121 @@ align 32
 	vpaddw zmm15, zmm15, zmm11
 ; mem512[dp] = v0
 %line 1605+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rcx], zmm19
+	vmovdqu64 [r8], zmm19
 ; mem512[dp + 64] = v1
 %line 1606+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rcx + 64], zmm17
+	vmovdqu64 [r8 + 64], zmm17
 ; mem512[dp + 128] = v2
 %line 1607+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rcx + 128], zmm14
+	vmovdqu64 [r8 + 128], zmm14
 ; mem512[dp + 192] = v3
 %line 1608+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rcx + 192], zmm4
+	vmovdqu64 [r8 + 192], zmm4
 ; mem512[dp + 256] = v4
 %line 1609+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rcx + 256], zmm10
+	vmovdqu64 [r8 + 256], zmm10
 ; mem512[dp + 320] = v5
 %line 1610+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rcx + 320], zmm5
+	vmovdqu64 [r8 + 320], zmm5
 ; mem512[dp + 384] = v6
 %line 1611+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rcx + 384], zmm9
+	vmovdqu64 [r8 + 384], zmm9
 ; mem512[dp + 448] = v7
 %line 1612+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rcx + 448], zmm6
+	vmovdqu64 [r8 + 448], zmm6
 ; mem512[dp + 512] = v8
 %line 1613+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rcx + 512], zmm2
+	vmovdqu64 [r8 + 512], zmm2
 ; mem512[dp + 576] = v9
 %line 1614+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rcx + 576], zmm3
+	vmovdqu64 [r8 + 576], zmm3
 ; mem512[dp + 640] = v10
 %line 1615+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rcx + 640], zmm7
+	vmovdqu64 [r8 + 640], zmm7
 ; mem512[dp + 704] = v11
 %line 1616+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rcx + 704], zmm18
+	vmovdqu64 [r8 + 704], zmm18
 ; mem512[dp + 768] = v12
 %line 1617+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rcx + 768], zmm12
+	vmovdqu64 [r8 + 768], zmm12
 ; mem512[dp + 832] = v13
 %line 1618+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rcx + 832], zmm0
+	vmovdqu64 [r8 + 832], zmm0
 ; mem512[dp + 896] = v14
 %line 1619+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rcx + 896], zmm15
+	vmovdqu64 [r8 + 896], zmm15
 ; mem512[dp + 960] = v15
 %line 1620+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rcx + 960], zmm1
+	vmovdqu64 [r8 + 960], zmm1
 ; dp = dp + 1024
 %line 1621+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	add rcx, 1024
+	add r8, 1024
 ; tp = tp + 3968
 %line 1622+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	add rdx, 3968
+	add r9, 3968
 ; i0 = i0 - 1
 %line 1623+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	sub r9, 1
+	sub r11, 1
 ; =? i0 - 0
 %line 1624+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	cmp r9, 0
+	cmp r11, 0
 ; goto nti7 if !=
 %line 1625+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	jne .Lnti7
 ; dp = wb + 14336
 %line 1626+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	lea r11, [rbx + 14336]
+	lea r8, [rsi + 14336]
 ; tp = tbase + 8064
 %line 1627+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov r9, rbp
-	lea rcx, [r9 + 8064]
+	lea r9, [rbp + 8064]
 ; v0 = mem512[dp]
 %line 1628+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r11]
+	vmovdqu64 zmm0, [r8]
 ; v1 = mem512[dp + 64]
 %line 1629+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r11 + 64]
+	vmovdqu64 zmm1, [r8 + 64]
 ; v2 = mem512[dp + 128]
 %line 1630+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 128]
+	vmovdqu64 zmm2, [r8 + 128]
 ; v3 = mem512[dp + 192]
 %line 1631+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r11 + 192]
+	vmovdqu64 zmm3, [r8 + 192]
 ; v4 = mem512[dp + 256]
 %line 1632+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm7, [r11 + 256]
+	vmovdqu64 zmm7, [r8 + 256]
 ; v5 = mem512[dp + 320]
 %line 1633+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm18, [r11 + 320]
+	vmovdqu64 zmm18, [r8 + 320]
 ; v6 = mem512[dp + 384]
 %line 1634+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm10, [r11 + 384]
+	vmovdqu64 zmm10, [r8 + 384]
 ; v7 = mem512[dp + 448]
 %line 1635+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm6, [r11 + 448]
+	vmovdqu64 zmm6, [r8 + 448]
 ; v8 = mem512[dp + 512]
 %line 1636+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm14, [r11 + 512]
+	vmovdqu64 zmm14, [r8 + 512]
 ; v9 = mem512[dp + 576]
 %line 1637+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm15, [r11 + 576]
+	vmovdqu64 zmm15, [r8 + 576]
 ; v10 = mem512[dp + 640]
 %line 1638+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm9, [r11 + 640]
+	vmovdqu64 zmm9, [r8 + 640]
 ; v11 = mem512[dp + 704]
 %line 1639+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm11, [r11 + 704]
+	vmovdqu64 zmm11, [r8 + 704]
 ; v12 = mem512[dp + 768]
 %line 1640+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm12, [r11 + 768]
+	vmovdqu64 zmm12, [r8 + 768]
 ; v13 = mem512[dp + 832]
 %line 1641+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm17, [r11 + 832]
+	vmovdqu64 zmm17, [r8 + 832]
 ; v14 = mem512[dp + 896]
 %line 1642+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm13, [r11 + 896]
+	vmovdqu64 zmm13, [r8 + 896]
 ; v15 = mem512[dp + 960]
 %line 1643+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm16, [r11 + 960]
+	vmovdqu64 zmm16, [r8 + 960]
 ; xa = shuffle128(v0, v1, 0x44)
 %line 1644+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vshufi32x4 zmm4, zmm0, zmm1, 68
@@ -4679,13 +4664,13 @@ align 32
 	vshufi32x4 zmm0, zmm0, zmm1, 238
 ; 32x tt = xb * mem512[tp]
 %line 1646+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [rcx]
+	vpmullw zmm1, zmm0, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 1647+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; tm = mem512[tp + 64]
 %line 1648+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm5, [rcx + 64]
+	vmovdqu64 zmm5, [r9 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 1649+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm5, zmm0, zmm5
@@ -4712,13 +4697,13 @@ align 32
 	vshufi32x4 zmm1, zmm2, zmm3, 238
 ; 32x tt = xb * mem512[tp]
 %line 1657+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm2, zmm1, [rcx]
+	vpmullw zmm2, zmm1, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 1658+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 1659+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [rcx + 64]
+	vmovdqu64 zmm3, [r9 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 1660+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm1, zmm3
@@ -4745,13 +4730,13 @@ align 32
 	vshufi32x4 zmm1, zmm7, zmm18, 238
 ; 32x tt = xb * mem512[tp]
 %line 1668+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm2, zmm1, [rcx]
+	vpmullw zmm2, zmm1, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 1669+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 1670+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [rcx + 64]
+	vmovdqu64 zmm3, [r9 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 1671+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm1, zmm3
@@ -4778,13 +4763,13 @@ align 32
 	vshufi32x4 zmm1, zmm10, zmm6, 238
 ; 32x tt = xb * mem512[tp]
 %line 1679+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm2, zmm1, [rcx]
+	vpmullw zmm2, zmm1, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 1680+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 1681+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [rcx + 64]
+	vmovdqu64 zmm3, [r9 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 1682+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm1, zmm3
@@ -4811,13 +4796,13 @@ align 32
 	vshufi32x4 zmm1, zmm14, zmm15, 238
 ; 32x tt = xb * mem512[tp]
 %line 1690+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm2, zmm1, [rcx]
+	vpmullw zmm2, zmm1, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 1691+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 1692+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [rcx + 64]
+	vmovdqu64 zmm3, [r9 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 1693+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm1, zmm3
@@ -4844,13 +4829,13 @@ align 32
 	vshufi32x4 zmm1, zmm9, zmm11, 238
 ; 32x tt = xb * mem512[tp]
 %line 1701+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm2, zmm1, [rcx]
+	vpmullw zmm2, zmm1, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 1702+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 1703+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [rcx + 64]
+	vmovdqu64 zmm3, [r9 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 1704+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm1, zmm3
@@ -4877,13 +4862,13 @@ align 32
 	vshufi32x4 zmm1, zmm12, zmm17, 238
 ; 32x tt = xb * mem512[tp]
 %line 1712+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm2, zmm1, [rcx]
+	vpmullw zmm2, zmm1, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 1713+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 1714+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [rcx + 64]
+	vmovdqu64 zmm3, [r9 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 1715+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm1, zmm3
@@ -4910,13 +4895,13 @@ align 32
 	vshufi32x4 zmm1, zmm13, zmm16, 238
 ; 32x tt = xb * mem512[tp]
 %line 1723+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm2, zmm1, [rcx]
+	vpmullw zmm2, zmm1, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 1724+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 1725+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [rcx + 64]
+	vmovdqu64 zmm3, [r9 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 1726+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm1, zmm3
@@ -4937,13 +4922,13 @@ align 32
 	vshufi32x4 zmm3, zmm0, zmm1, 238
 ; 32x tt = v8 * mem512[tp + 128]
 %line 1732+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm14, [rcx + 128]
+	vpmullw zmm0, zmm14, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 1733+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 1734+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 192]
+	vmovdqu64 zmm1, [r9 + 192]
 ; 32x tm = mulhi(v8, tm)
 %line 1735+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm14, zmm1
@@ -4958,13 +4943,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm1
 ; 32x tt = v9 * mem512[tp + 128]
 %line 1739+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm15, [rcx + 128]
+	vpmullw zmm0, zmm15, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 1740+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 1741+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 192]
+	vmovdqu64 zmm1, [r9 + 192]
 ; 32x tm = mulhi(v9, tm)
 %line 1742+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm15, zmm1
@@ -4979,13 +4964,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm1
 ; 32x tt = v10 * mem512[tp + 128]
 %line 1746+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm9, [rcx + 128]
+	vpmullw zmm0, zmm9, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 1747+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 1748+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 192]
+	vmovdqu64 zmm1, [r9 + 192]
 ; 32x tm = mulhi(v10, tm)
 %line 1749+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm9, zmm1
@@ -5000,13 +4985,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm1
 ; 32x tt = v11 * mem512[tp + 128]
 %line 1753+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm11, [rcx + 128]
+	vpmullw zmm0, zmm11, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 1754+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 1755+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 192]
+	vmovdqu64 zmm1, [r9 + 192]
 ; 32x tm = mulhi(v11, tm)
 %line 1756+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm11, zmm1
@@ -5021,13 +5006,13 @@ align 32
 	vpaddw zmm20, zmm20, zmm1
 ; 32x tt = v12 * mem512[tp + 128]
 %line 1760+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm12, [rcx + 128]
+	vpmullw zmm0, zmm12, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 1761+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 1762+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 192]
+	vmovdqu64 zmm1, [r9 + 192]
 ; 32x tm = mulhi(v12, tm)
 %line 1763+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm12, zmm1
@@ -5042,13 +5027,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm1
 ; 32x tt = v13 * mem512[tp + 128]
 %line 1767+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm17, [rcx + 128]
+	vpmullw zmm0, zmm17, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 1768+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 1769+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 192]
+	vmovdqu64 zmm1, [r9 + 192]
 ; 32x tm = mulhi(v13, tm)
 %line 1770+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm17, zmm1
@@ -5063,13 +5048,13 @@ align 32
 	vpaddw zmm18, zmm18, zmm1
 ; 32x tt = v14 * mem512[tp + 128]
 %line 1774+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm2, [rcx + 128]
+	vpmullw zmm0, zmm2, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 1775+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 1776+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 192]
+	vmovdqu64 zmm1, [r9 + 192]
 ; 32x tm = mulhi(v14, tm)
 %line 1777+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm2, zmm1
@@ -5084,13 +5069,13 @@ align 32
 	vpaddw zmm6, zmm6, zmm1
 ; 32x tt = v15 * mem512[tp + 128]
 %line 1781+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm3, [rcx + 128]
+	vpmullw zmm0, zmm3, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 1782+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 1783+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 192]
+	vmovdqu64 zmm1, [r9 + 192]
 ; 32x tm = mulhi(v15, tm)
 %line 1784+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm3, zmm1
@@ -5105,13 +5090,13 @@ align 32
 	vpaddw zmm10, zmm10, zmm1
 ; 32x tt = v4 * mem512[tp + 256]
 %line 1788+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm7, [rcx + 256]
+	vpmullw zmm0, zmm7, [r9 + 256]
 ; 32x tt = mulhi(tt, rp)
 %line 1789+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 320]
 %line 1790+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 320]
+	vmovdqu64 zmm1, [r9 + 320]
 ; 32x tm = mulhi(v4, tm)
 %line 1791+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm7, zmm1
@@ -5144,13 +5129,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm1
 ; 32x tt = v5 * mem512[tp + 256]
 %line 1801+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm18, [rcx + 256]
+	vpmullw zmm0, zmm18, [r9 + 256]
 ; 32x tt = mulhi(tt, rp)
 %line 1802+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 320]
 %line 1803+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 320]
+	vmovdqu64 zmm1, [r9 + 320]
 ; 32x tm = mulhi(v5, tm)
 %line 1804+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm18, zmm1
@@ -5183,13 +5168,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm1
 ; 32x tt = v6 * mem512[tp + 256]
 %line 1814+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm6, [rcx + 256]
+	vpmullw zmm0, zmm6, [r9 + 256]
 ; 32x tt = mulhi(tt, rp)
 %line 1815+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 320]
 %line 1816+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 320]
+	vmovdqu64 zmm1, [r9 + 320]
 ; 32x tm = mulhi(v6, tm)
 %line 1817+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm6, zmm1
@@ -5222,13 +5207,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm1
 ; 32x tt = v7 * mem512[tp + 256]
 %line 1827+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm10, [rcx + 256]
+	vpmullw zmm0, zmm10, [r9 + 256]
 ; 32x tt = mulhi(tt, rp)
 %line 1828+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 320]
 %line 1829+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 320]
+	vmovdqu64 zmm1, [r9 + 320]
 ; 32x tm = mulhi(v7, tm)
 %line 1830+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm10, zmm1
@@ -5261,13 +5246,13 @@ align 32
 	vpaddw zmm20, zmm20, zmm1
 ; 32x tt = v12 * mem512[tp + 384]
 %line 1840+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm12, [rcx + 384]
+	vpmullw zmm0, zmm12, [r9 + 384]
 ; 32x tt = mulhi(tt, rp)
 %line 1841+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 448]
 %line 1842+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 448]
+	vmovdqu64 zmm1, [r9 + 448]
 ; 32x tm = mulhi(v12, tm)
 %line 1843+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm12, zmm1
@@ -5300,13 +5285,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm1
 ; 32x tt = v13 * mem512[tp + 384]
 %line 1853+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm15, [rcx + 384]
+	vpmullw zmm0, zmm15, [r9 + 384]
 ; 32x tt = mulhi(tt, rp)
 %line 1854+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 448]
 %line 1855+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 448]
+	vmovdqu64 zmm1, [r9 + 448]
 ; 32x tm = mulhi(v13, tm)
 %line 1856+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm15, zmm1
@@ -5339,13 +5324,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm1
 ; 32x tt = v14 * mem512[tp + 384]
 %line 1866+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm2, [rcx + 384]
+	vpmullw zmm0, zmm2, [r9 + 384]
 ; 32x tt = mulhi(tt, rp)
 %line 1867+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 448]
 %line 1868+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 448]
+	vmovdqu64 zmm1, [r9 + 448]
 ; 32x tm = mulhi(v14, tm)
 %line 1869+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm2, zmm1
@@ -5378,13 +5363,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm1
 ; 32x tt = v15 * mem512[tp + 384]
 %line 1879+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm3, [rcx + 384]
+	vpmullw zmm0, zmm3, [r9 + 384]
 ; 32x tt = mulhi(tt, rp)
 %line 1880+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 448]
 %line 1881+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 448]
+	vmovdqu64 zmm1, [r9 + 448]
 ; 32x tm = mulhi(v15, tm)
 %line 1882+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm3, zmm1
@@ -5417,13 +5402,13 @@ align 32
 	vpaddw zmm11, zmm11, zmm1
 ; 32x tt = v2 * mem512[tp + 512]
 %line 1892+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm19, [rcx + 512]
+	vpmullw zmm0, zmm19, [r9 + 512]
 ; 32x tt = mulhi(tt, rp)
 %line 1893+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 576]
 %line 1894+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 576]
+	vmovdqu64 zmm1, [r9 + 576]
 ; 32x tm = mulhi(v2, tm)
 %line 1895+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm19, zmm1
@@ -5438,13 +5423,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm1
 ; 32x tt = v3 * mem512[tp + 512]
 %line 1899+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm20, [rcx + 512]
+	vpmullw zmm0, zmm20, [r9 + 512]
 ; 32x tt = mulhi(tt, rp)
 %line 1900+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 576]
 %line 1901+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 576]
+	vmovdqu64 zmm1, [r9 + 576]
 ; 32x tm = mulhi(v3, tm)
 %line 1902+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm20, zmm1
@@ -5459,13 +5444,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm1
 ; 32x tt = v6 * mem512[tp + 640]
 %line 1906+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm6, [rcx + 640]
+	vpmullw zmm0, zmm6, [r9 + 640]
 ; 32x tt = mulhi(tt, rp)
 %line 1907+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 704]
 %line 1908+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 704]
+	vmovdqu64 zmm1, [r9 + 704]
 ; 32x tm = mulhi(v6, tm)
 %line 1909+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm6, zmm1
@@ -5480,13 +5465,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm1
 ; 32x tt = v7 * mem512[tp + 640]
 %line 1913+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm10, [rcx + 640]
+	vpmullw zmm0, zmm10, [r9 + 640]
 ; 32x tt = mulhi(tt, rp)
 %line 1914+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 704]
 %line 1915+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 704]
+	vmovdqu64 zmm1, [r9 + 704]
 ; 32x tm = mulhi(v7, tm)
 %line 1916+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm10, zmm1
@@ -5501,13 +5486,13 @@ align 32
 	vpaddw zmm16, zmm16, zmm1
 ; 32x tt = v10 * mem512[tp + 768]
 %line 1920+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm9, [rcx + 768]
+	vpmullw zmm0, zmm9, [r9 + 768]
 ; 32x tt = mulhi(tt, rp)
 %line 1921+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 832]
 %line 1922+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 832]
+	vmovdqu64 zmm1, [r9 + 832]
 ; 32x tm = mulhi(v10, tm)
 %line 1923+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm9, zmm1
@@ -5522,13 +5507,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm1
 ; 32x tt = v11 * mem512[tp + 768]
 %line 1927+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm11, [rcx + 768]
+	vpmullw zmm0, zmm11, [r9 + 768]
 ; 32x tt = mulhi(tt, rp)
 %line 1928+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 832]
 %line 1929+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 832]
+	vmovdqu64 zmm1, [r9 + 832]
 ; 32x tm = mulhi(v11, tm)
 %line 1930+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm11, zmm1
@@ -5543,13 +5528,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm1
 ; 32x tt = v14 * mem512[tp + 896]
 %line 1934+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm2, [rcx + 896]
+	vpmullw zmm0, zmm2, [r9 + 896]
 ; 32x tt = mulhi(tt, rp)
 %line 1935+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 960]
 %line 1936+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 960]
+	vmovdqu64 zmm1, [r9 + 960]
 ; 32x tm = mulhi(v14, tm)
 %line 1937+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm2, zmm1
@@ -5564,13 +5549,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm1
 ; 32x tt = v15 * mem512[tp + 896]
 %line 1941+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm3, [rcx + 896]
+	vpmullw zmm0, zmm3, [r9 + 896]
 ; 32x tt = mulhi(tt, rp)
 %line 1942+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 960]
 %line 1943+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 960]
+	vmovdqu64 zmm1, [r9 + 960]
 ; 32x tm = mulhi(v15, tm)
 %line 1944+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm3, zmm1
@@ -5585,13 +5570,13 @@ align 32
 	vpaddw zmm15, zmm15, zmm1
 ; 32x tt = v1 * mem512[tp + 1024]
 %line 1948+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm4, [rcx + 1024]
+	vpmullw zmm0, zmm4, [r9 + 1024]
 ; 32x tt = mulhi(tt, rp)
 %line 1949+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1088]
 %line 1950+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 1088]
+	vmovdqu64 zmm1, [r9 + 1088]
 ; 32x tm = mulhi(v1, tm)
 %line 1951+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm4, zmm1
@@ -5606,13 +5591,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm1
 ; 32x tt = v3 * mem512[tp + 1152]
 %line 1955+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm18, [rcx + 1152]
+	vpmullw zmm0, zmm18, [r9 + 1152]
 ; 32x tt = mulhi(tt, rp)
 %line 1956+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1216]
 %line 1957+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 1216]
+	vmovdqu64 zmm1, [r9 + 1216]
 ; 32x tm = mulhi(v3, tm)
 %line 1958+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm18, zmm1
@@ -5627,13 +5612,13 @@ align 32
 	vpaddw zmm17, zmm17, zmm1
 ; 32x tt = v5 * mem512[tp + 1280]
 %line 1962+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm16, [rcx + 1280]
+	vpmullw zmm0, zmm16, [r9 + 1280]
 ; 32x tt = mulhi(tt, rp)
 %line 1963+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1344]
 %line 1964+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 1344]
+	vmovdqu64 zmm1, [r9 + 1344]
 ; 32x tm = mulhi(v5, tm)
 %line 1965+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm16, zmm1
@@ -5648,13 +5633,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm1
 ; 32x tt = v7 * mem512[tp + 1408]
 %line 1969+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm10, [rcx + 1408]
+	vpmullw zmm0, zmm10, [r9 + 1408]
 ; 32x tt = mulhi(tt, rp)
 %line 1970+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1472]
 %line 1971+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 1472]
+	vmovdqu64 zmm1, [r9 + 1472]
 ; 32x tm = mulhi(v7, tm)
 %line 1972+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm10, zmm1
@@ -5669,13 +5654,13 @@ align 32
 	vpaddw zmm6, zmm6, zmm1
 ; 32x tt = v9 * mem512[tp + 1536]
 %line 1976+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm14, [rcx + 1536]
+	vpmullw zmm0, zmm14, [r9 + 1536]
 ; 32x tt = mulhi(tt, rp)
 %line 1977+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1600]
 %line 1978+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 1600]
+	vmovdqu64 zmm1, [r9 + 1600]
 ; 32x tm = mulhi(v9, tm)
 %line 1979+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm14, zmm1
@@ -5690,13 +5675,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm1
 ; 32x tt = v11 * mem512[tp + 1664]
 %line 1983+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm11, [rcx + 1664]
+	vpmullw zmm0, zmm11, [r9 + 1664]
 ; 32x tt = mulhi(tt, rp)
 %line 1984+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1728]
 %line 1985+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 1728]
+	vmovdqu64 zmm1, [r9 + 1728]
 ; 32x tm = mulhi(v11, tm)
 %line 1986+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm11, zmm1
@@ -5711,13 +5696,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm1
 ; 32x tt = v13 * mem512[tp + 1792]
 %line 1990+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm15, [rcx + 1792]
+	vpmullw zmm0, zmm15, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 1991+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1856]
 %line 1992+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 1856]
+	vmovdqu64 zmm1, [r9 + 1856]
 ; 32x tm = mulhi(v13, tm)
 %line 1993+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm15, zmm1
@@ -5732,13 +5717,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm1
 ; 32x tt = v15 * mem512[tp + 1920]
 %line 1997+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm3, [rcx + 1920]
+	vpmullw zmm0, zmm3, [r9 + 1920]
 ; 32x tt = mulhi(tt, rp)
 %line 1998+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1984]
 %line 1999+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 1984]
+	vmovdqu64 zmm1, [r9 + 1984]
 ; 32x tm = mulhi(v15, tm)
 %line 2000+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm3, zmm1
@@ -6137,13 +6122,13 @@ align 32
 	vpermt2q zmm20, zmm0, zmm3
 ; 32x tt = v8 * mem512[tp + 2048]
 %line 2164+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm12, [rcx + 2048]
+	vpmullw zmm0, zmm12, [r9 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 2165+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 2166+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 2112]
+	vmovdqu64 zmm1, [r9 + 2112]
 ; 32x tm = mulhi(v8, tm)
 %line 2167+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm12, zmm1
@@ -6176,13 +6161,13 @@ align 32
 	vpaddw zmm3, zmm0, zmm1
 ; 32x tt = v9 * mem512[tp + 2048]
 %line 2177+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm13, [rcx + 2048]
+	vpmullw zmm0, zmm13, [r9 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 2178+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 2179+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 2112]
+	vmovdqu64 zmm1, [r9 + 2112]
 ; 32x tm = mulhi(v9, tm)
 %line 2180+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm13, zmm1
@@ -6215,13 +6200,13 @@ align 32
 	vpaddw zmm11, zmm11, zmm1
 ; 32x tt = v10 * mem512[tp + 2048]
 %line 2190+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm15, [rcx + 2048]
+	vpmullw zmm0, zmm15, [r9 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 2191+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 2192+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 2112]
+	vmovdqu64 zmm1, [r9 + 2112]
 ; 32x tm = mulhi(v10, tm)
 %line 2193+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm15, zmm1
@@ -6254,13 +6239,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm1
 ; 32x tt = v11 * mem512[tp + 2048]
 %line 2203+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm16, [rcx + 2048]
+	vpmullw zmm0, zmm16, [r9 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 2204+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 2205+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 2112]
+	vmovdqu64 zmm1, [r9 + 2112]
 ; 32x tm = mulhi(v11, tm)
 %line 2206+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm16, zmm1
@@ -6293,13 +6278,13 @@ align 32
 	vpaddw zmm21, zmm21, zmm1
 ; 32x tt = v12 * mem512[tp + 2048]
 %line 2216+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm14, [rcx + 2048]
+	vpmullw zmm0, zmm14, [r9 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 2217+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 2218+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 2112]
+	vmovdqu64 zmm1, [r9 + 2112]
 ; 32x tm = mulhi(v12, tm)
 %line 2219+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm14, zmm1
@@ -6332,13 +6317,13 @@ align 32
 	vpaddw zmm10, zmm10, zmm1
 ; 32x tt = v13 * mem512[tp + 2048]
 %line 2229+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm18, [rcx + 2048]
+	vpmullw zmm0, zmm18, [r9 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 2230+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 2231+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 2112]
+	vmovdqu64 zmm1, [r9 + 2112]
 ; 32x tm = mulhi(v13, tm)
 %line 2232+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm18, zmm1
@@ -6371,13 +6356,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm1
 ; 32x tt = v14 * mem512[tp + 2048]
 %line 2242+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm17, [rcx + 2048]
+	vpmullw zmm0, zmm17, [r9 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 2243+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 2244+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 2112]
+	vmovdqu64 zmm1, [r9 + 2112]
 ; 32x tm = mulhi(v14, tm)
 %line 2245+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm17, zmm1
@@ -6410,13 +6395,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm1
 ; 32x tt = v15 * mem512[tp + 2048]
 %line 2255+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm20, [rcx + 2048]
+	vpmullw zmm0, zmm20, [r9 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 2256+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 2257+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 2112]
+	vmovdqu64 zmm1, [r9 + 2112]
 ; 32x tm = mulhi(v15, tm)
 %line 2258+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm20, zmm1
@@ -6449,13 +6434,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm1
 ; 32x tt = v4 * mem512[tp + 2176]
 %line 2268+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm10, [rcx + 2176]
+	vpmullw zmm0, zmm10, [r9 + 2176]
 ; 32x tt = mulhi(tt, rp)
 %line 2269+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2240]
 %line 2270+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 2240]
+	vmovdqu64 zmm1, [r9 + 2240]
 ; 32x tm = mulhi(v4, tm)
 %line 2271+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm10, zmm1
@@ -6470,13 +6455,13 @@ align 32
 	vpaddw zmm3, zmm3, zmm1
 ; 32x tt = v5 * mem512[tp + 2176]
 %line 2275+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm5, [rcx + 2176]
+	vpmullw zmm0, zmm5, [r9 + 2176]
 ; 32x tt = mulhi(tt, rp)
 %line 2276+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2240]
 %line 2277+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 2240]
+	vmovdqu64 zmm1, [r9 + 2240]
 ; 32x tm = mulhi(v5, tm)
 %line 2278+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm5, zmm1
@@ -6491,13 +6476,13 @@ align 32
 	vpaddw zmm11, zmm11, zmm1
 ; 32x tt = v6 * mem512[tp + 2176]
 %line 2282+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm19, [rcx + 2176]
+	vpmullw zmm0, zmm19, [r9 + 2176]
 ; 32x tt = mulhi(tt, rp)
 %line 2283+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2240]
 %line 2284+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 2240]
+	vmovdqu64 zmm1, [r9 + 2240]
 ; 32x tm = mulhi(v6, tm)
 %line 2285+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm19, zmm1
@@ -6512,13 +6497,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm1
 ; 32x tt = v7 * mem512[tp + 2176]
 %line 2289+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm7, [rcx + 2176]
+	vpmullw zmm0, zmm7, [r9 + 2176]
 ; 32x tt = mulhi(tt, rp)
 %line 2290+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2240]
 %line 2291+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 2240]
+	vmovdqu64 zmm1, [r9 + 2240]
 ; 32x tm = mulhi(v7, tm)
 %line 2292+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm7, zmm1
@@ -6533,13 +6518,13 @@ align 32
 	vpaddw zmm21, zmm21, zmm1
 ; 32x tt = v12 * mem512[tp + 2304]
 %line 2296+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm13, [rcx + 2304]
+	vpmullw zmm0, zmm13, [r9 + 2304]
 ; 32x tt = mulhi(tt, rp)
 %line 2297+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2368]
 %line 2298+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 2368]
+	vmovdqu64 zmm1, [r9 + 2368]
 ; 32x tm = mulhi(v12, tm)
 %line 2299+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm13, zmm1
@@ -6554,13 +6539,13 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; 32x tt = v13 * mem512[tp + 2304]
 %line 2303+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm14, [rcx + 2304]
+	vpmullw zmm0, zmm14, [r9 + 2304]
 ; 32x tt = mulhi(tt, rp)
 %line 2304+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2368]
 %line 2305+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 2368]
+	vmovdqu64 zmm1, [r9 + 2368]
 ; 32x tm = mulhi(v13, tm)
 %line 2306+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm14, zmm1
@@ -6575,13 +6560,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm1
 ; 32x tt = v14 * mem512[tp + 2304]
 %line 2310+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm15, [rcx + 2304]
+	vpmullw zmm0, zmm15, [r9 + 2304]
 ; 32x tt = mulhi(tt, rp)
 %line 2311+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2368]
 %line 2312+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 2368]
+	vmovdqu64 zmm1, [r9 + 2368]
 ; 32x tm = mulhi(v14, tm)
 %line 2313+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm15, zmm1
@@ -6596,13 +6581,13 @@ align 32
 	vpaddw zmm6, zmm6, zmm1
 ; 32x tt = v15 * mem512[tp + 2304]
 %line 2317+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm16, [rcx + 2304]
+	vpmullw zmm0, zmm16, [r9 + 2304]
 ; 32x tt = mulhi(tt, rp)
 %line 2318+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2368]
 %line 2319+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 2368]
+	vmovdqu64 zmm1, [r9 + 2368]
 ; 32x tm = mulhi(v15, tm)
 %line 2320+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm16, zmm1
@@ -6617,13 +6602,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm1
 ; 32x tt = v2 * mem512[tp + 2432]
 %line 2324+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm9, [rcx + 2432]
+	vpmullw zmm0, zmm9, [r9 + 2432]
 ; 32x tt = mulhi(tt, rp)
 %line 2325+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2496]
 %line 2326+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 2496]
+	vmovdqu64 zmm1, [r9 + 2496]
 ; 32x tm = mulhi(v2, tm)
 %line 2327+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm9, zmm1
@@ -6638,13 +6623,13 @@ align 32
 	vpaddw zmm3, zmm3, zmm1
 ; 32x tt = v3 * mem512[tp + 2432]
 %line 2331+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm21, [rcx + 2432]
+	vpmullw zmm0, zmm21, [r9 + 2432]
 ; 32x tt = mulhi(tt, rp)
 %line 2332+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2496]
 %line 2333+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 2496]
+	vmovdqu64 zmm1, [r9 + 2496]
 ; 32x tm = mulhi(v3, tm)
 %line 2334+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm21, zmm1
@@ -6659,13 +6644,13 @@ align 32
 	vpaddw zmm11, zmm11, zmm1
 ; 32x tt = v6 * mem512[tp + 2560]
 %line 2338+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm17, [rcx + 2560]
+	vpmullw zmm0, zmm17, [r9 + 2560]
 ; 32x tt = mulhi(tt, rp)
 %line 2339+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2624]
 %line 2340+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 2624]
+	vmovdqu64 zmm1, [r9 + 2624]
 ; 32x tm = mulhi(v6, tm)
 %line 2341+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm17, zmm1
@@ -6680,13 +6665,13 @@ align 32
 	vpaddw zmm10, zmm10, zmm1
 ; 32x tt = v7 * mem512[tp + 2560]
 %line 2345+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm7, [rcx + 2560]
+	vpmullw zmm0, zmm7, [r9 + 2560]
 ; 32x tt = mulhi(tt, rp)
 %line 2346+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2624]
 %line 2347+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 2624]
+	vmovdqu64 zmm1, [r9 + 2624]
 ; 32x tm = mulhi(v7, tm)
 %line 2348+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm7, zmm1
@@ -6701,13 +6686,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm1
 ; 32x tt = v10 * mem512[tp + 2688]
 %line 2352+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm6, [rcx + 2688]
+	vpmullw zmm0, zmm6, [r9 + 2688]
 ; 32x tt = mulhi(tt, rp)
 %line 2353+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2752]
 %line 2354+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 2752]
+	vmovdqu64 zmm1, [r9 + 2752]
 ; 32x tm = mulhi(v10, tm)
 %line 2355+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm6, zmm1
@@ -6722,13 +6707,13 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; 32x tt = v11 * mem512[tp + 2688]
 %line 2359+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm12, [rcx + 2688]
+	vpmullw zmm0, zmm12, [r9 + 2688]
 ; 32x tt = mulhi(tt, rp)
 %line 2360+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2752]
 %line 2361+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 2752]
+	vmovdqu64 zmm1, [r9 + 2752]
 ; 32x tm = mulhi(v11, tm)
 %line 2362+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm12, zmm1
@@ -6743,13 +6728,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm1
 ; 32x tt = v14 * mem512[tp + 2816]
 %line 2366+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm15, [rcx + 2816]
+	vpmullw zmm0, zmm15, [r9 + 2816]
 ; 32x tt = mulhi(tt, rp)
 %line 2367+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2880]
 %line 2368+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 2880]
+	vmovdqu64 zmm1, [r9 + 2880]
 ; 32x tm = mulhi(v14, tm)
 %line 2369+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm15, zmm1
@@ -6764,13 +6749,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm1
 ; 32x tt = v15 * mem512[tp + 2816]
 %line 2373+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm16, [rcx + 2816]
+	vpmullw zmm0, zmm16, [r9 + 2816]
 ; 32x tt = mulhi(tt, rp)
 %line 2374+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2880]
 %line 2375+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 2880]
+	vmovdqu64 zmm1, [r9 + 2880]
 ; 32x tm = mulhi(v15, tm)
 %line 2376+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm16, zmm1
@@ -6785,13 +6770,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm1
 ; 32x tt = v1 * mem512[tp + 2944]
 %line 2380+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm11, [rcx + 2944]
+	vpmullw zmm0, zmm11, [r9 + 2944]
 ; 32x tt = mulhi(tt, rp)
 %line 2381+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3008]
 %line 2382+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 3008]
+	vmovdqu64 zmm1, [r9 + 3008]
 ; 32x tm = mulhi(v1, tm)
 %line 2383+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm11, zmm1
@@ -6824,13 +6809,13 @@ align 32
 	vpaddw zmm3, zmm3, zmm1
 ; 32x tt = v3 * mem512[tp + 3072]
 %line 2393+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm18, [rcx + 3072]
+	vpmullw zmm0, zmm18, [r9 + 3072]
 ; 32x tt = mulhi(tt, rp)
 %line 2394+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3136]
 %line 2395+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 3136]
+	vmovdqu64 zmm1, [r9 + 3136]
 ; 32x tm = mulhi(v3, tm)
 %line 2396+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm18, zmm1
@@ -6863,13 +6848,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm1
 ; 32x tt = v5 * mem512[tp + 3200]
 %line 2406+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm5, [rcx + 3200]
+	vpmullw zmm0, zmm5, [r9 + 3200]
 ; 32x tt = mulhi(tt, rp)
 %line 2407+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3264]
 %line 2408+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 3264]
+	vmovdqu64 zmm1, [r9 + 3264]
 ; 32x tm = mulhi(v5, tm)
 %line 2409+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm5, zmm1
@@ -6902,13 +6887,13 @@ align 32
 	vpaddw zmm10, zmm10, zmm1
 ; 32x tt = v7 * mem512[tp + 3328]
 %line 2419+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm7, [rcx + 3328]
+	vpmullw zmm0, zmm7, [r9 + 3328]
 ; 32x tt = mulhi(tt, rp)
 %line 2420+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3392]
 %line 2421+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 3392]
+	vmovdqu64 zmm1, [r9 + 3392]
 ; 32x tm = mulhi(v7, tm)
 %line 2422+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm7, zmm1
@@ -6941,13 +6926,13 @@ align 32
 	vpaddw zmm17, zmm17, zmm1
 ; 32x tt = v9 * mem512[tp + 3456]
 %line 2432+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm4, [rcx + 3456]
+	vpmullw zmm0, zmm4, [r9 + 3456]
 ; 32x tt = mulhi(tt, rp)
 %line 2433+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3520]
 %line 2434+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 3520]
+	vmovdqu64 zmm1, [r9 + 3520]
 ; 32x tm = mulhi(v9, tm)
 %line 2435+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm4, zmm1
@@ -6980,13 +6965,13 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; 32x tt = v11 * mem512[tp + 3584]
 %line 2445+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm12, [rcx + 3584]
+	vpmullw zmm0, zmm12, [r9 + 3584]
 ; 32x tt = mulhi(tt, rp)
 %line 2446+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3648]
 %line 2447+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 3648]
+	vmovdqu64 zmm1, [r9 + 3648]
 ; 32x tm = mulhi(v11, tm)
 %line 2448+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm12, zmm1
@@ -7019,13 +7004,13 @@ align 32
 	vpaddw zmm6, zmm6, zmm1
 ; 32x tt = v13 * mem512[tp + 3712]
 %line 2458+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm14, [rcx + 3712]
+	vpmullw zmm0, zmm14, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 2459+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3776]
 %line 2460+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 3776]
+	vmovdqu64 zmm1, [r9 + 3776]
 ; 32x tm = mulhi(v13, tm)
 %line 2461+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm14, zmm1
@@ -7058,13 +7043,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm1
 ; 32x tt = v15 * mem512[tp + 3840]
 %line 2471+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm16, [rcx + 3840]
+	vpmullw zmm1, zmm16, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 2472+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; tm = mem512[tp + 3904]
 %line 2473+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm14, [rcx + 3904]
+	vmovdqu64 zmm14, [r9 + 3904]
 ; 32x tm = mulhi(v15, tm)
 %line 2474+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm14, zmm16, zmm14
@@ -7097,86 +7082,81 @@ align 32
 	vpaddw zmm15, zmm15, zmm14
 ; mem512[dp] = v0
 %line 2484+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r11], zmm3
+	vmovdqu64 [r8], zmm3
 ; mem512[dp + 64] = v1
 %line 2485+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r11 + 64], zmm11
+	vmovdqu64 [r8 + 64], zmm11
 ; mem512[dp + 128] = v2
 %line 2486+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r11 + 128], zmm9
+	vmovdqu64 [r8 + 128], zmm9
 ; mem512[dp + 192] = v3
 %line 2487+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r11 + 192], zmm18
+	vmovdqu64 [r8 + 192], zmm18
 ; mem512[dp + 256] = v4
 %line 2488+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r11 + 256], zmm10
+	vmovdqu64 [r8 + 256], zmm10
 ; mem512[dp + 320] = v5
 %line 2489+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r11 + 320], zmm5
+	vmovdqu64 [r8 + 320], zmm5
 ; mem512[dp + 384] = v6
 %line 2490+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r11 + 384], zmm17
+	vmovdqu64 [r8 + 384], zmm17
 ; mem512[dp + 448] = v7
 %line 2491+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r11 + 448], zmm7
+	vmovdqu64 [r8 + 448], zmm7
 ; mem512[dp + 512] = v8
 %line 2492+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r11 + 512], zmm2
+	vmovdqu64 [r8 + 512], zmm2
 ; mem512[dp + 576] = v9
 %line 2493+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r11 + 576], zmm4
+	vmovdqu64 [r8 + 576], zmm4
 ; mem512[dp + 640] = v10
 %line 2494+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r11 + 640], zmm6
+	vmovdqu64 [r8 + 640], zmm6
 ; mem512[dp + 704] = v11
 %line 2495+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r11 + 704], zmm12
+	vmovdqu64 [r8 + 704], zmm12
 ; mem512[dp + 768] = v12
 %line 2496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r11 + 768], zmm13
+	vmovdqu64 [r8 + 768], zmm13
 ; mem512[dp + 832] = v13
 %line 2497+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r11 + 832], zmm0
+	vmovdqu64 [r8 + 832], zmm0
 ; mem512[dp + 896] = v14
 %line 2498+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r11 + 896], zmm15
+	vmovdqu64 [r8 + 896], zmm15
 ; mem512[dp + 960] = v15
 %line 2499+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r11 + 960], zmm1
+	vmovdqu64 [r8 + 960], zmm1
 ; wb = wb + 3072
 %line 2500+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	add rbx, 3072
+	add rsi, 3072
 ; i2 = i2 - 1
 %line 2501+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov r11, r12
-	sub r11, 1
+	sub rbx, 1
 ; =? i2 - 0
 %line 2502+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	cmp r11, 0
+	cmp rbx, 0
 ; goto ntfg4 if !=
 %line 2503+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	jne .Lntfg4
 ; dp = wp + 12288
 %line 2504+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov rcx, rsi
-	mov rdx, r10
-	lea r10, [r8 + 12288]
+	lea r8, [rcx + 12288]
 ; tp = tbase + 12032
 %line 2505+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov rsi, r8
-	lea r8, [r9 + 12032]
+	lea r9, [rbp + 12032]
 ; i0 = 2
 %line 2506+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov r11, r9
-	mov r9, 2
+	mov r11, 2
 align 32
 .Lnti8:
 ; v0 = mem512[dp]
 %line 2508+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10]
+	vmovdqu64 zmm0, [r8]
 ; tt = mem512[dp + 3072]
 %line 2509+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3072]
+	vmovdqu64 zmm1, [r8 + 3072]
 ; 32x tm = v0 * tt
 %line 2510+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -7194,10 +7174,10 @@ align 32
 	vpsubw zmm3, zmm0, zmm2
 ; v1 = mem512[dp + 64]
 %line 2515+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 64]
+	vmovdqu64 zmm0, [r8 + 64]
 ; tt = mem512[dp + 3136]
 %line 2516+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3136]
+	vmovdqu64 zmm1, [r8 + 3136]
 ; 32x tm = v1 * tt
 %line 2517+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -7215,10 +7195,10 @@ align 32
 	vpsubw zmm4, zmm0, zmm2
 ; v2 = mem512[dp + 128]
 %line 2522+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 128]
+	vmovdqu64 zmm0, [r8 + 128]
 ; tt = mem512[dp + 3200]
 %line 2523+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3200]
+	vmovdqu64 zmm1, [r8 + 3200]
 ; 32x tm = v2 * tt
 %line 2524+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -7236,10 +7216,10 @@ align 32
 	vpsubw zmm5, zmm0, zmm2
 ; v3 = mem512[dp + 192]
 %line 2529+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 192]
+	vmovdqu64 zmm0, [r8 + 192]
 ; tt = mem512[dp + 3264]
 %line 2530+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3264]
+	vmovdqu64 zmm1, [r8 + 3264]
 ; 32x tm = v3 * tt
 %line 2531+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -7257,10 +7237,10 @@ align 32
 	vpsubw zmm6, zmm0, zmm2
 ; v4 = mem512[dp + 256]
 %line 2536+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 256]
+	vmovdqu64 zmm0, [r8 + 256]
 ; tt = mem512[dp + 3328]
 %line 2537+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3328]
+	vmovdqu64 zmm1, [r8 + 3328]
 ; 32x tm = v4 * tt
 %line 2538+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -7278,10 +7258,10 @@ align 32
 	vpsubw zmm7, zmm0, zmm2
 ; v5 = mem512[dp + 320]
 %line 2543+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 320]
+	vmovdqu64 zmm0, [r8 + 320]
 ; tt = mem512[dp + 3392]
 %line 2544+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3392]
+	vmovdqu64 zmm1, [r8 + 3392]
 ; 32x tm = v5 * tt
 %line 2545+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -7299,10 +7279,10 @@ align 32
 	vpsubw zmm9, zmm0, zmm2
 ; v6 = mem512[dp + 384]
 %line 2550+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 384]
+	vmovdqu64 zmm0, [r8 + 384]
 ; tt = mem512[dp + 3456]
 %line 2551+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3456]
+	vmovdqu64 zmm1, [r8 + 3456]
 ; 32x tm = v6 * tt
 %line 2552+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -7320,10 +7300,10 @@ align 32
 	vpsubw zmm10, zmm0, zmm2
 ; v7 = mem512[dp + 448]
 %line 2557+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 448]
+	vmovdqu64 zmm0, [r8 + 448]
 ; tt = mem512[dp + 3520]
 %line 2558+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3520]
+	vmovdqu64 zmm1, [r8 + 3520]
 ; 32x tm = v7 * tt
 %line 2559+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -7341,10 +7321,10 @@ align 32
 	vpsubw zmm11, zmm0, zmm2
 ; v8 = mem512[dp + 512]
 %line 2564+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 512]
+	vmovdqu64 zmm0, [r8 + 512]
 ; tt = mem512[dp + 3584]
 %line 2565+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3584]
+	vmovdqu64 zmm1, [r8 + 3584]
 ; 32x tm = v8 * tt
 %line 2566+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -7362,10 +7342,10 @@ align 32
 	vpsubw zmm12, zmm0, zmm2
 ; v9 = mem512[dp + 576]
 %line 2571+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 576]
+	vmovdqu64 zmm0, [r8 + 576]
 ; tt = mem512[dp + 3648]
 %line 2572+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3648]
+	vmovdqu64 zmm1, [r8 + 3648]
 ; 32x tm = v9 * tt
 %line 2573+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -7383,10 +7363,10 @@ align 32
 	vpsubw zmm13, zmm0, zmm2
 ; v10 = mem512[dp + 640]
 %line 2578+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 640]
+	vmovdqu64 zmm0, [r8 + 640]
 ; tt = mem512[dp + 3712]
 %line 2579+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3712]
+	vmovdqu64 zmm1, [r8 + 3712]
 ; 32x tm = v10 * tt
 %line 2580+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -7404,10 +7384,10 @@ align 32
 	vpsubw zmm14, zmm0, zmm2
 ; v11 = mem512[dp + 704]
 %line 2585+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 704]
+	vmovdqu64 zmm0, [r8 + 704]
 ; tt = mem512[dp + 3776]
 %line 2586+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3776]
+	vmovdqu64 zmm1, [r8 + 3776]
 ; 32x tm = v11 * tt
 %line 2587+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -7425,10 +7405,10 @@ align 32
 	vpsubw zmm15, zmm0, zmm2
 ; v12 = mem512[dp + 768]
 %line 2592+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 768]
+	vmovdqu64 zmm0, [r8 + 768]
 ; tt = mem512[dp + 3840]
 %line 2593+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3840]
+	vmovdqu64 zmm1, [r8 + 3840]
 ; 32x tm = v12 * tt
 %line 2594+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -7446,10 +7426,10 @@ align 32
 	vpsubw zmm16, zmm0, zmm2
 ; v13 = mem512[dp + 832]
 %line 2599+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 832]
+	vmovdqu64 zmm0, [r8 + 832]
 ; tt = mem512[dp + 3904]
 %line 2600+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3904]
+	vmovdqu64 zmm1, [r8 + 3904]
 ; 32x tm = v13 * tt
 %line 2601+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -7467,10 +7447,10 @@ align 32
 	vpsubw zmm17, zmm0, zmm2
 ; v14 = mem512[dp + 896]
 %line 2606+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 896]
+	vmovdqu64 zmm0, [r8 + 896]
 ; tt = mem512[dp + 3968]
 %line 2607+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3968]
+	vmovdqu64 zmm1, [r8 + 3968]
 ; 32x tm = v14 * tt
 %line 2608+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -7488,10 +7468,10 @@ align 32
 	vpsubw zmm18, zmm0, zmm2
 ; v15 = mem512[dp + 960]
 %line 2613+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 960]
+	vmovdqu64 zmm0, [r8 + 960]
 ; tt = mem512[dp + 4032]
 %line 2614+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 4032]
+	vmovdqu64 zmm1, [r8 + 4032]
 ; 32x tm = v15 * tt
 %line 2615+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -7515,13 +7495,13 @@ align 32
 	vpaddw zmm3, zmm3, zmm4
 ; 32x tt = tm * mem512[tp]
 %line 2622+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8]
+	vpmullw zmm1, zmm0, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 2623+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v1 = mem512[tp + 64]
 %line 2624+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 64]
+	vmovdqu64 zmm2, [r9 + 64]
 ; 32x v1 = mulhi(tm, v1)
 %line 2625+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -7536,13 +7516,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm6
 ; 32x tt = tm * mem512[tp + 128]
 %line 2629+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 128]
+	vpmullw zmm1, zmm0, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 2630+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v3 = mem512[tp + 192]
 %line 2631+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 192]
+	vmovdqu64 zmm2, [r9 + 192]
 ; 32x v3 = mulhi(tm, v3)
 %line 2632+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -7557,13 +7537,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm9
 ; 32x tt = tm * mem512[tp + 256]
 %line 2636+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 256]
+	vpmullw zmm1, zmm0, [r9 + 256]
 ; 32x tt = mulhi(tt, rp)
 %line 2637+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v5 = mem512[tp + 320]
 %line 2638+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 320]
+	vmovdqu64 zmm2, [r9 + 320]
 ; 32x v5 = mulhi(tm, v5)
 %line 2639+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -7578,13 +7558,13 @@ align 32
 	vpaddw zmm10, zmm10, zmm11
 ; 32x tt = tm * mem512[tp + 384]
 %line 2643+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 384]
+	vpmullw zmm1, zmm0, [r9 + 384]
 ; 32x tt = mulhi(tt, rp)
 %line 2644+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v7 = mem512[tp + 448]
 %line 2645+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 448]
+	vmovdqu64 zmm2, [r9 + 448]
 ; 32x v7 = mulhi(tm, v7)
 %line 2646+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -7599,13 +7579,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm13
 ; 32x tt = tm * mem512[tp + 512]
 %line 2650+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 512]
+	vpmullw zmm1, zmm0, [r9 + 512]
 ; 32x tt = mulhi(tt, rp)
 %line 2651+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v9 = mem512[tp + 576]
 %line 2652+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 576]
+	vmovdqu64 zmm2, [r9 + 576]
 ; 32x v9 = mulhi(tm, v9)
 %line 2653+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -7620,13 +7600,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm15
 ; 32x tt = tm * mem512[tp + 640]
 %line 2657+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 640]
+	vpmullw zmm1, zmm0, [r9 + 640]
 ; 32x tt = mulhi(tt, rp)
 %line 2658+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v11 = mem512[tp + 704]
 %line 2659+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 704]
+	vmovdqu64 zmm2, [r9 + 704]
 ; 32x v11 = mulhi(tm, v11)
 %line 2660+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -7641,13 +7621,13 @@ align 32
 	vpaddw zmm16, zmm16, zmm17
 ; 32x tt = tm * mem512[tp + 768]
 %line 2664+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 768]
+	vpmullw zmm1, zmm0, [r9 + 768]
 ; 32x tt = mulhi(tt, rp)
 %line 2665+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v13 = mem512[tp + 832]
 %line 2666+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 832]
+	vmovdqu64 zmm2, [r9 + 832]
 ; 32x v13 = mulhi(tm, v13)
 %line 2667+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -7662,13 +7642,13 @@ align 32
 	vpaddw zmm18, zmm18, zmm19
 ; 32x tt = tm * mem512[tp + 896]
 %line 2671+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 896]
+	vpmullw zmm1, zmm0, [r9 + 896]
 ; 32x tt = mulhi(tt, rp)
 %line 2672+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 960]
 %line 2673+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 960]
+	vmovdqu64 zmm2, [r9 + 960]
 ; 32x v15 = mulhi(tm, v15)
 %line 2674+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -7719,13 +7699,13 @@ align 32
 	vpaddw zmm5, zmm3, zmm5
 ; 32x tt = tm * mem512[tp + 1024]
 %line 2690+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 1024]
+	vpmullw zmm1, zmm0, [r9 + 1024]
 ; 32x tt = mulhi(tt, rp)
 %line 2691+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v2 = mem512[tp + 1088]
 %line 2692+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r8 + 1088]
+	vmovdqu64 zmm3, [r9 + 1088]
 ; 32x v2 = mulhi(tm, v2)
 %line 2693+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -7740,13 +7720,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm6
 ; 32x tt = tm * mem512[tp + 1024]
 %line 2697+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 1024]
+	vpmullw zmm1, zmm0, [r9 + 1024]
 ; 32x tt = mulhi(tt, rp)
 %line 2698+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v3 = mem512[tp + 1088]
 %line 2699+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r8 + 1088]
+	vmovdqu64 zmm3, [r9 + 1088]
 ; 32x v3 = mulhi(tm, v3)
 %line 2700+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -7797,13 +7777,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm10
 ; 32x tt = tm * mem512[tp + 1152]
 %line 2716+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 1152]
+	vpmullw zmm1, zmm0, [r9 + 1152]
 ; 32x tt = mulhi(tt, rp)
 %line 2717+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v6 = mem512[tp + 1216]
 %line 2718+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm6, [r8 + 1216]
+	vmovdqu64 zmm6, [r9 + 1216]
 ; 32x v6 = mulhi(tm, v6)
 %line 2719+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm6, zmm0, zmm6
@@ -7818,13 +7798,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm11
 ; 32x tt = tm * mem512[tp + 1152]
 %line 2723+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 1152]
+	vpmullw zmm1, zmm0, [r9 + 1152]
 ; 32x tt = mulhi(tt, rp)
 %line 2724+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v7 = mem512[tp + 1216]
 %line 2725+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm6, [r8 + 1216]
+	vmovdqu64 zmm6, [r9 + 1216]
 ; 32x v7 = mulhi(tm, v7)
 %line 2726+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm6, zmm0, zmm6
@@ -7875,13 +7855,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm14
 ; 32x tt = tm * mem512[tp + 1280]
 %line 2742+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 1280]
+	vpmullw zmm1, zmm0, [r9 + 1280]
 ; 32x tt = mulhi(tt, rp)
 %line 2743+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v10 = mem512[tp + 1344]
 %line 2744+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm11, [r8 + 1344]
+	vmovdqu64 zmm11, [r9 + 1344]
 ; 32x v10 = mulhi(tm, v10)
 %line 2745+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm11, zmm0, zmm11
@@ -7896,13 +7876,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm15
 ; 32x tt = tm * mem512[tp + 1280]
 %line 2749+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 1280]
+	vpmullw zmm1, zmm0, [r9 + 1280]
 ; 32x tt = mulhi(tt, rp)
 %line 2750+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v11 = mem512[tp + 1344]
 %line 2751+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm11, [r8 + 1344]
+	vmovdqu64 zmm11, [r9 + 1344]
 ; 32x v11 = mulhi(tm, v11)
 %line 2752+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm11, zmm0, zmm11
@@ -7953,13 +7933,13 @@ align 32
 	vpaddw zmm16, zmm16, zmm18
 ; 32x tt = tm * mem512[tp + 1408]
 %line 2768+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 1408]
+	vpmullw zmm1, zmm0, [r9 + 1408]
 ; 32x tt = mulhi(tt, rp)
 %line 2769+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v14 = mem512[tp + 1472]
 %line 2770+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm15, [r8 + 1472]
+	vmovdqu64 zmm15, [r9 + 1472]
 ; 32x v14 = mulhi(tm, v14)
 %line 2771+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm15, zmm0, zmm15
@@ -7974,13 +7954,13 @@ align 32
 	vpaddw zmm17, zmm17, zmm2
 ; 32x tt = tm * mem512[tp + 1408]
 %line 2775+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 1408]
+	vpmullw zmm1, zmm0, [r9 + 1408]
 ; 32x tt = mulhi(tt, rp)
 %line 2776+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 1472]
 %line 2777+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 1472]
+	vmovdqu64 zmm2, [r9 + 1472]
 ; 32x v15 = mulhi(tm, v15)
 %line 2778+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -7995,13 +7975,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm7
 ; 32x tt = tm * mem512[tp + 1536]
 %line 2782+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 1536]
+	vpmullw zmm1, zmm0, [r9 + 1536]
 ; 32x tt = mulhi(tt, rp)
 %line 2783+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v4 = mem512[tp + 1600]
 %line 2784+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 1600]
+	vmovdqu64 zmm2, [r9 + 1600]
 ; 32x v4 = mulhi(tm, v4)
 %line 2785+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -8016,13 +7996,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm9
 ; 32x tt = tm * mem512[tp + 1536]
 %line 2789+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 1536]
+	vpmullw zmm1, zmm0, [r9 + 1536]
 ; 32x tt = mulhi(tt, rp)
 %line 2790+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v5 = mem512[tp + 1600]
 %line 2791+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 1600]
+	vmovdqu64 zmm2, [r9 + 1600]
 ; 32x v5 = mulhi(tm, v5)
 %line 2792+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -8037,13 +8017,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm10
 ; 32x tt = tm * mem512[tp + 1536]
 %line 2796+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 1536]
+	vpmullw zmm1, zmm0, [r9 + 1536]
 ; 32x tt = mulhi(tt, rp)
 %line 2797+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v6 = mem512[tp + 1600]
 %line 2798+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 1600]
+	vmovdqu64 zmm2, [r9 + 1600]
 ; 32x v6 = mulhi(tm, v6)
 %line 2799+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -8058,13 +8038,13 @@ align 32
 	vpaddw zmm3, zmm3, zmm6
 ; 32x tt = tm * mem512[tp + 1536]
 %line 2803+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 1536]
+	vpmullw zmm1, zmm0, [r9 + 1536]
 ; 32x tt = mulhi(tt, rp)
 %line 2804+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v7 = mem512[tp + 1600]
 %line 2805+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 1600]
+	vmovdqu64 zmm2, [r9 + 1600]
 ; 32x v7 = mulhi(tm, v7)
 %line 2806+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -8079,13 +8059,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm16
 ; 32x tt = tm * mem512[tp + 1664]
 %line 2810+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 1664]
+	vpmullw zmm1, zmm0, [r9 + 1664]
 ; 32x tt = mulhi(tt, rp)
 %line 2811+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v12 = mem512[tp + 1728]
 %line 2812+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 1728]
+	vmovdqu64 zmm2, [r9 + 1728]
 ; 32x v12 = mulhi(tm, v12)
 %line 2813+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -8100,13 +8080,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm17
 ; 32x tt = tm * mem512[tp + 1664]
 %line 2817+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 1664]
+	vpmullw zmm1, zmm0, [r9 + 1664]
 ; 32x tt = mulhi(tt, rp)
 %line 2818+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v13 = mem512[tp + 1728]
 %line 2819+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 1728]
+	vmovdqu64 zmm2, [r9 + 1728]
 ; 32x v13 = mulhi(tm, v13)
 %line 2820+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -8121,13 +8101,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm15
 ; 32x tt = tm * mem512[tp + 1664]
 %line 2824+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 1664]
+	vpmullw zmm1, zmm0, [r9 + 1664]
 ; 32x tt = mulhi(tt, rp)
 %line 2825+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v14 = mem512[tp + 1728]
 %line 2826+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 1728]
+	vmovdqu64 zmm2, [r9 + 1728]
 ; 32x v14 = mulhi(tm, v14)
 %line 2827+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -8142,13 +8122,13 @@ align 32
 	vpaddw zmm11, zmm11, zmm18
 ; 32x tt = tm * mem512[tp + 1664]
 %line 2831+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 1664]
+	vpmullw zmm1, zmm0, [r9 + 1664]
 ; 32x tt = mulhi(tt, rp)
 %line 2832+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 1728]
 %line 2833+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 1728]
+	vmovdqu64 zmm2, [r9 + 1728]
 ; 32x v15 = mulhi(tm, v15)
 %line 2834+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -8181,13 +8161,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm12
 ; 32x tt = tm * mem512[tp + 1792]
 %line 2844+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 2845+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v8 = mem512[tp + 1856]
 %line 2846+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 1856]
+	vmovdqu64 zmm2, [r9 + 1856]
 ; 32x v8 = mulhi(tm, v8)
 %line 2847+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -8238,13 +8218,13 @@ align 32
 	vpaddw zmm12, zmm4, zmm13
 ; 32x tt = tm * mem512[tp + 1792]
 %line 2863+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 2864+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v9 = mem512[tp + 1856]
 %line 2865+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm4, [r8 + 1856]
+	vmovdqu64 zmm4, [r9 + 1856]
 ; 32x v9 = mulhi(tm, v9)
 %line 2866+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm4, zmm0, zmm4
@@ -8259,13 +8239,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm14
 ; 32x tt = tm * mem512[tp + 1792]
 %line 2870+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 2871+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v10 = mem512[tp + 1856]
 %line 2872+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm4, [r8 + 1856]
+	vmovdqu64 zmm4, [r9 + 1856]
 ; 32x v10 = mulhi(tm, v10)
 %line 2873+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm4, zmm0, zmm4
@@ -8280,13 +8260,13 @@ align 32
 	vpaddw zmm11, zmm3, zmm11
 ; 32x tt = tm * mem512[tp + 1792]
 %line 2877+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 2878+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v11 = mem512[tp + 1856]
 %line 2879+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r8 + 1856]
+	vmovdqu64 zmm3, [r9 + 1856]
 ; 32x v11 = mulhi(tm, v11)
 %line 2880+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -8301,13 +8281,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm16
 ; 32x tt = tm * mem512[tp + 1792]
 %line 2884+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 2885+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v12 = mem512[tp + 1856]
 %line 2886+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r8 + 1856]
+	vmovdqu64 zmm3, [r9 + 1856]
 ; 32x v12 = mulhi(tm, v12)
 %line 2887+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -8322,13 +8302,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm17
 ; 32x tt = tm * mem512[tp + 1792]
 %line 2891+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 2892+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v13 = mem512[tp + 1856]
 %line 2893+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r8 + 1856]
+	vmovdqu64 zmm3, [r9 + 1856]
 ; 32x v13 = mulhi(tm, v13)
 %line 2894+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -8343,13 +8323,13 @@ align 32
 	vpaddw zmm10, zmm10, zmm15
 ; 32x tt = tm * mem512[tp + 1792]
 %line 2898+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 2899+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v14 = mem512[tp + 1856]
 %line 2900+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r8 + 1856]
+	vmovdqu64 zmm3, [r9 + 1856]
 ; 32x v14 = mulhi(tm, v14)
 %line 2901+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -8364,13 +8344,13 @@ align 32
 	vpaddw zmm6, zmm6, zmm18
 ; 32x tt = tm * mem512[tp + 1792]
 %line 2905+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 2906+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 1856]
 %line 2907+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r8 + 1856]
+	vmovdqu64 zmm3, [r9 + 1856]
 ; 32x v15 = mulhi(tm, v15)
 %line 2908+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -8769,13 +8749,13 @@ align 32
 	vpaddw zmm3, zmm0, zmm9
 ; 32x tt = tm * mem512[tp + 1920]
 %line 3078+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm1, [r8 + 1920]
+	vpmullw zmm0, zmm1, [r9 + 1920]
 ; 32x tt = mulhi(tt, rp)
 %line 3079+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; v1 = mem512[tp + 1984]
 %line 3080+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 1984]
+	vmovdqu64 zmm2, [r9 + 1984]
 ; 32x v1 = mulhi(tm, v1)
 %line 3081+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm1, zmm2
@@ -8808,13 +8788,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm16
 ; 32x tt = tm * mem512[tp + 2048]
 %line 3091+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 2048]
+	vpmullw zmm1, zmm0, [r9 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 3092+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v3 = mem512[tp + 2112]
 %line 3093+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 2112]
+	vmovdqu64 zmm2, [r9 + 2112]
 ; 32x v3 = mulhi(tm, v3)
 %line 3094+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -8847,13 +8827,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm5
 ; 32x tt = tm * mem512[tp + 2176]
 %line 3104+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 2176]
+	vpmullw zmm1, zmm0, [r9 + 2176]
 ; 32x tt = mulhi(tt, rp)
 %line 3105+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v5 = mem512[tp + 2240]
 %line 3106+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 2240]
+	vmovdqu64 zmm2, [r9 + 2240]
 ; 32x v5 = mulhi(tm, v5)
 %line 3107+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -8886,13 +8866,13 @@ align 32
 	vpaddw zmm21, zmm21, zmm6
 ; 32x tt = tm * mem512[tp + 2304]
 %line 3117+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 2304]
+	vpmullw zmm1, zmm0, [r9 + 2304]
 ; 32x tt = mulhi(tt, rp)
 %line 3118+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v7 = mem512[tp + 2368]
 %line 3119+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 2368]
+	vmovdqu64 zmm2, [r9 + 2368]
 ; 32x v7 = mulhi(tm, v7)
 %line 3120+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -8925,13 +8905,13 @@ align 32
 	vpaddw zmm17, zmm17, zmm11
 ; 32x tt = tm * mem512[tp + 2432]
 %line 3130+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 2432]
+	vpmullw zmm1, zmm0, [r9 + 2432]
 ; 32x tt = mulhi(tt, rp)
 %line 3131+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v9 = mem512[tp + 2496]
 %line 3132+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 2496]
+	vmovdqu64 zmm2, [r9 + 2496]
 ; 32x v9 = mulhi(tm, v9)
 %line 3133+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -8964,13 +8944,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm13
 ; 32x tt = tm * mem512[tp + 2560]
 %line 3143+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 2560]
+	vpmullw zmm1, zmm0, [r9 + 2560]
 ; 32x tt = mulhi(tt, rp)
 %line 3144+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v11 = mem512[tp + 2624]
 %line 3145+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 2624]
+	vmovdqu64 zmm2, [r9 + 2624]
 ; 32x v11 = mulhi(tm, v11)
 %line 3146+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9003,13 +8983,13 @@ align 32
 	vpaddw zmm20, zmm20, zmm14
 ; 32x tt = tm * mem512[tp + 2688]
 %line 3156+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 2688]
+	vpmullw zmm1, zmm0, [r9 + 2688]
 ; 32x tt = mulhi(tt, rp)
 %line 3157+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v13 = mem512[tp + 2752]
 %line 3158+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 2752]
+	vmovdqu64 zmm2, [r9 + 2752]
 ; 32x v13 = mulhi(tm, v13)
 %line 3159+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9042,13 +9022,13 @@ align 32
 	vpaddw zmm18, zmm18, zmm15
 ; 32x tt = tm * mem512[tp + 2816]
 %line 3169+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 2816]
+	vpmullw zmm1, zmm0, [r9 + 2816]
 ; 32x tt = mulhi(tt, rp)
 %line 3170+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 2880]
 %line 3171+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 2880]
+	vmovdqu64 zmm2, [r9 + 2880]
 ; 32x v15 = mulhi(tm, v15)
 %line 3172+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9099,13 +9079,13 @@ align 32
 	vpaddw zmm7, zmm3, zmm7
 ; 32x tt = tm * mem512[tp + 2944]
 %line 3188+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 2944]
+	vpmullw zmm1, zmm0, [r9 + 2944]
 ; 32x tt = mulhi(tt, rp)
 %line 3189+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v2 = mem512[tp + 3008]
 %line 3190+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r8 + 3008]
+	vmovdqu64 zmm3, [r9 + 3008]
 ; 32x v2 = mulhi(tm, v2)
 %line 3191+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -9120,13 +9100,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm9
 ; 32x tt = tm * mem512[tp + 2944]
 %line 3195+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 2944]
+	vpmullw zmm1, zmm0, [r9 + 2944]
 ; 32x tt = mulhi(tt, rp)
 %line 3196+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v3 = mem512[tp + 3008]
 %line 3197+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r8 + 3008]
+	vmovdqu64 zmm3, [r9 + 3008]
 ; 32x v3 = mulhi(tm, v3)
 %line 3198+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -9177,13 +9157,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm21
 ; 32x tt = tm * mem512[tp + 3072]
 %line 3214+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 3072]
+	vpmullw zmm1, zmm0, [r9 + 3072]
 ; 32x tt = mulhi(tt, rp)
 %line 3215+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v6 = mem512[tp + 3136]
 %line 3216+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm9, [r8 + 3136]
+	vmovdqu64 zmm9, [r9 + 3136]
 ; 32x v6 = mulhi(tm, v6)
 %line 3217+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm9, zmm0, zmm9
@@ -9198,13 +9178,13 @@ align 32
 	vpaddw zmm6, zmm5, zmm6
 ; 32x tt = tm * mem512[tp + 3072]
 %line 3221+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 3072]
+	vpmullw zmm1, zmm0, [r9 + 3072]
 ; 32x tt = mulhi(tt, rp)
 %line 3222+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v7 = mem512[tp + 3136]
 %line 3223+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm5, [r8 + 3136]
+	vmovdqu64 zmm5, [r9 + 3136]
 ; 32x v7 = mulhi(tm, v7)
 %line 3224+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm5, zmm0, zmm5
@@ -9255,13 +9235,13 @@ align 32
 	vpaddw zmm17, zmm17, zmm19
 ; 32x tt = tm * mem512[tp + 3200]
 %line 3240+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 3200]
+	vpmullw zmm1, zmm0, [r9 + 3200]
 ; 32x tt = mulhi(tt, rp)
 %line 3241+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v10 = mem512[tp + 3264]
 %line 3242+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm15, [r8 + 3264]
+	vmovdqu64 zmm15, [r9 + 3264]
 ; 32x v10 = mulhi(tm, v10)
 %line 3243+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm15, zmm0, zmm15
@@ -9276,13 +9256,13 @@ align 32
 	vpaddw zmm11, zmm10, zmm11
 ; 32x tt = tm * mem512[tp + 3200]
 %line 3247+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 3200]
+	vpmullw zmm1, zmm0, [r9 + 3200]
 ; 32x tt = mulhi(tt, rp)
 %line 3248+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v11 = mem512[tp + 3264]
 %line 3249+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm10, [r8 + 3264]
+	vmovdqu64 zmm10, [r9 + 3264]
 ; 32x v11 = mulhi(tm, v11)
 %line 3250+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm10, zmm0, zmm10
@@ -9333,13 +9313,13 @@ align 32
 	vpaddw zmm20, zmm20, zmm18
 ; 32x tt = tm * mem512[tp + 3328]
 %line 3266+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 3328]
+	vpmullw zmm1, zmm0, [r9 + 3328]
 ; 32x tt = mulhi(tt, rp)
 %line 3267+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v14 = mem512[tp + 3392]
 %line 3268+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm16, [r8 + 3392]
+	vmovdqu64 zmm16, [r9 + 3392]
 ; 32x v14 = mulhi(tm, v14)
 %line 3269+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm16, zmm0, zmm16
@@ -9354,13 +9334,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm2
 ; 32x tt = tm * mem512[tp + 3328]
 %line 3273+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 3328]
+	vpmullw zmm1, zmm0, [r9 + 3328]
 ; 32x tt = mulhi(tt, rp)
 %line 3274+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 3392]
 %line 3275+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 3392]
+	vmovdqu64 zmm2, [r9 + 3392]
 ; 32x v15 = mulhi(tm, v15)
 %line 3276+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9375,13 +9355,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm12
 ; 32x tt = tm * mem512[tp + 3456]
 %line 3280+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 3456]
+	vpmullw zmm1, zmm0, [r9 + 3456]
 ; 32x tt = mulhi(tt, rp)
 %line 3281+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v4 = mem512[tp + 3520]
 %line 3282+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 3520]
+	vmovdqu64 zmm2, [r9 + 3520]
 ; 32x v4 = mulhi(tm, v4)
 %line 3283+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9396,13 +9376,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm6
 ; 32x tt = tm * mem512[tp + 3456]
 %line 3287+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 3456]
+	vpmullw zmm1, zmm0, [r9 + 3456]
 ; 32x tt = mulhi(tt, rp)
 %line 3288+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v5 = mem512[tp + 3520]
 %line 3289+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 3520]
+	vmovdqu64 zmm2, [r9 + 3520]
 ; 32x v5 = mulhi(tm, v5)
 %line 3290+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9417,13 +9397,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm9
 ; 32x tt = tm * mem512[tp + 3456]
 %line 3294+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 3456]
+	vpmullw zmm1, zmm0, [r9 + 3456]
 ; 32x tt = mulhi(tt, rp)
 %line 3295+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v6 = mem512[tp + 3520]
 %line 3296+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 3520]
+	vmovdqu64 zmm2, [r9 + 3520]
 ; 32x v6 = mulhi(tm, v6)
 %line 3297+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9438,13 +9418,13 @@ align 32
 	vpaddw zmm3, zmm3, zmm5
 ; 32x tt = tm * mem512[tp + 3456]
 %line 3301+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 3456]
+	vpmullw zmm1, zmm0, [r9 + 3456]
 ; 32x tt = mulhi(tt, rp)
 %line 3302+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v7 = mem512[tp + 3520]
 %line 3303+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 3520]
+	vmovdqu64 zmm2, [r9 + 3520]
 ; 32x v7 = mulhi(tm, v7)
 %line 3304+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9459,13 +9439,13 @@ align 32
 	vpaddw zmm17, zmm17, zmm20
 ; 32x tt = tm * mem512[tp + 3584]
 %line 3308+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 3584]
+	vpmullw zmm1, zmm0, [r9 + 3584]
 ; 32x tt = mulhi(tt, rp)
 %line 3309+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v12 = mem512[tp + 3648]
 %line 3310+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 3648]
+	vmovdqu64 zmm2, [r9 + 3648]
 ; 32x v12 = mulhi(tm, v12)
 %line 3311+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9480,13 +9460,13 @@ align 32
 	vpaddw zmm11, zmm11, zmm13
 ; 32x tt = tm * mem512[tp + 3584]
 %line 3315+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 3584]
+	vpmullw zmm1, zmm0, [r9 + 3584]
 ; 32x tt = mulhi(tt, rp)
 %line 3316+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v13 = mem512[tp + 3648]
 %line 3317+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 3648]
+	vmovdqu64 zmm2, [r9 + 3648]
 ; 32x v13 = mulhi(tm, v13)
 %line 3318+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9501,13 +9481,13 @@ align 32
 	vpaddw zmm15, zmm15, zmm16
 ; 32x tt = tm * mem512[tp + 3584]
 %line 3322+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 3584]
+	vpmullw zmm1, zmm0, [r9 + 3584]
 ; 32x tt = mulhi(tt, rp)
 %line 3323+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v14 = mem512[tp + 3648]
 %line 3324+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 3648]
+	vmovdqu64 zmm2, [r9 + 3648]
 ; 32x v14 = mulhi(tm, v14)
 %line 3325+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9522,13 +9502,13 @@ align 32
 	vpaddw zmm10, zmm10, zmm18
 ; 32x tt = tm * mem512[tp + 3584]
 %line 3329+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 3584]
+	vpmullw zmm1, zmm0, [r9 + 3584]
 ; 32x tt = mulhi(tt, rp)
 %line 3330+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 3648]
 %line 3331+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 3648]
+	vmovdqu64 zmm2, [r9 + 3648]
 ; 32x v15 = mulhi(tm, v15)
 %line 3332+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9561,13 +9541,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm17
 ; 32x tt = tm * mem512[tp + 3712]
 %line 3342+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 3343+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v8 = mem512[tp + 3776]
 %line 3344+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r8 + 3776]
+	vmovdqu64 zmm2, [r9 + 3776]
 ; 32x v8 = mulhi(tm, v8)
 %line 3345+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9618,13 +9598,13 @@ align 32
 	vpaddw zmm11, zmm4, zmm11
 ; 32x tt = tm * mem512[tp + 3712]
 %line 3361+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 3362+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v9 = mem512[tp + 3776]
 %line 3363+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm4, [r8 + 3776]
+	vmovdqu64 zmm4, [r9 + 3776]
 ; 32x v9 = mulhi(tm, v9)
 %line 3364+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm4, zmm0, zmm4
@@ -9639,13 +9619,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm15
 ; 32x tt = tm * mem512[tp + 3712]
 %line 3368+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 3369+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v10 = mem512[tp + 3776]
 %line 3370+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm4, [r8 + 3776]
+	vmovdqu64 zmm4, [r9 + 3776]
 ; 32x v10 = mulhi(tm, v10)
 %line 3371+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm4, zmm0, zmm4
@@ -9660,13 +9640,13 @@ align 32
 	vpaddw zmm10, zmm3, zmm10
 ; 32x tt = tm * mem512[tp + 3712]
 %line 3375+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 3376+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v11 = mem512[tp + 3776]
 %line 3377+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r8 + 3776]
+	vmovdqu64 zmm3, [r9 + 3776]
 ; 32x v11 = mulhi(tm, v11)
 %line 3378+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -9681,13 +9661,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm19
 ; 32x tt = tm * mem512[tp + 3712]
 %line 3382+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 3383+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v12 = mem512[tp + 3776]
 %line 3384+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r8 + 3776]
+	vmovdqu64 zmm3, [r9 + 3776]
 ; 32x v12 = mulhi(tm, v12)
 %line 3385+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -9702,13 +9682,13 @@ align 32
 	vpaddw zmm6, zmm6, zmm13
 ; 32x tt = tm * mem512[tp + 3712]
 %line 3389+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 3390+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v13 = mem512[tp + 3776]
 %line 3391+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r8 + 3776]
+	vmovdqu64 zmm3, [r9 + 3776]
 ; 32x v13 = mulhi(tm, v13)
 %line 3392+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -9723,13 +9703,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm16
 ; 32x tt = tm * mem512[tp + 3712]
 %line 3396+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 3397+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v14 = mem512[tp + 3776]
 %line 3398+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r8 + 3776]
+	vmovdqu64 zmm3, [r9 + 3776]
 ; 32x v14 = mulhi(tm, v14)
 %line 3399+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -9744,13 +9724,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm18
 ; 32x tt = tm * mem512[tp + 3712]
 %line 3403+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r8 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 3404+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 3776]
 %line 3405+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r8 + 3776]
+	vmovdqu64 zmm3, [r9 + 3776]
 ; 32x v15 = mulhi(tm, v15)
 %line 3406+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -9789,13 +9769,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 3418+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm3, [r8 + 3840]
+	vpmullw zmm1, zmm3, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 3419+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 3420+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm7, [r8 + 3904]
+	vmovdqu64 zmm7, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 3421+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm7, zmm3, zmm7
@@ -9840,13 +9820,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 3435+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm3, [r8 + 3840]
+	vpmullw zmm1, zmm3, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 3436+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 3437+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm7, [r8 + 3904]
+	vmovdqu64 zmm7, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 3438+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm7, zmm3, zmm7
@@ -9873,13 +9853,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 3446+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm3, [r8 + 3840]
+	vpmullw zmm1, zmm3, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 3447+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 3448+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm6, [r8 + 3904]
+	vmovdqu64 zmm6, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 3449+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm6, zmm3, zmm6
@@ -9906,13 +9886,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 3457+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm3, [r8 + 3840]
+	vpmullw zmm1, zmm3, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 3458+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 3459+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm5, [r8 + 3904]
+	vmovdqu64 zmm5, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 3460+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm5, zmm3, zmm5
@@ -9939,13 +9919,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 3468+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm2, [r8 + 3840]
+	vpmullw zmm1, zmm2, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 3469+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 3470+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r8 + 3904]
+	vmovdqu64 zmm3, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 3471+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm2, zmm3
@@ -9972,13 +9952,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 3479+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm2, [r8 + 3840]
+	vpmullw zmm1, zmm2, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 3480+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 3481+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r8 + 3904]
+	vmovdqu64 zmm3, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 3482+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm2, zmm3
@@ -10005,13 +9985,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 3490+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm2, [r8 + 3840]
+	vpmullw zmm1, zmm2, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 3491+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 3492+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r8 + 3904]
+	vmovdqu64 zmm3, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 3493+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm2, zmm3
@@ -10038,13 +10018,13 @@ align 32
 	vpaddw zmm2, zmm2, zmm3
 ; 32x tt = tm * mem512[tp + 3840]
 %line 3501+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm3, zmm4, [r8 + 3840]
+	vpmullw zmm3, zmm4, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 3502+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm3, zmm8
 ; xb = mem512[tp + 3904]
 %line 3503+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm13, [r8 + 3904]
+	vmovdqu64 zmm13, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 3504+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm13, zmm4, zmm13
@@ -10059,81 +10039,79 @@ align 32
 	vshufi32x4 zmm2, zmm2, zmm13, 238
 ; mem512[dp] = v0
 %line 3508+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10], zmm11
+	vmovdqu64 [r8], zmm11
 ; mem512[dp + 64] = v1
 %line 3509+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 64], zmm20
+	vmovdqu64 [r8 + 64], zmm20
 ; mem512[dp + 128] = v2
 %line 3510+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 128], zmm10
+	vmovdqu64 [r8 + 128], zmm10
 ; mem512[dp + 192] = v3
 %line 3511+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 192], zmm7
+	vmovdqu64 [r8 + 192], zmm7
 ; mem512[dp + 256] = v4
 %line 3512+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 256], zmm12
+	vmovdqu64 [r8 + 256], zmm12
 ; mem512[dp + 320] = v5
 %line 3513+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 320], zmm6
+	vmovdqu64 [r8 + 320], zmm6
 ; mem512[dp + 384] = v6
 %line 3514+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 384], zmm9
+	vmovdqu64 [r8 + 384], zmm9
 ; mem512[dp + 448] = v7
 %line 3515+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 448], zmm5
+	vmovdqu64 [r8 + 448], zmm5
 ; mem512[dp + 512] = v8
 %line 3516+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 512], zmm14
+	vmovdqu64 [r8 + 512], zmm14
 ; mem512[dp + 576] = v9
 %line 3517+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 576], zmm17
+	vmovdqu64 [r8 + 576], zmm17
 ; mem512[dp + 640] = v10
 %line 3518+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 640], zmm15
+	vmovdqu64 [r8 + 640], zmm15
 ; mem512[dp + 704] = v11
 %line 3519+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 704], zmm21
+	vmovdqu64 [r8 + 704], zmm21
 ; mem512[dp + 768] = v12
 %line 3520+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 768], zmm1
+	vmovdqu64 [r8 + 768], zmm1
 ; mem512[dp + 832] = v13
 %line 3521+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 832], zmm0
+	vmovdqu64 [r8 + 832], zmm0
 ; mem512[dp + 896] = v14
 %line 3522+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 896], zmm3
+	vmovdqu64 [r8 + 896], zmm3
 ; mem512[dp + 960] = v15
 %line 3523+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 960], zmm2
+	vmovdqu64 [r8 + 960], zmm2
 ; dp = dp + 1024
 %line 3524+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	add r10, 1024
+	add r8, 1024
 ; tp = tp + 3968
 %line 3525+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	add r8, 3968
+	add r9, 3968
 ; i0 = i0 - 1
 %line 3526+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	sub r9, 1
+	sub r11, 1
 ; =? i0 - 0
 %line 3527+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	cmp r9, 0
+	cmp r11, 0
 ; goto nti8 if !=
 %line 3528+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	jne .Lnti8
 ; dp = wp + 14336
 %line 3529+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov r8, rsi
-	lea r10, [r8 + 14336]
+	lea r8, [rcx + 14336]
 ; tp = tbase + 19968
 %line 3530+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov r9, r11
-	lea r11, [r9 + 19968]
+	lea r9, [rbp + 19968]
 ; v0 = mem512[dp]
 %line 3531+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10]
+	vmovdqu64 zmm0, [r8]
 ; tt = mem512[dp + 3072]
 %line 3532+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3072]
+	vmovdqu64 zmm1, [r8 + 3072]
 ; 32x tm = v0 * tt
 %line 3533+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -10151,10 +10129,10 @@ align 32
 	vpsubw zmm3, zmm0, zmm2
 ; v1 = mem512[dp + 64]
 %line 3538+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 64]
+	vmovdqu64 zmm0, [r8 + 64]
 ; tt = mem512[dp + 3136]
 %line 3539+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3136]
+	vmovdqu64 zmm1, [r8 + 3136]
 ; 32x tm = v1 * tt
 %line 3540+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -10172,10 +10150,10 @@ align 32
 	vpsubw zmm4, zmm0, zmm2
 ; v2 = mem512[dp + 128]
 %line 3545+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 128]
+	vmovdqu64 zmm0, [r8 + 128]
 ; tt = mem512[dp + 3200]
 %line 3546+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3200]
+	vmovdqu64 zmm1, [r8 + 3200]
 ; 32x tm = v2 * tt
 %line 3547+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -10193,10 +10171,10 @@ align 32
 	vpsubw zmm5, zmm0, zmm2
 ; v3 = mem512[dp + 192]
 %line 3552+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 192]
+	vmovdqu64 zmm0, [r8 + 192]
 ; tt = mem512[dp + 3264]
 %line 3553+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3264]
+	vmovdqu64 zmm1, [r8 + 3264]
 ; 32x tm = v3 * tt
 %line 3554+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -10214,10 +10192,10 @@ align 32
 	vpsubw zmm6, zmm0, zmm2
 ; v4 = mem512[dp + 256]
 %line 3559+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 256]
+	vmovdqu64 zmm0, [r8 + 256]
 ; tt = mem512[dp + 3328]
 %line 3560+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3328]
+	vmovdqu64 zmm1, [r8 + 3328]
 ; 32x tm = v4 * tt
 %line 3561+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -10235,10 +10213,10 @@ align 32
 	vpsubw zmm7, zmm0, zmm2
 ; v5 = mem512[dp + 320]
 %line 3566+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 320]
+	vmovdqu64 zmm0, [r8 + 320]
 ; tt = mem512[dp + 3392]
 %line 3567+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3392]
+	vmovdqu64 zmm1, [r8 + 3392]
 ; 32x tm = v5 * tt
 %line 3568+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -10256,10 +10234,10 @@ align 32
 	vpsubw zmm9, zmm0, zmm2
 ; v6 = mem512[dp + 384]
 %line 3573+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 384]
+	vmovdqu64 zmm0, [r8 + 384]
 ; tt = mem512[dp + 3456]
 %line 3574+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3456]
+	vmovdqu64 zmm1, [r8 + 3456]
 ; 32x tm = v6 * tt
 %line 3575+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -10277,10 +10255,10 @@ align 32
 	vpsubw zmm10, zmm0, zmm2
 ; v7 = mem512[dp + 448]
 %line 3580+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 448]
+	vmovdqu64 zmm0, [r8 + 448]
 ; tt = mem512[dp + 3520]
 %line 3581+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3520]
+	vmovdqu64 zmm1, [r8 + 3520]
 ; 32x tm = v7 * tt
 %line 3582+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -10298,10 +10276,10 @@ align 32
 	vpsubw zmm11, zmm0, zmm2
 ; v8 = mem512[dp + 512]
 %line 3587+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 512]
+	vmovdqu64 zmm0, [r8 + 512]
 ; tt = mem512[dp + 3584]
 %line 3588+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3584]
+	vmovdqu64 zmm1, [r8 + 3584]
 ; 32x tm = v8 * tt
 %line 3589+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -10319,10 +10297,10 @@ align 32
 	vpsubw zmm12, zmm0, zmm2
 ; v9 = mem512[dp + 576]
 %line 3594+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 576]
+	vmovdqu64 zmm0, [r8 + 576]
 ; tt = mem512[dp + 3648]
 %line 3595+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3648]
+	vmovdqu64 zmm1, [r8 + 3648]
 ; 32x tm = v9 * tt
 %line 3596+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -10340,10 +10318,10 @@ align 32
 	vpsubw zmm13, zmm0, zmm2
 ; v10 = mem512[dp + 640]
 %line 3601+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 640]
+	vmovdqu64 zmm0, [r8 + 640]
 ; tt = mem512[dp + 3712]
 %line 3602+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3712]
+	vmovdqu64 zmm1, [r8 + 3712]
 ; 32x tm = v10 * tt
 %line 3603+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -10361,10 +10339,10 @@ align 32
 	vpsubw zmm14, zmm0, zmm2
 ; v11 = mem512[dp + 704]
 %line 3608+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 704]
+	vmovdqu64 zmm0, [r8 + 704]
 ; tt = mem512[dp + 3776]
 %line 3609+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3776]
+	vmovdqu64 zmm1, [r8 + 3776]
 ; 32x tm = v11 * tt
 %line 3610+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -10382,10 +10360,10 @@ align 32
 	vpsubw zmm15, zmm0, zmm2
 ; v12 = mem512[dp + 768]
 %line 3615+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 768]
+	vmovdqu64 zmm0, [r8 + 768]
 ; tt = mem512[dp + 3840]
 %line 3616+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3840]
+	vmovdqu64 zmm1, [r8 + 3840]
 ; 32x tm = v12 * tt
 %line 3617+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -10403,10 +10381,10 @@ align 32
 	vpsubw zmm16, zmm0, zmm2
 ; v13 = mem512[dp + 832]
 %line 3622+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 832]
+	vmovdqu64 zmm0, [r8 + 832]
 ; tt = mem512[dp + 3904]
 %line 3623+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3904]
+	vmovdqu64 zmm1, [r8 + 3904]
 ; 32x tm = v13 * tt
 %line 3624+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -10424,10 +10402,10 @@ align 32
 	vpsubw zmm17, zmm0, zmm2
 ; v14 = mem512[dp + 896]
 %line 3629+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 896]
+	vmovdqu64 zmm0, [r8 + 896]
 ; tt = mem512[dp + 3968]
 %line 3630+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 3968]
+	vmovdqu64 zmm1, [r8 + 3968]
 ; 32x tm = v14 * tt
 %line 3631+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -10445,10 +10423,10 @@ align 32
 	vpsubw zmm18, zmm0, zmm2
 ; v15 = mem512[dp + 960]
 %line 3636+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r10 + 960]
+	vmovdqu64 zmm0, [r8 + 960]
 ; tt = mem512[dp + 4032]
 %line 3637+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r10 + 4032]
+	vmovdqu64 zmm1, [r8 + 4032]
 ; 32x tm = v15 * tt
 %line 3638+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmullw zmm2, zmm0, zmm1
@@ -10472,13 +10450,13 @@ align 32
 	vpaddw zmm3, zmm3, zmm4
 ; 32x tt = tm * mem512[tp]
 %line 3645+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11]
+	vpmullw zmm1, zmm0, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 3646+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v1 = mem512[tp + 64]
 %line 3647+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 64]
+	vmovdqu64 zmm2, [r9 + 64]
 ; 32x v1 = mulhi(tm, v1)
 %line 3648+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10493,13 +10471,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm6
 ; 32x tt = tm * mem512[tp + 128]
 %line 3652+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 128]
+	vpmullw zmm1, zmm0, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 3653+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v3 = mem512[tp + 192]
 %line 3654+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 192]
+	vmovdqu64 zmm2, [r9 + 192]
 ; 32x v3 = mulhi(tm, v3)
 %line 3655+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10514,13 +10492,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm9
 ; 32x tt = tm * mem512[tp + 256]
 %line 3659+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 256]
+	vpmullw zmm1, zmm0, [r9 + 256]
 ; 32x tt = mulhi(tt, rp)
 %line 3660+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v5 = mem512[tp + 320]
 %line 3661+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 320]
+	vmovdqu64 zmm2, [r9 + 320]
 ; 32x v5 = mulhi(tm, v5)
 %line 3662+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10535,13 +10513,13 @@ align 32
 	vpaddw zmm10, zmm10, zmm11
 ; 32x tt = tm * mem512[tp + 384]
 %line 3666+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 384]
+	vpmullw zmm1, zmm0, [r9 + 384]
 ; 32x tt = mulhi(tt, rp)
 %line 3667+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v7 = mem512[tp + 448]
 %line 3668+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 448]
+	vmovdqu64 zmm2, [r9 + 448]
 ; 32x v7 = mulhi(tm, v7)
 %line 3669+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10556,13 +10534,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm13
 ; 32x tt = tm * mem512[tp + 512]
 %line 3673+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 512]
+	vpmullw zmm1, zmm0, [r9 + 512]
 ; 32x tt = mulhi(tt, rp)
 %line 3674+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v9 = mem512[tp + 576]
 %line 3675+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 576]
+	vmovdqu64 zmm2, [r9 + 576]
 ; 32x v9 = mulhi(tm, v9)
 %line 3676+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10577,13 +10555,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm15
 ; 32x tt = tm * mem512[tp + 640]
 %line 3680+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 640]
+	vpmullw zmm1, zmm0, [r9 + 640]
 ; 32x tt = mulhi(tt, rp)
 %line 3681+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v11 = mem512[tp + 704]
 %line 3682+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 704]
+	vmovdqu64 zmm2, [r9 + 704]
 ; 32x v11 = mulhi(tm, v11)
 %line 3683+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10598,13 +10576,13 @@ align 32
 	vpaddw zmm16, zmm16, zmm17
 ; 32x tt = tm * mem512[tp + 768]
 %line 3687+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 768]
+	vpmullw zmm1, zmm0, [r9 + 768]
 ; 32x tt = mulhi(tt, rp)
 %line 3688+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v13 = mem512[tp + 832]
 %line 3689+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 832]
+	vmovdqu64 zmm2, [r9 + 832]
 ; 32x v13 = mulhi(tm, v13)
 %line 3690+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10619,13 +10597,13 @@ align 32
 	vpaddw zmm18, zmm18, zmm19
 ; 32x tt = tm * mem512[tp + 896]
 %line 3694+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 896]
+	vpmullw zmm1, zmm0, [r9 + 896]
 ; 32x tt = mulhi(tt, rp)
 %line 3695+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 960]
 %line 3696+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 960]
+	vmovdqu64 zmm2, [r9 + 960]
 ; 32x v15 = mulhi(tm, v15)
 %line 3697+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10640,13 +10618,13 @@ align 32
 	vpaddw zmm3, zmm3, zmm5
 ; 32x tt = tm * mem512[tp + 1024]
 %line 3701+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 1024]
+	vpmullw zmm1, zmm0, [r9 + 1024]
 ; 32x tt = mulhi(tt, rp)
 %line 3702+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v2 = mem512[tp + 1088]
 %line 3703+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 1088]
+	vmovdqu64 zmm2, [r9 + 1088]
 ; 32x v2 = mulhi(tm, v2)
 %line 3704+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10661,13 +10639,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm6
 ; 32x tt = tm * mem512[tp + 1024]
 %line 3708+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 1024]
+	vpmullw zmm1, zmm0, [r9 + 1024]
 ; 32x tt = mulhi(tt, rp)
 %line 3709+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v3 = mem512[tp + 1088]
 %line 3710+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 1088]
+	vmovdqu64 zmm2, [r9 + 1088]
 ; 32x v3 = mulhi(tm, v3)
 %line 3711+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10682,13 +10660,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm10
 ; 32x tt = tm * mem512[tp + 1152]
 %line 3715+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 1152]
+	vpmullw zmm1, zmm0, [r9 + 1152]
 ; 32x tt = mulhi(tt, rp)
 %line 3716+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v6 = mem512[tp + 1216]
 %line 3717+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 1216]
+	vmovdqu64 zmm2, [r9 + 1216]
 ; 32x v6 = mulhi(tm, v6)
 %line 3718+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10703,13 +10681,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm11
 ; 32x tt = tm * mem512[tp + 1152]
 %line 3722+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 1152]
+	vpmullw zmm1, zmm0, [r9 + 1152]
 ; 32x tt = mulhi(tt, rp)
 %line 3723+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v7 = mem512[tp + 1216]
 %line 3724+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 1216]
+	vmovdqu64 zmm2, [r9 + 1216]
 ; 32x v7 = mulhi(tm, v7)
 %line 3725+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10724,13 +10702,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm14
 ; 32x tt = tm * mem512[tp + 1280]
 %line 3729+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 1280]
+	vpmullw zmm1, zmm0, [r9 + 1280]
 ; 32x tt = mulhi(tt, rp)
 %line 3730+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v10 = mem512[tp + 1344]
 %line 3731+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 1344]
+	vmovdqu64 zmm2, [r9 + 1344]
 ; 32x v10 = mulhi(tm, v10)
 %line 3732+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10745,13 +10723,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm15
 ; 32x tt = tm * mem512[tp + 1280]
 %line 3736+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 1280]
+	vpmullw zmm1, zmm0, [r9 + 1280]
 ; 32x tt = mulhi(tt, rp)
 %line 3737+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v11 = mem512[tp + 1344]
 %line 3738+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 1344]
+	vmovdqu64 zmm2, [r9 + 1344]
 ; 32x v11 = mulhi(tm, v11)
 %line 3739+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10766,13 +10744,13 @@ align 32
 	vpaddw zmm16, zmm16, zmm18
 ; 32x tt = tm * mem512[tp + 1408]
 %line 3743+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 1408]
+	vpmullw zmm1, zmm0, [r9 + 1408]
 ; 32x tt = mulhi(tt, rp)
 %line 3744+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v14 = mem512[tp + 1472]
 %line 3745+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 1472]
+	vmovdqu64 zmm2, [r9 + 1472]
 ; 32x v14 = mulhi(tm, v14)
 %line 3746+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10787,13 +10765,13 @@ align 32
 	vpaddw zmm17, zmm17, zmm19
 ; 32x tt = tm * mem512[tp + 1408]
 %line 3750+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 1408]
+	vpmullw zmm1, zmm0, [r9 + 1408]
 ; 32x tt = mulhi(tt, rp)
 %line 3751+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 1472]
 %line 3752+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 1472]
+	vmovdqu64 zmm2, [r9 + 1472]
 ; 32x v15 = mulhi(tm, v15)
 %line 3753+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10844,13 +10822,13 @@ align 32
 	vpaddw zmm7, zmm3, zmm7
 ; 32x tt = tm * mem512[tp + 1536]
 %line 3769+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 1536]
+	vpmullw zmm1, zmm0, [r9 + 1536]
 ; 32x tt = mulhi(tt, rp)
 %line 3770+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v4 = mem512[tp + 1600]
 %line 3771+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r11 + 1600]
+	vmovdqu64 zmm3, [r9 + 1600]
 ; 32x v4 = mulhi(tm, v4)
 %line 3772+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -10865,13 +10843,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm9
 ; 32x tt = tm * mem512[tp + 1536]
 %line 3776+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 1536]
+	vpmullw zmm1, zmm0, [r9 + 1536]
 ; 32x tt = mulhi(tt, rp)
 %line 3777+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v5 = mem512[tp + 1600]
 %line 3778+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r11 + 1600]
+	vmovdqu64 zmm3, [r9 + 1600]
 ; 32x v5 = mulhi(tm, v5)
 %line 3779+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -10886,13 +10864,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm10
 ; 32x tt = tm * mem512[tp + 1536]
 %line 3783+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 1536]
+	vpmullw zmm1, zmm0, [r9 + 1536]
 ; 32x tt = mulhi(tt, rp)
 %line 3784+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v6 = mem512[tp + 1600]
 %line 3785+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r11 + 1600]
+	vmovdqu64 zmm3, [r9 + 1600]
 ; 32x v6 = mulhi(tm, v6)
 %line 3786+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -10907,13 +10885,13 @@ align 32
 	vpaddw zmm6, zmm6, zmm11
 ; 32x tt = tm * mem512[tp + 1536]
 %line 3790+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 1536]
+	vpmullw zmm1, zmm0, [r9 + 1536]
 ; 32x tt = mulhi(tt, rp)
 %line 3791+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v7 = mem512[tp + 1600]
 %line 3792+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r11 + 1600]
+	vmovdqu64 zmm3, [r9 + 1600]
 ; 32x v7 = mulhi(tm, v7)
 %line 3793+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -10964,13 +10942,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm16
 ; 32x tt = tm * mem512[tp + 1664]
 %line 3809+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 1664]
+	vpmullw zmm1, zmm0, [r9 + 1664]
 ; 32x tt = mulhi(tt, rp)
 %line 3810+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v12 = mem512[tp + 1728]
 %line 3811+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm11, [r11 + 1728]
+	vmovdqu64 zmm11, [r9 + 1728]
 ; 32x v12 = mulhi(tm, v12)
 %line 3812+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm11, zmm0, zmm11
@@ -10985,13 +10963,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm17
 ; 32x tt = tm * mem512[tp + 1664]
 %line 3816+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 1664]
+	vpmullw zmm1, zmm0, [r9 + 1664]
 ; 32x tt = mulhi(tt, rp)
 %line 3817+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v13 = mem512[tp + 1728]
 %line 3818+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm11, [r11 + 1728]
+	vmovdqu64 zmm11, [r9 + 1728]
 ; 32x v13 = mulhi(tm, v13)
 %line 3819+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm11, zmm0, zmm11
@@ -11006,13 +10984,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm18
 ; 32x tt = tm * mem512[tp + 1664]
 %line 3823+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 1664]
+	vpmullw zmm1, zmm0, [r9 + 1664]
 ; 32x tt = mulhi(tt, rp)
 %line 3824+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v14 = mem512[tp + 1728]
 %line 3825+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm11, [r11 + 1728]
+	vmovdqu64 zmm11, [r9 + 1728]
 ; 32x v14 = mulhi(tm, v14)
 %line 3826+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm11, zmm0, zmm11
@@ -11027,13 +11005,13 @@ align 32
 	vpaddw zmm15, zmm15, zmm2
 ; 32x tt = tm * mem512[tp + 1664]
 %line 3830+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 1664]
+	vpmullw zmm1, zmm0, [r9 + 1664]
 ; 32x tt = mulhi(tt, rp)
 %line 3831+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 1728]
 %line 3832+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 1728]
+	vmovdqu64 zmm2, [r9 + 1728]
 ; 32x v15 = mulhi(tm, v15)
 %line 3833+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -11048,13 +11026,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm12
 ; 32x tt = tm * mem512[tp + 1792]
 %line 3837+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 3838+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v8 = mem512[tp + 1856]
 %line 3839+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 1856]
+	vmovdqu64 zmm2, [r9 + 1856]
 ; 32x v8 = mulhi(tm, v8)
 %line 3840+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -11087,13 +11065,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm13
 ; 32x tt = tm * mem512[tp + 1792]
 %line 3850+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 3851+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v9 = mem512[tp + 1856]
 %line 3852+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 1856]
+	vmovdqu64 zmm2, [r9 + 1856]
 ; 32x v9 = mulhi(tm, v9)
 %line 3853+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -11108,13 +11086,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm14
 ; 32x tt = tm * mem512[tp + 1792]
 %line 3857+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 3858+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v10 = mem512[tp + 1856]
 %line 3859+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 1856]
+	vmovdqu64 zmm2, [r9 + 1856]
 ; 32x v10 = mulhi(tm, v10)
 %line 3860+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -11129,13 +11107,13 @@ align 32
 	vpaddw zmm6, zmm6, zmm15
 ; 32x tt = tm * mem512[tp + 1792]
 %line 3864+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 3865+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v11 = mem512[tp + 1856]
 %line 3866+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 1856]
+	vmovdqu64 zmm2, [r9 + 1856]
 ; 32x v11 = mulhi(tm, v11)
 %line 3867+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -11150,13 +11128,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm16
 ; 32x tt = tm * mem512[tp + 1792]
 %line 3871+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 3872+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v12 = mem512[tp + 1856]
 %line 3873+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 1856]
+	vmovdqu64 zmm2, [r9 + 1856]
 ; 32x v12 = mulhi(tm, v12)
 %line 3874+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -11171,13 +11149,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm17
 ; 32x tt = tm * mem512[tp + 1792]
 %line 3878+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 3879+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v13 = mem512[tp + 1856]
 %line 3880+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 1856]
+	vmovdqu64 zmm2, [r9 + 1856]
 ; 32x v13 = mulhi(tm, v13)
 %line 3881+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -11192,13 +11170,13 @@ align 32
 	vpaddw zmm10, zmm10, zmm11
 ; 32x tt = tm * mem512[tp + 1792]
 %line 3885+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 3886+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v14 = mem512[tp + 1856]
 %line 3887+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 1856]
+	vmovdqu64 zmm2, [r9 + 1856]
 ; 32x v14 = mulhi(tm, v14)
 %line 3888+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -11213,13 +11191,13 @@ align 32
 	vpaddw zmm3, zmm3, zmm18
 ; 32x tt = tm * mem512[tp + 1792]
 %line 3892+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 3893+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 1856]
 %line 3894+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 1856]
+	vmovdqu64 zmm2, [r9 + 1856]
 ; 32x v15 = mulhi(tm, v15)
 %line 3895+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -11636,13 +11614,13 @@ align 32
 	vpaddw zmm3, zmm0, zmm7
 ; 32x tt = tm * mem512[tp + 1920]
 %line 4071+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm1, [r11 + 1920]
+	vpmullw zmm0, zmm1, [r9 + 1920]
 ; 32x tt = mulhi(tt, rp)
 %line 4072+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; v1 = mem512[tp + 1984]
 %line 4073+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 1984]
+	vmovdqu64 zmm2, [r9 + 1984]
 ; 32x v1 = mulhi(tm, v1)
 %line 4074+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm1, zmm2
@@ -11693,13 +11671,13 @@ align 32
 	vpaddw zmm11, zmm11, zmm17
 ; 32x tt = tm * mem512[tp + 2048]
 %line 4090+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 2048]
+	vpmullw zmm1, zmm0, [r9 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 4091+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v3 = mem512[tp + 2112]
 %line 4092+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm4, [r11 + 2112]
+	vmovdqu64 zmm4, [r9 + 2112]
 ; 32x v3 = mulhi(tm, v3)
 %line 4093+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm4, zmm0, zmm4
@@ -11750,13 +11728,13 @@ align 32
 	vpaddw zmm20, zmm20, zmm5
 ; 32x tt = tm * mem512[tp + 2176]
 %line 4109+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 2176]
+	vpmullw zmm1, zmm0, [r9 + 2176]
 ; 32x tt = mulhi(tt, rp)
 %line 4110+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v5 = mem512[tp + 2240]
 %line 4111+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm5, [r11 + 2240]
+	vmovdqu64 zmm5, [r9 + 2240]
 ; 32x v5 = mulhi(tm, v5)
 %line 4112+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm5, zmm0, zmm5
@@ -11807,13 +11785,13 @@ align 32
 	vpaddw zmm21, zmm21, zmm6
 ; 32x tt = tm * mem512[tp + 2304]
 %line 4128+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 2304]
+	vpmullw zmm1, zmm0, [r9 + 2304]
 ; 32x tt = mulhi(tt, rp)
 %line 4129+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v7 = mem512[tp + 2368]
 %line 4130+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm6, [r11 + 2368]
+	vmovdqu64 zmm6, [r9 + 2368]
 ; 32x v7 = mulhi(tm, v7)
 %line 4131+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm6, zmm0, zmm6
@@ -11864,13 +11842,13 @@ align 32
 	vpaddw zmm15, zmm15, zmm9
 ; 32x tt = tm * mem512[tp + 2432]
 %line 4147+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 2432]
+	vpmullw zmm1, zmm0, [r9 + 2432]
 ; 32x tt = mulhi(tt, rp)
 %line 4148+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v9 = mem512[tp + 2496]
 %line 4149+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm7, [r11 + 2496]
+	vmovdqu64 zmm7, [r9 + 2496]
 ; 32x v9 = mulhi(tm, v9)
 %line 4150+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm7, zmm0, zmm7
@@ -11921,13 +11899,13 @@ align 32
 	vpaddw zmm18, zmm18, zmm12
 ; 32x tt = tm * mem512[tp + 2560]
 %line 4166+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 2560]
+	vpmullw zmm1, zmm0, [r9 + 2560]
 ; 32x tt = mulhi(tt, rp)
 %line 4167+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v11 = mem512[tp + 2624]
 %line 4168+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm9, [r11 + 2624]
+	vmovdqu64 zmm9, [r9 + 2624]
 ; 32x v11 = mulhi(tm, v11)
 %line 4169+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm9, zmm0, zmm9
@@ -11978,13 +11956,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm14
 ; 32x tt = tm * mem512[tp + 2688]
 %line 4185+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 2688]
+	vpmullw zmm1, zmm0, [r9 + 2688]
 ; 32x tt = mulhi(tt, rp)
 %line 4186+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v13 = mem512[tp + 2752]
 %line 4187+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm12, [r11 + 2752]
+	vmovdqu64 zmm12, [r9 + 2752]
 ; 32x v13 = mulhi(tm, v13)
 %line 4188+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm12, zmm0, zmm12
@@ -12035,13 +12013,13 @@ align 32
 	vpaddw zmm13, zmm10, zmm16
 ; 32x tt = tm * mem512[tp + 2816]
 %line 4204+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 2816]
+	vpmullw zmm1, zmm0, [r9 + 2816]
 ; 32x tt = mulhi(tt, rp)
 %line 4205+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 2880]
 %line 4206+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm10, [r11 + 2880]
+	vmovdqu64 zmm10, [r9 + 2880]
 ; 32x v15 = mulhi(tm, v15)
 %line 4207+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm10, zmm0, zmm10
@@ -12056,13 +12034,13 @@ align 32
 	vpaddw zmm11, zmm3, zmm11
 ; 32x tt = tm * mem512[tp + 2944]
 %line 4211+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 2944]
+	vpmullw zmm1, zmm0, [r9 + 2944]
 ; 32x tt = mulhi(tt, rp)
 %line 4212+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v2 = mem512[tp + 3008]
 %line 4213+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r11 + 3008]
+	vmovdqu64 zmm3, [r9 + 3008]
 ; 32x v2 = mulhi(tm, v2)
 %line 4214+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -12077,13 +12055,13 @@ align 32
 	vpaddw zmm4, zmm2, zmm4
 ; 32x tt = tm * mem512[tp + 2944]
 %line 4218+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 2944]
+	vpmullw zmm1, zmm0, [r9 + 2944]
 ; 32x tt = mulhi(tt, rp)
 %line 4219+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v3 = mem512[tp + 3008]
 %line 4220+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 3008]
+	vmovdqu64 zmm2, [r9 + 3008]
 ; 32x v3 = mulhi(tm, v3)
 %line 4221+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12098,13 +12076,13 @@ align 32
 	vpaddw zmm20, zmm20, zmm21
 ; 32x tt = tm * mem512[tp + 3072]
 %line 4225+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 3072]
+	vpmullw zmm1, zmm0, [r9 + 3072]
 ; 32x tt = mulhi(tt, rp)
 %line 4226+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v6 = mem512[tp + 3136]
 %line 4227+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 3136]
+	vmovdqu64 zmm2, [r9 + 3136]
 ; 32x v6 = mulhi(tm, v6)
 %line 4228+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12119,13 +12097,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm6
 ; 32x tt = tm * mem512[tp + 3072]
 %line 4232+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 3072]
+	vpmullw zmm1, zmm0, [r9 + 3072]
 ; 32x tt = mulhi(tt, rp)
 %line 4233+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v7 = mem512[tp + 3136]
 %line 4234+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 3136]
+	vmovdqu64 zmm2, [r9 + 3136]
 ; 32x v7 = mulhi(tm, v7)
 %line 4235+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12140,13 +12118,13 @@ align 32
 	vpaddw zmm15, zmm15, zmm18
 ; 32x tt = tm * mem512[tp + 3200]
 %line 4239+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 3200]
+	vpmullw zmm1, zmm0, [r9 + 3200]
 ; 32x tt = mulhi(tt, rp)
 %line 4240+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v10 = mem512[tp + 3264]
 %line 4241+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 3264]
+	vmovdqu64 zmm2, [r9 + 3264]
 ; 32x v10 = mulhi(tm, v10)
 %line 4242+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12161,13 +12139,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm9
 ; 32x tt = tm * mem512[tp + 3200]
 %line 4246+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 3200]
+	vpmullw zmm1, zmm0, [r9 + 3200]
 ; 32x tt = mulhi(tt, rp)
 %line 4247+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v11 = mem512[tp + 3264]
 %line 4248+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 3264]
+	vmovdqu64 zmm2, [r9 + 3264]
 ; 32x v11 = mulhi(tm, v11)
 %line 4249+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12182,13 +12160,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm13
 ; 32x tt = tm * mem512[tp + 3328]
 %line 4253+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 3328]
+	vpmullw zmm1, zmm0, [r9 + 3328]
 ; 32x tt = mulhi(tt, rp)
 %line 4254+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v14 = mem512[tp + 3392]
 %line 4255+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 3392]
+	vmovdqu64 zmm2, [r9 + 3392]
 ; 32x v14 = mulhi(tm, v14)
 %line 4256+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12203,13 +12181,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm10
 ; 32x tt = tm * mem512[tp + 3328]
 %line 4260+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 3328]
+	vpmullw zmm1, zmm0, [r9 + 3328]
 ; 32x tt = mulhi(tt, rp)
 %line 4261+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 3392]
 %line 4262+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 3392]
+	vmovdqu64 zmm2, [r9 + 3392]
 ; 32x v15 = mulhi(tm, v15)
 %line 4263+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12242,13 +12220,13 @@ align 32
 	vpaddw zmm11, zmm11, zmm20
 ; 32x tt = tm * mem512[tp + 3456]
 %line 4273+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 3456]
+	vpmullw zmm1, zmm0, [r9 + 3456]
 ; 32x tt = mulhi(tt, rp)
 %line 4274+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v4 = mem512[tp + 3520]
 %line 4275+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 3520]
+	vmovdqu64 zmm2, [r9 + 3520]
 ; 32x v4 = mulhi(tm, v4)
 %line 4276+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12263,13 +12241,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm5
 ; 32x tt = tm * mem512[tp + 3456]
 %line 4280+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 3456]
+	vpmullw zmm1, zmm0, [r9 + 3456]
 ; 32x tt = mulhi(tt, rp)
 %line 4281+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v5 = mem512[tp + 3520]
 %line 4282+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 3520]
+	vmovdqu64 zmm2, [r9 + 3520]
 ; 32x v5 = mulhi(tm, v5)
 %line 4283+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12284,13 +12262,13 @@ align 32
 	vpaddw zmm3, zmm3, zmm16
 ; 32x tt = tm * mem512[tp + 3456]
 %line 4287+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 3456]
+	vpmullw zmm1, zmm0, [r9 + 3456]
 ; 32x tt = mulhi(tt, rp)
 %line 4288+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v6 = mem512[tp + 3520]
 %line 4289+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 3520]
+	vmovdqu64 zmm2, [r9 + 3520]
 ; 32x v6 = mulhi(tm, v6)
 %line 4290+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12305,13 +12283,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm6
 ; 32x tt = tm * mem512[tp + 3456]
 %line 4294+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 3456]
+	vpmullw zmm1, zmm0, [r9 + 3456]
 ; 32x tt = mulhi(tt, rp)
 %line 4295+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v7 = mem512[tp + 3520]
 %line 4296+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 3520]
+	vmovdqu64 zmm2, [r9 + 3520]
 ; 32x v7 = mulhi(tm, v7)
 %line 4297+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12344,13 +12322,13 @@ align 32
 	vpaddw zmm15, zmm15, zmm19
 ; 32x tt = tm * mem512[tp + 3584]
 %line 4307+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 3584]
+	vpmullw zmm1, zmm0, [r9 + 3584]
 ; 32x tt = mulhi(tt, rp)
 %line 4308+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v12 = mem512[tp + 3648]
 %line 4309+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 3648]
+	vmovdqu64 zmm2, [r9 + 3648]
 ; 32x v12 = mulhi(tm, v12)
 %line 4310+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12365,13 +12343,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm12
 ; 32x tt = tm * mem512[tp + 3584]
 %line 4314+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 3584]
+	vpmullw zmm1, zmm0, [r9 + 3584]
 ; 32x tt = mulhi(tt, rp)
 %line 4315+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v13 = mem512[tp + 3648]
 %line 4316+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 3648]
+	vmovdqu64 zmm2, [r9 + 3648]
 ; 32x v13 = mulhi(tm, v13)
 %line 4317+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12386,13 +12364,13 @@ align 32
 	vpaddw zmm17, zmm17, zmm13
 ; 32x tt = tm * mem512[tp + 3584]
 %line 4321+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 3584]
+	vpmullw zmm1, zmm0, [r9 + 3584]
 ; 32x tt = mulhi(tt, rp)
 %line 4322+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v14 = mem512[tp + 3648]
 %line 4323+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 3648]
+	vmovdqu64 zmm2, [r9 + 3648]
 ; 32x v14 = mulhi(tm, v14)
 %line 4324+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12407,13 +12385,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm10
 ; 32x tt = tm * mem512[tp + 3584]
 %line 4328+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 3584]
+	vpmullw zmm1, zmm0, [r9 + 3584]
 ; 32x tt = mulhi(tt, rp)
 %line 4329+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 3648]
 %line 4330+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 3648]
+	vmovdqu64 zmm2, [r9 + 3648]
 ; 32x v15 = mulhi(tm, v15)
 %line 4331+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12446,13 +12424,13 @@ align 32
 	vpaddw zmm11, zmm11, zmm15
 ; 32x tt = tm * mem512[tp + 3712]
 %line 4341+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 4342+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v8 = mem512[tp + 3776]
 %line 4343+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 3776]
+	vmovdqu64 zmm2, [r9 + 3776]
 ; 32x v8 = mulhi(tm, v8)
 %line 4344+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12485,13 +12463,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm7
 ; 32x tt = tm * mem512[tp + 3712]
 %line 4354+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 4355+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v9 = mem512[tp + 3776]
 %line 4356+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 3776]
+	vmovdqu64 zmm2, [r9 + 3776]
 ; 32x v9 = mulhi(tm, v9)
 %line 4357+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12506,13 +12484,13 @@ align 32
 	vpaddw zmm3, zmm3, zmm17
 ; 32x tt = tm * mem512[tp + 3712]
 %line 4361+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 4362+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v10 = mem512[tp + 3776]
 %line 4363+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 3776]
+	vmovdqu64 zmm2, [r9 + 3776]
 ; 32x v10 = mulhi(tm, v10)
 %line 4364+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12527,13 +12505,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm9
 ; 32x tt = tm * mem512[tp + 3712]
 %line 4368+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 4369+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v11 = mem512[tp + 3776]
 %line 4370+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 3776]
+	vmovdqu64 zmm2, [r9 + 3776]
 ; 32x v11 = mulhi(tm, v11)
 %line 4371+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12548,13 +12526,13 @@ align 32
 	vpaddw zmm18, zmm18, zmm19
 ; 32x tt = tm * mem512[tp + 3712]
 %line 4375+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 4376+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v12 = mem512[tp + 3776]
 %line 4377+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 3776]
+	vmovdqu64 zmm2, [r9 + 3776]
 ; 32x v12 = mulhi(tm, v12)
 %line 4378+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12569,13 +12547,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm12
 ; 32x tt = tm * mem512[tp + 3712]
 %line 4382+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 4383+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v13 = mem512[tp + 3776]
 %line 4384+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 3776]
+	vmovdqu64 zmm2, [r9 + 3776]
 ; 32x v13 = mulhi(tm, v13)
 %line 4385+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12590,13 +12568,13 @@ align 32
 	vpaddw zmm16, zmm16, zmm13
 ; 32x tt = tm * mem512[tp + 3712]
 %line 4389+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 4390+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v14 = mem512[tp + 3776]
 %line 4391+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 3776]
+	vmovdqu64 zmm2, [r9 + 3776]
 ; 32x v14 = mulhi(tm, v14)
 %line 4392+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12611,13 +12589,13 @@ align 32
 	vpaddw zmm6, zmm6, zmm10
 ; 32x tt = tm * mem512[tp + 3712]
 %line 4396+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm0, [r11 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 4397+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 3776]
 %line 4398+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 3776]
+	vmovdqu64 zmm2, [r9 + 3776]
 ; 32x v15 = mulhi(tm, v15)
 %line 4399+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12674,13 +12652,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 4417+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm2, [r11 + 3840]
+	vpmullw zmm1, zmm2, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 4418+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 4419+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm4, [r11 + 3904]
+	vmovdqu64 zmm4, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 4420+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm4, zmm2, zmm4
@@ -12743,13 +12721,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 4440+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm2, [r11 + 3840]
+	vpmullw zmm1, zmm2, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 4441+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 4442+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r11 + 3904]
+	vmovdqu64 zmm3, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 4443+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm2, zmm3
@@ -12776,13 +12754,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 4451+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm2, [r11 + 3840]
+	vpmullw zmm1, zmm2, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 4452+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 4453+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r11 + 3904]
+	vmovdqu64 zmm3, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 4454+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm2, zmm3
@@ -12809,13 +12787,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 4462+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm2, [r11 + 3840]
+	vpmullw zmm1, zmm2, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 4463+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 4464+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r11 + 3904]
+	vmovdqu64 zmm3, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 4465+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm2, zmm3
@@ -12842,13 +12820,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 4473+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm2, [r11 + 3840]
+	vpmullw zmm1, zmm2, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 4474+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 4475+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r11 + 3904]
+	vmovdqu64 zmm3, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 4476+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm2, zmm3
@@ -12875,13 +12853,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 4484+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm2, [r11 + 3840]
+	vpmullw zmm1, zmm2, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 4485+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 4486+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r11 + 3904]
+	vmovdqu64 zmm3, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 4487+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm2, zmm3
@@ -12908,13 +12886,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 4495+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm1, zmm2, [r11 + 3840]
+	vpmullw zmm1, zmm2, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 4496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 4497+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm3, [r11 + 3904]
+	vmovdqu64 zmm3, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 4498+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm2, zmm3
@@ -12941,13 +12919,13 @@ align 32
 	vpaddw zmm2, zmm2, zmm3
 ; 32x tt = tm * mem512[tp + 3840]
 %line 4506+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm3, zmm9, [r11 + 3840]
+	vpmullw zmm3, zmm9, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 4507+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm3, zmm8
 ; xb = mem512[tp + 3904]
 %line 4508+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm10, [r11 + 3904]
+	vmovdqu64 zmm10, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 4509+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm10, zmm9, zmm10
@@ -12962,75 +12940,72 @@ align 32
 	vshufi32x4 zmm2, zmm2, zmm10, 238
 ; mem512[dp] = v0
 %line 4513+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10], zmm11
+	vmovdqu64 [r8], zmm11
 ; mem512[dp + 64] = v1
 %line 4514+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 64], zmm4
+	vmovdqu64 [r8 + 64], zmm4
 ; mem512[dp + 128] = v2
 %line 4515+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 128], zmm14
+	vmovdqu64 [r8 + 128], zmm14
 ; mem512[dp + 192] = v3
 %line 4516+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 192], zmm20
+	vmovdqu64 [r8 + 192], zmm20
 ; mem512[dp + 256] = v4
 %line 4517+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 256], zmm5
+	vmovdqu64 [r8 + 256], zmm5
 ; mem512[dp + 320] = v5
 %line 4518+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 320], zmm18
+	vmovdqu64 [r8 + 320], zmm18
 ; mem512[dp + 384] = v6
 %line 4519+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 384], zmm6
+	vmovdqu64 [r8 + 384], zmm6
 ; mem512[dp + 448] = v7
 %line 4520+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 448], zmm16
+	vmovdqu64 [r8 + 448], zmm16
 ; mem512[dp + 512] = v8
 %line 4521+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 512], zmm7
+	vmovdqu64 [r8 + 512], zmm7
 ; mem512[dp + 576] = v9
 %line 4522+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 576], zmm15
+	vmovdqu64 [r8 + 576], zmm15
 ; mem512[dp + 640] = v10
 %line 4523+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 640], zmm17
+	vmovdqu64 [r8 + 640], zmm17
 ; mem512[dp + 704] = v11
 %line 4524+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 704], zmm21
+	vmovdqu64 [r8 + 704], zmm21
 ; mem512[dp + 768] = v12
 %line 4525+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 768], zmm1
+	vmovdqu64 [r8 + 768], zmm1
 ; mem512[dp + 832] = v13
 %line 4526+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 832], zmm0
+	vmovdqu64 [r8 + 832], zmm0
 ; mem512[dp + 896] = v14
 %line 4527+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 896], zmm3
+	vmovdqu64 [r8 + 896], zmm3
 ; mem512[dp + 960] = v15
 %line 4528+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r10 + 960], zmm2
+	vmovdqu64 [r8 + 960], zmm2
 ; dp = wp + 12288
 %line 4529+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	lea rbx, [r8 + 12288]
+	lea r8, [rcx + 12288]
 ; tp = tbase + 23936
 %line 4530+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov rbp, r8
-	lea r11, [r9 + 23936]
+	lea r9, [rbp + 23936]
 ; i0 = 4
 %line 4531+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov r8, 4
-	mov r10, rdx
-	mov rsi, rcx
+	mov r11, 4
 align 32
 .Lnti9:
 ; v0 = mem512[dp]
 %line 4533+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [rbx]
+	vmovdqu64 zmm0, [r8]
 ; v1 = mem512[dp + 1024]
 %line 4534+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rbx + 1024]
+	vmovdqu64 zmm1, [r8 + 1024]
 ; v2 = mem512[dp + 2048]
 %line 4535+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [rbx + 2048]
+	vmovdqu64 zmm2, [r8 + 2048]
 ; tt = mem512[kp + 64]
 %line 4536+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 zmm3, [rax + 64]
@@ -13069,13 +13044,13 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; 32x tt = v1 * mem512[tp]
 %line 4548+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm1, [r11]
+	vpmullw zmm0, zmm1, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 4549+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 64]
 %line 4550+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm4, [r11 + 64]
+	vmovdqu64 zmm4, [r9 + 64]
 ; 32x tm = mulhi(v1, tm)
 %line 4551+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm4, zmm1, zmm4
@@ -13084,13 +13059,13 @@ align 32
 	vpsubw zmm4, zmm4, zmm0
 ; 32x tt = v2 * mem512[tp + 128]
 %line 4553+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm0, zmm2, [r11 + 128]
+	vpmullw zmm0, zmm2, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 4554+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm5, zmm0, zmm8
 ; tw2 = mem512[tp + 192]
 %line 4555+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r11 + 192]
+	vmovdqu64 zmm0, [r9 + 192]
 ; 32x tw2 = mulhi(v2, tw2)
 %line 4556+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm0, zmm2, zmm0
@@ -13123,47 +13098,45 @@ align 32
 	vpsubw zmm0, zmm3, zmm0
 ; mem512[dp] = v0
 %line 4567+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rbx], zmm5
+	vmovdqu64 [r8], zmm5
 ; mem512[dp + 1024] = v1
 %line 4568+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rbx + 1024], zmm1
+	vmovdqu64 [r8 + 1024], zmm1
 ; mem512[dp + 2048] = v2
 %line 4569+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rbx + 2048], zmm0
+	vmovdqu64 [r8 + 2048], zmm0
 ; dp = dp + 64
 %line 4570+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	add rbx, 64
+	add r8, 64
 ; i0 = i0 - 1
 %line 4571+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	sub r8, 1
+	sub r11, 1
 ; =? i0 - 0
 %line 4572+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	cmp r8, 0
+	cmp r11, 0
 ; goto nti9 if !=
 %line 4573+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	jne .Lnti9
 ; dp = wp + 12544
 %line 4574+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov r8, rbp
-	lea rcx, [r8 + 12544]
+	lea r8, [rcx + 12544]
 ; tp = tbase + 23936
 %line 4575+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov rdx, r8
-	lea r11, [r9 + 23936]
+	lea r9, [rbp + 23936]
 ; i0 = 2
 %line 4576+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov r8, 2
+	mov r11, 2
 align 32
 .Lnti10:
 ; v0 = mem512[dp]
 %line 4578+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [rcx]
+	vmovdqu64 zmm0, [r8]
 ; v1 = mem512[dp + 1024]
 %line 4579+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 1024]
+	vmovdqu64 zmm1, [r8 + 1024]
 ; v2 = mem512[dp + 2048]
 %line 4580+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [rcx + 2048]
+	vmovdqu64 zmm2, [r8 + 2048]
 ; tt = mem512[kp + 64]
 %line 4581+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 zmm3, [rax + 64]
@@ -13220,13 +13193,13 @@ align 32
 	vpsubw zmm2, zmm2, zmm3
 ; 32x tt = v1 * mem512[tp]
 %line 4599+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm3, zmm1, [r11]
+	vpmullw zmm3, zmm1, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 4600+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm3, zmm8
 ; tm = mem512[tp + 64]
 %line 4601+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm4, [r11 + 64]
+	vmovdqu64 zmm4, [r9 + 64]
 ; 32x tm = mulhi(v1, tm)
 %line 4602+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm4, zmm1, zmm4
@@ -13235,13 +13208,13 @@ align 32
 	vpsubw zmm4, zmm4, zmm3
 ; 32x tt = v2 * mem512[tp + 128]
 %line 4604+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm3, zmm2, [r11 + 128]
+	vpmullw zmm3, zmm2, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 4605+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm3, zmm8
 ; tw2 = mem512[tp + 192]
 %line 4606+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm5, [r11 + 192]
+	vmovdqu64 zmm5, [r9 + 192]
 ; 32x tw2 = mulhi(v2, tw2)
 %line 4607+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm5, zmm2, zmm5
@@ -13274,47 +13247,45 @@ align 32
 	vpsubw zmm0, zmm0, zmm5
 ; mem512[dp] = v0
 %line 4618+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rcx], zmm3
+	vmovdqu64 [r8], zmm3
 ; mem512[dp + 1024] = v1
 %line 4619+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rcx + 1024], zmm1
+	vmovdqu64 [r8 + 1024], zmm1
 ; mem512[dp + 2048] = v2
 %line 4620+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rcx + 2048], zmm0
+	vmovdqu64 [r8 + 2048], zmm0
 ; dp = dp + 64
 %line 4621+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	add rcx, 64
+	add r8, 64
 ; i0 = i0 - 1
 %line 4622+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	sub r8, 1
+	sub r11, 1
 ; =? i0 - 0
 %line 4623+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	cmp r8, 0
+	cmp r11, 0
 ; goto nti10 if !=
 %line 4624+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	jne .Lnti10
 ; dp = wp + 12672
 %line 4625+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov r8, rdx
-	lea rcx, [r8 + 12672]
+	lea r8, [rcx + 12672]
 ; tp = tbase + 23936
 %line 4626+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov rdx, r8
-	lea r11, [r9 + 23936]
+	lea r9, [rbp + 23936]
 ; i0 = 6
 %line 4627+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov r8, 6
+	mov r11, 6
 align 32
 .Lnti11:
 ; v0 = mem512[dp]
 %line 4629+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [rcx]
+	vmovdqu64 zmm0, [r8]
 ; v1 = mem512[dp + 1024]
 %line 4630+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 1024]
+	vmovdqu64 zmm1, [r8 + 1024]
 ; v2 = mem512[dp + 2048]
 %line 4631+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [rcx + 2048]
+	vmovdqu64 zmm2, [r8 + 2048]
 ; tt = mem512[kp + 64]
 %line 4632+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 zmm3, [rax + 64]
@@ -13371,13 +13342,13 @@ align 32
 	vpsubw zmm1, zmm1, zmm3
 ; 32x tt = v1 * mem512[tp]
 %line 4650+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm3, zmm1, [r11]
+	vpmullw zmm3, zmm1, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 4651+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm3, zmm8
 ; tm = mem512[tp + 64]
 %line 4652+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm4, [r11 + 64]
+	vmovdqu64 zmm4, [r9 + 64]
 ; 32x tm = mulhi(v1, tm)
 %line 4653+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm4, zmm1, zmm4
@@ -13386,13 +13357,13 @@ align 32
 	vpsubw zmm4, zmm4, zmm3
 ; 32x tt = v2 * mem512[tp + 128]
 %line 4655+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm3, zmm2, [r11 + 128]
+	vpmullw zmm3, zmm2, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 4656+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm3, zmm8
 ; tw2 = mem512[tp + 192]
 %line 4657+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm5, [r11 + 192]
+	vmovdqu64 zmm5, [r9 + 192]
 ; 32x tw2 = mulhi(v2, tw2)
 %line 4658+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm5, zmm2, zmm5
@@ -13425,47 +13396,45 @@ align 32
 	vpsubw zmm0, zmm0, zmm5
 ; mem512[dp] = v0
 %line 4669+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rcx], zmm3
+	vmovdqu64 [r8], zmm3
 ; mem512[dp + 1024] = v1
 %line 4670+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rcx + 1024], zmm1
+	vmovdqu64 [r8 + 1024], zmm1
 ; mem512[dp + 2048] = v2
 %line 4671+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rcx + 2048], zmm0
+	vmovdqu64 [r8 + 2048], zmm0
 ; dp = dp + 64
 %line 4672+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	add rcx, 64
+	add r8, 64
 ; i0 = i0 - 1
 %line 4673+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	sub r8, 1
+	sub r11, 1
 ; =? i0 - 0
 %line 4674+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	cmp r8, 0
+	cmp r11, 0
 ; goto nti11 if !=
 %line 4675+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	jne .Lnti11
 ; dp = wp + 13056
 %line 4676+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov r8, rdx
-	lea rcx, [r8 + 13056]
+	lea r8, [rcx + 13056]
 ; tp = tbase + 23936
 %line 4677+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov rdx, r8
-	lea r11, [r9 + 23936]
+	lea r9, [rbp + 23936]
 ; i0 = 2
 %line 4678+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov r8, 2
+	mov r11, 2
 align 32
 .Lnti12:
 ; v0 = mem512[dp]
 %line 4680+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [rcx]
+	vmovdqu64 zmm0, [r8]
 ; v1 = mem512[dp + 1024]
 %line 4681+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [rcx + 1024]
+	vmovdqu64 zmm1, [r8 + 1024]
 ; v2 = mem512[dp + 2048]
 %line 4682+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [rcx + 2048]
+	vmovdqu64 zmm2, [r8 + 2048]
 ; tt = mem512[kp + 64]
 %line 4683+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 zmm3, [rax + 64]
@@ -13486,13 +13455,13 @@ align 32
 	vpsubw zmm0, zmm0, zmm3
 ; 32x tt = v1 * mem512[tp]
 %line 4689+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm3, zmm1, [r11]
+	vpmullw zmm3, zmm1, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 4690+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm3, zmm8
 ; tm = mem512[tp + 64]
 %line 4691+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm4, [r11 + 64]
+	vmovdqu64 zmm4, [r9 + 64]
 ; 32x tm = mulhi(v1, tm)
 %line 4692+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm4, zmm1, zmm4
@@ -13501,13 +13470,13 @@ align 32
 	vpsubw zmm4, zmm4, zmm3
 ; 32x tt = v2 * mem512[tp + 128]
 %line 4694+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm3, zmm2, [r11 + 128]
+	vpmullw zmm3, zmm2, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 4695+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm3, zmm8
 ; tw2 = mem512[tp + 192]
 %line 4696+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm5, [r11 + 192]
+	vmovdqu64 zmm5, [r9 + 192]
 ; 32x tw2 = mulhi(v2, tw2)
 %line 4697+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm5, zmm2, zmm5
@@ -13540,47 +13509,45 @@ align 32
 	vpsubw zmm0, zmm0, zmm5
 ; mem512[dp] = v0
 %line 4708+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rcx], zmm3
+	vmovdqu64 [r8], zmm3
 ; mem512[dp + 1024] = v1
 %line 4709+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rcx + 1024], zmm1
+	vmovdqu64 [r8 + 1024], zmm1
 ; mem512[dp + 2048] = v2
 %line 4710+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [rcx + 2048], zmm0
+	vmovdqu64 [r8 + 2048], zmm0
 ; dp = dp + 64
 %line 4711+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	add rcx, 64
+	add r8, 64
 ; i0 = i0 - 1
 %line 4712+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	sub r8, 1
+	sub r11, 1
 ; =? i0 - 0
 %line 4713+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	cmp r8, 0
+	cmp r11, 0
 ; goto nti12 if !=
 %line 4714+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	jne .Lnti12
 ; dp = wp + 13184
 %line 4715+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov r8, rdx
-	lea r11, [r8 + 13184]
+	lea r8, [rcx + 13184]
 ; tp = tbase + 23936
 %line 4716+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov rcx, r8
-	lea rdx, [r9 + 23936]
+	lea r9, [rbp + 23936]
 ; i0 = 2
 %line 4717+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov r8, 2
+	mov r11, 2
 align 32
 .Lnti13:
 ; v0 = mem512[dp]
 %line 4719+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm0, [r11]
+	vmovdqu64 zmm0, [r8]
 ; v1 = mem512[dp + 1024]
 %line 4720+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm1, [r11 + 1024]
+	vmovdqu64 zmm1, [r8 + 1024]
 ; v2 = mem512[dp + 2048]
 %line 4721+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm2, [r11 + 2048]
+	vmovdqu64 zmm2, [r8 + 2048]
 ; tt = mem512[kp + 64]
 %line 4722+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 zmm3, [rax + 64]
@@ -13619,13 +13586,13 @@ align 32
 	vpsubw zmm0, zmm0, zmm3
 ; 32x tt = v1 * mem512[tp]
 %line 4734+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm3, zmm1, [rdx]
+	vpmullw zmm3, zmm1, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 4735+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm3, zmm8
 ; tm = mem512[tp + 64]
 %line 4736+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm4, [rdx + 64]
+	vmovdqu64 zmm4, [r9 + 64]
 ; 32x tm = mulhi(v1, tm)
 %line 4737+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm4, zmm1, zmm4
@@ -13634,13 +13601,13 @@ align 32
 	vpsubw zmm4, zmm4, zmm3
 ; 32x tt = v2 * mem512[tp + 128]
 %line 4739+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw zmm3, zmm2, [rdx + 128]
+	vpmullw zmm3, zmm2, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 4740+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm3, zmm3, zmm8
 ; tw2 = mem512[tp + 192]
 %line 4741+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 zmm5, [rdx + 192]
+	vmovdqu64 zmm5, [r9 + 192]
 ; 32x tw2 = mulhi(v2, tw2)
 %line 4742+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpmulhw zmm5, zmm2, zmm5
@@ -13673,22 +13640,22 @@ align 32
 	vpsubw zmm0, zmm0, zmm5
 ; mem512[dp] = v0
 %line 4753+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r11], zmm3
+	vmovdqu64 [r8], zmm3
 ; mem512[dp + 1024] = v1
 %line 4754+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r11 + 1024], zmm1
+	vmovdqu64 [r8 + 1024], zmm1
 ; mem512[dp + 2048] = v2
 %line 4755+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r11 + 2048], zmm0
+	vmovdqu64 [r8 + 2048], zmm0
 ; dp = dp + 64
 %line 4756+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	add r11, 64
+	add r8, 64
 ; i0 = i0 - 1
 %line 4757+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	sub r8, 1
+	sub r11, 1
 ; =? i0 - 0
 %line 4758+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	cmp r8, 0
+	cmp r11, 0
 ; goto nti13 if !=
 %line 4759+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	jne .Lnti13
@@ -13697,17 +13664,16 @@ align 32
 	add rax, 320
 ; tbase = tbase + 24192
 %line 4761+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	add r9, 24192
+	add rbp, 24192
 ; wp = wp + 12288
 %line 4762+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov r8, rcx
-	add r8, 12288
+	add rcx, 12288
 ; i3 = i3 - 1
 %line 4763+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	sub rsi, 1
+	sub rdx, 1
 ; =? i3 - 0
 %line 4764+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	cmp rsi, 0
+	cmp rdx, 0
 ; goto ntpr4 if !=
 %line 4765+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	jne .Lntpr4
@@ -13754,8 +13720,7 @@ align 32
 .Lntco14:
 ; i0 = 16
 %line 4780+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov rsi, r10
-	mov r10, 16
+	mov rsi, 16
 align 32
 .Lntci15:
 ; v0 = mem512[pa]
@@ -13880,10 +13845,10 @@ align 32
 	add r9, 32
 ; i0 = i0 - 1
 %line 4822+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	sub r10, 1
+	sub rsi, 1
 ; =? i0 - 0
 %line 4823+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	cmp r10, 0
+	cmp rsi, 0
 ; goto ntci15 if !=
 %line 4824+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	jne .Lntci15
@@ -13898,7 +13863,6 @@ align 32
 	cmp r11, 0
 ; goto ntco14 if !=
 %line 4828+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov r10, rsi
 	jne .Lntco14
 ; z0 = 0
 %line 4829+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
@@ -13911,10 +13875,10 @@ align 32
 	vmovdqu64 [r10 + 35360], ymm0
 ; x6 = mem256[BV]
 %line 4832+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 ymm1, [rel BV]
+	vmovdqu64 ymm3, [rel BV]
 ; x7 = mem256[QQ]
 %line 4833+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 ymm2, [rel QQ]
+	vmovdqu64 ymm4, [rel QQ]
 ; pa = w + 32256
 %line 4834+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	lea r11, [r10 + 32256]
@@ -13929,11 +13893,10 @@ align 32
 	lea r9, [r10 + 35392]
 ; x0 = mem256[pa]
 %line 4838+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov rax, r10
-	vmovdqu64 ymm3, [r11]
+	vmovdqu64 ymm1, [r11]
 ; x1 = mem256[pb]
 %line 4839+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 ymm4, [rsi]
+	vmovdqu64 ymm2, [rsi]
 ; x2 = mem256[pc]
 %line 4840+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vmovdqu64 ymm0, [r8]
@@ -13942,13 +13905,13 @@ align 32
 	vpand ymm0, ymm0, [rel LANE0OFF]
 ; 16x x0 = x0 + x1
 %line 4842+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpaddw ymm3, ymm3, ymm4
+	vpaddw ymm1, ymm1, ymm2
 ; 16x x0 = x0 + x2
 %line 4843+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpaddw ymm3, ymm3, ymm0
+	vpaddw ymm1, ymm1, ymm0
 ; 16x x1 = mulhi(x0, x6)
 %line 4844+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmulhw ymm0, ymm3, ymm1
+	vpmulhw ymm0, ymm1, ymm3
 ; 16x x1 = x1 + mem256[BRND]
 %line 4845+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vpaddw ymm0, ymm0, [rel BRND]
@@ -13957,13 +13920,13 @@ align 32
 	vpsraw ymm0, ymm0, 10
 ; 16x x1 = x1 * x7
 %line 4847+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpmullw ymm0, ymm0, ymm2
+	vpmullw ymm0, ymm0, ymm4
 ; 16x x0 = x0 - x1
 %line 4848+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vpsubw ymm3, ymm3, ymm0
+	vpsubw ymm1, ymm1, ymm0
 ; mem256[qd] = x0
 %line 4849+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	vmovdqu64 [r9], ymm3
+	vmovdqu64 [r9], ymm1
 ; pa = pa + 32
 %line 4850+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	add r11, 32
@@ -13978,9 +13941,7 @@ align 32
 	add r9, 32
 ; i1 = 10
 %line 4854+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov r10, 10
-	vmovdqa64 ymm3, ymm1
-	vmovdqa64 ymm4, ymm2
+	mov rax, 10
 align 32
 .Lloop16:
 ; x0 = mem256[pa]
@@ -14129,16 +14090,15 @@ align 32
 	add r9, 128
 ; i1 = i1 - 1
 %line 4904+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	sub r10, 1
+	sub rax, 1
 ; =? i1 - 0
 %line 4905+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	cmp r10, 0
+	cmp rax, 0
 ; goto loop16 if !=
 %line 4906+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	jne .Lloop16
 ; pa = w + 35392
 %line 4907+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
-	mov r10, rax
 	lea r8, [r10 + 35392]
 ; x0 = mem256[pa]
 %line 4908+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
@@ -14408,7 +14368,6 @@ align 32
 %line 4996+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_653.q
 	vzeroupper
 	mov rsp, [rsp + 36736]
-	pop r12
 	pop rbp
 	pop rbx
 	ret

@@ -10,17 +10,16 @@ align 32
 qhasm_kernel_core_multsntrup761_amd64_avx512ntt_mul:
 	push rbx
 	push rbp
-	push r12
 	mov r11, rsp
 	sub rsp, 36992
 	and rsp, -64
 	mov [rsp + 36928], r11
 ; w = &workqhasm_kernel_core_multsntrup761_amd64_avx512ntt_mul
 %line 57+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	lea r11, [rsp + 0]
+	lea rax, [rsp + 0]
 ; pa = w + 1504
 %line 58+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	lea r8, [r11 + 1504]
+	lea r8, [rax + 1504]
 ; z0 = 0
 %line 59+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpxor ymm0, ymm0, ymm0
@@ -61,304 +60,304 @@ align 32
 	vmovdqu64 ymm0, [rsi]
 ; mem256[pa] = x0
 %line 73+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11], ymm0
+	vmovdqu64 [rax], ymm0
 ; x0 = mem256[in + 32]
 %line 74+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 32]
 ; mem256[pa + 32] = x0
 %line 75+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 32], ymm0
+	vmovdqu64 [rax + 32], ymm0
 ; x0 = mem256[in + 64]
 %line 76+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 64]
 ; mem256[pa + 64] = x0
 %line 77+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 64], ymm0
+	vmovdqu64 [rax + 64], ymm0
 ; x0 = mem256[in + 96]
 %line 78+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 96]
 ; mem256[pa + 96] = x0
 %line 79+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 96], ymm0
+	vmovdqu64 [rax + 96], ymm0
 ; x0 = mem256[in + 128]
 %line 80+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 128]
 ; mem256[pa + 128] = x0
 %line 81+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 128], ymm0
+	vmovdqu64 [rax + 128], ymm0
 ; x0 = mem256[in + 160]
 %line 82+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 160]
 ; mem256[pa + 160] = x0
 %line 83+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 160], ymm0
+	vmovdqu64 [rax + 160], ymm0
 ; x0 = mem256[in + 192]
 %line 84+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 192]
 ; mem256[pa + 192] = x0
 %line 85+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 192], ymm0
+	vmovdqu64 [rax + 192], ymm0
 ; x0 = mem256[in + 224]
 %line 86+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 224]
 ; mem256[pa + 224] = x0
 %line 87+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 224], ymm0
+	vmovdqu64 [rax + 224], ymm0
 ; x0 = mem256[in + 256]
 %line 88+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 256]
 ; mem256[pa + 256] = x0
 %line 89+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 256], ymm0
+	vmovdqu64 [rax + 256], ymm0
 ; x0 = mem256[in + 288]
 %line 90+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 288]
 ; mem256[pa + 288] = x0
 %line 91+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 288], ymm0
+	vmovdqu64 [rax + 288], ymm0
 ; x0 = mem256[in + 320]
 %line 92+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 320]
 ; mem256[pa + 320] = x0
 %line 93+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 320], ymm0
+	vmovdqu64 [rax + 320], ymm0
 ; x0 = mem256[in + 352]
 %line 94+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 352]
 ; mem256[pa + 352] = x0
 %line 95+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 352], ymm0
+	vmovdqu64 [rax + 352], ymm0
 ; x0 = mem256[in + 384]
 %line 96+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 384]
 ; mem256[pa + 384] = x0
 %line 97+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 384], ymm0
+	vmovdqu64 [rax + 384], ymm0
 ; x0 = mem256[in + 416]
 %line 98+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 416]
 ; mem256[pa + 416] = x0
 %line 99+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 416], ymm0
+	vmovdqu64 [rax + 416], ymm0
 ; x0 = mem256[in + 448]
 %line 100+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 448]
 ; mem256[pa + 448] = x0
 %line 101+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 448], ymm0
+	vmovdqu64 [rax + 448], ymm0
 ; x0 = mem256[in + 480]
 %line 102+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 480]
 ; mem256[pa + 480] = x0
 %line 103+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 480], ymm0
+	vmovdqu64 [rax + 480], ymm0
 ; x0 = mem256[in + 512]
 %line 104+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 512]
 ; mem256[pa + 512] = x0
 %line 105+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 512], ymm0
+	vmovdqu64 [rax + 512], ymm0
 ; x0 = mem256[in + 544]
 %line 106+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 544]
 ; mem256[pa + 544] = x0
 %line 107+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 544], ymm0
+	vmovdqu64 [rax + 544], ymm0
 ; x0 = mem256[in + 576]
 %line 108+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 576]
 ; mem256[pa + 576] = x0
 %line 109+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 576], ymm0
+	vmovdqu64 [rax + 576], ymm0
 ; x0 = mem256[in + 608]
 %line 110+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 608]
 ; mem256[pa + 608] = x0
 %line 111+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 608], ymm0
+	vmovdqu64 [rax + 608], ymm0
 ; x0 = mem256[in + 640]
 %line 112+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 640]
 ; mem256[pa + 640] = x0
 %line 113+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 640], ymm0
+	vmovdqu64 [rax + 640], ymm0
 ; x0 = mem256[in + 672]
 %line 114+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 672]
 ; mem256[pa + 672] = x0
 %line 115+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 672], ymm0
+	vmovdqu64 [rax + 672], ymm0
 ; x0 = mem256[in + 704]
 %line 116+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 704]
 ; mem256[pa + 704] = x0
 %line 117+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 704], ymm0
+	vmovdqu64 [rax + 704], ymm0
 ; x0 = mem256[in + 736]
 %line 118+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 736]
 ; mem256[pa + 736] = x0
 %line 119+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 736], ymm0
+	vmovdqu64 [rax + 736], ymm0
 ; x0 = mem256[in + 768]
 %line 120+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 768]
 ; mem256[pa + 768] = x0
 %line 121+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 768], ymm0
+	vmovdqu64 [rax + 768], ymm0
 ; x0 = mem256[in + 800]
 %line 122+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 800]
 ; mem256[pa + 800] = x0
 %line 123+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 800], ymm0
+	vmovdqu64 [rax + 800], ymm0
 ; x0 = mem256[in + 832]
 %line 124+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 832]
 ; mem256[pa + 832] = x0
 %line 125+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 832], ymm0
+	vmovdqu64 [rax + 832], ymm0
 ; x0 = mem256[in + 864]
 %line 126+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 864]
 ; mem256[pa + 864] = x0
 %line 127+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 864], ymm0
+	vmovdqu64 [rax + 864], ymm0
 ; x0 = mem256[in + 896]
 %line 128+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 896]
 ; mem256[pa + 896] = x0
 %line 129+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 896], ymm0
+	vmovdqu64 [rax + 896], ymm0
 ; x0 = mem256[in + 928]
 %line 130+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 928]
 ; mem256[pa + 928] = x0
 %line 131+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 928], ymm0
+	vmovdqu64 [rax + 928], ymm0
 ; x0 = mem256[in + 960]
 %line 132+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 960]
 ; mem256[pa + 960] = x0
 %line 133+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 960], ymm0
+	vmovdqu64 [rax + 960], ymm0
 ; x0 = mem256[in + 992]
 %line 134+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 992]
 ; mem256[pa + 992] = x0
 %line 135+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 992], ymm0
+	vmovdqu64 [rax + 992], ymm0
 ; x0 = mem256[in + 1024]
 %line 136+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 1024]
 ; mem256[pa + 1024] = x0
 %line 137+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 1024], ymm0
+	vmovdqu64 [rax + 1024], ymm0
 ; x0 = mem256[in + 1056]
 %line 138+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 1056]
 ; mem256[pa + 1056] = x0
 %line 139+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 1056], ymm0
+	vmovdqu64 [rax + 1056], ymm0
 ; x0 = mem256[in + 1088]
 %line 140+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 1088]
 ; mem256[pa + 1088] = x0
 %line 141+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 1088], ymm0
+	vmovdqu64 [rax + 1088], ymm0
 ; x0 = mem256[in + 1120]
 %line 142+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 1120]
 ; mem256[pa + 1120] = x0
 %line 143+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 1120], ymm0
+	vmovdqu64 [rax + 1120], ymm0
 ; x0 = mem256[in + 1152]
 %line 144+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 1152]
 ; mem256[pa + 1152] = x0
 %line 145+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 1152], ymm0
+	vmovdqu64 [rax + 1152], ymm0
 ; x0 = mem256[in + 1184]
 %line 146+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 1184]
 ; mem256[pa + 1184] = x0
 %line 147+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 1184], ymm0
+	vmovdqu64 [rax + 1184], ymm0
 ; x0 = mem256[in + 1216]
 %line 148+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 1216]
 ; mem256[pa + 1216] = x0
 %line 149+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 1216], ymm0
+	vmovdqu64 [rax + 1216], ymm0
 ; x0 = mem256[in + 1248]
 %line 150+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 1248]
 ; mem256[pa + 1248] = x0
 %line 151+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 1248], ymm0
+	vmovdqu64 [rax + 1248], ymm0
 ; x0 = mem256[in + 1280]
 %line 152+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 1280]
 ; mem256[pa + 1280] = x0
 %line 153+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 1280], ymm0
+	vmovdqu64 [rax + 1280], ymm0
 ; x0 = mem256[in + 1312]
 %line 154+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 1312]
 ; mem256[pa + 1312] = x0
 %line 155+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 1312], ymm0
+	vmovdqu64 [rax + 1312], ymm0
 ; x0 = mem256[in + 1344]
 %line 156+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 1344]
 ; mem256[pa + 1344] = x0
 %line 157+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 1344], ymm0
+	vmovdqu64 [rax + 1344], ymm0
 ; x0 = mem256[in + 1376]
 %line 158+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 1376]
 ; mem256[pa + 1376] = x0
 %line 159+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 1376], ymm0
+	vmovdqu64 [rax + 1376], ymm0
 ; x0 = mem256[in + 1408]
 %line 160+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 1408]
 ; mem256[pa + 1408] = x0
 %line 161+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 1408], ymm0
+	vmovdqu64 [rax + 1408], ymm0
 ; x0 = mem256[in + 1440]
 %line 162+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 1440]
 ; mem256[pa + 1440] = x0
 %line 163+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 1440], ymm0
+	vmovdqu64 [rax + 1440], ymm0
 ; x0 = mem256[in + 1472]
 %line 164+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rsi + 1472]
 ; mem256[pa + 1472] = x0
 %line 165+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 1472], ymm0
+	vmovdqu64 [rax + 1472], ymm0
 ; t0 = mem64[in + 1504]
 %line 166+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	mov r8, [rsi + 1504]
 ; mem64[pa + 1504] = t0
 %line 167+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov [r11 + 1504], r8
+	mov [rax + 1504], r8
 ; t0 = mem64[in + 1512]
 %line 168+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	mov r8, [rsi + 1512]
 ; mem64[pa + 1512] = t0
 %line 169+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov [r11 + 1512], r8
+	mov [rax + 1512], r8
 ; t0 = mem16[in + 1520]
 %line 170+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	movzx r8d, word [rsi + 1520]
 ; mem16[pa + 1520] = t0
 %line 171+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov word [r11 + 1520], r8w
+	mov word [rax + 1520], r8w
 ; pa = w + 31456
 %line 172+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	lea r8, [r11 + 31456]
+	lea r8, [rax + 31456]
 ; z0 = 0
 %line 173+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpxor ymm0, ymm0, ymm0
@@ -396,7 +395,7 @@ align 32
 	vmovdqu64 [r8], ymm0
 ; pa = w + 30720
 %line 185+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	lea r8, [r11 + 30720]
+	lea r8, [rax + 30720]
 ; x0 = mem256[k]
 %line 186+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [rdx]
@@ -567,7 +566,7 @@ align 32
 	vmovdqu64 ymm3, [rel QQ]
 ; x0 = mem256[w]
 %line 242+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm1, [r11]
+	vmovdqu64 ymm1, [rax]
 ; 16x x1 = mulhi(x0, x6)
 %line 243+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm0, ymm1, ymm2
@@ -585,13 +584,13 @@ align 32
 	vpsubw ymm1, ymm1, ymm0
 ; mem256[w + 6144] = x0
 %line 248+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6144], ymm1
+	vmovdqu64 [rax + 6144], ymm1
 ; mem256[w + 18432] = x0
 %line 249+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 18432], ymm1
+	vmovdqu64 [rax + 18432], ymm1
 ; x0 = mem256[w + 32]
 %line 250+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 32]
+	vmovdqu64 ymm0, [rax + 32]
 ; 16x x1 = mulhi(x0, x6)
 %line 251+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -609,13 +608,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 6208] = x0
 %line 256+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6208], ymm0
+	vmovdqu64 [rax + 6208], ymm0
 ; mem256[w + 18496] = x0
 %line 257+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 18496], ymm0
+	vmovdqu64 [rax + 18496], ymm0
 ; x0 = mem256[w + 64]
 %line 258+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 64]
+	vmovdqu64 ymm0, [rax + 64]
 ; 16x x1 = mulhi(x0, x6)
 %line 259+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -633,13 +632,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 6272] = x0
 %line 264+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6272], ymm0
+	vmovdqu64 [rax + 6272], ymm0
 ; mem256[w + 18560] = x0
 %line 265+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 18560], ymm0
+	vmovdqu64 [rax + 18560], ymm0
 ; x0 = mem256[w + 96]
 %line 266+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 96]
+	vmovdqu64 ymm0, [rax + 96]
 ; 16x x1 = mulhi(x0, x6)
 %line 267+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -657,13 +656,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 6336] = x0
 %line 272+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6336], ymm0
+	vmovdqu64 [rax + 6336], ymm0
 ; mem256[w + 18624] = x0
 %line 273+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 18624], ymm0
+	vmovdqu64 [rax + 18624], ymm0
 ; x0 = mem256[w + 128]
 %line 274+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 128]
+	vmovdqu64 ymm0, [rax + 128]
 ; 16x x1 = mulhi(x0, x6)
 %line 275+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -681,13 +680,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 6400] = x0
 %line 280+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6400], ymm0
+	vmovdqu64 [rax + 6400], ymm0
 ; mem256[w + 18688] = x0
 %line 281+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 18688], ymm0
+	vmovdqu64 [rax + 18688], ymm0
 ; x0 = mem256[w + 160]
 %line 282+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 160]
+	vmovdqu64 ymm0, [rax + 160]
 ; 16x x1 = mulhi(x0, x6)
 %line 283+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -705,13 +704,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 6464] = x0
 %line 288+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6464], ymm0
+	vmovdqu64 [rax + 6464], ymm0
 ; mem256[w + 18752] = x0
 %line 289+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 18752], ymm0
+	vmovdqu64 [rax + 18752], ymm0
 ; x0 = mem256[w + 192]
 %line 290+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 192]
+	vmovdqu64 ymm0, [rax + 192]
 ; 16x x1 = mulhi(x0, x6)
 %line 291+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -729,13 +728,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 6528] = x0
 %line 296+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6528], ymm0
+	vmovdqu64 [rax + 6528], ymm0
 ; mem256[w + 18816] = x0
 %line 297+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 18816], ymm0
+	vmovdqu64 [rax + 18816], ymm0
 ; x0 = mem256[w + 224]
 %line 298+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 224]
+	vmovdqu64 ymm0, [rax + 224]
 ; 16x x1 = mulhi(x0, x6)
 %line 299+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -753,13 +752,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 6592] = x0
 %line 304+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6592], ymm0
+	vmovdqu64 [rax + 6592], ymm0
 ; mem256[w + 18880] = x0
 %line 305+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 18880], ymm0
+	vmovdqu64 [rax + 18880], ymm0
 ; x0 = mem256[w + 256]
 %line 306+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 256]
+	vmovdqu64 ymm0, [rax + 256]
 ; 16x x1 = mulhi(x0, x6)
 %line 307+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -777,13 +776,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 6656] = x0
 %line 312+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6656], ymm0
+	vmovdqu64 [rax + 6656], ymm0
 ; mem256[w + 18944] = x0
 %line 313+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 18944], ymm0
+	vmovdqu64 [rax + 18944], ymm0
 ; x0 = mem256[w + 288]
 %line 314+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 288]
+	vmovdqu64 ymm0, [rax + 288]
 ; 16x x1 = mulhi(x0, x6)
 %line 315+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -801,13 +800,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 6720] = x0
 %line 320+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6720], ymm0
+	vmovdqu64 [rax + 6720], ymm0
 ; mem256[w + 19008] = x0
 %line 321+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19008], ymm0
+	vmovdqu64 [rax + 19008], ymm0
 ; x0 = mem256[w + 320]
 %line 322+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 320]
+	vmovdqu64 ymm0, [rax + 320]
 ; 16x x1 = mulhi(x0, x6)
 %line 323+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -825,13 +824,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 6784] = x0
 %line 328+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6784], ymm0
+	vmovdqu64 [rax + 6784], ymm0
 ; mem256[w + 19072] = x0
 %line 329+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19072], ymm0
+	vmovdqu64 [rax + 19072], ymm0
 ; x0 = mem256[w + 352]
 %line 330+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 352]
+	vmovdqu64 ymm0, [rax + 352]
 ; 16x x1 = mulhi(x0, x6)
 %line 331+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -849,13 +848,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 6848] = x0
 %line 336+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6848], ymm0
+	vmovdqu64 [rax + 6848], ymm0
 ; mem256[w + 19136] = x0
 %line 337+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19136], ymm0
+	vmovdqu64 [rax + 19136], ymm0
 ; x0 = mem256[w + 384]
 %line 338+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 384]
+	vmovdqu64 ymm0, [rax + 384]
 ; 16x x1 = mulhi(x0, x6)
 %line 339+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -873,13 +872,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 6912] = x0
 %line 344+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6912], ymm0
+	vmovdqu64 [rax + 6912], ymm0
 ; mem256[w + 19200] = x0
 %line 345+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19200], ymm0
+	vmovdqu64 [rax + 19200], ymm0
 ; x0 = mem256[w + 416]
 %line 346+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 416]
+	vmovdqu64 ymm0, [rax + 416]
 ; 16x x1 = mulhi(x0, x6)
 %line 347+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -897,13 +896,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 6976] = x0
 %line 352+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6976], ymm0
+	vmovdqu64 [rax + 6976], ymm0
 ; mem256[w + 19264] = x0
 %line 353+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19264], ymm0
+	vmovdqu64 [rax + 19264], ymm0
 ; x0 = mem256[w + 448]
 %line 354+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 448]
+	vmovdqu64 ymm0, [rax + 448]
 ; 16x x1 = mulhi(x0, x6)
 %line 355+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -921,13 +920,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 7040] = x0
 %line 360+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7040], ymm0
+	vmovdqu64 [rax + 7040], ymm0
 ; mem256[w + 19328] = x0
 %line 361+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19328], ymm0
+	vmovdqu64 [rax + 19328], ymm0
 ; x0 = mem256[w + 480]
 %line 362+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 480]
+	vmovdqu64 ymm0, [rax + 480]
 ; 16x x1 = mulhi(x0, x6)
 %line 363+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -945,13 +944,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 7104] = x0
 %line 368+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7104], ymm0
+	vmovdqu64 [rax + 7104], ymm0
 ; mem256[w + 19392] = x0
 %line 369+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19392], ymm0
+	vmovdqu64 [rax + 19392], ymm0
 ; x0 = mem256[w + 512]
 %line 370+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 512]
+	vmovdqu64 ymm0, [rax + 512]
 ; 16x x1 = mulhi(x0, x6)
 %line 371+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -969,13 +968,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 6176] = x0
 %line 376+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6176], ymm0
+	vmovdqu64 [rax + 6176], ymm0
 ; mem256[w + 18464] = x0
 %line 377+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 18464], ymm0
+	vmovdqu64 [rax + 18464], ymm0
 ; x0 = mem256[w + 544]
 %line 378+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 544]
+	vmovdqu64 ymm0, [rax + 544]
 ; 16x x1 = mulhi(x0, x6)
 %line 379+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -993,13 +992,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 6240] = x0
 %line 384+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6240], ymm0
+	vmovdqu64 [rax + 6240], ymm0
 ; mem256[w + 18528] = x0
 %line 385+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 18528], ymm0
+	vmovdqu64 [rax + 18528], ymm0
 ; x0 = mem256[w + 576]
 %line 386+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 576]
+	vmovdqu64 ymm0, [rax + 576]
 ; 16x x1 = mulhi(x0, x6)
 %line 387+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1017,13 +1016,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 6304] = x0
 %line 392+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6304], ymm0
+	vmovdqu64 [rax + 6304], ymm0
 ; mem256[w + 18592] = x0
 %line 393+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 18592], ymm0
+	vmovdqu64 [rax + 18592], ymm0
 ; x0 = mem256[w + 608]
 %line 394+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 608]
+	vmovdqu64 ymm0, [rax + 608]
 ; 16x x1 = mulhi(x0, x6)
 %line 395+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1041,13 +1040,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 6368] = x0
 %line 400+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6368], ymm0
+	vmovdqu64 [rax + 6368], ymm0
 ; mem256[w + 18656] = x0
 %line 401+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 18656], ymm0
+	vmovdqu64 [rax + 18656], ymm0
 ; x0 = mem256[w + 640]
 %line 402+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 640]
+	vmovdqu64 ymm0, [rax + 640]
 ; 16x x1 = mulhi(x0, x6)
 %line 403+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1065,13 +1064,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 6432] = x0
 %line 408+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6432], ymm0
+	vmovdqu64 [rax + 6432], ymm0
 ; mem256[w + 18720] = x0
 %line 409+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 18720], ymm0
+	vmovdqu64 [rax + 18720], ymm0
 ; x0 = mem256[w + 672]
 %line 410+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 672]
+	vmovdqu64 ymm0, [rax + 672]
 ; 16x x1 = mulhi(x0, x6)
 %line 411+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1089,13 +1088,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 6496] = x0
 %line 416+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6496], ymm0
+	vmovdqu64 [rax + 6496], ymm0
 ; mem256[w + 18784] = x0
 %line 417+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 18784], ymm0
+	vmovdqu64 [rax + 18784], ymm0
 ; x0 = mem256[w + 704]
 %line 418+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 704]
+	vmovdqu64 ymm0, [rax + 704]
 ; 16x x1 = mulhi(x0, x6)
 %line 419+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1113,13 +1112,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 6560] = x0
 %line 424+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6560], ymm0
+	vmovdqu64 [rax + 6560], ymm0
 ; mem256[w + 18848] = x0
 %line 425+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 18848], ymm0
+	vmovdqu64 [rax + 18848], ymm0
 ; x0 = mem256[w + 736]
 %line 426+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 736]
+	vmovdqu64 ymm0, [rax + 736]
 ; 16x x1 = mulhi(x0, x6)
 %line 427+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1137,13 +1136,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 6624] = x0
 %line 432+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6624], ymm0
+	vmovdqu64 [rax + 6624], ymm0
 ; mem256[w + 18912] = x0
 %line 433+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 18912], ymm0
+	vmovdqu64 [rax + 18912], ymm0
 ; x0 = mem256[w + 768]
 %line 434+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 768]
+	vmovdqu64 ymm0, [rax + 768]
 ; 16x x1 = mulhi(x0, x6)
 %line 435+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1161,13 +1160,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 6688] = x0
 %line 440+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6688], ymm0
+	vmovdqu64 [rax + 6688], ymm0
 ; mem256[w + 18976] = x0
 %line 441+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 18976], ymm0
+	vmovdqu64 [rax + 18976], ymm0
 ; x0 = mem256[w + 800]
 %line 442+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 800]
+	vmovdqu64 ymm0, [rax + 800]
 ; 16x x1 = mulhi(x0, x6)
 %line 443+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1185,13 +1184,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 6752] = x0
 %line 448+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6752], ymm0
+	vmovdqu64 [rax + 6752], ymm0
 ; mem256[w + 19040] = x0
 %line 449+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19040], ymm0
+	vmovdqu64 [rax + 19040], ymm0
 ; x0 = mem256[w + 832]
 %line 450+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 832]
+	vmovdqu64 ymm0, [rax + 832]
 ; 16x x1 = mulhi(x0, x6)
 %line 451+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1209,13 +1208,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 6816] = x0
 %line 456+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6816], ymm0
+	vmovdqu64 [rax + 6816], ymm0
 ; mem256[w + 19104] = x0
 %line 457+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19104], ymm0
+	vmovdqu64 [rax + 19104], ymm0
 ; x0 = mem256[w + 864]
 %line 458+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 864]
+	vmovdqu64 ymm0, [rax + 864]
 ; 16x x1 = mulhi(x0, x6)
 %line 459+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1233,13 +1232,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 6880] = x0
 %line 464+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6880], ymm0
+	vmovdqu64 [rax + 6880], ymm0
 ; mem256[w + 19168] = x0
 %line 465+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19168], ymm0
+	vmovdqu64 [rax + 19168], ymm0
 ; x0 = mem256[w + 896]
 %line 466+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 896]
+	vmovdqu64 ymm0, [rax + 896]
 ; 16x x1 = mulhi(x0, x6)
 %line 467+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1257,13 +1256,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 6944] = x0
 %line 472+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6944], ymm0
+	vmovdqu64 [rax + 6944], ymm0
 ; mem256[w + 19232] = x0
 %line 473+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19232], ymm0
+	vmovdqu64 [rax + 19232], ymm0
 ; x0 = mem256[w + 928]
 %line 474+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 928]
+	vmovdqu64 ymm0, [rax + 928]
 ; 16x x1 = mulhi(x0, x6)
 %line 475+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1281,13 +1280,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 7008] = x0
 %line 480+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7008], ymm0
+	vmovdqu64 [rax + 7008], ymm0
 ; mem256[w + 19296] = x0
 %line 481+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19296], ymm0
+	vmovdqu64 [rax + 19296], ymm0
 ; x0 = mem256[w + 960]
 %line 482+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 960]
+	vmovdqu64 ymm0, [rax + 960]
 ; 16x x1 = mulhi(x0, x6)
 %line 483+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1305,13 +1304,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 7072] = x0
 %line 488+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7072], ymm0
+	vmovdqu64 [rax + 7072], ymm0
 ; mem256[w + 19360] = x0
 %line 489+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19360], ymm0
+	vmovdqu64 [rax + 19360], ymm0
 ; x0 = mem256[w + 992]
 %line 490+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 992]
+	vmovdqu64 ymm0, [rax + 992]
 ; 16x x1 = mulhi(x0, x6)
 %line 491+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1329,13 +1328,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 7136] = x0
 %line 496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7136], ymm0
+	vmovdqu64 [rax + 7136], ymm0
 ; mem256[w + 19424] = x0
 %line 497+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19424], ymm0
+	vmovdqu64 [rax + 19424], ymm0
 ; x0 = mem256[w + 1024]
 %line 498+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 1024]
+	vmovdqu64 ymm0, [rax + 1024]
 ; 16x x1 = mulhi(x0, x6)
 %line 499+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1353,13 +1352,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 7168] = x0
 %line 504+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7168], ymm0
+	vmovdqu64 [rax + 7168], ymm0
 ; mem256[w + 19456] = x0
 %line 505+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19456], ymm0
+	vmovdqu64 [rax + 19456], ymm0
 ; x0 = mem256[w + 1056]
 %line 506+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 1056]
+	vmovdqu64 ymm0, [rax + 1056]
 ; 16x x1 = mulhi(x0, x6)
 %line 507+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1377,13 +1376,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 7232] = x0
 %line 512+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7232], ymm0
+	vmovdqu64 [rax + 7232], ymm0
 ; mem256[w + 19520] = x0
 %line 513+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19520], ymm0
+	vmovdqu64 [rax + 19520], ymm0
 ; x0 = mem256[w + 1088]
 %line 514+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 1088]
+	vmovdqu64 ymm0, [rax + 1088]
 ; 16x x1 = mulhi(x0, x6)
 %line 515+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1401,13 +1400,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 7296] = x0
 %line 520+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7296], ymm0
+	vmovdqu64 [rax + 7296], ymm0
 ; mem256[w + 19584] = x0
 %line 521+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19584], ymm0
+	vmovdqu64 [rax + 19584], ymm0
 ; x0 = mem256[w + 1120]
 %line 522+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 1120]
+	vmovdqu64 ymm0, [rax + 1120]
 ; 16x x1 = mulhi(x0, x6)
 %line 523+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1425,13 +1424,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 7360] = x0
 %line 528+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7360], ymm0
+	vmovdqu64 [rax + 7360], ymm0
 ; mem256[w + 19648] = x0
 %line 529+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19648], ymm0
+	vmovdqu64 [rax + 19648], ymm0
 ; x0 = mem256[w + 1152]
 %line 530+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 1152]
+	vmovdqu64 ymm0, [rax + 1152]
 ; 16x x1 = mulhi(x0, x6)
 %line 531+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1449,13 +1448,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 7424] = x0
 %line 536+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7424], ymm0
+	vmovdqu64 [rax + 7424], ymm0
 ; mem256[w + 19712] = x0
 %line 537+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19712], ymm0
+	vmovdqu64 [rax + 19712], ymm0
 ; x0 = mem256[w + 1184]
 %line 538+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 1184]
+	vmovdqu64 ymm0, [rax + 1184]
 ; 16x x1 = mulhi(x0, x6)
 %line 539+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1473,13 +1472,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 7488] = x0
 %line 544+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7488], ymm0
+	vmovdqu64 [rax + 7488], ymm0
 ; mem256[w + 19776] = x0
 %line 545+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19776], ymm0
+	vmovdqu64 [rax + 19776], ymm0
 ; x0 = mem256[w + 1216]
 %line 546+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 1216]
+	vmovdqu64 ymm0, [rax + 1216]
 ; 16x x1 = mulhi(x0, x6)
 %line 547+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1497,13 +1496,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 7552] = x0
 %line 552+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7552], ymm0
+	vmovdqu64 [rax + 7552], ymm0
 ; mem256[w + 19840] = x0
 %line 553+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19840], ymm0
+	vmovdqu64 [rax + 19840], ymm0
 ; x0 = mem256[w + 1248]
 %line 554+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 1248]
+	vmovdqu64 ymm0, [rax + 1248]
 ; 16x x1 = mulhi(x0, x6)
 %line 555+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1521,13 +1520,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 7616] = x0
 %line 560+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7616], ymm0
+	vmovdqu64 [rax + 7616], ymm0
 ; mem256[w + 19904] = x0
 %line 561+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19904], ymm0
+	vmovdqu64 [rax + 19904], ymm0
 ; x0 = mem256[w + 1280]
 %line 562+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 1280]
+	vmovdqu64 ymm0, [rax + 1280]
 ; 16x x1 = mulhi(x0, x6)
 %line 563+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1545,13 +1544,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 7680] = x0
 %line 568+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7680], ymm0
+	vmovdqu64 [rax + 7680], ymm0
 ; mem256[w + 19968] = x0
 %line 569+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19968], ymm0
+	vmovdqu64 [rax + 19968], ymm0
 ; x0 = mem256[w + 1312]
 %line 570+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 1312]
+	vmovdqu64 ymm0, [rax + 1312]
 ; 16x x1 = mulhi(x0, x6)
 %line 571+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1569,13 +1568,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 7744] = x0
 %line 576+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7744], ymm0
+	vmovdqu64 [rax + 7744], ymm0
 ; mem256[w + 20032] = x0
 %line 577+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 20032], ymm0
+	vmovdqu64 [rax + 20032], ymm0
 ; x0 = mem256[w + 1344]
 %line 578+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 1344]
+	vmovdqu64 ymm0, [rax + 1344]
 ; 16x x1 = mulhi(x0, x6)
 %line 579+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1593,13 +1592,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 7808] = x0
 %line 584+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7808], ymm0
+	vmovdqu64 [rax + 7808], ymm0
 ; mem256[w + 20096] = x0
 %line 585+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 20096], ymm0
+	vmovdqu64 [rax + 20096], ymm0
 ; x0 = mem256[w + 1376]
 %line 586+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 1376]
+	vmovdqu64 ymm0, [rax + 1376]
 ; 16x x1 = mulhi(x0, x6)
 %line 587+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1617,13 +1616,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 7872] = x0
 %line 592+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7872], ymm0
+	vmovdqu64 [rax + 7872], ymm0
 ; mem256[w + 20160] = x0
 %line 593+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 20160], ymm0
+	vmovdqu64 [rax + 20160], ymm0
 ; x0 = mem256[w + 1408]
 %line 594+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 1408]
+	vmovdqu64 ymm0, [rax + 1408]
 ; 16x x1 = mulhi(x0, x6)
 %line 595+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1641,13 +1640,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 7936] = x0
 %line 600+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7936], ymm0
+	vmovdqu64 [rax + 7936], ymm0
 ; mem256[w + 20224] = x0
 %line 601+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 20224], ymm0
+	vmovdqu64 [rax + 20224], ymm0
 ; x0 = mem256[w + 1440]
 %line 602+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 1440]
+	vmovdqu64 ymm0, [rax + 1440]
 ; 16x x1 = mulhi(x0, x6)
 %line 603+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1665,13 +1664,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 8000] = x0
 %line 608+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 8000], ymm0
+	vmovdqu64 [rax + 8000], ymm0
 ; mem256[w + 20288] = x0
 %line 609+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 20288], ymm0
+	vmovdqu64 [rax + 20288], ymm0
 ; x0 = mem256[w + 1472]
 %line 610+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 1472]
+	vmovdqu64 ymm0, [rax + 1472]
 ; 16x x1 = mulhi(x0, x6)
 %line 611+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1689,13 +1688,13 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 8064] = x0
 %line 616+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 8064], ymm0
+	vmovdqu64 [rax + 8064], ymm0
 ; mem256[w + 20352] = x0
 %line 617+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 20352], ymm0
+	vmovdqu64 [rax + 20352], ymm0
 ; x0 = mem256[w + 1504]
 %line 618+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 1504]
+	vmovdqu64 ymm0, [rax + 1504]
 ; 16x x1 = mulhi(x0, x6)
 %line 619+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw ymm1, ymm0, ymm2
@@ -1713,125 +1712,124 @@ align 32
 	vpsubw ymm0, ymm0, ymm1
 ; mem256[w + 8128] = x0
 %line 624+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 8128], ymm0
+	vmovdqu64 [rax + 8128], ymm0
 ; mem256[w + 20416] = x0
 %line 625+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 20416], ymm0
+	vmovdqu64 [rax + 20416], ymm0
 ; z0 = 0
 %line 626+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpxor ymm0, ymm0, ymm0
 ; mem256[w + 7200] = z0
 %line 627+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7200], ymm0
+	vmovdqu64 [rax + 7200], ymm0
 ; mem256[w + 7264] = z0
 %line 628+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7264], ymm0
+	vmovdqu64 [rax + 7264], ymm0
 ; mem256[w + 7328] = z0
 %line 629+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7328], ymm0
+	vmovdqu64 [rax + 7328], ymm0
 ; mem256[w + 7392] = z0
 %line 630+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7392], ymm0
+	vmovdqu64 [rax + 7392], ymm0
 ; mem256[w + 7456] = z0
 %line 631+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7456], ymm0
+	vmovdqu64 [rax + 7456], ymm0
 ; mem256[w + 7520] = z0
 %line 632+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7520], ymm0
+	vmovdqu64 [rax + 7520], ymm0
 ; mem256[w + 7584] = z0
 %line 633+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7584], ymm0
+	vmovdqu64 [rax + 7584], ymm0
 ; mem256[w + 7648] = z0
 %line 634+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7648], ymm0
+	vmovdqu64 [rax + 7648], ymm0
 ; mem256[w + 7712] = z0
 %line 635+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7712], ymm0
+	vmovdqu64 [rax + 7712], ymm0
 ; mem256[w + 7776] = z0
 %line 636+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7776], ymm0
+	vmovdqu64 [rax + 7776], ymm0
 ; mem256[w + 7840] = z0
 %line 637+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7840], ymm0
+	vmovdqu64 [rax + 7840], ymm0
 ; mem256[w + 7904] = z0
 %line 638+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7904], ymm0
+	vmovdqu64 [rax + 7904], ymm0
 ; mem256[w + 7968] = z0
 %line 639+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7968], ymm0
+	vmovdqu64 [rax + 7968], ymm0
 ; mem256[w + 8032] = z0
 %line 640+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 8032], ymm0
+	vmovdqu64 [rax + 8032], ymm0
 ; mem256[w + 8096] = z0
 %line 641+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 8096], ymm0
+	vmovdqu64 [rax + 8096], ymm0
 ; mem256[w + 8160] = z0
 %line 642+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 8160], ymm0
+	vmovdqu64 [rax + 8160], ymm0
 ; z0 = 0
 %line 643+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpxor ymm0, ymm0, ymm0
 ; mem256[w + 19488] = z0
 %line 644+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19488], ymm0
+	vmovdqu64 [rax + 19488], ymm0
 ; mem256[w + 19552] = z0
 %line 645+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19552], ymm0
+	vmovdqu64 [rax + 19552], ymm0
 ; mem256[w + 19616] = z0
 %line 646+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19616], ymm0
+	vmovdqu64 [rax + 19616], ymm0
 ; mem256[w + 19680] = z0
 %line 647+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19680], ymm0
+	vmovdqu64 [rax + 19680], ymm0
 ; mem256[w + 19744] = z0
 %line 648+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19744], ymm0
+	vmovdqu64 [rax + 19744], ymm0
 ; mem256[w + 19808] = z0
 %line 649+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19808], ymm0
+	vmovdqu64 [rax + 19808], ymm0
 ; mem256[w + 19872] = z0
 %line 650+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19872], ymm0
+	vmovdqu64 [rax + 19872], ymm0
 ; mem256[w + 19936] = z0
 %line 651+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 19936], ymm0
+	vmovdqu64 [rax + 19936], ymm0
 ; mem256[w + 20000] = z0
 %line 652+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 20000], ymm0
+	vmovdqu64 [rax + 20000], ymm0
 ; mem256[w + 20064] = z0
 %line 653+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 20064], ymm0
+	vmovdqu64 [rax + 20064], ymm0
 ; mem256[w + 20128] = z0
 %line 654+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 20128], ymm0
+	vmovdqu64 [rax + 20128], ymm0
 ; mem256[w + 20192] = z0
 %line 655+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 20192], ymm0
+	vmovdqu64 [rax + 20192], ymm0
 ; mem256[w + 20256] = z0
 %line 656+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 20256], ymm0
+	vmovdqu64 [rax + 20256], ymm0
 ; mem256[w + 20320] = z0
 %line 657+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 20320], ymm0
+	vmovdqu64 [rax + 20320], ymm0
 ; mem256[w + 20384] = z0
 %line 658+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 20384], ymm0
+	vmovdqu64 [rax + 20384], ymm0
 ; mem256[w + 20448] = z0
 %line 659+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 20448], ymm0
+	vmovdqu64 [rax + 20448], ymm0
 ; x7 = mem256[ONES]
 %line 660+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [rel ONES]
+	vmovdqu64 ymm2, [rel ONES]
 ; pa = w + 30720
 %line 661+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	lea r9, [r11 + 30720]
+	lea r9, [rax + 30720]
 ; pb = w + 3072
 %line 662+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	lea r8, [r11 + 3072]
+	lea r8, [rax + 3072]
 ; i1 = 12
 %line 663+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	mov r10, 12
-	vmovdqa64 ymm2, ymm0
 align 32
 .Lloop3:
 ; 16x x0 = zeroext8(mem128[pa])
@@ -1935,537 +1933,535 @@ align 32
 	jne .Lloop3
 ; kp = &mem8[PRIMEK]
 %line 698+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	lea rcx, [rel PRIMEK]
+	lea rdx, [rel PRIMEK]
 ; tbase = &mem8[NTTW]
 %line 699+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	lea r9, [rel NTTW]
+	lea rbp, [rel NTTW]
 ; wp = w
 %line 700+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov rax, r11
+	mov rbx, rax
 ; i3 = 2
 %line 701+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov r8, 2
+	mov rcx, 2
 align 32
 .Lntpr4:
 ; rp = mem512[kp]
 %line 703+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm8, [rcx]
+	vmovdqu64 zmm8, [rdx]
 ; x0 = mem256[w + 3072]
 %line 704+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3072]
+	vmovdqu64 ymm0, [rax + 3072]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 705+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 9216] = x0
 %line 706+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 9216], ymm0
+	vmovdqu64 [rbx + 9216], ymm0
 ; x0 = mem256[w + 3104]
 %line 707+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3104]
+	vmovdqu64 ymm0, [rax + 3104]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 708+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 9280] = x0
 %line 709+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 9280], ymm0
+	vmovdqu64 [rbx + 9280], ymm0
 ; x0 = mem256[w + 3136]
 %line 710+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3136]
+	vmovdqu64 ymm0, [rax + 3136]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 711+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 9344] = x0
 %line 712+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 9344], ymm0
+	vmovdqu64 [rbx + 9344], ymm0
 ; x0 = mem256[w + 3168]
 %line 713+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3168]
+	vmovdqu64 ymm0, [rax + 3168]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 714+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 9408] = x0
 %line 715+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 9408], ymm0
+	vmovdqu64 [rbx + 9408], ymm0
 ; x0 = mem256[w + 3200]
 %line 716+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3200]
+	vmovdqu64 ymm0, [rax + 3200]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 717+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 9472] = x0
 %line 718+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 9472], ymm0
+	vmovdqu64 [rbx + 9472], ymm0
 ; x0 = mem256[w + 3232]
 %line 719+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3232]
+	vmovdqu64 ymm0, [rax + 3232]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 720+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 9536] = x0
 %line 721+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 9536], ymm0
+	vmovdqu64 [rbx + 9536], ymm0
 ; x0 = mem256[w + 3264]
 %line 722+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3264]
+	vmovdqu64 ymm0, [rax + 3264]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 723+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 9600] = x0
 %line 724+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 9600], ymm0
+	vmovdqu64 [rbx + 9600], ymm0
 ; x0 = mem256[w + 3296]
 %line 725+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3296]
+	vmovdqu64 ymm0, [rax + 3296]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 726+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 9664] = x0
 %line 727+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 9664], ymm0
+	vmovdqu64 [rbx + 9664], ymm0
 ; x0 = mem256[w + 3328]
 %line 728+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3328]
+	vmovdqu64 ymm0, [rax + 3328]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 729+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 9728] = x0
 %line 730+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 9728], ymm0
+	vmovdqu64 [rbx + 9728], ymm0
 ; x0 = mem256[w + 3360]
 %line 731+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3360]
+	vmovdqu64 ymm0, [rax + 3360]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 732+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 9792] = x0
 %line 733+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 9792], ymm0
+	vmovdqu64 [rbx + 9792], ymm0
 ; x0 = mem256[w + 3392]
 %line 734+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3392]
+	vmovdqu64 ymm0, [rax + 3392]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 735+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 9856] = x0
 %line 736+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 9856], ymm0
+	vmovdqu64 [rbx + 9856], ymm0
 ; x0 = mem256[w + 3424]
 %line 737+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3424]
+	vmovdqu64 ymm0, [rax + 3424]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 738+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 9920] = x0
 %line 739+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 9920], ymm0
+	vmovdqu64 [rbx + 9920], ymm0
 ; x0 = mem256[w + 3456]
 %line 740+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3456]
+	vmovdqu64 ymm0, [rax + 3456]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 741+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 9984] = x0
 %line 742+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 9984], ymm0
+	vmovdqu64 [rbx + 9984], ymm0
 ; x0 = mem256[w + 3488]
 %line 743+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3488]
+	vmovdqu64 ymm0, [rax + 3488]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 744+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 10048] = x0
 %line 745+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10048], ymm0
+	vmovdqu64 [rbx + 10048], ymm0
 ; x0 = mem256[w + 3520]
 %line 746+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3520]
+	vmovdqu64 ymm0, [rax + 3520]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 747+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 10112] = x0
 %line 748+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10112], ymm0
+	vmovdqu64 [rbx + 10112], ymm0
 ; x0 = mem256[w + 3552]
 %line 749+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3552]
+	vmovdqu64 ymm0, [rax + 3552]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 750+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 10176] = x0
 %line 751+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10176], ymm0
+	vmovdqu64 [rbx + 10176], ymm0
 ; x0 = mem256[w + 3584]
 %line 752+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3584]
+	vmovdqu64 ymm0, [rax + 3584]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 753+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 9248] = x0
 %line 754+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 9248], ymm0
+	vmovdqu64 [rbx + 9248], ymm0
 ; x0 = mem256[w + 3616]
 %line 755+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3616]
+	vmovdqu64 ymm0, [rax + 3616]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 756+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 9312] = x0
 %line 757+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 9312], ymm0
+	vmovdqu64 [rbx + 9312], ymm0
 ; x0 = mem256[w + 3648]
 %line 758+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3648]
+	vmovdqu64 ymm0, [rax + 3648]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 759+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 9376] = x0
 %line 760+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 9376], ymm0
+	vmovdqu64 [rbx + 9376], ymm0
 ; x0 = mem256[w + 3680]
 %line 761+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3680]
+	vmovdqu64 ymm0, [rax + 3680]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 762+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 9440] = x0
 %line 763+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 9440], ymm0
+	vmovdqu64 [rbx + 9440], ymm0
 ; x0 = mem256[w + 3712]
 %line 764+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3712]
+	vmovdqu64 ymm0, [rax + 3712]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 765+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 9504] = x0
 %line 766+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 9504], ymm0
+	vmovdqu64 [rbx + 9504], ymm0
 ; x0 = mem256[w + 3744]
 %line 767+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3744]
+	vmovdqu64 ymm0, [rax + 3744]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 768+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 9568] = x0
 %line 769+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 9568], ymm0
+	vmovdqu64 [rbx + 9568], ymm0
 ; x0 = mem256[w + 3776]
 %line 770+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3776]
+	vmovdqu64 ymm0, [rax + 3776]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 771+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 9632] = x0
 %line 772+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 9632], ymm0
+	vmovdqu64 [rbx + 9632], ymm0
 ; x0 = mem256[w + 3808]
 %line 773+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3808]
+	vmovdqu64 ymm0, [rax + 3808]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 774+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 9696] = x0
 %line 775+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 9696], ymm0
+	vmovdqu64 [rbx + 9696], ymm0
 ; x0 = mem256[w + 3840]
 %line 776+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3840]
+	vmovdqu64 ymm0, [rax + 3840]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 777+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 9760] = x0
 %line 778+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 9760], ymm0
+	vmovdqu64 [rbx + 9760], ymm0
 ; x0 = mem256[w + 3872]
 %line 779+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3872]
+	vmovdqu64 ymm0, [rax + 3872]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 780+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 9824] = x0
 %line 781+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 9824], ymm0
+	vmovdqu64 [rbx + 9824], ymm0
 ; x0 = mem256[w + 3904]
 %line 782+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3904]
+	vmovdqu64 ymm0, [rax + 3904]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 783+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 9888] = x0
 %line 784+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 9888], ymm0
+	vmovdqu64 [rbx + 9888], ymm0
 ; x0 = mem256[w + 3936]
 %line 785+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3936]
+	vmovdqu64 ymm0, [rax + 3936]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 786+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 9952] = x0
 %line 787+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 9952], ymm0
+	vmovdqu64 [rbx + 9952], ymm0
 ; x0 = mem256[w + 3968]
 %line 788+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 3968]
+	vmovdqu64 ymm0, [rax + 3968]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 789+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 10016] = x0
 %line 790+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10016], ymm0
+	vmovdqu64 [rbx + 10016], ymm0
 ; x0 = mem256[w + 4000]
 %line 791+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 4000]
+	vmovdqu64 ymm0, [rax + 4000]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 792+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 10080] = x0
 %line 793+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10080], ymm0
+	vmovdqu64 [rbx + 10080], ymm0
 ; x0 = mem256[w + 4032]
 %line 794+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 4032]
+	vmovdqu64 ymm0, [rax + 4032]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 795+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 10144] = x0
 %line 796+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10144], ymm0
+	vmovdqu64 [rbx + 10144], ymm0
 ; x0 = mem256[w + 4064]
 %line 797+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 4064]
+	vmovdqu64 ymm0, [rax + 4064]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 798+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 10208] = x0
 %line 799+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10208], ymm0
+	vmovdqu64 [rbx + 10208], ymm0
 ; x0 = mem256[w + 4096]
 %line 800+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 4096]
+	vmovdqu64 ymm0, [rax + 4096]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 801+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 10240] = x0
 %line 802+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10240], ymm0
+	vmovdqu64 [rbx + 10240], ymm0
 ; x0 = mem256[w + 4128]
 %line 803+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 4128]
+	vmovdqu64 ymm0, [rax + 4128]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 804+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 10304] = x0
 %line 805+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10304], ymm0
+	vmovdqu64 [rbx + 10304], ymm0
 ; x0 = mem256[w + 4160]
 %line 806+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 4160]
+	vmovdqu64 ymm0, [rax + 4160]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 807+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 10368] = x0
 %line 808+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10368], ymm0
+	vmovdqu64 [rbx + 10368], ymm0
 ; x0 = mem256[w + 4192]
 %line 809+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 4192]
+	vmovdqu64 ymm0, [rax + 4192]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 810+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 10432] = x0
 %line 811+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10432], ymm0
+	vmovdqu64 [rbx + 10432], ymm0
 ; x0 = mem256[w + 4224]
 %line 812+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 4224]
+	vmovdqu64 ymm0, [rax + 4224]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 813+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 10496] = x0
 %line 814+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10496], ymm0
+	vmovdqu64 [rbx + 10496], ymm0
 ; x0 = mem256[w + 4256]
 %line 815+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 4256]
+	vmovdqu64 ymm0, [rax + 4256]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 816+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 10560] = x0
 %line 817+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10560], ymm0
+	vmovdqu64 [rbx + 10560], ymm0
 ; x0 = mem256[w + 4288]
 %line 818+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 4288]
+	vmovdqu64 ymm0, [rax + 4288]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 819+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 10624] = x0
 %line 820+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10624], ymm0
+	vmovdqu64 [rbx + 10624], ymm0
 ; x0 = mem256[w + 4320]
 %line 821+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 4320]
+	vmovdqu64 ymm0, [rax + 4320]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 822+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 10688] = x0
 %line 823+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10688], ymm0
+	vmovdqu64 [rbx + 10688], ymm0
 ; x0 = mem256[w + 4352]
 %line 824+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 4352]
+	vmovdqu64 ymm0, [rax + 4352]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 825+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 10752] = x0
 %line 826+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10752], ymm0
+	vmovdqu64 [rbx + 10752], ymm0
 ; x0 = mem256[w + 4384]
 %line 827+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 4384]
+	vmovdqu64 ymm0, [rax + 4384]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 828+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 10816] = x0
 %line 829+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10816], ymm0
+	vmovdqu64 [rbx + 10816], ymm0
 ; x0 = mem256[w + 4416]
 %line 830+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 4416]
+	vmovdqu64 ymm0, [rax + 4416]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 831+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 10880] = x0
 %line 832+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10880], ymm0
+	vmovdqu64 [rbx + 10880], ymm0
 ; x0 = mem256[w + 4448]
 %line 833+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 4448]
+	vmovdqu64 ymm0, [rax + 4448]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 834+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 10944] = x0
 %line 835+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10944], ymm0
+	vmovdqu64 [rbx + 10944], ymm0
 ; x0 = mem256[w + 4480]
 %line 836+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 4480]
+	vmovdqu64 ymm0, [rax + 4480]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 837+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 11008] = x0
 %line 838+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 11008], ymm0
+	vmovdqu64 [rbx + 11008], ymm0
 ; x0 = mem256[w + 4512]
 %line 839+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 4512]
+	vmovdqu64 ymm0, [rax + 4512]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 840+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 11072] = x0
 %line 841+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 11072], ymm0
+	vmovdqu64 [rbx + 11072], ymm0
 ; x0 = mem256[w + 4544]
 %line 842+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 4544]
+	vmovdqu64 ymm0, [rax + 4544]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 843+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 11136] = x0
 %line 844+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 11136], ymm0
+	vmovdqu64 [rbx + 11136], ymm0
 ; x0 = mem256[w + 4576]
 %line 845+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm0, [r11 + 4576]
+	vmovdqu64 ymm0, [rax + 4576]
 ; 16x x0 = x0 * mem256[kp + 256]
 %line 846+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw ymm0, ymm0, [rcx + 256]
+	vpmullw ymm0, ymm0, [rdx + 256]
 ; mem256[wp + 11200] = x0
 %line 847+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 11200], ymm0
+	vmovdqu64 [rbx + 11200], ymm0
 ; z0 = 0
 %line 848+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpxor ymm0, ymm0, ymm0
 ; mem256[wp + 10272] = z0
 %line 849+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10272], ymm0
+	vmovdqu64 [rbx + 10272], ymm0
 ; mem256[wp + 10336] = z0
 %line 850+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10336], ymm0
+	vmovdqu64 [rbx + 10336], ymm0
 ; mem256[wp + 10400] = z0
 %line 851+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10400], ymm0
+	vmovdqu64 [rbx + 10400], ymm0
 ; mem256[wp + 10464] = z0
 %line 852+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10464], ymm0
+	vmovdqu64 [rbx + 10464], ymm0
 ; mem256[wp + 10528] = z0
 %line 853+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10528], ymm0
+	vmovdqu64 [rbx + 10528], ymm0
 ; mem256[wp + 10592] = z0
 %line 854+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10592], ymm0
+	vmovdqu64 [rbx + 10592], ymm0
 ; mem256[wp + 10656] = z0
 %line 855+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10656], ymm0
+	vmovdqu64 [rbx + 10656], ymm0
 ; mem256[wp + 10720] = z0
 %line 856+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10720], ymm0
+	vmovdqu64 [rbx + 10720], ymm0
 ; mem256[wp + 10784] = z0
 %line 857+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10784], ymm0
+	vmovdqu64 [rbx + 10784], ymm0
 ; mem256[wp + 10848] = z0
 %line 858+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10848], ymm0
+	vmovdqu64 [rbx + 10848], ymm0
 ; mem256[wp + 10912] = z0
 %line 859+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10912], ymm0
+	vmovdqu64 [rbx + 10912], ymm0
 ; mem256[wp + 10976] = z0
 %line 860+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 10976], ymm0
+	vmovdqu64 [rbx + 10976], ymm0
 ; mem256[wp + 11040] = z0
 %line 861+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 11040], ymm0
+	vmovdqu64 [rbx + 11040], ymm0
 ; mem256[wp + 11104] = z0
 %line 862+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 11104], ymm0
+	vmovdqu64 [rbx + 11104], ymm0
 ; mem256[wp + 11168] = z0
 %line 863+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 11168], ymm0
+	vmovdqu64 [rbx + 11168], ymm0
 ; mem256[wp + 11232] = z0
 %line 864+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rax + 11232], ymm0
+	vmovdqu64 [rbx + 11232], ymm0
 ; wb = wp
 %line 865+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov rbp, rax
+	mov r8, rbx
 ; i2 = 2
 %line 866+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov r10, 2
+	mov r9, 2
 align 32
 .Lntfg4:
 ; dp = wb + 6144
 %line 868+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov r12, r11
-	lea r11, [rbp + 6144]
+	lea r10, [r8 + 6144]
 ; i0 = 16
 %line 870+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov rbx, r9
-	mov rsi, 16
+	mov r11, 16
 align 32
 .Lnti5:
 ; v0 = mem512[dp]
 %line 872+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [r11]
+	vmovdqu64 zmm0, [r10]
 ; v1 = mem512[dp + 1024]
 %line 873+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [r11 + 1024]
+	vmovdqu64 zmm1, [r10 + 1024]
 ; 32x tt = v1 * mem512[tp]
 %line 874+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm1, [r9]
+	vpmullw zmm2, zmm1, [rbp]
 ; 32x tt = mulhi(tt, rp)
 %line 875+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 876+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r9 + 64]
+	vmovdqu64 zmm2, [rbp + 64]
 ; 32x tm = mulhi(v1, tm)
 %line 877+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm1, zmm2
@@ -2486,88 +2482,84 @@ align 32
 	vpaddw zmm0, zmm0, zmm3
 ; mem512[dp + 6144] = v0
 %line 886+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 6144], zmm1
+	vmovdqu64 [r10 + 6144], zmm1
 ; mem512[dp + 7168] = v1
 %line 887+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 7168], zmm0
+	vmovdqu64 [r10 + 7168], zmm0
 ; mem512[dp + 8192] = v2
 %line 888+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 8192], zmm2
+	vmovdqu64 [r10 + 8192], zmm2
 ; dp = dp + 64
 %line 889+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	add r11, 64
+	add r10, 64
 ; i0 = i0 - 1
 %line 890+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	sub rsi, 1
+	sub r11, 1
 ; =? i0 - 0
 %line 891+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	cmp rsi, 0
+	cmp r11, 0
 ; goto nti5 if !=
 %line 892+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	jne .Lnti5
 ; dp = wb + 12288
 %line 893+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	lea rdx, [rbp + 12288]
+	lea r10, [r8 + 12288]
 ; tp = tbase + 128
 %line 894+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov r9, rbx
-	lea rbx, [r9 + 128]
+	lea r11, [rbp + 128]
 ; i0 = 2
 %line 895+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov rsi, r9
-	mov r9, 2
-	mov r11, r12
-	mov r12, r10
+	mov rsi, 2
 align 32
 .Lnti6:
 ; v0 = mem512[dp]
 %line 897+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [rdx]
+	vmovdqu64 zmm2, [r10]
 ; v1 = mem512[dp + 64]
 %line 898+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rdx + 64]
+	vmovdqu64 zmm3, [r10 + 64]
 ; v2 = mem512[dp + 128]
 %line 899+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm4, [rdx + 128]
+	vmovdqu64 zmm4, [r10 + 128]
 ; v3 = mem512[dp + 192]
 %line 900+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rdx + 192]
+	vmovdqu64 zmm0, [r10 + 192]
 ; v4 = mem512[dp + 256]
 %line 901+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm7, [rdx + 256]
+	vmovdqu64 zmm7, [r10 + 256]
 ; v5 = mem512[dp + 320]
 %line 902+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm18, [rdx + 320]
+	vmovdqu64 zmm18, [r10 + 320]
 ; v6 = mem512[dp + 384]
 %line 903+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm10, [rdx + 384]
+	vmovdqu64 zmm10, [r10 + 384]
 ; v7 = mem512[dp + 448]
 %line 904+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm6, [rdx + 448]
+	vmovdqu64 zmm6, [r10 + 448]
 ; v8 = mem512[dp + 512]
 %line 905+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm14, [rdx + 512]
+	vmovdqu64 zmm14, [r10 + 512]
 ; v9 = mem512[dp + 576]
 %line 906+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm15, [rdx + 576]
+	vmovdqu64 zmm15, [r10 + 576]
 ; v10 = mem512[dp + 640]
 %line 907+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm9, [rdx + 640]
+	vmovdqu64 zmm9, [r10 + 640]
 ; v11 = mem512[dp + 704]
 %line 908+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm11, [rdx + 704]
+	vmovdqu64 zmm11, [r10 + 704]
 ; v12 = mem512[dp + 768]
 %line 909+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm12, [rdx + 768]
+	vmovdqu64 zmm12, [r10 + 768]
 ; v13 = mem512[dp + 832]
 %line 910+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm17, [rdx + 832]
+	vmovdqu64 zmm17, [r10 + 832]
 ; v14 = mem512[dp + 896]
 %line 911+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm13, [rdx + 896]
+	vmovdqu64 zmm13, [r10 + 896]
 ; v15 = mem512[dp + 960]
 %line 912+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm16, [rdx + 960]
+	vmovdqu64 zmm16, [r10 + 960]
 ; xa = shuffle128(v0, v1, 0x44)
 %line 913+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vshufi32x4 zmm1, zmm2, zmm3, 68
@@ -2576,13 +2568,13 @@ align 32
 	vshufi32x4 zmm2, zmm2, zmm3, 238
 ; 32x tt = xb * mem512[tp]
 %line 915+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm3, zmm2, [rbx]
+	vpmullw zmm3, zmm2, [r11]
 ; 32x tt = mulhi(tt, rp)
 %line 916+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm3, zmm8
 ; tm = mem512[tp + 64]
 %line 917+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm5, [rbx + 64]
+	vmovdqu64 zmm5, [r11 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 918+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm5, zmm2, zmm5
@@ -2609,13 +2601,13 @@ align 32
 	vshufi32x4 zmm0, zmm4, zmm0, 238
 ; 32x tt = xb * mem512[tp]
 %line 926+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm0, [rbx]
+	vpmullw zmm2, zmm0, [r11]
 ; 32x tt = mulhi(tt, rp)
 %line 927+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 928+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rbx + 64]
+	vmovdqu64 zmm3, [r11 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 929+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -2642,13 +2634,13 @@ align 32
 	vshufi32x4 zmm1, zmm7, zmm18, 238
 ; 32x tt = xb * mem512[tp]
 %line 937+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm1, [rbx]
+	vpmullw zmm2, zmm1, [r11]
 ; 32x tt = mulhi(tt, rp)
 %line 938+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 939+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rbx + 64]
+	vmovdqu64 zmm3, [r11 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 940+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm1, zmm3
@@ -2675,13 +2667,13 @@ align 32
 	vshufi32x4 zmm1, zmm10, zmm6, 238
 ; 32x tt = xb * mem512[tp]
 %line 948+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm1, [rbx]
+	vpmullw zmm2, zmm1, [r11]
 ; 32x tt = mulhi(tt, rp)
 %line 949+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 950+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rbx + 64]
+	vmovdqu64 zmm3, [r11 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 951+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm1, zmm3
@@ -2708,13 +2700,13 @@ align 32
 	vshufi32x4 zmm1, zmm14, zmm15, 238
 ; 32x tt = xb * mem512[tp]
 %line 959+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm1, [rbx]
+	vpmullw zmm2, zmm1, [r11]
 ; 32x tt = mulhi(tt, rp)
 %line 960+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 961+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rbx + 64]
+	vmovdqu64 zmm3, [r11 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 962+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm1, zmm3
@@ -2741,13 +2733,13 @@ align 32
 	vshufi32x4 zmm1, zmm9, zmm11, 238
 ; 32x tt = xb * mem512[tp]
 %line 970+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm1, [rbx]
+	vpmullw zmm2, zmm1, [r11]
 ; 32x tt = mulhi(tt, rp)
 %line 971+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 972+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rbx + 64]
+	vmovdqu64 zmm3, [r11 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 973+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm1, zmm3
@@ -2774,13 +2766,13 @@ align 32
 	vshufi32x4 zmm1, zmm12, zmm17, 238
 ; 32x tt = xb * mem512[tp]
 %line 981+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm1, [rbx]
+	vpmullw zmm2, zmm1, [r11]
 ; 32x tt = mulhi(tt, rp)
 %line 982+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 983+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rbx + 64]
+	vmovdqu64 zmm3, [r11 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 984+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm1, zmm3
@@ -2807,13 +2799,13 @@ align 32
 	vshufi32x4 zmm1, zmm13, zmm16, 238
 ; 32x tt = xb * mem512[tp]
 %line 992+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm1, [rbx]
+	vpmullw zmm2, zmm1, [r11]
 ; 32x tt = mulhi(tt, rp)
 %line 993+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 994+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rbx + 64]
+	vmovdqu64 zmm3, [r11 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 995+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm1, zmm3
@@ -2834,13 +2826,13 @@ align 32
 	vshufi32x4 zmm3, zmm0, zmm1, 238
 ; 32x tt = v8 * mem512[tp + 128]
 %line 1001+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm14, [rbx + 128]
+	vpmullw zmm0, zmm14, [r11 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 1002+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 1003+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 192]
+	vmovdqu64 zmm1, [r11 + 192]
 ; 32x tm = mulhi(v8, tm)
 %line 1004+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm14, zmm1
@@ -2855,13 +2847,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm1
 ; 32x tt = v9 * mem512[tp + 128]
 %line 1008+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm15, [rbx + 128]
+	vpmullw zmm0, zmm15, [r11 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 1009+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 1010+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 192]
+	vmovdqu64 zmm1, [r11 + 192]
 ; 32x tm = mulhi(v9, tm)
 %line 1011+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm15, zmm1
@@ -2876,13 +2868,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm1
 ; 32x tt = v10 * mem512[tp + 128]
 %line 1015+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm9, [rbx + 128]
+	vpmullw zmm0, zmm9, [r11 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 1016+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 1017+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 192]
+	vmovdqu64 zmm1, [r11 + 192]
 ; 32x tm = mulhi(v10, tm)
 %line 1018+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm9, zmm1
@@ -2897,13 +2889,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm1
 ; 32x tt = v11 * mem512[tp + 128]
 %line 1022+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm11, [rbx + 128]
+	vpmullw zmm0, zmm11, [r11 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 1023+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 1024+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 192]
+	vmovdqu64 zmm1, [r11 + 192]
 ; 32x tm = mulhi(v11, tm)
 %line 1025+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm11, zmm1
@@ -2918,13 +2910,13 @@ align 32
 	vpaddw zmm20, zmm20, zmm1
 ; 32x tt = v12 * mem512[tp + 128]
 %line 1029+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm12, [rbx + 128]
+	vpmullw zmm0, zmm12, [r11 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 1030+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 1031+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 192]
+	vmovdqu64 zmm1, [r11 + 192]
 ; 32x tm = mulhi(v12, tm)
 %line 1032+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm12, zmm1
@@ -2939,13 +2931,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm1
 ; 32x tt = v13 * mem512[tp + 128]
 %line 1036+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm17, [rbx + 128]
+	vpmullw zmm0, zmm17, [r11 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 1037+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 1038+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 192]
+	vmovdqu64 zmm1, [r11 + 192]
 ; 32x tm = mulhi(v13, tm)
 %line 1039+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm17, zmm1
@@ -2960,13 +2952,13 @@ align 32
 	vpaddw zmm18, zmm18, zmm1
 ; 32x tt = v14 * mem512[tp + 128]
 %line 1043+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm2, [rbx + 128]
+	vpmullw zmm0, zmm2, [r11 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 1044+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 1045+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 192]
+	vmovdqu64 zmm1, [r11 + 192]
 ; 32x tm = mulhi(v14, tm)
 %line 1046+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm2, zmm1
@@ -2981,13 +2973,13 @@ align 32
 	vpaddw zmm6, zmm6, zmm1
 ; 32x tt = v15 * mem512[tp + 128]
 %line 1050+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm3, [rbx + 128]
+	vpmullw zmm0, zmm3, [r11 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 1051+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 1052+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 192]
+	vmovdqu64 zmm1, [r11 + 192]
 ; 32x tm = mulhi(v15, tm)
 %line 1053+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm3, zmm1
@@ -3002,13 +2994,13 @@ align 32
 	vpaddw zmm10, zmm10, zmm1
 ; 32x tt = v4 * mem512[tp + 256]
 %line 1057+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm7, [rbx + 256]
+	vpmullw zmm0, zmm7, [r11 + 256]
 ; 32x tt = mulhi(tt, rp)
 %line 1058+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 320]
 %line 1059+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 320]
+	vmovdqu64 zmm1, [r11 + 320]
 ; 32x tm = mulhi(v4, tm)
 %line 1060+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm7, zmm1
@@ -3023,13 +3015,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm1
 ; 32x tt = v5 * mem512[tp + 256]
 %line 1064+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm18, [rbx + 256]
+	vpmullw zmm0, zmm18, [r11 + 256]
 ; 32x tt = mulhi(tt, rp)
 %line 1065+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 320]
 %line 1066+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 320]
+	vmovdqu64 zmm1, [r11 + 320]
 ; 32x tm = mulhi(v5, tm)
 %line 1067+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm18, zmm1
@@ -3044,13 +3036,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm1
 ; 32x tt = v6 * mem512[tp + 256]
 %line 1071+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm6, [rbx + 256]
+	vpmullw zmm0, zmm6, [r11 + 256]
 ; 32x tt = mulhi(tt, rp)
 %line 1072+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 320]
 %line 1073+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 320]
+	vmovdqu64 zmm1, [r11 + 320]
 ; 32x tm = mulhi(v6, tm)
 %line 1074+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm6, zmm1
@@ -3065,13 +3057,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm1
 ; 32x tt = v7 * mem512[tp + 256]
 %line 1078+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm10, [rbx + 256]
+	vpmullw zmm0, zmm10, [r11 + 256]
 ; 32x tt = mulhi(tt, rp)
 %line 1079+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 320]
 %line 1080+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 320]
+	vmovdqu64 zmm1, [r11 + 320]
 ; 32x tm = mulhi(v7, tm)
 %line 1081+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm10, zmm1
@@ -3086,13 +3078,13 @@ align 32
 	vpaddw zmm20, zmm20, zmm1
 ; 32x tt = v12 * mem512[tp + 384]
 %line 1085+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm12, [rbx + 384]
+	vpmullw zmm0, zmm12, [r11 + 384]
 ; 32x tt = mulhi(tt, rp)
 %line 1086+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 448]
 %line 1087+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 448]
+	vmovdqu64 zmm1, [r11 + 448]
 ; 32x tm = mulhi(v12, tm)
 %line 1088+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm12, zmm1
@@ -3107,13 +3099,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm1
 ; 32x tt = v13 * mem512[tp + 384]
 %line 1092+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm15, [rbx + 384]
+	vpmullw zmm0, zmm15, [r11 + 384]
 ; 32x tt = mulhi(tt, rp)
 %line 1093+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 448]
 %line 1094+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 448]
+	vmovdqu64 zmm1, [r11 + 448]
 ; 32x tm = mulhi(v13, tm)
 %line 1095+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm15, zmm1
@@ -3128,13 +3120,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm1
 ; 32x tt = v14 * mem512[tp + 384]
 %line 1099+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm2, [rbx + 384]
+	vpmullw zmm0, zmm2, [r11 + 384]
 ; 32x tt = mulhi(tt, rp)
 %line 1100+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 448]
 %line 1101+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 448]
+	vmovdqu64 zmm1, [r11 + 448]
 ; 32x tm = mulhi(v14, tm)
 %line 1102+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm2, zmm1
@@ -3149,13 +3141,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm1
 ; 32x tt = v15 * mem512[tp + 384]
 %line 1106+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm3, [rbx + 384]
+	vpmullw zmm0, zmm3, [r11 + 384]
 ; 32x tt = mulhi(tt, rp)
 %line 1107+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 448]
 %line 1108+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 448]
+	vmovdqu64 zmm1, [r11 + 448]
 ; 32x tm = mulhi(v15, tm)
 %line 1109+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm3, zmm1
@@ -3170,13 +3162,13 @@ align 32
 	vpaddw zmm11, zmm11, zmm1
 ; 32x tt = v2 * mem512[tp + 512]
 %line 1113+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm4, [rbx + 512]
+	vpmullw zmm0, zmm4, [r11 + 512]
 ; 32x tt = mulhi(tt, rp)
 %line 1114+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 576]
 %line 1115+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 576]
+	vmovdqu64 zmm1, [r11 + 576]
 ; 32x tm = mulhi(v2, tm)
 %line 1116+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm4, zmm1
@@ -3185,19 +3177,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 1118+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v0, tt)
 %line 1119+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm5, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 1120+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 1121+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 1122+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v0 = v0 - tt
 %line 1123+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm5, zmm5, zmm0
@@ -3209,13 +3201,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm1
 ; 32x tt = v3 * mem512[tp + 512]
 %line 1126+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm20, [rbx + 512]
+	vpmullw zmm0, zmm20, [r11 + 512]
 ; 32x tt = mulhi(tt, rp)
 %line 1127+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 576]
 %line 1128+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 576]
+	vmovdqu64 zmm1, [r11 + 576]
 ; 32x tm = mulhi(v3, tm)
 %line 1129+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm20, zmm1
@@ -3224,19 +3216,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 1131+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v1, tt)
 %line 1132+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm19, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 1133+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 1134+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 1135+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v1 = v1 - tt
 %line 1136+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm19, zmm19, zmm0
@@ -3248,13 +3240,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm1
 ; 32x tt = v6 * mem512[tp + 640]
 %line 1139+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm6, [rbx + 640]
+	vpmullw zmm0, zmm6, [r11 + 640]
 ; 32x tt = mulhi(tt, rp)
 %line 1140+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 704]
 %line 1141+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 704]
+	vmovdqu64 zmm1, [r11 + 704]
 ; 32x tm = mulhi(v6, tm)
 %line 1142+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm6, zmm1
@@ -3263,19 +3255,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 1144+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v4, tt)
 %line 1145+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm7, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 1146+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 1147+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 1148+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v4 = v4 - tt
 %line 1149+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm7, zmm7, zmm0
@@ -3287,13 +3279,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm1
 ; 32x tt = v7 * mem512[tp + 640]
 %line 1152+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm10, [rbx + 640]
+	vpmullw zmm0, zmm10, [r11 + 640]
 ; 32x tt = mulhi(tt, rp)
 %line 1153+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 704]
 %line 1154+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 704]
+	vmovdqu64 zmm1, [r11 + 704]
 ; 32x tm = mulhi(v7, tm)
 %line 1155+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm10, zmm1
@@ -3302,19 +3294,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 1157+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v5, tt)
 %line 1158+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm16, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 1159+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 1160+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 1161+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v5 = v5 - tt
 %line 1162+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm16, zmm16, zmm0
@@ -3326,13 +3318,13 @@ align 32
 	vpaddw zmm16, zmm16, zmm1
 ; 32x tt = v10 * mem512[tp + 768]
 %line 1165+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm9, [rbx + 768]
+	vpmullw zmm0, zmm9, [r11 + 768]
 ; 32x tt = mulhi(tt, rp)
 %line 1166+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 832]
 %line 1167+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 832]
+	vmovdqu64 zmm1, [r11 + 832]
 ; 32x tm = mulhi(v10, tm)
 %line 1168+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm9, zmm1
@@ -3341,19 +3333,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 1170+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v8, tt)
 %line 1171+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm13, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 1172+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 1173+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 1174+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v8 = v8 - tt
 %line 1175+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm13, zmm13, zmm0
@@ -3365,13 +3357,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm1
 ; 32x tt = v11 * mem512[tp + 768]
 %line 1178+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm11, [rbx + 768]
+	vpmullw zmm0, zmm11, [r11 + 768]
 ; 32x tt = mulhi(tt, rp)
 %line 1179+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 832]
 %line 1180+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 832]
+	vmovdqu64 zmm1, [r11 + 832]
 ; 32x tm = mulhi(v11, tm)
 %line 1181+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm11, zmm1
@@ -3380,19 +3372,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 1183+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v9, tt)
 %line 1184+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm14, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 1185+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 1186+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 1187+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v9 = v9 - tt
 %line 1188+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm14, zmm14, zmm0
@@ -3404,13 +3396,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm1
 ; 32x tt = v14 * mem512[tp + 896]
 %line 1191+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm2, [rbx + 896]
+	vpmullw zmm0, zmm2, [r11 + 896]
 ; 32x tt = mulhi(tt, rp)
 %line 1192+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 960]
 %line 1193+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 960]
+	vmovdqu64 zmm1, [r11 + 960]
 ; 32x tm = mulhi(v14, tm)
 %line 1194+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm2, zmm1
@@ -3419,19 +3411,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 1196+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v12, tt)
 %line 1197+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm12, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 1198+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 1199+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 1200+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v12 = v12 - tt
 %line 1201+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm12, zmm12, zmm0
@@ -3443,13 +3435,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm1
 ; 32x tt = v15 * mem512[tp + 896]
 %line 1204+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm3, [rbx + 896]
+	vpmullw zmm0, zmm3, [r11 + 896]
 ; 32x tt = mulhi(tt, rp)
 %line 1205+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 960]
 %line 1206+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 960]
+	vmovdqu64 zmm1, [r11 + 960]
 ; 32x tm = mulhi(v15, tm)
 %line 1207+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm3, zmm1
@@ -3458,19 +3450,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 1209+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v13, tt)
 %line 1210+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm15, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 1211+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 1212+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 1213+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v13 = v13 - tt
 %line 1214+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm15, zmm15, zmm0
@@ -3482,13 +3474,13 @@ align 32
 	vpaddw zmm15, zmm15, zmm1
 ; 32x tt = v1 * mem512[tp + 1024]
 %line 1217+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm19, [rbx + 1024]
+	vpmullw zmm0, zmm19, [r11 + 1024]
 ; 32x tt = mulhi(tt, rp)
 %line 1218+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1088]
 %line 1219+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 1088]
+	vmovdqu64 zmm1, [r11 + 1088]
 ; 32x tm = mulhi(v1, tm)
 %line 1220+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm19, zmm1
@@ -3503,13 +3495,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm1
 ; 32x tt = v3 * mem512[tp + 1152]
 %line 1224+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm17, [rbx + 1152]
+	vpmullw zmm0, zmm17, [r11 + 1152]
 ; 32x tt = mulhi(tt, rp)
 %line 1225+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1216]
 %line 1226+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 1216]
+	vmovdqu64 zmm1, [r11 + 1216]
 ; 32x tm = mulhi(v3, tm)
 %line 1227+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm17, zmm1
@@ -3524,13 +3516,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm1
 ; 32x tt = v5 * mem512[tp + 1280]
 %line 1231+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm16, [rbx + 1280]
+	vpmullw zmm0, zmm16, [r11 + 1280]
 ; 32x tt = mulhi(tt, rp)
 %line 1232+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1344]
 %line 1233+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 1344]
+	vmovdqu64 zmm1, [r11 + 1344]
 ; 32x tm = mulhi(v5, tm)
 %line 1234+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm16, zmm1
@@ -3545,13 +3537,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm1
 ; 32x tt = v7 * mem512[tp + 1408]
 %line 1238+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm10, [rbx + 1408]
+	vpmullw zmm0, zmm10, [r11 + 1408]
 ; 32x tt = mulhi(tt, rp)
 %line 1239+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1472]
 %line 1240+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 1472]
+	vmovdqu64 zmm1, [r11 + 1472]
 ; 32x tm = mulhi(v7, tm)
 %line 1241+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm10, zmm1
@@ -3566,13 +3558,13 @@ align 32
 	vpaddw zmm6, zmm6, zmm1
 ; 32x tt = v9 * mem512[tp + 1536]
 %line 1245+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm14, [rbx + 1536]
+	vpmullw zmm0, zmm14, [r11 + 1536]
 ; 32x tt = mulhi(tt, rp)
 %line 1246+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1600]
 %line 1247+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 1600]
+	vmovdqu64 zmm1, [r11 + 1600]
 ; 32x tm = mulhi(v9, tm)
 %line 1248+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm14, zmm1
@@ -3587,13 +3579,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm1
 ; 32x tt = v11 * mem512[tp + 1664]
 %line 1252+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm11, [rbx + 1664]
+	vpmullw zmm0, zmm11, [r11 + 1664]
 ; 32x tt = mulhi(tt, rp)
 %line 1253+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1728]
 %line 1254+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 1728]
+	vmovdqu64 zmm1, [r11 + 1728]
 ; 32x tm = mulhi(v11, tm)
 %line 1255+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm11, zmm1
@@ -3608,13 +3600,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm1
 ; 32x tt = v13 * mem512[tp + 1792]
 %line 1259+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm15, [rbx + 1792]
+	vpmullw zmm0, zmm15, [r11 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 1260+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1856]
 %line 1261+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 1856]
+	vmovdqu64 zmm1, [r11 + 1856]
 ; 32x tm = mulhi(v13, tm)
 %line 1262+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm15, zmm1
@@ -3629,13 +3621,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm1
 ; 32x tt = v15 * mem512[tp + 1920]
 %line 1266+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm3, [rbx + 1920]
+	vpmullw zmm0, zmm3, [r11 + 1920]
 ; 32x tt = mulhi(tt, rp)
 %line 1267+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1984]
 %line 1268+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 1984]
+	vmovdqu64 zmm1, [r11 + 1984]
 ; 32x tm = mulhi(v15, tm)
 %line 1269+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm3, zmm1
@@ -4037,13 +4029,13 @@ align 32
 	vpermt2q zmm20, zmm0, zmm3
 ; 32x tt = v8 * mem512[tp + 2048]
 %line 1433+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm11, [rbx + 2048]
+	vpmullw zmm0, zmm11, [r11 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 1434+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 1435+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 2112]
+	vmovdqu64 zmm1, [r11 + 2112]
 ; 32x tm = mulhi(v8, tm)
 %line 1436+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm11, zmm1
@@ -4058,13 +4050,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm1
 ; 32x tt = v9 * mem512[tp + 2048]
 %line 1440+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm16, [rbx + 2048]
+	vpmullw zmm0, zmm16, [r11 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 1441+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 1442+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 2112]
+	vmovdqu64 zmm1, [r11 + 2112]
 ; 32x tm = mulhi(v9, tm)
 %line 1443+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm16, zmm1
@@ -4079,13 +4071,13 @@ align 32
 	vpaddw zmm21, zmm21, zmm1
 ; 32x tt = v10 * mem512[tp + 2048]
 %line 1447+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm13, [rbx + 2048]
+	vpmullw zmm0, zmm13, [r11 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 1448+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 1449+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 2112]
+	vmovdqu64 zmm1, [r11 + 2112]
 ; 32x tm = mulhi(v10, tm)
 %line 1450+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm13, zmm1
@@ -4100,13 +4092,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm1
 ; 32x tt = v11 * mem512[tp + 2048]
 %line 1454+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm18, [rbx + 2048]
+	vpmullw zmm0, zmm18, [r11 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 1455+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 1456+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 2112]
+	vmovdqu64 zmm1, [r11 + 2112]
 ; 32x tm = mulhi(v11, tm)
 %line 1457+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm18, zmm1
@@ -4121,13 +4113,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm1
 ; 32x tt = v12 * mem512[tp + 2048]
 %line 1461+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm12, [rbx + 2048]
+	vpmullw zmm0, zmm12, [r11 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 1462+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 1463+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 2112]
+	vmovdqu64 zmm1, [r11 + 2112]
 ; 32x tm = mulhi(v12, tm)
 %line 1464+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm12, zmm1
@@ -4142,13 +4134,13 @@ align 32
 	vpaddw zmm10, zmm10, zmm1
 ; 32x tt = v13 * mem512[tp + 2048]
 %line 1468+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm17, [rbx + 2048]
+	vpmullw zmm0, zmm17, [r11 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 1469+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 1470+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 2112]
+	vmovdqu64 zmm1, [r11 + 2112]
 ; 32x tm = mulhi(v13, tm)
 %line 1471+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm17, zmm1
@@ -4163,13 +4155,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm1
 ; 32x tt = v14 * mem512[tp + 2048]
 %line 1475+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm15, [rbx + 2048]
+	vpmullw zmm0, zmm15, [r11 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 1476+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 1477+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 2112]
+	vmovdqu64 zmm1, [r11 + 2112]
 ; 32x tm = mulhi(v14, tm)
 %line 1478+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm15, zmm1
@@ -4184,13 +4176,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm1
 ; 32x tt = v15 * mem512[tp + 2048]
 %line 1482+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm20, [rbx + 2048]
+	vpmullw zmm0, zmm20, [r11 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 1483+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 1484+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 2112]
+	vmovdqu64 zmm1, [r11 + 2112]
 ; 32x tm = mulhi(v15, tm)
 %line 1485+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm20, zmm1
@@ -4205,13 +4197,13 @@ align 32
 	vpaddw zmm6, zmm6, zmm1
 ; 32x tt = v4 * mem512[tp + 2176]
 %line 1489+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm10, [rbx + 2176]
+	vpmullw zmm0, zmm10, [r11 + 2176]
 ; 32x tt = mulhi(tt, rp)
 %line 1490+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2240]
 %line 1491+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 2240]
+	vmovdqu64 zmm1, [r11 + 2240]
 ; 32x tm = mulhi(v4, tm)
 %line 1492+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm10, zmm1
@@ -4220,19 +4212,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 1494+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v0, tt)
 %line 1495+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm19, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 1496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 1497+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 1498+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v0 = v0 - tt
 %line 1499+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm19, zmm19, zmm0
@@ -4244,13 +4236,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm1
 ; 32x tt = v5 * mem512[tp + 2176]
 %line 1502+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm5, [rbx + 2176]
+	vpmullw zmm0, zmm5, [r11 + 2176]
 ; 32x tt = mulhi(tt, rp)
 %line 1503+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2240]
 %line 1504+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 2240]
+	vmovdqu64 zmm1, [r11 + 2240]
 ; 32x tm = mulhi(v5, tm)
 %line 1505+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm5, zmm1
@@ -4259,19 +4251,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 1507+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v1, tt)
 %line 1508+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm21, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 1509+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 1510+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 1511+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v1 = v1 - tt
 %line 1512+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm21, zmm21, zmm0
@@ -4283,13 +4275,13 @@ align 32
 	vpaddw zmm21, zmm21, zmm1
 ; 32x tt = v6 * mem512[tp + 2176]
 %line 1515+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm9, [rbx + 2176]
+	vpmullw zmm0, zmm9, [r11 + 2176]
 ; 32x tt = mulhi(tt, rp)
 %line 1516+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2240]
 %line 1517+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 2240]
+	vmovdqu64 zmm1, [r11 + 2240]
 ; 32x tm = mulhi(v6, tm)
 %line 1518+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm9, zmm1
@@ -4298,19 +4290,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 1520+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v2, tt)
 %line 1521+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm14, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 1522+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 1523+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 1524+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v2 = v2 - tt
 %line 1525+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm14, zmm14, zmm0
@@ -4322,13 +4314,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm1
 ; 32x tt = v7 * mem512[tp + 2176]
 %line 1528+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm6, [rbx + 2176]
+	vpmullw zmm0, zmm6, [r11 + 2176]
 ; 32x tt = mulhi(tt, rp)
 %line 1529+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2240]
 %line 1530+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 2240]
+	vmovdqu64 zmm1, [r11 + 2240]
 ; 32x tm = mulhi(v7, tm)
 %line 1531+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm6, zmm1
@@ -4337,19 +4329,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 1533+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v3, tt)
 %line 1534+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm4, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 1535+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 1536+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 1537+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v3 = v3 - tt
 %line 1538+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm4, zmm4, zmm0
@@ -4361,13 +4353,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm1
 ; 32x tt = v12 * mem512[tp + 2304]
 %line 1541+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm12, [rbx + 2304]
+	vpmullw zmm0, zmm12, [r11 + 2304]
 ; 32x tt = mulhi(tt, rp)
 %line 1542+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2368]
 %line 1543+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 2368]
+	vmovdqu64 zmm1, [r11 + 2368]
 ; 32x tm = mulhi(v12, tm)
 %line 1544+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm12, zmm1
@@ -4376,19 +4368,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 1546+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v8, tt)
 %line 1547+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm2, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 1548+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 1549+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 1550+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v8 = v8 - tt
 %line 1551+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm2, zmm2, zmm0
@@ -4400,13 +4392,13 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; 32x tt = v13 * mem512[tp + 2304]
 %line 1554+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm13, [rbx + 2304]
+	vpmullw zmm0, zmm13, [r11 + 2304]
 ; 32x tt = mulhi(tt, rp)
 %line 1555+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2368]
 %line 1556+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 2368]
+	vmovdqu64 zmm1, [r11 + 2368]
 ; 32x tm = mulhi(v13, tm)
 %line 1557+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm13, zmm1
@@ -4415,19 +4407,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 1559+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v9, tt)
 %line 1560+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm3, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 1561+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 1562+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 1563+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v9 = v9 - tt
 %line 1564+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm3, zmm3, zmm0
@@ -4439,13 +4431,13 @@ align 32
 	vpaddw zmm3, zmm3, zmm1
 ; 32x tt = v14 * mem512[tp + 2304]
 %line 1567+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm15, [rbx + 2304]
+	vpmullw zmm0, zmm15, [r11 + 2304]
 ; 32x tt = mulhi(tt, rp)
 %line 1568+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2368]
 %line 1569+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 2368]
+	vmovdqu64 zmm1, [r11 + 2368]
 ; 32x tm = mulhi(v14, tm)
 %line 1570+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm15, zmm1
@@ -4454,19 +4446,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 1572+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v10, tt)
 %line 1573+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm7, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 1574+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 1575+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 1576+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v10 = v10 - tt
 %line 1577+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm7, zmm7, zmm0
@@ -4478,13 +4470,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm1
 ; 32x tt = v15 * mem512[tp + 2304]
 %line 1580+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm16, [rbx + 2304]
+	vpmullw zmm0, zmm16, [r11 + 2304]
 ; 32x tt = mulhi(tt, rp)
 %line 1581+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2368]
 %line 1582+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 2368]
+	vmovdqu64 zmm1, [r11 + 2368]
 ; 32x tm = mulhi(v15, tm)
 %line 1583+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm16, zmm1
@@ -4493,19 +4485,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 1585+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v11, tt)
 %line 1586+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm11, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 1587+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 1588+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 1589+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v11 = v11 - tt
 %line 1590+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm11, zmm11, zmm0
@@ -4517,13 +4509,13 @@ align 32
 	vpaddw zmm11, zmm11, zmm1
 ; 32x tt = v2 * mem512[tp + 2432]
 %line 1593+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm14, [rbx + 2432]
+	vpmullw zmm0, zmm14, [r11 + 2432]
 ; 32x tt = mulhi(tt, rp)
 %line 1594+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2496]
 %line 1595+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 2496]
+	vmovdqu64 zmm1, [r11 + 2496]
 ; 32x tm = mulhi(v2, tm)
 %line 1596+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm14, zmm1
@@ -4538,13 +4530,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm1
 ; 32x tt = v3 * mem512[tp + 2432]
 %line 1600+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm4, [rbx + 2432]
+	vpmullw zmm0, zmm4, [r11 + 2432]
 ; 32x tt = mulhi(tt, rp)
 %line 1601+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2496]
 %line 1602+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 2496]
+	vmovdqu64 zmm1, [r11 + 2496]
 ; 32x tm = mulhi(v3, tm)
 %line 1603+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm4, zmm1
@@ -4559,13 +4551,13 @@ align 32
 	vpaddw zmm21, zmm21, zmm1
 ; 32x tt = v6 * mem512[tp + 2560]
 %line 1607+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm9, [rbx + 2560]
+	vpmullw zmm0, zmm9, [r11 + 2560]
 ; 32x tt = mulhi(tt, rp)
 %line 1608+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2624]
 %line 1609+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 2624]
+	vmovdqu64 zmm1, [r11 + 2624]
 ; 32x tm = mulhi(v6, tm)
 %line 1610+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm9, zmm1
@@ -4580,13 +4572,13 @@ align 32
 	vpaddw zmm10, zmm10, zmm1
 ; 32x tt = v7 * mem512[tp + 2560]
 %line 1614+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm6, [rbx + 2560]
+	vpmullw zmm0, zmm6, [r11 + 2560]
 ; 32x tt = mulhi(tt, rp)
 %line 1615+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2624]
 %line 1616+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 2624]
+	vmovdqu64 zmm1, [r11 + 2624]
 ; 32x tm = mulhi(v7, tm)
 %line 1617+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm6, zmm1
@@ -4601,13 +4593,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm1
 ; 32x tt = v10 * mem512[tp + 2688]
 %line 1621+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm7, [rbx + 2688]
+	vpmullw zmm0, zmm7, [r11 + 2688]
 ; 32x tt = mulhi(tt, rp)
 %line 1622+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2752]
 %line 1623+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 2752]
+	vmovdqu64 zmm1, [r11 + 2752]
 ; 32x tm = mulhi(v10, tm)
 %line 1624+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm7, zmm1
@@ -4622,13 +4614,13 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; 32x tt = v11 * mem512[tp + 2688]
 %line 1628+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm11, [rbx + 2688]
+	vpmullw zmm0, zmm11, [r11 + 2688]
 ; 32x tt = mulhi(tt, rp)
 %line 1629+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2752]
 %line 1630+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 2752]
+	vmovdqu64 zmm1, [r11 + 2752]
 ; 32x tm = mulhi(v11, tm)
 %line 1631+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm11, zmm1
@@ -4643,13 +4635,13 @@ align 32
 	vpaddw zmm3, zmm3, zmm1
 ; 32x tt = v14 * mem512[tp + 2816]
 %line 1635+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm15, [rbx + 2816]
+	vpmullw zmm0, zmm15, [r11 + 2816]
 ; 32x tt = mulhi(tt, rp)
 %line 1636+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2880]
 %line 1637+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 2880]
+	vmovdqu64 zmm1, [r11 + 2880]
 ; 32x tm = mulhi(v14, tm)
 %line 1638+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm15, zmm1
@@ -4664,13 +4656,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm1
 ; 32x tt = v15 * mem512[tp + 2816]
 %line 1642+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm16, [rbx + 2816]
+	vpmullw zmm0, zmm16, [r11 + 2816]
 ; 32x tt = mulhi(tt, rp)
 %line 1643+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2880]
 %line 1644+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 2880]
+	vmovdqu64 zmm1, [r11 + 2880]
 ; 32x tm = mulhi(v15, tm)
 %line 1645+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm16, zmm1
@@ -4685,13 +4677,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm1
 ; 32x tt = v1 * mem512[tp + 2944]
 %line 1649+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm21, [rbx + 2944]
+	vpmullw zmm0, zmm21, [r11 + 2944]
 ; 32x tt = mulhi(tt, rp)
 %line 1650+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3008]
 %line 1651+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 3008]
+	vmovdqu64 zmm1, [r11 + 3008]
 ; 32x tm = mulhi(v1, tm)
 %line 1652+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm21, zmm1
@@ -4706,13 +4698,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm1
 ; 32x tt = v3 * mem512[tp + 3072]
 %line 1656+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm4, [rbx + 3072]
+	vpmullw zmm0, zmm4, [r11 + 3072]
 ; 32x tt = mulhi(tt, rp)
 %line 1657+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3136]
 %line 1658+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 3136]
+	vmovdqu64 zmm1, [r11 + 3136]
 ; 32x tm = mulhi(v3, tm)
 %line 1659+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm4, zmm1
@@ -4727,13 +4719,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm1
 ; 32x tt = v5 * mem512[tp + 3200]
 %line 1663+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm5, [rbx + 3200]
+	vpmullw zmm0, zmm5, [r11 + 3200]
 ; 32x tt = mulhi(tt, rp)
 %line 1664+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3264]
 %line 1665+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 3264]
+	vmovdqu64 zmm1, [r11 + 3264]
 ; 32x tm = mulhi(v5, tm)
 %line 1666+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm5, zmm1
@@ -4748,13 +4740,13 @@ align 32
 	vpaddw zmm10, zmm10, zmm1
 ; 32x tt = v7 * mem512[tp + 3328]
 %line 1670+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm6, [rbx + 3328]
+	vpmullw zmm0, zmm6, [r11 + 3328]
 ; 32x tt = mulhi(tt, rp)
 %line 1671+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3392]
 %line 1672+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 3392]
+	vmovdqu64 zmm1, [r11 + 3392]
 ; 32x tm = mulhi(v7, tm)
 %line 1673+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm6, zmm1
@@ -4769,13 +4761,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm1
 ; 32x tt = v9 * mem512[tp + 3456]
 %line 1677+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm3, [rbx + 3456]
+	vpmullw zmm0, zmm3, [r11 + 3456]
 ; 32x tt = mulhi(tt, rp)
 %line 1678+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3520]
 %line 1679+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 3520]
+	vmovdqu64 zmm1, [r11 + 3520]
 ; 32x tm = mulhi(v9, tm)
 %line 1680+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm3, zmm1
@@ -4790,13 +4782,13 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; 32x tt = v11 * mem512[tp + 3584]
 %line 1684+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm11, [rbx + 3584]
+	vpmullw zmm0, zmm11, [r11 + 3584]
 ; 32x tt = mulhi(tt, rp)
 %line 1685+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3648]
 %line 1686+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 3648]
+	vmovdqu64 zmm1, [r11 + 3648]
 ; 32x tm = mulhi(v11, tm)
 %line 1687+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm11, zmm1
@@ -4811,13 +4803,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm1
 ; 32x tt = v13 * mem512[tp + 3712]
 %line 1691+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm13, [rbx + 3712]
+	vpmullw zmm0, zmm13, [r11 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 1692+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3776]
 %line 1693+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbx + 3776]
+	vmovdqu64 zmm1, [r11 + 3776]
 ; 32x tm = mulhi(v13, tm)
 %line 1694+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm13, zmm1
@@ -4832,13 +4824,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm1
 ; 32x tt = v15 * mem512[tp + 3840]
 %line 1698+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm16, [rbx + 3840]
+	vpmullw zmm1, zmm16, [r11 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 1699+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; tm = mem512[tp + 3904]
 %line 1700+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm11, [rbx + 3904]
+	vmovdqu64 zmm11, [r11 + 3904]
 ; 32x tm = mulhi(v15, tm)
 %line 1701+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm11, zmm16, zmm11
@@ -4853,74 +4845,73 @@ align 32
 	vpaddw zmm15, zmm15, zmm11
 ; mem512[dp] = v0
 %line 1705+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rdx], zmm19
+	vmovdqu64 [r10], zmm19
 ; mem512[dp + 64] = v1
 %line 1706+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rdx + 64], zmm17
+	vmovdqu64 [r10 + 64], zmm17
 ; mem512[dp + 128] = v2
 %line 1707+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rdx + 128], zmm14
+	vmovdqu64 [r10 + 128], zmm14
 ; mem512[dp + 192] = v3
 %line 1708+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rdx + 192], zmm4
+	vmovdqu64 [r10 + 192], zmm4
 ; mem512[dp + 256] = v4
 %line 1709+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rdx + 256], zmm10
+	vmovdqu64 [r10 + 256], zmm10
 ; mem512[dp + 320] = v5
 %line 1710+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rdx + 320], zmm5
+	vmovdqu64 [r10 + 320], zmm5
 ; mem512[dp + 384] = v6
 %line 1711+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rdx + 384], zmm9
+	vmovdqu64 [r10 + 384], zmm9
 ; mem512[dp + 448] = v7
 %line 1712+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rdx + 448], zmm6
+	vmovdqu64 [r10 + 448], zmm6
 ; mem512[dp + 512] = v8
 %line 1713+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rdx + 512], zmm2
+	vmovdqu64 [r10 + 512], zmm2
 ; mem512[dp + 576] = v9
 %line 1714+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rdx + 576], zmm3
+	vmovdqu64 [r10 + 576], zmm3
 ; mem512[dp + 640] = v10
 %line 1715+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rdx + 640], zmm7
+	vmovdqu64 [r10 + 640], zmm7
 ; mem512[dp + 704] = v11
 %line 1716+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rdx + 704], zmm18
+	vmovdqu64 [r10 + 704], zmm18
 ; mem512[dp + 768] = v12
 %line 1717+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rdx + 768], zmm12
+	vmovdqu64 [r10 + 768], zmm12
 ; mem512[dp + 832] = v13
 %line 1718+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rdx + 832], zmm0
+	vmovdqu64 [r10 + 832], zmm0
 ; mem512[dp + 896] = v14
 %line 1719+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rdx + 896], zmm15
+	vmovdqu64 [r10 + 896], zmm15
 ; mem512[dp + 960] = v15
 %line 1720+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rdx + 960], zmm1
+	vmovdqu64 [r10 + 960], zmm1
 ; dp = dp + 1024
 %line 1721+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	add rdx, 1024
+	add r10, 1024
 ; tp = tp + 3968
 %line 1722+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	add rbx, 3968
+	add r11, 3968
 ; i0 = i0 - 1
 %line 1723+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	sub r9, 1
+	sub rsi, 1
 ; =? i0 - 0
 %line 1724+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	cmp r9, 0
+	cmp rsi, 0
 ; goto nti6 if !=
 %line 1725+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	jne .Lnti6
 ; dp = wb + 14336
 %line 1726+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	lea r10, [rbp + 14336]
+	lea r10, [r8 + 14336]
 ; tp = tbase + 8064
 %line 1727+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov r9, rsi
-	lea rsi, [r9 + 8064]
+	lea r11, [rbp + 8064]
 ; v0 = mem512[dp]
 %line 1728+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 zmm0, [r10]
@@ -4977,13 +4968,13 @@ align 32
 	vshufi32x4 zmm0, zmm0, zmm1, 238
 ; 32x tt = xb * mem512[tp]
 %line 1746+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [rsi]
+	vpmullw zmm1, zmm0, [r11]
 ; 32x tt = mulhi(tt, rp)
 %line 1747+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; tm = mem512[tp + 64]
 %line 1748+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm5, [rsi + 64]
+	vmovdqu64 zmm5, [r11 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 1749+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm5, zmm0, zmm5
@@ -5010,13 +5001,13 @@ align 32
 	vshufi32x4 zmm1, zmm2, zmm3, 238
 ; 32x tt = xb * mem512[tp]
 %line 1757+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm1, [rsi]
+	vpmullw zmm2, zmm1, [r11]
 ; 32x tt = mulhi(tt, rp)
 %line 1758+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 1759+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rsi + 64]
+	vmovdqu64 zmm3, [r11 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 1760+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm1, zmm3
@@ -5043,13 +5034,13 @@ align 32
 	vshufi32x4 zmm1, zmm7, zmm18, 238
 ; 32x tt = xb * mem512[tp]
 %line 1768+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm1, [rsi]
+	vpmullw zmm2, zmm1, [r11]
 ; 32x tt = mulhi(tt, rp)
 %line 1769+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 1770+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rsi + 64]
+	vmovdqu64 zmm3, [r11 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 1771+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm1, zmm3
@@ -5076,13 +5067,13 @@ align 32
 	vshufi32x4 zmm1, zmm10, zmm6, 238
 ; 32x tt = xb * mem512[tp]
 %line 1779+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm1, [rsi]
+	vpmullw zmm2, zmm1, [r11]
 ; 32x tt = mulhi(tt, rp)
 %line 1780+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 1781+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rsi + 64]
+	vmovdqu64 zmm3, [r11 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 1782+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm1, zmm3
@@ -5109,13 +5100,13 @@ align 32
 	vshufi32x4 zmm1, zmm14, zmm15, 238
 ; 32x tt = xb * mem512[tp]
 %line 1790+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm1, [rsi]
+	vpmullw zmm2, zmm1, [r11]
 ; 32x tt = mulhi(tt, rp)
 %line 1791+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 1792+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rsi + 64]
+	vmovdqu64 zmm3, [r11 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 1793+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm1, zmm3
@@ -5142,13 +5133,13 @@ align 32
 	vshufi32x4 zmm1, zmm9, zmm11, 238
 ; 32x tt = xb * mem512[tp]
 %line 1801+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm1, [rsi]
+	vpmullw zmm2, zmm1, [r11]
 ; 32x tt = mulhi(tt, rp)
 %line 1802+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 1803+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rsi + 64]
+	vmovdqu64 zmm3, [r11 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 1804+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm1, zmm3
@@ -5175,13 +5166,13 @@ align 32
 	vshufi32x4 zmm1, zmm12, zmm17, 238
 ; 32x tt = xb * mem512[tp]
 %line 1812+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm1, [rsi]
+	vpmullw zmm2, zmm1, [r11]
 ; 32x tt = mulhi(tt, rp)
 %line 1813+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 1814+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rsi + 64]
+	vmovdqu64 zmm3, [r11 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 1815+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm1, zmm3
@@ -5208,13 +5199,13 @@ align 32
 	vshufi32x4 zmm1, zmm13, zmm16, 238
 ; 32x tt = xb * mem512[tp]
 %line 1823+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm1, [rsi]
+	vpmullw zmm2, zmm1, [r11]
 ; 32x tt = mulhi(tt, rp)
 %line 1824+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
 ; tm = mem512[tp + 64]
 %line 1825+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rsi + 64]
+	vmovdqu64 zmm3, [r11 + 64]
 ; 32x tm = mulhi(xb, tm)
 %line 1826+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm1, zmm3
@@ -5235,13 +5226,13 @@ align 32
 	vshufi32x4 zmm3, zmm0, zmm1, 238
 ; 32x tt = v8 * mem512[tp + 128]
 %line 1832+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm14, [rsi + 128]
+	vpmullw zmm0, zmm14, [r11 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 1833+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 1834+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 192]
+	vmovdqu64 zmm1, [r11 + 192]
 ; 32x tm = mulhi(v8, tm)
 %line 1835+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm14, zmm1
@@ -5256,13 +5247,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm1
 ; 32x tt = v9 * mem512[tp + 128]
 %line 1839+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm15, [rsi + 128]
+	vpmullw zmm0, zmm15, [r11 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 1840+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 1841+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 192]
+	vmovdqu64 zmm1, [r11 + 192]
 ; 32x tm = mulhi(v9, tm)
 %line 1842+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm15, zmm1
@@ -5277,13 +5268,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm1
 ; 32x tt = v10 * mem512[tp + 128]
 %line 1846+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm9, [rsi + 128]
+	vpmullw zmm0, zmm9, [r11 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 1847+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 1848+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 192]
+	vmovdqu64 zmm1, [r11 + 192]
 ; 32x tm = mulhi(v10, tm)
 %line 1849+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm9, zmm1
@@ -5298,13 +5289,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm1
 ; 32x tt = v11 * mem512[tp + 128]
 %line 1853+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm11, [rsi + 128]
+	vpmullw zmm0, zmm11, [r11 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 1854+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 1855+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 192]
+	vmovdqu64 zmm1, [r11 + 192]
 ; 32x tm = mulhi(v11, tm)
 %line 1856+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm11, zmm1
@@ -5319,13 +5310,13 @@ align 32
 	vpaddw zmm20, zmm20, zmm1
 ; 32x tt = v12 * mem512[tp + 128]
 %line 1860+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm12, [rsi + 128]
+	vpmullw zmm0, zmm12, [r11 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 1861+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 1862+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 192]
+	vmovdqu64 zmm1, [r11 + 192]
 ; 32x tm = mulhi(v12, tm)
 %line 1863+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm12, zmm1
@@ -5340,13 +5331,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm1
 ; 32x tt = v13 * mem512[tp + 128]
 %line 1867+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm17, [rsi + 128]
+	vpmullw zmm0, zmm17, [r11 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 1868+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 1869+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 192]
+	vmovdqu64 zmm1, [r11 + 192]
 ; 32x tm = mulhi(v13, tm)
 %line 1870+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm17, zmm1
@@ -5361,13 +5352,13 @@ align 32
 	vpaddw zmm18, zmm18, zmm1
 ; 32x tt = v14 * mem512[tp + 128]
 %line 1874+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm2, [rsi + 128]
+	vpmullw zmm0, zmm2, [r11 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 1875+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 1876+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 192]
+	vmovdqu64 zmm1, [r11 + 192]
 ; 32x tm = mulhi(v14, tm)
 %line 1877+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm2, zmm1
@@ -5382,13 +5373,13 @@ align 32
 	vpaddw zmm6, zmm6, zmm1
 ; 32x tt = v15 * mem512[tp + 128]
 %line 1881+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm3, [rsi + 128]
+	vpmullw zmm0, zmm3, [r11 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 1882+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 192]
 %line 1883+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 192]
+	vmovdqu64 zmm1, [r11 + 192]
 ; 32x tm = mulhi(v15, tm)
 %line 1884+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm3, zmm1
@@ -5403,13 +5394,13 @@ align 32
 	vpaddw zmm10, zmm10, zmm1
 ; 32x tt = v4 * mem512[tp + 256]
 %line 1888+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm7, [rsi + 256]
+	vpmullw zmm0, zmm7, [r11 + 256]
 ; 32x tt = mulhi(tt, rp)
 %line 1889+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 320]
 %line 1890+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 320]
+	vmovdqu64 zmm1, [r11 + 320]
 ; 32x tm = mulhi(v4, tm)
 %line 1891+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm7, zmm1
@@ -5418,19 +5409,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 1893+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v0, tt)
 %line 1894+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm5, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 1895+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 1896+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 1897+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v0 = v0 - tt
 %line 1898+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm5, zmm5, zmm0
@@ -5442,13 +5433,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm1
 ; 32x tt = v5 * mem512[tp + 256]
 %line 1901+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm18, [rsi + 256]
+	vpmullw zmm0, zmm18, [r11 + 256]
 ; 32x tt = mulhi(tt, rp)
 %line 1902+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 320]
 %line 1903+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 320]
+	vmovdqu64 zmm1, [r11 + 320]
 ; 32x tm = mulhi(v5, tm)
 %line 1904+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm18, zmm1
@@ -5457,19 +5448,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 1906+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v1, tt)
 %line 1907+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm4, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 1908+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 1909+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 1910+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v1 = v1 - tt
 %line 1911+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm4, zmm4, zmm0
@@ -5481,13 +5472,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm1
 ; 32x tt = v6 * mem512[tp + 256]
 %line 1914+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm6, [rsi + 256]
+	vpmullw zmm0, zmm6, [r11 + 256]
 ; 32x tt = mulhi(tt, rp)
 %line 1915+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 320]
 %line 1916+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 320]
+	vmovdqu64 zmm1, [r11 + 320]
 ; 32x tm = mulhi(v6, tm)
 %line 1917+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm6, zmm1
@@ -5496,19 +5487,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 1919+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v2, tt)
 %line 1920+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm19, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 1921+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 1922+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 1923+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v2 = v2 - tt
 %line 1924+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm19, zmm19, zmm0
@@ -5520,13 +5511,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm1
 ; 32x tt = v7 * mem512[tp + 256]
 %line 1927+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm10, [rsi + 256]
+	vpmullw zmm0, zmm10, [r11 + 256]
 ; 32x tt = mulhi(tt, rp)
 %line 1928+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 320]
 %line 1929+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 320]
+	vmovdqu64 zmm1, [r11 + 320]
 ; 32x tm = mulhi(v7, tm)
 %line 1930+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm10, zmm1
@@ -5535,19 +5526,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 1932+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v3, tt)
 %line 1933+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm20, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 1934+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 1935+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 1936+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v3 = v3 - tt
 %line 1937+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm20, zmm20, zmm0
@@ -5559,13 +5550,13 @@ align 32
 	vpaddw zmm20, zmm20, zmm1
 ; 32x tt = v12 * mem512[tp + 384]
 %line 1940+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm12, [rsi + 384]
+	vpmullw zmm0, zmm12, [r11 + 384]
 ; 32x tt = mulhi(tt, rp)
 %line 1941+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 448]
 %line 1942+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 448]
+	vmovdqu64 zmm1, [r11 + 448]
 ; 32x tm = mulhi(v12, tm)
 %line 1943+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm12, zmm1
@@ -5574,19 +5565,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 1945+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v8, tt)
 %line 1946+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm13, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 1947+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 1948+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 1949+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v8 = v8 - tt
 %line 1950+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm13, zmm13, zmm0
@@ -5598,13 +5589,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm1
 ; 32x tt = v13 * mem512[tp + 384]
 %line 1953+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm15, [rsi + 384]
+	vpmullw zmm0, zmm15, [r11 + 384]
 ; 32x tt = mulhi(tt, rp)
 %line 1954+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 448]
 %line 1955+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 448]
+	vmovdqu64 zmm1, [r11 + 448]
 ; 32x tm = mulhi(v13, tm)
 %line 1956+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm15, zmm1
@@ -5613,19 +5604,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 1958+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v9, tt)
 %line 1959+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm14, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 1960+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 1961+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 1962+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v9 = v9 - tt
 %line 1963+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm14, zmm14, zmm0
@@ -5637,13 +5628,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm1
 ; 32x tt = v14 * mem512[tp + 384]
 %line 1966+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm2, [rsi + 384]
+	vpmullw zmm0, zmm2, [r11 + 384]
 ; 32x tt = mulhi(tt, rp)
 %line 1967+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 448]
 %line 1968+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 448]
+	vmovdqu64 zmm1, [r11 + 448]
 ; 32x tm = mulhi(v14, tm)
 %line 1969+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm2, zmm1
@@ -5652,19 +5643,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 1971+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v10, tt)
 %line 1972+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm9, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 1973+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 1974+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 1975+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v10 = v10 - tt
 %line 1976+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm9, zmm9, zmm0
@@ -5676,13 +5667,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm1
 ; 32x tt = v15 * mem512[tp + 384]
 %line 1979+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm3, [rsi + 384]
+	vpmullw zmm0, zmm3, [r11 + 384]
 ; 32x tt = mulhi(tt, rp)
 %line 1980+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 448]
 %line 1981+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 448]
+	vmovdqu64 zmm1, [r11 + 448]
 ; 32x tm = mulhi(v15, tm)
 %line 1982+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm3, zmm1
@@ -5691,19 +5682,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 1984+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v11, tt)
 %line 1985+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm11, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 1986+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 1987+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 1988+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v11 = v11 - tt
 %line 1989+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm11, zmm11, zmm0
@@ -5715,13 +5706,13 @@ align 32
 	vpaddw zmm11, zmm11, zmm1
 ; 32x tt = v2 * mem512[tp + 512]
 %line 1992+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm19, [rsi + 512]
+	vpmullw zmm0, zmm19, [r11 + 512]
 ; 32x tt = mulhi(tt, rp)
 %line 1993+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 576]
 %line 1994+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 576]
+	vmovdqu64 zmm1, [r11 + 576]
 ; 32x tm = mulhi(v2, tm)
 %line 1995+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm19, zmm1
@@ -5736,13 +5727,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm1
 ; 32x tt = v3 * mem512[tp + 512]
 %line 1999+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm20, [rsi + 512]
+	vpmullw zmm0, zmm20, [r11 + 512]
 ; 32x tt = mulhi(tt, rp)
 %line 2000+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 576]
 %line 2001+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 576]
+	vmovdqu64 zmm1, [r11 + 576]
 ; 32x tm = mulhi(v3, tm)
 %line 2002+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm20, zmm1
@@ -5757,13 +5748,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm1
 ; 32x tt = v6 * mem512[tp + 640]
 %line 2006+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm6, [rsi + 640]
+	vpmullw zmm0, zmm6, [r11 + 640]
 ; 32x tt = mulhi(tt, rp)
 %line 2007+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 704]
 %line 2008+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 704]
+	vmovdqu64 zmm1, [r11 + 704]
 ; 32x tm = mulhi(v6, tm)
 %line 2009+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm6, zmm1
@@ -5778,13 +5769,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm1
 ; 32x tt = v7 * mem512[tp + 640]
 %line 2013+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm10, [rsi + 640]
+	vpmullw zmm0, zmm10, [r11 + 640]
 ; 32x tt = mulhi(tt, rp)
 %line 2014+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 704]
 %line 2015+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 704]
+	vmovdqu64 zmm1, [r11 + 704]
 ; 32x tm = mulhi(v7, tm)
 %line 2016+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm10, zmm1
@@ -5799,13 +5790,13 @@ align 32
 	vpaddw zmm16, zmm16, zmm1
 ; 32x tt = v10 * mem512[tp + 768]
 %line 2020+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm9, [rsi + 768]
+	vpmullw zmm0, zmm9, [r11 + 768]
 ; 32x tt = mulhi(tt, rp)
 %line 2021+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 832]
 %line 2022+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 832]
+	vmovdqu64 zmm1, [r11 + 832]
 ; 32x tm = mulhi(v10, tm)
 %line 2023+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm9, zmm1
@@ -5820,13 +5811,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm1
 ; 32x tt = v11 * mem512[tp + 768]
 %line 2027+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm11, [rsi + 768]
+	vpmullw zmm0, zmm11, [r11 + 768]
 ; 32x tt = mulhi(tt, rp)
 %line 2028+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 832]
 %line 2029+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 832]
+	vmovdqu64 zmm1, [r11 + 832]
 ; 32x tm = mulhi(v11, tm)
 %line 2030+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm11, zmm1
@@ -5841,13 +5832,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm1
 ; 32x tt = v14 * mem512[tp + 896]
 %line 2034+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm2, [rsi + 896]
+	vpmullw zmm0, zmm2, [r11 + 896]
 ; 32x tt = mulhi(tt, rp)
 %line 2035+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 960]
 %line 2036+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 960]
+	vmovdqu64 zmm1, [r11 + 960]
 ; 32x tm = mulhi(v14, tm)
 %line 2037+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm2, zmm1
@@ -5862,13 +5853,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm1
 ; 32x tt = v15 * mem512[tp + 896]
 %line 2041+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm3, [rsi + 896]
+	vpmullw zmm0, zmm3, [r11 + 896]
 ; 32x tt = mulhi(tt, rp)
 %line 2042+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 960]
 %line 2043+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 960]
+	vmovdqu64 zmm1, [r11 + 960]
 ; 32x tm = mulhi(v15, tm)
 %line 2044+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm3, zmm1
@@ -5883,13 +5874,13 @@ align 32
 	vpaddw zmm15, zmm15, zmm1
 ; 32x tt = v1 * mem512[tp + 1024]
 %line 2048+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm4, [rsi + 1024]
+	vpmullw zmm0, zmm4, [r11 + 1024]
 ; 32x tt = mulhi(tt, rp)
 %line 2049+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1088]
 %line 2050+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 1088]
+	vmovdqu64 zmm1, [r11 + 1088]
 ; 32x tm = mulhi(v1, tm)
 %line 2051+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm4, zmm1
@@ -5904,13 +5895,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm1
 ; 32x tt = v3 * mem512[tp + 1152]
 %line 2055+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm18, [rsi + 1152]
+	vpmullw zmm0, zmm18, [r11 + 1152]
 ; 32x tt = mulhi(tt, rp)
 %line 2056+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1216]
 %line 2057+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 1216]
+	vmovdqu64 zmm1, [r11 + 1216]
 ; 32x tm = mulhi(v3, tm)
 %line 2058+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm18, zmm1
@@ -5925,13 +5916,13 @@ align 32
 	vpaddw zmm17, zmm17, zmm1
 ; 32x tt = v5 * mem512[tp + 1280]
 %line 2062+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm16, [rsi + 1280]
+	vpmullw zmm0, zmm16, [r11 + 1280]
 ; 32x tt = mulhi(tt, rp)
 %line 2063+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1344]
 %line 2064+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 1344]
+	vmovdqu64 zmm1, [r11 + 1344]
 ; 32x tm = mulhi(v5, tm)
 %line 2065+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm16, zmm1
@@ -5946,13 +5937,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm1
 ; 32x tt = v7 * mem512[tp + 1408]
 %line 2069+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm10, [rsi + 1408]
+	vpmullw zmm0, zmm10, [r11 + 1408]
 ; 32x tt = mulhi(tt, rp)
 %line 2070+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1472]
 %line 2071+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 1472]
+	vmovdqu64 zmm1, [r11 + 1472]
 ; 32x tm = mulhi(v7, tm)
 %line 2072+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm10, zmm1
@@ -5967,13 +5958,13 @@ align 32
 	vpaddw zmm6, zmm6, zmm1
 ; 32x tt = v9 * mem512[tp + 1536]
 %line 2076+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm14, [rsi + 1536]
+	vpmullw zmm0, zmm14, [r11 + 1536]
 ; 32x tt = mulhi(tt, rp)
 %line 2077+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1600]
 %line 2078+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 1600]
+	vmovdqu64 zmm1, [r11 + 1600]
 ; 32x tm = mulhi(v9, tm)
 %line 2079+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm14, zmm1
@@ -5988,13 +5979,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm1
 ; 32x tt = v11 * mem512[tp + 1664]
 %line 2083+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm11, [rsi + 1664]
+	vpmullw zmm0, zmm11, [r11 + 1664]
 ; 32x tt = mulhi(tt, rp)
 %line 2084+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1728]
 %line 2085+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 1728]
+	vmovdqu64 zmm1, [r11 + 1728]
 ; 32x tm = mulhi(v11, tm)
 %line 2086+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm11, zmm1
@@ -6009,13 +6000,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm1
 ; 32x tt = v13 * mem512[tp + 1792]
 %line 2090+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm15, [rsi + 1792]
+	vpmullw zmm0, zmm15, [r11 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 2091+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1856]
 %line 2092+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 1856]
+	vmovdqu64 zmm1, [r11 + 1856]
 ; 32x tm = mulhi(v13, tm)
 %line 2093+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm15, zmm1
@@ -6030,13 +6021,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm1
 ; 32x tt = v15 * mem512[tp + 1920]
 %line 2097+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm3, [rsi + 1920]
+	vpmullw zmm0, zmm3, [r11 + 1920]
 ; 32x tt = mulhi(tt, rp)
 %line 2098+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 1984]
 %line 2099+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 1984]
+	vmovdqu64 zmm1, [r11 + 1984]
 ; 32x tm = mulhi(v15, tm)
 %line 2100+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm3, zmm1
@@ -6435,13 +6426,13 @@ align 32
 	vpermt2q zmm20, zmm0, zmm3
 ; 32x tt = v8 * mem512[tp + 2048]
 %line 2264+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm12, [rsi + 2048]
+	vpmullw zmm0, zmm12, [r11 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 2265+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 2266+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 2112]
+	vmovdqu64 zmm1, [r11 + 2112]
 ; 32x tm = mulhi(v8, tm)
 %line 2267+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm12, zmm1
@@ -6450,19 +6441,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 2269+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v0, tt)
 %line 2270+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm6, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 2271+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2272+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 2273+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v0 = v0 - tt
 %line 2274+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm0, zmm6, zmm0
@@ -6474,13 +6465,13 @@ align 32
 	vpaddw zmm3, zmm0, zmm1
 ; 32x tt = v9 * mem512[tp + 2048]
 %line 2277+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm13, [rsi + 2048]
+	vpmullw zmm0, zmm13, [r11 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 2278+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 2279+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 2112]
+	vmovdqu64 zmm1, [r11 + 2112]
 ; 32x tm = mulhi(v9, tm)
 %line 2280+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm13, zmm1
@@ -6489,19 +6480,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 2282+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v1, tt)
 %line 2283+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm11, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 2284+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2285+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 2286+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v1 = v1 - tt
 %line 2287+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm11, zmm11, zmm0
@@ -6513,13 +6504,13 @@ align 32
 	vpaddw zmm11, zmm11, zmm1
 ; 32x tt = v10 * mem512[tp + 2048]
 %line 2290+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm15, [rsi + 2048]
+	vpmullw zmm0, zmm15, [r11 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 2291+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 2292+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 2112]
+	vmovdqu64 zmm1, [r11 + 2112]
 ; 32x tm = mulhi(v10, tm)
 %line 2293+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm15, zmm1
@@ -6528,19 +6519,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 2295+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v2, tt)
 %line 2296+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm9, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 2297+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2298+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 2299+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v2 = v2 - tt
 %line 2300+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm9, zmm9, zmm0
@@ -6552,13 +6543,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm1
 ; 32x tt = v11 * mem512[tp + 2048]
 %line 2303+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm16, [rsi + 2048]
+	vpmullw zmm0, zmm16, [r11 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 2304+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 2305+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 2112]
+	vmovdqu64 zmm1, [r11 + 2112]
 ; 32x tm = mulhi(v11, tm)
 %line 2306+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm16, zmm1
@@ -6567,19 +6558,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 2308+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v3, tt)
 %line 2309+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm21, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 2310+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2311+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 2312+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v3 = v3 - tt
 %line 2313+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm21, zmm21, zmm0
@@ -6591,13 +6582,13 @@ align 32
 	vpaddw zmm21, zmm21, zmm1
 ; 32x tt = v12 * mem512[tp + 2048]
 %line 2316+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm14, [rsi + 2048]
+	vpmullw zmm0, zmm14, [r11 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 2317+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 2318+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 2112]
+	vmovdqu64 zmm1, [r11 + 2112]
 ; 32x tm = mulhi(v12, tm)
 %line 2319+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm14, zmm1
@@ -6606,19 +6597,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 2321+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v4, tt)
 %line 2322+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm10, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 2323+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2324+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 2325+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v4 = v4 - tt
 %line 2326+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm10, zmm10, zmm0
@@ -6630,13 +6621,13 @@ align 32
 	vpaddw zmm10, zmm10, zmm1
 ; 32x tt = v13 * mem512[tp + 2048]
 %line 2329+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm18, [rsi + 2048]
+	vpmullw zmm0, zmm18, [r11 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 2330+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 2331+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 2112]
+	vmovdqu64 zmm1, [r11 + 2112]
 ; 32x tm = mulhi(v13, tm)
 %line 2332+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm18, zmm1
@@ -6645,19 +6636,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 2334+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v5, tt)
 %line 2335+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm5, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 2336+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2337+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 2338+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v5 = v5 - tt
 %line 2339+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm5, zmm5, zmm0
@@ -6669,13 +6660,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm1
 ; 32x tt = v14 * mem512[tp + 2048]
 %line 2342+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm17, [rsi + 2048]
+	vpmullw zmm0, zmm17, [r11 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 2343+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 2344+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 2112]
+	vmovdqu64 zmm1, [r11 + 2112]
 ; 32x tm = mulhi(v14, tm)
 %line 2345+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm17, zmm1
@@ -6684,19 +6675,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 2347+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v6, tt)
 %line 2348+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm19, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 2349+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2350+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 2351+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v6 = v6 - tt
 %line 2352+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm19, zmm19, zmm0
@@ -6708,13 +6699,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm1
 ; 32x tt = v15 * mem512[tp + 2048]
 %line 2355+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm20, [rsi + 2048]
+	vpmullw zmm0, zmm20, [r11 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 2356+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2112]
 %line 2357+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 2112]
+	vmovdqu64 zmm1, [r11 + 2112]
 ; 32x tm = mulhi(v15, tm)
 %line 2358+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm20, zmm1
@@ -6723,19 +6714,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 2360+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v7, tt)
 %line 2361+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm7, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 2362+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2363+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 2364+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v7 = v7 - tt
 %line 2365+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm7, zmm7, zmm0
@@ -6747,13 +6738,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm1
 ; 32x tt = v4 * mem512[tp + 2176]
 %line 2368+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm10, [rsi + 2176]
+	vpmullw zmm0, zmm10, [r11 + 2176]
 ; 32x tt = mulhi(tt, rp)
 %line 2369+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2240]
 %line 2370+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 2240]
+	vmovdqu64 zmm1, [r11 + 2240]
 ; 32x tm = mulhi(v4, tm)
 %line 2371+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm10, zmm1
@@ -6768,13 +6759,13 @@ align 32
 	vpaddw zmm3, zmm3, zmm1
 ; 32x tt = v5 * mem512[tp + 2176]
 %line 2375+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm5, [rsi + 2176]
+	vpmullw zmm0, zmm5, [r11 + 2176]
 ; 32x tt = mulhi(tt, rp)
 %line 2376+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2240]
 %line 2377+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 2240]
+	vmovdqu64 zmm1, [r11 + 2240]
 ; 32x tm = mulhi(v5, tm)
 %line 2378+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm5, zmm1
@@ -6789,13 +6780,13 @@ align 32
 	vpaddw zmm11, zmm11, zmm1
 ; 32x tt = v6 * mem512[tp + 2176]
 %line 2382+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm19, [rsi + 2176]
+	vpmullw zmm0, zmm19, [r11 + 2176]
 ; 32x tt = mulhi(tt, rp)
 %line 2383+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2240]
 %line 2384+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 2240]
+	vmovdqu64 zmm1, [r11 + 2240]
 ; 32x tm = mulhi(v6, tm)
 %line 2385+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm19, zmm1
@@ -6810,13 +6801,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm1
 ; 32x tt = v7 * mem512[tp + 2176]
 %line 2389+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm7, [rsi + 2176]
+	vpmullw zmm0, zmm7, [r11 + 2176]
 ; 32x tt = mulhi(tt, rp)
 %line 2390+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2240]
 %line 2391+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 2240]
+	vmovdqu64 zmm1, [r11 + 2240]
 ; 32x tm = mulhi(v7, tm)
 %line 2392+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm7, zmm1
@@ -6831,13 +6822,13 @@ align 32
 	vpaddw zmm21, zmm21, zmm1
 ; 32x tt = v12 * mem512[tp + 2304]
 %line 2396+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm13, [rsi + 2304]
+	vpmullw zmm0, zmm13, [r11 + 2304]
 ; 32x tt = mulhi(tt, rp)
 %line 2397+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2368]
 %line 2398+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 2368]
+	vmovdqu64 zmm1, [r11 + 2368]
 ; 32x tm = mulhi(v12, tm)
 %line 2399+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm13, zmm1
@@ -6852,13 +6843,13 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; 32x tt = v13 * mem512[tp + 2304]
 %line 2403+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm14, [rsi + 2304]
+	vpmullw zmm0, zmm14, [r11 + 2304]
 ; 32x tt = mulhi(tt, rp)
 %line 2404+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2368]
 %line 2405+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 2368]
+	vmovdqu64 zmm1, [r11 + 2368]
 ; 32x tm = mulhi(v13, tm)
 %line 2406+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm14, zmm1
@@ -6873,13 +6864,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm1
 ; 32x tt = v14 * mem512[tp + 2304]
 %line 2410+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm15, [rsi + 2304]
+	vpmullw zmm0, zmm15, [r11 + 2304]
 ; 32x tt = mulhi(tt, rp)
 %line 2411+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2368]
 %line 2412+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 2368]
+	vmovdqu64 zmm1, [r11 + 2368]
 ; 32x tm = mulhi(v14, tm)
 %line 2413+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm15, zmm1
@@ -6894,13 +6885,13 @@ align 32
 	vpaddw zmm6, zmm6, zmm1
 ; 32x tt = v15 * mem512[tp + 2304]
 %line 2417+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm16, [rsi + 2304]
+	vpmullw zmm0, zmm16, [r11 + 2304]
 ; 32x tt = mulhi(tt, rp)
 %line 2418+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2368]
 %line 2419+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 2368]
+	vmovdqu64 zmm1, [r11 + 2368]
 ; 32x tm = mulhi(v15, tm)
 %line 2420+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm16, zmm1
@@ -6915,13 +6906,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm1
 ; 32x tt = v2 * mem512[tp + 2432]
 %line 2424+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm9, [rsi + 2432]
+	vpmullw zmm0, zmm9, [r11 + 2432]
 ; 32x tt = mulhi(tt, rp)
 %line 2425+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2496]
 %line 2426+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 2496]
+	vmovdqu64 zmm1, [r11 + 2496]
 ; 32x tm = mulhi(v2, tm)
 %line 2427+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm9, zmm1
@@ -6936,13 +6927,13 @@ align 32
 	vpaddw zmm3, zmm3, zmm1
 ; 32x tt = v3 * mem512[tp + 2432]
 %line 2431+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm21, [rsi + 2432]
+	vpmullw zmm0, zmm21, [r11 + 2432]
 ; 32x tt = mulhi(tt, rp)
 %line 2432+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2496]
 %line 2433+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 2496]
+	vmovdqu64 zmm1, [r11 + 2496]
 ; 32x tm = mulhi(v3, tm)
 %line 2434+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm21, zmm1
@@ -6957,13 +6948,13 @@ align 32
 	vpaddw zmm11, zmm11, zmm1
 ; 32x tt = v6 * mem512[tp + 2560]
 %line 2438+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm17, [rsi + 2560]
+	vpmullw zmm0, zmm17, [r11 + 2560]
 ; 32x tt = mulhi(tt, rp)
 %line 2439+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2624]
 %line 2440+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 2624]
+	vmovdqu64 zmm1, [r11 + 2624]
 ; 32x tm = mulhi(v6, tm)
 %line 2441+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm17, zmm1
@@ -6978,13 +6969,13 @@ align 32
 	vpaddw zmm10, zmm10, zmm1
 ; 32x tt = v7 * mem512[tp + 2560]
 %line 2445+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm7, [rsi + 2560]
+	vpmullw zmm0, zmm7, [r11 + 2560]
 ; 32x tt = mulhi(tt, rp)
 %line 2446+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2624]
 %line 2447+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 2624]
+	vmovdqu64 zmm1, [r11 + 2624]
 ; 32x tm = mulhi(v7, tm)
 %line 2448+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm7, zmm1
@@ -6999,13 +6990,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm1
 ; 32x tt = v10 * mem512[tp + 2688]
 %line 2452+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm6, [rsi + 2688]
+	vpmullw zmm0, zmm6, [r11 + 2688]
 ; 32x tt = mulhi(tt, rp)
 %line 2453+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2752]
 %line 2454+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 2752]
+	vmovdqu64 zmm1, [r11 + 2752]
 ; 32x tm = mulhi(v10, tm)
 %line 2455+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm6, zmm1
@@ -7020,13 +7011,13 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; 32x tt = v11 * mem512[tp + 2688]
 %line 2459+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm12, [rsi + 2688]
+	vpmullw zmm0, zmm12, [r11 + 2688]
 ; 32x tt = mulhi(tt, rp)
 %line 2460+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2752]
 %line 2461+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 2752]
+	vmovdqu64 zmm1, [r11 + 2752]
 ; 32x tm = mulhi(v11, tm)
 %line 2462+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm12, zmm1
@@ -7041,13 +7032,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm1
 ; 32x tt = v14 * mem512[tp + 2816]
 %line 2466+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm15, [rsi + 2816]
+	vpmullw zmm0, zmm15, [r11 + 2816]
 ; 32x tt = mulhi(tt, rp)
 %line 2467+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2880]
 %line 2468+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 2880]
+	vmovdqu64 zmm1, [r11 + 2880]
 ; 32x tm = mulhi(v14, tm)
 %line 2469+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm15, zmm1
@@ -7062,13 +7053,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm1
 ; 32x tt = v15 * mem512[tp + 2816]
 %line 2473+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm16, [rsi + 2816]
+	vpmullw zmm0, zmm16, [r11 + 2816]
 ; 32x tt = mulhi(tt, rp)
 %line 2474+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 2880]
 %line 2475+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 2880]
+	vmovdqu64 zmm1, [r11 + 2880]
 ; 32x tm = mulhi(v15, tm)
 %line 2476+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm16, zmm1
@@ -7083,13 +7074,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm1
 ; 32x tt = v1 * mem512[tp + 2944]
 %line 2480+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm11, [rsi + 2944]
+	vpmullw zmm0, zmm11, [r11 + 2944]
 ; 32x tt = mulhi(tt, rp)
 %line 2481+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3008]
 %line 2482+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 3008]
+	vmovdqu64 zmm1, [r11 + 3008]
 ; 32x tm = mulhi(v1, tm)
 %line 2483+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm11, zmm1
@@ -7098,19 +7089,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 2485+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v0, tt)
 %line 2486+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm3, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 2487+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2488+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 2489+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v0 = v0 - tt
 %line 2490+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm3, zmm3, zmm0
@@ -7122,13 +7113,13 @@ align 32
 	vpaddw zmm3, zmm3, zmm1
 ; 32x tt = v3 * mem512[tp + 3072]
 %line 2493+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm18, [rsi + 3072]
+	vpmullw zmm0, zmm18, [r11 + 3072]
 ; 32x tt = mulhi(tt, rp)
 %line 2494+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3136]
 %line 2495+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 3136]
+	vmovdqu64 zmm1, [r11 + 3136]
 ; 32x tm = mulhi(v3, tm)
 %line 2496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm18, zmm1
@@ -7137,19 +7128,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 2498+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v2, tt)
 %line 2499+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm9, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 2500+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2501+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 2502+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v2 = v2 - tt
 %line 2503+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm9, zmm9, zmm0
@@ -7161,13 +7152,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm1
 ; 32x tt = v5 * mem512[tp + 3200]
 %line 2506+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm5, [rsi + 3200]
+	vpmullw zmm0, zmm5, [r11 + 3200]
 ; 32x tt = mulhi(tt, rp)
 %line 2507+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3264]
 %line 2508+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 3264]
+	vmovdqu64 zmm1, [r11 + 3264]
 ; 32x tm = mulhi(v5, tm)
 %line 2509+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm5, zmm1
@@ -7176,19 +7167,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 2511+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v4, tt)
 %line 2512+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm10, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 2513+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2514+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 2515+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v4 = v4 - tt
 %line 2516+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm10, zmm10, zmm0
@@ -7200,13 +7191,13 @@ align 32
 	vpaddw zmm10, zmm10, zmm1
 ; 32x tt = v7 * mem512[tp + 3328]
 %line 2519+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm7, [rsi + 3328]
+	vpmullw zmm0, zmm7, [r11 + 3328]
 ; 32x tt = mulhi(tt, rp)
 %line 2520+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3392]
 %line 2521+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 3392]
+	vmovdqu64 zmm1, [r11 + 3392]
 ; 32x tm = mulhi(v7, tm)
 %line 2522+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm7, zmm1
@@ -7215,19 +7206,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 2524+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v6, tt)
 %line 2525+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm17, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 2526+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2527+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 2528+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v6 = v6 - tt
 %line 2529+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm17, zmm17, zmm0
@@ -7239,13 +7230,13 @@ align 32
 	vpaddw zmm17, zmm17, zmm1
 ; 32x tt = v9 * mem512[tp + 3456]
 %line 2532+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm4, [rsi + 3456]
+	vpmullw zmm0, zmm4, [r11 + 3456]
 ; 32x tt = mulhi(tt, rp)
 %line 2533+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3520]
 %line 2534+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 3520]
+	vmovdqu64 zmm1, [r11 + 3520]
 ; 32x tm = mulhi(v9, tm)
 %line 2535+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm4, zmm1
@@ -7254,19 +7245,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 2537+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v8, tt)
 %line 2538+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm2, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 2539+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2540+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 2541+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v8 = v8 - tt
 %line 2542+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm2, zmm2, zmm0
@@ -7278,13 +7269,13 @@ align 32
 	vpaddw zmm2, zmm2, zmm1
 ; 32x tt = v11 * mem512[tp + 3584]
 %line 2545+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm12, [rsi + 3584]
+	vpmullw zmm0, zmm12, [r11 + 3584]
 ; 32x tt = mulhi(tt, rp)
 %line 2546+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3648]
 %line 2547+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 3648]
+	vmovdqu64 zmm1, [r11 + 3648]
 ; 32x tm = mulhi(v11, tm)
 %line 2548+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm12, zmm1
@@ -7293,19 +7284,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 2550+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v10, tt)
 %line 2551+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm6, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 2552+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2553+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 2554+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v10 = v10 - tt
 %line 2555+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm6, zmm6, zmm0
@@ -7317,13 +7308,13 @@ align 32
 	vpaddw zmm6, zmm6, zmm1
 ; 32x tt = v13 * mem512[tp + 3712]
 %line 2558+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm14, [rsi + 3712]
+	vpmullw zmm0, zmm14, [r11 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 2559+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 3776]
 %line 2560+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 3776]
+	vmovdqu64 zmm1, [r11 + 3776]
 ; 32x tm = mulhi(v13, tm)
 %line 2561+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm14, zmm1
@@ -7332,19 +7323,19 @@ align 32
 	vpsubw zmm1, zmm1, zmm0
 ; tt = mem512[kp + 64]
 %line 2563+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v12, tt)
 %line 2564+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm13, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 2565+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2566+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 2567+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v12 = v12 - tt
 %line 2568+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm13, zmm13, zmm0
@@ -7356,13 +7347,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm1
 ; 32x tt = v15 * mem512[tp + 3840]
 %line 2571+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm16, [rsi + 3840]
+	vpmullw zmm1, zmm16, [r11 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 2572+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; tm = mem512[tp + 3904]
 %line 2573+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm14, [rsi + 3904]
+	vmovdqu64 zmm14, [r11 + 3904]
 ; 32x tm = mulhi(v15, tm)
 %line 2574+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm14, zmm16, zmm14
@@ -7371,19 +7362,19 @@ align 32
 	vpsubw zmm14, zmm14, zmm1
 ; tt = mem512[kp + 64]
 %line 2576+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rcx + 64]
+	vmovdqu64 zmm1, [rdx + 64]
 ; 32x tt = mulhi(v14, tt)
 %line 2577+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm15, zmm1
 ; 32x tt = tt + mem512[kp + 128]
 %line 2578+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm1, zmm1, [rcx + 128]
+	vpaddw zmm1, zmm1, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2579+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm1, zmm1, 11
 ; 32x tt = tt * mem512[kp]
 %line 2580+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm1, [rcx]
+	vpmullw zmm1, zmm1, [rdx]
 ; 32x v14 = v14 - tt
 %line 2581+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm15, zmm15, zmm1
@@ -7443,29 +7434,25 @@ align 32
 	vmovdqu64 [r10 + 960], zmm1
 ; wb = wb + 3072
 %line 2600+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	add rbp, 3072
+	add r8, 3072
 ; i2 = i2 - 1
 %line 2601+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov r10, r12
-	sub r10, 1
+	sub r9, 1
 ; =? i2 - 0
 %line 2602+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	cmp r10, 0
+	cmp r9, 0
 ; goto ntfg4 if !=
 %line 2603+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	jne .Lntfg4
 ; dp = wp + 12288
 %line 2604+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov rsi, r8
-	mov rdx, r11
-	lea r8, [rax + 12288]
+	lea r8, [rbx + 12288]
 ; tp = tbase + 12032
 %line 2605+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	lea r10, [r9 + 12032]
+	lea r9, [rbp + 12032]
 ; i0 = 2
 %line 2606+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov r11, r9
-	mov r9, 2
+	mov r10, 2
 align 32
 .Lnti7:
 ; v0 = mem512[dp]
@@ -7482,7 +7469,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 2612+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 2613+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -7503,7 +7490,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 2619+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 2620+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -7524,7 +7511,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 2626+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 2627+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -7545,7 +7532,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 2633+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 2634+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -7566,7 +7553,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 2640+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 2641+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -7587,7 +7574,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 2647+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 2648+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -7608,7 +7595,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 2654+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 2655+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -7629,7 +7616,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 2661+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 2662+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -7650,7 +7637,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 2668+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 2669+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -7671,7 +7658,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 2675+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 2676+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -7692,7 +7679,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 2682+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 2683+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -7713,7 +7700,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 2689+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 2690+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -7734,7 +7721,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 2696+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 2697+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -7755,7 +7742,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 2703+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 2704+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -7776,7 +7763,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 2710+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 2711+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -7797,7 +7784,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 2717+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 2718+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -7812,13 +7799,13 @@ align 32
 	vpaddw zmm3, zmm3, zmm4
 ; 32x tt = tm * mem512[tp]
 %line 2722+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10]
+	vpmullw zmm1, zmm0, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 2723+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v1 = mem512[tp + 64]
 %line 2724+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 64]
+	vmovdqu64 zmm2, [r9 + 64]
 ; 32x v1 = mulhi(tm, v1)
 %line 2725+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -7833,13 +7820,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm6
 ; 32x tt = tm * mem512[tp + 128]
 %line 2729+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 128]
+	vpmullw zmm1, zmm0, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 2730+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v3 = mem512[tp + 192]
 %line 2731+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 192]
+	vmovdqu64 zmm2, [r9 + 192]
 ; 32x v3 = mulhi(tm, v3)
 %line 2732+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -7854,13 +7841,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm9
 ; 32x tt = tm * mem512[tp + 256]
 %line 2736+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 256]
+	vpmullw zmm1, zmm0, [r9 + 256]
 ; 32x tt = mulhi(tt, rp)
 %line 2737+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v5 = mem512[tp + 320]
 %line 2738+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 320]
+	vmovdqu64 zmm2, [r9 + 320]
 ; 32x v5 = mulhi(tm, v5)
 %line 2739+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -7875,13 +7862,13 @@ align 32
 	vpaddw zmm10, zmm10, zmm11
 ; 32x tt = tm * mem512[tp + 384]
 %line 2743+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 384]
+	vpmullw zmm1, zmm0, [r9 + 384]
 ; 32x tt = mulhi(tt, rp)
 %line 2744+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v7 = mem512[tp + 448]
 %line 2745+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 448]
+	vmovdqu64 zmm2, [r9 + 448]
 ; 32x v7 = mulhi(tm, v7)
 %line 2746+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -7896,13 +7883,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm13
 ; 32x tt = tm * mem512[tp + 512]
 %line 2750+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 512]
+	vpmullw zmm1, zmm0, [r9 + 512]
 ; 32x tt = mulhi(tt, rp)
 %line 2751+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v9 = mem512[tp + 576]
 %line 2752+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 576]
+	vmovdqu64 zmm2, [r9 + 576]
 ; 32x v9 = mulhi(tm, v9)
 %line 2753+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -7917,13 +7904,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm15
 ; 32x tt = tm * mem512[tp + 640]
 %line 2757+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 640]
+	vpmullw zmm1, zmm0, [r9 + 640]
 ; 32x tt = mulhi(tt, rp)
 %line 2758+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v11 = mem512[tp + 704]
 %line 2759+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 704]
+	vmovdqu64 zmm2, [r9 + 704]
 ; 32x v11 = mulhi(tm, v11)
 %line 2760+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -7938,13 +7925,13 @@ align 32
 	vpaddw zmm16, zmm16, zmm17
 ; 32x tt = tm * mem512[tp + 768]
 %line 2764+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 768]
+	vpmullw zmm1, zmm0, [r9 + 768]
 ; 32x tt = mulhi(tt, rp)
 %line 2765+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v13 = mem512[tp + 832]
 %line 2766+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 832]
+	vmovdqu64 zmm2, [r9 + 832]
 ; 32x v13 = mulhi(tm, v13)
 %line 2767+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -7959,13 +7946,13 @@ align 32
 	vpaddw zmm18, zmm18, zmm19
 ; 32x tt = tm * mem512[tp + 896]
 %line 2771+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 896]
+	vpmullw zmm1, zmm0, [r9 + 896]
 ; 32x tt = mulhi(tt, rp)
 %line 2772+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 960]
 %line 2773+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 960]
+	vmovdqu64 zmm2, [r9 + 960]
 ; 32x v15 = mulhi(tm, v15)
 %line 2774+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -7974,37 +7961,37 @@ align 32
 	vpsubw zmm2, zmm2, zmm1
 ; tt = mem512[kp + 64]
 %line 2776+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v0, tt)
 %line 2777+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm3, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 2778+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2779+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 2780+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v0 = v0 - tt
 %line 2781+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm3, zmm3, zmm0
 ; tt = mem512[kp + 64]
 %line 2782+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v2, tt)
 %line 2783+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm5, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 2784+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2785+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 2786+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v2 = v2 - tt
 %line 2787+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm5, zmm5, zmm0
@@ -8016,13 +8003,13 @@ align 32
 	vpaddw zmm5, zmm3, zmm5
 ; 32x tt = tm * mem512[tp + 1024]
 %line 2790+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1024]
+	vpmullw zmm1, zmm0, [r9 + 1024]
 ; 32x tt = mulhi(tt, rp)
 %line 2791+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v2 = mem512[tp + 1088]
 %line 2792+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 1088]
+	vmovdqu64 zmm3, [r9 + 1088]
 ; 32x v2 = mulhi(tm, v2)
 %line 2793+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -8037,13 +8024,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm6
 ; 32x tt = tm * mem512[tp + 1024]
 %line 2797+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1024]
+	vpmullw zmm1, zmm0, [r9 + 1024]
 ; 32x tt = mulhi(tt, rp)
 %line 2798+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v3 = mem512[tp + 1088]
 %line 2799+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 1088]
+	vmovdqu64 zmm3, [r9 + 1088]
 ; 32x v3 = mulhi(tm, v3)
 %line 2800+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -8052,37 +8039,37 @@ align 32
 	vpsubw zmm3, zmm3, zmm1
 ; tt = mem512[kp + 64]
 %line 2802+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v4, tt)
 %line 2803+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm7, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 2804+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2805+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 2806+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v4 = v4 - tt
 %line 2807+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm7, zmm7, zmm0
 ; tt = mem512[kp + 64]
 %line 2808+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v6, tt)
 %line 2809+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm10, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 2810+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2811+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 2812+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v6 = v6 - tt
 %line 2813+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm10, zmm10, zmm0
@@ -8094,13 +8081,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm10
 ; 32x tt = tm * mem512[tp + 1152]
 %line 2816+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1152]
+	vpmullw zmm1, zmm0, [r9 + 1152]
 ; 32x tt = mulhi(tt, rp)
 %line 2817+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v6 = mem512[tp + 1216]
 %line 2818+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm6, [r10 + 1216]
+	vmovdqu64 zmm6, [r9 + 1216]
 ; 32x v6 = mulhi(tm, v6)
 %line 2819+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm6, zmm0, zmm6
@@ -8115,13 +8102,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm11
 ; 32x tt = tm * mem512[tp + 1152]
 %line 2823+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1152]
+	vpmullw zmm1, zmm0, [r9 + 1152]
 ; 32x tt = mulhi(tt, rp)
 %line 2824+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v7 = mem512[tp + 1216]
 %line 2825+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm6, [r10 + 1216]
+	vmovdqu64 zmm6, [r9 + 1216]
 ; 32x v7 = mulhi(tm, v7)
 %line 2826+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm6, zmm0, zmm6
@@ -8130,37 +8117,37 @@ align 32
 	vpsubw zmm6, zmm6, zmm1
 ; tt = mem512[kp + 64]
 %line 2828+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v8, tt)
 %line 2829+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm12, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 2830+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2831+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 2832+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v8 = v8 - tt
 %line 2833+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm12, zmm12, zmm0
 ; tt = mem512[kp + 64]
 %line 2834+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v10, tt)
 %line 2835+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm14, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 2836+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2837+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 2838+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v10 = v10 - tt
 %line 2839+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm14, zmm14, zmm0
@@ -8172,13 +8159,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm14
 ; 32x tt = tm * mem512[tp + 1280]
 %line 2842+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1280]
+	vpmullw zmm1, zmm0, [r9 + 1280]
 ; 32x tt = mulhi(tt, rp)
 %line 2843+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v10 = mem512[tp + 1344]
 %line 2844+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm11, [r10 + 1344]
+	vmovdqu64 zmm11, [r9 + 1344]
 ; 32x v10 = mulhi(tm, v10)
 %line 2845+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm11, zmm0, zmm11
@@ -8193,13 +8180,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm15
 ; 32x tt = tm * mem512[tp + 1280]
 %line 2849+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1280]
+	vpmullw zmm1, zmm0, [r9 + 1280]
 ; 32x tt = mulhi(tt, rp)
 %line 2850+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v11 = mem512[tp + 1344]
 %line 2851+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm11, [r10 + 1344]
+	vmovdqu64 zmm11, [r9 + 1344]
 ; 32x v11 = mulhi(tm, v11)
 %line 2852+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm11, zmm0, zmm11
@@ -8208,37 +8195,37 @@ align 32
 	vpsubw zmm11, zmm11, zmm1
 ; tt = mem512[kp + 64]
 %line 2854+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v12, tt)
 %line 2855+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm16, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 2856+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2857+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 2858+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v12 = v12 - tt
 %line 2859+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm16, zmm16, zmm0
 ; tt = mem512[kp + 64]
 %line 2860+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v14, tt)
 %line 2861+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm18, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 2862+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2863+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 2864+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v14 = v14 - tt
 %line 2865+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm18, zmm18, zmm0
@@ -8250,13 +8237,13 @@ align 32
 	vpaddw zmm16, zmm16, zmm18
 ; 32x tt = tm * mem512[tp + 1408]
 %line 2868+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1408]
+	vpmullw zmm1, zmm0, [r9 + 1408]
 ; 32x tt = mulhi(tt, rp)
 %line 2869+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v14 = mem512[tp + 1472]
 %line 2870+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm15, [r10 + 1472]
+	vmovdqu64 zmm15, [r9 + 1472]
 ; 32x v14 = mulhi(tm, v14)
 %line 2871+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm15, zmm0, zmm15
@@ -8271,13 +8258,13 @@ align 32
 	vpaddw zmm17, zmm17, zmm2
 ; 32x tt = tm * mem512[tp + 1408]
 %line 2875+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1408]
+	vpmullw zmm1, zmm0, [r9 + 1408]
 ; 32x tt = mulhi(tt, rp)
 %line 2876+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 1472]
 %line 2877+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1472]
+	vmovdqu64 zmm2, [r9 + 1472]
 ; 32x v15 = mulhi(tm, v15)
 %line 2878+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -8292,13 +8279,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm7
 ; 32x tt = tm * mem512[tp + 1536]
 %line 2882+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1536]
+	vpmullw zmm1, zmm0, [r9 + 1536]
 ; 32x tt = mulhi(tt, rp)
 %line 2883+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v4 = mem512[tp + 1600]
 %line 2884+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1600]
+	vmovdqu64 zmm2, [r9 + 1600]
 ; 32x v4 = mulhi(tm, v4)
 %line 2885+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -8313,13 +8300,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm9
 ; 32x tt = tm * mem512[tp + 1536]
 %line 2889+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1536]
+	vpmullw zmm1, zmm0, [r9 + 1536]
 ; 32x tt = mulhi(tt, rp)
 %line 2890+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v5 = mem512[tp + 1600]
 %line 2891+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1600]
+	vmovdqu64 zmm2, [r9 + 1600]
 ; 32x v5 = mulhi(tm, v5)
 %line 2892+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -8334,13 +8321,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm10
 ; 32x tt = tm * mem512[tp + 1536]
 %line 2896+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1536]
+	vpmullw zmm1, zmm0, [r9 + 1536]
 ; 32x tt = mulhi(tt, rp)
 %line 2897+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v6 = mem512[tp + 1600]
 %line 2898+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1600]
+	vmovdqu64 zmm2, [r9 + 1600]
 ; 32x v6 = mulhi(tm, v6)
 %line 2899+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -8355,13 +8342,13 @@ align 32
 	vpaddw zmm3, zmm3, zmm6
 ; 32x tt = tm * mem512[tp + 1536]
 %line 2903+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1536]
+	vpmullw zmm1, zmm0, [r9 + 1536]
 ; 32x tt = mulhi(tt, rp)
 %line 2904+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v7 = mem512[tp + 1600]
 %line 2905+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1600]
+	vmovdqu64 zmm2, [r9 + 1600]
 ; 32x v7 = mulhi(tm, v7)
 %line 2906+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -8376,13 +8363,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm16
 ; 32x tt = tm * mem512[tp + 1664]
 %line 2910+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1664]
+	vpmullw zmm1, zmm0, [r9 + 1664]
 ; 32x tt = mulhi(tt, rp)
 %line 2911+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v12 = mem512[tp + 1728]
 %line 2912+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1728]
+	vmovdqu64 zmm2, [r9 + 1728]
 ; 32x v12 = mulhi(tm, v12)
 %line 2913+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -8397,13 +8384,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm17
 ; 32x tt = tm * mem512[tp + 1664]
 %line 2917+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1664]
+	vpmullw zmm1, zmm0, [r9 + 1664]
 ; 32x tt = mulhi(tt, rp)
 %line 2918+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v13 = mem512[tp + 1728]
 %line 2919+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1728]
+	vmovdqu64 zmm2, [r9 + 1728]
 ; 32x v13 = mulhi(tm, v13)
 %line 2920+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -8418,13 +8405,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm15
 ; 32x tt = tm * mem512[tp + 1664]
 %line 2924+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1664]
+	vpmullw zmm1, zmm0, [r9 + 1664]
 ; 32x tt = mulhi(tt, rp)
 %line 2925+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v14 = mem512[tp + 1728]
 %line 2926+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1728]
+	vmovdqu64 zmm2, [r9 + 1728]
 ; 32x v14 = mulhi(tm, v14)
 %line 2927+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -8439,13 +8426,13 @@ align 32
 	vpaddw zmm11, zmm11, zmm18
 ; 32x tt = tm * mem512[tp + 1664]
 %line 2931+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1664]
+	vpmullw zmm1, zmm0, [r9 + 1664]
 ; 32x tt = mulhi(tt, rp)
 %line 2932+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 1728]
 %line 2933+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1728]
+	vmovdqu64 zmm2, [r9 + 1728]
 ; 32x v15 = mulhi(tm, v15)
 %line 2934+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -8454,19 +8441,19 @@ align 32
 	vpsubw zmm18, zmm2, zmm1
 ; tt = mem512[kp + 64]
 %line 2936+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v0, tt)
 %line 2937+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm5, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 2938+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2939+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 2940+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v0 = v0 - tt
 %line 2941+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm5, zmm5, zmm0
@@ -8478,13 +8465,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm12
 ; 32x tt = tm * mem512[tp + 1792]
 %line 2944+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 2945+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v8 = mem512[tp + 1856]
 %line 2946+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1856]
+	vmovdqu64 zmm2, [r9 + 1856]
 ; 32x v8 = mulhi(tm, v8)
 %line 2947+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -8493,37 +8480,37 @@ align 32
 	vpsubw zmm2, zmm2, zmm1
 ; tt = mem512[kp + 64]
 %line 2949+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v1, tt)
 %line 2950+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm4, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 2951+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2952+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 2953+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v1 = v1 - tt
 %line 2954+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm4, zmm4, zmm0
 ; tt = mem512[kp + 64]
 %line 2955+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v9, tt)
 %line 2956+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm13, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 2957+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 2958+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 2959+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v9 = v9 - tt
 %line 2960+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm13, zmm13, zmm0
@@ -8535,13 +8522,13 @@ align 32
 	vpaddw zmm12, zmm4, zmm13
 ; 32x tt = tm * mem512[tp + 1792]
 %line 2963+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 2964+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v9 = mem512[tp + 1856]
 %line 2965+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm4, [r10 + 1856]
+	vmovdqu64 zmm4, [r9 + 1856]
 ; 32x v9 = mulhi(tm, v9)
 %line 2966+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm4, zmm0, zmm4
@@ -8556,13 +8543,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm14
 ; 32x tt = tm * mem512[tp + 1792]
 %line 2970+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 2971+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v10 = mem512[tp + 1856]
 %line 2972+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm4, [r10 + 1856]
+	vmovdqu64 zmm4, [r9 + 1856]
 ; 32x v10 = mulhi(tm, v10)
 %line 2973+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm4, zmm0, zmm4
@@ -8577,13 +8564,13 @@ align 32
 	vpaddw zmm11, zmm3, zmm11
 ; 32x tt = tm * mem512[tp + 1792]
 %line 2977+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 2978+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v11 = mem512[tp + 1856]
 %line 2979+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 1856]
+	vmovdqu64 zmm3, [r9 + 1856]
 ; 32x v11 = mulhi(tm, v11)
 %line 2980+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -8598,13 +8585,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm16
 ; 32x tt = tm * mem512[tp + 1792]
 %line 2984+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 2985+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v12 = mem512[tp + 1856]
 %line 2986+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 1856]
+	vmovdqu64 zmm3, [r9 + 1856]
 ; 32x v12 = mulhi(tm, v12)
 %line 2987+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -8619,13 +8606,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm17
 ; 32x tt = tm * mem512[tp + 1792]
 %line 2991+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 2992+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v13 = mem512[tp + 1856]
 %line 2993+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 1856]
+	vmovdqu64 zmm3, [r9 + 1856]
 ; 32x v13 = mulhi(tm, v13)
 %line 2994+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -8640,13 +8627,13 @@ align 32
 	vpaddw zmm10, zmm10, zmm15
 ; 32x tt = tm * mem512[tp + 1792]
 %line 2998+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 2999+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v14 = mem512[tp + 1856]
 %line 3000+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 1856]
+	vmovdqu64 zmm3, [r9 + 1856]
 ; 32x v14 = mulhi(tm, v14)
 %line 3001+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -8661,13 +8648,13 @@ align 32
 	vpaddw zmm6, zmm6, zmm18
 ; 32x tt = tm * mem512[tp + 1792]
 %line 3005+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 3006+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 1856]
 %line 3007+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 1856]
+	vmovdqu64 zmm3, [r9 + 1856]
 ; 32x v15 = mulhi(tm, v15)
 %line 3008+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -9042,19 +9029,19 @@ align 32
 	vpermt2q zmm15, zmm0, zmm3
 ; tt = mem512[kp + 64]
 %line 3170+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v0, tt)
 %line 3171+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm10, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 3172+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 3173+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 3174+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v0 = v0 - tt
 %line 3175+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm0, zmm10, zmm0
@@ -9066,13 +9053,13 @@ align 32
 	vpaddw zmm3, zmm0, zmm9
 ; 32x tt = tm * mem512[tp + 1920]
 %line 3178+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm1, [r10 + 1920]
+	vpmullw zmm0, zmm1, [r9 + 1920]
 ; 32x tt = mulhi(tt, rp)
 %line 3179+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; v1 = mem512[tp + 1984]
 %line 3180+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1984]
+	vmovdqu64 zmm2, [r9 + 1984]
 ; 32x v1 = mulhi(tm, v1)
 %line 3181+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm1, zmm2
@@ -9081,19 +9068,19 @@ align 32
 	vpsubw zmm4, zmm2, zmm0
 ; tt = mem512[kp + 64]
 %line 3183+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v2, tt)
 %line 3184+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm7, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 3185+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 3186+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 3187+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v2 = v2 - tt
 %line 3188+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm7, zmm7, zmm0
@@ -9105,13 +9092,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm16
 ; 32x tt = tm * mem512[tp + 2048]
 %line 3191+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 2048]
+	vpmullw zmm1, zmm0, [r9 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 3192+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v3 = mem512[tp + 2112]
 %line 3193+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 2112]
+	vmovdqu64 zmm2, [r9 + 2112]
 ; 32x v3 = mulhi(tm, v3)
 %line 3194+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9120,19 +9107,19 @@ align 32
 	vpsubw zmm9, zmm2, zmm1
 ; tt = mem512[kp + 64]
 %line 3196+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v4, tt)
 %line 3197+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm12, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 3198+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 3199+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 3200+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v4 = v4 - tt
 %line 3201+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm12, zmm12, zmm0
@@ -9144,13 +9131,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm5
 ; 32x tt = tm * mem512[tp + 2176]
 %line 3204+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 2176]
+	vpmullw zmm1, zmm0, [r9 + 2176]
 ; 32x tt = mulhi(tt, rp)
 %line 3205+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v5 = mem512[tp + 2240]
 %line 3206+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 2240]
+	vmovdqu64 zmm2, [r9 + 2240]
 ; 32x v5 = mulhi(tm, v5)
 %line 3207+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9159,19 +9146,19 @@ align 32
 	vpsubw zmm5, zmm2, zmm1
 ; tt = mem512[kp + 64]
 %line 3209+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v6, tt)
 %line 3210+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm21, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 3211+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 3212+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 3213+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v6 = v6 - tt
 %line 3214+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm21, zmm21, zmm0
@@ -9183,13 +9170,13 @@ align 32
 	vpaddw zmm21, zmm21, zmm6
 ; 32x tt = tm * mem512[tp + 2304]
 %line 3217+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 2304]
+	vpmullw zmm1, zmm0, [r9 + 2304]
 ; 32x tt = mulhi(tt, rp)
 %line 3218+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v7 = mem512[tp + 2368]
 %line 3219+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 2368]
+	vmovdqu64 zmm2, [r9 + 2368]
 ; 32x v7 = mulhi(tm, v7)
 %line 3220+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9198,19 +9185,19 @@ align 32
 	vpsubw zmm6, zmm2, zmm1
 ; tt = mem512[kp + 64]
 %line 3222+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v8, tt)
 %line 3223+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm17, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 3224+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 3225+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 3226+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v8 = v8 - tt
 %line 3227+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm17, zmm17, zmm0
@@ -9222,13 +9209,13 @@ align 32
 	vpaddw zmm17, zmm17, zmm11
 ; 32x tt = tm * mem512[tp + 2432]
 %line 3230+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 2432]
+	vpmullw zmm1, zmm0, [r9 + 2432]
 ; 32x tt = mulhi(tt, rp)
 %line 3231+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v9 = mem512[tp + 2496]
 %line 3232+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 2496]
+	vmovdqu64 zmm2, [r9 + 2496]
 ; 32x v9 = mulhi(tm, v9)
 %line 3233+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9237,19 +9224,19 @@ align 32
 	vpsubw zmm10, zmm2, zmm1
 ; tt = mem512[kp + 64]
 %line 3235+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v10, tt)
 %line 3236+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm19, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 3237+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 3238+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 3239+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v10 = v10 - tt
 %line 3240+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm19, zmm19, zmm0
@@ -9261,13 +9248,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm13
 ; 32x tt = tm * mem512[tp + 2560]
 %line 3243+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 2560]
+	vpmullw zmm1, zmm0, [r9 + 2560]
 ; 32x tt = mulhi(tt, rp)
 %line 3244+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v11 = mem512[tp + 2624]
 %line 3245+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 2624]
+	vmovdqu64 zmm2, [r9 + 2624]
 ; 32x v11 = mulhi(tm, v11)
 %line 3246+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9276,19 +9263,19 @@ align 32
 	vpsubw zmm11, zmm2, zmm1
 ; tt = mem512[kp + 64]
 %line 3248+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v12, tt)
 %line 3249+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm20, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 3250+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 3251+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 3252+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v12 = v12 - tt
 %line 3253+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm20, zmm20, zmm0
@@ -9300,13 +9287,13 @@ align 32
 	vpaddw zmm20, zmm20, zmm14
 ; 32x tt = tm * mem512[tp + 2688]
 %line 3256+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 2688]
+	vpmullw zmm1, zmm0, [r9 + 2688]
 ; 32x tt = mulhi(tt, rp)
 %line 3257+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v13 = mem512[tp + 2752]
 %line 3258+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 2752]
+	vmovdqu64 zmm2, [r9 + 2752]
 ; 32x v13 = mulhi(tm, v13)
 %line 3259+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9315,19 +9302,19 @@ align 32
 	vpsubw zmm13, zmm2, zmm1
 ; tt = mem512[kp + 64]
 %line 3261+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v14, tt)
 %line 3262+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm18, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 3263+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 3264+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 3265+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v14 = v14 - tt
 %line 3266+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm18, zmm18, zmm0
@@ -9339,13 +9326,13 @@ align 32
 	vpaddw zmm18, zmm18, zmm15
 ; 32x tt = tm * mem512[tp + 2816]
 %line 3269+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 2816]
+	vpmullw zmm1, zmm0, [r9 + 2816]
 ; 32x tt = mulhi(tt, rp)
 %line 3270+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 2880]
 %line 3271+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 2880]
+	vmovdqu64 zmm2, [r9 + 2880]
 ; 32x v15 = mulhi(tm, v15)
 %line 3272+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9354,37 +9341,37 @@ align 32
 	vpsubw zmm2, zmm2, zmm1
 ; tt = mem512[kp + 64]
 %line 3274+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v0, tt)
 %line 3275+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm3, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 3276+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 3277+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 3278+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v0 = v0 - tt
 %line 3279+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm3, zmm3, zmm0
 ; tt = mem512[kp + 64]
 %line 3280+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v2, tt)
 %line 3281+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm7, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 3282+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 3283+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 3284+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v2 = v2 - tt
 %line 3285+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm7, zmm7, zmm0
@@ -9396,13 +9383,13 @@ align 32
 	vpaddw zmm7, zmm3, zmm7
 ; 32x tt = tm * mem512[tp + 2944]
 %line 3288+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 2944]
+	vpmullw zmm1, zmm0, [r9 + 2944]
 ; 32x tt = mulhi(tt, rp)
 %line 3289+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v2 = mem512[tp + 3008]
 %line 3290+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 3008]
+	vmovdqu64 zmm3, [r9 + 3008]
 ; 32x v2 = mulhi(tm, v2)
 %line 3291+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -9417,13 +9404,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm9
 ; 32x tt = tm * mem512[tp + 2944]
 %line 3295+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 2944]
+	vpmullw zmm1, zmm0, [r9 + 2944]
 ; 32x tt = mulhi(tt, rp)
 %line 3296+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v3 = mem512[tp + 3008]
 %line 3297+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 3008]
+	vmovdqu64 zmm3, [r9 + 3008]
 ; 32x v3 = mulhi(tm, v3)
 %line 3298+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -9432,37 +9419,37 @@ align 32
 	vpsubw zmm3, zmm3, zmm1
 ; tt = mem512[kp + 64]
 %line 3300+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v4, tt)
 %line 3301+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm12, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 3302+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 3303+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 3304+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v4 = v4 - tt
 %line 3305+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm12, zmm12, zmm0
 ; tt = mem512[kp + 64]
 %line 3306+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v6, tt)
 %line 3307+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm21, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 3308+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 3309+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 3310+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v6 = v6 - tt
 %line 3311+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm21, zmm21, zmm0
@@ -9474,13 +9461,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm21
 ; 32x tt = tm * mem512[tp + 3072]
 %line 3314+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3072]
+	vpmullw zmm1, zmm0, [r9 + 3072]
 ; 32x tt = mulhi(tt, rp)
 %line 3315+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v6 = mem512[tp + 3136]
 %line 3316+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm9, [r10 + 3136]
+	vmovdqu64 zmm9, [r9 + 3136]
 ; 32x v6 = mulhi(tm, v6)
 %line 3317+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm9, zmm0, zmm9
@@ -9495,13 +9482,13 @@ align 32
 	vpaddw zmm6, zmm5, zmm6
 ; 32x tt = tm * mem512[tp + 3072]
 %line 3321+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3072]
+	vpmullw zmm1, zmm0, [r9 + 3072]
 ; 32x tt = mulhi(tt, rp)
 %line 3322+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v7 = mem512[tp + 3136]
 %line 3323+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm5, [r10 + 3136]
+	vmovdqu64 zmm5, [r9 + 3136]
 ; 32x v7 = mulhi(tm, v7)
 %line 3324+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm5, zmm0, zmm5
@@ -9510,37 +9497,37 @@ align 32
 	vpsubw zmm5, zmm5, zmm1
 ; tt = mem512[kp + 64]
 %line 3326+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v8, tt)
 %line 3327+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm17, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 3328+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 3329+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 3330+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v8 = v8 - tt
 %line 3331+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm17, zmm17, zmm0
 ; tt = mem512[kp + 64]
 %line 3332+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v10, tt)
 %line 3333+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm19, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 3334+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 3335+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 3336+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v10 = v10 - tt
 %line 3337+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm19, zmm19, zmm0
@@ -9552,13 +9539,13 @@ align 32
 	vpaddw zmm17, zmm17, zmm19
 ; 32x tt = tm * mem512[tp + 3200]
 %line 3340+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3200]
+	vpmullw zmm1, zmm0, [r9 + 3200]
 ; 32x tt = mulhi(tt, rp)
 %line 3341+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v10 = mem512[tp + 3264]
 %line 3342+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm15, [r10 + 3264]
+	vmovdqu64 zmm15, [r9 + 3264]
 ; 32x v10 = mulhi(tm, v10)
 %line 3343+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm15, zmm0, zmm15
@@ -9573,13 +9560,13 @@ align 32
 	vpaddw zmm11, zmm10, zmm11
 ; 32x tt = tm * mem512[tp + 3200]
 %line 3347+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3200]
+	vpmullw zmm1, zmm0, [r9 + 3200]
 ; 32x tt = mulhi(tt, rp)
 %line 3348+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v11 = mem512[tp + 3264]
 %line 3349+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm10, [r10 + 3264]
+	vmovdqu64 zmm10, [r9 + 3264]
 ; 32x v11 = mulhi(tm, v11)
 %line 3350+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm10, zmm0, zmm10
@@ -9588,37 +9575,37 @@ align 32
 	vpsubw zmm10, zmm10, zmm1
 ; tt = mem512[kp + 64]
 %line 3352+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v12, tt)
 %line 3353+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm20, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 3354+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 3355+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 3356+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v12 = v12 - tt
 %line 3357+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm20, zmm20, zmm0
 ; tt = mem512[kp + 64]
 %line 3358+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v14, tt)
 %line 3359+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm18, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 3360+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 3361+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 3362+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v14 = v14 - tt
 %line 3363+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm18, zmm18, zmm0
@@ -9630,13 +9617,13 @@ align 32
 	vpaddw zmm20, zmm20, zmm18
 ; 32x tt = tm * mem512[tp + 3328]
 %line 3366+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3328]
+	vpmullw zmm1, zmm0, [r9 + 3328]
 ; 32x tt = mulhi(tt, rp)
 %line 3367+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v14 = mem512[tp + 3392]
 %line 3368+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm16, [r10 + 3392]
+	vmovdqu64 zmm16, [r9 + 3392]
 ; 32x v14 = mulhi(tm, v14)
 %line 3369+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm16, zmm0, zmm16
@@ -9651,13 +9638,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm2
 ; 32x tt = tm * mem512[tp + 3328]
 %line 3373+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3328]
+	vpmullw zmm1, zmm0, [r9 + 3328]
 ; 32x tt = mulhi(tt, rp)
 %line 3374+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 3392]
 %line 3375+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3392]
+	vmovdqu64 zmm2, [r9 + 3392]
 ; 32x v15 = mulhi(tm, v15)
 %line 3376+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9672,13 +9659,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm12
 ; 32x tt = tm * mem512[tp + 3456]
 %line 3380+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3456]
+	vpmullw zmm1, zmm0, [r9 + 3456]
 ; 32x tt = mulhi(tt, rp)
 %line 3381+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v4 = mem512[tp + 3520]
 %line 3382+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3520]
+	vmovdqu64 zmm2, [r9 + 3520]
 ; 32x v4 = mulhi(tm, v4)
 %line 3383+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9693,13 +9680,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm6
 ; 32x tt = tm * mem512[tp + 3456]
 %line 3387+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3456]
+	vpmullw zmm1, zmm0, [r9 + 3456]
 ; 32x tt = mulhi(tt, rp)
 %line 3388+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v5 = mem512[tp + 3520]
 %line 3389+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3520]
+	vmovdqu64 zmm2, [r9 + 3520]
 ; 32x v5 = mulhi(tm, v5)
 %line 3390+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9714,13 +9701,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm9
 ; 32x tt = tm * mem512[tp + 3456]
 %line 3394+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3456]
+	vpmullw zmm1, zmm0, [r9 + 3456]
 ; 32x tt = mulhi(tt, rp)
 %line 3395+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v6 = mem512[tp + 3520]
 %line 3396+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3520]
+	vmovdqu64 zmm2, [r9 + 3520]
 ; 32x v6 = mulhi(tm, v6)
 %line 3397+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9735,13 +9722,13 @@ align 32
 	vpaddw zmm3, zmm3, zmm5
 ; 32x tt = tm * mem512[tp + 3456]
 %line 3401+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3456]
+	vpmullw zmm1, zmm0, [r9 + 3456]
 ; 32x tt = mulhi(tt, rp)
 %line 3402+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v7 = mem512[tp + 3520]
 %line 3403+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3520]
+	vmovdqu64 zmm2, [r9 + 3520]
 ; 32x v7 = mulhi(tm, v7)
 %line 3404+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9756,13 +9743,13 @@ align 32
 	vpaddw zmm17, zmm17, zmm20
 ; 32x tt = tm * mem512[tp + 3584]
 %line 3408+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3584]
+	vpmullw zmm1, zmm0, [r9 + 3584]
 ; 32x tt = mulhi(tt, rp)
 %line 3409+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v12 = mem512[tp + 3648]
 %line 3410+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3648]
+	vmovdqu64 zmm2, [r9 + 3648]
 ; 32x v12 = mulhi(tm, v12)
 %line 3411+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9777,13 +9764,13 @@ align 32
 	vpaddw zmm11, zmm11, zmm13
 ; 32x tt = tm * mem512[tp + 3584]
 %line 3415+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3584]
+	vpmullw zmm1, zmm0, [r9 + 3584]
 ; 32x tt = mulhi(tt, rp)
 %line 3416+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v13 = mem512[tp + 3648]
 %line 3417+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3648]
+	vmovdqu64 zmm2, [r9 + 3648]
 ; 32x v13 = mulhi(tm, v13)
 %line 3418+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9798,13 +9785,13 @@ align 32
 	vpaddw zmm15, zmm15, zmm16
 ; 32x tt = tm * mem512[tp + 3584]
 %line 3422+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3584]
+	vpmullw zmm1, zmm0, [r9 + 3584]
 ; 32x tt = mulhi(tt, rp)
 %line 3423+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v14 = mem512[tp + 3648]
 %line 3424+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3648]
+	vmovdqu64 zmm2, [r9 + 3648]
 ; 32x v14 = mulhi(tm, v14)
 %line 3425+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9819,13 +9806,13 @@ align 32
 	vpaddw zmm10, zmm10, zmm18
 ; 32x tt = tm * mem512[tp + 3584]
 %line 3429+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3584]
+	vpmullw zmm1, zmm0, [r9 + 3584]
 ; 32x tt = mulhi(tt, rp)
 %line 3430+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 3648]
 %line 3431+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3648]
+	vmovdqu64 zmm2, [r9 + 3648]
 ; 32x v15 = mulhi(tm, v15)
 %line 3432+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9834,19 +9821,19 @@ align 32
 	vpsubw zmm18, zmm2, zmm1
 ; tt = mem512[kp + 64]
 %line 3434+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v0, tt)
 %line 3435+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm7, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 3436+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 3437+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 3438+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v0 = v0 - tt
 %line 3439+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm7, zmm7, zmm0
@@ -9858,13 +9845,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm17
 ; 32x tt = tm * mem512[tp + 3712]
 %line 3442+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 3443+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v8 = mem512[tp + 3776]
 %line 3444+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3776]
+	vmovdqu64 zmm2, [r9 + 3776]
 ; 32x v8 = mulhi(tm, v8)
 %line 3445+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -9873,37 +9860,37 @@ align 32
 	vpsubw zmm2, zmm2, zmm1
 ; tt = mem512[kp + 64]
 %line 3447+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v1, tt)
 %line 3448+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm4, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 3449+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 3450+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 3451+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v1 = v1 - tt
 %line 3452+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm4, zmm4, zmm0
 ; tt = mem512[kp + 64]
 %line 3453+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v9, tt)
 %line 3454+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm11, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 3455+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 3456+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 3457+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v9 = v9 - tt
 %line 3458+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm11, zmm11, zmm0
@@ -9915,13 +9902,13 @@ align 32
 	vpaddw zmm11, zmm4, zmm11
 ; 32x tt = tm * mem512[tp + 3712]
 %line 3461+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 3462+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v9 = mem512[tp + 3776]
 %line 3463+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm4, [r10 + 3776]
+	vmovdqu64 zmm4, [r9 + 3776]
 ; 32x v9 = mulhi(tm, v9)
 %line 3464+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm4, zmm0, zmm4
@@ -9936,13 +9923,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm15
 ; 32x tt = tm * mem512[tp + 3712]
 %line 3468+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 3469+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v10 = mem512[tp + 3776]
 %line 3470+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm4, [r10 + 3776]
+	vmovdqu64 zmm4, [r9 + 3776]
 ; 32x v10 = mulhi(tm, v10)
 %line 3471+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm4, zmm0, zmm4
@@ -9957,13 +9944,13 @@ align 32
 	vpaddw zmm10, zmm3, zmm10
 ; 32x tt = tm * mem512[tp + 3712]
 %line 3475+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 3476+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v11 = mem512[tp + 3776]
 %line 3477+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 3776]
+	vmovdqu64 zmm3, [r9 + 3776]
 ; 32x v11 = mulhi(tm, v11)
 %line 3478+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -9978,13 +9965,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm19
 ; 32x tt = tm * mem512[tp + 3712]
 %line 3482+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 3483+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v12 = mem512[tp + 3776]
 %line 3484+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 3776]
+	vmovdqu64 zmm3, [r9 + 3776]
 ; 32x v12 = mulhi(tm, v12)
 %line 3485+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -9999,13 +9986,13 @@ align 32
 	vpaddw zmm6, zmm6, zmm13
 ; 32x tt = tm * mem512[tp + 3712]
 %line 3489+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 3490+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v13 = mem512[tp + 3776]
 %line 3491+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 3776]
+	vmovdqu64 zmm3, [r9 + 3776]
 ; 32x v13 = mulhi(tm, v13)
 %line 3492+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -10020,13 +10007,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm16
 ; 32x tt = tm * mem512[tp + 3712]
 %line 3496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 3497+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v14 = mem512[tp + 3776]
 %line 3498+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 3776]
+	vmovdqu64 zmm3, [r9 + 3776]
 ; 32x v14 = mulhi(tm, v14)
 %line 3499+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -10041,13 +10028,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm18
 ; 32x tt = tm * mem512[tp + 3712]
 %line 3503+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 3504+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 3776]
 %line 3505+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 3776]
+	vmovdqu64 zmm3, [r9 + 3776]
 ; 32x v15 = mulhi(tm, v15)
 %line 3506+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -10062,19 +10049,19 @@ align 32
 	vshufi32x4 zmm1, zmm7, zmm11, 238
 ; tt = mem512[kp + 64]
 %line 3510+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rcx + 64]
+	vmovdqu64 zmm3, [rdx + 64]
 ; 32x tt = mulhi(xa, tt)
 %line 3511+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
 ; 32x tt = tt + mem512[kp + 128]
 %line 3512+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm3, zmm3, [rcx + 128]
+	vpaddw zmm3, zmm3, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 3513+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm3, zmm3, 11
 ; 32x tt = tt * mem512[kp]
 %line 3514+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm3, zmm3, [rcx]
+	vpmullw zmm3, zmm3, [rdx]
 ; 32x xa = xa - tt
 %line 3515+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm0, zmm0, zmm3
@@ -10086,13 +10073,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 3518+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm3, [r10 + 3840]
+	vpmullw zmm1, zmm3, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 3519+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 3520+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm7, [r10 + 3904]
+	vmovdqu64 zmm7, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 3521+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm7, zmm3, zmm7
@@ -10113,19 +10100,19 @@ align 32
 	vshufi32x4 zmm1, zmm14, zmm10, 238
 ; tt = mem512[kp + 64]
 %line 3527+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rcx + 64]
+	vmovdqu64 zmm3, [rdx + 64]
 ; 32x tt = mulhi(xa, tt)
 %line 3528+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
 ; 32x tt = tt + mem512[kp + 128]
 %line 3529+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm3, zmm3, [rcx + 128]
+	vpaddw zmm3, zmm3, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 3530+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm3, zmm3, 11
 ; 32x tt = tt * mem512[kp]
 %line 3531+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm3, zmm3, [rcx]
+	vpmullw zmm3, zmm3, [rdx]
 ; 32x xa = xa - tt
 %line 3532+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm0, zmm0, zmm3
@@ -10137,13 +10124,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 3535+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm3, [r10 + 3840]
+	vpmullw zmm1, zmm3, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 3536+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 3537+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm7, [r10 + 3904]
+	vmovdqu64 zmm7, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 3538+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm7, zmm3, zmm7
@@ -10170,13 +10157,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 3546+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm3, [r10 + 3840]
+	vpmullw zmm1, zmm3, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 3547+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 3548+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm6, [r10 + 3904]
+	vmovdqu64 zmm6, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 3549+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm6, zmm3, zmm6
@@ -10203,13 +10190,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 3557+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm3, [r10 + 3840]
+	vpmullw zmm1, zmm3, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 3558+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 3559+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm5, [r10 + 3904]
+	vmovdqu64 zmm5, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 3560+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm5, zmm3, zmm5
@@ -10236,13 +10223,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 3568+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm2, [r10 + 3840]
+	vpmullw zmm1, zmm2, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 3569+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 3570+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 3904]
+	vmovdqu64 zmm3, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 3571+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm2, zmm3
@@ -10269,13 +10256,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 3579+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm2, [r10 + 3840]
+	vpmullw zmm1, zmm2, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 3580+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 3581+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 3904]
+	vmovdqu64 zmm3, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 3582+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm2, zmm3
@@ -10302,13 +10289,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 3590+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm2, [r10 + 3840]
+	vpmullw zmm1, zmm2, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 3591+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 3592+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 3904]
+	vmovdqu64 zmm3, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 3593+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm2, zmm3
@@ -10335,13 +10322,13 @@ align 32
 	vpaddw zmm2, zmm2, zmm3
 ; 32x tt = tm * mem512[tp + 3840]
 %line 3601+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm3, zmm4, [r10 + 3840]
+	vpmullw zmm3, zmm4, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 3602+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm3, zmm8
 ; xb = mem512[tp + 3904]
 %line 3603+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm13, [r10 + 3904]
+	vmovdqu64 zmm13, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 3604+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm13, zmm4, zmm13
@@ -10407,23 +10394,22 @@ align 32
 	add r8, 1024
 ; tp = tp + 3968
 %line 3625+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	add r10, 3968
+	add r9, 3968
 ; i0 = i0 - 1
 %line 3626+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	sub r9, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 3627+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto nti7 if !=
 %line 3628+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	jne .Lnti7
 ; dp = wp + 14336
 %line 3629+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	lea r8, [rax + 14336]
+	lea r8, [rbx + 14336]
 ; tp = tbase + 19968
 %line 3630+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov r9, r11
-	lea r10, [r9 + 19968]
+	lea r9, [rbp + 19968]
 ; v0 = mem512[dp]
 %line 3631+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 zmm0, [r8]
@@ -10438,7 +10424,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 3635+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 3636+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -10459,7 +10445,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 3642+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 3643+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -10480,7 +10466,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 3649+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 3650+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -10501,7 +10487,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 3656+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 3657+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -10522,7 +10508,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 3663+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 3664+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -10543,7 +10529,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 3670+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 3671+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -10564,7 +10550,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 3677+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 3678+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -10585,7 +10571,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 3684+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 3685+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -10606,7 +10592,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 3691+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 3692+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -10627,7 +10613,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 3698+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 3699+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -10648,7 +10634,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 3705+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 3706+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -10669,7 +10655,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 3712+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 3713+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -10690,7 +10676,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 3719+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 3720+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -10711,7 +10697,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 3726+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 3727+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -10732,7 +10718,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 3733+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 3734+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -10753,7 +10739,7 @@ align 32
 	vpmulhw zmm0, zmm0, zmm1
 ; 32x tm = tm * mem512[kp + 192]
 %line 3740+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx + 192]
+	vpmullw zmm2, zmm2, [rdx + 192]
 ; 32x tm = mulhi(tm, rp)
 %line 3741+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm2, zmm8
@@ -10768,13 +10754,13 @@ align 32
 	vpaddw zmm3, zmm3, zmm4
 ; 32x tt = tm * mem512[tp]
 %line 3745+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10]
+	vpmullw zmm1, zmm0, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 3746+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v1 = mem512[tp + 64]
 %line 3747+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 64]
+	vmovdqu64 zmm2, [r9 + 64]
 ; 32x v1 = mulhi(tm, v1)
 %line 3748+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10789,13 +10775,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm6
 ; 32x tt = tm * mem512[tp + 128]
 %line 3752+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 128]
+	vpmullw zmm1, zmm0, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 3753+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v3 = mem512[tp + 192]
 %line 3754+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 192]
+	vmovdqu64 zmm2, [r9 + 192]
 ; 32x v3 = mulhi(tm, v3)
 %line 3755+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10810,13 +10796,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm9
 ; 32x tt = tm * mem512[tp + 256]
 %line 3759+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 256]
+	vpmullw zmm1, zmm0, [r9 + 256]
 ; 32x tt = mulhi(tt, rp)
 %line 3760+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v5 = mem512[tp + 320]
 %line 3761+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 320]
+	vmovdqu64 zmm2, [r9 + 320]
 ; 32x v5 = mulhi(tm, v5)
 %line 3762+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10831,13 +10817,13 @@ align 32
 	vpaddw zmm10, zmm10, zmm11
 ; 32x tt = tm * mem512[tp + 384]
 %line 3766+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 384]
+	vpmullw zmm1, zmm0, [r9 + 384]
 ; 32x tt = mulhi(tt, rp)
 %line 3767+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v7 = mem512[tp + 448]
 %line 3768+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 448]
+	vmovdqu64 zmm2, [r9 + 448]
 ; 32x v7 = mulhi(tm, v7)
 %line 3769+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10852,13 +10838,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm13
 ; 32x tt = tm * mem512[tp + 512]
 %line 3773+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 512]
+	vpmullw zmm1, zmm0, [r9 + 512]
 ; 32x tt = mulhi(tt, rp)
 %line 3774+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v9 = mem512[tp + 576]
 %line 3775+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 576]
+	vmovdqu64 zmm2, [r9 + 576]
 ; 32x v9 = mulhi(tm, v9)
 %line 3776+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10873,13 +10859,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm15
 ; 32x tt = tm * mem512[tp + 640]
 %line 3780+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 640]
+	vpmullw zmm1, zmm0, [r9 + 640]
 ; 32x tt = mulhi(tt, rp)
 %line 3781+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v11 = mem512[tp + 704]
 %line 3782+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 704]
+	vmovdqu64 zmm2, [r9 + 704]
 ; 32x v11 = mulhi(tm, v11)
 %line 3783+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10894,13 +10880,13 @@ align 32
 	vpaddw zmm16, zmm16, zmm17
 ; 32x tt = tm * mem512[tp + 768]
 %line 3787+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 768]
+	vpmullw zmm1, zmm0, [r9 + 768]
 ; 32x tt = mulhi(tt, rp)
 %line 3788+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v13 = mem512[tp + 832]
 %line 3789+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 832]
+	vmovdqu64 zmm2, [r9 + 832]
 ; 32x v13 = mulhi(tm, v13)
 %line 3790+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10915,13 +10901,13 @@ align 32
 	vpaddw zmm18, zmm18, zmm19
 ; 32x tt = tm * mem512[tp + 896]
 %line 3794+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 896]
+	vpmullw zmm1, zmm0, [r9 + 896]
 ; 32x tt = mulhi(tt, rp)
 %line 3795+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 960]
 %line 3796+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 960]
+	vmovdqu64 zmm2, [r9 + 960]
 ; 32x v15 = mulhi(tm, v15)
 %line 3797+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10936,13 +10922,13 @@ align 32
 	vpaddw zmm3, zmm3, zmm5
 ; 32x tt = tm * mem512[tp + 1024]
 %line 3801+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1024]
+	vpmullw zmm1, zmm0, [r9 + 1024]
 ; 32x tt = mulhi(tt, rp)
 %line 3802+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v2 = mem512[tp + 1088]
 %line 3803+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1088]
+	vmovdqu64 zmm2, [r9 + 1088]
 ; 32x v2 = mulhi(tm, v2)
 %line 3804+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10957,13 +10943,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm6
 ; 32x tt = tm * mem512[tp + 1024]
 %line 3808+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1024]
+	vpmullw zmm1, zmm0, [r9 + 1024]
 ; 32x tt = mulhi(tt, rp)
 %line 3809+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v3 = mem512[tp + 1088]
 %line 3810+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1088]
+	vmovdqu64 zmm2, [r9 + 1088]
 ; 32x v3 = mulhi(tm, v3)
 %line 3811+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10978,13 +10964,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm10
 ; 32x tt = tm * mem512[tp + 1152]
 %line 3815+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1152]
+	vpmullw zmm1, zmm0, [r9 + 1152]
 ; 32x tt = mulhi(tt, rp)
 %line 3816+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v6 = mem512[tp + 1216]
 %line 3817+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1216]
+	vmovdqu64 zmm2, [r9 + 1216]
 ; 32x v6 = mulhi(tm, v6)
 %line 3818+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -10999,13 +10985,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm11
 ; 32x tt = tm * mem512[tp + 1152]
 %line 3822+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1152]
+	vpmullw zmm1, zmm0, [r9 + 1152]
 ; 32x tt = mulhi(tt, rp)
 %line 3823+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v7 = mem512[tp + 1216]
 %line 3824+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1216]
+	vmovdqu64 zmm2, [r9 + 1216]
 ; 32x v7 = mulhi(tm, v7)
 %line 3825+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -11020,13 +11006,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm14
 ; 32x tt = tm * mem512[tp + 1280]
 %line 3829+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1280]
+	vpmullw zmm1, zmm0, [r9 + 1280]
 ; 32x tt = mulhi(tt, rp)
 %line 3830+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v10 = mem512[tp + 1344]
 %line 3831+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1344]
+	vmovdqu64 zmm2, [r9 + 1344]
 ; 32x v10 = mulhi(tm, v10)
 %line 3832+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -11041,13 +11027,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm15
 ; 32x tt = tm * mem512[tp + 1280]
 %line 3836+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1280]
+	vpmullw zmm1, zmm0, [r9 + 1280]
 ; 32x tt = mulhi(tt, rp)
 %line 3837+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v11 = mem512[tp + 1344]
 %line 3838+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1344]
+	vmovdqu64 zmm2, [r9 + 1344]
 ; 32x v11 = mulhi(tm, v11)
 %line 3839+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -11062,13 +11048,13 @@ align 32
 	vpaddw zmm16, zmm16, zmm18
 ; 32x tt = tm * mem512[tp + 1408]
 %line 3843+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1408]
+	vpmullw zmm1, zmm0, [r9 + 1408]
 ; 32x tt = mulhi(tt, rp)
 %line 3844+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v14 = mem512[tp + 1472]
 %line 3845+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1472]
+	vmovdqu64 zmm2, [r9 + 1472]
 ; 32x v14 = mulhi(tm, v14)
 %line 3846+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -11083,13 +11069,13 @@ align 32
 	vpaddw zmm17, zmm17, zmm19
 ; 32x tt = tm * mem512[tp + 1408]
 %line 3850+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1408]
+	vpmullw zmm1, zmm0, [r9 + 1408]
 ; 32x tt = mulhi(tt, rp)
 %line 3851+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 1472]
 %line 3852+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1472]
+	vmovdqu64 zmm2, [r9 + 1472]
 ; 32x v15 = mulhi(tm, v15)
 %line 3853+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -11098,37 +11084,37 @@ align 32
 	vpsubw zmm2, zmm2, zmm1
 ; tt = mem512[kp + 64]
 %line 3855+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v0, tt)
 %line 3856+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm3, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 3857+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 3858+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 3859+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v0 = v0 - tt
 %line 3860+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm3, zmm3, zmm0
 ; tt = mem512[kp + 64]
 %line 3861+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v4, tt)
 %line 3862+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm7, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 3863+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 3864+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 3865+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v4 = v4 - tt
 %line 3866+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm7, zmm7, zmm0
@@ -11140,13 +11126,13 @@ align 32
 	vpaddw zmm7, zmm3, zmm7
 ; 32x tt = tm * mem512[tp + 1536]
 %line 3869+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1536]
+	vpmullw zmm1, zmm0, [r9 + 1536]
 ; 32x tt = mulhi(tt, rp)
 %line 3870+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v4 = mem512[tp + 1600]
 %line 3871+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 1600]
+	vmovdqu64 zmm3, [r9 + 1600]
 ; 32x v4 = mulhi(tm, v4)
 %line 3872+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -11161,13 +11147,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm9
 ; 32x tt = tm * mem512[tp + 1536]
 %line 3876+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1536]
+	vpmullw zmm1, zmm0, [r9 + 1536]
 ; 32x tt = mulhi(tt, rp)
 %line 3877+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v5 = mem512[tp + 1600]
 %line 3878+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 1600]
+	vmovdqu64 zmm3, [r9 + 1600]
 ; 32x v5 = mulhi(tm, v5)
 %line 3879+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -11182,13 +11168,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm10
 ; 32x tt = tm * mem512[tp + 1536]
 %line 3883+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1536]
+	vpmullw zmm1, zmm0, [r9 + 1536]
 ; 32x tt = mulhi(tt, rp)
 %line 3884+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v6 = mem512[tp + 1600]
 %line 3885+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 1600]
+	vmovdqu64 zmm3, [r9 + 1600]
 ; 32x v6 = mulhi(tm, v6)
 %line 3886+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -11203,13 +11189,13 @@ align 32
 	vpaddw zmm6, zmm6, zmm11
 ; 32x tt = tm * mem512[tp + 1536]
 %line 3890+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1536]
+	vpmullw zmm1, zmm0, [r9 + 1536]
 ; 32x tt = mulhi(tt, rp)
 %line 3891+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v7 = mem512[tp + 1600]
 %line 3892+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 1600]
+	vmovdqu64 zmm3, [r9 + 1600]
 ; 32x v7 = mulhi(tm, v7)
 %line 3893+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -11218,37 +11204,37 @@ align 32
 	vpsubw zmm3, zmm3, zmm1
 ; tt = mem512[kp + 64]
 %line 3895+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v8, tt)
 %line 3896+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm12, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 3897+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 3898+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 3899+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v8 = v8 - tt
 %line 3900+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm12, zmm12, zmm0
 ; tt = mem512[kp + 64]
 %line 3901+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v12, tt)
 %line 3902+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm16, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 3903+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 3904+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 3905+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v12 = v12 - tt
 %line 3906+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm16, zmm16, zmm0
@@ -11260,13 +11246,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm16
 ; 32x tt = tm * mem512[tp + 1664]
 %line 3909+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1664]
+	vpmullw zmm1, zmm0, [r9 + 1664]
 ; 32x tt = mulhi(tt, rp)
 %line 3910+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v12 = mem512[tp + 1728]
 %line 3911+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm11, [r10 + 1728]
+	vmovdqu64 zmm11, [r9 + 1728]
 ; 32x v12 = mulhi(tm, v12)
 %line 3912+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm11, zmm0, zmm11
@@ -11281,13 +11267,13 @@ align 32
 	vpaddw zmm13, zmm13, zmm17
 ; 32x tt = tm * mem512[tp + 1664]
 %line 3916+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1664]
+	vpmullw zmm1, zmm0, [r9 + 1664]
 ; 32x tt = mulhi(tt, rp)
 %line 3917+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v13 = mem512[tp + 1728]
 %line 3918+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm11, [r10 + 1728]
+	vmovdqu64 zmm11, [r9 + 1728]
 ; 32x v13 = mulhi(tm, v13)
 %line 3919+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm11, zmm0, zmm11
@@ -11302,13 +11288,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm18
 ; 32x tt = tm * mem512[tp + 1664]
 %line 3923+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1664]
+	vpmullw zmm1, zmm0, [r9 + 1664]
 ; 32x tt = mulhi(tt, rp)
 %line 3924+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v14 = mem512[tp + 1728]
 %line 3925+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm11, [r10 + 1728]
+	vmovdqu64 zmm11, [r9 + 1728]
 ; 32x v14 = mulhi(tm, v14)
 %line 3926+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm11, zmm0, zmm11
@@ -11323,13 +11309,13 @@ align 32
 	vpaddw zmm15, zmm15, zmm2
 ; 32x tt = tm * mem512[tp + 1664]
 %line 3930+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1664]
+	vpmullw zmm1, zmm0, [r9 + 1664]
 ; 32x tt = mulhi(tt, rp)
 %line 3931+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 1728]
 %line 3932+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1728]
+	vmovdqu64 zmm2, [r9 + 1728]
 ; 32x v15 = mulhi(tm, v15)
 %line 3933+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -11344,13 +11330,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm12
 ; 32x tt = tm * mem512[tp + 1792]
 %line 3937+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 3938+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v8 = mem512[tp + 1856]
 %line 3939+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1856]
+	vmovdqu64 zmm2, [r9 + 1856]
 ; 32x v8 = mulhi(tm, v8)
 %line 3940+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -11359,19 +11345,19 @@ align 32
 	vpsubw zmm12, zmm2, zmm1
 ; tt = mem512[kp + 64]
 %line 3942+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v1, tt)
 %line 3943+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm4, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 3944+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 3945+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 3946+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v1 = v1 - tt
 %line 3947+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm4, zmm4, zmm0
@@ -11383,13 +11369,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm13
 ; 32x tt = tm * mem512[tp + 1792]
 %line 3950+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 3951+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v9 = mem512[tp + 1856]
 %line 3952+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1856]
+	vmovdqu64 zmm2, [r9 + 1856]
 ; 32x v9 = mulhi(tm, v9)
 %line 3953+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -11404,13 +11390,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm14
 ; 32x tt = tm * mem512[tp + 1792]
 %line 3957+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 3958+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v10 = mem512[tp + 1856]
 %line 3959+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1856]
+	vmovdqu64 zmm2, [r9 + 1856]
 ; 32x v10 = mulhi(tm, v10)
 %line 3960+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -11425,13 +11411,13 @@ align 32
 	vpaddw zmm6, zmm6, zmm15
 ; 32x tt = tm * mem512[tp + 1792]
 %line 3964+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 3965+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v11 = mem512[tp + 1856]
 %line 3966+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1856]
+	vmovdqu64 zmm2, [r9 + 1856]
 ; 32x v11 = mulhi(tm, v11)
 %line 3967+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -11446,13 +11432,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm16
 ; 32x tt = tm * mem512[tp + 1792]
 %line 3971+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 3972+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v12 = mem512[tp + 1856]
 %line 3973+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1856]
+	vmovdqu64 zmm2, [r9 + 1856]
 ; 32x v12 = mulhi(tm, v12)
 %line 3974+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -11467,13 +11453,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm17
 ; 32x tt = tm * mem512[tp + 1792]
 %line 3978+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 3979+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v13 = mem512[tp + 1856]
 %line 3980+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1856]
+	vmovdqu64 zmm2, [r9 + 1856]
 ; 32x v13 = mulhi(tm, v13)
 %line 3981+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -11488,13 +11474,13 @@ align 32
 	vpaddw zmm10, zmm10, zmm11
 ; 32x tt = tm * mem512[tp + 1792]
 %line 3985+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 3986+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v14 = mem512[tp + 1856]
 %line 3987+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1856]
+	vmovdqu64 zmm2, [r9 + 1856]
 ; 32x v14 = mulhi(tm, v14)
 %line 3988+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -11509,13 +11495,13 @@ align 32
 	vpaddw zmm3, zmm3, zmm18
 ; 32x tt = tm * mem512[tp + 1792]
 %line 3992+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 1792]
+	vpmullw zmm1, zmm0, [r9 + 1792]
 ; 32x tt = mulhi(tt, rp)
 %line 3993+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 1856]
 %line 3994+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1856]
+	vmovdqu64 zmm2, [r9 + 1856]
 ; 32x v15 = mulhi(tm, v15)
 %line 3995+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -11890,37 +11876,37 @@ align 32
 	vpermt2q zmm16, zmm0, zmm3
 ; tt = mem512[kp + 64]
 %line 4157+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v0, tt)
 %line 4158+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm13, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 4159+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4160+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 4161+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v0 = v0 - tt
 %line 4162+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm0, zmm13, zmm0
 ; tt = mem512[kp + 64]
 %line 4163+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rcx + 64]
+	vmovdqu64 zmm1, [rdx + 64]
 ; 32x tt = mulhi(v1, tt)
 %line 4164+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm7, zmm1
 ; 32x tt = tt + mem512[kp + 128]
 %line 4165+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm1, zmm1, [rcx + 128]
+	vpaddw zmm1, zmm1, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4166+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm1, zmm1, 11
 ; 32x tt = tt * mem512[kp]
 %line 4167+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm1, [rcx]
+	vpmullw zmm1, zmm1, [rdx]
 ; 32x v1 = v1 - tt
 %line 4168+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm7, zmm7, zmm1
@@ -11932,13 +11918,13 @@ align 32
 	vpaddw zmm3, zmm0, zmm7
 ; 32x tt = tm * mem512[tp + 1920]
 %line 4171+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm1, [r10 + 1920]
+	vpmullw zmm0, zmm1, [r9 + 1920]
 ; 32x tt = mulhi(tt, rp)
 %line 4172+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; v1 = mem512[tp + 1984]
 %line 4173+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 1984]
+	vmovdqu64 zmm2, [r9 + 1984]
 ; 32x v1 = mulhi(tm, v1)
 %line 4174+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm1, zmm2
@@ -11947,37 +11933,37 @@ align 32
 	vpsubw zmm2, zmm2, zmm0
 ; tt = mem512[kp + 64]
 %line 4176+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v2, tt)
 %line 4177+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm11, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 4178+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4179+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 4180+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v2 = v2 - tt
 %line 4181+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm11, zmm11, zmm0
 ; tt = mem512[kp + 64]
 %line 4182+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v3, tt)
 %line 4183+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm17, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 4184+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4185+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 4186+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v3 = v3 - tt
 %line 4187+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm17, zmm17, zmm0
@@ -11989,13 +11975,13 @@ align 32
 	vpaddw zmm11, zmm11, zmm17
 ; 32x tt = tm * mem512[tp + 2048]
 %line 4190+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 2048]
+	vpmullw zmm1, zmm0, [r9 + 2048]
 ; 32x tt = mulhi(tt, rp)
 %line 4191+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v3 = mem512[tp + 2112]
 %line 4192+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm4, [r10 + 2112]
+	vmovdqu64 zmm4, [r9 + 2112]
 ; 32x v3 = mulhi(tm, v3)
 %line 4193+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm4, zmm0, zmm4
@@ -12004,37 +11990,37 @@ align 32
 	vpsubw zmm4, zmm4, zmm1
 ; tt = mem512[kp + 64]
 %line 4195+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v4, tt)
 %line 4196+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm20, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 4197+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4198+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 4199+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v4 = v4 - tt
 %line 4200+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm20, zmm20, zmm0
 ; tt = mem512[kp + 64]
 %line 4201+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v5, tt)
 %line 4202+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm5, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 4203+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4204+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 4205+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v5 = v5 - tt
 %line 4206+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm5, zmm5, zmm0
@@ -12046,13 +12032,13 @@ align 32
 	vpaddw zmm20, zmm20, zmm5
 ; 32x tt = tm * mem512[tp + 2176]
 %line 4209+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 2176]
+	vpmullw zmm1, zmm0, [r9 + 2176]
 ; 32x tt = mulhi(tt, rp)
 %line 4210+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v5 = mem512[tp + 2240]
 %line 4211+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm5, [r10 + 2240]
+	vmovdqu64 zmm5, [r9 + 2240]
 ; 32x v5 = mulhi(tm, v5)
 %line 4212+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm5, zmm0, zmm5
@@ -12061,37 +12047,37 @@ align 32
 	vpsubw zmm5, zmm5, zmm1
 ; tt = mem512[kp + 64]
 %line 4214+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v6, tt)
 %line 4215+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm21, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 4216+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4217+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 4218+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v6 = v6 - tt
 %line 4219+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm21, zmm21, zmm0
 ; tt = mem512[kp + 64]
 %line 4220+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v7, tt)
 %line 4221+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm6, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 4222+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4223+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 4224+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v7 = v7 - tt
 %line 4225+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm6, zmm6, zmm0
@@ -12103,13 +12089,13 @@ align 32
 	vpaddw zmm21, zmm21, zmm6
 ; 32x tt = tm * mem512[tp + 2304]
 %line 4228+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 2304]
+	vpmullw zmm1, zmm0, [r9 + 2304]
 ; 32x tt = mulhi(tt, rp)
 %line 4229+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v7 = mem512[tp + 2368]
 %line 4230+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm6, [r10 + 2368]
+	vmovdqu64 zmm6, [r9 + 2368]
 ; 32x v7 = mulhi(tm, v7)
 %line 4231+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm6, zmm0, zmm6
@@ -12118,37 +12104,37 @@ align 32
 	vpsubw zmm6, zmm6, zmm1
 ; tt = mem512[kp + 64]
 %line 4233+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v8, tt)
 %line 4234+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm15, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 4235+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4236+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 4237+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v8 = v8 - tt
 %line 4238+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm15, zmm15, zmm0
 ; tt = mem512[kp + 64]
 %line 4239+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v9, tt)
 %line 4240+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm9, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 4241+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4242+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 4243+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v9 = v9 - tt
 %line 4244+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm9, zmm9, zmm0
@@ -12160,13 +12146,13 @@ align 32
 	vpaddw zmm15, zmm15, zmm9
 ; 32x tt = tm * mem512[tp + 2432]
 %line 4247+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 2432]
+	vpmullw zmm1, zmm0, [r9 + 2432]
 ; 32x tt = mulhi(tt, rp)
 %line 4248+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v9 = mem512[tp + 2496]
 %line 4249+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm7, [r10 + 2496]
+	vmovdqu64 zmm7, [r9 + 2496]
 ; 32x v9 = mulhi(tm, v9)
 %line 4250+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm7, zmm0, zmm7
@@ -12175,37 +12161,37 @@ align 32
 	vpsubw zmm7, zmm7, zmm1
 ; tt = mem512[kp + 64]
 %line 4252+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v10, tt)
 %line 4253+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm18, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 4254+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4255+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 4256+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v10 = v10 - tt
 %line 4257+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm18, zmm18, zmm0
 ; tt = mem512[kp + 64]
 %line 4258+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v11, tt)
 %line 4259+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm12, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 4260+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4261+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 4262+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v11 = v11 - tt
 %line 4263+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm12, zmm12, zmm0
@@ -12217,13 +12203,13 @@ align 32
 	vpaddw zmm18, zmm18, zmm12
 ; 32x tt = tm * mem512[tp + 2560]
 %line 4266+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 2560]
+	vpmullw zmm1, zmm0, [r9 + 2560]
 ; 32x tt = mulhi(tt, rp)
 %line 4267+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v11 = mem512[tp + 2624]
 %line 4268+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm9, [r10 + 2624]
+	vmovdqu64 zmm9, [r9 + 2624]
 ; 32x v11 = mulhi(tm, v11)
 %line 4269+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm9, zmm0, zmm9
@@ -12232,37 +12218,37 @@ align 32
 	vpsubw zmm9, zmm9, zmm1
 ; tt = mem512[kp + 64]
 %line 4271+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v12, tt)
 %line 4272+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm19, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 4273+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4274+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 4275+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v12 = v12 - tt
 %line 4276+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm19, zmm19, zmm0
 ; tt = mem512[kp + 64]
 %line 4277+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v13, tt)
 %line 4278+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm14, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 4279+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4280+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 4281+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v13 = v13 - tt
 %line 4282+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm14, zmm14, zmm0
@@ -12274,13 +12260,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm14
 ; 32x tt = tm * mem512[tp + 2688]
 %line 4285+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 2688]
+	vpmullw zmm1, zmm0, [r9 + 2688]
 ; 32x tt = mulhi(tt, rp)
 %line 4286+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v13 = mem512[tp + 2752]
 %line 4287+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm12, [r10 + 2752]
+	vmovdqu64 zmm12, [r9 + 2752]
 ; 32x v13 = mulhi(tm, v13)
 %line 4288+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm12, zmm0, zmm12
@@ -12289,37 +12275,37 @@ align 32
 	vpsubw zmm12, zmm12, zmm1
 ; tt = mem512[kp + 64]
 %line 4290+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v14, tt)
 %line 4291+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm10, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 4292+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4293+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 4294+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v14 = v14 - tt
 %line 4295+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm10, zmm10, zmm0
 ; tt = mem512[kp + 64]
 %line 4296+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v15, tt)
 %line 4297+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm16, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 4298+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4299+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 4300+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v15 = v15 - tt
 %line 4301+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm16, zmm16, zmm0
@@ -12331,13 +12317,13 @@ align 32
 	vpaddw zmm13, zmm10, zmm16
 ; 32x tt = tm * mem512[tp + 2816]
 %line 4304+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 2816]
+	vpmullw zmm1, zmm0, [r9 + 2816]
 ; 32x tt = mulhi(tt, rp)
 %line 4305+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 2880]
 %line 4306+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm10, [r10 + 2880]
+	vmovdqu64 zmm10, [r9 + 2880]
 ; 32x v15 = mulhi(tm, v15)
 %line 4307+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm10, zmm0, zmm10
@@ -12352,13 +12338,13 @@ align 32
 	vpaddw zmm11, zmm3, zmm11
 ; 32x tt = tm * mem512[tp + 2944]
 %line 4311+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 2944]
+	vpmullw zmm1, zmm0, [r9 + 2944]
 ; 32x tt = mulhi(tt, rp)
 %line 4312+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v2 = mem512[tp + 3008]
 %line 4313+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 3008]
+	vmovdqu64 zmm3, [r9 + 3008]
 ; 32x v2 = mulhi(tm, v2)
 %line 4314+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
@@ -12373,13 +12359,13 @@ align 32
 	vpaddw zmm4, zmm2, zmm4
 ; 32x tt = tm * mem512[tp + 2944]
 %line 4318+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 2944]
+	vpmullw zmm1, zmm0, [r9 + 2944]
 ; 32x tt = mulhi(tt, rp)
 %line 4319+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v3 = mem512[tp + 3008]
 %line 4320+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3008]
+	vmovdqu64 zmm2, [r9 + 3008]
 ; 32x v3 = mulhi(tm, v3)
 %line 4321+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12394,13 +12380,13 @@ align 32
 	vpaddw zmm20, zmm20, zmm21
 ; 32x tt = tm * mem512[tp + 3072]
 %line 4325+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3072]
+	vpmullw zmm1, zmm0, [r9 + 3072]
 ; 32x tt = mulhi(tt, rp)
 %line 4326+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v6 = mem512[tp + 3136]
 %line 4327+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3136]
+	vmovdqu64 zmm2, [r9 + 3136]
 ; 32x v6 = mulhi(tm, v6)
 %line 4328+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12415,13 +12401,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm6
 ; 32x tt = tm * mem512[tp + 3072]
 %line 4332+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3072]
+	vpmullw zmm1, zmm0, [r9 + 3072]
 ; 32x tt = mulhi(tt, rp)
 %line 4333+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v7 = mem512[tp + 3136]
 %line 4334+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3136]
+	vmovdqu64 zmm2, [r9 + 3136]
 ; 32x v7 = mulhi(tm, v7)
 %line 4335+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12436,13 +12422,13 @@ align 32
 	vpaddw zmm15, zmm15, zmm18
 ; 32x tt = tm * mem512[tp + 3200]
 %line 4339+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3200]
+	vpmullw zmm1, zmm0, [r9 + 3200]
 ; 32x tt = mulhi(tt, rp)
 %line 4340+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v10 = mem512[tp + 3264]
 %line 4341+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3264]
+	vmovdqu64 zmm2, [r9 + 3264]
 ; 32x v10 = mulhi(tm, v10)
 %line 4342+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12457,13 +12443,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm9
 ; 32x tt = tm * mem512[tp + 3200]
 %line 4346+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3200]
+	vpmullw zmm1, zmm0, [r9 + 3200]
 ; 32x tt = mulhi(tt, rp)
 %line 4347+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v11 = mem512[tp + 3264]
 %line 4348+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3264]
+	vmovdqu64 zmm2, [r9 + 3264]
 ; 32x v11 = mulhi(tm, v11)
 %line 4349+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12478,13 +12464,13 @@ align 32
 	vpaddw zmm19, zmm19, zmm13
 ; 32x tt = tm * mem512[tp + 3328]
 %line 4353+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3328]
+	vpmullw zmm1, zmm0, [r9 + 3328]
 ; 32x tt = mulhi(tt, rp)
 %line 4354+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v14 = mem512[tp + 3392]
 %line 4355+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3392]
+	vmovdqu64 zmm2, [r9 + 3392]
 ; 32x v14 = mulhi(tm, v14)
 %line 4356+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12499,13 +12485,13 @@ align 32
 	vpaddw zmm12, zmm12, zmm10
 ; 32x tt = tm * mem512[tp + 3328]
 %line 4360+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3328]
+	vpmullw zmm1, zmm0, [r9 + 3328]
 ; 32x tt = mulhi(tt, rp)
 %line 4361+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 3392]
 %line 4362+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3392]
+	vmovdqu64 zmm2, [r9 + 3392]
 ; 32x v15 = mulhi(tm, v15)
 %line 4363+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12514,19 +12500,19 @@ align 32
 	vpsubw zmm10, zmm2, zmm1
 ; tt = mem512[kp + 64]
 %line 4365+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v0, tt)
 %line 4366+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm11, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 4367+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4368+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 4369+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v0 = v0 - tt
 %line 4370+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm11, zmm11, zmm0
@@ -12538,13 +12524,13 @@ align 32
 	vpaddw zmm11, zmm11, zmm20
 ; 32x tt = tm * mem512[tp + 3456]
 %line 4373+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3456]
+	vpmullw zmm1, zmm0, [r9 + 3456]
 ; 32x tt = mulhi(tt, rp)
 %line 4374+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v4 = mem512[tp + 3520]
 %line 4375+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3520]
+	vmovdqu64 zmm2, [r9 + 3520]
 ; 32x v4 = mulhi(tm, v4)
 %line 4376+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12559,13 +12545,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm5
 ; 32x tt = tm * mem512[tp + 3456]
 %line 4380+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3456]
+	vpmullw zmm1, zmm0, [r9 + 3456]
 ; 32x tt = mulhi(tt, rp)
 %line 4381+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v5 = mem512[tp + 3520]
 %line 4382+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3520]
+	vmovdqu64 zmm2, [r9 + 3520]
 ; 32x v5 = mulhi(tm, v5)
 %line 4383+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12580,13 +12566,13 @@ align 32
 	vpaddw zmm3, zmm3, zmm16
 ; 32x tt = tm * mem512[tp + 3456]
 %line 4387+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3456]
+	vpmullw zmm1, zmm0, [r9 + 3456]
 ; 32x tt = mulhi(tt, rp)
 %line 4388+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v6 = mem512[tp + 3520]
 %line 4389+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3520]
+	vmovdqu64 zmm2, [r9 + 3520]
 ; 32x v6 = mulhi(tm, v6)
 %line 4390+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12601,13 +12587,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm6
 ; 32x tt = tm * mem512[tp + 3456]
 %line 4394+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3456]
+	vpmullw zmm1, zmm0, [r9 + 3456]
 ; 32x tt = mulhi(tt, rp)
 %line 4395+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v7 = mem512[tp + 3520]
 %line 4396+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3520]
+	vmovdqu64 zmm2, [r9 + 3520]
 ; 32x v7 = mulhi(tm, v7)
 %line 4397+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12616,19 +12602,19 @@ align 32
 	vpsubw zmm6, zmm2, zmm1
 ; tt = mem512[kp + 64]
 %line 4399+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v8, tt)
 %line 4400+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm15, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 4401+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4402+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 4403+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v8 = v8 - tt
 %line 4404+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm15, zmm15, zmm0
@@ -12640,13 +12626,13 @@ align 32
 	vpaddw zmm15, zmm15, zmm19
 ; 32x tt = tm * mem512[tp + 3584]
 %line 4407+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3584]
+	vpmullw zmm1, zmm0, [r9 + 3584]
 ; 32x tt = mulhi(tt, rp)
 %line 4408+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v12 = mem512[tp + 3648]
 %line 4409+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3648]
+	vmovdqu64 zmm2, [r9 + 3648]
 ; 32x v12 = mulhi(tm, v12)
 %line 4410+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12661,13 +12647,13 @@ align 32
 	vpaddw zmm7, zmm7, zmm12
 ; 32x tt = tm * mem512[tp + 3584]
 %line 4414+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3584]
+	vpmullw zmm1, zmm0, [r9 + 3584]
 ; 32x tt = mulhi(tt, rp)
 %line 4415+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v13 = mem512[tp + 3648]
 %line 4416+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3648]
+	vmovdqu64 zmm2, [r9 + 3648]
 ; 32x v13 = mulhi(tm, v13)
 %line 4417+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12682,13 +12668,13 @@ align 32
 	vpaddw zmm17, zmm17, zmm13
 ; 32x tt = tm * mem512[tp + 3584]
 %line 4421+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3584]
+	vpmullw zmm1, zmm0, [r9 + 3584]
 ; 32x tt = mulhi(tt, rp)
 %line 4422+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v14 = mem512[tp + 3648]
 %line 4423+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3648]
+	vmovdqu64 zmm2, [r9 + 3648]
 ; 32x v14 = mulhi(tm, v14)
 %line 4424+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12703,13 +12689,13 @@ align 32
 	vpaddw zmm9, zmm9, zmm10
 ; 32x tt = tm * mem512[tp + 3584]
 %line 4428+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3584]
+	vpmullw zmm1, zmm0, [r9 + 3584]
 ; 32x tt = mulhi(tt, rp)
 %line 4429+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 3648]
 %line 4430+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3648]
+	vmovdqu64 zmm2, [r9 + 3648]
 ; 32x v15 = mulhi(tm, v15)
 %line 4431+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12718,19 +12704,19 @@ align 32
 	vpsubw zmm10, zmm2, zmm1
 ; tt = mem512[kp + 64]
 %line 4433+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v0, tt)
 %line 4434+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm11, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 4435+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4436+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 4437+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v0 = v0 - tt
 %line 4438+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm11, zmm11, zmm0
@@ -12742,13 +12728,13 @@ align 32
 	vpaddw zmm11, zmm11, zmm15
 ; 32x tt = tm * mem512[tp + 3712]
 %line 4441+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 4442+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v8 = mem512[tp + 3776]
 %line 4443+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3776]
+	vmovdqu64 zmm2, [r9 + 3776]
 ; 32x v8 = mulhi(tm, v8)
 %line 4444+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12757,19 +12743,19 @@ align 32
 	vpsubw zmm15, zmm2, zmm1
 ; tt = mem512[kp + 64]
 %line 4446+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v1, tt)
 %line 4447+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm4, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 4448+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4449+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 4450+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v1 = v1 - tt
 %line 4451+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm4, zmm4, zmm0
@@ -12781,13 +12767,13 @@ align 32
 	vpaddw zmm4, zmm4, zmm7
 ; 32x tt = tm * mem512[tp + 3712]
 %line 4454+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 4455+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v9 = mem512[tp + 3776]
 %line 4456+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3776]
+	vmovdqu64 zmm2, [r9 + 3776]
 ; 32x v9 = mulhi(tm, v9)
 %line 4457+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12802,13 +12788,13 @@ align 32
 	vpaddw zmm3, zmm3, zmm17
 ; 32x tt = tm * mem512[tp + 3712]
 %line 4461+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 4462+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v10 = mem512[tp + 3776]
 %line 4463+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3776]
+	vmovdqu64 zmm2, [r9 + 3776]
 ; 32x v10 = mulhi(tm, v10)
 %line 4464+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12823,13 +12809,13 @@ align 32
 	vpaddw zmm14, zmm14, zmm9
 ; 32x tt = tm * mem512[tp + 3712]
 %line 4468+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 4469+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v11 = mem512[tp + 3776]
 %line 4470+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3776]
+	vmovdqu64 zmm2, [r9 + 3776]
 ; 32x v11 = mulhi(tm, v11)
 %line 4471+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12844,13 +12830,13 @@ align 32
 	vpaddw zmm18, zmm18, zmm19
 ; 32x tt = tm * mem512[tp + 3712]
 %line 4475+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 4476+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v12 = mem512[tp + 3776]
 %line 4477+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3776]
+	vmovdqu64 zmm2, [r9 + 3776]
 ; 32x v12 = mulhi(tm, v12)
 %line 4478+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12865,13 +12851,13 @@ align 32
 	vpaddw zmm5, zmm5, zmm12
 ; 32x tt = tm * mem512[tp + 3712]
 %line 4482+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 4483+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v13 = mem512[tp + 3776]
 %line 4484+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3776]
+	vmovdqu64 zmm2, [r9 + 3776]
 ; 32x v13 = mulhi(tm, v13)
 %line 4485+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12886,13 +12872,13 @@ align 32
 	vpaddw zmm16, zmm16, zmm13
 ; 32x tt = tm * mem512[tp + 3712]
 %line 4489+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 4490+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v14 = mem512[tp + 3776]
 %line 4491+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3776]
+	vmovdqu64 zmm2, [r9 + 3776]
 ; 32x v14 = mulhi(tm, v14)
 %line 4492+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12907,13 +12893,13 @@ align 32
 	vpaddw zmm6, zmm6, zmm10
 ; 32x tt = tm * mem512[tp + 3712]
 %line 4496+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm0, [r10 + 3712]
+	vpmullw zmm1, zmm0, [r9 + 3712]
 ; 32x tt = mulhi(tt, rp)
 %line 4497+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; v15 = mem512[tp + 3776]
 %line 4498+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [r10 + 3776]
+	vmovdqu64 zmm2, [r9 + 3776]
 ; 32x v15 = mulhi(tm, v15)
 %line 4499+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
@@ -12928,37 +12914,37 @@ align 32
 	vshufi32x4 zmm1, zmm11, zmm4, 238
 ; tt = mem512[kp + 64]
 %line 4503+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [rcx + 64]
+	vmovdqu64 zmm2, [rdx + 64]
 ; 32x tt = mulhi(xa, tt)
 %line 4504+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
 ; 32x tt = tt + mem512[kp + 128]
 %line 4505+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm2, zmm2, [rcx + 128]
+	vpaddw zmm2, zmm2, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4506+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm2, zmm2, 11
 ; 32x tt = tt * mem512[kp]
 %line 4507+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx]
+	vpmullw zmm2, zmm2, [rdx]
 ; 32x xa = xa - tt
 %line 4508+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm0, zmm0, zmm2
 ; tt = mem512[kp + 64]
 %line 4509+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [rcx + 64]
+	vmovdqu64 zmm2, [rdx + 64]
 ; 32x tt = mulhi(xb, tt)
 %line 4510+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm1, zmm2
 ; 32x tt = tt + mem512[kp + 128]
 %line 4511+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm2, zmm2, [rcx + 128]
+	vpaddw zmm2, zmm2, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4512+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm2, zmm2, 11
 ; 32x tt = tt * mem512[kp]
 %line 4513+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx]
+	vpmullw zmm2, zmm2, [rdx]
 ; 32x xb = xb - tt
 %line 4514+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm1, zmm1, zmm2
@@ -12970,13 +12956,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 4517+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm2, [r10 + 3840]
+	vpmullw zmm1, zmm2, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 4518+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 4519+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm4, [r10 + 3904]
+	vmovdqu64 zmm4, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 4520+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm4, zmm2, zmm4
@@ -12997,37 +12983,37 @@ align 32
 	vshufi32x4 zmm1, zmm3, zmm14, 238
 ; tt = mem512[kp + 64]
 %line 4526+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [rcx + 64]
+	vmovdqu64 zmm2, [rdx + 64]
 ; 32x tt = mulhi(xa, tt)
 %line 4527+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm0, zmm2
 ; 32x tt = tt + mem512[kp + 128]
 %line 4528+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm2, zmm2, [rcx + 128]
+	vpaddw zmm2, zmm2, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4529+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm2, zmm2, 11
 ; 32x tt = tt * mem512[kp]
 %line 4530+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx]
+	vpmullw zmm2, zmm2, [rdx]
 ; 32x xa = xa - tt
 %line 4531+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm0, zmm0, zmm2
 ; tt = mem512[kp + 64]
 %line 4532+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [rcx + 64]
+	vmovdqu64 zmm2, [rdx + 64]
 ; 32x tt = mulhi(xb, tt)
 %line 4533+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm2, zmm1, zmm2
 ; 32x tt = tt + mem512[kp + 128]
 %line 4534+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm2, zmm2, [rcx + 128]
+	vpaddw zmm2, zmm2, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4535+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm2, zmm2, 11
 ; 32x tt = tt * mem512[kp]
 %line 4536+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm2, zmm2, [rcx]
+	vpmullw zmm2, zmm2, [rdx]
 ; 32x xb = xb - tt
 %line 4537+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm1, zmm1, zmm2
@@ -13039,13 +13025,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 4540+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm2, [r10 + 3840]
+	vpmullw zmm1, zmm2, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 4541+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 4542+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 3904]
+	vmovdqu64 zmm3, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 4543+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm2, zmm3
@@ -13072,13 +13058,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 4551+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm2, [r10 + 3840]
+	vpmullw zmm1, zmm2, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 4552+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 4553+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 3904]
+	vmovdqu64 zmm3, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 4554+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm2, zmm3
@@ -13105,13 +13091,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 4562+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm2, [r10 + 3840]
+	vpmullw zmm1, zmm2, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 4563+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 4564+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 3904]
+	vmovdqu64 zmm3, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 4565+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm2, zmm3
@@ -13138,13 +13124,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 4573+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm2, [r10 + 3840]
+	vpmullw zmm1, zmm2, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 4574+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 4575+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 3904]
+	vmovdqu64 zmm3, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 4576+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm2, zmm3
@@ -13171,13 +13157,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 4584+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm2, [r10 + 3840]
+	vpmullw zmm1, zmm2, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 4585+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 4586+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 3904]
+	vmovdqu64 zmm3, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 4587+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm2, zmm3
@@ -13204,13 +13190,13 @@ align 32
 	vpaddw zmm0, zmm0, zmm1
 ; 32x tt = tm * mem512[tp + 3840]
 %line 4595+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm1, zmm2, [r10 + 3840]
+	vpmullw zmm1, zmm2, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 4596+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm1, zmm1, zmm8
 ; xb = mem512[tp + 3904]
 %line 4597+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [r10 + 3904]
+	vmovdqu64 zmm3, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 4598+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm2, zmm3
@@ -13237,13 +13223,13 @@ align 32
 	vpaddw zmm2, zmm2, zmm3
 ; 32x tt = tm * mem512[tp + 3840]
 %line 4606+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm3, zmm9, [r10 + 3840]
+	vpmullw zmm3, zmm9, [r9 + 3840]
 ; 32x tt = mulhi(tt, rp)
 %line 4607+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm3, zmm8
 ; xb = mem512[tp + 3904]
 %line 4608+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm10, [r10 + 3904]
+	vmovdqu64 zmm10, [r9 + 3904]
 ; 32x xb = mulhi(tm, xb)
 %line 4609+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm10, zmm9, zmm10
@@ -13306,72 +13292,69 @@ align 32
 	vmovdqu64 [r8 + 960], zmm2
 ; dp = wp + 12288
 %line 4629+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	lea rbp, [rax + 12288]
+	lea r8, [rbx + 12288]
 ; tp = tbase + 23936
 %line 4630+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	lea r10, [r9 + 23936]
+	lea r9, [rbp + 23936]
 ; i0 = 4
 %line 4631+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov rbx, r9
-	mov r9, 4
-	mov r11, rdx
-	mov r8, rsi
+	mov r10, 4
 align 32
 .Lnti8:
 ; v0 = mem512[dp]
 %line 4633+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rbp]
+	vmovdqu64 zmm0, [r8]
 ; v1 = mem512[dp + 1024]
 %line 4634+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rbp + 1024]
+	vmovdqu64 zmm1, [r8 + 1024]
 ; v2 = mem512[dp + 2048]
 %line 4635+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [rbp + 2048]
+	vmovdqu64 zmm2, [r8 + 2048]
 ; tt = mem512[kp + 64]
 %line 4636+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rcx + 64]
+	vmovdqu64 zmm3, [rdx + 64]
 ; 32x tt = mulhi(v0, tt)
 %line 4637+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
 ; 32x tt = tt + mem512[kp + 128]
 %line 4638+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm3, zmm3, [rcx + 128]
+	vpaddw zmm3, zmm3, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4639+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm3, zmm3, 11
 ; 32x tt = tt * mem512[kp]
 %line 4640+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm3, zmm3, [rcx]
+	vpmullw zmm3, zmm3, [rdx]
 ; 32x v0 = v0 - tt
 %line 4641+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm3, zmm0, zmm3
 ; tt = mem512[kp + 64]
 %line 4642+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rcx + 64]
+	vmovdqu64 zmm0, [rdx + 64]
 ; 32x tt = mulhi(v1, tt)
 %line 4643+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm1, zmm0
 ; 32x tt = tt + mem512[kp + 128]
 %line 4644+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm0, zmm0, [rcx + 128]
+	vpaddw zmm0, zmm0, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4645+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm0, zmm0, 11
 ; 32x tt = tt * mem512[kp]
 %line 4646+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm0, [rcx]
+	vpmullw zmm0, zmm0, [rdx]
 ; 32x v1 = v1 - tt
 %line 4647+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm1, zmm1, zmm0
 ; 32x tt = v1 * mem512[tp]
 %line 4648+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm1, [r10]
+	vpmullw zmm0, zmm1, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 4649+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm0, zmm8
 ; tm = mem512[tp + 64]
 %line 4650+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm4, [r10 + 64]
+	vmovdqu64 zmm4, [r9 + 64]
 ; 32x tm = mulhi(v1, tm)
 %line 4651+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm4, zmm1, zmm4
@@ -13380,13 +13363,13 @@ align 32
 	vpsubw zmm4, zmm4, zmm0
 ; 32x tt = v2 * mem512[tp + 128]
 %line 4653+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm0, zmm2, [r10 + 128]
+	vpmullw zmm0, zmm2, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 4654+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm5, zmm0, zmm8
 ; tw2 = mem512[tp + 192]
 %line 4655+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [r10 + 192]
+	vmovdqu64 zmm0, [r9 + 192]
 ; 32x tw2 = mulhi(v2, tw2)
 %line 4656+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm0, zmm2, zmm0
@@ -13419,110 +13402,108 @@ align 32
 	vpsubw zmm0, zmm3, zmm0
 ; mem512[dp] = v0
 %line 4667+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rbp], zmm5
+	vmovdqu64 [r8], zmm5
 ; mem512[dp + 1024] = v1
 %line 4668+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rbp + 1024], zmm1
+	vmovdqu64 [r8 + 1024], zmm1
 ; mem512[dp + 2048] = v2
 %line 4669+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rbp + 2048], zmm0
+	vmovdqu64 [r8 + 2048], zmm0
 ; dp = dp + 64
 %line 4670+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	add rbp, 64
+	add r8, 64
 ; i0 = i0 - 1
 %line 4671+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	sub r9, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 4672+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto nti8 if !=
 %line 4673+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	jne .Lnti8
 ; dp = wp + 12544
 %line 4674+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	lea rsi, [rax + 12544]
+	lea r8, [rbx + 12544]
 ; tp = tbase + 23936
 %line 4675+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov r9, rbx
-	lea r10, [r9 + 23936]
+	lea r9, [rbp + 23936]
 ; i0 = 2
 %line 4676+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov rdx, r9
-	mov r9, 2
+	mov r10, 2
 align 32
 .Lnti9:
 ; v0 = mem512[dp]
 %line 4678+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rsi]
+	vmovdqu64 zmm0, [r8]
 ; v1 = mem512[dp + 1024]
 %line 4679+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 1024]
+	vmovdqu64 zmm1, [r8 + 1024]
 ; v2 = mem512[dp + 2048]
 %line 4680+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [rsi + 2048]
+	vmovdqu64 zmm2, [r8 + 2048]
 ; tt = mem512[kp + 64]
 %line 4681+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rcx + 64]
+	vmovdqu64 zmm3, [rdx + 64]
 ; 32x tt = mulhi(v0, tt)
 %line 4682+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
 ; 32x tt = tt + mem512[kp + 128]
 %line 4683+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm3, zmm3, [rcx + 128]
+	vpaddw zmm3, zmm3, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4684+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm3, zmm3, 11
 ; 32x tt = tt * mem512[kp]
 %line 4685+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm3, zmm3, [rcx]
+	vpmullw zmm3, zmm3, [rdx]
 ; 32x v0 = v0 - tt
 %line 4686+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm0, zmm0, zmm3
 ; tt = mem512[kp + 64]
 %line 4687+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rcx + 64]
+	vmovdqu64 zmm3, [rdx + 64]
 ; 32x tt = mulhi(v1, tt)
 %line 4688+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm1, zmm3
 ; 32x tt = tt + mem512[kp + 128]
 %line 4689+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm3, zmm3, [rcx + 128]
+	vpaddw zmm3, zmm3, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4690+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm3, zmm3, 11
 ; 32x tt = tt * mem512[kp]
 %line 4691+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm3, zmm3, [rcx]
+	vpmullw zmm3, zmm3, [rdx]
 ; 32x v1 = v1 - tt
 %line 4692+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm1, zmm1, zmm3
 ; tt = mem512[kp + 64]
 %line 4693+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rcx + 64]
+	vmovdqu64 zmm3, [rdx + 64]
 ; 32x tt = mulhi(v2, tt)
 %line 4694+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm2, zmm3
 ; 32x tt = tt + mem512[kp + 128]
 %line 4695+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm3, zmm3, [rcx + 128]
+	vpaddw zmm3, zmm3, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4696+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm3, zmm3, 11
 ; 32x tt = tt * mem512[kp]
 %line 4697+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm3, zmm3, [rcx]
+	vpmullw zmm3, zmm3, [rdx]
 ; 32x v2 = v2 - tt
 %line 4698+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm2, zmm2, zmm3
 ; 32x tt = v1 * mem512[tp]
 %line 4699+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm3, zmm1, [r10]
+	vpmullw zmm3, zmm1, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 4700+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm3, zmm8
 ; tm = mem512[tp + 64]
 %line 4701+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm4, [r10 + 64]
+	vmovdqu64 zmm4, [r9 + 64]
 ; 32x tm = mulhi(v1, tm)
 %line 4702+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm4, zmm1, zmm4
@@ -13531,13 +13512,13 @@ align 32
 	vpsubw zmm4, zmm4, zmm3
 ; 32x tt = v2 * mem512[tp + 128]
 %line 4704+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm3, zmm2, [r10 + 128]
+	vpmullw zmm3, zmm2, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 4705+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm3, zmm8
 ; tw2 = mem512[tp + 192]
 %line 4706+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm5, [r10 + 192]
+	vmovdqu64 zmm5, [r9 + 192]
 ; 32x tw2 = mulhi(v2, tw2)
 %line 4707+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm5, zmm2, zmm5
@@ -13570,110 +13551,108 @@ align 32
 	vpsubw zmm0, zmm0, zmm5
 ; mem512[dp] = v0
 %line 4718+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rsi], zmm3
+	vmovdqu64 [r8], zmm3
 ; mem512[dp + 1024] = v1
 %line 4719+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rsi + 1024], zmm1
+	vmovdqu64 [r8 + 1024], zmm1
 ; mem512[dp + 2048] = v2
 %line 4720+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rsi + 2048], zmm0
+	vmovdqu64 [r8 + 2048], zmm0
 ; dp = dp + 64
 %line 4721+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	add rsi, 64
+	add r8, 64
 ; i0 = i0 - 1
 %line 4722+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	sub r9, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 4723+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto nti9 if !=
 %line 4724+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	jne .Lnti9
 ; dp = wp + 12672
 %line 4725+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	lea rsi, [rax + 12672]
+	lea r8, [rbx + 12672]
 ; tp = tbase + 23936
 %line 4726+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov r9, rdx
-	lea r10, [r9 + 23936]
+	lea r9, [rbp + 23936]
 ; i0 = 6
 %line 4727+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov rdx, r9
-	mov r9, 6
+	mov r10, 6
 align 32
 .Lnti10:
 ; v0 = mem512[dp]
 %line 4729+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rsi]
+	vmovdqu64 zmm0, [r8]
 ; v1 = mem512[dp + 1024]
 %line 4730+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 1024]
+	vmovdqu64 zmm1, [r8 + 1024]
 ; v2 = mem512[dp + 2048]
 %line 4731+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [rsi + 2048]
+	vmovdqu64 zmm2, [r8 + 2048]
 ; tt = mem512[kp + 64]
 %line 4732+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rcx + 64]
+	vmovdqu64 zmm3, [rdx + 64]
 ; 32x tt = mulhi(v2, tt)
 %line 4733+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm2, zmm3
 ; 32x tt = tt + mem512[kp + 128]
 %line 4734+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm3, zmm3, [rcx + 128]
+	vpaddw zmm3, zmm3, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4735+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm3, zmm3, 11
 ; 32x tt = tt * mem512[kp]
 %line 4736+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm3, zmm3, [rcx]
+	vpmullw zmm3, zmm3, [rdx]
 ; 32x v2 = v2 - tt
 %line 4737+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm2, zmm2, zmm3
 ; tt = mem512[kp + 64]
 %line 4738+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rcx + 64]
+	vmovdqu64 zmm3, [rdx + 64]
 ; 32x tt = mulhi(v0, tt)
 %line 4739+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
 ; 32x tt = tt + mem512[kp + 128]
 %line 4740+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm3, zmm3, [rcx + 128]
+	vpaddw zmm3, zmm3, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4741+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm3, zmm3, 11
 ; 32x tt = tt * mem512[kp]
 %line 4742+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm3, zmm3, [rcx]
+	vpmullw zmm3, zmm3, [rdx]
 ; 32x v0 = v0 - tt
 %line 4743+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm0, zmm0, zmm3
 ; tt = mem512[kp + 64]
 %line 4744+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rcx + 64]
+	vmovdqu64 zmm3, [rdx + 64]
 ; 32x tt = mulhi(v1, tt)
 %line 4745+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm1, zmm3
 ; 32x tt = tt + mem512[kp + 128]
 %line 4746+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm3, zmm3, [rcx + 128]
+	vpaddw zmm3, zmm3, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4747+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm3, zmm3, 11
 ; 32x tt = tt * mem512[kp]
 %line 4748+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm3, zmm3, [rcx]
+	vpmullw zmm3, zmm3, [rdx]
 ; 32x v1 = v1 - tt
 %line 4749+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm1, zmm1, zmm3
 ; 32x tt = v1 * mem512[tp]
 %line 4750+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm3, zmm1, [r10]
+	vpmullw zmm3, zmm1, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 4751+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm3, zmm8
 ; tm = mem512[tp + 64]
 %line 4752+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm4, [r10 + 64]
+	vmovdqu64 zmm4, [r9 + 64]
 ; 32x tm = mulhi(v1, tm)
 %line 4753+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm4, zmm1, zmm4
@@ -13682,13 +13661,13 @@ align 32
 	vpsubw zmm4, zmm4, zmm3
 ; 32x tt = v2 * mem512[tp + 128]
 %line 4755+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm3, zmm2, [r10 + 128]
+	vpmullw zmm3, zmm2, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 4756+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm3, zmm8
 ; tw2 = mem512[tp + 192]
 %line 4757+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm5, [r10 + 192]
+	vmovdqu64 zmm5, [r9 + 192]
 ; 32x tw2 = mulhi(v2, tw2)
 %line 4758+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm5, zmm2, zmm5
@@ -13721,74 +13700,72 @@ align 32
 	vpsubw zmm0, zmm0, zmm5
 ; mem512[dp] = v0
 %line 4769+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rsi], zmm3
+	vmovdqu64 [r8], zmm3
 ; mem512[dp + 1024] = v1
 %line 4770+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rsi + 1024], zmm1
+	vmovdqu64 [r8 + 1024], zmm1
 ; mem512[dp + 2048] = v2
 %line 4771+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rsi + 2048], zmm0
+	vmovdqu64 [r8 + 2048], zmm0
 ; dp = dp + 64
 %line 4772+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	add rsi, 64
+	add r8, 64
 ; i0 = i0 - 1
 %line 4773+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	sub r9, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 4774+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto nti10 if !=
 %line 4775+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	jne .Lnti10
 ; dp = wp + 13056
 %line 4776+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	lea rsi, [rax + 13056]
+	lea r8, [rbx + 13056]
 ; tp = tbase + 23936
 %line 4777+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov r9, rdx
-	lea r10, [r9 + 23936]
+	lea r9, [rbp + 23936]
 ; i0 = 2
 %line 4778+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov rdx, r9
-	mov r9, 2
+	mov r10, 2
 align 32
 .Lnti11:
 ; v0 = mem512[dp]
 %line 4780+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rsi]
+	vmovdqu64 zmm0, [r8]
 ; v1 = mem512[dp + 1024]
 %line 4781+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 1024]
+	vmovdqu64 zmm1, [r8 + 1024]
 ; v2 = mem512[dp + 2048]
 %line 4782+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [rsi + 2048]
+	vmovdqu64 zmm2, [r8 + 2048]
 ; tt = mem512[kp + 64]
 %line 4783+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rcx + 64]
+	vmovdqu64 zmm3, [rdx + 64]
 ; 32x tt = mulhi(v0, tt)
 %line 4784+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
 ; 32x tt = tt + mem512[kp + 128]
 %line 4785+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm3, zmm3, [rcx + 128]
+	vpaddw zmm3, zmm3, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4786+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm3, zmm3, 11
 ; 32x tt = tt * mem512[kp]
 %line 4787+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm3, zmm3, [rcx]
+	vpmullw zmm3, zmm3, [rdx]
 ; 32x v0 = v0 - tt
 %line 4788+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x tt = v1 * mem512[tp]
 %line 4789+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm3, zmm1, [r10]
+	vpmullw zmm3, zmm1, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 4790+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm3, zmm8
 ; tm = mem512[tp + 64]
 %line 4791+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm4, [r10 + 64]
+	vmovdqu64 zmm4, [r9 + 64]
 ; 32x tm = mulhi(v1, tm)
 %line 4792+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm4, zmm1, zmm4
@@ -13797,13 +13774,13 @@ align 32
 	vpsubw zmm4, zmm4, zmm3
 ; 32x tt = v2 * mem512[tp + 128]
 %line 4794+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm3, zmm2, [r10 + 128]
+	vpmullw zmm3, zmm2, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 4795+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm3, zmm8
 ; tw2 = mem512[tp + 192]
 %line 4796+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm5, [r10 + 192]
+	vmovdqu64 zmm5, [r9 + 192]
 ; 32x tw2 = mulhi(v2, tw2)
 %line 4797+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm5, zmm2, zmm5
@@ -13836,92 +13813,90 @@ align 32
 	vpsubw zmm0, zmm0, zmm5
 ; mem512[dp] = v0
 %line 4808+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rsi], zmm3
+	vmovdqu64 [r8], zmm3
 ; mem512[dp + 1024] = v1
 %line 4809+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rsi + 1024], zmm1
+	vmovdqu64 [r8 + 1024], zmm1
 ; mem512[dp + 2048] = v2
 %line 4810+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rsi + 2048], zmm0
+	vmovdqu64 [r8 + 2048], zmm0
 ; dp = dp + 64
 %line 4811+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	add rsi, 64
+	add r8, 64
 ; i0 = i0 - 1
 %line 4812+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	sub r9, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 4813+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto nti11 if !=
 %line 4814+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	jne .Lnti11
 ; dp = wp + 13184
 %line 4815+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	lea rsi, [rax + 13184]
+	lea r8, [rbx + 13184]
 ; tp = tbase + 23936
 %line 4816+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov r9, rdx
-	lea rdx, [r9 + 23936]
+	lea r9, [rbp + 23936]
 ; i0 = 2
 %line 4817+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov r10, r9
-	mov r9, 2
+	mov r10, 2
 align 32
 .Lnti12:
 ; v0 = mem512[dp]
 %line 4819+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm0, [rsi]
+	vmovdqu64 zmm0, [r8]
 ; v1 = mem512[dp + 1024]
 %line 4820+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm1, [rsi + 1024]
+	vmovdqu64 zmm1, [r8 + 1024]
 ; v2 = mem512[dp + 2048]
 %line 4821+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm2, [rsi + 2048]
+	vmovdqu64 zmm2, [r8 + 2048]
 ; tt = mem512[kp + 64]
 %line 4822+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rcx + 64]
+	vmovdqu64 zmm3, [rdx + 64]
 ; 32x tt = mulhi(v2, tt)
 %line 4823+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm2, zmm3
 ; 32x tt = tt + mem512[kp + 128]
 %line 4824+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm3, zmm3, [rcx + 128]
+	vpaddw zmm3, zmm3, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4825+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm3, zmm3, 11
 ; 32x tt = tt * mem512[kp]
 %line 4826+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm3, zmm3, [rcx]
+	vpmullw zmm3, zmm3, [rdx]
 ; 32x v2 = v2 - tt
 %line 4827+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm2, zmm2, zmm3
 ; tt = mem512[kp + 64]
 %line 4828+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm3, [rcx + 64]
+	vmovdqu64 zmm3, [rdx + 64]
 ; 32x tt = mulhi(v0, tt)
 %line 4829+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm0, zmm3
 ; 32x tt = tt + mem512[kp + 128]
 %line 4830+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpaddw zmm3, zmm3, [rcx + 128]
+	vpaddw zmm3, zmm3, [rdx + 128]
 ; (int16) 32x tt >>= 11
 %line 4831+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsraw zmm3, zmm3, 11
 ; 32x tt = tt * mem512[kp]
 %line 4832+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm3, zmm3, [rcx]
+	vpmullw zmm3, zmm3, [rdx]
 ; 32x v0 = v0 - tt
 %line 4833+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpsubw zmm0, zmm0, zmm3
 ; 32x tt = v1 * mem512[tp]
 %line 4834+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm3, zmm1, [rdx]
+	vpmullw zmm3, zmm1, [r9]
 ; 32x tt = mulhi(tt, rp)
 %line 4835+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm3, zmm8
 ; tm = mem512[tp + 64]
 %line 4836+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm4, [rdx + 64]
+	vmovdqu64 zmm4, [r9 + 64]
 ; 32x tm = mulhi(v1, tm)
 %line 4837+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm4, zmm1, zmm4
@@ -13930,13 +13905,13 @@ align 32
 	vpsubw zmm4, zmm4, zmm3
 ; 32x tt = v2 * mem512[tp + 128]
 %line 4839+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vpmullw zmm3, zmm2, [rdx + 128]
+	vpmullw zmm3, zmm2, [r9 + 128]
 ; 32x tt = mulhi(tt, rp)
 %line 4840+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm3, zmm3, zmm8
 ; tw2 = mem512[tp + 192]
 %line 4841+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 zmm5, [rdx + 192]
+	vmovdqu64 zmm5, [r9 + 192]
 ; 32x tw2 = mulhi(v2, tw2)
 %line 4842+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vpmulhw zmm5, zmm2, zmm5
@@ -13969,41 +13944,40 @@ align 32
 	vpsubw zmm0, zmm0, zmm5
 ; mem512[dp] = v0
 %line 4853+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rsi], zmm3
+	vmovdqu64 [r8], zmm3
 ; mem512[dp + 1024] = v1
 %line 4854+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rsi + 1024], zmm1
+	vmovdqu64 [r8 + 1024], zmm1
 ; mem512[dp + 2048] = v2
 %line 4855+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [rsi + 2048], zmm0
+	vmovdqu64 [r8 + 2048], zmm0
 ; dp = dp + 64
 %line 4856+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	add rsi, 64
+	add r8, 64
 ; i0 = i0 - 1
 %line 4857+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	sub r9, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 4858+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto nti12 if !=
 %line 4859+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	jne .Lnti12
 ; kp = kp + 320
 %line 4860+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	add rcx, 320
+	add rdx, 320
 ; tbase = tbase + 24192
 %line 4861+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov r9, r10
-	add r9, 24192
+	add rbp, 24192
 ; wp = wp + 12288
 %line 4862+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	add rax, 12288
+	add rbx, 12288
 ; i3 = i3 - 1
 %line 4863+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	sub r8, 1
+	sub rcx, 1
 ; =? i3 - 0
 %line 4864+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto ntpr4 if !=
 %line 4865+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	jne .Lntpr4
@@ -14039,10 +14013,10 @@ align 32
 	vmovdqu64 zmm7, [rel NK12]
 ; pa = w + 12288
 %line 4876+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	lea r8, [r11 + 12288]
+	lea r8, [rax + 12288]
 ; pb = w + 32256
 %line 4877+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	lea r9, [r11 + 32256]
+	lea r9, [rax + 32256]
 ; i1 = 3
 %line 4878+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	mov r10, 3
@@ -14050,8 +14024,7 @@ align 32
 .Lntco13:
 ; i0 = 16
 %line 4880+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov rsi, r10
-	mov r10, 16
+	mov r11, 16
 align 32
 .Lntci14:
 ; v0 = mem512[pa]
@@ -14176,10 +14149,10 @@ align 32
 	add r9, 32
 ; i0 = i0 - 1
 %line 4922+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	sub r10, 1
+	sub r11, 1
 ; =? i0 - 0
 %line 4923+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	cmp r10, 0
+	cmp r11, 0
 ; goto ntci14 if !=
 %line 4924+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	jne .Lntci14
@@ -14188,7 +14161,6 @@ align 32
 	add r9, 512
 ; i1 = i1 - 1
 %line 4926+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov r10, rsi
 	sub r10, 1
 ; =? i1 - 0
 %line 4927+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
@@ -14201,10 +14173,10 @@ align 32
 	vpxor ymm0, ymm0, ymm0
 ; mem256[w + 35328] = z0
 %line 4930+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 35328], ymm0
+	vmovdqu64 [rax + 35328], ymm0
 ; mem256[w + 35360] = z0
 %line 4931+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 [r11 + 35360], ymm0
+	vmovdqu64 [rax + 35360], ymm0
 ; x6 = mem256[BV]
 %line 4932+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm3, [rel BV]
@@ -14213,23 +14185,22 @@ align 32
 	vmovdqu64 ymm4, [rel QQ]
 ; pa = w + 32256
 %line 4934+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	lea r10, [r11 + 32256]
+	lea r10, [rax + 32256]
 ; pb = w + 33778
 %line 4935+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	lea rsi, [r11 + 33778]
+	lea r11, [rax + 33778]
 ; pc = w + 33776
 %line 4936+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	lea r8, [r11 + 33776]
+	lea r8, [rax + 33776]
 ; qd = w + 35392
 %line 4937+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	lea r9, [r11 + 35392]
+	lea r9, [rax + 35392]
 ; x0 = mem256[pa]
 %line 4938+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov rax, r11
 	vmovdqu64 ymm1, [r10]
 ; x1 = mem256[pb]
 %line 4939+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm2, [rsi]
+	vmovdqu64 ymm2, [r11]
 ; x2 = mem256[pc]
 %line 4940+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [r8]
@@ -14265,7 +14236,7 @@ align 32
 	add r10, 32
 ; pb = pb + 32
 %line 4951+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	add rsi, 32
+	add r11, 32
 ; pc = pc + 32
 %line 4952+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	add r8, 32
@@ -14274,7 +14245,7 @@ align 32
 	add r9, 32
 ; i1 = 11
 %line 4954+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov r11, 11
+	mov rsi, 11
 align 32
 .Lloop15:
 ; x0 = mem256[pa]
@@ -14282,7 +14253,7 @@ align 32
 	vmovdqu64 ymm0, [r10]
 ; x1 = mem256[pb]
 %line 4957+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm1, [rsi]
+	vmovdqu64 ymm1, [r11]
 ; x2 = mem256[pc]
 %line 4958+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm2, [r8]
@@ -14315,7 +14286,7 @@ align 32
 	vmovdqu64 ymm0, [r10 + 32]
 ; x1 = mem256[pb + 32]
 %line 4968+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm1, [rsi + 32]
+	vmovdqu64 ymm1, [r11 + 32]
 ; x2 = mem256[pc + 32]
 %line 4969+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm2, [r8 + 32]
@@ -14348,7 +14319,7 @@ align 32
 	vmovdqu64 ymm0, [r10 + 64]
 ; x1 = mem256[pb + 64]
 %line 4979+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm1, [rsi + 64]
+	vmovdqu64 ymm1, [r11 + 64]
 ; x2 = mem256[pc + 64]
 %line 4980+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm2, [r8 + 64]
@@ -14381,7 +14352,7 @@ align 32
 	vmovdqu64 ymm0, [r10 + 96]
 ; x1 = mem256[pb + 96]
 %line 4990+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm1, [rsi + 96]
+	vmovdqu64 ymm1, [r11 + 96]
 ; x2 = mem256[pc + 96]
 %line 4991+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm2, [r8 + 96]
@@ -14414,7 +14385,7 @@ align 32
 	add r10, 128
 ; pb = pb + 128
 %line 5001+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	add rsi, 128
+	add r11, 128
 ; pc = pc + 128
 %line 5002+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	add r8, 128
@@ -14423,10 +14394,10 @@ align 32
 	add r9, 128
 ; i1 = i1 - 1
 %line 5004+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	sub r11, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 5005+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	cmp r11, 0
+	cmp rsi, 0
 ; goto loop15 if !=
 %line 5006+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	jne .Lloop15
@@ -14435,7 +14406,7 @@ align 32
 	vmovdqu64 ymm0, [r10]
 ; x1 = mem256[pb]
 %line 5008+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm1, [rsi]
+	vmovdqu64 ymm1, [r11]
 ; x2 = mem256[pc]
 %line 5009+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm2, [r8]
@@ -14468,7 +14439,7 @@ align 32
 	vmovdqu64 ymm0, [r10 + 32]
 ; x1 = mem256[pb + 32]
 %line 5019+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm1, [rsi + 32]
+	vmovdqu64 ymm1, [r11 + 32]
 ; x2 = mem256[pc + 32]
 %line 5020+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm2, [r8 + 32]
@@ -14501,7 +14472,7 @@ align 32
 	vmovdqu64 ymm0, [r10 + 64]
 ; x1 = mem256[pb + 64]
 %line 5030+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	vmovdqu64 ymm1, [rsi + 64]
+	vmovdqu64 ymm1, [r11 + 64]
 ; x2 = mem256[pc + 64]
 %line 5031+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm2, [r8 + 64]
@@ -14531,8 +14502,7 @@ align 32
 	vmovdqu64 [r9 + 64], ymm0
 ; pa = w + 35392
 %line 5040+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
-	mov r11, rax
-	lea r8, [r11 + 35392]
+	lea r8, [rax + 35392]
 ; x0 = mem256[pa]
 %line 5041+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vmovdqu64 ymm0, [r8]
@@ -14837,7 +14807,6 @@ align 32
 %line 5141+0 specs/ntruprime/generated/ntruprime_mult_amd64_avx512ntt_761.q
 	vzeroupper
 	mov rsp, [rsp + 36928]
-	pop r12
 	pop rbp
 	pop rbx
 	ret

@@ -127,121 +127,122 @@ qhasm_kernel_poly1305_amd64_bmi2_blocks:
 	push r13
 	push r14
 	push r15
+; input st m n hib
+%line 63+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
+	mov rbp, rdx
 ; (uint32) hib = hib          # unsigned int: the upper half is undefined
 %line 65+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov ebp, ecx
+	mov ecx, ecx
 ; =? n - 0
 %line 66+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	cmp rdx, 0
+	cmp rbp, 0
 ; goto done if =
 %line 67+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	je .Ldone
 ; h0 = mem64[st + 0]
 %line 68+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov r8, [rdi]
+	mov r14, [rdi]
 ; h1 = mem64[st + 8]
 %line 69+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r9, [rdi + 8]
 ; h2 = mem64[st + 16]
 %line 70+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov r10, [rdi + 16]
+	mov r12, [rdi + 16]
 ; r0 = mem64[st + 24]
 %line 71+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov rax, [rdi + 24]
+	mov r11, [rdi + 24]
 ; r1 = mem64[st + 32]
 %line 72+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov rbx, [rdi + 32]
+	mov rax, [rdi + 32]
 ; s1 = r1
 %line 73+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov r12, rbx
+	mov rbx, rax
 ; s1 >>= 2
 %line 74+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	shr r12, 2
+	shr rbx, 2
 ; s1 += r1
 %line 75+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	add r12, rbx
-	mov rcx, rdx
-	mov r11, r8
+	add rbx, rax
 align 32
 .Lblock:
 ; carry? h0 += mem64[m + 0]
 %line 82+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	add r11, [rsi]
+	add r14, [rsi]
 ; carry? h1 += mem64[m + 8] + carry
 %line 83+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc r9, [rsi + 8]
 ; h2 += hib + carry
 %line 84+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	adc r10, rbp
+	adc r12, rcx
 ; x = h0
 %line 90+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov rdx, r11
+	mov rdx, r14
 ; (uint128) t0h t0l = x * r0
 %line 91+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mulx r13, r8, rax
+	mulx r10, r13, r11
 ; x = h1
 %line 92+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, r9
 ; (uint128) ah al = x * s1
 %line 93+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mulx rdx, r14, r12
+	mulx r8, rdx, rbx
 ; carry? t0l += al
 %line 94+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	add r8, r14
+	add r13, rdx
 ; t0h += ah + carry
 %line 95+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	adc r13, rdx
+	adc r10, r8
 ; x = h0
 %line 96+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov rdx, r11
+	mov rdx, r14
 ; (uint128) t1h t1l = x * r1
 %line 97+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mulx r15, r14, rbx
+	mulx r15, r8, rax
 ; x = h1
 %line 98+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov rdx, r9
 ; (uint128) ah al = x * r0
 %line 99+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mulx r9, r11, rax
+	mulx r9, rdx, r11
 ; carry? t1l += al
 %line 100+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	add r14, r11
+	add r8, rdx
 ; t1h += ah + carry
 %line 101+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc r15, r9
 ; x = h2
 %line 102+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov r9, r10
+	mov r9, r12
 ; x *= s1
 %line 103+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	imul r9, r12
+	imul r9, rbx
 ; t2 *= r0
 %line 105+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	imul r10, rax
+	imul r12, r11
 ; carry? t1l += x
 %line 106+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	add r14, r9
+	add r8, r9
 ; t1h += t2 + carry
 %line 107+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	adc r15, r10
+	adc r15, r12
 ; carry? t1l += t0h
 %line 108+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	add r14, r13
+	add r8, r10
 ; t1h += 0 + carry
 %line 109+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc r15, 0
 ; h0 = t0l
 %line 110+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov r11, r8
+	mov r14, r13
 ; h1 = t1l
 %line 111+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov r9, r14
+	mov r9, r8
 ; h2 = t1h
 %line 112+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov r10, r15
+	mov r12, r15
 ; h2 &= 3
 %line 113+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	and r10, 3
+	and r12, 3
 ; c = t1h
 %line 114+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov r8, r15
@@ -256,32 +257,31 @@ align 32
 	add r8, r15
 ; carry? h0 += c
 %line 118+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	add r11, r8
+	add r14, r8
 ; carry? h1 += 0 + carry
 %line 119+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	adc r9, 0
 ; h2 += 0 + carry
 %line 120+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	adc r10, 0
+	adc r12, 0
 ; m += 16
 %line 121+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	add rsi, 16
 ; =? n -= 1
 %line 122+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	sub rcx, 1
+	sub rbp, 1
 ; goto block if !=
 %line 123+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	jne .Lblock
 ; mem64[st + 0] = h0
 %line 124+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov r8, r11
-	mov [rdi], r8
+	mov [rdi], r14
 ; mem64[st + 8] = h1
 %line 125+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
 	mov [rdi + 8], r9
 ; mem64[st + 16] = h2
 %line 126+0 specs/poly1305/generated/poly1305_amd64_bmi2.q
-	mov [rdi + 16], r10
+	mov [rdi + 16], r12
 .Ldone:
 ; leave
 %line 128+0 specs/poly1305/generated/poly1305_amd64_bmi2.q

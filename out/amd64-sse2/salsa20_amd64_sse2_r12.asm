@@ -1323,7 +1323,7 @@ align 32
 qhasm_kernel_salsa12_amd64_sse2_core:
 ; r0 = mem128[in + 0]
 %line 420+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu xmm3, [rsi]
+	movdqu xmm4, [rsi]
 ; r1 = mem128[in + 16]
 %line 421+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu xmm0, [rsi + 16]
@@ -1335,57 +1335,55 @@ qhasm_kernel_salsa12_amd64_sse2_core:
 	movdqu xmm2, [rsi + 48]
 ; r1 = shuffle32(r1, 0x39)
 %line 424+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm4, xmm0, 57
+	pshufd xmm3, xmm0, 57
 ; r2 = shuffle32(r2, 0x4e)
 %line 425+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	pshufd xmm1, xmm1, 78
 ; r3 = shuffle32(r3, 0x93)
 %line 426+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm5, xmm2, 147
+	pshufd xmm2, xmm2, 147
 ; e0 = unpacklo32(r0, r1)
 %line 427+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm2, xmm3
-	punpckldq xmm2, xmm4
+	movdqa xmm6, xmm4
+	punpckldq xmm6, xmm3
 ; e1 = unpacklo32(r2, r3)
 %line 428+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm0, xmm1
-	punpckldq xmm0, xmm5
+	punpckldq xmm0, xmm2
 ; e2 = unpackhi32(r0, r1)
 %line 429+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhdq xmm3, xmm4
+	punpckhdq xmm4, xmm3
 ; e3 = unpackhi32(r2, r3)
 %line 430+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhdq xmm1, xmm5
+	punpckhdq xmm1, xmm2
 ; da = unpacklo64(e0, e1)
 %line 431+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm6, xmm2
-	punpcklqdq xmm6, xmm0
+	movdqa xmm5, xmm6
+	punpcklqdq xmm5, xmm0
 ; dd = unpackhi64(e0, e1)
 %line 432+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhqdq xmm2, xmm0
+	punpckhqdq xmm6, xmm0
 ; dc = unpacklo64(e2, e3)
 %line 433+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm4, xmm3
-	punpcklqdq xmm4, xmm1
+	movdqa xmm3, xmm4
+	punpcklqdq xmm3, xmm1
 ; db = unpackhi64(e2, e3)
 %line 434+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhqdq xmm3, xmm1
+	punpckhqdq xmm4, xmm1
 ; i = 6
 %line 435+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	mov r8, 6
-	movdqa xmm5, xmm6
-	movdqa xmm6, xmm3
 align 32
 .Lcorerounds:
 ; db = shuffle32(db, 0x39)
 %line 437+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm1, xmm6, 57
+	pshufd xmm1, xmm4, 57
 ; dd = shuffle32(dd, 0x93)
 %line 438+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm2, xmm2, 147
+	pshufd xmm2, xmm6, 147
 ; dc = shuffle32(dc, 0x4e)
 %line 439+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm3, xmm4, 78
+	pshufd xmm3, xmm3, 78
 ; 4x e0 = da + dd
 %line 440+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm4, xmm5
@@ -1440,17 +1438,17 @@ align 32
 	pxor xmm5, xmm4
 ; db = shuffle32(db, 0x93)
 %line 452+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm6, xmm1, 147
+	pshufd xmm4, xmm1, 147
 ; dd = shuffle32(dd, 0x39)
 %line 453+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm2, xmm2, 57
+	pshufd xmm6, xmm2, 57
 ; dc = shuffle32(dc, 0x4e)
 %line 454+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm4, xmm3, 78
+	pshufd xmm3, xmm3, 78
 ; 4x e0 = da + db
 %line 455+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm1, xmm5
-	paddd xmm1, xmm6
+	paddd xmm1, xmm4
 ; 4x e0 <<<= 7
 %line 456+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm0, xmm1
@@ -1459,10 +1457,10 @@ align 32
 	por xmm1, xmm0
 ; dd ^= e0
 %line 457+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm2, xmm1
+	pxor xmm6, xmm1
 ; 4x e1 = dd + da
 %line 458+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm1, xmm2
+	movdqa xmm1, xmm6
 	paddd xmm1, xmm5
 ; 4x e1 <<<= 9
 %line 459+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
@@ -1472,11 +1470,11 @@ align 32
 	por xmm1, xmm0
 ; dc ^= e1
 %line 460+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm4, xmm1
+	pxor xmm3, xmm1
 ; 4x e2 = dc + dd
 %line 461+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm1, xmm4
-	paddd xmm1, xmm2
+	movdqa xmm1, xmm3
+	paddd xmm1, xmm6
 ; 4x e2 <<<= 13
 %line 462+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm0, xmm1
@@ -1485,11 +1483,11 @@ align 32
 	por xmm1, xmm0
 ; db ^= e2
 %line 463+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pxor xmm6, xmm1
+	pxor xmm4, xmm1
 ; 4x e3 = db + dc
 %line 464+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm1, xmm6
-	paddd xmm1, xmm4
+	movdqa xmm1, xmm4
+	paddd xmm1, xmm3
 ; 4x e3 <<<= 18
 %line 465+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqa xmm0, xmm1
@@ -1507,55 +1505,53 @@ align 32
 	jne .Lcorerounds
 ; e0 = unpacklo32(da, dd)
 %line 469+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm3, xmm6
-	movdqa xmm6, xmm5
-	movdqa xmm5, xmm6
-	punpckldq xmm5, xmm2
+	movdqa xmm2, xmm5
+	punpckldq xmm2, xmm6
 ; e1 = unpacklo32(dc, db)
 %line 470+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm4
-	punpckldq xmm0, xmm3
+	movdqa xmm0, xmm3
+	punpckldq xmm0, xmm4
 ; e2 = unpackhi32(da, dd)
 %line 471+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhdq xmm6, xmm2
+	punpckhdq xmm5, xmm6
 ; e3 = unpackhi32(dc, db)
 %line 472+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhdq xmm4, xmm3
+	punpckhdq xmm3, xmm4
 ; r0 = unpacklo64(e0, e1)
 %line 473+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm1, xmm5
+	movdqa xmm1, xmm2
 	punpcklqdq xmm1, xmm0
 ; r1 = unpackhi64(e0, e1)
 %line 474+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhqdq xmm5, xmm0
+	punpckhqdq xmm2, xmm0
 ; r2 = unpacklo64(e2, e3)
 %line 475+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqa xmm0, xmm6
-	punpcklqdq xmm0, xmm4
+	movdqa xmm0, xmm5
+	punpcklqdq xmm0, xmm3
 ; r3 = unpackhi64(e2, e3)
 %line 476+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	punpckhqdq xmm6, xmm4
+	punpckhqdq xmm5, xmm3
 ; r1 = shuffle32(r1, 0x93)
 %line 477+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm5, xmm5, 147
+	pshufd xmm2, xmm2, 147
 ; r2 = shuffle32(r2, 0x4e)
 %line 478+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	pshufd xmm0, xmm0, 78
 ; r3 = shuffle32(r3, 0x39)
 %line 479+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	pshufd xmm6, xmm6, 57
+	pshufd xmm5, xmm5, 57
 ; mem128[out + 0] = r0
 %line 480+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu [rdi], xmm1
 ; mem128[out + 16] = r1
 %line 481+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 16], xmm5
+	movdqu [rdi + 16], xmm2
 ; mem128[out + 32] = r2
 %line 482+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	movdqu [rdi + 32], xmm0
 ; mem128[out + 48] = r3
 %line 483+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
-	movdqu [rdi + 48], xmm6
+	movdqu [rdi + 48], xmm5
 ; leave
 %line 484+0 specs/salsa20/generated/salsa20_amd64_sse2_r12.q
 	ret

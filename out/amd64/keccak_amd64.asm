@@ -1779,13 +1779,13 @@ align 32
 	xor r13, rax
 ; b1 = mem64[st + 48]
 %line 652+0 specs/keccak/generated/keccak_amd64.q
-	mov rbp, [rdi + 48]
+	mov r12, [rdi + 48]
 ; b1 ^= d1
 %line 653+0 specs/keccak/generated/keccak_amd64.q
-	xor rbp, rsi
+	xor r12, rsi
 ; b1 <<<= 44
 %line 654+0 specs/keccak/generated/keccak_amd64.q
-	rol rbp, 44
+	rol r12, 44
 ; b2 = mem64[st + 96]
 %line 655+0 specs/keccak/generated/keccak_amd64.q
 	mov r8, [rdi + 96]
@@ -1797,25 +1797,25 @@ align 32
 	rol r8, 43
 ; b3 = mem64[st + 144]
 %line 658+0 specs/keccak/generated/keccak_amd64.q
-	mov r12, [rdi + 144]
+	mov r11, [rdi + 144]
 ; b3 ^= d3
 %line 659+0 specs/keccak/generated/keccak_amd64.q
-	xor r12, rcx
+	xor r11, rcx
 ; b3 <<<= 21
 %line 660+0 specs/keccak/generated/keccak_amd64.q
-	rol r12, 21
+	rol r11, 21
 ; b4 = mem64[st + 192]
 %line 661+0 specs/keccak/generated/keccak_amd64.q
-	mov r11, [rdi + 192]
+	mov rbp, [rdi + 192]
 ; b4 ^= d4
 %line 662+0 specs/keccak/generated/keccak_amd64.q
-	xor r11, rdx
+	xor rbp, rdx
 ; b4 <<<= 14
 %line 663+0 specs/keccak/generated/keccak_amd64.q
-	rol r11, 14
+	rol rbp, 14
 ; t = b1
 %line 664+0 specs/keccak/generated/keccak_amd64.q
-	mov r9, rbp
+	mov r9, r12
 ; t = ~t
 %line 665+0 specs/keccak/generated/keccak_amd64.q
 	not r9
@@ -1842,22 +1842,22 @@ align 32
 	not r9
 ; t &= b3
 %line 673+0 specs/keccak/generated/keccak_amd64.q
-	and r9, r12
+	and r9, r11
 ; t ^= b1
 %line 674+0 specs/keccak/generated/keccak_amd64.q
-	xor r9, rbp
+	xor r9, r12
 ; e1 = t
 %line 675+0 specs/keccak/generated/keccak_amd64.q
 	mov [rsp + 16], r9
 ; t = b3
 %line 676+0 specs/keccak/generated/keccak_amd64.q
-	mov r9, r12
+	mov r9, r11
 ; t = ~t
 %line 677+0 specs/keccak/generated/keccak_amd64.q
 	not r9
 ; t &= b4
 %line 678+0 specs/keccak/generated/keccak_amd64.q
-	and r9, r11
+	and r9, rbp
 ; t ^= b2
 %line 679+0 specs/keccak/generated/keccak_amd64.q
 	xor r9, r8
@@ -1866,7 +1866,7 @@ align 32
 	mov [rsp + 24], r9
 ; t = b4
 %line 681+0 specs/keccak/generated/keccak_amd64.q
-	mov r8, r11
+	mov r8, rbp
 ; t = ~t
 %line 682+0 specs/keccak/generated/keccak_amd64.q
 	not r8
@@ -1875,7 +1875,7 @@ align 32
 	and r8, r13
 ; t ^= b3
 %line 684+0 specs/keccak/generated/keccak_amd64.q
-	xor r8, r12
+	xor r8, r11
 ; e3 = t
 %line 685+0 specs/keccak/generated/keccak_amd64.q
 	mov [rsp + 32], r8
@@ -1884,10 +1884,10 @@ align 32
 	not r13
 ; t &= b1
 %line 688+0 specs/keccak/generated/keccak_amd64.q
-	and r13, rbp
+	and r13, r12
 ; t ^= b4
 %line 689+0 specs/keccak/generated/keccak_amd64.q
-	xor r13, r11
+	xor r13, rbp
 ; e4 = t
 %line 690+0 specs/keccak/generated/keccak_amd64.q
 	mov [rsp + 40], r13
@@ -2481,13 +2481,13 @@ align 32
 	xor r13, rax
 ; b1 = e6
 %line 893+0 specs/keccak/generated/keccak_amd64.q
-	mov rbp, [rsp + 56]
+	mov r12, [rsp + 56]
 ; b1 ^= d1
 %line 894+0 specs/keccak/generated/keccak_amd64.q
-	xor rbp, rsi
+	xor r12, rsi
 ; b1 <<<= 44
 %line 895+0 specs/keccak/generated/keccak_amd64.q
-	rol rbp, 44
+	rol r12, 44
 ; b2 = e12
 %line 896+0 specs/keccak/generated/keccak_amd64.q
 	mov r8, [rsp + 104]
@@ -2499,25 +2499,25 @@ align 32
 	rol r8, 43
 ; b3 = e18
 %line 899+0 specs/keccak/generated/keccak_amd64.q
-	mov r12, [rsp + 152]
+	mov r11, [rsp + 152]
 ; b3 ^= d3
 %line 900+0 specs/keccak/generated/keccak_amd64.q
-	xor r12, rcx
+	xor r11, rcx
 ; b3 <<<= 21
 %line 901+0 specs/keccak/generated/keccak_amd64.q
-	rol r12, 21
+	rol r11, 21
 ; b4 = e24
 %line 902+0 specs/keccak/generated/keccak_amd64.q
-	mov r11, [rsp + 200]
+	mov rbp, [rsp + 200]
 ; b4 ^= d4
 %line 903+0 specs/keccak/generated/keccak_amd64.q
-	xor r11, rdx
+	xor rbp, rdx
 ; b4 <<<= 14
 %line 904+0 specs/keccak/generated/keccak_amd64.q
-	rol r11, 14
+	rol rbp, 14
 ; t = b1
 %line 905+0 specs/keccak/generated/keccak_amd64.q
-	mov r9, rbp
+	mov r9, r12
 ; t = ~t
 %line 906+0 specs/keccak/generated/keccak_amd64.q
 	not r9
@@ -2544,22 +2544,22 @@ align 32
 	not r9
 ; t &= b3
 %line 914+0 specs/keccak/generated/keccak_amd64.q
-	and r9, r12
+	and r9, r11
 ; t ^= b1
 %line 915+0 specs/keccak/generated/keccak_amd64.q
-	xor r9, rbp
+	xor r9, r12
 ; mem64[st + 8] = t
 %line 916+0 specs/keccak/generated/keccak_amd64.q
 	mov [rdi + 8], r9
 ; t = b3
 %line 917+0 specs/keccak/generated/keccak_amd64.q
-	mov r9, r12
+	mov r9, r11
 ; t = ~t
 %line 918+0 specs/keccak/generated/keccak_amd64.q
 	not r9
 ; t &= b4
 %line 919+0 specs/keccak/generated/keccak_amd64.q
-	and r9, r11
+	and r9, rbp
 ; t ^= b2
 %line 920+0 specs/keccak/generated/keccak_amd64.q
 	xor r9, r8
@@ -2568,7 +2568,7 @@ align 32
 	mov [rdi + 16], r9
 ; t = b4
 %line 922+0 specs/keccak/generated/keccak_amd64.q
-	mov r8, r11
+	mov r8, rbp
 ; t = ~t
 %line 923+0 specs/keccak/generated/keccak_amd64.q
 	not r8
@@ -2577,7 +2577,7 @@ align 32
 	and r8, r13
 ; t ^= b3
 %line 925+0 specs/keccak/generated/keccak_amd64.q
-	xor r8, r12
+	xor r8, r11
 ; mem64[st + 24] = t
 %line 926+0 specs/keccak/generated/keccak_amd64.q
 	mov [rdi + 24], r8
@@ -2586,10 +2586,10 @@ align 32
 	not r13
 ; t &= b1
 %line 929+0 specs/keccak/generated/keccak_amd64.q
-	and r13, rbp
+	and r13, r12
 ; t ^= b4
 %line 930+0 specs/keccak/generated/keccak_amd64.q
-	xor r13, r11
+	xor r13, rbp
 ; mem64[st + 32] = t
 %line 931+0 specs/keccak/generated/keccak_amd64.q
 	mov [rdi + 32], r13

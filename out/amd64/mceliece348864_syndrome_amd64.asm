@@ -39,21 +39,20 @@ qhasm_kernel_mceliece348864_syndrome_amd64_syndrome:
 ; i = 42
 %line 18+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	mov r10, 42
-	mov r11, r8
 align 32
 .Lcopy:
 ; x = mem64[p + 0]
 %line 20+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r8, [r9]
+	mov r11, [r9]
 ; mem64[eb + 0] = x
 %line 21+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov [r11], r8
+	mov [r8], r11
 ; p = p + 8
 %line 22+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	add r9, 8
 ; eb = eb + 8
 %line 23+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	add r11, 8
+	add r8, 8
 ; i = i - 1
 %line 24+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
 	sub r10, 1
@@ -65,7 +64,6 @@ align 32
 	jne .Lcopy
 ; x = mem8[p + 0]
 %line 27+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q
-	mov r8, r11
 	movzx r10d, byte [r9]
 ; mem8[eb + 4] = x
 %line 28+0 specs/mceliece/generated/mceliece348864_syndrome_amd64.q

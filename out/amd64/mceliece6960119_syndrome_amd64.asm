@@ -17,70 +17,69 @@ qhasm_kernel_mceliece6960119_syndrome_amd64_syndrome:
 	sub rsp, 696
 ; eb = &EB
 %line 11+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	lea r10, [rsp + 0]
+	lea r11, [rsp + 0]
 ; z = 0
 %line 12+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, 0
 ; mem8[eb + 672] = z
 %line 13+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov byte [r10 + 672], r8b
+	mov byte [r11 + 672], r8b
 ; mem8[eb + 673] = z
 %line 14+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov byte [r10 + 673], r8b
+	mov byte [r11 + 673], r8b
 ; mem8[eb + 674] = z
 %line 15+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov byte [r10 + 674], r8b
+	mov byte [r11 + 674], r8b
 ; p = e + 193
 %line 16+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	lea r11, [rdx + 193]
+	lea rax, [rdx + 193]
 ; i = 84
 %line 17+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	mov r8, 84
-	mov rax, r8
 align 32
 .Lcopy:
 ; x = mem64[p + 0]
 %line 19+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov r8, [r11]
+	mov r9, [rax]
 ; x = x >> 3
 %line 20+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	shr r8, 3
+	shr r9, 3
 ; y = mem8[p + 8]
 %line 21+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	movzx r9d, byte [r11 + 8]
+	movzx r10d, byte [rax + 8]
 ; y = y << 61
 %line 22+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	shl r9, 61
+	shl r10, 61
 ; x = x ^ y
 %line 23+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	xor r8, r9
+	xor r9, r10
 ; mem64[eb + 0] = x
 %line 24+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov [r10], r8
+	mov [r11], r9
 ; p = p + 8
 %line 25+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	add r11, 8
+	add rax, 8
 ; eb = eb + 8
 %line 26+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	add r10, 8
+	add r11, 8
 ; i = i - 1
 %line 27+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	sub rax, 1
+	sub r8, 1
 ; =? i - 0
 %line 28+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	cmp rax, 0
+	cmp r8, 0
 ; goto copy if !=
 %line 29+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	jne .Lcopy
 ; x = mem8[p + 0]
 %line 30+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	movzx r8d, byte [r11]
+	movzx r8d, byte [rax]
 ; x = x >> 3
 %line 31+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	shr r8, 3
 ; y = mem8[p + 1]
 %line 32+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	movzx r9d, byte [r11 + 1]
+	movzx r9d, byte [rax + 1]
 ; y = y << 5
 %line 33+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	shl r9, 5
@@ -89,16 +88,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 3] = x
 %line 35+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov byte [r10 + 3], r8b
+	mov byte [r11 + 3], r8b
 ; x = mem8[p + 1]
 %line 36+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	movzx r8d, byte [r11 + 1]
+	movzx r8d, byte [rax + 1]
 ; x = x >> 3
 %line 37+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	shr r8, 3
 ; y = mem8[p + 2]
 %line 38+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	movzx r9d, byte [r11 + 2]
+	movzx r9d, byte [rax + 2]
 ; y = y << 5
 %line 39+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	shl r9, 5
@@ -107,16 +106,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 4] = x
 %line 41+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov byte [r10 + 4], r8b
+	mov byte [r11 + 4], r8b
 ; x = mem8[p + 2]
 %line 42+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	movzx r8d, byte [r11 + 2]
+	movzx r8d, byte [rax + 2]
 ; x = x >> 3
 %line 43+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	shr r8, 3
 ; y = mem8[p + 3]
 %line 44+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	movzx r9d, byte [r11 + 3]
+	movzx r9d, byte [rax + 3]
 ; y = y << 5
 %line 45+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	shl r9, 5
@@ -125,16 +124,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 5] = x
 %line 47+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov byte [r10 + 5], r8b
+	mov byte [r11 + 5], r8b
 ; x = mem8[p + 3]
 %line 48+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	movzx r8d, byte [r11 + 3]
+	movzx r8d, byte [rax + 3]
 ; x = x >> 3
 %line 49+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	shr r8, 3
 ; y = mem8[p + 4]
 %line 50+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	movzx r9d, byte [r11 + 4]
+	movzx r9d, byte [rax + 4]
 ; y = y << 5
 %line 51+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	shl r9, 5
@@ -143,16 +142,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 6] = x
 %line 53+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov byte [r10 + 6], r8b
+	mov byte [r11 + 6], r8b
 ; x = mem8[p + 4]
 %line 54+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	movzx r8d, byte [r11 + 4]
+	movzx r8d, byte [rax + 4]
 ; x = x >> 3
 %line 55+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	shr r8, 3
 ; mem8[eb + 7] = x
 %line 56+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
-	mov byte [r10 + 7], r8b
+	mov byte [r11 + 7], r8b
 ; eb = &EB
 %line 57+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64.q
 	lea r11, [rsp + 0]

@@ -11,13 +11,13 @@ qhasm_kernel_mceliece_gf12_benes_amd64_benes:
 	push rbx
 ; c = cb + 0
 %line 11+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	lea r8, [rsi + 0]
+	lea rax, [rsi + 0]
+; x0 = v
+%line 12+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
+	mov rcx, rdi
 ; o0 = 64
 %line 13+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r11, rdi
-	mov r9, 64
-	mov rax, r8
-	mov rcx, r9
+	mov r11, 64
 align 32
 .Ll0a:
 ; k = mem32le[c + 0]
@@ -105,7 +105,7 @@ align 32
 	or r10, r9
 ; a = mem64[x0 + 0]
 %line 41+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi]
+	mov r8, [rcx]
 ; u = a >> 1
 %line 42+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -127,10 +127,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 0] = a
 %line 48+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi], r8
+	mov [rcx], r8
 ; a = mem64[x0 + 512]
 %line 49+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 512]
+	mov r8, [rcx + 512]
 ; u = a >> 1
 %line 50+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -152,10 +152,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 512] = a
 %line 56+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 512], r8
+	mov [rcx + 512], r8
 ; a = mem64[x0 + 1024]
 %line 57+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [rcx + 1024]
 ; u = a >> 1
 %line 58+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -177,10 +177,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1024] = a
 %line 64+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1024], r8
+	mov [rcx + 1024], r8
 ; a = mem64[x0 + 1536]
 %line 65+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 1536]
+	mov r8, [rcx + 1536]
 ; u = a >> 1
 %line 66+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -202,10 +202,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1536] = a
 %line 72+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1536], r8
+	mov [rcx + 1536], r8
 ; a = mem64[x0 + 2048]
 %line 73+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [rcx + 2048]
 ; u = a >> 1
 %line 74+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -227,10 +227,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2048] = a
 %line 80+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2048], r8
+	mov [rcx + 2048], r8
 ; a = mem64[x0 + 2560]
 %line 81+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 2560]
+	mov r8, [rcx + 2560]
 ; u = a >> 1
 %line 82+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -252,10 +252,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2560] = a
 %line 88+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2560], r8
+	mov [rcx + 2560], r8
 ; a = mem64[x0 + 3072]
 %line 89+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [rcx + 3072]
 ; u = a >> 1
 %line 90+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -277,10 +277,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3072] = a
 %line 96+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3072], r8
+	mov [rcx + 3072], r8
 ; a = mem64[x0 + 3584]
 %line 97+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 3584]
+	mov r8, [rcx + 3584]
 ; u = a >> 1
 %line 98+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -302,10 +302,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3584] = a
 %line 104+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3584], r8
+	mov [rcx + 3584], r8
 ; a = mem64[x0 + 4096]
 %line 105+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [rcx + 4096]
 ; u = a >> 1
 %line 106+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -327,10 +327,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4096] = a
 %line 112+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4096], r8
+	mov [rcx + 4096], r8
 ; a = mem64[x0 + 4608]
 %line 113+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 4608]
+	mov r8, [rcx + 4608]
 ; u = a >> 1
 %line 114+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -352,10 +352,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4608] = a
 %line 120+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4608], r8
+	mov [rcx + 4608], r8
 ; a = mem64[x0 + 5120]
 %line 121+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [rcx + 5120]
 ; u = a >> 1
 %line 122+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -377,10 +377,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5120] = a
 %line 128+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5120], r8
+	mov [rcx + 5120], r8
 ; a = mem64[x0 + 5632]
 %line 129+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 5632]
+	mov r8, [rcx + 5632]
 ; u = a >> 1
 %line 130+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -402,39 +402,36 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5632] = a
 %line 136+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5632], r8
+	mov [rcx + 5632], r8
 ; x0 = x0 + 8
 %line 137+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rdi, 8
+	add rcx, 8
 ; c = c + 4
 %line 138+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	add rax, 4
 ; o0 = o0 - 1
 %line 139+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	sub rcx, 1
+	sub r11, 1
 ; =? o0 - 0
 %line 140+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	cmp rcx, 0
+	cmp r11, 0
 ; goto l0a if !=
 %line 141+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	jne .Ll0a
 ; c = cb + 256
 %line 144+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	lea r8, [rsi + 256]
+	lea r11, [rsi + 256]
 ; x0 = v
 %line 145+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov rdi, r11
+	mov rax, rdi
 ; o0 = 64
 %line 146+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r10, rdi
-	mov r9, 64
-	mov rax, r8
-	mov r11, r9
+	mov r10, 64
 align 32
 .Ll1a:
 ; k = mem32le[c + 0]
 %line 148+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov ecx, [rax]
+	mov ecx, [r11]
 ; e = 0xffff0000ffff0000
 %line 149+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r8, -281470681808896
@@ -501,7 +498,7 @@ align 32
 	or rcx, r9
 ; a = mem64[x0 + 0]
 %line 169+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi]
+	mov r8, [rax]
 ; u = a >> 2
 %line 170+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -523,10 +520,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 0] = a
 %line 176+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi], r8
+	mov [rax], r8
 ; a = mem64[x0 + 512]
 %line 177+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 512]
+	mov r8, [rax + 512]
 ; u = a >> 2
 %line 178+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -548,10 +545,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 512] = a
 %line 184+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 512], r8
+	mov [rax + 512], r8
 ; a = mem64[x0 + 1024]
 %line 185+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [rax + 1024]
 ; u = a >> 2
 %line 186+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -573,10 +570,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1024] = a
 %line 192+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1024], r8
+	mov [rax + 1024], r8
 ; a = mem64[x0 + 1536]
 %line 193+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 1536]
+	mov r8, [rax + 1536]
 ; u = a >> 2
 %line 194+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -598,10 +595,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1536] = a
 %line 200+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1536], r8
+	mov [rax + 1536], r8
 ; a = mem64[x0 + 2048]
 %line 201+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [rax + 2048]
 ; u = a >> 2
 %line 202+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -623,10 +620,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2048] = a
 %line 208+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2048], r8
+	mov [rax + 2048], r8
 ; a = mem64[x0 + 2560]
 %line 209+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 2560]
+	mov r8, [rax + 2560]
 ; u = a >> 2
 %line 210+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -648,10 +645,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2560] = a
 %line 216+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2560], r8
+	mov [rax + 2560], r8
 ; a = mem64[x0 + 3072]
 %line 217+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [rax + 3072]
 ; u = a >> 2
 %line 218+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -673,10 +670,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3072] = a
 %line 224+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3072], r8
+	mov [rax + 3072], r8
 ; a = mem64[x0 + 3584]
 %line 225+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 3584]
+	mov r8, [rax + 3584]
 ; u = a >> 2
 %line 226+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -698,10 +695,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3584] = a
 %line 232+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3584], r8
+	mov [rax + 3584], r8
 ; a = mem64[x0 + 4096]
 %line 233+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [rax + 4096]
 ; u = a >> 2
 %line 234+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -723,10 +720,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4096] = a
 %line 240+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4096], r8
+	mov [rax + 4096], r8
 ; a = mem64[x0 + 4608]
 %line 241+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 4608]
+	mov r8, [rax + 4608]
 ; u = a >> 2
 %line 242+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -748,10 +745,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4608] = a
 %line 248+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4608], r8
+	mov [rax + 4608], r8
 ; a = mem64[x0 + 5120]
 %line 249+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [rax + 5120]
 ; u = a >> 2
 %line 250+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -773,10 +770,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5120] = a
 %line 256+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5120], r8
+	mov [rax + 5120], r8
 ; a = mem64[x0 + 5632]
 %line 257+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 5632]
+	mov r8, [rax + 5632]
 ; u = a >> 2
 %line 258+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -798,39 +795,36 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5632] = a
 %line 264+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5632], r8
+	mov [rax + 5632], r8
 ; x0 = x0 + 8
 %line 265+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rdi, 8
+	add rax, 8
 ; c = c + 4
 %line 266+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rax, 4
+	add r11, 4
 ; o0 = o0 - 1
 %line 267+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	sub r11, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 268+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	cmp r11, 0
+	cmp r10, 0
 ; goto l1a if !=
 %line 269+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	jne .Ll1a
 ; c = cb + 512
 %line 272+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	lea r8, [rsi + 512]
+	lea r11, [rsi + 512]
 ; x0 = v
 %line 273+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov rdi, r10
+	mov rax, rdi
 ; o0 = 64
 %line 274+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r10, rdi
-	mov r9, 64
-	mov rax, r8
-	mov r11, r9
+	mov r10, 64
 align 32
 .Ll2a:
 ; k = mem32le[c + 0]
 %line 276+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov ecx, [rax]
+	mov ecx, [r11]
 ; e = 0xffff0000ffff0000
 %line 277+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r8, -281470681808896
@@ -881,7 +875,7 @@ align 32
 	or rcx, r9
 ; a = mem64[x0 + 0]
 %line 292+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi]
+	mov r8, [rax]
 ; u = a >> 4
 %line 293+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -903,10 +897,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 0] = a
 %line 299+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi], r8
+	mov [rax], r8
 ; a = mem64[x0 + 512]
 %line 300+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 512]
+	mov r8, [rax + 512]
 ; u = a >> 4
 %line 301+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -928,10 +922,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 512] = a
 %line 307+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 512], r8
+	mov [rax + 512], r8
 ; a = mem64[x0 + 1024]
 %line 308+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [rax + 1024]
 ; u = a >> 4
 %line 309+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -953,10 +947,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1024] = a
 %line 315+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1024], r8
+	mov [rax + 1024], r8
 ; a = mem64[x0 + 1536]
 %line 316+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 1536]
+	mov r8, [rax + 1536]
 ; u = a >> 4
 %line 317+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -978,10 +972,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1536] = a
 %line 323+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1536], r8
+	mov [rax + 1536], r8
 ; a = mem64[x0 + 2048]
 %line 324+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [rax + 2048]
 ; u = a >> 4
 %line 325+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1003,10 +997,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2048] = a
 %line 331+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2048], r8
+	mov [rax + 2048], r8
 ; a = mem64[x0 + 2560]
 %line 332+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 2560]
+	mov r8, [rax + 2560]
 ; u = a >> 4
 %line 333+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1028,10 +1022,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2560] = a
 %line 339+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2560], r8
+	mov [rax + 2560], r8
 ; a = mem64[x0 + 3072]
 %line 340+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [rax + 3072]
 ; u = a >> 4
 %line 341+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1053,10 +1047,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3072] = a
 %line 347+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3072], r8
+	mov [rax + 3072], r8
 ; a = mem64[x0 + 3584]
 %line 348+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 3584]
+	mov r8, [rax + 3584]
 ; u = a >> 4
 %line 349+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1078,10 +1072,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3584] = a
 %line 355+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3584], r8
+	mov [rax + 3584], r8
 ; a = mem64[x0 + 4096]
 %line 356+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [rax + 4096]
 ; u = a >> 4
 %line 357+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1103,10 +1097,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4096] = a
 %line 363+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4096], r8
+	mov [rax + 4096], r8
 ; a = mem64[x0 + 4608]
 %line 364+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 4608]
+	mov r8, [rax + 4608]
 ; u = a >> 4
 %line 365+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1128,10 +1122,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4608] = a
 %line 371+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4608], r8
+	mov [rax + 4608], r8
 ; a = mem64[x0 + 5120]
 %line 372+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [rax + 5120]
 ; u = a >> 4
 %line 373+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1153,10 +1147,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5120] = a
 %line 379+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5120], r8
+	mov [rax + 5120], r8
 ; a = mem64[x0 + 5632]
 %line 380+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 5632]
+	mov r8, [rax + 5632]
 ; u = a >> 4
 %line 381+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1178,39 +1172,36 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5632] = a
 %line 387+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5632], r8
+	mov [rax + 5632], r8
 ; x0 = x0 + 8
 %line 388+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rdi, 8
+	add rax, 8
 ; c = c + 4
 %line 389+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rax, 4
+	add r11, 4
 ; o0 = o0 - 1
 %line 390+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	sub r11, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 391+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	cmp r11, 0
+	cmp r10, 0
 ; goto l2a if !=
 %line 392+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	jne .Ll2a
 ; c = cb + 768
 %line 395+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	lea r8, [rsi + 768]
+	lea r11, [rsi + 768]
 ; x0 = v
 %line 396+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov rdi, r10
+	mov rax, rdi
 ; o0 = 64
 %line 397+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r10, rdi
-	mov r9, 64
-	mov rax, r8
-	mov r11, r9
+	mov r10, 64
 align 32
 .Ll3a:
 ; k = mem32le[c + 0]
 %line 399+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov ecx, [rax]
+	mov ecx, [r11]
 ; e = 0xffff0000ffff0000
 %line 400+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r8, -281470681808896
@@ -1245,7 +1236,7 @@ align 32
 	or rcx, r9
 ; a = mem64[x0 + 0]
 %line 410+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi]
+	mov r8, [rax]
 ; u = a >> 8
 %line 411+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1267,10 +1258,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 0] = a
 %line 417+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi], r8
+	mov [rax], r8
 ; a = mem64[x0 + 512]
 %line 418+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 512]
+	mov r8, [rax + 512]
 ; u = a >> 8
 %line 419+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1292,10 +1283,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 512] = a
 %line 425+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 512], r8
+	mov [rax + 512], r8
 ; a = mem64[x0 + 1024]
 %line 426+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [rax + 1024]
 ; u = a >> 8
 %line 427+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1317,10 +1308,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1024] = a
 %line 433+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1024], r8
+	mov [rax + 1024], r8
 ; a = mem64[x0 + 1536]
 %line 434+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 1536]
+	mov r8, [rax + 1536]
 ; u = a >> 8
 %line 435+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1342,10 +1333,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1536] = a
 %line 441+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1536], r8
+	mov [rax + 1536], r8
 ; a = mem64[x0 + 2048]
 %line 442+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [rax + 2048]
 ; u = a >> 8
 %line 443+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1367,10 +1358,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2048] = a
 %line 449+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2048], r8
+	mov [rax + 2048], r8
 ; a = mem64[x0 + 2560]
 %line 450+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 2560]
+	mov r8, [rax + 2560]
 ; u = a >> 8
 %line 451+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1392,10 +1383,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2560] = a
 %line 457+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2560], r8
+	mov [rax + 2560], r8
 ; a = mem64[x0 + 3072]
 %line 458+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [rax + 3072]
 ; u = a >> 8
 %line 459+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1417,10 +1408,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3072] = a
 %line 465+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3072], r8
+	mov [rax + 3072], r8
 ; a = mem64[x0 + 3584]
 %line 466+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 3584]
+	mov r8, [rax + 3584]
 ; u = a >> 8
 %line 467+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1442,10 +1433,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3584] = a
 %line 473+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3584], r8
+	mov [rax + 3584], r8
 ; a = mem64[x0 + 4096]
 %line 474+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [rax + 4096]
 ; u = a >> 8
 %line 475+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1467,10 +1458,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4096] = a
 %line 481+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4096], r8
+	mov [rax + 4096], r8
 ; a = mem64[x0 + 4608]
 %line 482+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 4608]
+	mov r8, [rax + 4608]
 ; u = a >> 8
 %line 483+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1492,10 +1483,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4608] = a
 %line 489+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4608], r8
+	mov [rax + 4608], r8
 ; a = mem64[x0 + 5120]
 %line 490+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [rax + 5120]
 ; u = a >> 8
 %line 491+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1517,10 +1508,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5120] = a
 %line 497+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5120], r8
+	mov [rax + 5120], r8
 ; a = mem64[x0 + 5632]
 %line 498+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 5632]
+	mov r8, [rax + 5632]
 ; u = a >> 8
 %line 499+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1542,39 +1533,36 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5632] = a
 %line 505+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5632], r8
+	mov [rax + 5632], r8
 ; x0 = x0 + 8
 %line 506+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rdi, 8
+	add rax, 8
 ; c = c + 4
 %line 507+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rax, 4
+	add r11, 4
 ; o0 = o0 - 1
 %line 508+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	sub r11, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 509+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	cmp r11, 0
+	cmp r10, 0
 ; goto l3a if !=
 %line 510+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	jne .Ll3a
 ; c = cb + 1024
 %line 513+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	lea r8, [rsi + 1024]
+	lea r11, [rsi + 1024]
 ; x0 = v
 %line 514+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov rdi, r10
+	mov rax, rdi
 ; o0 = 64
 %line 515+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r10, rdi
-	mov r9, 64
-	mov rax, r8
-	mov r11, r9
+	mov r10, 64
 align 32
 .Ll4a:
 ; k = mem32le[c + 0]
 %line 517+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov ecx, [rax]
+	mov ecx, [r11]
 ; e = 0xffff0000ffff0000
 %line 518+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r8, -281470681808896
@@ -1593,7 +1581,7 @@ align 32
 	or rcx, r9
 ; a = mem64[x0 + 0]
 %line 523+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi]
+	mov r8, [rax]
 ; u = a >> 16
 %line 524+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1615,10 +1603,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 0] = a
 %line 530+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi], r8
+	mov [rax], r8
 ; a = mem64[x0 + 512]
 %line 531+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 512]
+	mov r8, [rax + 512]
 ; u = a >> 16
 %line 532+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1640,10 +1628,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 512] = a
 %line 538+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 512], r8
+	mov [rax + 512], r8
 ; a = mem64[x0 + 1024]
 %line 539+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [rax + 1024]
 ; u = a >> 16
 %line 540+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1665,10 +1653,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1024] = a
 %line 546+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1024], r8
+	mov [rax + 1024], r8
 ; a = mem64[x0 + 1536]
 %line 547+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 1536]
+	mov r8, [rax + 1536]
 ; u = a >> 16
 %line 548+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1690,10 +1678,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1536] = a
 %line 554+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1536], r8
+	mov [rax + 1536], r8
 ; a = mem64[x0 + 2048]
 %line 555+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [rax + 2048]
 ; u = a >> 16
 %line 556+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1715,10 +1703,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2048] = a
 %line 562+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2048], r8
+	mov [rax + 2048], r8
 ; a = mem64[x0 + 2560]
 %line 563+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 2560]
+	mov r8, [rax + 2560]
 ; u = a >> 16
 %line 564+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1740,10 +1728,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2560] = a
 %line 570+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2560], r8
+	mov [rax + 2560], r8
 ; a = mem64[x0 + 3072]
 %line 571+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [rax + 3072]
 ; u = a >> 16
 %line 572+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1765,10 +1753,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3072] = a
 %line 578+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3072], r8
+	mov [rax + 3072], r8
 ; a = mem64[x0 + 3584]
 %line 579+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 3584]
+	mov r8, [rax + 3584]
 ; u = a >> 16
 %line 580+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1790,10 +1778,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3584] = a
 %line 586+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3584], r8
+	mov [rax + 3584], r8
 ; a = mem64[x0 + 4096]
 %line 587+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [rax + 4096]
 ; u = a >> 16
 %line 588+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1815,10 +1803,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4096] = a
 %line 594+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4096], r8
+	mov [rax + 4096], r8
 ; a = mem64[x0 + 4608]
 %line 595+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 4608]
+	mov r8, [rax + 4608]
 ; u = a >> 16
 %line 596+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1840,10 +1828,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4608] = a
 %line 602+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4608], r8
+	mov [rax + 4608], r8
 ; a = mem64[x0 + 5120]
 %line 603+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [rax + 5120]
 ; u = a >> 16
 %line 604+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1865,10 +1853,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5120] = a
 %line 610+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5120], r8
+	mov [rax + 5120], r8
 ; a = mem64[x0 + 5632]
 %line 611+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 5632]
+	mov r8, [rax + 5632]
 ; u = a >> 16
 %line 612+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1890,42 +1878,39 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5632] = a
 %line 618+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5632], r8
+	mov [rax + 5632], r8
 ; x0 = x0 + 8
 %line 619+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rdi, 8
+	add rax, 8
 ; c = c + 4
 %line 620+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rax, 4
+	add r11, 4
 ; o0 = o0 - 1
 %line 621+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	sub r11, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 622+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	cmp r11, 0
+	cmp r10, 0
 ; goto l4a if !=
 %line 623+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	jne .Ll4a
 ; c = cb + 1280
 %line 626+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	lea r8, [rsi + 1280]
+	lea r11, [rsi + 1280]
 ; x0 = v
 %line 627+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov rdi, r10
+	mov rax, rdi
 ; o0 = 64
 %line 628+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r10, rdi
-	mov r9, 64
-	mov rax, r8
-	mov r11, r9
+	mov r10, 64
 align 32
 .Ll5a:
 ; k = mem32le[c + 0]
 %line 630+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov ecx, [rax]
+	mov ecx, [r11]
 ; a = mem64[x0 + 0]
 %line 631+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi]
+	mov r8, [rax]
 ; u = a >> 32
 %line 632+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1947,10 +1932,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 0] = a
 %line 638+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi], r8
+	mov [rax], r8
 ; a = mem64[x0 + 512]
 %line 639+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 512]
+	mov r8, [rax + 512]
 ; u = a >> 32
 %line 640+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1972,10 +1957,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 512] = a
 %line 646+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 512], r8
+	mov [rax + 512], r8
 ; a = mem64[x0 + 1024]
 %line 647+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [rax + 1024]
 ; u = a >> 32
 %line 648+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -1997,10 +1982,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1024] = a
 %line 654+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1024], r8
+	mov [rax + 1024], r8
 ; a = mem64[x0 + 1536]
 %line 655+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 1536]
+	mov r8, [rax + 1536]
 ; u = a >> 32
 %line 656+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -2022,10 +2007,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1536] = a
 %line 662+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1536], r8
+	mov [rax + 1536], r8
 ; a = mem64[x0 + 2048]
 %line 663+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [rax + 2048]
 ; u = a >> 32
 %line 664+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -2047,10 +2032,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2048] = a
 %line 670+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2048], r8
+	mov [rax + 2048], r8
 ; a = mem64[x0 + 2560]
 %line 671+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 2560]
+	mov r8, [rax + 2560]
 ; u = a >> 32
 %line 672+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -2072,10 +2057,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2560] = a
 %line 678+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2560], r8
+	mov [rax + 2560], r8
 ; a = mem64[x0 + 3072]
 %line 679+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [rax + 3072]
 ; u = a >> 32
 %line 680+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -2097,10 +2082,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3072] = a
 %line 686+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3072], r8
+	mov [rax + 3072], r8
 ; a = mem64[x0 + 3584]
 %line 687+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 3584]
+	mov r8, [rax + 3584]
 ; u = a >> 32
 %line 688+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -2122,10 +2107,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3584] = a
 %line 694+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3584], r8
+	mov [rax + 3584], r8
 ; a = mem64[x0 + 4096]
 %line 695+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [rax + 4096]
 ; u = a >> 32
 %line 696+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -2147,10 +2132,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4096] = a
 %line 702+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4096], r8
+	mov [rax + 4096], r8
 ; a = mem64[x0 + 4608]
 %line 703+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 4608]
+	mov r8, [rax + 4608]
 ; u = a >> 32
 %line 704+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -2172,10 +2157,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4608] = a
 %line 710+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4608], r8
+	mov [rax + 4608], r8
 ; a = mem64[x0 + 5120]
 %line 711+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [rax + 5120]
 ; u = a >> 32
 %line 712+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -2197,10 +2182,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5120] = a
 %line 718+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5120], r8
+	mov [rax + 5120], r8
 ; a = mem64[x0 + 5632]
 %line 719+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 5632]
+	mov r8, [rax + 5632]
 ; u = a >> 32
 %line 720+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -2222,35 +2207,31 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5632] = a
 %line 726+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5632], r8
+	mov [rax + 5632], r8
 ; x0 = x0 + 8
 %line 727+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rdi, 8
+	add rax, 8
 ; c = c + 4
 %line 728+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rax, 4
+	add r11, 4
 ; o0 = o0 - 1
 %line 729+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	sub r11, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 730+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	cmp r11, 0
+	cmp r10, 0
 ; goto l5a if !=
 %line 731+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	jne .Ll5a
 ; c = cb + 1536
 %line 734+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	lea r8, [rsi + 1536]
+	lea rax, [rsi + 1536]
 ; x0 = v
 %line 735+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov rdi, r10
+	mov rcx, rdi
 ; o0 = 32
 %line 736+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r11, rdi
-	mov r9, 32
-	mov rax, r8
-	mov rcx, rdi
-	mov rdi, r9
+	mov r11, 32
 align 32
 .Ll6a:
 ; k = mem32le[c + 0]
@@ -2573,10 +2554,10 @@ align 32
 	add rax, 8
 ; o0 = o0 - 1
 %line 840+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	sub rdi, 1
+	sub r11, 1
 ; =? o0 - 0
 %line 841+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	cmp rdi, 0
+	cmp r11, 0
 ; goto l6a if !=
 %line 842+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	jne .Ll6a
@@ -2585,17 +2566,15 @@ align 32
 	lea rcx, [rsi + 1792]
 ; x0 = v
 %line 846+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov rdi, r11
 	mov rdx, rdi
 ; o0 = 16
 %line 847+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, 16
+	mov r11, 16
 align 32
 .Ll7a:
 ; o1 = 2
 %line 849+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov rax, r8
-	mov r11, 2
+	mov rax, 2
 align 32
 .Ll7b:
 ; k = mem32le[c + 0]
@@ -2918,10 +2897,10 @@ align 32
 	add rcx, 8
 ; o1 = o1 - 1
 %line 953+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	sub r11, 1
+	sub rax, 1
 ; =? o1 - 0
 %line 954+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	cmp r11, 0
+	cmp rax, 0
 ; goto l7b if !=
 %line 955+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	jne .Ll7b
@@ -2930,37 +2909,35 @@ align 32
 	add rdx, 16
 ; o0 = o0 - 1
 %line 957+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub r11, 1
 ; =? o0 - 0
 %line 958+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	cmp r8, 0
+	cmp r11, 0
 ; goto l7a if !=
 %line 959+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	jne .Ll7a
 ; c = cb + 2048
 %line 962+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	lea rcx, [rsi + 2048]
+	lea rax, [rsi + 2048]
 ; x0 = v
 %line 963+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov rdx, rdi
 ; o0 = 8
 %line 964+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, 8
+	mov rcx, 8
 align 32
 .Ll8a:
 ; o1 = 4
 %line 966+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov rax, r8
 	mov r11, 4
 align 32
 .Ll8b:
 ; k = mem32le[c + 0]
 %line 968+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov ebx, [rcx]
+	mov ebx, [rax]
 ; h = mem32le[c + 4]
 %line 969+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8d, [rcx + 4]
+	mov r8d, [rax + 4]
 ; h <<= 32
 %line 970+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	shl r8, 32
@@ -3272,7 +3249,7 @@ align 32
 	add rdx, 8
 ; c = c + 8
 %line 1069+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rcx, 8
+	add rax, 8
 ; o1 = o1 - 1
 %line 1070+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	sub r11, 1
@@ -3287,37 +3264,35 @@ align 32
 	add rdx, 32
 ; o0 = o0 - 1
 %line 1074+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o0 - 0
 %line 1075+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l8a if !=
 %line 1076+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	jne .Ll8a
 ; c = cb + 2304
 %line 1079+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	lea rcx, [rsi + 2304]
+	lea rax, [rsi + 2304]
 ; x0 = v
 %line 1080+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov rdx, rdi
 ; o0 = 4
 %line 1081+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, 4
+	mov rcx, 4
 align 32
 .Ll9a:
 ; o1 = 8
 %line 1083+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov rax, r8
 	mov r11, 8
 align 32
 .Ll9b:
 ; k = mem32le[c + 0]
 %line 1085+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov ebx, [rcx]
+	mov ebx, [rax]
 ; h = mem32le[c + 4]
 %line 1086+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8d, [rcx + 4]
+	mov r8d, [rax + 4]
 ; h <<= 32
 %line 1087+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	shl r8, 32
@@ -3629,7 +3604,7 @@ align 32
 	add rdx, 8
 ; c = c + 8
 %line 1186+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rcx, 8
+	add rax, 8
 ; o1 = o1 - 1
 %line 1187+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	sub r11, 1
@@ -3644,37 +3619,35 @@ align 32
 	add rdx, 64
 ; o0 = o0 - 1
 %line 1191+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o0 - 0
 %line 1192+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l9a if !=
 %line 1193+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	jne .Ll9a
 ; c = cb + 2560
 %line 1196+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	lea rcx, [rsi + 2560]
+	lea rax, [rsi + 2560]
 ; x0 = v
 %line 1197+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov rdx, rdi
 ; o0 = 2
 %line 1198+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, 2
+	mov rcx, 2
 align 32
 .Ll10a:
 ; o1 = 16
 %line 1200+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov rax, r8
 	mov r11, 16
 align 32
 .Ll10b:
 ; k = mem32le[c + 0]
 %line 1202+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov ebx, [rcx]
+	mov ebx, [rax]
 ; h = mem32le[c + 4]
 %line 1203+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8d, [rcx + 4]
+	mov r8d, [rax + 4]
 ; h <<= 32
 %line 1204+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	shl r8, 32
@@ -3986,7 +3959,7 @@ align 32
 	add rdx, 8
 ; c = c + 8
 %line 1303+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rcx, 8
+	add rax, 8
 ; o1 = o1 - 1
 %line 1304+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	sub r11, 1
@@ -4001,31 +3974,30 @@ align 32
 	add rdx, 128
 ; o0 = o0 - 1
 %line 1308+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o0 - 0
 %line 1309+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l10a if !=
 %line 1310+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	jne .Ll10a
 ; c = cb + 2816
 %line 1313+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	lea r8, [rsi + 2816]
+	lea rax, [rsi + 2816]
+; x0 = v
+%line 1314+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
+	mov rcx, rdi
 ; o1 = 32
 %line 1315+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov rax, rdi
-	mov r9, 32
-	mov rcx, r8
-	mov r11, r9
+	mov r11, 32
 align 32
 .Ll11b:
 ; k = mem32le[c + 0]
 %line 1317+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov edx, [rcx]
+	mov edx, [rax]
 ; h = mem32le[c + 4]
 %line 1318+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8d, [rcx + 4]
+	mov r8d, [rax + 4]
 ; h <<= 32
 %line 1319+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	shl r8, 32
@@ -4034,10 +4006,10 @@ align 32
 	or rdx, r8
 ; a = mem64[x0 + 0]
 %line 1321+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi]
+	mov r8, [rcx]
 ; b = mem64[x0 + 256]
 %line 1322+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r9, [rdi + 256]
+	mov r9, [rcx + 256]
 ; u = a ^ b
 %line 1323+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r10, r8
@@ -4053,16 +4025,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 0] = a
 %line 1327+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi], r8
+	mov [rcx], r8
 ; mem64[x0 + 256] = b
 %line 1328+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 256], r9
+	mov [rcx + 256], r9
 ; a = mem64[x0 + 512]
 %line 1329+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 512]
+	mov r8, [rcx + 512]
 ; b = mem64[x0 + 768]
 %line 1330+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r9, [rdi + 768]
+	mov r9, [rcx + 768]
 ; u = a ^ b
 %line 1331+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r10, r8
@@ -4078,16 +4050,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 512] = a
 %line 1335+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 512], r8
+	mov [rcx + 512], r8
 ; mem64[x0 + 768] = b
 %line 1336+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 768], r9
+	mov [rcx + 768], r9
 ; a = mem64[x0 + 1024]
 %line 1337+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [rcx + 1024]
 ; b = mem64[x0 + 1280]
 %line 1338+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r9, [rdi + 1280]
+	mov r9, [rcx + 1280]
 ; u = a ^ b
 %line 1339+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r10, r8
@@ -4103,16 +4075,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 1024] = a
 %line 1343+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1024], r8
+	mov [rcx + 1024], r8
 ; mem64[x0 + 1280] = b
 %line 1344+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1280], r9
+	mov [rcx + 1280], r9
 ; a = mem64[x0 + 1536]
 %line 1345+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 1536]
+	mov r8, [rcx + 1536]
 ; b = mem64[x0 + 1792]
 %line 1346+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r9, [rdi + 1792]
+	mov r9, [rcx + 1792]
 ; u = a ^ b
 %line 1347+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r10, r8
@@ -4128,16 +4100,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 1536] = a
 %line 1351+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1536], r8
+	mov [rcx + 1536], r8
 ; mem64[x0 + 1792] = b
 %line 1352+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1792], r9
+	mov [rcx + 1792], r9
 ; a = mem64[x0 + 2048]
 %line 1353+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [rcx + 2048]
 ; b = mem64[x0 + 2304]
 %line 1354+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r9, [rdi + 2304]
+	mov r9, [rcx + 2304]
 ; u = a ^ b
 %line 1355+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r10, r8
@@ -4153,16 +4125,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 2048] = a
 %line 1359+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2048], r8
+	mov [rcx + 2048], r8
 ; mem64[x0 + 2304] = b
 %line 1360+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2304], r9
+	mov [rcx + 2304], r9
 ; a = mem64[x0 + 2560]
 %line 1361+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 2560]
+	mov r8, [rcx + 2560]
 ; b = mem64[x0 + 2816]
 %line 1362+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r9, [rdi + 2816]
+	mov r9, [rcx + 2816]
 ; u = a ^ b
 %line 1363+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r10, r8
@@ -4178,16 +4150,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 2560] = a
 %line 1367+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2560], r8
+	mov [rcx + 2560], r8
 ; mem64[x0 + 2816] = b
 %line 1368+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2816], r9
+	mov [rcx + 2816], r9
 ; a = mem64[x0 + 3072]
 %line 1369+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [rcx + 3072]
 ; b = mem64[x0 + 3328]
 %line 1370+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r9, [rdi + 3328]
+	mov r9, [rcx + 3328]
 ; u = a ^ b
 %line 1371+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r10, r8
@@ -4203,16 +4175,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 3072] = a
 %line 1375+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3072], r8
+	mov [rcx + 3072], r8
 ; mem64[x0 + 3328] = b
 %line 1376+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3328], r9
+	mov [rcx + 3328], r9
 ; a = mem64[x0 + 3584]
 %line 1377+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 3584]
+	mov r8, [rcx + 3584]
 ; b = mem64[x0 + 3840]
 %line 1378+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r9, [rdi + 3840]
+	mov r9, [rcx + 3840]
 ; u = a ^ b
 %line 1379+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r10, r8
@@ -4228,16 +4200,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 3584] = a
 %line 1383+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3584], r8
+	mov [rcx + 3584], r8
 ; mem64[x0 + 3840] = b
 %line 1384+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3840], r9
+	mov [rcx + 3840], r9
 ; a = mem64[x0 + 4096]
 %line 1385+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [rcx + 4096]
 ; b = mem64[x0 + 4352]
 %line 1386+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r9, [rdi + 4352]
+	mov r9, [rcx + 4352]
 ; u = a ^ b
 %line 1387+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r10, r8
@@ -4253,16 +4225,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 4096] = a
 %line 1391+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4096], r8
+	mov [rcx + 4096], r8
 ; mem64[x0 + 4352] = b
 %line 1392+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4352], r9
+	mov [rcx + 4352], r9
 ; a = mem64[x0 + 4608]
 %line 1393+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 4608]
+	mov r8, [rcx + 4608]
 ; b = mem64[x0 + 4864]
 %line 1394+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r9, [rdi + 4864]
+	mov r9, [rcx + 4864]
 ; u = a ^ b
 %line 1395+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r10, r8
@@ -4278,16 +4250,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 4608] = a
 %line 1399+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4608], r8
+	mov [rcx + 4608], r8
 ; mem64[x0 + 4864] = b
 %line 1400+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4864], r9
+	mov [rcx + 4864], r9
 ; a = mem64[x0 + 5120]
 %line 1401+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [rcx + 5120]
 ; b = mem64[x0 + 5376]
 %line 1402+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r9, [rdi + 5376]
+	mov r9, [rcx + 5376]
 ; u = a ^ b
 %line 1403+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r10, r8
@@ -4303,16 +4275,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 5120] = a
 %line 1407+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5120], r8
+	mov [rcx + 5120], r8
 ; mem64[x0 + 5376] = b
 %line 1408+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5376], r9
+	mov [rcx + 5376], r9
 ; a = mem64[x0 + 5632]
 %line 1409+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 5632]
+	mov r8, [rcx + 5632]
 ; b = mem64[x0 + 5888]
 %line 1410+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r9, [rdi + 5888]
+	mov r9, [rcx + 5888]
 ; u = a ^ b
 %line 1411+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r10, r8
@@ -4328,16 +4300,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 5632] = a
 %line 1415+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5632], r8
+	mov [rcx + 5632], r8
 ; mem64[x0 + 5888] = b
 %line 1416+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5888], r9
+	mov [rcx + 5888], r9
 ; x0 = x0 + 8
 %line 1417+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rdi, 8
+	add rcx, 8
 ; c = c + 8
 %line 1418+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rcx, 8
+	add rax, 8
 ; o1 = o1 - 1
 %line 1419+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	sub r11, 1
@@ -4349,28 +4321,26 @@ align 32
 	jne .Ll11b
 ; c = cb + 3072
 %line 1424+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	lea rcx, [rsi + 3072]
+	lea rax, [rsi + 3072]
 ; x0 = v
 %line 1425+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov rdi, rax
 	mov rdx, rdi
 ; o0 = 2
 %line 1426+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, 2
+	mov rcx, 2
 align 32
 .Ll12a:
 ; o1 = 16
 %line 1428+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov rax, r8
 	mov r11, 16
 align 32
 .Ll12b:
 ; k = mem32le[c + 0]
 %line 1430+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov ebx, [rcx]
+	mov ebx, [rax]
 ; h = mem32le[c + 4]
 %line 1431+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8d, [rcx + 4]
+	mov r8d, [rax + 4]
 ; h <<= 32
 %line 1432+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	shl r8, 32
@@ -4682,7 +4652,7 @@ align 32
 	add rdx, 8
 ; c = c + 8
 %line 1531+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rcx, 8
+	add rax, 8
 ; o1 = o1 - 1
 %line 1532+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	sub r11, 1
@@ -4697,37 +4667,35 @@ align 32
 	add rdx, 128
 ; o0 = o0 - 1
 %line 1536+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o0 - 0
 %line 1537+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l12a if !=
 %line 1538+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	jne .Ll12a
 ; c = cb + 3328
 %line 1541+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	lea rcx, [rsi + 3328]
+	lea rax, [rsi + 3328]
 ; x0 = v
 %line 1542+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov rdx, rdi
 ; o0 = 4
 %line 1543+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, 4
+	mov rcx, 4
 align 32
 .Ll13a:
 ; o1 = 8
 %line 1545+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov rax, r8
 	mov r11, 8
 align 32
 .Ll13b:
 ; k = mem32le[c + 0]
 %line 1547+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov ebx, [rcx]
+	mov ebx, [rax]
 ; h = mem32le[c + 4]
 %line 1548+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8d, [rcx + 4]
+	mov r8d, [rax + 4]
 ; h <<= 32
 %line 1549+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	shl r8, 32
@@ -5039,7 +5007,7 @@ align 32
 	add rdx, 8
 ; c = c + 8
 %line 1648+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rcx, 8
+	add rax, 8
 ; o1 = o1 - 1
 %line 1649+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	sub r11, 1
@@ -5054,37 +5022,35 @@ align 32
 	add rdx, 64
 ; o0 = o0 - 1
 %line 1653+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o0 - 0
 %line 1654+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l13a if !=
 %line 1655+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	jne .Ll13a
 ; c = cb + 3584
 %line 1658+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	lea rcx, [rsi + 3584]
+	lea rax, [rsi + 3584]
 ; x0 = v
 %line 1659+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov rdx, rdi
 ; o0 = 8
 %line 1660+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, 8
+	mov rcx, 8
 align 32
 .Ll14a:
 ; o1 = 4
 %line 1662+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov rax, r8
 	mov r11, 4
 align 32
 .Ll14b:
 ; k = mem32le[c + 0]
 %line 1664+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov ebx, [rcx]
+	mov ebx, [rax]
 ; h = mem32le[c + 4]
 %line 1665+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8d, [rcx + 4]
+	mov r8d, [rax + 4]
 ; h <<= 32
 %line 1666+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	shl r8, 32
@@ -5396,7 +5362,7 @@ align 32
 	add rdx, 8
 ; c = c + 8
 %line 1765+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rcx, 8
+	add rax, 8
 ; o1 = o1 - 1
 %line 1766+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	sub r11, 1
@@ -5411,37 +5377,35 @@ align 32
 	add rdx, 32
 ; o0 = o0 - 1
 %line 1770+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o0 - 0
 %line 1771+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l14a if !=
 %line 1772+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	jne .Ll14a
 ; c = cb + 3840
 %line 1775+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	lea rcx, [rsi + 3840]
+	lea rax, [rsi + 3840]
 ; x0 = v
 %line 1776+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov rdx, rdi
 ; o0 = 16
 %line 1777+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, 16
+	mov rcx, 16
 align 32
 .Ll15a:
 ; o1 = 2
 %line 1779+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov rax, r8
 	mov r11, 2
 align 32
 .Ll15b:
 ; k = mem32le[c + 0]
 %line 1781+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov ebx, [rcx]
+	mov ebx, [rax]
 ; h = mem32le[c + 4]
 %line 1782+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8d, [rcx + 4]
+	mov r8d, [rax + 4]
 ; h <<= 32
 %line 1783+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	shl r8, 32
@@ -5753,7 +5717,7 @@ align 32
 	add rdx, 8
 ; c = c + 8
 %line 1882+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rcx, 8
+	add rax, 8
 ; o1 = o1 - 1
 %line 1883+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	sub r11, 1
@@ -5768,31 +5732,30 @@ align 32
 	add rdx, 16
 ; o0 = o0 - 1
 %line 1887+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o0 - 0
 %line 1888+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l15a if !=
 %line 1889+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	jne .Ll15a
 ; c = cb + 4096
 %line 1892+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	lea r8, [rsi + 4096]
+	lea rax, [rsi + 4096]
+; x0 = v
+%line 1893+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
+	mov rcx, rdi
 ; o0 = 32
 %line 1894+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov rax, rdi
-	mov r9, 32
-	mov rcx, r8
-	mov r11, r9
+	mov r11, 32
 align 32
 .Ll16a:
 ; k = mem32le[c + 0]
 %line 1896+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov edx, [rcx]
+	mov edx, [rax]
 ; h = mem32le[c + 4]
 %line 1897+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8d, [rcx + 4]
+	mov r8d, [rax + 4]
 ; h <<= 32
 %line 1898+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	shl r8, 32
@@ -5801,10 +5764,10 @@ align 32
 	or rdx, r8
 ; a = mem64[x0 + 0]
 %line 1900+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi]
+	mov r8, [rcx]
 ; b = mem64[x0 + 8]
 %line 1901+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r9, [rdi + 8]
+	mov r9, [rcx + 8]
 ; u = a ^ b
 %line 1902+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r10, r8
@@ -5820,16 +5783,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 0] = a
 %line 1906+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi], r8
+	mov [rcx], r8
 ; mem64[x0 + 8] = b
 %line 1907+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 8], r9
+	mov [rcx + 8], r9
 ; a = mem64[x0 + 512]
 %line 1908+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 512]
+	mov r8, [rcx + 512]
 ; b = mem64[x0 + 520]
 %line 1909+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r9, [rdi + 520]
+	mov r9, [rcx + 520]
 ; u = a ^ b
 %line 1910+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r10, r8
@@ -5845,16 +5808,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 512] = a
 %line 1914+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 512], r8
+	mov [rcx + 512], r8
 ; mem64[x0 + 520] = b
 %line 1915+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 520], r9
+	mov [rcx + 520], r9
 ; a = mem64[x0 + 1024]
 %line 1916+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [rcx + 1024]
 ; b = mem64[x0 + 1032]
 %line 1917+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r9, [rdi + 1032]
+	mov r9, [rcx + 1032]
 ; u = a ^ b
 %line 1918+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r10, r8
@@ -5870,16 +5833,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 1024] = a
 %line 1922+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1024], r8
+	mov [rcx + 1024], r8
 ; mem64[x0 + 1032] = b
 %line 1923+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1032], r9
+	mov [rcx + 1032], r9
 ; a = mem64[x0 + 1536]
 %line 1924+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 1536]
+	mov r8, [rcx + 1536]
 ; b = mem64[x0 + 1544]
 %line 1925+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r9, [rdi + 1544]
+	mov r9, [rcx + 1544]
 ; u = a ^ b
 %line 1926+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r10, r8
@@ -5895,16 +5858,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 1536] = a
 %line 1930+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1536], r8
+	mov [rcx + 1536], r8
 ; mem64[x0 + 1544] = b
 %line 1931+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1544], r9
+	mov [rcx + 1544], r9
 ; a = mem64[x0 + 2048]
 %line 1932+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [rcx + 2048]
 ; b = mem64[x0 + 2056]
 %line 1933+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r9, [rdi + 2056]
+	mov r9, [rcx + 2056]
 ; u = a ^ b
 %line 1934+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r10, r8
@@ -5920,16 +5883,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 2048] = a
 %line 1938+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2048], r8
+	mov [rcx + 2048], r8
 ; mem64[x0 + 2056] = b
 %line 1939+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2056], r9
+	mov [rcx + 2056], r9
 ; a = mem64[x0 + 2560]
 %line 1940+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 2560]
+	mov r8, [rcx + 2560]
 ; b = mem64[x0 + 2568]
 %line 1941+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r9, [rdi + 2568]
+	mov r9, [rcx + 2568]
 ; u = a ^ b
 %line 1942+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r10, r8
@@ -5945,16 +5908,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 2560] = a
 %line 1946+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2560], r8
+	mov [rcx + 2560], r8
 ; mem64[x0 + 2568] = b
 %line 1947+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2568], r9
+	mov [rcx + 2568], r9
 ; a = mem64[x0 + 3072]
 %line 1948+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [rcx + 3072]
 ; b = mem64[x0 + 3080]
 %line 1949+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r9, [rdi + 3080]
+	mov r9, [rcx + 3080]
 ; u = a ^ b
 %line 1950+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r10, r8
@@ -5970,16 +5933,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 3072] = a
 %line 1954+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3072], r8
+	mov [rcx + 3072], r8
 ; mem64[x0 + 3080] = b
 %line 1955+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3080], r9
+	mov [rcx + 3080], r9
 ; a = mem64[x0 + 3584]
 %line 1956+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 3584]
+	mov r8, [rcx + 3584]
 ; b = mem64[x0 + 3592]
 %line 1957+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r9, [rdi + 3592]
+	mov r9, [rcx + 3592]
 ; u = a ^ b
 %line 1958+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r10, r8
@@ -5995,16 +5958,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 3584] = a
 %line 1962+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3584], r8
+	mov [rcx + 3584], r8
 ; mem64[x0 + 3592] = b
 %line 1963+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3592], r9
+	mov [rcx + 3592], r9
 ; a = mem64[x0 + 4096]
 %line 1964+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [rcx + 4096]
 ; b = mem64[x0 + 4104]
 %line 1965+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r9, [rdi + 4104]
+	mov r9, [rcx + 4104]
 ; u = a ^ b
 %line 1966+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r10, r8
@@ -6020,16 +5983,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 4096] = a
 %line 1970+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4096], r8
+	mov [rcx + 4096], r8
 ; mem64[x0 + 4104] = b
 %line 1971+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4104], r9
+	mov [rcx + 4104], r9
 ; a = mem64[x0 + 4608]
 %line 1972+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 4608]
+	mov r8, [rcx + 4608]
 ; b = mem64[x0 + 4616]
 %line 1973+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r9, [rdi + 4616]
+	mov r9, [rcx + 4616]
 ; u = a ^ b
 %line 1974+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r10, r8
@@ -6045,16 +6008,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 4608] = a
 %line 1978+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4608], r8
+	mov [rcx + 4608], r8
 ; mem64[x0 + 4616] = b
 %line 1979+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4616], r9
+	mov [rcx + 4616], r9
 ; a = mem64[x0 + 5120]
 %line 1980+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [rcx + 5120]
 ; b = mem64[x0 + 5128]
 %line 1981+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r9, [rdi + 5128]
+	mov r9, [rcx + 5128]
 ; u = a ^ b
 %line 1982+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r10, r8
@@ -6070,16 +6033,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 5120] = a
 %line 1986+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5120], r8
+	mov [rcx + 5120], r8
 ; mem64[x0 + 5128] = b
 %line 1987+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5128], r9
+	mov [rcx + 5128], r9
 ; a = mem64[x0 + 5632]
 %line 1988+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 5632]
+	mov r8, [rcx + 5632]
 ; b = mem64[x0 + 5640]
 %line 1989+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r9, [rdi + 5640]
+	mov r9, [rcx + 5640]
 ; u = a ^ b
 %line 1990+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r10, r8
@@ -6095,16 +6058,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 5632] = a
 %line 1994+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5632], r8
+	mov [rcx + 5632], r8
 ; mem64[x0 + 5640] = b
 %line 1995+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5640], r9
+	mov [rcx + 5640], r9
 ; x0 = x0 + 16
 %line 1996+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rdi, 16
+	add rcx, 16
 ; c = c + 8
 %line 1997+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rcx, 8
+	add rax, 8
 ; o0 = o0 - 1
 %line 1998+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	sub r11, 1
@@ -6116,24 +6079,21 @@ align 32
 	jne .Ll16a
 ; c = cb + 4352
 %line 2003+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	lea r8, [rsi + 4352]
+	lea r11, [rsi + 4352]
 ; x0 = v
 %line 2004+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov rdi, rax
+	mov rax, rdi
 ; o0 = 64
 %line 2005+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r10, rdi
-	mov r9, 64
-	mov rax, r8
-	mov r11, r9
+	mov r10, 64
 align 32
 .Ll17a:
 ; k = mem32le[c + 0]
 %line 2007+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov ecx, [rax]
+	mov ecx, [r11]
 ; a = mem64[x0 + 0]
 %line 2008+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi]
+	mov r8, [rax]
 ; u = a >> 32
 %line 2009+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6155,10 +6115,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 0] = a
 %line 2015+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi], r8
+	mov [rax], r8
 ; a = mem64[x0 + 512]
 %line 2016+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 512]
+	mov r8, [rax + 512]
 ; u = a >> 32
 %line 2017+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6180,10 +6140,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 512] = a
 %line 2023+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 512], r8
+	mov [rax + 512], r8
 ; a = mem64[x0 + 1024]
 %line 2024+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [rax + 1024]
 ; u = a >> 32
 %line 2025+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6205,10 +6165,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1024] = a
 %line 2031+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1024], r8
+	mov [rax + 1024], r8
 ; a = mem64[x0 + 1536]
 %line 2032+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 1536]
+	mov r8, [rax + 1536]
 ; u = a >> 32
 %line 2033+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6230,10 +6190,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1536] = a
 %line 2039+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1536], r8
+	mov [rax + 1536], r8
 ; a = mem64[x0 + 2048]
 %line 2040+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [rax + 2048]
 ; u = a >> 32
 %line 2041+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6255,10 +6215,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2048] = a
 %line 2047+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2048], r8
+	mov [rax + 2048], r8
 ; a = mem64[x0 + 2560]
 %line 2048+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 2560]
+	mov r8, [rax + 2560]
 ; u = a >> 32
 %line 2049+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6280,10 +6240,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2560] = a
 %line 2055+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2560], r8
+	mov [rax + 2560], r8
 ; a = mem64[x0 + 3072]
 %line 2056+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [rax + 3072]
 ; u = a >> 32
 %line 2057+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6305,10 +6265,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3072] = a
 %line 2063+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3072], r8
+	mov [rax + 3072], r8
 ; a = mem64[x0 + 3584]
 %line 2064+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 3584]
+	mov r8, [rax + 3584]
 ; u = a >> 32
 %line 2065+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6330,10 +6290,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3584] = a
 %line 2071+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3584], r8
+	mov [rax + 3584], r8
 ; a = mem64[x0 + 4096]
 %line 2072+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [rax + 4096]
 ; u = a >> 32
 %line 2073+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6355,10 +6315,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4096] = a
 %line 2079+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4096], r8
+	mov [rax + 4096], r8
 ; a = mem64[x0 + 4608]
 %line 2080+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 4608]
+	mov r8, [rax + 4608]
 ; u = a >> 32
 %line 2081+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6380,10 +6340,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4608] = a
 %line 2087+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4608], r8
+	mov [rax + 4608], r8
 ; a = mem64[x0 + 5120]
 %line 2088+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [rax + 5120]
 ; u = a >> 32
 %line 2089+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6405,10 +6365,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5120] = a
 %line 2095+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5120], r8
+	mov [rax + 5120], r8
 ; a = mem64[x0 + 5632]
 %line 2096+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 5632]
+	mov r8, [rax + 5632]
 ; u = a >> 32
 %line 2097+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6430,39 +6390,36 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5632] = a
 %line 2103+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5632], r8
+	mov [rax + 5632], r8
 ; x0 = x0 + 8
 %line 2104+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rdi, 8
+	add rax, 8
 ; c = c + 4
 %line 2105+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rax, 4
+	add r11, 4
 ; o0 = o0 - 1
 %line 2106+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	sub r11, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 2107+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	cmp r11, 0
+	cmp r10, 0
 ; goto l17a if !=
 %line 2108+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	jne .Ll17a
 ; c = cb + 4608
 %line 2111+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	lea r8, [rsi + 4608]
+	lea r11, [rsi + 4608]
 ; x0 = v
 %line 2112+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov rdi, r10
+	mov rax, rdi
 ; o0 = 64
 %line 2113+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r10, rdi
-	mov r9, 64
-	mov rax, r8
-	mov r11, r9
+	mov r10, 64
 align 32
 .Ll18a:
 ; k = mem32le[c + 0]
 %line 2115+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov ecx, [rax]
+	mov ecx, [r11]
 ; e = 0xffff0000ffff0000
 %line 2116+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r8, -281470681808896
@@ -6481,7 +6438,7 @@ align 32
 	or rcx, r9
 ; a = mem64[x0 + 0]
 %line 2121+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi]
+	mov r8, [rax]
 ; u = a >> 16
 %line 2122+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6503,10 +6460,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 0] = a
 %line 2128+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi], r8
+	mov [rax], r8
 ; a = mem64[x0 + 512]
 %line 2129+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 512]
+	mov r8, [rax + 512]
 ; u = a >> 16
 %line 2130+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6528,10 +6485,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 512] = a
 %line 2136+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 512], r8
+	mov [rax + 512], r8
 ; a = mem64[x0 + 1024]
 %line 2137+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [rax + 1024]
 ; u = a >> 16
 %line 2138+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6553,10 +6510,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1024] = a
 %line 2144+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1024], r8
+	mov [rax + 1024], r8
 ; a = mem64[x0 + 1536]
 %line 2145+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 1536]
+	mov r8, [rax + 1536]
 ; u = a >> 16
 %line 2146+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6578,10 +6535,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1536] = a
 %line 2152+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1536], r8
+	mov [rax + 1536], r8
 ; a = mem64[x0 + 2048]
 %line 2153+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [rax + 2048]
 ; u = a >> 16
 %line 2154+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6603,10 +6560,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2048] = a
 %line 2160+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2048], r8
+	mov [rax + 2048], r8
 ; a = mem64[x0 + 2560]
 %line 2161+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 2560]
+	mov r8, [rax + 2560]
 ; u = a >> 16
 %line 2162+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6628,10 +6585,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2560] = a
 %line 2168+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2560], r8
+	mov [rax + 2560], r8
 ; a = mem64[x0 + 3072]
 %line 2169+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [rax + 3072]
 ; u = a >> 16
 %line 2170+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6653,10 +6610,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3072] = a
 %line 2176+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3072], r8
+	mov [rax + 3072], r8
 ; a = mem64[x0 + 3584]
 %line 2177+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 3584]
+	mov r8, [rax + 3584]
 ; u = a >> 16
 %line 2178+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6678,10 +6635,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3584] = a
 %line 2184+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3584], r8
+	mov [rax + 3584], r8
 ; a = mem64[x0 + 4096]
 %line 2185+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [rax + 4096]
 ; u = a >> 16
 %line 2186+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6703,10 +6660,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4096] = a
 %line 2192+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4096], r8
+	mov [rax + 4096], r8
 ; a = mem64[x0 + 4608]
 %line 2193+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 4608]
+	mov r8, [rax + 4608]
 ; u = a >> 16
 %line 2194+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6728,10 +6685,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4608] = a
 %line 2200+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4608], r8
+	mov [rax + 4608], r8
 ; a = mem64[x0 + 5120]
 %line 2201+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [rax + 5120]
 ; u = a >> 16
 %line 2202+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6753,10 +6710,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5120] = a
 %line 2208+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5120], r8
+	mov [rax + 5120], r8
 ; a = mem64[x0 + 5632]
 %line 2209+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 5632]
+	mov r8, [rax + 5632]
 ; u = a >> 16
 %line 2210+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6778,39 +6735,36 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5632] = a
 %line 2216+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5632], r8
+	mov [rax + 5632], r8
 ; x0 = x0 + 8
 %line 2217+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rdi, 8
+	add rax, 8
 ; c = c + 4
 %line 2218+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rax, 4
+	add r11, 4
 ; o0 = o0 - 1
 %line 2219+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	sub r11, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 2220+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	cmp r11, 0
+	cmp r10, 0
 ; goto l18a if !=
 %line 2221+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	jne .Ll18a
 ; c = cb + 4864
 %line 2224+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	lea r8, [rsi + 4864]
+	lea r11, [rsi + 4864]
 ; x0 = v
 %line 2225+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov rdi, r10
+	mov rax, rdi
 ; o0 = 64
 %line 2226+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r10, rdi
-	mov r9, 64
-	mov rax, r8
-	mov r11, r9
+	mov r10, 64
 align 32
 .Ll19a:
 ; k = mem32le[c + 0]
 %line 2228+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov ecx, [rax]
+	mov ecx, [r11]
 ; e = 0xffff0000ffff0000
 %line 2229+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r8, -281470681808896
@@ -6845,7 +6799,7 @@ align 32
 	or rcx, r9
 ; a = mem64[x0 + 0]
 %line 2239+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi]
+	mov r8, [rax]
 ; u = a >> 8
 %line 2240+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6867,10 +6821,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 0] = a
 %line 2246+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi], r8
+	mov [rax], r8
 ; a = mem64[x0 + 512]
 %line 2247+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 512]
+	mov r8, [rax + 512]
 ; u = a >> 8
 %line 2248+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6892,10 +6846,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 512] = a
 %line 2254+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 512], r8
+	mov [rax + 512], r8
 ; a = mem64[x0 + 1024]
 %line 2255+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [rax + 1024]
 ; u = a >> 8
 %line 2256+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6917,10 +6871,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1024] = a
 %line 2262+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1024], r8
+	mov [rax + 1024], r8
 ; a = mem64[x0 + 1536]
 %line 2263+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 1536]
+	mov r8, [rax + 1536]
 ; u = a >> 8
 %line 2264+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6942,10 +6896,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1536] = a
 %line 2270+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1536], r8
+	mov [rax + 1536], r8
 ; a = mem64[x0 + 2048]
 %line 2271+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [rax + 2048]
 ; u = a >> 8
 %line 2272+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6967,10 +6921,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2048] = a
 %line 2278+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2048], r8
+	mov [rax + 2048], r8
 ; a = mem64[x0 + 2560]
 %line 2279+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 2560]
+	mov r8, [rax + 2560]
 ; u = a >> 8
 %line 2280+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -6992,10 +6946,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2560] = a
 %line 2286+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2560], r8
+	mov [rax + 2560], r8
 ; a = mem64[x0 + 3072]
 %line 2287+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [rax + 3072]
 ; u = a >> 8
 %line 2288+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7017,10 +6971,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3072] = a
 %line 2294+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3072], r8
+	mov [rax + 3072], r8
 ; a = mem64[x0 + 3584]
 %line 2295+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 3584]
+	mov r8, [rax + 3584]
 ; u = a >> 8
 %line 2296+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7042,10 +6996,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3584] = a
 %line 2302+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3584], r8
+	mov [rax + 3584], r8
 ; a = mem64[x0 + 4096]
 %line 2303+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [rax + 4096]
 ; u = a >> 8
 %line 2304+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7067,10 +7021,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4096] = a
 %line 2310+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4096], r8
+	mov [rax + 4096], r8
 ; a = mem64[x0 + 4608]
 %line 2311+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 4608]
+	mov r8, [rax + 4608]
 ; u = a >> 8
 %line 2312+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7092,10 +7046,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4608] = a
 %line 2318+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4608], r8
+	mov [rax + 4608], r8
 ; a = mem64[x0 + 5120]
 %line 2319+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [rax + 5120]
 ; u = a >> 8
 %line 2320+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7117,10 +7071,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5120] = a
 %line 2326+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5120], r8
+	mov [rax + 5120], r8
 ; a = mem64[x0 + 5632]
 %line 2327+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 5632]
+	mov r8, [rax + 5632]
 ; u = a >> 8
 %line 2328+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7142,39 +7096,36 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5632] = a
 %line 2334+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5632], r8
+	mov [rax + 5632], r8
 ; x0 = x0 + 8
 %line 2335+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rdi, 8
+	add rax, 8
 ; c = c + 4
 %line 2336+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rax, 4
+	add r11, 4
 ; o0 = o0 - 1
 %line 2337+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	sub r11, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 2338+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	cmp r11, 0
+	cmp r10, 0
 ; goto l19a if !=
 %line 2339+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	jne .Ll19a
 ; c = cb + 5120
 %line 2342+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	lea r8, [rsi + 5120]
+	lea r11, [rsi + 5120]
 ; x0 = v
 %line 2343+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov rdi, r10
+	mov rax, rdi
 ; o0 = 64
 %line 2344+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r10, rdi
-	mov r9, 64
-	mov rax, r8
-	mov r11, r9
+	mov r10, 64
 align 32
 .Ll20a:
 ; k = mem32le[c + 0]
 %line 2346+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov ecx, [rax]
+	mov ecx, [r11]
 ; e = 0xffff0000ffff0000
 %line 2347+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r8, -281470681808896
@@ -7225,7 +7176,7 @@ align 32
 	or rcx, r9
 ; a = mem64[x0 + 0]
 %line 2362+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi]
+	mov r8, [rax]
 ; u = a >> 4
 %line 2363+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7247,10 +7198,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 0] = a
 %line 2369+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi], r8
+	mov [rax], r8
 ; a = mem64[x0 + 512]
 %line 2370+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 512]
+	mov r8, [rax + 512]
 ; u = a >> 4
 %line 2371+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7272,10 +7223,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 512] = a
 %line 2377+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 512], r8
+	mov [rax + 512], r8
 ; a = mem64[x0 + 1024]
 %line 2378+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [rax + 1024]
 ; u = a >> 4
 %line 2379+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7297,10 +7248,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1024] = a
 %line 2385+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1024], r8
+	mov [rax + 1024], r8
 ; a = mem64[x0 + 1536]
 %line 2386+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 1536]
+	mov r8, [rax + 1536]
 ; u = a >> 4
 %line 2387+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7322,10 +7273,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1536] = a
 %line 2393+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1536], r8
+	mov [rax + 1536], r8
 ; a = mem64[x0 + 2048]
 %line 2394+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [rax + 2048]
 ; u = a >> 4
 %line 2395+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7347,10 +7298,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2048] = a
 %line 2401+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2048], r8
+	mov [rax + 2048], r8
 ; a = mem64[x0 + 2560]
 %line 2402+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 2560]
+	mov r8, [rax + 2560]
 ; u = a >> 4
 %line 2403+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7372,10 +7323,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2560] = a
 %line 2409+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2560], r8
+	mov [rax + 2560], r8
 ; a = mem64[x0 + 3072]
 %line 2410+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [rax + 3072]
 ; u = a >> 4
 %line 2411+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7397,10 +7348,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3072] = a
 %line 2417+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3072], r8
+	mov [rax + 3072], r8
 ; a = mem64[x0 + 3584]
 %line 2418+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 3584]
+	mov r8, [rax + 3584]
 ; u = a >> 4
 %line 2419+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7422,10 +7373,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3584] = a
 %line 2425+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3584], r8
+	mov [rax + 3584], r8
 ; a = mem64[x0 + 4096]
 %line 2426+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [rax + 4096]
 ; u = a >> 4
 %line 2427+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7447,10 +7398,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4096] = a
 %line 2433+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4096], r8
+	mov [rax + 4096], r8
 ; a = mem64[x0 + 4608]
 %line 2434+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 4608]
+	mov r8, [rax + 4608]
 ; u = a >> 4
 %line 2435+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7472,10 +7423,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4608] = a
 %line 2441+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4608], r8
+	mov [rax + 4608], r8
 ; a = mem64[x0 + 5120]
 %line 2442+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [rax + 5120]
 ; u = a >> 4
 %line 2443+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7497,10 +7448,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5120] = a
 %line 2449+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5120], r8
+	mov [rax + 5120], r8
 ; a = mem64[x0 + 5632]
 %line 2450+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 5632]
+	mov r8, [rax + 5632]
 ; u = a >> 4
 %line 2451+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7522,39 +7473,36 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5632] = a
 %line 2457+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5632], r8
+	mov [rax + 5632], r8
 ; x0 = x0 + 8
 %line 2458+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rdi, 8
+	add rax, 8
 ; c = c + 4
 %line 2459+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rax, 4
+	add r11, 4
 ; o0 = o0 - 1
 %line 2460+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	sub r11, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 2461+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	cmp r11, 0
+	cmp r10, 0
 ; goto l20a if !=
 %line 2462+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	jne .Ll20a
 ; c = cb + 5376
 %line 2465+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	lea r8, [rsi + 5376]
+	lea r11, [rsi + 5376]
 ; x0 = v
 %line 2466+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov rdi, r10
+	mov rax, rdi
 ; o0 = 64
 %line 2467+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r10, rdi
-	mov r9, 64
-	mov rax, r8
-	mov r11, r9
+	mov r10, 64
 align 32
 .Ll21a:
 ; k = mem32le[c + 0]
 %line 2469+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov ecx, [rax]
+	mov ecx, [r11]
 ; e = 0xffff0000ffff0000
 %line 2470+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r8, -281470681808896
@@ -7621,7 +7569,7 @@ align 32
 	or rcx, r9
 ; a = mem64[x0 + 0]
 %line 2490+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi]
+	mov r8, [rax]
 ; u = a >> 2
 %line 2491+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7643,10 +7591,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 0] = a
 %line 2497+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi], r8
+	mov [rax], r8
 ; a = mem64[x0 + 512]
 %line 2498+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 512]
+	mov r8, [rax + 512]
 ; u = a >> 2
 %line 2499+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7668,10 +7616,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 512] = a
 %line 2505+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 512], r8
+	mov [rax + 512], r8
 ; a = mem64[x0 + 1024]
 %line 2506+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [rax + 1024]
 ; u = a >> 2
 %line 2507+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7693,10 +7641,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1024] = a
 %line 2513+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1024], r8
+	mov [rax + 1024], r8
 ; a = mem64[x0 + 1536]
 %line 2514+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 1536]
+	mov r8, [rax + 1536]
 ; u = a >> 2
 %line 2515+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7718,10 +7666,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1536] = a
 %line 2521+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 1536], r8
+	mov [rax + 1536], r8
 ; a = mem64[x0 + 2048]
 %line 2522+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [rax + 2048]
 ; u = a >> 2
 %line 2523+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7743,10 +7691,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2048] = a
 %line 2529+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2048], r8
+	mov [rax + 2048], r8
 ; a = mem64[x0 + 2560]
 %line 2530+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 2560]
+	mov r8, [rax + 2560]
 ; u = a >> 2
 %line 2531+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7768,10 +7716,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2560] = a
 %line 2537+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 2560], r8
+	mov [rax + 2560], r8
 ; a = mem64[x0 + 3072]
 %line 2538+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [rax + 3072]
 ; u = a >> 2
 %line 2539+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7793,10 +7741,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3072] = a
 %line 2545+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3072], r8
+	mov [rax + 3072], r8
 ; a = mem64[x0 + 3584]
 %line 2546+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 3584]
+	mov r8, [rax + 3584]
 ; u = a >> 2
 %line 2547+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7818,10 +7766,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3584] = a
 %line 2553+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 3584], r8
+	mov [rax + 3584], r8
 ; a = mem64[x0 + 4096]
 %line 2554+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [rax + 4096]
 ; u = a >> 2
 %line 2555+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7843,10 +7791,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4096] = a
 %line 2561+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4096], r8
+	mov [rax + 4096], r8
 ; a = mem64[x0 + 4608]
 %line 2562+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 4608]
+	mov r8, [rax + 4608]
 ; u = a >> 2
 %line 2563+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7868,10 +7816,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4608] = a
 %line 2569+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 4608], r8
+	mov [rax + 4608], r8
 ; a = mem64[x0 + 5120]
 %line 2570+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [rax + 5120]
 ; u = a >> 2
 %line 2571+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7893,10 +7841,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5120] = a
 %line 2577+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5120], r8
+	mov [rax + 5120], r8
 ; a = mem64[x0 + 5632]
 %line 2578+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r8, [rdi + 5632]
+	mov r8, [rax + 5632]
 ; u = a >> 2
 %line 2579+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	mov r9, r8
@@ -7918,33 +7866,28 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5632] = a
 %line 2585+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov [rdi + 5632], r8
+	mov [rax + 5632], r8
 ; x0 = x0 + 8
 %line 2586+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rdi, 8
+	add rax, 8
 ; c = c + 4
 %line 2587+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	add rax, 4
+	add r11, 4
 ; o0 = o0 - 1
 %line 2588+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	sub r11, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 2589+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	cmp r11, 0
+	cmp r10, 0
 ; goto l21a if !=
 %line 2590+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
 	jne .Ll21a
 ; c = cb + 5632
 %line 2593+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	lea r8, [rsi + 5632]
-; x0 = v
-%line 2594+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov rdi, r10
+	lea r11, [rsi + 5632]
 ; o0 = 64
 %line 2595+0 specs/mceliece/generated/mceliece_gf12_benes_amd64.q
-	mov r9, 64
-	mov r11, r8
-	mov r10, r9
+	mov r10, 64
 align 32
 .Ll22a:
 ; k = mem32le[c + 0]

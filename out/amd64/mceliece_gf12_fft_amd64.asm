@@ -53229,1426 +53229,1377 @@ qhasm_kernel_mceliece_gf12_fft_amd64_fft:
 	mov [r9 + 6136], r8
 ; f = &C
 %line 18172+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	lea r11, [rsp + 0]
+	lea rsi, [rsp + 0]
 ; h = v
 %line 18173+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, rdi
+	mov rax, rdi
 ; lo = mem64[f + 0]
 %line 18174+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [r11]
+	mov r9, [rsi]
 ; o0 = 32
 %line 18175+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rsi, r11
 	mov r8, 32
-	mov r11, r8
-	mov rax, r9
 align 32
 .Ll1:
 ; y0 = lo << 63
 %line 18177+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rax
-	shl r8, 63
+	mov r10, r9
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 18178+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; y1 = lo << 62
 %line 18179+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, rax
-	shl r9, 62
+	mov r11, r9
+	shl r11, 62
 ; (int64) y1 >>= 63
 %line 18180+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r9, 63
+	sar r11, 63
 ; y0 = y0 >> 32
 %line 18181+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr r8, 32
+	shr r10, 32
 ; y1 = y1 << 32
 %line 18182+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shl r9, 32
+	shl r11, 32
 ; y0 = y0 | y1
 %line 18183+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	or r8, r9
+	or r10, r11
 ; mem64[h + 0] = y0
 %line 18184+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r10], r8
+	mov [rax], r10
 ; lo = lo >> 2
 %line 18185+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr rax, 2
+	shr r9, 2
 ; h = h + 8
 %line 18186+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add r10, 8
+	add rax, 8
 ; o0 = o0 - 1
 %line 18187+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub r11, 1
+	sub r8, 1
 ; =? o0 - 0
 %line 18188+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp r11, 0
+	cmp r8, 0
 ; goto l1 if !=
 %line 18189+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll1
 ; h = h - 256
 %line 18190+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub r10, 256
+	sub rax, 256
 ; lo = mem64[f + 8]
 %line 18191+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, rsi
-	mov r8, [r11 + 8]
+	mov r8, [rsi + 8]
 ; o0 = 32
 %line 18192+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, 32
-	mov rsi, r8
-	mov rax, r9
 align 32
 .Ll2:
 ; y0 = lo << 63
 %line 18194+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 18195+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; y1 = lo << 62
 %line 18196+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, rsi
-	shl r9, 62
+	mov r11, r8
+	shl r11, 62
 ; (int64) y1 >>= 63
 %line 18197+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r9, 63
+	sar r11, 63
 ; y0 = y0 >> 32
 %line 18198+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr r8, 32
+	shr r10, 32
 ; y1 = y1 << 32
 %line 18199+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shl r9, 32
+	shl r11, 32
 ; y0 = y0 | y1
 %line 18200+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	or r8, r9
+	or r10, r11
 ; mem64[h + 256] = y0
 %line 18201+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r10 + 256], r8
+	mov [rax + 256], r10
 ; lo = lo >> 2
 %line 18202+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr rsi, 2
+	shr r8, 2
 ; h = h + 8
 %line 18203+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add r10, 8
+	add rax, 8
 ; o0 = o0 - 1
 %line 18204+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rax, 1
+	sub r9, 1
 ; =? o0 - 0
 %line 18205+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto l2 if !=
 %line 18206+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll2
 ; h = h - 256
 %line 18207+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub r10, 256
+	sub rax, 256
 ; lo = mem64[f + 16]
 %line 18208+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [r11 + 16]
+	mov r8, [rsi + 16]
 ; o0 = 32
 %line 18209+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, 32
-	mov rsi, r8
-	mov rax, r9
 align 32
 .Ll3:
 ; y0 = lo << 63
 %line 18211+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 18212+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; y1 = lo << 62
 %line 18213+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, rsi
-	shl r9, 62
+	mov r11, r8
+	shl r11, 62
 ; (int64) y1 >>= 63
 %line 18214+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r9, 63
+	sar r11, 63
 ; y0 = y0 >> 32
 %line 18215+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr r8, 32
+	shr r10, 32
 ; y1 = y1 << 32
 %line 18216+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shl r9, 32
+	shl r11, 32
 ; y0 = y0 | y1
 %line 18217+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	or r8, r9
+	or r10, r11
 ; mem64[h + 512] = y0
 %line 18218+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r10 + 512], r8
+	mov [rax + 512], r10
 ; lo = lo >> 2
 %line 18219+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr rsi, 2
+	shr r8, 2
 ; h = h + 8
 %line 18220+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add r10, 8
+	add rax, 8
 ; o0 = o0 - 1
 %line 18221+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rax, 1
+	sub r9, 1
 ; =? o0 - 0
 %line 18222+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto l3 if !=
 %line 18223+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll3
 ; h = h - 256
 %line 18224+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub r10, 256
+	sub rax, 256
 ; lo = mem64[f + 24]
 %line 18225+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [r11 + 24]
+	mov r8, [rsi + 24]
 ; o0 = 32
 %line 18226+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, 32
-	mov rsi, r8
-	mov rax, r9
 align 32
 .Ll4:
 ; y0 = lo << 63
 %line 18228+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 18229+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; y1 = lo << 62
 %line 18230+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, rsi
-	shl r9, 62
+	mov r11, r8
+	shl r11, 62
 ; (int64) y1 >>= 63
 %line 18231+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r9, 63
+	sar r11, 63
 ; y0 = y0 >> 32
 %line 18232+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr r8, 32
+	shr r10, 32
 ; y1 = y1 << 32
 %line 18233+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shl r9, 32
+	shl r11, 32
 ; y0 = y0 | y1
 %line 18234+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	or r8, r9
+	or r10, r11
 ; mem64[h + 768] = y0
 %line 18235+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r10 + 768], r8
+	mov [rax + 768], r10
 ; lo = lo >> 2
 %line 18236+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr rsi, 2
+	shr r8, 2
 ; h = h + 8
 %line 18237+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add r10, 8
+	add rax, 8
 ; o0 = o0 - 1
 %line 18238+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rax, 1
+	sub r9, 1
 ; =? o0 - 0
 %line 18239+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto l4 if !=
 %line 18240+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll4
 ; h = h - 256
 %line 18241+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub r10, 256
+	sub rax, 256
 ; lo = mem64[f + 32]
 %line 18242+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [r11 + 32]
+	mov r8, [rsi + 32]
 ; o0 = 32
 %line 18243+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, 32
-	mov rsi, r8
-	mov rax, r9
 align 32
 .Ll5:
 ; y0 = lo << 63
 %line 18245+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 18246+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; y1 = lo << 62
 %line 18247+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, rsi
-	shl r9, 62
+	mov r11, r8
+	shl r11, 62
 ; (int64) y1 >>= 63
 %line 18248+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r9, 63
+	sar r11, 63
 ; y0 = y0 >> 32
 %line 18249+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr r8, 32
+	shr r10, 32
 ; y1 = y1 << 32
 %line 18250+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shl r9, 32
+	shl r11, 32
 ; y0 = y0 | y1
 %line 18251+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	or r8, r9
+	or r10, r11
 ; mem64[h + 1024] = y0
 %line 18252+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r10 + 1024], r8
+	mov [rax + 1024], r10
 ; lo = lo >> 2
 %line 18253+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr rsi, 2
+	shr r8, 2
 ; h = h + 8
 %line 18254+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add r10, 8
+	add rax, 8
 ; o0 = o0 - 1
 %line 18255+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rax, 1
+	sub r9, 1
 ; =? o0 - 0
 %line 18256+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto l5 if !=
 %line 18257+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll5
 ; h = h - 256
 %line 18258+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub r10, 256
+	sub rax, 256
 ; lo = mem64[f + 40]
 %line 18259+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [r11 + 40]
+	mov r8, [rsi + 40]
 ; o0 = 32
 %line 18260+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, 32
-	mov rsi, r8
-	mov rax, r9
 align 32
 .Ll6:
 ; y0 = lo << 63
 %line 18262+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 18263+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; y1 = lo << 62
 %line 18264+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, rsi
-	shl r9, 62
+	mov r11, r8
+	shl r11, 62
 ; (int64) y1 >>= 63
 %line 18265+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r9, 63
+	sar r11, 63
 ; y0 = y0 >> 32
 %line 18266+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr r8, 32
+	shr r10, 32
 ; y1 = y1 << 32
 %line 18267+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shl r9, 32
+	shl r11, 32
 ; y0 = y0 | y1
 %line 18268+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	or r8, r9
+	or r10, r11
 ; mem64[h + 1280] = y0
 %line 18269+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r10 + 1280], r8
+	mov [rax + 1280], r10
 ; lo = lo >> 2
 %line 18270+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr rsi, 2
+	shr r8, 2
 ; h = h + 8
 %line 18271+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add r10, 8
+	add rax, 8
 ; o0 = o0 - 1
 %line 18272+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rax, 1
+	sub r9, 1
 ; =? o0 - 0
 %line 18273+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto l6 if !=
 %line 18274+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll6
 ; h = h - 256
 %line 18275+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub r10, 256
+	sub rax, 256
 ; lo = mem64[f + 48]
 %line 18276+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [r11 + 48]
+	mov r8, [rsi + 48]
 ; o0 = 32
 %line 18277+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, 32
-	mov rsi, r8
-	mov rax, r9
 align 32
 .Ll7:
 ; y0 = lo << 63
 %line 18279+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 18280+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; y1 = lo << 62
 %line 18281+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, rsi
-	shl r9, 62
+	mov r11, r8
+	shl r11, 62
 ; (int64) y1 >>= 63
 %line 18282+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r9, 63
+	sar r11, 63
 ; y0 = y0 >> 32
 %line 18283+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr r8, 32
+	shr r10, 32
 ; y1 = y1 << 32
 %line 18284+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shl r9, 32
+	shl r11, 32
 ; y0 = y0 | y1
 %line 18285+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	or r8, r9
+	or r10, r11
 ; mem64[h + 1536] = y0
 %line 18286+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r10 + 1536], r8
+	mov [rax + 1536], r10
 ; lo = lo >> 2
 %line 18287+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr rsi, 2
+	shr r8, 2
 ; h = h + 8
 %line 18288+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add r10, 8
+	add rax, 8
 ; o0 = o0 - 1
 %line 18289+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rax, 1
+	sub r9, 1
 ; =? o0 - 0
 %line 18290+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto l7 if !=
 %line 18291+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll7
 ; h = h - 256
 %line 18292+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub r10, 256
+	sub rax, 256
 ; lo = mem64[f + 56]
 %line 18293+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [r11 + 56]
+	mov r8, [rsi + 56]
 ; o0 = 32
 %line 18294+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, 32
-	mov rsi, r8
-	mov rax, r9
 align 32
 .Ll8:
 ; y0 = lo << 63
 %line 18296+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 18297+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; y1 = lo << 62
 %line 18298+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, rsi
-	shl r9, 62
+	mov r11, r8
+	shl r11, 62
 ; (int64) y1 >>= 63
 %line 18299+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r9, 63
+	sar r11, 63
 ; y0 = y0 >> 32
 %line 18300+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr r8, 32
+	shr r10, 32
 ; y1 = y1 << 32
 %line 18301+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shl r9, 32
+	shl r11, 32
 ; y0 = y0 | y1
 %line 18302+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	or r8, r9
+	or r10, r11
 ; mem64[h + 1792] = y0
 %line 18303+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r10 + 1792], r8
+	mov [rax + 1792], r10
 ; lo = lo >> 2
 %line 18304+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr rsi, 2
+	shr r8, 2
 ; h = h + 8
 %line 18305+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add r10, 8
+	add rax, 8
 ; o0 = o0 - 1
 %line 18306+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rax, 1
+	sub r9, 1
 ; =? o0 - 0
 %line 18307+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto l8 if !=
 %line 18308+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll8
 ; h = h - 256
 %line 18309+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub r10, 256
+	sub rax, 256
 ; lo = mem64[f + 64]
 %line 18310+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [r11 + 64]
+	mov r8, [rsi + 64]
 ; o0 = 32
 %line 18311+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, 32
-	mov rsi, r8
-	mov rax, r9
 align 32
 .Ll9:
 ; y0 = lo << 63
 %line 18313+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 18314+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; y1 = lo << 62
 %line 18315+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, rsi
-	shl r9, 62
+	mov r11, r8
+	shl r11, 62
 ; (int64) y1 >>= 63
 %line 18316+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r9, 63
+	sar r11, 63
 ; y0 = y0 >> 32
 %line 18317+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr r8, 32
+	shr r10, 32
 ; y1 = y1 << 32
 %line 18318+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shl r9, 32
+	shl r11, 32
 ; y0 = y0 | y1
 %line 18319+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	or r8, r9
+	or r10, r11
 ; mem64[h + 2048] = y0
 %line 18320+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r10 + 2048], r8
+	mov [rax + 2048], r10
 ; lo = lo >> 2
 %line 18321+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr rsi, 2
+	shr r8, 2
 ; h = h + 8
 %line 18322+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add r10, 8
+	add rax, 8
 ; o0 = o0 - 1
 %line 18323+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rax, 1
+	sub r9, 1
 ; =? o0 - 0
 %line 18324+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto l9 if !=
 %line 18325+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll9
 ; h = h - 256
 %line 18326+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub r10, 256
+	sub rax, 256
 ; lo = mem64[f + 72]
 %line 18327+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [r11 + 72]
+	mov r8, [rsi + 72]
 ; o0 = 32
 %line 18328+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, 32
-	mov rsi, r8
-	mov rax, r9
 align 32
 .Ll10:
 ; y0 = lo << 63
 %line 18330+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 18331+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; y1 = lo << 62
 %line 18332+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, rsi
-	shl r9, 62
+	mov r11, r8
+	shl r11, 62
 ; (int64) y1 >>= 63
 %line 18333+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r9, 63
+	sar r11, 63
 ; y0 = y0 >> 32
 %line 18334+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr r8, 32
+	shr r10, 32
 ; y1 = y1 << 32
 %line 18335+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shl r9, 32
+	shl r11, 32
 ; y0 = y0 | y1
 %line 18336+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	or r8, r9
+	or r10, r11
 ; mem64[h + 2304] = y0
 %line 18337+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r10 + 2304], r8
+	mov [rax + 2304], r10
 ; lo = lo >> 2
 %line 18338+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr rsi, 2
+	shr r8, 2
 ; h = h + 8
 %line 18339+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add r10, 8
+	add rax, 8
 ; o0 = o0 - 1
 %line 18340+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rax, 1
+	sub r9, 1
 ; =? o0 - 0
 %line 18341+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto l10 if !=
 %line 18342+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll10
 ; h = h - 256
 %line 18343+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub r10, 256
+	sub rax, 256
 ; lo = mem64[f + 80]
 %line 18344+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [r11 + 80]
+	mov r8, [rsi + 80]
 ; o0 = 32
 %line 18345+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, 32
-	mov rsi, r8
-	mov rax, r9
 align 32
 .Ll11:
 ; y0 = lo << 63
 %line 18347+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 18348+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; y1 = lo << 62
 %line 18349+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, rsi
-	shl r9, 62
+	mov r11, r8
+	shl r11, 62
 ; (int64) y1 >>= 63
 %line 18350+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r9, 63
+	sar r11, 63
 ; y0 = y0 >> 32
 %line 18351+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr r8, 32
+	shr r10, 32
 ; y1 = y1 << 32
 %line 18352+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shl r9, 32
+	shl r11, 32
 ; y0 = y0 | y1
 %line 18353+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	or r8, r9
+	or r10, r11
 ; mem64[h + 2560] = y0
 %line 18354+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r10 + 2560], r8
+	mov [rax + 2560], r10
 ; lo = lo >> 2
 %line 18355+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr rsi, 2
+	shr r8, 2
 ; h = h + 8
 %line 18356+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add r10, 8
+	add rax, 8
 ; o0 = o0 - 1
 %line 18357+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rax, 1
+	sub r9, 1
 ; =? o0 - 0
 %line 18358+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto l11 if !=
 %line 18359+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll11
 ; h = h - 256
 %line 18360+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub r10, 256
+	sub rax, 256
 ; lo = mem64[f + 88]
 %line 18361+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [r11 + 88]
+	mov r8, [rsi + 88]
 ; o0 = 32
 %line 18362+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, 32
-	mov rsi, r8
-	mov rax, r9
 align 32
 .Ll12:
 ; y0 = lo << 63
 %line 18364+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 18365+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; y1 = lo << 62
 %line 18366+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, rsi
-	shl r9, 62
+	mov r11, r8
+	shl r11, 62
 ; (int64) y1 >>= 63
 %line 18367+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r9, 63
+	sar r11, 63
 ; y0 = y0 >> 32
 %line 18368+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr r8, 32
+	shr r10, 32
 ; y1 = y1 << 32
 %line 18369+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shl r9, 32
+	shl r11, 32
 ; y0 = y0 | y1
 %line 18370+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	or r8, r9
+	or r10, r11
 ; mem64[h + 2816] = y0
 %line 18371+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r10 + 2816], r8
+	mov [rax + 2816], r10
 ; lo = lo >> 2
 %line 18372+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr rsi, 2
+	shr r8, 2
 ; h = h + 8
 %line 18373+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add r10, 8
+	add rax, 8
 ; o0 = o0 - 1
 %line 18374+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rax, 1
+	sub r9, 1
 ; =? o0 - 0
 %line 18375+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto l12 if !=
 %line 18376+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll12
 ; h = h - 256
 %line 18377+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub r10, 256
+	sub rax, 256
 ; lo = mem64[f + 96]
 %line 18378+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [r11 + 96]
+	mov r8, [rsi + 96]
 ; o0 = 32
 %line 18379+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, 32
-	mov rsi, r8
-	mov rax, r9
 align 32
 .Ll13:
 ; y0 = lo << 63
 %line 18381+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 18382+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; y1 = lo << 62
 %line 18383+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, rsi
-	shl r9, 62
+	mov r11, r8
+	shl r11, 62
 ; (int64) y1 >>= 63
 %line 18384+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r9, 63
+	sar r11, 63
 ; y0 = y0 >> 32
 %line 18385+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr r8, 32
+	shr r10, 32
 ; y1 = y1 << 32
 %line 18386+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shl r9, 32
+	shl r11, 32
 ; y0 = y0 | y1
 %line 18387+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	or r8, r9
+	or r10, r11
 ; mem64[h + 3072] = y0
 %line 18388+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r10 + 3072], r8
+	mov [rax + 3072], r10
 ; lo = lo >> 2
 %line 18389+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr rsi, 2
+	shr r8, 2
 ; h = h + 8
 %line 18390+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add r10, 8
+	add rax, 8
 ; o0 = o0 - 1
 %line 18391+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rax, 1
+	sub r9, 1
 ; =? o0 - 0
 %line 18392+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto l13 if !=
 %line 18393+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll13
 ; h = h - 256
 %line 18394+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub r10, 256
+	sub rax, 256
 ; lo = mem64[f + 104]
 %line 18395+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [r11 + 104]
+	mov r8, [rsi + 104]
 ; o0 = 32
 %line 18396+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, 32
-	mov rsi, r8
-	mov rax, r9
 align 32
 .Ll14:
 ; y0 = lo << 63
 %line 18398+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 18399+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; y1 = lo << 62
 %line 18400+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, rsi
-	shl r9, 62
+	mov r11, r8
+	shl r11, 62
 ; (int64) y1 >>= 63
 %line 18401+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r9, 63
+	sar r11, 63
 ; y0 = y0 >> 32
 %line 18402+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr r8, 32
+	shr r10, 32
 ; y1 = y1 << 32
 %line 18403+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shl r9, 32
+	shl r11, 32
 ; y0 = y0 | y1
 %line 18404+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	or r8, r9
+	or r10, r11
 ; mem64[h + 3328] = y0
 %line 18405+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r10 + 3328], r8
+	mov [rax + 3328], r10
 ; lo = lo >> 2
 %line 18406+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr rsi, 2
+	shr r8, 2
 ; h = h + 8
 %line 18407+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add r10, 8
+	add rax, 8
 ; o0 = o0 - 1
 %line 18408+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rax, 1
+	sub r9, 1
 ; =? o0 - 0
 %line 18409+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto l14 if !=
 %line 18410+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll14
 ; h = h - 256
 %line 18411+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub r10, 256
+	sub rax, 256
 ; lo = mem64[f + 112]
 %line 18412+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [r11 + 112]
+	mov r8, [rsi + 112]
 ; o0 = 32
 %line 18413+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, 32
-	mov rsi, r8
-	mov rax, r9
 align 32
 .Ll15:
 ; y0 = lo << 63
 %line 18415+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 18416+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; y1 = lo << 62
 %line 18417+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, rsi
-	shl r9, 62
+	mov r11, r8
+	shl r11, 62
 ; (int64) y1 >>= 63
 %line 18418+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r9, 63
+	sar r11, 63
 ; y0 = y0 >> 32
 %line 18419+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr r8, 32
+	shr r10, 32
 ; y1 = y1 << 32
 %line 18420+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shl r9, 32
+	shl r11, 32
 ; y0 = y0 | y1
 %line 18421+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	or r8, r9
+	or r10, r11
 ; mem64[h + 3584] = y0
 %line 18422+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r10 + 3584], r8
+	mov [rax + 3584], r10
 ; lo = lo >> 2
 %line 18423+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr rsi, 2
+	shr r8, 2
 ; h = h + 8
 %line 18424+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add r10, 8
+	add rax, 8
 ; o0 = o0 - 1
 %line 18425+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rax, 1
+	sub r9, 1
 ; =? o0 - 0
 %line 18426+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto l15 if !=
 %line 18427+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll15
 ; h = h - 256
 %line 18428+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub r10, 256
+	sub rax, 256
 ; lo = mem64[f + 120]
 %line 18429+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [r11 + 120]
+	mov r8, [rsi + 120]
 ; o0 = 32
 %line 18430+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, 32
-	mov rsi, r8
-	mov rax, r9
 align 32
 .Ll16:
 ; y0 = lo << 63
 %line 18432+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 18433+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; y1 = lo << 62
 %line 18434+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, rsi
-	shl r9, 62
+	mov r11, r8
+	shl r11, 62
 ; (int64) y1 >>= 63
 %line 18435+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r9, 63
+	sar r11, 63
 ; y0 = y0 >> 32
 %line 18436+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr r8, 32
+	shr r10, 32
 ; y1 = y1 << 32
 %line 18437+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shl r9, 32
+	shl r11, 32
 ; y0 = y0 | y1
 %line 18438+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	or r8, r9
+	or r10, r11
 ; mem64[h + 3840] = y0
 %line 18439+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r10 + 3840], r8
+	mov [rax + 3840], r10
 ; lo = lo >> 2
 %line 18440+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr rsi, 2
+	shr r8, 2
 ; h = h + 8
 %line 18441+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add r10, 8
+	add rax, 8
 ; o0 = o0 - 1
 %line 18442+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rax, 1
+	sub r9, 1
 ; =? o0 - 0
 %line 18443+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto l16 if !=
 %line 18444+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll16
 ; h = h - 256
 %line 18445+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub r10, 256
+	sub rax, 256
 ; lo = mem64[f + 128]
 %line 18446+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [r11 + 128]
+	mov r8, [rsi + 128]
 ; o0 = 32
 %line 18447+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, 32
-	mov rsi, r8
-	mov rax, r9
 align 32
 .Ll17:
 ; y0 = lo << 63
 %line 18449+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 18450+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; y1 = lo << 62
 %line 18451+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, rsi
-	shl r9, 62
+	mov r11, r8
+	shl r11, 62
 ; (int64) y1 >>= 63
 %line 18452+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r9, 63
+	sar r11, 63
 ; y0 = y0 >> 32
 %line 18453+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr r8, 32
+	shr r10, 32
 ; y1 = y1 << 32
 %line 18454+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shl r9, 32
+	shl r11, 32
 ; y0 = y0 | y1
 %line 18455+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	or r8, r9
+	or r10, r11
 ; mem64[h + 4096] = y0
 %line 18456+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r10 + 4096], r8
+	mov [rax + 4096], r10
 ; lo = lo >> 2
 %line 18457+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr rsi, 2
+	shr r8, 2
 ; h = h + 8
 %line 18458+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add r10, 8
+	add rax, 8
 ; o0 = o0 - 1
 %line 18459+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rax, 1
+	sub r9, 1
 ; =? o0 - 0
 %line 18460+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto l17 if !=
 %line 18461+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll17
 ; h = h - 256
 %line 18462+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub r10, 256
+	sub rax, 256
 ; lo = mem64[f + 136]
 %line 18463+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [r11 + 136]
+	mov r8, [rsi + 136]
 ; o0 = 32
 %line 18464+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, 32
-	mov rsi, r8
-	mov rax, r9
 align 32
 .Ll18:
 ; y0 = lo << 63
 %line 18466+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 18467+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; y1 = lo << 62
 %line 18468+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, rsi
-	shl r9, 62
+	mov r11, r8
+	shl r11, 62
 ; (int64) y1 >>= 63
 %line 18469+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r9, 63
+	sar r11, 63
 ; y0 = y0 >> 32
 %line 18470+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr r8, 32
+	shr r10, 32
 ; y1 = y1 << 32
 %line 18471+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shl r9, 32
+	shl r11, 32
 ; y0 = y0 | y1
 %line 18472+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	or r8, r9
+	or r10, r11
 ; mem64[h + 4352] = y0
 %line 18473+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r10 + 4352], r8
+	mov [rax + 4352], r10
 ; lo = lo >> 2
 %line 18474+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr rsi, 2
+	shr r8, 2
 ; h = h + 8
 %line 18475+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add r10, 8
+	add rax, 8
 ; o0 = o0 - 1
 %line 18476+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rax, 1
+	sub r9, 1
 ; =? o0 - 0
 %line 18477+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto l18 if !=
 %line 18478+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll18
 ; h = h - 256
 %line 18479+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub r10, 256
+	sub rax, 256
 ; lo = mem64[f + 144]
 %line 18480+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [r11 + 144]
+	mov r8, [rsi + 144]
 ; o0 = 32
 %line 18481+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, 32
-	mov rsi, r8
-	mov rax, r9
 align 32
 .Ll19:
 ; y0 = lo << 63
 %line 18483+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 18484+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; y1 = lo << 62
 %line 18485+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, rsi
-	shl r9, 62
+	mov r11, r8
+	shl r11, 62
 ; (int64) y1 >>= 63
 %line 18486+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r9, 63
+	sar r11, 63
 ; y0 = y0 >> 32
 %line 18487+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr r8, 32
+	shr r10, 32
 ; y1 = y1 << 32
 %line 18488+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shl r9, 32
+	shl r11, 32
 ; y0 = y0 | y1
 %line 18489+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	or r8, r9
+	or r10, r11
 ; mem64[h + 4608] = y0
 %line 18490+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r10 + 4608], r8
+	mov [rax + 4608], r10
 ; lo = lo >> 2
 %line 18491+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr rsi, 2
+	shr r8, 2
 ; h = h + 8
 %line 18492+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add r10, 8
+	add rax, 8
 ; o0 = o0 - 1
 %line 18493+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rax, 1
+	sub r9, 1
 ; =? o0 - 0
 %line 18494+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto l19 if !=
 %line 18495+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll19
 ; h = h - 256
 %line 18496+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub r10, 256
+	sub rax, 256
 ; lo = mem64[f + 152]
 %line 18497+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [r11 + 152]
+	mov r8, [rsi + 152]
 ; o0 = 32
 %line 18498+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, 32
-	mov rsi, r8
-	mov rax, r9
 align 32
 .Ll20:
 ; y0 = lo << 63
 %line 18500+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 18501+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; y1 = lo << 62
 %line 18502+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, rsi
-	shl r9, 62
+	mov r11, r8
+	shl r11, 62
 ; (int64) y1 >>= 63
 %line 18503+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r9, 63
+	sar r11, 63
 ; y0 = y0 >> 32
 %line 18504+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr r8, 32
+	shr r10, 32
 ; y1 = y1 << 32
 %line 18505+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shl r9, 32
+	shl r11, 32
 ; y0 = y0 | y1
 %line 18506+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	or r8, r9
+	or r10, r11
 ; mem64[h + 4864] = y0
 %line 18507+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r10 + 4864], r8
+	mov [rax + 4864], r10
 ; lo = lo >> 2
 %line 18508+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr rsi, 2
+	shr r8, 2
 ; h = h + 8
 %line 18509+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add r10, 8
+	add rax, 8
 ; o0 = o0 - 1
 %line 18510+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rax, 1
+	sub r9, 1
 ; =? o0 - 0
 %line 18511+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto l20 if !=
 %line 18512+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll20
 ; h = h - 256
 %line 18513+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub r10, 256
+	sub rax, 256
 ; lo = mem64[f + 160]
 %line 18514+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [r11 + 160]
+	mov r8, [rsi + 160]
 ; o0 = 32
 %line 18515+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, 32
-	mov rsi, r8
-	mov rax, r9
 align 32
 .Ll21:
 ; y0 = lo << 63
 %line 18517+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 18518+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; y1 = lo << 62
 %line 18519+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, rsi
-	shl r9, 62
+	mov r11, r8
+	shl r11, 62
 ; (int64) y1 >>= 63
 %line 18520+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r9, 63
+	sar r11, 63
 ; y0 = y0 >> 32
 %line 18521+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr r8, 32
+	shr r10, 32
 ; y1 = y1 << 32
 %line 18522+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shl r9, 32
+	shl r11, 32
 ; y0 = y0 | y1
 %line 18523+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	or r8, r9
+	or r10, r11
 ; mem64[h + 5120] = y0
 %line 18524+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r10 + 5120], r8
+	mov [rax + 5120], r10
 ; lo = lo >> 2
 %line 18525+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr rsi, 2
+	shr r8, 2
 ; h = h + 8
 %line 18526+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add r10, 8
+	add rax, 8
 ; o0 = o0 - 1
 %line 18527+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rax, 1
+	sub r9, 1
 ; =? o0 - 0
 %line 18528+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto l21 if !=
 %line 18529+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll21
 ; h = h - 256
 %line 18530+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub r10, 256
+	sub rax, 256
 ; lo = mem64[f + 168]
 %line 18531+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [r11 + 168]
+	mov r8, [rsi + 168]
 ; o0 = 32
 %line 18532+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, 32
-	mov rsi, r8
-	mov rax, r9
 align 32
 .Ll22:
 ; y0 = lo << 63
 %line 18534+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 18535+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; y1 = lo << 62
 %line 18536+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, rsi
-	shl r9, 62
+	mov r11, r8
+	shl r11, 62
 ; (int64) y1 >>= 63
 %line 18537+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r9, 63
+	sar r11, 63
 ; y0 = y0 >> 32
 %line 18538+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr r8, 32
+	shr r10, 32
 ; y1 = y1 << 32
 %line 18539+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shl r9, 32
+	shl r11, 32
 ; y0 = y0 | y1
 %line 18540+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	or r8, r9
+	or r10, r11
 ; mem64[h + 5376] = y0
 %line 18541+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r10 + 5376], r8
+	mov [rax + 5376], r10
 ; lo = lo >> 2
 %line 18542+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr rsi, 2
+	shr r8, 2
 ; h = h + 8
 %line 18543+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add r10, 8
+	add rax, 8
 ; o0 = o0 - 1
 %line 18544+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rax, 1
+	sub r9, 1
 ; =? o0 - 0
 %line 18545+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto l22 if !=
 %line 18546+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll22
 ; h = h - 256
 %line 18547+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub r10, 256
+	sub rax, 256
 ; lo = mem64[f + 176]
 %line 18548+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [r11 + 176]
+	mov r8, [rsi + 176]
 ; o0 = 32
 %line 18549+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, 32
-	mov rsi, r8
-	mov rax, r9
 align 32
 .Ll23:
 ; y0 = lo << 63
 %line 18551+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 18552+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; y1 = lo << 62
 %line 18553+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, rsi
-	shl r9, 62
+	mov r11, r8
+	shl r11, 62
 ; (int64) y1 >>= 63
 %line 18554+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r9, 63
+	sar r11, 63
 ; y0 = y0 >> 32
 %line 18555+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr r8, 32
+	shr r10, 32
 ; y1 = y1 << 32
 %line 18556+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shl r9, 32
+	shl r11, 32
 ; y0 = y0 | y1
 %line 18557+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	or r8, r9
+	or r10, r11
 ; mem64[h + 5632] = y0
 %line 18558+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r10 + 5632], r8
+	mov [rax + 5632], r10
 ; lo = lo >> 2
 %line 18559+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr rsi, 2
+	shr r8, 2
 ; h = h + 8
 %line 18560+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add r10, 8
+	add rax, 8
 ; o0 = o0 - 1
 %line 18561+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rax, 1
+	sub r9, 1
 ; =? o0 - 0
 %line 18562+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rax, 0
+	cmp r9, 0
 ; goto l23 if !=
 %line 18563+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll23
 ; h = h - 256
 %line 18564+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub r10, 256
+	sub rax, 256
 ; lo = mem64[f + 184]
 %line 18565+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [r11 + 184]
+	mov r8, [rsi + 184]
 ; o0 = 32
 %line 18566+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, 32
-	mov r11, r8
-	mov rsi, r9
 align 32
 .Ll24:
 ; y0 = lo << 63
 %line 18568+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, r11
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 18569+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; y1 = lo << 62
 %line 18570+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, r11
-	shl r9, 62
+	mov r11, r8
+	shl r11, 62
 ; (int64) y1 >>= 63
 %line 18571+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sar r9, 63
+	sar r11, 63
 ; y0 = y0 >> 32
 %line 18572+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr r8, 32
+	shr r10, 32
 ; y1 = y1 << 32
 %line 18573+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shl r9, 32
+	shl r11, 32
 ; y0 = y0 | y1
 %line 18574+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	or r8, r9
+	or r10, r11
 ; mem64[h + 5888] = y0
 %line 18575+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r10 + 5888], r8
+	mov [rax + 5888], r10
 ; lo = lo >> 2
 %line 18576+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	shr r11, 2
+	shr r8, 2
 ; h = h + 8
 %line 18577+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add r10, 8
+	add rax, 8
 ; o0 = o0 - 1
 %line 18578+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rsi, 1
+	sub r9, 1
 ; =? o0 - 0
 %line 18579+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rsi, 0
+	cmp r9, 0
 ; goto l24 if !=
 %line 18580+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll24
 ; h = h - 256
 %line 18581+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub r10, 256
+	sub rax, 256
+; p = v
+%line 18583+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
+	mov r11, rdi
 ; o1 = 64
 %line 18584+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, rdi
-	mov r8, 64
-	mov r9, r8
+	mov r10, 64
 align 32
 .Ll25:
 ; f = &HI
 %line 18586+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	lea r11, [rsp + 192]
+	lea r9, [rsp + 192]
 ; lo = mem64[p + 0]
 %line 18587+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rdi]
+	mov r8, [r11]
 ; lo = lo >> 32
 %line 18588+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	shr r8, 32
 ; mem64[f + 0] = lo
 %line 18589+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r11], r8
+	mov [r9], r8
 ; lo = mem64[p + 512]
 %line 18590+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rdi + 512]
+	mov r8, [r11 + 512]
 ; lo = lo >> 32
 %line 18591+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	shr r8, 32
 ; mem64[f + 8] = lo
 %line 18592+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r11 + 8], r8
+	mov [r9 + 8], r8
 ; lo = mem64[p + 1024]
 %line 18593+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [r11 + 1024]
 ; lo = lo >> 32
 %line 18594+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	shr r8, 32
 ; mem64[f + 16] = lo
 %line 18595+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r11 + 16], r8
+	mov [r9 + 16], r8
 ; lo = mem64[p + 1536]
 %line 18596+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rdi + 1536]
+	mov r8, [r11 + 1536]
 ; lo = lo >> 32
 %line 18597+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	shr r8, 32
 ; mem64[f + 24] = lo
 %line 18598+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r11 + 24], r8
+	mov [r9 + 24], r8
 ; lo = mem64[p + 2048]
 %line 18599+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [r11 + 2048]
 ; lo = lo >> 32
 %line 18600+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	shr r8, 32
 ; mem64[f + 32] = lo
 %line 18601+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r11 + 32], r8
+	mov [r9 + 32], r8
 ; lo = mem64[p + 2560]
 %line 18602+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rdi + 2560]
+	mov r8, [r11 + 2560]
 ; lo = lo >> 32
 %line 18603+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	shr r8, 32
 ; mem64[f + 40] = lo
 %line 18604+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r11 + 40], r8
+	mov [r9 + 40], r8
 ; lo = mem64[p + 3072]
 %line 18605+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [r11 + 3072]
 ; lo = lo >> 32
 %line 18606+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	shr r8, 32
 ; mem64[f + 48] = lo
 %line 18607+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r11 + 48], r8
+	mov [r9 + 48], r8
 ; lo = mem64[p + 3584]
 %line 18608+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rdi + 3584]
+	mov r8, [r11 + 3584]
 ; lo = lo >> 32
 %line 18609+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	shr r8, 32
 ; mem64[f + 56] = lo
 %line 18610+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r11 + 56], r8
+	mov [r9 + 56], r8
 ; lo = mem64[p + 4096]
 %line 18611+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [r11 + 4096]
 ; lo = lo >> 32
 %line 18612+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	shr r8, 32
 ; mem64[f + 64] = lo
 %line 18613+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r11 + 64], r8
+	mov [r9 + 64], r8
 ; lo = mem64[p + 4608]
 %line 18614+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rdi + 4608]
+	mov r8, [r11 + 4608]
 ; lo = lo >> 32
 %line 18615+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	shr r8, 32
 ; mem64[f + 72] = lo
 %line 18616+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r11 + 72], r8
+	mov [r9 + 72], r8
 ; lo = mem64[p + 5120]
 %line 18617+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [r11 + 5120]
 ; lo = lo >> 32
 %line 18618+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	shr r8, 32
 ; mem64[f + 80] = lo
 %line 18619+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r11 + 80], r8
+	mov [r9 + 80], r8
 ; lo = mem64[p + 5632]
 %line 18620+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rdi + 5632]
+	mov r8, [r11 + 5632]
 ; lo = lo >> 32
 %line 18621+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	shr r8, 32
 ; mem64[f + 88] = lo
 %line 18622+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [r11 + 88], r8
+	mov [r9 + 88], r8
 ; g = &TB
 %line 18623+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	lea rbx, [rsp + 384]
@@ -54663,7 +54614,7 @@ align 32
 	mov r8, [rbx + 80]
 ; T &= mem64[f + 88]
 %line 18628+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 88]
+	and r8, [r9 + 88]
 ; G = mem64[g + 88]
 %line 18630+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov rax, [rbx + 88]
@@ -54672,10 +54623,10 @@ align 32
 	mov rsi, rax
 ; T &= mem64[f + 88]
 %line 18632+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 88]
+	and rsi, [r9 + 88]
 ; T &= mem64[f + 80]
 %line 18635+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rax, [r11 + 80]
+	and rax, [r9 + 80]
 ; B = B ^ T
 %line 18636+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, rax
@@ -54690,7 +54641,7 @@ align 32
 	mov r8, [rbx + 64]
 ; T &= mem64[f + 88]
 %line 18641+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 88]
+	and r8, [r9 + 88]
 ; G = mem64[g + 72]
 %line 18643+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov rax, [rbx + 72]
@@ -54699,10 +54650,10 @@ align 32
 	mov rsi, rax
 ; T &= mem64[f + 88]
 %line 18645+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 88]
+	and rsi, [r9 + 88]
 ; T &= mem64[f + 80]
 %line 18648+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rax, [r11 + 80]
+	and rax, [r9 + 80]
 ; B = B ^ T
 %line 18649+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, rax
@@ -54714,13 +54665,13 @@ align 32
 	mov rax, rcx
 ; T &= mem64[f + 80]
 %line 18652+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rax, [r11 + 80]
+	and rax, [r9 + 80]
 ; A = A ^ T
 %line 18653+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rsi, rax
 ; T &= mem64[f + 72]
 %line 18655+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rcx, [r11 + 72]
+	and rcx, [r9 + 72]
 ; B = B ^ T
 %line 18656+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, rcx
@@ -54732,13 +54683,13 @@ align 32
 	mov rax, rcx
 ; T &= mem64[f + 72]
 %line 18659+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rax, [r11 + 72]
+	and rax, [r9 + 72]
 ; A = A ^ T
 %line 18660+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rsi, rax
 ; T &= mem64[f + 64]
 %line 18662+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rcx, [r11 + 64]
+	and rcx, [r9 + 64]
 ; B = B ^ T
 %line 18663+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, rcx
@@ -54753,7 +54704,7 @@ align 32
 	mov rcx, [rbx + 48]
 ; T &= mem64[f + 88]
 %line 18668+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rcx, [r11 + 88]
+	and rcx, [r9 + 88]
 ; G = mem64[g + 56]
 %line 18670+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, [rbx + 56]
@@ -54762,10 +54713,10 @@ align 32
 	mov rax, r8
 ; T &= mem64[f + 88]
 %line 18672+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rax, [r11 + 88]
+	and rax, [r9 + 88]
 ; T &= mem64[f + 80]
 %line 18675+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 80]
+	and r8, [r9 + 80]
 ; B = B ^ T
 %line 18676+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, r8
@@ -54777,13 +54728,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 80]
 %line 18679+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 80]
+	and r8, [r9 + 80]
 ; A = A ^ T
 %line 18680+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 72]
 %line 18682+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 72]
+	and rsi, [r9 + 72]
 ; B = B ^ T
 %line 18683+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -54795,13 +54746,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 72]
 %line 18686+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 72]
+	and r8, [r9 + 72]
 ; A = A ^ T
 %line 18687+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 64]
 %line 18689+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 64]
+	and rsi, [r9 + 64]
 ; B = B ^ T
 %line 18690+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -54813,13 +54764,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 64]
 %line 18693+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 64]
+	and r8, [r9 + 64]
 ; A = A ^ T
 %line 18694+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 56]
 %line 18696+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 56]
+	and rsi, [r9 + 56]
 ; B = B ^ T
 %line 18697+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -54831,13 +54782,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 56]
 %line 18700+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 56]
+	and r8, [r9 + 56]
 ; A = A ^ T
 %line 18701+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 48]
 %line 18703+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 48]
+	and rsi, [r9 + 48]
 ; B = B ^ T
 %line 18704+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -54852,7 +54803,7 @@ align 32
 	mov rcx, [rbx + 32]
 ; T &= mem64[f + 88]
 %line 18709+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rcx, [r11 + 88]
+	and rcx, [r9 + 88]
 ; G = mem64[g + 40]
 %line 18711+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, [rbx + 40]
@@ -54861,10 +54812,10 @@ align 32
 	mov rax, r8
 ; T &= mem64[f + 88]
 %line 18713+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rax, [r11 + 88]
+	and rax, [r9 + 88]
 ; T &= mem64[f + 80]
 %line 18716+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 80]
+	and r8, [r9 + 80]
 ; B = B ^ T
 %line 18717+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, r8
@@ -54876,13 +54827,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 80]
 %line 18720+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 80]
+	and r8, [r9 + 80]
 ; A = A ^ T
 %line 18721+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 72]
 %line 18723+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 72]
+	and rsi, [r9 + 72]
 ; B = B ^ T
 %line 18724+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -54894,13 +54845,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 72]
 %line 18727+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 72]
+	and r8, [r9 + 72]
 ; A = A ^ T
 %line 18728+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 64]
 %line 18730+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 64]
+	and rsi, [r9 + 64]
 ; B = B ^ T
 %line 18731+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -54912,13 +54863,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 64]
 %line 18734+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 64]
+	and r8, [r9 + 64]
 ; A = A ^ T
 %line 18735+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 56]
 %line 18737+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 56]
+	and rsi, [r9 + 56]
 ; B = B ^ T
 %line 18738+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -54930,13 +54881,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 56]
 %line 18741+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 56]
+	and r8, [r9 + 56]
 ; A = A ^ T
 %line 18742+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 48]
 %line 18744+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 48]
+	and rsi, [r9 + 48]
 ; B = B ^ T
 %line 18745+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -54948,13 +54899,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 48]
 %line 18748+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 48]
+	and r8, [r9 + 48]
 ; A = A ^ T
 %line 18749+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 40]
 %line 18751+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 40]
+	and rsi, [r9 + 40]
 ; B = B ^ T
 %line 18752+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -54966,13 +54917,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 40]
 %line 18755+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 40]
+	and r8, [r9 + 40]
 ; A = A ^ T
 %line 18756+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 32]
 %line 18758+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 32]
+	and rsi, [r9 + 32]
 ; B = B ^ T
 %line 18759+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -54987,7 +54938,7 @@ align 32
 	mov rcx, [rbx + 16]
 ; T &= mem64[f + 88]
 %line 18764+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rcx, [r11 + 88]
+	and rcx, [r9 + 88]
 ; G = mem64[g + 24]
 %line 18766+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, [rbx + 24]
@@ -54996,10 +54947,10 @@ align 32
 	mov rax, r8
 ; T &= mem64[f + 88]
 %line 18768+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rax, [r11 + 88]
+	and rax, [r9 + 88]
 ; T &= mem64[f + 80]
 %line 18771+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 80]
+	and r8, [r9 + 80]
 ; B = B ^ T
 %line 18772+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, r8
@@ -55011,13 +54962,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 80]
 %line 18775+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 80]
+	and r8, [r9 + 80]
 ; A = A ^ T
 %line 18776+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 72]
 %line 18778+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 72]
+	and rsi, [r9 + 72]
 ; B = B ^ T
 %line 18779+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -55029,13 +54980,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 72]
 %line 18782+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 72]
+	and r8, [r9 + 72]
 ; A = A ^ T
 %line 18783+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 64]
 %line 18785+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 64]
+	and rsi, [r9 + 64]
 ; B = B ^ T
 %line 18786+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -55047,13 +54998,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 64]
 %line 18789+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 64]
+	and r8, [r9 + 64]
 ; A = A ^ T
 %line 18790+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 56]
 %line 18792+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 56]
+	and rsi, [r9 + 56]
 ; B = B ^ T
 %line 18793+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -55065,13 +55016,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 56]
 %line 18796+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 56]
+	and r8, [r9 + 56]
 ; A = A ^ T
 %line 18797+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 48]
 %line 18799+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 48]
+	and rsi, [r9 + 48]
 ; B = B ^ T
 %line 18800+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -55083,13 +55034,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 48]
 %line 18803+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 48]
+	and r8, [r9 + 48]
 ; A = A ^ T
 %line 18804+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 40]
 %line 18806+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 40]
+	and rsi, [r9 + 40]
 ; B = B ^ T
 %line 18807+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -55101,13 +55052,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 40]
 %line 18810+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 40]
+	and r8, [r9 + 40]
 ; A = A ^ T
 %line 18811+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 32]
 %line 18813+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 32]
+	and rsi, [r9 + 32]
 ; B = B ^ T
 %line 18814+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -55119,13 +55070,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 32]
 %line 18817+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 32]
+	and r8, [r9 + 32]
 ; A = A ^ T
 %line 18818+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 24]
 %line 18820+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 24]
+	and rsi, [r9 + 24]
 ; B = B ^ T
 %line 18821+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -55137,13 +55088,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 24]
 %line 18824+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 24]
+	and r8, [r9 + 24]
 ; A = A ^ T
 %line 18825+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 16]
 %line 18827+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 16]
+	and rsi, [r9 + 16]
 ; B = B ^ T
 %line 18828+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -55161,7 +55112,7 @@ align 32
 	mov rcx, [rbx]
 ; T &= mem64[f + 88]
 %line 18834+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rcx, [r11 + 88]
+	and rcx, [r9 + 88]
 ; G = mem64[g + 8]
 %line 18836+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, [rbx + 8]
@@ -55170,10 +55121,10 @@ align 32
 	mov rax, r8
 ; T &= mem64[f + 88]
 %line 18838+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rax, [r11 + 88]
+	and rax, [r9 + 88]
 ; T &= mem64[f + 80]
 %line 18841+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 80]
+	and r8, [r9 + 80]
 ; B = B ^ T
 %line 18842+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, r8
@@ -55185,13 +55136,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 80]
 %line 18845+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 80]
+	and r8, [r9 + 80]
 ; A = A ^ T
 %line 18846+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 72]
 %line 18848+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 72]
+	and rsi, [r9 + 72]
 ; B = B ^ T
 %line 18849+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -55203,13 +55154,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 72]
 %line 18852+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 72]
+	and r8, [r9 + 72]
 ; A = A ^ T
 %line 18853+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 64]
 %line 18855+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 64]
+	and rsi, [r9 + 64]
 ; B = B ^ T
 %line 18856+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -55221,13 +55172,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 64]
 %line 18859+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 64]
+	and r8, [r9 + 64]
 ; A = A ^ T
 %line 18860+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 56]
 %line 18862+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 56]
+	and rsi, [r9 + 56]
 ; B = B ^ T
 %line 18863+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -55239,13 +55190,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 56]
 %line 18866+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 56]
+	and r8, [r9 + 56]
 ; A = A ^ T
 %line 18867+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 48]
 %line 18869+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 48]
+	and rsi, [r9 + 48]
 ; B = B ^ T
 %line 18870+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -55257,13 +55208,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 48]
 %line 18873+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 48]
+	and r8, [r9 + 48]
 ; A = A ^ T
 %line 18874+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 40]
 %line 18876+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 40]
+	and rsi, [r9 + 40]
 ; B = B ^ T
 %line 18877+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -55275,13 +55226,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 40]
 %line 18880+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 40]
+	and r8, [r9 + 40]
 ; A = A ^ T
 %line 18881+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 32]
 %line 18883+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 32]
+	and rsi, [r9 + 32]
 ; B = B ^ T
 %line 18884+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -55293,13 +55244,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 32]
 %line 18887+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 32]
+	and r8, [r9 + 32]
 ; A = A ^ T
 %line 18888+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 24]
 %line 18890+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 24]
+	and rsi, [r9 + 24]
 ; B = B ^ T
 %line 18891+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -55311,13 +55262,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 24]
 %line 18894+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 24]
+	and r8, [r9 + 24]
 ; A = A ^ T
 %line 18895+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 16]
 %line 18897+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 16]
+	and rsi, [r9 + 16]
 ; B = B ^ T
 %line 18898+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -55329,13 +55280,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 16]
 %line 18901+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 16]
+	and r8, [r9 + 16]
 ; A = A ^ T
 %line 18902+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 8]
 %line 18904+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 8]
+	and rsi, [r9 + 8]
 ; B = B ^ T
 %line 18905+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -55347,13 +55298,13 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 8]
 %line 18908+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 8]
+	and r8, [r9 + 8]
 ; A = A ^ T
 %line 18909+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rax, r8
 ; T &= mem64[f + 0]
 %line 18911+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11]
+	and rsi, [r9]
 ; B = B ^ T
 %line 18912+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rcx, rsi
@@ -55371,16 +55322,16 @@ align 32
 	mov [rdx + 88], rcx
 ; G = mem64[g + 0]
 %line 18917+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rcx, [rbx]
+	mov rax, [rbx]
 ; T = G
 %line 18918+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rax, rcx
+	mov rcx, rax
 ; T &= mem64[f + 80]
 %line 18919+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rax, [r11 + 80]
+	and rcx, [r9 + 80]
 ; T &= mem64[f + 72]
 %line 18922+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rcx, [r11 + 72]
+	and rax, [r9 + 72]
 ; G = mem64[g + 8]
 %line 18924+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov rsi, [rbx + 8]
@@ -55389,16 +55340,16 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 72]
 %line 18926+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 72]
+	and r8, [r9 + 72]
 ; A = A ^ T
 %line 18927+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 64]
 %line 18929+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 64]
+	and rsi, [r9 + 64]
 ; B = B ^ T
 %line 18930+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, rsi
+	xor rax, rsi
 ; G = mem64[g + 16]
 %line 18931+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov rsi, [rbx + 16]
@@ -55407,16 +55358,16 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 64]
 %line 18933+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 64]
+	and r8, [r9 + 64]
 ; A = A ^ T
 %line 18934+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 56]
 %line 18936+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 56]
+	and rsi, [r9 + 56]
 ; B = B ^ T
 %line 18937+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, rsi
+	xor rax, rsi
 ; G = mem64[g + 24]
 %line 18938+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov rsi, [rbx + 24]
@@ -55425,16 +55376,16 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 56]
 %line 18940+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 56]
+	and r8, [r9 + 56]
 ; A = A ^ T
 %line 18941+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 48]
 %line 18943+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 48]
+	and rsi, [r9 + 48]
 ; B = B ^ T
 %line 18944+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, rsi
+	xor rax, rsi
 ; G = mem64[g + 32]
 %line 18945+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov rsi, [rbx + 32]
@@ -55443,16 +55394,16 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 48]
 %line 18947+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 48]
+	and r8, [r9 + 48]
 ; A = A ^ T
 %line 18948+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 40]
 %line 18950+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 40]
+	and rsi, [r9 + 40]
 ; B = B ^ T
 %line 18951+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, rsi
+	xor rax, rsi
 ; G = mem64[g + 40]
 %line 18952+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov rsi, [rbx + 40]
@@ -55461,16 +55412,16 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 40]
 %line 18954+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 40]
+	and r8, [r9 + 40]
 ; A = A ^ T
 %line 18955+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 32]
 %line 18957+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 32]
+	and rsi, [r9 + 32]
 ; B = B ^ T
 %line 18958+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, rsi
+	xor rax, rsi
 ; G = mem64[g + 48]
 %line 18959+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov rsi, [rbx + 48]
@@ -55479,16 +55430,16 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 32]
 %line 18961+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 32]
+	and r8, [r9 + 32]
 ; A = A ^ T
 %line 18962+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 24]
 %line 18964+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 24]
+	and rsi, [r9 + 24]
 ; B = B ^ T
 %line 18965+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, rsi
+	xor rax, rsi
 ; G = mem64[g + 56]
 %line 18966+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov rsi, [rbx + 56]
@@ -55497,16 +55448,16 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 24]
 %line 18968+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 24]
+	and r8, [r9 + 24]
 ; A = A ^ T
 %line 18969+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 16]
 %line 18971+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 16]
+	and rsi, [r9 + 16]
 ; B = B ^ T
 %line 18972+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, rsi
+	xor rax, rsi
 ; G = mem64[g + 64]
 %line 18973+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov rsi, [rbx + 64]
@@ -55515,16 +55466,16 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 16]
 %line 18975+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 16]
+	and r8, [r9 + 16]
 ; A = A ^ T
 %line 18976+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 8]
 %line 18978+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 8]
+	and rsi, [r9 + 8]
 ; B = B ^ T
 %line 18979+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, rsi
+	xor rax, rsi
 ; G = mem64[g + 72]
 %line 18980+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov rsi, [rbx + 72]
@@ -55533,55 +55484,55 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 8]
 %line 18982+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 8]
+	and r8, [r9 + 8]
 ; A = A ^ T
 %line 18983+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 18985+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11]
+	and rsi, [r9]
 ; B = B ^ T
 %line 18986+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, rsi
+	xor rax, rsi
 ; G = mem64[g + 80]
 %line 18987+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, [rbx + 80]
 ; T &= mem64[f + 0]
 %line 18989+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11]
+	and r8, [r9]
 ; A = A ^ T
 %line 18990+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; A = A ^ S19
 %line 18991+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, [rsp + 6584]
+	xor rcx, [rsp + 6584]
 ; A = A ^ S22
 %line 18992+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, [rsp + 6608]
+	xor rcx, [rsp + 6608]
 ; mem64[h + 80] = A
 %line 18993+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rdx + 80], rax
+	mov [rdx + 80], rcx
 ; B = B ^ S18
 %line 18994+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, [rsp + 6576]
+	xor rax, [rsp + 6576]
 ; B = B ^ S21
 %line 18995+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, [rsp + 6600]
+	xor rax, [rsp + 6600]
 ; mem64[h + 72] = B
 %line 18996+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rdx + 72], rcx
+	mov [rdx + 72], rax
 ; G = mem64[g + 0]
 %line 18997+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rcx, [rbx]
+	mov rax, [rbx]
 ; T = G
 %line 18998+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rax, rcx
+	mov rcx, rax
 ; T &= mem64[f + 64]
 %line 18999+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rax, [r11 + 64]
+	and rcx, [r9 + 64]
 ; T &= mem64[f + 56]
 %line 19002+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rcx, [r11 + 56]
+	and rax, [r9 + 56]
 ; G = mem64[g + 8]
 %line 19004+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov rsi, [rbx + 8]
@@ -55590,16 +55541,16 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 56]
 %line 19006+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 56]
+	and r8, [r9 + 56]
 ; A = A ^ T
 %line 19007+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 48]
 %line 19009+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 48]
+	and rsi, [r9 + 48]
 ; B = B ^ T
 %line 19010+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, rsi
+	xor rax, rsi
 ; G = mem64[g + 16]
 %line 19011+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov rsi, [rbx + 16]
@@ -55608,16 +55559,16 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 48]
 %line 19013+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 48]
+	and r8, [r9 + 48]
 ; A = A ^ T
 %line 19014+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 40]
 %line 19016+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 40]
+	and rsi, [r9 + 40]
 ; B = B ^ T
 %line 19017+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, rsi
+	xor rax, rsi
 ; G = mem64[g + 24]
 %line 19018+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov rsi, [rbx + 24]
@@ -55626,16 +55577,16 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 40]
 %line 19020+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 40]
+	and r8, [r9 + 40]
 ; A = A ^ T
 %line 19021+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 32]
 %line 19023+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 32]
+	and rsi, [r9 + 32]
 ; B = B ^ T
 %line 19024+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, rsi
+	xor rax, rsi
 ; G = mem64[g + 32]
 %line 19025+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov rsi, [rbx + 32]
@@ -55644,16 +55595,16 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 32]
 %line 19027+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 32]
+	and r8, [r9 + 32]
 ; A = A ^ T
 %line 19028+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 24]
 %line 19030+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 24]
+	and rsi, [r9 + 24]
 ; B = B ^ T
 %line 19031+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, rsi
+	xor rax, rsi
 ; G = mem64[g + 40]
 %line 19032+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov rsi, [rbx + 40]
@@ -55662,16 +55613,16 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 24]
 %line 19034+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 24]
+	and r8, [r9 + 24]
 ; A = A ^ T
 %line 19035+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 16]
 %line 19037+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 16]
+	and rsi, [r9 + 16]
 ; B = B ^ T
 %line 19038+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, rsi
+	xor rax, rsi
 ; G = mem64[g + 48]
 %line 19039+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov rsi, [rbx + 48]
@@ -55680,16 +55631,16 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 16]
 %line 19041+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 16]
+	and r8, [r9 + 16]
 ; A = A ^ T
 %line 19042+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 8]
 %line 19044+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 8]
+	and rsi, [r9 + 8]
 ; B = B ^ T
 %line 19045+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, rsi
+	xor rax, rsi
 ; G = mem64[g + 56]
 %line 19046+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov rsi, [rbx + 56]
@@ -55698,55 +55649,55 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 8]
 %line 19048+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 8]
+	and r8, [r9 + 8]
 ; A = A ^ T
 %line 19049+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 19051+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11]
+	and rsi, [r9]
 ; B = B ^ T
 %line 19052+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, rsi
+	xor rax, rsi
 ; G = mem64[g + 64]
 %line 19053+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, [rbx + 64]
 ; T &= mem64[f + 0]
 %line 19055+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11]
+	and r8, [r9]
 ; A = A ^ T
 %line 19056+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; A = A ^ S17
 %line 19057+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, [rsp + 6568]
+	xor rcx, [rsp + 6568]
 ; A = A ^ S20
 %line 19058+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, [rsp + 6592]
+	xor rcx, [rsp + 6592]
 ; mem64[h + 64] = A
 %line 19059+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rdx + 64], rax
+	mov [rdx + 64], rcx
 ; B = B ^ S16
 %line 19060+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, [rsp + 6560]
+	xor rax, [rsp + 6560]
 ; B = B ^ S19
 %line 19061+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, [rsp + 6584]
+	xor rax, [rsp + 6584]
 ; mem64[h + 56] = B
 %line 19062+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rdx + 56], rcx
+	mov [rdx + 56], rax
 ; G = mem64[g + 0]
 %line 19063+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rcx, [rbx]
+	mov rax, [rbx]
 ; T = G
 %line 19064+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rax, rcx
+	mov rcx, rax
 ; T &= mem64[f + 48]
 %line 19065+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rax, [r11 + 48]
+	and rcx, [r9 + 48]
 ; T &= mem64[f + 40]
 %line 19068+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rcx, [r11 + 40]
+	and rax, [r9 + 40]
 ; G = mem64[g + 8]
 %line 19070+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov rsi, [rbx + 8]
@@ -55755,16 +55706,16 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 40]
 %line 19072+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 40]
+	and r8, [r9 + 40]
 ; A = A ^ T
 %line 19073+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 32]
 %line 19075+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 32]
+	and rsi, [r9 + 32]
 ; B = B ^ T
 %line 19076+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, rsi
+	xor rax, rsi
 ; G = mem64[g + 16]
 %line 19077+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov rsi, [rbx + 16]
@@ -55773,16 +55724,16 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 32]
 %line 19079+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 32]
+	and r8, [r9 + 32]
 ; A = A ^ T
 %line 19080+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 24]
 %line 19082+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 24]
+	and rsi, [r9 + 24]
 ; B = B ^ T
 %line 19083+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, rsi
+	xor rax, rsi
 ; G = mem64[g + 24]
 %line 19084+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov rsi, [rbx + 24]
@@ -55791,16 +55742,16 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 24]
 %line 19086+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 24]
+	and r8, [r9 + 24]
 ; A = A ^ T
 %line 19087+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 16]
 %line 19089+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 16]
+	and rsi, [r9 + 16]
 ; B = B ^ T
 %line 19090+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, rsi
+	xor rax, rsi
 ; G = mem64[g + 32]
 %line 19091+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov rsi, [rbx + 32]
@@ -55809,16 +55760,16 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 16]
 %line 19093+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 16]
+	and r8, [r9 + 16]
 ; A = A ^ T
 %line 19094+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 8]
 %line 19096+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 8]
+	and rsi, [r9 + 8]
 ; B = B ^ T
 %line 19097+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, rsi
+	xor rax, rsi
 ; G = mem64[g + 40]
 %line 19098+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov rsi, [rbx + 40]
@@ -55827,43 +55778,43 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 8]
 %line 19100+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 8]
+	and r8, [r9 + 8]
 ; A = A ^ T
 %line 19101+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 19103+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11]
+	and rsi, [r9]
 ; B = B ^ T
 %line 19104+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, rsi
+	xor rax, rsi
 ; G = mem64[g + 48]
 %line 19105+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, [rbx + 48]
 ; T &= mem64[f + 0]
 %line 19107+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11]
+	and r8, [r9]
 ; A = A ^ T
 %line 19108+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; A = A ^ S15
 %line 19109+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, [rsp + 6552]
+	xor rcx, [rsp + 6552]
 ; A = A ^ S18
 %line 19110+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rax, [rsp + 6576]
+	xor rcx, [rsp + 6576]
 ; mem64[h + 48] = A
 %line 19111+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rdx + 48], rax
+	mov [rdx + 48], rcx
 ; B = B ^ S14
 %line 19112+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, [rsp + 6544]
+	xor rax, [rsp + 6544]
 ; B = B ^ S17
 %line 19113+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor rcx, [rsp + 6568]
+	xor rax, [rsp + 6568]
 ; mem64[h + 40] = B
 %line 19114+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rdx + 40], rcx
+	mov [rdx + 40], rax
 ; G = mem64[g + 0]
 %line 19115+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov rsi, [rbx]
@@ -55872,10 +55823,10 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 32]
 %line 19117+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 32]
+	and r8, [r9 + 32]
 ; T &= mem64[f + 24]
 %line 19120+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 24]
+	and rsi, [r9 + 24]
 ; G = mem64[g + 8]
 %line 19122+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov rcx, [rbx + 8]
@@ -55884,13 +55835,13 @@ align 32
 	mov rax, rcx
 ; T &= mem64[f + 24]
 %line 19124+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rax, [r11 + 24]
+	and rax, [r9 + 24]
 ; A = A ^ T
 %line 19125+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, rax
 ; T &= mem64[f + 16]
 %line 19127+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rcx, [r11 + 16]
+	and rcx, [r9 + 16]
 ; B = B ^ T
 %line 19128+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rsi, rcx
@@ -55902,13 +55853,13 @@ align 32
 	mov rax, rcx
 ; T &= mem64[f + 16]
 %line 19131+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rax, [r11 + 16]
+	and rax, [r9 + 16]
 ; A = A ^ T
 %line 19132+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, rax
 ; T &= mem64[f + 8]
 %line 19134+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rcx, [r11 + 8]
+	and rcx, [r9 + 8]
 ; B = B ^ T
 %line 19135+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rsi, rcx
@@ -55920,13 +55871,13 @@ align 32
 	mov rax, rcx
 ; T &= mem64[f + 8]
 %line 19138+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rax, [r11 + 8]
+	and rax, [r9 + 8]
 ; A = A ^ T
 %line 19139+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, rax
 ; T &= mem64[f + 0]
 %line 19141+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rcx, [r11]
+	and rcx, [r9]
 ; B = B ^ T
 %line 19142+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rsi, rcx
@@ -55935,7 +55886,7 @@ align 32
 	mov rax, [rbx + 32]
 ; T &= mem64[f + 0]
 %line 19145+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rax, [r11]
+	and rax, [r9]
 ; A = A ^ T
 %line 19146+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, rax
@@ -55965,10 +55916,10 @@ align 32
 	mov r8, rsi
 ; T &= mem64[f + 16]
 %line 19155+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11 + 16]
+	and r8, [r9 + 16]
 ; T &= mem64[f + 8]
 %line 19158+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rsi, [r11 + 8]
+	and rsi, [r9 + 8]
 ; G = mem64[g + 8]
 %line 19160+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov rcx, [rbx + 8]
@@ -55977,13 +55928,13 @@ align 32
 	mov rax, rcx
 ; T &= mem64[f + 8]
 %line 19162+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rax, [r11 + 8]
+	and rax, [r9 + 8]
 ; A = A ^ T
 %line 19163+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, rax
 ; T &= mem64[f + 0]
 %line 19165+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rcx, [r11]
+	and rcx, [r9]
 ; B = B ^ T
 %line 19166+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor rsi, rcx
@@ -55992,7 +55943,7 @@ align 32
 	mov rax, [rbx + 16]
 ; T &= mem64[f + 0]
 %line 19169+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and rax, [r11]
+	and rax, [r9]
 ; A = A ^ T
 %line 19170+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, rax
@@ -56013,7 +55964,7 @@ align 32
 	mov r8, [rbx]
 ; T &= mem64[f + 0]
 %line 19177+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [r11]
+	and r8, [r9]
 ; A = A ^ S12
 %line 19179+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, [rsp + 6528]
@@ -56025,287 +55976,284 @@ align 32
 	lea rsi, [rsp + 288]
 ; lo = mem64[p + 0]
 %line 19182+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rdi]
+	mov r8, [r11]
 ; hi = mem64[h + 0]
 %line 19183+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rsi]
+	mov r9, [rsi]
 ; lo = lo ^ hi
 %line 19184+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r8, r11
+	xor r8, r9
 ; hi = lo << 32
 %line 19185+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, r8
-	shl r11, 32
+	mov r9, r8
+	shl r9, 32
 ; lo = lo ^ hi
 %line 19186+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r8, r11
+	xor r8, r9
 ; mem64[p + 0] = lo
 %line 19187+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rdi], r8
+	mov [r11], r8
 ; lo = mem64[p + 512]
 %line 19188+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rdi + 512]
+	mov r8, [r11 + 512]
 ; hi = mem64[h + 8]
 %line 19189+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rsi + 8]
+	mov r9, [rsi + 8]
 ; lo = lo ^ hi
 %line 19190+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r8, r11
+	xor r8, r9
 ; hi = lo << 32
 %line 19191+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, r8
-	shl r11, 32
+	mov r9, r8
+	shl r9, 32
 ; lo = lo ^ hi
 %line 19192+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r8, r11
+	xor r8, r9
 ; mem64[p + 512] = lo
 %line 19193+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rdi + 512], r8
+	mov [r11 + 512], r8
 ; lo = mem64[p + 1024]
 %line 19194+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [r11 + 1024]
 ; hi = mem64[h + 16]
 %line 19195+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rsi + 16]
+	mov r9, [rsi + 16]
 ; lo = lo ^ hi
 %line 19196+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r8, r11
+	xor r8, r9
 ; hi = lo << 32
 %line 19197+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, r8
-	shl r11, 32
+	mov r9, r8
+	shl r9, 32
 ; lo = lo ^ hi
 %line 19198+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r8, r11
+	xor r8, r9
 ; mem64[p + 1024] = lo
 %line 19199+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rdi + 1024], r8
+	mov [r11 + 1024], r8
 ; lo = mem64[p + 1536]
 %line 19200+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rdi + 1536]
+	mov r8, [r11 + 1536]
 ; hi = mem64[h + 24]
 %line 19201+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rsi + 24]
+	mov r9, [rsi + 24]
 ; lo = lo ^ hi
 %line 19202+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r8, r11
+	xor r8, r9
 ; hi = lo << 32
 %line 19203+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, r8
-	shl r11, 32
+	mov r9, r8
+	shl r9, 32
 ; lo = lo ^ hi
 %line 19204+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r8, r11
+	xor r8, r9
 ; mem64[p + 1536] = lo
 %line 19205+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rdi + 1536], r8
+	mov [r11 + 1536], r8
 ; lo = mem64[p + 2048]
 %line 19206+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [r11 + 2048]
 ; hi = mem64[h + 32]
 %line 19207+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rsi + 32]
+	mov r9, [rsi + 32]
 ; lo = lo ^ hi
 %line 19208+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r8, r11
+	xor r8, r9
 ; hi = lo << 32
 %line 19209+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, r8
-	shl r11, 32
+	mov r9, r8
+	shl r9, 32
 ; lo = lo ^ hi
 %line 19210+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r8, r11
+	xor r8, r9
 ; mem64[p + 2048] = lo
 %line 19211+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rdi + 2048], r8
+	mov [r11 + 2048], r8
 ; lo = mem64[p + 2560]
 %line 19212+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rdi + 2560]
+	mov r8, [r11 + 2560]
 ; hi = mem64[h + 40]
 %line 19213+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rsi + 40]
+	mov r9, [rsi + 40]
 ; lo = lo ^ hi
 %line 19214+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r8, r11
+	xor r8, r9
 ; hi = lo << 32
 %line 19215+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, r8
-	shl r11, 32
+	mov r9, r8
+	shl r9, 32
 ; lo = lo ^ hi
 %line 19216+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r8, r11
+	xor r8, r9
 ; mem64[p + 2560] = lo
 %line 19217+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rdi + 2560], r8
+	mov [r11 + 2560], r8
 ; lo = mem64[p + 3072]
 %line 19218+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [r11 + 3072]
 ; hi = mem64[h + 48]
 %line 19219+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rsi + 48]
+	mov r9, [rsi + 48]
 ; lo = lo ^ hi
 %line 19220+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r8, r11
+	xor r8, r9
 ; hi = lo << 32
 %line 19221+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, r8
-	shl r11, 32
+	mov r9, r8
+	shl r9, 32
 ; lo = lo ^ hi
 %line 19222+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r8, r11
+	xor r8, r9
 ; mem64[p + 3072] = lo
 %line 19223+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rdi + 3072], r8
+	mov [r11 + 3072], r8
 ; lo = mem64[p + 3584]
 %line 19224+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rdi + 3584]
+	mov r8, [r11 + 3584]
 ; hi = mem64[h + 56]
 %line 19225+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rsi + 56]
+	mov r9, [rsi + 56]
 ; lo = lo ^ hi
 %line 19226+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r8, r11
+	xor r8, r9
 ; hi = lo << 32
 %line 19227+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, r8
-	shl r11, 32
+	mov r9, r8
+	shl r9, 32
 ; lo = lo ^ hi
 %line 19228+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r8, r11
+	xor r8, r9
 ; mem64[p + 3584] = lo
 %line 19229+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rdi + 3584], r8
+	mov [r11 + 3584], r8
 ; lo = mem64[p + 4096]
 %line 19230+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [r11 + 4096]
 ; hi = mem64[h + 64]
 %line 19231+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rsi + 64]
+	mov r9, [rsi + 64]
 ; lo = lo ^ hi
 %line 19232+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r8, r11
+	xor r8, r9
 ; hi = lo << 32
 %line 19233+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, r8
-	shl r11, 32
+	mov r9, r8
+	shl r9, 32
 ; lo = lo ^ hi
 %line 19234+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r8, r11
+	xor r8, r9
 ; mem64[p + 4096] = lo
 %line 19235+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rdi + 4096], r8
+	mov [r11 + 4096], r8
 ; lo = mem64[p + 4608]
 %line 19236+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rdi + 4608]
+	mov r8, [r11 + 4608]
 ; hi = mem64[h + 72]
 %line 19237+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rsi + 72]
+	mov r9, [rsi + 72]
 ; lo = lo ^ hi
 %line 19238+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r8, r11
+	xor r8, r9
 ; hi = lo << 32
 %line 19239+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, r8
-	shl r11, 32
+	mov r9, r8
+	shl r9, 32
 ; lo = lo ^ hi
 %line 19240+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r8, r11
+	xor r8, r9
 ; mem64[p + 4608] = lo
 %line 19241+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rdi + 4608], r8
+	mov [r11 + 4608], r8
 ; lo = mem64[p + 5120]
 %line 19242+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [r11 + 5120]
 ; hi = mem64[h + 80]
 %line 19243+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rsi + 80]
+	mov r9, [rsi + 80]
 ; lo = lo ^ hi
 %line 19244+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r8, r11
+	xor r8, r9
 ; hi = lo << 32
 %line 19245+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, r8
-	shl r11, 32
+	mov r9, r8
+	shl r9, 32
 ; lo = lo ^ hi
 %line 19246+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r8, r11
+	xor r8, r9
 ; mem64[p + 5120] = lo
 %line 19247+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rdi + 5120], r8
+	mov [r11 + 5120], r8
 ; lo = mem64[p + 5632]
 %line 19248+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rdi + 5632]
+	mov r8, [r11 + 5632]
 ; hi = mem64[h + 88]
 %line 19249+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rsi + 88]
+	mov r9, [rsi + 88]
 ; lo = lo ^ hi
 %line 19250+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r8, r11
+	xor r8, r9
 ; hi = lo << 32
 %line 19251+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, r8
-	shl r11, 32
+	mov r9, r8
+	shl r9, 32
 ; lo = lo ^ hi
 %line 19252+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r8, r11
+	xor r8, r9
 ; mem64[p + 5632] = lo
 %line 19253+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rdi + 5632], r8
+	mov [r11 + 5632], r8
 ; p = p + 8
 %line 19254+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add rdi, 8
+	add r11, 8
 ; o1 = o1 - 1
 %line 19255+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub r9, 1
+	sub r10, 1
 ; =? o1 - 0
 %line 19256+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto l25 if !=
 %line 19257+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll25
 ; p = v
 %line 19259+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rdi, r10
-	mov rcx, rdi
+	mov rsi, rdi
 ; o1 = 32
 %line 19260+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, 32
+	mov rcx, 32
 align 32
 .Ll26:
 ; g = &TB
 %line 19262+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rax, r8
-	mov rdx, rdi
-	lea rbx, [rsp + 384]
+	lea rdx, [rsp + 384]
 ; g = g + 5952
 %line 19263+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add rbx, 5952
+	add rdx, 5952
 ; o0 = 1
 %line 19264+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rdi, 1
+	mov rax, 1
 align 32
 .Ll27:
 ; f = p + 8
 %line 19266+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	lea rsi, [rcx + 8]
+	lea rbx, [rsi + 8]
 ; G = mem64[g + 80]
 %line 19268+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 80]
+	mov r8, [rdx + 80]
 ; T &= mem64[f + 5632]
 %line 19270+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5632]
+	and r8, [rbx + 5632]
 ; G = mem64[g + 88]
 %line 19272+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, [rbx + 88]
+	mov r10, [rdx + 88]
 ; T = G
 %line 19273+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, r10
 ; T &= mem64[f + 5632]
 %line 19274+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 5632]
+	and r9, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 19277+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5120]
+	and r10, [rbx + 5120]
 ; B = B ^ T
 %line 19278+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r10
@@ -56317,58 +56265,58 @@ align 32
 	mov [rsp + 6600], r8
 ; G = mem64[g + 64]
 %line 19281+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 64]
+	mov r8, [rdx + 64]
 ; T &= mem64[f + 5632]
 %line 19283+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5632]
+	and r8, [rbx + 5632]
 ; G = mem64[g + 72]
 %line 19285+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, [rbx + 72]
+	mov r10, [rdx + 72]
 ; T = G
 %line 19286+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, r10
 ; T &= mem64[f + 5632]
 %line 19287+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 5632]
+	and r9, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 19290+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5120]
+	and r10, [rbx + 5120]
 ; B = B ^ T
 %line 19291+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r10
 ; G = mem64[g + 80]
 %line 19292+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 80]
+	mov r11, [rdx + 80]
 ; T = G
 %line 19293+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 5120]
 %line 19294+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5120]
+	and r10, [rbx + 5120]
 ; A = A ^ T
 %line 19295+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r10
 ; T &= mem64[f + 4608]
 %line 19297+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 4608]
+	and r11, [rbx + 4608]
 ; B = B ^ T
 %line 19298+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r11
 ; G = mem64[g + 88]
 %line 19299+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 88]
+	mov r11, [rdx + 88]
 ; T = G
 %line 19300+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 4608]
 %line 19301+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 4608]
+	and r10, [rbx + 4608]
 ; A = A ^ T
 %line 19302+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r10
 ; T &= mem64[f + 4096]
 %line 19304+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 4096]
+	and r11, [rbx + 4096]
 ; B = B ^ T
 %line 19305+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r11
@@ -56380,811 +56328,811 @@ align 32
 	mov [rsp + 6584], r8
 ; G = mem64[g + 48]
 %line 19308+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 48]
+	mov r10, [rdx + 48]
 ; T &= mem64[f + 5632]
 %line 19310+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 5632]
+	and r10, [rbx + 5632]
 ; G = mem64[g + 56]
 %line 19312+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 56]
+	mov r8, [rdx + 56]
 ; T = G
 %line 19313+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 5632]
 %line 19314+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5632]
+	and r11, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 19317+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; B = B ^ T
 %line 19318+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 64]
 %line 19319+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 19320+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 19321+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 19322+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4608]
 %line 19324+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4608]
+	and r9, [rbx + 4608]
 ; B = B ^ T
 %line 19325+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 19326+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 19327+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 19328+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4608]
+	and r8, [rbx + 4608]
 ; A = A ^ T
 %line 19329+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 19331+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 19332+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 19333+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 19334+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 19335+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 19336+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3584]
 %line 19338+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3584]
+	and r9, [rbx + 3584]
 ; B = B ^ T
 %line 19339+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 19340+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 19341+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 19342+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 19343+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 19345+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 19346+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S18 = A
 %line 19347+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6576], r10
+	mov [rsp + 6576], r11
 ; S17 = B
 %line 19348+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6568], r11
+	mov [rsp + 6568], r10
 ; G = mem64[g + 32]
 %line 19349+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 32]
+	mov r10, [rdx + 32]
 ; T &= mem64[f + 5632]
 %line 19351+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 5632]
+	and r10, [rbx + 5632]
 ; G = mem64[g + 40]
 %line 19353+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 40]
+	mov r8, [rdx + 40]
 ; T = G
 %line 19354+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 5632]
 %line 19355+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5632]
+	and r11, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 19358+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; B = B ^ T
 %line 19359+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 48]
 %line 19360+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 19361+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 19362+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 19363+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4608]
 %line 19365+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4608]
+	and r9, [rbx + 4608]
 ; B = B ^ T
 %line 19366+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 19367+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 19368+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 19369+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4608]
+	and r8, [rbx + 4608]
 ; A = A ^ T
 %line 19370+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 19372+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 19373+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 19374+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 19375+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 19376+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 19377+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3584]
 %line 19379+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3584]
+	and r9, [rbx + 3584]
 ; B = B ^ T
 %line 19380+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 19381+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 19382+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 19383+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 19384+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 19386+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 19387+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 19388+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 19389+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 19390+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 19391+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2560]
 %line 19393+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2560]
+	and r9, [rbx + 2560]
 ; B = B ^ T
 %line 19394+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 19395+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 19396+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 19397+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 19398+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2048]
 %line 19400+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 19401+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S16 = A
 %line 19402+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6560], r10
+	mov [rsp + 6560], r11
 ; S15 = B
 %line 19403+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6552], r11
+	mov [rsp + 6552], r10
 ; G = mem64[g + 16]
 %line 19404+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 16]
+	mov r10, [rdx + 16]
 ; T &= mem64[f + 5632]
 %line 19406+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 5632]
+	and r10, [rbx + 5632]
 ; G = mem64[g + 24]
 %line 19408+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 24]
+	mov r8, [rdx + 24]
 ; T = G
 %line 19409+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 5632]
 %line 19410+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5632]
+	and r11, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 19413+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; B = B ^ T
 %line 19414+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 32]
 %line 19415+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 19416+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 19417+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 19418+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4608]
 %line 19420+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4608]
+	and r9, [rbx + 4608]
 ; B = B ^ T
 %line 19421+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 40]
 %line 19422+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 19423+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 19424+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4608]
+	and r8, [rbx + 4608]
 ; A = A ^ T
 %line 19425+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 19427+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 19428+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 48]
 %line 19429+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 19430+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 19431+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 19432+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3584]
 %line 19434+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3584]
+	and r9, [rbx + 3584]
 ; B = B ^ T
 %line 19435+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 19436+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 19437+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 19438+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 19439+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 19441+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 19442+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 19443+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 19444+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 19445+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 19446+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2560]
 %line 19448+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2560]
+	and r9, [rbx + 2560]
 ; B = B ^ T
 %line 19449+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 19450+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 19451+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 19452+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 19453+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2048]
 %line 19455+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 19456+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 19457+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 19458+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 19459+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 19460+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 1536]
 %line 19462+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1536]
+	and r9, [rbx + 1536]
 ; B = B ^ T
 %line 19463+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 19464+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 19465+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 19466+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 19467+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 1024]
 %line 19469+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 19470+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S14 = A
 %line 19471+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6544], r10
+	mov [rsp + 6544], r11
 ; B = B ^ S22
 %line 19472+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, [rsp + 6608]
+	xor r10, [rsp + 6608]
 ; S13 = B
 %line 19473+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6536], r11
+	mov [rsp + 6536], r10
 ; G = mem64[g + 0]
 %line 19474+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx]
+	mov r10, [rdx]
 ; T &= mem64[f + 5632]
 %line 19476+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 5632]
+	and r10, [rbx + 5632]
 ; G = mem64[g + 8]
 %line 19478+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 8]
+	mov r8, [rdx + 8]
 ; T = G
 %line 19479+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 5632]
 %line 19480+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5632]
+	and r11, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 19483+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; B = B ^ T
 %line 19484+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 16]
 %line 19485+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 19486+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 19487+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 19488+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4608]
 %line 19490+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4608]
+	and r9, [rbx + 4608]
 ; B = B ^ T
 %line 19491+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 24]
 %line 19492+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 19493+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 19494+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4608]
+	and r8, [rbx + 4608]
 ; A = A ^ T
 %line 19495+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 19497+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 19498+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 32]
 %line 19499+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 19500+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 19501+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 19502+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3584]
 %line 19504+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3584]
+	and r9, [rbx + 3584]
 ; B = B ^ T
 %line 19505+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 40]
 %line 19506+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 19507+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 19508+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 19509+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 19511+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 19512+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 48]
 %line 19513+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 19514+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 19515+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 19516+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2560]
 %line 19518+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2560]
+	and r9, [rbx + 2560]
 ; B = B ^ T
 %line 19519+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 19520+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 19521+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 19522+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 19523+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2048]
 %line 19525+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 19526+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 19527+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 19528+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 19529+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 19530+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 1536]
 %line 19532+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1536]
+	and r9, [rbx + 1536]
 ; B = B ^ T
 %line 19533+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 19534+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 19535+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 19536+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 19537+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 1024]
 %line 19539+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 19540+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 19541+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 19542+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 19543+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 19544+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 512]
 %line 19546+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; B = B ^ T
 %line 19547+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 19548+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 19549+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 19550+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 512]
+	and r8, [rbx + 512]
 ; A = A ^ T
 %line 19551+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 0]
 %line 19553+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 19554+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; A = A ^ S21
 %line 19555+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, [rsp + 6600]
+	xor r11, [rsp + 6600]
 ; S12 = A
 %line 19556+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6528], r10
+	mov [rsp + 6528], r11
 ; B = B ^ S20
 %line 19557+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, [rsp + 6592]
+	xor r10, [rsp + 6592]
 ; T = mem64[h + 5632]
 %line 19558+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 5632]
+	mov r8, [rsi + 5632]
 ; B = B ^ T
 %line 19559+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; mem64[h + 5632] = B
 %line 19560+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 5632], r11
+	mov [rsi + 5632], r10
 ; G = mem64[g + 0]
 %line 19561+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 19562+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 5120]
 %line 19563+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5120]
+	and r10, [rbx + 5120]
 ; T &= mem64[f + 4608]
 %line 19566+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 4608]
+	and r11, [rbx + 4608]
 ; G = mem64[g + 8]
 %line 19568+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 19569+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 19570+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4608]
+	and r8, [rbx + 4608]
 ; A = A ^ T
 %line 19571+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 19573+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 19574+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 19575+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 19576+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 19577+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 19578+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3584]
 %line 19580+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3584]
+	and r9, [rbx + 3584]
 ; B = B ^ T
 %line 19581+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 19582+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 19583+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 19584+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 19585+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 19587+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 19588+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 19589+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 19590+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 19591+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 19592+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2560]
 %line 19594+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2560]
+	and r9, [rbx + 2560]
 ; B = B ^ T
 %line 19595+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 19596+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 19597+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 19598+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 19599+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 19601+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 19602+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 19603+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 19604+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 19605+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 19606+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1536]
 %line 19608+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1536]
+	and r9, [rbx + 1536]
 ; B = B ^ T
 %line 19609+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 19610+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 19611+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 19612+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 19613+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 19615+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 19616+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 19617+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 19618+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 19619+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 19620+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 512]
 %line 19622+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; B = B ^ T
 %line 19623+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 72]
 %line 19624+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 19625+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 19626+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 512]
+	and r8, [rbx + 512]
 ; A = A ^ T
 %line 19627+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 19629+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 19630+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 80]
 %line 19631+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 80]
+	mov r8, [rdx + 80]
 ; T &= mem64[f + 0]
 %line 19633+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 19634+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
@@ -57196,13 +57144,13 @@ align 32
 	xor r10, [rsp + 6608]
 ; T = mem64[h + 5120]
 %line 19637+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 5120]
+	mov r8, [rsi + 5120]
 ; A = A ^ T
 %line 19638+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 5120] = A
 %line 19639+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 5120], r10
+	mov [rsi + 5120], r10
 ; B = B ^ S18
 %line 19640+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, [rsp + 6576]
@@ -57211,157 +57159,157 @@ align 32
 	xor r11, [rsp + 6600]
 ; T = mem64[h + 4608]
 %line 19642+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 4608]
+	mov r8, [rsi + 4608]
 ; B = B ^ T
 %line 19643+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 4608] = B
 %line 19644+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 4608], r11
+	mov [rsi + 4608], r11
 ; G = mem64[g + 0]
 %line 19645+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 19646+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 4096]
 %line 19647+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 4096]
+	and r10, [rbx + 4096]
 ; T &= mem64[f + 3584]
 %line 19650+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 3584]
+	and r11, [rbx + 3584]
 ; G = mem64[g + 8]
 %line 19652+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 19653+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 19654+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 19655+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 19657+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 19658+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 19659+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 19660+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 19661+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 19662+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2560]
 %line 19664+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2560]
+	and r9, [rbx + 2560]
 ; B = B ^ T
 %line 19665+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 19666+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 19667+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 19668+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 19669+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 19671+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 19672+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 19673+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 19674+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 19675+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 19676+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1536]
 %line 19678+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1536]
+	and r9, [rbx + 1536]
 ; B = B ^ T
 %line 19679+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 19680+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 19681+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 19682+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 19683+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 19685+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 19686+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 19687+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 19688+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 19689+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 19690+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 512]
 %line 19692+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; B = B ^ T
 %line 19693+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 19694+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 19695+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 19696+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 512]
+	and r8, [rbx + 512]
 ; A = A ^ T
 %line 19697+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 19699+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 19700+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 19701+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 64]
+	mov r8, [rdx + 64]
 ; T &= mem64[f + 0]
 %line 19703+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 19704+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
@@ -57373,13 +57321,13 @@ align 32
 	xor r10, [rsp + 6592]
 ; T = mem64[h + 4096]
 %line 19707+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 4096]
+	mov r8, [rsi + 4096]
 ; A = A ^ T
 %line 19708+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 4096] = A
 %line 19709+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 4096], r10
+	mov [rsi + 4096], r10
 ; B = B ^ S16
 %line 19710+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, [rsp + 6560]
@@ -57388,121 +57336,121 @@ align 32
 	xor r11, [rsp + 6584]
 ; T = mem64[h + 3584]
 %line 19712+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 3584]
+	mov r8, [rsi + 3584]
 ; B = B ^ T
 %line 19713+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 3584] = B
 %line 19714+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 3584], r11
+	mov [rsi + 3584], r11
 ; G = mem64[g + 0]
 %line 19715+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 19716+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 3072]
 %line 19717+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 3072]
+	and r10, [rbx + 3072]
 ; T &= mem64[f + 2560]
 %line 19720+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 2560]
+	and r11, [rbx + 2560]
 ; G = mem64[g + 8]
 %line 19722+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 19723+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 19724+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 19725+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 19727+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 19728+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 19729+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 19730+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 19731+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 19732+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1536]
 %line 19734+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1536]
+	and r9, [rbx + 1536]
 ; B = B ^ T
 %line 19735+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 19736+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 19737+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 19738+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 19739+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 19741+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 19742+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 19743+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 19744+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 19745+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 19746+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 512]
 %line 19748+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; B = B ^ T
 %line 19749+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 19750+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 19751+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 19752+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 512]
+	and r8, [rbx + 512]
 ; A = A ^ T
 %line 19753+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 19755+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 19756+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 19757+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 48]
+	mov r8, [rdx + 48]
 ; T &= mem64[f + 0]
 %line 19759+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 19760+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
@@ -57514,13 +57462,13 @@ align 32
 	xor r10, [rsp + 6576]
 ; T = mem64[h + 3072]
 %line 19763+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 3072]
+	mov r8, [rsi + 3072]
 ; A = A ^ T
 %line 19764+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 3072] = A
 %line 19765+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 3072], r10
+	mov [rsi + 3072], r10
 ; B = B ^ S14
 %line 19766+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, [rsp + 6544]
@@ -57529,154 +57477,154 @@ align 32
 	xor r11, [rsp + 6568]
 ; T = mem64[h + 2560]
 %line 19768+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 2560]
+	mov r8, [rsi + 2560]
 ; B = B ^ T
 %line 19769+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 2560] = B
 %line 19770+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 2560], r11
+	mov [rsi + 2560], r11
 ; G = mem64[g + 0]
 %line 19771+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 19772+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, r10
+	mov r10, r11
 ; T &= mem64[f + 2048]
 %line 19773+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 2048]
+	and r10, [rbx + 2048]
 ; T &= mem64[f + 1536]
 %line 19776+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 1536]
+	and r11, [rbx + 1536]
 ; G = mem64[g + 8]
 %line 19778+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 19779+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 19780+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 19781+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 19783+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 19784+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 16]
 %line 19785+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 19786+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 19787+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 19788+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 512]
 %line 19790+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; B = B ^ T
 %line 19791+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 24]
 %line 19792+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 19793+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 19794+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 512]
+	and r8, [rbx + 512]
 ; A = A ^ T
 %line 19795+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 19797+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 19798+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 32]
 %line 19799+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 32]
+	mov r8, [rdx + 32]
 ; T &= mem64[f + 0]
 %line 19801+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 19802+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; A = A ^ S13
 %line 19803+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, [rsp + 6536]
+	xor r10, [rsp + 6536]
 ; A = A ^ S16
 %line 19804+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, [rsp + 6560]
+	xor r10, [rsp + 6560]
 ; T = mem64[h + 2048]
 %line 19805+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 2048]
+	mov r8, [rsi + 2048]
 ; A = A ^ T
 %line 19806+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; mem64[h + 2048] = A
 %line 19807+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 2048], r11
+	mov [rsi + 2048], r10
 ; B = B ^ S12
 %line 19808+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, [rsp + 6528]
+	xor r11, [rsp + 6528]
 ; B = B ^ S15
 %line 19809+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, [rsp + 6552]
+	xor r11, [rsp + 6552]
 ; T = mem64[h + 1536]
 %line 19810+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 1536]
+	mov r8, [rsi + 1536]
 ; B = B ^ T
 %line 19811+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; mem64[h + 1536] = B
 %line 19812+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 1536], r10
+	mov [rsi + 1536], r11
 ; G = mem64[g + 0]
 %line 19813+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx]
+	mov r9, [rdx]
 ; T = G
 %line 19814+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 19815+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; T &= mem64[f + 512]
 %line 19818+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; G = mem64[g + 8]
 %line 19820+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 8]
+	mov r11, [rdx + 8]
 ; T = G
 %line 19821+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 512]
 %line 19822+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 512]
+	and r10, [rbx + 512]
 ; A = A ^ T
 %line 19823+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r10
 ; T &= mem64[f + 0]
 %line 19825+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi]
+	and r11, [rbx]
 ; B = B ^ T
 %line 19826+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r11
 ; G = mem64[g + 16]
 %line 19827+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, [rbx + 16]
+	mov r10, [rdx + 16]
 ; T &= mem64[f + 0]
 %line 19829+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi]
+	and r10, [rbx]
 ; A = A ^ T
 %line 19830+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r10
@@ -57685,258 +57633,254 @@ align 32
 	xor r8, [rsp + 6544]
 ; T = mem64[h + 1024]
 %line 19832+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, [rcx + 1024]
+	mov r10, [rsi + 1024]
 ; A = A ^ T
 %line 19833+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r10
 ; mem64[h + 1024] = A
 %line 19834+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 1024], r8
+	mov [rsi + 1024], r8
 ; B = B ^ S13
 %line 19835+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, [rsp + 6536]
 ; T = mem64[h + 512]
 %line 19836+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 512]
+	mov r8, [rsi + 512]
 ; B = B ^ T
 %line 19837+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[h + 512] = B
 %line 19838+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 512], r9
+	mov [rsi + 512], r9
 ; G = mem64[g + 0]
 %line 19839+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx]
+	mov r8, [rdx]
 ; T &= mem64[f + 0]
 %line 19841+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ S12
 %line 19843+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, [rsp + 6528]
 ; T = mem64[h + 0]
 %line 19844+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx]
+	mov r9, [rsi]
 ; A = A ^ T
 %line 19845+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r9
 ; mem64[h + 0] = A
 %line 19846+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx], r8
+	mov [rsi], r8
 ; lo = mem64[p + 0]
 %line 19847+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx]
+	mov r8, [rsi]
 ; hi = mem64[p + 8]
 %line 19848+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 8]
+	mov r9, [rsi + 8]
 ; hi = hi ^ lo
 %line 19849+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 8] = hi
 %line 19850+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 8], r9
+	mov [rsi + 8], r9
 ; lo = mem64[p + 512]
 %line 19851+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 512]
+	mov r8, [rsi + 512]
 ; hi = mem64[p + 520]
 %line 19852+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 520]
+	mov r9, [rsi + 520]
 ; hi = hi ^ lo
 %line 19853+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 520] = hi
 %line 19854+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 520], r9
+	mov [rsi + 520], r9
 ; lo = mem64[p + 1024]
 %line 19855+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 1024]
+	mov r8, [rsi + 1024]
 ; hi = mem64[p + 1032]
 %line 19856+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 1032]
+	mov r9, [rsi + 1032]
 ; hi = hi ^ lo
 %line 19857+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 1032] = hi
 %line 19858+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 1032], r9
+	mov [rsi + 1032], r9
 ; lo = mem64[p + 1536]
 %line 19859+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 1536]
+	mov r8, [rsi + 1536]
 ; hi = mem64[p + 1544]
 %line 19860+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 1544]
+	mov r9, [rsi + 1544]
 ; hi = hi ^ lo
 %line 19861+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 1544] = hi
 %line 19862+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 1544], r9
+	mov [rsi + 1544], r9
 ; lo = mem64[p + 2048]
 %line 19863+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 2048]
+	mov r8, [rsi + 2048]
 ; hi = mem64[p + 2056]
 %line 19864+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 2056]
+	mov r9, [rsi + 2056]
 ; hi = hi ^ lo
 %line 19865+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 2056] = hi
 %line 19866+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 2056], r9
+	mov [rsi + 2056], r9
 ; lo = mem64[p + 2560]
 %line 19867+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 2560]
+	mov r8, [rsi + 2560]
 ; hi = mem64[p + 2568]
 %line 19868+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 2568]
+	mov r9, [rsi + 2568]
 ; hi = hi ^ lo
 %line 19869+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 2568] = hi
 %line 19870+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 2568], r9
+	mov [rsi + 2568], r9
 ; lo = mem64[p + 3072]
 %line 19871+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 3072]
+	mov r8, [rsi + 3072]
 ; hi = mem64[p + 3080]
 %line 19872+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 3080]
+	mov r9, [rsi + 3080]
 ; hi = hi ^ lo
 %line 19873+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 3080] = hi
 %line 19874+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 3080], r9
+	mov [rsi + 3080], r9
 ; lo = mem64[p + 3584]
 %line 19875+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 3584]
+	mov r8, [rsi + 3584]
 ; hi = mem64[p + 3592]
 %line 19876+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 3592]
+	mov r9, [rsi + 3592]
 ; hi = hi ^ lo
 %line 19877+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 3592] = hi
 %line 19878+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 3592], r9
+	mov [rsi + 3592], r9
 ; lo = mem64[p + 4096]
 %line 19879+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 4096]
+	mov r8, [rsi + 4096]
 ; hi = mem64[p + 4104]
 %line 19880+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 4104]
+	mov r9, [rsi + 4104]
 ; hi = hi ^ lo
 %line 19881+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 4104] = hi
 %line 19882+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 4104], r9
+	mov [rsi + 4104], r9
 ; lo = mem64[p + 4608]
 %line 19883+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 4608]
+	mov r8, [rsi + 4608]
 ; hi = mem64[p + 4616]
 %line 19884+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 4616]
+	mov r9, [rsi + 4616]
 ; hi = hi ^ lo
 %line 19885+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 4616] = hi
 %line 19886+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 4616], r9
+	mov [rsi + 4616], r9
 ; lo = mem64[p + 5120]
 %line 19887+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 5120]
+	mov r8, [rsi + 5120]
 ; hi = mem64[p + 5128]
 %line 19888+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 5128]
+	mov r9, [rsi + 5128]
 ; hi = hi ^ lo
 %line 19889+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 5128] = hi
 %line 19890+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 5128], r9
+	mov [rsi + 5128], r9
 ; lo = mem64[p + 5632]
 %line 19891+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 5632]
+	mov r8, [rsi + 5632]
 ; hi = mem64[p + 5640]
 %line 19892+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 5640]
+	mov r9, [rsi + 5640]
 ; hi = hi ^ lo
 %line 19893+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 5640] = hi
 %line 19894+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 5640], r9
+	mov [rsi + 5640], r9
 ; p = p + 8
 %line 19895+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add rcx, 8
+	add rsi, 8
 ; g = g + 96
 %line 19896+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add rbx, 96
+	add rdx, 96
 ; o0 = o0 - 1
 %line 19897+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rdi, 1
+	sub rax, 1
 ; =? o0 - 0
 %line 19898+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rdi, 0
+	cmp rax, 0
 ; goto l27 if !=
 %line 19899+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll27
 ; p = p + 8
 %line 19900+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add rcx, 8
+	add rsi, 8
 ; o1 = o1 - 1
 %line 19901+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o1 - 0
 %line 19902+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l26 if !=
 %line 19903+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rdi, rdx
 	jne .Ll26
 ; p = v
 %line 19905+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rcx, rdi
+	mov rsi, rdi
 ; o1 = 16
 %line 19906+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, 16
+	mov rcx, 16
 align 32
 .Ll28:
 ; g = &TB
 %line 19908+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rax, r8
-	mov rdx, rdi
-	lea rbx, [rsp + 384]
+	lea rdx, [rsp + 384]
 ; g = g + 5760
 %line 19909+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add rbx, 5760
+	add rdx, 5760
 ; o0 = 2
 %line 19910+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rdi, 2
+	mov rax, 2
 align 32
 .Ll29:
 ; f = p + 16
 %line 19912+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	lea rsi, [rcx + 16]
+	lea rbx, [rsi + 16]
 ; G = mem64[g + 80]
 %line 19914+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 80]
+	mov r8, [rdx + 80]
 ; T &= mem64[f + 5632]
 %line 19916+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5632]
+	and r8, [rbx + 5632]
 ; G = mem64[g + 88]
 %line 19918+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, [rbx + 88]
+	mov r10, [rdx + 88]
 ; T = G
 %line 19919+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, r10
 ; T &= mem64[f + 5632]
 %line 19920+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 5632]
+	and r9, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 19923+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5120]
+	and r10, [rbx + 5120]
 ; B = B ^ T
 %line 19924+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r10
@@ -57948,58 +57892,58 @@ align 32
 	mov [rsp + 6600], r8
 ; G = mem64[g + 64]
 %line 19927+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 64]
+	mov r8, [rdx + 64]
 ; T &= mem64[f + 5632]
 %line 19929+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5632]
+	and r8, [rbx + 5632]
 ; G = mem64[g + 72]
 %line 19931+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, [rbx + 72]
+	mov r10, [rdx + 72]
 ; T = G
 %line 19932+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, r10
 ; T &= mem64[f + 5632]
 %line 19933+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 5632]
+	and r9, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 19936+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5120]
+	and r10, [rbx + 5120]
 ; B = B ^ T
 %line 19937+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r10
 ; G = mem64[g + 80]
 %line 19938+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 80]
+	mov r11, [rdx + 80]
 ; T = G
 %line 19939+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 5120]
 %line 19940+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5120]
+	and r10, [rbx + 5120]
 ; A = A ^ T
 %line 19941+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r10
 ; T &= mem64[f + 4608]
 %line 19943+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 4608]
+	and r11, [rbx + 4608]
 ; B = B ^ T
 %line 19944+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r11
 ; G = mem64[g + 88]
 %line 19945+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 88]
+	mov r11, [rdx + 88]
 ; T = G
 %line 19946+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 4608]
 %line 19947+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 4608]
+	and r10, [rbx + 4608]
 ; A = A ^ T
 %line 19948+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r10
 ; T &= mem64[f + 4096]
 %line 19950+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 4096]
+	and r11, [rbx + 4096]
 ; B = B ^ T
 %line 19951+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r11
@@ -58011,811 +57955,811 @@ align 32
 	mov [rsp + 6584], r8
 ; G = mem64[g + 48]
 %line 19954+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 48]
+	mov r10, [rdx + 48]
 ; T &= mem64[f + 5632]
 %line 19956+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 5632]
+	and r10, [rbx + 5632]
 ; G = mem64[g + 56]
 %line 19958+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 56]
+	mov r8, [rdx + 56]
 ; T = G
 %line 19959+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 5632]
 %line 19960+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5632]
+	and r11, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 19963+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; B = B ^ T
 %line 19964+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 64]
 %line 19965+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 19966+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 19967+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 19968+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4608]
 %line 19970+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4608]
+	and r9, [rbx + 4608]
 ; B = B ^ T
 %line 19971+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 19972+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 19973+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 19974+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4608]
+	and r8, [rbx + 4608]
 ; A = A ^ T
 %line 19975+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 19977+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 19978+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 19979+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 19980+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 19981+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 19982+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3584]
 %line 19984+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3584]
+	and r9, [rbx + 3584]
 ; B = B ^ T
 %line 19985+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 19986+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 19987+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 19988+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 19989+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 19991+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 19992+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S18 = A
 %line 19993+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6576], r10
+	mov [rsp + 6576], r11
 ; S17 = B
 %line 19994+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6568], r11
+	mov [rsp + 6568], r10
 ; G = mem64[g + 32]
 %line 19995+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 32]
+	mov r10, [rdx + 32]
 ; T &= mem64[f + 5632]
 %line 19997+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 5632]
+	and r10, [rbx + 5632]
 ; G = mem64[g + 40]
 %line 19999+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 40]
+	mov r8, [rdx + 40]
 ; T = G
 %line 20000+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 5632]
 %line 20001+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5632]
+	and r11, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 20004+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; B = B ^ T
 %line 20005+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 48]
 %line 20006+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 20007+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 20008+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 20009+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4608]
 %line 20011+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4608]
+	and r9, [rbx + 4608]
 ; B = B ^ T
 %line 20012+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 20013+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 20014+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 20015+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4608]
+	and r8, [rbx + 4608]
 ; A = A ^ T
 %line 20016+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 20018+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 20019+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 20020+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 20021+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 20022+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 20023+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3584]
 %line 20025+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3584]
+	and r9, [rbx + 3584]
 ; B = B ^ T
 %line 20026+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 20027+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 20028+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 20029+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 20030+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 20032+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 20033+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 20034+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 20035+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 20036+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 20037+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2560]
 %line 20039+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2560]
+	and r9, [rbx + 2560]
 ; B = B ^ T
 %line 20040+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 20041+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 20042+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 20043+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 20044+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2048]
 %line 20046+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 20047+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S16 = A
 %line 20048+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6560], r10
+	mov [rsp + 6560], r11
 ; S15 = B
 %line 20049+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6552], r11
+	mov [rsp + 6552], r10
 ; G = mem64[g + 16]
 %line 20050+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 16]
+	mov r10, [rdx + 16]
 ; T &= mem64[f + 5632]
 %line 20052+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 5632]
+	and r10, [rbx + 5632]
 ; G = mem64[g + 24]
 %line 20054+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 24]
+	mov r8, [rdx + 24]
 ; T = G
 %line 20055+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 5632]
 %line 20056+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5632]
+	and r11, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 20059+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; B = B ^ T
 %line 20060+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 32]
 %line 20061+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 20062+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 20063+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 20064+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4608]
 %line 20066+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4608]
+	and r9, [rbx + 4608]
 ; B = B ^ T
 %line 20067+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 40]
 %line 20068+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 20069+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 20070+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4608]
+	and r8, [rbx + 4608]
 ; A = A ^ T
 %line 20071+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 20073+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 20074+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 48]
 %line 20075+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 20076+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 20077+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 20078+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3584]
 %line 20080+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3584]
+	and r9, [rbx + 3584]
 ; B = B ^ T
 %line 20081+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 20082+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 20083+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 20084+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 20085+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 20087+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 20088+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 20089+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 20090+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 20091+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 20092+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2560]
 %line 20094+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2560]
+	and r9, [rbx + 2560]
 ; B = B ^ T
 %line 20095+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 20096+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 20097+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 20098+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 20099+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2048]
 %line 20101+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 20102+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 20103+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 20104+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 20105+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 20106+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 1536]
 %line 20108+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1536]
+	and r9, [rbx + 1536]
 ; B = B ^ T
 %line 20109+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 20110+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 20111+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 20112+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 20113+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 1024]
 %line 20115+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 20116+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S14 = A
 %line 20117+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6544], r10
+	mov [rsp + 6544], r11
 ; B = B ^ S22
 %line 20118+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, [rsp + 6608]
+	xor r10, [rsp + 6608]
 ; S13 = B
 %line 20119+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6536], r11
+	mov [rsp + 6536], r10
 ; G = mem64[g + 0]
 %line 20120+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx]
+	mov r10, [rdx]
 ; T &= mem64[f + 5632]
 %line 20122+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 5632]
+	and r10, [rbx + 5632]
 ; G = mem64[g + 8]
 %line 20124+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 8]
+	mov r8, [rdx + 8]
 ; T = G
 %line 20125+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 5632]
 %line 20126+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5632]
+	and r11, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 20129+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; B = B ^ T
 %line 20130+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 16]
 %line 20131+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 20132+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 20133+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 20134+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4608]
 %line 20136+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4608]
+	and r9, [rbx + 4608]
 ; B = B ^ T
 %line 20137+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 24]
 %line 20138+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 20139+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 20140+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4608]
+	and r8, [rbx + 4608]
 ; A = A ^ T
 %line 20141+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 20143+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 20144+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 32]
 %line 20145+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 20146+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 20147+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 20148+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3584]
 %line 20150+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3584]
+	and r9, [rbx + 3584]
 ; B = B ^ T
 %line 20151+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 40]
 %line 20152+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 20153+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 20154+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 20155+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 20157+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 20158+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 48]
 %line 20159+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 20160+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 20161+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 20162+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2560]
 %line 20164+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2560]
+	and r9, [rbx + 2560]
 ; B = B ^ T
 %line 20165+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 20166+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 20167+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 20168+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 20169+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2048]
 %line 20171+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 20172+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 20173+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 20174+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 20175+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 20176+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 1536]
 %line 20178+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1536]
+	and r9, [rbx + 1536]
 ; B = B ^ T
 %line 20179+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 20180+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 20181+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 20182+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 20183+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 1024]
 %line 20185+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 20186+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 20187+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 20188+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 20189+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 20190+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 512]
 %line 20192+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; B = B ^ T
 %line 20193+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 20194+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 20195+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 20196+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 512]
+	and r8, [rbx + 512]
 ; A = A ^ T
 %line 20197+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 0]
 %line 20199+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 20200+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; A = A ^ S21
 %line 20201+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, [rsp + 6600]
+	xor r11, [rsp + 6600]
 ; S12 = A
 %line 20202+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6528], r10
+	mov [rsp + 6528], r11
 ; B = B ^ S20
 %line 20203+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, [rsp + 6592]
+	xor r10, [rsp + 6592]
 ; T = mem64[h + 5632]
 %line 20204+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 5632]
+	mov r8, [rsi + 5632]
 ; B = B ^ T
 %line 20205+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; mem64[h + 5632] = B
 %line 20206+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 5632], r11
+	mov [rsi + 5632], r10
 ; G = mem64[g + 0]
 %line 20207+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 20208+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 5120]
 %line 20209+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5120]
+	and r10, [rbx + 5120]
 ; T &= mem64[f + 4608]
 %line 20212+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 4608]
+	and r11, [rbx + 4608]
 ; G = mem64[g + 8]
 %line 20214+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 20215+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 20216+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4608]
+	and r8, [rbx + 4608]
 ; A = A ^ T
 %line 20217+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 20219+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 20220+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 20221+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 20222+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 20223+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 20224+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3584]
 %line 20226+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3584]
+	and r9, [rbx + 3584]
 ; B = B ^ T
 %line 20227+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 20228+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 20229+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 20230+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 20231+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 20233+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 20234+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 20235+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 20236+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 20237+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 20238+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2560]
 %line 20240+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2560]
+	and r9, [rbx + 2560]
 ; B = B ^ T
 %line 20241+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 20242+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 20243+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 20244+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 20245+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 20247+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 20248+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 20249+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 20250+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 20251+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 20252+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1536]
 %line 20254+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1536]
+	and r9, [rbx + 1536]
 ; B = B ^ T
 %line 20255+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 20256+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 20257+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 20258+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 20259+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 20261+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 20262+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 20263+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 20264+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 20265+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 20266+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 512]
 %line 20268+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; B = B ^ T
 %line 20269+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 72]
 %line 20270+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 20271+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 20272+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 512]
+	and r8, [rbx + 512]
 ; A = A ^ T
 %line 20273+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 20275+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 20276+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 80]
 %line 20277+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 80]
+	mov r8, [rdx + 80]
 ; T &= mem64[f + 0]
 %line 20279+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 20280+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
@@ -58827,13 +58771,13 @@ align 32
 	xor r10, [rsp + 6608]
 ; T = mem64[h + 5120]
 %line 20283+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 5120]
+	mov r8, [rsi + 5120]
 ; A = A ^ T
 %line 20284+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 5120] = A
 %line 20285+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 5120], r10
+	mov [rsi + 5120], r10
 ; B = B ^ S18
 %line 20286+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, [rsp + 6576]
@@ -58842,157 +58786,157 @@ align 32
 	xor r11, [rsp + 6600]
 ; T = mem64[h + 4608]
 %line 20288+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 4608]
+	mov r8, [rsi + 4608]
 ; B = B ^ T
 %line 20289+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 4608] = B
 %line 20290+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 4608], r11
+	mov [rsi + 4608], r11
 ; G = mem64[g + 0]
 %line 20291+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 20292+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 4096]
 %line 20293+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 4096]
+	and r10, [rbx + 4096]
 ; T &= mem64[f + 3584]
 %line 20296+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 3584]
+	and r11, [rbx + 3584]
 ; G = mem64[g + 8]
 %line 20298+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 20299+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 20300+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 20301+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 20303+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 20304+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 20305+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 20306+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 20307+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 20308+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2560]
 %line 20310+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2560]
+	and r9, [rbx + 2560]
 ; B = B ^ T
 %line 20311+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 20312+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 20313+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 20314+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 20315+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 20317+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 20318+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 20319+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 20320+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 20321+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 20322+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1536]
 %line 20324+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1536]
+	and r9, [rbx + 1536]
 ; B = B ^ T
 %line 20325+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 20326+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 20327+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 20328+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 20329+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 20331+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 20332+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 20333+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 20334+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 20335+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 20336+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 512]
 %line 20338+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; B = B ^ T
 %line 20339+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 20340+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 20341+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 20342+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 512]
+	and r8, [rbx + 512]
 ; A = A ^ T
 %line 20343+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 20345+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 20346+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 20347+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 64]
+	mov r8, [rdx + 64]
 ; T &= mem64[f + 0]
 %line 20349+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 20350+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
@@ -59004,13 +58948,13 @@ align 32
 	xor r10, [rsp + 6592]
 ; T = mem64[h + 4096]
 %line 20353+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 4096]
+	mov r8, [rsi + 4096]
 ; A = A ^ T
 %line 20354+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 4096] = A
 %line 20355+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 4096], r10
+	mov [rsi + 4096], r10
 ; B = B ^ S16
 %line 20356+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, [rsp + 6560]
@@ -59019,121 +58963,121 @@ align 32
 	xor r11, [rsp + 6584]
 ; T = mem64[h + 3584]
 %line 20358+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 3584]
+	mov r8, [rsi + 3584]
 ; B = B ^ T
 %line 20359+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 3584] = B
 %line 20360+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 3584], r11
+	mov [rsi + 3584], r11
 ; G = mem64[g + 0]
 %line 20361+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 20362+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 3072]
 %line 20363+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 3072]
+	and r10, [rbx + 3072]
 ; T &= mem64[f + 2560]
 %line 20366+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 2560]
+	and r11, [rbx + 2560]
 ; G = mem64[g + 8]
 %line 20368+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 20369+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 20370+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 20371+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 20373+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 20374+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 20375+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 20376+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 20377+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 20378+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1536]
 %line 20380+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1536]
+	and r9, [rbx + 1536]
 ; B = B ^ T
 %line 20381+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 20382+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 20383+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 20384+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 20385+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 20387+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 20388+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 20389+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 20390+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 20391+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 20392+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 512]
 %line 20394+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; B = B ^ T
 %line 20395+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 20396+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 20397+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 20398+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 512]
+	and r8, [rbx + 512]
 ; A = A ^ T
 %line 20399+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 20401+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 20402+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 20403+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 48]
+	mov r8, [rdx + 48]
 ; T &= mem64[f + 0]
 %line 20405+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 20406+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
@@ -59145,13 +59089,13 @@ align 32
 	xor r10, [rsp + 6576]
 ; T = mem64[h + 3072]
 %line 20409+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 3072]
+	mov r8, [rsi + 3072]
 ; A = A ^ T
 %line 20410+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 3072] = A
 %line 20411+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 3072], r10
+	mov [rsi + 3072], r10
 ; B = B ^ S14
 %line 20412+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, [rsp + 6544]
@@ -59160,154 +59104,154 @@ align 32
 	xor r11, [rsp + 6568]
 ; T = mem64[h + 2560]
 %line 20414+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 2560]
+	mov r8, [rsi + 2560]
 ; B = B ^ T
 %line 20415+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 2560] = B
 %line 20416+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 2560], r11
+	mov [rsi + 2560], r11
 ; G = mem64[g + 0]
 %line 20417+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 20418+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, r10
+	mov r10, r11
 ; T &= mem64[f + 2048]
 %line 20419+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 2048]
+	and r10, [rbx + 2048]
 ; T &= mem64[f + 1536]
 %line 20422+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 1536]
+	and r11, [rbx + 1536]
 ; G = mem64[g + 8]
 %line 20424+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 20425+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 20426+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 20427+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 20429+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 20430+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 16]
 %line 20431+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 20432+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 20433+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 20434+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 512]
 %line 20436+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; B = B ^ T
 %line 20437+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 24]
 %line 20438+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 20439+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 20440+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 512]
+	and r8, [rbx + 512]
 ; A = A ^ T
 %line 20441+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 20443+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 20444+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 32]
 %line 20445+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 32]
+	mov r8, [rdx + 32]
 ; T &= mem64[f + 0]
 %line 20447+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 20448+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; A = A ^ S13
 %line 20449+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, [rsp + 6536]
+	xor r10, [rsp + 6536]
 ; A = A ^ S16
 %line 20450+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, [rsp + 6560]
+	xor r10, [rsp + 6560]
 ; T = mem64[h + 2048]
 %line 20451+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 2048]
+	mov r8, [rsi + 2048]
 ; A = A ^ T
 %line 20452+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; mem64[h + 2048] = A
 %line 20453+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 2048], r11
+	mov [rsi + 2048], r10
 ; B = B ^ S12
 %line 20454+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, [rsp + 6528]
+	xor r11, [rsp + 6528]
 ; B = B ^ S15
 %line 20455+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, [rsp + 6552]
+	xor r11, [rsp + 6552]
 ; T = mem64[h + 1536]
 %line 20456+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 1536]
+	mov r8, [rsi + 1536]
 ; B = B ^ T
 %line 20457+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; mem64[h + 1536] = B
 %line 20458+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 1536], r10
+	mov [rsi + 1536], r11
 ; G = mem64[g + 0]
 %line 20459+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx]
+	mov r9, [rdx]
 ; T = G
 %line 20460+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 20461+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; T &= mem64[f + 512]
 %line 20464+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; G = mem64[g + 8]
 %line 20466+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 8]
+	mov r11, [rdx + 8]
 ; T = G
 %line 20467+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 512]
 %line 20468+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 512]
+	and r10, [rbx + 512]
 ; A = A ^ T
 %line 20469+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r10
 ; T &= mem64[f + 0]
 %line 20471+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi]
+	and r11, [rbx]
 ; B = B ^ T
 %line 20472+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r11
 ; G = mem64[g + 16]
 %line 20473+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, [rbx + 16]
+	mov r10, [rdx + 16]
 ; T &= mem64[f + 0]
 %line 20475+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi]
+	and r10, [rbx]
 ; A = A ^ T
 %line 20476+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r10
@@ -59316,258 +59260,254 @@ align 32
 	xor r8, [rsp + 6544]
 ; T = mem64[h + 1024]
 %line 20478+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, [rcx + 1024]
+	mov r10, [rsi + 1024]
 ; A = A ^ T
 %line 20479+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r10
 ; mem64[h + 1024] = A
 %line 20480+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 1024], r8
+	mov [rsi + 1024], r8
 ; B = B ^ S13
 %line 20481+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, [rsp + 6536]
 ; T = mem64[h + 512]
 %line 20482+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 512]
+	mov r8, [rsi + 512]
 ; B = B ^ T
 %line 20483+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[h + 512] = B
 %line 20484+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 512], r9
+	mov [rsi + 512], r9
 ; G = mem64[g + 0]
 %line 20485+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx]
+	mov r8, [rdx]
 ; T &= mem64[f + 0]
 %line 20487+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ S12
 %line 20489+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, [rsp + 6528]
 ; T = mem64[h + 0]
 %line 20490+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx]
+	mov r9, [rsi]
 ; A = A ^ T
 %line 20491+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r9
 ; mem64[h + 0] = A
 %line 20492+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx], r8
+	mov [rsi], r8
 ; lo = mem64[p + 0]
 %line 20493+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx]
+	mov r8, [rsi]
 ; hi = mem64[p + 16]
 %line 20494+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 16]
+	mov r9, [rsi + 16]
 ; hi = hi ^ lo
 %line 20495+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 16] = hi
 %line 20496+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 16], r9
+	mov [rsi + 16], r9
 ; lo = mem64[p + 512]
 %line 20497+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 512]
+	mov r8, [rsi + 512]
 ; hi = mem64[p + 528]
 %line 20498+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 528]
+	mov r9, [rsi + 528]
 ; hi = hi ^ lo
 %line 20499+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 528] = hi
 %line 20500+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 528], r9
+	mov [rsi + 528], r9
 ; lo = mem64[p + 1024]
 %line 20501+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 1024]
+	mov r8, [rsi + 1024]
 ; hi = mem64[p + 1040]
 %line 20502+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 1040]
+	mov r9, [rsi + 1040]
 ; hi = hi ^ lo
 %line 20503+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 1040] = hi
 %line 20504+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 1040], r9
+	mov [rsi + 1040], r9
 ; lo = mem64[p + 1536]
 %line 20505+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 1536]
+	mov r8, [rsi + 1536]
 ; hi = mem64[p + 1552]
 %line 20506+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 1552]
+	mov r9, [rsi + 1552]
 ; hi = hi ^ lo
 %line 20507+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 1552] = hi
 %line 20508+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 1552], r9
+	mov [rsi + 1552], r9
 ; lo = mem64[p + 2048]
 %line 20509+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 2048]
+	mov r8, [rsi + 2048]
 ; hi = mem64[p + 2064]
 %line 20510+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 2064]
+	mov r9, [rsi + 2064]
 ; hi = hi ^ lo
 %line 20511+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 2064] = hi
 %line 20512+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 2064], r9
+	mov [rsi + 2064], r9
 ; lo = mem64[p + 2560]
 %line 20513+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 2560]
+	mov r8, [rsi + 2560]
 ; hi = mem64[p + 2576]
 %line 20514+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 2576]
+	mov r9, [rsi + 2576]
 ; hi = hi ^ lo
 %line 20515+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 2576] = hi
 %line 20516+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 2576], r9
+	mov [rsi + 2576], r9
 ; lo = mem64[p + 3072]
 %line 20517+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 3072]
+	mov r8, [rsi + 3072]
 ; hi = mem64[p + 3088]
 %line 20518+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 3088]
+	mov r9, [rsi + 3088]
 ; hi = hi ^ lo
 %line 20519+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 3088] = hi
 %line 20520+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 3088], r9
+	mov [rsi + 3088], r9
 ; lo = mem64[p + 3584]
 %line 20521+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 3584]
+	mov r8, [rsi + 3584]
 ; hi = mem64[p + 3600]
 %line 20522+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 3600]
+	mov r9, [rsi + 3600]
 ; hi = hi ^ lo
 %line 20523+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 3600] = hi
 %line 20524+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 3600], r9
+	mov [rsi + 3600], r9
 ; lo = mem64[p + 4096]
 %line 20525+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 4096]
+	mov r8, [rsi + 4096]
 ; hi = mem64[p + 4112]
 %line 20526+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 4112]
+	mov r9, [rsi + 4112]
 ; hi = hi ^ lo
 %line 20527+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 4112] = hi
 %line 20528+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 4112], r9
+	mov [rsi + 4112], r9
 ; lo = mem64[p + 4608]
 %line 20529+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 4608]
+	mov r8, [rsi + 4608]
 ; hi = mem64[p + 4624]
 %line 20530+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 4624]
+	mov r9, [rsi + 4624]
 ; hi = hi ^ lo
 %line 20531+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 4624] = hi
 %line 20532+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 4624], r9
+	mov [rsi + 4624], r9
 ; lo = mem64[p + 5120]
 %line 20533+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 5120]
+	mov r8, [rsi + 5120]
 ; hi = mem64[p + 5136]
 %line 20534+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 5136]
+	mov r9, [rsi + 5136]
 ; hi = hi ^ lo
 %line 20535+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 5136] = hi
 %line 20536+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 5136], r9
+	mov [rsi + 5136], r9
 ; lo = mem64[p + 5632]
 %line 20537+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 5632]
+	mov r8, [rsi + 5632]
 ; hi = mem64[p + 5648]
 %line 20538+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 5648]
+	mov r9, [rsi + 5648]
 ; hi = hi ^ lo
 %line 20539+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 5648] = hi
 %line 20540+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 5648], r9
+	mov [rsi + 5648], r9
 ; p = p + 8
 %line 20541+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add rcx, 8
+	add rsi, 8
 ; g = g + 96
 %line 20542+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add rbx, 96
+	add rdx, 96
 ; o0 = o0 - 1
 %line 20543+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rdi, 1
+	sub rax, 1
 ; =? o0 - 0
 %line 20544+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rdi, 0
+	cmp rax, 0
 ; goto l29 if !=
 %line 20545+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll29
 ; p = p + 16
 %line 20546+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add rcx, 16
+	add rsi, 16
 ; o1 = o1 - 1
 %line 20547+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o1 - 0
 %line 20548+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l28 if !=
 %line 20549+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rdi, rdx
 	jne .Ll28
 ; p = v
 %line 20551+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rcx, rdi
+	mov rsi, rdi
 ; o1 = 8
 %line 20552+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, 8
+	mov rcx, 8
 align 32
 .Ll30:
 ; g = &TB
 %line 20554+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rax, r8
-	mov rdx, rdi
-	lea rbx, [rsp + 384]
+	lea rdx, [rsp + 384]
 ; g = g + 5376
 %line 20555+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add rbx, 5376
+	add rdx, 5376
 ; o0 = 4
 %line 20556+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rdi, 4
+	mov rax, 4
 align 32
 .Ll31:
 ; f = p + 32
 %line 20558+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	lea rsi, [rcx + 32]
+	lea rbx, [rsi + 32]
 ; G = mem64[g + 80]
 %line 20560+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 80]
+	mov r8, [rdx + 80]
 ; T &= mem64[f + 5632]
 %line 20562+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5632]
+	and r8, [rbx + 5632]
 ; G = mem64[g + 88]
 %line 20564+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, [rbx + 88]
+	mov r10, [rdx + 88]
 ; T = G
 %line 20565+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, r10
 ; T &= mem64[f + 5632]
 %line 20566+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 5632]
+	and r9, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 20569+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5120]
+	and r10, [rbx + 5120]
 ; B = B ^ T
 %line 20570+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r10
@@ -59579,58 +59519,58 @@ align 32
 	mov [rsp + 6600], r8
 ; G = mem64[g + 64]
 %line 20573+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 64]
+	mov r8, [rdx + 64]
 ; T &= mem64[f + 5632]
 %line 20575+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5632]
+	and r8, [rbx + 5632]
 ; G = mem64[g + 72]
 %line 20577+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, [rbx + 72]
+	mov r10, [rdx + 72]
 ; T = G
 %line 20578+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, r10
 ; T &= mem64[f + 5632]
 %line 20579+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 5632]
+	and r9, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 20582+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5120]
+	and r10, [rbx + 5120]
 ; B = B ^ T
 %line 20583+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r10
 ; G = mem64[g + 80]
 %line 20584+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 80]
+	mov r11, [rdx + 80]
 ; T = G
 %line 20585+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 5120]
 %line 20586+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5120]
+	and r10, [rbx + 5120]
 ; A = A ^ T
 %line 20587+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r10
 ; T &= mem64[f + 4608]
 %line 20589+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 4608]
+	and r11, [rbx + 4608]
 ; B = B ^ T
 %line 20590+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r11
 ; G = mem64[g + 88]
 %line 20591+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 88]
+	mov r11, [rdx + 88]
 ; T = G
 %line 20592+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 4608]
 %line 20593+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 4608]
+	and r10, [rbx + 4608]
 ; A = A ^ T
 %line 20594+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r10
 ; T &= mem64[f + 4096]
 %line 20596+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 4096]
+	and r11, [rbx + 4096]
 ; B = B ^ T
 %line 20597+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r11
@@ -59642,811 +59582,811 @@ align 32
 	mov [rsp + 6584], r8
 ; G = mem64[g + 48]
 %line 20600+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 48]
+	mov r10, [rdx + 48]
 ; T &= mem64[f + 5632]
 %line 20602+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 5632]
+	and r10, [rbx + 5632]
 ; G = mem64[g + 56]
 %line 20604+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 56]
+	mov r8, [rdx + 56]
 ; T = G
 %line 20605+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 5632]
 %line 20606+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5632]
+	and r11, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 20609+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; B = B ^ T
 %line 20610+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 64]
 %line 20611+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 20612+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 20613+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 20614+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4608]
 %line 20616+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4608]
+	and r9, [rbx + 4608]
 ; B = B ^ T
 %line 20617+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 20618+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 20619+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 20620+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4608]
+	and r8, [rbx + 4608]
 ; A = A ^ T
 %line 20621+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 20623+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 20624+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 20625+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 20626+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 20627+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 20628+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3584]
 %line 20630+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3584]
+	and r9, [rbx + 3584]
 ; B = B ^ T
 %line 20631+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 20632+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 20633+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 20634+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 20635+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 20637+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 20638+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S18 = A
 %line 20639+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6576], r10
+	mov [rsp + 6576], r11
 ; S17 = B
 %line 20640+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6568], r11
+	mov [rsp + 6568], r10
 ; G = mem64[g + 32]
 %line 20641+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 32]
+	mov r10, [rdx + 32]
 ; T &= mem64[f + 5632]
 %line 20643+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 5632]
+	and r10, [rbx + 5632]
 ; G = mem64[g + 40]
 %line 20645+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 40]
+	mov r8, [rdx + 40]
 ; T = G
 %line 20646+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 5632]
 %line 20647+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5632]
+	and r11, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 20650+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; B = B ^ T
 %line 20651+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 48]
 %line 20652+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 20653+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 20654+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 20655+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4608]
 %line 20657+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4608]
+	and r9, [rbx + 4608]
 ; B = B ^ T
 %line 20658+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 20659+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 20660+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 20661+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4608]
+	and r8, [rbx + 4608]
 ; A = A ^ T
 %line 20662+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 20664+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 20665+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 20666+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 20667+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 20668+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 20669+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3584]
 %line 20671+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3584]
+	and r9, [rbx + 3584]
 ; B = B ^ T
 %line 20672+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 20673+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 20674+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 20675+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 20676+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 20678+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 20679+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 20680+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 20681+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 20682+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 20683+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2560]
 %line 20685+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2560]
+	and r9, [rbx + 2560]
 ; B = B ^ T
 %line 20686+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 20687+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 20688+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 20689+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 20690+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2048]
 %line 20692+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 20693+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S16 = A
 %line 20694+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6560], r10
+	mov [rsp + 6560], r11
 ; S15 = B
 %line 20695+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6552], r11
+	mov [rsp + 6552], r10
 ; G = mem64[g + 16]
 %line 20696+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 16]
+	mov r10, [rdx + 16]
 ; T &= mem64[f + 5632]
 %line 20698+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 5632]
+	and r10, [rbx + 5632]
 ; G = mem64[g + 24]
 %line 20700+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 24]
+	mov r8, [rdx + 24]
 ; T = G
 %line 20701+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 5632]
 %line 20702+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5632]
+	and r11, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 20705+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; B = B ^ T
 %line 20706+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 32]
 %line 20707+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 20708+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 20709+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 20710+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4608]
 %line 20712+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4608]
+	and r9, [rbx + 4608]
 ; B = B ^ T
 %line 20713+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 40]
 %line 20714+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 20715+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 20716+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4608]
+	and r8, [rbx + 4608]
 ; A = A ^ T
 %line 20717+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 20719+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 20720+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 48]
 %line 20721+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 20722+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 20723+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 20724+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3584]
 %line 20726+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3584]
+	and r9, [rbx + 3584]
 ; B = B ^ T
 %line 20727+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 20728+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 20729+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 20730+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 20731+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 20733+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 20734+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 20735+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 20736+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 20737+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 20738+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2560]
 %line 20740+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2560]
+	and r9, [rbx + 2560]
 ; B = B ^ T
 %line 20741+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 20742+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 20743+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 20744+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 20745+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2048]
 %line 20747+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 20748+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 20749+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 20750+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 20751+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 20752+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 1536]
 %line 20754+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1536]
+	and r9, [rbx + 1536]
 ; B = B ^ T
 %line 20755+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 20756+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 20757+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 20758+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 20759+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 1024]
 %line 20761+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 20762+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S14 = A
 %line 20763+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6544], r10
+	mov [rsp + 6544], r11
 ; B = B ^ S22
 %line 20764+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, [rsp + 6608]
+	xor r10, [rsp + 6608]
 ; S13 = B
 %line 20765+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6536], r11
+	mov [rsp + 6536], r10
 ; G = mem64[g + 0]
 %line 20766+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx]
+	mov r10, [rdx]
 ; T &= mem64[f + 5632]
 %line 20768+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 5632]
+	and r10, [rbx + 5632]
 ; G = mem64[g + 8]
 %line 20770+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 8]
+	mov r8, [rdx + 8]
 ; T = G
 %line 20771+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 5632]
 %line 20772+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5632]
+	and r11, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 20775+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; B = B ^ T
 %line 20776+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 16]
 %line 20777+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 20778+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 20779+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 20780+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4608]
 %line 20782+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4608]
+	and r9, [rbx + 4608]
 ; B = B ^ T
 %line 20783+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 24]
 %line 20784+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 20785+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 20786+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4608]
+	and r8, [rbx + 4608]
 ; A = A ^ T
 %line 20787+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 20789+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 20790+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 32]
 %line 20791+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 20792+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 20793+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 20794+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3584]
 %line 20796+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3584]
+	and r9, [rbx + 3584]
 ; B = B ^ T
 %line 20797+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 40]
 %line 20798+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 20799+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 20800+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 20801+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 20803+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 20804+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 48]
 %line 20805+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 20806+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 20807+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 20808+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2560]
 %line 20810+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2560]
+	and r9, [rbx + 2560]
 ; B = B ^ T
 %line 20811+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 20812+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 20813+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 20814+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 20815+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2048]
 %line 20817+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 20818+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 20819+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 20820+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 20821+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 20822+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 1536]
 %line 20824+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1536]
+	and r9, [rbx + 1536]
 ; B = B ^ T
 %line 20825+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 20826+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 20827+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 20828+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 20829+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 1024]
 %line 20831+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 20832+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 20833+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 20834+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 20835+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 20836+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 512]
 %line 20838+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; B = B ^ T
 %line 20839+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 20840+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 20841+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 20842+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 512]
+	and r8, [rbx + 512]
 ; A = A ^ T
 %line 20843+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 0]
 %line 20845+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 20846+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; A = A ^ S21
 %line 20847+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, [rsp + 6600]
+	xor r11, [rsp + 6600]
 ; S12 = A
 %line 20848+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6528], r10
+	mov [rsp + 6528], r11
 ; B = B ^ S20
 %line 20849+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, [rsp + 6592]
+	xor r10, [rsp + 6592]
 ; T = mem64[h + 5632]
 %line 20850+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 5632]
+	mov r8, [rsi + 5632]
 ; B = B ^ T
 %line 20851+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; mem64[h + 5632] = B
 %line 20852+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 5632], r11
+	mov [rsi + 5632], r10
 ; G = mem64[g + 0]
 %line 20853+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 20854+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 5120]
 %line 20855+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5120]
+	and r10, [rbx + 5120]
 ; T &= mem64[f + 4608]
 %line 20858+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 4608]
+	and r11, [rbx + 4608]
 ; G = mem64[g + 8]
 %line 20860+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 20861+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 20862+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4608]
+	and r8, [rbx + 4608]
 ; A = A ^ T
 %line 20863+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 20865+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 20866+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 20867+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 20868+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 20869+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 20870+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3584]
 %line 20872+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3584]
+	and r9, [rbx + 3584]
 ; B = B ^ T
 %line 20873+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 20874+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 20875+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 20876+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 20877+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 20879+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 20880+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 20881+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 20882+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 20883+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 20884+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2560]
 %line 20886+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2560]
+	and r9, [rbx + 2560]
 ; B = B ^ T
 %line 20887+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 20888+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 20889+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 20890+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 20891+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 20893+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 20894+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 20895+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 20896+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 20897+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 20898+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1536]
 %line 20900+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1536]
+	and r9, [rbx + 1536]
 ; B = B ^ T
 %line 20901+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 20902+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 20903+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 20904+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 20905+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 20907+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 20908+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 20909+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 20910+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 20911+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 20912+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 512]
 %line 20914+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; B = B ^ T
 %line 20915+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 72]
 %line 20916+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 20917+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 20918+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 512]
+	and r8, [rbx + 512]
 ; A = A ^ T
 %line 20919+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 20921+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 20922+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 80]
 %line 20923+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 80]
+	mov r8, [rdx + 80]
 ; T &= mem64[f + 0]
 %line 20925+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 20926+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
@@ -60458,13 +60398,13 @@ align 32
 	xor r10, [rsp + 6608]
 ; T = mem64[h + 5120]
 %line 20929+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 5120]
+	mov r8, [rsi + 5120]
 ; A = A ^ T
 %line 20930+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 5120] = A
 %line 20931+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 5120], r10
+	mov [rsi + 5120], r10
 ; B = B ^ S18
 %line 20932+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, [rsp + 6576]
@@ -60473,157 +60413,157 @@ align 32
 	xor r11, [rsp + 6600]
 ; T = mem64[h + 4608]
 %line 20934+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 4608]
+	mov r8, [rsi + 4608]
 ; B = B ^ T
 %line 20935+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 4608] = B
 %line 20936+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 4608], r11
+	mov [rsi + 4608], r11
 ; G = mem64[g + 0]
 %line 20937+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 20938+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 4096]
 %line 20939+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 4096]
+	and r10, [rbx + 4096]
 ; T &= mem64[f + 3584]
 %line 20942+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 3584]
+	and r11, [rbx + 3584]
 ; G = mem64[g + 8]
 %line 20944+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 20945+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 20946+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 20947+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 20949+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 20950+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 20951+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 20952+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 20953+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 20954+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2560]
 %line 20956+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2560]
+	and r9, [rbx + 2560]
 ; B = B ^ T
 %line 20957+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 20958+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 20959+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 20960+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 20961+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 20963+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 20964+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 20965+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 20966+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 20967+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 20968+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1536]
 %line 20970+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1536]
+	and r9, [rbx + 1536]
 ; B = B ^ T
 %line 20971+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 20972+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 20973+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 20974+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 20975+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 20977+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 20978+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 20979+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 20980+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 20981+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 20982+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 512]
 %line 20984+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; B = B ^ T
 %line 20985+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 20986+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 20987+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 20988+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 512]
+	and r8, [rbx + 512]
 ; A = A ^ T
 %line 20989+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 20991+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 20992+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 20993+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 64]
+	mov r8, [rdx + 64]
 ; T &= mem64[f + 0]
 %line 20995+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 20996+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
@@ -60635,13 +60575,13 @@ align 32
 	xor r10, [rsp + 6592]
 ; T = mem64[h + 4096]
 %line 20999+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 4096]
+	mov r8, [rsi + 4096]
 ; A = A ^ T
 %line 21000+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 4096] = A
 %line 21001+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 4096], r10
+	mov [rsi + 4096], r10
 ; B = B ^ S16
 %line 21002+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, [rsp + 6560]
@@ -60650,121 +60590,121 @@ align 32
 	xor r11, [rsp + 6584]
 ; T = mem64[h + 3584]
 %line 21004+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 3584]
+	mov r8, [rsi + 3584]
 ; B = B ^ T
 %line 21005+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 3584] = B
 %line 21006+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 3584], r11
+	mov [rsi + 3584], r11
 ; G = mem64[g + 0]
 %line 21007+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 21008+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 3072]
 %line 21009+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 3072]
+	and r10, [rbx + 3072]
 ; T &= mem64[f + 2560]
 %line 21012+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 2560]
+	and r11, [rbx + 2560]
 ; G = mem64[g + 8]
 %line 21014+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 21015+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 21016+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 21017+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 21019+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 21020+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 21021+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 21022+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 21023+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 21024+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1536]
 %line 21026+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1536]
+	and r9, [rbx + 1536]
 ; B = B ^ T
 %line 21027+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 21028+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 21029+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 21030+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 21031+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 21033+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 21034+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 21035+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 21036+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 21037+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 21038+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 512]
 %line 21040+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; B = B ^ T
 %line 21041+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 21042+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 21043+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 21044+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 512]
+	and r8, [rbx + 512]
 ; A = A ^ T
 %line 21045+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 21047+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 21048+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 21049+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 48]
+	mov r8, [rdx + 48]
 ; T &= mem64[f + 0]
 %line 21051+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 21052+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
@@ -60776,13 +60716,13 @@ align 32
 	xor r10, [rsp + 6576]
 ; T = mem64[h + 3072]
 %line 21055+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 3072]
+	mov r8, [rsi + 3072]
 ; A = A ^ T
 %line 21056+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 3072] = A
 %line 21057+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 3072], r10
+	mov [rsi + 3072], r10
 ; B = B ^ S14
 %line 21058+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, [rsp + 6544]
@@ -60791,154 +60731,154 @@ align 32
 	xor r11, [rsp + 6568]
 ; T = mem64[h + 2560]
 %line 21060+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 2560]
+	mov r8, [rsi + 2560]
 ; B = B ^ T
 %line 21061+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 2560] = B
 %line 21062+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 2560], r11
+	mov [rsi + 2560], r11
 ; G = mem64[g + 0]
 %line 21063+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 21064+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, r10
+	mov r10, r11
 ; T &= mem64[f + 2048]
 %line 21065+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 2048]
+	and r10, [rbx + 2048]
 ; T &= mem64[f + 1536]
 %line 21068+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 1536]
+	and r11, [rbx + 1536]
 ; G = mem64[g + 8]
 %line 21070+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 21071+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 21072+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 21073+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 21075+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 21076+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 16]
 %line 21077+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 21078+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 21079+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 21080+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 512]
 %line 21082+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; B = B ^ T
 %line 21083+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 24]
 %line 21084+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 21085+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 21086+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 512]
+	and r8, [rbx + 512]
 ; A = A ^ T
 %line 21087+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 21089+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 21090+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 32]
 %line 21091+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 32]
+	mov r8, [rdx + 32]
 ; T &= mem64[f + 0]
 %line 21093+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 21094+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; A = A ^ S13
 %line 21095+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, [rsp + 6536]
+	xor r10, [rsp + 6536]
 ; A = A ^ S16
 %line 21096+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, [rsp + 6560]
+	xor r10, [rsp + 6560]
 ; T = mem64[h + 2048]
 %line 21097+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 2048]
+	mov r8, [rsi + 2048]
 ; A = A ^ T
 %line 21098+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; mem64[h + 2048] = A
 %line 21099+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 2048], r11
+	mov [rsi + 2048], r10
 ; B = B ^ S12
 %line 21100+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, [rsp + 6528]
+	xor r11, [rsp + 6528]
 ; B = B ^ S15
 %line 21101+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, [rsp + 6552]
+	xor r11, [rsp + 6552]
 ; T = mem64[h + 1536]
 %line 21102+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 1536]
+	mov r8, [rsi + 1536]
 ; B = B ^ T
 %line 21103+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; mem64[h + 1536] = B
 %line 21104+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 1536], r10
+	mov [rsi + 1536], r11
 ; G = mem64[g + 0]
 %line 21105+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx]
+	mov r9, [rdx]
 ; T = G
 %line 21106+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 21107+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; T &= mem64[f + 512]
 %line 21110+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; G = mem64[g + 8]
 %line 21112+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 8]
+	mov r11, [rdx + 8]
 ; T = G
 %line 21113+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 512]
 %line 21114+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 512]
+	and r10, [rbx + 512]
 ; A = A ^ T
 %line 21115+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r10
 ; T &= mem64[f + 0]
 %line 21117+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi]
+	and r11, [rbx]
 ; B = B ^ T
 %line 21118+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r11
 ; G = mem64[g + 16]
 %line 21119+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, [rbx + 16]
+	mov r10, [rdx + 16]
 ; T &= mem64[f + 0]
 %line 21121+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi]
+	and r10, [rbx]
 ; A = A ^ T
 %line 21122+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r10
@@ -60947,258 +60887,254 @@ align 32
 	xor r8, [rsp + 6544]
 ; T = mem64[h + 1024]
 %line 21124+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, [rcx + 1024]
+	mov r10, [rsi + 1024]
 ; A = A ^ T
 %line 21125+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r10
 ; mem64[h + 1024] = A
 %line 21126+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 1024], r8
+	mov [rsi + 1024], r8
 ; B = B ^ S13
 %line 21127+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, [rsp + 6536]
 ; T = mem64[h + 512]
 %line 21128+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 512]
+	mov r8, [rsi + 512]
 ; B = B ^ T
 %line 21129+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[h + 512] = B
 %line 21130+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 512], r9
+	mov [rsi + 512], r9
 ; G = mem64[g + 0]
 %line 21131+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx]
+	mov r8, [rdx]
 ; T &= mem64[f + 0]
 %line 21133+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ S12
 %line 21135+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, [rsp + 6528]
 ; T = mem64[h + 0]
 %line 21136+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx]
+	mov r9, [rsi]
 ; A = A ^ T
 %line 21137+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r9
 ; mem64[h + 0] = A
 %line 21138+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx], r8
+	mov [rsi], r8
 ; lo = mem64[p + 0]
 %line 21139+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx]
+	mov r8, [rsi]
 ; hi = mem64[p + 32]
 %line 21140+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 32]
+	mov r9, [rsi + 32]
 ; hi = hi ^ lo
 %line 21141+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 32] = hi
 %line 21142+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 32], r9
+	mov [rsi + 32], r9
 ; lo = mem64[p + 512]
 %line 21143+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 512]
+	mov r8, [rsi + 512]
 ; hi = mem64[p + 544]
 %line 21144+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 544]
+	mov r9, [rsi + 544]
 ; hi = hi ^ lo
 %line 21145+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 544] = hi
 %line 21146+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 544], r9
+	mov [rsi + 544], r9
 ; lo = mem64[p + 1024]
 %line 21147+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 1024]
+	mov r8, [rsi + 1024]
 ; hi = mem64[p + 1056]
 %line 21148+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 1056]
+	mov r9, [rsi + 1056]
 ; hi = hi ^ lo
 %line 21149+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 1056] = hi
 %line 21150+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 1056], r9
+	mov [rsi + 1056], r9
 ; lo = mem64[p + 1536]
 %line 21151+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 1536]
+	mov r8, [rsi + 1536]
 ; hi = mem64[p + 1568]
 %line 21152+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 1568]
+	mov r9, [rsi + 1568]
 ; hi = hi ^ lo
 %line 21153+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 1568] = hi
 %line 21154+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 1568], r9
+	mov [rsi + 1568], r9
 ; lo = mem64[p + 2048]
 %line 21155+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 2048]
+	mov r8, [rsi + 2048]
 ; hi = mem64[p + 2080]
 %line 21156+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 2080]
+	mov r9, [rsi + 2080]
 ; hi = hi ^ lo
 %line 21157+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 2080] = hi
 %line 21158+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 2080], r9
+	mov [rsi + 2080], r9
 ; lo = mem64[p + 2560]
 %line 21159+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 2560]
+	mov r8, [rsi + 2560]
 ; hi = mem64[p + 2592]
 %line 21160+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 2592]
+	mov r9, [rsi + 2592]
 ; hi = hi ^ lo
 %line 21161+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 2592] = hi
 %line 21162+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 2592], r9
+	mov [rsi + 2592], r9
 ; lo = mem64[p + 3072]
 %line 21163+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 3072]
+	mov r8, [rsi + 3072]
 ; hi = mem64[p + 3104]
 %line 21164+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 3104]
+	mov r9, [rsi + 3104]
 ; hi = hi ^ lo
 %line 21165+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 3104] = hi
 %line 21166+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 3104], r9
+	mov [rsi + 3104], r9
 ; lo = mem64[p + 3584]
 %line 21167+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 3584]
+	mov r8, [rsi + 3584]
 ; hi = mem64[p + 3616]
 %line 21168+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 3616]
+	mov r9, [rsi + 3616]
 ; hi = hi ^ lo
 %line 21169+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 3616] = hi
 %line 21170+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 3616], r9
+	mov [rsi + 3616], r9
 ; lo = mem64[p + 4096]
 %line 21171+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 4096]
+	mov r8, [rsi + 4096]
 ; hi = mem64[p + 4128]
 %line 21172+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 4128]
+	mov r9, [rsi + 4128]
 ; hi = hi ^ lo
 %line 21173+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 4128] = hi
 %line 21174+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 4128], r9
+	mov [rsi + 4128], r9
 ; lo = mem64[p + 4608]
 %line 21175+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 4608]
+	mov r8, [rsi + 4608]
 ; hi = mem64[p + 4640]
 %line 21176+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 4640]
+	mov r9, [rsi + 4640]
 ; hi = hi ^ lo
 %line 21177+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 4640] = hi
 %line 21178+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 4640], r9
+	mov [rsi + 4640], r9
 ; lo = mem64[p + 5120]
 %line 21179+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 5120]
+	mov r8, [rsi + 5120]
 ; hi = mem64[p + 5152]
 %line 21180+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 5152]
+	mov r9, [rsi + 5152]
 ; hi = hi ^ lo
 %line 21181+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 5152] = hi
 %line 21182+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 5152], r9
+	mov [rsi + 5152], r9
 ; lo = mem64[p + 5632]
 %line 21183+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 5632]
+	mov r8, [rsi + 5632]
 ; hi = mem64[p + 5664]
 %line 21184+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 5664]
+	mov r9, [rsi + 5664]
 ; hi = hi ^ lo
 %line 21185+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 5664] = hi
 %line 21186+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 5664], r9
+	mov [rsi + 5664], r9
 ; p = p + 8
 %line 21187+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add rcx, 8
+	add rsi, 8
 ; g = g + 96
 %line 21188+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add rbx, 96
+	add rdx, 96
 ; o0 = o0 - 1
 %line 21189+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rdi, 1
+	sub rax, 1
 ; =? o0 - 0
 %line 21190+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rdi, 0
+	cmp rax, 0
 ; goto l31 if !=
 %line 21191+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll31
 ; p = p + 32
 %line 21192+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add rcx, 32
+	add rsi, 32
 ; o1 = o1 - 1
 %line 21193+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o1 - 0
 %line 21194+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l30 if !=
 %line 21195+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rdi, rdx
 	jne .Ll30
 ; p = v
 %line 21197+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rcx, rdi
+	mov rsi, rdi
 ; o1 = 4
 %line 21198+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, 4
+	mov rcx, 4
 align 32
 .Ll32:
 ; g = &TB
 %line 21200+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rax, r8
-	mov rdx, rdi
-	lea rbx, [rsp + 384]
+	lea rdx, [rsp + 384]
 ; g = g + 4608
 %line 21201+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add rbx, 4608
+	add rdx, 4608
 ; o0 = 8
 %line 21202+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rdi, 8
+	mov rax, 8
 align 32
 .Ll33:
 ; f = p + 64
 %line 21204+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	lea rsi, [rcx + 64]
+	lea rbx, [rsi + 64]
 ; G = mem64[g + 80]
 %line 21206+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 80]
+	mov r8, [rdx + 80]
 ; T &= mem64[f + 5632]
 %line 21208+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5632]
+	and r8, [rbx + 5632]
 ; G = mem64[g + 88]
 %line 21210+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, [rbx + 88]
+	mov r10, [rdx + 88]
 ; T = G
 %line 21211+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, r10
 ; T &= mem64[f + 5632]
 %line 21212+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 5632]
+	and r9, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 21215+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5120]
+	and r10, [rbx + 5120]
 ; B = B ^ T
 %line 21216+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r10
@@ -61210,58 +61146,58 @@ align 32
 	mov [rsp + 6600], r8
 ; G = mem64[g + 64]
 %line 21219+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 64]
+	mov r8, [rdx + 64]
 ; T &= mem64[f + 5632]
 %line 21221+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5632]
+	and r8, [rbx + 5632]
 ; G = mem64[g + 72]
 %line 21223+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, [rbx + 72]
+	mov r10, [rdx + 72]
 ; T = G
 %line 21224+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, r10
 ; T &= mem64[f + 5632]
 %line 21225+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 5632]
+	and r9, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 21228+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5120]
+	and r10, [rbx + 5120]
 ; B = B ^ T
 %line 21229+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r10
 ; G = mem64[g + 80]
 %line 21230+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 80]
+	mov r11, [rdx + 80]
 ; T = G
 %line 21231+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 5120]
 %line 21232+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5120]
+	and r10, [rbx + 5120]
 ; A = A ^ T
 %line 21233+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r10
 ; T &= mem64[f + 4608]
 %line 21235+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 4608]
+	and r11, [rbx + 4608]
 ; B = B ^ T
 %line 21236+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r11
 ; G = mem64[g + 88]
 %line 21237+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 88]
+	mov r11, [rdx + 88]
 ; T = G
 %line 21238+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 4608]
 %line 21239+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 4608]
+	and r10, [rbx + 4608]
 ; A = A ^ T
 %line 21240+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r10
 ; T &= mem64[f + 4096]
 %line 21242+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 4096]
+	and r11, [rbx + 4096]
 ; B = B ^ T
 %line 21243+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r11
@@ -61273,811 +61209,811 @@ align 32
 	mov [rsp + 6584], r8
 ; G = mem64[g + 48]
 %line 21246+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 48]
+	mov r10, [rdx + 48]
 ; T &= mem64[f + 5632]
 %line 21248+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 5632]
+	and r10, [rbx + 5632]
 ; G = mem64[g + 56]
 %line 21250+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 56]
+	mov r8, [rdx + 56]
 ; T = G
 %line 21251+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 5632]
 %line 21252+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5632]
+	and r11, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 21255+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; B = B ^ T
 %line 21256+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 64]
 %line 21257+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 21258+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 21259+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 21260+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4608]
 %line 21262+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4608]
+	and r9, [rbx + 4608]
 ; B = B ^ T
 %line 21263+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 21264+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 21265+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 21266+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4608]
+	and r8, [rbx + 4608]
 ; A = A ^ T
 %line 21267+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 21269+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 21270+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 21271+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 21272+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 21273+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 21274+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3584]
 %line 21276+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3584]
+	and r9, [rbx + 3584]
 ; B = B ^ T
 %line 21277+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 21278+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 21279+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 21280+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 21281+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 21283+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 21284+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S18 = A
 %line 21285+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6576], r10
+	mov [rsp + 6576], r11
 ; S17 = B
 %line 21286+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6568], r11
+	mov [rsp + 6568], r10
 ; G = mem64[g + 32]
 %line 21287+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 32]
+	mov r10, [rdx + 32]
 ; T &= mem64[f + 5632]
 %line 21289+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 5632]
+	and r10, [rbx + 5632]
 ; G = mem64[g + 40]
 %line 21291+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 40]
+	mov r8, [rdx + 40]
 ; T = G
 %line 21292+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 5632]
 %line 21293+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5632]
+	and r11, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 21296+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; B = B ^ T
 %line 21297+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 48]
 %line 21298+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 21299+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 21300+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 21301+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4608]
 %line 21303+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4608]
+	and r9, [rbx + 4608]
 ; B = B ^ T
 %line 21304+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 21305+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 21306+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 21307+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4608]
+	and r8, [rbx + 4608]
 ; A = A ^ T
 %line 21308+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 21310+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 21311+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 21312+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 21313+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 21314+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 21315+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3584]
 %line 21317+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3584]
+	and r9, [rbx + 3584]
 ; B = B ^ T
 %line 21318+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 21319+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 21320+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 21321+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 21322+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 21324+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 21325+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 21326+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 21327+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 21328+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 21329+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2560]
 %line 21331+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2560]
+	and r9, [rbx + 2560]
 ; B = B ^ T
 %line 21332+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 21333+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 21334+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 21335+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 21336+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2048]
 %line 21338+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 21339+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S16 = A
 %line 21340+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6560], r10
+	mov [rsp + 6560], r11
 ; S15 = B
 %line 21341+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6552], r11
+	mov [rsp + 6552], r10
 ; G = mem64[g + 16]
 %line 21342+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 16]
+	mov r10, [rdx + 16]
 ; T &= mem64[f + 5632]
 %line 21344+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 5632]
+	and r10, [rbx + 5632]
 ; G = mem64[g + 24]
 %line 21346+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 24]
+	mov r8, [rdx + 24]
 ; T = G
 %line 21347+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 5632]
 %line 21348+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5632]
+	and r11, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 21351+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; B = B ^ T
 %line 21352+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 32]
 %line 21353+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 21354+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 21355+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 21356+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4608]
 %line 21358+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4608]
+	and r9, [rbx + 4608]
 ; B = B ^ T
 %line 21359+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 40]
 %line 21360+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 21361+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 21362+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4608]
+	and r8, [rbx + 4608]
 ; A = A ^ T
 %line 21363+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 21365+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 21366+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 48]
 %line 21367+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 21368+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 21369+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 21370+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3584]
 %line 21372+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3584]
+	and r9, [rbx + 3584]
 ; B = B ^ T
 %line 21373+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 21374+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 21375+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 21376+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 21377+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 21379+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 21380+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 21381+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 21382+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 21383+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 21384+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2560]
 %line 21386+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2560]
+	and r9, [rbx + 2560]
 ; B = B ^ T
 %line 21387+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 21388+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 21389+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 21390+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 21391+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2048]
 %line 21393+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 21394+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 21395+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 21396+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 21397+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 21398+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 1536]
 %line 21400+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1536]
+	and r9, [rbx + 1536]
 ; B = B ^ T
 %line 21401+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 21402+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 21403+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 21404+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 21405+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 1024]
 %line 21407+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 21408+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S14 = A
 %line 21409+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6544], r10
+	mov [rsp + 6544], r11
 ; B = B ^ S22
 %line 21410+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, [rsp + 6608]
+	xor r10, [rsp + 6608]
 ; S13 = B
 %line 21411+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6536], r11
+	mov [rsp + 6536], r10
 ; G = mem64[g + 0]
 %line 21412+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx]
+	mov r10, [rdx]
 ; T &= mem64[f + 5632]
 %line 21414+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 5632]
+	and r10, [rbx + 5632]
 ; G = mem64[g + 8]
 %line 21416+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 8]
+	mov r8, [rdx + 8]
 ; T = G
 %line 21417+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 5632]
 %line 21418+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5632]
+	and r11, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 21421+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; B = B ^ T
 %line 21422+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 16]
 %line 21423+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 21424+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 21425+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 21426+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4608]
 %line 21428+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4608]
+	and r9, [rbx + 4608]
 ; B = B ^ T
 %line 21429+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 24]
 %line 21430+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 21431+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 21432+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4608]
+	and r8, [rbx + 4608]
 ; A = A ^ T
 %line 21433+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 21435+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 21436+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 32]
 %line 21437+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 21438+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 21439+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 21440+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3584]
 %line 21442+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3584]
+	and r9, [rbx + 3584]
 ; B = B ^ T
 %line 21443+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 40]
 %line 21444+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 21445+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 21446+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 21447+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 21449+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 21450+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 48]
 %line 21451+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 21452+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 21453+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 21454+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2560]
 %line 21456+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2560]
+	and r9, [rbx + 2560]
 ; B = B ^ T
 %line 21457+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 21458+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 21459+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 21460+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 21461+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2048]
 %line 21463+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 21464+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 21465+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 21466+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 21467+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 21468+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 1536]
 %line 21470+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1536]
+	and r9, [rbx + 1536]
 ; B = B ^ T
 %line 21471+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 21472+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 21473+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 21474+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 21475+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 1024]
 %line 21477+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 21478+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 21479+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 21480+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 21481+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 21482+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 512]
 %line 21484+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; B = B ^ T
 %line 21485+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 21486+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 21487+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 21488+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 512]
+	and r8, [rbx + 512]
 ; A = A ^ T
 %line 21489+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 0]
 %line 21491+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 21492+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; A = A ^ S21
 %line 21493+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, [rsp + 6600]
+	xor r11, [rsp + 6600]
 ; S12 = A
 %line 21494+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6528], r10
+	mov [rsp + 6528], r11
 ; B = B ^ S20
 %line 21495+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, [rsp + 6592]
+	xor r10, [rsp + 6592]
 ; T = mem64[h + 5632]
 %line 21496+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 5632]
+	mov r8, [rsi + 5632]
 ; B = B ^ T
 %line 21497+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; mem64[h + 5632] = B
 %line 21498+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 5632], r11
+	mov [rsi + 5632], r10
 ; G = mem64[g + 0]
 %line 21499+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 21500+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 5120]
 %line 21501+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5120]
+	and r10, [rbx + 5120]
 ; T &= mem64[f + 4608]
 %line 21504+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 4608]
+	and r11, [rbx + 4608]
 ; G = mem64[g + 8]
 %line 21506+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 21507+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 21508+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4608]
+	and r8, [rbx + 4608]
 ; A = A ^ T
 %line 21509+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 21511+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 21512+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 21513+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 21514+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 21515+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 21516+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3584]
 %line 21518+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3584]
+	and r9, [rbx + 3584]
 ; B = B ^ T
 %line 21519+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 21520+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 21521+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 21522+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 21523+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 21525+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 21526+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 21527+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 21528+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 21529+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 21530+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2560]
 %line 21532+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2560]
+	and r9, [rbx + 2560]
 ; B = B ^ T
 %line 21533+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 21534+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 21535+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 21536+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 21537+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 21539+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 21540+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 21541+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 21542+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 21543+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 21544+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1536]
 %line 21546+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1536]
+	and r9, [rbx + 1536]
 ; B = B ^ T
 %line 21547+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 21548+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 21549+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 21550+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 21551+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 21553+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 21554+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 21555+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 21556+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 21557+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 21558+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 512]
 %line 21560+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; B = B ^ T
 %line 21561+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 72]
 %line 21562+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 21563+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 21564+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 512]
+	and r8, [rbx + 512]
 ; A = A ^ T
 %line 21565+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 21567+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 21568+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 80]
 %line 21569+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 80]
+	mov r8, [rdx + 80]
 ; T &= mem64[f + 0]
 %line 21571+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 21572+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
@@ -62089,13 +62025,13 @@ align 32
 	xor r10, [rsp + 6608]
 ; T = mem64[h + 5120]
 %line 21575+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 5120]
+	mov r8, [rsi + 5120]
 ; A = A ^ T
 %line 21576+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 5120] = A
 %line 21577+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 5120], r10
+	mov [rsi + 5120], r10
 ; B = B ^ S18
 %line 21578+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, [rsp + 6576]
@@ -62104,157 +62040,157 @@ align 32
 	xor r11, [rsp + 6600]
 ; T = mem64[h + 4608]
 %line 21580+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 4608]
+	mov r8, [rsi + 4608]
 ; B = B ^ T
 %line 21581+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 4608] = B
 %line 21582+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 4608], r11
+	mov [rsi + 4608], r11
 ; G = mem64[g + 0]
 %line 21583+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 21584+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 4096]
 %line 21585+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 4096]
+	and r10, [rbx + 4096]
 ; T &= mem64[f + 3584]
 %line 21588+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 3584]
+	and r11, [rbx + 3584]
 ; G = mem64[g + 8]
 %line 21590+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 21591+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 21592+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 21593+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 21595+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 21596+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 21597+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 21598+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 21599+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 21600+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2560]
 %line 21602+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2560]
+	and r9, [rbx + 2560]
 ; B = B ^ T
 %line 21603+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 21604+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 21605+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 21606+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 21607+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 21609+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 21610+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 21611+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 21612+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 21613+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 21614+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1536]
 %line 21616+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1536]
+	and r9, [rbx + 1536]
 ; B = B ^ T
 %line 21617+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 21618+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 21619+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 21620+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 21621+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 21623+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 21624+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 21625+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 21626+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 21627+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 21628+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 512]
 %line 21630+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; B = B ^ T
 %line 21631+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 21632+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 21633+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 21634+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 512]
+	and r8, [rbx + 512]
 ; A = A ^ T
 %line 21635+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 21637+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 21638+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 21639+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 64]
+	mov r8, [rdx + 64]
 ; T &= mem64[f + 0]
 %line 21641+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 21642+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
@@ -62266,13 +62202,13 @@ align 32
 	xor r10, [rsp + 6592]
 ; T = mem64[h + 4096]
 %line 21645+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 4096]
+	mov r8, [rsi + 4096]
 ; A = A ^ T
 %line 21646+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 4096] = A
 %line 21647+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 4096], r10
+	mov [rsi + 4096], r10
 ; B = B ^ S16
 %line 21648+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, [rsp + 6560]
@@ -62281,121 +62217,121 @@ align 32
 	xor r11, [rsp + 6584]
 ; T = mem64[h + 3584]
 %line 21650+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 3584]
+	mov r8, [rsi + 3584]
 ; B = B ^ T
 %line 21651+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 3584] = B
 %line 21652+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 3584], r11
+	mov [rsi + 3584], r11
 ; G = mem64[g + 0]
 %line 21653+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 21654+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 3072]
 %line 21655+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 3072]
+	and r10, [rbx + 3072]
 ; T &= mem64[f + 2560]
 %line 21658+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 2560]
+	and r11, [rbx + 2560]
 ; G = mem64[g + 8]
 %line 21660+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 21661+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 21662+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 21663+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 21665+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 21666+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 21667+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 21668+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 21669+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 21670+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1536]
 %line 21672+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1536]
+	and r9, [rbx + 1536]
 ; B = B ^ T
 %line 21673+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 21674+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 21675+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 21676+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 21677+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 21679+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 21680+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 21681+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 21682+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 21683+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 21684+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 512]
 %line 21686+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; B = B ^ T
 %line 21687+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 21688+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 21689+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 21690+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 512]
+	and r8, [rbx + 512]
 ; A = A ^ T
 %line 21691+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 21693+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 21694+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 21695+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 48]
+	mov r8, [rdx + 48]
 ; T &= mem64[f + 0]
 %line 21697+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 21698+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
@@ -62407,13 +62343,13 @@ align 32
 	xor r10, [rsp + 6576]
 ; T = mem64[h + 3072]
 %line 21701+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 3072]
+	mov r8, [rsi + 3072]
 ; A = A ^ T
 %line 21702+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 3072] = A
 %line 21703+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 3072], r10
+	mov [rsi + 3072], r10
 ; B = B ^ S14
 %line 21704+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, [rsp + 6544]
@@ -62422,154 +62358,154 @@ align 32
 	xor r11, [rsp + 6568]
 ; T = mem64[h + 2560]
 %line 21706+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 2560]
+	mov r8, [rsi + 2560]
 ; B = B ^ T
 %line 21707+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 2560] = B
 %line 21708+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 2560], r11
+	mov [rsi + 2560], r11
 ; G = mem64[g + 0]
 %line 21709+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 21710+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, r10
+	mov r10, r11
 ; T &= mem64[f + 2048]
 %line 21711+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 2048]
+	and r10, [rbx + 2048]
 ; T &= mem64[f + 1536]
 %line 21714+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 1536]
+	and r11, [rbx + 1536]
 ; G = mem64[g + 8]
 %line 21716+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 21717+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 21718+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 21719+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 21721+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 21722+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 16]
 %line 21723+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 21724+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 21725+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 21726+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 512]
 %line 21728+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; B = B ^ T
 %line 21729+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 24]
 %line 21730+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 21731+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 21732+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 512]
+	and r8, [rbx + 512]
 ; A = A ^ T
 %line 21733+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 21735+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 21736+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 32]
 %line 21737+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 32]
+	mov r8, [rdx + 32]
 ; T &= mem64[f + 0]
 %line 21739+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 21740+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; A = A ^ S13
 %line 21741+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, [rsp + 6536]
+	xor r10, [rsp + 6536]
 ; A = A ^ S16
 %line 21742+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, [rsp + 6560]
+	xor r10, [rsp + 6560]
 ; T = mem64[h + 2048]
 %line 21743+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 2048]
+	mov r8, [rsi + 2048]
 ; A = A ^ T
 %line 21744+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; mem64[h + 2048] = A
 %line 21745+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 2048], r11
+	mov [rsi + 2048], r10
 ; B = B ^ S12
 %line 21746+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, [rsp + 6528]
+	xor r11, [rsp + 6528]
 ; B = B ^ S15
 %line 21747+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, [rsp + 6552]
+	xor r11, [rsp + 6552]
 ; T = mem64[h + 1536]
 %line 21748+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 1536]
+	mov r8, [rsi + 1536]
 ; B = B ^ T
 %line 21749+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; mem64[h + 1536] = B
 %line 21750+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 1536], r10
+	mov [rsi + 1536], r11
 ; G = mem64[g + 0]
 %line 21751+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx]
+	mov r9, [rdx]
 ; T = G
 %line 21752+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 21753+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; T &= mem64[f + 512]
 %line 21756+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; G = mem64[g + 8]
 %line 21758+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 8]
+	mov r11, [rdx + 8]
 ; T = G
 %line 21759+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 512]
 %line 21760+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 512]
+	and r10, [rbx + 512]
 ; A = A ^ T
 %line 21761+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r10
 ; T &= mem64[f + 0]
 %line 21763+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi]
+	and r11, [rbx]
 ; B = B ^ T
 %line 21764+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r11
 ; G = mem64[g + 16]
 %line 21765+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, [rbx + 16]
+	mov r10, [rdx + 16]
 ; T &= mem64[f + 0]
 %line 21767+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi]
+	and r10, [rbx]
 ; A = A ^ T
 %line 21768+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r10
@@ -62578,258 +62514,254 @@ align 32
 	xor r8, [rsp + 6544]
 ; T = mem64[h + 1024]
 %line 21770+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, [rcx + 1024]
+	mov r10, [rsi + 1024]
 ; A = A ^ T
 %line 21771+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r10
 ; mem64[h + 1024] = A
 %line 21772+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 1024], r8
+	mov [rsi + 1024], r8
 ; B = B ^ S13
 %line 21773+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, [rsp + 6536]
 ; T = mem64[h + 512]
 %line 21774+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 512]
+	mov r8, [rsi + 512]
 ; B = B ^ T
 %line 21775+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[h + 512] = B
 %line 21776+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 512], r9
+	mov [rsi + 512], r9
 ; G = mem64[g + 0]
 %line 21777+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx]
+	mov r8, [rdx]
 ; T &= mem64[f + 0]
 %line 21779+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ S12
 %line 21781+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, [rsp + 6528]
 ; T = mem64[h + 0]
 %line 21782+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx]
+	mov r9, [rsi]
 ; A = A ^ T
 %line 21783+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r9
 ; mem64[h + 0] = A
 %line 21784+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx], r8
+	mov [rsi], r8
 ; lo = mem64[p + 0]
 %line 21785+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx]
+	mov r8, [rsi]
 ; hi = mem64[p + 64]
 %line 21786+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 64]
+	mov r9, [rsi + 64]
 ; hi = hi ^ lo
 %line 21787+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 64] = hi
 %line 21788+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 64], r9
+	mov [rsi + 64], r9
 ; lo = mem64[p + 512]
 %line 21789+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 512]
+	mov r8, [rsi + 512]
 ; hi = mem64[p + 576]
 %line 21790+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 576]
+	mov r9, [rsi + 576]
 ; hi = hi ^ lo
 %line 21791+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 576] = hi
 %line 21792+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 576], r9
+	mov [rsi + 576], r9
 ; lo = mem64[p + 1024]
 %line 21793+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 1024]
+	mov r8, [rsi + 1024]
 ; hi = mem64[p + 1088]
 %line 21794+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 1088]
+	mov r9, [rsi + 1088]
 ; hi = hi ^ lo
 %line 21795+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 1088] = hi
 %line 21796+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 1088], r9
+	mov [rsi + 1088], r9
 ; lo = mem64[p + 1536]
 %line 21797+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 1536]
+	mov r8, [rsi + 1536]
 ; hi = mem64[p + 1600]
 %line 21798+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 1600]
+	mov r9, [rsi + 1600]
 ; hi = hi ^ lo
 %line 21799+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 1600] = hi
 %line 21800+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 1600], r9
+	mov [rsi + 1600], r9
 ; lo = mem64[p + 2048]
 %line 21801+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 2048]
+	mov r8, [rsi + 2048]
 ; hi = mem64[p + 2112]
 %line 21802+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 2112]
+	mov r9, [rsi + 2112]
 ; hi = hi ^ lo
 %line 21803+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 2112] = hi
 %line 21804+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 2112], r9
+	mov [rsi + 2112], r9
 ; lo = mem64[p + 2560]
 %line 21805+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 2560]
+	mov r8, [rsi + 2560]
 ; hi = mem64[p + 2624]
 %line 21806+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 2624]
+	mov r9, [rsi + 2624]
 ; hi = hi ^ lo
 %line 21807+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 2624] = hi
 %line 21808+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 2624], r9
+	mov [rsi + 2624], r9
 ; lo = mem64[p + 3072]
 %line 21809+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 3072]
+	mov r8, [rsi + 3072]
 ; hi = mem64[p + 3136]
 %line 21810+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 3136]
+	mov r9, [rsi + 3136]
 ; hi = hi ^ lo
 %line 21811+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 3136] = hi
 %line 21812+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 3136], r9
+	mov [rsi + 3136], r9
 ; lo = mem64[p + 3584]
 %line 21813+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 3584]
+	mov r8, [rsi + 3584]
 ; hi = mem64[p + 3648]
 %line 21814+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 3648]
+	mov r9, [rsi + 3648]
 ; hi = hi ^ lo
 %line 21815+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 3648] = hi
 %line 21816+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 3648], r9
+	mov [rsi + 3648], r9
 ; lo = mem64[p + 4096]
 %line 21817+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 4096]
+	mov r8, [rsi + 4096]
 ; hi = mem64[p + 4160]
 %line 21818+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 4160]
+	mov r9, [rsi + 4160]
 ; hi = hi ^ lo
 %line 21819+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 4160] = hi
 %line 21820+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 4160], r9
+	mov [rsi + 4160], r9
 ; lo = mem64[p + 4608]
 %line 21821+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 4608]
+	mov r8, [rsi + 4608]
 ; hi = mem64[p + 4672]
 %line 21822+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 4672]
+	mov r9, [rsi + 4672]
 ; hi = hi ^ lo
 %line 21823+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 4672] = hi
 %line 21824+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 4672], r9
+	mov [rsi + 4672], r9
 ; lo = mem64[p + 5120]
 %line 21825+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 5120]
+	mov r8, [rsi + 5120]
 ; hi = mem64[p + 5184]
 %line 21826+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 5184]
+	mov r9, [rsi + 5184]
 ; hi = hi ^ lo
 %line 21827+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 5184] = hi
 %line 21828+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 5184], r9
+	mov [rsi + 5184], r9
 ; lo = mem64[p + 5632]
 %line 21829+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 5632]
+	mov r8, [rsi + 5632]
 ; hi = mem64[p + 5696]
 %line 21830+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 5696]
+	mov r9, [rsi + 5696]
 ; hi = hi ^ lo
 %line 21831+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 5696] = hi
 %line 21832+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 5696], r9
+	mov [rsi + 5696], r9
 ; p = p + 8
 %line 21833+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add rcx, 8
+	add rsi, 8
 ; g = g + 96
 %line 21834+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add rbx, 96
+	add rdx, 96
 ; o0 = o0 - 1
 %line 21835+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rdi, 1
+	sub rax, 1
 ; =? o0 - 0
 %line 21836+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rdi, 0
+	cmp rax, 0
 ; goto l33 if !=
 %line 21837+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll33
 ; p = p + 64
 %line 21838+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add rcx, 64
+	add rsi, 64
 ; o1 = o1 - 1
 %line 21839+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o1 - 0
 %line 21840+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l32 if !=
 %line 21841+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rdi, rdx
 	jne .Ll32
 ; p = v
 %line 21843+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rcx, rdi
+	mov rsi, rdi
 ; o1 = 2
 %line 21844+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, 2
+	mov rcx, 2
 align 32
 .Ll34:
 ; g = &TB
 %line 21846+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rax, r8
-	mov rdx, rdi
-	lea rbx, [rsp + 384]
+	lea rdx, [rsp + 384]
 ; g = g + 3072
 %line 21847+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add rbx, 3072
+	add rdx, 3072
 ; o0 = 16
 %line 21848+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rdi, 16
+	mov rax, 16
 align 32
 .Ll35:
 ; f = p + 128
 %line 21850+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	lea rsi, [rcx + 128]
+	lea rbx, [rsi + 128]
 ; G = mem64[g + 80]
 %line 21852+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 80]
+	mov r8, [rdx + 80]
 ; T &= mem64[f + 5632]
 %line 21854+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5632]
+	and r8, [rbx + 5632]
 ; G = mem64[g + 88]
 %line 21856+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, [rbx + 88]
+	mov r10, [rdx + 88]
 ; T = G
 %line 21857+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, r10
 ; T &= mem64[f + 5632]
 %line 21858+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 5632]
+	and r9, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 21861+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5120]
+	and r10, [rbx + 5120]
 ; B = B ^ T
 %line 21862+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r10
@@ -62841,58 +62773,58 @@ align 32
 	mov [rsp + 6600], r8
 ; G = mem64[g + 64]
 %line 21865+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 64]
+	mov r8, [rdx + 64]
 ; T &= mem64[f + 5632]
 %line 21867+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5632]
+	and r8, [rbx + 5632]
 ; G = mem64[g + 72]
 %line 21869+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, [rbx + 72]
+	mov r10, [rdx + 72]
 ; T = G
 %line 21870+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r9, r10
 ; T &= mem64[f + 5632]
 %line 21871+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 5632]
+	and r9, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 21874+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5120]
+	and r10, [rbx + 5120]
 ; B = B ^ T
 %line 21875+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r10
 ; G = mem64[g + 80]
 %line 21876+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 80]
+	mov r11, [rdx + 80]
 ; T = G
 %line 21877+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 5120]
 %line 21878+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5120]
+	and r10, [rbx + 5120]
 ; A = A ^ T
 %line 21879+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r10
 ; T &= mem64[f + 4608]
 %line 21881+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 4608]
+	and r11, [rbx + 4608]
 ; B = B ^ T
 %line 21882+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r11
 ; G = mem64[g + 88]
 %line 21883+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 88]
+	mov r11, [rdx + 88]
 ; T = G
 %line 21884+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 4608]
 %line 21885+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 4608]
+	and r10, [rbx + 4608]
 ; A = A ^ T
 %line 21886+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r10
 ; T &= mem64[f + 4096]
 %line 21888+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 4096]
+	and r11, [rbx + 4096]
 ; B = B ^ T
 %line 21889+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r11
@@ -62904,811 +62836,811 @@ align 32
 	mov [rsp + 6584], r8
 ; G = mem64[g + 48]
 %line 21892+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 48]
+	mov r10, [rdx + 48]
 ; T &= mem64[f + 5632]
 %line 21894+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 5632]
+	and r10, [rbx + 5632]
 ; G = mem64[g + 56]
 %line 21896+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 56]
+	mov r8, [rdx + 56]
 ; T = G
 %line 21897+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 5632]
 %line 21898+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5632]
+	and r11, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 21901+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; B = B ^ T
 %line 21902+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 64]
 %line 21903+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 21904+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 21905+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 21906+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4608]
 %line 21908+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4608]
+	and r9, [rbx + 4608]
 ; B = B ^ T
 %line 21909+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 21910+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 21911+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 21912+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4608]
+	and r8, [rbx + 4608]
 ; A = A ^ T
 %line 21913+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 21915+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 21916+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 21917+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 21918+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 21919+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 21920+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3584]
 %line 21922+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3584]
+	and r9, [rbx + 3584]
 ; B = B ^ T
 %line 21923+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 21924+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 21925+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 21926+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 21927+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 21929+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 21930+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S18 = A
 %line 21931+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6576], r10
+	mov [rsp + 6576], r11
 ; S17 = B
 %line 21932+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6568], r11
+	mov [rsp + 6568], r10
 ; G = mem64[g + 32]
 %line 21933+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 32]
+	mov r10, [rdx + 32]
 ; T &= mem64[f + 5632]
 %line 21935+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 5632]
+	and r10, [rbx + 5632]
 ; G = mem64[g + 40]
 %line 21937+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 40]
+	mov r8, [rdx + 40]
 ; T = G
 %line 21938+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 5632]
 %line 21939+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5632]
+	and r11, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 21942+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; B = B ^ T
 %line 21943+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 48]
 %line 21944+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 21945+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 21946+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 21947+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4608]
 %line 21949+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4608]
+	and r9, [rbx + 4608]
 ; B = B ^ T
 %line 21950+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 21951+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 21952+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 21953+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4608]
+	and r8, [rbx + 4608]
 ; A = A ^ T
 %line 21954+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 21956+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 21957+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 21958+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 21959+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 21960+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 21961+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3584]
 %line 21963+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3584]
+	and r9, [rbx + 3584]
 ; B = B ^ T
 %line 21964+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 21965+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 21966+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 21967+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 21968+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 21970+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 21971+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 21972+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 21973+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 21974+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 21975+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2560]
 %line 21977+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2560]
+	and r9, [rbx + 2560]
 ; B = B ^ T
 %line 21978+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 21979+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 21980+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 21981+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 21982+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2048]
 %line 21984+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 21985+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S16 = A
 %line 21986+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6560], r10
+	mov [rsp + 6560], r11
 ; S15 = B
 %line 21987+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6552], r11
+	mov [rsp + 6552], r10
 ; G = mem64[g + 16]
 %line 21988+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 16]
+	mov r10, [rdx + 16]
 ; T &= mem64[f + 5632]
 %line 21990+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 5632]
+	and r10, [rbx + 5632]
 ; G = mem64[g + 24]
 %line 21992+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 24]
+	mov r8, [rdx + 24]
 ; T = G
 %line 21993+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 5632]
 %line 21994+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5632]
+	and r11, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 21997+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; B = B ^ T
 %line 21998+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 32]
 %line 21999+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 22000+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 22001+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 22002+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4608]
 %line 22004+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4608]
+	and r9, [rbx + 4608]
 ; B = B ^ T
 %line 22005+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 40]
 %line 22006+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 22007+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 22008+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4608]
+	and r8, [rbx + 4608]
 ; A = A ^ T
 %line 22009+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 22011+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 22012+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 48]
 %line 22013+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 22014+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 22015+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 22016+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3584]
 %line 22018+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3584]
+	and r9, [rbx + 3584]
 ; B = B ^ T
 %line 22019+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 22020+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 22021+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 22022+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 22023+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 22025+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 22026+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 22027+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 22028+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 22029+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 22030+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2560]
 %line 22032+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2560]
+	and r9, [rbx + 2560]
 ; B = B ^ T
 %line 22033+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 22034+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 22035+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 22036+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 22037+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2048]
 %line 22039+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 22040+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 22041+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 22042+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 22043+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 22044+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 1536]
 %line 22046+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1536]
+	and r9, [rbx + 1536]
 ; B = B ^ T
 %line 22047+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 22048+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 22049+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 22050+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 22051+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 1024]
 %line 22053+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 22054+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S14 = A
 %line 22055+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6544], r10
+	mov [rsp + 6544], r11
 ; B = B ^ S22
 %line 22056+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, [rsp + 6608]
+	xor r10, [rsp + 6608]
 ; S13 = B
 %line 22057+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6536], r11
+	mov [rsp + 6536], r10
 ; G = mem64[g + 0]
 %line 22058+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx]
+	mov r10, [rdx]
 ; T &= mem64[f + 5632]
 %line 22060+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 5632]
+	and r10, [rbx + 5632]
 ; G = mem64[g + 8]
 %line 22062+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 8]
+	mov r8, [rdx + 8]
 ; T = G
 %line 22063+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 5632]
 %line 22064+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5632]
+	and r11, [rbx + 5632]
 ; T &= mem64[f + 5120]
 %line 22067+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; B = B ^ T
 %line 22068+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 16]
 %line 22069+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 22070+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 22071+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 22072+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4608]
 %line 22074+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4608]
+	and r9, [rbx + 4608]
 ; B = B ^ T
 %line 22075+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 24]
 %line 22076+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 22077+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 22078+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4608]
+	and r8, [rbx + 4608]
 ; A = A ^ T
 %line 22079+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 22081+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 22082+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 32]
 %line 22083+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 22084+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 22085+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 22086+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3584]
 %line 22088+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3584]
+	and r9, [rbx + 3584]
 ; B = B ^ T
 %line 22089+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 40]
 %line 22090+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 22091+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 22092+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 22093+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 22095+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 22096+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 48]
 %line 22097+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 22098+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 22099+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 22100+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2560]
 %line 22102+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2560]
+	and r9, [rbx + 2560]
 ; B = B ^ T
 %line 22103+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 22104+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 22105+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 22106+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 22107+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2048]
 %line 22109+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 22110+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 22111+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 22112+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 22113+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 22114+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 1536]
 %line 22116+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1536]
+	and r9, [rbx + 1536]
 ; B = B ^ T
 %line 22117+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 22118+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 22119+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 22120+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 22121+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 1024]
 %line 22123+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 22124+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 22125+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 22126+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 22127+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 22128+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 512]
 %line 22130+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; B = B ^ T
 %line 22131+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 22132+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 22133+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 22134+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 512]
+	and r8, [rbx + 512]
 ; A = A ^ T
 %line 22135+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 0]
 %line 22137+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 22138+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; A = A ^ S21
 %line 22139+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, [rsp + 6600]
+	xor r11, [rsp + 6600]
 ; S12 = A
 %line 22140+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rsp + 6528], r10
+	mov [rsp + 6528], r11
 ; B = B ^ S20
 %line 22141+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, [rsp + 6592]
+	xor r10, [rsp + 6592]
 ; T = mem64[h + 5632]
 %line 22142+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 5632]
+	mov r8, [rsi + 5632]
 ; B = B ^ T
 %line 22143+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; mem64[h + 5632] = B
 %line 22144+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 5632], r11
+	mov [rsi + 5632], r10
 ; G = mem64[g + 0]
 %line 22145+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 22146+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 5120]
 %line 22147+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 5120]
+	and r10, [rbx + 5120]
 ; T &= mem64[f + 4608]
 %line 22150+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 4608]
+	and r11, [rbx + 4608]
 ; G = mem64[g + 8]
 %line 22152+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 22153+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 22154+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4608]
+	and r8, [rbx + 4608]
 ; A = A ^ T
 %line 22155+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 22157+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 22158+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 22159+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 22160+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 22161+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 22162+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3584]
 %line 22164+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3584]
+	and r9, [rbx + 3584]
 ; B = B ^ T
 %line 22165+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 22166+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 22167+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 22168+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 22169+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 22171+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 22172+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 22173+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 22174+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 22175+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 22176+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2560]
 %line 22178+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2560]
+	and r9, [rbx + 2560]
 ; B = B ^ T
 %line 22179+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 22180+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 22181+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 22182+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 22183+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 22185+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 22186+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 22187+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 22188+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 22189+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 22190+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1536]
 %line 22192+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1536]
+	and r9, [rbx + 1536]
 ; B = B ^ T
 %line 22193+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 22194+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 22195+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 22196+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 22197+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 22199+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 22200+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 22201+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 22202+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 22203+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 22204+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 512]
 %line 22206+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; B = B ^ T
 %line 22207+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 72]
 %line 22208+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 22209+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 22210+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 512]
+	and r8, [rbx + 512]
 ; A = A ^ T
 %line 22211+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 22213+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 22214+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 80]
 %line 22215+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 80]
+	mov r8, [rdx + 80]
 ; T &= mem64[f + 0]
 %line 22217+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 22218+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
@@ -63720,13 +63652,13 @@ align 32
 	xor r10, [rsp + 6608]
 ; T = mem64[h + 5120]
 %line 22221+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 5120]
+	mov r8, [rsi + 5120]
 ; A = A ^ T
 %line 22222+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 5120] = A
 %line 22223+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 5120], r10
+	mov [rsi + 5120], r10
 ; B = B ^ S18
 %line 22224+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, [rsp + 6576]
@@ -63735,157 +63667,157 @@ align 32
 	xor r11, [rsp + 6600]
 ; T = mem64[h + 4608]
 %line 22226+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 4608]
+	mov r8, [rsi + 4608]
 ; B = B ^ T
 %line 22227+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 4608] = B
 %line 22228+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 4608], r11
+	mov [rsi + 4608], r11
 ; G = mem64[g + 0]
 %line 22229+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 22230+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 4096]
 %line 22231+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 4096]
+	and r10, [rbx + 4096]
 ; T &= mem64[f + 3584]
 %line 22234+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 3584]
+	and r11, [rbx + 3584]
 ; G = mem64[g + 8]
 %line 22236+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 22237+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 22238+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3584]
+	and r8, [rbx + 3584]
 ; A = A ^ T
 %line 22239+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 22241+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 22242+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 22243+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 22244+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 22245+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 22246+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2560]
 %line 22248+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2560]
+	and r9, [rbx + 2560]
 ; B = B ^ T
 %line 22249+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 22250+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 22251+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 22252+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 22253+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 22255+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 22256+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 22257+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 22258+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 22259+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 22260+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1536]
 %line 22262+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1536]
+	and r9, [rbx + 1536]
 ; B = B ^ T
 %line 22263+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 22264+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 22265+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 22266+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 22267+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 22269+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 22270+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 22271+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 22272+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 22273+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 22274+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 512]
 %line 22276+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; B = B ^ T
 %line 22277+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 22278+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 22279+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 22280+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 512]
+	and r8, [rbx + 512]
 ; A = A ^ T
 %line 22281+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 22283+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 22284+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 22285+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 64]
+	mov r8, [rdx + 64]
 ; T &= mem64[f + 0]
 %line 22287+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 22288+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
@@ -63897,13 +63829,13 @@ align 32
 	xor r10, [rsp + 6592]
 ; T = mem64[h + 4096]
 %line 22291+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 4096]
+	mov r8, [rsi + 4096]
 ; A = A ^ T
 %line 22292+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 4096] = A
 %line 22293+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 4096], r10
+	mov [rsi + 4096], r10
 ; B = B ^ S16
 %line 22294+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, [rsp + 6560]
@@ -63912,121 +63844,121 @@ align 32
 	xor r11, [rsp + 6584]
 ; T = mem64[h + 3584]
 %line 22296+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 3584]
+	mov r8, [rsi + 3584]
 ; B = B ^ T
 %line 22297+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 3584] = B
 %line 22298+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 3584], r11
+	mov [rsi + 3584], r11
 ; G = mem64[g + 0]
 %line 22299+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 22300+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 3072]
 %line 22301+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 3072]
+	and r10, [rbx + 3072]
 ; T &= mem64[f + 2560]
 %line 22304+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 2560]
+	and r11, [rbx + 2560]
 ; G = mem64[g + 8]
 %line 22306+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 22307+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 22308+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2560]
+	and r8, [rbx + 2560]
 ; A = A ^ T
 %line 22309+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 22311+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 22312+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 22313+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 22314+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 22315+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 22316+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1536]
 %line 22318+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1536]
+	and r9, [rbx + 1536]
 ; B = B ^ T
 %line 22319+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 22320+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 22321+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 22322+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 22323+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 22325+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 22326+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 22327+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 22328+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 22329+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 22330+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 512]
 %line 22332+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; B = B ^ T
 %line 22333+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 22334+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 22335+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 22336+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 512]
+	and r8, [rbx + 512]
 ; A = A ^ T
 %line 22337+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 22339+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 22340+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 22341+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 48]
+	mov r8, [rdx + 48]
 ; T &= mem64[f + 0]
 %line 22343+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 22344+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
@@ -64038,13 +63970,13 @@ align 32
 	xor r10, [rsp + 6576]
 ; T = mem64[h + 3072]
 %line 22347+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 3072]
+	mov r8, [rsi + 3072]
 ; A = A ^ T
 %line 22348+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 3072] = A
 %line 22349+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 3072], r10
+	mov [rsi + 3072], r10
 ; B = B ^ S14
 %line 22350+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, [rsp + 6544]
@@ -64053,154 +63985,154 @@ align 32
 	xor r11, [rsp + 6568]
 ; T = mem64[h + 2560]
 %line 22352+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 2560]
+	mov r8, [rsi + 2560]
 ; B = B ^ T
 %line 22353+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 2560] = B
 %line 22354+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 2560], r11
+	mov [rsi + 2560], r11
 ; G = mem64[g + 0]
 %line 22355+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 22356+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, r10
+	mov r10, r11
 ; T &= mem64[f + 2048]
 %line 22357+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi + 2048]
+	and r10, [rbx + 2048]
 ; T &= mem64[f + 1536]
 %line 22360+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 1536]
+	and r11, [rbx + 1536]
 ; G = mem64[g + 8]
 %line 22362+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 22363+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 22364+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1536]
+	and r8, [rbx + 1536]
 ; A = A ^ T
 %line 22365+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 22367+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 22368+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 16]
 %line 22369+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 22370+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 22371+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 22372+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 512]
 %line 22374+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; B = B ^ T
 %line 22375+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 24]
 %line 22376+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 22377+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 22378+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 512]
+	and r8, [rbx + 512]
 ; A = A ^ T
 %line 22379+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 22381+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 22382+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 32]
 %line 22383+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx + 32]
+	mov r8, [rdx + 32]
 ; T &= mem64[f + 0]
 %line 22385+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 22386+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; A = A ^ S13
 %line 22387+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, [rsp + 6536]
+	xor r10, [rsp + 6536]
 ; A = A ^ S16
 %line 22388+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, [rsp + 6560]
+	xor r10, [rsp + 6560]
 ; T = mem64[h + 2048]
 %line 22389+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 2048]
+	mov r8, [rsi + 2048]
 ; A = A ^ T
 %line 22390+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; mem64[h + 2048] = A
 %line 22391+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 2048], r11
+	mov [rsi + 2048], r10
 ; B = B ^ S12
 %line 22392+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, [rsp + 6528]
+	xor r11, [rsp + 6528]
 ; B = B ^ S15
 %line 22393+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, [rsp + 6552]
+	xor r11, [rsp + 6552]
 ; T = mem64[h + 1536]
 %line 22394+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 1536]
+	mov r8, [rsi + 1536]
 ; B = B ^ T
 %line 22395+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; mem64[h + 1536] = B
 %line 22396+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 1536], r10
+	mov [rsi + 1536], r11
 ; G = mem64[g + 0]
 %line 22397+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rbx]
+	mov r9, [rdx]
 ; T = G
 %line 22398+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 22399+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; T &= mem64[f + 512]
 %line 22402+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r9, [rsi + 512]
+	and r9, [rbx + 512]
 ; G = mem64[g + 8]
 %line 22404+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r11, [rbx + 8]
+	mov r11, [rdx + 8]
 ; T = G
 %line 22405+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 512]
 %line 22406+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi + 512]
+	and r10, [rbx + 512]
 ; A = A ^ T
 %line 22407+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r10
 ; T &= mem64[f + 0]
 %line 22409+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r11, [rsi]
+	and r11, [rbx]
 ; B = B ^ T
 %line 22410+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r11
 ; G = mem64[g + 16]
 %line 22411+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, [rbx + 16]
+	mov r10, [rdx + 16]
 ; T &= mem64[f + 0]
 %line 22413+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r10, [rsi]
+	and r10, [rbx]
 ; A = A ^ T
 %line 22414+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r10
@@ -64209,228 +64141,225 @@ align 32
 	xor r8, [rsp + 6544]
 ; T = mem64[h + 1024]
 %line 22416+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r10, [rcx + 1024]
+	mov r10, [rsi + 1024]
 ; A = A ^ T
 %line 22417+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r10
 ; mem64[h + 1024] = A
 %line 22418+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 1024], r8
+	mov [rsi + 1024], r8
 ; B = B ^ S13
 %line 22419+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, [rsp + 6536]
 ; T = mem64[h + 512]
 %line 22420+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 512]
+	mov r8, [rsi + 512]
 ; B = B ^ T
 %line 22421+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[h + 512] = B
 %line 22422+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 512], r9
+	mov [rsi + 512], r9
 ; G = mem64[g + 0]
 %line 22423+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rbx]
+	mov r8, [rdx]
 ; T &= mem64[f + 0]
 %line 22425+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ S12
 %line 22427+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, [rsp + 6528]
 ; T = mem64[h + 0]
 %line 22428+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx]
+	mov r9, [rsi]
 ; A = A ^ T
 %line 22429+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r8, r9
 ; mem64[h + 0] = A
 %line 22430+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx], r8
+	mov [rsi], r8
 ; lo = mem64[p + 0]
 %line 22431+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx]
+	mov r8, [rsi]
 ; hi = mem64[p + 128]
 %line 22432+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 128]
+	mov r9, [rsi + 128]
 ; hi = hi ^ lo
 %line 22433+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 128] = hi
 %line 22434+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 128], r9
+	mov [rsi + 128], r9
 ; lo = mem64[p + 512]
 %line 22435+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 512]
+	mov r8, [rsi + 512]
 ; hi = mem64[p + 640]
 %line 22436+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 640]
+	mov r9, [rsi + 640]
 ; hi = hi ^ lo
 %line 22437+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 640] = hi
 %line 22438+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 640], r9
+	mov [rsi + 640], r9
 ; lo = mem64[p + 1024]
 %line 22439+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 1024]
+	mov r8, [rsi + 1024]
 ; hi = mem64[p + 1152]
 %line 22440+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 1152]
+	mov r9, [rsi + 1152]
 ; hi = hi ^ lo
 %line 22441+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 1152] = hi
 %line 22442+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 1152], r9
+	mov [rsi + 1152], r9
 ; lo = mem64[p + 1536]
 %line 22443+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 1536]
+	mov r8, [rsi + 1536]
 ; hi = mem64[p + 1664]
 %line 22444+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 1664]
+	mov r9, [rsi + 1664]
 ; hi = hi ^ lo
 %line 22445+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 1664] = hi
 %line 22446+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 1664], r9
+	mov [rsi + 1664], r9
 ; lo = mem64[p + 2048]
 %line 22447+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 2048]
+	mov r8, [rsi + 2048]
 ; hi = mem64[p + 2176]
 %line 22448+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 2176]
+	mov r9, [rsi + 2176]
 ; hi = hi ^ lo
 %line 22449+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 2176] = hi
 %line 22450+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 2176], r9
+	mov [rsi + 2176], r9
 ; lo = mem64[p + 2560]
 %line 22451+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 2560]
+	mov r8, [rsi + 2560]
 ; hi = mem64[p + 2688]
 %line 22452+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 2688]
+	mov r9, [rsi + 2688]
 ; hi = hi ^ lo
 %line 22453+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 2688] = hi
 %line 22454+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 2688], r9
+	mov [rsi + 2688], r9
 ; lo = mem64[p + 3072]
 %line 22455+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 3072]
+	mov r8, [rsi + 3072]
 ; hi = mem64[p + 3200]
 %line 22456+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 3200]
+	mov r9, [rsi + 3200]
 ; hi = hi ^ lo
 %line 22457+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 3200] = hi
 %line 22458+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 3200], r9
+	mov [rsi + 3200], r9
 ; lo = mem64[p + 3584]
 %line 22459+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 3584]
+	mov r8, [rsi + 3584]
 ; hi = mem64[p + 3712]
 %line 22460+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 3712]
+	mov r9, [rsi + 3712]
 ; hi = hi ^ lo
 %line 22461+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 3712] = hi
 %line 22462+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 3712], r9
+	mov [rsi + 3712], r9
 ; lo = mem64[p + 4096]
 %line 22463+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 4096]
+	mov r8, [rsi + 4096]
 ; hi = mem64[p + 4224]
 %line 22464+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 4224]
+	mov r9, [rsi + 4224]
 ; hi = hi ^ lo
 %line 22465+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 4224] = hi
 %line 22466+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 4224], r9
+	mov [rsi + 4224], r9
 ; lo = mem64[p + 4608]
 %line 22467+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 4608]
+	mov r8, [rsi + 4608]
 ; hi = mem64[p + 4736]
 %line 22468+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 4736]
+	mov r9, [rsi + 4736]
 ; hi = hi ^ lo
 %line 22469+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 4736] = hi
 %line 22470+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 4736], r9
+	mov [rsi + 4736], r9
 ; lo = mem64[p + 5120]
 %line 22471+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 5120]
+	mov r8, [rsi + 5120]
 ; hi = mem64[p + 5248]
 %line 22472+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 5248]
+	mov r9, [rsi + 5248]
 ; hi = hi ^ lo
 %line 22473+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 5248] = hi
 %line 22474+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 5248], r9
+	mov [rsi + 5248], r9
 ; lo = mem64[p + 5632]
 %line 22475+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, [rcx + 5632]
+	mov r8, [rsi + 5632]
 ; hi = mem64[p + 5760]
 %line 22476+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r9, [rcx + 5760]
+	mov r9, [rsi + 5760]
 ; hi = hi ^ lo
 %line 22477+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 5760] = hi
 %line 22478+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov [rcx + 5760], r9
+	mov [rsi + 5760], r9
 ; p = p + 8
 %line 22479+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add rcx, 8
+	add rsi, 8
 ; g = g + 96
 %line 22480+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add rbx, 96
+	add rdx, 96
 ; o0 = o0 - 1
 %line 22481+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rdi, 1
+	sub rax, 1
 ; =? o0 - 0
 %line 22482+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rdi, 0
+	cmp rax, 0
 ; goto l35 if !=
 %line 22483+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll35
 ; p = p + 128
 %line 22484+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	add rcx, 128
+	add rsi, 128
 ; o1 = o1 - 1
 %line 22485+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o1 - 0
 %line 22486+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l34 if !=
 %line 22487+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rdi, rdx
 	jne .Ll34
 ; o1 = 1
 %line 22490+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, 1
+	mov rax, 1
 align 32
 .Ll36:
 ; g = &TB
 %line 22492+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rcx, r8
 	lea rsi, [rsp + 384]
 ; o0 = 32
 %line 22493+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov rax, 32
+	mov rcx, 32
 align 32
 .Ll37:
 ; f = p + 256
@@ -66022,10 +65951,10 @@ align 32
 	add rsi, 96
 ; o0 = o0 - 1
 %line 23126+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	sub rax, 1
+	sub rcx, 1
 ; =? o0 - 0
 %line 23127+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp rax, 0
+	cmp rcx, 0
 ; goto l37 if !=
 %line 23128+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll37
@@ -66034,11 +65963,10 @@ align 32
 	add rdi, 256
 ; o1 = o1 - 1
 %line 23130+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	mov r8, rcx
-	sub r8, 1
+	sub rax, 1
 ; =? o1 - 0
 %line 23131+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
-	cmp r8, 0
+	cmp rax, 0
 ; goto l36 if !=
 %line 23132+0 specs/mceliece/generated/mceliece_gf12_fft_amd64.q
 	jne .Ll36

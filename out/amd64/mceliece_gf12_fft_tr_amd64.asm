@@ -17,21 +17,20 @@ qhasm_kernel_mceliece_gf12_fft_tr_amd64_fft_tr:
 ; o0 = 768
 %line 18+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 768
-	mov r10, r8
 align 32
 .Ll1:
 ; lo = mem64[ri + 0]
 %line 20+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [rsi]
+	mov r10, [rsi]
 ; mem64[h + 0] = lo
 %line 21+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r10], r8
+	mov [r8], r10
 ; ri = ri + 8
 %line 22+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	add rsi, 8
 ; h = h + 8
 %line 23+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	add r10, 8
+	add r8, 8
 ; o0 = o0 - 1
 %line 24+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	sub r9, 1
@@ -4654,174 +4653,173 @@ align 32
 	mov [r9 + 6136], r8
 ; p = &E
 %line 1566+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	lea r11, [rsp + 6528]
+	lea rax, [rsp + 6528]
 ; o1 = 1
 %line 1567+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, 1
+	mov r11, 1
 align 32
 .Ll2:
 ; g = &TB
 %line 1569+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rsi, r8
 	lea r10, [rsp + 384]
 ; o0 = 32
 %line 1570+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rax, 32
+	mov rsi, 32
 align 32
 .Ll3:
 ; lo = mem64[p + 0]
 %line 1572+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11]
+	mov r9, [rax]
 ; hi = mem64[p + 256]
 %line 1573+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 256]
+	mov r8, [rax + 256]
 ; lo = lo ^ hi
 %line 1574+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r9, r8
 ; mem64[p + 0] = lo
 %line 1575+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11], r9
+	mov [rax], r9
 ; lo = mem64[p + 512]
 %line 1576+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 512]
+	mov r8, [rax + 512]
 ; hi = mem64[p + 768]
 %line 1577+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 768]
+	mov r9, [rax + 768]
 ; lo = lo ^ hi
 %line 1578+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 512] = lo
 %line 1579+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 512], r8
+	mov [rax + 512], r8
 ; lo = mem64[p + 1024]
 %line 1580+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 1024]
+	mov r8, [rax + 1024]
 ; hi = mem64[p + 1280]
 %line 1581+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 1280]
+	mov r9, [rax + 1280]
 ; lo = lo ^ hi
 %line 1582+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 1024] = lo
 %line 1583+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 1024], r8
+	mov [rax + 1024], r8
 ; lo = mem64[p + 1536]
 %line 1584+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 1536]
+	mov r8, [rax + 1536]
 ; hi = mem64[p + 1792]
 %line 1585+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 1792]
+	mov r9, [rax + 1792]
 ; lo = lo ^ hi
 %line 1586+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 1536] = lo
 %line 1587+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 1536], r8
+	mov [rax + 1536], r8
 ; lo = mem64[p + 2048]
 %line 1588+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 2048]
+	mov r8, [rax + 2048]
 ; hi = mem64[p + 2304]
 %line 1589+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 2304]
+	mov r9, [rax + 2304]
 ; lo = lo ^ hi
 %line 1590+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 2048] = lo
 %line 1591+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 2048], r8
+	mov [rax + 2048], r8
 ; lo = mem64[p + 2560]
 %line 1592+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 2560]
+	mov r8, [rax + 2560]
 ; hi = mem64[p + 2816]
 %line 1593+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 2816]
+	mov r9, [rax + 2816]
 ; lo = lo ^ hi
 %line 1594+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 2560] = lo
 %line 1595+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 2560], r8
+	mov [rax + 2560], r8
 ; lo = mem64[p + 3072]
 %line 1596+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 3072]
+	mov r8, [rax + 3072]
 ; hi = mem64[p + 3328]
 %line 1597+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 3328]
+	mov r9, [rax + 3328]
 ; lo = lo ^ hi
 %line 1598+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 3072] = lo
 %line 1599+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 3072], r8
+	mov [rax + 3072], r8
 ; lo = mem64[p + 3584]
 %line 1600+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 3584]
+	mov r8, [rax + 3584]
 ; hi = mem64[p + 3840]
 %line 1601+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 3840]
+	mov r9, [rax + 3840]
 ; lo = lo ^ hi
 %line 1602+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 3584] = lo
 %line 1603+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 3584], r8
+	mov [rax + 3584], r8
 ; lo = mem64[p + 4096]
 %line 1604+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 4096]
+	mov r8, [rax + 4096]
 ; hi = mem64[p + 4352]
 %line 1605+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 4352]
+	mov r9, [rax + 4352]
 ; lo = lo ^ hi
 %line 1606+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 4096] = lo
 %line 1607+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 4096], r8
+	mov [rax + 4096], r8
 ; lo = mem64[p + 4608]
 %line 1608+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 4608]
+	mov r8, [rax + 4608]
 ; hi = mem64[p + 4864]
 %line 1609+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 4864]
+	mov r9, [rax + 4864]
 ; lo = lo ^ hi
 %line 1610+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 4608] = lo
 %line 1611+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 4608], r8
+	mov [rax + 4608], r8
 ; lo = mem64[p + 5120]
 %line 1612+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 5120]
+	mov r8, [rax + 5120]
 ; hi = mem64[p + 5376]
 %line 1613+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 5376]
+	mov r9, [rax + 5376]
 ; lo = lo ^ hi
 %line 1614+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 5120] = lo
 %line 1615+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 5120], r8
+	mov [rax + 5120], r8
 ; lo = mem64[p + 5632]
 %line 1616+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 5632]
+	mov r8, [rax + 5632]
 ; hi = mem64[p + 5888]
 %line 1617+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 5888]
+	mov r9, [rax + 5888]
 ; lo = lo ^ hi
 %line 1618+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 5632] = lo
 %line 1619+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 5632], r8
+	mov [rax + 5632], r8
 ; h = p + 256
 %line 1621+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	lea rbx, [r11 + 256]
+	lea rbx, [rax + 256]
 ; G = mem64[g + 80]
 %line 1622+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 80]
 ; T &= mem64[f + 5632]
 %line 1624+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5632]
+	and r8, [rax + 5632]
 ; G = mem64[g + 88]
 %line 1626+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov rcx, [r10 + 88]
@@ -4830,10 +4828,10 @@ align 32
 	mov r9, rcx
 ; T &= mem64[f + 5632]
 %line 1628+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 5632]
+	and r9, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 1631+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5120]
+	and rcx, [rax + 5120]
 ; B = B ^ T
 %line 1632+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rcx
@@ -4848,7 +4846,7 @@ align 32
 	mov r8, [r10 + 64]
 ; T &= mem64[f + 5632]
 %line 1637+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5632]
+	and r8, [rax + 5632]
 ; G = mem64[g + 72]
 %line 1639+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov rcx, [r10 + 72]
@@ -4857,10 +4855,10 @@ align 32
 	mov r9, rcx
 ; T &= mem64[f + 5632]
 %line 1641+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 5632]
+	and r9, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 1644+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5120]
+	and rcx, [rax + 5120]
 ; B = B ^ T
 %line 1645+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rcx
@@ -4872,13 +4870,13 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 5120]
 %line 1648+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5120]
+	and rcx, [rax + 5120]
 ; A = A ^ T
 %line 1649+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r9, rcx
 ; T &= mem64[f + 4608]
 %line 1651+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 4608]
+	and rdx, [rax + 4608]
 ; B = B ^ T
 %line 1652+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rdx
@@ -4890,13 +4888,13 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 4608]
 %line 1655+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 4608]
+	and rcx, [rax + 4608]
 ; A = A ^ T
 %line 1656+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r9, rcx
 ; T &= mem64[f + 4096]
 %line 1658+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 4096]
+	and rdx, [rax + 4096]
 ; B = B ^ T
 %line 1659+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rdx
@@ -4908,25 +4906,25 @@ align 32
 	mov [rsp + 12728], r8
 ; G = mem64[g + 48]
 %line 1662+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, [r10 + 48]
+	mov rcx, [r10 + 48]
 ; T &= mem64[f + 5632]
 %line 1664+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 5632]
+	and rcx, [rax + 5632]
 ; G = mem64[g + 56]
 %line 1666+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 56]
 ; T = G
 %line 1667+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, r8
+	mov rdx, r8
 ; T &= mem64[f + 5632]
 %line 1668+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5632]
+	and rdx, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 1671+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; B = B ^ T
 %line 1672+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; G = mem64[g + 64]
 %line 1673+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 64]
@@ -4935,16 +4933,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 1675+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; A = A ^ T
 %line 1676+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4608]
 %line 1678+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4608]
+	and r9, [rax + 4608]
 ; B = B ^ T
 %line 1679+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 72]
 %line 1680+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 72]
@@ -4953,16 +4951,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 1682+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 1683+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4096]
 %line 1685+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 1686+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 80]
 %line 1687+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 80]
@@ -4971,16 +4969,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 1689+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 1690+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3584]
 %line 1692+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 1693+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 88]
 %line 1694+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 88]
@@ -4989,43 +4987,43 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 1696+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 1697+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3072]
 %line 1699+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 1700+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; S18 = A
 %line 1701+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12720], rcx
+	mov [rsp + 12720], rdx
 ; S17 = B
 %line 1702+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12712], rdx
+	mov [rsp + 12712], rcx
 ; G = mem64[g + 32]
 %line 1703+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, [r10 + 32]
+	mov rcx, [r10 + 32]
 ; T &= mem64[f + 5632]
 %line 1705+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 5632]
+	and rcx, [rax + 5632]
 ; G = mem64[g + 40]
 %line 1707+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 40]
 ; T = G
 %line 1708+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, r8
+	mov rdx, r8
 ; T &= mem64[f + 5632]
 %line 1709+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5632]
+	and rdx, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 1712+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; B = B ^ T
 %line 1713+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; G = mem64[g + 48]
 %line 1714+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 48]
@@ -5034,16 +5032,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 1716+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; A = A ^ T
 %line 1717+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4608]
 %line 1719+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4608]
+	and r9, [rax + 4608]
 ; B = B ^ T
 %line 1720+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 56]
 %line 1721+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 56]
@@ -5052,16 +5050,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 1723+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 1724+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4096]
 %line 1726+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 1727+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 64]
 %line 1728+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 64]
@@ -5070,16 +5068,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 1730+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 1731+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3584]
 %line 1733+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 1734+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 72]
 %line 1735+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 72]
@@ -5088,16 +5086,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 1737+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 1738+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3072]
 %line 1740+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 1741+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 80]
 %line 1742+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 80]
@@ -5106,16 +5104,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 1744+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 1745+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2560]
 %line 1747+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 1748+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 88]
 %line 1749+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 88]
@@ -5124,43 +5122,43 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 1751+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 1752+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2048]
 %line 1754+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 1755+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; S16 = A
 %line 1756+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12704], rcx
+	mov [rsp + 12704], rdx
 ; S15 = B
 %line 1757+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12696], rdx
+	mov [rsp + 12696], rcx
 ; G = mem64[g + 16]
 %line 1758+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, [r10 + 16]
+	mov rcx, [r10 + 16]
 ; T &= mem64[f + 5632]
 %line 1760+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 5632]
+	and rcx, [rax + 5632]
 ; G = mem64[g + 24]
 %line 1762+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 24]
 ; T = G
 %line 1763+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, r8
+	mov rdx, r8
 ; T &= mem64[f + 5632]
 %line 1764+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5632]
+	and rdx, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 1767+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; B = B ^ T
 %line 1768+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; G = mem64[g + 32]
 %line 1769+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 32]
@@ -5169,16 +5167,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 1771+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; A = A ^ T
 %line 1772+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4608]
 %line 1774+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4608]
+	and r9, [rax + 4608]
 ; B = B ^ T
 %line 1775+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 40]
 %line 1776+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 40]
@@ -5187,16 +5185,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 1778+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 1779+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4096]
 %line 1781+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 1782+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 48]
 %line 1783+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 48]
@@ -5205,16 +5203,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 1785+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 1786+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3584]
 %line 1788+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 1789+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 56]
 %line 1790+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 56]
@@ -5223,16 +5221,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 1792+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 1793+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3072]
 %line 1795+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 1796+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 64]
 %line 1797+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 64]
@@ -5241,16 +5239,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 1799+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 1800+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2560]
 %line 1802+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 1803+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 72]
 %line 1804+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 72]
@@ -5259,16 +5257,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 1806+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 1807+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2048]
 %line 1809+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 1810+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 80]
 %line 1811+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 80]
@@ -5277,16 +5275,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 1813+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 1814+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 1536]
 %line 1816+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 1817+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 88]
 %line 1818+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 88]
@@ -5295,46 +5293,46 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 1820+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 1821+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 1024]
 %line 1823+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 1824+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; S14 = A
 %line 1825+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12688], rcx
+	mov [rsp + 12688], rdx
 ; B = B ^ S22
 %line 1826+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, [rsp + 12752]
+	xor rcx, [rsp + 12752]
 ; S13 = B
 %line 1827+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12680], rdx
+	mov [rsp + 12680], rcx
 ; G = mem64[g + 0]
 %line 1828+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, [r10]
+	mov rcx, [r10]
 ; T &= mem64[f + 5632]
 %line 1830+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 5632]
+	and rcx, [rax + 5632]
 ; G = mem64[g + 8]
 %line 1832+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 8]
 ; T = G
 %line 1833+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, r8
+	mov rdx, r8
 ; T &= mem64[f + 5632]
 %line 1834+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5632]
+	and rdx, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 1837+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; B = B ^ T
 %line 1838+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; G = mem64[g + 16]
 %line 1839+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 16]
@@ -5343,16 +5341,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 1841+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; A = A ^ T
 %line 1842+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4608]
 %line 1844+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4608]
+	and r9, [rax + 4608]
 ; B = B ^ T
 %line 1845+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 24]
 %line 1846+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 24]
@@ -5361,16 +5359,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 1848+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 1849+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4096]
 %line 1851+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 1852+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 32]
 %line 1853+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 32]
@@ -5379,16 +5377,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 1855+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 1856+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3584]
 %line 1858+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 1859+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 40]
 %line 1860+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 40]
@@ -5397,16 +5395,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 1862+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 1863+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3072]
 %line 1865+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 1866+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 48]
 %line 1867+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 48]
@@ -5415,16 +5413,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 1869+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 1870+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2560]
 %line 1872+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 1873+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 56]
 %line 1874+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 56]
@@ -5433,16 +5431,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 1876+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 1877+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2048]
 %line 1879+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 1880+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 64]
 %line 1881+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 64]
@@ -5451,16 +5449,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 1883+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 1884+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 1536]
 %line 1886+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 1887+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 72]
 %line 1888+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 72]
@@ -5469,16 +5467,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 1890+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 1891+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 1024]
 %line 1893+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 1894+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 80]
 %line 1895+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 80]
@@ -5487,16 +5485,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 1897+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 1898+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 512]
 %line 1900+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 1901+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 88]
 %line 1902+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 88]
@@ -5505,34 +5503,34 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 1904+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 1905+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 0]
 %line 1907+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 1908+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; A = A ^ S21
 %line 1909+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, [rsp + 12744]
+	xor rdx, [rsp + 12744]
 ; S12 = A
 %line 1910+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12672], rcx
+	mov [rsp + 12672], rdx
 ; B = B ^ S20
 %line 1911+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, [rsp + 12736]
+	xor rcx, [rsp + 12736]
 ; T = mem64[h + 5632]
 %line 1912+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [rbx + 5632]
 ; B = B ^ T
 %line 1913+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; mem64[h + 5632] = B
 %line 1914+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rbx + 5632], rdx
+	mov [rbx + 5632], rcx
 ; G = mem64[g + 0]
 %line 1915+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov rdx, [r10]
@@ -5541,10 +5539,10 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 5120]
 %line 1917+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5120]
+	and rcx, [rax + 5120]
 ; T &= mem64[f + 4608]
 %line 1920+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 4608]
+	and rdx, [rax + 4608]
 ; G = mem64[g + 8]
 %line 1922+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 8]
@@ -5553,13 +5551,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 1924+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 1925+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 4096]
 %line 1927+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 1928+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -5571,13 +5569,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 1931+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 1932+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 3584]
 %line 1934+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 1935+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -5589,13 +5587,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 1938+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 1939+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 3072]
 %line 1941+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 1942+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -5607,13 +5605,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 1945+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 1946+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2560]
 %line 1948+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 1949+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -5625,13 +5623,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 1952+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 1953+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2048]
 %line 1955+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 1956+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -5643,13 +5641,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 1959+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 1960+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1536]
 %line 1962+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 1963+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -5661,13 +5659,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 1966+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 1967+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1024]
 %line 1969+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 1970+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -5679,13 +5677,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 1973+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 1974+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 512]
 %line 1976+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 1977+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -5697,13 +5695,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 1980+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 1981+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 1983+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 1984+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -5712,7 +5710,7 @@ align 32
 	mov r8, [r10 + 80]
 ; T &= mem64[f + 0]
 %line 1987+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ T
 %line 1988+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
@@ -5754,10 +5752,10 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 4096]
 %line 2001+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 4096]
+	and rcx, [rax + 4096]
 ; T &= mem64[f + 3584]
 %line 2004+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 3584]
+	and rdx, [rax + 3584]
 ; G = mem64[g + 8]
 %line 2006+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 8]
@@ -5766,13 +5764,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 2008+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 2009+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 3072]
 %line 2011+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 2012+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -5784,13 +5782,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 2015+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 2016+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2560]
 %line 2018+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 2019+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -5802,13 +5800,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 2022+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 2023+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2048]
 %line 2025+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 2026+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -5820,13 +5818,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 2029+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 2030+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1536]
 %line 2032+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 2033+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -5838,13 +5836,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 2036+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 2037+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1024]
 %line 2039+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 2040+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -5856,13 +5854,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 2043+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 2044+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 512]
 %line 2046+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 2047+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -5874,13 +5872,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 2050+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 2051+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 2053+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 2054+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -5889,7 +5887,7 @@ align 32
 	mov r8, [r10 + 64]
 ; T &= mem64[f + 0]
 %line 2057+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ T
 %line 2058+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
@@ -5931,10 +5929,10 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 3072]
 %line 2071+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 3072]
+	and rcx, [rax + 3072]
 ; T &= mem64[f + 2560]
 %line 2074+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 2560]
+	and rdx, [rax + 2560]
 ; G = mem64[g + 8]
 %line 2076+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 8]
@@ -5943,13 +5941,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 2078+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 2079+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2048]
 %line 2081+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 2082+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -5961,13 +5959,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 2085+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 2086+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1536]
 %line 2088+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 2089+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -5979,13 +5977,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 2092+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 2093+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1024]
 %line 2095+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 2096+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -5997,13 +5995,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 2099+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 2100+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 512]
 %line 2102+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 2103+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -6015,13 +6013,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 2106+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 2107+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 2109+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 2110+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -6030,7 +6028,7 @@ align 32
 	mov r8, [r10 + 48]
 ; T &= mem64[f + 0]
 %line 2113+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ T
 %line 2114+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
@@ -6066,16 +6064,16 @@ align 32
 	mov [rbx + 2560], rdx
 ; G = mem64[g + 0]
 %line 2125+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, [r10]
+	mov rdx, [r10]
 ; T = G
 %line 2126+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, rcx
+	mov rcx, rdx
 ; T &= mem64[f + 2048]
 %line 2127+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 2048]
+	and rcx, [rax + 2048]
 ; T &= mem64[f + 1536]
 %line 2130+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 1536]
+	and rdx, [rax + 1536]
 ; G = mem64[g + 8]
 %line 2132+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 8]
@@ -6084,16 +6082,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 2134+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 2135+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; T &= mem64[f + 1024]
 %line 2137+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 2138+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rdx, r9
 ; G = mem64[g + 16]
 %line 2139+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 16]
@@ -6102,16 +6100,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 2141+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 2142+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; T &= mem64[f + 512]
 %line 2144+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 2145+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rdx, r9
 ; G = mem64[g + 24]
 %line 2146+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 24]
@@ -6120,55 +6118,55 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 2148+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 2149+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 2151+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 2152+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rdx, r9
 ; G = mem64[g + 32]
 %line 2153+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 32]
 ; T &= mem64[f + 0]
 %line 2155+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ T
 %line 2156+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; A = A ^ S13
 %line 2157+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, [rsp + 12680]
+	xor rcx, [rsp + 12680]
 ; A = A ^ S16
 %line 2158+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, [rsp + 12704]
+	xor rcx, [rsp + 12704]
 ; T = mem64[h + 2048]
 %line 2159+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [rbx + 2048]
 ; A = A ^ T
 %line 2160+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; mem64[h + 2048] = A
 %line 2161+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rbx + 2048], rdx
+	mov [rbx + 2048], rcx
 ; B = B ^ S12
 %line 2162+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, [rsp + 12672]
+	xor rdx, [rsp + 12672]
 ; B = B ^ S15
 %line 2163+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, [rsp + 12696]
+	xor rdx, [rsp + 12696]
 ; T = mem64[h + 1536]
 %line 2164+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [rbx + 1536]
 ; B = B ^ T
 %line 2165+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; mem64[h + 1536] = B
 %line 2166+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rbx + 1536], rcx
+	mov [rbx + 1536], rdx
 ; G = mem64[g + 0]
 %line 2167+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10]
@@ -6177,10 +6175,10 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 2169+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; T &= mem64[f + 512]
 %line 2172+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; G = mem64[g + 8]
 %line 2174+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov rdx, [r10 + 8]
@@ -6189,13 +6187,13 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 512]
 %line 2176+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 512]
+	and rcx, [rax + 512]
 ; A = A ^ T
 %line 2177+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rcx
 ; T &= mem64[f + 0]
 %line 2179+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11]
+	and rdx, [rax]
 ; B = B ^ T
 %line 2180+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r9, rdx
@@ -6204,7 +6202,7 @@ align 32
 	mov rcx, [r10 + 16]
 ; T &= mem64[f + 0]
 %line 2183+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11]
+	and rcx, [rax]
 ; A = A ^ T
 %line 2184+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rcx
@@ -6237,7 +6235,7 @@ align 32
 	mov r8, [r10]
 ; T &= mem64[f + 0]
 %line 2195+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ S12
 %line 2197+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, [rsp + 12672]
@@ -6252,205 +6250,203 @@ align 32
 	mov [rbx], r8
 ; p = p + 8
 %line 2201+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	add r11, 8
+	add rax, 8
 ; g = g + 96
 %line 2202+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	add r10, 96
 ; o0 = o0 - 1
 %line 2203+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	sub rax, 1
+	sub rsi, 1
 ; =? o0 - 0
 %line 2204+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	cmp rax, 0
+	cmp rsi, 0
 ; goto l3 if !=
 %line 2205+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	jne .Ll3
 ; p = p + 256
 %line 2206+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	add r11, 256
+	add rax, 256
 ; o1 = o1 - 1
 %line 2207+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, rsi
-	sub r8, 1
+	sub r11, 1
 ; =? o1 - 0
 %line 2208+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	cmp r8, 0
+	cmp r11, 0
 ; goto l2 if !=
 %line 2209+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	jne .Ll2
 ; p = &E
 %line 2211+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	lea r11, [rsp + 6528]
+	lea rax, [rsp + 6528]
 ; o1 = 2
 %line 2212+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, 2
+	mov r11, 2
 align 32
 .Ll4:
 ; g = &TB
 %line 2214+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rsi, r8
 	lea r10, [rsp + 384]
 ; g = g + 3072
 %line 2215+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	add r10, 3072
 ; o0 = 16
 %line 2216+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rax, 16
+	mov rsi, 16
 align 32
 .Ll5:
 ; lo = mem64[p + 0]
 %line 2218+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11]
+	mov r8, [rax]
 ; hi = mem64[p + 128]
 %line 2219+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 128]
+	mov r9, [rax + 128]
 ; lo = lo ^ hi
 %line 2220+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 0] = lo
 %line 2221+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11], r8
+	mov [rax], r8
 ; lo = mem64[p + 512]
 %line 2222+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 512]
+	mov r8, [rax + 512]
 ; hi = mem64[p + 640]
 %line 2223+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 640]
+	mov r9, [rax + 640]
 ; lo = lo ^ hi
 %line 2224+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 512] = lo
 %line 2225+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 512], r8
+	mov [rax + 512], r8
 ; lo = mem64[p + 1024]
 %line 2226+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 1024]
+	mov r8, [rax + 1024]
 ; hi = mem64[p + 1152]
 %line 2227+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 1152]
+	mov r9, [rax + 1152]
 ; lo = lo ^ hi
 %line 2228+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 1024] = lo
 %line 2229+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 1024], r8
+	mov [rax + 1024], r8
 ; lo = mem64[p + 1536]
 %line 2230+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 1536]
+	mov r8, [rax + 1536]
 ; hi = mem64[p + 1664]
 %line 2231+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 1664]
+	mov r9, [rax + 1664]
 ; lo = lo ^ hi
 %line 2232+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 1536] = lo
 %line 2233+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 1536], r8
+	mov [rax + 1536], r8
 ; lo = mem64[p + 2048]
 %line 2234+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 2048]
+	mov r8, [rax + 2048]
 ; hi = mem64[p + 2176]
 %line 2235+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 2176]
+	mov r9, [rax + 2176]
 ; lo = lo ^ hi
 %line 2236+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 2048] = lo
 %line 2237+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 2048], r8
+	mov [rax + 2048], r8
 ; lo = mem64[p + 2560]
 %line 2238+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 2560]
+	mov r8, [rax + 2560]
 ; hi = mem64[p + 2688]
 %line 2239+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 2688]
+	mov r9, [rax + 2688]
 ; lo = lo ^ hi
 %line 2240+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 2560] = lo
 %line 2241+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 2560], r8
+	mov [rax + 2560], r8
 ; lo = mem64[p + 3072]
 %line 2242+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 3072]
+	mov r8, [rax + 3072]
 ; hi = mem64[p + 3200]
 %line 2243+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 3200]
+	mov r9, [rax + 3200]
 ; lo = lo ^ hi
 %line 2244+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 3072] = lo
 %line 2245+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 3072], r8
+	mov [rax + 3072], r8
 ; lo = mem64[p + 3584]
 %line 2246+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 3584]
+	mov r8, [rax + 3584]
 ; hi = mem64[p + 3712]
 %line 2247+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 3712]
+	mov r9, [rax + 3712]
 ; lo = lo ^ hi
 %line 2248+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 3584] = lo
 %line 2249+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 3584], r8
+	mov [rax + 3584], r8
 ; lo = mem64[p + 4096]
 %line 2250+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 4096]
+	mov r8, [rax + 4096]
 ; hi = mem64[p + 4224]
 %line 2251+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 4224]
+	mov r9, [rax + 4224]
 ; lo = lo ^ hi
 %line 2252+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 4096] = lo
 %line 2253+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 4096], r8
+	mov [rax + 4096], r8
 ; lo = mem64[p + 4608]
 %line 2254+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 4608]
+	mov r8, [rax + 4608]
 ; hi = mem64[p + 4736]
 %line 2255+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 4736]
+	mov r9, [rax + 4736]
 ; lo = lo ^ hi
 %line 2256+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 4608] = lo
 %line 2257+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 4608], r8
+	mov [rax + 4608], r8
 ; lo = mem64[p + 5120]
 %line 2258+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 5120]
+	mov r8, [rax + 5120]
 ; hi = mem64[p + 5248]
 %line 2259+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 5248]
+	mov r9, [rax + 5248]
 ; lo = lo ^ hi
 %line 2260+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 5120] = lo
 %line 2261+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 5120], r8
+	mov [rax + 5120], r8
 ; lo = mem64[p + 5632]
 %line 2262+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 5632]
+	mov r8, [rax + 5632]
 ; hi = mem64[p + 5760]
 %line 2263+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 5760]
+	mov r9, [rax + 5760]
 ; lo = lo ^ hi
 %line 2264+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 5632] = lo
 %line 2265+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 5632], r8
+	mov [rax + 5632], r8
 ; h = p + 128
 %line 2267+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	lea rbx, [r11 + 128]
+	lea rbx, [rax + 128]
 ; G = mem64[g + 80]
 %line 2268+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 80]
 ; T &= mem64[f + 5632]
 %line 2270+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5632]
+	and r8, [rax + 5632]
 ; G = mem64[g + 88]
 %line 2272+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov rcx, [r10 + 88]
@@ -6459,10 +6455,10 @@ align 32
 	mov r9, rcx
 ; T &= mem64[f + 5632]
 %line 2274+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 5632]
+	and r9, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 2277+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5120]
+	and rcx, [rax + 5120]
 ; B = B ^ T
 %line 2278+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rcx
@@ -6477,7 +6473,7 @@ align 32
 	mov r8, [r10 + 64]
 ; T &= mem64[f + 5632]
 %line 2283+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5632]
+	and r8, [rax + 5632]
 ; G = mem64[g + 72]
 %line 2285+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov rcx, [r10 + 72]
@@ -6486,10 +6482,10 @@ align 32
 	mov r9, rcx
 ; T &= mem64[f + 5632]
 %line 2287+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 5632]
+	and r9, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 2290+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5120]
+	and rcx, [rax + 5120]
 ; B = B ^ T
 %line 2291+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rcx
@@ -6501,13 +6497,13 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 5120]
 %line 2294+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5120]
+	and rcx, [rax + 5120]
 ; A = A ^ T
 %line 2295+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r9, rcx
 ; T &= mem64[f + 4608]
 %line 2297+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 4608]
+	and rdx, [rax + 4608]
 ; B = B ^ T
 %line 2298+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rdx
@@ -6519,13 +6515,13 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 4608]
 %line 2301+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 4608]
+	and rcx, [rax + 4608]
 ; A = A ^ T
 %line 2302+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r9, rcx
 ; T &= mem64[f + 4096]
 %line 2304+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 4096]
+	and rdx, [rax + 4096]
 ; B = B ^ T
 %line 2305+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rdx
@@ -6537,25 +6533,25 @@ align 32
 	mov [rsp + 12728], r8
 ; G = mem64[g + 48]
 %line 2308+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, [r10 + 48]
+	mov rcx, [r10 + 48]
 ; T &= mem64[f + 5632]
 %line 2310+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 5632]
+	and rcx, [rax + 5632]
 ; G = mem64[g + 56]
 %line 2312+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 56]
 ; T = G
 %line 2313+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, r8
+	mov rdx, r8
 ; T &= mem64[f + 5632]
 %line 2314+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5632]
+	and rdx, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 2317+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; B = B ^ T
 %line 2318+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; G = mem64[g + 64]
 %line 2319+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 64]
@@ -6564,16 +6560,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 2321+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; A = A ^ T
 %line 2322+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4608]
 %line 2324+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4608]
+	and r9, [rax + 4608]
 ; B = B ^ T
 %line 2325+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 72]
 %line 2326+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 72]
@@ -6582,16 +6578,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 2328+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 2329+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4096]
 %line 2331+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 2332+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 80]
 %line 2333+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 80]
@@ -6600,16 +6596,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 2335+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 2336+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3584]
 %line 2338+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 2339+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 88]
 %line 2340+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 88]
@@ -6618,43 +6614,43 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 2342+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 2343+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3072]
 %line 2345+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 2346+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; S18 = A
 %line 2347+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12720], rcx
+	mov [rsp + 12720], rdx
 ; S17 = B
 %line 2348+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12712], rdx
+	mov [rsp + 12712], rcx
 ; G = mem64[g + 32]
 %line 2349+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, [r10 + 32]
+	mov rcx, [r10 + 32]
 ; T &= mem64[f + 5632]
 %line 2351+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 5632]
+	and rcx, [rax + 5632]
 ; G = mem64[g + 40]
 %line 2353+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 40]
 ; T = G
 %line 2354+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, r8
+	mov rdx, r8
 ; T &= mem64[f + 5632]
 %line 2355+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5632]
+	and rdx, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 2358+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; B = B ^ T
 %line 2359+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; G = mem64[g + 48]
 %line 2360+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 48]
@@ -6663,16 +6659,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 2362+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; A = A ^ T
 %line 2363+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4608]
 %line 2365+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4608]
+	and r9, [rax + 4608]
 ; B = B ^ T
 %line 2366+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 56]
 %line 2367+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 56]
@@ -6681,16 +6677,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 2369+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 2370+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4096]
 %line 2372+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 2373+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 64]
 %line 2374+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 64]
@@ -6699,16 +6695,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 2376+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 2377+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3584]
 %line 2379+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 2380+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 72]
 %line 2381+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 72]
@@ -6717,16 +6713,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 2383+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 2384+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3072]
 %line 2386+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 2387+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 80]
 %line 2388+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 80]
@@ -6735,16 +6731,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 2390+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 2391+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2560]
 %line 2393+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 2394+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 88]
 %line 2395+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 88]
@@ -6753,43 +6749,43 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 2397+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 2398+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2048]
 %line 2400+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 2401+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; S16 = A
 %line 2402+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12704], rcx
+	mov [rsp + 12704], rdx
 ; S15 = B
 %line 2403+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12696], rdx
+	mov [rsp + 12696], rcx
 ; G = mem64[g + 16]
 %line 2404+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, [r10 + 16]
+	mov rcx, [r10 + 16]
 ; T &= mem64[f + 5632]
 %line 2406+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 5632]
+	and rcx, [rax + 5632]
 ; G = mem64[g + 24]
 %line 2408+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 24]
 ; T = G
 %line 2409+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, r8
+	mov rdx, r8
 ; T &= mem64[f + 5632]
 %line 2410+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5632]
+	and rdx, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 2413+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; B = B ^ T
 %line 2414+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; G = mem64[g + 32]
 %line 2415+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 32]
@@ -6798,16 +6794,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 2417+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; A = A ^ T
 %line 2418+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4608]
 %line 2420+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4608]
+	and r9, [rax + 4608]
 ; B = B ^ T
 %line 2421+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 40]
 %line 2422+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 40]
@@ -6816,16 +6812,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 2424+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 2425+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4096]
 %line 2427+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 2428+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 48]
 %line 2429+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 48]
@@ -6834,16 +6830,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 2431+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 2432+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3584]
 %line 2434+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 2435+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 56]
 %line 2436+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 56]
@@ -6852,16 +6848,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 2438+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 2439+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3072]
 %line 2441+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 2442+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 64]
 %line 2443+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 64]
@@ -6870,16 +6866,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 2445+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 2446+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2560]
 %line 2448+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 2449+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 72]
 %line 2450+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 72]
@@ -6888,16 +6884,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 2452+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 2453+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2048]
 %line 2455+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 2456+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 80]
 %line 2457+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 80]
@@ -6906,16 +6902,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 2459+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 2460+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 1536]
 %line 2462+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 2463+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 88]
 %line 2464+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 88]
@@ -6924,46 +6920,46 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 2466+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 2467+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 1024]
 %line 2469+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 2470+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; S14 = A
 %line 2471+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12688], rcx
+	mov [rsp + 12688], rdx
 ; B = B ^ S22
 %line 2472+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, [rsp + 12752]
+	xor rcx, [rsp + 12752]
 ; S13 = B
 %line 2473+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12680], rdx
+	mov [rsp + 12680], rcx
 ; G = mem64[g + 0]
 %line 2474+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, [r10]
+	mov rcx, [r10]
 ; T &= mem64[f + 5632]
 %line 2476+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 5632]
+	and rcx, [rax + 5632]
 ; G = mem64[g + 8]
 %line 2478+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 8]
 ; T = G
 %line 2479+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, r8
+	mov rdx, r8
 ; T &= mem64[f + 5632]
 %line 2480+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5632]
+	and rdx, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 2483+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; B = B ^ T
 %line 2484+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; G = mem64[g + 16]
 %line 2485+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 16]
@@ -6972,16 +6968,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 2487+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; A = A ^ T
 %line 2488+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4608]
 %line 2490+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4608]
+	and r9, [rax + 4608]
 ; B = B ^ T
 %line 2491+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 24]
 %line 2492+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 24]
@@ -6990,16 +6986,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 2494+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 2495+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4096]
 %line 2497+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 2498+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 32]
 %line 2499+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 32]
@@ -7008,16 +7004,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 2501+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 2502+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3584]
 %line 2504+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 2505+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 40]
 %line 2506+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 40]
@@ -7026,16 +7022,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 2508+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 2509+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3072]
 %line 2511+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 2512+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 48]
 %line 2513+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 48]
@@ -7044,16 +7040,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 2515+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 2516+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2560]
 %line 2518+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 2519+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 56]
 %line 2520+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 56]
@@ -7062,16 +7058,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 2522+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 2523+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2048]
 %line 2525+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 2526+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 64]
 %line 2527+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 64]
@@ -7080,16 +7076,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 2529+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 2530+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 1536]
 %line 2532+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 2533+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 72]
 %line 2534+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 72]
@@ -7098,16 +7094,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 2536+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 2537+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 1024]
 %line 2539+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 2540+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 80]
 %line 2541+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 80]
@@ -7116,16 +7112,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 2543+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 2544+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 512]
 %line 2546+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 2547+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 88]
 %line 2548+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 88]
@@ -7134,34 +7130,34 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 2550+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 2551+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 0]
 %line 2553+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 2554+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; A = A ^ S21
 %line 2555+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, [rsp + 12744]
+	xor rdx, [rsp + 12744]
 ; S12 = A
 %line 2556+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12672], rcx
+	mov [rsp + 12672], rdx
 ; B = B ^ S20
 %line 2557+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, [rsp + 12736]
+	xor rcx, [rsp + 12736]
 ; T = mem64[h + 5632]
 %line 2558+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [rbx + 5632]
 ; B = B ^ T
 %line 2559+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; mem64[h + 5632] = B
 %line 2560+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rbx + 5632], rdx
+	mov [rbx + 5632], rcx
 ; G = mem64[g + 0]
 %line 2561+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov rdx, [r10]
@@ -7170,10 +7166,10 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 5120]
 %line 2563+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5120]
+	and rcx, [rax + 5120]
 ; T &= mem64[f + 4608]
 %line 2566+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 4608]
+	and rdx, [rax + 4608]
 ; G = mem64[g + 8]
 %line 2568+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 8]
@@ -7182,13 +7178,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 2570+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 2571+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 4096]
 %line 2573+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 2574+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -7200,13 +7196,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 2577+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 2578+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 3584]
 %line 2580+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 2581+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -7218,13 +7214,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 2584+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 2585+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 3072]
 %line 2587+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 2588+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -7236,13 +7232,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 2591+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 2592+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2560]
 %line 2594+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 2595+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -7254,13 +7250,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 2598+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 2599+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2048]
 %line 2601+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 2602+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -7272,13 +7268,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 2605+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 2606+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1536]
 %line 2608+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 2609+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -7290,13 +7286,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 2612+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 2613+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1024]
 %line 2615+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 2616+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -7308,13 +7304,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 2619+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 2620+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 512]
 %line 2622+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 2623+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -7326,13 +7322,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 2626+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 2627+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 2629+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 2630+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -7341,7 +7337,7 @@ align 32
 	mov r8, [r10 + 80]
 ; T &= mem64[f + 0]
 %line 2633+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ T
 %line 2634+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
@@ -7383,10 +7379,10 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 4096]
 %line 2647+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 4096]
+	and rcx, [rax + 4096]
 ; T &= mem64[f + 3584]
 %line 2650+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 3584]
+	and rdx, [rax + 3584]
 ; G = mem64[g + 8]
 %line 2652+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 8]
@@ -7395,13 +7391,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 2654+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 2655+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 3072]
 %line 2657+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 2658+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -7413,13 +7409,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 2661+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 2662+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2560]
 %line 2664+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 2665+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -7431,13 +7427,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 2668+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 2669+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2048]
 %line 2671+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 2672+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -7449,13 +7445,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 2675+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 2676+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1536]
 %line 2678+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 2679+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -7467,13 +7463,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 2682+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 2683+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1024]
 %line 2685+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 2686+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -7485,13 +7481,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 2689+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 2690+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 512]
 %line 2692+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 2693+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -7503,13 +7499,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 2696+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 2697+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 2699+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 2700+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -7518,7 +7514,7 @@ align 32
 	mov r8, [r10 + 64]
 ; T &= mem64[f + 0]
 %line 2703+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ T
 %line 2704+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
@@ -7560,10 +7556,10 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 3072]
 %line 2717+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 3072]
+	and rcx, [rax + 3072]
 ; T &= mem64[f + 2560]
 %line 2720+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 2560]
+	and rdx, [rax + 2560]
 ; G = mem64[g + 8]
 %line 2722+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 8]
@@ -7572,13 +7568,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 2724+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 2725+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2048]
 %line 2727+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 2728+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -7590,13 +7586,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 2731+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 2732+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1536]
 %line 2734+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 2735+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -7608,13 +7604,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 2738+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 2739+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1024]
 %line 2741+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 2742+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -7626,13 +7622,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 2745+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 2746+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 512]
 %line 2748+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 2749+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -7644,13 +7640,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 2752+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 2753+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 2755+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 2756+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -7659,7 +7655,7 @@ align 32
 	mov r8, [r10 + 48]
 ; T &= mem64[f + 0]
 %line 2759+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ T
 %line 2760+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
@@ -7695,16 +7691,16 @@ align 32
 	mov [rbx + 2560], rdx
 ; G = mem64[g + 0]
 %line 2771+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, [r10]
+	mov rdx, [r10]
 ; T = G
 %line 2772+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, rcx
+	mov rcx, rdx
 ; T &= mem64[f + 2048]
 %line 2773+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 2048]
+	and rcx, [rax + 2048]
 ; T &= mem64[f + 1536]
 %line 2776+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 1536]
+	and rdx, [rax + 1536]
 ; G = mem64[g + 8]
 %line 2778+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 8]
@@ -7713,16 +7709,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 2780+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 2781+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; T &= mem64[f + 1024]
 %line 2783+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 2784+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rdx, r9
 ; G = mem64[g + 16]
 %line 2785+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 16]
@@ -7731,16 +7727,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 2787+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 2788+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; T &= mem64[f + 512]
 %line 2790+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 2791+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rdx, r9
 ; G = mem64[g + 24]
 %line 2792+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 24]
@@ -7749,55 +7745,55 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 2794+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 2795+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 2797+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 2798+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rdx, r9
 ; G = mem64[g + 32]
 %line 2799+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 32]
 ; T &= mem64[f + 0]
 %line 2801+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ T
 %line 2802+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; A = A ^ S13
 %line 2803+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, [rsp + 12680]
+	xor rcx, [rsp + 12680]
 ; A = A ^ S16
 %line 2804+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, [rsp + 12704]
+	xor rcx, [rsp + 12704]
 ; T = mem64[h + 2048]
 %line 2805+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [rbx + 2048]
 ; A = A ^ T
 %line 2806+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; mem64[h + 2048] = A
 %line 2807+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rbx + 2048], rdx
+	mov [rbx + 2048], rcx
 ; B = B ^ S12
 %line 2808+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, [rsp + 12672]
+	xor rdx, [rsp + 12672]
 ; B = B ^ S15
 %line 2809+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, [rsp + 12696]
+	xor rdx, [rsp + 12696]
 ; T = mem64[h + 1536]
 %line 2810+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [rbx + 1536]
 ; B = B ^ T
 %line 2811+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; mem64[h + 1536] = B
 %line 2812+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rbx + 1536], rcx
+	mov [rbx + 1536], rdx
 ; G = mem64[g + 0]
 %line 2813+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10]
@@ -7806,10 +7802,10 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 2815+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; T &= mem64[f + 512]
 %line 2818+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; G = mem64[g + 8]
 %line 2820+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov rdx, [r10 + 8]
@@ -7818,13 +7814,13 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 512]
 %line 2822+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 512]
+	and rcx, [rax + 512]
 ; A = A ^ T
 %line 2823+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rcx
 ; T &= mem64[f + 0]
 %line 2825+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11]
+	and rdx, [rax]
 ; B = B ^ T
 %line 2826+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r9, rdx
@@ -7833,7 +7829,7 @@ align 32
 	mov rcx, [r10 + 16]
 ; T &= mem64[f + 0]
 %line 2829+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11]
+	and rcx, [rax]
 ; A = A ^ T
 %line 2830+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rcx
@@ -7866,7 +7862,7 @@ align 32
 	mov r8, [r10]
 ; T &= mem64[f + 0]
 %line 2841+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ S12
 %line 2843+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, [rsp + 12672]
@@ -7881,205 +7877,203 @@ align 32
 	mov [rbx], r8
 ; p = p + 8
 %line 2847+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	add r11, 8
+	add rax, 8
 ; g = g + 96
 %line 2848+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	add r10, 96
 ; o0 = o0 - 1
 %line 2849+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	sub rax, 1
+	sub rsi, 1
 ; =? o0 - 0
 %line 2850+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	cmp rax, 0
+	cmp rsi, 0
 ; goto l5 if !=
 %line 2851+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	jne .Ll5
 ; p = p + 128
 %line 2852+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	add r11, 128
+	add rax, 128
 ; o1 = o1 - 1
 %line 2853+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, rsi
-	sub r8, 1
+	sub r11, 1
 ; =? o1 - 0
 %line 2854+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	cmp r8, 0
+	cmp r11, 0
 ; goto l4 if !=
 %line 2855+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	jne .Ll4
 ; p = &E
 %line 2857+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	lea r11, [rsp + 6528]
+	lea rax, [rsp + 6528]
 ; o1 = 4
 %line 2858+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, 4
+	mov r11, 4
 align 32
 .Ll6:
 ; g = &TB
 %line 2860+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rsi, r8
 	lea r10, [rsp + 384]
 ; g = g + 4608
 %line 2861+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	add r10, 4608
 ; o0 = 8
 %line 2862+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rax, 8
+	mov rsi, 8
 align 32
 .Ll7:
 ; lo = mem64[p + 0]
 %line 2864+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11]
+	mov r8, [rax]
 ; hi = mem64[p + 64]
 %line 2865+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 64]
+	mov r9, [rax + 64]
 ; lo = lo ^ hi
 %line 2866+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 0] = lo
 %line 2867+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11], r8
+	mov [rax], r8
 ; lo = mem64[p + 512]
 %line 2868+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 512]
+	mov r8, [rax + 512]
 ; hi = mem64[p + 576]
 %line 2869+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 576]
+	mov r9, [rax + 576]
 ; lo = lo ^ hi
 %line 2870+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 512] = lo
 %line 2871+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 512], r8
+	mov [rax + 512], r8
 ; lo = mem64[p + 1024]
 %line 2872+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 1024]
+	mov r8, [rax + 1024]
 ; hi = mem64[p + 1088]
 %line 2873+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 1088]
+	mov r9, [rax + 1088]
 ; lo = lo ^ hi
 %line 2874+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 1024] = lo
 %line 2875+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 1024], r8
+	mov [rax + 1024], r8
 ; lo = mem64[p + 1536]
 %line 2876+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 1536]
+	mov r8, [rax + 1536]
 ; hi = mem64[p + 1600]
 %line 2877+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 1600]
+	mov r9, [rax + 1600]
 ; lo = lo ^ hi
 %line 2878+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 1536] = lo
 %line 2879+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 1536], r8
+	mov [rax + 1536], r8
 ; lo = mem64[p + 2048]
 %line 2880+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 2048]
+	mov r8, [rax + 2048]
 ; hi = mem64[p + 2112]
 %line 2881+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 2112]
+	mov r9, [rax + 2112]
 ; lo = lo ^ hi
 %line 2882+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 2048] = lo
 %line 2883+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 2048], r8
+	mov [rax + 2048], r8
 ; lo = mem64[p + 2560]
 %line 2884+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 2560]
+	mov r8, [rax + 2560]
 ; hi = mem64[p + 2624]
 %line 2885+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 2624]
+	mov r9, [rax + 2624]
 ; lo = lo ^ hi
 %line 2886+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 2560] = lo
 %line 2887+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 2560], r8
+	mov [rax + 2560], r8
 ; lo = mem64[p + 3072]
 %line 2888+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 3072]
+	mov r8, [rax + 3072]
 ; hi = mem64[p + 3136]
 %line 2889+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 3136]
+	mov r9, [rax + 3136]
 ; lo = lo ^ hi
 %line 2890+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 3072] = lo
 %line 2891+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 3072], r8
+	mov [rax + 3072], r8
 ; lo = mem64[p + 3584]
 %line 2892+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 3584]
+	mov r8, [rax + 3584]
 ; hi = mem64[p + 3648]
 %line 2893+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 3648]
+	mov r9, [rax + 3648]
 ; lo = lo ^ hi
 %line 2894+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 3584] = lo
 %line 2895+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 3584], r8
+	mov [rax + 3584], r8
 ; lo = mem64[p + 4096]
 %line 2896+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 4096]
+	mov r8, [rax + 4096]
 ; hi = mem64[p + 4160]
 %line 2897+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 4160]
+	mov r9, [rax + 4160]
 ; lo = lo ^ hi
 %line 2898+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 4096] = lo
 %line 2899+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 4096], r8
+	mov [rax + 4096], r8
 ; lo = mem64[p + 4608]
 %line 2900+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 4608]
+	mov r8, [rax + 4608]
 ; hi = mem64[p + 4672]
 %line 2901+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 4672]
+	mov r9, [rax + 4672]
 ; lo = lo ^ hi
 %line 2902+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 4608] = lo
 %line 2903+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 4608], r8
+	mov [rax + 4608], r8
 ; lo = mem64[p + 5120]
 %line 2904+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 5120]
+	mov r8, [rax + 5120]
 ; hi = mem64[p + 5184]
 %line 2905+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 5184]
+	mov r9, [rax + 5184]
 ; lo = lo ^ hi
 %line 2906+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 5120] = lo
 %line 2907+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 5120], r8
+	mov [rax + 5120], r8
 ; lo = mem64[p + 5632]
 %line 2908+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 5632]
+	mov r8, [rax + 5632]
 ; hi = mem64[p + 5696]
 %line 2909+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 5696]
+	mov r9, [rax + 5696]
 ; lo = lo ^ hi
 %line 2910+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 5632] = lo
 %line 2911+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 5632], r8
+	mov [rax + 5632], r8
 ; h = p + 64
 %line 2913+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	lea rbx, [r11 + 64]
+	lea rbx, [rax + 64]
 ; G = mem64[g + 80]
 %line 2914+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 80]
 ; T &= mem64[f + 5632]
 %line 2916+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5632]
+	and r8, [rax + 5632]
 ; G = mem64[g + 88]
 %line 2918+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov rcx, [r10 + 88]
@@ -8088,10 +8082,10 @@ align 32
 	mov r9, rcx
 ; T &= mem64[f + 5632]
 %line 2920+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 5632]
+	and r9, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 2923+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5120]
+	and rcx, [rax + 5120]
 ; B = B ^ T
 %line 2924+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rcx
@@ -8106,7 +8100,7 @@ align 32
 	mov r8, [r10 + 64]
 ; T &= mem64[f + 5632]
 %line 2929+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5632]
+	and r8, [rax + 5632]
 ; G = mem64[g + 72]
 %line 2931+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov rcx, [r10 + 72]
@@ -8115,10 +8109,10 @@ align 32
 	mov r9, rcx
 ; T &= mem64[f + 5632]
 %line 2933+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 5632]
+	and r9, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 2936+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5120]
+	and rcx, [rax + 5120]
 ; B = B ^ T
 %line 2937+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rcx
@@ -8130,13 +8124,13 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 5120]
 %line 2940+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5120]
+	and rcx, [rax + 5120]
 ; A = A ^ T
 %line 2941+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r9, rcx
 ; T &= mem64[f + 4608]
 %line 2943+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 4608]
+	and rdx, [rax + 4608]
 ; B = B ^ T
 %line 2944+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rdx
@@ -8148,13 +8142,13 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 4608]
 %line 2947+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 4608]
+	and rcx, [rax + 4608]
 ; A = A ^ T
 %line 2948+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r9, rcx
 ; T &= mem64[f + 4096]
 %line 2950+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 4096]
+	and rdx, [rax + 4096]
 ; B = B ^ T
 %line 2951+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rdx
@@ -8166,25 +8160,25 @@ align 32
 	mov [rsp + 12728], r8
 ; G = mem64[g + 48]
 %line 2954+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, [r10 + 48]
+	mov rcx, [r10 + 48]
 ; T &= mem64[f + 5632]
 %line 2956+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 5632]
+	and rcx, [rax + 5632]
 ; G = mem64[g + 56]
 %line 2958+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 56]
 ; T = G
 %line 2959+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, r8
+	mov rdx, r8
 ; T &= mem64[f + 5632]
 %line 2960+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5632]
+	and rdx, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 2963+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; B = B ^ T
 %line 2964+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; G = mem64[g + 64]
 %line 2965+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 64]
@@ -8193,16 +8187,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 2967+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; A = A ^ T
 %line 2968+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4608]
 %line 2970+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4608]
+	and r9, [rax + 4608]
 ; B = B ^ T
 %line 2971+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 72]
 %line 2972+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 72]
@@ -8211,16 +8205,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 2974+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 2975+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4096]
 %line 2977+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 2978+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 80]
 %line 2979+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 80]
@@ -8229,16 +8223,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 2981+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 2982+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3584]
 %line 2984+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 2985+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 88]
 %line 2986+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 88]
@@ -8247,43 +8241,43 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 2988+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 2989+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3072]
 %line 2991+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 2992+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; S18 = A
 %line 2993+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12720], rcx
+	mov [rsp + 12720], rdx
 ; S17 = B
 %line 2994+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12712], rdx
+	mov [rsp + 12712], rcx
 ; G = mem64[g + 32]
 %line 2995+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, [r10 + 32]
+	mov rcx, [r10 + 32]
 ; T &= mem64[f + 5632]
 %line 2997+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 5632]
+	and rcx, [rax + 5632]
 ; G = mem64[g + 40]
 %line 2999+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 40]
 ; T = G
 %line 3000+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, r8
+	mov rdx, r8
 ; T &= mem64[f + 5632]
 %line 3001+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5632]
+	and rdx, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 3004+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; B = B ^ T
 %line 3005+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; G = mem64[g + 48]
 %line 3006+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 48]
@@ -8292,16 +8286,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 3008+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; A = A ^ T
 %line 3009+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4608]
 %line 3011+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4608]
+	and r9, [rax + 4608]
 ; B = B ^ T
 %line 3012+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 56]
 %line 3013+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 56]
@@ -8310,16 +8304,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 3015+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 3016+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4096]
 %line 3018+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 3019+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 64]
 %line 3020+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 64]
@@ -8328,16 +8322,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 3022+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 3023+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3584]
 %line 3025+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 3026+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 72]
 %line 3027+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 72]
@@ -8346,16 +8340,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 3029+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 3030+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3072]
 %line 3032+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 3033+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 80]
 %line 3034+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 80]
@@ -8364,16 +8358,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 3036+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 3037+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2560]
 %line 3039+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 3040+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 88]
 %line 3041+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 88]
@@ -8382,43 +8376,43 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 3043+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 3044+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2048]
 %line 3046+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 3047+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; S16 = A
 %line 3048+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12704], rcx
+	mov [rsp + 12704], rdx
 ; S15 = B
 %line 3049+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12696], rdx
+	mov [rsp + 12696], rcx
 ; G = mem64[g + 16]
 %line 3050+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, [r10 + 16]
+	mov rcx, [r10 + 16]
 ; T &= mem64[f + 5632]
 %line 3052+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 5632]
+	and rcx, [rax + 5632]
 ; G = mem64[g + 24]
 %line 3054+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 24]
 ; T = G
 %line 3055+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, r8
+	mov rdx, r8
 ; T &= mem64[f + 5632]
 %line 3056+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5632]
+	and rdx, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 3059+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; B = B ^ T
 %line 3060+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; G = mem64[g + 32]
 %line 3061+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 32]
@@ -8427,16 +8421,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 3063+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; A = A ^ T
 %line 3064+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4608]
 %line 3066+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4608]
+	and r9, [rax + 4608]
 ; B = B ^ T
 %line 3067+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 40]
 %line 3068+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 40]
@@ -8445,16 +8439,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 3070+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 3071+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4096]
 %line 3073+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 3074+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 48]
 %line 3075+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 48]
@@ -8463,16 +8457,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 3077+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 3078+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3584]
 %line 3080+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 3081+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 56]
 %line 3082+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 56]
@@ -8481,16 +8475,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 3084+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 3085+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3072]
 %line 3087+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 3088+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 64]
 %line 3089+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 64]
@@ -8499,16 +8493,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 3091+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 3092+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2560]
 %line 3094+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 3095+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 72]
 %line 3096+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 72]
@@ -8517,16 +8511,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 3098+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 3099+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2048]
 %line 3101+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 3102+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 80]
 %line 3103+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 80]
@@ -8535,16 +8529,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 3105+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 3106+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 1536]
 %line 3108+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 3109+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 88]
 %line 3110+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 88]
@@ -8553,46 +8547,46 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 3112+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 3113+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 1024]
 %line 3115+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 3116+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; S14 = A
 %line 3117+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12688], rcx
+	mov [rsp + 12688], rdx
 ; B = B ^ S22
 %line 3118+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, [rsp + 12752]
+	xor rcx, [rsp + 12752]
 ; S13 = B
 %line 3119+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12680], rdx
+	mov [rsp + 12680], rcx
 ; G = mem64[g + 0]
 %line 3120+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, [r10]
+	mov rcx, [r10]
 ; T &= mem64[f + 5632]
 %line 3122+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 5632]
+	and rcx, [rax + 5632]
 ; G = mem64[g + 8]
 %line 3124+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 8]
 ; T = G
 %line 3125+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, r8
+	mov rdx, r8
 ; T &= mem64[f + 5632]
 %line 3126+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5632]
+	and rdx, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 3129+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; B = B ^ T
 %line 3130+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; G = mem64[g + 16]
 %line 3131+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 16]
@@ -8601,16 +8595,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 3133+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; A = A ^ T
 %line 3134+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4608]
 %line 3136+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4608]
+	and r9, [rax + 4608]
 ; B = B ^ T
 %line 3137+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 24]
 %line 3138+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 24]
@@ -8619,16 +8613,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 3140+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 3141+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4096]
 %line 3143+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 3144+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 32]
 %line 3145+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 32]
@@ -8637,16 +8631,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 3147+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 3148+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3584]
 %line 3150+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 3151+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 40]
 %line 3152+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 40]
@@ -8655,16 +8649,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 3154+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 3155+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3072]
 %line 3157+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 3158+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 48]
 %line 3159+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 48]
@@ -8673,16 +8667,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 3161+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 3162+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2560]
 %line 3164+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 3165+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 56]
 %line 3166+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 56]
@@ -8691,16 +8685,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 3168+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 3169+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2048]
 %line 3171+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 3172+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 64]
 %line 3173+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 64]
@@ -8709,16 +8703,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 3175+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 3176+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 1536]
 %line 3178+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 3179+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 72]
 %line 3180+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 72]
@@ -8727,16 +8721,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 3182+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 3183+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 1024]
 %line 3185+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 3186+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 80]
 %line 3187+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 80]
@@ -8745,16 +8739,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 3189+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 3190+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 512]
 %line 3192+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 3193+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 88]
 %line 3194+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 88]
@@ -8763,34 +8757,34 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 3196+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 3197+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 0]
 %line 3199+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 3200+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; A = A ^ S21
 %line 3201+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, [rsp + 12744]
+	xor rdx, [rsp + 12744]
 ; S12 = A
 %line 3202+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12672], rcx
+	mov [rsp + 12672], rdx
 ; B = B ^ S20
 %line 3203+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, [rsp + 12736]
+	xor rcx, [rsp + 12736]
 ; T = mem64[h + 5632]
 %line 3204+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [rbx + 5632]
 ; B = B ^ T
 %line 3205+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; mem64[h + 5632] = B
 %line 3206+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rbx + 5632], rdx
+	mov [rbx + 5632], rcx
 ; G = mem64[g + 0]
 %line 3207+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov rdx, [r10]
@@ -8799,10 +8793,10 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 5120]
 %line 3209+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5120]
+	and rcx, [rax + 5120]
 ; T &= mem64[f + 4608]
 %line 3212+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 4608]
+	and rdx, [rax + 4608]
 ; G = mem64[g + 8]
 %line 3214+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 8]
@@ -8811,13 +8805,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 3216+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 3217+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 4096]
 %line 3219+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 3220+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -8829,13 +8823,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 3223+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 3224+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 3584]
 %line 3226+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 3227+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -8847,13 +8841,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 3230+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 3231+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 3072]
 %line 3233+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 3234+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -8865,13 +8859,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 3237+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 3238+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2560]
 %line 3240+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 3241+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -8883,13 +8877,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 3244+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 3245+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2048]
 %line 3247+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 3248+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -8901,13 +8895,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 3251+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 3252+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1536]
 %line 3254+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 3255+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -8919,13 +8913,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 3258+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 3259+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1024]
 %line 3261+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 3262+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -8937,13 +8931,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 3265+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 3266+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 512]
 %line 3268+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 3269+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -8955,13 +8949,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 3272+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 3273+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 3275+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 3276+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -8970,7 +8964,7 @@ align 32
 	mov r8, [r10 + 80]
 ; T &= mem64[f + 0]
 %line 3279+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ T
 %line 3280+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
@@ -9012,10 +9006,10 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 4096]
 %line 3293+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 4096]
+	and rcx, [rax + 4096]
 ; T &= mem64[f + 3584]
 %line 3296+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 3584]
+	and rdx, [rax + 3584]
 ; G = mem64[g + 8]
 %line 3298+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 8]
@@ -9024,13 +9018,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 3300+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 3301+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 3072]
 %line 3303+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 3304+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -9042,13 +9036,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 3307+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 3308+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2560]
 %line 3310+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 3311+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -9060,13 +9054,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 3314+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 3315+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2048]
 %line 3317+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 3318+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -9078,13 +9072,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 3321+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 3322+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1536]
 %line 3324+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 3325+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -9096,13 +9090,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 3328+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 3329+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1024]
 %line 3331+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 3332+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -9114,13 +9108,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 3335+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 3336+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 512]
 %line 3338+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 3339+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -9132,13 +9126,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 3342+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 3343+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 3345+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 3346+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -9147,7 +9141,7 @@ align 32
 	mov r8, [r10 + 64]
 ; T &= mem64[f + 0]
 %line 3349+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ T
 %line 3350+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
@@ -9189,10 +9183,10 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 3072]
 %line 3363+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 3072]
+	and rcx, [rax + 3072]
 ; T &= mem64[f + 2560]
 %line 3366+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 2560]
+	and rdx, [rax + 2560]
 ; G = mem64[g + 8]
 %line 3368+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 8]
@@ -9201,13 +9195,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 3370+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 3371+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2048]
 %line 3373+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 3374+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -9219,13 +9213,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 3377+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 3378+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1536]
 %line 3380+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 3381+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -9237,13 +9231,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 3384+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 3385+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1024]
 %line 3387+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 3388+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -9255,13 +9249,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 3391+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 3392+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 512]
 %line 3394+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 3395+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -9273,13 +9267,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 3398+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 3399+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 3401+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 3402+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -9288,7 +9282,7 @@ align 32
 	mov r8, [r10 + 48]
 ; T &= mem64[f + 0]
 %line 3405+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ T
 %line 3406+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
@@ -9324,16 +9318,16 @@ align 32
 	mov [rbx + 2560], rdx
 ; G = mem64[g + 0]
 %line 3417+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, [r10]
+	mov rdx, [r10]
 ; T = G
 %line 3418+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, rcx
+	mov rcx, rdx
 ; T &= mem64[f + 2048]
 %line 3419+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 2048]
+	and rcx, [rax + 2048]
 ; T &= mem64[f + 1536]
 %line 3422+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 1536]
+	and rdx, [rax + 1536]
 ; G = mem64[g + 8]
 %line 3424+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 8]
@@ -9342,16 +9336,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 3426+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 3427+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; T &= mem64[f + 1024]
 %line 3429+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 3430+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rdx, r9
 ; G = mem64[g + 16]
 %line 3431+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 16]
@@ -9360,16 +9354,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 3433+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 3434+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; T &= mem64[f + 512]
 %line 3436+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 3437+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rdx, r9
 ; G = mem64[g + 24]
 %line 3438+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 24]
@@ -9378,55 +9372,55 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 3440+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 3441+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 3443+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 3444+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rdx, r9
 ; G = mem64[g + 32]
 %line 3445+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 32]
 ; T &= mem64[f + 0]
 %line 3447+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ T
 %line 3448+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; A = A ^ S13
 %line 3449+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, [rsp + 12680]
+	xor rcx, [rsp + 12680]
 ; A = A ^ S16
 %line 3450+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, [rsp + 12704]
+	xor rcx, [rsp + 12704]
 ; T = mem64[h + 2048]
 %line 3451+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [rbx + 2048]
 ; A = A ^ T
 %line 3452+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; mem64[h + 2048] = A
 %line 3453+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rbx + 2048], rdx
+	mov [rbx + 2048], rcx
 ; B = B ^ S12
 %line 3454+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, [rsp + 12672]
+	xor rdx, [rsp + 12672]
 ; B = B ^ S15
 %line 3455+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, [rsp + 12696]
+	xor rdx, [rsp + 12696]
 ; T = mem64[h + 1536]
 %line 3456+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [rbx + 1536]
 ; B = B ^ T
 %line 3457+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; mem64[h + 1536] = B
 %line 3458+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rbx + 1536], rcx
+	mov [rbx + 1536], rdx
 ; G = mem64[g + 0]
 %line 3459+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10]
@@ -9435,10 +9429,10 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 3461+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; T &= mem64[f + 512]
 %line 3464+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; G = mem64[g + 8]
 %line 3466+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov rdx, [r10 + 8]
@@ -9447,13 +9441,13 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 512]
 %line 3468+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 512]
+	and rcx, [rax + 512]
 ; A = A ^ T
 %line 3469+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rcx
 ; T &= mem64[f + 0]
 %line 3471+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11]
+	and rdx, [rax]
 ; B = B ^ T
 %line 3472+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r9, rdx
@@ -9462,7 +9456,7 @@ align 32
 	mov rcx, [r10 + 16]
 ; T &= mem64[f + 0]
 %line 3475+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11]
+	and rcx, [rax]
 ; A = A ^ T
 %line 3476+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rcx
@@ -9495,7 +9489,7 @@ align 32
 	mov r8, [r10]
 ; T &= mem64[f + 0]
 %line 3487+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ S12
 %line 3489+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, [rsp + 12672]
@@ -9510,205 +9504,203 @@ align 32
 	mov [rbx], r8
 ; p = p + 8
 %line 3493+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	add r11, 8
+	add rax, 8
 ; g = g + 96
 %line 3494+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	add r10, 96
 ; o0 = o0 - 1
 %line 3495+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	sub rax, 1
+	sub rsi, 1
 ; =? o0 - 0
 %line 3496+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	cmp rax, 0
+	cmp rsi, 0
 ; goto l7 if !=
 %line 3497+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	jne .Ll7
 ; p = p + 64
 %line 3498+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	add r11, 64
+	add rax, 64
 ; o1 = o1 - 1
 %line 3499+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, rsi
-	sub r8, 1
+	sub r11, 1
 ; =? o1 - 0
 %line 3500+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	cmp r8, 0
+	cmp r11, 0
 ; goto l6 if !=
 %line 3501+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	jne .Ll6
 ; p = &E
 %line 3503+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	lea r11, [rsp + 6528]
+	lea rax, [rsp + 6528]
 ; o1 = 8
 %line 3504+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, 8
+	mov r11, 8
 align 32
 .Ll8:
 ; g = &TB
 %line 3506+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rsi, r8
 	lea r10, [rsp + 384]
 ; g = g + 5376
 %line 3507+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	add r10, 5376
 ; o0 = 4
 %line 3508+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rax, 4
+	mov rsi, 4
 align 32
 .Ll9:
 ; lo = mem64[p + 0]
 %line 3510+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11]
+	mov r8, [rax]
 ; hi = mem64[p + 32]
 %line 3511+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 32]
+	mov r9, [rax + 32]
 ; lo = lo ^ hi
 %line 3512+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 0] = lo
 %line 3513+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11], r8
+	mov [rax], r8
 ; lo = mem64[p + 512]
 %line 3514+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 512]
+	mov r8, [rax + 512]
 ; hi = mem64[p + 544]
 %line 3515+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 544]
+	mov r9, [rax + 544]
 ; lo = lo ^ hi
 %line 3516+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 512] = lo
 %line 3517+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 512], r8
+	mov [rax + 512], r8
 ; lo = mem64[p + 1024]
 %line 3518+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 1024]
+	mov r8, [rax + 1024]
 ; hi = mem64[p + 1056]
 %line 3519+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 1056]
+	mov r9, [rax + 1056]
 ; lo = lo ^ hi
 %line 3520+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 1024] = lo
 %line 3521+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 1024], r8
+	mov [rax + 1024], r8
 ; lo = mem64[p + 1536]
 %line 3522+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 1536]
+	mov r8, [rax + 1536]
 ; hi = mem64[p + 1568]
 %line 3523+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 1568]
+	mov r9, [rax + 1568]
 ; lo = lo ^ hi
 %line 3524+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 1536] = lo
 %line 3525+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 1536], r8
+	mov [rax + 1536], r8
 ; lo = mem64[p + 2048]
 %line 3526+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 2048]
+	mov r8, [rax + 2048]
 ; hi = mem64[p + 2080]
 %line 3527+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 2080]
+	mov r9, [rax + 2080]
 ; lo = lo ^ hi
 %line 3528+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 2048] = lo
 %line 3529+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 2048], r8
+	mov [rax + 2048], r8
 ; lo = mem64[p + 2560]
 %line 3530+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 2560]
+	mov r8, [rax + 2560]
 ; hi = mem64[p + 2592]
 %line 3531+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 2592]
+	mov r9, [rax + 2592]
 ; lo = lo ^ hi
 %line 3532+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 2560] = lo
 %line 3533+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 2560], r8
+	mov [rax + 2560], r8
 ; lo = mem64[p + 3072]
 %line 3534+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 3072]
+	mov r8, [rax + 3072]
 ; hi = mem64[p + 3104]
 %line 3535+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 3104]
+	mov r9, [rax + 3104]
 ; lo = lo ^ hi
 %line 3536+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 3072] = lo
 %line 3537+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 3072], r8
+	mov [rax + 3072], r8
 ; lo = mem64[p + 3584]
 %line 3538+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 3584]
+	mov r8, [rax + 3584]
 ; hi = mem64[p + 3616]
 %line 3539+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 3616]
+	mov r9, [rax + 3616]
 ; lo = lo ^ hi
 %line 3540+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 3584] = lo
 %line 3541+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 3584], r8
+	mov [rax + 3584], r8
 ; lo = mem64[p + 4096]
 %line 3542+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 4096]
+	mov r8, [rax + 4096]
 ; hi = mem64[p + 4128]
 %line 3543+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 4128]
+	mov r9, [rax + 4128]
 ; lo = lo ^ hi
 %line 3544+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 4096] = lo
 %line 3545+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 4096], r8
+	mov [rax + 4096], r8
 ; lo = mem64[p + 4608]
 %line 3546+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 4608]
+	mov r8, [rax + 4608]
 ; hi = mem64[p + 4640]
 %line 3547+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 4640]
+	mov r9, [rax + 4640]
 ; lo = lo ^ hi
 %line 3548+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 4608] = lo
 %line 3549+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 4608], r8
+	mov [rax + 4608], r8
 ; lo = mem64[p + 5120]
 %line 3550+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 5120]
+	mov r8, [rax + 5120]
 ; hi = mem64[p + 5152]
 %line 3551+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 5152]
+	mov r9, [rax + 5152]
 ; lo = lo ^ hi
 %line 3552+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 5120] = lo
 %line 3553+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 5120], r8
+	mov [rax + 5120], r8
 ; lo = mem64[p + 5632]
 %line 3554+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 5632]
+	mov r8, [rax + 5632]
 ; hi = mem64[p + 5664]
 %line 3555+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 5664]
+	mov r9, [rax + 5664]
 ; lo = lo ^ hi
 %line 3556+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 5632] = lo
 %line 3557+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 5632], r8
+	mov [rax + 5632], r8
 ; h = p + 32
 %line 3559+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	lea rbx, [r11 + 32]
+	lea rbx, [rax + 32]
 ; G = mem64[g + 80]
 %line 3560+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 80]
 ; T &= mem64[f + 5632]
 %line 3562+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5632]
+	and r8, [rax + 5632]
 ; G = mem64[g + 88]
 %line 3564+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov rcx, [r10 + 88]
@@ -9717,10 +9709,10 @@ align 32
 	mov r9, rcx
 ; T &= mem64[f + 5632]
 %line 3566+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 5632]
+	and r9, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 3569+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5120]
+	and rcx, [rax + 5120]
 ; B = B ^ T
 %line 3570+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rcx
@@ -9735,7 +9727,7 @@ align 32
 	mov r8, [r10 + 64]
 ; T &= mem64[f + 5632]
 %line 3575+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5632]
+	and r8, [rax + 5632]
 ; G = mem64[g + 72]
 %line 3577+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov rcx, [r10 + 72]
@@ -9744,10 +9736,10 @@ align 32
 	mov r9, rcx
 ; T &= mem64[f + 5632]
 %line 3579+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 5632]
+	and r9, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 3582+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5120]
+	and rcx, [rax + 5120]
 ; B = B ^ T
 %line 3583+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rcx
@@ -9759,13 +9751,13 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 5120]
 %line 3586+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5120]
+	and rcx, [rax + 5120]
 ; A = A ^ T
 %line 3587+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r9, rcx
 ; T &= mem64[f + 4608]
 %line 3589+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 4608]
+	and rdx, [rax + 4608]
 ; B = B ^ T
 %line 3590+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rdx
@@ -9777,13 +9769,13 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 4608]
 %line 3593+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 4608]
+	and rcx, [rax + 4608]
 ; A = A ^ T
 %line 3594+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r9, rcx
 ; T &= mem64[f + 4096]
 %line 3596+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 4096]
+	and rdx, [rax + 4096]
 ; B = B ^ T
 %line 3597+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rdx
@@ -9795,25 +9787,25 @@ align 32
 	mov [rsp + 12728], r8
 ; G = mem64[g + 48]
 %line 3600+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, [r10 + 48]
+	mov rcx, [r10 + 48]
 ; T &= mem64[f + 5632]
 %line 3602+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 5632]
+	and rcx, [rax + 5632]
 ; G = mem64[g + 56]
 %line 3604+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 56]
 ; T = G
 %line 3605+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, r8
+	mov rdx, r8
 ; T &= mem64[f + 5632]
 %line 3606+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5632]
+	and rdx, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 3609+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; B = B ^ T
 %line 3610+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; G = mem64[g + 64]
 %line 3611+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 64]
@@ -9822,16 +9814,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 3613+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; A = A ^ T
 %line 3614+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4608]
 %line 3616+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4608]
+	and r9, [rax + 4608]
 ; B = B ^ T
 %line 3617+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 72]
 %line 3618+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 72]
@@ -9840,16 +9832,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 3620+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 3621+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4096]
 %line 3623+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 3624+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 80]
 %line 3625+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 80]
@@ -9858,16 +9850,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 3627+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 3628+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3584]
 %line 3630+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 3631+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 88]
 %line 3632+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 88]
@@ -9876,43 +9868,43 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 3634+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 3635+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3072]
 %line 3637+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 3638+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; S18 = A
 %line 3639+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12720], rcx
+	mov [rsp + 12720], rdx
 ; S17 = B
 %line 3640+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12712], rdx
+	mov [rsp + 12712], rcx
 ; G = mem64[g + 32]
 %line 3641+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, [r10 + 32]
+	mov rcx, [r10 + 32]
 ; T &= mem64[f + 5632]
 %line 3643+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 5632]
+	and rcx, [rax + 5632]
 ; G = mem64[g + 40]
 %line 3645+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 40]
 ; T = G
 %line 3646+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, r8
+	mov rdx, r8
 ; T &= mem64[f + 5632]
 %line 3647+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5632]
+	and rdx, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 3650+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; B = B ^ T
 %line 3651+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; G = mem64[g + 48]
 %line 3652+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 48]
@@ -9921,16 +9913,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 3654+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; A = A ^ T
 %line 3655+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4608]
 %line 3657+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4608]
+	and r9, [rax + 4608]
 ; B = B ^ T
 %line 3658+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 56]
 %line 3659+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 56]
@@ -9939,16 +9931,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 3661+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 3662+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4096]
 %line 3664+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 3665+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 64]
 %line 3666+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 64]
@@ -9957,16 +9949,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 3668+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 3669+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3584]
 %line 3671+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 3672+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 72]
 %line 3673+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 72]
@@ -9975,16 +9967,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 3675+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 3676+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3072]
 %line 3678+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 3679+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 80]
 %line 3680+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 80]
@@ -9993,16 +9985,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 3682+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 3683+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2560]
 %line 3685+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 3686+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 88]
 %line 3687+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 88]
@@ -10011,43 +10003,43 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 3689+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 3690+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2048]
 %line 3692+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 3693+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; S16 = A
 %line 3694+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12704], rcx
+	mov [rsp + 12704], rdx
 ; S15 = B
 %line 3695+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12696], rdx
+	mov [rsp + 12696], rcx
 ; G = mem64[g + 16]
 %line 3696+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, [r10 + 16]
+	mov rcx, [r10 + 16]
 ; T &= mem64[f + 5632]
 %line 3698+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 5632]
+	and rcx, [rax + 5632]
 ; G = mem64[g + 24]
 %line 3700+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 24]
 ; T = G
 %line 3701+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, r8
+	mov rdx, r8
 ; T &= mem64[f + 5632]
 %line 3702+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5632]
+	and rdx, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 3705+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; B = B ^ T
 %line 3706+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; G = mem64[g + 32]
 %line 3707+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 32]
@@ -10056,16 +10048,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 3709+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; A = A ^ T
 %line 3710+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4608]
 %line 3712+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4608]
+	and r9, [rax + 4608]
 ; B = B ^ T
 %line 3713+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 40]
 %line 3714+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 40]
@@ -10074,16 +10066,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 3716+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 3717+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4096]
 %line 3719+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 3720+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 48]
 %line 3721+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 48]
@@ -10092,16 +10084,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 3723+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 3724+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3584]
 %line 3726+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 3727+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 56]
 %line 3728+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 56]
@@ -10110,16 +10102,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 3730+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 3731+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3072]
 %line 3733+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 3734+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 64]
 %line 3735+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 64]
@@ -10128,16 +10120,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 3737+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 3738+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2560]
 %line 3740+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 3741+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 72]
 %line 3742+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 72]
@@ -10146,16 +10138,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 3744+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 3745+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2048]
 %line 3747+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 3748+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 80]
 %line 3749+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 80]
@@ -10164,16 +10156,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 3751+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 3752+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 1536]
 %line 3754+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 3755+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 88]
 %line 3756+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 88]
@@ -10182,46 +10174,46 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 3758+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 3759+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 1024]
 %line 3761+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 3762+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; S14 = A
 %line 3763+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12688], rcx
+	mov [rsp + 12688], rdx
 ; B = B ^ S22
 %line 3764+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, [rsp + 12752]
+	xor rcx, [rsp + 12752]
 ; S13 = B
 %line 3765+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12680], rdx
+	mov [rsp + 12680], rcx
 ; G = mem64[g + 0]
 %line 3766+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, [r10]
+	mov rcx, [r10]
 ; T &= mem64[f + 5632]
 %line 3768+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 5632]
+	and rcx, [rax + 5632]
 ; G = mem64[g + 8]
 %line 3770+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 8]
 ; T = G
 %line 3771+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, r8
+	mov rdx, r8
 ; T &= mem64[f + 5632]
 %line 3772+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5632]
+	and rdx, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 3775+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; B = B ^ T
 %line 3776+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; G = mem64[g + 16]
 %line 3777+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 16]
@@ -10230,16 +10222,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 3779+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; A = A ^ T
 %line 3780+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4608]
 %line 3782+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4608]
+	and r9, [rax + 4608]
 ; B = B ^ T
 %line 3783+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 24]
 %line 3784+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 24]
@@ -10248,16 +10240,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 3786+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 3787+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4096]
 %line 3789+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 3790+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 32]
 %line 3791+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 32]
@@ -10266,16 +10258,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 3793+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 3794+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3584]
 %line 3796+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 3797+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 40]
 %line 3798+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 40]
@@ -10284,16 +10276,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 3800+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 3801+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3072]
 %line 3803+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 3804+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 48]
 %line 3805+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 48]
@@ -10302,16 +10294,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 3807+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 3808+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2560]
 %line 3810+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 3811+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 56]
 %line 3812+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 56]
@@ -10320,16 +10312,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 3814+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 3815+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2048]
 %line 3817+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 3818+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 64]
 %line 3819+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 64]
@@ -10338,16 +10330,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 3821+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 3822+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 1536]
 %line 3824+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 3825+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 72]
 %line 3826+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 72]
@@ -10356,16 +10348,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 3828+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 3829+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 1024]
 %line 3831+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 3832+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 80]
 %line 3833+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 80]
@@ -10374,16 +10366,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 3835+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 3836+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 512]
 %line 3838+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 3839+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 88]
 %line 3840+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 88]
@@ -10392,34 +10384,34 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 3842+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 3843+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 0]
 %line 3845+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 3846+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; A = A ^ S21
 %line 3847+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, [rsp + 12744]
+	xor rdx, [rsp + 12744]
 ; S12 = A
 %line 3848+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12672], rcx
+	mov [rsp + 12672], rdx
 ; B = B ^ S20
 %line 3849+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, [rsp + 12736]
+	xor rcx, [rsp + 12736]
 ; T = mem64[h + 5632]
 %line 3850+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [rbx + 5632]
 ; B = B ^ T
 %line 3851+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; mem64[h + 5632] = B
 %line 3852+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rbx + 5632], rdx
+	mov [rbx + 5632], rcx
 ; G = mem64[g + 0]
 %line 3853+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov rdx, [r10]
@@ -10428,10 +10420,10 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 5120]
 %line 3855+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5120]
+	and rcx, [rax + 5120]
 ; T &= mem64[f + 4608]
 %line 3858+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 4608]
+	and rdx, [rax + 4608]
 ; G = mem64[g + 8]
 %line 3860+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 8]
@@ -10440,13 +10432,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 3862+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 3863+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 4096]
 %line 3865+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 3866+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -10458,13 +10450,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 3869+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 3870+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 3584]
 %line 3872+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 3873+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -10476,13 +10468,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 3876+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 3877+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 3072]
 %line 3879+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 3880+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -10494,13 +10486,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 3883+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 3884+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2560]
 %line 3886+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 3887+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -10512,13 +10504,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 3890+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 3891+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2048]
 %line 3893+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 3894+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -10530,13 +10522,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 3897+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 3898+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1536]
 %line 3900+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 3901+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -10548,13 +10540,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 3904+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 3905+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1024]
 %line 3907+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 3908+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -10566,13 +10558,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 3911+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 3912+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 512]
 %line 3914+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 3915+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -10584,13 +10576,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 3918+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 3919+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 3921+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 3922+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -10599,7 +10591,7 @@ align 32
 	mov r8, [r10 + 80]
 ; T &= mem64[f + 0]
 %line 3925+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ T
 %line 3926+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
@@ -10641,10 +10633,10 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 4096]
 %line 3939+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 4096]
+	and rcx, [rax + 4096]
 ; T &= mem64[f + 3584]
 %line 3942+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 3584]
+	and rdx, [rax + 3584]
 ; G = mem64[g + 8]
 %line 3944+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 8]
@@ -10653,13 +10645,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 3946+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 3947+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 3072]
 %line 3949+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 3950+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -10671,13 +10663,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 3953+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 3954+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2560]
 %line 3956+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 3957+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -10689,13 +10681,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 3960+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 3961+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2048]
 %line 3963+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 3964+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -10707,13 +10699,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 3967+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 3968+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1536]
 %line 3970+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 3971+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -10725,13 +10717,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 3974+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 3975+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1024]
 %line 3977+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 3978+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -10743,13 +10735,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 3981+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 3982+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 512]
 %line 3984+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 3985+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -10761,13 +10753,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 3988+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 3989+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 3991+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 3992+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -10776,7 +10768,7 @@ align 32
 	mov r8, [r10 + 64]
 ; T &= mem64[f + 0]
 %line 3995+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ T
 %line 3996+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
@@ -10818,10 +10810,10 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 3072]
 %line 4009+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 3072]
+	and rcx, [rax + 3072]
 ; T &= mem64[f + 2560]
 %line 4012+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 2560]
+	and rdx, [rax + 2560]
 ; G = mem64[g + 8]
 %line 4014+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 8]
@@ -10830,13 +10822,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 4016+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 4017+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2048]
 %line 4019+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 4020+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -10848,13 +10840,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 4023+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 4024+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1536]
 %line 4026+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 4027+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -10866,13 +10858,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 4030+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 4031+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1024]
 %line 4033+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 4034+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -10884,13 +10876,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 4037+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 4038+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 512]
 %line 4040+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 4041+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -10902,13 +10894,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 4044+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 4045+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 4047+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 4048+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -10917,7 +10909,7 @@ align 32
 	mov r8, [r10 + 48]
 ; T &= mem64[f + 0]
 %line 4051+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ T
 %line 4052+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
@@ -10953,16 +10945,16 @@ align 32
 	mov [rbx + 2560], rdx
 ; G = mem64[g + 0]
 %line 4063+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, [r10]
+	mov rdx, [r10]
 ; T = G
 %line 4064+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, rcx
+	mov rcx, rdx
 ; T &= mem64[f + 2048]
 %line 4065+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 2048]
+	and rcx, [rax + 2048]
 ; T &= mem64[f + 1536]
 %line 4068+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 1536]
+	and rdx, [rax + 1536]
 ; G = mem64[g + 8]
 %line 4070+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 8]
@@ -10971,16 +10963,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 4072+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 4073+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; T &= mem64[f + 1024]
 %line 4075+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 4076+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rdx, r9
 ; G = mem64[g + 16]
 %line 4077+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 16]
@@ -10989,16 +10981,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 4079+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 4080+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; T &= mem64[f + 512]
 %line 4082+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 4083+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rdx, r9
 ; G = mem64[g + 24]
 %line 4084+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 24]
@@ -11007,55 +10999,55 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 4086+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 4087+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 4089+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 4090+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rdx, r9
 ; G = mem64[g + 32]
 %line 4091+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 32]
 ; T &= mem64[f + 0]
 %line 4093+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ T
 %line 4094+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; A = A ^ S13
 %line 4095+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, [rsp + 12680]
+	xor rcx, [rsp + 12680]
 ; A = A ^ S16
 %line 4096+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, [rsp + 12704]
+	xor rcx, [rsp + 12704]
 ; T = mem64[h + 2048]
 %line 4097+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [rbx + 2048]
 ; A = A ^ T
 %line 4098+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; mem64[h + 2048] = A
 %line 4099+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rbx + 2048], rdx
+	mov [rbx + 2048], rcx
 ; B = B ^ S12
 %line 4100+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, [rsp + 12672]
+	xor rdx, [rsp + 12672]
 ; B = B ^ S15
 %line 4101+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, [rsp + 12696]
+	xor rdx, [rsp + 12696]
 ; T = mem64[h + 1536]
 %line 4102+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [rbx + 1536]
 ; B = B ^ T
 %line 4103+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; mem64[h + 1536] = B
 %line 4104+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rbx + 1536], rcx
+	mov [rbx + 1536], rdx
 ; G = mem64[g + 0]
 %line 4105+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10]
@@ -11064,10 +11056,10 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 4107+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; T &= mem64[f + 512]
 %line 4110+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; G = mem64[g + 8]
 %line 4112+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov rdx, [r10 + 8]
@@ -11076,13 +11068,13 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 512]
 %line 4114+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 512]
+	and rcx, [rax + 512]
 ; A = A ^ T
 %line 4115+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rcx
 ; T &= mem64[f + 0]
 %line 4117+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11]
+	and rdx, [rax]
 ; B = B ^ T
 %line 4118+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r9, rdx
@@ -11091,7 +11083,7 @@ align 32
 	mov rcx, [r10 + 16]
 ; T &= mem64[f + 0]
 %line 4121+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11]
+	and rcx, [rax]
 ; A = A ^ T
 %line 4122+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rcx
@@ -11124,7 +11116,7 @@ align 32
 	mov r8, [r10]
 ; T &= mem64[f + 0]
 %line 4133+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ S12
 %line 4135+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, [rsp + 12672]
@@ -11139,205 +11131,203 @@ align 32
 	mov [rbx], r8
 ; p = p + 8
 %line 4139+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	add r11, 8
+	add rax, 8
 ; g = g + 96
 %line 4140+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	add r10, 96
 ; o0 = o0 - 1
 %line 4141+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	sub rax, 1
+	sub rsi, 1
 ; =? o0 - 0
 %line 4142+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	cmp rax, 0
+	cmp rsi, 0
 ; goto l9 if !=
 %line 4143+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	jne .Ll9
 ; p = p + 32
 %line 4144+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	add r11, 32
+	add rax, 32
 ; o1 = o1 - 1
 %line 4145+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, rsi
-	sub r8, 1
+	sub r11, 1
 ; =? o1 - 0
 %line 4146+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	cmp r8, 0
+	cmp r11, 0
 ; goto l8 if !=
 %line 4147+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	jne .Ll8
 ; p = &E
 %line 4149+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	lea r11, [rsp + 6528]
+	lea rax, [rsp + 6528]
 ; o1 = 16
 %line 4150+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, 16
+	mov r11, 16
 align 32
 .Ll10:
 ; g = &TB
 %line 4152+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rsi, r8
 	lea r10, [rsp + 384]
 ; g = g + 5760
 %line 4153+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	add r10, 5760
 ; o0 = 2
 %line 4154+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rax, 2
+	mov rsi, 2
 align 32
 .Ll11:
 ; lo = mem64[p + 0]
 %line 4156+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11]
+	mov r8, [rax]
 ; hi = mem64[p + 16]
 %line 4157+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 16]
+	mov r9, [rax + 16]
 ; lo = lo ^ hi
 %line 4158+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 0] = lo
 %line 4159+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11], r8
+	mov [rax], r8
 ; lo = mem64[p + 512]
 %line 4160+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 512]
+	mov r8, [rax + 512]
 ; hi = mem64[p + 528]
 %line 4161+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 528]
+	mov r9, [rax + 528]
 ; lo = lo ^ hi
 %line 4162+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 512] = lo
 %line 4163+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 512], r8
+	mov [rax + 512], r8
 ; lo = mem64[p + 1024]
 %line 4164+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 1024]
+	mov r8, [rax + 1024]
 ; hi = mem64[p + 1040]
 %line 4165+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 1040]
+	mov r9, [rax + 1040]
 ; lo = lo ^ hi
 %line 4166+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 1024] = lo
 %line 4167+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 1024], r8
+	mov [rax + 1024], r8
 ; lo = mem64[p + 1536]
 %line 4168+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 1536]
+	mov r8, [rax + 1536]
 ; hi = mem64[p + 1552]
 %line 4169+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 1552]
+	mov r9, [rax + 1552]
 ; lo = lo ^ hi
 %line 4170+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 1536] = lo
 %line 4171+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 1536], r8
+	mov [rax + 1536], r8
 ; lo = mem64[p + 2048]
 %line 4172+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 2048]
+	mov r8, [rax + 2048]
 ; hi = mem64[p + 2064]
 %line 4173+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 2064]
+	mov r9, [rax + 2064]
 ; lo = lo ^ hi
 %line 4174+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 2048] = lo
 %line 4175+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 2048], r8
+	mov [rax + 2048], r8
 ; lo = mem64[p + 2560]
 %line 4176+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 2560]
+	mov r8, [rax + 2560]
 ; hi = mem64[p + 2576]
 %line 4177+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 2576]
+	mov r9, [rax + 2576]
 ; lo = lo ^ hi
 %line 4178+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 2560] = lo
 %line 4179+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 2560], r8
+	mov [rax + 2560], r8
 ; lo = mem64[p + 3072]
 %line 4180+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 3072]
+	mov r8, [rax + 3072]
 ; hi = mem64[p + 3088]
 %line 4181+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 3088]
+	mov r9, [rax + 3088]
 ; lo = lo ^ hi
 %line 4182+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 3072] = lo
 %line 4183+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 3072], r8
+	mov [rax + 3072], r8
 ; lo = mem64[p + 3584]
 %line 4184+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 3584]
+	mov r8, [rax + 3584]
 ; hi = mem64[p + 3600]
 %line 4185+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 3600]
+	mov r9, [rax + 3600]
 ; lo = lo ^ hi
 %line 4186+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 3584] = lo
 %line 4187+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 3584], r8
+	mov [rax + 3584], r8
 ; lo = mem64[p + 4096]
 %line 4188+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 4096]
+	mov r8, [rax + 4096]
 ; hi = mem64[p + 4112]
 %line 4189+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 4112]
+	mov r9, [rax + 4112]
 ; lo = lo ^ hi
 %line 4190+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 4096] = lo
 %line 4191+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 4096], r8
+	mov [rax + 4096], r8
 ; lo = mem64[p + 4608]
 %line 4192+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 4608]
+	mov r8, [rax + 4608]
 ; hi = mem64[p + 4624]
 %line 4193+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 4624]
+	mov r9, [rax + 4624]
 ; lo = lo ^ hi
 %line 4194+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 4608] = lo
 %line 4195+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 4608], r8
+	mov [rax + 4608], r8
 ; lo = mem64[p + 5120]
 %line 4196+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 5120]
+	mov r8, [rax + 5120]
 ; hi = mem64[p + 5136]
 %line 4197+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 5136]
+	mov r9, [rax + 5136]
 ; lo = lo ^ hi
 %line 4198+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 5120] = lo
 %line 4199+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 5120], r8
+	mov [rax + 5120], r8
 ; lo = mem64[p + 5632]
 %line 4200+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 5632]
+	mov r8, [rax + 5632]
 ; hi = mem64[p + 5648]
 %line 4201+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 5648]
+	mov r9, [rax + 5648]
 ; lo = lo ^ hi
 %line 4202+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 5632] = lo
 %line 4203+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 5632], r8
+	mov [rax + 5632], r8
 ; h = p + 16
 %line 4205+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	lea rbx, [r11 + 16]
+	lea rbx, [rax + 16]
 ; G = mem64[g + 80]
 %line 4206+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 80]
 ; T &= mem64[f + 5632]
 %line 4208+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5632]
+	and r8, [rax + 5632]
 ; G = mem64[g + 88]
 %line 4210+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov rcx, [r10 + 88]
@@ -11346,10 +11336,10 @@ align 32
 	mov r9, rcx
 ; T &= mem64[f + 5632]
 %line 4212+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 5632]
+	and r9, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 4215+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5120]
+	and rcx, [rax + 5120]
 ; B = B ^ T
 %line 4216+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rcx
@@ -11364,7 +11354,7 @@ align 32
 	mov r8, [r10 + 64]
 ; T &= mem64[f + 5632]
 %line 4221+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5632]
+	and r8, [rax + 5632]
 ; G = mem64[g + 72]
 %line 4223+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov rcx, [r10 + 72]
@@ -11373,10 +11363,10 @@ align 32
 	mov r9, rcx
 ; T &= mem64[f + 5632]
 %line 4225+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 5632]
+	and r9, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 4228+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5120]
+	and rcx, [rax + 5120]
 ; B = B ^ T
 %line 4229+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rcx
@@ -11388,13 +11378,13 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 5120]
 %line 4232+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5120]
+	and rcx, [rax + 5120]
 ; A = A ^ T
 %line 4233+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r9, rcx
 ; T &= mem64[f + 4608]
 %line 4235+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 4608]
+	and rdx, [rax + 4608]
 ; B = B ^ T
 %line 4236+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rdx
@@ -11406,13 +11396,13 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 4608]
 %line 4239+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 4608]
+	and rcx, [rax + 4608]
 ; A = A ^ T
 %line 4240+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r9, rcx
 ; T &= mem64[f + 4096]
 %line 4242+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 4096]
+	and rdx, [rax + 4096]
 ; B = B ^ T
 %line 4243+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rdx
@@ -11424,25 +11414,25 @@ align 32
 	mov [rsp + 12728], r8
 ; G = mem64[g + 48]
 %line 4246+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, [r10 + 48]
+	mov rcx, [r10 + 48]
 ; T &= mem64[f + 5632]
 %line 4248+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 5632]
+	and rcx, [rax + 5632]
 ; G = mem64[g + 56]
 %line 4250+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 56]
 ; T = G
 %line 4251+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, r8
+	mov rdx, r8
 ; T &= mem64[f + 5632]
 %line 4252+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5632]
+	and rdx, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 4255+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; B = B ^ T
 %line 4256+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; G = mem64[g + 64]
 %line 4257+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 64]
@@ -11451,16 +11441,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 4259+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; A = A ^ T
 %line 4260+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4608]
 %line 4262+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4608]
+	and r9, [rax + 4608]
 ; B = B ^ T
 %line 4263+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 72]
 %line 4264+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 72]
@@ -11469,16 +11459,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 4266+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 4267+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4096]
 %line 4269+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 4270+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 80]
 %line 4271+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 80]
@@ -11487,16 +11477,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 4273+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 4274+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3584]
 %line 4276+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 4277+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 88]
 %line 4278+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 88]
@@ -11505,43 +11495,43 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 4280+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 4281+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3072]
 %line 4283+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 4284+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; S18 = A
 %line 4285+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12720], rcx
+	mov [rsp + 12720], rdx
 ; S17 = B
 %line 4286+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12712], rdx
+	mov [rsp + 12712], rcx
 ; G = mem64[g + 32]
 %line 4287+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, [r10 + 32]
+	mov rcx, [r10 + 32]
 ; T &= mem64[f + 5632]
 %line 4289+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 5632]
+	and rcx, [rax + 5632]
 ; G = mem64[g + 40]
 %line 4291+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 40]
 ; T = G
 %line 4292+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, r8
+	mov rdx, r8
 ; T &= mem64[f + 5632]
 %line 4293+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5632]
+	and rdx, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 4296+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; B = B ^ T
 %line 4297+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; G = mem64[g + 48]
 %line 4298+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 48]
@@ -11550,16 +11540,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 4300+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; A = A ^ T
 %line 4301+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4608]
 %line 4303+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4608]
+	and r9, [rax + 4608]
 ; B = B ^ T
 %line 4304+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 56]
 %line 4305+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 56]
@@ -11568,16 +11558,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 4307+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 4308+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4096]
 %line 4310+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 4311+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 64]
 %line 4312+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 64]
@@ -11586,16 +11576,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 4314+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 4315+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3584]
 %line 4317+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 4318+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 72]
 %line 4319+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 72]
@@ -11604,16 +11594,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 4321+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 4322+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3072]
 %line 4324+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 4325+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 80]
 %line 4326+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 80]
@@ -11622,16 +11612,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 4328+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 4329+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2560]
 %line 4331+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 4332+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 88]
 %line 4333+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 88]
@@ -11640,43 +11630,43 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 4335+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 4336+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2048]
 %line 4338+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 4339+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; S16 = A
 %line 4340+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12704], rcx
+	mov [rsp + 12704], rdx
 ; S15 = B
 %line 4341+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12696], rdx
+	mov [rsp + 12696], rcx
 ; G = mem64[g + 16]
 %line 4342+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, [r10 + 16]
+	mov rcx, [r10 + 16]
 ; T &= mem64[f + 5632]
 %line 4344+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 5632]
+	and rcx, [rax + 5632]
 ; G = mem64[g + 24]
 %line 4346+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 24]
 ; T = G
 %line 4347+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, r8
+	mov rdx, r8
 ; T &= mem64[f + 5632]
 %line 4348+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5632]
+	and rdx, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 4351+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; B = B ^ T
 %line 4352+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; G = mem64[g + 32]
 %line 4353+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 32]
@@ -11685,16 +11675,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 4355+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; A = A ^ T
 %line 4356+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4608]
 %line 4358+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4608]
+	and r9, [rax + 4608]
 ; B = B ^ T
 %line 4359+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 40]
 %line 4360+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 40]
@@ -11703,16 +11693,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 4362+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 4363+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4096]
 %line 4365+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 4366+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 48]
 %line 4367+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 48]
@@ -11721,16 +11711,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 4369+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 4370+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3584]
 %line 4372+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 4373+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 56]
 %line 4374+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 56]
@@ -11739,16 +11729,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 4376+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 4377+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3072]
 %line 4379+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 4380+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 64]
 %line 4381+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 64]
@@ -11757,16 +11747,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 4383+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 4384+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2560]
 %line 4386+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 4387+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 72]
 %line 4388+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 72]
@@ -11775,16 +11765,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 4390+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 4391+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2048]
 %line 4393+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 4394+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 80]
 %line 4395+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 80]
@@ -11793,16 +11783,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 4397+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 4398+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 1536]
 %line 4400+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 4401+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 88]
 %line 4402+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 88]
@@ -11811,46 +11801,46 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 4404+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 4405+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 1024]
 %line 4407+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 4408+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; S14 = A
 %line 4409+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12688], rcx
+	mov [rsp + 12688], rdx
 ; B = B ^ S22
 %line 4410+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, [rsp + 12752]
+	xor rcx, [rsp + 12752]
 ; S13 = B
 %line 4411+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12680], rdx
+	mov [rsp + 12680], rcx
 ; G = mem64[g + 0]
 %line 4412+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, [r10]
+	mov rcx, [r10]
 ; T &= mem64[f + 5632]
 %line 4414+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 5632]
+	and rcx, [rax + 5632]
 ; G = mem64[g + 8]
 %line 4416+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 8]
 ; T = G
 %line 4417+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, r8
+	mov rdx, r8
 ; T &= mem64[f + 5632]
 %line 4418+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5632]
+	and rdx, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 4421+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; B = B ^ T
 %line 4422+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; G = mem64[g + 16]
 %line 4423+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 16]
@@ -11859,16 +11849,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 4425+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; A = A ^ T
 %line 4426+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4608]
 %line 4428+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4608]
+	and r9, [rax + 4608]
 ; B = B ^ T
 %line 4429+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 24]
 %line 4430+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 24]
@@ -11877,16 +11867,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 4432+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 4433+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4096]
 %line 4435+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 4436+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 32]
 %line 4437+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 32]
@@ -11895,16 +11885,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 4439+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 4440+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3584]
 %line 4442+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 4443+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 40]
 %line 4444+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 40]
@@ -11913,16 +11903,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 4446+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 4447+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3072]
 %line 4449+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 4450+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 48]
 %line 4451+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 48]
@@ -11931,16 +11921,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 4453+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 4454+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2560]
 %line 4456+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 4457+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 56]
 %line 4458+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 56]
@@ -11949,16 +11939,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 4460+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 4461+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2048]
 %line 4463+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 4464+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 64]
 %line 4465+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 64]
@@ -11967,16 +11957,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 4467+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 4468+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 1536]
 %line 4470+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 4471+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 72]
 %line 4472+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 72]
@@ -11985,16 +11975,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 4474+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 4475+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 1024]
 %line 4477+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 4478+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 80]
 %line 4479+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 80]
@@ -12003,16 +11993,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 4481+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 4482+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 512]
 %line 4484+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 4485+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 88]
 %line 4486+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 88]
@@ -12021,34 +12011,34 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 4488+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 4489+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 0]
 %line 4491+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 4492+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; A = A ^ S21
 %line 4493+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, [rsp + 12744]
+	xor rdx, [rsp + 12744]
 ; S12 = A
 %line 4494+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12672], rcx
+	mov [rsp + 12672], rdx
 ; B = B ^ S20
 %line 4495+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, [rsp + 12736]
+	xor rcx, [rsp + 12736]
 ; T = mem64[h + 5632]
 %line 4496+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [rbx + 5632]
 ; B = B ^ T
 %line 4497+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; mem64[h + 5632] = B
 %line 4498+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rbx + 5632], rdx
+	mov [rbx + 5632], rcx
 ; G = mem64[g + 0]
 %line 4499+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov rdx, [r10]
@@ -12057,10 +12047,10 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 5120]
 %line 4501+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5120]
+	and rcx, [rax + 5120]
 ; T &= mem64[f + 4608]
 %line 4504+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 4608]
+	and rdx, [rax + 4608]
 ; G = mem64[g + 8]
 %line 4506+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 8]
@@ -12069,13 +12059,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 4508+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 4509+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 4096]
 %line 4511+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 4512+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -12087,13 +12077,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 4515+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 4516+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 3584]
 %line 4518+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 4519+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -12105,13 +12095,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 4522+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 4523+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 3072]
 %line 4525+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 4526+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -12123,13 +12113,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 4529+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 4530+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2560]
 %line 4532+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 4533+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -12141,13 +12131,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 4536+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 4537+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2048]
 %line 4539+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 4540+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -12159,13 +12149,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 4543+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 4544+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1536]
 %line 4546+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 4547+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -12177,13 +12167,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 4550+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 4551+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1024]
 %line 4553+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 4554+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -12195,13 +12185,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 4557+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 4558+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 512]
 %line 4560+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 4561+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -12213,13 +12203,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 4564+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 4565+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 4567+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 4568+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -12228,7 +12218,7 @@ align 32
 	mov r8, [r10 + 80]
 ; T &= mem64[f + 0]
 %line 4571+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ T
 %line 4572+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
@@ -12270,10 +12260,10 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 4096]
 %line 4585+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 4096]
+	and rcx, [rax + 4096]
 ; T &= mem64[f + 3584]
 %line 4588+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 3584]
+	and rdx, [rax + 3584]
 ; G = mem64[g + 8]
 %line 4590+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 8]
@@ -12282,13 +12272,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 4592+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 4593+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 3072]
 %line 4595+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 4596+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -12300,13 +12290,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 4599+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 4600+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2560]
 %line 4602+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 4603+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -12318,13 +12308,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 4606+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 4607+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2048]
 %line 4609+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 4610+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -12336,13 +12326,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 4613+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 4614+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1536]
 %line 4616+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 4617+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -12354,13 +12344,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 4620+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 4621+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1024]
 %line 4623+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 4624+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -12372,13 +12362,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 4627+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 4628+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 512]
 %line 4630+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 4631+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -12390,13 +12380,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 4634+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 4635+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 4637+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 4638+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -12405,7 +12395,7 @@ align 32
 	mov r8, [r10 + 64]
 ; T &= mem64[f + 0]
 %line 4641+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ T
 %line 4642+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
@@ -12447,10 +12437,10 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 3072]
 %line 4655+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 3072]
+	and rcx, [rax + 3072]
 ; T &= mem64[f + 2560]
 %line 4658+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 2560]
+	and rdx, [rax + 2560]
 ; G = mem64[g + 8]
 %line 4660+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 8]
@@ -12459,13 +12449,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 4662+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 4663+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2048]
 %line 4665+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 4666+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -12477,13 +12467,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 4669+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 4670+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1536]
 %line 4672+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 4673+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -12495,13 +12485,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 4676+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 4677+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1024]
 %line 4679+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 4680+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -12513,13 +12503,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 4683+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 4684+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 512]
 %line 4686+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 4687+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -12531,13 +12521,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 4690+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 4691+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 4693+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 4694+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -12546,7 +12536,7 @@ align 32
 	mov r8, [r10 + 48]
 ; T &= mem64[f + 0]
 %line 4697+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ T
 %line 4698+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
@@ -12582,16 +12572,16 @@ align 32
 	mov [rbx + 2560], rdx
 ; G = mem64[g + 0]
 %line 4709+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, [r10]
+	mov rdx, [r10]
 ; T = G
 %line 4710+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, rcx
+	mov rcx, rdx
 ; T &= mem64[f + 2048]
 %line 4711+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 2048]
+	and rcx, [rax + 2048]
 ; T &= mem64[f + 1536]
 %line 4714+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 1536]
+	and rdx, [rax + 1536]
 ; G = mem64[g + 8]
 %line 4716+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 8]
@@ -12600,16 +12590,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 4718+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 4719+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; T &= mem64[f + 1024]
 %line 4721+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 4722+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rdx, r9
 ; G = mem64[g + 16]
 %line 4723+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 16]
@@ -12618,16 +12608,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 4725+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 4726+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; T &= mem64[f + 512]
 %line 4728+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 4729+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rdx, r9
 ; G = mem64[g + 24]
 %line 4730+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 24]
@@ -12636,55 +12626,55 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 4732+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 4733+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 4735+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 4736+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rdx, r9
 ; G = mem64[g + 32]
 %line 4737+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 32]
 ; T &= mem64[f + 0]
 %line 4739+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ T
 %line 4740+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; A = A ^ S13
 %line 4741+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, [rsp + 12680]
+	xor rcx, [rsp + 12680]
 ; A = A ^ S16
 %line 4742+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, [rsp + 12704]
+	xor rcx, [rsp + 12704]
 ; T = mem64[h + 2048]
 %line 4743+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [rbx + 2048]
 ; A = A ^ T
 %line 4744+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; mem64[h + 2048] = A
 %line 4745+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rbx + 2048], rdx
+	mov [rbx + 2048], rcx
 ; B = B ^ S12
 %line 4746+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, [rsp + 12672]
+	xor rdx, [rsp + 12672]
 ; B = B ^ S15
 %line 4747+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, [rsp + 12696]
+	xor rdx, [rsp + 12696]
 ; T = mem64[h + 1536]
 %line 4748+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [rbx + 1536]
 ; B = B ^ T
 %line 4749+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; mem64[h + 1536] = B
 %line 4750+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rbx + 1536], rcx
+	mov [rbx + 1536], rdx
 ; G = mem64[g + 0]
 %line 4751+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10]
@@ -12693,10 +12683,10 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 4753+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; T &= mem64[f + 512]
 %line 4756+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; G = mem64[g + 8]
 %line 4758+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov rdx, [r10 + 8]
@@ -12705,13 +12695,13 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 512]
 %line 4760+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 512]
+	and rcx, [rax + 512]
 ; A = A ^ T
 %line 4761+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rcx
 ; T &= mem64[f + 0]
 %line 4763+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11]
+	and rdx, [rax]
 ; B = B ^ T
 %line 4764+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r9, rdx
@@ -12720,7 +12710,7 @@ align 32
 	mov rcx, [r10 + 16]
 ; T &= mem64[f + 0]
 %line 4767+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11]
+	and rcx, [rax]
 ; A = A ^ T
 %line 4768+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rcx
@@ -12753,7 +12743,7 @@ align 32
 	mov r8, [r10]
 ; T &= mem64[f + 0]
 %line 4779+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ S12
 %line 4781+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, [rsp + 12672]
@@ -12768,205 +12758,203 @@ align 32
 	mov [rbx], r8
 ; p = p + 8
 %line 4785+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	add r11, 8
+	add rax, 8
 ; g = g + 96
 %line 4786+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	add r10, 96
 ; o0 = o0 - 1
 %line 4787+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	sub rax, 1
+	sub rsi, 1
 ; =? o0 - 0
 %line 4788+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	cmp rax, 0
+	cmp rsi, 0
 ; goto l11 if !=
 %line 4789+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	jne .Ll11
 ; p = p + 16
 %line 4790+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	add r11, 16
+	add rax, 16
 ; o1 = o1 - 1
 %line 4791+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, rsi
-	sub r8, 1
+	sub r11, 1
 ; =? o1 - 0
 %line 4792+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	cmp r8, 0
+	cmp r11, 0
 ; goto l10 if !=
 %line 4793+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	jne .Ll10
 ; p = &E
 %line 4795+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	lea r11, [rsp + 6528]
+	lea rax, [rsp + 6528]
 ; o1 = 32
 %line 4796+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, 32
+	mov r11, 32
 align 32
 .Ll12:
 ; g = &TB
 %line 4798+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rsi, r8
 	lea r10, [rsp + 384]
 ; g = g + 5952
 %line 4799+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	add r10, 5952
 ; o0 = 1
 %line 4800+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rax, 1
+	mov rsi, 1
 align 32
 .Ll13:
 ; lo = mem64[p + 0]
 %line 4802+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11]
+	mov r8, [rax]
 ; hi = mem64[p + 8]
 %line 4803+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 8]
+	mov r9, [rax + 8]
 ; lo = lo ^ hi
 %line 4804+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 0] = lo
 %line 4805+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11], r8
+	mov [rax], r8
 ; lo = mem64[p + 512]
 %line 4806+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 512]
+	mov r8, [rax + 512]
 ; hi = mem64[p + 520]
 %line 4807+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 520]
+	mov r9, [rax + 520]
 ; lo = lo ^ hi
 %line 4808+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 512] = lo
 %line 4809+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 512], r8
+	mov [rax + 512], r8
 ; lo = mem64[p + 1024]
 %line 4810+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 1024]
+	mov r8, [rax + 1024]
 ; hi = mem64[p + 1032]
 %line 4811+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 1032]
+	mov r9, [rax + 1032]
 ; lo = lo ^ hi
 %line 4812+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 1024] = lo
 %line 4813+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 1024], r8
+	mov [rax + 1024], r8
 ; lo = mem64[p + 1536]
 %line 4814+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 1536]
+	mov r8, [rax + 1536]
 ; hi = mem64[p + 1544]
 %line 4815+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 1544]
+	mov r9, [rax + 1544]
 ; lo = lo ^ hi
 %line 4816+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 1536] = lo
 %line 4817+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 1536], r8
+	mov [rax + 1536], r8
 ; lo = mem64[p + 2048]
 %line 4818+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 2048]
+	mov r8, [rax + 2048]
 ; hi = mem64[p + 2056]
 %line 4819+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 2056]
+	mov r9, [rax + 2056]
 ; lo = lo ^ hi
 %line 4820+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 2048] = lo
 %line 4821+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 2048], r8
+	mov [rax + 2048], r8
 ; lo = mem64[p + 2560]
 %line 4822+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 2560]
+	mov r8, [rax + 2560]
 ; hi = mem64[p + 2568]
 %line 4823+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 2568]
+	mov r9, [rax + 2568]
 ; lo = lo ^ hi
 %line 4824+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 2560] = lo
 %line 4825+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 2560], r8
+	mov [rax + 2560], r8
 ; lo = mem64[p + 3072]
 %line 4826+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 3072]
+	mov r8, [rax + 3072]
 ; hi = mem64[p + 3080]
 %line 4827+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 3080]
+	mov r9, [rax + 3080]
 ; lo = lo ^ hi
 %line 4828+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 3072] = lo
 %line 4829+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 3072], r8
+	mov [rax + 3072], r8
 ; lo = mem64[p + 3584]
 %line 4830+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 3584]
+	mov r8, [rax + 3584]
 ; hi = mem64[p + 3592]
 %line 4831+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 3592]
+	mov r9, [rax + 3592]
 ; lo = lo ^ hi
 %line 4832+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 3584] = lo
 %line 4833+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 3584], r8
+	mov [rax + 3584], r8
 ; lo = mem64[p + 4096]
 %line 4834+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 4096]
+	mov r8, [rax + 4096]
 ; hi = mem64[p + 4104]
 %line 4835+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 4104]
+	mov r9, [rax + 4104]
 ; lo = lo ^ hi
 %line 4836+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 4096] = lo
 %line 4837+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 4096], r8
+	mov [rax + 4096], r8
 ; lo = mem64[p + 4608]
 %line 4838+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 4608]
+	mov r8, [rax + 4608]
 ; hi = mem64[p + 4616]
 %line 4839+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 4616]
+	mov r9, [rax + 4616]
 ; lo = lo ^ hi
 %line 4840+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 4608] = lo
 %line 4841+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 4608], r8
+	mov [rax + 4608], r8
 ; lo = mem64[p + 5120]
 %line 4842+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 5120]
+	mov r8, [rax + 5120]
 ; hi = mem64[p + 5128]
 %line 4843+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 5128]
+	mov r9, [rax + 5128]
 ; lo = lo ^ hi
 %line 4844+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 5120] = lo
 %line 4845+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 5120], r8
+	mov [rax + 5120], r8
 ; lo = mem64[p + 5632]
 %line 4846+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, [r11 + 5632]
+	mov r8, [rax + 5632]
 ; hi = mem64[p + 5640]
 %line 4847+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, [r11 + 5640]
+	mov r9, [rax + 5640]
 ; lo = lo ^ hi
 %line 4848+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, r9
 ; mem64[p + 5632] = lo
 %line 4849+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [r11 + 5632], r8
+	mov [rax + 5632], r8
 ; h = p + 8
 %line 4851+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	lea rbx, [r11 + 8]
+	lea rbx, [rax + 8]
 ; G = mem64[g + 80]
 %line 4852+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 80]
 ; T &= mem64[f + 5632]
 %line 4854+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5632]
+	and r8, [rax + 5632]
 ; G = mem64[g + 88]
 %line 4856+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov rcx, [r10 + 88]
@@ -12975,10 +12963,10 @@ align 32
 	mov r9, rcx
 ; T &= mem64[f + 5632]
 %line 4858+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 5632]
+	and r9, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 4861+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5120]
+	and rcx, [rax + 5120]
 ; B = B ^ T
 %line 4862+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rcx
@@ -12993,7 +12981,7 @@ align 32
 	mov r8, [r10 + 64]
 ; T &= mem64[f + 5632]
 %line 4867+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5632]
+	and r8, [rax + 5632]
 ; G = mem64[g + 72]
 %line 4869+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov rcx, [r10 + 72]
@@ -13002,10 +12990,10 @@ align 32
 	mov r9, rcx
 ; T &= mem64[f + 5632]
 %line 4871+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 5632]
+	and r9, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 4874+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5120]
+	and rcx, [rax + 5120]
 ; B = B ^ T
 %line 4875+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rcx
@@ -13017,13 +13005,13 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 5120]
 %line 4878+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5120]
+	and rcx, [rax + 5120]
 ; A = A ^ T
 %line 4879+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r9, rcx
 ; T &= mem64[f + 4608]
 %line 4881+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 4608]
+	and rdx, [rax + 4608]
 ; B = B ^ T
 %line 4882+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rdx
@@ -13035,13 +13023,13 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 4608]
 %line 4885+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 4608]
+	and rcx, [rax + 4608]
 ; A = A ^ T
 %line 4886+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r9, rcx
 ; T &= mem64[f + 4096]
 %line 4888+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 4096]
+	and rdx, [rax + 4096]
 ; B = B ^ T
 %line 4889+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rdx
@@ -13053,25 +13041,25 @@ align 32
 	mov [rsp + 12728], r8
 ; G = mem64[g + 48]
 %line 4892+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, [r10 + 48]
+	mov rcx, [r10 + 48]
 ; T &= mem64[f + 5632]
 %line 4894+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 5632]
+	and rcx, [rax + 5632]
 ; G = mem64[g + 56]
 %line 4896+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 56]
 ; T = G
 %line 4897+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, r8
+	mov rdx, r8
 ; T &= mem64[f + 5632]
 %line 4898+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5632]
+	and rdx, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 4901+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; B = B ^ T
 %line 4902+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; G = mem64[g + 64]
 %line 4903+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 64]
@@ -13080,16 +13068,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 4905+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; A = A ^ T
 %line 4906+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4608]
 %line 4908+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4608]
+	and r9, [rax + 4608]
 ; B = B ^ T
 %line 4909+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 72]
 %line 4910+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 72]
@@ -13098,16 +13086,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 4912+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 4913+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4096]
 %line 4915+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 4916+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 80]
 %line 4917+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 80]
@@ -13116,16 +13104,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 4919+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 4920+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3584]
 %line 4922+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 4923+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 88]
 %line 4924+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 88]
@@ -13134,43 +13122,43 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 4926+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 4927+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3072]
 %line 4929+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 4930+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; S18 = A
 %line 4931+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12720], rcx
+	mov [rsp + 12720], rdx
 ; S17 = B
 %line 4932+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12712], rdx
+	mov [rsp + 12712], rcx
 ; G = mem64[g + 32]
 %line 4933+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, [r10 + 32]
+	mov rcx, [r10 + 32]
 ; T &= mem64[f + 5632]
 %line 4935+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 5632]
+	and rcx, [rax + 5632]
 ; G = mem64[g + 40]
 %line 4937+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 40]
 ; T = G
 %line 4938+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, r8
+	mov rdx, r8
 ; T &= mem64[f + 5632]
 %line 4939+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5632]
+	and rdx, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 4942+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; B = B ^ T
 %line 4943+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; G = mem64[g + 48]
 %line 4944+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 48]
@@ -13179,16 +13167,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 4946+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; A = A ^ T
 %line 4947+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4608]
 %line 4949+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4608]
+	and r9, [rax + 4608]
 ; B = B ^ T
 %line 4950+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 56]
 %line 4951+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 56]
@@ -13197,16 +13185,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 4953+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 4954+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4096]
 %line 4956+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 4957+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 64]
 %line 4958+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 64]
@@ -13215,16 +13203,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 4960+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 4961+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3584]
 %line 4963+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 4964+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 72]
 %line 4965+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 72]
@@ -13233,16 +13221,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 4967+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 4968+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3072]
 %line 4970+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 4971+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 80]
 %line 4972+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 80]
@@ -13251,16 +13239,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 4974+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 4975+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2560]
 %line 4977+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 4978+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 88]
 %line 4979+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 88]
@@ -13269,43 +13257,43 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 4981+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 4982+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2048]
 %line 4984+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 4985+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; S16 = A
 %line 4986+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12704], rcx
+	mov [rsp + 12704], rdx
 ; S15 = B
 %line 4987+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12696], rdx
+	mov [rsp + 12696], rcx
 ; G = mem64[g + 16]
 %line 4988+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, [r10 + 16]
+	mov rcx, [r10 + 16]
 ; T &= mem64[f + 5632]
 %line 4990+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 5632]
+	and rcx, [rax + 5632]
 ; G = mem64[g + 24]
 %line 4992+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 24]
 ; T = G
 %line 4993+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, r8
+	mov rdx, r8
 ; T &= mem64[f + 5632]
 %line 4994+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5632]
+	and rdx, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 4997+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; B = B ^ T
 %line 4998+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; G = mem64[g + 32]
 %line 4999+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 32]
@@ -13314,16 +13302,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 5001+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; A = A ^ T
 %line 5002+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4608]
 %line 5004+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4608]
+	and r9, [rax + 4608]
 ; B = B ^ T
 %line 5005+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 40]
 %line 5006+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 40]
@@ -13332,16 +13320,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 5008+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 5009+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4096]
 %line 5011+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 5012+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 48]
 %line 5013+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 48]
@@ -13350,16 +13338,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 5015+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 5016+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3584]
 %line 5018+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 5019+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 56]
 %line 5020+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 56]
@@ -13368,16 +13356,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 5022+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 5023+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3072]
 %line 5025+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 5026+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 64]
 %line 5027+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 64]
@@ -13386,16 +13374,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 5029+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 5030+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2560]
 %line 5032+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 5033+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 72]
 %line 5034+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 72]
@@ -13404,16 +13392,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 5036+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 5037+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2048]
 %line 5039+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 5040+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 80]
 %line 5041+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 80]
@@ -13422,16 +13410,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 5043+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 5044+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 1536]
 %line 5046+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 5047+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 88]
 %line 5048+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 88]
@@ -13440,46 +13428,46 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 5050+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 5051+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 1024]
 %line 5053+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 5054+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; S14 = A
 %line 5055+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12688], rcx
+	mov [rsp + 12688], rdx
 ; B = B ^ S22
 %line 5056+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, [rsp + 12752]
+	xor rcx, [rsp + 12752]
 ; S13 = B
 %line 5057+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12680], rdx
+	mov [rsp + 12680], rcx
 ; G = mem64[g + 0]
 %line 5058+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, [r10]
+	mov rcx, [r10]
 ; T &= mem64[f + 5632]
 %line 5060+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 5632]
+	and rcx, [rax + 5632]
 ; G = mem64[g + 8]
 %line 5062+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 8]
 ; T = G
 %line 5063+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, r8
+	mov rdx, r8
 ; T &= mem64[f + 5632]
 %line 5064+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5632]
+	and rdx, [rax + 5632]
 ; T &= mem64[f + 5120]
 %line 5067+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; B = B ^ T
 %line 5068+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; G = mem64[g + 16]
 %line 5069+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 16]
@@ -13488,16 +13476,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 5071+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 5120]
+	and r8, [rax + 5120]
 ; A = A ^ T
 %line 5072+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4608]
 %line 5074+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4608]
+	and r9, [rax + 4608]
 ; B = B ^ T
 %line 5075+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 24]
 %line 5076+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 24]
@@ -13506,16 +13494,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 5078+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 5079+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 4096]
 %line 5081+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 5082+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 32]
 %line 5083+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 32]
@@ -13524,16 +13512,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 5085+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 5086+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3584]
 %line 5088+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 5089+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 40]
 %line 5090+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 40]
@@ -13542,16 +13530,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 5092+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 5093+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 3072]
 %line 5095+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 5096+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 48]
 %line 5097+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 48]
@@ -13560,16 +13548,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 5099+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 5100+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2560]
 %line 5102+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 5103+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 56]
 %line 5104+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 56]
@@ -13578,16 +13566,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 5106+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 5107+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 2048]
 %line 5109+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 5110+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 64]
 %line 5111+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 64]
@@ -13596,16 +13584,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 5113+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 5114+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 1536]
 %line 5116+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 5117+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 72]
 %line 5118+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 72]
@@ -13614,16 +13602,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 5120+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 5121+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 1024]
 %line 5123+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 5124+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 80]
 %line 5125+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 80]
@@ -13632,16 +13620,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 5127+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 5128+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 512]
 %line 5130+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 5131+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; G = mem64[g + 88]
 %line 5132+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 88]
@@ -13650,34 +13638,34 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 5134+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 5135+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; T &= mem64[f + 0]
 %line 5137+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 5138+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r9
+	xor rcx, r9
 ; A = A ^ S21
 %line 5139+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, [rsp + 12744]
+	xor rdx, [rsp + 12744]
 ; S12 = A
 %line 5140+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12672], rcx
+	mov [rsp + 12672], rdx
 ; B = B ^ S20
 %line 5141+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, [rsp + 12736]
+	xor rcx, [rsp + 12736]
 ; T = mem64[h + 5632]
 %line 5142+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [rbx + 5632]
 ; B = B ^ T
 %line 5143+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; mem64[h + 5632] = B
 %line 5144+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rbx + 5632], rdx
+	mov [rbx + 5632], rcx
 ; G = mem64[g + 0]
 %line 5145+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov rdx, [r10]
@@ -13686,10 +13674,10 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 5120]
 %line 5147+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 5120]
+	and rcx, [rax + 5120]
 ; T &= mem64[f + 4608]
 %line 5150+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 4608]
+	and rdx, [rax + 4608]
 ; G = mem64[g + 8]
 %line 5152+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 8]
@@ -13698,13 +13686,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4608]
 %line 5154+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4608]
+	and r8, [rax + 4608]
 ; A = A ^ T
 %line 5155+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 4096]
 %line 5157+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 4096]
+	and r9, [rax + 4096]
 ; B = B ^ T
 %line 5158+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -13716,13 +13704,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 5161+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 4096]
+	and r8, [rax + 4096]
 ; A = A ^ T
 %line 5162+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 3584]
 %line 5164+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3584]
+	and r9, [rax + 3584]
 ; B = B ^ T
 %line 5165+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -13734,13 +13722,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 5168+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 5169+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 3072]
 %line 5171+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 5172+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -13752,13 +13740,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 5175+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 5176+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2560]
 %line 5178+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 5179+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -13770,13 +13758,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 5182+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 5183+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2048]
 %line 5185+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 5186+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -13788,13 +13776,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 5189+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 5190+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1536]
 %line 5192+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 5193+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -13806,13 +13794,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 5196+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 5197+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1024]
 %line 5199+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 5200+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -13824,13 +13812,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 5203+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 5204+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 512]
 %line 5206+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 5207+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -13842,13 +13830,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 5210+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 5211+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 5213+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 5214+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -13857,7 +13845,7 @@ align 32
 	mov r8, [r10 + 80]
 ; T &= mem64[f + 0]
 %line 5217+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ T
 %line 5218+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
@@ -13899,10 +13887,10 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 4096]
 %line 5231+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 4096]
+	and rcx, [rax + 4096]
 ; T &= mem64[f + 3584]
 %line 5234+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 3584]
+	and rdx, [rax + 3584]
 ; G = mem64[g + 8]
 %line 5236+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 8]
@@ -13911,13 +13899,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3584]
 %line 5238+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3584]
+	and r8, [rax + 3584]
 ; A = A ^ T
 %line 5239+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 3072]
 %line 5241+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 3072]
+	and r9, [rax + 3072]
 ; B = B ^ T
 %line 5242+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -13929,13 +13917,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 5245+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 3072]
+	and r8, [rax + 3072]
 ; A = A ^ T
 %line 5246+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2560]
 %line 5248+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2560]
+	and r9, [rax + 2560]
 ; B = B ^ T
 %line 5249+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -13947,13 +13935,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 5252+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 5253+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2048]
 %line 5255+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 5256+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -13965,13 +13953,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 5259+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 5260+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1536]
 %line 5262+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 5263+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -13983,13 +13971,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 5266+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 5267+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1024]
 %line 5269+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 5270+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -14001,13 +13989,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 5273+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 5274+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 512]
 %line 5276+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 5277+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -14019,13 +14007,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 5280+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 5281+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 5283+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 5284+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -14034,7 +14022,7 @@ align 32
 	mov r8, [r10 + 64]
 ; T &= mem64[f + 0]
 %line 5287+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ T
 %line 5288+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
@@ -14076,10 +14064,10 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 3072]
 %line 5301+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 3072]
+	and rcx, [rax + 3072]
 ; T &= mem64[f + 2560]
 %line 5304+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 2560]
+	and rdx, [rax + 2560]
 ; G = mem64[g + 8]
 %line 5306+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 8]
@@ -14088,13 +14076,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2560]
 %line 5308+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2560]
+	and r8, [rax + 2560]
 ; A = A ^ T
 %line 5309+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 2048]
 %line 5311+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 2048]
+	and r9, [rax + 2048]
 ; B = B ^ T
 %line 5312+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -14106,13 +14094,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 5315+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 2048]
+	and r8, [rax + 2048]
 ; A = A ^ T
 %line 5316+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1536]
 %line 5318+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1536]
+	and r9, [rax + 1536]
 ; B = B ^ T
 %line 5319+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -14124,13 +14112,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 5322+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 5323+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 1024]
 %line 5325+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 5326+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -14142,13 +14130,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 5329+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 5330+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 512]
 %line 5332+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 5333+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -14160,13 +14148,13 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 5336+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 5337+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 5339+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 5340+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rdx, r9
@@ -14175,7 +14163,7 @@ align 32
 	mov r8, [r10 + 48]
 ; T &= mem64[f + 0]
 %line 5343+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ T
 %line 5344+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor rcx, r8
@@ -14211,16 +14199,16 @@ align 32
 	mov [rbx + 2560], rdx
 ; G = mem64[g + 0]
 %line 5355+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, [r10]
+	mov rdx, [r10]
 ; T = G
 %line 5356+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rdx, rcx
+	mov rcx, rdx
 ; T &= mem64[f + 2048]
 %line 5357+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11 + 2048]
+	and rcx, [rax + 2048]
 ; T &= mem64[f + 1536]
 %line 5360+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 1536]
+	and rdx, [rax + 1536]
 ; G = mem64[g + 8]
 %line 5362+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 8]
@@ -14229,16 +14217,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1536]
 %line 5364+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1536]
+	and r8, [rax + 1536]
 ; A = A ^ T
 %line 5365+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; T &= mem64[f + 1024]
 %line 5367+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 1024]
+	and r9, [rax + 1024]
 ; B = B ^ T
 %line 5368+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rdx, r9
 ; G = mem64[g + 16]
 %line 5369+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 16]
@@ -14247,16 +14235,16 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 5371+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; A = A ^ T
 %line 5372+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; T &= mem64[f + 512]
 %line 5374+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; B = B ^ T
 %line 5375+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rdx, r9
 ; G = mem64[g + 24]
 %line 5376+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10 + 24]
@@ -14265,55 +14253,55 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 512]
 %line 5378+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 512]
+	and r8, [rax + 512]
 ; A = A ^ T
 %line 5379+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 5381+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11]
+	and r9, [rax]
 ; B = B ^ T
 %line 5382+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rdx, r9
 ; G = mem64[g + 32]
 %line 5383+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [r10 + 32]
 ; T &= mem64[f + 0]
 %line 5385+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ T
 %line 5386+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; A = A ^ S13
 %line 5387+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, [rsp + 12680]
+	xor rcx, [rsp + 12680]
 ; A = A ^ S16
 %line 5388+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, [rsp + 12704]
+	xor rcx, [rsp + 12704]
 ; T = mem64[h + 2048]
 %line 5389+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [rbx + 2048]
 ; A = A ^ T
 %line 5390+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rdx, r8
+	xor rcx, r8
 ; mem64[h + 2048] = A
 %line 5391+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rbx + 2048], rdx
+	mov [rbx + 2048], rcx
 ; B = B ^ S12
 %line 5392+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, [rsp + 12672]
+	xor rdx, [rsp + 12672]
 ; B = B ^ S15
 %line 5393+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, [rsp + 12696]
+	xor rdx, [rsp + 12696]
 ; T = mem64[h + 1536]
 %line 5394+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [rbx + 1536]
 ; B = B ^ T
 %line 5395+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r8
+	xor rdx, r8
 ; mem64[h + 1536] = B
 %line 5396+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rbx + 1536], rcx
+	mov [rbx + 1536], rdx
 ; G = mem64[g + 0]
 %line 5397+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [r10]
@@ -14322,10 +14310,10 @@ align 32
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 5399+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11 + 1024]
+	and r8, [rax + 1024]
 ; T &= mem64[f + 512]
 %line 5402+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r9, [r11 + 512]
+	and r9, [rax + 512]
 ; G = mem64[g + 8]
 %line 5404+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov rdx, [r10 + 8]
@@ -14334,13 +14322,13 @@ align 32
 	mov rcx, rdx
 ; T &= mem64[f + 512]
 %line 5406+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11 + 512]
+	and rcx, [rax + 512]
 ; A = A ^ T
 %line 5407+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rcx
 ; T &= mem64[f + 0]
 %line 5409+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rdx, [r11]
+	and rdx, [rax]
 ; B = B ^ T
 %line 5410+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r9, rdx
@@ -14349,7 +14337,7 @@ align 32
 	mov rcx, [r10 + 16]
 ; T &= mem64[f + 0]
 %line 5413+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [r11]
+	and rcx, [rax]
 ; A = A ^ T
 %line 5414+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, rcx
@@ -14382,7 +14370,7 @@ align 32
 	mov r8, [r10]
 ; T &= mem64[f + 0]
 %line 5425+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r8, [r11]
+	and r8, [rax]
 ; A = A ^ S12
 %line 5427+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	xor r8, [rsp + 12672]
@@ -14397,40 +14385,37 @@ align 32
 	mov [rbx], r8
 ; p = p + 8
 %line 5431+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	add r11, 8
+	add rax, 8
 ; g = g + 96
 %line 5432+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	add r10, 96
 ; o0 = o0 - 1
 %line 5433+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	sub rax, 1
+	sub rsi, 1
 ; =? o0 - 0
 %line 5434+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	cmp rax, 0
+	cmp rsi, 0
 ; goto l13 if !=
 %line 5435+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	jne .Ll13
 ; p = p + 8
 %line 5436+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	add r11, 8
+	add rax, 8
 ; o1 = o1 - 1
 %line 5437+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r8, rsi
-	sub r8, 1
+	sub r11, 1
 ; =? o1 - 0
 %line 5438+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	cmp r8, 0
+	cmp r11, 0
 ; goto l12 if !=
 %line 5439+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	jne .Ll12
 ; p = &E
 %line 5441+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	lea r8, [rsp + 6528]
+	lea r11, [rsp + 6528]
 ; o1 = 64
 %line 5442+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r9, 64
-	mov r11, r8
-	mov r10, r9
+	mov r10, 64
 align 32
 .Ll14:
 ; f = &HI
@@ -15422,16 +15407,16 @@ align 32
 	mov [rdx + 88], rcx
 ; G = mem64[g + 0]
 %line 5823+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, [rbx]
+	mov rax, [rbx]
 ; T = G
 %line 5824+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rax, rcx
+	mov rcx, rax
 ; T &= mem64[f + 80]
 %line 5825+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rax, [rsi + 80]
+	and rcx, [rsi + 80]
 ; T &= mem64[f + 72]
 %line 5828+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [rsi + 72]
+	and rax, [rsi + 72]
 ; G = mem64[g + 8]
 %line 5830+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [rbx + 8]
@@ -15443,13 +15428,13 @@ align 32
 	and r8, [rsi + 72]
 ; A = A ^ T
 %line 5833+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 64]
 %line 5835+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 5836+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rax, r9
 ; G = mem64[g + 16]
 %line 5837+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [rbx + 16]
@@ -15461,13 +15446,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 5840+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 56]
 %line 5842+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 56]
 ; B = B ^ T
 %line 5843+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rax, r9
 ; G = mem64[g + 24]
 %line 5844+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [rbx + 24]
@@ -15479,13 +15464,13 @@ align 32
 	and r8, [rsi + 56]
 ; A = A ^ T
 %line 5847+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 48]
 %line 5849+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 5850+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rax, r9
 ; G = mem64[g + 32]
 %line 5851+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [rbx + 32]
@@ -15497,13 +15482,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 5854+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 40]
 %line 5856+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 40]
 ; B = B ^ T
 %line 5857+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rax, r9
 ; G = mem64[g + 40]
 %line 5858+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [rbx + 40]
@@ -15515,13 +15500,13 @@ align 32
 	and r8, [rsi + 40]
 ; A = A ^ T
 %line 5861+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 32]
 %line 5863+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 5864+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rax, r9
 ; G = mem64[g + 48]
 %line 5865+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [rbx + 48]
@@ -15533,13 +15518,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 5868+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 24]
 %line 5870+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 24]
 ; B = B ^ T
 %line 5871+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rax, r9
 ; G = mem64[g + 56]
 %line 5872+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [rbx + 56]
@@ -15551,13 +15536,13 @@ align 32
 	and r8, [rsi + 24]
 ; A = A ^ T
 %line 5875+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 16]
 %line 5877+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 5878+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rax, r9
 ; G = mem64[g + 64]
 %line 5879+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [rbx + 64]
@@ -15569,13 +15554,13 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 5882+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 8]
 %line 5884+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 8]
 ; B = B ^ T
 %line 5885+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rax, r9
 ; G = mem64[g + 72]
 %line 5886+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [rbx + 72]
@@ -15587,13 +15572,13 @@ align 32
 	and r8, [rsi + 8]
 ; A = A ^ T
 %line 5889+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 5891+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 5892+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rax, r9
 ; G = mem64[g + 80]
 %line 5893+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [rbx + 80]
@@ -15602,37 +15587,37 @@ align 32
 	and r8, [rsi]
 ; A = A ^ T
 %line 5896+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; A = A ^ S19
 %line 5897+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, [rsp + 12728]
+	xor rcx, [rsp + 12728]
 ; A = A ^ S22
 %line 5898+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, [rsp + 12752]
+	xor rcx, [rsp + 12752]
 ; mem64[h + 80] = A
 %line 5899+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rdx + 80], rax
+	mov [rdx + 80], rcx
 ; B = B ^ S18
 %line 5900+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, [rsp + 12720]
+	xor rax, [rsp + 12720]
 ; B = B ^ S21
 %line 5901+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, [rsp + 12744]
+	xor rax, [rsp + 12744]
 ; mem64[h + 72] = B
 %line 5902+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rdx + 72], rcx
+	mov [rdx + 72], rax
 ; G = mem64[g + 0]
 %line 5903+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, [rbx]
+	mov rax, [rbx]
 ; T = G
 %line 5904+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rax, rcx
+	mov rcx, rax
 ; T &= mem64[f + 64]
 %line 5905+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rax, [rsi + 64]
+	and rcx, [rsi + 64]
 ; T &= mem64[f + 56]
 %line 5908+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [rsi + 56]
+	and rax, [rsi + 56]
 ; G = mem64[g + 8]
 %line 5910+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [rbx + 8]
@@ -15644,13 +15629,13 @@ align 32
 	and r8, [rsi + 56]
 ; A = A ^ T
 %line 5913+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 48]
 %line 5915+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 5916+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rax, r9
 ; G = mem64[g + 16]
 %line 5917+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [rbx + 16]
@@ -15662,13 +15647,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 5920+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 40]
 %line 5922+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 40]
 ; B = B ^ T
 %line 5923+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rax, r9
 ; G = mem64[g + 24]
 %line 5924+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [rbx + 24]
@@ -15680,13 +15665,13 @@ align 32
 	and r8, [rsi + 40]
 ; A = A ^ T
 %line 5927+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 32]
 %line 5929+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 5930+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rax, r9
 ; G = mem64[g + 32]
 %line 5931+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [rbx + 32]
@@ -15698,13 +15683,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 5934+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 24]
 %line 5936+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 24]
 ; B = B ^ T
 %line 5937+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rax, r9
 ; G = mem64[g + 40]
 %line 5938+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [rbx + 40]
@@ -15716,13 +15701,13 @@ align 32
 	and r8, [rsi + 24]
 ; A = A ^ T
 %line 5941+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 16]
 %line 5943+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 5944+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rax, r9
 ; G = mem64[g + 48]
 %line 5945+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [rbx + 48]
@@ -15734,13 +15719,13 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 5948+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 8]
 %line 5950+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 8]
 ; B = B ^ T
 %line 5951+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rax, r9
 ; G = mem64[g + 56]
 %line 5952+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [rbx + 56]
@@ -15752,13 +15737,13 @@ align 32
 	and r8, [rsi + 8]
 ; A = A ^ T
 %line 5955+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 5957+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 5958+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rax, r9
 ; G = mem64[g + 64]
 %line 5959+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [rbx + 64]
@@ -15767,37 +15752,37 @@ align 32
 	and r8, [rsi]
 ; A = A ^ T
 %line 5962+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; A = A ^ S17
 %line 5963+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, [rsp + 12712]
+	xor rcx, [rsp + 12712]
 ; A = A ^ S20
 %line 5964+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, [rsp + 12736]
+	xor rcx, [rsp + 12736]
 ; mem64[h + 64] = A
 %line 5965+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rdx + 64], rax
+	mov [rdx + 64], rcx
 ; B = B ^ S16
 %line 5966+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, [rsp + 12704]
+	xor rax, [rsp + 12704]
 ; B = B ^ S19
 %line 5967+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, [rsp + 12728]
+	xor rax, [rsp + 12728]
 ; mem64[h + 56] = B
 %line 5968+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rdx + 56], rcx
+	mov [rdx + 56], rax
 ; G = mem64[g + 0]
 %line 5969+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rcx, [rbx]
+	mov rax, [rbx]
 ; T = G
 %line 5970+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov rax, rcx
+	mov rcx, rax
 ; T &= mem64[f + 48]
 %line 5971+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rax, [rsi + 48]
+	and rcx, [rsi + 48]
 ; T &= mem64[f + 40]
 %line 5974+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and rcx, [rsi + 40]
+	and rax, [rsi + 40]
 ; G = mem64[g + 8]
 %line 5976+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [rbx + 8]
@@ -15809,13 +15794,13 @@ align 32
 	and r8, [rsi + 40]
 ; A = A ^ T
 %line 5979+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 32]
 %line 5981+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 5982+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rax, r9
 ; G = mem64[g + 16]
 %line 5983+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [rbx + 16]
@@ -15827,13 +15812,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 5986+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 24]
 %line 5988+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 24]
 ; B = B ^ T
 %line 5989+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rax, r9
 ; G = mem64[g + 24]
 %line 5990+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [rbx + 24]
@@ -15845,13 +15830,13 @@ align 32
 	and r8, [rsi + 24]
 ; A = A ^ T
 %line 5993+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 16]
 %line 5995+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 5996+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rax, r9
 ; G = mem64[g + 32]
 %line 5997+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [rbx + 32]
@@ -15863,13 +15848,13 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 6000+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 8]
 %line 6002+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 8]
 ; B = B ^ T
 %line 6003+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rax, r9
 ; G = mem64[g + 40]
 %line 6004+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [rbx + 40]
@@ -15881,13 +15866,13 @@ align 32
 	and r8, [rsi + 8]
 ; A = A ^ T
 %line 6007+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; T &= mem64[f + 0]
 %line 6009+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 6010+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, r9
+	xor rax, r9
 ; G = mem64[g + 48]
 %line 6011+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, [rbx + 48]
@@ -15896,25 +15881,25 @@ align 32
 	and r8, [rsi]
 ; A = A ^ T
 %line 6014+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, r8
+	xor rcx, r8
 ; A = A ^ S15
 %line 6015+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, [rsp + 12696]
+	xor rcx, [rsp + 12696]
 ; A = A ^ S18
 %line 6016+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rax, [rsp + 12720]
+	xor rcx, [rsp + 12720]
 ; mem64[h + 48] = A
 %line 6017+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rdx + 48], rax
+	mov [rdx + 48], rcx
 ; B = B ^ S14
 %line 6018+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, [rsp + 12688]
+	xor rax, [rsp + 12688]
 ; B = B ^ S17
 %line 6019+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor rcx, [rsp + 12712]
+	xor rax, [rsp + 12712]
 ; mem64[h + 40] = B
 %line 6020+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rdx + 40], rcx
+	mov [rdx + 40], rax
 ; G = mem64[g + 0]
 %line 6021+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, [rbx]
@@ -41165,25 +41150,25 @@ align 32
 	mov [rsp + 12712], r8
 ; G = 0x0
 %line 14738+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, 0
+	mov r11, 0
 ; T &= mem64[f + 176]
 %line 14740+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x0
 %line 14742+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, 0
 ; T = G
 %line 14743+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 14744+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 14747+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 14748+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x0
 %line 14749+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -41195,13 +41180,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 14752+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 14754+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 14755+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 14756+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -6148914691236517206
@@ -41213,13 +41198,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 14759+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 14761+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 14762+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14763+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -41231,13 +41216,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 14766+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 14768+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 14769+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14770+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -41249,13 +41234,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 14773+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 14775+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 14776+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 14777+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -6148914691236517206
@@ -41267,13 +41252,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 14780+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 14782+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 14783+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14784+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -41285,40 +41270,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 14787+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 14789+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 14790+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 14791+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12704], r11
+	mov [rsp + 12704], r10
 ; S15 = B
 %line 14792+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12696], r10
+	mov [rsp + 12696], r11
 ; G = 0x0
 %line 14793+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, 0
+	mov r11, 0
 ; T &= mem64[f + 176]
 %line 14795+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x0
 %line 14797+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, 0
 ; T = G
 %line 14798+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 14799+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 14802+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 14803+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x0
 %line 14804+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -41330,13 +41315,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 14807+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 14809+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 14810+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14811+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -41348,13 +41333,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 14814+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 14816+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 14817+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14818+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -41366,13 +41351,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 14821+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 14823+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 14824+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 14825+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -6148914691236517206
@@ -41384,13 +41369,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 14828+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 14830+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 14831+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14832+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -41402,13 +41387,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 14835+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 14837+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 14838+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14839+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -41420,13 +41405,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 14842+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 14844+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 14845+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 14846+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -6148914691236517206
@@ -41438,13 +41423,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 14849+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 14851+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 14852+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14853+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -41456,43 +41441,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 14856+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 14858+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 14859+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 14860+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12688], r11
+	mov [rsp + 12688], r10
 ; B = B ^ S22
 %line 14861+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, [rsp + 12752]
+	xor r11, [rsp + 12752]
 ; S13 = B
 %line 14862+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12680], r10
+	mov [rsp + 12680], r11
 ; G = 0x5555555555555555
 %line 14863+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, 6148914691236517205
+	mov r11, 6148914691236517205
 ; T &= mem64[f + 176]
 %line 14865+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 14867+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, -6148914691236517206
 ; T = G
 %line 14868+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 14869+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 14872+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 14873+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x0
 %line 14874+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -41504,13 +41489,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 14877+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 14879+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 14880+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14881+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -41522,13 +41507,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 14884+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 14886+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 14887+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14888+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -41540,13 +41525,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 14891+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 14893+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 14894+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14895+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -41558,13 +41543,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 14898+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 14900+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 14901+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14902+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -41576,13 +41561,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 14905+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 14907+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 14908+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 14909+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -6148914691236517206
@@ -41594,13 +41579,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 14912+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 14914+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 14915+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14916+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -41612,13 +41597,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 14919+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 14921+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 14922+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14923+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -41630,13 +41615,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 14926+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 14928+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 14929+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 14930+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -6148914691236517206
@@ -41648,13 +41633,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 14933+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 14935+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 14936+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 14937+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -41666,25 +41651,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 14940+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 14942+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 14943+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 14944+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, [rsp + 12744]
+	xor r10, [rsp + 12744]
 ; S12 = A
 %line 14945+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12672], r11
+	mov [rsp + 12672], r10
 ; B = B ^ S20
 %line 14946+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, [rsp + 12736]
+	xor r11, [rsp + 12736]
 ; mem64[h + 176] = B
 %line 14947+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x5555555555555555
 %line 14948+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r10, 6148914691236517205
@@ -42533,25 +42518,25 @@ align 32
 	mov [rsp + 12712], r8
 ; G = 0x0
 %line 15298+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, 0
+	mov r11, 0
 ; T &= mem64[f + 176]
 %line 15300+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x0
 %line 15302+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, 0
 ; T = G
 %line 15303+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 15304+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 15307+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 15308+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x0
 %line 15309+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -42563,13 +42548,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 15312+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 15314+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 15315+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 15316+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -6148914691236517206
@@ -42581,13 +42566,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 15319+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 15321+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 15322+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 15323+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -42599,13 +42584,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 15326+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 15328+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 15329+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 15330+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -42617,13 +42602,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 15333+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 15335+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 15336+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 15337+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -6148914691236517206
@@ -42635,13 +42620,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 15340+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 15342+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 15343+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 15344+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -42653,40 +42638,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 15347+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 15349+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 15350+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 15351+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12704], r11
+	mov [rsp + 12704], r10
 ; S15 = B
 %line 15352+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12696], r10
+	mov [rsp + 12696], r11
 ; G = 0x0
 %line 15353+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, 0
+	mov r11, 0
 ; T &= mem64[f + 176]
 %line 15355+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x0
 %line 15357+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, 0
 ; T = G
 %line 15358+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 15359+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 15362+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 15363+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x0
 %line 15364+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -42698,13 +42683,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 15367+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 15369+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 15370+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 15371+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -42716,13 +42701,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 15374+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 15376+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 15377+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 15378+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -42734,13 +42719,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 15381+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 15383+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 15384+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 15385+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -6148914691236517206
@@ -42752,13 +42737,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 15388+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 15390+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 15391+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 15392+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -42770,13 +42755,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 15395+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 15397+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 15398+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 15399+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -42788,13 +42773,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 15402+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 15404+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 15405+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 15406+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -6148914691236517206
@@ -42806,13 +42791,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 15409+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 15411+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 15412+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 15413+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -42824,43 +42809,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 15416+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 15418+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 15419+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 15420+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12688], r11
+	mov [rsp + 12688], r10
 ; B = B ^ S22
 %line 15421+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, [rsp + 12752]
+	xor r11, [rsp + 12752]
 ; S13 = B
 %line 15422+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12680], r10
+	mov [rsp + 12680], r11
 ; G = 0x5555555555555555
 %line 15423+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, 6148914691236517205
+	mov r11, 6148914691236517205
 ; T &= mem64[f + 176]
 %line 15425+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 15427+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, -6148914691236517206
 ; T = G
 %line 15428+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 15429+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 15432+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 15433+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x0
 %line 15434+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -42872,13 +42857,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 15437+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 15439+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 15440+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 15441+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -42890,13 +42875,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 15444+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 15446+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 15447+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 15448+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -42908,13 +42893,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 15451+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 15453+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 15454+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 15455+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -42926,13 +42911,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 15458+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 15460+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 15461+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 15462+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -42944,13 +42929,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 15465+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 15467+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 15468+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 15469+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -6148914691236517206
@@ -42962,13 +42947,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 15472+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 15474+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 15475+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 15476+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -42980,13 +42965,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 15479+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 15481+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 15482+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 15483+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -42998,13 +42983,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 15486+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 15488+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 15489+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 15490+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -6148914691236517206
@@ -43016,13 +43001,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 15493+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 15495+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 15496+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 15497+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -43034,25 +43019,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 15500+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 15502+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 15503+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 15504+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, [rsp + 12744]
+	xor r10, [rsp + 12744]
 ; S12 = A
 %line 15505+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12672], r11
+	mov [rsp + 12672], r10
 ; B = B ^ S20
 %line 15506+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, [rsp + 12736]
+	xor r11, [rsp + 12736]
 ; mem64[h + 176] = B
 %line 15507+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x5555555555555555
 %line 15508+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r10, 6148914691236517205
@@ -46349,25 +46334,25 @@ align 32
 	mov [rsp + 12712], r8
 ; G = 0x8888888888888888
 %line 16675+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, -8608480567731124088
+	mov r11, -8608480567731124088
 ; T &= mem64[f + 176]
 %line 16677+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x2222222222222222
 %line 16679+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, 2459565876494606882
 ; T = G
 %line 16680+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 16681+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 16684+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 16685+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x8888888888888888
 %line 16686+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8608480567731124088
@@ -46379,13 +46364,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 16689+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 16691+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 16692+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 16693+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -3689348814741910324
@@ -46397,13 +46382,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 16696+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 16698+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 16699+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 16700+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -6148914691236517206
@@ -46415,13 +46400,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 16703+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 16705+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 16706+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 16707+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -46433,13 +46418,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 16710+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 16712+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 16713+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 16714+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -3689348814741910324
@@ -46451,13 +46436,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 16717+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 16719+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 16720+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 16721+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8608480567731124088
@@ -46469,40 +46454,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 16724+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 16726+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 16727+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 16728+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12704], r11
+	mov [rsp + 12704], r10
 ; S15 = B
 %line 16729+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12696], r10
+	mov [rsp + 12696], r11
 ; G = 0x6666666666666666
 %line 16730+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, 7378697629483820646
+	mov r11, 7378697629483820646
 ; T &= mem64[f + 176]
 %line 16732+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x8888888888888888
 %line 16734+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, -8608480567731124088
 ; T = G
 %line 16735+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 16736+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 16739+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 16740+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x8888888888888888
 %line 16741+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8608480567731124088
@@ -46514,13 +46499,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 16744+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 16746+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 16747+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2222222222222222
 %line 16748+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 2459565876494606882
@@ -46532,13 +46517,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 16751+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 16753+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 16754+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 16755+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8608480567731124088
@@ -46550,13 +46535,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 16758+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 16760+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 16761+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 16762+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -3689348814741910324
@@ -46568,13 +46553,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 16765+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 16767+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 16768+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 16769+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -6148914691236517206
@@ -46586,13 +46571,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 16772+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 16774+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 16775+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 16776+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -46604,13 +46589,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 16779+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 16781+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 16782+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 16783+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -3689348814741910324
@@ -46622,13 +46607,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 16786+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 16788+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 16789+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 16790+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8608480567731124088
@@ -46640,43 +46625,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 16793+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 16795+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 16796+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 16797+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12688], r11
+	mov [rsp + 12688], r10
 ; B = B ^ S22
 %line 16798+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, [rsp + 12752]
+	xor r11, [rsp + 12752]
 ; S13 = B
 %line 16799+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12680], r10
+	mov [rsp + 12680], r11
 ; G = 0x1111111111111111
 %line 16800+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, 1229782938247303441
+	mov r11, 1229782938247303441
 ; T &= mem64[f + 176]
 %line 16802+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x2222222222222222
 %line 16804+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, 2459565876494606882
 ; T = G
 %line 16805+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 16806+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 16809+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 16810+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x6666666666666666
 %line 16811+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 7378697629483820646
@@ -46688,13 +46673,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 16814+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 16816+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 16817+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 16818+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8608480567731124088
@@ -46706,13 +46691,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 16821+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 16823+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 16824+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 16825+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8608480567731124088
@@ -46724,13 +46709,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 16828+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 16830+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 16831+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2222222222222222
 %line 16832+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 2459565876494606882
@@ -46742,13 +46727,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 16835+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 16837+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 16838+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 16839+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8608480567731124088
@@ -46760,13 +46745,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 16842+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 16844+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 16845+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 16846+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -3689348814741910324
@@ -46778,13 +46763,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 16849+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 16851+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 16852+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 16853+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -6148914691236517206
@@ -46796,13 +46781,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 16856+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 16858+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 16859+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 16860+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -46814,13 +46799,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 16863+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 16865+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 16866+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 16867+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -3689348814741910324
@@ -46832,13 +46817,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 16870+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 16872+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 16873+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 16874+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8608480567731124088
@@ -46850,25 +46835,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 16877+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 16879+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 16880+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 16881+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, [rsp + 12744]
+	xor r10, [rsp + 12744]
 ; S12 = A
 %line 16882+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12672], r11
+	mov [rsp + 12672], r10
 ; B = B ^ S20
 %line 16883+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, [rsp + 12736]
+	xor r11, [rsp + 12736]
 ; mem64[h + 176] = B
 %line 16884+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x1111111111111111
 %line 16885+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r10, 1229782938247303441
@@ -47717,25 +47702,25 @@ align 32
 	mov [rsp + 12712], r8
 ; G = 0x8888888888888888
 %line 17235+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, -8608480567731124088
+	mov r11, -8608480567731124088
 ; T &= mem64[f + 176]
 %line 17237+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x2222222222222222
 %line 17239+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, 2459565876494606882
 ; T = G
 %line 17240+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 17241+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 17244+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 17245+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x8888888888888888
 %line 17246+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8608480567731124088
@@ -47747,13 +47732,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 17249+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 17251+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 17252+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 17253+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -3689348814741910324
@@ -47765,13 +47750,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 17256+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 17258+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 17259+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 17260+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -6148914691236517206
@@ -47783,13 +47768,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 17263+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 17265+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 17266+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 17267+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -47801,13 +47786,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 17270+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 17272+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 17273+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 17274+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -3689348814741910324
@@ -47819,13 +47804,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 17277+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 17279+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 17280+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 17281+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8608480567731124088
@@ -47837,40 +47822,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 17284+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 17286+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 17287+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 17288+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12704], r11
+	mov [rsp + 12704], r10
 ; S15 = B
 %line 17289+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12696], r10
+	mov [rsp + 12696], r11
 ; G = 0x6666666666666666
 %line 17290+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, 7378697629483820646
+	mov r11, 7378697629483820646
 ; T &= mem64[f + 176]
 %line 17292+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x8888888888888888
 %line 17294+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, -8608480567731124088
 ; T = G
 %line 17295+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 17296+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 17299+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 17300+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x8888888888888888
 %line 17301+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8608480567731124088
@@ -47882,13 +47867,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 17304+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 17306+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 17307+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2222222222222222
 %line 17308+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 2459565876494606882
@@ -47900,13 +47885,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 17311+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 17313+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 17314+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 17315+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8608480567731124088
@@ -47918,13 +47903,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 17318+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 17320+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 17321+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 17322+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -3689348814741910324
@@ -47936,13 +47921,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 17325+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 17327+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 17328+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 17329+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -6148914691236517206
@@ -47954,13 +47939,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 17332+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 17334+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 17335+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 17336+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -47972,13 +47957,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 17339+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 17341+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 17342+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 17343+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -3689348814741910324
@@ -47990,13 +47975,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 17346+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 17348+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 17349+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 17350+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8608480567731124088
@@ -48008,43 +47993,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 17353+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 17355+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 17356+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 17357+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12688], r11
+	mov [rsp + 12688], r10
 ; B = B ^ S22
 %line 17358+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, [rsp + 12752]
+	xor r11, [rsp + 12752]
 ; S13 = B
 %line 17359+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12680], r10
+	mov [rsp + 12680], r11
 ; G = 0x1111111111111111
 %line 17360+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, 1229782938247303441
+	mov r11, 1229782938247303441
 ; T &= mem64[f + 176]
 %line 17362+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x2222222222222222
 %line 17364+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, 2459565876494606882
 ; T = G
 %line 17365+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 17366+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 17369+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 17370+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x6666666666666666
 %line 17371+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 7378697629483820646
@@ -48056,13 +48041,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 17374+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 17376+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 17377+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 17378+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8608480567731124088
@@ -48074,13 +48059,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 17381+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 17383+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 17384+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 17385+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8608480567731124088
@@ -48092,13 +48077,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 17388+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 17390+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 17391+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2222222222222222
 %line 17392+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 2459565876494606882
@@ -48110,13 +48095,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 17395+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 17397+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 17398+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 17399+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8608480567731124088
@@ -48128,13 +48113,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 17402+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 17404+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 17405+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 17406+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -3689348814741910324
@@ -48146,13 +48131,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 17409+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 17411+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 17412+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xaaaaaaaaaaaaaaaa
 %line 17413+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -6148914691236517206
@@ -48164,13 +48149,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 17416+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 17418+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 17419+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 17420+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -48182,13 +48167,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 17423+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 17425+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 17426+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcccccccccccccccc
 %line 17427+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -3689348814741910324
@@ -48200,13 +48185,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 17430+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 17432+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 17433+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8888888888888888
 %line 17434+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8608480567731124088
@@ -48218,25 +48203,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 17437+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 17439+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 17440+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 17441+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, [rsp + 12744]
+	xor r10, [rsp + 12744]
 ; S12 = A
 %line 17442+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12672], r11
+	mov [rsp + 12672], r10
 ; B = B ^ S20
 %line 17443+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, [rsp + 12736]
+	xor r11, [rsp + 12736]
 ; mem64[h + 176] = B
 %line 17444+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x1111111111111111
 %line 17445+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r10, 1229782938247303441
@@ -53837,25 +53822,25 @@ align 32
 	mov [rsp + 12712], r8
 ; G = 0x9292929292929292
 %line 19380+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, -7885078839350357358
+	mov r11, -7885078839350357358
 ; T &= mem64[f + 176]
 %line 19382+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x404040404040404
 %line 19384+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, 289360691352306692
 ; T = G
 %line 19385+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 19386+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 19389+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 19390+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x4040404040404040
 %line 19391+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 4629771061636907072
@@ -53867,13 +53852,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 19394+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 19396+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 19397+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9292929292929292
 %line 19398+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -7885078839350357358
@@ -53885,13 +53870,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 19401+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 19403+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 19404+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2424242424242424
 %line 19405+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 2604246222170760228
@@ -53903,13 +53888,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 19408+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 19410+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 19411+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 19412+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -53921,13 +53906,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 19415+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 19417+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 19418+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9090909090909090
 %line 19419+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8029759185026510704
@@ -53939,13 +53924,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 19422+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 19424+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 19425+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2020202020202020
 %line 19426+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 2314885530818453536
@@ -53957,40 +53942,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 19429+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 19431+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 19432+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 19433+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12704], r11
+	mov [rsp + 12704], r10
 ; S15 = B
 %line 19434+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12696], r10
+	mov [rsp + 12696], r11
 ; G = 0x0
 %line 19435+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, 0
+	mov r11, 0
 ; T &= mem64[f + 176]
 %line 19437+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x808080808080808
 %line 19439+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, 578721382704613384
 ; T = G
 %line 19440+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 19441+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 19444+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 19445+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x9292929292929292
 %line 19446+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -7885078839350357358
@@ -54002,13 +53987,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 19449+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 19451+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 19452+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x404040404040404
 %line 19453+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 289360691352306692
@@ -54020,13 +54005,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 19456+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 19458+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 19459+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4040404040404040
 %line 19460+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 4629771061636907072
@@ -54038,13 +54023,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 19463+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 19465+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 19466+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9292929292929292
 %line 19467+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -7885078839350357358
@@ -54056,13 +54041,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 19470+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 19472+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 19473+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2424242424242424
 %line 19474+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 2604246222170760228
@@ -54074,13 +54059,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 19477+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 19479+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 19480+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 19481+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -54092,13 +54077,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 19484+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 19486+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 19487+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9090909090909090
 %line 19488+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8029759185026510704
@@ -54110,13 +54095,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 19491+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 19493+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 19494+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2020202020202020
 %line 19495+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 2314885530818453536
@@ -54128,43 +54113,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 19498+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 19500+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 19501+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 19502+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12688], r11
+	mov [rsp + 12688], r10
 ; B = B ^ S22
 %line 19503+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, [rsp + 12752]
+	xor r11, [rsp + 12752]
 ; S13 = B
 %line 19504+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12680], r10
+	mov [rsp + 12680], r11
 ; G = 0x101010101010101
 %line 19505+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, 72340172838076673
+	mov r11, 72340172838076673
 ; T &= mem64[f + 176]
 %line 19507+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x8282828282828282
 %line 19509+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, -9042521604759584126
 ; T = G
 %line 19510+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 19511+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 19514+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 19515+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x0
 %line 19516+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -54176,13 +54161,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 19519+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 19521+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 19522+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x808080808080808
 %line 19523+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 578721382704613384
@@ -54194,13 +54179,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 19526+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 19528+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 19529+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9292929292929292
 %line 19530+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -7885078839350357358
@@ -54212,13 +54197,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 19533+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 19535+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 19536+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x404040404040404
 %line 19537+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 289360691352306692
@@ -54230,13 +54215,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 19540+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 19542+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 19543+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4040404040404040
 %line 19544+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 4629771061636907072
@@ -54248,13 +54233,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 19547+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 19549+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 19550+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9292929292929292
 %line 19551+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -7885078839350357358
@@ -54266,13 +54251,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 19554+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 19556+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 19557+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2424242424242424
 %line 19558+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 2604246222170760228
@@ -54284,13 +54269,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 19561+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 19563+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 19564+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 19565+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -54302,13 +54287,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 19568+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 19570+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 19571+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9090909090909090
 %line 19572+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8029759185026510704
@@ -54320,13 +54305,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 19575+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 19577+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 19578+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2020202020202020
 %line 19579+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 2314885530818453536
@@ -54338,25 +54323,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 19582+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 19584+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 19585+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 19586+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, [rsp + 12744]
+	xor r10, [rsp + 12744]
 ; S12 = A
 %line 19587+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12672], r11
+	mov [rsp + 12672], r10
 ; B = B ^ S20
 %line 19588+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, [rsp + 12736]
+	xor r11, [rsp + 12736]
 ; mem64[h + 176] = B
 %line 19589+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x101010101010101
 %line 19590+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r10, 72340172838076673
@@ -55205,25 +55190,25 @@ align 32
 	mov [rsp + 12712], r8
 ; G = 0x9292929292929292
 %line 19940+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, -7885078839350357358
+	mov r11, -7885078839350357358
 ; T &= mem64[f + 176]
 %line 19942+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x404040404040404
 %line 19944+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, 289360691352306692
 ; T = G
 %line 19945+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 19946+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 19949+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 19950+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x4040404040404040
 %line 19951+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 4629771061636907072
@@ -55235,13 +55220,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 19954+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 19956+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 19957+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9292929292929292
 %line 19958+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -7885078839350357358
@@ -55253,13 +55238,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 19961+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 19963+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 19964+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2424242424242424
 %line 19965+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 2604246222170760228
@@ -55271,13 +55256,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 19968+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 19970+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 19971+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 19972+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -55289,13 +55274,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 19975+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 19977+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 19978+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9090909090909090
 %line 19979+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8029759185026510704
@@ -55307,13 +55292,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 19982+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 19984+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 19985+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2020202020202020
 %line 19986+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 2314885530818453536
@@ -55325,40 +55310,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 19989+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 19991+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 19992+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 19993+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12704], r11
+	mov [rsp + 12704], r10
 ; S15 = B
 %line 19994+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12696], r10
+	mov [rsp + 12696], r11
 ; G = 0x0
 %line 19995+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, 0
+	mov r11, 0
 ; T &= mem64[f + 176]
 %line 19997+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x808080808080808
 %line 19999+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, 578721382704613384
 ; T = G
 %line 20000+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 20001+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 20004+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 20005+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x9292929292929292
 %line 20006+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -7885078839350357358
@@ -55370,13 +55355,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 20009+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 20011+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 20012+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x404040404040404
 %line 20013+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 289360691352306692
@@ -55388,13 +55373,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 20016+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 20018+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 20019+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4040404040404040
 %line 20020+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 4629771061636907072
@@ -55406,13 +55391,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 20023+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 20025+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 20026+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9292929292929292
 %line 20027+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -7885078839350357358
@@ -55424,13 +55409,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 20030+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 20032+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 20033+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2424242424242424
 %line 20034+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 2604246222170760228
@@ -55442,13 +55427,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 20037+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 20039+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 20040+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 20041+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -55460,13 +55445,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 20044+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 20046+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 20047+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9090909090909090
 %line 20048+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8029759185026510704
@@ -55478,13 +55463,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 20051+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 20053+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 20054+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2020202020202020
 %line 20055+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 2314885530818453536
@@ -55496,43 +55481,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 20058+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 20060+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 20061+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 20062+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12688], r11
+	mov [rsp + 12688], r10
 ; B = B ^ S22
 %line 20063+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, [rsp + 12752]
+	xor r11, [rsp + 12752]
 ; S13 = B
 %line 20064+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12680], r10
+	mov [rsp + 12680], r11
 ; G = 0x101010101010101
 %line 20065+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, 72340172838076673
+	mov r11, 72340172838076673
 ; T &= mem64[f + 176]
 %line 20067+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x8282828282828282
 %line 20069+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, -9042521604759584126
 ; T = G
 %line 20070+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 20071+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 20074+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 20075+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x0
 %line 20076+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -55544,13 +55529,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 20079+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 20081+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 20082+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x808080808080808
 %line 20083+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 578721382704613384
@@ -55562,13 +55547,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 20086+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 20088+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 20089+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9292929292929292
 %line 20090+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -7885078839350357358
@@ -55580,13 +55565,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 20093+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 20095+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 20096+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x404040404040404
 %line 20097+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 289360691352306692
@@ -55598,13 +55583,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 20100+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 20102+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 20103+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4040404040404040
 %line 20104+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 4629771061636907072
@@ -55616,13 +55601,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 20107+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 20109+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 20110+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9292929292929292
 %line 20111+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -7885078839350357358
@@ -55634,13 +55619,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 20114+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 20116+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 20117+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2424242424242424
 %line 20118+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 2604246222170760228
@@ -55652,13 +55637,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 20121+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 20123+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 20124+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x0
 %line 20125+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 0
@@ -55670,13 +55655,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 20128+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 20130+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 20131+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x9090909090909090
 %line 20132+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8029759185026510704
@@ -55688,13 +55673,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 20135+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 20137+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 20138+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2020202020202020
 %line 20139+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 2314885530818453536
@@ -55706,25 +55691,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 20142+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 20144+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 20145+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 20146+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, [rsp + 12744]
+	xor r10, [rsp + 12744]
 ; S12 = A
 %line 20147+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12672], r11
+	mov [rsp + 12672], r10
 ; B = B ^ S20
 %line 20148+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, [rsp + 12736]
+	xor r11, [rsp + 12736]
 ; mem64[h + 176] = B
 %line 20149+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x101010101010101
 %line 20150+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r10, 72340172838076673
@@ -63629,25 +63614,25 @@ align 32
 	mov [rsp + 12712], r8
 ; G = 0xa540a540a540a54
 %line 22853+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, 744231194489784916
+	mov r11, 744231194489784916
 ; T &= mem64[f + 176]
 %line 22855+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xf438f438f438f438
 %line 22857+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, -848660004306619336
 ; T = G
 %line 22858+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 22859+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 22862+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 22863+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x7468746874687468
 %line 22864+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 8388082297955972200
@@ -63659,13 +63644,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 22867+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 22869+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 22870+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdbe4dbe4dbe4dbe4
 %line 22871+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -2601712908725068828
@@ -63677,13 +63662,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 22874+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 22876+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 22877+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcfdacfdacfdacfda
 %line 22878+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -3469232024238501926
@@ -63695,13 +63680,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 22881+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 22883+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 22884+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8420842084208420
 %line 22885+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8925989186257779680
@@ -63713,13 +63698,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 22888+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 22890+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 22891+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x15e815e815e815e8
 %line 22892+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 1578535755937486312
@@ -63731,13 +63716,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 22895+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 22897+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 22898+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x5640564056405640
 %line 22899+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 6215062320096237120
@@ -63749,40 +63734,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 22902+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 22904+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 22905+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 22906+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12704], r11
+	mov [rsp + 12704], r10
 ; S15 = B
 %line 22907+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12696], r10
+	mov [rsp + 12696], r11
 ; G = 0xd894d894d894d894
 %line 22908+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, -2840407331163547500
+	mov r11, -2840407331163547500
 ; T &= mem64[f + 176]
 %line 22910+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xbec8bec8bec8bec8
 %line 22912+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, -4699296441757548856
 ; T = G
 %line 22913+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 22914+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 22917+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 22918+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0xa540a540a540a54
 %line 22919+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 744231194489784916
@@ -63794,13 +63779,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 22922+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 22924+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 22925+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xf438f438f438f438
 %line 22926+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -848660004306619336
@@ -63812,13 +63797,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 22929+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 22931+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 22932+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7468746874687468
 %line 22933+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 8388082297955972200
@@ -63830,13 +63815,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 22936+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 22938+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 22939+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdbe4dbe4dbe4dbe4
 %line 22940+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -2601712908725068828
@@ -63848,13 +63833,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 22943+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 22945+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 22946+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcfdacfdacfdacfda
 %line 22947+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -3469232024238501926
@@ -63866,13 +63851,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 22950+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 22952+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 22953+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8420842084208420
 %line 22954+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8925989186257779680
@@ -63884,13 +63869,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 22957+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 22959+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 22960+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x15e815e815e815e8
 %line 22961+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 1578535755937486312
@@ -63902,13 +63887,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 22964+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 22966+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 22967+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x5640564056405640
 %line 22968+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 6215062320096237120
@@ -63920,43 +63905,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 22971+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 22973+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 22974+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 22975+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12688], r11
+	mov [rsp + 12688], r10
 ; B = B ^ S22
 %line 22976+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, [rsp + 12752]
+	xor r11, [rsp + 12752]
 ; S13 = B
 %line 22977+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12680], r10
+	mov [rsp + 12680], r11
 ; G = 0xb829b829b829b829
 %line 22978+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, -5176403807362762711
+	mov r11, -5176403807362762711
 ; T &= mem64[f + 176]
 %line 22980+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x9822982298229822
 %line 22982+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, -7484252356387629022
 ; T = G
 %line 22983+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 22984+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 22987+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 22988+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0xd894d894d894d894
 %line 22989+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -2840407331163547500
@@ -63968,13 +63953,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 22992+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 22994+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 22995+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xbec8bec8bec8bec8
 %line 22996+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -4699296441757548856
@@ -63986,13 +63971,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 22999+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 23001+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 23002+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xa540a540a540a54
 %line 23003+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 744231194489784916
@@ -64004,13 +63989,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 23006+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 23008+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 23009+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xf438f438f438f438
 %line 23010+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -848660004306619336
@@ -64022,13 +64007,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 23013+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 23015+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 23016+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7468746874687468
 %line 23017+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 8388082297955972200
@@ -64040,13 +64025,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 23020+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 23022+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 23023+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdbe4dbe4dbe4dbe4
 %line 23024+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -2601712908725068828
@@ -64058,13 +64043,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 23027+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 23029+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 23030+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcfdacfdacfdacfda
 %line 23031+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -3469232024238501926
@@ -64076,13 +64061,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 23034+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 23036+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 23037+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8420842084208420
 %line 23038+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8925989186257779680
@@ -64094,13 +64079,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 23041+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 23043+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 23044+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x15e815e815e815e8
 %line 23045+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 1578535755937486312
@@ -64112,13 +64097,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 23048+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 23050+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 23051+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x5640564056405640
 %line 23052+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 6215062320096237120
@@ -64130,25 +64115,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 23055+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 23057+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 23058+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 23059+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, [rsp + 12744]
+	xor r10, [rsp + 12744]
 ; S12 = A
 %line 23060+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12672], r11
+	mov [rsp + 12672], r10
 ; B = B ^ S20
 %line 23061+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, [rsp + 12736]
+	xor r11, [rsp + 12736]
 ; mem64[h + 176] = B
 %line 23062+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0xb829b829b829b829
 %line 23063+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r10, -5176403807362762711
@@ -64997,25 +64982,25 @@ align 32
 	mov [rsp + 12712], r8
 ; G = 0xa540a540a540a54
 %line 23413+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, 744231194489784916
+	mov r11, 744231194489784916
 ; T &= mem64[f + 176]
 %line 23415+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xf438f438f438f438
 %line 23417+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, -848660004306619336
 ; T = G
 %line 23418+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 23419+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 23422+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 23423+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x7468746874687468
 %line 23424+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 8388082297955972200
@@ -65027,13 +65012,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 23427+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 23429+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 23430+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdbe4dbe4dbe4dbe4
 %line 23431+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -2601712908725068828
@@ -65045,13 +65030,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 23434+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 23436+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 23437+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcfdacfdacfdacfda
 %line 23438+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -3469232024238501926
@@ -65063,13 +65048,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 23441+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 23443+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 23444+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8420842084208420
 %line 23445+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8925989186257779680
@@ -65081,13 +65066,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 23448+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 23450+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 23451+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x15e815e815e815e8
 %line 23452+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 1578535755937486312
@@ -65099,13 +65084,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 23455+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 23457+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 23458+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x5640564056405640
 %line 23459+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 6215062320096237120
@@ -65117,40 +65102,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 23462+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 23464+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 23465+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 23466+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12704], r11
+	mov [rsp + 12704], r10
 ; S15 = B
 %line 23467+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12696], r10
+	mov [rsp + 12696], r11
 ; G = 0xd894d894d894d894
 %line 23468+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, -2840407331163547500
+	mov r11, -2840407331163547500
 ; T &= mem64[f + 176]
 %line 23470+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xbec8bec8bec8bec8
 %line 23472+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, -4699296441757548856
 ; T = G
 %line 23473+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 23474+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 23477+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 23478+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0xa540a540a540a54
 %line 23479+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 744231194489784916
@@ -65162,13 +65147,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 23482+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 23484+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 23485+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xf438f438f438f438
 %line 23486+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -848660004306619336
@@ -65180,13 +65165,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 23489+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 23491+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 23492+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7468746874687468
 %line 23493+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 8388082297955972200
@@ -65198,13 +65183,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 23496+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 23498+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 23499+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdbe4dbe4dbe4dbe4
 %line 23500+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -2601712908725068828
@@ -65216,13 +65201,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 23503+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 23505+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 23506+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcfdacfdacfdacfda
 %line 23507+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -3469232024238501926
@@ -65234,13 +65219,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 23510+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 23512+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 23513+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8420842084208420
 %line 23514+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8925989186257779680
@@ -65252,13 +65237,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 23517+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 23519+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 23520+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x15e815e815e815e8
 %line 23521+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 1578535755937486312
@@ -65270,13 +65255,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 23524+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 23526+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 23527+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x5640564056405640
 %line 23528+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 6215062320096237120
@@ -65288,43 +65273,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 23531+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 23533+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 23534+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 23535+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12688], r11
+	mov [rsp + 12688], r10
 ; B = B ^ S22
 %line 23536+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, [rsp + 12752]
+	xor r11, [rsp + 12752]
 ; S13 = B
 %line 23537+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12680], r10
+	mov [rsp + 12680], r11
 ; G = 0xb829b829b829b829
 %line 23538+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, -5176403807362762711
+	mov r11, -5176403807362762711
 ; T &= mem64[f + 176]
 %line 23540+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x9822982298229822
 %line 23542+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, -7484252356387629022
 ; T = G
 %line 23543+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 23544+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 23547+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 23548+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0xd894d894d894d894
 %line 23549+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -2840407331163547500
@@ -65336,13 +65321,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 23552+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 23554+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 23555+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xbec8bec8bec8bec8
 %line 23556+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -4699296441757548856
@@ -65354,13 +65339,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 23559+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 23561+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 23562+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xa540a540a540a54
 %line 23563+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 744231194489784916
@@ -65372,13 +65357,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 23566+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 23568+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 23569+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xf438f438f438f438
 %line 23570+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -848660004306619336
@@ -65390,13 +65375,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 23573+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 23575+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 23576+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7468746874687468
 %line 23577+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 8388082297955972200
@@ -65408,13 +65393,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 23580+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 23582+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 23583+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdbe4dbe4dbe4dbe4
 %line 23584+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -2601712908725068828
@@ -65426,13 +65411,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 23587+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 23589+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 23590+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xcfdacfdacfdacfda
 %line 23591+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -3469232024238501926
@@ -65444,13 +65429,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 23594+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 23596+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 23597+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8420842084208420
 %line 23598+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -8925989186257779680
@@ -65462,13 +65447,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 23601+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 23603+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 23604+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x15e815e815e815e8
 %line 23605+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 1578535755937486312
@@ -65480,13 +65465,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 23608+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 23610+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 23611+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x5640564056405640
 %line 23612+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 6215062320096237120
@@ -65498,25 +65483,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 23615+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 23617+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 23618+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 23619+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, [rsp + 12744]
+	xor r10, [rsp + 12744]
 ; S12 = A
 %line 23620+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12672], r11
+	mov [rsp + 12672], r10
 ; B = B ^ S20
 %line 23621+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, [rsp + 12736]
+	xor r11, [rsp + 12736]
 ; mem64[h + 176] = B
 %line 23622+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0xb829b829b829b829
 %line 23623+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r10, -5176403807362762711
@@ -75725,25 +75710,25 @@ align 32
 	mov [rsp + 12712], r8
 ; G = 0x1049200210492002
 %line 27094+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, 1173504371141976066
+	mov r11, 1173504371141976066
 ; T &= mem64[f + 176]
 %line 27096+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x2490010024900100
 %line 27098+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, 2634606882136785152
 ; T = G
 %line 27099+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 27100+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 27103+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 27104+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x4800804848008048
 %line 27105+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 5188287818664804424
@@ -75755,13 +75740,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 27108+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 27110+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 27111+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x40241000402410
 %line 27112+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 18054049651762192
@@ -75773,13 +75758,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 27115+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 27117+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 27118+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2012082420120824
 %line 27119+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 2310918510044383268
@@ -75791,13 +75776,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 27122+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 27124+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 27125+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x904124809041248
 %line 27126+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 649664346846401096
@@ -75809,13 +75794,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 27129+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 27131+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 27132+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8209240082092400
 %line 27133+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -9076683989388286976
@@ -75827,13 +75812,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 27136+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 27138+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 27139+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x492002004920020
 %line 27140+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 329325860267098144
@@ -75845,40 +75830,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 27143+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 27145+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 27146+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 27147+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12704], r11
+	mov [rsp + 12704], r10
 ; S15 = B
 %line 27148+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12696], r10
+	mov [rsp + 12696], r11
 ; G = 0x402410404024104
 %line 27149+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, 288864811608064260
+	mov r11, 288864811608064260
 ; T &= mem64[f + 176]
 %line 27151+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x4820924048209240
 %line 27153+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, 5197314774771208768
 ; T = G
 %line 27154+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 27155+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 27158+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 27159+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x1049200210492002
 %line 27160+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 1173504371141976066
@@ -75890,13 +75875,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 27163+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 27165+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 27166+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2490010024900100
 %line 27167+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 2634606882136785152
@@ -75908,13 +75893,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 27170+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 27172+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 27173+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4800804848008048
 %line 27174+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 5188287818664804424
@@ -75926,13 +75911,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 27177+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 27179+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 27180+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x40241000402410
 %line 27181+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 18054049651762192
@@ -75944,13 +75929,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 27184+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 27186+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 27187+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2012082420120824
 %line 27188+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 2310918510044383268
@@ -75962,13 +75947,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 27191+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 27193+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 27194+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x904124809041248
 %line 27195+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 649664346846401096
@@ -75980,13 +75965,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 27198+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 27200+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 27201+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8209240082092400
 %line 27202+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -9076683989388286976
@@ -75998,13 +75983,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 27205+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 27207+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 27208+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x492002004920020
 %line 27209+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 329325860267098144
@@ -76016,43 +76001,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 27212+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 27214+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 27215+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 27216+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12688], r11
+	mov [rsp + 12688], r10
 ; B = B ^ S22
 %line 27217+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, [rsp + 12752]
+	xor r11, [rsp + 12752]
 ; S13 = B
 %line 27218+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12680], r10
+	mov [rsp + 12680], r11
 ; G = 0x4900100949001009
 %line 27219+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, 5260221996834230281
+	mov r11, 5260221996834230281
 ; T &= mem64[f + 176]
 %line 27221+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x8008048280080482
 %line 27223+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, -9221115278500821886
 ; T = G
 %line 27224+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 27225+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 27228+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 27229+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x402410404024104
 %line 27230+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 288864811608064260
@@ -76064,13 +76049,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 27233+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 27235+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 27236+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4820924048209240
 %line 27237+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 5197314774771208768
@@ -76082,13 +76067,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 27240+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 27242+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 27243+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x1049200210492002
 %line 27244+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 1173504371141976066
@@ -76100,13 +76085,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 27247+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 27249+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 27250+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2490010024900100
 %line 27251+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 2634606882136785152
@@ -76118,13 +76103,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 27254+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 27256+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 27257+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4800804848008048
 %line 27258+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 5188287818664804424
@@ -76136,13 +76121,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 27261+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 27263+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 27264+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x40241000402410
 %line 27265+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 18054049651762192
@@ -76154,13 +76139,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 27268+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 27270+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 27271+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2012082420120824
 %line 27272+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 2310918510044383268
@@ -76172,13 +76157,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 27275+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 27277+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 27278+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x904124809041248
 %line 27279+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 649664346846401096
@@ -76190,13 +76175,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 27282+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 27284+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 27285+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8209240082092400
 %line 27286+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -9076683989388286976
@@ -76208,13 +76193,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 27289+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 27291+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 27292+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x492002004920020
 %line 27293+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 329325860267098144
@@ -76226,25 +76211,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 27296+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 27298+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 27299+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 27300+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, [rsp + 12744]
+	xor r10, [rsp + 12744]
 ; S12 = A
 %line 27301+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12672], r11
+	mov [rsp + 12672], r10
 ; B = B ^ S20
 %line 27302+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, [rsp + 12736]
+	xor r11, [rsp + 12736]
 ; mem64[h + 176] = B
 %line 27303+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x4900100949001009
 %line 27304+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r10, 5260221996834230281
@@ -77093,25 +77078,25 @@ align 32
 	mov [rsp + 12712], r8
 ; G = 0x1049200210492002
 %line 27654+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, 1173504371141976066
+	mov r11, 1173504371141976066
 ; T &= mem64[f + 176]
 %line 27656+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x2490010024900100
 %line 27658+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, 2634606882136785152
 ; T = G
 %line 27659+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 27660+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 27663+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 27664+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x4800804848008048
 %line 27665+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 5188287818664804424
@@ -77123,13 +77108,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 27668+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 27670+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 27671+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x40241000402410
 %line 27672+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 18054049651762192
@@ -77141,13 +77126,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 27675+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 27677+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 27678+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2012082420120824
 %line 27679+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 2310918510044383268
@@ -77159,13 +77144,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 27682+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 27684+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 27685+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x904124809041248
 %line 27686+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 649664346846401096
@@ -77177,13 +77162,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 27689+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 27691+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 27692+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8209240082092400
 %line 27693+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -9076683989388286976
@@ -77195,13 +77180,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 27696+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 27698+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 27699+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x492002004920020
 %line 27700+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 329325860267098144
@@ -77213,40 +77198,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 27703+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 27705+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 27706+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 27707+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12704], r11
+	mov [rsp + 12704], r10
 ; S15 = B
 %line 27708+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12696], r10
+	mov [rsp + 12696], r11
 ; G = 0x402410404024104
 %line 27709+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, 288864811608064260
+	mov r11, 288864811608064260
 ; T &= mem64[f + 176]
 %line 27711+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x4820924048209240
 %line 27713+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, 5197314774771208768
 ; T = G
 %line 27714+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 27715+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 27718+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 27719+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x1049200210492002
 %line 27720+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 1173504371141976066
@@ -77258,13 +77243,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 27723+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 27725+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 27726+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2490010024900100
 %line 27727+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 2634606882136785152
@@ -77276,13 +77261,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 27730+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 27732+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 27733+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4800804848008048
 %line 27734+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 5188287818664804424
@@ -77294,13 +77279,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 27737+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 27739+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 27740+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x40241000402410
 %line 27741+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 18054049651762192
@@ -77312,13 +77297,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 27744+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 27746+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 27747+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2012082420120824
 %line 27748+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 2310918510044383268
@@ -77330,13 +77315,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 27751+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 27753+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 27754+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x904124809041248
 %line 27755+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 649664346846401096
@@ -77348,13 +77333,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 27758+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 27760+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 27761+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8209240082092400
 %line 27762+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -9076683989388286976
@@ -77366,13 +77351,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 27765+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 27767+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 27768+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x492002004920020
 %line 27769+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 329325860267098144
@@ -77384,43 +77369,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 27772+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 27774+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 27775+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 27776+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12688], r11
+	mov [rsp + 12688], r10
 ; B = B ^ S22
 %line 27777+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, [rsp + 12752]
+	xor r11, [rsp + 12752]
 ; S13 = B
 %line 27778+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12680], r10
+	mov [rsp + 12680], r11
 ; G = 0x4900100949001009
 %line 27779+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, 5260221996834230281
+	mov r11, 5260221996834230281
 ; T &= mem64[f + 176]
 %line 27781+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x8008048280080482
 %line 27783+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, -9221115278500821886
 ; T = G
 %line 27784+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 27785+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 27788+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 27789+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x402410404024104
 %line 27790+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 288864811608064260
@@ -77432,13 +77417,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 27793+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 27795+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 27796+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4820924048209240
 %line 27797+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 5197314774771208768
@@ -77450,13 +77435,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 27800+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 27802+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 27803+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x1049200210492002
 %line 27804+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 1173504371141976066
@@ -77468,13 +77453,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 27807+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 27809+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 27810+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2490010024900100
 %line 27811+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 2634606882136785152
@@ -77486,13 +77471,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 27814+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 27816+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 27817+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x4800804848008048
 %line 27818+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 5188287818664804424
@@ -77504,13 +77489,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 27821+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 27823+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 27824+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x40241000402410
 %line 27825+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 18054049651762192
@@ -77522,13 +77507,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 27828+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 27830+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 27831+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x2012082420120824
 %line 27832+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 2310918510044383268
@@ -77540,13 +77525,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 27835+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 27837+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 27838+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x904124809041248
 %line 27839+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 649664346846401096
@@ -77558,13 +77543,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 27842+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 27844+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 27845+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x8209240082092400
 %line 27846+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -9076683989388286976
@@ -77576,13 +77561,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 27849+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 27851+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 27852+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x492002004920020
 %line 27853+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 329325860267098144
@@ -77594,25 +77579,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 27856+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 27858+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 27859+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 27860+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, [rsp + 12744]
+	xor r10, [rsp + 12744]
 ; S12 = A
 %line 27861+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12672], r11
+	mov [rsp + 12672], r10
 ; B = B ^ S20
 %line 27862+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, [rsp + 12736]
+	xor r11, [rsp + 12736]
 ; mem64[h + 176] = B
 %line 27863+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x4900100949001009
 %line 27864+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r10, 5260221996834230281
@@ -90125,25 +90110,25 @@ align 32
 	mov [rsp + 12712], r8
 ; G = 0x69ec3a461087d19c
 %line 32103+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, 7632539541085606300
+	mov r11, 7632539541085606300
 ; T &= mem64[f + 176]
 %line 32105+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x3023911d7f63caa8
 %line 32107+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, 3468775693882739368
 ; T = G
 %line 32108+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 32109+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 32112+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 32113+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0xb39f56b6dfc83668
 %line 32114+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -5503584876184979864
@@ -90155,13 +90140,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 32117+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 32119+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 32120+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7798f574157f980
 %line 32121+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 538619235368696192
@@ -90173,13 +90158,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 32124+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 32126+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 32127+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x69cdb3c33d3f9fd0
 %line 32128+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 7623947395335692240
@@ -90191,13 +90176,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 32131+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 32133+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 32134+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdd687928f8d0cca0
 %line 32135+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -2492609176869483360
@@ -90209,13 +90194,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 32138+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 32140+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 32141+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x694b95d78bdea6e0
 %line 32142+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 7587322750232864480
@@ -90227,13 +90212,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 32145+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 32147+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 32148+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x6847d9fee61cd480
 %line 32149+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 7514214192096531584
@@ -90245,40 +90230,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 32152+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 32154+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 32155+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 32156+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12704], r11
+	mov [rsp + 12704], r10
 ; S15 = B
 %line 32157+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12696], r10
+	mov [rsp + 12696], r11
 ; G = 0xad4c361541690886
 %line 32158+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, -5959328741998393210
+	mov r11, -5959328741998393210
 ; T &= mem64[f + 176]
 %line 32160+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xf1fdf2c8af3634c8
 %line 32162+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, -1009383797714176824
 ; T = G
 %line 32163+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 32164+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 32167+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 32168+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x69ec3a461087d19c
 %line 32169+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 7632539541085606300
@@ -90290,13 +90275,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 32172+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 32174+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 32175+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x3023911d7f63caa8
 %line 32176+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 3468775693882739368
@@ -90308,13 +90293,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 32179+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 32181+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 32182+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xb39f56b6dfc83668
 %line 32183+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -5503584876184979864
@@ -90326,13 +90311,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 32186+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 32188+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 32189+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7798f574157f980
 %line 32190+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 538619235368696192
@@ -90344,13 +90329,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 32193+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 32195+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 32196+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x69cdb3c33d3f9fd0
 %line 32197+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 7623947395335692240
@@ -90362,13 +90347,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 32200+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 32202+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 32203+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdd687928f8d0cca0
 %line 32204+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -2492609176869483360
@@ -90380,13 +90365,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 32207+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 32209+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 32210+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x694b95d78bdea6e0
 %line 32211+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 7587322750232864480
@@ -90398,13 +90383,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 32214+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 32216+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 32217+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x6847d9fee61cd480
 %line 32218+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 7514214192096531584
@@ -90416,43 +90401,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 32221+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 32223+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 32224+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 32225+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12688], r11
+	mov [rsp + 12688], r10
 ; B = B ^ S22
 %line 32226+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, [rsp + 12752]
+	xor r11, [rsp + 12752]
 ; S13 = B
 %line 32227+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12680], r10
+	mov [rsp + 12680], r11
 ; G = 0x2189852db84e4c1
 %line 32228+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, 151038069154571457
+	mov r11, 151038069154571457
 ; T &= mem64[f + 176]
 %line 32230+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xd4be83587b306082
 %line 32232+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, -3116909476046675838
 ; T = G
 %line 32233+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 32234+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 32237+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 32238+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0xad4c361541690886
 %line 32239+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -5959328741998393210
@@ -90464,13 +90449,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 32242+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 32244+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 32245+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xf1fdf2c8af3634c8
 %line 32246+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -1009383797714176824
@@ -90482,13 +90467,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 32249+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 32251+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 32252+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x69ec3a461087d19c
 %line 32253+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 7632539541085606300
@@ -90500,13 +90485,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 32256+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 32258+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 32259+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x3023911d7f63caa8
 %line 32260+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 3468775693882739368
@@ -90518,13 +90503,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 32263+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 32265+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 32266+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xb39f56b6dfc83668
 %line 32267+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -5503584876184979864
@@ -90536,13 +90521,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 32270+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 32272+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 32273+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7798f574157f980
 %line 32274+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 538619235368696192
@@ -90554,13 +90539,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 32277+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 32279+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 32280+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x69cdb3c33d3f9fd0
 %line 32281+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 7623947395335692240
@@ -90572,13 +90557,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 32284+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 32286+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 32287+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdd687928f8d0cca0
 %line 32288+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -2492609176869483360
@@ -90590,13 +90575,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 32291+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 32293+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 32294+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x694b95d78bdea6e0
 %line 32295+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 7587322750232864480
@@ -90608,13 +90593,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 32298+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 32300+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 32301+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x6847d9fee61cd480
 %line 32302+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 7514214192096531584
@@ -90626,25 +90611,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 32305+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 32307+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 32308+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 32309+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, [rsp + 12744]
+	xor r10, [rsp + 12744]
 ; S12 = A
 %line 32310+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12672], r11
+	mov [rsp + 12672], r10
 ; B = B ^ S20
 %line 32311+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, [rsp + 12736]
+	xor r11, [rsp + 12736]
 ; mem64[h + 176] = B
 %line 32312+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x2189852db84e4c1
 %line 32313+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r10, 151038069154571457
@@ -91493,25 +91478,25 @@ align 32
 	mov [rsp + 12712], r8
 ; G = 0x69ec3a461087d19c
 %line 32663+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, 7632539541085606300
+	mov r11, 7632539541085606300
 ; T &= mem64[f + 176]
 %line 32665+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0x3023911d7f63caa8
 %line 32667+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, 3468775693882739368
 ; T = G
 %line 32668+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 32669+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 32672+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 32673+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0xb39f56b6dfc83668
 %line 32674+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -5503584876184979864
@@ -91523,13 +91508,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 32677+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 32679+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 32680+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7798f574157f980
 %line 32681+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 538619235368696192
@@ -91541,13 +91526,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 32684+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 32686+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 32687+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x69cdb3c33d3f9fd0
 %line 32688+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 7623947395335692240
@@ -91559,13 +91544,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 32691+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 32693+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 32694+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdd687928f8d0cca0
 %line 32695+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -2492609176869483360
@@ -91577,13 +91562,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 32698+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 32700+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 32701+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x694b95d78bdea6e0
 %line 32702+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 7587322750232864480
@@ -91595,13 +91580,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 32705+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 32707+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 32708+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x6847d9fee61cd480
 %line 32709+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 7514214192096531584
@@ -91613,40 +91598,40 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 32712+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 32714+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 32715+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; S16 = A
 %line 32716+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12704], r11
+	mov [rsp + 12704], r10
 ; S15 = B
 %line 32717+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12696], r10
+	mov [rsp + 12696], r11
 ; G = 0xad4c361541690886
 %line 32718+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, -5959328741998393210
+	mov r11, -5959328741998393210
 ; T &= mem64[f + 176]
 %line 32720+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xf1fdf2c8af3634c8
 %line 32722+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, -1009383797714176824
 ; T = G
 %line 32723+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 32724+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 32727+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 32728+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0x69ec3a461087d19c
 %line 32729+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 7632539541085606300
@@ -91658,13 +91643,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 32732+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 32734+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 32735+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x3023911d7f63caa8
 %line 32736+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 3468775693882739368
@@ -91676,13 +91661,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 32739+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 32741+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 32742+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xb39f56b6dfc83668
 %line 32743+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -5503584876184979864
@@ -91694,13 +91679,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 32746+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 32748+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 32749+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7798f574157f980
 %line 32750+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 538619235368696192
@@ -91712,13 +91697,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 32753+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 32755+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 32756+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x69cdb3c33d3f9fd0
 %line 32757+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 7623947395335692240
@@ -91730,13 +91715,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 32760+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 32762+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 32763+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdd687928f8d0cca0
 %line 32764+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -2492609176869483360
@@ -91748,13 +91733,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 32767+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 32769+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 32770+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x694b95d78bdea6e0
 %line 32771+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 7587322750232864480
@@ -91766,13 +91751,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 32774+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 32776+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 32777+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x6847d9fee61cd480
 %line 32778+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 7514214192096531584
@@ -91784,43 +91769,43 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 32781+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 32783+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 32784+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; S14 = A
 %line 32785+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12688], r11
+	mov [rsp + 12688], r10
 ; B = B ^ S22
 %line 32786+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, [rsp + 12752]
+	xor r11, [rsp + 12752]
 ; S13 = B
 %line 32787+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12680], r10
+	mov [rsp + 12680], r11
 ; G = 0x2189852db84e4c1
 %line 32788+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r10, 151038069154571457
+	mov r11, 151038069154571457
 ; T &= mem64[f + 176]
 %line 32790+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r10, [rsi + 176]
+	and r11, [rsi + 176]
 ; G = 0xd4be83587b306082
 %line 32792+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r8, -3116909476046675838
 ; T = G
 %line 32793+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov r11, r8
+	mov r10, r8
 ; T &= mem64[f + 176]
 %line 32794+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	and r11, [rsi + 176]
+	and r10, [rsi + 176]
 ; T &= mem64[f + 160]
 %line 32797+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r8, [rsi + 160]
 ; B = B ^ T
 %line 32798+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; G = 0xad4c361541690886
 %line 32799+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -5959328741998393210
@@ -91832,13 +91817,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 32802+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 144]
 %line 32804+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 144]
 ; B = B ^ T
 %line 32805+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xf1fdf2c8af3634c8
 %line 32806+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -1009383797714176824
@@ -91850,13 +91835,13 @@ align 32
 	and r8, [rsi + 144]
 ; A = A ^ T
 %line 32809+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 128]
 %line 32811+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 32812+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x69ec3a461087d19c
 %line 32813+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 7632539541085606300
@@ -91868,13 +91853,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 32816+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 112]
 %line 32818+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 112]
 ; B = B ^ T
 %line 32819+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x3023911d7f63caa8
 %line 32820+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 3468775693882739368
@@ -91886,13 +91871,13 @@ align 32
 	and r8, [rsi + 112]
 ; A = A ^ T
 %line 32823+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 96]
 %line 32825+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 32826+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xb39f56b6dfc83668
 %line 32827+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -5503584876184979864
@@ -91904,13 +91889,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 32830+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 80]
 %line 32832+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 80]
 ; B = B ^ T
 %line 32833+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x7798f574157f980
 %line 32834+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 538619235368696192
@@ -91922,13 +91907,13 @@ align 32
 	and r8, [rsi + 80]
 ; A = A ^ T
 %line 32837+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 64]
 %line 32839+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 32840+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x69cdb3c33d3f9fd0
 %line 32841+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 7623947395335692240
@@ -91940,13 +91925,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 32844+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 48]
 %line 32846+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 48]
 ; B = B ^ T
 %line 32847+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0xdd687928f8d0cca0
 %line 32848+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, -2492609176869483360
@@ -91958,13 +91943,13 @@ align 32
 	and r8, [rsi + 48]
 ; A = A ^ T
 %line 32851+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 32]
 %line 32853+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 32854+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x694b95d78bdea6e0
 %line 32855+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 7587322750232864480
@@ -91976,13 +91961,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 32858+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 16]
 %line 32860+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi + 16]
 ; B = B ^ T
 %line 32861+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = 0x6847d9fee61cd480
 %line 32862+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r9, 7514214192096531584
@@ -91994,25 +91979,25 @@ align 32
 	and r8, [rsi + 16]
 ; A = A ^ T
 %line 32865+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 32867+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 32868+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; A = A ^ S21
 %line 32869+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r11, [rsp + 12744]
+	xor r10, [rsp + 12744]
 ; S12 = A
 %line 32870+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsp + 12672], r11
+	mov [rsp + 12672], r10
 ; B = B ^ S20
 %line 32871+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	xor r10, [rsp + 12736]
+	xor r11, [rsp + 12736]
 ; mem64[h + 176] = B
 %line 32872+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
-	mov [rsi + 176], r10
+	mov [rsi + 176], r11
 ; G = 0x2189852db84e4c1
 %line 32873+0 specs/mceliece/generated/mceliece_gf12_fft_tr_amd64.q
 	mov r10, 151038069154571457

@@ -11,8 +11,7 @@ qhasm_kernel_mceliece_gf12_vec256_mul_amd64_mul:
 	sub rsp, 104
 ; i = 4
 %line 12+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	mov r8, 4
-	mov rax, r8
+	mov rax, 4
 align 32
 .Lpass:
 ; G = mem64[g + 320]
@@ -728,16 +727,16 @@ align 32
 	mov [rdi + 352], r11
 ; G = mem64[g + 0]
 %line 305+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	mov r11, [rdx]
+	mov r10, [rdx]
 ; T = G
 %line 306+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	mov r10, r11
+	mov r11, r10
 ; T &= mem64[f + 320]
 %line 307+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	and r10, [rsi + 320]
+	and r11, [rsi + 320]
 ; T &= mem64[f + 288]
 %line 310+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	and r11, [rsi + 288]
+	and r10, [rsi + 288]
 ; G = mem64[g + 32]
 %line 312+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	mov r9, [rdx + 32]
@@ -749,13 +748,13 @@ align 32
 	and r8, [rsi + 288]
 ; A = A ^ T
 %line 315+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 256]
 %line 317+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	and r9, [rsi + 256]
 ; B = B ^ T
 %line 318+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 319+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	mov r9, [rdx + 64]
@@ -767,13 +766,13 @@ align 32
 	and r8, [rsi + 256]
 ; A = A ^ T
 %line 322+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 224]
 %line 324+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	and r9, [rsi + 224]
 ; B = B ^ T
 %line 325+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 326+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	mov r9, [rdx + 96]
@@ -785,13 +784,13 @@ align 32
 	and r8, [rsi + 224]
 ; A = A ^ T
 %line 329+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 192]
 %line 331+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	and r9, [rsi + 192]
 ; B = B ^ T
 %line 332+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 128]
 %line 333+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	mov r9, [rdx + 128]
@@ -803,13 +802,13 @@ align 32
 	and r8, [rsi + 192]
 ; A = A ^ T
 %line 336+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 160]
 %line 338+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	and r9, [rsi + 160]
 ; B = B ^ T
 %line 339+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 160]
 %line 340+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	mov r9, [rdx + 160]
@@ -821,13 +820,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 343+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 128]
 %line 345+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 346+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 192]
 %line 347+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	mov r9, [rdx + 192]
@@ -839,13 +838,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 350+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 96]
 %line 352+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 353+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 224]
 %line 354+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	mov r9, [rdx + 224]
@@ -857,13 +856,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 357+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 64]
 %line 359+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 360+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 256]
 %line 361+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	mov r9, [rdx + 256]
@@ -875,13 +874,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 364+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 32]
 %line 366+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 367+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 288]
 %line 368+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	mov r9, [rdx + 288]
@@ -893,13 +892,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 371+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 0]
 %line 373+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 374+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 320]
 %line 375+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	mov r8, [rdx + 320]
@@ -908,37 +907,37 @@ align 32
 	and r8, [rsi]
 ; A = A ^ T
 %line 378+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; A = A ^ S19
 %line 379+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, [rsp + 56]
+	xor r11, [rsp + 56]
 ; A = A ^ S22
 %line 380+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, [rsp + 80]
+	xor r11, [rsp + 80]
 ; mem64[h + 320] = A
 %line 381+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	mov [rdi + 320], r10
+	mov [rdi + 320], r11
 ; B = B ^ S18
 %line 382+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, [rsp + 48]
+	xor r10, [rsp + 48]
 ; B = B ^ S21
 %line 383+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, [rsp + 72]
+	xor r10, [rsp + 72]
 ; mem64[h + 288] = B
 %line 384+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	mov [rdi + 288], r11
+	mov [rdi + 288], r10
 ; G = mem64[g + 0]
 %line 385+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	mov r11, [rdx]
+	mov r10, [rdx]
 ; T = G
 %line 386+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	mov r10, r11
+	mov r11, r10
 ; T &= mem64[f + 256]
 %line 387+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	and r10, [rsi + 256]
+	and r11, [rsi + 256]
 ; T &= mem64[f + 224]
 %line 390+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	and r11, [rsi + 224]
+	and r10, [rsi + 224]
 ; G = mem64[g + 32]
 %line 392+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	mov r9, [rdx + 32]
@@ -950,13 +949,13 @@ align 32
 	and r8, [rsi + 224]
 ; A = A ^ T
 %line 395+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 192]
 %line 397+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	and r9, [rsi + 192]
 ; B = B ^ T
 %line 398+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 399+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	mov r9, [rdx + 64]
@@ -968,13 +967,13 @@ align 32
 	and r8, [rsi + 192]
 ; A = A ^ T
 %line 402+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 160]
 %line 404+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	and r9, [rsi + 160]
 ; B = B ^ T
 %line 405+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 406+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	mov r9, [rdx + 96]
@@ -986,13 +985,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 409+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 128]
 %line 411+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 412+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 128]
 %line 413+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	mov r9, [rdx + 128]
@@ -1004,13 +1003,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 416+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 96]
 %line 418+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 419+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 160]
 %line 420+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	mov r9, [rdx + 160]
@@ -1022,13 +1021,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 423+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 64]
 %line 425+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 426+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 192]
 %line 427+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	mov r9, [rdx + 192]
@@ -1040,13 +1039,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 430+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 32]
 %line 432+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 433+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 224]
 %line 434+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	mov r9, [rdx + 224]
@@ -1058,13 +1057,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 437+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 0]
 %line 439+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 440+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 256]
 %line 441+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	mov r8, [rdx + 256]
@@ -1073,37 +1072,37 @@ align 32
 	and r8, [rsi]
 ; A = A ^ T
 %line 444+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; A = A ^ S17
 %line 445+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, [rsp + 40]
+	xor r11, [rsp + 40]
 ; A = A ^ S20
 %line 446+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, [rsp + 64]
+	xor r11, [rsp + 64]
 ; mem64[h + 256] = A
 %line 447+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	mov [rdi + 256], r10
+	mov [rdi + 256], r11
 ; B = B ^ S16
 %line 448+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, [rsp + 32]
+	xor r10, [rsp + 32]
 ; B = B ^ S19
 %line 449+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, [rsp + 56]
+	xor r10, [rsp + 56]
 ; mem64[h + 224] = B
 %line 450+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	mov [rdi + 224], r11
+	mov [rdi + 224], r10
 ; G = mem64[g + 0]
 %line 451+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	mov r11, [rdx]
+	mov r10, [rdx]
 ; T = G
 %line 452+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	mov r10, r11
+	mov r11, r10
 ; T &= mem64[f + 192]
 %line 453+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	and r10, [rsi + 192]
+	and r11, [rsi + 192]
 ; T &= mem64[f + 160]
 %line 456+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	and r11, [rsi + 160]
+	and r10, [rsi + 160]
 ; G = mem64[g + 32]
 %line 458+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	mov r9, [rdx + 32]
@@ -1115,13 +1114,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 461+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 128]
 %line 463+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 464+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 465+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	mov r9, [rdx + 64]
@@ -1133,13 +1132,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 468+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 96]
 %line 470+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 471+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 472+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	mov r9, [rdx + 96]
@@ -1151,13 +1150,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 475+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 64]
 %line 477+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 478+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 128]
 %line 479+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	mov r9, [rdx + 128]
@@ -1169,13 +1168,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 482+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 32]
 %line 484+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 485+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 160]
 %line 486+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	mov r9, [rdx + 160]
@@ -1187,13 +1186,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 489+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 0]
 %line 491+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 492+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 192]
 %line 493+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	mov r8, [rdx + 192]
@@ -1202,25 +1201,25 @@ align 32
 	and r8, [rsi]
 ; A = A ^ T
 %line 496+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; A = A ^ S15
 %line 497+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, [rsp + 24]
+	xor r11, [rsp + 24]
 ; A = A ^ S18
 %line 498+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r10, [rsp + 48]
+	xor r11, [rsp + 48]
 ; mem64[h + 192] = A
 %line 499+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	mov [rdi + 192], r10
+	mov [rdi + 192], r11
 ; B = B ^ S14
 %line 500+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, [rsp + 16]
+	xor r10, [rsp + 16]
 ; B = B ^ S17
 %line 501+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	xor r11, [rsp + 40]
+	xor r10, [rsp + 40]
 ; mem64[h + 160] = B
 %line 502+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
-	mov [rdi + 160], r11
+	mov [rdi + 160], r10
 ; G = mem64[g + 0]
 %line 503+0 specs/mceliece/generated/mceliece_gf12_vec256_mul_amd64.q
 	mov r9, [rdx]

@@ -11,8 +11,7 @@ qhasm_kernel_mceliece_gf12_vec512_mul_amd64_mul:
 	sub rsp, 104
 ; i = 8
 %line 12+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	mov r8, 8
-	mov rax, r8
+	mov rax, 8
 align 32
 .Lpass:
 ; G = mem64[g + 640]
@@ -728,16 +727,16 @@ align 32
 	mov [rdi + 704], r11
 ; G = mem64[g + 0]
 %line 305+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	mov r11, [rdx]
+	mov r10, [rdx]
 ; T = G
 %line 306+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	mov r10, r11
+	mov r11, r10
 ; T &= mem64[f + 640]
 %line 307+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	and r10, [rsi + 640]
+	and r11, [rsi + 640]
 ; T &= mem64[f + 576]
 %line 310+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	and r11, [rsi + 576]
+	and r10, [rsi + 576]
 ; G = mem64[g + 64]
 %line 312+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	mov r9, [rdx + 64]
@@ -749,13 +748,13 @@ align 32
 	and r8, [rsi + 576]
 ; A = A ^ T
 %line 315+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 512]
 %line 317+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	and r9, [rsi + 512]
 ; B = B ^ T
 %line 318+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 128]
 %line 319+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	mov r9, [rdx + 128]
@@ -767,13 +766,13 @@ align 32
 	and r8, [rsi + 512]
 ; A = A ^ T
 %line 322+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 448]
 %line 324+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	and r9, [rsi + 448]
 ; B = B ^ T
 %line 325+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 192]
 %line 326+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	mov r9, [rdx + 192]
@@ -785,13 +784,13 @@ align 32
 	and r8, [rsi + 448]
 ; A = A ^ T
 %line 329+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 384]
 %line 331+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	and r9, [rsi + 384]
 ; B = B ^ T
 %line 332+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 256]
 %line 333+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	mov r9, [rdx + 256]
@@ -803,13 +802,13 @@ align 32
 	and r8, [rsi + 384]
 ; A = A ^ T
 %line 336+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 320]
 %line 338+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	and r9, [rsi + 320]
 ; B = B ^ T
 %line 339+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 320]
 %line 340+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	mov r9, [rdx + 320]
@@ -821,13 +820,13 @@ align 32
 	and r8, [rsi + 320]
 ; A = A ^ T
 %line 343+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 256]
 %line 345+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	and r9, [rsi + 256]
 ; B = B ^ T
 %line 346+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 384]
 %line 347+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	mov r9, [rdx + 384]
@@ -839,13 +838,13 @@ align 32
 	and r8, [rsi + 256]
 ; A = A ^ T
 %line 350+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 192]
 %line 352+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	and r9, [rsi + 192]
 ; B = B ^ T
 %line 353+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 448]
 %line 354+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	mov r9, [rdx + 448]
@@ -857,13 +856,13 @@ align 32
 	and r8, [rsi + 192]
 ; A = A ^ T
 %line 357+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 128]
 %line 359+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 360+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 512]
 %line 361+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	mov r9, [rdx + 512]
@@ -875,13 +874,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 364+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 64]
 %line 366+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 367+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 576]
 %line 368+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	mov r9, [rdx + 576]
@@ -893,13 +892,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 371+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 0]
 %line 373+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 374+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 640]
 %line 375+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	mov r8, [rdx + 640]
@@ -908,37 +907,37 @@ align 32
 	and r8, [rsi]
 ; A = A ^ T
 %line 378+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; A = A ^ S19
 %line 379+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, [rsp + 56]
+	xor r11, [rsp + 56]
 ; A = A ^ S22
 %line 380+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, [rsp + 80]
+	xor r11, [rsp + 80]
 ; mem64[h + 640] = A
 %line 381+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	mov [rdi + 640], r10
+	mov [rdi + 640], r11
 ; B = B ^ S18
 %line 382+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, [rsp + 48]
+	xor r10, [rsp + 48]
 ; B = B ^ S21
 %line 383+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, [rsp + 72]
+	xor r10, [rsp + 72]
 ; mem64[h + 576] = B
 %line 384+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	mov [rdi + 576], r11
+	mov [rdi + 576], r10
 ; G = mem64[g + 0]
 %line 385+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	mov r11, [rdx]
+	mov r10, [rdx]
 ; T = G
 %line 386+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	mov r10, r11
+	mov r11, r10
 ; T &= mem64[f + 512]
 %line 387+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	and r10, [rsi + 512]
+	and r11, [rsi + 512]
 ; T &= mem64[f + 448]
 %line 390+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	and r11, [rsi + 448]
+	and r10, [rsi + 448]
 ; G = mem64[g + 64]
 %line 392+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	mov r9, [rdx + 64]
@@ -950,13 +949,13 @@ align 32
 	and r8, [rsi + 448]
 ; A = A ^ T
 %line 395+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 384]
 %line 397+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	and r9, [rsi + 384]
 ; B = B ^ T
 %line 398+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 128]
 %line 399+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	mov r9, [rdx + 128]
@@ -968,13 +967,13 @@ align 32
 	and r8, [rsi + 384]
 ; A = A ^ T
 %line 402+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 320]
 %line 404+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	and r9, [rsi + 320]
 ; B = B ^ T
 %line 405+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 192]
 %line 406+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	mov r9, [rdx + 192]
@@ -986,13 +985,13 @@ align 32
 	and r8, [rsi + 320]
 ; A = A ^ T
 %line 409+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 256]
 %line 411+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	and r9, [rsi + 256]
 ; B = B ^ T
 %line 412+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 256]
 %line 413+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	mov r9, [rdx + 256]
@@ -1004,13 +1003,13 @@ align 32
 	and r8, [rsi + 256]
 ; A = A ^ T
 %line 416+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 192]
 %line 418+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	and r9, [rsi + 192]
 ; B = B ^ T
 %line 419+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 320]
 %line 420+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	mov r9, [rdx + 320]
@@ -1022,13 +1021,13 @@ align 32
 	and r8, [rsi + 192]
 ; A = A ^ T
 %line 423+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 128]
 %line 425+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 426+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 384]
 %line 427+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	mov r9, [rdx + 384]
@@ -1040,13 +1039,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 430+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 64]
 %line 432+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 433+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 448]
 %line 434+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	mov r9, [rdx + 448]
@@ -1058,13 +1057,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 437+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 0]
 %line 439+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 440+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 512]
 %line 441+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	mov r8, [rdx + 512]
@@ -1073,37 +1072,37 @@ align 32
 	and r8, [rsi]
 ; A = A ^ T
 %line 444+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; A = A ^ S17
 %line 445+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, [rsp + 40]
+	xor r11, [rsp + 40]
 ; A = A ^ S20
 %line 446+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, [rsp + 64]
+	xor r11, [rsp + 64]
 ; mem64[h + 512] = A
 %line 447+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	mov [rdi + 512], r10
+	mov [rdi + 512], r11
 ; B = B ^ S16
 %line 448+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, [rsp + 32]
+	xor r10, [rsp + 32]
 ; B = B ^ S19
 %line 449+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, [rsp + 56]
+	xor r10, [rsp + 56]
 ; mem64[h + 448] = B
 %line 450+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	mov [rdi + 448], r11
+	mov [rdi + 448], r10
 ; G = mem64[g + 0]
 %line 451+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	mov r11, [rdx]
+	mov r10, [rdx]
 ; T = G
 %line 452+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	mov r10, r11
+	mov r11, r10
 ; T &= mem64[f + 384]
 %line 453+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	and r10, [rsi + 384]
+	and r11, [rsi + 384]
 ; T &= mem64[f + 320]
 %line 456+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	and r11, [rsi + 320]
+	and r10, [rsi + 320]
 ; G = mem64[g + 64]
 %line 458+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	mov r9, [rdx + 64]
@@ -1115,13 +1114,13 @@ align 32
 	and r8, [rsi + 320]
 ; A = A ^ T
 %line 461+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 256]
 %line 463+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	and r9, [rsi + 256]
 ; B = B ^ T
 %line 464+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 128]
 %line 465+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	mov r9, [rdx + 128]
@@ -1133,13 +1132,13 @@ align 32
 	and r8, [rsi + 256]
 ; A = A ^ T
 %line 468+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 192]
 %line 470+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	and r9, [rsi + 192]
 ; B = B ^ T
 %line 471+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 192]
 %line 472+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	mov r9, [rdx + 192]
@@ -1151,13 +1150,13 @@ align 32
 	and r8, [rsi + 192]
 ; A = A ^ T
 %line 475+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 128]
 %line 477+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 478+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 256]
 %line 479+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	mov r9, [rdx + 256]
@@ -1169,13 +1168,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 482+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 64]
 %line 484+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 485+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 320]
 %line 486+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	mov r9, [rdx + 320]
@@ -1187,13 +1186,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 489+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 0]
 %line 491+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 492+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 384]
 %line 493+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	mov r8, [rdx + 384]
@@ -1202,25 +1201,25 @@ align 32
 	and r8, [rsi]
 ; A = A ^ T
 %line 496+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; A = A ^ S15
 %line 497+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, [rsp + 24]
+	xor r11, [rsp + 24]
 ; A = A ^ S18
 %line 498+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r10, [rsp + 48]
+	xor r11, [rsp + 48]
 ; mem64[h + 384] = A
 %line 499+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	mov [rdi + 384], r10
+	mov [rdi + 384], r11
 ; B = B ^ S14
 %line 500+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, [rsp + 16]
+	xor r10, [rsp + 16]
 ; B = B ^ S17
 %line 501+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	xor r11, [rsp + 40]
+	xor r10, [rsp + 40]
 ; mem64[h + 320] = B
 %line 502+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
-	mov [rdi + 320], r11
+	mov [rdi + 320], r10
 ; G = mem64[g + 0]
 %line 503+0 specs/mceliece/generated/mceliece_gf12_vec512_mul_amd64.q
 	mov r9, [rdx]

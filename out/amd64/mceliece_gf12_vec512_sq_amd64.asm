@@ -17,116 +17,113 @@ qhasm_kernel_mceliece_gf12_vec512_sq_amd64_sq:
 ; i = 8
 %line 13+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
 	mov r8, 8
-	mov r13, rdi
-	mov r14, rsi
-	mov r15, r8
 align 32
 .Lpass:
 ; v0 = mem64[f + 0]
 %line 15+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	mov r8, [r14]
+	mov r9, [rsi]
 ; v1 = mem64[f + 384]
 %line 16+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	mov r9, [r14 + 384]
+	mov r10, [rsi + 384]
 ; v0 = v0 ^ v1
 %line 17+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	xor r8, r9
+	xor r9, r10
 ; v2 = mem64[f + 64]
 %line 18+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	mov r10, [r14 + 64]
+	mov r11, [rsi + 64]
 ; v3 = mem64[f + 448]
 %line 19+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	mov r11, [r14 + 448]
+	mov rax, [rsi + 448]
 ; v2 = v2 ^ v3
 %line 20+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	xor r10, r11
+	xor r11, rax
 ; v4 = mem64[f + 128]
 %line 21+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	mov rsi, [r14 + 128]
+	mov rcx, [rsi + 128]
 ; v5 = mem64[f + 512]
 %line 22+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	mov rdi, [r14 + 512]
+	mov rdx, [rsi + 512]
 ; v4 = v4 ^ v5
 %line 23+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	xor rsi, rdi
+	xor rcx, rdx
 ; v6 = mem64[f + 704]
 %line 24+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	mov rax, [r14 + 704]
+	mov rbx, [rsi + 704]
 ; v4 = v4 ^ v6
 %line 25+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	xor rsi, rax
+	xor rcx, rbx
 ; v7 = mem64[f + 192]
 %line 26+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	mov rcx, [r14 + 192]
+	mov rbp, [rsi + 192]
 ; v8 = mem64[f + 576]
 %line 27+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	mov rdx, [r14 + 576]
+	mov r12, [rsi + 576]
 ; v7 = v7 ^ v8
 %line 28+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	xor rcx, rdx
+	xor rbp, r12
 ; v9 = mem64[f + 256]
 %line 29+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	mov rbx, [r14 + 256]
+	mov r13, [rsi + 256]
 ; v10 = mem64[f + 640]
 %line 30+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	mov rbp, [r14 + 640]
+	mov r14, [rsi + 640]
 ; v9 = v9 ^ v10
 %line 31+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	xor rbx, rbp
+	xor r13, r14
 ; v11 = mem64[f + 320]
 %line 32+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	mov r12, [r14 + 320]
+	mov r15, [rsi + 320]
 ; v11 = v11 ^ v6
 %line 33+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	xor r12, rax
+	xor r15, rbx
 ; mem64[h + 0] = v0
 %line 34+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	mov [r13], r8
+	mov [rdi], r9
 ; mem64[h + 64] = v6
 %line 35+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	mov [r13 + 64], rax
+	mov [rdi + 64], rbx
 ; mem64[h + 128] = v2
 %line 36+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	mov [r13 + 128], r10
+	mov [rdi + 128], r11
 ; mem64[h + 192] = v1
 %line 37+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	mov [r13 + 192], r9
+	mov [rdi + 192], r10
 ; mem64[h + 256] = v4
 %line 38+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	mov [r13 + 256], rsi
+	mov [rdi + 256], rcx
 ; mem64[h + 320] = v3
 %line 39+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	mov [r13 + 320], r11
+	mov [rdi + 320], rax
 ; mem64[h + 384] = v7
 %line 40+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	mov [r13 + 384], rcx
+	mov [rdi + 384], rbp
 ; mem64[h + 448] = v5
 %line 41+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	mov [r13 + 448], rdi
+	mov [rdi + 448], rdx
 ; mem64[h + 512] = v9
 %line 42+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	mov [r13 + 512], rbx
+	mov [rdi + 512], r13
 ; mem64[h + 576] = v8
 %line 43+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	mov [r13 + 576], rdx
+	mov [rdi + 576], r12
 ; mem64[h + 640] = v11
 %line 44+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	mov [r13 + 640], r12
+	mov [rdi + 640], r15
 ; mem64[h + 704] = v10
 %line 45+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	mov [r13 + 704], rbp
+	mov [rdi + 704], r14
 ; h = h + 8
 %line 46+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	add r13, 8
+	add rdi, 8
 ; f = f + 8
 %line 47+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	add r14, 8
+	add rsi, 8
 ; i = i - 1
 %line 48+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	sub r15, 1
+	sub r8, 1
 ; =? i - 0
 %line 49+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
-	cmp r15, 0
+	cmp r8, 0
 ; goto pass if !=
 %line 50+0 specs/mceliece/generated/mceliece_gf12_vec512_sq_amd64.q
 	jne .Lpass

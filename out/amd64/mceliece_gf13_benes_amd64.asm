@@ -11,13 +11,13 @@ qhasm_kernel_mceliece_gf13_benes_amd64_benes:
 	push rbx
 ; c = cb + 0
 %line 11+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	lea r8, [rsi + 0]
+	lea rax, [rsi + 0]
+; x0 = v
+%line 12+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
+	mov rcx, rdi
 ; o0 = 128
 %line 13+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r11, rdi
-	mov r9, 128
-	mov rax, r8
-	mov rcx, r9
+	mov r11, 128
 align 32
 .Ll0a:
 ; k = mem32le[c + 0]
@@ -105,7 +105,7 @@ align 32
 	or r10, r9
 ; a = mem64[x0 + 0]
 %line 41+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi]
+	mov r8, [rcx]
 ; u = a >> 1
 %line 42+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -127,10 +127,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 0] = a
 %line 48+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi], r8
+	mov [rcx], r8
 ; a = mem64[x0 + 1024]
 %line 49+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [rcx + 1024]
 ; u = a >> 1
 %line 50+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -152,10 +152,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1024] = a
 %line 56+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 1024], r8
+	mov [rcx + 1024], r8
 ; a = mem64[x0 + 2048]
 %line 57+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [rcx + 2048]
 ; u = a >> 1
 %line 58+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -177,10 +177,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2048] = a
 %line 64+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 2048], r8
+	mov [rcx + 2048], r8
 ; a = mem64[x0 + 3072]
 %line 65+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [rcx + 3072]
 ; u = a >> 1
 %line 66+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -202,10 +202,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3072] = a
 %line 72+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 3072], r8
+	mov [rcx + 3072], r8
 ; a = mem64[x0 + 4096]
 %line 73+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [rcx + 4096]
 ; u = a >> 1
 %line 74+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -227,10 +227,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4096] = a
 %line 80+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 4096], r8
+	mov [rcx + 4096], r8
 ; a = mem64[x0 + 5120]
 %line 81+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [rcx + 5120]
 ; u = a >> 1
 %line 82+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -252,10 +252,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5120] = a
 %line 88+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 5120], r8
+	mov [rcx + 5120], r8
 ; a = mem64[x0 + 6144]
 %line 89+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 6144]
+	mov r8, [rcx + 6144]
 ; u = a >> 1
 %line 90+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -277,10 +277,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 6144] = a
 %line 96+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 6144], r8
+	mov [rcx + 6144], r8
 ; a = mem64[x0 + 7168]
 %line 97+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 7168]
+	mov r8, [rcx + 7168]
 ; u = a >> 1
 %line 98+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -302,10 +302,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 7168] = a
 %line 104+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 7168], r8
+	mov [rcx + 7168], r8
 ; a = mem64[x0 + 8192]
 %line 105+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 8192]
+	mov r8, [rcx + 8192]
 ; u = a >> 1
 %line 106+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -327,10 +327,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 8192] = a
 %line 112+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 8192], r8
+	mov [rcx + 8192], r8
 ; a = mem64[x0 + 9216]
 %line 113+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 9216]
+	mov r8, [rcx + 9216]
 ; u = a >> 1
 %line 114+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -352,10 +352,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 9216] = a
 %line 120+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 9216], r8
+	mov [rcx + 9216], r8
 ; a = mem64[x0 + 10240]
 %line 121+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 10240]
+	mov r8, [rcx + 10240]
 ; u = a >> 1
 %line 122+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -377,10 +377,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 10240] = a
 %line 128+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 10240], r8
+	mov [rcx + 10240], r8
 ; a = mem64[x0 + 11264]
 %line 129+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 11264]
+	mov r8, [rcx + 11264]
 ; u = a >> 1
 %line 130+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -402,10 +402,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 11264] = a
 %line 136+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 11264], r8
+	mov [rcx + 11264], r8
 ; a = mem64[x0 + 12288]
 %line 137+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 12288]
+	mov r8, [rcx + 12288]
 ; u = a >> 1
 %line 138+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -427,39 +427,36 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 12288] = a
 %line 144+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 12288], r8
+	mov [rcx + 12288], r8
 ; x0 = x0 + 8
 %line 145+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rdi, 8
+	add rcx, 8
 ; c = c + 4
 %line 146+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	add rax, 4
 ; o0 = o0 - 1
 %line 147+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	sub rcx, 1
+	sub r11, 1
 ; =? o0 - 0
 %line 148+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	cmp rcx, 0
+	cmp r11, 0
 ; goto l0a if !=
 %line 149+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	jne .Ll0a
 ; c = cb + 512
 %line 152+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	lea r8, [rsi + 512]
+	lea r11, [rsi + 512]
 ; x0 = v
 %line 153+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov rdi, r11
+	mov rax, rdi
 ; o0 = 128
 %line 154+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r10, rdi
-	mov r9, 128
-	mov rax, r8
-	mov r11, r9
+	mov r10, 128
 align 32
 .Ll1a:
 ; k = mem32le[c + 0]
 %line 156+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov ecx, [rax]
+	mov ecx, [r11]
 ; e = 0xffff0000ffff0000
 %line 157+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r8, -281470681808896
@@ -526,7 +523,7 @@ align 32
 	or rcx, r9
 ; a = mem64[x0 + 0]
 %line 177+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi]
+	mov r8, [rax]
 ; u = a >> 2
 %line 178+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -548,10 +545,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 0] = a
 %line 184+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi], r8
+	mov [rax], r8
 ; a = mem64[x0 + 1024]
 %line 185+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [rax + 1024]
 ; u = a >> 2
 %line 186+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -573,10 +570,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1024] = a
 %line 192+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 1024], r8
+	mov [rax + 1024], r8
 ; a = mem64[x0 + 2048]
 %line 193+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [rax + 2048]
 ; u = a >> 2
 %line 194+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -598,10 +595,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2048] = a
 %line 200+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 2048], r8
+	mov [rax + 2048], r8
 ; a = mem64[x0 + 3072]
 %line 201+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [rax + 3072]
 ; u = a >> 2
 %line 202+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -623,10 +620,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3072] = a
 %line 208+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 3072], r8
+	mov [rax + 3072], r8
 ; a = mem64[x0 + 4096]
 %line 209+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [rax + 4096]
 ; u = a >> 2
 %line 210+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -648,10 +645,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4096] = a
 %line 216+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 4096], r8
+	mov [rax + 4096], r8
 ; a = mem64[x0 + 5120]
 %line 217+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [rax + 5120]
 ; u = a >> 2
 %line 218+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -673,10 +670,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5120] = a
 %line 224+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 5120], r8
+	mov [rax + 5120], r8
 ; a = mem64[x0 + 6144]
 %line 225+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 6144]
+	mov r8, [rax + 6144]
 ; u = a >> 2
 %line 226+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -698,10 +695,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 6144] = a
 %line 232+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 6144], r8
+	mov [rax + 6144], r8
 ; a = mem64[x0 + 7168]
 %line 233+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 7168]
+	mov r8, [rax + 7168]
 ; u = a >> 2
 %line 234+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -723,10 +720,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 7168] = a
 %line 240+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 7168], r8
+	mov [rax + 7168], r8
 ; a = mem64[x0 + 8192]
 %line 241+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 8192]
+	mov r8, [rax + 8192]
 ; u = a >> 2
 %line 242+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -748,10 +745,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 8192] = a
 %line 248+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 8192], r8
+	mov [rax + 8192], r8
 ; a = mem64[x0 + 9216]
 %line 249+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 9216]
+	mov r8, [rax + 9216]
 ; u = a >> 2
 %line 250+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -773,10 +770,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 9216] = a
 %line 256+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 9216], r8
+	mov [rax + 9216], r8
 ; a = mem64[x0 + 10240]
 %line 257+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 10240]
+	mov r8, [rax + 10240]
 ; u = a >> 2
 %line 258+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -798,10 +795,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 10240] = a
 %line 264+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 10240], r8
+	mov [rax + 10240], r8
 ; a = mem64[x0 + 11264]
 %line 265+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 11264]
+	mov r8, [rax + 11264]
 ; u = a >> 2
 %line 266+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -823,10 +820,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 11264] = a
 %line 272+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 11264], r8
+	mov [rax + 11264], r8
 ; a = mem64[x0 + 12288]
 %line 273+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 12288]
+	mov r8, [rax + 12288]
 ; u = a >> 2
 %line 274+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -848,39 +845,36 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 12288] = a
 %line 280+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 12288], r8
+	mov [rax + 12288], r8
 ; x0 = x0 + 8
 %line 281+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rdi, 8
+	add rax, 8
 ; c = c + 4
 %line 282+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rax, 4
+	add r11, 4
 ; o0 = o0 - 1
 %line 283+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	sub r11, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 284+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	cmp r11, 0
+	cmp r10, 0
 ; goto l1a if !=
 %line 285+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	jne .Ll1a
 ; c = cb + 1024
 %line 288+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	lea r8, [rsi + 1024]
+	lea r11, [rsi + 1024]
 ; x0 = v
 %line 289+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov rdi, r10
+	mov rax, rdi
 ; o0 = 128
 %line 290+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r10, rdi
-	mov r9, 128
-	mov rax, r8
-	mov r11, r9
+	mov r10, 128
 align 32
 .Ll2a:
 ; k = mem32le[c + 0]
 %line 292+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov ecx, [rax]
+	mov ecx, [r11]
 ; e = 0xffff0000ffff0000
 %line 293+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r8, -281470681808896
@@ -931,7 +925,7 @@ align 32
 	or rcx, r9
 ; a = mem64[x0 + 0]
 %line 308+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi]
+	mov r8, [rax]
 ; u = a >> 4
 %line 309+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -953,10 +947,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 0] = a
 %line 315+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi], r8
+	mov [rax], r8
 ; a = mem64[x0 + 1024]
 %line 316+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [rax + 1024]
 ; u = a >> 4
 %line 317+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -978,10 +972,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1024] = a
 %line 323+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 1024], r8
+	mov [rax + 1024], r8
 ; a = mem64[x0 + 2048]
 %line 324+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [rax + 2048]
 ; u = a >> 4
 %line 325+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1003,10 +997,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2048] = a
 %line 331+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 2048], r8
+	mov [rax + 2048], r8
 ; a = mem64[x0 + 3072]
 %line 332+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [rax + 3072]
 ; u = a >> 4
 %line 333+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1028,10 +1022,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3072] = a
 %line 339+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 3072], r8
+	mov [rax + 3072], r8
 ; a = mem64[x0 + 4096]
 %line 340+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [rax + 4096]
 ; u = a >> 4
 %line 341+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1053,10 +1047,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4096] = a
 %line 347+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 4096], r8
+	mov [rax + 4096], r8
 ; a = mem64[x0 + 5120]
 %line 348+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [rax + 5120]
 ; u = a >> 4
 %line 349+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1078,10 +1072,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5120] = a
 %line 355+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 5120], r8
+	mov [rax + 5120], r8
 ; a = mem64[x0 + 6144]
 %line 356+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 6144]
+	mov r8, [rax + 6144]
 ; u = a >> 4
 %line 357+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1103,10 +1097,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 6144] = a
 %line 363+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 6144], r8
+	mov [rax + 6144], r8
 ; a = mem64[x0 + 7168]
 %line 364+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 7168]
+	mov r8, [rax + 7168]
 ; u = a >> 4
 %line 365+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1128,10 +1122,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 7168] = a
 %line 371+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 7168], r8
+	mov [rax + 7168], r8
 ; a = mem64[x0 + 8192]
 %line 372+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 8192]
+	mov r8, [rax + 8192]
 ; u = a >> 4
 %line 373+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1153,10 +1147,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 8192] = a
 %line 379+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 8192], r8
+	mov [rax + 8192], r8
 ; a = mem64[x0 + 9216]
 %line 380+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 9216]
+	mov r8, [rax + 9216]
 ; u = a >> 4
 %line 381+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1178,10 +1172,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 9216] = a
 %line 387+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 9216], r8
+	mov [rax + 9216], r8
 ; a = mem64[x0 + 10240]
 %line 388+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 10240]
+	mov r8, [rax + 10240]
 ; u = a >> 4
 %line 389+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1203,10 +1197,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 10240] = a
 %line 395+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 10240], r8
+	mov [rax + 10240], r8
 ; a = mem64[x0 + 11264]
 %line 396+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 11264]
+	mov r8, [rax + 11264]
 ; u = a >> 4
 %line 397+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1228,10 +1222,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 11264] = a
 %line 403+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 11264], r8
+	mov [rax + 11264], r8
 ; a = mem64[x0 + 12288]
 %line 404+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 12288]
+	mov r8, [rax + 12288]
 ; u = a >> 4
 %line 405+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1253,39 +1247,36 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 12288] = a
 %line 411+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 12288], r8
+	mov [rax + 12288], r8
 ; x0 = x0 + 8
 %line 412+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rdi, 8
+	add rax, 8
 ; c = c + 4
 %line 413+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rax, 4
+	add r11, 4
 ; o0 = o0 - 1
 %line 414+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	sub r11, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 415+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	cmp r11, 0
+	cmp r10, 0
 ; goto l2a if !=
 %line 416+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	jne .Ll2a
 ; c = cb + 1536
 %line 419+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	lea r8, [rsi + 1536]
+	lea r11, [rsi + 1536]
 ; x0 = v
 %line 420+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov rdi, r10
+	mov rax, rdi
 ; o0 = 128
 %line 421+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r10, rdi
-	mov r9, 128
-	mov rax, r8
-	mov r11, r9
+	mov r10, 128
 align 32
 .Ll3a:
 ; k = mem32le[c + 0]
 %line 423+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov ecx, [rax]
+	mov ecx, [r11]
 ; e = 0xffff0000ffff0000
 %line 424+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r8, -281470681808896
@@ -1320,7 +1311,7 @@ align 32
 	or rcx, r9
 ; a = mem64[x0 + 0]
 %line 434+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi]
+	mov r8, [rax]
 ; u = a >> 8
 %line 435+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1342,10 +1333,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 0] = a
 %line 441+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi], r8
+	mov [rax], r8
 ; a = mem64[x0 + 1024]
 %line 442+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [rax + 1024]
 ; u = a >> 8
 %line 443+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1367,10 +1358,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1024] = a
 %line 449+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 1024], r8
+	mov [rax + 1024], r8
 ; a = mem64[x0 + 2048]
 %line 450+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [rax + 2048]
 ; u = a >> 8
 %line 451+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1392,10 +1383,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2048] = a
 %line 457+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 2048], r8
+	mov [rax + 2048], r8
 ; a = mem64[x0 + 3072]
 %line 458+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [rax + 3072]
 ; u = a >> 8
 %line 459+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1417,10 +1408,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3072] = a
 %line 465+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 3072], r8
+	mov [rax + 3072], r8
 ; a = mem64[x0 + 4096]
 %line 466+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [rax + 4096]
 ; u = a >> 8
 %line 467+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1442,10 +1433,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4096] = a
 %line 473+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 4096], r8
+	mov [rax + 4096], r8
 ; a = mem64[x0 + 5120]
 %line 474+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [rax + 5120]
 ; u = a >> 8
 %line 475+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1467,10 +1458,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5120] = a
 %line 481+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 5120], r8
+	mov [rax + 5120], r8
 ; a = mem64[x0 + 6144]
 %line 482+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 6144]
+	mov r8, [rax + 6144]
 ; u = a >> 8
 %line 483+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1492,10 +1483,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 6144] = a
 %line 489+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 6144], r8
+	mov [rax + 6144], r8
 ; a = mem64[x0 + 7168]
 %line 490+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 7168]
+	mov r8, [rax + 7168]
 ; u = a >> 8
 %line 491+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1517,10 +1508,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 7168] = a
 %line 497+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 7168], r8
+	mov [rax + 7168], r8
 ; a = mem64[x0 + 8192]
 %line 498+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 8192]
+	mov r8, [rax + 8192]
 ; u = a >> 8
 %line 499+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1542,10 +1533,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 8192] = a
 %line 505+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 8192], r8
+	mov [rax + 8192], r8
 ; a = mem64[x0 + 9216]
 %line 506+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 9216]
+	mov r8, [rax + 9216]
 ; u = a >> 8
 %line 507+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1567,10 +1558,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 9216] = a
 %line 513+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 9216], r8
+	mov [rax + 9216], r8
 ; a = mem64[x0 + 10240]
 %line 514+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 10240]
+	mov r8, [rax + 10240]
 ; u = a >> 8
 %line 515+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1592,10 +1583,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 10240] = a
 %line 521+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 10240], r8
+	mov [rax + 10240], r8
 ; a = mem64[x0 + 11264]
 %line 522+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 11264]
+	mov r8, [rax + 11264]
 ; u = a >> 8
 %line 523+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1617,10 +1608,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 11264] = a
 %line 529+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 11264], r8
+	mov [rax + 11264], r8
 ; a = mem64[x0 + 12288]
 %line 530+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 12288]
+	mov r8, [rax + 12288]
 ; u = a >> 8
 %line 531+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1642,39 +1633,36 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 12288] = a
 %line 537+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 12288], r8
+	mov [rax + 12288], r8
 ; x0 = x0 + 8
 %line 538+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rdi, 8
+	add rax, 8
 ; c = c + 4
 %line 539+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rax, 4
+	add r11, 4
 ; o0 = o0 - 1
 %line 540+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	sub r11, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 541+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	cmp r11, 0
+	cmp r10, 0
 ; goto l3a if !=
 %line 542+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	jne .Ll3a
 ; c = cb + 2048
 %line 545+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	lea r8, [rsi + 2048]
+	lea r11, [rsi + 2048]
 ; x0 = v
 %line 546+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov rdi, r10
+	mov rax, rdi
 ; o0 = 128
 %line 547+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r10, rdi
-	mov r9, 128
-	mov rax, r8
-	mov r11, r9
+	mov r10, 128
 align 32
 .Ll4a:
 ; k = mem32le[c + 0]
 %line 549+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov ecx, [rax]
+	mov ecx, [r11]
 ; e = 0xffff0000ffff0000
 %line 550+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r8, -281470681808896
@@ -1693,7 +1681,7 @@ align 32
 	or rcx, r9
 ; a = mem64[x0 + 0]
 %line 555+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi]
+	mov r8, [rax]
 ; u = a >> 16
 %line 556+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1715,10 +1703,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 0] = a
 %line 562+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi], r8
+	mov [rax], r8
 ; a = mem64[x0 + 1024]
 %line 563+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [rax + 1024]
 ; u = a >> 16
 %line 564+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1740,10 +1728,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1024] = a
 %line 570+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 1024], r8
+	mov [rax + 1024], r8
 ; a = mem64[x0 + 2048]
 %line 571+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [rax + 2048]
 ; u = a >> 16
 %line 572+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1765,10 +1753,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2048] = a
 %line 578+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 2048], r8
+	mov [rax + 2048], r8
 ; a = mem64[x0 + 3072]
 %line 579+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [rax + 3072]
 ; u = a >> 16
 %line 580+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1790,10 +1778,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3072] = a
 %line 586+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 3072], r8
+	mov [rax + 3072], r8
 ; a = mem64[x0 + 4096]
 %line 587+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [rax + 4096]
 ; u = a >> 16
 %line 588+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1815,10 +1803,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4096] = a
 %line 594+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 4096], r8
+	mov [rax + 4096], r8
 ; a = mem64[x0 + 5120]
 %line 595+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [rax + 5120]
 ; u = a >> 16
 %line 596+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1840,10 +1828,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5120] = a
 %line 602+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 5120], r8
+	mov [rax + 5120], r8
 ; a = mem64[x0 + 6144]
 %line 603+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 6144]
+	mov r8, [rax + 6144]
 ; u = a >> 16
 %line 604+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1865,10 +1853,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 6144] = a
 %line 610+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 6144], r8
+	mov [rax + 6144], r8
 ; a = mem64[x0 + 7168]
 %line 611+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 7168]
+	mov r8, [rax + 7168]
 ; u = a >> 16
 %line 612+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1890,10 +1878,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 7168] = a
 %line 618+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 7168], r8
+	mov [rax + 7168], r8
 ; a = mem64[x0 + 8192]
 %line 619+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 8192]
+	mov r8, [rax + 8192]
 ; u = a >> 16
 %line 620+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1915,10 +1903,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 8192] = a
 %line 626+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 8192], r8
+	mov [rax + 8192], r8
 ; a = mem64[x0 + 9216]
 %line 627+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 9216]
+	mov r8, [rax + 9216]
 ; u = a >> 16
 %line 628+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1940,10 +1928,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 9216] = a
 %line 634+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 9216], r8
+	mov [rax + 9216], r8
 ; a = mem64[x0 + 10240]
 %line 635+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 10240]
+	mov r8, [rax + 10240]
 ; u = a >> 16
 %line 636+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1965,10 +1953,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 10240] = a
 %line 642+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 10240], r8
+	mov [rax + 10240], r8
 ; a = mem64[x0 + 11264]
 %line 643+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 11264]
+	mov r8, [rax + 11264]
 ; u = a >> 16
 %line 644+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -1990,10 +1978,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 11264] = a
 %line 650+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 11264], r8
+	mov [rax + 11264], r8
 ; a = mem64[x0 + 12288]
 %line 651+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 12288]
+	mov r8, [rax + 12288]
 ; u = a >> 16
 %line 652+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -2015,42 +2003,39 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 12288] = a
 %line 658+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 12288], r8
+	mov [rax + 12288], r8
 ; x0 = x0 + 8
 %line 659+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rdi, 8
+	add rax, 8
 ; c = c + 4
 %line 660+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rax, 4
+	add r11, 4
 ; o0 = o0 - 1
 %line 661+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	sub r11, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 662+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	cmp r11, 0
+	cmp r10, 0
 ; goto l4a if !=
 %line 663+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	jne .Ll4a
 ; c = cb + 2560
 %line 666+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	lea r8, [rsi + 2560]
+	lea r11, [rsi + 2560]
 ; x0 = v
 %line 667+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov rdi, r10
+	mov rax, rdi
 ; o0 = 128
 %line 668+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r10, rdi
-	mov r9, 128
-	mov rax, r8
-	mov r11, r9
+	mov r10, 128
 align 32
 .Ll5a:
 ; k = mem32le[c + 0]
 %line 670+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov ecx, [rax]
+	mov ecx, [r11]
 ; a = mem64[x0 + 0]
 %line 671+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi]
+	mov r8, [rax]
 ; u = a >> 32
 %line 672+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -2072,10 +2057,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 0] = a
 %line 678+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi], r8
+	mov [rax], r8
 ; a = mem64[x0 + 1024]
 %line 679+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [rax + 1024]
 ; u = a >> 32
 %line 680+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -2097,10 +2082,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1024] = a
 %line 686+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 1024], r8
+	mov [rax + 1024], r8
 ; a = mem64[x0 + 2048]
 %line 687+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [rax + 2048]
 ; u = a >> 32
 %line 688+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -2122,10 +2107,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2048] = a
 %line 694+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 2048], r8
+	mov [rax + 2048], r8
 ; a = mem64[x0 + 3072]
 %line 695+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [rax + 3072]
 ; u = a >> 32
 %line 696+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -2147,10 +2132,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3072] = a
 %line 702+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 3072], r8
+	mov [rax + 3072], r8
 ; a = mem64[x0 + 4096]
 %line 703+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [rax + 4096]
 ; u = a >> 32
 %line 704+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -2172,10 +2157,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4096] = a
 %line 710+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 4096], r8
+	mov [rax + 4096], r8
 ; a = mem64[x0 + 5120]
 %line 711+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [rax + 5120]
 ; u = a >> 32
 %line 712+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -2197,10 +2182,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5120] = a
 %line 718+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 5120], r8
+	mov [rax + 5120], r8
 ; a = mem64[x0 + 6144]
 %line 719+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 6144]
+	mov r8, [rax + 6144]
 ; u = a >> 32
 %line 720+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -2222,10 +2207,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 6144] = a
 %line 726+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 6144], r8
+	mov [rax + 6144], r8
 ; a = mem64[x0 + 7168]
 %line 727+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 7168]
+	mov r8, [rax + 7168]
 ; u = a >> 32
 %line 728+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -2247,10 +2232,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 7168] = a
 %line 734+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 7168], r8
+	mov [rax + 7168], r8
 ; a = mem64[x0 + 8192]
 %line 735+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 8192]
+	mov r8, [rax + 8192]
 ; u = a >> 32
 %line 736+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -2272,10 +2257,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 8192] = a
 %line 742+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 8192], r8
+	mov [rax + 8192], r8
 ; a = mem64[x0 + 9216]
 %line 743+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 9216]
+	mov r8, [rax + 9216]
 ; u = a >> 32
 %line 744+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -2297,10 +2282,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 9216] = a
 %line 750+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 9216], r8
+	mov [rax + 9216], r8
 ; a = mem64[x0 + 10240]
 %line 751+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 10240]
+	mov r8, [rax + 10240]
 ; u = a >> 32
 %line 752+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -2322,10 +2307,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 10240] = a
 %line 758+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 10240], r8
+	mov [rax + 10240], r8
 ; a = mem64[x0 + 11264]
 %line 759+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 11264]
+	mov r8, [rax + 11264]
 ; u = a >> 32
 %line 760+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -2347,10 +2332,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 11264] = a
 %line 766+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 11264], r8
+	mov [rax + 11264], r8
 ; a = mem64[x0 + 12288]
 %line 767+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 12288]
+	mov r8, [rax + 12288]
 ; u = a >> 32
 %line 768+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -2372,35 +2357,31 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 12288] = a
 %line 774+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 12288], r8
+	mov [rax + 12288], r8
 ; x0 = x0 + 8
 %line 775+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rdi, 8
+	add rax, 8
 ; c = c + 4
 %line 776+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rax, 4
+	add r11, 4
 ; o0 = o0 - 1
 %line 777+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	sub r11, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 778+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	cmp r11, 0
+	cmp r10, 0
 ; goto l5a if !=
 %line 779+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	jne .Ll5a
 ; c = cb + 3072
 %line 782+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	lea r8, [rsi + 3072]
+	lea rax, [rsi + 3072]
 ; x0 = v
 %line 783+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov rdi, r10
+	mov rcx, rdi
 ; o0 = 64
 %line 784+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r11, rdi
-	mov r9, 64
-	mov rax, r8
-	mov rcx, rdi
-	mov rdi, r9
+	mov r11, 64
 align 32
 .Ll6a:
 ; k = mem32le[c + 0]
@@ -2748,10 +2729,10 @@ align 32
 	add rax, 8
 ; o0 = o0 - 1
 %line 896+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	sub rdi, 1
+	sub r11, 1
 ; =? o0 - 0
 %line 897+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	cmp rdi, 0
+	cmp r11, 0
 ; goto l6a if !=
 %line 898+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	jne .Ll6a
@@ -2760,17 +2741,15 @@ align 32
 	lea rcx, [rsi + 3584]
 ; x0 = v
 %line 902+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov rdi, r11
 	mov rdx, rdi
 ; o0 = 32
 %line 903+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, 32
+	mov r11, 32
 align 32
 .Ll7a:
 ; o1 = 2
 %line 905+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov rax, r8
-	mov r11, 2
+	mov rax, 2
 align 32
 .Ll7b:
 ; k = mem32le[c + 0]
@@ -3118,10 +3097,10 @@ align 32
 	add rcx, 8
 ; o1 = o1 - 1
 %line 1017+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	sub r11, 1
+	sub rax, 1
 ; =? o1 - 0
 %line 1018+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	cmp r11, 0
+	cmp rax, 0
 ; goto l7b if !=
 %line 1019+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	jne .Ll7b
@@ -3130,37 +3109,35 @@ align 32
 	add rdx, 16
 ; o0 = o0 - 1
 %line 1021+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub r11, 1
 ; =? o0 - 0
 %line 1022+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	cmp r8, 0
+	cmp r11, 0
 ; goto l7a if !=
 %line 1023+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	jne .Ll7a
 ; c = cb + 4096
 %line 1026+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	lea rcx, [rsi + 4096]
+	lea rax, [rsi + 4096]
 ; x0 = v
 %line 1027+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov rdx, rdi
 ; o0 = 16
 %line 1028+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, 16
+	mov rcx, 16
 align 32
 .Ll8a:
 ; o1 = 4
 %line 1030+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov rax, r8
 	mov r11, 4
 align 32
 .Ll8b:
 ; k = mem32le[c + 0]
 %line 1032+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov ebx, [rcx]
+	mov ebx, [rax]
 ; h = mem32le[c + 4]
 %line 1033+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8d, [rcx + 4]
+	mov r8d, [rax + 4]
 ; h <<= 32
 %line 1034+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	shl r8, 32
@@ -3497,7 +3474,7 @@ align 32
 	add rdx, 8
 ; c = c + 8
 %line 1141+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rcx, 8
+	add rax, 8
 ; o1 = o1 - 1
 %line 1142+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	sub r11, 1
@@ -3512,37 +3489,35 @@ align 32
 	add rdx, 32
 ; o0 = o0 - 1
 %line 1146+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o0 - 0
 %line 1147+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l8a if !=
 %line 1148+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	jne .Ll8a
 ; c = cb + 4608
 %line 1151+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	lea rcx, [rsi + 4608]
+	lea rax, [rsi + 4608]
 ; x0 = v
 %line 1152+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov rdx, rdi
 ; o0 = 8
 %line 1153+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, 8
+	mov rcx, 8
 align 32
 .Ll9a:
 ; o1 = 8
 %line 1155+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov rax, r8
 	mov r11, 8
 align 32
 .Ll9b:
 ; k = mem32le[c + 0]
 %line 1157+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov ebx, [rcx]
+	mov ebx, [rax]
 ; h = mem32le[c + 4]
 %line 1158+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8d, [rcx + 4]
+	mov r8d, [rax + 4]
 ; h <<= 32
 %line 1159+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	shl r8, 32
@@ -3879,7 +3854,7 @@ align 32
 	add rdx, 8
 ; c = c + 8
 %line 1266+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rcx, 8
+	add rax, 8
 ; o1 = o1 - 1
 %line 1267+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	sub r11, 1
@@ -3894,37 +3869,35 @@ align 32
 	add rdx, 64
 ; o0 = o0 - 1
 %line 1271+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o0 - 0
 %line 1272+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l9a if !=
 %line 1273+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	jne .Ll9a
 ; c = cb + 5120
 %line 1276+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	lea rcx, [rsi + 5120]
+	lea rax, [rsi + 5120]
 ; x0 = v
 %line 1277+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov rdx, rdi
 ; o0 = 4
 %line 1278+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, 4
+	mov rcx, 4
 align 32
 .Ll10a:
 ; o1 = 16
 %line 1280+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov rax, r8
 	mov r11, 16
 align 32
 .Ll10b:
 ; k = mem32le[c + 0]
 %line 1282+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov ebx, [rcx]
+	mov ebx, [rax]
 ; h = mem32le[c + 4]
 %line 1283+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8d, [rcx + 4]
+	mov r8d, [rax + 4]
 ; h <<= 32
 %line 1284+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	shl r8, 32
@@ -4261,7 +4234,7 @@ align 32
 	add rdx, 8
 ; c = c + 8
 %line 1391+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rcx, 8
+	add rax, 8
 ; o1 = o1 - 1
 %line 1392+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	sub r11, 1
@@ -4276,37 +4249,35 @@ align 32
 	add rdx, 128
 ; o0 = o0 - 1
 %line 1396+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o0 - 0
 %line 1397+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l10a if !=
 %line 1398+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	jne .Ll10a
 ; c = cb + 5632
 %line 1401+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	lea rcx, [rsi + 5632]
+	lea rax, [rsi + 5632]
 ; x0 = v
 %line 1402+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov rdx, rdi
 ; o0 = 2
 %line 1403+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, 2
+	mov rcx, 2
 align 32
 .Ll11a:
 ; o1 = 32
 %line 1405+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov rax, r8
 	mov r11, 32
 align 32
 .Ll11b:
 ; k = mem32le[c + 0]
 %line 1407+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov ebx, [rcx]
+	mov ebx, [rax]
 ; h = mem32le[c + 4]
 %line 1408+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8d, [rcx + 4]
+	mov r8d, [rax + 4]
 ; h <<= 32
 %line 1409+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	shl r8, 32
@@ -4643,7 +4614,7 @@ align 32
 	add rdx, 8
 ; c = c + 8
 %line 1516+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rcx, 8
+	add rax, 8
 ; o1 = o1 - 1
 %line 1517+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	sub r11, 1
@@ -4658,31 +4629,30 @@ align 32
 	add rdx, 256
 ; o0 = o0 - 1
 %line 1521+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o0 - 0
 %line 1522+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l11a if !=
 %line 1523+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	jne .Ll11a
 ; c = cb + 6144
 %line 1526+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	lea r8, [rsi + 6144]
+	lea rax, [rsi + 6144]
+; x0 = v
+%line 1527+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
+	mov rcx, rdi
 ; o1 = 64
 %line 1528+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov rax, rdi
-	mov r9, 64
-	mov rcx, r8
-	mov r11, r9
+	mov r11, 64
 align 32
 .Ll12b:
 ; k = mem32le[c + 0]
 %line 1530+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov edx, [rcx]
+	mov edx, [rax]
 ; h = mem32le[c + 4]
 %line 1531+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8d, [rcx + 4]
+	mov r8d, [rax + 4]
 ; h <<= 32
 %line 1532+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	shl r8, 32
@@ -4691,10 +4661,10 @@ align 32
 	or rdx, r8
 ; a = mem64[x0 + 0]
 %line 1534+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi]
+	mov r8, [rcx]
 ; b = mem64[x0 + 512]
 %line 1535+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, [rdi + 512]
+	mov r9, [rcx + 512]
 ; u = a ^ b
 %line 1536+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r10, r8
@@ -4710,16 +4680,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 0] = a
 %line 1540+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi], r8
+	mov [rcx], r8
 ; mem64[x0 + 512] = b
 %line 1541+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 512], r9
+	mov [rcx + 512], r9
 ; a = mem64[x0 + 1024]
 %line 1542+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [rcx + 1024]
 ; b = mem64[x0 + 1536]
 %line 1543+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, [rdi + 1536]
+	mov r9, [rcx + 1536]
 ; u = a ^ b
 %line 1544+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r10, r8
@@ -4735,16 +4705,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 1024] = a
 %line 1548+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 1024], r8
+	mov [rcx + 1024], r8
 ; mem64[x0 + 1536] = b
 %line 1549+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 1536], r9
+	mov [rcx + 1536], r9
 ; a = mem64[x0 + 2048]
 %line 1550+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [rcx + 2048]
 ; b = mem64[x0 + 2560]
 %line 1551+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, [rdi + 2560]
+	mov r9, [rcx + 2560]
 ; u = a ^ b
 %line 1552+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r10, r8
@@ -4760,16 +4730,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 2048] = a
 %line 1556+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 2048], r8
+	mov [rcx + 2048], r8
 ; mem64[x0 + 2560] = b
 %line 1557+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 2560], r9
+	mov [rcx + 2560], r9
 ; a = mem64[x0 + 3072]
 %line 1558+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [rcx + 3072]
 ; b = mem64[x0 + 3584]
 %line 1559+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, [rdi + 3584]
+	mov r9, [rcx + 3584]
 ; u = a ^ b
 %line 1560+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r10, r8
@@ -4785,16 +4755,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 3072] = a
 %line 1564+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 3072], r8
+	mov [rcx + 3072], r8
 ; mem64[x0 + 3584] = b
 %line 1565+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 3584], r9
+	mov [rcx + 3584], r9
 ; a = mem64[x0 + 4096]
 %line 1566+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [rcx + 4096]
 ; b = mem64[x0 + 4608]
 %line 1567+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, [rdi + 4608]
+	mov r9, [rcx + 4608]
 ; u = a ^ b
 %line 1568+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r10, r8
@@ -4810,16 +4780,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 4096] = a
 %line 1572+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 4096], r8
+	mov [rcx + 4096], r8
 ; mem64[x0 + 4608] = b
 %line 1573+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 4608], r9
+	mov [rcx + 4608], r9
 ; a = mem64[x0 + 5120]
 %line 1574+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [rcx + 5120]
 ; b = mem64[x0 + 5632]
 %line 1575+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, [rdi + 5632]
+	mov r9, [rcx + 5632]
 ; u = a ^ b
 %line 1576+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r10, r8
@@ -4835,16 +4805,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 5120] = a
 %line 1580+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 5120], r8
+	mov [rcx + 5120], r8
 ; mem64[x0 + 5632] = b
 %line 1581+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 5632], r9
+	mov [rcx + 5632], r9
 ; a = mem64[x0 + 6144]
 %line 1582+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 6144]
+	mov r8, [rcx + 6144]
 ; b = mem64[x0 + 6656]
 %line 1583+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, [rdi + 6656]
+	mov r9, [rcx + 6656]
 ; u = a ^ b
 %line 1584+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r10, r8
@@ -4860,16 +4830,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 6144] = a
 %line 1588+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 6144], r8
+	mov [rcx + 6144], r8
 ; mem64[x0 + 6656] = b
 %line 1589+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 6656], r9
+	mov [rcx + 6656], r9
 ; a = mem64[x0 + 7168]
 %line 1590+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 7168]
+	mov r8, [rcx + 7168]
 ; b = mem64[x0 + 7680]
 %line 1591+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, [rdi + 7680]
+	mov r9, [rcx + 7680]
 ; u = a ^ b
 %line 1592+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r10, r8
@@ -4885,16 +4855,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 7168] = a
 %line 1596+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 7168], r8
+	mov [rcx + 7168], r8
 ; mem64[x0 + 7680] = b
 %line 1597+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 7680], r9
+	mov [rcx + 7680], r9
 ; a = mem64[x0 + 8192]
 %line 1598+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 8192]
+	mov r8, [rcx + 8192]
 ; b = mem64[x0 + 8704]
 %line 1599+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, [rdi + 8704]
+	mov r9, [rcx + 8704]
 ; u = a ^ b
 %line 1600+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r10, r8
@@ -4910,16 +4880,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 8192] = a
 %line 1604+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 8192], r8
+	mov [rcx + 8192], r8
 ; mem64[x0 + 8704] = b
 %line 1605+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 8704], r9
+	mov [rcx + 8704], r9
 ; a = mem64[x0 + 9216]
 %line 1606+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 9216]
+	mov r8, [rcx + 9216]
 ; b = mem64[x0 + 9728]
 %line 1607+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, [rdi + 9728]
+	mov r9, [rcx + 9728]
 ; u = a ^ b
 %line 1608+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r10, r8
@@ -4935,16 +4905,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 9216] = a
 %line 1612+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 9216], r8
+	mov [rcx + 9216], r8
 ; mem64[x0 + 9728] = b
 %line 1613+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 9728], r9
+	mov [rcx + 9728], r9
 ; a = mem64[x0 + 10240]
 %line 1614+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 10240]
+	mov r8, [rcx + 10240]
 ; b = mem64[x0 + 10752]
 %line 1615+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, [rdi + 10752]
+	mov r9, [rcx + 10752]
 ; u = a ^ b
 %line 1616+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r10, r8
@@ -4960,16 +4930,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 10240] = a
 %line 1620+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 10240], r8
+	mov [rcx + 10240], r8
 ; mem64[x0 + 10752] = b
 %line 1621+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 10752], r9
+	mov [rcx + 10752], r9
 ; a = mem64[x0 + 11264]
 %line 1622+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 11264]
+	mov r8, [rcx + 11264]
 ; b = mem64[x0 + 11776]
 %line 1623+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, [rdi + 11776]
+	mov r9, [rcx + 11776]
 ; u = a ^ b
 %line 1624+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r10, r8
@@ -4985,16 +4955,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 11264] = a
 %line 1628+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 11264], r8
+	mov [rcx + 11264], r8
 ; mem64[x0 + 11776] = b
 %line 1629+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 11776], r9
+	mov [rcx + 11776], r9
 ; a = mem64[x0 + 12288]
 %line 1630+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 12288]
+	mov r8, [rcx + 12288]
 ; b = mem64[x0 + 12800]
 %line 1631+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, [rdi + 12800]
+	mov r9, [rcx + 12800]
 ; u = a ^ b
 %line 1632+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r10, r8
@@ -5010,16 +4980,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 12288] = a
 %line 1636+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 12288], r8
+	mov [rcx + 12288], r8
 ; mem64[x0 + 12800] = b
 %line 1637+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 12800], r9
+	mov [rcx + 12800], r9
 ; x0 = x0 + 8
 %line 1638+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rdi, 8
+	add rcx, 8
 ; c = c + 8
 %line 1639+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rcx, 8
+	add rax, 8
 ; o1 = o1 - 1
 %line 1640+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	sub r11, 1
@@ -5031,28 +5001,26 @@ align 32
 	jne .Ll12b
 ; c = cb + 6656
 %line 1645+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	lea rcx, [rsi + 6656]
+	lea rax, [rsi + 6656]
 ; x0 = v
 %line 1646+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov rdi, rax
 	mov rdx, rdi
 ; o0 = 2
 %line 1647+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, 2
+	mov rcx, 2
 align 32
 .Ll13a:
 ; o1 = 32
 %line 1649+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov rax, r8
 	mov r11, 32
 align 32
 .Ll13b:
 ; k = mem32le[c + 0]
 %line 1651+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov ebx, [rcx]
+	mov ebx, [rax]
 ; h = mem32le[c + 4]
 %line 1652+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8d, [rcx + 4]
+	mov r8d, [rax + 4]
 ; h <<= 32
 %line 1653+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	shl r8, 32
@@ -5389,7 +5357,7 @@ align 32
 	add rdx, 8
 ; c = c + 8
 %line 1760+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rcx, 8
+	add rax, 8
 ; o1 = o1 - 1
 %line 1761+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	sub r11, 1
@@ -5404,37 +5372,35 @@ align 32
 	add rdx, 256
 ; o0 = o0 - 1
 %line 1765+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o0 - 0
 %line 1766+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l13a if !=
 %line 1767+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	jne .Ll13a
 ; c = cb + 7168
 %line 1770+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	lea rcx, [rsi + 7168]
+	lea rax, [rsi + 7168]
 ; x0 = v
 %line 1771+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov rdx, rdi
 ; o0 = 4
 %line 1772+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, 4
+	mov rcx, 4
 align 32
 .Ll14a:
 ; o1 = 16
 %line 1774+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov rax, r8
 	mov r11, 16
 align 32
 .Ll14b:
 ; k = mem32le[c + 0]
 %line 1776+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov ebx, [rcx]
+	mov ebx, [rax]
 ; h = mem32le[c + 4]
 %line 1777+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8d, [rcx + 4]
+	mov r8d, [rax + 4]
 ; h <<= 32
 %line 1778+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	shl r8, 32
@@ -5771,7 +5737,7 @@ align 32
 	add rdx, 8
 ; c = c + 8
 %line 1885+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rcx, 8
+	add rax, 8
 ; o1 = o1 - 1
 %line 1886+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	sub r11, 1
@@ -5786,37 +5752,35 @@ align 32
 	add rdx, 128
 ; o0 = o0 - 1
 %line 1890+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o0 - 0
 %line 1891+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l14a if !=
 %line 1892+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	jne .Ll14a
 ; c = cb + 7680
 %line 1895+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	lea rcx, [rsi + 7680]
+	lea rax, [rsi + 7680]
 ; x0 = v
 %line 1896+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov rdx, rdi
 ; o0 = 8
 %line 1897+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, 8
+	mov rcx, 8
 align 32
 .Ll15a:
 ; o1 = 8
 %line 1899+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov rax, r8
 	mov r11, 8
 align 32
 .Ll15b:
 ; k = mem32le[c + 0]
 %line 1901+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov ebx, [rcx]
+	mov ebx, [rax]
 ; h = mem32le[c + 4]
 %line 1902+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8d, [rcx + 4]
+	mov r8d, [rax + 4]
 ; h <<= 32
 %line 1903+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	shl r8, 32
@@ -6153,7 +6117,7 @@ align 32
 	add rdx, 8
 ; c = c + 8
 %line 2010+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rcx, 8
+	add rax, 8
 ; o1 = o1 - 1
 %line 2011+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	sub r11, 1
@@ -6168,37 +6132,35 @@ align 32
 	add rdx, 64
 ; o0 = o0 - 1
 %line 2015+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o0 - 0
 %line 2016+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l15a if !=
 %line 2017+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	jne .Ll15a
 ; c = cb + 8192
 %line 2020+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	lea rcx, [rsi + 8192]
+	lea rax, [rsi + 8192]
 ; x0 = v
 %line 2021+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov rdx, rdi
 ; o0 = 16
 %line 2022+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, 16
+	mov rcx, 16
 align 32
 .Ll16a:
 ; o1 = 4
 %line 2024+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov rax, r8
 	mov r11, 4
 align 32
 .Ll16b:
 ; k = mem32le[c + 0]
 %line 2026+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov ebx, [rcx]
+	mov ebx, [rax]
 ; h = mem32le[c + 4]
 %line 2027+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8d, [rcx + 4]
+	mov r8d, [rax + 4]
 ; h <<= 32
 %line 2028+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	shl r8, 32
@@ -6535,7 +6497,7 @@ align 32
 	add rdx, 8
 ; c = c + 8
 %line 2135+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rcx, 8
+	add rax, 8
 ; o1 = o1 - 1
 %line 2136+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	sub r11, 1
@@ -6550,37 +6512,35 @@ align 32
 	add rdx, 32
 ; o0 = o0 - 1
 %line 2140+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o0 - 0
 %line 2141+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l16a if !=
 %line 2142+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	jne .Ll16a
 ; c = cb + 8704
 %line 2145+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	lea rcx, [rsi + 8704]
+	lea rax, [rsi + 8704]
 ; x0 = v
 %line 2146+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov rdx, rdi
 ; o0 = 32
 %line 2147+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, 32
+	mov rcx, 32
 align 32
 .Ll17a:
 ; o1 = 2
 %line 2149+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov rax, r8
 	mov r11, 2
 align 32
 .Ll17b:
 ; k = mem32le[c + 0]
 %line 2151+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov ebx, [rcx]
+	mov ebx, [rax]
 ; h = mem32le[c + 4]
 %line 2152+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8d, [rcx + 4]
+	mov r8d, [rax + 4]
 ; h <<= 32
 %line 2153+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	shl r8, 32
@@ -6917,7 +6877,7 @@ align 32
 	add rdx, 8
 ; c = c + 8
 %line 2260+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rcx, 8
+	add rax, 8
 ; o1 = o1 - 1
 %line 2261+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	sub r11, 1
@@ -6932,31 +6892,30 @@ align 32
 	add rdx, 16
 ; o0 = o0 - 1
 %line 2265+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o0 - 0
 %line 2266+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l17a if !=
 %line 2267+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	jne .Ll17a
 ; c = cb + 9216
 %line 2270+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	lea r8, [rsi + 9216]
+	lea rax, [rsi + 9216]
+; x0 = v
+%line 2271+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
+	mov rcx, rdi
 ; o0 = 64
 %line 2272+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov rax, rdi
-	mov r9, 64
-	mov rcx, r8
-	mov r11, r9
+	mov r11, 64
 align 32
 .Ll18a:
 ; k = mem32le[c + 0]
 %line 2274+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov edx, [rcx]
+	mov edx, [rax]
 ; h = mem32le[c + 4]
 %line 2275+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8d, [rcx + 4]
+	mov r8d, [rax + 4]
 ; h <<= 32
 %line 2276+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	shl r8, 32
@@ -6965,10 +6924,10 @@ align 32
 	or rdx, r8
 ; a = mem64[x0 + 0]
 %line 2278+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi]
+	mov r8, [rcx]
 ; b = mem64[x0 + 8]
 %line 2279+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, [rdi + 8]
+	mov r9, [rcx + 8]
 ; u = a ^ b
 %line 2280+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r10, r8
@@ -6984,16 +6943,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 0] = a
 %line 2284+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi], r8
+	mov [rcx], r8
 ; mem64[x0 + 8] = b
 %line 2285+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 8], r9
+	mov [rcx + 8], r9
 ; a = mem64[x0 + 1024]
 %line 2286+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [rcx + 1024]
 ; b = mem64[x0 + 1032]
 %line 2287+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, [rdi + 1032]
+	mov r9, [rcx + 1032]
 ; u = a ^ b
 %line 2288+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r10, r8
@@ -7009,16 +6968,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 1024] = a
 %line 2292+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 1024], r8
+	mov [rcx + 1024], r8
 ; mem64[x0 + 1032] = b
 %line 2293+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 1032], r9
+	mov [rcx + 1032], r9
 ; a = mem64[x0 + 2048]
 %line 2294+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [rcx + 2048]
 ; b = mem64[x0 + 2056]
 %line 2295+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, [rdi + 2056]
+	mov r9, [rcx + 2056]
 ; u = a ^ b
 %line 2296+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r10, r8
@@ -7034,16 +6993,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 2048] = a
 %line 2300+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 2048], r8
+	mov [rcx + 2048], r8
 ; mem64[x0 + 2056] = b
 %line 2301+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 2056], r9
+	mov [rcx + 2056], r9
 ; a = mem64[x0 + 3072]
 %line 2302+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [rcx + 3072]
 ; b = mem64[x0 + 3080]
 %line 2303+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, [rdi + 3080]
+	mov r9, [rcx + 3080]
 ; u = a ^ b
 %line 2304+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r10, r8
@@ -7059,16 +7018,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 3072] = a
 %line 2308+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 3072], r8
+	mov [rcx + 3072], r8
 ; mem64[x0 + 3080] = b
 %line 2309+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 3080], r9
+	mov [rcx + 3080], r9
 ; a = mem64[x0 + 4096]
 %line 2310+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [rcx + 4096]
 ; b = mem64[x0 + 4104]
 %line 2311+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, [rdi + 4104]
+	mov r9, [rcx + 4104]
 ; u = a ^ b
 %line 2312+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r10, r8
@@ -7084,16 +7043,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 4096] = a
 %line 2316+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 4096], r8
+	mov [rcx + 4096], r8
 ; mem64[x0 + 4104] = b
 %line 2317+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 4104], r9
+	mov [rcx + 4104], r9
 ; a = mem64[x0 + 5120]
 %line 2318+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [rcx + 5120]
 ; b = mem64[x0 + 5128]
 %line 2319+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, [rdi + 5128]
+	mov r9, [rcx + 5128]
 ; u = a ^ b
 %line 2320+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r10, r8
@@ -7109,16 +7068,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 5120] = a
 %line 2324+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 5120], r8
+	mov [rcx + 5120], r8
 ; mem64[x0 + 5128] = b
 %line 2325+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 5128], r9
+	mov [rcx + 5128], r9
 ; a = mem64[x0 + 6144]
 %line 2326+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 6144]
+	mov r8, [rcx + 6144]
 ; b = mem64[x0 + 6152]
 %line 2327+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, [rdi + 6152]
+	mov r9, [rcx + 6152]
 ; u = a ^ b
 %line 2328+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r10, r8
@@ -7134,16 +7093,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 6144] = a
 %line 2332+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 6144], r8
+	mov [rcx + 6144], r8
 ; mem64[x0 + 6152] = b
 %line 2333+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 6152], r9
+	mov [rcx + 6152], r9
 ; a = mem64[x0 + 7168]
 %line 2334+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 7168]
+	mov r8, [rcx + 7168]
 ; b = mem64[x0 + 7176]
 %line 2335+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, [rdi + 7176]
+	mov r9, [rcx + 7176]
 ; u = a ^ b
 %line 2336+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r10, r8
@@ -7159,16 +7118,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 7168] = a
 %line 2340+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 7168], r8
+	mov [rcx + 7168], r8
 ; mem64[x0 + 7176] = b
 %line 2341+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 7176], r9
+	mov [rcx + 7176], r9
 ; a = mem64[x0 + 8192]
 %line 2342+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 8192]
+	mov r8, [rcx + 8192]
 ; b = mem64[x0 + 8200]
 %line 2343+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, [rdi + 8200]
+	mov r9, [rcx + 8200]
 ; u = a ^ b
 %line 2344+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r10, r8
@@ -7184,16 +7143,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 8192] = a
 %line 2348+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 8192], r8
+	mov [rcx + 8192], r8
 ; mem64[x0 + 8200] = b
 %line 2349+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 8200], r9
+	mov [rcx + 8200], r9
 ; a = mem64[x0 + 9216]
 %line 2350+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 9216]
+	mov r8, [rcx + 9216]
 ; b = mem64[x0 + 9224]
 %line 2351+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, [rdi + 9224]
+	mov r9, [rcx + 9224]
 ; u = a ^ b
 %line 2352+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r10, r8
@@ -7209,16 +7168,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 9216] = a
 %line 2356+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 9216], r8
+	mov [rcx + 9216], r8
 ; mem64[x0 + 9224] = b
 %line 2357+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 9224], r9
+	mov [rcx + 9224], r9
 ; a = mem64[x0 + 10240]
 %line 2358+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 10240]
+	mov r8, [rcx + 10240]
 ; b = mem64[x0 + 10248]
 %line 2359+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, [rdi + 10248]
+	mov r9, [rcx + 10248]
 ; u = a ^ b
 %line 2360+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r10, r8
@@ -7234,16 +7193,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 10240] = a
 %line 2364+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 10240], r8
+	mov [rcx + 10240], r8
 ; mem64[x0 + 10248] = b
 %line 2365+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 10248], r9
+	mov [rcx + 10248], r9
 ; a = mem64[x0 + 11264]
 %line 2366+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 11264]
+	mov r8, [rcx + 11264]
 ; b = mem64[x0 + 11272]
 %line 2367+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, [rdi + 11272]
+	mov r9, [rcx + 11272]
 ; u = a ^ b
 %line 2368+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r10, r8
@@ -7259,16 +7218,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 11264] = a
 %line 2372+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 11264], r8
+	mov [rcx + 11264], r8
 ; mem64[x0 + 11272] = b
 %line 2373+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 11272], r9
+	mov [rcx + 11272], r9
 ; a = mem64[x0 + 12288]
 %line 2374+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 12288]
+	mov r8, [rcx + 12288]
 ; b = mem64[x0 + 12296]
 %line 2375+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, [rdi + 12296]
+	mov r9, [rcx + 12296]
 ; u = a ^ b
 %line 2376+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r10, r8
@@ -7284,16 +7243,16 @@ align 32
 	xor r9, r10
 ; mem64[x0 + 12288] = a
 %line 2380+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 12288], r8
+	mov [rcx + 12288], r8
 ; mem64[x0 + 12296] = b
 %line 2381+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 12296], r9
+	mov [rcx + 12296], r9
 ; x0 = x0 + 16
 %line 2382+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rdi, 16
+	add rcx, 16
 ; c = c + 8
 %line 2383+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rcx, 8
+	add rax, 8
 ; o0 = o0 - 1
 %line 2384+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	sub r11, 1
@@ -7305,24 +7264,21 @@ align 32
 	jne .Ll18a
 ; c = cb + 9728
 %line 2389+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	lea r8, [rsi + 9728]
+	lea r11, [rsi + 9728]
 ; x0 = v
 %line 2390+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov rdi, rax
+	mov rax, rdi
 ; o0 = 128
 %line 2391+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r10, rdi
-	mov r9, 128
-	mov rax, r8
-	mov r11, r9
+	mov r10, 128
 align 32
 .Ll19a:
 ; k = mem32le[c + 0]
 %line 2393+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov ecx, [rax]
+	mov ecx, [r11]
 ; a = mem64[x0 + 0]
 %line 2394+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi]
+	mov r8, [rax]
 ; u = a >> 32
 %line 2395+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -7344,10 +7300,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 0] = a
 %line 2401+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi], r8
+	mov [rax], r8
 ; a = mem64[x0 + 1024]
 %line 2402+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [rax + 1024]
 ; u = a >> 32
 %line 2403+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -7369,10 +7325,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1024] = a
 %line 2409+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 1024], r8
+	mov [rax + 1024], r8
 ; a = mem64[x0 + 2048]
 %line 2410+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [rax + 2048]
 ; u = a >> 32
 %line 2411+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -7394,10 +7350,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2048] = a
 %line 2417+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 2048], r8
+	mov [rax + 2048], r8
 ; a = mem64[x0 + 3072]
 %line 2418+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [rax + 3072]
 ; u = a >> 32
 %line 2419+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -7419,10 +7375,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3072] = a
 %line 2425+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 3072], r8
+	mov [rax + 3072], r8
 ; a = mem64[x0 + 4096]
 %line 2426+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [rax + 4096]
 ; u = a >> 32
 %line 2427+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -7444,10 +7400,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4096] = a
 %line 2433+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 4096], r8
+	mov [rax + 4096], r8
 ; a = mem64[x0 + 5120]
 %line 2434+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [rax + 5120]
 ; u = a >> 32
 %line 2435+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -7469,10 +7425,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5120] = a
 %line 2441+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 5120], r8
+	mov [rax + 5120], r8
 ; a = mem64[x0 + 6144]
 %line 2442+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 6144]
+	mov r8, [rax + 6144]
 ; u = a >> 32
 %line 2443+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -7494,10 +7450,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 6144] = a
 %line 2449+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 6144], r8
+	mov [rax + 6144], r8
 ; a = mem64[x0 + 7168]
 %line 2450+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 7168]
+	mov r8, [rax + 7168]
 ; u = a >> 32
 %line 2451+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -7519,10 +7475,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 7168] = a
 %line 2457+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 7168], r8
+	mov [rax + 7168], r8
 ; a = mem64[x0 + 8192]
 %line 2458+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 8192]
+	mov r8, [rax + 8192]
 ; u = a >> 32
 %line 2459+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -7544,10 +7500,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 8192] = a
 %line 2465+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 8192], r8
+	mov [rax + 8192], r8
 ; a = mem64[x0 + 9216]
 %line 2466+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 9216]
+	mov r8, [rax + 9216]
 ; u = a >> 32
 %line 2467+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -7569,10 +7525,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 9216] = a
 %line 2473+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 9216], r8
+	mov [rax + 9216], r8
 ; a = mem64[x0 + 10240]
 %line 2474+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 10240]
+	mov r8, [rax + 10240]
 ; u = a >> 32
 %line 2475+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -7594,10 +7550,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 10240] = a
 %line 2481+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 10240], r8
+	mov [rax + 10240], r8
 ; a = mem64[x0 + 11264]
 %line 2482+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 11264]
+	mov r8, [rax + 11264]
 ; u = a >> 32
 %line 2483+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -7619,10 +7575,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 11264] = a
 %line 2489+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 11264], r8
+	mov [rax + 11264], r8
 ; a = mem64[x0 + 12288]
 %line 2490+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 12288]
+	mov r8, [rax + 12288]
 ; u = a >> 32
 %line 2491+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -7644,39 +7600,36 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 12288] = a
 %line 2497+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 12288], r8
+	mov [rax + 12288], r8
 ; x0 = x0 + 8
 %line 2498+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rdi, 8
+	add rax, 8
 ; c = c + 4
 %line 2499+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rax, 4
+	add r11, 4
 ; o0 = o0 - 1
 %line 2500+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	sub r11, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 2501+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	cmp r11, 0
+	cmp r10, 0
 ; goto l19a if !=
 %line 2502+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	jne .Ll19a
 ; c = cb + 10240
 %line 2505+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	lea r8, [rsi + 10240]
+	lea r11, [rsi + 10240]
 ; x0 = v
 %line 2506+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov rdi, r10
+	mov rax, rdi
 ; o0 = 128
 %line 2507+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r10, rdi
-	mov r9, 128
-	mov rax, r8
-	mov r11, r9
+	mov r10, 128
 align 32
 .Ll20a:
 ; k = mem32le[c + 0]
 %line 2509+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov ecx, [rax]
+	mov ecx, [r11]
 ; e = 0xffff0000ffff0000
 %line 2510+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r8, -281470681808896
@@ -7695,7 +7648,7 @@ align 32
 	or rcx, r9
 ; a = mem64[x0 + 0]
 %line 2515+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi]
+	mov r8, [rax]
 ; u = a >> 16
 %line 2516+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -7717,10 +7670,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 0] = a
 %line 2522+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi], r8
+	mov [rax], r8
 ; a = mem64[x0 + 1024]
 %line 2523+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [rax + 1024]
 ; u = a >> 16
 %line 2524+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -7742,10 +7695,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1024] = a
 %line 2530+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 1024], r8
+	mov [rax + 1024], r8
 ; a = mem64[x0 + 2048]
 %line 2531+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [rax + 2048]
 ; u = a >> 16
 %line 2532+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -7767,10 +7720,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2048] = a
 %line 2538+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 2048], r8
+	mov [rax + 2048], r8
 ; a = mem64[x0 + 3072]
 %line 2539+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [rax + 3072]
 ; u = a >> 16
 %line 2540+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -7792,10 +7745,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3072] = a
 %line 2546+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 3072], r8
+	mov [rax + 3072], r8
 ; a = mem64[x0 + 4096]
 %line 2547+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [rax + 4096]
 ; u = a >> 16
 %line 2548+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -7817,10 +7770,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4096] = a
 %line 2554+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 4096], r8
+	mov [rax + 4096], r8
 ; a = mem64[x0 + 5120]
 %line 2555+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [rax + 5120]
 ; u = a >> 16
 %line 2556+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -7842,10 +7795,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5120] = a
 %line 2562+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 5120], r8
+	mov [rax + 5120], r8
 ; a = mem64[x0 + 6144]
 %line 2563+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 6144]
+	mov r8, [rax + 6144]
 ; u = a >> 16
 %line 2564+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -7867,10 +7820,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 6144] = a
 %line 2570+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 6144], r8
+	mov [rax + 6144], r8
 ; a = mem64[x0 + 7168]
 %line 2571+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 7168]
+	mov r8, [rax + 7168]
 ; u = a >> 16
 %line 2572+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -7892,10 +7845,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 7168] = a
 %line 2578+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 7168], r8
+	mov [rax + 7168], r8
 ; a = mem64[x0 + 8192]
 %line 2579+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 8192]
+	mov r8, [rax + 8192]
 ; u = a >> 16
 %line 2580+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -7917,10 +7870,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 8192] = a
 %line 2586+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 8192], r8
+	mov [rax + 8192], r8
 ; a = mem64[x0 + 9216]
 %line 2587+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 9216]
+	mov r8, [rax + 9216]
 ; u = a >> 16
 %line 2588+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -7942,10 +7895,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 9216] = a
 %line 2594+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 9216], r8
+	mov [rax + 9216], r8
 ; a = mem64[x0 + 10240]
 %line 2595+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 10240]
+	mov r8, [rax + 10240]
 ; u = a >> 16
 %line 2596+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -7967,10 +7920,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 10240] = a
 %line 2602+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 10240], r8
+	mov [rax + 10240], r8
 ; a = mem64[x0 + 11264]
 %line 2603+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 11264]
+	mov r8, [rax + 11264]
 ; u = a >> 16
 %line 2604+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -7992,10 +7945,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 11264] = a
 %line 2610+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 11264], r8
+	mov [rax + 11264], r8
 ; a = mem64[x0 + 12288]
 %line 2611+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 12288]
+	mov r8, [rax + 12288]
 ; u = a >> 16
 %line 2612+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8017,39 +7970,36 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 12288] = a
 %line 2618+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 12288], r8
+	mov [rax + 12288], r8
 ; x0 = x0 + 8
 %line 2619+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rdi, 8
+	add rax, 8
 ; c = c + 4
 %line 2620+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rax, 4
+	add r11, 4
 ; o0 = o0 - 1
 %line 2621+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	sub r11, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 2622+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	cmp r11, 0
+	cmp r10, 0
 ; goto l20a if !=
 %line 2623+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	jne .Ll20a
 ; c = cb + 10752
 %line 2626+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	lea r8, [rsi + 10752]
+	lea r11, [rsi + 10752]
 ; x0 = v
 %line 2627+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov rdi, r10
+	mov rax, rdi
 ; o0 = 128
 %line 2628+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r10, rdi
-	mov r9, 128
-	mov rax, r8
-	mov r11, r9
+	mov r10, 128
 align 32
 .Ll21a:
 ; k = mem32le[c + 0]
 %line 2630+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov ecx, [rax]
+	mov ecx, [r11]
 ; e = 0xffff0000ffff0000
 %line 2631+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r8, -281470681808896
@@ -8084,7 +8034,7 @@ align 32
 	or rcx, r9
 ; a = mem64[x0 + 0]
 %line 2641+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi]
+	mov r8, [rax]
 ; u = a >> 8
 %line 2642+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8106,10 +8056,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 0] = a
 %line 2648+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi], r8
+	mov [rax], r8
 ; a = mem64[x0 + 1024]
 %line 2649+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [rax + 1024]
 ; u = a >> 8
 %line 2650+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8131,10 +8081,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1024] = a
 %line 2656+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 1024], r8
+	mov [rax + 1024], r8
 ; a = mem64[x0 + 2048]
 %line 2657+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [rax + 2048]
 ; u = a >> 8
 %line 2658+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8156,10 +8106,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2048] = a
 %line 2664+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 2048], r8
+	mov [rax + 2048], r8
 ; a = mem64[x0 + 3072]
 %line 2665+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [rax + 3072]
 ; u = a >> 8
 %line 2666+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8181,10 +8131,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3072] = a
 %line 2672+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 3072], r8
+	mov [rax + 3072], r8
 ; a = mem64[x0 + 4096]
 %line 2673+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [rax + 4096]
 ; u = a >> 8
 %line 2674+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8206,10 +8156,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4096] = a
 %line 2680+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 4096], r8
+	mov [rax + 4096], r8
 ; a = mem64[x0 + 5120]
 %line 2681+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [rax + 5120]
 ; u = a >> 8
 %line 2682+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8231,10 +8181,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5120] = a
 %line 2688+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 5120], r8
+	mov [rax + 5120], r8
 ; a = mem64[x0 + 6144]
 %line 2689+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 6144]
+	mov r8, [rax + 6144]
 ; u = a >> 8
 %line 2690+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8256,10 +8206,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 6144] = a
 %line 2696+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 6144], r8
+	mov [rax + 6144], r8
 ; a = mem64[x0 + 7168]
 %line 2697+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 7168]
+	mov r8, [rax + 7168]
 ; u = a >> 8
 %line 2698+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8281,10 +8231,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 7168] = a
 %line 2704+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 7168], r8
+	mov [rax + 7168], r8
 ; a = mem64[x0 + 8192]
 %line 2705+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 8192]
+	mov r8, [rax + 8192]
 ; u = a >> 8
 %line 2706+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8306,10 +8256,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 8192] = a
 %line 2712+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 8192], r8
+	mov [rax + 8192], r8
 ; a = mem64[x0 + 9216]
 %line 2713+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 9216]
+	mov r8, [rax + 9216]
 ; u = a >> 8
 %line 2714+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8331,10 +8281,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 9216] = a
 %line 2720+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 9216], r8
+	mov [rax + 9216], r8
 ; a = mem64[x0 + 10240]
 %line 2721+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 10240]
+	mov r8, [rax + 10240]
 ; u = a >> 8
 %line 2722+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8356,10 +8306,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 10240] = a
 %line 2728+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 10240], r8
+	mov [rax + 10240], r8
 ; a = mem64[x0 + 11264]
 %line 2729+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 11264]
+	mov r8, [rax + 11264]
 ; u = a >> 8
 %line 2730+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8381,10 +8331,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 11264] = a
 %line 2736+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 11264], r8
+	mov [rax + 11264], r8
 ; a = mem64[x0 + 12288]
 %line 2737+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 12288]
+	mov r8, [rax + 12288]
 ; u = a >> 8
 %line 2738+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8406,39 +8356,36 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 12288] = a
 %line 2744+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 12288], r8
+	mov [rax + 12288], r8
 ; x0 = x0 + 8
 %line 2745+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rdi, 8
+	add rax, 8
 ; c = c + 4
 %line 2746+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rax, 4
+	add r11, 4
 ; o0 = o0 - 1
 %line 2747+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	sub r11, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 2748+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	cmp r11, 0
+	cmp r10, 0
 ; goto l21a if !=
 %line 2749+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	jne .Ll21a
 ; c = cb + 11264
 %line 2752+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	lea r8, [rsi + 11264]
+	lea r11, [rsi + 11264]
 ; x0 = v
 %line 2753+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov rdi, r10
+	mov rax, rdi
 ; o0 = 128
 %line 2754+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r10, rdi
-	mov r9, 128
-	mov rax, r8
-	mov r11, r9
+	mov r10, 128
 align 32
 .Ll22a:
 ; k = mem32le[c + 0]
 %line 2756+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov ecx, [rax]
+	mov ecx, [r11]
 ; e = 0xffff0000ffff0000
 %line 2757+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r8, -281470681808896
@@ -8489,7 +8436,7 @@ align 32
 	or rcx, r9
 ; a = mem64[x0 + 0]
 %line 2772+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi]
+	mov r8, [rax]
 ; u = a >> 4
 %line 2773+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8511,10 +8458,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 0] = a
 %line 2779+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi], r8
+	mov [rax], r8
 ; a = mem64[x0 + 1024]
 %line 2780+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [rax + 1024]
 ; u = a >> 4
 %line 2781+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8536,10 +8483,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1024] = a
 %line 2787+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 1024], r8
+	mov [rax + 1024], r8
 ; a = mem64[x0 + 2048]
 %line 2788+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [rax + 2048]
 ; u = a >> 4
 %line 2789+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8561,10 +8508,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2048] = a
 %line 2795+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 2048], r8
+	mov [rax + 2048], r8
 ; a = mem64[x0 + 3072]
 %line 2796+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [rax + 3072]
 ; u = a >> 4
 %line 2797+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8586,10 +8533,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3072] = a
 %line 2803+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 3072], r8
+	mov [rax + 3072], r8
 ; a = mem64[x0 + 4096]
 %line 2804+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [rax + 4096]
 ; u = a >> 4
 %line 2805+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8611,10 +8558,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4096] = a
 %line 2811+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 4096], r8
+	mov [rax + 4096], r8
 ; a = mem64[x0 + 5120]
 %line 2812+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [rax + 5120]
 ; u = a >> 4
 %line 2813+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8636,10 +8583,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5120] = a
 %line 2819+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 5120], r8
+	mov [rax + 5120], r8
 ; a = mem64[x0 + 6144]
 %line 2820+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 6144]
+	mov r8, [rax + 6144]
 ; u = a >> 4
 %line 2821+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8661,10 +8608,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 6144] = a
 %line 2827+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 6144], r8
+	mov [rax + 6144], r8
 ; a = mem64[x0 + 7168]
 %line 2828+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 7168]
+	mov r8, [rax + 7168]
 ; u = a >> 4
 %line 2829+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8686,10 +8633,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 7168] = a
 %line 2835+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 7168], r8
+	mov [rax + 7168], r8
 ; a = mem64[x0 + 8192]
 %line 2836+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 8192]
+	mov r8, [rax + 8192]
 ; u = a >> 4
 %line 2837+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8711,10 +8658,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 8192] = a
 %line 2843+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 8192], r8
+	mov [rax + 8192], r8
 ; a = mem64[x0 + 9216]
 %line 2844+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 9216]
+	mov r8, [rax + 9216]
 ; u = a >> 4
 %line 2845+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8736,10 +8683,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 9216] = a
 %line 2851+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 9216], r8
+	mov [rax + 9216], r8
 ; a = mem64[x0 + 10240]
 %line 2852+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 10240]
+	mov r8, [rax + 10240]
 ; u = a >> 4
 %line 2853+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8761,10 +8708,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 10240] = a
 %line 2859+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 10240], r8
+	mov [rax + 10240], r8
 ; a = mem64[x0 + 11264]
 %line 2860+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 11264]
+	mov r8, [rax + 11264]
 ; u = a >> 4
 %line 2861+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8786,10 +8733,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 11264] = a
 %line 2867+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 11264], r8
+	mov [rax + 11264], r8
 ; a = mem64[x0 + 12288]
 %line 2868+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 12288]
+	mov r8, [rax + 12288]
 ; u = a >> 4
 %line 2869+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8811,39 +8758,36 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 12288] = a
 %line 2875+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 12288], r8
+	mov [rax + 12288], r8
 ; x0 = x0 + 8
 %line 2876+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rdi, 8
+	add rax, 8
 ; c = c + 4
 %line 2877+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rax, 4
+	add r11, 4
 ; o0 = o0 - 1
 %line 2878+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	sub r11, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 2879+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	cmp r11, 0
+	cmp r10, 0
 ; goto l22a if !=
 %line 2880+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	jne .Ll22a
 ; c = cb + 11776
 %line 2883+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	lea r8, [rsi + 11776]
+	lea r11, [rsi + 11776]
 ; x0 = v
 %line 2884+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov rdi, r10
+	mov rax, rdi
 ; o0 = 128
 %line 2885+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r10, rdi
-	mov r9, 128
-	mov rax, r8
-	mov r11, r9
+	mov r10, 128
 align 32
 .Ll23a:
 ; k = mem32le[c + 0]
 %line 2887+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov ecx, [rax]
+	mov ecx, [r11]
 ; e = 0xffff0000ffff0000
 %line 2888+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r8, -281470681808896
@@ -8910,7 +8854,7 @@ align 32
 	or rcx, r9
 ; a = mem64[x0 + 0]
 %line 2908+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi]
+	mov r8, [rax]
 ; u = a >> 2
 %line 2909+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8932,10 +8876,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 0] = a
 %line 2915+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi], r8
+	mov [rax], r8
 ; a = mem64[x0 + 1024]
 %line 2916+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 1024]
+	mov r8, [rax + 1024]
 ; u = a >> 2
 %line 2917+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8957,10 +8901,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 1024] = a
 %line 2923+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 1024], r8
+	mov [rax + 1024], r8
 ; a = mem64[x0 + 2048]
 %line 2924+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 2048]
+	mov r8, [rax + 2048]
 ; u = a >> 2
 %line 2925+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -8982,10 +8926,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 2048] = a
 %line 2931+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 2048], r8
+	mov [rax + 2048], r8
 ; a = mem64[x0 + 3072]
 %line 2932+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 3072]
+	mov r8, [rax + 3072]
 ; u = a >> 2
 %line 2933+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -9007,10 +8951,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 3072] = a
 %line 2939+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 3072], r8
+	mov [rax + 3072], r8
 ; a = mem64[x0 + 4096]
 %line 2940+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 4096]
+	mov r8, [rax + 4096]
 ; u = a >> 2
 %line 2941+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -9032,10 +8976,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 4096] = a
 %line 2947+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 4096], r8
+	mov [rax + 4096], r8
 ; a = mem64[x0 + 5120]
 %line 2948+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 5120]
+	mov r8, [rax + 5120]
 ; u = a >> 2
 %line 2949+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -9057,10 +9001,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 5120] = a
 %line 2955+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 5120], r8
+	mov [rax + 5120], r8
 ; a = mem64[x0 + 6144]
 %line 2956+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 6144]
+	mov r8, [rax + 6144]
 ; u = a >> 2
 %line 2957+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -9082,10 +9026,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 6144] = a
 %line 2963+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 6144], r8
+	mov [rax + 6144], r8
 ; a = mem64[x0 + 7168]
 %line 2964+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 7168]
+	mov r8, [rax + 7168]
 ; u = a >> 2
 %line 2965+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -9107,10 +9051,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 7168] = a
 %line 2971+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 7168], r8
+	mov [rax + 7168], r8
 ; a = mem64[x0 + 8192]
 %line 2972+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 8192]
+	mov r8, [rax + 8192]
 ; u = a >> 2
 %line 2973+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -9132,10 +9076,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 8192] = a
 %line 2979+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 8192], r8
+	mov [rax + 8192], r8
 ; a = mem64[x0 + 9216]
 %line 2980+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 9216]
+	mov r8, [rax + 9216]
 ; u = a >> 2
 %line 2981+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -9157,10 +9101,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 9216] = a
 %line 2987+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 9216], r8
+	mov [rax + 9216], r8
 ; a = mem64[x0 + 10240]
 %line 2988+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 10240]
+	mov r8, [rax + 10240]
 ; u = a >> 2
 %line 2989+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -9182,10 +9126,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 10240] = a
 %line 2995+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 10240], r8
+	mov [rax + 10240], r8
 ; a = mem64[x0 + 11264]
 %line 2996+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 11264]
+	mov r8, [rax + 11264]
 ; u = a >> 2
 %line 2997+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -9207,10 +9151,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 11264] = a
 %line 3003+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 11264], r8
+	mov [rax + 11264], r8
 ; a = mem64[x0 + 12288]
 %line 3004+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r8, [rdi + 12288]
+	mov r8, [rax + 12288]
 ; u = a >> 2
 %line 3005+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	mov r9, r8
@@ -9232,33 +9176,28 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 12288] = a
 %line 3011+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov [rdi + 12288], r8
+	mov [rax + 12288], r8
 ; x0 = x0 + 8
 %line 3012+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rdi, 8
+	add rax, 8
 ; c = c + 4
 %line 3013+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	add rax, 4
+	add r11, 4
 ; o0 = o0 - 1
 %line 3014+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	sub r11, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 3015+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	cmp r11, 0
+	cmp r10, 0
 ; goto l23a if !=
 %line 3016+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
 	jne .Ll23a
 ; c = cb + 12288
 %line 3019+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	lea r8, [rsi + 12288]
-; x0 = v
-%line 3020+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov rdi, r10
+	lea r11, [rsi + 12288]
 ; o0 = 128
 %line 3021+0 specs/mceliece/generated/mceliece_gf13_benes_amd64.q
-	mov r9, 128
-	mov r11, r8
-	mov r10, r9
+	mov r10, 128
 align 32
 .Ll24a:
 ; k = mem32le[c + 0]

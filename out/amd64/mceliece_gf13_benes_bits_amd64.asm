@@ -11,13 +11,13 @@ qhasm_kernel_mceliece_gf13_benes_bits_amd64_benes:
 	push rbx
 ; c = cb + 0
 %line 11+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	lea r8, [rsi + 0]
+	lea rax, [rsi + 0]
+; x0 = v
+%line 12+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
+	mov rcx, rdi
 ; o0 = 128
 %line 13+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r11, rdi
-	mov r9, 128
-	mov rax, r8
-	mov rcx, r9
+	mov r11, 128
 align 32
 .Ll0a:
 ; k = mem32le[c + 0]
@@ -105,7 +105,7 @@ align 32
 	or r10, r9
 ; a = mem64[x0 + 0]
 %line 41+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r8, [rdi]
+	mov r8, [rcx]
 ; u = a >> 1
 %line 42+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	mov r9, r8
@@ -127,106 +127,103 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 0] = a
 %line 48+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [rdi], r8
+	mov [rcx], r8
 ; x0 = x0 + 8
 %line 49+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	add rdi, 8
+	add rcx, 8
 ; c = c + 4
 %line 50+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	add rax, 4
 ; o0 = o0 - 1
 %line 51+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	sub rcx, 1
+	sub r11, 1
 ; =? o0 - 0
 %line 52+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	cmp rcx, 0
+	cmp r11, 0
 ; goto l0a if !=
 %line 53+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	jne .Ll0a
 ; c = cb + 512
 %line 56+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	lea r8, [rsi + 512]
+	lea rax, [rsi + 512]
 ; x0 = v
 %line 57+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, r11
+	mov rcx, rdi
 ; o0 = 128
 %line 58+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, rdi
-	mov r9, 128
-	mov rax, r8
-	mov r11, r9
+	mov r11, 128
 align 32
 .Ll1a:
 ; k = mem32le[c + 0]
 %line 60+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov ecx, [rax]
+	mov r10d, [rax]
 ; e = 0xffff0000ffff0000
 %line 61+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	mov r8, -281470681808896
 ; u = k & e
 %line 62+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, rcx
+	mov r9, r10
 	and r9, r8
 ; k ^= u
 %line 63+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rcx, r9
+	xor r10, r9
 ; u <<= 16
 %line 64+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	shl r9, 16
 ; k |= u
 %line 65+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or rcx, r9
+	or r10, r9
 ; e = 0xff00ff00ff00ff00
 %line 66+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	mov r8, -71777214294589696
 ; u = k & e
 %line 67+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, rcx
+	mov r9, r10
 	and r9, r8
 ; k ^= u
 %line 68+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rcx, r9
+	xor r10, r9
 ; u <<= 8
 %line 69+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	shl r9, 8
 ; k |= u
 %line 70+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or rcx, r9
+	or r10, r9
 ; e = 0xf0f0f0f0f0f0f0f0
 %line 71+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	mov r8, -1085102592571150096
 ; u = k & e
 %line 72+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, rcx
+	mov r9, r10
 	and r9, r8
 ; k ^= u
 %line 73+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rcx, r9
+	xor r10, r9
 ; u <<= 4
 %line 74+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	shl r9, 4
 ; k |= u
 %line 75+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or rcx, r9
+	or r10, r9
 ; e = 0xcccccccccccccccc
 %line 76+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	mov r8, -3689348814741910324
 ; u = k & e
 %line 77+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, rcx
+	mov r9, r10
 	and r9, r8
 ; k ^= u
 %line 78+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rcx, r9
+	xor r10, r9
 ; u <<= 2
 %line 79+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	shl r9, 2
 ; k |= u
 %line 80+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or rcx, r9
+	or r10, r9
 ; a = mem64[x0 + 0]
 %line 81+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r8, [rdi]
+	mov r8, [rcx]
 ; u = a >> 2
 %line 82+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	mov r9, r8
@@ -236,7 +233,7 @@ align 32
 	xor r9, r8
 ; u &= k
 %line 84+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	and r9, rcx
+	and r9, r10
 ; a ^= u
 %line 85+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	xor r8, r9
@@ -248,10 +245,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 0] = a
 %line 88+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [rdi], r8
+	mov [rcx], r8
 ; x0 = x0 + 8
 %line 89+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	add rdi, 8
+	add rcx, 8
 ; c = c + 4
 %line 90+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	add rax, 4
@@ -269,103 +266,100 @@ align 32
 	lea r8, [rsi + 1024]
 ; x0 = v
 %line 97+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, r10
+	mov r9, rdi
 ; o0 = 128
 %line 98+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r11, rdi
-	mov r9, 128
-	mov rax, r8
-	mov rcx, r9
+	mov r10, 128
 align 32
 .Ll2a:
 ; k = mem32le[c + 0]
 %line 100+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r8d, [rax]
+	mov r11d, [r8]
 ; e = 0xffff0000ffff0000
 %line 101+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, -281470681808896
+	mov rax, -281470681808896
 ; u = k & e
 %line 102+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, r8
-	and r10, r9
+	mov rcx, r11
+	and rcx, rax
 ; k ^= u
 %line 103+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r8, r10
+	xor r11, rcx
 ; u <<= 16
 %line 104+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl r10, 16
+	shl rcx, 16
 ; k |= u
 %line 105+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or r8, r10
+	or r11, rcx
 ; e = 0xff00ff00ff00ff00
 %line 106+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, -71777214294589696
+	mov rax, -71777214294589696
 ; u = k & e
 %line 107+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, r8
-	and r10, r9
+	mov rcx, r11
+	and rcx, rax
 ; k ^= u
 %line 108+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r8, r10
+	xor r11, rcx
 ; u <<= 8
 %line 109+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl r10, 8
+	shl rcx, 8
 ; k |= u
 %line 110+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or r8, r10
+	or r11, rcx
 ; e = 0xf0f0f0f0f0f0f0f0
 %line 111+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, -1085102592571150096
+	mov rax, -1085102592571150096
 ; u = k & e
 %line 112+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, r8
-	and r10, r9
+	mov rcx, r11
+	and rcx, rax
 ; k ^= u
 %line 113+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r8, r10
+	xor r11, rcx
 ; u <<= 4
 %line 114+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl r10, 4
+	shl rcx, 4
 ; k |= u
 %line 115+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or r8, r10
+	or r11, rcx
 ; a = mem64[x0 + 0]
 %line 116+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, [rdi]
+	mov rax, [r9]
 ; u = a >> 4
 %line 117+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, r9
-	shr r10, 4
+	mov rcx, rax
+	shr rcx, 4
 ; u ^= a
 %line 118+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r10, r9
+	xor rcx, rax
 ; u &= k
 %line 119+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	and r10, r8
+	and rcx, r11
 ; a ^= u
 %line 120+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r9, r10
+	xor rax, rcx
 ; u <<= 4
 %line 121+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl r10, 4
+	shl rcx, 4
 ; a ^= u
 %line 122+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r9, r10
+	xor rax, rcx
 ; mem64[x0 + 0] = a
 %line 123+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [rdi], r9
+	mov [r9], rax
 ; x0 = x0 + 8
 %line 124+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	add rdi, 8
+	add r9, 8
 ; c = c + 4
 %line 125+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	add rax, 4
+	add r8, 4
 ; o0 = o0 - 1
 %line 126+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	sub rcx, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 127+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	cmp rcx, 0
+	cmp r10, 0
 ; goto l2a if !=
 %line 128+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	jne .Ll2a
@@ -374,87 +368,84 @@ align 32
 	lea r8, [rsi + 1536]
 ; x0 = v
 %line 132+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, r11
+	mov r9, rdi
 ; o0 = 128
 %line 133+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rax, rdi
-	mov r9, 128
-	mov r11, r8
-	mov rcx, r9
+	mov r10, 128
 align 32
 .Ll3a:
 ; k = mem32le[c + 0]
 %line 135+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r8d, [r11]
+	mov r11d, [r8]
 ; e = 0xffff0000ffff0000
 %line 136+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, -281470681808896
+	mov rax, -281470681808896
 ; u = k & e
 %line 137+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, r8
-	and r10, r9
+	mov rcx, r11
+	and rcx, rax
 ; k ^= u
 %line 138+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r8, r10
+	xor r11, rcx
 ; u <<= 16
 %line 139+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl r10, 16
+	shl rcx, 16
 ; k |= u
 %line 140+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or r8, r10
+	or r11, rcx
 ; e = 0xff00ff00ff00ff00
 %line 141+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, -71777214294589696
+	mov rax, -71777214294589696
 ; u = k & e
 %line 142+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, r8
-	and r10, r9
+	mov rcx, r11
+	and rcx, rax
 ; k ^= u
 %line 143+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r8, r10
+	xor r11, rcx
 ; u <<= 8
 %line 144+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl r10, 8
+	shl rcx, 8
 ; k |= u
 %line 145+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or r8, r10
+	or r11, rcx
 ; a = mem64[x0 + 0]
 %line 146+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, [rdi]
+	mov rax, [r9]
 ; u = a >> 8
 %line 147+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, r9
-	shr r10, 8
+	mov rcx, rax
+	shr rcx, 8
 ; u ^= a
 %line 148+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r10, r9
+	xor rcx, rax
 ; u &= k
 %line 149+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	and r10, r8
+	and rcx, r11
 ; a ^= u
 %line 150+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r9, r10
+	xor rax, rcx
 ; u <<= 8
 %line 151+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl r10, 8
+	shl rcx, 8
 ; a ^= u
 %line 152+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r9, r10
+	xor rax, rcx
 ; mem64[x0 + 0] = a
 %line 153+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [rdi], r9
+	mov [r9], rax
 ; x0 = x0 + 8
 %line 154+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	add rdi, 8
+	add r9, 8
 ; c = c + 4
 %line 155+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	add r11, 4
+	add r8, 4
 ; o0 = o0 - 1
 %line 156+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	sub rcx, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 157+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	cmp rcx, 0
+	cmp r10, 0
 ; goto l3a if !=
 %line 158+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	jne .Ll3a
@@ -463,71 +454,68 @@ align 32
 	lea r8, [rsi + 2048]
 ; x0 = v
 %line 162+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, rax
+	mov r9, rdi
 ; o0 = 128
 %line 163+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rcx, rdi
-	mov r9, 128
-	mov r11, r8
-	mov rax, r9
+	mov r10, 128
 align 32
 .Ll4a:
 ; k = mem32le[c + 0]
 %line 165+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r8d, [r11]
+	mov r11d, [r8]
 ; e = 0xffff0000ffff0000
 %line 166+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, -281470681808896
+	mov rax, -281470681808896
 ; u = k & e
 %line 167+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, r8
-	and r10, r9
+	mov rcx, r11
+	and rcx, rax
 ; k ^= u
 %line 168+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r8, r10
+	xor r11, rcx
 ; u <<= 16
 %line 169+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl r10, 16
+	shl rcx, 16
 ; k |= u
 %line 170+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or r8, r10
+	or r11, rcx
 ; a = mem64[x0 + 0]
 %line 171+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, [rdi]
+	mov rax, [r9]
 ; u = a >> 16
 %line 172+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, r9
-	shr r10, 16
+	mov rcx, rax
+	shr rcx, 16
 ; u ^= a
 %line 173+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r10, r9
+	xor rcx, rax
 ; u &= k
 %line 174+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	and r10, r8
+	and rcx, r11
 ; a ^= u
 %line 175+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r9, r10
+	xor rax, rcx
 ; u <<= 16
 %line 176+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl r10, 16
+	shl rcx, 16
 ; a ^= u
 %line 177+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r9, r10
+	xor rax, rcx
 ; mem64[x0 + 0] = a
 %line 178+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [rdi], r9
+	mov [r9], rax
 ; x0 = x0 + 8
 %line 179+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	add rdi, 8
+	add r9, 8
 ; c = c + 4
 %line 180+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	add r11, 4
+	add r8, 4
 ; o0 = o0 - 1
 %line 181+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	sub rax, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 182+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	cmp rax, 0
+	cmp r10, 0
 ; goto l4a if !=
 %line 183+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	jne .Ll4a
@@ -536,121 +524,115 @@ align 32
 	lea r8, [rsi + 2560]
 ; x0 = v
 %line 187+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, rcx
+	mov r9, rdi
 ; o0 = 128
 %line 188+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r11, rdi
-	mov r9, 128
-	mov rax, r8
-	mov rcx, r9
+	mov r10, 128
 align 32
 .Ll5a:
 ; k = mem32le[c + 0]
 %line 190+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r8d, [rax]
+	mov r11d, [r8]
 ; a = mem64[x0 + 0]
 %line 191+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, [rdi]
+	mov rax, [r9]
 ; u = a >> 32
 %line 192+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, r9
-	shr r10, 32
+	mov rcx, rax
+	shr rcx, 32
 ; u ^= a
 %line 193+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r10, r9
+	xor rcx, rax
 ; u &= k
 %line 194+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	and r10, r8
+	and rcx, r11
 ; a ^= u
 %line 195+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r9, r10
+	xor rax, rcx
 ; u <<= 32
 %line 196+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl r10, 32
+	shl rcx, 32
 ; a ^= u
 %line 197+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r9, r10
+	xor rax, rcx
 ; mem64[x0 + 0] = a
 %line 198+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [rdi], r9
+	mov [r9], rax
 ; x0 = x0 + 8
 %line 199+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	add rdi, 8
+	add r9, 8
 ; c = c + 4
 %line 200+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	add rax, 4
+	add r8, 4
 ; o0 = o0 - 1
 %line 201+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	sub rcx, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 202+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	cmp rcx, 0
+	cmp r10, 0
 ; goto l5a if !=
 %line 203+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	jne .Ll5a
 ; c = cb + 3072
 %line 206+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	lea r8, [rsi + 3072]
+	lea r9, [rsi + 3072]
 ; x0 = v
 %line 207+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, r11
+	mov r10, rdi
 ; o0 = 64
 %line 208+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rax, rdi
-	mov r9, 64
-	mov rcx, r8
-	mov rdx, r9
+	mov r11, 64
 align 32
 .Ll6a:
 ; k = mem32le[c + 0]
 %line 210+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9d, [rcx]
+	mov eax, [r9]
 ; h = mem32le[c + 4]
 %line 211+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r8d, [rcx + 4]
+	mov r8d, [r9 + 4]
 ; h <<= 32
 %line 212+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	shl r8, 32
 ; k |= h
 %line 213+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or r9, r8
+	or rax, r8
 ; a = mem64[x0 + 0]
 %line 214+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, [rdi]
+	mov rcx, [r10]
 ; b = mem64[x0 + 8]
 %line 215+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r8, [rdi + 8]
+	mov r8, [r10 + 8]
 ; u = a ^ b
 %line 216+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r11, r10
-	xor r11, r8
+	mov rdx, rcx
+	xor rdx, r8
 ; u &= k
 %line 217+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	and r11, r9
+	and rdx, rax
 ; a ^= u
 %line 218+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r10, r11
+	xor rcx, rdx
 ; b ^= u
 %line 219+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r8, r11
+	xor r8, rdx
 ; mem64[x0 + 0] = a
 %line 220+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [rdi], r10
+	mov [r10], rcx
 ; mem64[x0 + 8] = b
 %line 221+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [rdi + 8], r8
+	mov [r10 + 8], r8
 ; x0 = x0 + 16
 %line 222+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	add rdi, 16
+	add r10, 16
 ; c = c + 8
 %line 223+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	add rcx, 8
+	add r9, 8
 ; o0 = o0 - 1
 %line 224+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	sub rdx, 1
+	sub r11, 1
 ; =? o0 - 0
 %line 225+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	cmp rdx, 0
+	cmp r11, 0
 ; goto l6a if !=
 %line 226+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	jne .Ll6a
@@ -659,58 +641,54 @@ align 32
 	lea r9, [rsi + 3584]
 ; x0 = v
 %line 230+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, rax
 	mov r10, rdi
 ; o0 = 32
 %line 231+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r8, 32
+	mov r11, 32
 align 32
 .Ll7a:
 ; o1 = 2
 %line 233+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rbx, r8
-	mov rdx, rsi
-	mov rcx, rdi
 	mov r8, 2
 align 32
 .Ll7b:
 ; k = mem32le[c + 0]
 %line 235+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r11d, [r9]
+	mov eax, [r9]
 ; h = mem32le[c + 4]
 %line 236+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov esi, [r9 + 4]
+	mov ecx, [r9 + 4]
 ; h <<= 32
 %line 237+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl rsi, 32
+	shl rcx, 32
 ; k |= h
 %line 238+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or r11, rsi
+	or rax, rcx
 ; a = mem64[x0 + 0]
 %line 239+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rsi, [r10]
+	mov rcx, [r10]
 ; b = mem64[x0 + 16]
 %line 240+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, [r10 + 16]
+	mov rdx, [r10 + 16]
 ; u = a ^ b
 %line 241+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rax, rsi
-	xor rax, rdi
+	mov rbx, rcx
+	xor rbx, rdx
 ; u &= k
 %line 242+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	and rax, r11
+	and rbx, rax
 ; a ^= u
 %line 243+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rsi, rax
+	xor rcx, rbx
 ; b ^= u
 %line 244+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rdi, rax
+	xor rdx, rbx
 ; mem64[x0 + 0] = a
 %line 245+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [r10], rsi
+	mov [r10], rcx
 ; mem64[x0 + 16] = b
 %line 246+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [r10 + 16], rdi
+	mov [r10 + 16], rdx
 ; x0 = x0 + 8
 %line 247+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	add r10, 8
@@ -731,15 +709,12 @@ align 32
 	add r10, 16
 ; o0 = o0 - 1
 %line 253+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r8, rbx
-	sub r8, 1
+	sub r11, 1
 ; =? o0 - 0
 %line 254+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	cmp r8, 0
+	cmp r11, 0
 ; goto l7a if !=
 %line 255+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, rcx
-	mov rsi, rdx
 	jne .Ll7a
 ; c = cb + 4096
 %line 258+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
@@ -754,49 +729,46 @@ align 32
 .Ll8a:
 ; o1 = 4
 %line 262+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rbx, r10
-	mov rdx, rsi
-	mov rcx, rdi
-	mov r10, 4
+	mov r11, 4
 align 32
 .Ll8b:
 ; k = mem32le[c + 0]
 %line 264+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r11d, [r8]
+	mov eax, [r8]
 ; h = mem32le[c + 4]
 %line 265+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov esi, [r8 + 4]
+	mov ecx, [r8 + 4]
 ; h <<= 32
 %line 266+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl rsi, 32
+	shl rcx, 32
 ; k |= h
 %line 267+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or r11, rsi
+	or rax, rcx
 ; a = mem64[x0 + 0]
 %line 268+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rsi, [r9]
+	mov rcx, [r9]
 ; b = mem64[x0 + 32]
 %line 269+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, [r9 + 32]
+	mov rdx, [r9 + 32]
 ; u = a ^ b
 %line 270+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rax, rsi
-	xor rax, rdi
+	mov rbx, rcx
+	xor rbx, rdx
 ; u &= k
 %line 271+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	and rax, r11
+	and rbx, rax
 ; a ^= u
 %line 272+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rsi, rax
+	xor rcx, rbx
 ; b ^= u
 %line 273+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rdi, rax
+	xor rdx, rbx
 ; mem64[x0 + 0] = a
 %line 274+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [r9], rsi
+	mov [r9], rcx
 ; mem64[x0 + 32] = b
 %line 275+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [r9 + 32], rdi
+	mov [r9 + 32], rdx
 ; x0 = x0 + 8
 %line 276+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	add r9, 8
@@ -805,10 +777,10 @@ align 32
 	add r8, 8
 ; o1 = o1 - 1
 %line 278+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	sub r10, 1
+	sub r11, 1
 ; =? o1 - 0
 %line 279+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	cmp r10, 0
+	cmp r11, 0
 ; goto l8b if !=
 %line 280+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	jne .Ll8b
@@ -817,15 +789,12 @@ align 32
 	add r9, 32
 ; o0 = o0 - 1
 %line 282+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, rbx
 	sub r10, 1
 ; =? o0 - 0
 %line 283+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	cmp r10, 0
 ; goto l8a if !=
 %line 284+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, rcx
-	mov rsi, rdx
 	jne .Ll8a
 ; c = cb + 4608
 %line 287+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
@@ -840,49 +809,46 @@ align 32
 .Ll9a:
 ; o1 = 8
 %line 291+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rbx, r10
-	mov rdx, rsi
-	mov rcx, rdi
-	mov r10, 8
+	mov r11, 8
 align 32
 .Ll9b:
 ; k = mem32le[c + 0]
 %line 293+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r11d, [r8]
+	mov eax, [r8]
 ; h = mem32le[c + 4]
 %line 294+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov esi, [r8 + 4]
+	mov ecx, [r8 + 4]
 ; h <<= 32
 %line 295+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl rsi, 32
+	shl rcx, 32
 ; k |= h
 %line 296+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or r11, rsi
+	or rax, rcx
 ; a = mem64[x0 + 0]
 %line 297+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rsi, [r9]
+	mov rcx, [r9]
 ; b = mem64[x0 + 64]
 %line 298+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, [r9 + 64]
+	mov rdx, [r9 + 64]
 ; u = a ^ b
 %line 299+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rax, rsi
-	xor rax, rdi
+	mov rbx, rcx
+	xor rbx, rdx
 ; u &= k
 %line 300+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	and rax, r11
+	and rbx, rax
 ; a ^= u
 %line 301+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rsi, rax
+	xor rcx, rbx
 ; b ^= u
 %line 302+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rdi, rax
+	xor rdx, rbx
 ; mem64[x0 + 0] = a
 %line 303+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [r9], rsi
+	mov [r9], rcx
 ; mem64[x0 + 64] = b
 %line 304+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [r9 + 64], rdi
+	mov [r9 + 64], rdx
 ; x0 = x0 + 8
 %line 305+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	add r9, 8
@@ -891,10 +857,10 @@ align 32
 	add r8, 8
 ; o1 = o1 - 1
 %line 307+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	sub r10, 1
+	sub r11, 1
 ; =? o1 - 0
 %line 308+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	cmp r10, 0
+	cmp r11, 0
 ; goto l9b if !=
 %line 309+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	jne .Ll9b
@@ -903,15 +869,12 @@ align 32
 	add r9, 64
 ; o0 = o0 - 1
 %line 311+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, rbx
 	sub r10, 1
 ; =? o0 - 0
 %line 312+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	cmp r10, 0
 ; goto l9a if !=
 %line 313+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, rcx
-	mov rsi, rdx
 	jne .Ll9a
 ; c = cb + 5120
 %line 316+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
@@ -926,49 +889,46 @@ align 32
 .Ll10a:
 ; o1 = 16
 %line 320+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rbx, r10
-	mov rdx, rsi
-	mov rcx, rdi
-	mov r10, 16
+	mov r11, 16
 align 32
 .Ll10b:
 ; k = mem32le[c + 0]
 %line 322+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r11d, [r8]
+	mov eax, [r8]
 ; h = mem32le[c + 4]
 %line 323+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov esi, [r8 + 4]
+	mov ecx, [r8 + 4]
 ; h <<= 32
 %line 324+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl rsi, 32
+	shl rcx, 32
 ; k |= h
 %line 325+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or r11, rsi
+	or rax, rcx
 ; a = mem64[x0 + 0]
 %line 326+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rsi, [r9]
+	mov rcx, [r9]
 ; b = mem64[x0 + 128]
 %line 327+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, [r9 + 128]
+	mov rdx, [r9 + 128]
 ; u = a ^ b
 %line 328+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rax, rsi
-	xor rax, rdi
+	mov rbx, rcx
+	xor rbx, rdx
 ; u &= k
 %line 329+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	and rax, r11
+	and rbx, rax
 ; a ^= u
 %line 330+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rsi, rax
+	xor rcx, rbx
 ; b ^= u
 %line 331+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rdi, rax
+	xor rdx, rbx
 ; mem64[x0 + 0] = a
 %line 332+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [r9], rsi
+	mov [r9], rcx
 ; mem64[x0 + 128] = b
 %line 333+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [r9 + 128], rdi
+	mov [r9 + 128], rdx
 ; x0 = x0 + 8
 %line 334+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	add r9, 8
@@ -977,10 +937,10 @@ align 32
 	add r8, 8
 ; o1 = o1 - 1
 %line 336+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	sub r10, 1
+	sub r11, 1
 ; =? o1 - 0
 %line 337+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	cmp r10, 0
+	cmp r11, 0
 ; goto l10b if !=
 %line 338+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	jne .Ll10b
@@ -989,15 +949,12 @@ align 32
 	add r9, 128
 ; o0 = o0 - 1
 %line 340+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, rbx
 	sub r10, 1
 ; =? o0 - 0
 %line 341+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	cmp r10, 0
 ; goto l10a if !=
 %line 342+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, rcx
-	mov rsi, rdx
 	jne .Ll10a
 ; c = cb + 5632
 %line 345+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
@@ -1012,49 +969,46 @@ align 32
 .Ll11a:
 ; o1 = 32
 %line 349+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rbx, r10
-	mov rdx, rsi
-	mov rcx, rdi
-	mov r10, 32
+	mov r11, 32
 align 32
 .Ll11b:
 ; k = mem32le[c + 0]
 %line 351+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r11d, [r8]
+	mov eax, [r8]
 ; h = mem32le[c + 4]
 %line 352+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov esi, [r8 + 4]
+	mov ecx, [r8 + 4]
 ; h <<= 32
 %line 353+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl rsi, 32
+	shl rcx, 32
 ; k |= h
 %line 354+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or r11, rsi
+	or rax, rcx
 ; a = mem64[x0 + 0]
 %line 355+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rsi, [r9]
+	mov rcx, [r9]
 ; b = mem64[x0 + 256]
 %line 356+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, [r9 + 256]
+	mov rdx, [r9 + 256]
 ; u = a ^ b
 %line 357+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rax, rsi
-	xor rax, rdi
+	mov rbx, rcx
+	xor rbx, rdx
 ; u &= k
 %line 358+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	and rax, r11
+	and rbx, rax
 ; a ^= u
 %line 359+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rsi, rax
+	xor rcx, rbx
 ; b ^= u
 %line 360+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rdi, rax
+	xor rdx, rbx
 ; mem64[x0 + 0] = a
 %line 361+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [r9], rsi
+	mov [r9], rcx
 ; mem64[x0 + 256] = b
 %line 362+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [r9 + 256], rdi
+	mov [r9 + 256], rdx
 ; x0 = x0 + 8
 %line 363+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	add r9, 8
@@ -1063,10 +1017,10 @@ align 32
 	add r8, 8
 ; o1 = o1 - 1
 %line 365+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	sub r10, 1
+	sub r11, 1
 ; =? o1 - 0
 %line 366+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	cmp r10, 0
+	cmp r11, 0
 ; goto l11b if !=
 %line 367+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	jne .Ll11b
@@ -1075,76 +1029,73 @@ align 32
 	add r9, 256
 ; o0 = o0 - 1
 %line 369+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, rbx
 	sub r10, 1
 ; =? o0 - 0
 %line 370+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	cmp r10, 0
 ; goto l11a if !=
 %line 371+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, rcx
-	mov rsi, rdx
 	jne .Ll11a
 ; c = cb + 6144
 %line 374+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	lea r8, [rsi + 6144]
+; x0 = v
+%line 375+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
+	mov r9, rdi
 ; o1 = 64
 %line 376+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rax, rdi
-	mov r9, 64
-	mov rcx, r8
-	mov rdx, r9
+	mov r10, 64
 align 32
 .Ll12b:
 ; k = mem32le[c + 0]
 %line 378+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r8d, [rcx]
+	mov r11d, [r8]
 ; h = mem32le[c + 4]
 %line 379+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9d, [rcx + 4]
+	mov eax, [r8 + 4]
 ; h <<= 32
 %line 380+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl r9, 32
+	shl rax, 32
 ; k |= h
 %line 381+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or r8, r9
+	or r11, rax
 ; a = mem64[x0 + 0]
 %line 382+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, [rdi]
+	mov rax, [r9]
 ; b = mem64[x0 + 512]
 %line 383+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, [rdi + 512]
+	mov rcx, [r9 + 512]
 ; u = a ^ b
 %line 384+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r11, r9
-	xor r11, r10
+	mov rdx, rax
+	xor rdx, rcx
 ; u &= k
 %line 385+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	and r11, r8
+	and rdx, r11
 ; a ^= u
 %line 386+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r9, r11
+	xor rax, rdx
 ; b ^= u
 %line 387+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r10, r11
+	xor rcx, rdx
 ; mem64[x0 + 0] = a
 %line 388+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [rdi], r9
+	mov [r9], rax
 ; mem64[x0 + 512] = b
 %line 389+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [rdi + 512], r10
+	mov [r9 + 512], rcx
 ; x0 = x0 + 8
 %line 390+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	add rdi, 8
+	add r9, 8
 ; c = c + 8
 %line 391+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	add rcx, 8
+	add r8, 8
 ; o1 = o1 - 1
 %line 392+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	sub rdx, 1
+	sub r10, 1
 ; =? o1 - 0
 %line 393+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	cmp rdx, 0
+	cmp r10, 0
 ; goto l12b if !=
 %line 394+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	jne .Ll12b
@@ -1153,7 +1104,6 @@ align 32
 	lea r8, [rsi + 6656]
 ; x0 = v
 %line 398+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, rax
 	mov r9, rdi
 ; o0 = 2
 %line 399+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
@@ -1162,49 +1112,46 @@ align 32
 .Ll13a:
 ; o1 = 32
 %line 401+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rbx, r10
-	mov rdx, rsi
-	mov rcx, rdi
-	mov r10, 32
+	mov r11, 32
 align 32
 .Ll13b:
 ; k = mem32le[c + 0]
 %line 403+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r11d, [r8]
+	mov eax, [r8]
 ; h = mem32le[c + 4]
 %line 404+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov esi, [r8 + 4]
+	mov ecx, [r8 + 4]
 ; h <<= 32
 %line 405+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl rsi, 32
+	shl rcx, 32
 ; k |= h
 %line 406+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or r11, rsi
+	or rax, rcx
 ; a = mem64[x0 + 0]
 %line 407+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rsi, [r9]
+	mov rcx, [r9]
 ; b = mem64[x0 + 256]
 %line 408+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, [r9 + 256]
+	mov rdx, [r9 + 256]
 ; u = a ^ b
 %line 409+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rax, rsi
-	xor rax, rdi
+	mov rbx, rcx
+	xor rbx, rdx
 ; u &= k
 %line 410+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	and rax, r11
+	and rbx, rax
 ; a ^= u
 %line 411+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rsi, rax
+	xor rcx, rbx
 ; b ^= u
 %line 412+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rdi, rax
+	xor rdx, rbx
 ; mem64[x0 + 0] = a
 %line 413+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [r9], rsi
+	mov [r9], rcx
 ; mem64[x0 + 256] = b
 %line 414+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [r9 + 256], rdi
+	mov [r9 + 256], rdx
 ; x0 = x0 + 8
 %line 415+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	add r9, 8
@@ -1213,10 +1160,10 @@ align 32
 	add r8, 8
 ; o1 = o1 - 1
 %line 417+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	sub r10, 1
+	sub r11, 1
 ; =? o1 - 0
 %line 418+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	cmp r10, 0
+	cmp r11, 0
 ; goto l13b if !=
 %line 419+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	jne .Ll13b
@@ -1225,15 +1172,12 @@ align 32
 	add r9, 256
 ; o0 = o0 - 1
 %line 421+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, rbx
 	sub r10, 1
 ; =? o0 - 0
 %line 422+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	cmp r10, 0
 ; goto l13a if !=
 %line 423+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, rcx
-	mov rsi, rdx
 	jne .Ll13a
 ; c = cb + 7168
 %line 426+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
@@ -1248,49 +1192,46 @@ align 32
 .Ll14a:
 ; o1 = 16
 %line 430+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rbx, r10
-	mov rdx, rsi
-	mov rcx, rdi
-	mov r10, 16
+	mov r11, 16
 align 32
 .Ll14b:
 ; k = mem32le[c + 0]
 %line 432+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r11d, [r8]
+	mov eax, [r8]
 ; h = mem32le[c + 4]
 %line 433+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov esi, [r8 + 4]
+	mov ecx, [r8 + 4]
 ; h <<= 32
 %line 434+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl rsi, 32
+	shl rcx, 32
 ; k |= h
 %line 435+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or r11, rsi
+	or rax, rcx
 ; a = mem64[x0 + 0]
 %line 436+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rsi, [r9]
+	mov rcx, [r9]
 ; b = mem64[x0 + 128]
 %line 437+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, [r9 + 128]
+	mov rdx, [r9 + 128]
 ; u = a ^ b
 %line 438+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rax, rsi
-	xor rax, rdi
+	mov rbx, rcx
+	xor rbx, rdx
 ; u &= k
 %line 439+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	and rax, r11
+	and rbx, rax
 ; a ^= u
 %line 440+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rsi, rax
+	xor rcx, rbx
 ; b ^= u
 %line 441+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rdi, rax
+	xor rdx, rbx
 ; mem64[x0 + 0] = a
 %line 442+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [r9], rsi
+	mov [r9], rcx
 ; mem64[x0 + 128] = b
 %line 443+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [r9 + 128], rdi
+	mov [r9 + 128], rdx
 ; x0 = x0 + 8
 %line 444+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	add r9, 8
@@ -1299,10 +1240,10 @@ align 32
 	add r8, 8
 ; o1 = o1 - 1
 %line 446+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	sub r10, 1
+	sub r11, 1
 ; =? o1 - 0
 %line 447+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	cmp r10, 0
+	cmp r11, 0
 ; goto l14b if !=
 %line 448+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	jne .Ll14b
@@ -1311,15 +1252,12 @@ align 32
 	add r9, 128
 ; o0 = o0 - 1
 %line 450+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, rbx
 	sub r10, 1
 ; =? o0 - 0
 %line 451+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	cmp r10, 0
 ; goto l14a if !=
 %line 452+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, rcx
-	mov rsi, rdx
 	jne .Ll14a
 ; c = cb + 7680
 %line 455+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
@@ -1334,49 +1272,46 @@ align 32
 .Ll15a:
 ; o1 = 8
 %line 459+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rbx, r10
-	mov rdx, rsi
-	mov rcx, rdi
-	mov r10, 8
+	mov r11, 8
 align 32
 .Ll15b:
 ; k = mem32le[c + 0]
 %line 461+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r11d, [r8]
+	mov eax, [r8]
 ; h = mem32le[c + 4]
 %line 462+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov esi, [r8 + 4]
+	mov ecx, [r8 + 4]
 ; h <<= 32
 %line 463+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl rsi, 32
+	shl rcx, 32
 ; k |= h
 %line 464+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or r11, rsi
+	or rax, rcx
 ; a = mem64[x0 + 0]
 %line 465+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rsi, [r9]
+	mov rcx, [r9]
 ; b = mem64[x0 + 64]
 %line 466+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, [r9 + 64]
+	mov rdx, [r9 + 64]
 ; u = a ^ b
 %line 467+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rax, rsi
-	xor rax, rdi
+	mov rbx, rcx
+	xor rbx, rdx
 ; u &= k
 %line 468+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	and rax, r11
+	and rbx, rax
 ; a ^= u
 %line 469+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rsi, rax
+	xor rcx, rbx
 ; b ^= u
 %line 470+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rdi, rax
+	xor rdx, rbx
 ; mem64[x0 + 0] = a
 %line 471+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [r9], rsi
+	mov [r9], rcx
 ; mem64[x0 + 64] = b
 %line 472+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [r9 + 64], rdi
+	mov [r9 + 64], rdx
 ; x0 = x0 + 8
 %line 473+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	add r9, 8
@@ -1385,10 +1320,10 @@ align 32
 	add r8, 8
 ; o1 = o1 - 1
 %line 475+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	sub r10, 1
+	sub r11, 1
 ; =? o1 - 0
 %line 476+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	cmp r10, 0
+	cmp r11, 0
 ; goto l15b if !=
 %line 477+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	jne .Ll15b
@@ -1397,15 +1332,12 @@ align 32
 	add r9, 64
 ; o0 = o0 - 1
 %line 479+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, rbx
 	sub r10, 1
 ; =? o0 - 0
 %line 480+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	cmp r10, 0
 ; goto l15a if !=
 %line 481+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, rcx
-	mov rsi, rdx
 	jne .Ll15a
 ; c = cb + 8192
 %line 484+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
@@ -1420,49 +1352,46 @@ align 32
 .Ll16a:
 ; o1 = 4
 %line 488+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rbx, r10
-	mov rdx, rsi
-	mov rcx, rdi
-	mov r10, 4
+	mov r11, 4
 align 32
 .Ll16b:
 ; k = mem32le[c + 0]
 %line 490+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r11d, [r8]
+	mov eax, [r8]
 ; h = mem32le[c + 4]
 %line 491+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov esi, [r8 + 4]
+	mov ecx, [r8 + 4]
 ; h <<= 32
 %line 492+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl rsi, 32
+	shl rcx, 32
 ; k |= h
 %line 493+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or r11, rsi
+	or rax, rcx
 ; a = mem64[x0 + 0]
 %line 494+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rsi, [r9]
+	mov rcx, [r9]
 ; b = mem64[x0 + 32]
 %line 495+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, [r9 + 32]
+	mov rdx, [r9 + 32]
 ; u = a ^ b
 %line 496+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rax, rsi
-	xor rax, rdi
+	mov rbx, rcx
+	xor rbx, rdx
 ; u &= k
 %line 497+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	and rax, r11
+	and rbx, rax
 ; a ^= u
 %line 498+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rsi, rax
+	xor rcx, rbx
 ; b ^= u
 %line 499+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rdi, rax
+	xor rdx, rbx
 ; mem64[x0 + 0] = a
 %line 500+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [r9], rsi
+	mov [r9], rcx
 ; mem64[x0 + 32] = b
 %line 501+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [r9 + 32], rdi
+	mov [r9 + 32], rdx
 ; x0 = x0 + 8
 %line 502+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	add r9, 8
@@ -1471,10 +1400,10 @@ align 32
 	add r8, 8
 ; o1 = o1 - 1
 %line 504+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	sub r10, 1
+	sub r11, 1
 ; =? o1 - 0
 %line 505+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	cmp r10, 0
+	cmp r11, 0
 ; goto l16b if !=
 %line 506+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	jne .Ll16b
@@ -1483,15 +1412,12 @@ align 32
 	add r9, 32
 ; o0 = o0 - 1
 %line 508+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, rbx
 	sub r10, 1
 ; =? o0 - 0
 %line 509+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	cmp r10, 0
 ; goto l16a if !=
 %line 510+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, rcx
-	mov rsi, rdx
 	jne .Ll16a
 ; c = cb + 8704
 %line 513+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
@@ -1506,49 +1432,46 @@ align 32
 .Ll17a:
 ; o1 = 2
 %line 517+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rbx, r10
-	mov rdx, rsi
-	mov rcx, rdi
-	mov r10, 2
+	mov r11, 2
 align 32
 .Ll17b:
 ; k = mem32le[c + 0]
 %line 519+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r11d, [r8]
+	mov eax, [r8]
 ; h = mem32le[c + 4]
 %line 520+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov esi, [r8 + 4]
+	mov ecx, [r8 + 4]
 ; h <<= 32
 %line 521+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl rsi, 32
+	shl rcx, 32
 ; k |= h
 %line 522+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or r11, rsi
+	or rax, rcx
 ; a = mem64[x0 + 0]
 %line 523+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rsi, [r9]
+	mov rcx, [r9]
 ; b = mem64[x0 + 16]
 %line 524+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, [r9 + 16]
+	mov rdx, [r9 + 16]
 ; u = a ^ b
 %line 525+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rax, rsi
-	xor rax, rdi
+	mov rbx, rcx
+	xor rbx, rdx
 ; u &= k
 %line 526+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	and rax, r11
+	and rbx, rax
 ; a ^= u
 %line 527+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rsi, rax
+	xor rcx, rbx
 ; b ^= u
 %line 528+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rdi, rax
+	xor rdx, rbx
 ; mem64[x0 + 0] = a
 %line 529+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [r9], rsi
+	mov [r9], rcx
 ; mem64[x0 + 16] = b
 %line 530+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [r9 + 16], rdi
+	mov [r9 + 16], rdx
 ; x0 = x0 + 8
 %line 531+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	add r9, 8
@@ -1557,10 +1480,10 @@ align 32
 	add r8, 8
 ; o1 = o1 - 1
 %line 533+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	sub r10, 1
+	sub r11, 1
 ; =? o1 - 0
 %line 534+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	cmp r10, 0
+	cmp r11, 0
 ; goto l17b if !=
 %line 535+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	jne .Ll17b
@@ -1569,76 +1492,73 @@ align 32
 	add r9, 16
 ; o0 = o0 - 1
 %line 537+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, rbx
 	sub r10, 1
 ; =? o0 - 0
 %line 538+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	cmp r10, 0
 ; goto l17a if !=
 %line 539+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, rcx
-	mov rsi, rdx
 	jne .Ll17a
 ; c = cb + 9216
 %line 542+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	lea r8, [rsi + 9216]
+; x0 = v
+%line 543+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
+	mov r9, rdi
 ; o0 = 64
 %line 544+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdx, rdi
-	mov r9, 64
-	mov rax, r8
-	mov rcx, r9
+	mov r10, 64
 align 32
 .Ll18a:
 ; k = mem32le[c + 0]
 %line 546+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r8d, [rax]
+	mov r11d, [r8]
 ; h = mem32le[c + 4]
 %line 547+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9d, [rax + 4]
+	mov eax, [r8 + 4]
 ; h <<= 32
 %line 548+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl r9, 32
+	shl rax, 32
 ; k |= h
 %line 549+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or r8, r9
+	or r11, rax
 ; a = mem64[x0 + 0]
 %line 550+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, [rdi]
+	mov rax, [r9]
 ; b = mem64[x0 + 8]
 %line 551+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, [rdi + 8]
+	mov rcx, [r9 + 8]
 ; u = a ^ b
 %line 552+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r11, r9
-	xor r11, r10
+	mov rdx, rax
+	xor rdx, rcx
 ; u &= k
 %line 553+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	and r11, r8
+	and rdx, r11
 ; a ^= u
 %line 554+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r9, r11
+	xor rax, rdx
 ; b ^= u
 %line 555+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r10, r11
+	xor rcx, rdx
 ; mem64[x0 + 0] = a
 %line 556+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [rdi], r9
+	mov [r9], rax
 ; mem64[x0 + 8] = b
 %line 557+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [rdi + 8], r10
+	mov [r9 + 8], rcx
 ; x0 = x0 + 16
 %line 558+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	add rdi, 16
+	add r9, 16
 ; c = c + 8
 %line 559+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	add rax, 8
+	add r8, 8
 ; o0 = o0 - 1
 %line 560+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	sub rcx, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 561+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	cmp rcx, 0
+	cmp r10, 0
 ; goto l18a if !=
 %line 562+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	jne .Ll18a
@@ -1647,55 +1567,52 @@ align 32
 	lea r8, [rsi + 9728]
 ; x0 = v
 %line 566+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, rdx
+	mov r9, rdi
 ; o0 = 128
 %line 567+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r11, rdi
-	mov r9, 128
-	mov rax, r8
-	mov rcx, r9
+	mov r10, 128
 align 32
 .Ll19a:
 ; k = mem32le[c + 0]
 %line 569+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r8d, [rax]
+	mov r11d, [r8]
 ; a = mem64[x0 + 0]
 %line 570+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, [rdi]
+	mov rax, [r9]
 ; u = a >> 32
 %line 571+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, r9
-	shr r10, 32
+	mov rcx, rax
+	shr rcx, 32
 ; u ^= a
 %line 572+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r10, r9
+	xor rcx, rax
 ; u &= k
 %line 573+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	and r10, r8
+	and rcx, r11
 ; a ^= u
 %line 574+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r9, r10
+	xor rax, rcx
 ; u <<= 32
 %line 575+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl r10, 32
+	shl rcx, 32
 ; a ^= u
 %line 576+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r9, r10
+	xor rax, rcx
 ; mem64[x0 + 0] = a
 %line 577+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [rdi], r9
+	mov [r9], rax
 ; x0 = x0 + 8
 %line 578+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	add rdi, 8
+	add r9, 8
 ; c = c + 4
 %line 579+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	add rax, 4
+	add r8, 4
 ; o0 = o0 - 1
 %line 580+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	sub rcx, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 581+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	cmp rcx, 0
+	cmp r10, 0
 ; goto l19a if !=
 %line 582+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	jne .Ll19a
@@ -1704,71 +1621,68 @@ align 32
 	lea r8, [rsi + 10240]
 ; x0 = v
 %line 586+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, r11
+	mov r9, rdi
 ; o0 = 128
 %line 587+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rcx, rdi
-	mov r9, 128
-	mov r11, r8
-	mov rax, r9
+	mov r10, 128
 align 32
 .Ll20a:
 ; k = mem32le[c + 0]
 %line 589+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r8d, [r11]
+	mov r11d, [r8]
 ; e = 0xffff0000ffff0000
 %line 590+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, -281470681808896
+	mov rax, -281470681808896
 ; u = k & e
 %line 591+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, r8
-	and r10, r9
+	mov rcx, r11
+	and rcx, rax
 ; k ^= u
 %line 592+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r8, r10
+	xor r11, rcx
 ; u <<= 16
 %line 593+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl r10, 16
+	shl rcx, 16
 ; k |= u
 %line 594+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or r8, r10
+	or r11, rcx
 ; a = mem64[x0 + 0]
 %line 595+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, [rdi]
+	mov rax, [r9]
 ; u = a >> 16
 %line 596+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, r9
-	shr r10, 16
+	mov rcx, rax
+	shr rcx, 16
 ; u ^= a
 %line 597+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r10, r9
+	xor rcx, rax
 ; u &= k
 %line 598+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	and r10, r8
+	and rcx, r11
 ; a ^= u
 %line 599+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r9, r10
+	xor rax, rcx
 ; u <<= 16
 %line 600+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl r10, 16
+	shl rcx, 16
 ; a ^= u
 %line 601+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r9, r10
+	xor rax, rcx
 ; mem64[x0 + 0] = a
 %line 602+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [rdi], r9
+	mov [r9], rax
 ; x0 = x0 + 8
 %line 603+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	add rdi, 8
+	add r9, 8
 ; c = c + 4
 %line 604+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	add r11, 4
+	add r8, 4
 ; o0 = o0 - 1
 %line 605+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	sub rax, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 606+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	cmp rax, 0
+	cmp r10, 0
 ; goto l20a if !=
 %line 607+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	jne .Ll20a
@@ -1777,87 +1691,84 @@ align 32
 	lea r8, [rsi + 10752]
 ; x0 = v
 %line 611+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, rcx
+	mov r9, rdi
 ; o0 = 128
 %line 612+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rax, rdi
-	mov r9, 128
-	mov r11, r8
-	mov rcx, r9
+	mov r10, 128
 align 32
 .Ll21a:
 ; k = mem32le[c + 0]
 %line 614+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r8d, [r11]
+	mov r11d, [r8]
 ; e = 0xffff0000ffff0000
 %line 615+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, -281470681808896
+	mov rax, -281470681808896
 ; u = k & e
 %line 616+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, r8
-	and r10, r9
+	mov rcx, r11
+	and rcx, rax
 ; k ^= u
 %line 617+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r8, r10
+	xor r11, rcx
 ; u <<= 16
 %line 618+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl r10, 16
+	shl rcx, 16
 ; k |= u
 %line 619+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or r8, r10
+	or r11, rcx
 ; e = 0xff00ff00ff00ff00
 %line 620+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, -71777214294589696
+	mov rax, -71777214294589696
 ; u = k & e
 %line 621+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, r8
-	and r10, r9
+	mov rcx, r11
+	and rcx, rax
 ; k ^= u
 %line 622+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r8, r10
+	xor r11, rcx
 ; u <<= 8
 %line 623+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl r10, 8
+	shl rcx, 8
 ; k |= u
 %line 624+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or r8, r10
+	or r11, rcx
 ; a = mem64[x0 + 0]
 %line 625+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, [rdi]
+	mov rax, [r9]
 ; u = a >> 8
 %line 626+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, r9
-	shr r10, 8
+	mov rcx, rax
+	shr rcx, 8
 ; u ^= a
 %line 627+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r10, r9
+	xor rcx, rax
 ; u &= k
 %line 628+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	and r10, r8
+	and rcx, r11
 ; a ^= u
 %line 629+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r9, r10
+	xor rax, rcx
 ; u <<= 8
 %line 630+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl r10, 8
+	shl rcx, 8
 ; a ^= u
 %line 631+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r9, r10
+	xor rax, rcx
 ; mem64[x0 + 0] = a
 %line 632+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [rdi], r9
+	mov [r9], rax
 ; x0 = x0 + 8
 %line 633+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	add rdi, 8
+	add r9, 8
 ; c = c + 4
 %line 634+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	add r11, 4
+	add r8, 4
 ; o0 = o0 - 1
 %line 635+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	sub rcx, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 636+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	cmp rcx, 0
+	cmp r10, 0
 ; goto l21a if !=
 %line 637+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	jne .Ll21a
@@ -1866,190 +1777,184 @@ align 32
 	lea r8, [rsi + 11264]
 ; x0 = v
 %line 641+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, rax
+	mov r9, rdi
 ; o0 = 128
 %line 642+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r11, rdi
-	mov r9, 128
-	mov rax, r8
-	mov rcx, r9
+	mov r10, 128
 align 32
 .Ll22a:
 ; k = mem32le[c + 0]
 %line 644+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r8d, [rax]
+	mov r11d, [r8]
 ; e = 0xffff0000ffff0000
 %line 645+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, -281470681808896
+	mov rax, -281470681808896
 ; u = k & e
 %line 646+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, r8
-	and r10, r9
+	mov rcx, r11
+	and rcx, rax
 ; k ^= u
 %line 647+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r8, r10
+	xor r11, rcx
 ; u <<= 16
 %line 648+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl r10, 16
+	shl rcx, 16
 ; k |= u
 %line 649+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or r8, r10
+	or r11, rcx
 ; e = 0xff00ff00ff00ff00
 %line 650+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, -71777214294589696
+	mov rax, -71777214294589696
 ; u = k & e
 %line 651+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, r8
-	and r10, r9
+	mov rcx, r11
+	and rcx, rax
 ; k ^= u
 %line 652+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r8, r10
+	xor r11, rcx
 ; u <<= 8
 %line 653+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl r10, 8
+	shl rcx, 8
 ; k |= u
 %line 654+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or r8, r10
+	or r11, rcx
 ; e = 0xf0f0f0f0f0f0f0f0
 %line 655+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, -1085102592571150096
+	mov rax, -1085102592571150096
 ; u = k & e
 %line 656+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, r8
-	and r10, r9
+	mov rcx, r11
+	and rcx, rax
 ; k ^= u
 %line 657+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r8, r10
+	xor r11, rcx
 ; u <<= 4
 %line 658+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl r10, 4
+	shl rcx, 4
 ; k |= u
 %line 659+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or r8, r10
+	or r11, rcx
 ; a = mem64[x0 + 0]
 %line 660+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, [rdi]
+	mov rax, [r9]
 ; u = a >> 4
 %line 661+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, r9
-	shr r10, 4
+	mov rcx, rax
+	shr rcx, 4
 ; u ^= a
 %line 662+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r10, r9
+	xor rcx, rax
 ; u &= k
 %line 663+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	and r10, r8
+	and rcx, r11
 ; a ^= u
 %line 664+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r9, r10
+	xor rax, rcx
 ; u <<= 4
 %line 665+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	shl r10, 4
+	shl rcx, 4
 ; a ^= u
 %line 666+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor r9, r10
+	xor rax, rcx
 ; mem64[x0 + 0] = a
 %line 667+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [rdi], r9
+	mov [r9], rax
 ; x0 = x0 + 8
 %line 668+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	add rdi, 8
+	add r9, 8
 ; c = c + 4
 %line 669+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	add rax, 4
+	add r8, 4
 ; o0 = o0 - 1
 %line 670+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	sub rcx, 1
+	sub r10, 1
 ; =? o0 - 0
 %line 671+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	cmp rcx, 0
+	cmp r10, 0
 ; goto l22a if !=
 %line 672+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	jne .Ll22a
 ; c = cb + 11776
 %line 675+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	lea r8, [rsi + 11776]
+	lea rax, [rsi + 11776]
 ; x0 = v
 %line 676+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, r11
+	mov rcx, rdi
 ; o0 = 128
 %line 677+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r10, rdi
-	mov r9, 128
-	mov rax, r8
-	mov r11, r9
+	mov r11, 128
 align 32
 .Ll23a:
 ; k = mem32le[c + 0]
 %line 679+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov ecx, [rax]
+	mov r10d, [rax]
 ; e = 0xffff0000ffff0000
 %line 680+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	mov r8, -281470681808896
 ; u = k & e
 %line 681+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, rcx
+	mov r9, r10
 	and r9, r8
 ; k ^= u
 %line 682+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rcx, r9
+	xor r10, r9
 ; u <<= 16
 %line 683+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	shl r9, 16
 ; k |= u
 %line 684+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or rcx, r9
+	or r10, r9
 ; e = 0xff00ff00ff00ff00
 %line 685+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	mov r8, -71777214294589696
 ; u = k & e
 %line 686+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, rcx
+	mov r9, r10
 	and r9, r8
 ; k ^= u
 %line 687+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rcx, r9
+	xor r10, r9
 ; u <<= 8
 %line 688+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	shl r9, 8
 ; k |= u
 %line 689+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or rcx, r9
+	or r10, r9
 ; e = 0xf0f0f0f0f0f0f0f0
 %line 690+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	mov r8, -1085102592571150096
 ; u = k & e
 %line 691+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, rcx
+	mov r9, r10
 	and r9, r8
 ; k ^= u
 %line 692+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rcx, r9
+	xor r10, r9
 ; u <<= 4
 %line 693+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	shl r9, 4
 ; k |= u
 %line 694+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or rcx, r9
+	or r10, r9
 ; e = 0xcccccccccccccccc
 %line 695+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	mov r8, -3689348814741910324
 ; u = k & e
 %line 696+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, rcx
+	mov r9, r10
 	and r9, r8
 ; k ^= u
 %line 697+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	xor rcx, r9
+	xor r10, r9
 ; u <<= 2
 %line 698+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	shl r9, 2
 ; k |= u
 %line 699+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	or rcx, r9
+	or r10, r9
 ; a = mem64[x0 + 0]
 %line 700+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r8, [rdi]
+	mov r8, [rcx]
 ; u = a >> 2
 %line 701+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	mov r9, r8
@@ -2059,7 +1964,7 @@ align 32
 	xor r9, r8
 ; u &= k
 %line 703+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	and r9, rcx
+	and r9, r10
 ; a ^= u
 %line 704+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	xor r8, r9
@@ -2071,10 +1976,10 @@ align 32
 	xor r8, r9
 ; mem64[x0 + 0] = a
 %line 707+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov [rdi], r8
+	mov [rcx], r8
 ; x0 = x0 + 8
 %line 708+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	add rdi, 8
+	add rcx, 8
 ; c = c + 4
 %line 709+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
 	add rax, 4
@@ -2089,15 +1994,10 @@ align 32
 	jne .Ll23a
 ; c = cb + 12288
 %line 715+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	lea r8, [rsi + 12288]
-; x0 = v
-%line 716+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov rdi, r10
+	lea r11, [rsi + 12288]
 ; o0 = 128
 %line 717+0 specs/mceliece/generated/mceliece_gf13_benes_bits_amd64.q
-	mov r9, 128
-	mov r11, r8
-	mov r10, r9
+	mov r10, 128
 align 32
 .Ll24a:
 ; k = mem32le[c + 0]

@@ -64848,71 +64848,67 @@ qhasm_kernel_mceliece_gf13_fft_amd64_fft:
 	lea r11, [rsp + 0]
 ; h = v
 %line 22155+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, rdi
+	mov rsi, rdi
 ; lo = mem64[f + 0]
 %line 22156+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, [r11]
 ; o0 = 64
 %line 22157+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rsi, r11
 	mov r8, 64
-	mov r11, r8
 align 32
 .Ll1:
 ; y0 = lo << 63
 %line 22159+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, r9
-	shl r8, 63
+	mov r10, r9
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 22160+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; mem64[h + 0] = y0
 %line 22161+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [r10], r8
+	mov [rsi], r10
 ; lo = lo >> 1
 %line 22162+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	shr r9, 1
 ; h = h + 8
 %line 22163+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add r10, 8
+	add rsi, 8
 ; o0 = o0 - 1
 %line 22164+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r11, 1
+	sub r8, 1
 ; =? o0 - 0
 %line 22165+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	cmp r11, 0
+	cmp r8, 0
 ; goto l1 if !=
 %line 22166+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	jne .Ll1
 ; h = h - 512
 %line 22167+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r10, 512
+	sub rsi, 512
 ; lo = mem64[f + 8]
 %line 22168+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, rsi
 	mov r8, [r11 + 8]
 ; o0 = 64
 %line 22169+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, 64
-	mov rsi, r8
 align 32
 .Ll2:
 ; y0 = lo << 63
 %line 22171+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 22172+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; mem64[h + 512] = y0
 %line 22173+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [r10 + 512], r8
+	mov [rsi + 512], r10
 ; lo = lo >> 1
 %line 22174+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	shr rsi, 1
+	shr r8, 1
 ; h = h + 8
 %line 22175+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add r10, 8
+	add rsi, 8
 ; o0 = o0 - 1
 %line 22176+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	sub r9, 1
@@ -64924,32 +64920,31 @@ align 32
 	jne .Ll2
 ; h = h - 512
 %line 22179+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r10, 512
+	sub rsi, 512
 ; lo = mem64[f + 16]
 %line 22180+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, [r11 + 16]
 ; o0 = 64
 %line 22181+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, 64
-	mov rsi, r8
 align 32
 .Ll3:
 ; y0 = lo << 63
 %line 22183+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 22184+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; mem64[h + 1024] = y0
 %line 22185+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [r10 + 1024], r8
+	mov [rsi + 1024], r10
 ; lo = lo >> 1
 %line 22186+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	shr rsi, 1
+	shr r8, 1
 ; h = h + 8
 %line 22187+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add r10, 8
+	add rsi, 8
 ; o0 = o0 - 1
 %line 22188+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	sub r9, 1
@@ -64961,32 +64956,31 @@ align 32
 	jne .Ll3
 ; h = h - 512
 %line 22191+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r10, 512
+	sub rsi, 512
 ; lo = mem64[f + 24]
 %line 22192+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, [r11 + 24]
 ; o0 = 64
 %line 22193+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, 64
-	mov rsi, r8
 align 32
 .Ll4:
 ; y0 = lo << 63
 %line 22195+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 22196+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; mem64[h + 1536] = y0
 %line 22197+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [r10 + 1536], r8
+	mov [rsi + 1536], r10
 ; lo = lo >> 1
 %line 22198+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	shr rsi, 1
+	shr r8, 1
 ; h = h + 8
 %line 22199+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add r10, 8
+	add rsi, 8
 ; o0 = o0 - 1
 %line 22200+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	sub r9, 1
@@ -64998,32 +64992,31 @@ align 32
 	jne .Ll4
 ; h = h - 512
 %line 22203+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r10, 512
+	sub rsi, 512
 ; lo = mem64[f + 32]
 %line 22204+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, [r11 + 32]
 ; o0 = 64
 %line 22205+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, 64
-	mov rsi, r8
 align 32
 .Ll5:
 ; y0 = lo << 63
 %line 22207+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 22208+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; mem64[h + 2048] = y0
 %line 22209+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [r10 + 2048], r8
+	mov [rsi + 2048], r10
 ; lo = lo >> 1
 %line 22210+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	shr rsi, 1
+	shr r8, 1
 ; h = h + 8
 %line 22211+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add r10, 8
+	add rsi, 8
 ; o0 = o0 - 1
 %line 22212+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	sub r9, 1
@@ -65035,32 +65028,31 @@ align 32
 	jne .Ll5
 ; h = h - 512
 %line 22215+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r10, 512
+	sub rsi, 512
 ; lo = mem64[f + 40]
 %line 22216+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, [r11 + 40]
 ; o0 = 64
 %line 22217+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, 64
-	mov rsi, r8
 align 32
 .Ll6:
 ; y0 = lo << 63
 %line 22219+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 22220+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; mem64[h + 2560] = y0
 %line 22221+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [r10 + 2560], r8
+	mov [rsi + 2560], r10
 ; lo = lo >> 1
 %line 22222+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	shr rsi, 1
+	shr r8, 1
 ; h = h + 8
 %line 22223+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add r10, 8
+	add rsi, 8
 ; o0 = o0 - 1
 %line 22224+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	sub r9, 1
@@ -65072,32 +65064,31 @@ align 32
 	jne .Ll6
 ; h = h - 512
 %line 22227+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r10, 512
+	sub rsi, 512
 ; lo = mem64[f + 48]
 %line 22228+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, [r11 + 48]
 ; o0 = 64
 %line 22229+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, 64
-	mov rsi, r8
 align 32
 .Ll7:
 ; y0 = lo << 63
 %line 22231+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 22232+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; mem64[h + 3072] = y0
 %line 22233+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [r10 + 3072], r8
+	mov [rsi + 3072], r10
 ; lo = lo >> 1
 %line 22234+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	shr rsi, 1
+	shr r8, 1
 ; h = h + 8
 %line 22235+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add r10, 8
+	add rsi, 8
 ; o0 = o0 - 1
 %line 22236+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	sub r9, 1
@@ -65109,32 +65100,31 @@ align 32
 	jne .Ll7
 ; h = h - 512
 %line 22239+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r10, 512
+	sub rsi, 512
 ; lo = mem64[f + 56]
 %line 22240+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, [r11 + 56]
 ; o0 = 64
 %line 22241+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, 64
-	mov rsi, r8
 align 32
 .Ll8:
 ; y0 = lo << 63
 %line 22243+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 22244+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; mem64[h + 3584] = y0
 %line 22245+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [r10 + 3584], r8
+	mov [rsi + 3584], r10
 ; lo = lo >> 1
 %line 22246+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	shr rsi, 1
+	shr r8, 1
 ; h = h + 8
 %line 22247+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add r10, 8
+	add rsi, 8
 ; o0 = o0 - 1
 %line 22248+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	sub r9, 1
@@ -65146,32 +65136,31 @@ align 32
 	jne .Ll8
 ; h = h - 512
 %line 22251+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r10, 512
+	sub rsi, 512
 ; lo = mem64[f + 64]
 %line 22252+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, [r11 + 64]
 ; o0 = 64
 %line 22253+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, 64
-	mov rsi, r8
 align 32
 .Ll9:
 ; y0 = lo << 63
 %line 22255+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 22256+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; mem64[h + 4096] = y0
 %line 22257+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [r10 + 4096], r8
+	mov [rsi + 4096], r10
 ; lo = lo >> 1
 %line 22258+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	shr rsi, 1
+	shr r8, 1
 ; h = h + 8
 %line 22259+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add r10, 8
+	add rsi, 8
 ; o0 = o0 - 1
 %line 22260+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	sub r9, 1
@@ -65183,32 +65172,31 @@ align 32
 	jne .Ll9
 ; h = h - 512
 %line 22263+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r10, 512
+	sub rsi, 512
 ; lo = mem64[f + 72]
 %line 22264+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, [r11 + 72]
 ; o0 = 64
 %line 22265+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, 64
-	mov rsi, r8
 align 32
 .Ll10:
 ; y0 = lo << 63
 %line 22267+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 22268+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; mem64[h + 4608] = y0
 %line 22269+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [r10 + 4608], r8
+	mov [rsi + 4608], r10
 ; lo = lo >> 1
 %line 22270+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	shr rsi, 1
+	shr r8, 1
 ; h = h + 8
 %line 22271+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add r10, 8
+	add rsi, 8
 ; o0 = o0 - 1
 %line 22272+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	sub r9, 1
@@ -65220,32 +65208,31 @@ align 32
 	jne .Ll10
 ; h = h - 512
 %line 22275+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r10, 512
+	sub rsi, 512
 ; lo = mem64[f + 80]
 %line 22276+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, [r11 + 80]
 ; o0 = 64
 %line 22277+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, 64
-	mov rsi, r8
 align 32
 .Ll11:
 ; y0 = lo << 63
 %line 22279+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 22280+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; mem64[h + 5120] = y0
 %line 22281+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [r10 + 5120], r8
+	mov [rsi + 5120], r10
 ; lo = lo >> 1
 %line 22282+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	shr rsi, 1
+	shr r8, 1
 ; h = h + 8
 %line 22283+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add r10, 8
+	add rsi, 8
 ; o0 = o0 - 1
 %line 22284+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	sub r9, 1
@@ -65257,32 +65244,31 @@ align 32
 	jne .Ll11
 ; h = h - 512
 %line 22287+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r10, 512
+	sub rsi, 512
 ; lo = mem64[f + 88]
 %line 22288+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, [r11 + 88]
 ; o0 = 64
 %line 22289+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, 64
-	mov rsi, r8
 align 32
 .Ll12:
 ; y0 = lo << 63
 %line 22291+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 22292+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; mem64[h + 5632] = y0
 %line 22293+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [r10 + 5632], r8
+	mov [rsi + 5632], r10
 ; lo = lo >> 1
 %line 22294+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	shr rsi, 1
+	shr r8, 1
 ; h = h + 8
 %line 22295+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add r10, 8
+	add rsi, 8
 ; o0 = o0 - 1
 %line 22296+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	sub r9, 1
@@ -65294,32 +65280,31 @@ align 32
 	jne .Ll12
 ; h = h - 512
 %line 22299+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r10, 512
+	sub rsi, 512
 ; lo = mem64[f + 96]
 %line 22300+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, [r11 + 96]
 ; o0 = 64
 %line 22301+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, 64
-	mov rsi, r8
 align 32
 .Ll13:
 ; y0 = lo << 63
 %line 22303+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 22304+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; mem64[h + 6144] = y0
 %line 22305+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [r10 + 6144], r8
+	mov [rsi + 6144], r10
 ; lo = lo >> 1
 %line 22306+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	shr rsi, 1
+	shr r8, 1
 ; h = h + 8
 %line 22307+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add r10, 8
+	add rsi, 8
 ; o0 = o0 - 1
 %line 22308+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	sub r9, 1
@@ -65331,32 +65316,31 @@ align 32
 	jne .Ll13
 ; h = h - 512
 %line 22311+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r10, 512
+	sub rsi, 512
 ; lo = mem64[f + 104]
 %line 22312+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, [r11 + 104]
 ; o0 = 64
 %line 22313+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, 64
-	mov rsi, r8
 align 32
 .Ll14:
 ; y0 = lo << 63
 %line 22315+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 22316+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; mem64[h + 6656] = y0
 %line 22317+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [r10 + 6656], r8
+	mov [rsi + 6656], r10
 ; lo = lo >> 1
 %line 22318+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	shr rsi, 1
+	shr r8, 1
 ; h = h + 8
 %line 22319+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add r10, 8
+	add rsi, 8
 ; o0 = o0 - 1
 %line 22320+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	sub r9, 1
@@ -65368,32 +65352,31 @@ align 32
 	jne .Ll14
 ; h = h - 512
 %line 22323+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r10, 512
+	sub rsi, 512
 ; lo = mem64[f + 112]
 %line 22324+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, [r11 + 112]
 ; o0 = 64
 %line 22325+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, 64
-	mov rsi, r8
 align 32
 .Ll15:
 ; y0 = lo << 63
 %line 22327+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 22328+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; mem64[h + 7168] = y0
 %line 22329+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [r10 + 7168], r8
+	mov [rsi + 7168], r10
 ; lo = lo >> 1
 %line 22330+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	shr rsi, 1
+	shr r8, 1
 ; h = h + 8
 %line 22331+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add r10, 8
+	add rsi, 8
 ; o0 = o0 - 1
 %line 22332+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	sub r9, 1
@@ -65405,32 +65388,31 @@ align 32
 	jne .Ll15
 ; h = h - 512
 %line 22335+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r10, 512
+	sub rsi, 512
 ; lo = mem64[f + 120]
 %line 22336+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, [r11 + 120]
 ; o0 = 64
 %line 22337+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, 64
-	mov rsi, r8
 align 32
 .Ll16:
 ; y0 = lo << 63
 %line 22339+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 22340+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; mem64[h + 7680] = y0
 %line 22341+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [r10 + 7680], r8
+	mov [rsi + 7680], r10
 ; lo = lo >> 1
 %line 22342+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	shr rsi, 1
+	shr r8, 1
 ; h = h + 8
 %line 22343+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add r10, 8
+	add rsi, 8
 ; o0 = o0 - 1
 %line 22344+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	sub r9, 1
@@ -65442,32 +65424,31 @@ align 32
 	jne .Ll16
 ; h = h - 512
 %line 22347+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r10, 512
+	sub rsi, 512
 ; lo = mem64[f + 128]
 %line 22348+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, [r11 + 128]
 ; o0 = 64
 %line 22349+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, 64
-	mov rsi, r8
 align 32
 .Ll17:
 ; y0 = lo << 63
 %line 22351+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 22352+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; mem64[h + 8192] = y0
 %line 22353+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [r10 + 8192], r8
+	mov [rsi + 8192], r10
 ; lo = lo >> 1
 %line 22354+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	shr rsi, 1
+	shr r8, 1
 ; h = h + 8
 %line 22355+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add r10, 8
+	add rsi, 8
 ; o0 = o0 - 1
 %line 22356+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	sub r9, 1
@@ -65479,32 +65460,31 @@ align 32
 	jne .Ll17
 ; h = h - 512
 %line 22359+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r10, 512
+	sub rsi, 512
 ; lo = mem64[f + 136]
 %line 22360+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, [r11 + 136]
 ; o0 = 64
 %line 22361+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, 64
-	mov rsi, r8
 align 32
 .Ll18:
 ; y0 = lo << 63
 %line 22363+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 22364+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; mem64[h + 8704] = y0
 %line 22365+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [r10 + 8704], r8
+	mov [rsi + 8704], r10
 ; lo = lo >> 1
 %line 22366+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	shr rsi, 1
+	shr r8, 1
 ; h = h + 8
 %line 22367+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add r10, 8
+	add rsi, 8
 ; o0 = o0 - 1
 %line 22368+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	sub r9, 1
@@ -65516,32 +65496,31 @@ align 32
 	jne .Ll18
 ; h = h - 512
 %line 22371+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r10, 512
+	sub rsi, 512
 ; lo = mem64[f + 144]
 %line 22372+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, [r11 + 144]
 ; o0 = 64
 %line 22373+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, 64
-	mov rsi, r8
 align 32
 .Ll19:
 ; y0 = lo << 63
 %line 22375+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 22376+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; mem64[h + 9216] = y0
 %line 22377+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [r10 + 9216], r8
+	mov [rsi + 9216], r10
 ; lo = lo >> 1
 %line 22378+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	shr rsi, 1
+	shr r8, 1
 ; h = h + 8
 %line 22379+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add r10, 8
+	add rsi, 8
 ; o0 = o0 - 1
 %line 22380+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	sub r9, 1
@@ -65553,32 +65532,31 @@ align 32
 	jne .Ll19
 ; h = h - 512
 %line 22383+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r10, 512
+	sub rsi, 512
 ; lo = mem64[f + 152]
 %line 22384+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, [r11 + 152]
 ; o0 = 64
 %line 22385+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, 64
-	mov rsi, r8
 align 32
 .Ll20:
 ; y0 = lo << 63
 %line 22387+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 22388+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; mem64[h + 9728] = y0
 %line 22389+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [r10 + 9728], r8
+	mov [rsi + 9728], r10
 ; lo = lo >> 1
 %line 22390+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	shr rsi, 1
+	shr r8, 1
 ; h = h + 8
 %line 22391+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add r10, 8
+	add rsi, 8
 ; o0 = o0 - 1
 %line 22392+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	sub r9, 1
@@ -65590,32 +65568,31 @@ align 32
 	jne .Ll20
 ; h = h - 512
 %line 22395+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r10, 512
+	sub rsi, 512
 ; lo = mem64[f + 160]
 %line 22396+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, [r11 + 160]
 ; o0 = 64
 %line 22397+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, 64
-	mov rsi, r8
 align 32
 .Ll21:
 ; y0 = lo << 63
 %line 22399+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 22400+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; mem64[h + 10240] = y0
 %line 22401+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [r10 + 10240], r8
+	mov [rsi + 10240], r10
 ; lo = lo >> 1
 %line 22402+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	shr rsi, 1
+	shr r8, 1
 ; h = h + 8
 %line 22403+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add r10, 8
+	add rsi, 8
 ; o0 = o0 - 1
 %line 22404+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	sub r9, 1
@@ -65627,32 +65604,31 @@ align 32
 	jne .Ll21
 ; h = h - 512
 %line 22407+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r10, 512
+	sub rsi, 512
 ; lo = mem64[f + 168]
 %line 22408+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, [r11 + 168]
 ; o0 = 64
 %line 22409+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, 64
-	mov rsi, r8
 align 32
 .Ll22:
 ; y0 = lo << 63
 %line 22411+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 22412+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; mem64[h + 10752] = y0
 %line 22413+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [r10 + 10752], r8
+	mov [rsi + 10752], r10
 ; lo = lo >> 1
 %line 22414+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	shr rsi, 1
+	shr r8, 1
 ; h = h + 8
 %line 22415+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add r10, 8
+	add rsi, 8
 ; o0 = o0 - 1
 %line 22416+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	sub r9, 1
@@ -65664,32 +65640,31 @@ align 32
 	jne .Ll22
 ; h = h - 512
 %line 22419+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r10, 512
+	sub rsi, 512
 ; lo = mem64[f + 176]
 %line 22420+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, [r11 + 176]
 ; o0 = 64
 %line 22421+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, 64
-	mov rsi, r8
 align 32
 .Ll23:
 ; y0 = lo << 63
 %line 22423+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 22424+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; mem64[h + 11264] = y0
 %line 22425+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [r10 + 11264], r8
+	mov [rsi + 11264], r10
 ; lo = lo >> 1
 %line 22426+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	shr rsi, 1
+	shr r8, 1
 ; h = h + 8
 %line 22427+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add r10, 8
+	add rsi, 8
 ; o0 = o0 - 1
 %line 22428+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	sub r9, 1
@@ -65701,32 +65676,31 @@ align 32
 	jne .Ll23
 ; h = h - 512
 %line 22431+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r10, 512
+	sub rsi, 512
 ; lo = mem64[f + 184]
 %line 22432+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, [r11 + 184]
 ; o0 = 64
 %line 22433+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, 64
-	mov rsi, r8
 align 32
 .Ll24:
 ; y0 = lo << 63
 %line 22435+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 22436+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; mem64[h + 11776] = y0
 %line 22437+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [r10 + 11776], r8
+	mov [rsi + 11776], r10
 ; lo = lo >> 1
 %line 22438+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	shr rsi, 1
+	shr r8, 1
 ; h = h + 8
 %line 22439+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add r10, 8
+	add rsi, 8
 ; o0 = o0 - 1
 %line 22440+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	sub r9, 1
@@ -65738,32 +65712,31 @@ align 32
 	jne .Ll24
 ; h = h - 512
 %line 22443+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r10, 512
+	sub rsi, 512
 ; lo = mem64[f + 192]
 %line 22444+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, [r11 + 192]
 ; o0 = 64
 %line 22445+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, 64
-	mov rsi, r8
 align 32
 .Ll25:
 ; y0 = lo << 63
 %line 22447+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rsi
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 22448+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; mem64[h + 12288] = y0
 %line 22449+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [r10 + 12288], r8
+	mov [rsi + 12288], r10
 ; lo = lo >> 1
 %line 22450+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	shr rsi, 1
+	shr r8, 1
 ; h = h + 8
 %line 22451+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add r10, 8
+	add rsi, 8
 ; o0 = o0 - 1
 %line 22452+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	sub r9, 1
@@ -65775,32 +65748,31 @@ align 32
 	jne .Ll25
 ; h = h - 512
 %line 22455+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r10, 512
+	sub rsi, 512
 ; lo = mem64[f + 200]
 %line 22456+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, [r11 + 200]
 ; o0 = 64
 %line 22457+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, 64
-	mov r11, r8
 align 32
 .Ll26:
 ; y0 = lo << 63
 %line 22459+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, r11
-	shl r8, 63
+	mov r10, r8
+	shl r10, 63
 ; (int64) y0 >>= 63
 %line 22460+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sar r8, 63
+	sar r10, 63
 ; mem64[h + 12800] = y0
 %line 22461+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [r10 + 12800], r8
+	mov [rsi + 12800], r10
 ; lo = lo >> 1
 %line 22462+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	shr r11, 1
+	shr r8, 1
 ; h = h + 8
 %line 22463+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add r10, 8
+	add rsi, 8
 ; o0 = o0 - 1
 %line 22464+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	sub r9, 1
@@ -65812,49 +65784,47 @@ align 32
 	jne .Ll26
 ; h = h - 512
 %line 22467+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub r10, 512
+	sub rsi, 512
 ; p = v
 %line 22469+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rcx, rdi
+	mov rsi, rdi
 ; o1 = 64
 %line 22470+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, 64
+	mov rcx, 64
 align 32
 .Ll27:
 ; g = &TB
 %line 22472+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rax, r8
-	mov rdx, rdi
-	lea rbx, [rsp + 208]
+	lea rdx, [rsp + 208]
 ; g = g + 13104
 %line 22473+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add rbx, 13104
+	add rdx, 13104
 ; o0 = 1
 %line 22474+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rdi, 1
+	mov rax, 1
 align 32
 .Ll28:
 ; f = p + 8
 %line 22476+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	lea rsi, [rcx + 8]
+	lea rbx, [rsi + 8]
 ; G = mem64[g + 88]
 %line 22478+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 88]
+	mov r8, [rdx + 88]
 ; T &= mem64[f + 12288]
 %line 22480+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 12288]
+	and r8, [rbx + 12288]
 ; G = mem64[g + 96]
 %line 22482+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rbx + 96]
+	mov r10, [rdx + 96]
 ; T = G
 %line 22483+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, r10
 ; T &= mem64[f + 12288]
 %line 22484+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 12288]
+	and r9, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 22487+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 11264]
+	and r10, [rbx + 11264]
 ; B = B ^ T
 %line 22488+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
@@ -65866,58 +65836,58 @@ align 32
 	mov [rsp + 13496], r8
 ; G = mem64[g + 72]
 %line 22491+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 72]
+	mov r8, [rdx + 72]
 ; T &= mem64[f + 12288]
 %line 22493+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 12288]
+	and r8, [rbx + 12288]
 ; G = mem64[g + 80]
 %line 22495+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rbx + 80]
+	mov r10, [rdx + 80]
 ; T = G
 %line 22496+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, r10
 ; T &= mem64[f + 12288]
 %line 22497+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 12288]
+	and r9, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 22500+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 11264]
+	and r10, [rbx + 11264]
 ; B = B ^ T
 %line 22501+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
 ; G = mem64[g + 88]
 %line 22502+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 88]
+	mov r11, [rdx + 88]
 ; T = G
 %line 22503+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 11264]
 %line 22504+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 11264]
+	and r10, [rbx + 11264]
 ; A = A ^ T
 %line 22505+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r10
 ; T &= mem64[f + 10240]
 %line 22507+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 10240]
+	and r11, [rbx + 10240]
 ; B = B ^ T
 %line 22508+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r11
 ; G = mem64[g + 96]
 %line 22509+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 96]
+	mov r11, [rdx + 96]
 ; T = G
 %line 22510+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 10240]
 %line 22511+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 10240]
+	and r10, [rbx + 10240]
 ; A = A ^ T
 %line 22512+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r10
 ; T &= mem64[f + 9216]
 %line 22514+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 9216]
+	and r11, [rbx + 9216]
 ; B = B ^ T
 %line 22515+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r11
@@ -65929,847 +65899,847 @@ align 32
 	mov [rsp + 13480], r8
 ; G = mem64[g + 56]
 %line 22518+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 56]
+	mov r10, [rdx + 56]
 ; T &= mem64[f + 12288]
 %line 22520+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; G = mem64[g + 64]
 %line 22522+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 64]
+	mov r8, [rdx + 64]
 ; T = G
 %line 22523+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 12288]
 %line 22524+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r11, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 22527+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; B = B ^ T
 %line 22528+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 72]
 %line 22529+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 22530+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 22531+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 22532+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 10240]
 %line 22534+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 22535+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 22536+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 22537+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 22538+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 22539+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 9216]
 %line 22541+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 22542+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 22543+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 22544+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 22545+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 22546+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 8192]
 %line 22548+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 22549+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 22550+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 96]
+	mov r9, [rdx + 96]
 ; T = G
 %line 22551+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 22552+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 22553+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 7168]
 %line 22555+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 22556+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S20 = A
 %line 22557+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13472], r10
+	mov [rsp + 13472], r11
 ; S19 = B
 %line 22558+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13464], r11
+	mov [rsp + 13464], r10
 ; G = mem64[g + 40]
 %line 22559+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 40]
+	mov r10, [rdx + 40]
 ; T &= mem64[f + 12288]
 %line 22561+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; G = mem64[g + 48]
 %line 22563+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 48]
+	mov r8, [rdx + 48]
 ; T = G
 %line 22564+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 12288]
 %line 22565+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r11, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 22568+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; B = B ^ T
 %line 22569+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 56]
 %line 22570+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 22571+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 22572+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 22573+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 10240]
 %line 22575+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 22576+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 22577+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 22578+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 22579+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 22580+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 9216]
 %line 22582+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 22583+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 22584+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 22585+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 22586+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 22587+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 8192]
 %line 22589+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 22590+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 22591+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 22592+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 22593+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 22594+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 7168]
 %line 22596+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 22597+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 22598+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 22599+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 22600+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 22601+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 6144]
 %line 22603+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 22604+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 22605+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 96]
+	mov r9, [rdx + 96]
 ; T = G
 %line 22606+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 22607+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 22608+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 5120]
 %line 22610+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 22611+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S18 = A
 %line 22612+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13456], r10
+	mov [rsp + 13456], r11
 ; S17 = B
 %line 22613+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13448], r11
+	mov [rsp + 13448], r10
 ; G = mem64[g + 24]
 %line 22614+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 24]
+	mov r10, [rdx + 24]
 ; T &= mem64[f + 12288]
 %line 22616+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; G = mem64[g + 32]
 %line 22618+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 32]
+	mov r8, [rdx + 32]
 ; T = G
 %line 22619+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 12288]
 %line 22620+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r11, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 22623+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; B = B ^ T
 %line 22624+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 40]
 %line 22625+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 22626+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 22627+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 22628+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 10240]
 %line 22630+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 22631+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 48]
 %line 22632+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 22633+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 22634+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 22635+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 9216]
 %line 22637+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 22638+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 22639+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 22640+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 22641+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 22642+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 8192]
 %line 22644+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 22645+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 22646+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 22647+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 22648+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 22649+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 7168]
 %line 22651+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 22652+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 22653+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 22654+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 22655+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 22656+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 6144]
 %line 22658+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 22659+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 22660+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 22661+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 22662+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 22663+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 5120]
 %line 22665+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 22666+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 22667+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 22668+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 22669+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 22670+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 22672+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 22673+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 22674+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 96]
+	mov r9, [rdx + 96]
 ; T = G
 %line 22675+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 22676+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 22677+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 22679+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 22680+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S16 = A
 %line 22681+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13440], r10
+	mov [rsp + 13440], r11
 ; B = B ^ S24
 %line 22682+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13504]
+	xor r10, [rsp + 13504]
 ; S15 = B
 %line 22683+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13432], r11
+	mov [rsp + 13432], r10
 ; G = mem64[g + 8]
 %line 22684+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 8]
+	mov r10, [rdx + 8]
 ; T &= mem64[f + 12288]
 %line 22686+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; G = mem64[g + 16]
 %line 22688+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 16]
+	mov r8, [rdx + 16]
 ; T = G
 %line 22689+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 12288]
 %line 22690+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r11, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 22693+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; B = B ^ T
 %line 22694+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 24]
 %line 22695+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 22696+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 22697+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 22698+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 10240]
 %line 22700+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 22701+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 32]
 %line 22702+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 22703+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 22704+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 22705+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 9216]
 %line 22707+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 22708+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 40]
 %line 22709+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 22710+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 22711+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 22712+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 8192]
 %line 22714+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 22715+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 48]
 %line 22716+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 22717+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 22718+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 22719+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 7168]
 %line 22721+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 22722+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 22723+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 22724+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 22725+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 22726+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 6144]
 %line 22728+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 22729+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 22730+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 22731+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 22732+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 22733+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 5120]
 %line 22735+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 22736+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 22737+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 22738+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 22739+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 22740+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 22742+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 22743+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 22744+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 22745+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 22746+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 22747+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 22749+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 22750+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 22751+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 22752+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 22753+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 22754+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2048]
 %line 22756+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 22757+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 22758+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 96]
+	mov r9, [rdx + 96]
 ; T = G
 %line 22759+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 22760+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 22761+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 1024]
 %line 22763+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 22764+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; A = A ^ S23
 %line 22765+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13496]
+	xor r11, [rsp + 13496]
 ; A = A ^ S24
 %line 22766+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13504]
+	xor r11, [rsp + 13504]
 ; S14 = A
 %line 22767+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13424], r10
+	mov [rsp + 13424], r11
 ; B = B ^ S22
 %line 22768+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13488]
+	xor r10, [rsp + 13488]
 ; B = B ^ S23
 %line 22769+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13496]
+	xor r10, [rsp + 13496]
 ; S13 = B
 %line 22770+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13416], r11
+	mov [rsp + 13416], r10
 ; G = mem64[g + 0]
 %line 22771+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 22772+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 12288]
 %line 22773+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 22776+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 11264]
+	and r11, [rbx + 11264]
 ; G = mem64[g + 8]
 %line 22778+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 22779+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 22780+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 22781+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 10240]
 %line 22783+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 22784+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 22785+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 22786+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 22787+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 22788+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 9216]
 %line 22790+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 22791+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 22792+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 22793+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 22794+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 22795+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 8192]
 %line 22797+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 22798+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 22799+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 22800+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 22801+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 22802+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 7168]
 %line 22804+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 22805+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 22806+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 22807+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 22808+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 22809+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 6144]
 %line 22811+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 22812+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 22813+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 22814+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 22815+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 22816+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 5120]
 %line 22818+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 22819+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 22820+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 22821+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 22822+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 22823+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 22825+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 22826+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 22827+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 22828+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 22829+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 22830+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 22832+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 22833+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 72]
 %line 22834+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 22835+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 22836+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 22837+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 22839+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 22840+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 80]
 %line 22841+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 22842+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 22843+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 22844+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 22846+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 22847+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 88]
 %line 22848+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 22849+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 22850+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 22851+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 22853+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 22854+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 96]
 %line 22855+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 96]
+	mov r8, [rdx + 96]
 ; T &= mem64[f + 0]
 %line 22857+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 22858+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
@@ -66784,13 +66754,13 @@ align 32
 	xor r10, [rsp + 13504]
 ; T = mem64[h + 12288]
 %line 22862+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 12288]
+	mov r8, [rsi + 12288]
 ; A = A ^ T
 %line 22863+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 12288] = A
 %line 22864+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 12288], r10
+	mov [rsi + 12288], r10
 ; B = B ^ S20
 %line 22865+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, [rsp + 13472]
@@ -66805,193 +66775,193 @@ align 32
 	xor r11, [rsp + 13504]
 ; T = mem64[h + 11264]
 %line 22869+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 11264]
+	mov r8, [rsi + 11264]
 ; B = B ^ T
 %line 22870+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 11264] = B
 %line 22871+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 11264], r11
+	mov [rsi + 11264], r11
 ; G = mem64[g + 0]
 %line 22872+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 22873+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 10240]
 %line 22874+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 10240]
+	and r10, [rbx + 10240]
 ; T &= mem64[f + 9216]
 %line 22877+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 9216]
+	and r11, [rbx + 9216]
 ; G = mem64[g + 8]
 %line 22879+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 22880+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 22881+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 22882+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 8192]
 %line 22884+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 22885+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 22886+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 22887+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 22888+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 22889+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 7168]
 %line 22891+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 22892+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 22893+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 22894+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 22895+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 22896+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 6144]
 %line 22898+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 22899+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 22900+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 22901+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 22902+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 22903+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 5120]
 %line 22905+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 22906+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 22907+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 22908+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 22909+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 22910+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 22912+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 22913+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 22914+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 22915+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 22916+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 22917+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 22919+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 22920+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 22921+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 22922+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 22923+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 22924+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 22926+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 22927+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 22928+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 22929+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 22930+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 22931+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 22933+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 22934+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 72]
 %line 22935+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 22936+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 22937+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 22938+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 22940+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 22941+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 80]
 %line 22942+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 80]
+	mov r8, [rdx + 80]
 ; T &= mem64[f + 0]
 %line 22944+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 22945+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
@@ -67009,13 +66979,13 @@ align 32
 	xor r10, [rsp + 13496]
 ; T = mem64[h + 10240]
 %line 22950+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 10240]
+	mov r8, [rsi + 10240]
 ; A = A ^ T
 %line 22951+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 10240] = A
 %line 22952+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 10240], r10
+	mov [rsi + 10240], r10
 ; B = B ^ S18
 %line 22953+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, [rsp + 13456]
@@ -67030,157 +67000,157 @@ align 32
 	xor r11, [rsp + 13488]
 ; T = mem64[h + 9216]
 %line 22957+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 9216]
+	mov r8, [rsi + 9216]
 ; B = B ^ T
 %line 22958+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 9216] = B
 %line 22959+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 9216], r11
+	mov [rsi + 9216], r11
 ; G = mem64[g + 0]
 %line 22960+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 22961+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 8192]
 %line 22962+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 8192]
+	and r10, [rbx + 8192]
 ; T &= mem64[f + 7168]
 %line 22965+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 7168]
+	and r11, [rbx + 7168]
 ; G = mem64[g + 8]
 %line 22967+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 22968+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 22969+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 22970+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 6144]
 %line 22972+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 22973+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 22974+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 22975+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 22976+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 22977+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 5120]
 %line 22979+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 22980+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 22981+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 22982+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 22983+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 22984+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 22986+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 22987+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 22988+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 22989+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 22990+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 22991+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 22993+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 22994+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 22995+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 22996+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 22997+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 22998+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 23000+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 23001+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 23002+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 23003+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 23004+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 23005+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 23007+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 23008+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 23009+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 23010+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 23011+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 23012+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 23014+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 23015+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 23016+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 64]
+	mov r8, [rdx + 64]
 ; T &= mem64[f + 0]
 %line 23018+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 23019+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
@@ -67198,13 +67168,13 @@ align 32
 	xor r10, [rsp + 13480]
 ; T = mem64[h + 8192]
 %line 23024+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 8192]
+	mov r8, [rsi + 8192]
 ; A = A ^ T
 %line 23025+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 8192] = A
 %line 23026+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 8192], r10
+	mov [rsi + 8192], r10
 ; B = B ^ S16
 %line 23027+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, [rsp + 13440]
@@ -67219,121 +67189,121 @@ align 32
 	xor r11, [rsp + 13472]
 ; T = mem64[h + 7168]
 %line 23031+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 7168]
+	mov r8, [rsi + 7168]
 ; B = B ^ T
 %line 23032+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 7168] = B
 %line 23033+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 7168], r11
+	mov [rsi + 7168], r11
 ; G = mem64[g + 0]
 %line 23034+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 23035+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 6144]
 %line 23036+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 6144]
+	and r10, [rbx + 6144]
 ; T &= mem64[f + 5120]
 %line 23039+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 5120]
+	and r11, [rbx + 5120]
 ; G = mem64[g + 8]
 %line 23041+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 23042+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 23043+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 23044+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 23046+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 23047+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 23048+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 23049+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 23050+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 23051+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 23053+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 23054+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 23055+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 23056+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 23057+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 23058+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 23060+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 23061+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 23062+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 23063+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 23064+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 23065+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 23067+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 23068+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 23069+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 23070+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 23071+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 23072+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 23074+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 23075+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 23076+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 48]
+	mov r8, [rdx + 48]
 ; T &= mem64[f + 0]
 %line 23078+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 23079+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
@@ -67351,13 +67321,13 @@ align 32
 	xor r10, [rsp + 13464]
 ; T = mem64[h + 6144]
 %line 23084+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 6144]
+	mov r8, [rsi + 6144]
 ; A = A ^ T
 %line 23085+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 6144] = A
 %line 23086+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 6144], r10
+	mov [rsi + 6144], r10
 ; B = B ^ S14
 %line 23087+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, [rsp + 13424]
@@ -67372,163 +67342,163 @@ align 32
 	xor r11, [rsp + 13456]
 ; T = mem64[h + 5120]
 %line 23091+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 5120]
+	mov r8, [rsi + 5120]
 ; B = B ^ T
 %line 23092+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 5120] = B
 %line 23093+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 5120], r11
+	mov [rsi + 5120], r11
 ; G = mem64[g + 0]
 %line 23094+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 23095+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, r10
+	mov r10, r11
 ; T &= mem64[f + 4096]
 %line 23096+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 4096]
+	and r10, [rbx + 4096]
 ; T &= mem64[f + 3072]
 %line 23099+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 3072]
+	and r11, [rbx + 3072]
 ; G = mem64[g + 8]
 %line 23101+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 23102+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 23103+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 23104+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 23106+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 23107+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 16]
 %line 23108+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 23109+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 23110+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 23111+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 23113+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 23114+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 24]
 %line 23115+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 23116+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 23117+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 23118+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 23120+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 23121+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 32]
 %line 23122+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 32]
+	mov r8, [rdx + 32]
 ; T &= mem64[f + 0]
 %line 23124+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 23125+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; A = A ^ S13
 %line 23126+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13416]
+	xor r10, [rsp + 13416]
 ; A = A ^ S14
 %line 23127+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13424]
+	xor r10, [rsp + 13424]
 ; A = A ^ S16
 %line 23128+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13440]
+	xor r10, [rsp + 13440]
 ; A = A ^ S17
 %line 23129+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13448]
+	xor r10, [rsp + 13448]
 ; T = mem64[h + 4096]
 %line 23130+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 4096]
+	mov r8, [rsi + 4096]
 ; A = A ^ T
 %line 23131+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; mem64[h + 4096] = A
 %line 23132+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 4096], r11
+	mov [rsi + 4096], r10
 ; B = B ^ S13
 %line 23133+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13416]
+	xor r11, [rsp + 13416]
 ; B = B ^ S15
 %line 23134+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13432]
+	xor r11, [rsp + 13432]
 ; B = B ^ S16
 %line 23135+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13440]
+	xor r11, [rsp + 13440]
 ; T = mem64[h + 3072]
 %line 23136+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 3072]
+	mov r8, [rsi + 3072]
 ; B = B ^ T
 %line 23137+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; mem64[h + 3072] = B
 %line 23138+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 3072], r10
+	mov [rsi + 3072], r11
 ; G = mem64[g + 0]
 %line 23139+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx]
+	mov r9, [rdx]
 ; T = G
 %line 23140+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 23141+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; T &= mem64[f + 1024]
 %line 23144+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; G = mem64[g + 8]
 %line 23146+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 8]
+	mov r11, [rdx + 8]
 ; T = G
 %line 23147+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 1024]
 %line 23148+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 1024]
+	and r10, [rbx + 1024]
 ; A = A ^ T
 %line 23149+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
 ; T &= mem64[f + 0]
 %line 23151+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi]
+	and r11, [rbx]
 ; B = B ^ T
 %line 23152+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r11
 ; G = mem64[g + 16]
 %line 23153+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rbx + 16]
+	mov r10, [rdx + 16]
 ; T &= mem64[f + 0]
 %line 23155+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi]
+	and r10, [rbx]
 ; A = A ^ T
 %line 23156+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
@@ -67540,13 +67510,13 @@ align 32
 	xor r8, [rsp + 13432]
 ; T = mem64[h + 2048]
 %line 23159+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rcx + 2048]
+	mov r10, [rsi + 2048]
 ; A = A ^ T
 %line 23160+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
 ; mem64[h + 2048] = A
 %line 23161+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 2048], r8
+	mov [rsi + 2048], r8
 ; B = B ^ S13
 %line 23162+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, [rsp + 13416]
@@ -67555,258 +67525,254 @@ align 32
 	xor r9, [rsp + 13424]
 ; T = mem64[h + 1024]
 %line 23164+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 1024]
+	mov r8, [rsi + 1024]
 ; B = B ^ T
 %line 23165+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[h + 1024] = B
 %line 23166+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 1024], r9
+	mov [rsi + 1024], r9
 ; G = mem64[g + 0]
 %line 23167+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx]
+	mov r8, [rdx]
 ; T &= mem64[f + 0]
 %line 23169+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ S13
 %line 23171+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, [rsp + 13416]
 ; T = mem64[h + 0]
 %line 23172+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx]
+	mov r9, [rsi]
 ; A = A ^ T
 %line 23173+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r9
 ; mem64[h + 0] = A
 %line 23174+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx], r8
+	mov [rsi], r8
 ; lo = mem64[p + 0]
 %line 23175+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx]
+	mov r8, [rsi]
 ; hi = mem64[p + 8]
 %line 23176+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 8]
+	mov r9, [rsi + 8]
 ; hi = hi ^ lo
 %line 23177+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 8] = hi
 %line 23178+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 8], r9
+	mov [rsi + 8], r9
 ; lo = mem64[p + 1024]
 %line 23179+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 1024]
+	mov r8, [rsi + 1024]
 ; hi = mem64[p + 1032]
 %line 23180+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 1032]
+	mov r9, [rsi + 1032]
 ; hi = hi ^ lo
 %line 23181+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 1032] = hi
 %line 23182+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 1032], r9
+	mov [rsi + 1032], r9
 ; lo = mem64[p + 2048]
 %line 23183+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 2048]
+	mov r8, [rsi + 2048]
 ; hi = mem64[p + 2056]
 %line 23184+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 2056]
+	mov r9, [rsi + 2056]
 ; hi = hi ^ lo
 %line 23185+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 2056] = hi
 %line 23186+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 2056], r9
+	mov [rsi + 2056], r9
 ; lo = mem64[p + 3072]
 %line 23187+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 3072]
+	mov r8, [rsi + 3072]
 ; hi = mem64[p + 3080]
 %line 23188+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 3080]
+	mov r9, [rsi + 3080]
 ; hi = hi ^ lo
 %line 23189+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 3080] = hi
 %line 23190+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 3080], r9
+	mov [rsi + 3080], r9
 ; lo = mem64[p + 4096]
 %line 23191+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 4096]
+	mov r8, [rsi + 4096]
 ; hi = mem64[p + 4104]
 %line 23192+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 4104]
+	mov r9, [rsi + 4104]
 ; hi = hi ^ lo
 %line 23193+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 4104] = hi
 %line 23194+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 4104], r9
+	mov [rsi + 4104], r9
 ; lo = mem64[p + 5120]
 %line 23195+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 5120]
+	mov r8, [rsi + 5120]
 ; hi = mem64[p + 5128]
 %line 23196+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 5128]
+	mov r9, [rsi + 5128]
 ; hi = hi ^ lo
 %line 23197+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 5128] = hi
 %line 23198+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 5128], r9
+	mov [rsi + 5128], r9
 ; lo = mem64[p + 6144]
 %line 23199+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 6144]
+	mov r8, [rsi + 6144]
 ; hi = mem64[p + 6152]
 %line 23200+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 6152]
+	mov r9, [rsi + 6152]
 ; hi = hi ^ lo
 %line 23201+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 6152] = hi
 %line 23202+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 6152], r9
+	mov [rsi + 6152], r9
 ; lo = mem64[p + 7168]
 %line 23203+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 7168]
+	mov r8, [rsi + 7168]
 ; hi = mem64[p + 7176]
 %line 23204+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 7176]
+	mov r9, [rsi + 7176]
 ; hi = hi ^ lo
 %line 23205+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 7176] = hi
 %line 23206+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 7176], r9
+	mov [rsi + 7176], r9
 ; lo = mem64[p + 8192]
 %line 23207+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 8192]
+	mov r8, [rsi + 8192]
 ; hi = mem64[p + 8200]
 %line 23208+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 8200]
+	mov r9, [rsi + 8200]
 ; hi = hi ^ lo
 %line 23209+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 8200] = hi
 %line 23210+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 8200], r9
+	mov [rsi + 8200], r9
 ; lo = mem64[p + 9216]
 %line 23211+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 9216]
+	mov r8, [rsi + 9216]
 ; hi = mem64[p + 9224]
 %line 23212+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 9224]
+	mov r9, [rsi + 9224]
 ; hi = hi ^ lo
 %line 23213+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 9224] = hi
 %line 23214+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 9224], r9
+	mov [rsi + 9224], r9
 ; lo = mem64[p + 10240]
 %line 23215+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 10240]
+	mov r8, [rsi + 10240]
 ; hi = mem64[p + 10248]
 %line 23216+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 10248]
+	mov r9, [rsi + 10248]
 ; hi = hi ^ lo
 %line 23217+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 10248] = hi
 %line 23218+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 10248], r9
+	mov [rsi + 10248], r9
 ; lo = mem64[p + 11264]
 %line 23219+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 11264]
+	mov r8, [rsi + 11264]
 ; hi = mem64[p + 11272]
 %line 23220+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 11272]
+	mov r9, [rsi + 11272]
 ; hi = hi ^ lo
 %line 23221+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 11272] = hi
 %line 23222+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 11272], r9
+	mov [rsi + 11272], r9
 ; lo = mem64[p + 12288]
 %line 23223+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 12288]
+	mov r8, [rsi + 12288]
 ; hi = mem64[p + 12296]
 %line 23224+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 12296]
+	mov r9, [rsi + 12296]
 ; hi = hi ^ lo
 %line 23225+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 12296] = hi
 %line 23226+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 12296], r9
+	mov [rsi + 12296], r9
 ; p = p + 8
 %line 23227+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add rcx, 8
+	add rsi, 8
 ; g = g + 104
 %line 23228+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add rbx, 104
+	add rdx, 104
 ; o0 = o0 - 1
 %line 23229+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub rdi, 1
+	sub rax, 1
 ; =? o0 - 0
 %line 23230+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	cmp rdi, 0
+	cmp rax, 0
 ; goto l28 if !=
 %line 23231+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	jne .Ll28
 ; p = p + 8
 %line 23232+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add rcx, 8
+	add rsi, 8
 ; o1 = o1 - 1
 %line 23233+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o1 - 0
 %line 23234+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l27 if !=
 %line 23235+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rdi, rdx
 	jne .Ll27
 ; p = v
 %line 23237+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rcx, rdi
+	mov rsi, rdi
 ; o1 = 32
 %line 23238+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, 32
+	mov rcx, 32
 align 32
 .Ll29:
 ; g = &TB
 %line 23240+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rax, r8
-	mov rdx, rdi
-	lea rbx, [rsp + 208]
+	lea rdx, [rsp + 208]
 ; g = g + 12896
 %line 23241+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add rbx, 12896
+	add rdx, 12896
 ; o0 = 2
 %line 23242+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rdi, 2
+	mov rax, 2
 align 32
 .Ll30:
 ; f = p + 16
 %line 23244+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	lea rsi, [rcx + 16]
+	lea rbx, [rsi + 16]
 ; G = mem64[g + 88]
 %line 23246+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 88]
+	mov r8, [rdx + 88]
 ; T &= mem64[f + 12288]
 %line 23248+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 12288]
+	and r8, [rbx + 12288]
 ; G = mem64[g + 96]
 %line 23250+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rbx + 96]
+	mov r10, [rdx + 96]
 ; T = G
 %line 23251+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, r10
 ; T &= mem64[f + 12288]
 %line 23252+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 12288]
+	and r9, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 23255+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 11264]
+	and r10, [rbx + 11264]
 ; B = B ^ T
 %line 23256+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
@@ -67818,58 +67784,58 @@ align 32
 	mov [rsp + 13496], r8
 ; G = mem64[g + 72]
 %line 23259+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 72]
+	mov r8, [rdx + 72]
 ; T &= mem64[f + 12288]
 %line 23261+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 12288]
+	and r8, [rbx + 12288]
 ; G = mem64[g + 80]
 %line 23263+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rbx + 80]
+	mov r10, [rdx + 80]
 ; T = G
 %line 23264+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, r10
 ; T &= mem64[f + 12288]
 %line 23265+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 12288]
+	and r9, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 23268+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 11264]
+	and r10, [rbx + 11264]
 ; B = B ^ T
 %line 23269+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
 ; G = mem64[g + 88]
 %line 23270+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 88]
+	mov r11, [rdx + 88]
 ; T = G
 %line 23271+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 11264]
 %line 23272+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 11264]
+	and r10, [rbx + 11264]
 ; A = A ^ T
 %line 23273+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r10
 ; T &= mem64[f + 10240]
 %line 23275+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 10240]
+	and r11, [rbx + 10240]
 ; B = B ^ T
 %line 23276+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r11
 ; G = mem64[g + 96]
 %line 23277+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 96]
+	mov r11, [rdx + 96]
 ; T = G
 %line 23278+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 10240]
 %line 23279+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 10240]
+	and r10, [rbx + 10240]
 ; A = A ^ T
 %line 23280+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r10
 ; T &= mem64[f + 9216]
 %line 23282+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 9216]
+	and r11, [rbx + 9216]
 ; B = B ^ T
 %line 23283+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r11
@@ -67881,847 +67847,847 @@ align 32
 	mov [rsp + 13480], r8
 ; G = mem64[g + 56]
 %line 23286+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 56]
+	mov r10, [rdx + 56]
 ; T &= mem64[f + 12288]
 %line 23288+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; G = mem64[g + 64]
 %line 23290+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 64]
+	mov r8, [rdx + 64]
 ; T = G
 %line 23291+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 12288]
 %line 23292+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r11, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 23295+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; B = B ^ T
 %line 23296+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 72]
 %line 23297+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 23298+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 23299+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 23300+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 10240]
 %line 23302+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 23303+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 23304+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 23305+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 23306+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 23307+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 9216]
 %line 23309+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 23310+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 23311+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 23312+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 23313+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 23314+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 8192]
 %line 23316+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 23317+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 23318+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 96]
+	mov r9, [rdx + 96]
 ; T = G
 %line 23319+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 23320+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 23321+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 7168]
 %line 23323+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 23324+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S20 = A
 %line 23325+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13472], r10
+	mov [rsp + 13472], r11
 ; S19 = B
 %line 23326+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13464], r11
+	mov [rsp + 13464], r10
 ; G = mem64[g + 40]
 %line 23327+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 40]
+	mov r10, [rdx + 40]
 ; T &= mem64[f + 12288]
 %line 23329+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; G = mem64[g + 48]
 %line 23331+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 48]
+	mov r8, [rdx + 48]
 ; T = G
 %line 23332+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 12288]
 %line 23333+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r11, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 23336+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; B = B ^ T
 %line 23337+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 56]
 %line 23338+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 23339+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 23340+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 23341+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 10240]
 %line 23343+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 23344+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 23345+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 23346+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 23347+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 23348+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 9216]
 %line 23350+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 23351+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 23352+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 23353+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 23354+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 23355+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 8192]
 %line 23357+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 23358+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 23359+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 23360+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 23361+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 23362+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 7168]
 %line 23364+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 23365+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 23366+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 23367+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 23368+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 23369+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 6144]
 %line 23371+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 23372+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 23373+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 96]
+	mov r9, [rdx + 96]
 ; T = G
 %line 23374+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 23375+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 23376+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 5120]
 %line 23378+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 23379+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S18 = A
 %line 23380+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13456], r10
+	mov [rsp + 13456], r11
 ; S17 = B
 %line 23381+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13448], r11
+	mov [rsp + 13448], r10
 ; G = mem64[g + 24]
 %line 23382+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 24]
+	mov r10, [rdx + 24]
 ; T &= mem64[f + 12288]
 %line 23384+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; G = mem64[g + 32]
 %line 23386+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 32]
+	mov r8, [rdx + 32]
 ; T = G
 %line 23387+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 12288]
 %line 23388+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r11, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 23391+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; B = B ^ T
 %line 23392+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 40]
 %line 23393+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 23394+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 23395+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 23396+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 10240]
 %line 23398+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 23399+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 48]
 %line 23400+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 23401+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 23402+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 23403+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 9216]
 %line 23405+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 23406+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 23407+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 23408+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 23409+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 23410+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 8192]
 %line 23412+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 23413+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 23414+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 23415+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 23416+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 23417+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 7168]
 %line 23419+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 23420+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 23421+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 23422+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 23423+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 23424+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 6144]
 %line 23426+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 23427+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 23428+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 23429+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 23430+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 23431+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 5120]
 %line 23433+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 23434+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 23435+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 23436+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 23437+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 23438+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 23440+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 23441+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 23442+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 96]
+	mov r9, [rdx + 96]
 ; T = G
 %line 23443+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 23444+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 23445+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 23447+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 23448+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S16 = A
 %line 23449+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13440], r10
+	mov [rsp + 13440], r11
 ; B = B ^ S24
 %line 23450+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13504]
+	xor r10, [rsp + 13504]
 ; S15 = B
 %line 23451+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13432], r11
+	mov [rsp + 13432], r10
 ; G = mem64[g + 8]
 %line 23452+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 8]
+	mov r10, [rdx + 8]
 ; T &= mem64[f + 12288]
 %line 23454+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; G = mem64[g + 16]
 %line 23456+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 16]
+	mov r8, [rdx + 16]
 ; T = G
 %line 23457+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 12288]
 %line 23458+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r11, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 23461+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; B = B ^ T
 %line 23462+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 24]
 %line 23463+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 23464+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 23465+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 23466+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 10240]
 %line 23468+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 23469+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 32]
 %line 23470+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 23471+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 23472+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 23473+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 9216]
 %line 23475+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 23476+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 40]
 %line 23477+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 23478+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 23479+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 23480+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 8192]
 %line 23482+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 23483+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 48]
 %line 23484+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 23485+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 23486+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 23487+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 7168]
 %line 23489+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 23490+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 23491+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 23492+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 23493+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 23494+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 6144]
 %line 23496+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 23497+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 23498+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 23499+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 23500+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 23501+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 5120]
 %line 23503+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 23504+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 23505+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 23506+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 23507+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 23508+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 23510+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 23511+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 23512+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 23513+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 23514+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 23515+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 23517+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 23518+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 23519+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 23520+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 23521+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 23522+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2048]
 %line 23524+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 23525+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 23526+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 96]
+	mov r9, [rdx + 96]
 ; T = G
 %line 23527+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 23528+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 23529+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 1024]
 %line 23531+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 23532+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; A = A ^ S23
 %line 23533+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13496]
+	xor r11, [rsp + 13496]
 ; A = A ^ S24
 %line 23534+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13504]
+	xor r11, [rsp + 13504]
 ; S14 = A
 %line 23535+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13424], r10
+	mov [rsp + 13424], r11
 ; B = B ^ S22
 %line 23536+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13488]
+	xor r10, [rsp + 13488]
 ; B = B ^ S23
 %line 23537+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13496]
+	xor r10, [rsp + 13496]
 ; S13 = B
 %line 23538+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13416], r11
+	mov [rsp + 13416], r10
 ; G = mem64[g + 0]
 %line 23539+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 23540+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 12288]
 %line 23541+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 23544+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 11264]
+	and r11, [rbx + 11264]
 ; G = mem64[g + 8]
 %line 23546+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 23547+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 23548+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 23549+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 10240]
 %line 23551+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 23552+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 23553+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 23554+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 23555+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 23556+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 9216]
 %line 23558+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 23559+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 23560+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 23561+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 23562+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 23563+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 8192]
 %line 23565+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 23566+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 23567+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 23568+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 23569+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 23570+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 7168]
 %line 23572+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 23573+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 23574+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 23575+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 23576+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 23577+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 6144]
 %line 23579+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 23580+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 23581+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 23582+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 23583+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 23584+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 5120]
 %line 23586+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 23587+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 23588+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 23589+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 23590+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 23591+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 23593+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 23594+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 23595+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 23596+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 23597+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 23598+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 23600+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 23601+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 72]
 %line 23602+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 23603+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 23604+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 23605+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 23607+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 23608+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 80]
 %line 23609+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 23610+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 23611+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 23612+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 23614+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 23615+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 88]
 %line 23616+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 23617+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 23618+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 23619+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 23621+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 23622+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 96]
 %line 23623+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 96]
+	mov r8, [rdx + 96]
 ; T &= mem64[f + 0]
 %line 23625+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 23626+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
@@ -68736,13 +68702,13 @@ align 32
 	xor r10, [rsp + 13504]
 ; T = mem64[h + 12288]
 %line 23630+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 12288]
+	mov r8, [rsi + 12288]
 ; A = A ^ T
 %line 23631+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 12288] = A
 %line 23632+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 12288], r10
+	mov [rsi + 12288], r10
 ; B = B ^ S20
 %line 23633+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, [rsp + 13472]
@@ -68757,193 +68723,193 @@ align 32
 	xor r11, [rsp + 13504]
 ; T = mem64[h + 11264]
 %line 23637+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 11264]
+	mov r8, [rsi + 11264]
 ; B = B ^ T
 %line 23638+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 11264] = B
 %line 23639+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 11264], r11
+	mov [rsi + 11264], r11
 ; G = mem64[g + 0]
 %line 23640+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 23641+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 10240]
 %line 23642+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 10240]
+	and r10, [rbx + 10240]
 ; T &= mem64[f + 9216]
 %line 23645+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 9216]
+	and r11, [rbx + 9216]
 ; G = mem64[g + 8]
 %line 23647+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 23648+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 23649+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 23650+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 8192]
 %line 23652+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 23653+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 23654+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 23655+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 23656+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 23657+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 7168]
 %line 23659+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 23660+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 23661+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 23662+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 23663+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 23664+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 6144]
 %line 23666+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 23667+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 23668+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 23669+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 23670+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 23671+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 5120]
 %line 23673+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 23674+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 23675+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 23676+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 23677+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 23678+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 23680+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 23681+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 23682+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 23683+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 23684+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 23685+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 23687+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 23688+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 23689+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 23690+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 23691+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 23692+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 23694+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 23695+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 23696+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 23697+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 23698+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 23699+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 23701+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 23702+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 72]
 %line 23703+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 23704+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 23705+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 23706+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 23708+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 23709+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 80]
 %line 23710+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 80]
+	mov r8, [rdx + 80]
 ; T &= mem64[f + 0]
 %line 23712+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 23713+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
@@ -68961,13 +68927,13 @@ align 32
 	xor r10, [rsp + 13496]
 ; T = mem64[h + 10240]
 %line 23718+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 10240]
+	mov r8, [rsi + 10240]
 ; A = A ^ T
 %line 23719+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 10240] = A
 %line 23720+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 10240], r10
+	mov [rsi + 10240], r10
 ; B = B ^ S18
 %line 23721+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, [rsp + 13456]
@@ -68982,157 +68948,157 @@ align 32
 	xor r11, [rsp + 13488]
 ; T = mem64[h + 9216]
 %line 23725+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 9216]
+	mov r8, [rsi + 9216]
 ; B = B ^ T
 %line 23726+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 9216] = B
 %line 23727+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 9216], r11
+	mov [rsi + 9216], r11
 ; G = mem64[g + 0]
 %line 23728+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 23729+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 8192]
 %line 23730+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 8192]
+	and r10, [rbx + 8192]
 ; T &= mem64[f + 7168]
 %line 23733+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 7168]
+	and r11, [rbx + 7168]
 ; G = mem64[g + 8]
 %line 23735+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 23736+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 23737+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 23738+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 6144]
 %line 23740+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 23741+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 23742+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 23743+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 23744+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 23745+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 5120]
 %line 23747+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 23748+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 23749+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 23750+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 23751+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 23752+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 23754+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 23755+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 23756+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 23757+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 23758+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 23759+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 23761+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 23762+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 23763+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 23764+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 23765+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 23766+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 23768+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 23769+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 23770+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 23771+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 23772+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 23773+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 23775+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 23776+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 23777+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 23778+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 23779+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 23780+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 23782+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 23783+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 23784+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 64]
+	mov r8, [rdx + 64]
 ; T &= mem64[f + 0]
 %line 23786+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 23787+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
@@ -69150,13 +69116,13 @@ align 32
 	xor r10, [rsp + 13480]
 ; T = mem64[h + 8192]
 %line 23792+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 8192]
+	mov r8, [rsi + 8192]
 ; A = A ^ T
 %line 23793+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 8192] = A
 %line 23794+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 8192], r10
+	mov [rsi + 8192], r10
 ; B = B ^ S16
 %line 23795+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, [rsp + 13440]
@@ -69171,121 +69137,121 @@ align 32
 	xor r11, [rsp + 13472]
 ; T = mem64[h + 7168]
 %line 23799+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 7168]
+	mov r8, [rsi + 7168]
 ; B = B ^ T
 %line 23800+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 7168] = B
 %line 23801+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 7168], r11
+	mov [rsi + 7168], r11
 ; G = mem64[g + 0]
 %line 23802+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 23803+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 6144]
 %line 23804+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 6144]
+	and r10, [rbx + 6144]
 ; T &= mem64[f + 5120]
 %line 23807+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 5120]
+	and r11, [rbx + 5120]
 ; G = mem64[g + 8]
 %line 23809+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 23810+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 23811+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 23812+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 23814+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 23815+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 23816+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 23817+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 23818+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 23819+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 23821+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 23822+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 23823+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 23824+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 23825+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 23826+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 23828+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 23829+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 23830+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 23831+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 23832+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 23833+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 23835+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 23836+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 23837+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 23838+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 23839+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 23840+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 23842+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 23843+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 23844+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 48]
+	mov r8, [rdx + 48]
 ; T &= mem64[f + 0]
 %line 23846+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 23847+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
@@ -69303,13 +69269,13 @@ align 32
 	xor r10, [rsp + 13464]
 ; T = mem64[h + 6144]
 %line 23852+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 6144]
+	mov r8, [rsi + 6144]
 ; A = A ^ T
 %line 23853+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 6144] = A
 %line 23854+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 6144], r10
+	mov [rsi + 6144], r10
 ; B = B ^ S14
 %line 23855+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, [rsp + 13424]
@@ -69324,163 +69290,163 @@ align 32
 	xor r11, [rsp + 13456]
 ; T = mem64[h + 5120]
 %line 23859+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 5120]
+	mov r8, [rsi + 5120]
 ; B = B ^ T
 %line 23860+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 5120] = B
 %line 23861+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 5120], r11
+	mov [rsi + 5120], r11
 ; G = mem64[g + 0]
 %line 23862+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 23863+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, r10
+	mov r10, r11
 ; T &= mem64[f + 4096]
 %line 23864+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 4096]
+	and r10, [rbx + 4096]
 ; T &= mem64[f + 3072]
 %line 23867+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 3072]
+	and r11, [rbx + 3072]
 ; G = mem64[g + 8]
 %line 23869+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 23870+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 23871+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 23872+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 23874+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 23875+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 16]
 %line 23876+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 23877+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 23878+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 23879+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 23881+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 23882+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 24]
 %line 23883+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 23884+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 23885+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 23886+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 23888+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 23889+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 32]
 %line 23890+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 32]
+	mov r8, [rdx + 32]
 ; T &= mem64[f + 0]
 %line 23892+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 23893+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; A = A ^ S13
 %line 23894+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13416]
+	xor r10, [rsp + 13416]
 ; A = A ^ S14
 %line 23895+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13424]
+	xor r10, [rsp + 13424]
 ; A = A ^ S16
 %line 23896+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13440]
+	xor r10, [rsp + 13440]
 ; A = A ^ S17
 %line 23897+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13448]
+	xor r10, [rsp + 13448]
 ; T = mem64[h + 4096]
 %line 23898+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 4096]
+	mov r8, [rsi + 4096]
 ; A = A ^ T
 %line 23899+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; mem64[h + 4096] = A
 %line 23900+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 4096], r11
+	mov [rsi + 4096], r10
 ; B = B ^ S13
 %line 23901+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13416]
+	xor r11, [rsp + 13416]
 ; B = B ^ S15
 %line 23902+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13432]
+	xor r11, [rsp + 13432]
 ; B = B ^ S16
 %line 23903+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13440]
+	xor r11, [rsp + 13440]
 ; T = mem64[h + 3072]
 %line 23904+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 3072]
+	mov r8, [rsi + 3072]
 ; B = B ^ T
 %line 23905+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; mem64[h + 3072] = B
 %line 23906+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 3072], r10
+	mov [rsi + 3072], r11
 ; G = mem64[g + 0]
 %line 23907+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx]
+	mov r9, [rdx]
 ; T = G
 %line 23908+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 23909+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; T &= mem64[f + 1024]
 %line 23912+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; G = mem64[g + 8]
 %line 23914+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 8]
+	mov r11, [rdx + 8]
 ; T = G
 %line 23915+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 1024]
 %line 23916+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 1024]
+	and r10, [rbx + 1024]
 ; A = A ^ T
 %line 23917+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
 ; T &= mem64[f + 0]
 %line 23919+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi]
+	and r11, [rbx]
 ; B = B ^ T
 %line 23920+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r11
 ; G = mem64[g + 16]
 %line 23921+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rbx + 16]
+	mov r10, [rdx + 16]
 ; T &= mem64[f + 0]
 %line 23923+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi]
+	and r10, [rbx]
 ; A = A ^ T
 %line 23924+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
@@ -69492,13 +69458,13 @@ align 32
 	xor r8, [rsp + 13432]
 ; T = mem64[h + 2048]
 %line 23927+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rcx + 2048]
+	mov r10, [rsi + 2048]
 ; A = A ^ T
 %line 23928+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
 ; mem64[h + 2048] = A
 %line 23929+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 2048], r8
+	mov [rsi + 2048], r8
 ; B = B ^ S13
 %line 23930+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, [rsp + 13416]
@@ -69507,258 +69473,254 @@ align 32
 	xor r9, [rsp + 13424]
 ; T = mem64[h + 1024]
 %line 23932+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 1024]
+	mov r8, [rsi + 1024]
 ; B = B ^ T
 %line 23933+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[h + 1024] = B
 %line 23934+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 1024], r9
+	mov [rsi + 1024], r9
 ; G = mem64[g + 0]
 %line 23935+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx]
+	mov r8, [rdx]
 ; T &= mem64[f + 0]
 %line 23937+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ S13
 %line 23939+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, [rsp + 13416]
 ; T = mem64[h + 0]
 %line 23940+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx]
+	mov r9, [rsi]
 ; A = A ^ T
 %line 23941+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r9
 ; mem64[h + 0] = A
 %line 23942+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx], r8
+	mov [rsi], r8
 ; lo = mem64[p + 0]
 %line 23943+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx]
+	mov r8, [rsi]
 ; hi = mem64[p + 16]
 %line 23944+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 16]
+	mov r9, [rsi + 16]
 ; hi = hi ^ lo
 %line 23945+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 16] = hi
 %line 23946+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 16], r9
+	mov [rsi + 16], r9
 ; lo = mem64[p + 1024]
 %line 23947+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 1024]
+	mov r8, [rsi + 1024]
 ; hi = mem64[p + 1040]
 %line 23948+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 1040]
+	mov r9, [rsi + 1040]
 ; hi = hi ^ lo
 %line 23949+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 1040] = hi
 %line 23950+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 1040], r9
+	mov [rsi + 1040], r9
 ; lo = mem64[p + 2048]
 %line 23951+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 2048]
+	mov r8, [rsi + 2048]
 ; hi = mem64[p + 2064]
 %line 23952+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 2064]
+	mov r9, [rsi + 2064]
 ; hi = hi ^ lo
 %line 23953+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 2064] = hi
 %line 23954+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 2064], r9
+	mov [rsi + 2064], r9
 ; lo = mem64[p + 3072]
 %line 23955+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 3072]
+	mov r8, [rsi + 3072]
 ; hi = mem64[p + 3088]
 %line 23956+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 3088]
+	mov r9, [rsi + 3088]
 ; hi = hi ^ lo
 %line 23957+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 3088] = hi
 %line 23958+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 3088], r9
+	mov [rsi + 3088], r9
 ; lo = mem64[p + 4096]
 %line 23959+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 4096]
+	mov r8, [rsi + 4096]
 ; hi = mem64[p + 4112]
 %line 23960+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 4112]
+	mov r9, [rsi + 4112]
 ; hi = hi ^ lo
 %line 23961+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 4112] = hi
 %line 23962+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 4112], r9
+	mov [rsi + 4112], r9
 ; lo = mem64[p + 5120]
 %line 23963+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 5120]
+	mov r8, [rsi + 5120]
 ; hi = mem64[p + 5136]
 %line 23964+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 5136]
+	mov r9, [rsi + 5136]
 ; hi = hi ^ lo
 %line 23965+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 5136] = hi
 %line 23966+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 5136], r9
+	mov [rsi + 5136], r9
 ; lo = mem64[p + 6144]
 %line 23967+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 6144]
+	mov r8, [rsi + 6144]
 ; hi = mem64[p + 6160]
 %line 23968+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 6160]
+	mov r9, [rsi + 6160]
 ; hi = hi ^ lo
 %line 23969+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 6160] = hi
 %line 23970+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 6160], r9
+	mov [rsi + 6160], r9
 ; lo = mem64[p + 7168]
 %line 23971+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 7168]
+	mov r8, [rsi + 7168]
 ; hi = mem64[p + 7184]
 %line 23972+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 7184]
+	mov r9, [rsi + 7184]
 ; hi = hi ^ lo
 %line 23973+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 7184] = hi
 %line 23974+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 7184], r9
+	mov [rsi + 7184], r9
 ; lo = mem64[p + 8192]
 %line 23975+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 8192]
+	mov r8, [rsi + 8192]
 ; hi = mem64[p + 8208]
 %line 23976+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 8208]
+	mov r9, [rsi + 8208]
 ; hi = hi ^ lo
 %line 23977+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 8208] = hi
 %line 23978+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 8208], r9
+	mov [rsi + 8208], r9
 ; lo = mem64[p + 9216]
 %line 23979+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 9216]
+	mov r8, [rsi + 9216]
 ; hi = mem64[p + 9232]
 %line 23980+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 9232]
+	mov r9, [rsi + 9232]
 ; hi = hi ^ lo
 %line 23981+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 9232] = hi
 %line 23982+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 9232], r9
+	mov [rsi + 9232], r9
 ; lo = mem64[p + 10240]
 %line 23983+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 10240]
+	mov r8, [rsi + 10240]
 ; hi = mem64[p + 10256]
 %line 23984+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 10256]
+	mov r9, [rsi + 10256]
 ; hi = hi ^ lo
 %line 23985+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 10256] = hi
 %line 23986+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 10256], r9
+	mov [rsi + 10256], r9
 ; lo = mem64[p + 11264]
 %line 23987+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 11264]
+	mov r8, [rsi + 11264]
 ; hi = mem64[p + 11280]
 %line 23988+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 11280]
+	mov r9, [rsi + 11280]
 ; hi = hi ^ lo
 %line 23989+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 11280] = hi
 %line 23990+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 11280], r9
+	mov [rsi + 11280], r9
 ; lo = mem64[p + 12288]
 %line 23991+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 12288]
+	mov r8, [rsi + 12288]
 ; hi = mem64[p + 12304]
 %line 23992+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 12304]
+	mov r9, [rsi + 12304]
 ; hi = hi ^ lo
 %line 23993+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 12304] = hi
 %line 23994+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 12304], r9
+	mov [rsi + 12304], r9
 ; p = p + 8
 %line 23995+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add rcx, 8
+	add rsi, 8
 ; g = g + 104
 %line 23996+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add rbx, 104
+	add rdx, 104
 ; o0 = o0 - 1
 %line 23997+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub rdi, 1
+	sub rax, 1
 ; =? o0 - 0
 %line 23998+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	cmp rdi, 0
+	cmp rax, 0
 ; goto l30 if !=
 %line 23999+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	jne .Ll30
 ; p = p + 16
 %line 24000+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add rcx, 16
+	add rsi, 16
 ; o1 = o1 - 1
 %line 24001+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o1 - 0
 %line 24002+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l29 if !=
 %line 24003+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rdi, rdx
 	jne .Ll29
 ; p = v
 %line 24005+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rcx, rdi
+	mov rsi, rdi
 ; o1 = 16
 %line 24006+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, 16
+	mov rcx, 16
 align 32
 .Ll31:
 ; g = &TB
 %line 24008+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rax, r8
-	mov rdx, rdi
-	lea rbx, [rsp + 208]
+	lea rdx, [rsp + 208]
 ; g = g + 12480
 %line 24009+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add rbx, 12480
+	add rdx, 12480
 ; o0 = 4
 %line 24010+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rdi, 4
+	mov rax, 4
 align 32
 .Ll32:
 ; f = p + 32
 %line 24012+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	lea rsi, [rcx + 32]
+	lea rbx, [rsi + 32]
 ; G = mem64[g + 88]
 %line 24014+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 88]
+	mov r8, [rdx + 88]
 ; T &= mem64[f + 12288]
 %line 24016+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 12288]
+	and r8, [rbx + 12288]
 ; G = mem64[g + 96]
 %line 24018+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rbx + 96]
+	mov r10, [rdx + 96]
 ; T = G
 %line 24019+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, r10
 ; T &= mem64[f + 12288]
 %line 24020+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 12288]
+	and r9, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 24023+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 11264]
+	and r10, [rbx + 11264]
 ; B = B ^ T
 %line 24024+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
@@ -69770,58 +69732,58 @@ align 32
 	mov [rsp + 13496], r8
 ; G = mem64[g + 72]
 %line 24027+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 72]
+	mov r8, [rdx + 72]
 ; T &= mem64[f + 12288]
 %line 24029+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 12288]
+	and r8, [rbx + 12288]
 ; G = mem64[g + 80]
 %line 24031+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rbx + 80]
+	mov r10, [rdx + 80]
 ; T = G
 %line 24032+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, r10
 ; T &= mem64[f + 12288]
 %line 24033+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 12288]
+	and r9, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 24036+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 11264]
+	and r10, [rbx + 11264]
 ; B = B ^ T
 %line 24037+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
 ; G = mem64[g + 88]
 %line 24038+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 88]
+	mov r11, [rdx + 88]
 ; T = G
 %line 24039+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 11264]
 %line 24040+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 11264]
+	and r10, [rbx + 11264]
 ; A = A ^ T
 %line 24041+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r10
 ; T &= mem64[f + 10240]
 %line 24043+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 10240]
+	and r11, [rbx + 10240]
 ; B = B ^ T
 %line 24044+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r11
 ; G = mem64[g + 96]
 %line 24045+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 96]
+	mov r11, [rdx + 96]
 ; T = G
 %line 24046+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 10240]
 %line 24047+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 10240]
+	and r10, [rbx + 10240]
 ; A = A ^ T
 %line 24048+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r10
 ; T &= mem64[f + 9216]
 %line 24050+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 9216]
+	and r11, [rbx + 9216]
 ; B = B ^ T
 %line 24051+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r11
@@ -69833,847 +69795,847 @@ align 32
 	mov [rsp + 13480], r8
 ; G = mem64[g + 56]
 %line 24054+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 56]
+	mov r10, [rdx + 56]
 ; T &= mem64[f + 12288]
 %line 24056+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; G = mem64[g + 64]
 %line 24058+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 64]
+	mov r8, [rdx + 64]
 ; T = G
 %line 24059+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 12288]
 %line 24060+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r11, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 24063+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; B = B ^ T
 %line 24064+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 72]
 %line 24065+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 24066+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 24067+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 24068+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 10240]
 %line 24070+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 24071+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 24072+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 24073+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 24074+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 24075+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 9216]
 %line 24077+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 24078+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 24079+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 24080+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 24081+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 24082+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 8192]
 %line 24084+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 24085+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 24086+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 96]
+	mov r9, [rdx + 96]
 ; T = G
 %line 24087+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 24088+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 24089+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 7168]
 %line 24091+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 24092+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S20 = A
 %line 24093+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13472], r10
+	mov [rsp + 13472], r11
 ; S19 = B
 %line 24094+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13464], r11
+	mov [rsp + 13464], r10
 ; G = mem64[g + 40]
 %line 24095+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 40]
+	mov r10, [rdx + 40]
 ; T &= mem64[f + 12288]
 %line 24097+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; G = mem64[g + 48]
 %line 24099+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 48]
+	mov r8, [rdx + 48]
 ; T = G
 %line 24100+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 12288]
 %line 24101+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r11, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 24104+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; B = B ^ T
 %line 24105+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 56]
 %line 24106+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 24107+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 24108+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 24109+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 10240]
 %line 24111+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 24112+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 24113+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 24114+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 24115+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 24116+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 9216]
 %line 24118+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 24119+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 24120+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 24121+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 24122+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 24123+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 8192]
 %line 24125+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 24126+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 24127+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 24128+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 24129+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 24130+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 7168]
 %line 24132+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 24133+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 24134+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 24135+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 24136+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 24137+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 6144]
 %line 24139+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 24140+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 24141+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 96]
+	mov r9, [rdx + 96]
 ; T = G
 %line 24142+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 24143+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 24144+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 5120]
 %line 24146+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 24147+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S18 = A
 %line 24148+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13456], r10
+	mov [rsp + 13456], r11
 ; S17 = B
 %line 24149+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13448], r11
+	mov [rsp + 13448], r10
 ; G = mem64[g + 24]
 %line 24150+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 24]
+	mov r10, [rdx + 24]
 ; T &= mem64[f + 12288]
 %line 24152+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; G = mem64[g + 32]
 %line 24154+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 32]
+	mov r8, [rdx + 32]
 ; T = G
 %line 24155+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 12288]
 %line 24156+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r11, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 24159+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; B = B ^ T
 %line 24160+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 40]
 %line 24161+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 24162+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 24163+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 24164+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 10240]
 %line 24166+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 24167+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 48]
 %line 24168+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 24169+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 24170+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 24171+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 9216]
 %line 24173+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 24174+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 24175+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 24176+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 24177+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 24178+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 8192]
 %line 24180+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 24181+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 24182+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 24183+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 24184+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 24185+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 7168]
 %line 24187+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 24188+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 24189+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 24190+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 24191+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 24192+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 6144]
 %line 24194+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 24195+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 24196+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 24197+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 24198+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 24199+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 5120]
 %line 24201+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 24202+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 24203+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 24204+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 24205+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 24206+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 24208+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 24209+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 24210+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 96]
+	mov r9, [rdx + 96]
 ; T = G
 %line 24211+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 24212+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 24213+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 24215+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 24216+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S16 = A
 %line 24217+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13440], r10
+	mov [rsp + 13440], r11
 ; B = B ^ S24
 %line 24218+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13504]
+	xor r10, [rsp + 13504]
 ; S15 = B
 %line 24219+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13432], r11
+	mov [rsp + 13432], r10
 ; G = mem64[g + 8]
 %line 24220+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 8]
+	mov r10, [rdx + 8]
 ; T &= mem64[f + 12288]
 %line 24222+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; G = mem64[g + 16]
 %line 24224+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 16]
+	mov r8, [rdx + 16]
 ; T = G
 %line 24225+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 12288]
 %line 24226+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r11, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 24229+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; B = B ^ T
 %line 24230+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 24]
 %line 24231+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 24232+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 24233+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 24234+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 10240]
 %line 24236+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 24237+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 32]
 %line 24238+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 24239+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 24240+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 24241+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 9216]
 %line 24243+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 24244+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 40]
 %line 24245+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 24246+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 24247+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 24248+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 8192]
 %line 24250+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 24251+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 48]
 %line 24252+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 24253+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 24254+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 24255+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 7168]
 %line 24257+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 24258+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 24259+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 24260+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 24261+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 24262+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 6144]
 %line 24264+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 24265+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 24266+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 24267+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 24268+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 24269+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 5120]
 %line 24271+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 24272+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 24273+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 24274+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 24275+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 24276+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 24278+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 24279+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 24280+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 24281+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 24282+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 24283+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 24285+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 24286+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 24287+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 24288+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 24289+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 24290+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2048]
 %line 24292+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 24293+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 24294+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 96]
+	mov r9, [rdx + 96]
 ; T = G
 %line 24295+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 24296+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 24297+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 1024]
 %line 24299+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 24300+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; A = A ^ S23
 %line 24301+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13496]
+	xor r11, [rsp + 13496]
 ; A = A ^ S24
 %line 24302+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13504]
+	xor r11, [rsp + 13504]
 ; S14 = A
 %line 24303+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13424], r10
+	mov [rsp + 13424], r11
 ; B = B ^ S22
 %line 24304+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13488]
+	xor r10, [rsp + 13488]
 ; B = B ^ S23
 %line 24305+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13496]
+	xor r10, [rsp + 13496]
 ; S13 = B
 %line 24306+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13416], r11
+	mov [rsp + 13416], r10
 ; G = mem64[g + 0]
 %line 24307+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 24308+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 12288]
 %line 24309+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 24312+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 11264]
+	and r11, [rbx + 11264]
 ; G = mem64[g + 8]
 %line 24314+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 24315+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 24316+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 24317+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 10240]
 %line 24319+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 24320+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 24321+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 24322+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 24323+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 24324+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 9216]
 %line 24326+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 24327+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 24328+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 24329+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 24330+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 24331+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 8192]
 %line 24333+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 24334+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 24335+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 24336+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 24337+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 24338+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 7168]
 %line 24340+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 24341+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 24342+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 24343+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 24344+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 24345+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 6144]
 %line 24347+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 24348+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 24349+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 24350+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 24351+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 24352+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 5120]
 %line 24354+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 24355+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 24356+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 24357+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 24358+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 24359+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 24361+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 24362+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 24363+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 24364+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 24365+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 24366+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 24368+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 24369+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 72]
 %line 24370+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 24371+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 24372+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 24373+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 24375+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 24376+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 80]
 %line 24377+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 24378+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 24379+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 24380+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 24382+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 24383+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 88]
 %line 24384+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 24385+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 24386+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 24387+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 24389+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 24390+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 96]
 %line 24391+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 96]
+	mov r8, [rdx + 96]
 ; T &= mem64[f + 0]
 %line 24393+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 24394+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
@@ -70688,13 +70650,13 @@ align 32
 	xor r10, [rsp + 13504]
 ; T = mem64[h + 12288]
 %line 24398+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 12288]
+	mov r8, [rsi + 12288]
 ; A = A ^ T
 %line 24399+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 12288] = A
 %line 24400+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 12288], r10
+	mov [rsi + 12288], r10
 ; B = B ^ S20
 %line 24401+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, [rsp + 13472]
@@ -70709,193 +70671,193 @@ align 32
 	xor r11, [rsp + 13504]
 ; T = mem64[h + 11264]
 %line 24405+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 11264]
+	mov r8, [rsi + 11264]
 ; B = B ^ T
 %line 24406+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 11264] = B
 %line 24407+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 11264], r11
+	mov [rsi + 11264], r11
 ; G = mem64[g + 0]
 %line 24408+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 24409+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 10240]
 %line 24410+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 10240]
+	and r10, [rbx + 10240]
 ; T &= mem64[f + 9216]
 %line 24413+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 9216]
+	and r11, [rbx + 9216]
 ; G = mem64[g + 8]
 %line 24415+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 24416+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 24417+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 24418+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 8192]
 %line 24420+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 24421+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 24422+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 24423+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 24424+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 24425+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 7168]
 %line 24427+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 24428+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 24429+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 24430+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 24431+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 24432+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 6144]
 %line 24434+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 24435+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 24436+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 24437+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 24438+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 24439+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 5120]
 %line 24441+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 24442+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 24443+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 24444+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 24445+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 24446+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 24448+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 24449+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 24450+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 24451+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 24452+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 24453+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 24455+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 24456+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 24457+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 24458+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 24459+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 24460+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 24462+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 24463+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 24464+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 24465+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 24466+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 24467+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 24469+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 24470+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 72]
 %line 24471+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 24472+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 24473+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 24474+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 24476+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 24477+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 80]
 %line 24478+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 80]
+	mov r8, [rdx + 80]
 ; T &= mem64[f + 0]
 %line 24480+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 24481+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
@@ -70913,13 +70875,13 @@ align 32
 	xor r10, [rsp + 13496]
 ; T = mem64[h + 10240]
 %line 24486+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 10240]
+	mov r8, [rsi + 10240]
 ; A = A ^ T
 %line 24487+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 10240] = A
 %line 24488+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 10240], r10
+	mov [rsi + 10240], r10
 ; B = B ^ S18
 %line 24489+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, [rsp + 13456]
@@ -70934,157 +70896,157 @@ align 32
 	xor r11, [rsp + 13488]
 ; T = mem64[h + 9216]
 %line 24493+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 9216]
+	mov r8, [rsi + 9216]
 ; B = B ^ T
 %line 24494+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 9216] = B
 %line 24495+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 9216], r11
+	mov [rsi + 9216], r11
 ; G = mem64[g + 0]
 %line 24496+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 24497+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 8192]
 %line 24498+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 8192]
+	and r10, [rbx + 8192]
 ; T &= mem64[f + 7168]
 %line 24501+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 7168]
+	and r11, [rbx + 7168]
 ; G = mem64[g + 8]
 %line 24503+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 24504+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 24505+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 24506+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 6144]
 %line 24508+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 24509+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 24510+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 24511+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 24512+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 24513+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 5120]
 %line 24515+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 24516+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 24517+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 24518+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 24519+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 24520+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 24522+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 24523+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 24524+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 24525+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 24526+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 24527+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 24529+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 24530+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 24531+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 24532+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 24533+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 24534+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 24536+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 24537+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 24538+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 24539+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 24540+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 24541+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 24543+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 24544+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 24545+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 24546+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 24547+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 24548+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 24550+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 24551+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 24552+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 64]
+	mov r8, [rdx + 64]
 ; T &= mem64[f + 0]
 %line 24554+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 24555+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
@@ -71102,13 +71064,13 @@ align 32
 	xor r10, [rsp + 13480]
 ; T = mem64[h + 8192]
 %line 24560+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 8192]
+	mov r8, [rsi + 8192]
 ; A = A ^ T
 %line 24561+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 8192] = A
 %line 24562+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 8192], r10
+	mov [rsi + 8192], r10
 ; B = B ^ S16
 %line 24563+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, [rsp + 13440]
@@ -71123,121 +71085,121 @@ align 32
 	xor r11, [rsp + 13472]
 ; T = mem64[h + 7168]
 %line 24567+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 7168]
+	mov r8, [rsi + 7168]
 ; B = B ^ T
 %line 24568+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 7168] = B
 %line 24569+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 7168], r11
+	mov [rsi + 7168], r11
 ; G = mem64[g + 0]
 %line 24570+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 24571+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 6144]
 %line 24572+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 6144]
+	and r10, [rbx + 6144]
 ; T &= mem64[f + 5120]
 %line 24575+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 5120]
+	and r11, [rbx + 5120]
 ; G = mem64[g + 8]
 %line 24577+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 24578+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 24579+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 24580+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 24582+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 24583+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 24584+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 24585+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 24586+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 24587+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 24589+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 24590+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 24591+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 24592+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 24593+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 24594+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 24596+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 24597+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 24598+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 24599+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 24600+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 24601+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 24603+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 24604+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 24605+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 24606+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 24607+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 24608+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 24610+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 24611+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 24612+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 48]
+	mov r8, [rdx + 48]
 ; T &= mem64[f + 0]
 %line 24614+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 24615+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
@@ -71255,13 +71217,13 @@ align 32
 	xor r10, [rsp + 13464]
 ; T = mem64[h + 6144]
 %line 24620+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 6144]
+	mov r8, [rsi + 6144]
 ; A = A ^ T
 %line 24621+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 6144] = A
 %line 24622+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 6144], r10
+	mov [rsi + 6144], r10
 ; B = B ^ S14
 %line 24623+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, [rsp + 13424]
@@ -71276,163 +71238,163 @@ align 32
 	xor r11, [rsp + 13456]
 ; T = mem64[h + 5120]
 %line 24627+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 5120]
+	mov r8, [rsi + 5120]
 ; B = B ^ T
 %line 24628+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 5120] = B
 %line 24629+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 5120], r11
+	mov [rsi + 5120], r11
 ; G = mem64[g + 0]
 %line 24630+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 24631+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, r10
+	mov r10, r11
 ; T &= mem64[f + 4096]
 %line 24632+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 4096]
+	and r10, [rbx + 4096]
 ; T &= mem64[f + 3072]
 %line 24635+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 3072]
+	and r11, [rbx + 3072]
 ; G = mem64[g + 8]
 %line 24637+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 24638+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 24639+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 24640+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 24642+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 24643+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 16]
 %line 24644+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 24645+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 24646+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 24647+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 24649+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 24650+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 24]
 %line 24651+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 24652+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 24653+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 24654+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 24656+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 24657+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 32]
 %line 24658+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 32]
+	mov r8, [rdx + 32]
 ; T &= mem64[f + 0]
 %line 24660+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 24661+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; A = A ^ S13
 %line 24662+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13416]
+	xor r10, [rsp + 13416]
 ; A = A ^ S14
 %line 24663+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13424]
+	xor r10, [rsp + 13424]
 ; A = A ^ S16
 %line 24664+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13440]
+	xor r10, [rsp + 13440]
 ; A = A ^ S17
 %line 24665+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13448]
+	xor r10, [rsp + 13448]
 ; T = mem64[h + 4096]
 %line 24666+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 4096]
+	mov r8, [rsi + 4096]
 ; A = A ^ T
 %line 24667+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; mem64[h + 4096] = A
 %line 24668+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 4096], r11
+	mov [rsi + 4096], r10
 ; B = B ^ S13
 %line 24669+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13416]
+	xor r11, [rsp + 13416]
 ; B = B ^ S15
 %line 24670+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13432]
+	xor r11, [rsp + 13432]
 ; B = B ^ S16
 %line 24671+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13440]
+	xor r11, [rsp + 13440]
 ; T = mem64[h + 3072]
 %line 24672+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 3072]
+	mov r8, [rsi + 3072]
 ; B = B ^ T
 %line 24673+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; mem64[h + 3072] = B
 %line 24674+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 3072], r10
+	mov [rsi + 3072], r11
 ; G = mem64[g + 0]
 %line 24675+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx]
+	mov r9, [rdx]
 ; T = G
 %line 24676+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 24677+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; T &= mem64[f + 1024]
 %line 24680+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; G = mem64[g + 8]
 %line 24682+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 8]
+	mov r11, [rdx + 8]
 ; T = G
 %line 24683+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 1024]
 %line 24684+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 1024]
+	and r10, [rbx + 1024]
 ; A = A ^ T
 %line 24685+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
 ; T &= mem64[f + 0]
 %line 24687+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi]
+	and r11, [rbx]
 ; B = B ^ T
 %line 24688+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r11
 ; G = mem64[g + 16]
 %line 24689+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rbx + 16]
+	mov r10, [rdx + 16]
 ; T &= mem64[f + 0]
 %line 24691+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi]
+	and r10, [rbx]
 ; A = A ^ T
 %line 24692+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
@@ -71444,13 +71406,13 @@ align 32
 	xor r8, [rsp + 13432]
 ; T = mem64[h + 2048]
 %line 24695+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rcx + 2048]
+	mov r10, [rsi + 2048]
 ; A = A ^ T
 %line 24696+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
 ; mem64[h + 2048] = A
 %line 24697+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 2048], r8
+	mov [rsi + 2048], r8
 ; B = B ^ S13
 %line 24698+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, [rsp + 13416]
@@ -71459,258 +71421,254 @@ align 32
 	xor r9, [rsp + 13424]
 ; T = mem64[h + 1024]
 %line 24700+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 1024]
+	mov r8, [rsi + 1024]
 ; B = B ^ T
 %line 24701+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[h + 1024] = B
 %line 24702+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 1024], r9
+	mov [rsi + 1024], r9
 ; G = mem64[g + 0]
 %line 24703+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx]
+	mov r8, [rdx]
 ; T &= mem64[f + 0]
 %line 24705+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ S13
 %line 24707+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, [rsp + 13416]
 ; T = mem64[h + 0]
 %line 24708+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx]
+	mov r9, [rsi]
 ; A = A ^ T
 %line 24709+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r9
 ; mem64[h + 0] = A
 %line 24710+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx], r8
+	mov [rsi], r8
 ; lo = mem64[p + 0]
 %line 24711+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx]
+	mov r8, [rsi]
 ; hi = mem64[p + 32]
 %line 24712+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 32]
+	mov r9, [rsi + 32]
 ; hi = hi ^ lo
 %line 24713+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 32] = hi
 %line 24714+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 32], r9
+	mov [rsi + 32], r9
 ; lo = mem64[p + 1024]
 %line 24715+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 1024]
+	mov r8, [rsi + 1024]
 ; hi = mem64[p + 1056]
 %line 24716+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 1056]
+	mov r9, [rsi + 1056]
 ; hi = hi ^ lo
 %line 24717+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 1056] = hi
 %line 24718+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 1056], r9
+	mov [rsi + 1056], r9
 ; lo = mem64[p + 2048]
 %line 24719+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 2048]
+	mov r8, [rsi + 2048]
 ; hi = mem64[p + 2080]
 %line 24720+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 2080]
+	mov r9, [rsi + 2080]
 ; hi = hi ^ lo
 %line 24721+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 2080] = hi
 %line 24722+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 2080], r9
+	mov [rsi + 2080], r9
 ; lo = mem64[p + 3072]
 %line 24723+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 3072]
+	mov r8, [rsi + 3072]
 ; hi = mem64[p + 3104]
 %line 24724+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 3104]
+	mov r9, [rsi + 3104]
 ; hi = hi ^ lo
 %line 24725+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 3104] = hi
 %line 24726+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 3104], r9
+	mov [rsi + 3104], r9
 ; lo = mem64[p + 4096]
 %line 24727+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 4096]
+	mov r8, [rsi + 4096]
 ; hi = mem64[p + 4128]
 %line 24728+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 4128]
+	mov r9, [rsi + 4128]
 ; hi = hi ^ lo
 %line 24729+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 4128] = hi
 %line 24730+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 4128], r9
+	mov [rsi + 4128], r9
 ; lo = mem64[p + 5120]
 %line 24731+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 5120]
+	mov r8, [rsi + 5120]
 ; hi = mem64[p + 5152]
 %line 24732+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 5152]
+	mov r9, [rsi + 5152]
 ; hi = hi ^ lo
 %line 24733+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 5152] = hi
 %line 24734+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 5152], r9
+	mov [rsi + 5152], r9
 ; lo = mem64[p + 6144]
 %line 24735+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 6144]
+	mov r8, [rsi + 6144]
 ; hi = mem64[p + 6176]
 %line 24736+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 6176]
+	mov r9, [rsi + 6176]
 ; hi = hi ^ lo
 %line 24737+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 6176] = hi
 %line 24738+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 6176], r9
+	mov [rsi + 6176], r9
 ; lo = mem64[p + 7168]
 %line 24739+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 7168]
+	mov r8, [rsi + 7168]
 ; hi = mem64[p + 7200]
 %line 24740+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 7200]
+	mov r9, [rsi + 7200]
 ; hi = hi ^ lo
 %line 24741+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 7200] = hi
 %line 24742+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 7200], r9
+	mov [rsi + 7200], r9
 ; lo = mem64[p + 8192]
 %line 24743+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 8192]
+	mov r8, [rsi + 8192]
 ; hi = mem64[p + 8224]
 %line 24744+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 8224]
+	mov r9, [rsi + 8224]
 ; hi = hi ^ lo
 %line 24745+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 8224] = hi
 %line 24746+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 8224], r9
+	mov [rsi + 8224], r9
 ; lo = mem64[p + 9216]
 %line 24747+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 9216]
+	mov r8, [rsi + 9216]
 ; hi = mem64[p + 9248]
 %line 24748+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 9248]
+	mov r9, [rsi + 9248]
 ; hi = hi ^ lo
 %line 24749+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 9248] = hi
 %line 24750+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 9248], r9
+	mov [rsi + 9248], r9
 ; lo = mem64[p + 10240]
 %line 24751+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 10240]
+	mov r8, [rsi + 10240]
 ; hi = mem64[p + 10272]
 %line 24752+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 10272]
+	mov r9, [rsi + 10272]
 ; hi = hi ^ lo
 %line 24753+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 10272] = hi
 %line 24754+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 10272], r9
+	mov [rsi + 10272], r9
 ; lo = mem64[p + 11264]
 %line 24755+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 11264]
+	mov r8, [rsi + 11264]
 ; hi = mem64[p + 11296]
 %line 24756+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 11296]
+	mov r9, [rsi + 11296]
 ; hi = hi ^ lo
 %line 24757+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 11296] = hi
 %line 24758+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 11296], r9
+	mov [rsi + 11296], r9
 ; lo = mem64[p + 12288]
 %line 24759+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 12288]
+	mov r8, [rsi + 12288]
 ; hi = mem64[p + 12320]
 %line 24760+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 12320]
+	mov r9, [rsi + 12320]
 ; hi = hi ^ lo
 %line 24761+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 12320] = hi
 %line 24762+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 12320], r9
+	mov [rsi + 12320], r9
 ; p = p + 8
 %line 24763+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add rcx, 8
+	add rsi, 8
 ; g = g + 104
 %line 24764+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add rbx, 104
+	add rdx, 104
 ; o0 = o0 - 1
 %line 24765+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub rdi, 1
+	sub rax, 1
 ; =? o0 - 0
 %line 24766+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	cmp rdi, 0
+	cmp rax, 0
 ; goto l32 if !=
 %line 24767+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	jne .Ll32
 ; p = p + 32
 %line 24768+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add rcx, 32
+	add rsi, 32
 ; o1 = o1 - 1
 %line 24769+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o1 - 0
 %line 24770+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l31 if !=
 %line 24771+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rdi, rdx
 	jne .Ll31
 ; p = v
 %line 24773+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rcx, rdi
+	mov rsi, rdi
 ; o1 = 8
 %line 24774+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, 8
+	mov rcx, 8
 align 32
 .Ll33:
 ; g = &TB
 %line 24776+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rax, r8
-	mov rdx, rdi
-	lea rbx, [rsp + 208]
+	lea rdx, [rsp + 208]
 ; g = g + 11648
 %line 24777+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add rbx, 11648
+	add rdx, 11648
 ; o0 = 8
 %line 24778+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rdi, 8
+	mov rax, 8
 align 32
 .Ll34:
 ; f = p + 64
 %line 24780+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	lea rsi, [rcx + 64]
+	lea rbx, [rsi + 64]
 ; G = mem64[g + 88]
 %line 24782+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 88]
+	mov r8, [rdx + 88]
 ; T &= mem64[f + 12288]
 %line 24784+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 12288]
+	and r8, [rbx + 12288]
 ; G = mem64[g + 96]
 %line 24786+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rbx + 96]
+	mov r10, [rdx + 96]
 ; T = G
 %line 24787+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, r10
 ; T &= mem64[f + 12288]
 %line 24788+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 12288]
+	and r9, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 24791+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 11264]
+	and r10, [rbx + 11264]
 ; B = B ^ T
 %line 24792+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
@@ -71722,58 +71680,58 @@ align 32
 	mov [rsp + 13496], r8
 ; G = mem64[g + 72]
 %line 24795+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 72]
+	mov r8, [rdx + 72]
 ; T &= mem64[f + 12288]
 %line 24797+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 12288]
+	and r8, [rbx + 12288]
 ; G = mem64[g + 80]
 %line 24799+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rbx + 80]
+	mov r10, [rdx + 80]
 ; T = G
 %line 24800+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, r10
 ; T &= mem64[f + 12288]
 %line 24801+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 12288]
+	and r9, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 24804+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 11264]
+	and r10, [rbx + 11264]
 ; B = B ^ T
 %line 24805+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
 ; G = mem64[g + 88]
 %line 24806+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 88]
+	mov r11, [rdx + 88]
 ; T = G
 %line 24807+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 11264]
 %line 24808+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 11264]
+	and r10, [rbx + 11264]
 ; A = A ^ T
 %line 24809+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r10
 ; T &= mem64[f + 10240]
 %line 24811+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 10240]
+	and r11, [rbx + 10240]
 ; B = B ^ T
 %line 24812+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r11
 ; G = mem64[g + 96]
 %line 24813+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 96]
+	mov r11, [rdx + 96]
 ; T = G
 %line 24814+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 10240]
 %line 24815+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 10240]
+	and r10, [rbx + 10240]
 ; A = A ^ T
 %line 24816+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r10
 ; T &= mem64[f + 9216]
 %line 24818+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 9216]
+	and r11, [rbx + 9216]
 ; B = B ^ T
 %line 24819+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r11
@@ -71785,847 +71743,847 @@ align 32
 	mov [rsp + 13480], r8
 ; G = mem64[g + 56]
 %line 24822+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 56]
+	mov r10, [rdx + 56]
 ; T &= mem64[f + 12288]
 %line 24824+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; G = mem64[g + 64]
 %line 24826+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 64]
+	mov r8, [rdx + 64]
 ; T = G
 %line 24827+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 12288]
 %line 24828+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r11, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 24831+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; B = B ^ T
 %line 24832+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 72]
 %line 24833+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 24834+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 24835+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 24836+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 10240]
 %line 24838+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 24839+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 24840+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 24841+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 24842+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 24843+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 9216]
 %line 24845+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 24846+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 24847+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 24848+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 24849+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 24850+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 8192]
 %line 24852+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 24853+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 24854+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 96]
+	mov r9, [rdx + 96]
 ; T = G
 %line 24855+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 24856+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 24857+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 7168]
 %line 24859+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 24860+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S20 = A
 %line 24861+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13472], r10
+	mov [rsp + 13472], r11
 ; S19 = B
 %line 24862+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13464], r11
+	mov [rsp + 13464], r10
 ; G = mem64[g + 40]
 %line 24863+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 40]
+	mov r10, [rdx + 40]
 ; T &= mem64[f + 12288]
 %line 24865+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; G = mem64[g + 48]
 %line 24867+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 48]
+	mov r8, [rdx + 48]
 ; T = G
 %line 24868+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 12288]
 %line 24869+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r11, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 24872+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; B = B ^ T
 %line 24873+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 56]
 %line 24874+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 24875+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 24876+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 24877+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 10240]
 %line 24879+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 24880+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 24881+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 24882+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 24883+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 24884+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 9216]
 %line 24886+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 24887+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 24888+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 24889+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 24890+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 24891+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 8192]
 %line 24893+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 24894+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 24895+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 24896+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 24897+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 24898+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 7168]
 %line 24900+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 24901+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 24902+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 24903+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 24904+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 24905+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 6144]
 %line 24907+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 24908+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 24909+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 96]
+	mov r9, [rdx + 96]
 ; T = G
 %line 24910+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 24911+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 24912+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 5120]
 %line 24914+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 24915+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S18 = A
 %line 24916+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13456], r10
+	mov [rsp + 13456], r11
 ; S17 = B
 %line 24917+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13448], r11
+	mov [rsp + 13448], r10
 ; G = mem64[g + 24]
 %line 24918+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 24]
+	mov r10, [rdx + 24]
 ; T &= mem64[f + 12288]
 %line 24920+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; G = mem64[g + 32]
 %line 24922+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 32]
+	mov r8, [rdx + 32]
 ; T = G
 %line 24923+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 12288]
 %line 24924+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r11, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 24927+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; B = B ^ T
 %line 24928+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 40]
 %line 24929+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 24930+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 24931+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 24932+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 10240]
 %line 24934+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 24935+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 48]
 %line 24936+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 24937+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 24938+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 24939+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 9216]
 %line 24941+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 24942+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 24943+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 24944+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 24945+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 24946+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 8192]
 %line 24948+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 24949+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 24950+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 24951+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 24952+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 24953+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 7168]
 %line 24955+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 24956+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 24957+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 24958+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 24959+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 24960+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 6144]
 %line 24962+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 24963+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 24964+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 24965+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 24966+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 24967+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 5120]
 %line 24969+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 24970+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 24971+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 24972+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 24973+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 24974+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 24976+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 24977+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 24978+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 96]
+	mov r9, [rdx + 96]
 ; T = G
 %line 24979+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 24980+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 24981+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 24983+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 24984+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S16 = A
 %line 24985+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13440], r10
+	mov [rsp + 13440], r11
 ; B = B ^ S24
 %line 24986+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13504]
+	xor r10, [rsp + 13504]
 ; S15 = B
 %line 24987+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13432], r11
+	mov [rsp + 13432], r10
 ; G = mem64[g + 8]
 %line 24988+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 8]
+	mov r10, [rdx + 8]
 ; T &= mem64[f + 12288]
 %line 24990+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; G = mem64[g + 16]
 %line 24992+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 16]
+	mov r8, [rdx + 16]
 ; T = G
 %line 24993+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 12288]
 %line 24994+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r11, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 24997+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; B = B ^ T
 %line 24998+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 24]
 %line 24999+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 25000+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 25001+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 25002+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 10240]
 %line 25004+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 25005+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 32]
 %line 25006+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 25007+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 25008+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 25009+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 9216]
 %line 25011+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 25012+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 40]
 %line 25013+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 25014+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 25015+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 25016+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 8192]
 %line 25018+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 25019+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 48]
 %line 25020+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 25021+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 25022+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 25023+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 7168]
 %line 25025+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 25026+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 25027+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 25028+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 25029+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 25030+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 6144]
 %line 25032+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 25033+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 25034+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 25035+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 25036+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 25037+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 5120]
 %line 25039+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 25040+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 25041+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 25042+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 25043+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 25044+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 25046+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 25047+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 25048+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 25049+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 25050+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 25051+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 25053+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 25054+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 25055+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 25056+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 25057+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 25058+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2048]
 %line 25060+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 25061+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 25062+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 96]
+	mov r9, [rdx + 96]
 ; T = G
 %line 25063+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 25064+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 25065+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 1024]
 %line 25067+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 25068+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; A = A ^ S23
 %line 25069+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13496]
+	xor r11, [rsp + 13496]
 ; A = A ^ S24
 %line 25070+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13504]
+	xor r11, [rsp + 13504]
 ; S14 = A
 %line 25071+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13424], r10
+	mov [rsp + 13424], r11
 ; B = B ^ S22
 %line 25072+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13488]
+	xor r10, [rsp + 13488]
 ; B = B ^ S23
 %line 25073+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13496]
+	xor r10, [rsp + 13496]
 ; S13 = B
 %line 25074+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13416], r11
+	mov [rsp + 13416], r10
 ; G = mem64[g + 0]
 %line 25075+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 25076+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 12288]
 %line 25077+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 25080+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 11264]
+	and r11, [rbx + 11264]
 ; G = mem64[g + 8]
 %line 25082+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 25083+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 25084+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 25085+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 10240]
 %line 25087+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 25088+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 25089+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 25090+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 25091+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 25092+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 9216]
 %line 25094+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 25095+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 25096+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 25097+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 25098+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 25099+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 8192]
 %line 25101+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 25102+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 25103+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 25104+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 25105+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 25106+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 7168]
 %line 25108+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 25109+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 25110+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 25111+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 25112+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 25113+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 6144]
 %line 25115+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 25116+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 25117+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 25118+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 25119+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 25120+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 5120]
 %line 25122+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 25123+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 25124+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 25125+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 25126+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 25127+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 25129+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 25130+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 25131+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 25132+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 25133+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 25134+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 25136+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 25137+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 72]
 %line 25138+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 25139+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 25140+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 25141+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 25143+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 25144+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 80]
 %line 25145+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 25146+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 25147+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 25148+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 25150+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 25151+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 88]
 %line 25152+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 25153+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 25154+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 25155+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 25157+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 25158+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 96]
 %line 25159+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 96]
+	mov r8, [rdx + 96]
 ; T &= mem64[f + 0]
 %line 25161+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 25162+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
@@ -72640,13 +72598,13 @@ align 32
 	xor r10, [rsp + 13504]
 ; T = mem64[h + 12288]
 %line 25166+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 12288]
+	mov r8, [rsi + 12288]
 ; A = A ^ T
 %line 25167+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 12288] = A
 %line 25168+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 12288], r10
+	mov [rsi + 12288], r10
 ; B = B ^ S20
 %line 25169+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, [rsp + 13472]
@@ -72661,193 +72619,193 @@ align 32
 	xor r11, [rsp + 13504]
 ; T = mem64[h + 11264]
 %line 25173+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 11264]
+	mov r8, [rsi + 11264]
 ; B = B ^ T
 %line 25174+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 11264] = B
 %line 25175+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 11264], r11
+	mov [rsi + 11264], r11
 ; G = mem64[g + 0]
 %line 25176+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 25177+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 10240]
 %line 25178+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 10240]
+	and r10, [rbx + 10240]
 ; T &= mem64[f + 9216]
 %line 25181+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 9216]
+	and r11, [rbx + 9216]
 ; G = mem64[g + 8]
 %line 25183+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 25184+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 25185+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 25186+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 8192]
 %line 25188+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 25189+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 25190+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 25191+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 25192+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 25193+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 7168]
 %line 25195+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 25196+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 25197+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 25198+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 25199+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 25200+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 6144]
 %line 25202+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 25203+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 25204+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 25205+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 25206+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 25207+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 5120]
 %line 25209+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 25210+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 25211+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 25212+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 25213+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 25214+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 25216+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 25217+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 25218+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 25219+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 25220+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 25221+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 25223+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 25224+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 25225+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 25226+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 25227+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 25228+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 25230+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 25231+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 25232+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 25233+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 25234+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 25235+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 25237+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 25238+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 72]
 %line 25239+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 25240+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 25241+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 25242+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 25244+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 25245+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 80]
 %line 25246+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 80]
+	mov r8, [rdx + 80]
 ; T &= mem64[f + 0]
 %line 25248+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 25249+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
@@ -72865,13 +72823,13 @@ align 32
 	xor r10, [rsp + 13496]
 ; T = mem64[h + 10240]
 %line 25254+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 10240]
+	mov r8, [rsi + 10240]
 ; A = A ^ T
 %line 25255+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 10240] = A
 %line 25256+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 10240], r10
+	mov [rsi + 10240], r10
 ; B = B ^ S18
 %line 25257+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, [rsp + 13456]
@@ -72886,157 +72844,157 @@ align 32
 	xor r11, [rsp + 13488]
 ; T = mem64[h + 9216]
 %line 25261+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 9216]
+	mov r8, [rsi + 9216]
 ; B = B ^ T
 %line 25262+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 9216] = B
 %line 25263+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 9216], r11
+	mov [rsi + 9216], r11
 ; G = mem64[g + 0]
 %line 25264+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 25265+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 8192]
 %line 25266+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 8192]
+	and r10, [rbx + 8192]
 ; T &= mem64[f + 7168]
 %line 25269+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 7168]
+	and r11, [rbx + 7168]
 ; G = mem64[g + 8]
 %line 25271+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 25272+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 25273+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 25274+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 6144]
 %line 25276+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 25277+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 25278+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 25279+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 25280+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 25281+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 5120]
 %line 25283+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 25284+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 25285+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 25286+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 25287+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 25288+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 25290+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 25291+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 25292+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 25293+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 25294+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 25295+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 25297+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 25298+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 25299+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 25300+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 25301+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 25302+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 25304+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 25305+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 25306+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 25307+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 25308+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 25309+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 25311+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 25312+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 25313+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 25314+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 25315+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 25316+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 25318+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 25319+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 25320+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 64]
+	mov r8, [rdx + 64]
 ; T &= mem64[f + 0]
 %line 25322+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 25323+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
@@ -73054,13 +73012,13 @@ align 32
 	xor r10, [rsp + 13480]
 ; T = mem64[h + 8192]
 %line 25328+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 8192]
+	mov r8, [rsi + 8192]
 ; A = A ^ T
 %line 25329+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 8192] = A
 %line 25330+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 8192], r10
+	mov [rsi + 8192], r10
 ; B = B ^ S16
 %line 25331+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, [rsp + 13440]
@@ -73075,121 +73033,121 @@ align 32
 	xor r11, [rsp + 13472]
 ; T = mem64[h + 7168]
 %line 25335+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 7168]
+	mov r8, [rsi + 7168]
 ; B = B ^ T
 %line 25336+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 7168] = B
 %line 25337+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 7168], r11
+	mov [rsi + 7168], r11
 ; G = mem64[g + 0]
 %line 25338+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 25339+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 6144]
 %line 25340+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 6144]
+	and r10, [rbx + 6144]
 ; T &= mem64[f + 5120]
 %line 25343+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 5120]
+	and r11, [rbx + 5120]
 ; G = mem64[g + 8]
 %line 25345+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 25346+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 25347+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 25348+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 25350+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 25351+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 25352+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 25353+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 25354+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 25355+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 25357+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 25358+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 25359+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 25360+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 25361+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 25362+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 25364+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 25365+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 25366+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 25367+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 25368+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 25369+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 25371+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 25372+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 25373+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 25374+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 25375+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 25376+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 25378+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 25379+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 25380+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 48]
+	mov r8, [rdx + 48]
 ; T &= mem64[f + 0]
 %line 25382+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 25383+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
@@ -73207,13 +73165,13 @@ align 32
 	xor r10, [rsp + 13464]
 ; T = mem64[h + 6144]
 %line 25388+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 6144]
+	mov r8, [rsi + 6144]
 ; A = A ^ T
 %line 25389+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 6144] = A
 %line 25390+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 6144], r10
+	mov [rsi + 6144], r10
 ; B = B ^ S14
 %line 25391+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, [rsp + 13424]
@@ -73228,163 +73186,163 @@ align 32
 	xor r11, [rsp + 13456]
 ; T = mem64[h + 5120]
 %line 25395+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 5120]
+	mov r8, [rsi + 5120]
 ; B = B ^ T
 %line 25396+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 5120] = B
 %line 25397+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 5120], r11
+	mov [rsi + 5120], r11
 ; G = mem64[g + 0]
 %line 25398+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 25399+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, r10
+	mov r10, r11
 ; T &= mem64[f + 4096]
 %line 25400+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 4096]
+	and r10, [rbx + 4096]
 ; T &= mem64[f + 3072]
 %line 25403+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 3072]
+	and r11, [rbx + 3072]
 ; G = mem64[g + 8]
 %line 25405+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 25406+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 25407+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 25408+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 25410+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 25411+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 16]
 %line 25412+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 25413+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 25414+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 25415+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 25417+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 25418+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 24]
 %line 25419+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 25420+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 25421+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 25422+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 25424+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 25425+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 32]
 %line 25426+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 32]
+	mov r8, [rdx + 32]
 ; T &= mem64[f + 0]
 %line 25428+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 25429+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; A = A ^ S13
 %line 25430+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13416]
+	xor r10, [rsp + 13416]
 ; A = A ^ S14
 %line 25431+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13424]
+	xor r10, [rsp + 13424]
 ; A = A ^ S16
 %line 25432+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13440]
+	xor r10, [rsp + 13440]
 ; A = A ^ S17
 %line 25433+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13448]
+	xor r10, [rsp + 13448]
 ; T = mem64[h + 4096]
 %line 25434+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 4096]
+	mov r8, [rsi + 4096]
 ; A = A ^ T
 %line 25435+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; mem64[h + 4096] = A
 %line 25436+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 4096], r11
+	mov [rsi + 4096], r10
 ; B = B ^ S13
 %line 25437+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13416]
+	xor r11, [rsp + 13416]
 ; B = B ^ S15
 %line 25438+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13432]
+	xor r11, [rsp + 13432]
 ; B = B ^ S16
 %line 25439+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13440]
+	xor r11, [rsp + 13440]
 ; T = mem64[h + 3072]
 %line 25440+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 3072]
+	mov r8, [rsi + 3072]
 ; B = B ^ T
 %line 25441+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; mem64[h + 3072] = B
 %line 25442+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 3072], r10
+	mov [rsi + 3072], r11
 ; G = mem64[g + 0]
 %line 25443+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx]
+	mov r9, [rdx]
 ; T = G
 %line 25444+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 25445+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; T &= mem64[f + 1024]
 %line 25448+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; G = mem64[g + 8]
 %line 25450+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 8]
+	mov r11, [rdx + 8]
 ; T = G
 %line 25451+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 1024]
 %line 25452+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 1024]
+	and r10, [rbx + 1024]
 ; A = A ^ T
 %line 25453+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
 ; T &= mem64[f + 0]
 %line 25455+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi]
+	and r11, [rbx]
 ; B = B ^ T
 %line 25456+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r11
 ; G = mem64[g + 16]
 %line 25457+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rbx + 16]
+	mov r10, [rdx + 16]
 ; T &= mem64[f + 0]
 %line 25459+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi]
+	and r10, [rbx]
 ; A = A ^ T
 %line 25460+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
@@ -73396,13 +73354,13 @@ align 32
 	xor r8, [rsp + 13432]
 ; T = mem64[h + 2048]
 %line 25463+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rcx + 2048]
+	mov r10, [rsi + 2048]
 ; A = A ^ T
 %line 25464+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
 ; mem64[h + 2048] = A
 %line 25465+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 2048], r8
+	mov [rsi + 2048], r8
 ; B = B ^ S13
 %line 25466+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, [rsp + 13416]
@@ -73411,258 +73369,254 @@ align 32
 	xor r9, [rsp + 13424]
 ; T = mem64[h + 1024]
 %line 25468+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 1024]
+	mov r8, [rsi + 1024]
 ; B = B ^ T
 %line 25469+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[h + 1024] = B
 %line 25470+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 1024], r9
+	mov [rsi + 1024], r9
 ; G = mem64[g + 0]
 %line 25471+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx]
+	mov r8, [rdx]
 ; T &= mem64[f + 0]
 %line 25473+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ S13
 %line 25475+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, [rsp + 13416]
 ; T = mem64[h + 0]
 %line 25476+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx]
+	mov r9, [rsi]
 ; A = A ^ T
 %line 25477+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r9
 ; mem64[h + 0] = A
 %line 25478+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx], r8
+	mov [rsi], r8
 ; lo = mem64[p + 0]
 %line 25479+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx]
+	mov r8, [rsi]
 ; hi = mem64[p + 64]
 %line 25480+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 64]
+	mov r9, [rsi + 64]
 ; hi = hi ^ lo
 %line 25481+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 64] = hi
 %line 25482+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 64], r9
+	mov [rsi + 64], r9
 ; lo = mem64[p + 1024]
 %line 25483+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 1024]
+	mov r8, [rsi + 1024]
 ; hi = mem64[p + 1088]
 %line 25484+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 1088]
+	mov r9, [rsi + 1088]
 ; hi = hi ^ lo
 %line 25485+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 1088] = hi
 %line 25486+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 1088], r9
+	mov [rsi + 1088], r9
 ; lo = mem64[p + 2048]
 %line 25487+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 2048]
+	mov r8, [rsi + 2048]
 ; hi = mem64[p + 2112]
 %line 25488+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 2112]
+	mov r9, [rsi + 2112]
 ; hi = hi ^ lo
 %line 25489+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 2112] = hi
 %line 25490+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 2112], r9
+	mov [rsi + 2112], r9
 ; lo = mem64[p + 3072]
 %line 25491+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 3072]
+	mov r8, [rsi + 3072]
 ; hi = mem64[p + 3136]
 %line 25492+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 3136]
+	mov r9, [rsi + 3136]
 ; hi = hi ^ lo
 %line 25493+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 3136] = hi
 %line 25494+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 3136], r9
+	mov [rsi + 3136], r9
 ; lo = mem64[p + 4096]
 %line 25495+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 4096]
+	mov r8, [rsi + 4096]
 ; hi = mem64[p + 4160]
 %line 25496+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 4160]
+	mov r9, [rsi + 4160]
 ; hi = hi ^ lo
 %line 25497+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 4160] = hi
 %line 25498+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 4160], r9
+	mov [rsi + 4160], r9
 ; lo = mem64[p + 5120]
 %line 25499+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 5120]
+	mov r8, [rsi + 5120]
 ; hi = mem64[p + 5184]
 %line 25500+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 5184]
+	mov r9, [rsi + 5184]
 ; hi = hi ^ lo
 %line 25501+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 5184] = hi
 %line 25502+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 5184], r9
+	mov [rsi + 5184], r9
 ; lo = mem64[p + 6144]
 %line 25503+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 6144]
+	mov r8, [rsi + 6144]
 ; hi = mem64[p + 6208]
 %line 25504+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 6208]
+	mov r9, [rsi + 6208]
 ; hi = hi ^ lo
 %line 25505+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 6208] = hi
 %line 25506+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 6208], r9
+	mov [rsi + 6208], r9
 ; lo = mem64[p + 7168]
 %line 25507+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 7168]
+	mov r8, [rsi + 7168]
 ; hi = mem64[p + 7232]
 %line 25508+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 7232]
+	mov r9, [rsi + 7232]
 ; hi = hi ^ lo
 %line 25509+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 7232] = hi
 %line 25510+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 7232], r9
+	mov [rsi + 7232], r9
 ; lo = mem64[p + 8192]
 %line 25511+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 8192]
+	mov r8, [rsi + 8192]
 ; hi = mem64[p + 8256]
 %line 25512+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 8256]
+	mov r9, [rsi + 8256]
 ; hi = hi ^ lo
 %line 25513+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 8256] = hi
 %line 25514+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 8256], r9
+	mov [rsi + 8256], r9
 ; lo = mem64[p + 9216]
 %line 25515+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 9216]
+	mov r8, [rsi + 9216]
 ; hi = mem64[p + 9280]
 %line 25516+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 9280]
+	mov r9, [rsi + 9280]
 ; hi = hi ^ lo
 %line 25517+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 9280] = hi
 %line 25518+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 9280], r9
+	mov [rsi + 9280], r9
 ; lo = mem64[p + 10240]
 %line 25519+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 10240]
+	mov r8, [rsi + 10240]
 ; hi = mem64[p + 10304]
 %line 25520+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 10304]
+	mov r9, [rsi + 10304]
 ; hi = hi ^ lo
 %line 25521+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 10304] = hi
 %line 25522+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 10304], r9
+	mov [rsi + 10304], r9
 ; lo = mem64[p + 11264]
 %line 25523+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 11264]
+	mov r8, [rsi + 11264]
 ; hi = mem64[p + 11328]
 %line 25524+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 11328]
+	mov r9, [rsi + 11328]
 ; hi = hi ^ lo
 %line 25525+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 11328] = hi
 %line 25526+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 11328], r9
+	mov [rsi + 11328], r9
 ; lo = mem64[p + 12288]
 %line 25527+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 12288]
+	mov r8, [rsi + 12288]
 ; hi = mem64[p + 12352]
 %line 25528+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 12352]
+	mov r9, [rsi + 12352]
 ; hi = hi ^ lo
 %line 25529+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 12352] = hi
 %line 25530+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 12352], r9
+	mov [rsi + 12352], r9
 ; p = p + 8
 %line 25531+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add rcx, 8
+	add rsi, 8
 ; g = g + 104
 %line 25532+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add rbx, 104
+	add rdx, 104
 ; o0 = o0 - 1
 %line 25533+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub rdi, 1
+	sub rax, 1
 ; =? o0 - 0
 %line 25534+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	cmp rdi, 0
+	cmp rax, 0
 ; goto l34 if !=
 %line 25535+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	jne .Ll34
 ; p = p + 64
 %line 25536+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add rcx, 64
+	add rsi, 64
 ; o1 = o1 - 1
 %line 25537+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o1 - 0
 %line 25538+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l33 if !=
 %line 25539+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rdi, rdx
 	jne .Ll33
 ; p = v
 %line 25541+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rcx, rdi
+	mov rsi, rdi
 ; o1 = 4
 %line 25542+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, 4
+	mov rcx, 4
 align 32
 .Ll35:
 ; g = &TB
 %line 25544+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rax, r8
-	mov rdx, rdi
-	lea rbx, [rsp + 208]
+	lea rdx, [rsp + 208]
 ; g = g + 9984
 %line 25545+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add rbx, 9984
+	add rdx, 9984
 ; o0 = 16
 %line 25546+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rdi, 16
+	mov rax, 16
 align 32
 .Ll36:
 ; f = p + 128
 %line 25548+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	lea rsi, [rcx + 128]
+	lea rbx, [rsi + 128]
 ; G = mem64[g + 88]
 %line 25550+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 88]
+	mov r8, [rdx + 88]
 ; T &= mem64[f + 12288]
 %line 25552+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 12288]
+	and r8, [rbx + 12288]
 ; G = mem64[g + 96]
 %line 25554+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rbx + 96]
+	mov r10, [rdx + 96]
 ; T = G
 %line 25555+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, r10
 ; T &= mem64[f + 12288]
 %line 25556+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 12288]
+	and r9, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 25559+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 11264]
+	and r10, [rbx + 11264]
 ; B = B ^ T
 %line 25560+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
@@ -73674,58 +73628,58 @@ align 32
 	mov [rsp + 13496], r8
 ; G = mem64[g + 72]
 %line 25563+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 72]
+	mov r8, [rdx + 72]
 ; T &= mem64[f + 12288]
 %line 25565+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 12288]
+	and r8, [rbx + 12288]
 ; G = mem64[g + 80]
 %line 25567+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rbx + 80]
+	mov r10, [rdx + 80]
 ; T = G
 %line 25568+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, r10
 ; T &= mem64[f + 12288]
 %line 25569+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 12288]
+	and r9, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 25572+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 11264]
+	and r10, [rbx + 11264]
 ; B = B ^ T
 %line 25573+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
 ; G = mem64[g + 88]
 %line 25574+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 88]
+	mov r11, [rdx + 88]
 ; T = G
 %line 25575+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 11264]
 %line 25576+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 11264]
+	and r10, [rbx + 11264]
 ; A = A ^ T
 %line 25577+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r10
 ; T &= mem64[f + 10240]
 %line 25579+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 10240]
+	and r11, [rbx + 10240]
 ; B = B ^ T
 %line 25580+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r11
 ; G = mem64[g + 96]
 %line 25581+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 96]
+	mov r11, [rdx + 96]
 ; T = G
 %line 25582+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 10240]
 %line 25583+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 10240]
+	and r10, [rbx + 10240]
 ; A = A ^ T
 %line 25584+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r10
 ; T &= mem64[f + 9216]
 %line 25586+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 9216]
+	and r11, [rbx + 9216]
 ; B = B ^ T
 %line 25587+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r11
@@ -73737,847 +73691,847 @@ align 32
 	mov [rsp + 13480], r8
 ; G = mem64[g + 56]
 %line 25590+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 56]
+	mov r10, [rdx + 56]
 ; T &= mem64[f + 12288]
 %line 25592+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; G = mem64[g + 64]
 %line 25594+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 64]
+	mov r8, [rdx + 64]
 ; T = G
 %line 25595+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 12288]
 %line 25596+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r11, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 25599+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; B = B ^ T
 %line 25600+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 72]
 %line 25601+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 25602+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 25603+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 25604+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 10240]
 %line 25606+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 25607+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 25608+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 25609+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 25610+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 25611+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 9216]
 %line 25613+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 25614+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 25615+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 25616+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 25617+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 25618+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 8192]
 %line 25620+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 25621+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 25622+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 96]
+	mov r9, [rdx + 96]
 ; T = G
 %line 25623+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 25624+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 25625+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 7168]
 %line 25627+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 25628+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S20 = A
 %line 25629+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13472], r10
+	mov [rsp + 13472], r11
 ; S19 = B
 %line 25630+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13464], r11
+	mov [rsp + 13464], r10
 ; G = mem64[g + 40]
 %line 25631+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 40]
+	mov r10, [rdx + 40]
 ; T &= mem64[f + 12288]
 %line 25633+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; G = mem64[g + 48]
 %line 25635+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 48]
+	mov r8, [rdx + 48]
 ; T = G
 %line 25636+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 12288]
 %line 25637+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r11, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 25640+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; B = B ^ T
 %line 25641+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 56]
 %line 25642+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 25643+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 25644+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 25645+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 10240]
 %line 25647+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 25648+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 25649+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 25650+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 25651+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 25652+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 9216]
 %line 25654+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 25655+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 25656+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 25657+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 25658+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 25659+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 8192]
 %line 25661+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 25662+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 25663+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 25664+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 25665+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 25666+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 7168]
 %line 25668+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 25669+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 25670+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 25671+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 25672+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 25673+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 6144]
 %line 25675+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 25676+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 25677+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 96]
+	mov r9, [rdx + 96]
 ; T = G
 %line 25678+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 25679+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 25680+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 5120]
 %line 25682+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 25683+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S18 = A
 %line 25684+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13456], r10
+	mov [rsp + 13456], r11
 ; S17 = B
 %line 25685+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13448], r11
+	mov [rsp + 13448], r10
 ; G = mem64[g + 24]
 %line 25686+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 24]
+	mov r10, [rdx + 24]
 ; T &= mem64[f + 12288]
 %line 25688+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; G = mem64[g + 32]
 %line 25690+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 32]
+	mov r8, [rdx + 32]
 ; T = G
 %line 25691+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 12288]
 %line 25692+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r11, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 25695+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; B = B ^ T
 %line 25696+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 40]
 %line 25697+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 25698+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 25699+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 25700+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 10240]
 %line 25702+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 25703+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 48]
 %line 25704+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 25705+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 25706+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 25707+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 9216]
 %line 25709+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 25710+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 25711+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 25712+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 25713+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 25714+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 8192]
 %line 25716+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 25717+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 25718+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 25719+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 25720+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 25721+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 7168]
 %line 25723+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 25724+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 25725+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 25726+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 25727+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 25728+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 6144]
 %line 25730+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 25731+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 25732+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 25733+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 25734+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 25735+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 5120]
 %line 25737+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 25738+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 25739+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 25740+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 25741+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 25742+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 25744+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 25745+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 25746+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 96]
+	mov r9, [rdx + 96]
 ; T = G
 %line 25747+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 25748+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 25749+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 25751+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 25752+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S16 = A
 %line 25753+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13440], r10
+	mov [rsp + 13440], r11
 ; B = B ^ S24
 %line 25754+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13504]
+	xor r10, [rsp + 13504]
 ; S15 = B
 %line 25755+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13432], r11
+	mov [rsp + 13432], r10
 ; G = mem64[g + 8]
 %line 25756+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 8]
+	mov r10, [rdx + 8]
 ; T &= mem64[f + 12288]
 %line 25758+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; G = mem64[g + 16]
 %line 25760+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 16]
+	mov r8, [rdx + 16]
 ; T = G
 %line 25761+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 12288]
 %line 25762+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r11, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 25765+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; B = B ^ T
 %line 25766+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 24]
 %line 25767+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 25768+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 25769+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 25770+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 10240]
 %line 25772+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 25773+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 32]
 %line 25774+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 25775+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 25776+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 25777+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 9216]
 %line 25779+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 25780+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 40]
 %line 25781+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 25782+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 25783+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 25784+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 8192]
 %line 25786+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 25787+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 48]
 %line 25788+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 25789+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 25790+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 25791+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 7168]
 %line 25793+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 25794+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 25795+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 25796+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 25797+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 25798+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 6144]
 %line 25800+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 25801+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 25802+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 25803+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 25804+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 25805+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 5120]
 %line 25807+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 25808+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 25809+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 25810+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 25811+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 25812+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 25814+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 25815+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 25816+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 25817+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 25818+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 25819+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 25821+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 25822+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 25823+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 25824+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 25825+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 25826+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2048]
 %line 25828+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 25829+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 25830+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 96]
+	mov r9, [rdx + 96]
 ; T = G
 %line 25831+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 25832+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 25833+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 1024]
 %line 25835+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 25836+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; A = A ^ S23
 %line 25837+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13496]
+	xor r11, [rsp + 13496]
 ; A = A ^ S24
 %line 25838+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13504]
+	xor r11, [rsp + 13504]
 ; S14 = A
 %line 25839+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13424], r10
+	mov [rsp + 13424], r11
 ; B = B ^ S22
 %line 25840+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13488]
+	xor r10, [rsp + 13488]
 ; B = B ^ S23
 %line 25841+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13496]
+	xor r10, [rsp + 13496]
 ; S13 = B
 %line 25842+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13416], r11
+	mov [rsp + 13416], r10
 ; G = mem64[g + 0]
 %line 25843+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 25844+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 12288]
 %line 25845+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 25848+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 11264]
+	and r11, [rbx + 11264]
 ; G = mem64[g + 8]
 %line 25850+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 25851+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 25852+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 25853+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 10240]
 %line 25855+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 25856+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 25857+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 25858+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 25859+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 25860+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 9216]
 %line 25862+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 25863+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 25864+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 25865+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 25866+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 25867+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 8192]
 %line 25869+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 25870+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 25871+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 25872+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 25873+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 25874+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 7168]
 %line 25876+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 25877+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 25878+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 25879+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 25880+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 25881+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 6144]
 %line 25883+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 25884+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 25885+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 25886+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 25887+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 25888+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 5120]
 %line 25890+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 25891+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 25892+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 25893+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 25894+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 25895+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 25897+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 25898+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 25899+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 25900+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 25901+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 25902+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 25904+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 25905+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 72]
 %line 25906+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 25907+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 25908+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 25909+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 25911+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 25912+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 80]
 %line 25913+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 25914+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 25915+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 25916+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 25918+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 25919+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 88]
 %line 25920+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 25921+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 25922+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 25923+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 25925+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 25926+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 96]
 %line 25927+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 96]
+	mov r8, [rdx + 96]
 ; T &= mem64[f + 0]
 %line 25929+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 25930+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
@@ -74592,13 +74546,13 @@ align 32
 	xor r10, [rsp + 13504]
 ; T = mem64[h + 12288]
 %line 25934+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 12288]
+	mov r8, [rsi + 12288]
 ; A = A ^ T
 %line 25935+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 12288] = A
 %line 25936+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 12288], r10
+	mov [rsi + 12288], r10
 ; B = B ^ S20
 %line 25937+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, [rsp + 13472]
@@ -74613,193 +74567,193 @@ align 32
 	xor r11, [rsp + 13504]
 ; T = mem64[h + 11264]
 %line 25941+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 11264]
+	mov r8, [rsi + 11264]
 ; B = B ^ T
 %line 25942+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 11264] = B
 %line 25943+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 11264], r11
+	mov [rsi + 11264], r11
 ; G = mem64[g + 0]
 %line 25944+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 25945+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 10240]
 %line 25946+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 10240]
+	and r10, [rbx + 10240]
 ; T &= mem64[f + 9216]
 %line 25949+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 9216]
+	and r11, [rbx + 9216]
 ; G = mem64[g + 8]
 %line 25951+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 25952+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 25953+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 25954+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 8192]
 %line 25956+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 25957+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 25958+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 25959+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 25960+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 25961+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 7168]
 %line 25963+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 25964+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 25965+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 25966+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 25967+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 25968+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 6144]
 %line 25970+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 25971+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 25972+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 25973+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 25974+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 25975+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 5120]
 %line 25977+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 25978+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 25979+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 25980+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 25981+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 25982+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 25984+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 25985+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 25986+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 25987+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 25988+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 25989+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 25991+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 25992+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 25993+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 25994+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 25995+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 25996+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 25998+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 25999+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 26000+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 26001+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 26002+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 26003+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 26005+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 26006+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 72]
 %line 26007+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 26008+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 26009+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 26010+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 26012+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 26013+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 80]
 %line 26014+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 80]
+	mov r8, [rdx + 80]
 ; T &= mem64[f + 0]
 %line 26016+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 26017+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
@@ -74817,13 +74771,13 @@ align 32
 	xor r10, [rsp + 13496]
 ; T = mem64[h + 10240]
 %line 26022+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 10240]
+	mov r8, [rsi + 10240]
 ; A = A ^ T
 %line 26023+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 10240] = A
 %line 26024+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 10240], r10
+	mov [rsi + 10240], r10
 ; B = B ^ S18
 %line 26025+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, [rsp + 13456]
@@ -74838,157 +74792,157 @@ align 32
 	xor r11, [rsp + 13488]
 ; T = mem64[h + 9216]
 %line 26029+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 9216]
+	mov r8, [rsi + 9216]
 ; B = B ^ T
 %line 26030+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 9216] = B
 %line 26031+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 9216], r11
+	mov [rsi + 9216], r11
 ; G = mem64[g + 0]
 %line 26032+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 26033+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 8192]
 %line 26034+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 8192]
+	and r10, [rbx + 8192]
 ; T &= mem64[f + 7168]
 %line 26037+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 7168]
+	and r11, [rbx + 7168]
 ; G = mem64[g + 8]
 %line 26039+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 26040+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 26041+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 26042+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 6144]
 %line 26044+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 26045+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 26046+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 26047+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 26048+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 26049+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 5120]
 %line 26051+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 26052+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 26053+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 26054+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 26055+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 26056+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 26058+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 26059+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 26060+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 26061+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 26062+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 26063+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 26065+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 26066+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 26067+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 26068+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 26069+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 26070+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 26072+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 26073+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 26074+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 26075+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 26076+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 26077+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 26079+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 26080+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 26081+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 26082+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 26083+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 26084+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 26086+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 26087+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 26088+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 64]
+	mov r8, [rdx + 64]
 ; T &= mem64[f + 0]
 %line 26090+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 26091+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
@@ -75006,13 +74960,13 @@ align 32
 	xor r10, [rsp + 13480]
 ; T = mem64[h + 8192]
 %line 26096+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 8192]
+	mov r8, [rsi + 8192]
 ; A = A ^ T
 %line 26097+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 8192] = A
 %line 26098+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 8192], r10
+	mov [rsi + 8192], r10
 ; B = B ^ S16
 %line 26099+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, [rsp + 13440]
@@ -75027,121 +74981,121 @@ align 32
 	xor r11, [rsp + 13472]
 ; T = mem64[h + 7168]
 %line 26103+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 7168]
+	mov r8, [rsi + 7168]
 ; B = B ^ T
 %line 26104+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 7168] = B
 %line 26105+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 7168], r11
+	mov [rsi + 7168], r11
 ; G = mem64[g + 0]
 %line 26106+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 26107+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 6144]
 %line 26108+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 6144]
+	and r10, [rbx + 6144]
 ; T &= mem64[f + 5120]
 %line 26111+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 5120]
+	and r11, [rbx + 5120]
 ; G = mem64[g + 8]
 %line 26113+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 26114+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 26115+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 26116+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 26118+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 26119+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 26120+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 26121+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 26122+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 26123+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 26125+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 26126+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 26127+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 26128+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 26129+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 26130+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 26132+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 26133+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 26134+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 26135+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 26136+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 26137+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 26139+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 26140+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 26141+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 26142+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 26143+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 26144+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 26146+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 26147+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 26148+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 48]
+	mov r8, [rdx + 48]
 ; T &= mem64[f + 0]
 %line 26150+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 26151+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
@@ -75159,13 +75113,13 @@ align 32
 	xor r10, [rsp + 13464]
 ; T = mem64[h + 6144]
 %line 26156+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 6144]
+	mov r8, [rsi + 6144]
 ; A = A ^ T
 %line 26157+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 6144] = A
 %line 26158+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 6144], r10
+	mov [rsi + 6144], r10
 ; B = B ^ S14
 %line 26159+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, [rsp + 13424]
@@ -75180,163 +75134,163 @@ align 32
 	xor r11, [rsp + 13456]
 ; T = mem64[h + 5120]
 %line 26163+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 5120]
+	mov r8, [rsi + 5120]
 ; B = B ^ T
 %line 26164+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 5120] = B
 %line 26165+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 5120], r11
+	mov [rsi + 5120], r11
 ; G = mem64[g + 0]
 %line 26166+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 26167+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, r10
+	mov r10, r11
 ; T &= mem64[f + 4096]
 %line 26168+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 4096]
+	and r10, [rbx + 4096]
 ; T &= mem64[f + 3072]
 %line 26171+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 3072]
+	and r11, [rbx + 3072]
 ; G = mem64[g + 8]
 %line 26173+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 26174+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 26175+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 26176+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 26178+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 26179+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 16]
 %line 26180+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 26181+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 26182+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 26183+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 26185+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 26186+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 24]
 %line 26187+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 26188+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 26189+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 26190+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 26192+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 26193+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 32]
 %line 26194+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 32]
+	mov r8, [rdx + 32]
 ; T &= mem64[f + 0]
 %line 26196+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 26197+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; A = A ^ S13
 %line 26198+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13416]
+	xor r10, [rsp + 13416]
 ; A = A ^ S14
 %line 26199+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13424]
+	xor r10, [rsp + 13424]
 ; A = A ^ S16
 %line 26200+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13440]
+	xor r10, [rsp + 13440]
 ; A = A ^ S17
 %line 26201+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13448]
+	xor r10, [rsp + 13448]
 ; T = mem64[h + 4096]
 %line 26202+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 4096]
+	mov r8, [rsi + 4096]
 ; A = A ^ T
 %line 26203+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; mem64[h + 4096] = A
 %line 26204+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 4096], r11
+	mov [rsi + 4096], r10
 ; B = B ^ S13
 %line 26205+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13416]
+	xor r11, [rsp + 13416]
 ; B = B ^ S15
 %line 26206+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13432]
+	xor r11, [rsp + 13432]
 ; B = B ^ S16
 %line 26207+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13440]
+	xor r11, [rsp + 13440]
 ; T = mem64[h + 3072]
 %line 26208+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 3072]
+	mov r8, [rsi + 3072]
 ; B = B ^ T
 %line 26209+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; mem64[h + 3072] = B
 %line 26210+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 3072], r10
+	mov [rsi + 3072], r11
 ; G = mem64[g + 0]
 %line 26211+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx]
+	mov r9, [rdx]
 ; T = G
 %line 26212+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 26213+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; T &= mem64[f + 1024]
 %line 26216+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; G = mem64[g + 8]
 %line 26218+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 8]
+	mov r11, [rdx + 8]
 ; T = G
 %line 26219+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 1024]
 %line 26220+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 1024]
+	and r10, [rbx + 1024]
 ; A = A ^ T
 %line 26221+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
 ; T &= mem64[f + 0]
 %line 26223+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi]
+	and r11, [rbx]
 ; B = B ^ T
 %line 26224+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r11
 ; G = mem64[g + 16]
 %line 26225+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rbx + 16]
+	mov r10, [rdx + 16]
 ; T &= mem64[f + 0]
 %line 26227+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi]
+	and r10, [rbx]
 ; A = A ^ T
 %line 26228+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
@@ -75348,13 +75302,13 @@ align 32
 	xor r8, [rsp + 13432]
 ; T = mem64[h + 2048]
 %line 26231+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rcx + 2048]
+	mov r10, [rsi + 2048]
 ; A = A ^ T
 %line 26232+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
 ; mem64[h + 2048] = A
 %line 26233+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 2048], r8
+	mov [rsi + 2048], r8
 ; B = B ^ S13
 %line 26234+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, [rsp + 13416]
@@ -75363,258 +75317,254 @@ align 32
 	xor r9, [rsp + 13424]
 ; T = mem64[h + 1024]
 %line 26236+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 1024]
+	mov r8, [rsi + 1024]
 ; B = B ^ T
 %line 26237+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[h + 1024] = B
 %line 26238+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 1024], r9
+	mov [rsi + 1024], r9
 ; G = mem64[g + 0]
 %line 26239+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx]
+	mov r8, [rdx]
 ; T &= mem64[f + 0]
 %line 26241+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ S13
 %line 26243+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, [rsp + 13416]
 ; T = mem64[h + 0]
 %line 26244+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx]
+	mov r9, [rsi]
 ; A = A ^ T
 %line 26245+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r9
 ; mem64[h + 0] = A
 %line 26246+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx], r8
+	mov [rsi], r8
 ; lo = mem64[p + 0]
 %line 26247+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx]
+	mov r8, [rsi]
 ; hi = mem64[p + 128]
 %line 26248+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 128]
+	mov r9, [rsi + 128]
 ; hi = hi ^ lo
 %line 26249+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 128] = hi
 %line 26250+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 128], r9
+	mov [rsi + 128], r9
 ; lo = mem64[p + 1024]
 %line 26251+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 1024]
+	mov r8, [rsi + 1024]
 ; hi = mem64[p + 1152]
 %line 26252+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 1152]
+	mov r9, [rsi + 1152]
 ; hi = hi ^ lo
 %line 26253+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 1152] = hi
 %line 26254+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 1152], r9
+	mov [rsi + 1152], r9
 ; lo = mem64[p + 2048]
 %line 26255+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 2048]
+	mov r8, [rsi + 2048]
 ; hi = mem64[p + 2176]
 %line 26256+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 2176]
+	mov r9, [rsi + 2176]
 ; hi = hi ^ lo
 %line 26257+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 2176] = hi
 %line 26258+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 2176], r9
+	mov [rsi + 2176], r9
 ; lo = mem64[p + 3072]
 %line 26259+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 3072]
+	mov r8, [rsi + 3072]
 ; hi = mem64[p + 3200]
 %line 26260+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 3200]
+	mov r9, [rsi + 3200]
 ; hi = hi ^ lo
 %line 26261+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 3200] = hi
 %line 26262+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 3200], r9
+	mov [rsi + 3200], r9
 ; lo = mem64[p + 4096]
 %line 26263+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 4096]
+	mov r8, [rsi + 4096]
 ; hi = mem64[p + 4224]
 %line 26264+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 4224]
+	mov r9, [rsi + 4224]
 ; hi = hi ^ lo
 %line 26265+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 4224] = hi
 %line 26266+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 4224], r9
+	mov [rsi + 4224], r9
 ; lo = mem64[p + 5120]
 %line 26267+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 5120]
+	mov r8, [rsi + 5120]
 ; hi = mem64[p + 5248]
 %line 26268+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 5248]
+	mov r9, [rsi + 5248]
 ; hi = hi ^ lo
 %line 26269+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 5248] = hi
 %line 26270+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 5248], r9
+	mov [rsi + 5248], r9
 ; lo = mem64[p + 6144]
 %line 26271+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 6144]
+	mov r8, [rsi + 6144]
 ; hi = mem64[p + 6272]
 %line 26272+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 6272]
+	mov r9, [rsi + 6272]
 ; hi = hi ^ lo
 %line 26273+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 6272] = hi
 %line 26274+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 6272], r9
+	mov [rsi + 6272], r9
 ; lo = mem64[p + 7168]
 %line 26275+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 7168]
+	mov r8, [rsi + 7168]
 ; hi = mem64[p + 7296]
 %line 26276+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 7296]
+	mov r9, [rsi + 7296]
 ; hi = hi ^ lo
 %line 26277+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 7296] = hi
 %line 26278+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 7296], r9
+	mov [rsi + 7296], r9
 ; lo = mem64[p + 8192]
 %line 26279+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 8192]
+	mov r8, [rsi + 8192]
 ; hi = mem64[p + 8320]
 %line 26280+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 8320]
+	mov r9, [rsi + 8320]
 ; hi = hi ^ lo
 %line 26281+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 8320] = hi
 %line 26282+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 8320], r9
+	mov [rsi + 8320], r9
 ; lo = mem64[p + 9216]
 %line 26283+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 9216]
+	mov r8, [rsi + 9216]
 ; hi = mem64[p + 9344]
 %line 26284+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 9344]
+	mov r9, [rsi + 9344]
 ; hi = hi ^ lo
 %line 26285+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 9344] = hi
 %line 26286+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 9344], r9
+	mov [rsi + 9344], r9
 ; lo = mem64[p + 10240]
 %line 26287+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 10240]
+	mov r8, [rsi + 10240]
 ; hi = mem64[p + 10368]
 %line 26288+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 10368]
+	mov r9, [rsi + 10368]
 ; hi = hi ^ lo
 %line 26289+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 10368] = hi
 %line 26290+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 10368], r9
+	mov [rsi + 10368], r9
 ; lo = mem64[p + 11264]
 %line 26291+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 11264]
+	mov r8, [rsi + 11264]
 ; hi = mem64[p + 11392]
 %line 26292+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 11392]
+	mov r9, [rsi + 11392]
 ; hi = hi ^ lo
 %line 26293+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 11392] = hi
 %line 26294+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 11392], r9
+	mov [rsi + 11392], r9
 ; lo = mem64[p + 12288]
 %line 26295+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 12288]
+	mov r8, [rsi + 12288]
 ; hi = mem64[p + 12416]
 %line 26296+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 12416]
+	mov r9, [rsi + 12416]
 ; hi = hi ^ lo
 %line 26297+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 12416] = hi
 %line 26298+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 12416], r9
+	mov [rsi + 12416], r9
 ; p = p + 8
 %line 26299+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add rcx, 8
+	add rsi, 8
 ; g = g + 104
 %line 26300+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add rbx, 104
+	add rdx, 104
 ; o0 = o0 - 1
 %line 26301+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub rdi, 1
+	sub rax, 1
 ; =? o0 - 0
 %line 26302+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	cmp rdi, 0
+	cmp rax, 0
 ; goto l36 if !=
 %line 26303+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	jne .Ll36
 ; p = p + 128
 %line 26304+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add rcx, 128
+	add rsi, 128
 ; o1 = o1 - 1
 %line 26305+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o1 - 0
 %line 26306+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l35 if !=
 %line 26307+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rdi, rdx
 	jne .Ll35
 ; p = v
 %line 26309+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rcx, rdi
+	mov rsi, rdi
 ; o1 = 2
 %line 26310+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, 2
+	mov rcx, 2
 align 32
 .Ll37:
 ; g = &TB
 %line 26312+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rax, r8
-	mov rdx, rdi
-	lea rbx, [rsp + 208]
+	lea rdx, [rsp + 208]
 ; g = g + 6656
 %line 26313+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add rbx, 6656
+	add rdx, 6656
 ; o0 = 32
 %line 26314+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rdi, 32
+	mov rax, 32
 align 32
 .Ll38:
 ; f = p + 256
 %line 26316+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	lea rsi, [rcx + 256]
+	lea rbx, [rsi + 256]
 ; G = mem64[g + 88]
 %line 26318+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 88]
+	mov r8, [rdx + 88]
 ; T &= mem64[f + 12288]
 %line 26320+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 12288]
+	and r8, [rbx + 12288]
 ; G = mem64[g + 96]
 %line 26322+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rbx + 96]
+	mov r10, [rdx + 96]
 ; T = G
 %line 26323+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, r10
 ; T &= mem64[f + 12288]
 %line 26324+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 12288]
+	and r9, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 26327+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 11264]
+	and r10, [rbx + 11264]
 ; B = B ^ T
 %line 26328+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
@@ -75626,58 +75576,58 @@ align 32
 	mov [rsp + 13496], r8
 ; G = mem64[g + 72]
 %line 26331+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 72]
+	mov r8, [rdx + 72]
 ; T &= mem64[f + 12288]
 %line 26333+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 12288]
+	and r8, [rbx + 12288]
 ; G = mem64[g + 80]
 %line 26335+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rbx + 80]
+	mov r10, [rdx + 80]
 ; T = G
 %line 26336+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r9, r10
 ; T &= mem64[f + 12288]
 %line 26337+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 12288]
+	and r9, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 26340+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 11264]
+	and r10, [rbx + 11264]
 ; B = B ^ T
 %line 26341+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
 ; G = mem64[g + 88]
 %line 26342+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 88]
+	mov r11, [rdx + 88]
 ; T = G
 %line 26343+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 11264]
 %line 26344+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 11264]
+	and r10, [rbx + 11264]
 ; A = A ^ T
 %line 26345+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r10
 ; T &= mem64[f + 10240]
 %line 26347+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 10240]
+	and r11, [rbx + 10240]
 ; B = B ^ T
 %line 26348+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r11
 ; G = mem64[g + 96]
 %line 26349+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 96]
+	mov r11, [rdx + 96]
 ; T = G
 %line 26350+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 10240]
 %line 26351+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 10240]
+	and r10, [rbx + 10240]
 ; A = A ^ T
 %line 26352+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r10
 ; T &= mem64[f + 9216]
 %line 26354+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 9216]
+	and r11, [rbx + 9216]
 ; B = B ^ T
 %line 26355+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r11
@@ -75689,847 +75639,847 @@ align 32
 	mov [rsp + 13480], r8
 ; G = mem64[g + 56]
 %line 26358+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 56]
+	mov r10, [rdx + 56]
 ; T &= mem64[f + 12288]
 %line 26360+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; G = mem64[g + 64]
 %line 26362+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 64]
+	mov r8, [rdx + 64]
 ; T = G
 %line 26363+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 12288]
 %line 26364+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r11, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 26367+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; B = B ^ T
 %line 26368+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 72]
 %line 26369+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 26370+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 26371+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 26372+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 10240]
 %line 26374+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 26375+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 26376+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 26377+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 26378+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 26379+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 9216]
 %line 26381+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 26382+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 26383+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 26384+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 26385+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 26386+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 8192]
 %line 26388+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 26389+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 26390+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 96]
+	mov r9, [rdx + 96]
 ; T = G
 %line 26391+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 26392+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 26393+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 7168]
 %line 26395+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 26396+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S20 = A
 %line 26397+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13472], r10
+	mov [rsp + 13472], r11
 ; S19 = B
 %line 26398+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13464], r11
+	mov [rsp + 13464], r10
 ; G = mem64[g + 40]
 %line 26399+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 40]
+	mov r10, [rdx + 40]
 ; T &= mem64[f + 12288]
 %line 26401+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; G = mem64[g + 48]
 %line 26403+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 48]
+	mov r8, [rdx + 48]
 ; T = G
 %line 26404+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 12288]
 %line 26405+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r11, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 26408+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; B = B ^ T
 %line 26409+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 56]
 %line 26410+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 26411+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 26412+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 26413+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 10240]
 %line 26415+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 26416+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 26417+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 26418+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 26419+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 26420+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 9216]
 %line 26422+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 26423+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 26424+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 26425+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 26426+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 26427+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 8192]
 %line 26429+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 26430+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 26431+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 26432+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 26433+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 26434+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 7168]
 %line 26436+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 26437+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 26438+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 26439+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 26440+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 26441+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 6144]
 %line 26443+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 26444+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 26445+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 96]
+	mov r9, [rdx + 96]
 ; T = G
 %line 26446+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 26447+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 26448+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 5120]
 %line 26450+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 26451+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S18 = A
 %line 26452+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13456], r10
+	mov [rsp + 13456], r11
 ; S17 = B
 %line 26453+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13448], r11
+	mov [rsp + 13448], r10
 ; G = mem64[g + 24]
 %line 26454+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 24]
+	mov r10, [rdx + 24]
 ; T &= mem64[f + 12288]
 %line 26456+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; G = mem64[g + 32]
 %line 26458+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 32]
+	mov r8, [rdx + 32]
 ; T = G
 %line 26459+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 12288]
 %line 26460+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r11, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 26463+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; B = B ^ T
 %line 26464+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 40]
 %line 26465+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 26466+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 26467+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 26468+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 10240]
 %line 26470+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 26471+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 48]
 %line 26472+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 26473+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 26474+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 26475+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 9216]
 %line 26477+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 26478+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 26479+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 26480+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 26481+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 26482+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 8192]
 %line 26484+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 26485+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 26486+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 26487+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 26488+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 26489+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 7168]
 %line 26491+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 26492+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 26493+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 26494+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 26495+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 26496+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 6144]
 %line 26498+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 26499+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 26500+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 26501+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 26502+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 26503+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 5120]
 %line 26505+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 26506+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 26507+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 26508+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 26509+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 26510+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 26512+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 26513+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 26514+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 96]
+	mov r9, [rdx + 96]
 ; T = G
 %line 26515+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 26516+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 26517+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 26519+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 26520+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; S16 = A
 %line 26521+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13440], r10
+	mov [rsp + 13440], r11
 ; B = B ^ S24
 %line 26522+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13504]
+	xor r10, [rsp + 13504]
 ; S15 = B
 %line 26523+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13432], r11
+	mov [rsp + 13432], r10
 ; G = mem64[g + 8]
 %line 26524+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 8]
+	mov r10, [rdx + 8]
 ; T &= mem64[f + 12288]
 %line 26526+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; G = mem64[g + 16]
 %line 26528+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 16]
+	mov r8, [rdx + 16]
 ; T = G
 %line 26529+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, r8
+	mov r11, r8
 ; T &= mem64[f + 12288]
 %line 26530+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r11, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 26533+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; B = B ^ T
 %line 26534+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; G = mem64[g + 24]
 %line 26535+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 26536+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 26537+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 26538+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 10240]
 %line 26540+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 26541+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 32]
 %line 26542+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 26543+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 26544+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 26545+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 9216]
 %line 26547+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 26548+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 40]
 %line 26549+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 26550+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 26551+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 26552+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 8192]
 %line 26554+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 26555+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 48]
 %line 26556+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 26557+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 26558+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 26559+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 7168]
 %line 26561+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 26562+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 56]
 %line 26563+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 26564+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 26565+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 26566+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 6144]
 %line 26568+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 26569+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 26570+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 26571+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 26572+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 26573+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 5120]
 %line 26575+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 26576+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 72]
 %line 26577+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 26578+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 26579+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 26580+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 4096]
 %line 26582+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 26583+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 80]
 %line 26584+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 26585+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 26586+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 26587+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 3072]
 %line 26589+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 26590+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 88]
 %line 26591+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 26592+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 26593+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 26594+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 2048]
 %line 26596+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 26597+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 26598+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 96]
+	mov r9, [rdx + 96]
 ; T = G
 %line 26599+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 26600+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 26601+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 1024]
 %line 26603+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 26604+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; A = A ^ S23
 %line 26605+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13496]
+	xor r11, [rsp + 13496]
 ; A = A ^ S24
 %line 26606+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13504]
+	xor r11, [rsp + 13504]
 ; S14 = A
 %line 26607+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13424], r10
+	mov [rsp + 13424], r11
 ; B = B ^ S22
 %line 26608+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13488]
+	xor r10, [rsp + 13488]
 ; B = B ^ S23
 %line 26609+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13496]
+	xor r10, [rsp + 13496]
 ; S13 = B
 %line 26610+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rsp + 13416], r11
+	mov [rsp + 13416], r10
 ; G = mem64[g + 0]
 %line 26611+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 26612+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 12288]
 %line 26613+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 12288]
+	and r10, [rbx + 12288]
 ; T &= mem64[f + 11264]
 %line 26616+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 11264]
+	and r11, [rbx + 11264]
 ; G = mem64[g + 8]
 %line 26618+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 26619+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 11264]
 %line 26620+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 11264]
+	and r8, [rbx + 11264]
 ; A = A ^ T
 %line 26621+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 10240]
 %line 26623+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 10240]
+	and r9, [rbx + 10240]
 ; B = B ^ T
 %line 26624+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 26625+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 26626+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 10240]
 %line 26627+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 10240]
+	and r8, [rbx + 10240]
 ; A = A ^ T
 %line 26628+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 9216]
 %line 26630+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 9216]
+	and r9, [rbx + 9216]
 ; B = B ^ T
 %line 26631+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 26632+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 26633+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 26634+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 26635+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 8192]
 %line 26637+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 26638+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 26639+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 26640+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 26641+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 26642+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 7168]
 %line 26644+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 26645+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 26646+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 26647+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 26648+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 26649+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 6144]
 %line 26651+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 26652+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 26653+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 26654+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 26655+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 26656+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 5120]
 %line 26658+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 26659+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 26660+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 26661+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 26662+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 26663+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 26665+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 26666+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 26667+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 26668+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 26669+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 26670+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 26672+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 26673+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 72]
 %line 26674+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 26675+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 26676+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 26677+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 26679+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 26680+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 80]
 %line 26681+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 80]
+	mov r9, [rdx + 80]
 ; T = G
 %line 26682+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 26683+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 26684+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 26686+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 26687+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 88]
 %line 26688+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 88]
+	mov r9, [rdx + 88]
 ; T = G
 %line 26689+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 26690+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 26691+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 26693+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 26694+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 96]
 %line 26695+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 96]
+	mov r8, [rdx + 96]
 ; T &= mem64[f + 0]
 %line 26697+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 26698+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
@@ -76544,13 +76494,13 @@ align 32
 	xor r10, [rsp + 13504]
 ; T = mem64[h + 12288]
 %line 26702+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 12288]
+	mov r8, [rsi + 12288]
 ; A = A ^ T
 %line 26703+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 12288] = A
 %line 26704+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 12288], r10
+	mov [rsi + 12288], r10
 ; B = B ^ S20
 %line 26705+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, [rsp + 13472]
@@ -76565,193 +76515,193 @@ align 32
 	xor r11, [rsp + 13504]
 ; T = mem64[h + 11264]
 %line 26709+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 11264]
+	mov r8, [rsi + 11264]
 ; B = B ^ T
 %line 26710+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 11264] = B
 %line 26711+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 11264], r11
+	mov [rsi + 11264], r11
 ; G = mem64[g + 0]
 %line 26712+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 26713+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 10240]
 %line 26714+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 10240]
+	and r10, [rbx + 10240]
 ; T &= mem64[f + 9216]
 %line 26717+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 9216]
+	and r11, [rbx + 9216]
 ; G = mem64[g + 8]
 %line 26719+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 26720+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 9216]
 %line 26721+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 9216]
+	and r8, [rbx + 9216]
 ; A = A ^ T
 %line 26722+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 8192]
 %line 26724+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 8192]
+	and r9, [rbx + 8192]
 ; B = B ^ T
 %line 26725+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 26726+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 26727+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 8192]
 %line 26728+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 8192]
+	and r8, [rbx + 8192]
 ; A = A ^ T
 %line 26729+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 7168]
 %line 26731+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 7168]
+	and r9, [rbx + 7168]
 ; B = B ^ T
 %line 26732+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 26733+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 26734+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 26735+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 26736+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 6144]
 %line 26738+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 26739+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 26740+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 26741+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 26742+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 26743+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 5120]
 %line 26745+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 26746+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 26747+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 26748+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 26749+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 26750+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 26752+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 26753+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 26754+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 26755+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 26756+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 26757+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 26759+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 26760+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 26761+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 26762+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 26763+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 26764+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 26766+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 26767+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 26768+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 64]
+	mov r9, [rdx + 64]
 ; T = G
 %line 26769+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 26770+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 26771+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 26773+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 26774+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 72]
 %line 26775+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 72]
+	mov r9, [rdx + 72]
 ; T = G
 %line 26776+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 26777+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 26778+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 26780+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 26781+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 80]
 %line 26782+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 80]
+	mov r8, [rdx + 80]
 ; T &= mem64[f + 0]
 %line 26784+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 26785+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
@@ -76769,13 +76719,13 @@ align 32
 	xor r10, [rsp + 13496]
 ; T = mem64[h + 10240]
 %line 26790+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 10240]
+	mov r8, [rsi + 10240]
 ; A = A ^ T
 %line 26791+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 10240] = A
 %line 26792+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 10240], r10
+	mov [rsi + 10240], r10
 ; B = B ^ S18
 %line 26793+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, [rsp + 13456]
@@ -76790,157 +76740,157 @@ align 32
 	xor r11, [rsp + 13488]
 ; T = mem64[h + 9216]
 %line 26797+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 9216]
+	mov r8, [rsi + 9216]
 ; B = B ^ T
 %line 26798+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 9216] = B
 %line 26799+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 9216], r11
+	mov [rsi + 9216], r11
 ; G = mem64[g + 0]
 %line 26800+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 26801+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 8192]
 %line 26802+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 8192]
+	and r10, [rbx + 8192]
 ; T &= mem64[f + 7168]
 %line 26805+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 7168]
+	and r11, [rbx + 7168]
 ; G = mem64[g + 8]
 %line 26807+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 26808+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 7168]
 %line 26809+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 7168]
+	and r8, [rbx + 7168]
 ; A = A ^ T
 %line 26810+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 6144]
 %line 26812+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 6144]
+	and r9, [rbx + 6144]
 ; B = B ^ T
 %line 26813+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 26814+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 26815+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 6144]
 %line 26816+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 6144]
+	and r8, [rbx + 6144]
 ; A = A ^ T
 %line 26817+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 5120]
 %line 26819+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 5120]
+	and r9, [rbx + 5120]
 ; B = B ^ T
 %line 26820+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 26821+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 26822+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 26823+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 26824+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 26826+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 26827+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 26828+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 26829+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 26830+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 26831+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 26833+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 26834+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 26835+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 26836+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 26837+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 26838+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 26840+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 26841+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 26842+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 48]
+	mov r9, [rdx + 48]
 ; T = G
 %line 26843+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 26844+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 26845+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 26847+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 26848+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 56]
 %line 26849+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 56]
+	mov r9, [rdx + 56]
 ; T = G
 %line 26850+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 26851+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 26852+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 26854+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 26855+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 64]
 %line 26856+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 64]
+	mov r8, [rdx + 64]
 ; T &= mem64[f + 0]
 %line 26858+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 26859+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
@@ -76958,13 +76908,13 @@ align 32
 	xor r10, [rsp + 13480]
 ; T = mem64[h + 8192]
 %line 26864+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 8192]
+	mov r8, [rsi + 8192]
 ; A = A ^ T
 %line 26865+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 8192] = A
 %line 26866+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 8192], r10
+	mov [rsi + 8192], r10
 ; B = B ^ S16
 %line 26867+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, [rsp + 13440]
@@ -76979,121 +76929,121 @@ align 32
 	xor r11, [rsp + 13472]
 ; T = mem64[h + 7168]
 %line 26871+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 7168]
+	mov r8, [rsi + 7168]
 ; B = B ^ T
 %line 26872+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 7168] = B
 %line 26873+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 7168], r11
+	mov [rsi + 7168], r11
 ; G = mem64[g + 0]
 %line 26874+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 26875+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 6144]
 %line 26876+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 6144]
+	and r10, [rbx + 6144]
 ; T &= mem64[f + 5120]
 %line 26879+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 5120]
+	and r11, [rbx + 5120]
 ; G = mem64[g + 8]
 %line 26881+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 26882+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 5120]
 %line 26883+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 5120]
+	and r8, [rbx + 5120]
 ; A = A ^ T
 %line 26884+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 4096]
 %line 26886+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 4096]
+	and r9, [rbx + 4096]
 ; B = B ^ T
 %line 26887+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 16]
 %line 26888+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 26889+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 4096]
 %line 26890+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 4096]
+	and r8, [rbx + 4096]
 ; A = A ^ T
 %line 26891+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 3072]
 %line 26893+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 3072]
+	and r9, [rbx + 3072]
 ; B = B ^ T
 %line 26894+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 24]
 %line 26895+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 26896+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 26897+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 26898+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 26900+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 26901+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 32]
 %line 26902+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 32]
+	mov r9, [rdx + 32]
 ; T = G
 %line 26903+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 26904+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 26905+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 26907+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 26908+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 40]
 %line 26909+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 40]
+	mov r9, [rdx + 40]
 ; T = G
 %line 26910+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 26911+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 26912+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; T &= mem64[f + 0]
 %line 26914+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 26915+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r9
 ; G = mem64[g + 48]
 %line 26916+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 48]
+	mov r8, [rdx + 48]
 ; T &= mem64[f + 0]
 %line 26918+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 26919+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
@@ -77111,13 +77061,13 @@ align 32
 	xor r10, [rsp + 13464]
 ; T = mem64[h + 6144]
 %line 26924+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 6144]
+	mov r8, [rsi + 6144]
 ; A = A ^ T
 %line 26925+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r10, r8
 ; mem64[h + 6144] = A
 %line 26926+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 6144], r10
+	mov [rsi + 6144], r10
 ; B = B ^ S14
 %line 26927+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, [rsp + 13424]
@@ -77132,163 +77082,163 @@ align 32
 	xor r11, [rsp + 13456]
 ; T = mem64[h + 5120]
 %line 26931+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 5120]
+	mov r8, [rsi + 5120]
 ; B = B ^ T
 %line 26932+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r11, r8
 ; mem64[h + 5120] = B
 %line 26933+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 5120], r11
+	mov [rsi + 5120], r11
 ; G = mem64[g + 0]
 %line 26934+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rbx]
+	mov r11, [rdx]
 ; T = G
 %line 26935+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, r10
+	mov r10, r11
 ; T &= mem64[f + 4096]
 %line 26936+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi + 4096]
+	and r10, [rbx + 4096]
 ; T &= mem64[f + 3072]
 %line 26939+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 3072]
+	and r11, [rbx + 3072]
 ; G = mem64[g + 8]
 %line 26941+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 8]
+	mov r9, [rdx + 8]
 ; T = G
 %line 26942+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 3072]
 %line 26943+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 3072]
+	and r8, [rbx + 3072]
 ; A = A ^ T
 %line 26944+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 2048]
 %line 26946+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 2048]
+	and r9, [rbx + 2048]
 ; B = B ^ T
 %line 26947+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 16]
 %line 26948+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 16]
+	mov r9, [rdx + 16]
 ; T = G
 %line 26949+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 26950+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; A = A ^ T
 %line 26951+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 1024]
 %line 26953+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; B = B ^ T
 %line 26954+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 24]
 %line 26955+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx + 24]
+	mov r9, [rdx + 24]
 ; T = G
 %line 26956+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 1024]
 %line 26957+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 1024]
+	and r8, [rbx + 1024]
 ; A = A ^ T
 %line 26958+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; T &= mem64[f + 0]
 %line 26960+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi]
+	and r9, [rbx]
 ; B = B ^ T
 %line 26961+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r9
+	xor r11, r9
 ; G = mem64[g + 32]
 %line 26962+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx + 32]
+	mov r8, [rdx + 32]
 ; T &= mem64[f + 0]
 %line 26964+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ T
 %line 26965+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; A = A ^ S13
 %line 26966+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13416]
+	xor r10, [rsp + 13416]
 ; A = A ^ S14
 %line 26967+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13424]
+	xor r10, [rsp + 13424]
 ; A = A ^ S16
 %line 26968+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13440]
+	xor r10, [rsp + 13440]
 ; A = A ^ S17
 %line 26969+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, [rsp + 13448]
+	xor r10, [rsp + 13448]
 ; T = mem64[h + 4096]
 %line 26970+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 4096]
+	mov r8, [rsi + 4096]
 ; A = A ^ T
 %line 26971+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r11, r8
+	xor r10, r8
 ; mem64[h + 4096] = A
 %line 26972+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 4096], r11
+	mov [rsi + 4096], r10
 ; B = B ^ S13
 %line 26973+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13416]
+	xor r11, [rsp + 13416]
 ; B = B ^ S15
 %line 26974+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13432]
+	xor r11, [rsp + 13432]
 ; B = B ^ S16
 %line 26975+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, [rsp + 13440]
+	xor r11, [rsp + 13440]
 ; T = mem64[h + 3072]
 %line 26976+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 3072]
+	mov r8, [rsi + 3072]
 ; B = B ^ T
 %line 26977+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; mem64[h + 3072] = B
 %line 26978+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 3072], r10
+	mov [rsi + 3072], r11
 ; G = mem64[g + 0]
 %line 26979+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rbx]
+	mov r9, [rdx]
 ; T = G
 %line 26980+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r8, r9
 ; T &= mem64[f + 2048]
 %line 26981+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi + 2048]
+	and r8, [rbx + 2048]
 ; T &= mem64[f + 1024]
 %line 26984+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r9, [rsi + 1024]
+	and r9, [rbx + 1024]
 ; G = mem64[g + 8]
 %line 26986+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r11, [rbx + 8]
+	mov r11, [rdx + 8]
 ; T = G
 %line 26987+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	mov r10, r11
 ; T &= mem64[f + 1024]
 %line 26988+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi + 1024]
+	and r10, [rbx + 1024]
 ; A = A ^ T
 %line 26989+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
 ; T &= mem64[f + 0]
 %line 26991+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r11, [rsi]
+	and r11, [rbx]
 ; B = B ^ T
 %line 26992+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r11
 ; G = mem64[g + 16]
 %line 26993+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rbx + 16]
+	mov r10, [rdx + 16]
 ; T &= mem64[f + 0]
 %line 26995+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r10, [rsi]
+	and r10, [rbx]
 ; A = A ^ T
 %line 26996+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
@@ -77300,13 +77250,13 @@ align 32
 	xor r8, [rsp + 13432]
 ; T = mem64[h + 2048]
 %line 26999+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r10, [rcx + 2048]
+	mov r10, [rsi + 2048]
 ; A = A ^ T
 %line 27000+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r10
 ; mem64[h + 2048] = A
 %line 27001+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 2048], r8
+	mov [rsi + 2048], r8
 ; B = B ^ S13
 %line 27002+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, [rsp + 13416]
@@ -77315,228 +77265,225 @@ align 32
 	xor r9, [rsp + 13424]
 ; T = mem64[h + 1024]
 %line 27004+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 1024]
+	mov r8, [rsi + 1024]
 ; B = B ^ T
 %line 27005+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[h + 1024] = B
 %line 27006+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 1024], r9
+	mov [rsi + 1024], r9
 ; G = mem64[g + 0]
 %line 27007+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rbx]
+	mov r8, [rdx]
 ; T &= mem64[f + 0]
 %line 27009+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	and r8, [rsi]
+	and r8, [rbx]
 ; A = A ^ S13
 %line 27011+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, [rsp + 13416]
 ; T = mem64[h + 0]
 %line 27012+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx]
+	mov r9, [rsi]
 ; A = A ^ T
 %line 27013+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r8, r9
 ; mem64[h + 0] = A
 %line 27014+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx], r8
+	mov [rsi], r8
 ; lo = mem64[p + 0]
 %line 27015+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx]
+	mov r8, [rsi]
 ; hi = mem64[p + 256]
 %line 27016+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 256]
+	mov r9, [rsi + 256]
 ; hi = hi ^ lo
 %line 27017+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 256] = hi
 %line 27018+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 256], r9
+	mov [rsi + 256], r9
 ; lo = mem64[p + 1024]
 %line 27019+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 1024]
+	mov r8, [rsi + 1024]
 ; hi = mem64[p + 1280]
 %line 27020+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 1280]
+	mov r9, [rsi + 1280]
 ; hi = hi ^ lo
 %line 27021+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 1280] = hi
 %line 27022+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 1280], r9
+	mov [rsi + 1280], r9
 ; lo = mem64[p + 2048]
 %line 27023+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 2048]
+	mov r8, [rsi + 2048]
 ; hi = mem64[p + 2304]
 %line 27024+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 2304]
+	mov r9, [rsi + 2304]
 ; hi = hi ^ lo
 %line 27025+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 2304] = hi
 %line 27026+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 2304], r9
+	mov [rsi + 2304], r9
 ; lo = mem64[p + 3072]
 %line 27027+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 3072]
+	mov r8, [rsi + 3072]
 ; hi = mem64[p + 3328]
 %line 27028+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 3328]
+	mov r9, [rsi + 3328]
 ; hi = hi ^ lo
 %line 27029+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 3328] = hi
 %line 27030+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 3328], r9
+	mov [rsi + 3328], r9
 ; lo = mem64[p + 4096]
 %line 27031+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 4096]
+	mov r8, [rsi + 4096]
 ; hi = mem64[p + 4352]
 %line 27032+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 4352]
+	mov r9, [rsi + 4352]
 ; hi = hi ^ lo
 %line 27033+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 4352] = hi
 %line 27034+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 4352], r9
+	mov [rsi + 4352], r9
 ; lo = mem64[p + 5120]
 %line 27035+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 5120]
+	mov r8, [rsi + 5120]
 ; hi = mem64[p + 5376]
 %line 27036+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 5376]
+	mov r9, [rsi + 5376]
 ; hi = hi ^ lo
 %line 27037+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 5376] = hi
 %line 27038+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 5376], r9
+	mov [rsi + 5376], r9
 ; lo = mem64[p + 6144]
 %line 27039+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 6144]
+	mov r8, [rsi + 6144]
 ; hi = mem64[p + 6400]
 %line 27040+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 6400]
+	mov r9, [rsi + 6400]
 ; hi = hi ^ lo
 %line 27041+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 6400] = hi
 %line 27042+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 6400], r9
+	mov [rsi + 6400], r9
 ; lo = mem64[p + 7168]
 %line 27043+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 7168]
+	mov r8, [rsi + 7168]
 ; hi = mem64[p + 7424]
 %line 27044+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 7424]
+	mov r9, [rsi + 7424]
 ; hi = hi ^ lo
 %line 27045+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 7424] = hi
 %line 27046+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 7424], r9
+	mov [rsi + 7424], r9
 ; lo = mem64[p + 8192]
 %line 27047+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 8192]
+	mov r8, [rsi + 8192]
 ; hi = mem64[p + 8448]
 %line 27048+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 8448]
+	mov r9, [rsi + 8448]
 ; hi = hi ^ lo
 %line 27049+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 8448] = hi
 %line 27050+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 8448], r9
+	mov [rsi + 8448], r9
 ; lo = mem64[p + 9216]
 %line 27051+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 9216]
+	mov r8, [rsi + 9216]
 ; hi = mem64[p + 9472]
 %line 27052+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 9472]
+	mov r9, [rsi + 9472]
 ; hi = hi ^ lo
 %line 27053+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 9472] = hi
 %line 27054+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 9472], r9
+	mov [rsi + 9472], r9
 ; lo = mem64[p + 10240]
 %line 27055+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 10240]
+	mov r8, [rsi + 10240]
 ; hi = mem64[p + 10496]
 %line 27056+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 10496]
+	mov r9, [rsi + 10496]
 ; hi = hi ^ lo
 %line 27057+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 10496] = hi
 %line 27058+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 10496], r9
+	mov [rsi + 10496], r9
 ; lo = mem64[p + 11264]
 %line 27059+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 11264]
+	mov r8, [rsi + 11264]
 ; hi = mem64[p + 11520]
 %line 27060+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 11520]
+	mov r9, [rsi + 11520]
 ; hi = hi ^ lo
 %line 27061+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 11520] = hi
 %line 27062+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 11520], r9
+	mov [rsi + 11520], r9
 ; lo = mem64[p + 12288]
 %line 27063+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, [rcx + 12288]
+	mov r8, [rsi + 12288]
 ; hi = mem64[p + 12544]
 %line 27064+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r9, [rcx + 12544]
+	mov r9, [rsi + 12544]
 ; hi = hi ^ lo
 %line 27065+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	xor r9, r8
 ; mem64[p + 12544] = hi
 %line 27066+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov [rcx + 12544], r9
+	mov [rsi + 12544], r9
 ; p = p + 8
 %line 27067+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add rcx, 8
+	add rsi, 8
 ; g = g + 104
 %line 27068+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add rbx, 104
+	add rdx, 104
 ; o0 = o0 - 1
 %line 27069+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub rdi, 1
+	sub rax, 1
 ; =? o0 - 0
 %line 27070+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	cmp rdi, 0
+	cmp rax, 0
 ; goto l38 if !=
 %line 27071+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	jne .Ll38
 ; p = p + 256
 %line 27072+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	add rcx, 256
+	add rsi, 256
 ; o1 = o1 - 1
 %line 27073+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rax
-	sub r8, 1
+	sub rcx, 1
 ; =? o1 - 0
 %line 27074+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	cmp r8, 0
+	cmp rcx, 0
 ; goto l37 if !=
 %line 27075+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rdi, rdx
 	jne .Ll37
 ; o1 = 1
 %line 27078+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, 1
+	mov rax, 1
 align 32
 .Ll39:
 ; g = &TB
 %line 27080+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rcx, r8
 	lea rsi, [rsp + 208]
 ; o0 = 64
 %line 27081+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov rax, 64
+	mov rcx, 64
 align 32
 .Ll40:
 ; f = p + 512
@@ -79449,10 +79396,10 @@ align 32
 	add rsi, 104
 ; o0 = o0 - 1
 %line 27836+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	sub rax, 1
+	sub rcx, 1
 ; =? o0 - 0
 %line 27837+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	cmp rax, 0
+	cmp rcx, 0
 ; goto l40 if !=
 %line 27838+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	jne .Ll40
@@ -79461,11 +79408,10 @@ align 32
 	add rdi, 512
 ; o1 = o1 - 1
 %line 27840+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	mov r8, rcx
-	sub r8, 1
+	sub rax, 1
 ; =? o1 - 0
 %line 27841+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
-	cmp r8, 0
+	cmp rax, 0
 ; goto l39 if !=
 %line 27842+0 specs/mceliece/generated/mceliece_gf13_fft_amd64.q
 	jne .Ll39

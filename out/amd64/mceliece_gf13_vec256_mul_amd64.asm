@@ -11,8 +11,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_amd64_mul:
 	sub rsp, 104
 ; i = 4
 %line 12+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	mov r8, 4
-	mov rax, r8
+	mov rax, 4
 align 32
 .Lpass:
 ; G = mem64[g + 352]
@@ -734,16 +733,16 @@ align 32
 	mov [rsp + 0], r11
 ; G = mem64[g + 0]
 %line 307+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	mov r11, [rdx]
+	mov r10, [rdx]
 ; T = G
 %line 308+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	mov r10, r11
+	mov r11, r10
 ; T &= mem64[f + 384]
 %line 309+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	and r10, [rsi + 384]
+	and r11, [rsi + 384]
 ; T &= mem64[f + 352]
 %line 312+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	and r11, [rsi + 352]
+	and r10, [rsi + 352]
 ; G = mem64[g + 32]
 %line 314+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 32]
@@ -755,13 +754,13 @@ align 32
 	and r8, [rsi + 352]
 ; A = A ^ T
 %line 317+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 320]
 %line 319+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 320]
 ; B = B ^ T
 %line 320+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 321+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 64]
@@ -773,13 +772,13 @@ align 32
 	and r8, [rsi + 320]
 ; A = A ^ T
 %line 324+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 288]
 %line 326+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 288]
 ; B = B ^ T
 %line 327+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 328+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 96]
@@ -791,13 +790,13 @@ align 32
 	and r8, [rsi + 288]
 ; A = A ^ T
 %line 331+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 256]
 %line 333+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 256]
 ; B = B ^ T
 %line 334+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 128]
 %line 335+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 128]
@@ -809,13 +808,13 @@ align 32
 	and r8, [rsi + 256]
 ; A = A ^ T
 %line 338+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 224]
 %line 340+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 224]
 ; B = B ^ T
 %line 341+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 160]
 %line 342+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 160]
@@ -827,13 +826,13 @@ align 32
 	and r8, [rsi + 224]
 ; A = A ^ T
 %line 345+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 192]
 %line 347+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 192]
 ; B = B ^ T
 %line 348+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 192]
 %line 349+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 192]
@@ -845,13 +844,13 @@ align 32
 	and r8, [rsi + 192]
 ; A = A ^ T
 %line 352+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 160]
 %line 354+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 160]
 ; B = B ^ T
 %line 355+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 224]
 %line 356+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 224]
@@ -863,13 +862,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 359+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 128]
 %line 361+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 362+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 256]
 %line 363+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 256]
@@ -881,13 +880,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 366+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 96]
 %line 368+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 369+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 288]
 %line 370+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 288]
@@ -899,13 +898,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 373+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 64]
 %line 375+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 376+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 320]
 %line 377+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 320]
@@ -917,13 +916,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 380+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 32]
 %line 382+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 383+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 352]
 %line 384+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 352]
@@ -935,13 +934,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 387+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 0]
 %line 389+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 390+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 384]
 %line 391+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r8, [rdx + 384]
@@ -950,46 +949,46 @@ align 32
 	and r8, [rsi]
 ; A = A ^ T
 %line 394+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; A = A ^ S21
 %line 395+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, [rsp + 64]
+	xor r11, [rsp + 64]
 ; A = A ^ S22
 %line 396+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, [rsp + 72]
+	xor r11, [rsp + 72]
 ; A = A ^ S24
 %line 397+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, [rsp + 88]
+	xor r11, [rsp + 88]
 ; mem64[h + 384] = A
 %line 398+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	mov [rdi + 384], r10
+	mov [rdi + 384], r11
 ; B = B ^ S20
 %line 399+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, [rsp + 56]
+	xor r10, [rsp + 56]
 ; B = B ^ S21
 %line 400+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, [rsp + 64]
+	xor r10, [rsp + 64]
 ; B = B ^ S23
 %line 401+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, [rsp + 80]
+	xor r10, [rsp + 80]
 ; B = B ^ S24
 %line 402+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, [rsp + 88]
+	xor r10, [rsp + 88]
 ; mem64[h + 352] = B
 %line 403+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	mov [rdi + 352], r11
+	mov [rdi + 352], r10
 ; G = mem64[g + 0]
 %line 404+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	mov r11, [rdx]
+	mov r10, [rdx]
 ; T = G
 %line 405+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	mov r10, r11
+	mov r11, r10
 ; T &= mem64[f + 320]
 %line 406+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	and r10, [rsi + 320]
+	and r11, [rsi + 320]
 ; T &= mem64[f + 288]
 %line 409+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	and r11, [rsi + 288]
+	and r10, [rsi + 288]
 ; G = mem64[g + 32]
 %line 411+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 32]
@@ -1001,13 +1000,13 @@ align 32
 	and r8, [rsi + 288]
 ; A = A ^ T
 %line 414+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 256]
 %line 416+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 256]
 ; B = B ^ T
 %line 417+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 418+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 64]
@@ -1019,13 +1018,13 @@ align 32
 	and r8, [rsi + 256]
 ; A = A ^ T
 %line 421+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 224]
 %line 423+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 224]
 ; B = B ^ T
 %line 424+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 425+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 96]
@@ -1037,13 +1036,13 @@ align 32
 	and r8, [rsi + 224]
 ; A = A ^ T
 %line 428+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 192]
 %line 430+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 192]
 ; B = B ^ T
 %line 431+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 128]
 %line 432+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 128]
@@ -1055,13 +1054,13 @@ align 32
 	and r8, [rsi + 192]
 ; A = A ^ T
 %line 435+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 160]
 %line 437+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 160]
 ; B = B ^ T
 %line 438+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 160]
 %line 439+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 160]
@@ -1073,13 +1072,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 442+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 128]
 %line 444+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 445+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 192]
 %line 446+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 192]
@@ -1091,13 +1090,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 449+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 96]
 %line 451+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 452+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 224]
 %line 453+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 224]
@@ -1109,13 +1108,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 456+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 64]
 %line 458+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 459+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 256]
 %line 460+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 256]
@@ -1127,13 +1126,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 463+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 32]
 %line 465+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 466+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 288]
 %line 467+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 288]
@@ -1145,13 +1144,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 470+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 0]
 %line 472+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 473+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 320]
 %line 474+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r8, [rdx + 320]
@@ -1160,49 +1159,49 @@ align 32
 	and r8, [rsi]
 ; A = A ^ T
 %line 477+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; A = A ^ S19
 %line 478+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, [rsp + 48]
+	xor r11, [rsp + 48]
 ; A = A ^ S20
 %line 479+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, [rsp + 56]
+	xor r11, [rsp + 56]
 ; A = A ^ S22
 %line 480+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, [rsp + 72]
+	xor r11, [rsp + 72]
 ; A = A ^ S23
 %line 481+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, [rsp + 80]
+	xor r11, [rsp + 80]
 ; mem64[h + 320] = A
 %line 482+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	mov [rdi + 320], r10
+	mov [rdi + 320], r11
 ; B = B ^ S18
 %line 483+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, [rsp + 40]
+	xor r10, [rsp + 40]
 ; B = B ^ S19
 %line 484+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, [rsp + 48]
+	xor r10, [rsp + 48]
 ; B = B ^ S21
 %line 485+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, [rsp + 64]
+	xor r10, [rsp + 64]
 ; B = B ^ S22
 %line 486+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, [rsp + 72]
+	xor r10, [rsp + 72]
 ; mem64[h + 288] = B
 %line 487+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	mov [rdi + 288], r11
+	mov [rdi + 288], r10
 ; G = mem64[g + 0]
 %line 488+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	mov r11, [rdx]
+	mov r10, [rdx]
 ; T = G
 %line 489+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	mov r10, r11
+	mov r11, r10
 ; T &= mem64[f + 256]
 %line 490+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	and r10, [rsi + 256]
+	and r11, [rsi + 256]
 ; T &= mem64[f + 224]
 %line 493+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	and r11, [rsi + 224]
+	and r10, [rsi + 224]
 ; G = mem64[g + 32]
 %line 495+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 32]
@@ -1214,13 +1213,13 @@ align 32
 	and r8, [rsi + 224]
 ; A = A ^ T
 %line 498+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 192]
 %line 500+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 192]
 ; B = B ^ T
 %line 501+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 502+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 64]
@@ -1232,13 +1231,13 @@ align 32
 	and r8, [rsi + 192]
 ; A = A ^ T
 %line 505+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 160]
 %line 507+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 160]
 ; B = B ^ T
 %line 508+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 509+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 96]
@@ -1250,13 +1249,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 512+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 128]
 %line 514+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 515+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 128]
 %line 516+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 128]
@@ -1268,13 +1267,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 519+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 96]
 %line 521+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 522+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 160]
 %line 523+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 160]
@@ -1286,13 +1285,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 526+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 64]
 %line 528+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 529+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 192]
 %line 530+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 192]
@@ -1304,13 +1303,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 533+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 32]
 %line 535+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 536+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 224]
 %line 537+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 224]
@@ -1322,13 +1321,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 540+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 0]
 %line 542+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 543+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 256]
 %line 544+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r8, [rdx + 256]
@@ -1337,49 +1336,49 @@ align 32
 	and r8, [rsi]
 ; A = A ^ T
 %line 547+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; A = A ^ S17
 %line 548+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, [rsp + 32]
+	xor r11, [rsp + 32]
 ; A = A ^ S18
 %line 549+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, [rsp + 40]
+	xor r11, [rsp + 40]
 ; A = A ^ S20
 %line 550+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, [rsp + 56]
+	xor r11, [rsp + 56]
 ; A = A ^ S21
 %line 551+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, [rsp + 64]
+	xor r11, [rsp + 64]
 ; mem64[h + 256] = A
 %line 552+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	mov [rdi + 256], r10
+	mov [rdi + 256], r11
 ; B = B ^ S16
 %line 553+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, [rsp + 24]
+	xor r10, [rsp + 24]
 ; B = B ^ S17
 %line 554+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, [rsp + 32]
+	xor r10, [rsp + 32]
 ; B = B ^ S19
 %line 555+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, [rsp + 48]
+	xor r10, [rsp + 48]
 ; B = B ^ S20
 %line 556+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, [rsp + 56]
+	xor r10, [rsp + 56]
 ; mem64[h + 224] = B
 %line 557+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	mov [rdi + 224], r11
+	mov [rdi + 224], r10
 ; G = mem64[g + 0]
 %line 558+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	mov r11, [rdx]
+	mov r10, [rdx]
 ; T = G
 %line 559+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	mov r10, r11
+	mov r11, r10
 ; T &= mem64[f + 192]
 %line 560+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	and r10, [rsi + 192]
+	and r11, [rsi + 192]
 ; T &= mem64[f + 160]
 %line 563+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	and r11, [rsi + 160]
+	and r10, [rsi + 160]
 ; G = mem64[g + 32]
 %line 565+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 32]
@@ -1391,13 +1390,13 @@ align 32
 	and r8, [rsi + 160]
 ; A = A ^ T
 %line 568+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 128]
 %line 570+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 128]
 ; B = B ^ T
 %line 571+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 64]
 %line 572+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 64]
@@ -1409,13 +1408,13 @@ align 32
 	and r8, [rsi + 128]
 ; A = A ^ T
 %line 575+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 96]
 %line 577+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 96]
 ; B = B ^ T
 %line 578+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 96]
 %line 579+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 96]
@@ -1427,13 +1426,13 @@ align 32
 	and r8, [rsi + 96]
 ; A = A ^ T
 %line 582+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 64]
 %line 584+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 64]
 ; B = B ^ T
 %line 585+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 128]
 %line 586+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 128]
@@ -1445,13 +1444,13 @@ align 32
 	and r8, [rsi + 64]
 ; A = A ^ T
 %line 589+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 32]
 %line 591+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi + 32]
 ; B = B ^ T
 %line 592+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 160]
 %line 593+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx + 160]
@@ -1463,13 +1462,13 @@ align 32
 	and r8, [rsi + 32]
 ; A = A ^ T
 %line 596+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; T &= mem64[f + 0]
 %line 598+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	and r9, [rsi]
 ; B = B ^ T
 %line 599+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, r9
+	xor r10, r9
 ; G = mem64[g + 192]
 %line 600+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r8, [rdx + 192]
@@ -1478,37 +1477,37 @@ align 32
 	and r8, [rsi]
 ; A = A ^ T
 %line 603+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, r8
+	xor r11, r8
 ; A = A ^ S15
 %line 604+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, [rsp + 16]
+	xor r11, [rsp + 16]
 ; A = A ^ S16
 %line 605+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, [rsp + 24]
+	xor r11, [rsp + 24]
 ; A = A ^ S18
 %line 606+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, [rsp + 40]
+	xor r11, [rsp + 40]
 ; A = A ^ S19
 %line 607+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r10, [rsp + 48]
+	xor r11, [rsp + 48]
 ; mem64[h + 192] = A
 %line 608+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	mov [rdi + 192], r10
+	mov [rdi + 192], r11
 ; B = B ^ S14
 %line 609+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, [rsp + 8]
+	xor r10, [rsp + 8]
 ; B = B ^ S15
 %line 610+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, [rsp + 16]
+	xor r10, [rsp + 16]
 ; B = B ^ S17
 %line 611+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, [rsp + 32]
+	xor r10, [rsp + 32]
 ; B = B ^ S18
 %line 612+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	xor r11, [rsp + 40]
+	xor r10, [rsp + 40]
 ; mem64[h + 160] = B
 %line 613+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
-	mov [rdi + 160], r11
+	mov [rdi + 160], r10
 ; G = mem64[g + 0]
 %line 614+0 specs/mceliece/generated/mceliece_gf13_vec256_mul_amd64.q
 	mov r9, [rdx]

@@ -12,10 +12,10 @@ qhasm_kernel_core_mult3sntrup653_amd64_mul:
 	sub rsp, 73360
 ; w = &workqhasm_kernel_core_mult3sntrup653_amd64_mul
 %line 25+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r10, [rsp + 0]
+	lea r11, [rsp + 0]
 ; pa = w + 69904
 %line 26+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r8, [r10 + 69904]
+	lea r8, [r11 + 69904]
 ; z0 = 0
 %line 27+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	pxor xmm0, xmm0
@@ -50,7 +50,7 @@ align 32
 	jne .Lloop1
 ; pa = w + 69264
 %line 38+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r9, [r10 + 69264]
+	lea r9, [r11 + 69264]
 ; x0 = mem128[in]
 %line 39+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqu xmm0, [rsi]
@@ -311,7 +311,7 @@ align 32
 	mov byte [r9 + 652], r8b
 ; pa = w + 70672
 %line 125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r8, [r10 + 70672]
+	lea r8, [r11 + 70672]
 ; z0 = 0
 %line 126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	pxor xmm0, xmm0
@@ -346,7 +346,7 @@ align 32
 	jne .Lloop2
 ; pa = w + 70032
 %line 137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r8, [r10 + 70032]
+	lea r8, [r11 + 70032]
 ; x0 = mem128[k]
 %line 138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqu xmm0, [rdx]
@@ -610,235 +610,233 @@ align 32
 	movdqu xmm0, [rel ONES]
 ; pa = w + 69264
 %line 225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r8, [r10 + 69264]
+	lea r9, [r11 + 69264]
+; pb = w
+%line 226+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
+	mov r8, r11
 ; i1 = 24
 %line 227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r11, r10
-	mov r9, 24
-	movdqa xmm2, xmm0
+	mov r10, 24
 align 32
 .Lloop3:
 ; 8x x0 = zeroext8(mem64[pa])
 %line 229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	pxor xmm0, xmm0
-	movq xmm1, [r8]
-	punpcklbw xmm1, xmm0
+	pxor xmm1, xmm1
+	movq xmm2, [r9]
+	punpcklbw xmm2, xmm1
 ; x1 = x0 & x7
 %line 230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm1, xmm2
+	pand xmm1, xmm0
 ; 8x x0 >>= 1
 %line 231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	pand xmm1, xmm0
+	pand xmm2, xmm1
 ; 8x x1 = x1 - x0
 %line 233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; 8x x1 = x1 - x0
 %line 234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; mem128[pb] = x1
 %line 235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r10], xmm0
+	movdqu [r8], xmm1
 ; 8x x0 = zeroext8(mem64[pa + 8])
 %line 236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	pxor xmm0, xmm0
-	movq xmm1, [r8 + 8]
-	punpcklbw xmm1, xmm0
+	pxor xmm1, xmm1
+	movq xmm2, [r9 + 8]
+	punpcklbw xmm2, xmm1
 ; x1 = x0 & x7
 %line 237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm1, xmm2
+	pand xmm1, xmm0
 ; 8x x0 >>= 1
 %line 238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	pand xmm1, xmm0
+	pand xmm2, xmm1
 ; 8x x1 = x1 - x0
 %line 240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; 8x x1 = x1 - x0
 %line 241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; mem128[pb + 16] = x1
 %line 242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r10 + 16], xmm0
+	movdqu [r8 + 16], xmm1
 ; 8x x0 = zeroext8(mem64[pa + 16])
 %line 243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	pxor xmm0, xmm0
-	movq xmm1, [r8 + 16]
-	punpcklbw xmm1, xmm0
+	pxor xmm1, xmm1
+	movq xmm2, [r9 + 16]
+	punpcklbw xmm2, xmm1
 ; x1 = x0 & x7
 %line 244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm1, xmm2
+	pand xmm1, xmm0
 ; 8x x0 >>= 1
 %line 245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	pand xmm1, xmm0
+	pand xmm2, xmm1
 ; 8x x1 = x1 - x0
 %line 247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; 8x x1 = x1 - x0
 %line 248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; mem128[pb + 32] = x1
 %line 249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r10 + 32], xmm0
+	movdqu [r8 + 32], xmm1
 ; 8x x0 = zeroext8(mem64[pa + 24])
 %line 250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	pxor xmm0, xmm0
-	movq xmm1, [r8 + 24]
-	punpcklbw xmm1, xmm0
+	pxor xmm1, xmm1
+	movq xmm2, [r9 + 24]
+	punpcklbw xmm2, xmm1
 ; x1 = x0 & x7
 %line 251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm1, xmm2
+	pand xmm1, xmm0
 ; 8x x0 >>= 1
 %line 252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	pand xmm1, xmm0
+	pand xmm2, xmm1
 ; 8x x1 = x1 - x0
 %line 254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; 8x x1 = x1 - x0
 %line 255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; mem128[pb + 48] = x1
 %line 256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r10 + 48], xmm0
+	movdqu [r8 + 48], xmm1
 ; pa = pa + 32
 %line 257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r8, 32
+	add r9, 32
 ; pb = pb + 64
 %line 258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r10, 64
+	add r8, 64
 ; i1 = i1 - 1
 %line 259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	sub r9, 1
+	sub r10, 1
 ; =? i1 - 0
 %line 260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto loop3 if !=
 %line 261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	jne .Lloop3
 ; x7 = mem128[ONES]
 %line 262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [rel ONES]
+	movdqu xmm1, [rel ONES]
 ; pa = w + 70032
 %line 263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r10, r11
-	lea r8, [r10 + 70032]
+	lea r8, [r11 + 70032]
 ; pb = w + 1536
 %line 264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r9, [r10 + 1536]
+	lea r9, [r11 + 1536]
 ; i1 = 24
 %line 265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r11, r10
 	mov r10, 24
-	movdqa xmm2, xmm0
 align 32
 .Lloop4:
 ; 8x x0 = zeroext8(mem64[pa])
 %line 267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	pxor xmm0, xmm0
-	movq xmm1, [r8]
-	punpcklbw xmm1, xmm0
+	movq xmm2, [r8]
+	punpcklbw xmm2, xmm0
 ; x1 = x0 & x7
 %line 268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm0, xmm2
+	pand xmm0, xmm1
 ; 8x x0 >>= 1
 %line 269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	pand xmm1, xmm0
+	pand xmm2, xmm0
 ; 8x x1 = x1 - x0
 %line 271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psubw xmm0, xmm1
+	psubw xmm0, xmm2
 ; 8x x1 = x1 - x0
 %line 272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psubw xmm0, xmm1
+	psubw xmm0, xmm2
 ; mem128[pb] = x1
 %line 273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqu [r9], xmm0
 ; 8x x0 = zeroext8(mem64[pa + 8])
 %line 274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	pxor xmm0, xmm0
-	movq xmm1, [r8 + 8]
-	punpcklbw xmm1, xmm0
+	movq xmm2, [r8 + 8]
+	punpcklbw xmm2, xmm0
 ; x1 = x0 & x7
 %line 275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm0, xmm2
+	pand xmm0, xmm1
 ; 8x x0 >>= 1
 %line 276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	pand xmm1, xmm0
+	pand xmm2, xmm0
 ; 8x x1 = x1 - x0
 %line 278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psubw xmm0, xmm1
+	psubw xmm0, xmm2
 ; 8x x1 = x1 - x0
 %line 279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psubw xmm0, xmm1
+	psubw xmm0, xmm2
 ; mem128[pb + 16] = x1
 %line 280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqu [r9 + 16], xmm0
 ; 8x x0 = zeroext8(mem64[pa + 16])
 %line 281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	pxor xmm0, xmm0
-	movq xmm1, [r8 + 16]
-	punpcklbw xmm1, xmm0
+	movq xmm2, [r8 + 16]
+	punpcklbw xmm2, xmm0
 ; x1 = x0 & x7
 %line 282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm0, xmm2
+	pand xmm0, xmm1
 ; 8x x0 >>= 1
 %line 283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	pand xmm1, xmm0
+	pand xmm2, xmm0
 ; 8x x1 = x1 - x0
 %line 285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psubw xmm0, xmm1
+	psubw xmm0, xmm2
 ; 8x x1 = x1 - x0
 %line 286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psubw xmm0, xmm1
+	psubw xmm0, xmm2
 ; mem128[pb + 32] = x1
 %line 287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqu [r9 + 32], xmm0
 ; 8x x0 = zeroext8(mem64[pa + 24])
 %line 288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	pxor xmm0, xmm0
-	movq xmm1, [r8 + 24]
-	punpcklbw xmm1, xmm0
+	movq xmm2, [r8 + 24]
+	punpcklbw xmm2, xmm0
 ; x1 = x0 & x7
 %line 289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm0, xmm2
+	pand xmm0, xmm1
 ; 8x x0 >>= 1
 %line 290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	pand xmm1, xmm0
+	pand xmm2, xmm0
 ; 8x x1 = x1 - x0
 %line 292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psubw xmm0, xmm1
+	psubw xmm0, xmm2
 ; 8x x1 = x1 - x0
 %line 293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psubw xmm0, xmm1
+	psubw xmm0, xmm2
 ; mem128[pb + 48] = x1
 %line 294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqu [r9 + 48], xmm0
@@ -859,127 +857,120 @@ align 32
 	jne .Lloop4
 ; pa = w
 %line 300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r10, r11
+	mov r8, r11
 ; pb = w + 10848
 %line 301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r9, [r10 + 10848]
-; qa = pa
-%line 302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rsi, r10
+	lea r10, [r11 + 10848]
 ; qb = pa + 768
 %line 303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r8, [r10 + 768]
+	lea r9, [r8 + 768]
 ; i1 = 12
 %line 305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r11, 12
+	mov rsi, 12
 align 32
 .Lloop5:
 ; x0 = mem128[qa]
 %line 307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r10]
+	movdqu xmm0, [r8]
 ; x1 = mem128[qb]
 %line 308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [r9]
 ; mem128[qc] = x0
 %line 309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r9], xmm0
+	movdqu [r10], xmm0
 ; mem128[qc + 1536] = x1
 %line 310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r9 + 1536], xmm1
+	movdqu [r10 + 1536], xmm1
 ; 8x x0 = x0 + x1
 %line 311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 768] = x0
 %line 312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r9 + 768], xmm0
+	movdqu [r10 + 768], xmm0
 ; x0 = mem128[qa + 16]
 %line 313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r10 + 16]
+	movdqu xmm0, [r8 + 16]
 ; x1 = mem128[qb + 16]
 %line 314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [r9 + 16]
 ; mem128[qc + 16] = x0
 %line 315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r9 + 16], xmm0
+	movdqu [r10 + 16], xmm0
 ; mem128[qc + 1552] = x1
 %line 316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r9 + 1552], xmm1
+	movdqu [r10 + 1552], xmm1
 ; 8x x0 = x0 + x1
 %line 317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 784] = x0
 %line 318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r9 + 784], xmm0
+	movdqu [r10 + 784], xmm0
 ; x0 = mem128[qa + 32]
 %line 319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r10 + 32]
+	movdqu xmm0, [r8 + 32]
 ; x1 = mem128[qb + 32]
 %line 320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [r9 + 32]
 ; mem128[qc + 32] = x0
 %line 321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r9 + 32], xmm0
+	movdqu [r10 + 32], xmm0
 ; mem128[qc + 1568] = x1
 %line 322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r9 + 1568], xmm1
+	movdqu [r10 + 1568], xmm1
 ; 8x x0 = x0 + x1
 %line 323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 800] = x0
 %line 324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r9 + 800], xmm0
+	movdqu [r10 + 800], xmm0
 ; x0 = mem128[qa + 48]
 %line 325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r10 + 48]
+	movdqu xmm0, [r8 + 48]
 ; x1 = mem128[qb + 48]
 %line 326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [r9 + 48]
 ; mem128[qc + 48] = x0
 %line 327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r9 + 48], xmm0
+	movdqu [r10 + 48], xmm0
 ; mem128[qc + 1584] = x1
 %line 328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r9 + 1584], xmm1
+	movdqu [r10 + 1584], xmm1
 ; 8x x0 = x0 + x1
 %line 329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 816] = x0
 %line 330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r9 + 816], xmm0
+	movdqu [r10 + 816], xmm0
 ; qa = qa + 64
 %line 331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r10, 64
+	add r8, 64
 ; qb = qb + 64
 %line 332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r8, 64
+	add r9, 64
 ; qc = qc + 64
 %line 333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r9, 64
+	add r10, 64
 ; i1 = i1 - 1
 %line 334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	sub r11, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	cmp r11, 0
+	cmp rsi, 0
 ; goto loop5 if !=
 %line 336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	jne .Lloop5
 ; pa = w + 1536
 %line 337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r10, rsi
-	lea r8, [r10 + 1536]
+	lea r8, [r11 + 1536]
 ; pb = w + 42048
 %line 338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r11, [r10 + 42048]
-; qa = pa
-%line 339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rsi, r10
+	lea r10, [r11 + 42048]
 ; qb = pa + 768
 %line 340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	lea r9, [r8 + 768]
 ; i1 = 12
 %line 342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r10, 12
+	mov rsi, 12
 align 32
 .Lloop6:
 ; x0 = mem128[qa]
@@ -990,16 +981,16 @@ align 32
 	movdqu xmm1, [r9]
 ; mem128[qc] = x0
 %line 346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11], xmm0
+	movdqu [r10], xmm0
 ; mem128[qc + 1536] = x1
 %line 347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 1536], xmm1
+	movdqu [r10 + 1536], xmm1
 ; 8x x0 = x0 + x1
 %line 348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 768] = x0
 %line 349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 768], xmm0
+	movdqu [r10 + 768], xmm0
 ; x0 = mem128[qa + 16]
 %line 350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqu xmm0, [r8 + 16]
@@ -1008,16 +999,16 @@ align 32
 	movdqu xmm1, [r9 + 16]
 ; mem128[qc + 16] = x0
 %line 352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 16], xmm0
+	movdqu [r10 + 16], xmm0
 ; mem128[qc + 1552] = x1
 %line 353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 1552], xmm1
+	movdqu [r10 + 1552], xmm1
 ; 8x x0 = x0 + x1
 %line 354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 784] = x0
 %line 355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 784], xmm0
+	movdqu [r10 + 784], xmm0
 ; x0 = mem128[qa + 32]
 %line 356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqu xmm0, [r8 + 32]
@@ -1026,16 +1017,16 @@ align 32
 	movdqu xmm1, [r9 + 32]
 ; mem128[qc + 32] = x0
 %line 358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 32], xmm0
+	movdqu [r10 + 32], xmm0
 ; mem128[qc + 1568] = x1
 %line 359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 1568], xmm1
+	movdqu [r10 + 1568], xmm1
 ; 8x x0 = x0 + x1
 %line 360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 800] = x0
 %line 361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 800], xmm0
+	movdqu [r10 + 800], xmm0
 ; x0 = mem128[qa + 48]
 %line 362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqu xmm0, [r8 + 48]
@@ -1044,16 +1035,16 @@ align 32
 	movdqu xmm1, [r9 + 48]
 ; mem128[qc + 48] = x0
 %line 364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 48], xmm0
+	movdqu [r10 + 48], xmm0
 ; mem128[qc + 1584] = x1
 %line 365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 1584], xmm1
+	movdqu [r10 + 1584], xmm1
 ; 8x x0 = x0 + x1
 %line 366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 816] = x0
 %line 367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 816], xmm0
+	movdqu [r10 + 816], xmm0
 ; qa = qa + 64
 %line 368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	add r8, 64
@@ -1062,23 +1053,22 @@ align 32
 	add r9, 64
 ; qc = qc + 64
 %line 370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r11, 64
+	add r10, 64
 ; i1 = i1 - 1
 %line 371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	sub r10, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	cmp r10, 0
+	cmp rsi, 0
 ; goto loop6 if !=
 %line 373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	jne .Lloop6
 ; pa = w + 10848
 %line 374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r10, rsi
-	lea r9, [r10 + 10848]
+	lea r9, [r11 + 10848]
 ; pb = w + 3072
 %line 375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r11, [r10 + 3072]
+	lea r10, [r11 + 3072]
 ; i0 = 3
 %line 376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	mov r8, 3
@@ -1086,1023 +1076,986 @@ align 32
 .Lloop7:
 ; qa = pa
 %line 378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rax, r8
-	mov rsi, r10
+	mov rsi, r9
 ; qb = pa + 384
 %line 379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r8, [r9 + 384]
+	lea rax, [r9 + 384]
 ; qc = pb
 %line 380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rcx, r9
+	mov rcx, r10
 ; i1 = 6
 %line 381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rdx, r11
-	mov r10, 6
+	mov rdx, 6
 align 32
 .Lloop8:
 ; x0 = mem128[qa]
 %line 383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qb]
 %line 384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; mem128[qc] = x0
 %line 385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11], xmm0
+	movdqu [rcx], xmm0
 ; mem128[qc + 768] = x1
 %line 386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 768], xmm1
+	movdqu [rcx + 768], xmm1
 ; 8x x0 = x0 + x1
 %line 387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 384] = x0
 %line 388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 384], xmm0
+	movdqu [rcx + 384], xmm0
 ; x0 = mem128[qa + 16]
 %line 389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; mem128[qc + 16] = x0
 %line 391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rcx + 16], xmm0
 ; mem128[qc + 784] = x1
 %line 392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 784], xmm1
+	movdqu [rcx + 784], xmm1
 ; 8x x0 = x0 + x1
 %line 393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 400] = x0
 %line 394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 400], xmm0
+	movdqu [rcx + 400], xmm0
 ; x0 = mem128[qa + 32]
 %line 395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qb + 32]
 %line 396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; mem128[qc + 32] = x0
 %line 397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rcx + 32], xmm0
 ; mem128[qc + 800] = x1
 %line 398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 800], xmm1
+	movdqu [rcx + 800], xmm1
 ; 8x x0 = x0 + x1
 %line 399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 416] = x0
 %line 400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 416], xmm0
+	movdqu [rcx + 416], xmm0
 ; x0 = mem128[qa + 48]
 %line 401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qb + 48]
 %line 402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; mem128[qc + 48] = x0
 %line 403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rcx + 48], xmm0
 ; mem128[qc + 816] = x1
 %line 404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 816], xmm1
+	movdqu [rcx + 816], xmm1
 ; 8x x0 = x0 + x1
 %line 405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 432] = x0
 %line 406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 432], xmm0
+	movdqu [rcx + 432], xmm0
 ; qa = qa + 64
 %line 407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r11, 64
+	add rcx, 64
 ; i1 = i1 - 1
 %line 410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop8 if !=
 %line 412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	jne .Lloop8
 ; pa = pa + 768
 %line 413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r9, rcx
 	add r9, 768
 ; pb = pb + 1152
 %line 414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r11, rdx
-	add r11, 1152
+	add r10, 1152
 ; i0 = i0 - 1
 %line 415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r8, rax
 	sub r8, 1
 ; =? i0 - 0
 %line 416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	cmp r8, 0
 ; goto loop7 if !=
 %line 417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r10, rsi
 	jne .Lloop7
 ; pa = w + 42048
 %line 418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r9, [r10 + 42048]
+	lea r8, [r11 + 42048]
 ; pb = w + 34272
 %line 419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r11, [r10 + 34272]
+	lea r9, [r11 + 34272]
 ; i0 = 3
 %line 420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r8, 3
+	mov r10, 3
 align 32
 .Lloop9:
 ; qa = pa
 %line 422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rdx, r8
-	mov rsi, r10
+	mov rsi, r8
 ; qb = pa + 384
 %line 423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r8, [r9 + 384]
+	lea rax, [r8 + 384]
 ; qc = pb
 %line 424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 6
 %line 425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rcx, r11
-	mov r10, 6
+	mov rdx, 6
 align 32
 .Lloop10:
 ; x0 = mem128[qa]
 %line 427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qb]
 %line 428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; mem128[qc] = x0
 %line 429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11], xmm0
+	movdqu [rcx], xmm0
 ; mem128[qc + 768] = x1
 %line 430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 768], xmm1
+	movdqu [rcx + 768], xmm1
 ; 8x x0 = x0 + x1
 %line 431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 384] = x0
 %line 432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 384], xmm0
+	movdqu [rcx + 384], xmm0
 ; x0 = mem128[qa + 16]
 %line 433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; mem128[qc + 16] = x0
 %line 435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rcx + 16], xmm0
 ; mem128[qc + 784] = x1
 %line 436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 784], xmm1
+	movdqu [rcx + 784], xmm1
 ; 8x x0 = x0 + x1
 %line 437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 400] = x0
 %line 438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 400], xmm0
+	movdqu [rcx + 400], xmm0
 ; x0 = mem128[qa + 32]
 %line 439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qb + 32]
 %line 440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; mem128[qc + 32] = x0
 %line 441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rcx + 32], xmm0
 ; mem128[qc + 800] = x1
 %line 442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 800], xmm1
+	movdqu [rcx + 800], xmm1
 ; 8x x0 = x0 + x1
 %line 443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 416] = x0
 %line 444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 416], xmm0
+	movdqu [rcx + 416], xmm0
 ; x0 = mem128[qa + 48]
 %line 445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qb + 48]
 %line 446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; mem128[qc + 48] = x0
 %line 447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rcx + 48], xmm0
 ; mem128[qc + 816] = x1
 %line 448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 816], xmm1
+	movdqu [rcx + 816], xmm1
 ; 8x x0 = x0 + x1
 %line 449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 432] = x0
 %line 450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 432], xmm0
+	movdqu [rcx + 432], xmm0
 ; qa = qa + 64
 %line 451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r11, 64
+	add rcx, 64
 ; i1 = i1 - 1
 %line 454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop10 if !=
 %line 456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	jne .Lloop10
 ; pa = pa + 768
 %line 457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r9, rax
-	add r9, 768
+	add r8, 768
 ; pb = pb + 1152
 %line 458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r11, rcx
-	add r11, 1152
+	add r9, 1152
 ; i0 = i0 - 1
 %line 459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop9 if !=
 %line 461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r10, rsi
 	jne .Lloop9
 ; pa = w + 3072
 %line 462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r9, [r10 + 3072]
+	lea r8, [r11 + 3072]
 ; pb = w + 10848
 %line 463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r11, [r10 + 10848]
+	lea r9, [r11 + 10848]
 ; i0 = 9
 %line 464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r8, 9
+	mov r10, 9
 align 32
 .Lloop11:
 ; qa = pa
 %line 466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rdx, r8
-	mov rsi, r10
+	mov rsi, r8
 ; qb = pa + 192
 %line 467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r8, [r9 + 192]
+	lea rax, [r8 + 192]
 ; qc = pb
 %line 468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 3
 %line 469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rcx, r11
-	mov r10, 3
+	mov rdx, 3
 align 32
 .Lloop12:
 ; x0 = mem128[qa]
 %line 471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qb]
 %line 472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; mem128[qc] = x0
 %line 473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11], xmm0
+	movdqu [rcx], xmm0
 ; mem128[qc + 384] = x1
 %line 474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 384], xmm1
+	movdqu [rcx + 384], xmm1
 ; 8x x0 = x0 + x1
 %line 475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 192] = x0
 %line 476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 192], xmm0
+	movdqu [rcx + 192], xmm0
 ; x0 = mem128[qa + 16]
 %line 477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; mem128[qc + 16] = x0
 %line 479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rcx + 16], xmm0
 ; mem128[qc + 400] = x1
 %line 480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 400], xmm1
+	movdqu [rcx + 400], xmm1
 ; 8x x0 = x0 + x1
 %line 481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 208] = x0
 %line 482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 208], xmm0
+	movdqu [rcx + 208], xmm0
 ; x0 = mem128[qa + 32]
 %line 483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qb + 32]
 %line 484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; mem128[qc + 32] = x0
 %line 485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rcx + 32], xmm0
 ; mem128[qc + 416] = x1
 %line 486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 416], xmm1
+	movdqu [rcx + 416], xmm1
 ; 8x x0 = x0 + x1
 %line 487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 224] = x0
 %line 488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 224], xmm0
+	movdqu [rcx + 224], xmm0
 ; x0 = mem128[qa + 48]
 %line 489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qb + 48]
 %line 490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; mem128[qc + 48] = x0
 %line 491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rcx + 48], xmm0
 ; mem128[qc + 432] = x1
 %line 492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 432], xmm1
+	movdqu [rcx + 432], xmm1
 ; 8x x0 = x0 + x1
 %line 493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 240] = x0
 %line 494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 240], xmm0
+	movdqu [rcx + 240], xmm0
 ; qa = qa + 64
 %line 495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r11, 64
+	add rcx, 64
 ; i1 = i1 - 1
 %line 498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop12 if !=
 %line 500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	jne .Lloop12
 ; pa = pa + 384
 %line 501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r9, rax
-	add r9, 384
+	add r8, 384
 ; pb = pb + 576
 %line 502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r11, rcx
-	add r11, 576
+	add r9, 576
 ; i0 = i0 - 1
 %line 503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop11 if !=
 %line 505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r10, rsi
 	jne .Lloop11
 ; pa = w + 34272
 %line 506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r9, [r10 + 34272]
+	lea r8, [r11 + 34272]
 ; pb = w + 42048
 %line 507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r11, [r10 + 42048]
+	lea r9, [r11 + 42048]
 ; i0 = 9
 %line 508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r8, 9
+	mov r10, 9
 align 32
 .Lloop13:
 ; qa = pa
 %line 510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rdx, r8
-	mov rsi, r10
+	mov rsi, r8
 ; qb = pa + 192
 %line 511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r8, [r9 + 192]
+	lea rax, [r8 + 192]
 ; qc = pb
 %line 512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 3
 %line 513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rcx, r11
-	mov r10, 3
+	mov rdx, 3
 align 32
 .Lloop14:
 ; x0 = mem128[qa]
 %line 515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qb]
 %line 516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; mem128[qc] = x0
 %line 517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11], xmm0
+	movdqu [rcx], xmm0
 ; mem128[qc + 384] = x1
 %line 518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 384], xmm1
+	movdqu [rcx + 384], xmm1
 ; 8x x0 = x0 + x1
 %line 519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 192] = x0
 %line 520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 192], xmm0
+	movdqu [rcx + 192], xmm0
 ; x0 = mem128[qa + 16]
 %line 521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; mem128[qc + 16] = x0
 %line 523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rcx + 16], xmm0
 ; mem128[qc + 400] = x1
 %line 524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 400], xmm1
+	movdqu [rcx + 400], xmm1
 ; 8x x0 = x0 + x1
 %line 525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 208] = x0
 %line 526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 208], xmm0
+	movdqu [rcx + 208], xmm0
 ; x0 = mem128[qa + 32]
 %line 527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qb + 32]
 %line 528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; mem128[qc + 32] = x0
 %line 529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rcx + 32], xmm0
 ; mem128[qc + 416] = x1
 %line 530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 416], xmm1
+	movdqu [rcx + 416], xmm1
 ; 8x x0 = x0 + x1
 %line 531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 224] = x0
 %line 532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 224], xmm0
+	movdqu [rcx + 224], xmm0
 ; x0 = mem128[qa + 48]
 %line 533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qb + 48]
 %line 534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; mem128[qc + 48] = x0
 %line 535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rcx + 48], xmm0
 ; mem128[qc + 432] = x1
 %line 536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 432], xmm1
+	movdqu [rcx + 432], xmm1
 ; 8x x0 = x0 + x1
 %line 537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 240] = x0
 %line 538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 240], xmm0
+	movdqu [rcx + 240], xmm0
 ; qa = qa + 64
 %line 539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r11, 64
+	add rcx, 64
 ; i1 = i1 - 1
 %line 542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop14 if !=
 %line 544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	jne .Lloop14
 ; pa = pa + 384
 %line 545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r9, rax
-	add r9, 384
+	add r8, 384
 ; pb = pb + 576
 %line 546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r11, rcx
-	add r11, 576
+	add r9, 576
 ; i0 = i0 - 1
 %line 547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop13 if !=
 %line 549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r10, rsi
 	jne .Lloop13
 ; pa = w + 10848
 %line 550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r8, [r10 + 10848]
+	lea r9, [r11 + 10848]
 ; pb = w + 3072
 %line 551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r9, [r10 + 3072]
+	lea rsi, [r11 + 3072]
 ; i0 = 27
 %line 552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rsi, r10
-	mov r10, 27
-	mov r11, r9
+	mov r8, 27
 align 32
 .Lloop15:
 ; qb = pa + 96
 %line 555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r9, [r8 + 96]
+	lea r10, [r9 + 96]
 ; x0 = mem128[qa]
 %line 557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8]
+	movdqu xmm0, [r9]
 ; x1 = mem128[qb]
 %line 558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r9]
+	movdqu xmm1, [r10]
 ; mem128[qc] = x0
 %line 559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11], xmm0
+	movdqu [rsi], xmm0
 ; mem128[qc + 192] = x1
 %line 560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 192], xmm1
+	movdqu [rsi + 192], xmm1
 ; 8x x0 = x0 + x1
 %line 561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 96] = x0
 %line 562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 96], xmm0
+	movdqu [rsi + 96], xmm0
 ; x0 = mem128[qa + 16]
 %line 563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 16]
+	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qb + 16]
 %line 564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r9 + 16]
+	movdqu xmm1, [r10 + 16]
 ; mem128[qc + 16] = x0
 %line 565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rsi + 16], xmm0
 ; mem128[qc + 208] = x1
 %line 566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 208], xmm1
+	movdqu [rsi + 208], xmm1
 ; 8x x0 = x0 + x1
 %line 567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 112] = x0
 %line 568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 112], xmm0
+	movdqu [rsi + 112], xmm0
 ; x0 = mem128[qa + 32]
 %line 569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 32]
+	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qb + 32]
 %line 570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r9 + 32]
+	movdqu xmm1, [r10 + 32]
 ; mem128[qc + 32] = x0
 %line 571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rsi + 32], xmm0
 ; mem128[qc + 224] = x1
 %line 572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 224], xmm1
+	movdqu [rsi + 224], xmm1
 ; 8x x0 = x0 + x1
 %line 573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 128] = x0
 %line 574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 128], xmm0
+	movdqu [rsi + 128], xmm0
 ; x0 = mem128[qa + 48]
 %line 575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 48]
+	movdqu xmm0, [r9 + 48]
 ; x1 = mem128[qb + 48]
 %line 576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r9 + 48]
+	movdqu xmm1, [r10 + 48]
 ; mem128[qc + 48] = x0
 %line 577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rsi + 48], xmm0
 ; mem128[qc + 240] = x1
 %line 578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 240], xmm1
+	movdqu [rsi + 240], xmm1
 ; 8x x0 = x0 + x1
 %line 579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 144] = x0
 %line 580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 144], xmm0
+	movdqu [rsi + 144], xmm0
 ; x0 = mem128[qa + 64]
 %line 581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 64]
+	movdqu xmm0, [r9 + 64]
 ; x1 = mem128[qb + 64]
 %line 582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r9 + 64]
+	movdqu xmm1, [r10 + 64]
 ; mem128[qc + 64] = x0
 %line 583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 64], xmm0
+	movdqu [rsi + 64], xmm0
 ; mem128[qc + 256] = x1
 %line 584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 256], xmm1
+	movdqu [rsi + 256], xmm1
 ; 8x x0 = x0 + x1
 %line 585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 160] = x0
 %line 586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 160], xmm0
+	movdqu [rsi + 160], xmm0
 ; x0 = mem128[qa + 80]
 %line 587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 80]
+	movdqu xmm0, [r9 + 80]
 ; x1 = mem128[qb + 80]
 %line 588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r9 + 80]
+	movdqu xmm1, [r10 + 80]
 ; mem128[qc + 80] = x0
 %line 589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 80], xmm0
+	movdqu [rsi + 80], xmm0
 ; mem128[qc + 272] = x1
 %line 590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 272], xmm1
+	movdqu [rsi + 272], xmm1
 ; 8x x0 = x0 + x1
 %line 591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 176] = x0
 %line 592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 176], xmm0
+	movdqu [rsi + 176], xmm0
 ; pa = pa + 192
 %line 593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r8, 192
+	add r9, 192
 ; pb = pb + 288
 %line 594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r11, 288
+	add rsi, 288
 ; i0 = i0 - 1
 %line 595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop15 if !=
 %line 597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	jne .Lloop15
 ; pa = w + 42048
 %line 598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r10, rsi
-	lea r8, [r10 + 42048]
+	lea r9, [r11 + 42048]
 ; pb = w + 34272
 %line 599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r9, [r10 + 34272]
+	lea rsi, [r11 + 34272]
 ; i0 = 27
 %line 600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rsi, r10
-	mov r10, 27
-	mov r11, r9
+	mov r8, 27
 align 32
 .Lloop16:
 ; qb = pa + 96
 %line 603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r9, [r8 + 96]
+	lea r10, [r9 + 96]
 ; x0 = mem128[qa]
 %line 605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8]
+	movdqu xmm0, [r9]
 ; x1 = mem128[qb]
 %line 606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r9]
+	movdqu xmm1, [r10]
 ; mem128[qc] = x0
 %line 607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11], xmm0
+	movdqu [rsi], xmm0
 ; mem128[qc + 192] = x1
 %line 608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 192], xmm1
+	movdqu [rsi + 192], xmm1
 ; 8x x0 = x0 + x1
 %line 609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 96] = x0
 %line 610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 96], xmm0
+	movdqu [rsi + 96], xmm0
 ; x0 = mem128[qa + 16]
 %line 611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 16]
+	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qb + 16]
 %line 612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r9 + 16]
+	movdqu xmm1, [r10 + 16]
 ; mem128[qc + 16] = x0
 %line 613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rsi + 16], xmm0
 ; mem128[qc + 208] = x1
 %line 614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 208], xmm1
+	movdqu [rsi + 208], xmm1
 ; 8x x0 = x0 + x1
 %line 615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 112] = x0
 %line 616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 112], xmm0
+	movdqu [rsi + 112], xmm0
 ; x0 = mem128[qa + 32]
 %line 617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 32]
+	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qb + 32]
 %line 618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r9 + 32]
+	movdqu xmm1, [r10 + 32]
 ; mem128[qc + 32] = x0
 %line 619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rsi + 32], xmm0
 ; mem128[qc + 224] = x1
 %line 620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 224], xmm1
+	movdqu [rsi + 224], xmm1
 ; 8x x0 = x0 + x1
 %line 621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 128] = x0
 %line 622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 128], xmm0
+	movdqu [rsi + 128], xmm0
 ; x0 = mem128[qa + 48]
 %line 623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 48]
+	movdqu xmm0, [r9 + 48]
 ; x1 = mem128[qb + 48]
 %line 624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r9 + 48]
+	movdqu xmm1, [r10 + 48]
 ; mem128[qc + 48] = x0
 %line 625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rsi + 48], xmm0
 ; mem128[qc + 240] = x1
 %line 626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 240], xmm1
+	movdqu [rsi + 240], xmm1
 ; 8x x0 = x0 + x1
 %line 627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 144] = x0
 %line 628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 144], xmm0
+	movdqu [rsi + 144], xmm0
 ; x0 = mem128[qa + 64]
 %line 629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 64]
+	movdqu xmm0, [r9 + 64]
 ; x1 = mem128[qb + 64]
 %line 630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r9 + 64]
+	movdqu xmm1, [r10 + 64]
 ; mem128[qc + 64] = x0
 %line 631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 64], xmm0
+	movdqu [rsi + 64], xmm0
 ; mem128[qc + 256] = x1
 %line 632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 256], xmm1
+	movdqu [rsi + 256], xmm1
 ; 8x x0 = x0 + x1
 %line 633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 160] = x0
 %line 634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 160], xmm0
+	movdqu [rsi + 160], xmm0
 ; x0 = mem128[qa + 80]
 %line 635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 80]
+	movdqu xmm0, [r9 + 80]
 ; x1 = mem128[qb + 80]
 %line 636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r9 + 80]
+	movdqu xmm1, [r10 + 80]
 ; mem128[qc + 80] = x0
 %line 637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 80], xmm0
+	movdqu [rsi + 80], xmm0
 ; mem128[qc + 272] = x1
 %line 638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 272], xmm1
+	movdqu [rsi + 272], xmm1
 ; 8x x0 = x0 + x1
 %line 639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 176] = x0
 %line 640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 176], xmm0
+	movdqu [rsi + 176], xmm0
 ; pa = pa + 192
 %line 641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r8, 192
+	add r9, 192
 ; pb = pb + 288
 %line 642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r11, 288
+	add rsi, 288
 ; i0 = i0 - 1
 %line 643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop16 if !=
 %line 645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	jne .Lloop16
 ; pa = w + 3072
 %line 646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r10, rsi
-	lea r8, [r10 + 3072]
+	lea r9, [r11 + 3072]
 ; pb = w + 10848
 %line 647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r9, [r10 + 10848]
+	lea rsi, [r11 + 10848]
 ; z0 = 0
 %line 648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rsi, r10
 	pxor xmm0, xmm0
 ; i0 = 81
 %line 649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r10, 81
-	mov r11, r9
-	movdqa xmm2, xmm0
+	mov r8, 81
 align 32
 .Lloop17:
 ; qb = pa + 48
 %line 652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r9, [r8 + 48]
+	lea r10, [r9 + 48]
 ; x0 = mem128[qa]
 %line 654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8]
+	movdqu xmm1, [r9]
 ; x1 = mem128[qb]
 %line 655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r9]
+	movdqu xmm2, [r10]
 ; mem128[qc + 48] = x0
 %line 656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rsi + 48], xmm1
 ; mem128[qc + 240] = x1
 %line 657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 240], xmm1
+	movdqu [rsi + 240], xmm2
 ; 8x x0 = x0 + x1
 %line 658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 144] = x0
 %line 659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 144], xmm0
+	movdqu [rsi + 144], xmm1
 ; mem128[qc] = z0
 %line 660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11], xmm2
+	movdqu [rsi], xmm0
 ; mem128[qc + 96] = z0
 %line 661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 96], xmm2
+	movdqu [rsi + 96], xmm0
 ; mem128[qc + 192] = z0
 %line 662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 192], xmm2
+	movdqu [rsi + 192], xmm0
 ; x0 = mem128[qa + 16]
 %line 663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 16]
+	movdqu xmm1, [r9 + 16]
 ; x1 = mem128[qb + 16]
 %line 664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r9 + 16]
+	movdqu xmm2, [r10 + 16]
 ; mem128[qc + 64] = x0
 %line 665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 64], xmm0
+	movdqu [rsi + 64], xmm1
 ; mem128[qc + 256] = x1
 %line 666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 256], xmm1
+	movdqu [rsi + 256], xmm2
 ; 8x x0 = x0 + x1
 %line 667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 160] = x0
 %line 668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 160], xmm0
+	movdqu [rsi + 160], xmm1
 ; mem128[qc + 16] = z0
 %line 669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 16], xmm2
+	movdqu [rsi + 16], xmm0
 ; mem128[qc + 112] = z0
 %line 670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 112], xmm2
+	movdqu [rsi + 112], xmm0
 ; mem128[qc + 208] = z0
 %line 671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 208], xmm2
+	movdqu [rsi + 208], xmm0
 ; x0 = mem128[qa + 32]
 %line 672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 32]
+	movdqu xmm1, [r9 + 32]
 ; x1 = mem128[qb + 32]
 %line 673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r9 + 32]
+	movdqu xmm2, [r10 + 32]
 ; mem128[qc + 80] = x0
 %line 674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 80], xmm0
+	movdqu [rsi + 80], xmm1
 ; mem128[qc + 272] = x1
 %line 675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 272], xmm1
+	movdqu [rsi + 272], xmm2
 ; 8x x0 = x0 + x1
 %line 676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 176] = x0
 %line 677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 176], xmm0
+	movdqu [rsi + 176], xmm1
 ; mem128[qc + 32] = z0
 %line 678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 32], xmm2
+	movdqu [rsi + 32], xmm0
 ; mem128[qc + 128] = z0
 %line 679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 128], xmm2
+	movdqu [rsi + 128], xmm0
 ; mem128[qc + 224] = z0
 %line 680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 224], xmm2
+	movdqu [rsi + 224], xmm0
 ; pa = pa + 96
 %line 681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r8, 96
+	add r9, 96
 ; pb = pb + 288
 %line 682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r11, 288
+	add rsi, 288
 ; i0 = i0 - 1
 %line 683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop17 if !=
 %line 685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	jne .Lloop17
 ; pa = w + 34272
 %line 686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r10, rsi
-	lea r8, [r10 + 34272]
+	lea r9, [r11 + 34272]
 ; pb = w + 42048
 %line 687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r9, [r10 + 42048]
+	lea rsi, [r11 + 42048]
 ; i0 = 81
 %line 688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rsi, r10
-	mov r10, 81
-	mov r11, r9
+	mov r8, 81
 align 32
 .Lloop18:
 ; qb = pa + 48
 %line 691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r9, [r8 + 48]
+	lea r10, [r9 + 48]
 ; x0 = mem128[qa]
 %line 693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8]
+	movdqu xmm0, [r9]
 ; x1 = mem128[qb]
 %line 694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r9]
+	movdqu xmm1, [r10]
 ; mem128[qc] = x0
 %line 695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11], xmm0
+	movdqu [rsi], xmm0
 ; mem128[qc + 96] = x1
 %line 696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 96], xmm1
+	movdqu [rsi + 96], xmm1
 ; 8x x0 = x0 + x1
 %line 697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 48] = x0
 %line 698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rsi + 48], xmm0
 ; x0 = mem128[qa + 16]
 %line 699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 16]
+	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qb + 16]
 %line 700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r9 + 16]
+	movdqu xmm1, [r10 + 16]
 ; mem128[qc + 16] = x0
 %line 701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rsi + 16], xmm0
 ; mem128[qc + 112] = x1
 %line 702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 112], xmm1
+	movdqu [rsi + 112], xmm1
 ; 8x x0 = x0 + x1
 %line 703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 64] = x0
 %line 704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 64], xmm0
+	movdqu [rsi + 64], xmm0
 ; x0 = mem128[qa + 32]
 %line 705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 32]
+	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qb + 32]
 %line 706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r9 + 32]
+	movdqu xmm1, [r10 + 32]
 ; mem128[qc + 32] = x0
 %line 707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rsi + 32], xmm0
 ; mem128[qc + 128] = x1
 %line 708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 128], xmm1
+	movdqu [rsi + 128], xmm1
 ; 8x x0 = x0 + x1
 %line 709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 80] = x0
 %line 710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 80], xmm0
+	movdqu [rsi + 80], xmm0
 ; pa = pa + 96
 %line 711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r8, 96
+	add r9, 96
 ; pb = pb + 144
 %line 712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r11, 144
+	add rsi, 144
 ; i0 = i0 - 1
 %line 713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop18 if !=
 %line 715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	jne .Lloop18
 ; pa = w + 34176
 %line 716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r10, rsi
-	lea r8, [r10 + 34176]
+	lea r8, [r11 + 34176]
 ; z0 = 0
 %line 717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	pxor xmm0, xmm0
@@ -2117,31 +2070,30 @@ align 32
 	movdqu [r8 + 32], xmm0
 ; pa = w + 10848
 %line 721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r11, [r10 + 10848]
+	lea r10, [r11 + 10848]
 ; pb = w + 42048
 %line 722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea rsi, [r10 + 42048]
+	lea rsi, [r11 + 42048]
 ; pc = w + 53712
 %line 723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r8, [r10 + 53712]
+	lea r8, [r11 + 53712]
 ; qd = w + 72816
 %line 724+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r9, [r10 + 72816]
+	lea r9, [r11 + 72816]
 ; qa = w + 73072
 %line 725+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea rax, [r10 + 73072]
+	lea rax, [r11 + 73072]
 ; i0 = 81
 %line 726+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rcx, r10
-	mov r10, 81
+	mov rcx, 81
 align 32
 .Lloop19:
 ; x0 = mem128[pa + 40]
 %line 728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r11 + 40]
+	movdqu xmm1, [r10 + 40]
 ; x1 = mem128[pa + 38]
 %line 729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm2, [r11 + 38]
+	movdqu xmm2, [r10 + 38]
 ; x2 = x0
 %line 730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm0, xmm1
@@ -2159,10 +2111,10 @@ align 32
 	movdqu [r9 + 16], xmm0
 ; x0 = mem128[pa + 44]
 %line 735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r11 + 44]
+	movdqu xmm0, [r10 + 44]
 ; x1 = mem128[pa + 42]
 %line 736+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r11 + 42]
+	movdqu xmm1, [r10 + 42]
 ; x2 = x0
 %line 737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm2, xmm0
@@ -2180,10 +2132,10 @@ align 32
 	movdqu [r9 + 144], xmm2
 ; x0 = mem128[pa + 56]
 %line 742+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r11 + 56]
+	movdqu xmm0, [r10 + 56]
 ; x1 = mem128[pa + 54]
 %line 743+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r11 + 54]
+	movdqu xmm1, [r10 + 54]
 ; x2 = x0
 %line 744+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm2, xmm0
@@ -2201,10 +2153,10 @@ align 32
 	movdqu [r9 + 48], xmm2
 ; x0 = mem128[pa + 60]
 %line 749+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r11 + 60]
+	movdqu xmm0, [r10 + 60]
 ; x1 = mem128[pa + 58]
 %line 750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r11 + 58]
+	movdqu xmm1, [r10 + 58]
 ; x2 = x0
 %line 751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm2, xmm0
@@ -2222,10 +2174,10 @@ align 32
 	movdqu [r9 + 176], xmm2
 ; x0 = mem128[pa + 72]
 %line 756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r11 + 72]
+	movdqu xmm0, [r10 + 72]
 ; x1 = mem128[pa + 70]
 %line 757+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r11 + 70]
+	movdqu xmm1, [r10 + 70]
 ; x2 = x0
 %line 758+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm2, xmm0
@@ -2243,10 +2195,10 @@ align 32
 	movdqu [r9 + 80], xmm2
 ; x0 = mem128[pa + 76]
 %line 763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r11 + 76]
+	movdqu xmm0, [r10 + 76]
 ; x1 = mem128[pa + 74]
 %line 764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r11 + 74]
+	movdqu xmm1, [r10 + 74]
 ; x2 = x0
 %line 765+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm2, xmm0
@@ -2264,10 +2216,10 @@ align 32
 	movdqu [r9 + 208], xmm2
 ; x0 = mem128[pa + 88]
 %line 770+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r11 + 88]
+	movdqu xmm0, [r10 + 88]
 ; x1 = mem128[pa + 86]
 %line 771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r11 + 86]
+	movdqu xmm1, [r10 + 86]
 ; x2 = x0
 %line 772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm2, xmm0
@@ -2285,10 +2237,10 @@ align 32
 	movdqu [r9 + 112], xmm2
 ; x0 = mem128[pa + 92]
 %line 777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r11 + 92]
+	movdqu xmm0, [r10 + 92]
 ; x1 = mem128[pa + 90]
 %line 778+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r11 + 90]
+	movdqu xmm1, [r10 + 90]
 ; x2 = x0
 %line 779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm2, xmm0
@@ -3134,10 +3086,10 @@ align 32
 	movdqu [rax + 80], xmm12
 ; x0 = mem128[pa + 136]
 %line 1060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r11 + 136]
+	movdqu xmm0, [r10 + 136]
 ; x1 = mem128[pa + 134]
 %line 1061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r11 + 134]
+	movdqu xmm1, [r10 + 134]
 ; x2 = x0
 %line 1062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm2, xmm0
@@ -3155,10 +3107,10 @@ align 32
 	movdqu [r9 + 16], xmm2
 ; x0 = mem128[pa + 140]
 %line 1067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r11 + 140]
+	movdqu xmm0, [r10 + 140]
 ; x1 = mem128[pa + 138]
 %line 1068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r11 + 138]
+	movdqu xmm1, [r10 + 138]
 ; x2 = x0
 %line 1069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm2, xmm0
@@ -3176,10 +3128,10 @@ align 32
 	movdqu [r9 + 144], xmm2
 ; x0 = mem128[pa + 152]
 %line 1074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r11 + 152]
+	movdqu xmm0, [r10 + 152]
 ; x1 = mem128[pa + 150]
 %line 1075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r11 + 150]
+	movdqu xmm1, [r10 + 150]
 ; x2 = x0
 %line 1076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm2, xmm0
@@ -3197,10 +3149,10 @@ align 32
 	movdqu [r9 + 48], xmm2
 ; x0 = mem128[pa + 156]
 %line 1081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r11 + 156]
+	movdqu xmm0, [r10 + 156]
 ; x1 = mem128[pa + 154]
 %line 1082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r11 + 154]
+	movdqu xmm1, [r10 + 154]
 ; x2 = x0
 %line 1083+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm2, xmm0
@@ -3218,10 +3170,10 @@ align 32
 	movdqu [r9 + 176], xmm2
 ; x0 = mem128[pa + 168]
 %line 1088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r11 + 168]
+	movdqu xmm0, [r10 + 168]
 ; x1 = mem128[pa + 166]
 %line 1089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r11 + 166]
+	movdqu xmm1, [r10 + 166]
 ; x2 = x0
 %line 1090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm2, xmm0
@@ -3239,10 +3191,10 @@ align 32
 	movdqu [r9 + 80], xmm2
 ; x0 = mem128[pa + 172]
 %line 1095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r11 + 172]
+	movdqu xmm0, [r10 + 172]
 ; x1 = mem128[pa + 170]
 %line 1096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r11 + 170]
+	movdqu xmm1, [r10 + 170]
 ; x2 = x0
 %line 1097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm2, xmm0
@@ -3260,10 +3212,10 @@ align 32
 	movdqu [r9 + 208], xmm2
 ; x0 = mem128[pa + 184]
 %line 1102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r11 + 184]
+	movdqu xmm0, [r10 + 184]
 ; x1 = mem128[pa + 182]
 %line 1103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r11 + 182]
+	movdqu xmm1, [r10 + 182]
 ; x2 = x0
 %line 1104+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm2, xmm0
@@ -3281,10 +3233,10 @@ align 32
 	movdqu [r9 + 112], xmm2
 ; x0 = mem128[pa + 188]
 %line 1109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r11 + 188]
+	movdqu xmm0, [r10 + 188]
 ; x1 = mem128[pa + 186]
 %line 1110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r11 + 186]
+	movdqu xmm1, [r10 + 186]
 ; x2 = x0
 %line 1111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm2, xmm0
@@ -4130,10 +4082,10 @@ align 32
 	movdqu [rax + 176], xmm12
 ; x0 = mem128[pa + 232]
 %line 1392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r11 + 232]
+	movdqu xmm0, [r10 + 232]
 ; x1 = mem128[pa + 230]
 %line 1393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r11 + 230]
+	movdqu xmm1, [r10 + 230]
 ; x2 = x0
 %line 1394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm2, xmm0
@@ -4151,10 +4103,10 @@ align 32
 	movdqu [r9 + 16], xmm2
 ; x0 = mem128[pa + 236]
 %line 1399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r11 + 236]
+	movdqu xmm0, [r10 + 236]
 ; x1 = mem128[pa + 234]
 %line 1400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r11 + 234]
+	movdqu xmm1, [r10 + 234]
 ; x2 = x0
 %line 1401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm2, xmm0
@@ -4172,10 +4124,10 @@ align 32
 	movdqu [r9 + 144], xmm2
 ; x0 = mem128[pa + 248]
 %line 1406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r11 + 248]
+	movdqu xmm0, [r10 + 248]
 ; x1 = mem128[pa + 246]
 %line 1407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r11 + 246]
+	movdqu xmm1, [r10 + 246]
 ; x2 = x0
 %line 1408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm2, xmm0
@@ -4193,10 +4145,10 @@ align 32
 	movdqu [r9 + 48], xmm2
 ; x0 = mem128[pa + 252]
 %line 1413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r11 + 252]
+	movdqu xmm0, [r10 + 252]
 ; x1 = mem128[pa + 250]
 %line 1414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r11 + 250]
+	movdqu xmm1, [r10 + 250]
 ; x2 = x0
 %line 1415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm2, xmm0
@@ -4214,10 +4166,10 @@ align 32
 	movdqu [r9 + 176], xmm2
 ; x0 = mem128[pa + 264]
 %line 1420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r11 + 264]
+	movdqu xmm0, [r10 + 264]
 ; x1 = mem128[pa + 262]
 %line 1421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r11 + 262]
+	movdqu xmm1, [r10 + 262]
 ; x2 = x0
 %line 1422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm2, xmm0
@@ -4235,10 +4187,10 @@ align 32
 	movdqu [r9 + 80], xmm2
 ; x0 = mem128[pa + 268]
 %line 1427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r11 + 268]
+	movdqu xmm0, [r10 + 268]
 ; x1 = mem128[pa + 266]
 %line 1428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r11 + 266]
+	movdqu xmm1, [r10 + 266]
 ; x2 = x0
 %line 1429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm2, xmm0
@@ -4256,10 +4208,10 @@ align 32
 	movdqu [r9 + 208], xmm2
 ; x0 = mem128[pa + 280]
 %line 1434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r11 + 280]
+	movdqu xmm0, [r10 + 280]
 ; x1 = mem128[pa + 278]
 %line 1435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r11 + 278]
+	movdqu xmm1, [r10 + 278]
 ; x2 = x0
 %line 1436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm2, xmm0
@@ -4277,10 +4229,10 @@ align 32
 	movdqu [r9 + 112], xmm2
 ; x0 = mem128[pa + 284]
 %line 1441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r11 + 284]
+	movdqu xmm0, [r10 + 284]
 ; x1 = mem128[pa + 282]
 %line 1442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r11 + 282]
+	movdqu xmm1, [r10 + 282]
 ; x2 = x0
 %line 1443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm2, xmm0
@@ -5261,7 +5213,7 @@ align 32
 	movdqu [r8 + 128], xmm0
 ; pa = pa + 288
 %line 1769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r11, 288
+	add r10, 288
 ; pb = pb + 144
 %line 1770+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	add rsi, 144
@@ -5270,58 +5222,54 @@ align 32
 	add r8, 192
 ; i0 = i0 - 1
 %line 1772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	sub r10, 1
+	sub rcx, 1
 ; =? i0 - 0
 %line 1773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	cmp r10, 0
+	cmp rcx, 0
 ; goto loop19 if !=
 %line 1774+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	jne .Lloop19
 ; pa = w + 53712
 %line 1775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r10, rcx
-	lea r8, [r10 + 53712]
+	lea r9, [r11 + 53712]
 ; pb = w + 3072
 %line 1776+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r9, [r10 + 3072]
+	lea rax, [r11 + 3072]
 ; i0 = 27
 %line 1777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rsi, r10
-	mov r10, 27
-	mov r11, r9
-	mov rax, r10
+	mov r8, 27
 align 32
 .Lloop20:
 ; qb = pa + 192
 %line 1780+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r9, [r8 + 192]
+	lea r10, [r9 + 192]
 ; qc = pa + 384
 %line 1781+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r10, [r8 + 384]
+	lea rsi, [r9 + 384]
 ; x0 = mem128[qa]
 %line 1783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [r9]
 ; x1 = mem128[qa + 96]
 %line 1784+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 96]
+	movdqu xmm0, [r9 + 96]
 ; x2 = mem128[qc]
 %line 1785+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm2, [r10]
+	movdqu xmm2, [rsi]
 ; x3 = mem128[qc + 96]
 %line 1786+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm3, [r10 + 96]
+	movdqu xmm3, [rsi + 96]
 ; mem128[qd] = x0
 %line 1787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11], xmm1
+	movdqu [rax], xmm1
 ; mem128[qd + 288] = x3
 %line 1788+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 288], xmm3
+	movdqu [rax + 288], xmm3
 ; 8x x4 = x1 - x2
 %line 1789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm0, xmm2
 ; x5 = mem128[qb]
 %line 1790+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm2, [r9]
+	movdqu xmm2, [r10]
 ; 8x x5 = x5 - x0
 %line 1791+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm2, xmm1
@@ -5330,10 +5278,10 @@ align 32
 	paddw xmm2, xmm0
 ; mem128[qd + 96] = x5
 %line 1793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 96], xmm2
+	movdqu [rax + 96], xmm2
 ; x5 = mem128[qb + 96]
 %line 1794+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r9 + 96]
+	movdqu xmm1, [r10 + 96]
 ; 8x x5 = x5 - x3
 %line 1795+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm1, xmm3
@@ -5342,31 +5290,31 @@ align 32
 	psubw xmm1, xmm0
 ; mem128[qd + 192] = x5
 %line 1797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 192], xmm1
+	movdqu [rax + 192], xmm1
 ; x0 = mem128[qa + 16]
 %line 1798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 16]
+	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qa + 112]
 %line 1799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm3, [r8 + 112]
+	movdqu xmm3, [r9 + 112]
 ; x2 = mem128[qc + 16]
 %line 1800+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r10 + 16]
+	movdqu xmm1, [rsi + 16]
 ; x3 = mem128[qc + 112]
 %line 1801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm2, [r10 + 112]
+	movdqu xmm2, [rsi + 112]
 ; mem128[qd + 16] = x0
 %line 1802+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rax + 16], xmm0
 ; mem128[qd + 304] = x3
 %line 1803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 304], xmm2
+	movdqu [rax + 304], xmm2
 ; 8x x4 = x1 - x2
 %line 1804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 16]
 %line 1805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r9 + 16]
+	movdqu xmm1, [r10 + 16]
 ; 8x x5 = x5 - x0
 %line 1806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm1, xmm0
@@ -5375,10 +5323,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 112] = x5
 %line 1808+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 112], xmm1
+	movdqu [rax + 112], xmm1
 ; x5 = mem128[qb + 112]
 %line 1809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9 + 112]
+	movdqu xmm0, [r10 + 112]
 ; 8x x5 = x5 - x3
 %line 1810+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm0, xmm2
@@ -5387,31 +5335,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 208] = x5
 %line 1812+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 208], xmm0
+	movdqu [rax + 208], xmm0
 ; x0 = mem128[qa + 32]
 %line 1813+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 32]
+	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qa + 128]
 %line 1814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm3, [r8 + 128]
+	movdqu xmm3, [r9 + 128]
 ; x2 = mem128[qc + 32]
 %line 1815+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r10 + 32]
+	movdqu xmm1, [rsi + 32]
 ; x3 = mem128[qc + 128]
 %line 1816+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm2, [r10 + 128]
+	movdqu xmm2, [rsi + 128]
 ; mem128[qd + 32] = x0
 %line 1817+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rax + 32], xmm0
 ; mem128[qd + 320] = x3
 %line 1818+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 320], xmm2
+	movdqu [rax + 320], xmm2
 ; 8x x4 = x1 - x2
 %line 1819+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 32]
 %line 1820+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r9 + 32]
+	movdqu xmm1, [r10 + 32]
 ; 8x x5 = x5 - x0
 %line 1821+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm1, xmm0
@@ -5420,10 +5368,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 128] = x5
 %line 1823+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 128], xmm1
+	movdqu [rax + 128], xmm1
 ; x5 = mem128[qb + 128]
 %line 1824+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9 + 128]
+	movdqu xmm0, [r10 + 128]
 ; 8x x5 = x5 - x3
 %line 1825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm0, xmm2
@@ -5432,31 +5380,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 224] = x5
 %line 1827+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 224], xmm0
+	movdqu [rax + 224], xmm0
 ; x0 = mem128[qa + 48]
 %line 1828+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 48]
+	movdqu xmm0, [r9 + 48]
 ; x1 = mem128[qa + 144]
 %line 1829+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm3, [r8 + 144]
+	movdqu xmm3, [r9 + 144]
 ; x2 = mem128[qc + 48]
 %line 1830+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r10 + 48]
+	movdqu xmm1, [rsi + 48]
 ; x3 = mem128[qc + 144]
 %line 1831+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm2, [r10 + 144]
+	movdqu xmm2, [rsi + 144]
 ; mem128[qd + 48] = x0
 %line 1832+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rax + 48], xmm0
 ; mem128[qd + 336] = x3
 %line 1833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 336], xmm2
+	movdqu [rax + 336], xmm2
 ; 8x x4 = x1 - x2
 %line 1834+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 48]
 %line 1835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r9 + 48]
+	movdqu xmm1, [r10 + 48]
 ; 8x x5 = x5 - x0
 %line 1836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm1, xmm0
@@ -5465,10 +5413,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 144] = x5
 %line 1838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 144], xmm1
+	movdqu [rax + 144], xmm1
 ; x5 = mem128[qb + 144]
 %line 1839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9 + 144]
+	movdqu xmm0, [r10 + 144]
 ; 8x x5 = x5 - x3
 %line 1840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm0, xmm2
@@ -5477,31 +5425,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 240] = x5
 %line 1842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 240], xmm0
+	movdqu [rax + 240], xmm0
 ; x0 = mem128[qa + 64]
 %line 1843+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 64]
+	movdqu xmm0, [r9 + 64]
 ; x1 = mem128[qa + 160]
 %line 1844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm3, [r8 + 160]
+	movdqu xmm3, [r9 + 160]
 ; x2 = mem128[qc + 64]
 %line 1845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r10 + 64]
+	movdqu xmm1, [rsi + 64]
 ; x3 = mem128[qc + 160]
 %line 1846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm2, [r10 + 160]
+	movdqu xmm2, [rsi + 160]
 ; mem128[qd + 64] = x0
 %line 1847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 64], xmm0
+	movdqu [rax + 64], xmm0
 ; mem128[qd + 352] = x3
 %line 1848+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 352], xmm2
+	movdqu [rax + 352], xmm2
 ; 8x x4 = x1 - x2
 %line 1849+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 64]
 %line 1850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r9 + 64]
+	movdqu xmm1, [r10 + 64]
 ; 8x x5 = x5 - x0
 %line 1851+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm1, xmm0
@@ -5510,10 +5458,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 160] = x5
 %line 1853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 160], xmm1
+	movdqu [rax + 160], xmm1
 ; x5 = mem128[qb + 160]
 %line 1854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9 + 160]
+	movdqu xmm0, [r10 + 160]
 ; 8x x5 = x5 - x3
 %line 1855+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm0, xmm2
@@ -5522,31 +5470,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 256] = x5
 %line 1857+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 256], xmm0
+	movdqu [rax + 256], xmm0
 ; x0 = mem128[qa + 80]
 %line 1858+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 80]
+	movdqu xmm0, [r9 + 80]
 ; x1 = mem128[qa + 176]
 %line 1859+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm3, [r8 + 176]
+	movdqu xmm3, [r9 + 176]
 ; x2 = mem128[qc + 80]
 %line 1860+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r10 + 80]
+	movdqu xmm1, [rsi + 80]
 ; x3 = mem128[qc + 176]
 %line 1861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm2, [r10 + 176]
+	movdqu xmm2, [rsi + 176]
 ; mem128[qd + 80] = x0
 %line 1862+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 80], xmm0
+	movdqu [rax + 80], xmm0
 ; mem128[qd + 368] = x3
 %line 1863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 368], xmm2
+	movdqu [rax + 368], xmm2
 ; 8x x4 = x1 - x2
 %line 1864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 80]
 %line 1865+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r9 + 80]
+	movdqu xmm1, [r10 + 80]
 ; 8x x5 = x5 - x0
 %line 1866+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm1, xmm0
@@ -5555,10 +5503,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 176] = x5
 %line 1868+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 176], xmm1
+	movdqu [rax + 176], xmm1
 ; x5 = mem128[qb + 176]
 %line 1869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9 + 176]
+	movdqu xmm0, [r10 + 176]
 ; 8x x5 = x5 - x3
 %line 1870+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm0, xmm2
@@ -5567,77 +5515,74 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 272] = x5
 %line 1872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 272], xmm0
+	movdqu [rax + 272], xmm0
 ; pa = pa + 576
 %line 1873+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r8, 576
+	add r9, 576
 ; pb = pb + 384
 %line 1874+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r11, 384
+	add rax, 384
 ; i0 = i0 - 1
 %line 1875+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	sub rax, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 1876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	cmp rax, 0
+	cmp r8, 0
 ; goto loop20 if !=
 %line 1877+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	jne .Lloop20
 ; pa = w + 3072
 %line 1878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r10, rsi
-	lea r9, [r10 + 3072]
+	lea r8, [r11 + 3072]
 ; pb = w + 53712
 %line 1879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r11, [r10 + 53712]
+	lea r9, [r11 + 53712]
 ; i0 = 9
 %line 1880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r8, 9
+	mov r10, 9
 align 32
 .Lloop21:
 ; qa = pa
 %line 1882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rbx, r8
-	mov rax, r10
+	mov rsi, r8
 ; qb = pa + 384
 %line 1883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r8, [r9 + 384]
+	lea rax, [r8 + 384]
 ; qc = pa + 768
 %line 1884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r10, [r9 + 768]
+	lea rcx, [r8 + 768]
 ; qd = pb
 %line 1885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rcx, r9
+	mov rdx, r9
 ; i1 = 3
 %line 1886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rdx, r11
-	mov rsi, 3
+	mov rbx, 3
 align 32
 .Lloop22:
 ; x0 = mem128[qa]
 %line 1888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qa + 192]
 %line 1889+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm3, [r9 + 192]
+	movdqu xmm3, [rsi + 192]
 ; x2 = mem128[qc]
 %line 1890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r10]
+	movdqu xmm1, [rcx]
 ; x3 = mem128[qc + 192]
 %line 1891+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm2, [r10 + 192]
+	movdqu xmm2, [rcx + 192]
 ; mem128[qd] = x0
 %line 1892+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11], xmm0
+	movdqu [rdx], xmm0
 ; mem128[qd + 576] = x3
 %line 1893+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 576], xmm2
+	movdqu [rdx + 576], xmm2
 ; 8x x4 = x1 - x2
 %line 1894+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb]
 %line 1895+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; 8x x5 = x5 - x0
 %line 1896+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm1, xmm0
@@ -5646,10 +5591,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 192] = x5
 %line 1898+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 192], xmm1
+	movdqu [rdx + 192], xmm1
 ; x5 = mem128[qb + 192]
 %line 1899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 192]
+	movdqu xmm0, [rax + 192]
 ; 8x x5 = x5 - x3
 %line 1900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm0, xmm2
@@ -5658,31 +5603,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 384] = x5
 %line 1902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 384], xmm0
+	movdqu [rdx + 384], xmm0
 ; x0 = mem128[qa + 16]
 %line 1903+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qa + 208]
 %line 1904+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm3, [r9 + 208]
+	movdqu xmm3, [rsi + 208]
 ; x2 = mem128[qc + 16]
 %line 1905+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r10 + 16]
+	movdqu xmm1, [rcx + 16]
 ; x3 = mem128[qc + 208]
 %line 1906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm2, [r10 + 208]
+	movdqu xmm2, [rcx + 208]
 ; mem128[qd + 16] = x0
 %line 1907+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rdx + 16], xmm0
 ; mem128[qd + 592] = x3
 %line 1908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 592], xmm2
+	movdqu [rdx + 592], xmm2
 ; 8x x4 = x1 - x2
 %line 1909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 16]
 %line 1910+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; 8x x5 = x5 - x0
 %line 1911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm1, xmm0
@@ -5691,10 +5636,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 208] = x5
 %line 1913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 208], xmm1
+	movdqu [rdx + 208], xmm1
 ; x5 = mem128[qb + 208]
 %line 1914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 208]
+	movdqu xmm0, [rax + 208]
 ; 8x x5 = x5 - x3
 %line 1915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm0, xmm2
@@ -5703,31 +5648,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 400] = x5
 %line 1917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 400], xmm0
+	movdqu [rdx + 400], xmm0
 ; x0 = mem128[qa + 32]
 %line 1918+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qa + 224]
 %line 1919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm3, [r9 + 224]
+	movdqu xmm3, [rsi + 224]
 ; x2 = mem128[qc + 32]
 %line 1920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r10 + 32]
+	movdqu xmm1, [rcx + 32]
 ; x3 = mem128[qc + 224]
 %line 1921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm2, [r10 + 224]
+	movdqu xmm2, [rcx + 224]
 ; mem128[qd + 32] = x0
 %line 1922+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rdx + 32], xmm0
 ; mem128[qd + 608] = x3
 %line 1923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 608], xmm2
+	movdqu [rdx + 608], xmm2
 ; 8x x4 = x1 - x2
 %line 1924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 32]
 %line 1925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; 8x x5 = x5 - x0
 %line 1926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm1, xmm0
@@ -5736,10 +5681,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 224] = x5
 %line 1928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 224], xmm1
+	movdqu [rdx + 224], xmm1
 ; x5 = mem128[qb + 224]
 %line 1929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 224]
+	movdqu xmm0, [rax + 224]
 ; 8x x5 = x5 - x3
 %line 1930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm0, xmm2
@@ -5748,31 +5693,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 416] = x5
 %line 1932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 416], xmm0
+	movdqu [rdx + 416], xmm0
 ; x0 = mem128[qa + 48]
 %line 1933+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qa + 240]
 %line 1934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm3, [r9 + 240]
+	movdqu xmm3, [rsi + 240]
 ; x2 = mem128[qc + 48]
 %line 1935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r10 + 48]
+	movdqu xmm1, [rcx + 48]
 ; x3 = mem128[qc + 240]
 %line 1936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm2, [r10 + 240]
+	movdqu xmm2, [rcx + 240]
 ; mem128[qd + 48] = x0
 %line 1937+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rdx + 48], xmm0
 ; mem128[qd + 624] = x3
 %line 1938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 624], xmm2
+	movdqu [rdx + 624], xmm2
 ; 8x x4 = x1 - x2
 %line 1939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 48]
 %line 1940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; 8x x5 = x5 - x0
 %line 1941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm1, xmm0
@@ -5781,10 +5726,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 240] = x5
 %line 1943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 240], xmm1
+	movdqu [rdx + 240], xmm1
 ; x5 = mem128[qb + 240]
 %line 1944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 240]
+	movdqu xmm0, [rax + 240]
 ; 8x x5 = x5 - x3
 %line 1945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm0, xmm2
@@ -5793,101 +5738,95 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 432] = x5
 %line 1947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 432], xmm0
+	movdqu [rdx + 432], xmm0
 ; qa = qa + 64
 %line 1948+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 1949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 1950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r10, 64
+	add rcx, 64
 ; qd = qd + 64
 %line 1951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r11, 64
+	add rdx, 64
 ; i1 = i1 - 1
 %line 1952+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	sub rsi, 1
+	sub rbx, 1
 ; =? i1 - 0
 %line 1953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	cmp rsi, 0
+	cmp rbx, 0
 ; goto loop22 if !=
 %line 1954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	jne .Lloop22
 ; pa = pa + 1152
 %line 1955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r9, rcx
-	add r9, 1152
+	add r8, 1152
 ; pb = pb + 768
 %line 1956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r11, rdx
-	add r11, 768
+	add r9, 768
 ; i0 = i0 - 1
 %line 1957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r8, rbx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 1958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop21 if !=
 %line 1959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r10, rax
 	jne .Lloop21
 ; pa = w + 53712
 %line 1960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r9, [r10 + 53712]
+	lea r8, [r11 + 53712]
 ; pb = w + 3072
 %line 1961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r11, [r10 + 3072]
+	lea r9, [r11 + 3072]
 ; i0 = 3
 %line 1962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r8, 3
+	mov r10, 3
 align 32
 .Lloop23:
 ; qa = pa
 %line 1964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rbx, r8
-	mov rax, r10
+	mov rsi, r8
 ; qb = pa + 768
 %line 1965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r8, [r9 + 768]
+	lea rax, [r8 + 768]
 ; qc = pa + 1536
 %line 1966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r10, [r9 + 1536]
+	lea rcx, [r8 + 1536]
 ; qd = pb
 %line 1967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rcx, r9
+	mov rdx, r9
 ; i1 = 6
 %line 1968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rdx, r11
-	mov rsi, 6
+	mov rbx, 6
 align 32
 .Lloop24:
 ; x0 = mem128[qa]
 %line 1970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qa + 384]
 %line 1971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm3, [r9 + 384]
+	movdqu xmm3, [rsi + 384]
 ; x2 = mem128[qc]
 %line 1972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r10]
+	movdqu xmm1, [rcx]
 ; x3 = mem128[qc + 384]
 %line 1973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm2, [r10 + 384]
+	movdqu xmm2, [rcx + 384]
 ; mem128[qd] = x0
 %line 1974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11], xmm0
+	movdqu [rdx], xmm0
 ; mem128[qd + 1152] = x3
 %line 1975+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 1152], xmm2
+	movdqu [rdx + 1152], xmm2
 ; 8x x4 = x1 - x2
 %line 1976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb]
 %line 1977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; 8x x5 = x5 - x0
 %line 1978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm1, xmm0
@@ -5896,10 +5835,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 384] = x5
 %line 1980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 384], xmm1
+	movdqu [rdx + 384], xmm1
 ; x5 = mem128[qb + 384]
 %line 1981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 384]
+	movdqu xmm0, [rax + 384]
 ; 8x x5 = x5 - x3
 %line 1982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm0, xmm2
@@ -5908,31 +5847,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 768] = x5
 %line 1984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 768], xmm0
+	movdqu [rdx + 768], xmm0
 ; x0 = mem128[qa + 16]
 %line 1985+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qa + 400]
 %line 1986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm3, [r9 + 400]
+	movdqu xmm3, [rsi + 400]
 ; x2 = mem128[qc + 16]
 %line 1987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r10 + 16]
+	movdqu xmm1, [rcx + 16]
 ; x3 = mem128[qc + 400]
 %line 1988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm2, [r10 + 400]
+	movdqu xmm2, [rcx + 400]
 ; mem128[qd + 16] = x0
 %line 1989+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rdx + 16], xmm0
 ; mem128[qd + 1168] = x3
 %line 1990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 1168], xmm2
+	movdqu [rdx + 1168], xmm2
 ; 8x x4 = x1 - x2
 %line 1991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 16]
 %line 1992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; 8x x5 = x5 - x0
 %line 1993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm1, xmm0
@@ -5941,10 +5880,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 400] = x5
 %line 1995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 400], xmm1
+	movdqu [rdx + 400], xmm1
 ; x5 = mem128[qb + 400]
 %line 1996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 400]
+	movdqu xmm0, [rax + 400]
 ; 8x x5 = x5 - x3
 %line 1997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm0, xmm2
@@ -5953,31 +5892,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 784] = x5
 %line 1999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 784], xmm0
+	movdqu [rdx + 784], xmm0
 ; x0 = mem128[qa + 32]
 %line 2000+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qa + 416]
 %line 2001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm3, [r9 + 416]
+	movdqu xmm3, [rsi + 416]
 ; x2 = mem128[qc + 32]
 %line 2002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r10 + 32]
+	movdqu xmm1, [rcx + 32]
 ; x3 = mem128[qc + 416]
 %line 2003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm2, [r10 + 416]
+	movdqu xmm2, [rcx + 416]
 ; mem128[qd + 32] = x0
 %line 2004+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rdx + 32], xmm0
 ; mem128[qd + 1184] = x3
 %line 2005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 1184], xmm2
+	movdqu [rdx + 1184], xmm2
 ; 8x x4 = x1 - x2
 %line 2006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 32]
 %line 2007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; 8x x5 = x5 - x0
 %line 2008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm1, xmm0
@@ -5986,10 +5925,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 416] = x5
 %line 2010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 416], xmm1
+	movdqu [rdx + 416], xmm1
 ; x5 = mem128[qb + 416]
 %line 2011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 416]
+	movdqu xmm0, [rax + 416]
 ; 8x x5 = x5 - x3
 %line 2012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm0, xmm2
@@ -5998,31 +5937,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 800] = x5
 %line 2014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 800], xmm0
+	movdqu [rdx + 800], xmm0
 ; x0 = mem128[qa + 48]
 %line 2015+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qa + 432]
 %line 2016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm3, [r9 + 432]
+	movdqu xmm3, [rsi + 432]
 ; x2 = mem128[qc + 48]
 %line 2017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r10 + 48]
+	movdqu xmm1, [rcx + 48]
 ; x3 = mem128[qc + 432]
 %line 2018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm2, [r10 + 432]
+	movdqu xmm2, [rcx + 432]
 ; mem128[qd + 48] = x0
 %line 2019+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rdx + 48], xmm0
 ; mem128[qd + 1200] = x3
 %line 2020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 1200], xmm2
+	movdqu [rdx + 1200], xmm2
 ; 8x x4 = x1 - x2
 %line 2021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 48]
 %line 2022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; 8x x5 = x5 - x0
 %line 2023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm1, xmm0
@@ -6031,10 +5970,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 432] = x5
 %line 2025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 432], xmm1
+	movdqu [rdx + 432], xmm1
 ; x5 = mem128[qb + 432]
 %line 2026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [r8 + 432]
+	movdqu xmm0, [rax + 432]
 ; 8x x5 = x5 - x3
 %line 2027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm0, xmm2
@@ -6043,57 +5982,49 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 816] = x5
 %line 2029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 816], xmm0
+	movdqu [rdx + 816], xmm0
 ; qa = qa + 64
 %line 2030+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 2031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 2032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r10, 64
+	add rcx, 64
 ; qd = qd + 64
 %line 2033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r11, 64
+	add rdx, 64
 ; i1 = i1 - 1
 %line 2034+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	sub rsi, 1
+	sub rbx, 1
 ; =? i1 - 0
 %line 2035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	cmp rsi, 0
+	cmp rbx, 0
 ; goto loop24 if !=
 %line 2036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	jne .Lloop24
 ; pa = pa + 2304
 %line 2037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r9, rcx
-	add r9, 2304
+	add r8, 2304
 ; pb = pb + 1536
 %line 2038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r11, rdx
-	add r11, 1536
+	add r9, 1536
 ; i0 = i0 - 1
 %line 2039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r8, rbx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 2040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop23 if !=
 %line 2041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r10, rax
 	jne .Lloop23
 ; pa = w + 3072
 %line 2042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rax, rdi
-	lea r8, [r10 + 3072]
+	lea r8, [r11 + 3072]
 ; pb = w + 53712
 %line 2043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r11, [r10 + 53712]
-; qa = pa
-%line 2044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rdi, r10
+	lea rsi, [r11 + 53712]
 ; qb = pa + 1536
 %line 2045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	lea r9, [r8 + 1536]
@@ -6102,7 +6033,7 @@ align 32
 	lea r10, [r8 + 3072]
 ; i1 = 12
 %line 2048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rsi, 12
+	mov rax, 12
 align 32
 .Lloop25:
 ; x0 = mem128[qa]
@@ -6119,10 +6050,10 @@ align 32
 	movdqu xmm2, [r10 + 768]
 ; mem128[qd] = x0
 %line 2054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11], xmm0
+	movdqu [rsi], xmm0
 ; mem128[qd + 2304] = x3
 %line 2055+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 2304], xmm2
+	movdqu [rsi + 2304], xmm2
 ; 8x x4 = x1 - x2
 %line 2056+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm3, xmm1
@@ -6137,7 +6068,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 768] = x5
 %line 2060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 768], xmm1
+	movdqu [rsi + 768], xmm1
 ; x5 = mem128[qb + 768]
 %line 2061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqu xmm0, [r9 + 768]
@@ -6149,7 +6080,7 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 1536] = x5
 %line 2064+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 1536], xmm0
+	movdqu [rsi + 1536], xmm0
 ; x0 = mem128[qa + 16]
 %line 2065+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqu xmm0, [r8 + 16]
@@ -6164,10 +6095,10 @@ align 32
 	movdqu xmm2, [r10 + 784]
 ; mem128[qd + 16] = x0
 %line 2069+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rsi + 16], xmm0
 ; mem128[qd + 2320] = x3
 %line 2070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 2320], xmm2
+	movdqu [rsi + 2320], xmm2
 ; 8x x4 = x1 - x2
 %line 2071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm3, xmm1
@@ -6182,7 +6113,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 784] = x5
 %line 2075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 784], xmm1
+	movdqu [rsi + 784], xmm1
 ; x5 = mem128[qb + 784]
 %line 2076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqu xmm0, [r9 + 784]
@@ -6194,7 +6125,7 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 1552] = x5
 %line 2079+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 1552], xmm0
+	movdqu [rsi + 1552], xmm0
 ; x0 = mem128[qa + 32]
 %line 2080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqu xmm0, [r8 + 32]
@@ -6209,10 +6140,10 @@ align 32
 	movdqu xmm2, [r10 + 800]
 ; mem128[qd + 32] = x0
 %line 2084+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rsi + 32], xmm0
 ; mem128[qd + 2336] = x3
 %line 2085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 2336], xmm2
+	movdqu [rsi + 2336], xmm2
 ; 8x x4 = x1 - x2
 %line 2086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm3, xmm1
@@ -6227,7 +6158,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 800] = x5
 %line 2090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 800], xmm1
+	movdqu [rsi + 800], xmm1
 ; x5 = mem128[qb + 800]
 %line 2091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqu xmm0, [r9 + 800]
@@ -6239,7 +6170,7 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 1568] = x5
 %line 2094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 1568], xmm0
+	movdqu [rsi + 1568], xmm0
 ; x0 = mem128[qa + 48]
 %line 2095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqu xmm0, [r8 + 48]
@@ -6254,10 +6185,10 @@ align 32
 	movdqu xmm2, [r10 + 816]
 ; mem128[qd + 48] = x0
 %line 2099+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rsi + 48], xmm0
 ; mem128[qd + 2352] = x3
 %line 2100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 2352], xmm2
+	movdqu [rsi + 2352], xmm2
 ; 8x x4 = x1 - x2
 %line 2101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm3, xmm1
@@ -6272,7 +6203,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 816] = x5
 %line 2105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 816], xmm1
+	movdqu [rsi + 816], xmm1
 ; x5 = mem128[qb + 816]
 %line 2106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqu xmm0, [r9 + 816]
@@ -6284,7 +6215,7 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 1584] = x5
 %line 2109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [r11 + 1584], xmm0
+	movdqu [rsi + 1584], xmm0
 ; qa = qa + 64
 %line 2110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	add r8, 64
@@ -6296,80 +6227,78 @@ align 32
 	add r10, 64
 ; qd = qd + 64
 %line 2113+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r11, 64
+	add rsi, 64
 ; i1 = i1 - 1
 %line 2114+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	sub rsi, 1
+	sub rax, 1
 ; =? i1 - 0
 %line 2115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	cmp rsi, 0
+	cmp rax, 0
 ; goto loop25 if !=
 %line 2116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	jne .Lloop25
 ; x6 = mem128[M3OFF]
 %line 2117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm0, [rel M3OFF]
+	movdqu xmm4, [rel M3OFF]
 ; x7 = mem128[M3MUL]
 %line 2118+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm2, [rel M3MUL]
+	movdqu xmm5, [rel M3MUL]
 ; x5 = mem128[THREE]
 %line 2119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm3, [rel THREE]
+	movdqu xmm6, [rel THREE]
 ; x4 = mem128[ONES]
 %line 2120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm4, [rel ONES]
+	movdqu xmm7, [rel ONES]
 ; pa = w + 53712
 %line 2121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r10, rdi
-	lea r8, [r10 + 53712]
+	lea r8, [r11 + 53712]
 ; pb = w + 55018
 %line 2122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r9, [r10 + 55018]
+	lea r9, [r11 + 55018]
 ; pc = w + 55016
 %line 2123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r11, [r10 + 55016]
+	lea r10, [r11 + 55016]
 ; qd = w + 70800
 %line 2124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea rsi, [r10 + 70800]
+	lea rsi, [r11 + 70800]
 ; x0 = mem128[pa]
 %line 2125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov rcx, r10
-	movdqu xmm5, [r8]
+	movdqu xmm1, [r8]
 ; x1 = mem128[pb]
 %line 2126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm6, [r9]
+	movdqu xmm2, [r9]
 ; x2 = mem128[pc]
 %line 2127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm7, [r11]
+	movdqu xmm3, [r10]
 ; x2 &= mem128[LANE0OFF]
 %line 2128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm1, [rel LANE0OFF]
-	pand xmm7, xmm1
+	movdqu xmm0, [rel LANE0OFF]
+	pand xmm3, xmm0
 ; 8x x0 = x0 + x1
 %line 2129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	paddw xmm5, xmm6
+	paddw xmm1, xmm2
 ; 8x x0 = x0 + x2
 %line 2130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	paddw xmm5, xmm7
+	paddw xmm1, xmm3
 ; 8x x0 = x0 + x6
 %line 2131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	paddw xmm5, xmm0
+	paddw xmm1, xmm4
 ; 8x x1 = mulhi(x0, x7)
 %line 2132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqa xmm1, xmm5
-	pmulhw xmm1, xmm2
+	movdqa xmm0, xmm1
+	pmulhw xmm0, xmm5
 ; 8x x1 = x1 * x5
 %line 2133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	pmullw xmm1, xmm3
+	pmullw xmm0, xmm6
 ; 8x x0 = x0 - x1
 %line 2134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psubw xmm5, xmm1
+	psubw xmm1, xmm0
 ; 8x x0 = x0 - x4
 %line 2135+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psubw xmm5, xmm4
+	psubw xmm1, xmm7
 ; mem128[qd] = x0
 %line 2136+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [rsi], xmm5
+	movdqu [rsi], xmm1
 ; pa = pa + 16
 %line 2137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	add r8, 16
@@ -6378,16 +6307,13 @@ align 32
 	add r9, 16
 ; pc = pc + 16
 %line 2139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r11, 16
+	add r10, 16
 ; qd = qd + 16
 %line 2140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	add rsi, 16
 ; i1 = 20
 %line 2141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r10, 20
-	mov rdi, rax
-	movdqa xmm5, xmm0
-	movdqa xmm6, xmm2
+	mov rax, 20
 align 32
 .Lloop26:
 ; x0 = mem128[pa]
@@ -6398,7 +6324,7 @@ align 32
 	movdqu xmm1, [r9]
 ; x2 = mem128[pc]
 %line 2145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm2, [r11]
+	movdqu xmm2, [r10]
 ; 8x x0 = x0 + x1
 %line 2146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
@@ -6407,20 +6333,20 @@ align 32
 	paddw xmm0, xmm2
 ; 8x x0 = x0 + x6
 %line 2148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	paddw xmm0, xmm5
+	paddw xmm0, xmm4
 ; 8x x1 = mulhi(x0, x7)
 %line 2149+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm1, xmm0
-	pmulhw xmm1, xmm6
+	pmulhw xmm1, xmm5
 ; 8x x1 = x1 * x5
 %line 2150+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	pmullw xmm1, xmm3
+	pmullw xmm1, xmm6
 ; 8x x0 = x0 - x1
 %line 2151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm0, xmm1
 ; 8x x0 = x0 - x4
 %line 2152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psubw xmm0, xmm4
+	psubw xmm0, xmm7
 ; mem128[qd] = x0
 %line 2153+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqu [rsi], xmm0
@@ -6432,7 +6358,7 @@ align 32
 	movdqu xmm1, [r9 + 16]
 ; x2 = mem128[pc + 16]
 %line 2156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm2, [r11 + 16]
+	movdqu xmm2, [r10 + 16]
 ; 8x x0 = x0 + x1
 %line 2157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
@@ -6441,20 +6367,20 @@ align 32
 	paddw xmm0, xmm2
 ; 8x x0 = x0 + x6
 %line 2159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	paddw xmm0, xmm5
+	paddw xmm0, xmm4
 ; 8x x1 = mulhi(x0, x7)
 %line 2160+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm1, xmm0
-	pmulhw xmm1, xmm6
+	pmulhw xmm1, xmm5
 ; 8x x1 = x1 * x5
 %line 2161+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	pmullw xmm1, xmm3
+	pmullw xmm1, xmm6
 ; 8x x0 = x0 - x1
 %line 2162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm0, xmm1
 ; 8x x0 = x0 - x4
 %line 2163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psubw xmm0, xmm4
+	psubw xmm0, xmm7
 ; mem128[qd + 16] = x0
 %line 2164+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqu [rsi + 16], xmm0
@@ -6466,7 +6392,7 @@ align 32
 	movdqu xmm1, [r9 + 32]
 ; x2 = mem128[pc + 32]
 %line 2167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm2, [r11 + 32]
+	movdqu xmm2, [r10 + 32]
 ; 8x x0 = x0 + x1
 %line 2168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
@@ -6475,20 +6401,20 @@ align 32
 	paddw xmm0, xmm2
 ; 8x x0 = x0 + x6
 %line 2170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	paddw xmm0, xmm5
+	paddw xmm0, xmm4
 ; 8x x1 = mulhi(x0, x7)
 %line 2171+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm1, xmm0
-	pmulhw xmm1, xmm6
+	pmulhw xmm1, xmm5
 ; 8x x1 = x1 * x5
 %line 2172+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	pmullw xmm1, xmm3
+	pmullw xmm1, xmm6
 ; 8x x0 = x0 - x1
 %line 2173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm0, xmm1
 ; 8x x0 = x0 - x4
 %line 2174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psubw xmm0, xmm4
+	psubw xmm0, xmm7
 ; mem128[qd + 32] = x0
 %line 2175+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqu [rsi + 32], xmm0
@@ -6500,7 +6426,7 @@ align 32
 	movdqu xmm1, [r9 + 48]
 ; x2 = mem128[pc + 48]
 %line 2178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm2, [r11 + 48]
+	movdqu xmm2, [r10 + 48]
 ; 8x x0 = x0 + x1
 %line 2179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	paddw xmm0, xmm1
@@ -6509,20 +6435,20 @@ align 32
 	paddw xmm0, xmm2
 ; 8x x0 = x0 + x6
 %line 2181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	paddw xmm0, xmm5
+	paddw xmm0, xmm4
 ; 8x x1 = mulhi(x0, x7)
 %line 2182+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqa xmm1, xmm0
-	pmulhw xmm1, xmm6
+	pmulhw xmm1, xmm5
 ; 8x x1 = x1 * x5
 %line 2183+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	pmullw xmm1, xmm3
+	pmullw xmm1, xmm6
 ; 8x x0 = x0 - x1
 %line 2184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	psubw xmm0, xmm1
 ; 8x x0 = x0 - x4
 %line 2185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psubw xmm0, xmm4
+	psubw xmm0, xmm7
 ; mem128[qd + 48] = x0
 %line 2186+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqu [rsi + 48], xmm0
@@ -6534,65 +6460,61 @@ align 32
 	add r9, 64
 ; pc = pc + 64
 %line 2189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	add r11, 64
+	add r10, 64
 ; qd = qd + 64
 %line 2190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	add rsi, 64
 ; i1 = i1 - 1
 %line 2191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	sub r10, 1
+	sub rax, 1
 ; =? i1 - 0
 %line 2192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	cmp r10, 0
+	cmp rax, 0
 ; goto loop26 if !=
 %line 2193+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	jne .Lloop26
 ; x0 = mem128[pa]
 %line 2194+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqa xmm2, xmm6
-	movdqa xmm0, xmm5
-	movdqu xmm1, [r8]
+	movdqu xmm0, [r8]
 ; x1 = mem128[pb]
 %line 2195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm5, [r9]
+	movdqu xmm1, [r9]
 ; x2 = mem128[pc]
 %line 2196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu xmm6, [r11]
+	movdqu xmm2, [r10]
 ; 8x x0 = x0 + x1
 %line 2197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	paddw xmm1, xmm5
+	paddw xmm0, xmm1
 ; 8x x0 = x0 + x2
 %line 2198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	paddw xmm1, xmm6
+	paddw xmm0, xmm2
 ; 8x x0 = x0 + x6
 %line 2199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	paddw xmm1, xmm0
+	paddw xmm0, xmm4
 ; 8x x1 = mulhi(x0, x7)
 %line 2200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqa xmm0, xmm1
-	pmulhw xmm0, xmm2
+	movdqa xmm1, xmm0
+	pmulhw xmm1, xmm5
 ; 8x x1 = x1 * x5
 %line 2201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	pmullw xmm0, xmm3
+	pmullw xmm1, xmm6
 ; 8x x0 = x0 - x1
 %line 2202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psubw xmm1, xmm0
+	psubw xmm0, xmm1
 ; 8x x0 = x0 - x4
 %line 2203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	psubw xmm1, xmm4
+	psubw xmm0, xmm7
 ; mem128[qd] = x0
 %line 2204+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	movdqu [rsi], xmm1
+	movdqu [rsi], xmm0
 ; pa = w + 70800
 %line 2205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r10, rcx
-	lea r8, [r10 + 70800]
+	lea r8, [r11 + 70800]
 ; pb = w + 72128
 %line 2206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	lea r9, [r10 + 72128]
+	lea r9, [r11 + 72128]
 ; i1 = 10
 %line 2207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r11, r10
 	mov r10, 10
 align 32
 .Lloop27:
@@ -6673,8 +6595,7 @@ align 32
 	movdqu [r9], xmm0
 ; pa = w + 72128
 %line 2234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
-	mov r10, r11
-	lea r8, [r10 + 72128]
+	lea r8, [r11 + 72128]
 ; x0 = mem128[pa]
 %line 2235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_653.q
 	movdqu xmm0, [r8]

@@ -12,10 +12,10 @@ qhasm_kernel_core_mult3sntrup761_amd64_mul:
 	sub rsp, 73696
 ; w = &workqhasm_kernel_core_mult3sntrup761_amd64_mul
 %line 25+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r10, [rsp + 0]
+	lea r11, [rsp + 0]
 ; pa = w + 70016
 %line 26+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r8, [r10 + 70016]
+	lea r8, [r11 + 70016]
 ; z0 = 0
 %line 27+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	pxor xmm0, xmm0
@@ -24,7 +24,7 @@ qhasm_kernel_core_mult3sntrup761_amd64_mul:
 	movdqu [r8], xmm0
 ; pa = w + 69264
 %line 29+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r9, [r10 + 69264]
+	lea r9, [r11 + 69264]
 ; x0 = mem128[in]
 %line 30+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu xmm0, [rsi]
@@ -321,7 +321,7 @@ qhasm_kernel_core_mult3sntrup761_amd64_mul:
 	mov byte [r9 + 760], r8b
 ; pa = w + 70784
 %line 128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r8, [r10 + 70784]
+	lea r8, [r11 + 70784]
 ; z0 = 0
 %line 129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	pxor xmm0, xmm0
@@ -330,7 +330,7 @@ qhasm_kernel_core_mult3sntrup761_amd64_mul:
 	movdqu [r8], xmm0
 ; pa = w + 70032
 %line 131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r8, [r10 + 70032]
+	lea r8, [r11 + 70032]
 ; x0 = mem128[k]
 %line 132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu xmm0, [rdx]
@@ -630,235 +630,233 @@ qhasm_kernel_core_mult3sntrup761_amd64_mul:
 	movdqu xmm0, [rel ONES]
 ; pa = w + 69264
 %line 231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r9, [r10 + 69264]
+	lea r10, [r11 + 69264]
+; pb = w
+%line 232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
+	mov r8, r11
 ; i1 = 24
 %line 233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r11, r10
-	mov r8, 24
-	movdqa xmm2, xmm0
+	mov r9, 24
 align 32
 .Lloop1:
 ; 8x x0 = zeroext8(mem64[pa])
 %line 235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	pxor xmm0, xmm0
-	movq xmm1, [r9]
-	punpcklbw xmm1, xmm0
+	pxor xmm1, xmm1
+	movq xmm2, [r10]
+	punpcklbw xmm2, xmm1
 ; x1 = x0 & x7
 %line 236+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm1, xmm2
+	pand xmm1, xmm0
 ; 8x x0 >>= 1
 %line 237+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	pand xmm1, xmm0
+	pand xmm2, xmm1
 ; 8x x1 = x1 - x0
 %line 239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; 8x x1 = x1 - x0
 %line 240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; mem128[pb] = x1
 %line 241+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r10], xmm0
+	movdqu [r8], xmm1
 ; 8x x0 = zeroext8(mem64[pa + 8])
 %line 242+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	pxor xmm0, xmm0
-	movq xmm1, [r9 + 8]
-	punpcklbw xmm1, xmm0
+	pxor xmm1, xmm1
+	movq xmm2, [r10 + 8]
+	punpcklbw xmm2, xmm1
 ; x1 = x0 & x7
 %line 243+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm1, xmm2
+	pand xmm1, xmm0
 ; 8x x0 >>= 1
 %line 244+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	pand xmm1, xmm0
+	pand xmm2, xmm1
 ; 8x x1 = x1 - x0
 %line 246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; 8x x1 = x1 - x0
 %line 247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; mem128[pb + 16] = x1
 %line 248+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r10 + 16], xmm0
+	movdqu [r8 + 16], xmm1
 ; 8x x0 = zeroext8(mem64[pa + 16])
 %line 249+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	pxor xmm0, xmm0
-	movq xmm1, [r9 + 16]
-	punpcklbw xmm1, xmm0
+	pxor xmm1, xmm1
+	movq xmm2, [r10 + 16]
+	punpcklbw xmm2, xmm1
 ; x1 = x0 & x7
 %line 250+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm1, xmm2
+	pand xmm1, xmm0
 ; 8x x0 >>= 1
 %line 251+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	pand xmm1, xmm0
+	pand xmm2, xmm1
 ; 8x x1 = x1 - x0
 %line 253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; 8x x1 = x1 - x0
 %line 254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; mem128[pb + 32] = x1
 %line 255+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r10 + 32], xmm0
+	movdqu [r8 + 32], xmm1
 ; 8x x0 = zeroext8(mem64[pa + 24])
 %line 256+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	pxor xmm0, xmm0
-	movq xmm1, [r9 + 24]
-	punpcklbw xmm1, xmm0
+	pxor xmm1, xmm1
+	movq xmm2, [r10 + 24]
+	punpcklbw xmm2, xmm1
 ; x1 = x0 & x7
 %line 257+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm1, xmm2
+	pand xmm1, xmm0
 ; 8x x0 >>= 1
 %line 258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	pand xmm1, xmm0
+	pand xmm2, xmm1
 ; 8x x1 = x1 - x0
 %line 260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; 8x x1 = x1 - x0
 %line 261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; mem128[pb + 48] = x1
 %line 262+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r10 + 48], xmm0
+	movdqu [r8 + 48], xmm1
 ; pa = pa + 32
 %line 263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r9, 32
+	add r10, 32
 ; pb = pb + 64
 %line 264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r10, 64
+	add r8, 64
 ; i1 = i1 - 1
 %line 265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	sub r8, 1
+	sub r9, 1
 ; =? i1 - 0
 %line 266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	cmp r8, 0
+	cmp r9, 0
 ; goto loop1 if !=
 %line 267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	jne .Lloop1
 ; x7 = mem128[ONES]
 %line 268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [rel ONES]
+	movdqu xmm1, [rel ONES]
 ; pa = w + 70032
 %line 269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r10, r11
-	lea r8, [r10 + 70032]
+	lea r8, [r11 + 70032]
 ; pb = w + 1536
 %line 270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r9, [r10 + 1536]
+	lea r9, [r11 + 1536]
 ; i1 = 24
 %line 271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r11, r10
 	mov r10, 24
-	movdqa xmm2, xmm0
 align 32
 .Lloop2:
 ; 8x x0 = zeroext8(mem64[pa])
 %line 273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	pxor xmm0, xmm0
-	movq xmm1, [r8]
-	punpcklbw xmm1, xmm0
+	movq xmm2, [r8]
+	punpcklbw xmm2, xmm0
 ; x1 = x0 & x7
 %line 274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm0, xmm2
+	pand xmm0, xmm1
 ; 8x x0 >>= 1
 %line 275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	pand xmm1, xmm0
+	pand xmm2, xmm0
 ; 8x x1 = x1 - x0
 %line 277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psubw xmm0, xmm1
+	psubw xmm0, xmm2
 ; 8x x1 = x1 - x0
 %line 278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psubw xmm0, xmm1
+	psubw xmm0, xmm2
 ; mem128[pb] = x1
 %line 279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu [r9], xmm0
 ; 8x x0 = zeroext8(mem64[pa + 8])
 %line 280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	pxor xmm0, xmm0
-	movq xmm1, [r8 + 8]
-	punpcklbw xmm1, xmm0
+	movq xmm2, [r8 + 8]
+	punpcklbw xmm2, xmm0
 ; x1 = x0 & x7
 %line 281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm0, xmm2
+	pand xmm0, xmm1
 ; 8x x0 >>= 1
 %line 282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	pand xmm1, xmm0
+	pand xmm2, xmm0
 ; 8x x1 = x1 - x0
 %line 284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psubw xmm0, xmm1
+	psubw xmm0, xmm2
 ; 8x x1 = x1 - x0
 %line 285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psubw xmm0, xmm1
+	psubw xmm0, xmm2
 ; mem128[pb + 16] = x1
 %line 286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu [r9 + 16], xmm0
 ; 8x x0 = zeroext8(mem64[pa + 16])
 %line 287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	pxor xmm0, xmm0
-	movq xmm1, [r8 + 16]
-	punpcklbw xmm1, xmm0
+	movq xmm2, [r8 + 16]
+	punpcklbw xmm2, xmm0
 ; x1 = x0 & x7
 %line 288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm0, xmm2
+	pand xmm0, xmm1
 ; 8x x0 >>= 1
 %line 289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	pand xmm1, xmm0
+	pand xmm2, xmm0
 ; 8x x1 = x1 - x0
 %line 291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psubw xmm0, xmm1
+	psubw xmm0, xmm2
 ; 8x x1 = x1 - x0
 %line 292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psubw xmm0, xmm1
+	psubw xmm0, xmm2
 ; mem128[pb + 32] = x1
 %line 293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu [r9 + 32], xmm0
 ; 8x x0 = zeroext8(mem64[pa + 24])
 %line 294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	pxor xmm0, xmm0
-	movq xmm1, [r8 + 24]
-	punpcklbw xmm1, xmm0
+	movq xmm2, [r8 + 24]
+	punpcklbw xmm2, xmm0
 ; x1 = x0 & x7
 %line 295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm0, xmm2
+	pand xmm0, xmm1
 ; 8x x0 >>= 1
 %line 296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	pand xmm1, xmm0
+	pand xmm2, xmm0
 ; 8x x1 = x1 - x0
 %line 298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psubw xmm0, xmm1
+	psubw xmm0, xmm2
 ; 8x x1 = x1 - x0
 %line 299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psubw xmm0, xmm1
+	psubw xmm0, xmm2
 ; mem128[pb + 48] = x1
 %line 300+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu [r9 + 48], xmm0
@@ -879,127 +877,120 @@ align 32
 	jne .Lloop2
 ; pa = w
 %line 306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r10, r11
+	mov r8, r11
 ; pb = w + 10848
 %line 307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r9, [r10 + 10848]
-; qa = pa
-%line 308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rsi, r10
+	lea r10, [r11 + 10848]
 ; qb = pa + 768
 %line 309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r8, [r10 + 768]
+	lea r9, [r8 + 768]
 ; i1 = 12
 %line 311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r11, 12
+	mov rsi, 12
 align 32
 .Lloop3:
 ; x0 = mem128[qa]
 %line 313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r10]
+	movdqu xmm0, [r8]
 ; x1 = mem128[qb]
 %line 314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [r9]
 ; mem128[qc] = x0
 %line 315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r9], xmm0
+	movdqu [r10], xmm0
 ; mem128[qc + 1536] = x1
 %line 316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r9 + 1536], xmm1
+	movdqu [r10 + 1536], xmm1
 ; 8x x0 = x0 + x1
 %line 317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 768] = x0
 %line 318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r9 + 768], xmm0
+	movdqu [r10 + 768], xmm0
 ; x0 = mem128[qa + 16]
 %line 319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r10 + 16]
+	movdqu xmm0, [r8 + 16]
 ; x1 = mem128[qb + 16]
 %line 320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [r9 + 16]
 ; mem128[qc + 16] = x0
 %line 321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r9 + 16], xmm0
+	movdqu [r10 + 16], xmm0
 ; mem128[qc + 1552] = x1
 %line 322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r9 + 1552], xmm1
+	movdqu [r10 + 1552], xmm1
 ; 8x x0 = x0 + x1
 %line 323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 784] = x0
 %line 324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r9 + 784], xmm0
+	movdqu [r10 + 784], xmm0
 ; x0 = mem128[qa + 32]
 %line 325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r10 + 32]
+	movdqu xmm0, [r8 + 32]
 ; x1 = mem128[qb + 32]
 %line 326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [r9 + 32]
 ; mem128[qc + 32] = x0
 %line 327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r9 + 32], xmm0
+	movdqu [r10 + 32], xmm0
 ; mem128[qc + 1568] = x1
 %line 328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r9 + 1568], xmm1
+	movdqu [r10 + 1568], xmm1
 ; 8x x0 = x0 + x1
 %line 329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 800] = x0
 %line 330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r9 + 800], xmm0
+	movdqu [r10 + 800], xmm0
 ; x0 = mem128[qa + 48]
 %line 331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r10 + 48]
+	movdqu xmm0, [r8 + 48]
 ; x1 = mem128[qb + 48]
 %line 332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [r9 + 48]
 ; mem128[qc + 48] = x0
 %line 333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r9 + 48], xmm0
+	movdqu [r10 + 48], xmm0
 ; mem128[qc + 1584] = x1
 %line 334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r9 + 1584], xmm1
+	movdqu [r10 + 1584], xmm1
 ; 8x x0 = x0 + x1
 %line 335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 816] = x0
 %line 336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r9 + 816], xmm0
+	movdqu [r10 + 816], xmm0
 ; qa = qa + 64
 %line 337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r10, 64
+	add r8, 64
 ; qb = qb + 64
 %line 338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r8, 64
+	add r9, 64
 ; qc = qc + 64
 %line 339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r9, 64
+	add r10, 64
 ; i1 = i1 - 1
 %line 340+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	sub r11, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	cmp r11, 0
+	cmp rsi, 0
 ; goto loop3 if !=
 %line 342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	jne .Lloop3
 ; pa = w + 1536
 %line 343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r10, rsi
-	lea r8, [r10 + 1536]
+	lea r8, [r11 + 1536]
 ; pb = w + 42048
 %line 344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r11, [r10 + 42048]
-; qa = pa
-%line 345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rsi, r10
+	lea r10, [r11 + 42048]
 ; qb = pa + 768
 %line 346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	lea r9, [r8 + 768]
 ; i1 = 12
 %line 348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r10, 12
+	mov rsi, 12
 align 32
 .Lloop4:
 ; x0 = mem128[qa]
@@ -1010,16 +1001,16 @@ align 32
 	movdqu xmm1, [r9]
 ; mem128[qc] = x0
 %line 352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11], xmm0
+	movdqu [r10], xmm0
 ; mem128[qc + 1536] = x1
 %line 353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 1536], xmm1
+	movdqu [r10 + 1536], xmm1
 ; 8x x0 = x0 + x1
 %line 354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 768] = x0
 %line 355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 768], xmm0
+	movdqu [r10 + 768], xmm0
 ; x0 = mem128[qa + 16]
 %line 356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu xmm0, [r8 + 16]
@@ -1028,16 +1019,16 @@ align 32
 	movdqu xmm1, [r9 + 16]
 ; mem128[qc + 16] = x0
 %line 358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 16], xmm0
+	movdqu [r10 + 16], xmm0
 ; mem128[qc + 1552] = x1
 %line 359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 1552], xmm1
+	movdqu [r10 + 1552], xmm1
 ; 8x x0 = x0 + x1
 %line 360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 784] = x0
 %line 361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 784], xmm0
+	movdqu [r10 + 784], xmm0
 ; x0 = mem128[qa + 32]
 %line 362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu xmm0, [r8 + 32]
@@ -1046,16 +1037,16 @@ align 32
 	movdqu xmm1, [r9 + 32]
 ; mem128[qc + 32] = x0
 %line 364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 32], xmm0
+	movdqu [r10 + 32], xmm0
 ; mem128[qc + 1568] = x1
 %line 365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 1568], xmm1
+	movdqu [r10 + 1568], xmm1
 ; 8x x0 = x0 + x1
 %line 366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 800] = x0
 %line 367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 800], xmm0
+	movdqu [r10 + 800], xmm0
 ; x0 = mem128[qa + 48]
 %line 368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu xmm0, [r8 + 48]
@@ -1064,16 +1055,16 @@ align 32
 	movdqu xmm1, [r9 + 48]
 ; mem128[qc + 48] = x0
 %line 370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 48], xmm0
+	movdqu [r10 + 48], xmm0
 ; mem128[qc + 1584] = x1
 %line 371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 1584], xmm1
+	movdqu [r10 + 1584], xmm1
 ; 8x x0 = x0 + x1
 %line 372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 816] = x0
 %line 373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 816], xmm0
+	movdqu [r10 + 816], xmm0
 ; qa = qa + 64
 %line 374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	add r8, 64
@@ -1082,23 +1073,22 @@ align 32
 	add r9, 64
 ; qc = qc + 64
 %line 376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r11, 64
+	add r10, 64
 ; i1 = i1 - 1
 %line 377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	sub r10, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	cmp r10, 0
+	cmp rsi, 0
 ; goto loop4 if !=
 %line 379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	jne .Lloop4
 ; pa = w + 10848
 %line 380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r10, rsi
-	lea r9, [r10 + 10848]
+	lea r9, [r11 + 10848]
 ; pb = w + 3072
 %line 381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r11, [r10 + 3072]
+	lea r10, [r11 + 3072]
 ; i0 = 3
 %line 382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	mov r8, 3
@@ -1106,1023 +1096,986 @@ align 32
 .Lloop5:
 ; qa = pa
 %line 384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rax, r8
-	mov rsi, r10
+	mov rsi, r9
 ; qb = pa + 384
 %line 385+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r8, [r9 + 384]
+	lea rax, [r9 + 384]
 ; qc = pb
 %line 386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rcx, r9
+	mov rcx, r10
 ; i1 = 6
 %line 387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rdx, r11
-	mov r10, 6
+	mov rdx, 6
 align 32
 .Lloop6:
 ; x0 = mem128[qa]
 %line 389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qb]
 %line 390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; mem128[qc] = x0
 %line 391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11], xmm0
+	movdqu [rcx], xmm0
 ; mem128[qc + 768] = x1
 %line 392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 768], xmm1
+	movdqu [rcx + 768], xmm1
 ; 8x x0 = x0 + x1
 %line 393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 384] = x0
 %line 394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 384], xmm0
+	movdqu [rcx + 384], xmm0
 ; x0 = mem128[qa + 16]
 %line 395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; mem128[qc + 16] = x0
 %line 397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rcx + 16], xmm0
 ; mem128[qc + 784] = x1
 %line 398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 784], xmm1
+	movdqu [rcx + 784], xmm1
 ; 8x x0 = x0 + x1
 %line 399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 400] = x0
 %line 400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 400], xmm0
+	movdqu [rcx + 400], xmm0
 ; x0 = mem128[qa + 32]
 %line 401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qb + 32]
 %line 402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; mem128[qc + 32] = x0
 %line 403+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rcx + 32], xmm0
 ; mem128[qc + 800] = x1
 %line 404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 800], xmm1
+	movdqu [rcx + 800], xmm1
 ; 8x x0 = x0 + x1
 %line 405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 416] = x0
 %line 406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 416], xmm0
+	movdqu [rcx + 416], xmm0
 ; x0 = mem128[qa + 48]
 %line 407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qb + 48]
 %line 408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; mem128[qc + 48] = x0
 %line 409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rcx + 48], xmm0
 ; mem128[qc + 816] = x1
 %line 410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 816], xmm1
+	movdqu [rcx + 816], xmm1
 ; 8x x0 = x0 + x1
 %line 411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 432] = x0
 %line 412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 432], xmm0
+	movdqu [rcx + 432], xmm0
 ; qa = qa + 64
 %line 413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r11, 64
+	add rcx, 64
 ; i1 = i1 - 1
 %line 416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop6 if !=
 %line 418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	jne .Lloop6
 ; pa = pa + 768
 %line 419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r9, rcx
 	add r9, 768
 ; pb = pb + 1152
 %line 420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r11, rdx
-	add r11, 1152
+	add r10, 1152
 ; i0 = i0 - 1
 %line 421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r8, rax
 	sub r8, 1
 ; =? i0 - 0
 %line 422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	cmp r8, 0
 ; goto loop5 if !=
 %line 423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r10, rsi
 	jne .Lloop5
 ; pa = w + 42048
 %line 424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r9, [r10 + 42048]
+	lea r8, [r11 + 42048]
 ; pb = w + 34272
 %line 425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r11, [r10 + 34272]
+	lea r9, [r11 + 34272]
 ; i0 = 3
 %line 426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r8, 3
+	mov r10, 3
 align 32
 .Lloop7:
 ; qa = pa
 %line 428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rdx, r8
-	mov rsi, r10
+	mov rsi, r8
 ; qb = pa + 384
 %line 429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r8, [r9 + 384]
+	lea rax, [r8 + 384]
 ; qc = pb
 %line 430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 6
 %line 431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rcx, r11
-	mov r10, 6
+	mov rdx, 6
 align 32
 .Lloop8:
 ; x0 = mem128[qa]
 %line 433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qb]
 %line 434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; mem128[qc] = x0
 %line 435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11], xmm0
+	movdqu [rcx], xmm0
 ; mem128[qc + 768] = x1
 %line 436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 768], xmm1
+	movdqu [rcx + 768], xmm1
 ; 8x x0 = x0 + x1
 %line 437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 384] = x0
 %line 438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 384], xmm0
+	movdqu [rcx + 384], xmm0
 ; x0 = mem128[qa + 16]
 %line 439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; mem128[qc + 16] = x0
 %line 441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rcx + 16], xmm0
 ; mem128[qc + 784] = x1
 %line 442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 784], xmm1
+	movdqu [rcx + 784], xmm1
 ; 8x x0 = x0 + x1
 %line 443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 400] = x0
 %line 444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 400], xmm0
+	movdqu [rcx + 400], xmm0
 ; x0 = mem128[qa + 32]
 %line 445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qb + 32]
 %line 446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; mem128[qc + 32] = x0
 %line 447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rcx + 32], xmm0
 ; mem128[qc + 800] = x1
 %line 448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 800], xmm1
+	movdqu [rcx + 800], xmm1
 ; 8x x0 = x0 + x1
 %line 449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 416] = x0
 %line 450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 416], xmm0
+	movdqu [rcx + 416], xmm0
 ; x0 = mem128[qa + 48]
 %line 451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qb + 48]
 %line 452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; mem128[qc + 48] = x0
 %line 453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rcx + 48], xmm0
 ; mem128[qc + 816] = x1
 %line 454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 816], xmm1
+	movdqu [rcx + 816], xmm1
 ; 8x x0 = x0 + x1
 %line 455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 432] = x0
 %line 456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 432], xmm0
+	movdqu [rcx + 432], xmm0
 ; qa = qa + 64
 %line 457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r11, 64
+	add rcx, 64
 ; i1 = i1 - 1
 %line 460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop8 if !=
 %line 462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	jne .Lloop8
 ; pa = pa + 768
 %line 463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r9, rax
-	add r9, 768
+	add r8, 768
 ; pb = pb + 1152
 %line 464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r11, rcx
-	add r11, 1152
+	add r9, 1152
 ; i0 = i0 - 1
 %line 465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop7 if !=
 %line 467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r10, rsi
 	jne .Lloop7
 ; pa = w + 3072
 %line 468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r9, [r10 + 3072]
+	lea r8, [r11 + 3072]
 ; pb = w + 10848
 %line 469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r11, [r10 + 10848]
+	lea r9, [r11 + 10848]
 ; i0 = 9
 %line 470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r8, 9
+	mov r10, 9
 align 32
 .Lloop9:
 ; qa = pa
 %line 472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rdx, r8
-	mov rsi, r10
+	mov rsi, r8
 ; qb = pa + 192
 %line 473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r8, [r9 + 192]
+	lea rax, [r8 + 192]
 ; qc = pb
 %line 474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 3
 %line 475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rcx, r11
-	mov r10, 3
+	mov rdx, 3
 align 32
 .Lloop10:
 ; x0 = mem128[qa]
 %line 477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qb]
 %line 478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; mem128[qc] = x0
 %line 479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11], xmm0
+	movdqu [rcx], xmm0
 ; mem128[qc + 384] = x1
 %line 480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 384], xmm1
+	movdqu [rcx + 384], xmm1
 ; 8x x0 = x0 + x1
 %line 481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 192] = x0
 %line 482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 192], xmm0
+	movdqu [rcx + 192], xmm0
 ; x0 = mem128[qa + 16]
 %line 483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; mem128[qc + 16] = x0
 %line 485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rcx + 16], xmm0
 ; mem128[qc + 400] = x1
 %line 486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 400], xmm1
+	movdqu [rcx + 400], xmm1
 ; 8x x0 = x0 + x1
 %line 487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 208] = x0
 %line 488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 208], xmm0
+	movdqu [rcx + 208], xmm0
 ; x0 = mem128[qa + 32]
 %line 489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qb + 32]
 %line 490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; mem128[qc + 32] = x0
 %line 491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rcx + 32], xmm0
 ; mem128[qc + 416] = x1
 %line 492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 416], xmm1
+	movdqu [rcx + 416], xmm1
 ; 8x x0 = x0 + x1
 %line 493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 224] = x0
 %line 494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 224], xmm0
+	movdqu [rcx + 224], xmm0
 ; x0 = mem128[qa + 48]
 %line 495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qb + 48]
 %line 496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; mem128[qc + 48] = x0
 %line 497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rcx + 48], xmm0
 ; mem128[qc + 432] = x1
 %line 498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 432], xmm1
+	movdqu [rcx + 432], xmm1
 ; 8x x0 = x0 + x1
 %line 499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 240] = x0
 %line 500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 240], xmm0
+	movdqu [rcx + 240], xmm0
 ; qa = qa + 64
 %line 501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r11, 64
+	add rcx, 64
 ; i1 = i1 - 1
 %line 504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop10 if !=
 %line 506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	jne .Lloop10
 ; pa = pa + 384
 %line 507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r9, rax
-	add r9, 384
+	add r8, 384
 ; pb = pb + 576
 %line 508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r11, rcx
-	add r11, 576
+	add r9, 576
 ; i0 = i0 - 1
 %line 509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop9 if !=
 %line 511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r10, rsi
 	jne .Lloop9
 ; pa = w + 34272
 %line 512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r9, [r10 + 34272]
+	lea r8, [r11 + 34272]
 ; pb = w + 42048
 %line 513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r11, [r10 + 42048]
+	lea r9, [r11 + 42048]
 ; i0 = 9
 %line 514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r8, 9
+	mov r10, 9
 align 32
 .Lloop11:
 ; qa = pa
 %line 516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rdx, r8
-	mov rsi, r10
+	mov rsi, r8
 ; qb = pa + 192
 %line 517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r8, [r9 + 192]
+	lea rax, [r8 + 192]
 ; qc = pb
 %line 518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 3
 %line 519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rcx, r11
-	mov r10, 3
+	mov rdx, 3
 align 32
 .Lloop12:
 ; x0 = mem128[qa]
 %line 521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qb]
 %line 522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; mem128[qc] = x0
 %line 523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11], xmm0
+	movdqu [rcx], xmm0
 ; mem128[qc + 384] = x1
 %line 524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 384], xmm1
+	movdqu [rcx + 384], xmm1
 ; 8x x0 = x0 + x1
 %line 525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 192] = x0
 %line 526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 192], xmm0
+	movdqu [rcx + 192], xmm0
 ; x0 = mem128[qa + 16]
 %line 527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; mem128[qc + 16] = x0
 %line 529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rcx + 16], xmm0
 ; mem128[qc + 400] = x1
 %line 530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 400], xmm1
+	movdqu [rcx + 400], xmm1
 ; 8x x0 = x0 + x1
 %line 531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 208] = x0
 %line 532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 208], xmm0
+	movdqu [rcx + 208], xmm0
 ; x0 = mem128[qa + 32]
 %line 533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qb + 32]
 %line 534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; mem128[qc + 32] = x0
 %line 535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rcx + 32], xmm0
 ; mem128[qc + 416] = x1
 %line 536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 416], xmm1
+	movdqu [rcx + 416], xmm1
 ; 8x x0 = x0 + x1
 %line 537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 224] = x0
 %line 538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 224], xmm0
+	movdqu [rcx + 224], xmm0
 ; x0 = mem128[qa + 48]
 %line 539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qb + 48]
 %line 540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; mem128[qc + 48] = x0
 %line 541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rcx + 48], xmm0
 ; mem128[qc + 432] = x1
 %line 542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 432], xmm1
+	movdqu [rcx + 432], xmm1
 ; 8x x0 = x0 + x1
 %line 543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 240] = x0
 %line 544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 240], xmm0
+	movdqu [rcx + 240], xmm0
 ; qa = qa + 64
 %line 545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r11, 64
+	add rcx, 64
 ; i1 = i1 - 1
 %line 548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop12 if !=
 %line 550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	jne .Lloop12
 ; pa = pa + 384
 %line 551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r9, rax
-	add r9, 384
+	add r8, 384
 ; pb = pb + 576
 %line 552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r11, rcx
-	add r11, 576
+	add r9, 576
 ; i0 = i0 - 1
 %line 553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop11 if !=
 %line 555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r10, rsi
 	jne .Lloop11
 ; pa = w + 10848
 %line 556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r8, [r10 + 10848]
+	lea r9, [r11 + 10848]
 ; pb = w + 3072
 %line 557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r9, [r10 + 3072]
+	lea rsi, [r11 + 3072]
 ; i0 = 27
 %line 558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rsi, r10
-	mov r10, 27
-	mov r11, r9
+	mov r8, 27
 align 32
 .Lloop13:
 ; qb = pa + 96
 %line 561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r9, [r8 + 96]
+	lea r10, [r9 + 96]
 ; x0 = mem128[qa]
 %line 563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8]
+	movdqu xmm0, [r9]
 ; x1 = mem128[qb]
 %line 564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r9]
+	movdqu xmm1, [r10]
 ; mem128[qc] = x0
 %line 565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11], xmm0
+	movdqu [rsi], xmm0
 ; mem128[qc + 192] = x1
 %line 566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 192], xmm1
+	movdqu [rsi + 192], xmm1
 ; 8x x0 = x0 + x1
 %line 567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 96] = x0
 %line 568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 96], xmm0
+	movdqu [rsi + 96], xmm0
 ; x0 = mem128[qa + 16]
 %line 569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 16]
+	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qb + 16]
 %line 570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r9 + 16]
+	movdqu xmm1, [r10 + 16]
 ; mem128[qc + 16] = x0
 %line 571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rsi + 16], xmm0
 ; mem128[qc + 208] = x1
 %line 572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 208], xmm1
+	movdqu [rsi + 208], xmm1
 ; 8x x0 = x0 + x1
 %line 573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 112] = x0
 %line 574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 112], xmm0
+	movdqu [rsi + 112], xmm0
 ; x0 = mem128[qa + 32]
 %line 575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 32]
+	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qb + 32]
 %line 576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r9 + 32]
+	movdqu xmm1, [r10 + 32]
 ; mem128[qc + 32] = x0
 %line 577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rsi + 32], xmm0
 ; mem128[qc + 224] = x1
 %line 578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 224], xmm1
+	movdqu [rsi + 224], xmm1
 ; 8x x0 = x0 + x1
 %line 579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 128] = x0
 %line 580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 128], xmm0
+	movdqu [rsi + 128], xmm0
 ; x0 = mem128[qa + 48]
 %line 581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 48]
+	movdqu xmm0, [r9 + 48]
 ; x1 = mem128[qb + 48]
 %line 582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r9 + 48]
+	movdqu xmm1, [r10 + 48]
 ; mem128[qc + 48] = x0
 %line 583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rsi + 48], xmm0
 ; mem128[qc + 240] = x1
 %line 584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 240], xmm1
+	movdqu [rsi + 240], xmm1
 ; 8x x0 = x0 + x1
 %line 585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 144] = x0
 %line 586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 144], xmm0
+	movdqu [rsi + 144], xmm0
 ; x0 = mem128[qa + 64]
 %line 587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 64]
+	movdqu xmm0, [r9 + 64]
 ; x1 = mem128[qb + 64]
 %line 588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r9 + 64]
+	movdqu xmm1, [r10 + 64]
 ; mem128[qc + 64] = x0
 %line 589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 64], xmm0
+	movdqu [rsi + 64], xmm0
 ; mem128[qc + 256] = x1
 %line 590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 256], xmm1
+	movdqu [rsi + 256], xmm1
 ; 8x x0 = x0 + x1
 %line 591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 160] = x0
 %line 592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 160], xmm0
+	movdqu [rsi + 160], xmm0
 ; x0 = mem128[qa + 80]
 %line 593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 80]
+	movdqu xmm0, [r9 + 80]
 ; x1 = mem128[qb + 80]
 %line 594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r9 + 80]
+	movdqu xmm1, [r10 + 80]
 ; mem128[qc + 80] = x0
 %line 595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 80], xmm0
+	movdqu [rsi + 80], xmm0
 ; mem128[qc + 272] = x1
 %line 596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 272], xmm1
+	movdqu [rsi + 272], xmm1
 ; 8x x0 = x0 + x1
 %line 597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 176] = x0
 %line 598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 176], xmm0
+	movdqu [rsi + 176], xmm0
 ; pa = pa + 192
 %line 599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r8, 192
+	add r9, 192
 ; pb = pb + 288
 %line 600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r11, 288
+	add rsi, 288
 ; i0 = i0 - 1
 %line 601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop13 if !=
 %line 603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	jne .Lloop13
 ; pa = w + 42048
 %line 604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r10, rsi
-	lea r8, [r10 + 42048]
+	lea r9, [r11 + 42048]
 ; pb = w + 34272
 %line 605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r9, [r10 + 34272]
+	lea rsi, [r11 + 34272]
 ; i0 = 27
 %line 606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rsi, r10
-	mov r10, 27
-	mov r11, r9
+	mov r8, 27
 align 32
 .Lloop14:
 ; qb = pa + 96
 %line 609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r9, [r8 + 96]
+	lea r10, [r9 + 96]
 ; x0 = mem128[qa]
 %line 611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8]
+	movdqu xmm0, [r9]
 ; x1 = mem128[qb]
 %line 612+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r9]
+	movdqu xmm1, [r10]
 ; mem128[qc] = x0
 %line 613+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11], xmm0
+	movdqu [rsi], xmm0
 ; mem128[qc + 192] = x1
 %line 614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 192], xmm1
+	movdqu [rsi + 192], xmm1
 ; 8x x0 = x0 + x1
 %line 615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 96] = x0
 %line 616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 96], xmm0
+	movdqu [rsi + 96], xmm0
 ; x0 = mem128[qa + 16]
 %line 617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 16]
+	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qb + 16]
 %line 618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r9 + 16]
+	movdqu xmm1, [r10 + 16]
 ; mem128[qc + 16] = x0
 %line 619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rsi + 16], xmm0
 ; mem128[qc + 208] = x1
 %line 620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 208], xmm1
+	movdqu [rsi + 208], xmm1
 ; 8x x0 = x0 + x1
 %line 621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 112] = x0
 %line 622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 112], xmm0
+	movdqu [rsi + 112], xmm0
 ; x0 = mem128[qa + 32]
 %line 623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 32]
+	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qb + 32]
 %line 624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r9 + 32]
+	movdqu xmm1, [r10 + 32]
 ; mem128[qc + 32] = x0
 %line 625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rsi + 32], xmm0
 ; mem128[qc + 224] = x1
 %line 626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 224], xmm1
+	movdqu [rsi + 224], xmm1
 ; 8x x0 = x0 + x1
 %line 627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 128] = x0
 %line 628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 128], xmm0
+	movdqu [rsi + 128], xmm0
 ; x0 = mem128[qa + 48]
 %line 629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 48]
+	movdqu xmm0, [r9 + 48]
 ; x1 = mem128[qb + 48]
 %line 630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r9 + 48]
+	movdqu xmm1, [r10 + 48]
 ; mem128[qc + 48] = x0
 %line 631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rsi + 48], xmm0
 ; mem128[qc + 240] = x1
 %line 632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 240], xmm1
+	movdqu [rsi + 240], xmm1
 ; 8x x0 = x0 + x1
 %line 633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 144] = x0
 %line 634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 144], xmm0
+	movdqu [rsi + 144], xmm0
 ; x0 = mem128[qa + 64]
 %line 635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 64]
+	movdqu xmm0, [r9 + 64]
 ; x1 = mem128[qb + 64]
 %line 636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r9 + 64]
+	movdqu xmm1, [r10 + 64]
 ; mem128[qc + 64] = x0
 %line 637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 64], xmm0
+	movdqu [rsi + 64], xmm0
 ; mem128[qc + 256] = x1
 %line 638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 256], xmm1
+	movdqu [rsi + 256], xmm1
 ; 8x x0 = x0 + x1
 %line 639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 160] = x0
 %line 640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 160], xmm0
+	movdqu [rsi + 160], xmm0
 ; x0 = mem128[qa + 80]
 %line 641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 80]
+	movdqu xmm0, [r9 + 80]
 ; x1 = mem128[qb + 80]
 %line 642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r9 + 80]
+	movdqu xmm1, [r10 + 80]
 ; mem128[qc + 80] = x0
 %line 643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 80], xmm0
+	movdqu [rsi + 80], xmm0
 ; mem128[qc + 272] = x1
 %line 644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 272], xmm1
+	movdqu [rsi + 272], xmm1
 ; 8x x0 = x0 + x1
 %line 645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 176] = x0
 %line 646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 176], xmm0
+	movdqu [rsi + 176], xmm0
 ; pa = pa + 192
 %line 647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r8, 192
+	add r9, 192
 ; pb = pb + 288
 %line 648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r11, 288
+	add rsi, 288
 ; i0 = i0 - 1
 %line 649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop14 if !=
 %line 651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	jne .Lloop14
 ; pa = w + 3072
 %line 652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r10, rsi
-	lea r8, [r10 + 3072]
+	lea r9, [r11 + 3072]
 ; pb = w + 10848
 %line 653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r9, [r10 + 10848]
+	lea rsi, [r11 + 10848]
 ; z0 = 0
 %line 654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rsi, r10
 	pxor xmm0, xmm0
 ; i0 = 81
 %line 655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r10, 81
-	mov r11, r9
-	movdqa xmm2, xmm0
+	mov r8, 81
 align 32
 .Lloop15:
 ; qb = pa + 48
 %line 658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r9, [r8 + 48]
+	lea r10, [r9 + 48]
 ; x0 = mem128[qa]
 %line 660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8]
+	movdqu xmm1, [r9]
 ; x1 = mem128[qb]
 %line 661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r9]
+	movdqu xmm2, [r10]
 ; mem128[qc + 48] = x0
 %line 662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rsi + 48], xmm1
 ; mem128[qc + 240] = x1
 %line 663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 240], xmm1
+	movdqu [rsi + 240], xmm2
 ; 8x x0 = x0 + x1
 %line 664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 144] = x0
 %line 665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 144], xmm0
+	movdqu [rsi + 144], xmm1
 ; mem128[qc] = z0
 %line 666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11], xmm2
+	movdqu [rsi], xmm0
 ; mem128[qc + 96] = z0
 %line 667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 96], xmm2
+	movdqu [rsi + 96], xmm0
 ; mem128[qc + 192] = z0
 %line 668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 192], xmm2
+	movdqu [rsi + 192], xmm0
 ; x0 = mem128[qa + 16]
 %line 669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 16]
+	movdqu xmm1, [r9 + 16]
 ; x1 = mem128[qb + 16]
 %line 670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r9 + 16]
+	movdqu xmm2, [r10 + 16]
 ; mem128[qc + 64] = x0
 %line 671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 64], xmm0
+	movdqu [rsi + 64], xmm1
 ; mem128[qc + 256] = x1
 %line 672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 256], xmm1
+	movdqu [rsi + 256], xmm2
 ; 8x x0 = x0 + x1
 %line 673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 160] = x0
 %line 674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 160], xmm0
+	movdqu [rsi + 160], xmm1
 ; mem128[qc + 16] = z0
 %line 675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 16], xmm2
+	movdqu [rsi + 16], xmm0
 ; mem128[qc + 112] = z0
 %line 676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 112], xmm2
+	movdqu [rsi + 112], xmm0
 ; mem128[qc + 208] = z0
 %line 677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 208], xmm2
+	movdqu [rsi + 208], xmm0
 ; x0 = mem128[qa + 32]
 %line 678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 32]
+	movdqu xmm1, [r9 + 32]
 ; x1 = mem128[qb + 32]
 %line 679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r9 + 32]
+	movdqu xmm2, [r10 + 32]
 ; mem128[qc + 80] = x0
 %line 680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 80], xmm0
+	movdqu [rsi + 80], xmm1
 ; mem128[qc + 272] = x1
 %line 681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 272], xmm1
+	movdqu [rsi + 272], xmm2
 ; 8x x0 = x0 + x1
 %line 682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 176] = x0
 %line 683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 176], xmm0
+	movdqu [rsi + 176], xmm1
 ; mem128[qc + 32] = z0
 %line 684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 32], xmm2
+	movdqu [rsi + 32], xmm0
 ; mem128[qc + 128] = z0
 %line 685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 128], xmm2
+	movdqu [rsi + 128], xmm0
 ; mem128[qc + 224] = z0
 %line 686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 224], xmm2
+	movdqu [rsi + 224], xmm0
 ; pa = pa + 96
 %line 687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r8, 96
+	add r9, 96
 ; pb = pb + 288
 %line 688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r11, 288
+	add rsi, 288
 ; i0 = i0 - 1
 %line 689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop15 if !=
 %line 691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	jne .Lloop15
 ; pa = w + 34272
 %line 692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r10, rsi
-	lea r8, [r10 + 34272]
+	lea r9, [r11 + 34272]
 ; pb = w + 42048
 %line 693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r9, [r10 + 42048]
+	lea rsi, [r11 + 42048]
 ; i0 = 81
 %line 694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rsi, r10
-	mov r10, 81
-	mov r11, r9
+	mov r8, 81
 align 32
 .Lloop16:
 ; qb = pa + 48
 %line 697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r9, [r8 + 48]
+	lea r10, [r9 + 48]
 ; x0 = mem128[qa]
 %line 699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8]
+	movdqu xmm0, [r9]
 ; x1 = mem128[qb]
 %line 700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r9]
+	movdqu xmm1, [r10]
 ; mem128[qc] = x0
 %line 701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11], xmm0
+	movdqu [rsi], xmm0
 ; mem128[qc + 96] = x1
 %line 702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 96], xmm1
+	movdqu [rsi + 96], xmm1
 ; 8x x0 = x0 + x1
 %line 703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 48] = x0
 %line 704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rsi + 48], xmm0
 ; x0 = mem128[qa + 16]
 %line 705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 16]
+	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qb + 16]
 %line 706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r9 + 16]
+	movdqu xmm1, [r10 + 16]
 ; mem128[qc + 16] = x0
 %line 707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rsi + 16], xmm0
 ; mem128[qc + 112] = x1
 %line 708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 112], xmm1
+	movdqu [rsi + 112], xmm1
 ; 8x x0 = x0 + x1
 %line 709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 64] = x0
 %line 710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 64], xmm0
+	movdqu [rsi + 64], xmm0
 ; x0 = mem128[qa + 32]
 %line 711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 32]
+	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qb + 32]
 %line 712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r9 + 32]
+	movdqu xmm1, [r10 + 32]
 ; mem128[qc + 32] = x0
 %line 713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rsi + 32], xmm0
 ; mem128[qc + 128] = x1
 %line 714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 128], xmm1
+	movdqu [rsi + 128], xmm1
 ; 8x x0 = x0 + x1
 %line 715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 80] = x0
 %line 716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 80], xmm0
+	movdqu [rsi + 80], xmm0
 ; pa = pa + 96
 %line 717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r8, 96
+	add r9, 96
 ; pb = pb + 144
 %line 718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r11, 144
+	add rsi, 144
 ; i0 = i0 - 1
 %line 719+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop16 if !=
 %line 721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	jne .Lloop16
 ; pa = w + 34176
 %line 722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r10, rsi
-	lea r8, [r10 + 34176]
+	lea r8, [r11 + 34176]
 ; z0 = 0
 %line 723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	pxor xmm0, xmm0
@@ -2137,31 +2090,30 @@ align 32
 	movdqu [r8 + 32], xmm0
 ; pa = w + 10848
 %line 727+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r11, [r10 + 10848]
+	lea r10, [r11 + 10848]
 ; pb = w + 42048
 %line 728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea rsi, [r10 + 42048]
+	lea rsi, [r11 + 42048]
 ; pc = w + 53712
 %line 729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r8, [r10 + 53712]
+	lea r8, [r11 + 53712]
 ; qd = w + 73152
 %line 730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r9, [r10 + 73152]
+	lea r9, [r11 + 73152]
 ; qa = w + 73408
 %line 731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea rax, [r10 + 73408]
+	lea rax, [r11 + 73408]
 ; i0 = 81
 %line 732+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rcx, r10
-	mov r10, 81
+	mov rcx, 81
 align 32
 .Lloop17:
 ; x0 = mem128[pa + 40]
 %line 734+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r11 + 40]
+	movdqu xmm1, [r10 + 40]
 ; x1 = mem128[pa + 38]
 %line 735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm2, [r11 + 38]
+	movdqu xmm2, [r10 + 38]
 ; x2 = x0
 %line 736+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm0, xmm1
@@ -2179,10 +2131,10 @@ align 32
 	movdqu [r9 + 16], xmm0
 ; x0 = mem128[pa + 44]
 %line 741+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r11 + 44]
+	movdqu xmm0, [r10 + 44]
 ; x1 = mem128[pa + 42]
 %line 742+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r11 + 42]
+	movdqu xmm1, [r10 + 42]
 ; x2 = x0
 %line 743+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm2, xmm0
@@ -2200,10 +2152,10 @@ align 32
 	movdqu [r9 + 144], xmm2
 ; x0 = mem128[pa + 56]
 %line 748+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r11 + 56]
+	movdqu xmm0, [r10 + 56]
 ; x1 = mem128[pa + 54]
 %line 749+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r11 + 54]
+	movdqu xmm1, [r10 + 54]
 ; x2 = x0
 %line 750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm2, xmm0
@@ -2221,10 +2173,10 @@ align 32
 	movdqu [r9 + 48], xmm2
 ; x0 = mem128[pa + 60]
 %line 755+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r11 + 60]
+	movdqu xmm0, [r10 + 60]
 ; x1 = mem128[pa + 58]
 %line 756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r11 + 58]
+	movdqu xmm1, [r10 + 58]
 ; x2 = x0
 %line 757+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm2, xmm0
@@ -2242,10 +2194,10 @@ align 32
 	movdqu [r9 + 176], xmm2
 ; x0 = mem128[pa + 72]
 %line 762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r11 + 72]
+	movdqu xmm0, [r10 + 72]
 ; x1 = mem128[pa + 70]
 %line 763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r11 + 70]
+	movdqu xmm1, [r10 + 70]
 ; x2 = x0
 %line 764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm2, xmm0
@@ -2263,10 +2215,10 @@ align 32
 	movdqu [r9 + 80], xmm2
 ; x0 = mem128[pa + 76]
 %line 769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r11 + 76]
+	movdqu xmm0, [r10 + 76]
 ; x1 = mem128[pa + 74]
 %line 770+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r11 + 74]
+	movdqu xmm1, [r10 + 74]
 ; x2 = x0
 %line 771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm2, xmm0
@@ -2284,10 +2236,10 @@ align 32
 	movdqu [r9 + 208], xmm2
 ; x0 = mem128[pa + 88]
 %line 776+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r11 + 88]
+	movdqu xmm0, [r10 + 88]
 ; x1 = mem128[pa + 86]
 %line 777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r11 + 86]
+	movdqu xmm1, [r10 + 86]
 ; x2 = x0
 %line 778+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm2, xmm0
@@ -2305,10 +2257,10 @@ align 32
 	movdqu [r9 + 112], xmm2
 ; x0 = mem128[pa + 92]
 %line 783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r11 + 92]
+	movdqu xmm0, [r10 + 92]
 ; x1 = mem128[pa + 90]
 %line 784+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r11 + 90]
+	movdqu xmm1, [r10 + 90]
 ; x2 = x0
 %line 785+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm2, xmm0
@@ -3154,10 +3106,10 @@ align 32
 	movdqu [rax + 80], xmm12
 ; x0 = mem128[pa + 136]
 %line 1066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r11 + 136]
+	movdqu xmm0, [r10 + 136]
 ; x1 = mem128[pa + 134]
 %line 1067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r11 + 134]
+	movdqu xmm1, [r10 + 134]
 ; x2 = x0
 %line 1068+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm2, xmm0
@@ -3175,10 +3127,10 @@ align 32
 	movdqu [r9 + 16], xmm2
 ; x0 = mem128[pa + 140]
 %line 1073+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r11 + 140]
+	movdqu xmm0, [r10 + 140]
 ; x1 = mem128[pa + 138]
 %line 1074+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r11 + 138]
+	movdqu xmm1, [r10 + 138]
 ; x2 = x0
 %line 1075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm2, xmm0
@@ -3196,10 +3148,10 @@ align 32
 	movdqu [r9 + 144], xmm2
 ; x0 = mem128[pa + 152]
 %line 1080+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r11 + 152]
+	movdqu xmm0, [r10 + 152]
 ; x1 = mem128[pa + 150]
 %line 1081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r11 + 150]
+	movdqu xmm1, [r10 + 150]
 ; x2 = x0
 %line 1082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm2, xmm0
@@ -3217,10 +3169,10 @@ align 32
 	movdqu [r9 + 48], xmm2
 ; x0 = mem128[pa + 156]
 %line 1087+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r11 + 156]
+	movdqu xmm0, [r10 + 156]
 ; x1 = mem128[pa + 154]
 %line 1088+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r11 + 154]
+	movdqu xmm1, [r10 + 154]
 ; x2 = x0
 %line 1089+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm2, xmm0
@@ -3238,10 +3190,10 @@ align 32
 	movdqu [r9 + 176], xmm2
 ; x0 = mem128[pa + 168]
 %line 1094+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r11 + 168]
+	movdqu xmm0, [r10 + 168]
 ; x1 = mem128[pa + 166]
 %line 1095+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r11 + 166]
+	movdqu xmm1, [r10 + 166]
 ; x2 = x0
 %line 1096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm2, xmm0
@@ -3259,10 +3211,10 @@ align 32
 	movdqu [r9 + 80], xmm2
 ; x0 = mem128[pa + 172]
 %line 1101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r11 + 172]
+	movdqu xmm0, [r10 + 172]
 ; x1 = mem128[pa + 170]
 %line 1102+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r11 + 170]
+	movdqu xmm1, [r10 + 170]
 ; x2 = x0
 %line 1103+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm2, xmm0
@@ -3280,10 +3232,10 @@ align 32
 	movdqu [r9 + 208], xmm2
 ; x0 = mem128[pa + 184]
 %line 1108+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r11 + 184]
+	movdqu xmm0, [r10 + 184]
 ; x1 = mem128[pa + 182]
 %line 1109+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r11 + 182]
+	movdqu xmm1, [r10 + 182]
 ; x2 = x0
 %line 1110+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm2, xmm0
@@ -3301,10 +3253,10 @@ align 32
 	movdqu [r9 + 112], xmm2
 ; x0 = mem128[pa + 188]
 %line 1115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r11 + 188]
+	movdqu xmm0, [r10 + 188]
 ; x1 = mem128[pa + 186]
 %line 1116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r11 + 186]
+	movdqu xmm1, [r10 + 186]
 ; x2 = x0
 %line 1117+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm2, xmm0
@@ -4150,10 +4102,10 @@ align 32
 	movdqu [rax + 176], xmm12
 ; x0 = mem128[pa + 232]
 %line 1398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r11 + 232]
+	movdqu xmm0, [r10 + 232]
 ; x1 = mem128[pa + 230]
 %line 1399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r11 + 230]
+	movdqu xmm1, [r10 + 230]
 ; x2 = x0
 %line 1400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm2, xmm0
@@ -4171,10 +4123,10 @@ align 32
 	movdqu [r9 + 16], xmm2
 ; x0 = mem128[pa + 236]
 %line 1405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r11 + 236]
+	movdqu xmm0, [r10 + 236]
 ; x1 = mem128[pa + 234]
 %line 1406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r11 + 234]
+	movdqu xmm1, [r10 + 234]
 ; x2 = x0
 %line 1407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm2, xmm0
@@ -4192,10 +4144,10 @@ align 32
 	movdqu [r9 + 144], xmm2
 ; x0 = mem128[pa + 248]
 %line 1412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r11 + 248]
+	movdqu xmm0, [r10 + 248]
 ; x1 = mem128[pa + 246]
 %line 1413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r11 + 246]
+	movdqu xmm1, [r10 + 246]
 ; x2 = x0
 %line 1414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm2, xmm0
@@ -4213,10 +4165,10 @@ align 32
 	movdqu [r9 + 48], xmm2
 ; x0 = mem128[pa + 252]
 %line 1419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r11 + 252]
+	movdqu xmm0, [r10 + 252]
 ; x1 = mem128[pa + 250]
 %line 1420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r11 + 250]
+	movdqu xmm1, [r10 + 250]
 ; x2 = x0
 %line 1421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm2, xmm0
@@ -4234,10 +4186,10 @@ align 32
 	movdqu [r9 + 176], xmm2
 ; x0 = mem128[pa + 264]
 %line 1426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r11 + 264]
+	movdqu xmm0, [r10 + 264]
 ; x1 = mem128[pa + 262]
 %line 1427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r11 + 262]
+	movdqu xmm1, [r10 + 262]
 ; x2 = x0
 %line 1428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm2, xmm0
@@ -4255,10 +4207,10 @@ align 32
 	movdqu [r9 + 80], xmm2
 ; x0 = mem128[pa + 268]
 %line 1433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r11 + 268]
+	movdqu xmm0, [r10 + 268]
 ; x1 = mem128[pa + 266]
 %line 1434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r11 + 266]
+	movdqu xmm1, [r10 + 266]
 ; x2 = x0
 %line 1435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm2, xmm0
@@ -4276,10 +4228,10 @@ align 32
 	movdqu [r9 + 208], xmm2
 ; x0 = mem128[pa + 280]
 %line 1440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r11 + 280]
+	movdqu xmm0, [r10 + 280]
 ; x1 = mem128[pa + 278]
 %line 1441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r11 + 278]
+	movdqu xmm1, [r10 + 278]
 ; x2 = x0
 %line 1442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm2, xmm0
@@ -4297,10 +4249,10 @@ align 32
 	movdqu [r9 + 112], xmm2
 ; x0 = mem128[pa + 284]
 %line 1447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r11 + 284]
+	movdqu xmm0, [r10 + 284]
 ; x1 = mem128[pa + 282]
 %line 1448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r11 + 282]
+	movdqu xmm1, [r10 + 282]
 ; x2 = x0
 %line 1449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm2, xmm0
@@ -5281,7 +5233,7 @@ align 32
 	movdqu [r8 + 128], xmm0
 ; pa = pa + 288
 %line 1775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r11, 288
+	add r10, 288
 ; pb = pb + 144
 %line 1776+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	add rsi, 144
@@ -5290,58 +5242,54 @@ align 32
 	add r8, 192
 ; i0 = i0 - 1
 %line 1778+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	sub r10, 1
+	sub rcx, 1
 ; =? i0 - 0
 %line 1779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	cmp r10, 0
+	cmp rcx, 0
 ; goto loop17 if !=
 %line 1780+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	jne .Lloop17
 ; pa = w + 53712
 %line 1781+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r10, rcx
-	lea r8, [r10 + 53712]
+	lea r9, [r11 + 53712]
 ; pb = w + 3072
 %line 1782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r9, [r10 + 3072]
+	lea rax, [r11 + 3072]
 ; i0 = 27
 %line 1783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rsi, r10
-	mov r10, 27
-	mov r11, r9
-	mov rax, r10
+	mov r8, 27
 align 32
 .Lloop18:
 ; qb = pa + 192
 %line 1786+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r9, [r8 + 192]
+	lea r10, [r9 + 192]
 ; qc = pa + 384
 %line 1787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r10, [r8 + 384]
+	lea rsi, [r9 + 384]
 ; x0 = mem128[qa]
 %line 1789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [r9]
 ; x1 = mem128[qa + 96]
 %line 1790+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 96]
+	movdqu xmm0, [r9 + 96]
 ; x2 = mem128[qc]
 %line 1791+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm2, [r10]
+	movdqu xmm2, [rsi]
 ; x3 = mem128[qc + 96]
 %line 1792+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm3, [r10 + 96]
+	movdqu xmm3, [rsi + 96]
 ; mem128[qd] = x0
 %line 1793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11], xmm1
+	movdqu [rax], xmm1
 ; mem128[qd + 288] = x3
 %line 1794+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 288], xmm3
+	movdqu [rax + 288], xmm3
 ; 8x x4 = x1 - x2
 %line 1795+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm0, xmm2
 ; x5 = mem128[qb]
 %line 1796+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm2, [r9]
+	movdqu xmm2, [r10]
 ; 8x x5 = x5 - x0
 %line 1797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm2, xmm1
@@ -5350,10 +5298,10 @@ align 32
 	paddw xmm2, xmm0
 ; mem128[qd + 96] = x5
 %line 1799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 96], xmm2
+	movdqu [rax + 96], xmm2
 ; x5 = mem128[qb + 96]
 %line 1800+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r9 + 96]
+	movdqu xmm1, [r10 + 96]
 ; 8x x5 = x5 - x3
 %line 1801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm1, xmm3
@@ -5362,31 +5310,31 @@ align 32
 	psubw xmm1, xmm0
 ; mem128[qd + 192] = x5
 %line 1803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 192], xmm1
+	movdqu [rax + 192], xmm1
 ; x0 = mem128[qa + 16]
 %line 1804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 16]
+	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qa + 112]
 %line 1805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm3, [r8 + 112]
+	movdqu xmm3, [r9 + 112]
 ; x2 = mem128[qc + 16]
 %line 1806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r10 + 16]
+	movdqu xmm1, [rsi + 16]
 ; x3 = mem128[qc + 112]
 %line 1807+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm2, [r10 + 112]
+	movdqu xmm2, [rsi + 112]
 ; mem128[qd + 16] = x0
 %line 1808+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rax + 16], xmm0
 ; mem128[qd + 304] = x3
 %line 1809+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 304], xmm2
+	movdqu [rax + 304], xmm2
 ; 8x x4 = x1 - x2
 %line 1810+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 16]
 %line 1811+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r9 + 16]
+	movdqu xmm1, [r10 + 16]
 ; 8x x5 = x5 - x0
 %line 1812+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm1, xmm0
@@ -5395,10 +5343,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 112] = x5
 %line 1814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 112], xmm1
+	movdqu [rax + 112], xmm1
 ; x5 = mem128[qb + 112]
 %line 1815+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9 + 112]
+	movdqu xmm0, [r10 + 112]
 ; 8x x5 = x5 - x3
 %line 1816+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm0, xmm2
@@ -5407,31 +5355,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 208] = x5
 %line 1818+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 208], xmm0
+	movdqu [rax + 208], xmm0
 ; x0 = mem128[qa + 32]
 %line 1819+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 32]
+	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qa + 128]
 %line 1820+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm3, [r8 + 128]
+	movdqu xmm3, [r9 + 128]
 ; x2 = mem128[qc + 32]
 %line 1821+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r10 + 32]
+	movdqu xmm1, [rsi + 32]
 ; x3 = mem128[qc + 128]
 %line 1822+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm2, [r10 + 128]
+	movdqu xmm2, [rsi + 128]
 ; mem128[qd + 32] = x0
 %line 1823+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rax + 32], xmm0
 ; mem128[qd + 320] = x3
 %line 1824+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 320], xmm2
+	movdqu [rax + 320], xmm2
 ; 8x x4 = x1 - x2
 %line 1825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 32]
 %line 1826+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r9 + 32]
+	movdqu xmm1, [r10 + 32]
 ; 8x x5 = x5 - x0
 %line 1827+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm1, xmm0
@@ -5440,10 +5388,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 128] = x5
 %line 1829+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 128], xmm1
+	movdqu [rax + 128], xmm1
 ; x5 = mem128[qb + 128]
 %line 1830+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9 + 128]
+	movdqu xmm0, [r10 + 128]
 ; 8x x5 = x5 - x3
 %line 1831+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm0, xmm2
@@ -5452,31 +5400,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 224] = x5
 %line 1833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 224], xmm0
+	movdqu [rax + 224], xmm0
 ; x0 = mem128[qa + 48]
 %line 1834+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 48]
+	movdqu xmm0, [r9 + 48]
 ; x1 = mem128[qa + 144]
 %line 1835+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm3, [r8 + 144]
+	movdqu xmm3, [r9 + 144]
 ; x2 = mem128[qc + 48]
 %line 1836+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r10 + 48]
+	movdqu xmm1, [rsi + 48]
 ; x3 = mem128[qc + 144]
 %line 1837+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm2, [r10 + 144]
+	movdqu xmm2, [rsi + 144]
 ; mem128[qd + 48] = x0
 %line 1838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rax + 48], xmm0
 ; mem128[qd + 336] = x3
 %line 1839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 336], xmm2
+	movdqu [rax + 336], xmm2
 ; 8x x4 = x1 - x2
 %line 1840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 48]
 %line 1841+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r9 + 48]
+	movdqu xmm1, [r10 + 48]
 ; 8x x5 = x5 - x0
 %line 1842+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm1, xmm0
@@ -5485,10 +5433,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 144] = x5
 %line 1844+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 144], xmm1
+	movdqu [rax + 144], xmm1
 ; x5 = mem128[qb + 144]
 %line 1845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9 + 144]
+	movdqu xmm0, [r10 + 144]
 ; 8x x5 = x5 - x3
 %line 1846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm0, xmm2
@@ -5497,31 +5445,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 240] = x5
 %line 1848+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 240], xmm0
+	movdqu [rax + 240], xmm0
 ; x0 = mem128[qa + 64]
 %line 1849+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 64]
+	movdqu xmm0, [r9 + 64]
 ; x1 = mem128[qa + 160]
 %line 1850+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm3, [r8 + 160]
+	movdqu xmm3, [r9 + 160]
 ; x2 = mem128[qc + 64]
 %line 1851+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r10 + 64]
+	movdqu xmm1, [rsi + 64]
 ; x3 = mem128[qc + 160]
 %line 1852+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm2, [r10 + 160]
+	movdqu xmm2, [rsi + 160]
 ; mem128[qd + 64] = x0
 %line 1853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 64], xmm0
+	movdqu [rax + 64], xmm0
 ; mem128[qd + 352] = x3
 %line 1854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 352], xmm2
+	movdqu [rax + 352], xmm2
 ; 8x x4 = x1 - x2
 %line 1855+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 64]
 %line 1856+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r9 + 64]
+	movdqu xmm1, [r10 + 64]
 ; 8x x5 = x5 - x0
 %line 1857+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm1, xmm0
@@ -5530,10 +5478,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 160] = x5
 %line 1859+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 160], xmm1
+	movdqu [rax + 160], xmm1
 ; x5 = mem128[qb + 160]
 %line 1860+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9 + 160]
+	movdqu xmm0, [r10 + 160]
 ; 8x x5 = x5 - x3
 %line 1861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm0, xmm2
@@ -5542,31 +5490,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 256] = x5
 %line 1863+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 256], xmm0
+	movdqu [rax + 256], xmm0
 ; x0 = mem128[qa + 80]
 %line 1864+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 80]
+	movdqu xmm0, [r9 + 80]
 ; x1 = mem128[qa + 176]
 %line 1865+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm3, [r8 + 176]
+	movdqu xmm3, [r9 + 176]
 ; x2 = mem128[qc + 80]
 %line 1866+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r10 + 80]
+	movdqu xmm1, [rsi + 80]
 ; x3 = mem128[qc + 176]
 %line 1867+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm2, [r10 + 176]
+	movdqu xmm2, [rsi + 176]
 ; mem128[qd + 80] = x0
 %line 1868+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 80], xmm0
+	movdqu [rax + 80], xmm0
 ; mem128[qd + 368] = x3
 %line 1869+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 368], xmm2
+	movdqu [rax + 368], xmm2
 ; 8x x4 = x1 - x2
 %line 1870+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 80]
 %line 1871+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r9 + 80]
+	movdqu xmm1, [r10 + 80]
 ; 8x x5 = x5 - x0
 %line 1872+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm1, xmm0
@@ -5575,10 +5523,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 176] = x5
 %line 1874+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 176], xmm1
+	movdqu [rax + 176], xmm1
 ; x5 = mem128[qb + 176]
 %line 1875+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9 + 176]
+	movdqu xmm0, [r10 + 176]
 ; 8x x5 = x5 - x3
 %line 1876+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm0, xmm2
@@ -5587,77 +5535,74 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 272] = x5
 %line 1878+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 272], xmm0
+	movdqu [rax + 272], xmm0
 ; pa = pa + 576
 %line 1879+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r8, 576
+	add r9, 576
 ; pb = pb + 384
 %line 1880+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r11, 384
+	add rax, 384
 ; i0 = i0 - 1
 %line 1881+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	sub rax, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 1882+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	cmp rax, 0
+	cmp r8, 0
 ; goto loop18 if !=
 %line 1883+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	jne .Lloop18
 ; pa = w + 3072
 %line 1884+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r10, rsi
-	lea r9, [r10 + 3072]
+	lea r8, [r11 + 3072]
 ; pb = w + 53712
 %line 1885+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r11, [r10 + 53712]
+	lea r9, [r11 + 53712]
 ; i0 = 9
 %line 1886+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r8, 9
+	mov r10, 9
 align 32
 .Lloop19:
 ; qa = pa
 %line 1888+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rbx, r8
-	mov rax, r10
+	mov rsi, r8
 ; qb = pa + 384
 %line 1889+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r8, [r9 + 384]
+	lea rax, [r8 + 384]
 ; qc = pa + 768
 %line 1890+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r10, [r9 + 768]
+	lea rcx, [r8 + 768]
 ; qd = pb
 %line 1891+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rcx, r9
+	mov rdx, r9
 ; i1 = 3
 %line 1892+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rdx, r11
-	mov rsi, 3
+	mov rbx, 3
 align 32
 .Lloop20:
 ; x0 = mem128[qa]
 %line 1894+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qa + 192]
 %line 1895+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm3, [r9 + 192]
+	movdqu xmm3, [rsi + 192]
 ; x2 = mem128[qc]
 %line 1896+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r10]
+	movdqu xmm1, [rcx]
 ; x3 = mem128[qc + 192]
 %line 1897+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm2, [r10 + 192]
+	movdqu xmm2, [rcx + 192]
 ; mem128[qd] = x0
 %line 1898+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11], xmm0
+	movdqu [rdx], xmm0
 ; mem128[qd + 576] = x3
 %line 1899+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 576], xmm2
+	movdqu [rdx + 576], xmm2
 ; 8x x4 = x1 - x2
 %line 1900+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb]
 %line 1901+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; 8x x5 = x5 - x0
 %line 1902+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm1, xmm0
@@ -5666,10 +5611,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 192] = x5
 %line 1904+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 192], xmm1
+	movdqu [rdx + 192], xmm1
 ; x5 = mem128[qb + 192]
 %line 1905+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 192]
+	movdqu xmm0, [rax + 192]
 ; 8x x5 = x5 - x3
 %line 1906+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm0, xmm2
@@ -5678,31 +5623,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 384] = x5
 %line 1908+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 384], xmm0
+	movdqu [rdx + 384], xmm0
 ; x0 = mem128[qa + 16]
 %line 1909+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qa + 208]
 %line 1910+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm3, [r9 + 208]
+	movdqu xmm3, [rsi + 208]
 ; x2 = mem128[qc + 16]
 %line 1911+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r10 + 16]
+	movdqu xmm1, [rcx + 16]
 ; x3 = mem128[qc + 208]
 %line 1912+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm2, [r10 + 208]
+	movdqu xmm2, [rcx + 208]
 ; mem128[qd + 16] = x0
 %line 1913+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rdx + 16], xmm0
 ; mem128[qd + 592] = x3
 %line 1914+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 592], xmm2
+	movdqu [rdx + 592], xmm2
 ; 8x x4 = x1 - x2
 %line 1915+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 16]
 %line 1916+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; 8x x5 = x5 - x0
 %line 1917+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm1, xmm0
@@ -5711,10 +5656,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 208] = x5
 %line 1919+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 208], xmm1
+	movdqu [rdx + 208], xmm1
 ; x5 = mem128[qb + 208]
 %line 1920+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 208]
+	movdqu xmm0, [rax + 208]
 ; 8x x5 = x5 - x3
 %line 1921+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm0, xmm2
@@ -5723,31 +5668,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 400] = x5
 %line 1923+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 400], xmm0
+	movdqu [rdx + 400], xmm0
 ; x0 = mem128[qa + 32]
 %line 1924+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qa + 224]
 %line 1925+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm3, [r9 + 224]
+	movdqu xmm3, [rsi + 224]
 ; x2 = mem128[qc + 32]
 %line 1926+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r10 + 32]
+	movdqu xmm1, [rcx + 32]
 ; x3 = mem128[qc + 224]
 %line 1927+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm2, [r10 + 224]
+	movdqu xmm2, [rcx + 224]
 ; mem128[qd + 32] = x0
 %line 1928+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rdx + 32], xmm0
 ; mem128[qd + 608] = x3
 %line 1929+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 608], xmm2
+	movdqu [rdx + 608], xmm2
 ; 8x x4 = x1 - x2
 %line 1930+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 32]
 %line 1931+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; 8x x5 = x5 - x0
 %line 1932+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm1, xmm0
@@ -5756,10 +5701,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 224] = x5
 %line 1934+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 224], xmm1
+	movdqu [rdx + 224], xmm1
 ; x5 = mem128[qb + 224]
 %line 1935+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 224]
+	movdqu xmm0, [rax + 224]
 ; 8x x5 = x5 - x3
 %line 1936+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm0, xmm2
@@ -5768,31 +5713,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 416] = x5
 %line 1938+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 416], xmm0
+	movdqu [rdx + 416], xmm0
 ; x0 = mem128[qa + 48]
 %line 1939+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qa + 240]
 %line 1940+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm3, [r9 + 240]
+	movdqu xmm3, [rsi + 240]
 ; x2 = mem128[qc + 48]
 %line 1941+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r10 + 48]
+	movdqu xmm1, [rcx + 48]
 ; x3 = mem128[qc + 240]
 %line 1942+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm2, [r10 + 240]
+	movdqu xmm2, [rcx + 240]
 ; mem128[qd + 48] = x0
 %line 1943+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rdx + 48], xmm0
 ; mem128[qd + 624] = x3
 %line 1944+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 624], xmm2
+	movdqu [rdx + 624], xmm2
 ; 8x x4 = x1 - x2
 %line 1945+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 48]
 %line 1946+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; 8x x5 = x5 - x0
 %line 1947+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm1, xmm0
@@ -5801,10 +5746,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 240] = x5
 %line 1949+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 240], xmm1
+	movdqu [rdx + 240], xmm1
 ; x5 = mem128[qb + 240]
 %line 1950+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 240]
+	movdqu xmm0, [rax + 240]
 ; 8x x5 = x5 - x3
 %line 1951+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm0, xmm2
@@ -5813,101 +5758,95 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 432] = x5
 %line 1953+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 432], xmm0
+	movdqu [rdx + 432], xmm0
 ; qa = qa + 64
 %line 1954+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 1955+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 1956+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r10, 64
+	add rcx, 64
 ; qd = qd + 64
 %line 1957+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r11, 64
+	add rdx, 64
 ; i1 = i1 - 1
 %line 1958+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	sub rsi, 1
+	sub rbx, 1
 ; =? i1 - 0
 %line 1959+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	cmp rsi, 0
+	cmp rbx, 0
 ; goto loop20 if !=
 %line 1960+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	jne .Lloop20
 ; pa = pa + 1152
 %line 1961+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r9, rcx
-	add r9, 1152
+	add r8, 1152
 ; pb = pb + 768
 %line 1962+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r11, rdx
-	add r11, 768
+	add r9, 768
 ; i0 = i0 - 1
 %line 1963+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r8, rbx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 1964+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop19 if !=
 %line 1965+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r10, rax
 	jne .Lloop19
 ; pa = w + 53712
 %line 1966+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r9, [r10 + 53712]
+	lea r8, [r11 + 53712]
 ; pb = w + 3072
 %line 1967+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r11, [r10 + 3072]
+	lea r9, [r11 + 3072]
 ; i0 = 3
 %line 1968+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r8, 3
+	mov r10, 3
 align 32
 .Lloop21:
 ; qa = pa
 %line 1970+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rbx, r8
-	mov rax, r10
+	mov rsi, r8
 ; qb = pa + 768
 %line 1971+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r8, [r9 + 768]
+	lea rax, [r8 + 768]
 ; qc = pa + 1536
 %line 1972+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r10, [r9 + 1536]
+	lea rcx, [r8 + 1536]
 ; qd = pb
 %line 1973+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rcx, r9
+	mov rdx, r9
 ; i1 = 6
 %line 1974+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rdx, r11
-	mov rsi, 6
+	mov rbx, 6
 align 32
 .Lloop22:
 ; x0 = mem128[qa]
 %line 1976+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qa + 384]
 %line 1977+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm3, [r9 + 384]
+	movdqu xmm3, [rsi + 384]
 ; x2 = mem128[qc]
 %line 1978+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r10]
+	movdqu xmm1, [rcx]
 ; x3 = mem128[qc + 384]
 %line 1979+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm2, [r10 + 384]
+	movdqu xmm2, [rcx + 384]
 ; mem128[qd] = x0
 %line 1980+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11], xmm0
+	movdqu [rdx], xmm0
 ; mem128[qd + 1152] = x3
 %line 1981+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 1152], xmm2
+	movdqu [rdx + 1152], xmm2
 ; 8x x4 = x1 - x2
 %line 1982+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb]
 %line 1983+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; 8x x5 = x5 - x0
 %line 1984+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm1, xmm0
@@ -5916,10 +5855,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 384] = x5
 %line 1986+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 384], xmm1
+	movdqu [rdx + 384], xmm1
 ; x5 = mem128[qb + 384]
 %line 1987+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 384]
+	movdqu xmm0, [rax + 384]
 ; 8x x5 = x5 - x3
 %line 1988+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm0, xmm2
@@ -5928,31 +5867,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 768] = x5
 %line 1990+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 768], xmm0
+	movdqu [rdx + 768], xmm0
 ; x0 = mem128[qa + 16]
 %line 1991+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qa + 400]
 %line 1992+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm3, [r9 + 400]
+	movdqu xmm3, [rsi + 400]
 ; x2 = mem128[qc + 16]
 %line 1993+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r10 + 16]
+	movdqu xmm1, [rcx + 16]
 ; x3 = mem128[qc + 400]
 %line 1994+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm2, [r10 + 400]
+	movdqu xmm2, [rcx + 400]
 ; mem128[qd + 16] = x0
 %line 1995+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rdx + 16], xmm0
 ; mem128[qd + 1168] = x3
 %line 1996+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 1168], xmm2
+	movdqu [rdx + 1168], xmm2
 ; 8x x4 = x1 - x2
 %line 1997+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 16]
 %line 1998+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; 8x x5 = x5 - x0
 %line 1999+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm1, xmm0
@@ -5961,10 +5900,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 400] = x5
 %line 2001+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 400], xmm1
+	movdqu [rdx + 400], xmm1
 ; x5 = mem128[qb + 400]
 %line 2002+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 400]
+	movdqu xmm0, [rax + 400]
 ; 8x x5 = x5 - x3
 %line 2003+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm0, xmm2
@@ -5973,31 +5912,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 784] = x5
 %line 2005+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 784], xmm0
+	movdqu [rdx + 784], xmm0
 ; x0 = mem128[qa + 32]
 %line 2006+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qa + 416]
 %line 2007+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm3, [r9 + 416]
+	movdqu xmm3, [rsi + 416]
 ; x2 = mem128[qc + 32]
 %line 2008+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r10 + 32]
+	movdqu xmm1, [rcx + 32]
 ; x3 = mem128[qc + 416]
 %line 2009+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm2, [r10 + 416]
+	movdqu xmm2, [rcx + 416]
 ; mem128[qd + 32] = x0
 %line 2010+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rdx + 32], xmm0
 ; mem128[qd + 1184] = x3
 %line 2011+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 1184], xmm2
+	movdqu [rdx + 1184], xmm2
 ; 8x x4 = x1 - x2
 %line 2012+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 32]
 %line 2013+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; 8x x5 = x5 - x0
 %line 2014+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm1, xmm0
@@ -6006,10 +5945,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 416] = x5
 %line 2016+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 416], xmm1
+	movdqu [rdx + 416], xmm1
 ; x5 = mem128[qb + 416]
 %line 2017+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 416]
+	movdqu xmm0, [rax + 416]
 ; 8x x5 = x5 - x3
 %line 2018+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm0, xmm2
@@ -6018,31 +5957,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 800] = x5
 %line 2020+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 800], xmm0
+	movdqu [rdx + 800], xmm0
 ; x0 = mem128[qa + 48]
 %line 2021+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qa + 432]
 %line 2022+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm3, [r9 + 432]
+	movdqu xmm3, [rsi + 432]
 ; x2 = mem128[qc + 48]
 %line 2023+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r10 + 48]
+	movdqu xmm1, [rcx + 48]
 ; x3 = mem128[qc + 432]
 %line 2024+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm2, [r10 + 432]
+	movdqu xmm2, [rcx + 432]
 ; mem128[qd + 48] = x0
 %line 2025+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rdx + 48], xmm0
 ; mem128[qd + 1200] = x3
 %line 2026+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 1200], xmm2
+	movdqu [rdx + 1200], xmm2
 ; 8x x4 = x1 - x2
 %line 2027+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 48]
 %line 2028+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; 8x x5 = x5 - x0
 %line 2029+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm1, xmm0
@@ -6051,10 +5990,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 432] = x5
 %line 2031+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 432], xmm1
+	movdqu [rdx + 432], xmm1
 ; x5 = mem128[qb + 432]
 %line 2032+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm0, [r8 + 432]
+	movdqu xmm0, [rax + 432]
 ; 8x x5 = x5 - x3
 %line 2033+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm0, xmm2
@@ -6063,57 +6002,49 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 816] = x5
 %line 2035+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 816], xmm0
+	movdqu [rdx + 816], xmm0
 ; qa = qa + 64
 %line 2036+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 2037+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 2038+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r10, 64
+	add rcx, 64
 ; qd = qd + 64
 %line 2039+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r11, 64
+	add rdx, 64
 ; i1 = i1 - 1
 %line 2040+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	sub rsi, 1
+	sub rbx, 1
 ; =? i1 - 0
 %line 2041+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	cmp rsi, 0
+	cmp rbx, 0
 ; goto loop22 if !=
 %line 2042+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	jne .Lloop22
 ; pa = pa + 2304
 %line 2043+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r9, rcx
-	add r9, 2304
+	add r8, 2304
 ; pb = pb + 1536
 %line 2044+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r11, rdx
-	add r11, 1536
+	add r9, 1536
 ; i0 = i0 - 1
 %line 2045+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r8, rbx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 2046+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop21 if !=
 %line 2047+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r10, rax
 	jne .Lloop21
 ; pa = w + 3072
 %line 2048+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rax, rdi
-	lea r8, [r10 + 3072]
+	lea r8, [r11 + 3072]
 ; pb = w + 53712
 %line 2049+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r11, [r10 + 53712]
-; qa = pa
-%line 2050+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rdi, r10
+	lea rsi, [r11 + 53712]
 ; qb = pa + 1536
 %line 2051+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	lea r9, [r8 + 1536]
@@ -6122,7 +6053,7 @@ align 32
 	lea r10, [r8 + 3072]
 ; i1 = 12
 %line 2054+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rsi, 12
+	mov rax, 12
 align 32
 .Lloop23:
 ; x0 = mem128[qa]
@@ -6139,10 +6070,10 @@ align 32
 	movdqu xmm2, [r10 + 768]
 ; mem128[qd] = x0
 %line 2060+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11], xmm0
+	movdqu [rsi], xmm0
 ; mem128[qd + 2304] = x3
 %line 2061+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 2304], xmm2
+	movdqu [rsi + 2304], xmm2
 ; 8x x4 = x1 - x2
 %line 2062+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm3, xmm1
@@ -6157,7 +6088,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 768] = x5
 %line 2066+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 768], xmm1
+	movdqu [rsi + 768], xmm1
 ; x5 = mem128[qb + 768]
 %line 2067+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu xmm0, [r9 + 768]
@@ -6169,7 +6100,7 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 1536] = x5
 %line 2070+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 1536], xmm0
+	movdqu [rsi + 1536], xmm0
 ; x0 = mem128[qa + 16]
 %line 2071+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu xmm0, [r8 + 16]
@@ -6184,10 +6115,10 @@ align 32
 	movdqu xmm2, [r10 + 784]
 ; mem128[qd + 16] = x0
 %line 2075+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rsi + 16], xmm0
 ; mem128[qd + 2320] = x3
 %line 2076+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 2320], xmm2
+	movdqu [rsi + 2320], xmm2
 ; 8x x4 = x1 - x2
 %line 2077+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm3, xmm1
@@ -6202,7 +6133,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 784] = x5
 %line 2081+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 784], xmm1
+	movdqu [rsi + 784], xmm1
 ; x5 = mem128[qb + 784]
 %line 2082+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu xmm0, [r9 + 784]
@@ -6214,7 +6145,7 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 1552] = x5
 %line 2085+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 1552], xmm0
+	movdqu [rsi + 1552], xmm0
 ; x0 = mem128[qa + 32]
 %line 2086+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu xmm0, [r8 + 32]
@@ -6229,10 +6160,10 @@ align 32
 	movdqu xmm2, [r10 + 800]
 ; mem128[qd + 32] = x0
 %line 2090+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rsi + 32], xmm0
 ; mem128[qd + 2336] = x3
 %line 2091+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 2336], xmm2
+	movdqu [rsi + 2336], xmm2
 ; 8x x4 = x1 - x2
 %line 2092+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm3, xmm1
@@ -6247,7 +6178,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 800] = x5
 %line 2096+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 800], xmm1
+	movdqu [rsi + 800], xmm1
 ; x5 = mem128[qb + 800]
 %line 2097+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu xmm0, [r9 + 800]
@@ -6259,7 +6190,7 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 1568] = x5
 %line 2100+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 1568], xmm0
+	movdqu [rsi + 1568], xmm0
 ; x0 = mem128[qa + 48]
 %line 2101+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu xmm0, [r8 + 48]
@@ -6274,10 +6205,10 @@ align 32
 	movdqu xmm2, [r10 + 816]
 ; mem128[qd + 48] = x0
 %line 2105+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rsi + 48], xmm0
 ; mem128[qd + 2352] = x3
 %line 2106+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 2352], xmm2
+	movdqu [rsi + 2352], xmm2
 ; 8x x4 = x1 - x2
 %line 2107+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm3, xmm1
@@ -6292,7 +6223,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 816] = x5
 %line 2111+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 816], xmm1
+	movdqu [rsi + 816], xmm1
 ; x5 = mem128[qb + 816]
 %line 2112+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu xmm0, [r9 + 816]
@@ -6304,7 +6235,7 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 1584] = x5
 %line 2115+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu [r11 + 1584], xmm0
+	movdqu [rsi + 1584], xmm0
 ; qa = qa + 64
 %line 2116+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	add r8, 64
@@ -6316,51 +6247,49 @@ align 32
 	add r10, 64
 ; qd = qd + 64
 %line 2119+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r11, 64
+	add rsi, 64
 ; i1 = i1 - 1
 %line 2120+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	sub rsi, 1
+	sub rax, 1
 ; =? i1 - 0
 %line 2121+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	cmp rsi, 0
+	cmp rax, 0
 ; goto loop23 if !=
 %line 2122+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	jne .Lloop23
 ; x6 = mem128[M3OFF]
 %line 2123+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm7, [rel M3OFF]
+	movdqu xmm4, [rel M3OFF]
 ; x7 = mem128[M3MUL]
 %line 2124+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm4, [rel M3MUL]
+	movdqu xmm5, [rel M3MUL]
 ; x5 = mem128[THREE]
 %line 2125+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm5, [rel THREE]
+	movdqu xmm6, [rel THREE]
 ; x4 = mem128[ONES]
 %line 2126+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm6, [rel ONES]
+	movdqu xmm7, [rel ONES]
 ; pa = w + 53712
 %line 2127+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r10, rdi
-	lea r8, [r10 + 53712]
+	lea r8, [r11 + 53712]
 ; pb = w + 55234
 %line 2128+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r9, [r10 + 55234]
+	lea r9, [r11 + 55234]
 ; pc = w + 55232
 %line 2129+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r11, [r10 + 55232]
+	lea r10, [r11 + 55232]
 ; qd = w + 70800
 %line 2130+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea rsi, [r10 + 70800]
+	lea rsi, [r11 + 70800]
 ; x0 = mem128[pa]
 %line 2131+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov rcx, r10
 	movdqu xmm1, [r8]
 ; x1 = mem128[pb]
 %line 2132+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu xmm2, [r9]
 ; x2 = mem128[pc]
 %line 2133+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm3, [r11]
+	movdqu xmm3, [r10]
 ; x2 &= mem128[LANE0OFF]
 %line 2134+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu xmm0, [rel LANE0OFF]
@@ -6373,20 +6302,20 @@ align 32
 	paddw xmm1, xmm3
 ; 8x x0 = x0 + x6
 %line 2137+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	paddw xmm1, xmm7
+	paddw xmm1, xmm4
 ; 8x x1 = mulhi(x0, x7)
 %line 2138+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm0, xmm1
-	pmulhw xmm0, xmm4
+	pmulhw xmm0, xmm5
 ; 8x x1 = x1 * x5
 %line 2139+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	pmullw xmm0, xmm5
+	pmullw xmm0, xmm6
 ; 8x x0 = x0 - x1
 %line 2140+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm1, xmm0
 ; 8x x0 = x0 - x4
 %line 2141+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psubw xmm1, xmm6
+	psubw xmm1, xmm7
 ; mem128[qd] = x0
 %line 2142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu [rsi], xmm1
@@ -6398,15 +6327,13 @@ align 32
 	add r9, 16
 ; pc = pc + 16
 %line 2145+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r11, 16
+	add r10, 16
 ; qd = qd + 16
 %line 2146+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	add rsi, 16
 ; i1 = 23
 %line 2147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r10, 23
-	mov rdi, rax
-	movdqa xmm3, xmm7
+	mov rax, 23
 align 32
 .Lloop24:
 ; x0 = mem128[pa]
@@ -6417,7 +6344,7 @@ align 32
 	movdqu xmm1, [r9]
 ; x2 = mem128[pc]
 %line 2151+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm2, [r11]
+	movdqu xmm2, [r10]
 ; 8x x0 = x0 + x1
 %line 2152+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
@@ -6426,20 +6353,20 @@ align 32
 	paddw xmm0, xmm2
 ; 8x x0 = x0 + x6
 %line 2154+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	paddw xmm0, xmm3
+	paddw xmm0, xmm4
 ; 8x x1 = mulhi(x0, x7)
 %line 2155+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm1, xmm0
-	pmulhw xmm1, xmm4
+	pmulhw xmm1, xmm5
 ; 8x x1 = x1 * x5
 %line 2156+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	pmullw xmm1, xmm5
+	pmullw xmm1, xmm6
 ; 8x x0 = x0 - x1
 %line 2157+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm0, xmm1
 ; 8x x0 = x0 - x4
 %line 2158+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psubw xmm0, xmm6
+	psubw xmm0, xmm7
 ; mem128[qd] = x0
 %line 2159+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu [rsi], xmm0
@@ -6451,7 +6378,7 @@ align 32
 	movdqu xmm1, [r9 + 16]
 ; x2 = mem128[pc + 16]
 %line 2162+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm2, [r11 + 16]
+	movdqu xmm2, [r10 + 16]
 ; 8x x0 = x0 + x1
 %line 2163+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
@@ -6460,20 +6387,20 @@ align 32
 	paddw xmm0, xmm2
 ; 8x x0 = x0 + x6
 %line 2165+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	paddw xmm0, xmm3
+	paddw xmm0, xmm4
 ; 8x x1 = mulhi(x0, x7)
 %line 2166+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm1, xmm0
-	pmulhw xmm1, xmm4
+	pmulhw xmm1, xmm5
 ; 8x x1 = x1 * x5
 %line 2167+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	pmullw xmm1, xmm5
+	pmullw xmm1, xmm6
 ; 8x x0 = x0 - x1
 %line 2168+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm0, xmm1
 ; 8x x0 = x0 - x4
 %line 2169+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psubw xmm0, xmm6
+	psubw xmm0, xmm7
 ; mem128[qd + 16] = x0
 %line 2170+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu [rsi + 16], xmm0
@@ -6485,7 +6412,7 @@ align 32
 	movdqu xmm1, [r9 + 32]
 ; x2 = mem128[pc + 32]
 %line 2173+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm2, [r11 + 32]
+	movdqu xmm2, [r10 + 32]
 ; 8x x0 = x0 + x1
 %line 2174+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
@@ -6494,20 +6421,20 @@ align 32
 	paddw xmm0, xmm2
 ; 8x x0 = x0 + x6
 %line 2176+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	paddw xmm0, xmm3
+	paddw xmm0, xmm4
 ; 8x x1 = mulhi(x0, x7)
 %line 2177+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm1, xmm0
-	pmulhw xmm1, xmm4
+	pmulhw xmm1, xmm5
 ; 8x x1 = x1 * x5
 %line 2178+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	pmullw xmm1, xmm5
+	pmullw xmm1, xmm6
 ; 8x x0 = x0 - x1
 %line 2179+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm0, xmm1
 ; 8x x0 = x0 - x4
 %line 2180+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psubw xmm0, xmm6
+	psubw xmm0, xmm7
 ; mem128[qd + 32] = x0
 %line 2181+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu [rsi + 32], xmm0
@@ -6519,7 +6446,7 @@ align 32
 	movdqu xmm1, [r9 + 48]
 ; x2 = mem128[pc + 48]
 %line 2184+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm2, [r11 + 48]
+	movdqu xmm2, [r10 + 48]
 ; 8x x0 = x0 + x1
 %line 2185+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
@@ -6528,20 +6455,20 @@ align 32
 	paddw xmm0, xmm2
 ; 8x x0 = x0 + x6
 %line 2187+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	paddw xmm0, xmm3
+	paddw xmm0, xmm4
 ; 8x x1 = mulhi(x0, x7)
 %line 2188+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm1, xmm0
-	pmulhw xmm1, xmm4
+	pmulhw xmm1, xmm5
 ; 8x x1 = x1 * x5
 %line 2189+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	pmullw xmm1, xmm5
+	pmullw xmm1, xmm6
 ; 8x x0 = x0 - x1
 %line 2190+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm0, xmm1
 ; 8x x0 = x0 - x4
 %line 2191+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psubw xmm0, xmm6
+	psubw xmm0, xmm7
 ; mem128[qd + 48] = x0
 %line 2192+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu [rsi + 48], xmm0
@@ -6553,29 +6480,28 @@ align 32
 	add r9, 64
 ; pc = pc + 64
 %line 2195+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	add r11, 64
+	add r10, 64
 ; qd = qd + 64
 %line 2196+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	add rsi, 64
 ; i1 = i1 - 1
 %line 2197+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	sub r10, 1
+	sub rax, 1
 ; =? i1 - 0
 %line 2198+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	cmp r10, 0
+	cmp rax, 0
 ; goto loop24 if !=
 %line 2199+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	jne .Lloop24
 ; x0 = mem128[pa]
 %line 2200+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqa xmm7, xmm3
 	movdqu xmm0, [r8]
 ; x1 = mem128[pb]
 %line 2201+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu xmm1, [r9]
 ; x2 = mem128[pc]
 %line 2202+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm2, [r11]
+	movdqu xmm2, [r10]
 ; 8x x0 = x0 + x1
 %line 2203+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
@@ -6584,20 +6510,20 @@ align 32
 	paddw xmm0, xmm2
 ; 8x x0 = x0 + x6
 %line 2205+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	paddw xmm0, xmm7
+	paddw xmm0, xmm4
 ; 8x x1 = mulhi(x0, x7)
 %line 2206+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm1, xmm0
-	pmulhw xmm1, xmm4
+	pmulhw xmm1, xmm5
 ; 8x x1 = x1 * x5
 %line 2207+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	pmullw xmm1, xmm5
+	pmullw xmm1, xmm6
 ; 8x x0 = x0 - x1
 %line 2208+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm0, xmm1
 ; 8x x0 = x0 - x4
 %line 2209+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psubw xmm0, xmm6
+	psubw xmm0, xmm7
 ; mem128[qd] = x0
 %line 2210+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu [rsi], xmm0
@@ -6609,7 +6535,7 @@ align 32
 	movdqu xmm1, [r9 + 16]
 ; x2 = mem128[pc + 16]
 %line 2213+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm2, [r11 + 16]
+	movdqu xmm2, [r10 + 16]
 ; 8x x0 = x0 + x1
 %line 2214+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
@@ -6618,20 +6544,20 @@ align 32
 	paddw xmm0, xmm2
 ; 8x x0 = x0 + x6
 %line 2216+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	paddw xmm0, xmm7
+	paddw xmm0, xmm4
 ; 8x x1 = mulhi(x0, x7)
 %line 2217+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm1, xmm0
-	pmulhw xmm1, xmm4
+	pmulhw xmm1, xmm5
 ; 8x x1 = x1 * x5
 %line 2218+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	pmullw xmm1, xmm5
+	pmullw xmm1, xmm6
 ; 8x x0 = x0 - x1
 %line 2219+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm0, xmm1
 ; 8x x0 = x0 - x4
 %line 2220+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psubw xmm0, xmm6
+	psubw xmm0, xmm7
 ; mem128[qd + 16] = x0
 %line 2221+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu [rsi + 16], xmm0
@@ -6643,7 +6569,7 @@ align 32
 	movdqu xmm1, [r9 + 32]
 ; x2 = mem128[pc + 32]
 %line 2224+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	movdqu xmm2, [r11 + 32]
+	movdqu xmm2, [r10 + 32]
 ; 8x x0 = x0 + x1
 %line 2225+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	paddw xmm0, xmm1
@@ -6652,33 +6578,31 @@ align 32
 	paddw xmm0, xmm2
 ; 8x x0 = x0 + x6
 %line 2227+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	paddw xmm0, xmm7
+	paddw xmm0, xmm4
 ; 8x x1 = mulhi(x0, x7)
 %line 2228+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqa xmm1, xmm0
-	pmulhw xmm1, xmm4
+	pmulhw xmm1, xmm5
 ; 8x x1 = x1 * x5
 %line 2229+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	pmullw xmm1, xmm5
+	pmullw xmm1, xmm6
 ; 8x x0 = x0 - x1
 %line 2230+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	psubw xmm0, xmm1
 ; 8x x0 = x0 - x4
 %line 2231+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	psubw xmm0, xmm6
+	psubw xmm0, xmm7
 ; mem128[qd + 32] = x0
 %line 2232+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu [rsi + 32], xmm0
 ; pa = w + 70800
 %line 2233+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r10, rcx
-	lea r8, [r10 + 70800]
+	lea r8, [r11 + 70800]
 ; pb = w + 72352
 %line 2234+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	lea r9, [r10 + 72352]
+	lea r9, [r11 + 72352]
 ; i1 = 12
 %line 2235+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r11, r10
 	mov r10, 12
 align 32
 .Lloop25:
@@ -6747,8 +6671,7 @@ align 32
 	jne .Lloop25
 ; pa = w + 72352
 %line 2258+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
-	mov r10, r11
-	lea r8, [r10 + 72352]
+	lea r8, [r11 + 72352]
 ; x0 = mem128[pa]
 %line 2259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_761.q
 	movdqu xmm0, [r8]

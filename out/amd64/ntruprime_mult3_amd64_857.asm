@@ -12,10 +12,10 @@ qhasm_kernel_core_mult3sntrup857_amd64_mul:
 	sub rsp, 60832
 ; w = &workqhasm_kernel_core_mult3sntrup857_amd64_mul
 %line 25+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r10, [rsp + 0]
+	lea r11, [rsp + 0]
 ; pa = w + 56064
 %line 26+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r8, [r10 + 56064]
+	lea r8, [r11 + 56064]
 ; z0 = 0
 %line 27+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	pxor xmm0, xmm0
@@ -30,7 +30,7 @@ qhasm_kernel_core_mult3sntrup857_amd64_mul:
 	movdqu [r8 + 32], xmm0
 ; pa = w + 55216
 %line 31+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r9, [r10 + 55216]
+	lea r9, [r11 + 55216]
 ; x0 = mem128[in]
 %line 32+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu xmm0, [rsi]
@@ -363,7 +363,7 @@ qhasm_kernel_core_mult3sntrup857_amd64_mul:
 	mov byte [r9 + 856], r8b
 ; pa = w + 56960
 %line 142+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r8, [r10 + 56960]
+	lea r8, [r11 + 56960]
 ; z0 = 0
 %line 143+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	pxor xmm0, xmm0
@@ -378,7 +378,7 @@ qhasm_kernel_core_mult3sntrup857_amd64_mul:
 	movdqu [r8 + 32], xmm0
 ; pa = w + 56112
 %line 147+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r8, [r10 + 56112]
+	lea r8, [r11 + 56112]
 ; x0 = mem128[k]
 %line 148+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu xmm0, [rdx]
@@ -714,235 +714,233 @@ qhasm_kernel_core_mult3sntrup857_amd64_mul:
 	movdqu xmm0, [rel ONES]
 ; pa = w + 55216
 %line 259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r9, [r10 + 55216]
+	lea r10, [r11 + 55216]
+; pb = w
+%line 260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
+	mov r8, r11
 ; i1 = 28
 %line 261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r11, r10
-	mov r8, 28
-	movdqa xmm2, xmm0
+	mov r9, 28
 align 32
 .Lloop1:
 ; 8x x0 = zeroext8(mem64[pa])
 %line 263+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	pxor xmm0, xmm0
-	movq xmm1, [r9]
-	punpcklbw xmm1, xmm0
+	pxor xmm1, xmm1
+	movq xmm2, [r10]
+	punpcklbw xmm2, xmm1
 ; x1 = x0 & x7
 %line 264+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm1, xmm2
+	pand xmm1, xmm0
 ; 8x x0 >>= 1
 %line 265+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	pand xmm1, xmm0
+	pand xmm2, xmm1
 ; 8x x1 = x1 - x0
 %line 267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; 8x x1 = x1 - x0
 %line 268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; mem128[pb] = x1
 %line 269+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r10], xmm0
+	movdqu [r8], xmm1
 ; 8x x0 = zeroext8(mem64[pa + 8])
 %line 270+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	pxor xmm0, xmm0
-	movq xmm1, [r9 + 8]
-	punpcklbw xmm1, xmm0
+	pxor xmm1, xmm1
+	movq xmm2, [r10 + 8]
+	punpcklbw xmm2, xmm1
 ; x1 = x0 & x7
 %line 271+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm1, xmm2
+	pand xmm1, xmm0
 ; 8x x0 >>= 1
 %line 272+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	pand xmm1, xmm0
+	pand xmm2, xmm1
 ; 8x x1 = x1 - x0
 %line 274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; 8x x1 = x1 - x0
 %line 275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; mem128[pb + 16] = x1
 %line 276+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r10 + 16], xmm0
+	movdqu [r8 + 16], xmm1
 ; 8x x0 = zeroext8(mem64[pa + 16])
 %line 277+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	pxor xmm0, xmm0
-	movq xmm1, [r9 + 16]
-	punpcklbw xmm1, xmm0
+	pxor xmm1, xmm1
+	movq xmm2, [r10 + 16]
+	punpcklbw xmm2, xmm1
 ; x1 = x0 & x7
 %line 278+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm1, xmm2
+	pand xmm1, xmm0
 ; 8x x0 >>= 1
 %line 279+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	pand xmm1, xmm0
+	pand xmm2, xmm1
 ; 8x x1 = x1 - x0
 %line 281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; 8x x1 = x1 - x0
 %line 282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; mem128[pb + 32] = x1
 %line 283+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r10 + 32], xmm0
+	movdqu [r8 + 32], xmm1
 ; 8x x0 = zeroext8(mem64[pa + 24])
 %line 284+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	pxor xmm0, xmm0
-	movq xmm1, [r9 + 24]
-	punpcklbw xmm1, xmm0
+	pxor xmm1, xmm1
+	movq xmm2, [r10 + 24]
+	punpcklbw xmm2, xmm1
 ; x1 = x0 & x7
 %line 285+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm1, xmm2
+	pand xmm1, xmm0
 ; 8x x0 >>= 1
 %line 286+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	pand xmm1, xmm0
+	pand xmm2, xmm1
 ; 8x x1 = x1 - x0
 %line 288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; 8x x1 = x1 - x0
 %line 289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; mem128[pb + 48] = x1
 %line 290+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r10 + 48], xmm0
+	movdqu [r8 + 48], xmm1
 ; pa = pa + 32
 %line 291+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r9, 32
+	add r10, 32
 ; pb = pb + 64
 %line 292+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r10, 64
+	add r8, 64
 ; i1 = i1 - 1
 %line 293+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	sub r8, 1
+	sub r9, 1
 ; =? i1 - 0
 %line 294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	cmp r8, 0
+	cmp r9, 0
 ; goto loop1 if !=
 %line 295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	jne .Lloop1
 ; x7 = mem128[ONES]
 %line 296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [rel ONES]
+	movdqu xmm1, [rel ONES]
 ; pa = w + 56112
 %line 297+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r10, r11
-	lea r8, [r10 + 56112]
+	lea r8, [r11 + 56112]
 ; pb = w + 1792
 %line 298+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r9, [r10 + 1792]
+	lea r9, [r11 + 1792]
 ; i1 = 28
 %line 299+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r11, r10
 	mov r10, 28
-	movdqa xmm2, xmm0
 align 32
 .Lloop2:
 ; 8x x0 = zeroext8(mem64[pa])
 %line 301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	pxor xmm0, xmm0
-	movq xmm1, [r8]
-	punpcklbw xmm1, xmm0
+	movq xmm2, [r8]
+	punpcklbw xmm2, xmm0
 ; x1 = x0 & x7
 %line 302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm0, xmm2
+	pand xmm0, xmm1
 ; 8x x0 >>= 1
 %line 303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 304+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	pand xmm1, xmm0
+	pand xmm2, xmm0
 ; 8x x1 = x1 - x0
 %line 305+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psubw xmm0, xmm1
+	psubw xmm0, xmm2
 ; 8x x1 = x1 - x0
 %line 306+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psubw xmm0, xmm1
+	psubw xmm0, xmm2
 ; mem128[pb] = x1
 %line 307+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu [r9], xmm0
 ; 8x x0 = zeroext8(mem64[pa + 8])
 %line 308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	pxor xmm0, xmm0
-	movq xmm1, [r8 + 8]
-	punpcklbw xmm1, xmm0
+	movq xmm2, [r8 + 8]
+	punpcklbw xmm2, xmm0
 ; x1 = x0 & x7
 %line 309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm0, xmm2
+	pand xmm0, xmm1
 ; 8x x0 >>= 1
 %line 310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	pand xmm1, xmm0
+	pand xmm2, xmm0
 ; 8x x1 = x1 - x0
 %line 312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psubw xmm0, xmm1
+	psubw xmm0, xmm2
 ; 8x x1 = x1 - x0
 %line 313+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psubw xmm0, xmm1
+	psubw xmm0, xmm2
 ; mem128[pb + 16] = x1
 %line 314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu [r9 + 16], xmm0
 ; 8x x0 = zeroext8(mem64[pa + 16])
 %line 315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	pxor xmm0, xmm0
-	movq xmm1, [r8 + 16]
-	punpcklbw xmm1, xmm0
+	movq xmm2, [r8 + 16]
+	punpcklbw xmm2, xmm0
 ; x1 = x0 & x7
 %line 316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm0, xmm2
+	pand xmm0, xmm1
 ; 8x x0 >>= 1
 %line 317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	pand xmm1, xmm0
+	pand xmm2, xmm0
 ; 8x x1 = x1 - x0
 %line 319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psubw xmm0, xmm1
+	psubw xmm0, xmm2
 ; 8x x1 = x1 - x0
 %line 320+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psubw xmm0, xmm1
+	psubw xmm0, xmm2
 ; mem128[pb + 32] = x1
 %line 321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu [r9 + 32], xmm0
 ; 8x x0 = zeroext8(mem64[pa + 24])
 %line 322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	pxor xmm0, xmm0
-	movq xmm1, [r8 + 24]
-	punpcklbw xmm1, xmm0
+	movq xmm2, [r8 + 24]
+	punpcklbw xmm2, xmm0
 ; x1 = x0 & x7
 %line 323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm0, xmm2
+	pand xmm0, xmm1
 ; 8x x0 >>= 1
 %line 324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	pand xmm1, xmm0
+	pand xmm2, xmm0
 ; 8x x1 = x1 - x0
 %line 326+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psubw xmm0, xmm1
+	psubw xmm0, xmm2
 ; 8x x1 = x1 - x0
 %line 327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psubw xmm0, xmm1
+	psubw xmm0, xmm2
 ; mem128[pb + 48] = x1
 %line 328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu [r9 + 48], xmm0
@@ -963,127 +961,120 @@ align 32
 	jne .Lloop2
 ; pa = w
 %line 334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r10, r11
+	mov r8, r11
 ; pb = w + 21952
 %line 335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r9, [r10 + 21952]
-; qa = pa
-%line 336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rsi, r10
+	lea r10, [r11 + 21952]
 ; qb = pa + 896
 %line 337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r8, [r10 + 896]
+	lea r9, [r8 + 896]
 ; i1 = 14
 %line 339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r11, 14
+	mov rsi, 14
 align 32
 .Lloop3:
 ; x0 = mem128[qa]
 %line 341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r10]
+	movdqu xmm0, [r8]
 ; x1 = mem128[qb]
 %line 342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [r9]
 ; mem128[qc] = x0
 %line 343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r9], xmm0
+	movdqu [r10], xmm0
 ; mem128[qc + 1792] = x1
 %line 344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r9 + 1792], xmm1
+	movdqu [r10 + 1792], xmm1
 ; 8x x0 = x0 + x1
 %line 345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 896] = x0
 %line 346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r9 + 896], xmm0
+	movdqu [r10 + 896], xmm0
 ; x0 = mem128[qa + 16]
 %line 347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r10 + 16]
+	movdqu xmm0, [r8 + 16]
 ; x1 = mem128[qb + 16]
 %line 348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [r9 + 16]
 ; mem128[qc + 16] = x0
 %line 349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r9 + 16], xmm0
+	movdqu [r10 + 16], xmm0
 ; mem128[qc + 1808] = x1
 %line 350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r9 + 1808], xmm1
+	movdqu [r10 + 1808], xmm1
 ; 8x x0 = x0 + x1
 %line 351+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 912] = x0
 %line 352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r9 + 912], xmm0
+	movdqu [r10 + 912], xmm0
 ; x0 = mem128[qa + 32]
 %line 353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r10 + 32]
+	movdqu xmm0, [r8 + 32]
 ; x1 = mem128[qb + 32]
 %line 354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [r9 + 32]
 ; mem128[qc + 32] = x0
 %line 355+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r9 + 32], xmm0
+	movdqu [r10 + 32], xmm0
 ; mem128[qc + 1824] = x1
 %line 356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r9 + 1824], xmm1
+	movdqu [r10 + 1824], xmm1
 ; 8x x0 = x0 + x1
 %line 357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 928] = x0
 %line 358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r9 + 928], xmm0
+	movdqu [r10 + 928], xmm0
 ; x0 = mem128[qa + 48]
 %line 359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r10 + 48]
+	movdqu xmm0, [r8 + 48]
 ; x1 = mem128[qb + 48]
 %line 360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [r9 + 48]
 ; mem128[qc + 48] = x0
 %line 361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r9 + 48], xmm0
+	movdqu [r10 + 48], xmm0
 ; mem128[qc + 1840] = x1
 %line 362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r9 + 1840], xmm1
+	movdqu [r10 + 1840], xmm1
 ; 8x x0 = x0 + x1
 %line 363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 944] = x0
 %line 364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r9 + 944], xmm0
+	movdqu [r10 + 944], xmm0
 ; qa = qa + 64
 %line 365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r10, 64
+	add r8, 64
 ; qb = qb + 64
 %line 366+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r8, 64
+	add r9, 64
 ; qc = qc + 64
 %line 367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r9, 64
+	add r10, 64
 ; i1 = i1 - 1
 %line 368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	sub r11, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	cmp r11, 0
+	cmp rsi, 0
 ; goto loop3 if !=
 %line 370+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	jne .Lloop3
 ; pa = w + 1792
 %line 371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r10, rsi
-	lea r8, [r10 + 1792]
+	lea r8, [r11 + 1792]
 ; pb = w + 37072
 %line 372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r11, [r10 + 37072]
-; qa = pa
-%line 373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rsi, r10
+	lea r10, [r11 + 37072]
 ; qb = pa + 896
 %line 374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	lea r9, [r8 + 896]
 ; i1 = 14
 %line 376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r10, 14
+	mov rsi, 14
 align 32
 .Lloop4:
 ; x0 = mem128[qa]
@@ -1094,16 +1085,16 @@ align 32
 	movdqu xmm1, [r9]
 ; mem128[qc] = x0
 %line 380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11], xmm0
+	movdqu [r10], xmm0
 ; mem128[qc + 1792] = x1
 %line 381+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 1792], xmm1
+	movdqu [r10 + 1792], xmm1
 ; 8x x0 = x0 + x1
 %line 382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 896] = x0
 %line 383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 896], xmm0
+	movdqu [r10 + 896], xmm0
 ; x0 = mem128[qa + 16]
 %line 384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu xmm0, [r8 + 16]
@@ -1112,16 +1103,16 @@ align 32
 	movdqu xmm1, [r9 + 16]
 ; mem128[qc + 16] = x0
 %line 386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 16], xmm0
+	movdqu [r10 + 16], xmm0
 ; mem128[qc + 1808] = x1
 %line 387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 1808], xmm1
+	movdqu [r10 + 1808], xmm1
 ; 8x x0 = x0 + x1
 %line 388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 912] = x0
 %line 389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 912], xmm0
+	movdqu [r10 + 912], xmm0
 ; x0 = mem128[qa + 32]
 %line 390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu xmm0, [r8 + 32]
@@ -1130,16 +1121,16 @@ align 32
 	movdqu xmm1, [r9 + 32]
 ; mem128[qc + 32] = x0
 %line 392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 32], xmm0
+	movdqu [r10 + 32], xmm0
 ; mem128[qc + 1824] = x1
 %line 393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 1824], xmm1
+	movdqu [r10 + 1824], xmm1
 ; 8x x0 = x0 + x1
 %line 394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 928] = x0
 %line 395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 928], xmm0
+	movdqu [r10 + 928], xmm0
 ; x0 = mem128[qa + 48]
 %line 396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu xmm0, [r8 + 48]
@@ -1148,16 +1139,16 @@ align 32
 	movdqu xmm1, [r9 + 48]
 ; mem128[qc + 48] = x0
 %line 398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 48], xmm0
+	movdqu [r10 + 48], xmm0
 ; mem128[qc + 1840] = x1
 %line 399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 1840], xmm1
+	movdqu [r10 + 1840], xmm1
 ; 8x x0 = x0 + x1
 %line 400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 944] = x0
 %line 401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 944], xmm0
+	movdqu [r10 + 944], xmm0
 ; qa = qa + 64
 %line 402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	add r8, 64
@@ -1166,23 +1157,22 @@ align 32
 	add r9, 64
 ; qc = qc + 64
 %line 404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r11, 64
+	add r10, 64
 ; i1 = i1 - 1
 %line 405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	sub r10, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	cmp r10, 0
+	cmp rsi, 0
 ; goto loop4 if !=
 %line 407+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	jne .Lloop4
 ; pa = w + 21952
 %line 408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r10, rsi
-	lea r9, [r10 + 21952]
+	lea r9, [r11 + 21952]
 ; pb = w + 3584
 %line 409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r11, [r10 + 3584]
+	lea r10, [r11 + 3584]
 ; i0 = 3
 %line 410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	mov r8, 3
@@ -1190,995 +1180,964 @@ align 32
 .Lloop5:
 ; qa = pa
 %line 412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rax, r8
-	mov rsi, r10
+	mov rsi, r9
 ; qb = pa + 448
 %line 413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r8, [r9 + 448]
+	lea rax, [r9 + 448]
 ; qc = pb
 %line 414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rcx, r9
+	mov rcx, r10
 ; i1 = 7
 %line 415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rdx, r11
-	mov r10, 7
+	mov rdx, 7
 align 32
 .Lloop6:
 ; x0 = mem128[qa]
 %line 417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qb]
 %line 418+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; mem128[qc] = x0
 %line 419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11], xmm0
+	movdqu [rcx], xmm0
 ; mem128[qc + 896] = x1
 %line 420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 896], xmm1
+	movdqu [rcx + 896], xmm1
 ; 8x x0 = x0 + x1
 %line 421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 448] = x0
 %line 422+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 448], xmm0
+	movdqu [rcx + 448], xmm0
 ; x0 = mem128[qa + 16]
 %line 423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; mem128[qc + 16] = x0
 %line 425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rcx + 16], xmm0
 ; mem128[qc + 912] = x1
 %line 426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 912], xmm1
+	movdqu [rcx + 912], xmm1
 ; 8x x0 = x0 + x1
 %line 427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 464] = x0
 %line 428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 464], xmm0
+	movdqu [rcx + 464], xmm0
 ; x0 = mem128[qa + 32]
 %line 429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qb + 32]
 %line 430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; mem128[qc + 32] = x0
 %line 431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rcx + 32], xmm0
 ; mem128[qc + 928] = x1
 %line 432+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 928], xmm1
+	movdqu [rcx + 928], xmm1
 ; 8x x0 = x0 + x1
 %line 433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 480] = x0
 %line 434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 480], xmm0
+	movdqu [rcx + 480], xmm0
 ; x0 = mem128[qa + 48]
 %line 435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qb + 48]
 %line 436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; mem128[qc + 48] = x0
 %line 437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rcx + 48], xmm0
 ; mem128[qc + 944] = x1
 %line 438+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 944], xmm1
+	movdqu [rcx + 944], xmm1
 ; 8x x0 = x0 + x1
 %line 439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 496] = x0
 %line 440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 496], xmm0
+	movdqu [rcx + 496], xmm0
 ; qa = qa + 64
 %line 441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r11, 64
+	add rcx, 64
 ; i1 = i1 - 1
 %line 444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop6 if !=
 %line 446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	jne .Lloop6
 ; pa = pa + 896
 %line 447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r9, rcx
 	add r9, 896
 ; pb = pb + 1344
 %line 448+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r11, rdx
-	add r11, 1344
+	add r10, 1344
 ; i0 = i0 - 1
 %line 449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r8, rax
 	sub r8, 1
 ; =? i0 - 0
 %line 450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	cmp r8, 0
 ; goto loop5 if !=
 %line 451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r10, rsi
 	jne .Lloop5
 ; pa = w + 37072
 %line 452+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r9, [r10 + 37072]
+	lea r8, [r11 + 37072]
 ; pb = w + 28000
 %line 453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r11, [r10 + 28000]
+	lea r9, [r11 + 28000]
 ; i0 = 3
 %line 454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r8, 3
+	mov r10, 3
 align 32
 .Lloop7:
 ; qa = pa
 %line 456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rdx, r8
-	mov rsi, r10
+	mov rsi, r8
 ; qb = pa + 448
 %line 457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r8, [r9 + 448]
+	lea rax, [r8 + 448]
 ; qc = pb
 %line 458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 7
 %line 459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rcx, r11
-	mov r10, 7
+	mov rdx, 7
 align 32
 .Lloop8:
 ; x0 = mem128[qa]
 %line 461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qb]
 %line 462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; mem128[qc] = x0
 %line 463+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11], xmm0
+	movdqu [rcx], xmm0
 ; mem128[qc + 896] = x1
 %line 464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 896], xmm1
+	movdqu [rcx + 896], xmm1
 ; 8x x0 = x0 + x1
 %line 465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 448] = x0
 %line 466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 448], xmm0
+	movdqu [rcx + 448], xmm0
 ; x0 = mem128[qa + 16]
 %line 467+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; mem128[qc + 16] = x0
 %line 469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rcx + 16], xmm0
 ; mem128[qc + 912] = x1
 %line 470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 912], xmm1
+	movdqu [rcx + 912], xmm1
 ; 8x x0 = x0 + x1
 %line 471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 464] = x0
 %line 472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 464], xmm0
+	movdqu [rcx + 464], xmm0
 ; x0 = mem128[qa + 32]
 %line 473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qb + 32]
 %line 474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; mem128[qc + 32] = x0
 %line 475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rcx + 32], xmm0
 ; mem128[qc + 928] = x1
 %line 476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 928], xmm1
+	movdqu [rcx + 928], xmm1
 ; 8x x0 = x0 + x1
 %line 477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 480] = x0
 %line 478+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 480], xmm0
+	movdqu [rcx + 480], xmm0
 ; x0 = mem128[qa + 48]
 %line 479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qb + 48]
 %line 480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; mem128[qc + 48] = x0
 %line 481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rcx + 48], xmm0
 ; mem128[qc + 944] = x1
 %line 482+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 944], xmm1
+	movdqu [rcx + 944], xmm1
 ; 8x x0 = x0 + x1
 %line 483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 496] = x0
 %line 484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 496], xmm0
+	movdqu [rcx + 496], xmm0
 ; qa = qa + 64
 %line 485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r11, 64
+	add rcx, 64
 ; i1 = i1 - 1
 %line 488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop8 if !=
 %line 490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	jne .Lloop8
 ; pa = pa + 896
 %line 491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r9, rax
-	add r9, 896
+	add r8, 896
 ; pb = pb + 1344
 %line 492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r11, rcx
-	add r11, 1344
+	add r9, 1344
 ; i0 = i0 - 1
 %line 493+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop7 if !=
 %line 495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r10, rsi
 	jne .Lloop7
 ; pa = w + 3584
 %line 496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r9, [r10 + 3584]
+	lea r8, [r11 + 3584]
 ; pb = w + 21952
 %line 497+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r11, [r10 + 21952]
+	lea r9, [r11 + 21952]
 ; i0 = 9
 %line 498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r8, 9
+	mov r10, 9
 align 32
 .Lloop9:
 ; qa = pa
 %line 500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rdx, r8
-	mov rsi, r10
+	mov rsi, r8
 ; qb = pa + 224
 %line 501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r8, [r9 + 224]
+	lea rax, [r8 + 224]
 ; qc = pb
 %line 502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 3
 %line 503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rcx, r11
-	mov r10, 3
+	mov rdx, 3
 align 32
 .Lloop10:
 ; x0 = mem128[qa]
 %line 505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qb]
 %line 506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; mem128[qc] = x0
 %line 507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11], xmm0
+	movdqu [rcx], xmm0
 ; mem128[qc + 448] = x1
 %line 508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 448], xmm1
+	movdqu [rcx + 448], xmm1
 ; 8x x0 = x0 + x1
 %line 509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 224] = x0
 %line 510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 224], xmm0
+	movdqu [rcx + 224], xmm0
 ; x0 = mem128[qa + 16]
 %line 511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; mem128[qc + 16] = x0
 %line 513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rcx + 16], xmm0
 ; mem128[qc + 464] = x1
 %line 514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 464], xmm1
+	movdqu [rcx + 464], xmm1
 ; 8x x0 = x0 + x1
 %line 515+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 240] = x0
 %line 516+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 240], xmm0
+	movdqu [rcx + 240], xmm0
 ; x0 = mem128[qa + 32]
 %line 517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qb + 32]
 %line 518+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; mem128[qc + 32] = x0
 %line 519+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rcx + 32], xmm0
 ; mem128[qc + 480] = x1
 %line 520+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 480], xmm1
+	movdqu [rcx + 480], xmm1
 ; 8x x0 = x0 + x1
 %line 521+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 256] = x0
 %line 522+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 256], xmm0
+	movdqu [rcx + 256], xmm0
 ; x0 = mem128[qa + 48]
 %line 523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qb + 48]
 %line 524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; mem128[qc + 48] = x0
 %line 525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rcx + 48], xmm0
 ; mem128[qc + 496] = x1
 %line 526+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 496], xmm1
+	movdqu [rcx + 496], xmm1
 ; 8x x0 = x0 + x1
 %line 527+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 272] = x0
 %line 528+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 272], xmm0
+	movdqu [rcx + 272], xmm0
 ; qa = qa + 64
 %line 529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 531+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r11, 64
+	add rcx, 64
 ; i1 = i1 - 1
 %line 532+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop10 if !=
 %line 534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	jne .Lloop10
 ; x0 = mem128[qa]
 %line 535+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qb]
 %line 536+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; mem128[qc] = x0
 %line 537+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11], xmm0
+	movdqu [rcx], xmm0
 ; mem128[qc + 448] = x1
 %line 538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 448], xmm1
+	movdqu [rcx + 448], xmm1
 ; 8x x0 = x0 + x1
 %line 539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 224] = x0
 %line 540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 224], xmm0
+	movdqu [rcx + 224], xmm0
 ; x0 = mem128[qa + 16]
 %line 541+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 542+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; mem128[qc + 16] = x0
 %line 543+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rcx + 16], xmm0
 ; mem128[qc + 464] = x1
 %line 544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 464], xmm1
+	movdqu [rcx + 464], xmm1
 ; 8x x0 = x0 + x1
 %line 545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 240] = x0
 %line 546+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 240], xmm0
+	movdqu [rcx + 240], xmm0
 ; pa = pa + 448
 %line 547+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r9, rax
-	add r9, 448
+	add r8, 448
 ; pb = pb + 672
 %line 548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r11, rcx
-	add r11, 672
+	add r9, 672
 ; i0 = i0 - 1
 %line 549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 550+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop9 if !=
 %line 551+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r10, rsi
 	jne .Lloop9
 ; pa = w + 28000
 %line 552+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r9, [r10 + 28000]
+	lea r8, [r11 + 28000]
 ; pb = w + 37072
 %line 553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r11, [r10 + 37072]
+	lea r9, [r11 + 37072]
 ; i0 = 9
 %line 554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r8, 9
+	mov r10, 9
 align 32
 .Lloop11:
 ; qa = pa
 %line 556+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rdx, r8
-	mov rsi, r10
+	mov rsi, r8
 ; qb = pa + 224
 %line 557+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r8, [r9 + 224]
+	lea rax, [r8 + 224]
 ; qc = pb
 %line 558+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 3
 %line 559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rcx, r11
-	mov r10, 3
+	mov rdx, 3
 align 32
 .Lloop12:
 ; x0 = mem128[qa]
 %line 561+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qb]
 %line 562+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; mem128[qc] = x0
 %line 563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11], xmm0
+	movdqu [rcx], xmm0
 ; mem128[qc + 448] = x1
 %line 564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 448], xmm1
+	movdqu [rcx + 448], xmm1
 ; 8x x0 = x0 + x1
 %line 565+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 224] = x0
 %line 566+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 224], xmm0
+	movdqu [rcx + 224], xmm0
 ; x0 = mem128[qa + 16]
 %line 567+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; mem128[qc + 16] = x0
 %line 569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rcx + 16], xmm0
 ; mem128[qc + 464] = x1
 %line 570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 464], xmm1
+	movdqu [rcx + 464], xmm1
 ; 8x x0 = x0 + x1
 %line 571+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 240] = x0
 %line 572+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 240], xmm0
+	movdqu [rcx + 240], xmm0
 ; x0 = mem128[qa + 32]
 %line 573+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qb + 32]
 %line 574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; mem128[qc + 32] = x0
 %line 575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rcx + 32], xmm0
 ; mem128[qc + 480] = x1
 %line 576+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 480], xmm1
+	movdqu [rcx + 480], xmm1
 ; 8x x0 = x0 + x1
 %line 577+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 256] = x0
 %line 578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 256], xmm0
+	movdqu [rcx + 256], xmm0
 ; x0 = mem128[qa + 48]
 %line 579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qb + 48]
 %line 580+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; mem128[qc + 48] = x0
 %line 581+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rcx + 48], xmm0
 ; mem128[qc + 496] = x1
 %line 582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 496], xmm1
+	movdqu [rcx + 496], xmm1
 ; 8x x0 = x0 + x1
 %line 583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 272] = x0
 %line 584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 272], xmm0
+	movdqu [rcx + 272], xmm0
 ; qa = qa + 64
 %line 585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r11, 64
+	add rcx, 64
 ; i1 = i1 - 1
 %line 588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop12 if !=
 %line 590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	jne .Lloop12
 ; x0 = mem128[qa]
 %line 591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qb]
 %line 592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; mem128[qc] = x0
 %line 593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11], xmm0
+	movdqu [rcx], xmm0
 ; mem128[qc + 448] = x1
 %line 594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 448], xmm1
+	movdqu [rcx + 448], xmm1
 ; 8x x0 = x0 + x1
 %line 595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 224] = x0
 %line 596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 224], xmm0
+	movdqu [rcx + 224], xmm0
 ; x0 = mem128[qa + 16]
 %line 597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 598+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; mem128[qc + 16] = x0
 %line 599+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rcx + 16], xmm0
 ; mem128[qc + 464] = x1
 %line 600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 464], xmm1
+	movdqu [rcx + 464], xmm1
 ; 8x x0 = x0 + x1
 %line 601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 240] = x0
 %line 602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 240], xmm0
+	movdqu [rcx + 240], xmm0
 ; pa = pa + 448
 %line 603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r9, rax
-	add r9, 448
+	add r8, 448
 ; pb = pb + 672
 %line 604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r11, rcx
-	add r11, 672
+	add r9, 672
 ; i0 = i0 - 1
 %line 605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 606+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop11 if !=
 %line 607+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r10, rsi
 	jne .Lloop11
 ; pa = w + 21952
 %line 608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r8, [r10 + 21952]
+	lea r9, [r11 + 21952]
 ; pb = w + 3584
 %line 609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r9, [r10 + 3584]
+	lea rsi, [r11 + 3584]
 ; z0 = 0
 %line 610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rsi, r10
 	pxor xmm0, xmm0
 ; i0 = 27
 %line 611+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r10, 27
-	mov r11, r9
-	movdqa xmm2, xmm0
+	mov r8, 27
 align 32
 .Lloop13:
 ; qb = pa + 112
 %line 614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r9, [r8 + 112]
+	lea r10, [r9 + 112]
 ; x0 = mem128[qa]
 %line 616+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r8]
+	movdqu xmm1, [r9]
 ; x1 = mem128[qb]
 %line 617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r9]
+	movdqu xmm2, [r10]
 ; mem128[qc + 112] = x0
 %line 618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 112], xmm0
+	movdqu [rsi + 112], xmm1
 ; mem128[qc + 560] = x1
 %line 619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 560], xmm1
+	movdqu [rsi + 560], xmm2
 ; 8x x0 = x0 + x1
 %line 620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 336] = x0
 %line 621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 336], xmm0
+	movdqu [rsi + 336], xmm1
 ; mem128[qc] = z0
 %line 622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11], xmm2
+	movdqu [rsi], xmm0
 ; mem128[qc + 224] = z0
 %line 623+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 224], xmm2
+	movdqu [rsi + 224], xmm0
 ; mem128[qc + 448] = z0
 %line 624+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 448], xmm2
+	movdqu [rsi + 448], xmm0
 ; x0 = mem128[qa + 16]
 %line 625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r8 + 16]
+	movdqu xmm1, [r9 + 16]
 ; x1 = mem128[qb + 16]
 %line 626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r9 + 16]
+	movdqu xmm2, [r10 + 16]
 ; mem128[qc + 128] = x0
 %line 627+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 128], xmm0
+	movdqu [rsi + 128], xmm1
 ; mem128[qc + 576] = x1
 %line 628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 576], xmm1
+	movdqu [rsi + 576], xmm2
 ; 8x x0 = x0 + x1
 %line 629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 352] = x0
 %line 630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 352], xmm0
+	movdqu [rsi + 352], xmm1
 ; mem128[qc + 16] = z0
 %line 631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 16], xmm2
+	movdqu [rsi + 16], xmm0
 ; mem128[qc + 240] = z0
 %line 632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 240], xmm2
+	movdqu [rsi + 240], xmm0
 ; mem128[qc + 464] = z0
 %line 633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 464], xmm2
+	movdqu [rsi + 464], xmm0
 ; x0 = mem128[qa + 32]
 %line 634+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r8 + 32]
+	movdqu xmm1, [r9 + 32]
 ; x1 = mem128[qb + 32]
 %line 635+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r9 + 32]
+	movdqu xmm2, [r10 + 32]
 ; mem128[qc + 144] = x0
 %line 636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 144], xmm0
+	movdqu [rsi + 144], xmm1
 ; mem128[qc + 592] = x1
 %line 637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 592], xmm1
+	movdqu [rsi + 592], xmm2
 ; 8x x0 = x0 + x1
 %line 638+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 368] = x0
 %line 639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 368], xmm0
+	movdqu [rsi + 368], xmm1
 ; mem128[qc + 32] = z0
 %line 640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 32], xmm2
+	movdqu [rsi + 32], xmm0
 ; mem128[qc + 256] = z0
 %line 641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 256], xmm2
+	movdqu [rsi + 256], xmm0
 ; mem128[qc + 480] = z0
 %line 642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 480], xmm2
+	movdqu [rsi + 480], xmm0
 ; x0 = mem128[qa + 48]
 %line 643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r8 + 48]
+	movdqu xmm1, [r9 + 48]
 ; x1 = mem128[qb + 48]
 %line 644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r9 + 48]
+	movdqu xmm2, [r10 + 48]
 ; mem128[qc + 160] = x0
 %line 645+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 160], xmm0
+	movdqu [rsi + 160], xmm1
 ; mem128[qc + 608] = x1
 %line 646+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 608], xmm1
+	movdqu [rsi + 608], xmm2
 ; 8x x0 = x0 + x1
 %line 647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 384] = x0
 %line 648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 384], xmm0
+	movdqu [rsi + 384], xmm1
 ; mem128[qc + 48] = z0
 %line 649+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 48], xmm2
+	movdqu [rsi + 48], xmm0
 ; mem128[qc + 272] = z0
 %line 650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 272], xmm2
+	movdqu [rsi + 272], xmm0
 ; mem128[qc + 496] = z0
 %line 651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 496], xmm2
+	movdqu [rsi + 496], xmm0
 ; x0 = mem128[qa + 64]
 %line 652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r8 + 64]
+	movdqu xmm1, [r9 + 64]
 ; x1 = mem128[qb + 64]
 %line 653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r9 + 64]
+	movdqu xmm2, [r10 + 64]
 ; mem128[qc + 176] = x0
 %line 654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 176], xmm0
+	movdqu [rsi + 176], xmm1
 ; mem128[qc + 624] = x1
 %line 655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 624], xmm1
+	movdqu [rsi + 624], xmm2
 ; 8x x0 = x0 + x1
 %line 656+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 400] = x0
 %line 657+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 400], xmm0
+	movdqu [rsi + 400], xmm1
 ; mem128[qc + 64] = z0
 %line 658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 64], xmm2
+	movdqu [rsi + 64], xmm0
 ; mem128[qc + 288] = z0
 %line 659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 288], xmm2
+	movdqu [rsi + 288], xmm0
 ; mem128[qc + 512] = z0
 %line 660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 512], xmm2
+	movdqu [rsi + 512], xmm0
 ; x0 = mem128[qa + 80]
 %line 661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r8 + 80]
+	movdqu xmm1, [r9 + 80]
 ; x1 = mem128[qb + 80]
 %line 662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r9 + 80]
+	movdqu xmm2, [r10 + 80]
 ; mem128[qc + 192] = x0
 %line 663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 192], xmm0
+	movdqu [rsi + 192], xmm1
 ; mem128[qc + 640] = x1
 %line 664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 640], xmm1
+	movdqu [rsi + 640], xmm2
 ; 8x x0 = x0 + x1
 %line 665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 416] = x0
 %line 666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 416], xmm0
+	movdqu [rsi + 416], xmm1
 ; mem128[qc + 80] = z0
 %line 667+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 80], xmm2
+	movdqu [rsi + 80], xmm0
 ; mem128[qc + 304] = z0
 %line 668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 304], xmm2
+	movdqu [rsi + 304], xmm0
 ; mem128[qc + 528] = z0
 %line 669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 528], xmm2
+	movdqu [rsi + 528], xmm0
 ; x0 = mem128[qa + 96]
 %line 670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r8 + 96]
+	movdqu xmm1, [r9 + 96]
 ; x1 = mem128[qb + 96]
 %line 671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r9 + 96]
+	movdqu xmm2, [r10 + 96]
 ; mem128[qc + 208] = x0
 %line 672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 208], xmm0
+	movdqu [rsi + 208], xmm1
 ; mem128[qc + 656] = x1
 %line 673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 656], xmm1
+	movdqu [rsi + 656], xmm2
 ; 8x x0 = x0 + x1
 %line 674+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 432] = x0
 %line 675+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 432], xmm0
+	movdqu [rsi + 432], xmm1
 ; mem128[qc + 96] = z0
 %line 676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 96], xmm2
+	movdqu [rsi + 96], xmm0
 ; mem128[qc + 320] = z0
 %line 677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 320], xmm2
+	movdqu [rsi + 320], xmm0
 ; mem128[qc + 544] = z0
 %line 678+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 544], xmm2
+	movdqu [rsi + 544], xmm0
 ; pa = pa + 224
 %line 679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r8, 224
+	add r9, 224
 ; pb = pb + 672
 %line 680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r11, 672
+	add rsi, 672
 ; i0 = i0 - 1
 %line 681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop13 if !=
 %line 683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	jne .Lloop13
 ; pa = w + 37072
 %line 684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r10, rsi
-	lea r8, [r10 + 37072]
+	lea r9, [r11 + 37072]
 ; pb = w + 28000
 %line 685+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r9, [r10 + 28000]
+	lea rsi, [r11 + 28000]
 ; i0 = 27
 %line 686+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rsi, r10
-	mov r10, 27
-	mov r11, r9
+	mov r8, 27
 align 32
 .Lloop14:
 ; qb = pa + 112
 %line 689+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r9, [r8 + 112]
+	lea r10, [r9 + 112]
 ; x0 = mem128[qa]
 %line 691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r8]
+	movdqu xmm0, [r9]
 ; x1 = mem128[qb]
 %line 692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r9]
+	movdqu xmm1, [r10]
 ; mem128[qc] = x0
 %line 693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11], xmm0
+	movdqu [rsi], xmm0
 ; mem128[qc + 224] = x1
 %line 694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 224], xmm1
+	movdqu [rsi + 224], xmm1
 ; 8x x0 = x0 + x1
 %line 695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 112] = x0
 %line 696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 112], xmm0
+	movdqu [rsi + 112], xmm0
 ; x0 = mem128[qa + 16]
 %line 697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r8 + 16]
+	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qb + 16]
 %line 698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r9 + 16]
+	movdqu xmm1, [r10 + 16]
 ; mem128[qc + 16] = x0
 %line 699+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rsi + 16], xmm0
 ; mem128[qc + 240] = x1
 %line 700+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 240], xmm1
+	movdqu [rsi + 240], xmm1
 ; 8x x0 = x0 + x1
 %line 701+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 128] = x0
 %line 702+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 128], xmm0
+	movdqu [rsi + 128], xmm0
 ; x0 = mem128[qa + 32]
 %line 703+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r8 + 32]
+	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qb + 32]
 %line 704+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r9 + 32]
+	movdqu xmm1, [r10 + 32]
 ; mem128[qc + 32] = x0
 %line 705+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rsi + 32], xmm0
 ; mem128[qc + 256] = x1
 %line 706+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 256], xmm1
+	movdqu [rsi + 256], xmm1
 ; 8x x0 = x0 + x1
 %line 707+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 144] = x0
 %line 708+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 144], xmm0
+	movdqu [rsi + 144], xmm0
 ; x0 = mem128[qa + 48]
 %line 709+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r8 + 48]
+	movdqu xmm0, [r9 + 48]
 ; x1 = mem128[qb + 48]
 %line 710+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r9 + 48]
+	movdqu xmm1, [r10 + 48]
 ; mem128[qc + 48] = x0
 %line 711+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rsi + 48], xmm0
 ; mem128[qc + 272] = x1
 %line 712+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 272], xmm1
+	movdqu [rsi + 272], xmm1
 ; 8x x0 = x0 + x1
 %line 713+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 160] = x0
 %line 714+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 160], xmm0
+	movdqu [rsi + 160], xmm0
 ; x0 = mem128[qa + 64]
 %line 715+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r8 + 64]
+	movdqu xmm0, [r9 + 64]
 ; x1 = mem128[qb + 64]
 %line 716+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r9 + 64]
+	movdqu xmm1, [r10 + 64]
 ; mem128[qc + 64] = x0
 %line 717+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 64], xmm0
+	movdqu [rsi + 64], xmm0
 ; mem128[qc + 288] = x1
 %line 718+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 288], xmm1
+	movdqu [rsi + 288], xmm1
 ; 8x x0 = x0 + x1
 %line 719+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 176] = x0
 %line 720+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 176], xmm0
+	movdqu [rsi + 176], xmm0
 ; x0 = mem128[qa + 80]
 %line 721+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r8 + 80]
+	movdqu xmm0, [r9 + 80]
 ; x1 = mem128[qb + 80]
 %line 722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r9 + 80]
+	movdqu xmm1, [r10 + 80]
 ; mem128[qc + 80] = x0
 %line 723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 80], xmm0
+	movdqu [rsi + 80], xmm0
 ; mem128[qc + 304] = x1
 %line 724+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 304], xmm1
+	movdqu [rsi + 304], xmm1
 ; 8x x0 = x0 + x1
 %line 725+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 192] = x0
 %line 726+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 192], xmm0
+	movdqu [rsi + 192], xmm0
 ; x0 = mem128[qa + 96]
 %line 727+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r8 + 96]
+	movdqu xmm0, [r9 + 96]
 ; x1 = mem128[qb + 96]
 %line 728+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r9 + 96]
+	movdqu xmm1, [r10 + 96]
 ; mem128[qc + 96] = x0
 %line 729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 96], xmm0
+	movdqu [rsi + 96], xmm0
 ; mem128[qc + 320] = x1
 %line 730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 320], xmm1
+	movdqu [rsi + 320], xmm1
 ; 8x x0 = x0 + x1
 %line 731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 208] = x0
 %line 732+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 208], xmm0
+	movdqu [rsi + 208], xmm0
 ; pa = pa + 224
 %line 733+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r8, 224
+	add r9, 224
 ; pb = pb + 336
 %line 734+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r11, 336
+	add rsi, 336
 ; i0 = i0 - 1
 %line 735+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 736+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop14 if !=
 %line 737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	jne .Lloop14
 ; pa = w + 21728
 %line 738+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r10, rsi
-	lea r8, [r10 + 21728]
+	lea r8, [r11 + 21728]
 ; z0 = 0
 %line 739+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	pxor xmm0, xmm0
@@ -2205,31 +2164,30 @@ align 32
 	movdqu [r8 + 96], xmm0
 ; pa = w + 3584
 %line 747+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r11, [r10 + 3584]
+	lea r10, [r11 + 3584]
 ; pb = w + 28000
 %line 748+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea rsi, [r10 + 28000]
+	lea rsi, [r11 + 28000]
 ; pc = w + 43120
 %line 749+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r8, [r10 + 43120]
+	lea r8, [r11 + 43120]
 ; qd = w + 59648
 %line 750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r9, [r10 + 59648]
+	lea r9, [r11 + 59648]
 ; qa = w + 60160
 %line 751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea rax, [r10 + 60160]
+	lea rax, [r11 + 60160]
 ; i0 = 27
 %line 752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rcx, r10
-	mov r10, 27
+	mov rcx, 27
 align 32
 .Lloop15:
 ; x0 = mem128[pa + 104]
 %line 754+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 104]
+	movdqu xmm1, [r10 + 104]
 ; x1 = mem128[pa + 102]
 %line 755+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm2, [r11 + 102]
+	movdqu xmm2, [r10 + 102]
 ; x2 = x0
 %line 756+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm0, xmm1
@@ -2247,10 +2205,10 @@ align 32
 	movdqu [r9 + 16], xmm0
 ; x0 = mem128[pa + 108]
 %line 761+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 108]
+	movdqu xmm0, [r10 + 108]
 ; x1 = mem128[pa + 106]
 %line 762+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 106]
+	movdqu xmm1, [r10 + 106]
 ; x2 = x0
 %line 763+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -2268,10 +2226,10 @@ align 32
 	movdqu [r9 + 272], xmm2
 ; x0 = mem128[pa + 120]
 %line 768+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 120]
+	movdqu xmm0, [r10 + 120]
 ; x1 = mem128[pa + 118]
 %line 769+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 118]
+	movdqu xmm1, [r10 + 118]
 ; x2 = x0
 %line 770+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -2289,10 +2247,10 @@ align 32
 	movdqu [r9 + 48], xmm2
 ; x0 = mem128[pa + 124]
 %line 775+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 124]
+	movdqu xmm0, [r10 + 124]
 ; x1 = mem128[pa + 122]
 %line 776+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 122]
+	movdqu xmm1, [r10 + 122]
 ; x2 = x0
 %line 777+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -2310,10 +2268,10 @@ align 32
 	movdqu [r9 + 304], xmm2
 ; x0 = mem128[pa + 136]
 %line 782+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 136]
+	movdqu xmm0, [r10 + 136]
 ; x1 = mem128[pa + 134]
 %line 783+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 134]
+	movdqu xmm1, [r10 + 134]
 ; x2 = x0
 %line 784+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -2331,10 +2289,10 @@ align 32
 	movdqu [r9 + 80], xmm2
 ; x0 = mem128[pa + 140]
 %line 789+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 140]
+	movdqu xmm0, [r10 + 140]
 ; x1 = mem128[pa + 138]
 %line 790+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 138]
+	movdqu xmm1, [r10 + 138]
 ; x2 = x0
 %line 791+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -2352,10 +2310,10 @@ align 32
 	movdqu [r9 + 336], xmm2
 ; x0 = mem128[pa + 152]
 %line 796+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 152]
+	movdqu xmm0, [r10 + 152]
 ; x1 = mem128[pa + 150]
 %line 797+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 150]
+	movdqu xmm1, [r10 + 150]
 ; x2 = x0
 %line 798+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -2373,10 +2331,10 @@ align 32
 	movdqu [r9 + 112], xmm2
 ; x0 = mem128[pa + 156]
 %line 803+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 156]
+	movdqu xmm0, [r10 + 156]
 ; x1 = mem128[pa + 154]
 %line 804+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 154]
+	movdqu xmm1, [r10 + 154]
 ; x2 = x0
 %line 805+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -2394,10 +2352,10 @@ align 32
 	movdqu [r9 + 368], xmm2
 ; x0 = mem128[pa + 168]
 %line 810+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 168]
+	movdqu xmm0, [r10 + 168]
 ; x1 = mem128[pa + 166]
 %line 811+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 166]
+	movdqu xmm1, [r10 + 166]
 ; x2 = x0
 %line 812+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -2415,10 +2373,10 @@ align 32
 	movdqu [r9 + 144], xmm2
 ; x0 = mem128[pa + 172]
 %line 817+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 172]
+	movdqu xmm0, [r10 + 172]
 ; x1 = mem128[pa + 170]
 %line 818+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 170]
+	movdqu xmm1, [r10 + 170]
 ; x2 = x0
 %line 819+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -2436,10 +2394,10 @@ align 32
 	movdqu [r9 + 400], xmm2
 ; x0 = mem128[pa + 184]
 %line 824+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 184]
+	movdqu xmm0, [r10 + 184]
 ; x1 = mem128[pa + 182]
 %line 825+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 182]
+	movdqu xmm1, [r10 + 182]
 ; x2 = x0
 %line 826+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -2457,10 +2415,10 @@ align 32
 	movdqu [r9 + 176], xmm2
 ; x0 = mem128[pa + 188]
 %line 831+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 188]
+	movdqu xmm0, [r10 + 188]
 ; x1 = mem128[pa + 186]
 %line 832+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 186]
+	movdqu xmm1, [r10 + 186]
 ; x2 = x0
 %line 833+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -2478,10 +2436,10 @@ align 32
 	movdqu [r9 + 432], xmm2
 ; x0 = mem128[pa + 200]
 %line 838+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 200]
+	movdqu xmm0, [r10 + 200]
 ; x1 = mem128[pa + 198]
 %line 839+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 198]
+	movdqu xmm1, [r10 + 198]
 ; x2 = x0
 %line 840+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -2499,10 +2457,10 @@ align 32
 	movdqu [r9 + 208], xmm2
 ; x0 = mem128[pa + 204]
 %line 845+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 204]
+	movdqu xmm0, [r10 + 204]
 ; x1 = mem128[pa + 202]
 %line 846+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 202]
+	movdqu xmm1, [r10 + 202]
 ; x2 = x0
 %line 847+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -2520,10 +2478,10 @@ align 32
 	movdqu [r9 + 464], xmm2
 ; x0 = mem128[pa + 216]
 %line 852+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 216]
+	movdqu xmm0, [r10 + 216]
 ; x1 = mem128[pa + 214]
 %line 853+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 214]
+	movdqu xmm1, [r10 + 214]
 ; x2 = x0
 %line 854+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -2541,10 +2499,10 @@ align 32
 	movdqu [r9 + 240], xmm2
 ; x0 = mem128[pa + 220]
 %line 859+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 220]
+	movdqu xmm0, [r10 + 220]
 ; x1 = mem128[pa + 218]
 %line 860+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 218]
+	movdqu xmm1, [r10 + 218]
 ; x2 = x0
 %line 861+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -6678,10 +6636,10 @@ align 32
 	movdqu [rax + 208], xmm14
 ; x0 = mem128[pa + 328]
 %line 2238+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 328]
+	movdqu xmm0, [r10 + 328]
 ; x1 = mem128[pa + 326]
 %line 2239+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 326]
+	movdqu xmm1, [r10 + 326]
 ; x2 = x0
 %line 2240+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -6699,10 +6657,10 @@ align 32
 	movdqu [r9 + 16], xmm2
 ; x0 = mem128[pa + 332]
 %line 2245+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 332]
+	movdqu xmm0, [r10 + 332]
 ; x1 = mem128[pa + 330]
 %line 2246+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 330]
+	movdqu xmm1, [r10 + 330]
 ; x2 = x0
 %line 2247+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -6720,10 +6678,10 @@ align 32
 	movdqu [r9 + 272], xmm2
 ; x0 = mem128[pa + 344]
 %line 2252+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 344]
+	movdqu xmm0, [r10 + 344]
 ; x1 = mem128[pa + 342]
 %line 2253+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 342]
+	movdqu xmm1, [r10 + 342]
 ; x2 = x0
 %line 2254+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -6741,10 +6699,10 @@ align 32
 	movdqu [r9 + 48], xmm2
 ; x0 = mem128[pa + 348]
 %line 2259+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 348]
+	movdqu xmm0, [r10 + 348]
 ; x1 = mem128[pa + 346]
 %line 2260+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 346]
+	movdqu xmm1, [r10 + 346]
 ; x2 = x0
 %line 2261+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -6762,10 +6720,10 @@ align 32
 	movdqu [r9 + 304], xmm2
 ; x0 = mem128[pa + 360]
 %line 2266+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 360]
+	movdqu xmm0, [r10 + 360]
 ; x1 = mem128[pa + 358]
 %line 2267+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 358]
+	movdqu xmm1, [r10 + 358]
 ; x2 = x0
 %line 2268+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -6783,10 +6741,10 @@ align 32
 	movdqu [r9 + 80], xmm2
 ; x0 = mem128[pa + 364]
 %line 2273+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 364]
+	movdqu xmm0, [r10 + 364]
 ; x1 = mem128[pa + 362]
 %line 2274+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 362]
+	movdqu xmm1, [r10 + 362]
 ; x2 = x0
 %line 2275+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -6804,10 +6762,10 @@ align 32
 	movdqu [r9 + 336], xmm2
 ; x0 = mem128[pa + 376]
 %line 2280+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 376]
+	movdqu xmm0, [r10 + 376]
 ; x1 = mem128[pa + 374]
 %line 2281+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 374]
+	movdqu xmm1, [r10 + 374]
 ; x2 = x0
 %line 2282+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -6825,10 +6783,10 @@ align 32
 	movdqu [r9 + 112], xmm2
 ; x0 = mem128[pa + 380]
 %line 2287+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 380]
+	movdqu xmm0, [r10 + 380]
 ; x1 = mem128[pa + 378]
 %line 2288+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 378]
+	movdqu xmm1, [r10 + 378]
 ; x2 = x0
 %line 2289+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -6846,10 +6804,10 @@ align 32
 	movdqu [r9 + 368], xmm2
 ; x0 = mem128[pa + 392]
 %line 2294+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 392]
+	movdqu xmm0, [r10 + 392]
 ; x1 = mem128[pa + 390]
 %line 2295+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 390]
+	movdqu xmm1, [r10 + 390]
 ; x2 = x0
 %line 2296+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -6867,10 +6825,10 @@ align 32
 	movdqu [r9 + 144], xmm2
 ; x0 = mem128[pa + 396]
 %line 2301+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 396]
+	movdqu xmm0, [r10 + 396]
 ; x1 = mem128[pa + 394]
 %line 2302+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 394]
+	movdqu xmm1, [r10 + 394]
 ; x2 = x0
 %line 2303+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -6888,10 +6846,10 @@ align 32
 	movdqu [r9 + 400], xmm2
 ; x0 = mem128[pa + 408]
 %line 2308+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 408]
+	movdqu xmm0, [r10 + 408]
 ; x1 = mem128[pa + 406]
 %line 2309+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 406]
+	movdqu xmm1, [r10 + 406]
 ; x2 = x0
 %line 2310+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -6909,10 +6867,10 @@ align 32
 	movdqu [r9 + 176], xmm2
 ; x0 = mem128[pa + 412]
 %line 2315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 412]
+	movdqu xmm0, [r10 + 412]
 ; x1 = mem128[pa + 410]
 %line 2316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 410]
+	movdqu xmm1, [r10 + 410]
 ; x2 = x0
 %line 2317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -6930,10 +6888,10 @@ align 32
 	movdqu [r9 + 432], xmm2
 ; x0 = mem128[pa + 424]
 %line 2322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 424]
+	movdqu xmm0, [r10 + 424]
 ; x1 = mem128[pa + 422]
 %line 2323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 422]
+	movdqu xmm1, [r10 + 422]
 ; x2 = x0
 %line 2324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -6951,10 +6909,10 @@ align 32
 	movdqu [r9 + 208], xmm2
 ; x0 = mem128[pa + 428]
 %line 2329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 428]
+	movdqu xmm0, [r10 + 428]
 ; x1 = mem128[pa + 426]
 %line 2330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 426]
+	movdqu xmm1, [r10 + 426]
 ; x2 = x0
 %line 2331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -6972,10 +6930,10 @@ align 32
 	movdqu [r9 + 464], xmm2
 ; x0 = mem128[pa + 440]
 %line 2336+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 440]
+	movdqu xmm0, [r10 + 440]
 ; x1 = mem128[pa + 438]
 %line 2337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 438]
+	movdqu xmm1, [r10 + 438]
 ; x2 = x0
 %line 2338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -6993,10 +6951,10 @@ align 32
 	movdqu [r9 + 240], xmm2
 ; x0 = mem128[pa + 444]
 %line 2343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 444]
+	movdqu xmm0, [r10 + 444]
 ; x1 = mem128[pa + 442]
 %line 2344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 442]
+	movdqu xmm1, [r10 + 442]
 ; x2 = x0
 %line 2345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -11130,10 +11088,10 @@ align 32
 	movdqu [rax + 432], xmm14
 ; x0 = mem128[pa + 552]
 %line 3722+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 552]
+	movdqu xmm0, [r10 + 552]
 ; x1 = mem128[pa + 550]
 %line 3723+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 550]
+	movdqu xmm1, [r10 + 550]
 ; x2 = x0
 %line 3724+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -11151,10 +11109,10 @@ align 32
 	movdqu [r9 + 16], xmm2
 ; x0 = mem128[pa + 556]
 %line 3729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 556]
+	movdqu xmm0, [r10 + 556]
 ; x1 = mem128[pa + 554]
 %line 3730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 554]
+	movdqu xmm1, [r10 + 554]
 ; x2 = x0
 %line 3731+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -11172,10 +11130,10 @@ align 32
 	movdqu [r9 + 272], xmm2
 ; x0 = mem128[pa + 568]
 %line 3736+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 568]
+	movdqu xmm0, [r10 + 568]
 ; x1 = mem128[pa + 566]
 %line 3737+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 566]
+	movdqu xmm1, [r10 + 566]
 ; x2 = x0
 %line 3738+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -11193,10 +11151,10 @@ align 32
 	movdqu [r9 + 48], xmm2
 ; x0 = mem128[pa + 572]
 %line 3743+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 572]
+	movdqu xmm0, [r10 + 572]
 ; x1 = mem128[pa + 570]
 %line 3744+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 570]
+	movdqu xmm1, [r10 + 570]
 ; x2 = x0
 %line 3745+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -11214,10 +11172,10 @@ align 32
 	movdqu [r9 + 304], xmm2
 ; x0 = mem128[pa + 584]
 %line 3750+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 584]
+	movdqu xmm0, [r10 + 584]
 ; x1 = mem128[pa + 582]
 %line 3751+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 582]
+	movdqu xmm1, [r10 + 582]
 ; x2 = x0
 %line 3752+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -11235,10 +11193,10 @@ align 32
 	movdqu [r9 + 80], xmm2
 ; x0 = mem128[pa + 588]
 %line 3757+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 588]
+	movdqu xmm0, [r10 + 588]
 ; x1 = mem128[pa + 586]
 %line 3758+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 586]
+	movdqu xmm1, [r10 + 586]
 ; x2 = x0
 %line 3759+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -11256,10 +11214,10 @@ align 32
 	movdqu [r9 + 336], xmm2
 ; x0 = mem128[pa + 600]
 %line 3764+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 600]
+	movdqu xmm0, [r10 + 600]
 ; x1 = mem128[pa + 598]
 %line 3765+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 598]
+	movdqu xmm1, [r10 + 598]
 ; x2 = x0
 %line 3766+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -11277,10 +11235,10 @@ align 32
 	movdqu [r9 + 112], xmm2
 ; x0 = mem128[pa + 604]
 %line 3771+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 604]
+	movdqu xmm0, [r10 + 604]
 ; x1 = mem128[pa + 602]
 %line 3772+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 602]
+	movdqu xmm1, [r10 + 602]
 ; x2 = x0
 %line 3773+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -11298,10 +11256,10 @@ align 32
 	movdqu [r9 + 368], xmm2
 ; x0 = mem128[pa + 616]
 %line 3778+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 616]
+	movdqu xmm0, [r10 + 616]
 ; x1 = mem128[pa + 614]
 %line 3779+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 614]
+	movdqu xmm1, [r10 + 614]
 ; x2 = x0
 %line 3780+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -11319,10 +11277,10 @@ align 32
 	movdqu [r9 + 144], xmm2
 ; x0 = mem128[pa + 620]
 %line 3785+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 620]
+	movdqu xmm0, [r10 + 620]
 ; x1 = mem128[pa + 618]
 %line 3786+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 618]
+	movdqu xmm1, [r10 + 618]
 ; x2 = x0
 %line 3787+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -11340,10 +11298,10 @@ align 32
 	movdqu [r9 + 400], xmm2
 ; x0 = mem128[pa + 632]
 %line 3792+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 632]
+	movdqu xmm0, [r10 + 632]
 ; x1 = mem128[pa + 630]
 %line 3793+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 630]
+	movdqu xmm1, [r10 + 630]
 ; x2 = x0
 %line 3794+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -11361,10 +11319,10 @@ align 32
 	movdqu [r9 + 176], xmm2
 ; x0 = mem128[pa + 636]
 %line 3799+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 636]
+	movdqu xmm0, [r10 + 636]
 ; x1 = mem128[pa + 634]
 %line 3800+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 634]
+	movdqu xmm1, [r10 + 634]
 ; x2 = x0
 %line 3801+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -11382,10 +11340,10 @@ align 32
 	movdqu [r9 + 432], xmm2
 ; x0 = mem128[pa + 648]
 %line 3806+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 648]
+	movdqu xmm0, [r10 + 648]
 ; x1 = mem128[pa + 646]
 %line 3807+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 646]
+	movdqu xmm1, [r10 + 646]
 ; x2 = x0
 %line 3808+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -11403,10 +11361,10 @@ align 32
 	movdqu [r9 + 208], xmm2
 ; x0 = mem128[pa + 652]
 %line 3813+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 652]
+	movdqu xmm0, [r10 + 652]
 ; x1 = mem128[pa + 650]
 %line 3814+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 650]
+	movdqu xmm1, [r10 + 650]
 ; x2 = x0
 %line 3815+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -11424,10 +11382,10 @@ align 32
 	movdqu [r9 + 464], xmm2
 ; x0 = mem128[pa + 664]
 %line 3820+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 664]
+	movdqu xmm0, [r10 + 664]
 ; x1 = mem128[pa + 662]
 %line 3821+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 662]
+	movdqu xmm1, [r10 + 662]
 ; x2 = x0
 %line 3822+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -11445,10 +11403,10 @@ align 32
 	movdqu [r9 + 240], xmm2
 ; x0 = mem128[pa + 668]
 %line 3827+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r11 + 668]
+	movdqu xmm0, [r10 + 668]
 ; x1 = mem128[pa + 666]
 %line 3828+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r11 + 666]
+	movdqu xmm1, [r10 + 666]
 ; x2 = x0
 %line 3829+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm2, xmm0
@@ -15897,7 +15855,7 @@ align 32
 	movdqu [r8 + 320], xmm0
 ; pa = pa + 672
 %line 5311+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r11, 672
+	add r10, 672
 ; pb = pb + 336
 %line 5312+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	add rsi, 336
@@ -15906,68 +15864,65 @@ align 32
 	add r8, 448
 ; i0 = i0 - 1
 %line 5314+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	sub r10, 1
+	sub rcx, 1
 ; =? i0 - 0
 %line 5315+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	cmp r10, 0
+	cmp rcx, 0
 ; goto loop15 if !=
 %line 5316+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	jne .Lloop15
 ; pa = w + 43120
 %line 5317+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r10, rcx
-	lea r9, [r10 + 43120]
+	lea r8, [r11 + 43120]
 ; pb = w + 3584
 %line 5318+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r11, [r10 + 3584]
+	lea r9, [r11 + 3584]
 ; i0 = 9
 %line 5319+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r8, 9
+	mov r10, 9
 align 32
 .Lloop16:
 ; qa = pa
 %line 5321+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rbx, r8
-	mov rax, r10
+	mov rsi, r8
 ; qb = pa + 448
 %line 5322+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r8, [r9 + 448]
+	lea rax, [r8 + 448]
 ; qc = pa + 896
 %line 5323+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r10, [r9 + 896]
+	lea rcx, [r8 + 896]
 ; qd = pb
 %line 5324+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rcx, r9
+	mov rdx, r9
 ; i1 = 3
 %line 5325+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rdx, r11
-	mov rsi, 3
+	mov rbx, 3
 align 32
 .Lloop17:
 ; x0 = mem128[qa]
 %line 5327+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r9]
+	movdqu xmm1, [rsi]
 ; x1 = mem128[qa + 224]
 %line 5328+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9 + 224]
+	movdqu xmm0, [rsi + 224]
 ; x2 = mem128[qc]
 %line 5329+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm2, [r10]
+	movdqu xmm2, [rcx]
 ; x3 = mem128[qc + 224]
 %line 5330+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm3, [r10 + 224]
+	movdqu xmm3, [rcx + 224]
 ; mem128[qd] = x0
 %line 5331+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11], xmm1
+	movdqu [rdx], xmm1
 ; mem128[qd + 672] = x3
 %line 5332+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 672], xmm3
+	movdqu [rdx + 672], xmm3
 ; 8x x4 = x1 - x2
 %line 5333+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm0, xmm2
 ; x5 = mem128[qb]
 %line 5334+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm2, [r8]
+	movdqu xmm2, [rax]
 ; 8x x5 = x5 - x0
 %line 5335+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm2, xmm1
@@ -15976,10 +15931,10 @@ align 32
 	paddw xmm2, xmm0
 ; mem128[qd + 224] = x5
 %line 5337+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 224], xmm2
+	movdqu [rdx + 224], xmm2
 ; x5 = mem128[qb + 224]
 %line 5338+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8 + 224]
+	movdqu xmm1, [rax + 224]
 ; 8x x5 = x5 - x3
 %line 5339+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm1, xmm3
@@ -15988,31 +15943,31 @@ align 32
 	psubw xmm1, xmm0
 ; mem128[qd + 448] = x5
 %line 5341+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 448], xmm1
+	movdqu [rdx + 448], xmm1
 ; x0 = mem128[qa + 16]
 %line 5342+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qa + 240]
 %line 5343+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm3, [r9 + 240]
+	movdqu xmm3, [rsi + 240]
 ; x2 = mem128[qc + 16]
 %line 5344+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r10 + 16]
+	movdqu xmm1, [rcx + 16]
 ; x3 = mem128[qc + 240]
 %line 5345+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm2, [r10 + 240]
+	movdqu xmm2, [rcx + 240]
 ; mem128[qd + 16] = x0
 %line 5346+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rdx + 16], xmm0
 ; mem128[qd + 688] = x3
 %line 5347+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 688], xmm2
+	movdqu [rdx + 688], xmm2
 ; 8x x4 = x1 - x2
 %line 5348+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 16]
 %line 5349+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; 8x x5 = x5 - x0
 %line 5350+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm1, xmm0
@@ -16021,10 +15976,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 240] = x5
 %line 5352+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 240], xmm1
+	movdqu [rdx + 240], xmm1
 ; x5 = mem128[qb + 240]
 %line 5353+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r8 + 240]
+	movdqu xmm0, [rax + 240]
 ; 8x x5 = x5 - x3
 %line 5354+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm0, xmm2
@@ -16033,31 +15988,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 464] = x5
 %line 5356+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 464], xmm0
+	movdqu [rdx + 464], xmm0
 ; x0 = mem128[qa + 32]
 %line 5357+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qa + 256]
 %line 5358+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm3, [r9 + 256]
+	movdqu xmm3, [rsi + 256]
 ; x2 = mem128[qc + 32]
 %line 5359+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r10 + 32]
+	movdqu xmm1, [rcx + 32]
 ; x3 = mem128[qc + 256]
 %line 5360+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm2, [r10 + 256]
+	movdqu xmm2, [rcx + 256]
 ; mem128[qd + 32] = x0
 %line 5361+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rdx + 32], xmm0
 ; mem128[qd + 704] = x3
 %line 5362+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 704], xmm2
+	movdqu [rdx + 704], xmm2
 ; 8x x4 = x1 - x2
 %line 5363+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 32]
 %line 5364+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; 8x x5 = x5 - x0
 %line 5365+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm1, xmm0
@@ -16066,10 +16021,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 256] = x5
 %line 5367+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 256], xmm1
+	movdqu [rdx + 256], xmm1
 ; x5 = mem128[qb + 256]
 %line 5368+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r8 + 256]
+	movdqu xmm0, [rax + 256]
 ; 8x x5 = x5 - x3
 %line 5369+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm0, xmm2
@@ -16078,31 +16033,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 480] = x5
 %line 5371+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 480], xmm0
+	movdqu [rdx + 480], xmm0
 ; x0 = mem128[qa + 48]
 %line 5372+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qa + 272]
 %line 5373+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm3, [r9 + 272]
+	movdqu xmm3, [rsi + 272]
 ; x2 = mem128[qc + 48]
 %line 5374+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r10 + 48]
+	movdqu xmm1, [rcx + 48]
 ; x3 = mem128[qc + 272]
 %line 5375+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm2, [r10 + 272]
+	movdqu xmm2, [rcx + 272]
 ; mem128[qd + 48] = x0
 %line 5376+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rdx + 48], xmm0
 ; mem128[qd + 720] = x3
 %line 5377+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 720], xmm2
+	movdqu [rdx + 720], xmm2
 ; 8x x4 = x1 - x2
 %line 5378+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 48]
 %line 5379+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; 8x x5 = x5 - x0
 %line 5380+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm1, xmm0
@@ -16111,10 +16066,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 272] = x5
 %line 5382+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 272], xmm1
+	movdqu [rdx + 272], xmm1
 ; x5 = mem128[qb + 272]
 %line 5383+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r8 + 272]
+	movdqu xmm0, [rax + 272]
 ; 8x x5 = x5 - x3
 %line 5384+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm0, xmm2
@@ -16123,52 +16078,52 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 496] = x5
 %line 5386+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 496], xmm0
+	movdqu [rdx + 496], xmm0
 ; qa = qa + 64
 %line 5387+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 5388+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 5389+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r10, 64
+	add rcx, 64
 ; qd = qd + 64
 %line 5390+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r11, 64
+	add rdx, 64
 ; i1 = i1 - 1
 %line 5391+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	sub rsi, 1
+	sub rbx, 1
 ; =? i1 - 0
 %line 5392+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	cmp rsi, 0
+	cmp rbx, 0
 ; goto loop17 if !=
 %line 5393+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	jne .Lloop17
 ; x0 = mem128[qa]
 %line 5394+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qa + 224]
 %line 5395+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm3, [r9 + 224]
+	movdqu xmm3, [rsi + 224]
 ; x2 = mem128[qc]
 %line 5396+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r10]
+	movdqu xmm1, [rcx]
 ; x3 = mem128[qc + 224]
 %line 5397+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm2, [r10 + 224]
+	movdqu xmm2, [rcx + 224]
 ; mem128[qd] = x0
 %line 5398+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11], xmm0
+	movdqu [rdx], xmm0
 ; mem128[qd + 672] = x3
 %line 5399+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 672], xmm2
+	movdqu [rdx + 672], xmm2
 ; 8x x4 = x1 - x2
 %line 5400+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb]
 %line 5401+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; 8x x5 = x5 - x0
 %line 5402+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm1, xmm0
@@ -16177,10 +16132,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 224] = x5
 %line 5404+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 224], xmm1
+	movdqu [rdx + 224], xmm1
 ; x5 = mem128[qb + 224]
 %line 5405+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r8 + 224]
+	movdqu xmm0, [rax + 224]
 ; 8x x5 = x5 - x3
 %line 5406+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm0, xmm2
@@ -16189,31 +16144,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 448] = x5
 %line 5408+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 448], xmm0
+	movdqu [rdx + 448], xmm0
 ; x0 = mem128[qa + 16]
 %line 5409+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qa + 240]
 %line 5410+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm3, [r9 + 240]
+	movdqu xmm3, [rsi + 240]
 ; x2 = mem128[qc + 16]
 %line 5411+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r10 + 16]
+	movdqu xmm1, [rcx + 16]
 ; x3 = mem128[qc + 240]
 %line 5412+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm2, [r10 + 240]
+	movdqu xmm2, [rcx + 240]
 ; mem128[qd + 16] = x0
 %line 5413+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rdx + 16], xmm0
 ; mem128[qd + 688] = x3
 %line 5414+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 688], xmm2
+	movdqu [rdx + 688], xmm2
 ; 8x x4 = x1 - x2
 %line 5415+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 16]
 %line 5416+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; 8x x5 = x5 - x0
 %line 5417+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm1, xmm0
@@ -16222,10 +16177,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 240] = x5
 %line 5419+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 240], xmm1
+	movdqu [rdx + 240], xmm1
 ; x5 = mem128[qb + 240]
 %line 5420+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r8 + 240]
+	movdqu xmm0, [rax + 240]
 ; 8x x5 = x5 - x3
 %line 5421+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm0, xmm2
@@ -16234,80 +16189,74 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 464] = x5
 %line 5423+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 464], xmm0
+	movdqu [rdx + 464], xmm0
 ; pa = pa + 1344
 %line 5424+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r9, rcx
-	add r9, 1344
+	add r8, 1344
 ; pb = pb + 896
 %line 5425+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r11, rdx
-	add r11, 896
+	add r9, 896
 ; i0 = i0 - 1
 %line 5426+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r8, rbx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 5427+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop16 if !=
 %line 5428+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r10, rax
 	jne .Lloop16
 ; pa = w + 3584
 %line 5429+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r9, [r10 + 3584]
+	lea r8, [r11 + 3584]
 ; pb = w + 43120
 %line 5430+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r11, [r10 + 43120]
+	lea r9, [r11 + 43120]
 ; i0 = 3
 %line 5431+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r8, 3
+	mov r10, 3
 align 32
 .Lloop18:
 ; qa = pa
 %line 5433+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rbx, r8
-	mov rax, r10
+	mov rsi, r8
 ; qb = pa + 896
 %line 5434+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r8, [r9 + 896]
+	lea rax, [r8 + 896]
 ; qc = pa + 1792
 %line 5435+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r10, [r9 + 1792]
+	lea rcx, [r8 + 1792]
 ; qd = pb
 %line 5436+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rcx, r9
+	mov rdx, r9
 ; i1 = 7
 %line 5437+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rdx, r11
-	mov rsi, 7
+	mov rbx, 7
 align 32
 .Lloop19:
 ; x0 = mem128[qa]
 %line 5439+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qa + 448]
 %line 5440+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm3, [r9 + 448]
+	movdqu xmm3, [rsi + 448]
 ; x2 = mem128[qc]
 %line 5441+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r10]
+	movdqu xmm1, [rcx]
 ; x3 = mem128[qc + 448]
 %line 5442+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm2, [r10 + 448]
+	movdqu xmm2, [rcx + 448]
 ; mem128[qd] = x0
 %line 5443+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11], xmm0
+	movdqu [rdx], xmm0
 ; mem128[qd + 1344] = x3
 %line 5444+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 1344], xmm2
+	movdqu [rdx + 1344], xmm2
 ; 8x x4 = x1 - x2
 %line 5445+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb]
 %line 5446+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; 8x x5 = x5 - x0
 %line 5447+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm1, xmm0
@@ -16316,10 +16265,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 448] = x5
 %line 5449+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 448], xmm1
+	movdqu [rdx + 448], xmm1
 ; x5 = mem128[qb + 448]
 %line 5450+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r8 + 448]
+	movdqu xmm0, [rax + 448]
 ; 8x x5 = x5 - x3
 %line 5451+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm0, xmm2
@@ -16328,31 +16277,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 896] = x5
 %line 5453+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 896], xmm0
+	movdqu [rdx + 896], xmm0
 ; x0 = mem128[qa + 16]
 %line 5454+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qa + 464]
 %line 5455+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm3, [r9 + 464]
+	movdqu xmm3, [rsi + 464]
 ; x2 = mem128[qc + 16]
 %line 5456+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r10 + 16]
+	movdqu xmm1, [rcx + 16]
 ; x3 = mem128[qc + 464]
 %line 5457+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm2, [r10 + 464]
+	movdqu xmm2, [rcx + 464]
 ; mem128[qd + 16] = x0
 %line 5458+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rdx + 16], xmm0
 ; mem128[qd + 1360] = x3
 %line 5459+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 1360], xmm2
+	movdqu [rdx + 1360], xmm2
 ; 8x x4 = x1 - x2
 %line 5460+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 16]
 %line 5461+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; 8x x5 = x5 - x0
 %line 5462+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm1, xmm0
@@ -16361,10 +16310,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 464] = x5
 %line 5464+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 464], xmm1
+	movdqu [rdx + 464], xmm1
 ; x5 = mem128[qb + 464]
 %line 5465+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r8 + 464]
+	movdqu xmm0, [rax + 464]
 ; 8x x5 = x5 - x3
 %line 5466+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm0, xmm2
@@ -16373,31 +16322,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 912] = x5
 %line 5468+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 912], xmm0
+	movdqu [rdx + 912], xmm0
 ; x0 = mem128[qa + 32]
 %line 5469+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qa + 480]
 %line 5470+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm3, [r9 + 480]
+	movdqu xmm3, [rsi + 480]
 ; x2 = mem128[qc + 32]
 %line 5471+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r10 + 32]
+	movdqu xmm1, [rcx + 32]
 ; x3 = mem128[qc + 480]
 %line 5472+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm2, [r10 + 480]
+	movdqu xmm2, [rcx + 480]
 ; mem128[qd + 32] = x0
 %line 5473+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rdx + 32], xmm0
 ; mem128[qd + 1376] = x3
 %line 5474+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 1376], xmm2
+	movdqu [rdx + 1376], xmm2
 ; 8x x4 = x1 - x2
 %line 5475+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 32]
 %line 5476+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; 8x x5 = x5 - x0
 %line 5477+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm1, xmm0
@@ -16406,10 +16355,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 480] = x5
 %line 5479+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 480], xmm1
+	movdqu [rdx + 480], xmm1
 ; x5 = mem128[qb + 480]
 %line 5480+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r8 + 480]
+	movdqu xmm0, [rax + 480]
 ; 8x x5 = x5 - x3
 %line 5481+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm0, xmm2
@@ -16418,31 +16367,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 928] = x5
 %line 5483+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 928], xmm0
+	movdqu [rdx + 928], xmm0
 ; x0 = mem128[qa + 48]
 %line 5484+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qa + 496]
 %line 5485+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm3, [r9 + 496]
+	movdqu xmm3, [rsi + 496]
 ; x2 = mem128[qc + 48]
 %line 5486+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r10 + 48]
+	movdqu xmm1, [rcx + 48]
 ; x3 = mem128[qc + 496]
 %line 5487+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm2, [r10 + 496]
+	movdqu xmm2, [rcx + 496]
 ; mem128[qd + 48] = x0
 %line 5488+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rdx + 48], xmm0
 ; mem128[qd + 1392] = x3
 %line 5489+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 1392], xmm2
+	movdqu [rdx + 1392], xmm2
 ; 8x x4 = x1 - x2
 %line 5490+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 48]
 %line 5491+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; 8x x5 = x5 - x0
 %line 5492+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm1, xmm0
@@ -16451,10 +16400,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 496] = x5
 %line 5494+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 496], xmm1
+	movdqu [rdx + 496], xmm1
 ; x5 = mem128[qb + 496]
 %line 5495+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm0, [r8 + 496]
+	movdqu xmm0, [rax + 496]
 ; 8x x5 = x5 - x3
 %line 5496+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm0, xmm2
@@ -16463,57 +16412,49 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 944] = x5
 %line 5498+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 944], xmm0
+	movdqu [rdx + 944], xmm0
 ; qa = qa + 64
 %line 5499+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 5500+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 5501+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r10, 64
+	add rcx, 64
 ; qd = qd + 64
 %line 5502+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r11, 64
+	add rdx, 64
 ; i1 = i1 - 1
 %line 5503+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	sub rsi, 1
+	sub rbx, 1
 ; =? i1 - 0
 %line 5504+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	cmp rsi, 0
+	cmp rbx, 0
 ; goto loop19 if !=
 %line 5505+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	jne .Lloop19
 ; pa = pa + 2688
 %line 5506+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r9, rcx
-	add r9, 2688
+	add r8, 2688
 ; pb = pb + 1792
 %line 5507+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r11, rdx
-	add r11, 1792
+	add r9, 1792
 ; i0 = i0 - 1
 %line 5508+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r8, rbx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 5509+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop18 if !=
 %line 5510+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r10, rax
 	jne .Lloop18
 ; pa = w + 43120
 %line 5511+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rax, rdi
-	lea r8, [r10 + 43120]
+	lea r8, [r11 + 43120]
 ; pb = w + 3584
 %line 5512+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r11, [r10 + 3584]
-; qa = pa
-%line 5513+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rdi, r10
+	lea rsi, [r11 + 3584]
 ; qb = pa + 1792
 %line 5514+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	lea r9, [r8 + 1792]
@@ -16522,7 +16463,7 @@ align 32
 	lea r10, [r8 + 3584]
 ; i1 = 14
 %line 5517+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rsi, 14
+	mov rax, 14
 align 32
 .Lloop20:
 ; x0 = mem128[qa]
@@ -16539,10 +16480,10 @@ align 32
 	movdqu xmm2, [r10 + 896]
 ; mem128[qd] = x0
 %line 5523+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11], xmm0
+	movdqu [rsi], xmm0
 ; mem128[qd + 2688] = x3
 %line 5524+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 2688], xmm2
+	movdqu [rsi + 2688], xmm2
 ; 8x x4 = x1 - x2
 %line 5525+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm3, xmm1
@@ -16557,7 +16498,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 896] = x5
 %line 5529+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 896], xmm1
+	movdqu [rsi + 896], xmm1
 ; x5 = mem128[qb + 896]
 %line 5530+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu xmm0, [r9 + 896]
@@ -16569,7 +16510,7 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 1792] = x5
 %line 5533+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 1792], xmm0
+	movdqu [rsi + 1792], xmm0
 ; x0 = mem128[qa + 16]
 %line 5534+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu xmm0, [r8 + 16]
@@ -16584,10 +16525,10 @@ align 32
 	movdqu xmm2, [r10 + 912]
 ; mem128[qd + 16] = x0
 %line 5538+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rsi + 16], xmm0
 ; mem128[qd + 2704] = x3
 %line 5539+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 2704], xmm2
+	movdqu [rsi + 2704], xmm2
 ; 8x x4 = x1 - x2
 %line 5540+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm3, xmm1
@@ -16602,7 +16543,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 912] = x5
 %line 5544+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 912], xmm1
+	movdqu [rsi + 912], xmm1
 ; x5 = mem128[qb + 912]
 %line 5545+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu xmm0, [r9 + 912]
@@ -16614,7 +16555,7 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 1808] = x5
 %line 5548+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 1808], xmm0
+	movdqu [rsi + 1808], xmm0
 ; x0 = mem128[qa + 32]
 %line 5549+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu xmm0, [r8 + 32]
@@ -16629,10 +16570,10 @@ align 32
 	movdqu xmm2, [r10 + 928]
 ; mem128[qd + 32] = x0
 %line 5553+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rsi + 32], xmm0
 ; mem128[qd + 2720] = x3
 %line 5554+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 2720], xmm2
+	movdqu [rsi + 2720], xmm2
 ; 8x x4 = x1 - x2
 %line 5555+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm3, xmm1
@@ -16647,7 +16588,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 928] = x5
 %line 5559+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 928], xmm1
+	movdqu [rsi + 928], xmm1
 ; x5 = mem128[qb + 928]
 %line 5560+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu xmm0, [r9 + 928]
@@ -16659,7 +16600,7 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 1824] = x5
 %line 5563+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 1824], xmm0
+	movdqu [rsi + 1824], xmm0
 ; x0 = mem128[qa + 48]
 %line 5564+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu xmm0, [r8 + 48]
@@ -16674,10 +16615,10 @@ align 32
 	movdqu xmm2, [r10 + 944]
 ; mem128[qd + 48] = x0
 %line 5568+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rsi + 48], xmm0
 ; mem128[qd + 2736] = x3
 %line 5569+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 2736], xmm2
+	movdqu [rsi + 2736], xmm2
 ; 8x x4 = x1 - x2
 %line 5570+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm3, xmm1
@@ -16692,7 +16633,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 944] = x5
 %line 5574+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 944], xmm1
+	movdqu [rsi + 944], xmm1
 ; x5 = mem128[qb + 944]
 %line 5575+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu xmm0, [r9 + 944]
@@ -16704,7 +16645,7 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 1840] = x5
 %line 5578+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu [r11 + 1840], xmm0
+	movdqu [rsi + 1840], xmm0
 ; qa = qa + 64
 %line 5579+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	add r8, 64
@@ -16716,51 +16657,49 @@ align 32
 	add r10, 64
 ; qd = qd + 64
 %line 5582+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r11, 64
+	add rsi, 64
 ; i1 = i1 - 1
 %line 5583+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	sub rsi, 1
+	sub rax, 1
 ; =? i1 - 0
 %line 5584+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	cmp rsi, 0
+	cmp rax, 0
 ; goto loop20 if !=
 %line 5585+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	jne .Lloop20
 ; x6 = mem128[M3OFF]
 %line 5586+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm7, [rel M3OFF]
+	movdqu xmm4, [rel M3OFF]
 ; x7 = mem128[M3MUL]
 %line 5587+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm4, [rel M3MUL]
+	movdqu xmm5, [rel M3MUL]
 ; x5 = mem128[THREE]
 %line 5588+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm5, [rel THREE]
+	movdqu xmm6, [rel THREE]
 ; x4 = mem128[ONES]
 %line 5589+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm6, [rel ONES]
+	movdqu xmm7, [rel ONES]
 ; pa = w + 3584
 %line 5590+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r10, rdi
-	lea r8, [r10 + 3584]
+	lea r8, [r11 + 3584]
 ; pb = w + 5298
 %line 5591+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r9, [r10 + 5298]
+	lea r9, [r11 + 5298]
 ; pc = w + 5296
 %line 5592+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r11, [r10 + 5296]
+	lea r10, [r11 + 5296]
 ; qd = w + 57008
 %line 5593+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea rsi, [r10 + 57008]
+	lea rsi, [r11 + 57008]
 ; x0 = mem128[pa]
 %line 5594+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov rcx, r10
 	movdqu xmm1, [r8]
 ; x1 = mem128[pb]
 %line 5595+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu xmm2, [r9]
 ; x2 = mem128[pc]
 %line 5596+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm3, [r11]
+	movdqu xmm3, [r10]
 ; x2 &= mem128[LANE0OFF]
 %line 5597+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu xmm0, [rel LANE0OFF]
@@ -16773,20 +16712,20 @@ align 32
 	paddw xmm1, xmm3
 ; 8x x0 = x0 + x6
 %line 5600+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	paddw xmm1, xmm7
+	paddw xmm1, xmm4
 ; 8x x1 = mulhi(x0, x7)
 %line 5601+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm0, xmm1
-	pmulhw xmm0, xmm4
+	pmulhw xmm0, xmm5
 ; 8x x1 = x1 * x5
 %line 5602+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	pmullw xmm0, xmm5
+	pmullw xmm0, xmm6
 ; 8x x0 = x0 - x1
 %line 5603+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm1, xmm0
 ; 8x x0 = x0 - x4
 %line 5604+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psubw xmm1, xmm6
+	psubw xmm1, xmm7
 ; mem128[qd] = x0
 %line 5605+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu [rsi], xmm1
@@ -16798,15 +16737,13 @@ align 32
 	add r9, 16
 ; pc = pc + 16
 %line 5608+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r11, 16
+	add r10, 16
 ; qd = qd + 16
 %line 5609+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	add rsi, 16
 ; i1 = 26
 %line 5610+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r10, 26
-	mov rdi, rax
-	movdqa xmm3, xmm7
+	mov rax, 26
 align 32
 .Lloop21:
 ; x0 = mem128[pa]
@@ -16817,7 +16754,7 @@ align 32
 	movdqu xmm1, [r9]
 ; x2 = mem128[pc]
 %line 5614+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm2, [r11]
+	movdqu xmm2, [r10]
 ; 8x x0 = x0 + x1
 %line 5615+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
@@ -16826,20 +16763,20 @@ align 32
 	paddw xmm0, xmm2
 ; 8x x0 = x0 + x6
 %line 5617+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	paddw xmm0, xmm3
+	paddw xmm0, xmm4
 ; 8x x1 = mulhi(x0, x7)
 %line 5618+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm1, xmm0
-	pmulhw xmm1, xmm4
+	pmulhw xmm1, xmm5
 ; 8x x1 = x1 * x5
 %line 5619+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	pmullw xmm1, xmm5
+	pmullw xmm1, xmm6
 ; 8x x0 = x0 - x1
 %line 5620+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm0, xmm1
 ; 8x x0 = x0 - x4
 %line 5621+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psubw xmm0, xmm6
+	psubw xmm0, xmm7
 ; mem128[qd] = x0
 %line 5622+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu [rsi], xmm0
@@ -16851,7 +16788,7 @@ align 32
 	movdqu xmm1, [r9 + 16]
 ; x2 = mem128[pc + 16]
 %line 5625+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm2, [r11 + 16]
+	movdqu xmm2, [r10 + 16]
 ; 8x x0 = x0 + x1
 %line 5626+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
@@ -16860,20 +16797,20 @@ align 32
 	paddw xmm0, xmm2
 ; 8x x0 = x0 + x6
 %line 5628+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	paddw xmm0, xmm3
+	paddw xmm0, xmm4
 ; 8x x1 = mulhi(x0, x7)
 %line 5629+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm1, xmm0
-	pmulhw xmm1, xmm4
+	pmulhw xmm1, xmm5
 ; 8x x1 = x1 * x5
 %line 5630+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	pmullw xmm1, xmm5
+	pmullw xmm1, xmm6
 ; 8x x0 = x0 - x1
 %line 5631+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm0, xmm1
 ; 8x x0 = x0 - x4
 %line 5632+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psubw xmm0, xmm6
+	psubw xmm0, xmm7
 ; mem128[qd + 16] = x0
 %line 5633+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu [rsi + 16], xmm0
@@ -16885,7 +16822,7 @@ align 32
 	movdqu xmm1, [r9 + 32]
 ; x2 = mem128[pc + 32]
 %line 5636+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm2, [r11 + 32]
+	movdqu xmm2, [r10 + 32]
 ; 8x x0 = x0 + x1
 %line 5637+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
@@ -16894,20 +16831,20 @@ align 32
 	paddw xmm0, xmm2
 ; 8x x0 = x0 + x6
 %line 5639+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	paddw xmm0, xmm3
+	paddw xmm0, xmm4
 ; 8x x1 = mulhi(x0, x7)
 %line 5640+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm1, xmm0
-	pmulhw xmm1, xmm4
+	pmulhw xmm1, xmm5
 ; 8x x1 = x1 * x5
 %line 5641+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	pmullw xmm1, xmm5
+	pmullw xmm1, xmm6
 ; 8x x0 = x0 - x1
 %line 5642+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm0, xmm1
 ; 8x x0 = x0 - x4
 %line 5643+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psubw xmm0, xmm6
+	psubw xmm0, xmm7
 ; mem128[qd + 32] = x0
 %line 5644+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu [rsi + 32], xmm0
@@ -16919,7 +16856,7 @@ align 32
 	movdqu xmm1, [r9 + 48]
 ; x2 = mem128[pc + 48]
 %line 5647+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm2, [r11 + 48]
+	movdqu xmm2, [r10 + 48]
 ; 8x x0 = x0 + x1
 %line 5648+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
@@ -16928,20 +16865,20 @@ align 32
 	paddw xmm0, xmm2
 ; 8x x0 = x0 + x6
 %line 5650+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	paddw xmm0, xmm3
+	paddw xmm0, xmm4
 ; 8x x1 = mulhi(x0, x7)
 %line 5651+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm1, xmm0
-	pmulhw xmm1, xmm4
+	pmulhw xmm1, xmm5
 ; 8x x1 = x1 * x5
 %line 5652+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	pmullw xmm1, xmm5
+	pmullw xmm1, xmm6
 ; 8x x0 = x0 - x1
 %line 5653+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm0, xmm1
 ; 8x x0 = x0 - x4
 %line 5654+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psubw xmm0, xmm6
+	psubw xmm0, xmm7
 ; mem128[qd + 48] = x0
 %line 5655+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu [rsi + 48], xmm0
@@ -16953,29 +16890,28 @@ align 32
 	add r9, 64
 ; pc = pc + 64
 %line 5658+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	add r11, 64
+	add r10, 64
 ; qd = qd + 64
 %line 5659+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	add rsi, 64
 ; i1 = i1 - 1
 %line 5660+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	sub r10, 1
+	sub rax, 1
 ; =? i1 - 0
 %line 5661+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	cmp r10, 0
+	cmp rax, 0
 ; goto loop21 if !=
 %line 5662+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	jne .Lloop21
 ; x0 = mem128[pa]
 %line 5663+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqa xmm7, xmm3
 	movdqu xmm0, [r8]
 ; x1 = mem128[pb]
 %line 5664+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu xmm1, [r9]
 ; x2 = mem128[pc]
 %line 5665+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm2, [r11]
+	movdqu xmm2, [r10]
 ; 8x x0 = x0 + x1
 %line 5666+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
@@ -16984,20 +16920,20 @@ align 32
 	paddw xmm0, xmm2
 ; 8x x0 = x0 + x6
 %line 5668+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	paddw xmm0, xmm7
+	paddw xmm0, xmm4
 ; 8x x1 = mulhi(x0, x7)
 %line 5669+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm1, xmm0
-	pmulhw xmm1, xmm4
+	pmulhw xmm1, xmm5
 ; 8x x1 = x1 * x5
 %line 5670+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	pmullw xmm1, xmm5
+	pmullw xmm1, xmm6
 ; 8x x0 = x0 - x1
 %line 5671+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm0, xmm1
 ; 8x x0 = x0 - x4
 %line 5672+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psubw xmm0, xmm6
+	psubw xmm0, xmm7
 ; mem128[qd] = x0
 %line 5673+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu [rsi], xmm0
@@ -17009,7 +16945,7 @@ align 32
 	movdqu xmm1, [r9 + 16]
 ; x2 = mem128[pc + 16]
 %line 5676+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm2, [r11 + 16]
+	movdqu xmm2, [r10 + 16]
 ; 8x x0 = x0 + x1
 %line 5677+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
@@ -17018,20 +16954,20 @@ align 32
 	paddw xmm0, xmm2
 ; 8x x0 = x0 + x6
 %line 5679+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	paddw xmm0, xmm7
+	paddw xmm0, xmm4
 ; 8x x1 = mulhi(x0, x7)
 %line 5680+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm1, xmm0
-	pmulhw xmm1, xmm4
+	pmulhw xmm1, xmm5
 ; 8x x1 = x1 * x5
 %line 5681+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	pmullw xmm1, xmm5
+	pmullw xmm1, xmm6
 ; 8x x0 = x0 - x1
 %line 5682+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm0, xmm1
 ; 8x x0 = x0 - x4
 %line 5683+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psubw xmm0, xmm6
+	psubw xmm0, xmm7
 ; mem128[qd + 16] = x0
 %line 5684+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu [rsi + 16], xmm0
@@ -17043,7 +16979,7 @@ align 32
 	movdqu xmm1, [r9 + 32]
 ; x2 = mem128[pc + 32]
 %line 5687+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	movdqu xmm2, [r11 + 32]
+	movdqu xmm2, [r10 + 32]
 ; 8x x0 = x0 + x1
 %line 5688+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	paddw xmm0, xmm1
@@ -17052,33 +16988,31 @@ align 32
 	paddw xmm0, xmm2
 ; 8x x0 = x0 + x6
 %line 5690+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	paddw xmm0, xmm7
+	paddw xmm0, xmm4
 ; 8x x1 = mulhi(x0, x7)
 %line 5691+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqa xmm1, xmm0
-	pmulhw xmm1, xmm4
+	pmulhw xmm1, xmm5
 ; 8x x1 = x1 * x5
 %line 5692+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	pmullw xmm1, xmm5
+	pmullw xmm1, xmm6
 ; 8x x0 = x0 - x1
 %line 5693+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	psubw xmm0, xmm1
 ; 8x x0 = x0 - x4
 %line 5694+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	psubw xmm0, xmm6
+	psubw xmm0, xmm7
 ; mem128[qd + 32] = x0
 %line 5695+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu [rsi + 32], xmm0
 ; pa = w + 57008
 %line 5696+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r10, rcx
-	lea r8, [r10 + 57008]
+	lea r8, [r11 + 57008]
 ; pb = w + 58752
 %line 5697+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	lea r9, [r10 + 58752]
+	lea r9, [r11 + 58752]
 ; i1 = 13
 %line 5698+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r11, r10
 	mov r10, 13
 align 32
 .Lloop22:
@@ -17171,8 +17105,7 @@ align 32
 	movdqu [r9 + 16], xmm0
 ; pa = w + 58752
 %line 5729+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
-	mov r10, r11
-	lea r8, [r10 + 58752]
+	lea r8, [r11 + 58752]
 ; x0 = mem128[pa]
 %line 5730+0 specs/ntruprime/generated/ntruprime_mult3_amd64_857.q
 	movdqu xmm0, [r8]

@@ -12,10 +12,10 @@ qhasm_kernel_core_multsntrup653_amd64_mul:
 	sub rsp, 121904
 ; w = &workqhasm_kernel_core_multsntrup653_amd64_mul
 %line 28+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r10, [rsp + 0]
+	lea r11, [rsp + 0]
 ; pa = w + 118752
 %line 29+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r10 + 118752]
+	lea r8, [r11 + 118752]
 ; z0 = 0
 %line 30+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	pxor xmm0, xmm0
@@ -59,7 +59,7 @@ align 32
 	movdqu [r8 + 32], xmm0
 ; pa = w + 117456
 %line 44+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r10 + 117456]
+	lea r9, [r11 + 117456]
 ; x0 = mem128[in]
 %line 45+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rsi]
@@ -560,7 +560,7 @@ align 32
 	mov word [r9 + 1304], r8w
 ; pa = w + 119632
 %line 211+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r10 + 119632]
+	lea r8, [r11 + 119632]
 ; z0 = 0
 %line 212+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	pxor xmm0, xmm0
@@ -595,7 +595,7 @@ align 32
 	jne .Lloop2
 ; pa = w + 118992
 %line 223+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r10 + 118992]
+	lea r8, [r11 + 118992]
 ; x0 = mem128[k]
 %line 224+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rdx]
@@ -859,113 +859,111 @@ align 32
 	movdqu xmm0, [rel ONES]
 ; pa = w + 118992
 %line 311+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r10 + 118992]
+	lea r9, [r11 + 118992]
 ; pb = w + 3072
 %line 312+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r10 + 3072]
+	lea r8, [r11 + 3072]
 ; i1 = 24
 %line 313+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, r10
 	mov r10, 24
-	movdqa xmm2, xmm0
 align 32
 .Lloop3:
 ; 8x x0 = zeroext8(mem64[pa])
 %line 315+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pxor xmm0, xmm0
-	movq xmm1, [r9]
-	punpcklbw xmm1, xmm0
+	pxor xmm1, xmm1
+	movq xmm2, [r9]
+	punpcklbw xmm2, xmm1
 ; x1 = x0 & x7
 %line 316+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm1, xmm2
+	pand xmm1, xmm0
 ; 8x x0 >>= 1
 %line 317+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 318+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pand xmm1, xmm0
+	pand xmm2, xmm1
 ; 8x x1 = x1 - x0
 %line 319+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; 8x x1 = x1 - x0
 %line 320+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; mem128[pb] = x1
 %line 321+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r8], xmm0
+	movdqu [r8], xmm1
 ; 8x x0 = zeroext8(mem64[pa + 8])
 %line 322+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pxor xmm0, xmm0
-	movq xmm1, [r9 + 8]
-	punpcklbw xmm1, xmm0
+	pxor xmm1, xmm1
+	movq xmm2, [r9 + 8]
+	punpcklbw xmm2, xmm1
 ; x1 = x0 & x7
 %line 323+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm1, xmm2
+	pand xmm1, xmm0
 ; 8x x0 >>= 1
 %line 324+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 325+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pand xmm1, xmm0
+	pand xmm2, xmm1
 ; 8x x1 = x1 - x0
 %line 326+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; 8x x1 = x1 - x0
 %line 327+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; mem128[pb + 16] = x1
 %line 328+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r8 + 16], xmm0
+	movdqu [r8 + 16], xmm1
 ; 8x x0 = zeroext8(mem64[pa + 16])
 %line 329+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pxor xmm0, xmm0
-	movq xmm1, [r9 + 16]
-	punpcklbw xmm1, xmm0
+	pxor xmm1, xmm1
+	movq xmm2, [r9 + 16]
+	punpcklbw xmm2, xmm1
 ; x1 = x0 & x7
 %line 330+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm1, xmm2
+	pand xmm1, xmm0
 ; 8x x0 >>= 1
 %line 331+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 332+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pand xmm1, xmm0
+	pand xmm2, xmm1
 ; 8x x1 = x1 - x0
 %line 333+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; 8x x1 = x1 - x0
 %line 334+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; mem128[pb + 32] = x1
 %line 335+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r8 + 32], xmm0
+	movdqu [r8 + 32], xmm1
 ; 8x x0 = zeroext8(mem64[pa + 24])
 %line 336+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pxor xmm0, xmm0
-	movq xmm1, [r9 + 24]
-	punpcklbw xmm1, xmm0
+	pxor xmm1, xmm1
+	movq xmm2, [r9 + 24]
+	punpcklbw xmm2, xmm1
 ; x1 = x0 & x7
 %line 337+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm1, xmm2
+	pand xmm1, xmm0
 ; 8x x0 >>= 1
 %line 338+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 339+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pand xmm1, xmm0
+	pand xmm2, xmm1
 ; 8x x1 = x1 - x0
 %line 340+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; 8x x1 = x1 - x0
 %line 341+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; mem128[pb + 48] = x1
 %line 342+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r8 + 48], xmm0
+	movdqu [r8 + 48], xmm1
 ; pa = pa + 32
 %line 343+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r9, 32
@@ -986,249 +984,241 @@ align 32
 	movdqu xmm0, [rel BV]
 ; x7 = mem128[QQ]
 %line 349+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [rel QQ]
+	movdqu xmm2, [rel QQ]
 ; pa = w + 117456
 %line 350+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, r11
-	lea r8, [r10 + 117456]
+	lea r8, [r11 + 117456]
+; pb = w
+%line 351+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
+	mov r9, r11
 ; i1 = 24
 %line 352+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, r10
-	mov r9, 24
-	movdqa xmm3, xmm0
-	movdqa xmm4, xmm1
+	mov r10, 24
 align 32
 .Lloop4:
 ; x0 = mem128[pa]
 %line 354+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8]
+	movdqu xmm3, [r8]
 ; 8x x1 = mulhi(x0, x6)
 %line 355+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm3
+	movdqa xmm4, xmm3
+	pmulhw xmm4, xmm0
 ; 8x x1 = x1 + mem128[BRND]
 %line 356+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
+	movdqu xmm1, [rel BRND]
+	paddw xmm4, xmm1
 ; (int16) 8x x1 >>= 10
 %line 357+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psraw xmm2, 10
+	psraw xmm4, 10
 ; 8x x1 = x1 * x7
 %line 358+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm2, xmm4
+	pmullw xmm4, xmm2
 ; 8x x0 = x0 - x1
 %line 359+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm2
+	psubw xmm3, xmm4
 ; mem128[pb] = x0
 %line 360+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10], xmm1
+	movdqu [r9], xmm3
 ; x0 = mem128[pa + 16]
 %line 361+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm3, [r8 + 16]
 ; 8x x1 = mulhi(x0, x6)
 %line 362+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm3
+	movdqa xmm4, xmm3
+	pmulhw xmm4, xmm0
 ; 8x x1 = x1 + mem128[BRND]
 %line 363+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
+	movdqu xmm1, [rel BRND]
+	paddw xmm4, xmm1
 ; (int16) 8x x1 >>= 10
 %line 364+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psraw xmm2, 10
+	psraw xmm4, 10
 ; 8x x1 = x1 * x7
 %line 365+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm2, xmm4
+	pmullw xmm4, xmm2
 ; 8x x0 = x0 - x1
 %line 366+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm2
+	psubw xmm3, xmm4
 ; mem128[pb + 16] = x0
 %line 367+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 16], xmm1
+	movdqu [r9 + 16], xmm3
 ; x0 = mem128[pa + 32]
 %line 368+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm3, [r8 + 32]
 ; 8x x1 = mulhi(x0, x6)
 %line 369+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm3
+	movdqa xmm4, xmm3
+	pmulhw xmm4, xmm0
 ; 8x x1 = x1 + mem128[BRND]
 %line 370+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
+	movdqu xmm1, [rel BRND]
+	paddw xmm4, xmm1
 ; (int16) 8x x1 >>= 10
 %line 371+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psraw xmm2, 10
+	psraw xmm4, 10
 ; 8x x1 = x1 * x7
 %line 372+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm2, xmm4
+	pmullw xmm4, xmm2
 ; 8x x0 = x0 - x1
 %line 373+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm2
+	psubw xmm3, xmm4
 ; mem128[pb + 32] = x0
 %line 374+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 32], xmm1
+	movdqu [r9 + 32], xmm3
 ; x0 = mem128[pa + 48]
 %line 375+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm3, [r8 + 48]
 ; 8x x1 = mulhi(x0, x6)
 %line 376+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm3
+	movdqa xmm4, xmm3
+	pmulhw xmm4, xmm0
 ; 8x x1 = x1 + mem128[BRND]
 %line 377+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
+	movdqu xmm1, [rel BRND]
+	paddw xmm4, xmm1
 ; (int16) 8x x1 >>= 10
 %line 378+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psraw xmm2, 10
+	psraw xmm4, 10
 ; 8x x1 = x1 * x7
 %line 379+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm2, xmm4
+	pmullw xmm4, xmm2
 ; 8x x0 = x0 - x1
 %line 380+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm2
+	psubw xmm3, xmm4
 ; mem128[pb + 48] = x0
 %line 381+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r10 + 48], xmm1
+	movdqu [r9 + 48], xmm3
 ; pa = pa + 64
 %line 382+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r8, 64
 ; pb = pb + 64
 %line 383+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r10, 64
+	add r9, 64
 ; i1 = i1 - 1
 %line 384+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r9, 1
+	sub r10, 1
 ; =? i1 - 0
 %line 385+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto loop4 if !=
 %line 386+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	jne .Lloop4
 ; pa = w
 %line 387+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, r11
+	mov r8, r11
 ; pb = w + 20160
 %line 388+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r10 + 20160]
-; qa = pa
-%line 389+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rsi, r10
+	lea r10, [r11 + 20160]
 ; qb = pa + 768
 %line 390+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r10 + 768]
+	lea r9, [r8 + 768]
 ; i1 = 12
 %line 392+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, 12
+	mov rsi, 12
 align 32
 .Lloop5:
 ; x0 = mem128[qa]
 %line 394+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r10]
+	movdqu xmm0, [r8]
 ; x1 = mem128[qb]
 %line 395+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [r9]
 ; mem128[qc] = x0
 %line 396+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r9], xmm0
+	movdqu [r10], xmm0
 ; mem128[qc + 1536] = x1
 %line 397+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r9 + 1536], xmm1
+	movdqu [r10 + 1536], xmm1
 ; 8x x0 = x0 + x1
 %line 398+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 768] = x0
 %line 399+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r9 + 768], xmm0
+	movdqu [r10 + 768], xmm0
 ; x0 = mem128[qa + 16]
 %line 400+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r10 + 16]
+	movdqu xmm0, [r8 + 16]
 ; x1 = mem128[qb + 16]
 %line 401+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [r9 + 16]
 ; mem128[qc + 16] = x0
 %line 402+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r9 + 16], xmm0
+	movdqu [r10 + 16], xmm0
 ; mem128[qc + 1552] = x1
 %line 403+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r9 + 1552], xmm1
+	movdqu [r10 + 1552], xmm1
 ; 8x x0 = x0 + x1
 %line 404+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 784] = x0
 %line 405+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r9 + 784], xmm0
+	movdqu [r10 + 784], xmm0
 ; x0 = mem128[qa + 32]
 %line 406+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r10 + 32]
+	movdqu xmm0, [r8 + 32]
 ; x1 = mem128[qb + 32]
 %line 407+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [r9 + 32]
 ; mem128[qc + 32] = x0
 %line 408+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r9 + 32], xmm0
+	movdqu [r10 + 32], xmm0
 ; mem128[qc + 1568] = x1
 %line 409+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r9 + 1568], xmm1
+	movdqu [r10 + 1568], xmm1
 ; 8x x0 = x0 + x1
 %line 410+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 800] = x0
 %line 411+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r9 + 800], xmm0
+	movdqu [r10 + 800], xmm0
 ; x0 = mem128[qa + 48]
 %line 412+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r10 + 48]
+	movdqu xmm0, [r8 + 48]
 ; x1 = mem128[qb + 48]
 %line 413+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [r9 + 48]
 ; mem128[qc + 48] = x0
 %line 414+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r9 + 48], xmm0
+	movdqu [r10 + 48], xmm0
 ; mem128[qc + 1584] = x1
 %line 415+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r9 + 1584], xmm1
+	movdqu [r10 + 1584], xmm1
 ; 8x x0 = x0 + x1
 %line 416+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 816] = x0
 %line 417+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r9 + 816], xmm0
+	movdqu [r10 + 816], xmm0
 ; qa = qa + 64
 %line 418+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r10, 64
+	add r8, 64
 ; qb = qb + 64
 %line 419+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r8, 64
+	add r9, 64
 ; qc = qc + 64
 %line 420+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r9, 64
+	add r10, 64
 ; i1 = i1 - 1
 %line 421+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r11, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 422+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r11, 0
+	cmp rsi, 0
 ; goto loop5 if !=
 %line 423+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	jne .Lloop5
 ; pa = w + 3072
 %line 424+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, rsi
-	lea r8, [r10 + 3072]
+	lea r8, [r11 + 3072]
 ; pb = w + 74688
 %line 425+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r11, [r10 + 74688]
-; qa = pa
-%line 426+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rsi, r10
+	lea r10, [r11 + 74688]
 ; qb = pa + 768
 %line 427+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	lea r9, [r8 + 768]
 ; i1 = 12
 %line 429+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, 12
+	mov rsi, 12
 align 32
 .Lloop6:
 ; x0 = mem128[qa]
@@ -1239,16 +1229,16 @@ align 32
 	movdqu xmm1, [r9]
 ; mem128[qc] = x0
 %line 433+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11], xmm0
+	movdqu [r10], xmm0
 ; mem128[qc + 1536] = x1
 %line 434+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 1536], xmm1
+	movdqu [r10 + 1536], xmm1
 ; 8x x0 = x0 + x1
 %line 435+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 768] = x0
 %line 436+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 768], xmm0
+	movdqu [r10 + 768], xmm0
 ; x0 = mem128[qa + 16]
 %line 437+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 16]
@@ -1257,16 +1247,16 @@ align 32
 	movdqu xmm1, [r9 + 16]
 ; mem128[qc + 16] = x0
 %line 439+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 16], xmm0
+	movdqu [r10 + 16], xmm0
 ; mem128[qc + 1552] = x1
 %line 440+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 1552], xmm1
+	movdqu [r10 + 1552], xmm1
 ; 8x x0 = x0 + x1
 %line 441+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 784] = x0
 %line 442+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 784], xmm0
+	movdqu [r10 + 784], xmm0
 ; x0 = mem128[qa + 32]
 %line 443+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 32]
@@ -1275,16 +1265,16 @@ align 32
 	movdqu xmm1, [r9 + 32]
 ; mem128[qc + 32] = x0
 %line 445+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 32], xmm0
+	movdqu [r10 + 32], xmm0
 ; mem128[qc + 1568] = x1
 %line 446+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 1568], xmm1
+	movdqu [r10 + 1568], xmm1
 ; 8x x0 = x0 + x1
 %line 447+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 800] = x0
 %line 448+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 800], xmm0
+	movdqu [r10 + 800], xmm0
 ; x0 = mem128[qa + 48]
 %line 449+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 48]
@@ -1293,16 +1283,16 @@ align 32
 	movdqu xmm1, [r9 + 48]
 ; mem128[qc + 48] = x0
 %line 451+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 48], xmm0
+	movdqu [r10 + 48], xmm0
 ; mem128[qc + 1584] = x1
 %line 452+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 1584], xmm1
+	movdqu [r10 + 1584], xmm1
 ; 8x x0 = x0 + x1
 %line 453+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 816] = x0
 %line 454+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 816], xmm0
+	movdqu [r10 + 816], xmm0
 ; qa = qa + 64
 %line 455+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r8, 64
@@ -1311,23 +1301,22 @@ align 32
 	add r9, 64
 ; qc = qc + 64
 %line 457+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r11, 64
+	add r10, 64
 ; i1 = i1 - 1
 %line 458+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r10, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 459+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r10, 0
+	cmp rsi, 0
 ; goto loop6 if !=
 %line 460+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	jne .Lloop6
 ; pa = w + 20160
 %line 461+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, rsi
-	lea r9, [r10 + 20160]
+	lea r9, [r11 + 20160]
 ; pb = w + 4608
 %line 462+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r11, [r10 + 4608]
+	lea r10, [r11 + 4608]
 ; i0 = 3
 %line 463+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	mov r8, 3
@@ -1335,264 +1324,252 @@ align 32
 .Lloop7:
 ; qa = pa
 %line 465+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rax, r8
-	mov rsi, r10
+	mov rsi, r9
 ; qb = pa + 384
 %line 466+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r9 + 384]
+	lea rax, [r9 + 384]
 ; qc = pb
 %line 467+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rcx, r9
+	mov rcx, r10
 ; i1 = 6
 %line 468+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rdx, r11
-	mov r10, 6
+	mov rdx, 6
 align 32
 .Lloop8:
 ; x0 = mem128[qa]
 %line 470+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qb]
 %line 471+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; mem128[qc] = x0
 %line 472+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11], xmm0
+	movdqu [rcx], xmm0
 ; mem128[qc + 768] = x1
 %line 473+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 768], xmm1
+	movdqu [rcx + 768], xmm1
 ; 8x x0 = x0 + x1
 %line 474+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 384] = x0
 %line 475+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 384], xmm0
+	movdqu [rcx + 384], xmm0
 ; x0 = mem128[qa + 16]
 %line 476+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 477+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; mem128[qc + 16] = x0
 %line 478+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rcx + 16], xmm0
 ; mem128[qc + 784] = x1
 %line 479+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 784], xmm1
+	movdqu [rcx + 784], xmm1
 ; 8x x0 = x0 + x1
 %line 480+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 400] = x0
 %line 481+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 400], xmm0
+	movdqu [rcx + 400], xmm0
 ; x0 = mem128[qa + 32]
 %line 482+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qb + 32]
 %line 483+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; mem128[qc + 32] = x0
 %line 484+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rcx + 32], xmm0
 ; mem128[qc + 800] = x1
 %line 485+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 800], xmm1
+	movdqu [rcx + 800], xmm1
 ; 8x x0 = x0 + x1
 %line 486+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 416] = x0
 %line 487+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 416], xmm0
+	movdqu [rcx + 416], xmm0
 ; x0 = mem128[qa + 48]
 %line 488+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qb + 48]
 %line 489+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; mem128[qc + 48] = x0
 %line 490+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rcx + 48], xmm0
 ; mem128[qc + 816] = x1
 %line 491+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 816], xmm1
+	movdqu [rcx + 816], xmm1
 ; 8x x0 = x0 + x1
 %line 492+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 432] = x0
 %line 493+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 432], xmm0
+	movdqu [rcx + 432], xmm0
 ; qa = qa + 64
 %line 494+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 495+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 496+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r11, 64
+	add rcx, 64
 ; i1 = i1 - 1
 %line 497+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 498+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop8 if !=
 %line 499+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	jne .Lloop8
 ; pa = pa + 768
 %line 500+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r9, rcx
 	add r9, 768
 ; pb = pb + 1152
 %line 501+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, rdx
-	add r11, 1152
+	add r10, 1152
 ; i0 = i0 - 1
 %line 502+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r8, rax
 	sub r8, 1
 ; =? i0 - 0
 %line 503+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	cmp r8, 0
 ; goto loop7 if !=
 %line 504+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, rsi
 	jne .Lloop7
 ; pa = w + 74688
 %line 505+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r10 + 74688]
+	lea r8, [r11 + 74688]
 ; pb = w + 66912
 %line 506+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r11, [r10 + 66912]
+	lea r9, [r11 + 66912]
 ; i0 = 3
 %line 507+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r8, 3
+	mov r10, 3
 align 32
 .Lloop9:
 ; qa = pa
 %line 509+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rdx, r8
-	mov rsi, r10
+	mov rsi, r8
 ; qb = pa + 384
 %line 510+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r9 + 384]
+	lea rax, [r8 + 384]
 ; qc = pb
 %line 511+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 6
 %line 512+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rcx, r11
-	mov r10, 6
+	mov rdx, 6
 align 32
 .Lloop10:
 ; x0 = mem128[qa]
 %line 514+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qb]
 %line 515+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; mem128[qc] = x0
 %line 516+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11], xmm0
+	movdqu [rcx], xmm0
 ; mem128[qc + 768] = x1
 %line 517+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 768], xmm1
+	movdqu [rcx + 768], xmm1
 ; 8x x0 = x0 + x1
 %line 518+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 384] = x0
 %line 519+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 384], xmm0
+	movdqu [rcx + 384], xmm0
 ; x0 = mem128[qa + 16]
 %line 520+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 521+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; mem128[qc + 16] = x0
 %line 522+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rcx + 16], xmm0
 ; mem128[qc + 784] = x1
 %line 523+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 784], xmm1
+	movdqu [rcx + 784], xmm1
 ; 8x x0 = x0 + x1
 %line 524+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 400] = x0
 %line 525+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 400], xmm0
+	movdqu [rcx + 400], xmm0
 ; x0 = mem128[qa + 32]
 %line 526+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qb + 32]
 %line 527+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; mem128[qc + 32] = x0
 %line 528+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rcx + 32], xmm0
 ; mem128[qc + 800] = x1
 %line 529+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 800], xmm1
+	movdqu [rcx + 800], xmm1
 ; 8x x0 = x0 + x1
 %line 530+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 416] = x0
 %line 531+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 416], xmm0
+	movdqu [rcx + 416], xmm0
 ; x0 = mem128[qa + 48]
 %line 532+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qb + 48]
 %line 533+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; mem128[qc + 48] = x0
 %line 534+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rcx + 48], xmm0
 ; mem128[qc + 816] = x1
 %line 535+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 816], xmm1
+	movdqu [rcx + 816], xmm1
 ; 8x x0 = x0 + x1
 %line 536+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 432] = x0
 %line 537+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 432], xmm0
+	movdqu [rcx + 432], xmm0
 ; qa = qa + 64
 %line 538+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 539+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 540+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r11, 64
+	add rcx, 64
 ; i1 = i1 - 1
 %line 541+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 542+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop10 if !=
 %line 543+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	jne .Lloop10
 ; pa = pa + 768
 %line 544+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r9, rax
-	add r9, 768
+	add r8, 768
 ; pb = pb + 1152
 %line 545+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, rcx
-	add r11, 1152
+	add r9, 1152
 ; i0 = i0 - 1
 %line 546+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 547+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop9 if !=
 %line 548+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, rsi
 	jne .Lloop9
 ; x6 = mem128[BV]
 %line 549+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
@@ -1602,37 +1579,35 @@ align 32
 	movdqu xmm5, [rel QQ]
 ; pa = w + 4608
 %line 551+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r10 + 4608]
+	lea r8, [r11 + 4608]
 ; pb = w + 20160
 %line 552+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r11, [r10 + 20160]
+	lea r9, [r11 + 20160]
 ; i0 = 9
 %line 553+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r8, 9
+	mov r10, 9
 align 32
 .Lloop11:
 ; qa = pa
 %line 555+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rdx, r8
-	mov rsi, r10
+	mov rsi, r8
 ; qb = pa + 192
 %line 556+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r9 + 192]
+	lea rax, [r8 + 192]
 ; qc = pb
 %line 557+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 3
 %line 558+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rcx, r11
-	mov r10, 3
+	mov rdx, 3
 align 32
 .Lloop12:
 ; x0 = mem128[qa]
 %line 560+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r9]
+	movdqu xmm2, [rsi]
 ; x1 = mem128[qb]
 %line 561+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r8]
+	movdqu xmm3, [rax]
 ; 8x x2 = mulhi(x0, x6)
 %line 562+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm0, xmm2
@@ -1669,22 +1644,22 @@ align 32
 	psubw xmm3, xmm0
 ; mem128[qc] = x0
 %line 572+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11], xmm2
+	movdqu [rcx], xmm2
 ; mem128[qc + 384] = x1
 %line 573+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 384], xmm3
+	movdqu [rcx + 384], xmm3
 ; 8x x0 = x0 + x1
 %line 574+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm2, xmm3
 ; mem128[qc + 192] = x0
 %line 575+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 192], xmm2
+	movdqu [rcx + 192], xmm2
 ; x0 = mem128[qa + 16]
 %line 576+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 16]
+	movdqu xmm1, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 577+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r8 + 16]
+	movdqu xmm2, [rax + 16]
 ; 8x x2 = mulhi(x0, x6)
 %line 578+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm3, xmm1
@@ -1721,22 +1696,22 @@ align 32
 	psubw xmm2, xmm3
 ; mem128[qc + 16] = x0
 %line 588+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 16], xmm1
+	movdqu [rcx + 16], xmm1
 ; mem128[qc + 400] = x1
 %line 589+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 400], xmm2
+	movdqu [rcx + 400], xmm2
 ; 8x x0 = x0 + x1
 %line 590+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm1, xmm2
 ; mem128[qc + 208] = x0
 %line 591+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 208], xmm1
+	movdqu [rcx + 208], xmm1
 ; x0 = mem128[qa + 32]
 %line 592+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 32]
+	movdqu xmm1, [rsi + 32]
 ; x1 = mem128[qb + 32]
 %line 593+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r8 + 32]
+	movdqu xmm2, [rax + 32]
 ; 8x x2 = mulhi(x0, x6)
 %line 594+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm3, xmm1
@@ -1773,22 +1748,22 @@ align 32
 	psubw xmm2, xmm3
 ; mem128[qc + 32] = x0
 %line 604+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 32], xmm1
+	movdqu [rcx + 32], xmm1
 ; mem128[qc + 416] = x1
 %line 605+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 416], xmm2
+	movdqu [rcx + 416], xmm2
 ; 8x x0 = x0 + x1
 %line 606+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm1, xmm2
 ; mem128[qc + 224] = x0
 %line 607+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 224], xmm1
+	movdqu [rcx + 224], xmm1
 ; x0 = mem128[qa + 48]
 %line 608+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 48]
+	movdqu xmm1, [rsi + 48]
 ; x1 = mem128[qb + 48]
 %line 609+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r8 + 48]
+	movdqu xmm2, [rax + 48]
 ; 8x x2 = mulhi(x0, x6)
 %line 610+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm3, xmm1
@@ -1825,675 +1800,652 @@ align 32
 	psubw xmm2, xmm3
 ; mem128[qc + 48] = x0
 %line 620+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 48], xmm1
+	movdqu [rcx + 48], xmm1
 ; mem128[qc + 432] = x1
 %line 621+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 432], xmm2
+	movdqu [rcx + 432], xmm2
 ; 8x x0 = x0 + x1
 %line 622+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm1, xmm2
 ; mem128[qc + 240] = x0
 %line 623+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 240], xmm1
+	movdqu [rcx + 240], xmm1
 ; qa = qa + 64
 %line 624+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 625+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 626+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r11, 64
+	add rcx, 64
 ; i1 = i1 - 1
 %line 627+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 628+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop12 if !=
 %line 629+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	jne .Lloop12
 ; pa = pa + 384
 %line 630+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r9, rax
-	add r9, 384
+	add r8, 384
 ; pb = pb + 576
 %line 631+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, rcx
-	add r11, 576
+	add r9, 576
 ; i0 = i0 - 1
 %line 632+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 633+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop11 if !=
 %line 634+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, rsi
 	jne .Lloop11
 ; pa = w + 66912
 %line 635+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r10 + 66912]
+	lea r8, [r11 + 66912]
 ; pb = w + 74688
 %line 636+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r11, [r10 + 74688]
+	lea r9, [r11 + 74688]
 ; i0 = 9
 %line 637+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r8, 9
+	mov r10, 9
 align 32
 .Lloop13:
 ; qa = pa
 %line 639+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rdx, r8
-	mov rsi, r10
+	mov rsi, r8
 ; qb = pa + 192
 %line 640+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r9 + 192]
+	lea rax, [r8 + 192]
 ; qc = pb
 %line 641+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 3
 %line 642+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rcx, r11
-	mov r10, 3
+	mov rdx, 3
 align 32
 .Lloop14:
 ; x0 = mem128[qa]
 %line 644+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qb]
 %line 645+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; mem128[qc] = x0
 %line 646+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11], xmm0
+	movdqu [rcx], xmm0
 ; mem128[qc + 384] = x1
 %line 647+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 384], xmm1
+	movdqu [rcx + 384], xmm1
 ; 8x x0 = x0 + x1
 %line 648+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 192] = x0
 %line 649+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 192], xmm0
+	movdqu [rcx + 192], xmm0
 ; x0 = mem128[qa + 16]
 %line 650+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 651+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; mem128[qc + 16] = x0
 %line 652+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rcx + 16], xmm0
 ; mem128[qc + 400] = x1
 %line 653+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 400], xmm1
+	movdqu [rcx + 400], xmm1
 ; 8x x0 = x0 + x1
 %line 654+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 208] = x0
 %line 655+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 208], xmm0
+	movdqu [rcx + 208], xmm0
 ; x0 = mem128[qa + 32]
 %line 656+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qb + 32]
 %line 657+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; mem128[qc + 32] = x0
 %line 658+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rcx + 32], xmm0
 ; mem128[qc + 416] = x1
 %line 659+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 416], xmm1
+	movdqu [rcx + 416], xmm1
 ; 8x x0 = x0 + x1
 %line 660+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 224] = x0
 %line 661+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 224], xmm0
+	movdqu [rcx + 224], xmm0
 ; x0 = mem128[qa + 48]
 %line 662+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qb + 48]
 %line 663+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; mem128[qc + 48] = x0
 %line 664+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rcx + 48], xmm0
 ; mem128[qc + 432] = x1
 %line 665+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 432], xmm1
+	movdqu [rcx + 432], xmm1
 ; 8x x0 = x0 + x1
 %line 666+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 240] = x0
 %line 667+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 240], xmm0
+	movdqu [rcx + 240], xmm0
 ; qa = qa + 64
 %line 668+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 669+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 670+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r11, 64
+	add rcx, 64
 ; i1 = i1 - 1
 %line 671+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 672+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop14 if !=
 %line 673+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	jne .Lloop14
 ; pa = pa + 384
 %line 674+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r9, rax
-	add r9, 384
+	add r8, 384
 ; pb = pb + 576
 %line 675+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, rcx
-	add r11, 576
+	add r9, 576
 ; i0 = i0 - 1
 %line 676+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 677+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop13 if !=
 %line 678+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, rsi
 	jne .Lloop13
 ; pa = w + 20160
 %line 679+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r10 + 20160]
+	lea r9, [r11 + 20160]
 ; pb = w + 4608
 %line 680+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r10 + 4608]
+	lea rsi, [r11 + 4608]
 ; i0 = 27
 %line 681+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rsi, r10
-	mov r10, 27
-	mov r11, r9
+	mov r8, 27
 align 32
 .Lloop15:
 ; qb = pa + 96
 %line 684+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r8 + 96]
+	lea r10, [r9 + 96]
 ; x0 = mem128[qa]
 %line 686+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8]
+	movdqu xmm0, [r9]
 ; x1 = mem128[qb]
 %line 687+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9]
+	movdqu xmm1, [r10]
 ; mem128[qc] = x0
 %line 688+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11], xmm0
+	movdqu [rsi], xmm0
 ; mem128[qc + 192] = x1
 %line 689+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 192], xmm1
+	movdqu [rsi + 192], xmm1
 ; 8x x0 = x0 + x1
 %line 690+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 96] = x0
 %line 691+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 96], xmm0
+	movdqu [rsi + 96], xmm0
 ; x0 = mem128[qa + 16]
 %line 692+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 16]
+	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qb + 16]
 %line 693+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 16]
+	movdqu xmm1, [r10 + 16]
 ; mem128[qc + 16] = x0
 %line 694+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rsi + 16], xmm0
 ; mem128[qc + 208] = x1
 %line 695+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 208], xmm1
+	movdqu [rsi + 208], xmm1
 ; 8x x0 = x0 + x1
 %line 696+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 112] = x0
 %line 697+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 112], xmm0
+	movdqu [rsi + 112], xmm0
 ; x0 = mem128[qa + 32]
 %line 698+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 32]
+	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qb + 32]
 %line 699+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 32]
+	movdqu xmm1, [r10 + 32]
 ; mem128[qc + 32] = x0
 %line 700+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rsi + 32], xmm0
 ; mem128[qc + 224] = x1
 %line 701+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 224], xmm1
+	movdqu [rsi + 224], xmm1
 ; 8x x0 = x0 + x1
 %line 702+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 128] = x0
 %line 703+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 128], xmm0
+	movdqu [rsi + 128], xmm0
 ; x0 = mem128[qa + 48]
 %line 704+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 48]
+	movdqu xmm0, [r9 + 48]
 ; x1 = mem128[qb + 48]
 %line 705+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 48]
+	movdqu xmm1, [r10 + 48]
 ; mem128[qc + 48] = x0
 %line 706+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rsi + 48], xmm0
 ; mem128[qc + 240] = x1
 %line 707+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 240], xmm1
+	movdqu [rsi + 240], xmm1
 ; 8x x0 = x0 + x1
 %line 708+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 144] = x0
 %line 709+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 144], xmm0
+	movdqu [rsi + 144], xmm0
 ; x0 = mem128[qa + 64]
 %line 710+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 64]
+	movdqu xmm0, [r9 + 64]
 ; x1 = mem128[qb + 64]
 %line 711+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 64]
+	movdqu xmm1, [r10 + 64]
 ; mem128[qc + 64] = x0
 %line 712+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 64], xmm0
+	movdqu [rsi + 64], xmm0
 ; mem128[qc + 256] = x1
 %line 713+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 256], xmm1
+	movdqu [rsi + 256], xmm1
 ; 8x x0 = x0 + x1
 %line 714+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 160] = x0
 %line 715+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 160], xmm0
+	movdqu [rsi + 160], xmm0
 ; x0 = mem128[qa + 80]
 %line 716+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 80]
+	movdqu xmm0, [r9 + 80]
 ; x1 = mem128[qb + 80]
 %line 717+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 80]
+	movdqu xmm1, [r10 + 80]
 ; mem128[qc + 80] = x0
 %line 718+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 80], xmm0
+	movdqu [rsi + 80], xmm0
 ; mem128[qc + 272] = x1
 %line 719+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 272], xmm1
+	movdqu [rsi + 272], xmm1
 ; 8x x0 = x0 + x1
 %line 720+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 176] = x0
 %line 721+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 176], xmm0
+	movdqu [rsi + 176], xmm0
 ; pa = pa + 192
 %line 722+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r8, 192
+	add r9, 192
 ; pb = pb + 288
 %line 723+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r11, 288
+	add rsi, 288
 ; i0 = i0 - 1
 %line 724+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 725+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop15 if !=
 %line 726+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	jne .Lloop15
 ; pa = w + 74688
 %line 727+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, rsi
-	lea r8, [r10 + 74688]
+	lea r9, [r11 + 74688]
 ; pb = w + 66912
 %line 728+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r10 + 66912]
+	lea rsi, [r11 + 66912]
 ; i0 = 27
 %line 729+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rsi, r10
-	mov r10, 27
-	mov r11, r9
+	mov r8, 27
 align 32
 .Lloop16:
 ; qb = pa + 96
 %line 732+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r8 + 96]
+	lea r10, [r9 + 96]
 ; x0 = mem128[qa]
 %line 734+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8]
+	movdqu xmm0, [r9]
 ; x1 = mem128[qb]
 %line 735+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9]
+	movdqu xmm1, [r10]
 ; mem128[qc] = x0
 %line 736+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11], xmm0
+	movdqu [rsi], xmm0
 ; mem128[qc + 192] = x1
 %line 737+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 192], xmm1
+	movdqu [rsi + 192], xmm1
 ; 8x x0 = x0 + x1
 %line 738+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 96] = x0
 %line 739+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 96], xmm0
+	movdqu [rsi + 96], xmm0
 ; x0 = mem128[qa + 16]
 %line 740+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 16]
+	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qb + 16]
 %line 741+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 16]
+	movdqu xmm1, [r10 + 16]
 ; mem128[qc + 16] = x0
 %line 742+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rsi + 16], xmm0
 ; mem128[qc + 208] = x1
 %line 743+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 208], xmm1
+	movdqu [rsi + 208], xmm1
 ; 8x x0 = x0 + x1
 %line 744+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 112] = x0
 %line 745+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 112], xmm0
+	movdqu [rsi + 112], xmm0
 ; x0 = mem128[qa + 32]
 %line 746+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 32]
+	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qb + 32]
 %line 747+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 32]
+	movdqu xmm1, [r10 + 32]
 ; mem128[qc + 32] = x0
 %line 748+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rsi + 32], xmm0
 ; mem128[qc + 224] = x1
 %line 749+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 224], xmm1
+	movdqu [rsi + 224], xmm1
 ; 8x x0 = x0 + x1
 %line 750+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 128] = x0
 %line 751+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 128], xmm0
+	movdqu [rsi + 128], xmm0
 ; x0 = mem128[qa + 48]
 %line 752+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 48]
+	movdqu xmm0, [r9 + 48]
 ; x1 = mem128[qb + 48]
 %line 753+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 48]
+	movdqu xmm1, [r10 + 48]
 ; mem128[qc + 48] = x0
 %line 754+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rsi + 48], xmm0
 ; mem128[qc + 240] = x1
 %line 755+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 240], xmm1
+	movdqu [rsi + 240], xmm1
 ; 8x x0 = x0 + x1
 %line 756+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 144] = x0
 %line 757+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 144], xmm0
+	movdqu [rsi + 144], xmm0
 ; x0 = mem128[qa + 64]
 %line 758+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 64]
+	movdqu xmm0, [r9 + 64]
 ; x1 = mem128[qb + 64]
 %line 759+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 64]
+	movdqu xmm1, [r10 + 64]
 ; mem128[qc + 64] = x0
 %line 760+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 64], xmm0
+	movdqu [rsi + 64], xmm0
 ; mem128[qc + 256] = x1
 %line 761+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 256], xmm1
+	movdqu [rsi + 256], xmm1
 ; 8x x0 = x0 + x1
 %line 762+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 160] = x0
 %line 763+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 160], xmm0
+	movdqu [rsi + 160], xmm0
 ; x0 = mem128[qa + 80]
 %line 764+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 80]
+	movdqu xmm0, [r9 + 80]
 ; x1 = mem128[qb + 80]
 %line 765+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 80]
+	movdqu xmm1, [r10 + 80]
 ; mem128[qc + 80] = x0
 %line 766+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 80], xmm0
+	movdqu [rsi + 80], xmm0
 ; mem128[qc + 272] = x1
 %line 767+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 272], xmm1
+	movdqu [rsi + 272], xmm1
 ; 8x x0 = x0 + x1
 %line 768+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 176] = x0
 %line 769+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 176], xmm0
+	movdqu [rsi + 176], xmm0
 ; pa = pa + 192
 %line 770+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r8, 192
+	add r9, 192
 ; pb = pb + 288
 %line 771+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r11, 288
+	add rsi, 288
 ; i0 = i0 - 1
 %line 772+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 773+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop16 if !=
 %line 774+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	jne .Lloop16
 ; pa = w + 4608
 %line 775+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, rsi
-	lea r8, [r10 + 4608]
+	lea r9, [r11 + 4608]
 ; pb = w + 20160
 %line 776+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r10 + 20160]
+	lea rsi, [r11 + 20160]
 ; z0 = 0
 %line 777+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rsi, r10
 	pxor xmm0, xmm0
 ; i0 = 81
 %line 778+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, 81
-	mov r11, r9
-	movdqa xmm2, xmm0
+	mov r8, 81
 align 32
 .Lloop17:
 ; qb = pa + 48
 %line 781+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r8 + 48]
+	lea r10, [r9 + 48]
 ; x0 = mem128[qa]
 %line 783+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8]
+	movdqu xmm1, [r9]
 ; x1 = mem128[qb]
 %line 784+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9]
+	movdqu xmm2, [r10]
 ; mem128[qc + 48] = x0
 %line 785+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rsi + 48], xmm1
 ; mem128[qc + 240] = x1
 %line 786+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 240], xmm1
+	movdqu [rsi + 240], xmm2
 ; 8x x0 = x0 + x1
 %line 787+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 144] = x0
 %line 788+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 144], xmm0
+	movdqu [rsi + 144], xmm1
 ; mem128[qc] = z0
 %line 789+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11], xmm2
+	movdqu [rsi], xmm0
 ; mem128[qc + 96] = z0
 %line 790+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 96], xmm2
+	movdqu [rsi + 96], xmm0
 ; mem128[qc + 192] = z0
 %line 791+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 192], xmm2
+	movdqu [rsi + 192], xmm0
 ; x0 = mem128[qa + 16]
 %line 792+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 16]
+	movdqu xmm1, [r9 + 16]
 ; x1 = mem128[qb + 16]
 %line 793+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 16]
+	movdqu xmm2, [r10 + 16]
 ; mem128[qc + 64] = x0
 %line 794+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 64], xmm0
+	movdqu [rsi + 64], xmm1
 ; mem128[qc + 256] = x1
 %line 795+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 256], xmm1
+	movdqu [rsi + 256], xmm2
 ; 8x x0 = x0 + x1
 %line 796+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 160] = x0
 %line 797+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 160], xmm0
+	movdqu [rsi + 160], xmm1
 ; mem128[qc + 16] = z0
 %line 798+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 16], xmm2
+	movdqu [rsi + 16], xmm0
 ; mem128[qc + 112] = z0
 %line 799+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 112], xmm2
+	movdqu [rsi + 112], xmm0
 ; mem128[qc + 208] = z0
 %line 800+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 208], xmm2
+	movdqu [rsi + 208], xmm0
 ; x0 = mem128[qa + 32]
 %line 801+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 32]
+	movdqu xmm1, [r9 + 32]
 ; x1 = mem128[qb + 32]
 %line 802+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 32]
+	movdqu xmm2, [r10 + 32]
 ; mem128[qc + 80] = x0
 %line 803+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 80], xmm0
+	movdqu [rsi + 80], xmm1
 ; mem128[qc + 272] = x1
 %line 804+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 272], xmm1
+	movdqu [rsi + 272], xmm2
 ; 8x x0 = x0 + x1
 %line 805+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 176] = x0
 %line 806+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 176], xmm0
+	movdqu [rsi + 176], xmm1
 ; mem128[qc + 32] = z0
 %line 807+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 32], xmm2
+	movdqu [rsi + 32], xmm0
 ; mem128[qc + 128] = z0
 %line 808+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 128], xmm2
+	movdqu [rsi + 128], xmm0
 ; mem128[qc + 224] = z0
 %line 809+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 224], xmm2
+	movdqu [rsi + 224], xmm0
 ; pa = pa + 96
 %line 810+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r8, 96
+	add r9, 96
 ; pb = pb + 288
 %line 811+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r11, 288
+	add rsi, 288
 ; i0 = i0 - 1
 %line 812+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 813+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop17 if !=
 %line 814+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	jne .Lloop17
 ; pa = w + 66912
 %line 815+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, rsi
-	lea r8, [r10 + 66912]
+	lea r9, [r11 + 66912]
 ; pb = w + 74688
 %line 816+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r10 + 74688]
+	lea rsi, [r11 + 74688]
 ; i0 = 81
 %line 817+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rsi, r10
-	mov r10, 81
-	mov r11, r9
+	mov r8, 81
 align 32
 .Lloop18:
 ; qb = pa + 48
 %line 820+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r8 + 48]
+	lea r10, [r9 + 48]
 ; x0 = mem128[qa]
 %line 822+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8]
+	movdqu xmm0, [r9]
 ; x1 = mem128[qb]
 %line 823+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9]
+	movdqu xmm1, [r10]
 ; mem128[qc] = x0
 %line 824+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11], xmm0
+	movdqu [rsi], xmm0
 ; mem128[qc + 96] = x1
 %line 825+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 96], xmm1
+	movdqu [rsi + 96], xmm1
 ; 8x x0 = x0 + x1
 %line 826+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 48] = x0
 %line 827+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rsi + 48], xmm0
 ; x0 = mem128[qa + 16]
 %line 828+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 16]
+	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qb + 16]
 %line 829+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 16]
+	movdqu xmm1, [r10 + 16]
 ; mem128[qc + 16] = x0
 %line 830+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rsi + 16], xmm0
 ; mem128[qc + 112] = x1
 %line 831+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 112], xmm1
+	movdqu [rsi + 112], xmm1
 ; 8x x0 = x0 + x1
 %line 832+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 64] = x0
 %line 833+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 64], xmm0
+	movdqu [rsi + 64], xmm0
 ; x0 = mem128[qa + 32]
 %line 834+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 32]
+	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qb + 32]
 %line 835+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 32]
+	movdqu xmm1, [r10 + 32]
 ; mem128[qc + 32] = x0
 %line 836+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rsi + 32], xmm0
 ; mem128[qc + 128] = x1
 %line 837+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 128], xmm1
+	movdqu [rsi + 128], xmm1
 ; 8x x0 = x0 + x1
 %line 838+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 80] = x0
 %line 839+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 80], xmm0
+	movdqu [rsi + 80], xmm0
 ; pa = pa + 96
 %line 840+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r8, 96
+	add r9, 96
 ; pb = pb + 144
 %line 841+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r11, 144
+	add rsi, 144
 ; i0 = i0 - 1
 %line 842+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 843+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop18 if !=
 %line 844+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	jne .Lloop18
 ; pa = w + 43488
 %line 845+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, rsi
-	lea r8, [r10 + 43488]
+	lea r8, [r11 + 43488]
 ; z0 = 0
 %line 846+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	pxor xmm0, xmm0
@@ -2508,31 +2460,30 @@ align 32
 	movdqu [r8 + 32], xmm0
 ; pa = w + 20160
 %line 850+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r11, [r10 + 20160]
+	lea r10, [r11 + 20160]
 ; pb = w + 74688
 %line 851+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea rsi, [r10 + 74688]
+	lea rsi, [r11 + 74688]
 ; pc = w + 86352
 %line 852+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r10 + 86352]
+	lea r8, [r11 + 86352]
 ; qd = w + 121072
 %line 853+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r10 + 121072]
+	lea r9, [r11 + 121072]
 ; qa = w + 121328
 %line 854+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea rax, [r10 + 121328]
+	lea rax, [r11 + 121328]
 ; i0 = 81
 %line 855+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rcx, r10
-	mov r10, 81
+	mov rcx, 81
 align 32
 .Lloop19:
 ; x0 = mem128[pa + 40]
 %line 857+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 40]
+	movdqu xmm0, [r10 + 40]
 ; x1 = mem128[pa + 38]
 %line 858+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r11 + 38]
+	movdqu xmm1, [r10 + 38]
 ; x2 = x0
 %line 859+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm0
@@ -2550,10 +2501,10 @@ align 32
 	movdqu [r9 + 16], xmm2
 ; x0 = mem128[pa + 44]
 %line 864+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 44]
+	movdqu xmm0, [r10 + 44]
 ; x1 = mem128[pa + 42]
 %line 865+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r11 + 42]
+	movdqu xmm1, [r10 + 42]
 ; x2 = x0
 %line 866+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm0
@@ -2571,10 +2522,10 @@ align 32
 	movdqu [r9 + 144], xmm2
 ; x0 = mem128[pa + 56]
 %line 871+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 56]
+	movdqu xmm0, [r10 + 56]
 ; x1 = mem128[pa + 54]
 %line 872+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r11 + 54]
+	movdqu xmm1, [r10 + 54]
 ; x2 = x0
 %line 873+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm0
@@ -2592,10 +2543,10 @@ align 32
 	movdqu [r9 + 48], xmm2
 ; x0 = mem128[pa + 60]
 %line 878+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 60]
+	movdqu xmm0, [r10 + 60]
 ; x1 = mem128[pa + 58]
 %line 879+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r11 + 58]
+	movdqu xmm1, [r10 + 58]
 ; x2 = x0
 %line 880+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm0
@@ -2613,10 +2564,10 @@ align 32
 	movdqu [r9 + 176], xmm2
 ; x0 = mem128[pa + 72]
 %line 885+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 72]
+	movdqu xmm0, [r10 + 72]
 ; x1 = mem128[pa + 70]
 %line 886+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r11 + 70]
+	movdqu xmm1, [r10 + 70]
 ; x2 = x0
 %line 887+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm0
@@ -2634,10 +2585,10 @@ align 32
 	movdqu [r9 + 80], xmm2
 ; x0 = mem128[pa + 76]
 %line 892+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 76]
+	movdqu xmm0, [r10 + 76]
 ; x1 = mem128[pa + 74]
 %line 893+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r11 + 74]
+	movdqu xmm1, [r10 + 74]
 ; x2 = x0
 %line 894+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm0
@@ -2655,10 +2606,10 @@ align 32
 	movdqu [r9 + 208], xmm2
 ; x0 = mem128[pa + 88]
 %line 899+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 88]
+	movdqu xmm0, [r10 + 88]
 ; x1 = mem128[pa + 86]
 %line 900+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r11 + 86]
+	movdqu xmm1, [r10 + 86]
 ; x2 = x0
 %line 901+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm0
@@ -2676,10 +2627,10 @@ align 32
 	movdqu [r9 + 112], xmm2
 ; x0 = mem128[pa + 92]
 %line 906+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 92]
+	movdqu xmm0, [r10 + 92]
 ; x1 = mem128[pa + 90]
 %line 907+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r11 + 90]
+	movdqu xmm1, [r10 + 90]
 ; x2 = x0
 %line 908+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm0
@@ -3525,10 +3476,10 @@ align 32
 	movdqu [rax + 176], xmm13
 ; x0 = mem128[pa + 136]
 %line 1189+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 136]
+	movdqu xmm0, [r10 + 136]
 ; x1 = mem128[pa + 134]
 %line 1190+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r11 + 134]
+	movdqu xmm1, [r10 + 134]
 ; x2 = x0
 %line 1191+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm0
@@ -3546,10 +3497,10 @@ align 32
 	movdqu [r9 + 16], xmm2
 ; x0 = mem128[pa + 140]
 %line 1196+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 140]
+	movdqu xmm0, [r10 + 140]
 ; x1 = mem128[pa + 138]
 %line 1197+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r11 + 138]
+	movdqu xmm1, [r10 + 138]
 ; x2 = x0
 %line 1198+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm0
@@ -3567,10 +3518,10 @@ align 32
 	movdqu [r9 + 144], xmm2
 ; x0 = mem128[pa + 152]
 %line 1203+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 152]
+	movdqu xmm0, [r10 + 152]
 ; x1 = mem128[pa + 150]
 %line 1204+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r11 + 150]
+	movdqu xmm1, [r10 + 150]
 ; x2 = x0
 %line 1205+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm0
@@ -3588,10 +3539,10 @@ align 32
 	movdqu [r9 + 48], xmm2
 ; x0 = mem128[pa + 156]
 %line 1210+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 156]
+	movdqu xmm0, [r10 + 156]
 ; x1 = mem128[pa + 154]
 %line 1211+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r11 + 154]
+	movdqu xmm1, [r10 + 154]
 ; x2 = x0
 %line 1212+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm0
@@ -3609,10 +3560,10 @@ align 32
 	movdqu [r9 + 176], xmm2
 ; x0 = mem128[pa + 168]
 %line 1217+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 168]
+	movdqu xmm0, [r10 + 168]
 ; x1 = mem128[pa + 166]
 %line 1218+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r11 + 166]
+	movdqu xmm1, [r10 + 166]
 ; x2 = x0
 %line 1219+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm0
@@ -3630,10 +3581,10 @@ align 32
 	movdqu [r9 + 80], xmm2
 ; x0 = mem128[pa + 172]
 %line 1224+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 172]
+	movdqu xmm0, [r10 + 172]
 ; x1 = mem128[pa + 170]
 %line 1225+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r11 + 170]
+	movdqu xmm1, [r10 + 170]
 ; x2 = x0
 %line 1226+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm0
@@ -3651,10 +3602,10 @@ align 32
 	movdqu [r9 + 208], xmm2
 ; x0 = mem128[pa + 184]
 %line 1231+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 184]
+	movdqu xmm0, [r10 + 184]
 ; x1 = mem128[pa + 182]
 %line 1232+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r11 + 182]
+	movdqu xmm1, [r10 + 182]
 ; x2 = x0
 %line 1233+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm0
@@ -3672,10 +3623,10 @@ align 32
 	movdqu [r9 + 112], xmm2
 ; x0 = mem128[pa + 188]
 %line 1238+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 188]
+	movdqu xmm0, [r10 + 188]
 ; x1 = mem128[pa + 186]
 %line 1239+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r11 + 186]
+	movdqu xmm1, [r10 + 186]
 ; x2 = x0
 %line 1240+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm0
@@ -4521,10 +4472,10 @@ align 32
 	movdqu [rax + 368], xmm13
 ; x0 = mem128[pa + 232]
 %line 1521+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 232]
+	movdqu xmm0, [r10 + 232]
 ; x1 = mem128[pa + 230]
 %line 1522+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r11 + 230]
+	movdqu xmm1, [r10 + 230]
 ; x2 = x0
 %line 1523+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm0
@@ -4542,10 +4493,10 @@ align 32
 	movdqu [r9 + 16], xmm2
 ; x0 = mem128[pa + 236]
 %line 1528+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 236]
+	movdqu xmm0, [r10 + 236]
 ; x1 = mem128[pa + 234]
 %line 1529+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r11 + 234]
+	movdqu xmm1, [r10 + 234]
 ; x2 = x0
 %line 1530+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm0
@@ -4563,10 +4514,10 @@ align 32
 	movdqu [r9 + 144], xmm2
 ; x0 = mem128[pa + 248]
 %line 1535+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 248]
+	movdqu xmm0, [r10 + 248]
 ; x1 = mem128[pa + 246]
 %line 1536+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r11 + 246]
+	movdqu xmm1, [r10 + 246]
 ; x2 = x0
 %line 1537+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm0
@@ -4584,10 +4535,10 @@ align 32
 	movdqu [r9 + 48], xmm2
 ; x0 = mem128[pa + 252]
 %line 1542+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 252]
+	movdqu xmm0, [r10 + 252]
 ; x1 = mem128[pa + 250]
 %line 1543+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r11 + 250]
+	movdqu xmm1, [r10 + 250]
 ; x2 = x0
 %line 1544+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm0
@@ -4605,10 +4556,10 @@ align 32
 	movdqu [r9 + 176], xmm2
 ; x0 = mem128[pa + 264]
 %line 1549+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 264]
+	movdqu xmm0, [r10 + 264]
 ; x1 = mem128[pa + 262]
 %line 1550+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r11 + 262]
+	movdqu xmm1, [r10 + 262]
 ; x2 = x0
 %line 1551+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm0
@@ -4626,10 +4577,10 @@ align 32
 	movdqu [r9 + 80], xmm2
 ; x0 = mem128[pa + 268]
 %line 1556+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 268]
+	movdqu xmm0, [r10 + 268]
 ; x1 = mem128[pa + 266]
 %line 1557+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r11 + 266]
+	movdqu xmm1, [r10 + 266]
 ; x2 = x0
 %line 1558+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm0
@@ -4647,10 +4598,10 @@ align 32
 	movdqu [r9 + 208], xmm2
 ; x0 = mem128[pa + 280]
 %line 1563+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 280]
+	movdqu xmm0, [r10 + 280]
 ; x1 = mem128[pa + 278]
 %line 1564+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r11 + 278]
+	movdqu xmm1, [r10 + 278]
 ; x2 = x0
 %line 1565+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm0
@@ -4668,10 +4619,10 @@ align 32
 	movdqu [r9 + 112], xmm2
 ; x0 = mem128[pa + 284]
 %line 1570+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 284]
+	movdqu xmm0, [r10 + 284]
 ; x1 = mem128[pa + 282]
 %line 1571+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r11 + 282]
+	movdqu xmm1, [r10 + 282]
 ; x2 = x0
 %line 1572+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm2, xmm0
@@ -5787,7 +5738,7 @@ align 32
 	movdqu [r8 + 272], xmm0
 ; pa = pa + 288
 %line 1943+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r11, 288
+	add r10, 288
 ; pb = pb + 144
 %line 1944+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add rsi, 144
@@ -5796,68 +5747,65 @@ align 32
 	add r8, 384
 ; i0 = i0 - 1
 %line 1946+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r10, 1
+	sub rcx, 1
 ; =? i0 - 0
 %line 1947+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r10, 0
+	cmp rcx, 0
 ; goto loop19 if !=
 %line 1948+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	jne .Lloop19
 ; pa = w + 86352
 %line 1949+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, rcx
-	lea r9, [r10 + 86352]
+	lea r8, [r11 + 86352]
 ; pb = w + 4608
 %line 1950+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r11, [r10 + 4608]
+	lea r9, [r11 + 4608]
 ; i0 = 27
 %line 1951+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r8, 27
+	mov r10, 27
 align 32
 .Lloop20:
 ; qa = pa
 %line 1953+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rbx, r8
-	mov rax, r10
+	mov rsi, r8
 ; qb = pa + 384
 %line 1954+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r9 + 384]
+	lea rax, [r8 + 384]
 ; qc = pa + 768
 %line 1955+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r10, [r9 + 768]
+	lea rcx, [r8 + 768]
 ; qd = pb
 %line 1956+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rcx, r9
+	mov rdx, r9
 ; i1 = 3
 %line 1957+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rdx, r11
-	mov rsi, 3
+	mov rbx, 3
 align 32
 .Lloop21:
 ; x0 = mem128[qa]
 %line 1959+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qa + 192]
 %line 1960+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 192]
+	movdqu xmm1, [rsi + 192]
 ; x2 = mem128[qc]
 %line 1961+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10]
+	movdqu xmm2, [rcx]
 ; x3 = mem128[qc + 192]
 %line 1962+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r10 + 192]
+	movdqu xmm3, [rcx + 192]
 ; mem128[qd] = x0
 %line 1963+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11], xmm0
+	movdqu [rdx], xmm0
 ; mem128[qd + 576] = x3
 %line 1964+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 576], xmm3
+	movdqu [rdx + 576], xmm3
 ; 4x x1 -= x2
 %line 1965+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb]
 %line 1966+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r8]
+	movdqu xmm2, [rax]
 ; 4x x5 -= x0
 %line 1967+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm2, xmm0
@@ -5866,10 +5814,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 192] = x5
 %line 1969+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 192], xmm2
+	movdqu [rdx + 192], xmm2
 ; x5 = mem128[qb + 192]
 %line 1970+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 192]
+	movdqu xmm0, [rax + 192]
 ; 4x x5 -= x3
 %line 1971+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm0, xmm3
@@ -5878,31 +5826,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 384] = x5
 %line 1973+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 384], xmm0
+	movdqu [rdx + 384], xmm0
 ; x0 = mem128[qa + 16]
 %line 1974+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qa + 208]
 %line 1975+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 208]
+	movdqu xmm1, [rsi + 208]
 ; x2 = mem128[qc + 16]
 %line 1976+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 16]
+	movdqu xmm2, [rcx + 16]
 ; x3 = mem128[qc + 208]
 %line 1977+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r10 + 208]
+	movdqu xmm3, [rcx + 208]
 ; mem128[qd + 16] = x0
 %line 1978+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rdx + 16], xmm0
 ; mem128[qd + 592] = x3
 %line 1979+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 592], xmm3
+	movdqu [rdx + 592], xmm3
 ; 4x x1 -= x2
 %line 1980+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 16]
 %line 1981+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r8 + 16]
+	movdqu xmm2, [rax + 16]
 ; 4x x5 -= x0
 %line 1982+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm2, xmm0
@@ -5911,10 +5859,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 208] = x5
 %line 1984+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 208], xmm2
+	movdqu [rdx + 208], xmm2
 ; x5 = mem128[qb + 208]
 %line 1985+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 208]
+	movdqu xmm0, [rax + 208]
 ; 4x x5 -= x3
 %line 1986+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm0, xmm3
@@ -5923,31 +5871,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 400] = x5
 %line 1988+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 400], xmm0
+	movdqu [rdx + 400], xmm0
 ; x0 = mem128[qa + 32]
 %line 1989+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qa + 224]
 %line 1990+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 224]
+	movdqu xmm1, [rsi + 224]
 ; x2 = mem128[qc + 32]
 %line 1991+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 32]
+	movdqu xmm2, [rcx + 32]
 ; x3 = mem128[qc + 224]
 %line 1992+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r10 + 224]
+	movdqu xmm3, [rcx + 224]
 ; mem128[qd + 32] = x0
 %line 1993+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rdx + 32], xmm0
 ; mem128[qd + 608] = x3
 %line 1994+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 608], xmm3
+	movdqu [rdx + 608], xmm3
 ; 4x x1 -= x2
 %line 1995+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 32]
 %line 1996+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r8 + 32]
+	movdqu xmm2, [rax + 32]
 ; 4x x5 -= x0
 %line 1997+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm2, xmm0
@@ -5956,10 +5904,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 224] = x5
 %line 1999+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 224], xmm2
+	movdqu [rdx + 224], xmm2
 ; x5 = mem128[qb + 224]
 %line 2000+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 224]
+	movdqu xmm0, [rax + 224]
 ; 4x x5 -= x3
 %line 2001+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm0, xmm3
@@ -5968,31 +5916,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 416] = x5
 %line 2003+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 416], xmm0
+	movdqu [rdx + 416], xmm0
 ; x0 = mem128[qa + 48]
 %line 2004+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qa + 240]
 %line 2005+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 240]
+	movdqu xmm1, [rsi + 240]
 ; x2 = mem128[qc + 48]
 %line 2006+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 48]
+	movdqu xmm2, [rcx + 48]
 ; x3 = mem128[qc + 240]
 %line 2007+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r10 + 240]
+	movdqu xmm3, [rcx + 240]
 ; mem128[qd + 48] = x0
 %line 2008+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rdx + 48], xmm0
 ; mem128[qd + 624] = x3
 %line 2009+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 624], xmm3
+	movdqu [rdx + 624], xmm3
 ; 4x x1 -= x2
 %line 2010+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 48]
 %line 2011+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r8 + 48]
+	movdqu xmm2, [rax + 48]
 ; 4x x5 -= x0
 %line 2012+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm2, xmm0
@@ -6001,10 +5949,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 240] = x5
 %line 2014+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 240], xmm2
+	movdqu [rdx + 240], xmm2
 ; x5 = mem128[qb + 240]
 %line 2015+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 240]
+	movdqu xmm0, [rax + 240]
 ; 4x x5 -= x3
 %line 2016+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm0, xmm3
@@ -6013,101 +5961,95 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 432] = x5
 %line 2018+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 432], xmm0
+	movdqu [rdx + 432], xmm0
 ; qa = qa + 64
 %line 2019+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 2020+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 2021+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r10, 64
+	add rcx, 64
 ; qd = qd + 64
 %line 2022+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r11, 64
+	add rdx, 64
 ; i1 = i1 - 1
 %line 2023+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub rsi, 1
+	sub rbx, 1
 ; =? i1 - 0
 %line 2024+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp rsi, 0
+	cmp rbx, 0
 ; goto loop21 if !=
 %line 2025+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	jne .Lloop21
 ; pa = pa + 1152
 %line 2026+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r9, rcx
-	add r9, 1152
+	add r8, 1152
 ; pb = pb + 768
 %line 2027+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, rdx
-	add r11, 768
+	add r9, 768
 ; i0 = i0 - 1
 %line 2028+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r8, rbx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 2029+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop20 if !=
 %line 2030+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, rax
 	jne .Lloop20
 ; pa = w + 4608
 %line 2031+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r10 + 4608]
+	lea r8, [r11 + 4608]
 ; pb = w + 86352
 %line 2032+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r11, [r10 + 86352]
+	lea r9, [r11 + 86352]
 ; i0 = 9
 %line 2033+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r8, 9
+	mov r10, 9
 align 32
 .Lloop22:
 ; qa = pa
 %line 2035+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rbx, r8
-	mov rax, r10
+	mov rsi, r8
 ; qb = pa + 768
 %line 2036+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r9 + 768]
+	lea rax, [r8 + 768]
 ; qc = pa + 1536
 %line 2037+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r10, [r9 + 1536]
+	lea rcx, [r8 + 1536]
 ; qd = pb
 %line 2038+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rcx, r9
+	mov rdx, r9
 ; i1 = 6
 %line 2039+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rdx, r11
-	mov rsi, 6
+	mov rbx, 6
 align 32
 .Lloop23:
 ; x0 = mem128[qa]
 %line 2041+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qa + 384]
 %line 2042+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 384]
+	movdqu xmm1, [rsi + 384]
 ; x2 = mem128[qc]
 %line 2043+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10]
+	movdqu xmm2, [rcx]
 ; x3 = mem128[qc + 384]
 %line 2044+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r10 + 384]
+	movdqu xmm3, [rcx + 384]
 ; mem128[qd] = x0
 %line 2045+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11], xmm0
+	movdqu [rdx], xmm0
 ; mem128[qd + 1152] = x3
 %line 2046+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 1152], xmm3
+	movdqu [rdx + 1152], xmm3
 ; 4x x1 -= x2
 %line 2047+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb]
 %line 2048+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r8]
+	movdqu xmm2, [rax]
 ; 4x x5 -= x0
 %line 2049+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm2, xmm0
@@ -6116,10 +6058,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 384] = x5
 %line 2051+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 384], xmm2
+	movdqu [rdx + 384], xmm2
 ; x5 = mem128[qb + 384]
 %line 2052+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 384]
+	movdqu xmm0, [rax + 384]
 ; 4x x5 -= x3
 %line 2053+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm0, xmm3
@@ -6128,31 +6070,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 768] = x5
 %line 2055+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 768], xmm0
+	movdqu [rdx + 768], xmm0
 ; x0 = mem128[qa + 16]
 %line 2056+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qa + 400]
 %line 2057+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 400]
+	movdqu xmm1, [rsi + 400]
 ; x2 = mem128[qc + 16]
 %line 2058+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 16]
+	movdqu xmm2, [rcx + 16]
 ; x3 = mem128[qc + 400]
 %line 2059+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r10 + 400]
+	movdqu xmm3, [rcx + 400]
 ; mem128[qd + 16] = x0
 %line 2060+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rdx + 16], xmm0
 ; mem128[qd + 1168] = x3
 %line 2061+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 1168], xmm3
+	movdqu [rdx + 1168], xmm3
 ; 4x x1 -= x2
 %line 2062+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 16]
 %line 2063+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r8 + 16]
+	movdqu xmm2, [rax + 16]
 ; 4x x5 -= x0
 %line 2064+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm2, xmm0
@@ -6161,10 +6103,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 400] = x5
 %line 2066+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 400], xmm2
+	movdqu [rdx + 400], xmm2
 ; x5 = mem128[qb + 400]
 %line 2067+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 400]
+	movdqu xmm0, [rax + 400]
 ; 4x x5 -= x3
 %line 2068+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm0, xmm3
@@ -6173,31 +6115,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 784] = x5
 %line 2070+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 784], xmm0
+	movdqu [rdx + 784], xmm0
 ; x0 = mem128[qa + 32]
 %line 2071+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qa + 416]
 %line 2072+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 416]
+	movdqu xmm1, [rsi + 416]
 ; x2 = mem128[qc + 32]
 %line 2073+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 32]
+	movdqu xmm2, [rcx + 32]
 ; x3 = mem128[qc + 416]
 %line 2074+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r10 + 416]
+	movdqu xmm3, [rcx + 416]
 ; mem128[qd + 32] = x0
 %line 2075+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rdx + 32], xmm0
 ; mem128[qd + 1184] = x3
 %line 2076+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 1184], xmm3
+	movdqu [rdx + 1184], xmm3
 ; 4x x1 -= x2
 %line 2077+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 32]
 %line 2078+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r8 + 32]
+	movdqu xmm2, [rax + 32]
 ; 4x x5 -= x0
 %line 2079+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm2, xmm0
@@ -6206,10 +6148,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 416] = x5
 %line 2081+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 416], xmm2
+	movdqu [rdx + 416], xmm2
 ; x5 = mem128[qb + 416]
 %line 2082+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 416]
+	movdqu xmm0, [rax + 416]
 ; 4x x5 -= x3
 %line 2083+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm0, xmm3
@@ -6218,31 +6160,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 800] = x5
 %line 2085+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 800], xmm0
+	movdqu [rdx + 800], xmm0
 ; x0 = mem128[qa + 48]
 %line 2086+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qa + 432]
 %line 2087+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 432]
+	movdqu xmm1, [rsi + 432]
 ; x2 = mem128[qc + 48]
 %line 2088+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 48]
+	movdqu xmm2, [rcx + 48]
 ; x3 = mem128[qc + 432]
 %line 2089+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r10 + 432]
+	movdqu xmm3, [rcx + 432]
 ; mem128[qd + 48] = x0
 %line 2090+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rdx + 48], xmm0
 ; mem128[qd + 1200] = x3
 %line 2091+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 1200], xmm3
+	movdqu [rdx + 1200], xmm3
 ; 4x x1 -= x2
 %line 2092+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 48]
 %line 2093+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r8 + 48]
+	movdqu xmm2, [rax + 48]
 ; 4x x5 -= x0
 %line 2094+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm2, xmm0
@@ -6251,10 +6193,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 432] = x5
 %line 2096+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 432], xmm2
+	movdqu [rdx + 432], xmm2
 ; x5 = mem128[qb + 432]
 %line 2097+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 432]
+	movdqu xmm0, [rax + 432]
 ; 4x x5 -= x3
 %line 2098+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm0, xmm3
@@ -6263,101 +6205,95 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 816] = x5
 %line 2100+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 816], xmm0
+	movdqu [rdx + 816], xmm0
 ; qa = qa + 64
 %line 2101+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 2102+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 2103+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r10, 64
+	add rcx, 64
 ; qd = qd + 64
 %line 2104+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r11, 64
+	add rdx, 64
 ; i1 = i1 - 1
 %line 2105+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub rsi, 1
+	sub rbx, 1
 ; =? i1 - 0
 %line 2106+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp rsi, 0
+	cmp rbx, 0
 ; goto loop23 if !=
 %line 2107+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	jne .Lloop23
 ; pa = pa + 2304
 %line 2108+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r9, rcx
-	add r9, 2304
+	add r8, 2304
 ; pb = pb + 1536
 %line 2109+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, rdx
-	add r11, 1536
+	add r9, 1536
 ; i0 = i0 - 1
 %line 2110+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r8, rbx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 2111+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop22 if !=
 %line 2112+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, rax
 	jne .Lloop22
 ; pa = w + 86352
 %line 2113+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r10 + 86352]
+	lea r8, [r11 + 86352]
 ; pb = w + 4608
 %line 2114+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r11, [r10 + 4608]
+	lea r9, [r11 + 4608]
 ; i0 = 3
 %line 2115+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r8, 3
+	mov r10, 3
 align 32
 .Lloop24:
 ; qa = pa
 %line 2117+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rbx, r8
-	mov rax, r10
+	mov rsi, r8
 ; qb = pa + 1536
 %line 2118+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r8, [r9 + 1536]
+	lea rax, [r8 + 1536]
 ; qc = pa + 3072
 %line 2119+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r10, [r9 + 3072]
+	lea rcx, [r8 + 3072]
 ; qd = pb
 %line 2120+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rcx, r9
+	mov rdx, r9
 ; i1 = 12
 %line 2121+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rdx, r11
-	mov rsi, 12
+	mov rbx, 12
 align 32
 .Lloop25:
 ; x0 = mem128[qa]
 %line 2123+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qa + 768]
 %line 2124+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 768]
+	movdqu xmm1, [rsi + 768]
 ; x2 = mem128[qc]
 %line 2125+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10]
+	movdqu xmm2, [rcx]
 ; x3 = mem128[qc + 768]
 %line 2126+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r10 + 768]
+	movdqu xmm3, [rcx + 768]
 ; mem128[qd] = x0
 %line 2127+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11], xmm0
+	movdqu [rdx], xmm0
 ; mem128[qd + 2304] = x3
 %line 2128+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 2304], xmm3
+	movdqu [rdx + 2304], xmm3
 ; 4x x1 -= x2
 %line 2129+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb]
 %line 2130+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r8]
+	movdqu xmm2, [rax]
 ; 4x x5 -= x0
 %line 2131+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm2, xmm0
@@ -6366,10 +6302,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 768] = x5
 %line 2133+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 768], xmm2
+	movdqu [rdx + 768], xmm2
 ; x5 = mem128[qb + 768]
 %line 2134+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 768]
+	movdqu xmm0, [rax + 768]
 ; 4x x5 -= x3
 %line 2135+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm0, xmm3
@@ -6378,31 +6314,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 1536] = x5
 %line 2137+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 1536], xmm0
+	movdqu [rdx + 1536], xmm0
 ; x0 = mem128[qa + 16]
 %line 2138+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qa + 784]
 %line 2139+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 784]
+	movdqu xmm1, [rsi + 784]
 ; x2 = mem128[qc + 16]
 %line 2140+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 16]
+	movdqu xmm2, [rcx + 16]
 ; x3 = mem128[qc + 784]
 %line 2141+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r10 + 784]
+	movdqu xmm3, [rcx + 784]
 ; mem128[qd + 16] = x0
 %line 2142+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rdx + 16], xmm0
 ; mem128[qd + 2320] = x3
 %line 2143+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 2320], xmm3
+	movdqu [rdx + 2320], xmm3
 ; 4x x1 -= x2
 %line 2144+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 16]
 %line 2145+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r8 + 16]
+	movdqu xmm2, [rax + 16]
 ; 4x x5 -= x0
 %line 2146+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm2, xmm0
@@ -6411,10 +6347,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 784] = x5
 %line 2148+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 784], xmm2
+	movdqu [rdx + 784], xmm2
 ; x5 = mem128[qb + 784]
 %line 2149+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 784]
+	movdqu xmm0, [rax + 784]
 ; 4x x5 -= x3
 %line 2150+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm0, xmm3
@@ -6423,31 +6359,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 1552] = x5
 %line 2152+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 1552], xmm0
+	movdqu [rdx + 1552], xmm0
 ; x0 = mem128[qa + 32]
 %line 2153+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qa + 800]
 %line 2154+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 800]
+	movdqu xmm1, [rsi + 800]
 ; x2 = mem128[qc + 32]
 %line 2155+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 32]
+	movdqu xmm2, [rcx + 32]
 ; x3 = mem128[qc + 800]
 %line 2156+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r10 + 800]
+	movdqu xmm3, [rcx + 800]
 ; mem128[qd + 32] = x0
 %line 2157+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rdx + 32], xmm0
 ; mem128[qd + 2336] = x3
 %line 2158+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 2336], xmm3
+	movdqu [rdx + 2336], xmm3
 ; 4x x1 -= x2
 %line 2159+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 32]
 %line 2160+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r8 + 32]
+	movdqu xmm2, [rax + 32]
 ; 4x x5 -= x0
 %line 2161+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm2, xmm0
@@ -6456,10 +6392,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 800] = x5
 %line 2163+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 800], xmm2
+	movdqu [rdx + 800], xmm2
 ; x5 = mem128[qb + 800]
 %line 2164+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 800]
+	movdqu xmm0, [rax + 800]
 ; 4x x5 -= x3
 %line 2165+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm0, xmm3
@@ -6468,31 +6404,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 1568] = x5
 %line 2167+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 1568], xmm0
+	movdqu [rdx + 1568], xmm0
 ; x0 = mem128[qa + 48]
 %line 2168+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qa + 816]
 %line 2169+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r9 + 816]
+	movdqu xmm1, [rsi + 816]
 ; x2 = mem128[qc + 48]
 %line 2170+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r10 + 48]
+	movdqu xmm2, [rcx + 48]
 ; x3 = mem128[qc + 816]
 %line 2171+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm3, [r10 + 816]
+	movdqu xmm3, [rcx + 816]
 ; mem128[qd + 48] = x0
 %line 2172+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rdx + 48], xmm0
 ; mem128[qd + 2352] = x3
 %line 2173+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 2352], xmm3
+	movdqu [rdx + 2352], xmm3
 ; 4x x1 -= x2
 %line 2174+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 48]
 %line 2175+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r8 + 48]
+	movdqu xmm2, [rax + 48]
 ; 4x x5 -= x0
 %line 2176+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm2, xmm0
@@ -6501,10 +6437,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 816] = x5
 %line 2178+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 816], xmm2
+	movdqu [rdx + 816], xmm2
 ; x5 = mem128[qb + 816]
 %line 2179+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r8 + 816]
+	movdqu xmm0, [rax + 816]
 ; 4x x5 -= x3
 %line 2180+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm0, xmm3
@@ -6513,57 +6449,49 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 1584] = x5
 %line 2182+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 1584], xmm0
+	movdqu [rdx + 1584], xmm0
 ; qa = qa + 64
 %line 2183+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 2184+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 2185+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r10, 64
+	add rcx, 64
 ; qd = qd + 64
 %line 2186+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r11, 64
+	add rdx, 64
 ; i1 = i1 - 1
 %line 2187+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub rsi, 1
+	sub rbx, 1
 ; =? i1 - 0
 %line 2188+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp rsi, 0
+	cmp rbx, 0
 ; goto loop25 if !=
 %line 2189+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	jne .Lloop25
 ; pa = pa + 4608
 %line 2190+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r9, rcx
-	add r9, 4608
+	add r8, 4608
 ; pb = pb + 3072
 %line 2191+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r11, rdx
-	add r11, 3072
+	add r9, 3072
 ; i0 = i0 - 1
 %line 2192+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r8, rbx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 2193+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop24 if !=
 %line 2194+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, rax
 	jne .Lloop24
 ; pa = w + 4608
 %line 2195+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rax, rdi
-	lea r8, [r10 + 4608]
+	lea r8, [r11 + 4608]
 ; pb = w + 86352
 %line 2196+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r11, [r10 + 86352]
-; qa = pa
-%line 2197+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rdi, r10
+	lea rsi, [r11 + 86352]
 ; qb = pa + 3072
 %line 2198+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	lea r9, [r8 + 3072]
@@ -6572,7 +6500,7 @@ align 32
 	lea r10, [r8 + 6144]
 ; i1 = 24
 %line 2201+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rsi, 24
+	mov rax, 24
 align 32
 .Lloop26:
 ; x0 = mem128[qa]
@@ -6589,10 +6517,10 @@ align 32
 	movdqu xmm3, [r10 + 1536]
 ; mem128[qd] = x0
 %line 2207+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11], xmm0
+	movdqu [rsi], xmm0
 ; mem128[qd + 4608] = x3
 %line 2208+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 4608], xmm3
+	movdqu [rsi + 4608], xmm3
 ; 4x x1 -= x2
 %line 2209+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm1, xmm2
@@ -6607,7 +6535,7 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 1536] = x5
 %line 2213+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 1536], xmm2
+	movdqu [rsi + 1536], xmm2
 ; x5 = mem128[qb + 1536]
 %line 2214+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r9 + 1536]
@@ -6619,7 +6547,7 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 3072] = x5
 %line 2217+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 3072], xmm0
+	movdqu [rsi + 3072], xmm0
 ; x0 = mem128[qa + 16]
 %line 2218+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 16]
@@ -6634,10 +6562,10 @@ align 32
 	movdqu xmm3, [r10 + 1552]
 ; mem128[qd + 16] = x0
 %line 2222+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rsi + 16], xmm0
 ; mem128[qd + 4624] = x3
 %line 2223+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 4624], xmm3
+	movdqu [rsi + 4624], xmm3
 ; 4x x1 -= x2
 %line 2224+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm1, xmm2
@@ -6652,7 +6580,7 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 1552] = x5
 %line 2228+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 1552], xmm2
+	movdqu [rsi + 1552], xmm2
 ; x5 = mem128[qb + 1552]
 %line 2229+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r9 + 1552]
@@ -6664,7 +6592,7 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 3088] = x5
 %line 2232+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 3088], xmm0
+	movdqu [rsi + 3088], xmm0
 ; x0 = mem128[qa + 32]
 %line 2233+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 32]
@@ -6679,10 +6607,10 @@ align 32
 	movdqu xmm3, [r10 + 1568]
 ; mem128[qd + 32] = x0
 %line 2237+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rsi + 32], xmm0
 ; mem128[qd + 4640] = x3
 %line 2238+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 4640], xmm3
+	movdqu [rsi + 4640], xmm3
 ; 4x x1 -= x2
 %line 2239+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm1, xmm2
@@ -6697,7 +6625,7 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 1568] = x5
 %line 2243+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 1568], xmm2
+	movdqu [rsi + 1568], xmm2
 ; x5 = mem128[qb + 1568]
 %line 2244+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r9 + 1568]
@@ -6709,7 +6637,7 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 3104] = x5
 %line 2247+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 3104], xmm0
+	movdqu [rsi + 3104], xmm0
 ; x0 = mem128[qa + 48]
 %line 2248+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8 + 48]
@@ -6724,10 +6652,10 @@ align 32
 	movdqu xmm3, [r10 + 1584]
 ; mem128[qd + 48] = x0
 %line 2252+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rsi + 48], xmm0
 ; mem128[qd + 4656] = x3
 %line 2253+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 4656], xmm3
+	movdqu [rsi + 4656], xmm3
 ; 4x x1 -= x2
 %line 2254+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psubd xmm1, xmm2
@@ -6742,7 +6670,7 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 1584] = x5
 %line 2258+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 1584], xmm2
+	movdqu [rsi + 1584], xmm2
 ; x5 = mem128[qb + 1584]
 %line 2259+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r9 + 1584]
@@ -6754,7 +6682,7 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 3120] = x5
 %line 2262+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu [r11 + 3120], xmm0
+	movdqu [rsi + 3120], xmm0
 ; qa = qa + 64
 %line 2263+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add r8, 64
@@ -6766,22 +6694,22 @@ align 32
 	add r10, 64
 ; qd = qd + 64
 %line 2266+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r11, 64
+	add rsi, 64
 ; i1 = i1 - 1
 %line 2267+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub rsi, 1
+	sub rax, 1
 ; =? i1 - 0
 %line 2268+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp rsi, 0
+	cmp rax, 0
 ; goto loop26 if !=
 %line 2269+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	jne .Lloop26
 ; x4 = mem128[C65]
 %line 2270+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm6, [rel C65]
+	movdqu xmm1, [rel C65]
 ; x5 = mem128[DW65]
 %line 2271+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm5, [rel DW65]
+	movdqu xmm2, [rel DW65]
 ; x6 = mem128[BV]
 %line 2272+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm3, [rel BV]
@@ -6790,20 +6718,18 @@ align 32
 	movdqu xmm4, [rel QQ]
 ; pa = w + 86352
 %line 2274+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, rdi
-	lea r8, [r10 + 86352]
+	lea r8, [r11 + 86352]
 ; pb = w + 88964
 %line 2275+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r9, [r10 + 88964]
+	lea r9, [r11 + 88964]
 ; pc = w + 88960
 %line 2276+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea r11, [r10 + 88960]
+	lea r10, [r11 + 88960]
 ; qd = w + 119760
 %line 2277+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	lea rsi, [r10 + 119760]
+	lea rsi, [r11 + 119760]
 ; x0 = mem128[pa]
 %line 2278+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov rcx, r10
 	movdqu xmm7, [r8]
 ; 4x x0 += mem128[pb]
 %line 2279+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
@@ -6811,45 +6737,45 @@ align 32
 	paddd xmm7, xmm0
 ; x2 = mem128[pc]
 %line 2280+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm1, [r11]
+	movdqu xmm5, [r10]
 ; x2 &= mem128[LANE0OFF32]
 %line 2281+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rel LANE0OFF32]
-	pand xmm1, xmm0
+	pand xmm5, xmm0
 ; 4x x0 += x2
 %line 2282+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddd xmm7, xmm1
+	paddd xmm7, xmm5
 ; x2 = x0
 %line 2283+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm1, xmm7
+	movdqa xmm5, xmm7
 ; 4x x2 <<= 16
 %line 2284+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pslld xmm1, 16
+	pslld xmm5, 16
 ; (int32) 4x x2 >>= 16
 %line 2285+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psrad xmm1, 16
+	psrad xmm5, 16
 ; 4x x0 -= x2
 %line 2286+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubd xmm7, xmm1
+	psubd xmm7, xmm5
 ; (int32) 4x x0 >>= 16
 %line 2287+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psrad xmm7, 16
 ; x1 = mem128[pa + 16]
 %line 2288+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r8 + 16]
+	movdqu xmm6, [r8 + 16]
 ; 4x x1 += mem128[pb + 16]
 %line 2289+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r9 + 16]
-	paddd xmm2, xmm0
+	paddd xmm6, xmm0
 ; x3 = mem128[pc + 16]
 %line 2290+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 16]
+	movdqu xmm0, [r10 + 16]
 ; 4x x1 += x3
 %line 2291+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddd xmm2, xmm0
+	paddd xmm6, xmm0
 ; x3 = x1
 %line 2292+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm0, xmm2
+	movdqa xmm0, xmm6
 ; 4x x3 <<= 16
 %line 2293+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	pslld xmm0, 16
@@ -6858,40 +6784,40 @@ align 32
 	psrad xmm0, 16
 ; 4x x1 -= x3
 %line 2295+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubd xmm2, xmm0
+	psubd xmm6, xmm0
 ; (int32) 4x x1 >>= 16
 %line 2296+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psrad xmm2, 16
+	psrad xmm6, 16
 ; x2 = packs32(x2, x3)
 %line 2297+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	packssdw xmm1, xmm0
+	packssdw xmm5, xmm0
 ; x0 = packs32(x0, x1)
 %line 2298+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	packssdw xmm7, xmm2
+	packssdw xmm7, xmm6
 ; 8x x3 = mulhi(x2, x6)
 %line 2299+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm3
+	movdqa xmm6, xmm5
+	pmulhw xmm6, xmm3
 ; 8x x3 = x3 + mem128[BRND]
 %line 2300+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
+	paddw xmm6, xmm0
 ; (int16) 8x x3 >>= 10
 %line 2301+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psraw xmm2, 10
+	psraw xmm6, 10
 ; 8x x3 = x3 * x7
 %line 2302+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm2, xmm4
+	pmullw xmm6, xmm4
 ; 8x x2 = x2 - x3
 %line 2303+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm2
+	psubw xmm5, xmm6
 ; 8x x1 = mulhi(x0, x5)
 %line 2304+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm0, xmm7
-	pmulhw xmm0, xmm5
+	pmulhw xmm0, xmm2
 ; 8x x0 = x0 * x4
 %line 2305+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm7, xmm6
+	pmullw xmm7, xmm1
 ; 8x x1 = x1 * x7
 %line 2306+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	pmullw xmm0, xmm4
@@ -6900,24 +6826,24 @@ align 32
 	psubw xmm7, xmm0
 ; 8x x0 = x0 + x2
 %line 2308+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm7, xmm1
+	paddw xmm7, xmm5
 ; 8x x3 = mulhi(x0, x6)
 %line 2309+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm1, xmm7
-	pmulhw xmm1, xmm3
+	movdqa xmm5, xmm7
+	pmulhw xmm5, xmm3
 ; 8x x3 = x3 + mem128[BRND]
 %line 2310+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rel BRND]
-	paddw xmm1, xmm0
+	paddw xmm5, xmm0
 ; (int16) 8x x3 >>= 10
 %line 2311+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psraw xmm1, 10
+	psraw xmm5, 10
 ; 8x x3 = x3 * x7
 %line 2312+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm1, xmm4
+	pmullw xmm5, xmm4
 ; 8x x0 = x0 - x3
 %line 2313+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm7, xmm1
+	psubw xmm7, xmm5
 ; mem128[qd] = x0
 %line 2314+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu [rsi], xmm7
@@ -6929,16 +6855,13 @@ align 32
 	add r9, 32
 ; pc = pc + 32
 %line 2317+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r11, 32
+	add r10, 32
 ; qd = qd + 16
 %line 2318+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add rsi, 16
 ; i1 = 20
 %line 2319+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, 20
-	mov rdi, rax
-	movdqa xmm1, xmm6
-	movdqa xmm2, xmm5
+	mov rax, 20
 align 32
 .Lloop27:
 ; x0 = mem128[pa]
@@ -6950,7 +6873,7 @@ align 32
 	paddd xmm7, xmm0
 ; x2 = mem128[pc]
 %line 2323+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11]
+	movdqu xmm0, [r10]
 ; 4x x0 += x2
 %line 2324+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddd xmm7, xmm0
@@ -6978,7 +6901,7 @@ align 32
 	paddd xmm6, xmm0
 ; x3 = mem128[pc + 16]
 %line 2332+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 16]
+	movdqu xmm0, [r10 + 16]
 ; 4x x1 += x3
 %line 2333+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddd xmm6, xmm0
@@ -7065,7 +6988,7 @@ align 32
 	paddd xmm7, xmm0
 ; x2 = mem128[pc + 32]
 %line 2359+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 32]
+	movdqu xmm0, [r10 + 32]
 ; 4x x0 += x2
 %line 2360+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddd xmm7, xmm0
@@ -7093,7 +7016,7 @@ align 32
 	paddd xmm6, xmm0
 ; x3 = mem128[pc + 48]
 %line 2368+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 48]
+	movdqu xmm0, [r10 + 48]
 ; 4x x1 += x3
 %line 2369+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddd xmm6, xmm0
@@ -7180,7 +7103,7 @@ align 32
 	paddd xmm7, xmm0
 ; x2 = mem128[pc + 64]
 %line 2395+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 64]
+	movdqu xmm0, [r10 + 64]
 ; 4x x0 += x2
 %line 2396+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddd xmm7, xmm0
@@ -7208,7 +7131,7 @@ align 32
 	paddd xmm6, xmm0
 ; x3 = mem128[pc + 80]
 %line 2404+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 80]
+	movdqu xmm0, [r10 + 80]
 ; 4x x1 += x3
 %line 2405+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddd xmm6, xmm0
@@ -7295,7 +7218,7 @@ align 32
 	paddd xmm7, xmm0
 ; x2 = mem128[pc + 96]
 %line 2431+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 96]
+	movdqu xmm0, [r10 + 96]
 ; 4x x0 += x2
 %line 2432+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddd xmm7, xmm0
@@ -7323,7 +7246,7 @@ align 32
 	paddd xmm6, xmm0
 ; x3 = mem128[pc + 112]
 %line 2440+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 112]
+	movdqu xmm0, [r10 + 112]
 ; 4x x1 += x3
 %line 2441+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddd xmm6, xmm0
@@ -7409,23 +7332,21 @@ align 32
 	add r9, 128
 ; pc = pc + 128
 %line 2467+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	add r11, 128
+	add r10, 128
 ; qd = qd + 64
 %line 2468+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	add rsi, 64
 ; i1 = i1 - 1
 %line 2469+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	sub r10, 1
+	sub rax, 1
 ; =? i1 - 0
 %line 2470+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	cmp r10, 0
+	cmp rax, 0
 ; goto loop27 if !=
 %line 2471+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	jne .Lloop27
 ; x0 = mem128[pa]
 %line 2472+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm5, xmm2
-	movdqa xmm6, xmm1
 	movdqu xmm7, [r8]
 ; 4x x0 += mem128[pb]
 %line 2473+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
@@ -7433,41 +7354,41 @@ align 32
 	paddd xmm7, xmm0
 ; x2 = mem128[pc]
 %line 2474+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11]
+	movdqu xmm0, [r10]
 ; 4x x0 += x2
 %line 2475+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	paddd xmm7, xmm0
 ; x2 = x0
 %line 2476+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm1, xmm7
+	movdqa xmm5, xmm7
 ; 4x x2 <<= 16
 %line 2477+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pslld xmm1, 16
+	pslld xmm5, 16
 ; (int32) 4x x2 >>= 16
 %line 2478+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psrad xmm1, 16
+	psrad xmm5, 16
 ; 4x x0 -= x2
 %line 2479+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubd xmm7, xmm1
+	psubd xmm7, xmm5
 ; (int32) 4x x0 >>= 16
 %line 2480+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	psrad xmm7, 16
 ; x1 = mem128[pa + 16]
 %line 2481+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm2, [r8 + 16]
+	movdqu xmm6, [r8 + 16]
 ; 4x x1 += mem128[pb + 16]
 %line 2482+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r9 + 16]
-	paddd xmm2, xmm0
+	paddd xmm6, xmm0
 ; x3 = mem128[pc + 16]
 %line 2483+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqu xmm0, [r11 + 16]
+	movdqu xmm0, [r10 + 16]
 ; 4x x1 += x3
 %line 2484+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddd xmm2, xmm0
+	paddd xmm6, xmm0
 ; x3 = x1
 %line 2485+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm0, xmm2
+	movdqa xmm0, xmm6
 ; 4x x3 <<= 16
 %line 2486+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	pslld xmm0, 16
@@ -7476,40 +7397,40 @@ align 32
 	psrad xmm0, 16
 ; 4x x1 -= x3
 %line 2488+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubd xmm2, xmm0
+	psubd xmm6, xmm0
 ; (int32) 4x x1 >>= 16
 %line 2489+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psrad xmm2, 16
+	psrad xmm6, 16
 ; x2 = packs32(x2, x3)
 %line 2490+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	packssdw xmm1, xmm0
+	packssdw xmm5, xmm0
 ; x0 = packs32(x0, x1)
 %line 2491+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	packssdw xmm7, xmm2
+	packssdw xmm7, xmm6
 ; 8x x3 = mulhi(x2, x6)
 %line 2492+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm3
+	movdqa xmm6, xmm5
+	pmulhw xmm6, xmm3
 ; 8x x3 = x3 + mem128[BRND]
 %line 2493+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
+	paddw xmm6, xmm0
 ; (int16) 8x x3 >>= 10
 %line 2494+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psraw xmm2, 10
+	psraw xmm6, 10
 ; 8x x3 = x3 * x7
 %line 2495+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm2, xmm4
+	pmullw xmm6, xmm4
 ; 8x x2 = x2 - x3
 %line 2496+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	psubw xmm1, xmm2
+	psubw xmm5, xmm6
 ; 8x x1 = mulhi(x0, x5)
 %line 2497+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm0, xmm7
-	pmulhw xmm0, xmm5
+	pmulhw xmm0, xmm2
 ; 8x x0 = x0 * x4
 %line 2498+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	pmullw xmm7, xmm6
+	pmullw xmm7, xmm1
 ; 8x x1 = x1 * x7
 %line 2499+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	pmullw xmm0, xmm4
@@ -7518,7 +7439,7 @@ align 32
 	psubw xmm7, xmm0
 ; 8x x0 = x0 + x2
 %line 2501+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	paddw xmm7, xmm1
+	paddw xmm7, xmm5
 ; 8x x3 = mulhi(x0, x6)
 %line 2502+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqa xmm1, xmm7
@@ -7541,8 +7462,7 @@ align 32
 	movdqu [rsi], xmm7
 ; pa = w + 119760
 %line 2508+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
-	mov r10, rcx
-	lea r8, [r10 + 119760]
+	lea r8, [r11 + 119760]
 ; x0 = mem128[pa]
 %line 2509+0 specs/ntruprime/generated/ntruprime_mult_amd64_653.q
 	movdqu xmm0, [r8]

@@ -12,10 +12,10 @@ qhasm_kernel_core_multsntrup761_amd64_mul:
 	sub rsp, 122128
 ; w = &workqhasm_kernel_core_multsntrup761_amd64_mul
 %line 28+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r10, [rsp + 0]
+	lea r11, [rsp + 0]
 ; pa = w + 118976
 %line 29+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r8, [r10 + 118976]
+	lea r8, [r11 + 118976]
 ; z0 = 0
 %line 30+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	pxor xmm0, xmm0
@@ -24,7 +24,7 @@ qhasm_kernel_core_multsntrup761_amd64_mul:
 	movdqu [r8], xmm0
 ; pa = w + 117456
 %line 32+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r9, [r10 + 117456]
+	lea r9, [r11 + 117456]
 ; x0 = mem128[in]
 %line 33+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqu xmm0, [rsi]
@@ -603,7 +603,7 @@ qhasm_kernel_core_multsntrup761_amd64_mul:
 	mov word [r9 + 1520], r8w
 ; pa = w + 119744
 %line 225+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r8, [r10 + 119744]
+	lea r8, [r11 + 119744]
 ; z0 = 0
 %line 226+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	pxor xmm0, xmm0
@@ -612,7 +612,7 @@ qhasm_kernel_core_multsntrup761_amd64_mul:
 	movdqu [r8], xmm0
 ; pa = w + 118992
 %line 228+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r8, [r10 + 118992]
+	lea r8, [r11 + 118992]
 ; x0 = mem128[k]
 %line 229+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqu xmm0, [rdx]
@@ -912,115 +912,114 @@ qhasm_kernel_core_multsntrup761_amd64_mul:
 	movdqu xmm0, [rel ONES]
 ; pa = w + 118992
 %line 328+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r11, [r10 + 118992]
+	lea r10, [r11 + 118992]
 ; pb = w + 3072
 %line 329+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r8, [r10 + 3072]
+	lea r8, [r11 + 3072]
 ; i1 = 24
 %line 330+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	mov r9, 24
-	movdqa xmm2, xmm0
 align 32
 .Lloop1:
 ; 8x x0 = zeroext8(mem64[pa])
 %line 332+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	pxor xmm0, xmm0
-	movq xmm1, [r11]
-	punpcklbw xmm1, xmm0
+	pxor xmm1, xmm1
+	movq xmm2, [r10]
+	punpcklbw xmm2, xmm1
 ; x1 = x0 & x7
 %line 333+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm1, xmm2
+	pand xmm1, xmm0
 ; 8x x0 >>= 1
 %line 334+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 335+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	pand xmm1, xmm0
+	pand xmm2, xmm1
 ; 8x x1 = x1 - x0
 %line 336+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; 8x x1 = x1 - x0
 %line 337+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; mem128[pb] = x1
 %line 338+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r8], xmm0
+	movdqu [r8], xmm1
 ; 8x x0 = zeroext8(mem64[pa + 8])
 %line 339+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	pxor xmm0, xmm0
-	movq xmm1, [r11 + 8]
-	punpcklbw xmm1, xmm0
+	pxor xmm1, xmm1
+	movq xmm2, [r10 + 8]
+	punpcklbw xmm2, xmm1
 ; x1 = x0 & x7
 %line 340+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm1, xmm2
+	pand xmm1, xmm0
 ; 8x x0 >>= 1
 %line 341+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 342+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	pand xmm1, xmm0
+	pand xmm2, xmm1
 ; 8x x1 = x1 - x0
 %line 343+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; 8x x1 = x1 - x0
 %line 344+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; mem128[pb + 16] = x1
 %line 345+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r8 + 16], xmm0
+	movdqu [r8 + 16], xmm1
 ; 8x x0 = zeroext8(mem64[pa + 16])
 %line 346+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	pxor xmm0, xmm0
-	movq xmm1, [r11 + 16]
-	punpcklbw xmm1, xmm0
+	pxor xmm1, xmm1
+	movq xmm2, [r10 + 16]
+	punpcklbw xmm2, xmm1
 ; x1 = x0 & x7
 %line 347+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm1, xmm2
+	pand xmm1, xmm0
 ; 8x x0 >>= 1
 %line 348+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 349+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	pand xmm1, xmm0
+	pand xmm2, xmm1
 ; 8x x1 = x1 - x0
 %line 350+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; 8x x1 = x1 - x0
 %line 351+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; mem128[pb + 32] = x1
 %line 352+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r8 + 32], xmm0
+	movdqu [r8 + 32], xmm1
 ; 8x x0 = zeroext8(mem64[pa + 24])
 %line 353+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	pxor xmm0, xmm0
-	movq xmm1, [r11 + 24]
-	punpcklbw xmm1, xmm0
+	pxor xmm1, xmm1
+	movq xmm2, [r10 + 24]
+	punpcklbw xmm2, xmm1
 ; x1 = x0 & x7
 %line 354+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm1, xmm2
+	pand xmm1, xmm0
 ; 8x x0 >>= 1
 %line 355+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 356+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	pand xmm1, xmm0
+	pand xmm2, xmm1
 ; 8x x1 = x1 - x0
 %line 357+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; 8x x1 = x1 - x0
 %line 358+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; mem128[pb + 48] = x1
 %line 359+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r8 + 48], xmm0
+	movdqu [r8 + 48], xmm1
 ; pa = pa + 32
 %line 360+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r11, 32
+	add r10, 32
 ; pb = pb + 64
 %line 361+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	add r8, 64
@@ -1038,248 +1037,241 @@ align 32
 	movdqu xmm0, [rel BV]
 ; x7 = mem128[QQ]
 %line 366+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [rel QQ]
+	movdqu xmm2, [rel QQ]
 ; pa = w + 117456
 %line 367+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r8, [r10 + 117456]
+	lea r8, [r11 + 117456]
+; pb = w
+%line 368+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
+	mov r9, r11
 ; i1 = 24
 %line 369+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r11, r10
-	mov r9, 24
-	movdqa xmm3, xmm0
-	movdqa xmm4, xmm1
+	mov r10, 24
 align 32
 .Lloop2:
 ; x0 = mem128[pa]
 %line 371+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r8]
+	movdqu xmm3, [r8]
 ; 8x x1 = mulhi(x0, x6)
 %line 372+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm3
+	movdqa xmm4, xmm3
+	pmulhw xmm4, xmm0
 ; 8x x1 = x1 + mem128[BRND]
 %line 373+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
+	movdqu xmm1, [rel BRND]
+	paddw xmm4, xmm1
 ; (int16) 8x x1 >>= 10
 %line 374+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	psraw xmm2, 10
+	psraw xmm4, 10
 ; 8x x1 = x1 * x7
 %line 375+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	pmullw xmm2, xmm4
+	pmullw xmm4, xmm2
 ; 8x x0 = x0 - x1
 %line 376+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	psubw xmm1, xmm2
+	psubw xmm3, xmm4
 ; mem128[pb] = x0
 %line 377+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r10], xmm1
+	movdqu [r9], xmm3
 ; x0 = mem128[pa + 16]
 %line 378+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm3, [r8 + 16]
 ; 8x x1 = mulhi(x0, x6)
 %line 379+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm3
+	movdqa xmm4, xmm3
+	pmulhw xmm4, xmm0
 ; 8x x1 = x1 + mem128[BRND]
 %line 380+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
+	movdqu xmm1, [rel BRND]
+	paddw xmm4, xmm1
 ; (int16) 8x x1 >>= 10
 %line 381+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	psraw xmm2, 10
+	psraw xmm4, 10
 ; 8x x1 = x1 * x7
 %line 382+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	pmullw xmm2, xmm4
+	pmullw xmm4, xmm2
 ; 8x x0 = x0 - x1
 %line 383+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	psubw xmm1, xmm2
+	psubw xmm3, xmm4
 ; mem128[pb + 16] = x0
 %line 384+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r10 + 16], xmm1
+	movdqu [r9 + 16], xmm3
 ; x0 = mem128[pa + 32]
 %line 385+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm3, [r8 + 32]
 ; 8x x1 = mulhi(x0, x6)
 %line 386+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm3
+	movdqa xmm4, xmm3
+	pmulhw xmm4, xmm0
 ; 8x x1 = x1 + mem128[BRND]
 %line 387+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
+	movdqu xmm1, [rel BRND]
+	paddw xmm4, xmm1
 ; (int16) 8x x1 >>= 10
 %line 388+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	psraw xmm2, 10
+	psraw xmm4, 10
 ; 8x x1 = x1 * x7
 %line 389+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	pmullw xmm2, xmm4
+	pmullw xmm4, xmm2
 ; 8x x0 = x0 - x1
 %line 390+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	psubw xmm1, xmm2
+	psubw xmm3, xmm4
 ; mem128[pb + 32] = x0
 %line 391+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r10 + 32], xmm1
+	movdqu [r9 + 32], xmm3
 ; x0 = mem128[pa + 48]
 %line 392+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm3, [r8 + 48]
 ; 8x x1 = mulhi(x0, x6)
 %line 393+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm3
+	movdqa xmm4, xmm3
+	pmulhw xmm4, xmm0
 ; 8x x1 = x1 + mem128[BRND]
 %line 394+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
+	movdqu xmm1, [rel BRND]
+	paddw xmm4, xmm1
 ; (int16) 8x x1 >>= 10
 %line 395+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	psraw xmm2, 10
+	psraw xmm4, 10
 ; 8x x1 = x1 * x7
 %line 396+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	pmullw xmm2, xmm4
+	pmullw xmm4, xmm2
 ; 8x x0 = x0 - x1
 %line 397+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	psubw xmm1, xmm2
+	psubw xmm3, xmm4
 ; mem128[pb + 48] = x0
 %line 398+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r10 + 48], xmm1
+	movdqu [r9 + 48], xmm3
 ; pa = pa + 64
 %line 399+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	add r8, 64
 ; pb = pb + 64
 %line 400+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r10, 64
+	add r9, 64
 ; i1 = i1 - 1
 %line 401+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	sub r9, 1
+	sub r10, 1
 ; =? i1 - 0
 %line 402+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto loop2 if !=
 %line 403+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	jne .Lloop2
 ; pa = w
 %line 404+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r10, r11
+	mov r8, r11
 ; pb = w + 20160
 %line 405+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r9, [r10 + 20160]
-; qa = pa
-%line 406+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rsi, r10
+	lea r10, [r11 + 20160]
 ; qb = pa + 768
 %line 407+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r8, [r10 + 768]
+	lea r9, [r8 + 768]
 ; i1 = 12
 %line 409+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r11, 12
+	mov rsi, 12
 align 32
 .Lloop3:
 ; x0 = mem128[qa]
 %line 411+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r10]
+	movdqu xmm0, [r8]
 ; x1 = mem128[qb]
 %line 412+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [r9]
 ; mem128[qc] = x0
 %line 413+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r9], xmm0
+	movdqu [r10], xmm0
 ; mem128[qc + 1536] = x1
 %line 414+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r9 + 1536], xmm1
+	movdqu [r10 + 1536], xmm1
 ; 8x x0 = x0 + x1
 %line 415+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 768] = x0
 %line 416+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r9 + 768], xmm0
+	movdqu [r10 + 768], xmm0
 ; x0 = mem128[qa + 16]
 %line 417+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r10 + 16]
+	movdqu xmm0, [r8 + 16]
 ; x1 = mem128[qb + 16]
 %line 418+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [r9 + 16]
 ; mem128[qc + 16] = x0
 %line 419+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r9 + 16], xmm0
+	movdqu [r10 + 16], xmm0
 ; mem128[qc + 1552] = x1
 %line 420+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r9 + 1552], xmm1
+	movdqu [r10 + 1552], xmm1
 ; 8x x0 = x0 + x1
 %line 421+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 784] = x0
 %line 422+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r9 + 784], xmm0
+	movdqu [r10 + 784], xmm0
 ; x0 = mem128[qa + 32]
 %line 423+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r10 + 32]
+	movdqu xmm0, [r8 + 32]
 ; x1 = mem128[qb + 32]
 %line 424+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [r9 + 32]
 ; mem128[qc + 32] = x0
 %line 425+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r9 + 32], xmm0
+	movdqu [r10 + 32], xmm0
 ; mem128[qc + 1568] = x1
 %line 426+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r9 + 1568], xmm1
+	movdqu [r10 + 1568], xmm1
 ; 8x x0 = x0 + x1
 %line 427+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 800] = x0
 %line 428+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r9 + 800], xmm0
+	movdqu [r10 + 800], xmm0
 ; x0 = mem128[qa + 48]
 %line 429+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r10 + 48]
+	movdqu xmm0, [r8 + 48]
 ; x1 = mem128[qb + 48]
 %line 430+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [r9 + 48]
 ; mem128[qc + 48] = x0
 %line 431+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r9 + 48], xmm0
+	movdqu [r10 + 48], xmm0
 ; mem128[qc + 1584] = x1
 %line 432+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r9 + 1584], xmm1
+	movdqu [r10 + 1584], xmm1
 ; 8x x0 = x0 + x1
 %line 433+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 816] = x0
 %line 434+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r9 + 816], xmm0
+	movdqu [r10 + 816], xmm0
 ; qa = qa + 64
 %line 435+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r10, 64
+	add r8, 64
 ; qb = qb + 64
 %line 436+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r8, 64
+	add r9, 64
 ; qc = qc + 64
 %line 437+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r9, 64
+	add r10, 64
 ; i1 = i1 - 1
 %line 438+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	sub r11, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 439+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	cmp r11, 0
+	cmp rsi, 0
 ; goto loop3 if !=
 %line 440+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	jne .Lloop3
 ; pa = w + 3072
 %line 441+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r10, rsi
-	lea r8, [r10 + 3072]
+	lea r8, [r11 + 3072]
 ; pb = w + 74688
 %line 442+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r11, [r10 + 74688]
-; qa = pa
-%line 443+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rsi, r10
+	lea r10, [r11 + 74688]
 ; qb = pa + 768
 %line 444+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	lea r9, [r8 + 768]
 ; i1 = 12
 %line 446+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r10, 12
+	mov rsi, 12
 align 32
 .Lloop4:
 ; x0 = mem128[qa]
@@ -1290,16 +1282,16 @@ align 32
 	movdqu xmm1, [r9]
 ; mem128[qc] = x0
 %line 450+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11], xmm0
+	movdqu [r10], xmm0
 ; mem128[qc + 1536] = x1
 %line 451+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 1536], xmm1
+	movdqu [r10 + 1536], xmm1
 ; 8x x0 = x0 + x1
 %line 452+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 768] = x0
 %line 453+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 768], xmm0
+	movdqu [r10 + 768], xmm0
 ; x0 = mem128[qa + 16]
 %line 454+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqu xmm0, [r8 + 16]
@@ -1308,16 +1300,16 @@ align 32
 	movdqu xmm1, [r9 + 16]
 ; mem128[qc + 16] = x0
 %line 456+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 16], xmm0
+	movdqu [r10 + 16], xmm0
 ; mem128[qc + 1552] = x1
 %line 457+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 1552], xmm1
+	movdqu [r10 + 1552], xmm1
 ; 8x x0 = x0 + x1
 %line 458+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 784] = x0
 %line 459+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 784], xmm0
+	movdqu [r10 + 784], xmm0
 ; x0 = mem128[qa + 32]
 %line 460+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqu xmm0, [r8 + 32]
@@ -1326,16 +1318,16 @@ align 32
 	movdqu xmm1, [r9 + 32]
 ; mem128[qc + 32] = x0
 %line 462+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 32], xmm0
+	movdqu [r10 + 32], xmm0
 ; mem128[qc + 1568] = x1
 %line 463+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 1568], xmm1
+	movdqu [r10 + 1568], xmm1
 ; 8x x0 = x0 + x1
 %line 464+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 800] = x0
 %line 465+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 800], xmm0
+	movdqu [r10 + 800], xmm0
 ; x0 = mem128[qa + 48]
 %line 466+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqu xmm0, [r8 + 48]
@@ -1344,16 +1336,16 @@ align 32
 	movdqu xmm1, [r9 + 48]
 ; mem128[qc + 48] = x0
 %line 468+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 48], xmm0
+	movdqu [r10 + 48], xmm0
 ; mem128[qc + 1584] = x1
 %line 469+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 1584], xmm1
+	movdqu [r10 + 1584], xmm1
 ; 8x x0 = x0 + x1
 %line 470+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 816] = x0
 %line 471+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 816], xmm0
+	movdqu [r10 + 816], xmm0
 ; qa = qa + 64
 %line 472+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	add r8, 64
@@ -1362,23 +1354,22 @@ align 32
 	add r9, 64
 ; qc = qc + 64
 %line 474+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r11, 64
+	add r10, 64
 ; i1 = i1 - 1
 %line 475+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	sub r10, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 476+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	cmp r10, 0
+	cmp rsi, 0
 ; goto loop4 if !=
 %line 477+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	jne .Lloop4
 ; pa = w + 20160
 %line 478+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r10, rsi
-	lea r9, [r10 + 20160]
+	lea r9, [r11 + 20160]
 ; pb = w + 4608
 %line 479+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r11, [r10 + 4608]
+	lea r10, [r11 + 4608]
 ; i0 = 3
 %line 480+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	mov r8, 3
@@ -1386,264 +1377,252 @@ align 32
 .Lloop5:
 ; qa = pa
 %line 482+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rax, r8
-	mov rsi, r10
+	mov rsi, r9
 ; qb = pa + 384
 %line 483+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r8, [r9 + 384]
+	lea rax, [r9 + 384]
 ; qc = pb
 %line 484+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rcx, r9
+	mov rcx, r10
 ; i1 = 6
 %line 485+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rdx, r11
-	mov r10, 6
+	mov rdx, 6
 align 32
 .Lloop6:
 ; x0 = mem128[qa]
 %line 487+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qb]
 %line 488+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; mem128[qc] = x0
 %line 489+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11], xmm0
+	movdqu [rcx], xmm0
 ; mem128[qc + 768] = x1
 %line 490+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 768], xmm1
+	movdqu [rcx + 768], xmm1
 ; 8x x0 = x0 + x1
 %line 491+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 384] = x0
 %line 492+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 384], xmm0
+	movdqu [rcx + 384], xmm0
 ; x0 = mem128[qa + 16]
 %line 493+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 494+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; mem128[qc + 16] = x0
 %line 495+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rcx + 16], xmm0
 ; mem128[qc + 784] = x1
 %line 496+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 784], xmm1
+	movdqu [rcx + 784], xmm1
 ; 8x x0 = x0 + x1
 %line 497+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 400] = x0
 %line 498+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 400], xmm0
+	movdqu [rcx + 400], xmm0
 ; x0 = mem128[qa + 32]
 %line 499+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qb + 32]
 %line 500+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; mem128[qc + 32] = x0
 %line 501+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rcx + 32], xmm0
 ; mem128[qc + 800] = x1
 %line 502+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 800], xmm1
+	movdqu [rcx + 800], xmm1
 ; 8x x0 = x0 + x1
 %line 503+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 416] = x0
 %line 504+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 416], xmm0
+	movdqu [rcx + 416], xmm0
 ; x0 = mem128[qa + 48]
 %line 505+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qb + 48]
 %line 506+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; mem128[qc + 48] = x0
 %line 507+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rcx + 48], xmm0
 ; mem128[qc + 816] = x1
 %line 508+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 816], xmm1
+	movdqu [rcx + 816], xmm1
 ; 8x x0 = x0 + x1
 %line 509+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 432] = x0
 %line 510+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 432], xmm0
+	movdqu [rcx + 432], xmm0
 ; qa = qa + 64
 %line 511+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 512+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 513+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r11, 64
+	add rcx, 64
 ; i1 = i1 - 1
 %line 514+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 515+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop6 if !=
 %line 516+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	jne .Lloop6
 ; pa = pa + 768
 %line 517+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r9, rcx
 	add r9, 768
 ; pb = pb + 1152
 %line 518+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r11, rdx
-	add r11, 1152
+	add r10, 1152
 ; i0 = i0 - 1
 %line 519+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r8, rax
 	sub r8, 1
 ; =? i0 - 0
 %line 520+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	cmp r8, 0
 ; goto loop5 if !=
 %line 521+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r10, rsi
 	jne .Lloop5
 ; pa = w + 74688
 %line 522+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r9, [r10 + 74688]
+	lea r8, [r11 + 74688]
 ; pb = w + 66912
 %line 523+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r11, [r10 + 66912]
+	lea r9, [r11 + 66912]
 ; i0 = 3
 %line 524+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r8, 3
+	mov r10, 3
 align 32
 .Lloop7:
 ; qa = pa
 %line 526+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rdx, r8
-	mov rsi, r10
+	mov rsi, r8
 ; qb = pa + 384
 %line 527+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r8, [r9 + 384]
+	lea rax, [r8 + 384]
 ; qc = pb
 %line 528+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 6
 %line 529+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rcx, r11
-	mov r10, 6
+	mov rdx, 6
 align 32
 .Lloop8:
 ; x0 = mem128[qa]
 %line 531+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qb]
 %line 532+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; mem128[qc] = x0
 %line 533+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11], xmm0
+	movdqu [rcx], xmm0
 ; mem128[qc + 768] = x1
 %line 534+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 768], xmm1
+	movdqu [rcx + 768], xmm1
 ; 8x x0 = x0 + x1
 %line 535+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 384] = x0
 %line 536+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 384], xmm0
+	movdqu [rcx + 384], xmm0
 ; x0 = mem128[qa + 16]
 %line 537+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 538+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; mem128[qc + 16] = x0
 %line 539+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rcx + 16], xmm0
 ; mem128[qc + 784] = x1
 %line 540+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 784], xmm1
+	movdqu [rcx + 784], xmm1
 ; 8x x0 = x0 + x1
 %line 541+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 400] = x0
 %line 542+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 400], xmm0
+	movdqu [rcx + 400], xmm0
 ; x0 = mem128[qa + 32]
 %line 543+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qb + 32]
 %line 544+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; mem128[qc + 32] = x0
 %line 545+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rcx + 32], xmm0
 ; mem128[qc + 800] = x1
 %line 546+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 800], xmm1
+	movdqu [rcx + 800], xmm1
 ; 8x x0 = x0 + x1
 %line 547+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 416] = x0
 %line 548+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 416], xmm0
+	movdqu [rcx + 416], xmm0
 ; x0 = mem128[qa + 48]
 %line 549+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qb + 48]
 %line 550+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; mem128[qc + 48] = x0
 %line 551+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rcx + 48], xmm0
 ; mem128[qc + 816] = x1
 %line 552+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 816], xmm1
+	movdqu [rcx + 816], xmm1
 ; 8x x0 = x0 + x1
 %line 553+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 432] = x0
 %line 554+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 432], xmm0
+	movdqu [rcx + 432], xmm0
 ; qa = qa + 64
 %line 555+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 556+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 557+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r11, 64
+	add rcx, 64
 ; i1 = i1 - 1
 %line 558+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 559+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop8 if !=
 %line 560+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	jne .Lloop8
 ; pa = pa + 768
 %line 561+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r9, rax
-	add r9, 768
+	add r8, 768
 ; pb = pb + 1152
 %line 562+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r11, rcx
-	add r11, 1152
+	add r9, 1152
 ; i0 = i0 - 1
 %line 563+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 564+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop7 if !=
 %line 565+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r10, rsi
 	jne .Lloop7
 ; x6 = mem128[BV]
 %line 566+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
@@ -1653,37 +1632,35 @@ align 32
 	movdqu xmm5, [rel QQ]
 ; pa = w + 4608
 %line 568+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r9, [r10 + 4608]
+	lea r8, [r11 + 4608]
 ; pb = w + 20160
 %line 569+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r11, [r10 + 20160]
+	lea r9, [r11 + 20160]
 ; i0 = 9
 %line 570+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r8, 9
+	mov r10, 9
 align 32
 .Lloop9:
 ; qa = pa
 %line 572+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rdx, r8
-	mov rsi, r10
+	mov rsi, r8
 ; qb = pa + 192
 %line 573+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r8, [r9 + 192]
+	lea rax, [r8 + 192]
 ; qc = pb
 %line 574+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 3
 %line 575+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rcx, r11
-	mov r10, 3
+	mov rdx, 3
 align 32
 .Lloop10:
 ; x0 = mem128[qa]
 %line 577+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r9]
+	movdqu xmm2, [rsi]
 ; x1 = mem128[qb]
 %line 578+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm3, [r8]
+	movdqu xmm3, [rax]
 ; 8x x2 = mulhi(x0, x6)
 %line 579+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm0, xmm2
@@ -1720,22 +1697,22 @@ align 32
 	psubw xmm3, xmm0
 ; mem128[qc] = x0
 %line 589+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11], xmm2
+	movdqu [rcx], xmm2
 ; mem128[qc + 384] = x1
 %line 590+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 384], xmm3
+	movdqu [rcx + 384], xmm3
 ; 8x x0 = x0 + x1
 %line 591+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm2, xmm3
 ; mem128[qc + 192] = x0
 %line 592+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 192], xmm2
+	movdqu [rcx + 192], xmm2
 ; x0 = mem128[qa + 16]
 %line 593+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 16]
+	movdqu xmm1, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 594+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r8 + 16]
+	movdqu xmm2, [rax + 16]
 ; 8x x2 = mulhi(x0, x6)
 %line 595+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm3, xmm1
@@ -1772,22 +1749,22 @@ align 32
 	psubw xmm2, xmm3
 ; mem128[qc + 16] = x0
 %line 605+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 16], xmm1
+	movdqu [rcx + 16], xmm1
 ; mem128[qc + 400] = x1
 %line 606+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 400], xmm2
+	movdqu [rcx + 400], xmm2
 ; 8x x0 = x0 + x1
 %line 607+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm1, xmm2
 ; mem128[qc + 208] = x0
 %line 608+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 208], xmm1
+	movdqu [rcx + 208], xmm1
 ; x0 = mem128[qa + 32]
 %line 609+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 32]
+	movdqu xmm1, [rsi + 32]
 ; x1 = mem128[qb + 32]
 %line 610+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r8 + 32]
+	movdqu xmm2, [rax + 32]
 ; 8x x2 = mulhi(x0, x6)
 %line 611+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm3, xmm1
@@ -1824,22 +1801,22 @@ align 32
 	psubw xmm2, xmm3
 ; mem128[qc + 32] = x0
 %line 621+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 32], xmm1
+	movdqu [rcx + 32], xmm1
 ; mem128[qc + 416] = x1
 %line 622+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 416], xmm2
+	movdqu [rcx + 416], xmm2
 ; 8x x0 = x0 + x1
 %line 623+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm1, xmm2
 ; mem128[qc + 224] = x0
 %line 624+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 224], xmm1
+	movdqu [rcx + 224], xmm1
 ; x0 = mem128[qa + 48]
 %line 625+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 48]
+	movdqu xmm1, [rsi + 48]
 ; x1 = mem128[qb + 48]
 %line 626+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r8 + 48]
+	movdqu xmm2, [rax + 48]
 ; 8x x2 = mulhi(x0, x6)
 %line 627+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm3, xmm1
@@ -1876,675 +1853,652 @@ align 32
 	psubw xmm2, xmm3
 ; mem128[qc + 48] = x0
 %line 637+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 48], xmm1
+	movdqu [rcx + 48], xmm1
 ; mem128[qc + 432] = x1
 %line 638+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 432], xmm2
+	movdqu [rcx + 432], xmm2
 ; 8x x0 = x0 + x1
 %line 639+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm1, xmm2
 ; mem128[qc + 240] = x0
 %line 640+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 240], xmm1
+	movdqu [rcx + 240], xmm1
 ; qa = qa + 64
 %line 641+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 642+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 643+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r11, 64
+	add rcx, 64
 ; i1 = i1 - 1
 %line 644+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 645+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop10 if !=
 %line 646+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	jne .Lloop10
 ; pa = pa + 384
 %line 647+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r9, rax
-	add r9, 384
+	add r8, 384
 ; pb = pb + 576
 %line 648+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r11, rcx
-	add r11, 576
+	add r9, 576
 ; i0 = i0 - 1
 %line 649+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 650+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop9 if !=
 %line 651+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r10, rsi
 	jne .Lloop9
 ; pa = w + 66912
 %line 652+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r9, [r10 + 66912]
+	lea r8, [r11 + 66912]
 ; pb = w + 74688
 %line 653+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r11, [r10 + 74688]
+	lea r9, [r11 + 74688]
 ; i0 = 9
 %line 654+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r8, 9
+	mov r10, 9
 align 32
 .Lloop11:
 ; qa = pa
 %line 656+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rdx, r8
-	mov rsi, r10
+	mov rsi, r8
 ; qb = pa + 192
 %line 657+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r8, [r9 + 192]
+	lea rax, [r8 + 192]
 ; qc = pb
 %line 658+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 3
 %line 659+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rcx, r11
-	mov r10, 3
+	mov rdx, 3
 align 32
 .Lloop12:
 ; x0 = mem128[qa]
 %line 661+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qb]
 %line 662+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; mem128[qc] = x0
 %line 663+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11], xmm0
+	movdqu [rcx], xmm0
 ; mem128[qc + 384] = x1
 %line 664+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 384], xmm1
+	movdqu [rcx + 384], xmm1
 ; 8x x0 = x0 + x1
 %line 665+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 192] = x0
 %line 666+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 192], xmm0
+	movdqu [rcx + 192], xmm0
 ; x0 = mem128[qa + 16]
 %line 667+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 668+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; mem128[qc + 16] = x0
 %line 669+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rcx + 16], xmm0
 ; mem128[qc + 400] = x1
 %line 670+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 400], xmm1
+	movdqu [rcx + 400], xmm1
 ; 8x x0 = x0 + x1
 %line 671+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 208] = x0
 %line 672+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 208], xmm0
+	movdqu [rcx + 208], xmm0
 ; x0 = mem128[qa + 32]
 %line 673+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qb + 32]
 %line 674+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; mem128[qc + 32] = x0
 %line 675+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rcx + 32], xmm0
 ; mem128[qc + 416] = x1
 %line 676+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 416], xmm1
+	movdqu [rcx + 416], xmm1
 ; 8x x0 = x0 + x1
 %line 677+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 224] = x0
 %line 678+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 224], xmm0
+	movdqu [rcx + 224], xmm0
 ; x0 = mem128[qa + 48]
 %line 679+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qb + 48]
 %line 680+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; mem128[qc + 48] = x0
 %line 681+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rcx + 48], xmm0
 ; mem128[qc + 432] = x1
 %line 682+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 432], xmm1
+	movdqu [rcx + 432], xmm1
 ; 8x x0 = x0 + x1
 %line 683+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 240] = x0
 %line 684+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 240], xmm0
+	movdqu [rcx + 240], xmm0
 ; qa = qa + 64
 %line 685+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 686+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 687+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r11, 64
+	add rcx, 64
 ; i1 = i1 - 1
 %line 688+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 689+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop12 if !=
 %line 690+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	jne .Lloop12
 ; pa = pa + 384
 %line 691+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r9, rax
-	add r9, 384
+	add r8, 384
 ; pb = pb + 576
 %line 692+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r11, rcx
-	add r11, 576
+	add r9, 576
 ; i0 = i0 - 1
 %line 693+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 694+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop11 if !=
 %line 695+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r10, rsi
 	jne .Lloop11
 ; pa = w + 20160
 %line 696+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r8, [r10 + 20160]
+	lea r9, [r11 + 20160]
 ; pb = w + 4608
 %line 697+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r9, [r10 + 4608]
+	lea rsi, [r11 + 4608]
 ; i0 = 27
 %line 698+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rsi, r10
-	mov r10, 27
-	mov r11, r9
+	mov r8, 27
 align 32
 .Lloop13:
 ; qb = pa + 96
 %line 701+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r9, [r8 + 96]
+	lea r10, [r9 + 96]
 ; x0 = mem128[qa]
 %line 703+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8]
+	movdqu xmm0, [r9]
 ; x1 = mem128[qb]
 %line 704+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9]
+	movdqu xmm1, [r10]
 ; mem128[qc] = x0
 %line 705+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11], xmm0
+	movdqu [rsi], xmm0
 ; mem128[qc + 192] = x1
 %line 706+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 192], xmm1
+	movdqu [rsi + 192], xmm1
 ; 8x x0 = x0 + x1
 %line 707+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 96] = x0
 %line 708+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 96], xmm0
+	movdqu [rsi + 96], xmm0
 ; x0 = mem128[qa + 16]
 %line 709+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8 + 16]
+	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qb + 16]
 %line 710+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 16]
+	movdqu xmm1, [r10 + 16]
 ; mem128[qc + 16] = x0
 %line 711+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rsi + 16], xmm0
 ; mem128[qc + 208] = x1
 %line 712+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 208], xmm1
+	movdqu [rsi + 208], xmm1
 ; 8x x0 = x0 + x1
 %line 713+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 112] = x0
 %line 714+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 112], xmm0
+	movdqu [rsi + 112], xmm0
 ; x0 = mem128[qa + 32]
 %line 715+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8 + 32]
+	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qb + 32]
 %line 716+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 32]
+	movdqu xmm1, [r10 + 32]
 ; mem128[qc + 32] = x0
 %line 717+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rsi + 32], xmm0
 ; mem128[qc + 224] = x1
 %line 718+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 224], xmm1
+	movdqu [rsi + 224], xmm1
 ; 8x x0 = x0 + x1
 %line 719+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 128] = x0
 %line 720+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 128], xmm0
+	movdqu [rsi + 128], xmm0
 ; x0 = mem128[qa + 48]
 %line 721+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8 + 48]
+	movdqu xmm0, [r9 + 48]
 ; x1 = mem128[qb + 48]
 %line 722+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 48]
+	movdqu xmm1, [r10 + 48]
 ; mem128[qc + 48] = x0
 %line 723+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rsi + 48], xmm0
 ; mem128[qc + 240] = x1
 %line 724+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 240], xmm1
+	movdqu [rsi + 240], xmm1
 ; 8x x0 = x0 + x1
 %line 725+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 144] = x0
 %line 726+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 144], xmm0
+	movdqu [rsi + 144], xmm0
 ; x0 = mem128[qa + 64]
 %line 727+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8 + 64]
+	movdqu xmm0, [r9 + 64]
 ; x1 = mem128[qb + 64]
 %line 728+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 64]
+	movdqu xmm1, [r10 + 64]
 ; mem128[qc + 64] = x0
 %line 729+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 64], xmm0
+	movdqu [rsi + 64], xmm0
 ; mem128[qc + 256] = x1
 %line 730+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 256], xmm1
+	movdqu [rsi + 256], xmm1
 ; 8x x0 = x0 + x1
 %line 731+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 160] = x0
 %line 732+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 160], xmm0
+	movdqu [rsi + 160], xmm0
 ; x0 = mem128[qa + 80]
 %line 733+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8 + 80]
+	movdqu xmm0, [r9 + 80]
 ; x1 = mem128[qb + 80]
 %line 734+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 80]
+	movdqu xmm1, [r10 + 80]
 ; mem128[qc + 80] = x0
 %line 735+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 80], xmm0
+	movdqu [rsi + 80], xmm0
 ; mem128[qc + 272] = x1
 %line 736+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 272], xmm1
+	movdqu [rsi + 272], xmm1
 ; 8x x0 = x0 + x1
 %line 737+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 176] = x0
 %line 738+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 176], xmm0
+	movdqu [rsi + 176], xmm0
 ; pa = pa + 192
 %line 739+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r8, 192
+	add r9, 192
 ; pb = pb + 288
 %line 740+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r11, 288
+	add rsi, 288
 ; i0 = i0 - 1
 %line 741+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 742+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop13 if !=
 %line 743+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	jne .Lloop13
 ; pa = w + 74688
 %line 744+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r10, rsi
-	lea r8, [r10 + 74688]
+	lea r9, [r11 + 74688]
 ; pb = w + 66912
 %line 745+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r9, [r10 + 66912]
+	lea rsi, [r11 + 66912]
 ; i0 = 27
 %line 746+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rsi, r10
-	mov r10, 27
-	mov r11, r9
+	mov r8, 27
 align 32
 .Lloop14:
 ; qb = pa + 96
 %line 749+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r9, [r8 + 96]
+	lea r10, [r9 + 96]
 ; x0 = mem128[qa]
 %line 751+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8]
+	movdqu xmm0, [r9]
 ; x1 = mem128[qb]
 %line 752+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9]
+	movdqu xmm1, [r10]
 ; mem128[qc] = x0
 %line 753+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11], xmm0
+	movdqu [rsi], xmm0
 ; mem128[qc + 192] = x1
 %line 754+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 192], xmm1
+	movdqu [rsi + 192], xmm1
 ; 8x x0 = x0 + x1
 %line 755+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 96] = x0
 %line 756+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 96], xmm0
+	movdqu [rsi + 96], xmm0
 ; x0 = mem128[qa + 16]
 %line 757+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8 + 16]
+	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qb + 16]
 %line 758+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 16]
+	movdqu xmm1, [r10 + 16]
 ; mem128[qc + 16] = x0
 %line 759+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rsi + 16], xmm0
 ; mem128[qc + 208] = x1
 %line 760+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 208], xmm1
+	movdqu [rsi + 208], xmm1
 ; 8x x0 = x0 + x1
 %line 761+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 112] = x0
 %line 762+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 112], xmm0
+	movdqu [rsi + 112], xmm0
 ; x0 = mem128[qa + 32]
 %line 763+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8 + 32]
+	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qb + 32]
 %line 764+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 32]
+	movdqu xmm1, [r10 + 32]
 ; mem128[qc + 32] = x0
 %line 765+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rsi + 32], xmm0
 ; mem128[qc + 224] = x1
 %line 766+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 224], xmm1
+	movdqu [rsi + 224], xmm1
 ; 8x x0 = x0 + x1
 %line 767+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 128] = x0
 %line 768+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 128], xmm0
+	movdqu [rsi + 128], xmm0
 ; x0 = mem128[qa + 48]
 %line 769+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8 + 48]
+	movdqu xmm0, [r9 + 48]
 ; x1 = mem128[qb + 48]
 %line 770+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 48]
+	movdqu xmm1, [r10 + 48]
 ; mem128[qc + 48] = x0
 %line 771+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rsi + 48], xmm0
 ; mem128[qc + 240] = x1
 %line 772+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 240], xmm1
+	movdqu [rsi + 240], xmm1
 ; 8x x0 = x0 + x1
 %line 773+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 144] = x0
 %line 774+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 144], xmm0
+	movdqu [rsi + 144], xmm0
 ; x0 = mem128[qa + 64]
 %line 775+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8 + 64]
+	movdqu xmm0, [r9 + 64]
 ; x1 = mem128[qb + 64]
 %line 776+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 64]
+	movdqu xmm1, [r10 + 64]
 ; mem128[qc + 64] = x0
 %line 777+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 64], xmm0
+	movdqu [rsi + 64], xmm0
 ; mem128[qc + 256] = x1
 %line 778+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 256], xmm1
+	movdqu [rsi + 256], xmm1
 ; 8x x0 = x0 + x1
 %line 779+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 160] = x0
 %line 780+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 160], xmm0
+	movdqu [rsi + 160], xmm0
 ; x0 = mem128[qa + 80]
 %line 781+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8 + 80]
+	movdqu xmm0, [r9 + 80]
 ; x1 = mem128[qb + 80]
 %line 782+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 80]
+	movdqu xmm1, [r10 + 80]
 ; mem128[qc + 80] = x0
 %line 783+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 80], xmm0
+	movdqu [rsi + 80], xmm0
 ; mem128[qc + 272] = x1
 %line 784+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 272], xmm1
+	movdqu [rsi + 272], xmm1
 ; 8x x0 = x0 + x1
 %line 785+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 176] = x0
 %line 786+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 176], xmm0
+	movdqu [rsi + 176], xmm0
 ; pa = pa + 192
 %line 787+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r8, 192
+	add r9, 192
 ; pb = pb + 288
 %line 788+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r11, 288
+	add rsi, 288
 ; i0 = i0 - 1
 %line 789+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 790+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop14 if !=
 %line 791+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	jne .Lloop14
 ; pa = w + 4608
 %line 792+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r10, rsi
-	lea r8, [r10 + 4608]
+	lea r9, [r11 + 4608]
 ; pb = w + 20160
 %line 793+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r9, [r10 + 20160]
+	lea rsi, [r11 + 20160]
 ; z0 = 0
 %line 794+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rsi, r10
 	pxor xmm0, xmm0
 ; i0 = 81
 %line 795+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r10, 81
-	mov r11, r9
-	movdqa xmm2, xmm0
+	mov r8, 81
 align 32
 .Lloop15:
 ; qb = pa + 48
 %line 798+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r9, [r8 + 48]
+	lea r10, [r9 + 48]
 ; x0 = mem128[qa]
 %line 800+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8]
+	movdqu xmm1, [r9]
 ; x1 = mem128[qb]
 %line 801+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9]
+	movdqu xmm2, [r10]
 ; mem128[qc + 48] = x0
 %line 802+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rsi + 48], xmm1
 ; mem128[qc + 240] = x1
 %line 803+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 240], xmm1
+	movdqu [rsi + 240], xmm2
 ; 8x x0 = x0 + x1
 %line 804+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 144] = x0
 %line 805+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 144], xmm0
+	movdqu [rsi + 144], xmm1
 ; mem128[qc] = z0
 %line 806+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11], xmm2
+	movdqu [rsi], xmm0
 ; mem128[qc + 96] = z0
 %line 807+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 96], xmm2
+	movdqu [rsi + 96], xmm0
 ; mem128[qc + 192] = z0
 %line 808+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 192], xmm2
+	movdqu [rsi + 192], xmm0
 ; x0 = mem128[qa + 16]
 %line 809+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8 + 16]
+	movdqu xmm1, [r9 + 16]
 ; x1 = mem128[qb + 16]
 %line 810+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 16]
+	movdqu xmm2, [r10 + 16]
 ; mem128[qc + 64] = x0
 %line 811+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 64], xmm0
+	movdqu [rsi + 64], xmm1
 ; mem128[qc + 256] = x1
 %line 812+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 256], xmm1
+	movdqu [rsi + 256], xmm2
 ; 8x x0 = x0 + x1
 %line 813+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 160] = x0
 %line 814+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 160], xmm0
+	movdqu [rsi + 160], xmm1
 ; mem128[qc + 16] = z0
 %line 815+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 16], xmm2
+	movdqu [rsi + 16], xmm0
 ; mem128[qc + 112] = z0
 %line 816+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 112], xmm2
+	movdqu [rsi + 112], xmm0
 ; mem128[qc + 208] = z0
 %line 817+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 208], xmm2
+	movdqu [rsi + 208], xmm0
 ; x0 = mem128[qa + 32]
 %line 818+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8 + 32]
+	movdqu xmm1, [r9 + 32]
 ; x1 = mem128[qb + 32]
 %line 819+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 32]
+	movdqu xmm2, [r10 + 32]
 ; mem128[qc + 80] = x0
 %line 820+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 80], xmm0
+	movdqu [rsi + 80], xmm1
 ; mem128[qc + 272] = x1
 %line 821+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 272], xmm1
+	movdqu [rsi + 272], xmm2
 ; 8x x0 = x0 + x1
 %line 822+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 176] = x0
 %line 823+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 176], xmm0
+	movdqu [rsi + 176], xmm1
 ; mem128[qc + 32] = z0
 %line 824+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 32], xmm2
+	movdqu [rsi + 32], xmm0
 ; mem128[qc + 128] = z0
 %line 825+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 128], xmm2
+	movdqu [rsi + 128], xmm0
 ; mem128[qc + 224] = z0
 %line 826+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 224], xmm2
+	movdqu [rsi + 224], xmm0
 ; pa = pa + 96
 %line 827+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r8, 96
+	add r9, 96
 ; pb = pb + 288
 %line 828+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r11, 288
+	add rsi, 288
 ; i0 = i0 - 1
 %line 829+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 830+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop15 if !=
 %line 831+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	jne .Lloop15
 ; pa = w + 66912
 %line 832+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r10, rsi
-	lea r8, [r10 + 66912]
+	lea r9, [r11 + 66912]
 ; pb = w + 74688
 %line 833+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r9, [r10 + 74688]
+	lea rsi, [r11 + 74688]
 ; i0 = 81
 %line 834+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rsi, r10
-	mov r10, 81
-	mov r11, r9
+	mov r8, 81
 align 32
 .Lloop16:
 ; qb = pa + 48
 %line 837+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r9, [r8 + 48]
+	lea r10, [r9 + 48]
 ; x0 = mem128[qa]
 %line 839+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8]
+	movdqu xmm0, [r9]
 ; x1 = mem128[qb]
 %line 840+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9]
+	movdqu xmm1, [r10]
 ; mem128[qc] = x0
 %line 841+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11], xmm0
+	movdqu [rsi], xmm0
 ; mem128[qc + 96] = x1
 %line 842+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 96], xmm1
+	movdqu [rsi + 96], xmm1
 ; 8x x0 = x0 + x1
 %line 843+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 48] = x0
 %line 844+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rsi + 48], xmm0
 ; x0 = mem128[qa + 16]
 %line 845+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8 + 16]
+	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qb + 16]
 %line 846+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 16]
+	movdqu xmm1, [r10 + 16]
 ; mem128[qc + 16] = x0
 %line 847+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rsi + 16], xmm0
 ; mem128[qc + 112] = x1
 %line 848+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 112], xmm1
+	movdqu [rsi + 112], xmm1
 ; 8x x0 = x0 + x1
 %line 849+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 64] = x0
 %line 850+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 64], xmm0
+	movdqu [rsi + 64], xmm0
 ; x0 = mem128[qa + 32]
 %line 851+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8 + 32]
+	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qb + 32]
 %line 852+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 32]
+	movdqu xmm1, [r10 + 32]
 ; mem128[qc + 32] = x0
 %line 853+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rsi + 32], xmm0
 ; mem128[qc + 128] = x1
 %line 854+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 128], xmm1
+	movdqu [rsi + 128], xmm1
 ; 8x x0 = x0 + x1
 %line 855+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 80] = x0
 %line 856+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 80], xmm0
+	movdqu [rsi + 80], xmm0
 ; pa = pa + 96
 %line 857+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r8, 96
+	add r9, 96
 ; pb = pb + 144
 %line 858+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r11, 144
+	add rsi, 144
 ; i0 = i0 - 1
 %line 859+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 860+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop16 if !=
 %line 861+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	jne .Lloop16
 ; pa = w + 43488
 %line 862+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r10, rsi
-	lea r8, [r10 + 43488]
+	lea r8, [r11 + 43488]
 ; z0 = 0
 %line 863+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	pxor xmm0, xmm0
@@ -2559,31 +2513,30 @@ align 32
 	movdqu [r8 + 32], xmm0
 ; pa = w + 20160
 %line 867+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r11, [r10 + 20160]
+	lea r10, [r11 + 20160]
 ; pb = w + 74688
 %line 868+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea rsi, [r10 + 74688]
+	lea rsi, [r11 + 74688]
 ; pc = w + 86352
 %line 869+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r8, [r10 + 86352]
+	lea r8, [r11 + 86352]
 ; qd = w + 121296
 %line 870+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r9, [r10 + 121296]
+	lea r9, [r11 + 121296]
 ; qa = w + 121552
 %line 871+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea rax, [r10 + 121552]
+	lea rax, [r11 + 121552]
 ; i0 = 81
 %line 872+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rcx, r10
-	mov r10, 81
+	mov rcx, 81
 align 32
 .Lloop17:
 ; x0 = mem128[pa + 40]
 %line 874+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 40]
+	movdqu xmm0, [r10 + 40]
 ; x1 = mem128[pa + 38]
 %line 875+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r11 + 38]
+	movdqu xmm1, [r10 + 38]
 ; x2 = x0
 %line 876+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm2, xmm0
@@ -2601,10 +2554,10 @@ align 32
 	movdqu [r9 + 16], xmm2
 ; x0 = mem128[pa + 44]
 %line 881+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 44]
+	movdqu xmm0, [r10 + 44]
 ; x1 = mem128[pa + 42]
 %line 882+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r11 + 42]
+	movdqu xmm1, [r10 + 42]
 ; x2 = x0
 %line 883+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm2, xmm0
@@ -2622,10 +2575,10 @@ align 32
 	movdqu [r9 + 144], xmm2
 ; x0 = mem128[pa + 56]
 %line 888+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 56]
+	movdqu xmm0, [r10 + 56]
 ; x1 = mem128[pa + 54]
 %line 889+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r11 + 54]
+	movdqu xmm1, [r10 + 54]
 ; x2 = x0
 %line 890+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm2, xmm0
@@ -2643,10 +2596,10 @@ align 32
 	movdqu [r9 + 48], xmm2
 ; x0 = mem128[pa + 60]
 %line 895+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 60]
+	movdqu xmm0, [r10 + 60]
 ; x1 = mem128[pa + 58]
 %line 896+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r11 + 58]
+	movdqu xmm1, [r10 + 58]
 ; x2 = x0
 %line 897+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm2, xmm0
@@ -2664,10 +2617,10 @@ align 32
 	movdqu [r9 + 176], xmm2
 ; x0 = mem128[pa + 72]
 %line 902+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 72]
+	movdqu xmm0, [r10 + 72]
 ; x1 = mem128[pa + 70]
 %line 903+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r11 + 70]
+	movdqu xmm1, [r10 + 70]
 ; x2 = x0
 %line 904+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm2, xmm0
@@ -2685,10 +2638,10 @@ align 32
 	movdqu [r9 + 80], xmm2
 ; x0 = mem128[pa + 76]
 %line 909+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 76]
+	movdqu xmm0, [r10 + 76]
 ; x1 = mem128[pa + 74]
 %line 910+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r11 + 74]
+	movdqu xmm1, [r10 + 74]
 ; x2 = x0
 %line 911+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm2, xmm0
@@ -2706,10 +2659,10 @@ align 32
 	movdqu [r9 + 208], xmm2
 ; x0 = mem128[pa + 88]
 %line 916+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 88]
+	movdqu xmm0, [r10 + 88]
 ; x1 = mem128[pa + 86]
 %line 917+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r11 + 86]
+	movdqu xmm1, [r10 + 86]
 ; x2 = x0
 %line 918+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm2, xmm0
@@ -2727,10 +2680,10 @@ align 32
 	movdqu [r9 + 112], xmm2
 ; x0 = mem128[pa + 92]
 %line 923+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 92]
+	movdqu xmm0, [r10 + 92]
 ; x1 = mem128[pa + 90]
 %line 924+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r11 + 90]
+	movdqu xmm1, [r10 + 90]
 ; x2 = x0
 %line 925+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm2, xmm0
@@ -3576,10 +3529,10 @@ align 32
 	movdqu [rax + 176], xmm13
 ; x0 = mem128[pa + 136]
 %line 1206+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 136]
+	movdqu xmm0, [r10 + 136]
 ; x1 = mem128[pa + 134]
 %line 1207+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r11 + 134]
+	movdqu xmm1, [r10 + 134]
 ; x2 = x0
 %line 1208+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm2, xmm0
@@ -3597,10 +3550,10 @@ align 32
 	movdqu [r9 + 16], xmm2
 ; x0 = mem128[pa + 140]
 %line 1213+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 140]
+	movdqu xmm0, [r10 + 140]
 ; x1 = mem128[pa + 138]
 %line 1214+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r11 + 138]
+	movdqu xmm1, [r10 + 138]
 ; x2 = x0
 %line 1215+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm2, xmm0
@@ -3618,10 +3571,10 @@ align 32
 	movdqu [r9 + 144], xmm2
 ; x0 = mem128[pa + 152]
 %line 1220+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 152]
+	movdqu xmm0, [r10 + 152]
 ; x1 = mem128[pa + 150]
 %line 1221+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r11 + 150]
+	movdqu xmm1, [r10 + 150]
 ; x2 = x0
 %line 1222+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm2, xmm0
@@ -3639,10 +3592,10 @@ align 32
 	movdqu [r9 + 48], xmm2
 ; x0 = mem128[pa + 156]
 %line 1227+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 156]
+	movdqu xmm0, [r10 + 156]
 ; x1 = mem128[pa + 154]
 %line 1228+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r11 + 154]
+	movdqu xmm1, [r10 + 154]
 ; x2 = x0
 %line 1229+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm2, xmm0
@@ -3660,10 +3613,10 @@ align 32
 	movdqu [r9 + 176], xmm2
 ; x0 = mem128[pa + 168]
 %line 1234+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 168]
+	movdqu xmm0, [r10 + 168]
 ; x1 = mem128[pa + 166]
 %line 1235+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r11 + 166]
+	movdqu xmm1, [r10 + 166]
 ; x2 = x0
 %line 1236+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm2, xmm0
@@ -3681,10 +3634,10 @@ align 32
 	movdqu [r9 + 80], xmm2
 ; x0 = mem128[pa + 172]
 %line 1241+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 172]
+	movdqu xmm0, [r10 + 172]
 ; x1 = mem128[pa + 170]
 %line 1242+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r11 + 170]
+	movdqu xmm1, [r10 + 170]
 ; x2 = x0
 %line 1243+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm2, xmm0
@@ -3702,10 +3655,10 @@ align 32
 	movdqu [r9 + 208], xmm2
 ; x0 = mem128[pa + 184]
 %line 1248+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 184]
+	movdqu xmm0, [r10 + 184]
 ; x1 = mem128[pa + 182]
 %line 1249+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r11 + 182]
+	movdqu xmm1, [r10 + 182]
 ; x2 = x0
 %line 1250+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm2, xmm0
@@ -3723,10 +3676,10 @@ align 32
 	movdqu [r9 + 112], xmm2
 ; x0 = mem128[pa + 188]
 %line 1255+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 188]
+	movdqu xmm0, [r10 + 188]
 ; x1 = mem128[pa + 186]
 %line 1256+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r11 + 186]
+	movdqu xmm1, [r10 + 186]
 ; x2 = x0
 %line 1257+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm2, xmm0
@@ -4572,10 +4525,10 @@ align 32
 	movdqu [rax + 368], xmm13
 ; x0 = mem128[pa + 232]
 %line 1538+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 232]
+	movdqu xmm0, [r10 + 232]
 ; x1 = mem128[pa + 230]
 %line 1539+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r11 + 230]
+	movdqu xmm1, [r10 + 230]
 ; x2 = x0
 %line 1540+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm2, xmm0
@@ -4593,10 +4546,10 @@ align 32
 	movdqu [r9 + 16], xmm2
 ; x0 = mem128[pa + 236]
 %line 1545+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 236]
+	movdqu xmm0, [r10 + 236]
 ; x1 = mem128[pa + 234]
 %line 1546+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r11 + 234]
+	movdqu xmm1, [r10 + 234]
 ; x2 = x0
 %line 1547+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm2, xmm0
@@ -4614,10 +4567,10 @@ align 32
 	movdqu [r9 + 144], xmm2
 ; x0 = mem128[pa + 248]
 %line 1552+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 248]
+	movdqu xmm0, [r10 + 248]
 ; x1 = mem128[pa + 246]
 %line 1553+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r11 + 246]
+	movdqu xmm1, [r10 + 246]
 ; x2 = x0
 %line 1554+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm2, xmm0
@@ -4635,10 +4588,10 @@ align 32
 	movdqu [r9 + 48], xmm2
 ; x0 = mem128[pa + 252]
 %line 1559+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 252]
+	movdqu xmm0, [r10 + 252]
 ; x1 = mem128[pa + 250]
 %line 1560+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r11 + 250]
+	movdqu xmm1, [r10 + 250]
 ; x2 = x0
 %line 1561+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm2, xmm0
@@ -4656,10 +4609,10 @@ align 32
 	movdqu [r9 + 176], xmm2
 ; x0 = mem128[pa + 264]
 %line 1566+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 264]
+	movdqu xmm0, [r10 + 264]
 ; x1 = mem128[pa + 262]
 %line 1567+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r11 + 262]
+	movdqu xmm1, [r10 + 262]
 ; x2 = x0
 %line 1568+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm2, xmm0
@@ -4677,10 +4630,10 @@ align 32
 	movdqu [r9 + 80], xmm2
 ; x0 = mem128[pa + 268]
 %line 1573+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 268]
+	movdqu xmm0, [r10 + 268]
 ; x1 = mem128[pa + 266]
 %line 1574+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r11 + 266]
+	movdqu xmm1, [r10 + 266]
 ; x2 = x0
 %line 1575+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm2, xmm0
@@ -4698,10 +4651,10 @@ align 32
 	movdqu [r9 + 208], xmm2
 ; x0 = mem128[pa + 280]
 %line 1580+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 280]
+	movdqu xmm0, [r10 + 280]
 ; x1 = mem128[pa + 278]
 %line 1581+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r11 + 278]
+	movdqu xmm1, [r10 + 278]
 ; x2 = x0
 %line 1582+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm2, xmm0
@@ -4719,10 +4672,10 @@ align 32
 	movdqu [r9 + 112], xmm2
 ; x0 = mem128[pa + 284]
 %line 1587+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 284]
+	movdqu xmm0, [r10 + 284]
 ; x1 = mem128[pa + 282]
 %line 1588+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r11 + 282]
+	movdqu xmm1, [r10 + 282]
 ; x2 = x0
 %line 1589+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqa xmm2, xmm0
@@ -5838,7 +5791,7 @@ align 32
 	movdqu [r8 + 272], xmm0
 ; pa = pa + 288
 %line 1960+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r11, 288
+	add r10, 288
 ; pb = pb + 144
 %line 1961+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	add rsi, 144
@@ -5847,68 +5800,65 @@ align 32
 	add r8, 384
 ; i0 = i0 - 1
 %line 1963+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	sub r10, 1
+	sub rcx, 1
 ; =? i0 - 0
 %line 1964+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	cmp r10, 0
+	cmp rcx, 0
 ; goto loop17 if !=
 %line 1965+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	jne .Lloop17
 ; pa = w + 86352
 %line 1966+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r10, rcx
-	lea r9, [r10 + 86352]
+	lea r8, [r11 + 86352]
 ; pb = w + 4608
 %line 1967+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r11, [r10 + 4608]
+	lea r9, [r11 + 4608]
 ; i0 = 27
 %line 1968+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r8, 27
+	mov r10, 27
 align 32
 .Lloop18:
 ; qa = pa
 %line 1970+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rbx, r8
-	mov rax, r10
+	mov rsi, r8
 ; qb = pa + 384
 %line 1971+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r8, [r9 + 384]
+	lea rax, [r8 + 384]
 ; qc = pa + 768
 %line 1972+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r10, [r9 + 768]
+	lea rcx, [r8 + 768]
 ; qd = pb
 %line 1973+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rcx, r9
+	mov rdx, r9
 ; i1 = 3
 %line 1974+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rdx, r11
-	mov rsi, 3
+	mov rbx, 3
 align 32
 .Lloop19:
 ; x0 = mem128[qa]
 %line 1976+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qa + 192]
 %line 1977+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 192]
+	movdqu xmm1, [rsi + 192]
 ; x2 = mem128[qc]
 %line 1978+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r10]
+	movdqu xmm2, [rcx]
 ; x3 = mem128[qc + 192]
 %line 1979+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm3, [r10 + 192]
+	movdqu xmm3, [rcx + 192]
 ; mem128[qd] = x0
 %line 1980+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11], xmm0
+	movdqu [rdx], xmm0
 ; mem128[qd + 576] = x3
 %line 1981+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 576], xmm3
+	movdqu [rdx + 576], xmm3
 ; 4x x1 -= x2
 %line 1982+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb]
 %line 1983+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r8]
+	movdqu xmm2, [rax]
 ; 4x x5 -= x0
 %line 1984+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm2, xmm0
@@ -5917,10 +5867,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 192] = x5
 %line 1986+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 192], xmm2
+	movdqu [rdx + 192], xmm2
 ; x5 = mem128[qb + 192]
 %line 1987+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8 + 192]
+	movdqu xmm0, [rax + 192]
 ; 4x x5 -= x3
 %line 1988+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm0, xmm3
@@ -5929,31 +5879,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 384] = x5
 %line 1990+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 384], xmm0
+	movdqu [rdx + 384], xmm0
 ; x0 = mem128[qa + 16]
 %line 1991+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qa + 208]
 %line 1992+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 208]
+	movdqu xmm1, [rsi + 208]
 ; x2 = mem128[qc + 16]
 %line 1993+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r10 + 16]
+	movdqu xmm2, [rcx + 16]
 ; x3 = mem128[qc + 208]
 %line 1994+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm3, [r10 + 208]
+	movdqu xmm3, [rcx + 208]
 ; mem128[qd + 16] = x0
 %line 1995+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rdx + 16], xmm0
 ; mem128[qd + 592] = x3
 %line 1996+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 592], xmm3
+	movdqu [rdx + 592], xmm3
 ; 4x x1 -= x2
 %line 1997+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 16]
 %line 1998+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r8 + 16]
+	movdqu xmm2, [rax + 16]
 ; 4x x5 -= x0
 %line 1999+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm2, xmm0
@@ -5962,10 +5912,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 208] = x5
 %line 2001+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 208], xmm2
+	movdqu [rdx + 208], xmm2
 ; x5 = mem128[qb + 208]
 %line 2002+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8 + 208]
+	movdqu xmm0, [rax + 208]
 ; 4x x5 -= x3
 %line 2003+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm0, xmm3
@@ -5974,31 +5924,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 400] = x5
 %line 2005+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 400], xmm0
+	movdqu [rdx + 400], xmm0
 ; x0 = mem128[qa + 32]
 %line 2006+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qa + 224]
 %line 2007+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 224]
+	movdqu xmm1, [rsi + 224]
 ; x2 = mem128[qc + 32]
 %line 2008+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r10 + 32]
+	movdqu xmm2, [rcx + 32]
 ; x3 = mem128[qc + 224]
 %line 2009+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm3, [r10 + 224]
+	movdqu xmm3, [rcx + 224]
 ; mem128[qd + 32] = x0
 %line 2010+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rdx + 32], xmm0
 ; mem128[qd + 608] = x3
 %line 2011+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 608], xmm3
+	movdqu [rdx + 608], xmm3
 ; 4x x1 -= x2
 %line 2012+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 32]
 %line 2013+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r8 + 32]
+	movdqu xmm2, [rax + 32]
 ; 4x x5 -= x0
 %line 2014+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm2, xmm0
@@ -6007,10 +5957,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 224] = x5
 %line 2016+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 224], xmm2
+	movdqu [rdx + 224], xmm2
 ; x5 = mem128[qb + 224]
 %line 2017+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8 + 224]
+	movdqu xmm0, [rax + 224]
 ; 4x x5 -= x3
 %line 2018+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm0, xmm3
@@ -6019,31 +5969,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 416] = x5
 %line 2020+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 416], xmm0
+	movdqu [rdx + 416], xmm0
 ; x0 = mem128[qa + 48]
 %line 2021+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qa + 240]
 %line 2022+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 240]
+	movdqu xmm1, [rsi + 240]
 ; x2 = mem128[qc + 48]
 %line 2023+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r10 + 48]
+	movdqu xmm2, [rcx + 48]
 ; x3 = mem128[qc + 240]
 %line 2024+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm3, [r10 + 240]
+	movdqu xmm3, [rcx + 240]
 ; mem128[qd + 48] = x0
 %line 2025+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rdx + 48], xmm0
 ; mem128[qd + 624] = x3
 %line 2026+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 624], xmm3
+	movdqu [rdx + 624], xmm3
 ; 4x x1 -= x2
 %line 2027+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 48]
 %line 2028+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r8 + 48]
+	movdqu xmm2, [rax + 48]
 ; 4x x5 -= x0
 %line 2029+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm2, xmm0
@@ -6052,10 +6002,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 240] = x5
 %line 2031+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 240], xmm2
+	movdqu [rdx + 240], xmm2
 ; x5 = mem128[qb + 240]
 %line 2032+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8 + 240]
+	movdqu xmm0, [rax + 240]
 ; 4x x5 -= x3
 %line 2033+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm0, xmm3
@@ -6064,101 +6014,95 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 432] = x5
 %line 2035+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 432], xmm0
+	movdqu [rdx + 432], xmm0
 ; qa = qa + 64
 %line 2036+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 2037+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 2038+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r10, 64
+	add rcx, 64
 ; qd = qd + 64
 %line 2039+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r11, 64
+	add rdx, 64
 ; i1 = i1 - 1
 %line 2040+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	sub rsi, 1
+	sub rbx, 1
 ; =? i1 - 0
 %line 2041+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	cmp rsi, 0
+	cmp rbx, 0
 ; goto loop19 if !=
 %line 2042+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	jne .Lloop19
 ; pa = pa + 1152
 %line 2043+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r9, rcx
-	add r9, 1152
+	add r8, 1152
 ; pb = pb + 768
 %line 2044+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r11, rdx
-	add r11, 768
+	add r9, 768
 ; i0 = i0 - 1
 %line 2045+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r8, rbx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 2046+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop18 if !=
 %line 2047+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r10, rax
 	jne .Lloop18
 ; pa = w + 4608
 %line 2048+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r9, [r10 + 4608]
+	lea r8, [r11 + 4608]
 ; pb = w + 86352
 %line 2049+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r11, [r10 + 86352]
+	lea r9, [r11 + 86352]
 ; i0 = 9
 %line 2050+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r8, 9
+	mov r10, 9
 align 32
 .Lloop20:
 ; qa = pa
 %line 2052+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rbx, r8
-	mov rax, r10
+	mov rsi, r8
 ; qb = pa + 768
 %line 2053+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r8, [r9 + 768]
+	lea rax, [r8 + 768]
 ; qc = pa + 1536
 %line 2054+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r10, [r9 + 1536]
+	lea rcx, [r8 + 1536]
 ; qd = pb
 %line 2055+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rcx, r9
+	mov rdx, r9
 ; i1 = 6
 %line 2056+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rdx, r11
-	mov rsi, 6
+	mov rbx, 6
 align 32
 .Lloop21:
 ; x0 = mem128[qa]
 %line 2058+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qa + 384]
 %line 2059+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 384]
+	movdqu xmm1, [rsi + 384]
 ; x2 = mem128[qc]
 %line 2060+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r10]
+	movdqu xmm2, [rcx]
 ; x3 = mem128[qc + 384]
 %line 2061+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm3, [r10 + 384]
+	movdqu xmm3, [rcx + 384]
 ; mem128[qd] = x0
 %line 2062+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11], xmm0
+	movdqu [rdx], xmm0
 ; mem128[qd + 1152] = x3
 %line 2063+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 1152], xmm3
+	movdqu [rdx + 1152], xmm3
 ; 4x x1 -= x2
 %line 2064+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb]
 %line 2065+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r8]
+	movdqu xmm2, [rax]
 ; 4x x5 -= x0
 %line 2066+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm2, xmm0
@@ -6167,10 +6111,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 384] = x5
 %line 2068+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 384], xmm2
+	movdqu [rdx + 384], xmm2
 ; x5 = mem128[qb + 384]
 %line 2069+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8 + 384]
+	movdqu xmm0, [rax + 384]
 ; 4x x5 -= x3
 %line 2070+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm0, xmm3
@@ -6179,31 +6123,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 768] = x5
 %line 2072+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 768], xmm0
+	movdqu [rdx + 768], xmm0
 ; x0 = mem128[qa + 16]
 %line 2073+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qa + 400]
 %line 2074+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 400]
+	movdqu xmm1, [rsi + 400]
 ; x2 = mem128[qc + 16]
 %line 2075+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r10 + 16]
+	movdqu xmm2, [rcx + 16]
 ; x3 = mem128[qc + 400]
 %line 2076+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm3, [r10 + 400]
+	movdqu xmm3, [rcx + 400]
 ; mem128[qd + 16] = x0
 %line 2077+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rdx + 16], xmm0
 ; mem128[qd + 1168] = x3
 %line 2078+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 1168], xmm3
+	movdqu [rdx + 1168], xmm3
 ; 4x x1 -= x2
 %line 2079+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 16]
 %line 2080+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r8 + 16]
+	movdqu xmm2, [rax + 16]
 ; 4x x5 -= x0
 %line 2081+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm2, xmm0
@@ -6212,10 +6156,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 400] = x5
 %line 2083+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 400], xmm2
+	movdqu [rdx + 400], xmm2
 ; x5 = mem128[qb + 400]
 %line 2084+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8 + 400]
+	movdqu xmm0, [rax + 400]
 ; 4x x5 -= x3
 %line 2085+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm0, xmm3
@@ -6224,31 +6168,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 784] = x5
 %line 2087+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 784], xmm0
+	movdqu [rdx + 784], xmm0
 ; x0 = mem128[qa + 32]
 %line 2088+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qa + 416]
 %line 2089+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 416]
+	movdqu xmm1, [rsi + 416]
 ; x2 = mem128[qc + 32]
 %line 2090+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r10 + 32]
+	movdqu xmm2, [rcx + 32]
 ; x3 = mem128[qc + 416]
 %line 2091+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm3, [r10 + 416]
+	movdqu xmm3, [rcx + 416]
 ; mem128[qd + 32] = x0
 %line 2092+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rdx + 32], xmm0
 ; mem128[qd + 1184] = x3
 %line 2093+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 1184], xmm3
+	movdqu [rdx + 1184], xmm3
 ; 4x x1 -= x2
 %line 2094+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 32]
 %line 2095+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r8 + 32]
+	movdqu xmm2, [rax + 32]
 ; 4x x5 -= x0
 %line 2096+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm2, xmm0
@@ -6257,10 +6201,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 416] = x5
 %line 2098+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 416], xmm2
+	movdqu [rdx + 416], xmm2
 ; x5 = mem128[qb + 416]
 %line 2099+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8 + 416]
+	movdqu xmm0, [rax + 416]
 ; 4x x5 -= x3
 %line 2100+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm0, xmm3
@@ -6269,31 +6213,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 800] = x5
 %line 2102+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 800], xmm0
+	movdqu [rdx + 800], xmm0
 ; x0 = mem128[qa + 48]
 %line 2103+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qa + 432]
 %line 2104+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 432]
+	movdqu xmm1, [rsi + 432]
 ; x2 = mem128[qc + 48]
 %line 2105+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r10 + 48]
+	movdqu xmm2, [rcx + 48]
 ; x3 = mem128[qc + 432]
 %line 2106+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm3, [r10 + 432]
+	movdqu xmm3, [rcx + 432]
 ; mem128[qd + 48] = x0
 %line 2107+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rdx + 48], xmm0
 ; mem128[qd + 1200] = x3
 %line 2108+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 1200], xmm3
+	movdqu [rdx + 1200], xmm3
 ; 4x x1 -= x2
 %line 2109+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 48]
 %line 2110+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r8 + 48]
+	movdqu xmm2, [rax + 48]
 ; 4x x5 -= x0
 %line 2111+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm2, xmm0
@@ -6302,10 +6246,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 432] = x5
 %line 2113+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 432], xmm2
+	movdqu [rdx + 432], xmm2
 ; x5 = mem128[qb + 432]
 %line 2114+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8 + 432]
+	movdqu xmm0, [rax + 432]
 ; 4x x5 -= x3
 %line 2115+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm0, xmm3
@@ -6314,101 +6258,95 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 816] = x5
 %line 2117+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 816], xmm0
+	movdqu [rdx + 816], xmm0
 ; qa = qa + 64
 %line 2118+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 2119+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 2120+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r10, 64
+	add rcx, 64
 ; qd = qd + 64
 %line 2121+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r11, 64
+	add rdx, 64
 ; i1 = i1 - 1
 %line 2122+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	sub rsi, 1
+	sub rbx, 1
 ; =? i1 - 0
 %line 2123+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	cmp rsi, 0
+	cmp rbx, 0
 ; goto loop21 if !=
 %line 2124+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	jne .Lloop21
 ; pa = pa + 2304
 %line 2125+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r9, rcx
-	add r9, 2304
+	add r8, 2304
 ; pb = pb + 1536
 %line 2126+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r11, rdx
-	add r11, 1536
+	add r9, 1536
 ; i0 = i0 - 1
 %line 2127+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r8, rbx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 2128+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop20 if !=
 %line 2129+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r10, rax
 	jne .Lloop20
 ; pa = w + 86352
 %line 2130+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r9, [r10 + 86352]
+	lea r8, [r11 + 86352]
 ; pb = w + 4608
 %line 2131+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r11, [r10 + 4608]
+	lea r9, [r11 + 4608]
 ; i0 = 3
 %line 2132+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r8, 3
+	mov r10, 3
 align 32
 .Lloop22:
 ; qa = pa
 %line 2134+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rbx, r8
-	mov rax, r10
+	mov rsi, r8
 ; qb = pa + 1536
 %line 2135+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r8, [r9 + 1536]
+	lea rax, [r8 + 1536]
 ; qc = pa + 3072
 %line 2136+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r10, [r9 + 3072]
+	lea rcx, [r8 + 3072]
 ; qd = pb
 %line 2137+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rcx, r9
+	mov rdx, r9
 ; i1 = 12
 %line 2138+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rdx, r11
-	mov rsi, 12
+	mov rbx, 12
 align 32
 .Lloop23:
 ; x0 = mem128[qa]
 %line 2140+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qa + 768]
 %line 2141+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 768]
+	movdqu xmm1, [rsi + 768]
 ; x2 = mem128[qc]
 %line 2142+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r10]
+	movdqu xmm2, [rcx]
 ; x3 = mem128[qc + 768]
 %line 2143+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm3, [r10 + 768]
+	movdqu xmm3, [rcx + 768]
 ; mem128[qd] = x0
 %line 2144+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11], xmm0
+	movdqu [rdx], xmm0
 ; mem128[qd + 2304] = x3
 %line 2145+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 2304], xmm3
+	movdqu [rdx + 2304], xmm3
 ; 4x x1 -= x2
 %line 2146+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb]
 %line 2147+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r8]
+	movdqu xmm2, [rax]
 ; 4x x5 -= x0
 %line 2148+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm2, xmm0
@@ -6417,10 +6355,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 768] = x5
 %line 2150+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 768], xmm2
+	movdqu [rdx + 768], xmm2
 ; x5 = mem128[qb + 768]
 %line 2151+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8 + 768]
+	movdqu xmm0, [rax + 768]
 ; 4x x5 -= x3
 %line 2152+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm0, xmm3
@@ -6429,31 +6367,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 1536] = x5
 %line 2154+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 1536], xmm0
+	movdqu [rdx + 1536], xmm0
 ; x0 = mem128[qa + 16]
 %line 2155+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qa + 784]
 %line 2156+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 784]
+	movdqu xmm1, [rsi + 784]
 ; x2 = mem128[qc + 16]
 %line 2157+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r10 + 16]
+	movdqu xmm2, [rcx + 16]
 ; x3 = mem128[qc + 784]
 %line 2158+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm3, [r10 + 784]
+	movdqu xmm3, [rcx + 784]
 ; mem128[qd + 16] = x0
 %line 2159+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rdx + 16], xmm0
 ; mem128[qd + 2320] = x3
 %line 2160+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 2320], xmm3
+	movdqu [rdx + 2320], xmm3
 ; 4x x1 -= x2
 %line 2161+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 16]
 %line 2162+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r8 + 16]
+	movdqu xmm2, [rax + 16]
 ; 4x x5 -= x0
 %line 2163+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm2, xmm0
@@ -6462,10 +6400,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 784] = x5
 %line 2165+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 784], xmm2
+	movdqu [rdx + 784], xmm2
 ; x5 = mem128[qb + 784]
 %line 2166+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8 + 784]
+	movdqu xmm0, [rax + 784]
 ; 4x x5 -= x3
 %line 2167+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm0, xmm3
@@ -6474,31 +6412,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 1552] = x5
 %line 2169+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 1552], xmm0
+	movdqu [rdx + 1552], xmm0
 ; x0 = mem128[qa + 32]
 %line 2170+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qa + 800]
 %line 2171+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 800]
+	movdqu xmm1, [rsi + 800]
 ; x2 = mem128[qc + 32]
 %line 2172+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r10 + 32]
+	movdqu xmm2, [rcx + 32]
 ; x3 = mem128[qc + 800]
 %line 2173+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm3, [r10 + 800]
+	movdqu xmm3, [rcx + 800]
 ; mem128[qd + 32] = x0
 %line 2174+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rdx + 32], xmm0
 ; mem128[qd + 2336] = x3
 %line 2175+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 2336], xmm3
+	movdqu [rdx + 2336], xmm3
 ; 4x x1 -= x2
 %line 2176+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 32]
 %line 2177+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r8 + 32]
+	movdqu xmm2, [rax + 32]
 ; 4x x5 -= x0
 %line 2178+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm2, xmm0
@@ -6507,10 +6445,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 800] = x5
 %line 2180+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 800], xmm2
+	movdqu [rdx + 800], xmm2
 ; x5 = mem128[qb + 800]
 %line 2181+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8 + 800]
+	movdqu xmm0, [rax + 800]
 ; 4x x5 -= x3
 %line 2182+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm0, xmm3
@@ -6519,31 +6457,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 1568] = x5
 %line 2184+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 1568], xmm0
+	movdqu [rdx + 1568], xmm0
 ; x0 = mem128[qa + 48]
 %line 2185+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qa + 816]
 %line 2186+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm1, [r9 + 816]
+	movdqu xmm1, [rsi + 816]
 ; x2 = mem128[qc + 48]
 %line 2187+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r10 + 48]
+	movdqu xmm2, [rcx + 48]
 ; x3 = mem128[qc + 816]
 %line 2188+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm3, [r10 + 816]
+	movdqu xmm3, [rcx + 816]
 ; mem128[qd + 48] = x0
 %line 2189+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rdx + 48], xmm0
 ; mem128[qd + 2352] = x3
 %line 2190+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 2352], xmm3
+	movdqu [rdx + 2352], xmm3
 ; 4x x1 -= x2
 %line 2191+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 48]
 %line 2192+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm2, [r8 + 48]
+	movdqu xmm2, [rax + 48]
 ; 4x x5 -= x0
 %line 2193+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm2, xmm0
@@ -6552,10 +6490,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 816] = x5
 %line 2195+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 816], xmm2
+	movdqu [rdx + 816], xmm2
 ; x5 = mem128[qb + 816]
 %line 2196+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r8 + 816]
+	movdqu xmm0, [rax + 816]
 ; 4x x5 -= x3
 %line 2197+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm0, xmm3
@@ -6564,57 +6502,49 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 1584] = x5
 %line 2199+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 1584], xmm0
+	movdqu [rdx + 1584], xmm0
 ; qa = qa + 64
 %line 2200+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 2201+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 2202+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r10, 64
+	add rcx, 64
 ; qd = qd + 64
 %line 2203+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r11, 64
+	add rdx, 64
 ; i1 = i1 - 1
 %line 2204+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	sub rsi, 1
+	sub rbx, 1
 ; =? i1 - 0
 %line 2205+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	cmp rsi, 0
+	cmp rbx, 0
 ; goto loop23 if !=
 %line 2206+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	jne .Lloop23
 ; pa = pa + 4608
 %line 2207+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r9, rcx
-	add r9, 4608
+	add r8, 4608
 ; pb = pb + 3072
 %line 2208+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r11, rdx
-	add r11, 3072
+	add r9, 3072
 ; i0 = i0 - 1
 %line 2209+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r8, rbx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 2210+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop22 if !=
 %line 2211+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r10, rax
 	jne .Lloop22
 ; pa = w + 4608
 %line 2212+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rax, rdi
-	lea r8, [r10 + 4608]
+	lea r8, [r11 + 4608]
 ; pb = w + 86352
 %line 2213+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r11, [r10 + 86352]
-; qa = pa
-%line 2214+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rdi, r10
+	lea rsi, [r11 + 86352]
 ; qb = pa + 3072
 %line 2215+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	lea r9, [r8 + 3072]
@@ -6623,7 +6553,7 @@ align 32
 	lea r10, [r8 + 6144]
 ; i1 = 24
 %line 2218+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rsi, 24
+	mov rax, 24
 align 32
 .Lloop24:
 ; x0 = mem128[qa]
@@ -6640,10 +6570,10 @@ align 32
 	movdqu xmm3, [r10 + 1536]
 ; mem128[qd] = x0
 %line 2224+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11], xmm0
+	movdqu [rsi], xmm0
 ; mem128[qd + 4608] = x3
 %line 2225+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 4608], xmm3
+	movdqu [rsi + 4608], xmm3
 ; 4x x1 -= x2
 %line 2226+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm1, xmm2
@@ -6658,7 +6588,7 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 1536] = x5
 %line 2230+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 1536], xmm2
+	movdqu [rsi + 1536], xmm2
 ; x5 = mem128[qb + 1536]
 %line 2231+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqu xmm0, [r9 + 1536]
@@ -6670,7 +6600,7 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 3072] = x5
 %line 2234+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 3072], xmm0
+	movdqu [rsi + 3072], xmm0
 ; x0 = mem128[qa + 16]
 %line 2235+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqu xmm0, [r8 + 16]
@@ -6685,10 +6615,10 @@ align 32
 	movdqu xmm3, [r10 + 1552]
 ; mem128[qd + 16] = x0
 %line 2239+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rsi + 16], xmm0
 ; mem128[qd + 4624] = x3
 %line 2240+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 4624], xmm3
+	movdqu [rsi + 4624], xmm3
 ; 4x x1 -= x2
 %line 2241+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm1, xmm2
@@ -6703,7 +6633,7 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 1552] = x5
 %line 2245+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 1552], xmm2
+	movdqu [rsi + 1552], xmm2
 ; x5 = mem128[qb + 1552]
 %line 2246+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqu xmm0, [r9 + 1552]
@@ -6715,7 +6645,7 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 3088] = x5
 %line 2249+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 3088], xmm0
+	movdqu [rsi + 3088], xmm0
 ; x0 = mem128[qa + 32]
 %line 2250+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqu xmm0, [r8 + 32]
@@ -6730,10 +6660,10 @@ align 32
 	movdqu xmm3, [r10 + 1568]
 ; mem128[qd + 32] = x0
 %line 2254+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rsi + 32], xmm0
 ; mem128[qd + 4640] = x3
 %line 2255+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 4640], xmm3
+	movdqu [rsi + 4640], xmm3
 ; 4x x1 -= x2
 %line 2256+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm1, xmm2
@@ -6748,7 +6678,7 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 1568] = x5
 %line 2260+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 1568], xmm2
+	movdqu [rsi + 1568], xmm2
 ; x5 = mem128[qb + 1568]
 %line 2261+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqu xmm0, [r9 + 1568]
@@ -6760,7 +6690,7 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 3104] = x5
 %line 2264+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 3104], xmm0
+	movdqu [rsi + 3104], xmm0
 ; x0 = mem128[qa + 48]
 %line 2265+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqu xmm0, [r8 + 48]
@@ -6775,10 +6705,10 @@ align 32
 	movdqu xmm3, [r10 + 1584]
 ; mem128[qd + 48] = x0
 %line 2269+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rsi + 48], xmm0
 ; mem128[qd + 4656] = x3
 %line 2270+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 4656], xmm3
+	movdqu [rsi + 4656], xmm3
 ; 4x x1 -= x2
 %line 2271+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	psubd xmm1, xmm2
@@ -6793,7 +6723,7 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 1584] = x5
 %line 2275+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 1584], xmm2
+	movdqu [rsi + 1584], xmm2
 ; x5 = mem128[qb + 1584]
 %line 2276+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqu xmm0, [r9 + 1584]
@@ -6805,7 +6735,7 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 3120] = x5
 %line 2279+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu [r11 + 3120], xmm0
+	movdqu [rsi + 3120], xmm0
 ; qa = qa + 64
 %line 2280+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	add r8, 64
@@ -6817,13 +6747,13 @@ align 32
 	add r10, 64
 ; qd = qd + 64
 %line 2283+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r11, 64
+	add rsi, 64
 ; i1 = i1 - 1
 %line 2284+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	sub rsi, 1
+	sub rax, 1
 ; =? i1 - 0
 %line 2285+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	cmp rsi, 0
+	cmp rax, 0
 ; goto loop24 if !=
 %line 2286+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	jne .Lloop24
@@ -6841,20 +6771,18 @@ align 32
 	movdqu xmm4, [rel QQ]
 ; pa = w + 86352
 %line 2291+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r10, rdi
-	lea r8, [r10 + 86352]
+	lea r8, [r11 + 86352]
 ; pb = w + 89396
 %line 2292+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r9, [r10 + 89396]
+	lea r9, [r11 + 89396]
 ; pc = w + 89392
 %line 2293+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea r11, [r10 + 89392]
+	lea r10, [r11 + 89392]
 ; qd = w + 119760
 %line 2294+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	lea rsi, [r10 + 119760]
+	lea rsi, [r11 + 119760]
 ; x0 = mem128[pa]
 %line 2295+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov rcx, r10
 	movdqu xmm7, [r8]
 ; 4x x0 += mem128[pb]
 %line 2296+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
@@ -6862,7 +6790,7 @@ align 32
 	paddd xmm7, xmm0
 ; x2 = mem128[pc]
 %line 2297+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm5, [r11]
+	movdqu xmm5, [r10]
 ; x2 &= mem128[LANE0OFF32]
 %line 2298+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqu xmm0, [rel LANE0OFF32]
@@ -6894,7 +6822,7 @@ align 32
 	paddd xmm6, xmm0
 ; x3 = mem128[pc + 16]
 %line 2307+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 16]
+	movdqu xmm0, [r10 + 16]
 ; 4x x1 += x3
 %line 2308+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddd xmm6, xmm0
@@ -6980,14 +6908,13 @@ align 32
 	add r9, 32
 ; pc = pc + 32
 %line 2334+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r11, 32
+	add r10, 32
 ; qd = qd + 16
 %line 2335+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	add rsi, 16
 ; i1 = 23
 %line 2336+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r10, 23
-	mov rdi, rax
+	mov rax, 23
 align 32
 .Lloop25:
 ; x0 = mem128[pa]
@@ -6999,7 +6926,7 @@ align 32
 	paddd xmm7, xmm0
 ; x2 = mem128[pc]
 %line 2340+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11]
+	movdqu xmm0, [r10]
 ; 4x x0 += x2
 %line 2341+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddd xmm7, xmm0
@@ -7027,7 +6954,7 @@ align 32
 	paddd xmm6, xmm0
 ; x3 = mem128[pc + 16]
 %line 2349+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 16]
+	movdqu xmm0, [r10 + 16]
 ; 4x x1 += x3
 %line 2350+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddd xmm6, xmm0
@@ -7114,7 +7041,7 @@ align 32
 	paddd xmm7, xmm0
 ; x2 = mem128[pc + 32]
 %line 2376+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 32]
+	movdqu xmm0, [r10 + 32]
 ; 4x x0 += x2
 %line 2377+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddd xmm7, xmm0
@@ -7142,7 +7069,7 @@ align 32
 	paddd xmm6, xmm0
 ; x3 = mem128[pc + 48]
 %line 2385+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 48]
+	movdqu xmm0, [r10 + 48]
 ; 4x x1 += x3
 %line 2386+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddd xmm6, xmm0
@@ -7229,7 +7156,7 @@ align 32
 	paddd xmm7, xmm0
 ; x2 = mem128[pc + 64]
 %line 2412+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 64]
+	movdqu xmm0, [r10 + 64]
 ; 4x x0 += x2
 %line 2413+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddd xmm7, xmm0
@@ -7257,7 +7184,7 @@ align 32
 	paddd xmm6, xmm0
 ; x3 = mem128[pc + 80]
 %line 2421+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 80]
+	movdqu xmm0, [r10 + 80]
 ; 4x x1 += x3
 %line 2422+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddd xmm6, xmm0
@@ -7344,7 +7271,7 @@ align 32
 	paddd xmm7, xmm0
 ; x2 = mem128[pc + 96]
 %line 2448+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 96]
+	movdqu xmm0, [r10 + 96]
 ; 4x x0 += x2
 %line 2449+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddd xmm7, xmm0
@@ -7372,7 +7299,7 @@ align 32
 	paddd xmm6, xmm0
 ; x3 = mem128[pc + 112]
 %line 2457+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 112]
+	movdqu xmm0, [r10 + 112]
 ; 4x x1 += x3
 %line 2458+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddd xmm6, xmm0
@@ -7458,16 +7385,16 @@ align 32
 	add r9, 128
 ; pc = pc + 128
 %line 2484+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	add r11, 128
+	add r10, 128
 ; qd = qd + 64
 %line 2485+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	add rsi, 64
 ; i1 = i1 - 1
 %line 2486+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	sub r10, 1
+	sub rax, 1
 ; =? i1 - 0
 %line 2487+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	cmp r10, 0
+	cmp rax, 0
 ; goto loop25 if !=
 %line 2488+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	jne .Lloop25
@@ -7480,7 +7407,7 @@ align 32
 	paddd xmm7, xmm0
 ; x2 = mem128[pc]
 %line 2491+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11]
+	movdqu xmm0, [r10]
 ; 4x x0 += x2
 %line 2492+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddd xmm7, xmm0
@@ -7508,7 +7435,7 @@ align 32
 	paddd xmm6, xmm0
 ; x3 = mem128[pc + 16]
 %line 2500+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 16]
+	movdqu xmm0, [r10 + 16]
 ; 4x x1 += x3
 %line 2501+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddd xmm6, xmm0
@@ -7595,7 +7522,7 @@ align 32
 	paddd xmm7, xmm0
 ; x2 = mem128[pc + 32]
 %line 2527+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 32]
+	movdqu xmm0, [r10 + 32]
 ; 4x x0 += x2
 %line 2528+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddd xmm7, xmm0
@@ -7623,7 +7550,7 @@ align 32
 	paddd xmm6, xmm0
 ; x3 = mem128[pc + 48]
 %line 2536+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 48]
+	movdqu xmm0, [r10 + 48]
 ; 4x x1 += x3
 %line 2537+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddd xmm6, xmm0
@@ -7710,7 +7637,7 @@ align 32
 	paddd xmm7, xmm0
 ; x2 = mem128[pc + 64]
 %line 2563+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 64]
+	movdqu xmm0, [r10 + 64]
 ; 4x x0 += x2
 %line 2564+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddd xmm7, xmm0
@@ -7738,7 +7665,7 @@ align 32
 	paddd xmm6, xmm0
 ; x3 = mem128[pc + 80]
 %line 2572+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	movdqu xmm0, [r11 + 80]
+	movdqu xmm0, [r10 + 80]
 ; 4x x1 += x3
 %line 2573+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	paddd xmm6, xmm0
@@ -7818,8 +7745,7 @@ align 32
 	movdqu [rsi + 32], xmm7
 ; pa = w + 119760
 %line 2597+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
-	mov r10, rcx
-	lea r8, [r10 + 119760]
+	lea r8, [r11 + 119760]
 ; x0 = mem128[pa]
 %line 2598+0 specs/ntruprime/generated/ntruprime_mult_amd64_761.q
 	movdqu xmm0, [r8]

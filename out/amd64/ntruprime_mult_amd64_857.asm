@@ -12,10 +12,10 @@ qhasm_kernel_core_multsntrup857_amd64_mul:
 	sub rsp, 162496
 ; w = &workqhasm_kernel_core_multsntrup857_amd64_mul
 %line 28+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r10, [rsp + 0]
+	lea r11, [rsp + 0]
 ; pa = w + 158320
 %line 29+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r10 + 158320]
+	lea r8, [r11 + 158320]
 ; z0 = 0
 %line 30+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	pxor xmm0, xmm0
@@ -53,7 +53,7 @@ align 32
 	movdqu [r8], xmm0
 ; pa = w + 156608
 %line 42+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r10 + 156608]
+	lea r9, [r11 + 156608]
 ; x0 = mem128[in]
 %line 43+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rsi]
@@ -704,7 +704,7 @@ align 32
 	mov word [r9 + 1712], r8w
 ; pa = w + 159504
 %line 259+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r10 + 159504]
+	lea r8, [r11 + 159504]
 ; z0 = 0
 %line 260+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	pxor xmm0, xmm0
@@ -748,7 +748,7 @@ align 32
 	movdqu [r8 + 32], xmm0
 ; pa = w + 158656
 %line 274+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r10 + 158656]
+	lea r8, [r11 + 158656]
 ; x0 = mem128[k]
 %line 275+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rdx]
@@ -1084,113 +1084,111 @@ align 32
 	movdqu xmm0, [rel ONES]
 ; pa = w + 158656
 %line 386+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r10 + 158656]
+	lea r9, [r11 + 158656]
 ; pb = w + 4096
 %line 387+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r10 + 4096]
+	lea r8, [r11 + 4096]
 ; i1 = 32
 %line 388+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, r10
 	mov r10, 32
-	movdqa xmm2, xmm0
 align 32
 .Lloop3:
 ; 8x x0 = zeroext8(mem64[pa])
 %line 390+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pxor xmm0, xmm0
-	movq xmm1, [r9]
-	punpcklbw xmm1, xmm0
+	pxor xmm1, xmm1
+	movq xmm2, [r9]
+	punpcklbw xmm2, xmm1
 ; x1 = x0 & x7
 %line 391+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm1, xmm2
+	pand xmm1, xmm0
 ; 8x x0 >>= 1
 %line 392+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 393+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pand xmm1, xmm0
+	pand xmm2, xmm1
 ; 8x x1 = x1 - x0
 %line 394+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; 8x x1 = x1 - x0
 %line 395+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; mem128[pb] = x1
 %line 396+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r8], xmm0
+	movdqu [r8], xmm1
 ; 8x x0 = zeroext8(mem64[pa + 8])
 %line 397+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pxor xmm0, xmm0
-	movq xmm1, [r9 + 8]
-	punpcklbw xmm1, xmm0
+	pxor xmm1, xmm1
+	movq xmm2, [r9 + 8]
+	punpcklbw xmm2, xmm1
 ; x1 = x0 & x7
 %line 398+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm1, xmm2
+	pand xmm1, xmm0
 ; 8x x0 >>= 1
 %line 399+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 400+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pand xmm1, xmm0
+	pand xmm2, xmm1
 ; 8x x1 = x1 - x0
 %line 401+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; 8x x1 = x1 - x0
 %line 402+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; mem128[pb + 16] = x1
 %line 403+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r8 + 16], xmm0
+	movdqu [r8 + 16], xmm1
 ; 8x x0 = zeroext8(mem64[pa + 16])
 %line 404+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pxor xmm0, xmm0
-	movq xmm1, [r9 + 16]
-	punpcklbw xmm1, xmm0
+	pxor xmm1, xmm1
+	movq xmm2, [r9 + 16]
+	punpcklbw xmm2, xmm1
 ; x1 = x0 & x7
 %line 405+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm1, xmm2
+	pand xmm1, xmm0
 ; 8x x0 >>= 1
 %line 406+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 407+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pand xmm1, xmm0
+	pand xmm2, xmm1
 ; 8x x1 = x1 - x0
 %line 408+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; 8x x1 = x1 - x0
 %line 409+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; mem128[pb + 32] = x1
 %line 410+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r8 + 32], xmm0
+	movdqu [r8 + 32], xmm1
 ; 8x x0 = zeroext8(mem64[pa + 24])
 %line 411+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pxor xmm0, xmm0
-	movq xmm1, [r9 + 24]
-	punpcklbw xmm1, xmm0
+	pxor xmm1, xmm1
+	movq xmm2, [r9 + 24]
+	punpcklbw xmm2, xmm1
 ; x1 = x0 & x7
 %line 412+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm0, xmm1
-	pand xmm0, xmm2
+	movdqa xmm1, xmm2
+	pand xmm1, xmm0
 ; 8x x0 >>= 1
 %line 413+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psrlw xmm1, 1
+	psrlw xmm2, 1
 ; x0 = x0 & x1
 %line 414+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pand xmm1, xmm0
+	pand xmm2, xmm1
 ; 8x x1 = x1 - x0
 %line 415+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; 8x x1 = x1 - x0
 %line 416+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm0, xmm1
+	psubw xmm1, xmm2
 ; mem128[pb + 48] = x1
 %line 417+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r8 + 48], xmm0
+	movdqu [r8 + 48], xmm1
 ; pa = pa + 32
 %line 418+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r9, 32
@@ -1211,249 +1209,241 @@ align 32
 	movdqu xmm0, [rel BV]
 ; x7 = mem128[QQ]
 %line 424+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [rel QQ]
+	movdqu xmm2, [rel QQ]
 ; pa = w + 156608
 %line 425+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, r11
-	lea r8, [r10 + 156608]
+	lea r8, [r11 + 156608]
+; pb = w
+%line 426+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
+	mov r9, r11
 ; i1 = 32
 %line 427+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, r10
-	mov r9, 32
-	movdqa xmm3, xmm0
-	movdqa xmm4, xmm1
+	mov r10, 32
 align 32
 .Lloop4:
 ; x0 = mem128[pa]
 %line 429+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8]
+	movdqu xmm3, [r8]
 ; 8x x1 = mulhi(x0, x6)
 %line 430+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm3
+	movdqa xmm4, xmm3
+	pmulhw xmm4, xmm0
 ; 8x x1 = x1 + mem128[BRND]
 %line 431+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
+	movdqu xmm1, [rel BRND]
+	paddw xmm4, xmm1
 ; (int16) 8x x1 >>= 10
 %line 432+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psraw xmm2, 10
+	psraw xmm4, 10
 ; 8x x1 = x1 * x7
 %line 433+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm2, xmm4
+	pmullw xmm4, xmm2
 ; 8x x0 = x0 - x1
 %line 434+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm2
+	psubw xmm3, xmm4
 ; mem128[pb] = x0
 %line 435+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10], xmm1
+	movdqu [r9], xmm3
 ; x0 = mem128[pa + 16]
 %line 436+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm3, [r8 + 16]
 ; 8x x1 = mulhi(x0, x6)
 %line 437+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm3
+	movdqa xmm4, xmm3
+	pmulhw xmm4, xmm0
 ; 8x x1 = x1 + mem128[BRND]
 %line 438+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
+	movdqu xmm1, [rel BRND]
+	paddw xmm4, xmm1
 ; (int16) 8x x1 >>= 10
 %line 439+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psraw xmm2, 10
+	psraw xmm4, 10
 ; 8x x1 = x1 * x7
 %line 440+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm2, xmm4
+	pmullw xmm4, xmm2
 ; 8x x0 = x0 - x1
 %line 441+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm2
+	psubw xmm3, xmm4
 ; mem128[pb + 16] = x0
 %line 442+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 16], xmm1
+	movdqu [r9 + 16], xmm3
 ; x0 = mem128[pa + 32]
 %line 443+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm3, [r8 + 32]
 ; 8x x1 = mulhi(x0, x6)
 %line 444+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm3
+	movdqa xmm4, xmm3
+	pmulhw xmm4, xmm0
 ; 8x x1 = x1 + mem128[BRND]
 %line 445+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
+	movdqu xmm1, [rel BRND]
+	paddw xmm4, xmm1
 ; (int16) 8x x1 >>= 10
 %line 446+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psraw xmm2, 10
+	psraw xmm4, 10
 ; 8x x1 = x1 * x7
 %line 447+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm2, xmm4
+	pmullw xmm4, xmm2
 ; 8x x0 = x0 - x1
 %line 448+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm2
+	psubw xmm3, xmm4
 ; mem128[pb + 32] = x0
 %line 449+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 32], xmm1
+	movdqu [r9 + 32], xmm3
 ; x0 = mem128[pa + 48]
 %line 450+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm3, [r8 + 48]
 ; 8x x1 = mulhi(x0, x6)
 %line 451+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqa xmm2, xmm1
-	pmulhw xmm2, xmm3
+	movdqa xmm4, xmm3
+	pmulhw xmm4, xmm0
 ; 8x x1 = x1 + mem128[BRND]
 %line 452+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [rel BRND]
-	paddw xmm2, xmm0
+	movdqu xmm1, [rel BRND]
+	paddw xmm4, xmm1
 ; (int16) 8x x1 >>= 10
 %line 453+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psraw xmm2, 10
+	psraw xmm4, 10
 ; 8x x1 = x1 * x7
 %line 454+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	pmullw xmm2, xmm4
+	pmullw xmm4, xmm2
 ; 8x x0 = x0 - x1
 %line 455+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	psubw xmm1, xmm2
+	psubw xmm3, xmm4
 ; mem128[pb + 48] = x0
 %line 456+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r10 + 48], xmm1
+	movdqu [r9 + 48], xmm3
 ; pa = pa + 64
 %line 457+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r8, 64
 ; pb = pb + 64
 %line 458+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r10, 64
+	add r9, 64
 ; i1 = i1 - 1
 %line 459+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r9, 1
+	sub r10, 1
 ; =? i1 - 0
 %line 460+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r9, 0
+	cmp r10, 0
 ; goto loop4 if !=
 %line 461+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	jne .Lloop4
 ; pa = w
 %line 462+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, r11
+	mov r8, r11
 ; pb = w + 26880
 %line 463+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r10 + 26880]
-; qa = pa
-%line 464+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rsi, r10
+	lea r10, [r11 + 26880]
 ; qb = pa + 1024
 %line 465+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r10 + 1024]
+	lea r9, [r8 + 1024]
 ; i1 = 16
 %line 467+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, 16
+	mov rsi, 16
 align 32
 .Lloop5:
 ; x0 = mem128[qa]
 %line 469+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r10]
+	movdqu xmm0, [r8]
 ; x1 = mem128[qb]
 %line 470+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [r9]
 ; mem128[qc] = x0
 %line 471+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r9], xmm0
+	movdqu [r10], xmm0
 ; mem128[qc + 2048] = x1
 %line 472+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r9 + 2048], xmm1
+	movdqu [r10 + 2048], xmm1
 ; 8x x0 = x0 + x1
 %line 473+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1024] = x0
 %line 474+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r9 + 1024], xmm0
+	movdqu [r10 + 1024], xmm0
 ; x0 = mem128[qa + 16]
 %line 475+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r10 + 16]
+	movdqu xmm0, [r8 + 16]
 ; x1 = mem128[qb + 16]
 %line 476+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [r9 + 16]
 ; mem128[qc + 16] = x0
 %line 477+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r9 + 16], xmm0
+	movdqu [r10 + 16], xmm0
 ; mem128[qc + 2064] = x1
 %line 478+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r9 + 2064], xmm1
+	movdqu [r10 + 2064], xmm1
 ; 8x x0 = x0 + x1
 %line 479+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1040] = x0
 %line 480+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r9 + 1040], xmm0
+	movdqu [r10 + 1040], xmm0
 ; x0 = mem128[qa + 32]
 %line 481+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r10 + 32]
+	movdqu xmm0, [r8 + 32]
 ; x1 = mem128[qb + 32]
 %line 482+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [r9 + 32]
 ; mem128[qc + 32] = x0
 %line 483+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r9 + 32], xmm0
+	movdqu [r10 + 32], xmm0
 ; mem128[qc + 2080] = x1
 %line 484+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r9 + 2080], xmm1
+	movdqu [r10 + 2080], xmm1
 ; 8x x0 = x0 + x1
 %line 485+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1056] = x0
 %line 486+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r9 + 1056], xmm0
+	movdqu [r10 + 1056], xmm0
 ; x0 = mem128[qa + 48]
 %line 487+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r10 + 48]
+	movdqu xmm0, [r8 + 48]
 ; x1 = mem128[qb + 48]
 %line 488+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [r9 + 48]
 ; mem128[qc + 48] = x0
 %line 489+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r9 + 48], xmm0
+	movdqu [r10 + 48], xmm0
 ; mem128[qc + 2096] = x1
 %line 490+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r9 + 2096], xmm1
+	movdqu [r10 + 2096], xmm1
 ; 8x x0 = x0 + x1
 %line 491+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1072] = x0
 %line 492+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r9 + 1072], xmm0
+	movdqu [r10 + 1072], xmm0
 ; qa = qa + 64
 %line 493+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r10, 64
+	add r8, 64
 ; qb = qb + 64
 %line 494+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r8, 64
+	add r9, 64
 ; qc = qc + 64
 %line 495+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r9, 64
+	add r10, 64
 ; i1 = i1 - 1
 %line 496+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r11, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 497+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r11, 0
+	cmp rsi, 0
 ; goto loop5 if !=
 %line 498+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	jne .Lloop5
 ; pa = w + 4096
 %line 499+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, rsi
-	lea r8, [r10 + 4096]
+	lea r8, [r11 + 4096]
 ; pb = w + 99584
 %line 500+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r11, [r10 + 99584]
-; qa = pa
-%line 501+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rsi, r10
+	lea r10, [r11 + 99584]
 ; qb = pa + 1024
 %line 502+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	lea r9, [r8 + 1024]
 ; i1 = 16
 %line 504+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, 16
+	mov rsi, 16
 align 32
 .Lloop6:
 ; x0 = mem128[qa]
@@ -1464,16 +1454,16 @@ align 32
 	movdqu xmm1, [r9]
 ; mem128[qc] = x0
 %line 508+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11], xmm0
+	movdqu [r10], xmm0
 ; mem128[qc + 2048] = x1
 %line 509+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 2048], xmm1
+	movdqu [r10 + 2048], xmm1
 ; 8x x0 = x0 + x1
 %line 510+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1024] = x0
 %line 511+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 1024], xmm0
+	movdqu [r10 + 1024], xmm0
 ; x0 = mem128[qa + 16]
 %line 512+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 16]
@@ -1482,16 +1472,16 @@ align 32
 	movdqu xmm1, [r9 + 16]
 ; mem128[qc + 16] = x0
 %line 514+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 16], xmm0
+	movdqu [r10 + 16], xmm0
 ; mem128[qc + 2064] = x1
 %line 515+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 2064], xmm1
+	movdqu [r10 + 2064], xmm1
 ; 8x x0 = x0 + x1
 %line 516+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1040] = x0
 %line 517+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 1040], xmm0
+	movdqu [r10 + 1040], xmm0
 ; x0 = mem128[qa + 32]
 %line 518+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 32]
@@ -1500,16 +1490,16 @@ align 32
 	movdqu xmm1, [r9 + 32]
 ; mem128[qc + 32] = x0
 %line 520+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 32], xmm0
+	movdqu [r10 + 32], xmm0
 ; mem128[qc + 2080] = x1
 %line 521+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 2080], xmm1
+	movdqu [r10 + 2080], xmm1
 ; 8x x0 = x0 + x1
 %line 522+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1056] = x0
 %line 523+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 1056], xmm0
+	movdqu [r10 + 1056], xmm0
 ; x0 = mem128[qa + 48]
 %line 524+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 48]
@@ -1518,16 +1508,16 @@ align 32
 	movdqu xmm1, [r9 + 48]
 ; mem128[qc + 48] = x0
 %line 526+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 48], xmm0
+	movdqu [r10 + 48], xmm0
 ; mem128[qc + 2096] = x1
 %line 527+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 2096], xmm1
+	movdqu [r10 + 2096], xmm1
 ; 8x x0 = x0 + x1
 %line 528+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1072] = x0
 %line 529+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 1072], xmm0
+	movdqu [r10 + 1072], xmm0
 ; qa = qa + 64
 %line 530+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r8, 64
@@ -1536,23 +1526,22 @@ align 32
 	add r9, 64
 ; qc = qc + 64
 %line 532+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r11, 64
+	add r10, 64
 ; i1 = i1 - 1
 %line 533+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r10, 1
+	sub rsi, 1
 ; =? i1 - 0
 %line 534+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r10, 0
+	cmp rsi, 0
 ; goto loop6 if !=
 %line 535+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	jne .Lloop6
 ; pa = w + 26880
 %line 536+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, rsi
-	lea r9, [r10 + 26880]
+	lea r9, [r11 + 26880]
 ; pb = w + 6144
 %line 537+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r11, [r10 + 6144]
+	lea r10, [r11 + 6144]
 ; i0 = 3
 %line 538+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	mov r8, 3
@@ -1560,264 +1549,252 @@ align 32
 .Lloop7:
 ; qa = pa
 %line 540+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rax, r8
-	mov rsi, r10
+	mov rsi, r9
 ; qb = pa + 512
 %line 541+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r9 + 512]
+	lea rax, [r9 + 512]
 ; qc = pb
 %line 542+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rcx, r9
+	mov rcx, r10
 ; i1 = 8
 %line 543+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rdx, r11
-	mov r10, 8
+	mov rdx, 8
 align 32
 .Lloop8:
 ; x0 = mem128[qa]
 %line 545+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qb]
 %line 546+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; mem128[qc] = x0
 %line 547+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11], xmm0
+	movdqu [rcx], xmm0
 ; mem128[qc + 1024] = x1
 %line 548+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 1024], xmm1
+	movdqu [rcx + 1024], xmm1
 ; 8x x0 = x0 + x1
 %line 549+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 512] = x0
 %line 550+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 512], xmm0
+	movdqu [rcx + 512], xmm0
 ; x0 = mem128[qa + 16]
 %line 551+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 552+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; mem128[qc + 16] = x0
 %line 553+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rcx + 16], xmm0
 ; mem128[qc + 1040] = x1
 %line 554+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 1040], xmm1
+	movdqu [rcx + 1040], xmm1
 ; 8x x0 = x0 + x1
 %line 555+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 528] = x0
 %line 556+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 528], xmm0
+	movdqu [rcx + 528], xmm0
 ; x0 = mem128[qa + 32]
 %line 557+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qb + 32]
 %line 558+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; mem128[qc + 32] = x0
 %line 559+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rcx + 32], xmm0
 ; mem128[qc + 1056] = x1
 %line 560+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 1056], xmm1
+	movdqu [rcx + 1056], xmm1
 ; 8x x0 = x0 + x1
 %line 561+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 544] = x0
 %line 562+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 544], xmm0
+	movdqu [rcx + 544], xmm0
 ; x0 = mem128[qa + 48]
 %line 563+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qb + 48]
 %line 564+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; mem128[qc + 48] = x0
 %line 565+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rcx + 48], xmm0
 ; mem128[qc + 1072] = x1
 %line 566+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 1072], xmm1
+	movdqu [rcx + 1072], xmm1
 ; 8x x0 = x0 + x1
 %line 567+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 560] = x0
 %line 568+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 560], xmm0
+	movdqu [rcx + 560], xmm0
 ; qa = qa + 64
 %line 569+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 570+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 571+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r11, 64
+	add rcx, 64
 ; i1 = i1 - 1
 %line 572+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 573+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop8 if !=
 %line 574+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	jne .Lloop8
 ; pa = pa + 1024
 %line 575+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r9, rcx
 	add r9, 1024
 ; pb = pb + 1536
 %line 576+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rdx
-	add r11, 1536
+	add r10, 1536
 ; i0 = i0 - 1
 %line 577+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, rax
 	sub r8, 1
 ; =? i0 - 0
 %line 578+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	cmp r8, 0
 ; goto loop7 if !=
 %line 579+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, rsi
 	jne .Lloop7
 ; pa = w + 99584
 %line 580+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r10 + 99584]
+	lea r8, [r11 + 99584]
 ; pb = w + 89216
 %line 581+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r11, [r10 + 89216]
+	lea r9, [r11 + 89216]
 ; i0 = 3
 %line 582+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, 3
+	mov r10, 3
 align 32
 .Lloop9:
 ; qa = pa
 %line 584+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rdx, r8
-	mov rsi, r10
+	mov rsi, r8
 ; qb = pa + 512
 %line 585+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r9 + 512]
+	lea rax, [r8 + 512]
 ; qc = pb
 %line 586+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 8
 %line 587+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rcx, r11
-	mov r10, 8
+	mov rdx, 8
 align 32
 .Lloop10:
 ; x0 = mem128[qa]
 %line 589+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qb]
 %line 590+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; mem128[qc] = x0
 %line 591+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11], xmm0
+	movdqu [rcx], xmm0
 ; mem128[qc + 1024] = x1
 %line 592+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 1024], xmm1
+	movdqu [rcx + 1024], xmm1
 ; 8x x0 = x0 + x1
 %line 593+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 512] = x0
 %line 594+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 512], xmm0
+	movdqu [rcx + 512], xmm0
 ; x0 = mem128[qa + 16]
 %line 595+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 596+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; mem128[qc + 16] = x0
 %line 597+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rcx + 16], xmm0
 ; mem128[qc + 1040] = x1
 %line 598+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 1040], xmm1
+	movdqu [rcx + 1040], xmm1
 ; 8x x0 = x0 + x1
 %line 599+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 528] = x0
 %line 600+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 528], xmm0
+	movdqu [rcx + 528], xmm0
 ; x0 = mem128[qa + 32]
 %line 601+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qb + 32]
 %line 602+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; mem128[qc + 32] = x0
 %line 603+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rcx + 32], xmm0
 ; mem128[qc + 1056] = x1
 %line 604+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 1056], xmm1
+	movdqu [rcx + 1056], xmm1
 ; 8x x0 = x0 + x1
 %line 605+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 544] = x0
 %line 606+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 544], xmm0
+	movdqu [rcx + 544], xmm0
 ; x0 = mem128[qa + 48]
 %line 607+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qb + 48]
 %line 608+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; mem128[qc + 48] = x0
 %line 609+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rcx + 48], xmm0
 ; mem128[qc + 1072] = x1
 %line 610+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 1072], xmm1
+	movdqu [rcx + 1072], xmm1
 ; 8x x0 = x0 + x1
 %line 611+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 560] = x0
 %line 612+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 560], xmm0
+	movdqu [rcx + 560], xmm0
 ; qa = qa + 64
 %line 613+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 614+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 615+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r11, 64
+	add rcx, 64
 ; i1 = i1 - 1
 %line 616+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 617+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop10 if !=
 %line 618+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	jne .Lloop10
 ; pa = pa + 1024
 %line 619+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r9, rax
-	add r9, 1024
+	add r8, 1024
 ; pb = pb + 1536
 %line 620+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rcx
-	add r11, 1536
+	add r9, 1536
 ; i0 = i0 - 1
 %line 621+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 622+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop9 if !=
 %line 623+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, rsi
 	jne .Lloop9
 ; x6 = mem128[BV]
 %line 624+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
@@ -1827,37 +1804,35 @@ align 32
 	movdqu xmm5, [rel QQ]
 ; pa = w + 6144
 %line 626+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r10 + 6144]
+	lea r8, [r11 + 6144]
 ; pb = w + 26880
 %line 627+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r11, [r10 + 26880]
+	lea r9, [r11 + 26880]
 ; i0 = 9
 %line 628+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, 9
+	mov r10, 9
 align 32
 .Lloop11:
 ; qa = pa
 %line 630+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rdx, r8
-	mov rsi, r10
+	mov rsi, r8
 ; qb = pa + 256
 %line 631+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r9 + 256]
+	lea rax, [r8 + 256]
 ; qc = pb
 %line 632+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 4
 %line 633+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rcx, r11
-	mov r10, 4
+	mov rdx, 4
 align 32
 .Lloop12:
 ; x0 = mem128[qa]
 %line 635+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r9]
+	movdqu xmm2, [rsi]
 ; x1 = mem128[qb]
 %line 636+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r8]
+	movdqu xmm3, [rax]
 ; 8x x2 = mulhi(x0, x6)
 %line 637+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm0, xmm2
@@ -1894,22 +1869,22 @@ align 32
 	psubw xmm3, xmm0
 ; mem128[qc] = x0
 %line 647+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11], xmm2
+	movdqu [rcx], xmm2
 ; mem128[qc + 512] = x1
 %line 648+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 512], xmm3
+	movdqu [rcx + 512], xmm3
 ; 8x x0 = x0 + x1
 %line 649+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm2, xmm3
 ; mem128[qc + 256] = x0
 %line 650+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 256], xmm2
+	movdqu [rcx + 256], xmm2
 ; x0 = mem128[qa + 16]
 %line 651+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 16]
+	movdqu xmm1, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 652+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r8 + 16]
+	movdqu xmm2, [rax + 16]
 ; 8x x2 = mulhi(x0, x6)
 %line 653+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm3, xmm1
@@ -1946,22 +1921,22 @@ align 32
 	psubw xmm2, xmm3
 ; mem128[qc + 16] = x0
 %line 663+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 16], xmm1
+	movdqu [rcx + 16], xmm1
 ; mem128[qc + 528] = x1
 %line 664+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 528], xmm2
+	movdqu [rcx + 528], xmm2
 ; 8x x0 = x0 + x1
 %line 665+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm1, xmm2
 ; mem128[qc + 272] = x0
 %line 666+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 272], xmm1
+	movdqu [rcx + 272], xmm1
 ; x0 = mem128[qa + 32]
 %line 667+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 32]
+	movdqu xmm1, [rsi + 32]
 ; x1 = mem128[qb + 32]
 %line 668+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r8 + 32]
+	movdqu xmm2, [rax + 32]
 ; 8x x2 = mulhi(x0, x6)
 %line 669+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm3, xmm1
@@ -1998,22 +1973,22 @@ align 32
 	psubw xmm2, xmm3
 ; mem128[qc + 32] = x0
 %line 679+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 32], xmm1
+	movdqu [rcx + 32], xmm1
 ; mem128[qc + 544] = x1
 %line 680+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 544], xmm2
+	movdqu [rcx + 544], xmm2
 ; 8x x0 = x0 + x1
 %line 681+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm1, xmm2
 ; mem128[qc + 288] = x0
 %line 682+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 288], xmm1
+	movdqu [rcx + 288], xmm1
 ; x0 = mem128[qa + 48]
 %line 683+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 48]
+	movdqu xmm1, [rsi + 48]
 ; x1 = mem128[qb + 48]
 %line 684+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r8 + 48]
+	movdqu xmm2, [rax + 48]
 ; 8x x2 = mulhi(x0, x6)
 %line 685+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm3, xmm1
@@ -2050,712 +2025,683 @@ align 32
 	psubw xmm2, xmm3
 ; mem128[qc + 48] = x0
 %line 695+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 48], xmm1
+	movdqu [rcx + 48], xmm1
 ; mem128[qc + 560] = x1
 %line 696+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 560], xmm2
+	movdqu [rcx + 560], xmm2
 ; 8x x0 = x0 + x1
 %line 697+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm1, xmm2
 ; mem128[qc + 304] = x0
 %line 698+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 304], xmm1
+	movdqu [rcx + 304], xmm1
 ; qa = qa + 64
 %line 699+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 700+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 701+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r11, 64
+	add rcx, 64
 ; i1 = i1 - 1
 %line 702+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 703+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop12 if !=
 %line 704+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	jne .Lloop12
 ; pa = pa + 512
 %line 705+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r9, rax
-	add r9, 512
+	add r8, 512
 ; pb = pb + 768
 %line 706+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rcx
-	add r11, 768
+	add r9, 768
 ; i0 = i0 - 1
 %line 707+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 708+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop11 if !=
 %line 709+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, rsi
 	jne .Lloop11
 ; pa = w + 89216
 %line 710+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r10 + 89216]
+	lea r8, [r11 + 89216]
 ; pb = w + 99584
 %line 711+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r11, [r10 + 99584]
+	lea r9, [r11 + 99584]
 ; i0 = 9
 %line 712+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, 9
+	mov r10, 9
 align 32
 .Lloop13:
 ; qa = pa
 %line 714+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rdx, r8
-	mov rsi, r10
+	mov rsi, r8
 ; qb = pa + 256
 %line 715+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r9 + 256]
+	lea rax, [r8 + 256]
 ; qc = pb
 %line 716+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 4
 %line 717+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rcx, r11
-	mov r10, 4
+	mov rdx, 4
 align 32
 .Lloop14:
 ; x0 = mem128[qa]
 %line 719+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qb]
 %line 720+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; mem128[qc] = x0
 %line 721+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11], xmm0
+	movdqu [rcx], xmm0
 ; mem128[qc + 512] = x1
 %line 722+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 512], xmm1
+	movdqu [rcx + 512], xmm1
 ; 8x x0 = x0 + x1
 %line 723+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 256] = x0
 %line 724+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 256], xmm0
+	movdqu [rcx + 256], xmm0
 ; x0 = mem128[qa + 16]
 %line 725+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 726+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; mem128[qc + 16] = x0
 %line 727+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rcx + 16], xmm0
 ; mem128[qc + 528] = x1
 %line 728+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 528], xmm1
+	movdqu [rcx + 528], xmm1
 ; 8x x0 = x0 + x1
 %line 729+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 272] = x0
 %line 730+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 272], xmm0
+	movdqu [rcx + 272], xmm0
 ; x0 = mem128[qa + 32]
 %line 731+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qb + 32]
 %line 732+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; mem128[qc + 32] = x0
 %line 733+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rcx + 32], xmm0
 ; mem128[qc + 544] = x1
 %line 734+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 544], xmm1
+	movdqu [rcx + 544], xmm1
 ; 8x x0 = x0 + x1
 %line 735+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 288] = x0
 %line 736+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 288], xmm0
+	movdqu [rcx + 288], xmm0
 ; x0 = mem128[qa + 48]
 %line 737+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qb + 48]
 %line 738+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; mem128[qc + 48] = x0
 %line 739+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rcx + 48], xmm0
 ; mem128[qc + 560] = x1
 %line 740+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 560], xmm1
+	movdqu [rcx + 560], xmm1
 ; 8x x0 = x0 + x1
 %line 741+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 304] = x0
 %line 742+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 304], xmm0
+	movdqu [rcx + 304], xmm0
 ; qa = qa + 64
 %line 743+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 744+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 745+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r11, 64
+	add rcx, 64
 ; i1 = i1 - 1
 %line 746+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 747+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop14 if !=
 %line 748+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	jne .Lloop14
 ; pa = pa + 512
 %line 749+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r9, rax
-	add r9, 512
+	add r8, 512
 ; pb = pb + 768
 %line 750+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rcx
-	add r11, 768
+	add r9, 768
 ; i0 = i0 - 1
 %line 751+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 752+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop13 if !=
 %line 753+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, rsi
 	jne .Lloop13
 ; pa = w + 26880
 %line 754+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r10 + 26880]
+	lea r8, [r11 + 26880]
 ; pb = w + 6144
 %line 755+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r11, [r10 + 6144]
+	lea r9, [r11 + 6144]
 ; i0 = 27
 %line 756+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, 27
+	mov r10, 27
 align 32
 .Lloop15:
 ; qa = pa
 %line 758+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rdx, r8
-	mov rsi, r10
+	mov rsi, r8
 ; qb = pa + 128
 %line 759+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r9 + 128]
+	lea rax, [r8 + 128]
 ; qc = pb
 %line 760+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 2
 %line 761+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rcx, r11
-	mov r10, 2
+	mov rdx, 2
 align 32
 .Lloop16:
 ; x0 = mem128[qa]
 %line 763+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qb]
 %line 764+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; mem128[qc] = x0
 %line 765+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11], xmm0
+	movdqu [rcx], xmm0
 ; mem128[qc + 256] = x1
 %line 766+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 256], xmm1
+	movdqu [rcx + 256], xmm1
 ; 8x x0 = x0 + x1
 %line 767+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 128] = x0
 %line 768+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 128], xmm0
+	movdqu [rcx + 128], xmm0
 ; x0 = mem128[qa + 16]
 %line 769+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 770+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; mem128[qc + 16] = x0
 %line 771+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rcx + 16], xmm0
 ; mem128[qc + 272] = x1
 %line 772+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 272], xmm1
+	movdqu [rcx + 272], xmm1
 ; 8x x0 = x0 + x1
 %line 773+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 144] = x0
 %line 774+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 144], xmm0
+	movdqu [rcx + 144], xmm0
 ; x0 = mem128[qa + 32]
 %line 775+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qb + 32]
 %line 776+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; mem128[qc + 32] = x0
 %line 777+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rcx + 32], xmm0
 ; mem128[qc + 288] = x1
 %line 778+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 288], xmm1
+	movdqu [rcx + 288], xmm1
 ; 8x x0 = x0 + x1
 %line 779+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 160] = x0
 %line 780+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 160], xmm0
+	movdqu [rcx + 160], xmm0
 ; x0 = mem128[qa + 48]
 %line 781+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qb + 48]
 %line 782+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; mem128[qc + 48] = x0
 %line 783+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rcx + 48], xmm0
 ; mem128[qc + 304] = x1
 %line 784+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 304], xmm1
+	movdqu [rcx + 304], xmm1
 ; 8x x0 = x0 + x1
 %line 785+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 176] = x0
 %line 786+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 176], xmm0
+	movdqu [rcx + 176], xmm0
 ; qa = qa + 64
 %line 787+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 788+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 789+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r11, 64
+	add rcx, 64
 ; i1 = i1 - 1
 %line 790+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 791+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop16 if !=
 %line 792+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	jne .Lloop16
 ; pa = pa + 256
 %line 793+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r9, rax
-	add r9, 256
+	add r8, 256
 ; pb = pb + 384
 %line 794+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rcx
-	add r11, 384
+	add r9, 384
 ; i0 = i0 - 1
 %line 795+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 796+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop15 if !=
 %line 797+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, rsi
 	jne .Lloop15
 ; pa = w + 99584
 %line 798+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r10 + 99584]
+	lea r8, [r11 + 99584]
 ; pb = w + 89216
 %line 799+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r11, [r10 + 89216]
+	lea r9, [r11 + 89216]
 ; i0 = 27
 %line 800+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, 27
+	mov r10, 27
 align 32
 .Lloop17:
 ; qa = pa
 %line 802+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rdx, r8
-	mov rsi, r10
+	mov rsi, r8
 ; qb = pa + 128
 %line 803+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r9 + 128]
+	lea rax, [r8 + 128]
 ; qc = pb
 %line 804+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rax, r9
+	mov rcx, r9
 ; i1 = 2
 %line 805+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rcx, r11
-	mov r10, 2
+	mov rdx, 2
 align 32
 .Lloop18:
 ; x0 = mem128[qa]
 %line 807+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qb]
 %line 808+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8]
+	movdqu xmm1, [rax]
 ; mem128[qc] = x0
 %line 809+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11], xmm0
+	movdqu [rcx], xmm0
 ; mem128[qc + 256] = x1
 %line 810+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 256], xmm1
+	movdqu [rcx + 256], xmm1
 ; 8x x0 = x0 + x1
 %line 811+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 128] = x0
 %line 812+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 128], xmm0
+	movdqu [rcx + 128], xmm0
 ; x0 = mem128[qa + 16]
 %line 813+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qb + 16]
 %line 814+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 16]
+	movdqu xmm1, [rax + 16]
 ; mem128[qc + 16] = x0
 %line 815+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rcx + 16], xmm0
 ; mem128[qc + 272] = x1
 %line 816+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 272], xmm1
+	movdqu [rcx + 272], xmm1
 ; 8x x0 = x0 + x1
 %line 817+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 144] = x0
 %line 818+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 144], xmm0
+	movdqu [rcx + 144], xmm0
 ; x0 = mem128[qa + 32]
 %line 819+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qb + 32]
 %line 820+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 32]
+	movdqu xmm1, [rax + 32]
 ; mem128[qc + 32] = x0
 %line 821+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rcx + 32], xmm0
 ; mem128[qc + 288] = x1
 %line 822+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 288], xmm1
+	movdqu [rcx + 288], xmm1
 ; 8x x0 = x0 + x1
 %line 823+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 160] = x0
 %line 824+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 160], xmm0
+	movdqu [rcx + 160], xmm0
 ; x0 = mem128[qa + 48]
 %line 825+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qb + 48]
 %line 826+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r8 + 48]
+	movdqu xmm1, [rax + 48]
 ; mem128[qc + 48] = x0
 %line 827+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rcx + 48], xmm0
 ; mem128[qc + 304] = x1
 %line 828+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 304], xmm1
+	movdqu [rcx + 304], xmm1
 ; 8x x0 = x0 + x1
 %line 829+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 176] = x0
 %line 830+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 176], xmm0
+	movdqu [rcx + 176], xmm0
 ; qa = qa + 64
 %line 831+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 832+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 833+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r11, 64
+	add rcx, 64
 ; i1 = i1 - 1
 %line 834+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r10, 1
+	sub rdx, 1
 ; =? i1 - 0
 %line 835+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r10, 0
+	cmp rdx, 0
 ; goto loop18 if !=
 %line 836+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	jne .Lloop18
 ; pa = pa + 256
 %line 837+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r9, rax
-	add r9, 256
+	add r8, 256
 ; pb = pb + 384
 %line 838+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rcx
-	add r11, 384
+	add r9, 384
 ; i0 = i0 - 1
 %line 839+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, rdx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 840+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop17 if !=
 %line 841+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, rsi
 	jne .Lloop17
 ; pa = w + 6144
 %line 842+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r10 + 6144]
+	lea r9, [r11 + 6144]
 ; pb = w + 26880
 %line 843+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r10 + 26880]
+	lea rsi, [r11 + 26880]
 ; z0 = 0
 %line 844+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rsi, r10
 	pxor xmm0, xmm0
 ; i0 = 81
 %line 845+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, 81
-	mov r11, r9
-	movdqa xmm2, xmm0
+	mov r8, 81
 align 32
 .Lloop19:
 ; qb = pa + 64
 %line 848+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r8 + 64]
+	lea r10, [r9 + 64]
 ; x0 = mem128[qa]
 %line 850+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8]
+	movdqu xmm1, [r9]
 ; x1 = mem128[qb]
 %line 851+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9]
+	movdqu xmm2, [r10]
 ; mem128[qc + 64] = x0
 %line 852+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 64], xmm0
+	movdqu [rsi + 64], xmm1
 ; mem128[qc + 320] = x1
 %line 853+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 320], xmm1
+	movdqu [rsi + 320], xmm2
 ; 8x x0 = x0 + x1
 %line 854+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 192] = x0
 %line 855+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 192], xmm0
+	movdqu [rsi + 192], xmm1
 ; mem128[qc] = z0
 %line 856+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11], xmm2
+	movdqu [rsi], xmm0
 ; mem128[qc + 128] = z0
 %line 857+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 128], xmm2
+	movdqu [rsi + 128], xmm0
 ; mem128[qc + 256] = z0
 %line 858+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 256], xmm2
+	movdqu [rsi + 256], xmm0
 ; x0 = mem128[qa + 16]
 %line 859+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 16]
+	movdqu xmm1, [r9 + 16]
 ; x1 = mem128[qb + 16]
 %line 860+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 16]
+	movdqu xmm2, [r10 + 16]
 ; mem128[qc + 80] = x0
 %line 861+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 80], xmm0
+	movdqu [rsi + 80], xmm1
 ; mem128[qc + 336] = x1
 %line 862+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 336], xmm1
+	movdqu [rsi + 336], xmm2
 ; 8x x0 = x0 + x1
 %line 863+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 208] = x0
 %line 864+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 208], xmm0
+	movdqu [rsi + 208], xmm1
 ; mem128[qc + 16] = z0
 %line 865+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 16], xmm2
+	movdqu [rsi + 16], xmm0
 ; mem128[qc + 144] = z0
 %line 866+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 144], xmm2
+	movdqu [rsi + 144], xmm0
 ; mem128[qc + 272] = z0
 %line 867+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 272], xmm2
+	movdqu [rsi + 272], xmm0
 ; x0 = mem128[qa + 32]
 %line 868+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 32]
+	movdqu xmm1, [r9 + 32]
 ; x1 = mem128[qb + 32]
 %line 869+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 32]
+	movdqu xmm2, [r10 + 32]
 ; mem128[qc + 96] = x0
 %line 870+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 96], xmm0
+	movdqu [rsi + 96], xmm1
 ; mem128[qc + 352] = x1
 %line 871+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 352], xmm1
+	movdqu [rsi + 352], xmm2
 ; 8x x0 = x0 + x1
 %line 872+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 224] = x0
 %line 873+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 224], xmm0
+	movdqu [rsi + 224], xmm1
 ; mem128[qc + 32] = z0
 %line 874+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 32], xmm2
+	movdqu [rsi + 32], xmm0
 ; mem128[qc + 160] = z0
 %line 875+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 160], xmm2
+	movdqu [rsi + 160], xmm0
 ; mem128[qc + 288] = z0
 %line 876+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 288], xmm2
+	movdqu [rsi + 288], xmm0
 ; x0 = mem128[qa + 48]
 %line 877+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 48]
+	movdqu xmm1, [r9 + 48]
 ; x1 = mem128[qb + 48]
 %line 878+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 48]
+	movdqu xmm2, [r10 + 48]
 ; mem128[qc + 112] = x0
 %line 879+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 112], xmm0
+	movdqu [rsi + 112], xmm1
 ; mem128[qc + 368] = x1
 %line 880+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 368], xmm1
+	movdqu [rsi + 368], xmm2
 ; 8x x0 = x0 + x1
 %line 881+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 240] = x0
 %line 882+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 240], xmm0
+	movdqu [rsi + 240], xmm1
 ; mem128[qc + 48] = z0
 %line 883+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 48], xmm2
+	movdqu [rsi + 48], xmm0
 ; mem128[qc + 176] = z0
 %line 884+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 176], xmm2
+	movdqu [rsi + 176], xmm0
 ; mem128[qc + 304] = z0
 %line 885+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 304], xmm2
+	movdqu [rsi + 304], xmm0
 ; pa = pa + 128
 %line 886+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r8, 128
+	add r9, 128
 ; pb = pb + 384
 %line 887+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r11, 384
+	add rsi, 384
 ; i0 = i0 - 1
 %line 888+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 889+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop19 if !=
 %line 890+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	jne .Lloop19
 ; pa = w + 89216
 %line 891+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, rsi
-	lea r8, [r10 + 89216]
+	lea r9, [r11 + 89216]
 ; pb = w + 99584
 %line 892+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r10 + 99584]
+	lea rsi, [r11 + 99584]
 ; i0 = 81
 %line 893+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rsi, r10
-	mov r10, 81
-	mov r11, r9
+	mov r8, 81
 align 32
 .Lloop20:
 ; qb = pa + 64
 %line 896+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r8 + 64]
+	lea r10, [r9 + 64]
 ; x0 = mem128[qa]
 %line 898+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8]
+	movdqu xmm0, [r9]
 ; x1 = mem128[qb]
 %line 899+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9]
+	movdqu xmm1, [r10]
 ; mem128[qc] = x0
 %line 900+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11], xmm0
+	movdqu [rsi], xmm0
 ; mem128[qc + 128] = x1
 %line 901+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 128], xmm1
+	movdqu [rsi + 128], xmm1
 ; 8x x0 = x0 + x1
 %line 902+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 64] = x0
 %line 903+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 64], xmm0
+	movdqu [rsi + 64], xmm0
 ; x0 = mem128[qa + 16]
 %line 904+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 16]
+	movdqu xmm0, [r9 + 16]
 ; x1 = mem128[qb + 16]
 %line 905+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 16]
+	movdqu xmm1, [r10 + 16]
 ; mem128[qc + 16] = x0
 %line 906+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rsi + 16], xmm0
 ; mem128[qc + 144] = x1
 %line 907+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 144], xmm1
+	movdqu [rsi + 144], xmm1
 ; 8x x0 = x0 + x1
 %line 908+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 80] = x0
 %line 909+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 80], xmm0
+	movdqu [rsi + 80], xmm0
 ; x0 = mem128[qa + 32]
 %line 910+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 32]
+	movdqu xmm0, [r9 + 32]
 ; x1 = mem128[qb + 32]
 %line 911+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 32]
+	movdqu xmm1, [r10 + 32]
 ; mem128[qc + 32] = x0
 %line 912+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rsi + 32], xmm0
 ; mem128[qc + 160] = x1
 %line 913+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 160], xmm1
+	movdqu [rsi + 160], xmm1
 ; 8x x0 = x0 + x1
 %line 914+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 96] = x0
 %line 915+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 96], xmm0
+	movdqu [rsi + 96], xmm0
 ; x0 = mem128[qa + 48]
 %line 916+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 48]
+	movdqu xmm0, [r9 + 48]
 ; x1 = mem128[qb + 48]
 %line 917+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 48]
+	movdqu xmm1, [r10 + 48]
 ; mem128[qc + 48] = x0
 %line 918+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rsi + 48], xmm0
 ; mem128[qc + 176] = x1
 %line 919+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 176], xmm1
+	movdqu [rsi + 176], xmm1
 ; 8x x0 = x0 + x1
 %line 920+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 112] = x0
 %line 921+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 112], xmm0
+	movdqu [rsi + 112], xmm0
 ; pa = pa + 128
 %line 922+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r8, 128
+	add r9, 128
 ; pb = pb + 192
 %line 923+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r11, 192
+	add rsi, 192
 ; i0 = i0 - 1
 %line 924+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r10, 1
+	sub r8, 1
 ; =? i0 - 0
 %line 925+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r10, 0
+	cmp r8, 0
 ; goto loop20 if !=
 %line 926+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	jne .Lloop20
 ; pa = w + 57984
 %line 927+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, rsi
-	lea r8, [r10 + 57984]
+	lea r8, [r11 + 57984]
 ; z0 = 0
 %line 928+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	pxor xmm0, xmm0
@@ -2773,31 +2719,30 @@ align 32
 	movdqu [r8 + 48], xmm0
 ; pa = w + 26880
 %line 933+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r11, [r10 + 26880]
+	lea r10, [r11 + 26880]
 ; pb = w + 99584
 %line 934+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea rsi, [r10 + 99584]
+	lea rsi, [r11 + 99584]
 ; pc = w + 115136
 %line 935+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r10 + 115136]
+	lea r8, [r11 + 115136]
 ; qd = w + 161408
 %line 936+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r10 + 161408]
+	lea r9, [r11 + 161408]
 ; qa = w + 161728
 %line 937+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea rax, [r10 + 161728]
+	lea rax, [r11 + 161728]
 ; i0 = 81
 %line 938+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rcx, r10
-	mov r10, 81
+	mov rcx, 81
 align 32
 .Lloop21:
 ; x0 = mem128[pa + 56]
 %line 940+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 56]
+	movdqu xmm0, [r10 + 56]
 ; x1 = mem128[pa + 54]
 %line 941+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 54]
+	movdqu xmm1, [r10 + 54]
 ; x2 = x0
 %line 942+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -2815,10 +2760,10 @@ align 32
 	movdqu [r9 + 16], xmm2
 ; x0 = mem128[pa + 60]
 %line 947+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 60]
+	movdqu xmm0, [r10 + 60]
 ; x1 = mem128[pa + 58]
 %line 948+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 58]
+	movdqu xmm1, [r10 + 58]
 ; x2 = x0
 %line 949+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -2836,10 +2781,10 @@ align 32
 	movdqu [r9 + 176], xmm2
 ; x0 = mem128[pa + 72]
 %line 954+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 72]
+	movdqu xmm0, [r10 + 72]
 ; x1 = mem128[pa + 70]
 %line 955+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 70]
+	movdqu xmm1, [r10 + 70]
 ; x2 = x0
 %line 956+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -2857,10 +2802,10 @@ align 32
 	movdqu [r9 + 48], xmm2
 ; x0 = mem128[pa + 76]
 %line 961+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 76]
+	movdqu xmm0, [r10 + 76]
 ; x1 = mem128[pa + 74]
 %line 962+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 74]
+	movdqu xmm1, [r10 + 74]
 ; x2 = x0
 %line 963+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -2878,10 +2823,10 @@ align 32
 	movdqu [r9 + 208], xmm2
 ; x0 = mem128[pa + 88]
 %line 968+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 88]
+	movdqu xmm0, [r10 + 88]
 ; x1 = mem128[pa + 86]
 %line 969+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 86]
+	movdqu xmm1, [r10 + 86]
 ; x2 = x0
 %line 970+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -2899,10 +2844,10 @@ align 32
 	movdqu [r9 + 80], xmm2
 ; x0 = mem128[pa + 92]
 %line 975+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 92]
+	movdqu xmm0, [r10 + 92]
 ; x1 = mem128[pa + 90]
 %line 976+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 90]
+	movdqu xmm1, [r10 + 90]
 ; x2 = x0
 %line 977+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -2920,10 +2865,10 @@ align 32
 	movdqu [r9 + 240], xmm2
 ; x0 = mem128[pa + 104]
 %line 982+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 104]
+	movdqu xmm0, [r10 + 104]
 ; x1 = mem128[pa + 102]
 %line 983+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 102]
+	movdqu xmm1, [r10 + 102]
 ; x2 = x0
 %line 984+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -2941,10 +2886,10 @@ align 32
 	movdqu [r9 + 112], xmm2
 ; x0 = mem128[pa + 108]
 %line 989+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 108]
+	movdqu xmm0, [r10 + 108]
 ; x1 = mem128[pa + 106]
 %line 990+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 106]
+	movdqu xmm1, [r10 + 106]
 ; x2 = x0
 %line 991+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -2962,10 +2907,10 @@ align 32
 	movdqu [r9 + 272], xmm2
 ; x0 = mem128[pa + 120]
 %line 996+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 120]
+	movdqu xmm0, [r10 + 120]
 ; x1 = mem128[pa + 118]
 %line 997+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 118]
+	movdqu xmm1, [r10 + 118]
 ; x2 = x0
 %line 998+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -2983,10 +2928,10 @@ align 32
 	movdqu [r9 + 144], xmm2
 ; x0 = mem128[pa + 124]
 %line 1003+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 124]
+	movdqu xmm0, [r10 + 124]
 ; x1 = mem128[pa + 122]
 %line 1004+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 122]
+	movdqu xmm1, [r10 + 122]
 ; x2 = x0
 %line 1005+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -4492,10 +4437,10 @@ align 32
 	movdqu [rax + 240], xmm1
 ; x0 = mem128[pa + 184]
 %line 1506+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 184]
+	movdqu xmm0, [r10 + 184]
 ; x1 = mem128[pa + 182]
 %line 1507+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 182]
+	movdqu xmm1, [r10 + 182]
 ; x2 = x0
 %line 1508+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -4513,10 +4458,10 @@ align 32
 	movdqu [r9 + 16], xmm2
 ; x0 = mem128[pa + 188]
 %line 1513+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 188]
+	movdqu xmm0, [r10 + 188]
 ; x1 = mem128[pa + 186]
 %line 1514+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 186]
+	movdqu xmm1, [r10 + 186]
 ; x2 = x0
 %line 1515+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -4534,10 +4479,10 @@ align 32
 	movdqu [r9 + 176], xmm2
 ; x0 = mem128[pa + 200]
 %line 1520+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 200]
+	movdqu xmm0, [r10 + 200]
 ; x1 = mem128[pa + 198]
 %line 1521+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 198]
+	movdqu xmm1, [r10 + 198]
 ; x2 = x0
 %line 1522+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -4555,10 +4500,10 @@ align 32
 	movdqu [r9 + 48], xmm2
 ; x0 = mem128[pa + 204]
 %line 1527+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 204]
+	movdqu xmm0, [r10 + 204]
 ; x1 = mem128[pa + 202]
 %line 1528+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 202]
+	movdqu xmm1, [r10 + 202]
 ; x2 = x0
 %line 1529+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -4576,10 +4521,10 @@ align 32
 	movdqu [r9 + 208], xmm2
 ; x0 = mem128[pa + 216]
 %line 1534+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 216]
+	movdqu xmm0, [r10 + 216]
 ; x1 = mem128[pa + 214]
 %line 1535+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 214]
+	movdqu xmm1, [r10 + 214]
 ; x2 = x0
 %line 1536+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -4597,10 +4542,10 @@ align 32
 	movdqu [r9 + 80], xmm2
 ; x0 = mem128[pa + 220]
 %line 1541+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 220]
+	movdqu xmm0, [r10 + 220]
 ; x1 = mem128[pa + 218]
 %line 1542+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 218]
+	movdqu xmm1, [r10 + 218]
 ; x2 = x0
 %line 1543+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -4618,10 +4563,10 @@ align 32
 	movdqu [r9 + 240], xmm2
 ; x0 = mem128[pa + 232]
 %line 1548+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 232]
+	movdqu xmm0, [r10 + 232]
 ; x1 = mem128[pa + 230]
 %line 1549+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 230]
+	movdqu xmm1, [r10 + 230]
 ; x2 = x0
 %line 1550+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -4639,10 +4584,10 @@ align 32
 	movdqu [r9 + 112], xmm2
 ; x0 = mem128[pa + 236]
 %line 1555+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 236]
+	movdqu xmm0, [r10 + 236]
 ; x1 = mem128[pa + 234]
 %line 1556+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 234]
+	movdqu xmm1, [r10 + 234]
 ; x2 = x0
 %line 1557+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -4660,10 +4605,10 @@ align 32
 	movdqu [r9 + 272], xmm2
 ; x0 = mem128[pa + 248]
 %line 1562+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 248]
+	movdqu xmm0, [r10 + 248]
 ; x1 = mem128[pa + 246]
 %line 1563+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 246]
+	movdqu xmm1, [r10 + 246]
 ; x2 = x0
 %line 1564+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -4681,10 +4626,10 @@ align 32
 	movdqu [r9 + 144], xmm2
 ; x0 = mem128[pa + 252]
 %line 1569+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 252]
+	movdqu xmm0, [r10 + 252]
 ; x1 = mem128[pa + 250]
 %line 1570+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 250]
+	movdqu xmm1, [r10 + 250]
 ; x2 = x0
 %line 1571+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -6190,10 +6135,10 @@ align 32
 	movdqu [rax + 496], xmm1
 ; x0 = mem128[pa + 312]
 %line 2072+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 312]
+	movdqu xmm0, [r10 + 312]
 ; x1 = mem128[pa + 310]
 %line 2073+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 310]
+	movdqu xmm1, [r10 + 310]
 ; x2 = x0
 %line 2074+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -6211,10 +6156,10 @@ align 32
 	movdqu [r9 + 16], xmm2
 ; x0 = mem128[pa + 316]
 %line 2079+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 316]
+	movdqu xmm0, [r10 + 316]
 ; x1 = mem128[pa + 314]
 %line 2080+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 314]
+	movdqu xmm1, [r10 + 314]
 ; x2 = x0
 %line 2081+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -6232,10 +6177,10 @@ align 32
 	movdqu [r9 + 176], xmm2
 ; x0 = mem128[pa + 328]
 %line 2086+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 328]
+	movdqu xmm0, [r10 + 328]
 ; x1 = mem128[pa + 326]
 %line 2087+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 326]
+	movdqu xmm1, [r10 + 326]
 ; x2 = x0
 %line 2088+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -6253,10 +6198,10 @@ align 32
 	movdqu [r9 + 48], xmm2
 ; x0 = mem128[pa + 332]
 %line 2093+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 332]
+	movdqu xmm0, [r10 + 332]
 ; x1 = mem128[pa + 330]
 %line 2094+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 330]
+	movdqu xmm1, [r10 + 330]
 ; x2 = x0
 %line 2095+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -6274,10 +6219,10 @@ align 32
 	movdqu [r9 + 208], xmm2
 ; x0 = mem128[pa + 344]
 %line 2100+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 344]
+	movdqu xmm0, [r10 + 344]
 ; x1 = mem128[pa + 342]
 %line 2101+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 342]
+	movdqu xmm1, [r10 + 342]
 ; x2 = x0
 %line 2102+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -6295,10 +6240,10 @@ align 32
 	movdqu [r9 + 80], xmm2
 ; x0 = mem128[pa + 348]
 %line 2107+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 348]
+	movdqu xmm0, [r10 + 348]
 ; x1 = mem128[pa + 346]
 %line 2108+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 346]
+	movdqu xmm1, [r10 + 346]
 ; x2 = x0
 %line 2109+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -6316,10 +6261,10 @@ align 32
 	movdqu [r9 + 240], xmm2
 ; x0 = mem128[pa + 360]
 %line 2114+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 360]
+	movdqu xmm0, [r10 + 360]
 ; x1 = mem128[pa + 358]
 %line 2115+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 358]
+	movdqu xmm1, [r10 + 358]
 ; x2 = x0
 %line 2116+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -6337,10 +6282,10 @@ align 32
 	movdqu [r9 + 112], xmm2
 ; x0 = mem128[pa + 364]
 %line 2121+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 364]
+	movdqu xmm0, [r10 + 364]
 ; x1 = mem128[pa + 362]
 %line 2122+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 362]
+	movdqu xmm1, [r10 + 362]
 ; x2 = x0
 %line 2123+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -6358,10 +6303,10 @@ align 32
 	movdqu [r9 + 272], xmm2
 ; x0 = mem128[pa + 376]
 %line 2128+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 376]
+	movdqu xmm0, [r10 + 376]
 ; x1 = mem128[pa + 374]
 %line 2129+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 374]
+	movdqu xmm1, [r10 + 374]
 ; x2 = x0
 %line 2130+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -6379,10 +6324,10 @@ align 32
 	movdqu [r9 + 144], xmm2
 ; x0 = mem128[pa + 380]
 %line 2135+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 380]
+	movdqu xmm0, [r10 + 380]
 ; x1 = mem128[pa + 378]
 %line 2136+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r11 + 378]
+	movdqu xmm1, [r10 + 378]
 ; x2 = x0
 %line 2137+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqa xmm2, xmm0
@@ -8248,7 +8193,7 @@ align 32
 	movdqu [r8 + 368], xmm0
 ; pa = pa + 384
 %line 2758+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r11, 384
+	add r10, 384
 ; pb = pb + 192
 %line 2759+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add rsi, 192
@@ -8257,68 +8202,65 @@ align 32
 	add r8, 512
 ; i0 = i0 - 1
 %line 2761+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r10, 1
+	sub rcx, 1
 ; =? i0 - 0
 %line 2762+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r10, 0
+	cmp rcx, 0
 ; goto loop21 if !=
 %line 2763+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	jne .Lloop21
 ; pa = w + 115136
 %line 2764+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, rcx
-	lea r9, [r10 + 115136]
+	lea r8, [r11 + 115136]
 ; pb = w + 6144
 %line 2765+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r11, [r10 + 6144]
+	lea r9, [r11 + 6144]
 ; i0 = 27
 %line 2766+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, 27
+	mov r10, 27
 align 32
 .Lloop22:
 ; qa = pa
 %line 2768+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rbx, r8
-	mov rax, r10
+	mov rsi, r8
 ; qb = pa + 512
 %line 2769+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r9 + 512]
+	lea rax, [r8 + 512]
 ; qc = pa + 1024
 %line 2770+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r10, [r9 + 1024]
+	lea rcx, [r8 + 1024]
 ; qd = pb
 %line 2771+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rcx, r9
+	mov rdx, r9
 ; i1 = 4
 %line 2772+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rdx, r11
-	mov rsi, 4
+	mov rbx, 4
 align 32
 .Lloop23:
 ; x0 = mem128[qa]
 %line 2774+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qa + 256]
 %line 2775+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 256]
+	movdqu xmm1, [rsi + 256]
 ; x2 = mem128[qc]
 %line 2776+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10]
+	movdqu xmm2, [rcx]
 ; x3 = mem128[qc + 256]
 %line 2777+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r10 + 256]
+	movdqu xmm3, [rcx + 256]
 ; mem128[qd] = x0
 %line 2778+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11], xmm0
+	movdqu [rdx], xmm0
 ; mem128[qd + 768] = x3
 %line 2779+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 768], xmm3
+	movdqu [rdx + 768], xmm3
 ; 4x x1 -= x2
 %line 2780+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb]
 %line 2781+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r8]
+	movdqu xmm2, [rax]
 ; 4x x5 -= x0
 %line 2782+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm2, xmm0
@@ -8327,10 +8269,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 256] = x5
 %line 2784+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 256], xmm2
+	movdqu [rdx + 256], xmm2
 ; x5 = mem128[qb + 256]
 %line 2785+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 256]
+	movdqu xmm0, [rax + 256]
 ; 4x x5 -= x3
 %line 2786+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm0, xmm3
@@ -8339,31 +8281,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 512] = x5
 %line 2788+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 512], xmm0
+	movdqu [rdx + 512], xmm0
 ; x0 = mem128[qa + 16]
 %line 2789+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qa + 272]
 %line 2790+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 272]
+	movdqu xmm1, [rsi + 272]
 ; x2 = mem128[qc + 16]
 %line 2791+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 16]
+	movdqu xmm2, [rcx + 16]
 ; x3 = mem128[qc + 272]
 %line 2792+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r10 + 272]
+	movdqu xmm3, [rcx + 272]
 ; mem128[qd + 16] = x0
 %line 2793+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rdx + 16], xmm0
 ; mem128[qd + 784] = x3
 %line 2794+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 784], xmm3
+	movdqu [rdx + 784], xmm3
 ; 4x x1 -= x2
 %line 2795+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 16]
 %line 2796+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r8 + 16]
+	movdqu xmm2, [rax + 16]
 ; 4x x5 -= x0
 %line 2797+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm2, xmm0
@@ -8372,10 +8314,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 272] = x5
 %line 2799+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 272], xmm2
+	movdqu [rdx + 272], xmm2
 ; x5 = mem128[qb + 272]
 %line 2800+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 272]
+	movdqu xmm0, [rax + 272]
 ; 4x x5 -= x3
 %line 2801+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm0, xmm3
@@ -8384,31 +8326,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 528] = x5
 %line 2803+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 528], xmm0
+	movdqu [rdx + 528], xmm0
 ; x0 = mem128[qa + 32]
 %line 2804+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qa + 288]
 %line 2805+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 288]
+	movdqu xmm1, [rsi + 288]
 ; x2 = mem128[qc + 32]
 %line 2806+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 32]
+	movdqu xmm2, [rcx + 32]
 ; x3 = mem128[qc + 288]
 %line 2807+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r10 + 288]
+	movdqu xmm3, [rcx + 288]
 ; mem128[qd + 32] = x0
 %line 2808+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rdx + 32], xmm0
 ; mem128[qd + 800] = x3
 %line 2809+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 800], xmm3
+	movdqu [rdx + 800], xmm3
 ; 4x x1 -= x2
 %line 2810+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 32]
 %line 2811+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r8 + 32]
+	movdqu xmm2, [rax + 32]
 ; 4x x5 -= x0
 %line 2812+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm2, xmm0
@@ -8417,10 +8359,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 288] = x5
 %line 2814+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 288], xmm2
+	movdqu [rdx + 288], xmm2
 ; x5 = mem128[qb + 288]
 %line 2815+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 288]
+	movdqu xmm0, [rax + 288]
 ; 4x x5 -= x3
 %line 2816+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm0, xmm3
@@ -8429,31 +8371,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 544] = x5
 %line 2818+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 544], xmm0
+	movdqu [rdx + 544], xmm0
 ; x0 = mem128[qa + 48]
 %line 2819+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qa + 304]
 %line 2820+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 304]
+	movdqu xmm1, [rsi + 304]
 ; x2 = mem128[qc + 48]
 %line 2821+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 48]
+	movdqu xmm2, [rcx + 48]
 ; x3 = mem128[qc + 304]
 %line 2822+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r10 + 304]
+	movdqu xmm3, [rcx + 304]
 ; mem128[qd + 48] = x0
 %line 2823+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rdx + 48], xmm0
 ; mem128[qd + 816] = x3
 %line 2824+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 816], xmm3
+	movdqu [rdx + 816], xmm3
 ; 4x x1 -= x2
 %line 2825+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 48]
 %line 2826+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r8 + 48]
+	movdqu xmm2, [rax + 48]
 ; 4x x5 -= x0
 %line 2827+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm2, xmm0
@@ -8462,10 +8404,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 304] = x5
 %line 2829+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 304], xmm2
+	movdqu [rdx + 304], xmm2
 ; x5 = mem128[qb + 304]
 %line 2830+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 304]
+	movdqu xmm0, [rax + 304]
 ; 4x x5 -= x3
 %line 2831+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm0, xmm3
@@ -8474,101 +8416,95 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 560] = x5
 %line 2833+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 560], xmm0
+	movdqu [rdx + 560], xmm0
 ; qa = qa + 64
 %line 2834+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 2835+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 2836+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r10, 64
+	add rcx, 64
 ; qd = qd + 64
 %line 2837+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r11, 64
+	add rdx, 64
 ; i1 = i1 - 1
 %line 2838+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub rsi, 1
+	sub rbx, 1
 ; =? i1 - 0
 %line 2839+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp rsi, 0
+	cmp rbx, 0
 ; goto loop23 if !=
 %line 2840+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	jne .Lloop23
 ; pa = pa + 1536
 %line 2841+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r9, rcx
-	add r9, 1536
+	add r8, 1536
 ; pb = pb + 1024
 %line 2842+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rdx
-	add r11, 1024
+	add r9, 1024
 ; i0 = i0 - 1
 %line 2843+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, rbx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 2844+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop22 if !=
 %line 2845+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, rax
 	jne .Lloop22
 ; pa = w + 6144
 %line 2846+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r10 + 6144]
+	lea r8, [r11 + 6144]
 ; pb = w + 115136
 %line 2847+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r11, [r10 + 115136]
+	lea r9, [r11 + 115136]
 ; i0 = 9
 %line 2848+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, 9
+	mov r10, 9
 align 32
 .Lloop24:
 ; qa = pa
 %line 2850+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rbx, r8
-	mov rax, r10
+	mov rsi, r8
 ; qb = pa + 1024
 %line 2851+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r9 + 1024]
+	lea rax, [r8 + 1024]
 ; qc = pa + 2048
 %line 2852+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r10, [r9 + 2048]
+	lea rcx, [r8 + 2048]
 ; qd = pb
 %line 2853+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rcx, r9
+	mov rdx, r9
 ; i1 = 8
 %line 2854+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rdx, r11
-	mov rsi, 8
+	mov rbx, 8
 align 32
 .Lloop25:
 ; x0 = mem128[qa]
 %line 2856+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qa + 512]
 %line 2857+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 512]
+	movdqu xmm1, [rsi + 512]
 ; x2 = mem128[qc]
 %line 2858+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10]
+	movdqu xmm2, [rcx]
 ; x3 = mem128[qc + 512]
 %line 2859+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r10 + 512]
+	movdqu xmm3, [rcx + 512]
 ; mem128[qd] = x0
 %line 2860+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11], xmm0
+	movdqu [rdx], xmm0
 ; mem128[qd + 1536] = x3
 %line 2861+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 1536], xmm3
+	movdqu [rdx + 1536], xmm3
 ; 4x x1 -= x2
 %line 2862+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb]
 %line 2863+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r8]
+	movdqu xmm2, [rax]
 ; 4x x5 -= x0
 %line 2864+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm2, xmm0
@@ -8577,10 +8513,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 512] = x5
 %line 2866+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 512], xmm2
+	movdqu [rdx + 512], xmm2
 ; x5 = mem128[qb + 512]
 %line 2867+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 512]
+	movdqu xmm0, [rax + 512]
 ; 4x x5 -= x3
 %line 2868+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm0, xmm3
@@ -8589,31 +8525,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 1024] = x5
 %line 2870+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 1024], xmm0
+	movdqu [rdx + 1024], xmm0
 ; x0 = mem128[qa + 16]
 %line 2871+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qa + 528]
 %line 2872+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 528]
+	movdqu xmm1, [rsi + 528]
 ; x2 = mem128[qc + 16]
 %line 2873+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 16]
+	movdqu xmm2, [rcx + 16]
 ; x3 = mem128[qc + 528]
 %line 2874+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r10 + 528]
+	movdqu xmm3, [rcx + 528]
 ; mem128[qd + 16] = x0
 %line 2875+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rdx + 16], xmm0
 ; mem128[qd + 1552] = x3
 %line 2876+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 1552], xmm3
+	movdqu [rdx + 1552], xmm3
 ; 4x x1 -= x2
 %line 2877+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 16]
 %line 2878+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r8 + 16]
+	movdqu xmm2, [rax + 16]
 ; 4x x5 -= x0
 %line 2879+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm2, xmm0
@@ -8622,10 +8558,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 528] = x5
 %line 2881+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 528], xmm2
+	movdqu [rdx + 528], xmm2
 ; x5 = mem128[qb + 528]
 %line 2882+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 528]
+	movdqu xmm0, [rax + 528]
 ; 4x x5 -= x3
 %line 2883+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm0, xmm3
@@ -8634,31 +8570,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 1040] = x5
 %line 2885+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 1040], xmm0
+	movdqu [rdx + 1040], xmm0
 ; x0 = mem128[qa + 32]
 %line 2886+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qa + 544]
 %line 2887+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 544]
+	movdqu xmm1, [rsi + 544]
 ; x2 = mem128[qc + 32]
 %line 2888+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 32]
+	movdqu xmm2, [rcx + 32]
 ; x3 = mem128[qc + 544]
 %line 2889+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r10 + 544]
+	movdqu xmm3, [rcx + 544]
 ; mem128[qd + 32] = x0
 %line 2890+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rdx + 32], xmm0
 ; mem128[qd + 1568] = x3
 %line 2891+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 1568], xmm3
+	movdqu [rdx + 1568], xmm3
 ; 4x x1 -= x2
 %line 2892+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 32]
 %line 2893+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r8 + 32]
+	movdqu xmm2, [rax + 32]
 ; 4x x5 -= x0
 %line 2894+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm2, xmm0
@@ -8667,10 +8603,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 544] = x5
 %line 2896+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 544], xmm2
+	movdqu [rdx + 544], xmm2
 ; x5 = mem128[qb + 544]
 %line 2897+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 544]
+	movdqu xmm0, [rax + 544]
 ; 4x x5 -= x3
 %line 2898+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm0, xmm3
@@ -8679,31 +8615,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 1056] = x5
 %line 2900+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 1056], xmm0
+	movdqu [rdx + 1056], xmm0
 ; x0 = mem128[qa + 48]
 %line 2901+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qa + 560]
 %line 2902+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 560]
+	movdqu xmm1, [rsi + 560]
 ; x2 = mem128[qc + 48]
 %line 2903+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 48]
+	movdqu xmm2, [rcx + 48]
 ; x3 = mem128[qc + 560]
 %line 2904+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r10 + 560]
+	movdqu xmm3, [rcx + 560]
 ; mem128[qd + 48] = x0
 %line 2905+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rdx + 48], xmm0
 ; mem128[qd + 1584] = x3
 %line 2906+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 1584], xmm3
+	movdqu [rdx + 1584], xmm3
 ; 4x x1 -= x2
 %line 2907+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 48]
 %line 2908+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r8 + 48]
+	movdqu xmm2, [rax + 48]
 ; 4x x5 -= x0
 %line 2909+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm2, xmm0
@@ -8712,10 +8648,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 560] = x5
 %line 2911+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 560], xmm2
+	movdqu [rdx + 560], xmm2
 ; x5 = mem128[qb + 560]
 %line 2912+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 560]
+	movdqu xmm0, [rax + 560]
 ; 4x x5 -= x3
 %line 2913+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm0, xmm3
@@ -8724,101 +8660,95 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 1072] = x5
 %line 2915+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 1072], xmm0
+	movdqu [rdx + 1072], xmm0
 ; qa = qa + 64
 %line 2916+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 2917+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 2918+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r10, 64
+	add rcx, 64
 ; qd = qd + 64
 %line 2919+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r11, 64
+	add rdx, 64
 ; i1 = i1 - 1
 %line 2920+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub rsi, 1
+	sub rbx, 1
 ; =? i1 - 0
 %line 2921+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp rsi, 0
+	cmp rbx, 0
 ; goto loop25 if !=
 %line 2922+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	jne .Lloop25
 ; pa = pa + 3072
 %line 2923+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r9, rcx
-	add r9, 3072
+	add r8, 3072
 ; pb = pb + 2048
 %line 2924+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rdx
-	add r11, 2048
+	add r9, 2048
 ; i0 = i0 - 1
 %line 2925+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, rbx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 2926+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop24 if !=
 %line 2927+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, rax
 	jne .Lloop24
 ; pa = w + 115136
 %line 2928+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r10 + 115136]
+	lea r8, [r11 + 115136]
 ; pb = w + 6144
 %line 2929+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r11, [r10 + 6144]
+	lea r9, [r11 + 6144]
 ; i0 = 3
 %line 2930+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, 3
+	mov r10, 3
 align 32
 .Lloop26:
 ; qa = pa
 %line 2932+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rbx, r8
-	mov rax, r10
+	mov rsi, r8
 ; qb = pa + 2048
 %line 2933+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r8, [r9 + 2048]
+	lea rax, [r8 + 2048]
 ; qc = pa + 4096
 %line 2934+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r10, [r9 + 4096]
+	lea rcx, [r8 + 4096]
 ; qd = pb
 %line 2935+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rcx, r9
+	mov rdx, r9
 ; i1 = 16
 %line 2936+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rdx, r11
-	mov rsi, 16
+	mov rbx, 16
 align 32
 .Lloop27:
 ; x0 = mem128[qa]
 %line 2938+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9]
+	movdqu xmm0, [rsi]
 ; x1 = mem128[qa + 1024]
 %line 2939+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 1024]
+	movdqu xmm1, [rsi + 1024]
 ; x2 = mem128[qc]
 %line 2940+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10]
+	movdqu xmm2, [rcx]
 ; x3 = mem128[qc + 1024]
 %line 2941+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r10 + 1024]
+	movdqu xmm3, [rcx + 1024]
 ; mem128[qd] = x0
 %line 2942+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11], xmm0
+	movdqu [rdx], xmm0
 ; mem128[qd + 3072] = x3
 %line 2943+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 3072], xmm3
+	movdqu [rdx + 3072], xmm3
 ; 4x x1 -= x2
 %line 2944+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb]
 %line 2945+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r8]
+	movdqu xmm2, [rax]
 ; 4x x5 -= x0
 %line 2946+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm2, xmm0
@@ -8827,10 +8757,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 1024] = x5
 %line 2948+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 1024], xmm2
+	movdqu [rdx + 1024], xmm2
 ; x5 = mem128[qb + 1024]
 %line 2949+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 1024]
+	movdqu xmm0, [rax + 1024]
 ; 4x x5 -= x3
 %line 2950+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm0, xmm3
@@ -8839,31 +8769,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 2048] = x5
 %line 2952+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 2048], xmm0
+	movdqu [rdx + 2048], xmm0
 ; x0 = mem128[qa + 16]
 %line 2953+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 16]
+	movdqu xmm0, [rsi + 16]
 ; x1 = mem128[qa + 1040]
 %line 2954+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 1040]
+	movdqu xmm1, [rsi + 1040]
 ; x2 = mem128[qc + 16]
 %line 2955+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 16]
+	movdqu xmm2, [rcx + 16]
 ; x3 = mem128[qc + 1040]
 %line 2956+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r10 + 1040]
+	movdqu xmm3, [rcx + 1040]
 ; mem128[qd + 16] = x0
 %line 2957+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rdx + 16], xmm0
 ; mem128[qd + 3088] = x3
 %line 2958+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 3088], xmm3
+	movdqu [rdx + 3088], xmm3
 ; 4x x1 -= x2
 %line 2959+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 16]
 %line 2960+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r8 + 16]
+	movdqu xmm2, [rax + 16]
 ; 4x x5 -= x0
 %line 2961+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm2, xmm0
@@ -8872,10 +8802,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 1040] = x5
 %line 2963+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 1040], xmm2
+	movdqu [rdx + 1040], xmm2
 ; x5 = mem128[qb + 1040]
 %line 2964+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 1040]
+	movdqu xmm0, [rax + 1040]
 ; 4x x5 -= x3
 %line 2965+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm0, xmm3
@@ -8884,31 +8814,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 2064] = x5
 %line 2967+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 2064], xmm0
+	movdqu [rdx + 2064], xmm0
 ; x0 = mem128[qa + 32]
 %line 2968+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 32]
+	movdqu xmm0, [rsi + 32]
 ; x1 = mem128[qa + 1056]
 %line 2969+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 1056]
+	movdqu xmm1, [rsi + 1056]
 ; x2 = mem128[qc + 32]
 %line 2970+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 32]
+	movdqu xmm2, [rcx + 32]
 ; x3 = mem128[qc + 1056]
 %line 2971+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r10 + 1056]
+	movdqu xmm3, [rcx + 1056]
 ; mem128[qd + 32] = x0
 %line 2972+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rdx + 32], xmm0
 ; mem128[qd + 3104] = x3
 %line 2973+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 3104], xmm3
+	movdqu [rdx + 3104], xmm3
 ; 4x x1 -= x2
 %line 2974+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 32]
 %line 2975+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r8 + 32]
+	movdqu xmm2, [rax + 32]
 ; 4x x5 -= x0
 %line 2976+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm2, xmm0
@@ -8917,10 +8847,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 1056] = x5
 %line 2978+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 1056], xmm2
+	movdqu [rdx + 1056], xmm2
 ; x5 = mem128[qb + 1056]
 %line 2979+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 1056]
+	movdqu xmm0, [rax + 1056]
 ; 4x x5 -= x3
 %line 2980+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm0, xmm3
@@ -8929,31 +8859,31 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 2080] = x5
 %line 2982+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 2080], xmm0
+	movdqu [rdx + 2080], xmm0
 ; x0 = mem128[qa + 48]
 %line 2983+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r9 + 48]
+	movdqu xmm0, [rsi + 48]
 ; x1 = mem128[qa + 1072]
 %line 2984+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm1, [r9 + 1072]
+	movdqu xmm1, [rsi + 1072]
 ; x2 = mem128[qc + 48]
 %line 2985+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r10 + 48]
+	movdqu xmm2, [rcx + 48]
 ; x3 = mem128[qc + 1072]
 %line 2986+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm3, [r10 + 1072]
+	movdqu xmm3, [rcx + 1072]
 ; mem128[qd + 48] = x0
 %line 2987+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rdx + 48], xmm0
 ; mem128[qd + 3120] = x3
 %line 2988+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 3120], xmm3
+	movdqu [rdx + 3120], xmm3
 ; 4x x1 -= x2
 %line 2989+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm1, xmm2
 ; x5 = mem128[qb + 48]
 %line 2990+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm2, [r8 + 48]
+	movdqu xmm2, [rax + 48]
 ; 4x x5 -= x0
 %line 2991+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm2, xmm0
@@ -8962,10 +8892,10 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 1072] = x5
 %line 2993+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 1072], xmm2
+	movdqu [rdx + 1072], xmm2
 ; x5 = mem128[qb + 1072]
 %line 2994+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r8 + 1072]
+	movdqu xmm0, [rax + 1072]
 ; 4x x5 -= x3
 %line 2995+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm0, xmm3
@@ -8974,57 +8904,49 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 2096] = x5
 %line 2997+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 2096], xmm0
+	movdqu [rdx + 2096], xmm0
 ; qa = qa + 64
 %line 2998+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r9, 64
+	add rsi, 64
 ; qb = qb + 64
 %line 2999+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r8, 64
+	add rax, 64
 ; qc = qc + 64
 %line 3000+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r10, 64
+	add rcx, 64
 ; qd = qd + 64
 %line 3001+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r11, 64
+	add rdx, 64
 ; i1 = i1 - 1
 %line 3002+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub rsi, 1
+	sub rbx, 1
 ; =? i1 - 0
 %line 3003+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp rsi, 0
+	cmp rbx, 0
 ; goto loop27 if !=
 %line 3004+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	jne .Lloop27
 ; pa = pa + 6144
 %line 3005+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r9, rcx
-	add r9, 6144
+	add r8, 6144
 ; pb = pb + 4096
 %line 3006+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r11, rdx
-	add r11, 4096
+	add r9, 4096
 ; i0 = i0 - 1
 %line 3007+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r8, rbx
-	sub r8, 1
+	sub r10, 1
 ; =? i0 - 0
 %line 3008+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r8, 0
+	cmp r10, 0
 ; goto loop26 if !=
 %line 3009+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, rax
 	jne .Lloop26
 ; pa = w + 6144
 %line 3010+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rax, rdi
-	lea r8, [r10 + 6144]
+	lea r8, [r11 + 6144]
 ; pb = w + 115136
 %line 3011+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r11, [r10 + 115136]
-; qa = pa
-%line 3012+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rdi, r10
+	lea rsi, [r11 + 115136]
 ; qb = pa + 4096
 %line 3013+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	lea r9, [r8 + 4096]
@@ -9033,7 +8955,7 @@ align 32
 	lea r10, [r8 + 8192]
 ; i1 = 32
 %line 3016+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rsi, 32
+	mov rax, 32
 align 32
 .Lloop28:
 ; x0 = mem128[qa]
@@ -9050,10 +8972,10 @@ align 32
 	movdqu xmm3, [r10 + 2048]
 ; mem128[qd] = x0
 %line 3022+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11], xmm0
+	movdqu [rsi], xmm0
 ; mem128[qd + 6144] = x3
 %line 3023+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 6144], xmm3
+	movdqu [rsi + 6144], xmm3
 ; 4x x1 -= x2
 %line 3024+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm1, xmm2
@@ -9068,7 +8990,7 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 2048] = x5
 %line 3028+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 2048], xmm2
+	movdqu [rsi + 2048], xmm2
 ; x5 = mem128[qb + 2048]
 %line 3029+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9 + 2048]
@@ -9080,7 +9002,7 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 4096] = x5
 %line 3032+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 4096], xmm0
+	movdqu [rsi + 4096], xmm0
 ; x0 = mem128[qa + 16]
 %line 3033+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 16]
@@ -9095,10 +9017,10 @@ align 32
 	movdqu xmm3, [r10 + 2064]
 ; mem128[qd + 16] = x0
 %line 3037+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 16], xmm0
+	movdqu [rsi + 16], xmm0
 ; mem128[qd + 6160] = x3
 %line 3038+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 6160], xmm3
+	movdqu [rsi + 6160], xmm3
 ; 4x x1 -= x2
 %line 3039+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm1, xmm2
@@ -9113,7 +9035,7 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 2064] = x5
 %line 3043+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 2064], xmm2
+	movdqu [rsi + 2064], xmm2
 ; x5 = mem128[qb + 2064]
 %line 3044+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9 + 2064]
@@ -9125,7 +9047,7 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 4112] = x5
 %line 3047+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 4112], xmm0
+	movdqu [rsi + 4112], xmm0
 ; x0 = mem128[qa + 32]
 %line 3048+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 32]
@@ -9140,10 +9062,10 @@ align 32
 	movdqu xmm3, [r10 + 2080]
 ; mem128[qd + 32] = x0
 %line 3052+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 32], xmm0
+	movdqu [rsi + 32], xmm0
 ; mem128[qd + 6176] = x3
 %line 3053+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 6176], xmm3
+	movdqu [rsi + 6176], xmm3
 ; 4x x1 -= x2
 %line 3054+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm1, xmm2
@@ -9158,7 +9080,7 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 2080] = x5
 %line 3058+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 2080], xmm2
+	movdqu [rsi + 2080], xmm2
 ; x5 = mem128[qb + 2080]
 %line 3059+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9 + 2080]
@@ -9170,7 +9092,7 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 4128] = x5
 %line 3062+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 4128], xmm0
+	movdqu [rsi + 4128], xmm0
 ; x0 = mem128[qa + 48]
 %line 3063+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8 + 48]
@@ -9185,10 +9107,10 @@ align 32
 	movdqu xmm3, [r10 + 2096]
 ; mem128[qd + 48] = x0
 %line 3067+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 48], xmm0
+	movdqu [rsi + 48], xmm0
 ; mem128[qd + 6192] = x3
 %line 3068+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 6192], xmm3
+	movdqu [rsi + 6192], xmm3
 ; 4x x1 -= x2
 %line 3069+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	psubd xmm1, xmm2
@@ -9203,7 +9125,7 @@ align 32
 	paddd xmm2, xmm1
 ; mem128[qd + 2096] = x5
 %line 3073+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 2096], xmm2
+	movdqu [rsi + 2096], xmm2
 ; x5 = mem128[qb + 2096]
 %line 3074+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r9 + 2096]
@@ -9215,7 +9137,7 @@ align 32
 	psubd xmm0, xmm1
 ; mem128[qd + 4144] = x5
 %line 3077+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu [r11 + 4144], xmm0
+	movdqu [rsi + 4144], xmm0
 ; qa = qa + 64
 %line 3078+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add r8, 64
@@ -9227,13 +9149,13 @@ align 32
 	add r10, 64
 ; qd = qd + 64
 %line 3081+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r11, 64
+	add rsi, 64
 ; i1 = i1 - 1
 %line 3082+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub rsi, 1
+	sub rax, 1
 ; =? i1 - 0
 %line 3083+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp rsi, 0
+	cmp rax, 0
 ; goto loop28 if !=
 %line 3084+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	jne .Lloop28
@@ -9251,20 +9173,18 @@ align 32
 	movdqu xmm4, [rel QQ]
 ; pa = w + 115136
 %line 3089+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, rdi
-	lea r8, [r10 + 115136]
+	lea r8, [r11 + 115136]
 ; pb = w + 118564
 %line 3090+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r9, [r10 + 118564]
+	lea r9, [r11 + 118564]
 ; pc = w + 118560
 %line 3091+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea r11, [r10 + 118560]
+	lea r10, [r11 + 118560]
 ; qd = w + 159680
 %line 3092+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	lea rsi, [r10 + 159680]
+	lea rsi, [r11 + 159680]
 ; x0 = mem128[pa]
 %line 3093+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov rcx, r10
 	movdqu xmm7, [r8]
 ; 4x x0 += mem128[pb]
 %line 3094+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
@@ -9272,7 +9192,7 @@ align 32
 	paddd xmm7, xmm0
 ; x2 = mem128[pc]
 %line 3095+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm5, [r11]
+	movdqu xmm5, [r10]
 ; x2 &= mem128[LANE0OFF32]
 %line 3096+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [rel LANE0OFF32]
@@ -9304,7 +9224,7 @@ align 32
 	paddd xmm6, xmm0
 ; x3 = mem128[pc + 16]
 %line 3105+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 16]
+	movdqu xmm0, [r10 + 16]
 ; 4x x1 += x3
 %line 3106+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddd xmm6, xmm0
@@ -9390,14 +9310,13 @@ align 32
 	add r9, 32
 ; pc = pc + 32
 %line 3132+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r11, 32
+	add r10, 32
 ; qd = qd + 16
 %line 3133+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add rsi, 16
 ; i1 = 26
 %line 3134+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, 26
-	mov rdi, rax
+	mov rax, 26
 align 32
 .Lloop29:
 ; x0 = mem128[pa]
@@ -9409,7 +9328,7 @@ align 32
 	paddd xmm7, xmm0
 ; x2 = mem128[pc]
 %line 3138+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11]
+	movdqu xmm0, [r10]
 ; 4x x0 += x2
 %line 3139+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddd xmm7, xmm0
@@ -9437,7 +9356,7 @@ align 32
 	paddd xmm6, xmm0
 ; x3 = mem128[pc + 16]
 %line 3147+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 16]
+	movdqu xmm0, [r10 + 16]
 ; 4x x1 += x3
 %line 3148+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddd xmm6, xmm0
@@ -9524,7 +9443,7 @@ align 32
 	paddd xmm7, xmm0
 ; x2 = mem128[pc + 32]
 %line 3174+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 32]
+	movdqu xmm0, [r10 + 32]
 ; 4x x0 += x2
 %line 3175+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddd xmm7, xmm0
@@ -9552,7 +9471,7 @@ align 32
 	paddd xmm6, xmm0
 ; x3 = mem128[pc + 48]
 %line 3183+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 48]
+	movdqu xmm0, [r10 + 48]
 ; 4x x1 += x3
 %line 3184+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddd xmm6, xmm0
@@ -9639,7 +9558,7 @@ align 32
 	paddd xmm7, xmm0
 ; x2 = mem128[pc + 64]
 %line 3210+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 64]
+	movdqu xmm0, [r10 + 64]
 ; 4x x0 += x2
 %line 3211+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddd xmm7, xmm0
@@ -9667,7 +9586,7 @@ align 32
 	paddd xmm6, xmm0
 ; x3 = mem128[pc + 80]
 %line 3219+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 80]
+	movdqu xmm0, [r10 + 80]
 ; 4x x1 += x3
 %line 3220+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddd xmm6, xmm0
@@ -9754,7 +9673,7 @@ align 32
 	paddd xmm7, xmm0
 ; x2 = mem128[pc + 96]
 %line 3246+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 96]
+	movdqu xmm0, [r10 + 96]
 ; 4x x0 += x2
 %line 3247+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddd xmm7, xmm0
@@ -9782,7 +9701,7 @@ align 32
 	paddd xmm6, xmm0
 ; x3 = mem128[pc + 112]
 %line 3255+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 112]
+	movdqu xmm0, [r10 + 112]
 ; 4x x1 += x3
 %line 3256+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddd xmm6, xmm0
@@ -9868,16 +9787,16 @@ align 32
 	add r9, 128
 ; pc = pc + 128
 %line 3282+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	add r11, 128
+	add r10, 128
 ; qd = qd + 64
 %line 3283+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	add rsi, 64
 ; i1 = i1 - 1
 %line 3284+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	sub r10, 1
+	sub rax, 1
 ; =? i1 - 0
 %line 3285+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	cmp r10, 0
+	cmp rax, 0
 ; goto loop29 if !=
 %line 3286+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	jne .Lloop29
@@ -9890,7 +9809,7 @@ align 32
 	paddd xmm7, xmm0
 ; x2 = mem128[pc]
 %line 3289+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11]
+	movdqu xmm0, [r10]
 ; 4x x0 += x2
 %line 3290+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddd xmm7, xmm0
@@ -9918,7 +9837,7 @@ align 32
 	paddd xmm6, xmm0
 ; x3 = mem128[pc + 16]
 %line 3298+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 16]
+	movdqu xmm0, [r10 + 16]
 ; 4x x1 += x3
 %line 3299+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddd xmm6, xmm0
@@ -10005,7 +9924,7 @@ align 32
 	paddd xmm7, xmm0
 ; x2 = mem128[pc + 32]
 %line 3325+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 32]
+	movdqu xmm0, [r10 + 32]
 ; 4x x0 += x2
 %line 3326+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddd xmm7, xmm0
@@ -10033,7 +9952,7 @@ align 32
 	paddd xmm6, xmm0
 ; x3 = mem128[pc + 48]
 %line 3334+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 48]
+	movdqu xmm0, [r10 + 48]
 ; 4x x1 += x3
 %line 3335+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddd xmm6, xmm0
@@ -10120,7 +10039,7 @@ align 32
 	paddd xmm7, xmm0
 ; x2 = mem128[pc + 64]
 %line 3361+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 64]
+	movdqu xmm0, [r10 + 64]
 ; 4x x0 += x2
 %line 3362+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddd xmm7, xmm0
@@ -10148,7 +10067,7 @@ align 32
 	paddd xmm6, xmm0
 ; x3 = mem128[pc + 80]
 %line 3370+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	movdqu xmm0, [r11 + 80]
+	movdqu xmm0, [r10 + 80]
 ; 4x x1 += x3
 %line 3371+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	paddd xmm6, xmm0
@@ -10228,8 +10147,7 @@ align 32
 	movdqu [rsi + 32], xmm7
 ; pa = w + 159680
 %line 3395+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
-	mov r10, rcx
-	lea r8, [r10 + 159680]
+	lea r8, [r11 + 159680]
 ; x0 = mem128[pa]
 %line 3396+0 specs/ntruprime/generated/ntruprime_mult_amd64_857.q
 	movdqu xmm0, [r8]

@@ -16,58 +16,53 @@ qhasm_kernel_mceliece_gf12_vec256_sq_ppc32_altivec_sq:
 	beq %cr0, .Lqhasm_kernel_mceliece_gf12_vec256_sq_ppc32_altivec_sq.faligned
 # pa = &FB
 	.loc 1 18
-	mr %r7, %r3
-	la %r3, 16(%r1)
+	la %r5, 16(%r1)
 # i = 24
 	.loc 1 20
-	li %r5, 24
-	mr %r8, %r3
-	mr %r9, %r4
-	mr %r10, %r5
+	li %r6, 24
 .Lqhasm_kernel_mceliece_gf12_vec256_sq_ppc32_altivec_sq.fcopy:
 # t0 = mem32[pb + 0]
 	.loc 1 22
-	lwz %r3, 0(%r9)
+	lwz %r7, 0(%r4)
 # t1 = mem32[pb + 4]
 	.loc 1 23
-	lwz %r4, 4(%r9)
+	lwz %r8, 4(%r4)
 # t2 = mem32[pb + 8]
 	.loc 1 24
-	lwz %r5, 8(%r9)
+	lwz %r9, 8(%r4)
 # t3 = mem32[pb + 12]
 	.loc 1 25
-	lwz %r6, 12(%r9)
+	lwz %r10, 12(%r4)
 # mem32[pa + 0] = t0
 	.loc 1 26
-	stw %r3, 0(%r8)
+	stw %r7, 0(%r5)
 # mem32[pa + 4] = t1
 	.loc 1 27
-	stw %r4, 4(%r8)
+	stw %r8, 4(%r5)
 # mem32[pa + 8] = t2
 	.loc 1 28
-	stw %r5, 8(%r8)
+	stw %r9, 8(%r5)
 # mem32[pa + 12] = t3
 	.loc 1 29
-	stw %r6, 12(%r8)
+	stw %r10, 12(%r5)
 # pa = pa + 16
 	.loc 1 30
-	addi %r8, %r8, 16
+	addi %r5, %r5, 16
 # pb = pb + 16
 	.loc 1 31
-	addi %r9, %r9, 16
+	addi %r4, %r4, 16
 # i = i - 1
 	.loc 1 32
-	addi %r10, %r10, -1
+	addi %r6, %r6, -1
 # =? i - 0
 	.loc 1 33
-	cmplwi %cr0, %r10, 0
+	cmplwi %cr0, %r6, 0
 # goto fcopy if !=
 	.loc 1 34
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_vec256_sq_ppc32_altivec_sq.fcopy
 # f = &FB
 	.loc 1 35
 	la %r4, 16(%r1)
-	mr %r3, %r7
 .Lqhasm_kernel_mceliece_gf12_vec256_sq_ppc32_altivec_sq.faligned:
 # hs = h
 	.loc 1 37
@@ -84,8 +79,7 @@ qhasm_kernel_mceliece_gf12_vec256_sq_ppc32_altivec_sq:
 .Lqhasm_kernel_mceliece_gf12_vec256_sq_ppc32_altivec_sq.haligned:
 # i = 2
 	.loc 1 42
-	mr %r6, %r5
-	li %r5, 2
+	li %r6, 2
 .Lqhasm_kernel_mceliece_gf12_vec256_sq_ppc32_altivec_sq.pass:
 # v0 = mem128[f + 0]
 	.loc 1 44
@@ -210,16 +204,15 @@ qhasm_kernel_mceliece_gf12_vec256_sq_ppc32_altivec_sq:
 	addi %r4, %r4, 16
 # i = i - 1
 	.loc 1 77
-	addi %r5, %r5, -1
+	addi %r6, %r6, -1
 # =? i - 0
 	.loc 1 78
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r6, 0
 # goto pass if !=
 	.loc 1 79
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_vec256_sq_ppc32_altivec_sq.pass
 # =? hs & 15
 	.loc 1 80
-	mr %r5, %r6
 	andi. %r3, %r5, 15
 # goto done if =
 	.loc 1 81

@@ -40,58 +40,53 @@ qhasm_kernel_mceliece_gf12_vec512_inv_ppc32_altivec_inv:
 	beq %cr0, .Lqhasm_kernel_mceliece_gf12_vec512_inv_ppc32_altivec_inv.faligned
 # pa = &FB
 	.loc 1 22
-	mr %r7, %r3
-	la %r3, 16(%r1)
+	la %r5, 16(%r1)
 # i = 48
 	.loc 1 24
-	li %r5, 48
-	mr %r8, %r3
-	mr %r9, %r4
-	mr %r10, %r5
+	li %r6, 48
 .Lqhasm_kernel_mceliece_gf12_vec512_inv_ppc32_altivec_inv.fcopy:
 # t0 = mem32[pb + 0]
 	.loc 1 26
-	lwz %r3, 0(%r9)
+	lwz %r7, 0(%r4)
 # t1 = mem32[pb + 4]
 	.loc 1 27
-	lwz %r4, 4(%r9)
+	lwz %r8, 4(%r4)
 # t2 = mem32[pb + 8]
 	.loc 1 28
-	lwz %r5, 8(%r9)
+	lwz %r9, 8(%r4)
 # t3 = mem32[pb + 12]
 	.loc 1 29
-	lwz %r6, 12(%r9)
+	lwz %r10, 12(%r4)
 # mem32[pa + 0] = t0
 	.loc 1 30
-	stw %r3, 0(%r8)
+	stw %r7, 0(%r5)
 # mem32[pa + 4] = t1
 	.loc 1 31
-	stw %r4, 4(%r8)
+	stw %r8, 4(%r5)
 # mem32[pa + 8] = t2
 	.loc 1 32
-	stw %r5, 8(%r8)
+	stw %r9, 8(%r5)
 # mem32[pa + 12] = t3
 	.loc 1 33
-	stw %r6, 12(%r8)
+	stw %r10, 12(%r5)
 # pa = pa + 16
 	.loc 1 34
-	addi %r8, %r8, 16
+	addi %r5, %r5, 16
 # pb = pb + 16
 	.loc 1 35
-	addi %r9, %r9, 16
+	addi %r4, %r4, 16
 # i = i - 1
 	.loc 1 36
-	addi %r10, %r10, -1
+	addi %r6, %r6, -1
 # =? i - 0
 	.loc 1 37
-	cmplwi %cr0, %r10, 0
+	cmplwi %cr0, %r6, 0
 # goto fcopy if !=
 	.loc 1 38
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_vec512_inv_ppc32_altivec_inv.fcopy
 # f = &FB
 	.loc 1 39
 	la %r4, 16(%r1)
-	mr %r3, %r7
 .Lqhasm_kernel_mceliece_gf12_vec512_inv_ppc32_altivec_inv.faligned:
 # hs = h
 	.loc 1 41
@@ -108,8 +103,7 @@ qhasm_kernel_mceliece_gf12_vec512_inv_ppc32_altivec_inv:
 .Lqhasm_kernel_mceliece_gf12_vec512_inv_ppc32_altivec_inv.haligned:
 # i = 4
 	.loc 1 46
-	mr %r6, %r5
-	li %r5, 4
+	li %r6, 4
 .Lqhasm_kernel_mceliece_gf12_vec512_inv_ppc32_altivec_inv.pass:
 # v0 = mem128[f + 0]
 	.loc 1 48
@@ -4543,16 +4537,15 @@ qhasm_kernel_mceliece_gf12_vec512_inv_ppc32_altivec_inv:
 	addi %r4, %r4, 16
 # i = i - 1
 	.loc 1 1366
-	addi %r5, %r5, -1
+	addi %r6, %r6, -1
 # =? i - 0
 	.loc 1 1367
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r6, 0
 # goto pass if !=
 	.loc 1 1368
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_vec512_inv_ppc32_altivec_inv.pass
 # =? hs & 15
 	.loc 1 1369
-	mr %r5, %r6
 	andi. %r3, %r5, 15
 # goto done if =
 	.loc 1 1370

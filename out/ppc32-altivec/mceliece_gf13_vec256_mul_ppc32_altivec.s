@@ -32,60 +32,53 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc32_altivec_mul:
 	beq %cr0, .Lqhasm_kernel_mceliece_gf13_vec256_mul_ppc32_altivec_mul.faligned
 # pa = &FB
 	.loc 1 17
-	mr %r8, %r5
-	mr %r7, %r3
-	la %r3, 16(%r1)
+	la %r6, 16(%r1)
 # i = 26
 	.loc 1 19
-	li %r5, 26
-	mr %r9, %r3
-	mr %r10, %r4
-	mr %r11, %r5
+	li %r7, 26
 .Lqhasm_kernel_mceliece_gf13_vec256_mul_ppc32_altivec_mul.fcopy:
 # t0 = mem32[pb + 0]
 	.loc 1 21
-	lwz %r3, 0(%r10)
+	lwz %r8, 0(%r4)
 # t1 = mem32[pb + 4]
 	.loc 1 22
-	lwz %r4, 4(%r10)
+	lwz %r9, 4(%r4)
 # t2 = mem32[pb + 8]
 	.loc 1 23
-	lwz %r5, 8(%r10)
+	lwz %r10, 8(%r4)
 # t3 = mem32[pb + 12]
 	.loc 1 24
-	lwz %r6, 12(%r10)
+	lwz %r11, 12(%r4)
 # mem32[pa + 0] = t0
 	.loc 1 25
-	stw %r3, 0(%r9)
+	stw %r8, 0(%r6)
 # mem32[pa + 4] = t1
 	.loc 1 26
-	stw %r4, 4(%r9)
+	stw %r9, 4(%r6)
 # mem32[pa + 8] = t2
 	.loc 1 27
-	stw %r5, 8(%r9)
+	stw %r10, 8(%r6)
 # mem32[pa + 12] = t3
 	.loc 1 28
-	stw %r6, 12(%r9)
+	stw %r11, 12(%r6)
 # pa = pa + 16
 	.loc 1 29
-	addi %r9, %r9, 16
+	addi %r6, %r6, 16
 # pb = pb + 16
 	.loc 1 30
-	addi %r10, %r10, 16
+	addi %r4, %r4, 16
 # i = i - 1
 	.loc 1 31
-	addi %r11, %r11, -1
+	addi %r7, %r7, -1
 # =? i - 0
 	.loc 1 32
-	cmplwi %cr0, %r11, 0
+	cmplwi %cr0, %r7, 0
 # goto fcopy if !=
 	.loc 1 33
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_vec256_mul_ppc32_altivec_mul.fcopy
 # f = &FB
 	.loc 1 34
 	la %r4, 16(%r1)
-	mr %r3, %r7
-	mr %r5, %r8
 .Lqhasm_kernel_mceliece_gf13_vec256_mul_ppc32_altivec_mul.faligned:
 # =? g & 15
 	.loc 1 36
@@ -95,60 +88,53 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc32_altivec_mul:
 	beq %cr0, .Lqhasm_kernel_mceliece_gf13_vec256_mul_ppc32_altivec_mul.galigned
 # pa = &GB
 	.loc 1 38
-	mr %r8, %r4
-	mr %r7, %r3
-	la %r3, 432(%r1)
+	la %r6, 432(%r1)
 # i = 26
 	.loc 1 40
-	li %r4, 26
-	mr %r9, %r3
-	mr %r10, %r5
-	mr %r11, %r4
+	li %r7, 26
 .Lqhasm_kernel_mceliece_gf13_vec256_mul_ppc32_altivec_mul.gcopy:
 # t0 = mem32[pb + 0]
 	.loc 1 42
-	lwz %r3, 0(%r10)
+	lwz %r8, 0(%r5)
 # t1 = mem32[pb + 4]
 	.loc 1 43
-	lwz %r4, 4(%r10)
+	lwz %r9, 4(%r5)
 # t2 = mem32[pb + 8]
 	.loc 1 44
-	lwz %r5, 8(%r10)
+	lwz %r10, 8(%r5)
 # t3 = mem32[pb + 12]
 	.loc 1 45
-	lwz %r6, 12(%r10)
+	lwz %r11, 12(%r5)
 # mem32[pa + 0] = t0
 	.loc 1 46
-	stw %r3, 0(%r9)
+	stw %r8, 0(%r6)
 # mem32[pa + 4] = t1
 	.loc 1 47
-	stw %r4, 4(%r9)
+	stw %r9, 4(%r6)
 # mem32[pa + 8] = t2
 	.loc 1 48
-	stw %r5, 8(%r9)
+	stw %r10, 8(%r6)
 # mem32[pa + 12] = t3
 	.loc 1 49
-	stw %r6, 12(%r9)
+	stw %r11, 12(%r6)
 # pa = pa + 16
 	.loc 1 50
-	addi %r9, %r9, 16
+	addi %r6, %r6, 16
 # pb = pb + 16
 	.loc 1 51
-	addi %r10, %r10, 16
+	addi %r5, %r5, 16
 # i = i - 1
 	.loc 1 52
-	addi %r11, %r11, -1
+	addi %r7, %r7, -1
 # =? i - 0
 	.loc 1 53
-	cmplwi %cr0, %r11, 0
+	cmplwi %cr0, %r7, 0
 # goto gcopy if !=
 	.loc 1 54
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_vec256_mul_ppc32_altivec_mul.gcopy
 # g = &GB
 	.loc 1 55
 	la %r5, 432(%r1)
-	mr %r3, %r7
-	mr %r4, %r8
 .Lqhasm_kernel_mceliece_gf13_vec256_mul_ppc32_altivec_mul.galigned:
 # hs = h
 	.loc 1 57
@@ -165,8 +151,7 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc32_altivec_mul:
 .Lqhasm_kernel_mceliece_gf13_vec256_mul_ppc32_altivec_mul.haligned:
 # i = 2
 	.loc 1 62
-	mr %r7, %r6
-	li %r6, 2
+	li %r7, 2
 .Lqhasm_kernel_mceliece_gf13_vec256_mul_ppc32_altivec_mul.pass:
 # F0 = mem128[f + 0]
 	.loc 1 64
@@ -1721,16 +1706,15 @@ qhasm_kernel_mceliece_gf13_vec256_mul_ppc32_altivec_mul:
 	addi %r5, %r5, 16
 # i = i - 1
 	.loc 1 557
-	addi %r6, %r6, -1
+	addi %r7, %r7, -1
 # =? i - 0
 	.loc 1 558
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r7, 0
 # goto pass if !=
 	.loc 1 559
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_vec256_mul_ppc32_altivec_mul.pass
 # =? hs & 15
 	.loc 1 560
-	mr %r6, %r7
 	andi. %r3, %r6, 15
 # goto done if =
 	.loc 1 561

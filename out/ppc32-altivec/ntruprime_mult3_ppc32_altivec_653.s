@@ -7,385 +7,380 @@
 	.type qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul, @function
 	.p2align 5
 qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
-# input out in k c w
-	.loc 1 13
-	mr %r8, %r3
-	mr %r10, %r4
-	mr %r9, %r5
 # w = w + 15
 	.loc 1 15
-	addi %r4, %r7, 15
+	addi %r7, %r7, 15
 # t0 = -16
 	.loc 1 16
-	li %r3, -16
+	li %r6, -16
 # w = w & t0
 	.loc 1 17
-	and %r5, %r4, %r3
+	and %r8, %r7, %r6
 # t0 = 1
 	.loc 1 18
-	li %r3, 1
+	li %r6, 1
 # mem16[w + 0] = t0
 	.loc 1 19
-	sth %r3, 0(%r5)
+	sth %r6, 0(%r8)
 # mem16[w + 2] = t0
 	.loc 1 20
-	sth %r3, 2(%r5)
+	sth %r6, 2(%r8)
 # mem16[w + 4] = t0
 	.loc 1 21
-	sth %r3, 4(%r5)
+	sth %r6, 4(%r8)
 # mem16[w + 6] = t0
 	.loc 1 22
-	sth %r3, 6(%r5)
+	sth %r6, 6(%r8)
 # mem16[w + 8] = t0
 	.loc 1 23
-	sth %r3, 8(%r5)
+	sth %r6, 8(%r8)
 # mem16[w + 10] = t0
 	.loc 1 24
-	sth %r3, 10(%r5)
+	sth %r6, 10(%r8)
 # mem16[w + 12] = t0
 	.loc 1 25
-	sth %r3, 12(%r5)
+	sth %r6, 12(%r8)
 # mem16[w + 14] = t0
 	.loc 1 26
-	sth %r3, 14(%r5)
+	sth %r6, 14(%r8)
 # t0 = 3
 	.loc 1 27
-	li %r3, 3
+	li %r6, 3
 # mem16[w + 16] = t0
 	.loc 1 28
-	sth %r3, 16(%r5)
+	sth %r6, 16(%r8)
 # mem16[w + 18] = t0
 	.loc 1 29
-	sth %r3, 18(%r5)
+	sth %r6, 18(%r8)
 # mem16[w + 20] = t0
 	.loc 1 30
-	sth %r3, 20(%r5)
+	sth %r6, 20(%r8)
 # mem16[w + 22] = t0
 	.loc 1 31
-	sth %r3, 22(%r5)
+	sth %r6, 22(%r8)
 # mem16[w + 24] = t0
 	.loc 1 32
-	sth %r3, 24(%r5)
+	sth %r6, 24(%r8)
 # mem16[w + 26] = t0
 	.loc 1 33
-	sth %r3, 26(%r5)
+	sth %r6, 26(%r8)
 # mem16[w + 28] = t0
 	.loc 1 34
-	sth %r3, 28(%r5)
+	sth %r6, 28(%r8)
 # mem16[w + 30] = t0
 	.loc 1 35
-	sth %r3, 30(%r5)
+	sth %r6, 30(%r8)
 # t0 = 1963
 	.loc 1 36
-	li %r3, 1963
+	li %r6, 1963
 # mem16[w + 32] = t0
 	.loc 1 37
-	sth %r3, 32(%r5)
+	sth %r6, 32(%r8)
 # mem16[w + 34] = t0
 	.loc 1 38
-	sth %r3, 34(%r5)
+	sth %r6, 34(%r8)
 # mem16[w + 36] = t0
 	.loc 1 39
-	sth %r3, 36(%r5)
+	sth %r6, 36(%r8)
 # mem16[w + 38] = t0
 	.loc 1 40
-	sth %r3, 38(%r5)
+	sth %r6, 38(%r8)
 # mem16[w + 40] = t0
 	.loc 1 41
-	sth %r3, 40(%r5)
+	sth %r6, 40(%r8)
 # mem16[w + 42] = t0
 	.loc 1 42
-	sth %r3, 42(%r5)
+	sth %r6, 42(%r8)
 # mem16[w + 44] = t0
 	.loc 1 43
-	sth %r3, 44(%r5)
+	sth %r6, 44(%r8)
 # mem16[w + 46] = t0
 	.loc 1 44
-	sth %r3, 46(%r5)
+	sth %r6, 46(%r8)
 # t0 = 10923
 	.loc 1 45
-	li %r3, 10923
+	li %r6, 10923
 # mem16[w + 48] = t0
 	.loc 1 46
-	sth %r3, 48(%r5)
+	sth %r6, 48(%r8)
 # mem16[w + 50] = t0
 	.loc 1 47
-	sth %r3, 50(%r5)
+	sth %r6, 50(%r8)
 # mem16[w + 52] = t0
 	.loc 1 48
-	sth %r3, 52(%r5)
+	sth %r6, 52(%r8)
 # mem16[w + 54] = t0
 	.loc 1 49
-	sth %r3, 54(%r5)
+	sth %r6, 54(%r8)
 # mem16[w + 56] = t0
 	.loc 1 50
-	sth %r3, 56(%r5)
+	sth %r6, 56(%r8)
 # mem16[w + 58] = t0
 	.loc 1 51
-	sth %r3, 58(%r5)
+	sth %r6, 58(%r8)
 # mem16[w + 60] = t0
 	.loc 1 52
-	sth %r3, 60(%r5)
+	sth %r6, 60(%r8)
 # mem16[w + 62] = t0
 	.loc 1 53
-	sth %r3, 62(%r5)
+	sth %r6, 62(%r8)
 # t0 = 7261
 	.loc 1 54
-	li %r3, 7261
+	li %r6, 7261
 # mem16[w + 64] = t0
 	.loc 1 55
-	sth %r3, 64(%r5)
+	sth %r6, 64(%r8)
 # mem16[w + 66] = t0
 	.loc 1 56
-	sth %r3, 66(%r5)
+	sth %r6, 66(%r8)
 # mem16[w + 68] = t0
 	.loc 1 57
-	sth %r3, 68(%r5)
+	sth %r6, 68(%r8)
 # mem16[w + 70] = t0
 	.loc 1 58
-	sth %r3, 70(%r5)
+	sth %r6, 70(%r8)
 # mem16[w + 72] = t0
 	.loc 1 59
-	sth %r3, 72(%r5)
+	sth %r6, 72(%r8)
 # mem16[w + 74] = t0
 	.loc 1 60
-	sth %r3, 74(%r5)
+	sth %r6, 74(%r8)
 # mem16[w + 76] = t0
 	.loc 1 61
-	sth %r3, 76(%r5)
+	sth %r6, 76(%r8)
 # mem16[w + 78] = t0
 	.loc 1 62
-	sth %r3, 78(%r5)
+	sth %r6, 78(%r8)
 # t0 = 4621
 	.loc 1 63
-	li %r3, 4621
+	li %r6, 4621
 # mem16[w + 80] = t0
 	.loc 1 64
-	sth %r3, 80(%r5)
+	sth %r6, 80(%r8)
 # mem16[w + 82] = t0
 	.loc 1 65
-	sth %r3, 82(%r5)
+	sth %r6, 82(%r8)
 # mem16[w + 84] = t0
 	.loc 1 66
-	sth %r3, 84(%r5)
+	sth %r6, 84(%r8)
 # mem16[w + 86] = t0
 	.loc 1 67
-	sth %r3, 86(%r5)
+	sth %r6, 86(%r8)
 # mem16[w + 88] = t0
 	.loc 1 68
-	sth %r3, 88(%r5)
+	sth %r6, 88(%r8)
 # mem16[w + 90] = t0
 	.loc 1 69
-	sth %r3, 90(%r5)
+	sth %r6, 90(%r8)
 # mem16[w + 92] = t0
 	.loc 1 70
-	sth %r3, 92(%r5)
+	sth %r6, 92(%r8)
 # mem16[w + 94] = t0
 	.loc 1 71
-	sth %r3, 94(%r5)
+	sth %r6, 94(%r8)
 # t0 = 512
 	.loc 1 72
-	li %r3, 512
+	li %r6, 512
 # mem16[w + 96] = t0
 	.loc 1 73
-	sth %r3, 96(%r5)
+	sth %r6, 96(%r8)
 # mem16[w + 98] = t0
 	.loc 1 74
-	sth %r3, 98(%r5)
+	sth %r6, 98(%r8)
 # mem16[w + 100] = t0
 	.loc 1 75
-	sth %r3, 100(%r5)
+	sth %r6, 100(%r8)
 # mem16[w + 102] = t0
 	.loc 1 76
-	sth %r3, 102(%r5)
+	sth %r6, 102(%r8)
 # mem16[w + 104] = t0
 	.loc 1 77
-	sth %r3, 104(%r5)
+	sth %r6, 104(%r8)
 # mem16[w + 106] = t0
 	.loc 1 78
-	sth %r3, 106(%r5)
+	sth %r6, 106(%r8)
 # mem16[w + 108] = t0
 	.loc 1 79
-	sth %r3, 108(%r5)
+	sth %r6, 108(%r8)
 # mem16[w + 110] = t0
 	.loc 1 80
-	sth %r3, 110(%r5)
+	sth %r6, 110(%r8)
 # t0 = 489
 	.loc 1 81
-	li %r3, 489
+	li %r6, 489
 # mem16[w + 112] = t0
 	.loc 1 82
-	sth %r3, 112(%r5)
+	sth %r6, 112(%r8)
 # mem16[w + 114] = t0
 	.loc 1 83
-	sth %r3, 114(%r5)
+	sth %r6, 114(%r8)
 # mem16[w + 116] = t0
 	.loc 1 84
-	sth %r3, 116(%r5)
+	sth %r6, 116(%r8)
 # mem16[w + 118] = t0
 	.loc 1 85
-	sth %r3, 118(%r5)
+	sth %r6, 118(%r8)
 # mem16[w + 120] = t0
 	.loc 1 86
-	sth %r3, 120(%r5)
+	sth %r6, 120(%r8)
 # mem16[w + 122] = t0
 	.loc 1 87
-	sth %r3, 122(%r5)
+	sth %r6, 122(%r8)
 # mem16[w + 124] = t0
 	.loc 1 88
-	sth %r3, 124(%r5)
+	sth %r6, 124(%r8)
 # mem16[w + 126] = t0
 	.loc 1 89
-	sth %r3, 126(%r5)
+	sth %r6, 126(%r8)
 # t0 = 67
 	.loc 1 90
-	li %r3, 67
+	li %r6, 67
 # mem16[w + 128] = t0
 	.loc 1 91
-	sth %r3, 128(%r5)
+	sth %r6, 128(%r8)
 # mem16[w + 130] = t0
 	.loc 1 92
-	sth %r3, 130(%r5)
+	sth %r6, 130(%r8)
 # mem16[w + 132] = t0
 	.loc 1 93
-	sth %r3, 132(%r5)
+	sth %r6, 132(%r8)
 # mem16[w + 134] = t0
 	.loc 1 94
-	sth %r3, 134(%r5)
+	sth %r6, 134(%r8)
 # mem16[w + 136] = t0
 	.loc 1 95
-	sth %r3, 136(%r5)
+	sth %r6, 136(%r8)
 # mem16[w + 138] = t0
 	.loc 1 96
-	sth %r3, 138(%r5)
+	sth %r6, 138(%r8)
 # mem16[w + 140] = t0
 	.loc 1 97
-	sth %r3, 140(%r5)
+	sth %r6, 140(%r8)
 # mem16[w + 142] = t0
 	.loc 1 98
-	sth %r3, 142(%r5)
+	sth %r6, 142(%r8)
 # t0 = 33
 	.loc 1 99
-	li %r3, 33
+	li %r6, 33
 # mem16[w + 144] = t0
 	.loc 1 100
-	sth %r3, 144(%r5)
+	sth %r6, 144(%r8)
 # mem16[w + 146] = t0
 	.loc 1 101
-	sth %r3, 146(%r5)
+	sth %r6, 146(%r8)
 # mem16[w + 148] = t0
 	.loc 1 102
-	sth %r3, 148(%r5)
+	sth %r6, 148(%r8)
 # mem16[w + 150] = t0
 	.loc 1 103
-	sth %r3, 150(%r5)
+	sth %r6, 150(%r8)
 # mem16[w + 152] = t0
 	.loc 1 104
-	sth %r3, 152(%r5)
+	sth %r6, 152(%r8)
 # mem16[w + 154] = t0
 	.loc 1 105
-	sth %r3, 154(%r5)
+	sth %r6, 154(%r8)
 # mem16[w + 156] = t0
 	.loc 1 106
-	sth %r3, 156(%r5)
+	sth %r6, 156(%r8)
 # mem16[w + 158] = t0
 	.loc 1 107
-	sth %r3, 158(%r5)
+	sth %r6, 158(%r8)
 # t0 = 475
 	.loc 1 108
-	li %r3, 475
+	li %r6, 475
 # mem16[w + 160] = t0
 	.loc 1 109
-	sth %r3, 160(%r5)
+	sth %r6, 160(%r8)
 # mem16[w + 162] = t0
 	.loc 1 110
-	sth %r3, 162(%r5)
+	sth %r6, 162(%r8)
 # mem16[w + 164] = t0
 	.loc 1 111
-	sth %r3, 164(%r5)
+	sth %r6, 164(%r8)
 # mem16[w + 166] = t0
 	.loc 1 112
-	sth %r3, 166(%r5)
+	sth %r6, 166(%r8)
 # mem16[w + 168] = t0
 	.loc 1 113
-	sth %r3, 168(%r5)
+	sth %r6, 168(%r8)
 # mem16[w + 170] = t0
 	.loc 1 114
-	sth %r3, 170(%r5)
+	sth %r6, 170(%r8)
 # mem16[w + 172] = t0
 	.loc 1 115
-	sth %r3, 172(%r5)
+	sth %r6, 172(%r8)
 # mem16[w + 174] = t0
 	.loc 1 116
-	sth %r3, 174(%r5)
+	sth %r6, 174(%r8)
 # t0 = 0
 	.loc 1 117
-	li %r3, 0
+	li %r6, 0
 # mem16[w + 176] = t0
 	.loc 1 118
-	sth %r3, 176(%r5)
+	sth %r6, 176(%r8)
 # t0 = -1
 	.loc 1 119
-	li %r3, -1
+	li %r6, -1
 # mem16[w + 178] = t0
 	.loc 1 120
-	sth %r3, 178(%r5)
+	sth %r6, 178(%r8)
 # mem16[w + 180] = t0
 	.loc 1 121
-	sth %r3, 180(%r5)
+	sth %r6, 180(%r8)
 # mem16[w + 182] = t0
 	.loc 1 122
-	sth %r3, 182(%r5)
+	sth %r6, 182(%r8)
 # mem16[w + 184] = t0
 	.loc 1 123
-	sth %r3, 184(%r5)
+	sth %r6, 184(%r8)
 # mem16[w + 186] = t0
 	.loc 1 124
-	sth %r3, 186(%r5)
+	sth %r6, 186(%r8)
 # mem16[w + 188] = t0
 	.loc 1 125
-	sth %r3, 188(%r5)
+	sth %r6, 188(%r8)
 # mem16[w + 190] = t0
 	.loc 1 126
-	sth %r3, 190(%r5)
+	sth %r6, 190(%r8)
 # pa = 77872
 	.loc 1 127
-	lis %r3, 1
-	ori %r3, %r3, 12336
+	lis %r6, 1
+	ori %r6, %r6, 12336
 # pa = w + pa
 	.loc 1 128
-	add %r4, %r5, %r3
+	add %r7, %r8, %r6
 # z0 = 0
 	.loc 1 129
 	vxor %v0, %v0, %v0
 # i1 = 2
 	.loc 1 130
-	li %r3, 2
+	li %r6, 2
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop1:
 # mem128[pa] = z0
 	.loc 1 132
-	stvx %v0, 0, %r4
+	stvx %v0, 0, %r7
 # mem128[pa + 16] = z0
 	.loc 1 133
 	li %r0, 16
-	stvx %v0, %r4, %r0
+	stvx %v0, %r7, %r0
 # mem128[pa + 32] = z0
 	.loc 1 134
 	li %r0, 32
-	stvx %v0, %r4, %r0
+	stvx %v0, %r7, %r0
 # mem128[pa + 48] = z0
 	.loc 1 135
 	li %r0, 48
-	stvx %v0, %r4, %r0
+	stvx %v0, %r7, %r0
 # pa = pa + 64
 	.loc 1 136
-	addi %r4, %r4, 64
+	addi %r7, %r7, 64
 # i1 = i1 - 1
 	.loc 1 137
-	addi %r3, %r3, -1
+	addi %r6, %r6, -1
 # =? i1 - 0
 	.loc 1 138
-	cmplwi %cr0, %r3, 0
+	cmplwi %cr0, %r6, 0
 # goto loop1 if !=
 	.loc 1 139
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop1
@@ -395,43 +390,35 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 	ori %r6, %r6, 11696
 # pa = w + pa
 	.loc 1 141
-	add %r6, %r5, %r6
-# qa = in
-	.loc 1 142
-	mr %r11, %r5
-	mr %r4, %r10
+	add %r6, %r8, %r6
 # i1 = 163
 	.loc 1 144
 	li %r7, 163
-	mr %r3, %r8
-	mr %r8, %r3
-	mr %r5, %r9
-	mr %r9, %r5
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop2:
 # t0 = mem8[qa]
 	.loc 1 146
-	lbz %r3, 0(%r4)
+	lbz %r9, 0(%r4)
 # mem8[qb] = t0
 	.loc 1 147
-	stb %r3, 0(%r6)
+	stb %r9, 0(%r6)
 # t0 = mem8[qa + 1]
 	.loc 1 148
-	lbz %r3, 1(%r4)
+	lbz %r9, 1(%r4)
 # mem8[qb + 1] = t0
 	.loc 1 149
-	stb %r3, 1(%r6)
+	stb %r9, 1(%r6)
 # t0 = mem8[qa + 2]
 	.loc 1 150
-	lbz %r3, 2(%r4)
+	lbz %r9, 2(%r4)
 # mem8[qb + 2] = t0
 	.loc 1 151
-	stb %r3, 2(%r6)
+	stb %r9, 2(%r6)
 # t0 = mem8[qa + 3]
 	.loc 1 152
-	lbz %r3, 3(%r4)
+	lbz %r9, 3(%r4)
 # mem8[qb + 3] = t0
 	.loc 1 153
-	stb %r3, 3(%r6)
+	stb %r9, 3(%r6)
 # qa = qa + 4
 	.loc 1 154
 	addi %r4, %r4, 4
@@ -449,29 +436,23 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop2
 # t0 = mem8[qa]
 	.loc 1 159
-	lbz %r3, 0(%r4)
+	lbz %r4, 0(%r4)
 # mem8[qb] = t0
 	.loc 1 160
-	stb %r3, 0(%r6)
+	stb %r4, 0(%r6)
 # pa = 78640
 	.loc 1 161
-	lis %r3, 1
-	ori %r3, %r3, 13104
+	lis %r4, 1
+	ori %r4, %r4, 13104
 # pa = w + pa
 	.loc 1 162
-	mr %r5, %r11
-	add %r4, %r5, %r3
+	add %r4, %r8, %r4
 # z0 = 0
 	.loc 1 163
-	mr %r10, %r5
 	vxor %v0, %v0, %v0
 # i1 = 2
 	.loc 1 164
 	li %r6, 2
-	mr %r3, %r8
-	mr %r7, %r3
-	mr %r5, %r9
-	mr %r8, %r5
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop3:
 # mem128[pa] = z0
 	.loc 1 166
@@ -502,46 +483,39 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop3
 # pa = 78000
 	.loc 1 174
-	lis %r3, 1
-	ori %r3, %r3, 12464
+	lis %r4, 1
+	ori %r4, %r4, 12464
 # pa = w + pa
 	.loc 1 175
-	mr %r5, %r10
-	add %r4, %r5, %r3
-# qa = k
-	.loc 1 176
-	mr %r9, %r5
-	mr %r5, %r8
+	add %r4, %r8, %r4
 # i1 = 163
 	.loc 1 178
 	li %r6, 163
-	mr %r3, %r7
-	mr %r7, %r3
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop4:
 # t0 = mem8[qa]
 	.loc 1 180
-	lbz %r3, 0(%r5)
+	lbz %r7, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 181
-	stb %r3, 0(%r4)
+	stb %r7, 0(%r4)
 # t0 = mem8[qa + 1]
 	.loc 1 182
-	lbz %r3, 1(%r5)
+	lbz %r7, 1(%r5)
 # mem8[qb + 1] = t0
 	.loc 1 183
-	stb %r3, 1(%r4)
+	stb %r7, 1(%r4)
 # t0 = mem8[qa + 2]
 	.loc 1 184
-	lbz %r3, 2(%r5)
+	lbz %r7, 2(%r5)
 # mem8[qb + 2] = t0
 	.loc 1 185
-	stb %r3, 2(%r4)
+	stb %r7, 2(%r4)
 # t0 = mem8[qa + 3]
 	.loc 1 186
-	lbz %r3, 3(%r5)
+	lbz %r7, 3(%r5)
 # mem8[qb + 3] = t0
 	.loc 1 187
-	stb %r3, 3(%r4)
+	stb %r7, 3(%r4)
 # qa = qa + 4
 	.loc 1 188
 	addi %r5, %r5, 4
@@ -559,39 +533,33 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop4
 # t0 = mem8[qa]
 	.loc 1 193
-	lbz %r3, 0(%r5)
+	lbz %r5, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 194
-	stb %r3, 0(%r4)
+	stb %r5, 0(%r4)
 # x7 = mem128[w + 0]
 	.loc 1 195
-	mr %r5, %r9
-	lvx %v0, 0, %r5
+	lvx %v4, 0, %r8
 # pa = 77232
 	.loc 1 196
-	lis %r3, 1
-	ori %r3, %r3, 11696
+	lis %r4, 1
+	ori %r4, %r4, 11696
 # pa = w + pa
 	.loc 1 197
-	add %r6, %r5, %r3
+	add %r5, %r8, %r4
 # pb = w + 192
 	.loc 1 198
-	addi %r4, %r5, 192
+	addi %r4, %r8, 192
 # z0 = 0
 	.loc 1 199
-	mr %r8, %r5
-	vxor %v1, %v1, %v1
+	vxor %v5, %v5, %v5
 # i1 = 12
 	.loc 1 200
-	li %r5, 12
-	mr %r3, %r7
-	mr %r7, %r3
-	vor %v4, %v0, %v0
-	vor %v5, %v1, %v1
+	li %r6, 12
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop5:
 # x2 = mem128[pa]
 	.loc 1 202
-	lvx %v0, 0, %r6
+	lvx %v0, 0, %r5
 # x0 = unpacklo8(z0, x2)
 	.loc 1 203
 	vmrghb %v1, %v5, %v0
@@ -640,7 +608,7 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # x2 = mem128[pa + 16]
 	.loc 1 217
 	li %r0, 16
-	lvx %v0, %r6, %r0
+	lvx %v0, %r5, %r0
 # x0 = unpacklo8(z0, x2)
 	.loc 1 218
 	vmrghb %v1, %v5, %v0
@@ -690,7 +658,7 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # x2 = mem128[pa + 32]
 	.loc 1 232
 	li %r0, 32
-	lvx %v0, %r6, %r0
+	lvx %v0, %r5, %r0
 # x0 = unpacklo8(z0, x2)
 	.loc 1 233
 	vmrghb %v1, %v5, %v0
@@ -740,7 +708,7 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # x2 = mem128[pa + 48]
 	.loc 1 247
 	li %r0, 48
-	lvx %v0, %r6, %r0
+	lvx %v0, %r5, %r0
 # x0 = unpacklo8(z0, x2)
 	.loc 1 248
 	vmrghb %v1, %v5, %v0
@@ -789,43 +757,38 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 	stvx %v1, %r4, %r0
 # pa = pa + 64
 	.loc 1 262
-	addi %r6, %r6, 64
+	addi %r5, %r5, 64
 # pb = pb + 128
 	.loc 1 263
 	addi %r4, %r4, 128
 # i1 = i1 - 1
 	.loc 1 264
-	addi %r5, %r5, -1
+	addi %r6, %r6, -1
 # =? i1 - 0
 	.loc 1 265
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r6, 0
 # goto loop5 if !=
 	.loc 1 266
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop5
 # x7 = mem128[w + 0]
 	.loc 1 267
-	mr %r5, %r8
-	lvx %v0, 0, %r5
+	lvx %v4, 0, %r8
 # pa = 78000
 	.loc 1 268
-	lis %r3, 1
-	ori %r3, %r3, 12464
+	lis %r4, 1
+	ori %r4, %r4, 12464
 # pa = w + pa
 	.loc 1 269
-	add %r4, %r5, %r3
+	add %r4, %r8, %r4
 # pb = w + 1728
 	.loc 1 270
-	addi %r6, %r5, 1728
+	addi %r5, %r8, 1728
 # z0 = 0
 	.loc 1 271
-	mr %r8, %r5
-	vxor %v1, %v1, %v1
+	vxor %v5, %v5, %v5
 # i1 = 12
 	.loc 1 272
-	li %r5, 12
-	mr %r3, %r7
-	vor %v4, %v0, %v0
-	vor %v5, %v1, %v1
+	li %r6, 12
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop6:
 # x2 = mem128[pa]
 	.loc 1 274
@@ -854,7 +817,7 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 	vsubuhm %v3, %v3, %v1
 # mem128[pb] = x1
 	.loc 1 282
-	stvx %v3, 0, %r6
+	stvx %v3, 0, %r5
 # x1 = x3 & x7
 	.loc 1 283
 	vand %v1, %v2, %v4
@@ -874,7 +837,7 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[pb + 16] = x1
 	.loc 1 288
 	li %r0, 16
-	stvx %v1, %r6, %r0
+	stvx %v1, %r5, %r0
 # x2 = mem128[pa + 16]
 	.loc 1 289
 	li %r0, 16
@@ -904,7 +867,7 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[pb + 32] = x1
 	.loc 1 297
 	li %r0, 32
-	stvx %v3, %r6, %r0
+	stvx %v3, %r5, %r0
 # x1 = x3 & x7
 	.loc 1 298
 	vand %v1, %v2, %v4
@@ -924,7 +887,7 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[pb + 48] = x1
 	.loc 1 303
 	li %r0, 48
-	stvx %v1, %r6, %r0
+	stvx %v1, %r5, %r0
 # x2 = mem128[pa + 32]
 	.loc 1 304
 	li %r0, 32
@@ -954,7 +917,7 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[pb + 64] = x1
 	.loc 1 312
 	li %r0, 64
-	stvx %v3, %r6, %r0
+	stvx %v3, %r5, %r0
 # x1 = x3 & x7
 	.loc 1 313
 	vand %v1, %v2, %v4
@@ -974,7 +937,7 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[pb + 80] = x1
 	.loc 1 318
 	li %r0, 80
-	stvx %v1, %r6, %r0
+	stvx %v1, %r5, %r0
 # x2 = mem128[pa + 48]
 	.loc 1 319
 	li %r0, 48
@@ -1004,7 +967,7 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[pb + 96] = x1
 	.loc 1 327
 	li %r0, 96
-	stvx %v3, %r6, %r0
+	stvx %v3, %r5, %r0
 # x1 = x3 & x7
 	.loc 1 328
 	vand %v1, %v2, %v4
@@ -1024,46 +987,41 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[pb + 112] = x1
 	.loc 1 333
 	li %r0, 112
-	stvx %v1, %r6, %r0
+	stvx %v1, %r5, %r0
 # pa = pa + 64
 	.loc 1 334
 	addi %r4, %r4, 64
 # pb = pb + 128
 	.loc 1 335
-	addi %r6, %r6, 128
+	addi %r5, %r5, 128
 # i1 = i1 - 1
 	.loc 1 336
-	addi %r5, %r5, -1
+	addi %r6, %r6, -1
 # =? i1 - 0
 	.loc 1 337
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r6, 0
 # goto loop6 if !=
 	.loc 1 338
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop6
 # pa = w + 192
 	.loc 1 339
-	mr %r5, %r8
-	addi %r6, %r5, 192
+	addi %r5, %r8, 192
 # pb = w + 11040
 	.loc 1 340
-	addi %r4, %r5, 11040
-# qa = pa
-	.loc 1 341
-	mr %r9, %r5
+	addi %r4, %r8, 11040
 # qb = pa + 768
 	.loc 1 342
-	addi %r5, %r6, 768
+	addi %r6, %r5, 768
 # i1 = 12
 	.loc 1 344
 	li %r7, 12
-	mr %r8, %r3
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop7:
 # x0 = mem128[qa]
 	.loc 1 346
-	lvx %v0, 0, %r6
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 347
-	lvx %v1, 0, %r5
+	lvx %v1, 0, %r6
 # mem128[qc] = x0
 	.loc 1 348
 	stvx %v0, 0, %r4
@@ -1081,11 +1039,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # x0 = mem128[qa + 16]
 	.loc 1 352
 	li %r0, 16
-	lvx %v0, %r6, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 353
 	li %r0, 16
-	lvx %v1, %r5, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 16] = x0
 	.loc 1 354
 	li %r0, 16
@@ -1104,11 +1062,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # x0 = mem128[qa + 32]
 	.loc 1 358
 	li %r0, 32
-	lvx %v0, %r6, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 359
 	li %r0, 32
-	lvx %v1, %r5, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 32] = x0
 	.loc 1 360
 	li %r0, 32
@@ -1127,11 +1085,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # x0 = mem128[qa + 48]
 	.loc 1 364
 	li %r0, 48
-	lvx %v0, %r6, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 365
 	li %r0, 48
-	lvx %v1, %r5, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 48] = x0
 	.loc 1 366
 	li %r0, 48
@@ -1149,10 +1107,10 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 	stvx %v0, %r4, %r0
 # qa = qa + 64
 	.loc 1 370
-	addi %r6, %r6, 64
+	addi %r5, %r5, 64
 # qb = qb + 64
 	.loc 1 371
-	addi %r5, %r5, 64
+	addi %r6, %r6, 64
 # qc = qc + 64
 	.loc 1 372
 	addi %r4, %r4, 64
@@ -1167,32 +1125,27 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop7
 # pa = w + 1728
 	.loc 1 376
-	mr %r5, %r9
-	addi %r4, %r5, 1728
+	addi %r5, %r8, 1728
 # pb = 42240
 	.loc 1 377
-	lis %r3, 0
-	ori %r3, %r3, 42240
+	lis %r4, 0
+	ori %r4, %r4, 42240
 # pb = w + pb
 	.loc 1 378
-	add %r6, %r5, %r3
-# qa = pa
-	.loc 1 379
-	mr %r9, %r5
+	add %r6, %r8, %r4
 # qb = pa + 768
 	.loc 1 380
-	addi %r5, %r4, 768
+	addi %r4, %r5, 768
 # i1 = 12
 	.loc 1 382
 	li %r7, 12
-	mr %r3, %r8
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop8:
 # x0 = mem128[qa]
 	.loc 1 384
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 385
-	lvx %v1, 0, %r5
+	lvx %v1, 0, %r4
 # mem128[qc] = x0
 	.loc 1 386
 	stvx %v0, 0, %r6
@@ -1210,11 +1163,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # x0 = mem128[qa + 16]
 	.loc 1 390
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 391
 	li %r0, 16
-	lvx %v1, %r5, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 16] = x0
 	.loc 1 392
 	li %r0, 16
@@ -1233,11 +1186,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # x0 = mem128[qa + 32]
 	.loc 1 396
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 397
 	li %r0, 32
-	lvx %v1, %r5, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 32] = x0
 	.loc 1 398
 	li %r0, 32
@@ -1256,11 +1209,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # x0 = mem128[qa + 48]
 	.loc 1 402
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 403
 	li %r0, 48
-	lvx %v1, %r5, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 48] = x0
 	.loc 1 404
 	li %r0, 48
@@ -1278,10 +1231,10 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 	stvx %v0, %r6, %r0
 # qa = qa + 64
 	.loc 1 408
-	addi %r4, %r4, 64
+	addi %r5, %r5, 64
 # qb = qb + 64
 	.loc 1 409
-	addi %r5, %r5, 64
+	addi %r4, %r4, 64
 # qc = qc + 64
 	.loc 1 410
 	addi %r6, %r6, 64
@@ -1296,157 +1249,148 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop8
 # pa = w + 11040
 	.loc 1 414
-	mr %r5, %r9
-	addi %r6, %r5, 11040
+	addi %r5, %r8, 11040
 # pb = w + 3264
 	.loc 1 415
-	addi %r7, %r5, 3264
+	addi %r6, %r8, 3264
 # i0 = 3
 	.loc 1 416
 	li %r4, 3
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop9:
 # qa = pa
 	.loc 1 418
-	mr %r9, %r5
-	mr %r8, %r4
-	mr %r5, %r3
+	mr %r7, %r5
 # qb = pa + 384
 	.loc 1 419
-	addi %r3, %r6, 384
+	addi %r9, %r5, 384
 # qc = pb
 	.loc 1 420
 	mr %r10, %r6
 # i1 = 6
 	.loc 1 421
-	mr %r11, %r7
-	li %r4, 6
+	li %r11, 6
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop10:
 # x0 = mem128[qa]
 	.loc 1 423
-	lvx %v0, 0, %r6
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 424
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r9
 # mem128[qc] = x0
 	.loc 1 425
-	stvx %v0, 0, %r7
+	stvx %v0, 0, %r10
 # mem128[qc + 768] = x1
 	.loc 1 426
 	li %r0, 768
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 427
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 384] = x0
 	.loc 1 428
 	li %r0, 384
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 429
 	li %r0, 16
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 430
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 16] = x0
 	.loc 1 431
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 784] = x1
 	.loc 1 432
 	li %r0, 784
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 433
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 400] = x0
 	.loc 1 434
 	li %r0, 400
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 435
 	li %r0, 32
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 436
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 32] = x0
 	.loc 1 437
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 800] = x1
 	.loc 1 438
 	li %r0, 800
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 439
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 416] = x0
 	.loc 1 440
 	li %r0, 416
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 441
 	li %r0, 48
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 442
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 48] = x0
 	.loc 1 443
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 816] = x1
 	.loc 1 444
 	li %r0, 816
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 445
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 432] = x0
 	.loc 1 446
 	li %r0, 432
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 447
-	addi %r6, %r6, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 448
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 449
-	addi %r7, %r7, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 450
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 451
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop10 if !=
 	.loc 1 452
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop10
 # pa = pa + 768
 	.loc 1 453
-	mr %r6, %r10
-	addi %r6, %r6, 768
+	addi %r5, %r5, 768
 # pb = pb + 1152
 	.loc 1 454
-	mr %r7, %r11
-	addi %r7, %r7, 1152
+	addi %r6, %r6, 1152
 # i0 = i0 - 1
 	.loc 1 455
-	mr %r4, %r8
 	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 456
 	cmplwi %cr0, %r4, 0
 # goto loop9 if !=
 	.loc 1 457
-	mr %r3, %r5
-	mr %r5, %r9
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop9
 # pa = 42240
 	.loc 1 458
@@ -1454,313 +1398,297 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 	ori %r4, %r4, 42240
 # pa = w + pa
 	.loc 1 459
-	add %r6, %r5, %r4
+	add %r4, %r8, %r4
 # pb = 34464
 	.loc 1 460
-	lis %r4, 0
-	ori %r4, %r4, 34464
+	lis %r5, 0
+	ori %r5, %r5, 34464
 # pb = w + pb
 	.loc 1 461
-	add %r7, %r5, %r4
+	add %r5, %r8, %r5
 # i0 = 3
 	.loc 1 462
-	li %r4, 3
+	li %r6, 3
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop11:
 # qa = pa
 	.loc 1 464
-	mr %r11, %r4
-	mr %r8, %r5
-	mr %r5, %r3
+	mr %r7, %r4
 # qb = pa + 384
 	.loc 1 465
-	addi %r3, %r6, 384
+	addi %r9, %r4, 384
 # qc = pb
 	.loc 1 466
-	mr %r9, %r6
+	mr %r10, %r5
 # i1 = 6
 	.loc 1 467
-	mr %r10, %r7
-	li %r4, 6
+	li %r11, 6
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop12:
 # x0 = mem128[qa]
 	.loc 1 469
-	lvx %v0, 0, %r6
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 470
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r9
 # mem128[qc] = x0
 	.loc 1 471
-	stvx %v0, 0, %r7
+	stvx %v0, 0, %r10
 # mem128[qc + 768] = x1
 	.loc 1 472
 	li %r0, 768
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 473
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 384] = x0
 	.loc 1 474
 	li %r0, 384
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 475
 	li %r0, 16
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 476
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 16] = x0
 	.loc 1 477
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 784] = x1
 	.loc 1 478
 	li %r0, 784
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 479
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 400] = x0
 	.loc 1 480
 	li %r0, 400
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 481
 	li %r0, 32
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 482
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 32] = x0
 	.loc 1 483
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 800] = x1
 	.loc 1 484
 	li %r0, 800
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 485
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 416] = x0
 	.loc 1 486
 	li %r0, 416
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 487
 	li %r0, 48
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 488
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 48] = x0
 	.loc 1 489
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 816] = x1
 	.loc 1 490
 	li %r0, 816
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 491
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 432] = x0
 	.loc 1 492
 	li %r0, 432
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 493
-	addi %r6, %r6, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 494
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 495
-	addi %r7, %r7, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 496
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 497
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop12 if !=
 	.loc 1 498
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop12
 # pa = pa + 768
 	.loc 1 499
-	mr %r6, %r9
-	addi %r6, %r6, 768
+	addi %r4, %r4, 768
 # pb = pb + 1152
 	.loc 1 500
-	mr %r7, %r10
-	addi %r7, %r7, 1152
+	addi %r5, %r5, 1152
 # i0 = i0 - 1
 	.loc 1 501
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 502
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop11 if !=
 	.loc 1 503
-	mr %r3, %r5
-	mr %r5, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop11
 # pa = w + 3264
 	.loc 1 504
-	addi %r6, %r5, 3264
+	addi %r4, %r8, 3264
 # pb = w + 11040
 	.loc 1 505
-	addi %r7, %r5, 11040
+	addi %r5, %r8, 11040
 # i0 = 9
 	.loc 1 506
-	li %r4, 9
+	li %r6, 9
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop13:
 # qa = pa
 	.loc 1 508
-	mr %r11, %r4
-	mr %r8, %r5
-	mr %r5, %r3
+	mr %r7, %r4
 # qb = pa + 192
 	.loc 1 509
-	addi %r3, %r6, 192
+	addi %r9, %r4, 192
 # qc = pb
 	.loc 1 510
-	mr %r9, %r6
+	mr %r10, %r5
 # i1 = 3
 	.loc 1 511
-	mr %r10, %r7
-	li %r4, 3
+	li %r11, 3
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop14:
 # x0 = mem128[qa]
 	.loc 1 513
-	lvx %v0, 0, %r6
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 514
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r9
 # mem128[qc] = x0
 	.loc 1 515
-	stvx %v0, 0, %r7
+	stvx %v0, 0, %r10
 # mem128[qc + 384] = x1
 	.loc 1 516
 	li %r0, 384
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 517
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 192] = x0
 	.loc 1 518
 	li %r0, 192
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 519
 	li %r0, 16
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 520
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 16] = x0
 	.loc 1 521
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 400] = x1
 	.loc 1 522
 	li %r0, 400
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 523
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 208] = x0
 	.loc 1 524
 	li %r0, 208
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 525
 	li %r0, 32
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 526
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 32] = x0
 	.loc 1 527
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 416] = x1
 	.loc 1 528
 	li %r0, 416
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 529
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 224] = x0
 	.loc 1 530
 	li %r0, 224
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 531
 	li %r0, 48
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 532
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 48] = x0
 	.loc 1 533
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 432] = x1
 	.loc 1 534
 	li %r0, 432
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 535
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 240] = x0
 	.loc 1 536
 	li %r0, 240
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 537
-	addi %r6, %r6, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 538
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 539
-	addi %r7, %r7, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 540
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 541
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop14 if !=
 	.loc 1 542
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop14
 # pa = pa + 384
 	.loc 1 543
-	mr %r6, %r9
-	addi %r6, %r6, 384
+	addi %r4, %r4, 384
 # pb = pb + 576
 	.loc 1 544
-	mr %r7, %r10
-	addi %r7, %r7, 576
+	addi %r5, %r5, 576
 # i0 = i0 - 1
 	.loc 1 545
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 546
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop13 if !=
 	.loc 1 547
-	mr %r3, %r5
-	mr %r5, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop13
 # pa = 34464
 	.loc 1 548
@@ -1768,791 +1696,763 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 	ori %r4, %r4, 34464
 # pa = w + pa
 	.loc 1 549
-	add %r6, %r5, %r4
+	add %r4, %r8, %r4
 # pb = 42240
 	.loc 1 550
-	lis %r4, 0
-	ori %r4, %r4, 42240
+	lis %r5, 0
+	ori %r5, %r5, 42240
 # pb = w + pb
 	.loc 1 551
-	add %r7, %r5, %r4
+	add %r5, %r8, %r5
 # i0 = 9
 	.loc 1 552
-	li %r4, 9
+	li %r6, 9
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop15:
 # qa = pa
 	.loc 1 554
-	mr %r11, %r4
-	mr %r8, %r5
-	mr %r5, %r3
+	mr %r7, %r4
 # qb = pa + 192
 	.loc 1 555
-	addi %r3, %r6, 192
+	addi %r9, %r4, 192
 # qc = pb
 	.loc 1 556
-	mr %r9, %r6
+	mr %r10, %r5
 # i1 = 3
 	.loc 1 557
-	mr %r10, %r7
-	li %r4, 3
+	li %r11, 3
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop16:
 # x0 = mem128[qa]
 	.loc 1 559
-	lvx %v0, 0, %r6
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 560
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r9
 # mem128[qc] = x0
 	.loc 1 561
-	stvx %v0, 0, %r7
+	stvx %v0, 0, %r10
 # mem128[qc + 384] = x1
 	.loc 1 562
 	li %r0, 384
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 563
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 192] = x0
 	.loc 1 564
 	li %r0, 192
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 565
 	li %r0, 16
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 566
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 16] = x0
 	.loc 1 567
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 400] = x1
 	.loc 1 568
 	li %r0, 400
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 569
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 208] = x0
 	.loc 1 570
 	li %r0, 208
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 571
 	li %r0, 32
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 572
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 32] = x0
 	.loc 1 573
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 416] = x1
 	.loc 1 574
 	li %r0, 416
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 575
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 224] = x0
 	.loc 1 576
 	li %r0, 224
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 577
 	li %r0, 48
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 578
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 48] = x0
 	.loc 1 579
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 432] = x1
 	.loc 1 580
 	li %r0, 432
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 581
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 240] = x0
 	.loc 1 582
 	li %r0, 240
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 583
-	addi %r6, %r6, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 584
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 585
-	addi %r7, %r7, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 586
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 587
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop16 if !=
 	.loc 1 588
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop16
 # pa = pa + 384
 	.loc 1 589
-	mr %r6, %r9
-	addi %r6, %r6, 384
+	addi %r4, %r4, 384
 # pb = pb + 576
 	.loc 1 590
-	mr %r7, %r10
-	addi %r7, %r7, 576
+	addi %r5, %r5, 576
 # i0 = i0 - 1
 	.loc 1 591
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 592
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop15 if !=
 	.loc 1 593
-	mr %r3, %r5
-	mr %r5, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop15
 # pa = w + 11040
 	.loc 1 594
-	mr %r7, %r3
-	addi %r3, %r5, 11040
+	addi %r5, %r8, 11040
 # pb = w + 3264
 	.loc 1 595
-	addi %r4, %r5, 3264
+	addi %r7, %r8, 3264
 # i0 = 27
 	.loc 1 596
-	mr %r8, %r5
-	li %r5, 27
-	mr %r6, %r4
+	li %r4, 27
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop17:
 # qb = pa + 96
 	.loc 1 599
-	addi %r4, %r3, 96
+	addi %r6, %r5, 96
 # x0 = mem128[qa]
 	.loc 1 601
-	lvx %v0, 0, %r3
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 602
-	lvx %v1, 0, %r4
+	lvx %v1, 0, %r6
 # mem128[qc] = x0
 	.loc 1 603
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r7
 # mem128[qc + 192] = x1
 	.loc 1 604
 	li %r0, 192
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 605
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 96] = x0
 	.loc 1 606
 	li %r0, 96
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 607
 	li %r0, 16
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 608
 	li %r0, 16
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 16] = x0
 	.loc 1 609
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 208] = x1
 	.loc 1 610
 	li %r0, 208
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 611
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 112] = x0
 	.loc 1 612
 	li %r0, 112
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 613
 	li %r0, 32
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 614
 	li %r0, 32
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 32] = x0
 	.loc 1 615
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 224] = x1
 	.loc 1 616
 	li %r0, 224
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 617
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 128] = x0
 	.loc 1 618
 	li %r0, 128
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 619
 	li %r0, 48
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 620
 	li %r0, 48
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 48] = x0
 	.loc 1 621
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 240] = x1
 	.loc 1 622
 	li %r0, 240
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 623
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 144] = x0
 	.loc 1 624
 	li %r0, 144
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 64]
 	.loc 1 625
 	li %r0, 64
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 64]
 	.loc 1 626
 	li %r0, 64
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 64] = x0
 	.loc 1 627
 	li %r0, 64
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 256] = x1
 	.loc 1 628
 	li %r0, 256
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 629
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 160] = x0
 	.loc 1 630
 	li %r0, 160
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 80]
 	.loc 1 631
 	li %r0, 80
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 80]
 	.loc 1 632
 	li %r0, 80
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 80] = x0
 	.loc 1 633
 	li %r0, 80
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 272] = x1
 	.loc 1 634
 	li %r0, 272
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 635
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 176] = x0
 	.loc 1 636
 	li %r0, 176
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # pa = pa + 192
 	.loc 1 637
-	addi %r3, %r3, 192
+	addi %r5, %r5, 192
 # pb = pb + 288
 	.loc 1 638
-	addi %r6, %r6, 288
+	addi %r7, %r7, 288
 # i0 = i0 - 1
 	.loc 1 639
-	addi %r5, %r5, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 640
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r4, 0
 # goto loop17 if !=
 	.loc 1 641
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop17
 # pa = 42240
 	.loc 1 642
-	lis %r3, 0
-	ori %r3, %r3, 42240
+	lis %r4, 0
+	ori %r4, %r4, 42240
 # pa = w + pa
 	.loc 1 643
-	mr %r5, %r8
-	add %r4, %r5, %r3
+	add %r5, %r8, %r4
 # pb = 34464
 	.loc 1 644
-	lis %r3, 0
-	ori %r3, %r3, 34464
+	lis %r4, 0
+	ori %r4, %r4, 34464
 # pb = w + pb
 	.loc 1 645
-	add %r6, %r5, %r3
+	add %r7, %r8, %r4
 # i0 = 27
 	.loc 1 646
-	mr %r8, %r5
-	li %r5, 27
-	mr %r3, %r7
-	mr %r7, %r3
+	li %r4, 27
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop18:
 # qb = pa + 96
 	.loc 1 649
-	addi %r3, %r4, 96
+	addi %r6, %r5, 96
 # x0 = mem128[qa]
 	.loc 1 651
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 652
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r6
 # mem128[qc] = x0
 	.loc 1 653
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r7
 # mem128[qc + 192] = x1
 	.loc 1 654
 	li %r0, 192
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 655
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 96] = x0
 	.loc 1 656
 	li %r0, 96
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 657
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 658
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 16] = x0
 	.loc 1 659
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 208] = x1
 	.loc 1 660
 	li %r0, 208
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 661
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 112] = x0
 	.loc 1 662
 	li %r0, 112
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 663
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 664
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 32] = x0
 	.loc 1 665
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 224] = x1
 	.loc 1 666
 	li %r0, 224
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 667
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 128] = x0
 	.loc 1 668
 	li %r0, 128
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 669
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 670
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 48] = x0
 	.loc 1 671
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 240] = x1
 	.loc 1 672
 	li %r0, 240
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 673
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 144] = x0
 	.loc 1 674
 	li %r0, 144
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 64]
 	.loc 1 675
 	li %r0, 64
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 64]
 	.loc 1 676
 	li %r0, 64
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 64] = x0
 	.loc 1 677
 	li %r0, 64
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 256] = x1
 	.loc 1 678
 	li %r0, 256
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 679
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 160] = x0
 	.loc 1 680
 	li %r0, 160
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 80]
 	.loc 1 681
 	li %r0, 80
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 80]
 	.loc 1 682
 	li %r0, 80
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 80] = x0
 	.loc 1 683
 	li %r0, 80
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 272] = x1
 	.loc 1 684
 	li %r0, 272
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 685
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 176] = x0
 	.loc 1 686
 	li %r0, 176
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # pa = pa + 192
 	.loc 1 687
-	addi %r4, %r4, 192
+	addi %r5, %r5, 192
 # pb = pb + 288
 	.loc 1 688
-	addi %r6, %r6, 288
+	addi %r7, %r7, 288
 # i0 = i0 - 1
 	.loc 1 689
-	addi %r5, %r5, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 690
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r4, 0
 # goto loop18 if !=
 	.loc 1 691
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop18
 # pa = w + 3264
 	.loc 1 692
-	mr %r5, %r8
-	addi %r4, %r5, 3264
+	addi %r5, %r8, 3264
 # pb = w + 11040
 	.loc 1 693
-	addi %r6, %r5, 11040
+	addi %r7, %r8, 11040
 # z0 = 0
 	.loc 1 694
-	mr %r8, %r5
 	vxor %v0, %v0, %v0
 # i0 = 81
 	.loc 1 695
-	li %r5, 81
-	mr %r3, %r7
-	mr %r7, %r3
-	vor %v2, %v0, %v0
+	li %r4, 81
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop19:
 # qb = pa + 48
 	.loc 1 698
-	addi %r3, %r4, 48
+	addi %r6, %r5, 48
 # x0 = mem128[qa]
 	.loc 1 700
-	lvx %v0, 0, %r4
+	lvx %v1, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 701
-	lvx %v1, 0, %r3
+	lvx %v2, 0, %r6
 # mem128[qc + 48] = x0
 	.loc 1 702
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 240] = x1
 	.loc 1 703
 	li %r0, 240
-	stvx %v1, %r6, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 704
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 144] = x0
 	.loc 1 705
 	li %r0, 144
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc] = z0
 	.loc 1 706
-	stvx %v2, 0, %r6
+	stvx %v0, 0, %r7
 # mem128[qc + 96] = z0
 	.loc 1 707
 	li %r0, 96
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 192] = z0
 	.loc 1 708
 	li %r0, 192
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 709
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 710
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 64] = x0
 	.loc 1 711
 	li %r0, 64
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 256] = x1
 	.loc 1 712
 	li %r0, 256
-	stvx %v1, %r6, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 713
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 160] = x0
 	.loc 1 714
 	li %r0, 160
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 16] = z0
 	.loc 1 715
 	li %r0, 16
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 112] = z0
 	.loc 1 716
 	li %r0, 112
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 208] = z0
 	.loc 1 717
 	li %r0, 208
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 718
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 719
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 80] = x0
 	.loc 1 720
 	li %r0, 80
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 272] = x1
 	.loc 1 721
 	li %r0, 272
-	stvx %v1, %r6, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 722
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 176] = x0
 	.loc 1 723
 	li %r0, 176
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 32] = z0
 	.loc 1 724
 	li %r0, 32
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 128] = z0
 	.loc 1 725
 	li %r0, 128
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 224] = z0
 	.loc 1 726
 	li %r0, 224
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # pa = pa + 96
 	.loc 1 727
-	addi %r4, %r4, 96
+	addi %r5, %r5, 96
 # pb = pb + 288
 	.loc 1 728
-	addi %r6, %r6, 288
+	addi %r7, %r7, 288
 # i0 = i0 - 1
 	.loc 1 729
-	addi %r5, %r5, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 730
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r4, 0
 # goto loop19 if !=
 	.loc 1 731
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop19
 # pa = 34464
 	.loc 1 732
-	lis %r3, 0
-	ori %r3, %r3, 34464
+	lis %r4, 0
+	ori %r4, %r4, 34464
 # pa = w + pa
 	.loc 1 733
-	mr %r5, %r8
-	add %r4, %r5, %r3
+	add %r5, %r8, %r4
 # pb = 42240
 	.loc 1 734
-	lis %r3, 0
-	ori %r3, %r3, 42240
+	lis %r4, 0
+	ori %r4, %r4, 42240
 # pb = w + pb
 	.loc 1 735
-	add %r6, %r5, %r3
+	add %r7, %r8, %r4
 # i0 = 81
 	.loc 1 736
-	mr %r9, %r5
-	li %r5, 81
-	mr %r3, %r7
-	mr %r8, %r3
+	li %r4, 81
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop20:
 # qb = pa + 48
 	.loc 1 739
-	addi %r3, %r4, 48
+	addi %r6, %r5, 48
 # x0 = mem128[qa]
 	.loc 1 741
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 742
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r6
 # mem128[qc] = x0
 	.loc 1 743
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r7
 # mem128[qc + 96] = x1
 	.loc 1 744
 	li %r0, 96
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 745
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 48] = x0
 	.loc 1 746
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 747
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 748
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 16] = x0
 	.loc 1 749
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 112] = x1
 	.loc 1 750
 	li %r0, 112
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 751
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 64] = x0
 	.loc 1 752
 	li %r0, 64
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 753
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 754
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 32] = x0
 	.loc 1 755
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 128] = x1
 	.loc 1 756
 	li %r0, 128
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 757
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 80] = x0
 	.loc 1 758
 	li %r0, 80
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # pa = pa + 96
 	.loc 1 759
-	addi %r4, %r4, 96
+	addi %r5, %r5, 96
 # pb = pb + 144
 	.loc 1 760
-	addi %r6, %r6, 144
+	addi %r7, %r7, 144
 # i0 = i0 - 1
 	.loc 1 761
-	addi %r5, %r5, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 762
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r4, 0
 # goto loop20 if !=
 	.loc 1 763
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop20
 # pa = 34368
 	.loc 1 764
-	lis %r3, 0
-	ori %r3, %r3, 34368
+	lis %r4, 0
+	ori %r4, %r4, 34368
 # pa = w + pa
 	.loc 1 765
-	mr %r5, %r9
-	add %r3, %r5, %r3
+	add %r4, %r8, %r4
 # z0 = 0
 	.loc 1 766
 	vxor %v0, %v0, %v0
 # mem128[pa] = z0
 	.loc 1 767
-	stvx %v0, 0, %r3
+	stvx %v0, 0, %r4
 # mem128[pa + 16] = z0
 	.loc 1 768
 	li %r0, 16
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[pa + 32] = z0
 	.loc 1 769
 	li %r0, 32
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # pa = w + 11040
 	.loc 1 770
-	addi %r4, %r5, 11040
+	addi %r5, %r8, 11040
 # pb = 42240
 	.loc 1 771
-	lis %r3, 0
-	ori %r3, %r3, 42240
+	lis %r4, 0
+	ori %r4, %r4, 42240
 # pb = w + pb
 	.loc 1 772
-	add %r6, %r5, %r3
+	add %r6, %r8, %r4
 # pc = 53904
 	.loc 1 773
-	lis %r3, 0
-	ori %r3, %r3, 53904
+	lis %r4, 0
+	ori %r4, %r4, 53904
 # pc = w + pc
 	.loc 1 774
-	add %r7, %r5, %r3
+	add %r4, %r8, %r4
 # i0 = 243
 	.loc 1 775
-	mr %r9, %r5
-	li %r5, 243
-	mr %r3, %r8
-	mr %r8, %r3
+	li %r7, 243
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop21:
 # z0 = 0
 	.loc 1 777
@@ -2560,15 +2460,15 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # e0 = mem128[pa + 48]
 	.loc 1 778
 	li %r0, 48
-	lvx %v8, %r4, %r0
+	lvx %v8, %r5, %r0
 # e1 = mem128[pa + 64]
 	.loc 1 779
 	li %r0, 64
-	lvx %v7, %r4, %r0
+	lvx %v7, %r5, %r0
 # e2 = mem128[pa + 80]
 	.loc 1 780
 	li %r0, 80
-	lvx %v9, %r4, %r0
+	lvx %v9, %r5, %r0
 # x2 = mem128[pb]
 	.loc 1 781
 	lvx %v10, 0, %r6
@@ -3185,98 +3085,92 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 	vmladduhm %v0, %v5, %v1, %v0
 # mem128[pc] = a0
 	.loc 1 985
-	stvx %v10, 0, %r7
+	stvx %v10, 0, %r4
 # mem128[pc + 16] = a1
 	.loc 1 986
 	li %r0, 16
-	stvx %v11, %r7, %r0
+	stvx %v11, %r4, %r0
 # mem128[pc + 32] = a2
 	.loc 1 987
 	li %r0, 32
-	stvx %v2, %r7, %r0
+	stvx %v2, %r4, %r0
 # mem128[pc + 48] = a3
 	.loc 1 988
 	li %r0, 48
-	stvx %v4, %r7, %r0
+	stvx %v4, %r4, %r0
 # mem128[pc + 64] = a4
 	.loc 1 989
 	li %r0, 64
-	stvx %v3, %r7, %r0
+	stvx %v3, %r4, %r0
 # mem128[pc + 80] = a5
 	.loc 1 990
 	li %r0, 80
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # pa = pa + 96
 	.loc 1 991
-	addi %r4, %r4, 96
+	addi %r5, %r5, 96
 # pb = pb + 48
 	.loc 1 992
 	addi %r6, %r6, 48
 # pc = pc + 96
 	.loc 1 993
-	addi %r7, %r7, 96
+	addi %r4, %r4, 96
 # i0 = i0 - 1
 	.loc 1 994
-	addi %r5, %r5, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 995
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r7, 0
 # goto loop21 if !=
 	.loc 1 996
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop21
 # pa = 53904
 	.loc 1 997
-	lis %r3, 0
-	ori %r3, %r3, 53904
+	lis %r4, 0
+	ori %r4, %r4, 53904
 # pa = w + pa
 	.loc 1 998
-	mr %r5, %r9
-	add %r4, %r5, %r3
+	add %r6, %r8, %r4
 # pb = w + 3264
 	.loc 1 999
-	addi %r6, %r5, 3264
+	addi %r4, %r8, 3264
 # i0 = 81
 	.loc 1 1000
-	mr %r9, %r5
 	li %r5, 81
-	mr %r3, %r8
-	mr %r7, %r3
-	mr %r3, %r6
-	mr %r8, %r5
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop22:
 # qb = pa + 96
 	.loc 1 1003
-	addi %r5, %r4, 96
+	addi %r7, %r6, 96
 # qc = pa + 192
 	.loc 1 1004
-	addi %r6, %r4, 192
+	addi %r9, %r6, 192
 # x0 = mem128[qa]
 	.loc 1 1006
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r6
 # x1 = mem128[qa + 48]
 	.loc 1 1007
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r6, %r0
 # x2 = mem128[qc]
 	.loc 1 1008
-	lvx %v1, 0, %r6
+	lvx %v1, 0, %r9
 # x3 = mem128[qc + 48]
 	.loc 1 1009
 	li %r0, 48
-	lvx %v3, %r6, %r0
+	lvx %v3, %r9, %r0
 # mem128[qd] = x0
 	.loc 1 1010
-	stvx %v2, 0, %r3
+	stvx %v2, 0, %r4
 # mem128[qd + 144] = x3
 	.loc 1 1011
 	li %r0, 144
-	stvx %v3, %r3, %r0
+	stvx %v3, %r4, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1012
 	vsubuhm %v0, %v0, %v1
 # x5 = mem128[qb]
 	.loc 1 1013
-	lvx %v1, 0, %r5
+	lvx %v1, 0, %r7
 # 8x x5 = x5 - x0
 	.loc 1 1014
 	vsubuhm %v1, %v1, %v2
@@ -3286,11 +3180,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 48] = x5
 	.loc 1 1016
 	li %r0, 48
-	stvx %v1, %r3, %r0
+	stvx %v1, %r4, %r0
 # x5 = mem128[qb + 48]
 	.loc 1 1017
 	li %r0, 48
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1018
 	vsubuhm %v1, %v1, %v3
@@ -3300,38 +3194,38 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 96] = x5
 	.loc 1 1020
 	li %r0, 96
-	stvx %v1, %r3, %r0
+	stvx %v1, %r4, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1021
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r6, %r0
 # x1 = mem128[qa + 64]
 	.loc 1 1022
 	li %r0, 64
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1023
 	li %r0, 16
-	lvx %v2, %r6, %r0
+	lvx %v2, %r9, %r0
 # x3 = mem128[qc + 64]
 	.loc 1 1024
 	li %r0, 64
-	lvx %v3, %r6, %r0
+	lvx %v3, %r9, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1025
 	li %r0, 16
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[qd + 160] = x3
 	.loc 1 1026
 	li %r0, 160
-	stvx %v3, %r3, %r0
+	stvx %v3, %r4, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1027
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1028
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1029
 	vsubuhm %v2, %v2, %v0
@@ -3341,11 +3235,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 64] = x5
 	.loc 1 1031
 	li %r0, 64
-	stvx %v2, %r3, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 64]
 	.loc 1 1032
 	li %r0, 64
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1033
 	vsubuhm %v0, %v0, %v3
@@ -3355,38 +3249,38 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 112] = x5
 	.loc 1 1035
 	li %r0, 112
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1036
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r6, %r0
 # x1 = mem128[qa + 80]
 	.loc 1 1037
 	li %r0, 80
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1038
 	li %r0, 32
-	lvx %v2, %r6, %r0
+	lvx %v2, %r9, %r0
 # x3 = mem128[qc + 80]
 	.loc 1 1039
 	li %r0, 80
-	lvx %v3, %r6, %r0
+	lvx %v3, %r9, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1040
 	li %r0, 32
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[qd + 176] = x3
 	.loc 1 1041
 	li %r0, 176
-	stvx %v3, %r3, %r0
+	stvx %v3, %r4, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1042
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1043
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1044
 	vsubuhm %v2, %v2, %v0
@@ -3396,11 +3290,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 80] = x5
 	.loc 1 1046
 	li %r0, 80
-	stvx %v2, %r3, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 80]
 	.loc 1 1047
 	li %r0, 80
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1048
 	vsubuhm %v0, %v0, %v3
@@ -3410,74 +3304,69 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 128] = x5
 	.loc 1 1050
 	li %r0, 128
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # pa = pa + 288
 	.loc 1 1051
-	addi %r4, %r4, 288
+	addi %r6, %r6, 288
 # pb = pb + 192
 	.loc 1 1052
-	addi %r3, %r3, 192
+	addi %r4, %r4, 192
 # i0 = i0 - 1
 	.loc 1 1053
-	addi %r8, %r8, -1
+	addi %r5, %r5, -1
 # =? i0 - 0
 	.loc 1 1054
-	cmplwi %cr0, %r8, 0
+	cmplwi %cr0, %r5, 0
 # goto loop22 if !=
 	.loc 1 1055
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop22
 # pa = w + 3264
 	.loc 1 1056
-	mr %r5, %r9
-	addi %r4, %r5, 3264
+	addi %r5, %r8, 3264
 # pb = 53904
 	.loc 1 1057
-	lis %r3, 0
-	ori %r3, %r3, 53904
+	lis %r4, 0
+	ori %r4, %r4, 53904
 # pb = w + pb
 	.loc 1 1058
-	add %r6, %r5, %r3
+	add %r9, %r8, %r4
 # i0 = 27
 	.loc 1 1059
-	mr %r9, %r5
-	li %r5, 27
-	mr %r3, %r7
-	mr %r8, %r3
-	mr %r7, %r5
+	li %r4, 27
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop23:
 # qb = pa + 192
 	.loc 1 1062
-	addi %r3, %r4, 192
+	addi %r6, %r5, 192
 # qc = pa + 384
 	.loc 1 1063
-	addi %r5, %r4, 384
+	addi %r7, %r5, 384
 # x0 = mem128[qa]
 	.loc 1 1065
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qa + 96]
 	.loc 1 1066
 	li %r0, 96
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc]
 	.loc 1 1067
-	lvx %v2, 0, %r5
+	lvx %v2, 0, %r7
 # x3 = mem128[qc + 96]
 	.loc 1 1068
 	li %r0, 96
-	lvx %v3, %r5, %r0
+	lvx %v3, %r7, %r0
 # mem128[qd] = x0
 	.loc 1 1069
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r9
 # mem128[qd + 288] = x3
 	.loc 1 1070
 	li %r0, 288
-	stvx %v3, %r6, %r0
+	stvx %v3, %r9, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1071
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1072
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r6
 # 8x x5 = x5 - x0
 	.loc 1 1073
 	vsubuhm %v2, %v2, %v0
@@ -3487,11 +3376,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 96] = x5
 	.loc 1 1075
 	li %r0, 96
-	stvx %v2, %r6, %r0
+	stvx %v2, %r9, %r0
 # x5 = mem128[qb + 96]
 	.loc 1 1076
 	li %r0, 96
-	lvx %v0, %r3, %r0
+	lvx %v0, %r6, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1077
 	vsubuhm %v0, %v0, %v3
@@ -3501,38 +3390,38 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 192] = x5
 	.loc 1 1079
 	li %r0, 192
-	stvx %v0, %r6, %r0
+	stvx %v0, %r9, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1080
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 112]
 	.loc 1 1081
 	li %r0, 112
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1082
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # x3 = mem128[qc + 112]
 	.loc 1 1083
 	li %r0, 112
-	lvx %v3, %r5, %r0
+	lvx %v3, %r7, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1084
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r9, %r0
 # mem128[qd + 304] = x3
 	.loc 1 1085
 	li %r0, 304
-	stvx %v3, %r6, %r0
+	stvx %v3, %r9, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1086
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1087
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r6, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1088
 	vsubuhm %v2, %v2, %v0
@@ -3542,11 +3431,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 112] = x5
 	.loc 1 1090
 	li %r0, 112
-	stvx %v2, %r6, %r0
+	stvx %v2, %r9, %r0
 # x5 = mem128[qb + 112]
 	.loc 1 1091
 	li %r0, 112
-	lvx %v0, %r3, %r0
+	lvx %v0, %r6, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1092
 	vsubuhm %v0, %v0, %v3
@@ -3556,38 +3445,38 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 208] = x5
 	.loc 1 1094
 	li %r0, 208
-	stvx %v0, %r6, %r0
+	stvx %v0, %r9, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1095
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 128]
 	.loc 1 1096
 	li %r0, 128
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1097
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # x3 = mem128[qc + 128]
 	.loc 1 1098
 	li %r0, 128
-	lvx %v3, %r5, %r0
+	lvx %v3, %r7, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1099
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r9, %r0
 # mem128[qd + 320] = x3
 	.loc 1 1100
 	li %r0, 320
-	stvx %v3, %r6, %r0
+	stvx %v3, %r9, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1101
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1102
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r6, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1103
 	vsubuhm %v2, %v2, %v0
@@ -3597,11 +3486,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 128] = x5
 	.loc 1 1105
 	li %r0, 128
-	stvx %v2, %r6, %r0
+	stvx %v2, %r9, %r0
 # x5 = mem128[qb + 128]
 	.loc 1 1106
 	li %r0, 128
-	lvx %v0, %r3, %r0
+	lvx %v0, %r6, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1107
 	vsubuhm %v0, %v0, %v3
@@ -3611,38 +3500,38 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 224] = x5
 	.loc 1 1109
 	li %r0, 224
-	stvx %v0, %r6, %r0
+	stvx %v0, %r9, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1110
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 144]
 	.loc 1 1111
 	li %r0, 144
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1112
 	li %r0, 48
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # x3 = mem128[qc + 144]
 	.loc 1 1113
 	li %r0, 144
-	lvx %v3, %r5, %r0
+	lvx %v3, %r7, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1114
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r9, %r0
 # mem128[qd + 336] = x3
 	.loc 1 1115
 	li %r0, 336
-	stvx %v3, %r6, %r0
+	stvx %v3, %r9, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1116
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1117
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r6, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1118
 	vsubuhm %v2, %v2, %v0
@@ -3652,11 +3541,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 144] = x5
 	.loc 1 1120
 	li %r0, 144
-	stvx %v2, %r6, %r0
+	stvx %v2, %r9, %r0
 # x5 = mem128[qb + 144]
 	.loc 1 1121
 	li %r0, 144
-	lvx %v0, %r3, %r0
+	lvx %v0, %r6, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1122
 	vsubuhm %v0, %v0, %v3
@@ -3666,38 +3555,38 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 240] = x5
 	.loc 1 1124
 	li %r0, 240
-	stvx %v0, %r6, %r0
+	stvx %v0, %r9, %r0
 # x0 = mem128[qa + 64]
 	.loc 1 1125
 	li %r0, 64
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 160]
 	.loc 1 1126
 	li %r0, 160
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 64]
 	.loc 1 1127
 	li %r0, 64
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # x3 = mem128[qc + 160]
 	.loc 1 1128
 	li %r0, 160
-	lvx %v3, %r5, %r0
+	lvx %v3, %r7, %r0
 # mem128[qd + 64] = x0
 	.loc 1 1129
 	li %r0, 64
-	stvx %v0, %r6, %r0
+	stvx %v0, %r9, %r0
 # mem128[qd + 352] = x3
 	.loc 1 1130
 	li %r0, 352
-	stvx %v3, %r6, %r0
+	stvx %v3, %r9, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1131
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 64]
 	.loc 1 1132
 	li %r0, 64
-	lvx %v2, %r3, %r0
+	lvx %v2, %r6, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1133
 	vsubuhm %v2, %v2, %v0
@@ -3707,11 +3596,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 160] = x5
 	.loc 1 1135
 	li %r0, 160
-	stvx %v2, %r6, %r0
+	stvx %v2, %r9, %r0
 # x5 = mem128[qb + 160]
 	.loc 1 1136
 	li %r0, 160
-	lvx %v0, %r3, %r0
+	lvx %v0, %r6, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1137
 	vsubuhm %v0, %v0, %v3
@@ -3721,38 +3610,38 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 256] = x5
 	.loc 1 1139
 	li %r0, 256
-	stvx %v0, %r6, %r0
+	stvx %v0, %r9, %r0
 # x0 = mem128[qa + 80]
 	.loc 1 1140
 	li %r0, 80
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 176]
 	.loc 1 1141
 	li %r0, 176
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 80]
 	.loc 1 1142
 	li %r0, 80
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # x3 = mem128[qc + 176]
 	.loc 1 1143
 	li %r0, 176
-	lvx %v3, %r5, %r0
+	lvx %v3, %r7, %r0
 # mem128[qd + 80] = x0
 	.loc 1 1144
 	li %r0, 80
-	stvx %v0, %r6, %r0
+	stvx %v0, %r9, %r0
 # mem128[qd + 368] = x3
 	.loc 1 1145
 	li %r0, 368
-	stvx %v3, %r6, %r0
+	stvx %v3, %r9, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1146
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 80]
 	.loc 1 1147
 	li %r0, 80
-	lvx %v2, %r3, %r0
+	lvx %v2, %r6, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1148
 	vsubuhm %v2, %v2, %v0
@@ -3762,11 +3651,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 176] = x5
 	.loc 1 1150
 	li %r0, 176
-	stvx %v2, %r6, %r0
+	stvx %v2, %r9, %r0
 # x5 = mem128[qb + 176]
 	.loc 1 1151
 	li %r0, 176
-	lvx %v0, %r3, %r0
+	lvx %v0, %r6, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1152
 	vsubuhm %v0, %v0, %v3
@@ -3776,84 +3665,79 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 272] = x5
 	.loc 1 1154
 	li %r0, 272
-	stvx %v0, %r6, %r0
+	stvx %v0, %r9, %r0
 # pa = pa + 576
 	.loc 1 1155
-	addi %r4, %r4, 576
+	addi %r5, %r5, 576
 # pb = pb + 384
 	.loc 1 1156
-	addi %r6, %r6, 384
+	addi %r9, %r9, 384
 # i0 = i0 - 1
 	.loc 1 1157
-	addi %r7, %r7, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 1158
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r4, 0
 # goto loop23 if !=
 	.loc 1 1159
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop23
 # pa = 53904
 	.loc 1 1160
-	lis %r3, 0
-	ori %r3, %r3, 53904
+	lis %r4, 0
+	ori %r4, %r4, 53904
 # pa = w + pa
 	.loc 1 1161
-	mr %r5, %r9
-	add %r6, %r5, %r3
+	add %r4, %r8, %r4
 # pb = w + 3264
 	.loc 1 1162
-	addi %r7, %r5, 3264
+	addi %r5, %r8, 3264
 # i0 = 9
 	.loc 1 1163
-	li %r4, 9
-	mr %r3, %r8
+	li %r6, 9
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop24:
 # qa = pa
 	.loc 1 1165
-	mr %r12, %r4
-	mr %r9, %r5
-	mr %r8, %r3
+	mr %r7, %r4
 # qb = pa + 384
 	.loc 1 1166
-	addi %r3, %r6, 384
+	addi %r9, %r4, 384
 # qc = pa + 768
 	.loc 1 1167
-	addi %r4, %r6, 768
+	addi %r10, %r4, 768
 # qd = pb
 	.loc 1 1168
-	mr %r10, %r6
+	mr %r11, %r5
 # i1 = 3
 	.loc 1 1169
-	mr %r11, %r7
-	li %r5, 3
+	li %r12, 3
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop25:
 # x0 = mem128[qa]
 	.loc 1 1171
-	lvx %v0, 0, %r6
+	lvx %v0, 0, %r7
 # x1 = mem128[qa + 192]
 	.loc 1 1172
 	li %r0, 192
-	lvx %v1, %r6, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc]
 	.loc 1 1173
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r10
 # x3 = mem128[qc + 192]
 	.loc 1 1174
 	li %r0, 192
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd] = x0
 	.loc 1 1175
-	stvx %v0, 0, %r7
+	stvx %v0, 0, %r11
 # mem128[qd + 576] = x3
 	.loc 1 1176
 	li %r0, 576
-	stvx %v3, %r7, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1177
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1178
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r9
 # 8x x5 = x5 - x0
 	.loc 1 1179
 	vsubuhm %v2, %v2, %v0
@@ -3863,11 +3747,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 192] = x5
 	.loc 1 1181
 	li %r0, 192
-	stvx %v2, %r7, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 192]
 	.loc 1 1182
 	li %r0, 192
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1183
 	vsubuhm %v0, %v0, %v3
@@ -3877,38 +3761,38 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 384] = x5
 	.loc 1 1185
 	li %r0, 384
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1186
 	li %r0, 16
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 208]
 	.loc 1 1187
 	li %r0, 208
-	lvx %v1, %r6, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1188
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 208]
 	.loc 1 1189
 	li %r0, 208
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1190
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 592] = x3
 	.loc 1 1191
 	li %r0, 592
-	stvx %v3, %r7, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1192
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1193
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1194
 	vsubuhm %v2, %v2, %v0
@@ -3918,11 +3802,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 208] = x5
 	.loc 1 1196
 	li %r0, 208
-	stvx %v2, %r7, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 208]
 	.loc 1 1197
 	li %r0, 208
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1198
 	vsubuhm %v0, %v0, %v3
@@ -3932,38 +3816,38 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 400] = x5
 	.loc 1 1200
 	li %r0, 400
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1201
 	li %r0, 32
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 224]
 	.loc 1 1202
 	li %r0, 224
-	lvx %v1, %r6, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1203
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 224]
 	.loc 1 1204
 	li %r0, 224
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1205
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 608] = x3
 	.loc 1 1206
 	li %r0, 608
-	stvx %v3, %r7, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1207
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1208
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1209
 	vsubuhm %v2, %v2, %v0
@@ -3973,11 +3857,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 224] = x5
 	.loc 1 1211
 	li %r0, 224
-	stvx %v2, %r7, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 224]
 	.loc 1 1212
 	li %r0, 224
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1213
 	vsubuhm %v0, %v0, %v3
@@ -3987,38 +3871,38 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 416] = x5
 	.loc 1 1215
 	li %r0, 416
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1216
 	li %r0, 48
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 240]
 	.loc 1 1217
 	li %r0, 240
-	lvx %v1, %r6, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1218
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 240]
 	.loc 1 1219
 	li %r0, 240
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1220
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 624] = x3
 	.loc 1 1221
 	li %r0, 624
-	stvx %v3, %r7, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1222
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1223
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1224
 	vsubuhm %v2, %v2, %v0
@@ -4028,11 +3912,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 240] = x5
 	.loc 1 1226
 	li %r0, 240
-	stvx %v2, %r7, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 240]
 	.loc 1 1227
 	li %r0, 240
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1228
 	vsubuhm %v0, %v0, %v3
@@ -4042,108 +3926,100 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 432] = x5
 	.loc 1 1230
 	li %r0, 432
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # qa = qa + 64
 	.loc 1 1231
-	addi %r6, %r6, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 1232
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 1233
-	addi %r4, %r4, 64
+	addi %r10, %r10, 64
 # qd = qd + 64
 	.loc 1 1234
-	addi %r7, %r7, 64
+	addi %r11, %r11, 64
 # i1 = i1 - 1
 	.loc 1 1235
-	addi %r5, %r5, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 1236
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r12, 0
 # goto loop25 if !=
 	.loc 1 1237
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop25
 # pa = pa + 1152
 	.loc 1 1238
-	mr %r6, %r10
-	addi %r6, %r6, 1152
+	addi %r4, %r4, 1152
 # pb = pb + 768
 	.loc 1 1239
-	mr %r7, %r11
-	addi %r7, %r7, 768
+	addi %r5, %r5, 768
 # i0 = i0 - 1
 	.loc 1 1240
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1241
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop24 if !=
 	.loc 1 1242
-	mr %r3, %r8
-	mr %r5, %r9
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop24
 # pa = w + 3264
 	.loc 1 1243
-	addi %r6, %r5, 3264
+	addi %r4, %r8, 3264
 # pb = 53904
 	.loc 1 1244
-	lis %r4, 0
-	ori %r4, %r4, 53904
+	lis %r5, 0
+	ori %r5, %r5, 53904
 # pb = w + pb
 	.loc 1 1245
-	add %r7, %r5, %r4
+	add %r5, %r8, %r5
 # i0 = 3
 	.loc 1 1246
-	li %r4, 3
+	li %r6, 3
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop26:
 # qa = pa
 	.loc 1 1248
-	mr %r12, %r4
-	mr %r9, %r5
-	mr %r8, %r3
+	mr %r7, %r4
 # qb = pa + 768
 	.loc 1 1249
-	addi %r3, %r6, 768
+	addi %r9, %r4, 768
 # qc = pa + 1536
 	.loc 1 1250
-	addi %r4, %r6, 1536
+	addi %r10, %r4, 1536
 # qd = pb
 	.loc 1 1251
-	mr %r10, %r6
+	mr %r11, %r5
 # i1 = 6
 	.loc 1 1252
-	mr %r11, %r7
-	li %r5, 6
+	li %r12, 6
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop27:
 # x0 = mem128[qa]
 	.loc 1 1254
-	lvx %v0, 0, %r6
+	lvx %v0, 0, %r7
 # x1 = mem128[qa + 384]
 	.loc 1 1255
 	li %r0, 384
-	lvx %v1, %r6, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc]
 	.loc 1 1256
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r10
 # x3 = mem128[qc + 384]
 	.loc 1 1257
 	li %r0, 384
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd] = x0
 	.loc 1 1258
-	stvx %v0, 0, %r7
+	stvx %v0, 0, %r11
 # mem128[qd + 1152] = x3
 	.loc 1 1259
 	li %r0, 1152
-	stvx %v3, %r7, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1260
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1261
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r9
 # 8x x5 = x5 - x0
 	.loc 1 1262
 	vsubuhm %v2, %v2, %v0
@@ -4153,11 +4029,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 384] = x5
 	.loc 1 1264
 	li %r0, 384
-	stvx %v2, %r7, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 384]
 	.loc 1 1265
 	li %r0, 384
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1266
 	vsubuhm %v0, %v0, %v3
@@ -4167,38 +4043,38 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 768] = x5
 	.loc 1 1268
 	li %r0, 768
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1269
 	li %r0, 16
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 400]
 	.loc 1 1270
 	li %r0, 400
-	lvx %v1, %r6, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1271
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 400]
 	.loc 1 1272
 	li %r0, 400
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1273
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1168] = x3
 	.loc 1 1274
 	li %r0, 1168
-	stvx %v3, %r7, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1275
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1276
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1277
 	vsubuhm %v2, %v2, %v0
@@ -4208,11 +4084,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 400] = x5
 	.loc 1 1279
 	li %r0, 400
-	stvx %v2, %r7, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 400]
 	.loc 1 1280
 	li %r0, 400
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1281
 	vsubuhm %v0, %v0, %v3
@@ -4222,38 +4098,38 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 784] = x5
 	.loc 1 1283
 	li %r0, 784
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1284
 	li %r0, 32
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 416]
 	.loc 1 1285
 	li %r0, 416
-	lvx %v1, %r6, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1286
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 416]
 	.loc 1 1287
 	li %r0, 416
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1288
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1184] = x3
 	.loc 1 1289
 	li %r0, 1184
-	stvx %v3, %r7, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1290
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1291
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1292
 	vsubuhm %v2, %v2, %v0
@@ -4263,11 +4139,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 416] = x5
 	.loc 1 1294
 	li %r0, 416
-	stvx %v2, %r7, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 416]
 	.loc 1 1295
 	li %r0, 416
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1296
 	vsubuhm %v0, %v0, %v3
@@ -4277,38 +4153,38 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 800] = x5
 	.loc 1 1298
 	li %r0, 800
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1299
 	li %r0, 48
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 432]
 	.loc 1 1300
 	li %r0, 432
-	lvx %v1, %r6, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1301
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 432]
 	.loc 1 1302
 	li %r0, 432
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1303
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1200] = x3
 	.loc 1 1304
 	li %r0, 1200
-	stvx %v3, %r7, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1305
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1306
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1307
 	vsubuhm %v2, %v2, %v0
@@ -4318,11 +4194,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 432] = x5
 	.loc 1 1309
 	li %r0, 432
-	stvx %v2, %r7, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 432]
 	.loc 1 1310
 	li %r0, 432
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1311
 	vsubuhm %v0, %v0, %v3
@@ -4332,99 +4208,90 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 816] = x5
 	.loc 1 1313
 	li %r0, 816
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # qa = qa + 64
 	.loc 1 1314
-	addi %r6, %r6, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 1315
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 1316
-	addi %r4, %r4, 64
+	addi %r10, %r10, 64
 # qd = qd + 64
 	.loc 1 1317
-	addi %r7, %r7, 64
+	addi %r11, %r11, 64
 # i1 = i1 - 1
 	.loc 1 1318
-	addi %r5, %r5, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 1319
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r12, 0
 # goto loop27 if !=
 	.loc 1 1320
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop27
 # pa = pa + 2304
 	.loc 1 1321
-	mr %r6, %r10
-	addi %r6, %r6, 2304
+	addi %r4, %r4, 2304
 # pb = pb + 1536
 	.loc 1 1322
-	mr %r7, %r11
-	addi %r7, %r7, 1536
+	addi %r5, %r5, 1536
 # i0 = i0 - 1
 	.loc 1 1323
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1324
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop26 if !=
 	.loc 1 1325
-	mr %r3, %r8
-	mr %r5, %r9
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop26
 # pa = 53904
 	.loc 1 1326
-	mr %r9, %r3
-	lis %r3, 0
-	ori %r3, %r3, 53904
+	lis %r4, 0
+	ori %r4, %r4, 53904
 # pa = w + pa
 	.loc 1 1327
-	add %r3, %r5, %r3
+	add %r4, %r8, %r4
 # pb = w + 3264
 	.loc 1 1328
-	addi %r6, %r5, 3264
-# qa = pa
-	.loc 1 1329
-	mr %r8, %r5
+	addi %r7, %r8, 3264
 # qb = pa + 1536
 	.loc 1 1330
-	addi %r4, %r3, 1536
+	addi %r5, %r4, 1536
 # qc = pa + 3072
 	.loc 1 1331
-	addi %r5, %r3, 3072
+	addi %r6, %r4, 3072
 # i1 = 12
 	.loc 1 1333
-	li %r7, 12
+	li %r9, 12
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop28:
 # x0 = mem128[qa]
 	.loc 1 1335
-	lvx %v0, 0, %r3
+	lvx %v0, 0, %r4
 # x1 = mem128[qa + 768]
 	.loc 1 1336
 	li %r0, 768
-	lvx %v1, %r3, %r0
+	lvx %v1, %r4, %r0
 # x2 = mem128[qc]
 	.loc 1 1337
-	lvx %v2, 0, %r5
+	lvx %v2, 0, %r6
 # x3 = mem128[qc + 768]
 	.loc 1 1338
 	li %r0, 768
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # mem128[qd] = x0
 	.loc 1 1339
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r7
 # mem128[qd + 2304] = x3
 	.loc 1 1340
 	li %r0, 2304
-	stvx %v3, %r6, %r0
+	stvx %v3, %r7, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1341
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1342
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r5
 # 8x x5 = x5 - x0
 	.loc 1 1343
 	vsubuhm %v2, %v2, %v0
@@ -4434,11 +4301,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 768] = x5
 	.loc 1 1345
 	li %r0, 768
-	stvx %v2, %r6, %r0
+	stvx %v2, %r7, %r0
 # x5 = mem128[qb + 768]
 	.loc 1 1346
 	li %r0, 768
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1347
 	vsubuhm %v0, %v0, %v3
@@ -4448,38 +4315,38 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 1536] = x5
 	.loc 1 1349
 	li %r0, 1536
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1350
 	li %r0, 16
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[qa + 784]
 	.loc 1 1351
 	li %r0, 784
-	lvx %v1, %r3, %r0
+	lvx %v1, %r4, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1352
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # x3 = mem128[qc + 784]
 	.loc 1 1353
 	li %r0, 784
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1354
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qd + 2320] = x3
 	.loc 1 1355
 	li %r0, 2320
-	stvx %v3, %r6, %r0
+	stvx %v3, %r7, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1356
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1357
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1358
 	vsubuhm %v2, %v2, %v0
@@ -4489,11 +4356,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 784] = x5
 	.loc 1 1360
 	li %r0, 784
-	stvx %v2, %r6, %r0
+	stvx %v2, %r7, %r0
 # x5 = mem128[qb + 784]
 	.loc 1 1361
 	li %r0, 784
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1362
 	vsubuhm %v0, %v0, %v3
@@ -4503,38 +4370,38 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 1552] = x5
 	.loc 1 1364
 	li %r0, 1552
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1365
 	li %r0, 32
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[qa + 800]
 	.loc 1 1366
 	li %r0, 800
-	lvx %v1, %r3, %r0
+	lvx %v1, %r4, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1367
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # x3 = mem128[qc + 800]
 	.loc 1 1368
 	li %r0, 800
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1369
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qd + 2336] = x3
 	.loc 1 1370
 	li %r0, 2336
-	stvx %v3, %r6, %r0
+	stvx %v3, %r7, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1371
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1372
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1373
 	vsubuhm %v2, %v2, %v0
@@ -4544,11 +4411,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 800] = x5
 	.loc 1 1375
 	li %r0, 800
-	stvx %v2, %r6, %r0
+	stvx %v2, %r7, %r0
 # x5 = mem128[qb + 800]
 	.loc 1 1376
 	li %r0, 800
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1377
 	vsubuhm %v0, %v0, %v3
@@ -4558,38 +4425,38 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 1568] = x5
 	.loc 1 1379
 	li %r0, 1568
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1380
 	li %r0, 48
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[qa + 816]
 	.loc 1 1381
 	li %r0, 816
-	lvx %v1, %r3, %r0
+	lvx %v1, %r4, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1382
 	li %r0, 48
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # x3 = mem128[qc + 816]
 	.loc 1 1383
 	li %r0, 816
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1384
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qd + 2352] = x3
 	.loc 1 1385
 	li %r0, 2352
-	stvx %v3, %r6, %r0
+	stvx %v3, %r7, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1386
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1387
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1388
 	vsubuhm %v2, %v2, %v0
@@ -4599,11 +4466,11 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 816] = x5
 	.loc 1 1390
 	li %r0, 816
-	stvx %v2, %r6, %r0
+	stvx %v2, %r7, %r0
 # x5 = mem128[qb + 816]
 	.loc 1 1391
 	li %r0, 816
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1392
 	vsubuhm %v0, %v0, %v3
@@ -4613,123 +4480,121 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[qd + 1584] = x5
 	.loc 1 1394
 	li %r0, 1584
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # qa = qa + 64
 	.loc 1 1395
-	addi %r3, %r3, 64
+	addi %r4, %r4, 64
 # qb = qb + 64
 	.loc 1 1396
-	addi %r4, %r4, 64
+	addi %r5, %r5, 64
 # qc = qc + 64
 	.loc 1 1397
-	addi %r5, %r5, 64
+	addi %r6, %r6, 64
 # qd = qd + 64
 	.loc 1 1398
-	addi %r6, %r6, 64
+	addi %r7, %r7, 64
 # i1 = i1 - 1
 	.loc 1 1399
-	addi %r7, %r7, -1
+	addi %r9, %r9, -1
 # =? i1 - 0
 	.loc 1 1400
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r9, 0
 # goto loop28 if !=
 	.loc 1 1401
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop28
 # x6 = mem128[w + 32]
 	.loc 1 1402
-	mr %r5, %r8
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v7, %r8, %r0
 # x7 = mem128[w + 48]
 	.loc 1 1403
 	li %r0, 48
-	lvx %v5, %r5, %r0
+	lvx %v6, %r8, %r0
 # x5 = mem128[w + 16]
 	.loc 1 1404
 	li %r0, 16
-	lvx %v6, %r5, %r0
+	lvx %v5, %r8, %r0
 # x4 = mem128[w + 0]
 	.loc 1 1405
-	lvx %v7, 0, %r5
+	lvx %v4, 0, %r8
 # pa = w + 3264
 	.loc 1 1406
-	addi %r3, %r5, 3264
+	addi %r4, %r8, 3264
 # pb = w + 4560
 	.loc 1 1407
-	addi %r4, %r5, 4560
+	addi %r5, %r8, 4560
 # pc = w + 4560
 	.loc 1 1408
-	addi %r6, %r5, 4560
+	addi %r6, %r8, 4560
 # qd = 78768
 	.loc 1 1409
 	lis %r7, 1
 	ori %r7, %r7, 13232
 # qd = w + qd
 	.loc 1 1410
-	add %r7, %r5, %r7
+	add %r7, %r8, %r7
 # x0 = mem128[pa]
 	.loc 1 1411
-	lvx %v1, 0, %r3
+	lvx %v0, 0, %r4
 # x1 = mem128[pb]
 	.loc 1 1412
-	lvx %v2, 0, %r4
+	lvx %v1, 0, %r5
 # x3 = mem128[pb + 16]
 	.loc 1 1413
 	li %r0, 16
-	lvx %v3, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 10)
 	.loc 1 1414
-	vsldoi %v2, %v2, %v3, 10
+	vsldoi %v1, %v1, %v2, 10
 # x2 = mem128[pc]
 	.loc 1 1415
-	lvx %v3, 0, %r6
+	lvx %v2, 0, %r6
 # x3 = mem128[pc + 16]
 	.loc 1 1416
 	li %r0, 16
-	lvx %v4, %r6, %r0
+	lvx %v3, %r6, %r0
 # x2 = shiftleftbytes(x2, x3, 8)
 	.loc 1 1417
-	vsldoi %v3, %v3, %v4, 8
+	vsldoi %v2, %v2, %v3, 8
 # x3 = mem128[w + 176]
 	.loc 1 1418
 	li %r0, 176
-	lvx %v4, %r5, %r0
+	lvx %v3, %r8, %r0
 # x2 = x2 & x3
 	.loc 1 1419
-	mr %r10, %r5
-	vand %v3, %v3, %v4
+	vand %v2, %v2, %v3
 # 8x x0 = x0 + x1
 	.loc 1 1420
-	vadduhm %v1, %v1, %v2
+	vadduhm %v0, %v0, %v1
 # 8x x0 = x0 + x2
 	.loc 1 1421
-	vadduhm %v1, %v1, %v3
+	vadduhm %v0, %v0, %v2
 # 8x x0 = x0 + x6
 	.loc 1 1422
-	vadduhm %v2, %v1, %v0
+	vadduhm %v1, %v0, %v7
 # 8x x1 = mulhis15(x0, x7)
 	.loc 1 1423
-	vspltish %v1, 0
-	vmhaddshs %v3, %v2, %v5, %v1
+	vspltish %v0, 0
+	vmhaddshs %v2, %v1, %v6, %v0
 # 8x x1 = x1 * x5
 	.loc 1 1424
-	vspltish %v1, 0
-	vmladduhm %v4, %v3, %v6, %v1
+	vspltish %v0, 0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1425
-	vsubuhm %v2, %v2, %v4
+	vsubuhm %v1, %v1, %v3
 # 8x x0 = x0 - x4
 	.loc 1 1426
-	vsubuhm %v2, %v2, %v7
+	vsubuhm %v1, %v1, %v4
 # mem128[qd] = x0
 	.loc 1 1427
-	stvx %v2, 0, %r7
+	stvx %v1, 0, %r7
 # pa = pa + 16
 	.loc 1 1428
-	addi %r5, %r3, 16
+	addi %r4, %r4, 16
 # pb = pb + 16
 	.loc 1 1429
-	addi %r4, %r4, 16
+	addi %r5, %r5, 16
 # pc = pc + 16
 	.loc 1 1430
 	addi %r6, %r6, 16
@@ -4738,21 +4603,18 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 	addi %r7, %r7, 16
 # i1 = 20
 	.loc 1 1432
-	li %r8, 20
-	mr %r3, %r9
-	mr %r9, %r3
-	vor %v4, %v0, %v0
+	li %r9, 20
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop29:
 # x0 = mem128[pa]
 	.loc 1 1434
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r4
 # x1 = mem128[pb]
 	.loc 1 1435
-	lvx %v1, 0, %r4
+	lvx %v1, 0, %r5
 # x3 = mem128[pb + 16]
 	.loc 1 1436
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 10)
 	.loc 1 1437
 	vsldoi %v1, %v1, %v2, 10
@@ -4774,36 +4636,36 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 	vadduhm %v0, %v0, %v2
 # 8x x0 = x0 + x6
 	.loc 1 1443
-	vadduhm %v1, %v0, %v4
+	vadduhm %v1, %v0, %v7
 # 8x x1 = mulhis15(x0, x7)
 	.loc 1 1444
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # 8x x1 = x1 * x5
 	.loc 1 1445
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v6, %v0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1446
 	vsubuhm %v1, %v1, %v3
 # 8x x0 = x0 - x4
 	.loc 1 1447
-	vsubuhm %v1, %v1, %v7
+	vsubuhm %v1, %v1, %v4
 # mem128[qd] = x0
 	.loc 1 1448
 	stvx %v1, 0, %r7
 # x0 = mem128[pa + 16]
 	.loc 1 1449
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[pb + 16]
 	.loc 1 1450
 	li %r0, 16
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x3 = mem128[pb + 32]
 	.loc 1 1451
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 10)
 	.loc 1 1452
 	vsldoi %v1, %v1, %v2, 10
@@ -4826,21 +4688,21 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 	vadduhm %v0, %v0, %v2
 # 8x x0 = x0 + x6
 	.loc 1 1458
-	vadduhm %v1, %v0, %v4
+	vadduhm %v1, %v0, %v7
 # 8x x1 = mulhis15(x0, x7)
 	.loc 1 1459
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # 8x x1 = x1 * x5
 	.loc 1 1460
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v6, %v0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1461
 	vsubuhm %v1, %v1, %v3
 # 8x x0 = x0 - x4
 	.loc 1 1462
-	vsubuhm %v1, %v1, %v7
+	vsubuhm %v1, %v1, %v4
 # mem128[qd + 16] = x0
 	.loc 1 1463
 	li %r0, 16
@@ -4848,15 +4710,15 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # x0 = mem128[pa + 32]
 	.loc 1 1464
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[pb + 32]
 	.loc 1 1465
 	li %r0, 32
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x3 = mem128[pb + 48]
 	.loc 1 1466
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 10)
 	.loc 1 1467
 	vsldoi %v1, %v1, %v2, 10
@@ -4879,21 +4741,21 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 	vadduhm %v0, %v0, %v2
 # 8x x0 = x0 + x6
 	.loc 1 1473
-	vadduhm %v1, %v0, %v4
+	vadduhm %v1, %v0, %v7
 # 8x x1 = mulhis15(x0, x7)
 	.loc 1 1474
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # 8x x1 = x1 * x5
 	.loc 1 1475
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v6, %v0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1476
 	vsubuhm %v1, %v1, %v3
 # 8x x0 = x0 - x4
 	.loc 1 1477
-	vsubuhm %v1, %v1, %v7
+	vsubuhm %v1, %v1, %v4
 # mem128[qd + 32] = x0
 	.loc 1 1478
 	li %r0, 32
@@ -4901,15 +4763,15 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # x0 = mem128[pa + 48]
 	.loc 1 1479
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[pb + 48]
 	.loc 1 1480
 	li %r0, 48
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x3 = mem128[pb + 64]
 	.loc 1 1481
 	li %r0, 64
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 10)
 	.loc 1 1482
 	vsldoi %v1, %v1, %v2, 10
@@ -4932,31 +4794,31 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 	vadduhm %v0, %v0, %v2
 # 8x x0 = x0 + x6
 	.loc 1 1488
-	vadduhm %v1, %v0, %v4
+	vadduhm %v1, %v0, %v7
 # 8x x1 = mulhis15(x0, x7)
 	.loc 1 1489
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # 8x x1 = x1 * x5
 	.loc 1 1490
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v6, %v0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1491
 	vsubuhm %v1, %v1, %v3
 # 8x x0 = x0 - x4
 	.loc 1 1492
-	vsubuhm %v1, %v1, %v7
+	vsubuhm %v1, %v1, %v4
 # mem128[qd + 48] = x0
 	.loc 1 1493
 	li %r0, 48
 	stvx %v1, %r7, %r0
 # pa = pa + 64
 	.loc 1 1494
-	addi %r5, %r5, 64
+	addi %r4, %r4, 64
 # pb = pb + 64
 	.loc 1 1495
-	addi %r4, %r4, 64
+	addi %r5, %r5, 64
 # pc = pc + 64
 	.loc 1 1496
 	addi %r6, %r6, 64
@@ -4965,84 +4827,79 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 	addi %r7, %r7, 64
 # i1 = i1 - 1
 	.loc 1 1498
-	addi %r8, %r8, -1
+	addi %r9, %r9, -1
 # =? i1 - 0
 	.loc 1 1499
-	cmplwi %cr0, %r8, 0
+	cmplwi %cr0, %r9, 0
 # goto loop29 if !=
 	.loc 1 1500
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop29
 # x0 = mem128[pa]
 	.loc 1 1501
-	vor %v0, %v4, %v4
-	lvx %v1, 0, %r5
+	lvx %v0, 0, %r4
 # x1 = mem128[pb]
 	.loc 1 1502
-	lvx %v2, 0, %r4
+	lvx %v1, 0, %r5
 # x3 = mem128[pb + 16]
 	.loc 1 1503
 	li %r0, 16
-	lvx %v3, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 10)
 	.loc 1 1504
-	vsldoi %v2, %v2, %v3, 10
+	vsldoi %v1, %v1, %v2, 10
 # x2 = mem128[pc]
 	.loc 1 1505
-	lvx %v3, 0, %r6
+	lvx %v2, 0, %r6
 # x3 = mem128[pc + 16]
 	.loc 1 1506
 	li %r0, 16
-	lvx %v4, %r6, %r0
+	lvx %v3, %r6, %r0
 # x2 = shiftleftbytes(x2, x3, 8)
 	.loc 1 1507
-	vsldoi %v3, %v3, %v4, 8
+	vsldoi %v2, %v2, %v3, 8
 # 8x x0 = x0 + x1
 	.loc 1 1508
-	vadduhm %v1, %v1, %v2
+	vadduhm %v0, %v0, %v1
 # 8x x0 = x0 + x2
 	.loc 1 1509
-	vadduhm %v1, %v1, %v3
+	vadduhm %v0, %v0, %v2
 # 8x x0 = x0 + x6
 	.loc 1 1510
-	vadduhm %v1, %v1, %v0
+	vadduhm %v1, %v0, %v7
 # 8x x1 = mulhis15(x0, x7)
 	.loc 1 1511
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # 8x x1 = x1 * x5
 	.loc 1 1512
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v6, %v0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1513
 	vsubuhm %v1, %v1, %v3
 # 8x x0 = x0 - x4
 	.loc 1 1514
-	vsubuhm %v1, %v1, %v7
+	vsubuhm %v1, %v1, %v4
 # mem128[qd] = x0
 	.loc 1 1515
 	stvx %v1, 0, %r7
 # pa = 78768
 	.loc 1 1516
-	lis %r3, 1
-	ori %r3, %r3, 13232
+	lis %r4, 1
+	ori %r4, %r4, 13232
 # pa = w + pa
 	.loc 1 1517
-	mr %r5, %r10
-	add %r4, %r5, %r3
+	add %r4, %r8, %r4
 # pb = 80096
 	.loc 1 1518
-	lis %r3, 1
-	ori %r3, %r3, 14560
+	lis %r5, 1
+	ori %r5, %r5, 14560
 # pb = w + pb
 	.loc 1 1519
-	add %r6, %r5, %r3
+	add %r5, %r8, %r5
 # i1 = 10
 	.loc 1 1520
-	mr %r8, %r5
-	li %r5, 10
-	mr %r3, %r9
-	mr %r7, %r3
+	li %r6, 10
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop30:
 # x0 = mem128[pa]
 	.loc 1 1522
@@ -5056,7 +4913,7 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 	vpkshss %v0, %v0, %v1
 # mem128[pb] = x0
 	.loc 1 1525
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r5
 # x0 = mem128[pa + 32]
 	.loc 1 1526
 	li %r0, 32
@@ -5071,7 +4928,7 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[pb + 16] = x0
 	.loc 1 1529
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r5, %r0
 # x0 = mem128[pa + 64]
 	.loc 1 1530
 	li %r0, 64
@@ -5086,7 +4943,7 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[pb + 32] = x0
 	.loc 1 1533
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r5, %r0
 # x0 = mem128[pa + 96]
 	.loc 1 1534
 	li %r0, 96
@@ -5101,19 +4958,19 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 # mem128[pb + 48] = x0
 	.loc 1 1537
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r5, %r0
 # pa = pa + 128
 	.loc 1 1538
 	addi %r4, %r4, 128
 # pb = pb + 64
 	.loc 1 1539
-	addi %r6, %r6, 64
+	addi %r5, %r5, 64
 # i1 = i1 - 1
 	.loc 1 1540
-	addi %r5, %r5, -1
+	addi %r6, %r6, -1
 # =? i1 - 0
 	.loc 1 1541
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r6, 0
 # goto loop30 if !=
 	.loc 1 1542
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop30
@@ -5129,53 +4986,48 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 	vpkshss %v0, %v0, %v1
 # mem128[pb] = x0
 	.loc 1 1546
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r5
 # pa = 80096
 	.loc 1 1547
-	lis %r3, 1
-	ori %r3, %r3, 14560
+	lis %r4, 1
+	ori %r4, %r4, 14560
 # pa = w + pa
 	.loc 1 1548
-	mr %r5, %r8
-	add %r4, %r5, %r3
-# qb = out
-	.loc 1 1550
-	mr %r3, %r7
+	add %r4, %r8, %r4
 # i1 = 163
 	.loc 1 1551
 	li %r5, 163
-	mr %r6, %r3
 .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop31:
 # t0 = mem8[qa]
 	.loc 1 1553
-	lbz %r3, 0(%r4)
+	lbz %r6, 0(%r4)
 # mem8[qb] = t0
 	.loc 1 1554
-	stb %r3, 0(%r6)
+	stb %r6, 0(%r3)
 # t0 = mem8[qa + 1]
 	.loc 1 1555
-	lbz %r3, 1(%r4)
+	lbz %r6, 1(%r4)
 # mem8[qb + 1] = t0
 	.loc 1 1556
-	stb %r3, 1(%r6)
+	stb %r6, 1(%r3)
 # t0 = mem8[qa + 2]
 	.loc 1 1557
-	lbz %r3, 2(%r4)
+	lbz %r6, 2(%r4)
 # mem8[qb + 2] = t0
 	.loc 1 1558
-	stb %r3, 2(%r6)
+	stb %r6, 2(%r3)
 # t0 = mem8[qa + 3]
 	.loc 1 1559
-	lbz %r3, 3(%r4)
+	lbz %r6, 3(%r4)
 # mem8[qb + 3] = t0
 	.loc 1 1560
-	stb %r3, 3(%r6)
+	stb %r6, 3(%r3)
 # qa = qa + 4
 	.loc 1 1561
 	addi %r4, %r4, 4
 # qb = qb + 4
 	.loc 1 1562
-	addi %r6, %r6, 4
+	addi %r3, %r3, 4
 # i1 = i1 - 1
 	.loc 1 1563
 	addi %r5, %r5, -1
@@ -5187,7 +5039,6 @@ qhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc32_altivec_mul.loop31
 # t0 = mem8[qa]
 	.loc 1 1566
-	mr %r3, %r6
 	lbz %r4, 0(%r4)
 # mem8[qb] = t0
 	.loc 1 1567

@@ -7,395 +7,390 @@
 	.type qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul, @function
 	.p2align 5
 qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
-# input out in k c w
-	.loc 1 13
-	mr %r8, %r3
-	mr %r9, %r5
 # w = w + 15
 	.loc 1 15
 	addi %r7, %r7, 15
 # t0 = -16
 	.loc 1 16
-	li %r3, -16
+	li %r6, -16
 # w = w & t0
 	.loc 1 17
-	and %r7, %r7, %r3
+	and %r9, %r7, %r6
 # t0 = 1
 	.loc 1 18
-	li %r3, 1
+	li %r6, 1
 # mem16[w + 0] = t0
 	.loc 1 19
-	sth %r3, 0(%r7)
+	sth %r6, 0(%r9)
 # mem16[w + 2] = t0
 	.loc 1 20
-	sth %r3, 2(%r7)
+	sth %r6, 2(%r9)
 # mem16[w + 4] = t0
 	.loc 1 21
-	sth %r3, 4(%r7)
+	sth %r6, 4(%r9)
 # mem16[w + 6] = t0
 	.loc 1 22
-	sth %r3, 6(%r7)
+	sth %r6, 6(%r9)
 # mem16[w + 8] = t0
 	.loc 1 23
-	sth %r3, 8(%r7)
+	sth %r6, 8(%r9)
 # mem16[w + 10] = t0
 	.loc 1 24
-	sth %r3, 10(%r7)
+	sth %r6, 10(%r9)
 # mem16[w + 12] = t0
 	.loc 1 25
-	sth %r3, 12(%r7)
+	sth %r6, 12(%r9)
 # mem16[w + 14] = t0
 	.loc 1 26
-	sth %r3, 14(%r7)
+	sth %r6, 14(%r9)
 # t0 = 3
 	.loc 1 27
-	li %r3, 3
+	li %r6, 3
 # mem16[w + 16] = t0
 	.loc 1 28
-	sth %r3, 16(%r7)
+	sth %r6, 16(%r9)
 # mem16[w + 18] = t0
 	.loc 1 29
-	sth %r3, 18(%r7)
+	sth %r6, 18(%r9)
 # mem16[w + 20] = t0
 	.loc 1 30
-	sth %r3, 20(%r7)
+	sth %r6, 20(%r9)
 # mem16[w + 22] = t0
 	.loc 1 31
-	sth %r3, 22(%r7)
+	sth %r6, 22(%r9)
 # mem16[w + 24] = t0
 	.loc 1 32
-	sth %r3, 24(%r7)
+	sth %r6, 24(%r9)
 # mem16[w + 26] = t0
 	.loc 1 33
-	sth %r3, 26(%r7)
+	sth %r6, 26(%r9)
 # mem16[w + 28] = t0
 	.loc 1 34
-	sth %r3, 28(%r7)
+	sth %r6, 28(%r9)
 # mem16[w + 30] = t0
 	.loc 1 35
-	sth %r3, 30(%r7)
+	sth %r6, 30(%r9)
 # t0 = 2287
 	.loc 1 36
-	li %r3, 2287
+	li %r6, 2287
 # mem16[w + 32] = t0
 	.loc 1 37
-	sth %r3, 32(%r7)
+	sth %r6, 32(%r9)
 # mem16[w + 34] = t0
 	.loc 1 38
-	sth %r3, 34(%r7)
+	sth %r6, 34(%r9)
 # mem16[w + 36] = t0
 	.loc 1 39
-	sth %r3, 36(%r7)
+	sth %r6, 36(%r9)
 # mem16[w + 38] = t0
 	.loc 1 40
-	sth %r3, 38(%r7)
+	sth %r6, 38(%r9)
 # mem16[w + 40] = t0
 	.loc 1 41
-	sth %r3, 40(%r7)
+	sth %r6, 40(%r9)
 # mem16[w + 42] = t0
 	.loc 1 42
-	sth %r3, 42(%r7)
+	sth %r6, 42(%r9)
 # mem16[w + 44] = t0
 	.loc 1 43
-	sth %r3, 44(%r7)
+	sth %r6, 44(%r9)
 # mem16[w + 46] = t0
 	.loc 1 44
-	sth %r3, 46(%r7)
+	sth %r6, 46(%r9)
 # t0 = 10923
 	.loc 1 45
-	li %r3, 10923
+	li %r6, 10923
 # mem16[w + 48] = t0
 	.loc 1 46
-	sth %r3, 48(%r7)
+	sth %r6, 48(%r9)
 # mem16[w + 50] = t0
 	.loc 1 47
-	sth %r3, 50(%r7)
+	sth %r6, 50(%r9)
 # mem16[w + 52] = t0
 	.loc 1 48
-	sth %r3, 52(%r7)
+	sth %r6, 52(%r9)
 # mem16[w + 54] = t0
 	.loc 1 49
-	sth %r3, 54(%r7)
+	sth %r6, 54(%r9)
 # mem16[w + 56] = t0
 	.loc 1 50
-	sth %r3, 56(%r7)
+	sth %r6, 56(%r9)
 # mem16[w + 58] = t0
 	.loc 1 51
-	sth %r3, 58(%r7)
+	sth %r6, 58(%r9)
 # mem16[w + 60] = t0
 	.loc 1 52
-	sth %r3, 60(%r7)
+	sth %r6, 60(%r9)
 # mem16[w + 62] = t0
 	.loc 1 53
-	sth %r3, 62(%r7)
+	sth %r6, 62(%r9)
 # t0 = 7309
 	.loc 1 54
-	li %r3, 7309
+	li %r6, 7309
 # mem16[w + 64] = t0
 	.loc 1 55
-	sth %r3, 64(%r7)
+	sth %r6, 64(%r9)
 # mem16[w + 66] = t0
 	.loc 1 56
-	sth %r3, 66(%r7)
+	sth %r6, 66(%r9)
 # mem16[w + 68] = t0
 	.loc 1 57
-	sth %r3, 68(%r7)
+	sth %r6, 68(%r9)
 # mem16[w + 70] = t0
 	.loc 1 58
-	sth %r3, 70(%r7)
+	sth %r6, 70(%r9)
 # mem16[w + 72] = t0
 	.loc 1 59
-	sth %r3, 72(%r7)
+	sth %r6, 72(%r9)
 # mem16[w + 74] = t0
 	.loc 1 60
-	sth %r3, 74(%r7)
+	sth %r6, 74(%r9)
 # mem16[w + 76] = t0
 	.loc 1 61
-	sth %r3, 76(%r7)
+	sth %r6, 76(%r9)
 # mem16[w + 78] = t0
 	.loc 1 62
-	sth %r3, 78(%r7)
+	sth %r6, 78(%r9)
 # t0 = 4591
 	.loc 1 63
-	li %r3, 4591
+	li %r6, 4591
 # mem16[w + 80] = t0
 	.loc 1 64
-	sth %r3, 80(%r7)
+	sth %r6, 80(%r9)
 # mem16[w + 82] = t0
 	.loc 1 65
-	sth %r3, 82(%r7)
+	sth %r6, 82(%r9)
 # mem16[w + 84] = t0
 	.loc 1 66
-	sth %r3, 84(%r7)
+	sth %r6, 84(%r9)
 # mem16[w + 86] = t0
 	.loc 1 67
-	sth %r3, 86(%r7)
+	sth %r6, 86(%r9)
 # mem16[w + 88] = t0
 	.loc 1 68
-	sth %r3, 88(%r7)
+	sth %r6, 88(%r9)
 # mem16[w + 90] = t0
 	.loc 1 69
-	sth %r3, 90(%r7)
+	sth %r6, 90(%r9)
 # mem16[w + 92] = t0
 	.loc 1 70
-	sth %r3, 92(%r7)
+	sth %r6, 92(%r9)
 # mem16[w + 94] = t0
 	.loc 1 71
-	sth %r3, 94(%r7)
+	sth %r6, 94(%r9)
 # t0 = 512
 	.loc 1 72
-	li %r3, 512
+	li %r6, 512
 # mem16[w + 96] = t0
 	.loc 1 73
-	sth %r3, 96(%r7)
+	sth %r6, 96(%r9)
 # mem16[w + 98] = t0
 	.loc 1 74
-	sth %r3, 98(%r7)
+	sth %r6, 98(%r9)
 # mem16[w + 100] = t0
 	.loc 1 75
-	sth %r3, 100(%r7)
+	sth %r6, 100(%r9)
 # mem16[w + 102] = t0
 	.loc 1 76
-	sth %r3, 102(%r7)
+	sth %r6, 102(%r9)
 # mem16[w + 104] = t0
 	.loc 1 77
-	sth %r3, 104(%r7)
+	sth %r6, 104(%r9)
 # mem16[w + 106] = t0
 	.loc 1 78
-	sth %r3, 106(%r7)
+	sth %r6, 106(%r9)
 # mem16[w + 108] = t0
 	.loc 1 79
-	sth %r3, 108(%r7)
+	sth %r6, 108(%r9)
 # mem16[w + 110] = t0
 	.loc 1 80
-	sth %r3, 110(%r7)
+	sth %r6, 110(%r9)
 # t0 = 489
 	.loc 1 81
-	li %r3, 489
+	li %r6, 489
 # mem16[w + 112] = t0
 	.loc 1 82
-	sth %r3, 112(%r7)
+	sth %r6, 112(%r9)
 # mem16[w + 114] = t0
 	.loc 1 83
-	sth %r3, 114(%r7)
+	sth %r6, 114(%r9)
 # mem16[w + 116] = t0
 	.loc 1 84
-	sth %r3, 116(%r7)
+	sth %r6, 116(%r9)
 # mem16[w + 118] = t0
 	.loc 1 85
-	sth %r3, 118(%r7)
+	sth %r6, 118(%r9)
 # mem16[w + 120] = t0
 	.loc 1 86
-	sth %r3, 120(%r7)
+	sth %r6, 120(%r9)
 # mem16[w + 122] = t0
 	.loc 1 87
-	sth %r3, 122(%r7)
+	sth %r6, 122(%r9)
 # mem16[w + 124] = t0
 	.loc 1 88
-	sth %r3, 124(%r7)
+	sth %r6, 124(%r9)
 # mem16[w + 126] = t0
 	.loc 1 89
-	sth %r3, 126(%r7)
+	sth %r6, 126(%r9)
 # t0 = 67
 	.loc 1 90
-	li %r3, 67
+	li %r6, 67
 # mem16[w + 128] = t0
 	.loc 1 91
-	sth %r3, 128(%r7)
+	sth %r6, 128(%r9)
 # mem16[w + 130] = t0
 	.loc 1 92
-	sth %r3, 130(%r7)
+	sth %r6, 130(%r9)
 # mem16[w + 132] = t0
 	.loc 1 93
-	sth %r3, 132(%r7)
+	sth %r6, 132(%r9)
 # mem16[w + 134] = t0
 	.loc 1 94
-	sth %r3, 134(%r7)
+	sth %r6, 134(%r9)
 # mem16[w + 136] = t0
 	.loc 1 95
-	sth %r3, 136(%r7)
+	sth %r6, 136(%r9)
 # mem16[w + 138] = t0
 	.loc 1 96
-	sth %r3, 138(%r7)
+	sth %r6, 138(%r9)
 # mem16[w + 140] = t0
 	.loc 1 97
-	sth %r3, 140(%r7)
+	sth %r6, 140(%r9)
 # mem16[w + 142] = t0
 	.loc 1 98
-	sth %r3, 142(%r7)
+	sth %r6, 142(%r9)
 # t0 = 33
 	.loc 1 99
-	li %r3, 33
+	li %r6, 33
 # mem16[w + 144] = t0
 	.loc 1 100
-	sth %r3, 144(%r7)
+	sth %r6, 144(%r9)
 # mem16[w + 146] = t0
 	.loc 1 101
-	sth %r3, 146(%r7)
+	sth %r6, 146(%r9)
 # mem16[w + 148] = t0
 	.loc 1 102
-	sth %r3, 148(%r7)
+	sth %r6, 148(%r9)
 # mem16[w + 150] = t0
 	.loc 1 103
-	sth %r3, 150(%r7)
+	sth %r6, 150(%r9)
 # mem16[w + 152] = t0
 	.loc 1 104
-	sth %r3, 152(%r7)
+	sth %r6, 152(%r9)
 # mem16[w + 154] = t0
 	.loc 1 105
-	sth %r3, 154(%r7)
+	sth %r6, 154(%r9)
 # mem16[w + 156] = t0
 	.loc 1 106
-	sth %r3, 156(%r7)
+	sth %r6, 156(%r9)
 # mem16[w + 158] = t0
 	.loc 1 107
-	sth %r3, 158(%r7)
+	sth %r6, 158(%r9)
 # t0 = 478
 	.loc 1 108
-	li %r3, 478
+	li %r6, 478
 # mem16[w + 160] = t0
 	.loc 1 109
-	sth %r3, 160(%r7)
+	sth %r6, 160(%r9)
 # mem16[w + 162] = t0
 	.loc 1 110
-	sth %r3, 162(%r7)
+	sth %r6, 162(%r9)
 # mem16[w + 164] = t0
 	.loc 1 111
-	sth %r3, 164(%r7)
+	sth %r6, 164(%r9)
 # mem16[w + 166] = t0
 	.loc 1 112
-	sth %r3, 166(%r7)
+	sth %r6, 166(%r9)
 # mem16[w + 168] = t0
 	.loc 1 113
-	sth %r3, 168(%r7)
+	sth %r6, 168(%r9)
 # mem16[w + 170] = t0
 	.loc 1 114
-	sth %r3, 170(%r7)
+	sth %r6, 170(%r9)
 # mem16[w + 172] = t0
 	.loc 1 115
-	sth %r3, 172(%r7)
+	sth %r6, 172(%r9)
 # mem16[w + 174] = t0
 	.loc 1 116
-	sth %r3, 174(%r7)
+	sth %r6, 174(%r9)
 # t0 = 0
 	.loc 1 117
-	li %r3, 0
+	li %r6, 0
 # mem16[w + 176] = t0
 	.loc 1 118
-	sth %r3, 176(%r7)
+	sth %r6, 176(%r9)
 # t0 = -1
 	.loc 1 119
-	li %r3, -1
+	li %r6, -1
 # mem16[w + 178] = t0
 	.loc 1 120
-	sth %r3, 178(%r7)
+	sth %r6, 178(%r9)
 # mem16[w + 180] = t0
 	.loc 1 121
-	sth %r3, 180(%r7)
+	sth %r6, 180(%r9)
 # mem16[w + 182] = t0
 	.loc 1 122
-	sth %r3, 182(%r7)
+	sth %r6, 182(%r9)
 # mem16[w + 184] = t0
 	.loc 1 123
-	sth %r3, 184(%r7)
+	sth %r6, 184(%r9)
 # mem16[w + 186] = t0
 	.loc 1 124
-	sth %r3, 186(%r7)
+	sth %r6, 186(%r9)
 # mem16[w + 188] = t0
 	.loc 1 125
-	sth %r3, 188(%r7)
+	sth %r6, 188(%r9)
 # mem16[w + 190] = t0
 	.loc 1 126
-	sth %r3, 190(%r7)
+	sth %r6, 190(%r9)
 # pa = 77984
 	.loc 1 127
-	lis %r3, 1
-	ori %r3, %r3, 12448
+	lis %r6, 1
+	ori %r6, %r6, 12448
 # pa = w + pa
 	.loc 1 128
-	add %r3, %r7, %r3
+	add %r6, %r9, %r6
 # z0 = 0
 	.loc 1 129
 	vxor %v0, %v0, %v0
 # mem128[pa] = z0
 	.loc 1 130
-	stvx %v0, 0, %r3
+	stvx %v0, 0, %r6
 # pa = 77232
 	.loc 1 131
-	lis %r3, 1
-	ori %r3, %r3, 11696
+	lis %r6, 1
+	ori %r6, %r6, 11696
 # pa = w + pa
 	.loc 1 132
-	add %r3, %r7, %r3
+	add %r6, %r9, %r6
 # i1 = 190
 	.loc 1 135
-	li %r5, 190
-	mr %r6, %r3
+	li %r7, 190
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop1:
 # t0 = mem8[qa]
 	.loc 1 137
-	lbz %r3, 0(%r4)
+	lbz %r8, 0(%r4)
 # mem8[qb] = t0
 	.loc 1 138
-	stb %r3, 0(%r6)
+	stb %r8, 0(%r6)
 # t0 = mem8[qa + 1]
 	.loc 1 139
-	lbz %r3, 1(%r4)
+	lbz %r8, 1(%r4)
 # mem8[qb + 1] = t0
 	.loc 1 140
-	stb %r3, 1(%r6)
+	stb %r8, 1(%r6)
 # t0 = mem8[qa + 2]
 	.loc 1 141
-	lbz %r3, 2(%r4)
+	lbz %r8, 2(%r4)
 # mem8[qb + 2] = t0
 	.loc 1 142
-	stb %r3, 2(%r6)
+	stb %r8, 2(%r6)
 # t0 = mem8[qa + 3]
 	.loc 1 143
-	lbz %r3, 3(%r4)
+	lbz %r8, 3(%r4)
 # mem8[qb + 3] = t0
 	.loc 1 144
-	stb %r3, 3(%r6)
+	stb %r8, 3(%r6)
 # qa = qa + 4
 	.loc 1 145
 	addi %r4, %r4, 4
@@ -404,73 +399,67 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 	addi %r6, %r6, 4
 # i1 = i1 - 1
 	.loc 1 147
-	addi %r5, %r5, -1
+	addi %r7, %r7, -1
 # =? i1 - 0
 	.loc 1 148
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r7, 0
 # goto loop1 if !=
 	.loc 1 149
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop1
 # t0 = mem8[qa]
 	.loc 1 150
-	mr %r3, %r6
 	lbz %r4, 0(%r4)
 # mem8[qb] = t0
 	.loc 1 151
-	stb %r4, 0(%r3)
+	stb %r4, 0(%r6)
 # pa = 78752
 	.loc 1 152
-	lis %r3, 1
-	ori %r3, %r3, 13216
+	lis %r4, 1
+	ori %r4, %r4, 13216
 # pa = w + pa
 	.loc 1 153
-	add %r3, %r7, %r3
+	add %r4, %r9, %r4
 # z0 = 0
 	.loc 1 154
 	vxor %v0, %v0, %v0
 # mem128[pa] = z0
 	.loc 1 155
-	stvx %v0, 0, %r3
+	stvx %v0, 0, %r4
 # pa = 78000
 	.loc 1 156
-	lis %r3, 1
-	ori %r3, %r3, 12464
+	lis %r4, 1
+	ori %r4, %r4, 12464
 # pa = w + pa
 	.loc 1 157
-	add %r4, %r7, %r3
-# qa = k
-	.loc 1 158
-	mr %r5, %r9
+	add %r4, %r9, %r4
 # i1 = 190
 	.loc 1 160
 	li %r6, 190
-	mr %r3, %r8
-	mr %r8, %r3
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop2:
 # t0 = mem8[qa]
 	.loc 1 162
-	lbz %r3, 0(%r5)
+	lbz %r7, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 163
-	stb %r3, 0(%r4)
+	stb %r7, 0(%r4)
 # t0 = mem8[qa + 1]
 	.loc 1 164
-	lbz %r3, 1(%r5)
+	lbz %r7, 1(%r5)
 # mem8[qb + 1] = t0
 	.loc 1 165
-	stb %r3, 1(%r4)
+	stb %r7, 1(%r4)
 # t0 = mem8[qa + 2]
 	.loc 1 166
-	lbz %r3, 2(%r5)
+	lbz %r7, 2(%r5)
 # mem8[qb + 2] = t0
 	.loc 1 167
-	stb %r3, 2(%r4)
+	stb %r7, 2(%r4)
 # t0 = mem8[qa + 3]
 	.loc 1 168
-	lbz %r3, 3(%r5)
+	lbz %r7, 3(%r5)
 # mem8[qb + 3] = t0
 	.loc 1 169
-	stb %r3, 3(%r4)
+	stb %r7, 3(%r4)
 # qa = qa + 4
 	.loc 1 170
 	addi %r5, %r5, 4
@@ -488,33 +477,29 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop2
 # t0 = mem8[qa]
 	.loc 1 175
-	lbz %r3, 0(%r5)
+	lbz %r5, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 176
-	stb %r3, 0(%r4)
+	stb %r5, 0(%r4)
 # x7 = mem128[w + 0]
 	.loc 1 177
-	lvx %v0, 0, %r7
+	lvx %v4, 0, %r9
 # pa = 77232
 	.loc 1 178
-	lis %r3, 1
-	ori %r3, %r3, 11696
+	lis %r4, 1
+	ori %r4, %r4, 11696
 # pa = w + pa
 	.loc 1 179
-	add %r5, %r7, %r3
+	add %r5, %r9, %r4
 # pb = w + 192
 	.loc 1 180
-	addi %r4, %r7, 192
+	addi %r4, %r9, 192
 # z0 = 0
 	.loc 1 181
-	vxor %v1, %v1, %v1
+	vxor %v5, %v5, %v5
 # i1 = 12
 	.loc 1 182
 	li %r6, 12
-	mr %r3, %r8
-	mr %r8, %r3
-	vor %v4, %v0, %v0
-	vor %v5, %v1, %v1
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop3:
 # x2 = mem128[pa]
 	.loc 1 184
@@ -731,26 +716,23 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop3
 # x7 = mem128[w + 0]
 	.loc 1 249
-	lvx %v0, 0, %r7
+	lvx %v4, 0, %r9
 # pa = 78000
 	.loc 1 250
-	lis %r3, 1
-	ori %r3, %r3, 12464
+	lis %r4, 1
+	ori %r4, %r4, 12464
 # pa = w + pa
 	.loc 1 251
-	add %r4, %r7, %r3
+	add %r4, %r9, %r4
 # pb = w + 1728
 	.loc 1 252
-	addi %r5, %r7, 1728
+	addi %r5, %r9, 1728
 # z0 = 0
 	.loc 1 253
-	vxor %v1, %v1, %v1
+	vxor %v5, %v5, %v5
 # i1 = 12
 	.loc 1 254
 	li %r6, 12
-	mr %r3, %r8
-	vor %v4, %v0, %v0
-	vor %v5, %v1, %v1
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop4:
 # x2 = mem128[pa]
 	.loc 1 256
@@ -967,20 +949,16 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop4
 # pa = w + 192
 	.loc 1 321
-	addi %r5, %r7, 192
+	addi %r5, %r9, 192
 # pb = w + 11040
 	.loc 1 322
-	addi %r4, %r7, 11040
-# qa = pa
-	.loc 1 323
-	mr %r9, %r7
+	addi %r4, %r9, 11040
 # qb = pa + 768
 	.loc 1 324
 	addi %r6, %r5, 768
 # i1 = 12
 	.loc 1 326
 	li %r7, 12
-	mr %r8, %r3
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop5:
 # x0 = mem128[qa]
 	.loc 1 328
@@ -1091,32 +1069,27 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop5
 # pa = w + 1728
 	.loc 1 358
-	mr %r7, %r9
-	addi %r4, %r7, 1728
+	addi %r5, %r9, 1728
 # pb = 42240
 	.loc 1 359
-	lis %r3, 0
-	ori %r3, %r3, 42240
+	lis %r4, 0
+	ori %r4, %r4, 42240
 # pb = w + pb
 	.loc 1 360
-	add %r6, %r7, %r3
-# qa = pa
-	.loc 1 361
-	mr %r9, %r7
+	add %r6, %r9, %r4
 # qb = pa + 768
 	.loc 1 362
-	addi %r5, %r4, 768
+	addi %r4, %r5, 768
 # i1 = 12
 	.loc 1 364
 	li %r7, 12
-	mr %r3, %r8
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop6:
 # x0 = mem128[qa]
 	.loc 1 366
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 367
-	lvx %v1, 0, %r5
+	lvx %v1, 0, %r4
 # mem128[qc] = x0
 	.loc 1 368
 	stvx %v0, 0, %r6
@@ -1134,11 +1107,11 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # x0 = mem128[qa + 16]
 	.loc 1 372
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 373
 	li %r0, 16
-	lvx %v1, %r5, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 16] = x0
 	.loc 1 374
 	li %r0, 16
@@ -1157,11 +1130,11 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # x0 = mem128[qa + 32]
 	.loc 1 378
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 379
 	li %r0, 32
-	lvx %v1, %r5, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 32] = x0
 	.loc 1 380
 	li %r0, 32
@@ -1180,11 +1153,11 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # x0 = mem128[qa + 48]
 	.loc 1 384
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 385
 	li %r0, 48
-	lvx %v1, %r5, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 48] = x0
 	.loc 1 386
 	li %r0, 48
@@ -1202,10 +1175,10 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 	stvx %v0, %r6, %r0
 # qa = qa + 64
 	.loc 1 390
-	addi %r4, %r4, 64
+	addi %r5, %r5, 64
 # qb = qb + 64
 	.loc 1 391
-	addi %r5, %r5, 64
+	addi %r4, %r4, 64
 # qc = qc + 64
 	.loc 1 392
 	addi %r6, %r6, 64
@@ -1220,157 +1193,148 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop6
 # pa = w + 11040
 	.loc 1 396
-	mr %r7, %r9
-	addi %r5, %r7, 11040
+	addi %r5, %r9, 11040
 # pb = w + 3264
 	.loc 1 397
-	addi %r6, %r7, 3264
+	addi %r6, %r9, 3264
 # i0 = 3
 	.loc 1 398
 	li %r4, 3
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop7:
 # qa = pa
 	.loc 1 400
-	mr %r9, %r7
-	mr %r8, %r4
-	mr %r7, %r3
+	mr %r7, %r5
 # qb = pa + 384
 	.loc 1 401
-	addi %r3, %r5, 384
+	addi %r8, %r5, 384
 # qc = pb
 	.loc 1 402
-	mr %r10, %r5
+	mr %r10, %r6
 # i1 = 6
 	.loc 1 403
-	mr %r11, %r6
-	li %r4, 6
+	li %r11, 6
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop8:
 # x0 = mem128[qa]
 	.loc 1 405
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 406
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r8
 # mem128[qc] = x0
 	.loc 1 407
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 768] = x1
 	.loc 1 408
 	li %r0, 768
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 409
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 384] = x0
 	.loc 1 410
 	li %r0, 384
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 411
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 412
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 16] = x0
 	.loc 1 413
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 784] = x1
 	.loc 1 414
 	li %r0, 784
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 415
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 400] = x0
 	.loc 1 416
 	li %r0, 400
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 417
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 418
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 32] = x0
 	.loc 1 419
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 800] = x1
 	.loc 1 420
 	li %r0, 800
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 421
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 416] = x0
 	.loc 1 422
 	li %r0, 416
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 423
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 424
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 48] = x0
 	.loc 1 425
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 816] = x1
 	.loc 1 426
 	li %r0, 816
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 427
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 432] = x0
 	.loc 1 428
 	li %r0, 432
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 429
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 430
-	addi %r3, %r3, 64
+	addi %r8, %r8, 64
 # qc = qc + 64
 	.loc 1 431
-	addi %r6, %r6, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 432
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 433
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop8 if !=
 	.loc 1 434
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop8
 # pa = pa + 768
 	.loc 1 435
-	mr %r5, %r10
 	addi %r5, %r5, 768
 # pb = pb + 1152
 	.loc 1 436
-	mr %r6, %r11
 	addi %r6, %r6, 1152
 # i0 = i0 - 1
 	.loc 1 437
-	mr %r4, %r8
 	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 438
 	cmplwi %cr0, %r4, 0
 # goto loop7 if !=
 	.loc 1 439
-	mr %r3, %r7
-	mr %r7, %r9
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop7
 # pa = 42240
 	.loc 1 440
@@ -1378,313 +1342,297 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 	ori %r4, %r4, 42240
 # pa = w + pa
 	.loc 1 441
-	add %r5, %r7, %r4
+	add %r4, %r9, %r4
 # pb = 34464
 	.loc 1 442
-	lis %r4, 0
-	ori %r4, %r4, 34464
+	lis %r5, 0
+	ori %r5, %r5, 34464
 # pb = w + pb
 	.loc 1 443
-	add %r6, %r7, %r4
+	add %r5, %r9, %r5
 # i0 = 3
 	.loc 1 444
-	li %r4, 3
+	li %r6, 3
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop9:
 # qa = pa
 	.loc 1 446
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r7, %r3
+	mr %r7, %r4
 # qb = pa + 384
 	.loc 1 447
-	addi %r3, %r5, 384
+	addi %r8, %r4, 384
 # qc = pb
 	.loc 1 448
-	mr %r9, %r5
+	mr %r10, %r5
 # i1 = 6
 	.loc 1 449
-	mr %r10, %r6
-	li %r4, 6
+	li %r11, 6
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop10:
 # x0 = mem128[qa]
 	.loc 1 451
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 452
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r8
 # mem128[qc] = x0
 	.loc 1 453
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 768] = x1
 	.loc 1 454
 	li %r0, 768
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 455
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 384] = x0
 	.loc 1 456
 	li %r0, 384
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 457
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 458
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 16] = x0
 	.loc 1 459
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 784] = x1
 	.loc 1 460
 	li %r0, 784
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 461
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 400] = x0
 	.loc 1 462
 	li %r0, 400
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 463
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 464
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 32] = x0
 	.loc 1 465
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 800] = x1
 	.loc 1 466
 	li %r0, 800
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 467
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 416] = x0
 	.loc 1 468
 	li %r0, 416
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 469
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 470
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 48] = x0
 	.loc 1 471
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 816] = x1
 	.loc 1 472
 	li %r0, 816
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 473
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 432] = x0
 	.loc 1 474
 	li %r0, 432
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 475
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 476
-	addi %r3, %r3, 64
+	addi %r8, %r8, 64
 # qc = qc + 64
 	.loc 1 477
-	addi %r6, %r6, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 478
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 479
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop10 if !=
 	.loc 1 480
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop10
 # pa = pa + 768
 	.loc 1 481
-	mr %r5, %r9
-	addi %r5, %r5, 768
+	addi %r4, %r4, 768
 # pb = pb + 1152
 	.loc 1 482
-	mr %r6, %r10
-	addi %r6, %r6, 1152
+	addi %r5, %r5, 1152
 # i0 = i0 - 1
 	.loc 1 483
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 484
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop9 if !=
 	.loc 1 485
-	mr %r3, %r7
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop9
 # pa = w + 3264
 	.loc 1 486
-	addi %r5, %r7, 3264
+	addi %r4, %r9, 3264
 # pb = w + 11040
 	.loc 1 487
-	addi %r6, %r7, 11040
+	addi %r5, %r9, 11040
 # i0 = 9
 	.loc 1 488
-	li %r4, 9
+	li %r6, 9
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop11:
 # qa = pa
 	.loc 1 490
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r7, %r3
+	mr %r7, %r4
 # qb = pa + 192
 	.loc 1 491
-	addi %r3, %r5, 192
+	addi %r8, %r4, 192
 # qc = pb
 	.loc 1 492
-	mr %r9, %r5
+	mr %r10, %r5
 # i1 = 3
 	.loc 1 493
-	mr %r10, %r6
-	li %r4, 3
+	li %r11, 3
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop12:
 # x0 = mem128[qa]
 	.loc 1 495
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 496
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r8
 # mem128[qc] = x0
 	.loc 1 497
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 384] = x1
 	.loc 1 498
 	li %r0, 384
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 499
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 192] = x0
 	.loc 1 500
 	li %r0, 192
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 501
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 502
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 16] = x0
 	.loc 1 503
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 400] = x1
 	.loc 1 504
 	li %r0, 400
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 505
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 208] = x0
 	.loc 1 506
 	li %r0, 208
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 507
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 508
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 32] = x0
 	.loc 1 509
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 416] = x1
 	.loc 1 510
 	li %r0, 416
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 511
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 224] = x0
 	.loc 1 512
 	li %r0, 224
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 513
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 514
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 48] = x0
 	.loc 1 515
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 432] = x1
 	.loc 1 516
 	li %r0, 432
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 517
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 240] = x0
 	.loc 1 518
 	li %r0, 240
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 519
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 520
-	addi %r3, %r3, 64
+	addi %r8, %r8, 64
 # qc = qc + 64
 	.loc 1 521
-	addi %r6, %r6, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 522
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 523
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop12 if !=
 	.loc 1 524
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop12
 # pa = pa + 384
 	.loc 1 525
-	mr %r5, %r9
-	addi %r5, %r5, 384
+	addi %r4, %r4, 384
 # pb = pb + 576
 	.loc 1 526
-	mr %r6, %r10
-	addi %r6, %r6, 576
+	addi %r5, %r5, 576
 # i0 = i0 - 1
 	.loc 1 527
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 528
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop11 if !=
 	.loc 1 529
-	mr %r3, %r7
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop11
 # pa = 34464
 	.loc 1 530
@@ -1692,783 +1640,763 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 	ori %r4, %r4, 34464
 # pa = w + pa
 	.loc 1 531
-	add %r5, %r7, %r4
+	add %r4, %r9, %r4
 # pb = 42240
 	.loc 1 532
-	lis %r4, 0
-	ori %r4, %r4, 42240
+	lis %r5, 0
+	ori %r5, %r5, 42240
 # pb = w + pb
 	.loc 1 533
-	add %r6, %r7, %r4
+	add %r5, %r9, %r5
 # i0 = 9
 	.loc 1 534
-	li %r4, 9
+	li %r6, 9
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop13:
 # qa = pa
 	.loc 1 536
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r7, %r3
+	mr %r7, %r4
 # qb = pa + 192
 	.loc 1 537
-	addi %r3, %r5, 192
+	addi %r8, %r4, 192
 # qc = pb
 	.loc 1 538
-	mr %r9, %r5
+	mr %r10, %r5
 # i1 = 3
 	.loc 1 539
-	mr %r10, %r6
-	li %r4, 3
+	li %r11, 3
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop14:
 # x0 = mem128[qa]
 	.loc 1 541
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 542
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r8
 # mem128[qc] = x0
 	.loc 1 543
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 384] = x1
 	.loc 1 544
 	li %r0, 384
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 545
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 192] = x0
 	.loc 1 546
 	li %r0, 192
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 547
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 548
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 16] = x0
 	.loc 1 549
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 400] = x1
 	.loc 1 550
 	li %r0, 400
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 551
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 208] = x0
 	.loc 1 552
 	li %r0, 208
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 553
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 554
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 32] = x0
 	.loc 1 555
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 416] = x1
 	.loc 1 556
 	li %r0, 416
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 557
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 224] = x0
 	.loc 1 558
 	li %r0, 224
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 559
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 560
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 48] = x0
 	.loc 1 561
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 432] = x1
 	.loc 1 562
 	li %r0, 432
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 563
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 240] = x0
 	.loc 1 564
 	li %r0, 240
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 565
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 566
-	addi %r3, %r3, 64
+	addi %r8, %r8, 64
 # qc = qc + 64
 	.loc 1 567
-	addi %r6, %r6, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 568
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 569
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop14 if !=
 	.loc 1 570
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop14
 # pa = pa + 384
 	.loc 1 571
-	mr %r5, %r9
-	addi %r5, %r5, 384
+	addi %r4, %r4, 384
 # pb = pb + 576
 	.loc 1 572
-	mr %r6, %r10
-	addi %r6, %r6, 576
+	addi %r5, %r5, 576
 # i0 = i0 - 1
 	.loc 1 573
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 574
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop13 if !=
 	.loc 1 575
-	mr %r3, %r7
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop13
 # pa = w + 11040
 	.loc 1 576
-	mr %r8, %r3
-	addi %r3, %r7, 11040
+	addi %r5, %r9, 11040
 # pb = w + 3264
 	.loc 1 577
-	addi %r4, %r7, 3264
+	addi %r7, %r9, 3264
 # i0 = 27
 	.loc 1 578
-	li %r5, 27
-	mr %r6, %r4
+	li %r4, 27
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop15:
 # qb = pa + 96
 	.loc 1 581
-	addi %r4, %r3, 96
+	addi %r6, %r5, 96
 # x0 = mem128[qa]
 	.loc 1 583
-	lvx %v0, 0, %r3
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 584
-	lvx %v1, 0, %r4
+	lvx %v1, 0, %r6
 # mem128[qc] = x0
 	.loc 1 585
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r7
 # mem128[qc + 192] = x1
 	.loc 1 586
 	li %r0, 192
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 587
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 96] = x0
 	.loc 1 588
 	li %r0, 96
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 589
 	li %r0, 16
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 590
 	li %r0, 16
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 16] = x0
 	.loc 1 591
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 208] = x1
 	.loc 1 592
 	li %r0, 208
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 593
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 112] = x0
 	.loc 1 594
 	li %r0, 112
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 595
 	li %r0, 32
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 596
 	li %r0, 32
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 32] = x0
 	.loc 1 597
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 224] = x1
 	.loc 1 598
 	li %r0, 224
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 599
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 128] = x0
 	.loc 1 600
 	li %r0, 128
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 601
 	li %r0, 48
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 602
 	li %r0, 48
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 48] = x0
 	.loc 1 603
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 240] = x1
 	.loc 1 604
 	li %r0, 240
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 605
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 144] = x0
 	.loc 1 606
 	li %r0, 144
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 64]
 	.loc 1 607
 	li %r0, 64
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 64]
 	.loc 1 608
 	li %r0, 64
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 64] = x0
 	.loc 1 609
 	li %r0, 64
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 256] = x1
 	.loc 1 610
 	li %r0, 256
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 611
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 160] = x0
 	.loc 1 612
 	li %r0, 160
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 80]
 	.loc 1 613
 	li %r0, 80
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 80]
 	.loc 1 614
 	li %r0, 80
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 80] = x0
 	.loc 1 615
 	li %r0, 80
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 272] = x1
 	.loc 1 616
 	li %r0, 272
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 617
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 176] = x0
 	.loc 1 618
 	li %r0, 176
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # pa = pa + 192
 	.loc 1 619
-	addi %r3, %r3, 192
+	addi %r5, %r5, 192
 # pb = pb + 288
 	.loc 1 620
-	addi %r6, %r6, 288
+	addi %r7, %r7, 288
 # i0 = i0 - 1
 	.loc 1 621
-	addi %r5, %r5, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 622
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r4, 0
 # goto loop15 if !=
 	.loc 1 623
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop15
 # pa = 42240
 	.loc 1 624
-	lis %r3, 0
-	ori %r3, %r3, 42240
+	lis %r4, 0
+	ori %r4, %r4, 42240
 # pa = w + pa
 	.loc 1 625
-	add %r4, %r7, %r3
+	add %r5, %r9, %r4
 # pb = 34464
 	.loc 1 626
-	lis %r3, 0
-	ori %r3, %r3, 34464
+	lis %r4, 0
+	ori %r4, %r4, 34464
 # pb = w + pb
 	.loc 1 627
-	add %r5, %r7, %r3
+	add %r7, %r9, %r4
 # i0 = 27
 	.loc 1 628
-	li %r6, 27
-	mr %r3, %r8
-	mr %r8, %r3
+	li %r4, 27
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop16:
 # qb = pa + 96
 	.loc 1 631
-	addi %r3, %r4, 96
+	addi %r6, %r5, 96
 # x0 = mem128[qa]
 	.loc 1 633
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 634
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r6
 # mem128[qc] = x0
 	.loc 1 635
-	stvx %v0, 0, %r5
+	stvx %v0, 0, %r7
 # mem128[qc + 192] = x1
 	.loc 1 636
 	li %r0, 192
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 637
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 96] = x0
 	.loc 1 638
 	li %r0, 96
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 639
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 640
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 16] = x0
 	.loc 1 641
 	li %r0, 16
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 208] = x1
 	.loc 1 642
 	li %r0, 208
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 643
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 112] = x0
 	.loc 1 644
 	li %r0, 112
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 645
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 646
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 32] = x0
 	.loc 1 647
 	li %r0, 32
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 224] = x1
 	.loc 1 648
 	li %r0, 224
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 649
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 128] = x0
 	.loc 1 650
 	li %r0, 128
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 651
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 652
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 48] = x0
 	.loc 1 653
 	li %r0, 48
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 240] = x1
 	.loc 1 654
 	li %r0, 240
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 655
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 144] = x0
 	.loc 1 656
 	li %r0, 144
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 64]
 	.loc 1 657
 	li %r0, 64
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 64]
 	.loc 1 658
 	li %r0, 64
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 64] = x0
 	.loc 1 659
 	li %r0, 64
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 256] = x1
 	.loc 1 660
 	li %r0, 256
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 661
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 160] = x0
 	.loc 1 662
 	li %r0, 160
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 80]
 	.loc 1 663
 	li %r0, 80
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 80]
 	.loc 1 664
 	li %r0, 80
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 80] = x0
 	.loc 1 665
 	li %r0, 80
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 272] = x1
 	.loc 1 666
 	li %r0, 272
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 667
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 176] = x0
 	.loc 1 668
 	li %r0, 176
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # pa = pa + 192
 	.loc 1 669
-	addi %r4, %r4, 192
+	addi %r5, %r5, 192
 # pb = pb + 288
 	.loc 1 670
-	addi %r5, %r5, 288
+	addi %r7, %r7, 288
 # i0 = i0 - 1
 	.loc 1 671
-	addi %r6, %r6, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 672
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r4, 0
 # goto loop16 if !=
 	.loc 1 673
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop16
 # pa = w + 3264
 	.loc 1 674
-	addi %r4, %r7, 3264
+	addi %r5, %r9, 3264
 # pb = w + 11040
 	.loc 1 675
-	addi %r5, %r7, 11040
+	addi %r7, %r9, 11040
 # z0 = 0
 	.loc 1 676
 	vxor %v0, %v0, %v0
 # i0 = 81
 	.loc 1 677
-	li %r6, 81
-	mr %r3, %r8
-	mr %r8, %r3
-	vor %v2, %v0, %v0
+	li %r4, 81
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop17:
 # qb = pa + 48
 	.loc 1 680
-	addi %r3, %r4, 48
+	addi %r6, %r5, 48
 # x0 = mem128[qa]
 	.loc 1 682
-	lvx %v0, 0, %r4
+	lvx %v1, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 683
-	lvx %v1, 0, %r3
+	lvx %v2, 0, %r6
 # mem128[qc + 48] = x0
 	.loc 1 684
 	li %r0, 48
-	stvx %v0, %r5, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 240] = x1
 	.loc 1 685
 	li %r0, 240
-	stvx %v1, %r5, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 686
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 144] = x0
 	.loc 1 687
 	li %r0, 144
-	stvx %v0, %r5, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc] = z0
 	.loc 1 688
-	stvx %v2, 0, %r5
+	stvx %v0, 0, %r7
 # mem128[qc + 96] = z0
 	.loc 1 689
 	li %r0, 96
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 192] = z0
 	.loc 1 690
 	li %r0, 192
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 691
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 692
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 64] = x0
 	.loc 1 693
 	li %r0, 64
-	stvx %v0, %r5, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 256] = x1
 	.loc 1 694
 	li %r0, 256
-	stvx %v1, %r5, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 695
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 160] = x0
 	.loc 1 696
 	li %r0, 160
-	stvx %v0, %r5, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 16] = z0
 	.loc 1 697
 	li %r0, 16
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 112] = z0
 	.loc 1 698
 	li %r0, 112
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 208] = z0
 	.loc 1 699
 	li %r0, 208
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 700
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 701
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 80] = x0
 	.loc 1 702
 	li %r0, 80
-	stvx %v0, %r5, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 272] = x1
 	.loc 1 703
 	li %r0, 272
-	stvx %v1, %r5, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 704
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 176] = x0
 	.loc 1 705
 	li %r0, 176
-	stvx %v0, %r5, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 32] = z0
 	.loc 1 706
 	li %r0, 32
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 128] = z0
 	.loc 1 707
 	li %r0, 128
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 224] = z0
 	.loc 1 708
 	li %r0, 224
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # pa = pa + 96
 	.loc 1 709
-	addi %r4, %r4, 96
+	addi %r5, %r5, 96
 # pb = pb + 288
 	.loc 1 710
-	addi %r5, %r5, 288
+	addi %r7, %r7, 288
 # i0 = i0 - 1
 	.loc 1 711
-	addi %r6, %r6, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 712
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r4, 0
 # goto loop17 if !=
 	.loc 1 713
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop17
 # pa = 34464
 	.loc 1 714
-	lis %r3, 0
-	ori %r3, %r3, 34464
+	lis %r4, 0
+	ori %r4, %r4, 34464
 # pa = w + pa
 	.loc 1 715
-	add %r4, %r7, %r3
+	add %r5, %r9, %r4
 # pb = 42240
 	.loc 1 716
-	lis %r3, 0
-	ori %r3, %r3, 42240
+	lis %r4, 0
+	ori %r4, %r4, 42240
 # pb = w + pb
 	.loc 1 717
-	add %r5, %r7, %r3
+	add %r7, %r9, %r4
 # i0 = 81
 	.loc 1 718
-	li %r6, 81
-	mr %r3, %r8
-	mr %r8, %r3
+	li %r4, 81
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop18:
 # qb = pa + 48
 	.loc 1 721
-	addi %r3, %r4, 48
+	addi %r6, %r5, 48
 # x0 = mem128[qa]
 	.loc 1 723
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 724
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r6
 # mem128[qc] = x0
 	.loc 1 725
-	stvx %v0, 0, %r5
+	stvx %v0, 0, %r7
 # mem128[qc + 96] = x1
 	.loc 1 726
 	li %r0, 96
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 727
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 48] = x0
 	.loc 1 728
 	li %r0, 48
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 729
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 730
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 16] = x0
 	.loc 1 731
 	li %r0, 16
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 112] = x1
 	.loc 1 732
 	li %r0, 112
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 733
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 64] = x0
 	.loc 1 734
 	li %r0, 64
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 735
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 736
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 32] = x0
 	.loc 1 737
 	li %r0, 32
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 128] = x1
 	.loc 1 738
 	li %r0, 128
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 739
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 80] = x0
 	.loc 1 740
 	li %r0, 80
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # pa = pa + 96
 	.loc 1 741
-	addi %r4, %r4, 96
+	addi %r5, %r5, 96
 # pb = pb + 144
 	.loc 1 742
-	addi %r5, %r5, 144
+	addi %r7, %r7, 144
 # i0 = i0 - 1
 	.loc 1 743
-	addi %r6, %r6, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 744
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r4, 0
 # goto loop18 if !=
 	.loc 1 745
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop18
 # pa = 34368
 	.loc 1 746
-	lis %r3, 0
-	ori %r3, %r3, 34368
+	lis %r4, 0
+	ori %r4, %r4, 34368
 # pa = w + pa
 	.loc 1 747
-	add %r3, %r7, %r3
+	add %r4, %r9, %r4
 # z0 = 0
 	.loc 1 748
 	vxor %v0, %v0, %v0
 # mem128[pa] = z0
 	.loc 1 749
-	stvx %v0, 0, %r3
+	stvx %v0, 0, %r4
 # mem128[pa + 16] = z0
 	.loc 1 750
 	li %r0, 16
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[pa + 32] = z0
 	.loc 1 751
 	li %r0, 32
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # pa = w + 11040
 	.loc 1 752
-	addi %r4, %r7, 11040
+	addi %r5, %r9, 11040
 # pb = 42240
 	.loc 1 753
-	lis %r3, 0
-	ori %r3, %r3, 42240
+	lis %r4, 0
+	ori %r4, %r4, 42240
 # pb = w + pb
 	.loc 1 754
-	add %r5, %r7, %r3
+	add %r6, %r9, %r4
 # pc = 53904
 	.loc 1 755
-	lis %r3, 0
-	ori %r3, %r3, 53904
+	lis %r4, 0
+	ori %r4, %r4, 53904
 # pc = w + pc
 	.loc 1 756
-	add %r6, %r7, %r3
+	add %r4, %r9, %r4
 # i0 = 243
 	.loc 1 757
-	mr %r9, %r7
 	li %r7, 243
-	mr %r3, %r8
-	mr %r8, %r3
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop19:
 # z0 = 0
 	.loc 1 759
@@ -2476,18 +2404,18 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # e0 = mem128[pa + 48]
 	.loc 1 760
 	li %r0, 48
-	lvx %v8, %r4, %r0
+	lvx %v8, %r5, %r0
 # e1 = mem128[pa + 64]
 	.loc 1 761
 	li %r0, 64
-	lvx %v7, %r4, %r0
+	lvx %v7, %r5, %r0
 # e2 = mem128[pa + 80]
 	.loc 1 762
 	li %r0, 80
-	lvx %v9, %r4, %r0
+	lvx %v9, %r5, %r0
 # x2 = mem128[pb]
 	.loc 1 763
-	lvx %v10, 0, %r5
+	lvx %v10, 0, %r6
 # 8x x0 = x2[0]
 	.loc 1 764
 	vsplth %v2, %v10, 0
@@ -2692,7 +2620,7 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # x2 = mem128[pb + 16]
 	.loc 1 831
 	li %r0, 16
-	lvx %v11, %r5, %r0
+	lvx %v11, %r6, %r0
 # 8x x0 = x2[0]
 	.loc 1 832
 	vsplth %v3, %v11, 0
@@ -2897,7 +2825,7 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # x2 = mem128[pb + 32]
 	.loc 1 899
 	li %r0, 32
-	lvx %v12, %r5, %r0
+	lvx %v12, %r6, %r0
 # 8x x0 = x2[0]
 	.loc 1 900
 	vsplth %v1, %v12, 0
@@ -3101,36 +3029,36 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 	vmladduhm %v0, %v5, %v1, %v0
 # mem128[pc] = a0
 	.loc 1 967
-	stvx %v10, 0, %r6
+	stvx %v10, 0, %r4
 # mem128[pc + 16] = a1
 	.loc 1 968
 	li %r0, 16
-	stvx %v11, %r6, %r0
+	stvx %v11, %r4, %r0
 # mem128[pc + 32] = a2
 	.loc 1 969
 	li %r0, 32
-	stvx %v2, %r6, %r0
+	stvx %v2, %r4, %r0
 # mem128[pc + 48] = a3
 	.loc 1 970
 	li %r0, 48
-	stvx %v4, %r6, %r0
+	stvx %v4, %r4, %r0
 # mem128[pc + 64] = a4
 	.loc 1 971
 	li %r0, 64
-	stvx %v3, %r6, %r0
+	stvx %v3, %r4, %r0
 # mem128[pc + 80] = a5
 	.loc 1 972
 	li %r0, 80
-	stvx %v0, %r6, %r0
+	stvx %v0, %r4, %r0
 # pa = pa + 96
 	.loc 1 973
-	addi %r4, %r4, 96
+	addi %r5, %r5, 96
 # pb = pb + 48
 	.loc 1 974
-	addi %r5, %r5, 48
+	addi %r6, %r6, 48
 # pc = pc + 96
 	.loc 1 975
-	addi %r6, %r6, 96
+	addi %r4, %r4, 96
 # i0 = i0 - 1
 	.loc 1 976
 	addi %r7, %r7, -1
@@ -3142,56 +3070,51 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop19
 # pa = 53904
 	.loc 1 979
-	lis %r3, 0
-	ori %r3, %r3, 53904
+	lis %r4, 0
+	ori %r4, %r4, 53904
 # pa = w + pa
 	.loc 1 980
-	mr %r7, %r9
-	add %r4, %r7, %r3
+	add %r6, %r9, %r4
 # pb = w + 3264
 	.loc 1 981
-	addi %r5, %r7, 3264
+	addi %r4, %r9, 3264
 # i0 = 81
 	.loc 1 982
-	li %r6, 81
-	mr %r3, %r8
-	mr %r8, %r3
-	mr %r3, %r5
-	mr %r9, %r6
+	li %r5, 81
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop20:
 # qb = pa + 96
 	.loc 1 985
-	addi %r5, %r4, 96
+	addi %r7, %r6, 96
 # qc = pa + 192
 	.loc 1 986
-	addi %r6, %r4, 192
+	addi %r8, %r6, 192
 # x0 = mem128[qa]
 	.loc 1 988
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r6
 # x1 = mem128[qa + 48]
 	.loc 1 989
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r6, %r0
 # x2 = mem128[qc]
 	.loc 1 990
-	lvx %v1, 0, %r6
+	lvx %v1, 0, %r8
 # x3 = mem128[qc + 48]
 	.loc 1 991
 	li %r0, 48
-	lvx %v3, %r6, %r0
+	lvx %v3, %r8, %r0
 # mem128[qd] = x0
 	.loc 1 992
-	stvx %v2, 0, %r3
+	stvx %v2, 0, %r4
 # mem128[qd + 144] = x3
 	.loc 1 993
 	li %r0, 144
-	stvx %v3, %r3, %r0
+	stvx %v3, %r4, %r0
 # 8x x4 = x1 - x2
 	.loc 1 994
 	vsubuhm %v0, %v0, %v1
 # x5 = mem128[qb]
 	.loc 1 995
-	lvx %v1, 0, %r5
+	lvx %v1, 0, %r7
 # 8x x5 = x5 - x0
 	.loc 1 996
 	vsubuhm %v1, %v1, %v2
@@ -3201,11 +3124,11 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 48] = x5
 	.loc 1 998
 	li %r0, 48
-	stvx %v1, %r3, %r0
+	stvx %v1, %r4, %r0
 # x5 = mem128[qb + 48]
 	.loc 1 999
 	li %r0, 48
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1000
 	vsubuhm %v1, %v1, %v3
@@ -3215,38 +3138,38 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 96] = x5
 	.loc 1 1002
 	li %r0, 96
-	stvx %v1, %r3, %r0
+	stvx %v1, %r4, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1003
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r6, %r0
 # x1 = mem128[qa + 64]
 	.loc 1 1004
 	li %r0, 64
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1005
 	li %r0, 16
-	lvx %v2, %r6, %r0
+	lvx %v2, %r8, %r0
 # x3 = mem128[qc + 64]
 	.loc 1 1006
 	li %r0, 64
-	lvx %v3, %r6, %r0
+	lvx %v3, %r8, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1007
 	li %r0, 16
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[qd + 160] = x3
 	.loc 1 1008
 	li %r0, 160
-	stvx %v3, %r3, %r0
+	stvx %v3, %r4, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1009
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1010
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1011
 	vsubuhm %v2, %v2, %v0
@@ -3256,11 +3179,11 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 64] = x5
 	.loc 1 1013
 	li %r0, 64
-	stvx %v2, %r3, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 64]
 	.loc 1 1014
 	li %r0, 64
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1015
 	vsubuhm %v0, %v0, %v3
@@ -3270,38 +3193,38 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 112] = x5
 	.loc 1 1017
 	li %r0, 112
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1018
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r6, %r0
 # x1 = mem128[qa + 80]
 	.loc 1 1019
 	li %r0, 80
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1020
 	li %r0, 32
-	lvx %v2, %r6, %r0
+	lvx %v2, %r8, %r0
 # x3 = mem128[qc + 80]
 	.loc 1 1021
 	li %r0, 80
-	lvx %v3, %r6, %r0
+	lvx %v3, %r8, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1022
 	li %r0, 32
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[qd + 176] = x3
 	.loc 1 1023
 	li %r0, 176
-	stvx %v3, %r3, %r0
+	stvx %v3, %r4, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1024
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1025
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1026
 	vsubuhm %v2, %v2, %v0
@@ -3311,11 +3234,11 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 80] = x5
 	.loc 1 1028
 	li %r0, 80
-	stvx %v2, %r3, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 80]
 	.loc 1 1029
 	li %r0, 80
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1030
 	vsubuhm %v0, %v0, %v3
@@ -3325,73 +3248,69 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 128] = x5
 	.loc 1 1032
 	li %r0, 128
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # pa = pa + 288
 	.loc 1 1033
-	addi %r4, %r4, 288
+	addi %r6, %r6, 288
 # pb = pb + 192
 	.loc 1 1034
-	addi %r3, %r3, 192
+	addi %r4, %r4, 192
 # i0 = i0 - 1
 	.loc 1 1035
-	addi %r9, %r9, -1
+	addi %r5, %r5, -1
 # =? i0 - 0
 	.loc 1 1036
-	cmplwi %cr0, %r9, 0
+	cmplwi %cr0, %r5, 0
 # goto loop20 if !=
 	.loc 1 1037
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop20
 # pa = w + 3264
 	.loc 1 1038
-	addi %r4, %r7, 3264
+	addi %r5, %r9, 3264
 # pb = 53904
 	.loc 1 1039
-	lis %r3, 0
-	ori %r3, %r3, 53904
+	lis %r4, 0
+	ori %r4, %r4, 53904
 # pb = w + pb
 	.loc 1 1040
-	add %r5, %r7, %r3
+	add %r8, %r9, %r4
 # i0 = 27
 	.loc 1 1041
-	mr %r9, %r7
-	li %r6, 27
-	mr %r3, %r8
-	mr %r8, %r3
-	mr %r7, %r5
+	li %r4, 27
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop21:
 # qb = pa + 192
 	.loc 1 1044
-	addi %r3, %r4, 192
+	addi %r6, %r5, 192
 # qc = pa + 384
 	.loc 1 1045
-	addi %r5, %r4, 384
+	addi %r7, %r5, 384
 # x0 = mem128[qa]
 	.loc 1 1047
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qa + 96]
 	.loc 1 1048
 	li %r0, 96
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc]
 	.loc 1 1049
-	lvx %v2, 0, %r5
+	lvx %v2, 0, %r7
 # x3 = mem128[qc + 96]
 	.loc 1 1050
 	li %r0, 96
-	lvx %v3, %r5, %r0
+	lvx %v3, %r7, %r0
 # mem128[qd] = x0
 	.loc 1 1051
-	stvx %v0, 0, %r7
+	stvx %v0, 0, %r8
 # mem128[qd + 288] = x3
 	.loc 1 1052
 	li %r0, 288
-	stvx %v3, %r7, %r0
+	stvx %v3, %r8, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1053
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1054
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r6
 # 8x x5 = x5 - x0
 	.loc 1 1055
 	vsubuhm %v2, %v2, %v0
@@ -3401,11 +3320,11 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 96] = x5
 	.loc 1 1057
 	li %r0, 96
-	stvx %v2, %r7, %r0
+	stvx %v2, %r8, %r0
 # x5 = mem128[qb + 96]
 	.loc 1 1058
 	li %r0, 96
-	lvx %v0, %r3, %r0
+	lvx %v0, %r6, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1059
 	vsubuhm %v0, %v0, %v3
@@ -3415,38 +3334,38 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 192] = x5
 	.loc 1 1061
 	li %r0, 192
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1062
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 112]
 	.loc 1 1063
 	li %r0, 112
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1064
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # x3 = mem128[qc + 112]
 	.loc 1 1065
 	li %r0, 112
-	lvx %v3, %r5, %r0
+	lvx %v3, %r7, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1066
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # mem128[qd + 304] = x3
 	.loc 1 1067
 	li %r0, 304
-	stvx %v3, %r7, %r0
+	stvx %v3, %r8, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1068
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1069
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r6, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1070
 	vsubuhm %v2, %v2, %v0
@@ -3456,11 +3375,11 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 112] = x5
 	.loc 1 1072
 	li %r0, 112
-	stvx %v2, %r7, %r0
+	stvx %v2, %r8, %r0
 # x5 = mem128[qb + 112]
 	.loc 1 1073
 	li %r0, 112
-	lvx %v0, %r3, %r0
+	lvx %v0, %r6, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1074
 	vsubuhm %v0, %v0, %v3
@@ -3470,38 +3389,38 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 208] = x5
 	.loc 1 1076
 	li %r0, 208
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1077
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 128]
 	.loc 1 1078
 	li %r0, 128
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1079
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # x3 = mem128[qc + 128]
 	.loc 1 1080
 	li %r0, 128
-	lvx %v3, %r5, %r0
+	lvx %v3, %r7, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1081
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # mem128[qd + 320] = x3
 	.loc 1 1082
 	li %r0, 320
-	stvx %v3, %r7, %r0
+	stvx %v3, %r8, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1083
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1084
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r6, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1085
 	vsubuhm %v2, %v2, %v0
@@ -3511,11 +3430,11 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 128] = x5
 	.loc 1 1087
 	li %r0, 128
-	stvx %v2, %r7, %r0
+	stvx %v2, %r8, %r0
 # x5 = mem128[qb + 128]
 	.loc 1 1088
 	li %r0, 128
-	lvx %v0, %r3, %r0
+	lvx %v0, %r6, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1089
 	vsubuhm %v0, %v0, %v3
@@ -3525,38 +3444,38 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 224] = x5
 	.loc 1 1091
 	li %r0, 224
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1092
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 144]
 	.loc 1 1093
 	li %r0, 144
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1094
 	li %r0, 48
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # x3 = mem128[qc + 144]
 	.loc 1 1095
 	li %r0, 144
-	lvx %v3, %r5, %r0
+	lvx %v3, %r7, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1096
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # mem128[qd + 336] = x3
 	.loc 1 1097
 	li %r0, 336
-	stvx %v3, %r7, %r0
+	stvx %v3, %r8, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1098
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1099
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r6, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1100
 	vsubuhm %v2, %v2, %v0
@@ -3566,11 +3485,11 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 144] = x5
 	.loc 1 1102
 	li %r0, 144
-	stvx %v2, %r7, %r0
+	stvx %v2, %r8, %r0
 # x5 = mem128[qb + 144]
 	.loc 1 1103
 	li %r0, 144
-	lvx %v0, %r3, %r0
+	lvx %v0, %r6, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1104
 	vsubuhm %v0, %v0, %v3
@@ -3580,38 +3499,38 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 240] = x5
 	.loc 1 1106
 	li %r0, 240
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 64]
 	.loc 1 1107
 	li %r0, 64
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 160]
 	.loc 1 1108
 	li %r0, 160
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 64]
 	.loc 1 1109
 	li %r0, 64
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # x3 = mem128[qc + 160]
 	.loc 1 1110
 	li %r0, 160
-	lvx %v3, %r5, %r0
+	lvx %v3, %r7, %r0
 # mem128[qd + 64] = x0
 	.loc 1 1111
 	li %r0, 64
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # mem128[qd + 352] = x3
 	.loc 1 1112
 	li %r0, 352
-	stvx %v3, %r7, %r0
+	stvx %v3, %r8, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1113
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 64]
 	.loc 1 1114
 	li %r0, 64
-	lvx %v2, %r3, %r0
+	lvx %v2, %r6, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1115
 	vsubuhm %v2, %v2, %v0
@@ -3621,11 +3540,11 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 160] = x5
 	.loc 1 1117
 	li %r0, 160
-	stvx %v2, %r7, %r0
+	stvx %v2, %r8, %r0
 # x5 = mem128[qb + 160]
 	.loc 1 1118
 	li %r0, 160
-	lvx %v0, %r3, %r0
+	lvx %v0, %r6, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1119
 	vsubuhm %v0, %v0, %v3
@@ -3635,38 +3554,38 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 256] = x5
 	.loc 1 1121
 	li %r0, 256
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 80]
 	.loc 1 1122
 	li %r0, 80
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 176]
 	.loc 1 1123
 	li %r0, 176
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 80]
 	.loc 1 1124
 	li %r0, 80
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # x3 = mem128[qc + 176]
 	.loc 1 1125
 	li %r0, 176
-	lvx %v3, %r5, %r0
+	lvx %v3, %r7, %r0
 # mem128[qd + 80] = x0
 	.loc 1 1126
 	li %r0, 80
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # mem128[qd + 368] = x3
 	.loc 1 1127
 	li %r0, 368
-	stvx %v3, %r7, %r0
+	stvx %v3, %r8, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1128
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 80]
 	.loc 1 1129
 	li %r0, 80
-	lvx %v2, %r3, %r0
+	lvx %v2, %r6, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1130
 	vsubuhm %v2, %v2, %v0
@@ -3676,11 +3595,11 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 176] = x5
 	.loc 1 1132
 	li %r0, 176
-	stvx %v2, %r7, %r0
+	stvx %v2, %r8, %r0
 # x5 = mem128[qb + 176]
 	.loc 1 1133
 	li %r0, 176
-	lvx %v0, %r3, %r0
+	lvx %v0, %r6, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1134
 	vsubuhm %v0, %v0, %v3
@@ -3690,84 +3609,79 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 272] = x5
 	.loc 1 1136
 	li %r0, 272
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # pa = pa + 576
 	.loc 1 1137
-	addi %r4, %r4, 576
+	addi %r5, %r5, 576
 # pb = pb + 384
 	.loc 1 1138
-	addi %r7, %r7, 384
+	addi %r8, %r8, 384
 # i0 = i0 - 1
 	.loc 1 1139
-	addi %r6, %r6, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 1140
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r4, 0
 # goto loop21 if !=
 	.loc 1 1141
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop21
 # pa = 53904
 	.loc 1 1142
-	lis %r3, 0
-	ori %r3, %r3, 53904
+	lis %r4, 0
+	ori %r4, %r4, 53904
 # pa = w + pa
 	.loc 1 1143
-	mr %r7, %r9
-	add %r5, %r7, %r3
+	add %r4, %r9, %r4
 # pb = w + 3264
 	.loc 1 1144
-	addi %r6, %r7, 3264
+	addi %r5, %r9, 3264
 # i0 = 9
 	.loc 1 1145
-	li %r4, 9
-	mr %r3, %r8
+	li %r6, 9
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop22:
 # qa = pa
 	.loc 1 1147
-	mr %r12, %r4
-	mr %r9, %r7
-	mr %r8, %r3
+	mr %r7, %r4
 # qb = pa + 384
 	.loc 1 1148
-	addi %r3, %r5, 384
+	addi %r8, %r4, 384
 # qc = pa + 768
 	.loc 1 1149
-	addi %r4, %r5, 768
+	addi %r10, %r4, 768
 # qd = pb
 	.loc 1 1150
-	mr %r10, %r5
+	mr %r11, %r5
 # i1 = 3
 	.loc 1 1151
-	mr %r11, %r6
-	li %r7, 3
+	li %r12, 3
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop23:
 # x0 = mem128[qa]
 	.loc 1 1153
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qa + 192]
 	.loc 1 1154
 	li %r0, 192
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc]
 	.loc 1 1155
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r10
 # x3 = mem128[qc + 192]
 	.loc 1 1156
 	li %r0, 192
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd] = x0
 	.loc 1 1157
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r11
 # mem128[qd + 576] = x3
 	.loc 1 1158
 	li %r0, 576
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1159
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1160
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r8
 # 8x x5 = x5 - x0
 	.loc 1 1161
 	vsubuhm %v2, %v2, %v0
@@ -3777,11 +3691,11 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 192] = x5
 	.loc 1 1163
 	li %r0, 192
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 192]
 	.loc 1 1164
 	li %r0, 192
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1165
 	vsubuhm %v0, %v0, %v3
@@ -3791,38 +3705,38 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 384] = x5
 	.loc 1 1167
 	li %r0, 384
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1168
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 208]
 	.loc 1 1169
 	li %r0, 208
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1170
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 208]
 	.loc 1 1171
 	li %r0, 208
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1172
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 592] = x3
 	.loc 1 1173
 	li %r0, 592
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1174
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1175
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1176
 	vsubuhm %v2, %v2, %v0
@@ -3832,11 +3746,11 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 208] = x5
 	.loc 1 1178
 	li %r0, 208
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 208]
 	.loc 1 1179
 	li %r0, 208
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1180
 	vsubuhm %v0, %v0, %v3
@@ -3846,38 +3760,38 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 400] = x5
 	.loc 1 1182
 	li %r0, 400
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1183
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 224]
 	.loc 1 1184
 	li %r0, 224
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1185
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 224]
 	.loc 1 1186
 	li %r0, 224
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1187
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 608] = x3
 	.loc 1 1188
 	li %r0, 608
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1189
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1190
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1191
 	vsubuhm %v2, %v2, %v0
@@ -3887,11 +3801,11 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 224] = x5
 	.loc 1 1193
 	li %r0, 224
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 224]
 	.loc 1 1194
 	li %r0, 224
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1195
 	vsubuhm %v0, %v0, %v3
@@ -3901,38 +3815,38 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 416] = x5
 	.loc 1 1197
 	li %r0, 416
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1198
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 240]
 	.loc 1 1199
 	li %r0, 240
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1200
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 240]
 	.loc 1 1201
 	li %r0, 240
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1202
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 624] = x3
 	.loc 1 1203
 	li %r0, 624
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1204
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1205
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1206
 	vsubuhm %v2, %v2, %v0
@@ -3942,11 +3856,11 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 240] = x5
 	.loc 1 1208
 	li %r0, 240
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 240]
 	.loc 1 1209
 	li %r0, 240
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1210
 	vsubuhm %v0, %v0, %v3
@@ -3956,108 +3870,100 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 432] = x5
 	.loc 1 1212
 	li %r0, 432
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # qa = qa + 64
 	.loc 1 1213
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 1214
-	addi %r3, %r3, 64
+	addi %r8, %r8, 64
 # qc = qc + 64
 	.loc 1 1215
-	addi %r4, %r4, 64
+	addi %r10, %r10, 64
 # qd = qd + 64
 	.loc 1 1216
-	addi %r6, %r6, 64
+	addi %r11, %r11, 64
 # i1 = i1 - 1
 	.loc 1 1217
-	addi %r7, %r7, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 1218
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r12, 0
 # goto loop23 if !=
 	.loc 1 1219
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop23
 # pa = pa + 1152
 	.loc 1 1220
-	mr %r5, %r10
-	addi %r5, %r5, 1152
+	addi %r4, %r4, 1152
 # pb = pb + 768
 	.loc 1 1221
-	mr %r6, %r11
-	addi %r6, %r6, 768
+	addi %r5, %r5, 768
 # i0 = i0 - 1
 	.loc 1 1222
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1223
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop22 if !=
 	.loc 1 1224
-	mr %r3, %r8
-	mr %r7, %r9
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop22
 # pa = w + 3264
 	.loc 1 1225
-	addi %r5, %r7, 3264
+	addi %r4, %r9, 3264
 # pb = 53904
 	.loc 1 1226
-	lis %r4, 0
-	ori %r4, %r4, 53904
+	lis %r5, 0
+	ori %r5, %r5, 53904
 # pb = w + pb
 	.loc 1 1227
-	add %r6, %r7, %r4
+	add %r5, %r9, %r5
 # i0 = 3
 	.loc 1 1228
-	li %r4, 3
+	li %r6, 3
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop24:
 # qa = pa
 	.loc 1 1230
-	mr %r12, %r4
-	mr %r9, %r7
-	mr %r8, %r3
+	mr %r7, %r4
 # qb = pa + 768
 	.loc 1 1231
-	addi %r3, %r5, 768
+	addi %r8, %r4, 768
 # qc = pa + 1536
 	.loc 1 1232
-	addi %r4, %r5, 1536
+	addi %r10, %r4, 1536
 # qd = pb
 	.loc 1 1233
-	mr %r10, %r5
+	mr %r11, %r5
 # i1 = 6
 	.loc 1 1234
-	mr %r11, %r6
-	li %r7, 6
+	li %r12, 6
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop25:
 # x0 = mem128[qa]
 	.loc 1 1236
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qa + 384]
 	.loc 1 1237
 	li %r0, 384
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc]
 	.loc 1 1238
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r10
 # x3 = mem128[qc + 384]
 	.loc 1 1239
 	li %r0, 384
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd] = x0
 	.loc 1 1240
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r11
 # mem128[qd + 1152] = x3
 	.loc 1 1241
 	li %r0, 1152
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1242
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1243
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r8
 # 8x x5 = x5 - x0
 	.loc 1 1244
 	vsubuhm %v2, %v2, %v0
@@ -4067,11 +3973,11 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 384] = x5
 	.loc 1 1246
 	li %r0, 384
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 384]
 	.loc 1 1247
 	li %r0, 384
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1248
 	vsubuhm %v0, %v0, %v3
@@ -4081,38 +3987,38 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 768] = x5
 	.loc 1 1250
 	li %r0, 768
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1251
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 400]
 	.loc 1 1252
 	li %r0, 400
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1253
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 400]
 	.loc 1 1254
 	li %r0, 400
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1255
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1168] = x3
 	.loc 1 1256
 	li %r0, 1168
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1257
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1258
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1259
 	vsubuhm %v2, %v2, %v0
@@ -4122,11 +4028,11 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 400] = x5
 	.loc 1 1261
 	li %r0, 400
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 400]
 	.loc 1 1262
 	li %r0, 400
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1263
 	vsubuhm %v0, %v0, %v3
@@ -4136,38 +4042,38 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 784] = x5
 	.loc 1 1265
 	li %r0, 784
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1266
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 416]
 	.loc 1 1267
 	li %r0, 416
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1268
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 416]
 	.loc 1 1269
 	li %r0, 416
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1270
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1184] = x3
 	.loc 1 1271
 	li %r0, 1184
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1272
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1273
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1274
 	vsubuhm %v2, %v2, %v0
@@ -4177,11 +4083,11 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 416] = x5
 	.loc 1 1276
 	li %r0, 416
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 416]
 	.loc 1 1277
 	li %r0, 416
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1278
 	vsubuhm %v0, %v0, %v3
@@ -4191,38 +4097,38 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 800] = x5
 	.loc 1 1280
 	li %r0, 800
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1281
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 432]
 	.loc 1 1282
 	li %r0, 432
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1283
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 432]
 	.loc 1 1284
 	li %r0, 432
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1285
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1200] = x3
 	.loc 1 1286
 	li %r0, 1200
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1287
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1288
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1289
 	vsubuhm %v2, %v2, %v0
@@ -4232,11 +4138,11 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 432] = x5
 	.loc 1 1291
 	li %r0, 432
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 432]
 	.loc 1 1292
 	li %r0, 432
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1293
 	vsubuhm %v0, %v0, %v3
@@ -4246,99 +4152,90 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 816] = x5
 	.loc 1 1295
 	li %r0, 816
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # qa = qa + 64
 	.loc 1 1296
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 1297
-	addi %r3, %r3, 64
+	addi %r8, %r8, 64
 # qc = qc + 64
 	.loc 1 1298
-	addi %r4, %r4, 64
+	addi %r10, %r10, 64
 # qd = qd + 64
 	.loc 1 1299
-	addi %r6, %r6, 64
+	addi %r11, %r11, 64
 # i1 = i1 - 1
 	.loc 1 1300
-	addi %r7, %r7, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 1301
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r12, 0
 # goto loop25 if !=
 	.loc 1 1302
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop25
 # pa = pa + 2304
 	.loc 1 1303
-	mr %r5, %r10
-	addi %r5, %r5, 2304
+	addi %r4, %r4, 2304
 # pb = pb + 1536
 	.loc 1 1304
-	mr %r6, %r11
-	addi %r6, %r6, 1536
+	addi %r5, %r5, 1536
 # i0 = i0 - 1
 	.loc 1 1305
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1306
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop24 if !=
 	.loc 1 1307
-	mr %r3, %r8
-	mr %r7, %r9
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop24
 # pa = 53904
 	.loc 1 1308
-	mr %r9, %r3
-	lis %r3, 0
-	ori %r3, %r3, 53904
+	lis %r4, 0
+	ori %r4, %r4, 53904
 # pa = w + pa
 	.loc 1 1309
-	add %r3, %r7, %r3
+	add %r4, %r9, %r4
 # pb = w + 3264
 	.loc 1 1310
-	addi %r6, %r7, 3264
-# qa = pa
-	.loc 1 1311
-	mr %r8, %r7
+	addi %r7, %r9, 3264
 # qb = pa + 1536
 	.loc 1 1312
-	addi %r4, %r3, 1536
+	addi %r5, %r4, 1536
 # qc = pa + 3072
 	.loc 1 1313
-	addi %r5, %r3, 3072
+	addi %r6, %r4, 3072
 # i1 = 12
 	.loc 1 1315
-	li %r7, 12
+	li %r8, 12
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop26:
 # x0 = mem128[qa]
 	.loc 1 1317
-	lvx %v0, 0, %r3
+	lvx %v0, 0, %r4
 # x1 = mem128[qa + 768]
 	.loc 1 1318
 	li %r0, 768
-	lvx %v1, %r3, %r0
+	lvx %v1, %r4, %r0
 # x2 = mem128[qc]
 	.loc 1 1319
-	lvx %v2, 0, %r5
+	lvx %v2, 0, %r6
 # x3 = mem128[qc + 768]
 	.loc 1 1320
 	li %r0, 768
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # mem128[qd] = x0
 	.loc 1 1321
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r7
 # mem128[qd + 2304] = x3
 	.loc 1 1322
 	li %r0, 2304
-	stvx %v3, %r6, %r0
+	stvx %v3, %r7, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1323
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1324
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r5
 # 8x x5 = x5 - x0
 	.loc 1 1325
 	vsubuhm %v2, %v2, %v0
@@ -4348,11 +4245,11 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 768] = x5
 	.loc 1 1327
 	li %r0, 768
-	stvx %v2, %r6, %r0
+	stvx %v2, %r7, %r0
 # x5 = mem128[qb + 768]
 	.loc 1 1328
 	li %r0, 768
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1329
 	vsubuhm %v0, %v0, %v3
@@ -4362,38 +4259,38 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 1536] = x5
 	.loc 1 1331
 	li %r0, 1536
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1332
 	li %r0, 16
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[qa + 784]
 	.loc 1 1333
 	li %r0, 784
-	lvx %v1, %r3, %r0
+	lvx %v1, %r4, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1334
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # x3 = mem128[qc + 784]
 	.loc 1 1335
 	li %r0, 784
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1336
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qd + 2320] = x3
 	.loc 1 1337
 	li %r0, 2320
-	stvx %v3, %r6, %r0
+	stvx %v3, %r7, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1338
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1339
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1340
 	vsubuhm %v2, %v2, %v0
@@ -4403,11 +4300,11 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 784] = x5
 	.loc 1 1342
 	li %r0, 784
-	stvx %v2, %r6, %r0
+	stvx %v2, %r7, %r0
 # x5 = mem128[qb + 784]
 	.loc 1 1343
 	li %r0, 784
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1344
 	vsubuhm %v0, %v0, %v3
@@ -4417,38 +4314,38 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 1552] = x5
 	.loc 1 1346
 	li %r0, 1552
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1347
 	li %r0, 32
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[qa + 800]
 	.loc 1 1348
 	li %r0, 800
-	lvx %v1, %r3, %r0
+	lvx %v1, %r4, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1349
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # x3 = mem128[qc + 800]
 	.loc 1 1350
 	li %r0, 800
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1351
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qd + 2336] = x3
 	.loc 1 1352
 	li %r0, 2336
-	stvx %v3, %r6, %r0
+	stvx %v3, %r7, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1353
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1354
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1355
 	vsubuhm %v2, %v2, %v0
@@ -4458,11 +4355,11 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 800] = x5
 	.loc 1 1357
 	li %r0, 800
-	stvx %v2, %r6, %r0
+	stvx %v2, %r7, %r0
 # x5 = mem128[qb + 800]
 	.loc 1 1358
 	li %r0, 800
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1359
 	vsubuhm %v0, %v0, %v3
@@ -4472,38 +4369,38 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 1568] = x5
 	.loc 1 1361
 	li %r0, 1568
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1362
 	li %r0, 48
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[qa + 816]
 	.loc 1 1363
 	li %r0, 816
-	lvx %v1, %r3, %r0
+	lvx %v1, %r4, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1364
 	li %r0, 48
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # x3 = mem128[qc + 816]
 	.loc 1 1365
 	li %r0, 816
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1366
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qd + 2352] = x3
 	.loc 1 1367
 	li %r0, 2352
-	stvx %v3, %r6, %r0
+	stvx %v3, %r7, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1368
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1369
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1370
 	vsubuhm %v2, %v2, %v0
@@ -4513,11 +4410,11 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 816] = x5
 	.loc 1 1372
 	li %r0, 816
-	stvx %v2, %r6, %r0
+	stvx %v2, %r7, %r0
 # x5 = mem128[qb + 816]
 	.loc 1 1373
 	li %r0, 816
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1374
 	vsubuhm %v0, %v0, %v3
@@ -4527,83 +4424,81 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 # mem128[qd + 1584] = x5
 	.loc 1 1376
 	li %r0, 1584
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # qa = qa + 64
 	.loc 1 1377
-	addi %r3, %r3, 64
+	addi %r4, %r4, 64
 # qb = qb + 64
 	.loc 1 1378
-	addi %r4, %r4, 64
+	addi %r5, %r5, 64
 # qc = qc + 64
 	.loc 1 1379
-	addi %r5, %r5, 64
+	addi %r6, %r6, 64
 # qd = qd + 64
 	.loc 1 1380
-	addi %r6, %r6, 64
+	addi %r7, %r7, 64
 # i1 = i1 - 1
 	.loc 1 1381
-	addi %r7, %r7, -1
+	addi %r8, %r8, -1
 # =? i1 - 0
 	.loc 1 1382
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r8, 0
 # goto loop26 if !=
 	.loc 1 1383
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop26
 # x6 = mem128[w + 32]
 	.loc 1 1384
-	mr %r7, %r8
 	li %r0, 32
-	lvx %v4, %r7, %r0
+	lvx %v7, %r9, %r0
 # x7 = mem128[w + 48]
 	.loc 1 1385
 	li %r0, 48
-	lvx %v5, %r7, %r0
+	lvx %v6, %r9, %r0
 # x5 = mem128[w + 16]
 	.loc 1 1386
 	li %r0, 16
-	lvx %v6, %r7, %r0
+	lvx %v5, %r9, %r0
 # x4 = mem128[w + 0]
 	.loc 1 1387
-	lvx %v7, 0, %r7
+	lvx %v4, 0, %r9
 # pa = w + 3264
 	.loc 1 1388
-	addi %r3, %r7, 3264
+	addi %r4, %r9, 3264
 # pb = w + 4784
 	.loc 1 1389
-	addi %r4, %r7, 4784
+	addi %r5, %r9, 4784
 # pc = w + 4784
 	.loc 1 1390
-	addi %r5, %r7, 4784
+	addi %r6, %r9, 4784
 # qd = 78768
 	.loc 1 1391
-	lis %r6, 1
-	ori %r6, %r6, 13232
+	lis %r7, 1
+	ori %r7, %r7, 13232
 # qd = w + qd
 	.loc 1 1392
-	add %r6, %r7, %r6
+	add %r7, %r9, %r7
 # x0 = mem128[pa]
 	.loc 1 1393
-	lvx %v0, 0, %r3
+	lvx %v0, 0, %r4
 # x1 = mem128[pb]
 	.loc 1 1394
-	lvx %v1, 0, %r4
+	lvx %v1, 0, %r5
 # x3 = mem128[pb + 16]
 	.loc 1 1395
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 1396
 	vsldoi %v1, %v1, %v2, 2
 # x2 = mem128[pc]
 	.loc 1 1397
-	lvx %v2, 0, %r5
+	lvx %v2, 0, %r6
 # x3 = mem128[w + 176]
 	.loc 1 1398
 	li %r0, 176
-	lvx %v3, %r7, %r0
+	lvx %v3, %r9, %r0
 # x2 = x2 & x3
 	.loc 1 1399
-	mr %r10, %r7
 	vand %v2, %v2, %v3
 # 8x x0 = x0 + x1
 	.loc 1 1400
@@ -4613,58 +4508,56 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 	vadduhm %v0, %v0, %v2
 # 8x x0 = x0 + x6
 	.loc 1 1402
-	vadduhm %v1, %v0, %v4
+	vadduhm %v1, %v0, %v7
 # 8x x1 = mulhis15(x0, x7)
 	.loc 1 1403
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # 8x x1 = x1 * x5
 	.loc 1 1404
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v6, %v0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1405
 	vsubuhm %v1, %v1, %v3
 # 8x x0 = x0 - x4
 	.loc 1 1406
-	vsubuhm %v1, %v1, %v7
+	vsubuhm %v1, %v1, %v4
 # mem128[qd] = x0
 	.loc 1 1407
-	stvx %v1, 0, %r6
+	stvx %v1, 0, %r7
 # pa = pa + 16
 	.loc 1 1408
-	addi %r7, %r3, 16
+	addi %r4, %r4, 16
 # pb = pb + 16
 	.loc 1 1409
-	addi %r4, %r4, 16
+	addi %r5, %r5, 16
 # pc = pc + 16
 	.loc 1 1410
-	addi %r5, %r5, 16
+	addi %r6, %r6, 16
 # qd = qd + 16
 	.loc 1 1411
-	addi %r6, %r6, 16
+	addi %r7, %r7, 16
 # i1 = 23
 	.loc 1 1412
 	li %r8, 23
-	mr %r3, %r9
-	mr %r9, %r3
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop27:
 # x0 = mem128[pa]
 	.loc 1 1414
-	lvx %v0, 0, %r7
+	lvx %v0, 0, %r4
 # x1 = mem128[pb]
 	.loc 1 1415
-	lvx %v1, 0, %r4
+	lvx %v1, 0, %r5
 # x3 = mem128[pb + 16]
 	.loc 1 1416
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 1417
 	vsldoi %v1, %v1, %v2, 2
 # x2 = mem128[pc]
 	.loc 1 1418
-	lvx %v2, 0, %r5
+	lvx %v2, 0, %r6
 # 8x x0 = x0 + x1
 	.loc 1 1419
 	vadduhm %v0, %v0, %v1
@@ -4673,43 +4566,43 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 	vadduhm %v0, %v0, %v2
 # 8x x0 = x0 + x6
 	.loc 1 1421
-	vadduhm %v1, %v0, %v4
+	vadduhm %v1, %v0, %v7
 # 8x x1 = mulhis15(x0, x7)
 	.loc 1 1422
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # 8x x1 = x1 * x5
 	.loc 1 1423
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v6, %v0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1424
 	vsubuhm %v1, %v1, %v3
 # 8x x0 = x0 - x4
 	.loc 1 1425
-	vsubuhm %v1, %v1, %v7
+	vsubuhm %v1, %v1, %v4
 # mem128[qd] = x0
 	.loc 1 1426
-	stvx %v1, 0, %r6
+	stvx %v1, 0, %r7
 # x0 = mem128[pa + 16]
 	.loc 1 1427
 	li %r0, 16
-	lvx %v0, %r7, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[pb + 16]
 	.loc 1 1428
 	li %r0, 16
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x3 = mem128[pb + 32]
 	.loc 1 1429
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 1430
 	vsldoi %v1, %v1, %v2, 2
 # x2 = mem128[pc + 16]
 	.loc 1 1431
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 1432
 	vadduhm %v0, %v0, %v1
@@ -4718,44 +4611,44 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 	vadduhm %v0, %v0, %v2
 # 8x x0 = x0 + x6
 	.loc 1 1434
-	vadduhm %v1, %v0, %v4
+	vadduhm %v1, %v0, %v7
 # 8x x1 = mulhis15(x0, x7)
 	.loc 1 1435
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # 8x x1 = x1 * x5
 	.loc 1 1436
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v6, %v0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1437
 	vsubuhm %v1, %v1, %v3
 # 8x x0 = x0 - x4
 	.loc 1 1438
-	vsubuhm %v1, %v1, %v7
+	vsubuhm %v1, %v1, %v4
 # mem128[qd + 16] = x0
 	.loc 1 1439
 	li %r0, 16
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # x0 = mem128[pa + 32]
 	.loc 1 1440
 	li %r0, 32
-	lvx %v0, %r7, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[pb + 32]
 	.loc 1 1441
 	li %r0, 32
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x3 = mem128[pb + 48]
 	.loc 1 1442
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 1443
 	vsldoi %v1, %v1, %v2, 2
 # x2 = mem128[pc + 32]
 	.loc 1 1444
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 1445
 	vadduhm %v0, %v0, %v1
@@ -4764,44 +4657,44 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 	vadduhm %v0, %v0, %v2
 # 8x x0 = x0 + x6
 	.loc 1 1447
-	vadduhm %v1, %v0, %v4
+	vadduhm %v1, %v0, %v7
 # 8x x1 = mulhis15(x0, x7)
 	.loc 1 1448
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # 8x x1 = x1 * x5
 	.loc 1 1449
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v6, %v0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1450
 	vsubuhm %v1, %v1, %v3
 # 8x x0 = x0 - x4
 	.loc 1 1451
-	vsubuhm %v1, %v1, %v7
+	vsubuhm %v1, %v1, %v4
 # mem128[qd + 32] = x0
 	.loc 1 1452
 	li %r0, 32
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # x0 = mem128[pa + 48]
 	.loc 1 1453
 	li %r0, 48
-	lvx %v0, %r7, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[pb + 48]
 	.loc 1 1454
 	li %r0, 48
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x3 = mem128[pb + 64]
 	.loc 1 1455
 	li %r0, 64
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 1456
 	vsldoi %v1, %v1, %v2, 2
 # x2 = mem128[pc + 48]
 	.loc 1 1457
 	li %r0, 48
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 1458
 	vadduhm %v0, %v0, %v1
@@ -4810,37 +4703,37 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 	vadduhm %v0, %v0, %v2
 # 8x x0 = x0 + x6
 	.loc 1 1460
-	vadduhm %v1, %v0, %v4
+	vadduhm %v1, %v0, %v7
 # 8x x1 = mulhis15(x0, x7)
 	.loc 1 1461
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # 8x x1 = x1 * x5
 	.loc 1 1462
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v6, %v0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1463
 	vsubuhm %v1, %v1, %v3
 # 8x x0 = x0 - x4
 	.loc 1 1464
-	vsubuhm %v1, %v1, %v7
+	vsubuhm %v1, %v1, %v4
 # mem128[qd + 48] = x0
 	.loc 1 1465
 	li %r0, 48
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # pa = pa + 64
 	.loc 1 1466
-	addi %r7, %r7, 64
+	addi %r4, %r4, 64
 # pb = pb + 64
 	.loc 1 1467
-	addi %r4, %r4, 64
+	addi %r5, %r5, 64
 # pc = pc + 64
 	.loc 1 1468
-	addi %r5, %r5, 64
+	addi %r6, %r6, 64
 # qd = qd + 64
 	.loc 1 1469
-	addi %r6, %r6, 64
+	addi %r7, %r7, 64
 # i1 = i1 - 1
 	.loc 1 1470
 	addi %r8, %r8, -1
@@ -4852,20 +4745,20 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop27
 # x0 = mem128[pa]
 	.loc 1 1473
-	lvx %v0, 0, %r7
+	lvx %v0, 0, %r4
 # x1 = mem128[pb]
 	.loc 1 1474
-	lvx %v1, 0, %r4
+	lvx %v1, 0, %r5
 # x3 = mem128[pb + 16]
 	.loc 1 1475
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 1476
 	vsldoi %v1, %v1, %v2, 2
 # x2 = mem128[pc]
 	.loc 1 1477
-	lvx %v2, 0, %r5
+	lvx %v2, 0, %r6
 # 8x x0 = x0 + x1
 	.loc 1 1478
 	vadduhm %v0, %v0, %v1
@@ -4874,43 +4767,43 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 	vadduhm %v0, %v0, %v2
 # 8x x0 = x0 + x6
 	.loc 1 1480
-	vadduhm %v1, %v0, %v4
+	vadduhm %v1, %v0, %v7
 # 8x x1 = mulhis15(x0, x7)
 	.loc 1 1481
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # 8x x1 = x1 * x5
 	.loc 1 1482
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v6, %v0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1483
 	vsubuhm %v1, %v1, %v3
 # 8x x0 = x0 - x4
 	.loc 1 1484
-	vsubuhm %v1, %v1, %v7
+	vsubuhm %v1, %v1, %v4
 # mem128[qd] = x0
 	.loc 1 1485
-	stvx %v1, 0, %r6
+	stvx %v1, 0, %r7
 # x0 = mem128[pa + 16]
 	.loc 1 1486
 	li %r0, 16
-	lvx %v0, %r7, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[pb + 16]
 	.loc 1 1487
 	li %r0, 16
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x3 = mem128[pb + 32]
 	.loc 1 1488
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 1489
 	vsldoi %v1, %v1, %v2, 2
 # x2 = mem128[pc + 16]
 	.loc 1 1490
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 1491
 	vadduhm %v0, %v0, %v1
@@ -4919,44 +4812,44 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 	vadduhm %v0, %v0, %v2
 # 8x x0 = x0 + x6
 	.loc 1 1493
-	vadduhm %v1, %v0, %v4
+	vadduhm %v1, %v0, %v7
 # 8x x1 = mulhis15(x0, x7)
 	.loc 1 1494
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # 8x x1 = x1 * x5
 	.loc 1 1495
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v6, %v0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1496
 	vsubuhm %v1, %v1, %v3
 # 8x x0 = x0 - x4
 	.loc 1 1497
-	vsubuhm %v1, %v1, %v7
+	vsubuhm %v1, %v1, %v4
 # mem128[qd + 16] = x0
 	.loc 1 1498
 	li %r0, 16
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # x0 = mem128[pa + 32]
 	.loc 1 1499
 	li %r0, 32
-	lvx %v0, %r7, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[pb + 32]
 	.loc 1 1500
 	li %r0, 32
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x3 = mem128[pb + 48]
 	.loc 1 1501
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 1502
 	vsldoi %v1, %v1, %v2, 2
 # x2 = mem128[pc + 32]
 	.loc 1 1503
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 1504
 	vadduhm %v0, %v0, %v1
@@ -4965,45 +4858,42 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 	vadduhm %v0, %v0, %v2
 # 8x x0 = x0 + x6
 	.loc 1 1506
-	vadduhm %v1, %v0, %v4
+	vadduhm %v1, %v0, %v7
 # 8x x1 = mulhis15(x0, x7)
 	.loc 1 1507
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # 8x x1 = x1 * x5
 	.loc 1 1508
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v6, %v0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1509
 	vsubuhm %v1, %v1, %v3
 # 8x x0 = x0 - x4
 	.loc 1 1510
-	vsubuhm %v1, %v1, %v7
+	vsubuhm %v1, %v1, %v4
 # mem128[qd + 32] = x0
 	.loc 1 1511
 	li %r0, 32
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # pa = 78768
 	.loc 1 1512
-	lis %r3, 1
-	ori %r3, %r3, 13232
+	lis %r4, 1
+	ori %r4, %r4, 13232
 # pa = w + pa
 	.loc 1 1513
-	mr %r7, %r10
-	add %r4, %r7, %r3
+	add %r4, %r9, %r4
 # pb = 80320
 	.loc 1 1514
-	lis %r3, 1
-	ori %r3, %r3, 14784
+	lis %r5, 1
+	ori %r5, %r5, 14784
 # pb = w + pb
 	.loc 1 1515
-	add %r5, %r7, %r3
+	add %r5, %r9, %r5
 # i1 = 12
 	.loc 1 1516
 	li %r6, 12
-	mr %r3, %r9
-	mr %r8, %r3
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop28:
 # x0 = mem128[pa]
 	.loc 1 1518
@@ -5080,49 +4970,45 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop28
 # pa = 80320
 	.loc 1 1539
-	lis %r3, 1
-	ori %r3, %r3, 14784
+	lis %r4, 1
+	ori %r4, %r4, 14784
 # pa = w + pa
 	.loc 1 1540
-	add %r4, %r7, %r3
-# qb = out
-	.loc 1 1542
-	mr %r3, %r8
+	add %r4, %r9, %r4
 # i1 = 190
 	.loc 1 1543
 	li %r5, 190
-	mr %r6, %r3
 .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop29:
 # t0 = mem8[qa]
 	.loc 1 1545
-	lbz %r3, 0(%r4)
+	lbz %r6, 0(%r4)
 # mem8[qb] = t0
 	.loc 1 1546
-	stb %r3, 0(%r6)
+	stb %r6, 0(%r3)
 # t0 = mem8[qa + 1]
 	.loc 1 1547
-	lbz %r3, 1(%r4)
+	lbz %r6, 1(%r4)
 # mem8[qb + 1] = t0
 	.loc 1 1548
-	stb %r3, 1(%r6)
+	stb %r6, 1(%r3)
 # t0 = mem8[qa + 2]
 	.loc 1 1549
-	lbz %r3, 2(%r4)
+	lbz %r6, 2(%r4)
 # mem8[qb + 2] = t0
 	.loc 1 1550
-	stb %r3, 2(%r6)
+	stb %r6, 2(%r3)
 # t0 = mem8[qa + 3]
 	.loc 1 1551
-	lbz %r3, 3(%r4)
+	lbz %r6, 3(%r4)
 # mem8[qb + 3] = t0
 	.loc 1 1552
-	stb %r3, 3(%r6)
+	stb %r6, 3(%r3)
 # qa = qa + 4
 	.loc 1 1553
 	addi %r4, %r4, 4
 # qb = qb + 4
 	.loc 1 1554
-	addi %r6, %r6, 4
+	addi %r3, %r3, 4
 # i1 = i1 - 1
 	.loc 1 1555
 	addi %r5, %r5, -1
@@ -5134,7 +5020,6 @@ qhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc32_altivec_mul.loop29
 # t0 = mem8[qa]
 	.loc 1 1558
-	mr %r3, %r6
 	lbz %r4, 0(%r4)
 # mem8[qb] = t0
 	.loc 1 1559

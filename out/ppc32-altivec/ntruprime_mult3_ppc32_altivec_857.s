@@ -18,403 +18,398 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 	stvx %v23, %r1, %r0
 	li %r0, 80
 	stvx %v24, %r1, %r0
-# input out in k c w
-	.loc 1 13
-	mr %r8, %r3
-	mr %r9, %r5
 # w = w + 15
 	.loc 1 15
 	addi %r7, %r7, 15
 # t0 = -16
 	.loc 1 16
-	li %r3, -16
+	li %r6, -16
 # w = w & t0
 	.loc 1 17
-	and %r7, %r7, %r3
+	and %r9, %r7, %r6
 # t0 = 1
 	.loc 1 18
-	li %r3, 1
+	li %r6, 1
 # mem16[w + 0] = t0
 	.loc 1 19
-	sth %r3, 0(%r7)
+	sth %r6, 0(%r9)
 # mem16[w + 2] = t0
 	.loc 1 20
-	sth %r3, 2(%r7)
+	sth %r6, 2(%r9)
 # mem16[w + 4] = t0
 	.loc 1 21
-	sth %r3, 4(%r7)
+	sth %r6, 4(%r9)
 # mem16[w + 6] = t0
 	.loc 1 22
-	sth %r3, 6(%r7)
+	sth %r6, 6(%r9)
 # mem16[w + 8] = t0
 	.loc 1 23
-	sth %r3, 8(%r7)
+	sth %r6, 8(%r9)
 # mem16[w + 10] = t0
 	.loc 1 24
-	sth %r3, 10(%r7)
+	sth %r6, 10(%r9)
 # mem16[w + 12] = t0
 	.loc 1 25
-	sth %r3, 12(%r7)
+	sth %r6, 12(%r9)
 # mem16[w + 14] = t0
 	.loc 1 26
-	sth %r3, 14(%r7)
+	sth %r6, 14(%r9)
 # t0 = 3
 	.loc 1 27
-	li %r3, 3
+	li %r6, 3
 # mem16[w + 16] = t0
 	.loc 1 28
-	sth %r3, 16(%r7)
+	sth %r6, 16(%r9)
 # mem16[w + 18] = t0
 	.loc 1 29
-	sth %r3, 18(%r7)
+	sth %r6, 18(%r9)
 # mem16[w + 20] = t0
 	.loc 1 30
-	sth %r3, 20(%r7)
+	sth %r6, 20(%r9)
 # mem16[w + 22] = t0
 	.loc 1 31
-	sth %r3, 22(%r7)
+	sth %r6, 22(%r9)
 # mem16[w + 24] = t0
 	.loc 1 32
-	sth %r3, 24(%r7)
+	sth %r6, 24(%r9)
 # mem16[w + 26] = t0
 	.loc 1 33
-	sth %r3, 26(%r7)
+	sth %r6, 26(%r9)
 # mem16[w + 28] = t0
 	.loc 1 34
-	sth %r3, 28(%r7)
+	sth %r6, 28(%r9)
 # mem16[w + 30] = t0
 	.loc 1 35
-	sth %r3, 30(%r7)
+	sth %r6, 30(%r9)
 # t0 = 2575
 	.loc 1 36
-	li %r3, 2575
+	li %r6, 2575
 # mem16[w + 32] = t0
 	.loc 1 37
-	sth %r3, 32(%r7)
+	sth %r6, 32(%r9)
 # mem16[w + 34] = t0
 	.loc 1 38
-	sth %r3, 34(%r7)
+	sth %r6, 34(%r9)
 # mem16[w + 36] = t0
 	.loc 1 39
-	sth %r3, 36(%r7)
+	sth %r6, 36(%r9)
 # mem16[w + 38] = t0
 	.loc 1 40
-	sth %r3, 38(%r7)
+	sth %r6, 38(%r9)
 # mem16[w + 40] = t0
 	.loc 1 41
-	sth %r3, 40(%r7)
+	sth %r6, 40(%r9)
 # mem16[w + 42] = t0
 	.loc 1 42
-	sth %r3, 42(%r7)
+	sth %r6, 42(%r9)
 # mem16[w + 44] = t0
 	.loc 1 43
-	sth %r3, 44(%r7)
+	sth %r6, 44(%r9)
 # mem16[w + 46] = t0
 	.loc 1 44
-	sth %r3, 46(%r7)
+	sth %r6, 46(%r9)
 # t0 = 10923
 	.loc 1 45
-	li %r3, 10923
+	li %r6, 10923
 # mem16[w + 48] = t0
 	.loc 1 46
-	sth %r3, 48(%r7)
+	sth %r6, 48(%r9)
 # mem16[w + 50] = t0
 	.loc 1 47
-	sth %r3, 50(%r7)
+	sth %r6, 50(%r9)
 # mem16[w + 52] = t0
 	.loc 1 48
-	sth %r3, 52(%r7)
+	sth %r6, 52(%r9)
 # mem16[w + 54] = t0
 	.loc 1 49
-	sth %r3, 54(%r7)
+	sth %r6, 54(%r9)
 # mem16[w + 56] = t0
 	.loc 1 50
-	sth %r3, 56(%r7)
+	sth %r6, 56(%r9)
 # mem16[w + 58] = t0
 	.loc 1 51
-	sth %r3, 58(%r7)
+	sth %r6, 58(%r9)
 # mem16[w + 60] = t0
 	.loc 1 52
-	sth %r3, 60(%r7)
+	sth %r6, 60(%r9)
 # mem16[w + 62] = t0
 	.loc 1 53
-	sth %r3, 62(%r7)
+	sth %r6, 62(%r9)
 # t0 = 6494
 	.loc 1 54
-	li %r3, 6494
+	li %r6, 6494
 # mem16[w + 64] = t0
 	.loc 1 55
-	sth %r3, 64(%r7)
+	sth %r6, 64(%r9)
 # mem16[w + 66] = t0
 	.loc 1 56
-	sth %r3, 66(%r7)
+	sth %r6, 66(%r9)
 # mem16[w + 68] = t0
 	.loc 1 57
-	sth %r3, 68(%r7)
+	sth %r6, 68(%r9)
 # mem16[w + 70] = t0
 	.loc 1 58
-	sth %r3, 70(%r7)
+	sth %r6, 70(%r9)
 # mem16[w + 72] = t0
 	.loc 1 59
-	sth %r3, 72(%r7)
+	sth %r6, 72(%r9)
 # mem16[w + 74] = t0
 	.loc 1 60
-	sth %r3, 74(%r7)
+	sth %r6, 74(%r9)
 # mem16[w + 76] = t0
 	.loc 1 61
-	sth %r3, 76(%r7)
+	sth %r6, 76(%r9)
 # mem16[w + 78] = t0
 	.loc 1 62
-	sth %r3, 78(%r7)
+	sth %r6, 78(%r9)
 # t0 = 5167
 	.loc 1 63
-	li %r3, 5167
+	li %r6, 5167
 # mem16[w + 80] = t0
 	.loc 1 64
-	sth %r3, 80(%r7)
+	sth %r6, 80(%r9)
 # mem16[w + 82] = t0
 	.loc 1 65
-	sth %r3, 82(%r7)
+	sth %r6, 82(%r9)
 # mem16[w + 84] = t0
 	.loc 1 66
-	sth %r3, 84(%r7)
+	sth %r6, 84(%r9)
 # mem16[w + 86] = t0
 	.loc 1 67
-	sth %r3, 86(%r7)
+	sth %r6, 86(%r9)
 # mem16[w + 88] = t0
 	.loc 1 68
-	sth %r3, 88(%r7)
+	sth %r6, 88(%r9)
 # mem16[w + 90] = t0
 	.loc 1 69
-	sth %r3, 90(%r7)
+	sth %r6, 90(%r9)
 # mem16[w + 92] = t0
 	.loc 1 70
-	sth %r3, 92(%r7)
+	sth %r6, 92(%r9)
 # mem16[w + 94] = t0
 	.loc 1 71
-	sth %r3, 94(%r7)
+	sth %r6, 94(%r9)
 # t0 = 512
 	.loc 1 72
-	li %r3, 512
+	li %r6, 512
 # mem16[w + 96] = t0
 	.loc 1 73
-	sth %r3, 96(%r7)
+	sth %r6, 96(%r9)
 # mem16[w + 98] = t0
 	.loc 1 74
-	sth %r3, 98(%r7)
+	sth %r6, 98(%r9)
 # mem16[w + 100] = t0
 	.loc 1 75
-	sth %r3, 100(%r7)
+	sth %r6, 100(%r9)
 # mem16[w + 102] = t0
 	.loc 1 76
-	sth %r3, 102(%r7)
+	sth %r6, 102(%r9)
 # mem16[w + 104] = t0
 	.loc 1 77
-	sth %r3, 104(%r7)
+	sth %r6, 104(%r9)
 # mem16[w + 106] = t0
 	.loc 1 78
-	sth %r3, 106(%r7)
+	sth %r6, 106(%r9)
 # mem16[w + 108] = t0
 	.loc 1 79
-	sth %r3, 108(%r7)
+	sth %r6, 108(%r9)
 # mem16[w + 110] = t0
 	.loc 1 80
-	sth %r3, 110(%r7)
+	sth %r6, 110(%r9)
 # t0 = 455
 	.loc 1 81
-	li %r3, 455
+	li %r6, 455
 # mem16[w + 112] = t0
 	.loc 1 82
-	sth %r3, 112(%r7)
+	sth %r6, 112(%r9)
 # mem16[w + 114] = t0
 	.loc 1 83
-	sth %r3, 114(%r7)
+	sth %r6, 114(%r9)
 # mem16[w + 116] = t0
 	.loc 1 84
-	sth %r3, 116(%r7)
+	sth %r6, 116(%r9)
 # mem16[w + 118] = t0
 	.loc 1 85
-	sth %r3, 118(%r7)
+	sth %r6, 118(%r9)
 # mem16[w + 120] = t0
 	.loc 1 86
-	sth %r3, 120(%r7)
+	sth %r6, 120(%r9)
 # mem16[w + 122] = t0
 	.loc 1 87
-	sth %r3, 122(%r7)
+	sth %r6, 122(%r9)
 # mem16[w + 124] = t0
 	.loc 1 88
-	sth %r3, 124(%r7)
+	sth %r6, 124(%r9)
 # mem16[w + 126] = t0
 	.loc 1 89
-	sth %r3, 126(%r7)
+	sth %r6, 126(%r9)
 # t0 = 72
 	.loc 1 90
-	li %r3, 72
+	li %r6, 72
 # mem16[w + 128] = t0
 	.loc 1 91
-	sth %r3, 128(%r7)
+	sth %r6, 128(%r9)
 # mem16[w + 130] = t0
 	.loc 1 92
-	sth %r3, 130(%r7)
+	sth %r6, 130(%r9)
 # mem16[w + 132] = t0
 	.loc 1 93
-	sth %r3, 132(%r7)
+	sth %r6, 132(%r9)
 # mem16[w + 134] = t0
 	.loc 1 94
-	sth %r3, 134(%r7)
+	sth %r6, 134(%r9)
 # mem16[w + 136] = t0
 	.loc 1 95
-	sth %r3, 136(%r7)
+	sth %r6, 136(%r9)
 # mem16[w + 138] = t0
 	.loc 1 96
-	sth %r3, 138(%r7)
+	sth %r6, 138(%r9)
 # mem16[w + 140] = t0
 	.loc 1 97
-	sth %r3, 140(%r7)
+	sth %r6, 140(%r9)
 # mem16[w + 142] = t0
 	.loc 1 98
-	sth %r3, 142(%r7)
+	sth %r6, 142(%r9)
 # t0 = 36
 	.loc 1 99
-	li %r3, 36
+	li %r6, 36
 # mem16[w + 144] = t0
 	.loc 1 100
-	sth %r3, 144(%r7)
+	sth %r6, 144(%r9)
 # mem16[w + 146] = t0
 	.loc 1 101
-	sth %r3, 146(%r7)
+	sth %r6, 146(%r9)
 # mem16[w + 148] = t0
 	.loc 1 102
-	sth %r3, 148(%r7)
+	sth %r6, 148(%r9)
 # mem16[w + 150] = t0
 	.loc 1 103
-	sth %r3, 150(%r7)
+	sth %r6, 150(%r9)
 # mem16[w + 152] = t0
 	.loc 1 104
-	sth %r3, 152(%r7)
+	sth %r6, 152(%r9)
 # mem16[w + 154] = t0
 	.loc 1 105
-	sth %r3, 154(%r7)
+	sth %r6, 154(%r9)
 # mem16[w + 156] = t0
 	.loc 1 106
-	sth %r3, 156(%r7)
+	sth %r6, 156(%r9)
 # mem16[w + 158] = t0
 	.loc 1 107
-	sth %r3, 158(%r7)
+	sth %r6, 158(%r9)
 # t0 = 457
 	.loc 1 108
-	li %r3, 457
+	li %r6, 457
 # mem16[w + 160] = t0
 	.loc 1 109
-	sth %r3, 160(%r7)
+	sth %r6, 160(%r9)
 # mem16[w + 162] = t0
 	.loc 1 110
-	sth %r3, 162(%r7)
+	sth %r6, 162(%r9)
 # mem16[w + 164] = t0
 	.loc 1 111
-	sth %r3, 164(%r7)
+	sth %r6, 164(%r9)
 # mem16[w + 166] = t0
 	.loc 1 112
-	sth %r3, 166(%r7)
+	sth %r6, 166(%r9)
 # mem16[w + 168] = t0
 	.loc 1 113
-	sth %r3, 168(%r7)
+	sth %r6, 168(%r9)
 # mem16[w + 170] = t0
 	.loc 1 114
-	sth %r3, 170(%r7)
+	sth %r6, 170(%r9)
 # mem16[w + 172] = t0
 	.loc 1 115
-	sth %r3, 172(%r7)
+	sth %r6, 172(%r9)
 # mem16[w + 174] = t0
 	.loc 1 116
-	sth %r3, 174(%r7)
+	sth %r6, 174(%r9)
 # t0 = 0
 	.loc 1 117
-	li %r3, 0
+	li %r6, 0
 # mem16[w + 176] = t0
 	.loc 1 118
-	sth %r3, 176(%r7)
+	sth %r6, 176(%r9)
 # t0 = -1
 	.loc 1 119
-	li %r3, -1
+	li %r6, -1
 # mem16[w + 178] = t0
 	.loc 1 120
-	sth %r3, 178(%r7)
+	sth %r6, 178(%r9)
 # mem16[w + 180] = t0
 	.loc 1 121
-	sth %r3, 180(%r7)
+	sth %r6, 180(%r9)
 # mem16[w + 182] = t0
 	.loc 1 122
-	sth %r3, 182(%r7)
+	sth %r6, 182(%r9)
 # mem16[w + 184] = t0
 	.loc 1 123
-	sth %r3, 184(%r7)
+	sth %r6, 184(%r9)
 # mem16[w + 186] = t0
 	.loc 1 124
-	sth %r3, 186(%r7)
+	sth %r6, 186(%r9)
 # mem16[w + 188] = t0
 	.loc 1 125
-	sth %r3, 188(%r7)
+	sth %r6, 188(%r9)
 # mem16[w + 190] = t0
 	.loc 1 126
-	sth %r3, 190(%r7)
+	sth %r6, 190(%r9)
 # pa = 62304
 	.loc 1 127
-	lis %r3, 0
-	ori %r3, %r3, 62304
+	lis %r6, 0
+	ori %r6, %r6, 62304
 # pa = w + pa
 	.loc 1 128
-	add %r3, %r7, %r3
+	add %r6, %r9, %r6
 # z0 = 0
 	.loc 1 129
 	vxor %v0, %v0, %v0
 # mem128[pa] = z0
 	.loc 1 130
-	stvx %v0, 0, %r3
+	stvx %v0, 0, %r6
 # mem128[pa + 16] = z0
 	.loc 1 131
 	li %r0, 16
-	stvx %v0, %r3, %r0
+	stvx %v0, %r6, %r0
 # mem128[pa + 32] = z0
 	.loc 1 132
 	li %r0, 32
-	stvx %v0, %r3, %r0
+	stvx %v0, %r6, %r0
 # pa = 61456
 	.loc 1 133
-	lis %r3, 0
-	ori %r3, %r3, 61456
+	lis %r6, 0
+	ori %r6, %r6, 61456
 # pa = w + pa
 	.loc 1 134
-	add %r3, %r7, %r3
+	add %r6, %r9, %r6
 # i1 = 214
 	.loc 1 137
-	li %r5, 214
-	mr %r6, %r3
+	li %r7, 214
 .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop1:
 # t0 = mem8[qa]
 	.loc 1 139
-	lbz %r3, 0(%r4)
+	lbz %r8, 0(%r4)
 # mem8[qb] = t0
 	.loc 1 140
-	stb %r3, 0(%r6)
+	stb %r8, 0(%r6)
 # t0 = mem8[qa + 1]
 	.loc 1 141
-	lbz %r3, 1(%r4)
+	lbz %r8, 1(%r4)
 # mem8[qb + 1] = t0
 	.loc 1 142
-	stb %r3, 1(%r6)
+	stb %r8, 1(%r6)
 # t0 = mem8[qa + 2]
 	.loc 1 143
-	lbz %r3, 2(%r4)
+	lbz %r8, 2(%r4)
 # mem8[qb + 2] = t0
 	.loc 1 144
-	stb %r3, 2(%r6)
+	stb %r8, 2(%r6)
 # t0 = mem8[qa + 3]
 	.loc 1 145
-	lbz %r3, 3(%r4)
+	lbz %r8, 3(%r4)
 # mem8[qb + 3] = t0
 	.loc 1 146
-	stb %r3, 3(%r6)
+	stb %r8, 3(%r6)
 # qa = qa + 4
 	.loc 1 147
 	addi %r4, %r4, 4
@@ -423,81 +418,75 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 	addi %r6, %r6, 4
 # i1 = i1 - 1
 	.loc 1 149
-	addi %r5, %r5, -1
+	addi %r7, %r7, -1
 # =? i1 - 0
 	.loc 1 150
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r7, 0
 # goto loop1 if !=
 	.loc 1 151
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop1
 # t0 = mem8[qa]
 	.loc 1 152
-	mr %r3, %r6
 	lbz %r4, 0(%r4)
 # mem8[qb] = t0
 	.loc 1 153
-	stb %r4, 0(%r3)
+	stb %r4, 0(%r6)
 # pa = 63200
 	.loc 1 154
-	lis %r3, 0
-	ori %r3, %r3, 63200
+	lis %r4, 0
+	ori %r4, %r4, 63200
 # pa = w + pa
 	.loc 1 155
-	add %r3, %r7, %r3
+	add %r4, %r9, %r4
 # z0 = 0
 	.loc 1 156
 	vxor %v0, %v0, %v0
 # mem128[pa] = z0
 	.loc 1 157
-	stvx %v0, 0, %r3
+	stvx %v0, 0, %r4
 # mem128[pa + 16] = z0
 	.loc 1 158
 	li %r0, 16
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[pa + 32] = z0
 	.loc 1 159
 	li %r0, 32
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # pa = 62352
 	.loc 1 160
-	lis %r3, 0
-	ori %r3, %r3, 62352
+	lis %r4, 0
+	ori %r4, %r4, 62352
 # pa = w + pa
 	.loc 1 161
-	add %r4, %r7, %r3
-# qa = k
-	.loc 1 162
-	mr %r5, %r9
+	add %r4, %r9, %r4
 # i1 = 214
 	.loc 1 164
 	li %r6, 214
-	mr %r3, %r8
-	mr %r8, %r3
 .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop2:
 # t0 = mem8[qa]
 	.loc 1 166
-	lbz %r3, 0(%r5)
+	lbz %r7, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 167
-	stb %r3, 0(%r4)
+	stb %r7, 0(%r4)
 # t0 = mem8[qa + 1]
 	.loc 1 168
-	lbz %r3, 1(%r5)
+	lbz %r7, 1(%r5)
 # mem8[qb + 1] = t0
 	.loc 1 169
-	stb %r3, 1(%r4)
+	stb %r7, 1(%r4)
 # t0 = mem8[qa + 2]
 	.loc 1 170
-	lbz %r3, 2(%r5)
+	lbz %r7, 2(%r5)
 # mem8[qb + 2] = t0
 	.loc 1 171
-	stb %r3, 2(%r4)
+	stb %r7, 2(%r4)
 # t0 = mem8[qa + 3]
 	.loc 1 172
-	lbz %r3, 3(%r5)
+	lbz %r7, 3(%r5)
 # mem8[qb + 3] = t0
 	.loc 1 173
-	stb %r3, 3(%r4)
+	stb %r7, 3(%r4)
 # qa = qa + 4
 	.loc 1 174
 	addi %r5, %r5, 4
@@ -515,33 +504,29 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop2
 # t0 = mem8[qa]
 	.loc 1 179
-	lbz %r3, 0(%r5)
+	lbz %r5, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 180
-	stb %r3, 0(%r4)
+	stb %r5, 0(%r4)
 # x7 = mem128[w + 0]
 	.loc 1 181
-	lvx %v0, 0, %r7
+	lvx %v4, 0, %r9
 # pa = 61456
 	.loc 1 182
-	lis %r3, 0
-	ori %r3, %r3, 61456
+	lis %r4, 0
+	ori %r4, %r4, 61456
 # pa = w + pa
 	.loc 1 183
-	add %r5, %r7, %r3
+	add %r5, %r9, %r4
 # pb = w + 192
 	.loc 1 184
-	addi %r4, %r7, 192
+	addi %r4, %r9, 192
 # z0 = 0
 	.loc 1 185
-	vxor %v1, %v1, %v1
+	vxor %v5, %v5, %v5
 # i1 = 14
 	.loc 1 186
 	li %r6, 14
-	mr %r3, %r8
-	mr %r8, %r3
-	vor %v4, %v0, %v0
-	vor %v5, %v1, %v1
 .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop3:
 # x2 = mem128[pa]
 	.loc 1 188
@@ -758,26 +743,23 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop3
 # x7 = mem128[w + 0]
 	.loc 1 253
-	lvx %v0, 0, %r7
+	lvx %v4, 0, %r9
 # pa = 62352
 	.loc 1 254
-	lis %r3, 0
-	ori %r3, %r3, 62352
+	lis %r4, 0
+	ori %r4, %r4, 62352
 # pa = w + pa
 	.loc 1 255
-	add %r4, %r7, %r3
+	add %r4, %r9, %r4
 # pb = w + 1984
 	.loc 1 256
-	addi %r5, %r7, 1984
+	addi %r5, %r9, 1984
 # z0 = 0
 	.loc 1 257
-	vxor %v1, %v1, %v1
+	vxor %v5, %v5, %v5
 # i1 = 14
 	.loc 1 258
 	li %r6, 14
-	mr %r3, %r8
-	vor %v4, %v0, %v0
-	vor %v5, %v1, %v1
 .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop4:
 # x2 = mem128[pa]
 	.loc 1 260
@@ -994,20 +976,16 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop4
 # pa = w + 192
 	.loc 1 325
-	addi %r5, %r7, 192
+	addi %r5, %r9, 192
 # pb = w + 22144
 	.loc 1 326
-	addi %r4, %r7, 22144
-# qa = pa
-	.loc 1 327
-	mr %r9, %r7
+	addi %r4, %r9, 22144
 # qb = pa + 896
 	.loc 1 328
 	addi %r6, %r5, 896
 # i1 = 14
 	.loc 1 330
 	li %r7, 14
-	mr %r8, %r3
 .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop5:
 # x0 = mem128[qa]
 	.loc 1 332
@@ -1118,32 +1096,27 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop5
 # pa = w + 1984
 	.loc 1 362
-	mr %r7, %r9
-	addi %r4, %r7, 1984
+	addi %r5, %r9, 1984
 # pb = 37264
 	.loc 1 363
-	lis %r3, 0
-	ori %r3, %r3, 37264
+	lis %r4, 0
+	ori %r4, %r4, 37264
 # pb = w + pb
 	.loc 1 364
-	add %r6, %r7, %r3
-# qa = pa
-	.loc 1 365
-	mr %r9, %r7
+	add %r6, %r9, %r4
 # qb = pa + 896
 	.loc 1 366
-	addi %r5, %r4, 896
+	addi %r4, %r5, 896
 # i1 = 14
 	.loc 1 368
 	li %r7, 14
-	mr %r3, %r8
 .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop6:
 # x0 = mem128[qa]
 	.loc 1 370
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 371
-	lvx %v1, 0, %r5
+	lvx %v1, 0, %r4
 # mem128[qc] = x0
 	.loc 1 372
 	stvx %v0, 0, %r6
@@ -1161,11 +1134,11 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # x0 = mem128[qa + 16]
 	.loc 1 376
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 377
 	li %r0, 16
-	lvx %v1, %r5, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 16] = x0
 	.loc 1 378
 	li %r0, 16
@@ -1184,11 +1157,11 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # x0 = mem128[qa + 32]
 	.loc 1 382
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 383
 	li %r0, 32
-	lvx %v1, %r5, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 32] = x0
 	.loc 1 384
 	li %r0, 32
@@ -1207,11 +1180,11 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # x0 = mem128[qa + 48]
 	.loc 1 388
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 389
 	li %r0, 48
-	lvx %v1, %r5, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 48] = x0
 	.loc 1 390
 	li %r0, 48
@@ -1229,10 +1202,10 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 	stvx %v0, %r6, %r0
 # qa = qa + 64
 	.loc 1 394
-	addi %r4, %r4, 64
+	addi %r5, %r5, 64
 # qb = qb + 64
 	.loc 1 395
-	addi %r5, %r5, 64
+	addi %r4, %r4, 64
 # qc = qc + 64
 	.loc 1 396
 	addi %r6, %r6, 64
@@ -1247,157 +1220,148 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop6
 # pa = w + 22144
 	.loc 1 400
-	mr %r7, %r9
-	addi %r5, %r7, 22144
+	addi %r5, %r9, 22144
 # pb = w + 3776
 	.loc 1 401
-	addi %r6, %r7, 3776
+	addi %r6, %r9, 3776
 # i0 = 3
 	.loc 1 402
 	li %r4, 3
 .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop7:
 # qa = pa
 	.loc 1 404
-	mr %r9, %r7
-	mr %r8, %r4
-	mr %r7, %r3
+	mr %r7, %r5
 # qb = pa + 448
 	.loc 1 405
-	addi %r3, %r5, 448
+	addi %r8, %r5, 448
 # qc = pb
 	.loc 1 406
-	mr %r10, %r5
+	mr %r10, %r6
 # i1 = 7
 	.loc 1 407
-	mr %r11, %r6
-	li %r4, 7
+	li %r11, 7
 .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop8:
 # x0 = mem128[qa]
 	.loc 1 409
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 410
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r8
 # mem128[qc] = x0
 	.loc 1 411
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 896] = x1
 	.loc 1 412
 	li %r0, 896
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 413
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 448] = x0
 	.loc 1 414
 	li %r0, 448
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 415
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 416
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 16] = x0
 	.loc 1 417
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 912] = x1
 	.loc 1 418
 	li %r0, 912
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 419
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 464] = x0
 	.loc 1 420
 	li %r0, 464
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 421
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 422
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 32] = x0
 	.loc 1 423
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 928] = x1
 	.loc 1 424
 	li %r0, 928
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 425
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 480] = x0
 	.loc 1 426
 	li %r0, 480
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 427
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 428
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 48] = x0
 	.loc 1 429
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 944] = x1
 	.loc 1 430
 	li %r0, 944
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 431
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 496] = x0
 	.loc 1 432
 	li %r0, 496
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 433
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 434
-	addi %r3, %r3, 64
+	addi %r8, %r8, 64
 # qc = qc + 64
 	.loc 1 435
-	addi %r6, %r6, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 436
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 437
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop8 if !=
 	.loc 1 438
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop8
 # pa = pa + 896
 	.loc 1 439
-	mr %r5, %r10
 	addi %r5, %r5, 896
 # pb = pb + 1344
 	.loc 1 440
-	mr %r6, %r11
 	addi %r6, %r6, 1344
 # i0 = i0 - 1
 	.loc 1 441
-	mr %r4, %r8
 	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 442
 	cmplwi %cr0, %r4, 0
 # goto loop7 if !=
 	.loc 1 443
-	mr %r3, %r7
-	mr %r7, %r9
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop7
 # pa = 37264
 	.loc 1 444
@@ -1405,1073 +1369,1041 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 	ori %r4, %r4, 37264
 # pa = w + pa
 	.loc 1 445
-	add %r5, %r7, %r4
+	add %r4, %r9, %r4
 # pb = w + 28192
 	.loc 1 446
-	addi %r6, %r7, 28192
+	addi %r5, %r9, 28192
 # i0 = 3
 	.loc 1 447
-	li %r4, 3
+	li %r6, 3
 .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop9:
 # qa = pa
 	.loc 1 449
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r7, %r3
+	mr %r7, %r4
 # qb = pa + 448
 	.loc 1 450
-	addi %r3, %r5, 448
+	addi %r8, %r4, 448
 # qc = pb
 	.loc 1 451
-	mr %r9, %r5
+	mr %r10, %r5
 # i1 = 7
 	.loc 1 452
-	mr %r10, %r6
-	li %r4, 7
+	li %r11, 7
 .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop10:
 # x0 = mem128[qa]
 	.loc 1 454
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 455
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r8
 # mem128[qc] = x0
 	.loc 1 456
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 896] = x1
 	.loc 1 457
 	li %r0, 896
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 458
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 448] = x0
 	.loc 1 459
 	li %r0, 448
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 460
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 461
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 16] = x0
 	.loc 1 462
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 912] = x1
 	.loc 1 463
 	li %r0, 912
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 464
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 464] = x0
 	.loc 1 465
 	li %r0, 464
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 466
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 467
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 32] = x0
 	.loc 1 468
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 928] = x1
 	.loc 1 469
 	li %r0, 928
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 470
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 480] = x0
 	.loc 1 471
 	li %r0, 480
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 472
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 473
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 48] = x0
 	.loc 1 474
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 944] = x1
 	.loc 1 475
 	li %r0, 944
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 476
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 496] = x0
 	.loc 1 477
 	li %r0, 496
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 478
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 479
-	addi %r3, %r3, 64
+	addi %r8, %r8, 64
 # qc = qc + 64
 	.loc 1 480
-	addi %r6, %r6, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 481
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 482
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop10 if !=
 	.loc 1 483
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop10
 # pa = pa + 896
 	.loc 1 484
-	mr %r5, %r9
-	addi %r5, %r5, 896
+	addi %r4, %r4, 896
 # pb = pb + 1344
 	.loc 1 485
-	mr %r6, %r10
-	addi %r6, %r6, 1344
+	addi %r5, %r5, 1344
 # i0 = i0 - 1
 	.loc 1 486
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 487
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop9 if !=
 	.loc 1 488
-	mr %r3, %r7
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop9
 # pa = w + 3776
 	.loc 1 489
-	addi %r5, %r7, 3776
+	addi %r4, %r9, 3776
 # pb = w + 22144
 	.loc 1 490
-	addi %r6, %r7, 22144
+	addi %r5, %r9, 22144
 # i0 = 9
 	.loc 1 491
-	li %r4, 9
+	li %r6, 9
 .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop11:
 # qa = pa
 	.loc 1 493
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r7, %r3
+	mr %r7, %r4
 # qb = pa + 224
 	.loc 1 494
-	addi %r3, %r5, 224
+	addi %r8, %r4, 224
 # qc = pb
 	.loc 1 495
-	mr %r9, %r5
+	mr %r10, %r5
 # i1 = 3
 	.loc 1 496
-	mr %r10, %r6
-	li %r4, 3
+	li %r11, 3
 .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop12:
 # x0 = mem128[qa]
 	.loc 1 498
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 499
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r8
 # mem128[qc] = x0
 	.loc 1 500
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 448] = x1
 	.loc 1 501
 	li %r0, 448
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 502
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 224] = x0
 	.loc 1 503
 	li %r0, 224
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 504
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 505
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 16] = x0
 	.loc 1 506
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 464] = x1
 	.loc 1 507
 	li %r0, 464
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 508
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 240] = x0
 	.loc 1 509
 	li %r0, 240
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 510
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 511
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 32] = x0
 	.loc 1 512
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 480] = x1
 	.loc 1 513
 	li %r0, 480
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 514
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 256] = x0
 	.loc 1 515
 	li %r0, 256
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 516
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 517
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 48] = x0
 	.loc 1 518
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 496] = x1
 	.loc 1 519
 	li %r0, 496
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 520
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 272] = x0
 	.loc 1 521
 	li %r0, 272
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 522
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 523
-	addi %r3, %r3, 64
+	addi %r8, %r8, 64
 # qc = qc + 64
 	.loc 1 524
-	addi %r6, %r6, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 525
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 526
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop12 if !=
 	.loc 1 527
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop12
 # x0 = mem128[qa]
 	.loc 1 528
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 529
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r8
 # mem128[qc] = x0
 	.loc 1 530
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 448] = x1
 	.loc 1 531
 	li %r0, 448
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 532
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 224] = x0
 	.loc 1 533
 	li %r0, 224
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 534
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 535
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 16] = x0
 	.loc 1 536
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 464] = x1
 	.loc 1 537
 	li %r0, 464
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 538
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 240] = x0
 	.loc 1 539
 	li %r0, 240
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # pa = pa + 448
 	.loc 1 540
-	mr %r5, %r9
-	addi %r5, %r5, 448
+	addi %r4, %r4, 448
 # pb = pb + 672
 	.loc 1 541
-	mr %r6, %r10
-	addi %r6, %r6, 672
+	addi %r5, %r5, 672
 # i0 = i0 - 1
 	.loc 1 542
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 543
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop11 if !=
 	.loc 1 544
-	mr %r3, %r7
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop11
 # pa = w + 28192
 	.loc 1 545
-	addi %r5, %r7, 28192
+	addi %r4, %r9, 28192
 # pb = 37264
 	.loc 1 546
-	lis %r4, 0
-	ori %r4, %r4, 37264
+	lis %r5, 0
+	ori %r5, %r5, 37264
 # pb = w + pb
 	.loc 1 547
-	add %r6, %r7, %r4
+	add %r5, %r9, %r5
 # i0 = 9
 	.loc 1 548
-	li %r4, 9
+	li %r6, 9
 .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop13:
 # qa = pa
 	.loc 1 550
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r7, %r3
+	mr %r7, %r4
 # qb = pa + 224
 	.loc 1 551
-	addi %r3, %r5, 224
+	addi %r8, %r4, 224
 # qc = pb
 	.loc 1 552
-	mr %r9, %r5
+	mr %r10, %r5
 # i1 = 3
 	.loc 1 553
-	mr %r10, %r6
-	li %r4, 3
+	li %r11, 3
 .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop14:
 # x0 = mem128[qa]
 	.loc 1 555
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 556
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r8
 # mem128[qc] = x0
 	.loc 1 557
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 448] = x1
 	.loc 1 558
 	li %r0, 448
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 559
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 224] = x0
 	.loc 1 560
 	li %r0, 224
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 561
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 562
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 16] = x0
 	.loc 1 563
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 464] = x1
 	.loc 1 564
 	li %r0, 464
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 565
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 240] = x0
 	.loc 1 566
 	li %r0, 240
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 567
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 568
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 32] = x0
 	.loc 1 569
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 480] = x1
 	.loc 1 570
 	li %r0, 480
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 571
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 256] = x0
 	.loc 1 572
 	li %r0, 256
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 573
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 574
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 48] = x0
 	.loc 1 575
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 496] = x1
 	.loc 1 576
 	li %r0, 496
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 577
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 272] = x0
 	.loc 1 578
 	li %r0, 272
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 579
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 580
-	addi %r3, %r3, 64
+	addi %r8, %r8, 64
 # qc = qc + 64
 	.loc 1 581
-	addi %r6, %r6, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 582
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 583
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop14 if !=
 	.loc 1 584
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop14
 # x0 = mem128[qa]
 	.loc 1 585
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 586
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r8
 # mem128[qc] = x0
 	.loc 1 587
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 448] = x1
 	.loc 1 588
 	li %r0, 448
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 589
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 224] = x0
 	.loc 1 590
 	li %r0, 224
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 591
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 592
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 16] = x0
 	.loc 1 593
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 464] = x1
 	.loc 1 594
 	li %r0, 464
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 595
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 240] = x0
 	.loc 1 596
 	li %r0, 240
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # pa = pa + 448
 	.loc 1 597
-	mr %r5, %r9
-	addi %r5, %r5, 448
+	addi %r4, %r4, 448
 # pb = pb + 672
 	.loc 1 598
-	mr %r6, %r10
-	addi %r6, %r6, 672
+	addi %r5, %r5, 672
 # i0 = i0 - 1
 	.loc 1 599
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 600
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop13 if !=
 	.loc 1 601
-	mr %r3, %r7
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop13
 # pa = w + 22144
 	.loc 1 602
-	mr %r8, %r3
-	addi %r3, %r7, 22144
+	addi %r5, %r9, 22144
 # pb = w + 3776
 	.loc 1 603
-	addi %r4, %r7, 3776
+	addi %r7, %r9, 3776
 # z0 = 0
 	.loc 1 604
 	vxor %v0, %v0, %v0
 # i0 = 27
 	.loc 1 605
-	li %r5, 27
-	mr %r6, %r4
-	vor %v2, %v0, %v0
+	li %r4, 27
 .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop15:
 # qb = pa + 112
 	.loc 1 608
-	addi %r4, %r3, 112
+	addi %r6, %r5, 112
 # x0 = mem128[qa]
 	.loc 1 610
-	lvx %v0, 0, %r3
+	lvx %v1, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 611
-	lvx %v1, 0, %r4
+	lvx %v2, 0, %r6
 # mem128[qc + 112] = x0
 	.loc 1 612
 	li %r0, 112
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 560] = x1
 	.loc 1 613
 	li %r0, 560
-	stvx %v1, %r6, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 614
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 336] = x0
 	.loc 1 615
 	li %r0, 336
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc] = z0
 	.loc 1 616
-	stvx %v2, 0, %r6
+	stvx %v0, 0, %r7
 # mem128[qc + 224] = z0
 	.loc 1 617
 	li %r0, 224
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 448] = z0
 	.loc 1 618
 	li %r0, 448
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 619
 	li %r0, 16
-	lvx %v0, %r3, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 620
 	li %r0, 16
-	lvx %v1, %r4, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 128] = x0
 	.loc 1 621
 	li %r0, 128
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 576] = x1
 	.loc 1 622
 	li %r0, 576
-	stvx %v1, %r6, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 623
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 352] = x0
 	.loc 1 624
 	li %r0, 352
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 16] = z0
 	.loc 1 625
 	li %r0, 16
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 240] = z0
 	.loc 1 626
 	li %r0, 240
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 464] = z0
 	.loc 1 627
 	li %r0, 464
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 628
 	li %r0, 32
-	lvx %v0, %r3, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 629
 	li %r0, 32
-	lvx %v1, %r4, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 144] = x0
 	.loc 1 630
 	li %r0, 144
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 592] = x1
 	.loc 1 631
 	li %r0, 592
-	stvx %v1, %r6, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 632
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 368] = x0
 	.loc 1 633
 	li %r0, 368
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 32] = z0
 	.loc 1 634
 	li %r0, 32
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 256] = z0
 	.loc 1 635
 	li %r0, 256
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 480] = z0
 	.loc 1 636
 	li %r0, 480
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 637
 	li %r0, 48
-	lvx %v0, %r3, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 638
 	li %r0, 48
-	lvx %v1, %r4, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 160] = x0
 	.loc 1 639
 	li %r0, 160
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 608] = x1
 	.loc 1 640
 	li %r0, 608
-	stvx %v1, %r6, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 641
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 384] = x0
 	.loc 1 642
 	li %r0, 384
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 48] = z0
 	.loc 1 643
 	li %r0, 48
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 272] = z0
 	.loc 1 644
 	li %r0, 272
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 496] = z0
 	.loc 1 645
 	li %r0, 496
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 64]
 	.loc 1 646
 	li %r0, 64
-	lvx %v0, %r3, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 64]
 	.loc 1 647
 	li %r0, 64
-	lvx %v1, %r4, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 176] = x0
 	.loc 1 648
 	li %r0, 176
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 624] = x1
 	.loc 1 649
 	li %r0, 624
-	stvx %v1, %r6, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 650
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 400] = x0
 	.loc 1 651
 	li %r0, 400
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 64] = z0
 	.loc 1 652
 	li %r0, 64
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 288] = z0
 	.loc 1 653
 	li %r0, 288
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 512] = z0
 	.loc 1 654
 	li %r0, 512
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 80]
 	.loc 1 655
 	li %r0, 80
-	lvx %v0, %r3, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 80]
 	.loc 1 656
 	li %r0, 80
-	lvx %v1, %r4, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 192] = x0
 	.loc 1 657
 	li %r0, 192
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 640] = x1
 	.loc 1 658
 	li %r0, 640
-	stvx %v1, %r6, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 659
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 416] = x0
 	.loc 1 660
 	li %r0, 416
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 80] = z0
 	.loc 1 661
 	li %r0, 80
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 304] = z0
 	.loc 1 662
 	li %r0, 304
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 528] = z0
 	.loc 1 663
 	li %r0, 528
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 96]
 	.loc 1 664
 	li %r0, 96
-	lvx %v0, %r3, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 96]
 	.loc 1 665
 	li %r0, 96
-	lvx %v1, %r4, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 208] = x0
 	.loc 1 666
 	li %r0, 208
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 656] = x1
 	.loc 1 667
 	li %r0, 656
-	stvx %v1, %r6, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 668
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 432] = x0
 	.loc 1 669
 	li %r0, 432
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 96] = z0
 	.loc 1 670
 	li %r0, 96
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 320] = z0
 	.loc 1 671
 	li %r0, 320
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 544] = z0
 	.loc 1 672
 	li %r0, 544
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # pa = pa + 224
 	.loc 1 673
-	addi %r3, %r3, 224
+	addi %r5, %r5, 224
 # pb = pb + 672
 	.loc 1 674
-	addi %r6, %r6, 672
+	addi %r7, %r7, 672
 # i0 = i0 - 1
 	.loc 1 675
-	addi %r5, %r5, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 676
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r4, 0
 # goto loop15 if !=
 	.loc 1 677
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop15
 # pa = 37264
 	.loc 1 678
-	lis %r3, 0
-	ori %r3, %r3, 37264
+	lis %r4, 0
+	ori %r4, %r4, 37264
 # pa = w + pa
 	.loc 1 679
-	add %r4, %r7, %r3
+	add %r5, %r9, %r4
 # pb = w + 28192
 	.loc 1 680
-	addi %r5, %r7, 28192
+	addi %r7, %r9, 28192
 # i0 = 27
 	.loc 1 681
-	li %r6, 27
-	mr %r3, %r8
-	mr %r8, %r3
+	li %r4, 27
 .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop16:
 # qb = pa + 112
 	.loc 1 684
-	addi %r3, %r4, 112
+	addi %r6, %r5, 112
 # x0 = mem128[qa]
 	.loc 1 686
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 687
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r6
 # mem128[qc] = x0
 	.loc 1 688
-	stvx %v0, 0, %r5
+	stvx %v0, 0, %r7
 # mem128[qc + 224] = x1
 	.loc 1 689
 	li %r0, 224
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 690
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 112] = x0
 	.loc 1 691
 	li %r0, 112
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 692
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 693
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 16] = x0
 	.loc 1 694
 	li %r0, 16
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 240] = x1
 	.loc 1 695
 	li %r0, 240
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 696
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 128] = x0
 	.loc 1 697
 	li %r0, 128
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 698
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 699
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 32] = x0
 	.loc 1 700
 	li %r0, 32
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 256] = x1
 	.loc 1 701
 	li %r0, 256
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 702
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 144] = x0
 	.loc 1 703
 	li %r0, 144
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 704
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 705
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 48] = x0
 	.loc 1 706
 	li %r0, 48
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 272] = x1
 	.loc 1 707
 	li %r0, 272
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 708
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 160] = x0
 	.loc 1 709
 	li %r0, 160
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 64]
 	.loc 1 710
 	li %r0, 64
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 64]
 	.loc 1 711
 	li %r0, 64
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 64] = x0
 	.loc 1 712
 	li %r0, 64
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 288] = x1
 	.loc 1 713
 	li %r0, 288
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 714
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 176] = x0
 	.loc 1 715
 	li %r0, 176
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 80]
 	.loc 1 716
 	li %r0, 80
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 80]
 	.loc 1 717
 	li %r0, 80
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 80] = x0
 	.loc 1 718
 	li %r0, 80
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 304] = x1
 	.loc 1 719
 	li %r0, 304
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 720
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 192] = x0
 	.loc 1 721
 	li %r0, 192
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 96]
 	.loc 1 722
 	li %r0, 96
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 96]
 	.loc 1 723
 	li %r0, 96
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 96] = x0
 	.loc 1 724
 	li %r0, 96
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 320] = x1
 	.loc 1 725
 	li %r0, 320
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 726
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 208] = x0
 	.loc 1 727
 	li %r0, 208
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # pa = pa + 224
 	.loc 1 728
-	addi %r4, %r4, 224
+	addi %r5, %r5, 224
 # pb = pb + 336
 	.loc 1 729
-	addi %r5, %r5, 336
+	addi %r7, %r7, 336
 # i0 = i0 - 1
 	.loc 1 730
-	addi %r6, %r6, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 731
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r4, 0
 # goto loop16 if !=
 	.loc 1 732
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop16
 # pa = w + 21920
 	.loc 1 733
-	addi %r3, %r7, 21920
+	addi %r4, %r9, 21920
 # z0 = 0
 	.loc 1 734
 	vxor %v0, %v0, %v0
 # mem128[pa] = z0
 	.loc 1 735
-	stvx %v0, 0, %r3
+	stvx %v0, 0, %r4
 # mem128[pa + 16] = z0
 	.loc 1 736
 	li %r0, 16
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[pa + 32] = z0
 	.loc 1 737
 	li %r0, 32
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[pa + 48] = z0
 	.loc 1 738
 	li %r0, 48
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[pa + 64] = z0
 	.loc 1 739
 	li %r0, 64
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[pa + 80] = z0
 	.loc 1 740
 	li %r0, 80
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[pa + 96] = z0
 	.loc 1 741
 	li %r0, 96
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # pa = w + 3776
 	.loc 1 742
-	addi %r4, %r7, 3776
+	addi %r5, %r9, 3776
 # pb = w + 28192
 	.loc 1 743
-	addi %r5, %r7, 28192
+	addi %r6, %r9, 28192
 # pc = 43312
 	.loc 1 744
-	lis %r3, 0
-	ori %r3, %r3, 43312
+	lis %r4, 0
+	ori %r4, %r4, 43312
 # pc = w + pc
 	.loc 1 745
-	add %r6, %r7, %r3
+	add %r4, %r9, %r4
 # i0 = 81
 	.loc 1 746
-	mr %r9, %r7
 	li %r7, 81
-	mr %r3, %r8
-	mr %r8, %r3
 .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop17:
 # z0 = 0
 	.loc 1 748
@@ -2479,34 +2411,34 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # e0 = mem128[pa + 112]
 	.loc 1 749
 	li %r0, 112
-	lvx %v15, %r4, %r0
+	lvx %v15, %r5, %r0
 # e1 = mem128[pa + 128]
 	.loc 1 750
 	li %r0, 128
-	lvx %v14, %r4, %r0
+	lvx %v14, %r5, %r0
 # e2 = mem128[pa + 144]
 	.loc 1 751
 	li %r0, 144
-	lvx %v13, %r4, %r0
+	lvx %v13, %r5, %r0
 # e3 = mem128[pa + 160]
 	.loc 1 752
 	li %r0, 160
-	lvx %v12, %r4, %r0
+	lvx %v12, %r5, %r0
 # e4 = mem128[pa + 176]
 	.loc 1 753
 	li %r0, 176
-	lvx %v11, %r4, %r0
+	lvx %v11, %r5, %r0
 # e5 = mem128[pa + 192]
 	.loc 1 754
 	li %r0, 192
-	lvx %v10, %r4, %r0
+	lvx %v10, %r5, %r0
 # e6 = mem128[pa + 208]
 	.loc 1 755
 	li %r0, 208
-	lvx %v16, %r4, %r0
+	lvx %v16, %r5, %r0
 # x2 = mem128[pb]
 	.loc 1 756
-	lvx %v17, 0, %r5
+	lvx %v17, 0, %r6
 # 8x x0 = x2[0]
 	.loc 1 757
 	vsplth %v6, %v17, 0
@@ -2891,7 +2823,7 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 16]
 	.loc 1 884
 	li %r0, 16
-	lvx %v8, %r5, %r0
+	lvx %v8, %r6, %r0
 # 8x x0 = x2[0]
 	.loc 1 885
 	vsplth %v7, %v8, 0
@@ -3276,7 +3208,7 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 32]
 	.loc 1 1012
 	li %r0, 32
-	lvx %v18, %r5, %r0
+	lvx %v18, %r6, %r0
 # 8x x0 = x2[0]
 	.loc 1 1013
 	vsplth %v8, %v18, 0
@@ -3661,7 +3593,7 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 48]
 	.loc 1 1140
 	li %r0, 48
-	lvx %v19, %r5, %r0
+	lvx %v19, %r6, %r0
 # 8x x0 = x2[0]
 	.loc 1 1141
 	vsplth %v8, %v19, 0
@@ -4046,7 +3978,7 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 64]
 	.loc 1 1268
 	li %r0, 64
-	lvx %v21, %r5, %r0
+	lvx %v21, %r6, %r0
 # 8x x0 = x2[0]
 	.loc 1 1269
 	vsplth %v8, %v21, 0
@@ -4431,7 +4363,7 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 80]
 	.loc 1 1396
 	li %r0, 80
-	lvx %v23, %r5, %r0
+	lvx %v23, %r6, %r0
 # 8x x0 = x2[0]
 	.loc 1 1397
 	vsplth %v4, %v23, 0
@@ -4816,7 +4748,7 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 96]
 	.loc 1 1524
 	li %r0, 96
-	lvx %v22, %r5, %r0
+	lvx %v22, %r6, %r0
 # 8x x0 = x2[0]
 	.loc 1 1525
 	vsplth %v3, %v22, 0
@@ -5200,68 +5132,68 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 	vmladduhm %v3, %v1, %v22, %v3
 # mem128[pc] = a0
 	.loc 1 1652
-	stvx %v17, 0, %r6
+	stvx %v17, 0, %r4
 # mem128[pc + 16] = a1
 	.loc 1 1653
 	li %r0, 16
-	stvx %v7, %r6, %r0
+	stvx %v7, %r4, %r0
 # mem128[pc + 32] = a2
 	.loc 1 1654
 	li %r0, 32
-	stvx %v6, %r6, %r0
+	stvx %v6, %r4, %r0
 # mem128[pc + 48] = a3
 	.loc 1 1655
 	li %r0, 48
-	stvx %v5, %r6, %r0
+	stvx %v5, %r4, %r0
 # mem128[pc + 64] = a4
 	.loc 1 1656
 	li %r0, 64
-	stvx %v20, %r6, %r0
+	stvx %v20, %r4, %r0
 # mem128[pc + 80] = a5
 	.loc 1 1657
 	li %r0, 80
-	stvx %v21, %r6, %r0
+	stvx %v21, %r4, %r0
 # mem128[pc + 96] = a6
 	.loc 1 1658
 	li %r0, 96
-	stvx %v4, %r6, %r0
+	stvx %v4, %r4, %r0
 # mem128[pc + 112] = a7
 	.loc 1 1659
 	li %r0, 112
-	stvx %v8, %r6, %r0
+	stvx %v8, %r4, %r0
 # mem128[pc + 128] = a8
 	.loc 1 1660
 	li %r0, 128
-	stvx %v0, %r6, %r0
+	stvx %v0, %r4, %r0
 # mem128[pc + 144] = a9
 	.loc 1 1661
 	li %r0, 144
-	stvx %v19, %r6, %r0
+	stvx %v19, %r4, %r0
 # mem128[pc + 160] = a10
 	.loc 1 1662
 	li %r0, 160
-	stvx %v18, %r6, %r0
+	stvx %v18, %r4, %r0
 # mem128[pc + 176] = a11
 	.loc 1 1663
 	li %r0, 176
-	stvx %v23, %r6, %r0
+	stvx %v23, %r4, %r0
 # mem128[pc + 192] = a12
 	.loc 1 1664
 	li %r0, 192
-	stvx %v2, %r6, %r0
+	stvx %v2, %r4, %r0
 # mem128[pc + 208] = a13
 	.loc 1 1665
 	li %r0, 208
-	stvx %v3, %r6, %r0
+	stvx %v3, %r4, %r0
 # pa = pa + 224
 	.loc 1 1666
-	addi %r4, %r4, 224
+	addi %r5, %r5, 224
 # pb = pb + 112
 	.loc 1 1667
-	addi %r5, %r5, 112
+	addi %r6, %r6, 112
 # pc = pc + 224
 	.loc 1 1668
-	addi %r6, %r6, 224
+	addi %r4, %r4, 224
 # i0 = i0 - 1
 	.loc 1 1669
 	addi %r7, %r7, -1
@@ -5273,56 +5205,51 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop17
 # pa = 43312
 	.loc 1 1672
-	lis %r3, 0
-	ori %r3, %r3, 43312
+	lis %r4, 0
+	ori %r4, %r4, 43312
 # pa = w + pa
 	.loc 1 1673
-	mr %r7, %r9
-	add %r4, %r7, %r3
+	add %r6, %r9, %r4
 # pb = w + 3776
 	.loc 1 1674
-	addi %r5, %r7, 3776
+	addi %r4, %r9, 3776
 # i0 = 27
 	.loc 1 1675
-	li %r6, 27
-	mr %r3, %r8
-	mr %r8, %r3
-	mr %r3, %r5
-	mr %r9, %r6
+	li %r5, 27
 .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop18:
 # qb = pa + 224
 	.loc 1 1678
-	addi %r5, %r4, 224
+	addi %r7, %r6, 224
 # qc = pa + 448
 	.loc 1 1679
-	addi %r6, %r4, 448
+	addi %r8, %r6, 448
 # x0 = mem128[qa]
 	.loc 1 1681
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r6
 # x1 = mem128[qa + 112]
 	.loc 1 1682
 	li %r0, 112
-	lvx %v0, %r4, %r0
+	lvx %v0, %r6, %r0
 # x2 = mem128[qc]
 	.loc 1 1683
-	lvx %v1, 0, %r6
+	lvx %v1, 0, %r8
 # x3 = mem128[qc + 112]
 	.loc 1 1684
 	li %r0, 112
-	lvx %v3, %r6, %r0
+	lvx %v3, %r8, %r0
 # mem128[qd] = x0
 	.loc 1 1685
-	stvx %v2, 0, %r3
+	stvx %v2, 0, %r4
 # mem128[qd + 336] = x3
 	.loc 1 1686
 	li %r0, 336
-	stvx %v3, %r3, %r0
+	stvx %v3, %r4, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1687
 	vsubuhm %v0, %v0, %v1
 # x5 = mem128[qb]
 	.loc 1 1688
-	lvx %v1, 0, %r5
+	lvx %v1, 0, %r7
 # 8x x5 = x5 - x0
 	.loc 1 1689
 	vsubuhm %v1, %v1, %v2
@@ -5332,11 +5259,11 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 112] = x5
 	.loc 1 1691
 	li %r0, 112
-	stvx %v1, %r3, %r0
+	stvx %v1, %r4, %r0
 # x5 = mem128[qb + 112]
 	.loc 1 1692
 	li %r0, 112
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1693
 	vsubuhm %v1, %v1, %v3
@@ -5346,38 +5273,38 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 224] = x5
 	.loc 1 1695
 	li %r0, 224
-	stvx %v1, %r3, %r0
+	stvx %v1, %r4, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1696
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r6, %r0
 # x1 = mem128[qa + 128]
 	.loc 1 1697
 	li %r0, 128
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1698
 	li %r0, 16
-	lvx %v2, %r6, %r0
+	lvx %v2, %r8, %r0
 # x3 = mem128[qc + 128]
 	.loc 1 1699
 	li %r0, 128
-	lvx %v3, %r6, %r0
+	lvx %v3, %r8, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1700
 	li %r0, 16
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[qd + 352] = x3
 	.loc 1 1701
 	li %r0, 352
-	stvx %v3, %r3, %r0
+	stvx %v3, %r4, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1702
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1703
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1704
 	vsubuhm %v2, %v2, %v0
@@ -5387,11 +5314,11 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 128] = x5
 	.loc 1 1706
 	li %r0, 128
-	stvx %v2, %r3, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 128]
 	.loc 1 1707
 	li %r0, 128
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1708
 	vsubuhm %v0, %v0, %v3
@@ -5401,38 +5328,38 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 240] = x5
 	.loc 1 1710
 	li %r0, 240
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1711
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r6, %r0
 # x1 = mem128[qa + 144]
 	.loc 1 1712
 	li %r0, 144
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1713
 	li %r0, 32
-	lvx %v2, %r6, %r0
+	lvx %v2, %r8, %r0
 # x3 = mem128[qc + 144]
 	.loc 1 1714
 	li %r0, 144
-	lvx %v3, %r6, %r0
+	lvx %v3, %r8, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1715
 	li %r0, 32
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[qd + 368] = x3
 	.loc 1 1716
 	li %r0, 368
-	stvx %v3, %r3, %r0
+	stvx %v3, %r4, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1717
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1718
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1719
 	vsubuhm %v2, %v2, %v0
@@ -5442,11 +5369,11 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 144] = x5
 	.loc 1 1721
 	li %r0, 144
-	stvx %v2, %r3, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 144]
 	.loc 1 1722
 	li %r0, 144
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1723
 	vsubuhm %v0, %v0, %v3
@@ -5456,38 +5383,38 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 256] = x5
 	.loc 1 1725
 	li %r0, 256
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1726
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r6, %r0
 # x1 = mem128[qa + 160]
 	.loc 1 1727
 	li %r0, 160
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1728
 	li %r0, 48
-	lvx %v2, %r6, %r0
+	lvx %v2, %r8, %r0
 # x3 = mem128[qc + 160]
 	.loc 1 1729
 	li %r0, 160
-	lvx %v3, %r6, %r0
+	lvx %v3, %r8, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1730
 	li %r0, 48
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[qd + 384] = x3
 	.loc 1 1731
 	li %r0, 384
-	stvx %v3, %r3, %r0
+	stvx %v3, %r4, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1732
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1733
 	li %r0, 48
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1734
 	vsubuhm %v2, %v2, %v0
@@ -5497,11 +5424,11 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 160] = x5
 	.loc 1 1736
 	li %r0, 160
-	stvx %v2, %r3, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 160]
 	.loc 1 1737
 	li %r0, 160
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1738
 	vsubuhm %v0, %v0, %v3
@@ -5511,38 +5438,38 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 272] = x5
 	.loc 1 1740
 	li %r0, 272
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 64]
 	.loc 1 1741
 	li %r0, 64
-	lvx %v0, %r4, %r0
+	lvx %v0, %r6, %r0
 # x1 = mem128[qa + 176]
 	.loc 1 1742
 	li %r0, 176
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # x2 = mem128[qc + 64]
 	.loc 1 1743
 	li %r0, 64
-	lvx %v2, %r6, %r0
+	lvx %v2, %r8, %r0
 # x3 = mem128[qc + 176]
 	.loc 1 1744
 	li %r0, 176
-	lvx %v3, %r6, %r0
+	lvx %v3, %r8, %r0
 # mem128[qd + 64] = x0
 	.loc 1 1745
 	li %r0, 64
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[qd + 400] = x3
 	.loc 1 1746
 	li %r0, 400
-	stvx %v3, %r3, %r0
+	stvx %v3, %r4, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1747
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 64]
 	.loc 1 1748
 	li %r0, 64
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1749
 	vsubuhm %v2, %v2, %v0
@@ -5552,11 +5479,11 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 176] = x5
 	.loc 1 1751
 	li %r0, 176
-	stvx %v2, %r3, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 176]
 	.loc 1 1752
 	li %r0, 176
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1753
 	vsubuhm %v0, %v0, %v3
@@ -5566,38 +5493,38 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 288] = x5
 	.loc 1 1755
 	li %r0, 288
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 80]
 	.loc 1 1756
 	li %r0, 80
-	lvx %v0, %r4, %r0
+	lvx %v0, %r6, %r0
 # x1 = mem128[qa + 192]
 	.loc 1 1757
 	li %r0, 192
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # x2 = mem128[qc + 80]
 	.loc 1 1758
 	li %r0, 80
-	lvx %v2, %r6, %r0
+	lvx %v2, %r8, %r0
 # x3 = mem128[qc + 192]
 	.loc 1 1759
 	li %r0, 192
-	lvx %v3, %r6, %r0
+	lvx %v3, %r8, %r0
 # mem128[qd + 80] = x0
 	.loc 1 1760
 	li %r0, 80
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[qd + 416] = x3
 	.loc 1 1761
 	li %r0, 416
-	stvx %v3, %r3, %r0
+	stvx %v3, %r4, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1762
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 80]
 	.loc 1 1763
 	li %r0, 80
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1764
 	vsubuhm %v2, %v2, %v0
@@ -5607,11 +5534,11 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 192] = x5
 	.loc 1 1766
 	li %r0, 192
-	stvx %v2, %r3, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 192]
 	.loc 1 1767
 	li %r0, 192
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1768
 	vsubuhm %v0, %v0, %v3
@@ -5621,38 +5548,38 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 304] = x5
 	.loc 1 1770
 	li %r0, 304
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 96]
 	.loc 1 1771
 	li %r0, 96
-	lvx %v0, %r4, %r0
+	lvx %v0, %r6, %r0
 # x1 = mem128[qa + 208]
 	.loc 1 1772
 	li %r0, 208
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # x2 = mem128[qc + 96]
 	.loc 1 1773
 	li %r0, 96
-	lvx %v2, %r6, %r0
+	lvx %v2, %r8, %r0
 # x3 = mem128[qc + 208]
 	.loc 1 1774
 	li %r0, 208
-	lvx %v3, %r6, %r0
+	lvx %v3, %r8, %r0
 # mem128[qd + 96] = x0
 	.loc 1 1775
 	li %r0, 96
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[qd + 432] = x3
 	.loc 1 1776
 	li %r0, 432
-	stvx %v3, %r3, %r0
+	stvx %v3, %r4, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1777
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 96]
 	.loc 1 1778
 	li %r0, 96
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1779
 	vsubuhm %v2, %v2, %v0
@@ -5662,11 +5589,11 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 208] = x5
 	.loc 1 1781
 	li %r0, 208
-	stvx %v2, %r3, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 208]
 	.loc 1 1782
 	li %r0, 208
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1783
 	vsubuhm %v0, %v0, %v3
@@ -5676,83 +5603,79 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 320] = x5
 	.loc 1 1785
 	li %r0, 320
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # pa = pa + 672
 	.loc 1 1786
-	addi %r4, %r4, 672
+	addi %r6, %r6, 672
 # pb = pb + 448
 	.loc 1 1787
-	addi %r3, %r3, 448
+	addi %r4, %r4, 448
 # i0 = i0 - 1
 	.loc 1 1788
-	addi %r9, %r9, -1
+	addi %r5, %r5, -1
 # =? i0 - 0
 	.loc 1 1789
-	cmplwi %cr0, %r9, 0
+	cmplwi %cr0, %r5, 0
 # goto loop18 if !=
 	.loc 1 1790
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop18
 # pa = w + 3776
 	.loc 1 1791
-	addi %r5, %r7, 3776
+	addi %r4, %r9, 3776
 # pb = 43312
 	.loc 1 1792
-	lis %r3, 0
-	ori %r3, %r3, 43312
+	lis %r5, 0
+	ori %r5, %r5, 43312
 # pb = w + pb
 	.loc 1 1793
-	add %r6, %r7, %r3
+	add %r5, %r9, %r5
 # i0 = 9
 	.loc 1 1794
-	li %r4, 9
-	mr %r3, %r8
+	li %r6, 9
 .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop19:
 # qa = pa
 	.loc 1 1796
-	mr %r12, %r4
-	mr %r9, %r7
-	mr %r8, %r3
+	mr %r7, %r4
 # qb = pa + 448
 	.loc 1 1797
-	addi %r3, %r5, 448
+	addi %r8, %r4, 448
 # qc = pa + 896
 	.loc 1 1798
-	addi %r4, %r5, 896
+	addi %r10, %r4, 896
 # qd = pb
 	.loc 1 1799
-	mr %r10, %r5
+	mr %r11, %r5
 # i1 = 3
 	.loc 1 1800
-	mr %r11, %r6
-	li %r7, 3
+	li %r12, 3
 .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop20:
 # x0 = mem128[qa]
 	.loc 1 1802
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qa + 224]
 	.loc 1 1803
 	li %r0, 224
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc]
 	.loc 1 1804
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r10
 # x3 = mem128[qc + 224]
 	.loc 1 1805
 	li %r0, 224
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd] = x0
 	.loc 1 1806
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r11
 # mem128[qd + 672] = x3
 	.loc 1 1807
 	li %r0, 672
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1808
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1809
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r8
 # 8x x5 = x5 - x0
 	.loc 1 1810
 	vsubuhm %v2, %v2, %v0
@@ -5762,11 +5685,11 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 224] = x5
 	.loc 1 1812
 	li %r0, 224
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 224]
 	.loc 1 1813
 	li %r0, 224
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1814
 	vsubuhm %v0, %v0, %v3
@@ -5776,38 +5699,38 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 448] = x5
 	.loc 1 1816
 	li %r0, 448
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1817
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 240]
 	.loc 1 1818
 	li %r0, 240
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1819
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 240]
 	.loc 1 1820
 	li %r0, 240
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1821
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 688] = x3
 	.loc 1 1822
 	li %r0, 688
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1823
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1824
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1825
 	vsubuhm %v2, %v2, %v0
@@ -5817,11 +5740,11 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 240] = x5
 	.loc 1 1827
 	li %r0, 240
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 240]
 	.loc 1 1828
 	li %r0, 240
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1829
 	vsubuhm %v0, %v0, %v3
@@ -5831,38 +5754,38 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 464] = x5
 	.loc 1 1831
 	li %r0, 464
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1832
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 256]
 	.loc 1 1833
 	li %r0, 256
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1834
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 256]
 	.loc 1 1835
 	li %r0, 256
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1836
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 704] = x3
 	.loc 1 1837
 	li %r0, 704
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1838
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1839
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1840
 	vsubuhm %v2, %v2, %v0
@@ -5872,11 +5795,11 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 256] = x5
 	.loc 1 1842
 	li %r0, 256
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 256]
 	.loc 1 1843
 	li %r0, 256
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1844
 	vsubuhm %v0, %v0, %v3
@@ -5886,38 +5809,38 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 480] = x5
 	.loc 1 1846
 	li %r0, 480
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1847
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 272]
 	.loc 1 1848
 	li %r0, 272
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1849
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 272]
 	.loc 1 1850
 	li %r0, 272
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1851
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 720] = x3
 	.loc 1 1852
 	li %r0, 720
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1853
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1854
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1855
 	vsubuhm %v2, %v2, %v0
@@ -5927,11 +5850,11 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 272] = x5
 	.loc 1 1857
 	li %r0, 272
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 272]
 	.loc 1 1858
 	li %r0, 272
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1859
 	vsubuhm %v0, %v0, %v3
@@ -5941,55 +5864,55 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 496] = x5
 	.loc 1 1861
 	li %r0, 496
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # qa = qa + 64
 	.loc 1 1862
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 1863
-	addi %r3, %r3, 64
+	addi %r8, %r8, 64
 # qc = qc + 64
 	.loc 1 1864
-	addi %r4, %r4, 64
+	addi %r10, %r10, 64
 # qd = qd + 64
 	.loc 1 1865
-	addi %r6, %r6, 64
+	addi %r11, %r11, 64
 # i1 = i1 - 1
 	.loc 1 1866
-	addi %r7, %r7, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 1867
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r12, 0
 # goto loop20 if !=
 	.loc 1 1868
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop20
 # x0 = mem128[qa]
 	.loc 1 1869
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qa + 224]
 	.loc 1 1870
 	li %r0, 224
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc]
 	.loc 1 1871
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r10
 # x3 = mem128[qc + 224]
 	.loc 1 1872
 	li %r0, 224
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd] = x0
 	.loc 1 1873
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r11
 # mem128[qd + 672] = x3
 	.loc 1 1874
 	li %r0, 672
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1875
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1876
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r8
 # 8x x5 = x5 - x0
 	.loc 1 1877
 	vsubuhm %v2, %v2, %v0
@@ -5999,11 +5922,11 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 224] = x5
 	.loc 1 1879
 	li %r0, 224
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 224]
 	.loc 1 1880
 	li %r0, 224
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1881
 	vsubuhm %v0, %v0, %v3
@@ -6013,38 +5936,38 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 448] = x5
 	.loc 1 1883
 	li %r0, 448
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1884
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 240]
 	.loc 1 1885
 	li %r0, 240
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1886
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 240]
 	.loc 1 1887
 	li %r0, 240
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1888
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 688] = x3
 	.loc 1 1889
 	li %r0, 688
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1890
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1891
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1892
 	vsubuhm %v2, %v2, %v0
@@ -6054,11 +5977,11 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 240] = x5
 	.loc 1 1894
 	li %r0, 240
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 240]
 	.loc 1 1895
 	li %r0, 240
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1896
 	vsubuhm %v0, %v0, %v3
@@ -6068,26 +5991,21 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 464] = x5
 	.loc 1 1898
 	li %r0, 464
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # pa = pa + 1344
 	.loc 1 1899
-	mr %r5, %r10
-	addi %r5, %r5, 1344
+	addi %r4, %r4, 1344
 # pb = pb + 896
 	.loc 1 1900
-	mr %r6, %r11
-	addi %r6, %r6, 896
+	addi %r5, %r5, 896
 # i0 = i0 - 1
 	.loc 1 1901
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1902
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop19 if !=
 	.loc 1 1903
-	mr %r3, %r8
-	mr %r7, %r9
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop19
 # pa = 43312
 	.loc 1 1904
@@ -6095,60 +6013,57 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 	ori %r4, %r4, 43312
 # pa = w + pa
 	.loc 1 1905
-	add %r5, %r7, %r4
+	add %r4, %r9, %r4
 # pb = w + 3776
 	.loc 1 1906
-	addi %r6, %r7, 3776
+	addi %r5, %r9, 3776
 # i0 = 3
 	.loc 1 1907
-	li %r4, 3
+	li %r6, 3
 .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop21:
 # qa = pa
 	.loc 1 1909
-	mr %r12, %r4
-	mr %r9, %r7
-	mr %r8, %r3
+	mr %r7, %r4
 # qb = pa + 896
 	.loc 1 1910
-	addi %r3, %r5, 896
+	addi %r8, %r4, 896
 # qc = pa + 1792
 	.loc 1 1911
-	addi %r4, %r5, 1792
+	addi %r10, %r4, 1792
 # qd = pb
 	.loc 1 1912
-	mr %r10, %r5
+	mr %r11, %r5
 # i1 = 7
 	.loc 1 1913
-	mr %r11, %r6
-	li %r7, 7
+	li %r12, 7
 .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop22:
 # x0 = mem128[qa]
 	.loc 1 1915
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qa + 448]
 	.loc 1 1916
 	li %r0, 448
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc]
 	.loc 1 1917
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r10
 # x3 = mem128[qc + 448]
 	.loc 1 1918
 	li %r0, 448
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd] = x0
 	.loc 1 1919
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r11
 # mem128[qd + 1344] = x3
 	.loc 1 1920
 	li %r0, 1344
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1921
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1922
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r8
 # 8x x5 = x5 - x0
 	.loc 1 1923
 	vsubuhm %v2, %v2, %v0
@@ -6158,11 +6073,11 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 448] = x5
 	.loc 1 1925
 	li %r0, 448
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 448]
 	.loc 1 1926
 	li %r0, 448
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1927
 	vsubuhm %v0, %v0, %v3
@@ -6172,38 +6087,38 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 896] = x5
 	.loc 1 1929
 	li %r0, 896
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1930
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 464]
 	.loc 1 1931
 	li %r0, 464
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1932
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 464]
 	.loc 1 1933
 	li %r0, 464
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1934
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1360] = x3
 	.loc 1 1935
 	li %r0, 1360
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1936
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1937
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1938
 	vsubuhm %v2, %v2, %v0
@@ -6213,11 +6128,11 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 464] = x5
 	.loc 1 1940
 	li %r0, 464
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 464]
 	.loc 1 1941
 	li %r0, 464
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1942
 	vsubuhm %v0, %v0, %v3
@@ -6227,38 +6142,38 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 912] = x5
 	.loc 1 1944
 	li %r0, 912
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1945
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 480]
 	.loc 1 1946
 	li %r0, 480
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1947
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 480]
 	.loc 1 1948
 	li %r0, 480
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1949
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1376] = x3
 	.loc 1 1950
 	li %r0, 1376
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1951
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1952
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1953
 	vsubuhm %v2, %v2, %v0
@@ -6268,11 +6183,11 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 480] = x5
 	.loc 1 1955
 	li %r0, 480
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 480]
 	.loc 1 1956
 	li %r0, 480
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1957
 	vsubuhm %v0, %v0, %v3
@@ -6282,38 +6197,38 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 928] = x5
 	.loc 1 1959
 	li %r0, 928
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1960
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 496]
 	.loc 1 1961
 	li %r0, 496
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1962
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 496]
 	.loc 1 1963
 	li %r0, 496
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1964
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1392] = x3
 	.loc 1 1965
 	li %r0, 1392
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1966
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1967
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1968
 	vsubuhm %v2, %v2, %v0
@@ -6323,11 +6238,11 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 496] = x5
 	.loc 1 1970
 	li %r0, 496
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 496]
 	.loc 1 1971
 	li %r0, 496
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1972
 	vsubuhm %v0, %v0, %v3
@@ -6337,99 +6252,90 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 944] = x5
 	.loc 1 1974
 	li %r0, 944
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # qa = qa + 64
 	.loc 1 1975
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 1976
-	addi %r3, %r3, 64
+	addi %r8, %r8, 64
 # qc = qc + 64
 	.loc 1 1977
-	addi %r4, %r4, 64
+	addi %r10, %r10, 64
 # qd = qd + 64
 	.loc 1 1978
-	addi %r6, %r6, 64
+	addi %r11, %r11, 64
 # i1 = i1 - 1
 	.loc 1 1979
-	addi %r7, %r7, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 1980
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r12, 0
 # goto loop22 if !=
 	.loc 1 1981
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop22
 # pa = pa + 2688
 	.loc 1 1982
-	mr %r5, %r10
-	addi %r5, %r5, 2688
+	addi %r4, %r4, 2688
 # pb = pb + 1792
 	.loc 1 1983
-	mr %r6, %r11
-	addi %r6, %r6, 1792
+	addi %r5, %r5, 1792
 # i0 = i0 - 1
 	.loc 1 1984
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1985
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop21 if !=
 	.loc 1 1986
-	mr %r3, %r8
-	mr %r7, %r9
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop21
 # pa = w + 3776
 	.loc 1 1987
-	mr %r9, %r3
-	addi %r4, %r7, 3776
+	addi %r5, %r9, 3776
 # pb = 43312
 	.loc 1 1988
-	lis %r3, 0
-	ori %r3, %r3, 43312
+	lis %r4, 0
+	ori %r4, %r4, 43312
 # pb = w + pb
 	.loc 1 1989
-	add %r6, %r7, %r3
-# qa = pa
-	.loc 1 1990
-	mr %r8, %r7
+	add %r7, %r9, %r4
 # qb = pa + 1792
 	.loc 1 1991
-	addi %r3, %r4, 1792
+	addi %r4, %r5, 1792
 # qc = pa + 3584
 	.loc 1 1992
-	addi %r5, %r4, 3584
+	addi %r6, %r5, 3584
 # i1 = 14
 	.loc 1 1994
-	li %r7, 14
+	li %r8, 14
 .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop23:
 # x0 = mem128[qa]
 	.loc 1 1996
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qa + 896]
 	.loc 1 1997
 	li %r0, 896
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc]
 	.loc 1 1998
-	lvx %v2, 0, %r5
+	lvx %v2, 0, %r6
 # x3 = mem128[qc + 896]
 	.loc 1 1999
 	li %r0, 896
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # mem128[qd] = x0
 	.loc 1 2000
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r7
 # mem128[qd + 2688] = x3
 	.loc 1 2001
 	li %r0, 2688
-	stvx %v3, %r6, %r0
+	stvx %v3, %r7, %r0
 # 8x x4 = x1 - x2
 	.loc 1 2002
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 2003
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r4
 # 8x x5 = x5 - x0
 	.loc 1 2004
 	vsubuhm %v2, %v2, %v0
@@ -6439,11 +6345,11 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 896] = x5
 	.loc 1 2006
 	li %r0, 896
-	stvx %v2, %r6, %r0
+	stvx %v2, %r7, %r0
 # x5 = mem128[qb + 896]
 	.loc 1 2007
 	li %r0, 896
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # 8x x5 = x5 - x3
 	.loc 1 2008
 	vsubuhm %v0, %v0, %v3
@@ -6453,38 +6359,38 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 1792] = x5
 	.loc 1 2010
 	li %r0, 1792
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 2011
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 912]
 	.loc 1 2012
 	li %r0, 912
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 2013
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # x3 = mem128[qc + 912]
 	.loc 1 2014
 	li %r0, 912
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # mem128[qd + 16] = x0
 	.loc 1 2015
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qd + 2704] = x3
 	.loc 1 2016
 	li %r0, 2704
-	stvx %v3, %r6, %r0
+	stvx %v3, %r7, %r0
 # 8x x4 = x1 - x2
 	.loc 1 2017
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 2018
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r4, %r0
 # 8x x5 = x5 - x0
 	.loc 1 2019
 	vsubuhm %v2, %v2, %v0
@@ -6494,11 +6400,11 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 912] = x5
 	.loc 1 2021
 	li %r0, 912
-	stvx %v2, %r6, %r0
+	stvx %v2, %r7, %r0
 # x5 = mem128[qb + 912]
 	.loc 1 2022
 	li %r0, 912
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # 8x x5 = x5 - x3
 	.loc 1 2023
 	vsubuhm %v0, %v0, %v3
@@ -6508,38 +6414,38 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 1808] = x5
 	.loc 1 2025
 	li %r0, 1808
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 2026
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 928]
 	.loc 1 2027
 	li %r0, 928
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 2028
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # x3 = mem128[qc + 928]
 	.loc 1 2029
 	li %r0, 928
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # mem128[qd + 32] = x0
 	.loc 1 2030
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qd + 2720] = x3
 	.loc 1 2031
 	li %r0, 2720
-	stvx %v3, %r6, %r0
+	stvx %v3, %r7, %r0
 # 8x x4 = x1 - x2
 	.loc 1 2032
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 2033
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r4, %r0
 # 8x x5 = x5 - x0
 	.loc 1 2034
 	vsubuhm %v2, %v2, %v0
@@ -6549,11 +6455,11 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 928] = x5
 	.loc 1 2036
 	li %r0, 928
-	stvx %v2, %r6, %r0
+	stvx %v2, %r7, %r0
 # x5 = mem128[qb + 928]
 	.loc 1 2037
 	li %r0, 928
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # 8x x5 = x5 - x3
 	.loc 1 2038
 	vsubuhm %v0, %v0, %v3
@@ -6563,38 +6469,38 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 1824] = x5
 	.loc 1 2040
 	li %r0, 1824
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 2041
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 944]
 	.loc 1 2042
 	li %r0, 944
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 2043
 	li %r0, 48
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # x3 = mem128[qc + 944]
 	.loc 1 2044
 	li %r0, 944
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # mem128[qd + 48] = x0
 	.loc 1 2045
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qd + 2736] = x3
 	.loc 1 2046
 	li %r0, 2736
-	stvx %v3, %r6, %r0
+	stvx %v3, %r7, %r0
 # 8x x4 = x1 - x2
 	.loc 1 2047
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 2048
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r4, %r0
 # 8x x5 = x5 - x0
 	.loc 1 2049
 	vsubuhm %v2, %v2, %v0
@@ -6604,11 +6510,11 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 944] = x5
 	.loc 1 2051
 	li %r0, 944
-	stvx %v2, %r6, %r0
+	stvx %v2, %r7, %r0
 # x5 = mem128[qb + 944]
 	.loc 1 2052
 	li %r0, 944
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # 8x x5 = x5 - x3
 	.loc 1 2053
 	vsubuhm %v0, %v0, %v3
@@ -6618,95 +6524,93 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 # mem128[qd + 1840] = x5
 	.loc 1 2055
 	li %r0, 1840
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # qa = qa + 64
 	.loc 1 2056
-	addi %r4, %r4, 64
+	addi %r5, %r5, 64
 # qb = qb + 64
 	.loc 1 2057
-	addi %r3, %r3, 64
+	addi %r4, %r4, 64
 # qc = qc + 64
 	.loc 1 2058
-	addi %r5, %r5, 64
+	addi %r6, %r6, 64
 # qd = qd + 64
 	.loc 1 2059
-	addi %r6, %r6, 64
+	addi %r7, %r7, 64
 # i1 = i1 - 1
 	.loc 1 2060
-	addi %r7, %r7, -1
+	addi %r8, %r8, -1
 # =? i1 - 0
 	.loc 1 2061
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r8, 0
 # goto loop23 if !=
 	.loc 1 2062
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop23
 # x6 = mem128[w + 32]
 	.loc 1 2063
-	mr %r7, %r8
 	li %r0, 32
-	lvx %v4, %r7, %r0
+	lvx %v7, %r9, %r0
 # x7 = mem128[w + 48]
 	.loc 1 2064
 	li %r0, 48
-	lvx %v5, %r7, %r0
+	lvx %v6, %r9, %r0
 # x5 = mem128[w + 16]
 	.loc 1 2065
 	li %r0, 16
-	lvx %v6, %r7, %r0
+	lvx %v5, %r9, %r0
 # x4 = mem128[w + 0]
 	.loc 1 2066
-	lvx %v7, 0, %r7
+	lvx %v4, 0, %r9
 # pa = 43312
 	.loc 1 2067
-	lis %r3, 0
-	ori %r3, %r3, 43312
+	lis %r4, 0
+	ori %r4, %r4, 43312
 # pa = w + pa
 	.loc 1 2068
-	add %r3, %r7, %r3
+	add %r4, %r9, %r4
 # pb = 45024
 	.loc 1 2069
-	lis %r4, 0
-	ori %r4, %r4, 45024
-# pb = w + pb
-	.loc 1 2070
-	add %r4, %r7, %r4
-# pc = 45024
-	.loc 1 2071
 	lis %r5, 0
 	ori %r5, %r5, 45024
+# pb = w + pb
+	.loc 1 2070
+	add %r5, %r9, %r5
+# pc = 45024
+	.loc 1 2071
+	lis %r6, 0
+	ori %r6, %r6, 45024
 # pc = w + pc
 	.loc 1 2072
-	add %r5, %r7, %r5
+	add %r6, %r9, %r6
 # qd = 63248
 	.loc 1 2073
-	lis %r6, 0
-	ori %r6, %r6, 63248
+	lis %r7, 0
+	ori %r7, %r7, 63248
 # qd = w + qd
 	.loc 1 2074
-	add %r6, %r7, %r6
+	add %r7, %r9, %r7
 # x0 = mem128[pa]
 	.loc 1 2075
-	lvx %v0, 0, %r3
+	lvx %v0, 0, %r4
 # x1 = mem128[pb]
 	.loc 1 2076
-	lvx %v1, 0, %r4
+	lvx %v1, 0, %r5
 # x3 = mem128[pb + 16]
 	.loc 1 2077
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 2078
 	vsldoi %v1, %v1, %v2, 2
 # x2 = mem128[pc]
 	.loc 1 2079
-	lvx %v2, 0, %r5
+	lvx %v2, 0, %r6
 # x3 = mem128[w + 176]
 	.loc 1 2080
 	li %r0, 176
-	lvx %v3, %r7, %r0
+	lvx %v3, %r9, %r0
 # x2 = x2 & x3
 	.loc 1 2081
-	mr %r10, %r7
 	vand %v2, %v2, %v3
 # 8x x0 = x0 + x1
 	.loc 1 2082
@@ -6716,58 +6620,56 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 	vadduhm %v0, %v0, %v2
 # 8x x0 = x0 + x6
 	.loc 1 2084
-	vadduhm %v1, %v0, %v4
+	vadduhm %v1, %v0, %v7
 # 8x x1 = mulhis15(x0, x7)
 	.loc 1 2085
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # 8x x1 = x1 * x5
 	.loc 1 2086
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v6, %v0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
 	.loc 1 2087
 	vsubuhm %v1, %v1, %v3
 # 8x x0 = x0 - x4
 	.loc 1 2088
-	vsubuhm %v1, %v1, %v7
+	vsubuhm %v1, %v1, %v4
 # mem128[qd] = x0
 	.loc 1 2089
-	stvx %v1, 0, %r6
+	stvx %v1, 0, %r7
 # pa = pa + 16
 	.loc 1 2090
-	addi %r7, %r3, 16
+	addi %r4, %r4, 16
 # pb = pb + 16
 	.loc 1 2091
-	addi %r4, %r4, 16
+	addi %r5, %r5, 16
 # pc = pc + 16
 	.loc 1 2092
-	addi %r5, %r5, 16
+	addi %r6, %r6, 16
 # qd = qd + 16
 	.loc 1 2093
-	addi %r6, %r6, 16
+	addi %r7, %r7, 16
 # i1 = 26
 	.loc 1 2094
 	li %r8, 26
-	mr %r3, %r9
-	mr %r9, %r3
 .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop24:
 # x0 = mem128[pa]
 	.loc 1 2096
-	lvx %v0, 0, %r7
+	lvx %v0, 0, %r4
 # x1 = mem128[pb]
 	.loc 1 2097
-	lvx %v1, 0, %r4
+	lvx %v1, 0, %r5
 # x3 = mem128[pb + 16]
 	.loc 1 2098
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 2099
 	vsldoi %v1, %v1, %v2, 2
 # x2 = mem128[pc]
 	.loc 1 2100
-	lvx %v2, 0, %r5
+	lvx %v2, 0, %r6
 # 8x x0 = x0 + x1
 	.loc 1 2101
 	vadduhm %v0, %v0, %v1
@@ -6776,43 +6678,43 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 	vadduhm %v0, %v0, %v2
 # 8x x0 = x0 + x6
 	.loc 1 2103
-	vadduhm %v1, %v0, %v4
+	vadduhm %v1, %v0, %v7
 # 8x x1 = mulhis15(x0, x7)
 	.loc 1 2104
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # 8x x1 = x1 * x5
 	.loc 1 2105
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v6, %v0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
 	.loc 1 2106
 	vsubuhm %v1, %v1, %v3
 # 8x x0 = x0 - x4
 	.loc 1 2107
-	vsubuhm %v1, %v1, %v7
+	vsubuhm %v1, %v1, %v4
 # mem128[qd] = x0
 	.loc 1 2108
-	stvx %v1, 0, %r6
+	stvx %v1, 0, %r7
 # x0 = mem128[pa + 16]
 	.loc 1 2109
 	li %r0, 16
-	lvx %v0, %r7, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[pb + 16]
 	.loc 1 2110
 	li %r0, 16
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x3 = mem128[pb + 32]
 	.loc 1 2111
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 2112
 	vsldoi %v1, %v1, %v2, 2
 # x2 = mem128[pc + 16]
 	.loc 1 2113
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 2114
 	vadduhm %v0, %v0, %v1
@@ -6821,44 +6723,44 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 	vadduhm %v0, %v0, %v2
 # 8x x0 = x0 + x6
 	.loc 1 2116
-	vadduhm %v1, %v0, %v4
+	vadduhm %v1, %v0, %v7
 # 8x x1 = mulhis15(x0, x7)
 	.loc 1 2117
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # 8x x1 = x1 * x5
 	.loc 1 2118
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v6, %v0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
 	.loc 1 2119
 	vsubuhm %v1, %v1, %v3
 # 8x x0 = x0 - x4
 	.loc 1 2120
-	vsubuhm %v1, %v1, %v7
+	vsubuhm %v1, %v1, %v4
 # mem128[qd + 16] = x0
 	.loc 1 2121
 	li %r0, 16
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # x0 = mem128[pa + 32]
 	.loc 1 2122
 	li %r0, 32
-	lvx %v0, %r7, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[pb + 32]
 	.loc 1 2123
 	li %r0, 32
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x3 = mem128[pb + 48]
 	.loc 1 2124
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 2125
 	vsldoi %v1, %v1, %v2, 2
 # x2 = mem128[pc + 32]
 	.loc 1 2126
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 2127
 	vadduhm %v0, %v0, %v1
@@ -6867,44 +6769,44 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 	vadduhm %v0, %v0, %v2
 # 8x x0 = x0 + x6
 	.loc 1 2129
-	vadduhm %v1, %v0, %v4
+	vadduhm %v1, %v0, %v7
 # 8x x1 = mulhis15(x0, x7)
 	.loc 1 2130
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # 8x x1 = x1 * x5
 	.loc 1 2131
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v6, %v0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
 	.loc 1 2132
 	vsubuhm %v1, %v1, %v3
 # 8x x0 = x0 - x4
 	.loc 1 2133
-	vsubuhm %v1, %v1, %v7
+	vsubuhm %v1, %v1, %v4
 # mem128[qd + 32] = x0
 	.loc 1 2134
 	li %r0, 32
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # x0 = mem128[pa + 48]
 	.loc 1 2135
 	li %r0, 48
-	lvx %v0, %r7, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[pb + 48]
 	.loc 1 2136
 	li %r0, 48
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x3 = mem128[pb + 64]
 	.loc 1 2137
 	li %r0, 64
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 2138
 	vsldoi %v1, %v1, %v2, 2
 # x2 = mem128[pc + 48]
 	.loc 1 2139
 	li %r0, 48
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 2140
 	vadduhm %v0, %v0, %v1
@@ -6913,37 +6815,37 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 	vadduhm %v0, %v0, %v2
 # 8x x0 = x0 + x6
 	.loc 1 2142
-	vadduhm %v1, %v0, %v4
+	vadduhm %v1, %v0, %v7
 # 8x x1 = mulhis15(x0, x7)
 	.loc 1 2143
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # 8x x1 = x1 * x5
 	.loc 1 2144
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v6, %v0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
 	.loc 1 2145
 	vsubuhm %v1, %v1, %v3
 # 8x x0 = x0 - x4
 	.loc 1 2146
-	vsubuhm %v1, %v1, %v7
+	vsubuhm %v1, %v1, %v4
 # mem128[qd + 48] = x0
 	.loc 1 2147
 	li %r0, 48
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # pa = pa + 64
 	.loc 1 2148
-	addi %r7, %r7, 64
+	addi %r4, %r4, 64
 # pb = pb + 64
 	.loc 1 2149
-	addi %r4, %r4, 64
+	addi %r5, %r5, 64
 # pc = pc + 64
 	.loc 1 2150
-	addi %r5, %r5, 64
+	addi %r6, %r6, 64
 # qd = qd + 64
 	.loc 1 2151
-	addi %r6, %r6, 64
+	addi %r7, %r7, 64
 # i1 = i1 - 1
 	.loc 1 2152
 	addi %r8, %r8, -1
@@ -6955,20 +6857,20 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop24
 # x0 = mem128[pa]
 	.loc 1 2155
-	lvx %v0, 0, %r7
+	lvx %v0, 0, %r4
 # x1 = mem128[pb]
 	.loc 1 2156
-	lvx %v1, 0, %r4
+	lvx %v1, 0, %r5
 # x3 = mem128[pb + 16]
 	.loc 1 2157
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 2158
 	vsldoi %v1, %v1, %v2, 2
 # x2 = mem128[pc]
 	.loc 1 2159
-	lvx %v2, 0, %r5
+	lvx %v2, 0, %r6
 # 8x x0 = x0 + x1
 	.loc 1 2160
 	vadduhm %v0, %v0, %v1
@@ -6977,43 +6879,43 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 	vadduhm %v0, %v0, %v2
 # 8x x0 = x0 + x6
 	.loc 1 2162
-	vadduhm %v1, %v0, %v4
+	vadduhm %v1, %v0, %v7
 # 8x x1 = mulhis15(x0, x7)
 	.loc 1 2163
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # 8x x1 = x1 * x5
 	.loc 1 2164
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v6, %v0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
 	.loc 1 2165
 	vsubuhm %v1, %v1, %v3
 # 8x x0 = x0 - x4
 	.loc 1 2166
-	vsubuhm %v1, %v1, %v7
+	vsubuhm %v1, %v1, %v4
 # mem128[qd] = x0
 	.loc 1 2167
-	stvx %v1, 0, %r6
+	stvx %v1, 0, %r7
 # x0 = mem128[pa + 16]
 	.loc 1 2168
 	li %r0, 16
-	lvx %v0, %r7, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[pb + 16]
 	.loc 1 2169
 	li %r0, 16
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x3 = mem128[pb + 32]
 	.loc 1 2170
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 2171
 	vsldoi %v1, %v1, %v2, 2
 # x2 = mem128[pc + 16]
 	.loc 1 2172
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 2173
 	vadduhm %v0, %v0, %v1
@@ -7022,44 +6924,44 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 	vadduhm %v0, %v0, %v2
 # 8x x0 = x0 + x6
 	.loc 1 2175
-	vadduhm %v1, %v0, %v4
+	vadduhm %v1, %v0, %v7
 # 8x x1 = mulhis15(x0, x7)
 	.loc 1 2176
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # 8x x1 = x1 * x5
 	.loc 1 2177
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v6, %v0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
 	.loc 1 2178
 	vsubuhm %v1, %v1, %v3
 # 8x x0 = x0 - x4
 	.loc 1 2179
-	vsubuhm %v1, %v1, %v7
+	vsubuhm %v1, %v1, %v4
 # mem128[qd + 16] = x0
 	.loc 1 2180
 	li %r0, 16
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # x0 = mem128[pa + 32]
 	.loc 1 2181
 	li %r0, 32
-	lvx %v0, %r7, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[pb + 32]
 	.loc 1 2182
 	li %r0, 32
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x3 = mem128[pb + 48]
 	.loc 1 2183
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 2184
 	vsldoi %v1, %v1, %v2, 2
 # x2 = mem128[pc + 32]
 	.loc 1 2185
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 2186
 	vadduhm %v0, %v0, %v1
@@ -7068,45 +6970,42 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 	vadduhm %v0, %v0, %v2
 # 8x x0 = x0 + x6
 	.loc 1 2188
-	vadduhm %v1, %v0, %v4
+	vadduhm %v1, %v0, %v7
 # 8x x1 = mulhis15(x0, x7)
 	.loc 1 2189
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # 8x x1 = x1 * x5
 	.loc 1 2190
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v6, %v0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
 	.loc 1 2191
 	vsubuhm %v1, %v1, %v3
 # 8x x0 = x0 - x4
 	.loc 1 2192
-	vsubuhm %v1, %v1, %v7
+	vsubuhm %v1, %v1, %v4
 # mem128[qd + 32] = x0
 	.loc 1 2193
 	li %r0, 32
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # pa = 63248
 	.loc 1 2194
-	lis %r3, 0
-	ori %r3, %r3, 63248
+	lis %r4, 0
+	ori %r4, %r4, 63248
 # pa = w + pa
 	.loc 1 2195
-	mr %r7, %r10
-	add %r4, %r7, %r3
+	add %r4, %r9, %r4
 # pb = 64992
 	.loc 1 2196
-	lis %r3, 0
-	ori %r3, %r3, 64992
+	lis %r5, 0
+	ori %r5, %r5, 64992
 # pb = w + pb
 	.loc 1 2197
-	add %r5, %r7, %r3
+	add %r5, %r9, %r5
 # i1 = 13
 	.loc 1 2198
 	li %r6, 13
-	mr %r3, %r9
-	mr %r8, %r3
 .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop25:
 # x0 = mem128[pa]
 	.loc 1 2200
@@ -7211,49 +7110,45 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 	stvx %v0, %r5, %r0
 # pa = 64992
 	.loc 1 2229
-	lis %r3, 0
-	ori %r3, %r3, 64992
+	lis %r4, 0
+	ori %r4, %r4, 64992
 # pa = w + pa
 	.loc 1 2230
-	add %r4, %r7, %r3
-# qb = out
-	.loc 1 2232
-	mr %r3, %r8
+	add %r4, %r9, %r4
 # i1 = 214
 	.loc 1 2233
 	li %r5, 214
-	mr %r6, %r3
 .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop26:
 # t0 = mem8[qa]
 	.loc 1 2235
-	lbz %r3, 0(%r4)
+	lbz %r6, 0(%r4)
 # mem8[qb] = t0
 	.loc 1 2236
-	stb %r3, 0(%r6)
+	stb %r6, 0(%r3)
 # t0 = mem8[qa + 1]
 	.loc 1 2237
-	lbz %r3, 1(%r4)
+	lbz %r6, 1(%r4)
 # mem8[qb + 1] = t0
 	.loc 1 2238
-	stb %r3, 1(%r6)
+	stb %r6, 1(%r3)
 # t0 = mem8[qa + 2]
 	.loc 1 2239
-	lbz %r3, 2(%r4)
+	lbz %r6, 2(%r4)
 # mem8[qb + 2] = t0
 	.loc 1 2240
-	stb %r3, 2(%r6)
+	stb %r6, 2(%r3)
 # t0 = mem8[qa + 3]
 	.loc 1 2241
-	lbz %r3, 3(%r4)
+	lbz %r6, 3(%r4)
 # mem8[qb + 3] = t0
 	.loc 1 2242
-	stb %r3, 3(%r6)
+	stb %r6, 3(%r3)
 # qa = qa + 4
 	.loc 1 2243
 	addi %r4, %r4, 4
 # qb = qb + 4
 	.loc 1 2244
-	addi %r6, %r6, 4
+	addi %r3, %r3, 4
 # i1 = i1 - 1
 	.loc 1 2245
 	addi %r5, %r5, -1
@@ -7265,7 +7160,6 @@ qhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc32_altivec_mul.loop26
 # t0 = mem8[qa]
 	.loc 1 2248
-	mr %r3, %r6
 	lbz %r4, 0(%r4)
 # mem8[qb] = t0
 	.loc 1 2249

@@ -7,494 +7,483 @@
 	.type qhasm_kernel_core_multsntrup653_ppc32_altivec_mul, @function
 	.p2align 5
 qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
-# input out in k c w
-	.loc 1 14
-	mr %r8, %r3
-	mr %r10, %r4
 # w = w + 15
 	.loc 1 16
-	addi %r4, %r7, 15
+	addi %r7, %r7, 15
 # t0 = -16
 	.loc 1 17
-	li %r3, -16
+	li %r6, -16
 # w = w & t0
 	.loc 1 18
-	and %r9, %r4, %r3
+	and %r8, %r7, %r6
 # t0 = 1
 	.loc 1 19
-	li %r3, 1
+	li %r6, 1
 # mem16[w + 0] = t0
 	.loc 1 20
-	sth %r3, 0(%r9)
+	sth %r6, 0(%r8)
 # mem16[w + 2] = t0
 	.loc 1 21
-	sth %r3, 2(%r9)
+	sth %r6, 2(%r8)
 # mem16[w + 4] = t0
 	.loc 1 22
-	sth %r3, 4(%r9)
+	sth %r6, 4(%r8)
 # mem16[w + 6] = t0
 	.loc 1 23
-	sth %r3, 6(%r9)
+	sth %r6, 6(%r8)
 # mem16[w + 8] = t0
 	.loc 1 24
-	sth %r3, 8(%r9)
+	sth %r6, 8(%r8)
 # mem16[w + 10] = t0
 	.loc 1 25
-	sth %r3, 10(%r9)
+	sth %r6, 10(%r8)
 # mem16[w + 12] = t0
 	.loc 1 26
-	sth %r3, 12(%r9)
+	sth %r6, 12(%r8)
 # mem16[w + 14] = t0
 	.loc 1 27
-	sth %r3, 14(%r9)
+	sth %r6, 14(%r8)
 # t0 = 3
 	.loc 1 28
-	li %r3, 3
+	li %r6, 3
 # mem16[w + 16] = t0
 	.loc 1 29
-	sth %r3, 16(%r9)
+	sth %r6, 16(%r8)
 # mem16[w + 18] = t0
 	.loc 1 30
-	sth %r3, 18(%r9)
+	sth %r6, 18(%r8)
 # mem16[w + 20] = t0
 	.loc 1 31
-	sth %r3, 20(%r9)
+	sth %r6, 20(%r8)
 # mem16[w + 22] = t0
 	.loc 1 32
-	sth %r3, 22(%r9)
+	sth %r6, 22(%r8)
 # mem16[w + 24] = t0
 	.loc 1 33
-	sth %r3, 24(%r9)
+	sth %r6, 24(%r8)
 # mem16[w + 26] = t0
 	.loc 1 34
-	sth %r3, 26(%r9)
+	sth %r6, 26(%r8)
 # mem16[w + 28] = t0
 	.loc 1 35
-	sth %r3, 28(%r9)
+	sth %r6, 28(%r8)
 # mem16[w + 30] = t0
 	.loc 1 36
-	sth %r3, 30(%r9)
+	sth %r6, 30(%r8)
 # t0 = 1963
 	.loc 1 37
-	li %r3, 1963
+	li %r6, 1963
 # mem16[w + 32] = t0
 	.loc 1 38
-	sth %r3, 32(%r9)
+	sth %r6, 32(%r8)
 # mem16[w + 34] = t0
 	.loc 1 39
-	sth %r3, 34(%r9)
+	sth %r6, 34(%r8)
 # mem16[w + 36] = t0
 	.loc 1 40
-	sth %r3, 36(%r9)
+	sth %r6, 36(%r8)
 # mem16[w + 38] = t0
 	.loc 1 41
-	sth %r3, 38(%r9)
+	sth %r6, 38(%r8)
 # mem16[w + 40] = t0
 	.loc 1 42
-	sth %r3, 40(%r9)
+	sth %r6, 40(%r8)
 # mem16[w + 42] = t0
 	.loc 1 43
-	sth %r3, 42(%r9)
+	sth %r6, 42(%r8)
 # mem16[w + 44] = t0
 	.loc 1 44
-	sth %r3, 44(%r9)
+	sth %r6, 44(%r8)
 # mem16[w + 46] = t0
 	.loc 1 45
-	sth %r3, 46(%r9)
+	sth %r6, 46(%r8)
 # t0 = 10923
 	.loc 1 46
-	li %r3, 10923
+	li %r6, 10923
 # mem16[w + 48] = t0
 	.loc 1 47
-	sth %r3, 48(%r9)
+	sth %r6, 48(%r8)
 # mem16[w + 50] = t0
 	.loc 1 48
-	sth %r3, 50(%r9)
+	sth %r6, 50(%r8)
 # mem16[w + 52] = t0
 	.loc 1 49
-	sth %r3, 52(%r9)
+	sth %r6, 52(%r8)
 # mem16[w + 54] = t0
 	.loc 1 50
-	sth %r3, 54(%r9)
+	sth %r6, 54(%r8)
 # mem16[w + 56] = t0
 	.loc 1 51
-	sth %r3, 56(%r9)
+	sth %r6, 56(%r8)
 # mem16[w + 58] = t0
 	.loc 1 52
-	sth %r3, 58(%r9)
+	sth %r6, 58(%r8)
 # mem16[w + 60] = t0
 	.loc 1 53
-	sth %r3, 60(%r9)
+	sth %r6, 60(%r8)
 # mem16[w + 62] = t0
 	.loc 1 54
-	sth %r3, 62(%r9)
+	sth %r6, 62(%r8)
 # t0 = 7261
 	.loc 1 55
-	li %r3, 7261
+	li %r6, 7261
 # mem16[w + 64] = t0
 	.loc 1 56
-	sth %r3, 64(%r9)
+	sth %r6, 64(%r8)
 # mem16[w + 66] = t0
 	.loc 1 57
-	sth %r3, 66(%r9)
+	sth %r6, 66(%r8)
 # mem16[w + 68] = t0
 	.loc 1 58
-	sth %r3, 68(%r9)
+	sth %r6, 68(%r8)
 # mem16[w + 70] = t0
 	.loc 1 59
-	sth %r3, 70(%r9)
+	sth %r6, 70(%r8)
 # mem16[w + 72] = t0
 	.loc 1 60
-	sth %r3, 72(%r9)
+	sth %r6, 72(%r8)
 # mem16[w + 74] = t0
 	.loc 1 61
-	sth %r3, 74(%r9)
+	sth %r6, 74(%r8)
 # mem16[w + 76] = t0
 	.loc 1 62
-	sth %r3, 76(%r9)
+	sth %r6, 76(%r8)
 # mem16[w + 78] = t0
 	.loc 1 63
-	sth %r3, 78(%r9)
+	sth %r6, 78(%r8)
 # t0 = 4621
 	.loc 1 64
-	li %r3, 4621
+	li %r6, 4621
 # mem16[w + 80] = t0
 	.loc 1 65
-	sth %r3, 80(%r9)
+	sth %r6, 80(%r8)
 # mem16[w + 82] = t0
 	.loc 1 66
-	sth %r3, 82(%r9)
+	sth %r6, 82(%r8)
 # mem16[w + 84] = t0
 	.loc 1 67
-	sth %r3, 84(%r9)
+	sth %r6, 84(%r8)
 # mem16[w + 86] = t0
 	.loc 1 68
-	sth %r3, 86(%r9)
+	sth %r6, 86(%r8)
 # mem16[w + 88] = t0
 	.loc 1 69
-	sth %r3, 88(%r9)
+	sth %r6, 88(%r8)
 # mem16[w + 90] = t0
 	.loc 1 70
-	sth %r3, 90(%r9)
+	sth %r6, 90(%r8)
 # mem16[w + 92] = t0
 	.loc 1 71
-	sth %r3, 92(%r9)
+	sth %r6, 92(%r8)
 # mem16[w + 94] = t0
 	.loc 1 72
-	sth %r3, 94(%r9)
+	sth %r6, 94(%r8)
 # t0 = 512
 	.loc 1 73
-	li %r3, 512
+	li %r6, 512
 # mem16[w + 96] = t0
 	.loc 1 74
-	sth %r3, 96(%r9)
+	sth %r6, 96(%r8)
 # mem16[w + 98] = t0
 	.loc 1 75
-	sth %r3, 98(%r9)
+	sth %r6, 98(%r8)
 # mem16[w + 100] = t0
 	.loc 1 76
-	sth %r3, 100(%r9)
+	sth %r6, 100(%r8)
 # mem16[w + 102] = t0
 	.loc 1 77
-	sth %r3, 102(%r9)
+	sth %r6, 102(%r8)
 # mem16[w + 104] = t0
 	.loc 1 78
-	sth %r3, 104(%r9)
+	sth %r6, 104(%r8)
 # mem16[w + 106] = t0
 	.loc 1 79
-	sth %r3, 106(%r9)
+	sth %r6, 106(%r8)
 # mem16[w + 108] = t0
 	.loc 1 80
-	sth %r3, 108(%r9)
+	sth %r6, 108(%r8)
 # mem16[w + 110] = t0
 	.loc 1 81
-	sth %r3, 110(%r9)
+	sth %r6, 110(%r8)
 # t0 = 489
 	.loc 1 82
-	li %r3, 489
+	li %r6, 489
 # mem16[w + 112] = t0
 	.loc 1 83
-	sth %r3, 112(%r9)
+	sth %r6, 112(%r8)
 # mem16[w + 114] = t0
 	.loc 1 84
-	sth %r3, 114(%r9)
+	sth %r6, 114(%r8)
 # mem16[w + 116] = t0
 	.loc 1 85
-	sth %r3, 116(%r9)
+	sth %r6, 116(%r8)
 # mem16[w + 118] = t0
 	.loc 1 86
-	sth %r3, 118(%r9)
+	sth %r6, 118(%r8)
 # mem16[w + 120] = t0
 	.loc 1 87
-	sth %r3, 120(%r9)
+	sth %r6, 120(%r8)
 # mem16[w + 122] = t0
 	.loc 1 88
-	sth %r3, 122(%r9)
+	sth %r6, 122(%r8)
 # mem16[w + 124] = t0
 	.loc 1 89
-	sth %r3, 124(%r9)
+	sth %r6, 124(%r8)
 # mem16[w + 126] = t0
 	.loc 1 90
-	sth %r3, 126(%r9)
+	sth %r6, 126(%r8)
 # t0 = 67
 	.loc 1 91
-	li %r3, 67
+	li %r6, 67
 # mem16[w + 128] = t0
 	.loc 1 92
-	sth %r3, 128(%r9)
+	sth %r6, 128(%r8)
 # mem16[w + 130] = t0
 	.loc 1 93
-	sth %r3, 130(%r9)
+	sth %r6, 130(%r8)
 # mem16[w + 132] = t0
 	.loc 1 94
-	sth %r3, 132(%r9)
+	sth %r6, 132(%r8)
 # mem16[w + 134] = t0
 	.loc 1 95
-	sth %r3, 134(%r9)
+	sth %r6, 134(%r8)
 # mem16[w + 136] = t0
 	.loc 1 96
-	sth %r3, 136(%r9)
+	sth %r6, 136(%r8)
 # mem16[w + 138] = t0
 	.loc 1 97
-	sth %r3, 138(%r9)
+	sth %r6, 138(%r8)
 # mem16[w + 140] = t0
 	.loc 1 98
-	sth %r3, 140(%r9)
+	sth %r6, 140(%r8)
 # mem16[w + 142] = t0
 	.loc 1 99
-	sth %r3, 142(%r9)
+	sth %r6, 142(%r8)
 # t0 = 33
 	.loc 1 100
-	li %r3, 33
+	li %r6, 33
 # mem16[w + 144] = t0
 	.loc 1 101
-	sth %r3, 144(%r9)
+	sth %r6, 144(%r8)
 # mem16[w + 146] = t0
 	.loc 1 102
-	sth %r3, 146(%r9)
+	sth %r6, 146(%r8)
 # mem16[w + 148] = t0
 	.loc 1 103
-	sth %r3, 148(%r9)
+	sth %r6, 148(%r8)
 # mem16[w + 150] = t0
 	.loc 1 104
-	sth %r3, 150(%r9)
+	sth %r6, 150(%r8)
 # mem16[w + 152] = t0
 	.loc 1 105
-	sth %r3, 152(%r9)
+	sth %r6, 152(%r8)
 # mem16[w + 154] = t0
 	.loc 1 106
-	sth %r3, 154(%r9)
+	sth %r6, 154(%r8)
 # mem16[w + 156] = t0
 	.loc 1 107
-	sth %r3, 156(%r9)
+	sth %r6, 156(%r8)
 # mem16[w + 158] = t0
 	.loc 1 108
-	sth %r3, 158(%r9)
+	sth %r6, 158(%r8)
 # t0 = 475
 	.loc 1 109
-	li %r3, 475
+	li %r6, 475
 # mem16[w + 160] = t0
 	.loc 1 110
-	sth %r3, 160(%r9)
+	sth %r6, 160(%r8)
 # mem16[w + 162] = t0
 	.loc 1 111
-	sth %r3, 162(%r9)
+	sth %r6, 162(%r8)
 # mem16[w + 164] = t0
 	.loc 1 112
-	sth %r3, 164(%r9)
+	sth %r6, 164(%r8)
 # mem16[w + 166] = t0
 	.loc 1 113
-	sth %r3, 166(%r9)
+	sth %r6, 166(%r8)
 # mem16[w + 168] = t0
 	.loc 1 114
-	sth %r3, 168(%r9)
+	sth %r6, 168(%r8)
 # mem16[w + 170] = t0
 	.loc 1 115
-	sth %r3, 170(%r9)
+	sth %r6, 170(%r8)
 # mem16[w + 172] = t0
 	.loc 1 116
-	sth %r3, 172(%r9)
+	sth %r6, 172(%r8)
 # mem16[w + 174] = t0
 	.loc 1 117
-	sth %r3, 174(%r9)
+	sth %r6, 174(%r8)
 # t0 = 0
 	.loc 1 118
-	li %r3, 0
+	li %r6, 0
 # mem16[w + 176] = t0
 	.loc 1 119
-	sth %r3, 176(%r9)
+	sth %r6, 176(%r8)
 # t0 = -1
 	.loc 1 120
-	li %r3, -1
+	li %r6, -1
 # mem16[w + 178] = t0
 	.loc 1 121
-	sth %r3, 178(%r9)
+	sth %r6, 178(%r8)
 # mem16[w + 180] = t0
 	.loc 1 122
-	sth %r3, 180(%r9)
+	sth %r6, 180(%r8)
 # mem16[w + 182] = t0
 	.loc 1 123
-	sth %r3, 182(%r9)
+	sth %r6, 182(%r8)
 # mem16[w + 184] = t0
 	.loc 1 124
-	sth %r3, 184(%r9)
+	sth %r6, 184(%r8)
 # mem16[w + 186] = t0
 	.loc 1 125
-	sth %r3, 186(%r9)
+	sth %r6, 186(%r8)
 # mem16[w + 188] = t0
 	.loc 1 126
-	sth %r3, 188(%r9)
+	sth %r6, 188(%r8)
 # mem16[w + 190] = t0
 	.loc 1 127
-	sth %r3, 190(%r9)
+	sth %r6, 190(%r8)
 # pa = 134496
 	.loc 1 128
-	lis %r3, 2
-	ori %r3, %r3, 3424
+	lis %r6, 2
+	ori %r6, %r6, 3424
 # pa = w + pa
 	.loc 1 129
-	add %r4, %r9, %r3
+	add %r7, %r8, %r6
 # z0 = 0
 	.loc 1 130
 	vxor %v0, %v0, %v0
 # i1 = 3
 	.loc 1 131
-	li %r3, 3
+	li %r6, 3
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop1:
 # mem128[pa] = z0
 	.loc 1 133
-	stvx %v0, 0, %r4
+	stvx %v0, 0, %r7
 # mem128[pa + 16] = z0
 	.loc 1 134
 	li %r0, 16
-	stvx %v0, %r4, %r0
+	stvx %v0, %r7, %r0
 # mem128[pa + 32] = z0
 	.loc 1 135
 	li %r0, 32
-	stvx %v0, %r4, %r0
+	stvx %v0, %r7, %r0
 # mem128[pa + 48] = z0
 	.loc 1 136
 	li %r0, 48
-	stvx %v0, %r4, %r0
+	stvx %v0, %r7, %r0
 # pa = pa + 64
 	.loc 1 137
-	addi %r4, %r4, 64
+	addi %r7, %r7, 64
 # i1 = i1 - 1
 	.loc 1 138
-	addi %r3, %r3, -1
+	addi %r6, %r6, -1
 # =? i1 - 0
 	.loc 1 139
-	cmplwi %cr0, %r3, 0
+	cmplwi %cr0, %r6, 0
 # goto loop1 if !=
 	.loc 1 140
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop1
 # mem128[pa] = z0
 	.loc 1 141
-	stvx %v0, 0, %r4
+	stvx %v0, 0, %r7
 # mem128[pa + 16] = z0
 	.loc 1 142
 	li %r0, 16
-	stvx %v0, %r4, %r0
+	stvx %v0, %r7, %r0
 # mem128[pa + 32] = z0
 	.loc 1 143
 	li %r0, 32
-	stvx %v0, %r4, %r0
+	stvx %v0, %r7, %r0
 # pa = 133200
 	.loc 1 144
-	lis %r3, 2
-	ori %r3, %r3, 2128
+	lis %r6, 2
+	ori %r6, %r6, 2128
 # pa = w + pa
 	.loc 1 145
-	add %r6, %r9, %r3
-# pb = in
-	.loc 1 146
-	mr %r4, %r10
+	add %r7, %r8, %r6
 # i1 = 163
 	.loc 1 147
-	li %r7, 163
-	mr %r3, %r8
-	mr %r8, %r3
-	mr %r10, %r4
+	li %r9, 163
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop2:
 # t0 = mem8[pb]
 	.loc 1 149
-	lbz %r4, 0(%r10)
+	lbz %r10, 0(%r4)
 # t1 = mem8[pb + 1]
 	.loc 1 150
-	lbz %r3, 1(%r10)
+	lbz %r6, 1(%r4)
 # t1 = t1 << 8
 	.loc 1 151
-	slwi %r3, %r3, 8
+	slwi %r6, %r6, 8
 # t0 = t0 | t1
 	.loc 1 152
-	or %r4, %r4, %r3
+	or %r10, %r10, %r6
 # mem16[pa] = t0
 	.loc 1 153
-	sth %r4, 0(%r6)
+	sth %r10, 0(%r7)
 # t0 = mem8[pb + 2]
 	.loc 1 154
-	lbz %r3, 2(%r10)
+	lbz %r6, 2(%r4)
 # t1 = mem8[pb + 3]
 	.loc 1 155
-	lbz %r4, 3(%r10)
+	lbz %r10, 3(%r4)
 # t1 = t1 << 8
 	.loc 1 156
-	slwi %r4, %r4, 8
+	slwi %r10, %r10, 8
 # t0 = t0 | t1
 	.loc 1 157
-	or %r3, %r3, %r4
+	or %r6, %r6, %r10
 # mem16[pa + 2] = t0
 	.loc 1 158
-	sth %r3, 2(%r6)
+	sth %r6, 2(%r7)
 # t0 = mem8[pb + 4]
 	.loc 1 159
-	lbz %r3, 4(%r10)
+	lbz %r6, 4(%r4)
 # t1 = mem8[pb + 5]
 	.loc 1 160
-	lbz %r4, 5(%r10)
+	lbz %r10, 5(%r4)
 # t1 = t1 << 8
 	.loc 1 161
-	slwi %r4, %r4, 8
+	slwi %r10, %r10, 8
 # t0 = t0 | t1
 	.loc 1 162
-	or %r3, %r3, %r4
+	or %r6, %r6, %r10
 # mem16[pa + 4] = t0
 	.loc 1 163
-	sth %r3, 4(%r6)
+	sth %r6, 4(%r7)
 # t0 = mem8[pb + 6]
 	.loc 1 164
-	lbz %r3, 6(%r10)
+	lbz %r6, 6(%r4)
 # t1 = mem8[pb + 7]
 	.loc 1 165
-	lbz %r4, 7(%r10)
+	lbz %r10, 7(%r4)
 # t1 = t1 << 8
 	.loc 1 166
-	slwi %r4, %r4, 8
+	slwi %r10, %r10, 8
 # t0 = t0 | t1
 	.loc 1 167
-	or %r3, %r3, %r4
+	or %r6, %r6, %r10
 # mem16[pa + 6] = t0
 	.loc 1 168
-	sth %r3, 6(%r6)
+	sth %r6, 6(%r7)
 # pa = pa + 8
 	.loc 1 169
-	addi %r6, %r6, 8
+	addi %r7, %r7, 8
 # pb = pb + 8
 	.loc 1 170
-	addi %r10, %r10, 8
+	addi %r4, %r4, 8
 # i1 = i1 - 1
 	.loc 1 171
-	addi %r7, %r7, -1
+	addi %r9, %r9, -1
 # =? i1 - 0
 	.loc 1 172
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r9, 0
 # goto loop2 if !=
 	.loc 1 173
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop2
 # t0 = mem8[pb]
 	.loc 1 174
-	mr %r4, %r10
-	lbz %r3, 0(%r4)
+	lbz %r6, 0(%r4)
 # t1 = mem8[pb + 1]
 	.loc 1 175
 	lbz %r4, 1(%r4)
@@ -503,24 +492,23 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	slwi %r4, %r4, 8
 # t0 = t0 | t1
 	.loc 1 177
-	or %r3, %r3, %r4
+	or %r6, %r6, %r4
 # mem16[pa] = t0
 	.loc 1 178
-	sth %r3, 0(%r6)
+	sth %r6, 0(%r7)
 # pa = 135376
 	.loc 1 179
-	lis %r3, 2
-	ori %r3, %r3, 4304
+	lis %r4, 2
+	ori %r4, %r4, 4304
 # pa = w + pa
 	.loc 1 180
-	add %r4, %r9, %r3
+	add %r4, %r8, %r4
 # z0 = 0
 	.loc 1 181
 	vxor %v0, %v0, %v0
 # i1 = 2
 	.loc 1 182
 	li %r6, 2
-	mr %r3, %r8
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop3:
 # mem128[pa] = z0
 	.loc 1 184
@@ -555,36 +543,35 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	ori %r4, %r4, 3664
 # pa = w + pa
 	.loc 1 193
-	add %r4, %r9, %r4
+	add %r4, %r8, %r4
 # i1 = 163
 	.loc 1 196
 	li %r6, 163
-	mr %r7, %r3
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop4:
 # t0 = mem8[qa]
 	.loc 1 198
-	lbz %r3, 0(%r5)
+	lbz %r7, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 199
-	stb %r3, 0(%r4)
+	stb %r7, 0(%r4)
 # t0 = mem8[qa + 1]
 	.loc 1 200
-	lbz %r3, 1(%r5)
+	lbz %r7, 1(%r5)
 # mem8[qb + 1] = t0
 	.loc 1 201
-	stb %r3, 1(%r4)
+	stb %r7, 1(%r4)
 # t0 = mem8[qa + 2]
 	.loc 1 202
-	lbz %r3, 2(%r5)
+	lbz %r7, 2(%r5)
 # mem8[qb + 2] = t0
 	.loc 1 203
-	stb %r3, 2(%r4)
+	stb %r7, 2(%r4)
 # t0 = mem8[qa + 3]
 	.loc 1 204
-	lbz %r3, 3(%r5)
+	lbz %r7, 3(%r5)
 # mem8[qb + 3] = t0
 	.loc 1 205
-	stb %r3, 3(%r4)
+	stb %r7, 3(%r4)
 # qa = qa + 4
 	.loc 1 206
 	addi %r5, %r5, 4
@@ -602,33 +589,29 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop4
 # t0 = mem8[qa]
 	.loc 1 211
-	lbz %r3, 0(%r5)
+	lbz %r5, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 212
-	stb %r3, 0(%r4)
+	stb %r5, 0(%r4)
 # x7 = mem128[w + 0]
 	.loc 1 213
-	lvx %v0, 0, %r9
+	lvx %v4, 0, %r8
 # pa = 134736
 	.loc 1 214
-	lis %r3, 2
-	ori %r3, %r3, 3664
+	lis %r4, 2
+	ori %r4, %r4, 3664
 # pa = w + pa
 	.loc 1 215
-	add %r4, %r9, %r3
+	add %r4, %r8, %r4
 # pb = w + 3264
 	.loc 1 216
-	addi %r5, %r9, 3264
+	addi %r5, %r8, 3264
 # z0 = 0
 	.loc 1 217
-	vxor %v1, %v1, %v1
+	vxor %v5, %v5, %v5
 # i1 = 12
 	.loc 1 218
 	li %r6, 12
-	mr %r3, %r7
-	mr %r8, %r3
-	vor %v4, %v0, %v0
-	vor %v5, %v1, %v1
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop5:
 # x2 = mem128[pa]
 	.loc 1 220
@@ -846,44 +829,39 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x4 = mem128[w + 128]
 	.loc 1 285
 	li %r0, 128
-	lvx %v0, %r9, %r0
+	lvx %v4, %r8, %r0
 # x5 = mem128[w + 112]
 	.loc 1 286
 	li %r0, 112
-	lvx %v1, %r9, %r0
+	lvx %v5, %r8, %r0
 # x6 = mem128[w + 64]
 	.loc 1 287
 	li %r0, 64
-	lvx %v2, %r9, %r0
+	lvx %v6, %r8, %r0
 # x7 = mem128[w + 80]
 	.loc 1 288
 	li %r0, 80
-	lvx %v3, %r9, %r0
+	lvx %v7, %r8, %r0
 # x3 = mem128[w + 144]
 	.loc 1 289
 	li %r0, 144
-	lvx %v4, %r9, %r0
+	lvx %v8, %r8, %r0
 # pa = 133200
 	.loc 1 290
-	lis %r3, 2
-	ori %r3, %r3, 2128
+	lis %r4, 2
+	ori %r4, %r4, 2128
 # pa = w + pa
 	.loc 1 291
-	add %r5, %r9, %r3
+	add %r5, %r8, %r4
 # pb = w + 192
 	.loc 1 292
-	addi %r6, %r9, 192
+	addi %r6, %r8, 192
 # pc = w + 1728
 	.loc 1 293
-	addi %r4, %r9, 1728
+	addi %r4, %r8, 1728
 # i1 = 24
 	.loc 1 294
 	li %r7, 24
-	mr %r3, %r8
-	vor %v5, %v0, %v0
-	vor %v6, %v1, %v1
-	vor %v7, %v2, %v2
-	vor %v8, %v3, %v3
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop6:
 # x0 = mem128[pa]
 	.loc 1 296
@@ -891,11 +869,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 297
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v7, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # tv = mem128[w + 96]
 	.loc 1 298
 	li %r0, 96
-	lvx %v0, %r9, %r0
+	lvx %v0, %r8, %r0
 # 8x x1 = x1 + tv
 	.loc 1 299
 	vadduhm %v2, %v2, %v0
@@ -906,24 +884,24 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # 8x x1 = x1 * x7
 	.loc 1 301
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v8, %v0
+	vmladduhm %v3, %v2, %v7, %v0
 # 8x x0 = x0 - x1
 	.loc 1 302
 	vsubuhm %v1, %v1, %v3
 # 8x x1 = x0 + x3
 	.loc 1 303
-	vadduhm %v2, %v1, %v4
+	vadduhm %v2, %v1, %v8
 # 8x x1 = mulhis15(x1, x5)
 	.loc 1 304
 	vspltish %v0, 0
-	vmhaddshs %v3, %v2, %v6, %v0
+	vmhaddshs %v3, %v2, %v5, %v0
 # mem128[pc] = x1
 	.loc 1 305
 	stvx %v3, 0, %r4
 # 8x x1 = x1 * x4
 	.loc 1 306
 	vspltish %v0, 0
-	vmladduhm %v2, %v3, %v5, %v0
+	vmladduhm %v2, %v3, %v4, %v0
 # 8x x0 = x0 - x1
 	.loc 1 307
 	vsubuhm %v1, %v1, %v2
@@ -937,11 +915,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 310
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v7, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # tv = mem128[w + 96]
 	.loc 1 311
 	li %r0, 96
-	lvx %v0, %r9, %r0
+	lvx %v0, %r8, %r0
 # 8x x1 = x1 + tv
 	.loc 1 312
 	vadduhm %v2, %v2, %v0
@@ -952,17 +930,17 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # 8x x1 = x1 * x7
 	.loc 1 314
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v8, %v0
+	vmladduhm %v3, %v2, %v7, %v0
 # 8x x0 = x0 - x1
 	.loc 1 315
 	vsubuhm %v1, %v1, %v3
 # 8x x1 = x0 + x3
 	.loc 1 316
-	vadduhm %v2, %v1, %v4
+	vadduhm %v2, %v1, %v8
 # 8x x1 = mulhis15(x1, x5)
 	.loc 1 317
 	vspltish %v0, 0
-	vmhaddshs %v3, %v2, %v6, %v0
+	vmhaddshs %v3, %v2, %v5, %v0
 # mem128[pc + 16] = x1
 	.loc 1 318
 	li %r0, 16
@@ -970,7 +948,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # 8x x1 = x1 * x4
 	.loc 1 319
 	vspltish %v0, 0
-	vmladduhm %v2, %v3, %v5, %v0
+	vmladduhm %v2, %v3, %v4, %v0
 # 8x x0 = x0 - x1
 	.loc 1 320
 	vsubuhm %v1, %v1, %v2
@@ -985,11 +963,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 323
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v7, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # tv = mem128[w + 96]
 	.loc 1 324
 	li %r0, 96
-	lvx %v0, %r9, %r0
+	lvx %v0, %r8, %r0
 # 8x x1 = x1 + tv
 	.loc 1 325
 	vadduhm %v2, %v2, %v0
@@ -1000,17 +978,17 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # 8x x1 = x1 * x7
 	.loc 1 327
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v8, %v0
+	vmladduhm %v3, %v2, %v7, %v0
 # 8x x0 = x0 - x1
 	.loc 1 328
 	vsubuhm %v1, %v1, %v3
 # 8x x1 = x0 + x3
 	.loc 1 329
-	vadduhm %v2, %v1, %v4
+	vadduhm %v2, %v1, %v8
 # 8x x1 = mulhis15(x1, x5)
 	.loc 1 330
 	vspltish %v0, 0
-	vmhaddshs %v3, %v2, %v6, %v0
+	vmhaddshs %v3, %v2, %v5, %v0
 # mem128[pc + 32] = x1
 	.loc 1 331
 	li %r0, 32
@@ -1018,7 +996,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # 8x x1 = x1 * x4
 	.loc 1 332
 	vspltish %v0, 0
-	vmladduhm %v2, %v3, %v5, %v0
+	vmladduhm %v2, %v3, %v4, %v0
 # 8x x0 = x0 - x1
 	.loc 1 333
 	vsubuhm %v1, %v1, %v2
@@ -1033,11 +1011,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 336
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v7, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # tv = mem128[w + 96]
 	.loc 1 337
 	li %r0, 96
-	lvx %v0, %r9, %r0
+	lvx %v0, %r8, %r0
 # 8x x1 = x1 + tv
 	.loc 1 338
 	vadduhm %v2, %v2, %v0
@@ -1048,17 +1026,17 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # 8x x1 = x1 * x7
 	.loc 1 340
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v8, %v0
+	vmladduhm %v3, %v2, %v7, %v0
 # 8x x0 = x0 - x1
 	.loc 1 341
 	vsubuhm %v1, %v1, %v3
 # 8x x1 = x0 + x3
 	.loc 1 342
-	vadduhm %v2, %v1, %v4
+	vadduhm %v2, %v1, %v8
 # 8x x1 = mulhis15(x1, x5)
 	.loc 1 343
 	vspltish %v0, 0
-	vmhaddshs %v3, %v2, %v6, %v0
+	vmhaddshs %v3, %v2, %v5, %v0
 # mem128[pc + 48] = x1
 	.loc 1 344
 	li %r0, 48
@@ -1066,7 +1044,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # 8x x1 = x1 * x4
 	.loc 1 345
 	vspltish %v0, 0
-	vmladduhm %v2, %v3, %v5, %v0
+	vmladduhm %v2, %v3, %v4, %v0
 # 8x x0 = x0 - x1
 	.loc 1 346
 	vsubuhm %v1, %v1, %v2
@@ -1094,35 +1072,33 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop6
 # pa = w + 192
 	.loc 1 354
-	addi %r6, %r9, 192
+	addi %r6, %r8, 192
 # pb = w + 20352
 	.loc 1 355
-	addi %r5, %r9, 20352
+	addi %r7, %r8, 20352
 # i0 = 2
 	.loc 1 356
 	li %r4, 2
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop7:
 # qa = pa
 	.loc 1 358
-	mr %r8, %r4
-	mr %r7, %r3
+	mr %r9, %r6
 # qb = pa + 768
 	.loc 1 359
-	addi %r3, %r6, 768
+	addi %r10, %r6, 768
 # qc = pb
 	.loc 1 360
-	mr %r10, %r6
+	mr %r5, %r7
 # i1 = 12
 	.loc 1 361
-	mr %r11, %r5
-	li %r4, 12
+	li %r11, 12
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop8:
 # x0 = mem128[qa]
 	.loc 1 363
-	lvx %v0, 0, %r6
+	lvx %v0, 0, %r9
 # x1 = mem128[qb]
 	.loc 1 364
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r10
 # mem128[qc] = x0
 	.loc 1 365
 	stvx %v0, 0, %r5
@@ -1140,11 +1116,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x0 = mem128[qa + 16]
 	.loc 1 369
 	li %r0, 16
-	lvx %v0, %r6, %r0
+	lvx %v0, %r9, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 370
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r10, %r0
 # mem128[qc + 16] = x0
 	.loc 1 371
 	li %r0, 16
@@ -1163,11 +1139,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x0 = mem128[qa + 32]
 	.loc 1 375
 	li %r0, 32
-	lvx %v0, %r6, %r0
+	lvx %v0, %r9, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 376
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r10, %r0
 # mem128[qc + 32] = x0
 	.loc 1 377
 	li %r0, 32
@@ -1186,11 +1162,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x0 = mem128[qa + 48]
 	.loc 1 381
 	li %r0, 48
-	lvx %v0, %r6, %r0
+	lvx %v0, %r9, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 382
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r10, %r0
 # mem128[qc + 48] = x0
 	.loc 1 383
 	li %r0, 48
@@ -1208,317 +1184,305 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	stvx %v0, %r5, %r0
 # qa = qa + 64
 	.loc 1 387
-	addi %r6, %r6, 64
+	addi %r9, %r9, 64
 # qb = qb + 64
 	.loc 1 388
-	addi %r3, %r3, 64
+	addi %r10, %r10, 64
 # qc = qc + 64
 	.loc 1 389
 	addi %r5, %r5, 64
 # i1 = i1 - 1
 	.loc 1 390
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 391
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop8 if !=
 	.loc 1 392
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop8
 # pa = pa + 1536
 	.loc 1 393
-	mr %r6, %r10
 	addi %r6, %r6, 1536
 # pb = pb + 2304
 	.loc 1 394
-	mr %r5, %r11
-	addi %r5, %r5, 2304
+	addi %r7, %r7, 2304
 # i0 = i0 - 1
 	.loc 1 395
-	mr %r4, %r8
 	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 396
 	cmplwi %cr0, %r4, 0
 # goto loop7 if !=
 	.loc 1 397
-	mr %r3, %r7
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop7
 # pa = w + 3264
 	.loc 1 398
-	mr %r7, %r3
-	addi %r4, %r9, 3264
+	addi %r5, %r8, 3264
 # pb = 74880
 	.loc 1 399
-	lis %r3, 1
-	ori %r3, %r3, 9344
+	lis %r4, 1
+	ori %r4, %r4, 9344
 # pb = w + pb
 	.loc 1 400
-	add %r5, %r9, %r3
+	add %r6, %r8, %r4
 # qb = pa + 768
 	.loc 1 402
-	addi %r3, %r4, 768
+	addi %r4, %r5, 768
 # i1 = 12
 	.loc 1 404
-	li %r6, 12
+	li %r7, 12
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop9:
 # x0 = mem128[qa]
 	.loc 1 406
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 407
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r4
 # mem128[qc] = x0
 	.loc 1 408
-	stvx %v0, 0, %r5
+	stvx %v0, 0, %r6
 # mem128[qc + 1536] = x1
 	.loc 1 409
 	li %r0, 1536
-	stvx %v1, %r5, %r0
+	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 410
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 768] = x0
 	.loc 1 411
 	li %r0, 768
-	stvx %v0, %r5, %r0
+	stvx %v0, %r6, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 412
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 413
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 16] = x0
 	.loc 1 414
 	li %r0, 16
-	stvx %v0, %r5, %r0
+	stvx %v0, %r6, %r0
 # mem128[qc + 1552] = x1
 	.loc 1 415
 	li %r0, 1552
-	stvx %v1, %r5, %r0
+	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 416
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 784] = x0
 	.loc 1 417
 	li %r0, 784
-	stvx %v0, %r5, %r0
+	stvx %v0, %r6, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 418
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 419
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 32] = x0
 	.loc 1 420
 	li %r0, 32
-	stvx %v0, %r5, %r0
+	stvx %v0, %r6, %r0
 # mem128[qc + 1568] = x1
 	.loc 1 421
 	li %r0, 1568
-	stvx %v1, %r5, %r0
+	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 422
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 800] = x0
 	.loc 1 423
 	li %r0, 800
-	stvx %v0, %r5, %r0
+	stvx %v0, %r6, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 424
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 425
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 48] = x0
 	.loc 1 426
 	li %r0, 48
-	stvx %v0, %r5, %r0
+	stvx %v0, %r6, %r0
 # mem128[qc + 1584] = x1
 	.loc 1 427
 	li %r0, 1584
-	stvx %v1, %r5, %r0
+	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 428
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 816] = x0
 	.loc 1 429
 	li %r0, 816
-	stvx %v0, %r5, %r0
+	stvx %v0, %r6, %r0
 # qa = qa + 64
 	.loc 1 430
-	addi %r4, %r4, 64
+	addi %r5, %r5, 64
 # qb = qb + 64
 	.loc 1 431
-	addi %r3, %r3, 64
+	addi %r4, %r4, 64
 # qc = qc + 64
 	.loc 1 432
-	addi %r5, %r5, 64
+	addi %r6, %r6, 64
 # i1 = i1 - 1
 	.loc 1 433
-	addi %r6, %r6, -1
+	addi %r7, %r7, -1
 # =? i1 - 0
 	.loc 1 434
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r7, 0
 # goto loop9 if !=
 	.loc 1 435
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop9
 # pa = w + 20352
 	.loc 1 436
-	addi %r5, %r9, 20352
+	addi %r4, %r8, 20352
 # pb = w + 4800
 	.loc 1 437
-	addi %r6, %r9, 4800
+	addi %r5, %r8, 4800
 # i0 = 6
 	.loc 1 438
-	li %r4, 6
-	mr %r3, %r7
+	li %r6, 6
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop10:
 # qa = pa
 	.loc 1 440
-	mr %r11, %r4
-	mr %r7, %r3
+	mr %r7, %r4
 # qb = pa + 384
 	.loc 1 441
-	addi %r3, %r5, 384
+	addi %r9, %r4, 384
 # qc = pb
 	.loc 1 442
-	mr %r8, %r5
+	mr %r10, %r5
 # i1 = 6
 	.loc 1 443
-	mr %r10, %r6
-	li %r4, 6
+	li %r11, 6
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop11:
 # x0 = mem128[qa]
 	.loc 1 445
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 446
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r9
 # mem128[qc] = x0
 	.loc 1 447
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 768] = x1
 	.loc 1 448
 	li %r0, 768
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 449
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 384] = x0
 	.loc 1 450
 	li %r0, 384
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 451
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 452
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 16] = x0
 	.loc 1 453
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 784] = x1
 	.loc 1 454
 	li %r0, 784
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 455
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 400] = x0
 	.loc 1 456
 	li %r0, 400
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 457
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 458
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 32] = x0
 	.loc 1 459
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 800] = x1
 	.loc 1 460
 	li %r0, 800
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 461
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 416] = x0
 	.loc 1 462
 	li %r0, 416
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 463
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 464
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 48] = x0
 	.loc 1 465
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 816] = x1
 	.loc 1 466
 	li %r0, 816
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 467
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 432] = x0
 	.loc 1 468
 	li %r0, 432
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 469
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 470
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 471
-	addi %r6, %r6, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 472
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 473
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop11 if !=
 	.loc 1 474
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop11
 # pa = pa + 768
 	.loc 1 475
-	mr %r5, %r8
-	addi %r5, %r5, 768
+	addi %r4, %r4, 768
 # pb = pb + 1152
 	.loc 1 476
-	mr %r6, %r10
-	addi %r6, %r6, 1152
+	addi %r5, %r5, 1152
 # i0 = i0 - 1
 	.loc 1 477
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 478
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop10 if !=
 	.loc 1 479
-	mr %r3, %r7
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop10
 # pa = 74880
 	.loc 1 480
@@ -1526,309 +1490,297 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	ori %r4, %r4, 9344
 # pa = w + pa
 	.loc 1 481
-	add %r5, %r9, %r4
+	add %r4, %r8, %r4
 # pb = 67104
 	.loc 1 482
-	lis %r4, 1
-	ori %r4, %r4, 1568
+	lis %r5, 1
+	ori %r5, %r5, 1568
 # pb = w + pb
 	.loc 1 483
-	add %r6, %r9, %r4
+	add %r5, %r8, %r5
 # i0 = 3
 	.loc 1 484
-	li %r4, 3
+	li %r6, 3
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop12:
 # qa = pa
 	.loc 1 486
-	mr %r11, %r4
-	mr %r7, %r3
+	mr %r7, %r4
 # qb = pa + 384
 	.loc 1 487
-	addi %r3, %r5, 384
+	addi %r9, %r4, 384
 # qc = pb
 	.loc 1 488
-	mr %r8, %r5
+	mr %r10, %r5
 # i1 = 6
 	.loc 1 489
-	mr %r10, %r6
-	li %r4, 6
+	li %r11, 6
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop13:
 # x0 = mem128[qa]
 	.loc 1 491
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 492
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r9
 # mem128[qc] = x0
 	.loc 1 493
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 768] = x1
 	.loc 1 494
 	li %r0, 768
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 495
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 384] = x0
 	.loc 1 496
 	li %r0, 384
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 497
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 498
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 16] = x0
 	.loc 1 499
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 784] = x1
 	.loc 1 500
 	li %r0, 784
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 501
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 400] = x0
 	.loc 1 502
 	li %r0, 400
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 503
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 504
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 32] = x0
 	.loc 1 505
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 800] = x1
 	.loc 1 506
 	li %r0, 800
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 507
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 416] = x0
 	.loc 1 508
 	li %r0, 416
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 509
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 510
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 48] = x0
 	.loc 1 511
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 816] = x1
 	.loc 1 512
 	li %r0, 816
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 513
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 432] = x0
 	.loc 1 514
 	li %r0, 432
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 515
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 516
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 517
-	addi %r6, %r6, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 518
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 519
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop13 if !=
 	.loc 1 520
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop13
 # pa = pa + 768
 	.loc 1 521
-	mr %r5, %r8
-	addi %r5, %r5, 768
+	addi %r4, %r4, 768
 # pb = pb + 1152
 	.loc 1 522
-	mr %r6, %r10
-	addi %r6, %r6, 1152
+	addi %r5, %r5, 1152
 # i0 = i0 - 1
 	.loc 1 523
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 524
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop12 if !=
 	.loc 1 525
-	mr %r3, %r7
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop12
 # pa = w + 4800
 	.loc 1 526
-	addi %r5, %r9, 4800
+	addi %r4, %r8, 4800
 # pb = w + 20352
 	.loc 1 527
-	addi %r6, %r9, 20352
+	addi %r5, %r8, 20352
 # i0 = 18
 	.loc 1 528
-	li %r4, 18
+	li %r6, 18
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop14:
 # qa = pa
 	.loc 1 530
-	mr %r11, %r4
-	mr %r7, %r3
+	mr %r7, %r4
 # qb = pa + 192
 	.loc 1 531
-	addi %r3, %r5, 192
+	addi %r9, %r4, 192
 # qc = pb
 	.loc 1 532
-	mr %r8, %r5
+	mr %r10, %r5
 # i1 = 3
 	.loc 1 533
-	mr %r10, %r6
-	li %r4, 3
+	li %r11, 3
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop15:
 # x0 = mem128[qa]
 	.loc 1 535
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 536
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r9
 # mem128[qc] = x0
 	.loc 1 537
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 384] = x1
 	.loc 1 538
 	li %r0, 384
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 539
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 192] = x0
 	.loc 1 540
 	li %r0, 192
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 541
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 542
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 16] = x0
 	.loc 1 543
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 400] = x1
 	.loc 1 544
 	li %r0, 400
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 545
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 208] = x0
 	.loc 1 546
 	li %r0, 208
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 547
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 548
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 32] = x0
 	.loc 1 549
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 416] = x1
 	.loc 1 550
 	li %r0, 416
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 551
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 224] = x0
 	.loc 1 552
 	li %r0, 224
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 553
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 554
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 48] = x0
 	.loc 1 555
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 432] = x1
 	.loc 1 556
 	li %r0, 432
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 557
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 240] = x0
 	.loc 1 558
 	li %r0, 240
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 559
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 560
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 561
-	addi %r6, %r6, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 562
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 563
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop15 if !=
 	.loc 1 564
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop15
 # pa = pa + 384
 	.loc 1 565
-	mr %r5, %r8
-	addi %r5, %r5, 384
+	addi %r4, %r4, 384
 # pb = pb + 576
 	.loc 1 566
-	mr %r6, %r10
-	addi %r6, %r6, 576
+	addi %r5, %r5, 576
 # i0 = i0 - 1
 	.loc 1 567
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 568
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop14 if !=
 	.loc 1 569
-	mr %r3, %r7
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop14
 # pa = 67104
 	.loc 1 570
@@ -1836,780 +1788,763 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	ori %r4, %r4, 1568
 # pa = w + pa
 	.loc 1 571
-	add %r5, %r9, %r4
+	add %r4, %r8, %r4
 # pb = 74880
 	.loc 1 572
-	lis %r4, 1
-	ori %r4, %r4, 9344
+	lis %r5, 1
+	ori %r5, %r5, 9344
 # pb = w + pb
 	.loc 1 573
-	add %r6, %r9, %r4
+	add %r5, %r8, %r5
 # i0 = 9
 	.loc 1 574
-	li %r4, 9
+	li %r6, 9
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop16:
 # qa = pa
 	.loc 1 576
-	mr %r11, %r4
-	mr %r7, %r3
+	mr %r7, %r4
 # qb = pa + 192
 	.loc 1 577
-	addi %r3, %r5, 192
+	addi %r9, %r4, 192
 # qc = pb
 	.loc 1 578
-	mr %r8, %r5
+	mr %r10, %r5
 # i1 = 3
 	.loc 1 579
-	mr %r10, %r6
-	li %r4, 3
+	li %r11, 3
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop17:
 # x0 = mem128[qa]
 	.loc 1 581
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 582
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r9
 # mem128[qc] = x0
 	.loc 1 583
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 384] = x1
 	.loc 1 584
 	li %r0, 384
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 585
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 192] = x0
 	.loc 1 586
 	li %r0, 192
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 587
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 588
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 16] = x0
 	.loc 1 589
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 400] = x1
 	.loc 1 590
 	li %r0, 400
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 591
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 208] = x0
 	.loc 1 592
 	li %r0, 208
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 593
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 594
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 32] = x0
 	.loc 1 595
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 416] = x1
 	.loc 1 596
 	li %r0, 416
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 597
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 224] = x0
 	.loc 1 598
 	li %r0, 224
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 599
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 600
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 48] = x0
 	.loc 1 601
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 432] = x1
 	.loc 1 602
 	li %r0, 432
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 603
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 240] = x0
 	.loc 1 604
 	li %r0, 240
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 605
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 606
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 607
-	addi %r6, %r6, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 608
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 609
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop17 if !=
 	.loc 1 610
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop17
 # pa = pa + 384
 	.loc 1 611
-	mr %r5, %r8
-	addi %r5, %r5, 384
+	addi %r4, %r4, 384
 # pb = pb + 576
 	.loc 1 612
-	mr %r6, %r10
-	addi %r6, %r6, 576
+	addi %r5, %r5, 576
 # i0 = i0 - 1
 	.loc 1 613
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 614
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop16 if !=
 	.loc 1 615
-	mr %r3, %r7
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop16
 # pa = w + 20352
 	.loc 1 616
-	mr %r7, %r3
-	addi %r3, %r9, 20352
+	addi %r5, %r8, 20352
 # pb = w + 4800
 	.loc 1 617
-	addi %r4, %r9, 4800
+	addi %r7, %r8, 4800
 # i0 = 54
 	.loc 1 618
-	li %r5, 54
-	mr %r6, %r4
+	li %r4, 54
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop18:
 # qb = pa + 96
 	.loc 1 621
-	addi %r4, %r3, 96
+	addi %r6, %r5, 96
 # x0 = mem128[qa]
 	.loc 1 623
-	lvx %v0, 0, %r3
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 624
-	lvx %v1, 0, %r4
+	lvx %v1, 0, %r6
 # mem128[qc] = x0
 	.loc 1 625
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r7
 # mem128[qc + 192] = x1
 	.loc 1 626
 	li %r0, 192
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 627
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 96] = x0
 	.loc 1 628
 	li %r0, 96
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 629
 	li %r0, 16
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 630
 	li %r0, 16
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 16] = x0
 	.loc 1 631
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 208] = x1
 	.loc 1 632
 	li %r0, 208
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 633
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 112] = x0
 	.loc 1 634
 	li %r0, 112
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 635
 	li %r0, 32
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 636
 	li %r0, 32
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 32] = x0
 	.loc 1 637
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 224] = x1
 	.loc 1 638
 	li %r0, 224
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 639
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 128] = x0
 	.loc 1 640
 	li %r0, 128
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 641
 	li %r0, 48
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 642
 	li %r0, 48
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 48] = x0
 	.loc 1 643
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 240] = x1
 	.loc 1 644
 	li %r0, 240
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 645
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 144] = x0
 	.loc 1 646
 	li %r0, 144
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 64]
 	.loc 1 647
 	li %r0, 64
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 64]
 	.loc 1 648
 	li %r0, 64
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 64] = x0
 	.loc 1 649
 	li %r0, 64
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 256] = x1
 	.loc 1 650
 	li %r0, 256
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 651
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 160] = x0
 	.loc 1 652
 	li %r0, 160
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 80]
 	.loc 1 653
 	li %r0, 80
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 80]
 	.loc 1 654
 	li %r0, 80
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 80] = x0
 	.loc 1 655
 	li %r0, 80
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 272] = x1
 	.loc 1 656
 	li %r0, 272
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 657
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 176] = x0
 	.loc 1 658
 	li %r0, 176
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # pa = pa + 192
 	.loc 1 659
-	addi %r3, %r3, 192
+	addi %r5, %r5, 192
 # pb = pb + 288
 	.loc 1 660
-	addi %r6, %r6, 288
+	addi %r7, %r7, 288
 # i0 = i0 - 1
 	.loc 1 661
-	addi %r5, %r5, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 662
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r4, 0
 # goto loop18 if !=
 	.loc 1 663
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop18
 # pa = 74880
 	.loc 1 664
-	lis %r3, 1
-	ori %r3, %r3, 9344
+	lis %r4, 1
+	ori %r4, %r4, 9344
 # pa = w + pa
 	.loc 1 665
-	add %r4, %r9, %r3
+	add %r5, %r8, %r4
 # pb = 67104
 	.loc 1 666
-	lis %r3, 1
-	ori %r3, %r3, 1568
+	lis %r4, 1
+	ori %r4, %r4, 1568
 # pb = w + pb
 	.loc 1 667
-	add %r5, %r9, %r3
+	add %r7, %r8, %r4
 # i0 = 27
 	.loc 1 668
-	li %r6, 27
-	mr %r3, %r7
-	mr %r7, %r3
+	li %r4, 27
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop19:
 # qb = pa + 96
 	.loc 1 671
-	addi %r3, %r4, 96
+	addi %r6, %r5, 96
 # x0 = mem128[qa]
 	.loc 1 673
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 674
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r6
 # mem128[qc] = x0
 	.loc 1 675
-	stvx %v0, 0, %r5
+	stvx %v0, 0, %r7
 # mem128[qc + 192] = x1
 	.loc 1 676
 	li %r0, 192
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 677
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 96] = x0
 	.loc 1 678
 	li %r0, 96
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 679
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 680
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 16] = x0
 	.loc 1 681
 	li %r0, 16
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 208] = x1
 	.loc 1 682
 	li %r0, 208
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 683
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 112] = x0
 	.loc 1 684
 	li %r0, 112
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 685
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 686
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 32] = x0
 	.loc 1 687
 	li %r0, 32
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 224] = x1
 	.loc 1 688
 	li %r0, 224
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 689
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 128] = x0
 	.loc 1 690
 	li %r0, 128
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 691
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 692
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 48] = x0
 	.loc 1 693
 	li %r0, 48
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 240] = x1
 	.loc 1 694
 	li %r0, 240
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 695
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 144] = x0
 	.loc 1 696
 	li %r0, 144
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 64]
 	.loc 1 697
 	li %r0, 64
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 64]
 	.loc 1 698
 	li %r0, 64
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 64] = x0
 	.loc 1 699
 	li %r0, 64
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 256] = x1
 	.loc 1 700
 	li %r0, 256
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 701
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 160] = x0
 	.loc 1 702
 	li %r0, 160
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 80]
 	.loc 1 703
 	li %r0, 80
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 80]
 	.loc 1 704
 	li %r0, 80
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 80] = x0
 	.loc 1 705
 	li %r0, 80
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 272] = x1
 	.loc 1 706
 	li %r0, 272
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 707
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 176] = x0
 	.loc 1 708
 	li %r0, 176
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # pa = pa + 192
 	.loc 1 709
-	addi %r4, %r4, 192
+	addi %r5, %r5, 192
 # pb = pb + 288
 	.loc 1 710
-	addi %r5, %r5, 288
+	addi %r7, %r7, 288
 # i0 = i0 - 1
 	.loc 1 711
-	addi %r6, %r6, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 712
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r4, 0
 # goto loop19 if !=
 	.loc 1 713
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop19
 # pa = w + 4800
 	.loc 1 714
-	addi %r4, %r9, 4800
+	addi %r5, %r8, 4800
 # pb = w + 20352
 	.loc 1 715
-	addi %r5, %r9, 20352
+	addi %r7, %r8, 20352
 # z0 = 0
 	.loc 1 716
 	vxor %v0, %v0, %v0
 # i0 = 162
 	.loc 1 717
-	li %r6, 162
-	mr %r3, %r7
-	mr %r7, %r3
-	vor %v2, %v0, %v0
+	li %r4, 162
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop20:
 # qb = pa + 48
 	.loc 1 720
-	addi %r3, %r4, 48
+	addi %r6, %r5, 48
 # x0 = mem128[qa]
 	.loc 1 722
-	lvx %v0, 0, %r4
+	lvx %v1, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 723
-	lvx %v1, 0, %r3
+	lvx %v2, 0, %r6
 # mem128[qc + 48] = x0
 	.loc 1 724
 	li %r0, 48
-	stvx %v0, %r5, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 240] = x1
 	.loc 1 725
 	li %r0, 240
-	stvx %v1, %r5, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 726
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 144] = x0
 	.loc 1 727
 	li %r0, 144
-	stvx %v0, %r5, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc] = z0
 	.loc 1 728
-	stvx %v2, 0, %r5
+	stvx %v0, 0, %r7
 # mem128[qc + 96] = z0
 	.loc 1 729
 	li %r0, 96
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 192] = z0
 	.loc 1 730
 	li %r0, 192
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 731
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 732
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 64] = x0
 	.loc 1 733
 	li %r0, 64
-	stvx %v0, %r5, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 256] = x1
 	.loc 1 734
 	li %r0, 256
-	stvx %v1, %r5, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 735
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 160] = x0
 	.loc 1 736
 	li %r0, 160
-	stvx %v0, %r5, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 16] = z0
 	.loc 1 737
 	li %r0, 16
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 112] = z0
 	.loc 1 738
 	li %r0, 112
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 208] = z0
 	.loc 1 739
 	li %r0, 208
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 740
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 741
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 80] = x0
 	.loc 1 742
 	li %r0, 80
-	stvx %v0, %r5, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 272] = x1
 	.loc 1 743
 	li %r0, 272
-	stvx %v1, %r5, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 744
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 176] = x0
 	.loc 1 745
 	li %r0, 176
-	stvx %v0, %r5, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 32] = z0
 	.loc 1 746
 	li %r0, 32
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 128] = z0
 	.loc 1 747
 	li %r0, 128
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 224] = z0
 	.loc 1 748
 	li %r0, 224
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # pa = pa + 96
 	.loc 1 749
-	addi %r4, %r4, 96
+	addi %r5, %r5, 96
 # pb = pb + 288
 	.loc 1 750
-	addi %r5, %r5, 288
+	addi %r7, %r7, 288
 # i0 = i0 - 1
 	.loc 1 751
-	addi %r6, %r6, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 752
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r4, 0
 # goto loop20 if !=
 	.loc 1 753
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop20
 # pa = 67104
 	.loc 1 754
-	lis %r3, 1
-	ori %r3, %r3, 1568
+	lis %r4, 1
+	ori %r4, %r4, 1568
 # pa = w + pa
 	.loc 1 755
-	add %r4, %r9, %r3
+	add %r5, %r8, %r4
 # pb = 74880
 	.loc 1 756
-	lis %r3, 1
-	ori %r3, %r3, 9344
+	lis %r4, 1
+	ori %r4, %r4, 9344
 # pb = w + pb
 	.loc 1 757
-	add %r5, %r9, %r3
+	add %r7, %r8, %r4
 # i0 = 81
 	.loc 1 758
-	li %r6, 81
-	mr %r3, %r7
-	mr %r8, %r3
+	li %r4, 81
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop21:
 # qb = pa + 48
 	.loc 1 761
-	addi %r3, %r4, 48
+	addi %r6, %r5, 48
 # x0 = mem128[qa]
 	.loc 1 763
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 764
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r6
 # mem128[qc] = x0
 	.loc 1 765
-	stvx %v0, 0, %r5
+	stvx %v0, 0, %r7
 # mem128[qc + 96] = x1
 	.loc 1 766
 	li %r0, 96
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 767
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 48] = x0
 	.loc 1 768
 	li %r0, 48
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 769
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 770
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 16] = x0
 	.loc 1 771
 	li %r0, 16
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 112] = x1
 	.loc 1 772
 	li %r0, 112
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 773
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 64] = x0
 	.loc 1 774
 	li %r0, 64
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 775
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 776
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 32] = x0
 	.loc 1 777
 	li %r0, 32
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 128] = x1
 	.loc 1 778
 	li %r0, 128
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 779
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 80] = x0
 	.loc 1 780
 	li %r0, 80
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # pa = pa + 96
 	.loc 1 781
-	addi %r4, %r4, 96
+	addi %r5, %r5, 96
 # pb = pb + 144
 	.loc 1 782
-	addi %r5, %r5, 144
+	addi %r7, %r7, 144
 # i0 = i0 - 1
 	.loc 1 783
-	addi %r6, %r6, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 784
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r4, 0
 # goto loop21 if !=
 	.loc 1 785
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop21
 # pa = 67008
 	.loc 1 786
-	lis %r3, 1
-	ori %r3, %r3, 1472
+	lis %r4, 1
+	ori %r4, %r4, 1472
 # pa = w + pa
 	.loc 1 787
-	add %r3, %r9, %r3
+	add %r4, %r8, %r4
 # z0 = 0
 	.loc 1 788
 	vxor %v0, %v0, %v0
 # mem128[pa] = z0
 	.loc 1 789
-	stvx %v0, 0, %r3
+	stvx %v0, 0, %r4
 # mem128[pa + 16] = z0
 	.loc 1 790
 	li %r0, 16
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[pa + 32] = z0
 	.loc 1 791
 	li %r0, 32
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # pa = w + 20352
 	.loc 1 792
-	addi %r4, %r9, 20352
+	addi %r4, %r8, 20352
 # pb = 74880
 	.loc 1 793
-	lis %r3, 1
-	ori %r3, %r3, 9344
+	lis %r5, 1
+	ori %r5, %r5, 9344
 # pb = w + pb
 	.loc 1 794
-	add %r5, %r9, %r3
+	add %r5, %r8, %r5
 # pc = 86544
 	.loc 1 795
-	lis %r3, 1
-	ori %r3, %r3, 21008
+	lis %r6, 1
+	ori %r6, %r6, 21008
 # pc = w + pc
 	.loc 1 796
-	add %r6, %r9, %r3
+	add %r6, %r8, %r6
 # i0 = 243
 	.loc 1 797
 	li %r7, 243
-	mr %r3, %r8
-	mr %r8, %r3
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop22:
 # z0 = 0
 	.loc 1 799
@@ -3283,30 +3218,28 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop22
 # pa = 43680
 	.loc 1 1019
-	lis %r3, 0
-	ori %r3, %r3, 43680
+	lis %r4, 0
+	ori %r4, %r4, 43680
 # pa = w + pa
 	.loc 1 1020
-	add %r4, %r9, %r3
+	add %r4, %r8, %r4
 # pb = 74880
 	.loc 1 1021
-	lis %r3, 1
-	ori %r3, %r3, 9344
+	lis %r5, 1
+	ori %r5, %r5, 9344
 # pb = w + pb
 	.loc 1 1022
-	add %r5, %r9, %r3
+	add %r5, %r8, %r5
 # pc = 109872
 	.loc 1 1023
-	lis %r3, 1
-	ori %r3, %r3, 44336
+	lis %r6, 1
+	ori %r6, %r6, 44336
 # pc = w + pc
 	.loc 1 1024
-	add %r6, %r9, %r3
+	add %r6, %r8, %r6
 # i0 = 243
 	.loc 1 1025
 	li %r7, 243
-	mr %r3, %r8
-	mr %r8, %r3
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop23:
 # z0 = 0
 	.loc 1 1027
@@ -3980,55 +3913,51 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop23
 # pa = 86544
 	.loc 1 1247
-	lis %r3, 1
-	ori %r3, %r3, 21008
+	lis %r4, 1
+	ori %r4, %r4, 21008
 # pa = w + pa
 	.loc 1 1248
-	add %r4, %r9, %r3
+	add %r6, %r8, %r4
 # pb = w + 4800
 	.loc 1 1249
-	addi %r5, %r9, 4800
+	addi %r4, %r8, 4800
 # i0 = 162
 	.loc 1 1250
-	li %r6, 162
-	mr %r3, %r8
-	mr %r7, %r3
-	mr %r3, %r5
-	mr %r8, %r6
+	li %r5, 162
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop24:
 # qb = pa + 96
 	.loc 1 1253
-	addi %r5, %r4, 96
+	addi %r7, %r6, 96
 # qc = pa + 192
 	.loc 1 1254
-	addi %r6, %r4, 192
+	addi %r9, %r6, 192
 # x0 = mem128[qa]
 	.loc 1 1256
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r6
 # x1 = mem128[qa + 48]
 	.loc 1 1257
 	li %r0, 48
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # x2 = mem128[qc]
 	.loc 1 1258
-	lvx %v2, 0, %r6
+	lvx %v2, 0, %r9
 # x3 = mem128[qc + 48]
 	.loc 1 1259
 	li %r0, 48
-	lvx %v3, %r6, %r0
+	lvx %v3, %r9, %r0
 # mem128[qd] = x0
 	.loc 1 1260
-	stvx %v0, 0, %r3
+	stvx %v0, 0, %r4
 # mem128[qd + 144] = x3
 	.loc 1 1261
 	li %r0, 144
-	stvx %v3, %r3, %r0
+	stvx %v3, %r4, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1262
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1263
-	lvx %v2, 0, %r5
+	lvx %v2, 0, %r7
 # 8x x5 = x5 - x0
 	.loc 1 1264
 	vsubuhm %v2, %v2, %v0
@@ -4038,11 +3967,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 48] = x5
 	.loc 1 1266
 	li %r0, 48
-	stvx %v2, %r3, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 48]
 	.loc 1 1267
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1268
 	vsubuhm %v0, %v0, %v3
@@ -4052,38 +3981,38 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 96] = x5
 	.loc 1 1270
 	li %r0, 96
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1271
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r6, %r0
 # x1 = mem128[qa + 64]
 	.loc 1 1272
 	li %r0, 64
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1273
 	li %r0, 16
-	lvx %v2, %r6, %r0
+	lvx %v2, %r9, %r0
 # x3 = mem128[qc + 64]
 	.loc 1 1274
 	li %r0, 64
-	lvx %v3, %r6, %r0
+	lvx %v3, %r9, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1275
 	li %r0, 16
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[qd + 160] = x3
 	.loc 1 1276
 	li %r0, 160
-	stvx %v3, %r3, %r0
+	stvx %v3, %r4, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1277
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1278
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1279
 	vsubuhm %v2, %v2, %v0
@@ -4093,11 +4022,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 64] = x5
 	.loc 1 1281
 	li %r0, 64
-	stvx %v2, %r3, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 64]
 	.loc 1 1282
 	li %r0, 64
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1283
 	vsubuhm %v0, %v0, %v3
@@ -4107,38 +4036,38 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 112] = x5
 	.loc 1 1285
 	li %r0, 112
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1286
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r6, %r0
 # x1 = mem128[qa + 80]
 	.loc 1 1287
 	li %r0, 80
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1288
 	li %r0, 32
-	lvx %v2, %r6, %r0
+	lvx %v2, %r9, %r0
 # x3 = mem128[qc + 80]
 	.loc 1 1289
 	li %r0, 80
-	lvx %v3, %r6, %r0
+	lvx %v3, %r9, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1290
 	li %r0, 32
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[qd + 176] = x3
 	.loc 1 1291
 	li %r0, 176
-	stvx %v3, %r3, %r0
+	stvx %v3, %r4, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1292
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1293
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1294
 	vsubuhm %v2, %v2, %v0
@@ -4148,11 +4077,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 80] = x5
 	.loc 1 1296
 	li %r0, 80
-	stvx %v2, %r3, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 80]
 	.loc 1 1297
 	li %r0, 80
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1298
 	vsubuhm %v0, %v0, %v3
@@ -4162,72 +4091,69 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 128] = x5
 	.loc 1 1300
 	li %r0, 128
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # pa = pa + 288
 	.loc 1 1301
-	addi %r4, %r4, 288
+	addi %r6, %r6, 288
 # pb = pb + 192
 	.loc 1 1302
-	addi %r3, %r3, 192
+	addi %r4, %r4, 192
 # i0 = i0 - 1
 	.loc 1 1303
-	addi %r8, %r8, -1
+	addi %r5, %r5, -1
 # =? i0 - 0
 	.loc 1 1304
-	cmplwi %cr0, %r8, 0
+	cmplwi %cr0, %r5, 0
 # goto loop24 if !=
 	.loc 1 1305
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop24
 # pa = w + 4800
 	.loc 1 1306
-	addi %r4, %r9, 4800
+	addi %r5, %r8, 4800
 # pb = 86544
 	.loc 1 1307
-	lis %r3, 1
-	ori %r3, %r3, 21008
+	lis %r4, 1
+	ori %r4, %r4, 21008
 # pb = w + pb
 	.loc 1 1308
-	add %r5, %r9, %r3
+	add %r9, %r8, %r4
 # i0 = 54
 	.loc 1 1309
-	li %r6, 54
-	mr %r3, %r7
-	mr %r8, %r3
-	mr %r7, %r5
+	li %r4, 54
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop25:
 # qb = pa + 192
 	.loc 1 1312
-	addi %r3, %r4, 192
+	addi %r6, %r5, 192
 # qc = pa + 384
 	.loc 1 1313
-	addi %r5, %r4, 384
+	addi %r7, %r5, 384
 # x0 = mem128[qa]
 	.loc 1 1315
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qa + 96]
 	.loc 1 1316
 	li %r0, 96
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc]
 	.loc 1 1317
-	lvx %v2, 0, %r5
+	lvx %v2, 0, %r7
 # x3 = mem128[qc + 96]
 	.loc 1 1318
 	li %r0, 96
-	lvx %v3, %r5, %r0
+	lvx %v3, %r7, %r0
 # mem128[qd] = x0
 	.loc 1 1319
-	stvx %v0, 0, %r7
+	stvx %v0, 0, %r9
 # mem128[qd + 288] = x3
 	.loc 1 1320
 	li %r0, 288
-	stvx %v3, %r7, %r0
+	stvx %v3, %r9, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1321
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1322
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r6
 # 8x x5 = x5 - x0
 	.loc 1 1323
 	vsubuhm %v2, %v2, %v0
@@ -4237,11 +4163,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 96] = x5
 	.loc 1 1325
 	li %r0, 96
-	stvx %v2, %r7, %r0
+	stvx %v2, %r9, %r0
 # x5 = mem128[qb + 96]
 	.loc 1 1326
 	li %r0, 96
-	lvx %v0, %r3, %r0
+	lvx %v0, %r6, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1327
 	vsubuhm %v0, %v0, %v3
@@ -4251,38 +4177,38 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 192] = x5
 	.loc 1 1329
 	li %r0, 192
-	stvx %v0, %r7, %r0
+	stvx %v0, %r9, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1330
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 112]
 	.loc 1 1331
 	li %r0, 112
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1332
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # x3 = mem128[qc + 112]
 	.loc 1 1333
 	li %r0, 112
-	lvx %v3, %r5, %r0
+	lvx %v3, %r7, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1334
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r9, %r0
 # mem128[qd + 304] = x3
 	.loc 1 1335
 	li %r0, 304
-	stvx %v3, %r7, %r0
+	stvx %v3, %r9, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1336
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1337
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r6, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1338
 	vsubuhm %v2, %v2, %v0
@@ -4292,11 +4218,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 112] = x5
 	.loc 1 1340
 	li %r0, 112
-	stvx %v2, %r7, %r0
+	stvx %v2, %r9, %r0
 # x5 = mem128[qb + 112]
 	.loc 1 1341
 	li %r0, 112
-	lvx %v0, %r3, %r0
+	lvx %v0, %r6, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1342
 	vsubuhm %v0, %v0, %v3
@@ -4306,38 +4232,38 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 208] = x5
 	.loc 1 1344
 	li %r0, 208
-	stvx %v0, %r7, %r0
+	stvx %v0, %r9, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1345
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 128]
 	.loc 1 1346
 	li %r0, 128
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1347
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # x3 = mem128[qc + 128]
 	.loc 1 1348
 	li %r0, 128
-	lvx %v3, %r5, %r0
+	lvx %v3, %r7, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1349
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r9, %r0
 # mem128[qd + 320] = x3
 	.loc 1 1350
 	li %r0, 320
-	stvx %v3, %r7, %r0
+	stvx %v3, %r9, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1351
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1352
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r6, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1353
 	vsubuhm %v2, %v2, %v0
@@ -4347,11 +4273,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 128] = x5
 	.loc 1 1355
 	li %r0, 128
-	stvx %v2, %r7, %r0
+	stvx %v2, %r9, %r0
 # x5 = mem128[qb + 128]
 	.loc 1 1356
 	li %r0, 128
-	lvx %v0, %r3, %r0
+	lvx %v0, %r6, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1357
 	vsubuhm %v0, %v0, %v3
@@ -4361,38 +4287,38 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 224] = x5
 	.loc 1 1359
 	li %r0, 224
-	stvx %v0, %r7, %r0
+	stvx %v0, %r9, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1360
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 144]
 	.loc 1 1361
 	li %r0, 144
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1362
 	li %r0, 48
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # x3 = mem128[qc + 144]
 	.loc 1 1363
 	li %r0, 144
-	lvx %v3, %r5, %r0
+	lvx %v3, %r7, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1364
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r9, %r0
 # mem128[qd + 336] = x3
 	.loc 1 1365
 	li %r0, 336
-	stvx %v3, %r7, %r0
+	stvx %v3, %r9, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1366
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1367
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r6, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1368
 	vsubuhm %v2, %v2, %v0
@@ -4402,11 +4328,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 144] = x5
 	.loc 1 1370
 	li %r0, 144
-	stvx %v2, %r7, %r0
+	stvx %v2, %r9, %r0
 # x5 = mem128[qb + 144]
 	.loc 1 1371
 	li %r0, 144
-	lvx %v0, %r3, %r0
+	lvx %v0, %r6, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1372
 	vsubuhm %v0, %v0, %v3
@@ -4416,38 +4342,38 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 240] = x5
 	.loc 1 1374
 	li %r0, 240
-	stvx %v0, %r7, %r0
+	stvx %v0, %r9, %r0
 # x0 = mem128[qa + 64]
 	.loc 1 1375
 	li %r0, 64
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 160]
 	.loc 1 1376
 	li %r0, 160
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 64]
 	.loc 1 1377
 	li %r0, 64
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # x3 = mem128[qc + 160]
 	.loc 1 1378
 	li %r0, 160
-	lvx %v3, %r5, %r0
+	lvx %v3, %r7, %r0
 # mem128[qd + 64] = x0
 	.loc 1 1379
 	li %r0, 64
-	stvx %v0, %r7, %r0
+	stvx %v0, %r9, %r0
 # mem128[qd + 352] = x3
 	.loc 1 1380
 	li %r0, 352
-	stvx %v3, %r7, %r0
+	stvx %v3, %r9, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1381
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 64]
 	.loc 1 1382
 	li %r0, 64
-	lvx %v2, %r3, %r0
+	lvx %v2, %r6, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1383
 	vsubuhm %v2, %v2, %v0
@@ -4457,11 +4383,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 160] = x5
 	.loc 1 1385
 	li %r0, 160
-	stvx %v2, %r7, %r0
+	stvx %v2, %r9, %r0
 # x5 = mem128[qb + 160]
 	.loc 1 1386
 	li %r0, 160
-	lvx %v0, %r3, %r0
+	lvx %v0, %r6, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1387
 	vsubuhm %v0, %v0, %v3
@@ -4471,38 +4397,38 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 256] = x5
 	.loc 1 1389
 	li %r0, 256
-	stvx %v0, %r7, %r0
+	stvx %v0, %r9, %r0
 # x0 = mem128[qa + 80]
 	.loc 1 1390
 	li %r0, 80
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 176]
 	.loc 1 1391
 	li %r0, 176
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 80]
 	.loc 1 1392
 	li %r0, 80
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # x3 = mem128[qc + 176]
 	.loc 1 1393
 	li %r0, 176
-	lvx %v3, %r5, %r0
+	lvx %v3, %r7, %r0
 # mem128[qd + 80] = x0
 	.loc 1 1394
 	li %r0, 80
-	stvx %v0, %r7, %r0
+	stvx %v0, %r9, %r0
 # mem128[qd + 368] = x3
 	.loc 1 1395
 	li %r0, 368
-	stvx %v3, %r7, %r0
+	stvx %v3, %r9, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1396
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 80]
 	.loc 1 1397
 	li %r0, 80
-	lvx %v2, %r3, %r0
+	lvx %v2, %r6, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1398
 	vsubuhm %v2, %v2, %v0
@@ -4512,11 +4438,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 176] = x5
 	.loc 1 1400
 	li %r0, 176
-	stvx %v2, %r7, %r0
+	stvx %v2, %r9, %r0
 # x5 = mem128[qb + 176]
 	.loc 1 1401
 	li %r0, 176
-	lvx %v0, %r3, %r0
+	lvx %v0, %r6, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1402
 	vsubuhm %v0, %v0, %v3
@@ -4526,82 +4452,79 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 272] = x5
 	.loc 1 1404
 	li %r0, 272
-	stvx %v0, %r7, %r0
+	stvx %v0, %r9, %r0
 # pa = pa + 576
 	.loc 1 1405
-	addi %r4, %r4, 576
+	addi %r5, %r5, 576
 # pb = pb + 384
 	.loc 1 1406
-	addi %r7, %r7, 384
+	addi %r9, %r9, 384
 # i0 = i0 - 1
 	.loc 1 1407
-	addi %r6, %r6, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 1408
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r4, 0
 # goto loop25 if !=
 	.loc 1 1409
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop25
 # pa = 86544
 	.loc 1 1410
-	lis %r3, 1
-	ori %r3, %r3, 21008
+	lis %r4, 1
+	ori %r4, %r4, 21008
 # pa = w + pa
 	.loc 1 1411
-	add %r5, %r9, %r3
+	add %r4, %r8, %r4
 # pb = w + 4800
 	.loc 1 1412
-	addi %r6, %r9, 4800
+	addi %r5, %r8, 4800
 # i0 = 18
 	.loc 1 1413
-	li %r4, 18
-	mr %r3, %r8
+	li %r6, 18
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop26:
 # qa = pa
 	.loc 1 1415
-	mr %r12, %r4
-	mr %r8, %r3
+	mr %r7, %r4
 # qb = pa + 384
 	.loc 1 1416
-	addi %r3, %r5, 384
+	addi %r9, %r4, 384
 # qc = pa + 768
 	.loc 1 1417
-	addi %r4, %r5, 768
+	addi %r10, %r4, 768
 # qd = pb
 	.loc 1 1418
-	mr %r10, %r5
+	mr %r11, %r5
 # i1 = 3
 	.loc 1 1419
-	mr %r11, %r6
-	li %r7, 3
+	li %r12, 3
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop27:
 # x0 = mem128[qa]
 	.loc 1 1421
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qa + 192]
 	.loc 1 1422
 	li %r0, 192
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc]
 	.loc 1 1423
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r10
 # x3 = mem128[qc + 192]
 	.loc 1 1424
 	li %r0, 192
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd] = x0
 	.loc 1 1425
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r11
 # mem128[qd + 576] = x3
 	.loc 1 1426
 	li %r0, 576
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1427
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1428
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r9
 # 8x x5 = x5 - x0
 	.loc 1 1429
 	vsubuhm %v2, %v2, %v0
@@ -4611,11 +4534,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 192] = x5
 	.loc 1 1431
 	li %r0, 192
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 192]
 	.loc 1 1432
 	li %r0, 192
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1433
 	vsubuhm %v0, %v0, %v3
@@ -4625,38 +4548,38 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 384] = x5
 	.loc 1 1435
 	li %r0, 384
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1436
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 208]
 	.loc 1 1437
 	li %r0, 208
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1438
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 208]
 	.loc 1 1439
 	li %r0, 208
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1440
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 592] = x3
 	.loc 1 1441
 	li %r0, 592
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1442
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1443
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1444
 	vsubuhm %v2, %v2, %v0
@@ -4666,11 +4589,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 208] = x5
 	.loc 1 1446
 	li %r0, 208
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 208]
 	.loc 1 1447
 	li %r0, 208
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1448
 	vsubuhm %v0, %v0, %v3
@@ -4680,38 +4603,38 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 400] = x5
 	.loc 1 1450
 	li %r0, 400
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1451
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 224]
 	.loc 1 1452
 	li %r0, 224
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1453
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 224]
 	.loc 1 1454
 	li %r0, 224
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1455
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 608] = x3
 	.loc 1 1456
 	li %r0, 608
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1457
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1458
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1459
 	vsubuhm %v2, %v2, %v0
@@ -4721,11 +4644,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 224] = x5
 	.loc 1 1461
 	li %r0, 224
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 224]
 	.loc 1 1462
 	li %r0, 224
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1463
 	vsubuhm %v0, %v0, %v3
@@ -4735,38 +4658,38 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 416] = x5
 	.loc 1 1465
 	li %r0, 416
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1466
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 240]
 	.loc 1 1467
 	li %r0, 240
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1468
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 240]
 	.loc 1 1469
 	li %r0, 240
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1470
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 624] = x3
 	.loc 1 1471
 	li %r0, 624
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1472
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1473
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1474
 	vsubuhm %v2, %v2, %v0
@@ -4776,11 +4699,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 240] = x5
 	.loc 1 1476
 	li %r0, 240
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 240]
 	.loc 1 1477
 	li %r0, 240
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1478
 	vsubuhm %v0, %v0, %v3
@@ -4790,106 +4713,100 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 432] = x5
 	.loc 1 1480
 	li %r0, 432
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # qa = qa + 64
 	.loc 1 1481
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 1482
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 1483
-	addi %r4, %r4, 64
+	addi %r10, %r10, 64
 # qd = qd + 64
 	.loc 1 1484
-	addi %r6, %r6, 64
+	addi %r11, %r11, 64
 # i1 = i1 - 1
 	.loc 1 1485
-	addi %r7, %r7, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 1486
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r12, 0
 # goto loop27 if !=
 	.loc 1 1487
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop27
 # pa = pa + 1152
 	.loc 1 1488
-	mr %r5, %r10
-	addi %r5, %r5, 1152
+	addi %r4, %r4, 1152
 # pb = pb + 768
 	.loc 1 1489
-	mr %r6, %r11
-	addi %r6, %r6, 768
+	addi %r5, %r5, 768
 # i0 = i0 - 1
 	.loc 1 1490
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1491
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop26 if !=
 	.loc 1 1492
-	mr %r3, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop26
 # pa = w + 4800
 	.loc 1 1493
-	addi %r5, %r9, 4800
+	addi %r4, %r8, 4800
 # pb = 86544
 	.loc 1 1494
-	lis %r4, 1
-	ori %r4, %r4, 21008
+	lis %r5, 1
+	ori %r5, %r5, 21008
 # pb = w + pb
 	.loc 1 1495
-	add %r6, %r9, %r4
+	add %r5, %r8, %r5
 # i0 = 6
 	.loc 1 1496
-	li %r4, 6
+	li %r6, 6
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop28:
 # qa = pa
 	.loc 1 1498
-	mr %r12, %r4
-	mr %r8, %r3
+	mr %r7, %r4
 # qb = pa + 768
 	.loc 1 1499
-	addi %r3, %r5, 768
+	addi %r9, %r4, 768
 # qc = pa + 1536
 	.loc 1 1500
-	addi %r4, %r5, 1536
+	addi %r10, %r4, 1536
 # qd = pb
 	.loc 1 1501
-	mr %r10, %r5
+	mr %r11, %r5
 # i1 = 6
 	.loc 1 1502
-	mr %r11, %r6
-	li %r7, 6
+	li %r12, 6
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop29:
 # x0 = mem128[qa]
 	.loc 1 1504
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qa + 384]
 	.loc 1 1505
 	li %r0, 384
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc]
 	.loc 1 1506
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r10
 # x3 = mem128[qc + 384]
 	.loc 1 1507
 	li %r0, 384
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd] = x0
 	.loc 1 1508
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r11
 # mem128[qd + 1152] = x3
 	.loc 1 1509
 	li %r0, 1152
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1510
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1511
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r9
 # 8x x5 = x5 - x0
 	.loc 1 1512
 	vsubuhm %v2, %v2, %v0
@@ -4899,11 +4816,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 384] = x5
 	.loc 1 1514
 	li %r0, 384
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 384]
 	.loc 1 1515
 	li %r0, 384
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1516
 	vsubuhm %v0, %v0, %v3
@@ -4913,38 +4830,38 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 768] = x5
 	.loc 1 1518
 	li %r0, 768
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1519
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 400]
 	.loc 1 1520
 	li %r0, 400
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1521
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 400]
 	.loc 1 1522
 	li %r0, 400
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1523
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1168] = x3
 	.loc 1 1524
 	li %r0, 1168
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1525
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1526
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1527
 	vsubuhm %v2, %v2, %v0
@@ -4954,11 +4871,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 400] = x5
 	.loc 1 1529
 	li %r0, 400
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 400]
 	.loc 1 1530
 	li %r0, 400
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1531
 	vsubuhm %v0, %v0, %v3
@@ -4968,38 +4885,38 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 784] = x5
 	.loc 1 1533
 	li %r0, 784
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1534
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 416]
 	.loc 1 1535
 	li %r0, 416
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1536
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 416]
 	.loc 1 1537
 	li %r0, 416
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1538
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1184] = x3
 	.loc 1 1539
 	li %r0, 1184
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1540
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1541
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1542
 	vsubuhm %v2, %v2, %v0
@@ -5009,11 +4926,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 416] = x5
 	.loc 1 1544
 	li %r0, 416
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 416]
 	.loc 1 1545
 	li %r0, 416
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1546
 	vsubuhm %v0, %v0, %v3
@@ -5023,38 +4940,38 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 800] = x5
 	.loc 1 1548
 	li %r0, 800
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1549
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 432]
 	.loc 1 1550
 	li %r0, 432
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1551
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 432]
 	.loc 1 1552
 	li %r0, 432
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1553
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1200] = x3
 	.loc 1 1554
 	li %r0, 1200
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1555
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1556
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1557
 	vsubuhm %v2, %v2, %v0
@@ -5064,11 +4981,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 432] = x5
 	.loc 1 1559
 	li %r0, 432
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 432]
 	.loc 1 1560
 	li %r0, 432
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1561
 	vsubuhm %v0, %v0, %v3
@@ -5078,46 +4995,42 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 816] = x5
 	.loc 1 1563
 	li %r0, 816
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # qa = qa + 64
 	.loc 1 1564
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 1565
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 1566
-	addi %r4, %r4, 64
+	addi %r10, %r10, 64
 # qd = qd + 64
 	.loc 1 1567
-	addi %r6, %r6, 64
+	addi %r11, %r11, 64
 # i1 = i1 - 1
 	.loc 1 1568
-	addi %r7, %r7, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 1569
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r12, 0
 # goto loop29 if !=
 	.loc 1 1570
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop29
 # pa = pa + 2304
 	.loc 1 1571
-	mr %r5, %r10
-	addi %r5, %r5, 2304
+	addi %r4, %r4, 2304
 # pb = pb + 1536
 	.loc 1 1572
-	mr %r6, %r11
-	addi %r6, %r6, 1536
+	addi %r5, %r5, 1536
 # i0 = i0 - 1
 	.loc 1 1573
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1574
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop28 if !=
 	.loc 1 1575
-	mr %r3, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop28
 # pa = 86544
 	.loc 1 1576
@@ -5125,59 +5038,57 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	ori %r4, %r4, 21008
 # pa = w + pa
 	.loc 1 1577
-	add %r5, %r9, %r4
+	add %r4, %r8, %r4
 # pb = w + 4800
 	.loc 1 1578
-	addi %r6, %r9, 4800
+	addi %r5, %r8, 4800
 # i0 = 2
 	.loc 1 1579
-	li %r4, 2
+	li %r6, 2
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop30:
 # qa = pa
 	.loc 1 1581
-	mr %r12, %r4
-	mr %r8, %r3
+	mr %r7, %r4
 # qb = pa + 1536
 	.loc 1 1582
-	addi %r3, %r5, 1536
+	addi %r9, %r4, 1536
 # qc = pa + 3072
 	.loc 1 1583
-	addi %r4, %r5, 3072
+	addi %r10, %r4, 3072
 # qd = pb
 	.loc 1 1584
-	mr %r10, %r5
+	mr %r11, %r5
 # i1 = 12
 	.loc 1 1585
-	mr %r11, %r6
-	li %r7, 12
+	li %r12, 12
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop31:
 # x0 = mem128[qa]
 	.loc 1 1587
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qa + 768]
 	.loc 1 1588
 	li %r0, 768
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc]
 	.loc 1 1589
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r10
 # x3 = mem128[qc + 768]
 	.loc 1 1590
 	li %r0, 768
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd] = x0
 	.loc 1 1591
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r11
 # mem128[qd + 2304] = x3
 	.loc 1 1592
 	li %r0, 2304
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1593
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1594
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r9
 # 8x x5 = x5 - x0
 	.loc 1 1595
 	vsubuhm %v2, %v2, %v0
@@ -5187,11 +5098,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 768] = x5
 	.loc 1 1597
 	li %r0, 768
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 768]
 	.loc 1 1598
 	li %r0, 768
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1599
 	vsubuhm %v0, %v0, %v3
@@ -5201,38 +5112,38 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 1536] = x5
 	.loc 1 1601
 	li %r0, 1536
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1602
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 784]
 	.loc 1 1603
 	li %r0, 784
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1604
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 784]
 	.loc 1 1605
 	li %r0, 784
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1606
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 2320] = x3
 	.loc 1 1607
 	li %r0, 2320
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1608
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1609
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1610
 	vsubuhm %v2, %v2, %v0
@@ -5242,11 +5153,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 784] = x5
 	.loc 1 1612
 	li %r0, 784
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 784]
 	.loc 1 1613
 	li %r0, 784
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1614
 	vsubuhm %v0, %v0, %v3
@@ -5256,38 +5167,38 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 1552] = x5
 	.loc 1 1616
 	li %r0, 1552
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1617
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 800]
 	.loc 1 1618
 	li %r0, 800
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1619
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 800]
 	.loc 1 1620
 	li %r0, 800
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1621
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 2336] = x3
 	.loc 1 1622
 	li %r0, 2336
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1623
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1624
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1625
 	vsubuhm %v2, %v2, %v0
@@ -5297,11 +5208,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 800] = x5
 	.loc 1 1627
 	li %r0, 800
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 800]
 	.loc 1 1628
 	li %r0, 800
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1629
 	vsubuhm %v0, %v0, %v3
@@ -5311,38 +5222,38 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 1568] = x5
 	.loc 1 1631
 	li %r0, 1568
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1632
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 816]
 	.loc 1 1633
 	li %r0, 816
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1634
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 816]
 	.loc 1 1635
 	li %r0, 816
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1636
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 2352] = x3
 	.loc 1 1637
 	li %r0, 2352
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1638
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1639
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1640
 	vsubuhm %v2, %v2, %v0
@@ -5352,11 +5263,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 816] = x5
 	.loc 1 1642
 	li %r0, 816
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 816]
 	.loc 1 1643
 	li %r0, 816
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1644
 	vsubuhm %v0, %v0, %v3
@@ -5366,806 +5277,789 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 1584] = x5
 	.loc 1 1646
 	li %r0, 1584
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # qa = qa + 64
 	.loc 1 1647
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 1648
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 1649
-	addi %r4, %r4, 64
+	addi %r10, %r10, 64
 # qd = qd + 64
 	.loc 1 1650
-	addi %r6, %r6, 64
+	addi %r11, %r11, 64
 # i1 = i1 - 1
 	.loc 1 1651
-	addi %r7, %r7, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 1652
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r12, 0
 # goto loop31 if !=
 	.loc 1 1653
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop31
 # pa = pa + 4608
 	.loc 1 1654
-	mr %r5, %r10
-	addi %r5, %r5, 4608
+	addi %r4, %r4, 4608
 # pb = pb + 3072
 	.loc 1 1655
-	mr %r6, %r11
-	addi %r6, %r6, 3072
+	addi %r5, %r5, 3072
 # i0 = i0 - 1
 	.loc 1 1656
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1657
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop30 if !=
 	.loc 1 1658
-	mr %r3, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop30
 # x4 = mem128[w + 128]
 	.loc 1 1659
-	mr %r10, %r3
 	li %r0, 128
-	lvx %v0, %r9, %r0
+	lvx %v6, %r8, %r0
 # x5 = mem128[w + 160]
 	.loc 1 1660
 	li %r0, 160
-	lvx %v1, %r9, %r0
+	lvx %v7, %r8, %r0
 # x6 = mem128[w + 64]
 	.loc 1 1661
 	li %r0, 64
-	lvx %v5, %r9, %r0
+	lvx %v1, %r8, %r0
 # x7 = mem128[w + 80]
 	.loc 1 1662
 	li %r0, 80
-	lvx %v7, %r9, %r0
+	lvx %v2, %r8, %r0
 # pa = w + 4800
 	.loc 1 1663
-	addi %r3, %r9, 4800
+	addi %r4, %r8, 4800
 # pb = w + 7872
 	.loc 1 1664
-	addi %r4, %r9, 7872
+	addi %r5, %r8, 7872
 # pc = 135504
 	.loc 1 1665
-	lis %r5, 2
-	ori %r5, %r5, 4432
+	lis %r6, 2
+	ori %r6, %r6, 4432
 # pc = w + pc
 	.loc 1 1666
-	add %r5, %r9, %r5
+	add %r6, %r8, %r6
 # i1 = 48
 	.loc 1 1667
-	li %r6, 48
-	vor %v6, %v0, %v0
-	vor %v4, %v1, %v1
+	li %r7, 48
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop32:
 # x1 = mem128[pb]
 	.loc 1 1669
-	lvx %v1, 0, %r4
+	lvx %v3, 0, %r5
 # 8x x2 = mulhis15(x1, x5)
 	.loc 1 1670
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v4, %v0
+	vmhaddshs %v4, %v3, %v7, %v0
 # 8x x1 = x1 * x4
 	.loc 1 1671
 	vspltish %v0, 0
-	vmladduhm %v3, %v1, %v6, %v0
+	vmladduhm %v5, %v3, %v6, %v0
 # 8x x2 = x2 * x7
 	.loc 1 1672
 	vspltish %v0, 0
-	vmladduhm %v1, %v2, %v7, %v0
+	vmladduhm %v3, %v4, %v2, %v0
 # 8x x1 = x1 - x2
 	.loc 1 1673
-	vsubuhm %v3, %v3, %v1
+	vsubuhm %v5, %v5, %v3
 # x3 = mem128[pa]
 	.loc 1 1674
-	lvx %v0, 0, %r3
+	lvx %v0, 0, %r4
 # 8x x1 = x1 + x3
 	.loc 1 1675
-	vadduhm %v3, %v3, %v0
+	vadduhm %v5, %v5, %v0
 # 8x x2 = mulhis15(x1, x6)
 	.loc 1 1676
 	vspltish %v0, 0
-	vmhaddshs %v1, %v3, %v5, %v0
+	vmhaddshs %v3, %v5, %v1, %v0
 # tv = mem128[w + 96]
 	.loc 1 1677
 	li %r0, 96
-	lvx %v0, %r9, %r0
+	lvx %v0, %r8, %r0
 # 8x x2 = x2 + tv
 	.loc 1 1678
-	vadduhm %v1, %v1, %v0
+	vadduhm %v3, %v3, %v0
 # (int16) 8x x2 >>= 10
 	.loc 1 1679
 	vspltish %v0, 10
-	vsrah %v1, %v1, %v0
+	vsrah %v3, %v3, %v0
 # 8x x2 = x2 * x7
 	.loc 1 1680
 	vspltish %v0, 0
-	vmladduhm %v2, %v1, %v7, %v0
+	vmladduhm %v4, %v3, %v2, %v0
 # 8x x1 = x1 - x2
 	.loc 1 1681
-	vsubuhm %v3, %v3, %v2
+	vsubuhm %v5, %v5, %v4
 # mem128[pc] = x1
 	.loc 1 1682
-	stvx %v3, 0, %r5
+	stvx %v5, 0, %r6
 # x1 = mem128[pb + 16]
 	.loc 1 1683
 	li %r0, 16
-	lvx %v1, %r4, %r0
+	lvx %v3, %r5, %r0
 # 8x x2 = mulhis15(x1, x5)
 	.loc 1 1684
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v4, %v0
+	vmhaddshs %v4, %v3, %v7, %v0
 # 8x x1 = x1 * x4
 	.loc 1 1685
 	vspltish %v0, 0
-	vmladduhm %v3, %v1, %v6, %v0
+	vmladduhm %v5, %v3, %v6, %v0
 # 8x x2 = x2 * x7
 	.loc 1 1686
 	vspltish %v0, 0
-	vmladduhm %v1, %v2, %v7, %v0
+	vmladduhm %v3, %v4, %v2, %v0
 # 8x x1 = x1 - x2
 	.loc 1 1687
-	vsubuhm %v3, %v3, %v1
+	vsubuhm %v5, %v5, %v3
 # x3 = mem128[pa + 16]
 	.loc 1 1688
 	li %r0, 16
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # 8x x1 = x1 + x3
 	.loc 1 1689
-	vadduhm %v3, %v3, %v0
+	vadduhm %v5, %v5, %v0
 # 8x x2 = mulhis15(x1, x6)
 	.loc 1 1690
 	vspltish %v0, 0
-	vmhaddshs %v1, %v3, %v5, %v0
+	vmhaddshs %v3, %v5, %v1, %v0
 # tv = mem128[w + 96]
 	.loc 1 1691
 	li %r0, 96
-	lvx %v0, %r9, %r0
+	lvx %v0, %r8, %r0
 # 8x x2 = x2 + tv
 	.loc 1 1692
-	vadduhm %v1, %v1, %v0
+	vadduhm %v3, %v3, %v0
 # (int16) 8x x2 >>= 10
 	.loc 1 1693
 	vspltish %v0, 10
-	vsrah %v1, %v1, %v0
+	vsrah %v3, %v3, %v0
 # 8x x2 = x2 * x7
 	.loc 1 1694
 	vspltish %v0, 0
-	vmladduhm %v2, %v1, %v7, %v0
+	vmladduhm %v4, %v3, %v2, %v0
 # 8x x1 = x1 - x2
 	.loc 1 1695
-	vsubuhm %v3, %v3, %v2
+	vsubuhm %v5, %v5, %v4
 # mem128[pc + 16] = x1
 	.loc 1 1696
 	li %r0, 16
-	stvx %v3, %r5, %r0
+	stvx %v5, %r6, %r0
 # x1 = mem128[pb + 32]
 	.loc 1 1697
 	li %r0, 32
-	lvx %v1, %r4, %r0
+	lvx %v3, %r5, %r0
 # 8x x2 = mulhis15(x1, x5)
 	.loc 1 1698
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v4, %v0
+	vmhaddshs %v4, %v3, %v7, %v0
 # 8x x1 = x1 * x4
 	.loc 1 1699
 	vspltish %v0, 0
-	vmladduhm %v3, %v1, %v6, %v0
+	vmladduhm %v5, %v3, %v6, %v0
 # 8x x2 = x2 * x7
 	.loc 1 1700
 	vspltish %v0, 0
-	vmladduhm %v1, %v2, %v7, %v0
+	vmladduhm %v3, %v4, %v2, %v0
 # 8x x1 = x1 - x2
 	.loc 1 1701
-	vsubuhm %v3, %v3, %v1
+	vsubuhm %v5, %v5, %v3
 # x3 = mem128[pa + 32]
 	.loc 1 1702
 	li %r0, 32
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # 8x x1 = x1 + x3
 	.loc 1 1703
-	vadduhm %v3, %v3, %v0
+	vadduhm %v5, %v5, %v0
 # 8x x2 = mulhis15(x1, x6)
 	.loc 1 1704
 	vspltish %v0, 0
-	vmhaddshs %v1, %v3, %v5, %v0
+	vmhaddshs %v3, %v5, %v1, %v0
 # tv = mem128[w + 96]
 	.loc 1 1705
 	li %r0, 96
-	lvx %v0, %r9, %r0
+	lvx %v0, %r8, %r0
 # 8x x2 = x2 + tv
 	.loc 1 1706
-	vadduhm %v1, %v1, %v0
+	vadduhm %v3, %v3, %v0
 # (int16) 8x x2 >>= 10
 	.loc 1 1707
 	vspltish %v0, 10
-	vsrah %v1, %v1, %v0
+	vsrah %v3, %v3, %v0
 # 8x x2 = x2 * x7
 	.loc 1 1708
 	vspltish %v0, 0
-	vmladduhm %v2, %v1, %v7, %v0
+	vmladduhm %v4, %v3, %v2, %v0
 # 8x x1 = x1 - x2
 	.loc 1 1709
-	vsubuhm %v3, %v3, %v2
+	vsubuhm %v5, %v5, %v4
 # mem128[pc + 32] = x1
 	.loc 1 1710
 	li %r0, 32
-	stvx %v3, %r5, %r0
+	stvx %v5, %r6, %r0
 # x1 = mem128[pb + 48]
 	.loc 1 1711
 	li %r0, 48
-	lvx %v1, %r4, %r0
+	lvx %v3, %r5, %r0
 # 8x x2 = mulhis15(x1, x5)
 	.loc 1 1712
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v4, %v0
+	vmhaddshs %v4, %v3, %v7, %v0
 # 8x x1 = x1 * x4
 	.loc 1 1713
 	vspltish %v0, 0
-	vmladduhm %v3, %v1, %v6, %v0
+	vmladduhm %v5, %v3, %v6, %v0
 # 8x x2 = x2 * x7
 	.loc 1 1714
 	vspltish %v0, 0
-	vmladduhm %v1, %v2, %v7, %v0
+	vmladduhm %v3, %v4, %v2, %v0
 # 8x x1 = x1 - x2
 	.loc 1 1715
-	vsubuhm %v3, %v3, %v1
+	vsubuhm %v5, %v5, %v3
 # x3 = mem128[pa + 48]
 	.loc 1 1716
 	li %r0, 48
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # 8x x1 = x1 + x3
 	.loc 1 1717
-	vadduhm %v3, %v3, %v0
+	vadduhm %v5, %v5, %v0
 # 8x x2 = mulhis15(x1, x6)
 	.loc 1 1718
 	vspltish %v0, 0
-	vmhaddshs %v1, %v3, %v5, %v0
+	vmhaddshs %v3, %v5, %v1, %v0
 # tv = mem128[w + 96]
 	.loc 1 1719
 	li %r0, 96
-	lvx %v0, %r9, %r0
+	lvx %v0, %r8, %r0
 # 8x x2 = x2 + tv
 	.loc 1 1720
-	vadduhm %v1, %v1, %v0
+	vadduhm %v3, %v3, %v0
 # (int16) 8x x2 >>= 10
 	.loc 1 1721
 	vspltish %v0, 10
-	vsrah %v1, %v1, %v0
+	vsrah %v3, %v3, %v0
 # 8x x2 = x2 * x7
 	.loc 1 1722
 	vspltish %v0, 0
-	vmladduhm %v2, %v1, %v7, %v0
+	vmladduhm %v4, %v3, %v2, %v0
 # 8x x1 = x1 - x2
 	.loc 1 1723
-	vsubuhm %v3, %v3, %v2
+	vsubuhm %v5, %v5, %v4
 # mem128[pc + 48] = x1
 	.loc 1 1724
 	li %r0, 48
-	stvx %v3, %r5, %r0
+	stvx %v5, %r6, %r0
 # pa = pa + 64
 	.loc 1 1725
-	addi %r3, %r3, 64
+	addi %r4, %r4, 64
 # pb = pb + 64
 	.loc 1 1726
-	addi %r4, %r4, 64
+	addi %r5, %r5, 64
 # pc = pc + 64
 	.loc 1 1727
-	addi %r5, %r5, 64
+	addi %r6, %r6, 64
 # i1 = i1 - 1
 	.loc 1 1728
-	addi %r6, %r6, -1
+	addi %r7, %r7, -1
 # =? i1 - 0
 	.loc 1 1729
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r7, 0
 # goto loop32 if !=
 	.loc 1 1730
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop32
 # pa = 138576
 	.loc 1 1731
-	lis %r3, 2
-	ori %r3, %r3, 7504
+	lis %r4, 2
+	ori %r4, %r4, 7504
 # pa = w + pa
 	.loc 1 1732
-	add %r3, %r9, %r3
+	add %r4, %r8, %r4
 # z0 = 0
 	.loc 1 1733
 	vxor %v0, %v0, %v0
 # mem128[pa] = z0
 	.loc 1 1734
-	stvx %v0, 0, %r3
+	stvx %v0, 0, %r4
 # mem128[pa + 16] = z0
 	.loc 1 1735
 	li %r0, 16
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # pa = 135504
 	.loc 1 1736
-	lis %r3, 2
-	ori %r3, %r3, 4432
+	lis %r4, 2
+	ori %r4, %r4, 4432
 # pa = w + pa
 	.loc 1 1737
-	add %r3, %r9, %r3
+	add %r4, %r8, %r4
 # pb = 136800
 	.loc 1 1738
-	lis %r4, 2
-	ori %r4, %r4, 5728
-# pb = w + pb
-	.loc 1 1739
-	add %r4, %r9, %r4
-# pc = 136800
-	.loc 1 1740
 	lis %r5, 2
 	ori %r5, %r5, 5728
+# pb = w + pb
+	.loc 1 1739
+	add %r5, %r8, %r5
+# pc = 136800
+	.loc 1 1740
+	lis %r6, 2
+	ori %r6, %r6, 5728
 # pc = w + pc
 	.loc 1 1741
-	add %r5, %r9, %r5
+	add %r6, %r8, %r6
 # qd = 138608
 	.loc 1 1742
-	lis %r6, 2
-	ori %r6, %r6, 7536
+	lis %r7, 2
+	ori %r7, %r7, 7536
 # qd = w + qd
 	.loc 1 1743
-	add %r6, %r9, %r6
+	add %r7, %r8, %r7
 # x0 = mem128[pa]
 	.loc 1 1744
-	lvx %v0, 0, %r3
+	lvx %v0, 0, %r4
 # x1 = mem128[pb]
 	.loc 1 1745
-	lvx %v1, 0, %r4
+	lvx %v3, 0, %r5
 # x3 = mem128[pb + 16]
 	.loc 1 1746
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v4, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 10)
 	.loc 1 1747
-	vsldoi %v1, %v1, %v2, 10
+	vsldoi %v3, %v3, %v4, 10
 # x2 = mem128[pc]
 	.loc 1 1748
-	lvx %v2, 0, %r5
+	lvx %v4, 0, %r6
 # x3 = mem128[pc + 16]
 	.loc 1 1749
 	li %r0, 16
-	lvx %v3, %r5, %r0
+	lvx %v5, %r6, %r0
 # x2 = shiftleftbytes(x2, x3, 8)
 	.loc 1 1750
-	vsldoi %v2, %v2, %v3, 8
+	vsldoi %v4, %v4, %v5, 8
 # x3 = mem128[w + 176]
 	.loc 1 1751
 	li %r0, 176
-	lvx %v3, %r9, %r0
+	lvx %v5, %r8, %r0
 # x2 = x2 & x3
 	.loc 1 1752
-	vand %v2, %v2, %v3
+	vand %v4, %v4, %v5
 # 8x x0 = x0 + x1
 	.loc 1 1753
-	vadduhm %v0, %v0, %v1
+	vadduhm %v0, %v0, %v3
 # 8x x0 = x0 + x2
 	.loc 1 1754
-	vadduhm %v1, %v0, %v2
+	vadduhm %v3, %v0, %v4
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 1755
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v4, %v3, %v1, %v0
 # tv = mem128[w + 96]
 	.loc 1 1756
 	li %r0, 96
-	lvx %v0, %r9, %r0
+	lvx %v0, %r8, %r0
 # 8x x1 = x1 + tv
 	.loc 1 1757
-	vadduhm %v2, %v2, %v0
+	vadduhm %v4, %v4, %v0
 # (int16) 8x x1 >>= 10
 	.loc 1 1758
 	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
+	vsrah %v4, %v4, %v0
 # 8x x1 = x1 * x7
 	.loc 1 1759
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v7, %v0
+	vmladduhm %v5, %v4, %v2, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1760
-	vsubuhm %v1, %v1, %v3
+	vsubuhm %v3, %v3, %v5
 # mem128[qd] = x0
 	.loc 1 1761
-	stvx %v1, 0, %r6
+	stvx %v3, 0, %r7
 # pa = pa + 16
 	.loc 1 1762
-	addi %r7, %r3, 16
+	addi %r4, %r4, 16
 # pb = pb + 16
 	.loc 1 1763
-	addi %r4, %r4, 16
+	addi %r5, %r5, 16
 # pc = pc + 16
 	.loc 1 1764
-	addi %r5, %r5, 16
+	addi %r6, %r6, 16
 # qd = qd + 16
 	.loc 1 1765
-	addi %r6, %r6, 16
+	addi %r7, %r7, 16
 # i1 = 20
 	.loc 1 1766
-	li %r8, 20
-	mr %r3, %r10
-	mr %r10, %r3
-	vor %v4, %v5, %v5
-	vor %v5, %v7, %v7
+	li %r9, 20
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop33:
 # x0 = mem128[pa]
 	.loc 1 1768
-	lvx %v0, 0, %r7
+	lvx %v0, 0, %r4
 # x1 = mem128[pb]
 	.loc 1 1769
-	lvx %v1, 0, %r4
+	lvx %v3, 0, %r5
 # x3 = mem128[pb + 16]
 	.loc 1 1770
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v4, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 10)
 	.loc 1 1771
-	vsldoi %v1, %v1, %v2, 10
+	vsldoi %v3, %v3, %v4, 10
 # x2 = mem128[pc]
 	.loc 1 1772
-	lvx %v2, 0, %r5
+	lvx %v4, 0, %r6
 # x3 = mem128[pc + 16]
 	.loc 1 1773
 	li %r0, 16
-	lvx %v3, %r5, %r0
+	lvx %v5, %r6, %r0
 # x2 = shiftleftbytes(x2, x3, 8)
 	.loc 1 1774
-	vsldoi %v2, %v2, %v3, 8
+	vsldoi %v4, %v4, %v5, 8
 # 8x x0 = x0 + x1
 	.loc 1 1775
-	vadduhm %v0, %v0, %v1
+	vadduhm %v0, %v0, %v3
 # 8x x0 = x0 + x2
 	.loc 1 1776
-	vadduhm %v1, %v0, %v2
+	vadduhm %v3, %v0, %v4
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 1777
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v4, %v0
+	vmhaddshs %v4, %v3, %v1, %v0
 # tv = mem128[w + 96]
 	.loc 1 1778
 	li %r0, 96
-	lvx %v0, %r9, %r0
+	lvx %v0, %r8, %r0
 # 8x x1 = x1 + tv
 	.loc 1 1779
-	vadduhm %v2, %v2, %v0
+	vadduhm %v4, %v4, %v0
 # (int16) 8x x1 >>= 10
 	.loc 1 1780
 	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
+	vsrah %v4, %v4, %v0
 # 8x x1 = x1 * x7
 	.loc 1 1781
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v5, %v0
+	vmladduhm %v5, %v4, %v2, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1782
-	vsubuhm %v1, %v1, %v3
+	vsubuhm %v3, %v3, %v5
 # mem128[qd] = x0
 	.loc 1 1783
-	stvx %v1, 0, %r6
+	stvx %v3, 0, %r7
 # x0 = mem128[pa + 16]
 	.loc 1 1784
 	li %r0, 16
-	lvx %v0, %r7, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[pb + 16]
 	.loc 1 1785
 	li %r0, 16
-	lvx %v1, %r4, %r0
+	lvx %v3, %r5, %r0
 # x3 = mem128[pb + 32]
 	.loc 1 1786
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v4, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 10)
 	.loc 1 1787
-	vsldoi %v1, %v1, %v2, 10
+	vsldoi %v3, %v3, %v4, 10
 # x2 = mem128[pc + 16]
 	.loc 1 1788
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v4, %r6, %r0
 # x3 = mem128[pc + 32]
 	.loc 1 1789
 	li %r0, 32
-	lvx %v3, %r5, %r0
+	lvx %v5, %r6, %r0
 # x2 = shiftleftbytes(x2, x3, 8)
 	.loc 1 1790
-	vsldoi %v2, %v2, %v3, 8
+	vsldoi %v4, %v4, %v5, 8
 # 8x x0 = x0 + x1
 	.loc 1 1791
-	vadduhm %v0, %v0, %v1
+	vadduhm %v0, %v0, %v3
 # 8x x0 = x0 + x2
 	.loc 1 1792
-	vadduhm %v1, %v0, %v2
+	vadduhm %v3, %v0, %v4
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 1793
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v4, %v0
+	vmhaddshs %v4, %v3, %v1, %v0
 # tv = mem128[w + 96]
 	.loc 1 1794
 	li %r0, 96
-	lvx %v0, %r9, %r0
+	lvx %v0, %r8, %r0
 # 8x x1 = x1 + tv
 	.loc 1 1795
-	vadduhm %v2, %v2, %v0
+	vadduhm %v4, %v4, %v0
 # (int16) 8x x1 >>= 10
 	.loc 1 1796
 	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
+	vsrah %v4, %v4, %v0
 # 8x x1 = x1 * x7
 	.loc 1 1797
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v5, %v0
+	vmladduhm %v5, %v4, %v2, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1798
-	vsubuhm %v1, %v1, %v3
+	vsubuhm %v3, %v3, %v5
 # mem128[qd + 16] = x0
 	.loc 1 1799
 	li %r0, 16
-	stvx %v1, %r6, %r0
+	stvx %v3, %r7, %r0
 # x0 = mem128[pa + 32]
 	.loc 1 1800
 	li %r0, 32
-	lvx %v0, %r7, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[pb + 32]
 	.loc 1 1801
 	li %r0, 32
-	lvx %v1, %r4, %r0
+	lvx %v3, %r5, %r0
 # x3 = mem128[pb + 48]
 	.loc 1 1802
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v4, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 10)
 	.loc 1 1803
-	vsldoi %v1, %v1, %v2, 10
+	vsldoi %v3, %v3, %v4, 10
 # x2 = mem128[pc + 32]
 	.loc 1 1804
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v4, %r6, %r0
 # x3 = mem128[pc + 48]
 	.loc 1 1805
 	li %r0, 48
-	lvx %v3, %r5, %r0
+	lvx %v5, %r6, %r0
 # x2 = shiftleftbytes(x2, x3, 8)
 	.loc 1 1806
-	vsldoi %v2, %v2, %v3, 8
+	vsldoi %v4, %v4, %v5, 8
 # 8x x0 = x0 + x1
 	.loc 1 1807
-	vadduhm %v0, %v0, %v1
+	vadduhm %v0, %v0, %v3
 # 8x x0 = x0 + x2
 	.loc 1 1808
-	vadduhm %v1, %v0, %v2
+	vadduhm %v3, %v0, %v4
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 1809
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v4, %v0
+	vmhaddshs %v4, %v3, %v1, %v0
 # tv = mem128[w + 96]
 	.loc 1 1810
 	li %r0, 96
-	lvx %v0, %r9, %r0
+	lvx %v0, %r8, %r0
 # 8x x1 = x1 + tv
 	.loc 1 1811
-	vadduhm %v2, %v2, %v0
+	vadduhm %v4, %v4, %v0
 # (int16) 8x x1 >>= 10
 	.loc 1 1812
 	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
+	vsrah %v4, %v4, %v0
 # 8x x1 = x1 * x7
 	.loc 1 1813
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v5, %v0
+	vmladduhm %v5, %v4, %v2, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1814
-	vsubuhm %v1, %v1, %v3
+	vsubuhm %v3, %v3, %v5
 # mem128[qd + 32] = x0
 	.loc 1 1815
 	li %r0, 32
-	stvx %v1, %r6, %r0
+	stvx %v3, %r7, %r0
 # x0 = mem128[pa + 48]
 	.loc 1 1816
 	li %r0, 48
-	lvx %v0, %r7, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[pb + 48]
 	.loc 1 1817
 	li %r0, 48
-	lvx %v1, %r4, %r0
+	lvx %v3, %r5, %r0
 # x3 = mem128[pb + 64]
 	.loc 1 1818
 	li %r0, 64
-	lvx %v2, %r4, %r0
+	lvx %v4, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 10)
 	.loc 1 1819
-	vsldoi %v1, %v1, %v2, 10
+	vsldoi %v3, %v3, %v4, 10
 # x2 = mem128[pc + 48]
 	.loc 1 1820
 	li %r0, 48
-	lvx %v2, %r5, %r0
+	lvx %v4, %r6, %r0
 # x3 = mem128[pc + 64]
 	.loc 1 1821
 	li %r0, 64
-	lvx %v3, %r5, %r0
+	lvx %v5, %r6, %r0
 # x2 = shiftleftbytes(x2, x3, 8)
 	.loc 1 1822
-	vsldoi %v2, %v2, %v3, 8
+	vsldoi %v4, %v4, %v5, 8
 # 8x x0 = x0 + x1
 	.loc 1 1823
-	vadduhm %v0, %v0, %v1
+	vadduhm %v0, %v0, %v3
 # 8x x0 = x0 + x2
 	.loc 1 1824
-	vadduhm %v1, %v0, %v2
+	vadduhm %v3, %v0, %v4
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 1825
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v4, %v0
+	vmhaddshs %v4, %v3, %v1, %v0
 # tv = mem128[w + 96]
 	.loc 1 1826
 	li %r0, 96
-	lvx %v0, %r9, %r0
+	lvx %v0, %r8, %r0
 # 8x x1 = x1 + tv
 	.loc 1 1827
-	vadduhm %v2, %v2, %v0
+	vadduhm %v4, %v4, %v0
 # (int16) 8x x1 >>= 10
 	.loc 1 1828
 	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
+	vsrah %v4, %v4, %v0
 # 8x x1 = x1 * x7
 	.loc 1 1829
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v5, %v0
+	vmladduhm %v5, %v4, %v2, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1830
-	vsubuhm %v1, %v1, %v3
+	vsubuhm %v3, %v3, %v5
 # mem128[qd + 48] = x0
 	.loc 1 1831
 	li %r0, 48
-	stvx %v1, %r6, %r0
+	stvx %v3, %r7, %r0
 # pa = pa + 64
 	.loc 1 1832
-	addi %r7, %r7, 64
+	addi %r4, %r4, 64
 # pb = pb + 64
 	.loc 1 1833
-	addi %r4, %r4, 64
+	addi %r5, %r5, 64
 # pc = pc + 64
 	.loc 1 1834
-	addi %r5, %r5, 64
+	addi %r6, %r6, 64
 # qd = qd + 64
 	.loc 1 1835
-	addi %r6, %r6, 64
+	addi %r7, %r7, 64
 # i1 = i1 - 1
 	.loc 1 1836
-	addi %r8, %r8, -1
+	addi %r9, %r9, -1
 # =? i1 - 0
 	.loc 1 1837
-	cmplwi %cr0, %r8, 0
+	cmplwi %cr0, %r9, 0
 # goto loop33 if !=
 	.loc 1 1838
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop33
 # x0 = mem128[pa]
 	.loc 1 1839
-	vor %v7, %v5, %v5
-	vor %v5, %v4, %v4
-	lvx %v0, 0, %r7
+	lvx %v0, 0, %r4
 # x1 = mem128[pb]
 	.loc 1 1840
-	lvx %v1, 0, %r4
+	lvx %v3, 0, %r5
 # x3 = mem128[pb + 16]
 	.loc 1 1841
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v4, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 10)
 	.loc 1 1842
-	vsldoi %v1, %v1, %v2, 10
+	vsldoi %v3, %v3, %v4, 10
 # x2 = mem128[pc]
 	.loc 1 1843
-	lvx %v2, 0, %r5
+	lvx %v4, 0, %r6
 # x3 = mem128[pc + 16]
 	.loc 1 1844
 	li %r0, 16
-	lvx %v3, %r5, %r0
+	lvx %v5, %r6, %r0
 # x2 = shiftleftbytes(x2, x3, 8)
 	.loc 1 1845
-	vsldoi %v2, %v2, %v3, 8
+	vsldoi %v4, %v4, %v5, 8
 # 8x x0 = x0 + x1
 	.loc 1 1846
-	vadduhm %v0, %v0, %v1
+	vadduhm %v0, %v0, %v3
 # 8x x0 = x0 + x2
 	.loc 1 1847
-	vadduhm %v1, %v0, %v2
+	vadduhm %v3, %v0, %v4
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 1848
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v4, %v3, %v1, %v0
 # tv = mem128[w + 96]
 	.loc 1 1849
 	li %r0, 96
-	lvx %v0, %r9, %r0
+	lvx %v0, %r8, %r0
 # 8x x1 = x1 + tv
 	.loc 1 1850
-	vadduhm %v2, %v2, %v0
+	vadduhm %v4, %v4, %v0
 # (int16) 8x x1 >>= 10
 	.loc 1 1851
 	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
+	vsrah %v4, %v4, %v0
 # 8x x1 = x1 * x7
 	.loc 1 1852
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v7, %v0
+	vmladduhm %v1, %v4, %v2, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1853
-	vsubuhm %v1, %v1, %v3
+	vsubuhm %v3, %v3, %v1
 # mem128[qd] = x0
 	.loc 1 1854
-	stvx %v1, 0, %r6
+	stvx %v3, 0, %r7
 # pa = 138608
 	.loc 1 1855
-	lis %r3, 2
-	ori %r3, %r3, 7536
+	lis %r4, 2
+	ori %r4, %r4, 7536
 # pa = w + pa
 	.loc 1 1856
-	add %r4, %r9, %r3
-# pb = out
-	.loc 1 1857
-	mr %r3, %r10
+	add %r4, %r8, %r4
 # i1 = 163
 	.loc 1 1858
 	li %r5, 163
-	mr %r6, %r3
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop34:
 # t0 = mem16[pa]
 	.loc 1 1860
-	lhz %r3, 0(%r4)
+	lhz %r6, 0(%r4)
 # mem8[pb] = t0
 	.loc 1 1861
-	stb %r3, 0(%r6)
+	stb %r6, 0(%r3)
 # t0 = t0 >> 8
 	.loc 1 1862
-	srwi %r3, %r3, 8
+	srwi %r6, %r6, 8
 # mem8[pb + 1] = t0
 	.loc 1 1863
-	stb %r3, 1(%r6)
+	stb %r6, 1(%r3)
 # t0 = mem16[pa + 2]
 	.loc 1 1864
-	lhz %r3, 2(%r4)
+	lhz %r6, 2(%r4)
 # mem8[pb + 2] = t0
 	.loc 1 1865
-	stb %r3, 2(%r6)
+	stb %r6, 2(%r3)
 # t0 = t0 >> 8
 	.loc 1 1866
-	srwi %r3, %r3, 8
+	srwi %r6, %r6, 8
 # mem8[pb + 3] = t0
 	.loc 1 1867
-	stb %r3, 3(%r6)
+	stb %r6, 3(%r3)
 # t0 = mem16[pa + 4]
 	.loc 1 1868
-	lhz %r3, 4(%r4)
+	lhz %r6, 4(%r4)
 # mem8[pb + 4] = t0
 	.loc 1 1869
-	stb %r3, 4(%r6)
+	stb %r6, 4(%r3)
 # t0 = t0 >> 8
 	.loc 1 1870
-	srwi %r3, %r3, 8
+	srwi %r6, %r6, 8
 # mem8[pb + 5] = t0
 	.loc 1 1871
-	stb %r3, 5(%r6)
+	stb %r6, 5(%r3)
 # t0 = mem16[pa + 6]
 	.loc 1 1872
-	lhz %r3, 6(%r4)
+	lhz %r6, 6(%r4)
 # mem8[pb + 6] = t0
 	.loc 1 1873
-	stb %r3, 6(%r6)
+	stb %r6, 6(%r3)
 # t0 = t0 >> 8
 	.loc 1 1874
-	srwi %r3, %r3, 8
+	srwi %r6, %r6, 8
 # mem8[pb + 7] = t0
 	.loc 1 1875
-	stb %r3, 7(%r6)
+	stb %r6, 7(%r3)
 # pa = pa + 8
 	.loc 1 1876
 	addi %r4, %r4, 8
 # pb = pb + 8
 	.loc 1 1877
-	addi %r6, %r6, 8
+	addi %r3, %r3, 8
 # i1 = i1 - 1
 	.loc 1 1878
 	addi %r5, %r5, -1
@@ -6177,7 +6071,6 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop34
 # t0 = mem16[pa]
 	.loc 1 1881
-	mr %r3, %r6
 	lhz %r4, 0(%r4)
 # mem8[pb] = t0
 	.loc 1 1882

@@ -7,451 +7,444 @@
 	.type qhasm_kernel_core_multsntrup761_ppc32_altivec_mul, @function
 	.p2align 5
 qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
-# input out in k c w
-	.loc 1 14
-	mr %r8, %r3
-	mr %r9, %r5
 # w = w + 15
 	.loc 1 16
 	addi %r7, %r7, 15
 # t0 = -16
 	.loc 1 17
-	li %r3, -16
+	li %r6, -16
 # w = w & t0
 	.loc 1 18
-	and %r7, %r7, %r3
+	and %r9, %r7, %r6
 # t0 = 1
 	.loc 1 19
-	li %r3, 1
+	li %r6, 1
 # mem16[w + 0] = t0
 	.loc 1 20
-	sth %r3, 0(%r7)
+	sth %r6, 0(%r9)
 # mem16[w + 2] = t0
 	.loc 1 21
-	sth %r3, 2(%r7)
+	sth %r6, 2(%r9)
 # mem16[w + 4] = t0
 	.loc 1 22
-	sth %r3, 4(%r7)
+	sth %r6, 4(%r9)
 # mem16[w + 6] = t0
 	.loc 1 23
-	sth %r3, 6(%r7)
+	sth %r6, 6(%r9)
 # mem16[w + 8] = t0
 	.loc 1 24
-	sth %r3, 8(%r7)
+	sth %r6, 8(%r9)
 # mem16[w + 10] = t0
 	.loc 1 25
-	sth %r3, 10(%r7)
+	sth %r6, 10(%r9)
 # mem16[w + 12] = t0
 	.loc 1 26
-	sth %r3, 12(%r7)
+	sth %r6, 12(%r9)
 # mem16[w + 14] = t0
 	.loc 1 27
-	sth %r3, 14(%r7)
+	sth %r6, 14(%r9)
 # t0 = 3
 	.loc 1 28
-	li %r3, 3
+	li %r6, 3
 # mem16[w + 16] = t0
 	.loc 1 29
-	sth %r3, 16(%r7)
+	sth %r6, 16(%r9)
 # mem16[w + 18] = t0
 	.loc 1 30
-	sth %r3, 18(%r7)
+	sth %r6, 18(%r9)
 # mem16[w + 20] = t0
 	.loc 1 31
-	sth %r3, 20(%r7)
+	sth %r6, 20(%r9)
 # mem16[w + 22] = t0
 	.loc 1 32
-	sth %r3, 22(%r7)
+	sth %r6, 22(%r9)
 # mem16[w + 24] = t0
 	.loc 1 33
-	sth %r3, 24(%r7)
+	sth %r6, 24(%r9)
 # mem16[w + 26] = t0
 	.loc 1 34
-	sth %r3, 26(%r7)
+	sth %r6, 26(%r9)
 # mem16[w + 28] = t0
 	.loc 1 35
-	sth %r3, 28(%r7)
+	sth %r6, 28(%r9)
 # mem16[w + 30] = t0
 	.loc 1 36
-	sth %r3, 30(%r7)
+	sth %r6, 30(%r9)
 # t0 = 2287
 	.loc 1 37
-	li %r3, 2287
+	li %r6, 2287
 # mem16[w + 32] = t0
 	.loc 1 38
-	sth %r3, 32(%r7)
+	sth %r6, 32(%r9)
 # mem16[w + 34] = t0
 	.loc 1 39
-	sth %r3, 34(%r7)
+	sth %r6, 34(%r9)
 # mem16[w + 36] = t0
 	.loc 1 40
-	sth %r3, 36(%r7)
+	sth %r6, 36(%r9)
 # mem16[w + 38] = t0
 	.loc 1 41
-	sth %r3, 38(%r7)
+	sth %r6, 38(%r9)
 # mem16[w + 40] = t0
 	.loc 1 42
-	sth %r3, 40(%r7)
+	sth %r6, 40(%r9)
 # mem16[w + 42] = t0
 	.loc 1 43
-	sth %r3, 42(%r7)
+	sth %r6, 42(%r9)
 # mem16[w + 44] = t0
 	.loc 1 44
-	sth %r3, 44(%r7)
+	sth %r6, 44(%r9)
 # mem16[w + 46] = t0
 	.loc 1 45
-	sth %r3, 46(%r7)
+	sth %r6, 46(%r9)
 # t0 = 10923
 	.loc 1 46
-	li %r3, 10923
+	li %r6, 10923
 # mem16[w + 48] = t0
 	.loc 1 47
-	sth %r3, 48(%r7)
+	sth %r6, 48(%r9)
 # mem16[w + 50] = t0
 	.loc 1 48
-	sth %r3, 50(%r7)
+	sth %r6, 50(%r9)
 # mem16[w + 52] = t0
 	.loc 1 49
-	sth %r3, 52(%r7)
+	sth %r6, 52(%r9)
 # mem16[w + 54] = t0
 	.loc 1 50
-	sth %r3, 54(%r7)
+	sth %r6, 54(%r9)
 # mem16[w + 56] = t0
 	.loc 1 51
-	sth %r3, 56(%r7)
+	sth %r6, 56(%r9)
 # mem16[w + 58] = t0
 	.loc 1 52
-	sth %r3, 58(%r7)
+	sth %r6, 58(%r9)
 # mem16[w + 60] = t0
 	.loc 1 53
-	sth %r3, 60(%r7)
+	sth %r6, 60(%r9)
 # mem16[w + 62] = t0
 	.loc 1 54
-	sth %r3, 62(%r7)
+	sth %r6, 62(%r9)
 # t0 = 7309
 	.loc 1 55
-	li %r3, 7309
+	li %r6, 7309
 # mem16[w + 64] = t0
 	.loc 1 56
-	sth %r3, 64(%r7)
+	sth %r6, 64(%r9)
 # mem16[w + 66] = t0
 	.loc 1 57
-	sth %r3, 66(%r7)
+	sth %r6, 66(%r9)
 # mem16[w + 68] = t0
 	.loc 1 58
-	sth %r3, 68(%r7)
+	sth %r6, 68(%r9)
 # mem16[w + 70] = t0
 	.loc 1 59
-	sth %r3, 70(%r7)
+	sth %r6, 70(%r9)
 # mem16[w + 72] = t0
 	.loc 1 60
-	sth %r3, 72(%r7)
+	sth %r6, 72(%r9)
 # mem16[w + 74] = t0
 	.loc 1 61
-	sth %r3, 74(%r7)
+	sth %r6, 74(%r9)
 # mem16[w + 76] = t0
 	.loc 1 62
-	sth %r3, 76(%r7)
+	sth %r6, 76(%r9)
 # mem16[w + 78] = t0
 	.loc 1 63
-	sth %r3, 78(%r7)
+	sth %r6, 78(%r9)
 # t0 = 4591
 	.loc 1 64
-	li %r3, 4591
+	li %r6, 4591
 # mem16[w + 80] = t0
 	.loc 1 65
-	sth %r3, 80(%r7)
+	sth %r6, 80(%r9)
 # mem16[w + 82] = t0
 	.loc 1 66
-	sth %r3, 82(%r7)
+	sth %r6, 82(%r9)
 # mem16[w + 84] = t0
 	.loc 1 67
-	sth %r3, 84(%r7)
+	sth %r6, 84(%r9)
 # mem16[w + 86] = t0
 	.loc 1 68
-	sth %r3, 86(%r7)
+	sth %r6, 86(%r9)
 # mem16[w + 88] = t0
 	.loc 1 69
-	sth %r3, 88(%r7)
+	sth %r6, 88(%r9)
 # mem16[w + 90] = t0
 	.loc 1 70
-	sth %r3, 90(%r7)
+	sth %r6, 90(%r9)
 # mem16[w + 92] = t0
 	.loc 1 71
-	sth %r3, 92(%r7)
+	sth %r6, 92(%r9)
 # mem16[w + 94] = t0
 	.loc 1 72
-	sth %r3, 94(%r7)
+	sth %r6, 94(%r9)
 # t0 = 512
 	.loc 1 73
-	li %r3, 512
+	li %r6, 512
 # mem16[w + 96] = t0
 	.loc 1 74
-	sth %r3, 96(%r7)
+	sth %r6, 96(%r9)
 # mem16[w + 98] = t0
 	.loc 1 75
-	sth %r3, 98(%r7)
+	sth %r6, 98(%r9)
 # mem16[w + 100] = t0
 	.loc 1 76
-	sth %r3, 100(%r7)
+	sth %r6, 100(%r9)
 # mem16[w + 102] = t0
 	.loc 1 77
-	sth %r3, 102(%r7)
+	sth %r6, 102(%r9)
 # mem16[w + 104] = t0
 	.loc 1 78
-	sth %r3, 104(%r7)
+	sth %r6, 104(%r9)
 # mem16[w + 106] = t0
 	.loc 1 79
-	sth %r3, 106(%r7)
+	sth %r6, 106(%r9)
 # mem16[w + 108] = t0
 	.loc 1 80
-	sth %r3, 108(%r7)
+	sth %r6, 108(%r9)
 # mem16[w + 110] = t0
 	.loc 1 81
-	sth %r3, 110(%r7)
+	sth %r6, 110(%r9)
 # t0 = 489
 	.loc 1 82
-	li %r3, 489
+	li %r6, 489
 # mem16[w + 112] = t0
 	.loc 1 83
-	sth %r3, 112(%r7)
+	sth %r6, 112(%r9)
 # mem16[w + 114] = t0
 	.loc 1 84
-	sth %r3, 114(%r7)
+	sth %r6, 114(%r9)
 # mem16[w + 116] = t0
 	.loc 1 85
-	sth %r3, 116(%r7)
+	sth %r6, 116(%r9)
 # mem16[w + 118] = t0
 	.loc 1 86
-	sth %r3, 118(%r7)
+	sth %r6, 118(%r9)
 # mem16[w + 120] = t0
 	.loc 1 87
-	sth %r3, 120(%r7)
+	sth %r6, 120(%r9)
 # mem16[w + 122] = t0
 	.loc 1 88
-	sth %r3, 122(%r7)
+	sth %r6, 122(%r9)
 # mem16[w + 124] = t0
 	.loc 1 89
-	sth %r3, 124(%r7)
+	sth %r6, 124(%r9)
 # mem16[w + 126] = t0
 	.loc 1 90
-	sth %r3, 126(%r7)
+	sth %r6, 126(%r9)
 # t0 = 67
 	.loc 1 91
-	li %r3, 67
+	li %r6, 67
 # mem16[w + 128] = t0
 	.loc 1 92
-	sth %r3, 128(%r7)
+	sth %r6, 128(%r9)
 # mem16[w + 130] = t0
 	.loc 1 93
-	sth %r3, 130(%r7)
+	sth %r6, 130(%r9)
 # mem16[w + 132] = t0
 	.loc 1 94
-	sth %r3, 132(%r7)
+	sth %r6, 132(%r9)
 # mem16[w + 134] = t0
 	.loc 1 95
-	sth %r3, 134(%r7)
+	sth %r6, 134(%r9)
 # mem16[w + 136] = t0
 	.loc 1 96
-	sth %r3, 136(%r7)
+	sth %r6, 136(%r9)
 # mem16[w + 138] = t0
 	.loc 1 97
-	sth %r3, 138(%r7)
+	sth %r6, 138(%r9)
 # mem16[w + 140] = t0
 	.loc 1 98
-	sth %r3, 140(%r7)
+	sth %r6, 140(%r9)
 # mem16[w + 142] = t0
 	.loc 1 99
-	sth %r3, 142(%r7)
+	sth %r6, 142(%r9)
 # t0 = 33
 	.loc 1 100
-	li %r3, 33
+	li %r6, 33
 # mem16[w + 144] = t0
 	.loc 1 101
-	sth %r3, 144(%r7)
+	sth %r6, 144(%r9)
 # mem16[w + 146] = t0
 	.loc 1 102
-	sth %r3, 146(%r7)
+	sth %r6, 146(%r9)
 # mem16[w + 148] = t0
 	.loc 1 103
-	sth %r3, 148(%r7)
+	sth %r6, 148(%r9)
 # mem16[w + 150] = t0
 	.loc 1 104
-	sth %r3, 150(%r7)
+	sth %r6, 150(%r9)
 # mem16[w + 152] = t0
 	.loc 1 105
-	sth %r3, 152(%r7)
+	sth %r6, 152(%r9)
 # mem16[w + 154] = t0
 	.loc 1 106
-	sth %r3, 154(%r7)
+	sth %r6, 154(%r9)
 # mem16[w + 156] = t0
 	.loc 1 107
-	sth %r3, 156(%r7)
+	sth %r6, 156(%r9)
 # mem16[w + 158] = t0
 	.loc 1 108
-	sth %r3, 158(%r7)
+	sth %r6, 158(%r9)
 # t0 = 478
 	.loc 1 109
-	li %r3, 478
+	li %r6, 478
 # mem16[w + 160] = t0
 	.loc 1 110
-	sth %r3, 160(%r7)
+	sth %r6, 160(%r9)
 # mem16[w + 162] = t0
 	.loc 1 111
-	sth %r3, 162(%r7)
+	sth %r6, 162(%r9)
 # mem16[w + 164] = t0
 	.loc 1 112
-	sth %r3, 164(%r7)
+	sth %r6, 164(%r9)
 # mem16[w + 166] = t0
 	.loc 1 113
-	sth %r3, 166(%r7)
+	sth %r6, 166(%r9)
 # mem16[w + 168] = t0
 	.loc 1 114
-	sth %r3, 168(%r7)
+	sth %r6, 168(%r9)
 # mem16[w + 170] = t0
 	.loc 1 115
-	sth %r3, 170(%r7)
+	sth %r6, 170(%r9)
 # mem16[w + 172] = t0
 	.loc 1 116
-	sth %r3, 172(%r7)
+	sth %r6, 172(%r9)
 # mem16[w + 174] = t0
 	.loc 1 117
-	sth %r3, 174(%r7)
+	sth %r6, 174(%r9)
 # t0 = 0
 	.loc 1 118
-	li %r3, 0
+	li %r6, 0
 # mem16[w + 176] = t0
 	.loc 1 119
-	sth %r3, 176(%r7)
+	sth %r6, 176(%r9)
 # t0 = -1
 	.loc 1 120
-	li %r3, -1
+	li %r6, -1
 # mem16[w + 178] = t0
 	.loc 1 121
-	sth %r3, 178(%r7)
+	sth %r6, 178(%r9)
 # mem16[w + 180] = t0
 	.loc 1 122
-	sth %r3, 180(%r7)
+	sth %r6, 180(%r9)
 # mem16[w + 182] = t0
 	.loc 1 123
-	sth %r3, 182(%r7)
+	sth %r6, 182(%r9)
 # mem16[w + 184] = t0
 	.loc 1 124
-	sth %r3, 184(%r7)
+	sth %r6, 184(%r9)
 # mem16[w + 186] = t0
 	.loc 1 125
-	sth %r3, 186(%r7)
+	sth %r6, 186(%r9)
 # mem16[w + 188] = t0
 	.loc 1 126
-	sth %r3, 188(%r7)
+	sth %r6, 188(%r9)
 # mem16[w + 190] = t0
 	.loc 1 127
-	sth %r3, 190(%r7)
+	sth %r6, 190(%r9)
 # pa = 134720
 	.loc 1 128
-	lis %r3, 2
-	ori %r3, %r3, 3648
+	lis %r6, 2
+	ori %r6, %r6, 3648
 # pa = w + pa
 	.loc 1 129
-	add %r3, %r7, %r3
+	add %r6, %r9, %r6
 # z0 = 0
 	.loc 1 130
 	vxor %v0, %v0, %v0
 # mem128[pa] = z0
 	.loc 1 131
-	stvx %v0, 0, %r3
+	stvx %v0, 0, %r6
 # pa = 133200
 	.loc 1 132
-	lis %r3, 2
-	ori %r3, %r3, 2128
+	lis %r6, 2
+	ori %r6, %r6, 2128
 # pa = w + pa
 	.loc 1 133
-	add %r5, %r7, %r3
+	add %r8, %r9, %r6
 # i1 = 190
 	.loc 1 135
-	li %r3, 190
-	mr %r6, %r4
-	mr %r10, %r3
+	li %r6, 190
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop1:
 # t0 = mem8[pb]
 	.loc 1 137
-	lbz %r4, 0(%r6)
+	lbz %r10, 0(%r4)
 # t1 = mem8[pb + 1]
 	.loc 1 138
-	lbz %r3, 1(%r6)
+	lbz %r7, 1(%r4)
 # t1 = t1 << 8
 	.loc 1 139
-	slwi %r3, %r3, 8
+	slwi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 140
-	or %r4, %r4, %r3
+	or %r10, %r10, %r7
 # mem16[pa] = t0
 	.loc 1 141
-	sth %r4, 0(%r5)
+	sth %r10, 0(%r8)
 # t0 = mem8[pb + 2]
 	.loc 1 142
-	lbz %r3, 2(%r6)
+	lbz %r7, 2(%r4)
 # t1 = mem8[pb + 3]
 	.loc 1 143
-	lbz %r4, 3(%r6)
+	lbz %r10, 3(%r4)
 # t1 = t1 << 8
 	.loc 1 144
-	slwi %r4, %r4, 8
+	slwi %r10, %r10, 8
 # t0 = t0 | t1
 	.loc 1 145
-	or %r3, %r3, %r4
+	or %r7, %r7, %r10
 # mem16[pa + 2] = t0
 	.loc 1 146
-	sth %r3, 2(%r5)
+	sth %r7, 2(%r8)
 # t0 = mem8[pb + 4]
 	.loc 1 147
-	lbz %r3, 4(%r6)
+	lbz %r7, 4(%r4)
 # t1 = mem8[pb + 5]
 	.loc 1 148
-	lbz %r4, 5(%r6)
+	lbz %r10, 5(%r4)
 # t1 = t1 << 8
 	.loc 1 149
-	slwi %r4, %r4, 8
+	slwi %r10, %r10, 8
 # t0 = t0 | t1
 	.loc 1 150
-	or %r3, %r3, %r4
+	or %r7, %r7, %r10
 # mem16[pa + 4] = t0
 	.loc 1 151
-	sth %r3, 4(%r5)
+	sth %r7, 4(%r8)
 # t0 = mem8[pb + 6]
 	.loc 1 152
-	lbz %r3, 6(%r6)
+	lbz %r7, 6(%r4)
 # t1 = mem8[pb + 7]
 	.loc 1 153
-	lbz %r4, 7(%r6)
+	lbz %r10, 7(%r4)
 # t1 = t1 << 8
 	.loc 1 154
-	slwi %r4, %r4, 8
+	slwi %r10, %r10, 8
 # t0 = t0 | t1
 	.loc 1 155
-	or %r3, %r3, %r4
+	or %r7, %r7, %r10
 # mem16[pa + 6] = t0
 	.loc 1 156
-	sth %r3, 6(%r5)
+	sth %r7, 6(%r8)
 # pa = pa + 8
 	.loc 1 157
-	addi %r5, %r5, 8
+	addi %r8, %r8, 8
 # pb = pb + 8
 	.loc 1 158
-	addi %r6, %r6, 8
+	addi %r4, %r4, 8
 # i1 = i1 - 1
 	.loc 1 159
-	addi %r10, %r10, -1
+	addi %r6, %r6, -1
 # =? i1 - 0
 	.loc 1 160
-	cmplwi %cr0, %r10, 0
+	cmplwi %cr0, %r6, 0
 # goto loop1 if !=
 	.loc 1 161
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop1
 # t0 = mem8[pb]
 	.loc 1 162
-	mr %r4, %r6
-	lbz %r3, 0(%r4)
+	lbz %r6, 0(%r4)
 # t1 = mem8[pb + 1]
 	.loc 1 163
 	lbz %r4, 1(%r4)
@@ -460,63 +453,58 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	slwi %r4, %r4, 8
 # t0 = t0 | t1
 	.loc 1 165
-	or %r3, %r3, %r4
+	or %r6, %r6, %r4
 # mem16[pa] = t0
 	.loc 1 166
-	sth %r3, 0(%r5)
+	sth %r6, 0(%r8)
 # pa = 135488
 	.loc 1 167
-	lis %r3, 2
-	ori %r3, %r3, 4416
+	lis %r4, 2
+	ori %r4, %r4, 4416
 # pa = w + pa
 	.loc 1 168
-	add %r3, %r7, %r3
+	add %r4, %r9, %r4
 # z0 = 0
 	.loc 1 169
 	vxor %v0, %v0, %v0
 # mem128[pa] = z0
 	.loc 1 170
-	stvx %v0, 0, %r3
+	stvx %v0, 0, %r4
 # pa = 134736
 	.loc 1 171
 	lis %r4, 2
 	ori %r4, %r4, 3664
 # pa = w + pa
 	.loc 1 172
-	add %r4, %r7, %r4
-# qa = k
-	.loc 1 173
-	mr %r5, %r9
+	add %r4, %r9, %r4
 # i1 = 190
 	.loc 1 175
 	li %r6, 190
-	mr %r3, %r8
-	mr %r8, %r3
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop2:
 # t0 = mem8[qa]
 	.loc 1 177
-	lbz %r3, 0(%r5)
+	lbz %r7, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 178
-	stb %r3, 0(%r4)
+	stb %r7, 0(%r4)
 # t0 = mem8[qa + 1]
 	.loc 1 179
-	lbz %r3, 1(%r5)
+	lbz %r7, 1(%r5)
 # mem8[qb + 1] = t0
 	.loc 1 180
-	stb %r3, 1(%r4)
+	stb %r7, 1(%r4)
 # t0 = mem8[qa + 2]
 	.loc 1 181
-	lbz %r3, 2(%r5)
+	lbz %r7, 2(%r5)
 # mem8[qb + 2] = t0
 	.loc 1 182
-	stb %r3, 2(%r4)
+	stb %r7, 2(%r4)
 # t0 = mem8[qa + 3]
 	.loc 1 183
-	lbz %r3, 3(%r5)
+	lbz %r7, 3(%r5)
 # mem8[qb + 3] = t0
 	.loc 1 184
-	stb %r3, 3(%r4)
+	stb %r7, 3(%r4)
 # qa = qa + 4
 	.loc 1 185
 	addi %r5, %r5, 4
@@ -534,33 +522,29 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop2
 # t0 = mem8[qa]
 	.loc 1 190
-	lbz %r3, 0(%r5)
+	lbz %r5, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 191
-	stb %r3, 0(%r4)
+	stb %r5, 0(%r4)
 # x7 = mem128[w + 0]
 	.loc 1 192
-	lvx %v0, 0, %r7
+	lvx %v4, 0, %r9
 # pa = 134736
 	.loc 1 193
-	lis %r3, 2
-	ori %r3, %r3, 3664
+	lis %r4, 2
+	ori %r4, %r4, 3664
 # pa = w + pa
 	.loc 1 194
-	add %r4, %r7, %r3
+	add %r4, %r9, %r4
 # pb = w + 3264
 	.loc 1 195
-	addi %r5, %r7, 3264
+	addi %r5, %r9, 3264
 # z0 = 0
 	.loc 1 196
-	vxor %v1, %v1, %v1
+	vxor %v5, %v5, %v5
 # i1 = 12
 	.loc 1 197
 	li %r6, 12
-	mr %r3, %r8
-	mr %r9, %r3
-	vor %v4, %v0, %v0
-	vor %v5, %v1, %v1
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop3:
 # x2 = mem128[pa]
 	.loc 1 199
@@ -778,44 +762,39 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x4 = mem128[w + 128]
 	.loc 1 264
 	li %r0, 128
-	lvx %v0, %r7, %r0
+	lvx %v4, %r9, %r0
 # x5 = mem128[w + 112]
 	.loc 1 265
 	li %r0, 112
-	lvx %v1, %r7, %r0
+	lvx %v5, %r9, %r0
 # x6 = mem128[w + 64]
 	.loc 1 266
 	li %r0, 64
-	lvx %v2, %r7, %r0
+	lvx %v6, %r9, %r0
 # x7 = mem128[w + 80]
 	.loc 1 267
 	li %r0, 80
-	lvx %v3, %r7, %r0
+	lvx %v7, %r9, %r0
 # x3 = mem128[w + 144]
 	.loc 1 268
 	li %r0, 144
-	lvx %v4, %r7, %r0
+	lvx %v8, %r9, %r0
 # pa = 133200
 	.loc 1 269
-	lis %r3, 2
-	ori %r3, %r3, 2128
+	lis %r4, 2
+	ori %r4, %r4, 2128
 # pa = w + pa
 	.loc 1 270
-	add %r5, %r7, %r3
+	add %r5, %r9, %r4
 # pb = w + 192
 	.loc 1 271
-	addi %r6, %r7, 192
+	addi %r6, %r9, 192
 # pc = w + 1728
 	.loc 1 272
-	addi %r4, %r7, 1728
+	addi %r4, %r9, 1728
 # i1 = 24
 	.loc 1 273
-	li %r8, 24
-	mr %r3, %r9
-	vor %v5, %v0, %v0
-	vor %v6, %v1, %v1
-	vor %v7, %v2, %v2
-	vor %v8, %v3, %v3
+	li %r7, 24
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop4:
 # x0 = mem128[pa]
 	.loc 1 275
@@ -823,11 +802,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 276
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v7, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # tv = mem128[w + 96]
 	.loc 1 277
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x1 = x1 + tv
 	.loc 1 278
 	vadduhm %v2, %v2, %v0
@@ -838,24 +817,24 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # 8x x1 = x1 * x7
 	.loc 1 280
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v8, %v0
+	vmladduhm %v3, %v2, %v7, %v0
 # 8x x0 = x0 - x1
 	.loc 1 281
 	vsubuhm %v1, %v1, %v3
 # 8x x1 = x0 + x3
 	.loc 1 282
-	vadduhm %v2, %v1, %v4
+	vadduhm %v2, %v1, %v8
 # 8x x1 = mulhis15(x1, x5)
 	.loc 1 283
 	vspltish %v0, 0
-	vmhaddshs %v3, %v2, %v6, %v0
+	vmhaddshs %v3, %v2, %v5, %v0
 # mem128[pc] = x1
 	.loc 1 284
 	stvx %v3, 0, %r4
 # 8x x1 = x1 * x4
 	.loc 1 285
 	vspltish %v0, 0
-	vmladduhm %v2, %v3, %v5, %v0
+	vmladduhm %v2, %v3, %v4, %v0
 # 8x x0 = x0 - x1
 	.loc 1 286
 	vsubuhm %v1, %v1, %v2
@@ -869,11 +848,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 289
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v7, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # tv = mem128[w + 96]
 	.loc 1 290
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x1 = x1 + tv
 	.loc 1 291
 	vadduhm %v2, %v2, %v0
@@ -884,17 +863,17 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # 8x x1 = x1 * x7
 	.loc 1 293
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v8, %v0
+	vmladduhm %v3, %v2, %v7, %v0
 # 8x x0 = x0 - x1
 	.loc 1 294
 	vsubuhm %v1, %v1, %v3
 # 8x x1 = x0 + x3
 	.loc 1 295
-	vadduhm %v2, %v1, %v4
+	vadduhm %v2, %v1, %v8
 # 8x x1 = mulhis15(x1, x5)
 	.loc 1 296
 	vspltish %v0, 0
-	vmhaddshs %v3, %v2, %v6, %v0
+	vmhaddshs %v3, %v2, %v5, %v0
 # mem128[pc + 16] = x1
 	.loc 1 297
 	li %r0, 16
@@ -902,7 +881,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # 8x x1 = x1 * x4
 	.loc 1 298
 	vspltish %v0, 0
-	vmladduhm %v2, %v3, %v5, %v0
+	vmladduhm %v2, %v3, %v4, %v0
 # 8x x0 = x0 - x1
 	.loc 1 299
 	vsubuhm %v1, %v1, %v2
@@ -917,11 +896,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 302
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v7, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # tv = mem128[w + 96]
 	.loc 1 303
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x1 = x1 + tv
 	.loc 1 304
 	vadduhm %v2, %v2, %v0
@@ -932,17 +911,17 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # 8x x1 = x1 * x7
 	.loc 1 306
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v8, %v0
+	vmladduhm %v3, %v2, %v7, %v0
 # 8x x0 = x0 - x1
 	.loc 1 307
 	vsubuhm %v1, %v1, %v3
 # 8x x1 = x0 + x3
 	.loc 1 308
-	vadduhm %v2, %v1, %v4
+	vadduhm %v2, %v1, %v8
 # 8x x1 = mulhis15(x1, x5)
 	.loc 1 309
 	vspltish %v0, 0
-	vmhaddshs %v3, %v2, %v6, %v0
+	vmhaddshs %v3, %v2, %v5, %v0
 # mem128[pc + 32] = x1
 	.loc 1 310
 	li %r0, 32
@@ -950,7 +929,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # 8x x1 = x1 * x4
 	.loc 1 311
 	vspltish %v0, 0
-	vmladduhm %v2, %v3, %v5, %v0
+	vmladduhm %v2, %v3, %v4, %v0
 # 8x x0 = x0 - x1
 	.loc 1 312
 	vsubuhm %v1, %v1, %v2
@@ -965,11 +944,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 315
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v7, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # tv = mem128[w + 96]
 	.loc 1 316
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x1 = x1 + tv
 	.loc 1 317
 	vadduhm %v2, %v2, %v0
@@ -980,17 +959,17 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # 8x x1 = x1 * x7
 	.loc 1 319
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v8, %v0
+	vmladduhm %v3, %v2, %v7, %v0
 # 8x x0 = x0 - x1
 	.loc 1 320
 	vsubuhm %v1, %v1, %v3
 # 8x x1 = x0 + x3
 	.loc 1 321
-	vadduhm %v2, %v1, %v4
+	vadduhm %v2, %v1, %v8
 # 8x x1 = mulhis15(x1, x5)
 	.loc 1 322
 	vspltish %v0, 0
-	vmhaddshs %v3, %v2, %v6, %v0
+	vmhaddshs %v3, %v2, %v5, %v0
 # mem128[pc + 48] = x1
 	.loc 1 323
 	li %r0, 48
@@ -998,7 +977,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # 8x x1 = x1 * x4
 	.loc 1 324
 	vspltish %v0, 0
-	vmladduhm %v2, %v3, %v5, %v0
+	vmladduhm %v2, %v3, %v4, %v0
 # 8x x0 = x0 - x1
 	.loc 1 325
 	vsubuhm %v1, %v1, %v2
@@ -1017,45 +996,42 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	addi %r4, %r4, 64
 # i1 = i1 - 1
 	.loc 1 330
-	addi %r8, %r8, -1
+	addi %r7, %r7, -1
 # =? i1 - 0
 	.loc 1 331
-	cmplwi %cr0, %r8, 0
+	cmplwi %cr0, %r7, 0
 # goto loop4 if !=
 	.loc 1 332
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop4
 # pa = w + 192
 	.loc 1 333
-	addi %r6, %r7, 192
+	addi %r6, %r9, 192
 # pb = w + 20352
 	.loc 1 334
-	addi %r5, %r7, 20352
+	addi %r7, %r9, 20352
 # i0 = 2
 	.loc 1 335
 	li %r4, 2
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop5:
 # qa = pa
 	.loc 1 337
-	mr %r9, %r7
-	mr %r8, %r4
-	mr %r7, %r3
+	mr %r8, %r6
 # qb = pa + 768
 	.loc 1 338
-	addi %r3, %r6, 768
+	addi %r10, %r6, 768
 # qc = pb
 	.loc 1 339
-	mr %r10, %r6
+	mr %r5, %r7
 # i1 = 12
 	.loc 1 340
-	mr %r11, %r5
-	li %r4, 12
+	li %r11, 12
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop6:
 # x0 = mem128[qa]
 	.loc 1 342
-	lvx %v0, 0, %r6
+	lvx %v0, 0, %r8
 # x1 = mem128[qb]
 	.loc 1 343
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r10
 # mem128[qc] = x0
 	.loc 1 344
 	stvx %v0, 0, %r5
@@ -1073,11 +1049,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x0 = mem128[qa + 16]
 	.loc 1 348
 	li %r0, 16
-	lvx %v0, %r6, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 349
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r10, %r0
 # mem128[qc + 16] = x0
 	.loc 1 350
 	li %r0, 16
@@ -1096,11 +1072,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x0 = mem128[qa + 32]
 	.loc 1 354
 	li %r0, 32
-	lvx %v0, %r6, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 355
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r10, %r0
 # mem128[qc + 32] = x0
 	.loc 1 356
 	li %r0, 32
@@ -1119,11 +1095,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x0 = mem128[qa + 48]
 	.loc 1 360
 	li %r0, 48
-	lvx %v0, %r6, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 361
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r10, %r0
 # mem128[qc + 48] = x0
 	.loc 1 362
 	li %r0, 48
@@ -1141,320 +1117,305 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	stvx %v0, %r5, %r0
 # qa = qa + 64
 	.loc 1 366
-	addi %r6, %r6, 64
+	addi %r8, %r8, 64
 # qb = qb + 64
 	.loc 1 367
-	addi %r3, %r3, 64
+	addi %r10, %r10, 64
 # qc = qc + 64
 	.loc 1 368
 	addi %r5, %r5, 64
 # i1 = i1 - 1
 	.loc 1 369
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 370
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop6 if !=
 	.loc 1 371
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop6
 # pa = pa + 1536
 	.loc 1 372
-	mr %r6, %r10
 	addi %r6, %r6, 1536
 # pb = pb + 2304
 	.loc 1 373
-	mr %r5, %r11
-	addi %r5, %r5, 2304
+	addi %r7, %r7, 2304
 # i0 = i0 - 1
 	.loc 1 374
-	mr %r4, %r8
 	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 375
 	cmplwi %cr0, %r4, 0
 # goto loop5 if !=
 	.loc 1 376
-	mr %r3, %r7
-	mr %r7, %r9
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop5
 # pa = w + 3264
 	.loc 1 377
-	mr %r8, %r3
-	addi %r4, %r7, 3264
+	addi %r5, %r9, 3264
 # pb = 74880
 	.loc 1 378
-	lis %r3, 1
-	ori %r3, %r3, 9344
+	lis %r4, 1
+	ori %r4, %r4, 9344
 # pb = w + pb
 	.loc 1 379
-	add %r5, %r7, %r3
+	add %r6, %r9, %r4
 # qb = pa + 768
 	.loc 1 381
-	addi %r3, %r4, 768
+	addi %r4, %r5, 768
 # i1 = 12
 	.loc 1 383
-	li %r6, 12
+	li %r7, 12
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop7:
 # x0 = mem128[qa]
 	.loc 1 385
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 386
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r4
 # mem128[qc] = x0
 	.loc 1 387
-	stvx %v0, 0, %r5
+	stvx %v0, 0, %r6
 # mem128[qc + 1536] = x1
 	.loc 1 388
 	li %r0, 1536
-	stvx %v1, %r5, %r0
+	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 389
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 768] = x0
 	.loc 1 390
 	li %r0, 768
-	stvx %v0, %r5, %r0
+	stvx %v0, %r6, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 391
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 392
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 16] = x0
 	.loc 1 393
 	li %r0, 16
-	stvx %v0, %r5, %r0
+	stvx %v0, %r6, %r0
 # mem128[qc + 1552] = x1
 	.loc 1 394
 	li %r0, 1552
-	stvx %v1, %r5, %r0
+	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 395
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 784] = x0
 	.loc 1 396
 	li %r0, 784
-	stvx %v0, %r5, %r0
+	stvx %v0, %r6, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 397
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 398
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 32] = x0
 	.loc 1 399
 	li %r0, 32
-	stvx %v0, %r5, %r0
+	stvx %v0, %r6, %r0
 # mem128[qc + 1568] = x1
 	.loc 1 400
 	li %r0, 1568
-	stvx %v1, %r5, %r0
+	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 401
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 800] = x0
 	.loc 1 402
 	li %r0, 800
-	stvx %v0, %r5, %r0
+	stvx %v0, %r6, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 403
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 404
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 48] = x0
 	.loc 1 405
 	li %r0, 48
-	stvx %v0, %r5, %r0
+	stvx %v0, %r6, %r0
 # mem128[qc + 1584] = x1
 	.loc 1 406
 	li %r0, 1584
-	stvx %v1, %r5, %r0
+	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 407
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 816] = x0
 	.loc 1 408
 	li %r0, 816
-	stvx %v0, %r5, %r0
+	stvx %v0, %r6, %r0
 # qa = qa + 64
 	.loc 1 409
-	addi %r4, %r4, 64
+	addi %r5, %r5, 64
 # qb = qb + 64
 	.loc 1 410
-	addi %r3, %r3, 64
+	addi %r4, %r4, 64
 # qc = qc + 64
 	.loc 1 411
-	addi %r5, %r5, 64
+	addi %r6, %r6, 64
 # i1 = i1 - 1
 	.loc 1 412
-	addi %r6, %r6, -1
+	addi %r7, %r7, -1
 # =? i1 - 0
 	.loc 1 413
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r7, 0
 # goto loop7 if !=
 	.loc 1 414
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop7
 # pa = w + 20352
 	.loc 1 415
-	addi %r5, %r7, 20352
+	addi %r4, %r9, 20352
 # pb = w + 4800
 	.loc 1 416
-	addi %r6, %r7, 4800
+	addi %r5, %r9, 4800
 # i0 = 6
 	.loc 1 417
-	li %r4, 6
-	mr %r3, %r8
+	li %r6, 6
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop8:
 # qa = pa
 	.loc 1 419
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r7, %r3
+	mr %r7, %r4
 # qb = pa + 384
 	.loc 1 420
-	addi %r3, %r5, 384
+	addi %r8, %r4, 384
 # qc = pb
 	.loc 1 421
-	mr %r9, %r5
+	mr %r10, %r5
 # i1 = 6
 	.loc 1 422
-	mr %r10, %r6
-	li %r4, 6
+	li %r11, 6
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop9:
 # x0 = mem128[qa]
 	.loc 1 424
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 425
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r8
 # mem128[qc] = x0
 	.loc 1 426
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 768] = x1
 	.loc 1 427
 	li %r0, 768
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 428
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 384] = x0
 	.loc 1 429
 	li %r0, 384
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 430
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 431
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 16] = x0
 	.loc 1 432
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 784] = x1
 	.loc 1 433
 	li %r0, 784
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 434
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 400] = x0
 	.loc 1 435
 	li %r0, 400
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 436
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 437
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 32] = x0
 	.loc 1 438
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 800] = x1
 	.loc 1 439
 	li %r0, 800
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 440
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 416] = x0
 	.loc 1 441
 	li %r0, 416
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 442
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 443
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 48] = x0
 	.loc 1 444
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 816] = x1
 	.loc 1 445
 	li %r0, 816
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 446
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 432] = x0
 	.loc 1 447
 	li %r0, 432
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 448
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 449
-	addi %r3, %r3, 64
+	addi %r8, %r8, 64
 # qc = qc + 64
 	.loc 1 450
-	addi %r6, %r6, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 451
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 452
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop9 if !=
 	.loc 1 453
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop9
 # pa = pa + 768
 	.loc 1 454
-	mr %r5, %r9
-	addi %r5, %r5, 768
+	addi %r4, %r4, 768
 # pb = pb + 1152
 	.loc 1 455
-	mr %r6, %r10
-	addi %r6, %r6, 1152
+	addi %r5, %r5, 1152
 # i0 = i0 - 1
 	.loc 1 456
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 457
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop8 if !=
 	.loc 1 458
-	mr %r3, %r7
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop8
 # pa = 74880
 	.loc 1 459
@@ -1462,313 +1423,297 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	ori %r4, %r4, 9344
 # pa = w + pa
 	.loc 1 460
-	add %r5, %r7, %r4
+	add %r4, %r9, %r4
 # pb = 67104
 	.loc 1 461
-	lis %r4, 1
-	ori %r4, %r4, 1568
+	lis %r5, 1
+	ori %r5, %r5, 1568
 # pb = w + pb
 	.loc 1 462
-	add %r6, %r7, %r4
+	add %r5, %r9, %r5
 # i0 = 3
 	.loc 1 463
-	li %r4, 3
+	li %r6, 3
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop10:
 # qa = pa
 	.loc 1 465
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r7, %r3
+	mr %r7, %r4
 # qb = pa + 384
 	.loc 1 466
-	addi %r3, %r5, 384
+	addi %r8, %r4, 384
 # qc = pb
 	.loc 1 467
-	mr %r9, %r5
+	mr %r10, %r5
 # i1 = 6
 	.loc 1 468
-	mr %r10, %r6
-	li %r4, 6
+	li %r11, 6
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop11:
 # x0 = mem128[qa]
 	.loc 1 470
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 471
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r8
 # mem128[qc] = x0
 	.loc 1 472
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 768] = x1
 	.loc 1 473
 	li %r0, 768
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 474
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 384] = x0
 	.loc 1 475
 	li %r0, 384
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 476
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 477
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 16] = x0
 	.loc 1 478
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 784] = x1
 	.loc 1 479
 	li %r0, 784
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 480
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 400] = x0
 	.loc 1 481
 	li %r0, 400
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 482
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 483
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 32] = x0
 	.loc 1 484
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 800] = x1
 	.loc 1 485
 	li %r0, 800
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 486
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 416] = x0
 	.loc 1 487
 	li %r0, 416
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 488
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 489
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 48] = x0
 	.loc 1 490
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 816] = x1
 	.loc 1 491
 	li %r0, 816
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 492
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 432] = x0
 	.loc 1 493
 	li %r0, 432
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 494
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 495
-	addi %r3, %r3, 64
+	addi %r8, %r8, 64
 # qc = qc + 64
 	.loc 1 496
-	addi %r6, %r6, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 497
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 498
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop11 if !=
 	.loc 1 499
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop11
 # pa = pa + 768
 	.loc 1 500
-	mr %r5, %r9
-	addi %r5, %r5, 768
+	addi %r4, %r4, 768
 # pb = pb + 1152
 	.loc 1 501
-	mr %r6, %r10
-	addi %r6, %r6, 1152
+	addi %r5, %r5, 1152
 # i0 = i0 - 1
 	.loc 1 502
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 503
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop10 if !=
 	.loc 1 504
-	mr %r3, %r7
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop10
 # pa = w + 4800
 	.loc 1 505
-	addi %r5, %r7, 4800
+	addi %r4, %r9, 4800
 # pb = w + 20352
 	.loc 1 506
-	addi %r6, %r7, 20352
+	addi %r5, %r9, 20352
 # i0 = 18
 	.loc 1 507
-	li %r4, 18
+	li %r6, 18
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop12:
 # qa = pa
 	.loc 1 509
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r7, %r3
+	mr %r7, %r4
 # qb = pa + 192
 	.loc 1 510
-	addi %r3, %r5, 192
+	addi %r8, %r4, 192
 # qc = pb
 	.loc 1 511
-	mr %r9, %r5
+	mr %r10, %r5
 # i1 = 3
 	.loc 1 512
-	mr %r10, %r6
-	li %r4, 3
+	li %r11, 3
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop13:
 # x0 = mem128[qa]
 	.loc 1 514
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 515
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r8
 # mem128[qc] = x0
 	.loc 1 516
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 384] = x1
 	.loc 1 517
 	li %r0, 384
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 518
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 192] = x0
 	.loc 1 519
 	li %r0, 192
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 520
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 521
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 16] = x0
 	.loc 1 522
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 400] = x1
 	.loc 1 523
 	li %r0, 400
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 524
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 208] = x0
 	.loc 1 525
 	li %r0, 208
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 526
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 527
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 32] = x0
 	.loc 1 528
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 416] = x1
 	.loc 1 529
 	li %r0, 416
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 530
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 224] = x0
 	.loc 1 531
 	li %r0, 224
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 532
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 533
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 48] = x0
 	.loc 1 534
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 432] = x1
 	.loc 1 535
 	li %r0, 432
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 536
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 240] = x0
 	.loc 1 537
 	li %r0, 240
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 538
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 539
-	addi %r3, %r3, 64
+	addi %r8, %r8, 64
 # qc = qc + 64
 	.loc 1 540
-	addi %r6, %r6, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 541
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 542
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop13 if !=
 	.loc 1 543
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop13
 # pa = pa + 384
 	.loc 1 544
-	mr %r5, %r9
-	addi %r5, %r5, 384
+	addi %r4, %r4, 384
 # pb = pb + 576
 	.loc 1 545
-	mr %r6, %r10
-	addi %r6, %r6, 576
+	addi %r5, %r5, 576
 # i0 = i0 - 1
 	.loc 1 546
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 547
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop12 if !=
 	.loc 1 548
-	mr %r3, %r7
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop12
 # pa = 67104
 	.loc 1 549
@@ -1776,783 +1721,763 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	ori %r4, %r4, 1568
 # pa = w + pa
 	.loc 1 550
-	add %r5, %r7, %r4
+	add %r4, %r9, %r4
 # pb = 74880
 	.loc 1 551
-	lis %r4, 1
-	ori %r4, %r4, 9344
+	lis %r5, 1
+	ori %r5, %r5, 9344
 # pb = w + pb
 	.loc 1 552
-	add %r6, %r7, %r4
+	add %r5, %r9, %r5
 # i0 = 9
 	.loc 1 553
-	li %r4, 9
+	li %r6, 9
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop14:
 # qa = pa
 	.loc 1 555
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r7, %r3
+	mr %r7, %r4
 # qb = pa + 192
 	.loc 1 556
-	addi %r3, %r5, 192
+	addi %r8, %r4, 192
 # qc = pb
 	.loc 1 557
-	mr %r9, %r5
+	mr %r10, %r5
 # i1 = 3
 	.loc 1 558
-	mr %r10, %r6
-	li %r4, 3
+	li %r11, 3
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop15:
 # x0 = mem128[qa]
 	.loc 1 560
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 561
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r8
 # mem128[qc] = x0
 	.loc 1 562
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 384] = x1
 	.loc 1 563
 	li %r0, 384
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 564
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 192] = x0
 	.loc 1 565
 	li %r0, 192
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 566
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 567
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 16] = x0
 	.loc 1 568
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 400] = x1
 	.loc 1 569
 	li %r0, 400
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 570
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 208] = x0
 	.loc 1 571
 	li %r0, 208
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 572
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 573
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 32] = x0
 	.loc 1 574
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 416] = x1
 	.loc 1 575
 	li %r0, 416
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 576
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 224] = x0
 	.loc 1 577
 	li %r0, 224
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 578
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 579
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 48] = x0
 	.loc 1 580
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 432] = x1
 	.loc 1 581
 	li %r0, 432
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 582
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 240] = x0
 	.loc 1 583
 	li %r0, 240
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 584
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 585
-	addi %r3, %r3, 64
+	addi %r8, %r8, 64
 # qc = qc + 64
 	.loc 1 586
-	addi %r6, %r6, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 587
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 588
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop15 if !=
 	.loc 1 589
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop15
 # pa = pa + 384
 	.loc 1 590
-	mr %r5, %r9
-	addi %r5, %r5, 384
+	addi %r4, %r4, 384
 # pb = pb + 576
 	.loc 1 591
-	mr %r6, %r10
-	addi %r6, %r6, 576
+	addi %r5, %r5, 576
 # i0 = i0 - 1
 	.loc 1 592
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 593
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop14 if !=
 	.loc 1 594
-	mr %r3, %r7
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop14
 # pa = w + 20352
 	.loc 1 595
-	mr %r8, %r3
-	addi %r3, %r7, 20352
+	addi %r5, %r9, 20352
 # pb = w + 4800
 	.loc 1 596
-	addi %r4, %r7, 4800
+	addi %r7, %r9, 4800
 # i0 = 54
 	.loc 1 597
-	li %r5, 54
-	mr %r6, %r4
+	li %r4, 54
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop16:
 # qb = pa + 96
 	.loc 1 600
-	addi %r4, %r3, 96
+	addi %r6, %r5, 96
 # x0 = mem128[qa]
 	.loc 1 602
-	lvx %v0, 0, %r3
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 603
-	lvx %v1, 0, %r4
+	lvx %v1, 0, %r6
 # mem128[qc] = x0
 	.loc 1 604
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r7
 # mem128[qc + 192] = x1
 	.loc 1 605
 	li %r0, 192
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 606
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 96] = x0
 	.loc 1 607
 	li %r0, 96
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 608
 	li %r0, 16
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 609
 	li %r0, 16
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 16] = x0
 	.loc 1 610
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 208] = x1
 	.loc 1 611
 	li %r0, 208
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 612
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 112] = x0
 	.loc 1 613
 	li %r0, 112
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 614
 	li %r0, 32
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 615
 	li %r0, 32
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 32] = x0
 	.loc 1 616
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 224] = x1
 	.loc 1 617
 	li %r0, 224
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 618
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 128] = x0
 	.loc 1 619
 	li %r0, 128
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 620
 	li %r0, 48
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 621
 	li %r0, 48
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 48] = x0
 	.loc 1 622
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 240] = x1
 	.loc 1 623
 	li %r0, 240
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 624
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 144] = x0
 	.loc 1 625
 	li %r0, 144
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 64]
 	.loc 1 626
 	li %r0, 64
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 64]
 	.loc 1 627
 	li %r0, 64
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 64] = x0
 	.loc 1 628
 	li %r0, 64
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 256] = x1
 	.loc 1 629
 	li %r0, 256
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 630
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 160] = x0
 	.loc 1 631
 	li %r0, 160
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 80]
 	.loc 1 632
 	li %r0, 80
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 80]
 	.loc 1 633
 	li %r0, 80
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 80] = x0
 	.loc 1 634
 	li %r0, 80
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 272] = x1
 	.loc 1 635
 	li %r0, 272
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 636
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 176] = x0
 	.loc 1 637
 	li %r0, 176
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # pa = pa + 192
 	.loc 1 638
-	addi %r3, %r3, 192
+	addi %r5, %r5, 192
 # pb = pb + 288
 	.loc 1 639
-	addi %r6, %r6, 288
+	addi %r7, %r7, 288
 # i0 = i0 - 1
 	.loc 1 640
-	addi %r5, %r5, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 641
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r4, 0
 # goto loop16 if !=
 	.loc 1 642
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop16
 # pa = 74880
 	.loc 1 643
-	lis %r3, 1
-	ori %r3, %r3, 9344
+	lis %r4, 1
+	ori %r4, %r4, 9344
 # pa = w + pa
 	.loc 1 644
-	add %r4, %r7, %r3
+	add %r5, %r9, %r4
 # pb = 67104
 	.loc 1 645
-	lis %r3, 1
-	ori %r3, %r3, 1568
+	lis %r4, 1
+	ori %r4, %r4, 1568
 # pb = w + pb
 	.loc 1 646
-	add %r5, %r7, %r3
+	add %r7, %r9, %r4
 # i0 = 27
 	.loc 1 647
-	li %r6, 27
-	mr %r3, %r8
-	mr %r8, %r3
+	li %r4, 27
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop17:
 # qb = pa + 96
 	.loc 1 650
-	addi %r3, %r4, 96
+	addi %r6, %r5, 96
 # x0 = mem128[qa]
 	.loc 1 652
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 653
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r6
 # mem128[qc] = x0
 	.loc 1 654
-	stvx %v0, 0, %r5
+	stvx %v0, 0, %r7
 # mem128[qc + 192] = x1
 	.loc 1 655
 	li %r0, 192
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 656
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 96] = x0
 	.loc 1 657
 	li %r0, 96
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 658
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 659
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 16] = x0
 	.loc 1 660
 	li %r0, 16
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 208] = x1
 	.loc 1 661
 	li %r0, 208
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 662
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 112] = x0
 	.loc 1 663
 	li %r0, 112
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 664
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 665
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 32] = x0
 	.loc 1 666
 	li %r0, 32
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 224] = x1
 	.loc 1 667
 	li %r0, 224
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 668
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 128] = x0
 	.loc 1 669
 	li %r0, 128
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 670
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 671
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 48] = x0
 	.loc 1 672
 	li %r0, 48
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 240] = x1
 	.loc 1 673
 	li %r0, 240
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 674
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 144] = x0
 	.loc 1 675
 	li %r0, 144
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 64]
 	.loc 1 676
 	li %r0, 64
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 64]
 	.loc 1 677
 	li %r0, 64
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 64] = x0
 	.loc 1 678
 	li %r0, 64
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 256] = x1
 	.loc 1 679
 	li %r0, 256
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 680
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 160] = x0
 	.loc 1 681
 	li %r0, 160
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 80]
 	.loc 1 682
 	li %r0, 80
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 80]
 	.loc 1 683
 	li %r0, 80
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 80] = x0
 	.loc 1 684
 	li %r0, 80
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 272] = x1
 	.loc 1 685
 	li %r0, 272
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 686
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 176] = x0
 	.loc 1 687
 	li %r0, 176
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # pa = pa + 192
 	.loc 1 688
-	addi %r4, %r4, 192
+	addi %r5, %r5, 192
 # pb = pb + 288
 	.loc 1 689
-	addi %r5, %r5, 288
+	addi %r7, %r7, 288
 # i0 = i0 - 1
 	.loc 1 690
-	addi %r6, %r6, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 691
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r4, 0
 # goto loop17 if !=
 	.loc 1 692
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop17
 # pa = w + 4800
 	.loc 1 693
-	addi %r4, %r7, 4800
+	addi %r5, %r9, 4800
 # pb = w + 20352
 	.loc 1 694
-	addi %r5, %r7, 20352
+	addi %r7, %r9, 20352
 # z0 = 0
 	.loc 1 695
 	vxor %v0, %v0, %v0
 # i0 = 162
 	.loc 1 696
-	li %r6, 162
-	mr %r3, %r8
-	mr %r8, %r3
-	vor %v2, %v0, %v0
+	li %r4, 162
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop18:
 # qb = pa + 48
 	.loc 1 699
-	addi %r3, %r4, 48
+	addi %r6, %r5, 48
 # x0 = mem128[qa]
 	.loc 1 701
-	lvx %v0, 0, %r4
+	lvx %v1, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 702
-	lvx %v1, 0, %r3
+	lvx %v2, 0, %r6
 # mem128[qc + 48] = x0
 	.loc 1 703
 	li %r0, 48
-	stvx %v0, %r5, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 240] = x1
 	.loc 1 704
 	li %r0, 240
-	stvx %v1, %r5, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 705
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 144] = x0
 	.loc 1 706
 	li %r0, 144
-	stvx %v0, %r5, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc] = z0
 	.loc 1 707
-	stvx %v2, 0, %r5
+	stvx %v0, 0, %r7
 # mem128[qc + 96] = z0
 	.loc 1 708
 	li %r0, 96
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 192] = z0
 	.loc 1 709
 	li %r0, 192
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 710
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 711
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 64] = x0
 	.loc 1 712
 	li %r0, 64
-	stvx %v0, %r5, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 256] = x1
 	.loc 1 713
 	li %r0, 256
-	stvx %v1, %r5, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 714
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 160] = x0
 	.loc 1 715
 	li %r0, 160
-	stvx %v0, %r5, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 16] = z0
 	.loc 1 716
 	li %r0, 16
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 112] = z0
 	.loc 1 717
 	li %r0, 112
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 208] = z0
 	.loc 1 718
 	li %r0, 208
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 719
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 720
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 80] = x0
 	.loc 1 721
 	li %r0, 80
-	stvx %v0, %r5, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 272] = x1
 	.loc 1 722
 	li %r0, 272
-	stvx %v1, %r5, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 723
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 176] = x0
 	.loc 1 724
 	li %r0, 176
-	stvx %v0, %r5, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 32] = z0
 	.loc 1 725
 	li %r0, 32
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 128] = z0
 	.loc 1 726
 	li %r0, 128
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 224] = z0
 	.loc 1 727
 	li %r0, 224
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # pa = pa + 96
 	.loc 1 728
-	addi %r4, %r4, 96
+	addi %r5, %r5, 96
 # pb = pb + 288
 	.loc 1 729
-	addi %r5, %r5, 288
+	addi %r7, %r7, 288
 # i0 = i0 - 1
 	.loc 1 730
-	addi %r6, %r6, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 731
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r4, 0
 # goto loop18 if !=
 	.loc 1 732
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop18
 # pa = 67104
 	.loc 1 733
-	lis %r3, 1
-	ori %r3, %r3, 1568
+	lis %r4, 1
+	ori %r4, %r4, 1568
 # pa = w + pa
 	.loc 1 734
-	add %r4, %r7, %r3
+	add %r5, %r9, %r4
 # pb = 74880
 	.loc 1 735
-	lis %r3, 1
-	ori %r3, %r3, 9344
+	lis %r4, 1
+	ori %r4, %r4, 9344
 # pb = w + pb
 	.loc 1 736
-	add %r5, %r7, %r3
+	add %r7, %r9, %r4
 # i0 = 81
 	.loc 1 737
-	li %r6, 81
-	mr %r3, %r8
-	mr %r8, %r3
+	li %r4, 81
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop19:
 # qb = pa + 48
 	.loc 1 740
-	addi %r3, %r4, 48
+	addi %r6, %r5, 48
 # x0 = mem128[qa]
 	.loc 1 742
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 743
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r6
 # mem128[qc] = x0
 	.loc 1 744
-	stvx %v0, 0, %r5
+	stvx %v0, 0, %r7
 # mem128[qc + 96] = x1
 	.loc 1 745
 	li %r0, 96
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 746
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 48] = x0
 	.loc 1 747
 	li %r0, 48
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 748
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 749
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 16] = x0
 	.loc 1 750
 	li %r0, 16
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 112] = x1
 	.loc 1 751
 	li %r0, 112
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 752
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 64] = x0
 	.loc 1 753
 	li %r0, 64
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 754
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 755
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 32] = x0
 	.loc 1 756
 	li %r0, 32
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 128] = x1
 	.loc 1 757
 	li %r0, 128
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 758
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 80] = x0
 	.loc 1 759
 	li %r0, 80
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # pa = pa + 96
 	.loc 1 760
-	addi %r4, %r4, 96
+	addi %r5, %r5, 96
 # pb = pb + 144
 	.loc 1 761
-	addi %r5, %r5, 144
+	addi %r7, %r7, 144
 # i0 = i0 - 1
 	.loc 1 762
-	addi %r6, %r6, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 763
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r4, 0
 # goto loop19 if !=
 	.loc 1 764
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop19
 # pa = 67008
 	.loc 1 765
-	lis %r3, 1
-	ori %r3, %r3, 1472
+	lis %r4, 1
+	ori %r4, %r4, 1472
 # pa = w + pa
 	.loc 1 766
-	add %r3, %r7, %r3
+	add %r4, %r9, %r4
 # z0 = 0
 	.loc 1 767
 	vxor %v0, %v0, %v0
 # mem128[pa] = z0
 	.loc 1 768
-	stvx %v0, 0, %r3
+	stvx %v0, 0, %r4
 # mem128[pa + 16] = z0
 	.loc 1 769
 	li %r0, 16
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[pa + 32] = z0
 	.loc 1 770
 	li %r0, 32
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # pa = w + 20352
 	.loc 1 771
-	addi %r4, %r7, 20352
+	addi %r4, %r9, 20352
 # pb = 74880
 	.loc 1 772
-	lis %r3, 1
-	ori %r3, %r3, 9344
+	lis %r5, 1
+	ori %r5, %r5, 9344
 # pb = w + pb
 	.loc 1 773
-	add %r5, %r7, %r3
+	add %r5, %r9, %r5
 # pc = 86544
 	.loc 1 774
-	lis %r3, 1
-	ori %r3, %r3, 21008
+	lis %r6, 1
+	ori %r6, %r6, 21008
 # pc = w + pc
 	.loc 1 775
-	add %r6, %r7, %r3
+	add %r6, %r9, %r6
 # i0 = 243
 	.loc 1 776
-	mr %r9, %r7
 	li %r7, 243
-	mr %r3, %r8
-	mr %r8, %r3
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop20:
 # z0 = 0
 	.loc 1 778
@@ -3226,32 +3151,28 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop20
 # pa = 43680
 	.loc 1 998
-	lis %r3, 0
-	ori %r3, %r3, 43680
+	lis %r4, 0
+	ori %r4, %r4, 43680
 # pa = w + pa
 	.loc 1 999
-	mr %r7, %r9
-	add %r4, %r7, %r3
+	add %r4, %r9, %r4
 # pb = 74880
 	.loc 1 1000
-	lis %r3, 1
-	ori %r3, %r3, 9344
+	lis %r5, 1
+	ori %r5, %r5, 9344
 # pb = w + pb
 	.loc 1 1001
-	add %r5, %r7, %r3
+	add %r5, %r9, %r5
 # pc = 109872
 	.loc 1 1002
-	lis %r3, 1
-	ori %r3, %r3, 44336
+	lis %r6, 1
+	ori %r6, %r6, 44336
 # pc = w + pc
 	.loc 1 1003
-	add %r6, %r7, %r3
+	add %r6, %r9, %r6
 # i0 = 243
 	.loc 1 1004
-	mr %r9, %r7
 	li %r7, 243
-	mr %r3, %r8
-	mr %r8, %r3
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop21:
 # z0 = 0
 	.loc 1 1006
@@ -3925,56 +3846,51 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop21
 # pa = 86544
 	.loc 1 1226
-	lis %r3, 1
-	ori %r3, %r3, 21008
+	lis %r4, 1
+	ori %r4, %r4, 21008
 # pa = w + pa
 	.loc 1 1227
-	mr %r7, %r9
-	add %r4, %r7, %r3
+	add %r6, %r9, %r4
 # pb = w + 4800
 	.loc 1 1228
-	addi %r5, %r7, 4800
+	addi %r4, %r9, 4800
 # i0 = 162
 	.loc 1 1229
-	li %r6, 162
-	mr %r3, %r8
-	mr %r8, %r3
-	mr %r3, %r5
-	mr %r9, %r6
+	li %r5, 162
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop22:
 # qb = pa + 96
 	.loc 1 1232
-	addi %r5, %r4, 96
+	addi %r7, %r6, 96
 # qc = pa + 192
 	.loc 1 1233
-	addi %r6, %r4, 192
+	addi %r8, %r6, 192
 # x0 = mem128[qa]
 	.loc 1 1235
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r6
 # x1 = mem128[qa + 48]
 	.loc 1 1236
 	li %r0, 48
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # x2 = mem128[qc]
 	.loc 1 1237
-	lvx %v2, 0, %r6
+	lvx %v2, 0, %r8
 # x3 = mem128[qc + 48]
 	.loc 1 1238
 	li %r0, 48
-	lvx %v3, %r6, %r0
+	lvx %v3, %r8, %r0
 # mem128[qd] = x0
 	.loc 1 1239
-	stvx %v0, 0, %r3
+	stvx %v0, 0, %r4
 # mem128[qd + 144] = x3
 	.loc 1 1240
 	li %r0, 144
-	stvx %v3, %r3, %r0
+	stvx %v3, %r4, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1241
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1242
-	lvx %v2, 0, %r5
+	lvx %v2, 0, %r7
 # 8x x5 = x5 - x0
 	.loc 1 1243
 	vsubuhm %v2, %v2, %v0
@@ -3984,11 +3900,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 48] = x5
 	.loc 1 1245
 	li %r0, 48
-	stvx %v2, %r3, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 48]
 	.loc 1 1246
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1247
 	vsubuhm %v0, %v0, %v3
@@ -3998,38 +3914,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 96] = x5
 	.loc 1 1249
 	li %r0, 96
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1250
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r6, %r0
 # x1 = mem128[qa + 64]
 	.loc 1 1251
 	li %r0, 64
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1252
 	li %r0, 16
-	lvx %v2, %r6, %r0
+	lvx %v2, %r8, %r0
 # x3 = mem128[qc + 64]
 	.loc 1 1253
 	li %r0, 64
-	lvx %v3, %r6, %r0
+	lvx %v3, %r8, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1254
 	li %r0, 16
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[qd + 160] = x3
 	.loc 1 1255
 	li %r0, 160
-	stvx %v3, %r3, %r0
+	stvx %v3, %r4, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1256
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1257
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1258
 	vsubuhm %v2, %v2, %v0
@@ -4039,11 +3955,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 64] = x5
 	.loc 1 1260
 	li %r0, 64
-	stvx %v2, %r3, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 64]
 	.loc 1 1261
 	li %r0, 64
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1262
 	vsubuhm %v0, %v0, %v3
@@ -4053,38 +3969,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 112] = x5
 	.loc 1 1264
 	li %r0, 112
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1265
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r6, %r0
 # x1 = mem128[qa + 80]
 	.loc 1 1266
 	li %r0, 80
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1267
 	li %r0, 32
-	lvx %v2, %r6, %r0
+	lvx %v2, %r8, %r0
 # x3 = mem128[qc + 80]
 	.loc 1 1268
 	li %r0, 80
-	lvx %v3, %r6, %r0
+	lvx %v3, %r8, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1269
 	li %r0, 32
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[qd + 176] = x3
 	.loc 1 1270
 	li %r0, 176
-	stvx %v3, %r3, %r0
+	stvx %v3, %r4, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1271
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1272
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1273
 	vsubuhm %v2, %v2, %v0
@@ -4094,11 +4010,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 80] = x5
 	.loc 1 1275
 	li %r0, 80
-	stvx %v2, %r3, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 80]
 	.loc 1 1276
 	li %r0, 80
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1277
 	vsubuhm %v0, %v0, %v3
@@ -4108,73 +4024,69 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 128] = x5
 	.loc 1 1279
 	li %r0, 128
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # pa = pa + 288
 	.loc 1 1280
-	addi %r4, %r4, 288
+	addi %r6, %r6, 288
 # pb = pb + 192
 	.loc 1 1281
-	addi %r3, %r3, 192
+	addi %r4, %r4, 192
 # i0 = i0 - 1
 	.loc 1 1282
-	addi %r9, %r9, -1
+	addi %r5, %r5, -1
 # =? i0 - 0
 	.loc 1 1283
-	cmplwi %cr0, %r9, 0
+	cmplwi %cr0, %r5, 0
 # goto loop22 if !=
 	.loc 1 1284
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop22
 # pa = w + 4800
 	.loc 1 1285
-	addi %r4, %r7, 4800
+	addi %r5, %r9, 4800
 # pb = 86544
 	.loc 1 1286
-	lis %r3, 1
-	ori %r3, %r3, 21008
+	lis %r4, 1
+	ori %r4, %r4, 21008
 # pb = w + pb
 	.loc 1 1287
-	add %r5, %r7, %r3
+	add %r8, %r9, %r4
 # i0 = 54
 	.loc 1 1288
-	mr %r9, %r7
-	li %r6, 54
-	mr %r3, %r8
-	mr %r8, %r3
-	mr %r7, %r5
+	li %r4, 54
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop23:
 # qb = pa + 192
 	.loc 1 1291
-	addi %r3, %r4, 192
+	addi %r6, %r5, 192
 # qc = pa + 384
 	.loc 1 1292
-	addi %r5, %r4, 384
+	addi %r7, %r5, 384
 # x0 = mem128[qa]
 	.loc 1 1294
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qa + 96]
 	.loc 1 1295
 	li %r0, 96
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc]
 	.loc 1 1296
-	lvx %v2, 0, %r5
+	lvx %v2, 0, %r7
 # x3 = mem128[qc + 96]
 	.loc 1 1297
 	li %r0, 96
-	lvx %v3, %r5, %r0
+	lvx %v3, %r7, %r0
 # mem128[qd] = x0
 	.loc 1 1298
-	stvx %v0, 0, %r7
+	stvx %v0, 0, %r8
 # mem128[qd + 288] = x3
 	.loc 1 1299
 	li %r0, 288
-	stvx %v3, %r7, %r0
+	stvx %v3, %r8, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1300
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1301
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r6
 # 8x x5 = x5 - x0
 	.loc 1 1302
 	vsubuhm %v2, %v2, %v0
@@ -4184,11 +4096,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 96] = x5
 	.loc 1 1304
 	li %r0, 96
-	stvx %v2, %r7, %r0
+	stvx %v2, %r8, %r0
 # x5 = mem128[qb + 96]
 	.loc 1 1305
 	li %r0, 96
-	lvx %v0, %r3, %r0
+	lvx %v0, %r6, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1306
 	vsubuhm %v0, %v0, %v3
@@ -4198,38 +4110,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 192] = x5
 	.loc 1 1308
 	li %r0, 192
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1309
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 112]
 	.loc 1 1310
 	li %r0, 112
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1311
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # x3 = mem128[qc + 112]
 	.loc 1 1312
 	li %r0, 112
-	lvx %v3, %r5, %r0
+	lvx %v3, %r7, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1313
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # mem128[qd + 304] = x3
 	.loc 1 1314
 	li %r0, 304
-	stvx %v3, %r7, %r0
+	stvx %v3, %r8, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1315
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1316
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r6, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1317
 	vsubuhm %v2, %v2, %v0
@@ -4239,11 +4151,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 112] = x5
 	.loc 1 1319
 	li %r0, 112
-	stvx %v2, %r7, %r0
+	stvx %v2, %r8, %r0
 # x5 = mem128[qb + 112]
 	.loc 1 1320
 	li %r0, 112
-	lvx %v0, %r3, %r0
+	lvx %v0, %r6, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1321
 	vsubuhm %v0, %v0, %v3
@@ -4253,38 +4165,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 208] = x5
 	.loc 1 1323
 	li %r0, 208
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1324
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 128]
 	.loc 1 1325
 	li %r0, 128
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1326
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # x3 = mem128[qc + 128]
 	.loc 1 1327
 	li %r0, 128
-	lvx %v3, %r5, %r0
+	lvx %v3, %r7, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1328
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # mem128[qd + 320] = x3
 	.loc 1 1329
 	li %r0, 320
-	stvx %v3, %r7, %r0
+	stvx %v3, %r8, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1330
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1331
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r6, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1332
 	vsubuhm %v2, %v2, %v0
@@ -4294,11 +4206,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 128] = x5
 	.loc 1 1334
 	li %r0, 128
-	stvx %v2, %r7, %r0
+	stvx %v2, %r8, %r0
 # x5 = mem128[qb + 128]
 	.loc 1 1335
 	li %r0, 128
-	lvx %v0, %r3, %r0
+	lvx %v0, %r6, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1336
 	vsubuhm %v0, %v0, %v3
@@ -4308,38 +4220,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 224] = x5
 	.loc 1 1338
 	li %r0, 224
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1339
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 144]
 	.loc 1 1340
 	li %r0, 144
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1341
 	li %r0, 48
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # x3 = mem128[qc + 144]
 	.loc 1 1342
 	li %r0, 144
-	lvx %v3, %r5, %r0
+	lvx %v3, %r7, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1343
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # mem128[qd + 336] = x3
 	.loc 1 1344
 	li %r0, 336
-	stvx %v3, %r7, %r0
+	stvx %v3, %r8, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1345
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1346
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r6, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1347
 	vsubuhm %v2, %v2, %v0
@@ -4349,11 +4261,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 144] = x5
 	.loc 1 1349
 	li %r0, 144
-	stvx %v2, %r7, %r0
+	stvx %v2, %r8, %r0
 # x5 = mem128[qb + 144]
 	.loc 1 1350
 	li %r0, 144
-	lvx %v0, %r3, %r0
+	lvx %v0, %r6, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1351
 	vsubuhm %v0, %v0, %v3
@@ -4363,38 +4275,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 240] = x5
 	.loc 1 1353
 	li %r0, 240
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 64]
 	.loc 1 1354
 	li %r0, 64
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 160]
 	.loc 1 1355
 	li %r0, 160
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 64]
 	.loc 1 1356
 	li %r0, 64
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # x3 = mem128[qc + 160]
 	.loc 1 1357
 	li %r0, 160
-	lvx %v3, %r5, %r0
+	lvx %v3, %r7, %r0
 # mem128[qd + 64] = x0
 	.loc 1 1358
 	li %r0, 64
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # mem128[qd + 352] = x3
 	.loc 1 1359
 	li %r0, 352
-	stvx %v3, %r7, %r0
+	stvx %v3, %r8, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1360
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 64]
 	.loc 1 1361
 	li %r0, 64
-	lvx %v2, %r3, %r0
+	lvx %v2, %r6, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1362
 	vsubuhm %v2, %v2, %v0
@@ -4404,11 +4316,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 160] = x5
 	.loc 1 1364
 	li %r0, 160
-	stvx %v2, %r7, %r0
+	stvx %v2, %r8, %r0
 # x5 = mem128[qb + 160]
 	.loc 1 1365
 	li %r0, 160
-	lvx %v0, %r3, %r0
+	lvx %v0, %r6, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1366
 	vsubuhm %v0, %v0, %v3
@@ -4418,38 +4330,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 256] = x5
 	.loc 1 1368
 	li %r0, 256
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 80]
 	.loc 1 1369
 	li %r0, 80
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 176]
 	.loc 1 1370
 	li %r0, 176
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 80]
 	.loc 1 1371
 	li %r0, 80
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # x3 = mem128[qc + 176]
 	.loc 1 1372
 	li %r0, 176
-	lvx %v3, %r5, %r0
+	lvx %v3, %r7, %r0
 # mem128[qd + 80] = x0
 	.loc 1 1373
 	li %r0, 80
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # mem128[qd + 368] = x3
 	.loc 1 1374
 	li %r0, 368
-	stvx %v3, %r7, %r0
+	stvx %v3, %r8, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1375
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 80]
 	.loc 1 1376
 	li %r0, 80
-	lvx %v2, %r3, %r0
+	lvx %v2, %r6, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1377
 	vsubuhm %v2, %v2, %v0
@@ -4459,11 +4371,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 176] = x5
 	.loc 1 1379
 	li %r0, 176
-	stvx %v2, %r7, %r0
+	stvx %v2, %r8, %r0
 # x5 = mem128[qb + 176]
 	.loc 1 1380
 	li %r0, 176
-	lvx %v0, %r3, %r0
+	lvx %v0, %r6, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1381
 	vsubuhm %v0, %v0, %v3
@@ -4473,84 +4385,79 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 272] = x5
 	.loc 1 1383
 	li %r0, 272
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # pa = pa + 576
 	.loc 1 1384
-	addi %r4, %r4, 576
+	addi %r5, %r5, 576
 # pb = pb + 384
 	.loc 1 1385
-	addi %r7, %r7, 384
+	addi %r8, %r8, 384
 # i0 = i0 - 1
 	.loc 1 1386
-	addi %r6, %r6, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 1387
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r4, 0
 # goto loop23 if !=
 	.loc 1 1388
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop23
 # pa = 86544
 	.loc 1 1389
-	lis %r3, 1
-	ori %r3, %r3, 21008
+	lis %r4, 1
+	ori %r4, %r4, 21008
 # pa = w + pa
 	.loc 1 1390
-	mr %r7, %r9
-	add %r5, %r7, %r3
+	add %r4, %r9, %r4
 # pb = w + 4800
 	.loc 1 1391
-	addi %r6, %r7, 4800
+	addi %r5, %r9, 4800
 # i0 = 18
 	.loc 1 1392
-	li %r4, 18
-	mr %r3, %r8
+	li %r6, 18
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop24:
 # qa = pa
 	.loc 1 1394
-	mr %r12, %r4
-	mr %r9, %r7
-	mr %r8, %r3
+	mr %r7, %r4
 # qb = pa + 384
 	.loc 1 1395
-	addi %r3, %r5, 384
+	addi %r8, %r4, 384
 # qc = pa + 768
 	.loc 1 1396
-	addi %r4, %r5, 768
+	addi %r10, %r4, 768
 # qd = pb
 	.loc 1 1397
-	mr %r10, %r5
+	mr %r11, %r5
 # i1 = 3
 	.loc 1 1398
-	mr %r11, %r6
-	li %r7, 3
+	li %r12, 3
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop25:
 # x0 = mem128[qa]
 	.loc 1 1400
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qa + 192]
 	.loc 1 1401
 	li %r0, 192
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc]
 	.loc 1 1402
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r10
 # x3 = mem128[qc + 192]
 	.loc 1 1403
 	li %r0, 192
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd] = x0
 	.loc 1 1404
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r11
 # mem128[qd + 576] = x3
 	.loc 1 1405
 	li %r0, 576
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1406
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1407
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r8
 # 8x x5 = x5 - x0
 	.loc 1 1408
 	vsubuhm %v2, %v2, %v0
@@ -4560,11 +4467,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 192] = x5
 	.loc 1 1410
 	li %r0, 192
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 192]
 	.loc 1 1411
 	li %r0, 192
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1412
 	vsubuhm %v0, %v0, %v3
@@ -4574,38 +4481,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 384] = x5
 	.loc 1 1414
 	li %r0, 384
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1415
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 208]
 	.loc 1 1416
 	li %r0, 208
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1417
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 208]
 	.loc 1 1418
 	li %r0, 208
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1419
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 592] = x3
 	.loc 1 1420
 	li %r0, 592
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1421
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1422
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1423
 	vsubuhm %v2, %v2, %v0
@@ -4615,11 +4522,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 208] = x5
 	.loc 1 1425
 	li %r0, 208
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 208]
 	.loc 1 1426
 	li %r0, 208
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1427
 	vsubuhm %v0, %v0, %v3
@@ -4629,38 +4536,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 400] = x5
 	.loc 1 1429
 	li %r0, 400
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1430
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 224]
 	.loc 1 1431
 	li %r0, 224
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1432
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 224]
 	.loc 1 1433
 	li %r0, 224
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1434
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 608] = x3
 	.loc 1 1435
 	li %r0, 608
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1436
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1437
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1438
 	vsubuhm %v2, %v2, %v0
@@ -4670,11 +4577,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 224] = x5
 	.loc 1 1440
 	li %r0, 224
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 224]
 	.loc 1 1441
 	li %r0, 224
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1442
 	vsubuhm %v0, %v0, %v3
@@ -4684,38 +4591,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 416] = x5
 	.loc 1 1444
 	li %r0, 416
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1445
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 240]
 	.loc 1 1446
 	li %r0, 240
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1447
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 240]
 	.loc 1 1448
 	li %r0, 240
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1449
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 624] = x3
 	.loc 1 1450
 	li %r0, 624
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1451
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1452
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1453
 	vsubuhm %v2, %v2, %v0
@@ -4725,11 +4632,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 240] = x5
 	.loc 1 1455
 	li %r0, 240
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 240]
 	.loc 1 1456
 	li %r0, 240
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1457
 	vsubuhm %v0, %v0, %v3
@@ -4739,108 +4646,100 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 432] = x5
 	.loc 1 1459
 	li %r0, 432
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # qa = qa + 64
 	.loc 1 1460
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 1461
-	addi %r3, %r3, 64
+	addi %r8, %r8, 64
 # qc = qc + 64
 	.loc 1 1462
-	addi %r4, %r4, 64
+	addi %r10, %r10, 64
 # qd = qd + 64
 	.loc 1 1463
-	addi %r6, %r6, 64
+	addi %r11, %r11, 64
 # i1 = i1 - 1
 	.loc 1 1464
-	addi %r7, %r7, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 1465
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r12, 0
 # goto loop25 if !=
 	.loc 1 1466
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop25
 # pa = pa + 1152
 	.loc 1 1467
-	mr %r5, %r10
-	addi %r5, %r5, 1152
+	addi %r4, %r4, 1152
 # pb = pb + 768
 	.loc 1 1468
-	mr %r6, %r11
-	addi %r6, %r6, 768
+	addi %r5, %r5, 768
 # i0 = i0 - 1
 	.loc 1 1469
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1470
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop24 if !=
 	.loc 1 1471
-	mr %r3, %r8
-	mr %r7, %r9
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop24
 # pa = w + 4800
 	.loc 1 1472
-	addi %r5, %r7, 4800
+	addi %r4, %r9, 4800
 # pb = 86544
 	.loc 1 1473
-	lis %r4, 1
-	ori %r4, %r4, 21008
+	lis %r5, 1
+	ori %r5, %r5, 21008
 # pb = w + pb
 	.loc 1 1474
-	add %r6, %r7, %r4
+	add %r5, %r9, %r5
 # i0 = 6
 	.loc 1 1475
-	li %r4, 6
+	li %r6, 6
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop26:
 # qa = pa
 	.loc 1 1477
-	mr %r12, %r4
-	mr %r9, %r7
-	mr %r8, %r3
+	mr %r7, %r4
 # qb = pa + 768
 	.loc 1 1478
-	addi %r3, %r5, 768
+	addi %r8, %r4, 768
 # qc = pa + 1536
 	.loc 1 1479
-	addi %r4, %r5, 1536
+	addi %r10, %r4, 1536
 # qd = pb
 	.loc 1 1480
-	mr %r10, %r5
+	mr %r11, %r5
 # i1 = 6
 	.loc 1 1481
-	mr %r11, %r6
-	li %r7, 6
+	li %r12, 6
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop27:
 # x0 = mem128[qa]
 	.loc 1 1483
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qa + 384]
 	.loc 1 1484
 	li %r0, 384
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc]
 	.loc 1 1485
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r10
 # x3 = mem128[qc + 384]
 	.loc 1 1486
 	li %r0, 384
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd] = x0
 	.loc 1 1487
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r11
 # mem128[qd + 1152] = x3
 	.loc 1 1488
 	li %r0, 1152
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1489
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1490
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r8
 # 8x x5 = x5 - x0
 	.loc 1 1491
 	vsubuhm %v2, %v2, %v0
@@ -4850,11 +4749,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 384] = x5
 	.loc 1 1493
 	li %r0, 384
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 384]
 	.loc 1 1494
 	li %r0, 384
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1495
 	vsubuhm %v0, %v0, %v3
@@ -4864,38 +4763,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 768] = x5
 	.loc 1 1497
 	li %r0, 768
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1498
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 400]
 	.loc 1 1499
 	li %r0, 400
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1500
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 400]
 	.loc 1 1501
 	li %r0, 400
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1502
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1168] = x3
 	.loc 1 1503
 	li %r0, 1168
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1504
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1505
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1506
 	vsubuhm %v2, %v2, %v0
@@ -4905,11 +4804,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 400] = x5
 	.loc 1 1508
 	li %r0, 400
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 400]
 	.loc 1 1509
 	li %r0, 400
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1510
 	vsubuhm %v0, %v0, %v3
@@ -4919,38 +4818,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 784] = x5
 	.loc 1 1512
 	li %r0, 784
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1513
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 416]
 	.loc 1 1514
 	li %r0, 416
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1515
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 416]
 	.loc 1 1516
 	li %r0, 416
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1517
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1184] = x3
 	.loc 1 1518
 	li %r0, 1184
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1519
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1520
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1521
 	vsubuhm %v2, %v2, %v0
@@ -4960,11 +4859,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 416] = x5
 	.loc 1 1523
 	li %r0, 416
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 416]
 	.loc 1 1524
 	li %r0, 416
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1525
 	vsubuhm %v0, %v0, %v3
@@ -4974,38 +4873,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 800] = x5
 	.loc 1 1527
 	li %r0, 800
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1528
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 432]
 	.loc 1 1529
 	li %r0, 432
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1530
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 432]
 	.loc 1 1531
 	li %r0, 432
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1532
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1200] = x3
 	.loc 1 1533
 	li %r0, 1200
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1534
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1535
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1536
 	vsubuhm %v2, %v2, %v0
@@ -5015,11 +4914,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 432] = x5
 	.loc 1 1538
 	li %r0, 432
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 432]
 	.loc 1 1539
 	li %r0, 432
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1540
 	vsubuhm %v0, %v0, %v3
@@ -5029,47 +4928,42 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 816] = x5
 	.loc 1 1542
 	li %r0, 816
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # qa = qa + 64
 	.loc 1 1543
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 1544
-	addi %r3, %r3, 64
+	addi %r8, %r8, 64
 # qc = qc + 64
 	.loc 1 1545
-	addi %r4, %r4, 64
+	addi %r10, %r10, 64
 # qd = qd + 64
 	.loc 1 1546
-	addi %r6, %r6, 64
+	addi %r11, %r11, 64
 # i1 = i1 - 1
 	.loc 1 1547
-	addi %r7, %r7, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 1548
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r12, 0
 # goto loop27 if !=
 	.loc 1 1549
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop27
 # pa = pa + 2304
 	.loc 1 1550
-	mr %r5, %r10
-	addi %r5, %r5, 2304
+	addi %r4, %r4, 2304
 # pb = pb + 1536
 	.loc 1 1551
-	mr %r6, %r11
-	addi %r6, %r6, 1536
+	addi %r5, %r5, 1536
 # i0 = i0 - 1
 	.loc 1 1552
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1553
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop26 if !=
 	.loc 1 1554
-	mr %r3, %r8
-	mr %r7, %r9
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop26
 # pa = 86544
 	.loc 1 1555
@@ -5077,60 +4971,57 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	ori %r4, %r4, 21008
 # pa = w + pa
 	.loc 1 1556
-	add %r5, %r7, %r4
+	add %r4, %r9, %r4
 # pb = w + 4800
 	.loc 1 1557
-	addi %r6, %r7, 4800
+	addi %r5, %r9, 4800
 # i0 = 2
 	.loc 1 1558
-	li %r4, 2
+	li %r6, 2
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop28:
 # qa = pa
 	.loc 1 1560
-	mr %r12, %r4
-	mr %r9, %r7
-	mr %r8, %r3
+	mr %r7, %r4
 # qb = pa + 1536
 	.loc 1 1561
-	addi %r3, %r5, 1536
+	addi %r8, %r4, 1536
 # qc = pa + 3072
 	.loc 1 1562
-	addi %r4, %r5, 3072
+	addi %r10, %r4, 3072
 # qd = pb
 	.loc 1 1563
-	mr %r10, %r5
+	mr %r11, %r5
 # i1 = 12
 	.loc 1 1564
-	mr %r11, %r6
-	li %r7, 12
+	li %r12, 12
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop29:
 # x0 = mem128[qa]
 	.loc 1 1566
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qa + 768]
 	.loc 1 1567
 	li %r0, 768
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc]
 	.loc 1 1568
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r10
 # x3 = mem128[qc + 768]
 	.loc 1 1569
 	li %r0, 768
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd] = x0
 	.loc 1 1570
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r11
 # mem128[qd + 2304] = x3
 	.loc 1 1571
 	li %r0, 2304
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1572
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1573
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r8
 # 8x x5 = x5 - x0
 	.loc 1 1574
 	vsubuhm %v2, %v2, %v0
@@ -5140,11 +5031,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 768] = x5
 	.loc 1 1576
 	li %r0, 768
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 768]
 	.loc 1 1577
 	li %r0, 768
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1578
 	vsubuhm %v0, %v0, %v3
@@ -5154,38 +5045,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 1536] = x5
 	.loc 1 1580
 	li %r0, 1536
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1581
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 784]
 	.loc 1 1582
 	li %r0, 784
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1583
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 784]
 	.loc 1 1584
 	li %r0, 784
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1585
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 2320] = x3
 	.loc 1 1586
 	li %r0, 2320
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1587
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1588
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1589
 	vsubuhm %v2, %v2, %v0
@@ -5195,11 +5086,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 784] = x5
 	.loc 1 1591
 	li %r0, 784
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 784]
 	.loc 1 1592
 	li %r0, 784
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1593
 	vsubuhm %v0, %v0, %v3
@@ -5209,38 +5100,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 1552] = x5
 	.loc 1 1595
 	li %r0, 1552
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1596
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 800]
 	.loc 1 1597
 	li %r0, 800
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1598
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 800]
 	.loc 1 1599
 	li %r0, 800
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1600
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 2336] = x3
 	.loc 1 1601
 	li %r0, 2336
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1602
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1603
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1604
 	vsubuhm %v2, %v2, %v0
@@ -5250,11 +5141,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 800] = x5
 	.loc 1 1606
 	li %r0, 800
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 800]
 	.loc 1 1607
 	li %r0, 800
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1608
 	vsubuhm %v0, %v0, %v3
@@ -5264,38 +5155,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 1568] = x5
 	.loc 1 1610
 	li %r0, 1568
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1611
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 816]
 	.loc 1 1612
 	li %r0, 816
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1613
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 816]
 	.loc 1 1614
 	li %r0, 816
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1615
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 2352] = x3
 	.loc 1 1616
 	li %r0, 2352
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 1617
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1618
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 1619
 	vsubuhm %v2, %v2, %v0
@@ -5305,11 +5196,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 816] = x5
 	.loc 1 1621
 	li %r0, 816
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 816]
 	.loc 1 1622
 	li %r0, 816
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 1623
 	vsubuhm %v0, %v0, %v3
@@ -5319,865 +5210,849 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 1584] = x5
 	.loc 1 1625
 	li %r0, 1584
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # qa = qa + 64
 	.loc 1 1626
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 1627
-	addi %r3, %r3, 64
+	addi %r8, %r8, 64
 # qc = qc + 64
 	.loc 1 1628
-	addi %r4, %r4, 64
+	addi %r10, %r10, 64
 # qd = qd + 64
 	.loc 1 1629
-	addi %r6, %r6, 64
+	addi %r11, %r11, 64
 # i1 = i1 - 1
 	.loc 1 1630
-	addi %r7, %r7, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 1631
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r12, 0
 # goto loop29 if !=
 	.loc 1 1632
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop29
 # pa = pa + 4608
 	.loc 1 1633
-	mr %r5, %r10
-	addi %r5, %r5, 4608
+	addi %r4, %r4, 4608
 # pb = pb + 3072
 	.loc 1 1634
-	mr %r6, %r11
-	addi %r6, %r6, 3072
+	addi %r5, %r5, 3072
 # i0 = i0 - 1
 	.loc 1 1635
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1636
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop28 if !=
 	.loc 1 1637
-	mr %r3, %r8
-	mr %r7, %r9
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop28
 # x4 = mem128[w + 128]
 	.loc 1 1638
-	mr %r10, %r3
 	li %r0, 128
-	lvx %v0, %r7, %r0
+	lvx %v6, %r9, %r0
 # x5 = mem128[w + 160]
 	.loc 1 1639
 	li %r0, 160
-	lvx %v1, %r7, %r0
+	lvx %v7, %r9, %r0
 # x6 = mem128[w + 64]
 	.loc 1 1640
 	li %r0, 64
-	lvx %v5, %r7, %r0
+	lvx %v1, %r9, %r0
 # x7 = mem128[w + 80]
 	.loc 1 1641
 	li %r0, 80
-	lvx %v7, %r7, %r0
+	lvx %v2, %r9, %r0
 # pa = w + 4800
 	.loc 1 1642
-	addi %r3, %r7, 4800
+	addi %r4, %r9, 4800
 # pb = w + 7872
 	.loc 1 1643
-	addi %r4, %r7, 7872
+	addi %r5, %r9, 7872
 # pc = 135504
 	.loc 1 1644
-	lis %r5, 2
-	ori %r5, %r5, 4432
+	lis %r6, 2
+	ori %r6, %r6, 4432
 # pc = w + pc
 	.loc 1 1645
-	add %r5, %r7, %r5
+	add %r6, %r9, %r6
 # i1 = 48
 	.loc 1 1646
-	li %r6, 48
-	vor %v6, %v0, %v0
-	vor %v4, %v1, %v1
+	li %r7, 48
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop30:
 # x1 = mem128[pb]
 	.loc 1 1648
-	lvx %v1, 0, %r4
+	lvx %v3, 0, %r5
 # 8x x2 = mulhis15(x1, x5)
 	.loc 1 1649
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v4, %v0
+	vmhaddshs %v4, %v3, %v7, %v0
 # 8x x1 = x1 * x4
 	.loc 1 1650
 	vspltish %v0, 0
-	vmladduhm %v3, %v1, %v6, %v0
+	vmladduhm %v5, %v3, %v6, %v0
 # 8x x2 = x2 * x7
 	.loc 1 1651
 	vspltish %v0, 0
-	vmladduhm %v1, %v2, %v7, %v0
+	vmladduhm %v3, %v4, %v2, %v0
 # 8x x1 = x1 - x2
 	.loc 1 1652
-	vsubuhm %v3, %v3, %v1
+	vsubuhm %v5, %v5, %v3
 # x3 = mem128[pa]
 	.loc 1 1653
-	lvx %v0, 0, %r3
+	lvx %v0, 0, %r4
 # 8x x1 = x1 + x3
 	.loc 1 1654
-	vadduhm %v3, %v3, %v0
+	vadduhm %v5, %v5, %v0
 # 8x x2 = mulhis15(x1, x6)
 	.loc 1 1655
 	vspltish %v0, 0
-	vmhaddshs %v1, %v3, %v5, %v0
+	vmhaddshs %v3, %v5, %v1, %v0
 # tv = mem128[w + 96]
 	.loc 1 1656
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x2 = x2 + tv
 	.loc 1 1657
-	vadduhm %v1, %v1, %v0
+	vadduhm %v3, %v3, %v0
 # (int16) 8x x2 >>= 10
 	.loc 1 1658
 	vspltish %v0, 10
-	vsrah %v1, %v1, %v0
+	vsrah %v3, %v3, %v0
 # 8x x2 = x2 * x7
 	.loc 1 1659
 	vspltish %v0, 0
-	vmladduhm %v2, %v1, %v7, %v0
+	vmladduhm %v4, %v3, %v2, %v0
 # 8x x1 = x1 - x2
 	.loc 1 1660
-	vsubuhm %v3, %v3, %v2
+	vsubuhm %v5, %v5, %v4
 # mem128[pc] = x1
 	.loc 1 1661
-	stvx %v3, 0, %r5
+	stvx %v5, 0, %r6
 # x1 = mem128[pb + 16]
 	.loc 1 1662
 	li %r0, 16
-	lvx %v1, %r4, %r0
+	lvx %v3, %r5, %r0
 # 8x x2 = mulhis15(x1, x5)
 	.loc 1 1663
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v4, %v0
+	vmhaddshs %v4, %v3, %v7, %v0
 # 8x x1 = x1 * x4
 	.loc 1 1664
 	vspltish %v0, 0
-	vmladduhm %v3, %v1, %v6, %v0
+	vmladduhm %v5, %v3, %v6, %v0
 # 8x x2 = x2 * x7
 	.loc 1 1665
 	vspltish %v0, 0
-	vmladduhm %v1, %v2, %v7, %v0
+	vmladduhm %v3, %v4, %v2, %v0
 # 8x x1 = x1 - x2
 	.loc 1 1666
-	vsubuhm %v3, %v3, %v1
+	vsubuhm %v5, %v5, %v3
 # x3 = mem128[pa + 16]
 	.loc 1 1667
 	li %r0, 16
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # 8x x1 = x1 + x3
 	.loc 1 1668
-	vadduhm %v3, %v3, %v0
+	vadduhm %v5, %v5, %v0
 # 8x x2 = mulhis15(x1, x6)
 	.loc 1 1669
 	vspltish %v0, 0
-	vmhaddshs %v1, %v3, %v5, %v0
+	vmhaddshs %v3, %v5, %v1, %v0
 # tv = mem128[w + 96]
 	.loc 1 1670
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x2 = x2 + tv
 	.loc 1 1671
-	vadduhm %v1, %v1, %v0
+	vadduhm %v3, %v3, %v0
 # (int16) 8x x2 >>= 10
 	.loc 1 1672
 	vspltish %v0, 10
-	vsrah %v1, %v1, %v0
+	vsrah %v3, %v3, %v0
 # 8x x2 = x2 * x7
 	.loc 1 1673
 	vspltish %v0, 0
-	vmladduhm %v2, %v1, %v7, %v0
+	vmladduhm %v4, %v3, %v2, %v0
 # 8x x1 = x1 - x2
 	.loc 1 1674
-	vsubuhm %v3, %v3, %v2
+	vsubuhm %v5, %v5, %v4
 # mem128[pc + 16] = x1
 	.loc 1 1675
 	li %r0, 16
-	stvx %v3, %r5, %r0
+	stvx %v5, %r6, %r0
 # x1 = mem128[pb + 32]
 	.loc 1 1676
 	li %r0, 32
-	lvx %v1, %r4, %r0
+	lvx %v3, %r5, %r0
 # 8x x2 = mulhis15(x1, x5)
 	.loc 1 1677
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v4, %v0
+	vmhaddshs %v4, %v3, %v7, %v0
 # 8x x1 = x1 * x4
 	.loc 1 1678
 	vspltish %v0, 0
-	vmladduhm %v3, %v1, %v6, %v0
+	vmladduhm %v5, %v3, %v6, %v0
 # 8x x2 = x2 * x7
 	.loc 1 1679
 	vspltish %v0, 0
-	vmladduhm %v1, %v2, %v7, %v0
+	vmladduhm %v3, %v4, %v2, %v0
 # 8x x1 = x1 - x2
 	.loc 1 1680
-	vsubuhm %v3, %v3, %v1
+	vsubuhm %v5, %v5, %v3
 # x3 = mem128[pa + 32]
 	.loc 1 1681
 	li %r0, 32
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # 8x x1 = x1 + x3
 	.loc 1 1682
-	vadduhm %v3, %v3, %v0
+	vadduhm %v5, %v5, %v0
 # 8x x2 = mulhis15(x1, x6)
 	.loc 1 1683
 	vspltish %v0, 0
-	vmhaddshs %v1, %v3, %v5, %v0
+	vmhaddshs %v3, %v5, %v1, %v0
 # tv = mem128[w + 96]
 	.loc 1 1684
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x2 = x2 + tv
 	.loc 1 1685
-	vadduhm %v1, %v1, %v0
+	vadduhm %v3, %v3, %v0
 # (int16) 8x x2 >>= 10
 	.loc 1 1686
 	vspltish %v0, 10
-	vsrah %v1, %v1, %v0
+	vsrah %v3, %v3, %v0
 # 8x x2 = x2 * x7
 	.loc 1 1687
 	vspltish %v0, 0
-	vmladduhm %v2, %v1, %v7, %v0
+	vmladduhm %v4, %v3, %v2, %v0
 # 8x x1 = x1 - x2
 	.loc 1 1688
-	vsubuhm %v3, %v3, %v2
+	vsubuhm %v5, %v5, %v4
 # mem128[pc + 32] = x1
 	.loc 1 1689
 	li %r0, 32
-	stvx %v3, %r5, %r0
+	stvx %v5, %r6, %r0
 # x1 = mem128[pb + 48]
 	.loc 1 1690
 	li %r0, 48
-	lvx %v1, %r4, %r0
+	lvx %v3, %r5, %r0
 # 8x x2 = mulhis15(x1, x5)
 	.loc 1 1691
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v4, %v0
+	vmhaddshs %v4, %v3, %v7, %v0
 # 8x x1 = x1 * x4
 	.loc 1 1692
 	vspltish %v0, 0
-	vmladduhm %v3, %v1, %v6, %v0
+	vmladduhm %v5, %v3, %v6, %v0
 # 8x x2 = x2 * x7
 	.loc 1 1693
 	vspltish %v0, 0
-	vmladduhm %v1, %v2, %v7, %v0
+	vmladduhm %v3, %v4, %v2, %v0
 # 8x x1 = x1 - x2
 	.loc 1 1694
-	vsubuhm %v3, %v3, %v1
+	vsubuhm %v5, %v5, %v3
 # x3 = mem128[pa + 48]
 	.loc 1 1695
 	li %r0, 48
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # 8x x1 = x1 + x3
 	.loc 1 1696
-	vadduhm %v3, %v3, %v0
+	vadduhm %v5, %v5, %v0
 # 8x x2 = mulhis15(x1, x6)
 	.loc 1 1697
 	vspltish %v0, 0
-	vmhaddshs %v1, %v3, %v5, %v0
+	vmhaddshs %v3, %v5, %v1, %v0
 # tv = mem128[w + 96]
 	.loc 1 1698
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x2 = x2 + tv
 	.loc 1 1699
-	vadduhm %v1, %v1, %v0
+	vadduhm %v3, %v3, %v0
 # (int16) 8x x2 >>= 10
 	.loc 1 1700
 	vspltish %v0, 10
-	vsrah %v1, %v1, %v0
+	vsrah %v3, %v3, %v0
 # 8x x2 = x2 * x7
 	.loc 1 1701
 	vspltish %v0, 0
-	vmladduhm %v2, %v1, %v7, %v0
+	vmladduhm %v4, %v3, %v2, %v0
 # 8x x1 = x1 - x2
 	.loc 1 1702
-	vsubuhm %v3, %v3, %v2
+	vsubuhm %v5, %v5, %v4
 # mem128[pc + 48] = x1
 	.loc 1 1703
 	li %r0, 48
-	stvx %v3, %r5, %r0
+	stvx %v5, %r6, %r0
 # pa = pa + 64
 	.loc 1 1704
-	addi %r3, %r3, 64
+	addi %r4, %r4, 64
 # pb = pb + 64
 	.loc 1 1705
-	addi %r4, %r4, 64
+	addi %r5, %r5, 64
 # pc = pc + 64
 	.loc 1 1706
-	addi %r5, %r5, 64
+	addi %r6, %r6, 64
 # i1 = i1 - 1
 	.loc 1 1707
-	addi %r6, %r6, -1
+	addi %r7, %r7, -1
 # =? i1 - 0
 	.loc 1 1708
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r7, 0
 # goto loop30 if !=
 	.loc 1 1709
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop30
 # pa = 138576
 	.loc 1 1710
-	lis %r3, 2
-	ori %r3, %r3, 7504
+	lis %r4, 2
+	ori %r4, %r4, 7504
 # pa = w + pa
 	.loc 1 1711
-	add %r3, %r7, %r3
+	add %r4, %r9, %r4
 # z0 = 0
 	.loc 1 1712
 	vxor %v0, %v0, %v0
 # mem128[pa] = z0
 	.loc 1 1713
-	stvx %v0, 0, %r3
+	stvx %v0, 0, %r4
 # mem128[pa + 16] = z0
 	.loc 1 1714
 	li %r0, 16
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # pa = 135504
 	.loc 1 1715
-	lis %r3, 2
-	ori %r3, %r3, 4432
+	lis %r4, 2
+	ori %r4, %r4, 4432
 # pa = w + pa
 	.loc 1 1716
-	add %r3, %r7, %r3
+	add %r4, %r9, %r4
 # pb = 137024
 	.loc 1 1717
-	lis %r4, 2
-	ori %r4, %r4, 5952
-# pb = w + pb
-	.loc 1 1718
-	add %r4, %r7, %r4
-# pc = 137024
-	.loc 1 1719
 	lis %r5, 2
 	ori %r5, %r5, 5952
+# pb = w + pb
+	.loc 1 1718
+	add %r5, %r9, %r5
+# pc = 137024
+	.loc 1 1719
+	lis %r6, 2
+	ori %r6, %r6, 5952
 # pc = w + pc
 	.loc 1 1720
-	add %r5, %r7, %r5
+	add %r6, %r9, %r6
 # qd = 138608
 	.loc 1 1721
-	lis %r6, 2
-	ori %r6, %r6, 7536
+	lis %r7, 2
+	ori %r7, %r7, 7536
 # qd = w + qd
 	.loc 1 1722
-	add %r6, %r7, %r6
+	add %r7, %r9, %r7
 # x0 = mem128[pa]
 	.loc 1 1723
-	lvx %v0, 0, %r3
+	lvx %v0, 0, %r4
 # x1 = mem128[pb]
 	.loc 1 1724
-	lvx %v1, 0, %r4
+	lvx %v3, 0, %r5
 # x3 = mem128[pb + 16]
 	.loc 1 1725
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v4, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 1726
-	vsldoi %v1, %v1, %v2, 2
+	vsldoi %v3, %v3, %v4, 2
 # x2 = mem128[pc]
 	.loc 1 1727
-	lvx %v2, 0, %r5
+	lvx %v4, 0, %r6
 # x3 = mem128[w + 176]
 	.loc 1 1728
 	li %r0, 176
-	lvx %v3, %r7, %r0
+	lvx %v5, %r9, %r0
 # x2 = x2 & x3
 	.loc 1 1729
-	vand %v2, %v2, %v3
+	vand %v4, %v4, %v5
 # 8x x0 = x0 + x1
 	.loc 1 1730
-	vadduhm %v0, %v0, %v1
+	vadduhm %v0, %v0, %v3
 # 8x x0 = x0 + x2
 	.loc 1 1731
-	vadduhm %v1, %v0, %v2
+	vadduhm %v3, %v0, %v4
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 1732
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v4, %v3, %v1, %v0
 # tv = mem128[w + 96]
 	.loc 1 1733
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x1 = x1 + tv
 	.loc 1 1734
-	vadduhm %v2, %v2, %v0
+	vadduhm %v4, %v4, %v0
 # (int16) 8x x1 >>= 10
 	.loc 1 1735
 	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
+	vsrah %v4, %v4, %v0
 # 8x x1 = x1 * x7
 	.loc 1 1736
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v7, %v0
+	vmladduhm %v5, %v4, %v2, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1737
-	vsubuhm %v1, %v1, %v3
+	vsubuhm %v3, %v3, %v5
 # mem128[qd] = x0
 	.loc 1 1738
-	stvx %v1, 0, %r6
+	stvx %v3, 0, %r7
 # pa = pa + 16
 	.loc 1 1739
-	addi %r8, %r3, 16
+	addi %r4, %r4, 16
 # pb = pb + 16
 	.loc 1 1740
-	addi %r4, %r4, 16
+	addi %r5, %r5, 16
 # pc = pc + 16
 	.loc 1 1741
-	addi %r5, %r5, 16
+	addi %r6, %r6, 16
 # qd = qd + 16
 	.loc 1 1742
-	addi %r6, %r6, 16
+	addi %r7, %r7, 16
 # i1 = 23
 	.loc 1 1743
-	li %r9, 23
-	mr %r3, %r10
-	mr %r10, %r3
-	vor %v4, %v5, %v5
+	li %r8, 23
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop31:
 # x0 = mem128[pa]
 	.loc 1 1745
-	lvx %v0, 0, %r8
+	lvx %v0, 0, %r4
 # x1 = mem128[pb]
 	.loc 1 1746
-	lvx %v1, 0, %r4
+	lvx %v3, 0, %r5
 # x3 = mem128[pb + 16]
 	.loc 1 1747
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v4, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 1748
-	vsldoi %v1, %v1, %v2, 2
+	vsldoi %v3, %v3, %v4, 2
 # x2 = mem128[pc]
 	.loc 1 1749
-	lvx %v2, 0, %r5
+	lvx %v4, 0, %r6
 # 8x x0 = x0 + x1
 	.loc 1 1750
-	vadduhm %v0, %v0, %v1
+	vadduhm %v0, %v0, %v3
 # 8x x0 = x0 + x2
 	.loc 1 1751
-	vadduhm %v1, %v0, %v2
+	vadduhm %v3, %v0, %v4
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 1752
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v4, %v0
+	vmhaddshs %v4, %v3, %v1, %v0
 # tv = mem128[w + 96]
 	.loc 1 1753
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x1 = x1 + tv
 	.loc 1 1754
-	vadduhm %v2, %v2, %v0
+	vadduhm %v4, %v4, %v0
 # (int16) 8x x1 >>= 10
 	.loc 1 1755
 	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
+	vsrah %v4, %v4, %v0
 # 8x x1 = x1 * x7
 	.loc 1 1756
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v7, %v0
+	vmladduhm %v5, %v4, %v2, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1757
-	vsubuhm %v1, %v1, %v3
+	vsubuhm %v3, %v3, %v5
 # mem128[qd] = x0
 	.loc 1 1758
-	stvx %v1, 0, %r6
+	stvx %v3, 0, %r7
 # x0 = mem128[pa + 16]
 	.loc 1 1759
 	li %r0, 16
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[pb + 16]
 	.loc 1 1760
 	li %r0, 16
-	lvx %v1, %r4, %r0
+	lvx %v3, %r5, %r0
 # x3 = mem128[pb + 32]
 	.loc 1 1761
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v4, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 1762
-	vsldoi %v1, %v1, %v2, 2
+	vsldoi %v3, %v3, %v4, 2
 # x2 = mem128[pc + 16]
 	.loc 1 1763
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v4, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 1764
-	vadduhm %v0, %v0, %v1
+	vadduhm %v0, %v0, %v3
 # 8x x0 = x0 + x2
 	.loc 1 1765
-	vadduhm %v1, %v0, %v2
+	vadduhm %v3, %v0, %v4
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 1766
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v4, %v0
+	vmhaddshs %v4, %v3, %v1, %v0
 # tv = mem128[w + 96]
 	.loc 1 1767
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x1 = x1 + tv
 	.loc 1 1768
-	vadduhm %v2, %v2, %v0
+	vadduhm %v4, %v4, %v0
 # (int16) 8x x1 >>= 10
 	.loc 1 1769
 	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
+	vsrah %v4, %v4, %v0
 # 8x x1 = x1 * x7
 	.loc 1 1770
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v7, %v0
+	vmladduhm %v5, %v4, %v2, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1771
-	vsubuhm %v1, %v1, %v3
+	vsubuhm %v3, %v3, %v5
 # mem128[qd + 16] = x0
 	.loc 1 1772
 	li %r0, 16
-	stvx %v1, %r6, %r0
+	stvx %v3, %r7, %r0
 # x0 = mem128[pa + 32]
 	.loc 1 1773
 	li %r0, 32
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[pb + 32]
 	.loc 1 1774
 	li %r0, 32
-	lvx %v1, %r4, %r0
+	lvx %v3, %r5, %r0
 # x3 = mem128[pb + 48]
 	.loc 1 1775
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v4, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 1776
-	vsldoi %v1, %v1, %v2, 2
+	vsldoi %v3, %v3, %v4, 2
 # x2 = mem128[pc + 32]
 	.loc 1 1777
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v4, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 1778
-	vadduhm %v0, %v0, %v1
+	vadduhm %v0, %v0, %v3
 # 8x x0 = x0 + x2
 	.loc 1 1779
-	vadduhm %v1, %v0, %v2
+	vadduhm %v3, %v0, %v4
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 1780
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v4, %v0
+	vmhaddshs %v4, %v3, %v1, %v0
 # tv = mem128[w + 96]
 	.loc 1 1781
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x1 = x1 + tv
 	.loc 1 1782
-	vadduhm %v2, %v2, %v0
+	vadduhm %v4, %v4, %v0
 # (int16) 8x x1 >>= 10
 	.loc 1 1783
 	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
+	vsrah %v4, %v4, %v0
 # 8x x1 = x1 * x7
 	.loc 1 1784
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v7, %v0
+	vmladduhm %v5, %v4, %v2, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1785
-	vsubuhm %v1, %v1, %v3
+	vsubuhm %v3, %v3, %v5
 # mem128[qd + 32] = x0
 	.loc 1 1786
 	li %r0, 32
-	stvx %v1, %r6, %r0
+	stvx %v3, %r7, %r0
 # x0 = mem128[pa + 48]
 	.loc 1 1787
 	li %r0, 48
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[pb + 48]
 	.loc 1 1788
 	li %r0, 48
-	lvx %v1, %r4, %r0
+	lvx %v3, %r5, %r0
 # x3 = mem128[pb + 64]
 	.loc 1 1789
 	li %r0, 64
-	lvx %v2, %r4, %r0
+	lvx %v4, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 1790
-	vsldoi %v1, %v1, %v2, 2
+	vsldoi %v3, %v3, %v4, 2
 # x2 = mem128[pc + 48]
 	.loc 1 1791
 	li %r0, 48
-	lvx %v2, %r5, %r0
+	lvx %v4, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 1792
-	vadduhm %v0, %v0, %v1
+	vadduhm %v0, %v0, %v3
 # 8x x0 = x0 + x2
 	.loc 1 1793
-	vadduhm %v1, %v0, %v2
+	vadduhm %v3, %v0, %v4
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 1794
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v4, %v0
+	vmhaddshs %v4, %v3, %v1, %v0
 # tv = mem128[w + 96]
 	.loc 1 1795
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x1 = x1 + tv
 	.loc 1 1796
-	vadduhm %v2, %v2, %v0
+	vadduhm %v4, %v4, %v0
 # (int16) 8x x1 >>= 10
 	.loc 1 1797
 	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
+	vsrah %v4, %v4, %v0
 # 8x x1 = x1 * x7
 	.loc 1 1798
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v7, %v0
+	vmladduhm %v5, %v4, %v2, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1799
-	vsubuhm %v1, %v1, %v3
+	vsubuhm %v3, %v3, %v5
 # mem128[qd + 48] = x0
 	.loc 1 1800
 	li %r0, 48
-	stvx %v1, %r6, %r0
+	stvx %v3, %r7, %r0
 # pa = pa + 64
 	.loc 1 1801
-	addi %r8, %r8, 64
+	addi %r4, %r4, 64
 # pb = pb + 64
 	.loc 1 1802
-	addi %r4, %r4, 64
+	addi %r5, %r5, 64
 # pc = pc + 64
 	.loc 1 1803
-	addi %r5, %r5, 64
+	addi %r6, %r6, 64
 # qd = qd + 64
 	.loc 1 1804
-	addi %r6, %r6, 64
+	addi %r7, %r7, 64
 # i1 = i1 - 1
 	.loc 1 1805
-	addi %r9, %r9, -1
+	addi %r8, %r8, -1
 # =? i1 - 0
 	.loc 1 1806
-	cmplwi %cr0, %r9, 0
+	cmplwi %cr0, %r8, 0
 # goto loop31 if !=
 	.loc 1 1807
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop31
 # x0 = mem128[pa]
 	.loc 1 1808
-	vor %v5, %v4, %v4
-	lvx %v0, 0, %r8
+	lvx %v0, 0, %r4
 # x1 = mem128[pb]
 	.loc 1 1809
-	lvx %v1, 0, %r4
+	lvx %v3, 0, %r5
 # x3 = mem128[pb + 16]
 	.loc 1 1810
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v4, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 1811
-	vsldoi %v1, %v1, %v2, 2
+	vsldoi %v3, %v3, %v4, 2
 # x2 = mem128[pc]
 	.loc 1 1812
-	lvx %v2, 0, %r5
+	lvx %v4, 0, %r6
 # 8x x0 = x0 + x1
 	.loc 1 1813
-	vadduhm %v0, %v0, %v1
+	vadduhm %v0, %v0, %v3
 # 8x x0 = x0 + x2
 	.loc 1 1814
-	vadduhm %v1, %v0, %v2
+	vadduhm %v3, %v0, %v4
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 1815
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v4, %v3, %v1, %v0
 # tv = mem128[w + 96]
 	.loc 1 1816
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x1 = x1 + tv
 	.loc 1 1817
-	vadduhm %v2, %v2, %v0
+	vadduhm %v4, %v4, %v0
 # (int16) 8x x1 >>= 10
 	.loc 1 1818
 	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
+	vsrah %v4, %v4, %v0
 # 8x x1 = x1 * x7
 	.loc 1 1819
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v7, %v0
+	vmladduhm %v5, %v4, %v2, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1820
-	vsubuhm %v1, %v1, %v3
+	vsubuhm %v3, %v3, %v5
 # mem128[qd] = x0
 	.loc 1 1821
-	stvx %v1, 0, %r6
+	stvx %v3, 0, %r7
 # x0 = mem128[pa + 16]
 	.loc 1 1822
 	li %r0, 16
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[pb + 16]
 	.loc 1 1823
 	li %r0, 16
-	lvx %v1, %r4, %r0
+	lvx %v3, %r5, %r0
 # x3 = mem128[pb + 32]
 	.loc 1 1824
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v4, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 1825
-	vsldoi %v1, %v1, %v2, 2
+	vsldoi %v3, %v3, %v4, 2
 # x2 = mem128[pc + 16]
 	.loc 1 1826
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v4, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 1827
-	vadduhm %v0, %v0, %v1
+	vadduhm %v0, %v0, %v3
 # 8x x0 = x0 + x2
 	.loc 1 1828
-	vadduhm %v1, %v0, %v2
+	vadduhm %v3, %v0, %v4
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 1829
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v4, %v3, %v1, %v0
 # tv = mem128[w + 96]
 	.loc 1 1830
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x1 = x1 + tv
 	.loc 1 1831
-	vadduhm %v2, %v2, %v0
+	vadduhm %v4, %v4, %v0
 # (int16) 8x x1 >>= 10
 	.loc 1 1832
 	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
+	vsrah %v4, %v4, %v0
 # 8x x1 = x1 * x7
 	.loc 1 1833
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v7, %v0
+	vmladduhm %v5, %v4, %v2, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1834
-	vsubuhm %v1, %v1, %v3
+	vsubuhm %v3, %v3, %v5
 # mem128[qd + 16] = x0
 	.loc 1 1835
 	li %r0, 16
-	stvx %v1, %r6, %r0
+	stvx %v3, %r7, %r0
 # x0 = mem128[pa + 32]
 	.loc 1 1836
 	li %r0, 32
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[pb + 32]
 	.loc 1 1837
 	li %r0, 32
-	lvx %v1, %r4, %r0
+	lvx %v3, %r5, %r0
 # x3 = mem128[pb + 48]
 	.loc 1 1838
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v4, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 1839
-	vsldoi %v1, %v1, %v2, 2
+	vsldoi %v3, %v3, %v4, 2
 # x2 = mem128[pc + 32]
 	.loc 1 1840
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v4, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 1841
-	vadduhm %v0, %v0, %v1
+	vadduhm %v0, %v0, %v3
 # 8x x0 = x0 + x2
 	.loc 1 1842
-	vadduhm %v1, %v0, %v2
+	vadduhm %v3, %v0, %v4
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 1843
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v4, %v3, %v1, %v0
 # tv = mem128[w + 96]
 	.loc 1 1844
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x1 = x1 + tv
 	.loc 1 1845
-	vadduhm %v2, %v2, %v0
+	vadduhm %v4, %v4, %v0
 # (int16) 8x x1 >>= 10
 	.loc 1 1846
 	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
+	vsrah %v4, %v4, %v0
 # 8x x1 = x1 * x7
 	.loc 1 1847
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v7, %v0
+	vmladduhm %v1, %v4, %v2, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1848
-	vsubuhm %v1, %v1, %v3
+	vsubuhm %v3, %v3, %v1
 # mem128[qd + 32] = x0
 	.loc 1 1849
 	li %r0, 32
-	stvx %v1, %r6, %r0
+	stvx %v3, %r7, %r0
 # pa = 138608
 	.loc 1 1850
-	lis %r3, 2
-	ori %r3, %r3, 7536
+	lis %r4, 2
+	ori %r4, %r4, 7536
 # pa = w + pa
 	.loc 1 1851
-	add %r4, %r7, %r3
-# pb = out
-	.loc 1 1852
-	mr %r3, %r10
+	add %r4, %r9, %r4
 # i1 = 190
 	.loc 1 1853
 	li %r5, 190
-	mr %r6, %r3
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop32:
 # t0 = mem16[pa]
 	.loc 1 1855
-	lhz %r3, 0(%r4)
+	lhz %r6, 0(%r4)
 # mem8[pb] = t0
 	.loc 1 1856
-	stb %r3, 0(%r6)
+	stb %r6, 0(%r3)
 # t0 = t0 >> 8
 	.loc 1 1857
-	srwi %r3, %r3, 8
+	srwi %r6, %r6, 8
 # mem8[pb + 1] = t0
 	.loc 1 1858
-	stb %r3, 1(%r6)
+	stb %r6, 1(%r3)
 # t0 = mem16[pa + 2]
 	.loc 1 1859
-	lhz %r3, 2(%r4)
+	lhz %r6, 2(%r4)
 # mem8[pb + 2] = t0
 	.loc 1 1860
-	stb %r3, 2(%r6)
+	stb %r6, 2(%r3)
 # t0 = t0 >> 8
 	.loc 1 1861
-	srwi %r3, %r3, 8
+	srwi %r6, %r6, 8
 # mem8[pb + 3] = t0
 	.loc 1 1862
-	stb %r3, 3(%r6)
+	stb %r6, 3(%r3)
 # t0 = mem16[pa + 4]
 	.loc 1 1863
-	lhz %r3, 4(%r4)
+	lhz %r6, 4(%r4)
 # mem8[pb + 4] = t0
 	.loc 1 1864
-	stb %r3, 4(%r6)
+	stb %r6, 4(%r3)
 # t0 = t0 >> 8
 	.loc 1 1865
-	srwi %r3, %r3, 8
+	srwi %r6, %r6, 8
 # mem8[pb + 5] = t0
 	.loc 1 1866
-	stb %r3, 5(%r6)
+	stb %r6, 5(%r3)
 # t0 = mem16[pa + 6]
 	.loc 1 1867
-	lhz %r3, 6(%r4)
+	lhz %r6, 6(%r4)
 # mem8[pb + 6] = t0
 	.loc 1 1868
-	stb %r3, 6(%r6)
+	stb %r6, 6(%r3)
 # t0 = t0 >> 8
 	.loc 1 1869
-	srwi %r3, %r3, 8
+	srwi %r6, %r6, 8
 # mem8[pb + 7] = t0
 	.loc 1 1870
-	stb %r3, 7(%r6)
+	stb %r6, 7(%r3)
 # pa = pa + 8
 	.loc 1 1871
 	addi %r4, %r4, 8
 # pb = pb + 8
 	.loc 1 1872
-	addi %r6, %r6, 8
+	addi %r3, %r3, 8
 # i1 = i1 - 1
 	.loc 1 1873
 	addi %r5, %r5, -1
@@ -6189,7 +6064,6 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop32
 # t0 = mem16[pa]
 	.loc 1 1876
-	mr %r3, %r6
 	lhz %r4, 0(%r4)
 # mem8[pb] = t0
 	.loc 1 1877

@@ -18,467 +18,460 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	stvx %v23, %r1, %r0
 	li %r0, 80
 	stvx %v24, %r1, %r0
-# input out in k c w
-	.loc 1 14
-	mr %r8, %r3
-	mr %r9, %r5
 # w = w + 15
 	.loc 1 16
 	addi %r7, %r7, 15
 # t0 = -16
 	.loc 1 17
-	li %r3, -16
+	li %r6, -16
 # w = w & t0
 	.loc 1 18
-	and %r7, %r7, %r3
+	and %r9, %r7, %r6
 # t0 = 1
 	.loc 1 19
-	li %r3, 1
+	li %r6, 1
 # mem16[w + 0] = t0
 	.loc 1 20
-	sth %r3, 0(%r7)
+	sth %r6, 0(%r9)
 # mem16[w + 2] = t0
 	.loc 1 21
-	sth %r3, 2(%r7)
+	sth %r6, 2(%r9)
 # mem16[w + 4] = t0
 	.loc 1 22
-	sth %r3, 4(%r7)
+	sth %r6, 4(%r9)
 # mem16[w + 6] = t0
 	.loc 1 23
-	sth %r3, 6(%r7)
+	sth %r6, 6(%r9)
 # mem16[w + 8] = t0
 	.loc 1 24
-	sth %r3, 8(%r7)
+	sth %r6, 8(%r9)
 # mem16[w + 10] = t0
 	.loc 1 25
-	sth %r3, 10(%r7)
+	sth %r6, 10(%r9)
 # mem16[w + 12] = t0
 	.loc 1 26
-	sth %r3, 12(%r7)
+	sth %r6, 12(%r9)
 # mem16[w + 14] = t0
 	.loc 1 27
-	sth %r3, 14(%r7)
+	sth %r6, 14(%r9)
 # t0 = 3
 	.loc 1 28
-	li %r3, 3
+	li %r6, 3
 # mem16[w + 16] = t0
 	.loc 1 29
-	sth %r3, 16(%r7)
+	sth %r6, 16(%r9)
 # mem16[w + 18] = t0
 	.loc 1 30
-	sth %r3, 18(%r7)
+	sth %r6, 18(%r9)
 # mem16[w + 20] = t0
 	.loc 1 31
-	sth %r3, 20(%r7)
+	sth %r6, 20(%r9)
 # mem16[w + 22] = t0
 	.loc 1 32
-	sth %r3, 22(%r7)
+	sth %r6, 22(%r9)
 # mem16[w + 24] = t0
 	.loc 1 33
-	sth %r3, 24(%r7)
+	sth %r6, 24(%r9)
 # mem16[w + 26] = t0
 	.loc 1 34
-	sth %r3, 26(%r7)
+	sth %r6, 26(%r9)
 # mem16[w + 28] = t0
 	.loc 1 35
-	sth %r3, 28(%r7)
+	sth %r6, 28(%r9)
 # mem16[w + 30] = t0
 	.loc 1 36
-	sth %r3, 30(%r7)
+	sth %r6, 30(%r9)
 # t0 = 2575
 	.loc 1 37
-	li %r3, 2575
+	li %r6, 2575
 # mem16[w + 32] = t0
 	.loc 1 38
-	sth %r3, 32(%r7)
+	sth %r6, 32(%r9)
 # mem16[w + 34] = t0
 	.loc 1 39
-	sth %r3, 34(%r7)
+	sth %r6, 34(%r9)
 # mem16[w + 36] = t0
 	.loc 1 40
-	sth %r3, 36(%r7)
+	sth %r6, 36(%r9)
 # mem16[w + 38] = t0
 	.loc 1 41
-	sth %r3, 38(%r7)
+	sth %r6, 38(%r9)
 # mem16[w + 40] = t0
 	.loc 1 42
-	sth %r3, 40(%r7)
+	sth %r6, 40(%r9)
 # mem16[w + 42] = t0
 	.loc 1 43
-	sth %r3, 42(%r7)
+	sth %r6, 42(%r9)
 # mem16[w + 44] = t0
 	.loc 1 44
-	sth %r3, 44(%r7)
+	sth %r6, 44(%r9)
 # mem16[w + 46] = t0
 	.loc 1 45
-	sth %r3, 46(%r7)
+	sth %r6, 46(%r9)
 # t0 = 10923
 	.loc 1 46
-	li %r3, 10923
+	li %r6, 10923
 # mem16[w + 48] = t0
 	.loc 1 47
-	sth %r3, 48(%r7)
+	sth %r6, 48(%r9)
 # mem16[w + 50] = t0
 	.loc 1 48
-	sth %r3, 50(%r7)
+	sth %r6, 50(%r9)
 # mem16[w + 52] = t0
 	.loc 1 49
-	sth %r3, 52(%r7)
+	sth %r6, 52(%r9)
 # mem16[w + 54] = t0
 	.loc 1 50
-	sth %r3, 54(%r7)
+	sth %r6, 54(%r9)
 # mem16[w + 56] = t0
 	.loc 1 51
-	sth %r3, 56(%r7)
+	sth %r6, 56(%r9)
 # mem16[w + 58] = t0
 	.loc 1 52
-	sth %r3, 58(%r7)
+	sth %r6, 58(%r9)
 # mem16[w + 60] = t0
 	.loc 1 53
-	sth %r3, 60(%r7)
+	sth %r6, 60(%r9)
 # mem16[w + 62] = t0
 	.loc 1 54
-	sth %r3, 62(%r7)
+	sth %r6, 62(%r9)
 # t0 = 6494
 	.loc 1 55
-	li %r3, 6494
+	li %r6, 6494
 # mem16[w + 64] = t0
 	.loc 1 56
-	sth %r3, 64(%r7)
+	sth %r6, 64(%r9)
 # mem16[w + 66] = t0
 	.loc 1 57
-	sth %r3, 66(%r7)
+	sth %r6, 66(%r9)
 # mem16[w + 68] = t0
 	.loc 1 58
-	sth %r3, 68(%r7)
+	sth %r6, 68(%r9)
 # mem16[w + 70] = t0
 	.loc 1 59
-	sth %r3, 70(%r7)
+	sth %r6, 70(%r9)
 # mem16[w + 72] = t0
 	.loc 1 60
-	sth %r3, 72(%r7)
+	sth %r6, 72(%r9)
 # mem16[w + 74] = t0
 	.loc 1 61
-	sth %r3, 74(%r7)
+	sth %r6, 74(%r9)
 # mem16[w + 76] = t0
 	.loc 1 62
-	sth %r3, 76(%r7)
+	sth %r6, 76(%r9)
 # mem16[w + 78] = t0
 	.loc 1 63
-	sth %r3, 78(%r7)
+	sth %r6, 78(%r9)
 # t0 = 5167
 	.loc 1 64
-	li %r3, 5167
+	li %r6, 5167
 # mem16[w + 80] = t0
 	.loc 1 65
-	sth %r3, 80(%r7)
+	sth %r6, 80(%r9)
 # mem16[w + 82] = t0
 	.loc 1 66
-	sth %r3, 82(%r7)
+	sth %r6, 82(%r9)
 # mem16[w + 84] = t0
 	.loc 1 67
-	sth %r3, 84(%r7)
+	sth %r6, 84(%r9)
 # mem16[w + 86] = t0
 	.loc 1 68
-	sth %r3, 86(%r7)
+	sth %r6, 86(%r9)
 # mem16[w + 88] = t0
 	.loc 1 69
-	sth %r3, 88(%r7)
+	sth %r6, 88(%r9)
 # mem16[w + 90] = t0
 	.loc 1 70
-	sth %r3, 90(%r7)
+	sth %r6, 90(%r9)
 # mem16[w + 92] = t0
 	.loc 1 71
-	sth %r3, 92(%r7)
+	sth %r6, 92(%r9)
 # mem16[w + 94] = t0
 	.loc 1 72
-	sth %r3, 94(%r7)
+	sth %r6, 94(%r9)
 # t0 = 512
 	.loc 1 73
-	li %r3, 512
+	li %r6, 512
 # mem16[w + 96] = t0
 	.loc 1 74
-	sth %r3, 96(%r7)
+	sth %r6, 96(%r9)
 # mem16[w + 98] = t0
 	.loc 1 75
-	sth %r3, 98(%r7)
+	sth %r6, 98(%r9)
 # mem16[w + 100] = t0
 	.loc 1 76
-	sth %r3, 100(%r7)
+	sth %r6, 100(%r9)
 # mem16[w + 102] = t0
 	.loc 1 77
-	sth %r3, 102(%r7)
+	sth %r6, 102(%r9)
 # mem16[w + 104] = t0
 	.loc 1 78
-	sth %r3, 104(%r7)
+	sth %r6, 104(%r9)
 # mem16[w + 106] = t0
 	.loc 1 79
-	sth %r3, 106(%r7)
+	sth %r6, 106(%r9)
 # mem16[w + 108] = t0
 	.loc 1 80
-	sth %r3, 108(%r7)
+	sth %r6, 108(%r9)
 # mem16[w + 110] = t0
 	.loc 1 81
-	sth %r3, 110(%r7)
+	sth %r6, 110(%r9)
 # t0 = 455
 	.loc 1 82
-	li %r3, 455
+	li %r6, 455
 # mem16[w + 112] = t0
 	.loc 1 83
-	sth %r3, 112(%r7)
+	sth %r6, 112(%r9)
 # mem16[w + 114] = t0
 	.loc 1 84
-	sth %r3, 114(%r7)
+	sth %r6, 114(%r9)
 # mem16[w + 116] = t0
 	.loc 1 85
-	sth %r3, 116(%r7)
+	sth %r6, 116(%r9)
 # mem16[w + 118] = t0
 	.loc 1 86
-	sth %r3, 118(%r7)
+	sth %r6, 118(%r9)
 # mem16[w + 120] = t0
 	.loc 1 87
-	sth %r3, 120(%r7)
+	sth %r6, 120(%r9)
 # mem16[w + 122] = t0
 	.loc 1 88
-	sth %r3, 122(%r7)
+	sth %r6, 122(%r9)
 # mem16[w + 124] = t0
 	.loc 1 89
-	sth %r3, 124(%r7)
+	sth %r6, 124(%r9)
 # mem16[w + 126] = t0
 	.loc 1 90
-	sth %r3, 126(%r7)
+	sth %r6, 126(%r9)
 # t0 = 72
 	.loc 1 91
-	li %r3, 72
+	li %r6, 72
 # mem16[w + 128] = t0
 	.loc 1 92
-	sth %r3, 128(%r7)
+	sth %r6, 128(%r9)
 # mem16[w + 130] = t0
 	.loc 1 93
-	sth %r3, 130(%r7)
+	sth %r6, 130(%r9)
 # mem16[w + 132] = t0
 	.loc 1 94
-	sth %r3, 132(%r7)
+	sth %r6, 132(%r9)
 # mem16[w + 134] = t0
 	.loc 1 95
-	sth %r3, 134(%r7)
+	sth %r6, 134(%r9)
 # mem16[w + 136] = t0
 	.loc 1 96
-	sth %r3, 136(%r7)
+	sth %r6, 136(%r9)
 # mem16[w + 138] = t0
 	.loc 1 97
-	sth %r3, 138(%r7)
+	sth %r6, 138(%r9)
 # mem16[w + 140] = t0
 	.loc 1 98
-	sth %r3, 140(%r7)
+	sth %r6, 140(%r9)
 # mem16[w + 142] = t0
 	.loc 1 99
-	sth %r3, 142(%r7)
+	sth %r6, 142(%r9)
 # t0 = 36
 	.loc 1 100
-	li %r3, 36
+	li %r6, 36
 # mem16[w + 144] = t0
 	.loc 1 101
-	sth %r3, 144(%r7)
+	sth %r6, 144(%r9)
 # mem16[w + 146] = t0
 	.loc 1 102
-	sth %r3, 146(%r7)
+	sth %r6, 146(%r9)
 # mem16[w + 148] = t0
 	.loc 1 103
-	sth %r3, 148(%r7)
+	sth %r6, 148(%r9)
 # mem16[w + 150] = t0
 	.loc 1 104
-	sth %r3, 150(%r7)
+	sth %r6, 150(%r9)
 # mem16[w + 152] = t0
 	.loc 1 105
-	sth %r3, 152(%r7)
+	sth %r6, 152(%r9)
 # mem16[w + 154] = t0
 	.loc 1 106
-	sth %r3, 154(%r7)
+	sth %r6, 154(%r9)
 # mem16[w + 156] = t0
 	.loc 1 107
-	sth %r3, 156(%r7)
+	sth %r6, 156(%r9)
 # mem16[w + 158] = t0
 	.loc 1 108
-	sth %r3, 158(%r7)
+	sth %r6, 158(%r9)
 # t0 = 457
 	.loc 1 109
-	li %r3, 457
+	li %r6, 457
 # mem16[w + 160] = t0
 	.loc 1 110
-	sth %r3, 160(%r7)
+	sth %r6, 160(%r9)
 # mem16[w + 162] = t0
 	.loc 1 111
-	sth %r3, 162(%r7)
+	sth %r6, 162(%r9)
 # mem16[w + 164] = t0
 	.loc 1 112
-	sth %r3, 164(%r7)
+	sth %r6, 164(%r9)
 # mem16[w + 166] = t0
 	.loc 1 113
-	sth %r3, 166(%r7)
+	sth %r6, 166(%r9)
 # mem16[w + 168] = t0
 	.loc 1 114
-	sth %r3, 168(%r7)
+	sth %r6, 168(%r9)
 # mem16[w + 170] = t0
 	.loc 1 115
-	sth %r3, 170(%r7)
+	sth %r6, 170(%r9)
 # mem16[w + 172] = t0
 	.loc 1 116
-	sth %r3, 172(%r7)
+	sth %r6, 172(%r9)
 # mem16[w + 174] = t0
 	.loc 1 117
-	sth %r3, 174(%r7)
+	sth %r6, 174(%r9)
 # t0 = 0
 	.loc 1 118
-	li %r3, 0
+	li %r6, 0
 # mem16[w + 176] = t0
 	.loc 1 119
-	sth %r3, 176(%r7)
+	sth %r6, 176(%r9)
 # t0 = -1
 	.loc 1 120
-	li %r3, -1
+	li %r6, -1
 # mem16[w + 178] = t0
 	.loc 1 121
-	sth %r3, 178(%r7)
+	sth %r6, 178(%r9)
 # mem16[w + 180] = t0
 	.loc 1 122
-	sth %r3, 180(%r7)
+	sth %r6, 180(%r9)
 # mem16[w + 182] = t0
 	.loc 1 123
-	sth %r3, 182(%r7)
+	sth %r6, 182(%r9)
 # mem16[w + 184] = t0
 	.loc 1 124
-	sth %r3, 184(%r7)
+	sth %r6, 184(%r9)
 # mem16[w + 186] = t0
 	.loc 1 125
-	sth %r3, 186(%r7)
+	sth %r6, 186(%r9)
 # mem16[w + 188] = t0
 	.loc 1 126
-	sth %r3, 188(%r7)
+	sth %r6, 188(%r9)
 # mem16[w + 190] = t0
 	.loc 1 127
-	sth %r3, 190(%r7)
+	sth %r6, 190(%r9)
 # pa = 107296
 	.loc 1 128
-	lis %r3, 1
-	ori %r3, %r3, 41760
+	lis %r6, 1
+	ori %r6, %r6, 41760
 # pa = w + pa
 	.loc 1 129
-	add %r3, %r7, %r3
+	add %r6, %r9, %r6
 # z0 = 0
 	.loc 1 130
 	vxor %v0, %v0, %v0
 # mem128[pa] = z0
 	.loc 1 131
-	stvx %v0, 0, %r3
+	stvx %v0, 0, %r6
 # mem128[pa + 16] = z0
 	.loc 1 132
 	li %r0, 16
-	stvx %v0, %r3, %r0
+	stvx %v0, %r6, %r0
 # mem128[pa + 32] = z0
 	.loc 1 133
 	li %r0, 32
-	stvx %v0, %r3, %r0
+	stvx %v0, %r6, %r0
 # mem128[pa + 48] = z0
 	.loc 1 134
 	li %r0, 48
-	stvx %v0, %r3, %r0
+	stvx %v0, %r6, %r0
 # mem128[pa + 64] = z0
 	.loc 1 135
 	li %r0, 64
-	stvx %v0, %r3, %r0
+	stvx %v0, %r6, %r0
 # pa = 105584
 	.loc 1 136
-	lis %r3, 1
-	ori %r3, %r3, 40048
+	lis %r6, 1
+	ori %r6, %r6, 40048
 # pa = w + pa
 	.loc 1 137
-	add %r5, %r7, %r3
+	add %r8, %r9, %r6
 # i1 = 214
 	.loc 1 139
-	li %r3, 214
-	mr %r6, %r4
-	mr %r10, %r3
+	li %r6, 214
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop1:
 # t0 = mem8[pb]
 	.loc 1 141
-	lbz %r4, 0(%r6)
+	lbz %r10, 0(%r4)
 # t1 = mem8[pb + 1]
 	.loc 1 142
-	lbz %r3, 1(%r6)
+	lbz %r7, 1(%r4)
 # t1 = t1 << 8
 	.loc 1 143
-	slwi %r3, %r3, 8
+	slwi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 144
-	or %r4, %r4, %r3
+	or %r10, %r10, %r7
 # mem16[pa] = t0
 	.loc 1 145
-	sth %r4, 0(%r5)
+	sth %r10, 0(%r8)
 # t0 = mem8[pb + 2]
 	.loc 1 146
-	lbz %r3, 2(%r6)
+	lbz %r7, 2(%r4)
 # t1 = mem8[pb + 3]
 	.loc 1 147
-	lbz %r4, 3(%r6)
+	lbz %r10, 3(%r4)
 # t1 = t1 << 8
 	.loc 1 148
-	slwi %r4, %r4, 8
+	slwi %r10, %r10, 8
 # t0 = t0 | t1
 	.loc 1 149
-	or %r3, %r3, %r4
+	or %r7, %r7, %r10
 # mem16[pa + 2] = t0
 	.loc 1 150
-	sth %r3, 2(%r5)
+	sth %r7, 2(%r8)
 # t0 = mem8[pb + 4]
 	.loc 1 151
-	lbz %r3, 4(%r6)
+	lbz %r7, 4(%r4)
 # t1 = mem8[pb + 5]
 	.loc 1 152
-	lbz %r4, 5(%r6)
+	lbz %r10, 5(%r4)
 # t1 = t1 << 8
 	.loc 1 153
-	slwi %r4, %r4, 8
+	slwi %r10, %r10, 8
 # t0 = t0 | t1
 	.loc 1 154
-	or %r3, %r3, %r4
+	or %r7, %r7, %r10
 # mem16[pa + 4] = t0
 	.loc 1 155
-	sth %r3, 4(%r5)
+	sth %r7, 4(%r8)
 # t0 = mem8[pb + 6]
 	.loc 1 156
-	lbz %r3, 6(%r6)
+	lbz %r7, 6(%r4)
 # t1 = mem8[pb + 7]
 	.loc 1 157
-	lbz %r4, 7(%r6)
+	lbz %r10, 7(%r4)
 # t1 = t1 << 8
 	.loc 1 158
-	slwi %r4, %r4, 8
+	slwi %r10, %r10, 8
 # t0 = t0 | t1
 	.loc 1 159
-	or %r3, %r3, %r4
+	or %r7, %r7, %r10
 # mem16[pa + 6] = t0
 	.loc 1 160
-	sth %r3, 6(%r5)
+	sth %r7, 6(%r8)
 # pa = pa + 8
 	.loc 1 161
-	addi %r5, %r5, 8
+	addi %r8, %r8, 8
 # pb = pb + 8
 	.loc 1 162
-	addi %r6, %r6, 8
+	addi %r4, %r4, 8
 # i1 = i1 - 1
 	.loc 1 163
-	addi %r10, %r10, -1
+	addi %r6, %r6, -1
 # =? i1 - 0
 	.loc 1 164
-	cmplwi %cr0, %r10, 0
+	cmplwi %cr0, %r6, 0
 # goto loop1 if !=
 	.loc 1 165
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop1
 # t0 = mem8[pb]
 	.loc 1 166
-	mr %r4, %r6
-	lbz %r3, 0(%r4)
+	lbz %r6, 0(%r4)
 # t1 = mem8[pb + 1]
 	.loc 1 167
 	lbz %r4, 1(%r4)
@@ -487,71 +480,66 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	slwi %r4, %r4, 8
 # t0 = t0 | t1
 	.loc 1 169
-	or %r3, %r3, %r4
+	or %r6, %r6, %r4
 # mem16[pa] = t0
 	.loc 1 170
-	sth %r3, 0(%r5)
+	sth %r6, 0(%r8)
 # pa = 108224
 	.loc 1 171
-	lis %r3, 1
-	ori %r3, %r3, 42688
+	lis %r4, 1
+	ori %r4, %r4, 42688
 # pa = w + pa
 	.loc 1 172
-	add %r3, %r7, %r3
+	add %r4, %r9, %r4
 # z0 = 0
 	.loc 1 173
 	vxor %v0, %v0, %v0
 # mem128[pa] = z0
 	.loc 1 174
-	stvx %v0, 0, %r3
+	stvx %v0, 0, %r4
 # mem128[pa + 16] = z0
 	.loc 1 175
 	li %r0, 16
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[pa + 32] = z0
 	.loc 1 176
 	li %r0, 32
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # pa = 107376
 	.loc 1 177
 	lis %r4, 1
 	ori %r4, %r4, 41840
 # pa = w + pa
 	.loc 1 178
-	add %r4, %r7, %r4
-# qa = k
-	.loc 1 179
-	mr %r5, %r9
+	add %r4, %r9, %r4
 # i1 = 214
 	.loc 1 181
 	li %r6, 214
-	mr %r3, %r8
-	mr %r8, %r3
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop2:
 # t0 = mem8[qa]
 	.loc 1 183
-	lbz %r3, 0(%r5)
+	lbz %r7, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 184
-	stb %r3, 0(%r4)
+	stb %r7, 0(%r4)
 # t0 = mem8[qa + 1]
 	.loc 1 185
-	lbz %r3, 1(%r5)
+	lbz %r7, 1(%r5)
 # mem8[qb + 1] = t0
 	.loc 1 186
-	stb %r3, 1(%r4)
+	stb %r7, 1(%r4)
 # t0 = mem8[qa + 2]
 	.loc 1 187
-	lbz %r3, 2(%r5)
+	lbz %r7, 2(%r5)
 # mem8[qb + 2] = t0
 	.loc 1 188
-	stb %r3, 2(%r4)
+	stb %r7, 2(%r4)
 # t0 = mem8[qa + 3]
 	.loc 1 189
-	lbz %r3, 3(%r5)
+	lbz %r7, 3(%r5)
 # mem8[qb + 3] = t0
 	.loc 1 190
-	stb %r3, 3(%r4)
+	stb %r7, 3(%r4)
 # qa = qa + 4
 	.loc 1 191
 	addi %r5, %r5, 4
@@ -569,33 +557,29 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop2
 # t0 = mem8[qa]
 	.loc 1 196
-	lbz %r3, 0(%r5)
+	lbz %r5, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 197
-	stb %r3, 0(%r4)
+	stb %r5, 0(%r4)
 # x7 = mem128[w + 0]
 	.loc 1 198
-	lvx %v0, 0, %r7
+	lvx %v4, 0, %r9
 # pa = 107376
 	.loc 1 199
-	lis %r3, 1
-	ori %r3, %r3, 41840
+	lis %r4, 1
+	ori %r4, %r4, 41840
 # pa = w + pa
 	.loc 1 200
-	add %r4, %r7, %r3
+	add %r4, %r9, %r4
 # pb = w + 3776
 	.loc 1 201
-	addi %r5, %r7, 3776
+	addi %r5, %r9, 3776
 # z0 = 0
 	.loc 1 202
-	vxor %v1, %v1, %v1
+	vxor %v5, %v5, %v5
 # i1 = 14
 	.loc 1 203
 	li %r6, 14
-	mr %r3, %r8
-	mr %r9, %r3
-	vor %v4, %v0, %v0
-	vor %v5, %v1, %v1
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop3:
 # x2 = mem128[pa]
 	.loc 1 205
@@ -813,44 +797,39 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x4 = mem128[w + 128]
 	.loc 1 270
 	li %r0, 128
-	lvx %v0, %r7, %r0
+	lvx %v4, %r9, %r0
 # x5 = mem128[w + 112]
 	.loc 1 271
 	li %r0, 112
-	lvx %v1, %r7, %r0
+	lvx %v5, %r9, %r0
 # x6 = mem128[w + 64]
 	.loc 1 272
 	li %r0, 64
-	lvx %v2, %r7, %r0
+	lvx %v6, %r9, %r0
 # x7 = mem128[w + 80]
 	.loc 1 273
 	li %r0, 80
-	lvx %v3, %r7, %r0
+	lvx %v7, %r9, %r0
 # x3 = mem128[w + 144]
 	.loc 1 274
 	li %r0, 144
-	lvx %v4, %r7, %r0
+	lvx %v8, %r9, %r0
 # pa = 105584
 	.loc 1 275
-	lis %r3, 1
-	ori %r3, %r3, 40048
+	lis %r4, 1
+	ori %r4, %r4, 40048
 # pa = w + pa
 	.loc 1 276
-	add %r5, %r7, %r3
+	add %r5, %r9, %r4
 # pb = w + 192
 	.loc 1 277
-	addi %r6, %r7, 192
+	addi %r6, %r9, 192
 # pc = w + 1984
 	.loc 1 278
-	addi %r4, %r7, 1984
+	addi %r4, %r9, 1984
 # i1 = 28
 	.loc 1 279
-	li %r8, 28
-	mr %r3, %r9
-	vor %v5, %v0, %v0
-	vor %v6, %v1, %v1
-	vor %v7, %v2, %v2
-	vor %v8, %v3, %v3
+	li %r7, 28
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop4:
 # x0 = mem128[pa]
 	.loc 1 281
@@ -858,11 +837,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 282
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v7, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # tv = mem128[w + 96]
 	.loc 1 283
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x1 = x1 + tv
 	.loc 1 284
 	vadduhm %v2, %v2, %v0
@@ -873,24 +852,24 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # 8x x1 = x1 * x7
 	.loc 1 286
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v8, %v0
+	vmladduhm %v3, %v2, %v7, %v0
 # 8x x0 = x0 - x1
 	.loc 1 287
 	vsubuhm %v1, %v1, %v3
 # 8x x1 = x0 + x3
 	.loc 1 288
-	vadduhm %v2, %v1, %v4
+	vadduhm %v2, %v1, %v8
 # 8x x1 = mulhis15(x1, x5)
 	.loc 1 289
 	vspltish %v0, 0
-	vmhaddshs %v3, %v2, %v6, %v0
+	vmhaddshs %v3, %v2, %v5, %v0
 # mem128[pc] = x1
 	.loc 1 290
 	stvx %v3, 0, %r4
 # 8x x1 = x1 * x4
 	.loc 1 291
 	vspltish %v0, 0
-	vmladduhm %v2, %v3, %v5, %v0
+	vmladduhm %v2, %v3, %v4, %v0
 # 8x x0 = x0 - x1
 	.loc 1 292
 	vsubuhm %v1, %v1, %v2
@@ -904,11 +883,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 295
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v7, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # tv = mem128[w + 96]
 	.loc 1 296
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x1 = x1 + tv
 	.loc 1 297
 	vadduhm %v2, %v2, %v0
@@ -919,17 +898,17 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # 8x x1 = x1 * x7
 	.loc 1 299
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v8, %v0
+	vmladduhm %v3, %v2, %v7, %v0
 # 8x x0 = x0 - x1
 	.loc 1 300
 	vsubuhm %v1, %v1, %v3
 # 8x x1 = x0 + x3
 	.loc 1 301
-	vadduhm %v2, %v1, %v4
+	vadduhm %v2, %v1, %v8
 # 8x x1 = mulhis15(x1, x5)
 	.loc 1 302
 	vspltish %v0, 0
-	vmhaddshs %v3, %v2, %v6, %v0
+	vmhaddshs %v3, %v2, %v5, %v0
 # mem128[pc + 16] = x1
 	.loc 1 303
 	li %r0, 16
@@ -937,7 +916,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # 8x x1 = x1 * x4
 	.loc 1 304
 	vspltish %v0, 0
-	vmladduhm %v2, %v3, %v5, %v0
+	vmladduhm %v2, %v3, %v4, %v0
 # 8x x0 = x0 - x1
 	.loc 1 305
 	vsubuhm %v1, %v1, %v2
@@ -952,11 +931,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 308
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v7, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # tv = mem128[w + 96]
 	.loc 1 309
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x1 = x1 + tv
 	.loc 1 310
 	vadduhm %v2, %v2, %v0
@@ -967,17 +946,17 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # 8x x1 = x1 * x7
 	.loc 1 312
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v8, %v0
+	vmladduhm %v3, %v2, %v7, %v0
 # 8x x0 = x0 - x1
 	.loc 1 313
 	vsubuhm %v1, %v1, %v3
 # 8x x1 = x0 + x3
 	.loc 1 314
-	vadduhm %v2, %v1, %v4
+	vadduhm %v2, %v1, %v8
 # 8x x1 = mulhis15(x1, x5)
 	.loc 1 315
 	vspltish %v0, 0
-	vmhaddshs %v3, %v2, %v6, %v0
+	vmhaddshs %v3, %v2, %v5, %v0
 # mem128[pc + 32] = x1
 	.loc 1 316
 	li %r0, 32
@@ -985,7 +964,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # 8x x1 = x1 * x4
 	.loc 1 317
 	vspltish %v0, 0
-	vmladduhm %v2, %v3, %v5, %v0
+	vmladduhm %v2, %v3, %v4, %v0
 # 8x x0 = x0 - x1
 	.loc 1 318
 	vsubuhm %v1, %v1, %v2
@@ -1000,11 +979,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 321
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v7, %v0
+	vmhaddshs %v2, %v1, %v6, %v0
 # tv = mem128[w + 96]
 	.loc 1 322
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x1 = x1 + tv
 	.loc 1 323
 	vadduhm %v2, %v2, %v0
@@ -1015,17 +994,17 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # 8x x1 = x1 * x7
 	.loc 1 325
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v8, %v0
+	vmladduhm %v3, %v2, %v7, %v0
 # 8x x0 = x0 - x1
 	.loc 1 326
 	vsubuhm %v1, %v1, %v3
 # 8x x1 = x0 + x3
 	.loc 1 327
-	vadduhm %v2, %v1, %v4
+	vadduhm %v2, %v1, %v8
 # 8x x1 = mulhis15(x1, x5)
 	.loc 1 328
 	vspltish %v0, 0
-	vmhaddshs %v3, %v2, %v6, %v0
+	vmhaddshs %v3, %v2, %v5, %v0
 # mem128[pc + 48] = x1
 	.loc 1 329
 	li %r0, 48
@@ -1033,7 +1012,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # 8x x1 = x1 * x4
 	.loc 1 330
 	vspltish %v0, 0
-	vmladduhm %v2, %v3, %v5, %v0
+	vmladduhm %v2, %v3, %v4, %v0
 # 8x x0 = x0 - x1
 	.loc 1 331
 	vsubuhm %v1, %v1, %v2
@@ -1052,49 +1031,46 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	addi %r4, %r4, 64
 # i1 = i1 - 1
 	.loc 1 336
-	addi %r8, %r8, -1
+	addi %r7, %r7, -1
 # =? i1 - 0
 	.loc 1 337
-	cmplwi %cr0, %r8, 0
+	cmplwi %cr0, %r7, 0
 # goto loop4 if !=
 	.loc 1 338
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop4
 # pa = w + 192
 	.loc 1 339
-	addi %r6, %r7, 192
+	addi %r6, %r9, 192
 # pb = 42080
 	.loc 1 340
-	lis %r5, 0
-	ori %r5, %r5, 42080
+	lis %r4, 0
+	ori %r4, %r4, 42080
 # pb = w + pb
 	.loc 1 341
-	add %r5, %r7, %r5
+	add %r7, %r9, %r4
 # i0 = 2
 	.loc 1 342
 	li %r4, 2
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop5:
 # qa = pa
 	.loc 1 344
-	mr %r9, %r7
-	mr %r8, %r4
-	mr %r7, %r3
+	mr %r8, %r6
 # qb = pa + 896
 	.loc 1 345
-	addi %r3, %r6, 896
+	addi %r10, %r6, 896
 # qc = pb
 	.loc 1 346
-	mr %r10, %r6
+	mr %r5, %r7
 # i1 = 14
 	.loc 1 347
-	mr %r11, %r5
-	li %r4, 14
+	li %r11, 14
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop6:
 # x0 = mem128[qa]
 	.loc 1 349
-	lvx %v0, 0, %r6
+	lvx %v0, 0, %r8
 # x1 = mem128[qb]
 	.loc 1 350
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r10
 # mem128[qc] = x0
 	.loc 1 351
 	stvx %v0, 0, %r5
@@ -1112,11 +1088,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x0 = mem128[qa + 16]
 	.loc 1 355
 	li %r0, 16
-	lvx %v0, %r6, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 356
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r10, %r0
 # mem128[qc + 16] = x0
 	.loc 1 357
 	li %r0, 16
@@ -1135,11 +1111,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x0 = mem128[qa + 32]
 	.loc 1 361
 	li %r0, 32
-	lvx %v0, %r6, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 362
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r10, %r0
 # mem128[qc + 32] = x0
 	.loc 1 363
 	li %r0, 32
@@ -1158,11 +1134,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x0 = mem128[qa + 48]
 	.loc 1 367
 	li %r0, 48
-	lvx %v0, %r6, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 368
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r10, %r0
 # mem128[qc + 48] = x0
 	.loc 1 369
 	li %r0, 48
@@ -1180,324 +1156,309 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	stvx %v0, %r5, %r0
 # qa = qa + 64
 	.loc 1 373
-	addi %r6, %r6, 64
+	addi %r8, %r8, 64
 # qb = qb + 64
 	.loc 1 374
-	addi %r3, %r3, 64
+	addi %r10, %r10, 64
 # qc = qc + 64
 	.loc 1 375
 	addi %r5, %r5, 64
 # i1 = i1 - 1
 	.loc 1 376
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 377
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop6 if !=
 	.loc 1 378
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop6
 # pa = pa + 1792
 	.loc 1 379
-	mr %r6, %r10
 	addi %r6, %r6, 1792
 # pb = pb + 2688
 	.loc 1 380
-	mr %r5, %r11
-	addi %r5, %r5, 2688
+	addi %r7, %r7, 2688
 # i0 = i0 - 1
 	.loc 1 381
-	mr %r4, %r8
 	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 382
 	cmplwi %cr0, %r4, 0
 # goto loop5 if !=
 	.loc 1 383
-	mr %r3, %r7
-	mr %r7, %r9
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop5
 # pa = w + 3776
 	.loc 1 384
-	mr %r8, %r3
-	addi %r4, %r7, 3776
+	addi %r5, %r9, 3776
 # pb = 63248
 	.loc 1 385
-	lis %r3, 0
-	ori %r3, %r3, 63248
+	lis %r4, 0
+	ori %r4, %r4, 63248
 # pb = w + pb
 	.loc 1 386
-	add %r5, %r7, %r3
+	add %r6, %r9, %r4
 # qb = pa + 896
 	.loc 1 388
-	addi %r3, %r4, 896
+	addi %r4, %r5, 896
 # i1 = 14
 	.loc 1 390
-	li %r6, 14
+	li %r7, 14
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop7:
 # x0 = mem128[qa]
 	.loc 1 392
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 393
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r4
 # mem128[qc] = x0
 	.loc 1 394
-	stvx %v0, 0, %r5
+	stvx %v0, 0, %r6
 # mem128[qc + 1792] = x1
 	.loc 1 395
 	li %r0, 1792
-	stvx %v1, %r5, %r0
+	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 396
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 896] = x0
 	.loc 1 397
 	li %r0, 896
-	stvx %v0, %r5, %r0
+	stvx %v0, %r6, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 398
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 399
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 16] = x0
 	.loc 1 400
 	li %r0, 16
-	stvx %v0, %r5, %r0
+	stvx %v0, %r6, %r0
 # mem128[qc + 1808] = x1
 	.loc 1 401
 	li %r0, 1808
-	stvx %v1, %r5, %r0
+	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 402
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 912] = x0
 	.loc 1 403
 	li %r0, 912
-	stvx %v0, %r5, %r0
+	stvx %v0, %r6, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 404
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 405
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 32] = x0
 	.loc 1 406
 	li %r0, 32
-	stvx %v0, %r5, %r0
+	stvx %v0, %r6, %r0
 # mem128[qc + 1824] = x1
 	.loc 1 407
 	li %r0, 1824
-	stvx %v1, %r5, %r0
+	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 408
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 928] = x0
 	.loc 1 409
 	li %r0, 928
-	stvx %v0, %r5, %r0
+	stvx %v0, %r6, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 410
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 411
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 48] = x0
 	.loc 1 412
 	li %r0, 48
-	stvx %v0, %r5, %r0
+	stvx %v0, %r6, %r0
 # mem128[qc + 1840] = x1
 	.loc 1 413
 	li %r0, 1840
-	stvx %v1, %r5, %r0
+	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 414
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 944] = x0
 	.loc 1 415
 	li %r0, 944
-	stvx %v0, %r5, %r0
+	stvx %v0, %r6, %r0
 # qa = qa + 64
 	.loc 1 416
-	addi %r4, %r4, 64
+	addi %r5, %r5, 64
 # qb = qb + 64
 	.loc 1 417
-	addi %r3, %r3, 64
+	addi %r4, %r4, 64
 # qc = qc + 64
 	.loc 1 418
-	addi %r5, %r5, 64
+	addi %r6, %r6, 64
 # i1 = i1 - 1
 	.loc 1 419
-	addi %r6, %r6, -1
+	addi %r7, %r7, -1
 # =? i1 - 0
 	.loc 1 420
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r7, 0
 # goto loop7 if !=
 	.loc 1 421
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop7
 # pa = 42080
 	.loc 1 422
-	lis %r3, 0
-	ori %r3, %r3, 42080
+	lis %r4, 0
+	ori %r4, %r4, 42080
 # pa = w + pa
 	.loc 1 423
-	add %r5, %r7, %r3
+	add %r4, %r9, %r4
 # pb = w + 5568
 	.loc 1 424
-	addi %r6, %r7, 5568
+	addi %r5, %r9, 5568
 # i0 = 6
 	.loc 1 425
-	li %r4, 6
-	mr %r3, %r8
+	li %r6, 6
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop8:
 # qa = pa
 	.loc 1 427
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r7, %r3
+	mr %r7, %r4
 # qb = pa + 448
 	.loc 1 428
-	addi %r3, %r5, 448
+	addi %r8, %r4, 448
 # qc = pb
 	.loc 1 429
-	mr %r9, %r5
+	mr %r10, %r5
 # i1 = 7
 	.loc 1 430
-	mr %r10, %r6
-	li %r4, 7
+	li %r11, 7
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop9:
 # x0 = mem128[qa]
 	.loc 1 432
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 433
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r8
 # mem128[qc] = x0
 	.loc 1 434
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 896] = x1
 	.loc 1 435
 	li %r0, 896
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 436
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 448] = x0
 	.loc 1 437
 	li %r0, 448
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 438
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 439
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 16] = x0
 	.loc 1 440
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 912] = x1
 	.loc 1 441
 	li %r0, 912
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 442
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 464] = x0
 	.loc 1 443
 	li %r0, 464
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 444
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 445
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 32] = x0
 	.loc 1 446
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 928] = x1
 	.loc 1 447
 	li %r0, 928
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 448
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 480] = x0
 	.loc 1 449
 	li %r0, 480
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 450
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 451
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 48] = x0
 	.loc 1 452
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 944] = x1
 	.loc 1 453
 	li %r0, 944
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 454
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 496] = x0
 	.loc 1 455
 	li %r0, 496
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 456
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 457
-	addi %r3, %r3, 64
+	addi %r8, %r8, 64
 # qc = qc + 64
 	.loc 1 458
-	addi %r6, %r6, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 459
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 460
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop9 if !=
 	.loc 1 461
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop9
 # pa = pa + 896
 	.loc 1 462
-	mr %r5, %r9
-	addi %r5, %r5, 896
+	addi %r4, %r4, 896
 # pb = pb + 1344
 	.loc 1 463
-	mr %r6, %r10
-	addi %r6, %r6, 1344
+	addi %r5, %r5, 1344
 # i0 = i0 - 1
 	.loc 1 464
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 465
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop8 if !=
 	.loc 1 466
-	mr %r3, %r7
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop8
 # pa = 63248
 	.loc 1 467
@@ -1505,360 +1466,344 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	ori %r4, %r4, 63248
 # pa = w + pa
 	.loc 1 468
-	add %r5, %r7, %r4
+	add %r4, %r9, %r4
 # pb = 54176
 	.loc 1 469
-	lis %r4, 0
-	ori %r4, %r4, 54176
+	lis %r5, 0
+	ori %r5, %r5, 54176
 # pb = w + pb
 	.loc 1 470
-	add %r6, %r7, %r4
+	add %r5, %r9, %r5
 # i0 = 3
 	.loc 1 471
-	li %r4, 3
+	li %r6, 3
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop10:
 # qa = pa
 	.loc 1 473
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r7, %r3
+	mr %r7, %r4
 # qb = pa + 448
 	.loc 1 474
-	addi %r3, %r5, 448
+	addi %r8, %r4, 448
 # qc = pb
 	.loc 1 475
-	mr %r9, %r5
+	mr %r10, %r5
 # i1 = 7
 	.loc 1 476
-	mr %r10, %r6
-	li %r4, 7
+	li %r11, 7
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop11:
 # x0 = mem128[qa]
 	.loc 1 478
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 479
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r8
 # mem128[qc] = x0
 	.loc 1 480
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 896] = x1
 	.loc 1 481
 	li %r0, 896
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 482
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 448] = x0
 	.loc 1 483
 	li %r0, 448
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 484
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 485
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 16] = x0
 	.loc 1 486
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 912] = x1
 	.loc 1 487
 	li %r0, 912
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 488
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 464] = x0
 	.loc 1 489
 	li %r0, 464
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 490
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 491
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 32] = x0
 	.loc 1 492
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 928] = x1
 	.loc 1 493
 	li %r0, 928
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 494
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 480] = x0
 	.loc 1 495
 	li %r0, 480
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 496
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 497
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 48] = x0
 	.loc 1 498
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 944] = x1
 	.loc 1 499
 	li %r0, 944
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 500
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 496] = x0
 	.loc 1 501
 	li %r0, 496
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 502
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 503
-	addi %r3, %r3, 64
+	addi %r8, %r8, 64
 # qc = qc + 64
 	.loc 1 504
-	addi %r6, %r6, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 505
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 506
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop11 if !=
 	.loc 1 507
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop11
 # pa = pa + 896
 	.loc 1 508
-	mr %r5, %r9
-	addi %r5, %r5, 896
+	addi %r4, %r4, 896
 # pb = pb + 1344
 	.loc 1 509
-	mr %r6, %r10
-	addi %r6, %r6, 1344
+	addi %r5, %r5, 1344
 # i0 = i0 - 1
 	.loc 1 510
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 511
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop10 if !=
 	.loc 1 512
-	mr %r3, %r7
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop10
 # pa = w + 5568
 	.loc 1 513
-	addi %r5, %r7, 5568
+	addi %r4, %r9, 5568
 # pb = 42080
 	.loc 1 514
-	lis %r4, 0
-	ori %r4, %r4, 42080
+	lis %r5, 0
+	ori %r5, %r5, 42080
 # pb = w + pb
 	.loc 1 515
-	add %r6, %r7, %r4
+	add %r5, %r9, %r5
 # i0 = 18
 	.loc 1 516
-	li %r4, 18
+	li %r6, 18
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop12:
 # qa = pa
 	.loc 1 518
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r7, %r3
+	mr %r7, %r4
 # qb = pa + 224
 	.loc 1 519
-	addi %r3, %r5, 224
+	addi %r8, %r4, 224
 # qc = pb
 	.loc 1 520
-	mr %r9, %r5
+	mr %r10, %r5
 # i1 = 3
 	.loc 1 521
-	mr %r10, %r6
-	li %r4, 3
+	li %r11, 3
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop13:
 # x0 = mem128[qa]
 	.loc 1 523
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 524
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r8
 # mem128[qc] = x0
 	.loc 1 525
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 448] = x1
 	.loc 1 526
 	li %r0, 448
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 527
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 224] = x0
 	.loc 1 528
 	li %r0, 224
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 529
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 530
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 16] = x0
 	.loc 1 531
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 464] = x1
 	.loc 1 532
 	li %r0, 464
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 533
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 240] = x0
 	.loc 1 534
 	li %r0, 240
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 535
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 536
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 32] = x0
 	.loc 1 537
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 480] = x1
 	.loc 1 538
 	li %r0, 480
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 539
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 256] = x0
 	.loc 1 540
 	li %r0, 256
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 541
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 542
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 48] = x0
 	.loc 1 543
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 496] = x1
 	.loc 1 544
 	li %r0, 496
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 545
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 272] = x0
 	.loc 1 546
 	li %r0, 272
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 547
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 548
-	addi %r3, %r3, 64
+	addi %r8, %r8, 64
 # qc = qc + 64
 	.loc 1 549
-	addi %r6, %r6, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 550
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 551
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop13 if !=
 	.loc 1 552
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop13
 # x0 = mem128[qa]
 	.loc 1 553
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 554
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r8
 # mem128[qc] = x0
 	.loc 1 555
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 448] = x1
 	.loc 1 556
 	li %r0, 448
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 557
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 224] = x0
 	.loc 1 558
 	li %r0, 224
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 559
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 560
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 16] = x0
 	.loc 1 561
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 464] = x1
 	.loc 1 562
 	li %r0, 464
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 563
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 240] = x0
 	.loc 1 564
 	li %r0, 240
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # pa = pa + 448
 	.loc 1 565
-	mr %r5, %r9
-	addi %r5, %r5, 448
+	addi %r4, %r4, 448
 # pb = pb + 672
 	.loc 1 566
-	mr %r6, %r10
-	addi %r6, %r6, 672
+	addi %r5, %r5, 672
 # i0 = i0 - 1
 	.loc 1 567
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 568
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop12 if !=
 	.loc 1 569
-	mr %r3, %r7
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop12
 # pa = 54176
 	.loc 1 570
@@ -1866,740 +1811,724 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	ori %r4, %r4, 54176
 # pa = w + pa
 	.loc 1 571
-	add %r5, %r7, %r4
+	add %r4, %r9, %r4
 # pb = 63248
 	.loc 1 572
-	lis %r4, 0
-	ori %r4, %r4, 63248
+	lis %r5, 0
+	ori %r5, %r5, 63248
 # pb = w + pb
 	.loc 1 573
-	add %r6, %r7, %r4
+	add %r5, %r9, %r5
 # i0 = 9
 	.loc 1 574
-	li %r4, 9
+	li %r6, 9
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop14:
 # qa = pa
 	.loc 1 576
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r7, %r3
+	mr %r7, %r4
 # qb = pa + 224
 	.loc 1 577
-	addi %r3, %r5, 224
+	addi %r8, %r4, 224
 # qc = pb
 	.loc 1 578
-	mr %r9, %r5
+	mr %r10, %r5
 # i1 = 3
 	.loc 1 579
-	mr %r10, %r6
-	li %r4, 3
+	li %r11, 3
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop15:
 # x0 = mem128[qa]
 	.loc 1 581
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 582
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r8
 # mem128[qc] = x0
 	.loc 1 583
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 448] = x1
 	.loc 1 584
 	li %r0, 448
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 585
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 224] = x0
 	.loc 1 586
 	li %r0, 224
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 587
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 588
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 16] = x0
 	.loc 1 589
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 464] = x1
 	.loc 1 590
 	li %r0, 464
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 591
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 240] = x0
 	.loc 1 592
 	li %r0, 240
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 593
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 594
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 32] = x0
 	.loc 1 595
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 480] = x1
 	.loc 1 596
 	li %r0, 480
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 597
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 256] = x0
 	.loc 1 598
 	li %r0, 256
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 599
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 600
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 48] = x0
 	.loc 1 601
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 496] = x1
 	.loc 1 602
 	li %r0, 496
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 603
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 272] = x0
 	.loc 1 604
 	li %r0, 272
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 605
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 606
-	addi %r3, %r3, 64
+	addi %r8, %r8, 64
 # qc = qc + 64
 	.loc 1 607
-	addi %r6, %r6, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 608
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 609
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop15 if !=
 	.loc 1 610
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop15
 # x0 = mem128[qa]
 	.loc 1 611
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 612
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r8
 # mem128[qc] = x0
 	.loc 1 613
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 448] = x1
 	.loc 1 614
 	li %r0, 448
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 615
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 224] = x0
 	.loc 1 616
 	li %r0, 224
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 617
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 618
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r8, %r0
 # mem128[qc + 16] = x0
 	.loc 1 619
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 464] = x1
 	.loc 1 620
 	li %r0, 464
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 621
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 240] = x0
 	.loc 1 622
 	li %r0, 240
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # pa = pa + 448
 	.loc 1 623
-	mr %r5, %r9
-	addi %r5, %r5, 448
+	addi %r4, %r4, 448
 # pb = pb + 672
 	.loc 1 624
-	mr %r6, %r10
-	addi %r6, %r6, 672
+	addi %r5, %r5, 672
 # i0 = i0 - 1
 	.loc 1 625
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 626
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop14 if !=
 	.loc 1 627
-	mr %r3, %r7
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop14
 # pa = 42080
 	.loc 1 628
-	mr %r8, %r3
-	lis %r3, 0
-	ori %r3, %r3, 42080
+	lis %r4, 0
+	ori %r4, %r4, 42080
 # pa = w + pa
 	.loc 1 629
-	add %r3, %r7, %r3
+	add %r5, %r9, %r4
 # pb = w + 5568
 	.loc 1 630
-	addi %r4, %r7, 5568
+	addi %r7, %r9, 5568
 # z0 = 0
 	.loc 1 631
 	vxor %v0, %v0, %v0
 # i0 = 54
 	.loc 1 632
-	li %r5, 54
-	mr %r6, %r4
-	vor %v2, %v0, %v0
+	li %r4, 54
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop16:
 # qb = pa + 112
 	.loc 1 635
-	addi %r4, %r3, 112
+	addi %r6, %r5, 112
 # x0 = mem128[qa]
 	.loc 1 637
-	lvx %v0, 0, %r3
+	lvx %v1, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 638
-	lvx %v1, 0, %r4
+	lvx %v2, 0, %r6
 # mem128[qc + 112] = x0
 	.loc 1 639
 	li %r0, 112
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 560] = x1
 	.loc 1 640
 	li %r0, 560
-	stvx %v1, %r6, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 641
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 336] = x0
 	.loc 1 642
 	li %r0, 336
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc] = z0
 	.loc 1 643
-	stvx %v2, 0, %r6
+	stvx %v0, 0, %r7
 # mem128[qc + 224] = z0
 	.loc 1 644
 	li %r0, 224
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 448] = z0
 	.loc 1 645
 	li %r0, 448
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 646
 	li %r0, 16
-	lvx %v0, %r3, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 647
 	li %r0, 16
-	lvx %v1, %r4, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 128] = x0
 	.loc 1 648
 	li %r0, 128
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 576] = x1
 	.loc 1 649
 	li %r0, 576
-	stvx %v1, %r6, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 650
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 352] = x0
 	.loc 1 651
 	li %r0, 352
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 16] = z0
 	.loc 1 652
 	li %r0, 16
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 240] = z0
 	.loc 1 653
 	li %r0, 240
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 464] = z0
 	.loc 1 654
 	li %r0, 464
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 655
 	li %r0, 32
-	lvx %v0, %r3, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 656
 	li %r0, 32
-	lvx %v1, %r4, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 144] = x0
 	.loc 1 657
 	li %r0, 144
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 592] = x1
 	.loc 1 658
 	li %r0, 592
-	stvx %v1, %r6, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 659
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 368] = x0
 	.loc 1 660
 	li %r0, 368
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 32] = z0
 	.loc 1 661
 	li %r0, 32
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 256] = z0
 	.loc 1 662
 	li %r0, 256
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 480] = z0
 	.loc 1 663
 	li %r0, 480
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 664
 	li %r0, 48
-	lvx %v0, %r3, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 665
 	li %r0, 48
-	lvx %v1, %r4, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 160] = x0
 	.loc 1 666
 	li %r0, 160
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 608] = x1
 	.loc 1 667
 	li %r0, 608
-	stvx %v1, %r6, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 668
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 384] = x0
 	.loc 1 669
 	li %r0, 384
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 48] = z0
 	.loc 1 670
 	li %r0, 48
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 272] = z0
 	.loc 1 671
 	li %r0, 272
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 496] = z0
 	.loc 1 672
 	li %r0, 496
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 64]
 	.loc 1 673
 	li %r0, 64
-	lvx %v0, %r3, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 64]
 	.loc 1 674
 	li %r0, 64
-	lvx %v1, %r4, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 176] = x0
 	.loc 1 675
 	li %r0, 176
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 624] = x1
 	.loc 1 676
 	li %r0, 624
-	stvx %v1, %r6, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 677
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 400] = x0
 	.loc 1 678
 	li %r0, 400
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 64] = z0
 	.loc 1 679
 	li %r0, 64
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 288] = z0
 	.loc 1 680
 	li %r0, 288
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 512] = z0
 	.loc 1 681
 	li %r0, 512
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 80]
 	.loc 1 682
 	li %r0, 80
-	lvx %v0, %r3, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 80]
 	.loc 1 683
 	li %r0, 80
-	lvx %v1, %r4, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 192] = x0
 	.loc 1 684
 	li %r0, 192
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 640] = x1
 	.loc 1 685
 	li %r0, 640
-	stvx %v1, %r6, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 686
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 416] = x0
 	.loc 1 687
 	li %r0, 416
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 80] = z0
 	.loc 1 688
 	li %r0, 80
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 304] = z0
 	.loc 1 689
 	li %r0, 304
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 528] = z0
 	.loc 1 690
 	li %r0, 528
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 96]
 	.loc 1 691
 	li %r0, 96
-	lvx %v0, %r3, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 96]
 	.loc 1 692
 	li %r0, 96
-	lvx %v1, %r4, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 208] = x0
 	.loc 1 693
 	li %r0, 208
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 656] = x1
 	.loc 1 694
 	li %r0, 656
-	stvx %v1, %r6, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 695
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 432] = x0
 	.loc 1 696
 	li %r0, 432
-	stvx %v0, %r6, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 96] = z0
 	.loc 1 697
 	li %r0, 96
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 320] = z0
 	.loc 1 698
 	li %r0, 320
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 544] = z0
 	.loc 1 699
 	li %r0, 544
-	stvx %v2, %r6, %r0
+	stvx %v0, %r7, %r0
 # pa = pa + 224
 	.loc 1 700
-	addi %r3, %r3, 224
+	addi %r5, %r5, 224
 # pb = pb + 672
 	.loc 1 701
-	addi %r6, %r6, 672
+	addi %r7, %r7, 672
 # i0 = i0 - 1
 	.loc 1 702
-	addi %r5, %r5, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 703
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r4, 0
 # goto loop16 if !=
 	.loc 1 704
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop16
 # pa = 63248
 	.loc 1 705
-	lis %r3, 0
-	ori %r3, %r3, 63248
+	lis %r4, 0
+	ori %r4, %r4, 63248
 # pa = w + pa
 	.loc 1 706
-	add %r4, %r7, %r3
+	add %r5, %r9, %r4
 # pb = 54176
 	.loc 1 707
-	lis %r3, 0
-	ori %r3, %r3, 54176
+	lis %r4, 0
+	ori %r4, %r4, 54176
 # pb = w + pb
 	.loc 1 708
-	add %r5, %r7, %r3
+	add %r7, %r9, %r4
 # i0 = 27
 	.loc 1 709
-	li %r6, 27
-	mr %r3, %r8
-	mr %r8, %r3
+	li %r4, 27
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop17:
 # qb = pa + 112
 	.loc 1 712
-	addi %r3, %r4, 112
+	addi %r6, %r5, 112
 # x0 = mem128[qa]
 	.loc 1 714
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 715
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r6
 # mem128[qc] = x0
 	.loc 1 716
-	stvx %v0, 0, %r5
+	stvx %v0, 0, %r7
 # mem128[qc + 224] = x1
 	.loc 1 717
 	li %r0, 224
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 718
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 112] = x0
 	.loc 1 719
 	li %r0, 112
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 720
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 721
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 16] = x0
 	.loc 1 722
 	li %r0, 16
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 240] = x1
 	.loc 1 723
 	li %r0, 240
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 724
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 128] = x0
 	.loc 1 725
 	li %r0, 128
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 726
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 727
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 32] = x0
 	.loc 1 728
 	li %r0, 32
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 256] = x1
 	.loc 1 729
 	li %r0, 256
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 730
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 144] = x0
 	.loc 1 731
 	li %r0, 144
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 732
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 733
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 48] = x0
 	.loc 1 734
 	li %r0, 48
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 272] = x1
 	.loc 1 735
 	li %r0, 272
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 736
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 160] = x0
 	.loc 1 737
 	li %r0, 160
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 64]
 	.loc 1 738
 	li %r0, 64
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 64]
 	.loc 1 739
 	li %r0, 64
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 64] = x0
 	.loc 1 740
 	li %r0, 64
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 288] = x1
 	.loc 1 741
 	li %r0, 288
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 742
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 176] = x0
 	.loc 1 743
 	li %r0, 176
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 80]
 	.loc 1 744
 	li %r0, 80
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 80]
 	.loc 1 745
 	li %r0, 80
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 80] = x0
 	.loc 1 746
 	li %r0, 80
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 304] = x1
 	.loc 1 747
 	li %r0, 304
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 748
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 192] = x0
 	.loc 1 749
 	li %r0, 192
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 96]
 	.loc 1 750
 	li %r0, 96
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 96]
 	.loc 1 751
 	li %r0, 96
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 96] = x0
 	.loc 1 752
 	li %r0, 96
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 320] = x1
 	.loc 1 753
 	li %r0, 320
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 754
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 208] = x0
 	.loc 1 755
 	li %r0, 208
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # pa = pa + 224
 	.loc 1 756
-	addi %r4, %r4, 224
+	addi %r5, %r5, 224
 # pb = pb + 336
 	.loc 1 757
-	addi %r5, %r5, 336
+	addi %r7, %r7, 336
 # i0 = i0 - 1
 	.loc 1 758
-	addi %r6, %r6, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 759
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r4, 0
 # goto loop17 if !=
 	.loc 1 760
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop17
 # pa = 41856
 	.loc 1 761
-	lis %r3, 0
-	ori %r3, %r3, 41856
+	lis %r4, 0
+	ori %r4, %r4, 41856
 # pa = w + pa
 	.loc 1 762
-	add %r3, %r7, %r3
+	add %r4, %r9, %r4
 # z0 = 0
 	.loc 1 763
 	vxor %v0, %v0, %v0
 # mem128[pa] = z0
 	.loc 1 764
-	stvx %v0, 0, %r3
+	stvx %v0, 0, %r4
 # mem128[pa + 16] = z0
 	.loc 1 765
 	li %r0, 16
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[pa + 32] = z0
 	.loc 1 766
 	li %r0, 32
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[pa + 48] = z0
 	.loc 1 767
 	li %r0, 48
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[pa + 64] = z0
 	.loc 1 768
 	li %r0, 64
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[pa + 80] = z0
 	.loc 1 769
 	li %r0, 80
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[pa + 96] = z0
 	.loc 1 770
 	li %r0, 96
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # pa = w + 5568
 	.loc 1 771
-	addi %r4, %r7, 5568
+	addi %r4, %r9, 5568
 # pb = 54176
 	.loc 1 772
-	lis %r3, 0
-	ori %r3, %r3, 54176
+	lis %r5, 0
+	ori %r5, %r5, 54176
 # pb = w + pb
 	.loc 1 773
-	add %r5, %r7, %r3
+	add %r5, %r9, %r5
 # pc = 69296
 	.loc 1 774
-	lis %r3, 1
-	ori %r3, %r3, 3760
+	lis %r6, 1
+	ori %r6, %r6, 3760
 # pc = w + pc
 	.loc 1 775
-	add %r6, %r7, %r3
+	add %r6, %r9, %r6
 # i0 = 81
 	.loc 1 776
-	mr %r9, %r7
 	li %r7, 81
-	mr %r3, %r8
-	mr %r8, %r3
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop18:
 # z0 = 0
 	.loc 1 778
@@ -5401,28 +5330,24 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop18
 # pa = w + 23712
 	.loc 1 1702
-	mr %r7, %r9
-	addi %r4, %r7, 23712
+	addi %r4, %r9, 23712
 # pb = 54176
 	.loc 1 1703
-	lis %r3, 0
-	ori %r3, %r3, 54176
+	lis %r5, 0
+	ori %r5, %r5, 54176
 # pb = w + pb
 	.loc 1 1704
-	add %r5, %r7, %r3
+	add %r5, %r9, %r5
 # pc = 87440
 	.loc 1 1705
-	lis %r3, 1
-	ori %r3, %r3, 21904
+	lis %r6, 1
+	ori %r6, %r6, 21904
 # pc = w + pc
 	.loc 1 1706
-	add %r6, %r7, %r3
+	add %r6, %r9, %r6
 # i0 = 81
 	.loc 1 1707
-	mr %r9, %r7
 	li %r7, 81
-	mr %r3, %r8
-	mr %r8, %r3
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop19:
 # z0 = 0
 	.loc 1 1709
@@ -8224,56 +8149,51 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop19
 # pa = 69296
 	.loc 1 2633
-	lis %r3, 1
-	ori %r3, %r3, 3760
+	lis %r4, 1
+	ori %r4, %r4, 3760
 # pa = w + pa
 	.loc 1 2634
-	mr %r7, %r9
-	add %r4, %r7, %r3
+	add %r6, %r9, %r4
 # pb = w + 5568
 	.loc 1 2635
-	addi %r5, %r7, 5568
+	addi %r4, %r9, 5568
 # i0 = 54
 	.loc 1 2636
-	li %r6, 54
-	mr %r3, %r8
-	mr %r8, %r3
-	mr %r3, %r5
-	mr %r9, %r6
+	li %r5, 54
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop20:
 # qb = pa + 224
 	.loc 1 2639
-	addi %r5, %r4, 224
+	addi %r7, %r6, 224
 # qc = pa + 448
 	.loc 1 2640
-	addi %r6, %r4, 448
+	addi %r8, %r6, 448
 # x0 = mem128[qa]
 	.loc 1 2642
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r6
 # x1 = mem128[qa + 112]
 	.loc 1 2643
 	li %r0, 112
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # x2 = mem128[qc]
 	.loc 1 2644
-	lvx %v2, 0, %r6
+	lvx %v2, 0, %r8
 # x3 = mem128[qc + 112]
 	.loc 1 2645
 	li %r0, 112
-	lvx %v3, %r6, %r0
+	lvx %v3, %r8, %r0
 # mem128[qd] = x0
 	.loc 1 2646
-	stvx %v0, 0, %r3
+	stvx %v0, 0, %r4
 # mem128[qd + 336] = x3
 	.loc 1 2647
 	li %r0, 336
-	stvx %v3, %r3, %r0
+	stvx %v3, %r4, %r0
 # 8x x4 = x1 - x2
 	.loc 1 2648
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 2649
-	lvx %v2, 0, %r5
+	lvx %v2, 0, %r7
 # 8x x5 = x5 - x0
 	.loc 1 2650
 	vsubuhm %v2, %v2, %v0
@@ -8283,11 +8203,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 112] = x5
 	.loc 1 2652
 	li %r0, 112
-	stvx %v2, %r3, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 112]
 	.loc 1 2653
 	li %r0, 112
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # 8x x5 = x5 - x3
 	.loc 1 2654
 	vsubuhm %v0, %v0, %v3
@@ -8297,38 +8217,38 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 224] = x5
 	.loc 1 2656
 	li %r0, 224
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 2657
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r6, %r0
 # x1 = mem128[qa + 128]
 	.loc 1 2658
 	li %r0, 128
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 2659
 	li %r0, 16
-	lvx %v2, %r6, %r0
+	lvx %v2, %r8, %r0
 # x3 = mem128[qc + 128]
 	.loc 1 2660
 	li %r0, 128
-	lvx %v3, %r6, %r0
+	lvx %v3, %r8, %r0
 # mem128[qd + 16] = x0
 	.loc 1 2661
 	li %r0, 16
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[qd + 352] = x3
 	.loc 1 2662
 	li %r0, 352
-	stvx %v3, %r3, %r0
+	stvx %v3, %r4, %r0
 # 8x x4 = x1 - x2
 	.loc 1 2663
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 2664
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # 8x x5 = x5 - x0
 	.loc 1 2665
 	vsubuhm %v2, %v2, %v0
@@ -8338,11 +8258,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 128] = x5
 	.loc 1 2667
 	li %r0, 128
-	stvx %v2, %r3, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 128]
 	.loc 1 2668
 	li %r0, 128
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # 8x x5 = x5 - x3
 	.loc 1 2669
 	vsubuhm %v0, %v0, %v3
@@ -8352,38 +8272,38 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 240] = x5
 	.loc 1 2671
 	li %r0, 240
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 2672
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r6, %r0
 # x1 = mem128[qa + 144]
 	.loc 1 2673
 	li %r0, 144
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 2674
 	li %r0, 32
-	lvx %v2, %r6, %r0
+	lvx %v2, %r8, %r0
 # x3 = mem128[qc + 144]
 	.loc 1 2675
 	li %r0, 144
-	lvx %v3, %r6, %r0
+	lvx %v3, %r8, %r0
 # mem128[qd + 32] = x0
 	.loc 1 2676
 	li %r0, 32
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[qd + 368] = x3
 	.loc 1 2677
 	li %r0, 368
-	stvx %v3, %r3, %r0
+	stvx %v3, %r4, %r0
 # 8x x4 = x1 - x2
 	.loc 1 2678
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 2679
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # 8x x5 = x5 - x0
 	.loc 1 2680
 	vsubuhm %v2, %v2, %v0
@@ -8393,11 +8313,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 144] = x5
 	.loc 1 2682
 	li %r0, 144
-	stvx %v2, %r3, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 144]
 	.loc 1 2683
 	li %r0, 144
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # 8x x5 = x5 - x3
 	.loc 1 2684
 	vsubuhm %v0, %v0, %v3
@@ -8407,38 +8327,38 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 256] = x5
 	.loc 1 2686
 	li %r0, 256
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 2687
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r6, %r0
 # x1 = mem128[qa + 160]
 	.loc 1 2688
 	li %r0, 160
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 2689
 	li %r0, 48
-	lvx %v2, %r6, %r0
+	lvx %v2, %r8, %r0
 # x3 = mem128[qc + 160]
 	.loc 1 2690
 	li %r0, 160
-	lvx %v3, %r6, %r0
+	lvx %v3, %r8, %r0
 # mem128[qd + 48] = x0
 	.loc 1 2691
 	li %r0, 48
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[qd + 384] = x3
 	.loc 1 2692
 	li %r0, 384
-	stvx %v3, %r3, %r0
+	stvx %v3, %r4, %r0
 # 8x x4 = x1 - x2
 	.loc 1 2693
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 2694
 	li %r0, 48
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # 8x x5 = x5 - x0
 	.loc 1 2695
 	vsubuhm %v2, %v2, %v0
@@ -8448,11 +8368,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 160] = x5
 	.loc 1 2697
 	li %r0, 160
-	stvx %v2, %r3, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 160]
 	.loc 1 2698
 	li %r0, 160
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # 8x x5 = x5 - x3
 	.loc 1 2699
 	vsubuhm %v0, %v0, %v3
@@ -8462,38 +8382,38 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 272] = x5
 	.loc 1 2701
 	li %r0, 272
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 64]
 	.loc 1 2702
 	li %r0, 64
-	lvx %v0, %r4, %r0
+	lvx %v0, %r6, %r0
 # x1 = mem128[qa + 176]
 	.loc 1 2703
 	li %r0, 176
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # x2 = mem128[qc + 64]
 	.loc 1 2704
 	li %r0, 64
-	lvx %v2, %r6, %r0
+	lvx %v2, %r8, %r0
 # x3 = mem128[qc + 176]
 	.loc 1 2705
 	li %r0, 176
-	lvx %v3, %r6, %r0
+	lvx %v3, %r8, %r0
 # mem128[qd + 64] = x0
 	.loc 1 2706
 	li %r0, 64
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[qd + 400] = x3
 	.loc 1 2707
 	li %r0, 400
-	stvx %v3, %r3, %r0
+	stvx %v3, %r4, %r0
 # 8x x4 = x1 - x2
 	.loc 1 2708
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 64]
 	.loc 1 2709
 	li %r0, 64
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # 8x x5 = x5 - x0
 	.loc 1 2710
 	vsubuhm %v2, %v2, %v0
@@ -8503,11 +8423,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 176] = x5
 	.loc 1 2712
 	li %r0, 176
-	stvx %v2, %r3, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 176]
 	.loc 1 2713
 	li %r0, 176
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # 8x x5 = x5 - x3
 	.loc 1 2714
 	vsubuhm %v0, %v0, %v3
@@ -8517,38 +8437,38 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 288] = x5
 	.loc 1 2716
 	li %r0, 288
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 80]
 	.loc 1 2717
 	li %r0, 80
-	lvx %v0, %r4, %r0
+	lvx %v0, %r6, %r0
 # x1 = mem128[qa + 192]
 	.loc 1 2718
 	li %r0, 192
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # x2 = mem128[qc + 80]
 	.loc 1 2719
 	li %r0, 80
-	lvx %v2, %r6, %r0
+	lvx %v2, %r8, %r0
 # x3 = mem128[qc + 192]
 	.loc 1 2720
 	li %r0, 192
-	lvx %v3, %r6, %r0
+	lvx %v3, %r8, %r0
 # mem128[qd + 80] = x0
 	.loc 1 2721
 	li %r0, 80
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[qd + 416] = x3
 	.loc 1 2722
 	li %r0, 416
-	stvx %v3, %r3, %r0
+	stvx %v3, %r4, %r0
 # 8x x4 = x1 - x2
 	.loc 1 2723
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 80]
 	.loc 1 2724
 	li %r0, 80
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # 8x x5 = x5 - x0
 	.loc 1 2725
 	vsubuhm %v2, %v2, %v0
@@ -8558,11 +8478,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 192] = x5
 	.loc 1 2727
 	li %r0, 192
-	stvx %v2, %r3, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 192]
 	.loc 1 2728
 	li %r0, 192
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # 8x x5 = x5 - x3
 	.loc 1 2729
 	vsubuhm %v0, %v0, %v3
@@ -8572,38 +8492,38 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 304] = x5
 	.loc 1 2731
 	li %r0, 304
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 96]
 	.loc 1 2732
 	li %r0, 96
-	lvx %v0, %r4, %r0
+	lvx %v0, %r6, %r0
 # x1 = mem128[qa + 208]
 	.loc 1 2733
 	li %r0, 208
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # x2 = mem128[qc + 96]
 	.loc 1 2734
 	li %r0, 96
-	lvx %v2, %r6, %r0
+	lvx %v2, %r8, %r0
 # x3 = mem128[qc + 208]
 	.loc 1 2735
 	li %r0, 208
-	lvx %v3, %r6, %r0
+	lvx %v3, %r8, %r0
 # mem128[qd + 96] = x0
 	.loc 1 2736
 	li %r0, 96
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[qd + 432] = x3
 	.loc 1 2737
 	li %r0, 432
-	stvx %v3, %r3, %r0
+	stvx %v3, %r4, %r0
 # 8x x4 = x1 - x2
 	.loc 1 2738
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 96]
 	.loc 1 2739
 	li %r0, 96
-	lvx %v2, %r5, %r0
+	lvx %v2, %r7, %r0
 # 8x x5 = x5 - x0
 	.loc 1 2740
 	vsubuhm %v2, %v2, %v0
@@ -8613,11 +8533,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 208] = x5
 	.loc 1 2742
 	li %r0, 208
-	stvx %v2, %r3, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 208]
 	.loc 1 2743
 	li %r0, 208
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # 8x x5 = x5 - x3
 	.loc 1 2744
 	vsubuhm %v0, %v0, %v3
@@ -8627,83 +8547,79 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 320] = x5
 	.loc 1 2746
 	li %r0, 320
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # pa = pa + 672
 	.loc 1 2747
-	addi %r4, %r4, 672
+	addi %r6, %r6, 672
 # pb = pb + 448
 	.loc 1 2748
-	addi %r3, %r3, 448
+	addi %r4, %r4, 448
 # i0 = i0 - 1
 	.loc 1 2749
-	addi %r9, %r9, -1
+	addi %r5, %r5, -1
 # =? i0 - 0
 	.loc 1 2750
-	cmplwi %cr0, %r9, 0
+	cmplwi %cr0, %r5, 0
 # goto loop20 if !=
 	.loc 1 2751
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop20
 # pa = w + 5568
 	.loc 1 2752
-	addi %r5, %r7, 5568
+	addi %r4, %r9, 5568
 # pb = 69296
 	.loc 1 2753
-	lis %r3, 1
-	ori %r3, %r3, 3760
+	lis %r5, 1
+	ori %r5, %r5, 3760
 # pb = w + pb
 	.loc 1 2754
-	add %r6, %r7, %r3
+	add %r5, %r9, %r5
 # i0 = 18
 	.loc 1 2755
-	li %r4, 18
-	mr %r3, %r8
+	li %r6, 18
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop21:
 # qa = pa
 	.loc 1 2757
-	mr %r12, %r4
-	mr %r9, %r7
-	mr %r8, %r3
+	mr %r7, %r4
 # qb = pa + 448
 	.loc 1 2758
-	addi %r3, %r5, 448
+	addi %r8, %r4, 448
 # qc = pa + 896
 	.loc 1 2759
-	addi %r4, %r5, 896
+	addi %r10, %r4, 896
 # qd = pb
 	.loc 1 2760
-	mr %r10, %r5
+	mr %r11, %r5
 # i1 = 3
 	.loc 1 2761
-	mr %r11, %r6
-	li %r7, 3
+	li %r12, 3
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop22:
 # x0 = mem128[qa]
 	.loc 1 2763
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qa + 224]
 	.loc 1 2764
 	li %r0, 224
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc]
 	.loc 1 2765
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r10
 # x3 = mem128[qc + 224]
 	.loc 1 2766
 	li %r0, 224
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd] = x0
 	.loc 1 2767
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r11
 # mem128[qd + 672] = x3
 	.loc 1 2768
 	li %r0, 672
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 2769
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 2770
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r8
 # 8x x5 = x5 - x0
 	.loc 1 2771
 	vsubuhm %v2, %v2, %v0
@@ -8713,11 +8629,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 224] = x5
 	.loc 1 2773
 	li %r0, 224
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 224]
 	.loc 1 2774
 	li %r0, 224
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 2775
 	vsubuhm %v0, %v0, %v3
@@ -8727,38 +8643,38 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 448] = x5
 	.loc 1 2777
 	li %r0, 448
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 2778
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 240]
 	.loc 1 2779
 	li %r0, 240
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 2780
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 240]
 	.loc 1 2781
 	li %r0, 240
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 16] = x0
 	.loc 1 2782
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 688] = x3
 	.loc 1 2783
 	li %r0, 688
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 2784
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 2785
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 2786
 	vsubuhm %v2, %v2, %v0
@@ -8768,11 +8684,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 240] = x5
 	.loc 1 2788
 	li %r0, 240
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 240]
 	.loc 1 2789
 	li %r0, 240
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 2790
 	vsubuhm %v0, %v0, %v3
@@ -8782,38 +8698,38 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 464] = x5
 	.loc 1 2792
 	li %r0, 464
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 2793
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 256]
 	.loc 1 2794
 	li %r0, 256
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 2795
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 256]
 	.loc 1 2796
 	li %r0, 256
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 32] = x0
 	.loc 1 2797
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 704] = x3
 	.loc 1 2798
 	li %r0, 704
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 2799
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 2800
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 2801
 	vsubuhm %v2, %v2, %v0
@@ -8823,11 +8739,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 256] = x5
 	.loc 1 2803
 	li %r0, 256
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 256]
 	.loc 1 2804
 	li %r0, 256
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 2805
 	vsubuhm %v0, %v0, %v3
@@ -8837,38 +8753,38 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 480] = x5
 	.loc 1 2807
 	li %r0, 480
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 2808
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 272]
 	.loc 1 2809
 	li %r0, 272
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 2810
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 272]
 	.loc 1 2811
 	li %r0, 272
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 48] = x0
 	.loc 1 2812
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 720] = x3
 	.loc 1 2813
 	li %r0, 720
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 2814
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 2815
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 2816
 	vsubuhm %v2, %v2, %v0
@@ -8878,11 +8794,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 272] = x5
 	.loc 1 2818
 	li %r0, 272
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 272]
 	.loc 1 2819
 	li %r0, 272
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 2820
 	vsubuhm %v0, %v0, %v3
@@ -8892,55 +8808,55 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 496] = x5
 	.loc 1 2822
 	li %r0, 496
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # qa = qa + 64
 	.loc 1 2823
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 2824
-	addi %r3, %r3, 64
+	addi %r8, %r8, 64
 # qc = qc + 64
 	.loc 1 2825
-	addi %r4, %r4, 64
+	addi %r10, %r10, 64
 # qd = qd + 64
 	.loc 1 2826
-	addi %r6, %r6, 64
+	addi %r11, %r11, 64
 # i1 = i1 - 1
 	.loc 1 2827
-	addi %r7, %r7, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 2828
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r12, 0
 # goto loop22 if !=
 	.loc 1 2829
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop22
 # x0 = mem128[qa]
 	.loc 1 2830
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qa + 224]
 	.loc 1 2831
 	li %r0, 224
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc]
 	.loc 1 2832
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r10
 # x3 = mem128[qc + 224]
 	.loc 1 2833
 	li %r0, 224
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd] = x0
 	.loc 1 2834
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r11
 # mem128[qd + 672] = x3
 	.loc 1 2835
 	li %r0, 672
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 2836
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 2837
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r8
 # 8x x5 = x5 - x0
 	.loc 1 2838
 	vsubuhm %v2, %v2, %v0
@@ -8950,11 +8866,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 224] = x5
 	.loc 1 2840
 	li %r0, 224
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 224]
 	.loc 1 2841
 	li %r0, 224
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 2842
 	vsubuhm %v0, %v0, %v3
@@ -8964,38 +8880,38 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 448] = x5
 	.loc 1 2844
 	li %r0, 448
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 2845
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 240]
 	.loc 1 2846
 	li %r0, 240
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 2847
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 240]
 	.loc 1 2848
 	li %r0, 240
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 16] = x0
 	.loc 1 2849
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 688] = x3
 	.loc 1 2850
 	li %r0, 688
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 2851
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 2852
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 2853
 	vsubuhm %v2, %v2, %v0
@@ -9005,11 +8921,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 240] = x5
 	.loc 1 2855
 	li %r0, 240
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 240]
 	.loc 1 2856
 	li %r0, 240
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 2857
 	vsubuhm %v0, %v0, %v3
@@ -9019,26 +8935,21 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 464] = x5
 	.loc 1 2859
 	li %r0, 464
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # pa = pa + 1344
 	.loc 1 2860
-	mr %r5, %r10
-	addi %r5, %r5, 1344
+	addi %r4, %r4, 1344
 # pb = pb + 896
 	.loc 1 2861
-	mr %r6, %r11
-	addi %r6, %r6, 896
+	addi %r5, %r5, 896
 # i0 = i0 - 1
 	.loc 1 2862
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 2863
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop21 if !=
 	.loc 1 2864
-	mr %r3, %r8
-	mr %r7, %r9
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop21
 # pa = 69296
 	.loc 1 2865
@@ -9046,60 +8957,57 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	ori %r4, %r4, 3760
 # pa = w + pa
 	.loc 1 2866
-	add %r5, %r7, %r4
+	add %r4, %r9, %r4
 # pb = w + 5568
 	.loc 1 2867
-	addi %r6, %r7, 5568
+	addi %r5, %r9, 5568
 # i0 = 6
 	.loc 1 2868
-	li %r4, 6
+	li %r6, 6
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop23:
 # qa = pa
 	.loc 1 2870
-	mr %r12, %r4
-	mr %r9, %r7
-	mr %r8, %r3
+	mr %r7, %r4
 # qb = pa + 896
 	.loc 1 2871
-	addi %r3, %r5, 896
+	addi %r8, %r4, 896
 # qc = pa + 1792
 	.loc 1 2872
-	addi %r4, %r5, 1792
+	addi %r10, %r4, 1792
 # qd = pb
 	.loc 1 2873
-	mr %r10, %r5
+	mr %r11, %r5
 # i1 = 7
 	.loc 1 2874
-	mr %r11, %r6
-	li %r7, 7
+	li %r12, 7
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop24:
 # x0 = mem128[qa]
 	.loc 1 2876
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qa + 448]
 	.loc 1 2877
 	li %r0, 448
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc]
 	.loc 1 2878
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r10
 # x3 = mem128[qc + 448]
 	.loc 1 2879
 	li %r0, 448
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd] = x0
 	.loc 1 2880
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r11
 # mem128[qd + 1344] = x3
 	.loc 1 2881
 	li %r0, 1344
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 2882
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 2883
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r8
 # 8x x5 = x5 - x0
 	.loc 1 2884
 	vsubuhm %v2, %v2, %v0
@@ -9109,11 +9017,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 448] = x5
 	.loc 1 2886
 	li %r0, 448
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 448]
 	.loc 1 2887
 	li %r0, 448
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 2888
 	vsubuhm %v0, %v0, %v3
@@ -9123,38 +9031,38 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 896] = x5
 	.loc 1 2890
 	li %r0, 896
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 2891
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 464]
 	.loc 1 2892
 	li %r0, 464
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 2893
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 464]
 	.loc 1 2894
 	li %r0, 464
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 16] = x0
 	.loc 1 2895
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1360] = x3
 	.loc 1 2896
 	li %r0, 1360
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 2897
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 2898
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 2899
 	vsubuhm %v2, %v2, %v0
@@ -9164,11 +9072,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 464] = x5
 	.loc 1 2901
 	li %r0, 464
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 464]
 	.loc 1 2902
 	li %r0, 464
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 2903
 	vsubuhm %v0, %v0, %v3
@@ -9178,38 +9086,38 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 912] = x5
 	.loc 1 2905
 	li %r0, 912
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 2906
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 480]
 	.loc 1 2907
 	li %r0, 480
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 2908
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 480]
 	.loc 1 2909
 	li %r0, 480
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 32] = x0
 	.loc 1 2910
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1376] = x3
 	.loc 1 2911
 	li %r0, 1376
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 2912
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 2913
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 2914
 	vsubuhm %v2, %v2, %v0
@@ -9219,11 +9127,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 480] = x5
 	.loc 1 2916
 	li %r0, 480
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 480]
 	.loc 1 2917
 	li %r0, 480
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 2918
 	vsubuhm %v0, %v0, %v3
@@ -9233,38 +9141,38 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 928] = x5
 	.loc 1 2920
 	li %r0, 928
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 2921
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 496]
 	.loc 1 2922
 	li %r0, 496
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 2923
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 496]
 	.loc 1 2924
 	li %r0, 496
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 48] = x0
 	.loc 1 2925
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1392] = x3
 	.loc 1 2926
 	li %r0, 1392
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 2927
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 2928
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 2929
 	vsubuhm %v2, %v2, %v0
@@ -9274,11 +9182,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 496] = x5
 	.loc 1 2931
 	li %r0, 496
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 496]
 	.loc 1 2932
 	li %r0, 496
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 2933
 	vsubuhm %v0, %v0, %v3
@@ -9288,108 +9196,100 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 944] = x5
 	.loc 1 2935
 	li %r0, 944
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # qa = qa + 64
 	.loc 1 2936
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 2937
-	addi %r3, %r3, 64
+	addi %r8, %r8, 64
 # qc = qc + 64
 	.loc 1 2938
-	addi %r4, %r4, 64
+	addi %r10, %r10, 64
 # qd = qd + 64
 	.loc 1 2939
-	addi %r6, %r6, 64
+	addi %r11, %r11, 64
 # i1 = i1 - 1
 	.loc 1 2940
-	addi %r7, %r7, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 2941
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r12, 0
 # goto loop24 if !=
 	.loc 1 2942
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop24
 # pa = pa + 2688
 	.loc 1 2943
-	mr %r5, %r10
-	addi %r5, %r5, 2688
+	addi %r4, %r4, 2688
 # pb = pb + 1792
 	.loc 1 2944
-	mr %r6, %r11
-	addi %r6, %r6, 1792
+	addi %r5, %r5, 1792
 # i0 = i0 - 1
 	.loc 1 2945
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 2946
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop23 if !=
 	.loc 1 2947
-	mr %r3, %r8
-	mr %r7, %r9
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop23
 # pa = w + 5568
 	.loc 1 2948
-	addi %r5, %r7, 5568
+	addi %r4, %r9, 5568
 # pb = 69296
 	.loc 1 2949
-	lis %r4, 1
-	ori %r4, %r4, 3760
+	lis %r5, 1
+	ori %r5, %r5, 3760
 # pb = w + pb
 	.loc 1 2950
-	add %r6, %r7, %r4
+	add %r5, %r9, %r5
 # i0 = 2
 	.loc 1 2951
-	li %r4, 2
+	li %r6, 2
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop25:
 # qa = pa
 	.loc 1 2953
-	mr %r12, %r4
-	mr %r9, %r7
-	mr %r8, %r3
+	mr %r7, %r4
 # qb = pa + 1792
 	.loc 1 2954
-	addi %r3, %r5, 1792
+	addi %r8, %r4, 1792
 # qc = pa + 3584
 	.loc 1 2955
-	addi %r4, %r5, 3584
+	addi %r10, %r4, 3584
 # qd = pb
 	.loc 1 2956
-	mr %r10, %r5
+	mr %r11, %r5
 # i1 = 14
 	.loc 1 2957
-	mr %r11, %r6
-	li %r7, 14
+	li %r12, 14
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop26:
 # x0 = mem128[qa]
 	.loc 1 2959
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qa + 896]
 	.loc 1 2960
 	li %r0, 896
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc]
 	.loc 1 2961
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r10
 # x3 = mem128[qc + 896]
 	.loc 1 2962
 	li %r0, 896
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd] = x0
 	.loc 1 2963
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r11
 # mem128[qd + 2688] = x3
 	.loc 1 2964
 	li %r0, 2688
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 2965
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 2966
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r8
 # 8x x5 = x5 - x0
 	.loc 1 2967
 	vsubuhm %v2, %v2, %v0
@@ -9399,11 +9299,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 896] = x5
 	.loc 1 2969
 	li %r0, 896
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 896]
 	.loc 1 2970
 	li %r0, 896
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 2971
 	vsubuhm %v0, %v0, %v3
@@ -9413,38 +9313,38 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 1792] = x5
 	.loc 1 2973
 	li %r0, 1792
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 2974
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 912]
 	.loc 1 2975
 	li %r0, 912
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 2976
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 912]
 	.loc 1 2977
 	li %r0, 912
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 16] = x0
 	.loc 1 2978
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 2704] = x3
 	.loc 1 2979
 	li %r0, 2704
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 2980
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 2981
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 2982
 	vsubuhm %v2, %v2, %v0
@@ -9454,11 +9354,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 912] = x5
 	.loc 1 2984
 	li %r0, 912
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 912]
 	.loc 1 2985
 	li %r0, 912
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 2986
 	vsubuhm %v0, %v0, %v3
@@ -9468,38 +9368,38 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 1808] = x5
 	.loc 1 2988
 	li %r0, 1808
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 2989
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 928]
 	.loc 1 2990
 	li %r0, 928
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 2991
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 928]
 	.loc 1 2992
 	li %r0, 928
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 32] = x0
 	.loc 1 2993
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 2720] = x3
 	.loc 1 2994
 	li %r0, 2720
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 2995
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 2996
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 2997
 	vsubuhm %v2, %v2, %v0
@@ -9509,11 +9409,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 928] = x5
 	.loc 1 2999
 	li %r0, 928
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 928]
 	.loc 1 3000
 	li %r0, 928
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 3001
 	vsubuhm %v0, %v0, %v3
@@ -9523,38 +9423,38 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 1824] = x5
 	.loc 1 3003
 	li %r0, 1824
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 3004
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 944]
 	.loc 1 3005
 	li %r0, 944
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 3006
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 944]
 	.loc 1 3007
 	li %r0, 944
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 48] = x0
 	.loc 1 3008
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 2736] = x3
 	.loc 1 3009
 	li %r0, 2736
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 8x x4 = x1 - x2
 	.loc 1 3010
 	vsubuhm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 3011
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r8, %r0
 # 8x x5 = x5 - x0
 	.loc 1 3012
 	vsubuhm %v2, %v2, %v0
@@ -9564,11 +9464,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 944] = x5
 	.loc 1 3014
 	li %r0, 944
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 944]
 	.loc 1 3015
 	li %r0, 944
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 8x x5 = x5 - x3
 	.loc 1 3016
 	vsubuhm %v0, %v0, %v3
@@ -9578,94 +9478,87 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 1840] = x5
 	.loc 1 3018
 	li %r0, 1840
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # qa = qa + 64
 	.loc 1 3019
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 3020
-	addi %r3, %r3, 64
+	addi %r8, %r8, 64
 # qc = qc + 64
 	.loc 1 3021
-	addi %r4, %r4, 64
+	addi %r10, %r10, 64
 # qd = qd + 64
 	.loc 1 3022
-	addi %r6, %r6, 64
+	addi %r11, %r11, 64
 # i1 = i1 - 1
 	.loc 1 3023
-	addi %r7, %r7, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 3024
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r12, 0
 # goto loop26 if !=
 	.loc 1 3025
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop26
 # pa = pa + 5376
 	.loc 1 3026
-	mr %r5, %r10
-	addi %r5, %r5, 5376
+	addi %r4, %r4, 5376
 # pb = pb + 3584
 	.loc 1 3027
-	mr %r6, %r11
-	addi %r6, %r6, 3584
+	addi %r5, %r5, 3584
 # i0 = i0 - 1
 	.loc 1 3028
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 3029
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop25 if !=
 	.loc 1 3030
-	mr %r3, %r8
-	mr %r7, %r9
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop25
 # x4 = mem128[w + 128]
 	.loc 1 3031
-	mr %r10, %r3
 	li %r0, 128
-	lvx %v1, %r7, %r0
+	lvx %v1, %r9, %r0
 # x5 = mem128[w + 160]
 	.loc 1 3032
 	li %r0, 160
-	lvx %v2, %r7, %r0
+	lvx %v2, %r9, %r0
 # x6 = mem128[w + 64]
 	.loc 1 3033
 	li %r0, 64
-	lvx %v5, %r7, %r0
+	lvx %v3, %r9, %r0
 # x7 = mem128[w + 80]
 	.loc 1 3034
 	li %r0, 80
-	lvx %v4, %r7, %r0
+	lvx %v4, %r9, %r0
 # pa = 69296
 	.loc 1 3035
-	lis %r3, 1
-	ori %r3, %r3, 3760
+	lis %r4, 1
+	ori %r4, %r4, 3760
 # pa = w + pa
 	.loc 1 3036
-	add %r3, %r7, %r3
+	add %r4, %r9, %r4
 # pb = 72880
 	.loc 1 3037
-	lis %r4, 1
-	ori %r4, %r4, 7344
+	lis %r5, 1
+	ori %r5, %r5, 7344
 # pb = w + pb
 	.loc 1 3038
-	add %r4, %r7, %r4
+	add %r5, %r9, %r5
 # pc = 108272
 	.loc 1 3039
-	lis %r5, 1
-	ori %r5, %r5, 42736
+	lis %r6, 1
+	ori %r6, %r6, 42736
 # pc = w + pc
 	.loc 1 3040
-	add %r5, %r7, %r5
+	add %r6, %r9, %r6
 # i1 = 56
 	.loc 1 3041
-	li %r6, 56
-	vor %v3, %v5, %v5
+	li %r7, 56
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop27:
 # x1 = mem128[pb]
 	.loc 1 3043
-	lvx %v5, 0, %r4
+	lvx %v5, 0, %r5
 # 8x x2 = mulhis15(x1, x5)
 	.loc 1 3044
 	vspltish %v0, 0
@@ -9683,7 +9576,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	vsubuhm %v7, %v7, %v5
 # x3 = mem128[pa]
 	.loc 1 3048
-	lvx %v5, 0, %r3
+	lvx %v5, 0, %r4
 # 8x x2 = mulhis15(x3, x6)
 	.loc 1 3049
 	vspltish %v0, 0
@@ -9691,7 +9584,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 3050
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x2 = x2 + tv
 	.loc 1 3051
 	vadduhm %v6, %v6, %v0
@@ -9716,7 +9609,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 3057
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x2 = x2 + tv
 	.loc 1 3058
 	vadduhm %v5, %v5, %v0
@@ -9733,11 +9626,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	vsubuhm %v7, %v7, %v6
 # mem128[pc] = x1
 	.loc 1 3062
-	stvx %v7, 0, %r5
+	stvx %v7, 0, %r6
 # x1 = mem128[pb + 16]
 	.loc 1 3063
 	li %r0, 16
-	lvx %v5, %r4, %r0
+	lvx %v5, %r5, %r0
 # 8x x2 = mulhis15(x1, x5)
 	.loc 1 3064
 	vspltish %v0, 0
@@ -9756,7 +9649,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x3 = mem128[pa + 16]
 	.loc 1 3068
 	li %r0, 16
-	lvx %v5, %r3, %r0
+	lvx %v5, %r4, %r0
 # 8x x2 = mulhis15(x3, x6)
 	.loc 1 3069
 	vspltish %v0, 0
@@ -9764,7 +9657,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 3070
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x2 = x2 + tv
 	.loc 1 3071
 	vadduhm %v6, %v6, %v0
@@ -9789,7 +9682,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 3077
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x2 = x2 + tv
 	.loc 1 3078
 	vadduhm %v5, %v5, %v0
@@ -9807,11 +9700,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[pc + 16] = x1
 	.loc 1 3082
 	li %r0, 16
-	stvx %v7, %r5, %r0
+	stvx %v7, %r6, %r0
 # x1 = mem128[pb + 32]
 	.loc 1 3083
 	li %r0, 32
-	lvx %v5, %r4, %r0
+	lvx %v5, %r5, %r0
 # 8x x2 = mulhis15(x1, x5)
 	.loc 1 3084
 	vspltish %v0, 0
@@ -9830,7 +9723,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x3 = mem128[pa + 32]
 	.loc 1 3088
 	li %r0, 32
-	lvx %v5, %r3, %r0
+	lvx %v5, %r4, %r0
 # 8x x2 = mulhis15(x3, x6)
 	.loc 1 3089
 	vspltish %v0, 0
@@ -9838,7 +9731,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 3090
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x2 = x2 + tv
 	.loc 1 3091
 	vadduhm %v6, %v6, %v0
@@ -9863,7 +9756,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 3097
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x2 = x2 + tv
 	.loc 1 3098
 	vadduhm %v5, %v5, %v0
@@ -9881,11 +9774,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[pc + 32] = x1
 	.loc 1 3102
 	li %r0, 32
-	stvx %v7, %r5, %r0
+	stvx %v7, %r6, %r0
 # x1 = mem128[pb + 48]
 	.loc 1 3103
 	li %r0, 48
-	lvx %v5, %r4, %r0
+	lvx %v5, %r5, %r0
 # 8x x2 = mulhis15(x1, x5)
 	.loc 1 3104
 	vspltish %v0, 0
@@ -9904,7 +9797,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x3 = mem128[pa + 48]
 	.loc 1 3108
 	li %r0, 48
-	lvx %v5, %r3, %r0
+	lvx %v5, %r4, %r0
 # 8x x2 = mulhis15(x3, x6)
 	.loc 1 3109
 	vspltish %v0, 0
@@ -9912,7 +9805,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 3110
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x2 = x2 + tv
 	.loc 1 3111
 	vadduhm %v6, %v6, %v0
@@ -9937,7 +9830,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 3117
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x2 = x2 + tv
 	.loc 1 3118
 	vadduhm %v5, %v5, %v0
@@ -9955,94 +9848,93 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[pc + 48] = x1
 	.loc 1 3122
 	li %r0, 48
-	stvx %v7, %r5, %r0
+	stvx %v7, %r6, %r0
 # pa = pa + 64
 	.loc 1 3123
-	addi %r3, %r3, 64
+	addi %r4, %r4, 64
 # pb = pb + 64
 	.loc 1 3124
-	addi %r4, %r4, 64
+	addi %r5, %r5, 64
 # pc = pc + 64
 	.loc 1 3125
-	addi %r5, %r5, 64
+	addi %r6, %r6, 64
 # i1 = i1 - 1
 	.loc 1 3126
-	addi %r6, %r6, -1
+	addi %r7, %r7, -1
 # =? i1 - 0
 	.loc 1 3127
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r7, 0
 # goto loop27 if !=
 	.loc 1 3128
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop27
 # pa = 111856
 	.loc 1 3129
-	vor %v5, %v3, %v3
-	lis %r3, 1
-	ori %r3, %r3, 46320
+	lis %r4, 1
+	ori %r4, %r4, 46320
 # pa = w + pa
 	.loc 1 3130
-	add %r3, %r7, %r3
+	add %r4, %r9, %r4
 # z0 = 0
 	.loc 1 3131
 	vxor %v0, %v0, %v0
 # mem128[pa] = z0
 	.loc 1 3132
-	stvx %v0, 0, %r3
+	stvx %v0, 0, %r4
 # mem128[pa + 16] = z0
 	.loc 1 3133
 	li %r0, 16
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # pa = 108272
 	.loc 1 3134
-	lis %r3, 1
-	ori %r3, %r3, 42736
+	lis %r4, 1
+	ori %r4, %r4, 42736
 # pa = w + pa
 	.loc 1 3135
-	add %r3, %r7, %r3
+	add %r4, %r9, %r4
 # pb = 109984
 	.loc 1 3136
-	lis %r4, 1
-	ori %r4, %r4, 44448
-# pb = w + pb
-	.loc 1 3137
-	add %r4, %r7, %r4
-# pc = 109984
-	.loc 1 3138
 	lis %r5, 1
 	ori %r5, %r5, 44448
+# pb = w + pb
+	.loc 1 3137
+	add %r5, %r9, %r5
+# pc = 109984
+	.loc 1 3138
+	lis %r6, 1
+	ori %r6, %r6, 44448
 # pc = w + pc
 	.loc 1 3139
-	add %r5, %r7, %r5
+	add %r6, %r9, %r6
 # qd = 111888
 	.loc 1 3140
-	lis %r6, 1
-	ori %r6, %r6, 46352
+	lis %r7, 1
+	ori %r7, %r7, 46352
 # qd = w + qd
 	.loc 1 3141
-	add %r6, %r7, %r6
+	add %r7, %r9, %r7
 # x0 = mem128[pa]
 	.loc 1 3142
-	lvx %v0, 0, %r3
+	lvx %v0, 0, %r4
 # x1 = mem128[pb]
 	.loc 1 3143
-	lvx %v1, 0, %r4
+	lvx %v1, 0, %r5
 # x3 = mem128[pb + 16]
 	.loc 1 3144
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 3145
 	vsldoi %v1, %v1, %v2, 2
 # x2 = mem128[pc]
 	.loc 1 3146
-	lvx %v2, 0, %r5
+	lvx %v2, 0, %r6
 # x3 = mem128[w + 176]
 	.loc 1 3147
 	li %r0, 176
-	lvx %v3, %r7, %r0
+	lvx %v5, %r9, %r0
 # x2 = x2 & x3
 	.loc 1 3148
-	vand %v2, %v2, %v3
+	vand %v2, %v2, %v5
 # 8x x0 = x0 + x1
 	.loc 1 3149
 	vadduhm %v0, %v0, %v1
@@ -10052,11 +9944,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 3151
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v3, %v0
 # tv = mem128[w + 96]
 	.loc 1 3152
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x1 = x1 + tv
 	.loc 1 3153
 	vadduhm %v2, %v2, %v0
@@ -10067,47 +9959,45 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # 8x x1 = x1 * x7
 	.loc 1 3155
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v4, %v0
+	vmladduhm %v5, %v2, %v4, %v0
 # 8x x0 = x0 - x1
 	.loc 1 3156
-	vsubuhm %v1, %v1, %v3
+	vsubuhm %v1, %v1, %v5
 # mem128[qd] = x0
 	.loc 1 3157
-	stvx %v1, 0, %r6
+	stvx %v1, 0, %r7
 # pa = pa + 16
 	.loc 1 3158
-	addi %r8, %r3, 16
+	addi %r4, %r4, 16
 # pb = pb + 16
 	.loc 1 3159
-	addi %r4, %r4, 16
+	addi %r5, %r5, 16
 # pc = pc + 16
 	.loc 1 3160
-	addi %r5, %r5, 16
+	addi %r6, %r6, 16
 # qd = qd + 16
 	.loc 1 3161
-	addi %r6, %r6, 16
+	addi %r7, %r7, 16
 # i1 = 26
 	.loc 1 3162
-	li %r9, 26
-	mr %r3, %r10
-	mr %r10, %r3
+	li %r8, 26
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop28:
 # x0 = mem128[pa]
 	.loc 1 3164
-	lvx %v0, 0, %r8
+	lvx %v0, 0, %r4
 # x1 = mem128[pb]
 	.loc 1 3165
-	lvx %v1, 0, %r4
+	lvx %v1, 0, %r5
 # x3 = mem128[pb + 16]
 	.loc 1 3166
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 3167
 	vsldoi %v1, %v1, %v2, 2
 # x2 = mem128[pc]
 	.loc 1 3168
-	lvx %v2, 0, %r5
+	lvx %v2, 0, %r6
 # 8x x0 = x0 + x1
 	.loc 1 3169
 	vadduhm %v0, %v0, %v1
@@ -10117,11 +10007,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 3171
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v3, %v0
 # tv = mem128[w + 96]
 	.loc 1 3172
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x1 = x1 + tv
 	.loc 1 3173
 	vadduhm %v2, %v2, %v0
@@ -10132,32 +10022,32 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # 8x x1 = x1 * x7
 	.loc 1 3175
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v4, %v0
+	vmladduhm %v5, %v2, %v4, %v0
 # 8x x0 = x0 - x1
 	.loc 1 3176
-	vsubuhm %v1, %v1, %v3
+	vsubuhm %v1, %v1, %v5
 # mem128[qd] = x0
 	.loc 1 3177
-	stvx %v1, 0, %r6
+	stvx %v1, 0, %r7
 # x0 = mem128[pa + 16]
 	.loc 1 3178
 	li %r0, 16
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[pb + 16]
 	.loc 1 3179
 	li %r0, 16
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x3 = mem128[pb + 32]
 	.loc 1 3180
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 3181
 	vsldoi %v1, %v1, %v2, 2
 # x2 = mem128[pc + 16]
 	.loc 1 3182
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 3183
 	vadduhm %v0, %v0, %v1
@@ -10167,11 +10057,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 3185
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v3, %v0
 # tv = mem128[w + 96]
 	.loc 1 3186
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x1 = x1 + tv
 	.loc 1 3187
 	vadduhm %v2, %v2, %v0
@@ -10182,33 +10072,33 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # 8x x1 = x1 * x7
 	.loc 1 3189
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v4, %v0
+	vmladduhm %v5, %v2, %v4, %v0
 # 8x x0 = x0 - x1
 	.loc 1 3190
-	vsubuhm %v1, %v1, %v3
+	vsubuhm %v1, %v1, %v5
 # mem128[qd + 16] = x0
 	.loc 1 3191
 	li %r0, 16
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # x0 = mem128[pa + 32]
 	.loc 1 3192
 	li %r0, 32
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[pb + 32]
 	.loc 1 3193
 	li %r0, 32
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x3 = mem128[pb + 48]
 	.loc 1 3194
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 3195
 	vsldoi %v1, %v1, %v2, 2
 # x2 = mem128[pc + 32]
 	.loc 1 3196
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 3197
 	vadduhm %v0, %v0, %v1
@@ -10218,11 +10108,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 3199
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v3, %v0
 # tv = mem128[w + 96]
 	.loc 1 3200
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x1 = x1 + tv
 	.loc 1 3201
 	vadduhm %v2, %v2, %v0
@@ -10233,33 +10123,33 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # 8x x1 = x1 * x7
 	.loc 1 3203
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v4, %v0
+	vmladduhm %v5, %v2, %v4, %v0
 # 8x x0 = x0 - x1
 	.loc 1 3204
-	vsubuhm %v1, %v1, %v3
+	vsubuhm %v1, %v1, %v5
 # mem128[qd + 32] = x0
 	.loc 1 3205
 	li %r0, 32
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # x0 = mem128[pa + 48]
 	.loc 1 3206
 	li %r0, 48
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[pb + 48]
 	.loc 1 3207
 	li %r0, 48
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x3 = mem128[pb + 64]
 	.loc 1 3208
 	li %r0, 64
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 3209
 	vsldoi %v1, %v1, %v2, 2
 # x2 = mem128[pc + 48]
 	.loc 1 3210
 	li %r0, 48
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 3211
 	vadduhm %v0, %v0, %v1
@@ -10269,11 +10159,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 3213
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v3, %v0
 # tv = mem128[w + 96]
 	.loc 1 3214
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x1 = x1 + tv
 	.loc 1 3215
 	vadduhm %v2, %v2, %v0
@@ -10284,51 +10174,51 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # 8x x1 = x1 * x7
 	.loc 1 3217
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v4, %v0
+	vmladduhm %v5, %v2, %v4, %v0
 # 8x x0 = x0 - x1
 	.loc 1 3218
-	vsubuhm %v1, %v1, %v3
+	vsubuhm %v1, %v1, %v5
 # mem128[qd + 48] = x0
 	.loc 1 3219
 	li %r0, 48
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # pa = pa + 64
 	.loc 1 3220
-	addi %r8, %r8, 64
+	addi %r4, %r4, 64
 # pb = pb + 64
 	.loc 1 3221
-	addi %r4, %r4, 64
+	addi %r5, %r5, 64
 # pc = pc + 64
 	.loc 1 3222
-	addi %r5, %r5, 64
+	addi %r6, %r6, 64
 # qd = qd + 64
 	.loc 1 3223
-	addi %r6, %r6, 64
+	addi %r7, %r7, 64
 # i1 = i1 - 1
 	.loc 1 3224
-	addi %r9, %r9, -1
+	addi %r8, %r8, -1
 # =? i1 - 0
 	.loc 1 3225
-	cmplwi %cr0, %r9, 0
+	cmplwi %cr0, %r8, 0
 # goto loop28 if !=
 	.loc 1 3226
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop28
 # x0 = mem128[pa]
 	.loc 1 3227
-	lvx %v0, 0, %r8
+	lvx %v0, 0, %r4
 # x1 = mem128[pb]
 	.loc 1 3228
-	lvx %v1, 0, %r4
+	lvx %v1, 0, %r5
 # x3 = mem128[pb + 16]
 	.loc 1 3229
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 3230
 	vsldoi %v1, %v1, %v2, 2
 # x2 = mem128[pc]
 	.loc 1 3231
-	lvx %v2, 0, %r5
+	lvx %v2, 0, %r6
 # 8x x0 = x0 + x1
 	.loc 1 3232
 	vadduhm %v0, %v0, %v1
@@ -10338,11 +10228,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 3234
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v3, %v0
 # tv = mem128[w + 96]
 	.loc 1 3235
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x1 = x1 + tv
 	.loc 1 3236
 	vadduhm %v2, %v2, %v0
@@ -10353,32 +10243,32 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # 8x x1 = x1 * x7
 	.loc 1 3238
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v4, %v0
+	vmladduhm %v5, %v2, %v4, %v0
 # 8x x0 = x0 - x1
 	.loc 1 3239
-	vsubuhm %v1, %v1, %v3
+	vsubuhm %v1, %v1, %v5
 # mem128[qd] = x0
 	.loc 1 3240
-	stvx %v1, 0, %r6
+	stvx %v1, 0, %r7
 # x0 = mem128[pa + 16]
 	.loc 1 3241
 	li %r0, 16
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[pb + 16]
 	.loc 1 3242
 	li %r0, 16
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x3 = mem128[pb + 32]
 	.loc 1 3243
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 3244
 	vsldoi %v1, %v1, %v2, 2
 # x2 = mem128[pc + 16]
 	.loc 1 3245
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 3246
 	vadduhm %v0, %v0, %v1
@@ -10388,11 +10278,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 3248
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v3, %v0
 # tv = mem128[w + 96]
 	.loc 1 3249
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x1 = x1 + tv
 	.loc 1 3250
 	vadduhm %v2, %v2, %v0
@@ -10403,33 +10293,33 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # 8x x1 = x1 * x7
 	.loc 1 3252
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v4, %v0
+	vmladduhm %v5, %v2, %v4, %v0
 # 8x x0 = x0 - x1
 	.loc 1 3253
-	vsubuhm %v1, %v1, %v3
+	vsubuhm %v1, %v1, %v5
 # mem128[qd + 16] = x0
 	.loc 1 3254
 	li %r0, 16
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # x0 = mem128[pa + 32]
 	.loc 1 3255
 	li %r0, 32
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[pb + 32]
 	.loc 1 3256
 	li %r0, 32
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x3 = mem128[pb + 48]
 	.loc 1 3257
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(x1, x3, 2)
 	.loc 1 3258
 	vsldoi %v1, %v1, %v2, 2
 # x2 = mem128[pc + 32]
 	.loc 1 3259
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 3260
 	vadduhm %v0, %v0, %v1
@@ -10439,11 +10329,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # 8x x1 = mulhis15(x0, x6)
 	.loc 1 3262
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v5, %v0
+	vmhaddshs %v2, %v1, %v3, %v0
 # tv = mem128[w + 96]
 	.loc 1 3263
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # 8x x1 = x1 + tv
 	.loc 1 3264
 	vadduhm %v2, %v2, %v0
@@ -10461,76 +10351,72 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 32] = x0
 	.loc 1 3268
 	li %r0, 32
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # pa = 111888
 	.loc 1 3269
-	lis %r3, 1
-	ori %r3, %r3, 46352
+	lis %r4, 1
+	ori %r4, %r4, 46352
 # pa = w + pa
 	.loc 1 3270
-	add %r4, %r7, %r3
-# pb = out
-	.loc 1 3271
-	mr %r3, %r10
+	add %r4, %r9, %r4
 # i1 = 214
 	.loc 1 3272
 	li %r5, 214
-	mr %r6, %r3
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop29:
 # t0 = mem16[pa]
 	.loc 1 3274
-	lhz %r3, 0(%r4)
+	lhz %r6, 0(%r4)
 # mem8[pb] = t0
 	.loc 1 3275
-	stb %r3, 0(%r6)
+	stb %r6, 0(%r3)
 # t0 = t0 >> 8
 	.loc 1 3276
-	srwi %r3, %r3, 8
+	srwi %r6, %r6, 8
 # mem8[pb + 1] = t0
 	.loc 1 3277
-	stb %r3, 1(%r6)
+	stb %r6, 1(%r3)
 # t0 = mem16[pa + 2]
 	.loc 1 3278
-	lhz %r3, 2(%r4)
+	lhz %r6, 2(%r4)
 # mem8[pb + 2] = t0
 	.loc 1 3279
-	stb %r3, 2(%r6)
+	stb %r6, 2(%r3)
 # t0 = t0 >> 8
 	.loc 1 3280
-	srwi %r3, %r3, 8
+	srwi %r6, %r6, 8
 # mem8[pb + 3] = t0
 	.loc 1 3281
-	stb %r3, 3(%r6)
+	stb %r6, 3(%r3)
 # t0 = mem16[pa + 4]
 	.loc 1 3282
-	lhz %r3, 4(%r4)
+	lhz %r6, 4(%r4)
 # mem8[pb + 4] = t0
 	.loc 1 3283
-	stb %r3, 4(%r6)
+	stb %r6, 4(%r3)
 # t0 = t0 >> 8
 	.loc 1 3284
-	srwi %r3, %r3, 8
+	srwi %r6, %r6, 8
 # mem8[pb + 5] = t0
 	.loc 1 3285
-	stb %r3, 5(%r6)
+	stb %r6, 5(%r3)
 # t0 = mem16[pa + 6]
 	.loc 1 3286
-	lhz %r3, 6(%r4)
+	lhz %r6, 6(%r4)
 # mem8[pb + 6] = t0
 	.loc 1 3287
-	stb %r3, 6(%r6)
+	stb %r6, 6(%r3)
 # t0 = t0 >> 8
 	.loc 1 3288
-	srwi %r3, %r3, 8
+	srwi %r6, %r6, 8
 # mem8[pb + 7] = t0
 	.loc 1 3289
-	stb %r3, 7(%r6)
+	stb %r6, 7(%r3)
 # pa = pa + 8
 	.loc 1 3290
 	addi %r4, %r4, 8
 # pb = pb + 8
 	.loc 1 3291
-	addi %r6, %r6, 8
+	addi %r3, %r3, 8
 # i1 = i1 - 1
 	.loc 1 3292
 	addi %r5, %r5, -1
@@ -10542,7 +10428,6 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop29
 # t0 = mem16[pa]
 	.loc 1 3295
-	mr %r3, %r6
 	lhz %r4, 0(%r4)
 # mem8[pb] = t0
 	.loc 1 3296

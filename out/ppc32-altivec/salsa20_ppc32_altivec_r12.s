@@ -18,9 +18,7 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	stvx %v23, %r1, %r0
 	li %r0, 448
 	stvx %v24, %r1, %r0
-	stw %r29, 464(%r1)
-	stw %r30, 468(%r1)
-	stw %r31, 472(%r1)
+	stw %r31, 464(%r1)
 # w = nhi | nlo
 	.loc 1 67
 	or %r8, %r5, %r6
@@ -53,184 +51,176 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	li %r9, -16
 # base &= w
 	.loc 1 78
-	and %r9, %r8, %r9
+	and %r31, %r8, %r9
 .Lqhasm_kernel_salsa12_ppc32_altivec_blocks.quad:
-# p = base
-	.loc 1 82
-	mr %r10, %r6
-	mr %r11, %r5
-	mr %r8, %r4
-	mr %r12, %r3
 # w = mem32[x + 0]
 	.loc 1 83
-	lwz %r3, 0(%r7)
+	lwz %r8, 0(%r7)
 # mem32[p + 0] = w
 	.loc 1 84
-	stw %r3, 0(%r9)
+	stw %r8, 0(%r31)
 # w = mem32[x + 4]
 	.loc 1 85
-	lwz %r3, 4(%r7)
+	lwz %r8, 4(%r7)
 # mem32[p + 4] = w
 	.loc 1 86
-	stw %r3, 4(%r9)
+	stw %r8, 4(%r31)
 # w = mem32[x + 8]
 	.loc 1 87
-	lwz %r3, 8(%r7)
+	lwz %r8, 8(%r7)
 # mem32[p + 8] = w
 	.loc 1 88
-	stw %r3, 8(%r9)
+	stw %r8, 8(%r31)
 # w = mem32[x + 12]
 	.loc 1 89
-	lwz %r3, 12(%r7)
+	lwz %r8, 12(%r7)
 # mem32[p + 12] = w
 	.loc 1 90
-	stw %r3, 12(%r9)
+	stw %r8, 12(%r31)
 # w = mem32[x + 16]
 	.loc 1 91
-	lwz %r3, 16(%r7)
+	lwz %r8, 16(%r7)
 # mem32[p + 16] = w
 	.loc 1 92
-	stw %r3, 16(%r9)
+	stw %r8, 16(%r31)
 # w = mem32[x + 20]
 	.loc 1 93
-	lwz %r3, 20(%r7)
+	lwz %r8, 20(%r7)
 # mem32[p + 20] = w
 	.loc 1 94
-	stw %r3, 20(%r9)
+	stw %r8, 20(%r31)
 # w = mem32[x + 24]
 	.loc 1 95
-	lwz %r3, 24(%r7)
+	lwz %r8, 24(%r7)
 # mem32[p + 24] = w
 	.loc 1 96
-	stw %r3, 24(%r9)
+	stw %r8, 24(%r31)
 # w = mem32[x + 28]
 	.loc 1 97
-	lwz %r3, 28(%r7)
+	lwz %r8, 28(%r7)
 # mem32[p + 28] = w
 	.loc 1 98
-	stw %r3, 28(%r9)
+	stw %r8, 28(%r31)
 # w = mem32[x + 32]
 	.loc 1 99
-	lwz %r3, 32(%r7)
+	lwz %r8, 32(%r7)
 # mem32[p + 32] = w
 	.loc 1 100
-	stw %r3, 32(%r9)
+	stw %r8, 32(%r31)
 # w = mem32[x + 36]
 	.loc 1 101
-	lwz %r3, 36(%r7)
+	lwz %r8, 36(%r7)
 # mem32[p + 36] = w
 	.loc 1 102
-	stw %r3, 36(%r9)
+	stw %r8, 36(%r31)
 # w = mem32[x + 40]
 	.loc 1 103
-	lwz %r3, 40(%r7)
+	lwz %r8, 40(%r7)
 # mem32[p + 40] = w
 	.loc 1 104
-	stw %r3, 40(%r9)
+	stw %r8, 40(%r31)
 # w = mem32[x + 44]
 	.loc 1 105
-	lwz %r3, 44(%r7)
+	lwz %r8, 44(%r7)
 # mem32[p + 44] = w
 	.loc 1 106
-	stw %r3, 44(%r9)
+	stw %r8, 44(%r31)
 # w = mem32[x + 48]
 	.loc 1 107
-	lwz %r3, 48(%r7)
+	lwz %r8, 48(%r7)
 # mem32[p + 48] = w
 	.loc 1 108
-	stw %r3, 48(%r9)
+	stw %r8, 48(%r31)
 # w = mem32[x + 52]
 	.loc 1 109
-	lwz %r3, 52(%r7)
+	lwz %r8, 52(%r7)
 # mem32[p + 52] = w
 	.loc 1 110
-	stw %r3, 52(%r9)
+	stw %r8, 52(%r31)
 # w = mem32[x + 56]
 	.loc 1 111
-	lwz %r3, 56(%r7)
+	lwz %r8, 56(%r7)
 # mem32[p + 56] = w
 	.loc 1 112
-	stw %r3, 56(%r9)
+	stw %r8, 56(%r31)
 # w = mem32[x + 60]
 	.loc 1 113
-	lwz %r3, 60(%r7)
+	lwz %r8, 60(%r7)
 # mem32[p + 60] = w
 	.loc 1 114
-	stw %r3, 60(%r9)
+	stw %r8, 60(%r31)
 # q = base + 64
 	.loc 1 116
-	addi %r3, %r9, 64
+	addi %r8, %r31, 64
 # lo = mem32[x + 32]
 	.loc 1 117
-	mr %r31, %r9
-	lwz %r4, 32(%r7)
+	lwz %r9, 32(%r7)
 # hi = mem32[x + 36]
 	.loc 1 118
-	lwz %r5, 36(%r7)
+	lwz %r10, 36(%r7)
 # carry? t = lo + 0
 	.loc 1 119
-	mr %r29, %r7
-	addic %r6, %r4, 0
+	addic %r11, %r9, 0
 # u = hi + 0 + carry
 	.loc 1 120
-	addze %r7, %r5
+	addze %r12, %r10
 # mem32[q + 0] = t
 	.loc 1 121
-	stw %r6, 0(%r3)
+	stw %r11, 0(%r8)
 # mem32[q + 16] = u
 	.loc 1 122
-	stw %r7, 16(%r3)
+	stw %r12, 16(%r8)
 # carry? t = lo + 1
 	.loc 1 123
-	addic %r6, %r4, 1
+	addic %r11, %r9, 1
 # u = hi + 0 + carry
 	.loc 1 124
-	addze %r7, %r5
+	addze %r12, %r10
 # mem32[q + 4] = t
 	.loc 1 125
-	stw %r6, 4(%r3)
+	stw %r11, 4(%r8)
 # mem32[q + 20] = u
 	.loc 1 126
-	stw %r7, 20(%r3)
+	stw %r12, 20(%r8)
 # carry? t = lo + 2
 	.loc 1 127
-	addic %r6, %r4, 2
+	addic %r11, %r9, 2
 # u = hi + 0 + carry
 	.loc 1 128
-	addze %r7, %r5
+	addze %r12, %r10
 # mem32[q + 8] = t
 	.loc 1 129
-	stw %r6, 8(%r3)
+	stw %r11, 8(%r8)
 # mem32[q + 24] = u
 	.loc 1 130
-	stw %r7, 24(%r3)
+	stw %r12, 24(%r8)
 # carry? t = lo + 3
 	.loc 1 131
-	addic %r4, %r4, 3
+	addic %r9, %r9, 3
 # u = hi + 0 + carry
 	.loc 1 132
-	addze %r5, %r5
+	addze %r10, %r10
 # mem32[q + 12] = t
 	.loc 1 133
-	stw %r4, 12(%r3)
+	stw %r9, 12(%r8)
 # mem32[q + 28] = u
 	.loc 1 134
-	stw %r5, 28(%r3)
+	stw %r10, 28(%r8)
 # v0 = mem128[p]
 	.loc 1 135
-	lvx %v0, 0, %r9
+	lvx %v0, 0, %r31
 # v1 = mem128[p + 16]
 	.loc 1 136
 	li %r0, 16
-	lvx %v1, %r9, %r0
+	lvx %v1, %r31, %r0
 # v2 = mem128[p + 32]
 	.loc 1 137
 	li %r0, 32
-	lvx %v2, %r9, %r0
+	lvx %v2, %r31, %r0
 # v3 = mem128[p + 48]
 	.loc 1 138
 	li %r0, 48
-	lvx %v3, %r9, %r0
+	lvx %v3, %r31, %r0
 # 4x z0 = v0 [ 0 ]
 	.loc 1 139
 	vspltw %v13, %v0, 0
@@ -257,11 +247,11 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	vspltw %v6, %v1, 3
 # z8 = mem128[q]
 	.loc 1 147
-	lvx %v7, 0, %r3
+	lvx %v7, 0, %r8
 # z9 = mem128[q + 16]
 	.loc 1 148
 	li %r0, 16
-	lvx %v21, %r3, %r0
+	lvx %v21, %r8, %r0
 # 4x z10 = v2 [ 2 ]
 	.loc 1 149
 	vspltw %v17, %v2, 2
@@ -282,7 +272,7 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	vspltw %v19, %v3, 3
 # i = 6
 	.loc 1 155
-	li %r3, 6
+	li %r8, 6
 .Lqhasm_kernel_salsa12_ppc32_altivec_blocks.doubleround:
 # 4x e0 = z0 + z12
 	.loc 1 158
@@ -574,37 +564,34 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	vxor %v19, %v19, %v3
 # i -= 1
 	.loc 1 254
-	addi %r3, %r3, -1
+	addi %r8, %r8, -1
 # =? i - 0
 	.loc 1 255
-	cmplwi %cr0, %r3, 0
+	cmplwi %cr0, %r8, 0
 # goto doubleround if !=
 	.loc 1 256
 	bne %cr0, .Lqhasm_kernel_salsa12_ppc32_altivec_blocks.doubleround
-# p = base
-	.loc 1 259
-	mr %r9, %r31
 # q = base + 64
 	.loc 1 260
-	addi %r3, %r9, 64
+	addi %r8, %r31, 64
 # v0 = mem128[p]
 	.loc 1 261
-	lvx %v0, 0, %r9
+	lvx %v0, 0, %r31
 # v1 = mem128[p + 16]
 	.loc 1 262
 	li %r0, 16
-	lvx %v24, %r9, %r0
+	lvx %v24, %r31, %r0
 # v2 = mem128[p + 32]
 	.loc 1 263
 	li %r0, 32
-	lvx %v3, %r9, %r0
+	lvx %v3, %r31, %r0
 # v3 = mem128[p + 48]
 	.loc 1 264
 	li %r0, 48
-	lvx %v2, %r9, %r0
+	lvx %v2, %r31, %r0
 # bp = base + 96
 	.loc 1 265
-	addi %r31, %r9, 96
+	addi %r11, %r31, 96
 # 4x e0 = v0 [ 0 ]
 	.loc 1 266
 	vspltw %v1, %v0, 0
@@ -613,7 +600,7 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	vadduwm %v13, %v13, %v1
 # mem128[bp] = z0
 	.loc 1 268
-	stvx %v13, 0, %r31
+	stvx %v13, 0, %r11
 # 4x e0 = v0 [ 1 ]
 	.loc 1 269
 	vspltw %v1, %v0, 1
@@ -623,7 +610,7 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 # mem128[bp + 16] = z1
 	.loc 1 271
 	li %r0, 16
-	stvx %v14, %r31, %r0
+	stvx %v14, %r11, %r0
 # 4x e0 = v0 [ 2 ]
 	.loc 1 272
 	vspltw %v1, %v0, 2
@@ -633,7 +620,7 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 # mem128[bp + 32] = z2
 	.loc 1 274
 	li %r0, 32
-	stvx %v15, %r31, %r0
+	stvx %v15, %r11, %r0
 # 4x e0 = v0 [ 3 ]
 	.loc 1 275
 	vspltw %v0, %v0, 3
@@ -643,7 +630,7 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 # mem128[bp + 48] = z3
 	.loc 1 277
 	li %r0, 48
-	stvx %v23, %r31, %r0
+	stvx %v23, %r11, %r0
 # 4x e0 = v1 [ 0 ]
 	.loc 1 278
 	vspltw %v0, %v24, 0
@@ -653,7 +640,7 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 # mem128[bp + 64] = z4
 	.loc 1 280
 	li %r0, 64
-	stvx %v20, %r31, %r0
+	stvx %v20, %r11, %r0
 # 4x e0 = v1 [ 1 ]
 	.loc 1 281
 	vspltw %v0, %v24, 1
@@ -663,7 +650,7 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 # mem128[bp + 80] = z5
 	.loc 1 283
 	li %r0, 80
-	stvx %v8, %r31, %r0
+	stvx %v8, %r11, %r0
 # 4x e0 = v1 [ 2 ]
 	.loc 1 284
 	vspltw %v0, %v24, 2
@@ -673,7 +660,7 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 # mem128[bp + 96] = z6
 	.loc 1 286
 	li %r0, 96
-	stvx %v16, %r31, %r0
+	stvx %v16, %r11, %r0
 # 4x e0 = v1 [ 3 ]
 	.loc 1 287
 	vspltw %v0, %v24, 3
@@ -683,28 +670,28 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 # mem128[bp + 112] = z7
 	.loc 1 289
 	li %r0, 112
-	stvx %v6, %r31, %r0
+	stvx %v6, %r11, %r0
 # e0 = mem128[q]
 	.loc 1 290
-	lvx %v0, 0, %r3
+	lvx %v0, 0, %r8
 # 4x z8 = z8 + e0
 	.loc 1 291
 	vadduwm %v7, %v7, %v0
 # mem128[bp + 128] = z8
 	.loc 1 292
 	li %r0, 128
-	stvx %v7, %r31, %r0
+	stvx %v7, %r11, %r0
 # e0 = mem128[q + 16]
 	.loc 1 293
 	li %r0, 16
-	lvx %v0, %r3, %r0
+	lvx %v0, %r8, %r0
 # 4x z9 = z9 + e0
 	.loc 1 294
 	vadduwm %v21, %v21, %v0
 # mem128[bp + 144] = z9
 	.loc 1 295
 	li %r0, 144
-	stvx %v21, %r31, %r0
+	stvx %v21, %r11, %r0
 # 4x e0 = v2 [ 2 ]
 	.loc 1 296
 	vspltw %v0, %v3, 2
@@ -714,7 +701,7 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 # mem128[bp + 160] = z10
 	.loc 1 298
 	li %r0, 160
-	stvx %v17, %r31, %r0
+	stvx %v17, %r11, %r0
 # 4x e0 = v2 [ 3 ]
 	.loc 1 299
 	vspltw %v0, %v3, 3
@@ -724,7 +711,7 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 # mem128[bp + 176] = z11
 	.loc 1 301
 	li %r0, 176
-	stvx %v4, %r31, %r0
+	stvx %v4, %r11, %r0
 # 4x e0 = v3 [ 0 ]
 	.loc 1 302
 	vspltw %v0, %v2, 0
@@ -734,7 +721,7 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 # mem128[bp + 192] = z12
 	.loc 1 304
 	li %r0, 192
-	stvx %v5, %r31, %r0
+	stvx %v5, %r11, %r0
 # 4x e0 = v3 [ 1 ]
 	.loc 1 305
 	vspltw %v0, %v2, 1
@@ -744,7 +731,7 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 # mem128[bp + 208] = z13
 	.loc 1 307
 	li %r0, 208
-	stvx %v18, %r31, %r0
+	stvx %v18, %r11, %r0
 # 4x e0 = v3 [ 2 ]
 	.loc 1 308
 	vspltw %v0, %v2, 2
@@ -754,7 +741,7 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 # mem128[bp + 224] = z14
 	.loc 1 310
 	li %r0, 224
-	stvx %v22, %r31, %r0
+	stvx %v22, %r11, %r0
 # 4x e0 = v3 [ 3 ]
 	.loc 1 311
 	vspltw %v0, %v2, 3
@@ -764,20 +751,15 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 # mem128[bp + 240] = z15
 	.loc 1 313
 	li %r0, 240
-	stvx %v19, %r31, %r0
+	stvx %v19, %r11, %r0
 # nb = 4
 	.loc 1 316
-	li %r30, 4
+	li %r12, 4
 # =? nhi - 0
 	.loc 1 317
-	mr %r5, %r11
 	cmplwi %cr0, %r5, 0
 # goto xorblock if !=
 	.loc 1 318
-	mr %r3, %r12
-	mr %r4, %r8
-	mr %r6, %r10
-	mr %r7, %r29
 	bne %cr0, .Lqhasm_kernel_salsa12_ppc32_altivec_blocks.xorblock
 # unsigned<? nlo - 4
 	.loc 1 319
@@ -787,248 +769,248 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	bge %cr0, .Lqhasm_kernel_salsa12_ppc32_altivec_blocks.xorblock
 # nb = nlo
 	.loc 1 321
-	mr %r30, %r6
+	mr %r12, %r6
 .Lqhasm_kernel_salsa12_ppc32_altivec_blocks.xorblock:
 # w = mem32[bp + 0]
 	.loc 1 325
-	lwz %r8, 0(%r31)
+	lwz %r8, 0(%r11)
 # t = mem32le[m]
 	.loc 1 326
-	lwbrx %r10, 0, %r4
+	lwbrx %r9, 0, %r4
 # w ^= t
 	.loc 1 327
-	xor %r8, %r8, %r10
+	xor %r8, %r8, %r9
 # mem32le[c] = w
 	.loc 1 328
 	stwbrx %r8, 0, %r3
 # w = mem32[bp + 16]
 	.loc 1 329
-	lwz %r10, 16(%r31)
+	lwz %r9, 16(%r11)
 # o = 4
 	.loc 1 330
 	li %r8, 4
 # t = mem32le[m + o]
 	.loc 1 331
-	lwbrx %r11, %r4,%r8
+	lwbrx %r10, %r4,%r8
 # w ^= t
 	.loc 1 332
-	xor %r10, %r10, %r11
+	xor %r9, %r9, %r10
 # mem32le[c + o] = w
 	.loc 1 333
-	stwbrx %r10, %r3,%r8
+	stwbrx %r9, %r3,%r8
 # w = mem32[bp + 32]
 	.loc 1 334
-	lwz %r8, 32(%r31)
+	lwz %r8, 32(%r11)
 # o = 8
 	.loc 1 335
-	li %r10, 8
+	li %r9, 8
 # t = mem32le[m + o]
 	.loc 1 336
-	lwbrx %r11, %r4,%r10
+	lwbrx %r10, %r4,%r9
 # w ^= t
 	.loc 1 337
-	xor %r8, %r8, %r11
+	xor %r8, %r8, %r10
 # mem32le[c + o] = w
 	.loc 1 338
-	stwbrx %r8, %r3,%r10
+	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 48]
 	.loc 1 339
-	lwz %r8, 48(%r31)
+	lwz %r8, 48(%r11)
 # o = 12
 	.loc 1 340
-	li %r10, 12
+	li %r9, 12
 # t = mem32le[m + o]
 	.loc 1 341
-	lwbrx %r11, %r4,%r10
+	lwbrx %r10, %r4,%r9
 # w ^= t
 	.loc 1 342
-	xor %r8, %r8, %r11
+	xor %r8, %r8, %r10
 # mem32le[c + o] = w
 	.loc 1 343
-	stwbrx %r8, %r3,%r10
+	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 64]
 	.loc 1 344
-	lwz %r8, 64(%r31)
+	lwz %r8, 64(%r11)
 # o = 16
 	.loc 1 345
-	li %r10, 16
+	li %r9, 16
 # t = mem32le[m + o]
 	.loc 1 346
-	lwbrx %r11, %r4,%r10
+	lwbrx %r10, %r4,%r9
 # w ^= t
 	.loc 1 347
-	xor %r8, %r8, %r11
+	xor %r8, %r8, %r10
 # mem32le[c + o] = w
 	.loc 1 348
-	stwbrx %r8, %r3,%r10
+	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 80]
 	.loc 1 349
-	lwz %r8, 80(%r31)
+	lwz %r8, 80(%r11)
 # o = 20
 	.loc 1 350
-	li %r10, 20
+	li %r9, 20
 # t = mem32le[m + o]
 	.loc 1 351
-	lwbrx %r11, %r4,%r10
+	lwbrx %r10, %r4,%r9
 # w ^= t
 	.loc 1 352
-	xor %r8, %r8, %r11
+	xor %r8, %r8, %r10
 # mem32le[c + o] = w
 	.loc 1 353
-	stwbrx %r8, %r3,%r10
+	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 96]
 	.loc 1 354
-	lwz %r8, 96(%r31)
+	lwz %r8, 96(%r11)
 # o = 24
 	.loc 1 355
-	li %r10, 24
+	li %r9, 24
 # t = mem32le[m + o]
 	.loc 1 356
-	lwbrx %r11, %r4,%r10
+	lwbrx %r10, %r4,%r9
 # w ^= t
 	.loc 1 357
-	xor %r8, %r8, %r11
+	xor %r8, %r8, %r10
 # mem32le[c + o] = w
 	.loc 1 358
-	stwbrx %r8, %r3,%r10
+	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 112]
 	.loc 1 359
-	lwz %r8, 112(%r31)
+	lwz %r8, 112(%r11)
 # o = 28
 	.loc 1 360
-	li %r10, 28
+	li %r9, 28
 # t = mem32le[m + o]
 	.loc 1 361
-	lwbrx %r11, %r4,%r10
+	lwbrx %r10, %r4,%r9
 # w ^= t
 	.loc 1 362
-	xor %r8, %r8, %r11
+	xor %r8, %r8, %r10
 # mem32le[c + o] = w
 	.loc 1 363
-	stwbrx %r8, %r3,%r10
+	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 128]
 	.loc 1 364
-	lwz %r8, 128(%r31)
+	lwz %r8, 128(%r11)
 # o = 32
 	.loc 1 365
-	li %r10, 32
+	li %r9, 32
 # t = mem32le[m + o]
 	.loc 1 366
-	lwbrx %r11, %r4,%r10
+	lwbrx %r10, %r4,%r9
 # w ^= t
 	.loc 1 367
-	xor %r8, %r8, %r11
+	xor %r8, %r8, %r10
 # mem32le[c + o] = w
 	.loc 1 368
-	stwbrx %r8, %r3,%r10
+	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 144]
 	.loc 1 369
-	lwz %r8, 144(%r31)
+	lwz %r8, 144(%r11)
 # o = 36
 	.loc 1 370
-	li %r10, 36
+	li %r9, 36
 # t = mem32le[m + o]
 	.loc 1 371
-	lwbrx %r11, %r4,%r10
+	lwbrx %r10, %r4,%r9
 # w ^= t
 	.loc 1 372
-	xor %r8, %r8, %r11
+	xor %r8, %r8, %r10
 # mem32le[c + o] = w
 	.loc 1 373
-	stwbrx %r8, %r3,%r10
+	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 160]
 	.loc 1 374
-	lwz %r8, 160(%r31)
+	lwz %r8, 160(%r11)
 # o = 40
 	.loc 1 375
-	li %r10, 40
+	li %r9, 40
 # t = mem32le[m + o]
 	.loc 1 376
-	lwbrx %r11, %r4,%r10
+	lwbrx %r10, %r4,%r9
 # w ^= t
 	.loc 1 377
-	xor %r8, %r8, %r11
+	xor %r8, %r8, %r10
 # mem32le[c + o] = w
 	.loc 1 378
-	stwbrx %r8, %r3,%r10
+	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 176]
 	.loc 1 379
-	lwz %r8, 176(%r31)
+	lwz %r8, 176(%r11)
 # o = 44
 	.loc 1 380
-	li %r10, 44
+	li %r9, 44
 # t = mem32le[m + o]
 	.loc 1 381
-	lwbrx %r11, %r4,%r10
+	lwbrx %r10, %r4,%r9
 # w ^= t
 	.loc 1 382
-	xor %r8, %r8, %r11
+	xor %r8, %r8, %r10
 # mem32le[c + o] = w
 	.loc 1 383
-	stwbrx %r8, %r3,%r10
+	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 192]
 	.loc 1 384
-	lwz %r8, 192(%r31)
+	lwz %r8, 192(%r11)
 # o = 48
 	.loc 1 385
-	li %r10, 48
+	li %r9, 48
 # t = mem32le[m + o]
 	.loc 1 386
-	lwbrx %r11, %r4,%r10
+	lwbrx %r10, %r4,%r9
 # w ^= t
 	.loc 1 387
-	xor %r8, %r8, %r11
+	xor %r8, %r8, %r10
 # mem32le[c + o] = w
 	.loc 1 388
-	stwbrx %r8, %r3,%r10
+	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 208]
 	.loc 1 389
-	lwz %r8, 208(%r31)
+	lwz %r8, 208(%r11)
 # o = 52
 	.loc 1 390
-	li %r10, 52
+	li %r9, 52
 # t = mem32le[m + o]
 	.loc 1 391
-	lwbrx %r11, %r4,%r10
+	lwbrx %r10, %r4,%r9
 # w ^= t
 	.loc 1 392
-	xor %r8, %r8, %r11
+	xor %r8, %r8, %r10
 # mem32le[c + o] = w
 	.loc 1 393
-	stwbrx %r8, %r3,%r10
+	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 224]
 	.loc 1 394
-	lwz %r8, 224(%r31)
+	lwz %r8, 224(%r11)
 # o = 56
 	.loc 1 395
-	li %r10, 56
+	li %r9, 56
 # t = mem32le[m + o]
 	.loc 1 396
-	lwbrx %r11, %r4,%r10
+	lwbrx %r10, %r4,%r9
 # w ^= t
 	.loc 1 397
-	xor %r8, %r8, %r11
+	xor %r8, %r8, %r10
 # mem32le[c + o] = w
 	.loc 1 398
-	stwbrx %r8, %r3,%r10
+	stwbrx %r8, %r3,%r9
 # w = mem32[bp + 240]
 	.loc 1 399
-	lwz %r8, 240(%r31)
+	lwz %r8, 240(%r11)
 # o = 60
 	.loc 1 400
-	li %r10, 60
+	li %r9, 60
 # t = mem32le[m + o]
 	.loc 1 401
-	lwbrx %r11, %r4,%r10
+	lwbrx %r10, %r4,%r9
 # w ^= t
 	.loc 1 402
-	xor %r8, %r8, %r11
+	xor %r8, %r8, %r10
 # mem32le[c + o] = w
 	.loc 1 403
-	stwbrx %r8, %r3,%r10
+	stwbrx %r8, %r3,%r9
 # bp += 4
 	.loc 1 404
-	addi %r31, %r31, 4
+	addi %r11, %r11, 4
 # c += 64
 	.loc 1 405
 	addi %r3, %r3, 64
@@ -1064,10 +1046,10 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	adde %r5, %r5, %r8
 # nb -= 1
 	.loc 1 418
-	addi %r30, %r30, -1
+	addi %r12, %r12, -1
 # =? nb - 0
 	.loc 1 419
-	cmplwi %cr0, %r30, 0
+	cmplwi %cr0, %r12, 0
 # goto xorblock if !=
 	.loc 1 420
 	bne %cr0, .Lqhasm_kernel_salsa12_ppc32_altivec_blocks.xorblock
@@ -1093,9 +1075,7 @@ qhasm_kernel_salsa12_ppc32_altivec_blocks:
 	lvx %v23, %r1, %r0
 	li %r0, 448
 	lvx %v24, %r1, %r0
-	lwz %r29, 464(%r1)
-	lwz %r30, 468(%r1)
-	lwz %r31, 472(%r1)
+	lwz %r31, 464(%r1)
 	addi %r1, %r1, 480
 	blr
 	.size qhasm_kernel_salsa12_ppc32_altivec_blocks, .-qhasm_kernel_salsa12_ppc32_altivec_blocks
@@ -1119,420 +1099,403 @@ qhasm_kernel_salsa12_ppc32_altivec_core:
 	stw %r29, 52(%r1)
 	stw %r30, 56(%r1)
 	stw %r31, 60(%r1)
-# input out in
-	.loc 1 429
-	mr %r26, %r3
 # x0 = mem32[in + 0]
 	.loc 1 431
-	lwz %r5, 0(%r4)
+	lwz %r9, 0(%r4)
 # x1 = mem32[in + 4]
 	.loc 1 432
-	lwz %r6, 4(%r4)
+	lwz %r10, 4(%r4)
 # x2 = mem32[in + 8]
 	.loc 1 433
-	lwz %r7, 8(%r4)
+	lwz %r11, 8(%r4)
 # x3 = mem32[in + 12]
 	.loc 1 434
-	lwz %r8, 12(%r4)
+	lwz %r21, 12(%r4)
 # x4 = mem32[in + 16]
 	.loc 1 435
-	lwz %r9, 16(%r4)
+	lwz %r22, 16(%r4)
 # x5 = mem32[in + 20]
 	.loc 1 436
-	lwz %r10, 20(%r4)
+	lwz %r12, 20(%r4)
 # x6 = mem32[in + 24]
 	.loc 1 437
-	lwz %r11, 24(%r4)
+	lwz %r31, 24(%r4)
 # x7 = mem32[in + 28]
 	.loc 1 438
-	lwz %r12, 28(%r4)
+	lwz %r30, 28(%r4)
 # x8 = mem32[in + 32]
 	.loc 1 439
-	lwz %r31, 32(%r4)
+	lwz %r29, 32(%r4)
 # x9 = mem32[in + 36]
 	.loc 1 440
-	lwz %r30, 36(%r4)
+	lwz %r23, 36(%r4)
 # x10 = mem32[in + 40]
 	.loc 1 441
-	lwz %r29, 40(%r4)
+	lwz %r28, 40(%r4)
 # x11 = mem32[in + 44]
 	.loc 1 442
-	lwz %r28, 44(%r4)
+	lwz %r27, 44(%r4)
 # x12 = mem32[in + 48]
 	.loc 1 443
-	lwz %r27, 48(%r4)
+	lwz %r26, 48(%r4)
 # x13 = mem32[in + 52]
 	.loc 1 444
 	lwz %r25, 52(%r4)
 # x14 = mem32[in + 56]
 	.loc 1 445
-	lwz %r21, 56(%r4)
+	lwz %r20, 56(%r4)
 # x15 = mem32[in + 60]
 	.loc 1 446
-	lwz %r4, 60(%r4)
+	lwz %r8, 60(%r4)
 # i = 6
 	.loc 1 447
-	li %r3, 6
-	mr %r24, %r5
-	mr %r23, %r6
-	mr %r22, %r7
-	mr %r7, %r30
-	mr %r20, %r21
-	mr %r30, %r4
-	mr %r21, %r3
+	li %r24, 6
 .Lqhasm_kernel_salsa12_ppc32_altivec_core.coreround:
 # t0 = x0 + x12
 	.loc 1 449
-	add %r3, %r24, %r27
+	add %r4, %r9, %r26
 # t1 = x5 + x1
 	.loc 1 450
-	add %r4, %r10, %r23
+	add %r5, %r12, %r10
 # t2 = x10 + x6
 	.loc 1 451
-	add %r5, %r29, %r11
+	add %r6, %r28, %r31
 # t3 = x15 + x11
 	.loc 1 452
-	add %r6, %r30, %r28
+	add %r7, %r8, %r27
 # t0 = t0 <<< 7
 	.loc 1 453
-	rotlwi %r3, %r3, 7
+	rotlwi %r4, %r4, 7
 # t1 = t1 <<< 7
 	.loc 1 454
-	rotlwi %r4, %r4, 7
+	rotlwi %r5, %r5, 7
 # t2 = t2 <<< 7
 	.loc 1 455
-	rotlwi %r5, %r5, 7
+	rotlwi %r6, %r6, 7
 # t3 = t3 <<< 7
 	.loc 1 456
-	rotlwi %r6, %r6, 7
+	rotlwi %r7, %r7, 7
 # x4 ^= t0
 	.loc 1 457
-	xor %r9, %r9, %r3
+	xor %r22, %r22, %r4
 # x9 ^= t1
 	.loc 1 458
-	xor %r7, %r7, %r4
+	xor %r23, %r23, %r5
 # x14 ^= t2
 	.loc 1 459
-	xor %r20, %r20, %r5
+	xor %r20, %r20, %r6
 # x3 ^= t3
 	.loc 1 460
-	xor %r8, %r8, %r6
+	xor %r21, %r21, %r7
 # t0 = x4 + x0
 	.loc 1 461
-	add %r3, %r9, %r24
+	add %r4, %r22, %r9
 # t1 = x9 + x5
 	.loc 1 462
-	add %r4, %r7, %r10
+	add %r5, %r23, %r12
 # t2 = x14 + x10
 	.loc 1 463
-	add %r5, %r20, %r29
+	add %r6, %r20, %r28
 # t3 = x3 + x15
 	.loc 1 464
-	add %r6, %r8, %r30
+	add %r7, %r21, %r8
 # t0 = t0 <<< 9
 	.loc 1 465
-	rotlwi %r3, %r3, 9
+	rotlwi %r4, %r4, 9
 # t1 = t1 <<< 9
 	.loc 1 466
-	rotlwi %r4, %r4, 9
+	rotlwi %r5, %r5, 9
 # t2 = t2 <<< 9
 	.loc 1 467
-	rotlwi %r5, %r5, 9
+	rotlwi %r6, %r6, 9
 # t3 = t3 <<< 9
 	.loc 1 468
-	rotlwi %r6, %r6, 9
+	rotlwi %r7, %r7, 9
 # x8 ^= t0
 	.loc 1 469
-	xor %r31, %r31, %r3
+	xor %r29, %r29, %r4
 # x13 ^= t1
 	.loc 1 470
-	xor %r25, %r25, %r4
+	xor %r25, %r25, %r5
 # x2 ^= t2
 	.loc 1 471
-	xor %r22, %r22, %r5
+	xor %r11, %r11, %r6
 # x7 ^= t3
 	.loc 1 472
-	xor %r12, %r12, %r6
+	xor %r30, %r30, %r7
 # t0 = x8 + x4
 	.loc 1 473
-	add %r3, %r31, %r9
+	add %r4, %r29, %r22
 # t1 = x13 + x9
 	.loc 1 474
-	add %r4, %r25, %r7
+	add %r5, %r25, %r23
 # t2 = x2 + x14
 	.loc 1 475
-	add %r5, %r22, %r20
+	add %r6, %r11, %r20
 # t3 = x7 + x3
 	.loc 1 476
-	add %r6, %r12, %r8
+	add %r7, %r30, %r21
 # t0 = t0 <<< 13
 	.loc 1 477
-	rotlwi %r3, %r3, 13
+	rotlwi %r4, %r4, 13
 # t1 = t1 <<< 13
 	.loc 1 478
-	rotlwi %r4, %r4, 13
+	rotlwi %r5, %r5, 13
 # t2 = t2 <<< 13
 	.loc 1 479
-	rotlwi %r5, %r5, 13
+	rotlwi %r6, %r6, 13
 # t3 = t3 <<< 13
 	.loc 1 480
-	rotlwi %r6, %r6, 13
+	rotlwi %r7, %r7, 13
 # x12 ^= t0
 	.loc 1 481
-	xor %r27, %r27, %r3
+	xor %r26, %r26, %r4
 # x1 ^= t1
 	.loc 1 482
-	xor %r23, %r23, %r4
+	xor %r10, %r10, %r5
 # x6 ^= t2
 	.loc 1 483
-	xor %r11, %r11, %r5
+	xor %r31, %r31, %r6
 # x11 ^= t3
 	.loc 1 484
-	xor %r28, %r28, %r6
+	xor %r27, %r27, %r7
 # t0 = x12 + x8
 	.loc 1 485
-	add %r3, %r27, %r31
+	add %r4, %r26, %r29
 # t1 = x1 + x13
 	.loc 1 486
-	add %r4, %r23, %r25
+	add %r5, %r10, %r25
 # t2 = x6 + x2
 	.loc 1 487
-	add %r5, %r11, %r22
+	add %r6, %r31, %r11
 # t3 = x11 + x7
 	.loc 1 488
-	add %r6, %r28, %r12
+	add %r7, %r27, %r30
 # t0 = t0 <<< 18
 	.loc 1 489
-	rotlwi %r3, %r3, 18
+	rotlwi %r4, %r4, 18
 # t1 = t1 <<< 18
 	.loc 1 490
-	rotlwi %r4, %r4, 18
+	rotlwi %r5, %r5, 18
 # t2 = t2 <<< 18
 	.loc 1 491
-	rotlwi %r5, %r5, 18
+	rotlwi %r6, %r6, 18
 # t3 = t3 <<< 18
 	.loc 1 492
-	rotlwi %r6, %r6, 18
+	rotlwi %r7, %r7, 18
 # x0 ^= t0
 	.loc 1 493
-	xor %r24, %r24, %r3
+	xor %r9, %r9, %r4
 # x5 ^= t1
 	.loc 1 494
-	xor %r10, %r10, %r4
+	xor %r12, %r12, %r5
 # x10 ^= t2
 	.loc 1 495
-	xor %r29, %r29, %r5
+	xor %r28, %r28, %r6
 # x15 ^= t3
 	.loc 1 496
-	xor %r30, %r30, %r6
+	xor %r8, %r8, %r7
 # t0 = x0 + x3
 	.loc 1 497
-	add %r3, %r24, %r8
+	add %r4, %r9, %r21
 # t1 = x5 + x4
 	.loc 1 498
-	add %r4, %r10, %r9
+	add %r5, %r12, %r22
 # t2 = x10 + x9
 	.loc 1 499
-	add %r5, %r29, %r7
+	add %r6, %r28, %r23
 # t3 = x15 + x14
 	.loc 1 500
-	add %r6, %r30, %r20
+	add %r7, %r8, %r20
 # t0 = t0 <<< 7
 	.loc 1 501
-	rotlwi %r3, %r3, 7
+	rotlwi %r4, %r4, 7
 # t1 = t1 <<< 7
 	.loc 1 502
-	rotlwi %r4, %r4, 7
+	rotlwi %r5, %r5, 7
 # t2 = t2 <<< 7
 	.loc 1 503
-	rotlwi %r5, %r5, 7
+	rotlwi %r6, %r6, 7
 # t3 = t3 <<< 7
 	.loc 1 504
-	rotlwi %r6, %r6, 7
+	rotlwi %r7, %r7, 7
 # x1 ^= t0
 	.loc 1 505
-	xor %r23, %r23, %r3
+	xor %r10, %r10, %r4
 # x6 ^= t1
 	.loc 1 506
-	xor %r11, %r11, %r4
+	xor %r31, %r31, %r5
 # x11 ^= t2
 	.loc 1 507
-	xor %r28, %r28, %r5
+	xor %r27, %r27, %r6
 # x12 ^= t3
 	.loc 1 508
-	xor %r27, %r27, %r6
+	xor %r26, %r26, %r7
 # t0 = x1 + x0
 	.loc 1 509
-	add %r3, %r23, %r24
+	add %r4, %r10, %r9
 # t1 = x6 + x5
 	.loc 1 510
-	add %r4, %r11, %r10
+	add %r5, %r31, %r12
 # t2 = x11 + x10
 	.loc 1 511
-	add %r5, %r28, %r29
+	add %r6, %r27, %r28
 # t3 = x12 + x15
 	.loc 1 512
-	add %r6, %r27, %r30
+	add %r7, %r26, %r8
 # t0 = t0 <<< 9
 	.loc 1 513
-	rotlwi %r3, %r3, 9
+	rotlwi %r4, %r4, 9
 # t1 = t1 <<< 9
 	.loc 1 514
-	rotlwi %r4, %r4, 9
+	rotlwi %r5, %r5, 9
 # t2 = t2 <<< 9
 	.loc 1 515
-	rotlwi %r5, %r5, 9
+	rotlwi %r6, %r6, 9
 # t3 = t3 <<< 9
 	.loc 1 516
-	rotlwi %r6, %r6, 9
+	rotlwi %r7, %r7, 9
 # x2 ^= t0
 	.loc 1 517
-	xor %r22, %r22, %r3
+	xor %r11, %r11, %r4
 # x7 ^= t1
 	.loc 1 518
-	xor %r12, %r12, %r4
+	xor %r30, %r30, %r5
 # x8 ^= t2
 	.loc 1 519
-	xor %r31, %r31, %r5
+	xor %r29, %r29, %r6
 # x13 ^= t3
 	.loc 1 520
-	xor %r25, %r25, %r6
+	xor %r25, %r25, %r7
 # t0 = x2 + x1
 	.loc 1 521
-	add %r3, %r22, %r23
+	add %r4, %r11, %r10
 # t1 = x7 + x6
 	.loc 1 522
-	add %r4, %r12, %r11
+	add %r5, %r30, %r31
 # t2 = x8 + x11
 	.loc 1 523
-	add %r5, %r31, %r28
+	add %r6, %r29, %r27
 # t3 = x13 + x12
 	.loc 1 524
-	add %r6, %r25, %r27
+	add %r7, %r25, %r26
 # t0 = t0 <<< 13
 	.loc 1 525
-	rotlwi %r3, %r3, 13
+	rotlwi %r4, %r4, 13
 # t1 = t1 <<< 13
 	.loc 1 526
-	rotlwi %r4, %r4, 13
+	rotlwi %r5, %r5, 13
 # t2 = t2 <<< 13
 	.loc 1 527
-	rotlwi %r5, %r5, 13
+	rotlwi %r6, %r6, 13
 # t3 = t3 <<< 13
 	.loc 1 528
-	rotlwi %r6, %r6, 13
+	rotlwi %r7, %r7, 13
 # x3 ^= t0
 	.loc 1 529
-	xor %r8, %r8, %r3
+	xor %r21, %r21, %r4
 # x4 ^= t1
 	.loc 1 530
-	xor %r9, %r9, %r4
+	xor %r22, %r22, %r5
 # x9 ^= t2
 	.loc 1 531
-	xor %r7, %r7, %r5
+	xor %r23, %r23, %r6
 # x14 ^= t3
 	.loc 1 532
-	xor %r20, %r20, %r6
+	xor %r20, %r20, %r7
 # t0 = x3 + x2
 	.loc 1 533
-	add %r3, %r8, %r22
+	add %r4, %r21, %r11
 # t1 = x4 + x7
 	.loc 1 534
-	add %r4, %r9, %r12
+	add %r5, %r22, %r30
 # t2 = x9 + x8
 	.loc 1 535
-	add %r5, %r7, %r31
+	add %r6, %r23, %r29
 # t3 = x14 + x13
 	.loc 1 536
-	add %r6, %r20, %r25
+	add %r7, %r20, %r25
 # t0 = t0 <<< 18
 	.loc 1 537
-	rotlwi %r3, %r3, 18
+	rotlwi %r4, %r4, 18
 # t1 = t1 <<< 18
 	.loc 1 538
-	rotlwi %r4, %r4, 18
+	rotlwi %r5, %r5, 18
 # t2 = t2 <<< 18
 	.loc 1 539
-	rotlwi %r5, %r5, 18
+	rotlwi %r6, %r6, 18
 # t3 = t3 <<< 18
 	.loc 1 540
-	rotlwi %r6, %r6, 18
+	rotlwi %r7, %r7, 18
 # x0 ^= t0
 	.loc 1 541
-	xor %r24, %r24, %r3
+	xor %r9, %r9, %r4
 # x5 ^= t1
 	.loc 1 542
-	xor %r10, %r10, %r4
+	xor %r12, %r12, %r5
 # x10 ^= t2
 	.loc 1 543
-	xor %r29, %r29, %r5
+	xor %r28, %r28, %r6
 # x15 ^= t3
 	.loc 1 544
-	xor %r30, %r30, %r6
+	xor %r8, %r8, %r7
 # i -= 1
 	.loc 1 545
-	addi %r21, %r21, -1
+	addi %r24, %r24, -1
 # =? i - 0
 	.loc 1 546
-	cmplwi %cr0, %r21, 0
+	cmplwi %cr0, %r24, 0
 # goto coreround if !=
 	.loc 1 547
 	bne %cr0, .Lqhasm_kernel_salsa12_ppc32_altivec_core.coreround
 # mem32[out + 0] = x0
 	.loc 1 548
-	mr %r4, %r30
-	mr %r21, %r20
-	mr %r30, %r7
-	mr %r7, %r22
-	mr %r6, %r23
-	mr %r5, %r24
-	mr %r3, %r26
-	stw %r5, 0(%r3)
+	stw %r9, 0(%r3)
 # mem32[out + 4] = x1
 	.loc 1 549
-	stw %r6, 4(%r3)
+	stw %r10, 4(%r3)
 # mem32[out + 8] = x2
 	.loc 1 550
-	stw %r7, 8(%r3)
+	stw %r11, 8(%r3)
 # mem32[out + 12] = x3
 	.loc 1 551
-	stw %r8, 12(%r3)
+	stw %r21, 12(%r3)
 # mem32[out + 16] = x4
 	.loc 1 552
-	stw %r9, 16(%r3)
+	stw %r22, 16(%r3)
 # mem32[out + 20] = x5
 	.loc 1 553
-	stw %r10, 20(%r3)
+	stw %r12, 20(%r3)
 # mem32[out + 24] = x6
 	.loc 1 554
-	stw %r11, 24(%r3)
+	stw %r31, 24(%r3)
 # mem32[out + 28] = x7
 	.loc 1 555
-	stw %r12, 28(%r3)
+	stw %r30, 28(%r3)
 # mem32[out + 32] = x8
 	.loc 1 556
-	stw %r31, 32(%r3)
+	stw %r29, 32(%r3)
 # mem32[out + 36] = x9
 	.loc 1 557
-	stw %r30, 36(%r3)
+	stw %r23, 36(%r3)
 # mem32[out + 40] = x10
 	.loc 1 558
-	stw %r29, 40(%r3)
+	stw %r28, 40(%r3)
 # mem32[out + 44] = x11
 	.loc 1 559
-	stw %r28, 44(%r3)
+	stw %r27, 44(%r3)
 # mem32[out + 48] = x12
 	.loc 1 560
-	stw %r27, 48(%r3)
+	stw %r26, 48(%r3)
 # mem32[out + 52] = x13
 	.loc 1 561
 	stw %r25, 52(%r3)
 # mem32[out + 56] = x14
 	.loc 1 562
-	stw %r21, 56(%r3)
+	stw %r20, 56(%r3)
 # mem32[out + 60] = x15
 	.loc 1 563
-	stw %r4, 60(%r3)
+	stw %r8, 60(%r3)
 # leave
 	.loc 1 564
 	lwz %r20, 16(%r1)

@@ -14,6728 +14,6713 @@ qhasm_kernel_mceliece348864_syndrome_ppc32_syndrome:
 	stw %r29, 380(%r1)
 	stw %r30, 384(%r1)
 	stw %r31, 388(%r1)
-# input s pk e
-	.loc 1 9
-	mr %r9, %r3
-	mr %r6, %r4
 # eb = &EB
 	.loc 1 11
-	la %r3, 16(%r1)
+	la %r6, 16(%r1)
 # z = 0
 	.loc 1 12
-	li %r4, 0
+	li %r7, 0
 # p = e + 96
 	.loc 1 13
-	addi %r4, %r5, 96
+	addi %r7, %r5, 96
 # i = 340
 	.loc 1 14
-	mr %r10, %r5
-	li %r5, 340
-	mr %r7, %r3
+	li %r8, 340
 .Lqhasm_kernel_mceliece348864_syndrome_ppc32_syndrome.copy:
 # x = mem8[p + 0]
 	.loc 1 16
-	lbz %r3, 0(%r4)
+	lbz %r9, 0(%r7)
 # mem8[eb + 0] = x
 	.loc 1 17
-	stb %r3, 0(%r7)
+	stb %r9, 0(%r6)
 # p = p + 1
 	.loc 1 18
-	addi %r4, %r4, 1
+	addi %r7, %r7, 1
 # eb = eb + 1
 	.loc 1 19
-	addi %r7, %r7, 1
+	addi %r6, %r6, 1
 # i = i - 1
 	.loc 1 20
-	addi %r5, %r5, -1
+	addi %r8, %r8, -1
 # =? i - 0
 	.loc 1 21
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r8, 0
 # goto copy if !=
 	.loc 1 22
 	bne %cr0, .Lqhasm_kernel_mceliece348864_syndrome_ppc32_syndrome.copy
 # eb = &EB
 	.loc 1 23
-	la %r7, 16(%r1)
-# p0 = pk
-	.loc 1 24
-	mr %r4, %r6
+	la %r12, 16(%r1)
 # p1 = pk + 1360
 	.loc 1 25
-	addi %r6, %r4, 1360
+	addi %r11, %r4, 1360
 # i = 96
 	.loc 1 26
-	li %r8, 96
-	mr %r3, %r9
-	mr %r5, %r10
-	mr %r9, %r3
-	mr %r10, %r5
-	mr %r11, %r4
-	mr %r12, %r6
+	li %r10, 96
 .Lqhasm_kernel_mceliece348864_syndrome_ppc32_syndrome.rows:
 # q = mem32[eb + 0]
 	.loc 1 28
-	lwz %r3, 0(%r7)
+	lwz %r6, 0(%r12)
 # u = mem32[p0 + 0]
 	.loc 1 29
-	lwz %r4, 0(%r11)
+	lwz %r7, 0(%r4)
 # a0 = u & q
 	.loc 1 30
-	and %r4, %r4, %r3
+	and %r7, %r7, %r6
 # u = mem32[p0 + 340]
 	.loc 1 31
-	lwz %r5, 340(%r11)
+	lwz %r8, 340(%r4)
 # a1 = u & q
 	.loc 1 32
-	and %r5, %r5, %r3
+	and %r8, %r8, %r6
 # u = mem32[p0 + 680]
 	.loc 1 33
-	lwz %r6, 680(%r11)
+	lwz %r9, 680(%r4)
 # a2 = u & q
 	.loc 1 34
-	and %r26, %r6, %r3
+	and %r26, %r9, %r6
 # u = mem32[p0 + 1020]
 	.loc 1 35
-	lwz %r6, 1020(%r11)
+	lwz %r9, 1020(%r4)
 # a3 = u & q
 	.loc 1 36
-	and %r27, %r6, %r3
+	and %r27, %r9, %r6
 # u = mem32[p1 + 0]
 	.loc 1 37
-	lwz %r6, 0(%r12)
+	lwz %r9, 0(%r11)
 # a4 = u & q
 	.loc 1 38
-	and %r28, %r6, %r3
+	and %r28, %r9, %r6
 # u = mem32[p1 + 340]
 	.loc 1 39
-	lwz %r6, 340(%r12)
+	lwz %r9, 340(%r11)
 # a5 = u & q
 	.loc 1 40
-	and %r29, %r6, %r3
+	and %r29, %r9, %r6
 # u = mem32[p1 + 680]
 	.loc 1 41
-	lwz %r6, 680(%r12)
+	lwz %r9, 680(%r11)
 # a6 = u & q
 	.loc 1 42
-	and %r30, %r6, %r3
+	and %r30, %r9, %r6
 # u = mem32[p1 + 1020]
 	.loc 1 43
-	lwz %r6, 1020(%r12)
+	lwz %r9, 1020(%r11)
 # a7 = u & q
 	.loc 1 44
-	and %r31, %r6, %r3
+	and %r31, %r9, %r6
 # q = mem32[eb + 4]
 	.loc 1 45
-	lwz %r6, 4(%r7)
+	lwz %r9, 4(%r12)
 # u = mem32[p0 + 4]
 	.loc 1 46
-	lwz %r3, 4(%r11)
+	lwz %r6, 4(%r4)
 # u = u & q
 	.loc 1 47
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 48
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 344]
 	.loc 1 49
-	lwz %r3, 344(%r11)
+	lwz %r6, 344(%r4)
 # u = u & q
 	.loc 1 50
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 51
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 684]
 	.loc 1 52
-	lwz %r3, 684(%r11)
+	lwz %r6, 684(%r4)
 # u = u & q
 	.loc 1 53
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 54
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1024]
 	.loc 1 55
-	lwz %r3, 1024(%r11)
+	lwz %r6, 1024(%r4)
 # u = u & q
 	.loc 1 56
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 57
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 4]
 	.loc 1 58
-	lwz %r3, 4(%r12)
+	lwz %r6, 4(%r11)
 # u = u & q
 	.loc 1 59
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 60
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 344]
 	.loc 1 61
-	lwz %r3, 344(%r12)
+	lwz %r6, 344(%r11)
 # u = u & q
 	.loc 1 62
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 63
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 684]
 	.loc 1 64
-	lwz %r3, 684(%r12)
+	lwz %r6, 684(%r11)
 # u = u & q
 	.loc 1 65
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 66
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1024]
 	.loc 1 67
-	lwz %r3, 1024(%r12)
+	lwz %r6, 1024(%r11)
 # u = u & q
 	.loc 1 68
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 69
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 8]
 	.loc 1 70
-	lwz %r6, 8(%r7)
+	lwz %r9, 8(%r12)
 # u = mem32[p0 + 8]
 	.loc 1 71
-	lwz %r3, 8(%r11)
+	lwz %r6, 8(%r4)
 # u = u & q
 	.loc 1 72
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 73
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 348]
 	.loc 1 74
-	lwz %r3, 348(%r11)
+	lwz %r6, 348(%r4)
 # u = u & q
 	.loc 1 75
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 76
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 688]
 	.loc 1 77
-	lwz %r3, 688(%r11)
+	lwz %r6, 688(%r4)
 # u = u & q
 	.loc 1 78
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 79
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1028]
 	.loc 1 80
-	lwz %r3, 1028(%r11)
+	lwz %r6, 1028(%r4)
 # u = u & q
 	.loc 1 81
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 82
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 8]
 	.loc 1 83
-	lwz %r3, 8(%r12)
+	lwz %r6, 8(%r11)
 # u = u & q
 	.loc 1 84
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 85
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 348]
 	.loc 1 86
-	lwz %r3, 348(%r12)
+	lwz %r6, 348(%r11)
 # u = u & q
 	.loc 1 87
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 88
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 688]
 	.loc 1 89
-	lwz %r3, 688(%r12)
+	lwz %r6, 688(%r11)
 # u = u & q
 	.loc 1 90
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 91
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1028]
 	.loc 1 92
-	lwz %r3, 1028(%r12)
+	lwz %r6, 1028(%r11)
 # u = u & q
 	.loc 1 93
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 94
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 12]
 	.loc 1 95
-	lwz %r6, 12(%r7)
+	lwz %r9, 12(%r12)
 # u = mem32[p0 + 12]
 	.loc 1 96
-	lwz %r3, 12(%r11)
+	lwz %r6, 12(%r4)
 # u = u & q
 	.loc 1 97
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 98
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 352]
 	.loc 1 99
-	lwz %r3, 352(%r11)
+	lwz %r6, 352(%r4)
 # u = u & q
 	.loc 1 100
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 101
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 692]
 	.loc 1 102
-	lwz %r3, 692(%r11)
+	lwz %r6, 692(%r4)
 # u = u & q
 	.loc 1 103
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 104
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1032]
 	.loc 1 105
-	lwz %r3, 1032(%r11)
+	lwz %r6, 1032(%r4)
 # u = u & q
 	.loc 1 106
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 107
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 12]
 	.loc 1 108
-	lwz %r3, 12(%r12)
+	lwz %r6, 12(%r11)
 # u = u & q
 	.loc 1 109
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 110
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 352]
 	.loc 1 111
-	lwz %r3, 352(%r12)
+	lwz %r6, 352(%r11)
 # u = u & q
 	.loc 1 112
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 113
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 692]
 	.loc 1 114
-	lwz %r3, 692(%r12)
+	lwz %r6, 692(%r11)
 # u = u & q
 	.loc 1 115
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 116
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1032]
 	.loc 1 117
-	lwz %r3, 1032(%r12)
+	lwz %r6, 1032(%r11)
 # u = u & q
 	.loc 1 118
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 119
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 16]
 	.loc 1 120
-	lwz %r6, 16(%r7)
+	lwz %r9, 16(%r12)
 # u = mem32[p0 + 16]
 	.loc 1 121
-	lwz %r3, 16(%r11)
+	lwz %r6, 16(%r4)
 # u = u & q
 	.loc 1 122
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 123
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 356]
 	.loc 1 124
-	lwz %r3, 356(%r11)
+	lwz %r6, 356(%r4)
 # u = u & q
 	.loc 1 125
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 126
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 696]
 	.loc 1 127
-	lwz %r3, 696(%r11)
+	lwz %r6, 696(%r4)
 # u = u & q
 	.loc 1 128
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 129
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1036]
 	.loc 1 130
-	lwz %r3, 1036(%r11)
+	lwz %r6, 1036(%r4)
 # u = u & q
 	.loc 1 131
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 132
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 16]
 	.loc 1 133
-	lwz %r3, 16(%r12)
+	lwz %r6, 16(%r11)
 # u = u & q
 	.loc 1 134
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 135
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 356]
 	.loc 1 136
-	lwz %r3, 356(%r12)
+	lwz %r6, 356(%r11)
 # u = u & q
 	.loc 1 137
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 138
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 696]
 	.loc 1 139
-	lwz %r3, 696(%r12)
+	lwz %r6, 696(%r11)
 # u = u & q
 	.loc 1 140
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 141
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1036]
 	.loc 1 142
-	lwz %r3, 1036(%r12)
+	lwz %r6, 1036(%r11)
 # u = u & q
 	.loc 1 143
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 144
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 20]
 	.loc 1 145
-	lwz %r6, 20(%r7)
+	lwz %r9, 20(%r12)
 # u = mem32[p0 + 20]
 	.loc 1 146
-	lwz %r3, 20(%r11)
+	lwz %r6, 20(%r4)
 # u = u & q
 	.loc 1 147
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 148
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 360]
 	.loc 1 149
-	lwz %r3, 360(%r11)
+	lwz %r6, 360(%r4)
 # u = u & q
 	.loc 1 150
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 151
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 700]
 	.loc 1 152
-	lwz %r3, 700(%r11)
+	lwz %r6, 700(%r4)
 # u = u & q
 	.loc 1 153
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 154
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1040]
 	.loc 1 155
-	lwz %r3, 1040(%r11)
+	lwz %r6, 1040(%r4)
 # u = u & q
 	.loc 1 156
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 157
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 20]
 	.loc 1 158
-	lwz %r3, 20(%r12)
+	lwz %r6, 20(%r11)
 # u = u & q
 	.loc 1 159
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 160
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 360]
 	.loc 1 161
-	lwz %r3, 360(%r12)
+	lwz %r6, 360(%r11)
 # u = u & q
 	.loc 1 162
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 163
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 700]
 	.loc 1 164
-	lwz %r3, 700(%r12)
+	lwz %r6, 700(%r11)
 # u = u & q
 	.loc 1 165
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 166
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1040]
 	.loc 1 167
-	lwz %r3, 1040(%r12)
+	lwz %r6, 1040(%r11)
 # u = u & q
 	.loc 1 168
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 169
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 24]
 	.loc 1 170
-	lwz %r6, 24(%r7)
+	lwz %r9, 24(%r12)
 # u = mem32[p0 + 24]
 	.loc 1 171
-	lwz %r3, 24(%r11)
+	lwz %r6, 24(%r4)
 # u = u & q
 	.loc 1 172
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 173
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 364]
 	.loc 1 174
-	lwz %r3, 364(%r11)
+	lwz %r6, 364(%r4)
 # u = u & q
 	.loc 1 175
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 176
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 704]
 	.loc 1 177
-	lwz %r3, 704(%r11)
+	lwz %r6, 704(%r4)
 # u = u & q
 	.loc 1 178
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 179
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1044]
 	.loc 1 180
-	lwz %r3, 1044(%r11)
+	lwz %r6, 1044(%r4)
 # u = u & q
 	.loc 1 181
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 182
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 24]
 	.loc 1 183
-	lwz %r3, 24(%r12)
+	lwz %r6, 24(%r11)
 # u = u & q
 	.loc 1 184
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 185
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 364]
 	.loc 1 186
-	lwz %r3, 364(%r12)
+	lwz %r6, 364(%r11)
 # u = u & q
 	.loc 1 187
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 188
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 704]
 	.loc 1 189
-	lwz %r3, 704(%r12)
+	lwz %r6, 704(%r11)
 # u = u & q
 	.loc 1 190
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 191
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1044]
 	.loc 1 192
-	lwz %r3, 1044(%r12)
+	lwz %r6, 1044(%r11)
 # u = u & q
 	.loc 1 193
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 194
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 28]
 	.loc 1 195
-	lwz %r6, 28(%r7)
+	lwz %r9, 28(%r12)
 # u = mem32[p0 + 28]
 	.loc 1 196
-	lwz %r3, 28(%r11)
+	lwz %r6, 28(%r4)
 # u = u & q
 	.loc 1 197
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 198
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 368]
 	.loc 1 199
-	lwz %r3, 368(%r11)
+	lwz %r6, 368(%r4)
 # u = u & q
 	.loc 1 200
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 201
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 708]
 	.loc 1 202
-	lwz %r3, 708(%r11)
+	lwz %r6, 708(%r4)
 # u = u & q
 	.loc 1 203
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 204
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1048]
 	.loc 1 205
-	lwz %r3, 1048(%r11)
+	lwz %r6, 1048(%r4)
 # u = u & q
 	.loc 1 206
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 207
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 28]
 	.loc 1 208
-	lwz %r3, 28(%r12)
+	lwz %r6, 28(%r11)
 # u = u & q
 	.loc 1 209
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 210
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 368]
 	.loc 1 211
-	lwz %r3, 368(%r12)
+	lwz %r6, 368(%r11)
 # u = u & q
 	.loc 1 212
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 213
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 708]
 	.loc 1 214
-	lwz %r3, 708(%r12)
+	lwz %r6, 708(%r11)
 # u = u & q
 	.loc 1 215
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 216
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1048]
 	.loc 1 217
-	lwz %r3, 1048(%r12)
+	lwz %r6, 1048(%r11)
 # u = u & q
 	.loc 1 218
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 219
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 32]
 	.loc 1 220
-	lwz %r6, 32(%r7)
+	lwz %r9, 32(%r12)
 # u = mem32[p0 + 32]
 	.loc 1 221
-	lwz %r3, 32(%r11)
+	lwz %r6, 32(%r4)
 # u = u & q
 	.loc 1 222
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 223
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 372]
 	.loc 1 224
-	lwz %r3, 372(%r11)
+	lwz %r6, 372(%r4)
 # u = u & q
 	.loc 1 225
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 226
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 712]
 	.loc 1 227
-	lwz %r3, 712(%r11)
+	lwz %r6, 712(%r4)
 # u = u & q
 	.loc 1 228
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 229
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1052]
 	.loc 1 230
-	lwz %r3, 1052(%r11)
+	lwz %r6, 1052(%r4)
 # u = u & q
 	.loc 1 231
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 232
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 32]
 	.loc 1 233
-	lwz %r3, 32(%r12)
+	lwz %r6, 32(%r11)
 # u = u & q
 	.loc 1 234
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 235
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 372]
 	.loc 1 236
-	lwz %r3, 372(%r12)
+	lwz %r6, 372(%r11)
 # u = u & q
 	.loc 1 237
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 238
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 712]
 	.loc 1 239
-	lwz %r3, 712(%r12)
+	lwz %r6, 712(%r11)
 # u = u & q
 	.loc 1 240
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 241
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1052]
 	.loc 1 242
-	lwz %r3, 1052(%r12)
+	lwz %r6, 1052(%r11)
 # u = u & q
 	.loc 1 243
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 244
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 36]
 	.loc 1 245
-	lwz %r6, 36(%r7)
+	lwz %r9, 36(%r12)
 # u = mem32[p0 + 36]
 	.loc 1 246
-	lwz %r3, 36(%r11)
+	lwz %r6, 36(%r4)
 # u = u & q
 	.loc 1 247
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 248
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 376]
 	.loc 1 249
-	lwz %r3, 376(%r11)
+	lwz %r6, 376(%r4)
 # u = u & q
 	.loc 1 250
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 251
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 716]
 	.loc 1 252
-	lwz %r3, 716(%r11)
+	lwz %r6, 716(%r4)
 # u = u & q
 	.loc 1 253
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 254
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1056]
 	.loc 1 255
-	lwz %r3, 1056(%r11)
+	lwz %r6, 1056(%r4)
 # u = u & q
 	.loc 1 256
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 257
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 36]
 	.loc 1 258
-	lwz %r3, 36(%r12)
+	lwz %r6, 36(%r11)
 # u = u & q
 	.loc 1 259
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 260
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 376]
 	.loc 1 261
-	lwz %r3, 376(%r12)
+	lwz %r6, 376(%r11)
 # u = u & q
 	.loc 1 262
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 263
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 716]
 	.loc 1 264
-	lwz %r3, 716(%r12)
+	lwz %r6, 716(%r11)
 # u = u & q
 	.loc 1 265
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 266
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1056]
 	.loc 1 267
-	lwz %r3, 1056(%r12)
+	lwz %r6, 1056(%r11)
 # u = u & q
 	.loc 1 268
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 269
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 40]
 	.loc 1 270
-	lwz %r6, 40(%r7)
+	lwz %r9, 40(%r12)
 # u = mem32[p0 + 40]
 	.loc 1 271
-	lwz %r3, 40(%r11)
+	lwz %r6, 40(%r4)
 # u = u & q
 	.loc 1 272
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 273
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 380]
 	.loc 1 274
-	lwz %r3, 380(%r11)
+	lwz %r6, 380(%r4)
 # u = u & q
 	.loc 1 275
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 276
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 720]
 	.loc 1 277
-	lwz %r3, 720(%r11)
+	lwz %r6, 720(%r4)
 # u = u & q
 	.loc 1 278
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 279
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1060]
 	.loc 1 280
-	lwz %r3, 1060(%r11)
+	lwz %r6, 1060(%r4)
 # u = u & q
 	.loc 1 281
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 282
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 40]
 	.loc 1 283
-	lwz %r3, 40(%r12)
+	lwz %r6, 40(%r11)
 # u = u & q
 	.loc 1 284
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 285
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 380]
 	.loc 1 286
-	lwz %r3, 380(%r12)
+	lwz %r6, 380(%r11)
 # u = u & q
 	.loc 1 287
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 288
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 720]
 	.loc 1 289
-	lwz %r3, 720(%r12)
+	lwz %r6, 720(%r11)
 # u = u & q
 	.loc 1 290
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 291
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1060]
 	.loc 1 292
-	lwz %r3, 1060(%r12)
+	lwz %r6, 1060(%r11)
 # u = u & q
 	.loc 1 293
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 294
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 44]
 	.loc 1 295
-	lwz %r6, 44(%r7)
+	lwz %r9, 44(%r12)
 # u = mem32[p0 + 44]
 	.loc 1 296
-	lwz %r3, 44(%r11)
+	lwz %r6, 44(%r4)
 # u = u & q
 	.loc 1 297
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 298
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 384]
 	.loc 1 299
-	lwz %r3, 384(%r11)
+	lwz %r6, 384(%r4)
 # u = u & q
 	.loc 1 300
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 301
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 724]
 	.loc 1 302
-	lwz %r3, 724(%r11)
+	lwz %r6, 724(%r4)
 # u = u & q
 	.loc 1 303
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 304
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1064]
 	.loc 1 305
-	lwz %r3, 1064(%r11)
+	lwz %r6, 1064(%r4)
 # u = u & q
 	.loc 1 306
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 307
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 44]
 	.loc 1 308
-	lwz %r3, 44(%r12)
+	lwz %r6, 44(%r11)
 # u = u & q
 	.loc 1 309
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 310
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 384]
 	.loc 1 311
-	lwz %r3, 384(%r12)
+	lwz %r6, 384(%r11)
 # u = u & q
 	.loc 1 312
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 313
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 724]
 	.loc 1 314
-	lwz %r3, 724(%r12)
+	lwz %r6, 724(%r11)
 # u = u & q
 	.loc 1 315
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 316
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1064]
 	.loc 1 317
-	lwz %r3, 1064(%r12)
+	lwz %r6, 1064(%r11)
 # u = u & q
 	.loc 1 318
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 319
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 48]
 	.loc 1 320
-	lwz %r6, 48(%r7)
+	lwz %r9, 48(%r12)
 # u = mem32[p0 + 48]
 	.loc 1 321
-	lwz %r3, 48(%r11)
+	lwz %r6, 48(%r4)
 # u = u & q
 	.loc 1 322
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 323
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 388]
 	.loc 1 324
-	lwz %r3, 388(%r11)
+	lwz %r6, 388(%r4)
 # u = u & q
 	.loc 1 325
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 326
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 728]
 	.loc 1 327
-	lwz %r3, 728(%r11)
+	lwz %r6, 728(%r4)
 # u = u & q
 	.loc 1 328
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 329
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1068]
 	.loc 1 330
-	lwz %r3, 1068(%r11)
+	lwz %r6, 1068(%r4)
 # u = u & q
 	.loc 1 331
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 332
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 48]
 	.loc 1 333
-	lwz %r3, 48(%r12)
+	lwz %r6, 48(%r11)
 # u = u & q
 	.loc 1 334
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 335
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 388]
 	.loc 1 336
-	lwz %r3, 388(%r12)
+	lwz %r6, 388(%r11)
 # u = u & q
 	.loc 1 337
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 338
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 728]
 	.loc 1 339
-	lwz %r3, 728(%r12)
+	lwz %r6, 728(%r11)
 # u = u & q
 	.loc 1 340
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 341
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1068]
 	.loc 1 342
-	lwz %r3, 1068(%r12)
+	lwz %r6, 1068(%r11)
 # u = u & q
 	.loc 1 343
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 344
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 52]
 	.loc 1 345
-	lwz %r6, 52(%r7)
+	lwz %r9, 52(%r12)
 # u = mem32[p0 + 52]
 	.loc 1 346
-	lwz %r3, 52(%r11)
+	lwz %r6, 52(%r4)
 # u = u & q
 	.loc 1 347
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 348
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 392]
 	.loc 1 349
-	lwz %r3, 392(%r11)
+	lwz %r6, 392(%r4)
 # u = u & q
 	.loc 1 350
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 351
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 732]
 	.loc 1 352
-	lwz %r3, 732(%r11)
+	lwz %r6, 732(%r4)
 # u = u & q
 	.loc 1 353
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 354
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1072]
 	.loc 1 355
-	lwz %r3, 1072(%r11)
+	lwz %r6, 1072(%r4)
 # u = u & q
 	.loc 1 356
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 357
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 52]
 	.loc 1 358
-	lwz %r3, 52(%r12)
+	lwz %r6, 52(%r11)
 # u = u & q
 	.loc 1 359
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 360
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 392]
 	.loc 1 361
-	lwz %r3, 392(%r12)
+	lwz %r6, 392(%r11)
 # u = u & q
 	.loc 1 362
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 363
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 732]
 	.loc 1 364
-	lwz %r3, 732(%r12)
+	lwz %r6, 732(%r11)
 # u = u & q
 	.loc 1 365
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 366
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1072]
 	.loc 1 367
-	lwz %r3, 1072(%r12)
+	lwz %r6, 1072(%r11)
 # u = u & q
 	.loc 1 368
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 369
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 56]
 	.loc 1 370
-	lwz %r6, 56(%r7)
+	lwz %r9, 56(%r12)
 # u = mem32[p0 + 56]
 	.loc 1 371
-	lwz %r3, 56(%r11)
+	lwz %r6, 56(%r4)
 # u = u & q
 	.loc 1 372
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 373
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 396]
 	.loc 1 374
-	lwz %r3, 396(%r11)
+	lwz %r6, 396(%r4)
 # u = u & q
 	.loc 1 375
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 376
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 736]
 	.loc 1 377
-	lwz %r3, 736(%r11)
+	lwz %r6, 736(%r4)
 # u = u & q
 	.loc 1 378
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 379
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1076]
 	.loc 1 380
-	lwz %r3, 1076(%r11)
+	lwz %r6, 1076(%r4)
 # u = u & q
 	.loc 1 381
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 382
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 56]
 	.loc 1 383
-	lwz %r3, 56(%r12)
+	lwz %r6, 56(%r11)
 # u = u & q
 	.loc 1 384
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 385
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 396]
 	.loc 1 386
-	lwz %r3, 396(%r12)
+	lwz %r6, 396(%r11)
 # u = u & q
 	.loc 1 387
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 388
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 736]
 	.loc 1 389
-	lwz %r3, 736(%r12)
+	lwz %r6, 736(%r11)
 # u = u & q
 	.loc 1 390
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 391
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1076]
 	.loc 1 392
-	lwz %r3, 1076(%r12)
+	lwz %r6, 1076(%r11)
 # u = u & q
 	.loc 1 393
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 394
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 60]
 	.loc 1 395
-	lwz %r6, 60(%r7)
+	lwz %r9, 60(%r12)
 # u = mem32[p0 + 60]
 	.loc 1 396
-	lwz %r3, 60(%r11)
+	lwz %r6, 60(%r4)
 # u = u & q
 	.loc 1 397
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 398
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 400]
 	.loc 1 399
-	lwz %r3, 400(%r11)
+	lwz %r6, 400(%r4)
 # u = u & q
 	.loc 1 400
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 401
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 740]
 	.loc 1 402
-	lwz %r3, 740(%r11)
+	lwz %r6, 740(%r4)
 # u = u & q
 	.loc 1 403
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 404
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1080]
 	.loc 1 405
-	lwz %r3, 1080(%r11)
+	lwz %r6, 1080(%r4)
 # u = u & q
 	.loc 1 406
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 407
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 60]
 	.loc 1 408
-	lwz %r3, 60(%r12)
+	lwz %r6, 60(%r11)
 # u = u & q
 	.loc 1 409
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 410
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 400]
 	.loc 1 411
-	lwz %r3, 400(%r12)
+	lwz %r6, 400(%r11)
 # u = u & q
 	.loc 1 412
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 413
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 740]
 	.loc 1 414
-	lwz %r3, 740(%r12)
+	lwz %r6, 740(%r11)
 # u = u & q
 	.loc 1 415
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 416
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1080]
 	.loc 1 417
-	lwz %r3, 1080(%r12)
+	lwz %r6, 1080(%r11)
 # u = u & q
 	.loc 1 418
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 419
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 64]
 	.loc 1 420
-	lwz %r6, 64(%r7)
+	lwz %r9, 64(%r12)
 # u = mem32[p0 + 64]
 	.loc 1 421
-	lwz %r3, 64(%r11)
+	lwz %r6, 64(%r4)
 # u = u & q
 	.loc 1 422
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 423
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 404]
 	.loc 1 424
-	lwz %r3, 404(%r11)
+	lwz %r6, 404(%r4)
 # u = u & q
 	.loc 1 425
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 426
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 744]
 	.loc 1 427
-	lwz %r3, 744(%r11)
+	lwz %r6, 744(%r4)
 # u = u & q
 	.loc 1 428
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 429
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1084]
 	.loc 1 430
-	lwz %r3, 1084(%r11)
+	lwz %r6, 1084(%r4)
 # u = u & q
 	.loc 1 431
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 432
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 64]
 	.loc 1 433
-	lwz %r3, 64(%r12)
+	lwz %r6, 64(%r11)
 # u = u & q
 	.loc 1 434
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 435
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 404]
 	.loc 1 436
-	lwz %r3, 404(%r12)
+	lwz %r6, 404(%r11)
 # u = u & q
 	.loc 1 437
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 438
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 744]
 	.loc 1 439
-	lwz %r3, 744(%r12)
+	lwz %r6, 744(%r11)
 # u = u & q
 	.loc 1 440
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 441
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1084]
 	.loc 1 442
-	lwz %r3, 1084(%r12)
+	lwz %r6, 1084(%r11)
 # u = u & q
 	.loc 1 443
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 444
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 68]
 	.loc 1 445
-	lwz %r6, 68(%r7)
+	lwz %r9, 68(%r12)
 # u = mem32[p0 + 68]
 	.loc 1 446
-	lwz %r3, 68(%r11)
+	lwz %r6, 68(%r4)
 # u = u & q
 	.loc 1 447
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 448
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 408]
 	.loc 1 449
-	lwz %r3, 408(%r11)
+	lwz %r6, 408(%r4)
 # u = u & q
 	.loc 1 450
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 451
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 748]
 	.loc 1 452
-	lwz %r3, 748(%r11)
+	lwz %r6, 748(%r4)
 # u = u & q
 	.loc 1 453
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 454
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1088]
 	.loc 1 455
-	lwz %r3, 1088(%r11)
+	lwz %r6, 1088(%r4)
 # u = u & q
 	.loc 1 456
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 457
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 68]
 	.loc 1 458
-	lwz %r3, 68(%r12)
+	lwz %r6, 68(%r11)
 # u = u & q
 	.loc 1 459
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 460
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 408]
 	.loc 1 461
-	lwz %r3, 408(%r12)
+	lwz %r6, 408(%r11)
 # u = u & q
 	.loc 1 462
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 463
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 748]
 	.loc 1 464
-	lwz %r3, 748(%r12)
+	lwz %r6, 748(%r11)
 # u = u & q
 	.loc 1 465
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 466
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1088]
 	.loc 1 467
-	lwz %r3, 1088(%r12)
+	lwz %r6, 1088(%r11)
 # u = u & q
 	.loc 1 468
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 469
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 72]
 	.loc 1 470
-	lwz %r6, 72(%r7)
+	lwz %r9, 72(%r12)
 # u = mem32[p0 + 72]
 	.loc 1 471
-	lwz %r3, 72(%r11)
+	lwz %r6, 72(%r4)
 # u = u & q
 	.loc 1 472
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 473
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 412]
 	.loc 1 474
-	lwz %r3, 412(%r11)
+	lwz %r6, 412(%r4)
 # u = u & q
 	.loc 1 475
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 476
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 752]
 	.loc 1 477
-	lwz %r3, 752(%r11)
+	lwz %r6, 752(%r4)
 # u = u & q
 	.loc 1 478
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 479
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1092]
 	.loc 1 480
-	lwz %r3, 1092(%r11)
+	lwz %r6, 1092(%r4)
 # u = u & q
 	.loc 1 481
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 482
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 72]
 	.loc 1 483
-	lwz %r3, 72(%r12)
+	lwz %r6, 72(%r11)
 # u = u & q
 	.loc 1 484
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 485
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 412]
 	.loc 1 486
-	lwz %r3, 412(%r12)
+	lwz %r6, 412(%r11)
 # u = u & q
 	.loc 1 487
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 488
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 752]
 	.loc 1 489
-	lwz %r3, 752(%r12)
+	lwz %r6, 752(%r11)
 # u = u & q
 	.loc 1 490
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 491
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1092]
 	.loc 1 492
-	lwz %r3, 1092(%r12)
+	lwz %r6, 1092(%r11)
 # u = u & q
 	.loc 1 493
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 494
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 76]
 	.loc 1 495
-	lwz %r6, 76(%r7)
+	lwz %r9, 76(%r12)
 # u = mem32[p0 + 76]
 	.loc 1 496
-	lwz %r3, 76(%r11)
+	lwz %r6, 76(%r4)
 # u = u & q
 	.loc 1 497
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 498
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 416]
 	.loc 1 499
-	lwz %r3, 416(%r11)
+	lwz %r6, 416(%r4)
 # u = u & q
 	.loc 1 500
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 501
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 756]
 	.loc 1 502
-	lwz %r3, 756(%r11)
+	lwz %r6, 756(%r4)
 # u = u & q
 	.loc 1 503
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 504
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1096]
 	.loc 1 505
-	lwz %r3, 1096(%r11)
+	lwz %r6, 1096(%r4)
 # u = u & q
 	.loc 1 506
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 507
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 76]
 	.loc 1 508
-	lwz %r3, 76(%r12)
+	lwz %r6, 76(%r11)
 # u = u & q
 	.loc 1 509
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 510
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 416]
 	.loc 1 511
-	lwz %r3, 416(%r12)
+	lwz %r6, 416(%r11)
 # u = u & q
 	.loc 1 512
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 513
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 756]
 	.loc 1 514
-	lwz %r3, 756(%r12)
+	lwz %r6, 756(%r11)
 # u = u & q
 	.loc 1 515
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 516
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1096]
 	.loc 1 517
-	lwz %r3, 1096(%r12)
+	lwz %r6, 1096(%r11)
 # u = u & q
 	.loc 1 518
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 519
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 80]
 	.loc 1 520
-	lwz %r6, 80(%r7)
+	lwz %r9, 80(%r12)
 # u = mem32[p0 + 80]
 	.loc 1 521
-	lwz %r3, 80(%r11)
+	lwz %r6, 80(%r4)
 # u = u & q
 	.loc 1 522
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 523
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 420]
 	.loc 1 524
-	lwz %r3, 420(%r11)
+	lwz %r6, 420(%r4)
 # u = u & q
 	.loc 1 525
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 526
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 760]
 	.loc 1 527
-	lwz %r3, 760(%r11)
+	lwz %r6, 760(%r4)
 # u = u & q
 	.loc 1 528
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 529
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1100]
 	.loc 1 530
-	lwz %r3, 1100(%r11)
+	lwz %r6, 1100(%r4)
 # u = u & q
 	.loc 1 531
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 532
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 80]
 	.loc 1 533
-	lwz %r3, 80(%r12)
+	lwz %r6, 80(%r11)
 # u = u & q
 	.loc 1 534
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 535
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 420]
 	.loc 1 536
-	lwz %r3, 420(%r12)
+	lwz %r6, 420(%r11)
 # u = u & q
 	.loc 1 537
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 538
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 760]
 	.loc 1 539
-	lwz %r3, 760(%r12)
+	lwz %r6, 760(%r11)
 # u = u & q
 	.loc 1 540
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 541
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1100]
 	.loc 1 542
-	lwz %r3, 1100(%r12)
+	lwz %r6, 1100(%r11)
 # u = u & q
 	.loc 1 543
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 544
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 84]
 	.loc 1 545
-	lwz %r6, 84(%r7)
+	lwz %r9, 84(%r12)
 # u = mem32[p0 + 84]
 	.loc 1 546
-	lwz %r3, 84(%r11)
+	lwz %r6, 84(%r4)
 # u = u & q
 	.loc 1 547
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 548
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 424]
 	.loc 1 549
-	lwz %r3, 424(%r11)
+	lwz %r6, 424(%r4)
 # u = u & q
 	.loc 1 550
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 551
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 764]
 	.loc 1 552
-	lwz %r3, 764(%r11)
+	lwz %r6, 764(%r4)
 # u = u & q
 	.loc 1 553
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 554
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1104]
 	.loc 1 555
-	lwz %r3, 1104(%r11)
+	lwz %r6, 1104(%r4)
 # u = u & q
 	.loc 1 556
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 557
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 84]
 	.loc 1 558
-	lwz %r3, 84(%r12)
+	lwz %r6, 84(%r11)
 # u = u & q
 	.loc 1 559
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 560
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 424]
 	.loc 1 561
-	lwz %r3, 424(%r12)
+	lwz %r6, 424(%r11)
 # u = u & q
 	.loc 1 562
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 563
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 764]
 	.loc 1 564
-	lwz %r3, 764(%r12)
+	lwz %r6, 764(%r11)
 # u = u & q
 	.loc 1 565
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 566
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1104]
 	.loc 1 567
-	lwz %r3, 1104(%r12)
+	lwz %r6, 1104(%r11)
 # u = u & q
 	.loc 1 568
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 569
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 88]
 	.loc 1 570
-	lwz %r6, 88(%r7)
+	lwz %r9, 88(%r12)
 # u = mem32[p0 + 88]
 	.loc 1 571
-	lwz %r3, 88(%r11)
+	lwz %r6, 88(%r4)
 # u = u & q
 	.loc 1 572
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 573
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 428]
 	.loc 1 574
-	lwz %r3, 428(%r11)
+	lwz %r6, 428(%r4)
 # u = u & q
 	.loc 1 575
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 576
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 768]
 	.loc 1 577
-	lwz %r3, 768(%r11)
+	lwz %r6, 768(%r4)
 # u = u & q
 	.loc 1 578
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 579
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1108]
 	.loc 1 580
-	lwz %r3, 1108(%r11)
+	lwz %r6, 1108(%r4)
 # u = u & q
 	.loc 1 581
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 582
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 88]
 	.loc 1 583
-	lwz %r3, 88(%r12)
+	lwz %r6, 88(%r11)
 # u = u & q
 	.loc 1 584
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 585
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 428]
 	.loc 1 586
-	lwz %r3, 428(%r12)
+	lwz %r6, 428(%r11)
 # u = u & q
 	.loc 1 587
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 588
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 768]
 	.loc 1 589
-	lwz %r3, 768(%r12)
+	lwz %r6, 768(%r11)
 # u = u & q
 	.loc 1 590
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 591
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1108]
 	.loc 1 592
-	lwz %r3, 1108(%r12)
+	lwz %r6, 1108(%r11)
 # u = u & q
 	.loc 1 593
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 594
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 92]
 	.loc 1 595
-	lwz %r6, 92(%r7)
+	lwz %r9, 92(%r12)
 # u = mem32[p0 + 92]
 	.loc 1 596
-	lwz %r3, 92(%r11)
+	lwz %r6, 92(%r4)
 # u = u & q
 	.loc 1 597
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 598
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 432]
 	.loc 1 599
-	lwz %r3, 432(%r11)
+	lwz %r6, 432(%r4)
 # u = u & q
 	.loc 1 600
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 601
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 772]
 	.loc 1 602
-	lwz %r3, 772(%r11)
+	lwz %r6, 772(%r4)
 # u = u & q
 	.loc 1 603
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 604
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1112]
 	.loc 1 605
-	lwz %r3, 1112(%r11)
+	lwz %r6, 1112(%r4)
 # u = u & q
 	.loc 1 606
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 607
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 92]
 	.loc 1 608
-	lwz %r3, 92(%r12)
+	lwz %r6, 92(%r11)
 # u = u & q
 	.loc 1 609
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 610
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 432]
 	.loc 1 611
-	lwz %r3, 432(%r12)
+	lwz %r6, 432(%r11)
 # u = u & q
 	.loc 1 612
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 613
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 772]
 	.loc 1 614
-	lwz %r3, 772(%r12)
+	lwz %r6, 772(%r11)
 # u = u & q
 	.loc 1 615
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 616
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1112]
 	.loc 1 617
-	lwz %r3, 1112(%r12)
+	lwz %r6, 1112(%r11)
 # u = u & q
 	.loc 1 618
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 619
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 96]
 	.loc 1 620
-	lwz %r6, 96(%r7)
+	lwz %r9, 96(%r12)
 # u = mem32[p0 + 96]
 	.loc 1 621
-	lwz %r3, 96(%r11)
+	lwz %r6, 96(%r4)
 # u = u & q
 	.loc 1 622
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 623
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 436]
 	.loc 1 624
-	lwz %r3, 436(%r11)
+	lwz %r6, 436(%r4)
 # u = u & q
 	.loc 1 625
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 626
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 776]
 	.loc 1 627
-	lwz %r3, 776(%r11)
+	lwz %r6, 776(%r4)
 # u = u & q
 	.loc 1 628
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 629
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1116]
 	.loc 1 630
-	lwz %r3, 1116(%r11)
+	lwz %r6, 1116(%r4)
 # u = u & q
 	.loc 1 631
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 632
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 96]
 	.loc 1 633
-	lwz %r3, 96(%r12)
+	lwz %r6, 96(%r11)
 # u = u & q
 	.loc 1 634
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 635
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 436]
 	.loc 1 636
-	lwz %r3, 436(%r12)
+	lwz %r6, 436(%r11)
 # u = u & q
 	.loc 1 637
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 638
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 776]
 	.loc 1 639
-	lwz %r3, 776(%r12)
+	lwz %r6, 776(%r11)
 # u = u & q
 	.loc 1 640
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 641
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1116]
 	.loc 1 642
-	lwz %r3, 1116(%r12)
+	lwz %r6, 1116(%r11)
 # u = u & q
 	.loc 1 643
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 644
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 100]
 	.loc 1 645
-	lwz %r6, 100(%r7)
+	lwz %r9, 100(%r12)
 # u = mem32[p0 + 100]
 	.loc 1 646
-	lwz %r3, 100(%r11)
+	lwz %r6, 100(%r4)
 # u = u & q
 	.loc 1 647
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 648
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 440]
 	.loc 1 649
-	lwz %r3, 440(%r11)
+	lwz %r6, 440(%r4)
 # u = u & q
 	.loc 1 650
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 651
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 780]
 	.loc 1 652
-	lwz %r3, 780(%r11)
+	lwz %r6, 780(%r4)
 # u = u & q
 	.loc 1 653
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 654
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1120]
 	.loc 1 655
-	lwz %r3, 1120(%r11)
+	lwz %r6, 1120(%r4)
 # u = u & q
 	.loc 1 656
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 657
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 100]
 	.loc 1 658
-	lwz %r3, 100(%r12)
+	lwz %r6, 100(%r11)
 # u = u & q
 	.loc 1 659
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 660
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 440]
 	.loc 1 661
-	lwz %r3, 440(%r12)
+	lwz %r6, 440(%r11)
 # u = u & q
 	.loc 1 662
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 663
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 780]
 	.loc 1 664
-	lwz %r3, 780(%r12)
+	lwz %r6, 780(%r11)
 # u = u & q
 	.loc 1 665
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 666
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1120]
 	.loc 1 667
-	lwz %r3, 1120(%r12)
+	lwz %r6, 1120(%r11)
 # u = u & q
 	.loc 1 668
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 669
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 104]
 	.loc 1 670
-	lwz %r6, 104(%r7)
+	lwz %r9, 104(%r12)
 # u = mem32[p0 + 104]
 	.loc 1 671
-	lwz %r3, 104(%r11)
+	lwz %r6, 104(%r4)
 # u = u & q
 	.loc 1 672
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 673
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 444]
 	.loc 1 674
-	lwz %r3, 444(%r11)
+	lwz %r6, 444(%r4)
 # u = u & q
 	.loc 1 675
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 676
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 784]
 	.loc 1 677
-	lwz %r3, 784(%r11)
+	lwz %r6, 784(%r4)
 # u = u & q
 	.loc 1 678
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 679
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1124]
 	.loc 1 680
-	lwz %r3, 1124(%r11)
+	lwz %r6, 1124(%r4)
 # u = u & q
 	.loc 1 681
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 682
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 104]
 	.loc 1 683
-	lwz %r3, 104(%r12)
+	lwz %r6, 104(%r11)
 # u = u & q
 	.loc 1 684
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 685
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 444]
 	.loc 1 686
-	lwz %r3, 444(%r12)
+	lwz %r6, 444(%r11)
 # u = u & q
 	.loc 1 687
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 688
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 784]
 	.loc 1 689
-	lwz %r3, 784(%r12)
+	lwz %r6, 784(%r11)
 # u = u & q
 	.loc 1 690
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 691
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1124]
 	.loc 1 692
-	lwz %r3, 1124(%r12)
+	lwz %r6, 1124(%r11)
 # u = u & q
 	.loc 1 693
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 694
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 108]
 	.loc 1 695
-	lwz %r6, 108(%r7)
+	lwz %r9, 108(%r12)
 # u = mem32[p0 + 108]
 	.loc 1 696
-	lwz %r3, 108(%r11)
+	lwz %r6, 108(%r4)
 # u = u & q
 	.loc 1 697
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 698
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 448]
 	.loc 1 699
-	lwz %r3, 448(%r11)
+	lwz %r6, 448(%r4)
 # u = u & q
 	.loc 1 700
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 701
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 788]
 	.loc 1 702
-	lwz %r3, 788(%r11)
+	lwz %r6, 788(%r4)
 # u = u & q
 	.loc 1 703
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 704
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1128]
 	.loc 1 705
-	lwz %r3, 1128(%r11)
+	lwz %r6, 1128(%r4)
 # u = u & q
 	.loc 1 706
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 707
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 108]
 	.loc 1 708
-	lwz %r3, 108(%r12)
+	lwz %r6, 108(%r11)
 # u = u & q
 	.loc 1 709
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 710
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 448]
 	.loc 1 711
-	lwz %r3, 448(%r12)
+	lwz %r6, 448(%r11)
 # u = u & q
 	.loc 1 712
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 713
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 788]
 	.loc 1 714
-	lwz %r3, 788(%r12)
+	lwz %r6, 788(%r11)
 # u = u & q
 	.loc 1 715
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 716
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1128]
 	.loc 1 717
-	lwz %r3, 1128(%r12)
+	lwz %r6, 1128(%r11)
 # u = u & q
 	.loc 1 718
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 719
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 112]
 	.loc 1 720
-	lwz %r6, 112(%r7)
+	lwz %r9, 112(%r12)
 # u = mem32[p0 + 112]
 	.loc 1 721
-	lwz %r3, 112(%r11)
+	lwz %r6, 112(%r4)
 # u = u & q
 	.loc 1 722
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 723
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 452]
 	.loc 1 724
-	lwz %r3, 452(%r11)
+	lwz %r6, 452(%r4)
 # u = u & q
 	.loc 1 725
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 726
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 792]
 	.loc 1 727
-	lwz %r3, 792(%r11)
+	lwz %r6, 792(%r4)
 # u = u & q
 	.loc 1 728
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 729
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1132]
 	.loc 1 730
-	lwz %r3, 1132(%r11)
+	lwz %r6, 1132(%r4)
 # u = u & q
 	.loc 1 731
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 732
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 112]
 	.loc 1 733
-	lwz %r3, 112(%r12)
+	lwz %r6, 112(%r11)
 # u = u & q
 	.loc 1 734
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 735
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 452]
 	.loc 1 736
-	lwz %r3, 452(%r12)
+	lwz %r6, 452(%r11)
 # u = u & q
 	.loc 1 737
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 738
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 792]
 	.loc 1 739
-	lwz %r3, 792(%r12)
+	lwz %r6, 792(%r11)
 # u = u & q
 	.loc 1 740
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 741
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1132]
 	.loc 1 742
-	lwz %r3, 1132(%r12)
+	lwz %r6, 1132(%r11)
 # u = u & q
 	.loc 1 743
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 744
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 116]
 	.loc 1 745
-	lwz %r6, 116(%r7)
+	lwz %r9, 116(%r12)
 # u = mem32[p0 + 116]
 	.loc 1 746
-	lwz %r3, 116(%r11)
+	lwz %r6, 116(%r4)
 # u = u & q
 	.loc 1 747
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 748
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 456]
 	.loc 1 749
-	lwz %r3, 456(%r11)
+	lwz %r6, 456(%r4)
 # u = u & q
 	.loc 1 750
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 751
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 796]
 	.loc 1 752
-	lwz %r3, 796(%r11)
+	lwz %r6, 796(%r4)
 # u = u & q
 	.loc 1 753
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 754
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1136]
 	.loc 1 755
-	lwz %r3, 1136(%r11)
+	lwz %r6, 1136(%r4)
 # u = u & q
 	.loc 1 756
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 757
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 116]
 	.loc 1 758
-	lwz %r3, 116(%r12)
+	lwz %r6, 116(%r11)
 # u = u & q
 	.loc 1 759
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 760
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 456]
 	.loc 1 761
-	lwz %r3, 456(%r12)
+	lwz %r6, 456(%r11)
 # u = u & q
 	.loc 1 762
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 763
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 796]
 	.loc 1 764
-	lwz %r3, 796(%r12)
+	lwz %r6, 796(%r11)
 # u = u & q
 	.loc 1 765
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 766
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1136]
 	.loc 1 767
-	lwz %r3, 1136(%r12)
+	lwz %r6, 1136(%r11)
 # u = u & q
 	.loc 1 768
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 769
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 120]
 	.loc 1 770
-	lwz %r6, 120(%r7)
+	lwz %r9, 120(%r12)
 # u = mem32[p0 + 120]
 	.loc 1 771
-	lwz %r3, 120(%r11)
+	lwz %r6, 120(%r4)
 # u = u & q
 	.loc 1 772
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 773
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 460]
 	.loc 1 774
-	lwz %r3, 460(%r11)
+	lwz %r6, 460(%r4)
 # u = u & q
 	.loc 1 775
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 776
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 800]
 	.loc 1 777
-	lwz %r3, 800(%r11)
+	lwz %r6, 800(%r4)
 # u = u & q
 	.loc 1 778
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 779
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1140]
 	.loc 1 780
-	lwz %r3, 1140(%r11)
+	lwz %r6, 1140(%r4)
 # u = u & q
 	.loc 1 781
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 782
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 120]
 	.loc 1 783
-	lwz %r3, 120(%r12)
+	lwz %r6, 120(%r11)
 # u = u & q
 	.loc 1 784
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 785
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 460]
 	.loc 1 786
-	lwz %r3, 460(%r12)
+	lwz %r6, 460(%r11)
 # u = u & q
 	.loc 1 787
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 788
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 800]
 	.loc 1 789
-	lwz %r3, 800(%r12)
+	lwz %r6, 800(%r11)
 # u = u & q
 	.loc 1 790
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 791
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1140]
 	.loc 1 792
-	lwz %r3, 1140(%r12)
+	lwz %r6, 1140(%r11)
 # u = u & q
 	.loc 1 793
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 794
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 124]
 	.loc 1 795
-	lwz %r6, 124(%r7)
+	lwz %r9, 124(%r12)
 # u = mem32[p0 + 124]
 	.loc 1 796
-	lwz %r3, 124(%r11)
+	lwz %r6, 124(%r4)
 # u = u & q
 	.loc 1 797
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 798
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 464]
 	.loc 1 799
-	lwz %r3, 464(%r11)
+	lwz %r6, 464(%r4)
 # u = u & q
 	.loc 1 800
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 801
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 804]
 	.loc 1 802
-	lwz %r3, 804(%r11)
+	lwz %r6, 804(%r4)
 # u = u & q
 	.loc 1 803
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 804
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1144]
 	.loc 1 805
-	lwz %r3, 1144(%r11)
+	lwz %r6, 1144(%r4)
 # u = u & q
 	.loc 1 806
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 807
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 124]
 	.loc 1 808
-	lwz %r3, 124(%r12)
+	lwz %r6, 124(%r11)
 # u = u & q
 	.loc 1 809
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 810
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 464]
 	.loc 1 811
-	lwz %r3, 464(%r12)
+	lwz %r6, 464(%r11)
 # u = u & q
 	.loc 1 812
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 813
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 804]
 	.loc 1 814
-	lwz %r3, 804(%r12)
+	lwz %r6, 804(%r11)
 # u = u & q
 	.loc 1 815
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 816
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1144]
 	.loc 1 817
-	lwz %r3, 1144(%r12)
+	lwz %r6, 1144(%r11)
 # u = u & q
 	.loc 1 818
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 819
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 128]
 	.loc 1 820
-	lwz %r6, 128(%r7)
+	lwz %r9, 128(%r12)
 # u = mem32[p0 + 128]
 	.loc 1 821
-	lwz %r3, 128(%r11)
+	lwz %r6, 128(%r4)
 # u = u & q
 	.loc 1 822
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 823
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 468]
 	.loc 1 824
-	lwz %r3, 468(%r11)
+	lwz %r6, 468(%r4)
 # u = u & q
 	.loc 1 825
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 826
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 808]
 	.loc 1 827
-	lwz %r3, 808(%r11)
+	lwz %r6, 808(%r4)
 # u = u & q
 	.loc 1 828
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 829
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1148]
 	.loc 1 830
-	lwz %r3, 1148(%r11)
+	lwz %r6, 1148(%r4)
 # u = u & q
 	.loc 1 831
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 832
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 128]
 	.loc 1 833
-	lwz %r3, 128(%r12)
+	lwz %r6, 128(%r11)
 # u = u & q
 	.loc 1 834
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 835
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 468]
 	.loc 1 836
-	lwz %r3, 468(%r12)
+	lwz %r6, 468(%r11)
 # u = u & q
 	.loc 1 837
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 838
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 808]
 	.loc 1 839
-	lwz %r3, 808(%r12)
+	lwz %r6, 808(%r11)
 # u = u & q
 	.loc 1 840
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 841
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1148]
 	.loc 1 842
-	lwz %r3, 1148(%r12)
+	lwz %r6, 1148(%r11)
 # u = u & q
 	.loc 1 843
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 844
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 132]
 	.loc 1 845
-	lwz %r6, 132(%r7)
+	lwz %r9, 132(%r12)
 # u = mem32[p0 + 132]
 	.loc 1 846
-	lwz %r3, 132(%r11)
+	lwz %r6, 132(%r4)
 # u = u & q
 	.loc 1 847
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 848
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 472]
 	.loc 1 849
-	lwz %r3, 472(%r11)
+	lwz %r6, 472(%r4)
 # u = u & q
 	.loc 1 850
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 851
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 812]
 	.loc 1 852
-	lwz %r3, 812(%r11)
+	lwz %r6, 812(%r4)
 # u = u & q
 	.loc 1 853
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 854
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1152]
 	.loc 1 855
-	lwz %r3, 1152(%r11)
+	lwz %r6, 1152(%r4)
 # u = u & q
 	.loc 1 856
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 857
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 132]
 	.loc 1 858
-	lwz %r3, 132(%r12)
+	lwz %r6, 132(%r11)
 # u = u & q
 	.loc 1 859
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 860
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 472]
 	.loc 1 861
-	lwz %r3, 472(%r12)
+	lwz %r6, 472(%r11)
 # u = u & q
 	.loc 1 862
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 863
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 812]
 	.loc 1 864
-	lwz %r3, 812(%r12)
+	lwz %r6, 812(%r11)
 # u = u & q
 	.loc 1 865
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 866
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1152]
 	.loc 1 867
-	lwz %r3, 1152(%r12)
+	lwz %r6, 1152(%r11)
 # u = u & q
 	.loc 1 868
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 869
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 136]
 	.loc 1 870
-	lwz %r6, 136(%r7)
+	lwz %r9, 136(%r12)
 # u = mem32[p0 + 136]
 	.loc 1 871
-	lwz %r3, 136(%r11)
+	lwz %r6, 136(%r4)
 # u = u & q
 	.loc 1 872
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 873
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 476]
 	.loc 1 874
-	lwz %r3, 476(%r11)
+	lwz %r6, 476(%r4)
 # u = u & q
 	.loc 1 875
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 876
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 816]
 	.loc 1 877
-	lwz %r3, 816(%r11)
+	lwz %r6, 816(%r4)
 # u = u & q
 	.loc 1 878
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 879
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1156]
 	.loc 1 880
-	lwz %r3, 1156(%r11)
+	lwz %r6, 1156(%r4)
 # u = u & q
 	.loc 1 881
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 882
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 136]
 	.loc 1 883
-	lwz %r3, 136(%r12)
+	lwz %r6, 136(%r11)
 # u = u & q
 	.loc 1 884
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 885
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 476]
 	.loc 1 886
-	lwz %r3, 476(%r12)
+	lwz %r6, 476(%r11)
 # u = u & q
 	.loc 1 887
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 888
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 816]
 	.loc 1 889
-	lwz %r3, 816(%r12)
+	lwz %r6, 816(%r11)
 # u = u & q
 	.loc 1 890
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 891
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1156]
 	.loc 1 892
-	lwz %r3, 1156(%r12)
+	lwz %r6, 1156(%r11)
 # u = u & q
 	.loc 1 893
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 894
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 140]
 	.loc 1 895
-	lwz %r6, 140(%r7)
+	lwz %r9, 140(%r12)
 # u = mem32[p0 + 140]
 	.loc 1 896
-	lwz %r3, 140(%r11)
+	lwz %r6, 140(%r4)
 # u = u & q
 	.loc 1 897
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 898
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 480]
 	.loc 1 899
-	lwz %r3, 480(%r11)
+	lwz %r6, 480(%r4)
 # u = u & q
 	.loc 1 900
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 901
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 820]
 	.loc 1 902
-	lwz %r3, 820(%r11)
+	lwz %r6, 820(%r4)
 # u = u & q
 	.loc 1 903
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 904
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1160]
 	.loc 1 905
-	lwz %r3, 1160(%r11)
+	lwz %r6, 1160(%r4)
 # u = u & q
 	.loc 1 906
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 907
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 140]
 	.loc 1 908
-	lwz %r3, 140(%r12)
+	lwz %r6, 140(%r11)
 # u = u & q
 	.loc 1 909
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 910
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 480]
 	.loc 1 911
-	lwz %r3, 480(%r12)
+	lwz %r6, 480(%r11)
 # u = u & q
 	.loc 1 912
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 913
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 820]
 	.loc 1 914
-	lwz %r3, 820(%r12)
+	lwz %r6, 820(%r11)
 # u = u & q
 	.loc 1 915
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 916
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1160]
 	.loc 1 917
-	lwz %r3, 1160(%r12)
+	lwz %r6, 1160(%r11)
 # u = u & q
 	.loc 1 918
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 919
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 144]
 	.loc 1 920
-	lwz %r6, 144(%r7)
+	lwz %r9, 144(%r12)
 # u = mem32[p0 + 144]
 	.loc 1 921
-	lwz %r3, 144(%r11)
+	lwz %r6, 144(%r4)
 # u = u & q
 	.loc 1 922
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 923
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 484]
 	.loc 1 924
-	lwz %r3, 484(%r11)
+	lwz %r6, 484(%r4)
 # u = u & q
 	.loc 1 925
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 926
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 824]
 	.loc 1 927
-	lwz %r3, 824(%r11)
+	lwz %r6, 824(%r4)
 # u = u & q
 	.loc 1 928
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 929
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1164]
 	.loc 1 930
-	lwz %r3, 1164(%r11)
+	lwz %r6, 1164(%r4)
 # u = u & q
 	.loc 1 931
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 932
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 144]
 	.loc 1 933
-	lwz %r3, 144(%r12)
+	lwz %r6, 144(%r11)
 # u = u & q
 	.loc 1 934
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 935
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 484]
 	.loc 1 936
-	lwz %r3, 484(%r12)
+	lwz %r6, 484(%r11)
 # u = u & q
 	.loc 1 937
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 938
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 824]
 	.loc 1 939
-	lwz %r3, 824(%r12)
+	lwz %r6, 824(%r11)
 # u = u & q
 	.loc 1 940
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 941
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1164]
 	.loc 1 942
-	lwz %r3, 1164(%r12)
+	lwz %r6, 1164(%r11)
 # u = u & q
 	.loc 1 943
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 944
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 148]
 	.loc 1 945
-	lwz %r6, 148(%r7)
+	lwz %r9, 148(%r12)
 # u = mem32[p0 + 148]
 	.loc 1 946
-	lwz %r3, 148(%r11)
+	lwz %r6, 148(%r4)
 # u = u & q
 	.loc 1 947
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 948
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 488]
 	.loc 1 949
-	lwz %r3, 488(%r11)
+	lwz %r6, 488(%r4)
 # u = u & q
 	.loc 1 950
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 951
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 828]
 	.loc 1 952
-	lwz %r3, 828(%r11)
+	lwz %r6, 828(%r4)
 # u = u & q
 	.loc 1 953
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 954
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1168]
 	.loc 1 955
-	lwz %r3, 1168(%r11)
+	lwz %r6, 1168(%r4)
 # u = u & q
 	.loc 1 956
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 957
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 148]
 	.loc 1 958
-	lwz %r3, 148(%r12)
+	lwz %r6, 148(%r11)
 # u = u & q
 	.loc 1 959
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 960
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 488]
 	.loc 1 961
-	lwz %r3, 488(%r12)
+	lwz %r6, 488(%r11)
 # u = u & q
 	.loc 1 962
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 963
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 828]
 	.loc 1 964
-	lwz %r3, 828(%r12)
+	lwz %r6, 828(%r11)
 # u = u & q
 	.loc 1 965
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 966
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1168]
 	.loc 1 967
-	lwz %r3, 1168(%r12)
+	lwz %r6, 1168(%r11)
 # u = u & q
 	.loc 1 968
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 969
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 152]
 	.loc 1 970
-	lwz %r6, 152(%r7)
+	lwz %r9, 152(%r12)
 # u = mem32[p0 + 152]
 	.loc 1 971
-	lwz %r3, 152(%r11)
+	lwz %r6, 152(%r4)
 # u = u & q
 	.loc 1 972
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 973
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 492]
 	.loc 1 974
-	lwz %r3, 492(%r11)
+	lwz %r6, 492(%r4)
 # u = u & q
 	.loc 1 975
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 976
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 832]
 	.loc 1 977
-	lwz %r3, 832(%r11)
+	lwz %r6, 832(%r4)
 # u = u & q
 	.loc 1 978
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 979
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1172]
 	.loc 1 980
-	lwz %r3, 1172(%r11)
+	lwz %r6, 1172(%r4)
 # u = u & q
 	.loc 1 981
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 982
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 152]
 	.loc 1 983
-	lwz %r3, 152(%r12)
+	lwz %r6, 152(%r11)
 # u = u & q
 	.loc 1 984
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 985
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 492]
 	.loc 1 986
-	lwz %r3, 492(%r12)
+	lwz %r6, 492(%r11)
 # u = u & q
 	.loc 1 987
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 988
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 832]
 	.loc 1 989
-	lwz %r3, 832(%r12)
+	lwz %r6, 832(%r11)
 # u = u & q
 	.loc 1 990
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 991
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1172]
 	.loc 1 992
-	lwz %r3, 1172(%r12)
+	lwz %r6, 1172(%r11)
 # u = u & q
 	.loc 1 993
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 994
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 156]
 	.loc 1 995
-	lwz %r6, 156(%r7)
+	lwz %r9, 156(%r12)
 # u = mem32[p0 + 156]
 	.loc 1 996
-	lwz %r3, 156(%r11)
+	lwz %r6, 156(%r4)
 # u = u & q
 	.loc 1 997
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 998
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 496]
 	.loc 1 999
-	lwz %r3, 496(%r11)
+	lwz %r6, 496(%r4)
 # u = u & q
 	.loc 1 1000
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1001
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 836]
 	.loc 1 1002
-	lwz %r3, 836(%r11)
+	lwz %r6, 836(%r4)
 # u = u & q
 	.loc 1 1003
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1004
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1176]
 	.loc 1 1005
-	lwz %r3, 1176(%r11)
+	lwz %r6, 1176(%r4)
 # u = u & q
 	.loc 1 1006
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1007
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 156]
 	.loc 1 1008
-	lwz %r3, 156(%r12)
+	lwz %r6, 156(%r11)
 # u = u & q
 	.loc 1 1009
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1010
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 496]
 	.loc 1 1011
-	lwz %r3, 496(%r12)
+	lwz %r6, 496(%r11)
 # u = u & q
 	.loc 1 1012
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1013
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 836]
 	.loc 1 1014
-	lwz %r3, 836(%r12)
+	lwz %r6, 836(%r11)
 # u = u & q
 	.loc 1 1015
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1016
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1176]
 	.loc 1 1017
-	lwz %r3, 1176(%r12)
+	lwz %r6, 1176(%r11)
 # u = u & q
 	.loc 1 1018
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1019
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 160]
 	.loc 1 1020
-	lwz %r6, 160(%r7)
+	lwz %r9, 160(%r12)
 # u = mem32[p0 + 160]
 	.loc 1 1021
-	lwz %r3, 160(%r11)
+	lwz %r6, 160(%r4)
 # u = u & q
 	.loc 1 1022
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1023
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 500]
 	.loc 1 1024
-	lwz %r3, 500(%r11)
+	lwz %r6, 500(%r4)
 # u = u & q
 	.loc 1 1025
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1026
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 840]
 	.loc 1 1027
-	lwz %r3, 840(%r11)
+	lwz %r6, 840(%r4)
 # u = u & q
 	.loc 1 1028
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1029
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1180]
 	.loc 1 1030
-	lwz %r3, 1180(%r11)
+	lwz %r6, 1180(%r4)
 # u = u & q
 	.loc 1 1031
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1032
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 160]
 	.loc 1 1033
-	lwz %r3, 160(%r12)
+	lwz %r6, 160(%r11)
 # u = u & q
 	.loc 1 1034
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1035
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 500]
 	.loc 1 1036
-	lwz %r3, 500(%r12)
+	lwz %r6, 500(%r11)
 # u = u & q
 	.loc 1 1037
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1038
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 840]
 	.loc 1 1039
-	lwz %r3, 840(%r12)
+	lwz %r6, 840(%r11)
 # u = u & q
 	.loc 1 1040
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1041
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1180]
 	.loc 1 1042
-	lwz %r3, 1180(%r12)
+	lwz %r6, 1180(%r11)
 # u = u & q
 	.loc 1 1043
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1044
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 164]
 	.loc 1 1045
-	lwz %r6, 164(%r7)
+	lwz %r9, 164(%r12)
 # u = mem32[p0 + 164]
 	.loc 1 1046
-	lwz %r3, 164(%r11)
+	lwz %r6, 164(%r4)
 # u = u & q
 	.loc 1 1047
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1048
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 504]
 	.loc 1 1049
-	lwz %r3, 504(%r11)
+	lwz %r6, 504(%r4)
 # u = u & q
 	.loc 1 1050
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1051
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 844]
 	.loc 1 1052
-	lwz %r3, 844(%r11)
+	lwz %r6, 844(%r4)
 # u = u & q
 	.loc 1 1053
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1054
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1184]
 	.loc 1 1055
-	lwz %r3, 1184(%r11)
+	lwz %r6, 1184(%r4)
 # u = u & q
 	.loc 1 1056
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1057
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 164]
 	.loc 1 1058
-	lwz %r3, 164(%r12)
+	lwz %r6, 164(%r11)
 # u = u & q
 	.loc 1 1059
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1060
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 504]
 	.loc 1 1061
-	lwz %r3, 504(%r12)
+	lwz %r6, 504(%r11)
 # u = u & q
 	.loc 1 1062
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1063
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 844]
 	.loc 1 1064
-	lwz %r3, 844(%r12)
+	lwz %r6, 844(%r11)
 # u = u & q
 	.loc 1 1065
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1066
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1184]
 	.loc 1 1067
-	lwz %r3, 1184(%r12)
+	lwz %r6, 1184(%r11)
 # u = u & q
 	.loc 1 1068
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1069
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 168]
 	.loc 1 1070
-	lwz %r6, 168(%r7)
+	lwz %r9, 168(%r12)
 # u = mem32[p0 + 168]
 	.loc 1 1071
-	lwz %r3, 168(%r11)
+	lwz %r6, 168(%r4)
 # u = u & q
 	.loc 1 1072
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1073
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 508]
 	.loc 1 1074
-	lwz %r3, 508(%r11)
+	lwz %r6, 508(%r4)
 # u = u & q
 	.loc 1 1075
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1076
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 848]
 	.loc 1 1077
-	lwz %r3, 848(%r11)
+	lwz %r6, 848(%r4)
 # u = u & q
 	.loc 1 1078
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1079
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1188]
 	.loc 1 1080
-	lwz %r3, 1188(%r11)
+	lwz %r6, 1188(%r4)
 # u = u & q
 	.loc 1 1081
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1082
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 168]
 	.loc 1 1083
-	lwz %r3, 168(%r12)
+	lwz %r6, 168(%r11)
 # u = u & q
 	.loc 1 1084
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1085
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 508]
 	.loc 1 1086
-	lwz %r3, 508(%r12)
+	lwz %r6, 508(%r11)
 # u = u & q
 	.loc 1 1087
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1088
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 848]
 	.loc 1 1089
-	lwz %r3, 848(%r12)
+	lwz %r6, 848(%r11)
 # u = u & q
 	.loc 1 1090
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1091
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1188]
 	.loc 1 1092
-	lwz %r3, 1188(%r12)
+	lwz %r6, 1188(%r11)
 # u = u & q
 	.loc 1 1093
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1094
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 172]
 	.loc 1 1095
-	lwz %r6, 172(%r7)
+	lwz %r9, 172(%r12)
 # u = mem32[p0 + 172]
 	.loc 1 1096
-	lwz %r3, 172(%r11)
+	lwz %r6, 172(%r4)
 # u = u & q
 	.loc 1 1097
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1098
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 512]
 	.loc 1 1099
-	lwz %r3, 512(%r11)
+	lwz %r6, 512(%r4)
 # u = u & q
 	.loc 1 1100
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1101
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 852]
 	.loc 1 1102
-	lwz %r3, 852(%r11)
+	lwz %r6, 852(%r4)
 # u = u & q
 	.loc 1 1103
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1104
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1192]
 	.loc 1 1105
-	lwz %r3, 1192(%r11)
+	lwz %r6, 1192(%r4)
 # u = u & q
 	.loc 1 1106
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1107
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 172]
 	.loc 1 1108
-	lwz %r3, 172(%r12)
+	lwz %r6, 172(%r11)
 # u = u & q
 	.loc 1 1109
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1110
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 512]
 	.loc 1 1111
-	lwz %r3, 512(%r12)
+	lwz %r6, 512(%r11)
 # u = u & q
 	.loc 1 1112
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1113
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 852]
 	.loc 1 1114
-	lwz %r3, 852(%r12)
+	lwz %r6, 852(%r11)
 # u = u & q
 	.loc 1 1115
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1116
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1192]
 	.loc 1 1117
-	lwz %r3, 1192(%r12)
+	lwz %r6, 1192(%r11)
 # u = u & q
 	.loc 1 1118
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1119
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 176]
 	.loc 1 1120
-	lwz %r6, 176(%r7)
+	lwz %r9, 176(%r12)
 # u = mem32[p0 + 176]
 	.loc 1 1121
-	lwz %r3, 176(%r11)
+	lwz %r6, 176(%r4)
 # u = u & q
 	.loc 1 1122
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1123
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 516]
 	.loc 1 1124
-	lwz %r3, 516(%r11)
+	lwz %r6, 516(%r4)
 # u = u & q
 	.loc 1 1125
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1126
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 856]
 	.loc 1 1127
-	lwz %r3, 856(%r11)
+	lwz %r6, 856(%r4)
 # u = u & q
 	.loc 1 1128
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1129
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1196]
 	.loc 1 1130
-	lwz %r3, 1196(%r11)
+	lwz %r6, 1196(%r4)
 # u = u & q
 	.loc 1 1131
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1132
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 176]
 	.loc 1 1133
-	lwz %r3, 176(%r12)
+	lwz %r6, 176(%r11)
 # u = u & q
 	.loc 1 1134
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1135
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 516]
 	.loc 1 1136
-	lwz %r3, 516(%r12)
+	lwz %r6, 516(%r11)
 # u = u & q
 	.loc 1 1137
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1138
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 856]
 	.loc 1 1139
-	lwz %r3, 856(%r12)
+	lwz %r6, 856(%r11)
 # u = u & q
 	.loc 1 1140
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1141
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1196]
 	.loc 1 1142
-	lwz %r3, 1196(%r12)
+	lwz %r6, 1196(%r11)
 # u = u & q
 	.loc 1 1143
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1144
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 180]
 	.loc 1 1145
-	lwz %r6, 180(%r7)
+	lwz %r9, 180(%r12)
 # u = mem32[p0 + 180]
 	.loc 1 1146
-	lwz %r3, 180(%r11)
+	lwz %r6, 180(%r4)
 # u = u & q
 	.loc 1 1147
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1148
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 520]
 	.loc 1 1149
-	lwz %r3, 520(%r11)
+	lwz %r6, 520(%r4)
 # u = u & q
 	.loc 1 1150
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1151
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 860]
 	.loc 1 1152
-	lwz %r3, 860(%r11)
+	lwz %r6, 860(%r4)
 # u = u & q
 	.loc 1 1153
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1154
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1200]
 	.loc 1 1155
-	lwz %r3, 1200(%r11)
+	lwz %r6, 1200(%r4)
 # u = u & q
 	.loc 1 1156
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1157
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 180]
 	.loc 1 1158
-	lwz %r3, 180(%r12)
+	lwz %r6, 180(%r11)
 # u = u & q
 	.loc 1 1159
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1160
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 520]
 	.loc 1 1161
-	lwz %r3, 520(%r12)
+	lwz %r6, 520(%r11)
 # u = u & q
 	.loc 1 1162
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1163
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 860]
 	.loc 1 1164
-	lwz %r3, 860(%r12)
+	lwz %r6, 860(%r11)
 # u = u & q
 	.loc 1 1165
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1166
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1200]
 	.loc 1 1167
-	lwz %r3, 1200(%r12)
+	lwz %r6, 1200(%r11)
 # u = u & q
 	.loc 1 1168
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1169
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 184]
 	.loc 1 1170
-	lwz %r6, 184(%r7)
+	lwz %r9, 184(%r12)
 # u = mem32[p0 + 184]
 	.loc 1 1171
-	lwz %r3, 184(%r11)
+	lwz %r6, 184(%r4)
 # u = u & q
 	.loc 1 1172
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1173
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 524]
 	.loc 1 1174
-	lwz %r3, 524(%r11)
+	lwz %r6, 524(%r4)
 # u = u & q
 	.loc 1 1175
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1176
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 864]
 	.loc 1 1177
-	lwz %r3, 864(%r11)
+	lwz %r6, 864(%r4)
 # u = u & q
 	.loc 1 1178
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1179
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1204]
 	.loc 1 1180
-	lwz %r3, 1204(%r11)
+	lwz %r6, 1204(%r4)
 # u = u & q
 	.loc 1 1181
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1182
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 184]
 	.loc 1 1183
-	lwz %r3, 184(%r12)
+	lwz %r6, 184(%r11)
 # u = u & q
 	.loc 1 1184
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1185
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 524]
 	.loc 1 1186
-	lwz %r3, 524(%r12)
+	lwz %r6, 524(%r11)
 # u = u & q
 	.loc 1 1187
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1188
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 864]
 	.loc 1 1189
-	lwz %r3, 864(%r12)
+	lwz %r6, 864(%r11)
 # u = u & q
 	.loc 1 1190
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1191
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1204]
 	.loc 1 1192
-	lwz %r3, 1204(%r12)
+	lwz %r6, 1204(%r11)
 # u = u & q
 	.loc 1 1193
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1194
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 188]
 	.loc 1 1195
-	lwz %r6, 188(%r7)
+	lwz %r9, 188(%r12)
 # u = mem32[p0 + 188]
 	.loc 1 1196
-	lwz %r3, 188(%r11)
+	lwz %r6, 188(%r4)
 # u = u & q
 	.loc 1 1197
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1198
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 528]
 	.loc 1 1199
-	lwz %r3, 528(%r11)
+	lwz %r6, 528(%r4)
 # u = u & q
 	.loc 1 1200
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1201
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 868]
 	.loc 1 1202
-	lwz %r3, 868(%r11)
+	lwz %r6, 868(%r4)
 # u = u & q
 	.loc 1 1203
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1204
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1208]
 	.loc 1 1205
-	lwz %r3, 1208(%r11)
+	lwz %r6, 1208(%r4)
 # u = u & q
 	.loc 1 1206
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1207
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 188]
 	.loc 1 1208
-	lwz %r3, 188(%r12)
+	lwz %r6, 188(%r11)
 # u = u & q
 	.loc 1 1209
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1210
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 528]
 	.loc 1 1211
-	lwz %r3, 528(%r12)
+	lwz %r6, 528(%r11)
 # u = u & q
 	.loc 1 1212
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1213
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 868]
 	.loc 1 1214
-	lwz %r3, 868(%r12)
+	lwz %r6, 868(%r11)
 # u = u & q
 	.loc 1 1215
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1216
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1208]
 	.loc 1 1217
-	lwz %r3, 1208(%r12)
+	lwz %r6, 1208(%r11)
 # u = u & q
 	.loc 1 1218
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1219
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 192]
 	.loc 1 1220
-	lwz %r6, 192(%r7)
+	lwz %r9, 192(%r12)
 # u = mem32[p0 + 192]
 	.loc 1 1221
-	lwz %r3, 192(%r11)
+	lwz %r6, 192(%r4)
 # u = u & q
 	.loc 1 1222
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1223
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 532]
 	.loc 1 1224
-	lwz %r3, 532(%r11)
+	lwz %r6, 532(%r4)
 # u = u & q
 	.loc 1 1225
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1226
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 872]
 	.loc 1 1227
-	lwz %r3, 872(%r11)
+	lwz %r6, 872(%r4)
 # u = u & q
 	.loc 1 1228
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1229
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1212]
 	.loc 1 1230
-	lwz %r3, 1212(%r11)
+	lwz %r6, 1212(%r4)
 # u = u & q
 	.loc 1 1231
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1232
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 192]
 	.loc 1 1233
-	lwz %r3, 192(%r12)
+	lwz %r6, 192(%r11)
 # u = u & q
 	.loc 1 1234
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1235
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 532]
 	.loc 1 1236
-	lwz %r3, 532(%r12)
+	lwz %r6, 532(%r11)
 # u = u & q
 	.loc 1 1237
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1238
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 872]
 	.loc 1 1239
-	lwz %r3, 872(%r12)
+	lwz %r6, 872(%r11)
 # u = u & q
 	.loc 1 1240
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1241
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1212]
 	.loc 1 1242
-	lwz %r3, 1212(%r12)
+	lwz %r6, 1212(%r11)
 # u = u & q
 	.loc 1 1243
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1244
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 196]
 	.loc 1 1245
-	lwz %r6, 196(%r7)
+	lwz %r9, 196(%r12)
 # u = mem32[p0 + 196]
 	.loc 1 1246
-	lwz %r3, 196(%r11)
+	lwz %r6, 196(%r4)
 # u = u & q
 	.loc 1 1247
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1248
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 536]
 	.loc 1 1249
-	lwz %r3, 536(%r11)
+	lwz %r6, 536(%r4)
 # u = u & q
 	.loc 1 1250
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1251
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 876]
 	.loc 1 1252
-	lwz %r3, 876(%r11)
+	lwz %r6, 876(%r4)
 # u = u & q
 	.loc 1 1253
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1254
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1216]
 	.loc 1 1255
-	lwz %r3, 1216(%r11)
+	lwz %r6, 1216(%r4)
 # u = u & q
 	.loc 1 1256
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1257
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 196]
 	.loc 1 1258
-	lwz %r3, 196(%r12)
+	lwz %r6, 196(%r11)
 # u = u & q
 	.loc 1 1259
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1260
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 536]
 	.loc 1 1261
-	lwz %r3, 536(%r12)
+	lwz %r6, 536(%r11)
 # u = u & q
 	.loc 1 1262
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1263
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 876]
 	.loc 1 1264
-	lwz %r3, 876(%r12)
+	lwz %r6, 876(%r11)
 # u = u & q
 	.loc 1 1265
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1266
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1216]
 	.loc 1 1267
-	lwz %r3, 1216(%r12)
+	lwz %r6, 1216(%r11)
 # u = u & q
 	.loc 1 1268
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1269
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 200]
 	.loc 1 1270
-	lwz %r6, 200(%r7)
+	lwz %r9, 200(%r12)
 # u = mem32[p0 + 200]
 	.loc 1 1271
-	lwz %r3, 200(%r11)
+	lwz %r6, 200(%r4)
 # u = u & q
 	.loc 1 1272
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1273
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 540]
 	.loc 1 1274
-	lwz %r3, 540(%r11)
+	lwz %r6, 540(%r4)
 # u = u & q
 	.loc 1 1275
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1276
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 880]
 	.loc 1 1277
-	lwz %r3, 880(%r11)
+	lwz %r6, 880(%r4)
 # u = u & q
 	.loc 1 1278
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1279
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1220]
 	.loc 1 1280
-	lwz %r3, 1220(%r11)
+	lwz %r6, 1220(%r4)
 # u = u & q
 	.loc 1 1281
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1282
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 200]
 	.loc 1 1283
-	lwz %r3, 200(%r12)
+	lwz %r6, 200(%r11)
 # u = u & q
 	.loc 1 1284
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1285
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 540]
 	.loc 1 1286
-	lwz %r3, 540(%r12)
+	lwz %r6, 540(%r11)
 # u = u & q
 	.loc 1 1287
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1288
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 880]
 	.loc 1 1289
-	lwz %r3, 880(%r12)
+	lwz %r6, 880(%r11)
 # u = u & q
 	.loc 1 1290
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1291
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1220]
 	.loc 1 1292
-	lwz %r3, 1220(%r12)
+	lwz %r6, 1220(%r11)
 # u = u & q
 	.loc 1 1293
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1294
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 204]
 	.loc 1 1295
-	lwz %r6, 204(%r7)
+	lwz %r9, 204(%r12)
 # u = mem32[p0 + 204]
 	.loc 1 1296
-	lwz %r3, 204(%r11)
+	lwz %r6, 204(%r4)
 # u = u & q
 	.loc 1 1297
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1298
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 544]
 	.loc 1 1299
-	lwz %r3, 544(%r11)
+	lwz %r6, 544(%r4)
 # u = u & q
 	.loc 1 1300
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1301
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 884]
 	.loc 1 1302
-	lwz %r3, 884(%r11)
+	lwz %r6, 884(%r4)
 # u = u & q
 	.loc 1 1303
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1304
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1224]
 	.loc 1 1305
-	lwz %r3, 1224(%r11)
+	lwz %r6, 1224(%r4)
 # u = u & q
 	.loc 1 1306
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1307
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 204]
 	.loc 1 1308
-	lwz %r3, 204(%r12)
+	lwz %r6, 204(%r11)
 # u = u & q
 	.loc 1 1309
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1310
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 544]
 	.loc 1 1311
-	lwz %r3, 544(%r12)
+	lwz %r6, 544(%r11)
 # u = u & q
 	.loc 1 1312
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1313
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 884]
 	.loc 1 1314
-	lwz %r3, 884(%r12)
+	lwz %r6, 884(%r11)
 # u = u & q
 	.loc 1 1315
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1316
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1224]
 	.loc 1 1317
-	lwz %r3, 1224(%r12)
+	lwz %r6, 1224(%r11)
 # u = u & q
 	.loc 1 1318
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1319
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 208]
 	.loc 1 1320
-	lwz %r6, 208(%r7)
+	lwz %r9, 208(%r12)
 # u = mem32[p0 + 208]
 	.loc 1 1321
-	lwz %r3, 208(%r11)
+	lwz %r6, 208(%r4)
 # u = u & q
 	.loc 1 1322
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1323
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 548]
 	.loc 1 1324
-	lwz %r3, 548(%r11)
+	lwz %r6, 548(%r4)
 # u = u & q
 	.loc 1 1325
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1326
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 888]
 	.loc 1 1327
-	lwz %r3, 888(%r11)
+	lwz %r6, 888(%r4)
 # u = u & q
 	.loc 1 1328
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1329
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1228]
 	.loc 1 1330
-	lwz %r3, 1228(%r11)
+	lwz %r6, 1228(%r4)
 # u = u & q
 	.loc 1 1331
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1332
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 208]
 	.loc 1 1333
-	lwz %r3, 208(%r12)
+	lwz %r6, 208(%r11)
 # u = u & q
 	.loc 1 1334
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1335
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 548]
 	.loc 1 1336
-	lwz %r3, 548(%r12)
+	lwz %r6, 548(%r11)
 # u = u & q
 	.loc 1 1337
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1338
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 888]
 	.loc 1 1339
-	lwz %r3, 888(%r12)
+	lwz %r6, 888(%r11)
 # u = u & q
 	.loc 1 1340
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1341
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1228]
 	.loc 1 1342
-	lwz %r3, 1228(%r12)
+	lwz %r6, 1228(%r11)
 # u = u & q
 	.loc 1 1343
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1344
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 212]
 	.loc 1 1345
-	lwz %r6, 212(%r7)
+	lwz %r9, 212(%r12)
 # u = mem32[p0 + 212]
 	.loc 1 1346
-	lwz %r3, 212(%r11)
+	lwz %r6, 212(%r4)
 # u = u & q
 	.loc 1 1347
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1348
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 552]
 	.loc 1 1349
-	lwz %r3, 552(%r11)
+	lwz %r6, 552(%r4)
 # u = u & q
 	.loc 1 1350
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1351
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 892]
 	.loc 1 1352
-	lwz %r3, 892(%r11)
+	lwz %r6, 892(%r4)
 # u = u & q
 	.loc 1 1353
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1354
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1232]
 	.loc 1 1355
-	lwz %r3, 1232(%r11)
+	lwz %r6, 1232(%r4)
 # u = u & q
 	.loc 1 1356
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1357
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 212]
 	.loc 1 1358
-	lwz %r3, 212(%r12)
+	lwz %r6, 212(%r11)
 # u = u & q
 	.loc 1 1359
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1360
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 552]
 	.loc 1 1361
-	lwz %r3, 552(%r12)
+	lwz %r6, 552(%r11)
 # u = u & q
 	.loc 1 1362
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1363
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 892]
 	.loc 1 1364
-	lwz %r3, 892(%r12)
+	lwz %r6, 892(%r11)
 # u = u & q
 	.loc 1 1365
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1366
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1232]
 	.loc 1 1367
-	lwz %r3, 1232(%r12)
+	lwz %r6, 1232(%r11)
 # u = u & q
 	.loc 1 1368
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1369
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 216]
 	.loc 1 1370
-	lwz %r6, 216(%r7)
+	lwz %r9, 216(%r12)
 # u = mem32[p0 + 216]
 	.loc 1 1371
-	lwz %r3, 216(%r11)
+	lwz %r6, 216(%r4)
 # u = u & q
 	.loc 1 1372
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1373
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 556]
 	.loc 1 1374
-	lwz %r3, 556(%r11)
+	lwz %r6, 556(%r4)
 # u = u & q
 	.loc 1 1375
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1376
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 896]
 	.loc 1 1377
-	lwz %r3, 896(%r11)
+	lwz %r6, 896(%r4)
 # u = u & q
 	.loc 1 1378
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1379
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1236]
 	.loc 1 1380
-	lwz %r3, 1236(%r11)
+	lwz %r6, 1236(%r4)
 # u = u & q
 	.loc 1 1381
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1382
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 216]
 	.loc 1 1383
-	lwz %r3, 216(%r12)
+	lwz %r6, 216(%r11)
 # u = u & q
 	.loc 1 1384
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1385
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 556]
 	.loc 1 1386
-	lwz %r3, 556(%r12)
+	lwz %r6, 556(%r11)
 # u = u & q
 	.loc 1 1387
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1388
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 896]
 	.loc 1 1389
-	lwz %r3, 896(%r12)
+	lwz %r6, 896(%r11)
 # u = u & q
 	.loc 1 1390
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1391
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1236]
 	.loc 1 1392
-	lwz %r3, 1236(%r12)
+	lwz %r6, 1236(%r11)
 # u = u & q
 	.loc 1 1393
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1394
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 220]
 	.loc 1 1395
-	lwz %r6, 220(%r7)
+	lwz %r9, 220(%r12)
 # u = mem32[p0 + 220]
 	.loc 1 1396
-	lwz %r3, 220(%r11)
+	lwz %r6, 220(%r4)
 # u = u & q
 	.loc 1 1397
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1398
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 560]
 	.loc 1 1399
-	lwz %r3, 560(%r11)
+	lwz %r6, 560(%r4)
 # u = u & q
 	.loc 1 1400
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1401
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 900]
 	.loc 1 1402
-	lwz %r3, 900(%r11)
+	lwz %r6, 900(%r4)
 # u = u & q
 	.loc 1 1403
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1404
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1240]
 	.loc 1 1405
-	lwz %r3, 1240(%r11)
+	lwz %r6, 1240(%r4)
 # u = u & q
 	.loc 1 1406
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1407
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 220]
 	.loc 1 1408
-	lwz %r3, 220(%r12)
+	lwz %r6, 220(%r11)
 # u = u & q
 	.loc 1 1409
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1410
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 560]
 	.loc 1 1411
-	lwz %r3, 560(%r12)
+	lwz %r6, 560(%r11)
 # u = u & q
 	.loc 1 1412
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1413
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 900]
 	.loc 1 1414
-	lwz %r3, 900(%r12)
+	lwz %r6, 900(%r11)
 # u = u & q
 	.loc 1 1415
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1416
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1240]
 	.loc 1 1417
-	lwz %r3, 1240(%r12)
+	lwz %r6, 1240(%r11)
 # u = u & q
 	.loc 1 1418
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1419
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 224]
 	.loc 1 1420
-	lwz %r6, 224(%r7)
+	lwz %r9, 224(%r12)
 # u = mem32[p0 + 224]
 	.loc 1 1421
-	lwz %r3, 224(%r11)
+	lwz %r6, 224(%r4)
 # u = u & q
 	.loc 1 1422
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1423
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 564]
 	.loc 1 1424
-	lwz %r3, 564(%r11)
+	lwz %r6, 564(%r4)
 # u = u & q
 	.loc 1 1425
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1426
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 904]
 	.loc 1 1427
-	lwz %r3, 904(%r11)
+	lwz %r6, 904(%r4)
 # u = u & q
 	.loc 1 1428
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1429
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1244]
 	.loc 1 1430
-	lwz %r3, 1244(%r11)
+	lwz %r6, 1244(%r4)
 # u = u & q
 	.loc 1 1431
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1432
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 224]
 	.loc 1 1433
-	lwz %r3, 224(%r12)
+	lwz %r6, 224(%r11)
 # u = u & q
 	.loc 1 1434
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1435
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 564]
 	.loc 1 1436
-	lwz %r3, 564(%r12)
+	lwz %r6, 564(%r11)
 # u = u & q
 	.loc 1 1437
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1438
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 904]
 	.loc 1 1439
-	lwz %r3, 904(%r12)
+	lwz %r6, 904(%r11)
 # u = u & q
 	.loc 1 1440
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1441
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1244]
 	.loc 1 1442
-	lwz %r3, 1244(%r12)
+	lwz %r6, 1244(%r11)
 # u = u & q
 	.loc 1 1443
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1444
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 228]
 	.loc 1 1445
-	lwz %r6, 228(%r7)
+	lwz %r9, 228(%r12)
 # u = mem32[p0 + 228]
 	.loc 1 1446
-	lwz %r3, 228(%r11)
+	lwz %r6, 228(%r4)
 # u = u & q
 	.loc 1 1447
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1448
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 568]
 	.loc 1 1449
-	lwz %r3, 568(%r11)
+	lwz %r6, 568(%r4)
 # u = u & q
 	.loc 1 1450
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1451
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 908]
 	.loc 1 1452
-	lwz %r3, 908(%r11)
+	lwz %r6, 908(%r4)
 # u = u & q
 	.loc 1 1453
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1454
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1248]
 	.loc 1 1455
-	lwz %r3, 1248(%r11)
+	lwz %r6, 1248(%r4)
 # u = u & q
 	.loc 1 1456
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1457
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 228]
 	.loc 1 1458
-	lwz %r3, 228(%r12)
+	lwz %r6, 228(%r11)
 # u = u & q
 	.loc 1 1459
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1460
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 568]
 	.loc 1 1461
-	lwz %r3, 568(%r12)
+	lwz %r6, 568(%r11)
 # u = u & q
 	.loc 1 1462
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1463
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 908]
 	.loc 1 1464
-	lwz %r3, 908(%r12)
+	lwz %r6, 908(%r11)
 # u = u & q
 	.loc 1 1465
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1466
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1248]
 	.loc 1 1467
-	lwz %r3, 1248(%r12)
+	lwz %r6, 1248(%r11)
 # u = u & q
 	.loc 1 1468
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1469
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 232]
 	.loc 1 1470
-	lwz %r6, 232(%r7)
+	lwz %r9, 232(%r12)
 # u = mem32[p0 + 232]
 	.loc 1 1471
-	lwz %r3, 232(%r11)
+	lwz %r6, 232(%r4)
 # u = u & q
 	.loc 1 1472
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1473
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 572]
 	.loc 1 1474
-	lwz %r3, 572(%r11)
+	lwz %r6, 572(%r4)
 # u = u & q
 	.loc 1 1475
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1476
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 912]
 	.loc 1 1477
-	lwz %r3, 912(%r11)
+	lwz %r6, 912(%r4)
 # u = u & q
 	.loc 1 1478
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1479
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1252]
 	.loc 1 1480
-	lwz %r3, 1252(%r11)
+	lwz %r6, 1252(%r4)
 # u = u & q
 	.loc 1 1481
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1482
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 232]
 	.loc 1 1483
-	lwz %r3, 232(%r12)
+	lwz %r6, 232(%r11)
 # u = u & q
 	.loc 1 1484
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1485
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 572]
 	.loc 1 1486
-	lwz %r3, 572(%r12)
+	lwz %r6, 572(%r11)
 # u = u & q
 	.loc 1 1487
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1488
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 912]
 	.loc 1 1489
-	lwz %r3, 912(%r12)
+	lwz %r6, 912(%r11)
 # u = u & q
 	.loc 1 1490
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1491
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1252]
 	.loc 1 1492
-	lwz %r3, 1252(%r12)
+	lwz %r6, 1252(%r11)
 # u = u & q
 	.loc 1 1493
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1494
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 236]
 	.loc 1 1495
-	lwz %r6, 236(%r7)
+	lwz %r9, 236(%r12)
 # u = mem32[p0 + 236]
 	.loc 1 1496
-	lwz %r3, 236(%r11)
+	lwz %r6, 236(%r4)
 # u = u & q
 	.loc 1 1497
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1498
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 576]
 	.loc 1 1499
-	lwz %r3, 576(%r11)
+	lwz %r6, 576(%r4)
 # u = u & q
 	.loc 1 1500
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1501
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 916]
 	.loc 1 1502
-	lwz %r3, 916(%r11)
+	lwz %r6, 916(%r4)
 # u = u & q
 	.loc 1 1503
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1504
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1256]
 	.loc 1 1505
-	lwz %r3, 1256(%r11)
+	lwz %r6, 1256(%r4)
 # u = u & q
 	.loc 1 1506
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1507
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 236]
 	.loc 1 1508
-	lwz %r3, 236(%r12)
+	lwz %r6, 236(%r11)
 # u = u & q
 	.loc 1 1509
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1510
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 576]
 	.loc 1 1511
-	lwz %r3, 576(%r12)
+	lwz %r6, 576(%r11)
 # u = u & q
 	.loc 1 1512
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1513
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 916]
 	.loc 1 1514
-	lwz %r3, 916(%r12)
+	lwz %r6, 916(%r11)
 # u = u & q
 	.loc 1 1515
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1516
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1256]
 	.loc 1 1517
-	lwz %r3, 1256(%r12)
+	lwz %r6, 1256(%r11)
 # u = u & q
 	.loc 1 1518
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1519
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 240]
 	.loc 1 1520
-	lwz %r6, 240(%r7)
+	lwz %r9, 240(%r12)
 # u = mem32[p0 + 240]
 	.loc 1 1521
-	lwz %r3, 240(%r11)
+	lwz %r6, 240(%r4)
 # u = u & q
 	.loc 1 1522
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1523
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 580]
 	.loc 1 1524
-	lwz %r3, 580(%r11)
+	lwz %r6, 580(%r4)
 # u = u & q
 	.loc 1 1525
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1526
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 920]
 	.loc 1 1527
-	lwz %r3, 920(%r11)
+	lwz %r6, 920(%r4)
 # u = u & q
 	.loc 1 1528
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1529
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1260]
 	.loc 1 1530
-	lwz %r3, 1260(%r11)
+	lwz %r6, 1260(%r4)
 # u = u & q
 	.loc 1 1531
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1532
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 240]
 	.loc 1 1533
-	lwz %r3, 240(%r12)
+	lwz %r6, 240(%r11)
 # u = u & q
 	.loc 1 1534
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1535
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 580]
 	.loc 1 1536
-	lwz %r3, 580(%r12)
+	lwz %r6, 580(%r11)
 # u = u & q
 	.loc 1 1537
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1538
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 920]
 	.loc 1 1539
-	lwz %r3, 920(%r12)
+	lwz %r6, 920(%r11)
 # u = u & q
 	.loc 1 1540
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1541
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1260]
 	.loc 1 1542
-	lwz %r3, 1260(%r12)
+	lwz %r6, 1260(%r11)
 # u = u & q
 	.loc 1 1543
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1544
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 244]
 	.loc 1 1545
-	lwz %r6, 244(%r7)
+	lwz %r9, 244(%r12)
 # u = mem32[p0 + 244]
 	.loc 1 1546
-	lwz %r3, 244(%r11)
+	lwz %r6, 244(%r4)
 # u = u & q
 	.loc 1 1547
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1548
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 584]
 	.loc 1 1549
-	lwz %r3, 584(%r11)
+	lwz %r6, 584(%r4)
 # u = u & q
 	.loc 1 1550
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1551
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 924]
 	.loc 1 1552
-	lwz %r3, 924(%r11)
+	lwz %r6, 924(%r4)
 # u = u & q
 	.loc 1 1553
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1554
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1264]
 	.loc 1 1555
-	lwz %r3, 1264(%r11)
+	lwz %r6, 1264(%r4)
 # u = u & q
 	.loc 1 1556
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1557
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 244]
 	.loc 1 1558
-	lwz %r3, 244(%r12)
+	lwz %r6, 244(%r11)
 # u = u & q
 	.loc 1 1559
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1560
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 584]
 	.loc 1 1561
-	lwz %r3, 584(%r12)
+	lwz %r6, 584(%r11)
 # u = u & q
 	.loc 1 1562
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1563
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 924]
 	.loc 1 1564
-	lwz %r3, 924(%r12)
+	lwz %r6, 924(%r11)
 # u = u & q
 	.loc 1 1565
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1566
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1264]
 	.loc 1 1567
-	lwz %r3, 1264(%r12)
+	lwz %r6, 1264(%r11)
 # u = u & q
 	.loc 1 1568
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1569
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 248]
 	.loc 1 1570
-	lwz %r6, 248(%r7)
+	lwz %r9, 248(%r12)
 # u = mem32[p0 + 248]
 	.loc 1 1571
-	lwz %r3, 248(%r11)
+	lwz %r6, 248(%r4)
 # u = u & q
 	.loc 1 1572
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1573
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 588]
 	.loc 1 1574
-	lwz %r3, 588(%r11)
+	lwz %r6, 588(%r4)
 # u = u & q
 	.loc 1 1575
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1576
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 928]
 	.loc 1 1577
-	lwz %r3, 928(%r11)
+	lwz %r6, 928(%r4)
 # u = u & q
 	.loc 1 1578
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1579
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1268]
 	.loc 1 1580
-	lwz %r3, 1268(%r11)
+	lwz %r6, 1268(%r4)
 # u = u & q
 	.loc 1 1581
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1582
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 248]
 	.loc 1 1583
-	lwz %r3, 248(%r12)
+	lwz %r6, 248(%r11)
 # u = u & q
 	.loc 1 1584
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1585
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 588]
 	.loc 1 1586
-	lwz %r3, 588(%r12)
+	lwz %r6, 588(%r11)
 # u = u & q
 	.loc 1 1587
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1588
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 928]
 	.loc 1 1589
-	lwz %r3, 928(%r12)
+	lwz %r6, 928(%r11)
 # u = u & q
 	.loc 1 1590
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1591
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1268]
 	.loc 1 1592
-	lwz %r3, 1268(%r12)
+	lwz %r6, 1268(%r11)
 # u = u & q
 	.loc 1 1593
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1594
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 252]
 	.loc 1 1595
-	lwz %r6, 252(%r7)
+	lwz %r9, 252(%r12)
 # u = mem32[p0 + 252]
 	.loc 1 1596
-	lwz %r3, 252(%r11)
+	lwz %r6, 252(%r4)
 # u = u & q
 	.loc 1 1597
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1598
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 592]
 	.loc 1 1599
-	lwz %r3, 592(%r11)
+	lwz %r6, 592(%r4)
 # u = u & q
 	.loc 1 1600
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1601
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 932]
 	.loc 1 1602
-	lwz %r3, 932(%r11)
+	lwz %r6, 932(%r4)
 # u = u & q
 	.loc 1 1603
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1604
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1272]
 	.loc 1 1605
-	lwz %r3, 1272(%r11)
+	lwz %r6, 1272(%r4)
 # u = u & q
 	.loc 1 1606
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1607
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 252]
 	.loc 1 1608
-	lwz %r3, 252(%r12)
+	lwz %r6, 252(%r11)
 # u = u & q
 	.loc 1 1609
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1610
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 592]
 	.loc 1 1611
-	lwz %r3, 592(%r12)
+	lwz %r6, 592(%r11)
 # u = u & q
 	.loc 1 1612
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1613
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 932]
 	.loc 1 1614
-	lwz %r3, 932(%r12)
+	lwz %r6, 932(%r11)
 # u = u & q
 	.loc 1 1615
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1616
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1272]
 	.loc 1 1617
-	lwz %r3, 1272(%r12)
+	lwz %r6, 1272(%r11)
 # u = u & q
 	.loc 1 1618
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1619
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 256]
 	.loc 1 1620
-	lwz %r6, 256(%r7)
+	lwz %r9, 256(%r12)
 # u = mem32[p0 + 256]
 	.loc 1 1621
-	lwz %r3, 256(%r11)
+	lwz %r6, 256(%r4)
 # u = u & q
 	.loc 1 1622
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1623
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 596]
 	.loc 1 1624
-	lwz %r3, 596(%r11)
+	lwz %r6, 596(%r4)
 # u = u & q
 	.loc 1 1625
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1626
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 936]
 	.loc 1 1627
-	lwz %r3, 936(%r11)
+	lwz %r6, 936(%r4)
 # u = u & q
 	.loc 1 1628
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1629
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1276]
 	.loc 1 1630
-	lwz %r3, 1276(%r11)
+	lwz %r6, 1276(%r4)
 # u = u & q
 	.loc 1 1631
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1632
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 256]
 	.loc 1 1633
-	lwz %r3, 256(%r12)
+	lwz %r6, 256(%r11)
 # u = u & q
 	.loc 1 1634
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1635
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 596]
 	.loc 1 1636
-	lwz %r3, 596(%r12)
+	lwz %r6, 596(%r11)
 # u = u & q
 	.loc 1 1637
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1638
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 936]
 	.loc 1 1639
-	lwz %r3, 936(%r12)
+	lwz %r6, 936(%r11)
 # u = u & q
 	.loc 1 1640
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1641
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1276]
 	.loc 1 1642
-	lwz %r3, 1276(%r12)
+	lwz %r6, 1276(%r11)
 # u = u & q
 	.loc 1 1643
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1644
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 260]
 	.loc 1 1645
-	lwz %r6, 260(%r7)
+	lwz %r9, 260(%r12)
 # u = mem32[p0 + 260]
 	.loc 1 1646
-	lwz %r3, 260(%r11)
+	lwz %r6, 260(%r4)
 # u = u & q
 	.loc 1 1647
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1648
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 600]
 	.loc 1 1649
-	lwz %r3, 600(%r11)
+	lwz %r6, 600(%r4)
 # u = u & q
 	.loc 1 1650
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1651
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 940]
 	.loc 1 1652
-	lwz %r3, 940(%r11)
+	lwz %r6, 940(%r4)
 # u = u & q
 	.loc 1 1653
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1654
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1280]
 	.loc 1 1655
-	lwz %r3, 1280(%r11)
+	lwz %r6, 1280(%r4)
 # u = u & q
 	.loc 1 1656
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1657
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 260]
 	.loc 1 1658
-	lwz %r3, 260(%r12)
+	lwz %r6, 260(%r11)
 # u = u & q
 	.loc 1 1659
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1660
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 600]
 	.loc 1 1661
-	lwz %r3, 600(%r12)
+	lwz %r6, 600(%r11)
 # u = u & q
 	.loc 1 1662
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1663
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 940]
 	.loc 1 1664
-	lwz %r3, 940(%r12)
+	lwz %r6, 940(%r11)
 # u = u & q
 	.loc 1 1665
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1666
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1280]
 	.loc 1 1667
-	lwz %r3, 1280(%r12)
+	lwz %r6, 1280(%r11)
 # u = u & q
 	.loc 1 1668
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1669
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 264]
 	.loc 1 1670
-	lwz %r6, 264(%r7)
+	lwz %r9, 264(%r12)
 # u = mem32[p0 + 264]
 	.loc 1 1671
-	lwz %r3, 264(%r11)
+	lwz %r6, 264(%r4)
 # u = u & q
 	.loc 1 1672
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1673
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 604]
 	.loc 1 1674
-	lwz %r3, 604(%r11)
+	lwz %r6, 604(%r4)
 # u = u & q
 	.loc 1 1675
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1676
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 944]
 	.loc 1 1677
-	lwz %r3, 944(%r11)
+	lwz %r6, 944(%r4)
 # u = u & q
 	.loc 1 1678
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1679
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1284]
 	.loc 1 1680
-	lwz %r3, 1284(%r11)
+	lwz %r6, 1284(%r4)
 # u = u & q
 	.loc 1 1681
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1682
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 264]
 	.loc 1 1683
-	lwz %r3, 264(%r12)
+	lwz %r6, 264(%r11)
 # u = u & q
 	.loc 1 1684
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1685
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 604]
 	.loc 1 1686
-	lwz %r3, 604(%r12)
+	lwz %r6, 604(%r11)
 # u = u & q
 	.loc 1 1687
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1688
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 944]
 	.loc 1 1689
-	lwz %r3, 944(%r12)
+	lwz %r6, 944(%r11)
 # u = u & q
 	.loc 1 1690
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1691
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1284]
 	.loc 1 1692
-	lwz %r3, 1284(%r12)
+	lwz %r6, 1284(%r11)
 # u = u & q
 	.loc 1 1693
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1694
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 268]
 	.loc 1 1695
-	lwz %r6, 268(%r7)
+	lwz %r9, 268(%r12)
 # u = mem32[p0 + 268]
 	.loc 1 1696
-	lwz %r3, 268(%r11)
+	lwz %r6, 268(%r4)
 # u = u & q
 	.loc 1 1697
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1698
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 608]
 	.loc 1 1699
-	lwz %r3, 608(%r11)
+	lwz %r6, 608(%r4)
 # u = u & q
 	.loc 1 1700
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1701
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 948]
 	.loc 1 1702
-	lwz %r3, 948(%r11)
+	lwz %r6, 948(%r4)
 # u = u & q
 	.loc 1 1703
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1704
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1288]
 	.loc 1 1705
-	lwz %r3, 1288(%r11)
+	lwz %r6, 1288(%r4)
 # u = u & q
 	.loc 1 1706
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1707
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 268]
 	.loc 1 1708
-	lwz %r3, 268(%r12)
+	lwz %r6, 268(%r11)
 # u = u & q
 	.loc 1 1709
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1710
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 608]
 	.loc 1 1711
-	lwz %r3, 608(%r12)
+	lwz %r6, 608(%r11)
 # u = u & q
 	.loc 1 1712
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1713
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 948]
 	.loc 1 1714
-	lwz %r3, 948(%r12)
+	lwz %r6, 948(%r11)
 # u = u & q
 	.loc 1 1715
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1716
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1288]
 	.loc 1 1717
-	lwz %r3, 1288(%r12)
+	lwz %r6, 1288(%r11)
 # u = u & q
 	.loc 1 1718
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1719
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 272]
 	.loc 1 1720
-	lwz %r6, 272(%r7)
+	lwz %r9, 272(%r12)
 # u = mem32[p0 + 272]
 	.loc 1 1721
-	lwz %r3, 272(%r11)
+	lwz %r6, 272(%r4)
 # u = u & q
 	.loc 1 1722
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1723
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 612]
 	.loc 1 1724
-	lwz %r3, 612(%r11)
+	lwz %r6, 612(%r4)
 # u = u & q
 	.loc 1 1725
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1726
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 952]
 	.loc 1 1727
-	lwz %r3, 952(%r11)
+	lwz %r6, 952(%r4)
 # u = u & q
 	.loc 1 1728
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1729
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1292]
 	.loc 1 1730
-	lwz %r3, 1292(%r11)
+	lwz %r6, 1292(%r4)
 # u = u & q
 	.loc 1 1731
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1732
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 272]
 	.loc 1 1733
-	lwz %r3, 272(%r12)
+	lwz %r6, 272(%r11)
 # u = u & q
 	.loc 1 1734
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1735
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 612]
 	.loc 1 1736
-	lwz %r3, 612(%r12)
+	lwz %r6, 612(%r11)
 # u = u & q
 	.loc 1 1737
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1738
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 952]
 	.loc 1 1739
-	lwz %r3, 952(%r12)
+	lwz %r6, 952(%r11)
 # u = u & q
 	.loc 1 1740
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1741
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1292]
 	.loc 1 1742
-	lwz %r3, 1292(%r12)
+	lwz %r6, 1292(%r11)
 # u = u & q
 	.loc 1 1743
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1744
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 276]
 	.loc 1 1745
-	lwz %r6, 276(%r7)
+	lwz %r9, 276(%r12)
 # u = mem32[p0 + 276]
 	.loc 1 1746
-	lwz %r3, 276(%r11)
+	lwz %r6, 276(%r4)
 # u = u & q
 	.loc 1 1747
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1748
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 616]
 	.loc 1 1749
-	lwz %r3, 616(%r11)
+	lwz %r6, 616(%r4)
 # u = u & q
 	.loc 1 1750
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1751
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 956]
 	.loc 1 1752
-	lwz %r3, 956(%r11)
+	lwz %r6, 956(%r4)
 # u = u & q
 	.loc 1 1753
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1754
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1296]
 	.loc 1 1755
-	lwz %r3, 1296(%r11)
+	lwz %r6, 1296(%r4)
 # u = u & q
 	.loc 1 1756
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1757
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 276]
 	.loc 1 1758
-	lwz %r3, 276(%r12)
+	lwz %r6, 276(%r11)
 # u = u & q
 	.loc 1 1759
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1760
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 616]
 	.loc 1 1761
-	lwz %r3, 616(%r12)
+	lwz %r6, 616(%r11)
 # u = u & q
 	.loc 1 1762
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1763
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 956]
 	.loc 1 1764
-	lwz %r3, 956(%r12)
+	lwz %r6, 956(%r11)
 # u = u & q
 	.loc 1 1765
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1766
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1296]
 	.loc 1 1767
-	lwz %r3, 1296(%r12)
+	lwz %r6, 1296(%r11)
 # u = u & q
 	.loc 1 1768
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1769
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 280]
 	.loc 1 1770
-	lwz %r6, 280(%r7)
+	lwz %r9, 280(%r12)
 # u = mem32[p0 + 280]
 	.loc 1 1771
-	lwz %r3, 280(%r11)
+	lwz %r6, 280(%r4)
 # u = u & q
 	.loc 1 1772
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1773
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 620]
 	.loc 1 1774
-	lwz %r3, 620(%r11)
+	lwz %r6, 620(%r4)
 # u = u & q
 	.loc 1 1775
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1776
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 960]
 	.loc 1 1777
-	lwz %r3, 960(%r11)
+	lwz %r6, 960(%r4)
 # u = u & q
 	.loc 1 1778
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1779
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1300]
 	.loc 1 1780
-	lwz %r3, 1300(%r11)
+	lwz %r6, 1300(%r4)
 # u = u & q
 	.loc 1 1781
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1782
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 280]
 	.loc 1 1783
-	lwz %r3, 280(%r12)
+	lwz %r6, 280(%r11)
 # u = u & q
 	.loc 1 1784
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1785
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 620]
 	.loc 1 1786
-	lwz %r3, 620(%r12)
+	lwz %r6, 620(%r11)
 # u = u & q
 	.loc 1 1787
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1788
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 960]
 	.loc 1 1789
-	lwz %r3, 960(%r12)
+	lwz %r6, 960(%r11)
 # u = u & q
 	.loc 1 1790
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1791
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1300]
 	.loc 1 1792
-	lwz %r3, 1300(%r12)
+	lwz %r6, 1300(%r11)
 # u = u & q
 	.loc 1 1793
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1794
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 284]
 	.loc 1 1795
-	lwz %r6, 284(%r7)
+	lwz %r9, 284(%r12)
 # u = mem32[p0 + 284]
 	.loc 1 1796
-	lwz %r3, 284(%r11)
+	lwz %r6, 284(%r4)
 # u = u & q
 	.loc 1 1797
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1798
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 624]
 	.loc 1 1799
-	lwz %r3, 624(%r11)
+	lwz %r6, 624(%r4)
 # u = u & q
 	.loc 1 1800
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1801
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 964]
 	.loc 1 1802
-	lwz %r3, 964(%r11)
+	lwz %r6, 964(%r4)
 # u = u & q
 	.loc 1 1803
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1804
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1304]
 	.loc 1 1805
-	lwz %r3, 1304(%r11)
+	lwz %r6, 1304(%r4)
 # u = u & q
 	.loc 1 1806
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1807
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 284]
 	.loc 1 1808
-	lwz %r3, 284(%r12)
+	lwz %r6, 284(%r11)
 # u = u & q
 	.loc 1 1809
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1810
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 624]
 	.loc 1 1811
-	lwz %r3, 624(%r12)
+	lwz %r6, 624(%r11)
 # u = u & q
 	.loc 1 1812
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1813
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 964]
 	.loc 1 1814
-	lwz %r3, 964(%r12)
+	lwz %r6, 964(%r11)
 # u = u & q
 	.loc 1 1815
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1816
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1304]
 	.loc 1 1817
-	lwz %r3, 1304(%r12)
+	lwz %r6, 1304(%r11)
 # u = u & q
 	.loc 1 1818
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1819
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 288]
 	.loc 1 1820
-	lwz %r6, 288(%r7)
+	lwz %r9, 288(%r12)
 # u = mem32[p0 + 288]
 	.loc 1 1821
-	lwz %r3, 288(%r11)
+	lwz %r6, 288(%r4)
 # u = u & q
 	.loc 1 1822
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1823
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 628]
 	.loc 1 1824
-	lwz %r3, 628(%r11)
+	lwz %r6, 628(%r4)
 # u = u & q
 	.loc 1 1825
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1826
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 968]
 	.loc 1 1827
-	lwz %r3, 968(%r11)
+	lwz %r6, 968(%r4)
 # u = u & q
 	.loc 1 1828
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1829
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1308]
 	.loc 1 1830
-	lwz %r3, 1308(%r11)
+	lwz %r6, 1308(%r4)
 # u = u & q
 	.loc 1 1831
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1832
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 288]
 	.loc 1 1833
-	lwz %r3, 288(%r12)
+	lwz %r6, 288(%r11)
 # u = u & q
 	.loc 1 1834
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1835
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 628]
 	.loc 1 1836
-	lwz %r3, 628(%r12)
+	lwz %r6, 628(%r11)
 # u = u & q
 	.loc 1 1837
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1838
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 968]
 	.loc 1 1839
-	lwz %r3, 968(%r12)
+	lwz %r6, 968(%r11)
 # u = u & q
 	.loc 1 1840
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1841
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1308]
 	.loc 1 1842
-	lwz %r3, 1308(%r12)
+	lwz %r6, 1308(%r11)
 # u = u & q
 	.loc 1 1843
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1844
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 292]
 	.loc 1 1845
-	lwz %r6, 292(%r7)
+	lwz %r9, 292(%r12)
 # u = mem32[p0 + 292]
 	.loc 1 1846
-	lwz %r3, 292(%r11)
+	lwz %r6, 292(%r4)
 # u = u & q
 	.loc 1 1847
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1848
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 632]
 	.loc 1 1849
-	lwz %r3, 632(%r11)
+	lwz %r6, 632(%r4)
 # u = u & q
 	.loc 1 1850
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1851
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 972]
 	.loc 1 1852
-	lwz %r3, 972(%r11)
+	lwz %r6, 972(%r4)
 # u = u & q
 	.loc 1 1853
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1854
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1312]
 	.loc 1 1855
-	lwz %r3, 1312(%r11)
+	lwz %r6, 1312(%r4)
 # u = u & q
 	.loc 1 1856
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1857
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 292]
 	.loc 1 1858
-	lwz %r3, 292(%r12)
+	lwz %r6, 292(%r11)
 # u = u & q
 	.loc 1 1859
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1860
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 632]
 	.loc 1 1861
-	lwz %r3, 632(%r12)
+	lwz %r6, 632(%r11)
 # u = u & q
 	.loc 1 1862
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1863
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 972]
 	.loc 1 1864
-	lwz %r3, 972(%r12)
+	lwz %r6, 972(%r11)
 # u = u & q
 	.loc 1 1865
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1866
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1312]
 	.loc 1 1867
-	lwz %r3, 1312(%r12)
+	lwz %r6, 1312(%r11)
 # u = u & q
 	.loc 1 1868
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1869
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 296]
 	.loc 1 1870
-	lwz %r6, 296(%r7)
+	lwz %r9, 296(%r12)
 # u = mem32[p0 + 296]
 	.loc 1 1871
-	lwz %r3, 296(%r11)
+	lwz %r6, 296(%r4)
 # u = u & q
 	.loc 1 1872
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1873
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 636]
 	.loc 1 1874
-	lwz %r3, 636(%r11)
+	lwz %r6, 636(%r4)
 # u = u & q
 	.loc 1 1875
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1876
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 976]
 	.loc 1 1877
-	lwz %r3, 976(%r11)
+	lwz %r6, 976(%r4)
 # u = u & q
 	.loc 1 1878
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1879
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1316]
 	.loc 1 1880
-	lwz %r3, 1316(%r11)
+	lwz %r6, 1316(%r4)
 # u = u & q
 	.loc 1 1881
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1882
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 296]
 	.loc 1 1883
-	lwz %r3, 296(%r12)
+	lwz %r6, 296(%r11)
 # u = u & q
 	.loc 1 1884
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1885
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 636]
 	.loc 1 1886
-	lwz %r3, 636(%r12)
+	lwz %r6, 636(%r11)
 # u = u & q
 	.loc 1 1887
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1888
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 976]
 	.loc 1 1889
-	lwz %r3, 976(%r12)
+	lwz %r6, 976(%r11)
 # u = u & q
 	.loc 1 1890
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1891
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1316]
 	.loc 1 1892
-	lwz %r3, 1316(%r12)
+	lwz %r6, 1316(%r11)
 # u = u & q
 	.loc 1 1893
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1894
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 300]
 	.loc 1 1895
-	lwz %r6, 300(%r7)
+	lwz %r9, 300(%r12)
 # u = mem32[p0 + 300]
 	.loc 1 1896
-	lwz %r3, 300(%r11)
+	lwz %r6, 300(%r4)
 # u = u & q
 	.loc 1 1897
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1898
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 640]
 	.loc 1 1899
-	lwz %r3, 640(%r11)
+	lwz %r6, 640(%r4)
 # u = u & q
 	.loc 1 1900
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1901
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 980]
 	.loc 1 1902
-	lwz %r3, 980(%r11)
+	lwz %r6, 980(%r4)
 # u = u & q
 	.loc 1 1903
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1904
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1320]
 	.loc 1 1905
-	lwz %r3, 1320(%r11)
+	lwz %r6, 1320(%r4)
 # u = u & q
 	.loc 1 1906
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1907
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 300]
 	.loc 1 1908
-	lwz %r3, 300(%r12)
+	lwz %r6, 300(%r11)
 # u = u & q
 	.loc 1 1909
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1910
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 640]
 	.loc 1 1911
-	lwz %r3, 640(%r12)
+	lwz %r6, 640(%r11)
 # u = u & q
 	.loc 1 1912
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1913
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 980]
 	.loc 1 1914
-	lwz %r3, 980(%r12)
+	lwz %r6, 980(%r11)
 # u = u & q
 	.loc 1 1915
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1916
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1320]
 	.loc 1 1917
-	lwz %r3, 1320(%r12)
+	lwz %r6, 1320(%r11)
 # u = u & q
 	.loc 1 1918
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1919
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 304]
 	.loc 1 1920
-	lwz %r6, 304(%r7)
+	lwz %r9, 304(%r12)
 # u = mem32[p0 + 304]
 	.loc 1 1921
-	lwz %r3, 304(%r11)
+	lwz %r6, 304(%r4)
 # u = u & q
 	.loc 1 1922
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1923
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 644]
 	.loc 1 1924
-	lwz %r3, 644(%r11)
+	lwz %r6, 644(%r4)
 # u = u & q
 	.loc 1 1925
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1926
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 984]
 	.loc 1 1927
-	lwz %r3, 984(%r11)
+	lwz %r6, 984(%r4)
 # u = u & q
 	.loc 1 1928
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1929
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1324]
 	.loc 1 1930
-	lwz %r3, 1324(%r11)
+	lwz %r6, 1324(%r4)
 # u = u & q
 	.loc 1 1931
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1932
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 304]
 	.loc 1 1933
-	lwz %r3, 304(%r12)
+	lwz %r6, 304(%r11)
 # u = u & q
 	.loc 1 1934
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1935
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 644]
 	.loc 1 1936
-	lwz %r3, 644(%r12)
+	lwz %r6, 644(%r11)
 # u = u & q
 	.loc 1 1937
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1938
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 984]
 	.loc 1 1939
-	lwz %r3, 984(%r12)
+	lwz %r6, 984(%r11)
 # u = u & q
 	.loc 1 1940
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1941
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1324]
 	.loc 1 1942
-	lwz %r3, 1324(%r12)
+	lwz %r6, 1324(%r11)
 # u = u & q
 	.loc 1 1943
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1944
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 308]
 	.loc 1 1945
-	lwz %r6, 308(%r7)
+	lwz %r9, 308(%r12)
 # u = mem32[p0 + 308]
 	.loc 1 1946
-	lwz %r3, 308(%r11)
+	lwz %r6, 308(%r4)
 # u = u & q
 	.loc 1 1947
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1948
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 648]
 	.loc 1 1949
-	lwz %r3, 648(%r11)
+	lwz %r6, 648(%r4)
 # u = u & q
 	.loc 1 1950
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1951
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 988]
 	.loc 1 1952
-	lwz %r3, 988(%r11)
+	lwz %r6, 988(%r4)
 # u = u & q
 	.loc 1 1953
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1954
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1328]
 	.loc 1 1955
-	lwz %r3, 1328(%r11)
+	lwz %r6, 1328(%r4)
 # u = u & q
 	.loc 1 1956
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1957
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 308]
 	.loc 1 1958
-	lwz %r3, 308(%r12)
+	lwz %r6, 308(%r11)
 # u = u & q
 	.loc 1 1959
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1960
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 648]
 	.loc 1 1961
-	lwz %r3, 648(%r12)
+	lwz %r6, 648(%r11)
 # u = u & q
 	.loc 1 1962
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1963
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 988]
 	.loc 1 1964
-	lwz %r3, 988(%r12)
+	lwz %r6, 988(%r11)
 # u = u & q
 	.loc 1 1965
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1966
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1328]
 	.loc 1 1967
-	lwz %r3, 1328(%r12)
+	lwz %r6, 1328(%r11)
 # u = u & q
 	.loc 1 1968
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1969
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 312]
 	.loc 1 1970
-	lwz %r6, 312(%r7)
+	lwz %r9, 312(%r12)
 # u = mem32[p0 + 312]
 	.loc 1 1971
-	lwz %r3, 312(%r11)
+	lwz %r6, 312(%r4)
 # u = u & q
 	.loc 1 1972
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1973
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 652]
 	.loc 1 1974
-	lwz %r3, 652(%r11)
+	lwz %r6, 652(%r4)
 # u = u & q
 	.loc 1 1975
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1976
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 992]
 	.loc 1 1977
-	lwz %r3, 992(%r11)
+	lwz %r6, 992(%r4)
 # u = u & q
 	.loc 1 1978
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1979
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1332]
 	.loc 1 1980
-	lwz %r3, 1332(%r11)
+	lwz %r6, 1332(%r4)
 # u = u & q
 	.loc 1 1981
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1982
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 312]
 	.loc 1 1983
-	lwz %r3, 312(%r12)
+	lwz %r6, 312(%r11)
 # u = u & q
 	.loc 1 1984
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1985
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 652]
 	.loc 1 1986
-	lwz %r3, 652(%r12)
+	lwz %r6, 652(%r11)
 # u = u & q
 	.loc 1 1987
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1988
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 992]
 	.loc 1 1989
-	lwz %r3, 992(%r12)
+	lwz %r6, 992(%r11)
 # u = u & q
 	.loc 1 1990
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1991
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1332]
 	.loc 1 1992
-	lwz %r3, 1332(%r12)
+	lwz %r6, 1332(%r11)
 # u = u & q
 	.loc 1 1993
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1994
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 316]
 	.loc 1 1995
-	lwz %r6, 316(%r7)
+	lwz %r9, 316(%r12)
 # u = mem32[p0 + 316]
 	.loc 1 1996
-	lwz %r3, 316(%r11)
+	lwz %r6, 316(%r4)
 # u = u & q
 	.loc 1 1997
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1998
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 656]
 	.loc 1 1999
-	lwz %r3, 656(%r11)
+	lwz %r6, 656(%r4)
 # u = u & q
 	.loc 1 2000
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2001
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 996]
 	.loc 1 2002
-	lwz %r3, 996(%r11)
+	lwz %r6, 996(%r4)
 # u = u & q
 	.loc 1 2003
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2004
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1336]
 	.loc 1 2005
-	lwz %r3, 1336(%r11)
+	lwz %r6, 1336(%r4)
 # u = u & q
 	.loc 1 2006
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2007
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 316]
 	.loc 1 2008
-	lwz %r3, 316(%r12)
+	lwz %r6, 316(%r11)
 # u = u & q
 	.loc 1 2009
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2010
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 656]
 	.loc 1 2011
-	lwz %r3, 656(%r12)
+	lwz %r6, 656(%r11)
 # u = u & q
 	.loc 1 2012
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2013
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 996]
 	.loc 1 2014
-	lwz %r3, 996(%r12)
+	lwz %r6, 996(%r11)
 # u = u & q
 	.loc 1 2015
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2016
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1336]
 	.loc 1 2017
-	lwz %r3, 1336(%r12)
+	lwz %r6, 1336(%r11)
 # u = u & q
 	.loc 1 2018
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2019
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 320]
 	.loc 1 2020
-	lwz %r6, 320(%r7)
+	lwz %r9, 320(%r12)
 # u = mem32[p0 + 320]
 	.loc 1 2021
-	lwz %r3, 320(%r11)
+	lwz %r6, 320(%r4)
 # u = u & q
 	.loc 1 2022
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2023
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 660]
 	.loc 1 2024
-	lwz %r3, 660(%r11)
+	lwz %r6, 660(%r4)
 # u = u & q
 	.loc 1 2025
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2026
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1000]
 	.loc 1 2027
-	lwz %r3, 1000(%r11)
+	lwz %r6, 1000(%r4)
 # u = u & q
 	.loc 1 2028
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2029
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1340]
 	.loc 1 2030
-	lwz %r3, 1340(%r11)
+	lwz %r6, 1340(%r4)
 # u = u & q
 	.loc 1 2031
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2032
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 320]
 	.loc 1 2033
-	lwz %r3, 320(%r12)
+	lwz %r6, 320(%r11)
 # u = u & q
 	.loc 1 2034
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2035
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 660]
 	.loc 1 2036
-	lwz %r3, 660(%r12)
+	lwz %r6, 660(%r11)
 # u = u & q
 	.loc 1 2037
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2038
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1000]
 	.loc 1 2039
-	lwz %r3, 1000(%r12)
+	lwz %r6, 1000(%r11)
 # u = u & q
 	.loc 1 2040
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2041
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1340]
 	.loc 1 2042
-	lwz %r3, 1340(%r12)
+	lwz %r6, 1340(%r11)
 # u = u & q
 	.loc 1 2043
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2044
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 324]
 	.loc 1 2045
-	lwz %r6, 324(%r7)
+	lwz %r9, 324(%r12)
 # u = mem32[p0 + 324]
 	.loc 1 2046
-	lwz %r3, 324(%r11)
+	lwz %r6, 324(%r4)
 # u = u & q
 	.loc 1 2047
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2048
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 664]
 	.loc 1 2049
-	lwz %r3, 664(%r11)
+	lwz %r6, 664(%r4)
 # u = u & q
 	.loc 1 2050
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2051
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1004]
 	.loc 1 2052
-	lwz %r3, 1004(%r11)
+	lwz %r6, 1004(%r4)
 # u = u & q
 	.loc 1 2053
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2054
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1344]
 	.loc 1 2055
-	lwz %r3, 1344(%r11)
+	lwz %r6, 1344(%r4)
 # u = u & q
 	.loc 1 2056
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2057
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 324]
 	.loc 1 2058
-	lwz %r3, 324(%r12)
+	lwz %r6, 324(%r11)
 # u = u & q
 	.loc 1 2059
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2060
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 664]
 	.loc 1 2061
-	lwz %r3, 664(%r12)
+	lwz %r6, 664(%r11)
 # u = u & q
 	.loc 1 2062
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2063
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1004]
 	.loc 1 2064
-	lwz %r3, 1004(%r12)
+	lwz %r6, 1004(%r11)
 # u = u & q
 	.loc 1 2065
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2066
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1344]
 	.loc 1 2067
-	lwz %r3, 1344(%r12)
+	lwz %r6, 1344(%r11)
 # u = u & q
 	.loc 1 2068
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2069
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 328]
 	.loc 1 2070
-	lwz %r6, 328(%r7)
+	lwz %r9, 328(%r12)
 # u = mem32[p0 + 328]
 	.loc 1 2071
-	lwz %r3, 328(%r11)
+	lwz %r6, 328(%r4)
 # u = u & q
 	.loc 1 2072
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2073
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 668]
 	.loc 1 2074
-	lwz %r3, 668(%r11)
+	lwz %r6, 668(%r4)
 # u = u & q
 	.loc 1 2075
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2076
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1008]
 	.loc 1 2077
-	lwz %r3, 1008(%r11)
+	lwz %r6, 1008(%r4)
 # u = u & q
 	.loc 1 2078
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2079
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1348]
 	.loc 1 2080
-	lwz %r3, 1348(%r11)
+	lwz %r6, 1348(%r4)
 # u = u & q
 	.loc 1 2081
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2082
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 328]
 	.loc 1 2083
-	lwz %r3, 328(%r12)
+	lwz %r6, 328(%r11)
 # u = u & q
 	.loc 1 2084
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2085
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 668]
 	.loc 1 2086
-	lwz %r3, 668(%r12)
+	lwz %r6, 668(%r11)
 # u = u & q
 	.loc 1 2087
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2088
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1008]
 	.loc 1 2089
-	lwz %r3, 1008(%r12)
+	lwz %r6, 1008(%r11)
 # u = u & q
 	.loc 1 2090
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2091
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1348]
 	.loc 1 2092
-	lwz %r3, 1348(%r12)
+	lwz %r6, 1348(%r11)
 # u = u & q
 	.loc 1 2093
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2094
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 332]
 	.loc 1 2095
-	lwz %r6, 332(%r7)
+	lwz %r9, 332(%r12)
 # u = mem32[p0 + 332]
 	.loc 1 2096
-	lwz %r3, 332(%r11)
+	lwz %r6, 332(%r4)
 # u = u & q
 	.loc 1 2097
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2098
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 672]
 	.loc 1 2099
-	lwz %r3, 672(%r11)
+	lwz %r6, 672(%r4)
 # u = u & q
 	.loc 1 2100
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2101
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1012]
 	.loc 1 2102
-	lwz %r3, 1012(%r11)
+	lwz %r6, 1012(%r4)
 # u = u & q
 	.loc 1 2103
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2104
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1352]
 	.loc 1 2105
-	lwz %r3, 1352(%r11)
+	lwz %r6, 1352(%r4)
 # u = u & q
 	.loc 1 2106
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2107
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 332]
 	.loc 1 2108
-	lwz %r3, 332(%r12)
+	lwz %r6, 332(%r11)
 # u = u & q
 	.loc 1 2109
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2110
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 672]
 	.loc 1 2111
-	lwz %r3, 672(%r12)
+	lwz %r6, 672(%r11)
 # u = u & q
 	.loc 1 2112
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2113
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1012]
 	.loc 1 2114
-	lwz %r3, 1012(%r12)
+	lwz %r6, 1012(%r11)
 # u = u & q
 	.loc 1 2115
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2116
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1352]
 	.loc 1 2117
-	lwz %r3, 1352(%r12)
+	lwz %r6, 1352(%r11)
 # u = u & q
 	.loc 1 2118
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2119
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 336]
 	.loc 1 2120
-	lwz %r6, 336(%r7)
+	lwz %r9, 336(%r12)
 # u = mem32[p0 + 336]
 	.loc 1 2121
-	lwz %r3, 336(%r11)
+	lwz %r6, 336(%r4)
 # u = u & q
 	.loc 1 2122
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2123
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 676]
 	.loc 1 2124
-	lwz %r3, 676(%r11)
+	lwz %r6, 676(%r4)
 # u = u & q
 	.loc 1 2125
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2126
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1016]
 	.loc 1 2127
-	lwz %r3, 1016(%r11)
+	lwz %r6, 1016(%r4)
 # u = u & q
 	.loc 1 2128
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2129
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 1356]
 	.loc 1 2130
-	lwz %r3, 1356(%r11)
+	lwz %r6, 1356(%r4)
 # u = u & q
 	.loc 1 2131
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2132
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 336]
 	.loc 1 2133
-	lwz %r3, 336(%r12)
+	lwz %r6, 336(%r11)
 # u = u & q
 	.loc 1 2134
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2135
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 676]
 	.loc 1 2136
-	lwz %r3, 676(%r12)
+	lwz %r6, 676(%r11)
 # u = u & q
 	.loc 1 2137
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2138
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1016]
 	.loc 1 2139
-	lwz %r3, 1016(%r12)
+	lwz %r6, 1016(%r11)
 # u = u & q
 	.loc 1 2140
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2141
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 1356]
 	.loc 1 2142
-	lwz %r3, 1356(%r12)
+	lwz %r6, 1356(%r11)
 # u = u & q
 	.loc 1 2143
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2144
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # m = 0xffff
 	.loc 1 2145
-	lis %r6, 0
-	ori %r6, %r6, 65535
+	lis %r9, 0
+	ori %r9, %r9, 65535
 # v = a0 >> 16
 	.loc 1 2146
-	srwi %r3, %r4, 16
+	srwi %r6, %r7, 16
 # a0 = a0 ^ v
 	.loc 1 2147
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # a0 = a0 & m
 	.loc 1 2148
-	and %r4, %r4, %r6
+	and %r7, %r7, %r9
 # v = a1 << 16
 	.loc 1 2149
-	slwi %r3, %r5, 16
+	slwi %r6, %r8, 16
 # a1 = a1 ^ v
 	.loc 1 2150
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # v = m << 16
 	.loc 1 2151
-	slwi %r3, %r6, 16
+	slwi %r6, %r9, 16
 # a1 = a1 & v
 	.loc 1 2152
-	and %r5, %r5, %r3
+	and %r8, %r8, %r6
 # a0 = a0 ^ a1
 	.loc 1 2153
-	xor %r4, %r4, %r5
+	xor %r7, %r7, %r8
 # v = a2 >> 16
 	.loc 1 2154
-	srwi %r3, %r26, 16
+	srwi %r6, %r26, 16
 # a2 = a2 ^ v
 	.loc 1 2155
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # a2 = a2 & m
 	.loc 1 2156
-	and %r26, %r26, %r6
+	and %r26, %r26, %r9
 # v = a3 << 16
 	.loc 1 2157
-	slwi %r3, %r27, 16
+	slwi %r6, %r27, 16
 # a3 = a3 ^ v
 	.loc 1 2158
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # v = m << 16
 	.loc 1 2159
-	slwi %r3, %r6, 16
+	slwi %r6, %r9, 16
 # a3 = a3 & v
 	.loc 1 2160
-	and %r27, %r27, %r3
+	and %r27, %r27, %r6
 # a2 = a2 ^ a3
 	.loc 1 2161
 	xor %r26, %r26, %r27
 # v = a4 >> 16
 	.loc 1 2162
-	srwi %r3, %r28, 16
+	srwi %r6, %r28, 16
 # a4 = a4 ^ v
 	.loc 1 2163
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # a4 = a4 & m
 	.loc 1 2164
-	and %r28, %r28, %r6
+	and %r28, %r28, %r9
 # v = a5 << 16
 	.loc 1 2165
-	slwi %r3, %r29, 16
+	slwi %r6, %r29, 16
 # a5 = a5 ^ v
 	.loc 1 2166
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # v = m << 16
 	.loc 1 2167
-	slwi %r3, %r6, 16
+	slwi %r6, %r9, 16
 # a5 = a5 & v
 	.loc 1 2168
-	and %r29, %r29, %r3
+	and %r29, %r29, %r6
 # a4 = a4 ^ a5
 	.loc 1 2169
 	xor %r28, %r28, %r29
 # v = a6 >> 16
 	.loc 1 2170
-	srwi %r3, %r30, 16
+	srwi %r6, %r30, 16
 # a6 = a6 ^ v
 	.loc 1 2171
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # a6 = a6 & m
 	.loc 1 2172
-	and %r30, %r30, %r6
+	and %r30, %r30, %r9
 # v = a7 << 16
 	.loc 1 2173
-	slwi %r3, %r31, 16
+	slwi %r6, %r31, 16
 # a7 = a7 ^ v
 	.loc 1 2174
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # v = m << 16
 	.loc 1 2175
-	slwi %r3, %r6, 16
+	slwi %r6, %r9, 16
 # a7 = a7 & v
 	.loc 1 2176
-	and %r31, %r31, %r3
+	and %r31, %r31, %r6
 # a6 = a6 ^ a7
 	.loc 1 2177
 	xor %r30, %r30, %r31
 # m = 0xff00ff
 	.loc 1 2178
-	lis %r3, 255
-	ori %r3, %r3, 255
+	lis %r6, 255
+	ori %r6, %r6, 255
 # v = a0 >> 8
 	.loc 1 2179
-	srwi %r5, %r4, 8
+	srwi %r8, %r7, 8
 # a0 = a0 ^ v
 	.loc 1 2180
-	xor %r4, %r4, %r5
+	xor %r7, %r7, %r8
 # a0 = a0 & m
 	.loc 1 2181
-	and %r4, %r4, %r3
+	and %r7, %r7, %r6
 # v = a2 << 8
 	.loc 1 2182
-	slwi %r5, %r26, 8
+	slwi %r8, %r26, 8
 # a2 = a2 ^ v
 	.loc 1 2183
-	xor %r26, %r26, %r5
+	xor %r26, %r26, %r8
 # v = m << 8
 	.loc 1 2184
-	slwi %r5, %r3, 8
+	slwi %r8, %r6, 8
 # a2 = a2 & v
 	.loc 1 2185
-	and %r26, %r26, %r5
+	and %r26, %r26, %r8
 # a0 = a0 ^ a2
 	.loc 1 2186
-	xor %r4, %r4, %r26
+	xor %r7, %r7, %r26
 # v = a4 >> 8
 	.loc 1 2187
-	srwi %r5, %r28, 8
+	srwi %r8, %r28, 8
 # a4 = a4 ^ v
 	.loc 1 2188
-	xor %r28, %r28, %r5
+	xor %r28, %r28, %r8
 # a4 = a4 & m
 	.loc 1 2189
-	and %r28, %r28, %r3
+	and %r28, %r28, %r6
 # v = a6 << 8
 	.loc 1 2190
-	slwi %r5, %r30, 8
+	slwi %r8, %r30, 8
 # a6 = a6 ^ v
 	.loc 1 2191
-	xor %r30, %r30, %r5
+	xor %r30, %r30, %r8
 # v = m << 8
 	.loc 1 2192
-	slwi %r3, %r3, 8
+	slwi %r6, %r6, 8
 # a6 = a6 & v
 	.loc 1 2193
-	and %r30, %r30, %r3
+	and %r30, %r30, %r6
 # a4 = a4 ^ a6
 	.loc 1 2194
 	xor %r28, %r28, %r30
 # m = 0xf0f0f0f
 	.loc 1 2195
-	lis %r3, 3855
-	ori %r3, %r3, 3855
+	lis %r6, 3855
+	ori %r6, %r6, 3855
 # v = a0 >> 4
 	.loc 1 2196
-	srwi %r5, %r4, 4
+	srwi %r8, %r7, 4
 # a0 = a0 ^ v
 	.loc 1 2197
-	xor %r4, %r4, %r5
+	xor %r7, %r7, %r8
 # a0 = a0 & m
 	.loc 1 2198
-	and %r4, %r4, %r3
+	and %r7, %r7, %r6
 # v = a4 << 4
 	.loc 1 2199
-	slwi %r5, %r28, 4
+	slwi %r8, %r28, 4
 # a4 = a4 ^ v
 	.loc 1 2200
-	xor %r28, %r28, %r5
+	xor %r28, %r28, %r8
 # v = m << 4
 	.loc 1 2201
-	slwi %r3, %r3, 4
+	slwi %r6, %r6, 4
 # a4 = a4 & v
 	.loc 1 2202
-	and %r28, %r28, %r3
+	and %r28, %r28, %r6
 # a0 = a0 ^ a4
 	.loc 1 2203
-	xor %r4, %r4, %r28
+	xor %r7, %r7, %r28
 # v = a0 >> 2
 	.loc 1 2204
-	srwi %r3, %r4, 2
+	srwi %r6, %r7, 2
 # a0 = a0 ^ v
 	.loc 1 2205
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # v = a0 >> 1
 	.loc 1 2206
-	srwi %r3, %r4, 1
+	srwi %r6, %r7, 1
 # a0 = a0 ^ v
 	.loc 1 2207
-	xor %r6, %r4, %r3
+	xor %r9, %r7, %r6
 # o = 0
 	.loc 1 2208
-	li %r3, 0
+	li %r6, 0
 # m = 1
 	.loc 1 2210
-	li %r4, 1
+	li %r7, 1
 # v = v & m
 	.loc 1 2211
-	and %r4, %r6, %r4
+	and %r7, %r9, %r7
 # o = o ^ v
 	.loc 1 2212
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # v = a0 >> 15
 	.loc 1 2213
-	srwi %r4, %r6, 15
+	srwi %r7, %r9, 15
 # m = 2
 	.loc 1 2214
-	li %r5, 2
+	li %r8, 2
 # v = v & m
 	.loc 1 2215
-	and %r4, %r4, %r5
+	and %r7, %r7, %r8
 # o = o ^ v
 	.loc 1 2216
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # v = a0 >> 6
 	.loc 1 2217
-	srwi %r4, %r6, 6
+	srwi %r7, %r9, 6
 # m = 4
 	.loc 1 2218
-	li %r5, 4
+	li %r8, 4
 # v = v & m
 	.loc 1 2219
-	and %r4, %r4, %r5
+	and %r7, %r7, %r8
 # o = o ^ v
 	.loc 1 2220
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # v = a0 >> 21
 	.loc 1 2221
-	srwi %r4, %r6, 21
+	srwi %r7, %r9, 21
 # m = 8
 	.loc 1 2222
-	li %r5, 8
+	li %r8, 8
 # v = v & m
 	.loc 1 2223
-	and %r4, %r4, %r5
+	and %r7, %r7, %r8
 # o = o ^ v
 	.loc 1 2224
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # m = 16
 	.loc 1 2226
-	li %r4, 16
+	li %r7, 16
 # v = v & m
 	.loc 1 2227
-	and %r4, %r6, %r4
+	and %r7, %r9, %r7
 # o = o ^ v
 	.loc 1 2228
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # v = a0 >> 15
 	.loc 1 2229
-	srwi %r4, %r6, 15
+	srwi %r7, %r9, 15
 # m = 32
 	.loc 1 2230
-	li %r5, 32
+	li %r8, 32
 # v = v & m
 	.loc 1 2231
-	and %r4, %r4, %r5
+	and %r7, %r7, %r8
 # o = o ^ v
 	.loc 1 2232
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # v = a0 >> 6
 	.loc 1 2233
-	srwi %r4, %r6, 6
+	srwi %r7, %r9, 6
 # m = 64
 	.loc 1 2234
-	li %r5, 64
+	li %r8, 64
 # v = v & m
 	.loc 1 2235
-	and %r4, %r4, %r5
+	and %r7, %r7, %r8
 # o = o ^ v
 	.loc 1 2236
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # v = a0 >> 21
 	.loc 1 2237
-	srwi %r4, %r6, 21
+	srwi %r7, %r9, 21
 # m = 128
 	.loc 1 2238
-	li %r5, 128
+	li %r8, 128
 # v = v & m
 	.loc 1 2239
-	and %r4, %r4, %r5
+	and %r7, %r7, %r8
 # o = o ^ v
 	.loc 1 2240
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # v = mem8[e + 0]
 	.loc 1 2241
-	lbz %r4, 0(%r10)
+	lbz %r7, 0(%r5)
 # o = o ^ v
 	.loc 1 2242
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # mem8[s + 0] = o
 	.loc 1 2243
-	stb %r3, 0(%r9)
+	stb %r6, 0(%r3)
 # p0 = p0 + 2720
 	.loc 1 2244
-	addi %r11, %r11, 2720
+	addi %r4, %r4, 2720
 # p1 = p1 + 2720
 	.loc 1 2245
-	addi %r12, %r12, 2720
+	addi %r11, %r11, 2720
 # s = s + 1
 	.loc 1 2246
-	addi %r9, %r9, 1
+	addi %r3, %r3, 1
 # e = e + 1
 	.loc 1 2247
-	addi %r10, %r10, 1
+	addi %r5, %r5, 1
 # i = i - 1
 	.loc 1 2248
-	addi %r8, %r8, -1
+	addi %r10, %r10, -1
 # =? i - 0
 	.loc 1 2249
-	cmplwi %cr0, %r8, 0
+	cmplwi %cr0, %r10, 0
 # goto rows if !=
 	.loc 1 2250
 	bne %cr0, .Lqhasm_kernel_mceliece348864_syndrome_ppc32_syndrome.rows

@@ -11,2706 +11,2570 @@ qhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes:
 	stw %r31, 16(%r1)
 # c = cb + 0
 	.loc 1 11
-	addi %r5, %r4, 0
+	addi %r8, %r4, 0
 # x0 = v
 	.loc 1 12
-	mr %r7, %r4
+	mr %r9, %r3
 # o0 = 64
 	.loc 1 13
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l0a:
 # k = mem32le[c + 0]
 	.loc 1 15
-	lwbrx %r3, 0, %r5
+	lwbrx %r5, 0, %r8
 # h = k >> 16
 	.loc 1 16
-	srwi %r10, %r3, 16
+	srwi %r10, %r5, 16
 # k &= 0xffff
 	.loc 1 17
-	andi. %r4, %r3, 65535
+	andi. %r6, %r5, 65535
 # e = 0xff00ff00
 	.loc 1 18
-	lis %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r5, 65280
+	ori %r5, %r5, 65280
 # u = k & e
 	.loc 1 19
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # k ^= u
 	.loc 1 20
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 8
 	.loc 1 21
-	slwi %r3, %r3, 8
+	slwi %r5, %r5, 8
 # k |= u
 	.loc 1 22
-	or %r4, %r4, %r3
+	or %r6, %r6, %r5
 # e = 0xf0f0f0f0
 	.loc 1 23
-	lis %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r5, 61680
+	ori %r5, %r5, 61680
 # u = k & e
 	.loc 1 24
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # k ^= u
 	.loc 1 25
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 4
 	.loc 1 26
-	slwi %r3, %r3, 4
+	slwi %r5, %r5, 4
 # k |= u
 	.loc 1 27
-	or %r4, %r4, %r3
+	or %r6, %r6, %r5
 # e = 0xcccccccc
 	.loc 1 28
-	lis %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r5, 52428
+	ori %r5, %r5, 52428
 # u = k & e
 	.loc 1 29
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # k ^= u
 	.loc 1 30
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 2
 	.loc 1 31
-	slwi %r3, %r3, 2
+	slwi %r5, %r5, 2
 # k |= u
 	.loc 1 32
-	or %r4, %r4, %r3
+	or %r6, %r6, %r5
 # e = 0xaaaaaaaa
 	.loc 1 33
-	lis %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r5, 43690
+	ori %r5, %r5, 43690
 # u = k & e
 	.loc 1 34
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # k ^= u
 	.loc 1 35
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 1
 	.loc 1 36
-	slwi %r3, %r3, 1
+	slwi %r5, %r5, 1
 # k |= u
 	.loc 1 37
-	or %r4, %r4, %r3
+	or %r6, %r6, %r5
 # e = 0xff00ff00
 	.loc 1 38
-	lis %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r5, 65280
+	ori %r5, %r5, 65280
 # u = h & e
 	.loc 1 39
-	and %r3, %r10, %r3
+	and %r5, %r10, %r5
 # h ^= u
 	.loc 1 40
-	xor %r10, %r10, %r3
+	xor %r10, %r10, %r5
 # u <<= 8
 	.loc 1 41
-	slwi %r3, %r3, 8
+	slwi %r5, %r5, 8
 # h |= u
 	.loc 1 42
-	or %r10, %r10, %r3
+	or %r10, %r10, %r5
 # e = 0xf0f0f0f0
 	.loc 1 43
-	lis %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r5, 61680
+	ori %r5, %r5, 61680
 # u = h & e
 	.loc 1 44
-	and %r3, %r10, %r3
+	and %r5, %r10, %r5
 # h ^= u
 	.loc 1 45
-	xor %r10, %r10, %r3
+	xor %r10, %r10, %r5
 # u <<= 4
 	.loc 1 46
-	slwi %r3, %r3, 4
+	slwi %r5, %r5, 4
 # h |= u
 	.loc 1 47
-	or %r10, %r10, %r3
+	or %r10, %r10, %r5
 # e = 0xcccccccc
 	.loc 1 48
-	lis %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r5, 52428
+	ori %r5, %r5, 52428
 # u = h & e
 	.loc 1 49
-	and %r3, %r10, %r3
+	and %r5, %r10, %r5
 # h ^= u
 	.loc 1 50
-	xor %r10, %r10, %r3
+	xor %r10, %r10, %r5
 # u <<= 2
 	.loc 1 51
-	slwi %r3, %r3, 2
+	slwi %r5, %r5, 2
 # h |= u
 	.loc 1 52
-	or %r10, %r10, %r3
+	or %r10, %r10, %r5
 # e = 0xaaaaaaaa
 	.loc 1 53
-	lis %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r5, 43690
+	ori %r5, %r5, 43690
 # u = h & e
 	.loc 1 54
-	and %r3, %r10, %r3
+	and %r5, %r10, %r5
 # h ^= u
 	.loc 1 55
-	xor %r10, %r10, %r3
+	xor %r10, %r10, %r5
 # u <<= 1
 	.loc 1 56
-	slwi %r3, %r3, 1
+	slwi %r5, %r5, 1
 # h |= u
 	.loc 1 57
-	or %r10, %r10, %r3
+	or %r10, %r10, %r5
 # a = mem32[x0 + 4]
 	.loc 1 58
-	lwz %r3, 4(%r8)
+	lwz %r5, 4(%r9)
 # u = a >> 1
 	.loc 1 59
-	srwi %r11, %r3, 1
+	srwi %r11, %r5, 1
 # u ^= a
 	.loc 1 60
-	xor %r11, %r11, %r3
+	xor %r11, %r11, %r5
 # u &= k
 	.loc 1 61
-	and %r11, %r11, %r4
+	and %r11, %r11, %r6
 # a ^= u
 	.loc 1 62
-	xor %r3, %r3, %r11
+	xor %r5, %r5, %r11
 # u <<= 1
 	.loc 1 63
 	slwi %r11, %r11, 1
 # a ^= u
 	.loc 1 64
-	xor %r3, %r3, %r11
+	xor %r5, %r5, %r11
 # mem32[x0 + 4] = a
 	.loc 1 65
-	stw %r3, 4(%r8)
+	stw %r5, 4(%r9)
 # a = mem32[x0 + 0]
 	.loc 1 66
-	lwz %r3, 0(%r8)
+	lwz %r5, 0(%r9)
 # u = a >> 1
 	.loc 1 67
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 68
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 69
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 70
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 71
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 72
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 0] = a
 	.loc 1 73
-	stw %r3, 0(%r8)
+	stw %r5, 0(%r9)
 # x0 = x0 + 8
 	.loc 1 74
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # c = c + 4
 	.loc 1 75
-	addi %r5, %r5, 4
+	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 76
-	addi %r9, %r9, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 77
-	cmplwi %cr0, %r9, 0
+	cmplwi %cr0, %r7, 0
 # goto l0a if !=
 	.loc 1 78
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l0a
 # c = cb + 256
 	.loc 1 81
-	mr %r4, %r7
-	addi %r5, %r4, 256
+	addi %r9, %r4, 256
 # x0 = v
 	.loc 1 82
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 64
 	.loc 1 83
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r8, 64
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l1a:
 # k = mem32le[c + 0]
 	.loc 1 85
-	lwbrx %r3, 0, %r8
+	lwbrx %r5, 0, %r9
 # h = k >> 16
 	.loc 1 86
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # k &= 0xffff
 	.loc 1 87
-	andi. %r3, %r3, 65535
+	andi. %r5, %r5, 65535
 # e = 0xff00ff00
 	.loc 1 88
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r7, 65280
+	ori %r7, %r7, 65280
 # u = k & e
 	.loc 1 89
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 90
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 8
 	.loc 1 91
-	slwi %r5, %r5, 8
+	slwi %r7, %r7, 8
 # k |= u
 	.loc 1 92
-	or %r3, %r3, %r5
+	or %r5, %r5, %r7
 # e = 0xf0f0f0f0
 	.loc 1 93
-	lis %r5, 61680
-	ori %r5, %r5, 61680
+	lis %r7, 61680
+	ori %r7, %r7, 61680
 # u = k & e
 	.loc 1 94
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 95
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 4
 	.loc 1 96
-	slwi %r5, %r5, 4
+	slwi %r7, %r7, 4
 # k |= u
 	.loc 1 97
-	or %r3, %r3, %r5
+	or %r5, %r5, %r7
 # e = 0xcccccccc
 	.loc 1 98
-	lis %r5, 52428
-	ori %r5, %r5, 52428
+	lis %r7, 52428
+	ori %r7, %r7, 52428
 # u = k & e
 	.loc 1 99
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 100
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 2
 	.loc 1 101
-	slwi %r5, %r5, 2
+	slwi %r7, %r7, 2
 # k |= u
 	.loc 1 102
-	or %r3, %r3, %r5
+	or %r5, %r5, %r7
 # e = 0xff00ff00
 	.loc 1 103
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r7, 65280
+	ori %r7, %r7, 65280
 # u = h & e
 	.loc 1 104
-	and %r5, %r4, %r5
+	and %r7, %r6, %r7
 # h ^= u
 	.loc 1 105
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # u <<= 8
 	.loc 1 106
-	slwi %r5, %r5, 8
+	slwi %r7, %r7, 8
 # h |= u
 	.loc 1 107
-	or %r4, %r4, %r5
+	or %r6, %r6, %r7
 # e = 0xf0f0f0f0
 	.loc 1 108
-	lis %r5, 61680
-	ori %r5, %r5, 61680
+	lis %r7, 61680
+	ori %r7, %r7, 61680
 # u = h & e
 	.loc 1 109
-	and %r5, %r4, %r5
+	and %r7, %r6, %r7
 # h ^= u
 	.loc 1 110
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # u <<= 4
 	.loc 1 111
-	slwi %r5, %r5, 4
+	slwi %r7, %r7, 4
 # h |= u
 	.loc 1 112
-	or %r4, %r4, %r5
+	or %r6, %r6, %r7
 # e = 0xcccccccc
 	.loc 1 113
-	lis %r5, 52428
-	ori %r5, %r5, 52428
+	lis %r7, 52428
+	ori %r7, %r7, 52428
 # u = h & e
 	.loc 1 114
-	and %r5, %r4, %r5
+	and %r7, %r6, %r7
 # h ^= u
 	.loc 1 115
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # u <<= 2
 	.loc 1 116
-	slwi %r5, %r5, 2
+	slwi %r7, %r7, 2
 # h |= u
 	.loc 1 117
-	or %r4, %r4, %r5
+	or %r6, %r6, %r7
 # a = mem32[x0 + 4]
 	.loc 1 118
-	lwz %r5, 4(%r9)
+	lwz %r7, 4(%r10)
 # u = a >> 2
 	.loc 1 119
-	srwi %r11, %r5, 2
+	srwi %r11, %r7, 2
 # u ^= a
 	.loc 1 120
-	xor %r11, %r11, %r5
+	xor %r11, %r11, %r7
 # u &= k
 	.loc 1 121
-	and %r11, %r11, %r3
+	and %r11, %r11, %r5
 # a ^= u
 	.loc 1 122
-	xor %r5, %r5, %r11
+	xor %r7, %r7, %r11
 # u <<= 2
 	.loc 1 123
 	slwi %r11, %r11, 2
 # a ^= u
 	.loc 1 124
-	xor %r5, %r5, %r11
+	xor %r7, %r7, %r11
 # mem32[x0 + 4] = a
 	.loc 1 125
-	stw %r5, 4(%r9)
+	stw %r7, 4(%r10)
 # a = mem32[x0 + 0]
 	.loc 1 126
-	lwz %r3, 0(%r9)
+	lwz %r5, 0(%r10)
 # u = a >> 2
 	.loc 1 127
-	srwi %r5, %r3, 2
+	srwi %r7, %r5, 2
 # u ^= a
 	.loc 1 128
-	xor %r5, %r5, %r3
+	xor %r7, %r7, %r5
 # u &= h
 	.loc 1 129
-	and %r5, %r5, %r4
+	and %r7, %r7, %r6
 # a ^= u
 	.loc 1 130
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 2
 	.loc 1 131
-	slwi %r5, %r5, 2
+	slwi %r7, %r7, 2
 # a ^= u
 	.loc 1 132
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # mem32[x0 + 0] = a
 	.loc 1 133
-	stw %r3, 0(%r9)
+	stw %r5, 0(%r10)
 # x0 = x0 + 8
 	.loc 1 134
-	addi %r9, %r9, 8
+	addi %r10, %r10, 8
 # c = c + 4
 	.loc 1 135
-	addi %r8, %r8, 4
+	addi %r9, %r9, 4
 # o0 = o0 - 1
 	.loc 1 136
-	addi %r10, %r10, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 137
-	cmplwi %cr0, %r10, 0
+	cmplwi %cr0, %r8, 0
 # goto l1a if !=
 	.loc 1 138
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l1a
 # c = cb + 512
 	.loc 1 141
-	mr %r4, %r7
-	addi %r5, %r4, 512
+	addi %r9, %r4, 512
 # x0 = v
 	.loc 1 142
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 64
 	.loc 1 143
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r8, 64
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l2a:
 # k = mem32le[c + 0]
 	.loc 1 145
-	lwbrx %r3, 0, %r8
+	lwbrx %r5, 0, %r9
 # h = k >> 16
 	.loc 1 146
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # k &= 0xffff
 	.loc 1 147
-	andi. %r3, %r3, 65535
+	andi. %r5, %r5, 65535
 # e = 0xff00ff00
 	.loc 1 148
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r7, 65280
+	ori %r7, %r7, 65280
 # u = k & e
 	.loc 1 149
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 150
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 8
 	.loc 1 151
-	slwi %r5, %r5, 8
+	slwi %r7, %r7, 8
 # k |= u
 	.loc 1 152
-	or %r3, %r3, %r5
+	or %r5, %r5, %r7
 # e = 0xf0f0f0f0
 	.loc 1 153
-	lis %r5, 61680
-	ori %r5, %r5, 61680
+	lis %r7, 61680
+	ori %r7, %r7, 61680
 # u = k & e
 	.loc 1 154
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 155
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 4
 	.loc 1 156
-	slwi %r5, %r5, 4
+	slwi %r7, %r7, 4
 # k |= u
 	.loc 1 157
-	or %r3, %r3, %r5
+	or %r5, %r5, %r7
 # e = 0xff00ff00
 	.loc 1 158
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r7, 65280
+	ori %r7, %r7, 65280
 # u = h & e
 	.loc 1 159
-	and %r5, %r4, %r5
+	and %r7, %r6, %r7
 # h ^= u
 	.loc 1 160
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # u <<= 8
 	.loc 1 161
-	slwi %r5, %r5, 8
+	slwi %r7, %r7, 8
 # h |= u
 	.loc 1 162
-	or %r4, %r4, %r5
+	or %r6, %r6, %r7
 # e = 0xf0f0f0f0
 	.loc 1 163
-	lis %r5, 61680
-	ori %r5, %r5, 61680
+	lis %r7, 61680
+	ori %r7, %r7, 61680
 # u = h & e
 	.loc 1 164
-	and %r5, %r4, %r5
+	and %r7, %r6, %r7
 # h ^= u
 	.loc 1 165
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # u <<= 4
 	.loc 1 166
-	slwi %r5, %r5, 4
+	slwi %r7, %r7, 4
 # h |= u
 	.loc 1 167
-	or %r4, %r4, %r5
+	or %r6, %r6, %r7
 # a = mem32[x0 + 4]
 	.loc 1 168
-	lwz %r5, 4(%r9)
+	lwz %r7, 4(%r10)
 # u = a >> 4
 	.loc 1 169
-	srwi %r11, %r5, 4
+	srwi %r11, %r7, 4
 # u ^= a
 	.loc 1 170
-	xor %r11, %r11, %r5
+	xor %r11, %r11, %r7
 # u &= k
 	.loc 1 171
-	and %r11, %r11, %r3
+	and %r11, %r11, %r5
 # a ^= u
 	.loc 1 172
-	xor %r5, %r5, %r11
+	xor %r7, %r7, %r11
 # u <<= 4
 	.loc 1 173
 	slwi %r11, %r11, 4
 # a ^= u
 	.loc 1 174
-	xor %r5, %r5, %r11
+	xor %r7, %r7, %r11
 # mem32[x0 + 4] = a
 	.loc 1 175
-	stw %r5, 4(%r9)
+	stw %r7, 4(%r10)
 # a = mem32[x0 + 0]
 	.loc 1 176
-	lwz %r3, 0(%r9)
+	lwz %r5, 0(%r10)
 # u = a >> 4
 	.loc 1 177
-	srwi %r5, %r3, 4
+	srwi %r7, %r5, 4
 # u ^= a
 	.loc 1 178
-	xor %r5, %r5, %r3
+	xor %r7, %r7, %r5
 # u &= h
 	.loc 1 179
-	and %r5, %r5, %r4
+	and %r7, %r7, %r6
 # a ^= u
 	.loc 1 180
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 4
 	.loc 1 181
-	slwi %r5, %r5, 4
+	slwi %r7, %r7, 4
 # a ^= u
 	.loc 1 182
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # mem32[x0 + 0] = a
 	.loc 1 183
-	stw %r3, 0(%r9)
+	stw %r5, 0(%r10)
 # x0 = x0 + 8
 	.loc 1 184
-	addi %r9, %r9, 8
+	addi %r10, %r10, 8
 # c = c + 4
 	.loc 1 185
-	addi %r8, %r8, 4
+	addi %r9, %r9, 4
 # o0 = o0 - 1
 	.loc 1 186
-	addi %r10, %r10, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 187
-	cmplwi %cr0, %r10, 0
+	cmplwi %cr0, %r8, 0
 # goto l2a if !=
 	.loc 1 188
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l2a
 # c = cb + 768
 	.loc 1 191
-	mr %r4, %r7
-	addi %r5, %r4, 768
+	addi %r10, %r4, 768
 # x0 = v
 	.loc 1 192
-	mr %r8, %r4
-	mr %r3, %r6
+	mr %r11, %r3
 # o0 = 64
 	.loc 1 193
-	mr %r7, %r3
-	li %r4, 64
-	mr %r9, %r5
-	mr %r10, %r3
-	mr %r11, %r4
+	li %r9, 64
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l3a:
 # k = mem32le[c + 0]
 	.loc 1 195
-	lwbrx %r3, 0, %r9
+	lwbrx %r5, 0, %r10
 # h = k >> 16
 	.loc 1 196
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # k &= 0xffff
 	.loc 1 197
-	andi. %r3, %r3, 65535
+	andi. %r5, %r5, 65535
 # e = 0xff00ff00
 	.loc 1 198
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r7, 65280
+	ori %r7, %r7, 65280
 # u = k & e
 	.loc 1 199
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 200
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 8
 	.loc 1 201
-	slwi %r5, %r5, 8
+	slwi %r7, %r7, 8
 # k |= u
 	.loc 1 202
-	or %r3, %r3, %r5
+	or %r5, %r5, %r7
 # e = 0xff00ff00
 	.loc 1 203
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r7, 65280
+	ori %r7, %r7, 65280
 # u = h & e
 	.loc 1 204
-	and %r5, %r4, %r5
+	and %r7, %r6, %r7
 # h ^= u
 	.loc 1 205
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # u <<= 8
 	.loc 1 206
-	slwi %r5, %r5, 8
+	slwi %r7, %r7, 8
 # h |= u
 	.loc 1 207
-	or %r4, %r4, %r5
+	or %r6, %r6, %r7
 # a = mem32[x0 + 4]
 	.loc 1 208
-	lwz %r5, 4(%r10)
+	lwz %r7, 4(%r11)
 # u = a >> 8
 	.loc 1 209
-	srwi %r6, %r5, 8
+	srwi %r8, %r7, 8
 # u ^= a
 	.loc 1 210
-	xor %r6, %r6, %r5
+	xor %r8, %r8, %r7
 # u &= k
 	.loc 1 211
-	and %r6, %r6, %r3
+	and %r8, %r8, %r5
 # a ^= u
 	.loc 1 212
-	xor %r5, %r5, %r6
+	xor %r7, %r7, %r8
 # u <<= 8
 	.loc 1 213
-	slwi %r6, %r6, 8
+	slwi %r8, %r8, 8
 # a ^= u
 	.loc 1 214
-	xor %r5, %r5, %r6
+	xor %r7, %r7, %r8
 # mem32[x0 + 4] = a
 	.loc 1 215
-	stw %r5, 4(%r10)
+	stw %r7, 4(%r11)
 # a = mem32[x0 + 0]
 	.loc 1 216
-	lwz %r3, 0(%r10)
+	lwz %r5, 0(%r11)
 # u = a >> 8
 	.loc 1 217
-	srwi %r5, %r3, 8
+	srwi %r7, %r5, 8
 # u ^= a
 	.loc 1 218
-	xor %r5, %r5, %r3
+	xor %r7, %r7, %r5
 # u &= h
 	.loc 1 219
-	and %r5, %r5, %r4
+	and %r7, %r7, %r6
 # a ^= u
 	.loc 1 220
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 8
 	.loc 1 221
-	slwi %r5, %r5, 8
+	slwi %r7, %r7, 8
 # a ^= u
 	.loc 1 222
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # mem32[x0 + 0] = a
 	.loc 1 223
-	stw %r3, 0(%r10)
+	stw %r5, 0(%r11)
 # x0 = x0 + 8
 	.loc 1 224
-	addi %r10, %r10, 8
+	addi %r11, %r11, 8
 # c = c + 4
 	.loc 1 225
-	addi %r9, %r9, 4
+	addi %r10, %r10, 4
 # o0 = o0 - 1
 	.loc 1 226
-	addi %r11, %r11, -1
+	addi %r9, %r9, -1
 # =? o0 - 0
 	.loc 1 227
-	cmplwi %cr0, %r11, 0
+	cmplwi %cr0, %r9, 0
 # goto l3a if !=
 	.loc 1 228
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l3a
 # c = cb + 1024
 	.loc 1 231
-	mr %r4, %r8
 	addi %r5, %r4, 1024
 # x0 = v
 	.loc 1 232
-	mr %r8, %r4
-	mr %r3, %r7
+	mr %r6, %r3
 # o0 = 64
 	.loc 1 233
-	mr %r7, %r3
-	li %r4, 64
-	mr %r9, %r5
-	mr %r10, %r3
-	mr %r11, %r4
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l4a:
 # k = mem32le[c + 0]
 	.loc 1 235
-	lwbrx %r3, 0, %r9
+	lwbrx %r8, 0, %r5
 # h = k >> 16
 	.loc 1 236
-	srwi %r4, %r3, 16
+	srwi %r9, %r8, 16
 # k &= 0xffff
 	.loc 1 237
-	andi. %r3, %r3, 65535
+	andi. %r8, %r8, 65535
 # a = mem32[x0 + 4]
 	.loc 1 238
-	lwz %r5, 4(%r10)
+	lwz %r10, 4(%r6)
 # u = a >> 16
 	.loc 1 239
-	srwi %r6, %r5, 16
+	srwi %r11, %r10, 16
 # u ^= a
 	.loc 1 240
-	xor %r6, %r6, %r5
+	xor %r11, %r11, %r10
 # u &= k
 	.loc 1 241
-	and %r6, %r6, %r3
+	and %r11, %r11, %r8
 # a ^= u
 	.loc 1 242
-	xor %r5, %r5, %r6
+	xor %r10, %r10, %r11
 # u <<= 16
 	.loc 1 243
-	slwi %r6, %r6, 16
+	slwi %r11, %r11, 16
 # a ^= u
 	.loc 1 244
-	xor %r5, %r5, %r6
+	xor %r10, %r10, %r11
 # mem32[x0 + 4] = a
 	.loc 1 245
-	stw %r5, 4(%r10)
+	stw %r10, 4(%r6)
 # a = mem32[x0 + 0]
 	.loc 1 246
-	lwz %r3, 0(%r10)
+	lwz %r8, 0(%r6)
 # u = a >> 16
 	.loc 1 247
-	srwi %r5, %r3, 16
+	srwi %r10, %r8, 16
 # u ^= a
 	.loc 1 248
-	xor %r5, %r5, %r3
+	xor %r10, %r10, %r8
 # u &= h
 	.loc 1 249
-	and %r5, %r5, %r4
+	and %r10, %r10, %r9
 # a ^= u
 	.loc 1 250
-	xor %r3, %r3, %r5
+	xor %r8, %r8, %r10
 # u <<= 16
 	.loc 1 251
-	slwi %r5, %r5, 16
+	slwi %r10, %r10, 16
 # a ^= u
 	.loc 1 252
-	xor %r3, %r3, %r5
+	xor %r8, %r8, %r10
 # mem32[x0 + 0] = a
 	.loc 1 253
-	stw %r3, 0(%r10)
+	stw %r8, 0(%r6)
 # x0 = x0 + 8
 	.loc 1 254
-	addi %r10, %r10, 8
+	addi %r6, %r6, 8
 # c = c + 4
 	.loc 1 255
-	addi %r9, %r9, 4
+	addi %r5, %r5, 4
 # o0 = o0 - 1
 	.loc 1 256
-	addi %r11, %r11, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 257
-	cmplwi %cr0, %r11, 0
+	cmplwi %cr0, %r7, 0
 # goto l4a if !=
 	.loc 1 258
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l4a
 # c = cb + 1280
 	.loc 1 261
-	mr %r4, %r8
-	addi %r5, %r4, 1280
+	addi %r6, %r4, 1280
 # x0 = v
 	.loc 1 262
-	mr %r8, %r4
-	mr %r3, %r7
+	mr %r7, %r3
 # o0 = 64
 	.loc 1 263
-	mr %r7, %r3
-	li %r4, 64
-	mr %r9, %r5
-	mr %r10, %r3
-	mr %r11, %r4
+	li %r8, 64
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l5a:
 # k = mem32le[c + 0]
 	.loc 1 265
-	lwbrx %r4, 0, %r9
+	lwbrx %r9, 0, %r6
 # a = mem32[x0 + 4]
 	.loc 1 266
-	lwz %r5, 4(%r10)
+	lwz %r10, 4(%r7)
 # b = mem32[x0 + 0]
 	.loc 1 267
-	lwz %r3, 0(%r10)
+	lwz %r5, 0(%r7)
 # u = a ^ b
 	.loc 1 268
-	xor %r6, %r5, %r3
+	xor %r11, %r10, %r5
 # u &= k
 	.loc 1 269
-	and %r6, %r6, %r4
+	and %r11, %r11, %r9
 # a ^= u
 	.loc 1 270
-	xor %r5, %r5, %r6
+	xor %r10, %r10, %r11
 # b ^= u
 	.loc 1 271
-	xor %r3, %r3, %r6
+	xor %r5, %r5, %r11
 # mem32[x0 + 4] = a
 	.loc 1 272
-	stw %r5, 4(%r10)
+	stw %r10, 4(%r7)
 # mem32[x0 + 0] = b
 	.loc 1 273
-	stw %r3, 0(%r10)
+	stw %r5, 0(%r7)
 # x0 = x0 + 8
 	.loc 1 274
-	addi %r10, %r10, 8
+	addi %r7, %r7, 8
 # c = c + 4
 	.loc 1 275
-	addi %r9, %r9, 4
+	addi %r6, %r6, 4
 # o0 = o0 - 1
 	.loc 1 276
-	addi %r11, %r11, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 277
-	cmplwi %cr0, %r11, 0
+	cmplwi %cr0, %r8, 0
 # goto l5a if !=
 	.loc 1 278
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l5a
 # c = cb + 1536
 	.loc 1 281
-	mr %r4, %r8
-	addi %r5, %r4, 1536
+	addi %r6, %r4, 1536
 # x0 = v
 	.loc 1 282
-	mr %r9, %r4
-	mr %r3, %r7
+	mr %r7, %r3
 # o0 = 32
 	.loc 1 283
-	mr %r8, %r3
-	li %r4, 32
-	mr %r10, %r5
-	mr %r11, %r3
-	mr %r12, %r4
+	li %r8, 32
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l6a:
 # k = mem32le[c + 0]
 	.loc 1 285
-	lwbrx %r4, 0, %r10
+	lwbrx %r9, 0, %r6
 # h = mem32le[c + 4]
 	.loc 1 286
-	li %r3, 4
-	lwbrx %r5, %r10, %r3
+	li %r5, 4
+	lwbrx %r10, %r6, %r5
 # a = mem32[x0 + 4]
 	.loc 1 287
-	lwz %r3, 4(%r11)
+	lwz %r5, 4(%r7)
 # b = mem32[x0 + 12]
 	.loc 1 288
-	lwz %r6, 12(%r11)
+	lwz %r11, 12(%r7)
 # u = a ^ b
 	.loc 1 289
-	xor %r7, %r3, %r6
+	xor %r12, %r5, %r11
 # u &= k
 	.loc 1 290
-	and %r7, %r7, %r4
+	and %r12, %r12, %r9
 # a ^= u
 	.loc 1 291
-	xor %r3, %r3, %r7
+	xor %r5, %r5, %r12
 # b ^= u
 	.loc 1 292
-	xor %r6, %r6, %r7
+	xor %r11, %r11, %r12
 # mem32[x0 + 4] = a
 	.loc 1 293
-	stw %r3, 4(%r11)
+	stw %r5, 4(%r7)
 # mem32[x0 + 12] = b
 	.loc 1 294
-	stw %r6, 12(%r11)
+	stw %r11, 12(%r7)
 # a = mem32[x0 + 0]
 	.loc 1 295
-	lwz %r3, 0(%r11)
+	lwz %r5, 0(%r7)
 # b = mem32[x0 + 8]
 	.loc 1 296
-	lwz %r4, 8(%r11)
+	lwz %r9, 8(%r7)
 # u = a ^ b
 	.loc 1 297
-	xor %r6, %r3, %r4
+	xor %r11, %r5, %r9
 # u &= h
 	.loc 1 298
-	and %r6, %r6, %r5
+	and %r11, %r11, %r10
 # a ^= u
 	.loc 1 299
-	xor %r3, %r3, %r6
+	xor %r5, %r5, %r11
 # b ^= u
 	.loc 1 300
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r11
 # mem32[x0 + 0] = a
 	.loc 1 301
-	stw %r3, 0(%r11)
+	stw %r5, 0(%r7)
 # mem32[x0 + 8] = b
 	.loc 1 302
-	stw %r4, 8(%r11)
+	stw %r9, 8(%r7)
 # x0 = x0 + 16
 	.loc 1 303
-	addi %r11, %r11, 16
+	addi %r7, %r7, 16
 # c = c + 8
 	.loc 1 304
-	addi %r10, %r10, 8
+	addi %r6, %r6, 8
 # o0 = o0 - 1
 	.loc 1 305
-	addi %r12, %r12, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 306
-	cmplwi %cr0, %r12, 0
+	cmplwi %cr0, %r8, 0
 # goto l6a if !=
 	.loc 1 307
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l6a
 # c = cb + 1792
 	.loc 1 310
-	mr %r4, %r9
-	addi %r5, %r4, 1792
+	addi %r7, %r4, 1792
 # x0 = v
 	.loc 1 311
-	mr %r3, %r8
-	mr %r6, %r3
+	mr %r8, %r3
 # o0 = 16
 	.loc 1 312
-	li %r7, 16
+	li %r9, 16
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l7a:
 # o1 = 2
 	.loc 1 314
-	mr %r31, %r7
-	mr %r12, %r4
-	mr %r11, %r3
-	li %r3, 2
+	li %r5, 2
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l7b:
 # k = mem32le[c + 0]
 	.loc 1 316
-	lwbrx %r7, 0, %r5
+	lwbrx %r10, 0, %r7
 # h = mem32le[c + 4]
 	.loc 1 317
-	li %r4, 4
-	lwbrx %r8, %r5, %r4
+	li %r6, 4
+	lwbrx %r11, %r7, %r6
 # a = mem32[x0 + 4]
 	.loc 1 318
-	lwz %r4, 4(%r6)
+	lwz %r6, 4(%r8)
 # b = mem32[x0 + 20]
 	.loc 1 319
-	lwz %r9, 20(%r6)
+	lwz %r12, 20(%r8)
 # u = a ^ b
 	.loc 1 320
-	xor %r10, %r4, %r9
+	xor %r31, %r6, %r12
 # u &= k
 	.loc 1 321
-	and %r10, %r10, %r7
+	and %r31, %r31, %r10
 # a ^= u
 	.loc 1 322
-	xor %r4, %r4, %r10
+	xor %r6, %r6, %r31
 # b ^= u
 	.loc 1 323
-	xor %r9, %r9, %r10
+	xor %r12, %r12, %r31
 # mem32[x0 + 4] = a
 	.loc 1 324
-	stw %r4, 4(%r6)
+	stw %r6, 4(%r8)
 # mem32[x0 + 20] = b
 	.loc 1 325
-	stw %r9, 20(%r6)
+	stw %r12, 20(%r8)
 # a = mem32[x0 + 0]
 	.loc 1 326
-	lwz %r4, 0(%r6)
+	lwz %r6, 0(%r8)
 # b = mem32[x0 + 16]
 	.loc 1 327
-	lwz %r7, 16(%r6)
+	lwz %r10, 16(%r8)
 # u = a ^ b
 	.loc 1 328
-	xor %r9, %r4, %r7
+	xor %r12, %r6, %r10
 # u &= h
 	.loc 1 329
-	and %r9, %r9, %r8
+	and %r12, %r12, %r11
 # a ^= u
 	.loc 1 330
-	xor %r4, %r4, %r9
+	xor %r6, %r6, %r12
 # b ^= u
 	.loc 1 331
-	xor %r7, %r7, %r9
+	xor %r10, %r10, %r12
 # mem32[x0 + 0] = a
 	.loc 1 332
-	stw %r4, 0(%r6)
+	stw %r6, 0(%r8)
 # mem32[x0 + 16] = b
 	.loc 1 333
-	stw %r7, 16(%r6)
+	stw %r10, 16(%r8)
 # x0 = x0 + 8
 	.loc 1 334
-	addi %r6, %r6, 8
+	addi %r8, %r8, 8
 # c = c + 8
 	.loc 1 335
-	addi %r5, %r5, 8
+	addi %r7, %r7, 8
 # o1 = o1 - 1
 	.loc 1 336
-	addi %r3, %r3, -1
+	addi %r5, %r5, -1
 # =? o1 - 0
 	.loc 1 337
-	cmplwi %cr0, %r3, 0
+	cmplwi %cr0, %r5, 0
 # goto l7b if !=
 	.loc 1 338
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l7b
 # x0 = x0 + 16
 	.loc 1 339
-	addi %r6, %r6, 16
+	addi %r8, %r8, 16
 # o0 = o0 - 1
 	.loc 1 340
-	mr %r7, %r31
-	addi %r7, %r7, -1
+	addi %r9, %r9, -1
 # =? o0 - 0
 	.loc 1 341
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r9, 0
 # goto l7a if !=
 	.loc 1 342
-	mr %r3, %r11
-	mr %r4, %r12
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l7a
 # c = cb + 2048
 	.loc 1 345
-	addi %r5, %r4, 2048
+	addi %r6, %r4, 2048
 # x0 = v
 	.loc 1 346
-	mr %r6, %r3
+	mr %r7, %r3
 # o0 = 8
 	.loc 1 347
-	li %r7, 8
+	li %r8, 8
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l8a:
 # o1 = 4
 	.loc 1 349
-	mr %r31, %r7
-	mr %r12, %r4
-	mr %r11, %r3
-	li %r4, 4
+	li %r9, 4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l8b:
 # k = mem32le[c + 0]
 	.loc 1 351
-	lwbrx %r7, 0, %r5
+	lwbrx %r10, 0, %r6
 # h = mem32le[c + 4]
 	.loc 1 352
-	li %r3, 4
-	lwbrx %r8, %r5, %r3
+	li %r5, 4
+	lwbrx %r11, %r6, %r5
 # a = mem32[x0 + 4]
 	.loc 1 353
-	lwz %r3, 4(%r6)
+	lwz %r5, 4(%r7)
 # b = mem32[x0 + 36]
 	.loc 1 354
-	lwz %r9, 36(%r6)
+	lwz %r12, 36(%r7)
 # u = a ^ b
 	.loc 1 355
-	xor %r10, %r3, %r9
+	xor %r31, %r5, %r12
 # u &= k
 	.loc 1 356
-	and %r10, %r10, %r7
+	and %r31, %r31, %r10
 # a ^= u
 	.loc 1 357
-	xor %r3, %r3, %r10
+	xor %r5, %r5, %r31
 # b ^= u
 	.loc 1 358
-	xor %r9, %r9, %r10
+	xor %r12, %r12, %r31
 # mem32[x0 + 4] = a
 	.loc 1 359
-	stw %r3, 4(%r6)
+	stw %r5, 4(%r7)
 # mem32[x0 + 36] = b
 	.loc 1 360
-	stw %r9, 36(%r6)
+	stw %r12, 36(%r7)
 # a = mem32[x0 + 0]
 	.loc 1 361
-	lwz %r3, 0(%r6)
+	lwz %r5, 0(%r7)
 # b = mem32[x0 + 32]
 	.loc 1 362
-	lwz %r7, 32(%r6)
+	lwz %r10, 32(%r7)
 # u = a ^ b
 	.loc 1 363
-	xor %r9, %r3, %r7
+	xor %r12, %r5, %r10
 # u &= h
 	.loc 1 364
-	and %r9, %r9, %r8
+	and %r12, %r12, %r11
 # a ^= u
 	.loc 1 365
-	xor %r3, %r3, %r9
+	xor %r5, %r5, %r12
 # b ^= u
 	.loc 1 366
-	xor %r7, %r7, %r9
+	xor %r10, %r10, %r12
 # mem32[x0 + 0] = a
 	.loc 1 367
-	stw %r3, 0(%r6)
+	stw %r5, 0(%r7)
 # mem32[x0 + 32] = b
 	.loc 1 368
-	stw %r7, 32(%r6)
+	stw %r10, 32(%r7)
 # x0 = x0 + 8
 	.loc 1 369
-	addi %r6, %r6, 8
+	addi %r7, %r7, 8
 # c = c + 8
 	.loc 1 370
-	addi %r5, %r5, 8
+	addi %r6, %r6, 8
 # o1 = o1 - 1
 	.loc 1 371
-	addi %r4, %r4, -1
+	addi %r9, %r9, -1
 # =? o1 - 0
 	.loc 1 372
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r9, 0
 # goto l8b if !=
 	.loc 1 373
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l8b
 # x0 = x0 + 32
 	.loc 1 374
-	addi %r6, %r6, 32
+	addi %r7, %r7, 32
 # o0 = o0 - 1
 	.loc 1 375
-	mr %r7, %r31
-	addi %r7, %r7, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 376
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r8, 0
 # goto l8a if !=
 	.loc 1 377
-	mr %r3, %r11
-	mr %r4, %r12
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l8a
 # c = cb + 2304
 	.loc 1 380
-	addi %r5, %r4, 2304
+	addi %r6, %r4, 2304
 # x0 = v
 	.loc 1 381
-	mr %r6, %r3
+	mr %r7, %r3
 # o0 = 4
 	.loc 1 382
-	li %r7, 4
+	li %r8, 4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l9a:
 # o1 = 8
 	.loc 1 384
-	mr %r31, %r7
-	mr %r12, %r4
-	mr %r11, %r3
-	li %r4, 8
+	li %r9, 8
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l9b:
 # k = mem32le[c + 0]
 	.loc 1 386
-	lwbrx %r7, 0, %r5
+	lwbrx %r10, 0, %r6
 # h = mem32le[c + 4]
 	.loc 1 387
-	li %r3, 4
-	lwbrx %r8, %r5, %r3
+	li %r5, 4
+	lwbrx %r11, %r6, %r5
 # a = mem32[x0 + 4]
 	.loc 1 388
-	lwz %r3, 4(%r6)
+	lwz %r5, 4(%r7)
 # b = mem32[x0 + 68]
 	.loc 1 389
-	lwz %r9, 68(%r6)
+	lwz %r12, 68(%r7)
 # u = a ^ b
 	.loc 1 390
-	xor %r10, %r3, %r9
+	xor %r31, %r5, %r12
 # u &= k
 	.loc 1 391
-	and %r10, %r10, %r7
+	and %r31, %r31, %r10
 # a ^= u
 	.loc 1 392
-	xor %r3, %r3, %r10
+	xor %r5, %r5, %r31
 # b ^= u
 	.loc 1 393
-	xor %r9, %r9, %r10
+	xor %r12, %r12, %r31
 # mem32[x0 + 4] = a
 	.loc 1 394
-	stw %r3, 4(%r6)
+	stw %r5, 4(%r7)
 # mem32[x0 + 68] = b
 	.loc 1 395
-	stw %r9, 68(%r6)
+	stw %r12, 68(%r7)
 # a = mem32[x0 + 0]
 	.loc 1 396
-	lwz %r3, 0(%r6)
+	lwz %r5, 0(%r7)
 # b = mem32[x0 + 64]
 	.loc 1 397
-	lwz %r7, 64(%r6)
+	lwz %r10, 64(%r7)
 # u = a ^ b
 	.loc 1 398
-	xor %r9, %r3, %r7
+	xor %r12, %r5, %r10
 # u &= h
 	.loc 1 399
-	and %r9, %r9, %r8
+	and %r12, %r12, %r11
 # a ^= u
 	.loc 1 400
-	xor %r3, %r3, %r9
+	xor %r5, %r5, %r12
 # b ^= u
 	.loc 1 401
-	xor %r7, %r7, %r9
+	xor %r10, %r10, %r12
 # mem32[x0 + 0] = a
 	.loc 1 402
-	stw %r3, 0(%r6)
+	stw %r5, 0(%r7)
 # mem32[x0 + 64] = b
 	.loc 1 403
-	stw %r7, 64(%r6)
+	stw %r10, 64(%r7)
 # x0 = x0 + 8
 	.loc 1 404
-	addi %r6, %r6, 8
+	addi %r7, %r7, 8
 # c = c + 8
 	.loc 1 405
-	addi %r5, %r5, 8
+	addi %r6, %r6, 8
 # o1 = o1 - 1
 	.loc 1 406
-	addi %r4, %r4, -1
+	addi %r9, %r9, -1
 # =? o1 - 0
 	.loc 1 407
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r9, 0
 # goto l9b if !=
 	.loc 1 408
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l9b
 # x0 = x0 + 64
 	.loc 1 409
-	addi %r6, %r6, 64
+	addi %r7, %r7, 64
 # o0 = o0 - 1
 	.loc 1 410
-	mr %r7, %r31
-	addi %r7, %r7, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 411
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r8, 0
 # goto l9a if !=
 	.loc 1 412
-	mr %r3, %r11
-	mr %r4, %r12
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l9a
 # c = cb + 2560
 	.loc 1 415
-	addi %r5, %r4, 2560
+	addi %r6, %r4, 2560
 # x0 = v
 	.loc 1 416
-	mr %r6, %r3
+	mr %r7, %r3
 # o0 = 2
 	.loc 1 417
-	li %r7, 2
+	li %r8, 2
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l10a:
 # o1 = 16
 	.loc 1 419
-	mr %r31, %r7
-	mr %r12, %r4
-	mr %r11, %r3
-	li %r4, 16
+	li %r9, 16
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l10b:
 # k = mem32le[c + 0]
 	.loc 1 421
-	lwbrx %r7, 0, %r5
+	lwbrx %r10, 0, %r6
 # h = mem32le[c + 4]
 	.loc 1 422
-	li %r3, 4
-	lwbrx %r8, %r5, %r3
+	li %r5, 4
+	lwbrx %r11, %r6, %r5
 # a = mem32[x0 + 4]
 	.loc 1 423
-	lwz %r3, 4(%r6)
+	lwz %r5, 4(%r7)
 # b = mem32[x0 + 132]
 	.loc 1 424
-	lwz %r9, 132(%r6)
+	lwz %r12, 132(%r7)
 # u = a ^ b
 	.loc 1 425
-	xor %r10, %r3, %r9
+	xor %r31, %r5, %r12
 # u &= k
 	.loc 1 426
-	and %r10, %r10, %r7
+	and %r31, %r31, %r10
 # a ^= u
 	.loc 1 427
-	xor %r3, %r3, %r10
+	xor %r5, %r5, %r31
 # b ^= u
 	.loc 1 428
-	xor %r9, %r9, %r10
+	xor %r12, %r12, %r31
 # mem32[x0 + 4] = a
 	.loc 1 429
-	stw %r3, 4(%r6)
+	stw %r5, 4(%r7)
 # mem32[x0 + 132] = b
 	.loc 1 430
-	stw %r9, 132(%r6)
+	stw %r12, 132(%r7)
 # a = mem32[x0 + 0]
 	.loc 1 431
-	lwz %r3, 0(%r6)
+	lwz %r5, 0(%r7)
 # b = mem32[x0 + 128]
 	.loc 1 432
-	lwz %r7, 128(%r6)
+	lwz %r10, 128(%r7)
 # u = a ^ b
 	.loc 1 433
-	xor %r9, %r3, %r7
+	xor %r12, %r5, %r10
 # u &= h
 	.loc 1 434
-	and %r9, %r9, %r8
+	and %r12, %r12, %r11
 # a ^= u
 	.loc 1 435
-	xor %r3, %r3, %r9
+	xor %r5, %r5, %r12
 # b ^= u
 	.loc 1 436
-	xor %r7, %r7, %r9
+	xor %r10, %r10, %r12
 # mem32[x0 + 0] = a
 	.loc 1 437
-	stw %r3, 0(%r6)
+	stw %r5, 0(%r7)
 # mem32[x0 + 128] = b
 	.loc 1 438
-	stw %r7, 128(%r6)
+	stw %r10, 128(%r7)
 # x0 = x0 + 8
 	.loc 1 439
-	addi %r6, %r6, 8
+	addi %r7, %r7, 8
 # c = c + 8
 	.loc 1 440
-	addi %r5, %r5, 8
+	addi %r6, %r6, 8
 # o1 = o1 - 1
 	.loc 1 441
-	addi %r4, %r4, -1
+	addi %r9, %r9, -1
 # =? o1 - 0
 	.loc 1 442
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r9, 0
 # goto l10b if !=
 	.loc 1 443
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l10b
 # x0 = x0 + 128
 	.loc 1 444
-	addi %r6, %r6, 128
+	addi %r7, %r7, 128
 # o0 = o0 - 1
 	.loc 1 445
-	mr %r7, %r31
-	addi %r7, %r7, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 446
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r8, 0
 # goto l10a if !=
 	.loc 1 447
-	mr %r3, %r11
-	mr %r4, %r12
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l10a
 # c = cb + 2816
 	.loc 1 450
-	addi %r5, %r4, 2816
+	addi %r6, %r4, 2816
 # x0 = v
 	.loc 1 451
-	mr %r9, %r4
+	mr %r7, %r3
 # o1 = 32
 	.loc 1 452
-	mr %r8, %r3
-	li %r4, 32
-	mr %r10, %r5
-	mr %r11, %r3
-	mr %r12, %r4
+	li %r8, 32
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l11b:
 # k = mem32le[c + 0]
 	.loc 1 454
-	lwbrx %r4, 0, %r10
+	lwbrx %r9, 0, %r6
 # h = mem32le[c + 4]
 	.loc 1 455
-	li %r3, 4
-	lwbrx %r5, %r10, %r3
+	li %r5, 4
+	lwbrx %r10, %r6, %r5
 # a = mem32[x0 + 4]
 	.loc 1 456
-	lwz %r3, 4(%r11)
+	lwz %r5, 4(%r7)
 # b = mem32[x0 + 260]
 	.loc 1 457
-	lwz %r6, 260(%r11)
+	lwz %r11, 260(%r7)
 # u = a ^ b
 	.loc 1 458
-	xor %r7, %r3, %r6
+	xor %r12, %r5, %r11
 # u &= k
 	.loc 1 459
-	and %r7, %r7, %r4
+	and %r12, %r12, %r9
 # a ^= u
 	.loc 1 460
-	xor %r3, %r3, %r7
+	xor %r5, %r5, %r12
 # b ^= u
 	.loc 1 461
-	xor %r6, %r6, %r7
+	xor %r11, %r11, %r12
 # mem32[x0 + 4] = a
 	.loc 1 462
-	stw %r3, 4(%r11)
+	stw %r5, 4(%r7)
 # mem32[x0 + 260] = b
 	.loc 1 463
-	stw %r6, 260(%r11)
+	stw %r11, 260(%r7)
 # a = mem32[x0 + 0]
 	.loc 1 464
-	lwz %r3, 0(%r11)
+	lwz %r5, 0(%r7)
 # b = mem32[x0 + 256]
 	.loc 1 465
-	lwz %r4, 256(%r11)
+	lwz %r9, 256(%r7)
 # u = a ^ b
 	.loc 1 466
-	xor %r6, %r3, %r4
+	xor %r11, %r5, %r9
 # u &= h
 	.loc 1 467
-	and %r6, %r6, %r5
+	and %r11, %r11, %r10
 # a ^= u
 	.loc 1 468
-	xor %r3, %r3, %r6
+	xor %r5, %r5, %r11
 # b ^= u
 	.loc 1 469
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r11
 # mem32[x0 + 0] = a
 	.loc 1 470
-	stw %r3, 0(%r11)
+	stw %r5, 0(%r7)
 # mem32[x0 + 256] = b
 	.loc 1 471
-	stw %r4, 256(%r11)
+	stw %r9, 256(%r7)
 # x0 = x0 + 8
 	.loc 1 472
-	addi %r11, %r11, 8
+	addi %r7, %r7, 8
 # c = c + 8
 	.loc 1 473
-	addi %r10, %r10, 8
+	addi %r6, %r6, 8
 # o1 = o1 - 1
 	.loc 1 474
-	addi %r12, %r12, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 475
-	cmplwi %cr0, %r12, 0
+	cmplwi %cr0, %r8, 0
 # goto l11b if !=
 	.loc 1 476
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l11b
 # c = cb + 3072
 	.loc 1 479
-	mr %r4, %r9
-	addi %r5, %r4, 3072
+	addi %r6, %r4, 3072
 # x0 = v
 	.loc 1 480
-	mr %r3, %r8
-	mr %r6, %r3
+	mr %r7, %r3
 # o0 = 2
 	.loc 1 481
-	li %r7, 2
+	li %r8, 2
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l12a:
 # o1 = 16
 	.loc 1 483
-	mr %r31, %r7
-	mr %r12, %r4
-	mr %r11, %r3
-	li %r4, 16
+	li %r9, 16
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l12b:
 # k = mem32le[c + 0]
 	.loc 1 485
-	lwbrx %r7, 0, %r5
+	lwbrx %r10, 0, %r6
 # h = mem32le[c + 4]
 	.loc 1 486
-	li %r3, 4
-	lwbrx %r8, %r5, %r3
+	li %r5, 4
+	lwbrx %r11, %r6, %r5
 # a = mem32[x0 + 4]
 	.loc 1 487
-	lwz %r3, 4(%r6)
+	lwz %r5, 4(%r7)
 # b = mem32[x0 + 132]
 	.loc 1 488
-	lwz %r9, 132(%r6)
+	lwz %r12, 132(%r7)
 # u = a ^ b
 	.loc 1 489
-	xor %r10, %r3, %r9
+	xor %r31, %r5, %r12
 # u &= k
 	.loc 1 490
-	and %r10, %r10, %r7
+	and %r31, %r31, %r10
 # a ^= u
 	.loc 1 491
-	xor %r3, %r3, %r10
+	xor %r5, %r5, %r31
 # b ^= u
 	.loc 1 492
-	xor %r9, %r9, %r10
+	xor %r12, %r12, %r31
 # mem32[x0 + 4] = a
 	.loc 1 493
-	stw %r3, 4(%r6)
+	stw %r5, 4(%r7)
 # mem32[x0 + 132] = b
 	.loc 1 494
-	stw %r9, 132(%r6)
+	stw %r12, 132(%r7)
 # a = mem32[x0 + 0]
 	.loc 1 495
-	lwz %r3, 0(%r6)
+	lwz %r5, 0(%r7)
 # b = mem32[x0 + 128]
 	.loc 1 496
-	lwz %r7, 128(%r6)
+	lwz %r10, 128(%r7)
 # u = a ^ b
 	.loc 1 497
-	xor %r9, %r3, %r7
+	xor %r12, %r5, %r10
 # u &= h
 	.loc 1 498
-	and %r9, %r9, %r8
+	and %r12, %r12, %r11
 # a ^= u
 	.loc 1 499
-	xor %r3, %r3, %r9
+	xor %r5, %r5, %r12
 # b ^= u
 	.loc 1 500
-	xor %r7, %r7, %r9
+	xor %r10, %r10, %r12
 # mem32[x0 + 0] = a
 	.loc 1 501
-	stw %r3, 0(%r6)
+	stw %r5, 0(%r7)
 # mem32[x0 + 128] = b
 	.loc 1 502
-	stw %r7, 128(%r6)
+	stw %r10, 128(%r7)
 # x0 = x0 + 8
 	.loc 1 503
-	addi %r6, %r6, 8
+	addi %r7, %r7, 8
 # c = c + 8
 	.loc 1 504
-	addi %r5, %r5, 8
+	addi %r6, %r6, 8
 # o1 = o1 - 1
 	.loc 1 505
-	addi %r4, %r4, -1
+	addi %r9, %r9, -1
 # =? o1 - 0
 	.loc 1 506
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r9, 0
 # goto l12b if !=
 	.loc 1 507
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l12b
 # x0 = x0 + 128
 	.loc 1 508
-	addi %r6, %r6, 128
+	addi %r7, %r7, 128
 # o0 = o0 - 1
 	.loc 1 509
-	mr %r7, %r31
-	addi %r7, %r7, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 510
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r8, 0
 # goto l12a if !=
 	.loc 1 511
-	mr %r3, %r11
-	mr %r4, %r12
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l12a
 # c = cb + 3328
 	.loc 1 514
-	addi %r5, %r4, 3328
+	addi %r6, %r4, 3328
 # x0 = v
 	.loc 1 515
-	mr %r6, %r3
+	mr %r7, %r3
 # o0 = 4
 	.loc 1 516
-	li %r7, 4
+	li %r8, 4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l13a:
 # o1 = 8
 	.loc 1 518
-	mr %r31, %r7
-	mr %r12, %r4
-	mr %r11, %r3
-	li %r4, 8
+	li %r9, 8
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l13b:
 # k = mem32le[c + 0]
 	.loc 1 520
-	lwbrx %r7, 0, %r5
+	lwbrx %r10, 0, %r6
 # h = mem32le[c + 4]
 	.loc 1 521
-	li %r3, 4
-	lwbrx %r8, %r5, %r3
+	li %r5, 4
+	lwbrx %r11, %r6, %r5
 # a = mem32[x0 + 4]
 	.loc 1 522
-	lwz %r3, 4(%r6)
+	lwz %r5, 4(%r7)
 # b = mem32[x0 + 68]
 	.loc 1 523
-	lwz %r9, 68(%r6)
+	lwz %r12, 68(%r7)
 # u = a ^ b
 	.loc 1 524
-	xor %r10, %r3, %r9
+	xor %r31, %r5, %r12
 # u &= k
 	.loc 1 525
-	and %r10, %r10, %r7
+	and %r31, %r31, %r10
 # a ^= u
 	.loc 1 526
-	xor %r3, %r3, %r10
+	xor %r5, %r5, %r31
 # b ^= u
 	.loc 1 527
-	xor %r9, %r9, %r10
+	xor %r12, %r12, %r31
 # mem32[x0 + 4] = a
 	.loc 1 528
-	stw %r3, 4(%r6)
+	stw %r5, 4(%r7)
 # mem32[x0 + 68] = b
 	.loc 1 529
-	stw %r9, 68(%r6)
+	stw %r12, 68(%r7)
 # a = mem32[x0 + 0]
 	.loc 1 530
-	lwz %r3, 0(%r6)
+	lwz %r5, 0(%r7)
 # b = mem32[x0 + 64]
 	.loc 1 531
-	lwz %r7, 64(%r6)
+	lwz %r10, 64(%r7)
 # u = a ^ b
 	.loc 1 532
-	xor %r9, %r3, %r7
+	xor %r12, %r5, %r10
 # u &= h
 	.loc 1 533
-	and %r9, %r9, %r8
+	and %r12, %r12, %r11
 # a ^= u
 	.loc 1 534
-	xor %r3, %r3, %r9
+	xor %r5, %r5, %r12
 # b ^= u
 	.loc 1 535
-	xor %r7, %r7, %r9
+	xor %r10, %r10, %r12
 # mem32[x0 + 0] = a
 	.loc 1 536
-	stw %r3, 0(%r6)
+	stw %r5, 0(%r7)
 # mem32[x0 + 64] = b
 	.loc 1 537
-	stw %r7, 64(%r6)
+	stw %r10, 64(%r7)
 # x0 = x0 + 8
 	.loc 1 538
-	addi %r6, %r6, 8
+	addi %r7, %r7, 8
 # c = c + 8
 	.loc 1 539
-	addi %r5, %r5, 8
+	addi %r6, %r6, 8
 # o1 = o1 - 1
 	.loc 1 540
-	addi %r4, %r4, -1
+	addi %r9, %r9, -1
 # =? o1 - 0
 	.loc 1 541
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r9, 0
 # goto l13b if !=
 	.loc 1 542
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l13b
 # x0 = x0 + 64
 	.loc 1 543
-	addi %r6, %r6, 64
+	addi %r7, %r7, 64
 # o0 = o0 - 1
 	.loc 1 544
-	mr %r7, %r31
-	addi %r7, %r7, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 545
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r8, 0
 # goto l13a if !=
 	.loc 1 546
-	mr %r3, %r11
-	mr %r4, %r12
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l13a
 # c = cb + 3584
 	.loc 1 549
-	addi %r5, %r4, 3584
+	addi %r6, %r4, 3584
 # x0 = v
 	.loc 1 550
-	mr %r6, %r3
+	mr %r7, %r3
 # o0 = 8
 	.loc 1 551
-	li %r7, 8
+	li %r8, 8
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l14a:
 # o1 = 4
 	.loc 1 553
-	mr %r31, %r7
-	mr %r12, %r4
-	mr %r11, %r3
-	li %r4, 4
+	li %r9, 4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l14b:
 # k = mem32le[c + 0]
 	.loc 1 555
-	lwbrx %r7, 0, %r5
+	lwbrx %r10, 0, %r6
 # h = mem32le[c + 4]
 	.loc 1 556
-	li %r3, 4
-	lwbrx %r8, %r5, %r3
+	li %r5, 4
+	lwbrx %r11, %r6, %r5
 # a = mem32[x0 + 4]
 	.loc 1 557
-	lwz %r3, 4(%r6)
+	lwz %r5, 4(%r7)
 # b = mem32[x0 + 36]
 	.loc 1 558
-	lwz %r9, 36(%r6)
+	lwz %r12, 36(%r7)
 # u = a ^ b
 	.loc 1 559
-	xor %r10, %r3, %r9
+	xor %r31, %r5, %r12
 # u &= k
 	.loc 1 560
-	and %r10, %r10, %r7
+	and %r31, %r31, %r10
 # a ^= u
 	.loc 1 561
-	xor %r3, %r3, %r10
+	xor %r5, %r5, %r31
 # b ^= u
 	.loc 1 562
-	xor %r9, %r9, %r10
+	xor %r12, %r12, %r31
 # mem32[x0 + 4] = a
 	.loc 1 563
-	stw %r3, 4(%r6)
+	stw %r5, 4(%r7)
 # mem32[x0 + 36] = b
 	.loc 1 564
-	stw %r9, 36(%r6)
+	stw %r12, 36(%r7)
 # a = mem32[x0 + 0]
 	.loc 1 565
-	lwz %r3, 0(%r6)
+	lwz %r5, 0(%r7)
 # b = mem32[x0 + 32]
 	.loc 1 566
-	lwz %r7, 32(%r6)
+	lwz %r10, 32(%r7)
 # u = a ^ b
 	.loc 1 567
-	xor %r9, %r3, %r7
+	xor %r12, %r5, %r10
 # u &= h
 	.loc 1 568
-	and %r9, %r9, %r8
+	and %r12, %r12, %r11
 # a ^= u
 	.loc 1 569
-	xor %r3, %r3, %r9
+	xor %r5, %r5, %r12
 # b ^= u
 	.loc 1 570
-	xor %r7, %r7, %r9
+	xor %r10, %r10, %r12
 # mem32[x0 + 0] = a
 	.loc 1 571
-	stw %r3, 0(%r6)
+	stw %r5, 0(%r7)
 # mem32[x0 + 32] = b
 	.loc 1 572
-	stw %r7, 32(%r6)
+	stw %r10, 32(%r7)
 # x0 = x0 + 8
 	.loc 1 573
-	addi %r6, %r6, 8
+	addi %r7, %r7, 8
 # c = c + 8
 	.loc 1 574
-	addi %r5, %r5, 8
+	addi %r6, %r6, 8
 # o1 = o1 - 1
 	.loc 1 575
-	addi %r4, %r4, -1
+	addi %r9, %r9, -1
 # =? o1 - 0
 	.loc 1 576
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r9, 0
 # goto l14b if !=
 	.loc 1 577
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l14b
 # x0 = x0 + 32
 	.loc 1 578
-	addi %r6, %r6, 32
+	addi %r7, %r7, 32
 # o0 = o0 - 1
 	.loc 1 579
-	mr %r7, %r31
-	addi %r7, %r7, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 580
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r8, 0
 # goto l14a if !=
 	.loc 1 581
-	mr %r3, %r11
-	mr %r4, %r12
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l14a
 # c = cb + 3840
 	.loc 1 584
-	addi %r5, %r4, 3840
+	addi %r6, %r4, 3840
 # x0 = v
 	.loc 1 585
-	mr %r6, %r3
+	mr %r7, %r3
 # o0 = 16
 	.loc 1 586
-	li %r7, 16
+	li %r8, 16
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l15a:
 # o1 = 2
 	.loc 1 588
-	mr %r31, %r7
-	mr %r12, %r4
-	mr %r11, %r3
-	li %r4, 2
+	li %r9, 2
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l15b:
 # k = mem32le[c + 0]
 	.loc 1 590
-	lwbrx %r7, 0, %r5
+	lwbrx %r10, 0, %r6
 # h = mem32le[c + 4]
 	.loc 1 591
-	li %r3, 4
-	lwbrx %r8, %r5, %r3
+	li %r5, 4
+	lwbrx %r11, %r6, %r5
 # a = mem32[x0 + 4]
 	.loc 1 592
-	lwz %r3, 4(%r6)
+	lwz %r5, 4(%r7)
 # b = mem32[x0 + 20]
 	.loc 1 593
-	lwz %r9, 20(%r6)
+	lwz %r12, 20(%r7)
 # u = a ^ b
 	.loc 1 594
-	xor %r10, %r3, %r9
+	xor %r31, %r5, %r12
 # u &= k
 	.loc 1 595
-	and %r10, %r10, %r7
+	and %r31, %r31, %r10
 # a ^= u
 	.loc 1 596
-	xor %r3, %r3, %r10
+	xor %r5, %r5, %r31
 # b ^= u
 	.loc 1 597
-	xor %r9, %r9, %r10
+	xor %r12, %r12, %r31
 # mem32[x0 + 4] = a
 	.loc 1 598
-	stw %r3, 4(%r6)
+	stw %r5, 4(%r7)
 # mem32[x0 + 20] = b
 	.loc 1 599
-	stw %r9, 20(%r6)
+	stw %r12, 20(%r7)
 # a = mem32[x0 + 0]
 	.loc 1 600
-	lwz %r3, 0(%r6)
+	lwz %r5, 0(%r7)
 # b = mem32[x0 + 16]
 	.loc 1 601
-	lwz %r7, 16(%r6)
+	lwz %r10, 16(%r7)
 # u = a ^ b
 	.loc 1 602
-	xor %r9, %r3, %r7
+	xor %r12, %r5, %r10
 # u &= h
 	.loc 1 603
-	and %r9, %r9, %r8
+	and %r12, %r12, %r11
 # a ^= u
 	.loc 1 604
-	xor %r3, %r3, %r9
+	xor %r5, %r5, %r12
 # b ^= u
 	.loc 1 605
-	xor %r7, %r7, %r9
+	xor %r10, %r10, %r12
 # mem32[x0 + 0] = a
 	.loc 1 606
-	stw %r3, 0(%r6)
+	stw %r5, 0(%r7)
 # mem32[x0 + 16] = b
 	.loc 1 607
-	stw %r7, 16(%r6)
+	stw %r10, 16(%r7)
 # x0 = x0 + 8
 	.loc 1 608
-	addi %r6, %r6, 8
+	addi %r7, %r7, 8
 # c = c + 8
 	.loc 1 609
-	addi %r5, %r5, 8
+	addi %r6, %r6, 8
 # o1 = o1 - 1
 	.loc 1 610
-	addi %r4, %r4, -1
+	addi %r9, %r9, -1
 # =? o1 - 0
 	.loc 1 611
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r9, 0
 # goto l15b if !=
 	.loc 1 612
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l15b
 # x0 = x0 + 16
 	.loc 1 613
-	addi %r6, %r6, 16
+	addi %r7, %r7, 16
 # o0 = o0 - 1
 	.loc 1 614
-	mr %r7, %r31
-	addi %r7, %r7, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 615
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r8, 0
 # goto l15a if !=
 	.loc 1 616
-	mr %r3, %r11
-	mr %r4, %r12
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l15a
 # c = cb + 4096
 	.loc 1 619
-	addi %r5, %r4, 4096
+	addi %r6, %r4, 4096
 # x0 = v
 	.loc 1 620
-	mr %r9, %r4
+	mr %r7, %r3
 # o0 = 32
 	.loc 1 621
-	mr %r8, %r3
-	li %r4, 32
-	mr %r10, %r5
-	mr %r11, %r3
-	mr %r12, %r4
+	li %r8, 32
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l16a:
 # k = mem32le[c + 0]
 	.loc 1 623
-	lwbrx %r4, 0, %r10
+	lwbrx %r9, 0, %r6
 # h = mem32le[c + 4]
 	.loc 1 624
-	li %r3, 4
-	lwbrx %r5, %r10, %r3
+	li %r5, 4
+	lwbrx %r10, %r6, %r5
 # a = mem32[x0 + 4]
 	.loc 1 625
-	lwz %r3, 4(%r11)
+	lwz %r5, 4(%r7)
 # b = mem32[x0 + 12]
 	.loc 1 626
-	lwz %r6, 12(%r11)
+	lwz %r11, 12(%r7)
 # u = a ^ b
 	.loc 1 627
-	xor %r7, %r3, %r6
+	xor %r12, %r5, %r11
 # u &= k
 	.loc 1 628
-	and %r7, %r7, %r4
+	and %r12, %r12, %r9
 # a ^= u
 	.loc 1 629
-	xor %r3, %r3, %r7
+	xor %r5, %r5, %r12
 # b ^= u
 	.loc 1 630
-	xor %r6, %r6, %r7
+	xor %r11, %r11, %r12
 # mem32[x0 + 4] = a
 	.loc 1 631
-	stw %r3, 4(%r11)
+	stw %r5, 4(%r7)
 # mem32[x0 + 12] = b
 	.loc 1 632
-	stw %r6, 12(%r11)
+	stw %r11, 12(%r7)
 # a = mem32[x0 + 0]
 	.loc 1 633
-	lwz %r3, 0(%r11)
+	lwz %r5, 0(%r7)
 # b = mem32[x0 + 8]
 	.loc 1 634
-	lwz %r4, 8(%r11)
+	lwz %r9, 8(%r7)
 # u = a ^ b
 	.loc 1 635
-	xor %r6, %r3, %r4
+	xor %r11, %r5, %r9
 # u &= h
 	.loc 1 636
-	and %r6, %r6, %r5
+	and %r11, %r11, %r10
 # a ^= u
 	.loc 1 637
-	xor %r3, %r3, %r6
+	xor %r5, %r5, %r11
 # b ^= u
 	.loc 1 638
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r11
 # mem32[x0 + 0] = a
 	.loc 1 639
-	stw %r3, 0(%r11)
+	stw %r5, 0(%r7)
 # mem32[x0 + 8] = b
 	.loc 1 640
-	stw %r4, 8(%r11)
+	stw %r9, 8(%r7)
 # x0 = x0 + 16
 	.loc 1 641
-	addi %r11, %r11, 16
+	addi %r7, %r7, 16
 # c = c + 8
 	.loc 1 642
-	addi %r10, %r10, 8
+	addi %r6, %r6, 8
 # o0 = o0 - 1
 	.loc 1 643
-	addi %r12, %r12, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 644
-	cmplwi %cr0, %r12, 0
+	cmplwi %cr0, %r8, 0
 # goto l16a if !=
 	.loc 1 645
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l16a
 # c = cb + 4352
 	.loc 1 648
-	mr %r4, %r9
 	addi %r5, %r4, 4352
 # x0 = v
 	.loc 1 649
-	mr %r9, %r4
-	mr %r3, %r8
+	mr %r6, %r3
 # o0 = 64
 	.loc 1 650
-	mr %r7, %r3
-	li %r4, 64
-	mr %r8, %r5
-	mr %r10, %r3
-	mr %r11, %r4
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l17a:
 # k = mem32le[c + 0]
 	.loc 1 652
-	lwbrx %r3, 0, %r8
+	lwbrx %r8, 0, %r5
 # a = mem32[x0 + 4]
 	.loc 1 653
-	lwz %r4, 4(%r10)
+	lwz %r9, 4(%r6)
 # b = mem32[x0 + 0]
 	.loc 1 654
-	lwz %r5, 0(%r10)
+	lwz %r10, 0(%r6)
 # u = a ^ b
 	.loc 1 655
-	xor %r6, %r4, %r5
+	xor %r11, %r9, %r10
 # u &= k
 	.loc 1 656
-	and %r6, %r6, %r3
+	and %r11, %r11, %r8
 # a ^= u
 	.loc 1 657
-	xor %r4, %r4, %r6
+	xor %r9, %r9, %r11
 # b ^= u
 	.loc 1 658
-	xor %r5, %r5, %r6
+	xor %r10, %r10, %r11
 # mem32[x0 + 4] = a
 	.loc 1 659
-	stw %r4, 4(%r10)
+	stw %r9, 4(%r6)
 # mem32[x0 + 0] = b
 	.loc 1 660
-	stw %r5, 0(%r10)
+	stw %r10, 0(%r6)
 # x0 = x0 + 8
 	.loc 1 661
-	addi %r10, %r10, 8
+	addi %r6, %r6, 8
 # c = c + 4
 	.loc 1 662
-	addi %r8, %r8, 4
+	addi %r5, %r5, 4
 # o0 = o0 - 1
 	.loc 1 663
-	addi %r11, %r11, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 664
-	cmplwi %cr0, %r11, 0
+	cmplwi %cr0, %r7, 0
 # goto l17a if !=
 	.loc 1 665
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l17a
 # c = cb + 4608
 	.loc 1 668
-	mr %r4, %r9
 	addi %r5, %r4, 4608
 # x0 = v
 	.loc 1 669
-	mr %r8, %r4
-	mr %r3, %r7
+	mr %r6, %r3
 # o0 = 64
 	.loc 1 670
-	mr %r7, %r3
-	li %r4, 64
-	mr %r9, %r5
-	mr %r10, %r3
-	mr %r11, %r4
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l18a:
 # k = mem32le[c + 0]
 	.loc 1 672
-	lwbrx %r3, 0, %r9
+	lwbrx %r8, 0, %r5
 # h = k >> 16
 	.loc 1 673
-	srwi %r4, %r3, 16
+	srwi %r9, %r8, 16
 # k &= 0xffff
 	.loc 1 674
-	andi. %r3, %r3, 65535
+	andi. %r8, %r8, 65535
 # a = mem32[x0 + 4]
 	.loc 1 675
-	lwz %r5, 4(%r10)
+	lwz %r10, 4(%r6)
 # u = a >> 16
 	.loc 1 676
-	srwi %r6, %r5, 16
+	srwi %r11, %r10, 16
 # u ^= a
 	.loc 1 677
-	xor %r6, %r6, %r5
+	xor %r11, %r11, %r10
 # u &= k
 	.loc 1 678
-	and %r6, %r6, %r3
+	and %r11, %r11, %r8
 # a ^= u
 	.loc 1 679
-	xor %r5, %r5, %r6
+	xor %r10, %r10, %r11
 # u <<= 16
 	.loc 1 680
-	slwi %r6, %r6, 16
+	slwi %r11, %r11, 16
 # a ^= u
 	.loc 1 681
-	xor %r5, %r5, %r6
+	xor %r10, %r10, %r11
 # mem32[x0 + 4] = a
 	.loc 1 682
-	stw %r5, 4(%r10)
+	stw %r10, 4(%r6)
 # a = mem32[x0 + 0]
 	.loc 1 683
-	lwz %r3, 0(%r10)
+	lwz %r8, 0(%r6)
 # u = a >> 16
 	.loc 1 684
-	srwi %r5, %r3, 16
+	srwi %r10, %r8, 16
 # u ^= a
 	.loc 1 685
-	xor %r5, %r5, %r3
+	xor %r10, %r10, %r8
 # u &= h
 	.loc 1 686
-	and %r5, %r5, %r4
+	and %r10, %r10, %r9
 # a ^= u
 	.loc 1 687
-	xor %r3, %r3, %r5
+	xor %r8, %r8, %r10
 # u <<= 16
 	.loc 1 688
-	slwi %r5, %r5, 16
+	slwi %r10, %r10, 16
 # a ^= u
 	.loc 1 689
-	xor %r3, %r3, %r5
+	xor %r8, %r8, %r10
 # mem32[x0 + 0] = a
 	.loc 1 690
-	stw %r3, 0(%r10)
+	stw %r8, 0(%r6)
 # x0 = x0 + 8
 	.loc 1 691
-	addi %r10, %r10, 8
+	addi %r6, %r6, 8
 # c = c + 4
 	.loc 1 692
-	addi %r9, %r9, 4
+	addi %r5, %r5, 4
 # o0 = o0 - 1
 	.loc 1 693
-	addi %r11, %r11, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 694
-	cmplwi %cr0, %r11, 0
+	cmplwi %cr0, %r7, 0
 # goto l18a if !=
 	.loc 1 695
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l18a
 # c = cb + 4864
 	.loc 1 698
-	mr %r4, %r8
-	addi %r5, %r4, 4864
+	addi %r10, %r4, 4864
 # x0 = v
 	.loc 1 699
-	mr %r8, %r4
-	mr %r3, %r7
+	mr %r11, %r3
 # o0 = 64
 	.loc 1 700
-	mr %r7, %r3
-	li %r4, 64
-	mr %r9, %r5
-	mr %r10, %r3
-	mr %r11, %r4
+	li %r9, 64
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l19a:
 # k = mem32le[c + 0]
 	.loc 1 702
-	lwbrx %r3, 0, %r9
+	lwbrx %r5, 0, %r10
 # h = k >> 16
 	.loc 1 703
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # k &= 0xffff
 	.loc 1 704
-	andi. %r3, %r3, 65535
+	andi. %r5, %r5, 65535
 # e = 0xff00ff00
 	.loc 1 705
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r7, 65280
+	ori %r7, %r7, 65280
 # u = k & e
 	.loc 1 706
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 707
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 8
 	.loc 1 708
-	slwi %r5, %r5, 8
+	slwi %r7, %r7, 8
 # k |= u
 	.loc 1 709
-	or %r3, %r3, %r5
+	or %r5, %r5, %r7
 # e = 0xff00ff00
 	.loc 1 710
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r7, 65280
+	ori %r7, %r7, 65280
 # u = h & e
 	.loc 1 711
-	and %r5, %r4, %r5
+	and %r7, %r6, %r7
 # h ^= u
 	.loc 1 712
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # u <<= 8
 	.loc 1 713
-	slwi %r5, %r5, 8
+	slwi %r7, %r7, 8
 # h |= u
 	.loc 1 714
-	or %r4, %r4, %r5
+	or %r6, %r6, %r7
 # a = mem32[x0 + 4]
 	.loc 1 715
-	lwz %r5, 4(%r10)
+	lwz %r7, 4(%r11)
 # u = a >> 8
 	.loc 1 716
-	srwi %r6, %r5, 8
+	srwi %r8, %r7, 8
 # u ^= a
 	.loc 1 717
-	xor %r6, %r6, %r5
+	xor %r8, %r8, %r7
 # u &= k
 	.loc 1 718
-	and %r6, %r6, %r3
+	and %r8, %r8, %r5
 # a ^= u
 	.loc 1 719
-	xor %r5, %r5, %r6
+	xor %r7, %r7, %r8
 # u <<= 8
 	.loc 1 720
-	slwi %r6, %r6, 8
+	slwi %r8, %r8, 8
 # a ^= u
 	.loc 1 721
-	xor %r5, %r5, %r6
+	xor %r7, %r7, %r8
 # mem32[x0 + 4] = a
 	.loc 1 722
-	stw %r5, 4(%r10)
+	stw %r7, 4(%r11)
 # a = mem32[x0 + 0]
 	.loc 1 723
-	lwz %r3, 0(%r10)
+	lwz %r5, 0(%r11)
 # u = a >> 8
 	.loc 1 724
-	srwi %r5, %r3, 8
+	srwi %r7, %r5, 8
 # u ^= a
 	.loc 1 725
-	xor %r5, %r5, %r3
+	xor %r7, %r7, %r5
 # u &= h
 	.loc 1 726
-	and %r5, %r5, %r4
+	and %r7, %r7, %r6
 # a ^= u
 	.loc 1 727
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 8
 	.loc 1 728
-	slwi %r5, %r5, 8
+	slwi %r7, %r7, 8
 # a ^= u
 	.loc 1 729
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # mem32[x0 + 0] = a
 	.loc 1 730
-	stw %r3, 0(%r10)
+	stw %r5, 0(%r11)
 # x0 = x0 + 8
 	.loc 1 731
-	addi %r10, %r10, 8
+	addi %r11, %r11, 8
 # c = c + 4
 	.loc 1 732
-	addi %r9, %r9, 4
+	addi %r10, %r10, 4
 # o0 = o0 - 1
 	.loc 1 733
-	addi %r11, %r11, -1
+	addi %r9, %r9, -1
 # =? o0 - 0
 	.loc 1 734
-	cmplwi %cr0, %r11, 0
+	cmplwi %cr0, %r9, 0
 # goto l19a if !=
 	.loc 1 735
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l19a
 # c = cb + 5120
 	.loc 1 738
-	mr %r4, %r8
-	addi %r5, %r4, 5120
+	addi %r9, %r4, 5120
 # x0 = v
 	.loc 1 739
-	mr %r8, %r4
-	mr %r3, %r7
+	mr %r10, %r3
 # o0 = 64
 	.loc 1 740
-	mr %r6, %r3
-	li %r4, 64
-	mr %r7, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r8, 64
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l20a:
 # k = mem32le[c + 0]
 	.loc 1 742
-	lwbrx %r3, 0, %r7
+	lwbrx %r5, 0, %r9
 # h = k >> 16
 	.loc 1 743
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # k &= 0xffff
 	.loc 1 744
-	andi. %r3, %r3, 65535
+	andi. %r5, %r5, 65535
 # e = 0xff00ff00
 	.loc 1 745
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r7, 65280
+	ori %r7, %r7, 65280
 # u = k & e
 	.loc 1 746
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 747
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 8
 	.loc 1 748
-	slwi %r5, %r5, 8
+	slwi %r7, %r7, 8
 # k |= u
 	.loc 1 749
-	or %r3, %r3, %r5
+	or %r5, %r5, %r7
 # e = 0xf0f0f0f0
 	.loc 1 750
-	lis %r5, 61680
-	ori %r5, %r5, 61680
+	lis %r7, 61680
+	ori %r7, %r7, 61680
 # u = k & e
 	.loc 1 751
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 752
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 4
 	.loc 1 753
-	slwi %r5, %r5, 4
+	slwi %r7, %r7, 4
 # k |= u
 	.loc 1 754
-	or %r3, %r3, %r5
+	or %r5, %r5, %r7
 # e = 0xff00ff00
 	.loc 1 755
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r7, 65280
+	ori %r7, %r7, 65280
 # u = h & e
 	.loc 1 756
-	and %r5, %r4, %r5
+	and %r7, %r6, %r7
 # h ^= u
 	.loc 1 757
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # u <<= 8
 	.loc 1 758
-	slwi %r5, %r5, 8
+	slwi %r7, %r7, 8
 # h |= u
 	.loc 1 759
-	or %r4, %r4, %r5
+	or %r6, %r6, %r7
 # e = 0xf0f0f0f0
 	.loc 1 760
-	lis %r5, 61680
-	ori %r5, %r5, 61680
+	lis %r7, 61680
+	ori %r7, %r7, 61680
 # u = h & e
 	.loc 1 761
-	and %r5, %r4, %r5
+	and %r7, %r6, %r7
 # h ^= u
 	.loc 1 762
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # u <<= 4
 	.loc 1 763
-	slwi %r5, %r5, 4
+	slwi %r7, %r7, 4
 # h |= u
 	.loc 1 764
-	or %r4, %r4, %r5
+	or %r6, %r6, %r7
 # a = mem32[x0 + 4]
 	.loc 1 765
-	lwz %r5, 4(%r9)
+	lwz %r7, 4(%r10)
 # u = a >> 4
 	.loc 1 766
-	srwi %r11, %r5, 4
+	srwi %r11, %r7, 4
 # u ^= a
 	.loc 1 767
-	xor %r11, %r11, %r5
+	xor %r11, %r11, %r7
 # u &= k
 	.loc 1 768
-	and %r11, %r11, %r3
+	and %r11, %r11, %r5
 # a ^= u
 	.loc 1 769
-	xor %r5, %r5, %r11
+	xor %r7, %r7, %r11
 # u <<= 4
 	.loc 1 770
 	slwi %r11, %r11, 4
 # a ^= u
 	.loc 1 771
-	xor %r5, %r5, %r11
+	xor %r7, %r7, %r11
 # mem32[x0 + 4] = a
 	.loc 1 772
-	stw %r5, 4(%r9)
+	stw %r7, 4(%r10)
 # a = mem32[x0 + 0]
 	.loc 1 773
-	lwz %r3, 0(%r9)
+	lwz %r5, 0(%r10)
 # u = a >> 4
 	.loc 1 774
-	srwi %r5, %r3, 4
+	srwi %r7, %r5, 4
 # u ^= a
 	.loc 1 775
-	xor %r5, %r5, %r3
+	xor %r7, %r7, %r5
 # u &= h
 	.loc 1 776
-	and %r5, %r5, %r4
+	and %r7, %r7, %r6
 # a ^= u
 	.loc 1 777
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 4
 	.loc 1 778
-	slwi %r5, %r5, 4
+	slwi %r7, %r7, 4
 # a ^= u
 	.loc 1 779
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # mem32[x0 + 0] = a
 	.loc 1 780
-	stw %r3, 0(%r9)
+	stw %r5, 0(%r10)
 # x0 = x0 + 8
 	.loc 1 781
-	addi %r9, %r9, 8
+	addi %r10, %r10, 8
 # c = c + 4
 	.loc 1 782
-	addi %r7, %r7, 4
+	addi %r9, %r9, 4
 # o0 = o0 - 1
 	.loc 1 783
-	addi %r10, %r10, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 784
-	cmplwi %cr0, %r10, 0
+	cmplwi %cr0, %r8, 0
 # goto l20a if !=
 	.loc 1 785
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l20a
 # c = cb + 5376
 	.loc 1 788
-	mr %r4, %r8
-	addi %r5, %r4, 5376
+	addi %r9, %r4, 5376
 # x0 = v
 	.loc 1 789
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 64
 	.loc 1 790
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r8, 64
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l21a:
 # k = mem32le[c + 0]
 	.loc 1 792
-	lwbrx %r3, 0, %r8
+	lwbrx %r5, 0, %r9
 # h = k >> 16
 	.loc 1 793
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # k &= 0xffff
 	.loc 1 794
-	andi. %r3, %r3, 65535
+	andi. %r5, %r5, 65535
 # e = 0xff00ff00
 	.loc 1 795
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r7, 65280
+	ori %r7, %r7, 65280
 # u = k & e
 	.loc 1 796
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 797
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 8
 	.loc 1 798
-	slwi %r5, %r5, 8
+	slwi %r7, %r7, 8
 # k |= u
 	.loc 1 799
-	or %r3, %r3, %r5
+	or %r5, %r5, %r7
 # e = 0xf0f0f0f0
 	.loc 1 800
-	lis %r5, 61680
-	ori %r5, %r5, 61680
+	lis %r7, 61680
+	ori %r7, %r7, 61680
 # u = k & e
 	.loc 1 801
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 802
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 4
 	.loc 1 803
-	slwi %r5, %r5, 4
+	slwi %r7, %r7, 4
 # k |= u
 	.loc 1 804
-	or %r3, %r3, %r5
+	or %r5, %r5, %r7
 # e = 0xcccccccc
 	.loc 1 805
-	lis %r5, 52428
-	ori %r5, %r5, 52428
+	lis %r7, 52428
+	ori %r7, %r7, 52428
 # u = k & e
 	.loc 1 806
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 807
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 2
 	.loc 1 808
-	slwi %r5, %r5, 2
+	slwi %r7, %r7, 2
 # k |= u
 	.loc 1 809
-	or %r3, %r3, %r5
+	or %r5, %r5, %r7
 # e = 0xff00ff00
 	.loc 1 810
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r7, 65280
+	ori %r7, %r7, 65280
 # u = h & e
 	.loc 1 811
-	and %r5, %r4, %r5
+	and %r7, %r6, %r7
 # h ^= u
 	.loc 1 812
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # u <<= 8
 	.loc 1 813
-	slwi %r5, %r5, 8
+	slwi %r7, %r7, 8
 # h |= u
 	.loc 1 814
-	or %r4, %r4, %r5
+	or %r6, %r6, %r7
 # e = 0xf0f0f0f0
 	.loc 1 815
-	lis %r5, 61680
-	ori %r5, %r5, 61680
+	lis %r7, 61680
+	ori %r7, %r7, 61680
 # u = h & e
 	.loc 1 816
-	and %r5, %r4, %r5
+	and %r7, %r6, %r7
 # h ^= u
 	.loc 1 817
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # u <<= 4
 	.loc 1 818
-	slwi %r5, %r5, 4
+	slwi %r7, %r7, 4
 # h |= u
 	.loc 1 819
-	or %r4, %r4, %r5
+	or %r6, %r6, %r7
 # e = 0xcccccccc
 	.loc 1 820
-	lis %r5, 52428
-	ori %r5, %r5, 52428
+	lis %r7, 52428
+	ori %r7, %r7, 52428
 # u = h & e
 	.loc 1 821
-	and %r5, %r4, %r5
+	and %r7, %r6, %r7
 # h ^= u
 	.loc 1 822
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # u <<= 2
 	.loc 1 823
-	slwi %r5, %r5, 2
+	slwi %r7, %r7, 2
 # h |= u
 	.loc 1 824
-	or %r4, %r4, %r5
+	or %r6, %r6, %r7
 # a = mem32[x0 + 4]
 	.loc 1 825
-	lwz %r5, 4(%r9)
+	lwz %r7, 4(%r10)
 # u = a >> 2
 	.loc 1 826
-	srwi %r11, %r5, 2
+	srwi %r11, %r7, 2
 # u ^= a
 	.loc 1 827
-	xor %r11, %r11, %r5
+	xor %r11, %r11, %r7
 # u &= k
 	.loc 1 828
-	and %r11, %r11, %r3
+	and %r11, %r11, %r5
 # a ^= u
 	.loc 1 829
-	xor %r5, %r5, %r11
+	xor %r7, %r7, %r11
 # u <<= 2
 	.loc 1 830
 	slwi %r11, %r11, 2
 # a ^= u
 	.loc 1 831
-	xor %r5, %r5, %r11
+	xor %r7, %r7, %r11
 # mem32[x0 + 4] = a
 	.loc 1 832
-	stw %r5, 4(%r9)
+	stw %r7, 4(%r10)
 # a = mem32[x0 + 0]
 	.loc 1 833
-	lwz %r3, 0(%r9)
+	lwz %r5, 0(%r10)
 # u = a >> 2
 	.loc 1 834
-	srwi %r5, %r3, 2
+	srwi %r7, %r5, 2
 # u ^= a
 	.loc 1 835
-	xor %r5, %r5, %r3
+	xor %r7, %r7, %r5
 # u &= h
 	.loc 1 836
-	and %r5, %r5, %r4
+	and %r7, %r7, %r6
 # a ^= u
 	.loc 1 837
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 2
 	.loc 1 838
-	slwi %r5, %r5, 2
+	slwi %r7, %r7, 2
 # a ^= u
 	.loc 1 839
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # mem32[x0 + 0] = a
 	.loc 1 840
-	stw %r3, 0(%r9)
+	stw %r5, 0(%r10)
 # x0 = x0 + 8
 	.loc 1 841
-	addi %r9, %r9, 8
+	addi %r10, %r10, 8
 # c = c + 4
 	.loc 1 842
-	addi %r8, %r8, 4
+	addi %r9, %r9, 4
 # o0 = o0 - 1
 	.loc 1 843
-	addi %r10, %r10, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 844
-	cmplwi %cr0, %r10, 0
+	cmplwi %cr0, %r8, 0
 # goto l21a if !=
 	.loc 1 845
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l21a
 # c = cb + 5632
 	.loc 1 848
-	mr %r4, %r7
-	addi %r4, %r4, 5632
-# x0 = v
-	.loc 1 849
-	mr %r3, %r6
+	addi %r8, %r4, 5632
 # o0 = 64
 	.loc 1 850
-	li %r5, 64
-	mr %r6, %r4
-	mr %r7, %r3
-	mr %r8, %r5
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l22a:
 # k = mem32le[c + 0]
 	.loc 1 852
-	lwbrx %r3, 0, %r6
+	lwbrx %r4, 0, %r8
 # h = k >> 16
 	.loc 1 853
-	srwi %r4, %r3, 16
+	srwi %r5, %r4, 16
 # k &= 0xffff
 	.loc 1 854
-	andi. %r3, %r3, 65535
+	andi. %r4, %r4, 65535
 # e = 0xff00ff00
 	.loc 1 855
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r6, 65280
+	ori %r6, %r6, 65280
 # u = k & e
 	.loc 1 856
-	and %r5, %r3, %r5
+	and %r6, %r4, %r6
 # k ^= u
 	.loc 1 857
-	xor %r3, %r3, %r5
+	xor %r4, %r4, %r6
 # u <<= 8
 	.loc 1 858
-	slwi %r5, %r5, 8
+	slwi %r6, %r6, 8
 # k |= u
 	.loc 1 859
-	or %r3, %r3, %r5
+	or %r4, %r4, %r6
 # e = 0xf0f0f0f0
 	.loc 1 860
-	lis %r5, 61680
-	ori %r5, %r5, 61680
+	lis %r6, 61680
+	ori %r6, %r6, 61680
 # u = k & e
 	.loc 1 861
-	and %r5, %r3, %r5
+	and %r6, %r4, %r6
 # k ^= u
 	.loc 1 862
-	xor %r3, %r3, %r5
+	xor %r4, %r4, %r6
 # u <<= 4
 	.loc 1 863
-	slwi %r5, %r5, 4
+	slwi %r6, %r6, 4
 # k |= u
 	.loc 1 864
-	or %r3, %r3, %r5
+	or %r4, %r4, %r6
 # e = 0xcccccccc
 	.loc 1 865
-	lis %r5, 52428
-	ori %r5, %r5, 52428
+	lis %r6, 52428
+	ori %r6, %r6, 52428
 # u = k & e
 	.loc 1 866
-	and %r5, %r3, %r5
+	and %r6, %r4, %r6
 # k ^= u
 	.loc 1 867
-	xor %r3, %r3, %r5
+	xor %r4, %r4, %r6
 # u <<= 2
 	.loc 1 868
-	slwi %r5, %r5, 2
+	slwi %r6, %r6, 2
 # k |= u
 	.loc 1 869
-	or %r3, %r3, %r5
+	or %r4, %r4, %r6
 # e = 0xaaaaaaaa
 	.loc 1 870
-	lis %r5, 43690
-	ori %r5, %r5, 43690
+	lis %r6, 43690
+	ori %r6, %r6, 43690
 # u = k & e
 	.loc 1 871
-	and %r5, %r3, %r5
+	and %r6, %r4, %r6
 # k ^= u
 	.loc 1 872
-	xor %r3, %r3, %r5
+	xor %r4, %r4, %r6
 # u <<= 1
 	.loc 1 873
-	slwi %r5, %r5, 1
+	slwi %r6, %r6, 1
 # k |= u
 	.loc 1 874
-	or %r3, %r3, %r5
+	or %r4, %r4, %r6
 # e = 0xff00ff00
 	.loc 1 875
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r6, 65280
+	ori %r6, %r6, 65280
 # u = h & e
 	.loc 1 876
-	and %r5, %r4, %r5
+	and %r6, %r5, %r6
 # h ^= u
 	.loc 1 877
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 878
-	slwi %r5, %r5, 8
+	slwi %r6, %r6, 8
 # h |= u
 	.loc 1 879
-	or %r4, %r4, %r5
+	or %r5, %r5, %r6
 # e = 0xf0f0f0f0
 	.loc 1 880
-	lis %r5, 61680
-	ori %r5, %r5, 61680
+	lis %r6, 61680
+	ori %r6, %r6, 61680
 # u = h & e
 	.loc 1 881
-	and %r5, %r4, %r5
+	and %r6, %r5, %r6
 # h ^= u
 	.loc 1 882
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 883
-	slwi %r5, %r5, 4
+	slwi %r6, %r6, 4
 # h |= u
 	.loc 1 884
-	or %r4, %r4, %r5
+	or %r5, %r5, %r6
 # e = 0xcccccccc
 	.loc 1 885
-	lis %r5, 52428
-	ori %r5, %r5, 52428
+	lis %r6, 52428
+	ori %r6, %r6, 52428
 # u = h & e
 	.loc 1 886
-	and %r5, %r4, %r5
+	and %r6, %r5, %r6
 # h ^= u
 	.loc 1 887
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 888
-	slwi %r5, %r5, 2
+	slwi %r6, %r6, 2
 # h |= u
 	.loc 1 889
-	or %r4, %r4, %r5
+	or %r5, %r5, %r6
 # e = 0xaaaaaaaa
 	.loc 1 890
-	lis %r5, 43690
-	ori %r5, %r5, 43690
+	lis %r6, 43690
+	ori %r6, %r6, 43690
 # u = h & e
 	.loc 1 891
-	and %r5, %r4, %r5
+	and %r6, %r5, %r6
 # h ^= u
 	.loc 1 892
-	xor %r4, %r4, %r5
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 893
-	slwi %r5, %r5, 1
+	slwi %r6, %r6, 1
 # h |= u
 	.loc 1 894
-	or %r4, %r4, %r5
+	or %r5, %r5, %r6
 # a = mem32[x0 + 4]
 	.loc 1 895
-	lwz %r5, 4(%r7)
+	lwz %r6, 4(%r3)
 # u = a >> 1
 	.loc 1 896
-	srwi %r9, %r5, 1
+	srwi %r9, %r6, 1
 # u ^= a
 	.loc 1 897
-	xor %r9, %r9, %r5
+	xor %r9, %r9, %r6
 # u &= k
 	.loc 1 898
-	and %r9, %r9, %r3
+	and %r9, %r9, %r4
 # a ^= u
 	.loc 1 899
-	xor %r5, %r5, %r9
+	xor %r6, %r6, %r9
 # u <<= 1
 	.loc 1 900
 	slwi %r9, %r9, 1
 # a ^= u
 	.loc 1 901
-	xor %r5, %r5, %r9
+	xor %r6, %r6, %r9
 # mem32[x0 + 4] = a
 	.loc 1 902
-	stw %r5, 4(%r7)
+	stw %r6, 4(%r3)
 # a = mem32[x0 + 0]
 	.loc 1 903
-	lwz %r3, 0(%r7)
+	lwz %r4, 0(%r3)
 # u = a >> 1
 	.loc 1 904
-	srwi %r5, %r3, 1
+	srwi %r6, %r4, 1
 # u ^= a
 	.loc 1 905
-	xor %r5, %r5, %r3
+	xor %r6, %r6, %r4
 # u &= h
 	.loc 1 906
-	and %r5, %r5, %r4
+	and %r6, %r6, %r5
 # a ^= u
 	.loc 1 907
-	xor %r3, %r3, %r5
+	xor %r4, %r4, %r6
 # u <<= 1
 	.loc 1 908
-	slwi %r5, %r5, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 909
-	xor %r3, %r3, %r5
+	xor %r4, %r4, %r6
 # mem32[x0 + 0] = a
 	.loc 1 910
-	stw %r3, 0(%r7)
+	stw %r4, 0(%r3)
 # x0 = x0 + 8
 	.loc 1 911
-	addi %r7, %r7, 8
+	addi %r3, %r3, 8
 # c = c + 4
 	.loc 1 912
-	addi %r6, %r6, 4
+	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 913
-	addi %r8, %r8, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 914
-	cmplwi %cr0, %r8, 0
+	cmplwi %cr0, %r7, 0
 # goto l22a if !=
 	.loc 1 915
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_ppc32_benes.l22a

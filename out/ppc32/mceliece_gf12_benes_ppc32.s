@@ -11,3708 +11,3675 @@ qhasm_kernel_mceliece_gf12_benes_ppc32_benes:
 	stw %r31, 16(%r1)
 # c = cb + 0
 	.loc 1 11
-	addi %r5, %r4, 0
+	addi %r8, %r4, 0
 # x0 = v
 	.loc 1 12
-	mr %r7, %r4
+	mr %r9, %r3
 # o0 = 64
 	.loc 1 13
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l0a:
 # k = mem32le[c + 0]
 	.loc 1 15
-	lwbrx %r3, 0, %r5
+	lwbrx %r5, 0, %r8
 # h = k >> 16
 	.loc 1 16
-	srwi %r10, %r3, 16
+	srwi %r10, %r5, 16
 # k &= 0xffff
 	.loc 1 17
-	andi. %r4, %r3, 65535
+	andi. %r6, %r5, 65535
 # e = 0xff00ff00
 	.loc 1 18
-	lis %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r5, 65280
+	ori %r5, %r5, 65280
 # u = k & e
 	.loc 1 19
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # k ^= u
 	.loc 1 20
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 8
 	.loc 1 21
-	slwi %r3, %r3, 8
+	slwi %r5, %r5, 8
 # k |= u
 	.loc 1 22
-	or %r4, %r4, %r3
+	or %r6, %r6, %r5
 # e = 0xf0f0f0f0
 	.loc 1 23
-	lis %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r5, 61680
+	ori %r5, %r5, 61680
 # u = k & e
 	.loc 1 24
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # k ^= u
 	.loc 1 25
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 4
 	.loc 1 26
-	slwi %r3, %r3, 4
+	slwi %r5, %r5, 4
 # k |= u
 	.loc 1 27
-	or %r4, %r4, %r3
+	or %r6, %r6, %r5
 # e = 0xcccccccc
 	.loc 1 28
-	lis %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r5, 52428
+	ori %r5, %r5, 52428
 # u = k & e
 	.loc 1 29
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # k ^= u
 	.loc 1 30
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 2
 	.loc 1 31
-	slwi %r3, %r3, 2
+	slwi %r5, %r5, 2
 # k |= u
 	.loc 1 32
-	or %r4, %r4, %r3
+	or %r6, %r6, %r5
 # e = 0xaaaaaaaa
 	.loc 1 33
-	lis %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r5, 43690
+	ori %r5, %r5, 43690
 # u = k & e
 	.loc 1 34
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # k ^= u
 	.loc 1 35
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 1
 	.loc 1 36
-	slwi %r3, %r3, 1
+	slwi %r5, %r5, 1
 # k |= u
 	.loc 1 37
-	or %r11, %r4, %r3
+	or %r11, %r6, %r5
 # e = 0xff00ff00
 	.loc 1 38
-	lis %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r5, 65280
+	ori %r5, %r5, 65280
 # u = h & e
 	.loc 1 39
-	and %r3, %r10, %r3
+	and %r5, %r10, %r5
 # h ^= u
 	.loc 1 40
-	xor %r10, %r10, %r3
+	xor %r10, %r10, %r5
 # u <<= 8
 	.loc 1 41
-	slwi %r3, %r3, 8
+	slwi %r5, %r5, 8
 # h |= u
 	.loc 1 42
-	or %r10, %r10, %r3
+	or %r10, %r10, %r5
 # e = 0xf0f0f0f0
 	.loc 1 43
-	lis %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r5, 61680
+	ori %r5, %r5, 61680
 # u = h & e
 	.loc 1 44
-	and %r3, %r10, %r3
+	and %r5, %r10, %r5
 # h ^= u
 	.loc 1 45
-	xor %r10, %r10, %r3
+	xor %r10, %r10, %r5
 # u <<= 4
 	.loc 1 46
-	slwi %r3, %r3, 4
+	slwi %r5, %r5, 4
 # h |= u
 	.loc 1 47
-	or %r10, %r10, %r3
+	or %r10, %r10, %r5
 # e = 0xcccccccc
 	.loc 1 48
-	lis %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r5, 52428
+	ori %r5, %r5, 52428
 # u = h & e
 	.loc 1 49
-	and %r3, %r10, %r3
+	and %r5, %r10, %r5
 # h ^= u
 	.loc 1 50
-	xor %r10, %r10, %r3
+	xor %r10, %r10, %r5
 # u <<= 2
 	.loc 1 51
-	slwi %r3, %r3, 2
+	slwi %r5, %r5, 2
 # h |= u
 	.loc 1 52
-	or %r10, %r10, %r3
+	or %r10, %r10, %r5
 # e = 0xaaaaaaaa
 	.loc 1 53
-	lis %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r5, 43690
+	ori %r5, %r5, 43690
 # u = h & e
 	.loc 1 54
-	and %r3, %r10, %r3
+	and %r5, %r10, %r5
 # h ^= u
 	.loc 1 55
-	xor %r10, %r10, %r3
+	xor %r10, %r10, %r5
 # u <<= 1
 	.loc 1 56
-	slwi %r3, %r3, 1
+	slwi %r5, %r5, 1
 # h |= u
 	.loc 1 57
-	or %r10, %r10, %r3
+	or %r10, %r10, %r5
 # a = mem32[x0 + 4]
 	.loc 1 58
-	lwz %r3, 4(%r8)
+	lwz %r5, 4(%r9)
 # u = a >> 1
 	.loc 1 59
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 60
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 61
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 62
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 63
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 64
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4] = a
 	.loc 1 65
-	stw %r3, 4(%r8)
+	stw %r5, 4(%r9)
 # a = mem32[x0 + 0]
 	.loc 1 66
-	lwz %r3, 0(%r8)
+	lwz %r5, 0(%r9)
 # u = a >> 1
 	.loc 1 67
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 68
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 69
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 70
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 71
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 72
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 0] = a
 	.loc 1 73
-	stw %r3, 0(%r8)
+	stw %r5, 0(%r9)
 # a = mem32[x0 + 516]
 	.loc 1 74
-	lwz %r3, 516(%r8)
+	lwz %r5, 516(%r9)
 # u = a >> 1
 	.loc 1 75
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 76
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 77
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 78
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 79
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 80
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 516] = a
 	.loc 1 81
-	stw %r3, 516(%r8)
+	stw %r5, 516(%r9)
 # a = mem32[x0 + 512]
 	.loc 1 82
-	lwz %r3, 512(%r8)
+	lwz %r5, 512(%r9)
 # u = a >> 1
 	.loc 1 83
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 84
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 85
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 86
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 87
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 88
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 512] = a
 	.loc 1 89
-	stw %r3, 512(%r8)
+	stw %r5, 512(%r9)
 # a = mem32[x0 + 1028]
 	.loc 1 90
-	lwz %r3, 1028(%r8)
+	lwz %r5, 1028(%r9)
 # u = a >> 1
 	.loc 1 91
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 92
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 93
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 94
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 95
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 96
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1028] = a
 	.loc 1 97
-	stw %r3, 1028(%r8)
+	stw %r5, 1028(%r9)
 # a = mem32[x0 + 1024]
 	.loc 1 98
-	lwz %r3, 1024(%r8)
+	lwz %r5, 1024(%r9)
 # u = a >> 1
 	.loc 1 99
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 100
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 101
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 102
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 103
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 104
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1024] = a
 	.loc 1 105
-	stw %r3, 1024(%r8)
+	stw %r5, 1024(%r9)
 # a = mem32[x0 + 1540]
 	.loc 1 106
-	lwz %r3, 1540(%r8)
+	lwz %r5, 1540(%r9)
 # u = a >> 1
 	.loc 1 107
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 108
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 109
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 110
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 111
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 112
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1540] = a
 	.loc 1 113
-	stw %r3, 1540(%r8)
+	stw %r5, 1540(%r9)
 # a = mem32[x0 + 1536]
 	.loc 1 114
-	lwz %r3, 1536(%r8)
+	lwz %r5, 1536(%r9)
 # u = a >> 1
 	.loc 1 115
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 116
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 117
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 118
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 119
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 120
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1536] = a
 	.loc 1 121
-	stw %r3, 1536(%r8)
+	stw %r5, 1536(%r9)
 # a = mem32[x0 + 2052]
 	.loc 1 122
-	lwz %r3, 2052(%r8)
+	lwz %r5, 2052(%r9)
 # u = a >> 1
 	.loc 1 123
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 124
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 125
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 126
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 127
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 128
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2052] = a
 	.loc 1 129
-	stw %r3, 2052(%r8)
+	stw %r5, 2052(%r9)
 # a = mem32[x0 + 2048]
 	.loc 1 130
-	lwz %r3, 2048(%r8)
+	lwz %r5, 2048(%r9)
 # u = a >> 1
 	.loc 1 131
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 132
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 133
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 134
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 135
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 136
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2048] = a
 	.loc 1 137
-	stw %r3, 2048(%r8)
+	stw %r5, 2048(%r9)
 # a = mem32[x0 + 2564]
 	.loc 1 138
-	lwz %r3, 2564(%r8)
+	lwz %r5, 2564(%r9)
 # u = a >> 1
 	.loc 1 139
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 140
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 141
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 142
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 143
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 144
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2564] = a
 	.loc 1 145
-	stw %r3, 2564(%r8)
+	stw %r5, 2564(%r9)
 # a = mem32[x0 + 2560]
 	.loc 1 146
-	lwz %r3, 2560(%r8)
+	lwz %r5, 2560(%r9)
 # u = a >> 1
 	.loc 1 147
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 148
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 149
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 150
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 151
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 152
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2560] = a
 	.loc 1 153
-	stw %r3, 2560(%r8)
+	stw %r5, 2560(%r9)
 # a = mem32[x0 + 3076]
 	.loc 1 154
-	lwz %r3, 3076(%r8)
+	lwz %r5, 3076(%r9)
 # u = a >> 1
 	.loc 1 155
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 156
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 157
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 158
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 159
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 160
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3076] = a
 	.loc 1 161
-	stw %r3, 3076(%r8)
+	stw %r5, 3076(%r9)
 # a = mem32[x0 + 3072]
 	.loc 1 162
-	lwz %r3, 3072(%r8)
+	lwz %r5, 3072(%r9)
 # u = a >> 1
 	.loc 1 163
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 164
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 165
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 166
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 167
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 168
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3072] = a
 	.loc 1 169
-	stw %r3, 3072(%r8)
+	stw %r5, 3072(%r9)
 # a = mem32[x0 + 3588]
 	.loc 1 170
-	lwz %r3, 3588(%r8)
+	lwz %r5, 3588(%r9)
 # u = a >> 1
 	.loc 1 171
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 172
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 173
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 174
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 175
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 176
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3588] = a
 	.loc 1 177
-	stw %r3, 3588(%r8)
+	stw %r5, 3588(%r9)
 # a = mem32[x0 + 3584]
 	.loc 1 178
-	lwz %r3, 3584(%r8)
+	lwz %r5, 3584(%r9)
 # u = a >> 1
 	.loc 1 179
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 180
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 181
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 182
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 183
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 184
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3584] = a
 	.loc 1 185
-	stw %r3, 3584(%r8)
+	stw %r5, 3584(%r9)
 # a = mem32[x0 + 4100]
 	.loc 1 186
-	lwz %r3, 4100(%r8)
+	lwz %r5, 4100(%r9)
 # u = a >> 1
 	.loc 1 187
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 188
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 189
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 190
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 191
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 192
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4100] = a
 	.loc 1 193
-	stw %r3, 4100(%r8)
+	stw %r5, 4100(%r9)
 # a = mem32[x0 + 4096]
 	.loc 1 194
-	lwz %r3, 4096(%r8)
+	lwz %r5, 4096(%r9)
 # u = a >> 1
 	.loc 1 195
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 196
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 197
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 198
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 199
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 200
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4096] = a
 	.loc 1 201
-	stw %r3, 4096(%r8)
+	stw %r5, 4096(%r9)
 # a = mem32[x0 + 4612]
 	.loc 1 202
-	lwz %r3, 4612(%r8)
+	lwz %r5, 4612(%r9)
 # u = a >> 1
 	.loc 1 203
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 204
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 205
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 206
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 207
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 208
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4612] = a
 	.loc 1 209
-	stw %r3, 4612(%r8)
+	stw %r5, 4612(%r9)
 # a = mem32[x0 + 4608]
 	.loc 1 210
-	lwz %r3, 4608(%r8)
+	lwz %r5, 4608(%r9)
 # u = a >> 1
 	.loc 1 211
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 212
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 213
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 214
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 215
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 216
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4608] = a
 	.loc 1 217
-	stw %r3, 4608(%r8)
+	stw %r5, 4608(%r9)
 # a = mem32[x0 + 5124]
 	.loc 1 218
-	lwz %r3, 5124(%r8)
+	lwz %r5, 5124(%r9)
 # u = a >> 1
 	.loc 1 219
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 220
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 221
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 222
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 223
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 224
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5124] = a
 	.loc 1 225
-	stw %r3, 5124(%r8)
+	stw %r5, 5124(%r9)
 # a = mem32[x0 + 5120]
 	.loc 1 226
-	lwz %r3, 5120(%r8)
+	lwz %r5, 5120(%r9)
 # u = a >> 1
 	.loc 1 227
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 228
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 229
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 230
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 231
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 232
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5120] = a
 	.loc 1 233
-	stw %r3, 5120(%r8)
+	stw %r5, 5120(%r9)
 # a = mem32[x0 + 5636]
 	.loc 1 234
-	lwz %r3, 5636(%r8)
+	lwz %r5, 5636(%r9)
 # u = a >> 1
 	.loc 1 235
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 236
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 237
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 238
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 239
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 240
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5636] = a
 	.loc 1 241
-	stw %r3, 5636(%r8)
+	stw %r5, 5636(%r9)
 # a = mem32[x0 + 5632]
 	.loc 1 242
-	lwz %r3, 5632(%r8)
+	lwz %r5, 5632(%r9)
 # u = a >> 1
 	.loc 1 243
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 244
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 245
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 246
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 247
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 248
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5632] = a
 	.loc 1 249
-	stw %r3, 5632(%r8)
+	stw %r5, 5632(%r9)
 # x0 = x0 + 8
 	.loc 1 250
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # c = c + 4
 	.loc 1 251
-	addi %r5, %r5, 4
+	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 252
-	addi %r9, %r9, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 253
-	cmplwi %cr0, %r9, 0
+	cmplwi %cr0, %r7, 0
 # goto l0a if !=
 	.loc 1 254
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l0a
 # c = cb + 256
 	.loc 1 257
-	mr %r4, %r7
-	addi %r5, %r4, 256
+	addi %r9, %r4, 256
 # x0 = v
 	.loc 1 258
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 64
 	.loc 1 259
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r8, 64
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l1a:
 # k = mem32le[c + 0]
 	.loc 1 261
-	lwbrx %r3, 0, %r8
+	lwbrx %r5, 0, %r9
 # h = k >> 16
 	.loc 1 262
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # k &= 0xffff
 	.loc 1 263
-	andi. %r3, %r3, 65535
+	andi. %r5, %r5, 65535
 # e = 0xff00ff00
 	.loc 1 264
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r7, 65280
+	ori %r7, %r7, 65280
 # u = k & e
 	.loc 1 265
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 266
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 8
 	.loc 1 267
-	slwi %r5, %r5, 8
+	slwi %r7, %r7, 8
 # k |= u
 	.loc 1 268
-	or %r3, %r3, %r5
+	or %r5, %r5, %r7
 # e = 0xf0f0f0f0
 	.loc 1 269
-	lis %r5, 61680
-	ori %r5, %r5, 61680
+	lis %r7, 61680
+	ori %r7, %r7, 61680
 # u = k & e
 	.loc 1 270
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 271
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 4
 	.loc 1 272
-	slwi %r5, %r5, 4
+	slwi %r7, %r7, 4
 # k |= u
 	.loc 1 273
-	or %r3, %r3, %r5
+	or %r5, %r5, %r7
 # e = 0xcccccccc
 	.loc 1 274
-	lis %r5, 52428
-	ori %r5, %r5, 52428
+	lis %r7, 52428
+	ori %r7, %r7, 52428
 # u = k & e
 	.loc 1 275
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 276
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 2
 	.loc 1 277
-	slwi %r5, %r5, 2
+	slwi %r7, %r7, 2
 # k |= u
 	.loc 1 278
-	or %r5, %r3, %r5
+	or %r7, %r5, %r7
 # e = 0xff00ff00
 	.loc 1 279
-	lis %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r5, 65280
+	ori %r5, %r5, 65280
 # u = h & e
 	.loc 1 280
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # h ^= u
 	.loc 1 281
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 8
 	.loc 1 282
-	slwi %r3, %r3, 8
+	slwi %r5, %r5, 8
 # h |= u
 	.loc 1 283
-	or %r4, %r4, %r3
+	or %r6, %r6, %r5
 # e = 0xf0f0f0f0
 	.loc 1 284
-	lis %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r5, 61680
+	ori %r5, %r5, 61680
 # u = h & e
 	.loc 1 285
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # h ^= u
 	.loc 1 286
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 4
 	.loc 1 287
-	slwi %r3, %r3, 4
+	slwi %r5, %r5, 4
 # h |= u
 	.loc 1 288
-	or %r4, %r4, %r3
+	or %r6, %r6, %r5
 # e = 0xcccccccc
 	.loc 1 289
-	lis %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r5, 52428
+	ori %r5, %r5, 52428
 # u = h & e
 	.loc 1 290
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # h ^= u
 	.loc 1 291
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 2
 	.loc 1 292
-	slwi %r3, %r3, 2
+	slwi %r5, %r5, 2
 # h |= u
 	.loc 1 293
-	or %r11, %r4, %r3
+	or %r11, %r6, %r5
 # a = mem32[x0 + 4]
 	.loc 1 294
-	lwz %r3, 4(%r9)
+	lwz %r5, 4(%r10)
 # u = a >> 2
 	.loc 1 295
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 296
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 297
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 298
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 299
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 300
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4] = a
 	.loc 1 301
-	stw %r3, 4(%r9)
+	stw %r5, 4(%r10)
 # a = mem32[x0 + 0]
 	.loc 1 302
-	lwz %r3, 0(%r9)
+	lwz %r5, 0(%r10)
 # u = a >> 2
 	.loc 1 303
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 304
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 305
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 306
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 307
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 308
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 0] = a
 	.loc 1 309
-	stw %r3, 0(%r9)
+	stw %r5, 0(%r10)
 # a = mem32[x0 + 516]
 	.loc 1 310
-	lwz %r3, 516(%r9)
+	lwz %r5, 516(%r10)
 # u = a >> 2
 	.loc 1 311
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 312
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 313
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 314
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 315
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 316
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 516] = a
 	.loc 1 317
-	stw %r3, 516(%r9)
+	stw %r5, 516(%r10)
 # a = mem32[x0 + 512]
 	.loc 1 318
-	lwz %r3, 512(%r9)
+	lwz %r5, 512(%r10)
 # u = a >> 2
 	.loc 1 319
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 320
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 321
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 322
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 323
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 324
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 512] = a
 	.loc 1 325
-	stw %r3, 512(%r9)
+	stw %r5, 512(%r10)
 # a = mem32[x0 + 1028]
 	.loc 1 326
-	lwz %r3, 1028(%r9)
+	lwz %r5, 1028(%r10)
 # u = a >> 2
 	.loc 1 327
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 328
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 329
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 330
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 331
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 332
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1028] = a
 	.loc 1 333
-	stw %r3, 1028(%r9)
+	stw %r5, 1028(%r10)
 # a = mem32[x0 + 1024]
 	.loc 1 334
-	lwz %r3, 1024(%r9)
+	lwz %r5, 1024(%r10)
 # u = a >> 2
 	.loc 1 335
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 336
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 337
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 338
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 339
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 340
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1024] = a
 	.loc 1 341
-	stw %r3, 1024(%r9)
+	stw %r5, 1024(%r10)
 # a = mem32[x0 + 1540]
 	.loc 1 342
-	lwz %r3, 1540(%r9)
+	lwz %r5, 1540(%r10)
 # u = a >> 2
 	.loc 1 343
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 344
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 345
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 346
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 347
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 348
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1540] = a
 	.loc 1 349
-	stw %r3, 1540(%r9)
+	stw %r5, 1540(%r10)
 # a = mem32[x0 + 1536]
 	.loc 1 350
-	lwz %r3, 1536(%r9)
+	lwz %r5, 1536(%r10)
 # u = a >> 2
 	.loc 1 351
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 352
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 353
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 354
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 355
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 356
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1536] = a
 	.loc 1 357
-	stw %r3, 1536(%r9)
+	stw %r5, 1536(%r10)
 # a = mem32[x0 + 2052]
 	.loc 1 358
-	lwz %r3, 2052(%r9)
+	lwz %r5, 2052(%r10)
 # u = a >> 2
 	.loc 1 359
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 360
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 361
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 362
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 363
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 364
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2052] = a
 	.loc 1 365
-	stw %r3, 2052(%r9)
+	stw %r5, 2052(%r10)
 # a = mem32[x0 + 2048]
 	.loc 1 366
-	lwz %r3, 2048(%r9)
+	lwz %r5, 2048(%r10)
 # u = a >> 2
 	.loc 1 367
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 368
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 369
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 370
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 371
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 372
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2048] = a
 	.loc 1 373
-	stw %r3, 2048(%r9)
+	stw %r5, 2048(%r10)
 # a = mem32[x0 + 2564]
 	.loc 1 374
-	lwz %r3, 2564(%r9)
+	lwz %r5, 2564(%r10)
 # u = a >> 2
 	.loc 1 375
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 376
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 377
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 378
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 379
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 380
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2564] = a
 	.loc 1 381
-	stw %r3, 2564(%r9)
+	stw %r5, 2564(%r10)
 # a = mem32[x0 + 2560]
 	.loc 1 382
-	lwz %r3, 2560(%r9)
+	lwz %r5, 2560(%r10)
 # u = a >> 2
 	.loc 1 383
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 384
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 385
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 386
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 387
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 388
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2560] = a
 	.loc 1 389
-	stw %r3, 2560(%r9)
+	stw %r5, 2560(%r10)
 # a = mem32[x0 + 3076]
 	.loc 1 390
-	lwz %r3, 3076(%r9)
+	lwz %r5, 3076(%r10)
 # u = a >> 2
 	.loc 1 391
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 392
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 393
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 394
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 395
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 396
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3076] = a
 	.loc 1 397
-	stw %r3, 3076(%r9)
+	stw %r5, 3076(%r10)
 # a = mem32[x0 + 3072]
 	.loc 1 398
-	lwz %r3, 3072(%r9)
+	lwz %r5, 3072(%r10)
 # u = a >> 2
 	.loc 1 399
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 400
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 401
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 402
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 403
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 404
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3072] = a
 	.loc 1 405
-	stw %r3, 3072(%r9)
+	stw %r5, 3072(%r10)
 # a = mem32[x0 + 3588]
 	.loc 1 406
-	lwz %r3, 3588(%r9)
+	lwz %r5, 3588(%r10)
 # u = a >> 2
 	.loc 1 407
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 408
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 409
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 410
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 411
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 412
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3588] = a
 	.loc 1 413
-	stw %r3, 3588(%r9)
+	stw %r5, 3588(%r10)
 # a = mem32[x0 + 3584]
 	.loc 1 414
-	lwz %r3, 3584(%r9)
+	lwz %r5, 3584(%r10)
 # u = a >> 2
 	.loc 1 415
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 416
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 417
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 418
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 419
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 420
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3584] = a
 	.loc 1 421
-	stw %r3, 3584(%r9)
+	stw %r5, 3584(%r10)
 # a = mem32[x0 + 4100]
 	.loc 1 422
-	lwz %r3, 4100(%r9)
+	lwz %r5, 4100(%r10)
 # u = a >> 2
 	.loc 1 423
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 424
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 425
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 426
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 427
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 428
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4100] = a
 	.loc 1 429
-	stw %r3, 4100(%r9)
+	stw %r5, 4100(%r10)
 # a = mem32[x0 + 4096]
 	.loc 1 430
-	lwz %r3, 4096(%r9)
+	lwz %r5, 4096(%r10)
 # u = a >> 2
 	.loc 1 431
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 432
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 433
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 434
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 435
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 436
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4096] = a
 	.loc 1 437
-	stw %r3, 4096(%r9)
+	stw %r5, 4096(%r10)
 # a = mem32[x0 + 4612]
 	.loc 1 438
-	lwz %r3, 4612(%r9)
+	lwz %r5, 4612(%r10)
 # u = a >> 2
 	.loc 1 439
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 440
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 441
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 442
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 443
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 444
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4612] = a
 	.loc 1 445
-	stw %r3, 4612(%r9)
+	stw %r5, 4612(%r10)
 # a = mem32[x0 + 4608]
 	.loc 1 446
-	lwz %r3, 4608(%r9)
+	lwz %r5, 4608(%r10)
 # u = a >> 2
 	.loc 1 447
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 448
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 449
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 450
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 451
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 452
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4608] = a
 	.loc 1 453
-	stw %r3, 4608(%r9)
+	stw %r5, 4608(%r10)
 # a = mem32[x0 + 5124]
 	.loc 1 454
-	lwz %r3, 5124(%r9)
+	lwz %r5, 5124(%r10)
 # u = a >> 2
 	.loc 1 455
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 456
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 457
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 458
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 459
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 460
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5124] = a
 	.loc 1 461
-	stw %r3, 5124(%r9)
+	stw %r5, 5124(%r10)
 # a = mem32[x0 + 5120]
 	.loc 1 462
-	lwz %r3, 5120(%r9)
+	lwz %r5, 5120(%r10)
 # u = a >> 2
 	.loc 1 463
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 464
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 465
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 466
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 467
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 468
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5120] = a
 	.loc 1 469
-	stw %r3, 5120(%r9)
+	stw %r5, 5120(%r10)
 # a = mem32[x0 + 5636]
 	.loc 1 470
-	lwz %r3, 5636(%r9)
+	lwz %r5, 5636(%r10)
 # u = a >> 2
 	.loc 1 471
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 472
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 473
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 474
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 475
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 476
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5636] = a
 	.loc 1 477
-	stw %r3, 5636(%r9)
+	stw %r5, 5636(%r10)
 # a = mem32[x0 + 5632]
 	.loc 1 478
-	lwz %r3, 5632(%r9)
+	lwz %r5, 5632(%r10)
 # u = a >> 2
 	.loc 1 479
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 480
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 481
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 482
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 483
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 484
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5632] = a
 	.loc 1 485
-	stw %r3, 5632(%r9)
+	stw %r5, 5632(%r10)
 # x0 = x0 + 8
 	.loc 1 486
-	addi %r9, %r9, 8
+	addi %r10, %r10, 8
 # c = c + 4
 	.loc 1 487
-	addi %r8, %r8, 4
+	addi %r9, %r9, 4
 # o0 = o0 - 1
 	.loc 1 488
-	addi %r10, %r10, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 489
-	cmplwi %cr0, %r10, 0
+	cmplwi %cr0, %r8, 0
 # goto l1a if !=
 	.loc 1 490
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l1a
 # c = cb + 512
 	.loc 1 493
-	mr %r4, %r7
-	addi %r5, %r4, 512
+	addi %r9, %r4, 512
 # x0 = v
 	.loc 1 494
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 64
 	.loc 1 495
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r8, 64
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l2a:
 # k = mem32le[c + 0]
 	.loc 1 497
-	lwbrx %r3, 0, %r8
+	lwbrx %r5, 0, %r9
 # h = k >> 16
 	.loc 1 498
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # k &= 0xffff
 	.loc 1 499
-	andi. %r3, %r3, 65535
+	andi. %r5, %r5, 65535
 # e = 0xff00ff00
 	.loc 1 500
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r7, 65280
+	ori %r7, %r7, 65280
 # u = k & e
 	.loc 1 501
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 502
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 8
 	.loc 1 503
-	slwi %r5, %r5, 8
+	slwi %r7, %r7, 8
 # k |= u
 	.loc 1 504
-	or %r3, %r3, %r5
+	or %r5, %r5, %r7
 # e = 0xf0f0f0f0
 	.loc 1 505
-	lis %r5, 61680
-	ori %r5, %r5, 61680
+	lis %r7, 61680
+	ori %r7, %r7, 61680
 # u = k & e
 	.loc 1 506
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 507
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 4
 	.loc 1 508
-	slwi %r5, %r5, 4
+	slwi %r7, %r7, 4
 # k |= u
 	.loc 1 509
-	or %r5, %r3, %r5
+	or %r7, %r5, %r7
 # e = 0xff00ff00
 	.loc 1 510
-	lis %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r5, 65280
+	ori %r5, %r5, 65280
 # u = h & e
 	.loc 1 511
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # h ^= u
 	.loc 1 512
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 8
 	.loc 1 513
-	slwi %r3, %r3, 8
+	slwi %r5, %r5, 8
 # h |= u
 	.loc 1 514
-	or %r4, %r4, %r3
+	or %r6, %r6, %r5
 # e = 0xf0f0f0f0
 	.loc 1 515
-	lis %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r5, 61680
+	ori %r5, %r5, 61680
 # u = h & e
 	.loc 1 516
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # h ^= u
 	.loc 1 517
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 4
 	.loc 1 518
-	slwi %r3, %r3, 4
+	slwi %r5, %r5, 4
 # h |= u
 	.loc 1 519
-	or %r11, %r4, %r3
+	or %r11, %r6, %r5
 # a = mem32[x0 + 4]
 	.loc 1 520
-	lwz %r3, 4(%r9)
+	lwz %r5, 4(%r10)
 # u = a >> 4
 	.loc 1 521
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 522
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 523
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 524
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 525
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 526
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4] = a
 	.loc 1 527
-	stw %r3, 4(%r9)
+	stw %r5, 4(%r10)
 # a = mem32[x0 + 0]
 	.loc 1 528
-	lwz %r3, 0(%r9)
+	lwz %r5, 0(%r10)
 # u = a >> 4
 	.loc 1 529
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 530
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 531
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 532
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 533
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 534
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 0] = a
 	.loc 1 535
-	stw %r3, 0(%r9)
+	stw %r5, 0(%r10)
 # a = mem32[x0 + 516]
 	.loc 1 536
-	lwz %r3, 516(%r9)
+	lwz %r5, 516(%r10)
 # u = a >> 4
 	.loc 1 537
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 538
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 539
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 540
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 541
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 542
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 516] = a
 	.loc 1 543
-	stw %r3, 516(%r9)
+	stw %r5, 516(%r10)
 # a = mem32[x0 + 512]
 	.loc 1 544
-	lwz %r3, 512(%r9)
+	lwz %r5, 512(%r10)
 # u = a >> 4
 	.loc 1 545
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 546
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 547
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 548
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 549
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 550
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 512] = a
 	.loc 1 551
-	stw %r3, 512(%r9)
+	stw %r5, 512(%r10)
 # a = mem32[x0 + 1028]
 	.loc 1 552
-	lwz %r3, 1028(%r9)
+	lwz %r5, 1028(%r10)
 # u = a >> 4
 	.loc 1 553
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 554
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 555
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 556
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 557
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 558
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1028] = a
 	.loc 1 559
-	stw %r3, 1028(%r9)
+	stw %r5, 1028(%r10)
 # a = mem32[x0 + 1024]
 	.loc 1 560
-	lwz %r3, 1024(%r9)
+	lwz %r5, 1024(%r10)
 # u = a >> 4
 	.loc 1 561
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 562
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 563
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 564
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 565
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 566
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1024] = a
 	.loc 1 567
-	stw %r3, 1024(%r9)
+	stw %r5, 1024(%r10)
 # a = mem32[x0 + 1540]
 	.loc 1 568
-	lwz %r3, 1540(%r9)
+	lwz %r5, 1540(%r10)
 # u = a >> 4
 	.loc 1 569
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 570
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 571
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 572
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 573
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 574
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1540] = a
 	.loc 1 575
-	stw %r3, 1540(%r9)
+	stw %r5, 1540(%r10)
 # a = mem32[x0 + 1536]
 	.loc 1 576
-	lwz %r3, 1536(%r9)
+	lwz %r5, 1536(%r10)
 # u = a >> 4
 	.loc 1 577
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 578
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 579
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 580
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 581
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 582
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1536] = a
 	.loc 1 583
-	stw %r3, 1536(%r9)
+	stw %r5, 1536(%r10)
 # a = mem32[x0 + 2052]
 	.loc 1 584
-	lwz %r3, 2052(%r9)
+	lwz %r5, 2052(%r10)
 # u = a >> 4
 	.loc 1 585
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 586
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 587
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 588
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 589
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 590
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2052] = a
 	.loc 1 591
-	stw %r3, 2052(%r9)
+	stw %r5, 2052(%r10)
 # a = mem32[x0 + 2048]
 	.loc 1 592
-	lwz %r3, 2048(%r9)
+	lwz %r5, 2048(%r10)
 # u = a >> 4
 	.loc 1 593
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 594
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 595
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 596
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 597
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 598
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2048] = a
 	.loc 1 599
-	stw %r3, 2048(%r9)
+	stw %r5, 2048(%r10)
 # a = mem32[x0 + 2564]
 	.loc 1 600
-	lwz %r3, 2564(%r9)
+	lwz %r5, 2564(%r10)
 # u = a >> 4
 	.loc 1 601
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 602
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 603
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 604
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 605
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 606
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2564] = a
 	.loc 1 607
-	stw %r3, 2564(%r9)
+	stw %r5, 2564(%r10)
 # a = mem32[x0 + 2560]
 	.loc 1 608
-	lwz %r3, 2560(%r9)
+	lwz %r5, 2560(%r10)
 # u = a >> 4
 	.loc 1 609
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 610
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 611
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 612
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 613
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 614
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2560] = a
 	.loc 1 615
-	stw %r3, 2560(%r9)
+	stw %r5, 2560(%r10)
 # a = mem32[x0 + 3076]
 	.loc 1 616
-	lwz %r3, 3076(%r9)
+	lwz %r5, 3076(%r10)
 # u = a >> 4
 	.loc 1 617
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 618
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 619
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 620
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 621
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 622
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3076] = a
 	.loc 1 623
-	stw %r3, 3076(%r9)
+	stw %r5, 3076(%r10)
 # a = mem32[x0 + 3072]
 	.loc 1 624
-	lwz %r3, 3072(%r9)
+	lwz %r5, 3072(%r10)
 # u = a >> 4
 	.loc 1 625
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 626
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 627
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 628
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 629
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 630
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3072] = a
 	.loc 1 631
-	stw %r3, 3072(%r9)
+	stw %r5, 3072(%r10)
 # a = mem32[x0 + 3588]
 	.loc 1 632
-	lwz %r3, 3588(%r9)
+	lwz %r5, 3588(%r10)
 # u = a >> 4
 	.loc 1 633
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 634
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 635
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 636
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 637
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 638
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3588] = a
 	.loc 1 639
-	stw %r3, 3588(%r9)
+	stw %r5, 3588(%r10)
 # a = mem32[x0 + 3584]
 	.loc 1 640
-	lwz %r3, 3584(%r9)
+	lwz %r5, 3584(%r10)
 # u = a >> 4
 	.loc 1 641
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 642
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 643
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 644
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 645
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 646
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3584] = a
 	.loc 1 647
-	stw %r3, 3584(%r9)
+	stw %r5, 3584(%r10)
 # a = mem32[x0 + 4100]
 	.loc 1 648
-	lwz %r3, 4100(%r9)
+	lwz %r5, 4100(%r10)
 # u = a >> 4
 	.loc 1 649
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 650
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 651
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 652
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 653
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 654
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4100] = a
 	.loc 1 655
-	stw %r3, 4100(%r9)
+	stw %r5, 4100(%r10)
 # a = mem32[x0 + 4096]
 	.loc 1 656
-	lwz %r3, 4096(%r9)
+	lwz %r5, 4096(%r10)
 # u = a >> 4
 	.loc 1 657
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 658
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 659
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 660
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 661
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 662
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4096] = a
 	.loc 1 663
-	stw %r3, 4096(%r9)
+	stw %r5, 4096(%r10)
 # a = mem32[x0 + 4612]
 	.loc 1 664
-	lwz %r3, 4612(%r9)
+	lwz %r5, 4612(%r10)
 # u = a >> 4
 	.loc 1 665
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 666
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 667
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 668
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 669
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 670
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4612] = a
 	.loc 1 671
-	stw %r3, 4612(%r9)
+	stw %r5, 4612(%r10)
 # a = mem32[x0 + 4608]
 	.loc 1 672
-	lwz %r3, 4608(%r9)
+	lwz %r5, 4608(%r10)
 # u = a >> 4
 	.loc 1 673
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 674
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 675
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 676
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 677
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 678
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4608] = a
 	.loc 1 679
-	stw %r3, 4608(%r9)
+	stw %r5, 4608(%r10)
 # a = mem32[x0 + 5124]
 	.loc 1 680
-	lwz %r3, 5124(%r9)
+	lwz %r5, 5124(%r10)
 # u = a >> 4
 	.loc 1 681
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 682
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 683
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 684
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 685
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 686
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5124] = a
 	.loc 1 687
-	stw %r3, 5124(%r9)
+	stw %r5, 5124(%r10)
 # a = mem32[x0 + 5120]
 	.loc 1 688
-	lwz %r3, 5120(%r9)
+	lwz %r5, 5120(%r10)
 # u = a >> 4
 	.loc 1 689
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 690
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 691
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 692
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 693
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 694
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5120] = a
 	.loc 1 695
-	stw %r3, 5120(%r9)
+	stw %r5, 5120(%r10)
 # a = mem32[x0 + 5636]
 	.loc 1 696
-	lwz %r3, 5636(%r9)
+	lwz %r5, 5636(%r10)
 # u = a >> 4
 	.loc 1 697
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 698
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 699
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 700
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 701
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 702
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5636] = a
 	.loc 1 703
-	stw %r3, 5636(%r9)
+	stw %r5, 5636(%r10)
 # a = mem32[x0 + 5632]
 	.loc 1 704
-	lwz %r3, 5632(%r9)
+	lwz %r5, 5632(%r10)
 # u = a >> 4
 	.loc 1 705
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 706
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 707
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 708
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 709
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 710
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5632] = a
 	.loc 1 711
-	stw %r3, 5632(%r9)
+	stw %r5, 5632(%r10)
 # x0 = x0 + 8
 	.loc 1 712
-	addi %r9, %r9, 8
+	addi %r10, %r10, 8
 # c = c + 4
 	.loc 1 713
-	addi %r8, %r8, 4
+	addi %r9, %r9, 4
 # o0 = o0 - 1
 	.loc 1 714
-	addi %r10, %r10, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 715
-	cmplwi %cr0, %r10, 0
+	cmplwi %cr0, %r8, 0
 # goto l2a if !=
 	.loc 1 716
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l2a
 # c = cb + 768
 	.loc 1 719
-	mr %r4, %r7
-	addi %r5, %r4, 768
+	addi %r9, %r4, 768
 # x0 = v
 	.loc 1 720
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 64
 	.loc 1 721
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r8, 64
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l3a:
 # k = mem32le[c + 0]
 	.loc 1 723
-	lwbrx %r3, 0, %r8
+	lwbrx %r5, 0, %r9
 # h = k >> 16
 	.loc 1 724
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # k &= 0xffff
 	.loc 1 725
-	andi. %r3, %r3, 65535
+	andi. %r5, %r5, 65535
 # e = 0xff00ff00
 	.loc 1 726
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r7, 65280
+	ori %r7, %r7, 65280
 # u = k & e
 	.loc 1 727
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 728
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 8
 	.loc 1 729
-	slwi %r5, %r5, 8
+	slwi %r7, %r7, 8
 # k |= u
 	.loc 1 730
-	or %r5, %r3, %r5
+	or %r7, %r5, %r7
 # e = 0xff00ff00
 	.loc 1 731
-	lis %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r5, 65280
+	ori %r5, %r5, 65280
 # u = h & e
 	.loc 1 732
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # h ^= u
 	.loc 1 733
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 8
 	.loc 1 734
-	slwi %r3, %r3, 8
+	slwi %r5, %r5, 8
 # h |= u
 	.loc 1 735
-	or %r11, %r4, %r3
+	or %r11, %r6, %r5
 # a = mem32[x0 + 4]
 	.loc 1 736
-	lwz %r3, 4(%r9)
+	lwz %r5, 4(%r10)
 # u = a >> 8
 	.loc 1 737
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 738
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 739
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 740
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 741
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 742
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4] = a
 	.loc 1 743
-	stw %r3, 4(%r9)
+	stw %r5, 4(%r10)
 # a = mem32[x0 + 0]
 	.loc 1 744
-	lwz %r3, 0(%r9)
+	lwz %r5, 0(%r10)
 # u = a >> 8
 	.loc 1 745
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 746
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 747
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 748
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 749
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 750
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 0] = a
 	.loc 1 751
-	stw %r3, 0(%r9)
+	stw %r5, 0(%r10)
 # a = mem32[x0 + 516]
 	.loc 1 752
-	lwz %r3, 516(%r9)
+	lwz %r5, 516(%r10)
 # u = a >> 8
 	.loc 1 753
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 754
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 755
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 756
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 757
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 758
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 516] = a
 	.loc 1 759
-	stw %r3, 516(%r9)
+	stw %r5, 516(%r10)
 # a = mem32[x0 + 512]
 	.loc 1 760
-	lwz %r3, 512(%r9)
+	lwz %r5, 512(%r10)
 # u = a >> 8
 	.loc 1 761
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 762
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 763
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 764
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 765
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 766
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 512] = a
 	.loc 1 767
-	stw %r3, 512(%r9)
+	stw %r5, 512(%r10)
 # a = mem32[x0 + 1028]
 	.loc 1 768
-	lwz %r3, 1028(%r9)
+	lwz %r5, 1028(%r10)
 # u = a >> 8
 	.loc 1 769
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 770
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 771
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 772
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 773
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 774
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1028] = a
 	.loc 1 775
-	stw %r3, 1028(%r9)
+	stw %r5, 1028(%r10)
 # a = mem32[x0 + 1024]
 	.loc 1 776
-	lwz %r3, 1024(%r9)
+	lwz %r5, 1024(%r10)
 # u = a >> 8
 	.loc 1 777
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 778
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 779
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 780
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 781
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 782
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1024] = a
 	.loc 1 783
-	stw %r3, 1024(%r9)
+	stw %r5, 1024(%r10)
 # a = mem32[x0 + 1540]
 	.loc 1 784
-	lwz %r3, 1540(%r9)
+	lwz %r5, 1540(%r10)
 # u = a >> 8
 	.loc 1 785
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 786
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 787
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 788
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 789
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 790
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1540] = a
 	.loc 1 791
-	stw %r3, 1540(%r9)
+	stw %r5, 1540(%r10)
 # a = mem32[x0 + 1536]
 	.loc 1 792
-	lwz %r3, 1536(%r9)
+	lwz %r5, 1536(%r10)
 # u = a >> 8
 	.loc 1 793
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 794
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 795
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 796
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 797
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 798
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1536] = a
 	.loc 1 799
-	stw %r3, 1536(%r9)
+	stw %r5, 1536(%r10)
 # a = mem32[x0 + 2052]
 	.loc 1 800
-	lwz %r3, 2052(%r9)
+	lwz %r5, 2052(%r10)
 # u = a >> 8
 	.loc 1 801
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 802
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 803
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 804
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 805
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 806
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2052] = a
 	.loc 1 807
-	stw %r3, 2052(%r9)
+	stw %r5, 2052(%r10)
 # a = mem32[x0 + 2048]
 	.loc 1 808
-	lwz %r3, 2048(%r9)
+	lwz %r5, 2048(%r10)
 # u = a >> 8
 	.loc 1 809
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 810
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 811
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 812
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 813
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 814
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2048] = a
 	.loc 1 815
-	stw %r3, 2048(%r9)
+	stw %r5, 2048(%r10)
 # a = mem32[x0 + 2564]
 	.loc 1 816
-	lwz %r3, 2564(%r9)
+	lwz %r5, 2564(%r10)
 # u = a >> 8
 	.loc 1 817
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 818
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 819
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 820
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 821
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 822
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2564] = a
 	.loc 1 823
-	stw %r3, 2564(%r9)
+	stw %r5, 2564(%r10)
 # a = mem32[x0 + 2560]
 	.loc 1 824
-	lwz %r3, 2560(%r9)
+	lwz %r5, 2560(%r10)
 # u = a >> 8
 	.loc 1 825
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 826
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 827
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 828
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 829
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 830
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2560] = a
 	.loc 1 831
-	stw %r3, 2560(%r9)
+	stw %r5, 2560(%r10)
 # a = mem32[x0 + 3076]
 	.loc 1 832
-	lwz %r3, 3076(%r9)
+	lwz %r5, 3076(%r10)
 # u = a >> 8
 	.loc 1 833
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 834
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 835
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 836
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 837
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 838
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3076] = a
 	.loc 1 839
-	stw %r3, 3076(%r9)
+	stw %r5, 3076(%r10)
 # a = mem32[x0 + 3072]
 	.loc 1 840
-	lwz %r3, 3072(%r9)
+	lwz %r5, 3072(%r10)
 # u = a >> 8
 	.loc 1 841
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 842
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 843
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 844
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 845
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 846
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3072] = a
 	.loc 1 847
-	stw %r3, 3072(%r9)
+	stw %r5, 3072(%r10)
 # a = mem32[x0 + 3588]
 	.loc 1 848
-	lwz %r3, 3588(%r9)
+	lwz %r5, 3588(%r10)
 # u = a >> 8
 	.loc 1 849
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 850
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 851
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 852
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 853
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 854
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3588] = a
 	.loc 1 855
-	stw %r3, 3588(%r9)
+	stw %r5, 3588(%r10)
 # a = mem32[x0 + 3584]
 	.loc 1 856
-	lwz %r3, 3584(%r9)
+	lwz %r5, 3584(%r10)
 # u = a >> 8
 	.loc 1 857
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 858
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 859
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 860
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 861
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 862
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3584] = a
 	.loc 1 863
-	stw %r3, 3584(%r9)
+	stw %r5, 3584(%r10)
 # a = mem32[x0 + 4100]
 	.loc 1 864
-	lwz %r3, 4100(%r9)
+	lwz %r5, 4100(%r10)
 # u = a >> 8
 	.loc 1 865
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 866
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 867
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 868
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 869
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 870
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4100] = a
 	.loc 1 871
-	stw %r3, 4100(%r9)
+	stw %r5, 4100(%r10)
 # a = mem32[x0 + 4096]
 	.loc 1 872
-	lwz %r3, 4096(%r9)
+	lwz %r5, 4096(%r10)
 # u = a >> 8
 	.loc 1 873
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 874
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 875
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 876
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 877
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 878
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4096] = a
 	.loc 1 879
-	stw %r3, 4096(%r9)
+	stw %r5, 4096(%r10)
 # a = mem32[x0 + 4612]
 	.loc 1 880
-	lwz %r3, 4612(%r9)
+	lwz %r5, 4612(%r10)
 # u = a >> 8
 	.loc 1 881
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 882
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 883
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 884
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 885
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 886
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4612] = a
 	.loc 1 887
-	stw %r3, 4612(%r9)
+	stw %r5, 4612(%r10)
 # a = mem32[x0 + 4608]
 	.loc 1 888
-	lwz %r3, 4608(%r9)
+	lwz %r5, 4608(%r10)
 # u = a >> 8
 	.loc 1 889
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 890
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 891
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 892
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 893
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 894
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4608] = a
 	.loc 1 895
-	stw %r3, 4608(%r9)
+	stw %r5, 4608(%r10)
 # a = mem32[x0 + 5124]
 	.loc 1 896
-	lwz %r3, 5124(%r9)
+	lwz %r5, 5124(%r10)
 # u = a >> 8
 	.loc 1 897
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 898
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 899
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 900
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 901
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 902
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5124] = a
 	.loc 1 903
-	stw %r3, 5124(%r9)
+	stw %r5, 5124(%r10)
 # a = mem32[x0 + 5120]
 	.loc 1 904
-	lwz %r3, 5120(%r9)
+	lwz %r5, 5120(%r10)
 # u = a >> 8
 	.loc 1 905
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 906
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 907
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 908
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 909
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 910
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5120] = a
 	.loc 1 911
-	stw %r3, 5120(%r9)
+	stw %r5, 5120(%r10)
 # a = mem32[x0 + 5636]
 	.loc 1 912
-	lwz %r3, 5636(%r9)
+	lwz %r5, 5636(%r10)
 # u = a >> 8
 	.loc 1 913
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 914
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 915
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 916
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 917
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 918
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5636] = a
 	.loc 1 919
-	stw %r3, 5636(%r9)
+	stw %r5, 5636(%r10)
 # a = mem32[x0 + 5632]
 	.loc 1 920
-	lwz %r3, 5632(%r9)
+	lwz %r5, 5632(%r10)
 # u = a >> 8
 	.loc 1 921
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 922
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 923
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 924
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 925
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 926
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5632] = a
 	.loc 1 927
-	stw %r3, 5632(%r9)
+	stw %r5, 5632(%r10)
 # x0 = x0 + 8
 	.loc 1 928
-	addi %r9, %r9, 8
+	addi %r10, %r10, 8
 # c = c + 4
 	.loc 1 929
-	addi %r8, %r8, 4
+	addi %r9, %r9, 4
 # o0 = o0 - 1
 	.loc 1 930
-	addi %r10, %r10, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 931
-	cmplwi %cr0, %r10, 0
+	cmplwi %cr0, %r8, 0
 # goto l3a if !=
 	.loc 1 932
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l3a
 # c = cb + 1024
 	.loc 1 935
-	mr %r4, %r7
-	addi %r5, %r4, 1024
+	addi %r9, %r4, 1024
 # x0 = v
 	.loc 1 936
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 64
 	.loc 1 937
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r5, %r4
+	li %r8, 64
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l4a:
 # k = mem32le[c + 0]
 	.loc 1 939
-	lwbrx %r3, 0, %r8
+	lwbrx %r5, 0, %r9
 # h = k >> 16
 	.loc 1 940
-	srwi %r10, %r3, 16
+	srwi %r7, %r5, 16
 # k &= 0xffff
 	.loc 1 941
-	andi. %r11, %r3, 65535
+	andi. %r11, %r5, 65535
 # a = mem32[x0 + 4]
 	.loc 1 942
-	lwz %r3, 4(%r9)
+	lwz %r5, 4(%r10)
 # u = a >> 16
 	.loc 1 943
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 944
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 945
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 946
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 947
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 948
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4] = a
 	.loc 1 949
-	stw %r3, 4(%r9)
+	stw %r5, 4(%r10)
 # a = mem32[x0 + 0]
 	.loc 1 950
-	lwz %r3, 0(%r9)
+	lwz %r5, 0(%r10)
 # u = a >> 16
 	.loc 1 951
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 952
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 953
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 954
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 955
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 956
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 0] = a
 	.loc 1 957
-	stw %r3, 0(%r9)
+	stw %r5, 0(%r10)
 # a = mem32[x0 + 516]
 	.loc 1 958
-	lwz %r3, 516(%r9)
+	lwz %r5, 516(%r10)
 # u = a >> 16
 	.loc 1 959
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 960
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 961
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 962
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 963
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 964
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 516] = a
 	.loc 1 965
-	stw %r3, 516(%r9)
+	stw %r5, 516(%r10)
 # a = mem32[x0 + 512]
 	.loc 1 966
-	lwz %r3, 512(%r9)
+	lwz %r5, 512(%r10)
 # u = a >> 16
 	.loc 1 967
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 968
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 969
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 970
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 971
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 972
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 512] = a
 	.loc 1 973
-	stw %r3, 512(%r9)
+	stw %r5, 512(%r10)
 # a = mem32[x0 + 1028]
 	.loc 1 974
-	lwz %r3, 1028(%r9)
+	lwz %r5, 1028(%r10)
 # u = a >> 16
 	.loc 1 975
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 976
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 977
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 978
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 979
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 980
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1028] = a
 	.loc 1 981
-	stw %r3, 1028(%r9)
+	stw %r5, 1028(%r10)
 # a = mem32[x0 + 1024]
 	.loc 1 982
-	lwz %r3, 1024(%r9)
+	lwz %r5, 1024(%r10)
 # u = a >> 16
 	.loc 1 983
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 984
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 985
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 986
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 987
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 988
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1024] = a
 	.loc 1 989
-	stw %r3, 1024(%r9)
+	stw %r5, 1024(%r10)
 # a = mem32[x0 + 1540]
 	.loc 1 990
-	lwz %r3, 1540(%r9)
+	lwz %r5, 1540(%r10)
 # u = a >> 16
 	.loc 1 991
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 992
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 993
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 994
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 995
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 996
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1540] = a
 	.loc 1 997
-	stw %r3, 1540(%r9)
+	stw %r5, 1540(%r10)
 # a = mem32[x0 + 1536]
 	.loc 1 998
-	lwz %r3, 1536(%r9)
+	lwz %r5, 1536(%r10)
 # u = a >> 16
 	.loc 1 999
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1000
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 1001
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 1002
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1003
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1004
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1536] = a
 	.loc 1 1005
-	stw %r3, 1536(%r9)
+	stw %r5, 1536(%r10)
 # a = mem32[x0 + 2052]
 	.loc 1 1006
-	lwz %r3, 2052(%r9)
+	lwz %r5, 2052(%r10)
 # u = a >> 16
 	.loc 1 1007
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1008
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 1009
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 1010
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1011
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1012
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2052] = a
 	.loc 1 1013
-	stw %r3, 2052(%r9)
+	stw %r5, 2052(%r10)
 # a = mem32[x0 + 2048]
 	.loc 1 1014
-	lwz %r3, 2048(%r9)
+	lwz %r5, 2048(%r10)
 # u = a >> 16
 	.loc 1 1015
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1016
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 1017
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 1018
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1019
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1020
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2048] = a
 	.loc 1 1021
-	stw %r3, 2048(%r9)
+	stw %r5, 2048(%r10)
 # a = mem32[x0 + 2564]
 	.loc 1 1022
-	lwz %r3, 2564(%r9)
+	lwz %r5, 2564(%r10)
 # u = a >> 16
 	.loc 1 1023
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1024
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 1025
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 1026
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1027
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1028
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2564] = a
 	.loc 1 1029
-	stw %r3, 2564(%r9)
+	stw %r5, 2564(%r10)
 # a = mem32[x0 + 2560]
 	.loc 1 1030
-	lwz %r3, 2560(%r9)
+	lwz %r5, 2560(%r10)
 # u = a >> 16
 	.loc 1 1031
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1032
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 1033
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 1034
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1035
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1036
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2560] = a
 	.loc 1 1037
-	stw %r3, 2560(%r9)
+	stw %r5, 2560(%r10)
 # a = mem32[x0 + 3076]
 	.loc 1 1038
-	lwz %r3, 3076(%r9)
+	lwz %r5, 3076(%r10)
 # u = a >> 16
 	.loc 1 1039
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1040
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 1041
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 1042
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1043
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1044
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3076] = a
 	.loc 1 1045
-	stw %r3, 3076(%r9)
+	stw %r5, 3076(%r10)
 # a = mem32[x0 + 3072]
 	.loc 1 1046
-	lwz %r3, 3072(%r9)
+	lwz %r5, 3072(%r10)
 # u = a >> 16
 	.loc 1 1047
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1048
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 1049
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 1050
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1051
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1052
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3072] = a
 	.loc 1 1053
-	stw %r3, 3072(%r9)
+	stw %r5, 3072(%r10)
 # a = mem32[x0 + 3588]
 	.loc 1 1054
-	lwz %r3, 3588(%r9)
+	lwz %r5, 3588(%r10)
 # u = a >> 16
 	.loc 1 1055
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1056
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 1057
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 1058
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1059
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1060
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3588] = a
 	.loc 1 1061
-	stw %r3, 3588(%r9)
+	stw %r5, 3588(%r10)
 # a = mem32[x0 + 3584]
 	.loc 1 1062
-	lwz %r3, 3584(%r9)
+	lwz %r5, 3584(%r10)
 # u = a >> 16
 	.loc 1 1063
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1064
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 1065
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 1066
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1067
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1068
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3584] = a
 	.loc 1 1069
-	stw %r3, 3584(%r9)
+	stw %r5, 3584(%r10)
 # a = mem32[x0 + 4100]
 	.loc 1 1070
-	lwz %r3, 4100(%r9)
+	lwz %r5, 4100(%r10)
 # u = a >> 16
 	.loc 1 1071
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1072
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 1073
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 1074
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1075
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1076
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4100] = a
 	.loc 1 1077
-	stw %r3, 4100(%r9)
+	stw %r5, 4100(%r10)
 # a = mem32[x0 + 4096]
 	.loc 1 1078
-	lwz %r3, 4096(%r9)
+	lwz %r5, 4096(%r10)
 # u = a >> 16
 	.loc 1 1079
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1080
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 1081
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 1082
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1083
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1084
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4096] = a
 	.loc 1 1085
-	stw %r3, 4096(%r9)
+	stw %r5, 4096(%r10)
 # a = mem32[x0 + 4612]
 	.loc 1 1086
-	lwz %r3, 4612(%r9)
+	lwz %r5, 4612(%r10)
 # u = a >> 16
 	.loc 1 1087
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1088
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 1089
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 1090
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1091
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1092
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4612] = a
 	.loc 1 1093
-	stw %r3, 4612(%r9)
+	stw %r5, 4612(%r10)
 # a = mem32[x0 + 4608]
 	.loc 1 1094
-	lwz %r3, 4608(%r9)
+	lwz %r5, 4608(%r10)
 # u = a >> 16
 	.loc 1 1095
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1096
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 1097
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 1098
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1099
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1100
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4608] = a
 	.loc 1 1101
-	stw %r3, 4608(%r9)
+	stw %r5, 4608(%r10)
 # a = mem32[x0 + 5124]
 	.loc 1 1102
-	lwz %r3, 5124(%r9)
+	lwz %r5, 5124(%r10)
 # u = a >> 16
 	.loc 1 1103
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1104
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 1105
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 1106
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1107
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1108
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5124] = a
 	.loc 1 1109
-	stw %r3, 5124(%r9)
+	stw %r5, 5124(%r10)
 # a = mem32[x0 + 5120]
 	.loc 1 1110
-	lwz %r3, 5120(%r9)
+	lwz %r5, 5120(%r10)
 # u = a >> 16
 	.loc 1 1111
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1112
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 1113
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 1114
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1115
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1116
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5120] = a
 	.loc 1 1117
-	stw %r3, 5120(%r9)
+	stw %r5, 5120(%r10)
 # a = mem32[x0 + 5636]
 	.loc 1 1118
-	lwz %r3, 5636(%r9)
+	lwz %r5, 5636(%r10)
 # u = a >> 16
 	.loc 1 1119
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1120
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 1121
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 1122
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1123
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1124
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5636] = a
 	.loc 1 1125
-	stw %r3, 5636(%r9)
+	stw %r5, 5636(%r10)
 # a = mem32[x0 + 5632]
 	.loc 1 1126
-	lwz %r3, 5632(%r9)
+	lwz %r5, 5632(%r10)
 # u = a >> 16
 	.loc 1 1127
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1128
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 1129
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 1130
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1131
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1132
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5632] = a
 	.loc 1 1133
-	stw %r3, 5632(%r9)
+	stw %r5, 5632(%r10)
 # x0 = x0 + 8
 	.loc 1 1134
-	addi %r9, %r9, 8
+	addi %r10, %r10, 8
 # c = c + 4
 	.loc 1 1135
-	addi %r8, %r8, 4
+	addi %r9, %r9, 4
 # o0 = o0 - 1
 	.loc 1 1136
-	addi %r5, %r5, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 1137
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r8, 0
 # goto l4a if !=
 	.loc 1 1138
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l4a
 # c = cb + 1280
 	.loc 1 1141
-	mr %r4, %r7
-	addi %r5, %r4, 1280
+	addi %r9, %r4, 1280
 # x0 = v
 	.loc 1 1142
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 64
 	.loc 1 1143
-	mr %r6, %r3
-	li %r4, 64
-	mr %r9, %r5
-	mr %r10, %r3
-	mr %r8, %r4
+	li %r8, 64
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l5a:
 # k = mem32le[c + 0]
 	.loc 1 1145
 	lwbrx %r11, 0, %r9
 # a = mem32[x0 + 4]
 	.loc 1 1146
-	lwz %r4, 4(%r10)
+	lwz %r6, 4(%r10)
 # b = mem32[x0 + 0]
 	.loc 1 1147
-	lwz %r3, 0(%r10)
+	lwz %r5, 0(%r10)
 # u = a ^ b
 	.loc 1 1148
-	xor %r5, %r4, %r3
+	xor %r7, %r6, %r5
 # u &= k
 	.loc 1 1149
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1150
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # b ^= u
 	.loc 1 1151
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # mem32[x0 + 4] = a
 	.loc 1 1152
-	stw %r4, 4(%r10)
+	stw %r6, 4(%r10)
 # mem32[x0 + 0] = b
 	.loc 1 1153
-	stw %r3, 0(%r10)
+	stw %r5, 0(%r10)
 # a = mem32[x0 + 516]
 	.loc 1 1154
-	lwz %r3, 516(%r10)
+	lwz %r5, 516(%r10)
 # b = mem32[x0 + 512]
 	.loc 1 1155
-	lwz %r4, 512(%r10)
+	lwz %r6, 512(%r10)
 # u = a ^ b
 	.loc 1 1156
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1157
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1158
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1159
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 516] = a
 	.loc 1 1160
-	stw %r3, 516(%r10)
+	stw %r5, 516(%r10)
 # mem32[x0 + 512] = b
 	.loc 1 1161
-	stw %r4, 512(%r10)
+	stw %r6, 512(%r10)
 # a = mem32[x0 + 1028]
 	.loc 1 1162
-	lwz %r3, 1028(%r10)
+	lwz %r5, 1028(%r10)
 # b = mem32[x0 + 1024]
 	.loc 1 1163
-	lwz %r4, 1024(%r10)
+	lwz %r6, 1024(%r10)
 # u = a ^ b
 	.loc 1 1164
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1165
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1166
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1167
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 1168
-	stw %r3, 1028(%r10)
+	stw %r5, 1028(%r10)
 # mem32[x0 + 1024] = b
 	.loc 1 1169
-	stw %r4, 1024(%r10)
+	stw %r6, 1024(%r10)
 # a = mem32[x0 + 1540]
 	.loc 1 1170
-	lwz %r3, 1540(%r10)
+	lwz %r5, 1540(%r10)
 # b = mem32[x0 + 1536]
 	.loc 1 1171
-	lwz %r4, 1536(%r10)
+	lwz %r6, 1536(%r10)
 # u = a ^ b
 	.loc 1 1172
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1173
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1174
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1175
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1540] = a
 	.loc 1 1176
-	stw %r3, 1540(%r10)
+	stw %r5, 1540(%r10)
 # mem32[x0 + 1536] = b
 	.loc 1 1177
-	stw %r4, 1536(%r10)
+	stw %r6, 1536(%r10)
 # a = mem32[x0 + 2052]
 	.loc 1 1178
-	lwz %r3, 2052(%r10)
+	lwz %r5, 2052(%r10)
 # b = mem32[x0 + 2048]
 	.loc 1 1179
-	lwz %r4, 2048(%r10)
+	lwz %r6, 2048(%r10)
 # u = a ^ b
 	.loc 1 1180
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1181
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1182
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1183
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 1184
-	stw %r3, 2052(%r10)
+	stw %r5, 2052(%r10)
 # mem32[x0 + 2048] = b
 	.loc 1 1185
-	stw %r4, 2048(%r10)
+	stw %r6, 2048(%r10)
 # a = mem32[x0 + 2564]
 	.loc 1 1186
-	lwz %r3, 2564(%r10)
+	lwz %r5, 2564(%r10)
 # b = mem32[x0 + 2560]
 	.loc 1 1187
-	lwz %r4, 2560(%r10)
+	lwz %r6, 2560(%r10)
 # u = a ^ b
 	.loc 1 1188
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1189
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1190
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1191
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2564] = a
 	.loc 1 1192
-	stw %r3, 2564(%r10)
+	stw %r5, 2564(%r10)
 # mem32[x0 + 2560] = b
 	.loc 1 1193
-	stw %r4, 2560(%r10)
+	stw %r6, 2560(%r10)
 # a = mem32[x0 + 3076]
 	.loc 1 1194
-	lwz %r3, 3076(%r10)
+	lwz %r5, 3076(%r10)
 # b = mem32[x0 + 3072]
 	.loc 1 1195
-	lwz %r4, 3072(%r10)
+	lwz %r6, 3072(%r10)
 # u = a ^ b
 	.loc 1 1196
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1197
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1198
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1199
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 1200
-	stw %r3, 3076(%r10)
+	stw %r5, 3076(%r10)
 # mem32[x0 + 3072] = b
 	.loc 1 1201
-	stw %r4, 3072(%r10)
+	stw %r6, 3072(%r10)
 # a = mem32[x0 + 3588]
 	.loc 1 1202
-	lwz %r3, 3588(%r10)
+	lwz %r5, 3588(%r10)
 # b = mem32[x0 + 3584]
 	.loc 1 1203
-	lwz %r4, 3584(%r10)
+	lwz %r6, 3584(%r10)
 # u = a ^ b
 	.loc 1 1204
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1205
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1206
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1207
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3588] = a
 	.loc 1 1208
-	stw %r3, 3588(%r10)
+	stw %r5, 3588(%r10)
 # mem32[x0 + 3584] = b
 	.loc 1 1209
-	stw %r4, 3584(%r10)
+	stw %r6, 3584(%r10)
 # a = mem32[x0 + 4100]
 	.loc 1 1210
-	lwz %r3, 4100(%r10)
+	lwz %r5, 4100(%r10)
 # b = mem32[x0 + 4096]
 	.loc 1 1211
-	lwz %r4, 4096(%r10)
+	lwz %r6, 4096(%r10)
 # u = a ^ b
 	.loc 1 1212
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1213
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1214
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1215
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 1216
-	stw %r3, 4100(%r10)
+	stw %r5, 4100(%r10)
 # mem32[x0 + 4096] = b
 	.loc 1 1217
-	stw %r4, 4096(%r10)
+	stw %r6, 4096(%r10)
 # a = mem32[x0 + 4612]
 	.loc 1 1218
-	lwz %r3, 4612(%r10)
+	lwz %r5, 4612(%r10)
 # b = mem32[x0 + 4608]
 	.loc 1 1219
-	lwz %r4, 4608(%r10)
+	lwz %r6, 4608(%r10)
 # u = a ^ b
 	.loc 1 1220
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1221
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1222
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1223
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4612] = a
 	.loc 1 1224
-	stw %r3, 4612(%r10)
+	stw %r5, 4612(%r10)
 # mem32[x0 + 4608] = b
 	.loc 1 1225
-	stw %r4, 4608(%r10)
+	stw %r6, 4608(%r10)
 # a = mem32[x0 + 5124]
 	.loc 1 1226
-	lwz %r3, 5124(%r10)
+	lwz %r5, 5124(%r10)
 # b = mem32[x0 + 5120]
 	.loc 1 1227
-	lwz %r4, 5120(%r10)
+	lwz %r6, 5120(%r10)
 # u = a ^ b
 	.loc 1 1228
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1229
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1230
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1231
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 1232
-	stw %r3, 5124(%r10)
+	stw %r5, 5124(%r10)
 # mem32[x0 + 5120] = b
 	.loc 1 1233
-	stw %r4, 5120(%r10)
+	stw %r6, 5120(%r10)
 # a = mem32[x0 + 5636]
 	.loc 1 1234
-	lwz %r3, 5636(%r10)
+	lwz %r5, 5636(%r10)
 # b = mem32[x0 + 5632]
 	.loc 1 1235
-	lwz %r4, 5632(%r10)
+	lwz %r6, 5632(%r10)
 # u = a ^ b
 	.loc 1 1236
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1237
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1238
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1239
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5636] = a
 	.loc 1 1240
-	stw %r3, 5636(%r10)
+	stw %r5, 5636(%r10)
 # mem32[x0 + 5632] = b
 	.loc 1 1241
-	stw %r4, 5632(%r10)
+	stw %r6, 5632(%r10)
 # x0 = x0 + 8
 	.loc 1 1242
 	addi %r10, %r10, 8
@@ -3730,7193 +3697,7121 @@ qhasm_kernel_mceliece_gf12_benes_ppc32_benes:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l5a
 # c = cb + 1536
 	.loc 1 1249
-	mr %r4, %r7
-	addi %r5, %r4, 1536
+	addi %r9, %r4, 1536
 # x0 = v
 	.loc 1 1250
-	mr %r8, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 32
 	.loc 1 1251
-	mr %r7, %r3
-	li %r4, 32
-	mr %r10, %r5
-	mr %r11, %r3
-	mr %r6, %r4
+	li %r8, 32
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l6a:
 # k = mem32le[c + 0]
 	.loc 1 1253
-	lwbrx %r12, 0, %r10
+	lwbrx %r12, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 1254
-	li %r3, 4
-	lwbrx %r9, %r10, %r3
+	li %r5, 4
+	lwbrx %r11, %r9, %r5
 # a = mem32[x0 + 4]
 	.loc 1 1255
-	lwz %r3, 4(%r11)
+	lwz %r5, 4(%r10)
 # b = mem32[x0 + 12]
 	.loc 1 1256
-	lwz %r4, 12(%r11)
+	lwz %r6, 12(%r10)
 # u = a ^ b
 	.loc 1 1257
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1258
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1259
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1260
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4] = a
 	.loc 1 1261
-	stw %r3, 4(%r11)
+	stw %r5, 4(%r10)
 # mem32[x0 + 12] = b
 	.loc 1 1262
-	stw %r4, 12(%r11)
+	stw %r6, 12(%r10)
 # a = mem32[x0 + 0]
 	.loc 1 1263
-	lwz %r3, 0(%r11)
+	lwz %r5, 0(%r10)
 # b = mem32[x0 + 8]
 	.loc 1 1264
-	lwz %r4, 8(%r11)
+	lwz %r6, 8(%r10)
 # u = a ^ b
 	.loc 1 1265
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1266
-	and %r5, %r5, %r9
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1267
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1268
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 0] = a
 	.loc 1 1269
-	stw %r3, 0(%r11)
+	stw %r5, 0(%r10)
 # mem32[x0 + 8] = b
 	.loc 1 1270
-	stw %r4, 8(%r11)
+	stw %r6, 8(%r10)
 # a = mem32[x0 + 516]
 	.loc 1 1271
-	lwz %r3, 516(%r11)
+	lwz %r5, 516(%r10)
 # b = mem32[x0 + 524]
 	.loc 1 1272
-	lwz %r4, 524(%r11)
+	lwz %r6, 524(%r10)
 # u = a ^ b
 	.loc 1 1273
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1274
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1275
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1276
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 516] = a
 	.loc 1 1277
-	stw %r3, 516(%r11)
+	stw %r5, 516(%r10)
 # mem32[x0 + 524] = b
 	.loc 1 1278
-	stw %r4, 524(%r11)
+	stw %r6, 524(%r10)
 # a = mem32[x0 + 512]
 	.loc 1 1279
-	lwz %r3, 512(%r11)
+	lwz %r5, 512(%r10)
 # b = mem32[x0 + 520]
 	.loc 1 1280
-	lwz %r4, 520(%r11)
+	lwz %r6, 520(%r10)
 # u = a ^ b
 	.loc 1 1281
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1282
-	and %r5, %r5, %r9
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1283
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1284
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 512] = a
 	.loc 1 1285
-	stw %r3, 512(%r11)
+	stw %r5, 512(%r10)
 # mem32[x0 + 520] = b
 	.loc 1 1286
-	stw %r4, 520(%r11)
+	stw %r6, 520(%r10)
 # a = mem32[x0 + 1028]
 	.loc 1 1287
-	lwz %r3, 1028(%r11)
+	lwz %r5, 1028(%r10)
 # b = mem32[x0 + 1036]
 	.loc 1 1288
-	lwz %r4, 1036(%r11)
+	lwz %r6, 1036(%r10)
 # u = a ^ b
 	.loc 1 1289
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1290
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1291
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1292
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 1293
-	stw %r3, 1028(%r11)
+	stw %r5, 1028(%r10)
 # mem32[x0 + 1036] = b
 	.loc 1 1294
-	stw %r4, 1036(%r11)
+	stw %r6, 1036(%r10)
 # a = mem32[x0 + 1024]
 	.loc 1 1295
-	lwz %r3, 1024(%r11)
+	lwz %r5, 1024(%r10)
 # b = mem32[x0 + 1032]
 	.loc 1 1296
-	lwz %r4, 1032(%r11)
+	lwz %r6, 1032(%r10)
 # u = a ^ b
 	.loc 1 1297
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1298
-	and %r5, %r5, %r9
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1299
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1300
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1024] = a
 	.loc 1 1301
-	stw %r3, 1024(%r11)
+	stw %r5, 1024(%r10)
 # mem32[x0 + 1032] = b
 	.loc 1 1302
-	stw %r4, 1032(%r11)
+	stw %r6, 1032(%r10)
 # a = mem32[x0 + 1540]
 	.loc 1 1303
-	lwz %r3, 1540(%r11)
+	lwz %r5, 1540(%r10)
 # b = mem32[x0 + 1548]
 	.loc 1 1304
-	lwz %r4, 1548(%r11)
+	lwz %r6, 1548(%r10)
 # u = a ^ b
 	.loc 1 1305
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1306
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1307
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1308
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1540] = a
 	.loc 1 1309
-	stw %r3, 1540(%r11)
+	stw %r5, 1540(%r10)
 # mem32[x0 + 1548] = b
 	.loc 1 1310
-	stw %r4, 1548(%r11)
+	stw %r6, 1548(%r10)
 # a = mem32[x0 + 1536]
 	.loc 1 1311
-	lwz %r3, 1536(%r11)
+	lwz %r5, 1536(%r10)
 # b = mem32[x0 + 1544]
 	.loc 1 1312
-	lwz %r4, 1544(%r11)
+	lwz %r6, 1544(%r10)
 # u = a ^ b
 	.loc 1 1313
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1314
-	and %r5, %r5, %r9
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1315
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1316
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1536] = a
 	.loc 1 1317
-	stw %r3, 1536(%r11)
+	stw %r5, 1536(%r10)
 # mem32[x0 + 1544] = b
 	.loc 1 1318
-	stw %r4, 1544(%r11)
+	stw %r6, 1544(%r10)
 # a = mem32[x0 + 2052]
 	.loc 1 1319
-	lwz %r3, 2052(%r11)
+	lwz %r5, 2052(%r10)
 # b = mem32[x0 + 2060]
 	.loc 1 1320
-	lwz %r4, 2060(%r11)
+	lwz %r6, 2060(%r10)
 # u = a ^ b
 	.loc 1 1321
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1322
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1323
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1324
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 1325
-	stw %r3, 2052(%r11)
+	stw %r5, 2052(%r10)
 # mem32[x0 + 2060] = b
 	.loc 1 1326
-	stw %r4, 2060(%r11)
+	stw %r6, 2060(%r10)
 # a = mem32[x0 + 2048]
 	.loc 1 1327
-	lwz %r3, 2048(%r11)
+	lwz %r5, 2048(%r10)
 # b = mem32[x0 + 2056]
 	.loc 1 1328
-	lwz %r4, 2056(%r11)
+	lwz %r6, 2056(%r10)
 # u = a ^ b
 	.loc 1 1329
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1330
-	and %r5, %r5, %r9
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1331
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1332
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2048] = a
 	.loc 1 1333
-	stw %r3, 2048(%r11)
+	stw %r5, 2048(%r10)
 # mem32[x0 + 2056] = b
 	.loc 1 1334
-	stw %r4, 2056(%r11)
+	stw %r6, 2056(%r10)
 # a = mem32[x0 + 2564]
 	.loc 1 1335
-	lwz %r3, 2564(%r11)
+	lwz %r5, 2564(%r10)
 # b = mem32[x0 + 2572]
 	.loc 1 1336
-	lwz %r4, 2572(%r11)
+	lwz %r6, 2572(%r10)
 # u = a ^ b
 	.loc 1 1337
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1338
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1339
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1340
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2564] = a
 	.loc 1 1341
-	stw %r3, 2564(%r11)
+	stw %r5, 2564(%r10)
 # mem32[x0 + 2572] = b
 	.loc 1 1342
-	stw %r4, 2572(%r11)
+	stw %r6, 2572(%r10)
 # a = mem32[x0 + 2560]
 	.loc 1 1343
-	lwz %r3, 2560(%r11)
+	lwz %r5, 2560(%r10)
 # b = mem32[x0 + 2568]
 	.loc 1 1344
-	lwz %r4, 2568(%r11)
+	lwz %r6, 2568(%r10)
 # u = a ^ b
 	.loc 1 1345
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1346
-	and %r5, %r5, %r9
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1347
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1348
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2560] = a
 	.loc 1 1349
-	stw %r3, 2560(%r11)
+	stw %r5, 2560(%r10)
 # mem32[x0 + 2568] = b
 	.loc 1 1350
-	stw %r4, 2568(%r11)
+	stw %r6, 2568(%r10)
 # a = mem32[x0 + 3076]
 	.loc 1 1351
-	lwz %r3, 3076(%r11)
+	lwz %r5, 3076(%r10)
 # b = mem32[x0 + 3084]
 	.loc 1 1352
-	lwz %r4, 3084(%r11)
+	lwz %r6, 3084(%r10)
 # u = a ^ b
 	.loc 1 1353
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1354
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1355
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1356
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 1357
-	stw %r3, 3076(%r11)
+	stw %r5, 3076(%r10)
 # mem32[x0 + 3084] = b
 	.loc 1 1358
-	stw %r4, 3084(%r11)
+	stw %r6, 3084(%r10)
 # a = mem32[x0 + 3072]
 	.loc 1 1359
-	lwz %r3, 3072(%r11)
+	lwz %r5, 3072(%r10)
 # b = mem32[x0 + 3080]
 	.loc 1 1360
-	lwz %r4, 3080(%r11)
+	lwz %r6, 3080(%r10)
 # u = a ^ b
 	.loc 1 1361
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1362
-	and %r5, %r5, %r9
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1363
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1364
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3072] = a
 	.loc 1 1365
-	stw %r3, 3072(%r11)
+	stw %r5, 3072(%r10)
 # mem32[x0 + 3080] = b
 	.loc 1 1366
-	stw %r4, 3080(%r11)
+	stw %r6, 3080(%r10)
 # a = mem32[x0 + 3588]
 	.loc 1 1367
-	lwz %r3, 3588(%r11)
+	lwz %r5, 3588(%r10)
 # b = mem32[x0 + 3596]
 	.loc 1 1368
-	lwz %r4, 3596(%r11)
+	lwz %r6, 3596(%r10)
 # u = a ^ b
 	.loc 1 1369
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1370
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1371
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1372
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3588] = a
 	.loc 1 1373
-	stw %r3, 3588(%r11)
+	stw %r5, 3588(%r10)
 # mem32[x0 + 3596] = b
 	.loc 1 1374
-	stw %r4, 3596(%r11)
+	stw %r6, 3596(%r10)
 # a = mem32[x0 + 3584]
 	.loc 1 1375
-	lwz %r3, 3584(%r11)
+	lwz %r5, 3584(%r10)
 # b = mem32[x0 + 3592]
 	.loc 1 1376
-	lwz %r4, 3592(%r11)
+	lwz %r6, 3592(%r10)
 # u = a ^ b
 	.loc 1 1377
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1378
-	and %r5, %r5, %r9
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1379
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1380
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3584] = a
 	.loc 1 1381
-	stw %r3, 3584(%r11)
+	stw %r5, 3584(%r10)
 # mem32[x0 + 3592] = b
 	.loc 1 1382
-	stw %r4, 3592(%r11)
+	stw %r6, 3592(%r10)
 # a = mem32[x0 + 4100]
 	.loc 1 1383
-	lwz %r3, 4100(%r11)
+	lwz %r5, 4100(%r10)
 # b = mem32[x0 + 4108]
 	.loc 1 1384
-	lwz %r4, 4108(%r11)
+	lwz %r6, 4108(%r10)
 # u = a ^ b
 	.loc 1 1385
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1386
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1387
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1388
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 1389
-	stw %r3, 4100(%r11)
+	stw %r5, 4100(%r10)
 # mem32[x0 + 4108] = b
 	.loc 1 1390
-	stw %r4, 4108(%r11)
+	stw %r6, 4108(%r10)
 # a = mem32[x0 + 4096]
 	.loc 1 1391
-	lwz %r3, 4096(%r11)
+	lwz %r5, 4096(%r10)
 # b = mem32[x0 + 4104]
 	.loc 1 1392
-	lwz %r4, 4104(%r11)
+	lwz %r6, 4104(%r10)
 # u = a ^ b
 	.loc 1 1393
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1394
-	and %r5, %r5, %r9
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1395
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1396
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4096] = a
 	.loc 1 1397
-	stw %r3, 4096(%r11)
+	stw %r5, 4096(%r10)
 # mem32[x0 + 4104] = b
 	.loc 1 1398
-	stw %r4, 4104(%r11)
+	stw %r6, 4104(%r10)
 # a = mem32[x0 + 4612]
 	.loc 1 1399
-	lwz %r3, 4612(%r11)
+	lwz %r5, 4612(%r10)
 # b = mem32[x0 + 4620]
 	.loc 1 1400
-	lwz %r4, 4620(%r11)
+	lwz %r6, 4620(%r10)
 # u = a ^ b
 	.loc 1 1401
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1402
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1403
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1404
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4612] = a
 	.loc 1 1405
-	stw %r3, 4612(%r11)
+	stw %r5, 4612(%r10)
 # mem32[x0 + 4620] = b
 	.loc 1 1406
-	stw %r4, 4620(%r11)
+	stw %r6, 4620(%r10)
 # a = mem32[x0 + 4608]
 	.loc 1 1407
-	lwz %r3, 4608(%r11)
+	lwz %r5, 4608(%r10)
 # b = mem32[x0 + 4616]
 	.loc 1 1408
-	lwz %r4, 4616(%r11)
+	lwz %r6, 4616(%r10)
 # u = a ^ b
 	.loc 1 1409
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1410
-	and %r5, %r5, %r9
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1411
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1412
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4608] = a
 	.loc 1 1413
-	stw %r3, 4608(%r11)
+	stw %r5, 4608(%r10)
 # mem32[x0 + 4616] = b
 	.loc 1 1414
-	stw %r4, 4616(%r11)
+	stw %r6, 4616(%r10)
 # a = mem32[x0 + 5124]
 	.loc 1 1415
-	lwz %r3, 5124(%r11)
+	lwz %r5, 5124(%r10)
 # b = mem32[x0 + 5132]
 	.loc 1 1416
-	lwz %r4, 5132(%r11)
+	lwz %r6, 5132(%r10)
 # u = a ^ b
 	.loc 1 1417
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1418
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1419
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1420
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 1421
-	stw %r3, 5124(%r11)
+	stw %r5, 5124(%r10)
 # mem32[x0 + 5132] = b
 	.loc 1 1422
-	stw %r4, 5132(%r11)
+	stw %r6, 5132(%r10)
 # a = mem32[x0 + 5120]
 	.loc 1 1423
-	lwz %r3, 5120(%r11)
+	lwz %r5, 5120(%r10)
 # b = mem32[x0 + 5128]
 	.loc 1 1424
-	lwz %r4, 5128(%r11)
+	lwz %r6, 5128(%r10)
 # u = a ^ b
 	.loc 1 1425
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1426
-	and %r5, %r5, %r9
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1427
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1428
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5120] = a
 	.loc 1 1429
-	stw %r3, 5120(%r11)
+	stw %r5, 5120(%r10)
 # mem32[x0 + 5128] = b
 	.loc 1 1430
-	stw %r4, 5128(%r11)
+	stw %r6, 5128(%r10)
 # a = mem32[x0 + 5636]
 	.loc 1 1431
-	lwz %r3, 5636(%r11)
+	lwz %r5, 5636(%r10)
 # b = mem32[x0 + 5644]
 	.loc 1 1432
-	lwz %r4, 5644(%r11)
+	lwz %r6, 5644(%r10)
 # u = a ^ b
 	.loc 1 1433
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1434
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1435
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1436
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5636] = a
 	.loc 1 1437
-	stw %r3, 5636(%r11)
+	stw %r5, 5636(%r10)
 # mem32[x0 + 5644] = b
 	.loc 1 1438
-	stw %r4, 5644(%r11)
+	stw %r6, 5644(%r10)
 # a = mem32[x0 + 5632]
 	.loc 1 1439
-	lwz %r3, 5632(%r11)
+	lwz %r5, 5632(%r10)
 # b = mem32[x0 + 5640]
 	.loc 1 1440
-	lwz %r4, 5640(%r11)
+	lwz %r6, 5640(%r10)
 # u = a ^ b
 	.loc 1 1441
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1442
-	and %r5, %r5, %r9
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1443
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1444
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5632] = a
 	.loc 1 1445
-	stw %r3, 5632(%r11)
+	stw %r5, 5632(%r10)
 # mem32[x0 + 5640] = b
 	.loc 1 1446
-	stw %r4, 5640(%r11)
+	stw %r6, 5640(%r10)
 # x0 = x0 + 16
 	.loc 1 1447
-	addi %r11, %r11, 16
+	addi %r10, %r10, 16
 # c = c + 8
 	.loc 1 1448
-	addi %r10, %r10, 8
+	addi %r9, %r9, 8
 # o0 = o0 - 1
 	.loc 1 1449
-	addi %r6, %r6, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 1450
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r8, 0
 # goto l6a if !=
 	.loc 1 1451
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l6a
 # c = cb + 1792
 	.loc 1 1454
-	mr %r4, %r8
-	addi %r9, %r4, 1792
+	addi %r10, %r4, 1792
 # x0 = v
 	.loc 1 1455
-	mr %r3, %r7
-	mr %r10, %r3
+	mr %r11, %r3
 # o0 = 16
 	.loc 1 1456
-	li %r5, 16
+	li %r8, 16
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l7a:
 # o1 = 2
 	.loc 1 1458
-	mr %r8, %r5
-	mr %r11, %r4
-	mr %r12, %r3
-	li %r6, 2
+	li %r9, 2
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l7b:
 # k = mem32le[c + 0]
 	.loc 1 1460
-	lwbrx %r31, 0, %r9
+	lwbrx %r31, 0, %r10
 # h = mem32le[c + 4]
 	.loc 1 1461
-	li %r3, 4
-	lwbrx %r7, %r9, %r3
+	li %r5, 4
+	lwbrx %r12, %r10, %r5
 # a = mem32[x0 + 4]
 	.loc 1 1462
-	lwz %r3, 4(%r10)
+	lwz %r5, 4(%r11)
 # b = mem32[x0 + 20]
 	.loc 1 1463
-	lwz %r4, 20(%r10)
+	lwz %r6, 20(%r11)
 # u = a ^ b
 	.loc 1 1464
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1465
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1466
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1467
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4] = a
 	.loc 1 1468
-	stw %r3, 4(%r10)
+	stw %r5, 4(%r11)
 # mem32[x0 + 20] = b
 	.loc 1 1469
-	stw %r4, 20(%r10)
+	stw %r6, 20(%r11)
 # a = mem32[x0 + 0]
 	.loc 1 1470
-	lwz %r3, 0(%r10)
+	lwz %r5, 0(%r11)
 # b = mem32[x0 + 16]
 	.loc 1 1471
-	lwz %r4, 16(%r10)
+	lwz %r6, 16(%r11)
 # u = a ^ b
 	.loc 1 1472
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1473
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1474
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1475
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 0] = a
 	.loc 1 1476
-	stw %r3, 0(%r10)
+	stw %r5, 0(%r11)
 # mem32[x0 + 16] = b
 	.loc 1 1477
-	stw %r4, 16(%r10)
+	stw %r6, 16(%r11)
 # a = mem32[x0 + 516]
 	.loc 1 1478
-	lwz %r3, 516(%r10)
+	lwz %r5, 516(%r11)
 # b = mem32[x0 + 532]
 	.loc 1 1479
-	lwz %r4, 532(%r10)
+	lwz %r6, 532(%r11)
 # u = a ^ b
 	.loc 1 1480
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1481
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1482
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1483
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 516] = a
 	.loc 1 1484
-	stw %r3, 516(%r10)
+	stw %r5, 516(%r11)
 # mem32[x0 + 532] = b
 	.loc 1 1485
-	stw %r4, 532(%r10)
+	stw %r6, 532(%r11)
 # a = mem32[x0 + 512]
 	.loc 1 1486
-	lwz %r3, 512(%r10)
+	lwz %r5, 512(%r11)
 # b = mem32[x0 + 528]
 	.loc 1 1487
-	lwz %r4, 528(%r10)
+	lwz %r6, 528(%r11)
 # u = a ^ b
 	.loc 1 1488
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1489
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1490
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1491
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 512] = a
 	.loc 1 1492
-	stw %r3, 512(%r10)
+	stw %r5, 512(%r11)
 # mem32[x0 + 528] = b
 	.loc 1 1493
-	stw %r4, 528(%r10)
+	stw %r6, 528(%r11)
 # a = mem32[x0 + 1028]
 	.loc 1 1494
-	lwz %r3, 1028(%r10)
+	lwz %r5, 1028(%r11)
 # b = mem32[x0 + 1044]
 	.loc 1 1495
-	lwz %r4, 1044(%r10)
+	lwz %r6, 1044(%r11)
 # u = a ^ b
 	.loc 1 1496
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1497
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1498
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1499
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 1500
-	stw %r3, 1028(%r10)
+	stw %r5, 1028(%r11)
 # mem32[x0 + 1044] = b
 	.loc 1 1501
-	stw %r4, 1044(%r10)
+	stw %r6, 1044(%r11)
 # a = mem32[x0 + 1024]
 	.loc 1 1502
-	lwz %r3, 1024(%r10)
+	lwz %r5, 1024(%r11)
 # b = mem32[x0 + 1040]
 	.loc 1 1503
-	lwz %r4, 1040(%r10)
+	lwz %r6, 1040(%r11)
 # u = a ^ b
 	.loc 1 1504
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1505
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1506
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1507
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1024] = a
 	.loc 1 1508
-	stw %r3, 1024(%r10)
+	stw %r5, 1024(%r11)
 # mem32[x0 + 1040] = b
 	.loc 1 1509
-	stw %r4, 1040(%r10)
+	stw %r6, 1040(%r11)
 # a = mem32[x0 + 1540]
 	.loc 1 1510
-	lwz %r3, 1540(%r10)
+	lwz %r5, 1540(%r11)
 # b = mem32[x0 + 1556]
 	.loc 1 1511
-	lwz %r4, 1556(%r10)
+	lwz %r6, 1556(%r11)
 # u = a ^ b
 	.loc 1 1512
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1513
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1514
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1515
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1540] = a
 	.loc 1 1516
-	stw %r3, 1540(%r10)
+	stw %r5, 1540(%r11)
 # mem32[x0 + 1556] = b
 	.loc 1 1517
-	stw %r4, 1556(%r10)
+	stw %r6, 1556(%r11)
 # a = mem32[x0 + 1536]
 	.loc 1 1518
-	lwz %r3, 1536(%r10)
+	lwz %r5, 1536(%r11)
 # b = mem32[x0 + 1552]
 	.loc 1 1519
-	lwz %r4, 1552(%r10)
+	lwz %r6, 1552(%r11)
 # u = a ^ b
 	.loc 1 1520
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1521
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1522
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1523
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1536] = a
 	.loc 1 1524
-	stw %r3, 1536(%r10)
+	stw %r5, 1536(%r11)
 # mem32[x0 + 1552] = b
 	.loc 1 1525
-	stw %r4, 1552(%r10)
+	stw %r6, 1552(%r11)
 # a = mem32[x0 + 2052]
 	.loc 1 1526
-	lwz %r3, 2052(%r10)
+	lwz %r5, 2052(%r11)
 # b = mem32[x0 + 2068]
 	.loc 1 1527
-	lwz %r4, 2068(%r10)
+	lwz %r6, 2068(%r11)
 # u = a ^ b
 	.loc 1 1528
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1529
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1530
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1531
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 1532
-	stw %r3, 2052(%r10)
+	stw %r5, 2052(%r11)
 # mem32[x0 + 2068] = b
 	.loc 1 1533
-	stw %r4, 2068(%r10)
+	stw %r6, 2068(%r11)
 # a = mem32[x0 + 2048]
 	.loc 1 1534
-	lwz %r3, 2048(%r10)
+	lwz %r5, 2048(%r11)
 # b = mem32[x0 + 2064]
 	.loc 1 1535
-	lwz %r4, 2064(%r10)
+	lwz %r6, 2064(%r11)
 # u = a ^ b
 	.loc 1 1536
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1537
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1538
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1539
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2048] = a
 	.loc 1 1540
-	stw %r3, 2048(%r10)
+	stw %r5, 2048(%r11)
 # mem32[x0 + 2064] = b
 	.loc 1 1541
-	stw %r4, 2064(%r10)
+	stw %r6, 2064(%r11)
 # a = mem32[x0 + 2564]
 	.loc 1 1542
-	lwz %r3, 2564(%r10)
+	lwz %r5, 2564(%r11)
 # b = mem32[x0 + 2580]
 	.loc 1 1543
-	lwz %r4, 2580(%r10)
+	lwz %r6, 2580(%r11)
 # u = a ^ b
 	.loc 1 1544
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1545
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1546
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1547
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2564] = a
 	.loc 1 1548
-	stw %r3, 2564(%r10)
+	stw %r5, 2564(%r11)
 # mem32[x0 + 2580] = b
 	.loc 1 1549
-	stw %r4, 2580(%r10)
+	stw %r6, 2580(%r11)
 # a = mem32[x0 + 2560]
 	.loc 1 1550
-	lwz %r3, 2560(%r10)
+	lwz %r5, 2560(%r11)
 # b = mem32[x0 + 2576]
 	.loc 1 1551
-	lwz %r4, 2576(%r10)
+	lwz %r6, 2576(%r11)
 # u = a ^ b
 	.loc 1 1552
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1553
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1554
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1555
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2560] = a
 	.loc 1 1556
-	stw %r3, 2560(%r10)
+	stw %r5, 2560(%r11)
 # mem32[x0 + 2576] = b
 	.loc 1 1557
-	stw %r4, 2576(%r10)
+	stw %r6, 2576(%r11)
 # a = mem32[x0 + 3076]
 	.loc 1 1558
-	lwz %r3, 3076(%r10)
+	lwz %r5, 3076(%r11)
 # b = mem32[x0 + 3092]
 	.loc 1 1559
-	lwz %r4, 3092(%r10)
+	lwz %r6, 3092(%r11)
 # u = a ^ b
 	.loc 1 1560
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1561
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1562
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1563
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 1564
-	stw %r3, 3076(%r10)
+	stw %r5, 3076(%r11)
 # mem32[x0 + 3092] = b
 	.loc 1 1565
-	stw %r4, 3092(%r10)
+	stw %r6, 3092(%r11)
 # a = mem32[x0 + 3072]
 	.loc 1 1566
-	lwz %r3, 3072(%r10)
+	lwz %r5, 3072(%r11)
 # b = mem32[x0 + 3088]
 	.loc 1 1567
-	lwz %r4, 3088(%r10)
+	lwz %r6, 3088(%r11)
 # u = a ^ b
 	.loc 1 1568
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1569
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1570
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1571
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3072] = a
 	.loc 1 1572
-	stw %r3, 3072(%r10)
+	stw %r5, 3072(%r11)
 # mem32[x0 + 3088] = b
 	.loc 1 1573
-	stw %r4, 3088(%r10)
+	stw %r6, 3088(%r11)
 # a = mem32[x0 + 3588]
 	.loc 1 1574
-	lwz %r3, 3588(%r10)
+	lwz %r5, 3588(%r11)
 # b = mem32[x0 + 3604]
 	.loc 1 1575
-	lwz %r4, 3604(%r10)
+	lwz %r6, 3604(%r11)
 # u = a ^ b
 	.loc 1 1576
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1577
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1578
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1579
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3588] = a
 	.loc 1 1580
-	stw %r3, 3588(%r10)
+	stw %r5, 3588(%r11)
 # mem32[x0 + 3604] = b
 	.loc 1 1581
-	stw %r4, 3604(%r10)
+	stw %r6, 3604(%r11)
 # a = mem32[x0 + 3584]
 	.loc 1 1582
-	lwz %r3, 3584(%r10)
+	lwz %r5, 3584(%r11)
 # b = mem32[x0 + 3600]
 	.loc 1 1583
-	lwz %r4, 3600(%r10)
+	lwz %r6, 3600(%r11)
 # u = a ^ b
 	.loc 1 1584
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1585
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1586
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1587
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3584] = a
 	.loc 1 1588
-	stw %r3, 3584(%r10)
+	stw %r5, 3584(%r11)
 # mem32[x0 + 3600] = b
 	.loc 1 1589
-	stw %r4, 3600(%r10)
+	stw %r6, 3600(%r11)
 # a = mem32[x0 + 4100]
 	.loc 1 1590
-	lwz %r3, 4100(%r10)
+	lwz %r5, 4100(%r11)
 # b = mem32[x0 + 4116]
 	.loc 1 1591
-	lwz %r4, 4116(%r10)
+	lwz %r6, 4116(%r11)
 # u = a ^ b
 	.loc 1 1592
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1593
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1594
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1595
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 1596
-	stw %r3, 4100(%r10)
+	stw %r5, 4100(%r11)
 # mem32[x0 + 4116] = b
 	.loc 1 1597
-	stw %r4, 4116(%r10)
+	stw %r6, 4116(%r11)
 # a = mem32[x0 + 4096]
 	.loc 1 1598
-	lwz %r3, 4096(%r10)
+	lwz %r5, 4096(%r11)
 # b = mem32[x0 + 4112]
 	.loc 1 1599
-	lwz %r4, 4112(%r10)
+	lwz %r6, 4112(%r11)
 # u = a ^ b
 	.loc 1 1600
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1601
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1602
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1603
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4096] = a
 	.loc 1 1604
-	stw %r3, 4096(%r10)
+	stw %r5, 4096(%r11)
 # mem32[x0 + 4112] = b
 	.loc 1 1605
-	stw %r4, 4112(%r10)
+	stw %r6, 4112(%r11)
 # a = mem32[x0 + 4612]
 	.loc 1 1606
-	lwz %r3, 4612(%r10)
+	lwz %r5, 4612(%r11)
 # b = mem32[x0 + 4628]
 	.loc 1 1607
-	lwz %r4, 4628(%r10)
+	lwz %r6, 4628(%r11)
 # u = a ^ b
 	.loc 1 1608
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1609
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1610
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1611
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4612] = a
 	.loc 1 1612
-	stw %r3, 4612(%r10)
+	stw %r5, 4612(%r11)
 # mem32[x0 + 4628] = b
 	.loc 1 1613
-	stw %r4, 4628(%r10)
+	stw %r6, 4628(%r11)
 # a = mem32[x0 + 4608]
 	.loc 1 1614
-	lwz %r3, 4608(%r10)
+	lwz %r5, 4608(%r11)
 # b = mem32[x0 + 4624]
 	.loc 1 1615
-	lwz %r4, 4624(%r10)
+	lwz %r6, 4624(%r11)
 # u = a ^ b
 	.loc 1 1616
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1617
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1618
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1619
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4608] = a
 	.loc 1 1620
-	stw %r3, 4608(%r10)
+	stw %r5, 4608(%r11)
 # mem32[x0 + 4624] = b
 	.loc 1 1621
-	stw %r4, 4624(%r10)
+	stw %r6, 4624(%r11)
 # a = mem32[x0 + 5124]
 	.loc 1 1622
-	lwz %r3, 5124(%r10)
+	lwz %r5, 5124(%r11)
 # b = mem32[x0 + 5140]
 	.loc 1 1623
-	lwz %r4, 5140(%r10)
+	lwz %r6, 5140(%r11)
 # u = a ^ b
 	.loc 1 1624
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1625
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1626
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1627
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 1628
-	stw %r3, 5124(%r10)
+	stw %r5, 5124(%r11)
 # mem32[x0 + 5140] = b
 	.loc 1 1629
-	stw %r4, 5140(%r10)
+	stw %r6, 5140(%r11)
 # a = mem32[x0 + 5120]
 	.loc 1 1630
-	lwz %r3, 5120(%r10)
+	lwz %r5, 5120(%r11)
 # b = mem32[x0 + 5136]
 	.loc 1 1631
-	lwz %r4, 5136(%r10)
+	lwz %r6, 5136(%r11)
 # u = a ^ b
 	.loc 1 1632
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1633
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1634
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1635
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5120] = a
 	.loc 1 1636
-	stw %r3, 5120(%r10)
+	stw %r5, 5120(%r11)
 # mem32[x0 + 5136] = b
 	.loc 1 1637
-	stw %r4, 5136(%r10)
+	stw %r6, 5136(%r11)
 # a = mem32[x0 + 5636]
 	.loc 1 1638
-	lwz %r3, 5636(%r10)
+	lwz %r5, 5636(%r11)
 # b = mem32[x0 + 5652]
 	.loc 1 1639
-	lwz %r4, 5652(%r10)
+	lwz %r6, 5652(%r11)
 # u = a ^ b
 	.loc 1 1640
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1641
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1642
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1643
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5636] = a
 	.loc 1 1644
-	stw %r3, 5636(%r10)
+	stw %r5, 5636(%r11)
 # mem32[x0 + 5652] = b
 	.loc 1 1645
-	stw %r4, 5652(%r10)
+	stw %r6, 5652(%r11)
 # a = mem32[x0 + 5632]
 	.loc 1 1646
-	lwz %r3, 5632(%r10)
+	lwz %r5, 5632(%r11)
 # b = mem32[x0 + 5648]
 	.loc 1 1647
-	lwz %r4, 5648(%r10)
+	lwz %r6, 5648(%r11)
 # u = a ^ b
 	.loc 1 1648
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1649
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1650
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1651
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5632] = a
 	.loc 1 1652
-	stw %r3, 5632(%r10)
+	stw %r5, 5632(%r11)
 # mem32[x0 + 5648] = b
 	.loc 1 1653
-	stw %r4, 5648(%r10)
+	stw %r6, 5648(%r11)
 # x0 = x0 + 8
 	.loc 1 1654
-	addi %r10, %r10, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 1655
-	addi %r9, %r9, 8
+	addi %r10, %r10, 8
 # o1 = o1 - 1
 	.loc 1 1656
-	addi %r6, %r6, -1
+	addi %r9, %r9, -1
 # =? o1 - 0
 	.loc 1 1657
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r9, 0
 # goto l7b if !=
 	.loc 1 1658
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l7b
 # x0 = x0 + 16
 	.loc 1 1659
-	addi %r10, %r10, 16
+	addi %r11, %r11, 16
 # o0 = o0 - 1
 	.loc 1 1660
-	mr %r5, %r8
-	addi %r5, %r5, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 1661
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r8, 0
 # goto l7a if !=
 	.loc 1 1662
-	mr %r3, %r12
-	mr %r4, %r11
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l7a
 # c = cb + 2048
 	.loc 1 1665
 	addi %r9, %r4, 2048
 # x0 = v
 	.loc 1 1666
-	mr %r10, %r3
+	mr %r11, %r3
 # o0 = 8
 	.loc 1 1667
-	li %r5, 8
+	li %r10, 8
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l8a:
 # o1 = 4
 	.loc 1 1669
-	mr %r8, %r5
-	mr %r11, %r4
-	mr %r12, %r3
-	li %r6, 4
+	li %r8, 4
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l8b:
 # k = mem32le[c + 0]
 	.loc 1 1671
 	lwbrx %r31, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 1672
-	li %r3, 4
-	lwbrx %r7, %r9, %r3
+	li %r5, 4
+	lwbrx %r12, %r9, %r5
 # a = mem32[x0 + 4]
 	.loc 1 1673
-	lwz %r3, 4(%r10)
+	lwz %r5, 4(%r11)
 # b = mem32[x0 + 36]
 	.loc 1 1674
-	lwz %r4, 36(%r10)
+	lwz %r6, 36(%r11)
 # u = a ^ b
 	.loc 1 1675
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1676
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1677
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1678
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4] = a
 	.loc 1 1679
-	stw %r3, 4(%r10)
+	stw %r5, 4(%r11)
 # mem32[x0 + 36] = b
 	.loc 1 1680
-	stw %r4, 36(%r10)
+	stw %r6, 36(%r11)
 # a = mem32[x0 + 0]
 	.loc 1 1681
-	lwz %r3, 0(%r10)
+	lwz %r5, 0(%r11)
 # b = mem32[x0 + 32]
 	.loc 1 1682
-	lwz %r4, 32(%r10)
+	lwz %r6, 32(%r11)
 # u = a ^ b
 	.loc 1 1683
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1684
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1685
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1686
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 0] = a
 	.loc 1 1687
-	stw %r3, 0(%r10)
+	stw %r5, 0(%r11)
 # mem32[x0 + 32] = b
 	.loc 1 1688
-	stw %r4, 32(%r10)
+	stw %r6, 32(%r11)
 # a = mem32[x0 + 516]
 	.loc 1 1689
-	lwz %r3, 516(%r10)
+	lwz %r5, 516(%r11)
 # b = mem32[x0 + 548]
 	.loc 1 1690
-	lwz %r4, 548(%r10)
+	lwz %r6, 548(%r11)
 # u = a ^ b
 	.loc 1 1691
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1692
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1693
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1694
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 516] = a
 	.loc 1 1695
-	stw %r3, 516(%r10)
+	stw %r5, 516(%r11)
 # mem32[x0 + 548] = b
 	.loc 1 1696
-	stw %r4, 548(%r10)
+	stw %r6, 548(%r11)
 # a = mem32[x0 + 512]
 	.loc 1 1697
-	lwz %r3, 512(%r10)
+	lwz %r5, 512(%r11)
 # b = mem32[x0 + 544]
 	.loc 1 1698
-	lwz %r4, 544(%r10)
+	lwz %r6, 544(%r11)
 # u = a ^ b
 	.loc 1 1699
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1700
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1701
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1702
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 512] = a
 	.loc 1 1703
-	stw %r3, 512(%r10)
+	stw %r5, 512(%r11)
 # mem32[x0 + 544] = b
 	.loc 1 1704
-	stw %r4, 544(%r10)
+	stw %r6, 544(%r11)
 # a = mem32[x0 + 1028]
 	.loc 1 1705
-	lwz %r3, 1028(%r10)
+	lwz %r5, 1028(%r11)
 # b = mem32[x0 + 1060]
 	.loc 1 1706
-	lwz %r4, 1060(%r10)
+	lwz %r6, 1060(%r11)
 # u = a ^ b
 	.loc 1 1707
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1708
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1709
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1710
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 1711
-	stw %r3, 1028(%r10)
+	stw %r5, 1028(%r11)
 # mem32[x0 + 1060] = b
 	.loc 1 1712
-	stw %r4, 1060(%r10)
+	stw %r6, 1060(%r11)
 # a = mem32[x0 + 1024]
 	.loc 1 1713
-	lwz %r3, 1024(%r10)
+	lwz %r5, 1024(%r11)
 # b = mem32[x0 + 1056]
 	.loc 1 1714
-	lwz %r4, 1056(%r10)
+	lwz %r6, 1056(%r11)
 # u = a ^ b
 	.loc 1 1715
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1716
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1717
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1718
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1024] = a
 	.loc 1 1719
-	stw %r3, 1024(%r10)
+	stw %r5, 1024(%r11)
 # mem32[x0 + 1056] = b
 	.loc 1 1720
-	stw %r4, 1056(%r10)
+	stw %r6, 1056(%r11)
 # a = mem32[x0 + 1540]
 	.loc 1 1721
-	lwz %r3, 1540(%r10)
+	lwz %r5, 1540(%r11)
 # b = mem32[x0 + 1572]
 	.loc 1 1722
-	lwz %r4, 1572(%r10)
+	lwz %r6, 1572(%r11)
 # u = a ^ b
 	.loc 1 1723
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1724
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1725
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1726
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1540] = a
 	.loc 1 1727
-	stw %r3, 1540(%r10)
+	stw %r5, 1540(%r11)
 # mem32[x0 + 1572] = b
 	.loc 1 1728
-	stw %r4, 1572(%r10)
+	stw %r6, 1572(%r11)
 # a = mem32[x0 + 1536]
 	.loc 1 1729
-	lwz %r3, 1536(%r10)
+	lwz %r5, 1536(%r11)
 # b = mem32[x0 + 1568]
 	.loc 1 1730
-	lwz %r4, 1568(%r10)
+	lwz %r6, 1568(%r11)
 # u = a ^ b
 	.loc 1 1731
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1732
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1733
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1734
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1536] = a
 	.loc 1 1735
-	stw %r3, 1536(%r10)
+	stw %r5, 1536(%r11)
 # mem32[x0 + 1568] = b
 	.loc 1 1736
-	stw %r4, 1568(%r10)
+	stw %r6, 1568(%r11)
 # a = mem32[x0 + 2052]
 	.loc 1 1737
-	lwz %r3, 2052(%r10)
+	lwz %r5, 2052(%r11)
 # b = mem32[x0 + 2084]
 	.loc 1 1738
-	lwz %r4, 2084(%r10)
+	lwz %r6, 2084(%r11)
 # u = a ^ b
 	.loc 1 1739
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1740
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1741
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1742
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 1743
-	stw %r3, 2052(%r10)
+	stw %r5, 2052(%r11)
 # mem32[x0 + 2084] = b
 	.loc 1 1744
-	stw %r4, 2084(%r10)
+	stw %r6, 2084(%r11)
 # a = mem32[x0 + 2048]
 	.loc 1 1745
-	lwz %r3, 2048(%r10)
+	lwz %r5, 2048(%r11)
 # b = mem32[x0 + 2080]
 	.loc 1 1746
-	lwz %r4, 2080(%r10)
+	lwz %r6, 2080(%r11)
 # u = a ^ b
 	.loc 1 1747
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1748
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1749
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1750
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2048] = a
 	.loc 1 1751
-	stw %r3, 2048(%r10)
+	stw %r5, 2048(%r11)
 # mem32[x0 + 2080] = b
 	.loc 1 1752
-	stw %r4, 2080(%r10)
+	stw %r6, 2080(%r11)
 # a = mem32[x0 + 2564]
 	.loc 1 1753
-	lwz %r3, 2564(%r10)
+	lwz %r5, 2564(%r11)
 # b = mem32[x0 + 2596]
 	.loc 1 1754
-	lwz %r4, 2596(%r10)
+	lwz %r6, 2596(%r11)
 # u = a ^ b
 	.loc 1 1755
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1756
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1757
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1758
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2564] = a
 	.loc 1 1759
-	stw %r3, 2564(%r10)
+	stw %r5, 2564(%r11)
 # mem32[x0 + 2596] = b
 	.loc 1 1760
-	stw %r4, 2596(%r10)
+	stw %r6, 2596(%r11)
 # a = mem32[x0 + 2560]
 	.loc 1 1761
-	lwz %r3, 2560(%r10)
+	lwz %r5, 2560(%r11)
 # b = mem32[x0 + 2592]
 	.loc 1 1762
-	lwz %r4, 2592(%r10)
+	lwz %r6, 2592(%r11)
 # u = a ^ b
 	.loc 1 1763
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1764
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1765
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1766
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2560] = a
 	.loc 1 1767
-	stw %r3, 2560(%r10)
+	stw %r5, 2560(%r11)
 # mem32[x0 + 2592] = b
 	.loc 1 1768
-	stw %r4, 2592(%r10)
+	stw %r6, 2592(%r11)
 # a = mem32[x0 + 3076]
 	.loc 1 1769
-	lwz %r3, 3076(%r10)
+	lwz %r5, 3076(%r11)
 # b = mem32[x0 + 3108]
 	.loc 1 1770
-	lwz %r4, 3108(%r10)
+	lwz %r6, 3108(%r11)
 # u = a ^ b
 	.loc 1 1771
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1772
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1773
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1774
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 1775
-	stw %r3, 3076(%r10)
+	stw %r5, 3076(%r11)
 # mem32[x0 + 3108] = b
 	.loc 1 1776
-	stw %r4, 3108(%r10)
+	stw %r6, 3108(%r11)
 # a = mem32[x0 + 3072]
 	.loc 1 1777
-	lwz %r3, 3072(%r10)
+	lwz %r5, 3072(%r11)
 # b = mem32[x0 + 3104]
 	.loc 1 1778
-	lwz %r4, 3104(%r10)
+	lwz %r6, 3104(%r11)
 # u = a ^ b
 	.loc 1 1779
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1780
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1781
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1782
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3072] = a
 	.loc 1 1783
-	stw %r3, 3072(%r10)
+	stw %r5, 3072(%r11)
 # mem32[x0 + 3104] = b
 	.loc 1 1784
-	stw %r4, 3104(%r10)
+	stw %r6, 3104(%r11)
 # a = mem32[x0 + 3588]
 	.loc 1 1785
-	lwz %r3, 3588(%r10)
+	lwz %r5, 3588(%r11)
 # b = mem32[x0 + 3620]
 	.loc 1 1786
-	lwz %r4, 3620(%r10)
+	lwz %r6, 3620(%r11)
 # u = a ^ b
 	.loc 1 1787
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1788
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1789
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1790
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3588] = a
 	.loc 1 1791
-	stw %r3, 3588(%r10)
+	stw %r5, 3588(%r11)
 # mem32[x0 + 3620] = b
 	.loc 1 1792
-	stw %r4, 3620(%r10)
+	stw %r6, 3620(%r11)
 # a = mem32[x0 + 3584]
 	.loc 1 1793
-	lwz %r3, 3584(%r10)
+	lwz %r5, 3584(%r11)
 # b = mem32[x0 + 3616]
 	.loc 1 1794
-	lwz %r4, 3616(%r10)
+	lwz %r6, 3616(%r11)
 # u = a ^ b
 	.loc 1 1795
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1796
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1797
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1798
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3584] = a
 	.loc 1 1799
-	stw %r3, 3584(%r10)
+	stw %r5, 3584(%r11)
 # mem32[x0 + 3616] = b
 	.loc 1 1800
-	stw %r4, 3616(%r10)
+	stw %r6, 3616(%r11)
 # a = mem32[x0 + 4100]
 	.loc 1 1801
-	lwz %r3, 4100(%r10)
+	lwz %r5, 4100(%r11)
 # b = mem32[x0 + 4132]
 	.loc 1 1802
-	lwz %r4, 4132(%r10)
+	lwz %r6, 4132(%r11)
 # u = a ^ b
 	.loc 1 1803
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1804
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1805
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1806
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 1807
-	stw %r3, 4100(%r10)
+	stw %r5, 4100(%r11)
 # mem32[x0 + 4132] = b
 	.loc 1 1808
-	stw %r4, 4132(%r10)
+	stw %r6, 4132(%r11)
 # a = mem32[x0 + 4096]
 	.loc 1 1809
-	lwz %r3, 4096(%r10)
+	lwz %r5, 4096(%r11)
 # b = mem32[x0 + 4128]
 	.loc 1 1810
-	lwz %r4, 4128(%r10)
+	lwz %r6, 4128(%r11)
 # u = a ^ b
 	.loc 1 1811
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1812
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1813
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1814
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4096] = a
 	.loc 1 1815
-	stw %r3, 4096(%r10)
+	stw %r5, 4096(%r11)
 # mem32[x0 + 4128] = b
 	.loc 1 1816
-	stw %r4, 4128(%r10)
+	stw %r6, 4128(%r11)
 # a = mem32[x0 + 4612]
 	.loc 1 1817
-	lwz %r3, 4612(%r10)
+	lwz %r5, 4612(%r11)
 # b = mem32[x0 + 4644]
 	.loc 1 1818
-	lwz %r4, 4644(%r10)
+	lwz %r6, 4644(%r11)
 # u = a ^ b
 	.loc 1 1819
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1820
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1821
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1822
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4612] = a
 	.loc 1 1823
-	stw %r3, 4612(%r10)
+	stw %r5, 4612(%r11)
 # mem32[x0 + 4644] = b
 	.loc 1 1824
-	stw %r4, 4644(%r10)
+	stw %r6, 4644(%r11)
 # a = mem32[x0 + 4608]
 	.loc 1 1825
-	lwz %r3, 4608(%r10)
+	lwz %r5, 4608(%r11)
 # b = mem32[x0 + 4640]
 	.loc 1 1826
-	lwz %r4, 4640(%r10)
+	lwz %r6, 4640(%r11)
 # u = a ^ b
 	.loc 1 1827
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1828
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1829
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1830
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4608] = a
 	.loc 1 1831
-	stw %r3, 4608(%r10)
+	stw %r5, 4608(%r11)
 # mem32[x0 + 4640] = b
 	.loc 1 1832
-	stw %r4, 4640(%r10)
+	stw %r6, 4640(%r11)
 # a = mem32[x0 + 5124]
 	.loc 1 1833
-	lwz %r3, 5124(%r10)
+	lwz %r5, 5124(%r11)
 # b = mem32[x0 + 5156]
 	.loc 1 1834
-	lwz %r4, 5156(%r10)
+	lwz %r6, 5156(%r11)
 # u = a ^ b
 	.loc 1 1835
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1836
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1837
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1838
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 1839
-	stw %r3, 5124(%r10)
+	stw %r5, 5124(%r11)
 # mem32[x0 + 5156] = b
 	.loc 1 1840
-	stw %r4, 5156(%r10)
+	stw %r6, 5156(%r11)
 # a = mem32[x0 + 5120]
 	.loc 1 1841
-	lwz %r3, 5120(%r10)
+	lwz %r5, 5120(%r11)
 # b = mem32[x0 + 5152]
 	.loc 1 1842
-	lwz %r4, 5152(%r10)
+	lwz %r6, 5152(%r11)
 # u = a ^ b
 	.loc 1 1843
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1844
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1845
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1846
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5120] = a
 	.loc 1 1847
-	stw %r3, 5120(%r10)
+	stw %r5, 5120(%r11)
 # mem32[x0 + 5152] = b
 	.loc 1 1848
-	stw %r4, 5152(%r10)
+	stw %r6, 5152(%r11)
 # a = mem32[x0 + 5636]
 	.loc 1 1849
-	lwz %r3, 5636(%r10)
+	lwz %r5, 5636(%r11)
 # b = mem32[x0 + 5668]
 	.loc 1 1850
-	lwz %r4, 5668(%r10)
+	lwz %r6, 5668(%r11)
 # u = a ^ b
 	.loc 1 1851
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1852
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1853
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1854
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5636] = a
 	.loc 1 1855
-	stw %r3, 5636(%r10)
+	stw %r5, 5636(%r11)
 # mem32[x0 + 5668] = b
 	.loc 1 1856
-	stw %r4, 5668(%r10)
+	stw %r6, 5668(%r11)
 # a = mem32[x0 + 5632]
 	.loc 1 1857
-	lwz %r3, 5632(%r10)
+	lwz %r5, 5632(%r11)
 # b = mem32[x0 + 5664]
 	.loc 1 1858
-	lwz %r4, 5664(%r10)
+	lwz %r6, 5664(%r11)
 # u = a ^ b
 	.loc 1 1859
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1860
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1861
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1862
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5632] = a
 	.loc 1 1863
-	stw %r3, 5632(%r10)
+	stw %r5, 5632(%r11)
 # mem32[x0 + 5664] = b
 	.loc 1 1864
-	stw %r4, 5664(%r10)
+	stw %r6, 5664(%r11)
 # x0 = x0 + 8
 	.loc 1 1865
-	addi %r10, %r10, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 1866
 	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 1867
-	addi %r6, %r6, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 1868
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r8, 0
 # goto l8b if !=
 	.loc 1 1869
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l8b
 # x0 = x0 + 32
 	.loc 1 1870
-	addi %r10, %r10, 32
+	addi %r11, %r11, 32
 # o0 = o0 - 1
 	.loc 1 1871
-	mr %r5, %r8
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 1872
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r10, 0
 # goto l8a if !=
 	.loc 1 1873
-	mr %r3, %r12
-	mr %r4, %r11
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l8a
 # c = cb + 2304
 	.loc 1 1876
 	addi %r9, %r4, 2304
 # x0 = v
 	.loc 1 1877
-	mr %r10, %r3
+	mr %r11, %r3
 # o0 = 4
 	.loc 1 1878
-	li %r5, 4
+	li %r10, 4
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l9a:
 # o1 = 8
 	.loc 1 1880
-	mr %r8, %r5
-	mr %r11, %r4
-	mr %r12, %r3
-	li %r6, 8
+	li %r8, 8
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l9b:
 # k = mem32le[c + 0]
 	.loc 1 1882
 	lwbrx %r31, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 1883
-	li %r3, 4
-	lwbrx %r7, %r9, %r3
+	li %r5, 4
+	lwbrx %r12, %r9, %r5
 # a = mem32[x0 + 4]
 	.loc 1 1884
-	lwz %r3, 4(%r10)
+	lwz %r5, 4(%r11)
 # b = mem32[x0 + 68]
 	.loc 1 1885
-	lwz %r4, 68(%r10)
+	lwz %r6, 68(%r11)
 # u = a ^ b
 	.loc 1 1886
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1887
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1888
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1889
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4] = a
 	.loc 1 1890
-	stw %r3, 4(%r10)
+	stw %r5, 4(%r11)
 # mem32[x0 + 68] = b
 	.loc 1 1891
-	stw %r4, 68(%r10)
+	stw %r6, 68(%r11)
 # a = mem32[x0 + 0]
 	.loc 1 1892
-	lwz %r3, 0(%r10)
+	lwz %r5, 0(%r11)
 # b = mem32[x0 + 64]
 	.loc 1 1893
-	lwz %r4, 64(%r10)
+	lwz %r6, 64(%r11)
 # u = a ^ b
 	.loc 1 1894
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1895
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1896
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1897
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 0] = a
 	.loc 1 1898
-	stw %r3, 0(%r10)
+	stw %r5, 0(%r11)
 # mem32[x0 + 64] = b
 	.loc 1 1899
-	stw %r4, 64(%r10)
+	stw %r6, 64(%r11)
 # a = mem32[x0 + 516]
 	.loc 1 1900
-	lwz %r3, 516(%r10)
+	lwz %r5, 516(%r11)
 # b = mem32[x0 + 580]
 	.loc 1 1901
-	lwz %r4, 580(%r10)
+	lwz %r6, 580(%r11)
 # u = a ^ b
 	.loc 1 1902
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1903
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1904
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1905
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 516] = a
 	.loc 1 1906
-	stw %r3, 516(%r10)
+	stw %r5, 516(%r11)
 # mem32[x0 + 580] = b
 	.loc 1 1907
-	stw %r4, 580(%r10)
+	stw %r6, 580(%r11)
 # a = mem32[x0 + 512]
 	.loc 1 1908
-	lwz %r3, 512(%r10)
+	lwz %r5, 512(%r11)
 # b = mem32[x0 + 576]
 	.loc 1 1909
-	lwz %r4, 576(%r10)
+	lwz %r6, 576(%r11)
 # u = a ^ b
 	.loc 1 1910
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1911
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1912
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1913
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 512] = a
 	.loc 1 1914
-	stw %r3, 512(%r10)
+	stw %r5, 512(%r11)
 # mem32[x0 + 576] = b
 	.loc 1 1915
-	stw %r4, 576(%r10)
+	stw %r6, 576(%r11)
 # a = mem32[x0 + 1028]
 	.loc 1 1916
-	lwz %r3, 1028(%r10)
+	lwz %r5, 1028(%r11)
 # b = mem32[x0 + 1092]
 	.loc 1 1917
-	lwz %r4, 1092(%r10)
+	lwz %r6, 1092(%r11)
 # u = a ^ b
 	.loc 1 1918
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1919
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1920
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1921
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 1922
-	stw %r3, 1028(%r10)
+	stw %r5, 1028(%r11)
 # mem32[x0 + 1092] = b
 	.loc 1 1923
-	stw %r4, 1092(%r10)
+	stw %r6, 1092(%r11)
 # a = mem32[x0 + 1024]
 	.loc 1 1924
-	lwz %r3, 1024(%r10)
+	lwz %r5, 1024(%r11)
 # b = mem32[x0 + 1088]
 	.loc 1 1925
-	lwz %r4, 1088(%r10)
+	lwz %r6, 1088(%r11)
 # u = a ^ b
 	.loc 1 1926
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1927
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1928
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1929
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1024] = a
 	.loc 1 1930
-	stw %r3, 1024(%r10)
+	stw %r5, 1024(%r11)
 # mem32[x0 + 1088] = b
 	.loc 1 1931
-	stw %r4, 1088(%r10)
+	stw %r6, 1088(%r11)
 # a = mem32[x0 + 1540]
 	.loc 1 1932
-	lwz %r3, 1540(%r10)
+	lwz %r5, 1540(%r11)
 # b = mem32[x0 + 1604]
 	.loc 1 1933
-	lwz %r4, 1604(%r10)
+	lwz %r6, 1604(%r11)
 # u = a ^ b
 	.loc 1 1934
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1935
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1936
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1937
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1540] = a
 	.loc 1 1938
-	stw %r3, 1540(%r10)
+	stw %r5, 1540(%r11)
 # mem32[x0 + 1604] = b
 	.loc 1 1939
-	stw %r4, 1604(%r10)
+	stw %r6, 1604(%r11)
 # a = mem32[x0 + 1536]
 	.loc 1 1940
-	lwz %r3, 1536(%r10)
+	lwz %r5, 1536(%r11)
 # b = mem32[x0 + 1600]
 	.loc 1 1941
-	lwz %r4, 1600(%r10)
+	lwz %r6, 1600(%r11)
 # u = a ^ b
 	.loc 1 1942
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1943
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1944
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1945
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1536] = a
 	.loc 1 1946
-	stw %r3, 1536(%r10)
+	stw %r5, 1536(%r11)
 # mem32[x0 + 1600] = b
 	.loc 1 1947
-	stw %r4, 1600(%r10)
+	stw %r6, 1600(%r11)
 # a = mem32[x0 + 2052]
 	.loc 1 1948
-	lwz %r3, 2052(%r10)
+	lwz %r5, 2052(%r11)
 # b = mem32[x0 + 2116]
 	.loc 1 1949
-	lwz %r4, 2116(%r10)
+	lwz %r6, 2116(%r11)
 # u = a ^ b
 	.loc 1 1950
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1951
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1952
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1953
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 1954
-	stw %r3, 2052(%r10)
+	stw %r5, 2052(%r11)
 # mem32[x0 + 2116] = b
 	.loc 1 1955
-	stw %r4, 2116(%r10)
+	stw %r6, 2116(%r11)
 # a = mem32[x0 + 2048]
 	.loc 1 1956
-	lwz %r3, 2048(%r10)
+	lwz %r5, 2048(%r11)
 # b = mem32[x0 + 2112]
 	.loc 1 1957
-	lwz %r4, 2112(%r10)
+	lwz %r6, 2112(%r11)
 # u = a ^ b
 	.loc 1 1958
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1959
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1960
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1961
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2048] = a
 	.loc 1 1962
-	stw %r3, 2048(%r10)
+	stw %r5, 2048(%r11)
 # mem32[x0 + 2112] = b
 	.loc 1 1963
-	stw %r4, 2112(%r10)
+	stw %r6, 2112(%r11)
 # a = mem32[x0 + 2564]
 	.loc 1 1964
-	lwz %r3, 2564(%r10)
+	lwz %r5, 2564(%r11)
 # b = mem32[x0 + 2628]
 	.loc 1 1965
-	lwz %r4, 2628(%r10)
+	lwz %r6, 2628(%r11)
 # u = a ^ b
 	.loc 1 1966
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1967
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1968
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1969
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2564] = a
 	.loc 1 1970
-	stw %r3, 2564(%r10)
+	stw %r5, 2564(%r11)
 # mem32[x0 + 2628] = b
 	.loc 1 1971
-	stw %r4, 2628(%r10)
+	stw %r6, 2628(%r11)
 # a = mem32[x0 + 2560]
 	.loc 1 1972
-	lwz %r3, 2560(%r10)
+	lwz %r5, 2560(%r11)
 # b = mem32[x0 + 2624]
 	.loc 1 1973
-	lwz %r4, 2624(%r10)
+	lwz %r6, 2624(%r11)
 # u = a ^ b
 	.loc 1 1974
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1975
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1976
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1977
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2560] = a
 	.loc 1 1978
-	stw %r3, 2560(%r10)
+	stw %r5, 2560(%r11)
 # mem32[x0 + 2624] = b
 	.loc 1 1979
-	stw %r4, 2624(%r10)
+	stw %r6, 2624(%r11)
 # a = mem32[x0 + 3076]
 	.loc 1 1980
-	lwz %r3, 3076(%r10)
+	lwz %r5, 3076(%r11)
 # b = mem32[x0 + 3140]
 	.loc 1 1981
-	lwz %r4, 3140(%r10)
+	lwz %r6, 3140(%r11)
 # u = a ^ b
 	.loc 1 1982
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1983
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1984
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1985
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 1986
-	stw %r3, 3076(%r10)
+	stw %r5, 3076(%r11)
 # mem32[x0 + 3140] = b
 	.loc 1 1987
-	stw %r4, 3140(%r10)
+	stw %r6, 3140(%r11)
 # a = mem32[x0 + 3072]
 	.loc 1 1988
-	lwz %r3, 3072(%r10)
+	lwz %r5, 3072(%r11)
 # b = mem32[x0 + 3136]
 	.loc 1 1989
-	lwz %r4, 3136(%r10)
+	lwz %r6, 3136(%r11)
 # u = a ^ b
 	.loc 1 1990
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1991
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1992
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1993
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3072] = a
 	.loc 1 1994
-	stw %r3, 3072(%r10)
+	stw %r5, 3072(%r11)
 # mem32[x0 + 3136] = b
 	.loc 1 1995
-	stw %r4, 3136(%r10)
+	stw %r6, 3136(%r11)
 # a = mem32[x0 + 3588]
 	.loc 1 1996
-	lwz %r3, 3588(%r10)
+	lwz %r5, 3588(%r11)
 # b = mem32[x0 + 3652]
 	.loc 1 1997
-	lwz %r4, 3652(%r10)
+	lwz %r6, 3652(%r11)
 # u = a ^ b
 	.loc 1 1998
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1999
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2000
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2001
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3588] = a
 	.loc 1 2002
-	stw %r3, 3588(%r10)
+	stw %r5, 3588(%r11)
 # mem32[x0 + 3652] = b
 	.loc 1 2003
-	stw %r4, 3652(%r10)
+	stw %r6, 3652(%r11)
 # a = mem32[x0 + 3584]
 	.loc 1 2004
-	lwz %r3, 3584(%r10)
+	lwz %r5, 3584(%r11)
 # b = mem32[x0 + 3648]
 	.loc 1 2005
-	lwz %r4, 3648(%r10)
+	lwz %r6, 3648(%r11)
 # u = a ^ b
 	.loc 1 2006
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2007
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2008
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2009
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3584] = a
 	.loc 1 2010
-	stw %r3, 3584(%r10)
+	stw %r5, 3584(%r11)
 # mem32[x0 + 3648] = b
 	.loc 1 2011
-	stw %r4, 3648(%r10)
+	stw %r6, 3648(%r11)
 # a = mem32[x0 + 4100]
 	.loc 1 2012
-	lwz %r3, 4100(%r10)
+	lwz %r5, 4100(%r11)
 # b = mem32[x0 + 4164]
 	.loc 1 2013
-	lwz %r4, 4164(%r10)
+	lwz %r6, 4164(%r11)
 # u = a ^ b
 	.loc 1 2014
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2015
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2016
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2017
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 2018
-	stw %r3, 4100(%r10)
+	stw %r5, 4100(%r11)
 # mem32[x0 + 4164] = b
 	.loc 1 2019
-	stw %r4, 4164(%r10)
+	stw %r6, 4164(%r11)
 # a = mem32[x0 + 4096]
 	.loc 1 2020
-	lwz %r3, 4096(%r10)
+	lwz %r5, 4096(%r11)
 # b = mem32[x0 + 4160]
 	.loc 1 2021
-	lwz %r4, 4160(%r10)
+	lwz %r6, 4160(%r11)
 # u = a ^ b
 	.loc 1 2022
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2023
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2024
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2025
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4096] = a
 	.loc 1 2026
-	stw %r3, 4096(%r10)
+	stw %r5, 4096(%r11)
 # mem32[x0 + 4160] = b
 	.loc 1 2027
-	stw %r4, 4160(%r10)
+	stw %r6, 4160(%r11)
 # a = mem32[x0 + 4612]
 	.loc 1 2028
-	lwz %r3, 4612(%r10)
+	lwz %r5, 4612(%r11)
 # b = mem32[x0 + 4676]
 	.loc 1 2029
-	lwz %r4, 4676(%r10)
+	lwz %r6, 4676(%r11)
 # u = a ^ b
 	.loc 1 2030
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2031
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2032
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2033
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4612] = a
 	.loc 1 2034
-	stw %r3, 4612(%r10)
+	stw %r5, 4612(%r11)
 # mem32[x0 + 4676] = b
 	.loc 1 2035
-	stw %r4, 4676(%r10)
+	stw %r6, 4676(%r11)
 # a = mem32[x0 + 4608]
 	.loc 1 2036
-	lwz %r3, 4608(%r10)
+	lwz %r5, 4608(%r11)
 # b = mem32[x0 + 4672]
 	.loc 1 2037
-	lwz %r4, 4672(%r10)
+	lwz %r6, 4672(%r11)
 # u = a ^ b
 	.loc 1 2038
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2039
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2040
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2041
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4608] = a
 	.loc 1 2042
-	stw %r3, 4608(%r10)
+	stw %r5, 4608(%r11)
 # mem32[x0 + 4672] = b
 	.loc 1 2043
-	stw %r4, 4672(%r10)
+	stw %r6, 4672(%r11)
 # a = mem32[x0 + 5124]
 	.loc 1 2044
-	lwz %r3, 5124(%r10)
+	lwz %r5, 5124(%r11)
 # b = mem32[x0 + 5188]
 	.loc 1 2045
-	lwz %r4, 5188(%r10)
+	lwz %r6, 5188(%r11)
 # u = a ^ b
 	.loc 1 2046
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2047
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2048
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2049
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 2050
-	stw %r3, 5124(%r10)
+	stw %r5, 5124(%r11)
 # mem32[x0 + 5188] = b
 	.loc 1 2051
-	stw %r4, 5188(%r10)
+	stw %r6, 5188(%r11)
 # a = mem32[x0 + 5120]
 	.loc 1 2052
-	lwz %r3, 5120(%r10)
+	lwz %r5, 5120(%r11)
 # b = mem32[x0 + 5184]
 	.loc 1 2053
-	lwz %r4, 5184(%r10)
+	lwz %r6, 5184(%r11)
 # u = a ^ b
 	.loc 1 2054
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2055
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2056
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2057
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5120] = a
 	.loc 1 2058
-	stw %r3, 5120(%r10)
+	stw %r5, 5120(%r11)
 # mem32[x0 + 5184] = b
 	.loc 1 2059
-	stw %r4, 5184(%r10)
+	stw %r6, 5184(%r11)
 # a = mem32[x0 + 5636]
 	.loc 1 2060
-	lwz %r3, 5636(%r10)
+	lwz %r5, 5636(%r11)
 # b = mem32[x0 + 5700]
 	.loc 1 2061
-	lwz %r4, 5700(%r10)
+	lwz %r6, 5700(%r11)
 # u = a ^ b
 	.loc 1 2062
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2063
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2064
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2065
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5636] = a
 	.loc 1 2066
-	stw %r3, 5636(%r10)
+	stw %r5, 5636(%r11)
 # mem32[x0 + 5700] = b
 	.loc 1 2067
-	stw %r4, 5700(%r10)
+	stw %r6, 5700(%r11)
 # a = mem32[x0 + 5632]
 	.loc 1 2068
-	lwz %r3, 5632(%r10)
+	lwz %r5, 5632(%r11)
 # b = mem32[x0 + 5696]
 	.loc 1 2069
-	lwz %r4, 5696(%r10)
+	lwz %r6, 5696(%r11)
 # u = a ^ b
 	.loc 1 2070
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2071
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2072
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2073
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5632] = a
 	.loc 1 2074
-	stw %r3, 5632(%r10)
+	stw %r5, 5632(%r11)
 # mem32[x0 + 5696] = b
 	.loc 1 2075
-	stw %r4, 5696(%r10)
+	stw %r6, 5696(%r11)
 # x0 = x0 + 8
 	.loc 1 2076
-	addi %r10, %r10, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 2077
 	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 2078
-	addi %r6, %r6, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 2079
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r8, 0
 # goto l9b if !=
 	.loc 1 2080
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l9b
 # x0 = x0 + 64
 	.loc 1 2081
-	addi %r10, %r10, 64
+	addi %r11, %r11, 64
 # o0 = o0 - 1
 	.loc 1 2082
-	mr %r5, %r8
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 2083
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r10, 0
 # goto l9a if !=
 	.loc 1 2084
-	mr %r3, %r12
-	mr %r4, %r11
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l9a
 # c = cb + 2560
 	.loc 1 2087
 	addi %r9, %r4, 2560
 # x0 = v
 	.loc 1 2088
-	mr %r10, %r3
+	mr %r11, %r3
 # o0 = 2
 	.loc 1 2089
-	li %r5, 2
+	li %r10, 2
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l10a:
 # o1 = 16
 	.loc 1 2091
-	mr %r8, %r5
-	mr %r11, %r4
-	mr %r12, %r3
-	li %r6, 16
+	li %r8, 16
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l10b:
 # k = mem32le[c + 0]
 	.loc 1 2093
 	lwbrx %r31, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 2094
-	li %r3, 4
-	lwbrx %r7, %r9, %r3
+	li %r5, 4
+	lwbrx %r12, %r9, %r5
 # a = mem32[x0 + 4]
 	.loc 1 2095
-	lwz %r3, 4(%r10)
+	lwz %r5, 4(%r11)
 # b = mem32[x0 + 132]
 	.loc 1 2096
-	lwz %r4, 132(%r10)
+	lwz %r6, 132(%r11)
 # u = a ^ b
 	.loc 1 2097
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2098
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2099
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2100
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4] = a
 	.loc 1 2101
-	stw %r3, 4(%r10)
+	stw %r5, 4(%r11)
 # mem32[x0 + 132] = b
 	.loc 1 2102
-	stw %r4, 132(%r10)
+	stw %r6, 132(%r11)
 # a = mem32[x0 + 0]
 	.loc 1 2103
-	lwz %r3, 0(%r10)
+	lwz %r5, 0(%r11)
 # b = mem32[x0 + 128]
 	.loc 1 2104
-	lwz %r4, 128(%r10)
+	lwz %r6, 128(%r11)
 # u = a ^ b
 	.loc 1 2105
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2106
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2107
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2108
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 0] = a
 	.loc 1 2109
-	stw %r3, 0(%r10)
+	stw %r5, 0(%r11)
 # mem32[x0 + 128] = b
 	.loc 1 2110
-	stw %r4, 128(%r10)
+	stw %r6, 128(%r11)
 # a = mem32[x0 + 516]
 	.loc 1 2111
-	lwz %r3, 516(%r10)
+	lwz %r5, 516(%r11)
 # b = mem32[x0 + 644]
 	.loc 1 2112
-	lwz %r4, 644(%r10)
+	lwz %r6, 644(%r11)
 # u = a ^ b
 	.loc 1 2113
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2114
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2115
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2116
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 516] = a
 	.loc 1 2117
-	stw %r3, 516(%r10)
+	stw %r5, 516(%r11)
 # mem32[x0 + 644] = b
 	.loc 1 2118
-	stw %r4, 644(%r10)
+	stw %r6, 644(%r11)
 # a = mem32[x0 + 512]
 	.loc 1 2119
-	lwz %r3, 512(%r10)
+	lwz %r5, 512(%r11)
 # b = mem32[x0 + 640]
 	.loc 1 2120
-	lwz %r4, 640(%r10)
+	lwz %r6, 640(%r11)
 # u = a ^ b
 	.loc 1 2121
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2122
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2123
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2124
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 512] = a
 	.loc 1 2125
-	stw %r3, 512(%r10)
+	stw %r5, 512(%r11)
 # mem32[x0 + 640] = b
 	.loc 1 2126
-	stw %r4, 640(%r10)
+	stw %r6, 640(%r11)
 # a = mem32[x0 + 1028]
 	.loc 1 2127
-	lwz %r3, 1028(%r10)
+	lwz %r5, 1028(%r11)
 # b = mem32[x0 + 1156]
 	.loc 1 2128
-	lwz %r4, 1156(%r10)
+	lwz %r6, 1156(%r11)
 # u = a ^ b
 	.loc 1 2129
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2130
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2131
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2132
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 2133
-	stw %r3, 1028(%r10)
+	stw %r5, 1028(%r11)
 # mem32[x0 + 1156] = b
 	.loc 1 2134
-	stw %r4, 1156(%r10)
+	stw %r6, 1156(%r11)
 # a = mem32[x0 + 1024]
 	.loc 1 2135
-	lwz %r3, 1024(%r10)
+	lwz %r5, 1024(%r11)
 # b = mem32[x0 + 1152]
 	.loc 1 2136
-	lwz %r4, 1152(%r10)
+	lwz %r6, 1152(%r11)
 # u = a ^ b
 	.loc 1 2137
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2138
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2139
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2140
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1024] = a
 	.loc 1 2141
-	stw %r3, 1024(%r10)
+	stw %r5, 1024(%r11)
 # mem32[x0 + 1152] = b
 	.loc 1 2142
-	stw %r4, 1152(%r10)
+	stw %r6, 1152(%r11)
 # a = mem32[x0 + 1540]
 	.loc 1 2143
-	lwz %r3, 1540(%r10)
+	lwz %r5, 1540(%r11)
 # b = mem32[x0 + 1668]
 	.loc 1 2144
-	lwz %r4, 1668(%r10)
+	lwz %r6, 1668(%r11)
 # u = a ^ b
 	.loc 1 2145
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2146
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2147
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2148
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1540] = a
 	.loc 1 2149
-	stw %r3, 1540(%r10)
+	stw %r5, 1540(%r11)
 # mem32[x0 + 1668] = b
 	.loc 1 2150
-	stw %r4, 1668(%r10)
+	stw %r6, 1668(%r11)
 # a = mem32[x0 + 1536]
 	.loc 1 2151
-	lwz %r3, 1536(%r10)
+	lwz %r5, 1536(%r11)
 # b = mem32[x0 + 1664]
 	.loc 1 2152
-	lwz %r4, 1664(%r10)
+	lwz %r6, 1664(%r11)
 # u = a ^ b
 	.loc 1 2153
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2154
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2155
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2156
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1536] = a
 	.loc 1 2157
-	stw %r3, 1536(%r10)
+	stw %r5, 1536(%r11)
 # mem32[x0 + 1664] = b
 	.loc 1 2158
-	stw %r4, 1664(%r10)
+	stw %r6, 1664(%r11)
 # a = mem32[x0 + 2052]
 	.loc 1 2159
-	lwz %r3, 2052(%r10)
+	lwz %r5, 2052(%r11)
 # b = mem32[x0 + 2180]
 	.loc 1 2160
-	lwz %r4, 2180(%r10)
+	lwz %r6, 2180(%r11)
 # u = a ^ b
 	.loc 1 2161
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2162
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2163
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2164
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 2165
-	stw %r3, 2052(%r10)
+	stw %r5, 2052(%r11)
 # mem32[x0 + 2180] = b
 	.loc 1 2166
-	stw %r4, 2180(%r10)
+	stw %r6, 2180(%r11)
 # a = mem32[x0 + 2048]
 	.loc 1 2167
-	lwz %r3, 2048(%r10)
+	lwz %r5, 2048(%r11)
 # b = mem32[x0 + 2176]
 	.loc 1 2168
-	lwz %r4, 2176(%r10)
+	lwz %r6, 2176(%r11)
 # u = a ^ b
 	.loc 1 2169
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2170
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2171
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2172
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2048] = a
 	.loc 1 2173
-	stw %r3, 2048(%r10)
+	stw %r5, 2048(%r11)
 # mem32[x0 + 2176] = b
 	.loc 1 2174
-	stw %r4, 2176(%r10)
+	stw %r6, 2176(%r11)
 # a = mem32[x0 + 2564]
 	.loc 1 2175
-	lwz %r3, 2564(%r10)
+	lwz %r5, 2564(%r11)
 # b = mem32[x0 + 2692]
 	.loc 1 2176
-	lwz %r4, 2692(%r10)
+	lwz %r6, 2692(%r11)
 # u = a ^ b
 	.loc 1 2177
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2178
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2179
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2180
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2564] = a
 	.loc 1 2181
-	stw %r3, 2564(%r10)
+	stw %r5, 2564(%r11)
 # mem32[x0 + 2692] = b
 	.loc 1 2182
-	stw %r4, 2692(%r10)
+	stw %r6, 2692(%r11)
 # a = mem32[x0 + 2560]
 	.loc 1 2183
-	lwz %r3, 2560(%r10)
+	lwz %r5, 2560(%r11)
 # b = mem32[x0 + 2688]
 	.loc 1 2184
-	lwz %r4, 2688(%r10)
+	lwz %r6, 2688(%r11)
 # u = a ^ b
 	.loc 1 2185
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2186
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2187
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2188
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2560] = a
 	.loc 1 2189
-	stw %r3, 2560(%r10)
+	stw %r5, 2560(%r11)
 # mem32[x0 + 2688] = b
 	.loc 1 2190
-	stw %r4, 2688(%r10)
+	stw %r6, 2688(%r11)
 # a = mem32[x0 + 3076]
 	.loc 1 2191
-	lwz %r3, 3076(%r10)
+	lwz %r5, 3076(%r11)
 # b = mem32[x0 + 3204]
 	.loc 1 2192
-	lwz %r4, 3204(%r10)
+	lwz %r6, 3204(%r11)
 # u = a ^ b
 	.loc 1 2193
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2194
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2195
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2196
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 2197
-	stw %r3, 3076(%r10)
+	stw %r5, 3076(%r11)
 # mem32[x0 + 3204] = b
 	.loc 1 2198
-	stw %r4, 3204(%r10)
+	stw %r6, 3204(%r11)
 # a = mem32[x0 + 3072]
 	.loc 1 2199
-	lwz %r3, 3072(%r10)
+	lwz %r5, 3072(%r11)
 # b = mem32[x0 + 3200]
 	.loc 1 2200
-	lwz %r4, 3200(%r10)
+	lwz %r6, 3200(%r11)
 # u = a ^ b
 	.loc 1 2201
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2202
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2203
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2204
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3072] = a
 	.loc 1 2205
-	stw %r3, 3072(%r10)
+	stw %r5, 3072(%r11)
 # mem32[x0 + 3200] = b
 	.loc 1 2206
-	stw %r4, 3200(%r10)
+	stw %r6, 3200(%r11)
 # a = mem32[x0 + 3588]
 	.loc 1 2207
-	lwz %r3, 3588(%r10)
+	lwz %r5, 3588(%r11)
 # b = mem32[x0 + 3716]
 	.loc 1 2208
-	lwz %r4, 3716(%r10)
+	lwz %r6, 3716(%r11)
 # u = a ^ b
 	.loc 1 2209
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2210
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2211
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2212
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3588] = a
 	.loc 1 2213
-	stw %r3, 3588(%r10)
+	stw %r5, 3588(%r11)
 # mem32[x0 + 3716] = b
 	.loc 1 2214
-	stw %r4, 3716(%r10)
+	stw %r6, 3716(%r11)
 # a = mem32[x0 + 3584]
 	.loc 1 2215
-	lwz %r3, 3584(%r10)
+	lwz %r5, 3584(%r11)
 # b = mem32[x0 + 3712]
 	.loc 1 2216
-	lwz %r4, 3712(%r10)
+	lwz %r6, 3712(%r11)
 # u = a ^ b
 	.loc 1 2217
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2218
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2219
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2220
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3584] = a
 	.loc 1 2221
-	stw %r3, 3584(%r10)
+	stw %r5, 3584(%r11)
 # mem32[x0 + 3712] = b
 	.loc 1 2222
-	stw %r4, 3712(%r10)
+	stw %r6, 3712(%r11)
 # a = mem32[x0 + 4100]
 	.loc 1 2223
-	lwz %r3, 4100(%r10)
+	lwz %r5, 4100(%r11)
 # b = mem32[x0 + 4228]
 	.loc 1 2224
-	lwz %r4, 4228(%r10)
+	lwz %r6, 4228(%r11)
 # u = a ^ b
 	.loc 1 2225
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2226
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2227
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2228
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 2229
-	stw %r3, 4100(%r10)
+	stw %r5, 4100(%r11)
 # mem32[x0 + 4228] = b
 	.loc 1 2230
-	stw %r4, 4228(%r10)
+	stw %r6, 4228(%r11)
 # a = mem32[x0 + 4096]
 	.loc 1 2231
-	lwz %r3, 4096(%r10)
+	lwz %r5, 4096(%r11)
 # b = mem32[x0 + 4224]
 	.loc 1 2232
-	lwz %r4, 4224(%r10)
+	lwz %r6, 4224(%r11)
 # u = a ^ b
 	.loc 1 2233
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2234
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2235
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2236
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4096] = a
 	.loc 1 2237
-	stw %r3, 4096(%r10)
+	stw %r5, 4096(%r11)
 # mem32[x0 + 4224] = b
 	.loc 1 2238
-	stw %r4, 4224(%r10)
+	stw %r6, 4224(%r11)
 # a = mem32[x0 + 4612]
 	.loc 1 2239
-	lwz %r3, 4612(%r10)
+	lwz %r5, 4612(%r11)
 # b = mem32[x0 + 4740]
 	.loc 1 2240
-	lwz %r4, 4740(%r10)
+	lwz %r6, 4740(%r11)
 # u = a ^ b
 	.loc 1 2241
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2242
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2243
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2244
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4612] = a
 	.loc 1 2245
-	stw %r3, 4612(%r10)
+	stw %r5, 4612(%r11)
 # mem32[x0 + 4740] = b
 	.loc 1 2246
-	stw %r4, 4740(%r10)
+	stw %r6, 4740(%r11)
 # a = mem32[x0 + 4608]
 	.loc 1 2247
-	lwz %r3, 4608(%r10)
+	lwz %r5, 4608(%r11)
 # b = mem32[x0 + 4736]
 	.loc 1 2248
-	lwz %r4, 4736(%r10)
+	lwz %r6, 4736(%r11)
 # u = a ^ b
 	.loc 1 2249
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2250
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2251
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2252
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4608] = a
 	.loc 1 2253
-	stw %r3, 4608(%r10)
+	stw %r5, 4608(%r11)
 # mem32[x0 + 4736] = b
 	.loc 1 2254
-	stw %r4, 4736(%r10)
+	stw %r6, 4736(%r11)
 # a = mem32[x0 + 5124]
 	.loc 1 2255
-	lwz %r3, 5124(%r10)
+	lwz %r5, 5124(%r11)
 # b = mem32[x0 + 5252]
 	.loc 1 2256
-	lwz %r4, 5252(%r10)
+	lwz %r6, 5252(%r11)
 # u = a ^ b
 	.loc 1 2257
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2258
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2259
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2260
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 2261
-	stw %r3, 5124(%r10)
+	stw %r5, 5124(%r11)
 # mem32[x0 + 5252] = b
 	.loc 1 2262
-	stw %r4, 5252(%r10)
+	stw %r6, 5252(%r11)
 # a = mem32[x0 + 5120]
 	.loc 1 2263
-	lwz %r3, 5120(%r10)
+	lwz %r5, 5120(%r11)
 # b = mem32[x0 + 5248]
 	.loc 1 2264
-	lwz %r4, 5248(%r10)
+	lwz %r6, 5248(%r11)
 # u = a ^ b
 	.loc 1 2265
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2266
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2267
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2268
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5120] = a
 	.loc 1 2269
-	stw %r3, 5120(%r10)
+	stw %r5, 5120(%r11)
 # mem32[x0 + 5248] = b
 	.loc 1 2270
-	stw %r4, 5248(%r10)
+	stw %r6, 5248(%r11)
 # a = mem32[x0 + 5636]
 	.loc 1 2271
-	lwz %r3, 5636(%r10)
+	lwz %r5, 5636(%r11)
 # b = mem32[x0 + 5764]
 	.loc 1 2272
-	lwz %r4, 5764(%r10)
+	lwz %r6, 5764(%r11)
 # u = a ^ b
 	.loc 1 2273
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2274
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2275
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2276
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5636] = a
 	.loc 1 2277
-	stw %r3, 5636(%r10)
+	stw %r5, 5636(%r11)
 # mem32[x0 + 5764] = b
 	.loc 1 2278
-	stw %r4, 5764(%r10)
+	stw %r6, 5764(%r11)
 # a = mem32[x0 + 5632]
 	.loc 1 2279
-	lwz %r3, 5632(%r10)
+	lwz %r5, 5632(%r11)
 # b = mem32[x0 + 5760]
 	.loc 1 2280
-	lwz %r4, 5760(%r10)
+	lwz %r6, 5760(%r11)
 # u = a ^ b
 	.loc 1 2281
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2282
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2283
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2284
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5632] = a
 	.loc 1 2285
-	stw %r3, 5632(%r10)
+	stw %r5, 5632(%r11)
 # mem32[x0 + 5760] = b
 	.loc 1 2286
-	stw %r4, 5760(%r10)
+	stw %r6, 5760(%r11)
 # x0 = x0 + 8
 	.loc 1 2287
-	addi %r10, %r10, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 2288
 	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 2289
-	addi %r6, %r6, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 2290
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r8, 0
 # goto l10b if !=
 	.loc 1 2291
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l10b
 # x0 = x0 + 128
 	.loc 1 2292
-	addi %r10, %r10, 128
+	addi %r11, %r11, 128
 # o0 = o0 - 1
 	.loc 1 2293
-	mr %r5, %r8
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 2294
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r10, 0
 # goto l10a if !=
 	.loc 1 2295
-	mr %r3, %r12
-	mr %r4, %r11
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l10a
 # c = cb + 2816
 	.loc 1 2298
-	addi %r5, %r4, 2816
+	addi %r9, %r4, 2816
 # x0 = v
 	.loc 1 2299
-	mr %r9, %r4
+	mr %r10, %r3
 # o1 = 32
 	.loc 1 2300
-	mr %r8, %r3
-	li %r4, 32
-	mr %r10, %r5
-	mr %r11, %r3
-	mr %r6, %r4
+	li %r8, 32
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l11b:
 # k = mem32le[c + 0]
 	.loc 1 2302
-	lwbrx %r12, 0, %r10
+	lwbrx %r12, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 2303
-	li %r3, 4
-	lwbrx %r7, %r10, %r3
+	li %r5, 4
+	lwbrx %r11, %r9, %r5
 # a = mem32[x0 + 4]
 	.loc 1 2304
-	lwz %r3, 4(%r11)
+	lwz %r5, 4(%r10)
 # b = mem32[x0 + 260]
 	.loc 1 2305
-	lwz %r4, 260(%r11)
+	lwz %r6, 260(%r10)
 # u = a ^ b
 	.loc 1 2306
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2307
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2308
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2309
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4] = a
 	.loc 1 2310
-	stw %r3, 4(%r11)
+	stw %r5, 4(%r10)
 # mem32[x0 + 260] = b
 	.loc 1 2311
-	stw %r4, 260(%r11)
+	stw %r6, 260(%r10)
 # a = mem32[x0 + 0]
 	.loc 1 2312
-	lwz %r3, 0(%r11)
+	lwz %r5, 0(%r10)
 # b = mem32[x0 + 256]
 	.loc 1 2313
-	lwz %r4, 256(%r11)
+	lwz %r6, 256(%r10)
 # u = a ^ b
 	.loc 1 2314
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2315
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2316
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2317
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 0] = a
 	.loc 1 2318
-	stw %r3, 0(%r11)
+	stw %r5, 0(%r10)
 # mem32[x0 + 256] = b
 	.loc 1 2319
-	stw %r4, 256(%r11)
+	stw %r6, 256(%r10)
 # a = mem32[x0 + 516]
 	.loc 1 2320
-	lwz %r3, 516(%r11)
+	lwz %r5, 516(%r10)
 # b = mem32[x0 + 772]
 	.loc 1 2321
-	lwz %r4, 772(%r11)
+	lwz %r6, 772(%r10)
 # u = a ^ b
 	.loc 1 2322
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2323
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2324
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2325
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 516] = a
 	.loc 1 2326
-	stw %r3, 516(%r11)
+	stw %r5, 516(%r10)
 # mem32[x0 + 772] = b
 	.loc 1 2327
-	stw %r4, 772(%r11)
+	stw %r6, 772(%r10)
 # a = mem32[x0 + 512]
 	.loc 1 2328
-	lwz %r3, 512(%r11)
+	lwz %r5, 512(%r10)
 # b = mem32[x0 + 768]
 	.loc 1 2329
-	lwz %r4, 768(%r11)
+	lwz %r6, 768(%r10)
 # u = a ^ b
 	.loc 1 2330
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2331
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2332
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2333
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 512] = a
 	.loc 1 2334
-	stw %r3, 512(%r11)
+	stw %r5, 512(%r10)
 # mem32[x0 + 768] = b
 	.loc 1 2335
-	stw %r4, 768(%r11)
+	stw %r6, 768(%r10)
 # a = mem32[x0 + 1028]
 	.loc 1 2336
-	lwz %r3, 1028(%r11)
+	lwz %r5, 1028(%r10)
 # b = mem32[x0 + 1284]
 	.loc 1 2337
-	lwz %r4, 1284(%r11)
+	lwz %r6, 1284(%r10)
 # u = a ^ b
 	.loc 1 2338
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2339
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2340
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2341
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 2342
-	stw %r3, 1028(%r11)
+	stw %r5, 1028(%r10)
 # mem32[x0 + 1284] = b
 	.loc 1 2343
-	stw %r4, 1284(%r11)
+	stw %r6, 1284(%r10)
 # a = mem32[x0 + 1024]
 	.loc 1 2344
-	lwz %r3, 1024(%r11)
+	lwz %r5, 1024(%r10)
 # b = mem32[x0 + 1280]
 	.loc 1 2345
-	lwz %r4, 1280(%r11)
+	lwz %r6, 1280(%r10)
 # u = a ^ b
 	.loc 1 2346
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2347
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2348
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2349
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1024] = a
 	.loc 1 2350
-	stw %r3, 1024(%r11)
+	stw %r5, 1024(%r10)
 # mem32[x0 + 1280] = b
 	.loc 1 2351
-	stw %r4, 1280(%r11)
+	stw %r6, 1280(%r10)
 # a = mem32[x0 + 1540]
 	.loc 1 2352
-	lwz %r3, 1540(%r11)
+	lwz %r5, 1540(%r10)
 # b = mem32[x0 + 1796]
 	.loc 1 2353
-	lwz %r4, 1796(%r11)
+	lwz %r6, 1796(%r10)
 # u = a ^ b
 	.loc 1 2354
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2355
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2356
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2357
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1540] = a
 	.loc 1 2358
-	stw %r3, 1540(%r11)
+	stw %r5, 1540(%r10)
 # mem32[x0 + 1796] = b
 	.loc 1 2359
-	stw %r4, 1796(%r11)
+	stw %r6, 1796(%r10)
 # a = mem32[x0 + 1536]
 	.loc 1 2360
-	lwz %r3, 1536(%r11)
+	lwz %r5, 1536(%r10)
 # b = mem32[x0 + 1792]
 	.loc 1 2361
-	lwz %r4, 1792(%r11)
+	lwz %r6, 1792(%r10)
 # u = a ^ b
 	.loc 1 2362
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2363
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2364
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2365
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1536] = a
 	.loc 1 2366
-	stw %r3, 1536(%r11)
+	stw %r5, 1536(%r10)
 # mem32[x0 + 1792] = b
 	.loc 1 2367
-	stw %r4, 1792(%r11)
+	stw %r6, 1792(%r10)
 # a = mem32[x0 + 2052]
 	.loc 1 2368
-	lwz %r3, 2052(%r11)
+	lwz %r5, 2052(%r10)
 # b = mem32[x0 + 2308]
 	.loc 1 2369
-	lwz %r4, 2308(%r11)
+	lwz %r6, 2308(%r10)
 # u = a ^ b
 	.loc 1 2370
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2371
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2372
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2373
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 2374
-	stw %r3, 2052(%r11)
+	stw %r5, 2052(%r10)
 # mem32[x0 + 2308] = b
 	.loc 1 2375
-	stw %r4, 2308(%r11)
+	stw %r6, 2308(%r10)
 # a = mem32[x0 + 2048]
 	.loc 1 2376
-	lwz %r3, 2048(%r11)
+	lwz %r5, 2048(%r10)
 # b = mem32[x0 + 2304]
 	.loc 1 2377
-	lwz %r4, 2304(%r11)
+	lwz %r6, 2304(%r10)
 # u = a ^ b
 	.loc 1 2378
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2379
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2380
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2381
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2048] = a
 	.loc 1 2382
-	stw %r3, 2048(%r11)
+	stw %r5, 2048(%r10)
 # mem32[x0 + 2304] = b
 	.loc 1 2383
-	stw %r4, 2304(%r11)
+	stw %r6, 2304(%r10)
 # a = mem32[x0 + 2564]
 	.loc 1 2384
-	lwz %r3, 2564(%r11)
+	lwz %r5, 2564(%r10)
 # b = mem32[x0 + 2820]
 	.loc 1 2385
-	lwz %r4, 2820(%r11)
+	lwz %r6, 2820(%r10)
 # u = a ^ b
 	.loc 1 2386
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2387
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2388
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2389
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2564] = a
 	.loc 1 2390
-	stw %r3, 2564(%r11)
+	stw %r5, 2564(%r10)
 # mem32[x0 + 2820] = b
 	.loc 1 2391
-	stw %r4, 2820(%r11)
+	stw %r6, 2820(%r10)
 # a = mem32[x0 + 2560]
 	.loc 1 2392
-	lwz %r3, 2560(%r11)
+	lwz %r5, 2560(%r10)
 # b = mem32[x0 + 2816]
 	.loc 1 2393
-	lwz %r4, 2816(%r11)
+	lwz %r6, 2816(%r10)
 # u = a ^ b
 	.loc 1 2394
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2395
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2396
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2397
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2560] = a
 	.loc 1 2398
-	stw %r3, 2560(%r11)
+	stw %r5, 2560(%r10)
 # mem32[x0 + 2816] = b
 	.loc 1 2399
-	stw %r4, 2816(%r11)
+	stw %r6, 2816(%r10)
 # a = mem32[x0 + 3076]
 	.loc 1 2400
-	lwz %r3, 3076(%r11)
+	lwz %r5, 3076(%r10)
 # b = mem32[x0 + 3332]
 	.loc 1 2401
-	lwz %r4, 3332(%r11)
+	lwz %r6, 3332(%r10)
 # u = a ^ b
 	.loc 1 2402
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2403
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2404
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2405
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 2406
-	stw %r3, 3076(%r11)
+	stw %r5, 3076(%r10)
 # mem32[x0 + 3332] = b
 	.loc 1 2407
-	stw %r4, 3332(%r11)
+	stw %r6, 3332(%r10)
 # a = mem32[x0 + 3072]
 	.loc 1 2408
-	lwz %r3, 3072(%r11)
+	lwz %r5, 3072(%r10)
 # b = mem32[x0 + 3328]
 	.loc 1 2409
-	lwz %r4, 3328(%r11)
+	lwz %r6, 3328(%r10)
 # u = a ^ b
 	.loc 1 2410
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2411
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2412
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2413
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3072] = a
 	.loc 1 2414
-	stw %r3, 3072(%r11)
+	stw %r5, 3072(%r10)
 # mem32[x0 + 3328] = b
 	.loc 1 2415
-	stw %r4, 3328(%r11)
+	stw %r6, 3328(%r10)
 # a = mem32[x0 + 3588]
 	.loc 1 2416
-	lwz %r3, 3588(%r11)
+	lwz %r5, 3588(%r10)
 # b = mem32[x0 + 3844]
 	.loc 1 2417
-	lwz %r4, 3844(%r11)
+	lwz %r6, 3844(%r10)
 # u = a ^ b
 	.loc 1 2418
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2419
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2420
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2421
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3588] = a
 	.loc 1 2422
-	stw %r3, 3588(%r11)
+	stw %r5, 3588(%r10)
 # mem32[x0 + 3844] = b
 	.loc 1 2423
-	stw %r4, 3844(%r11)
+	stw %r6, 3844(%r10)
 # a = mem32[x0 + 3584]
 	.loc 1 2424
-	lwz %r3, 3584(%r11)
+	lwz %r5, 3584(%r10)
 # b = mem32[x0 + 3840]
 	.loc 1 2425
-	lwz %r4, 3840(%r11)
+	lwz %r6, 3840(%r10)
 # u = a ^ b
 	.loc 1 2426
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2427
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2428
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2429
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3584] = a
 	.loc 1 2430
-	stw %r3, 3584(%r11)
+	stw %r5, 3584(%r10)
 # mem32[x0 + 3840] = b
 	.loc 1 2431
-	stw %r4, 3840(%r11)
+	stw %r6, 3840(%r10)
 # a = mem32[x0 + 4100]
 	.loc 1 2432
-	lwz %r3, 4100(%r11)
+	lwz %r5, 4100(%r10)
 # b = mem32[x0 + 4356]
 	.loc 1 2433
-	lwz %r4, 4356(%r11)
+	lwz %r6, 4356(%r10)
 # u = a ^ b
 	.loc 1 2434
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2435
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2436
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2437
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 2438
-	stw %r3, 4100(%r11)
+	stw %r5, 4100(%r10)
 # mem32[x0 + 4356] = b
 	.loc 1 2439
-	stw %r4, 4356(%r11)
+	stw %r6, 4356(%r10)
 # a = mem32[x0 + 4096]
 	.loc 1 2440
-	lwz %r3, 4096(%r11)
+	lwz %r5, 4096(%r10)
 # b = mem32[x0 + 4352]
 	.loc 1 2441
-	lwz %r4, 4352(%r11)
+	lwz %r6, 4352(%r10)
 # u = a ^ b
 	.loc 1 2442
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2443
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2444
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2445
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4096] = a
 	.loc 1 2446
-	stw %r3, 4096(%r11)
+	stw %r5, 4096(%r10)
 # mem32[x0 + 4352] = b
 	.loc 1 2447
-	stw %r4, 4352(%r11)
+	stw %r6, 4352(%r10)
 # a = mem32[x0 + 4612]
 	.loc 1 2448
-	lwz %r3, 4612(%r11)
+	lwz %r5, 4612(%r10)
 # b = mem32[x0 + 4868]
 	.loc 1 2449
-	lwz %r4, 4868(%r11)
+	lwz %r6, 4868(%r10)
 # u = a ^ b
 	.loc 1 2450
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2451
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2452
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2453
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4612] = a
 	.loc 1 2454
-	stw %r3, 4612(%r11)
+	stw %r5, 4612(%r10)
 # mem32[x0 + 4868] = b
 	.loc 1 2455
-	stw %r4, 4868(%r11)
+	stw %r6, 4868(%r10)
 # a = mem32[x0 + 4608]
 	.loc 1 2456
-	lwz %r3, 4608(%r11)
+	lwz %r5, 4608(%r10)
 # b = mem32[x0 + 4864]
 	.loc 1 2457
-	lwz %r4, 4864(%r11)
+	lwz %r6, 4864(%r10)
 # u = a ^ b
 	.loc 1 2458
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2459
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2460
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2461
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4608] = a
 	.loc 1 2462
-	stw %r3, 4608(%r11)
+	stw %r5, 4608(%r10)
 # mem32[x0 + 4864] = b
 	.loc 1 2463
-	stw %r4, 4864(%r11)
+	stw %r6, 4864(%r10)
 # a = mem32[x0 + 5124]
 	.loc 1 2464
-	lwz %r3, 5124(%r11)
+	lwz %r5, 5124(%r10)
 # b = mem32[x0 + 5380]
 	.loc 1 2465
-	lwz %r4, 5380(%r11)
+	lwz %r6, 5380(%r10)
 # u = a ^ b
 	.loc 1 2466
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2467
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2468
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2469
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 2470
-	stw %r3, 5124(%r11)
+	stw %r5, 5124(%r10)
 # mem32[x0 + 5380] = b
 	.loc 1 2471
-	stw %r4, 5380(%r11)
+	stw %r6, 5380(%r10)
 # a = mem32[x0 + 5120]
 	.loc 1 2472
-	lwz %r3, 5120(%r11)
+	lwz %r5, 5120(%r10)
 # b = mem32[x0 + 5376]
 	.loc 1 2473
-	lwz %r4, 5376(%r11)
+	lwz %r6, 5376(%r10)
 # u = a ^ b
 	.loc 1 2474
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2475
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2476
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2477
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5120] = a
 	.loc 1 2478
-	stw %r3, 5120(%r11)
+	stw %r5, 5120(%r10)
 # mem32[x0 + 5376] = b
 	.loc 1 2479
-	stw %r4, 5376(%r11)
+	stw %r6, 5376(%r10)
 # a = mem32[x0 + 5636]
 	.loc 1 2480
-	lwz %r3, 5636(%r11)
+	lwz %r5, 5636(%r10)
 # b = mem32[x0 + 5892]
 	.loc 1 2481
-	lwz %r4, 5892(%r11)
+	lwz %r6, 5892(%r10)
 # u = a ^ b
 	.loc 1 2482
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2483
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2484
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2485
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5636] = a
 	.loc 1 2486
-	stw %r3, 5636(%r11)
+	stw %r5, 5636(%r10)
 # mem32[x0 + 5892] = b
 	.loc 1 2487
-	stw %r4, 5892(%r11)
+	stw %r6, 5892(%r10)
 # a = mem32[x0 + 5632]
 	.loc 1 2488
-	lwz %r3, 5632(%r11)
+	lwz %r5, 5632(%r10)
 # b = mem32[x0 + 5888]
 	.loc 1 2489
-	lwz %r4, 5888(%r11)
+	lwz %r6, 5888(%r10)
 # u = a ^ b
 	.loc 1 2490
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2491
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2492
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2493
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5632] = a
 	.loc 1 2494
-	stw %r3, 5632(%r11)
+	stw %r5, 5632(%r10)
 # mem32[x0 + 5888] = b
 	.loc 1 2495
-	stw %r4, 5888(%r11)
+	stw %r6, 5888(%r10)
 # x0 = x0 + 8
 	.loc 1 2496
-	addi %r11, %r11, 8
+	addi %r10, %r10, 8
 # c = c + 8
 	.loc 1 2497
-	addi %r10, %r10, 8
+	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 2498
-	addi %r6, %r6, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 2499
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r8, 0
 # goto l11b if !=
 	.loc 1 2500
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l11b
 # c = cb + 3072
 	.loc 1 2503
-	mr %r4, %r9
 	addi %r9, %r4, 3072
 # x0 = v
 	.loc 1 2504
-	mr %r3, %r8
-	mr %r10, %r3
+	mr %r11, %r3
 # o0 = 2
 	.loc 1 2505
-	li %r5, 2
+	li %r10, 2
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l12a:
 # o1 = 16
 	.loc 1 2507
-	mr %r8, %r5
-	mr %r11, %r4
-	mr %r12, %r3
-	li %r6, 16
+	li %r8, 16
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l12b:
 # k = mem32le[c + 0]
 	.loc 1 2509
 	lwbrx %r31, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 2510
-	li %r3, 4
-	lwbrx %r7, %r9, %r3
+	li %r5, 4
+	lwbrx %r12, %r9, %r5
 # a = mem32[x0 + 4]
 	.loc 1 2511
-	lwz %r3, 4(%r10)
+	lwz %r5, 4(%r11)
 # b = mem32[x0 + 132]
 	.loc 1 2512
-	lwz %r4, 132(%r10)
+	lwz %r6, 132(%r11)
 # u = a ^ b
 	.loc 1 2513
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2514
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2515
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2516
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4] = a
 	.loc 1 2517
-	stw %r3, 4(%r10)
+	stw %r5, 4(%r11)
 # mem32[x0 + 132] = b
 	.loc 1 2518
-	stw %r4, 132(%r10)
+	stw %r6, 132(%r11)
 # a = mem32[x0 + 0]
 	.loc 1 2519
-	lwz %r3, 0(%r10)
+	lwz %r5, 0(%r11)
 # b = mem32[x0 + 128]
 	.loc 1 2520
-	lwz %r4, 128(%r10)
+	lwz %r6, 128(%r11)
 # u = a ^ b
 	.loc 1 2521
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2522
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2523
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2524
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 0] = a
 	.loc 1 2525
-	stw %r3, 0(%r10)
+	stw %r5, 0(%r11)
 # mem32[x0 + 128] = b
 	.loc 1 2526
-	stw %r4, 128(%r10)
+	stw %r6, 128(%r11)
 # a = mem32[x0 + 516]
 	.loc 1 2527
-	lwz %r3, 516(%r10)
+	lwz %r5, 516(%r11)
 # b = mem32[x0 + 644]
 	.loc 1 2528
-	lwz %r4, 644(%r10)
+	lwz %r6, 644(%r11)
 # u = a ^ b
 	.loc 1 2529
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2530
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2531
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2532
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 516] = a
 	.loc 1 2533
-	stw %r3, 516(%r10)
+	stw %r5, 516(%r11)
 # mem32[x0 + 644] = b
 	.loc 1 2534
-	stw %r4, 644(%r10)
+	stw %r6, 644(%r11)
 # a = mem32[x0 + 512]
 	.loc 1 2535
-	lwz %r3, 512(%r10)
+	lwz %r5, 512(%r11)
 # b = mem32[x0 + 640]
 	.loc 1 2536
-	lwz %r4, 640(%r10)
+	lwz %r6, 640(%r11)
 # u = a ^ b
 	.loc 1 2537
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2538
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2539
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2540
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 512] = a
 	.loc 1 2541
-	stw %r3, 512(%r10)
+	stw %r5, 512(%r11)
 # mem32[x0 + 640] = b
 	.loc 1 2542
-	stw %r4, 640(%r10)
+	stw %r6, 640(%r11)
 # a = mem32[x0 + 1028]
 	.loc 1 2543
-	lwz %r3, 1028(%r10)
+	lwz %r5, 1028(%r11)
 # b = mem32[x0 + 1156]
 	.loc 1 2544
-	lwz %r4, 1156(%r10)
+	lwz %r6, 1156(%r11)
 # u = a ^ b
 	.loc 1 2545
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2546
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2547
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2548
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 2549
-	stw %r3, 1028(%r10)
+	stw %r5, 1028(%r11)
 # mem32[x0 + 1156] = b
 	.loc 1 2550
-	stw %r4, 1156(%r10)
+	stw %r6, 1156(%r11)
 # a = mem32[x0 + 1024]
 	.loc 1 2551
-	lwz %r3, 1024(%r10)
+	lwz %r5, 1024(%r11)
 # b = mem32[x0 + 1152]
 	.loc 1 2552
-	lwz %r4, 1152(%r10)
+	lwz %r6, 1152(%r11)
 # u = a ^ b
 	.loc 1 2553
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2554
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2555
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2556
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1024] = a
 	.loc 1 2557
-	stw %r3, 1024(%r10)
+	stw %r5, 1024(%r11)
 # mem32[x0 + 1152] = b
 	.loc 1 2558
-	stw %r4, 1152(%r10)
+	stw %r6, 1152(%r11)
 # a = mem32[x0 + 1540]
 	.loc 1 2559
-	lwz %r3, 1540(%r10)
+	lwz %r5, 1540(%r11)
 # b = mem32[x0 + 1668]
 	.loc 1 2560
-	lwz %r4, 1668(%r10)
+	lwz %r6, 1668(%r11)
 # u = a ^ b
 	.loc 1 2561
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2562
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2563
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2564
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1540] = a
 	.loc 1 2565
-	stw %r3, 1540(%r10)
+	stw %r5, 1540(%r11)
 # mem32[x0 + 1668] = b
 	.loc 1 2566
-	stw %r4, 1668(%r10)
+	stw %r6, 1668(%r11)
 # a = mem32[x0 + 1536]
 	.loc 1 2567
-	lwz %r3, 1536(%r10)
+	lwz %r5, 1536(%r11)
 # b = mem32[x0 + 1664]
 	.loc 1 2568
-	lwz %r4, 1664(%r10)
+	lwz %r6, 1664(%r11)
 # u = a ^ b
 	.loc 1 2569
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2570
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2571
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2572
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1536] = a
 	.loc 1 2573
-	stw %r3, 1536(%r10)
+	stw %r5, 1536(%r11)
 # mem32[x0 + 1664] = b
 	.loc 1 2574
-	stw %r4, 1664(%r10)
+	stw %r6, 1664(%r11)
 # a = mem32[x0 + 2052]
 	.loc 1 2575
-	lwz %r3, 2052(%r10)
+	lwz %r5, 2052(%r11)
 # b = mem32[x0 + 2180]
 	.loc 1 2576
-	lwz %r4, 2180(%r10)
+	lwz %r6, 2180(%r11)
 # u = a ^ b
 	.loc 1 2577
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2578
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2579
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2580
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 2581
-	stw %r3, 2052(%r10)
+	stw %r5, 2052(%r11)
 # mem32[x0 + 2180] = b
 	.loc 1 2582
-	stw %r4, 2180(%r10)
+	stw %r6, 2180(%r11)
 # a = mem32[x0 + 2048]
 	.loc 1 2583
-	lwz %r3, 2048(%r10)
+	lwz %r5, 2048(%r11)
 # b = mem32[x0 + 2176]
 	.loc 1 2584
-	lwz %r4, 2176(%r10)
+	lwz %r6, 2176(%r11)
 # u = a ^ b
 	.loc 1 2585
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2586
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2587
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2588
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2048] = a
 	.loc 1 2589
-	stw %r3, 2048(%r10)
+	stw %r5, 2048(%r11)
 # mem32[x0 + 2176] = b
 	.loc 1 2590
-	stw %r4, 2176(%r10)
+	stw %r6, 2176(%r11)
 # a = mem32[x0 + 2564]
 	.loc 1 2591
-	lwz %r3, 2564(%r10)
+	lwz %r5, 2564(%r11)
 # b = mem32[x0 + 2692]
 	.loc 1 2592
-	lwz %r4, 2692(%r10)
+	lwz %r6, 2692(%r11)
 # u = a ^ b
 	.loc 1 2593
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2594
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2595
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2596
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2564] = a
 	.loc 1 2597
-	stw %r3, 2564(%r10)
+	stw %r5, 2564(%r11)
 # mem32[x0 + 2692] = b
 	.loc 1 2598
-	stw %r4, 2692(%r10)
+	stw %r6, 2692(%r11)
 # a = mem32[x0 + 2560]
 	.loc 1 2599
-	lwz %r3, 2560(%r10)
+	lwz %r5, 2560(%r11)
 # b = mem32[x0 + 2688]
 	.loc 1 2600
-	lwz %r4, 2688(%r10)
+	lwz %r6, 2688(%r11)
 # u = a ^ b
 	.loc 1 2601
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2602
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2603
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2604
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2560] = a
 	.loc 1 2605
-	stw %r3, 2560(%r10)
+	stw %r5, 2560(%r11)
 # mem32[x0 + 2688] = b
 	.loc 1 2606
-	stw %r4, 2688(%r10)
+	stw %r6, 2688(%r11)
 # a = mem32[x0 + 3076]
 	.loc 1 2607
-	lwz %r3, 3076(%r10)
+	lwz %r5, 3076(%r11)
 # b = mem32[x0 + 3204]
 	.loc 1 2608
-	lwz %r4, 3204(%r10)
+	lwz %r6, 3204(%r11)
 # u = a ^ b
 	.loc 1 2609
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2610
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2611
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2612
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 2613
-	stw %r3, 3076(%r10)
+	stw %r5, 3076(%r11)
 # mem32[x0 + 3204] = b
 	.loc 1 2614
-	stw %r4, 3204(%r10)
+	stw %r6, 3204(%r11)
 # a = mem32[x0 + 3072]
 	.loc 1 2615
-	lwz %r3, 3072(%r10)
+	lwz %r5, 3072(%r11)
 # b = mem32[x0 + 3200]
 	.loc 1 2616
-	lwz %r4, 3200(%r10)
+	lwz %r6, 3200(%r11)
 # u = a ^ b
 	.loc 1 2617
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2618
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2619
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2620
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3072] = a
 	.loc 1 2621
-	stw %r3, 3072(%r10)
+	stw %r5, 3072(%r11)
 # mem32[x0 + 3200] = b
 	.loc 1 2622
-	stw %r4, 3200(%r10)
+	stw %r6, 3200(%r11)
 # a = mem32[x0 + 3588]
 	.loc 1 2623
-	lwz %r3, 3588(%r10)
+	lwz %r5, 3588(%r11)
 # b = mem32[x0 + 3716]
 	.loc 1 2624
-	lwz %r4, 3716(%r10)
+	lwz %r6, 3716(%r11)
 # u = a ^ b
 	.loc 1 2625
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2626
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2627
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2628
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3588] = a
 	.loc 1 2629
-	stw %r3, 3588(%r10)
+	stw %r5, 3588(%r11)
 # mem32[x0 + 3716] = b
 	.loc 1 2630
-	stw %r4, 3716(%r10)
+	stw %r6, 3716(%r11)
 # a = mem32[x0 + 3584]
 	.loc 1 2631
-	lwz %r3, 3584(%r10)
+	lwz %r5, 3584(%r11)
 # b = mem32[x0 + 3712]
 	.loc 1 2632
-	lwz %r4, 3712(%r10)
+	lwz %r6, 3712(%r11)
 # u = a ^ b
 	.loc 1 2633
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2634
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2635
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2636
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3584] = a
 	.loc 1 2637
-	stw %r3, 3584(%r10)
+	stw %r5, 3584(%r11)
 # mem32[x0 + 3712] = b
 	.loc 1 2638
-	stw %r4, 3712(%r10)
+	stw %r6, 3712(%r11)
 # a = mem32[x0 + 4100]
 	.loc 1 2639
-	lwz %r3, 4100(%r10)
+	lwz %r5, 4100(%r11)
 # b = mem32[x0 + 4228]
 	.loc 1 2640
-	lwz %r4, 4228(%r10)
+	lwz %r6, 4228(%r11)
 # u = a ^ b
 	.loc 1 2641
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2642
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2643
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2644
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 2645
-	stw %r3, 4100(%r10)
+	stw %r5, 4100(%r11)
 # mem32[x0 + 4228] = b
 	.loc 1 2646
-	stw %r4, 4228(%r10)
+	stw %r6, 4228(%r11)
 # a = mem32[x0 + 4096]
 	.loc 1 2647
-	lwz %r3, 4096(%r10)
+	lwz %r5, 4096(%r11)
 # b = mem32[x0 + 4224]
 	.loc 1 2648
-	lwz %r4, 4224(%r10)
+	lwz %r6, 4224(%r11)
 # u = a ^ b
 	.loc 1 2649
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2650
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2651
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2652
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4096] = a
 	.loc 1 2653
-	stw %r3, 4096(%r10)
+	stw %r5, 4096(%r11)
 # mem32[x0 + 4224] = b
 	.loc 1 2654
-	stw %r4, 4224(%r10)
+	stw %r6, 4224(%r11)
 # a = mem32[x0 + 4612]
 	.loc 1 2655
-	lwz %r3, 4612(%r10)
+	lwz %r5, 4612(%r11)
 # b = mem32[x0 + 4740]
 	.loc 1 2656
-	lwz %r4, 4740(%r10)
+	lwz %r6, 4740(%r11)
 # u = a ^ b
 	.loc 1 2657
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2658
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2659
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2660
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4612] = a
 	.loc 1 2661
-	stw %r3, 4612(%r10)
+	stw %r5, 4612(%r11)
 # mem32[x0 + 4740] = b
 	.loc 1 2662
-	stw %r4, 4740(%r10)
+	stw %r6, 4740(%r11)
 # a = mem32[x0 + 4608]
 	.loc 1 2663
-	lwz %r3, 4608(%r10)
+	lwz %r5, 4608(%r11)
 # b = mem32[x0 + 4736]
 	.loc 1 2664
-	lwz %r4, 4736(%r10)
+	lwz %r6, 4736(%r11)
 # u = a ^ b
 	.loc 1 2665
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2666
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2667
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2668
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4608] = a
 	.loc 1 2669
-	stw %r3, 4608(%r10)
+	stw %r5, 4608(%r11)
 # mem32[x0 + 4736] = b
 	.loc 1 2670
-	stw %r4, 4736(%r10)
+	stw %r6, 4736(%r11)
 # a = mem32[x0 + 5124]
 	.loc 1 2671
-	lwz %r3, 5124(%r10)
+	lwz %r5, 5124(%r11)
 # b = mem32[x0 + 5252]
 	.loc 1 2672
-	lwz %r4, 5252(%r10)
+	lwz %r6, 5252(%r11)
 # u = a ^ b
 	.loc 1 2673
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2674
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2675
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2676
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 2677
-	stw %r3, 5124(%r10)
+	stw %r5, 5124(%r11)
 # mem32[x0 + 5252] = b
 	.loc 1 2678
-	stw %r4, 5252(%r10)
+	stw %r6, 5252(%r11)
 # a = mem32[x0 + 5120]
 	.loc 1 2679
-	lwz %r3, 5120(%r10)
+	lwz %r5, 5120(%r11)
 # b = mem32[x0 + 5248]
 	.loc 1 2680
-	lwz %r4, 5248(%r10)
+	lwz %r6, 5248(%r11)
 # u = a ^ b
 	.loc 1 2681
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2682
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2683
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2684
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5120] = a
 	.loc 1 2685
-	stw %r3, 5120(%r10)
+	stw %r5, 5120(%r11)
 # mem32[x0 + 5248] = b
 	.loc 1 2686
-	stw %r4, 5248(%r10)
+	stw %r6, 5248(%r11)
 # a = mem32[x0 + 5636]
 	.loc 1 2687
-	lwz %r3, 5636(%r10)
+	lwz %r5, 5636(%r11)
 # b = mem32[x0 + 5764]
 	.loc 1 2688
-	lwz %r4, 5764(%r10)
+	lwz %r6, 5764(%r11)
 # u = a ^ b
 	.loc 1 2689
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2690
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2691
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2692
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5636] = a
 	.loc 1 2693
-	stw %r3, 5636(%r10)
+	stw %r5, 5636(%r11)
 # mem32[x0 + 5764] = b
 	.loc 1 2694
-	stw %r4, 5764(%r10)
+	stw %r6, 5764(%r11)
 # a = mem32[x0 + 5632]
 	.loc 1 2695
-	lwz %r3, 5632(%r10)
+	lwz %r5, 5632(%r11)
 # b = mem32[x0 + 5760]
 	.loc 1 2696
-	lwz %r4, 5760(%r10)
+	lwz %r6, 5760(%r11)
 # u = a ^ b
 	.loc 1 2697
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2698
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2699
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2700
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5632] = a
 	.loc 1 2701
-	stw %r3, 5632(%r10)
+	stw %r5, 5632(%r11)
 # mem32[x0 + 5760] = b
 	.loc 1 2702
-	stw %r4, 5760(%r10)
+	stw %r6, 5760(%r11)
 # x0 = x0 + 8
 	.loc 1 2703
-	addi %r10, %r10, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 2704
 	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 2705
-	addi %r6, %r6, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 2706
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r8, 0
 # goto l12b if !=
 	.loc 1 2707
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l12b
 # x0 = x0 + 128
 	.loc 1 2708
-	addi %r10, %r10, 128
+	addi %r11, %r11, 128
 # o0 = o0 - 1
 	.loc 1 2709
-	mr %r5, %r8
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 2710
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r10, 0
 # goto l12a if !=
 	.loc 1 2711
-	mr %r3, %r12
-	mr %r4, %r11
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l12a
 # c = cb + 3328
 	.loc 1 2714
 	addi %r9, %r4, 3328
 # x0 = v
 	.loc 1 2715
-	mr %r10, %r3
+	mr %r11, %r3
 # o0 = 4
 	.loc 1 2716
-	li %r5, 4
+	li %r10, 4
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l13a:
 # o1 = 8
 	.loc 1 2718
-	mr %r8, %r5
-	mr %r11, %r4
-	mr %r12, %r3
-	li %r6, 8
+	li %r8, 8
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l13b:
 # k = mem32le[c + 0]
 	.loc 1 2720
 	lwbrx %r31, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 2721
-	li %r3, 4
-	lwbrx %r7, %r9, %r3
+	li %r5, 4
+	lwbrx %r12, %r9, %r5
 # a = mem32[x0 + 4]
 	.loc 1 2722
-	lwz %r3, 4(%r10)
+	lwz %r5, 4(%r11)
 # b = mem32[x0 + 68]
 	.loc 1 2723
-	lwz %r4, 68(%r10)
+	lwz %r6, 68(%r11)
 # u = a ^ b
 	.loc 1 2724
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2725
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2726
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2727
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4] = a
 	.loc 1 2728
-	stw %r3, 4(%r10)
+	stw %r5, 4(%r11)
 # mem32[x0 + 68] = b
 	.loc 1 2729
-	stw %r4, 68(%r10)
+	stw %r6, 68(%r11)
 # a = mem32[x0 + 0]
 	.loc 1 2730
-	lwz %r3, 0(%r10)
+	lwz %r5, 0(%r11)
 # b = mem32[x0 + 64]
 	.loc 1 2731
-	lwz %r4, 64(%r10)
+	lwz %r6, 64(%r11)
 # u = a ^ b
 	.loc 1 2732
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2733
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2734
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2735
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 0] = a
 	.loc 1 2736
-	stw %r3, 0(%r10)
+	stw %r5, 0(%r11)
 # mem32[x0 + 64] = b
 	.loc 1 2737
-	stw %r4, 64(%r10)
+	stw %r6, 64(%r11)
 # a = mem32[x0 + 516]
 	.loc 1 2738
-	lwz %r3, 516(%r10)
+	lwz %r5, 516(%r11)
 # b = mem32[x0 + 580]
 	.loc 1 2739
-	lwz %r4, 580(%r10)
+	lwz %r6, 580(%r11)
 # u = a ^ b
 	.loc 1 2740
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2741
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2742
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2743
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 516] = a
 	.loc 1 2744
-	stw %r3, 516(%r10)
+	stw %r5, 516(%r11)
 # mem32[x0 + 580] = b
 	.loc 1 2745
-	stw %r4, 580(%r10)
+	stw %r6, 580(%r11)
 # a = mem32[x0 + 512]
 	.loc 1 2746
-	lwz %r3, 512(%r10)
+	lwz %r5, 512(%r11)
 # b = mem32[x0 + 576]
 	.loc 1 2747
-	lwz %r4, 576(%r10)
+	lwz %r6, 576(%r11)
 # u = a ^ b
 	.loc 1 2748
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2749
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2750
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2751
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 512] = a
 	.loc 1 2752
-	stw %r3, 512(%r10)
+	stw %r5, 512(%r11)
 # mem32[x0 + 576] = b
 	.loc 1 2753
-	stw %r4, 576(%r10)
+	stw %r6, 576(%r11)
 # a = mem32[x0 + 1028]
 	.loc 1 2754
-	lwz %r3, 1028(%r10)
+	lwz %r5, 1028(%r11)
 # b = mem32[x0 + 1092]
 	.loc 1 2755
-	lwz %r4, 1092(%r10)
+	lwz %r6, 1092(%r11)
 # u = a ^ b
 	.loc 1 2756
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2757
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2758
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2759
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 2760
-	stw %r3, 1028(%r10)
+	stw %r5, 1028(%r11)
 # mem32[x0 + 1092] = b
 	.loc 1 2761
-	stw %r4, 1092(%r10)
+	stw %r6, 1092(%r11)
 # a = mem32[x0 + 1024]
 	.loc 1 2762
-	lwz %r3, 1024(%r10)
+	lwz %r5, 1024(%r11)
 # b = mem32[x0 + 1088]
 	.loc 1 2763
-	lwz %r4, 1088(%r10)
+	lwz %r6, 1088(%r11)
 # u = a ^ b
 	.loc 1 2764
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2765
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2766
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2767
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1024] = a
 	.loc 1 2768
-	stw %r3, 1024(%r10)
+	stw %r5, 1024(%r11)
 # mem32[x0 + 1088] = b
 	.loc 1 2769
-	stw %r4, 1088(%r10)
+	stw %r6, 1088(%r11)
 # a = mem32[x0 + 1540]
 	.loc 1 2770
-	lwz %r3, 1540(%r10)
+	lwz %r5, 1540(%r11)
 # b = mem32[x0 + 1604]
 	.loc 1 2771
-	lwz %r4, 1604(%r10)
+	lwz %r6, 1604(%r11)
 # u = a ^ b
 	.loc 1 2772
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2773
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2774
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2775
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1540] = a
 	.loc 1 2776
-	stw %r3, 1540(%r10)
+	stw %r5, 1540(%r11)
 # mem32[x0 + 1604] = b
 	.loc 1 2777
-	stw %r4, 1604(%r10)
+	stw %r6, 1604(%r11)
 # a = mem32[x0 + 1536]
 	.loc 1 2778
-	lwz %r3, 1536(%r10)
+	lwz %r5, 1536(%r11)
 # b = mem32[x0 + 1600]
 	.loc 1 2779
-	lwz %r4, 1600(%r10)
+	lwz %r6, 1600(%r11)
 # u = a ^ b
 	.loc 1 2780
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2781
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2782
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2783
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1536] = a
 	.loc 1 2784
-	stw %r3, 1536(%r10)
+	stw %r5, 1536(%r11)
 # mem32[x0 + 1600] = b
 	.loc 1 2785
-	stw %r4, 1600(%r10)
+	stw %r6, 1600(%r11)
 # a = mem32[x0 + 2052]
 	.loc 1 2786
-	lwz %r3, 2052(%r10)
+	lwz %r5, 2052(%r11)
 # b = mem32[x0 + 2116]
 	.loc 1 2787
-	lwz %r4, 2116(%r10)
+	lwz %r6, 2116(%r11)
 # u = a ^ b
 	.loc 1 2788
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2789
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2790
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2791
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 2792
-	stw %r3, 2052(%r10)
+	stw %r5, 2052(%r11)
 # mem32[x0 + 2116] = b
 	.loc 1 2793
-	stw %r4, 2116(%r10)
+	stw %r6, 2116(%r11)
 # a = mem32[x0 + 2048]
 	.loc 1 2794
-	lwz %r3, 2048(%r10)
+	lwz %r5, 2048(%r11)
 # b = mem32[x0 + 2112]
 	.loc 1 2795
-	lwz %r4, 2112(%r10)
+	lwz %r6, 2112(%r11)
 # u = a ^ b
 	.loc 1 2796
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2797
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2798
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2799
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2048] = a
 	.loc 1 2800
-	stw %r3, 2048(%r10)
+	stw %r5, 2048(%r11)
 # mem32[x0 + 2112] = b
 	.loc 1 2801
-	stw %r4, 2112(%r10)
+	stw %r6, 2112(%r11)
 # a = mem32[x0 + 2564]
 	.loc 1 2802
-	lwz %r3, 2564(%r10)
+	lwz %r5, 2564(%r11)
 # b = mem32[x0 + 2628]
 	.loc 1 2803
-	lwz %r4, 2628(%r10)
+	lwz %r6, 2628(%r11)
 # u = a ^ b
 	.loc 1 2804
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2805
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2806
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2807
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2564] = a
 	.loc 1 2808
-	stw %r3, 2564(%r10)
+	stw %r5, 2564(%r11)
 # mem32[x0 + 2628] = b
 	.loc 1 2809
-	stw %r4, 2628(%r10)
+	stw %r6, 2628(%r11)
 # a = mem32[x0 + 2560]
 	.loc 1 2810
-	lwz %r3, 2560(%r10)
+	lwz %r5, 2560(%r11)
 # b = mem32[x0 + 2624]
 	.loc 1 2811
-	lwz %r4, 2624(%r10)
+	lwz %r6, 2624(%r11)
 # u = a ^ b
 	.loc 1 2812
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2813
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2814
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2815
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2560] = a
 	.loc 1 2816
-	stw %r3, 2560(%r10)
+	stw %r5, 2560(%r11)
 # mem32[x0 + 2624] = b
 	.loc 1 2817
-	stw %r4, 2624(%r10)
+	stw %r6, 2624(%r11)
 # a = mem32[x0 + 3076]
 	.loc 1 2818
-	lwz %r3, 3076(%r10)
+	lwz %r5, 3076(%r11)
 # b = mem32[x0 + 3140]
 	.loc 1 2819
-	lwz %r4, 3140(%r10)
+	lwz %r6, 3140(%r11)
 # u = a ^ b
 	.loc 1 2820
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2821
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2822
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2823
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 2824
-	stw %r3, 3076(%r10)
+	stw %r5, 3076(%r11)
 # mem32[x0 + 3140] = b
 	.loc 1 2825
-	stw %r4, 3140(%r10)
+	stw %r6, 3140(%r11)
 # a = mem32[x0 + 3072]
 	.loc 1 2826
-	lwz %r3, 3072(%r10)
+	lwz %r5, 3072(%r11)
 # b = mem32[x0 + 3136]
 	.loc 1 2827
-	lwz %r4, 3136(%r10)
+	lwz %r6, 3136(%r11)
 # u = a ^ b
 	.loc 1 2828
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2829
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2830
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2831
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3072] = a
 	.loc 1 2832
-	stw %r3, 3072(%r10)
+	stw %r5, 3072(%r11)
 # mem32[x0 + 3136] = b
 	.loc 1 2833
-	stw %r4, 3136(%r10)
+	stw %r6, 3136(%r11)
 # a = mem32[x0 + 3588]
 	.loc 1 2834
-	lwz %r3, 3588(%r10)
+	lwz %r5, 3588(%r11)
 # b = mem32[x0 + 3652]
 	.loc 1 2835
-	lwz %r4, 3652(%r10)
+	lwz %r6, 3652(%r11)
 # u = a ^ b
 	.loc 1 2836
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2837
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2838
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2839
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3588] = a
 	.loc 1 2840
-	stw %r3, 3588(%r10)
+	stw %r5, 3588(%r11)
 # mem32[x0 + 3652] = b
 	.loc 1 2841
-	stw %r4, 3652(%r10)
+	stw %r6, 3652(%r11)
 # a = mem32[x0 + 3584]
 	.loc 1 2842
-	lwz %r3, 3584(%r10)
+	lwz %r5, 3584(%r11)
 # b = mem32[x0 + 3648]
 	.loc 1 2843
-	lwz %r4, 3648(%r10)
+	lwz %r6, 3648(%r11)
 # u = a ^ b
 	.loc 1 2844
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2845
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2846
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2847
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3584] = a
 	.loc 1 2848
-	stw %r3, 3584(%r10)
+	stw %r5, 3584(%r11)
 # mem32[x0 + 3648] = b
 	.loc 1 2849
-	stw %r4, 3648(%r10)
+	stw %r6, 3648(%r11)
 # a = mem32[x0 + 4100]
 	.loc 1 2850
-	lwz %r3, 4100(%r10)
+	lwz %r5, 4100(%r11)
 # b = mem32[x0 + 4164]
 	.loc 1 2851
-	lwz %r4, 4164(%r10)
+	lwz %r6, 4164(%r11)
 # u = a ^ b
 	.loc 1 2852
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2853
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2854
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2855
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 2856
-	stw %r3, 4100(%r10)
+	stw %r5, 4100(%r11)
 # mem32[x0 + 4164] = b
 	.loc 1 2857
-	stw %r4, 4164(%r10)
+	stw %r6, 4164(%r11)
 # a = mem32[x0 + 4096]
 	.loc 1 2858
-	lwz %r3, 4096(%r10)
+	lwz %r5, 4096(%r11)
 # b = mem32[x0 + 4160]
 	.loc 1 2859
-	lwz %r4, 4160(%r10)
+	lwz %r6, 4160(%r11)
 # u = a ^ b
 	.loc 1 2860
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2861
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2862
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2863
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4096] = a
 	.loc 1 2864
-	stw %r3, 4096(%r10)
+	stw %r5, 4096(%r11)
 # mem32[x0 + 4160] = b
 	.loc 1 2865
-	stw %r4, 4160(%r10)
+	stw %r6, 4160(%r11)
 # a = mem32[x0 + 4612]
 	.loc 1 2866
-	lwz %r3, 4612(%r10)
+	lwz %r5, 4612(%r11)
 # b = mem32[x0 + 4676]
 	.loc 1 2867
-	lwz %r4, 4676(%r10)
+	lwz %r6, 4676(%r11)
 # u = a ^ b
 	.loc 1 2868
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2869
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2870
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2871
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4612] = a
 	.loc 1 2872
-	stw %r3, 4612(%r10)
+	stw %r5, 4612(%r11)
 # mem32[x0 + 4676] = b
 	.loc 1 2873
-	stw %r4, 4676(%r10)
+	stw %r6, 4676(%r11)
 # a = mem32[x0 + 4608]
 	.loc 1 2874
-	lwz %r3, 4608(%r10)
+	lwz %r5, 4608(%r11)
 # b = mem32[x0 + 4672]
 	.loc 1 2875
-	lwz %r4, 4672(%r10)
+	lwz %r6, 4672(%r11)
 # u = a ^ b
 	.loc 1 2876
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2877
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2878
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2879
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4608] = a
 	.loc 1 2880
-	stw %r3, 4608(%r10)
+	stw %r5, 4608(%r11)
 # mem32[x0 + 4672] = b
 	.loc 1 2881
-	stw %r4, 4672(%r10)
+	stw %r6, 4672(%r11)
 # a = mem32[x0 + 5124]
 	.loc 1 2882
-	lwz %r3, 5124(%r10)
+	lwz %r5, 5124(%r11)
 # b = mem32[x0 + 5188]
 	.loc 1 2883
-	lwz %r4, 5188(%r10)
+	lwz %r6, 5188(%r11)
 # u = a ^ b
 	.loc 1 2884
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2885
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2886
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2887
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 2888
-	stw %r3, 5124(%r10)
+	stw %r5, 5124(%r11)
 # mem32[x0 + 5188] = b
 	.loc 1 2889
-	stw %r4, 5188(%r10)
+	stw %r6, 5188(%r11)
 # a = mem32[x0 + 5120]
 	.loc 1 2890
-	lwz %r3, 5120(%r10)
+	lwz %r5, 5120(%r11)
 # b = mem32[x0 + 5184]
 	.loc 1 2891
-	lwz %r4, 5184(%r10)
+	lwz %r6, 5184(%r11)
 # u = a ^ b
 	.loc 1 2892
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2893
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2894
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2895
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5120] = a
 	.loc 1 2896
-	stw %r3, 5120(%r10)
+	stw %r5, 5120(%r11)
 # mem32[x0 + 5184] = b
 	.loc 1 2897
-	stw %r4, 5184(%r10)
+	stw %r6, 5184(%r11)
 # a = mem32[x0 + 5636]
 	.loc 1 2898
-	lwz %r3, 5636(%r10)
+	lwz %r5, 5636(%r11)
 # b = mem32[x0 + 5700]
 	.loc 1 2899
-	lwz %r4, 5700(%r10)
+	lwz %r6, 5700(%r11)
 # u = a ^ b
 	.loc 1 2900
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2901
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2902
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2903
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5636] = a
 	.loc 1 2904
-	stw %r3, 5636(%r10)
+	stw %r5, 5636(%r11)
 # mem32[x0 + 5700] = b
 	.loc 1 2905
-	stw %r4, 5700(%r10)
+	stw %r6, 5700(%r11)
 # a = mem32[x0 + 5632]
 	.loc 1 2906
-	lwz %r3, 5632(%r10)
+	lwz %r5, 5632(%r11)
 # b = mem32[x0 + 5696]
 	.loc 1 2907
-	lwz %r4, 5696(%r10)
+	lwz %r6, 5696(%r11)
 # u = a ^ b
 	.loc 1 2908
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2909
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2910
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2911
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5632] = a
 	.loc 1 2912
-	stw %r3, 5632(%r10)
+	stw %r5, 5632(%r11)
 # mem32[x0 + 5696] = b
 	.loc 1 2913
-	stw %r4, 5696(%r10)
+	stw %r6, 5696(%r11)
 # x0 = x0 + 8
 	.loc 1 2914
-	addi %r10, %r10, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 2915
 	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 2916
-	addi %r6, %r6, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 2917
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r8, 0
 # goto l13b if !=
 	.loc 1 2918
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l13b
 # x0 = x0 + 64
 	.loc 1 2919
-	addi %r10, %r10, 64
+	addi %r11, %r11, 64
 # o0 = o0 - 1
 	.loc 1 2920
-	mr %r5, %r8
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 2921
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r10, 0
 # goto l13a if !=
 	.loc 1 2922
-	mr %r3, %r12
-	mr %r4, %r11
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l13a
 # c = cb + 3584
 	.loc 1 2925
 	addi %r9, %r4, 3584
 # x0 = v
 	.loc 1 2926
-	mr %r10, %r3
+	mr %r11, %r3
 # o0 = 8
 	.loc 1 2927
-	li %r5, 8
+	li %r10, 8
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l14a:
 # o1 = 4
 	.loc 1 2929
-	mr %r8, %r5
-	mr %r11, %r4
-	mr %r12, %r3
-	li %r6, 4
+	li %r8, 4
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l14b:
 # k = mem32le[c + 0]
 	.loc 1 2931
 	lwbrx %r31, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 2932
-	li %r3, 4
-	lwbrx %r7, %r9, %r3
+	li %r5, 4
+	lwbrx %r12, %r9, %r5
 # a = mem32[x0 + 4]
 	.loc 1 2933
-	lwz %r3, 4(%r10)
+	lwz %r5, 4(%r11)
 # b = mem32[x0 + 36]
 	.loc 1 2934
-	lwz %r4, 36(%r10)
+	lwz %r6, 36(%r11)
 # u = a ^ b
 	.loc 1 2935
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2936
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2937
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2938
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4] = a
 	.loc 1 2939
-	stw %r3, 4(%r10)
+	stw %r5, 4(%r11)
 # mem32[x0 + 36] = b
 	.loc 1 2940
-	stw %r4, 36(%r10)
+	stw %r6, 36(%r11)
 # a = mem32[x0 + 0]
 	.loc 1 2941
-	lwz %r3, 0(%r10)
+	lwz %r5, 0(%r11)
 # b = mem32[x0 + 32]
 	.loc 1 2942
-	lwz %r4, 32(%r10)
+	lwz %r6, 32(%r11)
 # u = a ^ b
 	.loc 1 2943
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2944
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2945
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2946
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 0] = a
 	.loc 1 2947
-	stw %r3, 0(%r10)
+	stw %r5, 0(%r11)
 # mem32[x0 + 32] = b
 	.loc 1 2948
-	stw %r4, 32(%r10)
+	stw %r6, 32(%r11)
 # a = mem32[x0 + 516]
 	.loc 1 2949
-	lwz %r3, 516(%r10)
+	lwz %r5, 516(%r11)
 # b = mem32[x0 + 548]
 	.loc 1 2950
-	lwz %r4, 548(%r10)
+	lwz %r6, 548(%r11)
 # u = a ^ b
 	.loc 1 2951
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2952
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2953
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2954
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 516] = a
 	.loc 1 2955
-	stw %r3, 516(%r10)
+	stw %r5, 516(%r11)
 # mem32[x0 + 548] = b
 	.loc 1 2956
-	stw %r4, 548(%r10)
+	stw %r6, 548(%r11)
 # a = mem32[x0 + 512]
 	.loc 1 2957
-	lwz %r3, 512(%r10)
+	lwz %r5, 512(%r11)
 # b = mem32[x0 + 544]
 	.loc 1 2958
-	lwz %r4, 544(%r10)
+	lwz %r6, 544(%r11)
 # u = a ^ b
 	.loc 1 2959
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2960
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2961
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2962
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 512] = a
 	.loc 1 2963
-	stw %r3, 512(%r10)
+	stw %r5, 512(%r11)
 # mem32[x0 + 544] = b
 	.loc 1 2964
-	stw %r4, 544(%r10)
+	stw %r6, 544(%r11)
 # a = mem32[x0 + 1028]
 	.loc 1 2965
-	lwz %r3, 1028(%r10)
+	lwz %r5, 1028(%r11)
 # b = mem32[x0 + 1060]
 	.loc 1 2966
-	lwz %r4, 1060(%r10)
+	lwz %r6, 1060(%r11)
 # u = a ^ b
 	.loc 1 2967
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2968
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2969
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2970
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 2971
-	stw %r3, 1028(%r10)
+	stw %r5, 1028(%r11)
 # mem32[x0 + 1060] = b
 	.loc 1 2972
-	stw %r4, 1060(%r10)
+	stw %r6, 1060(%r11)
 # a = mem32[x0 + 1024]
 	.loc 1 2973
-	lwz %r3, 1024(%r10)
+	lwz %r5, 1024(%r11)
 # b = mem32[x0 + 1056]
 	.loc 1 2974
-	lwz %r4, 1056(%r10)
+	lwz %r6, 1056(%r11)
 # u = a ^ b
 	.loc 1 2975
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2976
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2977
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2978
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1024] = a
 	.loc 1 2979
-	stw %r3, 1024(%r10)
+	stw %r5, 1024(%r11)
 # mem32[x0 + 1056] = b
 	.loc 1 2980
-	stw %r4, 1056(%r10)
+	stw %r6, 1056(%r11)
 # a = mem32[x0 + 1540]
 	.loc 1 2981
-	lwz %r3, 1540(%r10)
+	lwz %r5, 1540(%r11)
 # b = mem32[x0 + 1572]
 	.loc 1 2982
-	lwz %r4, 1572(%r10)
+	lwz %r6, 1572(%r11)
 # u = a ^ b
 	.loc 1 2983
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2984
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2985
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2986
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1540] = a
 	.loc 1 2987
-	stw %r3, 1540(%r10)
+	stw %r5, 1540(%r11)
 # mem32[x0 + 1572] = b
 	.loc 1 2988
-	stw %r4, 1572(%r10)
+	stw %r6, 1572(%r11)
 # a = mem32[x0 + 1536]
 	.loc 1 2989
-	lwz %r3, 1536(%r10)
+	lwz %r5, 1536(%r11)
 # b = mem32[x0 + 1568]
 	.loc 1 2990
-	lwz %r4, 1568(%r10)
+	lwz %r6, 1568(%r11)
 # u = a ^ b
 	.loc 1 2991
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2992
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2993
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2994
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1536] = a
 	.loc 1 2995
-	stw %r3, 1536(%r10)
+	stw %r5, 1536(%r11)
 # mem32[x0 + 1568] = b
 	.loc 1 2996
-	stw %r4, 1568(%r10)
+	stw %r6, 1568(%r11)
 # a = mem32[x0 + 2052]
 	.loc 1 2997
-	lwz %r3, 2052(%r10)
+	lwz %r5, 2052(%r11)
 # b = mem32[x0 + 2084]
 	.loc 1 2998
-	lwz %r4, 2084(%r10)
+	lwz %r6, 2084(%r11)
 # u = a ^ b
 	.loc 1 2999
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3000
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3001
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3002
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 3003
-	stw %r3, 2052(%r10)
+	stw %r5, 2052(%r11)
 # mem32[x0 + 2084] = b
 	.loc 1 3004
-	stw %r4, 2084(%r10)
+	stw %r6, 2084(%r11)
 # a = mem32[x0 + 2048]
 	.loc 1 3005
-	lwz %r3, 2048(%r10)
+	lwz %r5, 2048(%r11)
 # b = mem32[x0 + 2080]
 	.loc 1 3006
-	lwz %r4, 2080(%r10)
+	lwz %r6, 2080(%r11)
 # u = a ^ b
 	.loc 1 3007
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3008
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3009
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3010
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2048] = a
 	.loc 1 3011
-	stw %r3, 2048(%r10)
+	stw %r5, 2048(%r11)
 # mem32[x0 + 2080] = b
 	.loc 1 3012
-	stw %r4, 2080(%r10)
+	stw %r6, 2080(%r11)
 # a = mem32[x0 + 2564]
 	.loc 1 3013
-	lwz %r3, 2564(%r10)
+	lwz %r5, 2564(%r11)
 # b = mem32[x0 + 2596]
 	.loc 1 3014
-	lwz %r4, 2596(%r10)
+	lwz %r6, 2596(%r11)
 # u = a ^ b
 	.loc 1 3015
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3016
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3017
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3018
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2564] = a
 	.loc 1 3019
-	stw %r3, 2564(%r10)
+	stw %r5, 2564(%r11)
 # mem32[x0 + 2596] = b
 	.loc 1 3020
-	stw %r4, 2596(%r10)
+	stw %r6, 2596(%r11)
 # a = mem32[x0 + 2560]
 	.loc 1 3021
-	lwz %r3, 2560(%r10)
+	lwz %r5, 2560(%r11)
 # b = mem32[x0 + 2592]
 	.loc 1 3022
-	lwz %r4, 2592(%r10)
+	lwz %r6, 2592(%r11)
 # u = a ^ b
 	.loc 1 3023
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3024
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3025
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3026
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2560] = a
 	.loc 1 3027
-	stw %r3, 2560(%r10)
+	stw %r5, 2560(%r11)
 # mem32[x0 + 2592] = b
 	.loc 1 3028
-	stw %r4, 2592(%r10)
+	stw %r6, 2592(%r11)
 # a = mem32[x0 + 3076]
 	.loc 1 3029
-	lwz %r3, 3076(%r10)
+	lwz %r5, 3076(%r11)
 # b = mem32[x0 + 3108]
 	.loc 1 3030
-	lwz %r4, 3108(%r10)
+	lwz %r6, 3108(%r11)
 # u = a ^ b
 	.loc 1 3031
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3032
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3033
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3034
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 3035
-	stw %r3, 3076(%r10)
+	stw %r5, 3076(%r11)
 # mem32[x0 + 3108] = b
 	.loc 1 3036
-	stw %r4, 3108(%r10)
+	stw %r6, 3108(%r11)
 # a = mem32[x0 + 3072]
 	.loc 1 3037
-	lwz %r3, 3072(%r10)
+	lwz %r5, 3072(%r11)
 # b = mem32[x0 + 3104]
 	.loc 1 3038
-	lwz %r4, 3104(%r10)
+	lwz %r6, 3104(%r11)
 # u = a ^ b
 	.loc 1 3039
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3040
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3041
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3042
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3072] = a
 	.loc 1 3043
-	stw %r3, 3072(%r10)
+	stw %r5, 3072(%r11)
 # mem32[x0 + 3104] = b
 	.loc 1 3044
-	stw %r4, 3104(%r10)
+	stw %r6, 3104(%r11)
 # a = mem32[x0 + 3588]
 	.loc 1 3045
-	lwz %r3, 3588(%r10)
+	lwz %r5, 3588(%r11)
 # b = mem32[x0 + 3620]
 	.loc 1 3046
-	lwz %r4, 3620(%r10)
+	lwz %r6, 3620(%r11)
 # u = a ^ b
 	.loc 1 3047
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3048
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3049
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3050
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3588] = a
 	.loc 1 3051
-	stw %r3, 3588(%r10)
+	stw %r5, 3588(%r11)
 # mem32[x0 + 3620] = b
 	.loc 1 3052
-	stw %r4, 3620(%r10)
+	stw %r6, 3620(%r11)
 # a = mem32[x0 + 3584]
 	.loc 1 3053
-	lwz %r3, 3584(%r10)
+	lwz %r5, 3584(%r11)
 # b = mem32[x0 + 3616]
 	.loc 1 3054
-	lwz %r4, 3616(%r10)
+	lwz %r6, 3616(%r11)
 # u = a ^ b
 	.loc 1 3055
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3056
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3057
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3058
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3584] = a
 	.loc 1 3059
-	stw %r3, 3584(%r10)
+	stw %r5, 3584(%r11)
 # mem32[x0 + 3616] = b
 	.loc 1 3060
-	stw %r4, 3616(%r10)
+	stw %r6, 3616(%r11)
 # a = mem32[x0 + 4100]
 	.loc 1 3061
-	lwz %r3, 4100(%r10)
+	lwz %r5, 4100(%r11)
 # b = mem32[x0 + 4132]
 	.loc 1 3062
-	lwz %r4, 4132(%r10)
+	lwz %r6, 4132(%r11)
 # u = a ^ b
 	.loc 1 3063
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3064
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3065
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3066
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 3067
-	stw %r3, 4100(%r10)
+	stw %r5, 4100(%r11)
 # mem32[x0 + 4132] = b
 	.loc 1 3068
-	stw %r4, 4132(%r10)
+	stw %r6, 4132(%r11)
 # a = mem32[x0 + 4096]
 	.loc 1 3069
-	lwz %r3, 4096(%r10)
+	lwz %r5, 4096(%r11)
 # b = mem32[x0 + 4128]
 	.loc 1 3070
-	lwz %r4, 4128(%r10)
+	lwz %r6, 4128(%r11)
 # u = a ^ b
 	.loc 1 3071
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3072
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3073
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3074
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4096] = a
 	.loc 1 3075
-	stw %r3, 4096(%r10)
+	stw %r5, 4096(%r11)
 # mem32[x0 + 4128] = b
 	.loc 1 3076
-	stw %r4, 4128(%r10)
+	stw %r6, 4128(%r11)
 # a = mem32[x0 + 4612]
 	.loc 1 3077
-	lwz %r3, 4612(%r10)
+	lwz %r5, 4612(%r11)
 # b = mem32[x0 + 4644]
 	.loc 1 3078
-	lwz %r4, 4644(%r10)
+	lwz %r6, 4644(%r11)
 # u = a ^ b
 	.loc 1 3079
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3080
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3081
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3082
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4612] = a
 	.loc 1 3083
-	stw %r3, 4612(%r10)
+	stw %r5, 4612(%r11)
 # mem32[x0 + 4644] = b
 	.loc 1 3084
-	stw %r4, 4644(%r10)
+	stw %r6, 4644(%r11)
 # a = mem32[x0 + 4608]
 	.loc 1 3085
-	lwz %r3, 4608(%r10)
+	lwz %r5, 4608(%r11)
 # b = mem32[x0 + 4640]
 	.loc 1 3086
-	lwz %r4, 4640(%r10)
+	lwz %r6, 4640(%r11)
 # u = a ^ b
 	.loc 1 3087
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3088
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3089
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3090
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4608] = a
 	.loc 1 3091
-	stw %r3, 4608(%r10)
+	stw %r5, 4608(%r11)
 # mem32[x0 + 4640] = b
 	.loc 1 3092
-	stw %r4, 4640(%r10)
+	stw %r6, 4640(%r11)
 # a = mem32[x0 + 5124]
 	.loc 1 3093
-	lwz %r3, 5124(%r10)
+	lwz %r5, 5124(%r11)
 # b = mem32[x0 + 5156]
 	.loc 1 3094
-	lwz %r4, 5156(%r10)
+	lwz %r6, 5156(%r11)
 # u = a ^ b
 	.loc 1 3095
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3096
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3097
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3098
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 3099
-	stw %r3, 5124(%r10)
+	stw %r5, 5124(%r11)
 # mem32[x0 + 5156] = b
 	.loc 1 3100
-	stw %r4, 5156(%r10)
+	stw %r6, 5156(%r11)
 # a = mem32[x0 + 5120]
 	.loc 1 3101
-	lwz %r3, 5120(%r10)
+	lwz %r5, 5120(%r11)
 # b = mem32[x0 + 5152]
 	.loc 1 3102
-	lwz %r4, 5152(%r10)
+	lwz %r6, 5152(%r11)
 # u = a ^ b
 	.loc 1 3103
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3104
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3105
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3106
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5120] = a
 	.loc 1 3107
-	stw %r3, 5120(%r10)
+	stw %r5, 5120(%r11)
 # mem32[x0 + 5152] = b
 	.loc 1 3108
-	stw %r4, 5152(%r10)
+	stw %r6, 5152(%r11)
 # a = mem32[x0 + 5636]
 	.loc 1 3109
-	lwz %r3, 5636(%r10)
+	lwz %r5, 5636(%r11)
 # b = mem32[x0 + 5668]
 	.loc 1 3110
-	lwz %r4, 5668(%r10)
+	lwz %r6, 5668(%r11)
 # u = a ^ b
 	.loc 1 3111
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3112
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3113
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3114
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5636] = a
 	.loc 1 3115
-	stw %r3, 5636(%r10)
+	stw %r5, 5636(%r11)
 # mem32[x0 + 5668] = b
 	.loc 1 3116
-	stw %r4, 5668(%r10)
+	stw %r6, 5668(%r11)
 # a = mem32[x0 + 5632]
 	.loc 1 3117
-	lwz %r3, 5632(%r10)
+	lwz %r5, 5632(%r11)
 # b = mem32[x0 + 5664]
 	.loc 1 3118
-	lwz %r4, 5664(%r10)
+	lwz %r6, 5664(%r11)
 # u = a ^ b
 	.loc 1 3119
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3120
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3121
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3122
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5632] = a
 	.loc 1 3123
-	stw %r3, 5632(%r10)
+	stw %r5, 5632(%r11)
 # mem32[x0 + 5664] = b
 	.loc 1 3124
-	stw %r4, 5664(%r10)
+	stw %r6, 5664(%r11)
 # x0 = x0 + 8
 	.loc 1 3125
-	addi %r10, %r10, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 3126
 	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 3127
-	addi %r6, %r6, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 3128
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r8, 0
 # goto l14b if !=
 	.loc 1 3129
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l14b
 # x0 = x0 + 32
 	.loc 1 3130
-	addi %r10, %r10, 32
+	addi %r11, %r11, 32
 # o0 = o0 - 1
 	.loc 1 3131
-	mr %r5, %r8
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 3132
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r10, 0
 # goto l14a if !=
 	.loc 1 3133
-	mr %r3, %r12
-	mr %r4, %r11
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l14a
 # c = cb + 3840
 	.loc 1 3136
 	addi %r9, %r4, 3840
 # x0 = v
 	.loc 1 3137
-	mr %r10, %r3
+	mr %r11, %r3
 # o0 = 16
 	.loc 1 3138
-	li %r5, 16
+	li %r10, 16
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l15a:
 # o1 = 2
 	.loc 1 3140
-	mr %r8, %r5
-	mr %r11, %r4
-	mr %r12, %r3
-	li %r6, 2
+	li %r8, 2
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l15b:
 # k = mem32le[c + 0]
 	.loc 1 3142
 	lwbrx %r31, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 3143
-	li %r3, 4
-	lwbrx %r7, %r9, %r3
+	li %r5, 4
+	lwbrx %r12, %r9, %r5
 # a = mem32[x0 + 4]
 	.loc 1 3144
-	lwz %r3, 4(%r10)
+	lwz %r5, 4(%r11)
 # b = mem32[x0 + 20]
 	.loc 1 3145
-	lwz %r4, 20(%r10)
+	lwz %r6, 20(%r11)
 # u = a ^ b
 	.loc 1 3146
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3147
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3148
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3149
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4] = a
 	.loc 1 3150
-	stw %r3, 4(%r10)
+	stw %r5, 4(%r11)
 # mem32[x0 + 20] = b
 	.loc 1 3151
-	stw %r4, 20(%r10)
+	stw %r6, 20(%r11)
 # a = mem32[x0 + 0]
 	.loc 1 3152
-	lwz %r3, 0(%r10)
+	lwz %r5, 0(%r11)
 # b = mem32[x0 + 16]
 	.loc 1 3153
-	lwz %r4, 16(%r10)
+	lwz %r6, 16(%r11)
 # u = a ^ b
 	.loc 1 3154
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3155
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3156
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3157
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 0] = a
 	.loc 1 3158
-	stw %r3, 0(%r10)
+	stw %r5, 0(%r11)
 # mem32[x0 + 16] = b
 	.loc 1 3159
-	stw %r4, 16(%r10)
+	stw %r6, 16(%r11)
 # a = mem32[x0 + 516]
 	.loc 1 3160
-	lwz %r3, 516(%r10)
+	lwz %r5, 516(%r11)
 # b = mem32[x0 + 532]
 	.loc 1 3161
-	lwz %r4, 532(%r10)
+	lwz %r6, 532(%r11)
 # u = a ^ b
 	.loc 1 3162
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3163
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3164
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3165
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 516] = a
 	.loc 1 3166
-	stw %r3, 516(%r10)
+	stw %r5, 516(%r11)
 # mem32[x0 + 532] = b
 	.loc 1 3167
-	stw %r4, 532(%r10)
+	stw %r6, 532(%r11)
 # a = mem32[x0 + 512]
 	.loc 1 3168
-	lwz %r3, 512(%r10)
+	lwz %r5, 512(%r11)
 # b = mem32[x0 + 528]
 	.loc 1 3169
-	lwz %r4, 528(%r10)
+	lwz %r6, 528(%r11)
 # u = a ^ b
 	.loc 1 3170
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3171
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3172
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3173
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 512] = a
 	.loc 1 3174
-	stw %r3, 512(%r10)
+	stw %r5, 512(%r11)
 # mem32[x0 + 528] = b
 	.loc 1 3175
-	stw %r4, 528(%r10)
+	stw %r6, 528(%r11)
 # a = mem32[x0 + 1028]
 	.loc 1 3176
-	lwz %r3, 1028(%r10)
+	lwz %r5, 1028(%r11)
 # b = mem32[x0 + 1044]
 	.loc 1 3177
-	lwz %r4, 1044(%r10)
+	lwz %r6, 1044(%r11)
 # u = a ^ b
 	.loc 1 3178
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3179
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3180
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3181
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 3182
-	stw %r3, 1028(%r10)
+	stw %r5, 1028(%r11)
 # mem32[x0 + 1044] = b
 	.loc 1 3183
-	stw %r4, 1044(%r10)
+	stw %r6, 1044(%r11)
 # a = mem32[x0 + 1024]
 	.loc 1 3184
-	lwz %r3, 1024(%r10)
+	lwz %r5, 1024(%r11)
 # b = mem32[x0 + 1040]
 	.loc 1 3185
-	lwz %r4, 1040(%r10)
+	lwz %r6, 1040(%r11)
 # u = a ^ b
 	.loc 1 3186
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3187
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3188
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3189
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1024] = a
 	.loc 1 3190
-	stw %r3, 1024(%r10)
+	stw %r5, 1024(%r11)
 # mem32[x0 + 1040] = b
 	.loc 1 3191
-	stw %r4, 1040(%r10)
+	stw %r6, 1040(%r11)
 # a = mem32[x0 + 1540]
 	.loc 1 3192
-	lwz %r3, 1540(%r10)
+	lwz %r5, 1540(%r11)
 # b = mem32[x0 + 1556]
 	.loc 1 3193
-	lwz %r4, 1556(%r10)
+	lwz %r6, 1556(%r11)
 # u = a ^ b
 	.loc 1 3194
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3195
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3196
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3197
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1540] = a
 	.loc 1 3198
-	stw %r3, 1540(%r10)
+	stw %r5, 1540(%r11)
 # mem32[x0 + 1556] = b
 	.loc 1 3199
-	stw %r4, 1556(%r10)
+	stw %r6, 1556(%r11)
 # a = mem32[x0 + 1536]
 	.loc 1 3200
-	lwz %r3, 1536(%r10)
+	lwz %r5, 1536(%r11)
 # b = mem32[x0 + 1552]
 	.loc 1 3201
-	lwz %r4, 1552(%r10)
+	lwz %r6, 1552(%r11)
 # u = a ^ b
 	.loc 1 3202
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3203
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3204
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3205
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1536] = a
 	.loc 1 3206
-	stw %r3, 1536(%r10)
+	stw %r5, 1536(%r11)
 # mem32[x0 + 1552] = b
 	.loc 1 3207
-	stw %r4, 1552(%r10)
+	stw %r6, 1552(%r11)
 # a = mem32[x0 + 2052]
 	.loc 1 3208
-	lwz %r3, 2052(%r10)
+	lwz %r5, 2052(%r11)
 # b = mem32[x0 + 2068]
 	.loc 1 3209
-	lwz %r4, 2068(%r10)
+	lwz %r6, 2068(%r11)
 # u = a ^ b
 	.loc 1 3210
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3211
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3212
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3213
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 3214
-	stw %r3, 2052(%r10)
+	stw %r5, 2052(%r11)
 # mem32[x0 + 2068] = b
 	.loc 1 3215
-	stw %r4, 2068(%r10)
+	stw %r6, 2068(%r11)
 # a = mem32[x0 + 2048]
 	.loc 1 3216
-	lwz %r3, 2048(%r10)
+	lwz %r5, 2048(%r11)
 # b = mem32[x0 + 2064]
 	.loc 1 3217
-	lwz %r4, 2064(%r10)
+	lwz %r6, 2064(%r11)
 # u = a ^ b
 	.loc 1 3218
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3219
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3220
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3221
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2048] = a
 	.loc 1 3222
-	stw %r3, 2048(%r10)
+	stw %r5, 2048(%r11)
 # mem32[x0 + 2064] = b
 	.loc 1 3223
-	stw %r4, 2064(%r10)
+	stw %r6, 2064(%r11)
 # a = mem32[x0 + 2564]
 	.loc 1 3224
-	lwz %r3, 2564(%r10)
+	lwz %r5, 2564(%r11)
 # b = mem32[x0 + 2580]
 	.loc 1 3225
-	lwz %r4, 2580(%r10)
+	lwz %r6, 2580(%r11)
 # u = a ^ b
 	.loc 1 3226
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3227
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3228
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3229
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2564] = a
 	.loc 1 3230
-	stw %r3, 2564(%r10)
+	stw %r5, 2564(%r11)
 # mem32[x0 + 2580] = b
 	.loc 1 3231
-	stw %r4, 2580(%r10)
+	stw %r6, 2580(%r11)
 # a = mem32[x0 + 2560]
 	.loc 1 3232
-	lwz %r3, 2560(%r10)
+	lwz %r5, 2560(%r11)
 # b = mem32[x0 + 2576]
 	.loc 1 3233
-	lwz %r4, 2576(%r10)
+	lwz %r6, 2576(%r11)
 # u = a ^ b
 	.loc 1 3234
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3235
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3236
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3237
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2560] = a
 	.loc 1 3238
-	stw %r3, 2560(%r10)
+	stw %r5, 2560(%r11)
 # mem32[x0 + 2576] = b
 	.loc 1 3239
-	stw %r4, 2576(%r10)
+	stw %r6, 2576(%r11)
 # a = mem32[x0 + 3076]
 	.loc 1 3240
-	lwz %r3, 3076(%r10)
+	lwz %r5, 3076(%r11)
 # b = mem32[x0 + 3092]
 	.loc 1 3241
-	lwz %r4, 3092(%r10)
+	lwz %r6, 3092(%r11)
 # u = a ^ b
 	.loc 1 3242
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3243
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3244
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3245
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 3246
-	stw %r3, 3076(%r10)
+	stw %r5, 3076(%r11)
 # mem32[x0 + 3092] = b
 	.loc 1 3247
-	stw %r4, 3092(%r10)
+	stw %r6, 3092(%r11)
 # a = mem32[x0 + 3072]
 	.loc 1 3248
-	lwz %r3, 3072(%r10)
+	lwz %r5, 3072(%r11)
 # b = mem32[x0 + 3088]
 	.loc 1 3249
-	lwz %r4, 3088(%r10)
+	lwz %r6, 3088(%r11)
 # u = a ^ b
 	.loc 1 3250
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3251
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3252
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3253
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3072] = a
 	.loc 1 3254
-	stw %r3, 3072(%r10)
+	stw %r5, 3072(%r11)
 # mem32[x0 + 3088] = b
 	.loc 1 3255
-	stw %r4, 3088(%r10)
+	stw %r6, 3088(%r11)
 # a = mem32[x0 + 3588]
 	.loc 1 3256
-	lwz %r3, 3588(%r10)
+	lwz %r5, 3588(%r11)
 # b = mem32[x0 + 3604]
 	.loc 1 3257
-	lwz %r4, 3604(%r10)
+	lwz %r6, 3604(%r11)
 # u = a ^ b
 	.loc 1 3258
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3259
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3260
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3261
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3588] = a
 	.loc 1 3262
-	stw %r3, 3588(%r10)
+	stw %r5, 3588(%r11)
 # mem32[x0 + 3604] = b
 	.loc 1 3263
-	stw %r4, 3604(%r10)
+	stw %r6, 3604(%r11)
 # a = mem32[x0 + 3584]
 	.loc 1 3264
-	lwz %r3, 3584(%r10)
+	lwz %r5, 3584(%r11)
 # b = mem32[x0 + 3600]
 	.loc 1 3265
-	lwz %r4, 3600(%r10)
+	lwz %r6, 3600(%r11)
 # u = a ^ b
 	.loc 1 3266
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3267
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3268
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3269
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3584] = a
 	.loc 1 3270
-	stw %r3, 3584(%r10)
+	stw %r5, 3584(%r11)
 # mem32[x0 + 3600] = b
 	.loc 1 3271
-	stw %r4, 3600(%r10)
+	stw %r6, 3600(%r11)
 # a = mem32[x0 + 4100]
 	.loc 1 3272
-	lwz %r3, 4100(%r10)
+	lwz %r5, 4100(%r11)
 # b = mem32[x0 + 4116]
 	.loc 1 3273
-	lwz %r4, 4116(%r10)
+	lwz %r6, 4116(%r11)
 # u = a ^ b
 	.loc 1 3274
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3275
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3276
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3277
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 3278
-	stw %r3, 4100(%r10)
+	stw %r5, 4100(%r11)
 # mem32[x0 + 4116] = b
 	.loc 1 3279
-	stw %r4, 4116(%r10)
+	stw %r6, 4116(%r11)
 # a = mem32[x0 + 4096]
 	.loc 1 3280
-	lwz %r3, 4096(%r10)
+	lwz %r5, 4096(%r11)
 # b = mem32[x0 + 4112]
 	.loc 1 3281
-	lwz %r4, 4112(%r10)
+	lwz %r6, 4112(%r11)
 # u = a ^ b
 	.loc 1 3282
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3283
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3284
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3285
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4096] = a
 	.loc 1 3286
-	stw %r3, 4096(%r10)
+	stw %r5, 4096(%r11)
 # mem32[x0 + 4112] = b
 	.loc 1 3287
-	stw %r4, 4112(%r10)
+	stw %r6, 4112(%r11)
 # a = mem32[x0 + 4612]
 	.loc 1 3288
-	lwz %r3, 4612(%r10)
+	lwz %r5, 4612(%r11)
 # b = mem32[x0 + 4628]
 	.loc 1 3289
-	lwz %r4, 4628(%r10)
+	lwz %r6, 4628(%r11)
 # u = a ^ b
 	.loc 1 3290
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3291
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3292
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3293
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4612] = a
 	.loc 1 3294
-	stw %r3, 4612(%r10)
+	stw %r5, 4612(%r11)
 # mem32[x0 + 4628] = b
 	.loc 1 3295
-	stw %r4, 4628(%r10)
+	stw %r6, 4628(%r11)
 # a = mem32[x0 + 4608]
 	.loc 1 3296
-	lwz %r3, 4608(%r10)
+	lwz %r5, 4608(%r11)
 # b = mem32[x0 + 4624]
 	.loc 1 3297
-	lwz %r4, 4624(%r10)
+	lwz %r6, 4624(%r11)
 # u = a ^ b
 	.loc 1 3298
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3299
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3300
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3301
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4608] = a
 	.loc 1 3302
-	stw %r3, 4608(%r10)
+	stw %r5, 4608(%r11)
 # mem32[x0 + 4624] = b
 	.loc 1 3303
-	stw %r4, 4624(%r10)
+	stw %r6, 4624(%r11)
 # a = mem32[x0 + 5124]
 	.loc 1 3304
-	lwz %r3, 5124(%r10)
+	lwz %r5, 5124(%r11)
 # b = mem32[x0 + 5140]
 	.loc 1 3305
-	lwz %r4, 5140(%r10)
+	lwz %r6, 5140(%r11)
 # u = a ^ b
 	.loc 1 3306
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3307
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3308
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3309
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 3310
-	stw %r3, 5124(%r10)
+	stw %r5, 5124(%r11)
 # mem32[x0 + 5140] = b
 	.loc 1 3311
-	stw %r4, 5140(%r10)
+	stw %r6, 5140(%r11)
 # a = mem32[x0 + 5120]
 	.loc 1 3312
-	lwz %r3, 5120(%r10)
+	lwz %r5, 5120(%r11)
 # b = mem32[x0 + 5136]
 	.loc 1 3313
-	lwz %r4, 5136(%r10)
+	lwz %r6, 5136(%r11)
 # u = a ^ b
 	.loc 1 3314
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3315
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3316
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3317
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5120] = a
 	.loc 1 3318
-	stw %r3, 5120(%r10)
+	stw %r5, 5120(%r11)
 # mem32[x0 + 5136] = b
 	.loc 1 3319
-	stw %r4, 5136(%r10)
+	stw %r6, 5136(%r11)
 # a = mem32[x0 + 5636]
 	.loc 1 3320
-	lwz %r3, 5636(%r10)
+	lwz %r5, 5636(%r11)
 # b = mem32[x0 + 5652]
 	.loc 1 3321
-	lwz %r4, 5652(%r10)
+	lwz %r6, 5652(%r11)
 # u = a ^ b
 	.loc 1 3322
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3323
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3324
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3325
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5636] = a
 	.loc 1 3326
-	stw %r3, 5636(%r10)
+	stw %r5, 5636(%r11)
 # mem32[x0 + 5652] = b
 	.loc 1 3327
-	stw %r4, 5652(%r10)
+	stw %r6, 5652(%r11)
 # a = mem32[x0 + 5632]
 	.loc 1 3328
-	lwz %r3, 5632(%r10)
+	lwz %r5, 5632(%r11)
 # b = mem32[x0 + 5648]
 	.loc 1 3329
-	lwz %r4, 5648(%r10)
+	lwz %r6, 5648(%r11)
 # u = a ^ b
 	.loc 1 3330
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3331
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3332
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3333
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5632] = a
 	.loc 1 3334
-	stw %r3, 5632(%r10)
+	stw %r5, 5632(%r11)
 # mem32[x0 + 5648] = b
 	.loc 1 3335
-	stw %r4, 5648(%r10)
+	stw %r6, 5648(%r11)
 # x0 = x0 + 8
 	.loc 1 3336
-	addi %r10, %r10, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 3337
 	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 3338
-	addi %r6, %r6, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 3339
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r8, 0
 # goto l15b if !=
 	.loc 1 3340
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l15b
 # x0 = x0 + 16
 	.loc 1 3341
-	addi %r10, %r10, 16
+	addi %r11, %r11, 16
 # o0 = o0 - 1
 	.loc 1 3342
-	mr %r5, %r8
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 3343
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r10, 0
 # goto l15a if !=
 	.loc 1 3344
-	mr %r3, %r12
-	mr %r4, %r11
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l15a
 # c = cb + 4096
 	.loc 1 3347
-	addi %r5, %r4, 4096
+	addi %r9, %r4, 4096
 # x0 = v
 	.loc 1 3348
-	mr %r9, %r4
+	mr %r10, %r3
 # o0 = 32
 	.loc 1 3349
-	mr %r8, %r3
-	li %r4, 32
-	mr %r10, %r5
-	mr %r11, %r3
-	mr %r6, %r4
+	li %r8, 32
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l16a:
 # k = mem32le[c + 0]
 	.loc 1 3351
-	lwbrx %r12, 0, %r10
+	lwbrx %r12, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 3352
-	li %r3, 4
-	lwbrx %r7, %r10, %r3
+	li %r5, 4
+	lwbrx %r11, %r9, %r5
 # a = mem32[x0 + 4]
 	.loc 1 3353
-	lwz %r3, 4(%r11)
+	lwz %r5, 4(%r10)
 # b = mem32[x0 + 12]
 	.loc 1 3354
-	lwz %r4, 12(%r11)
+	lwz %r6, 12(%r10)
 # u = a ^ b
 	.loc 1 3355
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3356
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3357
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3358
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4] = a
 	.loc 1 3359
-	stw %r3, 4(%r11)
+	stw %r5, 4(%r10)
 # mem32[x0 + 12] = b
 	.loc 1 3360
-	stw %r4, 12(%r11)
+	stw %r6, 12(%r10)
 # a = mem32[x0 + 0]
 	.loc 1 3361
-	lwz %r3, 0(%r11)
+	lwz %r5, 0(%r10)
 # b = mem32[x0 + 8]
 	.loc 1 3362
-	lwz %r4, 8(%r11)
+	lwz %r6, 8(%r10)
 # u = a ^ b
 	.loc 1 3363
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3364
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 3365
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3366
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 0] = a
 	.loc 1 3367
-	stw %r3, 0(%r11)
+	stw %r5, 0(%r10)
 # mem32[x0 + 8] = b
 	.loc 1 3368
-	stw %r4, 8(%r11)
+	stw %r6, 8(%r10)
 # a = mem32[x0 + 516]
 	.loc 1 3369
-	lwz %r3, 516(%r11)
+	lwz %r5, 516(%r10)
 # b = mem32[x0 + 524]
 	.loc 1 3370
-	lwz %r4, 524(%r11)
+	lwz %r6, 524(%r10)
 # u = a ^ b
 	.loc 1 3371
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3372
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3373
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3374
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 516] = a
 	.loc 1 3375
-	stw %r3, 516(%r11)
+	stw %r5, 516(%r10)
 # mem32[x0 + 524] = b
 	.loc 1 3376
-	stw %r4, 524(%r11)
+	stw %r6, 524(%r10)
 # a = mem32[x0 + 512]
 	.loc 1 3377
-	lwz %r3, 512(%r11)
+	lwz %r5, 512(%r10)
 # b = mem32[x0 + 520]
 	.loc 1 3378
-	lwz %r4, 520(%r11)
+	lwz %r6, 520(%r10)
 # u = a ^ b
 	.loc 1 3379
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3380
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 3381
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3382
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 512] = a
 	.loc 1 3383
-	stw %r3, 512(%r11)
+	stw %r5, 512(%r10)
 # mem32[x0 + 520] = b
 	.loc 1 3384
-	stw %r4, 520(%r11)
+	stw %r6, 520(%r10)
 # a = mem32[x0 + 1028]
 	.loc 1 3385
-	lwz %r3, 1028(%r11)
+	lwz %r5, 1028(%r10)
 # b = mem32[x0 + 1036]
 	.loc 1 3386
-	lwz %r4, 1036(%r11)
+	lwz %r6, 1036(%r10)
 # u = a ^ b
 	.loc 1 3387
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3388
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3389
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3390
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 3391
-	stw %r3, 1028(%r11)
+	stw %r5, 1028(%r10)
 # mem32[x0 + 1036] = b
 	.loc 1 3392
-	stw %r4, 1036(%r11)
+	stw %r6, 1036(%r10)
 # a = mem32[x0 + 1024]
 	.loc 1 3393
-	lwz %r3, 1024(%r11)
+	lwz %r5, 1024(%r10)
 # b = mem32[x0 + 1032]
 	.loc 1 3394
-	lwz %r4, 1032(%r11)
+	lwz %r6, 1032(%r10)
 # u = a ^ b
 	.loc 1 3395
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3396
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 3397
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3398
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1024] = a
 	.loc 1 3399
-	stw %r3, 1024(%r11)
+	stw %r5, 1024(%r10)
 # mem32[x0 + 1032] = b
 	.loc 1 3400
-	stw %r4, 1032(%r11)
+	stw %r6, 1032(%r10)
 # a = mem32[x0 + 1540]
 	.loc 1 3401
-	lwz %r3, 1540(%r11)
+	lwz %r5, 1540(%r10)
 # b = mem32[x0 + 1548]
 	.loc 1 3402
-	lwz %r4, 1548(%r11)
+	lwz %r6, 1548(%r10)
 # u = a ^ b
 	.loc 1 3403
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3404
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3405
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3406
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1540] = a
 	.loc 1 3407
-	stw %r3, 1540(%r11)
+	stw %r5, 1540(%r10)
 # mem32[x0 + 1548] = b
 	.loc 1 3408
-	stw %r4, 1548(%r11)
+	stw %r6, 1548(%r10)
 # a = mem32[x0 + 1536]
 	.loc 1 3409
-	lwz %r3, 1536(%r11)
+	lwz %r5, 1536(%r10)
 # b = mem32[x0 + 1544]
 	.loc 1 3410
-	lwz %r4, 1544(%r11)
+	lwz %r6, 1544(%r10)
 # u = a ^ b
 	.loc 1 3411
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3412
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 3413
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3414
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1536] = a
 	.loc 1 3415
-	stw %r3, 1536(%r11)
+	stw %r5, 1536(%r10)
 # mem32[x0 + 1544] = b
 	.loc 1 3416
-	stw %r4, 1544(%r11)
+	stw %r6, 1544(%r10)
 # a = mem32[x0 + 2052]
 	.loc 1 3417
-	lwz %r3, 2052(%r11)
+	lwz %r5, 2052(%r10)
 # b = mem32[x0 + 2060]
 	.loc 1 3418
-	lwz %r4, 2060(%r11)
+	lwz %r6, 2060(%r10)
 # u = a ^ b
 	.loc 1 3419
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3420
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3421
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3422
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 3423
-	stw %r3, 2052(%r11)
+	stw %r5, 2052(%r10)
 # mem32[x0 + 2060] = b
 	.loc 1 3424
-	stw %r4, 2060(%r11)
+	stw %r6, 2060(%r10)
 # a = mem32[x0 + 2048]
 	.loc 1 3425
-	lwz %r3, 2048(%r11)
+	lwz %r5, 2048(%r10)
 # b = mem32[x0 + 2056]
 	.loc 1 3426
-	lwz %r4, 2056(%r11)
+	lwz %r6, 2056(%r10)
 # u = a ^ b
 	.loc 1 3427
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3428
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 3429
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3430
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2048] = a
 	.loc 1 3431
-	stw %r3, 2048(%r11)
+	stw %r5, 2048(%r10)
 # mem32[x0 + 2056] = b
 	.loc 1 3432
-	stw %r4, 2056(%r11)
+	stw %r6, 2056(%r10)
 # a = mem32[x0 + 2564]
 	.loc 1 3433
-	lwz %r3, 2564(%r11)
+	lwz %r5, 2564(%r10)
 # b = mem32[x0 + 2572]
 	.loc 1 3434
-	lwz %r4, 2572(%r11)
+	lwz %r6, 2572(%r10)
 # u = a ^ b
 	.loc 1 3435
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3436
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3437
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3438
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2564] = a
 	.loc 1 3439
-	stw %r3, 2564(%r11)
+	stw %r5, 2564(%r10)
 # mem32[x0 + 2572] = b
 	.loc 1 3440
-	stw %r4, 2572(%r11)
+	stw %r6, 2572(%r10)
 # a = mem32[x0 + 2560]
 	.loc 1 3441
-	lwz %r3, 2560(%r11)
+	lwz %r5, 2560(%r10)
 # b = mem32[x0 + 2568]
 	.loc 1 3442
-	lwz %r4, 2568(%r11)
+	lwz %r6, 2568(%r10)
 # u = a ^ b
 	.loc 1 3443
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3444
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 3445
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3446
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2560] = a
 	.loc 1 3447
-	stw %r3, 2560(%r11)
+	stw %r5, 2560(%r10)
 # mem32[x0 + 2568] = b
 	.loc 1 3448
-	stw %r4, 2568(%r11)
+	stw %r6, 2568(%r10)
 # a = mem32[x0 + 3076]
 	.loc 1 3449
-	lwz %r3, 3076(%r11)
+	lwz %r5, 3076(%r10)
 # b = mem32[x0 + 3084]
 	.loc 1 3450
-	lwz %r4, 3084(%r11)
+	lwz %r6, 3084(%r10)
 # u = a ^ b
 	.loc 1 3451
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3452
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3453
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3454
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 3455
-	stw %r3, 3076(%r11)
+	stw %r5, 3076(%r10)
 # mem32[x0 + 3084] = b
 	.loc 1 3456
-	stw %r4, 3084(%r11)
+	stw %r6, 3084(%r10)
 # a = mem32[x0 + 3072]
 	.loc 1 3457
-	lwz %r3, 3072(%r11)
+	lwz %r5, 3072(%r10)
 # b = mem32[x0 + 3080]
 	.loc 1 3458
-	lwz %r4, 3080(%r11)
+	lwz %r6, 3080(%r10)
 # u = a ^ b
 	.loc 1 3459
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3460
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 3461
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3462
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3072] = a
 	.loc 1 3463
-	stw %r3, 3072(%r11)
+	stw %r5, 3072(%r10)
 # mem32[x0 + 3080] = b
 	.loc 1 3464
-	stw %r4, 3080(%r11)
+	stw %r6, 3080(%r10)
 # a = mem32[x0 + 3588]
 	.loc 1 3465
-	lwz %r3, 3588(%r11)
+	lwz %r5, 3588(%r10)
 # b = mem32[x0 + 3596]
 	.loc 1 3466
-	lwz %r4, 3596(%r11)
+	lwz %r6, 3596(%r10)
 # u = a ^ b
 	.loc 1 3467
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3468
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3469
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3470
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3588] = a
 	.loc 1 3471
-	stw %r3, 3588(%r11)
+	stw %r5, 3588(%r10)
 # mem32[x0 + 3596] = b
 	.loc 1 3472
-	stw %r4, 3596(%r11)
+	stw %r6, 3596(%r10)
 # a = mem32[x0 + 3584]
 	.loc 1 3473
-	lwz %r3, 3584(%r11)
+	lwz %r5, 3584(%r10)
 # b = mem32[x0 + 3592]
 	.loc 1 3474
-	lwz %r4, 3592(%r11)
+	lwz %r6, 3592(%r10)
 # u = a ^ b
 	.loc 1 3475
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3476
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 3477
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3478
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3584] = a
 	.loc 1 3479
-	stw %r3, 3584(%r11)
+	stw %r5, 3584(%r10)
 # mem32[x0 + 3592] = b
 	.loc 1 3480
-	stw %r4, 3592(%r11)
+	stw %r6, 3592(%r10)
 # a = mem32[x0 + 4100]
 	.loc 1 3481
-	lwz %r3, 4100(%r11)
+	lwz %r5, 4100(%r10)
 # b = mem32[x0 + 4108]
 	.loc 1 3482
-	lwz %r4, 4108(%r11)
+	lwz %r6, 4108(%r10)
 # u = a ^ b
 	.loc 1 3483
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3484
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3485
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3486
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 3487
-	stw %r3, 4100(%r11)
+	stw %r5, 4100(%r10)
 # mem32[x0 + 4108] = b
 	.loc 1 3488
-	stw %r4, 4108(%r11)
+	stw %r6, 4108(%r10)
 # a = mem32[x0 + 4096]
 	.loc 1 3489
-	lwz %r3, 4096(%r11)
+	lwz %r5, 4096(%r10)
 # b = mem32[x0 + 4104]
 	.loc 1 3490
-	lwz %r4, 4104(%r11)
+	lwz %r6, 4104(%r10)
 # u = a ^ b
 	.loc 1 3491
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3492
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 3493
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3494
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4096] = a
 	.loc 1 3495
-	stw %r3, 4096(%r11)
+	stw %r5, 4096(%r10)
 # mem32[x0 + 4104] = b
 	.loc 1 3496
-	stw %r4, 4104(%r11)
+	stw %r6, 4104(%r10)
 # a = mem32[x0 + 4612]
 	.loc 1 3497
-	lwz %r3, 4612(%r11)
+	lwz %r5, 4612(%r10)
 # b = mem32[x0 + 4620]
 	.loc 1 3498
-	lwz %r4, 4620(%r11)
+	lwz %r6, 4620(%r10)
 # u = a ^ b
 	.loc 1 3499
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3500
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3501
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3502
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4612] = a
 	.loc 1 3503
-	stw %r3, 4612(%r11)
+	stw %r5, 4612(%r10)
 # mem32[x0 + 4620] = b
 	.loc 1 3504
-	stw %r4, 4620(%r11)
+	stw %r6, 4620(%r10)
 # a = mem32[x0 + 4608]
 	.loc 1 3505
-	lwz %r3, 4608(%r11)
+	lwz %r5, 4608(%r10)
 # b = mem32[x0 + 4616]
 	.loc 1 3506
-	lwz %r4, 4616(%r11)
+	lwz %r6, 4616(%r10)
 # u = a ^ b
 	.loc 1 3507
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3508
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 3509
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3510
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4608] = a
 	.loc 1 3511
-	stw %r3, 4608(%r11)
+	stw %r5, 4608(%r10)
 # mem32[x0 + 4616] = b
 	.loc 1 3512
-	stw %r4, 4616(%r11)
+	stw %r6, 4616(%r10)
 # a = mem32[x0 + 5124]
 	.loc 1 3513
-	lwz %r3, 5124(%r11)
+	lwz %r5, 5124(%r10)
 # b = mem32[x0 + 5132]
 	.loc 1 3514
-	lwz %r4, 5132(%r11)
+	lwz %r6, 5132(%r10)
 # u = a ^ b
 	.loc 1 3515
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3516
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3517
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3518
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 3519
-	stw %r3, 5124(%r11)
+	stw %r5, 5124(%r10)
 # mem32[x0 + 5132] = b
 	.loc 1 3520
-	stw %r4, 5132(%r11)
+	stw %r6, 5132(%r10)
 # a = mem32[x0 + 5120]
 	.loc 1 3521
-	lwz %r3, 5120(%r11)
+	lwz %r5, 5120(%r10)
 # b = mem32[x0 + 5128]
 	.loc 1 3522
-	lwz %r4, 5128(%r11)
+	lwz %r6, 5128(%r10)
 # u = a ^ b
 	.loc 1 3523
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3524
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 3525
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3526
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5120] = a
 	.loc 1 3527
-	stw %r3, 5120(%r11)
+	stw %r5, 5120(%r10)
 # mem32[x0 + 5128] = b
 	.loc 1 3528
-	stw %r4, 5128(%r11)
+	stw %r6, 5128(%r10)
 # a = mem32[x0 + 5636]
 	.loc 1 3529
-	lwz %r3, 5636(%r11)
+	lwz %r5, 5636(%r10)
 # b = mem32[x0 + 5644]
 	.loc 1 3530
-	lwz %r4, 5644(%r11)
+	lwz %r6, 5644(%r10)
 # u = a ^ b
 	.loc 1 3531
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3532
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3533
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3534
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5636] = a
 	.loc 1 3535
-	stw %r3, 5636(%r11)
+	stw %r5, 5636(%r10)
 # mem32[x0 + 5644] = b
 	.loc 1 3536
-	stw %r4, 5644(%r11)
+	stw %r6, 5644(%r10)
 # a = mem32[x0 + 5632]
 	.loc 1 3537
-	lwz %r3, 5632(%r11)
+	lwz %r5, 5632(%r10)
 # b = mem32[x0 + 5640]
 	.loc 1 3538
-	lwz %r4, 5640(%r11)
+	lwz %r6, 5640(%r10)
 # u = a ^ b
 	.loc 1 3539
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3540
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 3541
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3542
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5632] = a
 	.loc 1 3543
-	stw %r3, 5632(%r11)
+	stw %r5, 5632(%r10)
 # mem32[x0 + 5640] = b
 	.loc 1 3544
-	stw %r4, 5640(%r11)
+	stw %r6, 5640(%r10)
 # x0 = x0 + 16
 	.loc 1 3545
-	addi %r11, %r11, 16
+	addi %r10, %r10, 16
 # c = c + 8
 	.loc 1 3546
-	addi %r10, %r10, 8
+	addi %r9, %r9, 8
 # o0 = o0 - 1
 	.loc 1 3547
-	addi %r6, %r6, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 3548
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r8, 0
 # goto l16a if !=
 	.loc 1 3549
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l16a
 # c = cb + 4352
 	.loc 1 3552
-	mr %r4, %r9
-	addi %r5, %r4, 4352
+	addi %r9, %r4, 4352
 # x0 = v
 	.loc 1 3553
-	mr %r7, %r4
-	mr %r3, %r8
+	mr %r10, %r3
 # o0 = 64
 	.loc 1 3554
-	mr %r6, %r3
-	li %r4, 64
-	mr %r9, %r5
-	mr %r10, %r3
-	mr %r8, %r4
+	li %r8, 64
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l17a:
 # k = mem32le[c + 0]
 	.loc 1 3556
 	lwbrx %r11, 0, %r9
 # a = mem32[x0 + 4]
 	.loc 1 3557
-	lwz %r3, 4(%r10)
+	lwz %r5, 4(%r10)
 # b = mem32[x0 + 0]
 	.loc 1 3558
-	lwz %r4, 0(%r10)
+	lwz %r6, 0(%r10)
 # u = a ^ b
 	.loc 1 3559
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3560
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 3561
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3562
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4] = a
 	.loc 1 3563
-	stw %r3, 4(%r10)
+	stw %r5, 4(%r10)
 # mem32[x0 + 0] = b
 	.loc 1 3564
-	stw %r4, 0(%r10)
+	stw %r6, 0(%r10)
 # a = mem32[x0 + 516]
 	.loc 1 3565
-	lwz %r3, 516(%r10)
+	lwz %r5, 516(%r10)
 # b = mem32[x0 + 512]
 	.loc 1 3566
-	lwz %r4, 512(%r10)
+	lwz %r6, 512(%r10)
 # u = a ^ b
 	.loc 1 3567
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3568
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 3569
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3570
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 516] = a
 	.loc 1 3571
-	stw %r3, 516(%r10)
+	stw %r5, 516(%r10)
 # mem32[x0 + 512] = b
 	.loc 1 3572
-	stw %r4, 512(%r10)
+	stw %r6, 512(%r10)
 # a = mem32[x0 + 1028]
 	.loc 1 3573
-	lwz %r3, 1028(%r10)
+	lwz %r5, 1028(%r10)
 # b = mem32[x0 + 1024]
 	.loc 1 3574
-	lwz %r4, 1024(%r10)
+	lwz %r6, 1024(%r10)
 # u = a ^ b
 	.loc 1 3575
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3576
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 3577
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3578
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 3579
-	stw %r3, 1028(%r10)
+	stw %r5, 1028(%r10)
 # mem32[x0 + 1024] = b
 	.loc 1 3580
-	stw %r4, 1024(%r10)
+	stw %r6, 1024(%r10)
 # a = mem32[x0 + 1540]
 	.loc 1 3581
-	lwz %r3, 1540(%r10)
+	lwz %r5, 1540(%r10)
 # b = mem32[x0 + 1536]
 	.loc 1 3582
-	lwz %r4, 1536(%r10)
+	lwz %r6, 1536(%r10)
 # u = a ^ b
 	.loc 1 3583
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3584
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 3585
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3586
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1540] = a
 	.loc 1 3587
-	stw %r3, 1540(%r10)
+	stw %r5, 1540(%r10)
 # mem32[x0 + 1536] = b
 	.loc 1 3588
-	stw %r4, 1536(%r10)
+	stw %r6, 1536(%r10)
 # a = mem32[x0 + 2052]
 	.loc 1 3589
-	lwz %r3, 2052(%r10)
+	lwz %r5, 2052(%r10)
 # b = mem32[x0 + 2048]
 	.loc 1 3590
-	lwz %r4, 2048(%r10)
+	lwz %r6, 2048(%r10)
 # u = a ^ b
 	.loc 1 3591
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3592
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 3593
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3594
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 3595
-	stw %r3, 2052(%r10)
+	stw %r5, 2052(%r10)
 # mem32[x0 + 2048] = b
 	.loc 1 3596
-	stw %r4, 2048(%r10)
+	stw %r6, 2048(%r10)
 # a = mem32[x0 + 2564]
 	.loc 1 3597
-	lwz %r3, 2564(%r10)
+	lwz %r5, 2564(%r10)
 # b = mem32[x0 + 2560]
 	.loc 1 3598
-	lwz %r4, 2560(%r10)
+	lwz %r6, 2560(%r10)
 # u = a ^ b
 	.loc 1 3599
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3600
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 3601
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3602
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2564] = a
 	.loc 1 3603
-	stw %r3, 2564(%r10)
+	stw %r5, 2564(%r10)
 # mem32[x0 + 2560] = b
 	.loc 1 3604
-	stw %r4, 2560(%r10)
+	stw %r6, 2560(%r10)
 # a = mem32[x0 + 3076]
 	.loc 1 3605
-	lwz %r3, 3076(%r10)
+	lwz %r5, 3076(%r10)
 # b = mem32[x0 + 3072]
 	.loc 1 3606
-	lwz %r4, 3072(%r10)
+	lwz %r6, 3072(%r10)
 # u = a ^ b
 	.loc 1 3607
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3608
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 3609
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3610
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 3611
-	stw %r3, 3076(%r10)
+	stw %r5, 3076(%r10)
 # mem32[x0 + 3072] = b
 	.loc 1 3612
-	stw %r4, 3072(%r10)
+	stw %r6, 3072(%r10)
 # a = mem32[x0 + 3588]
 	.loc 1 3613
-	lwz %r3, 3588(%r10)
+	lwz %r5, 3588(%r10)
 # b = mem32[x0 + 3584]
 	.loc 1 3614
-	lwz %r4, 3584(%r10)
+	lwz %r6, 3584(%r10)
 # u = a ^ b
 	.loc 1 3615
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3616
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 3617
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3618
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3588] = a
 	.loc 1 3619
-	stw %r3, 3588(%r10)
+	stw %r5, 3588(%r10)
 # mem32[x0 + 3584] = b
 	.loc 1 3620
-	stw %r4, 3584(%r10)
+	stw %r6, 3584(%r10)
 # a = mem32[x0 + 4100]
 	.loc 1 3621
-	lwz %r3, 4100(%r10)
+	lwz %r5, 4100(%r10)
 # b = mem32[x0 + 4096]
 	.loc 1 3622
-	lwz %r4, 4096(%r10)
+	lwz %r6, 4096(%r10)
 # u = a ^ b
 	.loc 1 3623
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3624
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 3625
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3626
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 3627
-	stw %r3, 4100(%r10)
+	stw %r5, 4100(%r10)
 # mem32[x0 + 4096] = b
 	.loc 1 3628
-	stw %r4, 4096(%r10)
+	stw %r6, 4096(%r10)
 # a = mem32[x0 + 4612]
 	.loc 1 3629
-	lwz %r3, 4612(%r10)
+	lwz %r5, 4612(%r10)
 # b = mem32[x0 + 4608]
 	.loc 1 3630
-	lwz %r4, 4608(%r10)
+	lwz %r6, 4608(%r10)
 # u = a ^ b
 	.loc 1 3631
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3632
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 3633
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3634
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4612] = a
 	.loc 1 3635
-	stw %r3, 4612(%r10)
+	stw %r5, 4612(%r10)
 # mem32[x0 + 4608] = b
 	.loc 1 3636
-	stw %r4, 4608(%r10)
+	stw %r6, 4608(%r10)
 # a = mem32[x0 + 5124]
 	.loc 1 3637
-	lwz %r3, 5124(%r10)
+	lwz %r5, 5124(%r10)
 # b = mem32[x0 + 5120]
 	.loc 1 3638
-	lwz %r4, 5120(%r10)
+	lwz %r6, 5120(%r10)
 # u = a ^ b
 	.loc 1 3639
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3640
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 3641
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3642
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 3643
-	stw %r3, 5124(%r10)
+	stw %r5, 5124(%r10)
 # mem32[x0 + 5120] = b
 	.loc 1 3644
-	stw %r4, 5120(%r10)
+	stw %r6, 5120(%r10)
 # a = mem32[x0 + 5636]
 	.loc 1 3645
-	lwz %r3, 5636(%r10)
+	lwz %r5, 5636(%r10)
 # b = mem32[x0 + 5632]
 	.loc 1 3646
-	lwz %r4, 5632(%r10)
+	lwz %r6, 5632(%r10)
 # u = a ^ b
 	.loc 1 3647
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3648
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 3649
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3650
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5636] = a
 	.loc 1 3651
-	stw %r3, 5636(%r10)
+	stw %r5, 5636(%r10)
 # mem32[x0 + 5632] = b
 	.loc 1 3652
-	stw %r4, 5632(%r10)
+	stw %r6, 5632(%r10)
 # x0 = x0 + 8
 	.loc 1 3653
 	addi %r10, %r10, 8
@@ -10934,3399 +10829,3368 @@ qhasm_kernel_mceliece_gf12_benes_ppc32_benes:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l17a
 # c = cb + 4608
 	.loc 1 3660
-	mr %r4, %r7
-	addi %r5, %r4, 4608
+	addi %r9, %r4, 4608
 # x0 = v
 	.loc 1 3661
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 64
 	.loc 1 3662
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r5, %r4
+	li %r8, 64
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l18a:
 # k = mem32le[c + 0]
 	.loc 1 3664
-	lwbrx %r3, 0, %r8
+	lwbrx %r5, 0, %r9
 # h = k >> 16
 	.loc 1 3665
-	srwi %r10, %r3, 16
+	srwi %r7, %r5, 16
 # k &= 0xffff
 	.loc 1 3666
-	andi. %r11, %r3, 65535
+	andi. %r11, %r5, 65535
 # a = mem32[x0 + 4]
 	.loc 1 3667
-	lwz %r3, 4(%r9)
+	lwz %r5, 4(%r10)
 # u = a >> 16
 	.loc 1 3668
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 3669
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 3670
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 3671
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 3672
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 3673
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4] = a
 	.loc 1 3674
-	stw %r3, 4(%r9)
+	stw %r5, 4(%r10)
 # a = mem32[x0 + 0]
 	.loc 1 3675
-	lwz %r3, 0(%r9)
+	lwz %r5, 0(%r10)
 # u = a >> 16
 	.loc 1 3676
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 3677
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 3678
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 3679
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 3680
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 3681
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 0] = a
 	.loc 1 3682
-	stw %r3, 0(%r9)
+	stw %r5, 0(%r10)
 # a = mem32[x0 + 516]
 	.loc 1 3683
-	lwz %r3, 516(%r9)
+	lwz %r5, 516(%r10)
 # u = a >> 16
 	.loc 1 3684
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 3685
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 3686
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 3687
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 3688
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 3689
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 516] = a
 	.loc 1 3690
-	stw %r3, 516(%r9)
+	stw %r5, 516(%r10)
 # a = mem32[x0 + 512]
 	.loc 1 3691
-	lwz %r3, 512(%r9)
+	lwz %r5, 512(%r10)
 # u = a >> 16
 	.loc 1 3692
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 3693
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 3694
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 3695
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 3696
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 3697
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 512] = a
 	.loc 1 3698
-	stw %r3, 512(%r9)
+	stw %r5, 512(%r10)
 # a = mem32[x0 + 1028]
 	.loc 1 3699
-	lwz %r3, 1028(%r9)
+	lwz %r5, 1028(%r10)
 # u = a >> 16
 	.loc 1 3700
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 3701
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 3702
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 3703
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 3704
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 3705
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1028] = a
 	.loc 1 3706
-	stw %r3, 1028(%r9)
+	stw %r5, 1028(%r10)
 # a = mem32[x0 + 1024]
 	.loc 1 3707
-	lwz %r3, 1024(%r9)
+	lwz %r5, 1024(%r10)
 # u = a >> 16
 	.loc 1 3708
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 3709
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 3710
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 3711
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 3712
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 3713
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1024] = a
 	.loc 1 3714
-	stw %r3, 1024(%r9)
+	stw %r5, 1024(%r10)
 # a = mem32[x0 + 1540]
 	.loc 1 3715
-	lwz %r3, 1540(%r9)
+	lwz %r5, 1540(%r10)
 # u = a >> 16
 	.loc 1 3716
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 3717
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 3718
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 3719
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 3720
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 3721
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1540] = a
 	.loc 1 3722
-	stw %r3, 1540(%r9)
+	stw %r5, 1540(%r10)
 # a = mem32[x0 + 1536]
 	.loc 1 3723
-	lwz %r3, 1536(%r9)
+	lwz %r5, 1536(%r10)
 # u = a >> 16
 	.loc 1 3724
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 3725
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 3726
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 3727
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 3728
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 3729
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1536] = a
 	.loc 1 3730
-	stw %r3, 1536(%r9)
+	stw %r5, 1536(%r10)
 # a = mem32[x0 + 2052]
 	.loc 1 3731
-	lwz %r3, 2052(%r9)
+	lwz %r5, 2052(%r10)
 # u = a >> 16
 	.loc 1 3732
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 3733
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 3734
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 3735
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 3736
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 3737
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2052] = a
 	.loc 1 3738
-	stw %r3, 2052(%r9)
+	stw %r5, 2052(%r10)
 # a = mem32[x0 + 2048]
 	.loc 1 3739
-	lwz %r3, 2048(%r9)
+	lwz %r5, 2048(%r10)
 # u = a >> 16
 	.loc 1 3740
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 3741
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 3742
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 3743
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 3744
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 3745
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2048] = a
 	.loc 1 3746
-	stw %r3, 2048(%r9)
+	stw %r5, 2048(%r10)
 # a = mem32[x0 + 2564]
 	.loc 1 3747
-	lwz %r3, 2564(%r9)
+	lwz %r5, 2564(%r10)
 # u = a >> 16
 	.loc 1 3748
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 3749
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 3750
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 3751
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 3752
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 3753
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2564] = a
 	.loc 1 3754
-	stw %r3, 2564(%r9)
+	stw %r5, 2564(%r10)
 # a = mem32[x0 + 2560]
 	.loc 1 3755
-	lwz %r3, 2560(%r9)
+	lwz %r5, 2560(%r10)
 # u = a >> 16
 	.loc 1 3756
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 3757
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 3758
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 3759
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 3760
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 3761
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2560] = a
 	.loc 1 3762
-	stw %r3, 2560(%r9)
+	stw %r5, 2560(%r10)
 # a = mem32[x0 + 3076]
 	.loc 1 3763
-	lwz %r3, 3076(%r9)
+	lwz %r5, 3076(%r10)
 # u = a >> 16
 	.loc 1 3764
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 3765
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 3766
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 3767
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 3768
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 3769
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3076] = a
 	.loc 1 3770
-	stw %r3, 3076(%r9)
+	stw %r5, 3076(%r10)
 # a = mem32[x0 + 3072]
 	.loc 1 3771
-	lwz %r3, 3072(%r9)
+	lwz %r5, 3072(%r10)
 # u = a >> 16
 	.loc 1 3772
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 3773
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 3774
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 3775
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 3776
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 3777
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3072] = a
 	.loc 1 3778
-	stw %r3, 3072(%r9)
+	stw %r5, 3072(%r10)
 # a = mem32[x0 + 3588]
 	.loc 1 3779
-	lwz %r3, 3588(%r9)
+	lwz %r5, 3588(%r10)
 # u = a >> 16
 	.loc 1 3780
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 3781
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 3782
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 3783
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 3784
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 3785
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3588] = a
 	.loc 1 3786
-	stw %r3, 3588(%r9)
+	stw %r5, 3588(%r10)
 # a = mem32[x0 + 3584]
 	.loc 1 3787
-	lwz %r3, 3584(%r9)
+	lwz %r5, 3584(%r10)
 # u = a >> 16
 	.loc 1 3788
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 3789
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 3790
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 3791
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 3792
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 3793
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3584] = a
 	.loc 1 3794
-	stw %r3, 3584(%r9)
+	stw %r5, 3584(%r10)
 # a = mem32[x0 + 4100]
 	.loc 1 3795
-	lwz %r3, 4100(%r9)
+	lwz %r5, 4100(%r10)
 # u = a >> 16
 	.loc 1 3796
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 3797
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 3798
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 3799
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 3800
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 3801
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4100] = a
 	.loc 1 3802
-	stw %r3, 4100(%r9)
+	stw %r5, 4100(%r10)
 # a = mem32[x0 + 4096]
 	.loc 1 3803
-	lwz %r3, 4096(%r9)
+	lwz %r5, 4096(%r10)
 # u = a >> 16
 	.loc 1 3804
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 3805
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 3806
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 3807
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 3808
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 3809
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4096] = a
 	.loc 1 3810
-	stw %r3, 4096(%r9)
+	stw %r5, 4096(%r10)
 # a = mem32[x0 + 4612]
 	.loc 1 3811
-	lwz %r3, 4612(%r9)
+	lwz %r5, 4612(%r10)
 # u = a >> 16
 	.loc 1 3812
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 3813
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 3814
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 3815
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 3816
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 3817
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4612] = a
 	.loc 1 3818
-	stw %r3, 4612(%r9)
+	stw %r5, 4612(%r10)
 # a = mem32[x0 + 4608]
 	.loc 1 3819
-	lwz %r3, 4608(%r9)
+	lwz %r5, 4608(%r10)
 # u = a >> 16
 	.loc 1 3820
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 3821
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 3822
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 3823
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 3824
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 3825
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4608] = a
 	.loc 1 3826
-	stw %r3, 4608(%r9)
+	stw %r5, 4608(%r10)
 # a = mem32[x0 + 5124]
 	.loc 1 3827
-	lwz %r3, 5124(%r9)
+	lwz %r5, 5124(%r10)
 # u = a >> 16
 	.loc 1 3828
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 3829
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 3830
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 3831
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 3832
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 3833
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5124] = a
 	.loc 1 3834
-	stw %r3, 5124(%r9)
+	stw %r5, 5124(%r10)
 # a = mem32[x0 + 5120]
 	.loc 1 3835
-	lwz %r3, 5120(%r9)
+	lwz %r5, 5120(%r10)
 # u = a >> 16
 	.loc 1 3836
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 3837
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 3838
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 3839
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 3840
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 3841
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5120] = a
 	.loc 1 3842
-	stw %r3, 5120(%r9)
+	stw %r5, 5120(%r10)
 # a = mem32[x0 + 5636]
 	.loc 1 3843
-	lwz %r3, 5636(%r9)
+	lwz %r5, 5636(%r10)
 # u = a >> 16
 	.loc 1 3844
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 3845
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 3846
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 3847
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 3848
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 3849
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5636] = a
 	.loc 1 3850
-	stw %r3, 5636(%r9)
+	stw %r5, 5636(%r10)
 # a = mem32[x0 + 5632]
 	.loc 1 3851
-	lwz %r3, 5632(%r9)
+	lwz %r5, 5632(%r10)
 # u = a >> 16
 	.loc 1 3852
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 3853
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 3854
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 3855
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 3856
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 3857
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5632] = a
 	.loc 1 3858
-	stw %r3, 5632(%r9)
+	stw %r5, 5632(%r10)
 # x0 = x0 + 8
 	.loc 1 3859
-	addi %r9, %r9, 8
+	addi %r10, %r10, 8
 # c = c + 4
 	.loc 1 3860
-	addi %r8, %r8, 4
+	addi %r9, %r9, 4
 # o0 = o0 - 1
 	.loc 1 3861
-	addi %r5, %r5, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 3862
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r8, 0
 # goto l18a if !=
 	.loc 1 3863
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l18a
 # c = cb + 4864
 	.loc 1 3866
-	mr %r4, %r7
-	addi %r5, %r4, 4864
+	addi %r9, %r4, 4864
 # x0 = v
 	.loc 1 3867
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 64
 	.loc 1 3868
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r8, 64
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l19a:
 # k = mem32le[c + 0]
 	.loc 1 3870
-	lwbrx %r3, 0, %r8
+	lwbrx %r5, 0, %r9
 # h = k >> 16
 	.loc 1 3871
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # k &= 0xffff
 	.loc 1 3872
-	andi. %r3, %r3, 65535
+	andi. %r5, %r5, 65535
 # e = 0xff00ff00
 	.loc 1 3873
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r7, 65280
+	ori %r7, %r7, 65280
 # u = k & e
 	.loc 1 3874
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 3875
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 8
 	.loc 1 3876
-	slwi %r5, %r5, 8
+	slwi %r7, %r7, 8
 # k |= u
 	.loc 1 3877
-	or %r5, %r3, %r5
+	or %r7, %r5, %r7
 # e = 0xff00ff00
 	.loc 1 3878
-	lis %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r5, 65280
+	ori %r5, %r5, 65280
 # u = h & e
 	.loc 1 3879
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # h ^= u
 	.loc 1 3880
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 8
 	.loc 1 3881
-	slwi %r3, %r3, 8
+	slwi %r5, %r5, 8
 # h |= u
 	.loc 1 3882
-	or %r11, %r4, %r3
+	or %r11, %r6, %r5
 # a = mem32[x0 + 4]
 	.loc 1 3883
-	lwz %r3, 4(%r9)
+	lwz %r5, 4(%r10)
 # u = a >> 8
 	.loc 1 3884
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 3885
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 3886
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 3887
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 3888
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 3889
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4] = a
 	.loc 1 3890
-	stw %r3, 4(%r9)
+	stw %r5, 4(%r10)
 # a = mem32[x0 + 0]
 	.loc 1 3891
-	lwz %r3, 0(%r9)
+	lwz %r5, 0(%r10)
 # u = a >> 8
 	.loc 1 3892
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 3893
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 3894
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 3895
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 3896
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 3897
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 0] = a
 	.loc 1 3898
-	stw %r3, 0(%r9)
+	stw %r5, 0(%r10)
 # a = mem32[x0 + 516]
 	.loc 1 3899
-	lwz %r3, 516(%r9)
+	lwz %r5, 516(%r10)
 # u = a >> 8
 	.loc 1 3900
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 3901
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 3902
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 3903
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 3904
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 3905
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 516] = a
 	.loc 1 3906
-	stw %r3, 516(%r9)
+	stw %r5, 516(%r10)
 # a = mem32[x0 + 512]
 	.loc 1 3907
-	lwz %r3, 512(%r9)
+	lwz %r5, 512(%r10)
 # u = a >> 8
 	.loc 1 3908
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 3909
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 3910
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 3911
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 3912
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 3913
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 512] = a
 	.loc 1 3914
-	stw %r3, 512(%r9)
+	stw %r5, 512(%r10)
 # a = mem32[x0 + 1028]
 	.loc 1 3915
-	lwz %r3, 1028(%r9)
+	lwz %r5, 1028(%r10)
 # u = a >> 8
 	.loc 1 3916
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 3917
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 3918
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 3919
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 3920
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 3921
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1028] = a
 	.loc 1 3922
-	stw %r3, 1028(%r9)
+	stw %r5, 1028(%r10)
 # a = mem32[x0 + 1024]
 	.loc 1 3923
-	lwz %r3, 1024(%r9)
+	lwz %r5, 1024(%r10)
 # u = a >> 8
 	.loc 1 3924
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 3925
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 3926
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 3927
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 3928
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 3929
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1024] = a
 	.loc 1 3930
-	stw %r3, 1024(%r9)
+	stw %r5, 1024(%r10)
 # a = mem32[x0 + 1540]
 	.loc 1 3931
-	lwz %r3, 1540(%r9)
+	lwz %r5, 1540(%r10)
 # u = a >> 8
 	.loc 1 3932
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 3933
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 3934
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 3935
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 3936
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 3937
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1540] = a
 	.loc 1 3938
-	stw %r3, 1540(%r9)
+	stw %r5, 1540(%r10)
 # a = mem32[x0 + 1536]
 	.loc 1 3939
-	lwz %r3, 1536(%r9)
+	lwz %r5, 1536(%r10)
 # u = a >> 8
 	.loc 1 3940
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 3941
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 3942
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 3943
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 3944
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 3945
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1536] = a
 	.loc 1 3946
-	stw %r3, 1536(%r9)
+	stw %r5, 1536(%r10)
 # a = mem32[x0 + 2052]
 	.loc 1 3947
-	lwz %r3, 2052(%r9)
+	lwz %r5, 2052(%r10)
 # u = a >> 8
 	.loc 1 3948
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 3949
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 3950
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 3951
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 3952
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 3953
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2052] = a
 	.loc 1 3954
-	stw %r3, 2052(%r9)
+	stw %r5, 2052(%r10)
 # a = mem32[x0 + 2048]
 	.loc 1 3955
-	lwz %r3, 2048(%r9)
+	lwz %r5, 2048(%r10)
 # u = a >> 8
 	.loc 1 3956
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 3957
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 3958
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 3959
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 3960
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 3961
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2048] = a
 	.loc 1 3962
-	stw %r3, 2048(%r9)
+	stw %r5, 2048(%r10)
 # a = mem32[x0 + 2564]
 	.loc 1 3963
-	lwz %r3, 2564(%r9)
+	lwz %r5, 2564(%r10)
 # u = a >> 8
 	.loc 1 3964
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 3965
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 3966
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 3967
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 3968
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 3969
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2564] = a
 	.loc 1 3970
-	stw %r3, 2564(%r9)
+	stw %r5, 2564(%r10)
 # a = mem32[x0 + 2560]
 	.loc 1 3971
-	lwz %r3, 2560(%r9)
+	lwz %r5, 2560(%r10)
 # u = a >> 8
 	.loc 1 3972
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 3973
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 3974
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 3975
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 3976
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 3977
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2560] = a
 	.loc 1 3978
-	stw %r3, 2560(%r9)
+	stw %r5, 2560(%r10)
 # a = mem32[x0 + 3076]
 	.loc 1 3979
-	lwz %r3, 3076(%r9)
+	lwz %r5, 3076(%r10)
 # u = a >> 8
 	.loc 1 3980
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 3981
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 3982
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 3983
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 3984
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 3985
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3076] = a
 	.loc 1 3986
-	stw %r3, 3076(%r9)
+	stw %r5, 3076(%r10)
 # a = mem32[x0 + 3072]
 	.loc 1 3987
-	lwz %r3, 3072(%r9)
+	lwz %r5, 3072(%r10)
 # u = a >> 8
 	.loc 1 3988
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 3989
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 3990
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 3991
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 3992
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 3993
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3072] = a
 	.loc 1 3994
-	stw %r3, 3072(%r9)
+	stw %r5, 3072(%r10)
 # a = mem32[x0 + 3588]
 	.loc 1 3995
-	lwz %r3, 3588(%r9)
+	lwz %r5, 3588(%r10)
 # u = a >> 8
 	.loc 1 3996
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 3997
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 3998
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 3999
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4000
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4001
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3588] = a
 	.loc 1 4002
-	stw %r3, 3588(%r9)
+	stw %r5, 3588(%r10)
 # a = mem32[x0 + 3584]
 	.loc 1 4003
-	lwz %r3, 3584(%r9)
+	lwz %r5, 3584(%r10)
 # u = a >> 8
 	.loc 1 4004
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4005
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4006
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4007
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4008
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4009
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3584] = a
 	.loc 1 4010
-	stw %r3, 3584(%r9)
+	stw %r5, 3584(%r10)
 # a = mem32[x0 + 4100]
 	.loc 1 4011
-	lwz %r3, 4100(%r9)
+	lwz %r5, 4100(%r10)
 # u = a >> 8
 	.loc 1 4012
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4013
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4014
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4015
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4016
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4017
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4100] = a
 	.loc 1 4018
-	stw %r3, 4100(%r9)
+	stw %r5, 4100(%r10)
 # a = mem32[x0 + 4096]
 	.loc 1 4019
-	lwz %r3, 4096(%r9)
+	lwz %r5, 4096(%r10)
 # u = a >> 8
 	.loc 1 4020
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4021
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4022
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4023
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4024
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4025
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4096] = a
 	.loc 1 4026
-	stw %r3, 4096(%r9)
+	stw %r5, 4096(%r10)
 # a = mem32[x0 + 4612]
 	.loc 1 4027
-	lwz %r3, 4612(%r9)
+	lwz %r5, 4612(%r10)
 # u = a >> 8
 	.loc 1 4028
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4029
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4030
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4031
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4032
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4033
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4612] = a
 	.loc 1 4034
-	stw %r3, 4612(%r9)
+	stw %r5, 4612(%r10)
 # a = mem32[x0 + 4608]
 	.loc 1 4035
-	lwz %r3, 4608(%r9)
+	lwz %r5, 4608(%r10)
 # u = a >> 8
 	.loc 1 4036
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4037
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4038
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4039
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4040
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4041
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4608] = a
 	.loc 1 4042
-	stw %r3, 4608(%r9)
+	stw %r5, 4608(%r10)
 # a = mem32[x0 + 5124]
 	.loc 1 4043
-	lwz %r3, 5124(%r9)
+	lwz %r5, 5124(%r10)
 # u = a >> 8
 	.loc 1 4044
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4045
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4046
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4047
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4048
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4049
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5124] = a
 	.loc 1 4050
-	stw %r3, 5124(%r9)
+	stw %r5, 5124(%r10)
 # a = mem32[x0 + 5120]
 	.loc 1 4051
-	lwz %r3, 5120(%r9)
+	lwz %r5, 5120(%r10)
 # u = a >> 8
 	.loc 1 4052
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4053
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4054
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4055
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4056
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4057
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5120] = a
 	.loc 1 4058
-	stw %r3, 5120(%r9)
+	stw %r5, 5120(%r10)
 # a = mem32[x0 + 5636]
 	.loc 1 4059
-	lwz %r3, 5636(%r9)
+	lwz %r5, 5636(%r10)
 # u = a >> 8
 	.loc 1 4060
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4061
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4062
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4063
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4064
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4065
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5636] = a
 	.loc 1 4066
-	stw %r3, 5636(%r9)
+	stw %r5, 5636(%r10)
 # a = mem32[x0 + 5632]
 	.loc 1 4067
-	lwz %r3, 5632(%r9)
+	lwz %r5, 5632(%r10)
 # u = a >> 8
 	.loc 1 4068
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4069
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4070
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4071
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4072
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4073
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5632] = a
 	.loc 1 4074
-	stw %r3, 5632(%r9)
+	stw %r5, 5632(%r10)
 # x0 = x0 + 8
 	.loc 1 4075
-	addi %r9, %r9, 8
+	addi %r10, %r10, 8
 # c = c + 4
 	.loc 1 4076
-	addi %r8, %r8, 4
+	addi %r9, %r9, 4
 # o0 = o0 - 1
 	.loc 1 4077
-	addi %r10, %r10, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 4078
-	cmplwi %cr0, %r10, 0
+	cmplwi %cr0, %r8, 0
 # goto l19a if !=
 	.loc 1 4079
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l19a
 # c = cb + 5120
 	.loc 1 4082
-	mr %r4, %r7
-	addi %r5, %r4, 5120
+	addi %r9, %r4, 5120
 # x0 = v
 	.loc 1 4083
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 64
 	.loc 1 4084
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r8, 64
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l20a:
 # k = mem32le[c + 0]
 	.loc 1 4086
-	lwbrx %r3, 0, %r8
+	lwbrx %r5, 0, %r9
 # h = k >> 16
 	.loc 1 4087
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # k &= 0xffff
 	.loc 1 4088
-	andi. %r3, %r3, 65535
+	andi. %r5, %r5, 65535
 # e = 0xff00ff00
 	.loc 1 4089
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r7, 65280
+	ori %r7, %r7, 65280
 # u = k & e
 	.loc 1 4090
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 4091
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 8
 	.loc 1 4092
-	slwi %r5, %r5, 8
+	slwi %r7, %r7, 8
 # k |= u
 	.loc 1 4093
-	or %r3, %r3, %r5
+	or %r5, %r5, %r7
 # e = 0xf0f0f0f0
 	.loc 1 4094
-	lis %r5, 61680
-	ori %r5, %r5, 61680
+	lis %r7, 61680
+	ori %r7, %r7, 61680
 # u = k & e
 	.loc 1 4095
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 4096
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 4
 	.loc 1 4097
-	slwi %r5, %r5, 4
+	slwi %r7, %r7, 4
 # k |= u
 	.loc 1 4098
-	or %r5, %r3, %r5
+	or %r7, %r5, %r7
 # e = 0xff00ff00
 	.loc 1 4099
-	lis %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r5, 65280
+	ori %r5, %r5, 65280
 # u = h & e
 	.loc 1 4100
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # h ^= u
 	.loc 1 4101
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 8
 	.loc 1 4102
-	slwi %r3, %r3, 8
+	slwi %r5, %r5, 8
 # h |= u
 	.loc 1 4103
-	or %r4, %r4, %r3
+	or %r6, %r6, %r5
 # e = 0xf0f0f0f0
 	.loc 1 4104
-	lis %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r5, 61680
+	ori %r5, %r5, 61680
 # u = h & e
 	.loc 1 4105
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # h ^= u
 	.loc 1 4106
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 4
 	.loc 1 4107
-	slwi %r3, %r3, 4
+	slwi %r5, %r5, 4
 # h |= u
 	.loc 1 4108
-	or %r11, %r4, %r3
+	or %r11, %r6, %r5
 # a = mem32[x0 + 4]
 	.loc 1 4109
-	lwz %r3, 4(%r9)
+	lwz %r5, 4(%r10)
 # u = a >> 4
 	.loc 1 4110
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4111
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4112
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4113
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4114
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4115
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4] = a
 	.loc 1 4116
-	stw %r3, 4(%r9)
+	stw %r5, 4(%r10)
 # a = mem32[x0 + 0]
 	.loc 1 4117
-	lwz %r3, 0(%r9)
+	lwz %r5, 0(%r10)
 # u = a >> 4
 	.loc 1 4118
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4119
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4120
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4121
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4122
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4123
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 0] = a
 	.loc 1 4124
-	stw %r3, 0(%r9)
+	stw %r5, 0(%r10)
 # a = mem32[x0 + 516]
 	.loc 1 4125
-	lwz %r3, 516(%r9)
+	lwz %r5, 516(%r10)
 # u = a >> 4
 	.loc 1 4126
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4127
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4128
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4129
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4130
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4131
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 516] = a
 	.loc 1 4132
-	stw %r3, 516(%r9)
+	stw %r5, 516(%r10)
 # a = mem32[x0 + 512]
 	.loc 1 4133
-	lwz %r3, 512(%r9)
+	lwz %r5, 512(%r10)
 # u = a >> 4
 	.loc 1 4134
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4135
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4136
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4137
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4138
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4139
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 512] = a
 	.loc 1 4140
-	stw %r3, 512(%r9)
+	stw %r5, 512(%r10)
 # a = mem32[x0 + 1028]
 	.loc 1 4141
-	lwz %r3, 1028(%r9)
+	lwz %r5, 1028(%r10)
 # u = a >> 4
 	.loc 1 4142
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4143
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4144
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4145
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4146
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4147
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1028] = a
 	.loc 1 4148
-	stw %r3, 1028(%r9)
+	stw %r5, 1028(%r10)
 # a = mem32[x0 + 1024]
 	.loc 1 4149
-	lwz %r3, 1024(%r9)
+	lwz %r5, 1024(%r10)
 # u = a >> 4
 	.loc 1 4150
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4151
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4152
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4153
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4154
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4155
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1024] = a
 	.loc 1 4156
-	stw %r3, 1024(%r9)
+	stw %r5, 1024(%r10)
 # a = mem32[x0 + 1540]
 	.loc 1 4157
-	lwz %r3, 1540(%r9)
+	lwz %r5, 1540(%r10)
 # u = a >> 4
 	.loc 1 4158
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4159
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4160
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4161
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4162
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4163
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1540] = a
 	.loc 1 4164
-	stw %r3, 1540(%r9)
+	stw %r5, 1540(%r10)
 # a = mem32[x0 + 1536]
 	.loc 1 4165
-	lwz %r3, 1536(%r9)
+	lwz %r5, 1536(%r10)
 # u = a >> 4
 	.loc 1 4166
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4167
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4168
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4169
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4170
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4171
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1536] = a
 	.loc 1 4172
-	stw %r3, 1536(%r9)
+	stw %r5, 1536(%r10)
 # a = mem32[x0 + 2052]
 	.loc 1 4173
-	lwz %r3, 2052(%r9)
+	lwz %r5, 2052(%r10)
 # u = a >> 4
 	.loc 1 4174
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4175
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4176
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4177
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4178
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4179
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2052] = a
 	.loc 1 4180
-	stw %r3, 2052(%r9)
+	stw %r5, 2052(%r10)
 # a = mem32[x0 + 2048]
 	.loc 1 4181
-	lwz %r3, 2048(%r9)
+	lwz %r5, 2048(%r10)
 # u = a >> 4
 	.loc 1 4182
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4183
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4184
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4185
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4186
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4187
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2048] = a
 	.loc 1 4188
-	stw %r3, 2048(%r9)
+	stw %r5, 2048(%r10)
 # a = mem32[x0 + 2564]
 	.loc 1 4189
-	lwz %r3, 2564(%r9)
+	lwz %r5, 2564(%r10)
 # u = a >> 4
 	.loc 1 4190
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4191
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4192
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4193
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4194
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4195
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2564] = a
 	.loc 1 4196
-	stw %r3, 2564(%r9)
+	stw %r5, 2564(%r10)
 # a = mem32[x0 + 2560]
 	.loc 1 4197
-	lwz %r3, 2560(%r9)
+	lwz %r5, 2560(%r10)
 # u = a >> 4
 	.loc 1 4198
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4199
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4200
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4201
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4202
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4203
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2560] = a
 	.loc 1 4204
-	stw %r3, 2560(%r9)
+	stw %r5, 2560(%r10)
 # a = mem32[x0 + 3076]
 	.loc 1 4205
-	lwz %r3, 3076(%r9)
+	lwz %r5, 3076(%r10)
 # u = a >> 4
 	.loc 1 4206
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4207
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4208
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4209
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4210
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4211
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3076] = a
 	.loc 1 4212
-	stw %r3, 3076(%r9)
+	stw %r5, 3076(%r10)
 # a = mem32[x0 + 3072]
 	.loc 1 4213
-	lwz %r3, 3072(%r9)
+	lwz %r5, 3072(%r10)
 # u = a >> 4
 	.loc 1 4214
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4215
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4216
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4217
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4218
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4219
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3072] = a
 	.loc 1 4220
-	stw %r3, 3072(%r9)
+	stw %r5, 3072(%r10)
 # a = mem32[x0 + 3588]
 	.loc 1 4221
-	lwz %r3, 3588(%r9)
+	lwz %r5, 3588(%r10)
 # u = a >> 4
 	.loc 1 4222
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4223
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4224
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4225
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4226
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4227
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3588] = a
 	.loc 1 4228
-	stw %r3, 3588(%r9)
+	stw %r5, 3588(%r10)
 # a = mem32[x0 + 3584]
 	.loc 1 4229
-	lwz %r3, 3584(%r9)
+	lwz %r5, 3584(%r10)
 # u = a >> 4
 	.loc 1 4230
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4231
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4232
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4233
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4234
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4235
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3584] = a
 	.loc 1 4236
-	stw %r3, 3584(%r9)
+	stw %r5, 3584(%r10)
 # a = mem32[x0 + 4100]
 	.loc 1 4237
-	lwz %r3, 4100(%r9)
+	lwz %r5, 4100(%r10)
 # u = a >> 4
 	.loc 1 4238
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4239
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4240
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4241
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4242
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4243
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4100] = a
 	.loc 1 4244
-	stw %r3, 4100(%r9)
+	stw %r5, 4100(%r10)
 # a = mem32[x0 + 4096]
 	.loc 1 4245
-	lwz %r3, 4096(%r9)
+	lwz %r5, 4096(%r10)
 # u = a >> 4
 	.loc 1 4246
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4247
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4248
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4249
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4250
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4251
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4096] = a
 	.loc 1 4252
-	stw %r3, 4096(%r9)
+	stw %r5, 4096(%r10)
 # a = mem32[x0 + 4612]
 	.loc 1 4253
-	lwz %r3, 4612(%r9)
+	lwz %r5, 4612(%r10)
 # u = a >> 4
 	.loc 1 4254
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4255
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4256
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4257
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4258
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4259
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4612] = a
 	.loc 1 4260
-	stw %r3, 4612(%r9)
+	stw %r5, 4612(%r10)
 # a = mem32[x0 + 4608]
 	.loc 1 4261
-	lwz %r3, 4608(%r9)
+	lwz %r5, 4608(%r10)
 # u = a >> 4
 	.loc 1 4262
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4263
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4264
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4265
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4266
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4267
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4608] = a
 	.loc 1 4268
-	stw %r3, 4608(%r9)
+	stw %r5, 4608(%r10)
 # a = mem32[x0 + 5124]
 	.loc 1 4269
-	lwz %r3, 5124(%r9)
+	lwz %r5, 5124(%r10)
 # u = a >> 4
 	.loc 1 4270
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4271
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4272
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4273
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4274
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4275
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5124] = a
 	.loc 1 4276
-	stw %r3, 5124(%r9)
+	stw %r5, 5124(%r10)
 # a = mem32[x0 + 5120]
 	.loc 1 4277
-	lwz %r3, 5120(%r9)
+	lwz %r5, 5120(%r10)
 # u = a >> 4
 	.loc 1 4278
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4279
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4280
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4281
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4282
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4283
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5120] = a
 	.loc 1 4284
-	stw %r3, 5120(%r9)
+	stw %r5, 5120(%r10)
 # a = mem32[x0 + 5636]
 	.loc 1 4285
-	lwz %r3, 5636(%r9)
+	lwz %r5, 5636(%r10)
 # u = a >> 4
 	.loc 1 4286
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4287
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4288
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4289
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4290
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4291
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5636] = a
 	.loc 1 4292
-	stw %r3, 5636(%r9)
+	stw %r5, 5636(%r10)
 # a = mem32[x0 + 5632]
 	.loc 1 4293
-	lwz %r3, 5632(%r9)
+	lwz %r5, 5632(%r10)
 # u = a >> 4
 	.loc 1 4294
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4295
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4296
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4297
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4298
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4299
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5632] = a
 	.loc 1 4300
-	stw %r3, 5632(%r9)
+	stw %r5, 5632(%r10)
 # x0 = x0 + 8
 	.loc 1 4301
-	addi %r9, %r9, 8
+	addi %r10, %r10, 8
 # c = c + 4
 	.loc 1 4302
-	addi %r8, %r8, 4
+	addi %r9, %r9, 4
 # o0 = o0 - 1
 	.loc 1 4303
-	addi %r10, %r10, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 4304
-	cmplwi %cr0, %r10, 0
+	cmplwi %cr0, %r8, 0
 # goto l20a if !=
 	.loc 1 4305
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l20a
 # c = cb + 5376
 	.loc 1 4308
-	mr %r4, %r7
-	addi %r5, %r4, 5376
+	addi %r9, %r4, 5376
 # x0 = v
 	.loc 1 4309
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 64
 	.loc 1 4310
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r8, 64
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l21a:
 # k = mem32le[c + 0]
 	.loc 1 4312
-	lwbrx %r3, 0, %r8
+	lwbrx %r5, 0, %r9
 # h = k >> 16
 	.loc 1 4313
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # k &= 0xffff
 	.loc 1 4314
-	andi. %r3, %r3, 65535
+	andi. %r5, %r5, 65535
 # e = 0xff00ff00
 	.loc 1 4315
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r7, 65280
+	ori %r7, %r7, 65280
 # u = k & e
 	.loc 1 4316
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 4317
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 8
 	.loc 1 4318
-	slwi %r5, %r5, 8
+	slwi %r7, %r7, 8
 # k |= u
 	.loc 1 4319
-	or %r3, %r3, %r5
+	or %r5, %r5, %r7
 # e = 0xf0f0f0f0
 	.loc 1 4320
-	lis %r5, 61680
-	ori %r5, %r5, 61680
+	lis %r7, 61680
+	ori %r7, %r7, 61680
 # u = k & e
 	.loc 1 4321
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 4322
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 4
 	.loc 1 4323
-	slwi %r5, %r5, 4
+	slwi %r7, %r7, 4
 # k |= u
 	.loc 1 4324
-	or %r3, %r3, %r5
+	or %r5, %r5, %r7
 # e = 0xcccccccc
 	.loc 1 4325
-	lis %r5, 52428
-	ori %r5, %r5, 52428
+	lis %r7, 52428
+	ori %r7, %r7, 52428
 # u = k & e
 	.loc 1 4326
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 4327
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 2
 	.loc 1 4328
-	slwi %r5, %r5, 2
+	slwi %r7, %r7, 2
 # k |= u
 	.loc 1 4329
-	or %r5, %r3, %r5
+	or %r7, %r5, %r7
 # e = 0xff00ff00
 	.loc 1 4330
-	lis %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r5, 65280
+	ori %r5, %r5, 65280
 # u = h & e
 	.loc 1 4331
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # h ^= u
 	.loc 1 4332
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 8
 	.loc 1 4333
-	slwi %r3, %r3, 8
+	slwi %r5, %r5, 8
 # h |= u
 	.loc 1 4334
-	or %r4, %r4, %r3
+	or %r6, %r6, %r5
 # e = 0xf0f0f0f0
 	.loc 1 4335
-	lis %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r5, 61680
+	ori %r5, %r5, 61680
 # u = h & e
 	.loc 1 4336
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # h ^= u
 	.loc 1 4337
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 4
 	.loc 1 4338
-	slwi %r3, %r3, 4
+	slwi %r5, %r5, 4
 # h |= u
 	.loc 1 4339
-	or %r4, %r4, %r3
+	or %r6, %r6, %r5
 # e = 0xcccccccc
 	.loc 1 4340
-	lis %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r5, 52428
+	ori %r5, %r5, 52428
 # u = h & e
 	.loc 1 4341
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # h ^= u
 	.loc 1 4342
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 2
 	.loc 1 4343
-	slwi %r3, %r3, 2
+	slwi %r5, %r5, 2
 # h |= u
 	.loc 1 4344
-	or %r11, %r4, %r3
+	or %r11, %r6, %r5
 # a = mem32[x0 + 4]
 	.loc 1 4345
-	lwz %r3, 4(%r9)
+	lwz %r5, 4(%r10)
 # u = a >> 2
 	.loc 1 4346
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 4347
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4348
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4349
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 4350
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 4351
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4] = a
 	.loc 1 4352
-	stw %r3, 4(%r9)
+	stw %r5, 4(%r10)
 # a = mem32[x0 + 0]
 	.loc 1 4353
-	lwz %r3, 0(%r9)
+	lwz %r5, 0(%r10)
 # u = a >> 2
 	.loc 1 4354
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 4355
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4356
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4357
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 4358
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 4359
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 0] = a
 	.loc 1 4360
-	stw %r3, 0(%r9)
+	stw %r5, 0(%r10)
 # a = mem32[x0 + 516]
 	.loc 1 4361
-	lwz %r3, 516(%r9)
+	lwz %r5, 516(%r10)
 # u = a >> 2
 	.loc 1 4362
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 4363
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4364
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4365
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 4366
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 4367
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 516] = a
 	.loc 1 4368
-	stw %r3, 516(%r9)
+	stw %r5, 516(%r10)
 # a = mem32[x0 + 512]
 	.loc 1 4369
-	lwz %r3, 512(%r9)
+	lwz %r5, 512(%r10)
 # u = a >> 2
 	.loc 1 4370
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 4371
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4372
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4373
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 4374
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 4375
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 512] = a
 	.loc 1 4376
-	stw %r3, 512(%r9)
+	stw %r5, 512(%r10)
 # a = mem32[x0 + 1028]
 	.loc 1 4377
-	lwz %r3, 1028(%r9)
+	lwz %r5, 1028(%r10)
 # u = a >> 2
 	.loc 1 4378
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 4379
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4380
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4381
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 4382
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 4383
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1028] = a
 	.loc 1 4384
-	stw %r3, 1028(%r9)
+	stw %r5, 1028(%r10)
 # a = mem32[x0 + 1024]
 	.loc 1 4385
-	lwz %r3, 1024(%r9)
+	lwz %r5, 1024(%r10)
 # u = a >> 2
 	.loc 1 4386
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 4387
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4388
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4389
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 4390
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 4391
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1024] = a
 	.loc 1 4392
-	stw %r3, 1024(%r9)
+	stw %r5, 1024(%r10)
 # a = mem32[x0 + 1540]
 	.loc 1 4393
-	lwz %r3, 1540(%r9)
+	lwz %r5, 1540(%r10)
 # u = a >> 2
 	.loc 1 4394
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 4395
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4396
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4397
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 4398
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 4399
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1540] = a
 	.loc 1 4400
-	stw %r3, 1540(%r9)
+	stw %r5, 1540(%r10)
 # a = mem32[x0 + 1536]
 	.loc 1 4401
-	lwz %r3, 1536(%r9)
+	lwz %r5, 1536(%r10)
 # u = a >> 2
 	.loc 1 4402
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 4403
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4404
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4405
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 4406
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 4407
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1536] = a
 	.loc 1 4408
-	stw %r3, 1536(%r9)
+	stw %r5, 1536(%r10)
 # a = mem32[x0 + 2052]
 	.loc 1 4409
-	lwz %r3, 2052(%r9)
+	lwz %r5, 2052(%r10)
 # u = a >> 2
 	.loc 1 4410
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 4411
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4412
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4413
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 4414
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 4415
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2052] = a
 	.loc 1 4416
-	stw %r3, 2052(%r9)
+	stw %r5, 2052(%r10)
 # a = mem32[x0 + 2048]
 	.loc 1 4417
-	lwz %r3, 2048(%r9)
+	lwz %r5, 2048(%r10)
 # u = a >> 2
 	.loc 1 4418
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 4419
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4420
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4421
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 4422
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 4423
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2048] = a
 	.loc 1 4424
-	stw %r3, 2048(%r9)
+	stw %r5, 2048(%r10)
 # a = mem32[x0 + 2564]
 	.loc 1 4425
-	lwz %r3, 2564(%r9)
+	lwz %r5, 2564(%r10)
 # u = a >> 2
 	.loc 1 4426
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 4427
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4428
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4429
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 4430
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 4431
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2564] = a
 	.loc 1 4432
-	stw %r3, 2564(%r9)
+	stw %r5, 2564(%r10)
 # a = mem32[x0 + 2560]
 	.loc 1 4433
-	lwz %r3, 2560(%r9)
+	lwz %r5, 2560(%r10)
 # u = a >> 2
 	.loc 1 4434
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 4435
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4436
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4437
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 4438
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 4439
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2560] = a
 	.loc 1 4440
-	stw %r3, 2560(%r9)
+	stw %r5, 2560(%r10)
 # a = mem32[x0 + 3076]
 	.loc 1 4441
-	lwz %r3, 3076(%r9)
+	lwz %r5, 3076(%r10)
 # u = a >> 2
 	.loc 1 4442
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 4443
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4444
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4445
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 4446
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 4447
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3076] = a
 	.loc 1 4448
-	stw %r3, 3076(%r9)
+	stw %r5, 3076(%r10)
 # a = mem32[x0 + 3072]
 	.loc 1 4449
-	lwz %r3, 3072(%r9)
+	lwz %r5, 3072(%r10)
 # u = a >> 2
 	.loc 1 4450
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 4451
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4452
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4453
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 4454
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 4455
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3072] = a
 	.loc 1 4456
-	stw %r3, 3072(%r9)
+	stw %r5, 3072(%r10)
 # a = mem32[x0 + 3588]
 	.loc 1 4457
-	lwz %r3, 3588(%r9)
+	lwz %r5, 3588(%r10)
 # u = a >> 2
 	.loc 1 4458
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 4459
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4460
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4461
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 4462
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 4463
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3588] = a
 	.loc 1 4464
-	stw %r3, 3588(%r9)
+	stw %r5, 3588(%r10)
 # a = mem32[x0 + 3584]
 	.loc 1 4465
-	lwz %r3, 3584(%r9)
+	lwz %r5, 3584(%r10)
 # u = a >> 2
 	.loc 1 4466
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 4467
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4468
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4469
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 4470
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 4471
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3584] = a
 	.loc 1 4472
-	stw %r3, 3584(%r9)
+	stw %r5, 3584(%r10)
 # a = mem32[x0 + 4100]
 	.loc 1 4473
-	lwz %r3, 4100(%r9)
+	lwz %r5, 4100(%r10)
 # u = a >> 2
 	.loc 1 4474
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 4475
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4476
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4477
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 4478
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 4479
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4100] = a
 	.loc 1 4480
-	stw %r3, 4100(%r9)
+	stw %r5, 4100(%r10)
 # a = mem32[x0 + 4096]
 	.loc 1 4481
-	lwz %r3, 4096(%r9)
+	lwz %r5, 4096(%r10)
 # u = a >> 2
 	.loc 1 4482
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 4483
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4484
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4485
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 4486
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 4487
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4096] = a
 	.loc 1 4488
-	stw %r3, 4096(%r9)
+	stw %r5, 4096(%r10)
 # a = mem32[x0 + 4612]
 	.loc 1 4489
-	lwz %r3, 4612(%r9)
+	lwz %r5, 4612(%r10)
 # u = a >> 2
 	.loc 1 4490
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 4491
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4492
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4493
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 4494
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 4495
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4612] = a
 	.loc 1 4496
-	stw %r3, 4612(%r9)
+	stw %r5, 4612(%r10)
 # a = mem32[x0 + 4608]
 	.loc 1 4497
-	lwz %r3, 4608(%r9)
+	lwz %r5, 4608(%r10)
 # u = a >> 2
 	.loc 1 4498
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 4499
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4500
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4501
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 4502
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 4503
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4608] = a
 	.loc 1 4504
-	stw %r3, 4608(%r9)
+	stw %r5, 4608(%r10)
 # a = mem32[x0 + 5124]
 	.loc 1 4505
-	lwz %r3, 5124(%r9)
+	lwz %r5, 5124(%r10)
 # u = a >> 2
 	.loc 1 4506
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 4507
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4508
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4509
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 4510
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 4511
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5124] = a
 	.loc 1 4512
-	stw %r3, 5124(%r9)
+	stw %r5, 5124(%r10)
 # a = mem32[x0 + 5120]
 	.loc 1 4513
-	lwz %r3, 5120(%r9)
+	lwz %r5, 5120(%r10)
 # u = a >> 2
 	.loc 1 4514
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 4515
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4516
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4517
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 4518
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 4519
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5120] = a
 	.loc 1 4520
-	stw %r3, 5120(%r9)
+	stw %r5, 5120(%r10)
 # a = mem32[x0 + 5636]
 	.loc 1 4521
-	lwz %r3, 5636(%r9)
+	lwz %r5, 5636(%r10)
 # u = a >> 2
 	.loc 1 4522
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 4523
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4524
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4525
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 4526
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 4527
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5636] = a
 	.loc 1 4528
-	stw %r3, 5636(%r9)
+	stw %r5, 5636(%r10)
 # a = mem32[x0 + 5632]
 	.loc 1 4529
-	lwz %r3, 5632(%r9)
+	lwz %r5, 5632(%r10)
 # u = a >> 2
 	.loc 1 4530
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 4531
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4532
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4533
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 4534
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 4535
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5632] = a
 	.loc 1 4536
-	stw %r3, 5632(%r9)
+	stw %r5, 5632(%r10)
 # x0 = x0 + 8
 	.loc 1 4537
-	addi %r9, %r9, 8
+	addi %r10, %r10, 8
 # c = c + 4
 	.loc 1 4538
-	addi %r8, %r8, 4
+	addi %r9, %r9, 4
 # o0 = o0 - 1
 	.loc 1 4539
-	addi %r10, %r10, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 4540
-	cmplwi %cr0, %r10, 0
+	cmplwi %cr0, %r8, 0
 # goto l21a if !=
 	.loc 1 4541
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l21a
 # c = cb + 5632
 	.loc 1 4544
-	mr %r4, %r7
-	addi %r4, %r4, 5632
-# x0 = v
-	.loc 1 4545
-	mr %r3, %r6
+	addi %r8, %r4, 5632
 # o0 = 64
 	.loc 1 4546
-	li %r5, 64
-	mr %r6, %r4
-	mr %r7, %r3
-	mr %r8, %r5
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l22a:
 # k = mem32le[c + 0]
 	.loc 1 4548
-	lwbrx %r3, 0, %r6
+	lwbrx %r4, 0, %r8
 # h = k >> 16
 	.loc 1 4549
-	srwi %r4, %r3, 16
+	srwi %r5, %r4, 16
 # k &= 0xffff
 	.loc 1 4550
-	andi. %r3, %r3, 65535
+	andi. %r4, %r4, 65535
 # e = 0xff00ff00
 	.loc 1 4551
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r6, 65280
+	ori %r6, %r6, 65280
 # u = k & e
 	.loc 1 4552
-	and %r5, %r3, %r5
+	and %r6, %r4, %r6
 # k ^= u
 	.loc 1 4553
-	xor %r3, %r3, %r5
+	xor %r4, %r4, %r6
 # u <<= 8
 	.loc 1 4554
-	slwi %r5, %r5, 8
+	slwi %r6, %r6, 8
 # k |= u
 	.loc 1 4555
-	or %r3, %r3, %r5
+	or %r4, %r4, %r6
 # e = 0xf0f0f0f0
 	.loc 1 4556
-	lis %r5, 61680
-	ori %r5, %r5, 61680
+	lis %r6, 61680
+	ori %r6, %r6, 61680
 # u = k & e
 	.loc 1 4557
-	and %r5, %r3, %r5
+	and %r6, %r4, %r6
 # k ^= u
 	.loc 1 4558
-	xor %r3, %r3, %r5
+	xor %r4, %r4, %r6
 # u <<= 4
 	.loc 1 4559
-	slwi %r5, %r5, 4
+	slwi %r6, %r6, 4
 # k |= u
 	.loc 1 4560
-	or %r3, %r3, %r5
+	or %r4, %r4, %r6
 # e = 0xcccccccc
 	.loc 1 4561
-	lis %r5, 52428
-	ori %r5, %r5, 52428
+	lis %r6, 52428
+	ori %r6, %r6, 52428
 # u = k & e
 	.loc 1 4562
-	and %r5, %r3, %r5
+	and %r6, %r4, %r6
 # k ^= u
 	.loc 1 4563
-	xor %r3, %r3, %r5
+	xor %r4, %r4, %r6
 # u <<= 2
 	.loc 1 4564
-	slwi %r5, %r5, 2
+	slwi %r6, %r6, 2
 # k |= u
 	.loc 1 4565
-	or %r3, %r3, %r5
+	or %r4, %r4, %r6
 # e = 0xaaaaaaaa
 	.loc 1 4566
-	lis %r5, 43690
-	ori %r5, %r5, 43690
+	lis %r6, 43690
+	ori %r6, %r6, 43690
 # u = k & e
 	.loc 1 4567
-	and %r5, %r3, %r5
+	and %r6, %r4, %r6
 # k ^= u
 	.loc 1 4568
-	xor %r3, %r3, %r5
+	xor %r4, %r4, %r6
 # u <<= 1
 	.loc 1 4569
-	slwi %r5, %r5, 1
+	slwi %r6, %r6, 1
 # k |= u
 	.loc 1 4570
-	or %r5, %r3, %r5
+	or %r6, %r4, %r6
 # e = 0xff00ff00
 	.loc 1 4571
-	lis %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
 # u = h & e
 	.loc 1 4572
-	and %r3, %r4, %r3
+	and %r4, %r5, %r4
 # h ^= u
 	.loc 1 4573
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u <<= 8
 	.loc 1 4574
-	slwi %r3, %r3, 8
+	slwi %r4, %r4, 8
 # h |= u
 	.loc 1 4575
-	or %r4, %r4, %r3
+	or %r5, %r5, %r4
 # e = 0xf0f0f0f0
 	.loc 1 4576
-	lis %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
 # u = h & e
 	.loc 1 4577
-	and %r3, %r4, %r3
+	and %r4, %r5, %r4
 # h ^= u
 	.loc 1 4578
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u <<= 4
 	.loc 1 4579
-	slwi %r3, %r3, 4
+	slwi %r4, %r4, 4
 # h |= u
 	.loc 1 4580
-	or %r4, %r4, %r3
+	or %r5, %r5, %r4
 # e = 0xcccccccc
 	.loc 1 4581
-	lis %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
 # u = h & e
 	.loc 1 4582
-	and %r3, %r4, %r3
+	and %r4, %r5, %r4
 # h ^= u
 	.loc 1 4583
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u <<= 2
 	.loc 1 4584
-	slwi %r3, %r3, 2
+	slwi %r4, %r4, 2
 # h |= u
 	.loc 1 4585
-	or %r4, %r4, %r3
+	or %r5, %r5, %r4
 # e = 0xaaaaaaaa
 	.loc 1 4586
-	lis %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
 # u = h & e
 	.loc 1 4587
-	and %r3, %r4, %r3
+	and %r4, %r5, %r4
 # h ^= u
 	.loc 1 4588
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u <<= 1
 	.loc 1 4589
-	slwi %r3, %r3, 1
+	slwi %r4, %r4, 1
 # h |= u
 	.loc 1 4590
-	or %r9, %r4, %r3
+	or %r9, %r5, %r4
 # a = mem32[x0 + 4]
 	.loc 1 4591
-	lwz %r3, 4(%r7)
+	lwz %r4, 4(%r3)
 # u = a >> 1
 	.loc 1 4592
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 4593
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 4594
-	and %r4, %r4, %r5
+	and %r5, %r5, %r6
 # a ^= u
 	.loc 1 4595
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 4596
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 4597
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 4] = a
 	.loc 1 4598
-	stw %r3, 4(%r7)
+	stw %r4, 4(%r3)
 # a = mem32[x0 + 0]
 	.loc 1 4599
-	lwz %r3, 0(%r7)
+	lwz %r4, 0(%r3)
 # u = a >> 1
 	.loc 1 4600
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 4601
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= h
 	.loc 1 4602
-	and %r4, %r4, %r9
+	and %r5, %r5, %r9
 # a ^= u
 	.loc 1 4603
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 4604
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 4605
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 0] = a
 	.loc 1 4606
-	stw %r3, 0(%r7)
+	stw %r4, 0(%r3)
 # a = mem32[x0 + 516]
 	.loc 1 4607
-	lwz %r3, 516(%r7)
+	lwz %r4, 516(%r3)
 # u = a >> 1
 	.loc 1 4608
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 4609
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 4610
-	and %r4, %r4, %r5
+	and %r5, %r5, %r6
 # a ^= u
 	.loc 1 4611
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 4612
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 4613
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 516] = a
 	.loc 1 4614
-	stw %r3, 516(%r7)
+	stw %r4, 516(%r3)
 # a = mem32[x0 + 512]
 	.loc 1 4615
-	lwz %r3, 512(%r7)
+	lwz %r4, 512(%r3)
 # u = a >> 1
 	.loc 1 4616
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 4617
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= h
 	.loc 1 4618
-	and %r4, %r4, %r9
+	and %r5, %r5, %r9
 # a ^= u
 	.loc 1 4619
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 4620
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 4621
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 512] = a
 	.loc 1 4622
-	stw %r3, 512(%r7)
+	stw %r4, 512(%r3)
 # a = mem32[x0 + 1028]
 	.loc 1 4623
-	lwz %r3, 1028(%r7)
+	lwz %r4, 1028(%r3)
 # u = a >> 1
 	.loc 1 4624
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 4625
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 4626
-	and %r4, %r4, %r5
+	and %r5, %r5, %r6
 # a ^= u
 	.loc 1 4627
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 4628
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 4629
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 1028] = a
 	.loc 1 4630
-	stw %r3, 1028(%r7)
+	stw %r4, 1028(%r3)
 # a = mem32[x0 + 1024]
 	.loc 1 4631
-	lwz %r3, 1024(%r7)
+	lwz %r4, 1024(%r3)
 # u = a >> 1
 	.loc 1 4632
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 4633
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= h
 	.loc 1 4634
-	and %r4, %r4, %r9
+	and %r5, %r5, %r9
 # a ^= u
 	.loc 1 4635
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 4636
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 4637
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 1024] = a
 	.loc 1 4638
-	stw %r3, 1024(%r7)
+	stw %r4, 1024(%r3)
 # a = mem32[x0 + 1540]
 	.loc 1 4639
-	lwz %r3, 1540(%r7)
+	lwz %r4, 1540(%r3)
 # u = a >> 1
 	.loc 1 4640
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 4641
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 4642
-	and %r4, %r4, %r5
+	and %r5, %r5, %r6
 # a ^= u
 	.loc 1 4643
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 4644
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 4645
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 1540] = a
 	.loc 1 4646
-	stw %r3, 1540(%r7)
+	stw %r4, 1540(%r3)
 # a = mem32[x0 + 1536]
 	.loc 1 4647
-	lwz %r3, 1536(%r7)
+	lwz %r4, 1536(%r3)
 # u = a >> 1
 	.loc 1 4648
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 4649
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= h
 	.loc 1 4650
-	and %r4, %r4, %r9
+	and %r5, %r5, %r9
 # a ^= u
 	.loc 1 4651
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 4652
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 4653
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 1536] = a
 	.loc 1 4654
-	stw %r3, 1536(%r7)
+	stw %r4, 1536(%r3)
 # a = mem32[x0 + 2052]
 	.loc 1 4655
-	lwz %r3, 2052(%r7)
+	lwz %r4, 2052(%r3)
 # u = a >> 1
 	.loc 1 4656
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 4657
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 4658
-	and %r4, %r4, %r5
+	and %r5, %r5, %r6
 # a ^= u
 	.loc 1 4659
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 4660
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 4661
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 2052] = a
 	.loc 1 4662
-	stw %r3, 2052(%r7)
+	stw %r4, 2052(%r3)
 # a = mem32[x0 + 2048]
 	.loc 1 4663
-	lwz %r3, 2048(%r7)
+	lwz %r4, 2048(%r3)
 # u = a >> 1
 	.loc 1 4664
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 4665
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= h
 	.loc 1 4666
-	and %r4, %r4, %r9
+	and %r5, %r5, %r9
 # a ^= u
 	.loc 1 4667
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 4668
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 4669
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 2048] = a
 	.loc 1 4670
-	stw %r3, 2048(%r7)
+	stw %r4, 2048(%r3)
 # a = mem32[x0 + 2564]
 	.loc 1 4671
-	lwz %r3, 2564(%r7)
+	lwz %r4, 2564(%r3)
 # u = a >> 1
 	.loc 1 4672
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 4673
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 4674
-	and %r4, %r4, %r5
+	and %r5, %r5, %r6
 # a ^= u
 	.loc 1 4675
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 4676
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 4677
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 2564] = a
 	.loc 1 4678
-	stw %r3, 2564(%r7)
+	stw %r4, 2564(%r3)
 # a = mem32[x0 + 2560]
 	.loc 1 4679
-	lwz %r3, 2560(%r7)
+	lwz %r4, 2560(%r3)
 # u = a >> 1
 	.loc 1 4680
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 4681
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= h
 	.loc 1 4682
-	and %r4, %r4, %r9
+	and %r5, %r5, %r9
 # a ^= u
 	.loc 1 4683
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 4684
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 4685
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 2560] = a
 	.loc 1 4686
-	stw %r3, 2560(%r7)
+	stw %r4, 2560(%r3)
 # a = mem32[x0 + 3076]
 	.loc 1 4687
-	lwz %r3, 3076(%r7)
+	lwz %r4, 3076(%r3)
 # u = a >> 1
 	.loc 1 4688
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 4689
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 4690
-	and %r4, %r4, %r5
+	and %r5, %r5, %r6
 # a ^= u
 	.loc 1 4691
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 4692
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 4693
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 3076] = a
 	.loc 1 4694
-	stw %r3, 3076(%r7)
+	stw %r4, 3076(%r3)
 # a = mem32[x0 + 3072]
 	.loc 1 4695
-	lwz %r3, 3072(%r7)
+	lwz %r4, 3072(%r3)
 # u = a >> 1
 	.loc 1 4696
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 4697
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= h
 	.loc 1 4698
-	and %r4, %r4, %r9
+	and %r5, %r5, %r9
 # a ^= u
 	.loc 1 4699
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 4700
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 4701
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 3072] = a
 	.loc 1 4702
-	stw %r3, 3072(%r7)
+	stw %r4, 3072(%r3)
 # a = mem32[x0 + 3588]
 	.loc 1 4703
-	lwz %r3, 3588(%r7)
+	lwz %r4, 3588(%r3)
 # u = a >> 1
 	.loc 1 4704
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 4705
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 4706
-	and %r4, %r4, %r5
+	and %r5, %r5, %r6
 # a ^= u
 	.loc 1 4707
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 4708
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 4709
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 3588] = a
 	.loc 1 4710
-	stw %r3, 3588(%r7)
+	stw %r4, 3588(%r3)
 # a = mem32[x0 + 3584]
 	.loc 1 4711
-	lwz %r3, 3584(%r7)
+	lwz %r4, 3584(%r3)
 # u = a >> 1
 	.loc 1 4712
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 4713
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= h
 	.loc 1 4714
-	and %r4, %r4, %r9
+	and %r5, %r5, %r9
 # a ^= u
 	.loc 1 4715
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 4716
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 4717
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 3584] = a
 	.loc 1 4718
-	stw %r3, 3584(%r7)
+	stw %r4, 3584(%r3)
 # a = mem32[x0 + 4100]
 	.loc 1 4719
-	lwz %r3, 4100(%r7)
+	lwz %r4, 4100(%r3)
 # u = a >> 1
 	.loc 1 4720
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 4721
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 4722
-	and %r4, %r4, %r5
+	and %r5, %r5, %r6
 # a ^= u
 	.loc 1 4723
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 4724
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 4725
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 4100] = a
 	.loc 1 4726
-	stw %r3, 4100(%r7)
+	stw %r4, 4100(%r3)
 # a = mem32[x0 + 4096]
 	.loc 1 4727
-	lwz %r3, 4096(%r7)
+	lwz %r4, 4096(%r3)
 # u = a >> 1
 	.loc 1 4728
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 4729
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= h
 	.loc 1 4730
-	and %r4, %r4, %r9
+	and %r5, %r5, %r9
 # a ^= u
 	.loc 1 4731
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 4732
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 4733
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 4096] = a
 	.loc 1 4734
-	stw %r3, 4096(%r7)
+	stw %r4, 4096(%r3)
 # a = mem32[x0 + 4612]
 	.loc 1 4735
-	lwz %r3, 4612(%r7)
+	lwz %r4, 4612(%r3)
 # u = a >> 1
 	.loc 1 4736
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 4737
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 4738
-	and %r4, %r4, %r5
+	and %r5, %r5, %r6
 # a ^= u
 	.loc 1 4739
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 4740
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 4741
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 4612] = a
 	.loc 1 4742
-	stw %r3, 4612(%r7)
+	stw %r4, 4612(%r3)
 # a = mem32[x0 + 4608]
 	.loc 1 4743
-	lwz %r3, 4608(%r7)
+	lwz %r4, 4608(%r3)
 # u = a >> 1
 	.loc 1 4744
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 4745
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= h
 	.loc 1 4746
-	and %r4, %r4, %r9
+	and %r5, %r5, %r9
 # a ^= u
 	.loc 1 4747
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 4748
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 4749
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 4608] = a
 	.loc 1 4750
-	stw %r3, 4608(%r7)
+	stw %r4, 4608(%r3)
 # a = mem32[x0 + 5124]
 	.loc 1 4751
-	lwz %r3, 5124(%r7)
+	lwz %r4, 5124(%r3)
 # u = a >> 1
 	.loc 1 4752
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 4753
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 4754
-	and %r4, %r4, %r5
+	and %r5, %r5, %r6
 # a ^= u
 	.loc 1 4755
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 4756
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 4757
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 5124] = a
 	.loc 1 4758
-	stw %r3, 5124(%r7)
+	stw %r4, 5124(%r3)
 # a = mem32[x0 + 5120]
 	.loc 1 4759
-	lwz %r3, 5120(%r7)
+	lwz %r4, 5120(%r3)
 # u = a >> 1
 	.loc 1 4760
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 4761
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= h
 	.loc 1 4762
-	and %r4, %r4, %r9
+	and %r5, %r5, %r9
 # a ^= u
 	.loc 1 4763
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 4764
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 4765
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 5120] = a
 	.loc 1 4766
-	stw %r3, 5120(%r7)
+	stw %r4, 5120(%r3)
 # a = mem32[x0 + 5636]
 	.loc 1 4767
-	lwz %r3, 5636(%r7)
+	lwz %r4, 5636(%r3)
 # u = a >> 1
 	.loc 1 4768
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 4769
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 4770
-	and %r4, %r4, %r5
+	and %r5, %r5, %r6
 # a ^= u
 	.loc 1 4771
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 4772
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 4773
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 5636] = a
 	.loc 1 4774
-	stw %r3, 5636(%r7)
+	stw %r4, 5636(%r3)
 # a = mem32[x0 + 5632]
 	.loc 1 4775
-	lwz %r3, 5632(%r7)
+	lwz %r4, 5632(%r3)
 # u = a >> 1
 	.loc 1 4776
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 4777
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= h
 	.loc 1 4778
-	and %r4, %r4, %r9
+	and %r5, %r5, %r9
 # a ^= u
 	.loc 1 4779
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 4780
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 4781
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 5632] = a
 	.loc 1 4782
-	stw %r3, 5632(%r7)
+	stw %r4, 5632(%r3)
 # x0 = x0 + 8
 	.loc 1 4783
-	addi %r7, %r7, 8
+	addi %r3, %r3, 8
 # c = c + 4
 	.loc 1 4784
-	addi %r6, %r6, 4
+	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 4785
-	addi %r8, %r8, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 4786
-	cmplwi %cr0, %r8, 0
+	cmplwi %cr0, %r7, 0
 # goto l22a if !=
 	.loc 1 4787
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc32_benes.l22a

@@ -16,115 +16,112 @@ qhasm_kernel_mceliece_gf12_vec256_sq_ppc32_sq:
 # i = 8
 	.loc 1 13
 	li %r5, 8
-	mr %r29, %r3
-	mr %r28, %r4
-	mr %r27, %r5
 .Lqhasm_kernel_mceliece_gf12_vec256_sq_ppc32_sq.pass:
 # v0 = mem32[f + 0]
 	.loc 1 15
-	lwz %r3, 0(%r28)
+	lwz %r6, 0(%r4)
 # v1 = mem32[f + 192]
 	.loc 1 16
-	lwz %r4, 192(%r28)
+	lwz %r7, 192(%r4)
 # v0 = v0 ^ v1
 	.loc 1 17
-	xor %r10, %r3, %r4
+	xor %r31, %r6, %r7
 # v2 = mem32[f + 32]
 	.loc 1 18
-	lwz %r3, 32(%r28)
+	lwz %r6, 32(%r4)
 # v3 = mem32[f + 224]
 	.loc 1 19
-	lwz %r5, 224(%r28)
+	lwz %r8, 224(%r4)
 # v2 = v2 ^ v3
 	.loc 1 20
-	xor %r11, %r3, %r5
+	xor %r30, %r6, %r8
 # v4 = mem32[f + 64]
 	.loc 1 21
-	lwz %r3, 64(%r28)
+	lwz %r6, 64(%r4)
 # v5 = mem32[f + 256]
 	.loc 1 22
-	lwz %r6, 256(%r28)
+	lwz %r9, 256(%r4)
 # v4 = v4 ^ v5
 	.loc 1 23
-	xor %r7, %r3, %r6
+	xor %r10, %r6, %r9
 # v6 = mem32[f + 352]
 	.loc 1 24
-	lwz %r3, 352(%r28)
+	lwz %r6, 352(%r4)
 # v4 = v4 ^ v6
 	.loc 1 25
-	xor %r12, %r7, %r3
+	xor %r29, %r10, %r6
 # v7 = mem32[f + 96]
 	.loc 1 26
-	lwz %r7, 96(%r28)
+	lwz %r10, 96(%r4)
 # v8 = mem32[f + 288]
 	.loc 1 27
-	lwz %r8, 288(%r28)
+	lwz %r11, 288(%r4)
 # v7 = v7 ^ v8
 	.loc 1 28
-	xor %r31, %r7, %r8
+	xor %r28, %r10, %r11
 # v9 = mem32[f + 128]
 	.loc 1 29
-	lwz %r7, 128(%r28)
+	lwz %r10, 128(%r4)
 # v10 = mem32[f + 320]
 	.loc 1 30
-	lwz %r9, 320(%r28)
+	lwz %r12, 320(%r4)
 # v9 = v9 ^ v10
 	.loc 1 31
-	xor %r30, %r7, %r9
+	xor %r27, %r10, %r12
 # v11 = mem32[f + 160]
 	.loc 1 32
-	lwz %r7, 160(%r28)
+	lwz %r10, 160(%r4)
 # v11 = v11 ^ v6
 	.loc 1 33
-	xor %r7, %r7, %r3
+	xor %r10, %r10, %r6
 # mem32[h + 0] = v0
 	.loc 1 34
-	stw %r10, 0(%r29)
+	stw %r31, 0(%r3)
 # mem32[h + 32] = v6
 	.loc 1 35
-	stw %r3, 32(%r29)
+	stw %r6, 32(%r3)
 # mem32[h + 64] = v2
 	.loc 1 36
-	stw %r11, 64(%r29)
+	stw %r30, 64(%r3)
 # mem32[h + 96] = v1
 	.loc 1 37
-	stw %r4, 96(%r29)
+	stw %r7, 96(%r3)
 # mem32[h + 128] = v4
 	.loc 1 38
-	stw %r12, 128(%r29)
+	stw %r29, 128(%r3)
 # mem32[h + 160] = v3
 	.loc 1 39
-	stw %r5, 160(%r29)
+	stw %r8, 160(%r3)
 # mem32[h + 192] = v7
 	.loc 1 40
-	stw %r31, 192(%r29)
+	stw %r28, 192(%r3)
 # mem32[h + 224] = v5
 	.loc 1 41
-	stw %r6, 224(%r29)
+	stw %r9, 224(%r3)
 # mem32[h + 256] = v9
 	.loc 1 42
-	stw %r30, 256(%r29)
+	stw %r27, 256(%r3)
 # mem32[h + 288] = v8
 	.loc 1 43
-	stw %r8, 288(%r29)
+	stw %r11, 288(%r3)
 # mem32[h + 320] = v11
 	.loc 1 44
-	stw %r7, 320(%r29)
+	stw %r10, 320(%r3)
 # mem32[h + 352] = v10
 	.loc 1 45
-	stw %r9, 352(%r29)
+	stw %r12, 352(%r3)
 # h = h + 4
 	.loc 1 46
-	addi %r29, %r29, 4
+	addi %r3, %r3, 4
 # f = f + 4
 	.loc 1 47
-	addi %r28, %r28, 4
+	addi %r4, %r4, 4
 # i = i - 1
 	.loc 1 48
-	addi %r27, %r27, -1
+	addi %r5, %r5, -1
 # =? i - 0
 	.loc 1 49
-	cmplwi %cr0, %r27, 0
+	cmplwi %cr0, %r5, 0
 # goto pass if !=
 	.loc 1 50
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_vec256_sq_ppc32_sq.pass

@@ -16,115 +16,112 @@ qhasm_kernel_mceliece_gf12_vec_sq_ppc32_sq:
 # i = 2
 	.loc 1 13
 	li %r5, 2
-	mr %r29, %r3
-	mr %r28, %r4
-	mr %r27, %r5
 .Lqhasm_kernel_mceliece_gf12_vec_sq_ppc32_sq.pass:
 # v0 = mem32[f + 0]
 	.loc 1 15
-	lwz %r3, 0(%r28)
+	lwz %r6, 0(%r4)
 # v1 = mem32[f + 48]
 	.loc 1 16
-	lwz %r4, 48(%r28)
+	lwz %r7, 48(%r4)
 # v0 = v0 ^ v1
 	.loc 1 17
-	xor %r10, %r3, %r4
+	xor %r31, %r6, %r7
 # v2 = mem32[f + 8]
 	.loc 1 18
-	lwz %r3, 8(%r28)
+	lwz %r6, 8(%r4)
 # v3 = mem32[f + 56]
 	.loc 1 19
-	lwz %r5, 56(%r28)
+	lwz %r8, 56(%r4)
 # v2 = v2 ^ v3
 	.loc 1 20
-	xor %r11, %r3, %r5
+	xor %r30, %r6, %r8
 # v4 = mem32[f + 16]
 	.loc 1 21
-	lwz %r3, 16(%r28)
+	lwz %r6, 16(%r4)
 # v5 = mem32[f + 64]
 	.loc 1 22
-	lwz %r6, 64(%r28)
+	lwz %r9, 64(%r4)
 # v4 = v4 ^ v5
 	.loc 1 23
-	xor %r7, %r3, %r6
+	xor %r10, %r6, %r9
 # v6 = mem32[f + 88]
 	.loc 1 24
-	lwz %r3, 88(%r28)
+	lwz %r6, 88(%r4)
 # v4 = v4 ^ v6
 	.loc 1 25
-	xor %r12, %r7, %r3
+	xor %r29, %r10, %r6
 # v7 = mem32[f + 24]
 	.loc 1 26
-	lwz %r7, 24(%r28)
+	lwz %r10, 24(%r4)
 # v8 = mem32[f + 72]
 	.loc 1 27
-	lwz %r8, 72(%r28)
+	lwz %r11, 72(%r4)
 # v7 = v7 ^ v8
 	.loc 1 28
-	xor %r31, %r7, %r8
+	xor %r28, %r10, %r11
 # v9 = mem32[f + 32]
 	.loc 1 29
-	lwz %r7, 32(%r28)
+	lwz %r10, 32(%r4)
 # v10 = mem32[f + 80]
 	.loc 1 30
-	lwz %r9, 80(%r28)
+	lwz %r12, 80(%r4)
 # v9 = v9 ^ v10
 	.loc 1 31
-	xor %r30, %r7, %r9
+	xor %r27, %r10, %r12
 # v11 = mem32[f + 40]
 	.loc 1 32
-	lwz %r7, 40(%r28)
+	lwz %r10, 40(%r4)
 # v11 = v11 ^ v6
 	.loc 1 33
-	xor %r7, %r7, %r3
+	xor %r10, %r10, %r6
 # mem32[h + 0] = v0
 	.loc 1 34
-	stw %r10, 0(%r29)
+	stw %r31, 0(%r3)
 # mem32[h + 8] = v6
 	.loc 1 35
-	stw %r3, 8(%r29)
+	stw %r6, 8(%r3)
 # mem32[h + 16] = v2
 	.loc 1 36
-	stw %r11, 16(%r29)
+	stw %r30, 16(%r3)
 # mem32[h + 24] = v1
 	.loc 1 37
-	stw %r4, 24(%r29)
+	stw %r7, 24(%r3)
 # mem32[h + 32] = v4
 	.loc 1 38
-	stw %r12, 32(%r29)
+	stw %r29, 32(%r3)
 # mem32[h + 40] = v3
 	.loc 1 39
-	stw %r5, 40(%r29)
+	stw %r8, 40(%r3)
 # mem32[h + 48] = v7
 	.loc 1 40
-	stw %r31, 48(%r29)
+	stw %r28, 48(%r3)
 # mem32[h + 56] = v5
 	.loc 1 41
-	stw %r6, 56(%r29)
+	stw %r9, 56(%r3)
 # mem32[h + 64] = v9
 	.loc 1 42
-	stw %r30, 64(%r29)
+	stw %r27, 64(%r3)
 # mem32[h + 72] = v8
 	.loc 1 43
-	stw %r8, 72(%r29)
+	stw %r11, 72(%r3)
 # mem32[h + 80] = v11
 	.loc 1 44
-	stw %r7, 80(%r29)
+	stw %r10, 80(%r3)
 # mem32[h + 88] = v10
 	.loc 1 45
-	stw %r9, 88(%r29)
+	stw %r12, 88(%r3)
 # h = h + 4
 	.loc 1 46
-	addi %r29, %r29, 4
+	addi %r3, %r3, 4
 # f = f + 4
 	.loc 1 47
-	addi %r28, %r28, 4
+	addi %r4, %r4, 4
 # i = i - 1
 	.loc 1 48
-	addi %r27, %r27, -1
+	addi %r5, %r5, -1
 # =? i - 0
 	.loc 1 49
-	cmplwi %cr0, %r27, 0
+	cmplwi %cr0, %r5, 0
 # goto pass if !=
 	.loc 1 50
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_vec_sq_ppc32_sq.pass

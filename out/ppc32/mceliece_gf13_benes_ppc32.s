@@ -11,3972 +11,3939 @@ qhasm_kernel_mceliece_gf13_benes_ppc32_benes:
 	stw %r31, 16(%r1)
 # c = cb + 0
 	.loc 1 11
-	addi %r5, %r4, 0
+	addi %r8, %r4, 0
 # x0 = v
 	.loc 1 12
-	mr %r7, %r4
+	mr %r9, %r3
 # o0 = 128
 	.loc 1 13
-	mr %r6, %r3
-	li %r4, 128
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r7, 128
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l0a:
 # k = mem32le[c + 0]
 	.loc 1 15
-	lwbrx %r3, 0, %r5
+	lwbrx %r5, 0, %r8
 # h = k >> 16
 	.loc 1 16
-	srwi %r10, %r3, 16
+	srwi %r10, %r5, 16
 # k &= 0xffff
 	.loc 1 17
-	andi. %r4, %r3, 65535
+	andi. %r6, %r5, 65535
 # e = 0xff00ff00
 	.loc 1 18
-	lis %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r5, 65280
+	ori %r5, %r5, 65280
 # u = k & e
 	.loc 1 19
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # k ^= u
 	.loc 1 20
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 8
 	.loc 1 21
-	slwi %r3, %r3, 8
+	slwi %r5, %r5, 8
 # k |= u
 	.loc 1 22
-	or %r4, %r4, %r3
+	or %r6, %r6, %r5
 # e = 0xf0f0f0f0
 	.loc 1 23
-	lis %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r5, 61680
+	ori %r5, %r5, 61680
 # u = k & e
 	.loc 1 24
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # k ^= u
 	.loc 1 25
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 4
 	.loc 1 26
-	slwi %r3, %r3, 4
+	slwi %r5, %r5, 4
 # k |= u
 	.loc 1 27
-	or %r4, %r4, %r3
+	or %r6, %r6, %r5
 # e = 0xcccccccc
 	.loc 1 28
-	lis %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r5, 52428
+	ori %r5, %r5, 52428
 # u = k & e
 	.loc 1 29
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # k ^= u
 	.loc 1 30
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 2
 	.loc 1 31
-	slwi %r3, %r3, 2
+	slwi %r5, %r5, 2
 # k |= u
 	.loc 1 32
-	or %r4, %r4, %r3
+	or %r6, %r6, %r5
 # e = 0xaaaaaaaa
 	.loc 1 33
-	lis %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r5, 43690
+	ori %r5, %r5, 43690
 # u = k & e
 	.loc 1 34
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # k ^= u
 	.loc 1 35
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 1
 	.loc 1 36
-	slwi %r3, %r3, 1
+	slwi %r5, %r5, 1
 # k |= u
 	.loc 1 37
-	or %r11, %r4, %r3
+	or %r11, %r6, %r5
 # e = 0xff00ff00
 	.loc 1 38
-	lis %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r5, 65280
+	ori %r5, %r5, 65280
 # u = h & e
 	.loc 1 39
-	and %r3, %r10, %r3
+	and %r5, %r10, %r5
 # h ^= u
 	.loc 1 40
-	xor %r10, %r10, %r3
+	xor %r10, %r10, %r5
 # u <<= 8
 	.loc 1 41
-	slwi %r3, %r3, 8
+	slwi %r5, %r5, 8
 # h |= u
 	.loc 1 42
-	or %r10, %r10, %r3
+	or %r10, %r10, %r5
 # e = 0xf0f0f0f0
 	.loc 1 43
-	lis %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r5, 61680
+	ori %r5, %r5, 61680
 # u = h & e
 	.loc 1 44
-	and %r3, %r10, %r3
+	and %r5, %r10, %r5
 # h ^= u
 	.loc 1 45
-	xor %r10, %r10, %r3
+	xor %r10, %r10, %r5
 # u <<= 4
 	.loc 1 46
-	slwi %r3, %r3, 4
+	slwi %r5, %r5, 4
 # h |= u
 	.loc 1 47
-	or %r10, %r10, %r3
+	or %r10, %r10, %r5
 # e = 0xcccccccc
 	.loc 1 48
-	lis %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r5, 52428
+	ori %r5, %r5, 52428
 # u = h & e
 	.loc 1 49
-	and %r3, %r10, %r3
+	and %r5, %r10, %r5
 # h ^= u
 	.loc 1 50
-	xor %r10, %r10, %r3
+	xor %r10, %r10, %r5
 # u <<= 2
 	.loc 1 51
-	slwi %r3, %r3, 2
+	slwi %r5, %r5, 2
 # h |= u
 	.loc 1 52
-	or %r10, %r10, %r3
+	or %r10, %r10, %r5
 # e = 0xaaaaaaaa
 	.loc 1 53
-	lis %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r5, 43690
+	ori %r5, %r5, 43690
 # u = h & e
 	.loc 1 54
-	and %r3, %r10, %r3
+	and %r5, %r10, %r5
 # h ^= u
 	.loc 1 55
-	xor %r10, %r10, %r3
+	xor %r10, %r10, %r5
 # u <<= 1
 	.loc 1 56
-	slwi %r3, %r3, 1
+	slwi %r5, %r5, 1
 # h |= u
 	.loc 1 57
-	or %r10, %r10, %r3
+	or %r10, %r10, %r5
 # a = mem32[x0 + 4]
 	.loc 1 58
-	lwz %r3, 4(%r8)
+	lwz %r5, 4(%r9)
 # u = a >> 1
 	.loc 1 59
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 60
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 61
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 62
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 63
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 64
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4] = a
 	.loc 1 65
-	stw %r3, 4(%r8)
+	stw %r5, 4(%r9)
 # a = mem32[x0 + 0]
 	.loc 1 66
-	lwz %r3, 0(%r8)
+	lwz %r5, 0(%r9)
 # u = a >> 1
 	.loc 1 67
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 68
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 69
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 70
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 71
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 72
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 0] = a
 	.loc 1 73
-	stw %r3, 0(%r8)
+	stw %r5, 0(%r9)
 # a = mem32[x0 + 1028]
 	.loc 1 74
-	lwz %r3, 1028(%r8)
+	lwz %r5, 1028(%r9)
 # u = a >> 1
 	.loc 1 75
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 76
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 77
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 78
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 79
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 80
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1028] = a
 	.loc 1 81
-	stw %r3, 1028(%r8)
+	stw %r5, 1028(%r9)
 # a = mem32[x0 + 1024]
 	.loc 1 82
-	lwz %r3, 1024(%r8)
+	lwz %r5, 1024(%r9)
 # u = a >> 1
 	.loc 1 83
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 84
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 85
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 86
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 87
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 88
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1024] = a
 	.loc 1 89
-	stw %r3, 1024(%r8)
+	stw %r5, 1024(%r9)
 # a = mem32[x0 + 2052]
 	.loc 1 90
-	lwz %r3, 2052(%r8)
+	lwz %r5, 2052(%r9)
 # u = a >> 1
 	.loc 1 91
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 92
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 93
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 94
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 95
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 96
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2052] = a
 	.loc 1 97
-	stw %r3, 2052(%r8)
+	stw %r5, 2052(%r9)
 # a = mem32[x0 + 2048]
 	.loc 1 98
-	lwz %r3, 2048(%r8)
+	lwz %r5, 2048(%r9)
 # u = a >> 1
 	.loc 1 99
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 100
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 101
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 102
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 103
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 104
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2048] = a
 	.loc 1 105
-	stw %r3, 2048(%r8)
+	stw %r5, 2048(%r9)
 # a = mem32[x0 + 3076]
 	.loc 1 106
-	lwz %r3, 3076(%r8)
+	lwz %r5, 3076(%r9)
 # u = a >> 1
 	.loc 1 107
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 108
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 109
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 110
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 111
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 112
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3076] = a
 	.loc 1 113
-	stw %r3, 3076(%r8)
+	stw %r5, 3076(%r9)
 # a = mem32[x0 + 3072]
 	.loc 1 114
-	lwz %r3, 3072(%r8)
+	lwz %r5, 3072(%r9)
 # u = a >> 1
 	.loc 1 115
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 116
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 117
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 118
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 119
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 120
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3072] = a
 	.loc 1 121
-	stw %r3, 3072(%r8)
+	stw %r5, 3072(%r9)
 # a = mem32[x0 + 4100]
 	.loc 1 122
-	lwz %r3, 4100(%r8)
+	lwz %r5, 4100(%r9)
 # u = a >> 1
 	.loc 1 123
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 124
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 125
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 126
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 127
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 128
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4100] = a
 	.loc 1 129
-	stw %r3, 4100(%r8)
+	stw %r5, 4100(%r9)
 # a = mem32[x0 + 4096]
 	.loc 1 130
-	lwz %r3, 4096(%r8)
+	lwz %r5, 4096(%r9)
 # u = a >> 1
 	.loc 1 131
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 132
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 133
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 134
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 135
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 136
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4096] = a
 	.loc 1 137
-	stw %r3, 4096(%r8)
+	stw %r5, 4096(%r9)
 # a = mem32[x0 + 5124]
 	.loc 1 138
-	lwz %r3, 5124(%r8)
+	lwz %r5, 5124(%r9)
 # u = a >> 1
 	.loc 1 139
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 140
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 141
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 142
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 143
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 144
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5124] = a
 	.loc 1 145
-	stw %r3, 5124(%r8)
+	stw %r5, 5124(%r9)
 # a = mem32[x0 + 5120]
 	.loc 1 146
-	lwz %r3, 5120(%r8)
+	lwz %r5, 5120(%r9)
 # u = a >> 1
 	.loc 1 147
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 148
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 149
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 150
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 151
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 152
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5120] = a
 	.loc 1 153
-	stw %r3, 5120(%r8)
+	stw %r5, 5120(%r9)
 # a = mem32[x0 + 6148]
 	.loc 1 154
-	lwz %r3, 6148(%r8)
+	lwz %r5, 6148(%r9)
 # u = a >> 1
 	.loc 1 155
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 156
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 157
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 158
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 159
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 160
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 6148] = a
 	.loc 1 161
-	stw %r3, 6148(%r8)
+	stw %r5, 6148(%r9)
 # a = mem32[x0 + 6144]
 	.loc 1 162
-	lwz %r3, 6144(%r8)
+	lwz %r5, 6144(%r9)
 # u = a >> 1
 	.loc 1 163
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 164
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 165
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 166
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 167
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 168
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 6144] = a
 	.loc 1 169
-	stw %r3, 6144(%r8)
+	stw %r5, 6144(%r9)
 # a = mem32[x0 + 7172]
 	.loc 1 170
-	lwz %r3, 7172(%r8)
+	lwz %r5, 7172(%r9)
 # u = a >> 1
 	.loc 1 171
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 172
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 173
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 174
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 175
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 176
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 7172] = a
 	.loc 1 177
-	stw %r3, 7172(%r8)
+	stw %r5, 7172(%r9)
 # a = mem32[x0 + 7168]
 	.loc 1 178
-	lwz %r3, 7168(%r8)
+	lwz %r5, 7168(%r9)
 # u = a >> 1
 	.loc 1 179
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 180
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 181
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 182
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 183
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 184
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 7168] = a
 	.loc 1 185
-	stw %r3, 7168(%r8)
+	stw %r5, 7168(%r9)
 # a = mem32[x0 + 8196]
 	.loc 1 186
-	lwz %r3, 8196(%r8)
+	lwz %r5, 8196(%r9)
 # u = a >> 1
 	.loc 1 187
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 188
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 189
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 190
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 191
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 192
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 8196] = a
 	.loc 1 193
-	stw %r3, 8196(%r8)
+	stw %r5, 8196(%r9)
 # a = mem32[x0 + 8192]
 	.loc 1 194
-	lwz %r3, 8192(%r8)
+	lwz %r5, 8192(%r9)
 # u = a >> 1
 	.loc 1 195
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 196
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 197
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 198
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 199
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 200
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 8192] = a
 	.loc 1 201
-	stw %r3, 8192(%r8)
+	stw %r5, 8192(%r9)
 # a = mem32[x0 + 9220]
 	.loc 1 202
-	lwz %r3, 9220(%r8)
+	lwz %r5, 9220(%r9)
 # u = a >> 1
 	.loc 1 203
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 204
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 205
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 206
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 207
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 208
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 9220] = a
 	.loc 1 209
-	stw %r3, 9220(%r8)
+	stw %r5, 9220(%r9)
 # a = mem32[x0 + 9216]
 	.loc 1 210
-	lwz %r3, 9216(%r8)
+	lwz %r5, 9216(%r9)
 # u = a >> 1
 	.loc 1 211
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 212
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 213
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 214
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 215
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 216
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 9216] = a
 	.loc 1 217
-	stw %r3, 9216(%r8)
+	stw %r5, 9216(%r9)
 # a = mem32[x0 + 10244]
 	.loc 1 218
-	lwz %r3, 10244(%r8)
+	lwz %r5, 10244(%r9)
 # u = a >> 1
 	.loc 1 219
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 220
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 221
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 222
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 223
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 224
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 10244] = a
 	.loc 1 225
-	stw %r3, 10244(%r8)
+	stw %r5, 10244(%r9)
 # a = mem32[x0 + 10240]
 	.loc 1 226
-	lwz %r3, 10240(%r8)
+	lwz %r5, 10240(%r9)
 # u = a >> 1
 	.loc 1 227
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 228
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 229
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 230
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 231
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 232
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 10240] = a
 	.loc 1 233
-	stw %r3, 10240(%r8)
+	stw %r5, 10240(%r9)
 # a = mem32[x0 + 11268]
 	.loc 1 234
-	lwz %r3, 11268(%r8)
+	lwz %r5, 11268(%r9)
 # u = a >> 1
 	.loc 1 235
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 236
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 237
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 238
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 239
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 240
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 11268] = a
 	.loc 1 241
-	stw %r3, 11268(%r8)
+	stw %r5, 11268(%r9)
 # a = mem32[x0 + 11264]
 	.loc 1 242
-	lwz %r3, 11264(%r8)
+	lwz %r5, 11264(%r9)
 # u = a >> 1
 	.loc 1 243
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 244
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 245
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 246
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 247
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 248
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 11264] = a
 	.loc 1 249
-	stw %r3, 11264(%r8)
+	stw %r5, 11264(%r9)
 # a = mem32[x0 + 12292]
 	.loc 1 250
-	lwz %r3, 12292(%r8)
+	lwz %r5, 12292(%r9)
 # u = a >> 1
 	.loc 1 251
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 252
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 253
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 254
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 255
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 256
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 12292] = a
 	.loc 1 257
-	stw %r3, 12292(%r8)
+	stw %r5, 12292(%r9)
 # a = mem32[x0 + 12288]
 	.loc 1 258
-	lwz %r3, 12288(%r8)
+	lwz %r5, 12288(%r9)
 # u = a >> 1
 	.loc 1 259
-	srwi %r4, %r3, 1
+	srwi %r6, %r5, 1
 # u ^= a
 	.loc 1 260
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 261
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 262
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 263
-	slwi %r4, %r4, 1
+	slwi %r6, %r6, 1
 # a ^= u
 	.loc 1 264
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 12288] = a
 	.loc 1 265
-	stw %r3, 12288(%r8)
+	stw %r5, 12288(%r9)
 # x0 = x0 + 8
 	.loc 1 266
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # c = c + 4
 	.loc 1 267
-	addi %r5, %r5, 4
+	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 268
-	addi %r9, %r9, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 269
-	cmplwi %cr0, %r9, 0
+	cmplwi %cr0, %r7, 0
 # goto l0a if !=
 	.loc 1 270
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l0a
 # c = cb + 512
 	.loc 1 273
-	mr %r4, %r7
-	addi %r5, %r4, 512
+	addi %r9, %r4, 512
 # x0 = v
 	.loc 1 274
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 128
 	.loc 1 275
-	mr %r6, %r3
-	li %r4, 128
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r8, 128
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l1a:
 # k = mem32le[c + 0]
 	.loc 1 277
-	lwbrx %r3, 0, %r8
+	lwbrx %r5, 0, %r9
 # h = k >> 16
 	.loc 1 278
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # k &= 0xffff
 	.loc 1 279
-	andi. %r3, %r3, 65535
+	andi. %r5, %r5, 65535
 # e = 0xff00ff00
 	.loc 1 280
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r7, 65280
+	ori %r7, %r7, 65280
 # u = k & e
 	.loc 1 281
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 282
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 8
 	.loc 1 283
-	slwi %r5, %r5, 8
+	slwi %r7, %r7, 8
 # k |= u
 	.loc 1 284
-	or %r3, %r3, %r5
+	or %r5, %r5, %r7
 # e = 0xf0f0f0f0
 	.loc 1 285
-	lis %r5, 61680
-	ori %r5, %r5, 61680
+	lis %r7, 61680
+	ori %r7, %r7, 61680
 # u = k & e
 	.loc 1 286
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 287
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 4
 	.loc 1 288
-	slwi %r5, %r5, 4
+	slwi %r7, %r7, 4
 # k |= u
 	.loc 1 289
-	or %r3, %r3, %r5
+	or %r5, %r5, %r7
 # e = 0xcccccccc
 	.loc 1 290
-	lis %r5, 52428
-	ori %r5, %r5, 52428
+	lis %r7, 52428
+	ori %r7, %r7, 52428
 # u = k & e
 	.loc 1 291
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 292
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 2
 	.loc 1 293
-	slwi %r5, %r5, 2
+	slwi %r7, %r7, 2
 # k |= u
 	.loc 1 294
-	or %r5, %r3, %r5
+	or %r7, %r5, %r7
 # e = 0xff00ff00
 	.loc 1 295
-	lis %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r5, 65280
+	ori %r5, %r5, 65280
 # u = h & e
 	.loc 1 296
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # h ^= u
 	.loc 1 297
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 8
 	.loc 1 298
-	slwi %r3, %r3, 8
+	slwi %r5, %r5, 8
 # h |= u
 	.loc 1 299
-	or %r4, %r4, %r3
+	or %r6, %r6, %r5
 # e = 0xf0f0f0f0
 	.loc 1 300
-	lis %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r5, 61680
+	ori %r5, %r5, 61680
 # u = h & e
 	.loc 1 301
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # h ^= u
 	.loc 1 302
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 4
 	.loc 1 303
-	slwi %r3, %r3, 4
+	slwi %r5, %r5, 4
 # h |= u
 	.loc 1 304
-	or %r4, %r4, %r3
+	or %r6, %r6, %r5
 # e = 0xcccccccc
 	.loc 1 305
-	lis %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r5, 52428
+	ori %r5, %r5, 52428
 # u = h & e
 	.loc 1 306
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # h ^= u
 	.loc 1 307
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 2
 	.loc 1 308
-	slwi %r3, %r3, 2
+	slwi %r5, %r5, 2
 # h |= u
 	.loc 1 309
-	or %r11, %r4, %r3
+	or %r11, %r6, %r5
 # a = mem32[x0 + 4]
 	.loc 1 310
-	lwz %r3, 4(%r9)
+	lwz %r5, 4(%r10)
 # u = a >> 2
 	.loc 1 311
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 312
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 313
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 314
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 315
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 316
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4] = a
 	.loc 1 317
-	stw %r3, 4(%r9)
+	stw %r5, 4(%r10)
 # a = mem32[x0 + 0]
 	.loc 1 318
-	lwz %r3, 0(%r9)
+	lwz %r5, 0(%r10)
 # u = a >> 2
 	.loc 1 319
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 320
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 321
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 322
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 323
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 324
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 0] = a
 	.loc 1 325
-	stw %r3, 0(%r9)
+	stw %r5, 0(%r10)
 # a = mem32[x0 + 1028]
 	.loc 1 326
-	lwz %r3, 1028(%r9)
+	lwz %r5, 1028(%r10)
 # u = a >> 2
 	.loc 1 327
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 328
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 329
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 330
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 331
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 332
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1028] = a
 	.loc 1 333
-	stw %r3, 1028(%r9)
+	stw %r5, 1028(%r10)
 # a = mem32[x0 + 1024]
 	.loc 1 334
-	lwz %r3, 1024(%r9)
+	lwz %r5, 1024(%r10)
 # u = a >> 2
 	.loc 1 335
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 336
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 337
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 338
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 339
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 340
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1024] = a
 	.loc 1 341
-	stw %r3, 1024(%r9)
+	stw %r5, 1024(%r10)
 # a = mem32[x0 + 2052]
 	.loc 1 342
-	lwz %r3, 2052(%r9)
+	lwz %r5, 2052(%r10)
 # u = a >> 2
 	.loc 1 343
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 344
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 345
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 346
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 347
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 348
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2052] = a
 	.loc 1 349
-	stw %r3, 2052(%r9)
+	stw %r5, 2052(%r10)
 # a = mem32[x0 + 2048]
 	.loc 1 350
-	lwz %r3, 2048(%r9)
+	lwz %r5, 2048(%r10)
 # u = a >> 2
 	.loc 1 351
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 352
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 353
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 354
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 355
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 356
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2048] = a
 	.loc 1 357
-	stw %r3, 2048(%r9)
+	stw %r5, 2048(%r10)
 # a = mem32[x0 + 3076]
 	.loc 1 358
-	lwz %r3, 3076(%r9)
+	lwz %r5, 3076(%r10)
 # u = a >> 2
 	.loc 1 359
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 360
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 361
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 362
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 363
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 364
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3076] = a
 	.loc 1 365
-	stw %r3, 3076(%r9)
+	stw %r5, 3076(%r10)
 # a = mem32[x0 + 3072]
 	.loc 1 366
-	lwz %r3, 3072(%r9)
+	lwz %r5, 3072(%r10)
 # u = a >> 2
 	.loc 1 367
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 368
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 369
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 370
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 371
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 372
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3072] = a
 	.loc 1 373
-	stw %r3, 3072(%r9)
+	stw %r5, 3072(%r10)
 # a = mem32[x0 + 4100]
 	.loc 1 374
-	lwz %r3, 4100(%r9)
+	lwz %r5, 4100(%r10)
 # u = a >> 2
 	.loc 1 375
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 376
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 377
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 378
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 379
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 380
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4100] = a
 	.loc 1 381
-	stw %r3, 4100(%r9)
+	stw %r5, 4100(%r10)
 # a = mem32[x0 + 4096]
 	.loc 1 382
-	lwz %r3, 4096(%r9)
+	lwz %r5, 4096(%r10)
 # u = a >> 2
 	.loc 1 383
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 384
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 385
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 386
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 387
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 388
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4096] = a
 	.loc 1 389
-	stw %r3, 4096(%r9)
+	stw %r5, 4096(%r10)
 # a = mem32[x0 + 5124]
 	.loc 1 390
-	lwz %r3, 5124(%r9)
+	lwz %r5, 5124(%r10)
 # u = a >> 2
 	.loc 1 391
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 392
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 393
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 394
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 395
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 396
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5124] = a
 	.loc 1 397
-	stw %r3, 5124(%r9)
+	stw %r5, 5124(%r10)
 # a = mem32[x0 + 5120]
 	.loc 1 398
-	lwz %r3, 5120(%r9)
+	lwz %r5, 5120(%r10)
 # u = a >> 2
 	.loc 1 399
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 400
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 401
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 402
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 403
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 404
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5120] = a
 	.loc 1 405
-	stw %r3, 5120(%r9)
+	stw %r5, 5120(%r10)
 # a = mem32[x0 + 6148]
 	.loc 1 406
-	lwz %r3, 6148(%r9)
+	lwz %r5, 6148(%r10)
 # u = a >> 2
 	.loc 1 407
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 408
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 409
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 410
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 411
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 412
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 6148] = a
 	.loc 1 413
-	stw %r3, 6148(%r9)
+	stw %r5, 6148(%r10)
 # a = mem32[x0 + 6144]
 	.loc 1 414
-	lwz %r3, 6144(%r9)
+	lwz %r5, 6144(%r10)
 # u = a >> 2
 	.loc 1 415
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 416
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 417
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 418
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 419
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 420
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 6144] = a
 	.loc 1 421
-	stw %r3, 6144(%r9)
+	stw %r5, 6144(%r10)
 # a = mem32[x0 + 7172]
 	.loc 1 422
-	lwz %r3, 7172(%r9)
+	lwz %r5, 7172(%r10)
 # u = a >> 2
 	.loc 1 423
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 424
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 425
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 426
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 427
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 428
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 7172] = a
 	.loc 1 429
-	stw %r3, 7172(%r9)
+	stw %r5, 7172(%r10)
 # a = mem32[x0 + 7168]
 	.loc 1 430
-	lwz %r3, 7168(%r9)
+	lwz %r5, 7168(%r10)
 # u = a >> 2
 	.loc 1 431
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 432
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 433
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 434
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 435
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 436
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 7168] = a
 	.loc 1 437
-	stw %r3, 7168(%r9)
+	stw %r5, 7168(%r10)
 # a = mem32[x0 + 8196]
 	.loc 1 438
-	lwz %r3, 8196(%r9)
+	lwz %r5, 8196(%r10)
 # u = a >> 2
 	.loc 1 439
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 440
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 441
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 442
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 443
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 444
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 8196] = a
 	.loc 1 445
-	stw %r3, 8196(%r9)
+	stw %r5, 8196(%r10)
 # a = mem32[x0 + 8192]
 	.loc 1 446
-	lwz %r3, 8192(%r9)
+	lwz %r5, 8192(%r10)
 # u = a >> 2
 	.loc 1 447
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 448
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 449
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 450
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 451
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 452
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 8192] = a
 	.loc 1 453
-	stw %r3, 8192(%r9)
+	stw %r5, 8192(%r10)
 # a = mem32[x0 + 9220]
 	.loc 1 454
-	lwz %r3, 9220(%r9)
+	lwz %r5, 9220(%r10)
 # u = a >> 2
 	.loc 1 455
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 456
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 457
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 458
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 459
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 460
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 9220] = a
 	.loc 1 461
-	stw %r3, 9220(%r9)
+	stw %r5, 9220(%r10)
 # a = mem32[x0 + 9216]
 	.loc 1 462
-	lwz %r3, 9216(%r9)
+	lwz %r5, 9216(%r10)
 # u = a >> 2
 	.loc 1 463
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 464
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 465
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 466
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 467
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 468
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 9216] = a
 	.loc 1 469
-	stw %r3, 9216(%r9)
+	stw %r5, 9216(%r10)
 # a = mem32[x0 + 10244]
 	.loc 1 470
-	lwz %r3, 10244(%r9)
+	lwz %r5, 10244(%r10)
 # u = a >> 2
 	.loc 1 471
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 472
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 473
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 474
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 475
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 476
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 10244] = a
 	.loc 1 477
-	stw %r3, 10244(%r9)
+	stw %r5, 10244(%r10)
 # a = mem32[x0 + 10240]
 	.loc 1 478
-	lwz %r3, 10240(%r9)
+	lwz %r5, 10240(%r10)
 # u = a >> 2
 	.loc 1 479
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 480
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 481
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 482
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 483
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 484
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 10240] = a
 	.loc 1 485
-	stw %r3, 10240(%r9)
+	stw %r5, 10240(%r10)
 # a = mem32[x0 + 11268]
 	.loc 1 486
-	lwz %r3, 11268(%r9)
+	lwz %r5, 11268(%r10)
 # u = a >> 2
 	.loc 1 487
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 488
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 489
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 490
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 491
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 492
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 11268] = a
 	.loc 1 493
-	stw %r3, 11268(%r9)
+	stw %r5, 11268(%r10)
 # a = mem32[x0 + 11264]
 	.loc 1 494
-	lwz %r3, 11264(%r9)
+	lwz %r5, 11264(%r10)
 # u = a >> 2
 	.loc 1 495
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 496
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 497
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 498
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 499
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 500
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 11264] = a
 	.loc 1 501
-	stw %r3, 11264(%r9)
+	stw %r5, 11264(%r10)
 # a = mem32[x0 + 12292]
 	.loc 1 502
-	lwz %r3, 12292(%r9)
+	lwz %r5, 12292(%r10)
 # u = a >> 2
 	.loc 1 503
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 504
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 505
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 506
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 507
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 508
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 12292] = a
 	.loc 1 509
-	stw %r3, 12292(%r9)
+	stw %r5, 12292(%r10)
 # a = mem32[x0 + 12288]
 	.loc 1 510
-	lwz %r3, 12288(%r9)
+	lwz %r5, 12288(%r10)
 # u = a >> 2
 	.loc 1 511
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 512
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 513
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 514
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 515
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 516
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 12288] = a
 	.loc 1 517
-	stw %r3, 12288(%r9)
+	stw %r5, 12288(%r10)
 # x0 = x0 + 8
 	.loc 1 518
-	addi %r9, %r9, 8
+	addi %r10, %r10, 8
 # c = c + 4
 	.loc 1 519
-	addi %r8, %r8, 4
+	addi %r9, %r9, 4
 # o0 = o0 - 1
 	.loc 1 520
-	addi %r10, %r10, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 521
-	cmplwi %cr0, %r10, 0
+	cmplwi %cr0, %r8, 0
 # goto l1a if !=
 	.loc 1 522
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l1a
 # c = cb + 1024
 	.loc 1 525
-	mr %r4, %r7
-	addi %r5, %r4, 1024
+	addi %r9, %r4, 1024
 # x0 = v
 	.loc 1 526
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 128
 	.loc 1 527
-	mr %r6, %r3
-	li %r4, 128
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r8, 128
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l2a:
 # k = mem32le[c + 0]
 	.loc 1 529
-	lwbrx %r3, 0, %r8
+	lwbrx %r5, 0, %r9
 # h = k >> 16
 	.loc 1 530
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # k &= 0xffff
 	.loc 1 531
-	andi. %r3, %r3, 65535
+	andi. %r5, %r5, 65535
 # e = 0xff00ff00
 	.loc 1 532
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r7, 65280
+	ori %r7, %r7, 65280
 # u = k & e
 	.loc 1 533
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 534
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 8
 	.loc 1 535
-	slwi %r5, %r5, 8
+	slwi %r7, %r7, 8
 # k |= u
 	.loc 1 536
-	or %r3, %r3, %r5
+	or %r5, %r5, %r7
 # e = 0xf0f0f0f0
 	.loc 1 537
-	lis %r5, 61680
-	ori %r5, %r5, 61680
+	lis %r7, 61680
+	ori %r7, %r7, 61680
 # u = k & e
 	.loc 1 538
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 539
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 4
 	.loc 1 540
-	slwi %r5, %r5, 4
+	slwi %r7, %r7, 4
 # k |= u
 	.loc 1 541
-	or %r5, %r3, %r5
+	or %r7, %r5, %r7
 # e = 0xff00ff00
 	.loc 1 542
-	lis %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r5, 65280
+	ori %r5, %r5, 65280
 # u = h & e
 	.loc 1 543
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # h ^= u
 	.loc 1 544
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 8
 	.loc 1 545
-	slwi %r3, %r3, 8
+	slwi %r5, %r5, 8
 # h |= u
 	.loc 1 546
-	or %r4, %r4, %r3
+	or %r6, %r6, %r5
 # e = 0xf0f0f0f0
 	.loc 1 547
-	lis %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r5, 61680
+	ori %r5, %r5, 61680
 # u = h & e
 	.loc 1 548
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # h ^= u
 	.loc 1 549
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 4
 	.loc 1 550
-	slwi %r3, %r3, 4
+	slwi %r5, %r5, 4
 # h |= u
 	.loc 1 551
-	or %r11, %r4, %r3
+	or %r11, %r6, %r5
 # a = mem32[x0 + 4]
 	.loc 1 552
-	lwz %r3, 4(%r9)
+	lwz %r5, 4(%r10)
 # u = a >> 4
 	.loc 1 553
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 554
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 555
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 556
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 557
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 558
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4] = a
 	.loc 1 559
-	stw %r3, 4(%r9)
+	stw %r5, 4(%r10)
 # a = mem32[x0 + 0]
 	.loc 1 560
-	lwz %r3, 0(%r9)
+	lwz %r5, 0(%r10)
 # u = a >> 4
 	.loc 1 561
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 562
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 563
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 564
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 565
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 566
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 0] = a
 	.loc 1 567
-	stw %r3, 0(%r9)
+	stw %r5, 0(%r10)
 # a = mem32[x0 + 1028]
 	.loc 1 568
-	lwz %r3, 1028(%r9)
+	lwz %r5, 1028(%r10)
 # u = a >> 4
 	.loc 1 569
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 570
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 571
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 572
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 573
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 574
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1028] = a
 	.loc 1 575
-	stw %r3, 1028(%r9)
+	stw %r5, 1028(%r10)
 # a = mem32[x0 + 1024]
 	.loc 1 576
-	lwz %r3, 1024(%r9)
+	lwz %r5, 1024(%r10)
 # u = a >> 4
 	.loc 1 577
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 578
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 579
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 580
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 581
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 582
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1024] = a
 	.loc 1 583
-	stw %r3, 1024(%r9)
+	stw %r5, 1024(%r10)
 # a = mem32[x0 + 2052]
 	.loc 1 584
-	lwz %r3, 2052(%r9)
+	lwz %r5, 2052(%r10)
 # u = a >> 4
 	.loc 1 585
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 586
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 587
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 588
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 589
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 590
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2052] = a
 	.loc 1 591
-	stw %r3, 2052(%r9)
+	stw %r5, 2052(%r10)
 # a = mem32[x0 + 2048]
 	.loc 1 592
-	lwz %r3, 2048(%r9)
+	lwz %r5, 2048(%r10)
 # u = a >> 4
 	.loc 1 593
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 594
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 595
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 596
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 597
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 598
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2048] = a
 	.loc 1 599
-	stw %r3, 2048(%r9)
+	stw %r5, 2048(%r10)
 # a = mem32[x0 + 3076]
 	.loc 1 600
-	lwz %r3, 3076(%r9)
+	lwz %r5, 3076(%r10)
 # u = a >> 4
 	.loc 1 601
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 602
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 603
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 604
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 605
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 606
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3076] = a
 	.loc 1 607
-	stw %r3, 3076(%r9)
+	stw %r5, 3076(%r10)
 # a = mem32[x0 + 3072]
 	.loc 1 608
-	lwz %r3, 3072(%r9)
+	lwz %r5, 3072(%r10)
 # u = a >> 4
 	.loc 1 609
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 610
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 611
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 612
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 613
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 614
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3072] = a
 	.loc 1 615
-	stw %r3, 3072(%r9)
+	stw %r5, 3072(%r10)
 # a = mem32[x0 + 4100]
 	.loc 1 616
-	lwz %r3, 4100(%r9)
+	lwz %r5, 4100(%r10)
 # u = a >> 4
 	.loc 1 617
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 618
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 619
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 620
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 621
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 622
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4100] = a
 	.loc 1 623
-	stw %r3, 4100(%r9)
+	stw %r5, 4100(%r10)
 # a = mem32[x0 + 4096]
 	.loc 1 624
-	lwz %r3, 4096(%r9)
+	lwz %r5, 4096(%r10)
 # u = a >> 4
 	.loc 1 625
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 626
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 627
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 628
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 629
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 630
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4096] = a
 	.loc 1 631
-	stw %r3, 4096(%r9)
+	stw %r5, 4096(%r10)
 # a = mem32[x0 + 5124]
 	.loc 1 632
-	lwz %r3, 5124(%r9)
+	lwz %r5, 5124(%r10)
 # u = a >> 4
 	.loc 1 633
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 634
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 635
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 636
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 637
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 638
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5124] = a
 	.loc 1 639
-	stw %r3, 5124(%r9)
+	stw %r5, 5124(%r10)
 # a = mem32[x0 + 5120]
 	.loc 1 640
-	lwz %r3, 5120(%r9)
+	lwz %r5, 5120(%r10)
 # u = a >> 4
 	.loc 1 641
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 642
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 643
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 644
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 645
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 646
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5120] = a
 	.loc 1 647
-	stw %r3, 5120(%r9)
+	stw %r5, 5120(%r10)
 # a = mem32[x0 + 6148]
 	.loc 1 648
-	lwz %r3, 6148(%r9)
+	lwz %r5, 6148(%r10)
 # u = a >> 4
 	.loc 1 649
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 650
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 651
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 652
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 653
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 654
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 6148] = a
 	.loc 1 655
-	stw %r3, 6148(%r9)
+	stw %r5, 6148(%r10)
 # a = mem32[x0 + 6144]
 	.loc 1 656
-	lwz %r3, 6144(%r9)
+	lwz %r5, 6144(%r10)
 # u = a >> 4
 	.loc 1 657
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 658
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 659
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 660
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 661
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 662
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 6144] = a
 	.loc 1 663
-	stw %r3, 6144(%r9)
+	stw %r5, 6144(%r10)
 # a = mem32[x0 + 7172]
 	.loc 1 664
-	lwz %r3, 7172(%r9)
+	lwz %r5, 7172(%r10)
 # u = a >> 4
 	.loc 1 665
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 666
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 667
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 668
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 669
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 670
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 7172] = a
 	.loc 1 671
-	stw %r3, 7172(%r9)
+	stw %r5, 7172(%r10)
 # a = mem32[x0 + 7168]
 	.loc 1 672
-	lwz %r3, 7168(%r9)
+	lwz %r5, 7168(%r10)
 # u = a >> 4
 	.loc 1 673
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 674
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 675
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 676
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 677
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 678
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 7168] = a
 	.loc 1 679
-	stw %r3, 7168(%r9)
+	stw %r5, 7168(%r10)
 # a = mem32[x0 + 8196]
 	.loc 1 680
-	lwz %r3, 8196(%r9)
+	lwz %r5, 8196(%r10)
 # u = a >> 4
 	.loc 1 681
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 682
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 683
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 684
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 685
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 686
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 8196] = a
 	.loc 1 687
-	stw %r3, 8196(%r9)
+	stw %r5, 8196(%r10)
 # a = mem32[x0 + 8192]
 	.loc 1 688
-	lwz %r3, 8192(%r9)
+	lwz %r5, 8192(%r10)
 # u = a >> 4
 	.loc 1 689
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 690
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 691
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 692
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 693
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 694
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 8192] = a
 	.loc 1 695
-	stw %r3, 8192(%r9)
+	stw %r5, 8192(%r10)
 # a = mem32[x0 + 9220]
 	.loc 1 696
-	lwz %r3, 9220(%r9)
+	lwz %r5, 9220(%r10)
 # u = a >> 4
 	.loc 1 697
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 698
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 699
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 700
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 701
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 702
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 9220] = a
 	.loc 1 703
-	stw %r3, 9220(%r9)
+	stw %r5, 9220(%r10)
 # a = mem32[x0 + 9216]
 	.loc 1 704
-	lwz %r3, 9216(%r9)
+	lwz %r5, 9216(%r10)
 # u = a >> 4
 	.loc 1 705
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 706
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 707
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 708
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 709
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 710
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 9216] = a
 	.loc 1 711
-	stw %r3, 9216(%r9)
+	stw %r5, 9216(%r10)
 # a = mem32[x0 + 10244]
 	.loc 1 712
-	lwz %r3, 10244(%r9)
+	lwz %r5, 10244(%r10)
 # u = a >> 4
 	.loc 1 713
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 714
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 715
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 716
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 717
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 718
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 10244] = a
 	.loc 1 719
-	stw %r3, 10244(%r9)
+	stw %r5, 10244(%r10)
 # a = mem32[x0 + 10240]
 	.loc 1 720
-	lwz %r3, 10240(%r9)
+	lwz %r5, 10240(%r10)
 # u = a >> 4
 	.loc 1 721
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 722
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 723
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 724
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 725
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 726
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 10240] = a
 	.loc 1 727
-	stw %r3, 10240(%r9)
+	stw %r5, 10240(%r10)
 # a = mem32[x0 + 11268]
 	.loc 1 728
-	lwz %r3, 11268(%r9)
+	lwz %r5, 11268(%r10)
 # u = a >> 4
 	.loc 1 729
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 730
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 731
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 732
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 733
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 734
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 11268] = a
 	.loc 1 735
-	stw %r3, 11268(%r9)
+	stw %r5, 11268(%r10)
 # a = mem32[x0 + 11264]
 	.loc 1 736
-	lwz %r3, 11264(%r9)
+	lwz %r5, 11264(%r10)
 # u = a >> 4
 	.loc 1 737
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 738
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 739
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 740
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 741
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 742
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 11264] = a
 	.loc 1 743
-	stw %r3, 11264(%r9)
+	stw %r5, 11264(%r10)
 # a = mem32[x0 + 12292]
 	.loc 1 744
-	lwz %r3, 12292(%r9)
+	lwz %r5, 12292(%r10)
 # u = a >> 4
 	.loc 1 745
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 746
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 747
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 748
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 749
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 750
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 12292] = a
 	.loc 1 751
-	stw %r3, 12292(%r9)
+	stw %r5, 12292(%r10)
 # a = mem32[x0 + 12288]
 	.loc 1 752
-	lwz %r3, 12288(%r9)
+	lwz %r5, 12288(%r10)
 # u = a >> 4
 	.loc 1 753
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 754
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 755
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 756
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 757
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 758
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 12288] = a
 	.loc 1 759
-	stw %r3, 12288(%r9)
+	stw %r5, 12288(%r10)
 # x0 = x0 + 8
 	.loc 1 760
-	addi %r9, %r9, 8
+	addi %r10, %r10, 8
 # c = c + 4
 	.loc 1 761
-	addi %r8, %r8, 4
+	addi %r9, %r9, 4
 # o0 = o0 - 1
 	.loc 1 762
-	addi %r10, %r10, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 763
-	cmplwi %cr0, %r10, 0
+	cmplwi %cr0, %r8, 0
 # goto l2a if !=
 	.loc 1 764
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l2a
 # c = cb + 1536
 	.loc 1 767
-	mr %r4, %r7
-	addi %r5, %r4, 1536
+	addi %r9, %r4, 1536
 # x0 = v
 	.loc 1 768
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 128
 	.loc 1 769
-	mr %r6, %r3
-	li %r4, 128
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r8, 128
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l3a:
 # k = mem32le[c + 0]
 	.loc 1 771
-	lwbrx %r3, 0, %r8
+	lwbrx %r5, 0, %r9
 # h = k >> 16
 	.loc 1 772
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # k &= 0xffff
 	.loc 1 773
-	andi. %r3, %r3, 65535
+	andi. %r5, %r5, 65535
 # e = 0xff00ff00
 	.loc 1 774
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r7, 65280
+	ori %r7, %r7, 65280
 # u = k & e
 	.loc 1 775
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 776
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 8
 	.loc 1 777
-	slwi %r5, %r5, 8
+	slwi %r7, %r7, 8
 # k |= u
 	.loc 1 778
-	or %r5, %r3, %r5
+	or %r7, %r5, %r7
 # e = 0xff00ff00
 	.loc 1 779
-	lis %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r5, 65280
+	ori %r5, %r5, 65280
 # u = h & e
 	.loc 1 780
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # h ^= u
 	.loc 1 781
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 8
 	.loc 1 782
-	slwi %r3, %r3, 8
+	slwi %r5, %r5, 8
 # h |= u
 	.loc 1 783
-	or %r11, %r4, %r3
+	or %r11, %r6, %r5
 # a = mem32[x0 + 4]
 	.loc 1 784
-	lwz %r3, 4(%r9)
+	lwz %r5, 4(%r10)
 # u = a >> 8
 	.loc 1 785
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 786
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 787
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 788
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 789
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 790
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4] = a
 	.loc 1 791
-	stw %r3, 4(%r9)
+	stw %r5, 4(%r10)
 # a = mem32[x0 + 0]
 	.loc 1 792
-	lwz %r3, 0(%r9)
+	lwz %r5, 0(%r10)
 # u = a >> 8
 	.loc 1 793
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 794
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 795
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 796
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 797
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 798
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 0] = a
 	.loc 1 799
-	stw %r3, 0(%r9)
+	stw %r5, 0(%r10)
 # a = mem32[x0 + 1028]
 	.loc 1 800
-	lwz %r3, 1028(%r9)
+	lwz %r5, 1028(%r10)
 # u = a >> 8
 	.loc 1 801
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 802
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 803
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 804
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 805
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 806
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1028] = a
 	.loc 1 807
-	stw %r3, 1028(%r9)
+	stw %r5, 1028(%r10)
 # a = mem32[x0 + 1024]
 	.loc 1 808
-	lwz %r3, 1024(%r9)
+	lwz %r5, 1024(%r10)
 # u = a >> 8
 	.loc 1 809
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 810
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 811
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 812
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 813
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 814
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1024] = a
 	.loc 1 815
-	stw %r3, 1024(%r9)
+	stw %r5, 1024(%r10)
 # a = mem32[x0 + 2052]
 	.loc 1 816
-	lwz %r3, 2052(%r9)
+	lwz %r5, 2052(%r10)
 # u = a >> 8
 	.loc 1 817
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 818
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 819
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 820
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 821
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 822
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2052] = a
 	.loc 1 823
-	stw %r3, 2052(%r9)
+	stw %r5, 2052(%r10)
 # a = mem32[x0 + 2048]
 	.loc 1 824
-	lwz %r3, 2048(%r9)
+	lwz %r5, 2048(%r10)
 # u = a >> 8
 	.loc 1 825
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 826
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 827
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 828
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 829
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 830
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2048] = a
 	.loc 1 831
-	stw %r3, 2048(%r9)
+	stw %r5, 2048(%r10)
 # a = mem32[x0 + 3076]
 	.loc 1 832
-	lwz %r3, 3076(%r9)
+	lwz %r5, 3076(%r10)
 # u = a >> 8
 	.loc 1 833
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 834
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 835
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 836
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 837
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 838
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3076] = a
 	.loc 1 839
-	stw %r3, 3076(%r9)
+	stw %r5, 3076(%r10)
 # a = mem32[x0 + 3072]
 	.loc 1 840
-	lwz %r3, 3072(%r9)
+	lwz %r5, 3072(%r10)
 # u = a >> 8
 	.loc 1 841
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 842
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 843
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 844
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 845
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 846
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3072] = a
 	.loc 1 847
-	stw %r3, 3072(%r9)
+	stw %r5, 3072(%r10)
 # a = mem32[x0 + 4100]
 	.loc 1 848
-	lwz %r3, 4100(%r9)
+	lwz %r5, 4100(%r10)
 # u = a >> 8
 	.loc 1 849
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 850
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 851
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 852
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 853
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 854
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4100] = a
 	.loc 1 855
-	stw %r3, 4100(%r9)
+	stw %r5, 4100(%r10)
 # a = mem32[x0 + 4096]
 	.loc 1 856
-	lwz %r3, 4096(%r9)
+	lwz %r5, 4096(%r10)
 # u = a >> 8
 	.loc 1 857
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 858
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 859
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 860
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 861
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 862
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4096] = a
 	.loc 1 863
-	stw %r3, 4096(%r9)
+	stw %r5, 4096(%r10)
 # a = mem32[x0 + 5124]
 	.loc 1 864
-	lwz %r3, 5124(%r9)
+	lwz %r5, 5124(%r10)
 # u = a >> 8
 	.loc 1 865
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 866
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 867
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 868
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 869
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 870
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5124] = a
 	.loc 1 871
-	stw %r3, 5124(%r9)
+	stw %r5, 5124(%r10)
 # a = mem32[x0 + 5120]
 	.loc 1 872
-	lwz %r3, 5120(%r9)
+	lwz %r5, 5120(%r10)
 # u = a >> 8
 	.loc 1 873
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 874
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 875
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 876
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 877
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 878
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5120] = a
 	.loc 1 879
-	stw %r3, 5120(%r9)
+	stw %r5, 5120(%r10)
 # a = mem32[x0 + 6148]
 	.loc 1 880
-	lwz %r3, 6148(%r9)
+	lwz %r5, 6148(%r10)
 # u = a >> 8
 	.loc 1 881
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 882
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 883
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 884
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 885
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 886
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 6148] = a
 	.loc 1 887
-	stw %r3, 6148(%r9)
+	stw %r5, 6148(%r10)
 # a = mem32[x0 + 6144]
 	.loc 1 888
-	lwz %r3, 6144(%r9)
+	lwz %r5, 6144(%r10)
 # u = a >> 8
 	.loc 1 889
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 890
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 891
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 892
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 893
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 894
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 6144] = a
 	.loc 1 895
-	stw %r3, 6144(%r9)
+	stw %r5, 6144(%r10)
 # a = mem32[x0 + 7172]
 	.loc 1 896
-	lwz %r3, 7172(%r9)
+	lwz %r5, 7172(%r10)
 # u = a >> 8
 	.loc 1 897
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 898
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 899
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 900
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 901
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 902
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 7172] = a
 	.loc 1 903
-	stw %r3, 7172(%r9)
+	stw %r5, 7172(%r10)
 # a = mem32[x0 + 7168]
 	.loc 1 904
-	lwz %r3, 7168(%r9)
+	lwz %r5, 7168(%r10)
 # u = a >> 8
 	.loc 1 905
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 906
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 907
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 908
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 909
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 910
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 7168] = a
 	.loc 1 911
-	stw %r3, 7168(%r9)
+	stw %r5, 7168(%r10)
 # a = mem32[x0 + 8196]
 	.loc 1 912
-	lwz %r3, 8196(%r9)
+	lwz %r5, 8196(%r10)
 # u = a >> 8
 	.loc 1 913
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 914
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 915
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 916
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 917
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 918
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 8196] = a
 	.loc 1 919
-	stw %r3, 8196(%r9)
+	stw %r5, 8196(%r10)
 # a = mem32[x0 + 8192]
 	.loc 1 920
-	lwz %r3, 8192(%r9)
+	lwz %r5, 8192(%r10)
 # u = a >> 8
 	.loc 1 921
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 922
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 923
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 924
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 925
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 926
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 8192] = a
 	.loc 1 927
-	stw %r3, 8192(%r9)
+	stw %r5, 8192(%r10)
 # a = mem32[x0 + 9220]
 	.loc 1 928
-	lwz %r3, 9220(%r9)
+	lwz %r5, 9220(%r10)
 # u = a >> 8
 	.loc 1 929
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 930
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 931
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 932
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 933
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 934
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 9220] = a
 	.loc 1 935
-	stw %r3, 9220(%r9)
+	stw %r5, 9220(%r10)
 # a = mem32[x0 + 9216]
 	.loc 1 936
-	lwz %r3, 9216(%r9)
+	lwz %r5, 9216(%r10)
 # u = a >> 8
 	.loc 1 937
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 938
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 939
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 940
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 941
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 942
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 9216] = a
 	.loc 1 943
-	stw %r3, 9216(%r9)
+	stw %r5, 9216(%r10)
 # a = mem32[x0 + 10244]
 	.loc 1 944
-	lwz %r3, 10244(%r9)
+	lwz %r5, 10244(%r10)
 # u = a >> 8
 	.loc 1 945
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 946
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 947
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 948
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 949
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 950
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 10244] = a
 	.loc 1 951
-	stw %r3, 10244(%r9)
+	stw %r5, 10244(%r10)
 # a = mem32[x0 + 10240]
 	.loc 1 952
-	lwz %r3, 10240(%r9)
+	lwz %r5, 10240(%r10)
 # u = a >> 8
 	.loc 1 953
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 954
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 955
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 956
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 957
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 958
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 10240] = a
 	.loc 1 959
-	stw %r3, 10240(%r9)
+	stw %r5, 10240(%r10)
 # a = mem32[x0 + 11268]
 	.loc 1 960
-	lwz %r3, 11268(%r9)
+	lwz %r5, 11268(%r10)
 # u = a >> 8
 	.loc 1 961
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 962
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 963
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 964
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 965
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 966
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 11268] = a
 	.loc 1 967
-	stw %r3, 11268(%r9)
+	stw %r5, 11268(%r10)
 # a = mem32[x0 + 11264]
 	.loc 1 968
-	lwz %r3, 11264(%r9)
+	lwz %r5, 11264(%r10)
 # u = a >> 8
 	.loc 1 969
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 970
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 971
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 972
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 973
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 974
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 11264] = a
 	.loc 1 975
-	stw %r3, 11264(%r9)
+	stw %r5, 11264(%r10)
 # a = mem32[x0 + 12292]
 	.loc 1 976
-	lwz %r3, 12292(%r9)
+	lwz %r5, 12292(%r10)
 # u = a >> 8
 	.loc 1 977
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 978
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 979
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 980
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 981
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 982
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 12292] = a
 	.loc 1 983
-	stw %r3, 12292(%r9)
+	stw %r5, 12292(%r10)
 # a = mem32[x0 + 12288]
 	.loc 1 984
-	lwz %r3, 12288(%r9)
+	lwz %r5, 12288(%r10)
 # u = a >> 8
 	.loc 1 985
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 986
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 987
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 988
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 989
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 990
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 12288] = a
 	.loc 1 991
-	stw %r3, 12288(%r9)
+	stw %r5, 12288(%r10)
 # x0 = x0 + 8
 	.loc 1 992
-	addi %r9, %r9, 8
+	addi %r10, %r10, 8
 # c = c + 4
 	.loc 1 993
-	addi %r8, %r8, 4
+	addi %r9, %r9, 4
 # o0 = o0 - 1
 	.loc 1 994
-	addi %r10, %r10, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 995
-	cmplwi %cr0, %r10, 0
+	cmplwi %cr0, %r8, 0
 # goto l3a if !=
 	.loc 1 996
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l3a
 # c = cb + 2048
 	.loc 1 999
-	mr %r4, %r7
-	addi %r5, %r4, 2048
+	addi %r9, %r4, 2048
 # x0 = v
 	.loc 1 1000
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 128
 	.loc 1 1001
-	mr %r6, %r3
-	li %r4, 128
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r5, %r4
+	li %r8, 128
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l4a:
 # k = mem32le[c + 0]
 	.loc 1 1003
-	lwbrx %r3, 0, %r8
+	lwbrx %r5, 0, %r9
 # h = k >> 16
 	.loc 1 1004
-	srwi %r10, %r3, 16
+	srwi %r7, %r5, 16
 # k &= 0xffff
 	.loc 1 1005
-	andi. %r11, %r3, 65535
+	andi. %r11, %r5, 65535
 # a = mem32[x0 + 4]
 	.loc 1 1006
-	lwz %r3, 4(%r9)
+	lwz %r5, 4(%r10)
 # u = a >> 16
 	.loc 1 1007
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1008
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 1009
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 1010
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1011
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1012
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4] = a
 	.loc 1 1013
-	stw %r3, 4(%r9)
+	stw %r5, 4(%r10)
 # a = mem32[x0 + 0]
 	.loc 1 1014
-	lwz %r3, 0(%r9)
+	lwz %r5, 0(%r10)
 # u = a >> 16
 	.loc 1 1015
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1016
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 1017
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 1018
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1019
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1020
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 0] = a
 	.loc 1 1021
-	stw %r3, 0(%r9)
+	stw %r5, 0(%r10)
 # a = mem32[x0 + 1028]
 	.loc 1 1022
-	lwz %r3, 1028(%r9)
+	lwz %r5, 1028(%r10)
 # u = a >> 16
 	.loc 1 1023
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1024
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 1025
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 1026
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1027
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1028
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1028] = a
 	.loc 1 1029
-	stw %r3, 1028(%r9)
+	stw %r5, 1028(%r10)
 # a = mem32[x0 + 1024]
 	.loc 1 1030
-	lwz %r3, 1024(%r9)
+	lwz %r5, 1024(%r10)
 # u = a >> 16
 	.loc 1 1031
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1032
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 1033
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 1034
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1035
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1036
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1024] = a
 	.loc 1 1037
-	stw %r3, 1024(%r9)
+	stw %r5, 1024(%r10)
 # a = mem32[x0 + 2052]
 	.loc 1 1038
-	lwz %r3, 2052(%r9)
+	lwz %r5, 2052(%r10)
 # u = a >> 16
 	.loc 1 1039
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1040
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 1041
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 1042
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1043
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1044
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2052] = a
 	.loc 1 1045
-	stw %r3, 2052(%r9)
+	stw %r5, 2052(%r10)
 # a = mem32[x0 + 2048]
 	.loc 1 1046
-	lwz %r3, 2048(%r9)
+	lwz %r5, 2048(%r10)
 # u = a >> 16
 	.loc 1 1047
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1048
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 1049
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 1050
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1051
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1052
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2048] = a
 	.loc 1 1053
-	stw %r3, 2048(%r9)
+	stw %r5, 2048(%r10)
 # a = mem32[x0 + 3076]
 	.loc 1 1054
-	lwz %r3, 3076(%r9)
+	lwz %r5, 3076(%r10)
 # u = a >> 16
 	.loc 1 1055
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1056
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 1057
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 1058
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1059
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1060
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3076] = a
 	.loc 1 1061
-	stw %r3, 3076(%r9)
+	stw %r5, 3076(%r10)
 # a = mem32[x0 + 3072]
 	.loc 1 1062
-	lwz %r3, 3072(%r9)
+	lwz %r5, 3072(%r10)
 # u = a >> 16
 	.loc 1 1063
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1064
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 1065
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 1066
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1067
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1068
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3072] = a
 	.loc 1 1069
-	stw %r3, 3072(%r9)
+	stw %r5, 3072(%r10)
 # a = mem32[x0 + 4100]
 	.loc 1 1070
-	lwz %r3, 4100(%r9)
+	lwz %r5, 4100(%r10)
 # u = a >> 16
 	.loc 1 1071
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1072
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 1073
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 1074
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1075
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1076
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4100] = a
 	.loc 1 1077
-	stw %r3, 4100(%r9)
+	stw %r5, 4100(%r10)
 # a = mem32[x0 + 4096]
 	.loc 1 1078
-	lwz %r3, 4096(%r9)
+	lwz %r5, 4096(%r10)
 # u = a >> 16
 	.loc 1 1079
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1080
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 1081
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 1082
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1083
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1084
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4096] = a
 	.loc 1 1085
-	stw %r3, 4096(%r9)
+	stw %r5, 4096(%r10)
 # a = mem32[x0 + 5124]
 	.loc 1 1086
-	lwz %r3, 5124(%r9)
+	lwz %r5, 5124(%r10)
 # u = a >> 16
 	.loc 1 1087
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1088
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 1089
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 1090
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1091
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1092
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5124] = a
 	.loc 1 1093
-	stw %r3, 5124(%r9)
+	stw %r5, 5124(%r10)
 # a = mem32[x0 + 5120]
 	.loc 1 1094
-	lwz %r3, 5120(%r9)
+	lwz %r5, 5120(%r10)
 # u = a >> 16
 	.loc 1 1095
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1096
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 1097
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 1098
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1099
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1100
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5120] = a
 	.loc 1 1101
-	stw %r3, 5120(%r9)
+	stw %r5, 5120(%r10)
 # a = mem32[x0 + 6148]
 	.loc 1 1102
-	lwz %r3, 6148(%r9)
+	lwz %r5, 6148(%r10)
 # u = a >> 16
 	.loc 1 1103
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1104
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 1105
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 1106
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1107
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1108
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 6148] = a
 	.loc 1 1109
-	stw %r3, 6148(%r9)
+	stw %r5, 6148(%r10)
 # a = mem32[x0 + 6144]
 	.loc 1 1110
-	lwz %r3, 6144(%r9)
+	lwz %r5, 6144(%r10)
 # u = a >> 16
 	.loc 1 1111
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1112
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 1113
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 1114
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1115
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1116
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 6144] = a
 	.loc 1 1117
-	stw %r3, 6144(%r9)
+	stw %r5, 6144(%r10)
 # a = mem32[x0 + 7172]
 	.loc 1 1118
-	lwz %r3, 7172(%r9)
+	lwz %r5, 7172(%r10)
 # u = a >> 16
 	.loc 1 1119
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1120
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 1121
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 1122
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1123
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1124
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 7172] = a
 	.loc 1 1125
-	stw %r3, 7172(%r9)
+	stw %r5, 7172(%r10)
 # a = mem32[x0 + 7168]
 	.loc 1 1126
-	lwz %r3, 7168(%r9)
+	lwz %r5, 7168(%r10)
 # u = a >> 16
 	.loc 1 1127
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1128
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 1129
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 1130
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1131
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1132
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 7168] = a
 	.loc 1 1133
-	stw %r3, 7168(%r9)
+	stw %r5, 7168(%r10)
 # a = mem32[x0 + 8196]
 	.loc 1 1134
-	lwz %r3, 8196(%r9)
+	lwz %r5, 8196(%r10)
 # u = a >> 16
 	.loc 1 1135
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1136
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 1137
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 1138
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1139
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1140
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 8196] = a
 	.loc 1 1141
-	stw %r3, 8196(%r9)
+	stw %r5, 8196(%r10)
 # a = mem32[x0 + 8192]
 	.loc 1 1142
-	lwz %r3, 8192(%r9)
+	lwz %r5, 8192(%r10)
 # u = a >> 16
 	.loc 1 1143
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1144
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 1145
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 1146
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1147
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1148
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 8192] = a
 	.loc 1 1149
-	stw %r3, 8192(%r9)
+	stw %r5, 8192(%r10)
 # a = mem32[x0 + 9220]
 	.loc 1 1150
-	lwz %r3, 9220(%r9)
+	lwz %r5, 9220(%r10)
 # u = a >> 16
 	.loc 1 1151
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1152
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 1153
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 1154
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1155
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1156
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 9220] = a
 	.loc 1 1157
-	stw %r3, 9220(%r9)
+	stw %r5, 9220(%r10)
 # a = mem32[x0 + 9216]
 	.loc 1 1158
-	lwz %r3, 9216(%r9)
+	lwz %r5, 9216(%r10)
 # u = a >> 16
 	.loc 1 1159
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1160
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 1161
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 1162
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1163
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1164
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 9216] = a
 	.loc 1 1165
-	stw %r3, 9216(%r9)
+	stw %r5, 9216(%r10)
 # a = mem32[x0 + 10244]
 	.loc 1 1166
-	lwz %r3, 10244(%r9)
+	lwz %r5, 10244(%r10)
 # u = a >> 16
 	.loc 1 1167
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1168
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 1169
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 1170
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1171
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1172
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 10244] = a
 	.loc 1 1173
-	stw %r3, 10244(%r9)
+	stw %r5, 10244(%r10)
 # a = mem32[x0 + 10240]
 	.loc 1 1174
-	lwz %r3, 10240(%r9)
+	lwz %r5, 10240(%r10)
 # u = a >> 16
 	.loc 1 1175
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1176
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 1177
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 1178
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1179
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1180
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 10240] = a
 	.loc 1 1181
-	stw %r3, 10240(%r9)
+	stw %r5, 10240(%r10)
 # a = mem32[x0 + 11268]
 	.loc 1 1182
-	lwz %r3, 11268(%r9)
+	lwz %r5, 11268(%r10)
 # u = a >> 16
 	.loc 1 1183
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1184
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 1185
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 1186
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1187
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1188
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 11268] = a
 	.loc 1 1189
-	stw %r3, 11268(%r9)
+	stw %r5, 11268(%r10)
 # a = mem32[x0 + 11264]
 	.loc 1 1190
-	lwz %r3, 11264(%r9)
+	lwz %r5, 11264(%r10)
 # u = a >> 16
 	.loc 1 1191
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1192
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 1193
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 1194
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1195
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1196
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 11264] = a
 	.loc 1 1197
-	stw %r3, 11264(%r9)
+	stw %r5, 11264(%r10)
 # a = mem32[x0 + 12292]
 	.loc 1 1198
-	lwz %r3, 12292(%r9)
+	lwz %r5, 12292(%r10)
 # u = a >> 16
 	.loc 1 1199
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1200
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 1201
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 1202
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1203
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1204
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 12292] = a
 	.loc 1 1205
-	stw %r3, 12292(%r9)
+	stw %r5, 12292(%r10)
 # a = mem32[x0 + 12288]
 	.loc 1 1206
-	lwz %r3, 12288(%r9)
+	lwz %r5, 12288(%r10)
 # u = a >> 16
 	.loc 1 1207
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 1208
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 1209
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 1210
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 1211
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 1212
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 12288] = a
 	.loc 1 1213
-	stw %r3, 12288(%r9)
+	stw %r5, 12288(%r10)
 # x0 = x0 + 8
 	.loc 1 1214
-	addi %r9, %r9, 8
+	addi %r10, %r10, 8
 # c = c + 4
 	.loc 1 1215
-	addi %r8, %r8, 4
+	addi %r9, %r9, 4
 # o0 = o0 - 1
 	.loc 1 1216
-	addi %r5, %r5, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 1217
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r8, 0
 # goto l4a if !=
 	.loc 1 1218
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l4a
 # c = cb + 2560
 	.loc 1 1221
-	mr %r4, %r7
-	addi %r5, %r4, 2560
+	addi %r9, %r4, 2560
 # x0 = v
 	.loc 1 1222
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 128
 	.loc 1 1223
-	mr %r6, %r3
-	li %r4, 128
-	mr %r9, %r5
-	mr %r10, %r3
-	mr %r8, %r4
+	li %r8, 128
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l5a:
 # k = mem32le[c + 0]
 	.loc 1 1225
 	lwbrx %r11, 0, %r9
 # a = mem32[x0 + 4]
 	.loc 1 1226
-	lwz %r4, 4(%r10)
+	lwz %r6, 4(%r10)
 # b = mem32[x0 + 0]
 	.loc 1 1227
-	lwz %r3, 0(%r10)
+	lwz %r5, 0(%r10)
 # u = a ^ b
 	.loc 1 1228
-	xor %r5, %r4, %r3
+	xor %r7, %r6, %r5
 # u &= k
 	.loc 1 1229
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1230
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # b ^= u
 	.loc 1 1231
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # mem32[x0 + 4] = a
 	.loc 1 1232
-	stw %r4, 4(%r10)
+	stw %r6, 4(%r10)
 # mem32[x0 + 0] = b
 	.loc 1 1233
-	stw %r3, 0(%r10)
+	stw %r5, 0(%r10)
 # a = mem32[x0 + 1028]
 	.loc 1 1234
-	lwz %r3, 1028(%r10)
+	lwz %r5, 1028(%r10)
 # b = mem32[x0 + 1024]
 	.loc 1 1235
-	lwz %r4, 1024(%r10)
+	lwz %r6, 1024(%r10)
 # u = a ^ b
 	.loc 1 1236
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1237
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1238
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1239
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 1240
-	stw %r3, 1028(%r10)
+	stw %r5, 1028(%r10)
 # mem32[x0 + 1024] = b
 	.loc 1 1241
-	stw %r4, 1024(%r10)
+	stw %r6, 1024(%r10)
 # a = mem32[x0 + 2052]
 	.loc 1 1242
-	lwz %r3, 2052(%r10)
+	lwz %r5, 2052(%r10)
 # b = mem32[x0 + 2048]
 	.loc 1 1243
-	lwz %r4, 2048(%r10)
+	lwz %r6, 2048(%r10)
 # u = a ^ b
 	.loc 1 1244
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1245
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1246
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1247
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 1248
-	stw %r3, 2052(%r10)
+	stw %r5, 2052(%r10)
 # mem32[x0 + 2048] = b
 	.loc 1 1249
-	stw %r4, 2048(%r10)
+	stw %r6, 2048(%r10)
 # a = mem32[x0 + 3076]
 	.loc 1 1250
-	lwz %r3, 3076(%r10)
+	lwz %r5, 3076(%r10)
 # b = mem32[x0 + 3072]
 	.loc 1 1251
-	lwz %r4, 3072(%r10)
+	lwz %r6, 3072(%r10)
 # u = a ^ b
 	.loc 1 1252
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1253
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1254
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1255
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 1256
-	stw %r3, 3076(%r10)
+	stw %r5, 3076(%r10)
 # mem32[x0 + 3072] = b
 	.loc 1 1257
-	stw %r4, 3072(%r10)
+	stw %r6, 3072(%r10)
 # a = mem32[x0 + 4100]
 	.loc 1 1258
-	lwz %r3, 4100(%r10)
+	lwz %r5, 4100(%r10)
 # b = mem32[x0 + 4096]
 	.loc 1 1259
-	lwz %r4, 4096(%r10)
+	lwz %r6, 4096(%r10)
 # u = a ^ b
 	.loc 1 1260
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1261
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1262
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1263
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 1264
-	stw %r3, 4100(%r10)
+	stw %r5, 4100(%r10)
 # mem32[x0 + 4096] = b
 	.loc 1 1265
-	stw %r4, 4096(%r10)
+	stw %r6, 4096(%r10)
 # a = mem32[x0 + 5124]
 	.loc 1 1266
-	lwz %r3, 5124(%r10)
+	lwz %r5, 5124(%r10)
 # b = mem32[x0 + 5120]
 	.loc 1 1267
-	lwz %r4, 5120(%r10)
+	lwz %r6, 5120(%r10)
 # u = a ^ b
 	.loc 1 1268
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1269
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1270
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1271
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 1272
-	stw %r3, 5124(%r10)
+	stw %r5, 5124(%r10)
 # mem32[x0 + 5120] = b
 	.loc 1 1273
-	stw %r4, 5120(%r10)
+	stw %r6, 5120(%r10)
 # a = mem32[x0 + 6148]
 	.loc 1 1274
-	lwz %r3, 6148(%r10)
+	lwz %r5, 6148(%r10)
 # b = mem32[x0 + 6144]
 	.loc 1 1275
-	lwz %r4, 6144(%r10)
+	lwz %r6, 6144(%r10)
 # u = a ^ b
 	.loc 1 1276
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1277
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1278
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1279
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6148] = a
 	.loc 1 1280
-	stw %r3, 6148(%r10)
+	stw %r5, 6148(%r10)
 # mem32[x0 + 6144] = b
 	.loc 1 1281
-	stw %r4, 6144(%r10)
+	stw %r6, 6144(%r10)
 # a = mem32[x0 + 7172]
 	.loc 1 1282
-	lwz %r3, 7172(%r10)
+	lwz %r5, 7172(%r10)
 # b = mem32[x0 + 7168]
 	.loc 1 1283
-	lwz %r4, 7168(%r10)
+	lwz %r6, 7168(%r10)
 # u = a ^ b
 	.loc 1 1284
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1285
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1286
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1287
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7172] = a
 	.loc 1 1288
-	stw %r3, 7172(%r10)
+	stw %r5, 7172(%r10)
 # mem32[x0 + 7168] = b
 	.loc 1 1289
-	stw %r4, 7168(%r10)
+	stw %r6, 7168(%r10)
 # a = mem32[x0 + 8196]
 	.loc 1 1290
-	lwz %r3, 8196(%r10)
+	lwz %r5, 8196(%r10)
 # b = mem32[x0 + 8192]
 	.loc 1 1291
-	lwz %r4, 8192(%r10)
+	lwz %r6, 8192(%r10)
 # u = a ^ b
 	.loc 1 1292
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1293
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1294
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1295
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8196] = a
 	.loc 1 1296
-	stw %r3, 8196(%r10)
+	stw %r5, 8196(%r10)
 # mem32[x0 + 8192] = b
 	.loc 1 1297
-	stw %r4, 8192(%r10)
+	stw %r6, 8192(%r10)
 # a = mem32[x0 + 9220]
 	.loc 1 1298
-	lwz %r3, 9220(%r10)
+	lwz %r5, 9220(%r10)
 # b = mem32[x0 + 9216]
 	.loc 1 1299
-	lwz %r4, 9216(%r10)
+	lwz %r6, 9216(%r10)
 # u = a ^ b
 	.loc 1 1300
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1301
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1302
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1303
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9220] = a
 	.loc 1 1304
-	stw %r3, 9220(%r10)
+	stw %r5, 9220(%r10)
 # mem32[x0 + 9216] = b
 	.loc 1 1305
-	stw %r4, 9216(%r10)
+	stw %r6, 9216(%r10)
 # a = mem32[x0 + 10244]
 	.loc 1 1306
-	lwz %r3, 10244(%r10)
+	lwz %r5, 10244(%r10)
 # b = mem32[x0 + 10240]
 	.loc 1 1307
-	lwz %r4, 10240(%r10)
+	lwz %r6, 10240(%r10)
 # u = a ^ b
 	.loc 1 1308
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1309
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1310
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1311
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10244] = a
 	.loc 1 1312
-	stw %r3, 10244(%r10)
+	stw %r5, 10244(%r10)
 # mem32[x0 + 10240] = b
 	.loc 1 1313
-	stw %r4, 10240(%r10)
+	stw %r6, 10240(%r10)
 # a = mem32[x0 + 11268]
 	.loc 1 1314
-	lwz %r3, 11268(%r10)
+	lwz %r5, 11268(%r10)
 # b = mem32[x0 + 11264]
 	.loc 1 1315
-	lwz %r4, 11264(%r10)
+	lwz %r6, 11264(%r10)
 # u = a ^ b
 	.loc 1 1316
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1317
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1318
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1319
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11268] = a
 	.loc 1 1320
-	stw %r3, 11268(%r10)
+	stw %r5, 11268(%r10)
 # mem32[x0 + 11264] = b
 	.loc 1 1321
-	stw %r4, 11264(%r10)
+	stw %r6, 11264(%r10)
 # a = mem32[x0 + 12292]
 	.loc 1 1322
-	lwz %r3, 12292(%r10)
+	lwz %r5, 12292(%r10)
 # b = mem32[x0 + 12288]
 	.loc 1 1323
-	lwz %r4, 12288(%r10)
+	lwz %r6, 12288(%r10)
 # u = a ^ b
 	.loc 1 1324
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1325
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1326
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1327
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12292] = a
 	.loc 1 1328
-	stw %r3, 12292(%r10)
+	stw %r5, 12292(%r10)
 # mem32[x0 + 12288] = b
 	.loc 1 1329
-	stw %r4, 12288(%r10)
+	stw %r6, 12288(%r10)
 # x0 = x0 + 8
 	.loc 1 1330
 	addi %r10, %r10, 8
@@ -3994,9101 +3961,9017 @@ qhasm_kernel_mceliece_gf13_benes_ppc32_benes:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l5a
 # c = cb + 3072
 	.loc 1 1337
-	mr %r4, %r7
-	addi %r5, %r4, 3072
+	addi %r9, %r4, 3072
 # x0 = v
 	.loc 1 1338
-	mr %r8, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 64
 	.loc 1 1339
-	mr %r7, %r3
-	li %r4, 64
-	mr %r10, %r5
-	mr %r11, %r3
-	mr %r6, %r4
+	li %r8, 64
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l6a:
 # k = mem32le[c + 0]
 	.loc 1 1341
-	lwbrx %r12, 0, %r10
+	lwbrx %r12, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 1342
-	li %r3, 4
-	lwbrx %r9, %r10, %r3
+	li %r5, 4
+	lwbrx %r11, %r9, %r5
 # a = mem32[x0 + 4]
 	.loc 1 1343
-	lwz %r3, 4(%r11)
+	lwz %r5, 4(%r10)
 # b = mem32[x0 + 12]
 	.loc 1 1344
-	lwz %r4, 12(%r11)
+	lwz %r6, 12(%r10)
 # u = a ^ b
 	.loc 1 1345
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1346
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1347
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1348
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4] = a
 	.loc 1 1349
-	stw %r3, 4(%r11)
+	stw %r5, 4(%r10)
 # mem32[x0 + 12] = b
 	.loc 1 1350
-	stw %r4, 12(%r11)
+	stw %r6, 12(%r10)
 # a = mem32[x0 + 0]
 	.loc 1 1351
-	lwz %r3, 0(%r11)
+	lwz %r5, 0(%r10)
 # b = mem32[x0 + 8]
 	.loc 1 1352
-	lwz %r4, 8(%r11)
+	lwz %r6, 8(%r10)
 # u = a ^ b
 	.loc 1 1353
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1354
-	and %r5, %r5, %r9
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1355
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1356
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 0] = a
 	.loc 1 1357
-	stw %r3, 0(%r11)
+	stw %r5, 0(%r10)
 # mem32[x0 + 8] = b
 	.loc 1 1358
-	stw %r4, 8(%r11)
+	stw %r6, 8(%r10)
 # a = mem32[x0 + 1028]
 	.loc 1 1359
-	lwz %r3, 1028(%r11)
+	lwz %r5, 1028(%r10)
 # b = mem32[x0 + 1036]
 	.loc 1 1360
-	lwz %r4, 1036(%r11)
+	lwz %r6, 1036(%r10)
 # u = a ^ b
 	.loc 1 1361
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1362
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1363
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1364
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 1365
-	stw %r3, 1028(%r11)
+	stw %r5, 1028(%r10)
 # mem32[x0 + 1036] = b
 	.loc 1 1366
-	stw %r4, 1036(%r11)
+	stw %r6, 1036(%r10)
 # a = mem32[x0 + 1024]
 	.loc 1 1367
-	lwz %r3, 1024(%r11)
+	lwz %r5, 1024(%r10)
 # b = mem32[x0 + 1032]
 	.loc 1 1368
-	lwz %r4, 1032(%r11)
+	lwz %r6, 1032(%r10)
 # u = a ^ b
 	.loc 1 1369
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1370
-	and %r5, %r5, %r9
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1371
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1372
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1024] = a
 	.loc 1 1373
-	stw %r3, 1024(%r11)
+	stw %r5, 1024(%r10)
 # mem32[x0 + 1032] = b
 	.loc 1 1374
-	stw %r4, 1032(%r11)
+	stw %r6, 1032(%r10)
 # a = mem32[x0 + 2052]
 	.loc 1 1375
-	lwz %r3, 2052(%r11)
+	lwz %r5, 2052(%r10)
 # b = mem32[x0 + 2060]
 	.loc 1 1376
-	lwz %r4, 2060(%r11)
+	lwz %r6, 2060(%r10)
 # u = a ^ b
 	.loc 1 1377
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1378
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1379
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1380
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 1381
-	stw %r3, 2052(%r11)
+	stw %r5, 2052(%r10)
 # mem32[x0 + 2060] = b
 	.loc 1 1382
-	stw %r4, 2060(%r11)
+	stw %r6, 2060(%r10)
 # a = mem32[x0 + 2048]
 	.loc 1 1383
-	lwz %r3, 2048(%r11)
+	lwz %r5, 2048(%r10)
 # b = mem32[x0 + 2056]
 	.loc 1 1384
-	lwz %r4, 2056(%r11)
+	lwz %r6, 2056(%r10)
 # u = a ^ b
 	.loc 1 1385
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1386
-	and %r5, %r5, %r9
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1387
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1388
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2048] = a
 	.loc 1 1389
-	stw %r3, 2048(%r11)
+	stw %r5, 2048(%r10)
 # mem32[x0 + 2056] = b
 	.loc 1 1390
-	stw %r4, 2056(%r11)
+	stw %r6, 2056(%r10)
 # a = mem32[x0 + 3076]
 	.loc 1 1391
-	lwz %r3, 3076(%r11)
+	lwz %r5, 3076(%r10)
 # b = mem32[x0 + 3084]
 	.loc 1 1392
-	lwz %r4, 3084(%r11)
+	lwz %r6, 3084(%r10)
 # u = a ^ b
 	.loc 1 1393
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1394
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1395
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1396
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 1397
-	stw %r3, 3076(%r11)
+	stw %r5, 3076(%r10)
 # mem32[x0 + 3084] = b
 	.loc 1 1398
-	stw %r4, 3084(%r11)
+	stw %r6, 3084(%r10)
 # a = mem32[x0 + 3072]
 	.loc 1 1399
-	lwz %r3, 3072(%r11)
+	lwz %r5, 3072(%r10)
 # b = mem32[x0 + 3080]
 	.loc 1 1400
-	lwz %r4, 3080(%r11)
+	lwz %r6, 3080(%r10)
 # u = a ^ b
 	.loc 1 1401
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1402
-	and %r5, %r5, %r9
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1403
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1404
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3072] = a
 	.loc 1 1405
-	stw %r3, 3072(%r11)
+	stw %r5, 3072(%r10)
 # mem32[x0 + 3080] = b
 	.loc 1 1406
-	stw %r4, 3080(%r11)
+	stw %r6, 3080(%r10)
 # a = mem32[x0 + 4100]
 	.loc 1 1407
-	lwz %r3, 4100(%r11)
+	lwz %r5, 4100(%r10)
 # b = mem32[x0 + 4108]
 	.loc 1 1408
-	lwz %r4, 4108(%r11)
+	lwz %r6, 4108(%r10)
 # u = a ^ b
 	.loc 1 1409
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1410
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1411
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1412
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 1413
-	stw %r3, 4100(%r11)
+	stw %r5, 4100(%r10)
 # mem32[x0 + 4108] = b
 	.loc 1 1414
-	stw %r4, 4108(%r11)
+	stw %r6, 4108(%r10)
 # a = mem32[x0 + 4096]
 	.loc 1 1415
-	lwz %r3, 4096(%r11)
+	lwz %r5, 4096(%r10)
 # b = mem32[x0 + 4104]
 	.loc 1 1416
-	lwz %r4, 4104(%r11)
+	lwz %r6, 4104(%r10)
 # u = a ^ b
 	.loc 1 1417
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1418
-	and %r5, %r5, %r9
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1419
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1420
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4096] = a
 	.loc 1 1421
-	stw %r3, 4096(%r11)
+	stw %r5, 4096(%r10)
 # mem32[x0 + 4104] = b
 	.loc 1 1422
-	stw %r4, 4104(%r11)
+	stw %r6, 4104(%r10)
 # a = mem32[x0 + 5124]
 	.loc 1 1423
-	lwz %r3, 5124(%r11)
+	lwz %r5, 5124(%r10)
 # b = mem32[x0 + 5132]
 	.loc 1 1424
-	lwz %r4, 5132(%r11)
+	lwz %r6, 5132(%r10)
 # u = a ^ b
 	.loc 1 1425
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1426
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1427
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1428
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 1429
-	stw %r3, 5124(%r11)
+	stw %r5, 5124(%r10)
 # mem32[x0 + 5132] = b
 	.loc 1 1430
-	stw %r4, 5132(%r11)
+	stw %r6, 5132(%r10)
 # a = mem32[x0 + 5120]
 	.loc 1 1431
-	lwz %r3, 5120(%r11)
+	lwz %r5, 5120(%r10)
 # b = mem32[x0 + 5128]
 	.loc 1 1432
-	lwz %r4, 5128(%r11)
+	lwz %r6, 5128(%r10)
 # u = a ^ b
 	.loc 1 1433
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1434
-	and %r5, %r5, %r9
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1435
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1436
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5120] = a
 	.loc 1 1437
-	stw %r3, 5120(%r11)
+	stw %r5, 5120(%r10)
 # mem32[x0 + 5128] = b
 	.loc 1 1438
-	stw %r4, 5128(%r11)
+	stw %r6, 5128(%r10)
 # a = mem32[x0 + 6148]
 	.loc 1 1439
-	lwz %r3, 6148(%r11)
+	lwz %r5, 6148(%r10)
 # b = mem32[x0 + 6156]
 	.loc 1 1440
-	lwz %r4, 6156(%r11)
+	lwz %r6, 6156(%r10)
 # u = a ^ b
 	.loc 1 1441
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1442
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1443
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1444
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6148] = a
 	.loc 1 1445
-	stw %r3, 6148(%r11)
+	stw %r5, 6148(%r10)
 # mem32[x0 + 6156] = b
 	.loc 1 1446
-	stw %r4, 6156(%r11)
+	stw %r6, 6156(%r10)
 # a = mem32[x0 + 6144]
 	.loc 1 1447
-	lwz %r3, 6144(%r11)
+	lwz %r5, 6144(%r10)
 # b = mem32[x0 + 6152]
 	.loc 1 1448
-	lwz %r4, 6152(%r11)
+	lwz %r6, 6152(%r10)
 # u = a ^ b
 	.loc 1 1449
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1450
-	and %r5, %r5, %r9
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1451
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1452
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6144] = a
 	.loc 1 1453
-	stw %r3, 6144(%r11)
+	stw %r5, 6144(%r10)
 # mem32[x0 + 6152] = b
 	.loc 1 1454
-	stw %r4, 6152(%r11)
+	stw %r6, 6152(%r10)
 # a = mem32[x0 + 7172]
 	.loc 1 1455
-	lwz %r3, 7172(%r11)
+	lwz %r5, 7172(%r10)
 # b = mem32[x0 + 7180]
 	.loc 1 1456
-	lwz %r4, 7180(%r11)
+	lwz %r6, 7180(%r10)
 # u = a ^ b
 	.loc 1 1457
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1458
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1459
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1460
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7172] = a
 	.loc 1 1461
-	stw %r3, 7172(%r11)
+	stw %r5, 7172(%r10)
 # mem32[x0 + 7180] = b
 	.loc 1 1462
-	stw %r4, 7180(%r11)
+	stw %r6, 7180(%r10)
 # a = mem32[x0 + 7168]
 	.loc 1 1463
-	lwz %r3, 7168(%r11)
+	lwz %r5, 7168(%r10)
 # b = mem32[x0 + 7176]
 	.loc 1 1464
-	lwz %r4, 7176(%r11)
+	lwz %r6, 7176(%r10)
 # u = a ^ b
 	.loc 1 1465
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1466
-	and %r5, %r5, %r9
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1467
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1468
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7168] = a
 	.loc 1 1469
-	stw %r3, 7168(%r11)
+	stw %r5, 7168(%r10)
 # mem32[x0 + 7176] = b
 	.loc 1 1470
-	stw %r4, 7176(%r11)
+	stw %r6, 7176(%r10)
 # a = mem32[x0 + 8196]
 	.loc 1 1471
-	lwz %r3, 8196(%r11)
+	lwz %r5, 8196(%r10)
 # b = mem32[x0 + 8204]
 	.loc 1 1472
-	lwz %r4, 8204(%r11)
+	lwz %r6, 8204(%r10)
 # u = a ^ b
 	.loc 1 1473
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1474
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1475
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1476
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8196] = a
 	.loc 1 1477
-	stw %r3, 8196(%r11)
+	stw %r5, 8196(%r10)
 # mem32[x0 + 8204] = b
 	.loc 1 1478
-	stw %r4, 8204(%r11)
+	stw %r6, 8204(%r10)
 # a = mem32[x0 + 8192]
 	.loc 1 1479
-	lwz %r3, 8192(%r11)
+	lwz %r5, 8192(%r10)
 # b = mem32[x0 + 8200]
 	.loc 1 1480
-	lwz %r4, 8200(%r11)
+	lwz %r6, 8200(%r10)
 # u = a ^ b
 	.loc 1 1481
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1482
-	and %r5, %r5, %r9
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1483
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1484
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8192] = a
 	.loc 1 1485
-	stw %r3, 8192(%r11)
+	stw %r5, 8192(%r10)
 # mem32[x0 + 8200] = b
 	.loc 1 1486
-	stw %r4, 8200(%r11)
+	stw %r6, 8200(%r10)
 # a = mem32[x0 + 9220]
 	.loc 1 1487
-	lwz %r3, 9220(%r11)
+	lwz %r5, 9220(%r10)
 # b = mem32[x0 + 9228]
 	.loc 1 1488
-	lwz %r4, 9228(%r11)
+	lwz %r6, 9228(%r10)
 # u = a ^ b
 	.loc 1 1489
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1490
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1491
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1492
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9220] = a
 	.loc 1 1493
-	stw %r3, 9220(%r11)
+	stw %r5, 9220(%r10)
 # mem32[x0 + 9228] = b
 	.loc 1 1494
-	stw %r4, 9228(%r11)
+	stw %r6, 9228(%r10)
 # a = mem32[x0 + 9216]
 	.loc 1 1495
-	lwz %r3, 9216(%r11)
+	lwz %r5, 9216(%r10)
 # b = mem32[x0 + 9224]
 	.loc 1 1496
-	lwz %r4, 9224(%r11)
+	lwz %r6, 9224(%r10)
 # u = a ^ b
 	.loc 1 1497
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1498
-	and %r5, %r5, %r9
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1499
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1500
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9216] = a
 	.loc 1 1501
-	stw %r3, 9216(%r11)
+	stw %r5, 9216(%r10)
 # mem32[x0 + 9224] = b
 	.loc 1 1502
-	stw %r4, 9224(%r11)
+	stw %r6, 9224(%r10)
 # a = mem32[x0 + 10244]
 	.loc 1 1503
-	lwz %r3, 10244(%r11)
+	lwz %r5, 10244(%r10)
 # b = mem32[x0 + 10252]
 	.loc 1 1504
-	lwz %r4, 10252(%r11)
+	lwz %r6, 10252(%r10)
 # u = a ^ b
 	.loc 1 1505
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1506
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1507
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1508
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10244] = a
 	.loc 1 1509
-	stw %r3, 10244(%r11)
+	stw %r5, 10244(%r10)
 # mem32[x0 + 10252] = b
 	.loc 1 1510
-	stw %r4, 10252(%r11)
+	stw %r6, 10252(%r10)
 # a = mem32[x0 + 10240]
 	.loc 1 1511
-	lwz %r3, 10240(%r11)
+	lwz %r5, 10240(%r10)
 # b = mem32[x0 + 10248]
 	.loc 1 1512
-	lwz %r4, 10248(%r11)
+	lwz %r6, 10248(%r10)
 # u = a ^ b
 	.loc 1 1513
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1514
-	and %r5, %r5, %r9
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1515
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1516
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10240] = a
 	.loc 1 1517
-	stw %r3, 10240(%r11)
+	stw %r5, 10240(%r10)
 # mem32[x0 + 10248] = b
 	.loc 1 1518
-	stw %r4, 10248(%r11)
+	stw %r6, 10248(%r10)
 # a = mem32[x0 + 11268]
 	.loc 1 1519
-	lwz %r3, 11268(%r11)
+	lwz %r5, 11268(%r10)
 # b = mem32[x0 + 11276]
 	.loc 1 1520
-	lwz %r4, 11276(%r11)
+	lwz %r6, 11276(%r10)
 # u = a ^ b
 	.loc 1 1521
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1522
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1523
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1524
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11268] = a
 	.loc 1 1525
-	stw %r3, 11268(%r11)
+	stw %r5, 11268(%r10)
 # mem32[x0 + 11276] = b
 	.loc 1 1526
-	stw %r4, 11276(%r11)
+	stw %r6, 11276(%r10)
 # a = mem32[x0 + 11264]
 	.loc 1 1527
-	lwz %r3, 11264(%r11)
+	lwz %r5, 11264(%r10)
 # b = mem32[x0 + 11272]
 	.loc 1 1528
-	lwz %r4, 11272(%r11)
+	lwz %r6, 11272(%r10)
 # u = a ^ b
 	.loc 1 1529
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1530
-	and %r5, %r5, %r9
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1531
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1532
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11264] = a
 	.loc 1 1533
-	stw %r3, 11264(%r11)
+	stw %r5, 11264(%r10)
 # mem32[x0 + 11272] = b
 	.loc 1 1534
-	stw %r4, 11272(%r11)
+	stw %r6, 11272(%r10)
 # a = mem32[x0 + 12292]
 	.loc 1 1535
-	lwz %r3, 12292(%r11)
+	lwz %r5, 12292(%r10)
 # b = mem32[x0 + 12300]
 	.loc 1 1536
-	lwz %r4, 12300(%r11)
+	lwz %r6, 12300(%r10)
 # u = a ^ b
 	.loc 1 1537
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1538
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1539
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1540
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12292] = a
 	.loc 1 1541
-	stw %r3, 12292(%r11)
+	stw %r5, 12292(%r10)
 # mem32[x0 + 12300] = b
 	.loc 1 1542
-	stw %r4, 12300(%r11)
+	stw %r6, 12300(%r10)
 # a = mem32[x0 + 12288]
 	.loc 1 1543
-	lwz %r3, 12288(%r11)
+	lwz %r5, 12288(%r10)
 # b = mem32[x0 + 12296]
 	.loc 1 1544
-	lwz %r4, 12296(%r11)
+	lwz %r6, 12296(%r10)
 # u = a ^ b
 	.loc 1 1545
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1546
-	and %r5, %r5, %r9
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1547
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1548
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12288] = a
 	.loc 1 1549
-	stw %r3, 12288(%r11)
+	stw %r5, 12288(%r10)
 # mem32[x0 + 12296] = b
 	.loc 1 1550
-	stw %r4, 12296(%r11)
+	stw %r6, 12296(%r10)
 # x0 = x0 + 16
 	.loc 1 1551
-	addi %r11, %r11, 16
+	addi %r10, %r10, 16
 # c = c + 8
 	.loc 1 1552
-	addi %r10, %r10, 8
+	addi %r9, %r9, 8
 # o0 = o0 - 1
 	.loc 1 1553
-	addi %r6, %r6, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 1554
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r8, 0
 # goto l6a if !=
 	.loc 1 1555
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l6a
 # c = cb + 3584
 	.loc 1 1558
-	mr %r4, %r8
-	addi %r9, %r4, 3584
+	addi %r10, %r4, 3584
 # x0 = v
 	.loc 1 1559
-	mr %r3, %r7
-	mr %r10, %r3
+	mr %r11, %r3
 # o0 = 32
 	.loc 1 1560
-	li %r5, 32
+	li %r8, 32
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l7a:
 # o1 = 2
 	.loc 1 1562
-	mr %r8, %r5
-	mr %r11, %r4
-	mr %r12, %r3
-	li %r6, 2
+	li %r9, 2
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l7b:
 # k = mem32le[c + 0]
 	.loc 1 1564
-	lwbrx %r31, 0, %r9
+	lwbrx %r31, 0, %r10
 # h = mem32le[c + 4]
 	.loc 1 1565
-	li %r3, 4
-	lwbrx %r7, %r9, %r3
+	li %r5, 4
+	lwbrx %r12, %r10, %r5
 # a = mem32[x0 + 4]
 	.loc 1 1566
-	lwz %r3, 4(%r10)
+	lwz %r5, 4(%r11)
 # b = mem32[x0 + 20]
 	.loc 1 1567
-	lwz %r4, 20(%r10)
+	lwz %r6, 20(%r11)
 # u = a ^ b
 	.loc 1 1568
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1569
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1570
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1571
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4] = a
 	.loc 1 1572
-	stw %r3, 4(%r10)
+	stw %r5, 4(%r11)
 # mem32[x0 + 20] = b
 	.loc 1 1573
-	stw %r4, 20(%r10)
+	stw %r6, 20(%r11)
 # a = mem32[x0 + 0]
 	.loc 1 1574
-	lwz %r3, 0(%r10)
+	lwz %r5, 0(%r11)
 # b = mem32[x0 + 16]
 	.loc 1 1575
-	lwz %r4, 16(%r10)
+	lwz %r6, 16(%r11)
 # u = a ^ b
 	.loc 1 1576
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1577
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1578
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1579
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 0] = a
 	.loc 1 1580
-	stw %r3, 0(%r10)
+	stw %r5, 0(%r11)
 # mem32[x0 + 16] = b
 	.loc 1 1581
-	stw %r4, 16(%r10)
+	stw %r6, 16(%r11)
 # a = mem32[x0 + 1028]
 	.loc 1 1582
-	lwz %r3, 1028(%r10)
+	lwz %r5, 1028(%r11)
 # b = mem32[x0 + 1044]
 	.loc 1 1583
-	lwz %r4, 1044(%r10)
+	lwz %r6, 1044(%r11)
 # u = a ^ b
 	.loc 1 1584
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1585
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1586
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1587
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 1588
-	stw %r3, 1028(%r10)
+	stw %r5, 1028(%r11)
 # mem32[x0 + 1044] = b
 	.loc 1 1589
-	stw %r4, 1044(%r10)
+	stw %r6, 1044(%r11)
 # a = mem32[x0 + 1024]
 	.loc 1 1590
-	lwz %r3, 1024(%r10)
+	lwz %r5, 1024(%r11)
 # b = mem32[x0 + 1040]
 	.loc 1 1591
-	lwz %r4, 1040(%r10)
+	lwz %r6, 1040(%r11)
 # u = a ^ b
 	.loc 1 1592
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1593
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1594
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1595
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1024] = a
 	.loc 1 1596
-	stw %r3, 1024(%r10)
+	stw %r5, 1024(%r11)
 # mem32[x0 + 1040] = b
 	.loc 1 1597
-	stw %r4, 1040(%r10)
+	stw %r6, 1040(%r11)
 # a = mem32[x0 + 2052]
 	.loc 1 1598
-	lwz %r3, 2052(%r10)
+	lwz %r5, 2052(%r11)
 # b = mem32[x0 + 2068]
 	.loc 1 1599
-	lwz %r4, 2068(%r10)
+	lwz %r6, 2068(%r11)
 # u = a ^ b
 	.loc 1 1600
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1601
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1602
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1603
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 1604
-	stw %r3, 2052(%r10)
+	stw %r5, 2052(%r11)
 # mem32[x0 + 2068] = b
 	.loc 1 1605
-	stw %r4, 2068(%r10)
+	stw %r6, 2068(%r11)
 # a = mem32[x0 + 2048]
 	.loc 1 1606
-	lwz %r3, 2048(%r10)
+	lwz %r5, 2048(%r11)
 # b = mem32[x0 + 2064]
 	.loc 1 1607
-	lwz %r4, 2064(%r10)
+	lwz %r6, 2064(%r11)
 # u = a ^ b
 	.loc 1 1608
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1609
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1610
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1611
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2048] = a
 	.loc 1 1612
-	stw %r3, 2048(%r10)
+	stw %r5, 2048(%r11)
 # mem32[x0 + 2064] = b
 	.loc 1 1613
-	stw %r4, 2064(%r10)
+	stw %r6, 2064(%r11)
 # a = mem32[x0 + 3076]
 	.loc 1 1614
-	lwz %r3, 3076(%r10)
+	lwz %r5, 3076(%r11)
 # b = mem32[x0 + 3092]
 	.loc 1 1615
-	lwz %r4, 3092(%r10)
+	lwz %r6, 3092(%r11)
 # u = a ^ b
 	.loc 1 1616
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1617
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1618
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1619
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 1620
-	stw %r3, 3076(%r10)
+	stw %r5, 3076(%r11)
 # mem32[x0 + 3092] = b
 	.loc 1 1621
-	stw %r4, 3092(%r10)
+	stw %r6, 3092(%r11)
 # a = mem32[x0 + 3072]
 	.loc 1 1622
-	lwz %r3, 3072(%r10)
+	lwz %r5, 3072(%r11)
 # b = mem32[x0 + 3088]
 	.loc 1 1623
-	lwz %r4, 3088(%r10)
+	lwz %r6, 3088(%r11)
 # u = a ^ b
 	.loc 1 1624
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1625
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1626
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1627
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3072] = a
 	.loc 1 1628
-	stw %r3, 3072(%r10)
+	stw %r5, 3072(%r11)
 # mem32[x0 + 3088] = b
 	.loc 1 1629
-	stw %r4, 3088(%r10)
+	stw %r6, 3088(%r11)
 # a = mem32[x0 + 4100]
 	.loc 1 1630
-	lwz %r3, 4100(%r10)
+	lwz %r5, 4100(%r11)
 # b = mem32[x0 + 4116]
 	.loc 1 1631
-	lwz %r4, 4116(%r10)
+	lwz %r6, 4116(%r11)
 # u = a ^ b
 	.loc 1 1632
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1633
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1634
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1635
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 1636
-	stw %r3, 4100(%r10)
+	stw %r5, 4100(%r11)
 # mem32[x0 + 4116] = b
 	.loc 1 1637
-	stw %r4, 4116(%r10)
+	stw %r6, 4116(%r11)
 # a = mem32[x0 + 4096]
 	.loc 1 1638
-	lwz %r3, 4096(%r10)
+	lwz %r5, 4096(%r11)
 # b = mem32[x0 + 4112]
 	.loc 1 1639
-	lwz %r4, 4112(%r10)
+	lwz %r6, 4112(%r11)
 # u = a ^ b
 	.loc 1 1640
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1641
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1642
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1643
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4096] = a
 	.loc 1 1644
-	stw %r3, 4096(%r10)
+	stw %r5, 4096(%r11)
 # mem32[x0 + 4112] = b
 	.loc 1 1645
-	stw %r4, 4112(%r10)
+	stw %r6, 4112(%r11)
 # a = mem32[x0 + 5124]
 	.loc 1 1646
-	lwz %r3, 5124(%r10)
+	lwz %r5, 5124(%r11)
 # b = mem32[x0 + 5140]
 	.loc 1 1647
-	lwz %r4, 5140(%r10)
+	lwz %r6, 5140(%r11)
 # u = a ^ b
 	.loc 1 1648
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1649
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1650
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1651
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 1652
-	stw %r3, 5124(%r10)
+	stw %r5, 5124(%r11)
 # mem32[x0 + 5140] = b
 	.loc 1 1653
-	stw %r4, 5140(%r10)
+	stw %r6, 5140(%r11)
 # a = mem32[x0 + 5120]
 	.loc 1 1654
-	lwz %r3, 5120(%r10)
+	lwz %r5, 5120(%r11)
 # b = mem32[x0 + 5136]
 	.loc 1 1655
-	lwz %r4, 5136(%r10)
+	lwz %r6, 5136(%r11)
 # u = a ^ b
 	.loc 1 1656
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1657
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1658
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1659
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5120] = a
 	.loc 1 1660
-	stw %r3, 5120(%r10)
+	stw %r5, 5120(%r11)
 # mem32[x0 + 5136] = b
 	.loc 1 1661
-	stw %r4, 5136(%r10)
+	stw %r6, 5136(%r11)
 # a = mem32[x0 + 6148]
 	.loc 1 1662
-	lwz %r3, 6148(%r10)
+	lwz %r5, 6148(%r11)
 # b = mem32[x0 + 6164]
 	.loc 1 1663
-	lwz %r4, 6164(%r10)
+	lwz %r6, 6164(%r11)
 # u = a ^ b
 	.loc 1 1664
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1665
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1666
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1667
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6148] = a
 	.loc 1 1668
-	stw %r3, 6148(%r10)
+	stw %r5, 6148(%r11)
 # mem32[x0 + 6164] = b
 	.loc 1 1669
-	stw %r4, 6164(%r10)
+	stw %r6, 6164(%r11)
 # a = mem32[x0 + 6144]
 	.loc 1 1670
-	lwz %r3, 6144(%r10)
+	lwz %r5, 6144(%r11)
 # b = mem32[x0 + 6160]
 	.loc 1 1671
-	lwz %r4, 6160(%r10)
+	lwz %r6, 6160(%r11)
 # u = a ^ b
 	.loc 1 1672
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1673
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1674
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1675
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6144] = a
 	.loc 1 1676
-	stw %r3, 6144(%r10)
+	stw %r5, 6144(%r11)
 # mem32[x0 + 6160] = b
 	.loc 1 1677
-	stw %r4, 6160(%r10)
+	stw %r6, 6160(%r11)
 # a = mem32[x0 + 7172]
 	.loc 1 1678
-	lwz %r3, 7172(%r10)
+	lwz %r5, 7172(%r11)
 # b = mem32[x0 + 7188]
 	.loc 1 1679
-	lwz %r4, 7188(%r10)
+	lwz %r6, 7188(%r11)
 # u = a ^ b
 	.loc 1 1680
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1681
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1682
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1683
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7172] = a
 	.loc 1 1684
-	stw %r3, 7172(%r10)
+	stw %r5, 7172(%r11)
 # mem32[x0 + 7188] = b
 	.loc 1 1685
-	stw %r4, 7188(%r10)
+	stw %r6, 7188(%r11)
 # a = mem32[x0 + 7168]
 	.loc 1 1686
-	lwz %r3, 7168(%r10)
+	lwz %r5, 7168(%r11)
 # b = mem32[x0 + 7184]
 	.loc 1 1687
-	lwz %r4, 7184(%r10)
+	lwz %r6, 7184(%r11)
 # u = a ^ b
 	.loc 1 1688
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1689
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1690
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1691
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7168] = a
 	.loc 1 1692
-	stw %r3, 7168(%r10)
+	stw %r5, 7168(%r11)
 # mem32[x0 + 7184] = b
 	.loc 1 1693
-	stw %r4, 7184(%r10)
+	stw %r6, 7184(%r11)
 # a = mem32[x0 + 8196]
 	.loc 1 1694
-	lwz %r3, 8196(%r10)
+	lwz %r5, 8196(%r11)
 # b = mem32[x0 + 8212]
 	.loc 1 1695
-	lwz %r4, 8212(%r10)
+	lwz %r6, 8212(%r11)
 # u = a ^ b
 	.loc 1 1696
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1697
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1698
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1699
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8196] = a
 	.loc 1 1700
-	stw %r3, 8196(%r10)
+	stw %r5, 8196(%r11)
 # mem32[x0 + 8212] = b
 	.loc 1 1701
-	stw %r4, 8212(%r10)
+	stw %r6, 8212(%r11)
 # a = mem32[x0 + 8192]
 	.loc 1 1702
-	lwz %r3, 8192(%r10)
+	lwz %r5, 8192(%r11)
 # b = mem32[x0 + 8208]
 	.loc 1 1703
-	lwz %r4, 8208(%r10)
+	lwz %r6, 8208(%r11)
 # u = a ^ b
 	.loc 1 1704
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1705
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1706
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1707
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8192] = a
 	.loc 1 1708
-	stw %r3, 8192(%r10)
+	stw %r5, 8192(%r11)
 # mem32[x0 + 8208] = b
 	.loc 1 1709
-	stw %r4, 8208(%r10)
+	stw %r6, 8208(%r11)
 # a = mem32[x0 + 9220]
 	.loc 1 1710
-	lwz %r3, 9220(%r10)
+	lwz %r5, 9220(%r11)
 # b = mem32[x0 + 9236]
 	.loc 1 1711
-	lwz %r4, 9236(%r10)
+	lwz %r6, 9236(%r11)
 # u = a ^ b
 	.loc 1 1712
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1713
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1714
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1715
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9220] = a
 	.loc 1 1716
-	stw %r3, 9220(%r10)
+	stw %r5, 9220(%r11)
 # mem32[x0 + 9236] = b
 	.loc 1 1717
-	stw %r4, 9236(%r10)
+	stw %r6, 9236(%r11)
 # a = mem32[x0 + 9216]
 	.loc 1 1718
-	lwz %r3, 9216(%r10)
+	lwz %r5, 9216(%r11)
 # b = mem32[x0 + 9232]
 	.loc 1 1719
-	lwz %r4, 9232(%r10)
+	lwz %r6, 9232(%r11)
 # u = a ^ b
 	.loc 1 1720
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1721
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1722
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1723
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9216] = a
 	.loc 1 1724
-	stw %r3, 9216(%r10)
+	stw %r5, 9216(%r11)
 # mem32[x0 + 9232] = b
 	.loc 1 1725
-	stw %r4, 9232(%r10)
+	stw %r6, 9232(%r11)
 # a = mem32[x0 + 10244]
 	.loc 1 1726
-	lwz %r3, 10244(%r10)
+	lwz %r5, 10244(%r11)
 # b = mem32[x0 + 10260]
 	.loc 1 1727
-	lwz %r4, 10260(%r10)
+	lwz %r6, 10260(%r11)
 # u = a ^ b
 	.loc 1 1728
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1729
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1730
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1731
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10244] = a
 	.loc 1 1732
-	stw %r3, 10244(%r10)
+	stw %r5, 10244(%r11)
 # mem32[x0 + 10260] = b
 	.loc 1 1733
-	stw %r4, 10260(%r10)
+	stw %r6, 10260(%r11)
 # a = mem32[x0 + 10240]
 	.loc 1 1734
-	lwz %r3, 10240(%r10)
+	lwz %r5, 10240(%r11)
 # b = mem32[x0 + 10256]
 	.loc 1 1735
-	lwz %r4, 10256(%r10)
+	lwz %r6, 10256(%r11)
 # u = a ^ b
 	.loc 1 1736
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1737
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1738
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1739
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10240] = a
 	.loc 1 1740
-	stw %r3, 10240(%r10)
+	stw %r5, 10240(%r11)
 # mem32[x0 + 10256] = b
 	.loc 1 1741
-	stw %r4, 10256(%r10)
+	stw %r6, 10256(%r11)
 # a = mem32[x0 + 11268]
 	.loc 1 1742
-	lwz %r3, 11268(%r10)
+	lwz %r5, 11268(%r11)
 # b = mem32[x0 + 11284]
 	.loc 1 1743
-	lwz %r4, 11284(%r10)
+	lwz %r6, 11284(%r11)
 # u = a ^ b
 	.loc 1 1744
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1745
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1746
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1747
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11268] = a
 	.loc 1 1748
-	stw %r3, 11268(%r10)
+	stw %r5, 11268(%r11)
 # mem32[x0 + 11284] = b
 	.loc 1 1749
-	stw %r4, 11284(%r10)
+	stw %r6, 11284(%r11)
 # a = mem32[x0 + 11264]
 	.loc 1 1750
-	lwz %r3, 11264(%r10)
+	lwz %r5, 11264(%r11)
 # b = mem32[x0 + 11280]
 	.loc 1 1751
-	lwz %r4, 11280(%r10)
+	lwz %r6, 11280(%r11)
 # u = a ^ b
 	.loc 1 1752
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1753
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1754
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1755
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11264] = a
 	.loc 1 1756
-	stw %r3, 11264(%r10)
+	stw %r5, 11264(%r11)
 # mem32[x0 + 11280] = b
 	.loc 1 1757
-	stw %r4, 11280(%r10)
+	stw %r6, 11280(%r11)
 # a = mem32[x0 + 12292]
 	.loc 1 1758
-	lwz %r3, 12292(%r10)
+	lwz %r5, 12292(%r11)
 # b = mem32[x0 + 12308]
 	.loc 1 1759
-	lwz %r4, 12308(%r10)
+	lwz %r6, 12308(%r11)
 # u = a ^ b
 	.loc 1 1760
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1761
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1762
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1763
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12292] = a
 	.loc 1 1764
-	stw %r3, 12292(%r10)
+	stw %r5, 12292(%r11)
 # mem32[x0 + 12308] = b
 	.loc 1 1765
-	stw %r4, 12308(%r10)
+	stw %r6, 12308(%r11)
 # a = mem32[x0 + 12288]
 	.loc 1 1766
-	lwz %r3, 12288(%r10)
+	lwz %r5, 12288(%r11)
 # b = mem32[x0 + 12304]
 	.loc 1 1767
-	lwz %r4, 12304(%r10)
+	lwz %r6, 12304(%r11)
 # u = a ^ b
 	.loc 1 1768
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1769
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1770
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1771
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12288] = a
 	.loc 1 1772
-	stw %r3, 12288(%r10)
+	stw %r5, 12288(%r11)
 # mem32[x0 + 12304] = b
 	.loc 1 1773
-	stw %r4, 12304(%r10)
+	stw %r6, 12304(%r11)
 # x0 = x0 + 8
 	.loc 1 1774
-	addi %r10, %r10, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 1775
-	addi %r9, %r9, 8
+	addi %r10, %r10, 8
 # o1 = o1 - 1
 	.loc 1 1776
-	addi %r6, %r6, -1
+	addi %r9, %r9, -1
 # =? o1 - 0
 	.loc 1 1777
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r9, 0
 # goto l7b if !=
 	.loc 1 1778
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l7b
 # x0 = x0 + 16
 	.loc 1 1779
-	addi %r10, %r10, 16
+	addi %r11, %r11, 16
 # o0 = o0 - 1
 	.loc 1 1780
-	mr %r5, %r8
-	addi %r5, %r5, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 1781
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r8, 0
 # goto l7a if !=
 	.loc 1 1782
-	mr %r3, %r12
-	mr %r4, %r11
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l7a
 # c = cb + 4096
 	.loc 1 1785
 	addi %r9, %r4, 4096
 # x0 = v
 	.loc 1 1786
-	mr %r10, %r3
+	mr %r11, %r3
 # o0 = 16
 	.loc 1 1787
-	li %r5, 16
+	li %r10, 16
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l8a:
 # o1 = 4
 	.loc 1 1789
-	mr %r8, %r5
-	mr %r11, %r4
-	mr %r12, %r3
-	li %r6, 4
+	li %r8, 4
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l8b:
 # k = mem32le[c + 0]
 	.loc 1 1791
 	lwbrx %r31, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 1792
-	li %r3, 4
-	lwbrx %r7, %r9, %r3
+	li %r5, 4
+	lwbrx %r12, %r9, %r5
 # a = mem32[x0 + 4]
 	.loc 1 1793
-	lwz %r3, 4(%r10)
+	lwz %r5, 4(%r11)
 # b = mem32[x0 + 36]
 	.loc 1 1794
-	lwz %r4, 36(%r10)
+	lwz %r6, 36(%r11)
 # u = a ^ b
 	.loc 1 1795
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1796
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1797
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1798
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4] = a
 	.loc 1 1799
-	stw %r3, 4(%r10)
+	stw %r5, 4(%r11)
 # mem32[x0 + 36] = b
 	.loc 1 1800
-	stw %r4, 36(%r10)
+	stw %r6, 36(%r11)
 # a = mem32[x0 + 0]
 	.loc 1 1801
-	lwz %r3, 0(%r10)
+	lwz %r5, 0(%r11)
 # b = mem32[x0 + 32]
 	.loc 1 1802
-	lwz %r4, 32(%r10)
+	lwz %r6, 32(%r11)
 # u = a ^ b
 	.loc 1 1803
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1804
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1805
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1806
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 0] = a
 	.loc 1 1807
-	stw %r3, 0(%r10)
+	stw %r5, 0(%r11)
 # mem32[x0 + 32] = b
 	.loc 1 1808
-	stw %r4, 32(%r10)
+	stw %r6, 32(%r11)
 # a = mem32[x0 + 1028]
 	.loc 1 1809
-	lwz %r3, 1028(%r10)
+	lwz %r5, 1028(%r11)
 # b = mem32[x0 + 1060]
 	.loc 1 1810
-	lwz %r4, 1060(%r10)
+	lwz %r6, 1060(%r11)
 # u = a ^ b
 	.loc 1 1811
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1812
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1813
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1814
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 1815
-	stw %r3, 1028(%r10)
+	stw %r5, 1028(%r11)
 # mem32[x0 + 1060] = b
 	.loc 1 1816
-	stw %r4, 1060(%r10)
+	stw %r6, 1060(%r11)
 # a = mem32[x0 + 1024]
 	.loc 1 1817
-	lwz %r3, 1024(%r10)
+	lwz %r5, 1024(%r11)
 # b = mem32[x0 + 1056]
 	.loc 1 1818
-	lwz %r4, 1056(%r10)
+	lwz %r6, 1056(%r11)
 # u = a ^ b
 	.loc 1 1819
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1820
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1821
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1822
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1024] = a
 	.loc 1 1823
-	stw %r3, 1024(%r10)
+	stw %r5, 1024(%r11)
 # mem32[x0 + 1056] = b
 	.loc 1 1824
-	stw %r4, 1056(%r10)
+	stw %r6, 1056(%r11)
 # a = mem32[x0 + 2052]
 	.loc 1 1825
-	lwz %r3, 2052(%r10)
+	lwz %r5, 2052(%r11)
 # b = mem32[x0 + 2084]
 	.loc 1 1826
-	lwz %r4, 2084(%r10)
+	lwz %r6, 2084(%r11)
 # u = a ^ b
 	.loc 1 1827
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1828
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1829
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1830
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 1831
-	stw %r3, 2052(%r10)
+	stw %r5, 2052(%r11)
 # mem32[x0 + 2084] = b
 	.loc 1 1832
-	stw %r4, 2084(%r10)
+	stw %r6, 2084(%r11)
 # a = mem32[x0 + 2048]
 	.loc 1 1833
-	lwz %r3, 2048(%r10)
+	lwz %r5, 2048(%r11)
 # b = mem32[x0 + 2080]
 	.loc 1 1834
-	lwz %r4, 2080(%r10)
+	lwz %r6, 2080(%r11)
 # u = a ^ b
 	.loc 1 1835
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1836
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1837
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1838
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2048] = a
 	.loc 1 1839
-	stw %r3, 2048(%r10)
+	stw %r5, 2048(%r11)
 # mem32[x0 + 2080] = b
 	.loc 1 1840
-	stw %r4, 2080(%r10)
+	stw %r6, 2080(%r11)
 # a = mem32[x0 + 3076]
 	.loc 1 1841
-	lwz %r3, 3076(%r10)
+	lwz %r5, 3076(%r11)
 # b = mem32[x0 + 3108]
 	.loc 1 1842
-	lwz %r4, 3108(%r10)
+	lwz %r6, 3108(%r11)
 # u = a ^ b
 	.loc 1 1843
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1844
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1845
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1846
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 1847
-	stw %r3, 3076(%r10)
+	stw %r5, 3076(%r11)
 # mem32[x0 + 3108] = b
 	.loc 1 1848
-	stw %r4, 3108(%r10)
+	stw %r6, 3108(%r11)
 # a = mem32[x0 + 3072]
 	.loc 1 1849
-	lwz %r3, 3072(%r10)
+	lwz %r5, 3072(%r11)
 # b = mem32[x0 + 3104]
 	.loc 1 1850
-	lwz %r4, 3104(%r10)
+	lwz %r6, 3104(%r11)
 # u = a ^ b
 	.loc 1 1851
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1852
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1853
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1854
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3072] = a
 	.loc 1 1855
-	stw %r3, 3072(%r10)
+	stw %r5, 3072(%r11)
 # mem32[x0 + 3104] = b
 	.loc 1 1856
-	stw %r4, 3104(%r10)
+	stw %r6, 3104(%r11)
 # a = mem32[x0 + 4100]
 	.loc 1 1857
-	lwz %r3, 4100(%r10)
+	lwz %r5, 4100(%r11)
 # b = mem32[x0 + 4132]
 	.loc 1 1858
-	lwz %r4, 4132(%r10)
+	lwz %r6, 4132(%r11)
 # u = a ^ b
 	.loc 1 1859
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1860
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1861
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1862
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 1863
-	stw %r3, 4100(%r10)
+	stw %r5, 4100(%r11)
 # mem32[x0 + 4132] = b
 	.loc 1 1864
-	stw %r4, 4132(%r10)
+	stw %r6, 4132(%r11)
 # a = mem32[x0 + 4096]
 	.loc 1 1865
-	lwz %r3, 4096(%r10)
+	lwz %r5, 4096(%r11)
 # b = mem32[x0 + 4128]
 	.loc 1 1866
-	lwz %r4, 4128(%r10)
+	lwz %r6, 4128(%r11)
 # u = a ^ b
 	.loc 1 1867
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1868
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1869
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1870
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4096] = a
 	.loc 1 1871
-	stw %r3, 4096(%r10)
+	stw %r5, 4096(%r11)
 # mem32[x0 + 4128] = b
 	.loc 1 1872
-	stw %r4, 4128(%r10)
+	stw %r6, 4128(%r11)
 # a = mem32[x0 + 5124]
 	.loc 1 1873
-	lwz %r3, 5124(%r10)
+	lwz %r5, 5124(%r11)
 # b = mem32[x0 + 5156]
 	.loc 1 1874
-	lwz %r4, 5156(%r10)
+	lwz %r6, 5156(%r11)
 # u = a ^ b
 	.loc 1 1875
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1876
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1877
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1878
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 1879
-	stw %r3, 5124(%r10)
+	stw %r5, 5124(%r11)
 # mem32[x0 + 5156] = b
 	.loc 1 1880
-	stw %r4, 5156(%r10)
+	stw %r6, 5156(%r11)
 # a = mem32[x0 + 5120]
 	.loc 1 1881
-	lwz %r3, 5120(%r10)
+	lwz %r5, 5120(%r11)
 # b = mem32[x0 + 5152]
 	.loc 1 1882
-	lwz %r4, 5152(%r10)
+	lwz %r6, 5152(%r11)
 # u = a ^ b
 	.loc 1 1883
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1884
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1885
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1886
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5120] = a
 	.loc 1 1887
-	stw %r3, 5120(%r10)
+	stw %r5, 5120(%r11)
 # mem32[x0 + 5152] = b
 	.loc 1 1888
-	stw %r4, 5152(%r10)
+	stw %r6, 5152(%r11)
 # a = mem32[x0 + 6148]
 	.loc 1 1889
-	lwz %r3, 6148(%r10)
+	lwz %r5, 6148(%r11)
 # b = mem32[x0 + 6180]
 	.loc 1 1890
-	lwz %r4, 6180(%r10)
+	lwz %r6, 6180(%r11)
 # u = a ^ b
 	.loc 1 1891
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1892
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1893
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1894
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6148] = a
 	.loc 1 1895
-	stw %r3, 6148(%r10)
+	stw %r5, 6148(%r11)
 # mem32[x0 + 6180] = b
 	.loc 1 1896
-	stw %r4, 6180(%r10)
+	stw %r6, 6180(%r11)
 # a = mem32[x0 + 6144]
 	.loc 1 1897
-	lwz %r3, 6144(%r10)
+	lwz %r5, 6144(%r11)
 # b = mem32[x0 + 6176]
 	.loc 1 1898
-	lwz %r4, 6176(%r10)
+	lwz %r6, 6176(%r11)
 # u = a ^ b
 	.loc 1 1899
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1900
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1901
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1902
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6144] = a
 	.loc 1 1903
-	stw %r3, 6144(%r10)
+	stw %r5, 6144(%r11)
 # mem32[x0 + 6176] = b
 	.loc 1 1904
-	stw %r4, 6176(%r10)
+	stw %r6, 6176(%r11)
 # a = mem32[x0 + 7172]
 	.loc 1 1905
-	lwz %r3, 7172(%r10)
+	lwz %r5, 7172(%r11)
 # b = mem32[x0 + 7204]
 	.loc 1 1906
-	lwz %r4, 7204(%r10)
+	lwz %r6, 7204(%r11)
 # u = a ^ b
 	.loc 1 1907
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1908
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1909
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1910
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7172] = a
 	.loc 1 1911
-	stw %r3, 7172(%r10)
+	stw %r5, 7172(%r11)
 # mem32[x0 + 7204] = b
 	.loc 1 1912
-	stw %r4, 7204(%r10)
+	stw %r6, 7204(%r11)
 # a = mem32[x0 + 7168]
 	.loc 1 1913
-	lwz %r3, 7168(%r10)
+	lwz %r5, 7168(%r11)
 # b = mem32[x0 + 7200]
 	.loc 1 1914
-	lwz %r4, 7200(%r10)
+	lwz %r6, 7200(%r11)
 # u = a ^ b
 	.loc 1 1915
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1916
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1917
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1918
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7168] = a
 	.loc 1 1919
-	stw %r3, 7168(%r10)
+	stw %r5, 7168(%r11)
 # mem32[x0 + 7200] = b
 	.loc 1 1920
-	stw %r4, 7200(%r10)
+	stw %r6, 7200(%r11)
 # a = mem32[x0 + 8196]
 	.loc 1 1921
-	lwz %r3, 8196(%r10)
+	lwz %r5, 8196(%r11)
 # b = mem32[x0 + 8228]
 	.loc 1 1922
-	lwz %r4, 8228(%r10)
+	lwz %r6, 8228(%r11)
 # u = a ^ b
 	.loc 1 1923
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1924
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1925
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1926
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8196] = a
 	.loc 1 1927
-	stw %r3, 8196(%r10)
+	stw %r5, 8196(%r11)
 # mem32[x0 + 8228] = b
 	.loc 1 1928
-	stw %r4, 8228(%r10)
+	stw %r6, 8228(%r11)
 # a = mem32[x0 + 8192]
 	.loc 1 1929
-	lwz %r3, 8192(%r10)
+	lwz %r5, 8192(%r11)
 # b = mem32[x0 + 8224]
 	.loc 1 1930
-	lwz %r4, 8224(%r10)
+	lwz %r6, 8224(%r11)
 # u = a ^ b
 	.loc 1 1931
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1932
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1933
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1934
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8192] = a
 	.loc 1 1935
-	stw %r3, 8192(%r10)
+	stw %r5, 8192(%r11)
 # mem32[x0 + 8224] = b
 	.loc 1 1936
-	stw %r4, 8224(%r10)
+	stw %r6, 8224(%r11)
 # a = mem32[x0 + 9220]
 	.loc 1 1937
-	lwz %r3, 9220(%r10)
+	lwz %r5, 9220(%r11)
 # b = mem32[x0 + 9252]
 	.loc 1 1938
-	lwz %r4, 9252(%r10)
+	lwz %r6, 9252(%r11)
 # u = a ^ b
 	.loc 1 1939
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1940
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1941
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1942
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9220] = a
 	.loc 1 1943
-	stw %r3, 9220(%r10)
+	stw %r5, 9220(%r11)
 # mem32[x0 + 9252] = b
 	.loc 1 1944
-	stw %r4, 9252(%r10)
+	stw %r6, 9252(%r11)
 # a = mem32[x0 + 9216]
 	.loc 1 1945
-	lwz %r3, 9216(%r10)
+	lwz %r5, 9216(%r11)
 # b = mem32[x0 + 9248]
 	.loc 1 1946
-	lwz %r4, 9248(%r10)
+	lwz %r6, 9248(%r11)
 # u = a ^ b
 	.loc 1 1947
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1948
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1949
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1950
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9216] = a
 	.loc 1 1951
-	stw %r3, 9216(%r10)
+	stw %r5, 9216(%r11)
 # mem32[x0 + 9248] = b
 	.loc 1 1952
-	stw %r4, 9248(%r10)
+	stw %r6, 9248(%r11)
 # a = mem32[x0 + 10244]
 	.loc 1 1953
-	lwz %r3, 10244(%r10)
+	lwz %r5, 10244(%r11)
 # b = mem32[x0 + 10276]
 	.loc 1 1954
-	lwz %r4, 10276(%r10)
+	lwz %r6, 10276(%r11)
 # u = a ^ b
 	.loc 1 1955
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1956
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1957
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1958
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10244] = a
 	.loc 1 1959
-	stw %r3, 10244(%r10)
+	stw %r5, 10244(%r11)
 # mem32[x0 + 10276] = b
 	.loc 1 1960
-	stw %r4, 10276(%r10)
+	stw %r6, 10276(%r11)
 # a = mem32[x0 + 10240]
 	.loc 1 1961
-	lwz %r3, 10240(%r10)
+	lwz %r5, 10240(%r11)
 # b = mem32[x0 + 10272]
 	.loc 1 1962
-	lwz %r4, 10272(%r10)
+	lwz %r6, 10272(%r11)
 # u = a ^ b
 	.loc 1 1963
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1964
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1965
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1966
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10240] = a
 	.loc 1 1967
-	stw %r3, 10240(%r10)
+	stw %r5, 10240(%r11)
 # mem32[x0 + 10272] = b
 	.loc 1 1968
-	stw %r4, 10272(%r10)
+	stw %r6, 10272(%r11)
 # a = mem32[x0 + 11268]
 	.loc 1 1969
-	lwz %r3, 11268(%r10)
+	lwz %r5, 11268(%r11)
 # b = mem32[x0 + 11300]
 	.loc 1 1970
-	lwz %r4, 11300(%r10)
+	lwz %r6, 11300(%r11)
 # u = a ^ b
 	.loc 1 1971
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1972
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1973
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1974
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11268] = a
 	.loc 1 1975
-	stw %r3, 11268(%r10)
+	stw %r5, 11268(%r11)
 # mem32[x0 + 11300] = b
 	.loc 1 1976
-	stw %r4, 11300(%r10)
+	stw %r6, 11300(%r11)
 # a = mem32[x0 + 11264]
 	.loc 1 1977
-	lwz %r3, 11264(%r10)
+	lwz %r5, 11264(%r11)
 # b = mem32[x0 + 11296]
 	.loc 1 1978
-	lwz %r4, 11296(%r10)
+	lwz %r6, 11296(%r11)
 # u = a ^ b
 	.loc 1 1979
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1980
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1981
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1982
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11264] = a
 	.loc 1 1983
-	stw %r3, 11264(%r10)
+	stw %r5, 11264(%r11)
 # mem32[x0 + 11296] = b
 	.loc 1 1984
-	stw %r4, 11296(%r10)
+	stw %r6, 11296(%r11)
 # a = mem32[x0 + 12292]
 	.loc 1 1985
-	lwz %r3, 12292(%r10)
+	lwz %r5, 12292(%r11)
 # b = mem32[x0 + 12324]
 	.loc 1 1986
-	lwz %r4, 12324(%r10)
+	lwz %r6, 12324(%r11)
 # u = a ^ b
 	.loc 1 1987
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1988
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 1989
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1990
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12292] = a
 	.loc 1 1991
-	stw %r3, 12292(%r10)
+	stw %r5, 12292(%r11)
 # mem32[x0 + 12324] = b
 	.loc 1 1992
-	stw %r4, 12324(%r10)
+	stw %r6, 12324(%r11)
 # a = mem32[x0 + 12288]
 	.loc 1 1993
-	lwz %r3, 12288(%r10)
+	lwz %r5, 12288(%r11)
 # b = mem32[x0 + 12320]
 	.loc 1 1994
-	lwz %r4, 12320(%r10)
+	lwz %r6, 12320(%r11)
 # u = a ^ b
 	.loc 1 1995
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 1996
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1997
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1998
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12288] = a
 	.loc 1 1999
-	stw %r3, 12288(%r10)
+	stw %r5, 12288(%r11)
 # mem32[x0 + 12320] = b
 	.loc 1 2000
-	stw %r4, 12320(%r10)
+	stw %r6, 12320(%r11)
 # x0 = x0 + 8
 	.loc 1 2001
-	addi %r10, %r10, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 2002
 	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 2003
-	addi %r6, %r6, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 2004
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r8, 0
 # goto l8b if !=
 	.loc 1 2005
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l8b
 # x0 = x0 + 32
 	.loc 1 2006
-	addi %r10, %r10, 32
+	addi %r11, %r11, 32
 # o0 = o0 - 1
 	.loc 1 2007
-	mr %r5, %r8
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 2008
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r10, 0
 # goto l8a if !=
 	.loc 1 2009
-	mr %r3, %r12
-	mr %r4, %r11
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l8a
 # c = cb + 4608
 	.loc 1 2012
 	addi %r9, %r4, 4608
 # x0 = v
 	.loc 1 2013
-	mr %r10, %r3
+	mr %r11, %r3
 # o0 = 8
 	.loc 1 2014
-	li %r5, 8
+	li %r10, 8
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l9a:
 # o1 = 8
 	.loc 1 2016
-	mr %r8, %r5
-	mr %r11, %r4
-	mr %r12, %r3
-	li %r6, 8
+	li %r8, 8
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l9b:
 # k = mem32le[c + 0]
 	.loc 1 2018
 	lwbrx %r31, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 2019
-	li %r3, 4
-	lwbrx %r7, %r9, %r3
+	li %r5, 4
+	lwbrx %r12, %r9, %r5
 # a = mem32[x0 + 4]
 	.loc 1 2020
-	lwz %r3, 4(%r10)
+	lwz %r5, 4(%r11)
 # b = mem32[x0 + 68]
 	.loc 1 2021
-	lwz %r4, 68(%r10)
+	lwz %r6, 68(%r11)
 # u = a ^ b
 	.loc 1 2022
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2023
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2024
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2025
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4] = a
 	.loc 1 2026
-	stw %r3, 4(%r10)
+	stw %r5, 4(%r11)
 # mem32[x0 + 68] = b
 	.loc 1 2027
-	stw %r4, 68(%r10)
+	stw %r6, 68(%r11)
 # a = mem32[x0 + 0]
 	.loc 1 2028
-	lwz %r3, 0(%r10)
+	lwz %r5, 0(%r11)
 # b = mem32[x0 + 64]
 	.loc 1 2029
-	lwz %r4, 64(%r10)
+	lwz %r6, 64(%r11)
 # u = a ^ b
 	.loc 1 2030
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2031
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2032
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2033
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 0] = a
 	.loc 1 2034
-	stw %r3, 0(%r10)
+	stw %r5, 0(%r11)
 # mem32[x0 + 64] = b
 	.loc 1 2035
-	stw %r4, 64(%r10)
+	stw %r6, 64(%r11)
 # a = mem32[x0 + 1028]
 	.loc 1 2036
-	lwz %r3, 1028(%r10)
+	lwz %r5, 1028(%r11)
 # b = mem32[x0 + 1092]
 	.loc 1 2037
-	lwz %r4, 1092(%r10)
+	lwz %r6, 1092(%r11)
 # u = a ^ b
 	.loc 1 2038
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2039
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2040
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2041
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 2042
-	stw %r3, 1028(%r10)
+	stw %r5, 1028(%r11)
 # mem32[x0 + 1092] = b
 	.loc 1 2043
-	stw %r4, 1092(%r10)
+	stw %r6, 1092(%r11)
 # a = mem32[x0 + 1024]
 	.loc 1 2044
-	lwz %r3, 1024(%r10)
+	lwz %r5, 1024(%r11)
 # b = mem32[x0 + 1088]
 	.loc 1 2045
-	lwz %r4, 1088(%r10)
+	lwz %r6, 1088(%r11)
 # u = a ^ b
 	.loc 1 2046
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2047
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2048
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2049
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1024] = a
 	.loc 1 2050
-	stw %r3, 1024(%r10)
+	stw %r5, 1024(%r11)
 # mem32[x0 + 1088] = b
 	.loc 1 2051
-	stw %r4, 1088(%r10)
+	stw %r6, 1088(%r11)
 # a = mem32[x0 + 2052]
 	.loc 1 2052
-	lwz %r3, 2052(%r10)
+	lwz %r5, 2052(%r11)
 # b = mem32[x0 + 2116]
 	.loc 1 2053
-	lwz %r4, 2116(%r10)
+	lwz %r6, 2116(%r11)
 # u = a ^ b
 	.loc 1 2054
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2055
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2056
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2057
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 2058
-	stw %r3, 2052(%r10)
+	stw %r5, 2052(%r11)
 # mem32[x0 + 2116] = b
 	.loc 1 2059
-	stw %r4, 2116(%r10)
+	stw %r6, 2116(%r11)
 # a = mem32[x0 + 2048]
 	.loc 1 2060
-	lwz %r3, 2048(%r10)
+	lwz %r5, 2048(%r11)
 # b = mem32[x0 + 2112]
 	.loc 1 2061
-	lwz %r4, 2112(%r10)
+	lwz %r6, 2112(%r11)
 # u = a ^ b
 	.loc 1 2062
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2063
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2064
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2065
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2048] = a
 	.loc 1 2066
-	stw %r3, 2048(%r10)
+	stw %r5, 2048(%r11)
 # mem32[x0 + 2112] = b
 	.loc 1 2067
-	stw %r4, 2112(%r10)
+	stw %r6, 2112(%r11)
 # a = mem32[x0 + 3076]
 	.loc 1 2068
-	lwz %r3, 3076(%r10)
+	lwz %r5, 3076(%r11)
 # b = mem32[x0 + 3140]
 	.loc 1 2069
-	lwz %r4, 3140(%r10)
+	lwz %r6, 3140(%r11)
 # u = a ^ b
 	.loc 1 2070
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2071
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2072
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2073
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 2074
-	stw %r3, 3076(%r10)
+	stw %r5, 3076(%r11)
 # mem32[x0 + 3140] = b
 	.loc 1 2075
-	stw %r4, 3140(%r10)
+	stw %r6, 3140(%r11)
 # a = mem32[x0 + 3072]
 	.loc 1 2076
-	lwz %r3, 3072(%r10)
+	lwz %r5, 3072(%r11)
 # b = mem32[x0 + 3136]
 	.loc 1 2077
-	lwz %r4, 3136(%r10)
+	lwz %r6, 3136(%r11)
 # u = a ^ b
 	.loc 1 2078
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2079
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2080
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2081
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3072] = a
 	.loc 1 2082
-	stw %r3, 3072(%r10)
+	stw %r5, 3072(%r11)
 # mem32[x0 + 3136] = b
 	.loc 1 2083
-	stw %r4, 3136(%r10)
+	stw %r6, 3136(%r11)
 # a = mem32[x0 + 4100]
 	.loc 1 2084
-	lwz %r3, 4100(%r10)
+	lwz %r5, 4100(%r11)
 # b = mem32[x0 + 4164]
 	.loc 1 2085
-	lwz %r4, 4164(%r10)
+	lwz %r6, 4164(%r11)
 # u = a ^ b
 	.loc 1 2086
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2087
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2088
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2089
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 2090
-	stw %r3, 4100(%r10)
+	stw %r5, 4100(%r11)
 # mem32[x0 + 4164] = b
 	.loc 1 2091
-	stw %r4, 4164(%r10)
+	stw %r6, 4164(%r11)
 # a = mem32[x0 + 4096]
 	.loc 1 2092
-	lwz %r3, 4096(%r10)
+	lwz %r5, 4096(%r11)
 # b = mem32[x0 + 4160]
 	.loc 1 2093
-	lwz %r4, 4160(%r10)
+	lwz %r6, 4160(%r11)
 # u = a ^ b
 	.loc 1 2094
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2095
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2096
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2097
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4096] = a
 	.loc 1 2098
-	stw %r3, 4096(%r10)
+	stw %r5, 4096(%r11)
 # mem32[x0 + 4160] = b
 	.loc 1 2099
-	stw %r4, 4160(%r10)
+	stw %r6, 4160(%r11)
 # a = mem32[x0 + 5124]
 	.loc 1 2100
-	lwz %r3, 5124(%r10)
+	lwz %r5, 5124(%r11)
 # b = mem32[x0 + 5188]
 	.loc 1 2101
-	lwz %r4, 5188(%r10)
+	lwz %r6, 5188(%r11)
 # u = a ^ b
 	.loc 1 2102
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2103
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2104
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2105
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 2106
-	stw %r3, 5124(%r10)
+	stw %r5, 5124(%r11)
 # mem32[x0 + 5188] = b
 	.loc 1 2107
-	stw %r4, 5188(%r10)
+	stw %r6, 5188(%r11)
 # a = mem32[x0 + 5120]
 	.loc 1 2108
-	lwz %r3, 5120(%r10)
+	lwz %r5, 5120(%r11)
 # b = mem32[x0 + 5184]
 	.loc 1 2109
-	lwz %r4, 5184(%r10)
+	lwz %r6, 5184(%r11)
 # u = a ^ b
 	.loc 1 2110
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2111
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2112
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2113
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5120] = a
 	.loc 1 2114
-	stw %r3, 5120(%r10)
+	stw %r5, 5120(%r11)
 # mem32[x0 + 5184] = b
 	.loc 1 2115
-	stw %r4, 5184(%r10)
+	stw %r6, 5184(%r11)
 # a = mem32[x0 + 6148]
 	.loc 1 2116
-	lwz %r3, 6148(%r10)
+	lwz %r5, 6148(%r11)
 # b = mem32[x0 + 6212]
 	.loc 1 2117
-	lwz %r4, 6212(%r10)
+	lwz %r6, 6212(%r11)
 # u = a ^ b
 	.loc 1 2118
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2119
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2120
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2121
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6148] = a
 	.loc 1 2122
-	stw %r3, 6148(%r10)
+	stw %r5, 6148(%r11)
 # mem32[x0 + 6212] = b
 	.loc 1 2123
-	stw %r4, 6212(%r10)
+	stw %r6, 6212(%r11)
 # a = mem32[x0 + 6144]
 	.loc 1 2124
-	lwz %r3, 6144(%r10)
+	lwz %r5, 6144(%r11)
 # b = mem32[x0 + 6208]
 	.loc 1 2125
-	lwz %r4, 6208(%r10)
+	lwz %r6, 6208(%r11)
 # u = a ^ b
 	.loc 1 2126
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2127
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2128
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2129
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6144] = a
 	.loc 1 2130
-	stw %r3, 6144(%r10)
+	stw %r5, 6144(%r11)
 # mem32[x0 + 6208] = b
 	.loc 1 2131
-	stw %r4, 6208(%r10)
+	stw %r6, 6208(%r11)
 # a = mem32[x0 + 7172]
 	.loc 1 2132
-	lwz %r3, 7172(%r10)
+	lwz %r5, 7172(%r11)
 # b = mem32[x0 + 7236]
 	.loc 1 2133
-	lwz %r4, 7236(%r10)
+	lwz %r6, 7236(%r11)
 # u = a ^ b
 	.loc 1 2134
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2135
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2136
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2137
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7172] = a
 	.loc 1 2138
-	stw %r3, 7172(%r10)
+	stw %r5, 7172(%r11)
 # mem32[x0 + 7236] = b
 	.loc 1 2139
-	stw %r4, 7236(%r10)
+	stw %r6, 7236(%r11)
 # a = mem32[x0 + 7168]
 	.loc 1 2140
-	lwz %r3, 7168(%r10)
+	lwz %r5, 7168(%r11)
 # b = mem32[x0 + 7232]
 	.loc 1 2141
-	lwz %r4, 7232(%r10)
+	lwz %r6, 7232(%r11)
 # u = a ^ b
 	.loc 1 2142
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2143
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2144
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2145
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7168] = a
 	.loc 1 2146
-	stw %r3, 7168(%r10)
+	stw %r5, 7168(%r11)
 # mem32[x0 + 7232] = b
 	.loc 1 2147
-	stw %r4, 7232(%r10)
+	stw %r6, 7232(%r11)
 # a = mem32[x0 + 8196]
 	.loc 1 2148
-	lwz %r3, 8196(%r10)
+	lwz %r5, 8196(%r11)
 # b = mem32[x0 + 8260]
 	.loc 1 2149
-	lwz %r4, 8260(%r10)
+	lwz %r6, 8260(%r11)
 # u = a ^ b
 	.loc 1 2150
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2151
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2152
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2153
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8196] = a
 	.loc 1 2154
-	stw %r3, 8196(%r10)
+	stw %r5, 8196(%r11)
 # mem32[x0 + 8260] = b
 	.loc 1 2155
-	stw %r4, 8260(%r10)
+	stw %r6, 8260(%r11)
 # a = mem32[x0 + 8192]
 	.loc 1 2156
-	lwz %r3, 8192(%r10)
+	lwz %r5, 8192(%r11)
 # b = mem32[x0 + 8256]
 	.loc 1 2157
-	lwz %r4, 8256(%r10)
+	lwz %r6, 8256(%r11)
 # u = a ^ b
 	.loc 1 2158
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2159
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2160
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2161
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8192] = a
 	.loc 1 2162
-	stw %r3, 8192(%r10)
+	stw %r5, 8192(%r11)
 # mem32[x0 + 8256] = b
 	.loc 1 2163
-	stw %r4, 8256(%r10)
+	stw %r6, 8256(%r11)
 # a = mem32[x0 + 9220]
 	.loc 1 2164
-	lwz %r3, 9220(%r10)
+	lwz %r5, 9220(%r11)
 # b = mem32[x0 + 9284]
 	.loc 1 2165
-	lwz %r4, 9284(%r10)
+	lwz %r6, 9284(%r11)
 # u = a ^ b
 	.loc 1 2166
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2167
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2168
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2169
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9220] = a
 	.loc 1 2170
-	stw %r3, 9220(%r10)
+	stw %r5, 9220(%r11)
 # mem32[x0 + 9284] = b
 	.loc 1 2171
-	stw %r4, 9284(%r10)
+	stw %r6, 9284(%r11)
 # a = mem32[x0 + 9216]
 	.loc 1 2172
-	lwz %r3, 9216(%r10)
+	lwz %r5, 9216(%r11)
 # b = mem32[x0 + 9280]
 	.loc 1 2173
-	lwz %r4, 9280(%r10)
+	lwz %r6, 9280(%r11)
 # u = a ^ b
 	.loc 1 2174
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2175
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2176
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2177
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9216] = a
 	.loc 1 2178
-	stw %r3, 9216(%r10)
+	stw %r5, 9216(%r11)
 # mem32[x0 + 9280] = b
 	.loc 1 2179
-	stw %r4, 9280(%r10)
+	stw %r6, 9280(%r11)
 # a = mem32[x0 + 10244]
 	.loc 1 2180
-	lwz %r3, 10244(%r10)
+	lwz %r5, 10244(%r11)
 # b = mem32[x0 + 10308]
 	.loc 1 2181
-	lwz %r4, 10308(%r10)
+	lwz %r6, 10308(%r11)
 # u = a ^ b
 	.loc 1 2182
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2183
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2184
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2185
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10244] = a
 	.loc 1 2186
-	stw %r3, 10244(%r10)
+	stw %r5, 10244(%r11)
 # mem32[x0 + 10308] = b
 	.loc 1 2187
-	stw %r4, 10308(%r10)
+	stw %r6, 10308(%r11)
 # a = mem32[x0 + 10240]
 	.loc 1 2188
-	lwz %r3, 10240(%r10)
+	lwz %r5, 10240(%r11)
 # b = mem32[x0 + 10304]
 	.loc 1 2189
-	lwz %r4, 10304(%r10)
+	lwz %r6, 10304(%r11)
 # u = a ^ b
 	.loc 1 2190
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2191
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2192
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2193
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10240] = a
 	.loc 1 2194
-	stw %r3, 10240(%r10)
+	stw %r5, 10240(%r11)
 # mem32[x0 + 10304] = b
 	.loc 1 2195
-	stw %r4, 10304(%r10)
+	stw %r6, 10304(%r11)
 # a = mem32[x0 + 11268]
 	.loc 1 2196
-	lwz %r3, 11268(%r10)
+	lwz %r5, 11268(%r11)
 # b = mem32[x0 + 11332]
 	.loc 1 2197
-	lwz %r4, 11332(%r10)
+	lwz %r6, 11332(%r11)
 # u = a ^ b
 	.loc 1 2198
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2199
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2200
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2201
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11268] = a
 	.loc 1 2202
-	stw %r3, 11268(%r10)
+	stw %r5, 11268(%r11)
 # mem32[x0 + 11332] = b
 	.loc 1 2203
-	stw %r4, 11332(%r10)
+	stw %r6, 11332(%r11)
 # a = mem32[x0 + 11264]
 	.loc 1 2204
-	lwz %r3, 11264(%r10)
+	lwz %r5, 11264(%r11)
 # b = mem32[x0 + 11328]
 	.loc 1 2205
-	lwz %r4, 11328(%r10)
+	lwz %r6, 11328(%r11)
 # u = a ^ b
 	.loc 1 2206
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2207
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2208
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2209
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11264] = a
 	.loc 1 2210
-	stw %r3, 11264(%r10)
+	stw %r5, 11264(%r11)
 # mem32[x0 + 11328] = b
 	.loc 1 2211
-	stw %r4, 11328(%r10)
+	stw %r6, 11328(%r11)
 # a = mem32[x0 + 12292]
 	.loc 1 2212
-	lwz %r3, 12292(%r10)
+	lwz %r5, 12292(%r11)
 # b = mem32[x0 + 12356]
 	.loc 1 2213
-	lwz %r4, 12356(%r10)
+	lwz %r6, 12356(%r11)
 # u = a ^ b
 	.loc 1 2214
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2215
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2216
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2217
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12292] = a
 	.loc 1 2218
-	stw %r3, 12292(%r10)
+	stw %r5, 12292(%r11)
 # mem32[x0 + 12356] = b
 	.loc 1 2219
-	stw %r4, 12356(%r10)
+	stw %r6, 12356(%r11)
 # a = mem32[x0 + 12288]
 	.loc 1 2220
-	lwz %r3, 12288(%r10)
+	lwz %r5, 12288(%r11)
 # b = mem32[x0 + 12352]
 	.loc 1 2221
-	lwz %r4, 12352(%r10)
+	lwz %r6, 12352(%r11)
 # u = a ^ b
 	.loc 1 2222
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2223
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2224
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2225
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12288] = a
 	.loc 1 2226
-	stw %r3, 12288(%r10)
+	stw %r5, 12288(%r11)
 # mem32[x0 + 12352] = b
 	.loc 1 2227
-	stw %r4, 12352(%r10)
+	stw %r6, 12352(%r11)
 # x0 = x0 + 8
 	.loc 1 2228
-	addi %r10, %r10, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 2229
 	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 2230
-	addi %r6, %r6, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 2231
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r8, 0
 # goto l9b if !=
 	.loc 1 2232
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l9b
 # x0 = x0 + 64
 	.loc 1 2233
-	addi %r10, %r10, 64
+	addi %r11, %r11, 64
 # o0 = o0 - 1
 	.loc 1 2234
-	mr %r5, %r8
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 2235
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r10, 0
 # goto l9a if !=
 	.loc 1 2236
-	mr %r3, %r12
-	mr %r4, %r11
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l9a
 # c = cb + 5120
 	.loc 1 2239
 	addi %r9, %r4, 5120
 # x0 = v
 	.loc 1 2240
-	mr %r10, %r3
+	mr %r11, %r3
 # o0 = 4
 	.loc 1 2241
-	li %r5, 4
+	li %r10, 4
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l10a:
 # o1 = 16
 	.loc 1 2243
-	mr %r8, %r5
-	mr %r11, %r4
-	mr %r12, %r3
-	li %r6, 16
+	li %r8, 16
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l10b:
 # k = mem32le[c + 0]
 	.loc 1 2245
 	lwbrx %r31, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 2246
-	li %r3, 4
-	lwbrx %r7, %r9, %r3
+	li %r5, 4
+	lwbrx %r12, %r9, %r5
 # a = mem32[x0 + 4]
 	.loc 1 2247
-	lwz %r3, 4(%r10)
+	lwz %r5, 4(%r11)
 # b = mem32[x0 + 132]
 	.loc 1 2248
-	lwz %r4, 132(%r10)
+	lwz %r6, 132(%r11)
 # u = a ^ b
 	.loc 1 2249
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2250
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2251
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2252
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4] = a
 	.loc 1 2253
-	stw %r3, 4(%r10)
+	stw %r5, 4(%r11)
 # mem32[x0 + 132] = b
 	.loc 1 2254
-	stw %r4, 132(%r10)
+	stw %r6, 132(%r11)
 # a = mem32[x0 + 0]
 	.loc 1 2255
-	lwz %r3, 0(%r10)
+	lwz %r5, 0(%r11)
 # b = mem32[x0 + 128]
 	.loc 1 2256
-	lwz %r4, 128(%r10)
+	lwz %r6, 128(%r11)
 # u = a ^ b
 	.loc 1 2257
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2258
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2259
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2260
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 0] = a
 	.loc 1 2261
-	stw %r3, 0(%r10)
+	stw %r5, 0(%r11)
 # mem32[x0 + 128] = b
 	.loc 1 2262
-	stw %r4, 128(%r10)
+	stw %r6, 128(%r11)
 # a = mem32[x0 + 1028]
 	.loc 1 2263
-	lwz %r3, 1028(%r10)
+	lwz %r5, 1028(%r11)
 # b = mem32[x0 + 1156]
 	.loc 1 2264
-	lwz %r4, 1156(%r10)
+	lwz %r6, 1156(%r11)
 # u = a ^ b
 	.loc 1 2265
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2266
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2267
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2268
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 2269
-	stw %r3, 1028(%r10)
+	stw %r5, 1028(%r11)
 # mem32[x0 + 1156] = b
 	.loc 1 2270
-	stw %r4, 1156(%r10)
+	stw %r6, 1156(%r11)
 # a = mem32[x0 + 1024]
 	.loc 1 2271
-	lwz %r3, 1024(%r10)
+	lwz %r5, 1024(%r11)
 # b = mem32[x0 + 1152]
 	.loc 1 2272
-	lwz %r4, 1152(%r10)
+	lwz %r6, 1152(%r11)
 # u = a ^ b
 	.loc 1 2273
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2274
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2275
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2276
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1024] = a
 	.loc 1 2277
-	stw %r3, 1024(%r10)
+	stw %r5, 1024(%r11)
 # mem32[x0 + 1152] = b
 	.loc 1 2278
-	stw %r4, 1152(%r10)
+	stw %r6, 1152(%r11)
 # a = mem32[x0 + 2052]
 	.loc 1 2279
-	lwz %r3, 2052(%r10)
+	lwz %r5, 2052(%r11)
 # b = mem32[x0 + 2180]
 	.loc 1 2280
-	lwz %r4, 2180(%r10)
+	lwz %r6, 2180(%r11)
 # u = a ^ b
 	.loc 1 2281
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2282
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2283
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2284
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 2285
-	stw %r3, 2052(%r10)
+	stw %r5, 2052(%r11)
 # mem32[x0 + 2180] = b
 	.loc 1 2286
-	stw %r4, 2180(%r10)
+	stw %r6, 2180(%r11)
 # a = mem32[x0 + 2048]
 	.loc 1 2287
-	lwz %r3, 2048(%r10)
+	lwz %r5, 2048(%r11)
 # b = mem32[x0 + 2176]
 	.loc 1 2288
-	lwz %r4, 2176(%r10)
+	lwz %r6, 2176(%r11)
 # u = a ^ b
 	.loc 1 2289
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2290
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2291
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2292
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2048] = a
 	.loc 1 2293
-	stw %r3, 2048(%r10)
+	stw %r5, 2048(%r11)
 # mem32[x0 + 2176] = b
 	.loc 1 2294
-	stw %r4, 2176(%r10)
+	stw %r6, 2176(%r11)
 # a = mem32[x0 + 3076]
 	.loc 1 2295
-	lwz %r3, 3076(%r10)
+	lwz %r5, 3076(%r11)
 # b = mem32[x0 + 3204]
 	.loc 1 2296
-	lwz %r4, 3204(%r10)
+	lwz %r6, 3204(%r11)
 # u = a ^ b
 	.loc 1 2297
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2298
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2299
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2300
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 2301
-	stw %r3, 3076(%r10)
+	stw %r5, 3076(%r11)
 # mem32[x0 + 3204] = b
 	.loc 1 2302
-	stw %r4, 3204(%r10)
+	stw %r6, 3204(%r11)
 # a = mem32[x0 + 3072]
 	.loc 1 2303
-	lwz %r3, 3072(%r10)
+	lwz %r5, 3072(%r11)
 # b = mem32[x0 + 3200]
 	.loc 1 2304
-	lwz %r4, 3200(%r10)
+	lwz %r6, 3200(%r11)
 # u = a ^ b
 	.loc 1 2305
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2306
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2307
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2308
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3072] = a
 	.loc 1 2309
-	stw %r3, 3072(%r10)
+	stw %r5, 3072(%r11)
 # mem32[x0 + 3200] = b
 	.loc 1 2310
-	stw %r4, 3200(%r10)
+	stw %r6, 3200(%r11)
 # a = mem32[x0 + 4100]
 	.loc 1 2311
-	lwz %r3, 4100(%r10)
+	lwz %r5, 4100(%r11)
 # b = mem32[x0 + 4228]
 	.loc 1 2312
-	lwz %r4, 4228(%r10)
+	lwz %r6, 4228(%r11)
 # u = a ^ b
 	.loc 1 2313
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2314
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2315
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2316
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 2317
-	stw %r3, 4100(%r10)
+	stw %r5, 4100(%r11)
 # mem32[x0 + 4228] = b
 	.loc 1 2318
-	stw %r4, 4228(%r10)
+	stw %r6, 4228(%r11)
 # a = mem32[x0 + 4096]
 	.loc 1 2319
-	lwz %r3, 4096(%r10)
+	lwz %r5, 4096(%r11)
 # b = mem32[x0 + 4224]
 	.loc 1 2320
-	lwz %r4, 4224(%r10)
+	lwz %r6, 4224(%r11)
 # u = a ^ b
 	.loc 1 2321
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2322
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2323
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2324
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4096] = a
 	.loc 1 2325
-	stw %r3, 4096(%r10)
+	stw %r5, 4096(%r11)
 # mem32[x0 + 4224] = b
 	.loc 1 2326
-	stw %r4, 4224(%r10)
+	stw %r6, 4224(%r11)
 # a = mem32[x0 + 5124]
 	.loc 1 2327
-	lwz %r3, 5124(%r10)
+	lwz %r5, 5124(%r11)
 # b = mem32[x0 + 5252]
 	.loc 1 2328
-	lwz %r4, 5252(%r10)
+	lwz %r6, 5252(%r11)
 # u = a ^ b
 	.loc 1 2329
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2330
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2331
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2332
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 2333
-	stw %r3, 5124(%r10)
+	stw %r5, 5124(%r11)
 # mem32[x0 + 5252] = b
 	.loc 1 2334
-	stw %r4, 5252(%r10)
+	stw %r6, 5252(%r11)
 # a = mem32[x0 + 5120]
 	.loc 1 2335
-	lwz %r3, 5120(%r10)
+	lwz %r5, 5120(%r11)
 # b = mem32[x0 + 5248]
 	.loc 1 2336
-	lwz %r4, 5248(%r10)
+	lwz %r6, 5248(%r11)
 # u = a ^ b
 	.loc 1 2337
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2338
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2339
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2340
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5120] = a
 	.loc 1 2341
-	stw %r3, 5120(%r10)
+	stw %r5, 5120(%r11)
 # mem32[x0 + 5248] = b
 	.loc 1 2342
-	stw %r4, 5248(%r10)
+	stw %r6, 5248(%r11)
 # a = mem32[x0 + 6148]
 	.loc 1 2343
-	lwz %r3, 6148(%r10)
+	lwz %r5, 6148(%r11)
 # b = mem32[x0 + 6276]
 	.loc 1 2344
-	lwz %r4, 6276(%r10)
+	lwz %r6, 6276(%r11)
 # u = a ^ b
 	.loc 1 2345
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2346
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2347
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2348
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6148] = a
 	.loc 1 2349
-	stw %r3, 6148(%r10)
+	stw %r5, 6148(%r11)
 # mem32[x0 + 6276] = b
 	.loc 1 2350
-	stw %r4, 6276(%r10)
+	stw %r6, 6276(%r11)
 # a = mem32[x0 + 6144]
 	.loc 1 2351
-	lwz %r3, 6144(%r10)
+	lwz %r5, 6144(%r11)
 # b = mem32[x0 + 6272]
 	.loc 1 2352
-	lwz %r4, 6272(%r10)
+	lwz %r6, 6272(%r11)
 # u = a ^ b
 	.loc 1 2353
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2354
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2355
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2356
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6144] = a
 	.loc 1 2357
-	stw %r3, 6144(%r10)
+	stw %r5, 6144(%r11)
 # mem32[x0 + 6272] = b
 	.loc 1 2358
-	stw %r4, 6272(%r10)
+	stw %r6, 6272(%r11)
 # a = mem32[x0 + 7172]
 	.loc 1 2359
-	lwz %r3, 7172(%r10)
+	lwz %r5, 7172(%r11)
 # b = mem32[x0 + 7300]
 	.loc 1 2360
-	lwz %r4, 7300(%r10)
+	lwz %r6, 7300(%r11)
 # u = a ^ b
 	.loc 1 2361
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2362
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2363
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2364
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7172] = a
 	.loc 1 2365
-	stw %r3, 7172(%r10)
+	stw %r5, 7172(%r11)
 # mem32[x0 + 7300] = b
 	.loc 1 2366
-	stw %r4, 7300(%r10)
+	stw %r6, 7300(%r11)
 # a = mem32[x0 + 7168]
 	.loc 1 2367
-	lwz %r3, 7168(%r10)
+	lwz %r5, 7168(%r11)
 # b = mem32[x0 + 7296]
 	.loc 1 2368
-	lwz %r4, 7296(%r10)
+	lwz %r6, 7296(%r11)
 # u = a ^ b
 	.loc 1 2369
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2370
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2371
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2372
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7168] = a
 	.loc 1 2373
-	stw %r3, 7168(%r10)
+	stw %r5, 7168(%r11)
 # mem32[x0 + 7296] = b
 	.loc 1 2374
-	stw %r4, 7296(%r10)
+	stw %r6, 7296(%r11)
 # a = mem32[x0 + 8196]
 	.loc 1 2375
-	lwz %r3, 8196(%r10)
+	lwz %r5, 8196(%r11)
 # b = mem32[x0 + 8324]
 	.loc 1 2376
-	lwz %r4, 8324(%r10)
+	lwz %r6, 8324(%r11)
 # u = a ^ b
 	.loc 1 2377
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2378
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2379
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2380
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8196] = a
 	.loc 1 2381
-	stw %r3, 8196(%r10)
+	stw %r5, 8196(%r11)
 # mem32[x0 + 8324] = b
 	.loc 1 2382
-	stw %r4, 8324(%r10)
+	stw %r6, 8324(%r11)
 # a = mem32[x0 + 8192]
 	.loc 1 2383
-	lwz %r3, 8192(%r10)
+	lwz %r5, 8192(%r11)
 # b = mem32[x0 + 8320]
 	.loc 1 2384
-	lwz %r4, 8320(%r10)
+	lwz %r6, 8320(%r11)
 # u = a ^ b
 	.loc 1 2385
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2386
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2387
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2388
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8192] = a
 	.loc 1 2389
-	stw %r3, 8192(%r10)
+	stw %r5, 8192(%r11)
 # mem32[x0 + 8320] = b
 	.loc 1 2390
-	stw %r4, 8320(%r10)
+	stw %r6, 8320(%r11)
 # a = mem32[x0 + 9220]
 	.loc 1 2391
-	lwz %r3, 9220(%r10)
+	lwz %r5, 9220(%r11)
 # b = mem32[x0 + 9348]
 	.loc 1 2392
-	lwz %r4, 9348(%r10)
+	lwz %r6, 9348(%r11)
 # u = a ^ b
 	.loc 1 2393
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2394
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2395
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2396
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9220] = a
 	.loc 1 2397
-	stw %r3, 9220(%r10)
+	stw %r5, 9220(%r11)
 # mem32[x0 + 9348] = b
 	.loc 1 2398
-	stw %r4, 9348(%r10)
+	stw %r6, 9348(%r11)
 # a = mem32[x0 + 9216]
 	.loc 1 2399
-	lwz %r3, 9216(%r10)
+	lwz %r5, 9216(%r11)
 # b = mem32[x0 + 9344]
 	.loc 1 2400
-	lwz %r4, 9344(%r10)
+	lwz %r6, 9344(%r11)
 # u = a ^ b
 	.loc 1 2401
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2402
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2403
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2404
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9216] = a
 	.loc 1 2405
-	stw %r3, 9216(%r10)
+	stw %r5, 9216(%r11)
 # mem32[x0 + 9344] = b
 	.loc 1 2406
-	stw %r4, 9344(%r10)
+	stw %r6, 9344(%r11)
 # a = mem32[x0 + 10244]
 	.loc 1 2407
-	lwz %r3, 10244(%r10)
+	lwz %r5, 10244(%r11)
 # b = mem32[x0 + 10372]
 	.loc 1 2408
-	lwz %r4, 10372(%r10)
+	lwz %r6, 10372(%r11)
 # u = a ^ b
 	.loc 1 2409
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2410
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2411
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2412
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10244] = a
 	.loc 1 2413
-	stw %r3, 10244(%r10)
+	stw %r5, 10244(%r11)
 # mem32[x0 + 10372] = b
 	.loc 1 2414
-	stw %r4, 10372(%r10)
+	stw %r6, 10372(%r11)
 # a = mem32[x0 + 10240]
 	.loc 1 2415
-	lwz %r3, 10240(%r10)
+	lwz %r5, 10240(%r11)
 # b = mem32[x0 + 10368]
 	.loc 1 2416
-	lwz %r4, 10368(%r10)
+	lwz %r6, 10368(%r11)
 # u = a ^ b
 	.loc 1 2417
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2418
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2419
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2420
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10240] = a
 	.loc 1 2421
-	stw %r3, 10240(%r10)
+	stw %r5, 10240(%r11)
 # mem32[x0 + 10368] = b
 	.loc 1 2422
-	stw %r4, 10368(%r10)
+	stw %r6, 10368(%r11)
 # a = mem32[x0 + 11268]
 	.loc 1 2423
-	lwz %r3, 11268(%r10)
+	lwz %r5, 11268(%r11)
 # b = mem32[x0 + 11396]
 	.loc 1 2424
-	lwz %r4, 11396(%r10)
+	lwz %r6, 11396(%r11)
 # u = a ^ b
 	.loc 1 2425
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2426
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2427
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2428
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11268] = a
 	.loc 1 2429
-	stw %r3, 11268(%r10)
+	stw %r5, 11268(%r11)
 # mem32[x0 + 11396] = b
 	.loc 1 2430
-	stw %r4, 11396(%r10)
+	stw %r6, 11396(%r11)
 # a = mem32[x0 + 11264]
 	.loc 1 2431
-	lwz %r3, 11264(%r10)
+	lwz %r5, 11264(%r11)
 # b = mem32[x0 + 11392]
 	.loc 1 2432
-	lwz %r4, 11392(%r10)
+	lwz %r6, 11392(%r11)
 # u = a ^ b
 	.loc 1 2433
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2434
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2435
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2436
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11264] = a
 	.loc 1 2437
-	stw %r3, 11264(%r10)
+	stw %r5, 11264(%r11)
 # mem32[x0 + 11392] = b
 	.loc 1 2438
-	stw %r4, 11392(%r10)
+	stw %r6, 11392(%r11)
 # a = mem32[x0 + 12292]
 	.loc 1 2439
-	lwz %r3, 12292(%r10)
+	lwz %r5, 12292(%r11)
 # b = mem32[x0 + 12420]
 	.loc 1 2440
-	lwz %r4, 12420(%r10)
+	lwz %r6, 12420(%r11)
 # u = a ^ b
 	.loc 1 2441
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2442
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2443
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2444
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12292] = a
 	.loc 1 2445
-	stw %r3, 12292(%r10)
+	stw %r5, 12292(%r11)
 # mem32[x0 + 12420] = b
 	.loc 1 2446
-	stw %r4, 12420(%r10)
+	stw %r6, 12420(%r11)
 # a = mem32[x0 + 12288]
 	.loc 1 2447
-	lwz %r3, 12288(%r10)
+	lwz %r5, 12288(%r11)
 # b = mem32[x0 + 12416]
 	.loc 1 2448
-	lwz %r4, 12416(%r10)
+	lwz %r6, 12416(%r11)
 # u = a ^ b
 	.loc 1 2449
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2450
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2451
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2452
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12288] = a
 	.loc 1 2453
-	stw %r3, 12288(%r10)
+	stw %r5, 12288(%r11)
 # mem32[x0 + 12416] = b
 	.loc 1 2454
-	stw %r4, 12416(%r10)
+	stw %r6, 12416(%r11)
 # x0 = x0 + 8
 	.loc 1 2455
-	addi %r10, %r10, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 2456
 	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 2457
-	addi %r6, %r6, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 2458
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r8, 0
 # goto l10b if !=
 	.loc 1 2459
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l10b
 # x0 = x0 + 128
 	.loc 1 2460
-	addi %r10, %r10, 128
+	addi %r11, %r11, 128
 # o0 = o0 - 1
 	.loc 1 2461
-	mr %r5, %r8
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 2462
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r10, 0
 # goto l10a if !=
 	.loc 1 2463
-	mr %r3, %r12
-	mr %r4, %r11
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l10a
 # c = cb + 5632
 	.loc 1 2466
 	addi %r9, %r4, 5632
 # x0 = v
 	.loc 1 2467
-	mr %r10, %r3
+	mr %r11, %r3
 # o0 = 2
 	.loc 1 2468
-	li %r5, 2
+	li %r10, 2
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l11a:
 # o1 = 32
 	.loc 1 2470
-	mr %r8, %r5
-	mr %r11, %r4
-	mr %r12, %r3
-	li %r6, 32
+	li %r8, 32
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l11b:
 # k = mem32le[c + 0]
 	.loc 1 2472
 	lwbrx %r31, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 2473
-	li %r3, 4
-	lwbrx %r7, %r9, %r3
+	li %r5, 4
+	lwbrx %r12, %r9, %r5
 # a = mem32[x0 + 4]
 	.loc 1 2474
-	lwz %r3, 4(%r10)
+	lwz %r5, 4(%r11)
 # b = mem32[x0 + 260]
 	.loc 1 2475
-	lwz %r4, 260(%r10)
+	lwz %r6, 260(%r11)
 # u = a ^ b
 	.loc 1 2476
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2477
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2478
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2479
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4] = a
 	.loc 1 2480
-	stw %r3, 4(%r10)
+	stw %r5, 4(%r11)
 # mem32[x0 + 260] = b
 	.loc 1 2481
-	stw %r4, 260(%r10)
+	stw %r6, 260(%r11)
 # a = mem32[x0 + 0]
 	.loc 1 2482
-	lwz %r3, 0(%r10)
+	lwz %r5, 0(%r11)
 # b = mem32[x0 + 256]
 	.loc 1 2483
-	lwz %r4, 256(%r10)
+	lwz %r6, 256(%r11)
 # u = a ^ b
 	.loc 1 2484
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2485
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2486
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2487
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 0] = a
 	.loc 1 2488
-	stw %r3, 0(%r10)
+	stw %r5, 0(%r11)
 # mem32[x0 + 256] = b
 	.loc 1 2489
-	stw %r4, 256(%r10)
+	stw %r6, 256(%r11)
 # a = mem32[x0 + 1028]
 	.loc 1 2490
-	lwz %r3, 1028(%r10)
+	lwz %r5, 1028(%r11)
 # b = mem32[x0 + 1284]
 	.loc 1 2491
-	lwz %r4, 1284(%r10)
+	lwz %r6, 1284(%r11)
 # u = a ^ b
 	.loc 1 2492
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2493
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2494
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2495
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 2496
-	stw %r3, 1028(%r10)
+	stw %r5, 1028(%r11)
 # mem32[x0 + 1284] = b
 	.loc 1 2497
-	stw %r4, 1284(%r10)
+	stw %r6, 1284(%r11)
 # a = mem32[x0 + 1024]
 	.loc 1 2498
-	lwz %r3, 1024(%r10)
+	lwz %r5, 1024(%r11)
 # b = mem32[x0 + 1280]
 	.loc 1 2499
-	lwz %r4, 1280(%r10)
+	lwz %r6, 1280(%r11)
 # u = a ^ b
 	.loc 1 2500
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2501
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2502
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2503
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1024] = a
 	.loc 1 2504
-	stw %r3, 1024(%r10)
+	stw %r5, 1024(%r11)
 # mem32[x0 + 1280] = b
 	.loc 1 2505
-	stw %r4, 1280(%r10)
+	stw %r6, 1280(%r11)
 # a = mem32[x0 + 2052]
 	.loc 1 2506
-	lwz %r3, 2052(%r10)
+	lwz %r5, 2052(%r11)
 # b = mem32[x0 + 2308]
 	.loc 1 2507
-	lwz %r4, 2308(%r10)
+	lwz %r6, 2308(%r11)
 # u = a ^ b
 	.loc 1 2508
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2509
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2510
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2511
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 2512
-	stw %r3, 2052(%r10)
+	stw %r5, 2052(%r11)
 # mem32[x0 + 2308] = b
 	.loc 1 2513
-	stw %r4, 2308(%r10)
+	stw %r6, 2308(%r11)
 # a = mem32[x0 + 2048]
 	.loc 1 2514
-	lwz %r3, 2048(%r10)
+	lwz %r5, 2048(%r11)
 # b = mem32[x0 + 2304]
 	.loc 1 2515
-	lwz %r4, 2304(%r10)
+	lwz %r6, 2304(%r11)
 # u = a ^ b
 	.loc 1 2516
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2517
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2518
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2519
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2048] = a
 	.loc 1 2520
-	stw %r3, 2048(%r10)
+	stw %r5, 2048(%r11)
 # mem32[x0 + 2304] = b
 	.loc 1 2521
-	stw %r4, 2304(%r10)
+	stw %r6, 2304(%r11)
 # a = mem32[x0 + 3076]
 	.loc 1 2522
-	lwz %r3, 3076(%r10)
+	lwz %r5, 3076(%r11)
 # b = mem32[x0 + 3332]
 	.loc 1 2523
-	lwz %r4, 3332(%r10)
+	lwz %r6, 3332(%r11)
 # u = a ^ b
 	.loc 1 2524
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2525
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2526
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2527
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 2528
-	stw %r3, 3076(%r10)
+	stw %r5, 3076(%r11)
 # mem32[x0 + 3332] = b
 	.loc 1 2529
-	stw %r4, 3332(%r10)
+	stw %r6, 3332(%r11)
 # a = mem32[x0 + 3072]
 	.loc 1 2530
-	lwz %r3, 3072(%r10)
+	lwz %r5, 3072(%r11)
 # b = mem32[x0 + 3328]
 	.loc 1 2531
-	lwz %r4, 3328(%r10)
+	lwz %r6, 3328(%r11)
 # u = a ^ b
 	.loc 1 2532
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2533
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2534
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2535
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3072] = a
 	.loc 1 2536
-	stw %r3, 3072(%r10)
+	stw %r5, 3072(%r11)
 # mem32[x0 + 3328] = b
 	.loc 1 2537
-	stw %r4, 3328(%r10)
+	stw %r6, 3328(%r11)
 # a = mem32[x0 + 4100]
 	.loc 1 2538
-	lwz %r3, 4100(%r10)
+	lwz %r5, 4100(%r11)
 # b = mem32[x0 + 4356]
 	.loc 1 2539
-	lwz %r4, 4356(%r10)
+	lwz %r6, 4356(%r11)
 # u = a ^ b
 	.loc 1 2540
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2541
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2542
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2543
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 2544
-	stw %r3, 4100(%r10)
+	stw %r5, 4100(%r11)
 # mem32[x0 + 4356] = b
 	.loc 1 2545
-	stw %r4, 4356(%r10)
+	stw %r6, 4356(%r11)
 # a = mem32[x0 + 4096]
 	.loc 1 2546
-	lwz %r3, 4096(%r10)
+	lwz %r5, 4096(%r11)
 # b = mem32[x0 + 4352]
 	.loc 1 2547
-	lwz %r4, 4352(%r10)
+	lwz %r6, 4352(%r11)
 # u = a ^ b
 	.loc 1 2548
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2549
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2550
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2551
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4096] = a
 	.loc 1 2552
-	stw %r3, 4096(%r10)
+	stw %r5, 4096(%r11)
 # mem32[x0 + 4352] = b
 	.loc 1 2553
-	stw %r4, 4352(%r10)
+	stw %r6, 4352(%r11)
 # a = mem32[x0 + 5124]
 	.loc 1 2554
-	lwz %r3, 5124(%r10)
+	lwz %r5, 5124(%r11)
 # b = mem32[x0 + 5380]
 	.loc 1 2555
-	lwz %r4, 5380(%r10)
+	lwz %r6, 5380(%r11)
 # u = a ^ b
 	.loc 1 2556
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2557
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2558
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2559
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 2560
-	stw %r3, 5124(%r10)
+	stw %r5, 5124(%r11)
 # mem32[x0 + 5380] = b
 	.loc 1 2561
-	stw %r4, 5380(%r10)
+	stw %r6, 5380(%r11)
 # a = mem32[x0 + 5120]
 	.loc 1 2562
-	lwz %r3, 5120(%r10)
+	lwz %r5, 5120(%r11)
 # b = mem32[x0 + 5376]
 	.loc 1 2563
-	lwz %r4, 5376(%r10)
+	lwz %r6, 5376(%r11)
 # u = a ^ b
 	.loc 1 2564
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2565
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2566
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2567
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5120] = a
 	.loc 1 2568
-	stw %r3, 5120(%r10)
+	stw %r5, 5120(%r11)
 # mem32[x0 + 5376] = b
 	.loc 1 2569
-	stw %r4, 5376(%r10)
+	stw %r6, 5376(%r11)
 # a = mem32[x0 + 6148]
 	.loc 1 2570
-	lwz %r3, 6148(%r10)
+	lwz %r5, 6148(%r11)
 # b = mem32[x0 + 6404]
 	.loc 1 2571
-	lwz %r4, 6404(%r10)
+	lwz %r6, 6404(%r11)
 # u = a ^ b
 	.loc 1 2572
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2573
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2574
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2575
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6148] = a
 	.loc 1 2576
-	stw %r3, 6148(%r10)
+	stw %r5, 6148(%r11)
 # mem32[x0 + 6404] = b
 	.loc 1 2577
-	stw %r4, 6404(%r10)
+	stw %r6, 6404(%r11)
 # a = mem32[x0 + 6144]
 	.loc 1 2578
-	lwz %r3, 6144(%r10)
+	lwz %r5, 6144(%r11)
 # b = mem32[x0 + 6400]
 	.loc 1 2579
-	lwz %r4, 6400(%r10)
+	lwz %r6, 6400(%r11)
 # u = a ^ b
 	.loc 1 2580
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2581
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2582
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2583
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6144] = a
 	.loc 1 2584
-	stw %r3, 6144(%r10)
+	stw %r5, 6144(%r11)
 # mem32[x0 + 6400] = b
 	.loc 1 2585
-	stw %r4, 6400(%r10)
+	stw %r6, 6400(%r11)
 # a = mem32[x0 + 7172]
 	.loc 1 2586
-	lwz %r3, 7172(%r10)
+	lwz %r5, 7172(%r11)
 # b = mem32[x0 + 7428]
 	.loc 1 2587
-	lwz %r4, 7428(%r10)
+	lwz %r6, 7428(%r11)
 # u = a ^ b
 	.loc 1 2588
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2589
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2590
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2591
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7172] = a
 	.loc 1 2592
-	stw %r3, 7172(%r10)
+	stw %r5, 7172(%r11)
 # mem32[x0 + 7428] = b
 	.loc 1 2593
-	stw %r4, 7428(%r10)
+	stw %r6, 7428(%r11)
 # a = mem32[x0 + 7168]
 	.loc 1 2594
-	lwz %r3, 7168(%r10)
+	lwz %r5, 7168(%r11)
 # b = mem32[x0 + 7424]
 	.loc 1 2595
-	lwz %r4, 7424(%r10)
+	lwz %r6, 7424(%r11)
 # u = a ^ b
 	.loc 1 2596
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2597
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2598
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2599
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7168] = a
 	.loc 1 2600
-	stw %r3, 7168(%r10)
+	stw %r5, 7168(%r11)
 # mem32[x0 + 7424] = b
 	.loc 1 2601
-	stw %r4, 7424(%r10)
+	stw %r6, 7424(%r11)
 # a = mem32[x0 + 8196]
 	.loc 1 2602
-	lwz %r3, 8196(%r10)
+	lwz %r5, 8196(%r11)
 # b = mem32[x0 + 8452]
 	.loc 1 2603
-	lwz %r4, 8452(%r10)
+	lwz %r6, 8452(%r11)
 # u = a ^ b
 	.loc 1 2604
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2605
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2606
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2607
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8196] = a
 	.loc 1 2608
-	stw %r3, 8196(%r10)
+	stw %r5, 8196(%r11)
 # mem32[x0 + 8452] = b
 	.loc 1 2609
-	stw %r4, 8452(%r10)
+	stw %r6, 8452(%r11)
 # a = mem32[x0 + 8192]
 	.loc 1 2610
-	lwz %r3, 8192(%r10)
+	lwz %r5, 8192(%r11)
 # b = mem32[x0 + 8448]
 	.loc 1 2611
-	lwz %r4, 8448(%r10)
+	lwz %r6, 8448(%r11)
 # u = a ^ b
 	.loc 1 2612
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2613
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2614
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2615
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8192] = a
 	.loc 1 2616
-	stw %r3, 8192(%r10)
+	stw %r5, 8192(%r11)
 # mem32[x0 + 8448] = b
 	.loc 1 2617
-	stw %r4, 8448(%r10)
+	stw %r6, 8448(%r11)
 # a = mem32[x0 + 9220]
 	.loc 1 2618
-	lwz %r3, 9220(%r10)
+	lwz %r5, 9220(%r11)
 # b = mem32[x0 + 9476]
 	.loc 1 2619
-	lwz %r4, 9476(%r10)
+	lwz %r6, 9476(%r11)
 # u = a ^ b
 	.loc 1 2620
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2621
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2622
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2623
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9220] = a
 	.loc 1 2624
-	stw %r3, 9220(%r10)
+	stw %r5, 9220(%r11)
 # mem32[x0 + 9476] = b
 	.loc 1 2625
-	stw %r4, 9476(%r10)
+	stw %r6, 9476(%r11)
 # a = mem32[x0 + 9216]
 	.loc 1 2626
-	lwz %r3, 9216(%r10)
+	lwz %r5, 9216(%r11)
 # b = mem32[x0 + 9472]
 	.loc 1 2627
-	lwz %r4, 9472(%r10)
+	lwz %r6, 9472(%r11)
 # u = a ^ b
 	.loc 1 2628
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2629
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2630
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2631
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9216] = a
 	.loc 1 2632
-	stw %r3, 9216(%r10)
+	stw %r5, 9216(%r11)
 # mem32[x0 + 9472] = b
 	.loc 1 2633
-	stw %r4, 9472(%r10)
+	stw %r6, 9472(%r11)
 # a = mem32[x0 + 10244]
 	.loc 1 2634
-	lwz %r3, 10244(%r10)
+	lwz %r5, 10244(%r11)
 # b = mem32[x0 + 10500]
 	.loc 1 2635
-	lwz %r4, 10500(%r10)
+	lwz %r6, 10500(%r11)
 # u = a ^ b
 	.loc 1 2636
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2637
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2638
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2639
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10244] = a
 	.loc 1 2640
-	stw %r3, 10244(%r10)
+	stw %r5, 10244(%r11)
 # mem32[x0 + 10500] = b
 	.loc 1 2641
-	stw %r4, 10500(%r10)
+	stw %r6, 10500(%r11)
 # a = mem32[x0 + 10240]
 	.loc 1 2642
-	lwz %r3, 10240(%r10)
+	lwz %r5, 10240(%r11)
 # b = mem32[x0 + 10496]
 	.loc 1 2643
-	lwz %r4, 10496(%r10)
+	lwz %r6, 10496(%r11)
 # u = a ^ b
 	.loc 1 2644
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2645
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2646
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2647
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10240] = a
 	.loc 1 2648
-	stw %r3, 10240(%r10)
+	stw %r5, 10240(%r11)
 # mem32[x0 + 10496] = b
 	.loc 1 2649
-	stw %r4, 10496(%r10)
+	stw %r6, 10496(%r11)
 # a = mem32[x0 + 11268]
 	.loc 1 2650
-	lwz %r3, 11268(%r10)
+	lwz %r5, 11268(%r11)
 # b = mem32[x0 + 11524]
 	.loc 1 2651
-	lwz %r4, 11524(%r10)
+	lwz %r6, 11524(%r11)
 # u = a ^ b
 	.loc 1 2652
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2653
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2654
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2655
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11268] = a
 	.loc 1 2656
-	stw %r3, 11268(%r10)
+	stw %r5, 11268(%r11)
 # mem32[x0 + 11524] = b
 	.loc 1 2657
-	stw %r4, 11524(%r10)
+	stw %r6, 11524(%r11)
 # a = mem32[x0 + 11264]
 	.loc 1 2658
-	lwz %r3, 11264(%r10)
+	lwz %r5, 11264(%r11)
 # b = mem32[x0 + 11520]
 	.loc 1 2659
-	lwz %r4, 11520(%r10)
+	lwz %r6, 11520(%r11)
 # u = a ^ b
 	.loc 1 2660
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2661
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2662
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2663
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11264] = a
 	.loc 1 2664
-	stw %r3, 11264(%r10)
+	stw %r5, 11264(%r11)
 # mem32[x0 + 11520] = b
 	.loc 1 2665
-	stw %r4, 11520(%r10)
+	stw %r6, 11520(%r11)
 # a = mem32[x0 + 12292]
 	.loc 1 2666
-	lwz %r3, 12292(%r10)
+	lwz %r5, 12292(%r11)
 # b = mem32[x0 + 12548]
 	.loc 1 2667
-	lwz %r4, 12548(%r10)
+	lwz %r6, 12548(%r11)
 # u = a ^ b
 	.loc 1 2668
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2669
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2670
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2671
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12292] = a
 	.loc 1 2672
-	stw %r3, 12292(%r10)
+	stw %r5, 12292(%r11)
 # mem32[x0 + 12548] = b
 	.loc 1 2673
-	stw %r4, 12548(%r10)
+	stw %r6, 12548(%r11)
 # a = mem32[x0 + 12288]
 	.loc 1 2674
-	lwz %r3, 12288(%r10)
+	lwz %r5, 12288(%r11)
 # b = mem32[x0 + 12544]
 	.loc 1 2675
-	lwz %r4, 12544(%r10)
+	lwz %r6, 12544(%r11)
 # u = a ^ b
 	.loc 1 2676
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2677
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2678
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2679
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12288] = a
 	.loc 1 2680
-	stw %r3, 12288(%r10)
+	stw %r5, 12288(%r11)
 # mem32[x0 + 12544] = b
 	.loc 1 2681
-	stw %r4, 12544(%r10)
+	stw %r6, 12544(%r11)
 # x0 = x0 + 8
 	.loc 1 2682
-	addi %r10, %r10, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 2683
 	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 2684
-	addi %r6, %r6, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 2685
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r8, 0
 # goto l11b if !=
 	.loc 1 2686
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l11b
 # x0 = x0 + 256
 	.loc 1 2687
-	addi %r10, %r10, 256
+	addi %r11, %r11, 256
 # o0 = o0 - 1
 	.loc 1 2688
-	mr %r5, %r8
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 2689
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r10, 0
 # goto l11a if !=
 	.loc 1 2690
-	mr %r3, %r12
-	mr %r4, %r11
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l11a
 # c = cb + 6144
 	.loc 1 2693
-	addi %r5, %r4, 6144
+	addi %r9, %r4, 6144
 # x0 = v
 	.loc 1 2694
-	mr %r9, %r4
+	mr %r10, %r3
 # o1 = 64
 	.loc 1 2695
-	mr %r8, %r3
-	li %r4, 64
-	mr %r10, %r5
-	mr %r11, %r3
-	mr %r6, %r4
+	li %r8, 64
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l12b:
 # k = mem32le[c + 0]
 	.loc 1 2697
-	lwbrx %r12, 0, %r10
+	lwbrx %r12, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 2698
-	li %r3, 4
-	lwbrx %r7, %r10, %r3
+	li %r5, 4
+	lwbrx %r11, %r9, %r5
 # a = mem32[x0 + 4]
 	.loc 1 2699
-	lwz %r3, 4(%r11)
+	lwz %r5, 4(%r10)
 # b = mem32[x0 + 516]
 	.loc 1 2700
-	lwz %r4, 516(%r11)
+	lwz %r6, 516(%r10)
 # u = a ^ b
 	.loc 1 2701
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2702
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2703
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2704
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4] = a
 	.loc 1 2705
-	stw %r3, 4(%r11)
+	stw %r5, 4(%r10)
 # mem32[x0 + 516] = b
 	.loc 1 2706
-	stw %r4, 516(%r11)
+	stw %r6, 516(%r10)
 # a = mem32[x0 + 0]
 	.loc 1 2707
-	lwz %r3, 0(%r11)
+	lwz %r5, 0(%r10)
 # b = mem32[x0 + 512]
 	.loc 1 2708
-	lwz %r4, 512(%r11)
+	lwz %r6, 512(%r10)
 # u = a ^ b
 	.loc 1 2709
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2710
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2711
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2712
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 0] = a
 	.loc 1 2713
-	stw %r3, 0(%r11)
+	stw %r5, 0(%r10)
 # mem32[x0 + 512] = b
 	.loc 1 2714
-	stw %r4, 512(%r11)
+	stw %r6, 512(%r10)
 # a = mem32[x0 + 1028]
 	.loc 1 2715
-	lwz %r3, 1028(%r11)
+	lwz %r5, 1028(%r10)
 # b = mem32[x0 + 1540]
 	.loc 1 2716
-	lwz %r4, 1540(%r11)
+	lwz %r6, 1540(%r10)
 # u = a ^ b
 	.loc 1 2717
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2718
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2719
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2720
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 2721
-	stw %r3, 1028(%r11)
+	stw %r5, 1028(%r10)
 # mem32[x0 + 1540] = b
 	.loc 1 2722
-	stw %r4, 1540(%r11)
+	stw %r6, 1540(%r10)
 # a = mem32[x0 + 1024]
 	.loc 1 2723
-	lwz %r3, 1024(%r11)
+	lwz %r5, 1024(%r10)
 # b = mem32[x0 + 1536]
 	.loc 1 2724
-	lwz %r4, 1536(%r11)
+	lwz %r6, 1536(%r10)
 # u = a ^ b
 	.loc 1 2725
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2726
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2727
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2728
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1024] = a
 	.loc 1 2729
-	stw %r3, 1024(%r11)
+	stw %r5, 1024(%r10)
 # mem32[x0 + 1536] = b
 	.loc 1 2730
-	stw %r4, 1536(%r11)
+	stw %r6, 1536(%r10)
 # a = mem32[x0 + 2052]
 	.loc 1 2731
-	lwz %r3, 2052(%r11)
+	lwz %r5, 2052(%r10)
 # b = mem32[x0 + 2564]
 	.loc 1 2732
-	lwz %r4, 2564(%r11)
+	lwz %r6, 2564(%r10)
 # u = a ^ b
 	.loc 1 2733
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2734
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2735
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2736
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 2737
-	stw %r3, 2052(%r11)
+	stw %r5, 2052(%r10)
 # mem32[x0 + 2564] = b
 	.loc 1 2738
-	stw %r4, 2564(%r11)
+	stw %r6, 2564(%r10)
 # a = mem32[x0 + 2048]
 	.loc 1 2739
-	lwz %r3, 2048(%r11)
+	lwz %r5, 2048(%r10)
 # b = mem32[x0 + 2560]
 	.loc 1 2740
-	lwz %r4, 2560(%r11)
+	lwz %r6, 2560(%r10)
 # u = a ^ b
 	.loc 1 2741
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2742
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2743
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2744
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2048] = a
 	.loc 1 2745
-	stw %r3, 2048(%r11)
+	stw %r5, 2048(%r10)
 # mem32[x0 + 2560] = b
 	.loc 1 2746
-	stw %r4, 2560(%r11)
+	stw %r6, 2560(%r10)
 # a = mem32[x0 + 3076]
 	.loc 1 2747
-	lwz %r3, 3076(%r11)
+	lwz %r5, 3076(%r10)
 # b = mem32[x0 + 3588]
 	.loc 1 2748
-	lwz %r4, 3588(%r11)
+	lwz %r6, 3588(%r10)
 # u = a ^ b
 	.loc 1 2749
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2750
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2751
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2752
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 2753
-	stw %r3, 3076(%r11)
+	stw %r5, 3076(%r10)
 # mem32[x0 + 3588] = b
 	.loc 1 2754
-	stw %r4, 3588(%r11)
+	stw %r6, 3588(%r10)
 # a = mem32[x0 + 3072]
 	.loc 1 2755
-	lwz %r3, 3072(%r11)
+	lwz %r5, 3072(%r10)
 # b = mem32[x0 + 3584]
 	.loc 1 2756
-	lwz %r4, 3584(%r11)
+	lwz %r6, 3584(%r10)
 # u = a ^ b
 	.loc 1 2757
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2758
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2759
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2760
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3072] = a
 	.loc 1 2761
-	stw %r3, 3072(%r11)
+	stw %r5, 3072(%r10)
 # mem32[x0 + 3584] = b
 	.loc 1 2762
-	stw %r4, 3584(%r11)
+	stw %r6, 3584(%r10)
 # a = mem32[x0 + 4100]
 	.loc 1 2763
-	lwz %r3, 4100(%r11)
+	lwz %r5, 4100(%r10)
 # b = mem32[x0 + 4612]
 	.loc 1 2764
-	lwz %r4, 4612(%r11)
+	lwz %r6, 4612(%r10)
 # u = a ^ b
 	.loc 1 2765
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2766
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2767
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2768
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 2769
-	stw %r3, 4100(%r11)
+	stw %r5, 4100(%r10)
 # mem32[x0 + 4612] = b
 	.loc 1 2770
-	stw %r4, 4612(%r11)
+	stw %r6, 4612(%r10)
 # a = mem32[x0 + 4096]
 	.loc 1 2771
-	lwz %r3, 4096(%r11)
+	lwz %r5, 4096(%r10)
 # b = mem32[x0 + 4608]
 	.loc 1 2772
-	lwz %r4, 4608(%r11)
+	lwz %r6, 4608(%r10)
 # u = a ^ b
 	.loc 1 2773
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2774
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2775
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2776
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4096] = a
 	.loc 1 2777
-	stw %r3, 4096(%r11)
+	stw %r5, 4096(%r10)
 # mem32[x0 + 4608] = b
 	.loc 1 2778
-	stw %r4, 4608(%r11)
+	stw %r6, 4608(%r10)
 # a = mem32[x0 + 5124]
 	.loc 1 2779
-	lwz %r3, 5124(%r11)
+	lwz %r5, 5124(%r10)
 # b = mem32[x0 + 5636]
 	.loc 1 2780
-	lwz %r4, 5636(%r11)
+	lwz %r6, 5636(%r10)
 # u = a ^ b
 	.loc 1 2781
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2782
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2783
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2784
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 2785
-	stw %r3, 5124(%r11)
+	stw %r5, 5124(%r10)
 # mem32[x0 + 5636] = b
 	.loc 1 2786
-	stw %r4, 5636(%r11)
+	stw %r6, 5636(%r10)
 # a = mem32[x0 + 5120]
 	.loc 1 2787
-	lwz %r3, 5120(%r11)
+	lwz %r5, 5120(%r10)
 # b = mem32[x0 + 5632]
 	.loc 1 2788
-	lwz %r4, 5632(%r11)
+	lwz %r6, 5632(%r10)
 # u = a ^ b
 	.loc 1 2789
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2790
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2791
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2792
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5120] = a
 	.loc 1 2793
-	stw %r3, 5120(%r11)
+	stw %r5, 5120(%r10)
 # mem32[x0 + 5632] = b
 	.loc 1 2794
-	stw %r4, 5632(%r11)
+	stw %r6, 5632(%r10)
 # a = mem32[x0 + 6148]
 	.loc 1 2795
-	lwz %r3, 6148(%r11)
+	lwz %r5, 6148(%r10)
 # b = mem32[x0 + 6660]
 	.loc 1 2796
-	lwz %r4, 6660(%r11)
+	lwz %r6, 6660(%r10)
 # u = a ^ b
 	.loc 1 2797
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2798
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2799
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2800
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6148] = a
 	.loc 1 2801
-	stw %r3, 6148(%r11)
+	stw %r5, 6148(%r10)
 # mem32[x0 + 6660] = b
 	.loc 1 2802
-	stw %r4, 6660(%r11)
+	stw %r6, 6660(%r10)
 # a = mem32[x0 + 6144]
 	.loc 1 2803
-	lwz %r3, 6144(%r11)
+	lwz %r5, 6144(%r10)
 # b = mem32[x0 + 6656]
 	.loc 1 2804
-	lwz %r4, 6656(%r11)
+	lwz %r6, 6656(%r10)
 # u = a ^ b
 	.loc 1 2805
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2806
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2807
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2808
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6144] = a
 	.loc 1 2809
-	stw %r3, 6144(%r11)
+	stw %r5, 6144(%r10)
 # mem32[x0 + 6656] = b
 	.loc 1 2810
-	stw %r4, 6656(%r11)
+	stw %r6, 6656(%r10)
 # a = mem32[x0 + 7172]
 	.loc 1 2811
-	lwz %r3, 7172(%r11)
+	lwz %r5, 7172(%r10)
 # b = mem32[x0 + 7684]
 	.loc 1 2812
-	lwz %r4, 7684(%r11)
+	lwz %r6, 7684(%r10)
 # u = a ^ b
 	.loc 1 2813
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2814
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2815
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2816
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7172] = a
 	.loc 1 2817
-	stw %r3, 7172(%r11)
+	stw %r5, 7172(%r10)
 # mem32[x0 + 7684] = b
 	.loc 1 2818
-	stw %r4, 7684(%r11)
+	stw %r6, 7684(%r10)
 # a = mem32[x0 + 7168]
 	.loc 1 2819
-	lwz %r3, 7168(%r11)
+	lwz %r5, 7168(%r10)
 # b = mem32[x0 + 7680]
 	.loc 1 2820
-	lwz %r4, 7680(%r11)
+	lwz %r6, 7680(%r10)
 # u = a ^ b
 	.loc 1 2821
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2822
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2823
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2824
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7168] = a
 	.loc 1 2825
-	stw %r3, 7168(%r11)
+	stw %r5, 7168(%r10)
 # mem32[x0 + 7680] = b
 	.loc 1 2826
-	stw %r4, 7680(%r11)
+	stw %r6, 7680(%r10)
 # a = mem32[x0 + 8196]
 	.loc 1 2827
-	lwz %r3, 8196(%r11)
+	lwz %r5, 8196(%r10)
 # b = mem32[x0 + 8708]
 	.loc 1 2828
-	lwz %r4, 8708(%r11)
+	lwz %r6, 8708(%r10)
 # u = a ^ b
 	.loc 1 2829
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2830
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2831
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2832
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8196] = a
 	.loc 1 2833
-	stw %r3, 8196(%r11)
+	stw %r5, 8196(%r10)
 # mem32[x0 + 8708] = b
 	.loc 1 2834
-	stw %r4, 8708(%r11)
+	stw %r6, 8708(%r10)
 # a = mem32[x0 + 8192]
 	.loc 1 2835
-	lwz %r3, 8192(%r11)
+	lwz %r5, 8192(%r10)
 # b = mem32[x0 + 8704]
 	.loc 1 2836
-	lwz %r4, 8704(%r11)
+	lwz %r6, 8704(%r10)
 # u = a ^ b
 	.loc 1 2837
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2838
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2839
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2840
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8192] = a
 	.loc 1 2841
-	stw %r3, 8192(%r11)
+	stw %r5, 8192(%r10)
 # mem32[x0 + 8704] = b
 	.loc 1 2842
-	stw %r4, 8704(%r11)
+	stw %r6, 8704(%r10)
 # a = mem32[x0 + 9220]
 	.loc 1 2843
-	lwz %r3, 9220(%r11)
+	lwz %r5, 9220(%r10)
 # b = mem32[x0 + 9732]
 	.loc 1 2844
-	lwz %r4, 9732(%r11)
+	lwz %r6, 9732(%r10)
 # u = a ^ b
 	.loc 1 2845
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2846
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2847
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2848
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9220] = a
 	.loc 1 2849
-	stw %r3, 9220(%r11)
+	stw %r5, 9220(%r10)
 # mem32[x0 + 9732] = b
 	.loc 1 2850
-	stw %r4, 9732(%r11)
+	stw %r6, 9732(%r10)
 # a = mem32[x0 + 9216]
 	.loc 1 2851
-	lwz %r3, 9216(%r11)
+	lwz %r5, 9216(%r10)
 # b = mem32[x0 + 9728]
 	.loc 1 2852
-	lwz %r4, 9728(%r11)
+	lwz %r6, 9728(%r10)
 # u = a ^ b
 	.loc 1 2853
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2854
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2855
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2856
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9216] = a
 	.loc 1 2857
-	stw %r3, 9216(%r11)
+	stw %r5, 9216(%r10)
 # mem32[x0 + 9728] = b
 	.loc 1 2858
-	stw %r4, 9728(%r11)
+	stw %r6, 9728(%r10)
 # a = mem32[x0 + 10244]
 	.loc 1 2859
-	lwz %r3, 10244(%r11)
+	lwz %r5, 10244(%r10)
 # b = mem32[x0 + 10756]
 	.loc 1 2860
-	lwz %r4, 10756(%r11)
+	lwz %r6, 10756(%r10)
 # u = a ^ b
 	.loc 1 2861
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2862
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2863
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2864
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10244] = a
 	.loc 1 2865
-	stw %r3, 10244(%r11)
+	stw %r5, 10244(%r10)
 # mem32[x0 + 10756] = b
 	.loc 1 2866
-	stw %r4, 10756(%r11)
+	stw %r6, 10756(%r10)
 # a = mem32[x0 + 10240]
 	.loc 1 2867
-	lwz %r3, 10240(%r11)
+	lwz %r5, 10240(%r10)
 # b = mem32[x0 + 10752]
 	.loc 1 2868
-	lwz %r4, 10752(%r11)
+	lwz %r6, 10752(%r10)
 # u = a ^ b
 	.loc 1 2869
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2870
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2871
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2872
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10240] = a
 	.loc 1 2873
-	stw %r3, 10240(%r11)
+	stw %r5, 10240(%r10)
 # mem32[x0 + 10752] = b
 	.loc 1 2874
-	stw %r4, 10752(%r11)
+	stw %r6, 10752(%r10)
 # a = mem32[x0 + 11268]
 	.loc 1 2875
-	lwz %r3, 11268(%r11)
+	lwz %r5, 11268(%r10)
 # b = mem32[x0 + 11780]
 	.loc 1 2876
-	lwz %r4, 11780(%r11)
+	lwz %r6, 11780(%r10)
 # u = a ^ b
 	.loc 1 2877
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2878
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2879
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2880
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11268] = a
 	.loc 1 2881
-	stw %r3, 11268(%r11)
+	stw %r5, 11268(%r10)
 # mem32[x0 + 11780] = b
 	.loc 1 2882
-	stw %r4, 11780(%r11)
+	stw %r6, 11780(%r10)
 # a = mem32[x0 + 11264]
 	.loc 1 2883
-	lwz %r3, 11264(%r11)
+	lwz %r5, 11264(%r10)
 # b = mem32[x0 + 11776]
 	.loc 1 2884
-	lwz %r4, 11776(%r11)
+	lwz %r6, 11776(%r10)
 # u = a ^ b
 	.loc 1 2885
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2886
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2887
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2888
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11264] = a
 	.loc 1 2889
-	stw %r3, 11264(%r11)
+	stw %r5, 11264(%r10)
 # mem32[x0 + 11776] = b
 	.loc 1 2890
-	stw %r4, 11776(%r11)
+	stw %r6, 11776(%r10)
 # a = mem32[x0 + 12292]
 	.loc 1 2891
-	lwz %r3, 12292(%r11)
+	lwz %r5, 12292(%r10)
 # b = mem32[x0 + 12804]
 	.loc 1 2892
-	lwz %r4, 12804(%r11)
+	lwz %r6, 12804(%r10)
 # u = a ^ b
 	.loc 1 2893
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2894
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2895
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2896
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12292] = a
 	.loc 1 2897
-	stw %r3, 12292(%r11)
+	stw %r5, 12292(%r10)
 # mem32[x0 + 12804] = b
 	.loc 1 2898
-	stw %r4, 12804(%r11)
+	stw %r6, 12804(%r10)
 # a = mem32[x0 + 12288]
 	.loc 1 2899
-	lwz %r3, 12288(%r11)
+	lwz %r5, 12288(%r10)
 # b = mem32[x0 + 12800]
 	.loc 1 2900
-	lwz %r4, 12800(%r11)
+	lwz %r6, 12800(%r10)
 # u = a ^ b
 	.loc 1 2901
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2902
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2903
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2904
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12288] = a
 	.loc 1 2905
-	stw %r3, 12288(%r11)
+	stw %r5, 12288(%r10)
 # mem32[x0 + 12800] = b
 	.loc 1 2906
-	stw %r4, 12800(%r11)
+	stw %r6, 12800(%r10)
 # x0 = x0 + 8
 	.loc 1 2907
-	addi %r11, %r11, 8
+	addi %r10, %r10, 8
 # c = c + 8
 	.loc 1 2908
-	addi %r10, %r10, 8
+	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 2909
-	addi %r6, %r6, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 2910
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r8, 0
 # goto l12b if !=
 	.loc 1 2911
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l12b
 # c = cb + 6656
 	.loc 1 2914
-	mr %r4, %r9
 	addi %r9, %r4, 6656
 # x0 = v
 	.loc 1 2915
-	mr %r3, %r8
-	mr %r10, %r3
+	mr %r11, %r3
 # o0 = 2
 	.loc 1 2916
-	li %r5, 2
+	li %r10, 2
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l13a:
 # o1 = 32
 	.loc 1 2918
-	mr %r8, %r5
-	mr %r11, %r4
-	mr %r12, %r3
-	li %r6, 32
+	li %r8, 32
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l13b:
 # k = mem32le[c + 0]
 	.loc 1 2920
 	lwbrx %r31, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 2921
-	li %r3, 4
-	lwbrx %r7, %r9, %r3
+	li %r5, 4
+	lwbrx %r12, %r9, %r5
 # a = mem32[x0 + 4]
 	.loc 1 2922
-	lwz %r3, 4(%r10)
+	lwz %r5, 4(%r11)
 # b = mem32[x0 + 260]
 	.loc 1 2923
-	lwz %r4, 260(%r10)
+	lwz %r6, 260(%r11)
 # u = a ^ b
 	.loc 1 2924
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2925
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2926
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2927
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4] = a
 	.loc 1 2928
-	stw %r3, 4(%r10)
+	stw %r5, 4(%r11)
 # mem32[x0 + 260] = b
 	.loc 1 2929
-	stw %r4, 260(%r10)
+	stw %r6, 260(%r11)
 # a = mem32[x0 + 0]
 	.loc 1 2930
-	lwz %r3, 0(%r10)
+	lwz %r5, 0(%r11)
 # b = mem32[x0 + 256]
 	.loc 1 2931
-	lwz %r4, 256(%r10)
+	lwz %r6, 256(%r11)
 # u = a ^ b
 	.loc 1 2932
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2933
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2934
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2935
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 0] = a
 	.loc 1 2936
-	stw %r3, 0(%r10)
+	stw %r5, 0(%r11)
 # mem32[x0 + 256] = b
 	.loc 1 2937
-	stw %r4, 256(%r10)
+	stw %r6, 256(%r11)
 # a = mem32[x0 + 1028]
 	.loc 1 2938
-	lwz %r3, 1028(%r10)
+	lwz %r5, 1028(%r11)
 # b = mem32[x0 + 1284]
 	.loc 1 2939
-	lwz %r4, 1284(%r10)
+	lwz %r6, 1284(%r11)
 # u = a ^ b
 	.loc 1 2940
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2941
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2942
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2943
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 2944
-	stw %r3, 1028(%r10)
+	stw %r5, 1028(%r11)
 # mem32[x0 + 1284] = b
 	.loc 1 2945
-	stw %r4, 1284(%r10)
+	stw %r6, 1284(%r11)
 # a = mem32[x0 + 1024]
 	.loc 1 2946
-	lwz %r3, 1024(%r10)
+	lwz %r5, 1024(%r11)
 # b = mem32[x0 + 1280]
 	.loc 1 2947
-	lwz %r4, 1280(%r10)
+	lwz %r6, 1280(%r11)
 # u = a ^ b
 	.loc 1 2948
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2949
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2950
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2951
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1024] = a
 	.loc 1 2952
-	stw %r3, 1024(%r10)
+	stw %r5, 1024(%r11)
 # mem32[x0 + 1280] = b
 	.loc 1 2953
-	stw %r4, 1280(%r10)
+	stw %r6, 1280(%r11)
 # a = mem32[x0 + 2052]
 	.loc 1 2954
-	lwz %r3, 2052(%r10)
+	lwz %r5, 2052(%r11)
 # b = mem32[x0 + 2308]
 	.loc 1 2955
-	lwz %r4, 2308(%r10)
+	lwz %r6, 2308(%r11)
 # u = a ^ b
 	.loc 1 2956
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2957
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2958
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2959
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 2960
-	stw %r3, 2052(%r10)
+	stw %r5, 2052(%r11)
 # mem32[x0 + 2308] = b
 	.loc 1 2961
-	stw %r4, 2308(%r10)
+	stw %r6, 2308(%r11)
 # a = mem32[x0 + 2048]
 	.loc 1 2962
-	lwz %r3, 2048(%r10)
+	lwz %r5, 2048(%r11)
 # b = mem32[x0 + 2304]
 	.loc 1 2963
-	lwz %r4, 2304(%r10)
+	lwz %r6, 2304(%r11)
 # u = a ^ b
 	.loc 1 2964
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2965
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2966
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2967
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2048] = a
 	.loc 1 2968
-	stw %r3, 2048(%r10)
+	stw %r5, 2048(%r11)
 # mem32[x0 + 2304] = b
 	.loc 1 2969
-	stw %r4, 2304(%r10)
+	stw %r6, 2304(%r11)
 # a = mem32[x0 + 3076]
 	.loc 1 2970
-	lwz %r3, 3076(%r10)
+	lwz %r5, 3076(%r11)
 # b = mem32[x0 + 3332]
 	.loc 1 2971
-	lwz %r4, 3332(%r10)
+	lwz %r6, 3332(%r11)
 # u = a ^ b
 	.loc 1 2972
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2973
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2974
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2975
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 2976
-	stw %r3, 3076(%r10)
+	stw %r5, 3076(%r11)
 # mem32[x0 + 3332] = b
 	.loc 1 2977
-	stw %r4, 3332(%r10)
+	stw %r6, 3332(%r11)
 # a = mem32[x0 + 3072]
 	.loc 1 2978
-	lwz %r3, 3072(%r10)
+	lwz %r5, 3072(%r11)
 # b = mem32[x0 + 3328]
 	.loc 1 2979
-	lwz %r4, 3328(%r10)
+	lwz %r6, 3328(%r11)
 # u = a ^ b
 	.loc 1 2980
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2981
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2982
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2983
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3072] = a
 	.loc 1 2984
-	stw %r3, 3072(%r10)
+	stw %r5, 3072(%r11)
 # mem32[x0 + 3328] = b
 	.loc 1 2985
-	stw %r4, 3328(%r10)
+	stw %r6, 3328(%r11)
 # a = mem32[x0 + 4100]
 	.loc 1 2986
-	lwz %r3, 4100(%r10)
+	lwz %r5, 4100(%r11)
 # b = mem32[x0 + 4356]
 	.loc 1 2987
-	lwz %r4, 4356(%r10)
+	lwz %r6, 4356(%r11)
 # u = a ^ b
 	.loc 1 2988
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2989
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 2990
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2991
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 2992
-	stw %r3, 4100(%r10)
+	stw %r5, 4100(%r11)
 # mem32[x0 + 4356] = b
 	.loc 1 2993
-	stw %r4, 4356(%r10)
+	stw %r6, 4356(%r11)
 # a = mem32[x0 + 4096]
 	.loc 1 2994
-	lwz %r3, 4096(%r10)
+	lwz %r5, 4096(%r11)
 # b = mem32[x0 + 4352]
 	.loc 1 2995
-	lwz %r4, 4352(%r10)
+	lwz %r6, 4352(%r11)
 # u = a ^ b
 	.loc 1 2996
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 2997
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2998
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2999
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4096] = a
 	.loc 1 3000
-	stw %r3, 4096(%r10)
+	stw %r5, 4096(%r11)
 # mem32[x0 + 4352] = b
 	.loc 1 3001
-	stw %r4, 4352(%r10)
+	stw %r6, 4352(%r11)
 # a = mem32[x0 + 5124]
 	.loc 1 3002
-	lwz %r3, 5124(%r10)
+	lwz %r5, 5124(%r11)
 # b = mem32[x0 + 5380]
 	.loc 1 3003
-	lwz %r4, 5380(%r10)
+	lwz %r6, 5380(%r11)
 # u = a ^ b
 	.loc 1 3004
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3005
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3006
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3007
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 3008
-	stw %r3, 5124(%r10)
+	stw %r5, 5124(%r11)
 # mem32[x0 + 5380] = b
 	.loc 1 3009
-	stw %r4, 5380(%r10)
+	stw %r6, 5380(%r11)
 # a = mem32[x0 + 5120]
 	.loc 1 3010
-	lwz %r3, 5120(%r10)
+	lwz %r5, 5120(%r11)
 # b = mem32[x0 + 5376]
 	.loc 1 3011
-	lwz %r4, 5376(%r10)
+	lwz %r6, 5376(%r11)
 # u = a ^ b
 	.loc 1 3012
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3013
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3014
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3015
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5120] = a
 	.loc 1 3016
-	stw %r3, 5120(%r10)
+	stw %r5, 5120(%r11)
 # mem32[x0 + 5376] = b
 	.loc 1 3017
-	stw %r4, 5376(%r10)
+	stw %r6, 5376(%r11)
 # a = mem32[x0 + 6148]
 	.loc 1 3018
-	lwz %r3, 6148(%r10)
+	lwz %r5, 6148(%r11)
 # b = mem32[x0 + 6404]
 	.loc 1 3019
-	lwz %r4, 6404(%r10)
+	lwz %r6, 6404(%r11)
 # u = a ^ b
 	.loc 1 3020
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3021
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3022
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3023
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6148] = a
 	.loc 1 3024
-	stw %r3, 6148(%r10)
+	stw %r5, 6148(%r11)
 # mem32[x0 + 6404] = b
 	.loc 1 3025
-	stw %r4, 6404(%r10)
+	stw %r6, 6404(%r11)
 # a = mem32[x0 + 6144]
 	.loc 1 3026
-	lwz %r3, 6144(%r10)
+	lwz %r5, 6144(%r11)
 # b = mem32[x0 + 6400]
 	.loc 1 3027
-	lwz %r4, 6400(%r10)
+	lwz %r6, 6400(%r11)
 # u = a ^ b
 	.loc 1 3028
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3029
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3030
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3031
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6144] = a
 	.loc 1 3032
-	stw %r3, 6144(%r10)
+	stw %r5, 6144(%r11)
 # mem32[x0 + 6400] = b
 	.loc 1 3033
-	stw %r4, 6400(%r10)
+	stw %r6, 6400(%r11)
 # a = mem32[x0 + 7172]
 	.loc 1 3034
-	lwz %r3, 7172(%r10)
+	lwz %r5, 7172(%r11)
 # b = mem32[x0 + 7428]
 	.loc 1 3035
-	lwz %r4, 7428(%r10)
+	lwz %r6, 7428(%r11)
 # u = a ^ b
 	.loc 1 3036
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3037
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3038
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3039
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7172] = a
 	.loc 1 3040
-	stw %r3, 7172(%r10)
+	stw %r5, 7172(%r11)
 # mem32[x0 + 7428] = b
 	.loc 1 3041
-	stw %r4, 7428(%r10)
+	stw %r6, 7428(%r11)
 # a = mem32[x0 + 7168]
 	.loc 1 3042
-	lwz %r3, 7168(%r10)
+	lwz %r5, 7168(%r11)
 # b = mem32[x0 + 7424]
 	.loc 1 3043
-	lwz %r4, 7424(%r10)
+	lwz %r6, 7424(%r11)
 # u = a ^ b
 	.loc 1 3044
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3045
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3046
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3047
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7168] = a
 	.loc 1 3048
-	stw %r3, 7168(%r10)
+	stw %r5, 7168(%r11)
 # mem32[x0 + 7424] = b
 	.loc 1 3049
-	stw %r4, 7424(%r10)
+	stw %r6, 7424(%r11)
 # a = mem32[x0 + 8196]
 	.loc 1 3050
-	lwz %r3, 8196(%r10)
+	lwz %r5, 8196(%r11)
 # b = mem32[x0 + 8452]
 	.loc 1 3051
-	lwz %r4, 8452(%r10)
+	lwz %r6, 8452(%r11)
 # u = a ^ b
 	.loc 1 3052
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3053
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3054
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3055
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8196] = a
 	.loc 1 3056
-	stw %r3, 8196(%r10)
+	stw %r5, 8196(%r11)
 # mem32[x0 + 8452] = b
 	.loc 1 3057
-	stw %r4, 8452(%r10)
+	stw %r6, 8452(%r11)
 # a = mem32[x0 + 8192]
 	.loc 1 3058
-	lwz %r3, 8192(%r10)
+	lwz %r5, 8192(%r11)
 # b = mem32[x0 + 8448]
 	.loc 1 3059
-	lwz %r4, 8448(%r10)
+	lwz %r6, 8448(%r11)
 # u = a ^ b
 	.loc 1 3060
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3061
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3062
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3063
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8192] = a
 	.loc 1 3064
-	stw %r3, 8192(%r10)
+	stw %r5, 8192(%r11)
 # mem32[x0 + 8448] = b
 	.loc 1 3065
-	stw %r4, 8448(%r10)
+	stw %r6, 8448(%r11)
 # a = mem32[x0 + 9220]
 	.loc 1 3066
-	lwz %r3, 9220(%r10)
+	lwz %r5, 9220(%r11)
 # b = mem32[x0 + 9476]
 	.loc 1 3067
-	lwz %r4, 9476(%r10)
+	lwz %r6, 9476(%r11)
 # u = a ^ b
 	.loc 1 3068
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3069
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3070
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3071
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9220] = a
 	.loc 1 3072
-	stw %r3, 9220(%r10)
+	stw %r5, 9220(%r11)
 # mem32[x0 + 9476] = b
 	.loc 1 3073
-	stw %r4, 9476(%r10)
+	stw %r6, 9476(%r11)
 # a = mem32[x0 + 9216]
 	.loc 1 3074
-	lwz %r3, 9216(%r10)
+	lwz %r5, 9216(%r11)
 # b = mem32[x0 + 9472]
 	.loc 1 3075
-	lwz %r4, 9472(%r10)
+	lwz %r6, 9472(%r11)
 # u = a ^ b
 	.loc 1 3076
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3077
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3078
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3079
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9216] = a
 	.loc 1 3080
-	stw %r3, 9216(%r10)
+	stw %r5, 9216(%r11)
 # mem32[x0 + 9472] = b
 	.loc 1 3081
-	stw %r4, 9472(%r10)
+	stw %r6, 9472(%r11)
 # a = mem32[x0 + 10244]
 	.loc 1 3082
-	lwz %r3, 10244(%r10)
+	lwz %r5, 10244(%r11)
 # b = mem32[x0 + 10500]
 	.loc 1 3083
-	lwz %r4, 10500(%r10)
+	lwz %r6, 10500(%r11)
 # u = a ^ b
 	.loc 1 3084
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3085
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3086
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3087
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10244] = a
 	.loc 1 3088
-	stw %r3, 10244(%r10)
+	stw %r5, 10244(%r11)
 # mem32[x0 + 10500] = b
 	.loc 1 3089
-	stw %r4, 10500(%r10)
+	stw %r6, 10500(%r11)
 # a = mem32[x0 + 10240]
 	.loc 1 3090
-	lwz %r3, 10240(%r10)
+	lwz %r5, 10240(%r11)
 # b = mem32[x0 + 10496]
 	.loc 1 3091
-	lwz %r4, 10496(%r10)
+	lwz %r6, 10496(%r11)
 # u = a ^ b
 	.loc 1 3092
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3093
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3094
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3095
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10240] = a
 	.loc 1 3096
-	stw %r3, 10240(%r10)
+	stw %r5, 10240(%r11)
 # mem32[x0 + 10496] = b
 	.loc 1 3097
-	stw %r4, 10496(%r10)
+	stw %r6, 10496(%r11)
 # a = mem32[x0 + 11268]
 	.loc 1 3098
-	lwz %r3, 11268(%r10)
+	lwz %r5, 11268(%r11)
 # b = mem32[x0 + 11524]
 	.loc 1 3099
-	lwz %r4, 11524(%r10)
+	lwz %r6, 11524(%r11)
 # u = a ^ b
 	.loc 1 3100
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3101
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3102
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3103
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11268] = a
 	.loc 1 3104
-	stw %r3, 11268(%r10)
+	stw %r5, 11268(%r11)
 # mem32[x0 + 11524] = b
 	.loc 1 3105
-	stw %r4, 11524(%r10)
+	stw %r6, 11524(%r11)
 # a = mem32[x0 + 11264]
 	.loc 1 3106
-	lwz %r3, 11264(%r10)
+	lwz %r5, 11264(%r11)
 # b = mem32[x0 + 11520]
 	.loc 1 3107
-	lwz %r4, 11520(%r10)
+	lwz %r6, 11520(%r11)
 # u = a ^ b
 	.loc 1 3108
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3109
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3110
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3111
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11264] = a
 	.loc 1 3112
-	stw %r3, 11264(%r10)
+	stw %r5, 11264(%r11)
 # mem32[x0 + 11520] = b
 	.loc 1 3113
-	stw %r4, 11520(%r10)
+	stw %r6, 11520(%r11)
 # a = mem32[x0 + 12292]
 	.loc 1 3114
-	lwz %r3, 12292(%r10)
+	lwz %r5, 12292(%r11)
 # b = mem32[x0 + 12548]
 	.loc 1 3115
-	lwz %r4, 12548(%r10)
+	lwz %r6, 12548(%r11)
 # u = a ^ b
 	.loc 1 3116
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3117
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3118
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3119
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12292] = a
 	.loc 1 3120
-	stw %r3, 12292(%r10)
+	stw %r5, 12292(%r11)
 # mem32[x0 + 12548] = b
 	.loc 1 3121
-	stw %r4, 12548(%r10)
+	stw %r6, 12548(%r11)
 # a = mem32[x0 + 12288]
 	.loc 1 3122
-	lwz %r3, 12288(%r10)
+	lwz %r5, 12288(%r11)
 # b = mem32[x0 + 12544]
 	.loc 1 3123
-	lwz %r4, 12544(%r10)
+	lwz %r6, 12544(%r11)
 # u = a ^ b
 	.loc 1 3124
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3125
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3126
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3127
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12288] = a
 	.loc 1 3128
-	stw %r3, 12288(%r10)
+	stw %r5, 12288(%r11)
 # mem32[x0 + 12544] = b
 	.loc 1 3129
-	stw %r4, 12544(%r10)
+	stw %r6, 12544(%r11)
 # x0 = x0 + 8
 	.loc 1 3130
-	addi %r10, %r10, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 3131
 	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 3132
-	addi %r6, %r6, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 3133
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r8, 0
 # goto l13b if !=
 	.loc 1 3134
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l13b
 # x0 = x0 + 256
 	.loc 1 3135
-	addi %r10, %r10, 256
+	addi %r11, %r11, 256
 # o0 = o0 - 1
 	.loc 1 3136
-	mr %r5, %r8
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 3137
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r10, 0
 # goto l13a if !=
 	.loc 1 3138
-	mr %r3, %r12
-	mr %r4, %r11
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l13a
 # c = cb + 7168
 	.loc 1 3141
 	addi %r9, %r4, 7168
 # x0 = v
 	.loc 1 3142
-	mr %r10, %r3
+	mr %r11, %r3
 # o0 = 4
 	.loc 1 3143
-	li %r5, 4
+	li %r10, 4
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l14a:
 # o1 = 16
 	.loc 1 3145
-	mr %r8, %r5
-	mr %r11, %r4
-	mr %r12, %r3
-	li %r6, 16
+	li %r8, 16
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l14b:
 # k = mem32le[c + 0]
 	.loc 1 3147
 	lwbrx %r31, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 3148
-	li %r3, 4
-	lwbrx %r7, %r9, %r3
+	li %r5, 4
+	lwbrx %r12, %r9, %r5
 # a = mem32[x0 + 4]
 	.loc 1 3149
-	lwz %r3, 4(%r10)
+	lwz %r5, 4(%r11)
 # b = mem32[x0 + 132]
 	.loc 1 3150
-	lwz %r4, 132(%r10)
+	lwz %r6, 132(%r11)
 # u = a ^ b
 	.loc 1 3151
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3152
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3153
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3154
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4] = a
 	.loc 1 3155
-	stw %r3, 4(%r10)
+	stw %r5, 4(%r11)
 # mem32[x0 + 132] = b
 	.loc 1 3156
-	stw %r4, 132(%r10)
+	stw %r6, 132(%r11)
 # a = mem32[x0 + 0]
 	.loc 1 3157
-	lwz %r3, 0(%r10)
+	lwz %r5, 0(%r11)
 # b = mem32[x0 + 128]
 	.loc 1 3158
-	lwz %r4, 128(%r10)
+	lwz %r6, 128(%r11)
 # u = a ^ b
 	.loc 1 3159
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3160
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3161
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3162
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 0] = a
 	.loc 1 3163
-	stw %r3, 0(%r10)
+	stw %r5, 0(%r11)
 # mem32[x0 + 128] = b
 	.loc 1 3164
-	stw %r4, 128(%r10)
+	stw %r6, 128(%r11)
 # a = mem32[x0 + 1028]
 	.loc 1 3165
-	lwz %r3, 1028(%r10)
+	lwz %r5, 1028(%r11)
 # b = mem32[x0 + 1156]
 	.loc 1 3166
-	lwz %r4, 1156(%r10)
+	lwz %r6, 1156(%r11)
 # u = a ^ b
 	.loc 1 3167
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3168
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3169
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3170
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 3171
-	stw %r3, 1028(%r10)
+	stw %r5, 1028(%r11)
 # mem32[x0 + 1156] = b
 	.loc 1 3172
-	stw %r4, 1156(%r10)
+	stw %r6, 1156(%r11)
 # a = mem32[x0 + 1024]
 	.loc 1 3173
-	lwz %r3, 1024(%r10)
+	lwz %r5, 1024(%r11)
 # b = mem32[x0 + 1152]
 	.loc 1 3174
-	lwz %r4, 1152(%r10)
+	lwz %r6, 1152(%r11)
 # u = a ^ b
 	.loc 1 3175
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3176
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3177
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3178
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1024] = a
 	.loc 1 3179
-	stw %r3, 1024(%r10)
+	stw %r5, 1024(%r11)
 # mem32[x0 + 1152] = b
 	.loc 1 3180
-	stw %r4, 1152(%r10)
+	stw %r6, 1152(%r11)
 # a = mem32[x0 + 2052]
 	.loc 1 3181
-	lwz %r3, 2052(%r10)
+	lwz %r5, 2052(%r11)
 # b = mem32[x0 + 2180]
 	.loc 1 3182
-	lwz %r4, 2180(%r10)
+	lwz %r6, 2180(%r11)
 # u = a ^ b
 	.loc 1 3183
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3184
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3185
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3186
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 3187
-	stw %r3, 2052(%r10)
+	stw %r5, 2052(%r11)
 # mem32[x0 + 2180] = b
 	.loc 1 3188
-	stw %r4, 2180(%r10)
+	stw %r6, 2180(%r11)
 # a = mem32[x0 + 2048]
 	.loc 1 3189
-	lwz %r3, 2048(%r10)
+	lwz %r5, 2048(%r11)
 # b = mem32[x0 + 2176]
 	.loc 1 3190
-	lwz %r4, 2176(%r10)
+	lwz %r6, 2176(%r11)
 # u = a ^ b
 	.loc 1 3191
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3192
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3193
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3194
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2048] = a
 	.loc 1 3195
-	stw %r3, 2048(%r10)
+	stw %r5, 2048(%r11)
 # mem32[x0 + 2176] = b
 	.loc 1 3196
-	stw %r4, 2176(%r10)
+	stw %r6, 2176(%r11)
 # a = mem32[x0 + 3076]
 	.loc 1 3197
-	lwz %r3, 3076(%r10)
+	lwz %r5, 3076(%r11)
 # b = mem32[x0 + 3204]
 	.loc 1 3198
-	lwz %r4, 3204(%r10)
+	lwz %r6, 3204(%r11)
 # u = a ^ b
 	.loc 1 3199
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3200
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3201
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3202
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 3203
-	stw %r3, 3076(%r10)
+	stw %r5, 3076(%r11)
 # mem32[x0 + 3204] = b
 	.loc 1 3204
-	stw %r4, 3204(%r10)
+	stw %r6, 3204(%r11)
 # a = mem32[x0 + 3072]
 	.loc 1 3205
-	lwz %r3, 3072(%r10)
+	lwz %r5, 3072(%r11)
 # b = mem32[x0 + 3200]
 	.loc 1 3206
-	lwz %r4, 3200(%r10)
+	lwz %r6, 3200(%r11)
 # u = a ^ b
 	.loc 1 3207
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3208
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3209
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3210
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3072] = a
 	.loc 1 3211
-	stw %r3, 3072(%r10)
+	stw %r5, 3072(%r11)
 # mem32[x0 + 3200] = b
 	.loc 1 3212
-	stw %r4, 3200(%r10)
+	stw %r6, 3200(%r11)
 # a = mem32[x0 + 4100]
 	.loc 1 3213
-	lwz %r3, 4100(%r10)
+	lwz %r5, 4100(%r11)
 # b = mem32[x0 + 4228]
 	.loc 1 3214
-	lwz %r4, 4228(%r10)
+	lwz %r6, 4228(%r11)
 # u = a ^ b
 	.loc 1 3215
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3216
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3217
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3218
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 3219
-	stw %r3, 4100(%r10)
+	stw %r5, 4100(%r11)
 # mem32[x0 + 4228] = b
 	.loc 1 3220
-	stw %r4, 4228(%r10)
+	stw %r6, 4228(%r11)
 # a = mem32[x0 + 4096]
 	.loc 1 3221
-	lwz %r3, 4096(%r10)
+	lwz %r5, 4096(%r11)
 # b = mem32[x0 + 4224]
 	.loc 1 3222
-	lwz %r4, 4224(%r10)
+	lwz %r6, 4224(%r11)
 # u = a ^ b
 	.loc 1 3223
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3224
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3225
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3226
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4096] = a
 	.loc 1 3227
-	stw %r3, 4096(%r10)
+	stw %r5, 4096(%r11)
 # mem32[x0 + 4224] = b
 	.loc 1 3228
-	stw %r4, 4224(%r10)
+	stw %r6, 4224(%r11)
 # a = mem32[x0 + 5124]
 	.loc 1 3229
-	lwz %r3, 5124(%r10)
+	lwz %r5, 5124(%r11)
 # b = mem32[x0 + 5252]
 	.loc 1 3230
-	lwz %r4, 5252(%r10)
+	lwz %r6, 5252(%r11)
 # u = a ^ b
 	.loc 1 3231
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3232
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3233
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3234
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 3235
-	stw %r3, 5124(%r10)
+	stw %r5, 5124(%r11)
 # mem32[x0 + 5252] = b
 	.loc 1 3236
-	stw %r4, 5252(%r10)
+	stw %r6, 5252(%r11)
 # a = mem32[x0 + 5120]
 	.loc 1 3237
-	lwz %r3, 5120(%r10)
+	lwz %r5, 5120(%r11)
 # b = mem32[x0 + 5248]
 	.loc 1 3238
-	lwz %r4, 5248(%r10)
+	lwz %r6, 5248(%r11)
 # u = a ^ b
 	.loc 1 3239
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3240
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3241
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3242
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5120] = a
 	.loc 1 3243
-	stw %r3, 5120(%r10)
+	stw %r5, 5120(%r11)
 # mem32[x0 + 5248] = b
 	.loc 1 3244
-	stw %r4, 5248(%r10)
+	stw %r6, 5248(%r11)
 # a = mem32[x0 + 6148]
 	.loc 1 3245
-	lwz %r3, 6148(%r10)
+	lwz %r5, 6148(%r11)
 # b = mem32[x0 + 6276]
 	.loc 1 3246
-	lwz %r4, 6276(%r10)
+	lwz %r6, 6276(%r11)
 # u = a ^ b
 	.loc 1 3247
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3248
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3249
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3250
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6148] = a
 	.loc 1 3251
-	stw %r3, 6148(%r10)
+	stw %r5, 6148(%r11)
 # mem32[x0 + 6276] = b
 	.loc 1 3252
-	stw %r4, 6276(%r10)
+	stw %r6, 6276(%r11)
 # a = mem32[x0 + 6144]
 	.loc 1 3253
-	lwz %r3, 6144(%r10)
+	lwz %r5, 6144(%r11)
 # b = mem32[x0 + 6272]
 	.loc 1 3254
-	lwz %r4, 6272(%r10)
+	lwz %r6, 6272(%r11)
 # u = a ^ b
 	.loc 1 3255
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3256
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3257
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3258
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6144] = a
 	.loc 1 3259
-	stw %r3, 6144(%r10)
+	stw %r5, 6144(%r11)
 # mem32[x0 + 6272] = b
 	.loc 1 3260
-	stw %r4, 6272(%r10)
+	stw %r6, 6272(%r11)
 # a = mem32[x0 + 7172]
 	.loc 1 3261
-	lwz %r3, 7172(%r10)
+	lwz %r5, 7172(%r11)
 # b = mem32[x0 + 7300]
 	.loc 1 3262
-	lwz %r4, 7300(%r10)
+	lwz %r6, 7300(%r11)
 # u = a ^ b
 	.loc 1 3263
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3264
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3265
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3266
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7172] = a
 	.loc 1 3267
-	stw %r3, 7172(%r10)
+	stw %r5, 7172(%r11)
 # mem32[x0 + 7300] = b
 	.loc 1 3268
-	stw %r4, 7300(%r10)
+	stw %r6, 7300(%r11)
 # a = mem32[x0 + 7168]
 	.loc 1 3269
-	lwz %r3, 7168(%r10)
+	lwz %r5, 7168(%r11)
 # b = mem32[x0 + 7296]
 	.loc 1 3270
-	lwz %r4, 7296(%r10)
+	lwz %r6, 7296(%r11)
 # u = a ^ b
 	.loc 1 3271
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3272
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3273
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3274
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7168] = a
 	.loc 1 3275
-	stw %r3, 7168(%r10)
+	stw %r5, 7168(%r11)
 # mem32[x0 + 7296] = b
 	.loc 1 3276
-	stw %r4, 7296(%r10)
+	stw %r6, 7296(%r11)
 # a = mem32[x0 + 8196]
 	.loc 1 3277
-	lwz %r3, 8196(%r10)
+	lwz %r5, 8196(%r11)
 # b = mem32[x0 + 8324]
 	.loc 1 3278
-	lwz %r4, 8324(%r10)
+	lwz %r6, 8324(%r11)
 # u = a ^ b
 	.loc 1 3279
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3280
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3281
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3282
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8196] = a
 	.loc 1 3283
-	stw %r3, 8196(%r10)
+	stw %r5, 8196(%r11)
 # mem32[x0 + 8324] = b
 	.loc 1 3284
-	stw %r4, 8324(%r10)
+	stw %r6, 8324(%r11)
 # a = mem32[x0 + 8192]
 	.loc 1 3285
-	lwz %r3, 8192(%r10)
+	lwz %r5, 8192(%r11)
 # b = mem32[x0 + 8320]
 	.loc 1 3286
-	lwz %r4, 8320(%r10)
+	lwz %r6, 8320(%r11)
 # u = a ^ b
 	.loc 1 3287
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3288
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3289
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3290
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8192] = a
 	.loc 1 3291
-	stw %r3, 8192(%r10)
+	stw %r5, 8192(%r11)
 # mem32[x0 + 8320] = b
 	.loc 1 3292
-	stw %r4, 8320(%r10)
+	stw %r6, 8320(%r11)
 # a = mem32[x0 + 9220]
 	.loc 1 3293
-	lwz %r3, 9220(%r10)
+	lwz %r5, 9220(%r11)
 # b = mem32[x0 + 9348]
 	.loc 1 3294
-	lwz %r4, 9348(%r10)
+	lwz %r6, 9348(%r11)
 # u = a ^ b
 	.loc 1 3295
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3296
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3297
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3298
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9220] = a
 	.loc 1 3299
-	stw %r3, 9220(%r10)
+	stw %r5, 9220(%r11)
 # mem32[x0 + 9348] = b
 	.loc 1 3300
-	stw %r4, 9348(%r10)
+	stw %r6, 9348(%r11)
 # a = mem32[x0 + 9216]
 	.loc 1 3301
-	lwz %r3, 9216(%r10)
+	lwz %r5, 9216(%r11)
 # b = mem32[x0 + 9344]
 	.loc 1 3302
-	lwz %r4, 9344(%r10)
+	lwz %r6, 9344(%r11)
 # u = a ^ b
 	.loc 1 3303
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3304
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3305
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3306
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9216] = a
 	.loc 1 3307
-	stw %r3, 9216(%r10)
+	stw %r5, 9216(%r11)
 # mem32[x0 + 9344] = b
 	.loc 1 3308
-	stw %r4, 9344(%r10)
+	stw %r6, 9344(%r11)
 # a = mem32[x0 + 10244]
 	.loc 1 3309
-	lwz %r3, 10244(%r10)
+	lwz %r5, 10244(%r11)
 # b = mem32[x0 + 10372]
 	.loc 1 3310
-	lwz %r4, 10372(%r10)
+	lwz %r6, 10372(%r11)
 # u = a ^ b
 	.loc 1 3311
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3312
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3313
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3314
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10244] = a
 	.loc 1 3315
-	stw %r3, 10244(%r10)
+	stw %r5, 10244(%r11)
 # mem32[x0 + 10372] = b
 	.loc 1 3316
-	stw %r4, 10372(%r10)
+	stw %r6, 10372(%r11)
 # a = mem32[x0 + 10240]
 	.loc 1 3317
-	lwz %r3, 10240(%r10)
+	lwz %r5, 10240(%r11)
 # b = mem32[x0 + 10368]
 	.loc 1 3318
-	lwz %r4, 10368(%r10)
+	lwz %r6, 10368(%r11)
 # u = a ^ b
 	.loc 1 3319
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3320
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3321
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3322
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10240] = a
 	.loc 1 3323
-	stw %r3, 10240(%r10)
+	stw %r5, 10240(%r11)
 # mem32[x0 + 10368] = b
 	.loc 1 3324
-	stw %r4, 10368(%r10)
+	stw %r6, 10368(%r11)
 # a = mem32[x0 + 11268]
 	.loc 1 3325
-	lwz %r3, 11268(%r10)
+	lwz %r5, 11268(%r11)
 # b = mem32[x0 + 11396]
 	.loc 1 3326
-	lwz %r4, 11396(%r10)
+	lwz %r6, 11396(%r11)
 # u = a ^ b
 	.loc 1 3327
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3328
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3329
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3330
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11268] = a
 	.loc 1 3331
-	stw %r3, 11268(%r10)
+	stw %r5, 11268(%r11)
 # mem32[x0 + 11396] = b
 	.loc 1 3332
-	stw %r4, 11396(%r10)
+	stw %r6, 11396(%r11)
 # a = mem32[x0 + 11264]
 	.loc 1 3333
-	lwz %r3, 11264(%r10)
+	lwz %r5, 11264(%r11)
 # b = mem32[x0 + 11392]
 	.loc 1 3334
-	lwz %r4, 11392(%r10)
+	lwz %r6, 11392(%r11)
 # u = a ^ b
 	.loc 1 3335
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3336
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3337
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3338
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11264] = a
 	.loc 1 3339
-	stw %r3, 11264(%r10)
+	stw %r5, 11264(%r11)
 # mem32[x0 + 11392] = b
 	.loc 1 3340
-	stw %r4, 11392(%r10)
+	stw %r6, 11392(%r11)
 # a = mem32[x0 + 12292]
 	.loc 1 3341
-	lwz %r3, 12292(%r10)
+	lwz %r5, 12292(%r11)
 # b = mem32[x0 + 12420]
 	.loc 1 3342
-	lwz %r4, 12420(%r10)
+	lwz %r6, 12420(%r11)
 # u = a ^ b
 	.loc 1 3343
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3344
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3345
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3346
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12292] = a
 	.loc 1 3347
-	stw %r3, 12292(%r10)
+	stw %r5, 12292(%r11)
 # mem32[x0 + 12420] = b
 	.loc 1 3348
-	stw %r4, 12420(%r10)
+	stw %r6, 12420(%r11)
 # a = mem32[x0 + 12288]
 	.loc 1 3349
-	lwz %r3, 12288(%r10)
+	lwz %r5, 12288(%r11)
 # b = mem32[x0 + 12416]
 	.loc 1 3350
-	lwz %r4, 12416(%r10)
+	lwz %r6, 12416(%r11)
 # u = a ^ b
 	.loc 1 3351
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3352
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3353
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3354
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12288] = a
 	.loc 1 3355
-	stw %r3, 12288(%r10)
+	stw %r5, 12288(%r11)
 # mem32[x0 + 12416] = b
 	.loc 1 3356
-	stw %r4, 12416(%r10)
+	stw %r6, 12416(%r11)
 # x0 = x0 + 8
 	.loc 1 3357
-	addi %r10, %r10, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 3358
 	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 3359
-	addi %r6, %r6, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 3360
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r8, 0
 # goto l14b if !=
 	.loc 1 3361
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l14b
 # x0 = x0 + 128
 	.loc 1 3362
-	addi %r10, %r10, 128
+	addi %r11, %r11, 128
 # o0 = o0 - 1
 	.loc 1 3363
-	mr %r5, %r8
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 3364
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r10, 0
 # goto l14a if !=
 	.loc 1 3365
-	mr %r3, %r12
-	mr %r4, %r11
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l14a
 # c = cb + 7680
 	.loc 1 3368
 	addi %r9, %r4, 7680
 # x0 = v
 	.loc 1 3369
-	mr %r10, %r3
+	mr %r11, %r3
 # o0 = 8
 	.loc 1 3370
-	li %r5, 8
+	li %r10, 8
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l15a:
 # o1 = 8
 	.loc 1 3372
-	mr %r8, %r5
-	mr %r11, %r4
-	mr %r12, %r3
-	li %r6, 8
+	li %r8, 8
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l15b:
 # k = mem32le[c + 0]
 	.loc 1 3374
 	lwbrx %r31, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 3375
-	li %r3, 4
-	lwbrx %r7, %r9, %r3
+	li %r5, 4
+	lwbrx %r12, %r9, %r5
 # a = mem32[x0 + 4]
 	.loc 1 3376
-	lwz %r3, 4(%r10)
+	lwz %r5, 4(%r11)
 # b = mem32[x0 + 68]
 	.loc 1 3377
-	lwz %r4, 68(%r10)
+	lwz %r6, 68(%r11)
 # u = a ^ b
 	.loc 1 3378
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3379
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3380
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3381
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4] = a
 	.loc 1 3382
-	stw %r3, 4(%r10)
+	stw %r5, 4(%r11)
 # mem32[x0 + 68] = b
 	.loc 1 3383
-	stw %r4, 68(%r10)
+	stw %r6, 68(%r11)
 # a = mem32[x0 + 0]
 	.loc 1 3384
-	lwz %r3, 0(%r10)
+	lwz %r5, 0(%r11)
 # b = mem32[x0 + 64]
 	.loc 1 3385
-	lwz %r4, 64(%r10)
+	lwz %r6, 64(%r11)
 # u = a ^ b
 	.loc 1 3386
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3387
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3388
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3389
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 0] = a
 	.loc 1 3390
-	stw %r3, 0(%r10)
+	stw %r5, 0(%r11)
 # mem32[x0 + 64] = b
 	.loc 1 3391
-	stw %r4, 64(%r10)
+	stw %r6, 64(%r11)
 # a = mem32[x0 + 1028]
 	.loc 1 3392
-	lwz %r3, 1028(%r10)
+	lwz %r5, 1028(%r11)
 # b = mem32[x0 + 1092]
 	.loc 1 3393
-	lwz %r4, 1092(%r10)
+	lwz %r6, 1092(%r11)
 # u = a ^ b
 	.loc 1 3394
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3395
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3396
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3397
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 3398
-	stw %r3, 1028(%r10)
+	stw %r5, 1028(%r11)
 # mem32[x0 + 1092] = b
 	.loc 1 3399
-	stw %r4, 1092(%r10)
+	stw %r6, 1092(%r11)
 # a = mem32[x0 + 1024]
 	.loc 1 3400
-	lwz %r3, 1024(%r10)
+	lwz %r5, 1024(%r11)
 # b = mem32[x0 + 1088]
 	.loc 1 3401
-	lwz %r4, 1088(%r10)
+	lwz %r6, 1088(%r11)
 # u = a ^ b
 	.loc 1 3402
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3403
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3404
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3405
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1024] = a
 	.loc 1 3406
-	stw %r3, 1024(%r10)
+	stw %r5, 1024(%r11)
 # mem32[x0 + 1088] = b
 	.loc 1 3407
-	stw %r4, 1088(%r10)
+	stw %r6, 1088(%r11)
 # a = mem32[x0 + 2052]
 	.loc 1 3408
-	lwz %r3, 2052(%r10)
+	lwz %r5, 2052(%r11)
 # b = mem32[x0 + 2116]
 	.loc 1 3409
-	lwz %r4, 2116(%r10)
+	lwz %r6, 2116(%r11)
 # u = a ^ b
 	.loc 1 3410
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3411
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3412
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3413
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 3414
-	stw %r3, 2052(%r10)
+	stw %r5, 2052(%r11)
 # mem32[x0 + 2116] = b
 	.loc 1 3415
-	stw %r4, 2116(%r10)
+	stw %r6, 2116(%r11)
 # a = mem32[x0 + 2048]
 	.loc 1 3416
-	lwz %r3, 2048(%r10)
+	lwz %r5, 2048(%r11)
 # b = mem32[x0 + 2112]
 	.loc 1 3417
-	lwz %r4, 2112(%r10)
+	lwz %r6, 2112(%r11)
 # u = a ^ b
 	.loc 1 3418
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3419
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3420
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3421
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2048] = a
 	.loc 1 3422
-	stw %r3, 2048(%r10)
+	stw %r5, 2048(%r11)
 # mem32[x0 + 2112] = b
 	.loc 1 3423
-	stw %r4, 2112(%r10)
+	stw %r6, 2112(%r11)
 # a = mem32[x0 + 3076]
 	.loc 1 3424
-	lwz %r3, 3076(%r10)
+	lwz %r5, 3076(%r11)
 # b = mem32[x0 + 3140]
 	.loc 1 3425
-	lwz %r4, 3140(%r10)
+	lwz %r6, 3140(%r11)
 # u = a ^ b
 	.loc 1 3426
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3427
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3428
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3429
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 3430
-	stw %r3, 3076(%r10)
+	stw %r5, 3076(%r11)
 # mem32[x0 + 3140] = b
 	.loc 1 3431
-	stw %r4, 3140(%r10)
+	stw %r6, 3140(%r11)
 # a = mem32[x0 + 3072]
 	.loc 1 3432
-	lwz %r3, 3072(%r10)
+	lwz %r5, 3072(%r11)
 # b = mem32[x0 + 3136]
 	.loc 1 3433
-	lwz %r4, 3136(%r10)
+	lwz %r6, 3136(%r11)
 # u = a ^ b
 	.loc 1 3434
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3435
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3436
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3437
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3072] = a
 	.loc 1 3438
-	stw %r3, 3072(%r10)
+	stw %r5, 3072(%r11)
 # mem32[x0 + 3136] = b
 	.loc 1 3439
-	stw %r4, 3136(%r10)
+	stw %r6, 3136(%r11)
 # a = mem32[x0 + 4100]
 	.loc 1 3440
-	lwz %r3, 4100(%r10)
+	lwz %r5, 4100(%r11)
 # b = mem32[x0 + 4164]
 	.loc 1 3441
-	lwz %r4, 4164(%r10)
+	lwz %r6, 4164(%r11)
 # u = a ^ b
 	.loc 1 3442
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3443
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3444
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3445
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 3446
-	stw %r3, 4100(%r10)
+	stw %r5, 4100(%r11)
 # mem32[x0 + 4164] = b
 	.loc 1 3447
-	stw %r4, 4164(%r10)
+	stw %r6, 4164(%r11)
 # a = mem32[x0 + 4096]
 	.loc 1 3448
-	lwz %r3, 4096(%r10)
+	lwz %r5, 4096(%r11)
 # b = mem32[x0 + 4160]
 	.loc 1 3449
-	lwz %r4, 4160(%r10)
+	lwz %r6, 4160(%r11)
 # u = a ^ b
 	.loc 1 3450
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3451
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3452
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3453
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4096] = a
 	.loc 1 3454
-	stw %r3, 4096(%r10)
+	stw %r5, 4096(%r11)
 # mem32[x0 + 4160] = b
 	.loc 1 3455
-	stw %r4, 4160(%r10)
+	stw %r6, 4160(%r11)
 # a = mem32[x0 + 5124]
 	.loc 1 3456
-	lwz %r3, 5124(%r10)
+	lwz %r5, 5124(%r11)
 # b = mem32[x0 + 5188]
 	.loc 1 3457
-	lwz %r4, 5188(%r10)
+	lwz %r6, 5188(%r11)
 # u = a ^ b
 	.loc 1 3458
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3459
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3460
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3461
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 3462
-	stw %r3, 5124(%r10)
+	stw %r5, 5124(%r11)
 # mem32[x0 + 5188] = b
 	.loc 1 3463
-	stw %r4, 5188(%r10)
+	stw %r6, 5188(%r11)
 # a = mem32[x0 + 5120]
 	.loc 1 3464
-	lwz %r3, 5120(%r10)
+	lwz %r5, 5120(%r11)
 # b = mem32[x0 + 5184]
 	.loc 1 3465
-	lwz %r4, 5184(%r10)
+	lwz %r6, 5184(%r11)
 # u = a ^ b
 	.loc 1 3466
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3467
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3468
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3469
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5120] = a
 	.loc 1 3470
-	stw %r3, 5120(%r10)
+	stw %r5, 5120(%r11)
 # mem32[x0 + 5184] = b
 	.loc 1 3471
-	stw %r4, 5184(%r10)
+	stw %r6, 5184(%r11)
 # a = mem32[x0 + 6148]
 	.loc 1 3472
-	lwz %r3, 6148(%r10)
+	lwz %r5, 6148(%r11)
 # b = mem32[x0 + 6212]
 	.loc 1 3473
-	lwz %r4, 6212(%r10)
+	lwz %r6, 6212(%r11)
 # u = a ^ b
 	.loc 1 3474
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3475
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3476
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3477
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6148] = a
 	.loc 1 3478
-	stw %r3, 6148(%r10)
+	stw %r5, 6148(%r11)
 # mem32[x0 + 6212] = b
 	.loc 1 3479
-	stw %r4, 6212(%r10)
+	stw %r6, 6212(%r11)
 # a = mem32[x0 + 6144]
 	.loc 1 3480
-	lwz %r3, 6144(%r10)
+	lwz %r5, 6144(%r11)
 # b = mem32[x0 + 6208]
 	.loc 1 3481
-	lwz %r4, 6208(%r10)
+	lwz %r6, 6208(%r11)
 # u = a ^ b
 	.loc 1 3482
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3483
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3484
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3485
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6144] = a
 	.loc 1 3486
-	stw %r3, 6144(%r10)
+	stw %r5, 6144(%r11)
 # mem32[x0 + 6208] = b
 	.loc 1 3487
-	stw %r4, 6208(%r10)
+	stw %r6, 6208(%r11)
 # a = mem32[x0 + 7172]
 	.loc 1 3488
-	lwz %r3, 7172(%r10)
+	lwz %r5, 7172(%r11)
 # b = mem32[x0 + 7236]
 	.loc 1 3489
-	lwz %r4, 7236(%r10)
+	lwz %r6, 7236(%r11)
 # u = a ^ b
 	.loc 1 3490
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3491
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3492
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3493
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7172] = a
 	.loc 1 3494
-	stw %r3, 7172(%r10)
+	stw %r5, 7172(%r11)
 # mem32[x0 + 7236] = b
 	.loc 1 3495
-	stw %r4, 7236(%r10)
+	stw %r6, 7236(%r11)
 # a = mem32[x0 + 7168]
 	.loc 1 3496
-	lwz %r3, 7168(%r10)
+	lwz %r5, 7168(%r11)
 # b = mem32[x0 + 7232]
 	.loc 1 3497
-	lwz %r4, 7232(%r10)
+	lwz %r6, 7232(%r11)
 # u = a ^ b
 	.loc 1 3498
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3499
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3500
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3501
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7168] = a
 	.loc 1 3502
-	stw %r3, 7168(%r10)
+	stw %r5, 7168(%r11)
 # mem32[x0 + 7232] = b
 	.loc 1 3503
-	stw %r4, 7232(%r10)
+	stw %r6, 7232(%r11)
 # a = mem32[x0 + 8196]
 	.loc 1 3504
-	lwz %r3, 8196(%r10)
+	lwz %r5, 8196(%r11)
 # b = mem32[x0 + 8260]
 	.loc 1 3505
-	lwz %r4, 8260(%r10)
+	lwz %r6, 8260(%r11)
 # u = a ^ b
 	.loc 1 3506
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3507
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3508
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3509
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8196] = a
 	.loc 1 3510
-	stw %r3, 8196(%r10)
+	stw %r5, 8196(%r11)
 # mem32[x0 + 8260] = b
 	.loc 1 3511
-	stw %r4, 8260(%r10)
+	stw %r6, 8260(%r11)
 # a = mem32[x0 + 8192]
 	.loc 1 3512
-	lwz %r3, 8192(%r10)
+	lwz %r5, 8192(%r11)
 # b = mem32[x0 + 8256]
 	.loc 1 3513
-	lwz %r4, 8256(%r10)
+	lwz %r6, 8256(%r11)
 # u = a ^ b
 	.loc 1 3514
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3515
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3516
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3517
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8192] = a
 	.loc 1 3518
-	stw %r3, 8192(%r10)
+	stw %r5, 8192(%r11)
 # mem32[x0 + 8256] = b
 	.loc 1 3519
-	stw %r4, 8256(%r10)
+	stw %r6, 8256(%r11)
 # a = mem32[x0 + 9220]
 	.loc 1 3520
-	lwz %r3, 9220(%r10)
+	lwz %r5, 9220(%r11)
 # b = mem32[x0 + 9284]
 	.loc 1 3521
-	lwz %r4, 9284(%r10)
+	lwz %r6, 9284(%r11)
 # u = a ^ b
 	.loc 1 3522
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3523
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3524
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3525
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9220] = a
 	.loc 1 3526
-	stw %r3, 9220(%r10)
+	stw %r5, 9220(%r11)
 # mem32[x0 + 9284] = b
 	.loc 1 3527
-	stw %r4, 9284(%r10)
+	stw %r6, 9284(%r11)
 # a = mem32[x0 + 9216]
 	.loc 1 3528
-	lwz %r3, 9216(%r10)
+	lwz %r5, 9216(%r11)
 # b = mem32[x0 + 9280]
 	.loc 1 3529
-	lwz %r4, 9280(%r10)
+	lwz %r6, 9280(%r11)
 # u = a ^ b
 	.loc 1 3530
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3531
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3532
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3533
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9216] = a
 	.loc 1 3534
-	stw %r3, 9216(%r10)
+	stw %r5, 9216(%r11)
 # mem32[x0 + 9280] = b
 	.loc 1 3535
-	stw %r4, 9280(%r10)
+	stw %r6, 9280(%r11)
 # a = mem32[x0 + 10244]
 	.loc 1 3536
-	lwz %r3, 10244(%r10)
+	lwz %r5, 10244(%r11)
 # b = mem32[x0 + 10308]
 	.loc 1 3537
-	lwz %r4, 10308(%r10)
+	lwz %r6, 10308(%r11)
 # u = a ^ b
 	.loc 1 3538
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3539
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3540
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3541
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10244] = a
 	.loc 1 3542
-	stw %r3, 10244(%r10)
+	stw %r5, 10244(%r11)
 # mem32[x0 + 10308] = b
 	.loc 1 3543
-	stw %r4, 10308(%r10)
+	stw %r6, 10308(%r11)
 # a = mem32[x0 + 10240]
 	.loc 1 3544
-	lwz %r3, 10240(%r10)
+	lwz %r5, 10240(%r11)
 # b = mem32[x0 + 10304]
 	.loc 1 3545
-	lwz %r4, 10304(%r10)
+	lwz %r6, 10304(%r11)
 # u = a ^ b
 	.loc 1 3546
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3547
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3548
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3549
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10240] = a
 	.loc 1 3550
-	stw %r3, 10240(%r10)
+	stw %r5, 10240(%r11)
 # mem32[x0 + 10304] = b
 	.loc 1 3551
-	stw %r4, 10304(%r10)
+	stw %r6, 10304(%r11)
 # a = mem32[x0 + 11268]
 	.loc 1 3552
-	lwz %r3, 11268(%r10)
+	lwz %r5, 11268(%r11)
 # b = mem32[x0 + 11332]
 	.loc 1 3553
-	lwz %r4, 11332(%r10)
+	lwz %r6, 11332(%r11)
 # u = a ^ b
 	.loc 1 3554
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3555
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3556
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3557
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11268] = a
 	.loc 1 3558
-	stw %r3, 11268(%r10)
+	stw %r5, 11268(%r11)
 # mem32[x0 + 11332] = b
 	.loc 1 3559
-	stw %r4, 11332(%r10)
+	stw %r6, 11332(%r11)
 # a = mem32[x0 + 11264]
 	.loc 1 3560
-	lwz %r3, 11264(%r10)
+	lwz %r5, 11264(%r11)
 # b = mem32[x0 + 11328]
 	.loc 1 3561
-	lwz %r4, 11328(%r10)
+	lwz %r6, 11328(%r11)
 # u = a ^ b
 	.loc 1 3562
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3563
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3564
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3565
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11264] = a
 	.loc 1 3566
-	stw %r3, 11264(%r10)
+	stw %r5, 11264(%r11)
 # mem32[x0 + 11328] = b
 	.loc 1 3567
-	stw %r4, 11328(%r10)
+	stw %r6, 11328(%r11)
 # a = mem32[x0 + 12292]
 	.loc 1 3568
-	lwz %r3, 12292(%r10)
+	lwz %r5, 12292(%r11)
 # b = mem32[x0 + 12356]
 	.loc 1 3569
-	lwz %r4, 12356(%r10)
+	lwz %r6, 12356(%r11)
 # u = a ^ b
 	.loc 1 3570
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3571
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3572
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3573
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12292] = a
 	.loc 1 3574
-	stw %r3, 12292(%r10)
+	stw %r5, 12292(%r11)
 # mem32[x0 + 12356] = b
 	.loc 1 3575
-	stw %r4, 12356(%r10)
+	stw %r6, 12356(%r11)
 # a = mem32[x0 + 12288]
 	.loc 1 3576
-	lwz %r3, 12288(%r10)
+	lwz %r5, 12288(%r11)
 # b = mem32[x0 + 12352]
 	.loc 1 3577
-	lwz %r4, 12352(%r10)
+	lwz %r6, 12352(%r11)
 # u = a ^ b
 	.loc 1 3578
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3579
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3580
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3581
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12288] = a
 	.loc 1 3582
-	stw %r3, 12288(%r10)
+	stw %r5, 12288(%r11)
 # mem32[x0 + 12352] = b
 	.loc 1 3583
-	stw %r4, 12352(%r10)
+	stw %r6, 12352(%r11)
 # x0 = x0 + 8
 	.loc 1 3584
-	addi %r10, %r10, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 3585
 	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 3586
-	addi %r6, %r6, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 3587
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r8, 0
 # goto l15b if !=
 	.loc 1 3588
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l15b
 # x0 = x0 + 64
 	.loc 1 3589
-	addi %r10, %r10, 64
+	addi %r11, %r11, 64
 # o0 = o0 - 1
 	.loc 1 3590
-	mr %r5, %r8
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 3591
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r10, 0
 # goto l15a if !=
 	.loc 1 3592
-	mr %r3, %r12
-	mr %r4, %r11
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l15a
 # c = cb + 8192
 	.loc 1 3595
 	addi %r9, %r4, 8192
 # x0 = v
 	.loc 1 3596
-	mr %r10, %r3
+	mr %r11, %r3
 # o0 = 16
 	.loc 1 3597
-	li %r5, 16
+	li %r10, 16
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l16a:
 # o1 = 4
 	.loc 1 3599
-	mr %r8, %r5
-	mr %r11, %r4
-	mr %r12, %r3
-	li %r6, 4
+	li %r8, 4
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l16b:
 # k = mem32le[c + 0]
 	.loc 1 3601
 	lwbrx %r31, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 3602
-	li %r3, 4
-	lwbrx %r7, %r9, %r3
+	li %r5, 4
+	lwbrx %r12, %r9, %r5
 # a = mem32[x0 + 4]
 	.loc 1 3603
-	lwz %r3, 4(%r10)
+	lwz %r5, 4(%r11)
 # b = mem32[x0 + 36]
 	.loc 1 3604
-	lwz %r4, 36(%r10)
+	lwz %r6, 36(%r11)
 # u = a ^ b
 	.loc 1 3605
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3606
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3607
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3608
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4] = a
 	.loc 1 3609
-	stw %r3, 4(%r10)
+	stw %r5, 4(%r11)
 # mem32[x0 + 36] = b
 	.loc 1 3610
-	stw %r4, 36(%r10)
+	stw %r6, 36(%r11)
 # a = mem32[x0 + 0]
 	.loc 1 3611
-	lwz %r3, 0(%r10)
+	lwz %r5, 0(%r11)
 # b = mem32[x0 + 32]
 	.loc 1 3612
-	lwz %r4, 32(%r10)
+	lwz %r6, 32(%r11)
 # u = a ^ b
 	.loc 1 3613
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3614
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3615
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3616
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 0] = a
 	.loc 1 3617
-	stw %r3, 0(%r10)
+	stw %r5, 0(%r11)
 # mem32[x0 + 32] = b
 	.loc 1 3618
-	stw %r4, 32(%r10)
+	stw %r6, 32(%r11)
 # a = mem32[x0 + 1028]
 	.loc 1 3619
-	lwz %r3, 1028(%r10)
+	lwz %r5, 1028(%r11)
 # b = mem32[x0 + 1060]
 	.loc 1 3620
-	lwz %r4, 1060(%r10)
+	lwz %r6, 1060(%r11)
 # u = a ^ b
 	.loc 1 3621
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3622
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3623
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3624
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 3625
-	stw %r3, 1028(%r10)
+	stw %r5, 1028(%r11)
 # mem32[x0 + 1060] = b
 	.loc 1 3626
-	stw %r4, 1060(%r10)
+	stw %r6, 1060(%r11)
 # a = mem32[x0 + 1024]
 	.loc 1 3627
-	lwz %r3, 1024(%r10)
+	lwz %r5, 1024(%r11)
 # b = mem32[x0 + 1056]
 	.loc 1 3628
-	lwz %r4, 1056(%r10)
+	lwz %r6, 1056(%r11)
 # u = a ^ b
 	.loc 1 3629
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3630
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3631
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3632
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1024] = a
 	.loc 1 3633
-	stw %r3, 1024(%r10)
+	stw %r5, 1024(%r11)
 # mem32[x0 + 1056] = b
 	.loc 1 3634
-	stw %r4, 1056(%r10)
+	stw %r6, 1056(%r11)
 # a = mem32[x0 + 2052]
 	.loc 1 3635
-	lwz %r3, 2052(%r10)
+	lwz %r5, 2052(%r11)
 # b = mem32[x0 + 2084]
 	.loc 1 3636
-	lwz %r4, 2084(%r10)
+	lwz %r6, 2084(%r11)
 # u = a ^ b
 	.loc 1 3637
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3638
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3639
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3640
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 3641
-	stw %r3, 2052(%r10)
+	stw %r5, 2052(%r11)
 # mem32[x0 + 2084] = b
 	.loc 1 3642
-	stw %r4, 2084(%r10)
+	stw %r6, 2084(%r11)
 # a = mem32[x0 + 2048]
 	.loc 1 3643
-	lwz %r3, 2048(%r10)
+	lwz %r5, 2048(%r11)
 # b = mem32[x0 + 2080]
 	.loc 1 3644
-	lwz %r4, 2080(%r10)
+	lwz %r6, 2080(%r11)
 # u = a ^ b
 	.loc 1 3645
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3646
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3647
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3648
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2048] = a
 	.loc 1 3649
-	stw %r3, 2048(%r10)
+	stw %r5, 2048(%r11)
 # mem32[x0 + 2080] = b
 	.loc 1 3650
-	stw %r4, 2080(%r10)
+	stw %r6, 2080(%r11)
 # a = mem32[x0 + 3076]
 	.loc 1 3651
-	lwz %r3, 3076(%r10)
+	lwz %r5, 3076(%r11)
 # b = mem32[x0 + 3108]
 	.loc 1 3652
-	lwz %r4, 3108(%r10)
+	lwz %r6, 3108(%r11)
 # u = a ^ b
 	.loc 1 3653
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3654
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3655
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3656
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 3657
-	stw %r3, 3076(%r10)
+	stw %r5, 3076(%r11)
 # mem32[x0 + 3108] = b
 	.loc 1 3658
-	stw %r4, 3108(%r10)
+	stw %r6, 3108(%r11)
 # a = mem32[x0 + 3072]
 	.loc 1 3659
-	lwz %r3, 3072(%r10)
+	lwz %r5, 3072(%r11)
 # b = mem32[x0 + 3104]
 	.loc 1 3660
-	lwz %r4, 3104(%r10)
+	lwz %r6, 3104(%r11)
 # u = a ^ b
 	.loc 1 3661
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3662
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3663
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3664
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3072] = a
 	.loc 1 3665
-	stw %r3, 3072(%r10)
+	stw %r5, 3072(%r11)
 # mem32[x0 + 3104] = b
 	.loc 1 3666
-	stw %r4, 3104(%r10)
+	stw %r6, 3104(%r11)
 # a = mem32[x0 + 4100]
 	.loc 1 3667
-	lwz %r3, 4100(%r10)
+	lwz %r5, 4100(%r11)
 # b = mem32[x0 + 4132]
 	.loc 1 3668
-	lwz %r4, 4132(%r10)
+	lwz %r6, 4132(%r11)
 # u = a ^ b
 	.loc 1 3669
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3670
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3671
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3672
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 3673
-	stw %r3, 4100(%r10)
+	stw %r5, 4100(%r11)
 # mem32[x0 + 4132] = b
 	.loc 1 3674
-	stw %r4, 4132(%r10)
+	stw %r6, 4132(%r11)
 # a = mem32[x0 + 4096]
 	.loc 1 3675
-	lwz %r3, 4096(%r10)
+	lwz %r5, 4096(%r11)
 # b = mem32[x0 + 4128]
 	.loc 1 3676
-	lwz %r4, 4128(%r10)
+	lwz %r6, 4128(%r11)
 # u = a ^ b
 	.loc 1 3677
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3678
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3679
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3680
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4096] = a
 	.loc 1 3681
-	stw %r3, 4096(%r10)
+	stw %r5, 4096(%r11)
 # mem32[x0 + 4128] = b
 	.loc 1 3682
-	stw %r4, 4128(%r10)
+	stw %r6, 4128(%r11)
 # a = mem32[x0 + 5124]
 	.loc 1 3683
-	lwz %r3, 5124(%r10)
+	lwz %r5, 5124(%r11)
 # b = mem32[x0 + 5156]
 	.loc 1 3684
-	lwz %r4, 5156(%r10)
+	lwz %r6, 5156(%r11)
 # u = a ^ b
 	.loc 1 3685
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3686
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3687
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3688
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 3689
-	stw %r3, 5124(%r10)
+	stw %r5, 5124(%r11)
 # mem32[x0 + 5156] = b
 	.loc 1 3690
-	stw %r4, 5156(%r10)
+	stw %r6, 5156(%r11)
 # a = mem32[x0 + 5120]
 	.loc 1 3691
-	lwz %r3, 5120(%r10)
+	lwz %r5, 5120(%r11)
 # b = mem32[x0 + 5152]
 	.loc 1 3692
-	lwz %r4, 5152(%r10)
+	lwz %r6, 5152(%r11)
 # u = a ^ b
 	.loc 1 3693
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3694
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3695
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3696
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5120] = a
 	.loc 1 3697
-	stw %r3, 5120(%r10)
+	stw %r5, 5120(%r11)
 # mem32[x0 + 5152] = b
 	.loc 1 3698
-	stw %r4, 5152(%r10)
+	stw %r6, 5152(%r11)
 # a = mem32[x0 + 6148]
 	.loc 1 3699
-	lwz %r3, 6148(%r10)
+	lwz %r5, 6148(%r11)
 # b = mem32[x0 + 6180]
 	.loc 1 3700
-	lwz %r4, 6180(%r10)
+	lwz %r6, 6180(%r11)
 # u = a ^ b
 	.loc 1 3701
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3702
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3703
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3704
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6148] = a
 	.loc 1 3705
-	stw %r3, 6148(%r10)
+	stw %r5, 6148(%r11)
 # mem32[x0 + 6180] = b
 	.loc 1 3706
-	stw %r4, 6180(%r10)
+	stw %r6, 6180(%r11)
 # a = mem32[x0 + 6144]
 	.loc 1 3707
-	lwz %r3, 6144(%r10)
+	lwz %r5, 6144(%r11)
 # b = mem32[x0 + 6176]
 	.loc 1 3708
-	lwz %r4, 6176(%r10)
+	lwz %r6, 6176(%r11)
 # u = a ^ b
 	.loc 1 3709
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3710
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3711
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3712
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6144] = a
 	.loc 1 3713
-	stw %r3, 6144(%r10)
+	stw %r5, 6144(%r11)
 # mem32[x0 + 6176] = b
 	.loc 1 3714
-	stw %r4, 6176(%r10)
+	stw %r6, 6176(%r11)
 # a = mem32[x0 + 7172]
 	.loc 1 3715
-	lwz %r3, 7172(%r10)
+	lwz %r5, 7172(%r11)
 # b = mem32[x0 + 7204]
 	.loc 1 3716
-	lwz %r4, 7204(%r10)
+	lwz %r6, 7204(%r11)
 # u = a ^ b
 	.loc 1 3717
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3718
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3719
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3720
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7172] = a
 	.loc 1 3721
-	stw %r3, 7172(%r10)
+	stw %r5, 7172(%r11)
 # mem32[x0 + 7204] = b
 	.loc 1 3722
-	stw %r4, 7204(%r10)
+	stw %r6, 7204(%r11)
 # a = mem32[x0 + 7168]
 	.loc 1 3723
-	lwz %r3, 7168(%r10)
+	lwz %r5, 7168(%r11)
 # b = mem32[x0 + 7200]
 	.loc 1 3724
-	lwz %r4, 7200(%r10)
+	lwz %r6, 7200(%r11)
 # u = a ^ b
 	.loc 1 3725
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3726
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3727
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3728
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7168] = a
 	.loc 1 3729
-	stw %r3, 7168(%r10)
+	stw %r5, 7168(%r11)
 # mem32[x0 + 7200] = b
 	.loc 1 3730
-	stw %r4, 7200(%r10)
+	stw %r6, 7200(%r11)
 # a = mem32[x0 + 8196]
 	.loc 1 3731
-	lwz %r3, 8196(%r10)
+	lwz %r5, 8196(%r11)
 # b = mem32[x0 + 8228]
 	.loc 1 3732
-	lwz %r4, 8228(%r10)
+	lwz %r6, 8228(%r11)
 # u = a ^ b
 	.loc 1 3733
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3734
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3735
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3736
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8196] = a
 	.loc 1 3737
-	stw %r3, 8196(%r10)
+	stw %r5, 8196(%r11)
 # mem32[x0 + 8228] = b
 	.loc 1 3738
-	stw %r4, 8228(%r10)
+	stw %r6, 8228(%r11)
 # a = mem32[x0 + 8192]
 	.loc 1 3739
-	lwz %r3, 8192(%r10)
+	lwz %r5, 8192(%r11)
 # b = mem32[x0 + 8224]
 	.loc 1 3740
-	lwz %r4, 8224(%r10)
+	lwz %r6, 8224(%r11)
 # u = a ^ b
 	.loc 1 3741
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3742
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3743
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3744
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8192] = a
 	.loc 1 3745
-	stw %r3, 8192(%r10)
+	stw %r5, 8192(%r11)
 # mem32[x0 + 8224] = b
 	.loc 1 3746
-	stw %r4, 8224(%r10)
+	stw %r6, 8224(%r11)
 # a = mem32[x0 + 9220]
 	.loc 1 3747
-	lwz %r3, 9220(%r10)
+	lwz %r5, 9220(%r11)
 # b = mem32[x0 + 9252]
 	.loc 1 3748
-	lwz %r4, 9252(%r10)
+	lwz %r6, 9252(%r11)
 # u = a ^ b
 	.loc 1 3749
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3750
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3751
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3752
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9220] = a
 	.loc 1 3753
-	stw %r3, 9220(%r10)
+	stw %r5, 9220(%r11)
 # mem32[x0 + 9252] = b
 	.loc 1 3754
-	stw %r4, 9252(%r10)
+	stw %r6, 9252(%r11)
 # a = mem32[x0 + 9216]
 	.loc 1 3755
-	lwz %r3, 9216(%r10)
+	lwz %r5, 9216(%r11)
 # b = mem32[x0 + 9248]
 	.loc 1 3756
-	lwz %r4, 9248(%r10)
+	lwz %r6, 9248(%r11)
 # u = a ^ b
 	.loc 1 3757
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3758
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3759
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3760
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9216] = a
 	.loc 1 3761
-	stw %r3, 9216(%r10)
+	stw %r5, 9216(%r11)
 # mem32[x0 + 9248] = b
 	.loc 1 3762
-	stw %r4, 9248(%r10)
+	stw %r6, 9248(%r11)
 # a = mem32[x0 + 10244]
 	.loc 1 3763
-	lwz %r3, 10244(%r10)
+	lwz %r5, 10244(%r11)
 # b = mem32[x0 + 10276]
 	.loc 1 3764
-	lwz %r4, 10276(%r10)
+	lwz %r6, 10276(%r11)
 # u = a ^ b
 	.loc 1 3765
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3766
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3767
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3768
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10244] = a
 	.loc 1 3769
-	stw %r3, 10244(%r10)
+	stw %r5, 10244(%r11)
 # mem32[x0 + 10276] = b
 	.loc 1 3770
-	stw %r4, 10276(%r10)
+	stw %r6, 10276(%r11)
 # a = mem32[x0 + 10240]
 	.loc 1 3771
-	lwz %r3, 10240(%r10)
+	lwz %r5, 10240(%r11)
 # b = mem32[x0 + 10272]
 	.loc 1 3772
-	lwz %r4, 10272(%r10)
+	lwz %r6, 10272(%r11)
 # u = a ^ b
 	.loc 1 3773
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3774
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3775
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3776
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10240] = a
 	.loc 1 3777
-	stw %r3, 10240(%r10)
+	stw %r5, 10240(%r11)
 # mem32[x0 + 10272] = b
 	.loc 1 3778
-	stw %r4, 10272(%r10)
+	stw %r6, 10272(%r11)
 # a = mem32[x0 + 11268]
 	.loc 1 3779
-	lwz %r3, 11268(%r10)
+	lwz %r5, 11268(%r11)
 # b = mem32[x0 + 11300]
 	.loc 1 3780
-	lwz %r4, 11300(%r10)
+	lwz %r6, 11300(%r11)
 # u = a ^ b
 	.loc 1 3781
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3782
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3783
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3784
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11268] = a
 	.loc 1 3785
-	stw %r3, 11268(%r10)
+	stw %r5, 11268(%r11)
 # mem32[x0 + 11300] = b
 	.loc 1 3786
-	stw %r4, 11300(%r10)
+	stw %r6, 11300(%r11)
 # a = mem32[x0 + 11264]
 	.loc 1 3787
-	lwz %r3, 11264(%r10)
+	lwz %r5, 11264(%r11)
 # b = mem32[x0 + 11296]
 	.loc 1 3788
-	lwz %r4, 11296(%r10)
+	lwz %r6, 11296(%r11)
 # u = a ^ b
 	.loc 1 3789
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3790
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3791
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3792
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11264] = a
 	.loc 1 3793
-	stw %r3, 11264(%r10)
+	stw %r5, 11264(%r11)
 # mem32[x0 + 11296] = b
 	.loc 1 3794
-	stw %r4, 11296(%r10)
+	stw %r6, 11296(%r11)
 # a = mem32[x0 + 12292]
 	.loc 1 3795
-	lwz %r3, 12292(%r10)
+	lwz %r5, 12292(%r11)
 # b = mem32[x0 + 12324]
 	.loc 1 3796
-	lwz %r4, 12324(%r10)
+	lwz %r6, 12324(%r11)
 # u = a ^ b
 	.loc 1 3797
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3798
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3799
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3800
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12292] = a
 	.loc 1 3801
-	stw %r3, 12292(%r10)
+	stw %r5, 12292(%r11)
 # mem32[x0 + 12324] = b
 	.loc 1 3802
-	stw %r4, 12324(%r10)
+	stw %r6, 12324(%r11)
 # a = mem32[x0 + 12288]
 	.loc 1 3803
-	lwz %r3, 12288(%r10)
+	lwz %r5, 12288(%r11)
 # b = mem32[x0 + 12320]
 	.loc 1 3804
-	lwz %r4, 12320(%r10)
+	lwz %r6, 12320(%r11)
 # u = a ^ b
 	.loc 1 3805
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3806
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3807
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3808
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12288] = a
 	.loc 1 3809
-	stw %r3, 12288(%r10)
+	stw %r5, 12288(%r11)
 # mem32[x0 + 12320] = b
 	.loc 1 3810
-	stw %r4, 12320(%r10)
+	stw %r6, 12320(%r11)
 # x0 = x0 + 8
 	.loc 1 3811
-	addi %r10, %r10, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 3812
 	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 3813
-	addi %r6, %r6, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 3814
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r8, 0
 # goto l16b if !=
 	.loc 1 3815
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l16b
 # x0 = x0 + 32
 	.loc 1 3816
-	addi %r10, %r10, 32
+	addi %r11, %r11, 32
 # o0 = o0 - 1
 	.loc 1 3817
-	mr %r5, %r8
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 3818
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r10, 0
 # goto l16a if !=
 	.loc 1 3819
-	mr %r3, %r12
-	mr %r4, %r11
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l16a
 # c = cb + 8704
 	.loc 1 3822
 	addi %r9, %r4, 8704
 # x0 = v
 	.loc 1 3823
-	mr %r10, %r3
+	mr %r11, %r3
 # o0 = 32
 	.loc 1 3824
-	li %r5, 32
+	li %r10, 32
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l17a:
 # o1 = 2
 	.loc 1 3826
-	mr %r8, %r5
-	mr %r11, %r4
-	mr %r12, %r3
-	li %r6, 2
+	li %r8, 2
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l17b:
 # k = mem32le[c + 0]
 	.loc 1 3828
 	lwbrx %r31, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 3829
-	li %r3, 4
-	lwbrx %r7, %r9, %r3
+	li %r5, 4
+	lwbrx %r12, %r9, %r5
 # a = mem32[x0 + 4]
 	.loc 1 3830
-	lwz %r3, 4(%r10)
+	lwz %r5, 4(%r11)
 # b = mem32[x0 + 20]
 	.loc 1 3831
-	lwz %r4, 20(%r10)
+	lwz %r6, 20(%r11)
 # u = a ^ b
 	.loc 1 3832
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3833
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3834
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3835
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4] = a
 	.loc 1 3836
-	stw %r3, 4(%r10)
+	stw %r5, 4(%r11)
 # mem32[x0 + 20] = b
 	.loc 1 3837
-	stw %r4, 20(%r10)
+	stw %r6, 20(%r11)
 # a = mem32[x0 + 0]
 	.loc 1 3838
-	lwz %r3, 0(%r10)
+	lwz %r5, 0(%r11)
 # b = mem32[x0 + 16]
 	.loc 1 3839
-	lwz %r4, 16(%r10)
+	lwz %r6, 16(%r11)
 # u = a ^ b
 	.loc 1 3840
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3841
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3842
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3843
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 0] = a
 	.loc 1 3844
-	stw %r3, 0(%r10)
+	stw %r5, 0(%r11)
 # mem32[x0 + 16] = b
 	.loc 1 3845
-	stw %r4, 16(%r10)
+	stw %r6, 16(%r11)
 # a = mem32[x0 + 1028]
 	.loc 1 3846
-	lwz %r3, 1028(%r10)
+	lwz %r5, 1028(%r11)
 # b = mem32[x0 + 1044]
 	.loc 1 3847
-	lwz %r4, 1044(%r10)
+	lwz %r6, 1044(%r11)
 # u = a ^ b
 	.loc 1 3848
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3849
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3850
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3851
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 3852
-	stw %r3, 1028(%r10)
+	stw %r5, 1028(%r11)
 # mem32[x0 + 1044] = b
 	.loc 1 3853
-	stw %r4, 1044(%r10)
+	stw %r6, 1044(%r11)
 # a = mem32[x0 + 1024]
 	.loc 1 3854
-	lwz %r3, 1024(%r10)
+	lwz %r5, 1024(%r11)
 # b = mem32[x0 + 1040]
 	.loc 1 3855
-	lwz %r4, 1040(%r10)
+	lwz %r6, 1040(%r11)
 # u = a ^ b
 	.loc 1 3856
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3857
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3858
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3859
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1024] = a
 	.loc 1 3860
-	stw %r3, 1024(%r10)
+	stw %r5, 1024(%r11)
 # mem32[x0 + 1040] = b
 	.loc 1 3861
-	stw %r4, 1040(%r10)
+	stw %r6, 1040(%r11)
 # a = mem32[x0 + 2052]
 	.loc 1 3862
-	lwz %r3, 2052(%r10)
+	lwz %r5, 2052(%r11)
 # b = mem32[x0 + 2068]
 	.loc 1 3863
-	lwz %r4, 2068(%r10)
+	lwz %r6, 2068(%r11)
 # u = a ^ b
 	.loc 1 3864
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3865
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3866
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3867
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 3868
-	stw %r3, 2052(%r10)
+	stw %r5, 2052(%r11)
 # mem32[x0 + 2068] = b
 	.loc 1 3869
-	stw %r4, 2068(%r10)
+	stw %r6, 2068(%r11)
 # a = mem32[x0 + 2048]
 	.loc 1 3870
-	lwz %r3, 2048(%r10)
+	lwz %r5, 2048(%r11)
 # b = mem32[x0 + 2064]
 	.loc 1 3871
-	lwz %r4, 2064(%r10)
+	lwz %r6, 2064(%r11)
 # u = a ^ b
 	.loc 1 3872
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3873
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3874
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3875
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2048] = a
 	.loc 1 3876
-	stw %r3, 2048(%r10)
+	stw %r5, 2048(%r11)
 # mem32[x0 + 2064] = b
 	.loc 1 3877
-	stw %r4, 2064(%r10)
+	stw %r6, 2064(%r11)
 # a = mem32[x0 + 3076]
 	.loc 1 3878
-	lwz %r3, 3076(%r10)
+	lwz %r5, 3076(%r11)
 # b = mem32[x0 + 3092]
 	.loc 1 3879
-	lwz %r4, 3092(%r10)
+	lwz %r6, 3092(%r11)
 # u = a ^ b
 	.loc 1 3880
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3881
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3882
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3883
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 3884
-	stw %r3, 3076(%r10)
+	stw %r5, 3076(%r11)
 # mem32[x0 + 3092] = b
 	.loc 1 3885
-	stw %r4, 3092(%r10)
+	stw %r6, 3092(%r11)
 # a = mem32[x0 + 3072]
 	.loc 1 3886
-	lwz %r3, 3072(%r10)
+	lwz %r5, 3072(%r11)
 # b = mem32[x0 + 3088]
 	.loc 1 3887
-	lwz %r4, 3088(%r10)
+	lwz %r6, 3088(%r11)
 # u = a ^ b
 	.loc 1 3888
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3889
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3890
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3891
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3072] = a
 	.loc 1 3892
-	stw %r3, 3072(%r10)
+	stw %r5, 3072(%r11)
 # mem32[x0 + 3088] = b
 	.loc 1 3893
-	stw %r4, 3088(%r10)
+	stw %r6, 3088(%r11)
 # a = mem32[x0 + 4100]
 	.loc 1 3894
-	lwz %r3, 4100(%r10)
+	lwz %r5, 4100(%r11)
 # b = mem32[x0 + 4116]
 	.loc 1 3895
-	lwz %r4, 4116(%r10)
+	lwz %r6, 4116(%r11)
 # u = a ^ b
 	.loc 1 3896
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3897
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3898
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3899
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 3900
-	stw %r3, 4100(%r10)
+	stw %r5, 4100(%r11)
 # mem32[x0 + 4116] = b
 	.loc 1 3901
-	stw %r4, 4116(%r10)
+	stw %r6, 4116(%r11)
 # a = mem32[x0 + 4096]
 	.loc 1 3902
-	lwz %r3, 4096(%r10)
+	lwz %r5, 4096(%r11)
 # b = mem32[x0 + 4112]
 	.loc 1 3903
-	lwz %r4, 4112(%r10)
+	lwz %r6, 4112(%r11)
 # u = a ^ b
 	.loc 1 3904
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3905
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3906
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3907
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4096] = a
 	.loc 1 3908
-	stw %r3, 4096(%r10)
+	stw %r5, 4096(%r11)
 # mem32[x0 + 4112] = b
 	.loc 1 3909
-	stw %r4, 4112(%r10)
+	stw %r6, 4112(%r11)
 # a = mem32[x0 + 5124]
 	.loc 1 3910
-	lwz %r3, 5124(%r10)
+	lwz %r5, 5124(%r11)
 # b = mem32[x0 + 5140]
 	.loc 1 3911
-	lwz %r4, 5140(%r10)
+	lwz %r6, 5140(%r11)
 # u = a ^ b
 	.loc 1 3912
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3913
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3914
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3915
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 3916
-	stw %r3, 5124(%r10)
+	stw %r5, 5124(%r11)
 # mem32[x0 + 5140] = b
 	.loc 1 3917
-	stw %r4, 5140(%r10)
+	stw %r6, 5140(%r11)
 # a = mem32[x0 + 5120]
 	.loc 1 3918
-	lwz %r3, 5120(%r10)
+	lwz %r5, 5120(%r11)
 # b = mem32[x0 + 5136]
 	.loc 1 3919
-	lwz %r4, 5136(%r10)
+	lwz %r6, 5136(%r11)
 # u = a ^ b
 	.loc 1 3920
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3921
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3922
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3923
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5120] = a
 	.loc 1 3924
-	stw %r3, 5120(%r10)
+	stw %r5, 5120(%r11)
 # mem32[x0 + 5136] = b
 	.loc 1 3925
-	stw %r4, 5136(%r10)
+	stw %r6, 5136(%r11)
 # a = mem32[x0 + 6148]
 	.loc 1 3926
-	lwz %r3, 6148(%r10)
+	lwz %r5, 6148(%r11)
 # b = mem32[x0 + 6164]
 	.loc 1 3927
-	lwz %r4, 6164(%r10)
+	lwz %r6, 6164(%r11)
 # u = a ^ b
 	.loc 1 3928
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3929
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3930
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3931
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6148] = a
 	.loc 1 3932
-	stw %r3, 6148(%r10)
+	stw %r5, 6148(%r11)
 # mem32[x0 + 6164] = b
 	.loc 1 3933
-	stw %r4, 6164(%r10)
+	stw %r6, 6164(%r11)
 # a = mem32[x0 + 6144]
 	.loc 1 3934
-	lwz %r3, 6144(%r10)
+	lwz %r5, 6144(%r11)
 # b = mem32[x0 + 6160]
 	.loc 1 3935
-	lwz %r4, 6160(%r10)
+	lwz %r6, 6160(%r11)
 # u = a ^ b
 	.loc 1 3936
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3937
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3938
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3939
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6144] = a
 	.loc 1 3940
-	stw %r3, 6144(%r10)
+	stw %r5, 6144(%r11)
 # mem32[x0 + 6160] = b
 	.loc 1 3941
-	stw %r4, 6160(%r10)
+	stw %r6, 6160(%r11)
 # a = mem32[x0 + 7172]
 	.loc 1 3942
-	lwz %r3, 7172(%r10)
+	lwz %r5, 7172(%r11)
 # b = mem32[x0 + 7188]
 	.loc 1 3943
-	lwz %r4, 7188(%r10)
+	lwz %r6, 7188(%r11)
 # u = a ^ b
 	.loc 1 3944
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3945
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3946
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3947
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7172] = a
 	.loc 1 3948
-	stw %r3, 7172(%r10)
+	stw %r5, 7172(%r11)
 # mem32[x0 + 7188] = b
 	.loc 1 3949
-	stw %r4, 7188(%r10)
+	stw %r6, 7188(%r11)
 # a = mem32[x0 + 7168]
 	.loc 1 3950
-	lwz %r3, 7168(%r10)
+	lwz %r5, 7168(%r11)
 # b = mem32[x0 + 7184]
 	.loc 1 3951
-	lwz %r4, 7184(%r10)
+	lwz %r6, 7184(%r11)
 # u = a ^ b
 	.loc 1 3952
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3953
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3954
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3955
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7168] = a
 	.loc 1 3956
-	stw %r3, 7168(%r10)
+	stw %r5, 7168(%r11)
 # mem32[x0 + 7184] = b
 	.loc 1 3957
-	stw %r4, 7184(%r10)
+	stw %r6, 7184(%r11)
 # a = mem32[x0 + 8196]
 	.loc 1 3958
-	lwz %r3, 8196(%r10)
+	lwz %r5, 8196(%r11)
 # b = mem32[x0 + 8212]
 	.loc 1 3959
-	lwz %r4, 8212(%r10)
+	lwz %r6, 8212(%r11)
 # u = a ^ b
 	.loc 1 3960
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3961
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3962
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3963
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8196] = a
 	.loc 1 3964
-	stw %r3, 8196(%r10)
+	stw %r5, 8196(%r11)
 # mem32[x0 + 8212] = b
 	.loc 1 3965
-	stw %r4, 8212(%r10)
+	stw %r6, 8212(%r11)
 # a = mem32[x0 + 8192]
 	.loc 1 3966
-	lwz %r3, 8192(%r10)
+	lwz %r5, 8192(%r11)
 # b = mem32[x0 + 8208]
 	.loc 1 3967
-	lwz %r4, 8208(%r10)
+	lwz %r6, 8208(%r11)
 # u = a ^ b
 	.loc 1 3968
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3969
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3970
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3971
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8192] = a
 	.loc 1 3972
-	stw %r3, 8192(%r10)
+	stw %r5, 8192(%r11)
 # mem32[x0 + 8208] = b
 	.loc 1 3973
-	stw %r4, 8208(%r10)
+	stw %r6, 8208(%r11)
 # a = mem32[x0 + 9220]
 	.loc 1 3974
-	lwz %r3, 9220(%r10)
+	lwz %r5, 9220(%r11)
 # b = mem32[x0 + 9236]
 	.loc 1 3975
-	lwz %r4, 9236(%r10)
+	lwz %r6, 9236(%r11)
 # u = a ^ b
 	.loc 1 3976
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3977
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3978
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3979
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9220] = a
 	.loc 1 3980
-	stw %r3, 9220(%r10)
+	stw %r5, 9220(%r11)
 # mem32[x0 + 9236] = b
 	.loc 1 3981
-	stw %r4, 9236(%r10)
+	stw %r6, 9236(%r11)
 # a = mem32[x0 + 9216]
 	.loc 1 3982
-	lwz %r3, 9216(%r10)
+	lwz %r5, 9216(%r11)
 # b = mem32[x0 + 9232]
 	.loc 1 3983
-	lwz %r4, 9232(%r10)
+	lwz %r6, 9232(%r11)
 # u = a ^ b
 	.loc 1 3984
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 3985
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 3986
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3987
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9216] = a
 	.loc 1 3988
-	stw %r3, 9216(%r10)
+	stw %r5, 9216(%r11)
 # mem32[x0 + 9232] = b
 	.loc 1 3989
-	stw %r4, 9232(%r10)
+	stw %r6, 9232(%r11)
 # a = mem32[x0 + 10244]
 	.loc 1 3990
-	lwz %r3, 10244(%r10)
+	lwz %r5, 10244(%r11)
 # b = mem32[x0 + 10260]
 	.loc 1 3991
-	lwz %r4, 10260(%r10)
+	lwz %r6, 10260(%r11)
 # u = a ^ b
 	.loc 1 3992
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 3993
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 3994
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 3995
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10244] = a
 	.loc 1 3996
-	stw %r3, 10244(%r10)
+	stw %r5, 10244(%r11)
 # mem32[x0 + 10260] = b
 	.loc 1 3997
-	stw %r4, 10260(%r10)
+	stw %r6, 10260(%r11)
 # a = mem32[x0 + 10240]
 	.loc 1 3998
-	lwz %r3, 10240(%r10)
+	lwz %r5, 10240(%r11)
 # b = mem32[x0 + 10256]
 	.loc 1 3999
-	lwz %r4, 10256(%r10)
+	lwz %r6, 10256(%r11)
 # u = a ^ b
 	.loc 1 4000
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 4001
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 4002
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4003
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10240] = a
 	.loc 1 4004
-	stw %r3, 10240(%r10)
+	stw %r5, 10240(%r11)
 # mem32[x0 + 10256] = b
 	.loc 1 4005
-	stw %r4, 10256(%r10)
+	stw %r6, 10256(%r11)
 # a = mem32[x0 + 11268]
 	.loc 1 4006
-	lwz %r3, 11268(%r10)
+	lwz %r5, 11268(%r11)
 # b = mem32[x0 + 11284]
 	.loc 1 4007
-	lwz %r4, 11284(%r10)
+	lwz %r6, 11284(%r11)
 # u = a ^ b
 	.loc 1 4008
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4009
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 4010
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4011
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11268] = a
 	.loc 1 4012
-	stw %r3, 11268(%r10)
+	stw %r5, 11268(%r11)
 # mem32[x0 + 11284] = b
 	.loc 1 4013
-	stw %r4, 11284(%r10)
+	stw %r6, 11284(%r11)
 # a = mem32[x0 + 11264]
 	.loc 1 4014
-	lwz %r3, 11264(%r10)
+	lwz %r5, 11264(%r11)
 # b = mem32[x0 + 11280]
 	.loc 1 4015
-	lwz %r4, 11280(%r10)
+	lwz %r6, 11280(%r11)
 # u = a ^ b
 	.loc 1 4016
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 4017
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 4018
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4019
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11264] = a
 	.loc 1 4020
-	stw %r3, 11264(%r10)
+	stw %r5, 11264(%r11)
 # mem32[x0 + 11280] = b
 	.loc 1 4021
-	stw %r4, 11280(%r10)
+	stw %r6, 11280(%r11)
 # a = mem32[x0 + 12292]
 	.loc 1 4022
-	lwz %r3, 12292(%r10)
+	lwz %r5, 12292(%r11)
 # b = mem32[x0 + 12308]
 	.loc 1 4023
-	lwz %r4, 12308(%r10)
+	lwz %r6, 12308(%r11)
 # u = a ^ b
 	.loc 1 4024
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4025
-	and %r5, %r5, %r31
+	and %r7, %r7, %r31
 # a ^= u
 	.loc 1 4026
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4027
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12292] = a
 	.loc 1 4028
-	stw %r3, 12292(%r10)
+	stw %r5, 12292(%r11)
 # mem32[x0 + 12308] = b
 	.loc 1 4029
-	stw %r4, 12308(%r10)
+	stw %r6, 12308(%r11)
 # a = mem32[x0 + 12288]
 	.loc 1 4030
-	lwz %r3, 12288(%r10)
+	lwz %r5, 12288(%r11)
 # b = mem32[x0 + 12304]
 	.loc 1 4031
-	lwz %r4, 12304(%r10)
+	lwz %r6, 12304(%r11)
 # u = a ^ b
 	.loc 1 4032
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 4033
-	and %r5, %r5, %r7
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 4034
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4035
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12288] = a
 	.loc 1 4036
-	stw %r3, 12288(%r10)
+	stw %r5, 12288(%r11)
 # mem32[x0 + 12304] = b
 	.loc 1 4037
-	stw %r4, 12304(%r10)
+	stw %r6, 12304(%r11)
 # x0 = x0 + 8
 	.loc 1 4038
-	addi %r10, %r10, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 4039
 	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 4040
-	addi %r6, %r6, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 4041
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r8, 0
 # goto l17b if !=
 	.loc 1 4042
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l17b
 # x0 = x0 + 16
 	.loc 1 4043
-	addi %r10, %r10, 16
+	addi %r11, %r11, 16
 # o0 = o0 - 1
 	.loc 1 4044
-	mr %r5, %r8
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 4045
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r10, 0
 # goto l17a if !=
 	.loc 1 4046
-	mr %r3, %r12
-	mr %r4, %r11
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l17a
 # c = cb + 9216
 	.loc 1 4049
-	addi %r5, %r4, 9216
+	addi %r9, %r4, 9216
 # x0 = v
 	.loc 1 4050
-	mr %r9, %r4
+	mr %r10, %r3
 # o0 = 64
 	.loc 1 4051
-	mr %r8, %r3
-	li %r4, 64
-	mr %r10, %r5
-	mr %r11, %r3
-	mr %r6, %r4
+	li %r8, 64
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l18a:
 # k = mem32le[c + 0]
 	.loc 1 4053
-	lwbrx %r12, 0, %r10
+	lwbrx %r12, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 4054
-	li %r3, 4
-	lwbrx %r7, %r10, %r3
+	li %r5, 4
+	lwbrx %r11, %r9, %r5
 # a = mem32[x0 + 4]
 	.loc 1 4055
-	lwz %r3, 4(%r11)
+	lwz %r5, 4(%r10)
 # b = mem32[x0 + 12]
 	.loc 1 4056
-	lwz %r4, 12(%r11)
+	lwz %r6, 12(%r10)
 # u = a ^ b
 	.loc 1 4057
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4058
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 4059
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4060
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4] = a
 	.loc 1 4061
-	stw %r3, 4(%r11)
+	stw %r5, 4(%r10)
 # mem32[x0 + 12] = b
 	.loc 1 4062
-	stw %r4, 12(%r11)
+	stw %r6, 12(%r10)
 # a = mem32[x0 + 0]
 	.loc 1 4063
-	lwz %r3, 0(%r11)
+	lwz %r5, 0(%r10)
 # b = mem32[x0 + 8]
 	.loc 1 4064
-	lwz %r4, 8(%r11)
+	lwz %r6, 8(%r10)
 # u = a ^ b
 	.loc 1 4065
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 4066
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 4067
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4068
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 0] = a
 	.loc 1 4069
-	stw %r3, 0(%r11)
+	stw %r5, 0(%r10)
 # mem32[x0 + 8] = b
 	.loc 1 4070
-	stw %r4, 8(%r11)
+	stw %r6, 8(%r10)
 # a = mem32[x0 + 1028]
 	.loc 1 4071
-	lwz %r3, 1028(%r11)
+	lwz %r5, 1028(%r10)
 # b = mem32[x0 + 1036]
 	.loc 1 4072
-	lwz %r4, 1036(%r11)
+	lwz %r6, 1036(%r10)
 # u = a ^ b
 	.loc 1 4073
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4074
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 4075
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4076
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 4077
-	stw %r3, 1028(%r11)
+	stw %r5, 1028(%r10)
 # mem32[x0 + 1036] = b
 	.loc 1 4078
-	stw %r4, 1036(%r11)
+	stw %r6, 1036(%r10)
 # a = mem32[x0 + 1024]
 	.loc 1 4079
-	lwz %r3, 1024(%r11)
+	lwz %r5, 1024(%r10)
 # b = mem32[x0 + 1032]
 	.loc 1 4080
-	lwz %r4, 1032(%r11)
+	lwz %r6, 1032(%r10)
 # u = a ^ b
 	.loc 1 4081
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 4082
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 4083
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4084
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1024] = a
 	.loc 1 4085
-	stw %r3, 1024(%r11)
+	stw %r5, 1024(%r10)
 # mem32[x0 + 1032] = b
 	.loc 1 4086
-	stw %r4, 1032(%r11)
+	stw %r6, 1032(%r10)
 # a = mem32[x0 + 2052]
 	.loc 1 4087
-	lwz %r3, 2052(%r11)
+	lwz %r5, 2052(%r10)
 # b = mem32[x0 + 2060]
 	.loc 1 4088
-	lwz %r4, 2060(%r11)
+	lwz %r6, 2060(%r10)
 # u = a ^ b
 	.loc 1 4089
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4090
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 4091
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4092
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 4093
-	stw %r3, 2052(%r11)
+	stw %r5, 2052(%r10)
 # mem32[x0 + 2060] = b
 	.loc 1 4094
-	stw %r4, 2060(%r11)
+	stw %r6, 2060(%r10)
 # a = mem32[x0 + 2048]
 	.loc 1 4095
-	lwz %r3, 2048(%r11)
+	lwz %r5, 2048(%r10)
 # b = mem32[x0 + 2056]
 	.loc 1 4096
-	lwz %r4, 2056(%r11)
+	lwz %r6, 2056(%r10)
 # u = a ^ b
 	.loc 1 4097
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 4098
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 4099
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4100
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2048] = a
 	.loc 1 4101
-	stw %r3, 2048(%r11)
+	stw %r5, 2048(%r10)
 # mem32[x0 + 2056] = b
 	.loc 1 4102
-	stw %r4, 2056(%r11)
+	stw %r6, 2056(%r10)
 # a = mem32[x0 + 3076]
 	.loc 1 4103
-	lwz %r3, 3076(%r11)
+	lwz %r5, 3076(%r10)
 # b = mem32[x0 + 3084]
 	.loc 1 4104
-	lwz %r4, 3084(%r11)
+	lwz %r6, 3084(%r10)
 # u = a ^ b
 	.loc 1 4105
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4106
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 4107
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4108
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 4109
-	stw %r3, 3076(%r11)
+	stw %r5, 3076(%r10)
 # mem32[x0 + 3084] = b
 	.loc 1 4110
-	stw %r4, 3084(%r11)
+	stw %r6, 3084(%r10)
 # a = mem32[x0 + 3072]
 	.loc 1 4111
-	lwz %r3, 3072(%r11)
+	lwz %r5, 3072(%r10)
 # b = mem32[x0 + 3080]
 	.loc 1 4112
-	lwz %r4, 3080(%r11)
+	lwz %r6, 3080(%r10)
 # u = a ^ b
 	.loc 1 4113
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 4114
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 4115
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4116
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3072] = a
 	.loc 1 4117
-	stw %r3, 3072(%r11)
+	stw %r5, 3072(%r10)
 # mem32[x0 + 3080] = b
 	.loc 1 4118
-	stw %r4, 3080(%r11)
+	stw %r6, 3080(%r10)
 # a = mem32[x0 + 4100]
 	.loc 1 4119
-	lwz %r3, 4100(%r11)
+	lwz %r5, 4100(%r10)
 # b = mem32[x0 + 4108]
 	.loc 1 4120
-	lwz %r4, 4108(%r11)
+	lwz %r6, 4108(%r10)
 # u = a ^ b
 	.loc 1 4121
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4122
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 4123
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4124
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 4125
-	stw %r3, 4100(%r11)
+	stw %r5, 4100(%r10)
 # mem32[x0 + 4108] = b
 	.loc 1 4126
-	stw %r4, 4108(%r11)
+	stw %r6, 4108(%r10)
 # a = mem32[x0 + 4096]
 	.loc 1 4127
-	lwz %r3, 4096(%r11)
+	lwz %r5, 4096(%r10)
 # b = mem32[x0 + 4104]
 	.loc 1 4128
-	lwz %r4, 4104(%r11)
+	lwz %r6, 4104(%r10)
 # u = a ^ b
 	.loc 1 4129
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 4130
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 4131
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4132
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4096] = a
 	.loc 1 4133
-	stw %r3, 4096(%r11)
+	stw %r5, 4096(%r10)
 # mem32[x0 + 4104] = b
 	.loc 1 4134
-	stw %r4, 4104(%r11)
+	stw %r6, 4104(%r10)
 # a = mem32[x0 + 5124]
 	.loc 1 4135
-	lwz %r3, 5124(%r11)
+	lwz %r5, 5124(%r10)
 # b = mem32[x0 + 5132]
 	.loc 1 4136
-	lwz %r4, 5132(%r11)
+	lwz %r6, 5132(%r10)
 # u = a ^ b
 	.loc 1 4137
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4138
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 4139
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4140
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 4141
-	stw %r3, 5124(%r11)
+	stw %r5, 5124(%r10)
 # mem32[x0 + 5132] = b
 	.loc 1 4142
-	stw %r4, 5132(%r11)
+	stw %r6, 5132(%r10)
 # a = mem32[x0 + 5120]
 	.loc 1 4143
-	lwz %r3, 5120(%r11)
+	lwz %r5, 5120(%r10)
 # b = mem32[x0 + 5128]
 	.loc 1 4144
-	lwz %r4, 5128(%r11)
+	lwz %r6, 5128(%r10)
 # u = a ^ b
 	.loc 1 4145
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 4146
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 4147
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4148
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5120] = a
 	.loc 1 4149
-	stw %r3, 5120(%r11)
+	stw %r5, 5120(%r10)
 # mem32[x0 + 5128] = b
 	.loc 1 4150
-	stw %r4, 5128(%r11)
+	stw %r6, 5128(%r10)
 # a = mem32[x0 + 6148]
 	.loc 1 4151
-	lwz %r3, 6148(%r11)
+	lwz %r5, 6148(%r10)
 # b = mem32[x0 + 6156]
 	.loc 1 4152
-	lwz %r4, 6156(%r11)
+	lwz %r6, 6156(%r10)
 # u = a ^ b
 	.loc 1 4153
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4154
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 4155
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4156
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6148] = a
 	.loc 1 4157
-	stw %r3, 6148(%r11)
+	stw %r5, 6148(%r10)
 # mem32[x0 + 6156] = b
 	.loc 1 4158
-	stw %r4, 6156(%r11)
+	stw %r6, 6156(%r10)
 # a = mem32[x0 + 6144]
 	.loc 1 4159
-	lwz %r3, 6144(%r11)
+	lwz %r5, 6144(%r10)
 # b = mem32[x0 + 6152]
 	.loc 1 4160
-	lwz %r4, 6152(%r11)
+	lwz %r6, 6152(%r10)
 # u = a ^ b
 	.loc 1 4161
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 4162
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 4163
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4164
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6144] = a
 	.loc 1 4165
-	stw %r3, 6144(%r11)
+	stw %r5, 6144(%r10)
 # mem32[x0 + 6152] = b
 	.loc 1 4166
-	stw %r4, 6152(%r11)
+	stw %r6, 6152(%r10)
 # a = mem32[x0 + 7172]
 	.loc 1 4167
-	lwz %r3, 7172(%r11)
+	lwz %r5, 7172(%r10)
 # b = mem32[x0 + 7180]
 	.loc 1 4168
-	lwz %r4, 7180(%r11)
+	lwz %r6, 7180(%r10)
 # u = a ^ b
 	.loc 1 4169
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4170
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 4171
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4172
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7172] = a
 	.loc 1 4173
-	stw %r3, 7172(%r11)
+	stw %r5, 7172(%r10)
 # mem32[x0 + 7180] = b
 	.loc 1 4174
-	stw %r4, 7180(%r11)
+	stw %r6, 7180(%r10)
 # a = mem32[x0 + 7168]
 	.loc 1 4175
-	lwz %r3, 7168(%r11)
+	lwz %r5, 7168(%r10)
 # b = mem32[x0 + 7176]
 	.loc 1 4176
-	lwz %r4, 7176(%r11)
+	lwz %r6, 7176(%r10)
 # u = a ^ b
 	.loc 1 4177
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 4178
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 4179
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4180
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7168] = a
 	.loc 1 4181
-	stw %r3, 7168(%r11)
+	stw %r5, 7168(%r10)
 # mem32[x0 + 7176] = b
 	.loc 1 4182
-	stw %r4, 7176(%r11)
+	stw %r6, 7176(%r10)
 # a = mem32[x0 + 8196]
 	.loc 1 4183
-	lwz %r3, 8196(%r11)
+	lwz %r5, 8196(%r10)
 # b = mem32[x0 + 8204]
 	.loc 1 4184
-	lwz %r4, 8204(%r11)
+	lwz %r6, 8204(%r10)
 # u = a ^ b
 	.loc 1 4185
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4186
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 4187
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4188
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8196] = a
 	.loc 1 4189
-	stw %r3, 8196(%r11)
+	stw %r5, 8196(%r10)
 # mem32[x0 + 8204] = b
 	.loc 1 4190
-	stw %r4, 8204(%r11)
+	stw %r6, 8204(%r10)
 # a = mem32[x0 + 8192]
 	.loc 1 4191
-	lwz %r3, 8192(%r11)
+	lwz %r5, 8192(%r10)
 # b = mem32[x0 + 8200]
 	.loc 1 4192
-	lwz %r4, 8200(%r11)
+	lwz %r6, 8200(%r10)
 # u = a ^ b
 	.loc 1 4193
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 4194
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 4195
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4196
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8192] = a
 	.loc 1 4197
-	stw %r3, 8192(%r11)
+	stw %r5, 8192(%r10)
 # mem32[x0 + 8200] = b
 	.loc 1 4198
-	stw %r4, 8200(%r11)
+	stw %r6, 8200(%r10)
 # a = mem32[x0 + 9220]
 	.loc 1 4199
-	lwz %r3, 9220(%r11)
+	lwz %r5, 9220(%r10)
 # b = mem32[x0 + 9228]
 	.loc 1 4200
-	lwz %r4, 9228(%r11)
+	lwz %r6, 9228(%r10)
 # u = a ^ b
 	.loc 1 4201
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4202
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 4203
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4204
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9220] = a
 	.loc 1 4205
-	stw %r3, 9220(%r11)
+	stw %r5, 9220(%r10)
 # mem32[x0 + 9228] = b
 	.loc 1 4206
-	stw %r4, 9228(%r11)
+	stw %r6, 9228(%r10)
 # a = mem32[x0 + 9216]
 	.loc 1 4207
-	lwz %r3, 9216(%r11)
+	lwz %r5, 9216(%r10)
 # b = mem32[x0 + 9224]
 	.loc 1 4208
-	lwz %r4, 9224(%r11)
+	lwz %r6, 9224(%r10)
 # u = a ^ b
 	.loc 1 4209
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 4210
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 4211
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4212
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9216] = a
 	.loc 1 4213
-	stw %r3, 9216(%r11)
+	stw %r5, 9216(%r10)
 # mem32[x0 + 9224] = b
 	.loc 1 4214
-	stw %r4, 9224(%r11)
+	stw %r6, 9224(%r10)
 # a = mem32[x0 + 10244]
 	.loc 1 4215
-	lwz %r3, 10244(%r11)
+	lwz %r5, 10244(%r10)
 # b = mem32[x0 + 10252]
 	.loc 1 4216
-	lwz %r4, 10252(%r11)
+	lwz %r6, 10252(%r10)
 # u = a ^ b
 	.loc 1 4217
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4218
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 4219
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4220
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10244] = a
 	.loc 1 4221
-	stw %r3, 10244(%r11)
+	stw %r5, 10244(%r10)
 # mem32[x0 + 10252] = b
 	.loc 1 4222
-	stw %r4, 10252(%r11)
+	stw %r6, 10252(%r10)
 # a = mem32[x0 + 10240]
 	.loc 1 4223
-	lwz %r3, 10240(%r11)
+	lwz %r5, 10240(%r10)
 # b = mem32[x0 + 10248]
 	.loc 1 4224
-	lwz %r4, 10248(%r11)
+	lwz %r6, 10248(%r10)
 # u = a ^ b
 	.loc 1 4225
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 4226
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 4227
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4228
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10240] = a
 	.loc 1 4229
-	stw %r3, 10240(%r11)
+	stw %r5, 10240(%r10)
 # mem32[x0 + 10248] = b
 	.loc 1 4230
-	stw %r4, 10248(%r11)
+	stw %r6, 10248(%r10)
 # a = mem32[x0 + 11268]
 	.loc 1 4231
-	lwz %r3, 11268(%r11)
+	lwz %r5, 11268(%r10)
 # b = mem32[x0 + 11276]
 	.loc 1 4232
-	lwz %r4, 11276(%r11)
+	lwz %r6, 11276(%r10)
 # u = a ^ b
 	.loc 1 4233
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4234
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 4235
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4236
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11268] = a
 	.loc 1 4237
-	stw %r3, 11268(%r11)
+	stw %r5, 11268(%r10)
 # mem32[x0 + 11276] = b
 	.loc 1 4238
-	stw %r4, 11276(%r11)
+	stw %r6, 11276(%r10)
 # a = mem32[x0 + 11264]
 	.loc 1 4239
-	lwz %r3, 11264(%r11)
+	lwz %r5, 11264(%r10)
 # b = mem32[x0 + 11272]
 	.loc 1 4240
-	lwz %r4, 11272(%r11)
+	lwz %r6, 11272(%r10)
 # u = a ^ b
 	.loc 1 4241
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 4242
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 4243
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4244
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11264] = a
 	.loc 1 4245
-	stw %r3, 11264(%r11)
+	stw %r5, 11264(%r10)
 # mem32[x0 + 11272] = b
 	.loc 1 4246
-	stw %r4, 11272(%r11)
+	stw %r6, 11272(%r10)
 # a = mem32[x0 + 12292]
 	.loc 1 4247
-	lwz %r3, 12292(%r11)
+	lwz %r5, 12292(%r10)
 # b = mem32[x0 + 12300]
 	.loc 1 4248
-	lwz %r4, 12300(%r11)
+	lwz %r6, 12300(%r10)
 # u = a ^ b
 	.loc 1 4249
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4250
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 4251
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4252
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12292] = a
 	.loc 1 4253
-	stw %r3, 12292(%r11)
+	stw %r5, 12292(%r10)
 # mem32[x0 + 12300] = b
 	.loc 1 4254
-	stw %r4, 12300(%r11)
+	stw %r6, 12300(%r10)
 # a = mem32[x0 + 12288]
 	.loc 1 4255
-	lwz %r3, 12288(%r11)
+	lwz %r5, 12288(%r10)
 # b = mem32[x0 + 12296]
 	.loc 1 4256
-	lwz %r4, 12296(%r11)
+	lwz %r6, 12296(%r10)
 # u = a ^ b
 	.loc 1 4257
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= h
 	.loc 1 4258
-	and %r5, %r5, %r7
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 4259
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4260
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12288] = a
 	.loc 1 4261
-	stw %r3, 12288(%r11)
+	stw %r5, 12288(%r10)
 # mem32[x0 + 12296] = b
 	.loc 1 4262
-	stw %r4, 12296(%r11)
+	stw %r6, 12296(%r10)
 # x0 = x0 + 16
 	.loc 1 4263
-	addi %r11, %r11, 16
+	addi %r10, %r10, 16
 # c = c + 8
 	.loc 1 4264
-	addi %r10, %r10, 8
+	addi %r9, %r9, 8
 # o0 = o0 - 1
 	.loc 1 4265
-	addi %r6, %r6, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 4266
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r8, 0
 # goto l18a if !=
 	.loc 1 4267
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l18a
 # c = cb + 9728
 	.loc 1 4270
-	mr %r4, %r9
-	addi %r5, %r4, 9728
+	addi %r9, %r4, 9728
 # x0 = v
 	.loc 1 4271
-	mr %r7, %r4
-	mr %r3, %r8
+	mr %r10, %r3
 # o0 = 128
 	.loc 1 4272
-	mr %r6, %r3
-	li %r4, 128
-	mr %r9, %r5
-	mr %r10, %r3
-	mr %r8, %r4
+	li %r8, 128
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l19a:
 # k = mem32le[c + 0]
 	.loc 1 4274
 	lwbrx %r11, 0, %r9
 # a = mem32[x0 + 4]
 	.loc 1 4275
-	lwz %r3, 4(%r10)
+	lwz %r5, 4(%r10)
 # b = mem32[x0 + 0]
 	.loc 1 4276
-	lwz %r4, 0(%r10)
+	lwz %r6, 0(%r10)
 # u = a ^ b
 	.loc 1 4277
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4278
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 4279
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4280
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4] = a
 	.loc 1 4281
-	stw %r3, 4(%r10)
+	stw %r5, 4(%r10)
 # mem32[x0 + 0] = b
 	.loc 1 4282
-	stw %r4, 0(%r10)
+	stw %r6, 0(%r10)
 # a = mem32[x0 + 1028]
 	.loc 1 4283
-	lwz %r3, 1028(%r10)
+	lwz %r5, 1028(%r10)
 # b = mem32[x0 + 1024]
 	.loc 1 4284
-	lwz %r4, 1024(%r10)
+	lwz %r6, 1024(%r10)
 # u = a ^ b
 	.loc 1 4285
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4286
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 4287
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4288
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 1028] = a
 	.loc 1 4289
-	stw %r3, 1028(%r10)
+	stw %r5, 1028(%r10)
 # mem32[x0 + 1024] = b
 	.loc 1 4290
-	stw %r4, 1024(%r10)
+	stw %r6, 1024(%r10)
 # a = mem32[x0 + 2052]
 	.loc 1 4291
-	lwz %r3, 2052(%r10)
+	lwz %r5, 2052(%r10)
 # b = mem32[x0 + 2048]
 	.loc 1 4292
-	lwz %r4, 2048(%r10)
+	lwz %r6, 2048(%r10)
 # u = a ^ b
 	.loc 1 4293
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4294
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 4295
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4296
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 2052] = a
 	.loc 1 4297
-	stw %r3, 2052(%r10)
+	stw %r5, 2052(%r10)
 # mem32[x0 + 2048] = b
 	.loc 1 4298
-	stw %r4, 2048(%r10)
+	stw %r6, 2048(%r10)
 # a = mem32[x0 + 3076]
 	.loc 1 4299
-	lwz %r3, 3076(%r10)
+	lwz %r5, 3076(%r10)
 # b = mem32[x0 + 3072]
 	.loc 1 4300
-	lwz %r4, 3072(%r10)
+	lwz %r6, 3072(%r10)
 # u = a ^ b
 	.loc 1 4301
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4302
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 4303
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4304
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 3076] = a
 	.loc 1 4305
-	stw %r3, 3076(%r10)
+	stw %r5, 3076(%r10)
 # mem32[x0 + 3072] = b
 	.loc 1 4306
-	stw %r4, 3072(%r10)
+	stw %r6, 3072(%r10)
 # a = mem32[x0 + 4100]
 	.loc 1 4307
-	lwz %r3, 4100(%r10)
+	lwz %r5, 4100(%r10)
 # b = mem32[x0 + 4096]
 	.loc 1 4308
-	lwz %r4, 4096(%r10)
+	lwz %r6, 4096(%r10)
 # u = a ^ b
 	.loc 1 4309
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4310
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 4311
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4312
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 4100] = a
 	.loc 1 4313
-	stw %r3, 4100(%r10)
+	stw %r5, 4100(%r10)
 # mem32[x0 + 4096] = b
 	.loc 1 4314
-	stw %r4, 4096(%r10)
+	stw %r6, 4096(%r10)
 # a = mem32[x0 + 5124]
 	.loc 1 4315
-	lwz %r3, 5124(%r10)
+	lwz %r5, 5124(%r10)
 # b = mem32[x0 + 5120]
 	.loc 1 4316
-	lwz %r4, 5120(%r10)
+	lwz %r6, 5120(%r10)
 # u = a ^ b
 	.loc 1 4317
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4318
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 4319
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4320
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 5124] = a
 	.loc 1 4321
-	stw %r3, 5124(%r10)
+	stw %r5, 5124(%r10)
 # mem32[x0 + 5120] = b
 	.loc 1 4322
-	stw %r4, 5120(%r10)
+	stw %r6, 5120(%r10)
 # a = mem32[x0 + 6148]
 	.loc 1 4323
-	lwz %r3, 6148(%r10)
+	lwz %r5, 6148(%r10)
 # b = mem32[x0 + 6144]
 	.loc 1 4324
-	lwz %r4, 6144(%r10)
+	lwz %r6, 6144(%r10)
 # u = a ^ b
 	.loc 1 4325
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4326
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 4327
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4328
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 6148] = a
 	.loc 1 4329
-	stw %r3, 6148(%r10)
+	stw %r5, 6148(%r10)
 # mem32[x0 + 6144] = b
 	.loc 1 4330
-	stw %r4, 6144(%r10)
+	stw %r6, 6144(%r10)
 # a = mem32[x0 + 7172]
 	.loc 1 4331
-	lwz %r3, 7172(%r10)
+	lwz %r5, 7172(%r10)
 # b = mem32[x0 + 7168]
 	.loc 1 4332
-	lwz %r4, 7168(%r10)
+	lwz %r6, 7168(%r10)
 # u = a ^ b
 	.loc 1 4333
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4334
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 4335
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4336
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 7172] = a
 	.loc 1 4337
-	stw %r3, 7172(%r10)
+	stw %r5, 7172(%r10)
 # mem32[x0 + 7168] = b
 	.loc 1 4338
-	stw %r4, 7168(%r10)
+	stw %r6, 7168(%r10)
 # a = mem32[x0 + 8196]
 	.loc 1 4339
-	lwz %r3, 8196(%r10)
+	lwz %r5, 8196(%r10)
 # b = mem32[x0 + 8192]
 	.loc 1 4340
-	lwz %r4, 8192(%r10)
+	lwz %r6, 8192(%r10)
 # u = a ^ b
 	.loc 1 4341
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4342
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 4343
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4344
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 8196] = a
 	.loc 1 4345
-	stw %r3, 8196(%r10)
+	stw %r5, 8196(%r10)
 # mem32[x0 + 8192] = b
 	.loc 1 4346
-	stw %r4, 8192(%r10)
+	stw %r6, 8192(%r10)
 # a = mem32[x0 + 9220]
 	.loc 1 4347
-	lwz %r3, 9220(%r10)
+	lwz %r5, 9220(%r10)
 # b = mem32[x0 + 9216]
 	.loc 1 4348
-	lwz %r4, 9216(%r10)
+	lwz %r6, 9216(%r10)
 # u = a ^ b
 	.loc 1 4349
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4350
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 4351
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4352
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 9220] = a
 	.loc 1 4353
-	stw %r3, 9220(%r10)
+	stw %r5, 9220(%r10)
 # mem32[x0 + 9216] = b
 	.loc 1 4354
-	stw %r4, 9216(%r10)
+	stw %r6, 9216(%r10)
 # a = mem32[x0 + 10244]
 	.loc 1 4355
-	lwz %r3, 10244(%r10)
+	lwz %r5, 10244(%r10)
 # b = mem32[x0 + 10240]
 	.loc 1 4356
-	lwz %r4, 10240(%r10)
+	lwz %r6, 10240(%r10)
 # u = a ^ b
 	.loc 1 4357
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4358
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 4359
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4360
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 10244] = a
 	.loc 1 4361
-	stw %r3, 10244(%r10)
+	stw %r5, 10244(%r10)
 # mem32[x0 + 10240] = b
 	.loc 1 4362
-	stw %r4, 10240(%r10)
+	stw %r6, 10240(%r10)
 # a = mem32[x0 + 11268]
 	.loc 1 4363
-	lwz %r3, 11268(%r10)
+	lwz %r5, 11268(%r10)
 # b = mem32[x0 + 11264]
 	.loc 1 4364
-	lwz %r4, 11264(%r10)
+	lwz %r6, 11264(%r10)
 # u = a ^ b
 	.loc 1 4365
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4366
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 4367
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4368
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 11268] = a
 	.loc 1 4369
-	stw %r3, 11268(%r10)
+	stw %r5, 11268(%r10)
 # mem32[x0 + 11264] = b
 	.loc 1 4370
-	stw %r4, 11264(%r10)
+	stw %r6, 11264(%r10)
 # a = mem32[x0 + 12292]
 	.loc 1 4371
-	lwz %r3, 12292(%r10)
+	lwz %r5, 12292(%r10)
 # b = mem32[x0 + 12288]
 	.loc 1 4372
-	lwz %r4, 12288(%r10)
+	lwz %r6, 12288(%r10)
 # u = a ^ b
 	.loc 1 4373
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 4374
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 4375
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 4376
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem32[x0 + 12292] = a
 	.loc 1 4377
-	stw %r3, 12292(%r10)
+	stw %r5, 12292(%r10)
 # mem32[x0 + 12288] = b
 	.loc 1 4378
-	stw %r4, 12288(%r10)
+	stw %r6, 12288(%r10)
 # x0 = x0 + 8
 	.loc 1 4379
 	addi %r10, %r10, 8
@@ -13106,3639 +12989,3608 @@ qhasm_kernel_mceliece_gf13_benes_ppc32_benes:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l19a
 # c = cb + 10240
 	.loc 1 4386
-	mr %r4, %r7
-	addi %r5, %r4, 10240
+	addi %r9, %r4, 10240
 # x0 = v
 	.loc 1 4387
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 128
 	.loc 1 4388
-	mr %r6, %r3
-	li %r4, 128
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r5, %r4
+	li %r8, 128
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l20a:
 # k = mem32le[c + 0]
 	.loc 1 4390
-	lwbrx %r3, 0, %r8
+	lwbrx %r5, 0, %r9
 # h = k >> 16
 	.loc 1 4391
-	srwi %r10, %r3, 16
+	srwi %r7, %r5, 16
 # k &= 0xffff
 	.loc 1 4392
-	andi. %r11, %r3, 65535
+	andi. %r11, %r5, 65535
 # a = mem32[x0 + 4]
 	.loc 1 4393
-	lwz %r3, 4(%r9)
+	lwz %r5, 4(%r10)
 # u = a >> 16
 	.loc 1 4394
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 4395
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4396
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4397
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 4398
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 4399
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4] = a
 	.loc 1 4400
-	stw %r3, 4(%r9)
+	stw %r5, 4(%r10)
 # a = mem32[x0 + 0]
 	.loc 1 4401
-	lwz %r3, 0(%r9)
+	lwz %r5, 0(%r10)
 # u = a >> 16
 	.loc 1 4402
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 4403
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4404
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4405
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 4406
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 4407
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 0] = a
 	.loc 1 4408
-	stw %r3, 0(%r9)
+	stw %r5, 0(%r10)
 # a = mem32[x0 + 1028]
 	.loc 1 4409
-	lwz %r3, 1028(%r9)
+	lwz %r5, 1028(%r10)
 # u = a >> 16
 	.loc 1 4410
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 4411
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4412
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4413
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 4414
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 4415
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1028] = a
 	.loc 1 4416
-	stw %r3, 1028(%r9)
+	stw %r5, 1028(%r10)
 # a = mem32[x0 + 1024]
 	.loc 1 4417
-	lwz %r3, 1024(%r9)
+	lwz %r5, 1024(%r10)
 # u = a >> 16
 	.loc 1 4418
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 4419
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4420
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4421
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 4422
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 4423
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1024] = a
 	.loc 1 4424
-	stw %r3, 1024(%r9)
+	stw %r5, 1024(%r10)
 # a = mem32[x0 + 2052]
 	.loc 1 4425
-	lwz %r3, 2052(%r9)
+	lwz %r5, 2052(%r10)
 # u = a >> 16
 	.loc 1 4426
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 4427
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4428
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4429
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 4430
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 4431
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2052] = a
 	.loc 1 4432
-	stw %r3, 2052(%r9)
+	stw %r5, 2052(%r10)
 # a = mem32[x0 + 2048]
 	.loc 1 4433
-	lwz %r3, 2048(%r9)
+	lwz %r5, 2048(%r10)
 # u = a >> 16
 	.loc 1 4434
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 4435
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4436
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4437
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 4438
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 4439
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2048] = a
 	.loc 1 4440
-	stw %r3, 2048(%r9)
+	stw %r5, 2048(%r10)
 # a = mem32[x0 + 3076]
 	.loc 1 4441
-	lwz %r3, 3076(%r9)
+	lwz %r5, 3076(%r10)
 # u = a >> 16
 	.loc 1 4442
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 4443
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4444
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4445
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 4446
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 4447
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3076] = a
 	.loc 1 4448
-	stw %r3, 3076(%r9)
+	stw %r5, 3076(%r10)
 # a = mem32[x0 + 3072]
 	.loc 1 4449
-	lwz %r3, 3072(%r9)
+	lwz %r5, 3072(%r10)
 # u = a >> 16
 	.loc 1 4450
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 4451
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4452
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4453
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 4454
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 4455
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3072] = a
 	.loc 1 4456
-	stw %r3, 3072(%r9)
+	stw %r5, 3072(%r10)
 # a = mem32[x0 + 4100]
 	.loc 1 4457
-	lwz %r3, 4100(%r9)
+	lwz %r5, 4100(%r10)
 # u = a >> 16
 	.loc 1 4458
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 4459
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4460
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4461
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 4462
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 4463
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4100] = a
 	.loc 1 4464
-	stw %r3, 4100(%r9)
+	stw %r5, 4100(%r10)
 # a = mem32[x0 + 4096]
 	.loc 1 4465
-	lwz %r3, 4096(%r9)
+	lwz %r5, 4096(%r10)
 # u = a >> 16
 	.loc 1 4466
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 4467
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4468
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4469
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 4470
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 4471
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4096] = a
 	.loc 1 4472
-	stw %r3, 4096(%r9)
+	stw %r5, 4096(%r10)
 # a = mem32[x0 + 5124]
 	.loc 1 4473
-	lwz %r3, 5124(%r9)
+	lwz %r5, 5124(%r10)
 # u = a >> 16
 	.loc 1 4474
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 4475
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4476
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4477
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 4478
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 4479
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5124] = a
 	.loc 1 4480
-	stw %r3, 5124(%r9)
+	stw %r5, 5124(%r10)
 # a = mem32[x0 + 5120]
 	.loc 1 4481
-	lwz %r3, 5120(%r9)
+	lwz %r5, 5120(%r10)
 # u = a >> 16
 	.loc 1 4482
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 4483
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4484
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4485
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 4486
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 4487
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5120] = a
 	.loc 1 4488
-	stw %r3, 5120(%r9)
+	stw %r5, 5120(%r10)
 # a = mem32[x0 + 6148]
 	.loc 1 4489
-	lwz %r3, 6148(%r9)
+	lwz %r5, 6148(%r10)
 # u = a >> 16
 	.loc 1 4490
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 4491
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4492
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4493
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 4494
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 4495
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 6148] = a
 	.loc 1 4496
-	stw %r3, 6148(%r9)
+	stw %r5, 6148(%r10)
 # a = mem32[x0 + 6144]
 	.loc 1 4497
-	lwz %r3, 6144(%r9)
+	lwz %r5, 6144(%r10)
 # u = a >> 16
 	.loc 1 4498
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 4499
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4500
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4501
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 4502
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 4503
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 6144] = a
 	.loc 1 4504
-	stw %r3, 6144(%r9)
+	stw %r5, 6144(%r10)
 # a = mem32[x0 + 7172]
 	.loc 1 4505
-	lwz %r3, 7172(%r9)
+	lwz %r5, 7172(%r10)
 # u = a >> 16
 	.loc 1 4506
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 4507
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4508
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4509
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 4510
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 4511
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 7172] = a
 	.loc 1 4512
-	stw %r3, 7172(%r9)
+	stw %r5, 7172(%r10)
 # a = mem32[x0 + 7168]
 	.loc 1 4513
-	lwz %r3, 7168(%r9)
+	lwz %r5, 7168(%r10)
 # u = a >> 16
 	.loc 1 4514
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 4515
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4516
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4517
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 4518
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 4519
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 7168] = a
 	.loc 1 4520
-	stw %r3, 7168(%r9)
+	stw %r5, 7168(%r10)
 # a = mem32[x0 + 8196]
 	.loc 1 4521
-	lwz %r3, 8196(%r9)
+	lwz %r5, 8196(%r10)
 # u = a >> 16
 	.loc 1 4522
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 4523
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4524
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4525
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 4526
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 4527
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 8196] = a
 	.loc 1 4528
-	stw %r3, 8196(%r9)
+	stw %r5, 8196(%r10)
 # a = mem32[x0 + 8192]
 	.loc 1 4529
-	lwz %r3, 8192(%r9)
+	lwz %r5, 8192(%r10)
 # u = a >> 16
 	.loc 1 4530
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 4531
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4532
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4533
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 4534
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 4535
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 8192] = a
 	.loc 1 4536
-	stw %r3, 8192(%r9)
+	stw %r5, 8192(%r10)
 # a = mem32[x0 + 9220]
 	.loc 1 4537
-	lwz %r3, 9220(%r9)
+	lwz %r5, 9220(%r10)
 # u = a >> 16
 	.loc 1 4538
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 4539
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4540
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4541
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 4542
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 4543
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 9220] = a
 	.loc 1 4544
-	stw %r3, 9220(%r9)
+	stw %r5, 9220(%r10)
 # a = mem32[x0 + 9216]
 	.loc 1 4545
-	lwz %r3, 9216(%r9)
+	lwz %r5, 9216(%r10)
 # u = a >> 16
 	.loc 1 4546
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 4547
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4548
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4549
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 4550
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 4551
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 9216] = a
 	.loc 1 4552
-	stw %r3, 9216(%r9)
+	stw %r5, 9216(%r10)
 # a = mem32[x0 + 10244]
 	.loc 1 4553
-	lwz %r3, 10244(%r9)
+	lwz %r5, 10244(%r10)
 # u = a >> 16
 	.loc 1 4554
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 4555
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4556
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4557
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 4558
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 4559
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 10244] = a
 	.loc 1 4560
-	stw %r3, 10244(%r9)
+	stw %r5, 10244(%r10)
 # a = mem32[x0 + 10240]
 	.loc 1 4561
-	lwz %r3, 10240(%r9)
+	lwz %r5, 10240(%r10)
 # u = a >> 16
 	.loc 1 4562
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 4563
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4564
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4565
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 4566
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 4567
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 10240] = a
 	.loc 1 4568
-	stw %r3, 10240(%r9)
+	stw %r5, 10240(%r10)
 # a = mem32[x0 + 11268]
 	.loc 1 4569
-	lwz %r3, 11268(%r9)
+	lwz %r5, 11268(%r10)
 # u = a >> 16
 	.loc 1 4570
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 4571
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4572
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4573
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 4574
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 4575
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 11268] = a
 	.loc 1 4576
-	stw %r3, 11268(%r9)
+	stw %r5, 11268(%r10)
 # a = mem32[x0 + 11264]
 	.loc 1 4577
-	lwz %r3, 11264(%r9)
+	lwz %r5, 11264(%r10)
 # u = a >> 16
 	.loc 1 4578
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 4579
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4580
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4581
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 4582
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 4583
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 11264] = a
 	.loc 1 4584
-	stw %r3, 11264(%r9)
+	stw %r5, 11264(%r10)
 # a = mem32[x0 + 12292]
 	.loc 1 4585
-	lwz %r3, 12292(%r9)
+	lwz %r5, 12292(%r10)
 # u = a >> 16
 	.loc 1 4586
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 4587
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4588
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4589
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 4590
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 4591
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 12292] = a
 	.loc 1 4592
-	stw %r3, 12292(%r9)
+	stw %r5, 12292(%r10)
 # a = mem32[x0 + 12288]
 	.loc 1 4593
-	lwz %r3, 12288(%r9)
+	lwz %r5, 12288(%r10)
 # u = a >> 16
 	.loc 1 4594
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # u ^= a
 	.loc 1 4595
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4596
-	and %r4, %r4, %r10
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4597
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 4598
-	slwi %r4, %r4, 16
+	slwi %r6, %r6, 16
 # a ^= u
 	.loc 1 4599
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 12288] = a
 	.loc 1 4600
-	stw %r3, 12288(%r9)
+	stw %r5, 12288(%r10)
 # x0 = x0 + 8
 	.loc 1 4601
-	addi %r9, %r9, 8
+	addi %r10, %r10, 8
 # c = c + 4
 	.loc 1 4602
-	addi %r8, %r8, 4
+	addi %r9, %r9, 4
 # o0 = o0 - 1
 	.loc 1 4603
-	addi %r5, %r5, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 4604
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r8, 0
 # goto l20a if !=
 	.loc 1 4605
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l20a
 # c = cb + 10752
 	.loc 1 4608
-	mr %r4, %r7
-	addi %r5, %r4, 10752
+	addi %r9, %r4, 10752
 # x0 = v
 	.loc 1 4609
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 128
 	.loc 1 4610
-	mr %r6, %r3
-	li %r4, 128
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r8, 128
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l21a:
 # k = mem32le[c + 0]
 	.loc 1 4612
-	lwbrx %r3, 0, %r8
+	lwbrx %r5, 0, %r9
 # h = k >> 16
 	.loc 1 4613
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # k &= 0xffff
 	.loc 1 4614
-	andi. %r3, %r3, 65535
+	andi. %r5, %r5, 65535
 # e = 0xff00ff00
 	.loc 1 4615
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r7, 65280
+	ori %r7, %r7, 65280
 # u = k & e
 	.loc 1 4616
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 4617
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 8
 	.loc 1 4618
-	slwi %r5, %r5, 8
+	slwi %r7, %r7, 8
 # k |= u
 	.loc 1 4619
-	or %r5, %r3, %r5
+	or %r7, %r5, %r7
 # e = 0xff00ff00
 	.loc 1 4620
-	lis %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r5, 65280
+	ori %r5, %r5, 65280
 # u = h & e
 	.loc 1 4621
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # h ^= u
 	.loc 1 4622
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 8
 	.loc 1 4623
-	slwi %r3, %r3, 8
+	slwi %r5, %r5, 8
 # h |= u
 	.loc 1 4624
-	or %r11, %r4, %r3
+	or %r11, %r6, %r5
 # a = mem32[x0 + 4]
 	.loc 1 4625
-	lwz %r3, 4(%r9)
+	lwz %r5, 4(%r10)
 # u = a >> 8
 	.loc 1 4626
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4627
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4628
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4629
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4630
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4631
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4] = a
 	.loc 1 4632
-	stw %r3, 4(%r9)
+	stw %r5, 4(%r10)
 # a = mem32[x0 + 0]
 	.loc 1 4633
-	lwz %r3, 0(%r9)
+	lwz %r5, 0(%r10)
 # u = a >> 8
 	.loc 1 4634
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4635
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4636
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4637
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4638
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4639
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 0] = a
 	.loc 1 4640
-	stw %r3, 0(%r9)
+	stw %r5, 0(%r10)
 # a = mem32[x0 + 1028]
 	.loc 1 4641
-	lwz %r3, 1028(%r9)
+	lwz %r5, 1028(%r10)
 # u = a >> 8
 	.loc 1 4642
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4643
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4644
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4645
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4646
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4647
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1028] = a
 	.loc 1 4648
-	stw %r3, 1028(%r9)
+	stw %r5, 1028(%r10)
 # a = mem32[x0 + 1024]
 	.loc 1 4649
-	lwz %r3, 1024(%r9)
+	lwz %r5, 1024(%r10)
 # u = a >> 8
 	.loc 1 4650
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4651
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4652
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4653
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4654
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4655
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1024] = a
 	.loc 1 4656
-	stw %r3, 1024(%r9)
+	stw %r5, 1024(%r10)
 # a = mem32[x0 + 2052]
 	.loc 1 4657
-	lwz %r3, 2052(%r9)
+	lwz %r5, 2052(%r10)
 # u = a >> 8
 	.loc 1 4658
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4659
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4660
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4661
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4662
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4663
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2052] = a
 	.loc 1 4664
-	stw %r3, 2052(%r9)
+	stw %r5, 2052(%r10)
 # a = mem32[x0 + 2048]
 	.loc 1 4665
-	lwz %r3, 2048(%r9)
+	lwz %r5, 2048(%r10)
 # u = a >> 8
 	.loc 1 4666
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4667
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4668
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4669
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4670
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4671
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2048] = a
 	.loc 1 4672
-	stw %r3, 2048(%r9)
+	stw %r5, 2048(%r10)
 # a = mem32[x0 + 3076]
 	.loc 1 4673
-	lwz %r3, 3076(%r9)
+	lwz %r5, 3076(%r10)
 # u = a >> 8
 	.loc 1 4674
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4675
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4676
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4677
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4678
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4679
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3076] = a
 	.loc 1 4680
-	stw %r3, 3076(%r9)
+	stw %r5, 3076(%r10)
 # a = mem32[x0 + 3072]
 	.loc 1 4681
-	lwz %r3, 3072(%r9)
+	lwz %r5, 3072(%r10)
 # u = a >> 8
 	.loc 1 4682
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4683
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4684
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4685
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4686
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4687
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3072] = a
 	.loc 1 4688
-	stw %r3, 3072(%r9)
+	stw %r5, 3072(%r10)
 # a = mem32[x0 + 4100]
 	.loc 1 4689
-	lwz %r3, 4100(%r9)
+	lwz %r5, 4100(%r10)
 # u = a >> 8
 	.loc 1 4690
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4691
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4692
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4693
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4694
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4695
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4100] = a
 	.loc 1 4696
-	stw %r3, 4100(%r9)
+	stw %r5, 4100(%r10)
 # a = mem32[x0 + 4096]
 	.loc 1 4697
-	lwz %r3, 4096(%r9)
+	lwz %r5, 4096(%r10)
 # u = a >> 8
 	.loc 1 4698
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4699
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4700
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4701
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4702
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4703
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4096] = a
 	.loc 1 4704
-	stw %r3, 4096(%r9)
+	stw %r5, 4096(%r10)
 # a = mem32[x0 + 5124]
 	.loc 1 4705
-	lwz %r3, 5124(%r9)
+	lwz %r5, 5124(%r10)
 # u = a >> 8
 	.loc 1 4706
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4707
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4708
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4709
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4710
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4711
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5124] = a
 	.loc 1 4712
-	stw %r3, 5124(%r9)
+	stw %r5, 5124(%r10)
 # a = mem32[x0 + 5120]
 	.loc 1 4713
-	lwz %r3, 5120(%r9)
+	lwz %r5, 5120(%r10)
 # u = a >> 8
 	.loc 1 4714
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4715
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4716
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4717
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4718
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4719
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5120] = a
 	.loc 1 4720
-	stw %r3, 5120(%r9)
+	stw %r5, 5120(%r10)
 # a = mem32[x0 + 6148]
 	.loc 1 4721
-	lwz %r3, 6148(%r9)
+	lwz %r5, 6148(%r10)
 # u = a >> 8
 	.loc 1 4722
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4723
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4724
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4725
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4726
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4727
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 6148] = a
 	.loc 1 4728
-	stw %r3, 6148(%r9)
+	stw %r5, 6148(%r10)
 # a = mem32[x0 + 6144]
 	.loc 1 4729
-	lwz %r3, 6144(%r9)
+	lwz %r5, 6144(%r10)
 # u = a >> 8
 	.loc 1 4730
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4731
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4732
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4733
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4734
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4735
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 6144] = a
 	.loc 1 4736
-	stw %r3, 6144(%r9)
+	stw %r5, 6144(%r10)
 # a = mem32[x0 + 7172]
 	.loc 1 4737
-	lwz %r3, 7172(%r9)
+	lwz %r5, 7172(%r10)
 # u = a >> 8
 	.loc 1 4738
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4739
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4740
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4741
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4742
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4743
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 7172] = a
 	.loc 1 4744
-	stw %r3, 7172(%r9)
+	stw %r5, 7172(%r10)
 # a = mem32[x0 + 7168]
 	.loc 1 4745
-	lwz %r3, 7168(%r9)
+	lwz %r5, 7168(%r10)
 # u = a >> 8
 	.loc 1 4746
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4747
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4748
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4749
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4750
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4751
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 7168] = a
 	.loc 1 4752
-	stw %r3, 7168(%r9)
+	stw %r5, 7168(%r10)
 # a = mem32[x0 + 8196]
 	.loc 1 4753
-	lwz %r3, 8196(%r9)
+	lwz %r5, 8196(%r10)
 # u = a >> 8
 	.loc 1 4754
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4755
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4756
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4757
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4758
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4759
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 8196] = a
 	.loc 1 4760
-	stw %r3, 8196(%r9)
+	stw %r5, 8196(%r10)
 # a = mem32[x0 + 8192]
 	.loc 1 4761
-	lwz %r3, 8192(%r9)
+	lwz %r5, 8192(%r10)
 # u = a >> 8
 	.loc 1 4762
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4763
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4764
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4765
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4766
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4767
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 8192] = a
 	.loc 1 4768
-	stw %r3, 8192(%r9)
+	stw %r5, 8192(%r10)
 # a = mem32[x0 + 9220]
 	.loc 1 4769
-	lwz %r3, 9220(%r9)
+	lwz %r5, 9220(%r10)
 # u = a >> 8
 	.loc 1 4770
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4771
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4772
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4773
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4774
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4775
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 9220] = a
 	.loc 1 4776
-	stw %r3, 9220(%r9)
+	stw %r5, 9220(%r10)
 # a = mem32[x0 + 9216]
 	.loc 1 4777
-	lwz %r3, 9216(%r9)
+	lwz %r5, 9216(%r10)
 # u = a >> 8
 	.loc 1 4778
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4779
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4780
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4781
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4782
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4783
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 9216] = a
 	.loc 1 4784
-	stw %r3, 9216(%r9)
+	stw %r5, 9216(%r10)
 # a = mem32[x0 + 10244]
 	.loc 1 4785
-	lwz %r3, 10244(%r9)
+	lwz %r5, 10244(%r10)
 # u = a >> 8
 	.loc 1 4786
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4787
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4788
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4789
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4790
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4791
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 10244] = a
 	.loc 1 4792
-	stw %r3, 10244(%r9)
+	stw %r5, 10244(%r10)
 # a = mem32[x0 + 10240]
 	.loc 1 4793
-	lwz %r3, 10240(%r9)
+	lwz %r5, 10240(%r10)
 # u = a >> 8
 	.loc 1 4794
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4795
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4796
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4797
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4798
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4799
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 10240] = a
 	.loc 1 4800
-	stw %r3, 10240(%r9)
+	stw %r5, 10240(%r10)
 # a = mem32[x0 + 11268]
 	.loc 1 4801
-	lwz %r3, 11268(%r9)
+	lwz %r5, 11268(%r10)
 # u = a >> 8
 	.loc 1 4802
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4803
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4804
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4805
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4806
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4807
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 11268] = a
 	.loc 1 4808
-	stw %r3, 11268(%r9)
+	stw %r5, 11268(%r10)
 # a = mem32[x0 + 11264]
 	.loc 1 4809
-	lwz %r3, 11264(%r9)
+	lwz %r5, 11264(%r10)
 # u = a >> 8
 	.loc 1 4810
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4811
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4812
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4813
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4814
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4815
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 11264] = a
 	.loc 1 4816
-	stw %r3, 11264(%r9)
+	stw %r5, 11264(%r10)
 # a = mem32[x0 + 12292]
 	.loc 1 4817
-	lwz %r3, 12292(%r9)
+	lwz %r5, 12292(%r10)
 # u = a >> 8
 	.loc 1 4818
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4819
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4820
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4821
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4822
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4823
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 12292] = a
 	.loc 1 4824
-	stw %r3, 12292(%r9)
+	stw %r5, 12292(%r10)
 # a = mem32[x0 + 12288]
 	.loc 1 4825
-	lwz %r3, 12288(%r9)
+	lwz %r5, 12288(%r10)
 # u = a >> 8
 	.loc 1 4826
-	srwi %r4, %r3, 8
+	srwi %r6, %r5, 8
 # u ^= a
 	.loc 1 4827
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4828
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4829
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 4830
-	slwi %r4, %r4, 8
+	slwi %r6, %r6, 8
 # a ^= u
 	.loc 1 4831
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 12288] = a
 	.loc 1 4832
-	stw %r3, 12288(%r9)
+	stw %r5, 12288(%r10)
 # x0 = x0 + 8
 	.loc 1 4833
-	addi %r9, %r9, 8
+	addi %r10, %r10, 8
 # c = c + 4
 	.loc 1 4834
-	addi %r8, %r8, 4
+	addi %r9, %r9, 4
 # o0 = o0 - 1
 	.loc 1 4835
-	addi %r10, %r10, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 4836
-	cmplwi %cr0, %r10, 0
+	cmplwi %cr0, %r8, 0
 # goto l21a if !=
 	.loc 1 4837
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l21a
 # c = cb + 11264
 	.loc 1 4840
-	mr %r4, %r7
-	addi %r5, %r4, 11264
+	addi %r9, %r4, 11264
 # x0 = v
 	.loc 1 4841
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 128
 	.loc 1 4842
-	mr %r6, %r3
-	li %r4, 128
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r8, 128
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l22a:
 # k = mem32le[c + 0]
 	.loc 1 4844
-	lwbrx %r3, 0, %r8
+	lwbrx %r5, 0, %r9
 # h = k >> 16
 	.loc 1 4845
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # k &= 0xffff
 	.loc 1 4846
-	andi. %r3, %r3, 65535
+	andi. %r5, %r5, 65535
 # e = 0xff00ff00
 	.loc 1 4847
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r7, 65280
+	ori %r7, %r7, 65280
 # u = k & e
 	.loc 1 4848
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 4849
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 8
 	.loc 1 4850
-	slwi %r5, %r5, 8
+	slwi %r7, %r7, 8
 # k |= u
 	.loc 1 4851
-	or %r3, %r3, %r5
+	or %r5, %r5, %r7
 # e = 0xf0f0f0f0
 	.loc 1 4852
-	lis %r5, 61680
-	ori %r5, %r5, 61680
+	lis %r7, 61680
+	ori %r7, %r7, 61680
 # u = k & e
 	.loc 1 4853
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 4854
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 4
 	.loc 1 4855
-	slwi %r5, %r5, 4
+	slwi %r7, %r7, 4
 # k |= u
 	.loc 1 4856
-	or %r5, %r3, %r5
+	or %r7, %r5, %r7
 # e = 0xff00ff00
 	.loc 1 4857
-	lis %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r5, 65280
+	ori %r5, %r5, 65280
 # u = h & e
 	.loc 1 4858
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # h ^= u
 	.loc 1 4859
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 8
 	.loc 1 4860
-	slwi %r3, %r3, 8
+	slwi %r5, %r5, 8
 # h |= u
 	.loc 1 4861
-	or %r4, %r4, %r3
+	or %r6, %r6, %r5
 # e = 0xf0f0f0f0
 	.loc 1 4862
-	lis %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r5, 61680
+	ori %r5, %r5, 61680
 # u = h & e
 	.loc 1 4863
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # h ^= u
 	.loc 1 4864
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 4
 	.loc 1 4865
-	slwi %r3, %r3, 4
+	slwi %r5, %r5, 4
 # h |= u
 	.loc 1 4866
-	or %r11, %r4, %r3
+	or %r11, %r6, %r5
 # a = mem32[x0 + 4]
 	.loc 1 4867
-	lwz %r3, 4(%r9)
+	lwz %r5, 4(%r10)
 # u = a >> 4
 	.loc 1 4868
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4869
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4870
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4871
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4872
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4873
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4] = a
 	.loc 1 4874
-	stw %r3, 4(%r9)
+	stw %r5, 4(%r10)
 # a = mem32[x0 + 0]
 	.loc 1 4875
-	lwz %r3, 0(%r9)
+	lwz %r5, 0(%r10)
 # u = a >> 4
 	.loc 1 4876
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4877
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4878
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4879
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4880
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4881
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 0] = a
 	.loc 1 4882
-	stw %r3, 0(%r9)
+	stw %r5, 0(%r10)
 # a = mem32[x0 + 1028]
 	.loc 1 4883
-	lwz %r3, 1028(%r9)
+	lwz %r5, 1028(%r10)
 # u = a >> 4
 	.loc 1 4884
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4885
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4886
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4887
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4888
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4889
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1028] = a
 	.loc 1 4890
-	stw %r3, 1028(%r9)
+	stw %r5, 1028(%r10)
 # a = mem32[x0 + 1024]
 	.loc 1 4891
-	lwz %r3, 1024(%r9)
+	lwz %r5, 1024(%r10)
 # u = a >> 4
 	.loc 1 4892
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4893
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4894
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4895
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4896
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4897
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1024] = a
 	.loc 1 4898
-	stw %r3, 1024(%r9)
+	stw %r5, 1024(%r10)
 # a = mem32[x0 + 2052]
 	.loc 1 4899
-	lwz %r3, 2052(%r9)
+	lwz %r5, 2052(%r10)
 # u = a >> 4
 	.loc 1 4900
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4901
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4902
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4903
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4904
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4905
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2052] = a
 	.loc 1 4906
-	stw %r3, 2052(%r9)
+	stw %r5, 2052(%r10)
 # a = mem32[x0 + 2048]
 	.loc 1 4907
-	lwz %r3, 2048(%r9)
+	lwz %r5, 2048(%r10)
 # u = a >> 4
 	.loc 1 4908
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4909
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4910
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4911
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4912
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4913
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2048] = a
 	.loc 1 4914
-	stw %r3, 2048(%r9)
+	stw %r5, 2048(%r10)
 # a = mem32[x0 + 3076]
 	.loc 1 4915
-	lwz %r3, 3076(%r9)
+	lwz %r5, 3076(%r10)
 # u = a >> 4
 	.loc 1 4916
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4917
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4918
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4919
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4920
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4921
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3076] = a
 	.loc 1 4922
-	stw %r3, 3076(%r9)
+	stw %r5, 3076(%r10)
 # a = mem32[x0 + 3072]
 	.loc 1 4923
-	lwz %r3, 3072(%r9)
+	lwz %r5, 3072(%r10)
 # u = a >> 4
 	.loc 1 4924
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4925
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4926
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4927
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4928
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4929
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3072] = a
 	.loc 1 4930
-	stw %r3, 3072(%r9)
+	stw %r5, 3072(%r10)
 # a = mem32[x0 + 4100]
 	.loc 1 4931
-	lwz %r3, 4100(%r9)
+	lwz %r5, 4100(%r10)
 # u = a >> 4
 	.loc 1 4932
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4933
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4934
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4935
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4936
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4937
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4100] = a
 	.loc 1 4938
-	stw %r3, 4100(%r9)
+	stw %r5, 4100(%r10)
 # a = mem32[x0 + 4096]
 	.loc 1 4939
-	lwz %r3, 4096(%r9)
+	lwz %r5, 4096(%r10)
 # u = a >> 4
 	.loc 1 4940
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4941
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4942
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4943
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4944
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4945
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4096] = a
 	.loc 1 4946
-	stw %r3, 4096(%r9)
+	stw %r5, 4096(%r10)
 # a = mem32[x0 + 5124]
 	.loc 1 4947
-	lwz %r3, 5124(%r9)
+	lwz %r5, 5124(%r10)
 # u = a >> 4
 	.loc 1 4948
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4949
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4950
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4951
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4952
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4953
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5124] = a
 	.loc 1 4954
-	stw %r3, 5124(%r9)
+	stw %r5, 5124(%r10)
 # a = mem32[x0 + 5120]
 	.loc 1 4955
-	lwz %r3, 5120(%r9)
+	lwz %r5, 5120(%r10)
 # u = a >> 4
 	.loc 1 4956
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4957
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4958
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4959
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4960
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4961
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5120] = a
 	.loc 1 4962
-	stw %r3, 5120(%r9)
+	stw %r5, 5120(%r10)
 # a = mem32[x0 + 6148]
 	.loc 1 4963
-	lwz %r3, 6148(%r9)
+	lwz %r5, 6148(%r10)
 # u = a >> 4
 	.loc 1 4964
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4965
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4966
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4967
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4968
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4969
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 6148] = a
 	.loc 1 4970
-	stw %r3, 6148(%r9)
+	stw %r5, 6148(%r10)
 # a = mem32[x0 + 6144]
 	.loc 1 4971
-	lwz %r3, 6144(%r9)
+	lwz %r5, 6144(%r10)
 # u = a >> 4
 	.loc 1 4972
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4973
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4974
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4975
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4976
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4977
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 6144] = a
 	.loc 1 4978
-	stw %r3, 6144(%r9)
+	stw %r5, 6144(%r10)
 # a = mem32[x0 + 7172]
 	.loc 1 4979
-	lwz %r3, 7172(%r9)
+	lwz %r5, 7172(%r10)
 # u = a >> 4
 	.loc 1 4980
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4981
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4982
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4983
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4984
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4985
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 7172] = a
 	.loc 1 4986
-	stw %r3, 7172(%r9)
+	stw %r5, 7172(%r10)
 # a = mem32[x0 + 7168]
 	.loc 1 4987
-	lwz %r3, 7168(%r9)
+	lwz %r5, 7168(%r10)
 # u = a >> 4
 	.loc 1 4988
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4989
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 4990
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 4991
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 4992
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 4993
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 7168] = a
 	.loc 1 4994
-	stw %r3, 7168(%r9)
+	stw %r5, 7168(%r10)
 # a = mem32[x0 + 8196]
 	.loc 1 4995
-	lwz %r3, 8196(%r9)
+	lwz %r5, 8196(%r10)
 # u = a >> 4
 	.loc 1 4996
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 4997
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 4998
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 4999
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 5000
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 5001
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 8196] = a
 	.loc 1 5002
-	stw %r3, 8196(%r9)
+	stw %r5, 8196(%r10)
 # a = mem32[x0 + 8192]
 	.loc 1 5003
-	lwz %r3, 8192(%r9)
+	lwz %r5, 8192(%r10)
 # u = a >> 4
 	.loc 1 5004
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 5005
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 5006
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 5007
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 5008
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 5009
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 8192] = a
 	.loc 1 5010
-	stw %r3, 8192(%r9)
+	stw %r5, 8192(%r10)
 # a = mem32[x0 + 9220]
 	.loc 1 5011
-	lwz %r3, 9220(%r9)
+	lwz %r5, 9220(%r10)
 # u = a >> 4
 	.loc 1 5012
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 5013
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 5014
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 5015
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 5016
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 5017
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 9220] = a
 	.loc 1 5018
-	stw %r3, 9220(%r9)
+	stw %r5, 9220(%r10)
 # a = mem32[x0 + 9216]
 	.loc 1 5019
-	lwz %r3, 9216(%r9)
+	lwz %r5, 9216(%r10)
 # u = a >> 4
 	.loc 1 5020
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 5021
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 5022
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 5023
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 5024
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 5025
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 9216] = a
 	.loc 1 5026
-	stw %r3, 9216(%r9)
+	stw %r5, 9216(%r10)
 # a = mem32[x0 + 10244]
 	.loc 1 5027
-	lwz %r3, 10244(%r9)
+	lwz %r5, 10244(%r10)
 # u = a >> 4
 	.loc 1 5028
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 5029
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 5030
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 5031
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 5032
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 5033
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 10244] = a
 	.loc 1 5034
-	stw %r3, 10244(%r9)
+	stw %r5, 10244(%r10)
 # a = mem32[x0 + 10240]
 	.loc 1 5035
-	lwz %r3, 10240(%r9)
+	lwz %r5, 10240(%r10)
 # u = a >> 4
 	.loc 1 5036
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 5037
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 5038
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 5039
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 5040
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 5041
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 10240] = a
 	.loc 1 5042
-	stw %r3, 10240(%r9)
+	stw %r5, 10240(%r10)
 # a = mem32[x0 + 11268]
 	.loc 1 5043
-	lwz %r3, 11268(%r9)
+	lwz %r5, 11268(%r10)
 # u = a >> 4
 	.loc 1 5044
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 5045
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 5046
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 5047
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 5048
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 5049
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 11268] = a
 	.loc 1 5050
-	stw %r3, 11268(%r9)
+	stw %r5, 11268(%r10)
 # a = mem32[x0 + 11264]
 	.loc 1 5051
-	lwz %r3, 11264(%r9)
+	lwz %r5, 11264(%r10)
 # u = a >> 4
 	.loc 1 5052
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 5053
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 5054
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 5055
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 5056
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 5057
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 11264] = a
 	.loc 1 5058
-	stw %r3, 11264(%r9)
+	stw %r5, 11264(%r10)
 # a = mem32[x0 + 12292]
 	.loc 1 5059
-	lwz %r3, 12292(%r9)
+	lwz %r5, 12292(%r10)
 # u = a >> 4
 	.loc 1 5060
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 5061
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 5062
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 5063
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 5064
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 5065
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 12292] = a
 	.loc 1 5066
-	stw %r3, 12292(%r9)
+	stw %r5, 12292(%r10)
 # a = mem32[x0 + 12288]
 	.loc 1 5067
-	lwz %r3, 12288(%r9)
+	lwz %r5, 12288(%r10)
 # u = a >> 4
 	.loc 1 5068
-	srwi %r4, %r3, 4
+	srwi %r6, %r5, 4
 # u ^= a
 	.loc 1 5069
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 5070
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 5071
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 5072
-	slwi %r4, %r4, 4
+	slwi %r6, %r6, 4
 # a ^= u
 	.loc 1 5073
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 12288] = a
 	.loc 1 5074
-	stw %r3, 12288(%r9)
+	stw %r5, 12288(%r10)
 # x0 = x0 + 8
 	.loc 1 5075
-	addi %r9, %r9, 8
+	addi %r10, %r10, 8
 # c = c + 4
 	.loc 1 5076
-	addi %r8, %r8, 4
+	addi %r9, %r9, 4
 # o0 = o0 - 1
 	.loc 1 5077
-	addi %r10, %r10, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 5078
-	cmplwi %cr0, %r10, 0
+	cmplwi %cr0, %r8, 0
 # goto l22a if !=
 	.loc 1 5079
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l22a
 # c = cb + 11776
 	.loc 1 5082
-	mr %r4, %r7
-	addi %r5, %r4, 11776
+	addi %r9, %r4, 11776
 # x0 = v
 	.loc 1 5083
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 128
 	.loc 1 5084
-	mr %r6, %r3
-	li %r4, 128
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r8, 128
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l23a:
 # k = mem32le[c + 0]
 	.loc 1 5086
-	lwbrx %r3, 0, %r8
+	lwbrx %r5, 0, %r9
 # h = k >> 16
 	.loc 1 5087
-	srwi %r4, %r3, 16
+	srwi %r6, %r5, 16
 # k &= 0xffff
 	.loc 1 5088
-	andi. %r3, %r3, 65535
+	andi. %r5, %r5, 65535
 # e = 0xff00ff00
 	.loc 1 5089
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r7, 65280
+	ori %r7, %r7, 65280
 # u = k & e
 	.loc 1 5090
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 5091
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 8
 	.loc 1 5092
-	slwi %r5, %r5, 8
+	slwi %r7, %r7, 8
 # k |= u
 	.loc 1 5093
-	or %r3, %r3, %r5
+	or %r5, %r5, %r7
 # e = 0xf0f0f0f0
 	.loc 1 5094
-	lis %r5, 61680
-	ori %r5, %r5, 61680
+	lis %r7, 61680
+	ori %r7, %r7, 61680
 # u = k & e
 	.loc 1 5095
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 5096
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 4
 	.loc 1 5097
-	slwi %r5, %r5, 4
+	slwi %r7, %r7, 4
 # k |= u
 	.loc 1 5098
-	or %r3, %r3, %r5
+	or %r5, %r5, %r7
 # e = 0xcccccccc
 	.loc 1 5099
-	lis %r5, 52428
-	ori %r5, %r5, 52428
+	lis %r7, 52428
+	ori %r7, %r7, 52428
 # u = k & e
 	.loc 1 5100
-	and %r5, %r3, %r5
+	and %r7, %r5, %r7
 # k ^= u
 	.loc 1 5101
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # u <<= 2
 	.loc 1 5102
-	slwi %r5, %r5, 2
+	slwi %r7, %r7, 2
 # k |= u
 	.loc 1 5103
-	or %r5, %r3, %r5
+	or %r7, %r5, %r7
 # e = 0xff00ff00
 	.loc 1 5104
-	lis %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r5, 65280
+	ori %r5, %r5, 65280
 # u = h & e
 	.loc 1 5105
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # h ^= u
 	.loc 1 5106
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 8
 	.loc 1 5107
-	slwi %r3, %r3, 8
+	slwi %r5, %r5, 8
 # h |= u
 	.loc 1 5108
-	or %r4, %r4, %r3
+	or %r6, %r6, %r5
 # e = 0xf0f0f0f0
 	.loc 1 5109
-	lis %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r5, 61680
+	ori %r5, %r5, 61680
 # u = h & e
 	.loc 1 5110
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # h ^= u
 	.loc 1 5111
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 4
 	.loc 1 5112
-	slwi %r3, %r3, 4
+	slwi %r5, %r5, 4
 # h |= u
 	.loc 1 5113
-	or %r4, %r4, %r3
+	or %r6, %r6, %r5
 # e = 0xcccccccc
 	.loc 1 5114
-	lis %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r5, 52428
+	ori %r5, %r5, 52428
 # u = h & e
 	.loc 1 5115
-	and %r3, %r4, %r3
+	and %r5, %r6, %r5
 # h ^= u
 	.loc 1 5116
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u <<= 2
 	.loc 1 5117
-	slwi %r3, %r3, 2
+	slwi %r5, %r5, 2
 # h |= u
 	.loc 1 5118
-	or %r11, %r4, %r3
+	or %r11, %r6, %r5
 # a = mem32[x0 + 4]
 	.loc 1 5119
-	lwz %r3, 4(%r9)
+	lwz %r5, 4(%r10)
 # u = a >> 2
 	.loc 1 5120
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 5121
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 5122
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 5123
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 5124
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 5125
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4] = a
 	.loc 1 5126
-	stw %r3, 4(%r9)
+	stw %r5, 4(%r10)
 # a = mem32[x0 + 0]
 	.loc 1 5127
-	lwz %r3, 0(%r9)
+	lwz %r5, 0(%r10)
 # u = a >> 2
 	.loc 1 5128
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 5129
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 5130
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 5131
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 5132
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 5133
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 0] = a
 	.loc 1 5134
-	stw %r3, 0(%r9)
+	stw %r5, 0(%r10)
 # a = mem32[x0 + 1028]
 	.loc 1 5135
-	lwz %r3, 1028(%r9)
+	lwz %r5, 1028(%r10)
 # u = a >> 2
 	.loc 1 5136
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 5137
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 5138
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 5139
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 5140
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 5141
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1028] = a
 	.loc 1 5142
-	stw %r3, 1028(%r9)
+	stw %r5, 1028(%r10)
 # a = mem32[x0 + 1024]
 	.loc 1 5143
-	lwz %r3, 1024(%r9)
+	lwz %r5, 1024(%r10)
 # u = a >> 2
 	.loc 1 5144
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 5145
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 5146
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 5147
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 5148
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 5149
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 1024] = a
 	.loc 1 5150
-	stw %r3, 1024(%r9)
+	stw %r5, 1024(%r10)
 # a = mem32[x0 + 2052]
 	.loc 1 5151
-	lwz %r3, 2052(%r9)
+	lwz %r5, 2052(%r10)
 # u = a >> 2
 	.loc 1 5152
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 5153
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 5154
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 5155
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 5156
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 5157
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2052] = a
 	.loc 1 5158
-	stw %r3, 2052(%r9)
+	stw %r5, 2052(%r10)
 # a = mem32[x0 + 2048]
 	.loc 1 5159
-	lwz %r3, 2048(%r9)
+	lwz %r5, 2048(%r10)
 # u = a >> 2
 	.loc 1 5160
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 5161
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 5162
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 5163
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 5164
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 5165
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 2048] = a
 	.loc 1 5166
-	stw %r3, 2048(%r9)
+	stw %r5, 2048(%r10)
 # a = mem32[x0 + 3076]
 	.loc 1 5167
-	lwz %r3, 3076(%r9)
+	lwz %r5, 3076(%r10)
 # u = a >> 2
 	.loc 1 5168
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 5169
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 5170
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 5171
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 5172
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 5173
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3076] = a
 	.loc 1 5174
-	stw %r3, 3076(%r9)
+	stw %r5, 3076(%r10)
 # a = mem32[x0 + 3072]
 	.loc 1 5175
-	lwz %r3, 3072(%r9)
+	lwz %r5, 3072(%r10)
 # u = a >> 2
 	.loc 1 5176
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 5177
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 5178
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 5179
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 5180
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 5181
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 3072] = a
 	.loc 1 5182
-	stw %r3, 3072(%r9)
+	stw %r5, 3072(%r10)
 # a = mem32[x0 + 4100]
 	.loc 1 5183
-	lwz %r3, 4100(%r9)
+	lwz %r5, 4100(%r10)
 # u = a >> 2
 	.loc 1 5184
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 5185
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 5186
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 5187
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 5188
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 5189
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4100] = a
 	.loc 1 5190
-	stw %r3, 4100(%r9)
+	stw %r5, 4100(%r10)
 # a = mem32[x0 + 4096]
 	.loc 1 5191
-	lwz %r3, 4096(%r9)
+	lwz %r5, 4096(%r10)
 # u = a >> 2
 	.loc 1 5192
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 5193
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 5194
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 5195
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 5196
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 5197
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 4096] = a
 	.loc 1 5198
-	stw %r3, 4096(%r9)
+	stw %r5, 4096(%r10)
 # a = mem32[x0 + 5124]
 	.loc 1 5199
-	lwz %r3, 5124(%r9)
+	lwz %r5, 5124(%r10)
 # u = a >> 2
 	.loc 1 5200
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 5201
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 5202
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 5203
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 5204
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 5205
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5124] = a
 	.loc 1 5206
-	stw %r3, 5124(%r9)
+	stw %r5, 5124(%r10)
 # a = mem32[x0 + 5120]
 	.loc 1 5207
-	lwz %r3, 5120(%r9)
+	lwz %r5, 5120(%r10)
 # u = a >> 2
 	.loc 1 5208
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 5209
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 5210
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 5211
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 5212
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 5213
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 5120] = a
 	.loc 1 5214
-	stw %r3, 5120(%r9)
+	stw %r5, 5120(%r10)
 # a = mem32[x0 + 6148]
 	.loc 1 5215
-	lwz %r3, 6148(%r9)
+	lwz %r5, 6148(%r10)
 # u = a >> 2
 	.loc 1 5216
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 5217
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 5218
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 5219
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 5220
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 5221
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 6148] = a
 	.loc 1 5222
-	stw %r3, 6148(%r9)
+	stw %r5, 6148(%r10)
 # a = mem32[x0 + 6144]
 	.loc 1 5223
-	lwz %r3, 6144(%r9)
+	lwz %r5, 6144(%r10)
 # u = a >> 2
 	.loc 1 5224
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 5225
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 5226
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 5227
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 5228
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 5229
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 6144] = a
 	.loc 1 5230
-	stw %r3, 6144(%r9)
+	stw %r5, 6144(%r10)
 # a = mem32[x0 + 7172]
 	.loc 1 5231
-	lwz %r3, 7172(%r9)
+	lwz %r5, 7172(%r10)
 # u = a >> 2
 	.loc 1 5232
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 5233
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 5234
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 5235
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 5236
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 5237
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 7172] = a
 	.loc 1 5238
-	stw %r3, 7172(%r9)
+	stw %r5, 7172(%r10)
 # a = mem32[x0 + 7168]
 	.loc 1 5239
-	lwz %r3, 7168(%r9)
+	lwz %r5, 7168(%r10)
 # u = a >> 2
 	.loc 1 5240
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 5241
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 5242
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 5243
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 5244
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 5245
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 7168] = a
 	.loc 1 5246
-	stw %r3, 7168(%r9)
+	stw %r5, 7168(%r10)
 # a = mem32[x0 + 8196]
 	.loc 1 5247
-	lwz %r3, 8196(%r9)
+	lwz %r5, 8196(%r10)
 # u = a >> 2
 	.loc 1 5248
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 5249
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 5250
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 5251
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 5252
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 5253
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 8196] = a
 	.loc 1 5254
-	stw %r3, 8196(%r9)
+	stw %r5, 8196(%r10)
 # a = mem32[x0 + 8192]
 	.loc 1 5255
-	lwz %r3, 8192(%r9)
+	lwz %r5, 8192(%r10)
 # u = a >> 2
 	.loc 1 5256
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 5257
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 5258
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 5259
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 5260
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 5261
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 8192] = a
 	.loc 1 5262
-	stw %r3, 8192(%r9)
+	stw %r5, 8192(%r10)
 # a = mem32[x0 + 9220]
 	.loc 1 5263
-	lwz %r3, 9220(%r9)
+	lwz %r5, 9220(%r10)
 # u = a >> 2
 	.loc 1 5264
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 5265
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 5266
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 5267
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 5268
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 5269
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 9220] = a
 	.loc 1 5270
-	stw %r3, 9220(%r9)
+	stw %r5, 9220(%r10)
 # a = mem32[x0 + 9216]
 	.loc 1 5271
-	lwz %r3, 9216(%r9)
+	lwz %r5, 9216(%r10)
 # u = a >> 2
 	.loc 1 5272
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 5273
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 5274
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 5275
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 5276
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 5277
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 9216] = a
 	.loc 1 5278
-	stw %r3, 9216(%r9)
+	stw %r5, 9216(%r10)
 # a = mem32[x0 + 10244]
 	.loc 1 5279
-	lwz %r3, 10244(%r9)
+	lwz %r5, 10244(%r10)
 # u = a >> 2
 	.loc 1 5280
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 5281
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 5282
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 5283
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 5284
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 5285
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 10244] = a
 	.loc 1 5286
-	stw %r3, 10244(%r9)
+	stw %r5, 10244(%r10)
 # a = mem32[x0 + 10240]
 	.loc 1 5287
-	lwz %r3, 10240(%r9)
+	lwz %r5, 10240(%r10)
 # u = a >> 2
 	.loc 1 5288
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 5289
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 5290
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 5291
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 5292
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 5293
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 10240] = a
 	.loc 1 5294
-	stw %r3, 10240(%r9)
+	stw %r5, 10240(%r10)
 # a = mem32[x0 + 11268]
 	.loc 1 5295
-	lwz %r3, 11268(%r9)
+	lwz %r5, 11268(%r10)
 # u = a >> 2
 	.loc 1 5296
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 5297
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 5298
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 5299
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 5300
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 5301
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 11268] = a
 	.loc 1 5302
-	stw %r3, 11268(%r9)
+	stw %r5, 11268(%r10)
 # a = mem32[x0 + 11264]
 	.loc 1 5303
-	lwz %r3, 11264(%r9)
+	lwz %r5, 11264(%r10)
 # u = a >> 2
 	.loc 1 5304
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 5305
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 5306
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 5307
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 5308
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 5309
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 11264] = a
 	.loc 1 5310
-	stw %r3, 11264(%r9)
+	stw %r5, 11264(%r10)
 # a = mem32[x0 + 12292]
 	.loc 1 5311
-	lwz %r3, 12292(%r9)
+	lwz %r5, 12292(%r10)
 # u = a >> 2
 	.loc 1 5312
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 5313
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 5314
-	and %r4, %r4, %r5
+	and %r6, %r6, %r7
 # a ^= u
 	.loc 1 5315
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 5316
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 5317
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 12292] = a
 	.loc 1 5318
-	stw %r3, 12292(%r9)
+	stw %r5, 12292(%r10)
 # a = mem32[x0 + 12288]
 	.loc 1 5319
-	lwz %r3, 12288(%r9)
+	lwz %r5, 12288(%r10)
 # u = a >> 2
 	.loc 1 5320
-	srwi %r4, %r3, 2
+	srwi %r6, %r5, 2
 # u ^= a
 	.loc 1 5321
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= h
 	.loc 1 5322
-	and %r4, %r4, %r11
+	and %r6, %r6, %r11
 # a ^= u
 	.loc 1 5323
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 5324
-	slwi %r4, %r4, 2
+	slwi %r6, %r6, 2
 # a ^= u
 	.loc 1 5325
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem32[x0 + 12288] = a
 	.loc 1 5326
-	stw %r3, 12288(%r9)
+	stw %r5, 12288(%r10)
 # x0 = x0 + 8
 	.loc 1 5327
-	addi %r9, %r9, 8
+	addi %r10, %r10, 8
 # c = c + 4
 	.loc 1 5328
-	addi %r8, %r8, 4
+	addi %r9, %r9, 4
 # o0 = o0 - 1
 	.loc 1 5329
-	addi %r10, %r10, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 5330
-	cmplwi %cr0, %r10, 0
+	cmplwi %cr0, %r8, 0
 # goto l23a if !=
 	.loc 1 5331
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l23a
 # c = cb + 12288
 	.loc 1 5334
-	mr %r4, %r7
-	addi %r4, %r4, 12288
-# x0 = v
-	.loc 1 5335
-	mr %r3, %r6
+	addi %r8, %r4, 12288
 # o0 = 128
 	.loc 1 5336
-	li %r5, 128
-	mr %r6, %r4
-	mr %r7, %r3
-	mr %r8, %r5
+	li %r7, 128
 .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l24a:
 # k = mem32le[c + 0]
 	.loc 1 5338
-	lwbrx %r3, 0, %r6
+	lwbrx %r4, 0, %r8
 # h = k >> 16
 	.loc 1 5339
-	srwi %r4, %r3, 16
+	srwi %r5, %r4, 16
 # k &= 0xffff
 	.loc 1 5340
-	andi. %r3, %r3, 65535
+	andi. %r4, %r4, 65535
 # e = 0xff00ff00
 	.loc 1 5341
-	lis %r5, 65280
-	ori %r5, %r5, 65280
+	lis %r6, 65280
+	ori %r6, %r6, 65280
 # u = k & e
 	.loc 1 5342
-	and %r5, %r3, %r5
+	and %r6, %r4, %r6
 # k ^= u
 	.loc 1 5343
-	xor %r3, %r3, %r5
+	xor %r4, %r4, %r6
 # u <<= 8
 	.loc 1 5344
-	slwi %r5, %r5, 8
+	slwi %r6, %r6, 8
 # k |= u
 	.loc 1 5345
-	or %r3, %r3, %r5
+	or %r4, %r4, %r6
 # e = 0xf0f0f0f0
 	.loc 1 5346
-	lis %r5, 61680
-	ori %r5, %r5, 61680
+	lis %r6, 61680
+	ori %r6, %r6, 61680
 # u = k & e
 	.loc 1 5347
-	and %r5, %r3, %r5
+	and %r6, %r4, %r6
 # k ^= u
 	.loc 1 5348
-	xor %r3, %r3, %r5
+	xor %r4, %r4, %r6
 # u <<= 4
 	.loc 1 5349
-	slwi %r5, %r5, 4
+	slwi %r6, %r6, 4
 # k |= u
 	.loc 1 5350
-	or %r3, %r3, %r5
+	or %r4, %r4, %r6
 # e = 0xcccccccc
 	.loc 1 5351
-	lis %r5, 52428
-	ori %r5, %r5, 52428
+	lis %r6, 52428
+	ori %r6, %r6, 52428
 # u = k & e
 	.loc 1 5352
-	and %r5, %r3, %r5
+	and %r6, %r4, %r6
 # k ^= u
 	.loc 1 5353
-	xor %r3, %r3, %r5
+	xor %r4, %r4, %r6
 # u <<= 2
 	.loc 1 5354
-	slwi %r5, %r5, 2
+	slwi %r6, %r6, 2
 # k |= u
 	.loc 1 5355
-	or %r3, %r3, %r5
+	or %r4, %r4, %r6
 # e = 0xaaaaaaaa
 	.loc 1 5356
-	lis %r5, 43690
-	ori %r5, %r5, 43690
+	lis %r6, 43690
+	ori %r6, %r6, 43690
 # u = k & e
 	.loc 1 5357
-	and %r5, %r3, %r5
+	and %r6, %r4, %r6
 # k ^= u
 	.loc 1 5358
-	xor %r3, %r3, %r5
+	xor %r4, %r4, %r6
 # u <<= 1
 	.loc 1 5359
-	slwi %r5, %r5, 1
+	slwi %r6, %r6, 1
 # k |= u
 	.loc 1 5360
-	or %r5, %r3, %r5
+	or %r6, %r4, %r6
 # e = 0xff00ff00
 	.loc 1 5361
-	lis %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
 # u = h & e
 	.loc 1 5362
-	and %r3, %r4, %r3
+	and %r4, %r5, %r4
 # h ^= u
 	.loc 1 5363
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u <<= 8
 	.loc 1 5364
-	slwi %r3, %r3, 8
+	slwi %r4, %r4, 8
 # h |= u
 	.loc 1 5365
-	or %r4, %r4, %r3
+	or %r5, %r5, %r4
 # e = 0xf0f0f0f0
 	.loc 1 5366
-	lis %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
 # u = h & e
 	.loc 1 5367
-	and %r3, %r4, %r3
+	and %r4, %r5, %r4
 # h ^= u
 	.loc 1 5368
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u <<= 4
 	.loc 1 5369
-	slwi %r3, %r3, 4
+	slwi %r4, %r4, 4
 # h |= u
 	.loc 1 5370
-	or %r4, %r4, %r3
+	or %r5, %r5, %r4
 # e = 0xcccccccc
 	.loc 1 5371
-	lis %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
 # u = h & e
 	.loc 1 5372
-	and %r3, %r4, %r3
+	and %r4, %r5, %r4
 # h ^= u
 	.loc 1 5373
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u <<= 2
 	.loc 1 5374
-	slwi %r3, %r3, 2
+	slwi %r4, %r4, 2
 # h |= u
 	.loc 1 5375
-	or %r4, %r4, %r3
+	or %r5, %r5, %r4
 # e = 0xaaaaaaaa
 	.loc 1 5376
-	lis %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
 # u = h & e
 	.loc 1 5377
-	and %r3, %r4, %r3
+	and %r4, %r5, %r4
 # h ^= u
 	.loc 1 5378
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u <<= 1
 	.loc 1 5379
-	slwi %r3, %r3, 1
+	slwi %r4, %r4, 1
 # h |= u
 	.loc 1 5380
-	or %r9, %r4, %r3
+	or %r9, %r5, %r4
 # a = mem32[x0 + 4]
 	.loc 1 5381
-	lwz %r3, 4(%r7)
+	lwz %r4, 4(%r3)
 # u = a >> 1
 	.loc 1 5382
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 5383
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 5384
-	and %r4, %r4, %r5
+	and %r5, %r5, %r6
 # a ^= u
 	.loc 1 5385
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 5386
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 5387
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 4] = a
 	.loc 1 5388
-	stw %r3, 4(%r7)
+	stw %r4, 4(%r3)
 # a = mem32[x0 + 0]
 	.loc 1 5389
-	lwz %r3, 0(%r7)
+	lwz %r4, 0(%r3)
 # u = a >> 1
 	.loc 1 5390
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 5391
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= h
 	.loc 1 5392
-	and %r4, %r4, %r9
+	and %r5, %r5, %r9
 # a ^= u
 	.loc 1 5393
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 5394
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 5395
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 0] = a
 	.loc 1 5396
-	stw %r3, 0(%r7)
+	stw %r4, 0(%r3)
 # a = mem32[x0 + 1028]
 	.loc 1 5397
-	lwz %r3, 1028(%r7)
+	lwz %r4, 1028(%r3)
 # u = a >> 1
 	.loc 1 5398
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 5399
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 5400
-	and %r4, %r4, %r5
+	and %r5, %r5, %r6
 # a ^= u
 	.loc 1 5401
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 5402
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 5403
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 1028] = a
 	.loc 1 5404
-	stw %r3, 1028(%r7)
+	stw %r4, 1028(%r3)
 # a = mem32[x0 + 1024]
 	.loc 1 5405
-	lwz %r3, 1024(%r7)
+	lwz %r4, 1024(%r3)
 # u = a >> 1
 	.loc 1 5406
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 5407
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= h
 	.loc 1 5408
-	and %r4, %r4, %r9
+	and %r5, %r5, %r9
 # a ^= u
 	.loc 1 5409
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 5410
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 5411
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 1024] = a
 	.loc 1 5412
-	stw %r3, 1024(%r7)
+	stw %r4, 1024(%r3)
 # a = mem32[x0 + 2052]
 	.loc 1 5413
-	lwz %r3, 2052(%r7)
+	lwz %r4, 2052(%r3)
 # u = a >> 1
 	.loc 1 5414
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 5415
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 5416
-	and %r4, %r4, %r5
+	and %r5, %r5, %r6
 # a ^= u
 	.loc 1 5417
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 5418
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 5419
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 2052] = a
 	.loc 1 5420
-	stw %r3, 2052(%r7)
+	stw %r4, 2052(%r3)
 # a = mem32[x0 + 2048]
 	.loc 1 5421
-	lwz %r3, 2048(%r7)
+	lwz %r4, 2048(%r3)
 # u = a >> 1
 	.loc 1 5422
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 5423
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= h
 	.loc 1 5424
-	and %r4, %r4, %r9
+	and %r5, %r5, %r9
 # a ^= u
 	.loc 1 5425
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 5426
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 5427
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 2048] = a
 	.loc 1 5428
-	stw %r3, 2048(%r7)
+	stw %r4, 2048(%r3)
 # a = mem32[x0 + 3076]
 	.loc 1 5429
-	lwz %r3, 3076(%r7)
+	lwz %r4, 3076(%r3)
 # u = a >> 1
 	.loc 1 5430
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 5431
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 5432
-	and %r4, %r4, %r5
+	and %r5, %r5, %r6
 # a ^= u
 	.loc 1 5433
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 5434
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 5435
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 3076] = a
 	.loc 1 5436
-	stw %r3, 3076(%r7)
+	stw %r4, 3076(%r3)
 # a = mem32[x0 + 3072]
 	.loc 1 5437
-	lwz %r3, 3072(%r7)
+	lwz %r4, 3072(%r3)
 # u = a >> 1
 	.loc 1 5438
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 5439
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= h
 	.loc 1 5440
-	and %r4, %r4, %r9
+	and %r5, %r5, %r9
 # a ^= u
 	.loc 1 5441
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 5442
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 5443
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 3072] = a
 	.loc 1 5444
-	stw %r3, 3072(%r7)
+	stw %r4, 3072(%r3)
 # a = mem32[x0 + 4100]
 	.loc 1 5445
-	lwz %r3, 4100(%r7)
+	lwz %r4, 4100(%r3)
 # u = a >> 1
 	.loc 1 5446
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 5447
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 5448
-	and %r4, %r4, %r5
+	and %r5, %r5, %r6
 # a ^= u
 	.loc 1 5449
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 5450
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 5451
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 4100] = a
 	.loc 1 5452
-	stw %r3, 4100(%r7)
+	stw %r4, 4100(%r3)
 # a = mem32[x0 + 4096]
 	.loc 1 5453
-	lwz %r3, 4096(%r7)
+	lwz %r4, 4096(%r3)
 # u = a >> 1
 	.loc 1 5454
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 5455
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= h
 	.loc 1 5456
-	and %r4, %r4, %r9
+	and %r5, %r5, %r9
 # a ^= u
 	.loc 1 5457
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 5458
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 5459
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 4096] = a
 	.loc 1 5460
-	stw %r3, 4096(%r7)
+	stw %r4, 4096(%r3)
 # a = mem32[x0 + 5124]
 	.loc 1 5461
-	lwz %r3, 5124(%r7)
+	lwz %r4, 5124(%r3)
 # u = a >> 1
 	.loc 1 5462
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 5463
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 5464
-	and %r4, %r4, %r5
+	and %r5, %r5, %r6
 # a ^= u
 	.loc 1 5465
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 5466
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 5467
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 5124] = a
 	.loc 1 5468
-	stw %r3, 5124(%r7)
+	stw %r4, 5124(%r3)
 # a = mem32[x0 + 5120]
 	.loc 1 5469
-	lwz %r3, 5120(%r7)
+	lwz %r4, 5120(%r3)
 # u = a >> 1
 	.loc 1 5470
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 5471
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= h
 	.loc 1 5472
-	and %r4, %r4, %r9
+	and %r5, %r5, %r9
 # a ^= u
 	.loc 1 5473
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 5474
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 5475
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 5120] = a
 	.loc 1 5476
-	stw %r3, 5120(%r7)
+	stw %r4, 5120(%r3)
 # a = mem32[x0 + 6148]
 	.loc 1 5477
-	lwz %r3, 6148(%r7)
+	lwz %r4, 6148(%r3)
 # u = a >> 1
 	.loc 1 5478
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 5479
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 5480
-	and %r4, %r4, %r5
+	and %r5, %r5, %r6
 # a ^= u
 	.loc 1 5481
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 5482
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 5483
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 6148] = a
 	.loc 1 5484
-	stw %r3, 6148(%r7)
+	stw %r4, 6148(%r3)
 # a = mem32[x0 + 6144]
 	.loc 1 5485
-	lwz %r3, 6144(%r7)
+	lwz %r4, 6144(%r3)
 # u = a >> 1
 	.loc 1 5486
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 5487
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= h
 	.loc 1 5488
-	and %r4, %r4, %r9
+	and %r5, %r5, %r9
 # a ^= u
 	.loc 1 5489
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 5490
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 5491
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 6144] = a
 	.loc 1 5492
-	stw %r3, 6144(%r7)
+	stw %r4, 6144(%r3)
 # a = mem32[x0 + 7172]
 	.loc 1 5493
-	lwz %r3, 7172(%r7)
+	lwz %r4, 7172(%r3)
 # u = a >> 1
 	.loc 1 5494
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 5495
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 5496
-	and %r4, %r4, %r5
+	and %r5, %r5, %r6
 # a ^= u
 	.loc 1 5497
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 5498
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 5499
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 7172] = a
 	.loc 1 5500
-	stw %r3, 7172(%r7)
+	stw %r4, 7172(%r3)
 # a = mem32[x0 + 7168]
 	.loc 1 5501
-	lwz %r3, 7168(%r7)
+	lwz %r4, 7168(%r3)
 # u = a >> 1
 	.loc 1 5502
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 5503
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= h
 	.loc 1 5504
-	and %r4, %r4, %r9
+	and %r5, %r5, %r9
 # a ^= u
 	.loc 1 5505
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 5506
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 5507
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 7168] = a
 	.loc 1 5508
-	stw %r3, 7168(%r7)
+	stw %r4, 7168(%r3)
 # a = mem32[x0 + 8196]
 	.loc 1 5509
-	lwz %r3, 8196(%r7)
+	lwz %r4, 8196(%r3)
 # u = a >> 1
 	.loc 1 5510
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 5511
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 5512
-	and %r4, %r4, %r5
+	and %r5, %r5, %r6
 # a ^= u
 	.loc 1 5513
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 5514
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 5515
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 8196] = a
 	.loc 1 5516
-	stw %r3, 8196(%r7)
+	stw %r4, 8196(%r3)
 # a = mem32[x0 + 8192]
 	.loc 1 5517
-	lwz %r3, 8192(%r7)
+	lwz %r4, 8192(%r3)
 # u = a >> 1
 	.loc 1 5518
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 5519
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= h
 	.loc 1 5520
-	and %r4, %r4, %r9
+	and %r5, %r5, %r9
 # a ^= u
 	.loc 1 5521
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 5522
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 5523
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 8192] = a
 	.loc 1 5524
-	stw %r3, 8192(%r7)
+	stw %r4, 8192(%r3)
 # a = mem32[x0 + 9220]
 	.loc 1 5525
-	lwz %r3, 9220(%r7)
+	lwz %r4, 9220(%r3)
 # u = a >> 1
 	.loc 1 5526
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 5527
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 5528
-	and %r4, %r4, %r5
+	and %r5, %r5, %r6
 # a ^= u
 	.loc 1 5529
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 5530
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 5531
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 9220] = a
 	.loc 1 5532
-	stw %r3, 9220(%r7)
+	stw %r4, 9220(%r3)
 # a = mem32[x0 + 9216]
 	.loc 1 5533
-	lwz %r3, 9216(%r7)
+	lwz %r4, 9216(%r3)
 # u = a >> 1
 	.loc 1 5534
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 5535
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= h
 	.loc 1 5536
-	and %r4, %r4, %r9
+	and %r5, %r5, %r9
 # a ^= u
 	.loc 1 5537
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 5538
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 5539
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 9216] = a
 	.loc 1 5540
-	stw %r3, 9216(%r7)
+	stw %r4, 9216(%r3)
 # a = mem32[x0 + 10244]
 	.loc 1 5541
-	lwz %r3, 10244(%r7)
+	lwz %r4, 10244(%r3)
 # u = a >> 1
 	.loc 1 5542
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 5543
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 5544
-	and %r4, %r4, %r5
+	and %r5, %r5, %r6
 # a ^= u
 	.loc 1 5545
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 5546
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 5547
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 10244] = a
 	.loc 1 5548
-	stw %r3, 10244(%r7)
+	stw %r4, 10244(%r3)
 # a = mem32[x0 + 10240]
 	.loc 1 5549
-	lwz %r3, 10240(%r7)
+	lwz %r4, 10240(%r3)
 # u = a >> 1
 	.loc 1 5550
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 5551
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= h
 	.loc 1 5552
-	and %r4, %r4, %r9
+	and %r5, %r5, %r9
 # a ^= u
 	.loc 1 5553
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 5554
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 5555
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 10240] = a
 	.loc 1 5556
-	stw %r3, 10240(%r7)
+	stw %r4, 10240(%r3)
 # a = mem32[x0 + 11268]
 	.loc 1 5557
-	lwz %r3, 11268(%r7)
+	lwz %r4, 11268(%r3)
 # u = a >> 1
 	.loc 1 5558
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 5559
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 5560
-	and %r4, %r4, %r5
+	and %r5, %r5, %r6
 # a ^= u
 	.loc 1 5561
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 5562
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 5563
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 11268] = a
 	.loc 1 5564
-	stw %r3, 11268(%r7)
+	stw %r4, 11268(%r3)
 # a = mem32[x0 + 11264]
 	.loc 1 5565
-	lwz %r3, 11264(%r7)
+	lwz %r4, 11264(%r3)
 # u = a >> 1
 	.loc 1 5566
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 5567
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= h
 	.loc 1 5568
-	and %r4, %r4, %r9
+	and %r5, %r5, %r9
 # a ^= u
 	.loc 1 5569
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 5570
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 5571
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 11264] = a
 	.loc 1 5572
-	stw %r3, 11264(%r7)
+	stw %r4, 11264(%r3)
 # a = mem32[x0 + 12292]
 	.loc 1 5573
-	lwz %r3, 12292(%r7)
+	lwz %r4, 12292(%r3)
 # u = a >> 1
 	.loc 1 5574
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 5575
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 5576
-	and %r4, %r4, %r5
+	and %r5, %r5, %r6
 # a ^= u
 	.loc 1 5577
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 5578
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 5579
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 12292] = a
 	.loc 1 5580
-	stw %r3, 12292(%r7)
+	stw %r4, 12292(%r3)
 # a = mem32[x0 + 12288]
 	.loc 1 5581
-	lwz %r3, 12288(%r7)
+	lwz %r4, 12288(%r3)
 # u = a >> 1
 	.loc 1 5582
-	srwi %r4, %r3, 1
+	srwi %r5, %r4, 1
 # u ^= a
 	.loc 1 5583
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= h
 	.loc 1 5584
-	and %r4, %r4, %r9
+	and %r5, %r5, %r9
 # a ^= u
 	.loc 1 5585
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 5586
-	slwi %r4, %r4, 1
+	slwi %r5, %r5, 1
 # a ^= u
 	.loc 1 5587
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem32[x0 + 12288] = a
 	.loc 1 5588
-	stw %r3, 12288(%r7)
+	stw %r4, 12288(%r3)
 # x0 = x0 + 8
 	.loc 1 5589
-	addi %r7, %r7, 8
+	addi %r3, %r3, 8
 # c = c + 4
 	.loc 1 5590
-	addi %r6, %r6, 4
+	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 5591
-	addi %r8, %r8, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 5592
-	cmplwi %cr0, %r8, 0
+	cmplwi %cr0, %r7, 0
 # goto l24a if !=
 	.loc 1 5593
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc32_benes.l24a

@@ -18,170 +18,167 @@ qhasm_kernel_mceliece_gf13_vec256_sq_ppc32_sq:
 	stw %r31, 44(%r1)
 # i = 8
 	.loc 1 13
-	li %r5, 8
-	mr %r11, %r3
-	mr %r12, %r4
-	mr %r10, %r5
+	li %r12, 8
 .Lqhasm_kernel_mceliece_gf13_vec256_sq_ppc32_sq.pass:
 # v0 = mem32[f + 0]
 	.loc 1 15
-	lwz %r3, 0(%r12)
+	lwz %r5, 0(%r4)
 # v1 = mem32[f + 352]
 	.loc 1 16
-	lwz %r31, 352(%r12)
+	lwz %r31, 352(%r4)
 # v0 = v0 ^ v1
 	.loc 1 17
-	xor %r9, %r3, %r31
+	xor %r11, %r5, %r31
 # v2 = mem32[f + 224]
 	.loc 1 18
-	lwz %r3, 224(%r12)
+	lwz %r5, 224(%r4)
 # v3 = v2 ^ v1
 	.loc 1 19
-	xor %r4, %r3, %r31
+	xor %r6, %r5, %r31
 # v4 = mem32[f + 384]
 	.loc 1 20
-	lwz %r30, 384(%r12)
+	lwz %r30, 384(%r4)
 # v3 = v3 ^ v4
 	.loc 1 21
-	xor %r29, %r4, %r30
+	xor %r29, %r6, %r30
 # v5 = mem32[f + 32]
 	.loc 1 22
-	lwz %r4, 32(%r12)
+	lwz %r6, 32(%r4)
 # v5 = v5 ^ v2
 	.loc 1 23
-	xor %r28, %r4, %r3
+	xor %r28, %r6, %r5
 # v6 = mem32[f + 256]
 	.loc 1 24
-	lwz %r4, 256(%r12)
+	lwz %r6, 256(%r4)
 # v7 = v6 ^ v1
 	.loc 1 25
-	xor %r5, %r4, %r31
+	xor %r7, %r6, %r31
 # v7 = v7 ^ v4
 	.loc 1 26
-	xor %r27, %r5, %r30
+	xor %r27, %r7, %r30
 # v8 = mem32[f + 64]
 	.loc 1 27
-	lwz %r5, 64(%r12)
+	lwz %r7, 64(%r4)
 # v8 = v8 ^ v2
 	.loc 1 28
-	xor %r5, %r5, %r3
+	xor %r7, %r7, %r5
 # v8 = v8 ^ v6
 	.loc 1 29
-	xor %r5, %r5, %r4
+	xor %r7, %r7, %r6
 # v8 = v8 ^ v1
 	.loc 1 30
-	xor %r5, %r5, %r31
+	xor %r7, %r7, %r31
 # v8 = v8 ^ v4
 	.loc 1 31
-	xor %r25, %r5, %r30
+	xor %r25, %r7, %r30
 # v9 = mem32[f + 288]
 	.loc 1 32
-	lwz %r5, 288(%r12)
+	lwz %r7, 288(%r4)
 # v2 = v2 ^ v9
 	.loc 1 33
-	xor %r24, %r3, %r5
+	xor %r24, %r5, %r7
 # v10 = mem32[f + 96]
 	.loc 1 34
-	lwz %r3, 96(%r12)
+	lwz %r5, 96(%r4)
 # v10 = v10 ^ v6
 	.loc 1 35
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # v10 = v10 ^ v9
 	.loc 1 36
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # v10 = v10 ^ v4
 	.loc 1 37
-	xor %r6, %r3, %r30
+	xor %r8, %r5, %r30
 # v11 = mem32[f + 320]
 	.loc 1 38
-	lwz %r3, 320(%r12)
+	lwz %r5, 320(%r4)
 # v6 = v6 ^ v11
 	.loc 1 39
-	xor %r7, %r4, %r3
+	xor %r9, %r6, %r5
 # v12 = mem32[f + 128]
 	.loc 1 40
-	lwz %r4, 128(%r12)
+	lwz %r6, 128(%r4)
 # v12 = v12 ^ v9
 	.loc 1 41
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # v12 = v12 ^ v11
 	.loc 1 42
-	xor %r8, %r4, %r3
+	xor %r10, %r6, %r5
 # v9 = v9 ^ v1
 	.loc 1 43
-	xor %r5, %r5, %r31
+	xor %r7, %r7, %r31
 # v13 = mem32[f + 160]
 	.loc 1 44
-	lwz %r4, 160(%r12)
+	lwz %r6, 160(%r4)
 # v13 = v13 ^ v11
 	.loc 1 45
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # v13 = v13 ^ v1
 	.loc 1 46
-	xor %r4, %r4, %r31
+	xor %r6, %r6, %r31
 # v11 = v11 ^ v4
 	.loc 1 47
-	xor %r26, %r3, %r30
+	xor %r26, %r5, %r30
 # v14 = mem32[f + 192]
 	.loc 1 48
-	lwz %r3, 192(%r12)
+	lwz %r5, 192(%r4)
 # v1 = v14 ^ v1
 	.loc 1 49
-	xor %r31, %r3, %r31
+	xor %r31, %r5, %r31
 # v4 = v1 ^ v4
 	.loc 1 50
 	xor %r30, %r31, %r30
 # mem32[h + 0] = v0
 	.loc 1 51
-	stw %r9, 0(%r11)
+	stw %r11, 0(%r3)
 # mem32[h + 32] = v3
 	.loc 1 52
-	stw %r29, 32(%r11)
+	stw %r29, 32(%r3)
 # mem32[h + 64] = v5
 	.loc 1 53
-	stw %r28, 64(%r11)
+	stw %r28, 64(%r3)
 # mem32[h + 96] = v7
 	.loc 1 54
-	stw %r27, 96(%r11)
+	stw %r27, 96(%r3)
 # mem32[h + 128] = v8
 	.loc 1 55
-	stw %r25, 128(%r11)
+	stw %r25, 128(%r3)
 # mem32[h + 160] = v2
 	.loc 1 56
-	stw %r24, 160(%r11)
+	stw %r24, 160(%r3)
 # mem32[h + 192] = v10
 	.loc 1 57
-	stw %r6, 192(%r11)
+	stw %r8, 192(%r3)
 # mem32[h + 224] = v6
 	.loc 1 58
-	stw %r7, 224(%r11)
+	stw %r9, 224(%r3)
 # mem32[h + 256] = v12
 	.loc 1 59
-	stw %r8, 256(%r11)
+	stw %r10, 256(%r3)
 # mem32[h + 288] = v9
 	.loc 1 60
-	stw %r5, 288(%r11)
+	stw %r7, 288(%r3)
 # mem32[h + 320] = v13
 	.loc 1 61
-	stw %r4, 320(%r11)
+	stw %r6, 320(%r3)
 # mem32[h + 352] = v11
 	.loc 1 62
-	stw %r26, 352(%r11)
+	stw %r26, 352(%r3)
 # mem32[h + 384] = v4
 	.loc 1 63
-	stw %r30, 384(%r11)
+	stw %r30, 384(%r3)
 # h = h + 4
 	.loc 1 64
-	addi %r11, %r11, 4
+	addi %r3, %r3, 4
 # f = f + 4
 	.loc 1 65
-	addi %r12, %r12, 4
+	addi %r4, %r4, 4
 # i = i - 1
 	.loc 1 66
-	addi %r10, %r10, -1
+	addi %r12, %r12, -1
 # =? i - 0
 	.loc 1 67
-	cmplwi %cr0, %r10, 0
+	cmplwi %cr0, %r12, 0
 # goto pass if !=
 	.loc 1 68
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_vec256_sq_ppc32_sq.pass

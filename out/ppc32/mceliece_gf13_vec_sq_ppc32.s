@@ -18,170 +18,167 @@ qhasm_kernel_mceliece_gf13_vec_sq_ppc32_sq:
 	stw %r31, 44(%r1)
 # i = 2
 	.loc 1 13
-	li %r5, 2
-	mr %r11, %r3
-	mr %r12, %r4
-	mr %r10, %r5
+	li %r12, 2
 .Lqhasm_kernel_mceliece_gf13_vec_sq_ppc32_sq.pass:
 # v0 = mem32[f + 0]
 	.loc 1 15
-	lwz %r3, 0(%r12)
+	lwz %r5, 0(%r4)
 # v1 = mem32[f + 88]
 	.loc 1 16
-	lwz %r31, 88(%r12)
+	lwz %r31, 88(%r4)
 # v0 = v0 ^ v1
 	.loc 1 17
-	xor %r9, %r3, %r31
+	xor %r11, %r5, %r31
 # v2 = mem32[f + 56]
 	.loc 1 18
-	lwz %r3, 56(%r12)
+	lwz %r5, 56(%r4)
 # v3 = v2 ^ v1
 	.loc 1 19
-	xor %r4, %r3, %r31
+	xor %r6, %r5, %r31
 # v4 = mem32[f + 96]
 	.loc 1 20
-	lwz %r30, 96(%r12)
+	lwz %r30, 96(%r4)
 # v3 = v3 ^ v4
 	.loc 1 21
-	xor %r29, %r4, %r30
+	xor %r29, %r6, %r30
 # v5 = mem32[f + 8]
 	.loc 1 22
-	lwz %r4, 8(%r12)
+	lwz %r6, 8(%r4)
 # v5 = v5 ^ v2
 	.loc 1 23
-	xor %r28, %r4, %r3
+	xor %r28, %r6, %r5
 # v6 = mem32[f + 64]
 	.loc 1 24
-	lwz %r4, 64(%r12)
+	lwz %r6, 64(%r4)
 # v7 = v6 ^ v1
 	.loc 1 25
-	xor %r5, %r4, %r31
+	xor %r7, %r6, %r31
 # v7 = v7 ^ v4
 	.loc 1 26
-	xor %r27, %r5, %r30
+	xor %r27, %r7, %r30
 # v8 = mem32[f + 16]
 	.loc 1 27
-	lwz %r5, 16(%r12)
+	lwz %r7, 16(%r4)
 # v8 = v8 ^ v2
 	.loc 1 28
-	xor %r5, %r5, %r3
+	xor %r7, %r7, %r5
 # v8 = v8 ^ v6
 	.loc 1 29
-	xor %r5, %r5, %r4
+	xor %r7, %r7, %r6
 # v8 = v8 ^ v1
 	.loc 1 30
-	xor %r5, %r5, %r31
+	xor %r7, %r7, %r31
 # v8 = v8 ^ v4
 	.loc 1 31
-	xor %r25, %r5, %r30
+	xor %r25, %r7, %r30
 # v9 = mem32[f + 72]
 	.loc 1 32
-	lwz %r5, 72(%r12)
+	lwz %r7, 72(%r4)
 # v2 = v2 ^ v9
 	.loc 1 33
-	xor %r24, %r3, %r5
+	xor %r24, %r5, %r7
 # v10 = mem32[f + 24]
 	.loc 1 34
-	lwz %r3, 24(%r12)
+	lwz %r5, 24(%r4)
 # v10 = v10 ^ v6
 	.loc 1 35
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # v10 = v10 ^ v9
 	.loc 1 36
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # v10 = v10 ^ v4
 	.loc 1 37
-	xor %r6, %r3, %r30
+	xor %r8, %r5, %r30
 # v11 = mem32[f + 80]
 	.loc 1 38
-	lwz %r3, 80(%r12)
+	lwz %r5, 80(%r4)
 # v6 = v6 ^ v11
 	.loc 1 39
-	xor %r7, %r4, %r3
+	xor %r9, %r6, %r5
 # v12 = mem32[f + 32]
 	.loc 1 40
-	lwz %r4, 32(%r12)
+	lwz %r6, 32(%r4)
 # v12 = v12 ^ v9
 	.loc 1 41
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # v12 = v12 ^ v11
 	.loc 1 42
-	xor %r8, %r4, %r3
+	xor %r10, %r6, %r5
 # v9 = v9 ^ v1
 	.loc 1 43
-	xor %r5, %r5, %r31
+	xor %r7, %r7, %r31
 # v13 = mem32[f + 40]
 	.loc 1 44
-	lwz %r4, 40(%r12)
+	lwz %r6, 40(%r4)
 # v13 = v13 ^ v11
 	.loc 1 45
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # v13 = v13 ^ v1
 	.loc 1 46
-	xor %r4, %r4, %r31
+	xor %r6, %r6, %r31
 # v11 = v11 ^ v4
 	.loc 1 47
-	xor %r26, %r3, %r30
+	xor %r26, %r5, %r30
 # v14 = mem32[f + 48]
 	.loc 1 48
-	lwz %r3, 48(%r12)
+	lwz %r5, 48(%r4)
 # v1 = v14 ^ v1
 	.loc 1 49
-	xor %r31, %r3, %r31
+	xor %r31, %r5, %r31
 # v4 = v1 ^ v4
 	.loc 1 50
 	xor %r30, %r31, %r30
 # mem32[h + 0] = v0
 	.loc 1 51
-	stw %r9, 0(%r11)
+	stw %r11, 0(%r3)
 # mem32[h + 8] = v3
 	.loc 1 52
-	stw %r29, 8(%r11)
+	stw %r29, 8(%r3)
 # mem32[h + 16] = v5
 	.loc 1 53
-	stw %r28, 16(%r11)
+	stw %r28, 16(%r3)
 # mem32[h + 24] = v7
 	.loc 1 54
-	stw %r27, 24(%r11)
+	stw %r27, 24(%r3)
 # mem32[h + 32] = v8
 	.loc 1 55
-	stw %r25, 32(%r11)
+	stw %r25, 32(%r3)
 # mem32[h + 40] = v2
 	.loc 1 56
-	stw %r24, 40(%r11)
+	stw %r24, 40(%r3)
 # mem32[h + 48] = v10
 	.loc 1 57
-	stw %r6, 48(%r11)
+	stw %r8, 48(%r3)
 # mem32[h + 56] = v6
 	.loc 1 58
-	stw %r7, 56(%r11)
+	stw %r9, 56(%r3)
 # mem32[h + 64] = v12
 	.loc 1 59
-	stw %r8, 64(%r11)
+	stw %r10, 64(%r3)
 # mem32[h + 72] = v9
 	.loc 1 60
-	stw %r5, 72(%r11)
+	stw %r7, 72(%r3)
 # mem32[h + 80] = v13
 	.loc 1 61
-	stw %r4, 80(%r11)
+	stw %r6, 80(%r3)
 # mem32[h + 88] = v11
 	.loc 1 62
-	stw %r26, 88(%r11)
+	stw %r26, 88(%r3)
 # mem32[h + 96] = v4
 	.loc 1 63
-	stw %r30, 96(%r11)
+	stw %r30, 96(%r3)
 # h = h + 4
 	.loc 1 64
-	addi %r11, %r11, 4
+	addi %r3, %r3, 4
 # f = f + 4
 	.loc 1 65
-	addi %r12, %r12, 4
+	addi %r4, %r4, 4
 # i = i - 1
 	.loc 1 66
-	addi %r10, %r10, -1
+	addi %r12, %r12, -1
 # =? i - 0
 	.loc 1 67
-	cmplwi %cr0, %r10, 0
+	cmplwi %cr0, %r12, 0
 # goto pass if !=
 	.loc 1 68
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_vec_sq_ppc32_sq.pass

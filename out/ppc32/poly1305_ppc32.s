@@ -184,459 +184,440 @@ qhasm_kernel_poly1305_ppc32_blocks:
 	andi. %r7, %r7, 1
 # hib <<= 24
 	.loc 1 73
-	slwi %r22, %r7, 24
+	slwi %r27, %r7, 24
 # r0 = mem32[st + 0]
 	.loc 1 74
-	lwz %r5, 0(%r3)
+	lwz %r12, 0(%r3)
 # r1 = mem32[st + 4]
 	.loc 1 75
-	lwz %r6, 4(%r3)
+	lwz %r31, 4(%r3)
 # r2 = mem32[st + 8]
 	.loc 1 76
-	lwz %r7, 8(%r3)
+	lwz %r30, 8(%r3)
 # r3 = mem32[st + 12]
 	.loc 1 77
-	lwz %r8, 12(%r3)
+	lwz %r29, 12(%r3)
 # r4 = mem32[st + 16]
 	.loc 1 78
-	lwz %r9, 16(%r3)
+	lwz %r28, 16(%r3)
 # h0 = mem32[st + 20]
 	.loc 1 79
-	lwz %r10, 20(%r3)
+	lwz %r22, 20(%r3)
 # h1 = mem32[st + 24]
 	.loc 1 80
-	lwz %r11, 24(%r3)
+	lwz %r24, 24(%r3)
 # h2 = mem32[st + 28]
 	.loc 1 81
-	lwz %r12, 28(%r3)
+	lwz %r23, 28(%r3)
 # h3 = mem32[st + 32]
 	.loc 1 82
-	lwz %r31, 32(%r3)
+	lwz %r7, 32(%r3)
 # h4 = mem32[st + 36]
 	.loc 1 83
-	lwz %r3, 36(%r3)
+	lwz %r6, 36(%r3)
 # s1 = r1 * 5
 	.loc 1 84
-	mulli %r30, %r6, 5
+	mulli %r8, %r31, 5
 # s2 = r2 * 5
 	.loc 1 85
-	mulli %r23, %r7, 5
+	mulli %r9, %r30, 5
 # s3 = r3 * 5
 	.loc 1 86
-	mulli %r24, %r8, 5
+	mulli %r10, %r29, 5
 # s4 = r4 * 5
 	.loc 1 87
-	mulli %r19, %r9, 5
+	mulli %r11, %r28, 5
 # mask = 0x3ffffff
 	.loc 1 88
-	lis %r20, 1023
-	ori %r20, %r20, 65535
-	mr %r29, %r4
-	mr %r28, %r5
-	mr %r27, %r6
-	mr %r26, %r7
-	mr %r25, %r8
-	mr %r4, %r3
-	mr %r21, %r30
-	mr %r30, %r19
-	mr %r8, %r20
-	mr %r7, %r22
+	lis %r26, 1023
+	ori %r26, %r26, 65535
 .Lqhasm_kernel_poly1305_ppc32_blocks.block:
 # t = mem32le[m]
 	.loc 1 90
-	lwbrx %r3, 0, %r29
+	lwbrx %r3, 0, %r4
 # t &= mask
 	.loc 1 91
-	and %r3, %r3, %r8
+	and %r3, %r3, %r26
 # h0 += t
 	.loc 1 92
-	add %r10, %r10, %r3
+	add %r25, %r22, %r3
 # t = mem32le[m + 3]
 	.loc 1 93
 	li %r3, 3
-	lwbrx %r5, %r29, %r3
+	lwbrx %r5, %r4, %r3
 # t >>= 2
 	.loc 1 94
 	srwi %r5, %r5, 2
 # t &= mask
 	.loc 1 95
-	and %r5, %r5, %r8
+	and %r5, %r5, %r26
 # h1 += t
 	.loc 1 96
-	add %r11, %r11, %r5
+	add %r24, %r24, %r5
 # t = mem32le[m + 6]
 	.loc 1 97
 	li %r3, 6
-	lwbrx %r5, %r29, %r3
+	lwbrx %r5, %r4, %r3
 # t >>= 4
 	.loc 1 98
 	srwi %r5, %r5, 4
 # t &= mask
 	.loc 1 99
-	and %r5, %r5, %r8
+	and %r5, %r5, %r26
 # h2 += t
 	.loc 1 100
-	add %r12, %r12, %r5
+	add %r22, %r23, %r5
 # t = mem32le[m + 9]
 	.loc 1 101
 	li %r3, 9
-	lwbrx %r5, %r29, %r3
+	lwbrx %r5, %r4, %r3
 # t >>= 6
 	.loc 1 102
 	srwi %r5, %r5, 6
 # t &= mask
 	.loc 1 103
-	and %r5, %r5, %r8
+	and %r5, %r5, %r26
 # h3 += t
 	.loc 1 104
-	add %r31, %r31, %r5
+	add %r21, %r7, %r5
 # t = mem32le[m + 12]
 	.loc 1 105
 	li %r3, 12
-	lwbrx %r5, %r29, %r3
+	lwbrx %r5, %r4, %r3
 # t >>= 8
 	.loc 1 106
 	srwi %r5, %r5, 8
 # t |= hib
 	.loc 1 107
-	or %r5, %r5, %r7
+	or %r5, %r5, %r27
 # h4 += t
 	.loc 1 108
-	add %r22, %r4, %r5
+	add %r20, %r6, %r5
 # (uint64) dh dl = h0 * r0
 	.loc 1 110
-	mullw %r4, %r10, %r28
-	mulhwu %r3, %r10, %r28
+	mullw %r5, %r25, %r12
+	mulhwu %r3, %r25, %r12
 # (uint64) ph pl = h1 * s4
 	.loc 1 111
-	mullw %r6, %r11, %r30
-	mulhwu %r5, %r11, %r30
+	mullw %r7, %r24, %r11
+	mulhwu %r6, %r24, %r11
 # carry? dl = dl + pl
 	.loc 1 112
-	addc %r4, %r4, %r6
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 113
-	adde %r3, %r3, %r5
+	adde %r3, %r3, %r6
 # (uint64) ph pl = h2 * s3
 	.loc 1 114
-	mullw %r6, %r12, %r24
-	mulhwu %r5, %r12, %r24
+	mullw %r7, %r22, %r10
+	mulhwu %r6, %r22, %r10
 # carry? dl = dl + pl
 	.loc 1 115
-	addc %r4, %r4, %r6
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 116
-	adde %r3, %r3, %r5
+	adde %r3, %r3, %r6
 # (uint64) ph pl = h3 * s2
 	.loc 1 117
-	mullw %r6, %r31, %r23
-	mulhwu %r5, %r31, %r23
+	mullw %r7, %r21, %r9
+	mulhwu %r6, %r21, %r9
 # carry? dl = dl + pl
 	.loc 1 118
-	addc %r4, %r4, %r6
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 119
-	adde %r3, %r3, %r5
+	adde %r3, %r3, %r6
 # (uint64) ph pl = h4 * s1
 	.loc 1 120
-	mullw %r6, %r22, %r21
-	mulhwu %r5, %r22, %r21
+	mullw %r7, %r20, %r8
+	mulhwu %r6, %r20, %r8
 # carry? dl = dl + pl
 	.loc 1 121
-	addc %r4, %r4, %r6
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 122
-	adde %r5, %r3, %r5
+	adde %r6, %r3, %r6
 # c = dl >> 26
 	.loc 1 123
-	srwi %r3, %r4, 26
+	srwi %r3, %r5, 26
 # t = dh << 6
 	.loc 1 124
-	slwi %r5, %r5, 6
+	slwi %r6, %r6, 6
 # c |= t
 	.loc 1 125
-	or %r20, %r3, %r5
+	or %r23, %r3, %r6
 # g0 = dl & mask
 	.loc 1 126
-	and %r19, %r4, %r8
+	and %r19, %r5, %r26
 # (uint64) dh dl = h0 * r1
 	.loc 1 128
-	mullw %r4, %r10, %r27
-	mulhwu %r3, %r10, %r27
+	mullw %r5, %r25, %r31
+	mulhwu %r3, %r25, %r31
 # (uint64) ph pl = h1 * r0
 	.loc 1 129
-	mullw %r6, %r11, %r28
-	mulhwu %r5, %r11, %r28
+	mullw %r7, %r24, %r12
+	mulhwu %r6, %r24, %r12
 # carry? dl = dl + pl
 	.loc 1 130
-	addc %r4, %r4, %r6
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 131
-	adde %r3, %r3, %r5
+	adde %r3, %r3, %r6
 # (uint64) ph pl = h2 * s4
 	.loc 1 132
-	mullw %r6, %r12, %r30
-	mulhwu %r5, %r12, %r30
+	mullw %r7, %r22, %r11
+	mulhwu %r6, %r22, %r11
 # carry? dl = dl + pl
 	.loc 1 133
-	addc %r4, %r4, %r6
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 134
-	adde %r3, %r3, %r5
+	adde %r3, %r3, %r6
 # (uint64) ph pl = h3 * s3
 	.loc 1 135
-	mullw %r6, %r31, %r24
-	mulhwu %r5, %r31, %r24
+	mullw %r7, %r21, %r10
+	mulhwu %r6, %r21, %r10
 # carry? dl = dl + pl
 	.loc 1 136
-	addc %r4, %r4, %r6
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 137
-	adde %r3, %r3, %r5
+	adde %r3, %r3, %r6
 # (uint64) ph pl = h4 * s2
 	.loc 1 138
-	mullw %r6, %r22, %r23
-	mulhwu %r5, %r22, %r23
+	mullw %r7, %r20, %r9
+	mulhwu %r6, %r20, %r9
 # carry? dl = dl + pl
 	.loc 1 139
-	addc %r4, %r4, %r6
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 140
-	adde %r3, %r3, %r5
+	adde %r3, %r3, %r6
 # carry? dl = dl + c
 	.loc 1 141
-	addc %r4, %r4, %r20
+	addc %r5, %r5, %r23
 # dh = dh + 0 + carry
 	.loc 1 142
 	addze %r3, %r3
 # c = dl >> 26
 	.loc 1 143
-	srwi %r5, %r4, 26
+	srwi %r6, %r5, 26
 # t = dh << 6
 	.loc 1 144
 	slwi %r3, %r3, 6
 # c |= t
 	.loc 1 145
-	or %r18, %r5, %r3
+	or %r23, %r6, %r3
 # g1 = dl & mask
 	.loc 1 146
-	and %r20, %r4, %r8
+	and %r18, %r5, %r26
 # (uint64) dh dl = h0 * r2
 	.loc 1 148
-	mullw %r4, %r10, %r26
-	mulhwu %r3, %r10, %r26
+	mullw %r5, %r25, %r30
+	mulhwu %r3, %r25, %r30
 # (uint64) ph pl = h1 * r1
 	.loc 1 149
-	mullw %r6, %r11, %r27
-	mulhwu %r5, %r11, %r27
+	mullw %r7, %r24, %r31
+	mulhwu %r6, %r24, %r31
 # carry? dl = dl + pl
 	.loc 1 150
-	addc %r4, %r4, %r6
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 151
-	adde %r3, %r3, %r5
+	adde %r3, %r3, %r6
 # (uint64) ph pl = h2 * r0
 	.loc 1 152
-	mullw %r6, %r12, %r28
-	mulhwu %r5, %r12, %r28
+	mullw %r7, %r22, %r12
+	mulhwu %r6, %r22, %r12
 # carry? dl = dl + pl
 	.loc 1 153
-	addc %r4, %r4, %r6
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 154
-	adde %r3, %r3, %r5
+	adde %r3, %r3, %r6
 # (uint64) ph pl = h3 * s4
 	.loc 1 155
-	mullw %r6, %r31, %r30
-	mulhwu %r5, %r31, %r30
+	mullw %r7, %r21, %r11
+	mulhwu %r6, %r21, %r11
 # carry? dl = dl + pl
 	.loc 1 156
-	addc %r4, %r4, %r6
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 157
-	adde %r3, %r3, %r5
+	adde %r3, %r3, %r6
 # (uint64) ph pl = h4 * s3
 	.loc 1 158
-	mullw %r6, %r22, %r24
-	mulhwu %r5, %r22, %r24
+	mullw %r7, %r20, %r10
+	mulhwu %r6, %r20, %r10
 # carry? dl = dl + pl
 	.loc 1 159
-	addc %r4, %r4, %r6
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 160
-	adde %r3, %r3, %r5
+	adde %r3, %r3, %r6
 # carry? dl = dl + c
 	.loc 1 161
-	addc %r4, %r4, %r18
+	addc %r5, %r5, %r23
 # dh = dh + 0 + carry
 	.loc 1 162
 	addze %r3, %r3
 # c = dl >> 26
 	.loc 1 163
-	srwi %r5, %r4, 26
+	srwi %r6, %r5, 26
 # t = dh << 6
 	.loc 1 164
 	slwi %r3, %r3, 6
 # c |= t
 	.loc 1 165
-	or %r17, %r5, %r3
+	or %r17, %r6, %r3
 # g2 = dl & mask
 	.loc 1 166
-	and %r18, %r4, %r8
+	and %r23, %r5, %r26
 # (uint64) dh dl = h0 * r3
 	.loc 1 168
-	mullw %r4, %r10, %r25
-	mulhwu %r3, %r10, %r25
+	mullw %r5, %r25, %r29
+	mulhwu %r3, %r25, %r29
 # (uint64) ph pl = h1 * r2
 	.loc 1 169
-	mullw %r6, %r11, %r26
-	mulhwu %r5, %r11, %r26
+	mullw %r7, %r24, %r30
+	mulhwu %r6, %r24, %r30
 # carry? dl = dl + pl
 	.loc 1 170
-	addc %r4, %r4, %r6
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 171
-	adde %r3, %r3, %r5
+	adde %r3, %r3, %r6
 # (uint64) ph pl = h2 * r1
 	.loc 1 172
-	mullw %r6, %r12, %r27
-	mulhwu %r5, %r12, %r27
+	mullw %r7, %r22, %r31
+	mulhwu %r6, %r22, %r31
 # carry? dl = dl + pl
 	.loc 1 173
-	addc %r4, %r4, %r6
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 174
-	adde %r3, %r3, %r5
+	adde %r3, %r3, %r6
 # (uint64) ph pl = h3 * r0
 	.loc 1 175
-	mullw %r6, %r31, %r28
-	mulhwu %r5, %r31, %r28
+	mullw %r7, %r21, %r12
+	mulhwu %r6, %r21, %r12
 # carry? dl = dl + pl
 	.loc 1 176
-	addc %r4, %r4, %r6
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 177
-	adde %r3, %r3, %r5
+	adde %r3, %r3, %r6
 # (uint64) ph pl = h4 * s4
 	.loc 1 178
-	mullw %r6, %r22, %r30
-	mulhwu %r5, %r22, %r30
+	mullw %r7, %r20, %r11
+	mulhwu %r6, %r20, %r11
 # carry? dl = dl + pl
 	.loc 1 179
-	addc %r4, %r4, %r6
+	addc %r5, %r5, %r7
 # dh = dh + ph + carry
 	.loc 1 180
-	adde %r3, %r3, %r5
+	adde %r3, %r3, %r6
 # carry? dl = dl + c
 	.loc 1 181
-	addc %r4, %r4, %r17
+	addc %r5, %r5, %r17
 # dh = dh + 0 + carry
 	.loc 1 182
 	addze %r3, %r3
 # c = dl >> 26
 	.loc 1 183
-	srwi %r5, %r4, 26
+	srwi %r6, %r5, 26
 # t = dh << 6
 	.loc 1 184
 	slwi %r3, %r3, 6
 # c |= t
 	.loc 1 185
-	or %r17, %r5, %r3
+	or %r17, %r6, %r3
 # g3 = dl & mask
 	.loc 1 186
-	and %r6, %r4, %r8
+	and %r7, %r5, %r26
 # (uint64) dh dl = h0 * r4
 	.loc 1 188
-	mullw %r4, %r10, %r9
-	mulhwu %r3, %r10, %r9
+	mullw %r5, %r25, %r28
+	mulhwu %r3, %r25, %r28
 # (uint64) ph pl = h1 * r3
 	.loc 1 189
-	mullw %r10, %r11, %r25
-	mulhwu %r5, %r11, %r25
+	mullw %r25, %r24, %r29
+	mulhwu %r6, %r24, %r29
 # carry? dl = dl + pl
 	.loc 1 190
-	addc %r4, %r4, %r10
+	addc %r5, %r5, %r25
 # dh = dh + ph + carry
 	.loc 1 191
-	adde %r3, %r3, %r5
+	adde %r3, %r3, %r6
 # (uint64) ph pl = h2 * r2
 	.loc 1 192
-	mullw %r10, %r12, %r26
-	mulhwu %r5, %r12, %r26
+	mullw %r25, %r22, %r30
+	mulhwu %r6, %r22, %r30
 # carry? dl = dl + pl
 	.loc 1 193
-	addc %r4, %r4, %r10
+	addc %r5, %r5, %r25
 # dh = dh + ph + carry
 	.loc 1 194
-	adde %r3, %r3, %r5
+	adde %r3, %r3, %r6
 # (uint64) ph pl = h3 * r1
 	.loc 1 195
-	mullw %r10, %r31, %r27
-	mulhwu %r5, %r31, %r27
+	mullw %r25, %r21, %r31
+	mulhwu %r6, %r21, %r31
 # carry? dl = dl + pl
 	.loc 1 196
-	addc %r4, %r4, %r10
+	addc %r5, %r5, %r25
 # dh = dh + ph + carry
 	.loc 1 197
-	adde %r3, %r3, %r5
+	adde %r3, %r3, %r6
 # (uint64) ph pl = h4 * r0
 	.loc 1 198
-	mullw %r10, %r22, %r28
-	mulhwu %r5, %r22, %r28
+	mullw %r25, %r20, %r12
+	mulhwu %r6, %r20, %r12
 # carry? dl = dl + pl
 	.loc 1 199
-	addc %r4, %r4, %r10
+	addc %r5, %r5, %r25
 # dh = dh + ph + carry
 	.loc 1 200
-	adde %r3, %r3, %r5
+	adde %r3, %r3, %r6
 # carry? dl = dl + c
 	.loc 1 201
-	addc %r4, %r4, %r17
+	addc %r5, %r5, %r17
 # dh = dh + 0 + carry
 	.loc 1 202
 	addze %r3, %r3
 # c = dl >> 26
 	.loc 1 203
-	srwi %r5, %r4, 26
+	srwi %r6, %r5, 26
 # t = dh << 6
 	.loc 1 204
 	slwi %r3, %r3, 6
 # c |= t
 	.loc 1 205
-	or %r5, %r5, %r3
+	or %r3, %r6, %r3
 # g4 = dl & mask
 	.loc 1 206
-	and %r3, %r4, %r8
+	and %r6, %r5, %r26
 # t = c << 2
 	.loc 1 207
-	slwi %r4, %r5, 2
+	slwi %r5, %r3, 2
 # c += t
 	.loc 1 208
-	add %r5, %r5, %r4
+	add %r3, %r3, %r5
 # g0 += c
 	.loc 1 209
-	add %r19, %r19, %r5
+	add %r19, %r19, %r3
 # c = g0 >> 26
 	.loc 1 210
-	srwi %r4, %r19, 26
+	srwi %r3, %r19, 26
 # h0 = g0 & mask
 	.loc 1 211
-	and %r10, %r19, %r8
+	and %r22, %r19, %r26
 # h1 = g1 + c
 	.loc 1 212
-	add %r11, %r20, %r4
-# h2 = g2
-	.loc 1 213
-	mr %r12, %r18
-# h3 = g3
-	.loc 1 214
-	mr %r31, %r6
-# h4 = g4
-	.loc 1 215
-	mr %r4, %r3
+	add %r24, %r18, %r3
 # m += 16
 	.loc 1 216
-	addi %r29, %r29, 16
+	addi %r4, %r4, 16
 # nhi = nhi_s
 	.loc 1 217
 	lwz %r3, 20(%r1)
@@ -648,10 +629,10 @@ qhasm_kernel_poly1305_ppc32_blocks:
 	addic %r5, %r5, -1
 # t = -1
 	.loc 1 220
-	li %r6, -1
+	li %r25, -1
 # nhi = nhi + t + carry
 	.loc 1 221
-	adde %r3, %r3, %r6
+	adde %r3, %r3, %r25
 # nhi_s = nhi
 	.loc 1 222
 	stw %r3, 20(%r1)
@@ -669,23 +650,22 @@ qhasm_kernel_poly1305_ppc32_blocks:
 	bne %cr0, .Lqhasm_kernel_poly1305_ppc32_blocks.block
 # st = st_s
 	.loc 1 227
-	mr %r3, %r4
-	lwz %r4, 16(%r1)
+	lwz %r3, 16(%r1)
 # mem32[st + 20] = h0
 	.loc 1 228
-	stw %r10, 20(%r4)
+	stw %r22, 20(%r3)
 # mem32[st + 24] = h1
 	.loc 1 229
-	stw %r11, 24(%r4)
+	stw %r24, 24(%r3)
 # mem32[st + 28] = h2
 	.loc 1 230
-	stw %r12, 28(%r4)
+	stw %r23, 28(%r3)
 # mem32[st + 32] = h3
 	.loc 1 231
-	stw %r31, 32(%r4)
+	stw %r7, 32(%r3)
 # mem32[st + 36] = h4
 	.loc 1 232
-	stw %r3, 36(%r4)
+	stw %r6, 36(%r3)
 .Lqhasm_kernel_poly1305_ppc32_blocks.done:
 # leave
 	.loc 1 234

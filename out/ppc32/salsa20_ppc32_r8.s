@@ -7,23 +7,24 @@
 	.type qhasm_kernel_salsa8_ppc32_blocks, @function
 	.p2align 5
 qhasm_kernel_salsa8_ppc32_blocks:
-	stwu %r1, -80(%r1)
-	stw %r16, 16(%r1)
-	stw %r17, 20(%r1)
-	stw %r18, 24(%r1)
-	stw %r19, 28(%r1)
-	stw %r20, 32(%r1)
-	stw %r21, 36(%r1)
-	stw %r22, 40(%r1)
-	stw %r23, 44(%r1)
-	stw %r24, 48(%r1)
-	stw %r25, 52(%r1)
-	stw %r26, 56(%r1)
-	stw %r27, 60(%r1)
-	stw %r28, 64(%r1)
-	stw %r29, 68(%r1)
-	stw %r30, 72(%r1)
-	stw %r31, 76(%r1)
+	stwu %r1, -96(%r1)
+	stw %r15, 16(%r1)
+	stw %r16, 20(%r1)
+	stw %r17, 24(%r1)
+	stw %r18, 28(%r1)
+	stw %r19, 32(%r1)
+	stw %r20, 36(%r1)
+	stw %r21, 40(%r1)
+	stw %r22, 44(%r1)
+	stw %r23, 48(%r1)
+	stw %r24, 52(%r1)
+	stw %r25, 56(%r1)
+	stw %r26, 60(%r1)
+	stw %r27, 64(%r1)
+	stw %r28, 68(%r1)
+	stw %r29, 72(%r1)
+	stw %r30, 76(%r1)
+	stw %r31, 80(%r1)
 # w = nhi | nlo
 	.loc 1 34
 	or %r8, %r5, %r6
@@ -36,662 +37,656 @@ qhasm_kernel_salsa8_ppc32_blocks:
 .Lqhasm_kernel_salsa8_ppc32_blocks.block:
 # x0 = mem32[x + 0]
 	.loc 1 39
-	mr %r21, %r6
-	mr %r22, %r5
-	mr %r18, %r4
-	mr %r12, %r3
-	lwz %r17, 0(%r7)
+	lwz %r28, 0(%r7)
 # x1 = mem32[x + 4]
 	.loc 1 40
-	lwz %r19, 4(%r7)
+	lwz %r18, 4(%r7)
 # x2 = mem32[x + 8]
 	.loc 1 41
-	lwz %r20, 8(%r7)
+	lwz %r19, 8(%r7)
 # x3 = mem32[x + 12]
 	.loc 1 42
 	lwz %r11, 12(%r7)
 # x4 = mem32[x + 16]
 	.loc 1 43
-	lwz %r10, 16(%r7)
+	lwz %r17, 16(%r7)
 # x5 = mem32[x + 20]
 	.loc 1 44
-	lwz %r23, 20(%r7)
+	lwz %r20, 20(%r7)
 # x6 = mem32[x + 24]
 	.loc 1 45
-	lwz %r24, 24(%r7)
+	lwz %r21, 24(%r7)
 # x7 = mem32[x + 28]
 	.loc 1 46
-	lwz %r25, 28(%r7)
+	lwz %r22, 28(%r7)
 # x8 = mem32[x + 32]
 	.loc 1 47
-	lwz %r26, 32(%r7)
+	lwz %r23, 32(%r7)
 # x9 = mem32[x + 36]
 	.loc 1 48
-	lwz %r9, 36(%r7)
+	lwz %r31, 36(%r7)
 # x10 = mem32[x + 40]
 	.loc 1 49
-	lwz %r27, 40(%r7)
+	lwz %r24, 40(%r7)
 # x11 = mem32[x + 44]
 	.loc 1 50
-	lwz %r28, 44(%r7)
+	lwz %r25, 44(%r7)
 # x12 = mem32[x + 48]
 	.loc 1 51
-	lwz %r29, 48(%r7)
+	lwz %r26, 48(%r7)
 # x13 = mem32[x + 52]
 	.loc 1 52
-	lwz %r30, 52(%r7)
+	lwz %r27, 52(%r7)
 # x14 = mem32[x + 56]
 	.loc 1 53
-	lwz %r8, 56(%r7)
+	lwz %r12, 56(%r7)
 # x15 = mem32[x + 60]
 	.loc 1 54
-	lwz %r31, 60(%r7)
+	lwz %r29, 60(%r7)
 # i = 4
 	.loc 1 55
-	li %r6, 4
+	li %r30, 4
 .Lqhasm_kernel_salsa8_ppc32_blocks.doubleround:
 # t0 = x0 + x12
 	.loc 1 58
-	add %r3, %r17, %r29
+	add %r8, %r28, %r26
 # t1 = x5 + x1
 	.loc 1 59
-	add %r4, %r23, %r19
+	add %r9, %r20, %r18
 # t2 = x10 + x6
 	.loc 1 60
-	add %r5, %r27, %r24
+	add %r10, %r24, %r21
 # t3 = x15 + x11
 	.loc 1 61
-	add %r16, %r31, %r28
+	add %r16, %r29, %r25
 # t0 = t0 <<< 7
 	.loc 1 62
-	rotlwi %r3, %r3, 7
+	rotlwi %r15, %r8, 7
 # t1 = t1 <<< 7
 	.loc 1 63
-	rotlwi %r4, %r4, 7
+	rotlwi %r9, %r9, 7
 # t2 = t2 <<< 7
 	.loc 1 64
-	rotlwi %r5, %r5, 7
+	rotlwi %r10, %r10, 7
 # t3 = t3 <<< 7
 	.loc 1 65
-	rotlwi %r16, %r16, 7
+	rotlwi %r8, %r16, 7
 # x4 ^= t0
 	.loc 1 66
-	xor %r10, %r10, %r3
+	xor %r17, %r17, %r15
 # x9 ^= t1
 	.loc 1 67
-	xor %r9, %r9, %r4
+	xor %r31, %r31, %r9
 # x14 ^= t2
 	.loc 1 68
-	xor %r8, %r8, %r5
+	xor %r12, %r12, %r10
 # x3 ^= t3
 	.loc 1 69
-	xor %r11, %r11, %r16
+	xor %r11, %r11, %r8
 # t0 = x4 + x0
 	.loc 1 70
-	add %r3, %r10, %r17
+	add %r8, %r17, %r28
 # t1 = x9 + x5
 	.loc 1 71
-	add %r4, %r9, %r23
+	add %r9, %r31, %r20
 # t2 = x14 + x10
 	.loc 1 72
-	add %r5, %r8, %r27
+	add %r10, %r12, %r24
 # t3 = x3 + x15
 	.loc 1 73
-	add %r16, %r11, %r31
+	add %r16, %r11, %r29
 # t0 = t0 <<< 9
 	.loc 1 74
-	rotlwi %r3, %r3, 9
+	rotlwi %r8, %r8, 9
 # t1 = t1 <<< 9
 	.loc 1 75
-	rotlwi %r4, %r4, 9
+	rotlwi %r9, %r9, 9
 # t2 = t2 <<< 9
 	.loc 1 76
-	rotlwi %r5, %r5, 9
+	rotlwi %r10, %r10, 9
 # t3 = t3 <<< 9
 	.loc 1 77
 	rotlwi %r16, %r16, 9
 # x8 ^= t0
 	.loc 1 78
-	xor %r26, %r26, %r3
+	xor %r23, %r23, %r8
 # x13 ^= t1
 	.loc 1 79
-	xor %r30, %r30, %r4
+	xor %r27, %r27, %r9
 # x2 ^= t2
 	.loc 1 80
-	xor %r20, %r20, %r5
+	xor %r19, %r19, %r10
 # x7 ^= t3
 	.loc 1 81
-	xor %r25, %r25, %r16
+	xor %r22, %r22, %r16
 # t0 = x8 + x4
 	.loc 1 82
-	add %r3, %r26, %r10
+	add %r8, %r23, %r17
 # t1 = x13 + x9
 	.loc 1 83
-	add %r4, %r30, %r9
+	add %r9, %r27, %r31
 # t2 = x2 + x14
 	.loc 1 84
-	add %r5, %r20, %r8
+	add %r10, %r19, %r12
 # t3 = x7 + x3
 	.loc 1 85
-	add %r16, %r25, %r11
+	add %r16, %r22, %r11
 # t0 = t0 <<< 13
 	.loc 1 86
-	rotlwi %r3, %r3, 13
+	rotlwi %r15, %r8, 13
 # t1 = t1 <<< 13
 	.loc 1 87
-	rotlwi %r4, %r4, 13
+	rotlwi %r9, %r9, 13
 # t2 = t2 <<< 13
 	.loc 1 88
-	rotlwi %r5, %r5, 13
+	rotlwi %r10, %r10, 13
 # t3 = t3 <<< 13
 	.loc 1 89
-	rotlwi %r16, %r16, 13
+	rotlwi %r8, %r16, 13
 # x12 ^= t0
 	.loc 1 90
-	xor %r29, %r29, %r3
+	xor %r26, %r26, %r15
 # x1 ^= t1
 	.loc 1 91
-	xor %r19, %r19, %r4
+	xor %r18, %r18, %r9
 # x6 ^= t2
 	.loc 1 92
-	xor %r24, %r24, %r5
+	xor %r21, %r21, %r10
 # x11 ^= t3
 	.loc 1 93
-	xor %r28, %r28, %r16
+	xor %r25, %r25, %r8
 # t0 = x12 + x8
 	.loc 1 94
-	add %r3, %r29, %r26
+	add %r8, %r26, %r23
 # t1 = x1 + x13
 	.loc 1 95
-	add %r4, %r19, %r30
+	add %r9, %r18, %r27
 # t2 = x6 + x2
 	.loc 1 96
-	add %r16, %r24, %r20
+	add %r16, %r21, %r19
 # t3 = x11 + x7
 	.loc 1 97
-	add %r5, %r28, %r25
+	add %r10, %r25, %r22
 # t0 = t0 <<< 18
 	.loc 1 98
-	rotlwi %r3, %r3, 18
+	rotlwi %r8, %r8, 18
 # t1 = t1 <<< 18
 	.loc 1 99
-	rotlwi %r4, %r4, 18
+	rotlwi %r9, %r9, 18
 # t2 = t2 <<< 18
 	.loc 1 100
 	rotlwi %r16, %r16, 18
 # t3 = t3 <<< 18
 	.loc 1 101
-	rotlwi %r5, %r5, 18
+	rotlwi %r10, %r10, 18
 # x0 ^= t0
 	.loc 1 102
-	xor %r17, %r17, %r3
+	xor %r28, %r28, %r8
 # x5 ^= t1
 	.loc 1 103
-	xor %r23, %r23, %r4
+	xor %r20, %r20, %r9
 # x10 ^= t2
 	.loc 1 104
-	xor %r27, %r27, %r16
+	xor %r24, %r24, %r16
 # x15 ^= t3
 	.loc 1 105
-	xor %r3, %r31, %r5
+	xor %r8, %r29, %r10
 # t0 = x0 + x3
 	.loc 1 106
-	add %r4, %r17, %r11
+	add %r9, %r28, %r11
 # t1 = x5 + x4
 	.loc 1 107
-	add %r5, %r23, %r10
+	add %r10, %r20, %r17
 # t2 = x10 + x9
 	.loc 1 108
-	add %r16, %r27, %r9
+	add %r16, %r24, %r31
 # t3 = x15 + x14
 	.loc 1 109
-	add %r31, %r3, %r8
+	add %r29, %r8, %r12
 # t0 = t0 <<< 7
 	.loc 1 110
-	rotlwi %r4, %r4, 7
+	rotlwi %r9, %r9, 7
 # t1 = t1 <<< 7
 	.loc 1 111
-	rotlwi %r5, %r5, 7
+	rotlwi %r10, %r10, 7
 # t2 = t2 <<< 7
 	.loc 1 112
 	rotlwi %r16, %r16, 7
 # t3 = t3 <<< 7
 	.loc 1 113
-	rotlwi %r31, %r31, 7
+	rotlwi %r29, %r29, 7
 # x1 ^= t0
 	.loc 1 114
-	xor %r19, %r19, %r4
+	xor %r18, %r18, %r9
 # x6 ^= t1
 	.loc 1 115
-	xor %r24, %r24, %r5
+	xor %r21, %r21, %r10
 # x11 ^= t2
 	.loc 1 116
-	xor %r28, %r28, %r16
+	xor %r25, %r25, %r16
 # x12 ^= t3
 	.loc 1 117
-	xor %r29, %r29, %r31
+	xor %r26, %r26, %r29
 # t0 = x1 + x0
 	.loc 1 118
-	add %r4, %r19, %r17
+	add %r9, %r18, %r28
 # t1 = x6 + x5
 	.loc 1 119
-	add %r5, %r24, %r23
+	add %r10, %r21, %r20
 # t2 = x11 + x10
 	.loc 1 120
-	add %r16, %r28, %r27
+	add %r16, %r25, %r24
 # t3 = x12 + x15
 	.loc 1 121
-	add %r31, %r29, %r3
+	add %r29, %r26, %r8
 # t0 = t0 <<< 9
 	.loc 1 122
-	rotlwi %r4, %r4, 9
+	rotlwi %r9, %r9, 9
 # t1 = t1 <<< 9
 	.loc 1 123
-	rotlwi %r5, %r5, 9
+	rotlwi %r10, %r10, 9
 # t2 = t2 <<< 9
 	.loc 1 124
 	rotlwi %r16, %r16, 9
 # t3 = t3 <<< 9
 	.loc 1 125
-	rotlwi %r31, %r31, 9
+	rotlwi %r29, %r29, 9
 # x2 ^= t0
 	.loc 1 126
-	xor %r20, %r20, %r4
+	xor %r19, %r19, %r9
 # x7 ^= t1
 	.loc 1 127
-	xor %r25, %r25, %r5
+	xor %r22, %r22, %r10
 # x8 ^= t2
 	.loc 1 128
-	xor %r26, %r26, %r16
+	xor %r23, %r23, %r16
 # x13 ^= t3
 	.loc 1 129
-	xor %r30, %r30, %r31
+	xor %r27, %r27, %r29
 # t0 = x2 + x1
 	.loc 1 130
-	add %r4, %r20, %r19
+	add %r9, %r19, %r18
 # t1 = x7 + x6
 	.loc 1 131
-	add %r5, %r25, %r24
+	add %r10, %r22, %r21
 # t2 = x8 + x11
 	.loc 1 132
-	add %r16, %r26, %r28
+	add %r16, %r23, %r25
 # t3 = x13 + x12
 	.loc 1 133
-	add %r31, %r30, %r29
+	add %r29, %r27, %r26
 # t0 = t0 <<< 13
 	.loc 1 134
-	rotlwi %r4, %r4, 13
+	rotlwi %r9, %r9, 13
 # t1 = t1 <<< 13
 	.loc 1 135
-	rotlwi %r5, %r5, 13
+	rotlwi %r10, %r10, 13
 # t2 = t2 <<< 13
 	.loc 1 136
 	rotlwi %r16, %r16, 13
 # t3 = t3 <<< 13
 	.loc 1 137
-	rotlwi %r31, %r31, 13
+	rotlwi %r29, %r29, 13
 # x3 ^= t0
 	.loc 1 138
-	xor %r11, %r11, %r4
+	xor %r11, %r11, %r9
 # x4 ^= t1
 	.loc 1 139
-	xor %r10, %r10, %r5
+	xor %r17, %r17, %r10
 # x9 ^= t2
 	.loc 1 140
-	xor %r9, %r9, %r16
+	xor %r31, %r31, %r16
 # x14 ^= t3
 	.loc 1 141
-	xor %r8, %r8, %r31
+	xor %r12, %r12, %r29
 # t0 = x3 + x2
 	.loc 1 142
-	add %r4, %r11, %r20
+	add %r9, %r11, %r19
 # t1 = x4 + x7
 	.loc 1 143
-	add %r5, %r10, %r25
+	add %r10, %r17, %r22
 # t2 = x9 + x8
 	.loc 1 144
-	add %r16, %r9, %r26
+	add %r16, %r31, %r23
 # t3 = x14 + x13
 	.loc 1 145
-	add %r31, %r8, %r30
+	add %r29, %r12, %r27
 # t0 = t0 <<< 18
 	.loc 1 146
-	rotlwi %r4, %r4, 18
+	rotlwi %r9, %r9, 18
 # t1 = t1 <<< 18
 	.loc 1 147
-	rotlwi %r5, %r5, 18
+	rotlwi %r10, %r10, 18
 # t2 = t2 <<< 18
 	.loc 1 148
 	rotlwi %r16, %r16, 18
 # t3 = t3 <<< 18
 	.loc 1 149
-	rotlwi %r31, %r31, 18
+	rotlwi %r29, %r29, 18
 # x0 ^= t0
 	.loc 1 150
-	xor %r17, %r17, %r4
+	xor %r28, %r28, %r9
 # x5 ^= t1
 	.loc 1 151
-	xor %r23, %r23, %r5
+	xor %r20, %r20, %r10
 # x10 ^= t2
 	.loc 1 152
-	xor %r27, %r27, %r16
+	xor %r24, %r24, %r16
 # x15 ^= t3
 	.loc 1 153
-	xor %r31, %r3, %r31
+	xor %r29, %r8, %r29
 # i -= 1
 	.loc 1 154
-	addi %r6, %r6, -1
+	addi %r30, %r30, -1
 # =? i - 0
 	.loc 1 155
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r30, 0
 # goto doubleround if !=
 	.loc 1 156
 	bne %cr0, .Lqhasm_kernel_salsa8_ppc32_blocks.doubleround
 # w = mem32[x + 0]
 	.loc 1 159
-	lwz %r3, 0(%r7)
+	lwz %r8, 0(%r7)
 # x0 += w
 	.loc 1 160
-	add %r17, %r17, %r3
+	add %r28, %r28, %r8
 # w = mem32le[m]
 	.loc 1 161
-	mr %r4, %r18
-	lwbrx %r3, 0, %r4
+	lwbrx %r8, 0, %r4
 # x0 ^= w
 	.loc 1 162
-	xor %r17, %r17, %r3
+	xor %r28, %r28, %r8
 # mem32le[c] = x0
 	.loc 1 163
-	mr %r3, %r12
-	stwbrx %r17, 0, %r3
+	stwbrx %r28, 0, %r3
 # w = mem32[x + 4]
 	.loc 1 164
-	lwz %r5, 4(%r7)
+	lwz %r8, 4(%r7)
 # x1 += w
 	.loc 1 165
-	add %r19, %r19, %r5
+	add %r18, %r18, %r8
 # o = 4
 	.loc 1 166
-	li %r5, 4
+	li %r8, 4
 # w = mem32le[m + o]
 	.loc 1 167
-	lwbrx %r6, %r4,%r5
+	lwbrx %r9, %r4,%r8
 # x1 ^= w
 	.loc 1 168
-	xor %r19, %r19, %r6
+	xor %r18, %r18, %r9
 # mem32le[c + o] = x1
 	.loc 1 169
-	stwbrx %r19, %r3,%r5
+	stwbrx %r18, %r3,%r8
 # w = mem32[x + 8]
 	.loc 1 170
-	lwz %r5, 8(%r7)
+	lwz %r8, 8(%r7)
 # x2 += w
 	.loc 1 171
-	add %r20, %r20, %r5
+	add %r19, %r19, %r8
 # o = 8
 	.loc 1 172
-	li %r5, 8
+	li %r8, 8
 # w = mem32le[m + o]
 	.loc 1 173
-	lwbrx %r6, %r4,%r5
+	lwbrx %r9, %r4,%r8
 # x2 ^= w
 	.loc 1 174
-	xor %r20, %r20, %r6
+	xor %r19, %r19, %r9
 # mem32le[c + o] = x2
 	.loc 1 175
-	stwbrx %r20, %r3,%r5
+	stwbrx %r19, %r3,%r8
 # w = mem32[x + 12]
 	.loc 1 176
-	lwz %r5, 12(%r7)
+	lwz %r8, 12(%r7)
 # x3 += w
 	.loc 1 177
-	add %r11, %r11, %r5
+	add %r11, %r11, %r8
 # o = 12
 	.loc 1 178
-	li %r5, 12
+	li %r8, 12
 # w = mem32le[m + o]
 	.loc 1 179
-	lwbrx %r6, %r4,%r5
+	lwbrx %r9, %r4,%r8
 # x3 ^= w
 	.loc 1 180
-	xor %r11, %r11, %r6
+	xor %r11, %r11, %r9
 # mem32le[c + o] = x3
 	.loc 1 181
-	stwbrx %r11, %r3,%r5
+	stwbrx %r11, %r3,%r8
 # w = mem32[x + 16]
 	.loc 1 182
-	lwz %r5, 16(%r7)
+	lwz %r8, 16(%r7)
 # x4 += w
 	.loc 1 183
-	add %r10, %r10, %r5
+	add %r17, %r17, %r8
 # o = 16
 	.loc 1 184
-	li %r5, 16
+	li %r8, 16
 # w = mem32le[m + o]
 	.loc 1 185
-	lwbrx %r6, %r4,%r5
+	lwbrx %r9, %r4,%r8
 # x4 ^= w
 	.loc 1 186
-	xor %r10, %r10, %r6
+	xor %r17, %r17, %r9
 # mem32le[c + o] = x4
 	.loc 1 187
-	stwbrx %r10, %r3,%r5
+	stwbrx %r17, %r3,%r8
 # w = mem32[x + 20]
 	.loc 1 188
-	lwz %r5, 20(%r7)
+	lwz %r8, 20(%r7)
 # x5 += w
 	.loc 1 189
-	add %r23, %r23, %r5
+	add %r20, %r20, %r8
 # o = 20
 	.loc 1 190
-	li %r5, 20
+	li %r8, 20
 # w = mem32le[m + o]
 	.loc 1 191
-	lwbrx %r6, %r4,%r5
+	lwbrx %r9, %r4,%r8
 # x5 ^= w
 	.loc 1 192
-	xor %r23, %r23, %r6
+	xor %r20, %r20, %r9
 # mem32le[c + o] = x5
 	.loc 1 193
-	stwbrx %r23, %r3,%r5
+	stwbrx %r20, %r3,%r8
 # w = mem32[x + 24]
 	.loc 1 194
-	lwz %r5, 24(%r7)
+	lwz %r8, 24(%r7)
 # x6 += w
 	.loc 1 195
-	add %r24, %r24, %r5
+	add %r21, %r21, %r8
 # o = 24
 	.loc 1 196
-	li %r5, 24
+	li %r8, 24
 # w = mem32le[m + o]
 	.loc 1 197
-	lwbrx %r6, %r4,%r5
+	lwbrx %r9, %r4,%r8
 # x6 ^= w
 	.loc 1 198
-	xor %r24, %r24, %r6
+	xor %r21, %r21, %r9
 # mem32le[c + o] = x6
 	.loc 1 199
-	stwbrx %r24, %r3,%r5
+	stwbrx %r21, %r3,%r8
 # w = mem32[x + 28]
 	.loc 1 200
-	lwz %r5, 28(%r7)
+	lwz %r8, 28(%r7)
 # x7 += w
 	.loc 1 201
-	add %r25, %r25, %r5
+	add %r22, %r22, %r8
 # o = 28
 	.loc 1 202
-	li %r5, 28
+	li %r8, 28
 # w = mem32le[m + o]
 	.loc 1 203
-	lwbrx %r6, %r4,%r5
+	lwbrx %r9, %r4,%r8
 # x7 ^= w
 	.loc 1 204
-	xor %r25, %r25, %r6
+	xor %r22, %r22, %r9
 # mem32le[c + o] = x7
 	.loc 1 205
-	stwbrx %r25, %r3,%r5
+	stwbrx %r22, %r3,%r8
 # w = mem32[x + 32]
 	.loc 1 206
-	lwz %r5, 32(%r7)
+	lwz %r8, 32(%r7)
 # x8 += w
 	.loc 1 207
-	add %r26, %r26, %r5
+	add %r23, %r23, %r8
 # o = 32
 	.loc 1 208
-	li %r5, 32
+	li %r8, 32
 # w = mem32le[m + o]
 	.loc 1 209
-	lwbrx %r6, %r4,%r5
+	lwbrx %r9, %r4,%r8
 # x8 ^= w
 	.loc 1 210
-	xor %r26, %r26, %r6
+	xor %r23, %r23, %r9
 # mem32le[c + o] = x8
 	.loc 1 211
-	stwbrx %r26, %r3,%r5
+	stwbrx %r23, %r3,%r8
 # w = mem32[x + 36]
 	.loc 1 212
-	lwz %r5, 36(%r7)
+	lwz %r8, 36(%r7)
 # x9 += w
 	.loc 1 213
-	add %r9, %r9, %r5
+	add %r31, %r31, %r8
 # o = 36
 	.loc 1 214
-	li %r5, 36
+	li %r8, 36
 # w = mem32le[m + o]
 	.loc 1 215
-	lwbrx %r6, %r4,%r5
+	lwbrx %r9, %r4,%r8
 # x9 ^= w
 	.loc 1 216
-	xor %r9, %r9, %r6
+	xor %r31, %r31, %r9
 # mem32le[c + o] = x9
 	.loc 1 217
-	stwbrx %r9, %r3,%r5
+	stwbrx %r31, %r3,%r8
 # w = mem32[x + 40]
 	.loc 1 218
-	lwz %r5, 40(%r7)
+	lwz %r8, 40(%r7)
 # x10 += w
 	.loc 1 219
-	add %r27, %r27, %r5
+	add %r24, %r24, %r8
 # o = 40
 	.loc 1 220
-	li %r5, 40
+	li %r8, 40
 # w = mem32le[m + o]
 	.loc 1 221
-	lwbrx %r6, %r4,%r5
+	lwbrx %r9, %r4,%r8
 # x10 ^= w
 	.loc 1 222
-	xor %r27, %r27, %r6
+	xor %r24, %r24, %r9
 # mem32le[c + o] = x10
 	.loc 1 223
-	stwbrx %r27, %r3,%r5
+	stwbrx %r24, %r3,%r8
 # w = mem32[x + 44]
 	.loc 1 224
-	lwz %r5, 44(%r7)
+	lwz %r8, 44(%r7)
 # x11 += w
 	.loc 1 225
-	add %r28, %r28, %r5
+	add %r25, %r25, %r8
 # o = 44
 	.loc 1 226
-	li %r5, 44
+	li %r8, 44
 # w = mem32le[m + o]
 	.loc 1 227
-	lwbrx %r6, %r4,%r5
+	lwbrx %r9, %r4,%r8
 # x11 ^= w
 	.loc 1 228
-	xor %r28, %r28, %r6
+	xor %r25, %r25, %r9
 # mem32le[c + o] = x11
 	.loc 1 229
-	stwbrx %r28, %r3,%r5
+	stwbrx %r25, %r3,%r8
 # w = mem32[x + 48]
 	.loc 1 230
-	lwz %r5, 48(%r7)
+	lwz %r8, 48(%r7)
 # x12 += w
 	.loc 1 231
-	add %r29, %r29, %r5
+	add %r26, %r26, %r8
 # o = 48
 	.loc 1 232
-	li %r5, 48
+	li %r8, 48
 # w = mem32le[m + o]
 	.loc 1 233
-	lwbrx %r6, %r4,%r5
+	lwbrx %r9, %r4,%r8
 # x12 ^= w
 	.loc 1 234
-	xor %r29, %r29, %r6
+	xor %r26, %r26, %r9
 # mem32le[c + o] = x12
 	.loc 1 235
-	stwbrx %r29, %r3,%r5
+	stwbrx %r26, %r3,%r8
 # w = mem32[x + 52]
 	.loc 1 236
-	lwz %r5, 52(%r7)
+	lwz %r8, 52(%r7)
 # x13 += w
 	.loc 1 237
-	add %r30, %r30, %r5
+	add %r27, %r27, %r8
 # o = 52
 	.loc 1 238
-	li %r5, 52
+	li %r8, 52
 # w = mem32le[m + o]
 	.loc 1 239
-	lwbrx %r6, %r4,%r5
+	lwbrx %r9, %r4,%r8
 # x13 ^= w
 	.loc 1 240
-	xor %r30, %r30, %r6
+	xor %r27, %r27, %r9
 # mem32le[c + o] = x13
 	.loc 1 241
-	stwbrx %r30, %r3,%r5
+	stwbrx %r27, %r3,%r8
 # w = mem32[x + 56]
 	.loc 1 242
-	lwz %r5, 56(%r7)
+	lwz %r8, 56(%r7)
 # x14 += w
 	.loc 1 243
-	add %r8, %r8, %r5
+	add %r12, %r12, %r8
 # o = 56
 	.loc 1 244
-	li %r5, 56
+	li %r8, 56
 # w = mem32le[m + o]
 	.loc 1 245
-	lwbrx %r6, %r4,%r5
+	lwbrx %r9, %r4,%r8
 # x14 ^= w
 	.loc 1 246
-	xor %r8, %r8, %r6
+	xor %r12, %r12, %r9
 # mem32le[c + o] = x14
 	.loc 1 247
-	stwbrx %r8, %r3,%r5
+	stwbrx %r12, %r3,%r8
 # w = mem32[x + 60]
 	.loc 1 248
-	lwz %r5, 60(%r7)
+	lwz %r8, 60(%r7)
 # x15 += w
 	.loc 1 249
-	add %r31, %r31, %r5
+	add %r29, %r29, %r8
 # o = 60
 	.loc 1 250
-	li %r5, 60
+	li %r8, 60
 # w = mem32le[m + o]
 	.loc 1 251
-	lwbrx %r6, %r4,%r5
+	lwbrx %r9, %r4,%r8
 # x15 ^= w
 	.loc 1 252
-	xor %r31, %r31, %r6
+	xor %r29, %r29, %r9
 # mem32le[c + o] = x15
 	.loc 1 253
-	stwbrx %r31, %r3,%r5
+	stwbrx %r29, %r3,%r8
 # w = mem32[x + 32]
 	.loc 1 255
-	lwz %r5, 32(%r7)
+	lwz %r8, 32(%r7)
 # carry? w = w + 1
 	.loc 1 256
-	addic %r5, %r5, 1
+	addic %r8, %r8, 1
 # mem32[x + 32] = w
 	.loc 1 257
-	stw %r5, 32(%r7)
+	stw %r8, 32(%r7)
 # w = mem32[x + 36]
 	.loc 1 258
-	lwz %r5, 36(%r7)
+	lwz %r8, 36(%r7)
 # w = w + 0 + carry
 	.loc 1 259
-	addze %r5, %r5
+	addze %r8, %r8
 # mem32[x + 36] = w
 	.loc 1 260
-	stw %r5, 36(%r7)
+	stw %r8, 36(%r7)
 # c += 64
 	.loc 1 261
 	addi %r3, %r3, 64
@@ -700,14 +695,12 @@ qhasm_kernel_salsa8_ppc32_blocks:
 	addi %r4, %r4, 64
 # carry? nlo = nlo + -1
 	.loc 1 264
-	mr %r6, %r21
 	addic %r6, %r6, -1
 # w = -1
 	.loc 1 265
 	li %r8, -1
 # nhi = nhi + w + carry
 	.loc 1 266
-	mr %r5, %r22
 	adde %r5, %r5, %r8
 # w = nhi | nlo
 	.loc 1 267
@@ -721,23 +714,24 @@ qhasm_kernel_salsa8_ppc32_blocks:
 .Lqhasm_kernel_salsa8_ppc32_blocks.done:
 # leave
 	.loc 1 271
-	lwz %r16, 16(%r1)
-	lwz %r17, 20(%r1)
-	lwz %r18, 24(%r1)
-	lwz %r19, 28(%r1)
-	lwz %r20, 32(%r1)
-	lwz %r21, 36(%r1)
-	lwz %r22, 40(%r1)
-	lwz %r23, 44(%r1)
-	lwz %r24, 48(%r1)
-	lwz %r25, 52(%r1)
-	lwz %r26, 56(%r1)
-	lwz %r27, 60(%r1)
-	lwz %r28, 64(%r1)
-	lwz %r29, 68(%r1)
-	lwz %r30, 72(%r1)
-	lwz %r31, 76(%r1)
-	addi %r1, %r1, 80
+	lwz %r15, 16(%r1)
+	lwz %r16, 20(%r1)
+	lwz %r17, 24(%r1)
+	lwz %r18, 28(%r1)
+	lwz %r19, 32(%r1)
+	lwz %r20, 36(%r1)
+	lwz %r21, 40(%r1)
+	lwz %r22, 44(%r1)
+	lwz %r23, 48(%r1)
+	lwz %r24, 52(%r1)
+	lwz %r25, 56(%r1)
+	lwz %r26, 60(%r1)
+	lwz %r27, 64(%r1)
+	lwz %r28, 68(%r1)
+	lwz %r29, 72(%r1)
+	lwz %r30, 76(%r1)
+	lwz %r31, 80(%r1)
+	addi %r1, %r1, 96
 	blr
 	.size qhasm_kernel_salsa8_ppc32_blocks, .-qhasm_kernel_salsa8_ppc32_blocks
 
@@ -760,420 +754,403 @@ qhasm_kernel_salsa8_ppc32_core:
 	stw %r29, 52(%r1)
 	stw %r30, 56(%r1)
 	stw %r31, 60(%r1)
-# input out in
-	.loc 1 275
-	mr %r26, %r3
 # x0 = mem32[in + 0]
 	.loc 1 277
-	lwz %r5, 0(%r4)
+	lwz %r9, 0(%r4)
 # x1 = mem32[in + 4]
 	.loc 1 278
-	lwz %r6, 4(%r4)
+	lwz %r10, 4(%r4)
 # x2 = mem32[in + 8]
 	.loc 1 279
-	lwz %r7, 8(%r4)
+	lwz %r11, 8(%r4)
 # x3 = mem32[in + 12]
 	.loc 1 280
-	lwz %r8, 12(%r4)
+	lwz %r21, 12(%r4)
 # x4 = mem32[in + 16]
 	.loc 1 281
-	lwz %r9, 16(%r4)
+	lwz %r22, 16(%r4)
 # x5 = mem32[in + 20]
 	.loc 1 282
-	lwz %r10, 20(%r4)
+	lwz %r12, 20(%r4)
 # x6 = mem32[in + 24]
 	.loc 1 283
-	lwz %r11, 24(%r4)
+	lwz %r31, 24(%r4)
 # x7 = mem32[in + 28]
 	.loc 1 284
-	lwz %r12, 28(%r4)
+	lwz %r30, 28(%r4)
 # x8 = mem32[in + 32]
 	.loc 1 285
-	lwz %r31, 32(%r4)
+	lwz %r29, 32(%r4)
 # x9 = mem32[in + 36]
 	.loc 1 286
-	lwz %r30, 36(%r4)
+	lwz %r23, 36(%r4)
 # x10 = mem32[in + 40]
 	.loc 1 287
-	lwz %r29, 40(%r4)
+	lwz %r28, 40(%r4)
 # x11 = mem32[in + 44]
 	.loc 1 288
-	lwz %r28, 44(%r4)
+	lwz %r27, 44(%r4)
 # x12 = mem32[in + 48]
 	.loc 1 289
-	lwz %r27, 48(%r4)
+	lwz %r26, 48(%r4)
 # x13 = mem32[in + 52]
 	.loc 1 290
 	lwz %r25, 52(%r4)
 # x14 = mem32[in + 56]
 	.loc 1 291
-	lwz %r21, 56(%r4)
+	lwz %r20, 56(%r4)
 # x15 = mem32[in + 60]
 	.loc 1 292
-	lwz %r4, 60(%r4)
+	lwz %r8, 60(%r4)
 # i = 4
 	.loc 1 293
-	li %r3, 4
-	mr %r24, %r5
-	mr %r23, %r6
-	mr %r22, %r7
-	mr %r7, %r30
-	mr %r20, %r21
-	mr %r30, %r4
-	mr %r21, %r3
+	li %r24, 4
 .Lqhasm_kernel_salsa8_ppc32_core.coreround:
 # t0 = x0 + x12
 	.loc 1 295
-	add %r3, %r24, %r27
+	add %r4, %r9, %r26
 # t1 = x5 + x1
 	.loc 1 296
-	add %r4, %r10, %r23
+	add %r5, %r12, %r10
 # t2 = x10 + x6
 	.loc 1 297
-	add %r5, %r29, %r11
+	add %r6, %r28, %r31
 # t3 = x15 + x11
 	.loc 1 298
-	add %r6, %r30, %r28
+	add %r7, %r8, %r27
 # t0 = t0 <<< 7
 	.loc 1 299
-	rotlwi %r3, %r3, 7
+	rotlwi %r4, %r4, 7
 # t1 = t1 <<< 7
 	.loc 1 300
-	rotlwi %r4, %r4, 7
+	rotlwi %r5, %r5, 7
 # t2 = t2 <<< 7
 	.loc 1 301
-	rotlwi %r5, %r5, 7
+	rotlwi %r6, %r6, 7
 # t3 = t3 <<< 7
 	.loc 1 302
-	rotlwi %r6, %r6, 7
+	rotlwi %r7, %r7, 7
 # x4 ^= t0
 	.loc 1 303
-	xor %r9, %r9, %r3
+	xor %r22, %r22, %r4
 # x9 ^= t1
 	.loc 1 304
-	xor %r7, %r7, %r4
+	xor %r23, %r23, %r5
 # x14 ^= t2
 	.loc 1 305
-	xor %r20, %r20, %r5
+	xor %r20, %r20, %r6
 # x3 ^= t3
 	.loc 1 306
-	xor %r8, %r8, %r6
+	xor %r21, %r21, %r7
 # t0 = x4 + x0
 	.loc 1 307
-	add %r3, %r9, %r24
+	add %r4, %r22, %r9
 # t1 = x9 + x5
 	.loc 1 308
-	add %r4, %r7, %r10
+	add %r5, %r23, %r12
 # t2 = x14 + x10
 	.loc 1 309
-	add %r5, %r20, %r29
+	add %r6, %r20, %r28
 # t3 = x3 + x15
 	.loc 1 310
-	add %r6, %r8, %r30
+	add %r7, %r21, %r8
 # t0 = t0 <<< 9
 	.loc 1 311
-	rotlwi %r3, %r3, 9
+	rotlwi %r4, %r4, 9
 # t1 = t1 <<< 9
 	.loc 1 312
-	rotlwi %r4, %r4, 9
+	rotlwi %r5, %r5, 9
 # t2 = t2 <<< 9
 	.loc 1 313
-	rotlwi %r5, %r5, 9
+	rotlwi %r6, %r6, 9
 # t3 = t3 <<< 9
 	.loc 1 314
-	rotlwi %r6, %r6, 9
+	rotlwi %r7, %r7, 9
 # x8 ^= t0
 	.loc 1 315
-	xor %r31, %r31, %r3
+	xor %r29, %r29, %r4
 # x13 ^= t1
 	.loc 1 316
-	xor %r25, %r25, %r4
+	xor %r25, %r25, %r5
 # x2 ^= t2
 	.loc 1 317
-	xor %r22, %r22, %r5
+	xor %r11, %r11, %r6
 # x7 ^= t3
 	.loc 1 318
-	xor %r12, %r12, %r6
+	xor %r30, %r30, %r7
 # t0 = x8 + x4
 	.loc 1 319
-	add %r3, %r31, %r9
+	add %r4, %r29, %r22
 # t1 = x13 + x9
 	.loc 1 320
-	add %r4, %r25, %r7
+	add %r5, %r25, %r23
 # t2 = x2 + x14
 	.loc 1 321
-	add %r5, %r22, %r20
+	add %r6, %r11, %r20
 # t3 = x7 + x3
 	.loc 1 322
-	add %r6, %r12, %r8
+	add %r7, %r30, %r21
 # t0 = t0 <<< 13
 	.loc 1 323
-	rotlwi %r3, %r3, 13
+	rotlwi %r4, %r4, 13
 # t1 = t1 <<< 13
 	.loc 1 324
-	rotlwi %r4, %r4, 13
+	rotlwi %r5, %r5, 13
 # t2 = t2 <<< 13
 	.loc 1 325
-	rotlwi %r5, %r5, 13
+	rotlwi %r6, %r6, 13
 # t3 = t3 <<< 13
 	.loc 1 326
-	rotlwi %r6, %r6, 13
+	rotlwi %r7, %r7, 13
 # x12 ^= t0
 	.loc 1 327
-	xor %r27, %r27, %r3
+	xor %r26, %r26, %r4
 # x1 ^= t1
 	.loc 1 328
-	xor %r23, %r23, %r4
+	xor %r10, %r10, %r5
 # x6 ^= t2
 	.loc 1 329
-	xor %r11, %r11, %r5
+	xor %r31, %r31, %r6
 # x11 ^= t3
 	.loc 1 330
-	xor %r28, %r28, %r6
+	xor %r27, %r27, %r7
 # t0 = x12 + x8
 	.loc 1 331
-	add %r3, %r27, %r31
+	add %r4, %r26, %r29
 # t1 = x1 + x13
 	.loc 1 332
-	add %r4, %r23, %r25
+	add %r5, %r10, %r25
 # t2 = x6 + x2
 	.loc 1 333
-	add %r5, %r11, %r22
+	add %r6, %r31, %r11
 # t3 = x11 + x7
 	.loc 1 334
-	add %r6, %r28, %r12
+	add %r7, %r27, %r30
 # t0 = t0 <<< 18
 	.loc 1 335
-	rotlwi %r3, %r3, 18
+	rotlwi %r4, %r4, 18
 # t1 = t1 <<< 18
 	.loc 1 336
-	rotlwi %r4, %r4, 18
+	rotlwi %r5, %r5, 18
 # t2 = t2 <<< 18
 	.loc 1 337
-	rotlwi %r5, %r5, 18
+	rotlwi %r6, %r6, 18
 # t3 = t3 <<< 18
 	.loc 1 338
-	rotlwi %r6, %r6, 18
+	rotlwi %r7, %r7, 18
 # x0 ^= t0
 	.loc 1 339
-	xor %r24, %r24, %r3
+	xor %r9, %r9, %r4
 # x5 ^= t1
 	.loc 1 340
-	xor %r10, %r10, %r4
+	xor %r12, %r12, %r5
 # x10 ^= t2
 	.loc 1 341
-	xor %r29, %r29, %r5
+	xor %r28, %r28, %r6
 # x15 ^= t3
 	.loc 1 342
-	xor %r30, %r30, %r6
+	xor %r8, %r8, %r7
 # t0 = x0 + x3
 	.loc 1 343
-	add %r3, %r24, %r8
+	add %r4, %r9, %r21
 # t1 = x5 + x4
 	.loc 1 344
-	add %r4, %r10, %r9
+	add %r5, %r12, %r22
 # t2 = x10 + x9
 	.loc 1 345
-	add %r5, %r29, %r7
+	add %r6, %r28, %r23
 # t3 = x15 + x14
 	.loc 1 346
-	add %r6, %r30, %r20
+	add %r7, %r8, %r20
 # t0 = t0 <<< 7
 	.loc 1 347
-	rotlwi %r3, %r3, 7
+	rotlwi %r4, %r4, 7
 # t1 = t1 <<< 7
 	.loc 1 348
-	rotlwi %r4, %r4, 7
+	rotlwi %r5, %r5, 7
 # t2 = t2 <<< 7
 	.loc 1 349
-	rotlwi %r5, %r5, 7
+	rotlwi %r6, %r6, 7
 # t3 = t3 <<< 7
 	.loc 1 350
-	rotlwi %r6, %r6, 7
+	rotlwi %r7, %r7, 7
 # x1 ^= t0
 	.loc 1 351
-	xor %r23, %r23, %r3
+	xor %r10, %r10, %r4
 # x6 ^= t1
 	.loc 1 352
-	xor %r11, %r11, %r4
+	xor %r31, %r31, %r5
 # x11 ^= t2
 	.loc 1 353
-	xor %r28, %r28, %r5
+	xor %r27, %r27, %r6
 # x12 ^= t3
 	.loc 1 354
-	xor %r27, %r27, %r6
+	xor %r26, %r26, %r7
 # t0 = x1 + x0
 	.loc 1 355
-	add %r3, %r23, %r24
+	add %r4, %r10, %r9
 # t1 = x6 + x5
 	.loc 1 356
-	add %r4, %r11, %r10
+	add %r5, %r31, %r12
 # t2 = x11 + x10
 	.loc 1 357
-	add %r5, %r28, %r29
+	add %r6, %r27, %r28
 # t3 = x12 + x15
 	.loc 1 358
-	add %r6, %r27, %r30
+	add %r7, %r26, %r8
 # t0 = t0 <<< 9
 	.loc 1 359
-	rotlwi %r3, %r3, 9
+	rotlwi %r4, %r4, 9
 # t1 = t1 <<< 9
 	.loc 1 360
-	rotlwi %r4, %r4, 9
+	rotlwi %r5, %r5, 9
 # t2 = t2 <<< 9
 	.loc 1 361
-	rotlwi %r5, %r5, 9
+	rotlwi %r6, %r6, 9
 # t3 = t3 <<< 9
 	.loc 1 362
-	rotlwi %r6, %r6, 9
+	rotlwi %r7, %r7, 9
 # x2 ^= t0
 	.loc 1 363
-	xor %r22, %r22, %r3
+	xor %r11, %r11, %r4
 # x7 ^= t1
 	.loc 1 364
-	xor %r12, %r12, %r4
+	xor %r30, %r30, %r5
 # x8 ^= t2
 	.loc 1 365
-	xor %r31, %r31, %r5
+	xor %r29, %r29, %r6
 # x13 ^= t3
 	.loc 1 366
-	xor %r25, %r25, %r6
+	xor %r25, %r25, %r7
 # t0 = x2 + x1
 	.loc 1 367
-	add %r3, %r22, %r23
+	add %r4, %r11, %r10
 # t1 = x7 + x6
 	.loc 1 368
-	add %r4, %r12, %r11
+	add %r5, %r30, %r31
 # t2 = x8 + x11
 	.loc 1 369
-	add %r5, %r31, %r28
+	add %r6, %r29, %r27
 # t3 = x13 + x12
 	.loc 1 370
-	add %r6, %r25, %r27
+	add %r7, %r25, %r26
 # t0 = t0 <<< 13
 	.loc 1 371
-	rotlwi %r3, %r3, 13
+	rotlwi %r4, %r4, 13
 # t1 = t1 <<< 13
 	.loc 1 372
-	rotlwi %r4, %r4, 13
+	rotlwi %r5, %r5, 13
 # t2 = t2 <<< 13
 	.loc 1 373
-	rotlwi %r5, %r5, 13
+	rotlwi %r6, %r6, 13
 # t3 = t3 <<< 13
 	.loc 1 374
-	rotlwi %r6, %r6, 13
+	rotlwi %r7, %r7, 13
 # x3 ^= t0
 	.loc 1 375
-	xor %r8, %r8, %r3
+	xor %r21, %r21, %r4
 # x4 ^= t1
 	.loc 1 376
-	xor %r9, %r9, %r4
+	xor %r22, %r22, %r5
 # x9 ^= t2
 	.loc 1 377
-	xor %r7, %r7, %r5
+	xor %r23, %r23, %r6
 # x14 ^= t3
 	.loc 1 378
-	xor %r20, %r20, %r6
+	xor %r20, %r20, %r7
 # t0 = x3 + x2
 	.loc 1 379
-	add %r3, %r8, %r22
+	add %r4, %r21, %r11
 # t1 = x4 + x7
 	.loc 1 380
-	add %r4, %r9, %r12
+	add %r5, %r22, %r30
 # t2 = x9 + x8
 	.loc 1 381
-	add %r5, %r7, %r31
+	add %r6, %r23, %r29
 # t3 = x14 + x13
 	.loc 1 382
-	add %r6, %r20, %r25
+	add %r7, %r20, %r25
 # t0 = t0 <<< 18
 	.loc 1 383
-	rotlwi %r3, %r3, 18
+	rotlwi %r4, %r4, 18
 # t1 = t1 <<< 18
 	.loc 1 384
-	rotlwi %r4, %r4, 18
+	rotlwi %r5, %r5, 18
 # t2 = t2 <<< 18
 	.loc 1 385
-	rotlwi %r5, %r5, 18
+	rotlwi %r6, %r6, 18
 # t3 = t3 <<< 18
 	.loc 1 386
-	rotlwi %r6, %r6, 18
+	rotlwi %r7, %r7, 18
 # x0 ^= t0
 	.loc 1 387
-	xor %r24, %r24, %r3
+	xor %r9, %r9, %r4
 # x5 ^= t1
 	.loc 1 388
-	xor %r10, %r10, %r4
+	xor %r12, %r12, %r5
 # x10 ^= t2
 	.loc 1 389
-	xor %r29, %r29, %r5
+	xor %r28, %r28, %r6
 # x15 ^= t3
 	.loc 1 390
-	xor %r30, %r30, %r6
+	xor %r8, %r8, %r7
 # i -= 1
 	.loc 1 391
-	addi %r21, %r21, -1
+	addi %r24, %r24, -1
 # =? i - 0
 	.loc 1 392
-	cmplwi %cr0, %r21, 0
+	cmplwi %cr0, %r24, 0
 # goto coreround if !=
 	.loc 1 393
 	bne %cr0, .Lqhasm_kernel_salsa8_ppc32_core.coreround
 # mem32[out + 0] = x0
 	.loc 1 394
-	mr %r4, %r30
-	mr %r21, %r20
-	mr %r30, %r7
-	mr %r7, %r22
-	mr %r6, %r23
-	mr %r5, %r24
-	mr %r3, %r26
-	stw %r5, 0(%r3)
+	stw %r9, 0(%r3)
 # mem32[out + 4] = x1
 	.loc 1 395
-	stw %r6, 4(%r3)
+	stw %r10, 4(%r3)
 # mem32[out + 8] = x2
 	.loc 1 396
-	stw %r7, 8(%r3)
+	stw %r11, 8(%r3)
 # mem32[out + 12] = x3
 	.loc 1 397
-	stw %r8, 12(%r3)
+	stw %r21, 12(%r3)
 # mem32[out + 16] = x4
 	.loc 1 398
-	stw %r9, 16(%r3)
+	stw %r22, 16(%r3)
 # mem32[out + 20] = x5
 	.loc 1 399
-	stw %r10, 20(%r3)
+	stw %r12, 20(%r3)
 # mem32[out + 24] = x6
 	.loc 1 400
-	stw %r11, 24(%r3)
+	stw %r31, 24(%r3)
 # mem32[out + 28] = x7
 	.loc 1 401
-	stw %r12, 28(%r3)
+	stw %r30, 28(%r3)
 # mem32[out + 32] = x8
 	.loc 1 402
-	stw %r31, 32(%r3)
+	stw %r29, 32(%r3)
 # mem32[out + 36] = x9
 	.loc 1 403
-	stw %r30, 36(%r3)
+	stw %r23, 36(%r3)
 # mem32[out + 40] = x10
 	.loc 1 404
-	stw %r29, 40(%r3)
+	stw %r28, 40(%r3)
 # mem32[out + 44] = x11
 	.loc 1 405
-	stw %r28, 44(%r3)
+	stw %r27, 44(%r3)
 # mem32[out + 48] = x12
 	.loc 1 406
-	stw %r27, 48(%r3)
+	stw %r26, 48(%r3)
 # mem32[out + 52] = x13
 	.loc 1 407
 	stw %r25, 52(%r3)
 # mem32[out + 56] = x14
 	.loc 1 408
-	stw %r21, 56(%r3)
+	stw %r20, 56(%r3)
 # mem32[out + 60] = x15
 	.loc 1 409
-	stw %r4, 60(%r3)
+	stw %r8, 60(%r3)
 # leave
 	.loc 1 410
 	lwz %r20, 16(%r1)

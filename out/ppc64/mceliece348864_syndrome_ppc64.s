@@ -18,3631 +18,3615 @@ qhasm_kernel_mceliece348864_syndrome_ppc64_syndrome:
 	std %r29, 488(%r1)
 	std %r30, 496(%r1)
 	std %r31, 504(%r1)
-# input s pk e
-	.loc 1 9
-	mr %r9, %r3
-	mr %r6, %r4
 # eb = &EB
 	.loc 1 11
-	la %r3, 112(%r1)
+	la %r6, 112(%r1)
 # z = 0
 	.loc 1 12
-	li %r4, 0
+	li %r7, 0
 # mem8[eb + 336] = z
 	.loc 1 13
-	stb %r4, 336(%r3)
+	stb %r7, 336(%r6)
 # mem8[eb + 337] = z
 	.loc 1 14
-	stb %r4, 337(%r3)
+	stb %r7, 337(%r6)
 # mem8[eb + 338] = z
 	.loc 1 15
-	stb %r4, 338(%r3)
+	stb %r7, 338(%r6)
 # mem8[eb + 339] = z
 	.loc 1 16
-	stb %r4, 339(%r3)
+	stb %r7, 339(%r6)
 # p = e + 96
 	.loc 1 17
-	addi %r4, %r5, 96
+	addi %r7, %r5, 96
 # i = 336
 	.loc 1 18
-	mr %r10, %r5
-	li %r5, 336
-	mr %r7, %r3
+	li %r8, 336
 .Lqhasm_kernel_mceliece348864_syndrome_ppc64_syndrome.copy:
 # x = mem8[p + 0]
 	.loc 1 20
-	lbz %r3, 0(%r4)
+	lbz %r9, 0(%r7)
 # mem8[eb + 0] = x
 	.loc 1 21
-	stb %r3, 0(%r7)
+	stb %r9, 0(%r6)
 # p = p + 1
 	.loc 1 22
-	addi %r4, %r4, 1
+	addi %r7, %r7, 1
 # eb = eb + 1
 	.loc 1 23
-	addi %r7, %r7, 1
+	addi %r6, %r6, 1
 # i = i - 1
 	.loc 1 24
-	addi %r5, %r5, -1
+	addi %r8, %r8, -1
 # =? i - 0
 	.loc 1 25
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r8, 0
 # goto copy if !=
 	.loc 1 26
 	bne %cr0, .Lqhasm_kernel_mceliece348864_syndrome_ppc64_syndrome.copy
 # x = mem8[p + 0]
 	.loc 1 27
-	mr %r3, %r7
-	lbz %r5, 0(%r4)
+	lbz %r8, 0(%r7)
 # mem8[eb + 4] = x
 	.loc 1 28
-	stb %r5, 4(%r3)
+	stb %r8, 4(%r6)
 # x = mem8[p + 1]
 	.loc 1 29
-	lbz %r5, 1(%r4)
+	lbz %r8, 1(%r7)
 # mem8[eb + 5] = x
 	.loc 1 30
-	stb %r5, 5(%r3)
+	stb %r8, 5(%r6)
 # x = mem8[p + 2]
 	.loc 1 31
-	lbz %r5, 2(%r4)
+	lbz %r8, 2(%r7)
 # mem8[eb + 6] = x
 	.loc 1 32
-	stb %r5, 6(%r3)
+	stb %r8, 6(%r6)
 # x = mem8[p + 3]
 	.loc 1 33
-	lbz %r4, 3(%r4)
+	lbz %r7, 3(%r7)
 # mem8[eb + 7] = x
 	.loc 1 34
-	stb %r4, 7(%r3)
+	stb %r7, 7(%r6)
 # eb = &EB
 	.loc 1 35
-	la %r7, 112(%r1)
-# p0 = pk
-	.loc 1 36
-	mr %r4, %r6
+	la %r12, 112(%r1)
 # p1 = pk + 1360
 	.loc 1 37
-	addi %r6, %r4, 1360
+	addi %r11, %r4, 1360
 # i = 96
 	.loc 1 38
-	li %r8, 96
-	mr %r3, %r9
-	mr %r5, %r10
-	mr %r9, %r3
-	mr %r10, %r5
-	mr %r11, %r4
-	mr %r12, %r6
+	li %r10, 96
 .Lqhasm_kernel_mceliece348864_syndrome_ppc64_syndrome.rows:
 # q = mem64[eb + 0]
 	.loc 1 40
-	ld %r3, 0(%r7)
+	ld %r6, 0(%r12)
 # u = mem64[p0 + 0]
 	.loc 1 41
-	ld %r4, 0(%r11)
+	ld %r7, 0(%r4)
 # a0 = u & q
 	.loc 1 42
-	and %r4, %r4, %r3
+	and %r7, %r7, %r6
 # u = mem64[p0 + 340]
 	.loc 1 43
-	ld %r5, 340(%r11)
+	ld %r8, 340(%r4)
 # a1 = u & q
 	.loc 1 44
-	and %r5, %r5, %r3
+	and %r8, %r8, %r6
 # u = mem64[p0 + 680]
 	.loc 1 45
-	ld %r6, 680(%r11)
+	ld %r9, 680(%r4)
 # a2 = u & q
 	.loc 1 46
-	and %r26, %r6, %r3
+	and %r26, %r9, %r6
 # u = mem64[p0 + 1020]
 	.loc 1 47
-	ld %r6, 1020(%r11)
+	ld %r9, 1020(%r4)
 # a3 = u & q
 	.loc 1 48
-	and %r27, %r6, %r3
+	and %r27, %r9, %r6
 # u = mem64[p1 + 0]
 	.loc 1 49
-	ld %r6, 0(%r12)
+	ld %r9, 0(%r11)
 # a4 = u & q
 	.loc 1 50
-	and %r28, %r6, %r3
+	and %r28, %r9, %r6
 # u = mem64[p1 + 340]
 	.loc 1 51
-	ld %r6, 340(%r12)
+	ld %r9, 340(%r11)
 # a5 = u & q
 	.loc 1 52
-	and %r29, %r6, %r3
+	and %r29, %r9, %r6
 # u = mem64[p1 + 680]
 	.loc 1 53
-	ld %r6, 680(%r12)
+	ld %r9, 680(%r11)
 # a6 = u & q
 	.loc 1 54
-	and %r30, %r6, %r3
+	and %r30, %r9, %r6
 # u = mem64[p1 + 1020]
 	.loc 1 55
-	ld %r6, 1020(%r12)
+	ld %r9, 1020(%r11)
 # a7 = u & q
 	.loc 1 56
-	and %r31, %r6, %r3
+	and %r31, %r9, %r6
 # q = mem64[eb + 8]
 	.loc 1 57
-	ld %r6, 8(%r7)
+	ld %r9, 8(%r12)
 # u = mem64[p0 + 8]
 	.loc 1 58
-	ld %r3, 8(%r11)
+	ld %r6, 8(%r4)
 # u = u & q
 	.loc 1 59
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 60
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 348]
 	.loc 1 61
-	ld %r3, 348(%r11)
+	ld %r6, 348(%r4)
 # u = u & q
 	.loc 1 62
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 63
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 688]
 	.loc 1 64
-	ld %r3, 688(%r11)
+	ld %r6, 688(%r4)
 # u = u & q
 	.loc 1 65
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 66
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1028]
 	.loc 1 67
-	ld %r3, 1028(%r11)
+	ld %r6, 1028(%r4)
 # u = u & q
 	.loc 1 68
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 69
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 8]
 	.loc 1 70
-	ld %r3, 8(%r12)
+	ld %r6, 8(%r11)
 # u = u & q
 	.loc 1 71
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 72
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 348]
 	.loc 1 73
-	ld %r3, 348(%r12)
+	ld %r6, 348(%r11)
 # u = u & q
 	.loc 1 74
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 75
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 688]
 	.loc 1 76
-	ld %r3, 688(%r12)
+	ld %r6, 688(%r11)
 # u = u & q
 	.loc 1 77
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 78
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1028]
 	.loc 1 79
-	ld %r3, 1028(%r12)
+	ld %r6, 1028(%r11)
 # u = u & q
 	.loc 1 80
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 81
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 16]
 	.loc 1 82
-	ld %r6, 16(%r7)
+	ld %r9, 16(%r12)
 # u = mem64[p0 + 16]
 	.loc 1 83
-	ld %r3, 16(%r11)
+	ld %r6, 16(%r4)
 # u = u & q
 	.loc 1 84
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 85
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 356]
 	.loc 1 86
-	ld %r3, 356(%r11)
+	ld %r6, 356(%r4)
 # u = u & q
 	.loc 1 87
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 88
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 696]
 	.loc 1 89
-	ld %r3, 696(%r11)
+	ld %r6, 696(%r4)
 # u = u & q
 	.loc 1 90
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 91
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1036]
 	.loc 1 92
-	ld %r3, 1036(%r11)
+	ld %r6, 1036(%r4)
 # u = u & q
 	.loc 1 93
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 94
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 16]
 	.loc 1 95
-	ld %r3, 16(%r12)
+	ld %r6, 16(%r11)
 # u = u & q
 	.loc 1 96
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 97
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 356]
 	.loc 1 98
-	ld %r3, 356(%r12)
+	ld %r6, 356(%r11)
 # u = u & q
 	.loc 1 99
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 100
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 696]
 	.loc 1 101
-	ld %r3, 696(%r12)
+	ld %r6, 696(%r11)
 # u = u & q
 	.loc 1 102
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 103
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1036]
 	.loc 1 104
-	ld %r3, 1036(%r12)
+	ld %r6, 1036(%r11)
 # u = u & q
 	.loc 1 105
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 106
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 24]
 	.loc 1 107
-	ld %r6, 24(%r7)
+	ld %r9, 24(%r12)
 # u = mem64[p0 + 24]
 	.loc 1 108
-	ld %r3, 24(%r11)
+	ld %r6, 24(%r4)
 # u = u & q
 	.loc 1 109
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 110
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 364]
 	.loc 1 111
-	ld %r3, 364(%r11)
+	ld %r6, 364(%r4)
 # u = u & q
 	.loc 1 112
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 113
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 704]
 	.loc 1 114
-	ld %r3, 704(%r11)
+	ld %r6, 704(%r4)
 # u = u & q
 	.loc 1 115
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 116
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1044]
 	.loc 1 117
-	ld %r3, 1044(%r11)
+	ld %r6, 1044(%r4)
 # u = u & q
 	.loc 1 118
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 119
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 24]
 	.loc 1 120
-	ld %r3, 24(%r12)
+	ld %r6, 24(%r11)
 # u = u & q
 	.loc 1 121
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 122
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 364]
 	.loc 1 123
-	ld %r3, 364(%r12)
+	ld %r6, 364(%r11)
 # u = u & q
 	.loc 1 124
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 125
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 704]
 	.loc 1 126
-	ld %r3, 704(%r12)
+	ld %r6, 704(%r11)
 # u = u & q
 	.loc 1 127
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 128
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1044]
 	.loc 1 129
-	ld %r3, 1044(%r12)
+	ld %r6, 1044(%r11)
 # u = u & q
 	.loc 1 130
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 131
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 32]
 	.loc 1 132
-	ld %r6, 32(%r7)
+	ld %r9, 32(%r12)
 # u = mem64[p0 + 32]
 	.loc 1 133
-	ld %r3, 32(%r11)
+	ld %r6, 32(%r4)
 # u = u & q
 	.loc 1 134
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 135
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 372]
 	.loc 1 136
-	ld %r3, 372(%r11)
+	ld %r6, 372(%r4)
 # u = u & q
 	.loc 1 137
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 138
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 712]
 	.loc 1 139
-	ld %r3, 712(%r11)
+	ld %r6, 712(%r4)
 # u = u & q
 	.loc 1 140
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 141
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1052]
 	.loc 1 142
-	ld %r3, 1052(%r11)
+	ld %r6, 1052(%r4)
 # u = u & q
 	.loc 1 143
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 144
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 32]
 	.loc 1 145
-	ld %r3, 32(%r12)
+	ld %r6, 32(%r11)
 # u = u & q
 	.loc 1 146
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 147
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 372]
 	.loc 1 148
-	ld %r3, 372(%r12)
+	ld %r6, 372(%r11)
 # u = u & q
 	.loc 1 149
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 150
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 712]
 	.loc 1 151
-	ld %r3, 712(%r12)
+	ld %r6, 712(%r11)
 # u = u & q
 	.loc 1 152
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 153
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1052]
 	.loc 1 154
-	ld %r3, 1052(%r12)
+	ld %r6, 1052(%r11)
 # u = u & q
 	.loc 1 155
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 156
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 40]
 	.loc 1 157
-	ld %r6, 40(%r7)
+	ld %r9, 40(%r12)
 # u = mem64[p0 + 40]
 	.loc 1 158
-	ld %r3, 40(%r11)
+	ld %r6, 40(%r4)
 # u = u & q
 	.loc 1 159
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 160
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 380]
 	.loc 1 161
-	ld %r3, 380(%r11)
+	ld %r6, 380(%r4)
 # u = u & q
 	.loc 1 162
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 163
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 720]
 	.loc 1 164
-	ld %r3, 720(%r11)
+	ld %r6, 720(%r4)
 # u = u & q
 	.loc 1 165
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 166
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1060]
 	.loc 1 167
-	ld %r3, 1060(%r11)
+	ld %r6, 1060(%r4)
 # u = u & q
 	.loc 1 168
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 169
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 40]
 	.loc 1 170
-	ld %r3, 40(%r12)
+	ld %r6, 40(%r11)
 # u = u & q
 	.loc 1 171
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 172
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 380]
 	.loc 1 173
-	ld %r3, 380(%r12)
+	ld %r6, 380(%r11)
 # u = u & q
 	.loc 1 174
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 175
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 720]
 	.loc 1 176
-	ld %r3, 720(%r12)
+	ld %r6, 720(%r11)
 # u = u & q
 	.loc 1 177
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 178
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1060]
 	.loc 1 179
-	ld %r3, 1060(%r12)
+	ld %r6, 1060(%r11)
 # u = u & q
 	.loc 1 180
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 181
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 48]
 	.loc 1 182
-	ld %r6, 48(%r7)
+	ld %r9, 48(%r12)
 # u = mem64[p0 + 48]
 	.loc 1 183
-	ld %r3, 48(%r11)
+	ld %r6, 48(%r4)
 # u = u & q
 	.loc 1 184
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 185
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 388]
 	.loc 1 186
-	ld %r3, 388(%r11)
+	ld %r6, 388(%r4)
 # u = u & q
 	.loc 1 187
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 188
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 728]
 	.loc 1 189
-	ld %r3, 728(%r11)
+	ld %r6, 728(%r4)
 # u = u & q
 	.loc 1 190
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 191
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1068]
 	.loc 1 192
-	ld %r3, 1068(%r11)
+	ld %r6, 1068(%r4)
 # u = u & q
 	.loc 1 193
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 194
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 48]
 	.loc 1 195
-	ld %r3, 48(%r12)
+	ld %r6, 48(%r11)
 # u = u & q
 	.loc 1 196
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 197
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 388]
 	.loc 1 198
-	ld %r3, 388(%r12)
+	ld %r6, 388(%r11)
 # u = u & q
 	.loc 1 199
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 200
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 728]
 	.loc 1 201
-	ld %r3, 728(%r12)
+	ld %r6, 728(%r11)
 # u = u & q
 	.loc 1 202
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 203
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1068]
 	.loc 1 204
-	ld %r3, 1068(%r12)
+	ld %r6, 1068(%r11)
 # u = u & q
 	.loc 1 205
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 206
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 56]
 	.loc 1 207
-	ld %r6, 56(%r7)
+	ld %r9, 56(%r12)
 # u = mem64[p0 + 56]
 	.loc 1 208
-	ld %r3, 56(%r11)
+	ld %r6, 56(%r4)
 # u = u & q
 	.loc 1 209
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 210
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 396]
 	.loc 1 211
-	ld %r3, 396(%r11)
+	ld %r6, 396(%r4)
 # u = u & q
 	.loc 1 212
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 213
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 736]
 	.loc 1 214
-	ld %r3, 736(%r11)
+	ld %r6, 736(%r4)
 # u = u & q
 	.loc 1 215
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 216
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1076]
 	.loc 1 217
-	ld %r3, 1076(%r11)
+	ld %r6, 1076(%r4)
 # u = u & q
 	.loc 1 218
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 219
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 56]
 	.loc 1 220
-	ld %r3, 56(%r12)
+	ld %r6, 56(%r11)
 # u = u & q
 	.loc 1 221
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 222
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 396]
 	.loc 1 223
-	ld %r3, 396(%r12)
+	ld %r6, 396(%r11)
 # u = u & q
 	.loc 1 224
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 225
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 736]
 	.loc 1 226
-	ld %r3, 736(%r12)
+	ld %r6, 736(%r11)
 # u = u & q
 	.loc 1 227
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 228
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1076]
 	.loc 1 229
-	ld %r3, 1076(%r12)
+	ld %r6, 1076(%r11)
 # u = u & q
 	.loc 1 230
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 231
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 64]
 	.loc 1 232
-	ld %r6, 64(%r7)
+	ld %r9, 64(%r12)
 # u = mem64[p0 + 64]
 	.loc 1 233
-	ld %r3, 64(%r11)
+	ld %r6, 64(%r4)
 # u = u & q
 	.loc 1 234
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 235
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 404]
 	.loc 1 236
-	ld %r3, 404(%r11)
+	ld %r6, 404(%r4)
 # u = u & q
 	.loc 1 237
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 238
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 744]
 	.loc 1 239
-	ld %r3, 744(%r11)
+	ld %r6, 744(%r4)
 # u = u & q
 	.loc 1 240
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 241
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1084]
 	.loc 1 242
-	ld %r3, 1084(%r11)
+	ld %r6, 1084(%r4)
 # u = u & q
 	.loc 1 243
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 244
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 64]
 	.loc 1 245
-	ld %r3, 64(%r12)
+	ld %r6, 64(%r11)
 # u = u & q
 	.loc 1 246
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 247
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 404]
 	.loc 1 248
-	ld %r3, 404(%r12)
+	ld %r6, 404(%r11)
 # u = u & q
 	.loc 1 249
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 250
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 744]
 	.loc 1 251
-	ld %r3, 744(%r12)
+	ld %r6, 744(%r11)
 # u = u & q
 	.loc 1 252
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 253
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1084]
 	.loc 1 254
-	ld %r3, 1084(%r12)
+	ld %r6, 1084(%r11)
 # u = u & q
 	.loc 1 255
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 256
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 72]
 	.loc 1 257
-	ld %r6, 72(%r7)
+	ld %r9, 72(%r12)
 # u = mem64[p0 + 72]
 	.loc 1 258
-	ld %r3, 72(%r11)
+	ld %r6, 72(%r4)
 # u = u & q
 	.loc 1 259
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 260
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 412]
 	.loc 1 261
-	ld %r3, 412(%r11)
+	ld %r6, 412(%r4)
 # u = u & q
 	.loc 1 262
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 263
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 752]
 	.loc 1 264
-	ld %r3, 752(%r11)
+	ld %r6, 752(%r4)
 # u = u & q
 	.loc 1 265
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 266
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1092]
 	.loc 1 267
-	ld %r3, 1092(%r11)
+	ld %r6, 1092(%r4)
 # u = u & q
 	.loc 1 268
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 269
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 72]
 	.loc 1 270
-	ld %r3, 72(%r12)
+	ld %r6, 72(%r11)
 # u = u & q
 	.loc 1 271
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 272
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 412]
 	.loc 1 273
-	ld %r3, 412(%r12)
+	ld %r6, 412(%r11)
 # u = u & q
 	.loc 1 274
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 275
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 752]
 	.loc 1 276
-	ld %r3, 752(%r12)
+	ld %r6, 752(%r11)
 # u = u & q
 	.loc 1 277
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 278
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1092]
 	.loc 1 279
-	ld %r3, 1092(%r12)
+	ld %r6, 1092(%r11)
 # u = u & q
 	.loc 1 280
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 281
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 80]
 	.loc 1 282
-	ld %r6, 80(%r7)
+	ld %r9, 80(%r12)
 # u = mem64[p0 + 80]
 	.loc 1 283
-	ld %r3, 80(%r11)
+	ld %r6, 80(%r4)
 # u = u & q
 	.loc 1 284
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 285
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 420]
 	.loc 1 286
-	ld %r3, 420(%r11)
+	ld %r6, 420(%r4)
 # u = u & q
 	.loc 1 287
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 288
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 760]
 	.loc 1 289
-	ld %r3, 760(%r11)
+	ld %r6, 760(%r4)
 # u = u & q
 	.loc 1 290
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 291
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1100]
 	.loc 1 292
-	ld %r3, 1100(%r11)
+	ld %r6, 1100(%r4)
 # u = u & q
 	.loc 1 293
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 294
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 80]
 	.loc 1 295
-	ld %r3, 80(%r12)
+	ld %r6, 80(%r11)
 # u = u & q
 	.loc 1 296
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 297
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 420]
 	.loc 1 298
-	ld %r3, 420(%r12)
+	ld %r6, 420(%r11)
 # u = u & q
 	.loc 1 299
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 300
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 760]
 	.loc 1 301
-	ld %r3, 760(%r12)
+	ld %r6, 760(%r11)
 # u = u & q
 	.loc 1 302
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 303
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1100]
 	.loc 1 304
-	ld %r3, 1100(%r12)
+	ld %r6, 1100(%r11)
 # u = u & q
 	.loc 1 305
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 306
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 88]
 	.loc 1 307
-	ld %r6, 88(%r7)
+	ld %r9, 88(%r12)
 # u = mem64[p0 + 88]
 	.loc 1 308
-	ld %r3, 88(%r11)
+	ld %r6, 88(%r4)
 # u = u & q
 	.loc 1 309
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 310
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 428]
 	.loc 1 311
-	ld %r3, 428(%r11)
+	ld %r6, 428(%r4)
 # u = u & q
 	.loc 1 312
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 313
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 768]
 	.loc 1 314
-	ld %r3, 768(%r11)
+	ld %r6, 768(%r4)
 # u = u & q
 	.loc 1 315
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 316
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1108]
 	.loc 1 317
-	ld %r3, 1108(%r11)
+	ld %r6, 1108(%r4)
 # u = u & q
 	.loc 1 318
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 319
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 88]
 	.loc 1 320
-	ld %r3, 88(%r12)
+	ld %r6, 88(%r11)
 # u = u & q
 	.loc 1 321
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 322
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 428]
 	.loc 1 323
-	ld %r3, 428(%r12)
+	ld %r6, 428(%r11)
 # u = u & q
 	.loc 1 324
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 325
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 768]
 	.loc 1 326
-	ld %r3, 768(%r12)
+	ld %r6, 768(%r11)
 # u = u & q
 	.loc 1 327
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 328
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1108]
 	.loc 1 329
-	ld %r3, 1108(%r12)
+	ld %r6, 1108(%r11)
 # u = u & q
 	.loc 1 330
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 331
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 96]
 	.loc 1 332
-	ld %r6, 96(%r7)
+	ld %r9, 96(%r12)
 # u = mem64[p0 + 96]
 	.loc 1 333
-	ld %r3, 96(%r11)
+	ld %r6, 96(%r4)
 # u = u & q
 	.loc 1 334
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 335
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 436]
 	.loc 1 336
-	ld %r3, 436(%r11)
+	ld %r6, 436(%r4)
 # u = u & q
 	.loc 1 337
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 338
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 776]
 	.loc 1 339
-	ld %r3, 776(%r11)
+	ld %r6, 776(%r4)
 # u = u & q
 	.loc 1 340
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 341
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1116]
 	.loc 1 342
-	ld %r3, 1116(%r11)
+	ld %r6, 1116(%r4)
 # u = u & q
 	.loc 1 343
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 344
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 96]
 	.loc 1 345
-	ld %r3, 96(%r12)
+	ld %r6, 96(%r11)
 # u = u & q
 	.loc 1 346
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 347
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 436]
 	.loc 1 348
-	ld %r3, 436(%r12)
+	ld %r6, 436(%r11)
 # u = u & q
 	.loc 1 349
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 350
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 776]
 	.loc 1 351
-	ld %r3, 776(%r12)
+	ld %r6, 776(%r11)
 # u = u & q
 	.loc 1 352
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 353
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1116]
 	.loc 1 354
-	ld %r3, 1116(%r12)
+	ld %r6, 1116(%r11)
 # u = u & q
 	.loc 1 355
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 356
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 104]
 	.loc 1 357
-	ld %r6, 104(%r7)
+	ld %r9, 104(%r12)
 # u = mem64[p0 + 104]
 	.loc 1 358
-	ld %r3, 104(%r11)
+	ld %r6, 104(%r4)
 # u = u & q
 	.loc 1 359
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 360
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 444]
 	.loc 1 361
-	ld %r3, 444(%r11)
+	ld %r6, 444(%r4)
 # u = u & q
 	.loc 1 362
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 363
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 784]
 	.loc 1 364
-	ld %r3, 784(%r11)
+	ld %r6, 784(%r4)
 # u = u & q
 	.loc 1 365
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 366
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1124]
 	.loc 1 367
-	ld %r3, 1124(%r11)
+	ld %r6, 1124(%r4)
 # u = u & q
 	.loc 1 368
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 369
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 104]
 	.loc 1 370
-	ld %r3, 104(%r12)
+	ld %r6, 104(%r11)
 # u = u & q
 	.loc 1 371
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 372
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 444]
 	.loc 1 373
-	ld %r3, 444(%r12)
+	ld %r6, 444(%r11)
 # u = u & q
 	.loc 1 374
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 375
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 784]
 	.loc 1 376
-	ld %r3, 784(%r12)
+	ld %r6, 784(%r11)
 # u = u & q
 	.loc 1 377
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 378
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1124]
 	.loc 1 379
-	ld %r3, 1124(%r12)
+	ld %r6, 1124(%r11)
 # u = u & q
 	.loc 1 380
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 381
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 112]
 	.loc 1 382
-	ld %r6, 112(%r7)
+	ld %r9, 112(%r12)
 # u = mem64[p0 + 112]
 	.loc 1 383
-	ld %r3, 112(%r11)
+	ld %r6, 112(%r4)
 # u = u & q
 	.loc 1 384
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 385
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 452]
 	.loc 1 386
-	ld %r3, 452(%r11)
+	ld %r6, 452(%r4)
 # u = u & q
 	.loc 1 387
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 388
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 792]
 	.loc 1 389
-	ld %r3, 792(%r11)
+	ld %r6, 792(%r4)
 # u = u & q
 	.loc 1 390
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 391
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1132]
 	.loc 1 392
-	ld %r3, 1132(%r11)
+	ld %r6, 1132(%r4)
 # u = u & q
 	.loc 1 393
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 394
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 112]
 	.loc 1 395
-	ld %r3, 112(%r12)
+	ld %r6, 112(%r11)
 # u = u & q
 	.loc 1 396
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 397
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 452]
 	.loc 1 398
-	ld %r3, 452(%r12)
+	ld %r6, 452(%r11)
 # u = u & q
 	.loc 1 399
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 400
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 792]
 	.loc 1 401
-	ld %r3, 792(%r12)
+	ld %r6, 792(%r11)
 # u = u & q
 	.loc 1 402
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 403
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1132]
 	.loc 1 404
-	ld %r3, 1132(%r12)
+	ld %r6, 1132(%r11)
 # u = u & q
 	.loc 1 405
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 406
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 120]
 	.loc 1 407
-	ld %r6, 120(%r7)
+	ld %r9, 120(%r12)
 # u = mem64[p0 + 120]
 	.loc 1 408
-	ld %r3, 120(%r11)
+	ld %r6, 120(%r4)
 # u = u & q
 	.loc 1 409
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 410
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 460]
 	.loc 1 411
-	ld %r3, 460(%r11)
+	ld %r6, 460(%r4)
 # u = u & q
 	.loc 1 412
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 413
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 800]
 	.loc 1 414
-	ld %r3, 800(%r11)
+	ld %r6, 800(%r4)
 # u = u & q
 	.loc 1 415
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 416
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1140]
 	.loc 1 417
-	ld %r3, 1140(%r11)
+	ld %r6, 1140(%r4)
 # u = u & q
 	.loc 1 418
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 419
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 120]
 	.loc 1 420
-	ld %r3, 120(%r12)
+	ld %r6, 120(%r11)
 # u = u & q
 	.loc 1 421
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 422
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 460]
 	.loc 1 423
-	ld %r3, 460(%r12)
+	ld %r6, 460(%r11)
 # u = u & q
 	.loc 1 424
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 425
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 800]
 	.loc 1 426
-	ld %r3, 800(%r12)
+	ld %r6, 800(%r11)
 # u = u & q
 	.loc 1 427
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 428
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1140]
 	.loc 1 429
-	ld %r3, 1140(%r12)
+	ld %r6, 1140(%r11)
 # u = u & q
 	.loc 1 430
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 431
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 128]
 	.loc 1 432
-	ld %r6, 128(%r7)
+	ld %r9, 128(%r12)
 # u = mem64[p0 + 128]
 	.loc 1 433
-	ld %r3, 128(%r11)
+	ld %r6, 128(%r4)
 # u = u & q
 	.loc 1 434
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 435
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 468]
 	.loc 1 436
-	ld %r3, 468(%r11)
+	ld %r6, 468(%r4)
 # u = u & q
 	.loc 1 437
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 438
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 808]
 	.loc 1 439
-	ld %r3, 808(%r11)
+	ld %r6, 808(%r4)
 # u = u & q
 	.loc 1 440
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 441
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1148]
 	.loc 1 442
-	ld %r3, 1148(%r11)
+	ld %r6, 1148(%r4)
 # u = u & q
 	.loc 1 443
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 444
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 128]
 	.loc 1 445
-	ld %r3, 128(%r12)
+	ld %r6, 128(%r11)
 # u = u & q
 	.loc 1 446
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 447
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 468]
 	.loc 1 448
-	ld %r3, 468(%r12)
+	ld %r6, 468(%r11)
 # u = u & q
 	.loc 1 449
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 450
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 808]
 	.loc 1 451
-	ld %r3, 808(%r12)
+	ld %r6, 808(%r11)
 # u = u & q
 	.loc 1 452
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 453
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1148]
 	.loc 1 454
-	ld %r3, 1148(%r12)
+	ld %r6, 1148(%r11)
 # u = u & q
 	.loc 1 455
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 456
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 136]
 	.loc 1 457
-	ld %r6, 136(%r7)
+	ld %r9, 136(%r12)
 # u = mem64[p0 + 136]
 	.loc 1 458
-	ld %r3, 136(%r11)
+	ld %r6, 136(%r4)
 # u = u & q
 	.loc 1 459
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 460
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 476]
 	.loc 1 461
-	ld %r3, 476(%r11)
+	ld %r6, 476(%r4)
 # u = u & q
 	.loc 1 462
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 463
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 816]
 	.loc 1 464
-	ld %r3, 816(%r11)
+	ld %r6, 816(%r4)
 # u = u & q
 	.loc 1 465
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 466
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1156]
 	.loc 1 467
-	ld %r3, 1156(%r11)
+	ld %r6, 1156(%r4)
 # u = u & q
 	.loc 1 468
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 469
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 136]
 	.loc 1 470
-	ld %r3, 136(%r12)
+	ld %r6, 136(%r11)
 # u = u & q
 	.loc 1 471
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 472
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 476]
 	.loc 1 473
-	ld %r3, 476(%r12)
+	ld %r6, 476(%r11)
 # u = u & q
 	.loc 1 474
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 475
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 816]
 	.loc 1 476
-	ld %r3, 816(%r12)
+	ld %r6, 816(%r11)
 # u = u & q
 	.loc 1 477
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 478
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1156]
 	.loc 1 479
-	ld %r3, 1156(%r12)
+	ld %r6, 1156(%r11)
 # u = u & q
 	.loc 1 480
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 481
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 144]
 	.loc 1 482
-	ld %r6, 144(%r7)
+	ld %r9, 144(%r12)
 # u = mem64[p0 + 144]
 	.loc 1 483
-	ld %r3, 144(%r11)
+	ld %r6, 144(%r4)
 # u = u & q
 	.loc 1 484
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 485
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 484]
 	.loc 1 486
-	ld %r3, 484(%r11)
+	ld %r6, 484(%r4)
 # u = u & q
 	.loc 1 487
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 488
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 824]
 	.loc 1 489
-	ld %r3, 824(%r11)
+	ld %r6, 824(%r4)
 # u = u & q
 	.loc 1 490
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 491
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1164]
 	.loc 1 492
-	ld %r3, 1164(%r11)
+	ld %r6, 1164(%r4)
 # u = u & q
 	.loc 1 493
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 494
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 144]
 	.loc 1 495
-	ld %r3, 144(%r12)
+	ld %r6, 144(%r11)
 # u = u & q
 	.loc 1 496
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 497
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 484]
 	.loc 1 498
-	ld %r3, 484(%r12)
+	ld %r6, 484(%r11)
 # u = u & q
 	.loc 1 499
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 500
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 824]
 	.loc 1 501
-	ld %r3, 824(%r12)
+	ld %r6, 824(%r11)
 # u = u & q
 	.loc 1 502
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 503
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1164]
 	.loc 1 504
-	ld %r3, 1164(%r12)
+	ld %r6, 1164(%r11)
 # u = u & q
 	.loc 1 505
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 506
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 152]
 	.loc 1 507
-	ld %r6, 152(%r7)
+	ld %r9, 152(%r12)
 # u = mem64[p0 + 152]
 	.loc 1 508
-	ld %r3, 152(%r11)
+	ld %r6, 152(%r4)
 # u = u & q
 	.loc 1 509
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 510
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 492]
 	.loc 1 511
-	ld %r3, 492(%r11)
+	ld %r6, 492(%r4)
 # u = u & q
 	.loc 1 512
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 513
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 832]
 	.loc 1 514
-	ld %r3, 832(%r11)
+	ld %r6, 832(%r4)
 # u = u & q
 	.loc 1 515
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 516
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1172]
 	.loc 1 517
-	ld %r3, 1172(%r11)
+	ld %r6, 1172(%r4)
 # u = u & q
 	.loc 1 518
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 519
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 152]
 	.loc 1 520
-	ld %r3, 152(%r12)
+	ld %r6, 152(%r11)
 # u = u & q
 	.loc 1 521
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 522
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 492]
 	.loc 1 523
-	ld %r3, 492(%r12)
+	ld %r6, 492(%r11)
 # u = u & q
 	.loc 1 524
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 525
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 832]
 	.loc 1 526
-	ld %r3, 832(%r12)
+	ld %r6, 832(%r11)
 # u = u & q
 	.loc 1 527
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 528
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1172]
 	.loc 1 529
-	ld %r3, 1172(%r12)
+	ld %r6, 1172(%r11)
 # u = u & q
 	.loc 1 530
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 531
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 160]
 	.loc 1 532
-	ld %r6, 160(%r7)
+	ld %r9, 160(%r12)
 # u = mem64[p0 + 160]
 	.loc 1 533
-	ld %r3, 160(%r11)
+	ld %r6, 160(%r4)
 # u = u & q
 	.loc 1 534
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 535
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 500]
 	.loc 1 536
-	ld %r3, 500(%r11)
+	ld %r6, 500(%r4)
 # u = u & q
 	.loc 1 537
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 538
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 840]
 	.loc 1 539
-	ld %r3, 840(%r11)
+	ld %r6, 840(%r4)
 # u = u & q
 	.loc 1 540
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 541
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1180]
 	.loc 1 542
-	ld %r3, 1180(%r11)
+	ld %r6, 1180(%r4)
 # u = u & q
 	.loc 1 543
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 544
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 160]
 	.loc 1 545
-	ld %r3, 160(%r12)
+	ld %r6, 160(%r11)
 # u = u & q
 	.loc 1 546
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 547
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 500]
 	.loc 1 548
-	ld %r3, 500(%r12)
+	ld %r6, 500(%r11)
 # u = u & q
 	.loc 1 549
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 550
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 840]
 	.loc 1 551
-	ld %r3, 840(%r12)
+	ld %r6, 840(%r11)
 # u = u & q
 	.loc 1 552
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 553
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1180]
 	.loc 1 554
-	ld %r3, 1180(%r12)
+	ld %r6, 1180(%r11)
 # u = u & q
 	.loc 1 555
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 556
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 168]
 	.loc 1 557
-	ld %r6, 168(%r7)
+	ld %r9, 168(%r12)
 # u = mem64[p0 + 168]
 	.loc 1 558
-	ld %r3, 168(%r11)
+	ld %r6, 168(%r4)
 # u = u & q
 	.loc 1 559
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 560
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 508]
 	.loc 1 561
-	ld %r3, 508(%r11)
+	ld %r6, 508(%r4)
 # u = u & q
 	.loc 1 562
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 563
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 848]
 	.loc 1 564
-	ld %r3, 848(%r11)
+	ld %r6, 848(%r4)
 # u = u & q
 	.loc 1 565
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 566
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1188]
 	.loc 1 567
-	ld %r3, 1188(%r11)
+	ld %r6, 1188(%r4)
 # u = u & q
 	.loc 1 568
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 569
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 168]
 	.loc 1 570
-	ld %r3, 168(%r12)
+	ld %r6, 168(%r11)
 # u = u & q
 	.loc 1 571
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 572
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 508]
 	.loc 1 573
-	ld %r3, 508(%r12)
+	ld %r6, 508(%r11)
 # u = u & q
 	.loc 1 574
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 575
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 848]
 	.loc 1 576
-	ld %r3, 848(%r12)
+	ld %r6, 848(%r11)
 # u = u & q
 	.loc 1 577
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 578
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1188]
 	.loc 1 579
-	ld %r3, 1188(%r12)
+	ld %r6, 1188(%r11)
 # u = u & q
 	.loc 1 580
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 581
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 176]
 	.loc 1 582
-	ld %r6, 176(%r7)
+	ld %r9, 176(%r12)
 # u = mem64[p0 + 176]
 	.loc 1 583
-	ld %r3, 176(%r11)
+	ld %r6, 176(%r4)
 # u = u & q
 	.loc 1 584
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 585
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 516]
 	.loc 1 586
-	ld %r3, 516(%r11)
+	ld %r6, 516(%r4)
 # u = u & q
 	.loc 1 587
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 588
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 856]
 	.loc 1 589
-	ld %r3, 856(%r11)
+	ld %r6, 856(%r4)
 # u = u & q
 	.loc 1 590
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 591
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1196]
 	.loc 1 592
-	ld %r3, 1196(%r11)
+	ld %r6, 1196(%r4)
 # u = u & q
 	.loc 1 593
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 594
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 176]
 	.loc 1 595
-	ld %r3, 176(%r12)
+	ld %r6, 176(%r11)
 # u = u & q
 	.loc 1 596
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 597
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 516]
 	.loc 1 598
-	ld %r3, 516(%r12)
+	ld %r6, 516(%r11)
 # u = u & q
 	.loc 1 599
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 600
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 856]
 	.loc 1 601
-	ld %r3, 856(%r12)
+	ld %r6, 856(%r11)
 # u = u & q
 	.loc 1 602
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 603
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1196]
 	.loc 1 604
-	ld %r3, 1196(%r12)
+	ld %r6, 1196(%r11)
 # u = u & q
 	.loc 1 605
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 606
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 184]
 	.loc 1 607
-	ld %r6, 184(%r7)
+	ld %r9, 184(%r12)
 # u = mem64[p0 + 184]
 	.loc 1 608
-	ld %r3, 184(%r11)
+	ld %r6, 184(%r4)
 # u = u & q
 	.loc 1 609
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 610
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 524]
 	.loc 1 611
-	ld %r3, 524(%r11)
+	ld %r6, 524(%r4)
 # u = u & q
 	.loc 1 612
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 613
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 864]
 	.loc 1 614
-	ld %r3, 864(%r11)
+	ld %r6, 864(%r4)
 # u = u & q
 	.loc 1 615
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 616
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1204]
 	.loc 1 617
-	ld %r3, 1204(%r11)
+	ld %r6, 1204(%r4)
 # u = u & q
 	.loc 1 618
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 619
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 184]
 	.loc 1 620
-	ld %r3, 184(%r12)
+	ld %r6, 184(%r11)
 # u = u & q
 	.loc 1 621
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 622
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 524]
 	.loc 1 623
-	ld %r3, 524(%r12)
+	ld %r6, 524(%r11)
 # u = u & q
 	.loc 1 624
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 625
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 864]
 	.loc 1 626
-	ld %r3, 864(%r12)
+	ld %r6, 864(%r11)
 # u = u & q
 	.loc 1 627
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 628
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1204]
 	.loc 1 629
-	ld %r3, 1204(%r12)
+	ld %r6, 1204(%r11)
 # u = u & q
 	.loc 1 630
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 631
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 192]
 	.loc 1 632
-	ld %r6, 192(%r7)
+	ld %r9, 192(%r12)
 # u = mem64[p0 + 192]
 	.loc 1 633
-	ld %r3, 192(%r11)
+	ld %r6, 192(%r4)
 # u = u & q
 	.loc 1 634
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 635
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 532]
 	.loc 1 636
-	ld %r3, 532(%r11)
+	ld %r6, 532(%r4)
 # u = u & q
 	.loc 1 637
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 638
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 872]
 	.loc 1 639
-	ld %r3, 872(%r11)
+	ld %r6, 872(%r4)
 # u = u & q
 	.loc 1 640
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 641
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1212]
 	.loc 1 642
-	ld %r3, 1212(%r11)
+	ld %r6, 1212(%r4)
 # u = u & q
 	.loc 1 643
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 644
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 192]
 	.loc 1 645
-	ld %r3, 192(%r12)
+	ld %r6, 192(%r11)
 # u = u & q
 	.loc 1 646
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 647
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 532]
 	.loc 1 648
-	ld %r3, 532(%r12)
+	ld %r6, 532(%r11)
 # u = u & q
 	.loc 1 649
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 650
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 872]
 	.loc 1 651
-	ld %r3, 872(%r12)
+	ld %r6, 872(%r11)
 # u = u & q
 	.loc 1 652
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 653
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1212]
 	.loc 1 654
-	ld %r3, 1212(%r12)
+	ld %r6, 1212(%r11)
 # u = u & q
 	.loc 1 655
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 656
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 200]
 	.loc 1 657
-	ld %r6, 200(%r7)
+	ld %r9, 200(%r12)
 # u = mem64[p0 + 200]
 	.loc 1 658
-	ld %r3, 200(%r11)
+	ld %r6, 200(%r4)
 # u = u & q
 	.loc 1 659
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 660
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 540]
 	.loc 1 661
-	ld %r3, 540(%r11)
+	ld %r6, 540(%r4)
 # u = u & q
 	.loc 1 662
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 663
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 880]
 	.loc 1 664
-	ld %r3, 880(%r11)
+	ld %r6, 880(%r4)
 # u = u & q
 	.loc 1 665
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 666
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1220]
 	.loc 1 667
-	ld %r3, 1220(%r11)
+	ld %r6, 1220(%r4)
 # u = u & q
 	.loc 1 668
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 669
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 200]
 	.loc 1 670
-	ld %r3, 200(%r12)
+	ld %r6, 200(%r11)
 # u = u & q
 	.loc 1 671
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 672
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 540]
 	.loc 1 673
-	ld %r3, 540(%r12)
+	ld %r6, 540(%r11)
 # u = u & q
 	.loc 1 674
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 675
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 880]
 	.loc 1 676
-	ld %r3, 880(%r12)
+	ld %r6, 880(%r11)
 # u = u & q
 	.loc 1 677
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 678
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1220]
 	.loc 1 679
-	ld %r3, 1220(%r12)
+	ld %r6, 1220(%r11)
 # u = u & q
 	.loc 1 680
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 681
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 208]
 	.loc 1 682
-	ld %r6, 208(%r7)
+	ld %r9, 208(%r12)
 # u = mem64[p0 + 208]
 	.loc 1 683
-	ld %r3, 208(%r11)
+	ld %r6, 208(%r4)
 # u = u & q
 	.loc 1 684
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 685
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 548]
 	.loc 1 686
-	ld %r3, 548(%r11)
+	ld %r6, 548(%r4)
 # u = u & q
 	.loc 1 687
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 688
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 888]
 	.loc 1 689
-	ld %r3, 888(%r11)
+	ld %r6, 888(%r4)
 # u = u & q
 	.loc 1 690
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 691
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1228]
 	.loc 1 692
-	ld %r3, 1228(%r11)
+	ld %r6, 1228(%r4)
 # u = u & q
 	.loc 1 693
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 694
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 208]
 	.loc 1 695
-	ld %r3, 208(%r12)
+	ld %r6, 208(%r11)
 # u = u & q
 	.loc 1 696
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 697
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 548]
 	.loc 1 698
-	ld %r3, 548(%r12)
+	ld %r6, 548(%r11)
 # u = u & q
 	.loc 1 699
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 700
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 888]
 	.loc 1 701
-	ld %r3, 888(%r12)
+	ld %r6, 888(%r11)
 # u = u & q
 	.loc 1 702
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 703
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1228]
 	.loc 1 704
-	ld %r3, 1228(%r12)
+	ld %r6, 1228(%r11)
 # u = u & q
 	.loc 1 705
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 706
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 216]
 	.loc 1 707
-	ld %r6, 216(%r7)
+	ld %r9, 216(%r12)
 # u = mem64[p0 + 216]
 	.loc 1 708
-	ld %r3, 216(%r11)
+	ld %r6, 216(%r4)
 # u = u & q
 	.loc 1 709
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 710
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 556]
 	.loc 1 711
-	ld %r3, 556(%r11)
+	ld %r6, 556(%r4)
 # u = u & q
 	.loc 1 712
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 713
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 896]
 	.loc 1 714
-	ld %r3, 896(%r11)
+	ld %r6, 896(%r4)
 # u = u & q
 	.loc 1 715
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 716
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1236]
 	.loc 1 717
-	ld %r3, 1236(%r11)
+	ld %r6, 1236(%r4)
 # u = u & q
 	.loc 1 718
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 719
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 216]
 	.loc 1 720
-	ld %r3, 216(%r12)
+	ld %r6, 216(%r11)
 # u = u & q
 	.loc 1 721
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 722
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 556]
 	.loc 1 723
-	ld %r3, 556(%r12)
+	ld %r6, 556(%r11)
 # u = u & q
 	.loc 1 724
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 725
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 896]
 	.loc 1 726
-	ld %r3, 896(%r12)
+	ld %r6, 896(%r11)
 # u = u & q
 	.loc 1 727
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 728
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1236]
 	.loc 1 729
-	ld %r3, 1236(%r12)
+	ld %r6, 1236(%r11)
 # u = u & q
 	.loc 1 730
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 731
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 224]
 	.loc 1 732
-	ld %r6, 224(%r7)
+	ld %r9, 224(%r12)
 # u = mem64[p0 + 224]
 	.loc 1 733
-	ld %r3, 224(%r11)
+	ld %r6, 224(%r4)
 # u = u & q
 	.loc 1 734
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 735
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 564]
 	.loc 1 736
-	ld %r3, 564(%r11)
+	ld %r6, 564(%r4)
 # u = u & q
 	.loc 1 737
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 738
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 904]
 	.loc 1 739
-	ld %r3, 904(%r11)
+	ld %r6, 904(%r4)
 # u = u & q
 	.loc 1 740
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 741
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1244]
 	.loc 1 742
-	ld %r3, 1244(%r11)
+	ld %r6, 1244(%r4)
 # u = u & q
 	.loc 1 743
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 744
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 224]
 	.loc 1 745
-	ld %r3, 224(%r12)
+	ld %r6, 224(%r11)
 # u = u & q
 	.loc 1 746
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 747
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 564]
 	.loc 1 748
-	ld %r3, 564(%r12)
+	ld %r6, 564(%r11)
 # u = u & q
 	.loc 1 749
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 750
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 904]
 	.loc 1 751
-	ld %r3, 904(%r12)
+	ld %r6, 904(%r11)
 # u = u & q
 	.loc 1 752
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 753
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1244]
 	.loc 1 754
-	ld %r3, 1244(%r12)
+	ld %r6, 1244(%r11)
 # u = u & q
 	.loc 1 755
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 756
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 232]
 	.loc 1 757
-	ld %r6, 232(%r7)
+	ld %r9, 232(%r12)
 # u = mem64[p0 + 232]
 	.loc 1 758
-	ld %r3, 232(%r11)
+	ld %r6, 232(%r4)
 # u = u & q
 	.loc 1 759
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 760
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 572]
 	.loc 1 761
-	ld %r3, 572(%r11)
+	ld %r6, 572(%r4)
 # u = u & q
 	.loc 1 762
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 763
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 912]
 	.loc 1 764
-	ld %r3, 912(%r11)
+	ld %r6, 912(%r4)
 # u = u & q
 	.loc 1 765
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 766
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1252]
 	.loc 1 767
-	ld %r3, 1252(%r11)
+	ld %r6, 1252(%r4)
 # u = u & q
 	.loc 1 768
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 769
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 232]
 	.loc 1 770
-	ld %r3, 232(%r12)
+	ld %r6, 232(%r11)
 # u = u & q
 	.loc 1 771
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 772
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 572]
 	.loc 1 773
-	ld %r3, 572(%r12)
+	ld %r6, 572(%r11)
 # u = u & q
 	.loc 1 774
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 775
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 912]
 	.loc 1 776
-	ld %r3, 912(%r12)
+	ld %r6, 912(%r11)
 # u = u & q
 	.loc 1 777
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 778
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1252]
 	.loc 1 779
-	ld %r3, 1252(%r12)
+	ld %r6, 1252(%r11)
 # u = u & q
 	.loc 1 780
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 781
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 240]
 	.loc 1 782
-	ld %r6, 240(%r7)
+	ld %r9, 240(%r12)
 # u = mem64[p0 + 240]
 	.loc 1 783
-	ld %r3, 240(%r11)
+	ld %r6, 240(%r4)
 # u = u & q
 	.loc 1 784
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 785
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 580]
 	.loc 1 786
-	ld %r3, 580(%r11)
+	ld %r6, 580(%r4)
 # u = u & q
 	.loc 1 787
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 788
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 920]
 	.loc 1 789
-	ld %r3, 920(%r11)
+	ld %r6, 920(%r4)
 # u = u & q
 	.loc 1 790
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 791
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1260]
 	.loc 1 792
-	ld %r3, 1260(%r11)
+	ld %r6, 1260(%r4)
 # u = u & q
 	.loc 1 793
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 794
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 240]
 	.loc 1 795
-	ld %r3, 240(%r12)
+	ld %r6, 240(%r11)
 # u = u & q
 	.loc 1 796
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 797
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 580]
 	.loc 1 798
-	ld %r3, 580(%r12)
+	ld %r6, 580(%r11)
 # u = u & q
 	.loc 1 799
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 800
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 920]
 	.loc 1 801
-	ld %r3, 920(%r12)
+	ld %r6, 920(%r11)
 # u = u & q
 	.loc 1 802
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 803
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1260]
 	.loc 1 804
-	ld %r3, 1260(%r12)
+	ld %r6, 1260(%r11)
 # u = u & q
 	.loc 1 805
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 806
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 248]
 	.loc 1 807
-	ld %r6, 248(%r7)
+	ld %r9, 248(%r12)
 # u = mem64[p0 + 248]
 	.loc 1 808
-	ld %r3, 248(%r11)
+	ld %r6, 248(%r4)
 # u = u & q
 	.loc 1 809
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 810
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 588]
 	.loc 1 811
-	ld %r3, 588(%r11)
+	ld %r6, 588(%r4)
 # u = u & q
 	.loc 1 812
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 813
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 928]
 	.loc 1 814
-	ld %r3, 928(%r11)
+	ld %r6, 928(%r4)
 # u = u & q
 	.loc 1 815
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 816
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1268]
 	.loc 1 817
-	ld %r3, 1268(%r11)
+	ld %r6, 1268(%r4)
 # u = u & q
 	.loc 1 818
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 819
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 248]
 	.loc 1 820
-	ld %r3, 248(%r12)
+	ld %r6, 248(%r11)
 # u = u & q
 	.loc 1 821
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 822
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 588]
 	.loc 1 823
-	ld %r3, 588(%r12)
+	ld %r6, 588(%r11)
 # u = u & q
 	.loc 1 824
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 825
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 928]
 	.loc 1 826
-	ld %r3, 928(%r12)
+	ld %r6, 928(%r11)
 # u = u & q
 	.loc 1 827
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 828
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1268]
 	.loc 1 829
-	ld %r3, 1268(%r12)
+	ld %r6, 1268(%r11)
 # u = u & q
 	.loc 1 830
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 831
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 256]
 	.loc 1 832
-	ld %r6, 256(%r7)
+	ld %r9, 256(%r12)
 # u = mem64[p0 + 256]
 	.loc 1 833
-	ld %r3, 256(%r11)
+	ld %r6, 256(%r4)
 # u = u & q
 	.loc 1 834
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 835
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 596]
 	.loc 1 836
-	ld %r3, 596(%r11)
+	ld %r6, 596(%r4)
 # u = u & q
 	.loc 1 837
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 838
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 936]
 	.loc 1 839
-	ld %r3, 936(%r11)
+	ld %r6, 936(%r4)
 # u = u & q
 	.loc 1 840
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 841
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1276]
 	.loc 1 842
-	ld %r3, 1276(%r11)
+	ld %r6, 1276(%r4)
 # u = u & q
 	.loc 1 843
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 844
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 256]
 	.loc 1 845
-	ld %r3, 256(%r12)
+	ld %r6, 256(%r11)
 # u = u & q
 	.loc 1 846
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 847
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 596]
 	.loc 1 848
-	ld %r3, 596(%r12)
+	ld %r6, 596(%r11)
 # u = u & q
 	.loc 1 849
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 850
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 936]
 	.loc 1 851
-	ld %r3, 936(%r12)
+	ld %r6, 936(%r11)
 # u = u & q
 	.loc 1 852
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 853
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1276]
 	.loc 1 854
-	ld %r3, 1276(%r12)
+	ld %r6, 1276(%r11)
 # u = u & q
 	.loc 1 855
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 856
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 264]
 	.loc 1 857
-	ld %r6, 264(%r7)
+	ld %r9, 264(%r12)
 # u = mem64[p0 + 264]
 	.loc 1 858
-	ld %r3, 264(%r11)
+	ld %r6, 264(%r4)
 # u = u & q
 	.loc 1 859
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 860
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 604]
 	.loc 1 861
-	ld %r3, 604(%r11)
+	ld %r6, 604(%r4)
 # u = u & q
 	.loc 1 862
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 863
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 944]
 	.loc 1 864
-	ld %r3, 944(%r11)
+	ld %r6, 944(%r4)
 # u = u & q
 	.loc 1 865
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 866
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1284]
 	.loc 1 867
-	ld %r3, 1284(%r11)
+	ld %r6, 1284(%r4)
 # u = u & q
 	.loc 1 868
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 869
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 264]
 	.loc 1 870
-	ld %r3, 264(%r12)
+	ld %r6, 264(%r11)
 # u = u & q
 	.loc 1 871
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 872
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 604]
 	.loc 1 873
-	ld %r3, 604(%r12)
+	ld %r6, 604(%r11)
 # u = u & q
 	.loc 1 874
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 875
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 944]
 	.loc 1 876
-	ld %r3, 944(%r12)
+	ld %r6, 944(%r11)
 # u = u & q
 	.loc 1 877
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 878
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1284]
 	.loc 1 879
-	ld %r3, 1284(%r12)
+	ld %r6, 1284(%r11)
 # u = u & q
 	.loc 1 880
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 881
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 272]
 	.loc 1 882
-	ld %r6, 272(%r7)
+	ld %r9, 272(%r12)
 # u = mem64[p0 + 272]
 	.loc 1 883
-	ld %r3, 272(%r11)
+	ld %r6, 272(%r4)
 # u = u & q
 	.loc 1 884
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 885
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 612]
 	.loc 1 886
-	ld %r3, 612(%r11)
+	ld %r6, 612(%r4)
 # u = u & q
 	.loc 1 887
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 888
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 952]
 	.loc 1 889
-	ld %r3, 952(%r11)
+	ld %r6, 952(%r4)
 # u = u & q
 	.loc 1 890
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 891
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1292]
 	.loc 1 892
-	ld %r3, 1292(%r11)
+	ld %r6, 1292(%r4)
 # u = u & q
 	.loc 1 893
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 894
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 272]
 	.loc 1 895
-	ld %r3, 272(%r12)
+	ld %r6, 272(%r11)
 # u = u & q
 	.loc 1 896
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 897
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 612]
 	.loc 1 898
-	ld %r3, 612(%r12)
+	ld %r6, 612(%r11)
 # u = u & q
 	.loc 1 899
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 900
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 952]
 	.loc 1 901
-	ld %r3, 952(%r12)
+	ld %r6, 952(%r11)
 # u = u & q
 	.loc 1 902
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 903
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1292]
 	.loc 1 904
-	ld %r3, 1292(%r12)
+	ld %r6, 1292(%r11)
 # u = u & q
 	.loc 1 905
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 906
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 280]
 	.loc 1 907
-	ld %r6, 280(%r7)
+	ld %r9, 280(%r12)
 # u = mem64[p0 + 280]
 	.loc 1 908
-	ld %r3, 280(%r11)
+	ld %r6, 280(%r4)
 # u = u & q
 	.loc 1 909
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 910
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 620]
 	.loc 1 911
-	ld %r3, 620(%r11)
+	ld %r6, 620(%r4)
 # u = u & q
 	.loc 1 912
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 913
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 960]
 	.loc 1 914
-	ld %r3, 960(%r11)
+	ld %r6, 960(%r4)
 # u = u & q
 	.loc 1 915
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 916
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1300]
 	.loc 1 917
-	ld %r3, 1300(%r11)
+	ld %r6, 1300(%r4)
 # u = u & q
 	.loc 1 918
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 919
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 280]
 	.loc 1 920
-	ld %r3, 280(%r12)
+	ld %r6, 280(%r11)
 # u = u & q
 	.loc 1 921
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 922
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 620]
 	.loc 1 923
-	ld %r3, 620(%r12)
+	ld %r6, 620(%r11)
 # u = u & q
 	.loc 1 924
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 925
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 960]
 	.loc 1 926
-	ld %r3, 960(%r12)
+	ld %r6, 960(%r11)
 # u = u & q
 	.loc 1 927
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 928
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1300]
 	.loc 1 929
-	ld %r3, 1300(%r12)
+	ld %r6, 1300(%r11)
 # u = u & q
 	.loc 1 930
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 931
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 288]
 	.loc 1 932
-	ld %r6, 288(%r7)
+	ld %r9, 288(%r12)
 # u = mem64[p0 + 288]
 	.loc 1 933
-	ld %r3, 288(%r11)
+	ld %r6, 288(%r4)
 # u = u & q
 	.loc 1 934
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 935
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 628]
 	.loc 1 936
-	ld %r3, 628(%r11)
+	ld %r6, 628(%r4)
 # u = u & q
 	.loc 1 937
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 938
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 968]
 	.loc 1 939
-	ld %r3, 968(%r11)
+	ld %r6, 968(%r4)
 # u = u & q
 	.loc 1 940
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 941
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1308]
 	.loc 1 942
-	ld %r3, 1308(%r11)
+	ld %r6, 1308(%r4)
 # u = u & q
 	.loc 1 943
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 944
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 288]
 	.loc 1 945
-	ld %r3, 288(%r12)
+	ld %r6, 288(%r11)
 # u = u & q
 	.loc 1 946
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 947
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 628]
 	.loc 1 948
-	ld %r3, 628(%r12)
+	ld %r6, 628(%r11)
 # u = u & q
 	.loc 1 949
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 950
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 968]
 	.loc 1 951
-	ld %r3, 968(%r12)
+	ld %r6, 968(%r11)
 # u = u & q
 	.loc 1 952
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 953
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1308]
 	.loc 1 954
-	ld %r3, 1308(%r12)
+	ld %r6, 1308(%r11)
 # u = u & q
 	.loc 1 955
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 956
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 296]
 	.loc 1 957
-	ld %r6, 296(%r7)
+	ld %r9, 296(%r12)
 # u = mem64[p0 + 296]
 	.loc 1 958
-	ld %r3, 296(%r11)
+	ld %r6, 296(%r4)
 # u = u & q
 	.loc 1 959
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 960
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 636]
 	.loc 1 961
-	ld %r3, 636(%r11)
+	ld %r6, 636(%r4)
 # u = u & q
 	.loc 1 962
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 963
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 976]
 	.loc 1 964
-	ld %r3, 976(%r11)
+	ld %r6, 976(%r4)
 # u = u & q
 	.loc 1 965
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 966
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1316]
 	.loc 1 967
-	ld %r3, 1316(%r11)
+	ld %r6, 1316(%r4)
 # u = u & q
 	.loc 1 968
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 969
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 296]
 	.loc 1 970
-	ld %r3, 296(%r12)
+	ld %r6, 296(%r11)
 # u = u & q
 	.loc 1 971
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 972
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 636]
 	.loc 1 973
-	ld %r3, 636(%r12)
+	ld %r6, 636(%r11)
 # u = u & q
 	.loc 1 974
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 975
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 976]
 	.loc 1 976
-	ld %r3, 976(%r12)
+	ld %r6, 976(%r11)
 # u = u & q
 	.loc 1 977
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 978
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1316]
 	.loc 1 979
-	ld %r3, 1316(%r12)
+	ld %r6, 1316(%r11)
 # u = u & q
 	.loc 1 980
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 981
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 304]
 	.loc 1 982
-	ld %r6, 304(%r7)
+	ld %r9, 304(%r12)
 # u = mem64[p0 + 304]
 	.loc 1 983
-	ld %r3, 304(%r11)
+	ld %r6, 304(%r4)
 # u = u & q
 	.loc 1 984
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 985
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 644]
 	.loc 1 986
-	ld %r3, 644(%r11)
+	ld %r6, 644(%r4)
 # u = u & q
 	.loc 1 987
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 988
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 984]
 	.loc 1 989
-	ld %r3, 984(%r11)
+	ld %r6, 984(%r4)
 # u = u & q
 	.loc 1 990
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 991
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1324]
 	.loc 1 992
-	ld %r3, 1324(%r11)
+	ld %r6, 1324(%r4)
 # u = u & q
 	.loc 1 993
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 994
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 304]
 	.loc 1 995
-	ld %r3, 304(%r12)
+	ld %r6, 304(%r11)
 # u = u & q
 	.loc 1 996
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 997
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 644]
 	.loc 1 998
-	ld %r3, 644(%r12)
+	ld %r6, 644(%r11)
 # u = u & q
 	.loc 1 999
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1000
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 984]
 	.loc 1 1001
-	ld %r3, 984(%r12)
+	ld %r6, 984(%r11)
 # u = u & q
 	.loc 1 1002
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1003
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1324]
 	.loc 1 1004
-	ld %r3, 1324(%r12)
+	ld %r6, 1324(%r11)
 # u = u & q
 	.loc 1 1005
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1006
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 312]
 	.loc 1 1007
-	ld %r6, 312(%r7)
+	ld %r9, 312(%r12)
 # u = mem64[p0 + 312]
 	.loc 1 1008
-	ld %r3, 312(%r11)
+	ld %r6, 312(%r4)
 # u = u & q
 	.loc 1 1009
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1010
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 652]
 	.loc 1 1011
-	ld %r3, 652(%r11)
+	ld %r6, 652(%r4)
 # u = u & q
 	.loc 1 1012
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1013
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 992]
 	.loc 1 1014
-	ld %r3, 992(%r11)
+	ld %r6, 992(%r4)
 # u = u & q
 	.loc 1 1015
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1016
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1332]
 	.loc 1 1017
-	ld %r3, 1332(%r11)
+	ld %r6, 1332(%r4)
 # u = u & q
 	.loc 1 1018
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1019
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 312]
 	.loc 1 1020
-	ld %r3, 312(%r12)
+	ld %r6, 312(%r11)
 # u = u & q
 	.loc 1 1021
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1022
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 652]
 	.loc 1 1023
-	ld %r3, 652(%r12)
+	ld %r6, 652(%r11)
 # u = u & q
 	.loc 1 1024
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1025
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 992]
 	.loc 1 1026
-	ld %r3, 992(%r12)
+	ld %r6, 992(%r11)
 # u = u & q
 	.loc 1 1027
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1028
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1332]
 	.loc 1 1029
-	ld %r3, 1332(%r12)
+	ld %r6, 1332(%r11)
 # u = u & q
 	.loc 1 1030
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1031
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 320]
 	.loc 1 1032
-	ld %r6, 320(%r7)
+	ld %r9, 320(%r12)
 # u = mem64[p0 + 320]
 	.loc 1 1033
-	ld %r3, 320(%r11)
+	ld %r6, 320(%r4)
 # u = u & q
 	.loc 1 1034
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1035
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 660]
 	.loc 1 1036
-	ld %r3, 660(%r11)
+	ld %r6, 660(%r4)
 # u = u & q
 	.loc 1 1037
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1038
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 1000]
 	.loc 1 1039
-	ld %r3, 1000(%r11)
+	ld %r6, 1000(%r4)
 # u = u & q
 	.loc 1 1040
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1041
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1340]
 	.loc 1 1042
-	ld %r3, 1340(%r11)
+	ld %r6, 1340(%r4)
 # u = u & q
 	.loc 1 1043
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1044
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 320]
 	.loc 1 1045
-	ld %r3, 320(%r12)
+	ld %r6, 320(%r11)
 # u = u & q
 	.loc 1 1046
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1047
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 660]
 	.loc 1 1048
-	ld %r3, 660(%r12)
+	ld %r6, 660(%r11)
 # u = u & q
 	.loc 1 1049
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1050
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 1000]
 	.loc 1 1051
-	ld %r3, 1000(%r12)
+	ld %r6, 1000(%r11)
 # u = u & q
 	.loc 1 1052
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1053
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1340]
 	.loc 1 1054
-	ld %r3, 1340(%r12)
+	ld %r6, 1340(%r11)
 # u = u & q
 	.loc 1 1055
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1056
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 328]
 	.loc 1 1057
-	ld %r6, 328(%r7)
+	ld %r9, 328(%r12)
 # u = mem64[p0 + 328]
 	.loc 1 1058
-	ld %r3, 328(%r11)
+	ld %r6, 328(%r4)
 # u = u & q
 	.loc 1 1059
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1060
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 668]
 	.loc 1 1061
-	ld %r3, 668(%r11)
+	ld %r6, 668(%r4)
 # u = u & q
 	.loc 1 1062
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1063
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 1008]
 	.loc 1 1064
-	ld %r3, 1008(%r11)
+	ld %r6, 1008(%r4)
 # u = u & q
 	.loc 1 1065
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1066
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1348]
 	.loc 1 1067
-	ld %r3, 1348(%r11)
+	ld %r6, 1348(%r4)
 # u = u & q
 	.loc 1 1068
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1069
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 328]
 	.loc 1 1070
-	ld %r3, 328(%r12)
+	ld %r6, 328(%r11)
 # u = u & q
 	.loc 1 1071
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1072
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 668]
 	.loc 1 1073
-	ld %r3, 668(%r12)
+	ld %r6, 668(%r11)
 # u = u & q
 	.loc 1 1074
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1075
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 1008]
 	.loc 1 1076
-	ld %r3, 1008(%r12)
+	ld %r6, 1008(%r11)
 # u = u & q
 	.loc 1 1077
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1078
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1348]
 	.loc 1 1079
-	ld %r3, 1348(%r12)
+	ld %r6, 1348(%r11)
 # u = u & q
 	.loc 1 1080
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1081
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem64[eb + 336]
 	.loc 1 1082
-	ld %r6, 336(%r7)
+	ld %r9, 336(%r12)
 # u = mem64[p0 + 332]
 	.loc 1 1083
-	ld %r3, 332(%r11)
+	ld %r6, 332(%r4)
 # u = u & q
 	.loc 1 1084
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1085
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem64[p0 + 672]
 	.loc 1 1086
-	ld %r3, 672(%r11)
+	ld %r6, 672(%r4)
 # u = u & q
 	.loc 1 1087
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1088
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem64[p0 + 1012]
 	.loc 1 1089
-	ld %r3, 1012(%r11)
+	ld %r6, 1012(%r4)
 # u = u & q
 	.loc 1 1090
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1091
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem64[p0 + 1352]
 	.loc 1 1092
-	ld %r3, 1352(%r11)
+	ld %r6, 1352(%r4)
 # u = u & q
 	.loc 1 1093
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1094
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem64[p1 + 332]
 	.loc 1 1095
-	ld %r3, 332(%r12)
+	ld %r6, 332(%r11)
 # u = u & q
 	.loc 1 1096
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1097
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem64[p1 + 672]
 	.loc 1 1098
-	ld %r3, 672(%r12)
+	ld %r6, 672(%r11)
 # u = u & q
 	.loc 1 1099
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1100
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem64[p1 + 1012]
 	.loc 1 1101
-	ld %r3, 1012(%r12)
+	ld %r6, 1012(%r11)
 # u = u & q
 	.loc 1 1102
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1103
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem64[p1 + 1352]
 	.loc 1 1104
-	ld %r3, 1352(%r12)
+	ld %r6, 1352(%r11)
 # u = u & q
 	.loc 1 1105
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1106
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # m = 0xffffffff
 	.loc 1 1107
-	li %r6, 0
-	oris %r6, %r6, 65535
-	ori %r6, %r6, 65535
+	li %r9, 0
+	oris %r9, %r9, 65535
+	ori %r9, %r9, 65535
 # v = a0 >> 32
 	.loc 1 1108
-	srdi %r3, %r4, 32
+	srdi %r6, %r7, 32
 # a0 = a0 ^ v
 	.loc 1 1109
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # a0 = a0 & m
 	.loc 1 1110
-	and %r4, %r4, %r6
+	and %r7, %r7, %r9
 # v = a1 << 32
 	.loc 1 1111
-	sldi %r3, %r5, 32
+	sldi %r6, %r8, 32
 # a1 = a1 ^ v
 	.loc 1 1112
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # v = m << 32
 	.loc 1 1113
-	sldi %r3, %r6, 32
+	sldi %r6, %r9, 32
 # a1 = a1 & v
 	.loc 1 1114
-	and %r5, %r5, %r3
+	and %r8, %r8, %r6
 # a0 = a0 ^ a1
 	.loc 1 1115
-	xor %r4, %r4, %r5
+	xor %r7, %r7, %r8
 # v = a2 >> 32
 	.loc 1 1116
-	srdi %r3, %r26, 32
+	srdi %r6, %r26, 32
 # a2 = a2 ^ v
 	.loc 1 1117
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # a2 = a2 & m
 	.loc 1 1118
-	and %r26, %r26, %r6
+	and %r26, %r26, %r9
 # v = a3 << 32
 	.loc 1 1119
-	sldi %r3, %r27, 32
+	sldi %r6, %r27, 32
 # a3 = a3 ^ v
 	.loc 1 1120
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # v = m << 32
 	.loc 1 1121
-	sldi %r3, %r6, 32
+	sldi %r6, %r9, 32
 # a3 = a3 & v
 	.loc 1 1122
-	and %r27, %r27, %r3
+	and %r27, %r27, %r6
 # a2 = a2 ^ a3
 	.loc 1 1123
 	xor %r26, %r26, %r27
 # v = a4 >> 32
 	.loc 1 1124
-	srdi %r3, %r28, 32
+	srdi %r6, %r28, 32
 # a4 = a4 ^ v
 	.loc 1 1125
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # a4 = a4 & m
 	.loc 1 1126
-	and %r28, %r28, %r6
+	and %r28, %r28, %r9
 # v = a5 << 32
 	.loc 1 1127
-	sldi %r3, %r29, 32
+	sldi %r6, %r29, 32
 # a5 = a5 ^ v
 	.loc 1 1128
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # v = m << 32
 	.loc 1 1129
-	sldi %r3, %r6, 32
+	sldi %r6, %r9, 32
 # a5 = a5 & v
 	.loc 1 1130
-	and %r29, %r29, %r3
+	and %r29, %r29, %r6
 # a4 = a4 ^ a5
 	.loc 1 1131
 	xor %r28, %r28, %r29
 # v = a6 >> 32
 	.loc 1 1132
-	srdi %r3, %r30, 32
+	srdi %r6, %r30, 32
 # a6 = a6 ^ v
 	.loc 1 1133
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # a6 = a6 & m
 	.loc 1 1134
-	and %r30, %r30, %r6
+	and %r30, %r30, %r9
 # v = a7 << 32
 	.loc 1 1135
-	sldi %r3, %r31, 32
+	sldi %r6, %r31, 32
 # a7 = a7 ^ v
 	.loc 1 1136
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # v = m << 32
 	.loc 1 1137
-	sldi %r3, %r6, 32
+	sldi %r6, %r9, 32
 # a7 = a7 & v
 	.loc 1 1138
-	and %r31, %r31, %r3
+	and %r31, %r31, %r6
 # a6 = a6 ^ a7
 	.loc 1 1139
 	xor %r30, %r30, %r31
 # m = 0xffff0000ffff
 	.loc 1 1140
-	lis %r3, 0
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 65535
+	lis %r6, 0
+	ori %r6, %r6, 65535
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 0
+	ori %r6, %r6, 65535
 # v = a0 >> 16
 	.loc 1 1141
-	srdi %r5, %r4, 16
+	srdi %r8, %r7, 16
 # a0 = a0 ^ v
 	.loc 1 1142
-	xor %r4, %r4, %r5
+	xor %r7, %r7, %r8
 # a0 = a0 & m
 	.loc 1 1143
-	and %r4, %r4, %r3
+	and %r7, %r7, %r6
 # v = a2 << 16
 	.loc 1 1144
-	sldi %r5, %r26, 16
+	sldi %r8, %r26, 16
 # a2 = a2 ^ v
 	.loc 1 1145
-	xor %r26, %r26, %r5
+	xor %r26, %r26, %r8
 # v = m << 16
 	.loc 1 1146
-	sldi %r5, %r3, 16
+	sldi %r8, %r6, 16
 # a2 = a2 & v
 	.loc 1 1147
-	and %r26, %r26, %r5
+	and %r26, %r26, %r8
 # a0 = a0 ^ a2
 	.loc 1 1148
-	xor %r4, %r4, %r26
+	xor %r7, %r7, %r26
 # v = a4 >> 16
 	.loc 1 1149
-	srdi %r5, %r28, 16
+	srdi %r8, %r28, 16
 # a4 = a4 ^ v
 	.loc 1 1150
-	xor %r28, %r28, %r5
+	xor %r28, %r28, %r8
 # a4 = a4 & m
 	.loc 1 1151
-	and %r28, %r28, %r3
+	and %r28, %r28, %r6
 # v = a6 << 16
 	.loc 1 1152
-	sldi %r5, %r30, 16
+	sldi %r8, %r30, 16
 # a6 = a6 ^ v
 	.loc 1 1153
-	xor %r30, %r30, %r5
+	xor %r30, %r30, %r8
 # v = m << 16
 	.loc 1 1154
-	sldi %r3, %r3, 16
+	sldi %r6, %r6, 16
 # a6 = a6 & v
 	.loc 1 1155
-	and %r30, %r30, %r3
+	and %r30, %r30, %r6
 # a4 = a4 ^ a6
 	.loc 1 1156
 	xor %r28, %r28, %r30
 # m = 0xff00ff00ff00ff
 	.loc 1 1157
-	lis %r3, 255
-	ori %r3, %r3, 255
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 255
-	ori %r3, %r3, 255
+	lis %r6, 255
+	ori %r6, %r6, 255
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 255
+	ori %r6, %r6, 255
 # v = a0 >> 8
 	.loc 1 1158
-	srdi %r5, %r4, 8
+	srdi %r8, %r7, 8
 # a0 = a0 ^ v
 	.loc 1 1159
-	xor %r4, %r4, %r5
+	xor %r7, %r7, %r8
 # a0 = a0 & m
 	.loc 1 1160
-	and %r4, %r4, %r3
+	and %r7, %r7, %r6
 # v = a4 << 8
 	.loc 1 1161
-	sldi %r5, %r28, 8
+	sldi %r8, %r28, 8
 # a4 = a4 ^ v
 	.loc 1 1162
-	xor %r28, %r28, %r5
+	xor %r28, %r28, %r8
 # v = m << 8
 	.loc 1 1163
-	sldi %r3, %r3, 8
+	sldi %r6, %r6, 8
 # a4 = a4 & v
 	.loc 1 1164
-	and %r28, %r28, %r3
+	and %r28, %r28, %r6
 # a0 = a0 ^ a4
 	.loc 1 1165
-	xor %r4, %r4, %r28
+	xor %r7, %r7, %r28
 # v = a0 >> 4
 	.loc 1 1166
-	srdi %r3, %r4, 4
+	srdi %r6, %r7, 4
 # a0 = a0 ^ v
 	.loc 1 1167
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # v = a0 >> 2
 	.loc 1 1168
-	srdi %r3, %r4, 2
+	srdi %r6, %r7, 2
 # a0 = a0 ^ v
 	.loc 1 1169
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # v = a0 >> 1
 	.loc 1 1170
-	srdi %r3, %r4, 1
+	srdi %r6, %r7, 1
 # a0 = a0 ^ v
 	.loc 1 1171
-	xor %r6, %r4, %r3
+	xor %r9, %r7, %r6
 # o = 0
 	.loc 1 1172
-	li %r3, 0
+	li %r6, 0
 # m = 1
 	.loc 1 1174
-	li %r4, 1
+	li %r7, 1
 # v = v & m
 	.loc 1 1175
-	and %r4, %r6, %r4
+	and %r7, %r9, %r7
 # o = o ^ v
 	.loc 1 1176
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # v = a0 >> 31
 	.loc 1 1177
-	srdi %r4, %r6, 31
+	srdi %r7, %r9, 31
 # m = 2
 	.loc 1 1178
-	li %r5, 2
+	li %r8, 2
 # v = v & m
 	.loc 1 1179
-	and %r4, %r4, %r5
+	and %r7, %r7, %r8
 # o = o ^ v
 	.loc 1 1180
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # v = a0 >> 14
 	.loc 1 1181
-	srdi %r4, %r6, 14
+	srdi %r7, %r9, 14
 # m = 4
 	.loc 1 1182
-	li %r5, 4
+	li %r8, 4
 # v = v & m
 	.loc 1 1183
-	and %r4, %r4, %r5
+	and %r7, %r7, %r8
 # o = o ^ v
 	.loc 1 1184
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # v = a0 >> 45
 	.loc 1 1185
-	srdi %r4, %r6, 45
+	srdi %r7, %r9, 45
 # m = 8
 	.loc 1 1186
-	li %r5, 8
+	li %r8, 8
 # v = v & m
 	.loc 1 1187
-	and %r4, %r4, %r5
+	and %r7, %r7, %r8
 # o = o ^ v
 	.loc 1 1188
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # v = a0 >> 4
 	.loc 1 1189
-	srdi %r4, %r6, 4
+	srdi %r7, %r9, 4
 # m = 16
 	.loc 1 1190
-	li %r5, 16
+	li %r8, 16
 # v = v & m
 	.loc 1 1191
-	and %r4, %r4, %r5
+	and %r7, %r7, %r8
 # o = o ^ v
 	.loc 1 1192
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # v = a0 >> 35
 	.loc 1 1193
-	srdi %r4, %r6, 35
+	srdi %r7, %r9, 35
 # m = 32
 	.loc 1 1194
-	li %r5, 32
+	li %r8, 32
 # v = v & m
 	.loc 1 1195
-	and %r4, %r4, %r5
+	and %r7, %r7, %r8
 # o = o ^ v
 	.loc 1 1196
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # v = a0 >> 18
 	.loc 1 1197
-	srdi %r4, %r6, 18
+	srdi %r7, %r9, 18
 # m = 64
 	.loc 1 1198
-	li %r5, 64
+	li %r8, 64
 # v = v & m
 	.loc 1 1199
-	and %r4, %r4, %r5
+	and %r7, %r7, %r8
 # o = o ^ v
 	.loc 1 1200
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # v = a0 >> 49
 	.loc 1 1201
-	srdi %r4, %r6, 49
+	srdi %r7, %r9, 49
 # m = 128
 	.loc 1 1202
-	li %r5, 128
+	li %r8, 128
 # v = v & m
 	.loc 1 1203
-	and %r4, %r4, %r5
+	and %r7, %r7, %r8
 # o = o ^ v
 	.loc 1 1204
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # v = mem8[e + 0]
 	.loc 1 1205
-	lbz %r4, 0(%r10)
+	lbz %r7, 0(%r5)
 # o = o ^ v
 	.loc 1 1206
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # mem8[s + 0] = o
 	.loc 1 1207
-	stb %r3, 0(%r9)
+	stb %r6, 0(%r3)
 # p0 = p0 + 2720
 	.loc 1 1208
-	addi %r11, %r11, 2720
+	addi %r4, %r4, 2720
 # p1 = p1 + 2720
 	.loc 1 1209
-	addi %r12, %r12, 2720
+	addi %r11, %r11, 2720
 # s = s + 1
 	.loc 1 1210
-	addi %r9, %r9, 1
+	addi %r3, %r3, 1
 # e = e + 1
 	.loc 1 1211
-	addi %r10, %r10, 1
+	addi %r5, %r5, 1
 # i = i - 1
 	.loc 1 1212
-	addi %r8, %r8, -1
+	addi %r10, %r10, -1
 # =? i - 0
 	.loc 1 1213
-	cmpldi %cr0, %r8, 0
+	cmpldi %cr0, %r10, 0
 # goto rows if !=
 	.loc 1 1214
 	bne %cr0, .Lqhasm_kernel_mceliece348864_syndrome_ppc64_syndrome.rows

@@ -18,13160 +18,13139 @@ qhasm_kernel_mceliece6960119_syndrome_ppc64_syndrome:
 	std %r29, 824(%r1)
 	std %r30, 832(%r1)
 	std %r31, 840(%r1)
-# input s pk e
-	.loc 1 9
-	mr %r8, %r3
-	mr %r6, %r4
 # eb = &EB
 	.loc 1 11
-	la %r3, 112(%r1)
+	la %r6, 112(%r1)
 # z = 0
 	.loc 1 12
-	li %r4, 0
+	li %r7, 0
 # mem8[eb + 676] = z
 	.loc 1 13
-	stb %r4, 676(%r3)
+	stb %r7, 676(%r6)
 # mem8[eb + 677] = z
 	.loc 1 14
-	stb %r4, 677(%r3)
+	stb %r7, 677(%r6)
 # mem8[eb + 678] = z
 	.loc 1 15
-	stb %r4, 678(%r3)
+	stb %r7, 678(%r6)
 # p = e + 193
 	.loc 1 16
-	addi %r4, %r5, 193
+	addi %r7, %r5, 193
 # i = 676
 	.loc 1 17
-	mr %r9, %r5
-	li %r5, 676
-	mr %r7, %r3
-	mr %r10, %r4
+	li %r8, 676
 .Lqhasm_kernel_mceliece6960119_syndrome_ppc64_syndrome.copy:
 # x = mem8[p + 0]
 	.loc 1 19
-	lbz %r3, 0(%r10)
+	lbz %r9, 0(%r7)
 # x = x >> 3
 	.loc 1 20
-	srdi %r4, %r3, 3
+	srdi %r10, %r9, 3
 # y = mem8[p + 1]
 	.loc 1 21
-	lbz %r3, 1(%r10)
+	lbz %r9, 1(%r7)
 # y = y << 5
 	.loc 1 22
-	sldi %r3, %r3, 5
+	sldi %r9, %r9, 5
 # x = x ^ y
 	.loc 1 23
-	xor %r4, %r4, %r3
+	xor %r10, %r10, %r9
 # mem8[eb + 0] = x
 	.loc 1 24
-	stb %r4, 0(%r7)
+	stb %r10, 0(%r6)
 # p = p + 1
 	.loc 1 25
-	addi %r10, %r10, 1
+	addi %r7, %r7, 1
 # eb = eb + 1
 	.loc 1 26
-	addi %r7, %r7, 1
+	addi %r6, %r6, 1
 # i = i - 1
 	.loc 1 27
-	addi %r5, %r5, -1
+	addi %r8, %r8, -1
 # =? i - 0
 	.loc 1 28
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r8, 0
 # goto copy if !=
 	.loc 1 29
 	bne %cr0, .Lqhasm_kernel_mceliece6960119_syndrome_ppc64_syndrome.copy
 # x = mem8[p + 0]
 	.loc 1 30
-	mr %r4, %r10
-	mr %r3, %r7
-	lbz %r4, 0(%r4)
+	lbz %r7, 0(%r7)
 # x = x >> 3
 	.loc 1 31
-	srdi %r4, %r4, 3
+	srdi %r7, %r7, 3
 # mem8[eb + 3] = x
 	.loc 1 32
-	stb %r4, 3(%r3)
+	stb %r7, 3(%r6)
 # eb = &EB
 	.loc 1 33
 	la %r12, 112(%r1)
-# p0 = pk
-	.loc 1 34
-	mr %r4, %r6
 # p1 = pk + 2708
 	.loc 1 35
-	addi %r6, %r4, 2708
+	addi %r11, %r4, 2708
 # i = 193
 	.loc 1 36
-	li %r7, 193
-	mr %r3, %r8
-	mr %r5, %r9
-	mr %r9, %r3
-	mr %r10, %r5
-	mr %r11, %r4
-	mr %r8, %r6
+	li %r10, 193
 .Lqhasm_kernel_mceliece6960119_syndrome_ppc64_syndrome.rows:
 # q = mem32[eb + 0]
 	.loc 1 38
-	lwz %r3, 0(%r12)
+	lwz %r6, 0(%r12)
 # u = mem32[p0 + 0]
 	.loc 1 39
-	lwz %r4, 0(%r11)
+	lwz %r7, 0(%r4)
 # a0 = u & q
 	.loc 1 40
-	and %r4, %r4, %r3
+	and %r7, %r7, %r6
 # u = mem32[p0 + 677]
 	.loc 1 41
-	lwz %r5, 677(%r11)
+	lwz %r8, 677(%r4)
 # a1 = u & q
 	.loc 1 42
-	and %r5, %r5, %r3
+	and %r8, %r8, %r6
 # u = mem32[p0 + 1354]
 	.loc 1 43
-	lwz %r6, 1354(%r11)
+	lwz %r9, 1354(%r4)
 # a2 = u & q
 	.loc 1 44
-	and %r26, %r6, %r3
+	and %r26, %r9, %r6
 # u = mem32[p0 + 2031]
 	.loc 1 45
-	lwz %r6, 2031(%r11)
+	lwz %r9, 2031(%r4)
 # a3 = u & q
 	.loc 1 46
-	and %r27, %r6, %r3
+	and %r27, %r9, %r6
 # u = mem32[p1 + 0]
 	.loc 1 47
-	lwz %r6, 0(%r8)
+	lwz %r9, 0(%r11)
 # a4 = u & q
 	.loc 1 48
-	and %r28, %r6, %r3
+	and %r28, %r9, %r6
 # u = mem32[p1 + 677]
 	.loc 1 49
-	lwz %r6, 677(%r8)
+	lwz %r9, 677(%r11)
 # a5 = u & q
 	.loc 1 50
-	and %r29, %r6, %r3
+	and %r29, %r9, %r6
 # u = mem32[p1 + 1354]
 	.loc 1 51
-	lwz %r6, 1354(%r8)
+	lwz %r9, 1354(%r11)
 # a6 = u & q
 	.loc 1 52
-	and %r30, %r6, %r3
+	and %r30, %r9, %r6
 # u = mem32[p1 + 2031]
 	.loc 1 53
-	lwz %r6, 2031(%r8)
+	lwz %r9, 2031(%r11)
 # a7 = u & q
 	.loc 1 54
-	and %r31, %r6, %r3
+	and %r31, %r9, %r6
 # q = mem32[eb + 4]
 	.loc 1 55
-	lwz %r6, 4(%r12)
+	lwz %r9, 4(%r12)
 # u = mem32[p0 + 4]
 	.loc 1 56
-	lwz %r3, 4(%r11)
+	lwz %r6, 4(%r4)
 # u = u & q
 	.loc 1 57
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 58
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 681]
 	.loc 1 59
-	lwz %r3, 681(%r11)
+	lwz %r6, 681(%r4)
 # u = u & q
 	.loc 1 60
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 61
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1358]
 	.loc 1 62
-	lwz %r3, 1358(%r11)
+	lwz %r6, 1358(%r4)
 # u = u & q
 	.loc 1 63
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 64
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2035]
 	.loc 1 65
-	lwz %r3, 2035(%r11)
+	lwz %r6, 2035(%r4)
 # u = u & q
 	.loc 1 66
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 67
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 4]
 	.loc 1 68
-	lwz %r3, 4(%r8)
+	lwz %r6, 4(%r11)
 # u = u & q
 	.loc 1 69
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 70
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 681]
 	.loc 1 71
-	lwz %r3, 681(%r8)
+	lwz %r6, 681(%r11)
 # u = u & q
 	.loc 1 72
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 73
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1358]
 	.loc 1 74
-	lwz %r3, 1358(%r8)
+	lwz %r6, 1358(%r11)
 # u = u & q
 	.loc 1 75
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 76
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2035]
 	.loc 1 77
-	lwz %r3, 2035(%r8)
+	lwz %r6, 2035(%r11)
 # u = u & q
 	.loc 1 78
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 79
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 8]
 	.loc 1 80
-	lwz %r6, 8(%r12)
+	lwz %r9, 8(%r12)
 # u = mem32[p0 + 8]
 	.loc 1 81
-	lwz %r3, 8(%r11)
+	lwz %r6, 8(%r4)
 # u = u & q
 	.loc 1 82
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 83
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 685]
 	.loc 1 84
-	lwz %r3, 685(%r11)
+	lwz %r6, 685(%r4)
 # u = u & q
 	.loc 1 85
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 86
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1362]
 	.loc 1 87
-	lwz %r3, 1362(%r11)
+	lwz %r6, 1362(%r4)
 # u = u & q
 	.loc 1 88
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 89
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2039]
 	.loc 1 90
-	lwz %r3, 2039(%r11)
+	lwz %r6, 2039(%r4)
 # u = u & q
 	.loc 1 91
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 92
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 8]
 	.loc 1 93
-	lwz %r3, 8(%r8)
+	lwz %r6, 8(%r11)
 # u = u & q
 	.loc 1 94
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 95
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 685]
 	.loc 1 96
-	lwz %r3, 685(%r8)
+	lwz %r6, 685(%r11)
 # u = u & q
 	.loc 1 97
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 98
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1362]
 	.loc 1 99
-	lwz %r3, 1362(%r8)
+	lwz %r6, 1362(%r11)
 # u = u & q
 	.loc 1 100
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 101
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2039]
 	.loc 1 102
-	lwz %r3, 2039(%r8)
+	lwz %r6, 2039(%r11)
 # u = u & q
 	.loc 1 103
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 104
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 12]
 	.loc 1 105
-	lwz %r6, 12(%r12)
+	lwz %r9, 12(%r12)
 # u = mem32[p0 + 12]
 	.loc 1 106
-	lwz %r3, 12(%r11)
+	lwz %r6, 12(%r4)
 # u = u & q
 	.loc 1 107
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 108
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 689]
 	.loc 1 109
-	lwz %r3, 689(%r11)
+	lwz %r6, 689(%r4)
 # u = u & q
 	.loc 1 110
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 111
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1366]
 	.loc 1 112
-	lwz %r3, 1366(%r11)
+	lwz %r6, 1366(%r4)
 # u = u & q
 	.loc 1 113
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 114
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2043]
 	.loc 1 115
-	lwz %r3, 2043(%r11)
+	lwz %r6, 2043(%r4)
 # u = u & q
 	.loc 1 116
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 117
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 12]
 	.loc 1 118
-	lwz %r3, 12(%r8)
+	lwz %r6, 12(%r11)
 # u = u & q
 	.loc 1 119
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 120
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 689]
 	.loc 1 121
-	lwz %r3, 689(%r8)
+	lwz %r6, 689(%r11)
 # u = u & q
 	.loc 1 122
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 123
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1366]
 	.loc 1 124
-	lwz %r3, 1366(%r8)
+	lwz %r6, 1366(%r11)
 # u = u & q
 	.loc 1 125
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 126
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2043]
 	.loc 1 127
-	lwz %r3, 2043(%r8)
+	lwz %r6, 2043(%r11)
 # u = u & q
 	.loc 1 128
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 129
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 16]
 	.loc 1 130
-	lwz %r6, 16(%r12)
+	lwz %r9, 16(%r12)
 # u = mem32[p0 + 16]
 	.loc 1 131
-	lwz %r3, 16(%r11)
+	lwz %r6, 16(%r4)
 # u = u & q
 	.loc 1 132
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 133
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 693]
 	.loc 1 134
-	lwz %r3, 693(%r11)
+	lwz %r6, 693(%r4)
 # u = u & q
 	.loc 1 135
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 136
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1370]
 	.loc 1 137
-	lwz %r3, 1370(%r11)
+	lwz %r6, 1370(%r4)
 # u = u & q
 	.loc 1 138
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 139
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2047]
 	.loc 1 140
-	lwz %r3, 2047(%r11)
+	lwz %r6, 2047(%r4)
 # u = u & q
 	.loc 1 141
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 142
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 16]
 	.loc 1 143
-	lwz %r3, 16(%r8)
+	lwz %r6, 16(%r11)
 # u = u & q
 	.loc 1 144
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 145
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 693]
 	.loc 1 146
-	lwz %r3, 693(%r8)
+	lwz %r6, 693(%r11)
 # u = u & q
 	.loc 1 147
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 148
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1370]
 	.loc 1 149
-	lwz %r3, 1370(%r8)
+	lwz %r6, 1370(%r11)
 # u = u & q
 	.loc 1 150
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 151
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2047]
 	.loc 1 152
-	lwz %r3, 2047(%r8)
+	lwz %r6, 2047(%r11)
 # u = u & q
 	.loc 1 153
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 154
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 20]
 	.loc 1 155
-	lwz %r6, 20(%r12)
+	lwz %r9, 20(%r12)
 # u = mem32[p0 + 20]
 	.loc 1 156
-	lwz %r3, 20(%r11)
+	lwz %r6, 20(%r4)
 # u = u & q
 	.loc 1 157
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 158
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 697]
 	.loc 1 159
-	lwz %r3, 697(%r11)
+	lwz %r6, 697(%r4)
 # u = u & q
 	.loc 1 160
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 161
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1374]
 	.loc 1 162
-	lwz %r3, 1374(%r11)
+	lwz %r6, 1374(%r4)
 # u = u & q
 	.loc 1 163
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 164
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2051]
 	.loc 1 165
-	lwz %r3, 2051(%r11)
+	lwz %r6, 2051(%r4)
 # u = u & q
 	.loc 1 166
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 167
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 20]
 	.loc 1 168
-	lwz %r3, 20(%r8)
+	lwz %r6, 20(%r11)
 # u = u & q
 	.loc 1 169
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 170
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 697]
 	.loc 1 171
-	lwz %r3, 697(%r8)
+	lwz %r6, 697(%r11)
 # u = u & q
 	.loc 1 172
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 173
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1374]
 	.loc 1 174
-	lwz %r3, 1374(%r8)
+	lwz %r6, 1374(%r11)
 # u = u & q
 	.loc 1 175
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 176
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2051]
 	.loc 1 177
-	lwz %r3, 2051(%r8)
+	lwz %r6, 2051(%r11)
 # u = u & q
 	.loc 1 178
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 179
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 24]
 	.loc 1 180
-	lwz %r6, 24(%r12)
+	lwz %r9, 24(%r12)
 # u = mem32[p0 + 24]
 	.loc 1 181
-	lwz %r3, 24(%r11)
+	lwz %r6, 24(%r4)
 # u = u & q
 	.loc 1 182
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 183
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 701]
 	.loc 1 184
-	lwz %r3, 701(%r11)
+	lwz %r6, 701(%r4)
 # u = u & q
 	.loc 1 185
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 186
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1378]
 	.loc 1 187
-	lwz %r3, 1378(%r11)
+	lwz %r6, 1378(%r4)
 # u = u & q
 	.loc 1 188
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 189
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2055]
 	.loc 1 190
-	lwz %r3, 2055(%r11)
+	lwz %r6, 2055(%r4)
 # u = u & q
 	.loc 1 191
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 192
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 24]
 	.loc 1 193
-	lwz %r3, 24(%r8)
+	lwz %r6, 24(%r11)
 # u = u & q
 	.loc 1 194
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 195
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 701]
 	.loc 1 196
-	lwz %r3, 701(%r8)
+	lwz %r6, 701(%r11)
 # u = u & q
 	.loc 1 197
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 198
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1378]
 	.loc 1 199
-	lwz %r3, 1378(%r8)
+	lwz %r6, 1378(%r11)
 # u = u & q
 	.loc 1 200
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 201
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2055]
 	.loc 1 202
-	lwz %r3, 2055(%r8)
+	lwz %r6, 2055(%r11)
 # u = u & q
 	.loc 1 203
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 204
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 28]
 	.loc 1 205
-	lwz %r6, 28(%r12)
+	lwz %r9, 28(%r12)
 # u = mem32[p0 + 28]
 	.loc 1 206
-	lwz %r3, 28(%r11)
+	lwz %r6, 28(%r4)
 # u = u & q
 	.loc 1 207
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 208
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 705]
 	.loc 1 209
-	lwz %r3, 705(%r11)
+	lwz %r6, 705(%r4)
 # u = u & q
 	.loc 1 210
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 211
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1382]
 	.loc 1 212
-	lwz %r3, 1382(%r11)
+	lwz %r6, 1382(%r4)
 # u = u & q
 	.loc 1 213
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 214
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2059]
 	.loc 1 215
-	lwz %r3, 2059(%r11)
+	lwz %r6, 2059(%r4)
 # u = u & q
 	.loc 1 216
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 217
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 28]
 	.loc 1 218
-	lwz %r3, 28(%r8)
+	lwz %r6, 28(%r11)
 # u = u & q
 	.loc 1 219
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 220
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 705]
 	.loc 1 221
-	lwz %r3, 705(%r8)
+	lwz %r6, 705(%r11)
 # u = u & q
 	.loc 1 222
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 223
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1382]
 	.loc 1 224
-	lwz %r3, 1382(%r8)
+	lwz %r6, 1382(%r11)
 # u = u & q
 	.loc 1 225
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 226
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2059]
 	.loc 1 227
-	lwz %r3, 2059(%r8)
+	lwz %r6, 2059(%r11)
 # u = u & q
 	.loc 1 228
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 229
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 32]
 	.loc 1 230
-	lwz %r6, 32(%r12)
+	lwz %r9, 32(%r12)
 # u = mem32[p0 + 32]
 	.loc 1 231
-	lwz %r3, 32(%r11)
+	lwz %r6, 32(%r4)
 # u = u & q
 	.loc 1 232
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 233
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 709]
 	.loc 1 234
-	lwz %r3, 709(%r11)
+	lwz %r6, 709(%r4)
 # u = u & q
 	.loc 1 235
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 236
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1386]
 	.loc 1 237
-	lwz %r3, 1386(%r11)
+	lwz %r6, 1386(%r4)
 # u = u & q
 	.loc 1 238
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 239
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2063]
 	.loc 1 240
-	lwz %r3, 2063(%r11)
+	lwz %r6, 2063(%r4)
 # u = u & q
 	.loc 1 241
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 242
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 32]
 	.loc 1 243
-	lwz %r3, 32(%r8)
+	lwz %r6, 32(%r11)
 # u = u & q
 	.loc 1 244
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 245
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 709]
 	.loc 1 246
-	lwz %r3, 709(%r8)
+	lwz %r6, 709(%r11)
 # u = u & q
 	.loc 1 247
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 248
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1386]
 	.loc 1 249
-	lwz %r3, 1386(%r8)
+	lwz %r6, 1386(%r11)
 # u = u & q
 	.loc 1 250
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 251
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2063]
 	.loc 1 252
-	lwz %r3, 2063(%r8)
+	lwz %r6, 2063(%r11)
 # u = u & q
 	.loc 1 253
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 254
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 36]
 	.loc 1 255
-	lwz %r6, 36(%r12)
+	lwz %r9, 36(%r12)
 # u = mem32[p0 + 36]
 	.loc 1 256
-	lwz %r3, 36(%r11)
+	lwz %r6, 36(%r4)
 # u = u & q
 	.loc 1 257
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 258
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 713]
 	.loc 1 259
-	lwz %r3, 713(%r11)
+	lwz %r6, 713(%r4)
 # u = u & q
 	.loc 1 260
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 261
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1390]
 	.loc 1 262
-	lwz %r3, 1390(%r11)
+	lwz %r6, 1390(%r4)
 # u = u & q
 	.loc 1 263
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 264
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2067]
 	.loc 1 265
-	lwz %r3, 2067(%r11)
+	lwz %r6, 2067(%r4)
 # u = u & q
 	.loc 1 266
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 267
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 36]
 	.loc 1 268
-	lwz %r3, 36(%r8)
+	lwz %r6, 36(%r11)
 # u = u & q
 	.loc 1 269
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 270
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 713]
 	.loc 1 271
-	lwz %r3, 713(%r8)
+	lwz %r6, 713(%r11)
 # u = u & q
 	.loc 1 272
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 273
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1390]
 	.loc 1 274
-	lwz %r3, 1390(%r8)
+	lwz %r6, 1390(%r11)
 # u = u & q
 	.loc 1 275
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 276
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2067]
 	.loc 1 277
-	lwz %r3, 2067(%r8)
+	lwz %r6, 2067(%r11)
 # u = u & q
 	.loc 1 278
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 279
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 40]
 	.loc 1 280
-	lwz %r6, 40(%r12)
+	lwz %r9, 40(%r12)
 # u = mem32[p0 + 40]
 	.loc 1 281
-	lwz %r3, 40(%r11)
+	lwz %r6, 40(%r4)
 # u = u & q
 	.loc 1 282
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 283
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 717]
 	.loc 1 284
-	lwz %r3, 717(%r11)
+	lwz %r6, 717(%r4)
 # u = u & q
 	.loc 1 285
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 286
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1394]
 	.loc 1 287
-	lwz %r3, 1394(%r11)
+	lwz %r6, 1394(%r4)
 # u = u & q
 	.loc 1 288
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 289
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2071]
 	.loc 1 290
-	lwz %r3, 2071(%r11)
+	lwz %r6, 2071(%r4)
 # u = u & q
 	.loc 1 291
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 292
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 40]
 	.loc 1 293
-	lwz %r3, 40(%r8)
+	lwz %r6, 40(%r11)
 # u = u & q
 	.loc 1 294
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 295
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 717]
 	.loc 1 296
-	lwz %r3, 717(%r8)
+	lwz %r6, 717(%r11)
 # u = u & q
 	.loc 1 297
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 298
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1394]
 	.loc 1 299
-	lwz %r3, 1394(%r8)
+	lwz %r6, 1394(%r11)
 # u = u & q
 	.loc 1 300
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 301
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2071]
 	.loc 1 302
-	lwz %r3, 2071(%r8)
+	lwz %r6, 2071(%r11)
 # u = u & q
 	.loc 1 303
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 304
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 44]
 	.loc 1 305
-	lwz %r6, 44(%r12)
+	lwz %r9, 44(%r12)
 # u = mem32[p0 + 44]
 	.loc 1 306
-	lwz %r3, 44(%r11)
+	lwz %r6, 44(%r4)
 # u = u & q
 	.loc 1 307
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 308
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 721]
 	.loc 1 309
-	lwz %r3, 721(%r11)
+	lwz %r6, 721(%r4)
 # u = u & q
 	.loc 1 310
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 311
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1398]
 	.loc 1 312
-	lwz %r3, 1398(%r11)
+	lwz %r6, 1398(%r4)
 # u = u & q
 	.loc 1 313
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 314
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2075]
 	.loc 1 315
-	lwz %r3, 2075(%r11)
+	lwz %r6, 2075(%r4)
 # u = u & q
 	.loc 1 316
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 317
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 44]
 	.loc 1 318
-	lwz %r3, 44(%r8)
+	lwz %r6, 44(%r11)
 # u = u & q
 	.loc 1 319
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 320
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 721]
 	.loc 1 321
-	lwz %r3, 721(%r8)
+	lwz %r6, 721(%r11)
 # u = u & q
 	.loc 1 322
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 323
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1398]
 	.loc 1 324
-	lwz %r3, 1398(%r8)
+	lwz %r6, 1398(%r11)
 # u = u & q
 	.loc 1 325
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 326
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2075]
 	.loc 1 327
-	lwz %r3, 2075(%r8)
+	lwz %r6, 2075(%r11)
 # u = u & q
 	.loc 1 328
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 329
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 48]
 	.loc 1 330
-	lwz %r6, 48(%r12)
+	lwz %r9, 48(%r12)
 # u = mem32[p0 + 48]
 	.loc 1 331
-	lwz %r3, 48(%r11)
+	lwz %r6, 48(%r4)
 # u = u & q
 	.loc 1 332
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 333
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 725]
 	.loc 1 334
-	lwz %r3, 725(%r11)
+	lwz %r6, 725(%r4)
 # u = u & q
 	.loc 1 335
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 336
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1402]
 	.loc 1 337
-	lwz %r3, 1402(%r11)
+	lwz %r6, 1402(%r4)
 # u = u & q
 	.loc 1 338
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 339
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2079]
 	.loc 1 340
-	lwz %r3, 2079(%r11)
+	lwz %r6, 2079(%r4)
 # u = u & q
 	.loc 1 341
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 342
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 48]
 	.loc 1 343
-	lwz %r3, 48(%r8)
+	lwz %r6, 48(%r11)
 # u = u & q
 	.loc 1 344
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 345
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 725]
 	.loc 1 346
-	lwz %r3, 725(%r8)
+	lwz %r6, 725(%r11)
 # u = u & q
 	.loc 1 347
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 348
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1402]
 	.loc 1 349
-	lwz %r3, 1402(%r8)
+	lwz %r6, 1402(%r11)
 # u = u & q
 	.loc 1 350
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 351
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2079]
 	.loc 1 352
-	lwz %r3, 2079(%r8)
+	lwz %r6, 2079(%r11)
 # u = u & q
 	.loc 1 353
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 354
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 52]
 	.loc 1 355
-	lwz %r6, 52(%r12)
+	lwz %r9, 52(%r12)
 # u = mem32[p0 + 52]
 	.loc 1 356
-	lwz %r3, 52(%r11)
+	lwz %r6, 52(%r4)
 # u = u & q
 	.loc 1 357
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 358
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 729]
 	.loc 1 359
-	lwz %r3, 729(%r11)
+	lwz %r6, 729(%r4)
 # u = u & q
 	.loc 1 360
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 361
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1406]
 	.loc 1 362
-	lwz %r3, 1406(%r11)
+	lwz %r6, 1406(%r4)
 # u = u & q
 	.loc 1 363
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 364
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2083]
 	.loc 1 365
-	lwz %r3, 2083(%r11)
+	lwz %r6, 2083(%r4)
 # u = u & q
 	.loc 1 366
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 367
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 52]
 	.loc 1 368
-	lwz %r3, 52(%r8)
+	lwz %r6, 52(%r11)
 # u = u & q
 	.loc 1 369
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 370
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 729]
 	.loc 1 371
-	lwz %r3, 729(%r8)
+	lwz %r6, 729(%r11)
 # u = u & q
 	.loc 1 372
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 373
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1406]
 	.loc 1 374
-	lwz %r3, 1406(%r8)
+	lwz %r6, 1406(%r11)
 # u = u & q
 	.loc 1 375
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 376
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2083]
 	.loc 1 377
-	lwz %r3, 2083(%r8)
+	lwz %r6, 2083(%r11)
 # u = u & q
 	.loc 1 378
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 379
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 56]
 	.loc 1 380
-	lwz %r6, 56(%r12)
+	lwz %r9, 56(%r12)
 # u = mem32[p0 + 56]
 	.loc 1 381
-	lwz %r3, 56(%r11)
+	lwz %r6, 56(%r4)
 # u = u & q
 	.loc 1 382
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 383
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 733]
 	.loc 1 384
-	lwz %r3, 733(%r11)
+	lwz %r6, 733(%r4)
 # u = u & q
 	.loc 1 385
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 386
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1410]
 	.loc 1 387
-	lwz %r3, 1410(%r11)
+	lwz %r6, 1410(%r4)
 # u = u & q
 	.loc 1 388
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 389
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2087]
 	.loc 1 390
-	lwz %r3, 2087(%r11)
+	lwz %r6, 2087(%r4)
 # u = u & q
 	.loc 1 391
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 392
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 56]
 	.loc 1 393
-	lwz %r3, 56(%r8)
+	lwz %r6, 56(%r11)
 # u = u & q
 	.loc 1 394
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 395
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 733]
 	.loc 1 396
-	lwz %r3, 733(%r8)
+	lwz %r6, 733(%r11)
 # u = u & q
 	.loc 1 397
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 398
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1410]
 	.loc 1 399
-	lwz %r3, 1410(%r8)
+	lwz %r6, 1410(%r11)
 # u = u & q
 	.loc 1 400
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 401
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2087]
 	.loc 1 402
-	lwz %r3, 2087(%r8)
+	lwz %r6, 2087(%r11)
 # u = u & q
 	.loc 1 403
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 404
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 60]
 	.loc 1 405
-	lwz %r6, 60(%r12)
+	lwz %r9, 60(%r12)
 # u = mem32[p0 + 60]
 	.loc 1 406
-	lwz %r3, 60(%r11)
+	lwz %r6, 60(%r4)
 # u = u & q
 	.loc 1 407
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 408
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 737]
 	.loc 1 409
-	lwz %r3, 737(%r11)
+	lwz %r6, 737(%r4)
 # u = u & q
 	.loc 1 410
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 411
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1414]
 	.loc 1 412
-	lwz %r3, 1414(%r11)
+	lwz %r6, 1414(%r4)
 # u = u & q
 	.loc 1 413
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 414
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2091]
 	.loc 1 415
-	lwz %r3, 2091(%r11)
+	lwz %r6, 2091(%r4)
 # u = u & q
 	.loc 1 416
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 417
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 60]
 	.loc 1 418
-	lwz %r3, 60(%r8)
+	lwz %r6, 60(%r11)
 # u = u & q
 	.loc 1 419
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 420
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 737]
 	.loc 1 421
-	lwz %r3, 737(%r8)
+	lwz %r6, 737(%r11)
 # u = u & q
 	.loc 1 422
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 423
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1414]
 	.loc 1 424
-	lwz %r3, 1414(%r8)
+	lwz %r6, 1414(%r11)
 # u = u & q
 	.loc 1 425
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 426
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2091]
 	.loc 1 427
-	lwz %r3, 2091(%r8)
+	lwz %r6, 2091(%r11)
 # u = u & q
 	.loc 1 428
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 429
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 64]
 	.loc 1 430
-	lwz %r6, 64(%r12)
+	lwz %r9, 64(%r12)
 # u = mem32[p0 + 64]
 	.loc 1 431
-	lwz %r3, 64(%r11)
+	lwz %r6, 64(%r4)
 # u = u & q
 	.loc 1 432
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 433
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 741]
 	.loc 1 434
-	lwz %r3, 741(%r11)
+	lwz %r6, 741(%r4)
 # u = u & q
 	.loc 1 435
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 436
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1418]
 	.loc 1 437
-	lwz %r3, 1418(%r11)
+	lwz %r6, 1418(%r4)
 # u = u & q
 	.loc 1 438
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 439
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2095]
 	.loc 1 440
-	lwz %r3, 2095(%r11)
+	lwz %r6, 2095(%r4)
 # u = u & q
 	.loc 1 441
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 442
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 64]
 	.loc 1 443
-	lwz %r3, 64(%r8)
+	lwz %r6, 64(%r11)
 # u = u & q
 	.loc 1 444
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 445
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 741]
 	.loc 1 446
-	lwz %r3, 741(%r8)
+	lwz %r6, 741(%r11)
 # u = u & q
 	.loc 1 447
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 448
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1418]
 	.loc 1 449
-	lwz %r3, 1418(%r8)
+	lwz %r6, 1418(%r11)
 # u = u & q
 	.loc 1 450
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 451
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2095]
 	.loc 1 452
-	lwz %r3, 2095(%r8)
+	lwz %r6, 2095(%r11)
 # u = u & q
 	.loc 1 453
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 454
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 68]
 	.loc 1 455
-	lwz %r6, 68(%r12)
+	lwz %r9, 68(%r12)
 # u = mem32[p0 + 68]
 	.loc 1 456
-	lwz %r3, 68(%r11)
+	lwz %r6, 68(%r4)
 # u = u & q
 	.loc 1 457
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 458
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 745]
 	.loc 1 459
-	lwz %r3, 745(%r11)
+	lwz %r6, 745(%r4)
 # u = u & q
 	.loc 1 460
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 461
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1422]
 	.loc 1 462
-	lwz %r3, 1422(%r11)
+	lwz %r6, 1422(%r4)
 # u = u & q
 	.loc 1 463
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 464
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2099]
 	.loc 1 465
-	lwz %r3, 2099(%r11)
+	lwz %r6, 2099(%r4)
 # u = u & q
 	.loc 1 466
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 467
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 68]
 	.loc 1 468
-	lwz %r3, 68(%r8)
+	lwz %r6, 68(%r11)
 # u = u & q
 	.loc 1 469
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 470
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 745]
 	.loc 1 471
-	lwz %r3, 745(%r8)
+	lwz %r6, 745(%r11)
 # u = u & q
 	.loc 1 472
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 473
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1422]
 	.loc 1 474
-	lwz %r3, 1422(%r8)
+	lwz %r6, 1422(%r11)
 # u = u & q
 	.loc 1 475
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 476
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2099]
 	.loc 1 477
-	lwz %r3, 2099(%r8)
+	lwz %r6, 2099(%r11)
 # u = u & q
 	.loc 1 478
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 479
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 72]
 	.loc 1 480
-	lwz %r6, 72(%r12)
+	lwz %r9, 72(%r12)
 # u = mem32[p0 + 72]
 	.loc 1 481
-	lwz %r3, 72(%r11)
+	lwz %r6, 72(%r4)
 # u = u & q
 	.loc 1 482
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 483
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 749]
 	.loc 1 484
-	lwz %r3, 749(%r11)
+	lwz %r6, 749(%r4)
 # u = u & q
 	.loc 1 485
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 486
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1426]
 	.loc 1 487
-	lwz %r3, 1426(%r11)
+	lwz %r6, 1426(%r4)
 # u = u & q
 	.loc 1 488
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 489
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2103]
 	.loc 1 490
-	lwz %r3, 2103(%r11)
+	lwz %r6, 2103(%r4)
 # u = u & q
 	.loc 1 491
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 492
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 72]
 	.loc 1 493
-	lwz %r3, 72(%r8)
+	lwz %r6, 72(%r11)
 # u = u & q
 	.loc 1 494
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 495
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 749]
 	.loc 1 496
-	lwz %r3, 749(%r8)
+	lwz %r6, 749(%r11)
 # u = u & q
 	.loc 1 497
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 498
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1426]
 	.loc 1 499
-	lwz %r3, 1426(%r8)
+	lwz %r6, 1426(%r11)
 # u = u & q
 	.loc 1 500
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 501
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2103]
 	.loc 1 502
-	lwz %r3, 2103(%r8)
+	lwz %r6, 2103(%r11)
 # u = u & q
 	.loc 1 503
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 504
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 76]
 	.loc 1 505
-	lwz %r6, 76(%r12)
+	lwz %r9, 76(%r12)
 # u = mem32[p0 + 76]
 	.loc 1 506
-	lwz %r3, 76(%r11)
+	lwz %r6, 76(%r4)
 # u = u & q
 	.loc 1 507
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 508
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 753]
 	.loc 1 509
-	lwz %r3, 753(%r11)
+	lwz %r6, 753(%r4)
 # u = u & q
 	.loc 1 510
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 511
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1430]
 	.loc 1 512
-	lwz %r3, 1430(%r11)
+	lwz %r6, 1430(%r4)
 # u = u & q
 	.loc 1 513
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 514
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2107]
 	.loc 1 515
-	lwz %r3, 2107(%r11)
+	lwz %r6, 2107(%r4)
 # u = u & q
 	.loc 1 516
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 517
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 76]
 	.loc 1 518
-	lwz %r3, 76(%r8)
+	lwz %r6, 76(%r11)
 # u = u & q
 	.loc 1 519
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 520
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 753]
 	.loc 1 521
-	lwz %r3, 753(%r8)
+	lwz %r6, 753(%r11)
 # u = u & q
 	.loc 1 522
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 523
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1430]
 	.loc 1 524
-	lwz %r3, 1430(%r8)
+	lwz %r6, 1430(%r11)
 # u = u & q
 	.loc 1 525
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 526
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2107]
 	.loc 1 527
-	lwz %r3, 2107(%r8)
+	lwz %r6, 2107(%r11)
 # u = u & q
 	.loc 1 528
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 529
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 80]
 	.loc 1 530
-	lwz %r6, 80(%r12)
+	lwz %r9, 80(%r12)
 # u = mem32[p0 + 80]
 	.loc 1 531
-	lwz %r3, 80(%r11)
+	lwz %r6, 80(%r4)
 # u = u & q
 	.loc 1 532
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 533
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 757]
 	.loc 1 534
-	lwz %r3, 757(%r11)
+	lwz %r6, 757(%r4)
 # u = u & q
 	.loc 1 535
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 536
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1434]
 	.loc 1 537
-	lwz %r3, 1434(%r11)
+	lwz %r6, 1434(%r4)
 # u = u & q
 	.loc 1 538
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 539
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2111]
 	.loc 1 540
-	lwz %r3, 2111(%r11)
+	lwz %r6, 2111(%r4)
 # u = u & q
 	.loc 1 541
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 542
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 80]
 	.loc 1 543
-	lwz %r3, 80(%r8)
+	lwz %r6, 80(%r11)
 # u = u & q
 	.loc 1 544
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 545
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 757]
 	.loc 1 546
-	lwz %r3, 757(%r8)
+	lwz %r6, 757(%r11)
 # u = u & q
 	.loc 1 547
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 548
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1434]
 	.loc 1 549
-	lwz %r3, 1434(%r8)
+	lwz %r6, 1434(%r11)
 # u = u & q
 	.loc 1 550
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 551
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2111]
 	.loc 1 552
-	lwz %r3, 2111(%r8)
+	lwz %r6, 2111(%r11)
 # u = u & q
 	.loc 1 553
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 554
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 84]
 	.loc 1 555
-	lwz %r6, 84(%r12)
+	lwz %r9, 84(%r12)
 # u = mem32[p0 + 84]
 	.loc 1 556
-	lwz %r3, 84(%r11)
+	lwz %r6, 84(%r4)
 # u = u & q
 	.loc 1 557
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 558
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 761]
 	.loc 1 559
-	lwz %r3, 761(%r11)
+	lwz %r6, 761(%r4)
 # u = u & q
 	.loc 1 560
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 561
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1438]
 	.loc 1 562
-	lwz %r3, 1438(%r11)
+	lwz %r6, 1438(%r4)
 # u = u & q
 	.loc 1 563
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 564
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2115]
 	.loc 1 565
-	lwz %r3, 2115(%r11)
+	lwz %r6, 2115(%r4)
 # u = u & q
 	.loc 1 566
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 567
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 84]
 	.loc 1 568
-	lwz %r3, 84(%r8)
+	lwz %r6, 84(%r11)
 # u = u & q
 	.loc 1 569
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 570
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 761]
 	.loc 1 571
-	lwz %r3, 761(%r8)
+	lwz %r6, 761(%r11)
 # u = u & q
 	.loc 1 572
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 573
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1438]
 	.loc 1 574
-	lwz %r3, 1438(%r8)
+	lwz %r6, 1438(%r11)
 # u = u & q
 	.loc 1 575
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 576
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2115]
 	.loc 1 577
-	lwz %r3, 2115(%r8)
+	lwz %r6, 2115(%r11)
 # u = u & q
 	.loc 1 578
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 579
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 88]
 	.loc 1 580
-	lwz %r6, 88(%r12)
+	lwz %r9, 88(%r12)
 # u = mem32[p0 + 88]
 	.loc 1 581
-	lwz %r3, 88(%r11)
+	lwz %r6, 88(%r4)
 # u = u & q
 	.loc 1 582
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 583
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 765]
 	.loc 1 584
-	lwz %r3, 765(%r11)
+	lwz %r6, 765(%r4)
 # u = u & q
 	.loc 1 585
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 586
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1442]
 	.loc 1 587
-	lwz %r3, 1442(%r11)
+	lwz %r6, 1442(%r4)
 # u = u & q
 	.loc 1 588
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 589
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2119]
 	.loc 1 590
-	lwz %r3, 2119(%r11)
+	lwz %r6, 2119(%r4)
 # u = u & q
 	.loc 1 591
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 592
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 88]
 	.loc 1 593
-	lwz %r3, 88(%r8)
+	lwz %r6, 88(%r11)
 # u = u & q
 	.loc 1 594
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 595
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 765]
 	.loc 1 596
-	lwz %r3, 765(%r8)
+	lwz %r6, 765(%r11)
 # u = u & q
 	.loc 1 597
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 598
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1442]
 	.loc 1 599
-	lwz %r3, 1442(%r8)
+	lwz %r6, 1442(%r11)
 # u = u & q
 	.loc 1 600
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 601
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2119]
 	.loc 1 602
-	lwz %r3, 2119(%r8)
+	lwz %r6, 2119(%r11)
 # u = u & q
 	.loc 1 603
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 604
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 92]
 	.loc 1 605
-	lwz %r6, 92(%r12)
+	lwz %r9, 92(%r12)
 # u = mem32[p0 + 92]
 	.loc 1 606
-	lwz %r3, 92(%r11)
+	lwz %r6, 92(%r4)
 # u = u & q
 	.loc 1 607
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 608
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 769]
 	.loc 1 609
-	lwz %r3, 769(%r11)
+	lwz %r6, 769(%r4)
 # u = u & q
 	.loc 1 610
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 611
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1446]
 	.loc 1 612
-	lwz %r3, 1446(%r11)
+	lwz %r6, 1446(%r4)
 # u = u & q
 	.loc 1 613
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 614
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2123]
 	.loc 1 615
-	lwz %r3, 2123(%r11)
+	lwz %r6, 2123(%r4)
 # u = u & q
 	.loc 1 616
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 617
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 92]
 	.loc 1 618
-	lwz %r3, 92(%r8)
+	lwz %r6, 92(%r11)
 # u = u & q
 	.loc 1 619
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 620
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 769]
 	.loc 1 621
-	lwz %r3, 769(%r8)
+	lwz %r6, 769(%r11)
 # u = u & q
 	.loc 1 622
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 623
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1446]
 	.loc 1 624
-	lwz %r3, 1446(%r8)
+	lwz %r6, 1446(%r11)
 # u = u & q
 	.loc 1 625
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 626
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2123]
 	.loc 1 627
-	lwz %r3, 2123(%r8)
+	lwz %r6, 2123(%r11)
 # u = u & q
 	.loc 1 628
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 629
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 96]
 	.loc 1 630
-	lwz %r6, 96(%r12)
+	lwz %r9, 96(%r12)
 # u = mem32[p0 + 96]
 	.loc 1 631
-	lwz %r3, 96(%r11)
+	lwz %r6, 96(%r4)
 # u = u & q
 	.loc 1 632
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 633
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 773]
 	.loc 1 634
-	lwz %r3, 773(%r11)
+	lwz %r6, 773(%r4)
 # u = u & q
 	.loc 1 635
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 636
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1450]
 	.loc 1 637
-	lwz %r3, 1450(%r11)
+	lwz %r6, 1450(%r4)
 # u = u & q
 	.loc 1 638
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 639
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2127]
 	.loc 1 640
-	lwz %r3, 2127(%r11)
+	lwz %r6, 2127(%r4)
 # u = u & q
 	.loc 1 641
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 642
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 96]
 	.loc 1 643
-	lwz %r3, 96(%r8)
+	lwz %r6, 96(%r11)
 # u = u & q
 	.loc 1 644
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 645
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 773]
 	.loc 1 646
-	lwz %r3, 773(%r8)
+	lwz %r6, 773(%r11)
 # u = u & q
 	.loc 1 647
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 648
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1450]
 	.loc 1 649
-	lwz %r3, 1450(%r8)
+	lwz %r6, 1450(%r11)
 # u = u & q
 	.loc 1 650
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 651
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2127]
 	.loc 1 652
-	lwz %r3, 2127(%r8)
+	lwz %r6, 2127(%r11)
 # u = u & q
 	.loc 1 653
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 654
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 100]
 	.loc 1 655
-	lwz %r6, 100(%r12)
+	lwz %r9, 100(%r12)
 # u = mem32[p0 + 100]
 	.loc 1 656
-	lwz %r3, 100(%r11)
+	lwz %r6, 100(%r4)
 # u = u & q
 	.loc 1 657
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 658
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 777]
 	.loc 1 659
-	lwz %r3, 777(%r11)
+	lwz %r6, 777(%r4)
 # u = u & q
 	.loc 1 660
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 661
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1454]
 	.loc 1 662
-	lwz %r3, 1454(%r11)
+	lwz %r6, 1454(%r4)
 # u = u & q
 	.loc 1 663
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 664
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2131]
 	.loc 1 665
-	lwz %r3, 2131(%r11)
+	lwz %r6, 2131(%r4)
 # u = u & q
 	.loc 1 666
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 667
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 100]
 	.loc 1 668
-	lwz %r3, 100(%r8)
+	lwz %r6, 100(%r11)
 # u = u & q
 	.loc 1 669
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 670
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 777]
 	.loc 1 671
-	lwz %r3, 777(%r8)
+	lwz %r6, 777(%r11)
 # u = u & q
 	.loc 1 672
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 673
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1454]
 	.loc 1 674
-	lwz %r3, 1454(%r8)
+	lwz %r6, 1454(%r11)
 # u = u & q
 	.loc 1 675
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 676
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2131]
 	.loc 1 677
-	lwz %r3, 2131(%r8)
+	lwz %r6, 2131(%r11)
 # u = u & q
 	.loc 1 678
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 679
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 104]
 	.loc 1 680
-	lwz %r6, 104(%r12)
+	lwz %r9, 104(%r12)
 # u = mem32[p0 + 104]
 	.loc 1 681
-	lwz %r3, 104(%r11)
+	lwz %r6, 104(%r4)
 # u = u & q
 	.loc 1 682
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 683
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 781]
 	.loc 1 684
-	lwz %r3, 781(%r11)
+	lwz %r6, 781(%r4)
 # u = u & q
 	.loc 1 685
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 686
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1458]
 	.loc 1 687
-	lwz %r3, 1458(%r11)
+	lwz %r6, 1458(%r4)
 # u = u & q
 	.loc 1 688
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 689
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2135]
 	.loc 1 690
-	lwz %r3, 2135(%r11)
+	lwz %r6, 2135(%r4)
 # u = u & q
 	.loc 1 691
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 692
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 104]
 	.loc 1 693
-	lwz %r3, 104(%r8)
+	lwz %r6, 104(%r11)
 # u = u & q
 	.loc 1 694
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 695
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 781]
 	.loc 1 696
-	lwz %r3, 781(%r8)
+	lwz %r6, 781(%r11)
 # u = u & q
 	.loc 1 697
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 698
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1458]
 	.loc 1 699
-	lwz %r3, 1458(%r8)
+	lwz %r6, 1458(%r11)
 # u = u & q
 	.loc 1 700
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 701
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2135]
 	.loc 1 702
-	lwz %r3, 2135(%r8)
+	lwz %r6, 2135(%r11)
 # u = u & q
 	.loc 1 703
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 704
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 108]
 	.loc 1 705
-	lwz %r6, 108(%r12)
+	lwz %r9, 108(%r12)
 # u = mem32[p0 + 108]
 	.loc 1 706
-	lwz %r3, 108(%r11)
+	lwz %r6, 108(%r4)
 # u = u & q
 	.loc 1 707
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 708
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 785]
 	.loc 1 709
-	lwz %r3, 785(%r11)
+	lwz %r6, 785(%r4)
 # u = u & q
 	.loc 1 710
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 711
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1462]
 	.loc 1 712
-	lwz %r3, 1462(%r11)
+	lwz %r6, 1462(%r4)
 # u = u & q
 	.loc 1 713
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 714
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2139]
 	.loc 1 715
-	lwz %r3, 2139(%r11)
+	lwz %r6, 2139(%r4)
 # u = u & q
 	.loc 1 716
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 717
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 108]
 	.loc 1 718
-	lwz %r3, 108(%r8)
+	lwz %r6, 108(%r11)
 # u = u & q
 	.loc 1 719
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 720
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 785]
 	.loc 1 721
-	lwz %r3, 785(%r8)
+	lwz %r6, 785(%r11)
 # u = u & q
 	.loc 1 722
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 723
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1462]
 	.loc 1 724
-	lwz %r3, 1462(%r8)
+	lwz %r6, 1462(%r11)
 # u = u & q
 	.loc 1 725
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 726
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2139]
 	.loc 1 727
-	lwz %r3, 2139(%r8)
+	lwz %r6, 2139(%r11)
 # u = u & q
 	.loc 1 728
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 729
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 112]
 	.loc 1 730
-	lwz %r6, 112(%r12)
+	lwz %r9, 112(%r12)
 # u = mem32[p0 + 112]
 	.loc 1 731
-	lwz %r3, 112(%r11)
+	lwz %r6, 112(%r4)
 # u = u & q
 	.loc 1 732
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 733
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 789]
 	.loc 1 734
-	lwz %r3, 789(%r11)
+	lwz %r6, 789(%r4)
 # u = u & q
 	.loc 1 735
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 736
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1466]
 	.loc 1 737
-	lwz %r3, 1466(%r11)
+	lwz %r6, 1466(%r4)
 # u = u & q
 	.loc 1 738
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 739
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2143]
 	.loc 1 740
-	lwz %r3, 2143(%r11)
+	lwz %r6, 2143(%r4)
 # u = u & q
 	.loc 1 741
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 742
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 112]
 	.loc 1 743
-	lwz %r3, 112(%r8)
+	lwz %r6, 112(%r11)
 # u = u & q
 	.loc 1 744
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 745
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 789]
 	.loc 1 746
-	lwz %r3, 789(%r8)
+	lwz %r6, 789(%r11)
 # u = u & q
 	.loc 1 747
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 748
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1466]
 	.loc 1 749
-	lwz %r3, 1466(%r8)
+	lwz %r6, 1466(%r11)
 # u = u & q
 	.loc 1 750
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 751
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2143]
 	.loc 1 752
-	lwz %r3, 2143(%r8)
+	lwz %r6, 2143(%r11)
 # u = u & q
 	.loc 1 753
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 754
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 116]
 	.loc 1 755
-	lwz %r6, 116(%r12)
+	lwz %r9, 116(%r12)
 # u = mem32[p0 + 116]
 	.loc 1 756
-	lwz %r3, 116(%r11)
+	lwz %r6, 116(%r4)
 # u = u & q
 	.loc 1 757
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 758
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 793]
 	.loc 1 759
-	lwz %r3, 793(%r11)
+	lwz %r6, 793(%r4)
 # u = u & q
 	.loc 1 760
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 761
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1470]
 	.loc 1 762
-	lwz %r3, 1470(%r11)
+	lwz %r6, 1470(%r4)
 # u = u & q
 	.loc 1 763
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 764
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2147]
 	.loc 1 765
-	lwz %r3, 2147(%r11)
+	lwz %r6, 2147(%r4)
 # u = u & q
 	.loc 1 766
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 767
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 116]
 	.loc 1 768
-	lwz %r3, 116(%r8)
+	lwz %r6, 116(%r11)
 # u = u & q
 	.loc 1 769
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 770
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 793]
 	.loc 1 771
-	lwz %r3, 793(%r8)
+	lwz %r6, 793(%r11)
 # u = u & q
 	.loc 1 772
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 773
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1470]
 	.loc 1 774
-	lwz %r3, 1470(%r8)
+	lwz %r6, 1470(%r11)
 # u = u & q
 	.loc 1 775
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 776
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2147]
 	.loc 1 777
-	lwz %r3, 2147(%r8)
+	lwz %r6, 2147(%r11)
 # u = u & q
 	.loc 1 778
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 779
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 120]
 	.loc 1 780
-	lwz %r6, 120(%r12)
+	lwz %r9, 120(%r12)
 # u = mem32[p0 + 120]
 	.loc 1 781
-	lwz %r3, 120(%r11)
+	lwz %r6, 120(%r4)
 # u = u & q
 	.loc 1 782
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 783
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 797]
 	.loc 1 784
-	lwz %r3, 797(%r11)
+	lwz %r6, 797(%r4)
 # u = u & q
 	.loc 1 785
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 786
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1474]
 	.loc 1 787
-	lwz %r3, 1474(%r11)
+	lwz %r6, 1474(%r4)
 # u = u & q
 	.loc 1 788
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 789
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2151]
 	.loc 1 790
-	lwz %r3, 2151(%r11)
+	lwz %r6, 2151(%r4)
 # u = u & q
 	.loc 1 791
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 792
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 120]
 	.loc 1 793
-	lwz %r3, 120(%r8)
+	lwz %r6, 120(%r11)
 # u = u & q
 	.loc 1 794
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 795
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 797]
 	.loc 1 796
-	lwz %r3, 797(%r8)
+	lwz %r6, 797(%r11)
 # u = u & q
 	.loc 1 797
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 798
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1474]
 	.loc 1 799
-	lwz %r3, 1474(%r8)
+	lwz %r6, 1474(%r11)
 # u = u & q
 	.loc 1 800
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 801
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2151]
 	.loc 1 802
-	lwz %r3, 2151(%r8)
+	lwz %r6, 2151(%r11)
 # u = u & q
 	.loc 1 803
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 804
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 124]
 	.loc 1 805
-	lwz %r6, 124(%r12)
+	lwz %r9, 124(%r12)
 # u = mem32[p0 + 124]
 	.loc 1 806
-	lwz %r3, 124(%r11)
+	lwz %r6, 124(%r4)
 # u = u & q
 	.loc 1 807
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 808
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 801]
 	.loc 1 809
-	lwz %r3, 801(%r11)
+	lwz %r6, 801(%r4)
 # u = u & q
 	.loc 1 810
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 811
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1478]
 	.loc 1 812
-	lwz %r3, 1478(%r11)
+	lwz %r6, 1478(%r4)
 # u = u & q
 	.loc 1 813
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 814
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2155]
 	.loc 1 815
-	lwz %r3, 2155(%r11)
+	lwz %r6, 2155(%r4)
 # u = u & q
 	.loc 1 816
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 817
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 124]
 	.loc 1 818
-	lwz %r3, 124(%r8)
+	lwz %r6, 124(%r11)
 # u = u & q
 	.loc 1 819
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 820
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 801]
 	.loc 1 821
-	lwz %r3, 801(%r8)
+	lwz %r6, 801(%r11)
 # u = u & q
 	.loc 1 822
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 823
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1478]
 	.loc 1 824
-	lwz %r3, 1478(%r8)
+	lwz %r6, 1478(%r11)
 # u = u & q
 	.loc 1 825
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 826
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2155]
 	.loc 1 827
-	lwz %r3, 2155(%r8)
+	lwz %r6, 2155(%r11)
 # u = u & q
 	.loc 1 828
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 829
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 128]
 	.loc 1 830
-	lwz %r6, 128(%r12)
+	lwz %r9, 128(%r12)
 # u = mem32[p0 + 128]
 	.loc 1 831
-	lwz %r3, 128(%r11)
+	lwz %r6, 128(%r4)
 # u = u & q
 	.loc 1 832
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 833
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 805]
 	.loc 1 834
-	lwz %r3, 805(%r11)
+	lwz %r6, 805(%r4)
 # u = u & q
 	.loc 1 835
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 836
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1482]
 	.loc 1 837
-	lwz %r3, 1482(%r11)
+	lwz %r6, 1482(%r4)
 # u = u & q
 	.loc 1 838
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 839
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2159]
 	.loc 1 840
-	lwz %r3, 2159(%r11)
+	lwz %r6, 2159(%r4)
 # u = u & q
 	.loc 1 841
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 842
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 128]
 	.loc 1 843
-	lwz %r3, 128(%r8)
+	lwz %r6, 128(%r11)
 # u = u & q
 	.loc 1 844
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 845
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 805]
 	.loc 1 846
-	lwz %r3, 805(%r8)
+	lwz %r6, 805(%r11)
 # u = u & q
 	.loc 1 847
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 848
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1482]
 	.loc 1 849
-	lwz %r3, 1482(%r8)
+	lwz %r6, 1482(%r11)
 # u = u & q
 	.loc 1 850
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 851
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2159]
 	.loc 1 852
-	lwz %r3, 2159(%r8)
+	lwz %r6, 2159(%r11)
 # u = u & q
 	.loc 1 853
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 854
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 132]
 	.loc 1 855
-	lwz %r6, 132(%r12)
+	lwz %r9, 132(%r12)
 # u = mem32[p0 + 132]
 	.loc 1 856
-	lwz %r3, 132(%r11)
+	lwz %r6, 132(%r4)
 # u = u & q
 	.loc 1 857
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 858
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 809]
 	.loc 1 859
-	lwz %r3, 809(%r11)
+	lwz %r6, 809(%r4)
 # u = u & q
 	.loc 1 860
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 861
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1486]
 	.loc 1 862
-	lwz %r3, 1486(%r11)
+	lwz %r6, 1486(%r4)
 # u = u & q
 	.loc 1 863
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 864
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2163]
 	.loc 1 865
-	lwz %r3, 2163(%r11)
+	lwz %r6, 2163(%r4)
 # u = u & q
 	.loc 1 866
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 867
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 132]
 	.loc 1 868
-	lwz %r3, 132(%r8)
+	lwz %r6, 132(%r11)
 # u = u & q
 	.loc 1 869
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 870
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 809]
 	.loc 1 871
-	lwz %r3, 809(%r8)
+	lwz %r6, 809(%r11)
 # u = u & q
 	.loc 1 872
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 873
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1486]
 	.loc 1 874
-	lwz %r3, 1486(%r8)
+	lwz %r6, 1486(%r11)
 # u = u & q
 	.loc 1 875
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 876
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2163]
 	.loc 1 877
-	lwz %r3, 2163(%r8)
+	lwz %r6, 2163(%r11)
 # u = u & q
 	.loc 1 878
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 879
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 136]
 	.loc 1 880
-	lwz %r6, 136(%r12)
+	lwz %r9, 136(%r12)
 # u = mem32[p0 + 136]
 	.loc 1 881
-	lwz %r3, 136(%r11)
+	lwz %r6, 136(%r4)
 # u = u & q
 	.loc 1 882
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 883
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 813]
 	.loc 1 884
-	lwz %r3, 813(%r11)
+	lwz %r6, 813(%r4)
 # u = u & q
 	.loc 1 885
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 886
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1490]
 	.loc 1 887
-	lwz %r3, 1490(%r11)
+	lwz %r6, 1490(%r4)
 # u = u & q
 	.loc 1 888
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 889
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2167]
 	.loc 1 890
-	lwz %r3, 2167(%r11)
+	lwz %r6, 2167(%r4)
 # u = u & q
 	.loc 1 891
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 892
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 136]
 	.loc 1 893
-	lwz %r3, 136(%r8)
+	lwz %r6, 136(%r11)
 # u = u & q
 	.loc 1 894
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 895
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 813]
 	.loc 1 896
-	lwz %r3, 813(%r8)
+	lwz %r6, 813(%r11)
 # u = u & q
 	.loc 1 897
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 898
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1490]
 	.loc 1 899
-	lwz %r3, 1490(%r8)
+	lwz %r6, 1490(%r11)
 # u = u & q
 	.loc 1 900
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 901
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2167]
 	.loc 1 902
-	lwz %r3, 2167(%r8)
+	lwz %r6, 2167(%r11)
 # u = u & q
 	.loc 1 903
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 904
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 140]
 	.loc 1 905
-	lwz %r6, 140(%r12)
+	lwz %r9, 140(%r12)
 # u = mem32[p0 + 140]
 	.loc 1 906
-	lwz %r3, 140(%r11)
+	lwz %r6, 140(%r4)
 # u = u & q
 	.loc 1 907
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 908
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 817]
 	.loc 1 909
-	lwz %r3, 817(%r11)
+	lwz %r6, 817(%r4)
 # u = u & q
 	.loc 1 910
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 911
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1494]
 	.loc 1 912
-	lwz %r3, 1494(%r11)
+	lwz %r6, 1494(%r4)
 # u = u & q
 	.loc 1 913
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 914
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2171]
 	.loc 1 915
-	lwz %r3, 2171(%r11)
+	lwz %r6, 2171(%r4)
 # u = u & q
 	.loc 1 916
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 917
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 140]
 	.loc 1 918
-	lwz %r3, 140(%r8)
+	lwz %r6, 140(%r11)
 # u = u & q
 	.loc 1 919
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 920
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 817]
 	.loc 1 921
-	lwz %r3, 817(%r8)
+	lwz %r6, 817(%r11)
 # u = u & q
 	.loc 1 922
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 923
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1494]
 	.loc 1 924
-	lwz %r3, 1494(%r8)
+	lwz %r6, 1494(%r11)
 # u = u & q
 	.loc 1 925
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 926
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2171]
 	.loc 1 927
-	lwz %r3, 2171(%r8)
+	lwz %r6, 2171(%r11)
 # u = u & q
 	.loc 1 928
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 929
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 144]
 	.loc 1 930
-	lwz %r6, 144(%r12)
+	lwz %r9, 144(%r12)
 # u = mem32[p0 + 144]
 	.loc 1 931
-	lwz %r3, 144(%r11)
+	lwz %r6, 144(%r4)
 # u = u & q
 	.loc 1 932
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 933
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 821]
 	.loc 1 934
-	lwz %r3, 821(%r11)
+	lwz %r6, 821(%r4)
 # u = u & q
 	.loc 1 935
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 936
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1498]
 	.loc 1 937
-	lwz %r3, 1498(%r11)
+	lwz %r6, 1498(%r4)
 # u = u & q
 	.loc 1 938
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 939
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2175]
 	.loc 1 940
-	lwz %r3, 2175(%r11)
+	lwz %r6, 2175(%r4)
 # u = u & q
 	.loc 1 941
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 942
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 144]
 	.loc 1 943
-	lwz %r3, 144(%r8)
+	lwz %r6, 144(%r11)
 # u = u & q
 	.loc 1 944
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 945
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 821]
 	.loc 1 946
-	lwz %r3, 821(%r8)
+	lwz %r6, 821(%r11)
 # u = u & q
 	.loc 1 947
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 948
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1498]
 	.loc 1 949
-	lwz %r3, 1498(%r8)
+	lwz %r6, 1498(%r11)
 # u = u & q
 	.loc 1 950
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 951
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2175]
 	.loc 1 952
-	lwz %r3, 2175(%r8)
+	lwz %r6, 2175(%r11)
 # u = u & q
 	.loc 1 953
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 954
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 148]
 	.loc 1 955
-	lwz %r6, 148(%r12)
+	lwz %r9, 148(%r12)
 # u = mem32[p0 + 148]
 	.loc 1 956
-	lwz %r3, 148(%r11)
+	lwz %r6, 148(%r4)
 # u = u & q
 	.loc 1 957
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 958
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 825]
 	.loc 1 959
-	lwz %r3, 825(%r11)
+	lwz %r6, 825(%r4)
 # u = u & q
 	.loc 1 960
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 961
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1502]
 	.loc 1 962
-	lwz %r3, 1502(%r11)
+	lwz %r6, 1502(%r4)
 # u = u & q
 	.loc 1 963
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 964
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2179]
 	.loc 1 965
-	lwz %r3, 2179(%r11)
+	lwz %r6, 2179(%r4)
 # u = u & q
 	.loc 1 966
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 967
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 148]
 	.loc 1 968
-	lwz %r3, 148(%r8)
+	lwz %r6, 148(%r11)
 # u = u & q
 	.loc 1 969
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 970
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 825]
 	.loc 1 971
-	lwz %r3, 825(%r8)
+	lwz %r6, 825(%r11)
 # u = u & q
 	.loc 1 972
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 973
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1502]
 	.loc 1 974
-	lwz %r3, 1502(%r8)
+	lwz %r6, 1502(%r11)
 # u = u & q
 	.loc 1 975
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 976
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2179]
 	.loc 1 977
-	lwz %r3, 2179(%r8)
+	lwz %r6, 2179(%r11)
 # u = u & q
 	.loc 1 978
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 979
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 152]
 	.loc 1 980
-	lwz %r6, 152(%r12)
+	lwz %r9, 152(%r12)
 # u = mem32[p0 + 152]
 	.loc 1 981
-	lwz %r3, 152(%r11)
+	lwz %r6, 152(%r4)
 # u = u & q
 	.loc 1 982
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 983
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 829]
 	.loc 1 984
-	lwz %r3, 829(%r11)
+	lwz %r6, 829(%r4)
 # u = u & q
 	.loc 1 985
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 986
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1506]
 	.loc 1 987
-	lwz %r3, 1506(%r11)
+	lwz %r6, 1506(%r4)
 # u = u & q
 	.loc 1 988
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 989
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2183]
 	.loc 1 990
-	lwz %r3, 2183(%r11)
+	lwz %r6, 2183(%r4)
 # u = u & q
 	.loc 1 991
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 992
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 152]
 	.loc 1 993
-	lwz %r3, 152(%r8)
+	lwz %r6, 152(%r11)
 # u = u & q
 	.loc 1 994
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 995
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 829]
 	.loc 1 996
-	lwz %r3, 829(%r8)
+	lwz %r6, 829(%r11)
 # u = u & q
 	.loc 1 997
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 998
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1506]
 	.loc 1 999
-	lwz %r3, 1506(%r8)
+	lwz %r6, 1506(%r11)
 # u = u & q
 	.loc 1 1000
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1001
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2183]
 	.loc 1 1002
-	lwz %r3, 2183(%r8)
+	lwz %r6, 2183(%r11)
 # u = u & q
 	.loc 1 1003
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1004
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 156]
 	.loc 1 1005
-	lwz %r6, 156(%r12)
+	lwz %r9, 156(%r12)
 # u = mem32[p0 + 156]
 	.loc 1 1006
-	lwz %r3, 156(%r11)
+	lwz %r6, 156(%r4)
 # u = u & q
 	.loc 1 1007
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1008
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 833]
 	.loc 1 1009
-	lwz %r3, 833(%r11)
+	lwz %r6, 833(%r4)
 # u = u & q
 	.loc 1 1010
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1011
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1510]
 	.loc 1 1012
-	lwz %r3, 1510(%r11)
+	lwz %r6, 1510(%r4)
 # u = u & q
 	.loc 1 1013
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1014
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2187]
 	.loc 1 1015
-	lwz %r3, 2187(%r11)
+	lwz %r6, 2187(%r4)
 # u = u & q
 	.loc 1 1016
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1017
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 156]
 	.loc 1 1018
-	lwz %r3, 156(%r8)
+	lwz %r6, 156(%r11)
 # u = u & q
 	.loc 1 1019
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1020
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 833]
 	.loc 1 1021
-	lwz %r3, 833(%r8)
+	lwz %r6, 833(%r11)
 # u = u & q
 	.loc 1 1022
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1023
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1510]
 	.loc 1 1024
-	lwz %r3, 1510(%r8)
+	lwz %r6, 1510(%r11)
 # u = u & q
 	.loc 1 1025
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1026
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2187]
 	.loc 1 1027
-	lwz %r3, 2187(%r8)
+	lwz %r6, 2187(%r11)
 # u = u & q
 	.loc 1 1028
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1029
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 160]
 	.loc 1 1030
-	lwz %r6, 160(%r12)
+	lwz %r9, 160(%r12)
 # u = mem32[p0 + 160]
 	.loc 1 1031
-	lwz %r3, 160(%r11)
+	lwz %r6, 160(%r4)
 # u = u & q
 	.loc 1 1032
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1033
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 837]
 	.loc 1 1034
-	lwz %r3, 837(%r11)
+	lwz %r6, 837(%r4)
 # u = u & q
 	.loc 1 1035
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1036
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1514]
 	.loc 1 1037
-	lwz %r3, 1514(%r11)
+	lwz %r6, 1514(%r4)
 # u = u & q
 	.loc 1 1038
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1039
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2191]
 	.loc 1 1040
-	lwz %r3, 2191(%r11)
+	lwz %r6, 2191(%r4)
 # u = u & q
 	.loc 1 1041
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1042
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 160]
 	.loc 1 1043
-	lwz %r3, 160(%r8)
+	lwz %r6, 160(%r11)
 # u = u & q
 	.loc 1 1044
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1045
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 837]
 	.loc 1 1046
-	lwz %r3, 837(%r8)
+	lwz %r6, 837(%r11)
 # u = u & q
 	.loc 1 1047
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1048
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1514]
 	.loc 1 1049
-	lwz %r3, 1514(%r8)
+	lwz %r6, 1514(%r11)
 # u = u & q
 	.loc 1 1050
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1051
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2191]
 	.loc 1 1052
-	lwz %r3, 2191(%r8)
+	lwz %r6, 2191(%r11)
 # u = u & q
 	.loc 1 1053
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1054
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 164]
 	.loc 1 1055
-	lwz %r6, 164(%r12)
+	lwz %r9, 164(%r12)
 # u = mem32[p0 + 164]
 	.loc 1 1056
-	lwz %r3, 164(%r11)
+	lwz %r6, 164(%r4)
 # u = u & q
 	.loc 1 1057
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1058
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 841]
 	.loc 1 1059
-	lwz %r3, 841(%r11)
+	lwz %r6, 841(%r4)
 # u = u & q
 	.loc 1 1060
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1061
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1518]
 	.loc 1 1062
-	lwz %r3, 1518(%r11)
+	lwz %r6, 1518(%r4)
 # u = u & q
 	.loc 1 1063
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1064
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2195]
 	.loc 1 1065
-	lwz %r3, 2195(%r11)
+	lwz %r6, 2195(%r4)
 # u = u & q
 	.loc 1 1066
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1067
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 164]
 	.loc 1 1068
-	lwz %r3, 164(%r8)
+	lwz %r6, 164(%r11)
 # u = u & q
 	.loc 1 1069
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1070
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 841]
 	.loc 1 1071
-	lwz %r3, 841(%r8)
+	lwz %r6, 841(%r11)
 # u = u & q
 	.loc 1 1072
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1073
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1518]
 	.loc 1 1074
-	lwz %r3, 1518(%r8)
+	lwz %r6, 1518(%r11)
 # u = u & q
 	.loc 1 1075
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1076
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2195]
 	.loc 1 1077
-	lwz %r3, 2195(%r8)
+	lwz %r6, 2195(%r11)
 # u = u & q
 	.loc 1 1078
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1079
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 168]
 	.loc 1 1080
-	lwz %r6, 168(%r12)
+	lwz %r9, 168(%r12)
 # u = mem32[p0 + 168]
 	.loc 1 1081
-	lwz %r3, 168(%r11)
+	lwz %r6, 168(%r4)
 # u = u & q
 	.loc 1 1082
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1083
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 845]
 	.loc 1 1084
-	lwz %r3, 845(%r11)
+	lwz %r6, 845(%r4)
 # u = u & q
 	.loc 1 1085
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1086
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1522]
 	.loc 1 1087
-	lwz %r3, 1522(%r11)
+	lwz %r6, 1522(%r4)
 # u = u & q
 	.loc 1 1088
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1089
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2199]
 	.loc 1 1090
-	lwz %r3, 2199(%r11)
+	lwz %r6, 2199(%r4)
 # u = u & q
 	.loc 1 1091
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1092
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 168]
 	.loc 1 1093
-	lwz %r3, 168(%r8)
+	lwz %r6, 168(%r11)
 # u = u & q
 	.loc 1 1094
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1095
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 845]
 	.loc 1 1096
-	lwz %r3, 845(%r8)
+	lwz %r6, 845(%r11)
 # u = u & q
 	.loc 1 1097
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1098
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1522]
 	.loc 1 1099
-	lwz %r3, 1522(%r8)
+	lwz %r6, 1522(%r11)
 # u = u & q
 	.loc 1 1100
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1101
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2199]
 	.loc 1 1102
-	lwz %r3, 2199(%r8)
+	lwz %r6, 2199(%r11)
 # u = u & q
 	.loc 1 1103
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1104
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 172]
 	.loc 1 1105
-	lwz %r6, 172(%r12)
+	lwz %r9, 172(%r12)
 # u = mem32[p0 + 172]
 	.loc 1 1106
-	lwz %r3, 172(%r11)
+	lwz %r6, 172(%r4)
 # u = u & q
 	.loc 1 1107
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1108
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 849]
 	.loc 1 1109
-	lwz %r3, 849(%r11)
+	lwz %r6, 849(%r4)
 # u = u & q
 	.loc 1 1110
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1111
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1526]
 	.loc 1 1112
-	lwz %r3, 1526(%r11)
+	lwz %r6, 1526(%r4)
 # u = u & q
 	.loc 1 1113
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1114
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2203]
 	.loc 1 1115
-	lwz %r3, 2203(%r11)
+	lwz %r6, 2203(%r4)
 # u = u & q
 	.loc 1 1116
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1117
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 172]
 	.loc 1 1118
-	lwz %r3, 172(%r8)
+	lwz %r6, 172(%r11)
 # u = u & q
 	.loc 1 1119
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1120
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 849]
 	.loc 1 1121
-	lwz %r3, 849(%r8)
+	lwz %r6, 849(%r11)
 # u = u & q
 	.loc 1 1122
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1123
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1526]
 	.loc 1 1124
-	lwz %r3, 1526(%r8)
+	lwz %r6, 1526(%r11)
 # u = u & q
 	.loc 1 1125
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1126
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2203]
 	.loc 1 1127
-	lwz %r3, 2203(%r8)
+	lwz %r6, 2203(%r11)
 # u = u & q
 	.loc 1 1128
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1129
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 176]
 	.loc 1 1130
-	lwz %r6, 176(%r12)
+	lwz %r9, 176(%r12)
 # u = mem32[p0 + 176]
 	.loc 1 1131
-	lwz %r3, 176(%r11)
+	lwz %r6, 176(%r4)
 # u = u & q
 	.loc 1 1132
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1133
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 853]
 	.loc 1 1134
-	lwz %r3, 853(%r11)
+	lwz %r6, 853(%r4)
 # u = u & q
 	.loc 1 1135
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1136
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1530]
 	.loc 1 1137
-	lwz %r3, 1530(%r11)
+	lwz %r6, 1530(%r4)
 # u = u & q
 	.loc 1 1138
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1139
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2207]
 	.loc 1 1140
-	lwz %r3, 2207(%r11)
+	lwz %r6, 2207(%r4)
 # u = u & q
 	.loc 1 1141
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1142
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 176]
 	.loc 1 1143
-	lwz %r3, 176(%r8)
+	lwz %r6, 176(%r11)
 # u = u & q
 	.loc 1 1144
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1145
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 853]
 	.loc 1 1146
-	lwz %r3, 853(%r8)
+	lwz %r6, 853(%r11)
 # u = u & q
 	.loc 1 1147
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1148
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1530]
 	.loc 1 1149
-	lwz %r3, 1530(%r8)
+	lwz %r6, 1530(%r11)
 # u = u & q
 	.loc 1 1150
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1151
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2207]
 	.loc 1 1152
-	lwz %r3, 2207(%r8)
+	lwz %r6, 2207(%r11)
 # u = u & q
 	.loc 1 1153
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1154
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 180]
 	.loc 1 1155
-	lwz %r6, 180(%r12)
+	lwz %r9, 180(%r12)
 # u = mem32[p0 + 180]
 	.loc 1 1156
-	lwz %r3, 180(%r11)
+	lwz %r6, 180(%r4)
 # u = u & q
 	.loc 1 1157
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1158
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 857]
 	.loc 1 1159
-	lwz %r3, 857(%r11)
+	lwz %r6, 857(%r4)
 # u = u & q
 	.loc 1 1160
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1161
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1534]
 	.loc 1 1162
-	lwz %r3, 1534(%r11)
+	lwz %r6, 1534(%r4)
 # u = u & q
 	.loc 1 1163
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1164
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2211]
 	.loc 1 1165
-	lwz %r3, 2211(%r11)
+	lwz %r6, 2211(%r4)
 # u = u & q
 	.loc 1 1166
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1167
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 180]
 	.loc 1 1168
-	lwz %r3, 180(%r8)
+	lwz %r6, 180(%r11)
 # u = u & q
 	.loc 1 1169
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1170
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 857]
 	.loc 1 1171
-	lwz %r3, 857(%r8)
+	lwz %r6, 857(%r11)
 # u = u & q
 	.loc 1 1172
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1173
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1534]
 	.loc 1 1174
-	lwz %r3, 1534(%r8)
+	lwz %r6, 1534(%r11)
 # u = u & q
 	.loc 1 1175
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1176
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2211]
 	.loc 1 1177
-	lwz %r3, 2211(%r8)
+	lwz %r6, 2211(%r11)
 # u = u & q
 	.loc 1 1178
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1179
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 184]
 	.loc 1 1180
-	lwz %r6, 184(%r12)
+	lwz %r9, 184(%r12)
 # u = mem32[p0 + 184]
 	.loc 1 1181
-	lwz %r3, 184(%r11)
+	lwz %r6, 184(%r4)
 # u = u & q
 	.loc 1 1182
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1183
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 861]
 	.loc 1 1184
-	lwz %r3, 861(%r11)
+	lwz %r6, 861(%r4)
 # u = u & q
 	.loc 1 1185
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1186
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1538]
 	.loc 1 1187
-	lwz %r3, 1538(%r11)
+	lwz %r6, 1538(%r4)
 # u = u & q
 	.loc 1 1188
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1189
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2215]
 	.loc 1 1190
-	lwz %r3, 2215(%r11)
+	lwz %r6, 2215(%r4)
 # u = u & q
 	.loc 1 1191
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1192
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 184]
 	.loc 1 1193
-	lwz %r3, 184(%r8)
+	lwz %r6, 184(%r11)
 # u = u & q
 	.loc 1 1194
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1195
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 861]
 	.loc 1 1196
-	lwz %r3, 861(%r8)
+	lwz %r6, 861(%r11)
 # u = u & q
 	.loc 1 1197
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1198
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1538]
 	.loc 1 1199
-	lwz %r3, 1538(%r8)
+	lwz %r6, 1538(%r11)
 # u = u & q
 	.loc 1 1200
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1201
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2215]
 	.loc 1 1202
-	lwz %r3, 2215(%r8)
+	lwz %r6, 2215(%r11)
 # u = u & q
 	.loc 1 1203
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1204
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 188]
 	.loc 1 1205
-	lwz %r6, 188(%r12)
+	lwz %r9, 188(%r12)
 # u = mem32[p0 + 188]
 	.loc 1 1206
-	lwz %r3, 188(%r11)
+	lwz %r6, 188(%r4)
 # u = u & q
 	.loc 1 1207
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1208
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 865]
 	.loc 1 1209
-	lwz %r3, 865(%r11)
+	lwz %r6, 865(%r4)
 # u = u & q
 	.loc 1 1210
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1211
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1542]
 	.loc 1 1212
-	lwz %r3, 1542(%r11)
+	lwz %r6, 1542(%r4)
 # u = u & q
 	.loc 1 1213
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1214
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2219]
 	.loc 1 1215
-	lwz %r3, 2219(%r11)
+	lwz %r6, 2219(%r4)
 # u = u & q
 	.loc 1 1216
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1217
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 188]
 	.loc 1 1218
-	lwz %r3, 188(%r8)
+	lwz %r6, 188(%r11)
 # u = u & q
 	.loc 1 1219
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1220
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 865]
 	.loc 1 1221
-	lwz %r3, 865(%r8)
+	lwz %r6, 865(%r11)
 # u = u & q
 	.loc 1 1222
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1223
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1542]
 	.loc 1 1224
-	lwz %r3, 1542(%r8)
+	lwz %r6, 1542(%r11)
 # u = u & q
 	.loc 1 1225
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1226
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2219]
 	.loc 1 1227
-	lwz %r3, 2219(%r8)
+	lwz %r6, 2219(%r11)
 # u = u & q
 	.loc 1 1228
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1229
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 192]
 	.loc 1 1230
-	lwz %r6, 192(%r12)
+	lwz %r9, 192(%r12)
 # u = mem32[p0 + 192]
 	.loc 1 1231
-	lwz %r3, 192(%r11)
+	lwz %r6, 192(%r4)
 # u = u & q
 	.loc 1 1232
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1233
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 869]
 	.loc 1 1234
-	lwz %r3, 869(%r11)
+	lwz %r6, 869(%r4)
 # u = u & q
 	.loc 1 1235
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1236
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1546]
 	.loc 1 1237
-	lwz %r3, 1546(%r11)
+	lwz %r6, 1546(%r4)
 # u = u & q
 	.loc 1 1238
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1239
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2223]
 	.loc 1 1240
-	lwz %r3, 2223(%r11)
+	lwz %r6, 2223(%r4)
 # u = u & q
 	.loc 1 1241
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1242
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 192]
 	.loc 1 1243
-	lwz %r3, 192(%r8)
+	lwz %r6, 192(%r11)
 # u = u & q
 	.loc 1 1244
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1245
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 869]
 	.loc 1 1246
-	lwz %r3, 869(%r8)
+	lwz %r6, 869(%r11)
 # u = u & q
 	.loc 1 1247
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1248
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1546]
 	.loc 1 1249
-	lwz %r3, 1546(%r8)
+	lwz %r6, 1546(%r11)
 # u = u & q
 	.loc 1 1250
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1251
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2223]
 	.loc 1 1252
-	lwz %r3, 2223(%r8)
+	lwz %r6, 2223(%r11)
 # u = u & q
 	.loc 1 1253
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1254
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 196]
 	.loc 1 1255
-	lwz %r6, 196(%r12)
+	lwz %r9, 196(%r12)
 # u = mem32[p0 + 196]
 	.loc 1 1256
-	lwz %r3, 196(%r11)
+	lwz %r6, 196(%r4)
 # u = u & q
 	.loc 1 1257
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1258
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 873]
 	.loc 1 1259
-	lwz %r3, 873(%r11)
+	lwz %r6, 873(%r4)
 # u = u & q
 	.loc 1 1260
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1261
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1550]
 	.loc 1 1262
-	lwz %r3, 1550(%r11)
+	lwz %r6, 1550(%r4)
 # u = u & q
 	.loc 1 1263
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1264
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2227]
 	.loc 1 1265
-	lwz %r3, 2227(%r11)
+	lwz %r6, 2227(%r4)
 # u = u & q
 	.loc 1 1266
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1267
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 196]
 	.loc 1 1268
-	lwz %r3, 196(%r8)
+	lwz %r6, 196(%r11)
 # u = u & q
 	.loc 1 1269
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1270
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 873]
 	.loc 1 1271
-	lwz %r3, 873(%r8)
+	lwz %r6, 873(%r11)
 # u = u & q
 	.loc 1 1272
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1273
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1550]
 	.loc 1 1274
-	lwz %r3, 1550(%r8)
+	lwz %r6, 1550(%r11)
 # u = u & q
 	.loc 1 1275
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1276
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2227]
 	.loc 1 1277
-	lwz %r3, 2227(%r8)
+	lwz %r6, 2227(%r11)
 # u = u & q
 	.loc 1 1278
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1279
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 200]
 	.loc 1 1280
-	lwz %r6, 200(%r12)
+	lwz %r9, 200(%r12)
 # u = mem32[p0 + 200]
 	.loc 1 1281
-	lwz %r3, 200(%r11)
+	lwz %r6, 200(%r4)
 # u = u & q
 	.loc 1 1282
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1283
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 877]
 	.loc 1 1284
-	lwz %r3, 877(%r11)
+	lwz %r6, 877(%r4)
 # u = u & q
 	.loc 1 1285
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1286
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1554]
 	.loc 1 1287
-	lwz %r3, 1554(%r11)
+	lwz %r6, 1554(%r4)
 # u = u & q
 	.loc 1 1288
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1289
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2231]
 	.loc 1 1290
-	lwz %r3, 2231(%r11)
+	lwz %r6, 2231(%r4)
 # u = u & q
 	.loc 1 1291
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1292
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 200]
 	.loc 1 1293
-	lwz %r3, 200(%r8)
+	lwz %r6, 200(%r11)
 # u = u & q
 	.loc 1 1294
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1295
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 877]
 	.loc 1 1296
-	lwz %r3, 877(%r8)
+	lwz %r6, 877(%r11)
 # u = u & q
 	.loc 1 1297
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1298
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1554]
 	.loc 1 1299
-	lwz %r3, 1554(%r8)
+	lwz %r6, 1554(%r11)
 # u = u & q
 	.loc 1 1300
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1301
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2231]
 	.loc 1 1302
-	lwz %r3, 2231(%r8)
+	lwz %r6, 2231(%r11)
 # u = u & q
 	.loc 1 1303
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1304
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 204]
 	.loc 1 1305
-	lwz %r6, 204(%r12)
+	lwz %r9, 204(%r12)
 # u = mem32[p0 + 204]
 	.loc 1 1306
-	lwz %r3, 204(%r11)
+	lwz %r6, 204(%r4)
 # u = u & q
 	.loc 1 1307
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1308
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 881]
 	.loc 1 1309
-	lwz %r3, 881(%r11)
+	lwz %r6, 881(%r4)
 # u = u & q
 	.loc 1 1310
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1311
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1558]
 	.loc 1 1312
-	lwz %r3, 1558(%r11)
+	lwz %r6, 1558(%r4)
 # u = u & q
 	.loc 1 1313
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1314
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2235]
 	.loc 1 1315
-	lwz %r3, 2235(%r11)
+	lwz %r6, 2235(%r4)
 # u = u & q
 	.loc 1 1316
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1317
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 204]
 	.loc 1 1318
-	lwz %r3, 204(%r8)
+	lwz %r6, 204(%r11)
 # u = u & q
 	.loc 1 1319
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1320
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 881]
 	.loc 1 1321
-	lwz %r3, 881(%r8)
+	lwz %r6, 881(%r11)
 # u = u & q
 	.loc 1 1322
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1323
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1558]
 	.loc 1 1324
-	lwz %r3, 1558(%r8)
+	lwz %r6, 1558(%r11)
 # u = u & q
 	.loc 1 1325
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1326
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2235]
 	.loc 1 1327
-	lwz %r3, 2235(%r8)
+	lwz %r6, 2235(%r11)
 # u = u & q
 	.loc 1 1328
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1329
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 208]
 	.loc 1 1330
-	lwz %r6, 208(%r12)
+	lwz %r9, 208(%r12)
 # u = mem32[p0 + 208]
 	.loc 1 1331
-	lwz %r3, 208(%r11)
+	lwz %r6, 208(%r4)
 # u = u & q
 	.loc 1 1332
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1333
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 885]
 	.loc 1 1334
-	lwz %r3, 885(%r11)
+	lwz %r6, 885(%r4)
 # u = u & q
 	.loc 1 1335
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1336
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1562]
 	.loc 1 1337
-	lwz %r3, 1562(%r11)
+	lwz %r6, 1562(%r4)
 # u = u & q
 	.loc 1 1338
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1339
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2239]
 	.loc 1 1340
-	lwz %r3, 2239(%r11)
+	lwz %r6, 2239(%r4)
 # u = u & q
 	.loc 1 1341
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1342
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 208]
 	.loc 1 1343
-	lwz %r3, 208(%r8)
+	lwz %r6, 208(%r11)
 # u = u & q
 	.loc 1 1344
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1345
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 885]
 	.loc 1 1346
-	lwz %r3, 885(%r8)
+	lwz %r6, 885(%r11)
 # u = u & q
 	.loc 1 1347
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1348
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1562]
 	.loc 1 1349
-	lwz %r3, 1562(%r8)
+	lwz %r6, 1562(%r11)
 # u = u & q
 	.loc 1 1350
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1351
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2239]
 	.loc 1 1352
-	lwz %r3, 2239(%r8)
+	lwz %r6, 2239(%r11)
 # u = u & q
 	.loc 1 1353
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1354
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 212]
 	.loc 1 1355
-	lwz %r6, 212(%r12)
+	lwz %r9, 212(%r12)
 # u = mem32[p0 + 212]
 	.loc 1 1356
-	lwz %r3, 212(%r11)
+	lwz %r6, 212(%r4)
 # u = u & q
 	.loc 1 1357
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1358
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 889]
 	.loc 1 1359
-	lwz %r3, 889(%r11)
+	lwz %r6, 889(%r4)
 # u = u & q
 	.loc 1 1360
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1361
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1566]
 	.loc 1 1362
-	lwz %r3, 1566(%r11)
+	lwz %r6, 1566(%r4)
 # u = u & q
 	.loc 1 1363
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1364
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2243]
 	.loc 1 1365
-	lwz %r3, 2243(%r11)
+	lwz %r6, 2243(%r4)
 # u = u & q
 	.loc 1 1366
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1367
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 212]
 	.loc 1 1368
-	lwz %r3, 212(%r8)
+	lwz %r6, 212(%r11)
 # u = u & q
 	.loc 1 1369
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1370
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 889]
 	.loc 1 1371
-	lwz %r3, 889(%r8)
+	lwz %r6, 889(%r11)
 # u = u & q
 	.loc 1 1372
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1373
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1566]
 	.loc 1 1374
-	lwz %r3, 1566(%r8)
+	lwz %r6, 1566(%r11)
 # u = u & q
 	.loc 1 1375
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1376
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2243]
 	.loc 1 1377
-	lwz %r3, 2243(%r8)
+	lwz %r6, 2243(%r11)
 # u = u & q
 	.loc 1 1378
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1379
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 216]
 	.loc 1 1380
-	lwz %r6, 216(%r12)
+	lwz %r9, 216(%r12)
 # u = mem32[p0 + 216]
 	.loc 1 1381
-	lwz %r3, 216(%r11)
+	lwz %r6, 216(%r4)
 # u = u & q
 	.loc 1 1382
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1383
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 893]
 	.loc 1 1384
-	lwz %r3, 893(%r11)
+	lwz %r6, 893(%r4)
 # u = u & q
 	.loc 1 1385
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1386
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1570]
 	.loc 1 1387
-	lwz %r3, 1570(%r11)
+	lwz %r6, 1570(%r4)
 # u = u & q
 	.loc 1 1388
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1389
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2247]
 	.loc 1 1390
-	lwz %r3, 2247(%r11)
+	lwz %r6, 2247(%r4)
 # u = u & q
 	.loc 1 1391
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1392
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 216]
 	.loc 1 1393
-	lwz %r3, 216(%r8)
+	lwz %r6, 216(%r11)
 # u = u & q
 	.loc 1 1394
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1395
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 893]
 	.loc 1 1396
-	lwz %r3, 893(%r8)
+	lwz %r6, 893(%r11)
 # u = u & q
 	.loc 1 1397
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1398
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1570]
 	.loc 1 1399
-	lwz %r3, 1570(%r8)
+	lwz %r6, 1570(%r11)
 # u = u & q
 	.loc 1 1400
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1401
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2247]
 	.loc 1 1402
-	lwz %r3, 2247(%r8)
+	lwz %r6, 2247(%r11)
 # u = u & q
 	.loc 1 1403
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1404
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 220]
 	.loc 1 1405
-	lwz %r6, 220(%r12)
+	lwz %r9, 220(%r12)
 # u = mem32[p0 + 220]
 	.loc 1 1406
-	lwz %r3, 220(%r11)
+	lwz %r6, 220(%r4)
 # u = u & q
 	.loc 1 1407
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1408
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 897]
 	.loc 1 1409
-	lwz %r3, 897(%r11)
+	lwz %r6, 897(%r4)
 # u = u & q
 	.loc 1 1410
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1411
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1574]
 	.loc 1 1412
-	lwz %r3, 1574(%r11)
+	lwz %r6, 1574(%r4)
 # u = u & q
 	.loc 1 1413
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1414
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2251]
 	.loc 1 1415
-	lwz %r3, 2251(%r11)
+	lwz %r6, 2251(%r4)
 # u = u & q
 	.loc 1 1416
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1417
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 220]
 	.loc 1 1418
-	lwz %r3, 220(%r8)
+	lwz %r6, 220(%r11)
 # u = u & q
 	.loc 1 1419
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1420
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 897]
 	.loc 1 1421
-	lwz %r3, 897(%r8)
+	lwz %r6, 897(%r11)
 # u = u & q
 	.loc 1 1422
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1423
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1574]
 	.loc 1 1424
-	lwz %r3, 1574(%r8)
+	lwz %r6, 1574(%r11)
 # u = u & q
 	.loc 1 1425
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1426
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2251]
 	.loc 1 1427
-	lwz %r3, 2251(%r8)
+	lwz %r6, 2251(%r11)
 # u = u & q
 	.loc 1 1428
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1429
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 224]
 	.loc 1 1430
-	lwz %r6, 224(%r12)
+	lwz %r9, 224(%r12)
 # u = mem32[p0 + 224]
 	.loc 1 1431
-	lwz %r3, 224(%r11)
+	lwz %r6, 224(%r4)
 # u = u & q
 	.loc 1 1432
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1433
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 901]
 	.loc 1 1434
-	lwz %r3, 901(%r11)
+	lwz %r6, 901(%r4)
 # u = u & q
 	.loc 1 1435
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1436
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1578]
 	.loc 1 1437
-	lwz %r3, 1578(%r11)
+	lwz %r6, 1578(%r4)
 # u = u & q
 	.loc 1 1438
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1439
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2255]
 	.loc 1 1440
-	lwz %r3, 2255(%r11)
+	lwz %r6, 2255(%r4)
 # u = u & q
 	.loc 1 1441
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1442
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 224]
 	.loc 1 1443
-	lwz %r3, 224(%r8)
+	lwz %r6, 224(%r11)
 # u = u & q
 	.loc 1 1444
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1445
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 901]
 	.loc 1 1446
-	lwz %r3, 901(%r8)
+	lwz %r6, 901(%r11)
 # u = u & q
 	.loc 1 1447
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1448
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1578]
 	.loc 1 1449
-	lwz %r3, 1578(%r8)
+	lwz %r6, 1578(%r11)
 # u = u & q
 	.loc 1 1450
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1451
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2255]
 	.loc 1 1452
-	lwz %r3, 2255(%r8)
+	lwz %r6, 2255(%r11)
 # u = u & q
 	.loc 1 1453
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1454
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 228]
 	.loc 1 1455
-	lwz %r6, 228(%r12)
+	lwz %r9, 228(%r12)
 # u = mem32[p0 + 228]
 	.loc 1 1456
-	lwz %r3, 228(%r11)
+	lwz %r6, 228(%r4)
 # u = u & q
 	.loc 1 1457
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1458
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 905]
 	.loc 1 1459
-	lwz %r3, 905(%r11)
+	lwz %r6, 905(%r4)
 # u = u & q
 	.loc 1 1460
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1461
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1582]
 	.loc 1 1462
-	lwz %r3, 1582(%r11)
+	lwz %r6, 1582(%r4)
 # u = u & q
 	.loc 1 1463
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1464
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2259]
 	.loc 1 1465
-	lwz %r3, 2259(%r11)
+	lwz %r6, 2259(%r4)
 # u = u & q
 	.loc 1 1466
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1467
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 228]
 	.loc 1 1468
-	lwz %r3, 228(%r8)
+	lwz %r6, 228(%r11)
 # u = u & q
 	.loc 1 1469
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1470
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 905]
 	.loc 1 1471
-	lwz %r3, 905(%r8)
+	lwz %r6, 905(%r11)
 # u = u & q
 	.loc 1 1472
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1473
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1582]
 	.loc 1 1474
-	lwz %r3, 1582(%r8)
+	lwz %r6, 1582(%r11)
 # u = u & q
 	.loc 1 1475
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1476
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2259]
 	.loc 1 1477
-	lwz %r3, 2259(%r8)
+	lwz %r6, 2259(%r11)
 # u = u & q
 	.loc 1 1478
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1479
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 232]
 	.loc 1 1480
-	lwz %r6, 232(%r12)
+	lwz %r9, 232(%r12)
 # u = mem32[p0 + 232]
 	.loc 1 1481
-	lwz %r3, 232(%r11)
+	lwz %r6, 232(%r4)
 # u = u & q
 	.loc 1 1482
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1483
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 909]
 	.loc 1 1484
-	lwz %r3, 909(%r11)
+	lwz %r6, 909(%r4)
 # u = u & q
 	.loc 1 1485
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1486
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1586]
 	.loc 1 1487
-	lwz %r3, 1586(%r11)
+	lwz %r6, 1586(%r4)
 # u = u & q
 	.loc 1 1488
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1489
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2263]
 	.loc 1 1490
-	lwz %r3, 2263(%r11)
+	lwz %r6, 2263(%r4)
 # u = u & q
 	.loc 1 1491
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1492
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 232]
 	.loc 1 1493
-	lwz %r3, 232(%r8)
+	lwz %r6, 232(%r11)
 # u = u & q
 	.loc 1 1494
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1495
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 909]
 	.loc 1 1496
-	lwz %r3, 909(%r8)
+	lwz %r6, 909(%r11)
 # u = u & q
 	.loc 1 1497
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1498
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1586]
 	.loc 1 1499
-	lwz %r3, 1586(%r8)
+	lwz %r6, 1586(%r11)
 # u = u & q
 	.loc 1 1500
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1501
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2263]
 	.loc 1 1502
-	lwz %r3, 2263(%r8)
+	lwz %r6, 2263(%r11)
 # u = u & q
 	.loc 1 1503
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1504
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 236]
 	.loc 1 1505
-	lwz %r6, 236(%r12)
+	lwz %r9, 236(%r12)
 # u = mem32[p0 + 236]
 	.loc 1 1506
-	lwz %r3, 236(%r11)
+	lwz %r6, 236(%r4)
 # u = u & q
 	.loc 1 1507
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1508
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 913]
 	.loc 1 1509
-	lwz %r3, 913(%r11)
+	lwz %r6, 913(%r4)
 # u = u & q
 	.loc 1 1510
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1511
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1590]
 	.loc 1 1512
-	lwz %r3, 1590(%r11)
+	lwz %r6, 1590(%r4)
 # u = u & q
 	.loc 1 1513
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1514
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2267]
 	.loc 1 1515
-	lwz %r3, 2267(%r11)
+	lwz %r6, 2267(%r4)
 # u = u & q
 	.loc 1 1516
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1517
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 236]
 	.loc 1 1518
-	lwz %r3, 236(%r8)
+	lwz %r6, 236(%r11)
 # u = u & q
 	.loc 1 1519
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1520
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 913]
 	.loc 1 1521
-	lwz %r3, 913(%r8)
+	lwz %r6, 913(%r11)
 # u = u & q
 	.loc 1 1522
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1523
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1590]
 	.loc 1 1524
-	lwz %r3, 1590(%r8)
+	lwz %r6, 1590(%r11)
 # u = u & q
 	.loc 1 1525
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1526
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2267]
 	.loc 1 1527
-	lwz %r3, 2267(%r8)
+	lwz %r6, 2267(%r11)
 # u = u & q
 	.loc 1 1528
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1529
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 240]
 	.loc 1 1530
-	lwz %r6, 240(%r12)
+	lwz %r9, 240(%r12)
 # u = mem32[p0 + 240]
 	.loc 1 1531
-	lwz %r3, 240(%r11)
+	lwz %r6, 240(%r4)
 # u = u & q
 	.loc 1 1532
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1533
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 917]
 	.loc 1 1534
-	lwz %r3, 917(%r11)
+	lwz %r6, 917(%r4)
 # u = u & q
 	.loc 1 1535
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1536
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1594]
 	.loc 1 1537
-	lwz %r3, 1594(%r11)
+	lwz %r6, 1594(%r4)
 # u = u & q
 	.loc 1 1538
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1539
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2271]
 	.loc 1 1540
-	lwz %r3, 2271(%r11)
+	lwz %r6, 2271(%r4)
 # u = u & q
 	.loc 1 1541
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1542
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 240]
 	.loc 1 1543
-	lwz %r3, 240(%r8)
+	lwz %r6, 240(%r11)
 # u = u & q
 	.loc 1 1544
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1545
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 917]
 	.loc 1 1546
-	lwz %r3, 917(%r8)
+	lwz %r6, 917(%r11)
 # u = u & q
 	.loc 1 1547
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1548
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1594]
 	.loc 1 1549
-	lwz %r3, 1594(%r8)
+	lwz %r6, 1594(%r11)
 # u = u & q
 	.loc 1 1550
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1551
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2271]
 	.loc 1 1552
-	lwz %r3, 2271(%r8)
+	lwz %r6, 2271(%r11)
 # u = u & q
 	.loc 1 1553
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1554
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 244]
 	.loc 1 1555
-	lwz %r6, 244(%r12)
+	lwz %r9, 244(%r12)
 # u = mem32[p0 + 244]
 	.loc 1 1556
-	lwz %r3, 244(%r11)
+	lwz %r6, 244(%r4)
 # u = u & q
 	.loc 1 1557
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1558
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 921]
 	.loc 1 1559
-	lwz %r3, 921(%r11)
+	lwz %r6, 921(%r4)
 # u = u & q
 	.loc 1 1560
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1561
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1598]
 	.loc 1 1562
-	lwz %r3, 1598(%r11)
+	lwz %r6, 1598(%r4)
 # u = u & q
 	.loc 1 1563
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1564
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2275]
 	.loc 1 1565
-	lwz %r3, 2275(%r11)
+	lwz %r6, 2275(%r4)
 # u = u & q
 	.loc 1 1566
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1567
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 244]
 	.loc 1 1568
-	lwz %r3, 244(%r8)
+	lwz %r6, 244(%r11)
 # u = u & q
 	.loc 1 1569
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1570
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 921]
 	.loc 1 1571
-	lwz %r3, 921(%r8)
+	lwz %r6, 921(%r11)
 # u = u & q
 	.loc 1 1572
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1573
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1598]
 	.loc 1 1574
-	lwz %r3, 1598(%r8)
+	lwz %r6, 1598(%r11)
 # u = u & q
 	.loc 1 1575
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1576
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2275]
 	.loc 1 1577
-	lwz %r3, 2275(%r8)
+	lwz %r6, 2275(%r11)
 # u = u & q
 	.loc 1 1578
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1579
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 248]
 	.loc 1 1580
-	lwz %r6, 248(%r12)
+	lwz %r9, 248(%r12)
 # u = mem32[p0 + 248]
 	.loc 1 1581
-	lwz %r3, 248(%r11)
+	lwz %r6, 248(%r4)
 # u = u & q
 	.loc 1 1582
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1583
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 925]
 	.loc 1 1584
-	lwz %r3, 925(%r11)
+	lwz %r6, 925(%r4)
 # u = u & q
 	.loc 1 1585
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1586
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1602]
 	.loc 1 1587
-	lwz %r3, 1602(%r11)
+	lwz %r6, 1602(%r4)
 # u = u & q
 	.loc 1 1588
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1589
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2279]
 	.loc 1 1590
-	lwz %r3, 2279(%r11)
+	lwz %r6, 2279(%r4)
 # u = u & q
 	.loc 1 1591
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1592
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 248]
 	.loc 1 1593
-	lwz %r3, 248(%r8)
+	lwz %r6, 248(%r11)
 # u = u & q
 	.loc 1 1594
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1595
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 925]
 	.loc 1 1596
-	lwz %r3, 925(%r8)
+	lwz %r6, 925(%r11)
 # u = u & q
 	.loc 1 1597
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1598
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1602]
 	.loc 1 1599
-	lwz %r3, 1602(%r8)
+	lwz %r6, 1602(%r11)
 # u = u & q
 	.loc 1 1600
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1601
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2279]
 	.loc 1 1602
-	lwz %r3, 2279(%r8)
+	lwz %r6, 2279(%r11)
 # u = u & q
 	.loc 1 1603
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1604
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 252]
 	.loc 1 1605
-	lwz %r6, 252(%r12)
+	lwz %r9, 252(%r12)
 # u = mem32[p0 + 252]
 	.loc 1 1606
-	lwz %r3, 252(%r11)
+	lwz %r6, 252(%r4)
 # u = u & q
 	.loc 1 1607
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1608
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 929]
 	.loc 1 1609
-	lwz %r3, 929(%r11)
+	lwz %r6, 929(%r4)
 # u = u & q
 	.loc 1 1610
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1611
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1606]
 	.loc 1 1612
-	lwz %r3, 1606(%r11)
+	lwz %r6, 1606(%r4)
 # u = u & q
 	.loc 1 1613
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1614
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2283]
 	.loc 1 1615
-	lwz %r3, 2283(%r11)
+	lwz %r6, 2283(%r4)
 # u = u & q
 	.loc 1 1616
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1617
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 252]
 	.loc 1 1618
-	lwz %r3, 252(%r8)
+	lwz %r6, 252(%r11)
 # u = u & q
 	.loc 1 1619
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1620
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 929]
 	.loc 1 1621
-	lwz %r3, 929(%r8)
+	lwz %r6, 929(%r11)
 # u = u & q
 	.loc 1 1622
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1623
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1606]
 	.loc 1 1624
-	lwz %r3, 1606(%r8)
+	lwz %r6, 1606(%r11)
 # u = u & q
 	.loc 1 1625
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1626
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2283]
 	.loc 1 1627
-	lwz %r3, 2283(%r8)
+	lwz %r6, 2283(%r11)
 # u = u & q
 	.loc 1 1628
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1629
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 256]
 	.loc 1 1630
-	lwz %r6, 256(%r12)
+	lwz %r9, 256(%r12)
 # u = mem32[p0 + 256]
 	.loc 1 1631
-	lwz %r3, 256(%r11)
+	lwz %r6, 256(%r4)
 # u = u & q
 	.loc 1 1632
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1633
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 933]
 	.loc 1 1634
-	lwz %r3, 933(%r11)
+	lwz %r6, 933(%r4)
 # u = u & q
 	.loc 1 1635
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1636
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1610]
 	.loc 1 1637
-	lwz %r3, 1610(%r11)
+	lwz %r6, 1610(%r4)
 # u = u & q
 	.loc 1 1638
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1639
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2287]
 	.loc 1 1640
-	lwz %r3, 2287(%r11)
+	lwz %r6, 2287(%r4)
 # u = u & q
 	.loc 1 1641
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1642
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 256]
 	.loc 1 1643
-	lwz %r3, 256(%r8)
+	lwz %r6, 256(%r11)
 # u = u & q
 	.loc 1 1644
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1645
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 933]
 	.loc 1 1646
-	lwz %r3, 933(%r8)
+	lwz %r6, 933(%r11)
 # u = u & q
 	.loc 1 1647
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1648
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1610]
 	.loc 1 1649
-	lwz %r3, 1610(%r8)
+	lwz %r6, 1610(%r11)
 # u = u & q
 	.loc 1 1650
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1651
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2287]
 	.loc 1 1652
-	lwz %r3, 2287(%r8)
+	lwz %r6, 2287(%r11)
 # u = u & q
 	.loc 1 1653
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1654
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 260]
 	.loc 1 1655
-	lwz %r6, 260(%r12)
+	lwz %r9, 260(%r12)
 # u = mem32[p0 + 260]
 	.loc 1 1656
-	lwz %r3, 260(%r11)
+	lwz %r6, 260(%r4)
 # u = u & q
 	.loc 1 1657
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1658
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 937]
 	.loc 1 1659
-	lwz %r3, 937(%r11)
+	lwz %r6, 937(%r4)
 # u = u & q
 	.loc 1 1660
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1661
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1614]
 	.loc 1 1662
-	lwz %r3, 1614(%r11)
+	lwz %r6, 1614(%r4)
 # u = u & q
 	.loc 1 1663
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1664
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2291]
 	.loc 1 1665
-	lwz %r3, 2291(%r11)
+	lwz %r6, 2291(%r4)
 # u = u & q
 	.loc 1 1666
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1667
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 260]
 	.loc 1 1668
-	lwz %r3, 260(%r8)
+	lwz %r6, 260(%r11)
 # u = u & q
 	.loc 1 1669
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1670
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 937]
 	.loc 1 1671
-	lwz %r3, 937(%r8)
+	lwz %r6, 937(%r11)
 # u = u & q
 	.loc 1 1672
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1673
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1614]
 	.loc 1 1674
-	lwz %r3, 1614(%r8)
+	lwz %r6, 1614(%r11)
 # u = u & q
 	.loc 1 1675
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1676
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2291]
 	.loc 1 1677
-	lwz %r3, 2291(%r8)
+	lwz %r6, 2291(%r11)
 # u = u & q
 	.loc 1 1678
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1679
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 264]
 	.loc 1 1680
-	lwz %r6, 264(%r12)
+	lwz %r9, 264(%r12)
 # u = mem32[p0 + 264]
 	.loc 1 1681
-	lwz %r3, 264(%r11)
+	lwz %r6, 264(%r4)
 # u = u & q
 	.loc 1 1682
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1683
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 941]
 	.loc 1 1684
-	lwz %r3, 941(%r11)
+	lwz %r6, 941(%r4)
 # u = u & q
 	.loc 1 1685
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1686
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1618]
 	.loc 1 1687
-	lwz %r3, 1618(%r11)
+	lwz %r6, 1618(%r4)
 # u = u & q
 	.loc 1 1688
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1689
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2295]
 	.loc 1 1690
-	lwz %r3, 2295(%r11)
+	lwz %r6, 2295(%r4)
 # u = u & q
 	.loc 1 1691
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1692
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 264]
 	.loc 1 1693
-	lwz %r3, 264(%r8)
+	lwz %r6, 264(%r11)
 # u = u & q
 	.loc 1 1694
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1695
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 941]
 	.loc 1 1696
-	lwz %r3, 941(%r8)
+	lwz %r6, 941(%r11)
 # u = u & q
 	.loc 1 1697
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1698
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1618]
 	.loc 1 1699
-	lwz %r3, 1618(%r8)
+	lwz %r6, 1618(%r11)
 # u = u & q
 	.loc 1 1700
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1701
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2295]
 	.loc 1 1702
-	lwz %r3, 2295(%r8)
+	lwz %r6, 2295(%r11)
 # u = u & q
 	.loc 1 1703
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1704
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 268]
 	.loc 1 1705
-	lwz %r6, 268(%r12)
+	lwz %r9, 268(%r12)
 # u = mem32[p0 + 268]
 	.loc 1 1706
-	lwz %r3, 268(%r11)
+	lwz %r6, 268(%r4)
 # u = u & q
 	.loc 1 1707
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1708
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 945]
 	.loc 1 1709
-	lwz %r3, 945(%r11)
+	lwz %r6, 945(%r4)
 # u = u & q
 	.loc 1 1710
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1711
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1622]
 	.loc 1 1712
-	lwz %r3, 1622(%r11)
+	lwz %r6, 1622(%r4)
 # u = u & q
 	.loc 1 1713
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1714
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2299]
 	.loc 1 1715
-	lwz %r3, 2299(%r11)
+	lwz %r6, 2299(%r4)
 # u = u & q
 	.loc 1 1716
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1717
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 268]
 	.loc 1 1718
-	lwz %r3, 268(%r8)
+	lwz %r6, 268(%r11)
 # u = u & q
 	.loc 1 1719
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1720
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 945]
 	.loc 1 1721
-	lwz %r3, 945(%r8)
+	lwz %r6, 945(%r11)
 # u = u & q
 	.loc 1 1722
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1723
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1622]
 	.loc 1 1724
-	lwz %r3, 1622(%r8)
+	lwz %r6, 1622(%r11)
 # u = u & q
 	.loc 1 1725
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1726
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2299]
 	.loc 1 1727
-	lwz %r3, 2299(%r8)
+	lwz %r6, 2299(%r11)
 # u = u & q
 	.loc 1 1728
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1729
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 272]
 	.loc 1 1730
-	lwz %r6, 272(%r12)
+	lwz %r9, 272(%r12)
 # u = mem32[p0 + 272]
 	.loc 1 1731
-	lwz %r3, 272(%r11)
+	lwz %r6, 272(%r4)
 # u = u & q
 	.loc 1 1732
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1733
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 949]
 	.loc 1 1734
-	lwz %r3, 949(%r11)
+	lwz %r6, 949(%r4)
 # u = u & q
 	.loc 1 1735
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1736
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1626]
 	.loc 1 1737
-	lwz %r3, 1626(%r11)
+	lwz %r6, 1626(%r4)
 # u = u & q
 	.loc 1 1738
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1739
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2303]
 	.loc 1 1740
-	lwz %r3, 2303(%r11)
+	lwz %r6, 2303(%r4)
 # u = u & q
 	.loc 1 1741
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1742
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 272]
 	.loc 1 1743
-	lwz %r3, 272(%r8)
+	lwz %r6, 272(%r11)
 # u = u & q
 	.loc 1 1744
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1745
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 949]
 	.loc 1 1746
-	lwz %r3, 949(%r8)
+	lwz %r6, 949(%r11)
 # u = u & q
 	.loc 1 1747
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1748
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1626]
 	.loc 1 1749
-	lwz %r3, 1626(%r8)
+	lwz %r6, 1626(%r11)
 # u = u & q
 	.loc 1 1750
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1751
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2303]
 	.loc 1 1752
-	lwz %r3, 2303(%r8)
+	lwz %r6, 2303(%r11)
 # u = u & q
 	.loc 1 1753
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1754
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 276]
 	.loc 1 1755
-	lwz %r6, 276(%r12)
+	lwz %r9, 276(%r12)
 # u = mem32[p0 + 276]
 	.loc 1 1756
-	lwz %r3, 276(%r11)
+	lwz %r6, 276(%r4)
 # u = u & q
 	.loc 1 1757
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1758
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 953]
 	.loc 1 1759
-	lwz %r3, 953(%r11)
+	lwz %r6, 953(%r4)
 # u = u & q
 	.loc 1 1760
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1761
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1630]
 	.loc 1 1762
-	lwz %r3, 1630(%r11)
+	lwz %r6, 1630(%r4)
 # u = u & q
 	.loc 1 1763
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1764
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2307]
 	.loc 1 1765
-	lwz %r3, 2307(%r11)
+	lwz %r6, 2307(%r4)
 # u = u & q
 	.loc 1 1766
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1767
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 276]
 	.loc 1 1768
-	lwz %r3, 276(%r8)
+	lwz %r6, 276(%r11)
 # u = u & q
 	.loc 1 1769
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1770
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 953]
 	.loc 1 1771
-	lwz %r3, 953(%r8)
+	lwz %r6, 953(%r11)
 # u = u & q
 	.loc 1 1772
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1773
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1630]
 	.loc 1 1774
-	lwz %r3, 1630(%r8)
+	lwz %r6, 1630(%r11)
 # u = u & q
 	.loc 1 1775
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1776
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2307]
 	.loc 1 1777
-	lwz %r3, 2307(%r8)
+	lwz %r6, 2307(%r11)
 # u = u & q
 	.loc 1 1778
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1779
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 280]
 	.loc 1 1780
-	lwz %r6, 280(%r12)
+	lwz %r9, 280(%r12)
 # u = mem32[p0 + 280]
 	.loc 1 1781
-	lwz %r3, 280(%r11)
+	lwz %r6, 280(%r4)
 # u = u & q
 	.loc 1 1782
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1783
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 957]
 	.loc 1 1784
-	lwz %r3, 957(%r11)
+	lwz %r6, 957(%r4)
 # u = u & q
 	.loc 1 1785
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1786
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1634]
 	.loc 1 1787
-	lwz %r3, 1634(%r11)
+	lwz %r6, 1634(%r4)
 # u = u & q
 	.loc 1 1788
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1789
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2311]
 	.loc 1 1790
-	lwz %r3, 2311(%r11)
+	lwz %r6, 2311(%r4)
 # u = u & q
 	.loc 1 1791
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1792
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 280]
 	.loc 1 1793
-	lwz %r3, 280(%r8)
+	lwz %r6, 280(%r11)
 # u = u & q
 	.loc 1 1794
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1795
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 957]
 	.loc 1 1796
-	lwz %r3, 957(%r8)
+	lwz %r6, 957(%r11)
 # u = u & q
 	.loc 1 1797
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1798
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1634]
 	.loc 1 1799
-	lwz %r3, 1634(%r8)
+	lwz %r6, 1634(%r11)
 # u = u & q
 	.loc 1 1800
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1801
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2311]
 	.loc 1 1802
-	lwz %r3, 2311(%r8)
+	lwz %r6, 2311(%r11)
 # u = u & q
 	.loc 1 1803
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1804
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 284]
 	.loc 1 1805
-	lwz %r6, 284(%r12)
+	lwz %r9, 284(%r12)
 # u = mem32[p0 + 284]
 	.loc 1 1806
-	lwz %r3, 284(%r11)
+	lwz %r6, 284(%r4)
 # u = u & q
 	.loc 1 1807
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1808
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 961]
 	.loc 1 1809
-	lwz %r3, 961(%r11)
+	lwz %r6, 961(%r4)
 # u = u & q
 	.loc 1 1810
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1811
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1638]
 	.loc 1 1812
-	lwz %r3, 1638(%r11)
+	lwz %r6, 1638(%r4)
 # u = u & q
 	.loc 1 1813
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1814
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2315]
 	.loc 1 1815
-	lwz %r3, 2315(%r11)
+	lwz %r6, 2315(%r4)
 # u = u & q
 	.loc 1 1816
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1817
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 284]
 	.loc 1 1818
-	lwz %r3, 284(%r8)
+	lwz %r6, 284(%r11)
 # u = u & q
 	.loc 1 1819
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1820
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 961]
 	.loc 1 1821
-	lwz %r3, 961(%r8)
+	lwz %r6, 961(%r11)
 # u = u & q
 	.loc 1 1822
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1823
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1638]
 	.loc 1 1824
-	lwz %r3, 1638(%r8)
+	lwz %r6, 1638(%r11)
 # u = u & q
 	.loc 1 1825
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1826
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2315]
 	.loc 1 1827
-	lwz %r3, 2315(%r8)
+	lwz %r6, 2315(%r11)
 # u = u & q
 	.loc 1 1828
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1829
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 288]
 	.loc 1 1830
-	lwz %r6, 288(%r12)
+	lwz %r9, 288(%r12)
 # u = mem32[p0 + 288]
 	.loc 1 1831
-	lwz %r3, 288(%r11)
+	lwz %r6, 288(%r4)
 # u = u & q
 	.loc 1 1832
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1833
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 965]
 	.loc 1 1834
-	lwz %r3, 965(%r11)
+	lwz %r6, 965(%r4)
 # u = u & q
 	.loc 1 1835
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1836
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1642]
 	.loc 1 1837
-	lwz %r3, 1642(%r11)
+	lwz %r6, 1642(%r4)
 # u = u & q
 	.loc 1 1838
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1839
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2319]
 	.loc 1 1840
-	lwz %r3, 2319(%r11)
+	lwz %r6, 2319(%r4)
 # u = u & q
 	.loc 1 1841
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1842
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 288]
 	.loc 1 1843
-	lwz %r3, 288(%r8)
+	lwz %r6, 288(%r11)
 # u = u & q
 	.loc 1 1844
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1845
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 965]
 	.loc 1 1846
-	lwz %r3, 965(%r8)
+	lwz %r6, 965(%r11)
 # u = u & q
 	.loc 1 1847
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1848
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1642]
 	.loc 1 1849
-	lwz %r3, 1642(%r8)
+	lwz %r6, 1642(%r11)
 # u = u & q
 	.loc 1 1850
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1851
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2319]
 	.loc 1 1852
-	lwz %r3, 2319(%r8)
+	lwz %r6, 2319(%r11)
 # u = u & q
 	.loc 1 1853
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1854
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 292]
 	.loc 1 1855
-	lwz %r6, 292(%r12)
+	lwz %r9, 292(%r12)
 # u = mem32[p0 + 292]
 	.loc 1 1856
-	lwz %r3, 292(%r11)
+	lwz %r6, 292(%r4)
 # u = u & q
 	.loc 1 1857
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1858
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 969]
 	.loc 1 1859
-	lwz %r3, 969(%r11)
+	lwz %r6, 969(%r4)
 # u = u & q
 	.loc 1 1860
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1861
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1646]
 	.loc 1 1862
-	lwz %r3, 1646(%r11)
+	lwz %r6, 1646(%r4)
 # u = u & q
 	.loc 1 1863
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1864
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2323]
 	.loc 1 1865
-	lwz %r3, 2323(%r11)
+	lwz %r6, 2323(%r4)
 # u = u & q
 	.loc 1 1866
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1867
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 292]
 	.loc 1 1868
-	lwz %r3, 292(%r8)
+	lwz %r6, 292(%r11)
 # u = u & q
 	.loc 1 1869
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1870
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 969]
 	.loc 1 1871
-	lwz %r3, 969(%r8)
+	lwz %r6, 969(%r11)
 # u = u & q
 	.loc 1 1872
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1873
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1646]
 	.loc 1 1874
-	lwz %r3, 1646(%r8)
+	lwz %r6, 1646(%r11)
 # u = u & q
 	.loc 1 1875
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1876
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2323]
 	.loc 1 1877
-	lwz %r3, 2323(%r8)
+	lwz %r6, 2323(%r11)
 # u = u & q
 	.loc 1 1878
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1879
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 296]
 	.loc 1 1880
-	lwz %r6, 296(%r12)
+	lwz %r9, 296(%r12)
 # u = mem32[p0 + 296]
 	.loc 1 1881
-	lwz %r3, 296(%r11)
+	lwz %r6, 296(%r4)
 # u = u & q
 	.loc 1 1882
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1883
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 973]
 	.loc 1 1884
-	lwz %r3, 973(%r11)
+	lwz %r6, 973(%r4)
 # u = u & q
 	.loc 1 1885
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1886
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1650]
 	.loc 1 1887
-	lwz %r3, 1650(%r11)
+	lwz %r6, 1650(%r4)
 # u = u & q
 	.loc 1 1888
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1889
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2327]
 	.loc 1 1890
-	lwz %r3, 2327(%r11)
+	lwz %r6, 2327(%r4)
 # u = u & q
 	.loc 1 1891
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1892
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 296]
 	.loc 1 1893
-	lwz %r3, 296(%r8)
+	lwz %r6, 296(%r11)
 # u = u & q
 	.loc 1 1894
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1895
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 973]
 	.loc 1 1896
-	lwz %r3, 973(%r8)
+	lwz %r6, 973(%r11)
 # u = u & q
 	.loc 1 1897
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1898
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1650]
 	.loc 1 1899
-	lwz %r3, 1650(%r8)
+	lwz %r6, 1650(%r11)
 # u = u & q
 	.loc 1 1900
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1901
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2327]
 	.loc 1 1902
-	lwz %r3, 2327(%r8)
+	lwz %r6, 2327(%r11)
 # u = u & q
 	.loc 1 1903
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1904
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 300]
 	.loc 1 1905
-	lwz %r6, 300(%r12)
+	lwz %r9, 300(%r12)
 # u = mem32[p0 + 300]
 	.loc 1 1906
-	lwz %r3, 300(%r11)
+	lwz %r6, 300(%r4)
 # u = u & q
 	.loc 1 1907
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1908
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 977]
 	.loc 1 1909
-	lwz %r3, 977(%r11)
+	lwz %r6, 977(%r4)
 # u = u & q
 	.loc 1 1910
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1911
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1654]
 	.loc 1 1912
-	lwz %r3, 1654(%r11)
+	lwz %r6, 1654(%r4)
 # u = u & q
 	.loc 1 1913
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1914
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2331]
 	.loc 1 1915
-	lwz %r3, 2331(%r11)
+	lwz %r6, 2331(%r4)
 # u = u & q
 	.loc 1 1916
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1917
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 300]
 	.loc 1 1918
-	lwz %r3, 300(%r8)
+	lwz %r6, 300(%r11)
 # u = u & q
 	.loc 1 1919
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1920
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 977]
 	.loc 1 1921
-	lwz %r3, 977(%r8)
+	lwz %r6, 977(%r11)
 # u = u & q
 	.loc 1 1922
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1923
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1654]
 	.loc 1 1924
-	lwz %r3, 1654(%r8)
+	lwz %r6, 1654(%r11)
 # u = u & q
 	.loc 1 1925
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1926
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2331]
 	.loc 1 1927
-	lwz %r3, 2331(%r8)
+	lwz %r6, 2331(%r11)
 # u = u & q
 	.loc 1 1928
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1929
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 304]
 	.loc 1 1930
-	lwz %r6, 304(%r12)
+	lwz %r9, 304(%r12)
 # u = mem32[p0 + 304]
 	.loc 1 1931
-	lwz %r3, 304(%r11)
+	lwz %r6, 304(%r4)
 # u = u & q
 	.loc 1 1932
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1933
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 981]
 	.loc 1 1934
-	lwz %r3, 981(%r11)
+	lwz %r6, 981(%r4)
 # u = u & q
 	.loc 1 1935
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1936
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1658]
 	.loc 1 1937
-	lwz %r3, 1658(%r11)
+	lwz %r6, 1658(%r4)
 # u = u & q
 	.loc 1 1938
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1939
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2335]
 	.loc 1 1940
-	lwz %r3, 2335(%r11)
+	lwz %r6, 2335(%r4)
 # u = u & q
 	.loc 1 1941
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1942
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 304]
 	.loc 1 1943
-	lwz %r3, 304(%r8)
+	lwz %r6, 304(%r11)
 # u = u & q
 	.loc 1 1944
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1945
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 981]
 	.loc 1 1946
-	lwz %r3, 981(%r8)
+	lwz %r6, 981(%r11)
 # u = u & q
 	.loc 1 1947
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1948
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1658]
 	.loc 1 1949
-	lwz %r3, 1658(%r8)
+	lwz %r6, 1658(%r11)
 # u = u & q
 	.loc 1 1950
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1951
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2335]
 	.loc 1 1952
-	lwz %r3, 2335(%r8)
+	lwz %r6, 2335(%r11)
 # u = u & q
 	.loc 1 1953
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1954
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 308]
 	.loc 1 1955
-	lwz %r6, 308(%r12)
+	lwz %r9, 308(%r12)
 # u = mem32[p0 + 308]
 	.loc 1 1956
-	lwz %r3, 308(%r11)
+	lwz %r6, 308(%r4)
 # u = u & q
 	.loc 1 1957
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1958
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 985]
 	.loc 1 1959
-	lwz %r3, 985(%r11)
+	lwz %r6, 985(%r4)
 # u = u & q
 	.loc 1 1960
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1961
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1662]
 	.loc 1 1962
-	lwz %r3, 1662(%r11)
+	lwz %r6, 1662(%r4)
 # u = u & q
 	.loc 1 1963
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1964
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2339]
 	.loc 1 1965
-	lwz %r3, 2339(%r11)
+	lwz %r6, 2339(%r4)
 # u = u & q
 	.loc 1 1966
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1967
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 308]
 	.loc 1 1968
-	lwz %r3, 308(%r8)
+	lwz %r6, 308(%r11)
 # u = u & q
 	.loc 1 1969
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1970
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 985]
 	.loc 1 1971
-	lwz %r3, 985(%r8)
+	lwz %r6, 985(%r11)
 # u = u & q
 	.loc 1 1972
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1973
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1662]
 	.loc 1 1974
-	lwz %r3, 1662(%r8)
+	lwz %r6, 1662(%r11)
 # u = u & q
 	.loc 1 1975
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 1976
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2339]
 	.loc 1 1977
-	lwz %r3, 2339(%r8)
+	lwz %r6, 2339(%r11)
 # u = u & q
 	.loc 1 1978
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 1979
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 312]
 	.loc 1 1980
-	lwz %r6, 312(%r12)
+	lwz %r9, 312(%r12)
 # u = mem32[p0 + 312]
 	.loc 1 1981
-	lwz %r3, 312(%r11)
+	lwz %r6, 312(%r4)
 # u = u & q
 	.loc 1 1982
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 1983
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 989]
 	.loc 1 1984
-	lwz %r3, 989(%r11)
+	lwz %r6, 989(%r4)
 # u = u & q
 	.loc 1 1985
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 1986
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1666]
 	.loc 1 1987
-	lwz %r3, 1666(%r11)
+	lwz %r6, 1666(%r4)
 # u = u & q
 	.loc 1 1988
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 1989
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2343]
 	.loc 1 1990
-	lwz %r3, 2343(%r11)
+	lwz %r6, 2343(%r4)
 # u = u & q
 	.loc 1 1991
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 1992
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 312]
 	.loc 1 1993
-	lwz %r3, 312(%r8)
+	lwz %r6, 312(%r11)
 # u = u & q
 	.loc 1 1994
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 1995
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 989]
 	.loc 1 1996
-	lwz %r3, 989(%r8)
+	lwz %r6, 989(%r11)
 # u = u & q
 	.loc 1 1997
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 1998
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1666]
 	.loc 1 1999
-	lwz %r3, 1666(%r8)
+	lwz %r6, 1666(%r11)
 # u = u & q
 	.loc 1 2000
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2001
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2343]
 	.loc 1 2002
-	lwz %r3, 2343(%r8)
+	lwz %r6, 2343(%r11)
 # u = u & q
 	.loc 1 2003
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2004
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 316]
 	.loc 1 2005
-	lwz %r6, 316(%r12)
+	lwz %r9, 316(%r12)
 # u = mem32[p0 + 316]
 	.loc 1 2006
-	lwz %r3, 316(%r11)
+	lwz %r6, 316(%r4)
 # u = u & q
 	.loc 1 2007
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2008
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 993]
 	.loc 1 2009
-	lwz %r3, 993(%r11)
+	lwz %r6, 993(%r4)
 # u = u & q
 	.loc 1 2010
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2011
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1670]
 	.loc 1 2012
-	lwz %r3, 1670(%r11)
+	lwz %r6, 1670(%r4)
 # u = u & q
 	.loc 1 2013
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2014
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2347]
 	.loc 1 2015
-	lwz %r3, 2347(%r11)
+	lwz %r6, 2347(%r4)
 # u = u & q
 	.loc 1 2016
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2017
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 316]
 	.loc 1 2018
-	lwz %r3, 316(%r8)
+	lwz %r6, 316(%r11)
 # u = u & q
 	.loc 1 2019
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2020
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 993]
 	.loc 1 2021
-	lwz %r3, 993(%r8)
+	lwz %r6, 993(%r11)
 # u = u & q
 	.loc 1 2022
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2023
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1670]
 	.loc 1 2024
-	lwz %r3, 1670(%r8)
+	lwz %r6, 1670(%r11)
 # u = u & q
 	.loc 1 2025
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2026
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2347]
 	.loc 1 2027
-	lwz %r3, 2347(%r8)
+	lwz %r6, 2347(%r11)
 # u = u & q
 	.loc 1 2028
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2029
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 320]
 	.loc 1 2030
-	lwz %r6, 320(%r12)
+	lwz %r9, 320(%r12)
 # u = mem32[p0 + 320]
 	.loc 1 2031
-	lwz %r3, 320(%r11)
+	lwz %r6, 320(%r4)
 # u = u & q
 	.loc 1 2032
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2033
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 997]
 	.loc 1 2034
-	lwz %r3, 997(%r11)
+	lwz %r6, 997(%r4)
 # u = u & q
 	.loc 1 2035
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2036
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1674]
 	.loc 1 2037
-	lwz %r3, 1674(%r11)
+	lwz %r6, 1674(%r4)
 # u = u & q
 	.loc 1 2038
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2039
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2351]
 	.loc 1 2040
-	lwz %r3, 2351(%r11)
+	lwz %r6, 2351(%r4)
 # u = u & q
 	.loc 1 2041
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2042
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 320]
 	.loc 1 2043
-	lwz %r3, 320(%r8)
+	lwz %r6, 320(%r11)
 # u = u & q
 	.loc 1 2044
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2045
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 997]
 	.loc 1 2046
-	lwz %r3, 997(%r8)
+	lwz %r6, 997(%r11)
 # u = u & q
 	.loc 1 2047
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2048
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1674]
 	.loc 1 2049
-	lwz %r3, 1674(%r8)
+	lwz %r6, 1674(%r11)
 # u = u & q
 	.loc 1 2050
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2051
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2351]
 	.loc 1 2052
-	lwz %r3, 2351(%r8)
+	lwz %r6, 2351(%r11)
 # u = u & q
 	.loc 1 2053
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2054
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 324]
 	.loc 1 2055
-	lwz %r6, 324(%r12)
+	lwz %r9, 324(%r12)
 # u = mem32[p0 + 324]
 	.loc 1 2056
-	lwz %r3, 324(%r11)
+	lwz %r6, 324(%r4)
 # u = u & q
 	.loc 1 2057
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2058
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1001]
 	.loc 1 2059
-	lwz %r3, 1001(%r11)
+	lwz %r6, 1001(%r4)
 # u = u & q
 	.loc 1 2060
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2061
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1678]
 	.loc 1 2062
-	lwz %r3, 1678(%r11)
+	lwz %r6, 1678(%r4)
 # u = u & q
 	.loc 1 2063
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2064
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2355]
 	.loc 1 2065
-	lwz %r3, 2355(%r11)
+	lwz %r6, 2355(%r4)
 # u = u & q
 	.loc 1 2066
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2067
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 324]
 	.loc 1 2068
-	lwz %r3, 324(%r8)
+	lwz %r6, 324(%r11)
 # u = u & q
 	.loc 1 2069
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2070
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1001]
 	.loc 1 2071
-	lwz %r3, 1001(%r8)
+	lwz %r6, 1001(%r11)
 # u = u & q
 	.loc 1 2072
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2073
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1678]
 	.loc 1 2074
-	lwz %r3, 1678(%r8)
+	lwz %r6, 1678(%r11)
 # u = u & q
 	.loc 1 2075
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2076
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2355]
 	.loc 1 2077
-	lwz %r3, 2355(%r8)
+	lwz %r6, 2355(%r11)
 # u = u & q
 	.loc 1 2078
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2079
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 328]
 	.loc 1 2080
-	lwz %r6, 328(%r12)
+	lwz %r9, 328(%r12)
 # u = mem32[p0 + 328]
 	.loc 1 2081
-	lwz %r3, 328(%r11)
+	lwz %r6, 328(%r4)
 # u = u & q
 	.loc 1 2082
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2083
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1005]
 	.loc 1 2084
-	lwz %r3, 1005(%r11)
+	lwz %r6, 1005(%r4)
 # u = u & q
 	.loc 1 2085
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2086
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1682]
 	.loc 1 2087
-	lwz %r3, 1682(%r11)
+	lwz %r6, 1682(%r4)
 # u = u & q
 	.loc 1 2088
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2089
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2359]
 	.loc 1 2090
-	lwz %r3, 2359(%r11)
+	lwz %r6, 2359(%r4)
 # u = u & q
 	.loc 1 2091
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2092
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 328]
 	.loc 1 2093
-	lwz %r3, 328(%r8)
+	lwz %r6, 328(%r11)
 # u = u & q
 	.loc 1 2094
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2095
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1005]
 	.loc 1 2096
-	lwz %r3, 1005(%r8)
+	lwz %r6, 1005(%r11)
 # u = u & q
 	.loc 1 2097
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2098
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1682]
 	.loc 1 2099
-	lwz %r3, 1682(%r8)
+	lwz %r6, 1682(%r11)
 # u = u & q
 	.loc 1 2100
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2101
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2359]
 	.loc 1 2102
-	lwz %r3, 2359(%r8)
+	lwz %r6, 2359(%r11)
 # u = u & q
 	.loc 1 2103
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2104
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 332]
 	.loc 1 2105
-	lwz %r6, 332(%r12)
+	lwz %r9, 332(%r12)
 # u = mem32[p0 + 332]
 	.loc 1 2106
-	lwz %r3, 332(%r11)
+	lwz %r6, 332(%r4)
 # u = u & q
 	.loc 1 2107
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2108
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1009]
 	.loc 1 2109
-	lwz %r3, 1009(%r11)
+	lwz %r6, 1009(%r4)
 # u = u & q
 	.loc 1 2110
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2111
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1686]
 	.loc 1 2112
-	lwz %r3, 1686(%r11)
+	lwz %r6, 1686(%r4)
 # u = u & q
 	.loc 1 2113
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2114
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2363]
 	.loc 1 2115
-	lwz %r3, 2363(%r11)
+	lwz %r6, 2363(%r4)
 # u = u & q
 	.loc 1 2116
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2117
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 332]
 	.loc 1 2118
-	lwz %r3, 332(%r8)
+	lwz %r6, 332(%r11)
 # u = u & q
 	.loc 1 2119
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2120
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1009]
 	.loc 1 2121
-	lwz %r3, 1009(%r8)
+	lwz %r6, 1009(%r11)
 # u = u & q
 	.loc 1 2122
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2123
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1686]
 	.loc 1 2124
-	lwz %r3, 1686(%r8)
+	lwz %r6, 1686(%r11)
 # u = u & q
 	.loc 1 2125
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2126
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2363]
 	.loc 1 2127
-	lwz %r3, 2363(%r8)
+	lwz %r6, 2363(%r11)
 # u = u & q
 	.loc 1 2128
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2129
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 336]
 	.loc 1 2130
-	lwz %r6, 336(%r12)
+	lwz %r9, 336(%r12)
 # u = mem32[p0 + 336]
 	.loc 1 2131
-	lwz %r3, 336(%r11)
+	lwz %r6, 336(%r4)
 # u = u & q
 	.loc 1 2132
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2133
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1013]
 	.loc 1 2134
-	lwz %r3, 1013(%r11)
+	lwz %r6, 1013(%r4)
 # u = u & q
 	.loc 1 2135
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2136
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1690]
 	.loc 1 2137
-	lwz %r3, 1690(%r11)
+	lwz %r6, 1690(%r4)
 # u = u & q
 	.loc 1 2138
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2139
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2367]
 	.loc 1 2140
-	lwz %r3, 2367(%r11)
+	lwz %r6, 2367(%r4)
 # u = u & q
 	.loc 1 2141
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2142
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 336]
 	.loc 1 2143
-	lwz %r3, 336(%r8)
+	lwz %r6, 336(%r11)
 # u = u & q
 	.loc 1 2144
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2145
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1013]
 	.loc 1 2146
-	lwz %r3, 1013(%r8)
+	lwz %r6, 1013(%r11)
 # u = u & q
 	.loc 1 2147
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2148
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1690]
 	.loc 1 2149
-	lwz %r3, 1690(%r8)
+	lwz %r6, 1690(%r11)
 # u = u & q
 	.loc 1 2150
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2151
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2367]
 	.loc 1 2152
-	lwz %r3, 2367(%r8)
+	lwz %r6, 2367(%r11)
 # u = u & q
 	.loc 1 2153
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2154
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 340]
 	.loc 1 2155
-	lwz %r6, 340(%r12)
+	lwz %r9, 340(%r12)
 # u = mem32[p0 + 340]
 	.loc 1 2156
-	lwz %r3, 340(%r11)
+	lwz %r6, 340(%r4)
 # u = u & q
 	.loc 1 2157
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2158
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1017]
 	.loc 1 2159
-	lwz %r3, 1017(%r11)
+	lwz %r6, 1017(%r4)
 # u = u & q
 	.loc 1 2160
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2161
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1694]
 	.loc 1 2162
-	lwz %r3, 1694(%r11)
+	lwz %r6, 1694(%r4)
 # u = u & q
 	.loc 1 2163
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2164
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2371]
 	.loc 1 2165
-	lwz %r3, 2371(%r11)
+	lwz %r6, 2371(%r4)
 # u = u & q
 	.loc 1 2166
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2167
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 340]
 	.loc 1 2168
-	lwz %r3, 340(%r8)
+	lwz %r6, 340(%r11)
 # u = u & q
 	.loc 1 2169
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2170
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1017]
 	.loc 1 2171
-	lwz %r3, 1017(%r8)
+	lwz %r6, 1017(%r11)
 # u = u & q
 	.loc 1 2172
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2173
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1694]
 	.loc 1 2174
-	lwz %r3, 1694(%r8)
+	lwz %r6, 1694(%r11)
 # u = u & q
 	.loc 1 2175
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2176
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2371]
 	.loc 1 2177
-	lwz %r3, 2371(%r8)
+	lwz %r6, 2371(%r11)
 # u = u & q
 	.loc 1 2178
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2179
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 344]
 	.loc 1 2180
-	lwz %r6, 344(%r12)
+	lwz %r9, 344(%r12)
 # u = mem32[p0 + 344]
 	.loc 1 2181
-	lwz %r3, 344(%r11)
+	lwz %r6, 344(%r4)
 # u = u & q
 	.loc 1 2182
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2183
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1021]
 	.loc 1 2184
-	lwz %r3, 1021(%r11)
+	lwz %r6, 1021(%r4)
 # u = u & q
 	.loc 1 2185
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2186
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1698]
 	.loc 1 2187
-	lwz %r3, 1698(%r11)
+	lwz %r6, 1698(%r4)
 # u = u & q
 	.loc 1 2188
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2189
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2375]
 	.loc 1 2190
-	lwz %r3, 2375(%r11)
+	lwz %r6, 2375(%r4)
 # u = u & q
 	.loc 1 2191
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2192
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 344]
 	.loc 1 2193
-	lwz %r3, 344(%r8)
+	lwz %r6, 344(%r11)
 # u = u & q
 	.loc 1 2194
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2195
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1021]
 	.loc 1 2196
-	lwz %r3, 1021(%r8)
+	lwz %r6, 1021(%r11)
 # u = u & q
 	.loc 1 2197
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2198
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1698]
 	.loc 1 2199
-	lwz %r3, 1698(%r8)
+	lwz %r6, 1698(%r11)
 # u = u & q
 	.loc 1 2200
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2201
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2375]
 	.loc 1 2202
-	lwz %r3, 2375(%r8)
+	lwz %r6, 2375(%r11)
 # u = u & q
 	.loc 1 2203
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2204
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 348]
 	.loc 1 2205
-	lwz %r6, 348(%r12)
+	lwz %r9, 348(%r12)
 # u = mem32[p0 + 348]
 	.loc 1 2206
-	lwz %r3, 348(%r11)
+	lwz %r6, 348(%r4)
 # u = u & q
 	.loc 1 2207
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2208
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1025]
 	.loc 1 2209
-	lwz %r3, 1025(%r11)
+	lwz %r6, 1025(%r4)
 # u = u & q
 	.loc 1 2210
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2211
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1702]
 	.loc 1 2212
-	lwz %r3, 1702(%r11)
+	lwz %r6, 1702(%r4)
 # u = u & q
 	.loc 1 2213
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2214
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2379]
 	.loc 1 2215
-	lwz %r3, 2379(%r11)
+	lwz %r6, 2379(%r4)
 # u = u & q
 	.loc 1 2216
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2217
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 348]
 	.loc 1 2218
-	lwz %r3, 348(%r8)
+	lwz %r6, 348(%r11)
 # u = u & q
 	.loc 1 2219
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2220
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1025]
 	.loc 1 2221
-	lwz %r3, 1025(%r8)
+	lwz %r6, 1025(%r11)
 # u = u & q
 	.loc 1 2222
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2223
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1702]
 	.loc 1 2224
-	lwz %r3, 1702(%r8)
+	lwz %r6, 1702(%r11)
 # u = u & q
 	.loc 1 2225
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2226
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2379]
 	.loc 1 2227
-	lwz %r3, 2379(%r8)
+	lwz %r6, 2379(%r11)
 # u = u & q
 	.loc 1 2228
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2229
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 352]
 	.loc 1 2230
-	lwz %r6, 352(%r12)
+	lwz %r9, 352(%r12)
 # u = mem32[p0 + 352]
 	.loc 1 2231
-	lwz %r3, 352(%r11)
+	lwz %r6, 352(%r4)
 # u = u & q
 	.loc 1 2232
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2233
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1029]
 	.loc 1 2234
-	lwz %r3, 1029(%r11)
+	lwz %r6, 1029(%r4)
 # u = u & q
 	.loc 1 2235
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2236
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1706]
 	.loc 1 2237
-	lwz %r3, 1706(%r11)
+	lwz %r6, 1706(%r4)
 # u = u & q
 	.loc 1 2238
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2239
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2383]
 	.loc 1 2240
-	lwz %r3, 2383(%r11)
+	lwz %r6, 2383(%r4)
 # u = u & q
 	.loc 1 2241
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2242
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 352]
 	.loc 1 2243
-	lwz %r3, 352(%r8)
+	lwz %r6, 352(%r11)
 # u = u & q
 	.loc 1 2244
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2245
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1029]
 	.loc 1 2246
-	lwz %r3, 1029(%r8)
+	lwz %r6, 1029(%r11)
 # u = u & q
 	.loc 1 2247
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2248
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1706]
 	.loc 1 2249
-	lwz %r3, 1706(%r8)
+	lwz %r6, 1706(%r11)
 # u = u & q
 	.loc 1 2250
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2251
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2383]
 	.loc 1 2252
-	lwz %r3, 2383(%r8)
+	lwz %r6, 2383(%r11)
 # u = u & q
 	.loc 1 2253
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2254
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 356]
 	.loc 1 2255
-	lwz %r6, 356(%r12)
+	lwz %r9, 356(%r12)
 # u = mem32[p0 + 356]
 	.loc 1 2256
-	lwz %r3, 356(%r11)
+	lwz %r6, 356(%r4)
 # u = u & q
 	.loc 1 2257
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2258
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1033]
 	.loc 1 2259
-	lwz %r3, 1033(%r11)
+	lwz %r6, 1033(%r4)
 # u = u & q
 	.loc 1 2260
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2261
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1710]
 	.loc 1 2262
-	lwz %r3, 1710(%r11)
+	lwz %r6, 1710(%r4)
 # u = u & q
 	.loc 1 2263
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2264
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2387]
 	.loc 1 2265
-	lwz %r3, 2387(%r11)
+	lwz %r6, 2387(%r4)
 # u = u & q
 	.loc 1 2266
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2267
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 356]
 	.loc 1 2268
-	lwz %r3, 356(%r8)
+	lwz %r6, 356(%r11)
 # u = u & q
 	.loc 1 2269
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2270
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1033]
 	.loc 1 2271
-	lwz %r3, 1033(%r8)
+	lwz %r6, 1033(%r11)
 # u = u & q
 	.loc 1 2272
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2273
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1710]
 	.loc 1 2274
-	lwz %r3, 1710(%r8)
+	lwz %r6, 1710(%r11)
 # u = u & q
 	.loc 1 2275
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2276
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2387]
 	.loc 1 2277
-	lwz %r3, 2387(%r8)
+	lwz %r6, 2387(%r11)
 # u = u & q
 	.loc 1 2278
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2279
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 360]
 	.loc 1 2280
-	lwz %r6, 360(%r12)
+	lwz %r9, 360(%r12)
 # u = mem32[p0 + 360]
 	.loc 1 2281
-	lwz %r3, 360(%r11)
+	lwz %r6, 360(%r4)
 # u = u & q
 	.loc 1 2282
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2283
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1037]
 	.loc 1 2284
-	lwz %r3, 1037(%r11)
+	lwz %r6, 1037(%r4)
 # u = u & q
 	.loc 1 2285
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2286
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1714]
 	.loc 1 2287
-	lwz %r3, 1714(%r11)
+	lwz %r6, 1714(%r4)
 # u = u & q
 	.loc 1 2288
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2289
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2391]
 	.loc 1 2290
-	lwz %r3, 2391(%r11)
+	lwz %r6, 2391(%r4)
 # u = u & q
 	.loc 1 2291
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2292
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 360]
 	.loc 1 2293
-	lwz %r3, 360(%r8)
+	lwz %r6, 360(%r11)
 # u = u & q
 	.loc 1 2294
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2295
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1037]
 	.loc 1 2296
-	lwz %r3, 1037(%r8)
+	lwz %r6, 1037(%r11)
 # u = u & q
 	.loc 1 2297
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2298
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1714]
 	.loc 1 2299
-	lwz %r3, 1714(%r8)
+	lwz %r6, 1714(%r11)
 # u = u & q
 	.loc 1 2300
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2301
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2391]
 	.loc 1 2302
-	lwz %r3, 2391(%r8)
+	lwz %r6, 2391(%r11)
 # u = u & q
 	.loc 1 2303
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2304
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 364]
 	.loc 1 2305
-	lwz %r6, 364(%r12)
+	lwz %r9, 364(%r12)
 # u = mem32[p0 + 364]
 	.loc 1 2306
-	lwz %r3, 364(%r11)
+	lwz %r6, 364(%r4)
 # u = u & q
 	.loc 1 2307
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2308
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1041]
 	.loc 1 2309
-	lwz %r3, 1041(%r11)
+	lwz %r6, 1041(%r4)
 # u = u & q
 	.loc 1 2310
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2311
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1718]
 	.loc 1 2312
-	lwz %r3, 1718(%r11)
+	lwz %r6, 1718(%r4)
 # u = u & q
 	.loc 1 2313
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2314
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2395]
 	.loc 1 2315
-	lwz %r3, 2395(%r11)
+	lwz %r6, 2395(%r4)
 # u = u & q
 	.loc 1 2316
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2317
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 364]
 	.loc 1 2318
-	lwz %r3, 364(%r8)
+	lwz %r6, 364(%r11)
 # u = u & q
 	.loc 1 2319
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2320
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1041]
 	.loc 1 2321
-	lwz %r3, 1041(%r8)
+	lwz %r6, 1041(%r11)
 # u = u & q
 	.loc 1 2322
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2323
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1718]
 	.loc 1 2324
-	lwz %r3, 1718(%r8)
+	lwz %r6, 1718(%r11)
 # u = u & q
 	.loc 1 2325
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2326
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2395]
 	.loc 1 2327
-	lwz %r3, 2395(%r8)
+	lwz %r6, 2395(%r11)
 # u = u & q
 	.loc 1 2328
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2329
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 368]
 	.loc 1 2330
-	lwz %r6, 368(%r12)
+	lwz %r9, 368(%r12)
 # u = mem32[p0 + 368]
 	.loc 1 2331
-	lwz %r3, 368(%r11)
+	lwz %r6, 368(%r4)
 # u = u & q
 	.loc 1 2332
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2333
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1045]
 	.loc 1 2334
-	lwz %r3, 1045(%r11)
+	lwz %r6, 1045(%r4)
 # u = u & q
 	.loc 1 2335
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2336
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1722]
 	.loc 1 2337
-	lwz %r3, 1722(%r11)
+	lwz %r6, 1722(%r4)
 # u = u & q
 	.loc 1 2338
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2339
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2399]
 	.loc 1 2340
-	lwz %r3, 2399(%r11)
+	lwz %r6, 2399(%r4)
 # u = u & q
 	.loc 1 2341
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2342
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 368]
 	.loc 1 2343
-	lwz %r3, 368(%r8)
+	lwz %r6, 368(%r11)
 # u = u & q
 	.loc 1 2344
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2345
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1045]
 	.loc 1 2346
-	lwz %r3, 1045(%r8)
+	lwz %r6, 1045(%r11)
 # u = u & q
 	.loc 1 2347
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2348
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1722]
 	.loc 1 2349
-	lwz %r3, 1722(%r8)
+	lwz %r6, 1722(%r11)
 # u = u & q
 	.loc 1 2350
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2351
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2399]
 	.loc 1 2352
-	lwz %r3, 2399(%r8)
+	lwz %r6, 2399(%r11)
 # u = u & q
 	.loc 1 2353
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2354
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 372]
 	.loc 1 2355
-	lwz %r6, 372(%r12)
+	lwz %r9, 372(%r12)
 # u = mem32[p0 + 372]
 	.loc 1 2356
-	lwz %r3, 372(%r11)
+	lwz %r6, 372(%r4)
 # u = u & q
 	.loc 1 2357
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2358
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1049]
 	.loc 1 2359
-	lwz %r3, 1049(%r11)
+	lwz %r6, 1049(%r4)
 # u = u & q
 	.loc 1 2360
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2361
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1726]
 	.loc 1 2362
-	lwz %r3, 1726(%r11)
+	lwz %r6, 1726(%r4)
 # u = u & q
 	.loc 1 2363
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2364
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2403]
 	.loc 1 2365
-	lwz %r3, 2403(%r11)
+	lwz %r6, 2403(%r4)
 # u = u & q
 	.loc 1 2366
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2367
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 372]
 	.loc 1 2368
-	lwz %r3, 372(%r8)
+	lwz %r6, 372(%r11)
 # u = u & q
 	.loc 1 2369
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2370
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1049]
 	.loc 1 2371
-	lwz %r3, 1049(%r8)
+	lwz %r6, 1049(%r11)
 # u = u & q
 	.loc 1 2372
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2373
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1726]
 	.loc 1 2374
-	lwz %r3, 1726(%r8)
+	lwz %r6, 1726(%r11)
 # u = u & q
 	.loc 1 2375
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2376
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2403]
 	.loc 1 2377
-	lwz %r3, 2403(%r8)
+	lwz %r6, 2403(%r11)
 # u = u & q
 	.loc 1 2378
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2379
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 376]
 	.loc 1 2380
-	lwz %r6, 376(%r12)
+	lwz %r9, 376(%r12)
 # u = mem32[p0 + 376]
 	.loc 1 2381
-	lwz %r3, 376(%r11)
+	lwz %r6, 376(%r4)
 # u = u & q
 	.loc 1 2382
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2383
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1053]
 	.loc 1 2384
-	lwz %r3, 1053(%r11)
+	lwz %r6, 1053(%r4)
 # u = u & q
 	.loc 1 2385
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2386
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1730]
 	.loc 1 2387
-	lwz %r3, 1730(%r11)
+	lwz %r6, 1730(%r4)
 # u = u & q
 	.loc 1 2388
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2389
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2407]
 	.loc 1 2390
-	lwz %r3, 2407(%r11)
+	lwz %r6, 2407(%r4)
 # u = u & q
 	.loc 1 2391
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2392
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 376]
 	.loc 1 2393
-	lwz %r3, 376(%r8)
+	lwz %r6, 376(%r11)
 # u = u & q
 	.loc 1 2394
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2395
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1053]
 	.loc 1 2396
-	lwz %r3, 1053(%r8)
+	lwz %r6, 1053(%r11)
 # u = u & q
 	.loc 1 2397
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2398
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1730]
 	.loc 1 2399
-	lwz %r3, 1730(%r8)
+	lwz %r6, 1730(%r11)
 # u = u & q
 	.loc 1 2400
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2401
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2407]
 	.loc 1 2402
-	lwz %r3, 2407(%r8)
+	lwz %r6, 2407(%r11)
 # u = u & q
 	.loc 1 2403
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2404
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 380]
 	.loc 1 2405
-	lwz %r6, 380(%r12)
+	lwz %r9, 380(%r12)
 # u = mem32[p0 + 380]
 	.loc 1 2406
-	lwz %r3, 380(%r11)
+	lwz %r6, 380(%r4)
 # u = u & q
 	.loc 1 2407
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2408
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1057]
 	.loc 1 2409
-	lwz %r3, 1057(%r11)
+	lwz %r6, 1057(%r4)
 # u = u & q
 	.loc 1 2410
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2411
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1734]
 	.loc 1 2412
-	lwz %r3, 1734(%r11)
+	lwz %r6, 1734(%r4)
 # u = u & q
 	.loc 1 2413
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2414
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2411]
 	.loc 1 2415
-	lwz %r3, 2411(%r11)
+	lwz %r6, 2411(%r4)
 # u = u & q
 	.loc 1 2416
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2417
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 380]
 	.loc 1 2418
-	lwz %r3, 380(%r8)
+	lwz %r6, 380(%r11)
 # u = u & q
 	.loc 1 2419
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2420
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1057]
 	.loc 1 2421
-	lwz %r3, 1057(%r8)
+	lwz %r6, 1057(%r11)
 # u = u & q
 	.loc 1 2422
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2423
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1734]
 	.loc 1 2424
-	lwz %r3, 1734(%r8)
+	lwz %r6, 1734(%r11)
 # u = u & q
 	.loc 1 2425
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2426
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2411]
 	.loc 1 2427
-	lwz %r3, 2411(%r8)
+	lwz %r6, 2411(%r11)
 # u = u & q
 	.loc 1 2428
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2429
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 384]
 	.loc 1 2430
-	lwz %r6, 384(%r12)
+	lwz %r9, 384(%r12)
 # u = mem32[p0 + 384]
 	.loc 1 2431
-	lwz %r3, 384(%r11)
+	lwz %r6, 384(%r4)
 # u = u & q
 	.loc 1 2432
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2433
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1061]
 	.loc 1 2434
-	lwz %r3, 1061(%r11)
+	lwz %r6, 1061(%r4)
 # u = u & q
 	.loc 1 2435
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2436
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1738]
 	.loc 1 2437
-	lwz %r3, 1738(%r11)
+	lwz %r6, 1738(%r4)
 # u = u & q
 	.loc 1 2438
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2439
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2415]
 	.loc 1 2440
-	lwz %r3, 2415(%r11)
+	lwz %r6, 2415(%r4)
 # u = u & q
 	.loc 1 2441
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2442
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 384]
 	.loc 1 2443
-	lwz %r3, 384(%r8)
+	lwz %r6, 384(%r11)
 # u = u & q
 	.loc 1 2444
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2445
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1061]
 	.loc 1 2446
-	lwz %r3, 1061(%r8)
+	lwz %r6, 1061(%r11)
 # u = u & q
 	.loc 1 2447
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2448
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1738]
 	.loc 1 2449
-	lwz %r3, 1738(%r8)
+	lwz %r6, 1738(%r11)
 # u = u & q
 	.loc 1 2450
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2451
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2415]
 	.loc 1 2452
-	lwz %r3, 2415(%r8)
+	lwz %r6, 2415(%r11)
 # u = u & q
 	.loc 1 2453
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2454
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 388]
 	.loc 1 2455
-	lwz %r6, 388(%r12)
+	lwz %r9, 388(%r12)
 # u = mem32[p0 + 388]
 	.loc 1 2456
-	lwz %r3, 388(%r11)
+	lwz %r6, 388(%r4)
 # u = u & q
 	.loc 1 2457
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2458
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1065]
 	.loc 1 2459
-	lwz %r3, 1065(%r11)
+	lwz %r6, 1065(%r4)
 # u = u & q
 	.loc 1 2460
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2461
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1742]
 	.loc 1 2462
-	lwz %r3, 1742(%r11)
+	lwz %r6, 1742(%r4)
 # u = u & q
 	.loc 1 2463
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2464
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2419]
 	.loc 1 2465
-	lwz %r3, 2419(%r11)
+	lwz %r6, 2419(%r4)
 # u = u & q
 	.loc 1 2466
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2467
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 388]
 	.loc 1 2468
-	lwz %r3, 388(%r8)
+	lwz %r6, 388(%r11)
 # u = u & q
 	.loc 1 2469
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2470
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1065]
 	.loc 1 2471
-	lwz %r3, 1065(%r8)
+	lwz %r6, 1065(%r11)
 # u = u & q
 	.loc 1 2472
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2473
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1742]
 	.loc 1 2474
-	lwz %r3, 1742(%r8)
+	lwz %r6, 1742(%r11)
 # u = u & q
 	.loc 1 2475
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2476
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2419]
 	.loc 1 2477
-	lwz %r3, 2419(%r8)
+	lwz %r6, 2419(%r11)
 # u = u & q
 	.loc 1 2478
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2479
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 392]
 	.loc 1 2480
-	lwz %r6, 392(%r12)
+	lwz %r9, 392(%r12)
 # u = mem32[p0 + 392]
 	.loc 1 2481
-	lwz %r3, 392(%r11)
+	lwz %r6, 392(%r4)
 # u = u & q
 	.loc 1 2482
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2483
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1069]
 	.loc 1 2484
-	lwz %r3, 1069(%r11)
+	lwz %r6, 1069(%r4)
 # u = u & q
 	.loc 1 2485
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2486
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1746]
 	.loc 1 2487
-	lwz %r3, 1746(%r11)
+	lwz %r6, 1746(%r4)
 # u = u & q
 	.loc 1 2488
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2489
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2423]
 	.loc 1 2490
-	lwz %r3, 2423(%r11)
+	lwz %r6, 2423(%r4)
 # u = u & q
 	.loc 1 2491
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2492
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 392]
 	.loc 1 2493
-	lwz %r3, 392(%r8)
+	lwz %r6, 392(%r11)
 # u = u & q
 	.loc 1 2494
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2495
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1069]
 	.loc 1 2496
-	lwz %r3, 1069(%r8)
+	lwz %r6, 1069(%r11)
 # u = u & q
 	.loc 1 2497
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2498
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1746]
 	.loc 1 2499
-	lwz %r3, 1746(%r8)
+	lwz %r6, 1746(%r11)
 # u = u & q
 	.loc 1 2500
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2501
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2423]
 	.loc 1 2502
-	lwz %r3, 2423(%r8)
+	lwz %r6, 2423(%r11)
 # u = u & q
 	.loc 1 2503
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2504
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 396]
 	.loc 1 2505
-	lwz %r6, 396(%r12)
+	lwz %r9, 396(%r12)
 # u = mem32[p0 + 396]
 	.loc 1 2506
-	lwz %r3, 396(%r11)
+	lwz %r6, 396(%r4)
 # u = u & q
 	.loc 1 2507
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2508
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1073]
 	.loc 1 2509
-	lwz %r3, 1073(%r11)
+	lwz %r6, 1073(%r4)
 # u = u & q
 	.loc 1 2510
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2511
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1750]
 	.loc 1 2512
-	lwz %r3, 1750(%r11)
+	lwz %r6, 1750(%r4)
 # u = u & q
 	.loc 1 2513
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2514
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2427]
 	.loc 1 2515
-	lwz %r3, 2427(%r11)
+	lwz %r6, 2427(%r4)
 # u = u & q
 	.loc 1 2516
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2517
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 396]
 	.loc 1 2518
-	lwz %r3, 396(%r8)
+	lwz %r6, 396(%r11)
 # u = u & q
 	.loc 1 2519
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2520
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1073]
 	.loc 1 2521
-	lwz %r3, 1073(%r8)
+	lwz %r6, 1073(%r11)
 # u = u & q
 	.loc 1 2522
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2523
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1750]
 	.loc 1 2524
-	lwz %r3, 1750(%r8)
+	lwz %r6, 1750(%r11)
 # u = u & q
 	.loc 1 2525
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2526
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2427]
 	.loc 1 2527
-	lwz %r3, 2427(%r8)
+	lwz %r6, 2427(%r11)
 # u = u & q
 	.loc 1 2528
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2529
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 400]
 	.loc 1 2530
-	lwz %r6, 400(%r12)
+	lwz %r9, 400(%r12)
 # u = mem32[p0 + 400]
 	.loc 1 2531
-	lwz %r3, 400(%r11)
+	lwz %r6, 400(%r4)
 # u = u & q
 	.loc 1 2532
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2533
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1077]
 	.loc 1 2534
-	lwz %r3, 1077(%r11)
+	lwz %r6, 1077(%r4)
 # u = u & q
 	.loc 1 2535
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2536
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1754]
 	.loc 1 2537
-	lwz %r3, 1754(%r11)
+	lwz %r6, 1754(%r4)
 # u = u & q
 	.loc 1 2538
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2539
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2431]
 	.loc 1 2540
-	lwz %r3, 2431(%r11)
+	lwz %r6, 2431(%r4)
 # u = u & q
 	.loc 1 2541
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2542
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 400]
 	.loc 1 2543
-	lwz %r3, 400(%r8)
+	lwz %r6, 400(%r11)
 # u = u & q
 	.loc 1 2544
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2545
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1077]
 	.loc 1 2546
-	lwz %r3, 1077(%r8)
+	lwz %r6, 1077(%r11)
 # u = u & q
 	.loc 1 2547
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2548
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1754]
 	.loc 1 2549
-	lwz %r3, 1754(%r8)
+	lwz %r6, 1754(%r11)
 # u = u & q
 	.loc 1 2550
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2551
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2431]
 	.loc 1 2552
-	lwz %r3, 2431(%r8)
+	lwz %r6, 2431(%r11)
 # u = u & q
 	.loc 1 2553
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2554
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 404]
 	.loc 1 2555
-	lwz %r6, 404(%r12)
+	lwz %r9, 404(%r12)
 # u = mem32[p0 + 404]
 	.loc 1 2556
-	lwz %r3, 404(%r11)
+	lwz %r6, 404(%r4)
 # u = u & q
 	.loc 1 2557
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2558
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1081]
 	.loc 1 2559
-	lwz %r3, 1081(%r11)
+	lwz %r6, 1081(%r4)
 # u = u & q
 	.loc 1 2560
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2561
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1758]
 	.loc 1 2562
-	lwz %r3, 1758(%r11)
+	lwz %r6, 1758(%r4)
 # u = u & q
 	.loc 1 2563
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2564
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2435]
 	.loc 1 2565
-	lwz %r3, 2435(%r11)
+	lwz %r6, 2435(%r4)
 # u = u & q
 	.loc 1 2566
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2567
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 404]
 	.loc 1 2568
-	lwz %r3, 404(%r8)
+	lwz %r6, 404(%r11)
 # u = u & q
 	.loc 1 2569
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2570
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1081]
 	.loc 1 2571
-	lwz %r3, 1081(%r8)
+	lwz %r6, 1081(%r11)
 # u = u & q
 	.loc 1 2572
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2573
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1758]
 	.loc 1 2574
-	lwz %r3, 1758(%r8)
+	lwz %r6, 1758(%r11)
 # u = u & q
 	.loc 1 2575
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2576
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2435]
 	.loc 1 2577
-	lwz %r3, 2435(%r8)
+	lwz %r6, 2435(%r11)
 # u = u & q
 	.loc 1 2578
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2579
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 408]
 	.loc 1 2580
-	lwz %r6, 408(%r12)
+	lwz %r9, 408(%r12)
 # u = mem32[p0 + 408]
 	.loc 1 2581
-	lwz %r3, 408(%r11)
+	lwz %r6, 408(%r4)
 # u = u & q
 	.loc 1 2582
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2583
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1085]
 	.loc 1 2584
-	lwz %r3, 1085(%r11)
+	lwz %r6, 1085(%r4)
 # u = u & q
 	.loc 1 2585
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2586
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1762]
 	.loc 1 2587
-	lwz %r3, 1762(%r11)
+	lwz %r6, 1762(%r4)
 # u = u & q
 	.loc 1 2588
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2589
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2439]
 	.loc 1 2590
-	lwz %r3, 2439(%r11)
+	lwz %r6, 2439(%r4)
 # u = u & q
 	.loc 1 2591
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2592
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 408]
 	.loc 1 2593
-	lwz %r3, 408(%r8)
+	lwz %r6, 408(%r11)
 # u = u & q
 	.loc 1 2594
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2595
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1085]
 	.loc 1 2596
-	lwz %r3, 1085(%r8)
+	lwz %r6, 1085(%r11)
 # u = u & q
 	.loc 1 2597
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2598
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1762]
 	.loc 1 2599
-	lwz %r3, 1762(%r8)
+	lwz %r6, 1762(%r11)
 # u = u & q
 	.loc 1 2600
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2601
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2439]
 	.loc 1 2602
-	lwz %r3, 2439(%r8)
+	lwz %r6, 2439(%r11)
 # u = u & q
 	.loc 1 2603
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2604
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 412]
 	.loc 1 2605
-	lwz %r6, 412(%r12)
+	lwz %r9, 412(%r12)
 # u = mem32[p0 + 412]
 	.loc 1 2606
-	lwz %r3, 412(%r11)
+	lwz %r6, 412(%r4)
 # u = u & q
 	.loc 1 2607
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2608
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1089]
 	.loc 1 2609
-	lwz %r3, 1089(%r11)
+	lwz %r6, 1089(%r4)
 # u = u & q
 	.loc 1 2610
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2611
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1766]
 	.loc 1 2612
-	lwz %r3, 1766(%r11)
+	lwz %r6, 1766(%r4)
 # u = u & q
 	.loc 1 2613
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2614
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2443]
 	.loc 1 2615
-	lwz %r3, 2443(%r11)
+	lwz %r6, 2443(%r4)
 # u = u & q
 	.loc 1 2616
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2617
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 412]
 	.loc 1 2618
-	lwz %r3, 412(%r8)
+	lwz %r6, 412(%r11)
 # u = u & q
 	.loc 1 2619
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2620
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1089]
 	.loc 1 2621
-	lwz %r3, 1089(%r8)
+	lwz %r6, 1089(%r11)
 # u = u & q
 	.loc 1 2622
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2623
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1766]
 	.loc 1 2624
-	lwz %r3, 1766(%r8)
+	lwz %r6, 1766(%r11)
 # u = u & q
 	.loc 1 2625
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2626
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2443]
 	.loc 1 2627
-	lwz %r3, 2443(%r8)
+	lwz %r6, 2443(%r11)
 # u = u & q
 	.loc 1 2628
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2629
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 416]
 	.loc 1 2630
-	lwz %r6, 416(%r12)
+	lwz %r9, 416(%r12)
 # u = mem32[p0 + 416]
 	.loc 1 2631
-	lwz %r3, 416(%r11)
+	lwz %r6, 416(%r4)
 # u = u & q
 	.loc 1 2632
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2633
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1093]
 	.loc 1 2634
-	lwz %r3, 1093(%r11)
+	lwz %r6, 1093(%r4)
 # u = u & q
 	.loc 1 2635
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2636
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1770]
 	.loc 1 2637
-	lwz %r3, 1770(%r11)
+	lwz %r6, 1770(%r4)
 # u = u & q
 	.loc 1 2638
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2639
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2447]
 	.loc 1 2640
-	lwz %r3, 2447(%r11)
+	lwz %r6, 2447(%r4)
 # u = u & q
 	.loc 1 2641
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2642
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 416]
 	.loc 1 2643
-	lwz %r3, 416(%r8)
+	lwz %r6, 416(%r11)
 # u = u & q
 	.loc 1 2644
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2645
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1093]
 	.loc 1 2646
-	lwz %r3, 1093(%r8)
+	lwz %r6, 1093(%r11)
 # u = u & q
 	.loc 1 2647
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2648
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1770]
 	.loc 1 2649
-	lwz %r3, 1770(%r8)
+	lwz %r6, 1770(%r11)
 # u = u & q
 	.loc 1 2650
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2651
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2447]
 	.loc 1 2652
-	lwz %r3, 2447(%r8)
+	lwz %r6, 2447(%r11)
 # u = u & q
 	.loc 1 2653
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2654
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 420]
 	.loc 1 2655
-	lwz %r6, 420(%r12)
+	lwz %r9, 420(%r12)
 # u = mem32[p0 + 420]
 	.loc 1 2656
-	lwz %r3, 420(%r11)
+	lwz %r6, 420(%r4)
 # u = u & q
 	.loc 1 2657
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2658
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1097]
 	.loc 1 2659
-	lwz %r3, 1097(%r11)
+	lwz %r6, 1097(%r4)
 # u = u & q
 	.loc 1 2660
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2661
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1774]
 	.loc 1 2662
-	lwz %r3, 1774(%r11)
+	lwz %r6, 1774(%r4)
 # u = u & q
 	.loc 1 2663
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2664
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2451]
 	.loc 1 2665
-	lwz %r3, 2451(%r11)
+	lwz %r6, 2451(%r4)
 # u = u & q
 	.loc 1 2666
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2667
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 420]
 	.loc 1 2668
-	lwz %r3, 420(%r8)
+	lwz %r6, 420(%r11)
 # u = u & q
 	.loc 1 2669
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2670
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1097]
 	.loc 1 2671
-	lwz %r3, 1097(%r8)
+	lwz %r6, 1097(%r11)
 # u = u & q
 	.loc 1 2672
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2673
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1774]
 	.loc 1 2674
-	lwz %r3, 1774(%r8)
+	lwz %r6, 1774(%r11)
 # u = u & q
 	.loc 1 2675
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2676
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2451]
 	.loc 1 2677
-	lwz %r3, 2451(%r8)
+	lwz %r6, 2451(%r11)
 # u = u & q
 	.loc 1 2678
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2679
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 424]
 	.loc 1 2680
-	lwz %r6, 424(%r12)
+	lwz %r9, 424(%r12)
 # u = mem32[p0 + 424]
 	.loc 1 2681
-	lwz %r3, 424(%r11)
+	lwz %r6, 424(%r4)
 # u = u & q
 	.loc 1 2682
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2683
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1101]
 	.loc 1 2684
-	lwz %r3, 1101(%r11)
+	lwz %r6, 1101(%r4)
 # u = u & q
 	.loc 1 2685
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2686
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1778]
 	.loc 1 2687
-	lwz %r3, 1778(%r11)
+	lwz %r6, 1778(%r4)
 # u = u & q
 	.loc 1 2688
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2689
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2455]
 	.loc 1 2690
-	lwz %r3, 2455(%r11)
+	lwz %r6, 2455(%r4)
 # u = u & q
 	.loc 1 2691
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2692
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 424]
 	.loc 1 2693
-	lwz %r3, 424(%r8)
+	lwz %r6, 424(%r11)
 # u = u & q
 	.loc 1 2694
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2695
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1101]
 	.loc 1 2696
-	lwz %r3, 1101(%r8)
+	lwz %r6, 1101(%r11)
 # u = u & q
 	.loc 1 2697
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2698
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1778]
 	.loc 1 2699
-	lwz %r3, 1778(%r8)
+	lwz %r6, 1778(%r11)
 # u = u & q
 	.loc 1 2700
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2701
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2455]
 	.loc 1 2702
-	lwz %r3, 2455(%r8)
+	lwz %r6, 2455(%r11)
 # u = u & q
 	.loc 1 2703
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2704
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 428]
 	.loc 1 2705
-	lwz %r6, 428(%r12)
+	lwz %r9, 428(%r12)
 # u = mem32[p0 + 428]
 	.loc 1 2706
-	lwz %r3, 428(%r11)
+	lwz %r6, 428(%r4)
 # u = u & q
 	.loc 1 2707
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2708
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1105]
 	.loc 1 2709
-	lwz %r3, 1105(%r11)
+	lwz %r6, 1105(%r4)
 # u = u & q
 	.loc 1 2710
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2711
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1782]
 	.loc 1 2712
-	lwz %r3, 1782(%r11)
+	lwz %r6, 1782(%r4)
 # u = u & q
 	.loc 1 2713
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2714
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2459]
 	.loc 1 2715
-	lwz %r3, 2459(%r11)
+	lwz %r6, 2459(%r4)
 # u = u & q
 	.loc 1 2716
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2717
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 428]
 	.loc 1 2718
-	lwz %r3, 428(%r8)
+	lwz %r6, 428(%r11)
 # u = u & q
 	.loc 1 2719
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2720
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1105]
 	.loc 1 2721
-	lwz %r3, 1105(%r8)
+	lwz %r6, 1105(%r11)
 # u = u & q
 	.loc 1 2722
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2723
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1782]
 	.loc 1 2724
-	lwz %r3, 1782(%r8)
+	lwz %r6, 1782(%r11)
 # u = u & q
 	.loc 1 2725
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2726
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2459]
 	.loc 1 2727
-	lwz %r3, 2459(%r8)
+	lwz %r6, 2459(%r11)
 # u = u & q
 	.loc 1 2728
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2729
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 432]
 	.loc 1 2730
-	lwz %r6, 432(%r12)
+	lwz %r9, 432(%r12)
 # u = mem32[p0 + 432]
 	.loc 1 2731
-	lwz %r3, 432(%r11)
+	lwz %r6, 432(%r4)
 # u = u & q
 	.loc 1 2732
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2733
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1109]
 	.loc 1 2734
-	lwz %r3, 1109(%r11)
+	lwz %r6, 1109(%r4)
 # u = u & q
 	.loc 1 2735
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2736
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1786]
 	.loc 1 2737
-	lwz %r3, 1786(%r11)
+	lwz %r6, 1786(%r4)
 # u = u & q
 	.loc 1 2738
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2739
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2463]
 	.loc 1 2740
-	lwz %r3, 2463(%r11)
+	lwz %r6, 2463(%r4)
 # u = u & q
 	.loc 1 2741
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2742
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 432]
 	.loc 1 2743
-	lwz %r3, 432(%r8)
+	lwz %r6, 432(%r11)
 # u = u & q
 	.loc 1 2744
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2745
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1109]
 	.loc 1 2746
-	lwz %r3, 1109(%r8)
+	lwz %r6, 1109(%r11)
 # u = u & q
 	.loc 1 2747
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2748
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1786]
 	.loc 1 2749
-	lwz %r3, 1786(%r8)
+	lwz %r6, 1786(%r11)
 # u = u & q
 	.loc 1 2750
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2751
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2463]
 	.loc 1 2752
-	lwz %r3, 2463(%r8)
+	lwz %r6, 2463(%r11)
 # u = u & q
 	.loc 1 2753
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2754
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 436]
 	.loc 1 2755
-	lwz %r6, 436(%r12)
+	lwz %r9, 436(%r12)
 # u = mem32[p0 + 436]
 	.loc 1 2756
-	lwz %r3, 436(%r11)
+	lwz %r6, 436(%r4)
 # u = u & q
 	.loc 1 2757
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2758
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1113]
 	.loc 1 2759
-	lwz %r3, 1113(%r11)
+	lwz %r6, 1113(%r4)
 # u = u & q
 	.loc 1 2760
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2761
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1790]
 	.loc 1 2762
-	lwz %r3, 1790(%r11)
+	lwz %r6, 1790(%r4)
 # u = u & q
 	.loc 1 2763
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2764
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2467]
 	.loc 1 2765
-	lwz %r3, 2467(%r11)
+	lwz %r6, 2467(%r4)
 # u = u & q
 	.loc 1 2766
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2767
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 436]
 	.loc 1 2768
-	lwz %r3, 436(%r8)
+	lwz %r6, 436(%r11)
 # u = u & q
 	.loc 1 2769
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2770
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1113]
 	.loc 1 2771
-	lwz %r3, 1113(%r8)
+	lwz %r6, 1113(%r11)
 # u = u & q
 	.loc 1 2772
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2773
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1790]
 	.loc 1 2774
-	lwz %r3, 1790(%r8)
+	lwz %r6, 1790(%r11)
 # u = u & q
 	.loc 1 2775
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2776
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2467]
 	.loc 1 2777
-	lwz %r3, 2467(%r8)
+	lwz %r6, 2467(%r11)
 # u = u & q
 	.loc 1 2778
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2779
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 440]
 	.loc 1 2780
-	lwz %r6, 440(%r12)
+	lwz %r9, 440(%r12)
 # u = mem32[p0 + 440]
 	.loc 1 2781
-	lwz %r3, 440(%r11)
+	lwz %r6, 440(%r4)
 # u = u & q
 	.loc 1 2782
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2783
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1117]
 	.loc 1 2784
-	lwz %r3, 1117(%r11)
+	lwz %r6, 1117(%r4)
 # u = u & q
 	.loc 1 2785
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2786
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1794]
 	.loc 1 2787
-	lwz %r3, 1794(%r11)
+	lwz %r6, 1794(%r4)
 # u = u & q
 	.loc 1 2788
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2789
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2471]
 	.loc 1 2790
-	lwz %r3, 2471(%r11)
+	lwz %r6, 2471(%r4)
 # u = u & q
 	.loc 1 2791
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2792
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 440]
 	.loc 1 2793
-	lwz %r3, 440(%r8)
+	lwz %r6, 440(%r11)
 # u = u & q
 	.loc 1 2794
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2795
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1117]
 	.loc 1 2796
-	lwz %r3, 1117(%r8)
+	lwz %r6, 1117(%r11)
 # u = u & q
 	.loc 1 2797
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2798
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1794]
 	.loc 1 2799
-	lwz %r3, 1794(%r8)
+	lwz %r6, 1794(%r11)
 # u = u & q
 	.loc 1 2800
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2801
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2471]
 	.loc 1 2802
-	lwz %r3, 2471(%r8)
+	lwz %r6, 2471(%r11)
 # u = u & q
 	.loc 1 2803
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2804
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 444]
 	.loc 1 2805
-	lwz %r6, 444(%r12)
+	lwz %r9, 444(%r12)
 # u = mem32[p0 + 444]
 	.loc 1 2806
-	lwz %r3, 444(%r11)
+	lwz %r6, 444(%r4)
 # u = u & q
 	.loc 1 2807
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2808
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1121]
 	.loc 1 2809
-	lwz %r3, 1121(%r11)
+	lwz %r6, 1121(%r4)
 # u = u & q
 	.loc 1 2810
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2811
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1798]
 	.loc 1 2812
-	lwz %r3, 1798(%r11)
+	lwz %r6, 1798(%r4)
 # u = u & q
 	.loc 1 2813
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2814
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2475]
 	.loc 1 2815
-	lwz %r3, 2475(%r11)
+	lwz %r6, 2475(%r4)
 # u = u & q
 	.loc 1 2816
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2817
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 444]
 	.loc 1 2818
-	lwz %r3, 444(%r8)
+	lwz %r6, 444(%r11)
 # u = u & q
 	.loc 1 2819
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2820
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1121]
 	.loc 1 2821
-	lwz %r3, 1121(%r8)
+	lwz %r6, 1121(%r11)
 # u = u & q
 	.loc 1 2822
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2823
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1798]
 	.loc 1 2824
-	lwz %r3, 1798(%r8)
+	lwz %r6, 1798(%r11)
 # u = u & q
 	.loc 1 2825
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2826
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2475]
 	.loc 1 2827
-	lwz %r3, 2475(%r8)
+	lwz %r6, 2475(%r11)
 # u = u & q
 	.loc 1 2828
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2829
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 448]
 	.loc 1 2830
-	lwz %r6, 448(%r12)
+	lwz %r9, 448(%r12)
 # u = mem32[p0 + 448]
 	.loc 1 2831
-	lwz %r3, 448(%r11)
+	lwz %r6, 448(%r4)
 # u = u & q
 	.loc 1 2832
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2833
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1125]
 	.loc 1 2834
-	lwz %r3, 1125(%r11)
+	lwz %r6, 1125(%r4)
 # u = u & q
 	.loc 1 2835
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2836
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1802]
 	.loc 1 2837
-	lwz %r3, 1802(%r11)
+	lwz %r6, 1802(%r4)
 # u = u & q
 	.loc 1 2838
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2839
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2479]
 	.loc 1 2840
-	lwz %r3, 2479(%r11)
+	lwz %r6, 2479(%r4)
 # u = u & q
 	.loc 1 2841
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2842
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 448]
 	.loc 1 2843
-	lwz %r3, 448(%r8)
+	lwz %r6, 448(%r11)
 # u = u & q
 	.loc 1 2844
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2845
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1125]
 	.loc 1 2846
-	lwz %r3, 1125(%r8)
+	lwz %r6, 1125(%r11)
 # u = u & q
 	.loc 1 2847
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2848
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1802]
 	.loc 1 2849
-	lwz %r3, 1802(%r8)
+	lwz %r6, 1802(%r11)
 # u = u & q
 	.loc 1 2850
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2851
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2479]
 	.loc 1 2852
-	lwz %r3, 2479(%r8)
+	lwz %r6, 2479(%r11)
 # u = u & q
 	.loc 1 2853
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2854
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 452]
 	.loc 1 2855
-	lwz %r6, 452(%r12)
+	lwz %r9, 452(%r12)
 # u = mem32[p0 + 452]
 	.loc 1 2856
-	lwz %r3, 452(%r11)
+	lwz %r6, 452(%r4)
 # u = u & q
 	.loc 1 2857
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2858
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1129]
 	.loc 1 2859
-	lwz %r3, 1129(%r11)
+	lwz %r6, 1129(%r4)
 # u = u & q
 	.loc 1 2860
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2861
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1806]
 	.loc 1 2862
-	lwz %r3, 1806(%r11)
+	lwz %r6, 1806(%r4)
 # u = u & q
 	.loc 1 2863
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2864
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2483]
 	.loc 1 2865
-	lwz %r3, 2483(%r11)
+	lwz %r6, 2483(%r4)
 # u = u & q
 	.loc 1 2866
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2867
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 452]
 	.loc 1 2868
-	lwz %r3, 452(%r8)
+	lwz %r6, 452(%r11)
 # u = u & q
 	.loc 1 2869
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2870
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1129]
 	.loc 1 2871
-	lwz %r3, 1129(%r8)
+	lwz %r6, 1129(%r11)
 # u = u & q
 	.loc 1 2872
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2873
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1806]
 	.loc 1 2874
-	lwz %r3, 1806(%r8)
+	lwz %r6, 1806(%r11)
 # u = u & q
 	.loc 1 2875
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2876
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2483]
 	.loc 1 2877
-	lwz %r3, 2483(%r8)
+	lwz %r6, 2483(%r11)
 # u = u & q
 	.loc 1 2878
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2879
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 456]
 	.loc 1 2880
-	lwz %r6, 456(%r12)
+	lwz %r9, 456(%r12)
 # u = mem32[p0 + 456]
 	.loc 1 2881
-	lwz %r3, 456(%r11)
+	lwz %r6, 456(%r4)
 # u = u & q
 	.loc 1 2882
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2883
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1133]
 	.loc 1 2884
-	lwz %r3, 1133(%r11)
+	lwz %r6, 1133(%r4)
 # u = u & q
 	.loc 1 2885
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2886
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1810]
 	.loc 1 2887
-	lwz %r3, 1810(%r11)
+	lwz %r6, 1810(%r4)
 # u = u & q
 	.loc 1 2888
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2889
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2487]
 	.loc 1 2890
-	lwz %r3, 2487(%r11)
+	lwz %r6, 2487(%r4)
 # u = u & q
 	.loc 1 2891
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2892
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 456]
 	.loc 1 2893
-	lwz %r3, 456(%r8)
+	lwz %r6, 456(%r11)
 # u = u & q
 	.loc 1 2894
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2895
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1133]
 	.loc 1 2896
-	lwz %r3, 1133(%r8)
+	lwz %r6, 1133(%r11)
 # u = u & q
 	.loc 1 2897
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2898
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1810]
 	.loc 1 2899
-	lwz %r3, 1810(%r8)
+	lwz %r6, 1810(%r11)
 # u = u & q
 	.loc 1 2900
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2901
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2487]
 	.loc 1 2902
-	lwz %r3, 2487(%r8)
+	lwz %r6, 2487(%r11)
 # u = u & q
 	.loc 1 2903
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2904
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 460]
 	.loc 1 2905
-	lwz %r6, 460(%r12)
+	lwz %r9, 460(%r12)
 # u = mem32[p0 + 460]
 	.loc 1 2906
-	lwz %r3, 460(%r11)
+	lwz %r6, 460(%r4)
 # u = u & q
 	.loc 1 2907
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2908
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1137]
 	.loc 1 2909
-	lwz %r3, 1137(%r11)
+	lwz %r6, 1137(%r4)
 # u = u & q
 	.loc 1 2910
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2911
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1814]
 	.loc 1 2912
-	lwz %r3, 1814(%r11)
+	lwz %r6, 1814(%r4)
 # u = u & q
 	.loc 1 2913
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2914
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2491]
 	.loc 1 2915
-	lwz %r3, 2491(%r11)
+	lwz %r6, 2491(%r4)
 # u = u & q
 	.loc 1 2916
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2917
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 460]
 	.loc 1 2918
-	lwz %r3, 460(%r8)
+	lwz %r6, 460(%r11)
 # u = u & q
 	.loc 1 2919
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2920
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1137]
 	.loc 1 2921
-	lwz %r3, 1137(%r8)
+	lwz %r6, 1137(%r11)
 # u = u & q
 	.loc 1 2922
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2923
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1814]
 	.loc 1 2924
-	lwz %r3, 1814(%r8)
+	lwz %r6, 1814(%r11)
 # u = u & q
 	.loc 1 2925
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2926
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2491]
 	.loc 1 2927
-	lwz %r3, 2491(%r8)
+	lwz %r6, 2491(%r11)
 # u = u & q
 	.loc 1 2928
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2929
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 464]
 	.loc 1 2930
-	lwz %r6, 464(%r12)
+	lwz %r9, 464(%r12)
 # u = mem32[p0 + 464]
 	.loc 1 2931
-	lwz %r3, 464(%r11)
+	lwz %r6, 464(%r4)
 # u = u & q
 	.loc 1 2932
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2933
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1141]
 	.loc 1 2934
-	lwz %r3, 1141(%r11)
+	lwz %r6, 1141(%r4)
 # u = u & q
 	.loc 1 2935
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2936
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1818]
 	.loc 1 2937
-	lwz %r3, 1818(%r11)
+	lwz %r6, 1818(%r4)
 # u = u & q
 	.loc 1 2938
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2939
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2495]
 	.loc 1 2940
-	lwz %r3, 2495(%r11)
+	lwz %r6, 2495(%r4)
 # u = u & q
 	.loc 1 2941
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2942
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 464]
 	.loc 1 2943
-	lwz %r3, 464(%r8)
+	lwz %r6, 464(%r11)
 # u = u & q
 	.loc 1 2944
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2945
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1141]
 	.loc 1 2946
-	lwz %r3, 1141(%r8)
+	lwz %r6, 1141(%r11)
 # u = u & q
 	.loc 1 2947
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2948
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1818]
 	.loc 1 2949
-	lwz %r3, 1818(%r8)
+	lwz %r6, 1818(%r11)
 # u = u & q
 	.loc 1 2950
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2951
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2495]
 	.loc 1 2952
-	lwz %r3, 2495(%r8)
+	lwz %r6, 2495(%r11)
 # u = u & q
 	.loc 1 2953
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2954
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 468]
 	.loc 1 2955
-	lwz %r6, 468(%r12)
+	lwz %r9, 468(%r12)
 # u = mem32[p0 + 468]
 	.loc 1 2956
-	lwz %r3, 468(%r11)
+	lwz %r6, 468(%r4)
 # u = u & q
 	.loc 1 2957
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2958
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1145]
 	.loc 1 2959
-	lwz %r3, 1145(%r11)
+	lwz %r6, 1145(%r4)
 # u = u & q
 	.loc 1 2960
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2961
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1822]
 	.loc 1 2962
-	lwz %r3, 1822(%r11)
+	lwz %r6, 1822(%r4)
 # u = u & q
 	.loc 1 2963
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2964
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2499]
 	.loc 1 2965
-	lwz %r3, 2499(%r11)
+	lwz %r6, 2499(%r4)
 # u = u & q
 	.loc 1 2966
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2967
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 468]
 	.loc 1 2968
-	lwz %r3, 468(%r8)
+	lwz %r6, 468(%r11)
 # u = u & q
 	.loc 1 2969
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2970
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1145]
 	.loc 1 2971
-	lwz %r3, 1145(%r8)
+	lwz %r6, 1145(%r11)
 # u = u & q
 	.loc 1 2972
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2973
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1822]
 	.loc 1 2974
-	lwz %r3, 1822(%r8)
+	lwz %r6, 1822(%r11)
 # u = u & q
 	.loc 1 2975
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 2976
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2499]
 	.loc 1 2977
-	lwz %r3, 2499(%r8)
+	lwz %r6, 2499(%r11)
 # u = u & q
 	.loc 1 2978
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 2979
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 472]
 	.loc 1 2980
-	lwz %r6, 472(%r12)
+	lwz %r9, 472(%r12)
 # u = mem32[p0 + 472]
 	.loc 1 2981
-	lwz %r3, 472(%r11)
+	lwz %r6, 472(%r4)
 # u = u & q
 	.loc 1 2982
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 2983
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1149]
 	.loc 1 2984
-	lwz %r3, 1149(%r11)
+	lwz %r6, 1149(%r4)
 # u = u & q
 	.loc 1 2985
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 2986
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1826]
 	.loc 1 2987
-	lwz %r3, 1826(%r11)
+	lwz %r6, 1826(%r4)
 # u = u & q
 	.loc 1 2988
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 2989
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2503]
 	.loc 1 2990
-	lwz %r3, 2503(%r11)
+	lwz %r6, 2503(%r4)
 # u = u & q
 	.loc 1 2991
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 2992
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 472]
 	.loc 1 2993
-	lwz %r3, 472(%r8)
+	lwz %r6, 472(%r11)
 # u = u & q
 	.loc 1 2994
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 2995
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1149]
 	.loc 1 2996
-	lwz %r3, 1149(%r8)
+	lwz %r6, 1149(%r11)
 # u = u & q
 	.loc 1 2997
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 2998
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1826]
 	.loc 1 2999
-	lwz %r3, 1826(%r8)
+	lwz %r6, 1826(%r11)
 # u = u & q
 	.loc 1 3000
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3001
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2503]
 	.loc 1 3002
-	lwz %r3, 2503(%r8)
+	lwz %r6, 2503(%r11)
 # u = u & q
 	.loc 1 3003
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3004
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 476]
 	.loc 1 3005
-	lwz %r6, 476(%r12)
+	lwz %r9, 476(%r12)
 # u = mem32[p0 + 476]
 	.loc 1 3006
-	lwz %r3, 476(%r11)
+	lwz %r6, 476(%r4)
 # u = u & q
 	.loc 1 3007
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3008
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1153]
 	.loc 1 3009
-	lwz %r3, 1153(%r11)
+	lwz %r6, 1153(%r4)
 # u = u & q
 	.loc 1 3010
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3011
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1830]
 	.loc 1 3012
-	lwz %r3, 1830(%r11)
+	lwz %r6, 1830(%r4)
 # u = u & q
 	.loc 1 3013
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3014
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2507]
 	.loc 1 3015
-	lwz %r3, 2507(%r11)
+	lwz %r6, 2507(%r4)
 # u = u & q
 	.loc 1 3016
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3017
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 476]
 	.loc 1 3018
-	lwz %r3, 476(%r8)
+	lwz %r6, 476(%r11)
 # u = u & q
 	.loc 1 3019
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3020
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1153]
 	.loc 1 3021
-	lwz %r3, 1153(%r8)
+	lwz %r6, 1153(%r11)
 # u = u & q
 	.loc 1 3022
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3023
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1830]
 	.loc 1 3024
-	lwz %r3, 1830(%r8)
+	lwz %r6, 1830(%r11)
 # u = u & q
 	.loc 1 3025
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3026
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2507]
 	.loc 1 3027
-	lwz %r3, 2507(%r8)
+	lwz %r6, 2507(%r11)
 # u = u & q
 	.loc 1 3028
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3029
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 480]
 	.loc 1 3030
-	lwz %r6, 480(%r12)
+	lwz %r9, 480(%r12)
 # u = mem32[p0 + 480]
 	.loc 1 3031
-	lwz %r3, 480(%r11)
+	lwz %r6, 480(%r4)
 # u = u & q
 	.loc 1 3032
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3033
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1157]
 	.loc 1 3034
-	lwz %r3, 1157(%r11)
+	lwz %r6, 1157(%r4)
 # u = u & q
 	.loc 1 3035
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3036
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1834]
 	.loc 1 3037
-	lwz %r3, 1834(%r11)
+	lwz %r6, 1834(%r4)
 # u = u & q
 	.loc 1 3038
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3039
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2511]
 	.loc 1 3040
-	lwz %r3, 2511(%r11)
+	lwz %r6, 2511(%r4)
 # u = u & q
 	.loc 1 3041
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3042
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 480]
 	.loc 1 3043
-	lwz %r3, 480(%r8)
+	lwz %r6, 480(%r11)
 # u = u & q
 	.loc 1 3044
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3045
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1157]
 	.loc 1 3046
-	lwz %r3, 1157(%r8)
+	lwz %r6, 1157(%r11)
 # u = u & q
 	.loc 1 3047
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3048
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1834]
 	.loc 1 3049
-	lwz %r3, 1834(%r8)
+	lwz %r6, 1834(%r11)
 # u = u & q
 	.loc 1 3050
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3051
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2511]
 	.loc 1 3052
-	lwz %r3, 2511(%r8)
+	lwz %r6, 2511(%r11)
 # u = u & q
 	.loc 1 3053
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3054
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 484]
 	.loc 1 3055
-	lwz %r6, 484(%r12)
+	lwz %r9, 484(%r12)
 # u = mem32[p0 + 484]
 	.loc 1 3056
-	lwz %r3, 484(%r11)
+	lwz %r6, 484(%r4)
 # u = u & q
 	.loc 1 3057
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3058
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1161]
 	.loc 1 3059
-	lwz %r3, 1161(%r11)
+	lwz %r6, 1161(%r4)
 # u = u & q
 	.loc 1 3060
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3061
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1838]
 	.loc 1 3062
-	lwz %r3, 1838(%r11)
+	lwz %r6, 1838(%r4)
 # u = u & q
 	.loc 1 3063
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3064
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2515]
 	.loc 1 3065
-	lwz %r3, 2515(%r11)
+	lwz %r6, 2515(%r4)
 # u = u & q
 	.loc 1 3066
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3067
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 484]
 	.loc 1 3068
-	lwz %r3, 484(%r8)
+	lwz %r6, 484(%r11)
 # u = u & q
 	.loc 1 3069
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3070
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1161]
 	.loc 1 3071
-	lwz %r3, 1161(%r8)
+	lwz %r6, 1161(%r11)
 # u = u & q
 	.loc 1 3072
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3073
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1838]
 	.loc 1 3074
-	lwz %r3, 1838(%r8)
+	lwz %r6, 1838(%r11)
 # u = u & q
 	.loc 1 3075
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3076
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2515]
 	.loc 1 3077
-	lwz %r3, 2515(%r8)
+	lwz %r6, 2515(%r11)
 # u = u & q
 	.loc 1 3078
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3079
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 488]
 	.loc 1 3080
-	lwz %r6, 488(%r12)
+	lwz %r9, 488(%r12)
 # u = mem32[p0 + 488]
 	.loc 1 3081
-	lwz %r3, 488(%r11)
+	lwz %r6, 488(%r4)
 # u = u & q
 	.loc 1 3082
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3083
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1165]
 	.loc 1 3084
-	lwz %r3, 1165(%r11)
+	lwz %r6, 1165(%r4)
 # u = u & q
 	.loc 1 3085
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3086
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1842]
 	.loc 1 3087
-	lwz %r3, 1842(%r11)
+	lwz %r6, 1842(%r4)
 # u = u & q
 	.loc 1 3088
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3089
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2519]
 	.loc 1 3090
-	lwz %r3, 2519(%r11)
+	lwz %r6, 2519(%r4)
 # u = u & q
 	.loc 1 3091
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3092
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 488]
 	.loc 1 3093
-	lwz %r3, 488(%r8)
+	lwz %r6, 488(%r11)
 # u = u & q
 	.loc 1 3094
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3095
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1165]
 	.loc 1 3096
-	lwz %r3, 1165(%r8)
+	lwz %r6, 1165(%r11)
 # u = u & q
 	.loc 1 3097
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3098
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1842]
 	.loc 1 3099
-	lwz %r3, 1842(%r8)
+	lwz %r6, 1842(%r11)
 # u = u & q
 	.loc 1 3100
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3101
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2519]
 	.loc 1 3102
-	lwz %r3, 2519(%r8)
+	lwz %r6, 2519(%r11)
 # u = u & q
 	.loc 1 3103
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3104
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 492]
 	.loc 1 3105
-	lwz %r6, 492(%r12)
+	lwz %r9, 492(%r12)
 # u = mem32[p0 + 492]
 	.loc 1 3106
-	lwz %r3, 492(%r11)
+	lwz %r6, 492(%r4)
 # u = u & q
 	.loc 1 3107
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3108
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1169]
 	.loc 1 3109
-	lwz %r3, 1169(%r11)
+	lwz %r6, 1169(%r4)
 # u = u & q
 	.loc 1 3110
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3111
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1846]
 	.loc 1 3112
-	lwz %r3, 1846(%r11)
+	lwz %r6, 1846(%r4)
 # u = u & q
 	.loc 1 3113
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3114
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2523]
 	.loc 1 3115
-	lwz %r3, 2523(%r11)
+	lwz %r6, 2523(%r4)
 # u = u & q
 	.loc 1 3116
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3117
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 492]
 	.loc 1 3118
-	lwz %r3, 492(%r8)
+	lwz %r6, 492(%r11)
 # u = u & q
 	.loc 1 3119
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3120
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1169]
 	.loc 1 3121
-	lwz %r3, 1169(%r8)
+	lwz %r6, 1169(%r11)
 # u = u & q
 	.loc 1 3122
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3123
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1846]
 	.loc 1 3124
-	lwz %r3, 1846(%r8)
+	lwz %r6, 1846(%r11)
 # u = u & q
 	.loc 1 3125
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3126
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2523]
 	.loc 1 3127
-	lwz %r3, 2523(%r8)
+	lwz %r6, 2523(%r11)
 # u = u & q
 	.loc 1 3128
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3129
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 496]
 	.loc 1 3130
-	lwz %r6, 496(%r12)
+	lwz %r9, 496(%r12)
 # u = mem32[p0 + 496]
 	.loc 1 3131
-	lwz %r3, 496(%r11)
+	lwz %r6, 496(%r4)
 # u = u & q
 	.loc 1 3132
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3133
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1173]
 	.loc 1 3134
-	lwz %r3, 1173(%r11)
+	lwz %r6, 1173(%r4)
 # u = u & q
 	.loc 1 3135
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3136
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1850]
 	.loc 1 3137
-	lwz %r3, 1850(%r11)
+	lwz %r6, 1850(%r4)
 # u = u & q
 	.loc 1 3138
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3139
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2527]
 	.loc 1 3140
-	lwz %r3, 2527(%r11)
+	lwz %r6, 2527(%r4)
 # u = u & q
 	.loc 1 3141
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3142
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 496]
 	.loc 1 3143
-	lwz %r3, 496(%r8)
+	lwz %r6, 496(%r11)
 # u = u & q
 	.loc 1 3144
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3145
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1173]
 	.loc 1 3146
-	lwz %r3, 1173(%r8)
+	lwz %r6, 1173(%r11)
 # u = u & q
 	.loc 1 3147
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3148
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1850]
 	.loc 1 3149
-	lwz %r3, 1850(%r8)
+	lwz %r6, 1850(%r11)
 # u = u & q
 	.loc 1 3150
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3151
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2527]
 	.loc 1 3152
-	lwz %r3, 2527(%r8)
+	lwz %r6, 2527(%r11)
 # u = u & q
 	.loc 1 3153
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3154
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 500]
 	.loc 1 3155
-	lwz %r6, 500(%r12)
+	lwz %r9, 500(%r12)
 # u = mem32[p0 + 500]
 	.loc 1 3156
-	lwz %r3, 500(%r11)
+	lwz %r6, 500(%r4)
 # u = u & q
 	.loc 1 3157
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3158
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1177]
 	.loc 1 3159
-	lwz %r3, 1177(%r11)
+	lwz %r6, 1177(%r4)
 # u = u & q
 	.loc 1 3160
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3161
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1854]
 	.loc 1 3162
-	lwz %r3, 1854(%r11)
+	lwz %r6, 1854(%r4)
 # u = u & q
 	.loc 1 3163
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3164
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2531]
 	.loc 1 3165
-	lwz %r3, 2531(%r11)
+	lwz %r6, 2531(%r4)
 # u = u & q
 	.loc 1 3166
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3167
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 500]
 	.loc 1 3168
-	lwz %r3, 500(%r8)
+	lwz %r6, 500(%r11)
 # u = u & q
 	.loc 1 3169
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3170
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1177]
 	.loc 1 3171
-	lwz %r3, 1177(%r8)
+	lwz %r6, 1177(%r11)
 # u = u & q
 	.loc 1 3172
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3173
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1854]
 	.loc 1 3174
-	lwz %r3, 1854(%r8)
+	lwz %r6, 1854(%r11)
 # u = u & q
 	.loc 1 3175
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3176
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2531]
 	.loc 1 3177
-	lwz %r3, 2531(%r8)
+	lwz %r6, 2531(%r11)
 # u = u & q
 	.loc 1 3178
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3179
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 504]
 	.loc 1 3180
-	lwz %r6, 504(%r12)
+	lwz %r9, 504(%r12)
 # u = mem32[p0 + 504]
 	.loc 1 3181
-	lwz %r3, 504(%r11)
+	lwz %r6, 504(%r4)
 # u = u & q
 	.loc 1 3182
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3183
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1181]
 	.loc 1 3184
-	lwz %r3, 1181(%r11)
+	lwz %r6, 1181(%r4)
 # u = u & q
 	.loc 1 3185
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3186
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1858]
 	.loc 1 3187
-	lwz %r3, 1858(%r11)
+	lwz %r6, 1858(%r4)
 # u = u & q
 	.loc 1 3188
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3189
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2535]
 	.loc 1 3190
-	lwz %r3, 2535(%r11)
+	lwz %r6, 2535(%r4)
 # u = u & q
 	.loc 1 3191
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3192
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 504]
 	.loc 1 3193
-	lwz %r3, 504(%r8)
+	lwz %r6, 504(%r11)
 # u = u & q
 	.loc 1 3194
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3195
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1181]
 	.loc 1 3196
-	lwz %r3, 1181(%r8)
+	lwz %r6, 1181(%r11)
 # u = u & q
 	.loc 1 3197
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3198
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1858]
 	.loc 1 3199
-	lwz %r3, 1858(%r8)
+	lwz %r6, 1858(%r11)
 # u = u & q
 	.loc 1 3200
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3201
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2535]
 	.loc 1 3202
-	lwz %r3, 2535(%r8)
+	lwz %r6, 2535(%r11)
 # u = u & q
 	.loc 1 3203
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3204
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 508]
 	.loc 1 3205
-	lwz %r6, 508(%r12)
+	lwz %r9, 508(%r12)
 # u = mem32[p0 + 508]
 	.loc 1 3206
-	lwz %r3, 508(%r11)
+	lwz %r6, 508(%r4)
 # u = u & q
 	.loc 1 3207
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3208
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1185]
 	.loc 1 3209
-	lwz %r3, 1185(%r11)
+	lwz %r6, 1185(%r4)
 # u = u & q
 	.loc 1 3210
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3211
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1862]
 	.loc 1 3212
-	lwz %r3, 1862(%r11)
+	lwz %r6, 1862(%r4)
 # u = u & q
 	.loc 1 3213
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3214
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2539]
 	.loc 1 3215
-	lwz %r3, 2539(%r11)
+	lwz %r6, 2539(%r4)
 # u = u & q
 	.loc 1 3216
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3217
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 508]
 	.loc 1 3218
-	lwz %r3, 508(%r8)
+	lwz %r6, 508(%r11)
 # u = u & q
 	.loc 1 3219
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3220
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1185]
 	.loc 1 3221
-	lwz %r3, 1185(%r8)
+	lwz %r6, 1185(%r11)
 # u = u & q
 	.loc 1 3222
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3223
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1862]
 	.loc 1 3224
-	lwz %r3, 1862(%r8)
+	lwz %r6, 1862(%r11)
 # u = u & q
 	.loc 1 3225
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3226
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2539]
 	.loc 1 3227
-	lwz %r3, 2539(%r8)
+	lwz %r6, 2539(%r11)
 # u = u & q
 	.loc 1 3228
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3229
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 512]
 	.loc 1 3230
-	lwz %r6, 512(%r12)
+	lwz %r9, 512(%r12)
 # u = mem32[p0 + 512]
 	.loc 1 3231
-	lwz %r3, 512(%r11)
+	lwz %r6, 512(%r4)
 # u = u & q
 	.loc 1 3232
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3233
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1189]
 	.loc 1 3234
-	lwz %r3, 1189(%r11)
+	lwz %r6, 1189(%r4)
 # u = u & q
 	.loc 1 3235
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3236
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1866]
 	.loc 1 3237
-	lwz %r3, 1866(%r11)
+	lwz %r6, 1866(%r4)
 # u = u & q
 	.loc 1 3238
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3239
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2543]
 	.loc 1 3240
-	lwz %r3, 2543(%r11)
+	lwz %r6, 2543(%r4)
 # u = u & q
 	.loc 1 3241
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3242
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 512]
 	.loc 1 3243
-	lwz %r3, 512(%r8)
+	lwz %r6, 512(%r11)
 # u = u & q
 	.loc 1 3244
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3245
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1189]
 	.loc 1 3246
-	lwz %r3, 1189(%r8)
+	lwz %r6, 1189(%r11)
 # u = u & q
 	.loc 1 3247
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3248
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1866]
 	.loc 1 3249
-	lwz %r3, 1866(%r8)
+	lwz %r6, 1866(%r11)
 # u = u & q
 	.loc 1 3250
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3251
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2543]
 	.loc 1 3252
-	lwz %r3, 2543(%r8)
+	lwz %r6, 2543(%r11)
 # u = u & q
 	.loc 1 3253
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3254
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 516]
 	.loc 1 3255
-	lwz %r6, 516(%r12)
+	lwz %r9, 516(%r12)
 # u = mem32[p0 + 516]
 	.loc 1 3256
-	lwz %r3, 516(%r11)
+	lwz %r6, 516(%r4)
 # u = u & q
 	.loc 1 3257
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3258
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1193]
 	.loc 1 3259
-	lwz %r3, 1193(%r11)
+	lwz %r6, 1193(%r4)
 # u = u & q
 	.loc 1 3260
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3261
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1870]
 	.loc 1 3262
-	lwz %r3, 1870(%r11)
+	lwz %r6, 1870(%r4)
 # u = u & q
 	.loc 1 3263
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3264
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2547]
 	.loc 1 3265
-	lwz %r3, 2547(%r11)
+	lwz %r6, 2547(%r4)
 # u = u & q
 	.loc 1 3266
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3267
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 516]
 	.loc 1 3268
-	lwz %r3, 516(%r8)
+	lwz %r6, 516(%r11)
 # u = u & q
 	.loc 1 3269
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3270
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1193]
 	.loc 1 3271
-	lwz %r3, 1193(%r8)
+	lwz %r6, 1193(%r11)
 # u = u & q
 	.loc 1 3272
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3273
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1870]
 	.loc 1 3274
-	lwz %r3, 1870(%r8)
+	lwz %r6, 1870(%r11)
 # u = u & q
 	.loc 1 3275
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3276
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2547]
 	.loc 1 3277
-	lwz %r3, 2547(%r8)
+	lwz %r6, 2547(%r11)
 # u = u & q
 	.loc 1 3278
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3279
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 520]
 	.loc 1 3280
-	lwz %r6, 520(%r12)
+	lwz %r9, 520(%r12)
 # u = mem32[p0 + 520]
 	.loc 1 3281
-	lwz %r3, 520(%r11)
+	lwz %r6, 520(%r4)
 # u = u & q
 	.loc 1 3282
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3283
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1197]
 	.loc 1 3284
-	lwz %r3, 1197(%r11)
+	lwz %r6, 1197(%r4)
 # u = u & q
 	.loc 1 3285
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3286
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1874]
 	.loc 1 3287
-	lwz %r3, 1874(%r11)
+	lwz %r6, 1874(%r4)
 # u = u & q
 	.loc 1 3288
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3289
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2551]
 	.loc 1 3290
-	lwz %r3, 2551(%r11)
+	lwz %r6, 2551(%r4)
 # u = u & q
 	.loc 1 3291
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3292
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 520]
 	.loc 1 3293
-	lwz %r3, 520(%r8)
+	lwz %r6, 520(%r11)
 # u = u & q
 	.loc 1 3294
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3295
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1197]
 	.loc 1 3296
-	lwz %r3, 1197(%r8)
+	lwz %r6, 1197(%r11)
 # u = u & q
 	.loc 1 3297
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3298
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1874]
 	.loc 1 3299
-	lwz %r3, 1874(%r8)
+	lwz %r6, 1874(%r11)
 # u = u & q
 	.loc 1 3300
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3301
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2551]
 	.loc 1 3302
-	lwz %r3, 2551(%r8)
+	lwz %r6, 2551(%r11)
 # u = u & q
 	.loc 1 3303
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3304
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 524]
 	.loc 1 3305
-	lwz %r6, 524(%r12)
+	lwz %r9, 524(%r12)
 # u = mem32[p0 + 524]
 	.loc 1 3306
-	lwz %r3, 524(%r11)
+	lwz %r6, 524(%r4)
 # u = u & q
 	.loc 1 3307
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3308
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1201]
 	.loc 1 3309
-	lwz %r3, 1201(%r11)
+	lwz %r6, 1201(%r4)
 # u = u & q
 	.loc 1 3310
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3311
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1878]
 	.loc 1 3312
-	lwz %r3, 1878(%r11)
+	lwz %r6, 1878(%r4)
 # u = u & q
 	.loc 1 3313
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3314
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2555]
 	.loc 1 3315
-	lwz %r3, 2555(%r11)
+	lwz %r6, 2555(%r4)
 # u = u & q
 	.loc 1 3316
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3317
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 524]
 	.loc 1 3318
-	lwz %r3, 524(%r8)
+	lwz %r6, 524(%r11)
 # u = u & q
 	.loc 1 3319
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3320
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1201]
 	.loc 1 3321
-	lwz %r3, 1201(%r8)
+	lwz %r6, 1201(%r11)
 # u = u & q
 	.loc 1 3322
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3323
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1878]
 	.loc 1 3324
-	lwz %r3, 1878(%r8)
+	lwz %r6, 1878(%r11)
 # u = u & q
 	.loc 1 3325
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3326
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2555]
 	.loc 1 3327
-	lwz %r3, 2555(%r8)
+	lwz %r6, 2555(%r11)
 # u = u & q
 	.loc 1 3328
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3329
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 528]
 	.loc 1 3330
-	lwz %r6, 528(%r12)
+	lwz %r9, 528(%r12)
 # u = mem32[p0 + 528]
 	.loc 1 3331
-	lwz %r3, 528(%r11)
+	lwz %r6, 528(%r4)
 # u = u & q
 	.loc 1 3332
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3333
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1205]
 	.loc 1 3334
-	lwz %r3, 1205(%r11)
+	lwz %r6, 1205(%r4)
 # u = u & q
 	.loc 1 3335
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3336
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1882]
 	.loc 1 3337
-	lwz %r3, 1882(%r11)
+	lwz %r6, 1882(%r4)
 # u = u & q
 	.loc 1 3338
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3339
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2559]
 	.loc 1 3340
-	lwz %r3, 2559(%r11)
+	lwz %r6, 2559(%r4)
 # u = u & q
 	.loc 1 3341
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3342
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 528]
 	.loc 1 3343
-	lwz %r3, 528(%r8)
+	lwz %r6, 528(%r11)
 # u = u & q
 	.loc 1 3344
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3345
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1205]
 	.loc 1 3346
-	lwz %r3, 1205(%r8)
+	lwz %r6, 1205(%r11)
 # u = u & q
 	.loc 1 3347
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3348
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1882]
 	.loc 1 3349
-	lwz %r3, 1882(%r8)
+	lwz %r6, 1882(%r11)
 # u = u & q
 	.loc 1 3350
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3351
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2559]
 	.loc 1 3352
-	lwz %r3, 2559(%r8)
+	lwz %r6, 2559(%r11)
 # u = u & q
 	.loc 1 3353
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3354
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 532]
 	.loc 1 3355
-	lwz %r6, 532(%r12)
+	lwz %r9, 532(%r12)
 # u = mem32[p0 + 532]
 	.loc 1 3356
-	lwz %r3, 532(%r11)
+	lwz %r6, 532(%r4)
 # u = u & q
 	.loc 1 3357
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3358
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1209]
 	.loc 1 3359
-	lwz %r3, 1209(%r11)
+	lwz %r6, 1209(%r4)
 # u = u & q
 	.loc 1 3360
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3361
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1886]
 	.loc 1 3362
-	lwz %r3, 1886(%r11)
+	lwz %r6, 1886(%r4)
 # u = u & q
 	.loc 1 3363
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3364
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2563]
 	.loc 1 3365
-	lwz %r3, 2563(%r11)
+	lwz %r6, 2563(%r4)
 # u = u & q
 	.loc 1 3366
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3367
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 532]
 	.loc 1 3368
-	lwz %r3, 532(%r8)
+	lwz %r6, 532(%r11)
 # u = u & q
 	.loc 1 3369
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3370
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1209]
 	.loc 1 3371
-	lwz %r3, 1209(%r8)
+	lwz %r6, 1209(%r11)
 # u = u & q
 	.loc 1 3372
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3373
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1886]
 	.loc 1 3374
-	lwz %r3, 1886(%r8)
+	lwz %r6, 1886(%r11)
 # u = u & q
 	.loc 1 3375
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3376
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2563]
 	.loc 1 3377
-	lwz %r3, 2563(%r8)
+	lwz %r6, 2563(%r11)
 # u = u & q
 	.loc 1 3378
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3379
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 536]
 	.loc 1 3380
-	lwz %r6, 536(%r12)
+	lwz %r9, 536(%r12)
 # u = mem32[p0 + 536]
 	.loc 1 3381
-	lwz %r3, 536(%r11)
+	lwz %r6, 536(%r4)
 # u = u & q
 	.loc 1 3382
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3383
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1213]
 	.loc 1 3384
-	lwz %r3, 1213(%r11)
+	lwz %r6, 1213(%r4)
 # u = u & q
 	.loc 1 3385
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3386
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1890]
 	.loc 1 3387
-	lwz %r3, 1890(%r11)
+	lwz %r6, 1890(%r4)
 # u = u & q
 	.loc 1 3388
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3389
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2567]
 	.loc 1 3390
-	lwz %r3, 2567(%r11)
+	lwz %r6, 2567(%r4)
 # u = u & q
 	.loc 1 3391
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3392
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 536]
 	.loc 1 3393
-	lwz %r3, 536(%r8)
+	lwz %r6, 536(%r11)
 # u = u & q
 	.loc 1 3394
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3395
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1213]
 	.loc 1 3396
-	lwz %r3, 1213(%r8)
+	lwz %r6, 1213(%r11)
 # u = u & q
 	.loc 1 3397
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3398
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1890]
 	.loc 1 3399
-	lwz %r3, 1890(%r8)
+	lwz %r6, 1890(%r11)
 # u = u & q
 	.loc 1 3400
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3401
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2567]
 	.loc 1 3402
-	lwz %r3, 2567(%r8)
+	lwz %r6, 2567(%r11)
 # u = u & q
 	.loc 1 3403
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3404
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 540]
 	.loc 1 3405
-	lwz %r6, 540(%r12)
+	lwz %r9, 540(%r12)
 # u = mem32[p0 + 540]
 	.loc 1 3406
-	lwz %r3, 540(%r11)
+	lwz %r6, 540(%r4)
 # u = u & q
 	.loc 1 3407
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3408
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1217]
 	.loc 1 3409
-	lwz %r3, 1217(%r11)
+	lwz %r6, 1217(%r4)
 # u = u & q
 	.loc 1 3410
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3411
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1894]
 	.loc 1 3412
-	lwz %r3, 1894(%r11)
+	lwz %r6, 1894(%r4)
 # u = u & q
 	.loc 1 3413
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3414
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2571]
 	.loc 1 3415
-	lwz %r3, 2571(%r11)
+	lwz %r6, 2571(%r4)
 # u = u & q
 	.loc 1 3416
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3417
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 540]
 	.loc 1 3418
-	lwz %r3, 540(%r8)
+	lwz %r6, 540(%r11)
 # u = u & q
 	.loc 1 3419
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3420
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1217]
 	.loc 1 3421
-	lwz %r3, 1217(%r8)
+	lwz %r6, 1217(%r11)
 # u = u & q
 	.loc 1 3422
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3423
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1894]
 	.loc 1 3424
-	lwz %r3, 1894(%r8)
+	lwz %r6, 1894(%r11)
 # u = u & q
 	.loc 1 3425
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3426
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2571]
 	.loc 1 3427
-	lwz %r3, 2571(%r8)
+	lwz %r6, 2571(%r11)
 # u = u & q
 	.loc 1 3428
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3429
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 544]
 	.loc 1 3430
-	lwz %r6, 544(%r12)
+	lwz %r9, 544(%r12)
 # u = mem32[p0 + 544]
 	.loc 1 3431
-	lwz %r3, 544(%r11)
+	lwz %r6, 544(%r4)
 # u = u & q
 	.loc 1 3432
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3433
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1221]
 	.loc 1 3434
-	lwz %r3, 1221(%r11)
+	lwz %r6, 1221(%r4)
 # u = u & q
 	.loc 1 3435
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3436
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1898]
 	.loc 1 3437
-	lwz %r3, 1898(%r11)
+	lwz %r6, 1898(%r4)
 # u = u & q
 	.loc 1 3438
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3439
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2575]
 	.loc 1 3440
-	lwz %r3, 2575(%r11)
+	lwz %r6, 2575(%r4)
 # u = u & q
 	.loc 1 3441
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3442
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 544]
 	.loc 1 3443
-	lwz %r3, 544(%r8)
+	lwz %r6, 544(%r11)
 # u = u & q
 	.loc 1 3444
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3445
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1221]
 	.loc 1 3446
-	lwz %r3, 1221(%r8)
+	lwz %r6, 1221(%r11)
 # u = u & q
 	.loc 1 3447
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3448
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1898]
 	.loc 1 3449
-	lwz %r3, 1898(%r8)
+	lwz %r6, 1898(%r11)
 # u = u & q
 	.loc 1 3450
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3451
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2575]
 	.loc 1 3452
-	lwz %r3, 2575(%r8)
+	lwz %r6, 2575(%r11)
 # u = u & q
 	.loc 1 3453
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3454
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 548]
 	.loc 1 3455
-	lwz %r6, 548(%r12)
+	lwz %r9, 548(%r12)
 # u = mem32[p0 + 548]
 	.loc 1 3456
-	lwz %r3, 548(%r11)
+	lwz %r6, 548(%r4)
 # u = u & q
 	.loc 1 3457
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3458
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1225]
 	.loc 1 3459
-	lwz %r3, 1225(%r11)
+	lwz %r6, 1225(%r4)
 # u = u & q
 	.loc 1 3460
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3461
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1902]
 	.loc 1 3462
-	lwz %r3, 1902(%r11)
+	lwz %r6, 1902(%r4)
 # u = u & q
 	.loc 1 3463
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3464
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2579]
 	.loc 1 3465
-	lwz %r3, 2579(%r11)
+	lwz %r6, 2579(%r4)
 # u = u & q
 	.loc 1 3466
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3467
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 548]
 	.loc 1 3468
-	lwz %r3, 548(%r8)
+	lwz %r6, 548(%r11)
 # u = u & q
 	.loc 1 3469
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3470
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1225]
 	.loc 1 3471
-	lwz %r3, 1225(%r8)
+	lwz %r6, 1225(%r11)
 # u = u & q
 	.loc 1 3472
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3473
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1902]
 	.loc 1 3474
-	lwz %r3, 1902(%r8)
+	lwz %r6, 1902(%r11)
 # u = u & q
 	.loc 1 3475
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3476
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2579]
 	.loc 1 3477
-	lwz %r3, 2579(%r8)
+	lwz %r6, 2579(%r11)
 # u = u & q
 	.loc 1 3478
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3479
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 552]
 	.loc 1 3480
-	lwz %r6, 552(%r12)
+	lwz %r9, 552(%r12)
 # u = mem32[p0 + 552]
 	.loc 1 3481
-	lwz %r3, 552(%r11)
+	lwz %r6, 552(%r4)
 # u = u & q
 	.loc 1 3482
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3483
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1229]
 	.loc 1 3484
-	lwz %r3, 1229(%r11)
+	lwz %r6, 1229(%r4)
 # u = u & q
 	.loc 1 3485
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3486
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1906]
 	.loc 1 3487
-	lwz %r3, 1906(%r11)
+	lwz %r6, 1906(%r4)
 # u = u & q
 	.loc 1 3488
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3489
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2583]
 	.loc 1 3490
-	lwz %r3, 2583(%r11)
+	lwz %r6, 2583(%r4)
 # u = u & q
 	.loc 1 3491
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3492
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 552]
 	.loc 1 3493
-	lwz %r3, 552(%r8)
+	lwz %r6, 552(%r11)
 # u = u & q
 	.loc 1 3494
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3495
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1229]
 	.loc 1 3496
-	lwz %r3, 1229(%r8)
+	lwz %r6, 1229(%r11)
 # u = u & q
 	.loc 1 3497
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3498
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1906]
 	.loc 1 3499
-	lwz %r3, 1906(%r8)
+	lwz %r6, 1906(%r11)
 # u = u & q
 	.loc 1 3500
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3501
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2583]
 	.loc 1 3502
-	lwz %r3, 2583(%r8)
+	lwz %r6, 2583(%r11)
 # u = u & q
 	.loc 1 3503
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3504
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 556]
 	.loc 1 3505
-	lwz %r6, 556(%r12)
+	lwz %r9, 556(%r12)
 # u = mem32[p0 + 556]
 	.loc 1 3506
-	lwz %r3, 556(%r11)
+	lwz %r6, 556(%r4)
 # u = u & q
 	.loc 1 3507
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3508
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1233]
 	.loc 1 3509
-	lwz %r3, 1233(%r11)
+	lwz %r6, 1233(%r4)
 # u = u & q
 	.loc 1 3510
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3511
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1910]
 	.loc 1 3512
-	lwz %r3, 1910(%r11)
+	lwz %r6, 1910(%r4)
 # u = u & q
 	.loc 1 3513
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3514
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2587]
 	.loc 1 3515
-	lwz %r3, 2587(%r11)
+	lwz %r6, 2587(%r4)
 # u = u & q
 	.loc 1 3516
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3517
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 556]
 	.loc 1 3518
-	lwz %r3, 556(%r8)
+	lwz %r6, 556(%r11)
 # u = u & q
 	.loc 1 3519
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3520
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1233]
 	.loc 1 3521
-	lwz %r3, 1233(%r8)
+	lwz %r6, 1233(%r11)
 # u = u & q
 	.loc 1 3522
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3523
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1910]
 	.loc 1 3524
-	lwz %r3, 1910(%r8)
+	lwz %r6, 1910(%r11)
 # u = u & q
 	.loc 1 3525
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3526
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2587]
 	.loc 1 3527
-	lwz %r3, 2587(%r8)
+	lwz %r6, 2587(%r11)
 # u = u & q
 	.loc 1 3528
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3529
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 560]
 	.loc 1 3530
-	lwz %r6, 560(%r12)
+	lwz %r9, 560(%r12)
 # u = mem32[p0 + 560]
 	.loc 1 3531
-	lwz %r3, 560(%r11)
+	lwz %r6, 560(%r4)
 # u = u & q
 	.loc 1 3532
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3533
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1237]
 	.loc 1 3534
-	lwz %r3, 1237(%r11)
+	lwz %r6, 1237(%r4)
 # u = u & q
 	.loc 1 3535
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3536
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1914]
 	.loc 1 3537
-	lwz %r3, 1914(%r11)
+	lwz %r6, 1914(%r4)
 # u = u & q
 	.loc 1 3538
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3539
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2591]
 	.loc 1 3540
-	lwz %r3, 2591(%r11)
+	lwz %r6, 2591(%r4)
 # u = u & q
 	.loc 1 3541
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3542
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 560]
 	.loc 1 3543
-	lwz %r3, 560(%r8)
+	lwz %r6, 560(%r11)
 # u = u & q
 	.loc 1 3544
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3545
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1237]
 	.loc 1 3546
-	lwz %r3, 1237(%r8)
+	lwz %r6, 1237(%r11)
 # u = u & q
 	.loc 1 3547
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3548
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1914]
 	.loc 1 3549
-	lwz %r3, 1914(%r8)
+	lwz %r6, 1914(%r11)
 # u = u & q
 	.loc 1 3550
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3551
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2591]
 	.loc 1 3552
-	lwz %r3, 2591(%r8)
+	lwz %r6, 2591(%r11)
 # u = u & q
 	.loc 1 3553
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3554
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 564]
 	.loc 1 3555
-	lwz %r6, 564(%r12)
+	lwz %r9, 564(%r12)
 # u = mem32[p0 + 564]
 	.loc 1 3556
-	lwz %r3, 564(%r11)
+	lwz %r6, 564(%r4)
 # u = u & q
 	.loc 1 3557
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3558
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1241]
 	.loc 1 3559
-	lwz %r3, 1241(%r11)
+	lwz %r6, 1241(%r4)
 # u = u & q
 	.loc 1 3560
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3561
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1918]
 	.loc 1 3562
-	lwz %r3, 1918(%r11)
+	lwz %r6, 1918(%r4)
 # u = u & q
 	.loc 1 3563
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3564
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2595]
 	.loc 1 3565
-	lwz %r3, 2595(%r11)
+	lwz %r6, 2595(%r4)
 # u = u & q
 	.loc 1 3566
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3567
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 564]
 	.loc 1 3568
-	lwz %r3, 564(%r8)
+	lwz %r6, 564(%r11)
 # u = u & q
 	.loc 1 3569
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3570
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1241]
 	.loc 1 3571
-	lwz %r3, 1241(%r8)
+	lwz %r6, 1241(%r11)
 # u = u & q
 	.loc 1 3572
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3573
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1918]
 	.loc 1 3574
-	lwz %r3, 1918(%r8)
+	lwz %r6, 1918(%r11)
 # u = u & q
 	.loc 1 3575
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3576
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2595]
 	.loc 1 3577
-	lwz %r3, 2595(%r8)
+	lwz %r6, 2595(%r11)
 # u = u & q
 	.loc 1 3578
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3579
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 568]
 	.loc 1 3580
-	lwz %r6, 568(%r12)
+	lwz %r9, 568(%r12)
 # u = mem32[p0 + 568]
 	.loc 1 3581
-	lwz %r3, 568(%r11)
+	lwz %r6, 568(%r4)
 # u = u & q
 	.loc 1 3582
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3583
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1245]
 	.loc 1 3584
-	lwz %r3, 1245(%r11)
+	lwz %r6, 1245(%r4)
 # u = u & q
 	.loc 1 3585
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3586
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1922]
 	.loc 1 3587
-	lwz %r3, 1922(%r11)
+	lwz %r6, 1922(%r4)
 # u = u & q
 	.loc 1 3588
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3589
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2599]
 	.loc 1 3590
-	lwz %r3, 2599(%r11)
+	lwz %r6, 2599(%r4)
 # u = u & q
 	.loc 1 3591
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3592
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 568]
 	.loc 1 3593
-	lwz %r3, 568(%r8)
+	lwz %r6, 568(%r11)
 # u = u & q
 	.loc 1 3594
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3595
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1245]
 	.loc 1 3596
-	lwz %r3, 1245(%r8)
+	lwz %r6, 1245(%r11)
 # u = u & q
 	.loc 1 3597
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3598
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1922]
 	.loc 1 3599
-	lwz %r3, 1922(%r8)
+	lwz %r6, 1922(%r11)
 # u = u & q
 	.loc 1 3600
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3601
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2599]
 	.loc 1 3602
-	lwz %r3, 2599(%r8)
+	lwz %r6, 2599(%r11)
 # u = u & q
 	.loc 1 3603
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3604
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 572]
 	.loc 1 3605
-	lwz %r6, 572(%r12)
+	lwz %r9, 572(%r12)
 # u = mem32[p0 + 572]
 	.loc 1 3606
-	lwz %r3, 572(%r11)
+	lwz %r6, 572(%r4)
 # u = u & q
 	.loc 1 3607
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3608
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1249]
 	.loc 1 3609
-	lwz %r3, 1249(%r11)
+	lwz %r6, 1249(%r4)
 # u = u & q
 	.loc 1 3610
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3611
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1926]
 	.loc 1 3612
-	lwz %r3, 1926(%r11)
+	lwz %r6, 1926(%r4)
 # u = u & q
 	.loc 1 3613
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3614
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2603]
 	.loc 1 3615
-	lwz %r3, 2603(%r11)
+	lwz %r6, 2603(%r4)
 # u = u & q
 	.loc 1 3616
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3617
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 572]
 	.loc 1 3618
-	lwz %r3, 572(%r8)
+	lwz %r6, 572(%r11)
 # u = u & q
 	.loc 1 3619
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3620
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1249]
 	.loc 1 3621
-	lwz %r3, 1249(%r8)
+	lwz %r6, 1249(%r11)
 # u = u & q
 	.loc 1 3622
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3623
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1926]
 	.loc 1 3624
-	lwz %r3, 1926(%r8)
+	lwz %r6, 1926(%r11)
 # u = u & q
 	.loc 1 3625
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3626
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2603]
 	.loc 1 3627
-	lwz %r3, 2603(%r8)
+	lwz %r6, 2603(%r11)
 # u = u & q
 	.loc 1 3628
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3629
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 576]
 	.loc 1 3630
-	lwz %r6, 576(%r12)
+	lwz %r9, 576(%r12)
 # u = mem32[p0 + 576]
 	.loc 1 3631
-	lwz %r3, 576(%r11)
+	lwz %r6, 576(%r4)
 # u = u & q
 	.loc 1 3632
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3633
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1253]
 	.loc 1 3634
-	lwz %r3, 1253(%r11)
+	lwz %r6, 1253(%r4)
 # u = u & q
 	.loc 1 3635
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3636
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1930]
 	.loc 1 3637
-	lwz %r3, 1930(%r11)
+	lwz %r6, 1930(%r4)
 # u = u & q
 	.loc 1 3638
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3639
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2607]
 	.loc 1 3640
-	lwz %r3, 2607(%r11)
+	lwz %r6, 2607(%r4)
 # u = u & q
 	.loc 1 3641
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3642
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 576]
 	.loc 1 3643
-	lwz %r3, 576(%r8)
+	lwz %r6, 576(%r11)
 # u = u & q
 	.loc 1 3644
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3645
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1253]
 	.loc 1 3646
-	lwz %r3, 1253(%r8)
+	lwz %r6, 1253(%r11)
 # u = u & q
 	.loc 1 3647
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3648
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1930]
 	.loc 1 3649
-	lwz %r3, 1930(%r8)
+	lwz %r6, 1930(%r11)
 # u = u & q
 	.loc 1 3650
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3651
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2607]
 	.loc 1 3652
-	lwz %r3, 2607(%r8)
+	lwz %r6, 2607(%r11)
 # u = u & q
 	.loc 1 3653
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3654
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 580]
 	.loc 1 3655
-	lwz %r6, 580(%r12)
+	lwz %r9, 580(%r12)
 # u = mem32[p0 + 580]
 	.loc 1 3656
-	lwz %r3, 580(%r11)
+	lwz %r6, 580(%r4)
 # u = u & q
 	.loc 1 3657
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3658
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1257]
 	.loc 1 3659
-	lwz %r3, 1257(%r11)
+	lwz %r6, 1257(%r4)
 # u = u & q
 	.loc 1 3660
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3661
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1934]
 	.loc 1 3662
-	lwz %r3, 1934(%r11)
+	lwz %r6, 1934(%r4)
 # u = u & q
 	.loc 1 3663
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3664
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2611]
 	.loc 1 3665
-	lwz %r3, 2611(%r11)
+	lwz %r6, 2611(%r4)
 # u = u & q
 	.loc 1 3666
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3667
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 580]
 	.loc 1 3668
-	lwz %r3, 580(%r8)
+	lwz %r6, 580(%r11)
 # u = u & q
 	.loc 1 3669
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3670
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1257]
 	.loc 1 3671
-	lwz %r3, 1257(%r8)
+	lwz %r6, 1257(%r11)
 # u = u & q
 	.loc 1 3672
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3673
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1934]
 	.loc 1 3674
-	lwz %r3, 1934(%r8)
+	lwz %r6, 1934(%r11)
 # u = u & q
 	.loc 1 3675
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3676
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2611]
 	.loc 1 3677
-	lwz %r3, 2611(%r8)
+	lwz %r6, 2611(%r11)
 # u = u & q
 	.loc 1 3678
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3679
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 584]
 	.loc 1 3680
-	lwz %r6, 584(%r12)
+	lwz %r9, 584(%r12)
 # u = mem32[p0 + 584]
 	.loc 1 3681
-	lwz %r3, 584(%r11)
+	lwz %r6, 584(%r4)
 # u = u & q
 	.loc 1 3682
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3683
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1261]
 	.loc 1 3684
-	lwz %r3, 1261(%r11)
+	lwz %r6, 1261(%r4)
 # u = u & q
 	.loc 1 3685
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3686
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1938]
 	.loc 1 3687
-	lwz %r3, 1938(%r11)
+	lwz %r6, 1938(%r4)
 # u = u & q
 	.loc 1 3688
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3689
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2615]
 	.loc 1 3690
-	lwz %r3, 2615(%r11)
+	lwz %r6, 2615(%r4)
 # u = u & q
 	.loc 1 3691
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3692
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 584]
 	.loc 1 3693
-	lwz %r3, 584(%r8)
+	lwz %r6, 584(%r11)
 # u = u & q
 	.loc 1 3694
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3695
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1261]
 	.loc 1 3696
-	lwz %r3, 1261(%r8)
+	lwz %r6, 1261(%r11)
 # u = u & q
 	.loc 1 3697
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3698
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1938]
 	.loc 1 3699
-	lwz %r3, 1938(%r8)
+	lwz %r6, 1938(%r11)
 # u = u & q
 	.loc 1 3700
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3701
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2615]
 	.loc 1 3702
-	lwz %r3, 2615(%r8)
+	lwz %r6, 2615(%r11)
 # u = u & q
 	.loc 1 3703
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3704
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 588]
 	.loc 1 3705
-	lwz %r6, 588(%r12)
+	lwz %r9, 588(%r12)
 # u = mem32[p0 + 588]
 	.loc 1 3706
-	lwz %r3, 588(%r11)
+	lwz %r6, 588(%r4)
 # u = u & q
 	.loc 1 3707
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3708
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1265]
 	.loc 1 3709
-	lwz %r3, 1265(%r11)
+	lwz %r6, 1265(%r4)
 # u = u & q
 	.loc 1 3710
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3711
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1942]
 	.loc 1 3712
-	lwz %r3, 1942(%r11)
+	lwz %r6, 1942(%r4)
 # u = u & q
 	.loc 1 3713
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3714
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2619]
 	.loc 1 3715
-	lwz %r3, 2619(%r11)
+	lwz %r6, 2619(%r4)
 # u = u & q
 	.loc 1 3716
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3717
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 588]
 	.loc 1 3718
-	lwz %r3, 588(%r8)
+	lwz %r6, 588(%r11)
 # u = u & q
 	.loc 1 3719
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3720
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1265]
 	.loc 1 3721
-	lwz %r3, 1265(%r8)
+	lwz %r6, 1265(%r11)
 # u = u & q
 	.loc 1 3722
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3723
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1942]
 	.loc 1 3724
-	lwz %r3, 1942(%r8)
+	lwz %r6, 1942(%r11)
 # u = u & q
 	.loc 1 3725
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3726
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2619]
 	.loc 1 3727
-	lwz %r3, 2619(%r8)
+	lwz %r6, 2619(%r11)
 # u = u & q
 	.loc 1 3728
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3729
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 592]
 	.loc 1 3730
-	lwz %r6, 592(%r12)
+	lwz %r9, 592(%r12)
 # u = mem32[p0 + 592]
 	.loc 1 3731
-	lwz %r3, 592(%r11)
+	lwz %r6, 592(%r4)
 # u = u & q
 	.loc 1 3732
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3733
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1269]
 	.loc 1 3734
-	lwz %r3, 1269(%r11)
+	lwz %r6, 1269(%r4)
 # u = u & q
 	.loc 1 3735
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3736
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1946]
 	.loc 1 3737
-	lwz %r3, 1946(%r11)
+	lwz %r6, 1946(%r4)
 # u = u & q
 	.loc 1 3738
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3739
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2623]
 	.loc 1 3740
-	lwz %r3, 2623(%r11)
+	lwz %r6, 2623(%r4)
 # u = u & q
 	.loc 1 3741
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3742
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 592]
 	.loc 1 3743
-	lwz %r3, 592(%r8)
+	lwz %r6, 592(%r11)
 # u = u & q
 	.loc 1 3744
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3745
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1269]
 	.loc 1 3746
-	lwz %r3, 1269(%r8)
+	lwz %r6, 1269(%r11)
 # u = u & q
 	.loc 1 3747
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3748
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1946]
 	.loc 1 3749
-	lwz %r3, 1946(%r8)
+	lwz %r6, 1946(%r11)
 # u = u & q
 	.loc 1 3750
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3751
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2623]
 	.loc 1 3752
-	lwz %r3, 2623(%r8)
+	lwz %r6, 2623(%r11)
 # u = u & q
 	.loc 1 3753
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3754
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 596]
 	.loc 1 3755
-	lwz %r6, 596(%r12)
+	lwz %r9, 596(%r12)
 # u = mem32[p0 + 596]
 	.loc 1 3756
-	lwz %r3, 596(%r11)
+	lwz %r6, 596(%r4)
 # u = u & q
 	.loc 1 3757
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3758
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1273]
 	.loc 1 3759
-	lwz %r3, 1273(%r11)
+	lwz %r6, 1273(%r4)
 # u = u & q
 	.loc 1 3760
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3761
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1950]
 	.loc 1 3762
-	lwz %r3, 1950(%r11)
+	lwz %r6, 1950(%r4)
 # u = u & q
 	.loc 1 3763
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3764
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2627]
 	.loc 1 3765
-	lwz %r3, 2627(%r11)
+	lwz %r6, 2627(%r4)
 # u = u & q
 	.loc 1 3766
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3767
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 596]
 	.loc 1 3768
-	lwz %r3, 596(%r8)
+	lwz %r6, 596(%r11)
 # u = u & q
 	.loc 1 3769
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3770
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1273]
 	.loc 1 3771
-	lwz %r3, 1273(%r8)
+	lwz %r6, 1273(%r11)
 # u = u & q
 	.loc 1 3772
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3773
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1950]
 	.loc 1 3774
-	lwz %r3, 1950(%r8)
+	lwz %r6, 1950(%r11)
 # u = u & q
 	.loc 1 3775
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3776
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2627]
 	.loc 1 3777
-	lwz %r3, 2627(%r8)
+	lwz %r6, 2627(%r11)
 # u = u & q
 	.loc 1 3778
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3779
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 600]
 	.loc 1 3780
-	lwz %r6, 600(%r12)
+	lwz %r9, 600(%r12)
 # u = mem32[p0 + 600]
 	.loc 1 3781
-	lwz %r3, 600(%r11)
+	lwz %r6, 600(%r4)
 # u = u & q
 	.loc 1 3782
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3783
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1277]
 	.loc 1 3784
-	lwz %r3, 1277(%r11)
+	lwz %r6, 1277(%r4)
 # u = u & q
 	.loc 1 3785
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3786
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1954]
 	.loc 1 3787
-	lwz %r3, 1954(%r11)
+	lwz %r6, 1954(%r4)
 # u = u & q
 	.loc 1 3788
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3789
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2631]
 	.loc 1 3790
-	lwz %r3, 2631(%r11)
+	lwz %r6, 2631(%r4)
 # u = u & q
 	.loc 1 3791
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3792
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 600]
 	.loc 1 3793
-	lwz %r3, 600(%r8)
+	lwz %r6, 600(%r11)
 # u = u & q
 	.loc 1 3794
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3795
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1277]
 	.loc 1 3796
-	lwz %r3, 1277(%r8)
+	lwz %r6, 1277(%r11)
 # u = u & q
 	.loc 1 3797
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3798
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1954]
 	.loc 1 3799
-	lwz %r3, 1954(%r8)
+	lwz %r6, 1954(%r11)
 # u = u & q
 	.loc 1 3800
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3801
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2631]
 	.loc 1 3802
-	lwz %r3, 2631(%r8)
+	lwz %r6, 2631(%r11)
 # u = u & q
 	.loc 1 3803
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3804
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 604]
 	.loc 1 3805
-	lwz %r6, 604(%r12)
+	lwz %r9, 604(%r12)
 # u = mem32[p0 + 604]
 	.loc 1 3806
-	lwz %r3, 604(%r11)
+	lwz %r6, 604(%r4)
 # u = u & q
 	.loc 1 3807
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3808
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1281]
 	.loc 1 3809
-	lwz %r3, 1281(%r11)
+	lwz %r6, 1281(%r4)
 # u = u & q
 	.loc 1 3810
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3811
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1958]
 	.loc 1 3812
-	lwz %r3, 1958(%r11)
+	lwz %r6, 1958(%r4)
 # u = u & q
 	.loc 1 3813
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3814
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2635]
 	.loc 1 3815
-	lwz %r3, 2635(%r11)
+	lwz %r6, 2635(%r4)
 # u = u & q
 	.loc 1 3816
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3817
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 604]
 	.loc 1 3818
-	lwz %r3, 604(%r8)
+	lwz %r6, 604(%r11)
 # u = u & q
 	.loc 1 3819
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3820
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1281]
 	.loc 1 3821
-	lwz %r3, 1281(%r8)
+	lwz %r6, 1281(%r11)
 # u = u & q
 	.loc 1 3822
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3823
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1958]
 	.loc 1 3824
-	lwz %r3, 1958(%r8)
+	lwz %r6, 1958(%r11)
 # u = u & q
 	.loc 1 3825
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3826
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2635]
 	.loc 1 3827
-	lwz %r3, 2635(%r8)
+	lwz %r6, 2635(%r11)
 # u = u & q
 	.loc 1 3828
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3829
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 608]
 	.loc 1 3830
-	lwz %r6, 608(%r12)
+	lwz %r9, 608(%r12)
 # u = mem32[p0 + 608]
 	.loc 1 3831
-	lwz %r3, 608(%r11)
+	lwz %r6, 608(%r4)
 # u = u & q
 	.loc 1 3832
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3833
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1285]
 	.loc 1 3834
-	lwz %r3, 1285(%r11)
+	lwz %r6, 1285(%r4)
 # u = u & q
 	.loc 1 3835
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3836
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1962]
 	.loc 1 3837
-	lwz %r3, 1962(%r11)
+	lwz %r6, 1962(%r4)
 # u = u & q
 	.loc 1 3838
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3839
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2639]
 	.loc 1 3840
-	lwz %r3, 2639(%r11)
+	lwz %r6, 2639(%r4)
 # u = u & q
 	.loc 1 3841
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3842
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 608]
 	.loc 1 3843
-	lwz %r3, 608(%r8)
+	lwz %r6, 608(%r11)
 # u = u & q
 	.loc 1 3844
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3845
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1285]
 	.loc 1 3846
-	lwz %r3, 1285(%r8)
+	lwz %r6, 1285(%r11)
 # u = u & q
 	.loc 1 3847
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3848
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1962]
 	.loc 1 3849
-	lwz %r3, 1962(%r8)
+	lwz %r6, 1962(%r11)
 # u = u & q
 	.loc 1 3850
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3851
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2639]
 	.loc 1 3852
-	lwz %r3, 2639(%r8)
+	lwz %r6, 2639(%r11)
 # u = u & q
 	.loc 1 3853
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3854
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 612]
 	.loc 1 3855
-	lwz %r6, 612(%r12)
+	lwz %r9, 612(%r12)
 # u = mem32[p0 + 612]
 	.loc 1 3856
-	lwz %r3, 612(%r11)
+	lwz %r6, 612(%r4)
 # u = u & q
 	.loc 1 3857
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3858
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1289]
 	.loc 1 3859
-	lwz %r3, 1289(%r11)
+	lwz %r6, 1289(%r4)
 # u = u & q
 	.loc 1 3860
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3861
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1966]
 	.loc 1 3862
-	lwz %r3, 1966(%r11)
+	lwz %r6, 1966(%r4)
 # u = u & q
 	.loc 1 3863
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3864
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2643]
 	.loc 1 3865
-	lwz %r3, 2643(%r11)
+	lwz %r6, 2643(%r4)
 # u = u & q
 	.loc 1 3866
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3867
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 612]
 	.loc 1 3868
-	lwz %r3, 612(%r8)
+	lwz %r6, 612(%r11)
 # u = u & q
 	.loc 1 3869
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3870
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1289]
 	.loc 1 3871
-	lwz %r3, 1289(%r8)
+	lwz %r6, 1289(%r11)
 # u = u & q
 	.loc 1 3872
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3873
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1966]
 	.loc 1 3874
-	lwz %r3, 1966(%r8)
+	lwz %r6, 1966(%r11)
 # u = u & q
 	.loc 1 3875
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3876
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2643]
 	.loc 1 3877
-	lwz %r3, 2643(%r8)
+	lwz %r6, 2643(%r11)
 # u = u & q
 	.loc 1 3878
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3879
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 616]
 	.loc 1 3880
-	lwz %r6, 616(%r12)
+	lwz %r9, 616(%r12)
 # u = mem32[p0 + 616]
 	.loc 1 3881
-	lwz %r3, 616(%r11)
+	lwz %r6, 616(%r4)
 # u = u & q
 	.loc 1 3882
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3883
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1293]
 	.loc 1 3884
-	lwz %r3, 1293(%r11)
+	lwz %r6, 1293(%r4)
 # u = u & q
 	.loc 1 3885
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3886
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1970]
 	.loc 1 3887
-	lwz %r3, 1970(%r11)
+	lwz %r6, 1970(%r4)
 # u = u & q
 	.loc 1 3888
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3889
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2647]
 	.loc 1 3890
-	lwz %r3, 2647(%r11)
+	lwz %r6, 2647(%r4)
 # u = u & q
 	.loc 1 3891
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3892
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 616]
 	.loc 1 3893
-	lwz %r3, 616(%r8)
+	lwz %r6, 616(%r11)
 # u = u & q
 	.loc 1 3894
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3895
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1293]
 	.loc 1 3896
-	lwz %r3, 1293(%r8)
+	lwz %r6, 1293(%r11)
 # u = u & q
 	.loc 1 3897
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3898
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1970]
 	.loc 1 3899
-	lwz %r3, 1970(%r8)
+	lwz %r6, 1970(%r11)
 # u = u & q
 	.loc 1 3900
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3901
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2647]
 	.loc 1 3902
-	lwz %r3, 2647(%r8)
+	lwz %r6, 2647(%r11)
 # u = u & q
 	.loc 1 3903
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3904
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 620]
 	.loc 1 3905
-	lwz %r6, 620(%r12)
+	lwz %r9, 620(%r12)
 # u = mem32[p0 + 620]
 	.loc 1 3906
-	lwz %r3, 620(%r11)
+	lwz %r6, 620(%r4)
 # u = u & q
 	.loc 1 3907
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3908
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1297]
 	.loc 1 3909
-	lwz %r3, 1297(%r11)
+	lwz %r6, 1297(%r4)
 # u = u & q
 	.loc 1 3910
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3911
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1974]
 	.loc 1 3912
-	lwz %r3, 1974(%r11)
+	lwz %r6, 1974(%r4)
 # u = u & q
 	.loc 1 3913
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3914
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2651]
 	.loc 1 3915
-	lwz %r3, 2651(%r11)
+	lwz %r6, 2651(%r4)
 # u = u & q
 	.loc 1 3916
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3917
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 620]
 	.loc 1 3918
-	lwz %r3, 620(%r8)
+	lwz %r6, 620(%r11)
 # u = u & q
 	.loc 1 3919
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3920
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1297]
 	.loc 1 3921
-	lwz %r3, 1297(%r8)
+	lwz %r6, 1297(%r11)
 # u = u & q
 	.loc 1 3922
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3923
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1974]
 	.loc 1 3924
-	lwz %r3, 1974(%r8)
+	lwz %r6, 1974(%r11)
 # u = u & q
 	.loc 1 3925
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3926
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2651]
 	.loc 1 3927
-	lwz %r3, 2651(%r8)
+	lwz %r6, 2651(%r11)
 # u = u & q
 	.loc 1 3928
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3929
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 624]
 	.loc 1 3930
-	lwz %r6, 624(%r12)
+	lwz %r9, 624(%r12)
 # u = mem32[p0 + 624]
 	.loc 1 3931
-	lwz %r3, 624(%r11)
+	lwz %r6, 624(%r4)
 # u = u & q
 	.loc 1 3932
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3933
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1301]
 	.loc 1 3934
-	lwz %r3, 1301(%r11)
+	lwz %r6, 1301(%r4)
 # u = u & q
 	.loc 1 3935
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3936
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1978]
 	.loc 1 3937
-	lwz %r3, 1978(%r11)
+	lwz %r6, 1978(%r4)
 # u = u & q
 	.loc 1 3938
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3939
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2655]
 	.loc 1 3940
-	lwz %r3, 2655(%r11)
+	lwz %r6, 2655(%r4)
 # u = u & q
 	.loc 1 3941
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3942
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 624]
 	.loc 1 3943
-	lwz %r3, 624(%r8)
+	lwz %r6, 624(%r11)
 # u = u & q
 	.loc 1 3944
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3945
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1301]
 	.loc 1 3946
-	lwz %r3, 1301(%r8)
+	lwz %r6, 1301(%r11)
 # u = u & q
 	.loc 1 3947
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3948
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1978]
 	.loc 1 3949
-	lwz %r3, 1978(%r8)
+	lwz %r6, 1978(%r11)
 # u = u & q
 	.loc 1 3950
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3951
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2655]
 	.loc 1 3952
-	lwz %r3, 2655(%r8)
+	lwz %r6, 2655(%r11)
 # u = u & q
 	.loc 1 3953
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3954
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 628]
 	.loc 1 3955
-	lwz %r6, 628(%r12)
+	lwz %r9, 628(%r12)
 # u = mem32[p0 + 628]
 	.loc 1 3956
-	lwz %r3, 628(%r11)
+	lwz %r6, 628(%r4)
 # u = u & q
 	.loc 1 3957
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3958
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1305]
 	.loc 1 3959
-	lwz %r3, 1305(%r11)
+	lwz %r6, 1305(%r4)
 # u = u & q
 	.loc 1 3960
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3961
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1982]
 	.loc 1 3962
-	lwz %r3, 1982(%r11)
+	lwz %r6, 1982(%r4)
 # u = u & q
 	.loc 1 3963
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3964
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2659]
 	.loc 1 3965
-	lwz %r3, 2659(%r11)
+	lwz %r6, 2659(%r4)
 # u = u & q
 	.loc 1 3966
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3967
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 628]
 	.loc 1 3968
-	lwz %r3, 628(%r8)
+	lwz %r6, 628(%r11)
 # u = u & q
 	.loc 1 3969
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3970
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1305]
 	.loc 1 3971
-	lwz %r3, 1305(%r8)
+	lwz %r6, 1305(%r11)
 # u = u & q
 	.loc 1 3972
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3973
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1982]
 	.loc 1 3974
-	lwz %r3, 1982(%r8)
+	lwz %r6, 1982(%r11)
 # u = u & q
 	.loc 1 3975
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 3976
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2659]
 	.loc 1 3977
-	lwz %r3, 2659(%r8)
+	lwz %r6, 2659(%r11)
 # u = u & q
 	.loc 1 3978
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 3979
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 632]
 	.loc 1 3980
-	lwz %r6, 632(%r12)
+	lwz %r9, 632(%r12)
 # u = mem32[p0 + 632]
 	.loc 1 3981
-	lwz %r3, 632(%r11)
+	lwz %r6, 632(%r4)
 # u = u & q
 	.loc 1 3982
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 3983
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1309]
 	.loc 1 3984
-	lwz %r3, 1309(%r11)
+	lwz %r6, 1309(%r4)
 # u = u & q
 	.loc 1 3985
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 3986
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1986]
 	.loc 1 3987
-	lwz %r3, 1986(%r11)
+	lwz %r6, 1986(%r4)
 # u = u & q
 	.loc 1 3988
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 3989
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2663]
 	.loc 1 3990
-	lwz %r3, 2663(%r11)
+	lwz %r6, 2663(%r4)
 # u = u & q
 	.loc 1 3991
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 3992
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 632]
 	.loc 1 3993
-	lwz %r3, 632(%r8)
+	lwz %r6, 632(%r11)
 # u = u & q
 	.loc 1 3994
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 3995
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1309]
 	.loc 1 3996
-	lwz %r3, 1309(%r8)
+	lwz %r6, 1309(%r11)
 # u = u & q
 	.loc 1 3997
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 3998
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1986]
 	.loc 1 3999
-	lwz %r3, 1986(%r8)
+	lwz %r6, 1986(%r11)
 # u = u & q
 	.loc 1 4000
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 4001
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2663]
 	.loc 1 4002
-	lwz %r3, 2663(%r8)
+	lwz %r6, 2663(%r11)
 # u = u & q
 	.loc 1 4003
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 4004
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 636]
 	.loc 1 4005
-	lwz %r6, 636(%r12)
+	lwz %r9, 636(%r12)
 # u = mem32[p0 + 636]
 	.loc 1 4006
-	lwz %r3, 636(%r11)
+	lwz %r6, 636(%r4)
 # u = u & q
 	.loc 1 4007
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 4008
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1313]
 	.loc 1 4009
-	lwz %r3, 1313(%r11)
+	lwz %r6, 1313(%r4)
 # u = u & q
 	.loc 1 4010
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 4011
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1990]
 	.loc 1 4012
-	lwz %r3, 1990(%r11)
+	lwz %r6, 1990(%r4)
 # u = u & q
 	.loc 1 4013
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 4014
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2667]
 	.loc 1 4015
-	lwz %r3, 2667(%r11)
+	lwz %r6, 2667(%r4)
 # u = u & q
 	.loc 1 4016
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 4017
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 636]
 	.loc 1 4018
-	lwz %r3, 636(%r8)
+	lwz %r6, 636(%r11)
 # u = u & q
 	.loc 1 4019
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 4020
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1313]
 	.loc 1 4021
-	lwz %r3, 1313(%r8)
+	lwz %r6, 1313(%r11)
 # u = u & q
 	.loc 1 4022
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 4023
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1990]
 	.loc 1 4024
-	lwz %r3, 1990(%r8)
+	lwz %r6, 1990(%r11)
 # u = u & q
 	.loc 1 4025
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 4026
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2667]
 	.loc 1 4027
-	lwz %r3, 2667(%r8)
+	lwz %r6, 2667(%r11)
 # u = u & q
 	.loc 1 4028
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 4029
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 640]
 	.loc 1 4030
-	lwz %r6, 640(%r12)
+	lwz %r9, 640(%r12)
 # u = mem32[p0 + 640]
 	.loc 1 4031
-	lwz %r3, 640(%r11)
+	lwz %r6, 640(%r4)
 # u = u & q
 	.loc 1 4032
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 4033
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1317]
 	.loc 1 4034
-	lwz %r3, 1317(%r11)
+	lwz %r6, 1317(%r4)
 # u = u & q
 	.loc 1 4035
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 4036
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1994]
 	.loc 1 4037
-	lwz %r3, 1994(%r11)
+	lwz %r6, 1994(%r4)
 # u = u & q
 	.loc 1 4038
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 4039
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2671]
 	.loc 1 4040
-	lwz %r3, 2671(%r11)
+	lwz %r6, 2671(%r4)
 # u = u & q
 	.loc 1 4041
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 4042
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 640]
 	.loc 1 4043
-	lwz %r3, 640(%r8)
+	lwz %r6, 640(%r11)
 # u = u & q
 	.loc 1 4044
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 4045
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1317]
 	.loc 1 4046
-	lwz %r3, 1317(%r8)
+	lwz %r6, 1317(%r11)
 # u = u & q
 	.loc 1 4047
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 4048
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1994]
 	.loc 1 4049
-	lwz %r3, 1994(%r8)
+	lwz %r6, 1994(%r11)
 # u = u & q
 	.loc 1 4050
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 4051
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2671]
 	.loc 1 4052
-	lwz %r3, 2671(%r8)
+	lwz %r6, 2671(%r11)
 # u = u & q
 	.loc 1 4053
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 4054
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 644]
 	.loc 1 4055
-	lwz %r6, 644(%r12)
+	lwz %r9, 644(%r12)
 # u = mem32[p0 + 644]
 	.loc 1 4056
-	lwz %r3, 644(%r11)
+	lwz %r6, 644(%r4)
 # u = u & q
 	.loc 1 4057
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 4058
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1321]
 	.loc 1 4059
-	lwz %r3, 1321(%r11)
+	lwz %r6, 1321(%r4)
 # u = u & q
 	.loc 1 4060
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 4061
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 1998]
 	.loc 1 4062
-	lwz %r3, 1998(%r11)
+	lwz %r6, 1998(%r4)
 # u = u & q
 	.loc 1 4063
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 4064
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2675]
 	.loc 1 4065
-	lwz %r3, 2675(%r11)
+	lwz %r6, 2675(%r4)
 # u = u & q
 	.loc 1 4066
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 4067
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 644]
 	.loc 1 4068
-	lwz %r3, 644(%r8)
+	lwz %r6, 644(%r11)
 # u = u & q
 	.loc 1 4069
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 4070
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1321]
 	.loc 1 4071
-	lwz %r3, 1321(%r8)
+	lwz %r6, 1321(%r11)
 # u = u & q
 	.loc 1 4072
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 4073
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 1998]
 	.loc 1 4074
-	lwz %r3, 1998(%r8)
+	lwz %r6, 1998(%r11)
 # u = u & q
 	.loc 1 4075
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 4076
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2675]
 	.loc 1 4077
-	lwz %r3, 2675(%r8)
+	lwz %r6, 2675(%r11)
 # u = u & q
 	.loc 1 4078
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 4079
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 648]
 	.loc 1 4080
-	lwz %r6, 648(%r12)
+	lwz %r9, 648(%r12)
 # u = mem32[p0 + 648]
 	.loc 1 4081
-	lwz %r3, 648(%r11)
+	lwz %r6, 648(%r4)
 # u = u & q
 	.loc 1 4082
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 4083
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1325]
 	.loc 1 4084
-	lwz %r3, 1325(%r11)
+	lwz %r6, 1325(%r4)
 # u = u & q
 	.loc 1 4085
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 4086
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 2002]
 	.loc 1 4087
-	lwz %r3, 2002(%r11)
+	lwz %r6, 2002(%r4)
 # u = u & q
 	.loc 1 4088
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 4089
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2679]
 	.loc 1 4090
-	lwz %r3, 2679(%r11)
+	lwz %r6, 2679(%r4)
 # u = u & q
 	.loc 1 4091
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 4092
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 648]
 	.loc 1 4093
-	lwz %r3, 648(%r8)
+	lwz %r6, 648(%r11)
 # u = u & q
 	.loc 1 4094
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 4095
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1325]
 	.loc 1 4096
-	lwz %r3, 1325(%r8)
+	lwz %r6, 1325(%r11)
 # u = u & q
 	.loc 1 4097
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 4098
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 2002]
 	.loc 1 4099
-	lwz %r3, 2002(%r8)
+	lwz %r6, 2002(%r11)
 # u = u & q
 	.loc 1 4100
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 4101
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2679]
 	.loc 1 4102
-	lwz %r3, 2679(%r8)
+	lwz %r6, 2679(%r11)
 # u = u & q
 	.loc 1 4103
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 4104
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 652]
 	.loc 1 4105
-	lwz %r6, 652(%r12)
+	lwz %r9, 652(%r12)
 # u = mem32[p0 + 652]
 	.loc 1 4106
-	lwz %r3, 652(%r11)
+	lwz %r6, 652(%r4)
 # u = u & q
 	.loc 1 4107
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 4108
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1329]
 	.loc 1 4109
-	lwz %r3, 1329(%r11)
+	lwz %r6, 1329(%r4)
 # u = u & q
 	.loc 1 4110
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 4111
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 2006]
 	.loc 1 4112
-	lwz %r3, 2006(%r11)
+	lwz %r6, 2006(%r4)
 # u = u & q
 	.loc 1 4113
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 4114
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2683]
 	.loc 1 4115
-	lwz %r3, 2683(%r11)
+	lwz %r6, 2683(%r4)
 # u = u & q
 	.loc 1 4116
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 4117
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 652]
 	.loc 1 4118
-	lwz %r3, 652(%r8)
+	lwz %r6, 652(%r11)
 # u = u & q
 	.loc 1 4119
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 4120
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1329]
 	.loc 1 4121
-	lwz %r3, 1329(%r8)
+	lwz %r6, 1329(%r11)
 # u = u & q
 	.loc 1 4122
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 4123
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 2006]
 	.loc 1 4124
-	lwz %r3, 2006(%r8)
+	lwz %r6, 2006(%r11)
 # u = u & q
 	.loc 1 4125
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 4126
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2683]
 	.loc 1 4127
-	lwz %r3, 2683(%r8)
+	lwz %r6, 2683(%r11)
 # u = u & q
 	.loc 1 4128
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 4129
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 656]
 	.loc 1 4130
-	lwz %r6, 656(%r12)
+	lwz %r9, 656(%r12)
 # u = mem32[p0 + 656]
 	.loc 1 4131
-	lwz %r3, 656(%r11)
+	lwz %r6, 656(%r4)
 # u = u & q
 	.loc 1 4132
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 4133
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1333]
 	.loc 1 4134
-	lwz %r3, 1333(%r11)
+	lwz %r6, 1333(%r4)
 # u = u & q
 	.loc 1 4135
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 4136
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 2010]
 	.loc 1 4137
-	lwz %r3, 2010(%r11)
+	lwz %r6, 2010(%r4)
 # u = u & q
 	.loc 1 4138
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 4139
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2687]
 	.loc 1 4140
-	lwz %r3, 2687(%r11)
+	lwz %r6, 2687(%r4)
 # u = u & q
 	.loc 1 4141
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 4142
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 656]
 	.loc 1 4143
-	lwz %r3, 656(%r8)
+	lwz %r6, 656(%r11)
 # u = u & q
 	.loc 1 4144
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 4145
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1333]
 	.loc 1 4146
-	lwz %r3, 1333(%r8)
+	lwz %r6, 1333(%r11)
 # u = u & q
 	.loc 1 4147
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 4148
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 2010]
 	.loc 1 4149
-	lwz %r3, 2010(%r8)
+	lwz %r6, 2010(%r11)
 # u = u & q
 	.loc 1 4150
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 4151
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2687]
 	.loc 1 4152
-	lwz %r3, 2687(%r8)
+	lwz %r6, 2687(%r11)
 # u = u & q
 	.loc 1 4153
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 4154
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 660]
 	.loc 1 4155
-	lwz %r6, 660(%r12)
+	lwz %r9, 660(%r12)
 # u = mem32[p0 + 660]
 	.loc 1 4156
-	lwz %r3, 660(%r11)
+	lwz %r6, 660(%r4)
 # u = u & q
 	.loc 1 4157
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 4158
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1337]
 	.loc 1 4159
-	lwz %r3, 1337(%r11)
+	lwz %r6, 1337(%r4)
 # u = u & q
 	.loc 1 4160
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 4161
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 2014]
 	.loc 1 4162
-	lwz %r3, 2014(%r11)
+	lwz %r6, 2014(%r4)
 # u = u & q
 	.loc 1 4163
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 4164
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2691]
 	.loc 1 4165
-	lwz %r3, 2691(%r11)
+	lwz %r6, 2691(%r4)
 # u = u & q
 	.loc 1 4166
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 4167
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 660]
 	.loc 1 4168
-	lwz %r3, 660(%r8)
+	lwz %r6, 660(%r11)
 # u = u & q
 	.loc 1 4169
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 4170
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1337]
 	.loc 1 4171
-	lwz %r3, 1337(%r8)
+	lwz %r6, 1337(%r11)
 # u = u & q
 	.loc 1 4172
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 4173
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 2014]
 	.loc 1 4174
-	lwz %r3, 2014(%r8)
+	lwz %r6, 2014(%r11)
 # u = u & q
 	.loc 1 4175
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 4176
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2691]
 	.loc 1 4177
-	lwz %r3, 2691(%r8)
+	lwz %r6, 2691(%r11)
 # u = u & q
 	.loc 1 4178
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 4179
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 664]
 	.loc 1 4180
-	lwz %r6, 664(%r12)
+	lwz %r9, 664(%r12)
 # u = mem32[p0 + 664]
 	.loc 1 4181
-	lwz %r3, 664(%r11)
+	lwz %r6, 664(%r4)
 # u = u & q
 	.loc 1 4182
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 4183
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1341]
 	.loc 1 4184
-	lwz %r3, 1341(%r11)
+	lwz %r6, 1341(%r4)
 # u = u & q
 	.loc 1 4185
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 4186
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 2018]
 	.loc 1 4187
-	lwz %r3, 2018(%r11)
+	lwz %r6, 2018(%r4)
 # u = u & q
 	.loc 1 4188
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 4189
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2695]
 	.loc 1 4190
-	lwz %r3, 2695(%r11)
+	lwz %r6, 2695(%r4)
 # u = u & q
 	.loc 1 4191
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 4192
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 664]
 	.loc 1 4193
-	lwz %r3, 664(%r8)
+	lwz %r6, 664(%r11)
 # u = u & q
 	.loc 1 4194
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 4195
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1341]
 	.loc 1 4196
-	lwz %r3, 1341(%r8)
+	lwz %r6, 1341(%r11)
 # u = u & q
 	.loc 1 4197
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 4198
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 2018]
 	.loc 1 4199
-	lwz %r3, 2018(%r8)
+	lwz %r6, 2018(%r11)
 # u = u & q
 	.loc 1 4200
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 4201
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2695]
 	.loc 1 4202
-	lwz %r3, 2695(%r8)
+	lwz %r6, 2695(%r11)
 # u = u & q
 	.loc 1 4203
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 4204
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 668]
 	.loc 1 4205
-	lwz %r6, 668(%r12)
+	lwz %r9, 668(%r12)
 # u = mem32[p0 + 668]
 	.loc 1 4206
-	lwz %r3, 668(%r11)
+	lwz %r6, 668(%r4)
 # u = u & q
 	.loc 1 4207
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 4208
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1345]
 	.loc 1 4209
-	lwz %r3, 1345(%r11)
+	lwz %r6, 1345(%r4)
 # u = u & q
 	.loc 1 4210
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 4211
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 2022]
 	.loc 1 4212
-	lwz %r3, 2022(%r11)
+	lwz %r6, 2022(%r4)
 # u = u & q
 	.loc 1 4213
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 4214
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2699]
 	.loc 1 4215
-	lwz %r3, 2699(%r11)
+	lwz %r6, 2699(%r4)
 # u = u & q
 	.loc 1 4216
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 4217
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 668]
 	.loc 1 4218
-	lwz %r3, 668(%r8)
+	lwz %r6, 668(%r11)
 # u = u & q
 	.loc 1 4219
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 4220
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1345]
 	.loc 1 4221
-	lwz %r3, 1345(%r8)
+	lwz %r6, 1345(%r11)
 # u = u & q
 	.loc 1 4222
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 4223
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 2022]
 	.loc 1 4224
-	lwz %r3, 2022(%r8)
+	lwz %r6, 2022(%r11)
 # u = u & q
 	.loc 1 4225
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 4226
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2699]
 	.loc 1 4227
-	lwz %r3, 2699(%r8)
+	lwz %r6, 2699(%r11)
 # u = u & q
 	.loc 1 4228
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 4229
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 672]
 	.loc 1 4230
-	lwz %r6, 672(%r12)
+	lwz %r9, 672(%r12)
 # u = mem32[p0 + 672]
 	.loc 1 4231
-	lwz %r3, 672(%r11)
+	lwz %r6, 672(%r4)
 # u = u & q
 	.loc 1 4232
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 4233
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1349]
 	.loc 1 4234
-	lwz %r3, 1349(%r11)
+	lwz %r6, 1349(%r4)
 # u = u & q
 	.loc 1 4235
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 4236
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 2026]
 	.loc 1 4237
-	lwz %r3, 2026(%r11)
+	lwz %r6, 2026(%r4)
 # u = u & q
 	.loc 1 4238
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 4239
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2703]
 	.loc 1 4240
-	lwz %r3, 2703(%r11)
+	lwz %r6, 2703(%r4)
 # u = u & q
 	.loc 1 4241
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 4242
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 672]
 	.loc 1 4243
-	lwz %r3, 672(%r8)
+	lwz %r6, 672(%r11)
 # u = u & q
 	.loc 1 4244
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 4245
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1349]
 	.loc 1 4246
-	lwz %r3, 1349(%r8)
+	lwz %r6, 1349(%r11)
 # u = u & q
 	.loc 1 4247
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 4248
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 2026]
 	.loc 1 4249
-	lwz %r3, 2026(%r8)
+	lwz %r6, 2026(%r11)
 # u = u & q
 	.loc 1 4250
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 4251
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2703]
 	.loc 1 4252
-	lwz %r3, 2703(%r8)
+	lwz %r6, 2703(%r11)
 # u = u & q
 	.loc 1 4253
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 4254
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # q = mem32[eb + 676]
 	.loc 1 4255
-	lwz %r6, 676(%r12)
+	lwz %r9, 676(%r12)
 # u = mem32[p0 + 673]
 	.loc 1 4256
-	lwz %r3, 673(%r11)
+	lwz %r6, 673(%r4)
 # u = u & q
 	.loc 1 4257
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a0 = a0 ^ u
 	.loc 1 4258
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # u = mem32[p0 + 1350]
 	.loc 1 4259
-	lwz %r3, 1350(%r11)
+	lwz %r6, 1350(%r4)
 # u = u & q
 	.loc 1 4260
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a1 = a1 ^ u
 	.loc 1 4261
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # u = mem32[p0 + 2027]
 	.loc 1 4262
-	lwz %r3, 2027(%r11)
+	lwz %r6, 2027(%r4)
 # u = u & q
 	.loc 1 4263
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a2 = a2 ^ u
 	.loc 1 4264
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # u = mem32[p0 + 2704]
 	.loc 1 4265
-	lwz %r3, 2704(%r11)
+	lwz %r6, 2704(%r4)
 # u = u & q
 	.loc 1 4266
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a3 = a3 ^ u
 	.loc 1 4267
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # u = mem32[p1 + 673]
 	.loc 1 4268
-	lwz %r3, 673(%r8)
+	lwz %r6, 673(%r11)
 # u = u & q
 	.loc 1 4269
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a4 = a4 ^ u
 	.loc 1 4270
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # u = mem32[p1 + 1350]
 	.loc 1 4271
-	lwz %r3, 1350(%r8)
+	lwz %r6, 1350(%r11)
 # u = u & q
 	.loc 1 4272
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a5 = a5 ^ u
 	.loc 1 4273
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # u = mem32[p1 + 2027]
 	.loc 1 4274
-	lwz %r3, 2027(%r8)
+	lwz %r6, 2027(%r11)
 # u = u & q
 	.loc 1 4275
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a6 = a6 ^ u
 	.loc 1 4276
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # u = mem32[p1 + 2704]
 	.loc 1 4277
-	lwz %r3, 2704(%r8)
+	lwz %r6, 2704(%r11)
 # u = u & q
 	.loc 1 4278
-	and %r3, %r3, %r6
+	and %r6, %r6, %r9
 # a7 = a7 ^ u
 	.loc 1 4279
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # m = 0xffffffff
 	.loc 1 4280
-	li %r6, 0
-	oris %r6, %r6, 65535
-	ori %r6, %r6, 65535
+	li %r9, 0
+	oris %r9, %r9, 65535
+	ori %r9, %r9, 65535
 # v = a0 >> 32
 	.loc 1 4281
-	srdi %r3, %r4, 32
+	srdi %r6, %r7, 32
 # a0 = a0 ^ v
 	.loc 1 4282
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # a0 = a0 & m
 	.loc 1 4283
-	and %r4, %r4, %r6
+	and %r7, %r7, %r9
 # v = a1 << 32
 	.loc 1 4284
-	sldi %r3, %r5, 32
+	sldi %r6, %r8, 32
 # a1 = a1 ^ v
 	.loc 1 4285
-	xor %r5, %r5, %r3
+	xor %r8, %r8, %r6
 # v = m << 32
 	.loc 1 4286
-	sldi %r3, %r6, 32
+	sldi %r6, %r9, 32
 # a1 = a1 & v
 	.loc 1 4287
-	and %r5, %r5, %r3
+	and %r8, %r8, %r6
 # a0 = a0 ^ a1
 	.loc 1 4288
-	xor %r4, %r4, %r5
+	xor %r7, %r7, %r8
 # v = a2 >> 32
 	.loc 1 4289
-	srdi %r3, %r26, 32
+	srdi %r6, %r26, 32
 # a2 = a2 ^ v
 	.loc 1 4290
-	xor %r26, %r26, %r3
+	xor %r26, %r26, %r6
 # a2 = a2 & m
 	.loc 1 4291
-	and %r26, %r26, %r6
+	and %r26, %r26, %r9
 # v = a3 << 32
 	.loc 1 4292
-	sldi %r3, %r27, 32
+	sldi %r6, %r27, 32
 # a3 = a3 ^ v
 	.loc 1 4293
-	xor %r27, %r27, %r3
+	xor %r27, %r27, %r6
 # v = m << 32
 	.loc 1 4294
-	sldi %r3, %r6, 32
+	sldi %r6, %r9, 32
 # a3 = a3 & v
 	.loc 1 4295
-	and %r27, %r27, %r3
+	and %r27, %r27, %r6
 # a2 = a2 ^ a3
 	.loc 1 4296
 	xor %r26, %r26, %r27
 # v = a4 >> 32
 	.loc 1 4297
-	srdi %r3, %r28, 32
+	srdi %r6, %r28, 32
 # a4 = a4 ^ v
 	.loc 1 4298
-	xor %r28, %r28, %r3
+	xor %r28, %r28, %r6
 # a4 = a4 & m
 	.loc 1 4299
-	and %r28, %r28, %r6
+	and %r28, %r28, %r9
 # v = a5 << 32
 	.loc 1 4300
-	sldi %r3, %r29, 32
+	sldi %r6, %r29, 32
 # a5 = a5 ^ v
 	.loc 1 4301
-	xor %r29, %r29, %r3
+	xor %r29, %r29, %r6
 # v = m << 32
 	.loc 1 4302
-	sldi %r3, %r6, 32
+	sldi %r6, %r9, 32
 # a5 = a5 & v
 	.loc 1 4303
-	and %r29, %r29, %r3
+	and %r29, %r29, %r6
 # a4 = a4 ^ a5
 	.loc 1 4304
 	xor %r28, %r28, %r29
 # v = a6 >> 32
 	.loc 1 4305
-	srdi %r3, %r30, 32
+	srdi %r6, %r30, 32
 # a6 = a6 ^ v
 	.loc 1 4306
-	xor %r30, %r30, %r3
+	xor %r30, %r30, %r6
 # a6 = a6 & m
 	.loc 1 4307
-	and %r30, %r30, %r6
+	and %r30, %r30, %r9
 # v = a7 << 32
 	.loc 1 4308
-	sldi %r3, %r31, 32
+	sldi %r6, %r31, 32
 # a7 = a7 ^ v
 	.loc 1 4309
-	xor %r31, %r31, %r3
+	xor %r31, %r31, %r6
 # v = m << 32
 	.loc 1 4310
-	sldi %r3, %r6, 32
+	sldi %r6, %r9, 32
 # a7 = a7 & v
 	.loc 1 4311
-	and %r31, %r31, %r3
+	and %r31, %r31, %r6
 # a6 = a6 ^ a7
 	.loc 1 4312
 	xor %r30, %r30, %r31
 # m = 0xffff0000ffff
 	.loc 1 4313
-	lis %r3, 0
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 65535
+	lis %r6, 0
+	ori %r6, %r6, 65535
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 0
+	ori %r6, %r6, 65535
 # v = a0 >> 16
 	.loc 1 4314
-	srdi %r5, %r4, 16
+	srdi %r8, %r7, 16
 # a0 = a0 ^ v
 	.loc 1 4315
-	xor %r4, %r4, %r5
+	xor %r7, %r7, %r8
 # a0 = a0 & m
 	.loc 1 4316
-	and %r4, %r4, %r3
+	and %r7, %r7, %r6
 # v = a2 << 16
 	.loc 1 4317
-	sldi %r5, %r26, 16
+	sldi %r8, %r26, 16
 # a2 = a2 ^ v
 	.loc 1 4318
-	xor %r26, %r26, %r5
+	xor %r26, %r26, %r8
 # v = m << 16
 	.loc 1 4319
-	sldi %r5, %r3, 16
+	sldi %r8, %r6, 16
 # a2 = a2 & v
 	.loc 1 4320
-	and %r26, %r26, %r5
+	and %r26, %r26, %r8
 # a0 = a0 ^ a2
 	.loc 1 4321
-	xor %r4, %r4, %r26
+	xor %r7, %r7, %r26
 # v = a4 >> 16
 	.loc 1 4322
-	srdi %r5, %r28, 16
+	srdi %r8, %r28, 16
 # a4 = a4 ^ v
 	.loc 1 4323
-	xor %r28, %r28, %r5
+	xor %r28, %r28, %r8
 # a4 = a4 & m
 	.loc 1 4324
-	and %r28, %r28, %r3
+	and %r28, %r28, %r6
 # v = a6 << 16
 	.loc 1 4325
-	sldi %r5, %r30, 16
+	sldi %r8, %r30, 16
 # a6 = a6 ^ v
 	.loc 1 4326
-	xor %r30, %r30, %r5
+	xor %r30, %r30, %r8
 # v = m << 16
 	.loc 1 4327
-	sldi %r3, %r3, 16
+	sldi %r6, %r6, 16
 # a6 = a6 & v
 	.loc 1 4328
-	and %r30, %r30, %r3
+	and %r30, %r30, %r6
 # a4 = a4 ^ a6
 	.loc 1 4329
 	xor %r28, %r28, %r30
 # m = 0xff00ff00ff00ff
 	.loc 1 4330
-	lis %r3, 255
-	ori %r3, %r3, 255
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 255
-	ori %r3, %r3, 255
+	lis %r6, 255
+	ori %r6, %r6, 255
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 255
+	ori %r6, %r6, 255
 # v = a0 >> 8
 	.loc 1 4331
-	srdi %r5, %r4, 8
+	srdi %r8, %r7, 8
 # a0 = a0 ^ v
 	.loc 1 4332
-	xor %r4, %r4, %r5
+	xor %r7, %r7, %r8
 # a0 = a0 & m
 	.loc 1 4333
-	and %r4, %r4, %r3
+	and %r7, %r7, %r6
 # v = a4 << 8
 	.loc 1 4334
-	sldi %r5, %r28, 8
+	sldi %r8, %r28, 8
 # a4 = a4 ^ v
 	.loc 1 4335
-	xor %r28, %r28, %r5
+	xor %r28, %r28, %r8
 # v = m << 8
 	.loc 1 4336
-	sldi %r3, %r3, 8
+	sldi %r6, %r6, 8
 # a4 = a4 & v
 	.loc 1 4337
-	and %r28, %r28, %r3
+	and %r28, %r28, %r6
 # a0 = a0 ^ a4
 	.loc 1 4338
-	xor %r4, %r4, %r28
+	xor %r7, %r7, %r28
 # v = a0 >> 4
 	.loc 1 4339
-	srdi %r3, %r4, 4
+	srdi %r6, %r7, 4
 # a0 = a0 ^ v
 	.loc 1 4340
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # v = a0 >> 2
 	.loc 1 4341
-	srdi %r3, %r4, 2
+	srdi %r6, %r7, 2
 # a0 = a0 ^ v
 	.loc 1 4342
-	xor %r4, %r4, %r3
+	xor %r7, %r7, %r6
 # v = a0 >> 1
 	.loc 1 4343
-	srdi %r3, %r4, 1
+	srdi %r6, %r7, 1
 # a0 = a0 ^ v
 	.loc 1 4344
-	xor %r6, %r4, %r3
+	xor %r9, %r7, %r6
 # o = 0
 	.loc 1 4345
-	li %r3, 0
+	li %r6, 0
 # m = 1
 	.loc 1 4347
-	li %r4, 1
+	li %r7, 1
 # v = v & m
 	.loc 1 4348
-	and %r4, %r6, %r4
+	and %r7, %r9, %r7
 # o = o ^ v
 	.loc 1 4349
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # v = a0 >> 31
 	.loc 1 4350
-	srdi %r4, %r6, 31
+	srdi %r7, %r9, 31
 # m = 2
 	.loc 1 4351
-	li %r5, 2
+	li %r8, 2
 # v = v & m
 	.loc 1 4352
-	and %r4, %r4, %r5
+	and %r7, %r7, %r8
 # o = o ^ v
 	.loc 1 4353
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # v = a0 >> 14
 	.loc 1 4354
-	srdi %r4, %r6, 14
+	srdi %r7, %r9, 14
 # m = 4
 	.loc 1 4355
-	li %r5, 4
+	li %r8, 4
 # v = v & m
 	.loc 1 4356
-	and %r4, %r4, %r5
+	and %r7, %r7, %r8
 # o = o ^ v
 	.loc 1 4357
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # v = a0 >> 45
 	.loc 1 4358
-	srdi %r4, %r6, 45
+	srdi %r7, %r9, 45
 # m = 8
 	.loc 1 4359
-	li %r5, 8
+	li %r8, 8
 # v = v & m
 	.loc 1 4360
-	and %r4, %r4, %r5
+	and %r7, %r7, %r8
 # o = o ^ v
 	.loc 1 4361
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # v = a0 >> 4
 	.loc 1 4362
-	srdi %r4, %r6, 4
+	srdi %r7, %r9, 4
 # m = 16
 	.loc 1 4363
-	li %r5, 16
+	li %r8, 16
 # v = v & m
 	.loc 1 4364
-	and %r4, %r4, %r5
+	and %r7, %r7, %r8
 # o = o ^ v
 	.loc 1 4365
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # v = a0 >> 35
 	.loc 1 4366
-	srdi %r4, %r6, 35
+	srdi %r7, %r9, 35
 # m = 32
 	.loc 1 4367
-	li %r5, 32
+	li %r8, 32
 # v = v & m
 	.loc 1 4368
-	and %r4, %r4, %r5
+	and %r7, %r7, %r8
 # o = o ^ v
 	.loc 1 4369
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # v = a0 >> 18
 	.loc 1 4370
-	srdi %r4, %r6, 18
+	srdi %r7, %r9, 18
 # m = 64
 	.loc 1 4371
-	li %r5, 64
+	li %r8, 64
 # v = v & m
 	.loc 1 4372
-	and %r4, %r4, %r5
+	and %r7, %r7, %r8
 # o = o ^ v
 	.loc 1 4373
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # v = a0 >> 49
 	.loc 1 4374
-	srdi %r4, %r6, 49
+	srdi %r7, %r9, 49
 # m = 128
 	.loc 1 4375
-	li %r5, 128
+	li %r8, 128
 # v = v & m
 	.loc 1 4376
-	and %r4, %r4, %r5
+	and %r7, %r7, %r8
 # o = o ^ v
 	.loc 1 4377
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # v = mem8[e + 0]
 	.loc 1 4378
-	lbz %r4, 0(%r10)
+	lbz %r7, 0(%r5)
 # o = o ^ v
 	.loc 1 4379
-	xor %r3, %r3, %r4
+	xor %r6, %r6, %r7
 # mem8[s + 0] = o
 	.loc 1 4380
-	stb %r3, 0(%r9)
+	stb %r6, 0(%r3)
 # p0 = p0 + 5416
 	.loc 1 4381
-	addi %r11, %r11, 5416
+	addi %r4, %r4, 5416
 # p1 = p1 + 5416
 	.loc 1 4382
-	addi %r8, %r8, 5416
+	addi %r11, %r11, 5416
 # s = s + 1
 	.loc 1 4383
-	addi %r9, %r9, 1
+	addi %r3, %r3, 1
 # e = e + 1
 	.loc 1 4384
-	addi %r10, %r10, 1
+	addi %r5, %r5, 1
 # i = i - 1
 	.loc 1 4385
-	addi %r7, %r7, -1
+	addi %r10, %r10, -1
 # =? i - 0
 	.loc 1 4386
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r10, 0
 # goto rows if !=
 	.loc 1 4387
 	bne %cr0, .Lqhasm_kernel_mceliece6960119_syndrome_ppc64_syndrome.rows
 # q = mem32[eb + 0]
 	.loc 1 4388
-	mr %r4, %r11
-	mr %r5, %r10
-	mr %r3, %r9
 	lwz %r6, 0(%r12)
 # u = mem32[p0 + 0]
 	.loc 1 4389

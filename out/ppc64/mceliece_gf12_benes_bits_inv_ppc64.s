@@ -13,2137 +13,2002 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes:
 .L.qhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes:
 # c = cb + 5632
 	.loc 1 11
-	addi %r5, %r4, 5632
+	addi %r8, %r4, 5632
 # x0 = v
 	.loc 1 12
-	mr %r7, %r4
+	mr %r9, %r3
 # o0 = 64
 	.loc 1 13
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l22a:
 # k = mem32le[c + 0]
 	.loc 1 15
-	lwbrx %r3, 0, %r5
+	lwbrx %r5, 0, %r8
 # e = 0xffff0000ffff0000
 	.loc 1 16
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r6, 65535
+	ori %r6, %r6, 0
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65535
+	ori %r6, %r6, 0
 # u = k & e
 	.loc 1 17
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 18
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 19
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # k |= u
 	.loc 1 20
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xff00ff00ff00ff00
 	.loc 1 21
-	lis %r4, 65280
-	ori %r4, %r4, 65280
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65280
-	ori %r4, %r4, 65280
+	lis %r6, 65280
+	ori %r6, %r6, 65280
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65280
+	ori %r6, %r6, 65280
 # u = k & e
 	.loc 1 22
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 23
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 24
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # k |= u
 	.loc 1 25
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xf0f0f0f0f0f0f0f0
 	.loc 1 26
-	lis %r4, 61680
-	ori %r4, %r4, 61680
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 61680
-	ori %r4, %r4, 61680
+	lis %r6, 61680
+	ori %r6, %r6, 61680
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 61680
+	ori %r6, %r6, 61680
 # u = k & e
 	.loc 1 27
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 28
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 29
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # k |= u
 	.loc 1 30
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xcccccccccccccccc
 	.loc 1 31
-	lis %r4, 52428
-	ori %r4, %r4, 52428
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 52428
-	ori %r4, %r4, 52428
+	lis %r6, 52428
+	ori %r6, %r6, 52428
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 52428
+	ori %r6, %r6, 52428
 # u = k & e
 	.loc 1 32
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 33
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 34
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # k |= u
 	.loc 1 35
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xaaaaaaaaaaaaaaaa
 	.loc 1 36
-	lis %r4, 43690
-	ori %r4, %r4, 43690
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 43690
-	ori %r4, %r4, 43690
+	lis %r6, 43690
+	ori %r6, %r6, 43690
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 43690
+	ori %r6, %r6, 43690
 # u = k & e
 	.loc 1 37
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 38
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 39
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # k |= u
 	.loc 1 40
-	or %r4, %r3, %r4
+	or %r6, %r5, %r6
 # a = mem64[x0 + 0]
 	.loc 1 41
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r9)
 # u = a >> 1
 	.loc 1 42
-	srdi %r10, %r3, 1
+	srdi %r10, %r5, 1
 # u ^= a
 	.loc 1 43
-	xor %r10, %r10, %r3
+	xor %r10, %r10, %r5
 # u &= k
 	.loc 1 44
-	and %r10, %r10, %r4
+	and %r10, %r10, %r6
 # a ^= u
 	.loc 1 45
-	xor %r3, %r3, %r10
+	xor %r5, %r5, %r10
 # u <<= 1
 	.loc 1 46
 	sldi %r10, %r10, 1
 # a ^= u
 	.loc 1 47
-	xor %r3, %r3, %r10
+	xor %r5, %r5, %r10
 # mem64[x0 + 0] = a
 	.loc 1 48
-	std %r3, 0(%r8)
+	std %r5, 0(%r9)
 # x0 = x0 + 8
 	.loc 1 49
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # c = c + 4
 	.loc 1 50
-	addi %r5, %r5, 4
+	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 51
-	addi %r9, %r9, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 52
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r7, 0
 # goto l22a if !=
 	.loc 1 53
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l22a
 # c = cb + 5376
 	.loc 1 56
-	mr %r4, %r7
-	addi %r5, %r4, 5376
+	addi %r9, %r4, 5376
 # x0 = v
 	.loc 1 57
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 64
 	.loc 1 58
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r8, 64
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l21a:
 # k = mem32le[c + 0]
 	.loc 1 60
-	lwbrx %r3, 0, %r8
+	lwbrx %r5, 0, %r9
 # e = 0xffff0000ffff0000
 	.loc 1 61
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r6, 65535
+	ori %r6, %r6, 0
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65535
+	ori %r6, %r6, 0
 # u = k & e
 	.loc 1 62
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 63
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 64
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # k |= u
 	.loc 1 65
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xff00ff00ff00ff00
 	.loc 1 66
-	lis %r4, 65280
-	ori %r4, %r4, 65280
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65280
-	ori %r4, %r4, 65280
+	lis %r6, 65280
+	ori %r6, %r6, 65280
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65280
+	ori %r6, %r6, 65280
 # u = k & e
 	.loc 1 67
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 68
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 69
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # k |= u
 	.loc 1 70
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xf0f0f0f0f0f0f0f0
 	.loc 1 71
-	lis %r4, 61680
-	ori %r4, %r4, 61680
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 61680
-	ori %r4, %r4, 61680
+	lis %r6, 61680
+	ori %r6, %r6, 61680
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 61680
+	ori %r6, %r6, 61680
 # u = k & e
 	.loc 1 72
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 73
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 74
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # k |= u
 	.loc 1 75
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xcccccccccccccccc
 	.loc 1 76
-	lis %r4, 52428
-	ori %r4, %r4, 52428
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 52428
-	ori %r4, %r4, 52428
+	lis %r6, 52428
+	ori %r6, %r6, 52428
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 52428
+	ori %r6, %r6, 52428
 # u = k & e
 	.loc 1 77
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 78
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 79
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # k |= u
 	.loc 1 80
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # a = mem64[x0 + 0]
 	.loc 1 81
-	ld %r4, 0(%r9)
+	ld %r6, 0(%r10)
 # u = a >> 2
 	.loc 1 82
-	srdi %r5, %r4, 2
+	srdi %r7, %r6, 2
 # u ^= a
 	.loc 1 83
-	xor %r5, %r5, %r4
+	xor %r7, %r7, %r6
 # u &= k
 	.loc 1 84
-	and %r5, %r5, %r3
+	and %r7, %r7, %r5
 # a ^= u
 	.loc 1 85
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # u <<= 2
 	.loc 1 86
-	sldi %r5, %r5, 2
+	sldi %r7, %r7, 2
 # a ^= u
 	.loc 1 87
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 0] = a
 	.loc 1 88
-	std %r4, 0(%r9)
+	std %r6, 0(%r10)
 # x0 = x0 + 8
 	.loc 1 89
-	addi %r9, %r9, 8
+	addi %r10, %r10, 8
 # c = c + 4
 	.loc 1 90
-	addi %r8, %r8, 4
+	addi %r9, %r9, 4
 # o0 = o0 - 1
 	.loc 1 91
-	addi %r10, %r10, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 92
-	cmpldi %cr0, %r10, 0
+	cmpldi %cr0, %r8, 0
 # goto l21a if !=
 	.loc 1 93
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l21a
 # c = cb + 5120
 	.loc 1 96
-	mr %r4, %r7
 	addi %r5, %r4, 5120
 # x0 = v
 	.loc 1 97
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r6, %r3
 # o0 = 64
 	.loc 1 98
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l20a:
 # k = mem32le[c + 0]
 	.loc 1 100
-	lwbrx %r3, 0, %r8
+	lwbrx %r8, 0, %r5
 # e = 0xffff0000ffff0000
 	.loc 1 101
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r9, 65535
+	ori %r9, %r9, 0
+	sldi %r9, %r9, 32
+	oris %r9, %r9, 65535
+	ori %r9, %r9, 0
 # u = k & e
 	.loc 1 102
-	and %r4, %r3, %r4
+	and %r9, %r8, %r9
 # k ^= u
 	.loc 1 103
-	xor %r3, %r3, %r4
+	xor %r8, %r8, %r9
 # u <<= 16
 	.loc 1 104
-	sldi %r4, %r4, 16
+	sldi %r9, %r9, 16
 # k |= u
 	.loc 1 105
-	or %r3, %r3, %r4
+	or %r8, %r8, %r9
 # e = 0xff00ff00ff00ff00
 	.loc 1 106
-	lis %r4, 65280
-	ori %r4, %r4, 65280
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65280
-	ori %r4, %r4, 65280
+	lis %r9, 65280
+	ori %r9, %r9, 65280
+	sldi %r9, %r9, 32
+	oris %r9, %r9, 65280
+	ori %r9, %r9, 65280
 # u = k & e
 	.loc 1 107
-	and %r4, %r3, %r4
+	and %r9, %r8, %r9
 # k ^= u
 	.loc 1 108
-	xor %r3, %r3, %r4
+	xor %r8, %r8, %r9
 # u <<= 8
 	.loc 1 109
-	sldi %r4, %r4, 8
+	sldi %r9, %r9, 8
 # k |= u
 	.loc 1 110
-	or %r3, %r3, %r4
+	or %r8, %r8, %r9
 # e = 0xf0f0f0f0f0f0f0f0
 	.loc 1 111
-	lis %r4, 61680
-	ori %r4, %r4, 61680
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 61680
-	ori %r4, %r4, 61680
+	lis %r9, 61680
+	ori %r9, %r9, 61680
+	sldi %r9, %r9, 32
+	oris %r9, %r9, 61680
+	ori %r9, %r9, 61680
 # u = k & e
 	.loc 1 112
-	and %r4, %r3, %r4
+	and %r9, %r8, %r9
 # k ^= u
 	.loc 1 113
-	xor %r3, %r3, %r4
+	xor %r8, %r8, %r9
 # u <<= 4
 	.loc 1 114
-	sldi %r4, %r4, 4
+	sldi %r9, %r9, 4
 # k |= u
 	.loc 1 115
-	or %r3, %r3, %r4
+	or %r8, %r8, %r9
 # a = mem64[x0 + 0]
 	.loc 1 116
-	ld %r4, 0(%r9)
+	ld %r9, 0(%r6)
 # u = a >> 4
 	.loc 1 117
-	srdi %r5, %r4, 4
+	srdi %r10, %r9, 4
 # u ^= a
 	.loc 1 118
-	xor %r5, %r5, %r4
+	xor %r10, %r10, %r9
 # u &= k
 	.loc 1 119
-	and %r5, %r5, %r3
+	and %r10, %r10, %r8
 # a ^= u
 	.loc 1 120
-	xor %r4, %r4, %r5
+	xor %r9, %r9, %r10
 # u <<= 4
 	.loc 1 121
-	sldi %r5, %r5, 4
+	sldi %r10, %r10, 4
 # a ^= u
 	.loc 1 122
-	xor %r4, %r4, %r5
+	xor %r9, %r9, %r10
 # mem64[x0 + 0] = a
 	.loc 1 123
-	std %r4, 0(%r9)
+	std %r9, 0(%r6)
 # x0 = x0 + 8
 	.loc 1 124
-	addi %r9, %r9, 8
+	addi %r6, %r6, 8
 # c = c + 4
 	.loc 1 125
-	addi %r8, %r8, 4
+	addi %r5, %r5, 4
 # o0 = o0 - 1
 	.loc 1 126
-	addi %r10, %r10, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 127
-	cmpldi %cr0, %r10, 0
+	cmpldi %cr0, %r7, 0
 # goto l20a if !=
 	.loc 1 128
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l20a
 # c = cb + 4864
 	.loc 1 131
-	mr %r4, %r7
 	addi %r5, %r4, 4864
 # x0 = v
 	.loc 1 132
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r6, %r3
 # o0 = 64
 	.loc 1 133
-	mr %r10, %r3
-	li %r4, 64
-	mr %r6, %r5
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l19a:
 # k = mem32le[c + 0]
 	.loc 1 135
-	lwbrx %r3, 0, %r6
+	lwbrx %r8, 0, %r5
 # e = 0xffff0000ffff0000
 	.loc 1 136
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r9, 65535
+	ori %r9, %r9, 0
+	sldi %r9, %r9, 32
+	oris %r9, %r9, 65535
+	ori %r9, %r9, 0
 # u = k & e
 	.loc 1 137
-	and %r4, %r3, %r4
+	and %r9, %r8, %r9
 # k ^= u
 	.loc 1 138
-	xor %r3, %r3, %r4
+	xor %r8, %r8, %r9
 # u <<= 16
 	.loc 1 139
-	sldi %r4, %r4, 16
+	sldi %r9, %r9, 16
 # k |= u
 	.loc 1 140
-	or %r3, %r3, %r4
+	or %r8, %r8, %r9
 # e = 0xff00ff00ff00ff00
 	.loc 1 141
-	lis %r4, 65280
-	ori %r4, %r4, 65280
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65280
-	ori %r4, %r4, 65280
+	lis %r9, 65280
+	ori %r9, %r9, 65280
+	sldi %r9, %r9, 32
+	oris %r9, %r9, 65280
+	ori %r9, %r9, 65280
 # u = k & e
 	.loc 1 142
-	and %r4, %r3, %r4
+	and %r9, %r8, %r9
 # k ^= u
 	.loc 1 143
-	xor %r3, %r3, %r4
+	xor %r8, %r8, %r9
 # u <<= 8
 	.loc 1 144
-	sldi %r4, %r4, 8
+	sldi %r9, %r9, 8
 # k |= u
 	.loc 1 145
-	or %r3, %r3, %r4
+	or %r8, %r8, %r9
 # a = mem64[x0 + 0]
 	.loc 1 146
-	ld %r4, 0(%r8)
+	ld %r9, 0(%r6)
 # u = a >> 8
 	.loc 1 147
-	srdi %r5, %r4, 8
+	srdi %r10, %r9, 8
 # u ^= a
 	.loc 1 148
-	xor %r5, %r5, %r4
+	xor %r10, %r10, %r9
 # u &= k
 	.loc 1 149
-	and %r5, %r5, %r3
+	and %r10, %r10, %r8
 # a ^= u
 	.loc 1 150
-	xor %r4, %r4, %r5
+	xor %r9, %r9, %r10
 # u <<= 8
 	.loc 1 151
-	sldi %r5, %r5, 8
+	sldi %r10, %r10, 8
 # a ^= u
 	.loc 1 152
-	xor %r4, %r4, %r5
+	xor %r9, %r9, %r10
 # mem64[x0 + 0] = a
 	.loc 1 153
-	std %r4, 0(%r8)
+	std %r9, 0(%r6)
 # x0 = x0 + 8
 	.loc 1 154
-	addi %r8, %r8, 8
+	addi %r6, %r6, 8
 # c = c + 4
 	.loc 1 155
-	addi %r6, %r6, 4
+	addi %r5, %r5, 4
 # o0 = o0 - 1
 	.loc 1 156
-	addi %r9, %r9, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 157
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r7, 0
 # goto l19a if !=
 	.loc 1 158
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l19a
 # c = cb + 4608
 	.loc 1 161
-	mr %r4, %r7
 	addi %r5, %r4, 4608
 # x0 = v
 	.loc 1 162
-	mr %r7, %r4
-	mr %r3, %r10
+	mr %r6, %r3
 # o0 = 64
 	.loc 1 163
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l18a:
 # k = mem32le[c + 0]
 	.loc 1 165
-	lwbrx %r3, 0, %r8
+	lwbrx %r8, 0, %r5
 # e = 0xffff0000ffff0000
 	.loc 1 166
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r9, 65535
+	ori %r9, %r9, 0
+	sldi %r9, %r9, 32
+	oris %r9, %r9, 65535
+	ori %r9, %r9, 0
 # u = k & e
 	.loc 1 167
-	and %r4, %r3, %r4
+	and %r9, %r8, %r9
 # k ^= u
 	.loc 1 168
-	xor %r3, %r3, %r4
+	xor %r8, %r8, %r9
 # u <<= 16
 	.loc 1 169
-	sldi %r4, %r4, 16
+	sldi %r9, %r9, 16
 # k |= u
 	.loc 1 170
-	or %r3, %r3, %r4
+	or %r8, %r8, %r9
 # a = mem64[x0 + 0]
 	.loc 1 171
-	ld %r4, 0(%r9)
+	ld %r9, 0(%r6)
 # u = a >> 16
 	.loc 1 172
-	srdi %r5, %r4, 16
+	srdi %r10, %r9, 16
 # u ^= a
 	.loc 1 173
-	xor %r5, %r5, %r4
+	xor %r10, %r10, %r9
 # u &= k
 	.loc 1 174
-	and %r5, %r5, %r3
+	and %r10, %r10, %r8
 # a ^= u
 	.loc 1 175
-	xor %r4, %r4, %r5
+	xor %r9, %r9, %r10
 # u <<= 16
 	.loc 1 176
-	sldi %r5, %r5, 16
+	sldi %r10, %r10, 16
 # a ^= u
 	.loc 1 177
-	xor %r4, %r4, %r5
+	xor %r9, %r9, %r10
 # mem64[x0 + 0] = a
 	.loc 1 178
-	std %r4, 0(%r9)
+	std %r9, 0(%r6)
 # x0 = x0 + 8
 	.loc 1 179
-	addi %r9, %r9, 8
+	addi %r6, %r6, 8
 # c = c + 4
 	.loc 1 180
-	addi %r8, %r8, 4
+	addi %r5, %r5, 4
 # o0 = o0 - 1
 	.loc 1 181
-	addi %r10, %r10, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 182
-	cmpldi %cr0, %r10, 0
+	cmpldi %cr0, %r7, 0
 # goto l18a if !=
 	.loc 1 183
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l18a
 # c = cb + 4352
 	.loc 1 186
-	mr %r4, %r7
 	addi %r5, %r4, 4352
 # x0 = v
 	.loc 1 187
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r6, %r3
 # o0 = 64
 	.loc 1 188
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l17a:
 # k = mem32le[c + 0]
 	.loc 1 190
-	lwbrx %r3, 0, %r8
+	lwbrx %r8, 0, %r5
 # a = mem64[x0 + 0]
 	.loc 1 191
-	ld %r4, 0(%r9)
+	ld %r9, 0(%r6)
 # u = a >> 32
 	.loc 1 192
-	srdi %r5, %r4, 32
+	srdi %r10, %r9, 32
 # u ^= a
 	.loc 1 193
-	xor %r5, %r5, %r4
+	xor %r10, %r10, %r9
 # u &= k
 	.loc 1 194
-	and %r5, %r5, %r3
+	and %r10, %r10, %r8
 # a ^= u
 	.loc 1 195
-	xor %r4, %r4, %r5
+	xor %r9, %r9, %r10
 # u <<= 32
 	.loc 1 196
-	sldi %r5, %r5, 32
+	sldi %r10, %r10, 32
 # a ^= u
 	.loc 1 197
-	xor %r4, %r4, %r5
+	xor %r9, %r9, %r10
 # mem64[x0 + 0] = a
 	.loc 1 198
-	std %r4, 0(%r9)
+	std %r9, 0(%r6)
 # x0 = x0 + 8
 	.loc 1 199
-	addi %r9, %r9, 8
+	addi %r6, %r6, 8
 # c = c + 4
 	.loc 1 200
-	addi %r8, %r8, 4
+	addi %r5, %r5, 4
 # o0 = o0 - 1
 	.loc 1 201
-	addi %r10, %r10, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 202
-	cmpldi %cr0, %r10, 0
+	cmpldi %cr0, %r7, 0
 # goto l17a if !=
 	.loc 1 203
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l17a
 # c = cb + 4096
 	.loc 1 206
-	mr %r4, %r7
-	addi %r5, %r4, 4096
+	addi %r7, %r4, 4096
 # x0 = v
 	.loc 1 207
-	mr %r8, %r4
-	mr %r3, %r6
+	mr %r8, %r3
 # o0 = 32
 	.loc 1 208
-	mr %r7, %r3
-	li %r4, 32
-	mr %r9, %r5
-	mr %r10, %r3
-	mr %r11, %r4
+	li %r9, 32
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l16a:
 # k = mem32le[c + 0]
 	.loc 1 210
-	lwbrx %r5, 0, %r9
+	lwbrx %r10, 0, %r7
 # h = mem32le[c + 4]
 	.loc 1 211
-	li %r4, 4
-	lwbrx %r3, %r9, %r4
+	li %r6, 4
+	lwbrx %r5, %r7, %r6
 # h <<= 32
 	.loc 1 212
-	sldi %r3, %r3, 32
+	sldi %r5, %r5, 32
 # k |= h
 	.loc 1 213
-	or %r5, %r5, %r3
+	or %r10, %r10, %r5
 # a = mem64[x0 + 0]
 	.loc 1 214
-	ld %r4, 0(%r10)
+	ld %r6, 0(%r8)
 # b = mem64[x0 + 8]
 	.loc 1 215
-	ld %r3, 8(%r10)
+	ld %r5, 8(%r8)
 # u = a ^ b
 	.loc 1 216
-	xor %r6, %r4, %r3
+	xor %r11, %r6, %r5
 # u &= k
 	.loc 1 217
-	and %r6, %r6, %r5
+	and %r11, %r11, %r10
 # a ^= u
 	.loc 1 218
-	xor %r4, %r4, %r6
+	xor %r6, %r6, %r11
 # b ^= u
 	.loc 1 219
-	xor %r3, %r3, %r6
+	xor %r5, %r5, %r11
 # mem64[x0 + 0] = a
 	.loc 1 220
-	std %r4, 0(%r10)
+	std %r6, 0(%r8)
 # mem64[x0 + 8] = b
 	.loc 1 221
-	std %r3, 8(%r10)
+	std %r5, 8(%r8)
 # x0 = x0 + 16
 	.loc 1 222
-	addi %r10, %r10, 16
+	addi %r8, %r8, 16
 # c = c + 8
 	.loc 1 223
-	addi %r9, %r9, 8
+	addi %r7, %r7, 8
 # o0 = o0 - 1
 	.loc 1 224
-	addi %r11, %r11, -1
+	addi %r9, %r9, -1
 # =? o0 - 0
 	.loc 1 225
-	cmpldi %cr0, %r11, 0
+	cmpldi %cr0, %r9, 0
 # goto l16a if !=
 	.loc 1 226
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l16a
 # c = cb + 3840
 	.loc 1 229
-	mr %r4, %r8
-	addi %r5, %r4, 3840
+	addi %r7, %r4, 3840
 # x0 = v
 	.loc 1 230
-	mr %r3, %r7
-	mr %r6, %r3
+	mr %r8, %r3
 # o0 = 16
 	.loc 1 231
-	li %r7, 16
+	li %r9, 16
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l15a:
 # o1 = 2
 	.loc 1 233
-	mr %r12, %r7
-	mr %r11, %r4
-	mr %r10, %r3
-	li %r3, 2
+	li %r5, 2
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l15b:
 # k = mem32le[c + 0]
 	.loc 1 235
-	lwbrx %r7, 0, %r5
+	lwbrx %r10, 0, %r7
 # h = mem32le[c + 4]
 	.loc 1 236
-	li %r4, 4
-	lwbrx %r8, %r5, %r4
+	li %r6, 4
+	lwbrx %r11, %r7, %r6
 # h <<= 32
 	.loc 1 237
-	sldi %r8, %r8, 32
+	sldi %r11, %r11, 32
 # k |= h
 	.loc 1 238
-	or %r7, %r7, %r8
+	or %r10, %r10, %r11
 # a = mem64[x0 + 0]
 	.loc 1 239
-	ld %r4, 0(%r6)
+	ld %r6, 0(%r8)
 # b = mem64[x0 + 16]
 	.loc 1 240
-	ld %r8, 16(%r6)
+	ld %r11, 16(%r8)
 # u = a ^ b
 	.loc 1 241
-	xor %r9, %r4, %r8
+	xor %r12, %r6, %r11
 # u &= k
 	.loc 1 242
-	and %r9, %r9, %r7
+	and %r12, %r12, %r10
 # a ^= u
 	.loc 1 243
-	xor %r4, %r4, %r9
+	xor %r6, %r6, %r12
 # b ^= u
 	.loc 1 244
-	xor %r8, %r8, %r9
+	xor %r11, %r11, %r12
 # mem64[x0 + 0] = a
 	.loc 1 245
-	std %r4, 0(%r6)
+	std %r6, 0(%r8)
 # mem64[x0 + 16] = b
 	.loc 1 246
-	std %r8, 16(%r6)
+	std %r11, 16(%r8)
 # x0 = x0 + 8
 	.loc 1 247
-	addi %r6, %r6, 8
+	addi %r8, %r8, 8
 # c = c + 8
 	.loc 1 248
-	addi %r5, %r5, 8
+	addi %r7, %r7, 8
 # o1 = o1 - 1
 	.loc 1 249
-	addi %r3, %r3, -1
+	addi %r5, %r5, -1
 # =? o1 - 0
 	.loc 1 250
-	cmpldi %cr0, %r3, 0
+	cmpldi %cr0, %r5, 0
 # goto l15b if !=
 	.loc 1 251
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l15b
 # x0 = x0 + 16
 	.loc 1 252
-	addi %r6, %r6, 16
+	addi %r8, %r8, 16
 # o0 = o0 - 1
 	.loc 1 253
-	mr %r7, %r12
-	addi %r7, %r7, -1
+	addi %r9, %r9, -1
 # =? o0 - 0
 	.loc 1 254
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r9, 0
 # goto l15a if !=
 	.loc 1 255
-	mr %r3, %r10
-	mr %r4, %r11
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l15a
 # c = cb + 3584
 	.loc 1 258
-	addi %r5, %r4, 3584
+	addi %r6, %r4, 3584
 # x0 = v
 	.loc 1 259
-	mr %r6, %r3
+	mr %r7, %r3
 # o0 = 8
 	.loc 1 260
-	li %r7, 8
+	li %r8, 8
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l14a:
 # o1 = 4
 	.loc 1 262
-	mr %r12, %r7
-	mr %r11, %r4
-	mr %r10, %r3
-	li %r4, 4
+	li %r9, 4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l14b:
 # k = mem32le[c + 0]
 	.loc 1 264
-	lwbrx %r7, 0, %r5
+	lwbrx %r10, 0, %r6
 # h = mem32le[c + 4]
 	.loc 1 265
-	li %r3, 4
-	lwbrx %r8, %r5, %r3
+	li %r5, 4
+	lwbrx %r11, %r6, %r5
 # h <<= 32
 	.loc 1 266
-	sldi %r8, %r8, 32
+	sldi %r11, %r11, 32
 # k |= h
 	.loc 1 267
-	or %r7, %r7, %r8
+	or %r10, %r10, %r11
 # a = mem64[x0 + 0]
 	.loc 1 268
-	ld %r3, 0(%r6)
+	ld %r5, 0(%r7)
 # b = mem64[x0 + 32]
 	.loc 1 269
-	ld %r8, 32(%r6)
+	ld %r11, 32(%r7)
 # u = a ^ b
 	.loc 1 270
-	xor %r9, %r3, %r8
+	xor %r12, %r5, %r11
 # u &= k
 	.loc 1 271
-	and %r9, %r9, %r7
+	and %r12, %r12, %r10
 # a ^= u
 	.loc 1 272
-	xor %r3, %r3, %r9
+	xor %r5, %r5, %r12
 # b ^= u
 	.loc 1 273
-	xor %r8, %r8, %r9
+	xor %r11, %r11, %r12
 # mem64[x0 + 0] = a
 	.loc 1 274
-	std %r3, 0(%r6)
+	std %r5, 0(%r7)
 # mem64[x0 + 32] = b
 	.loc 1 275
-	std %r8, 32(%r6)
+	std %r11, 32(%r7)
 # x0 = x0 + 8
 	.loc 1 276
-	addi %r6, %r6, 8
+	addi %r7, %r7, 8
 # c = c + 8
 	.loc 1 277
-	addi %r5, %r5, 8
+	addi %r6, %r6, 8
 # o1 = o1 - 1
 	.loc 1 278
-	addi %r4, %r4, -1
+	addi %r9, %r9, -1
 # =? o1 - 0
 	.loc 1 279
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r9, 0
 # goto l14b if !=
 	.loc 1 280
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l14b
 # x0 = x0 + 32
 	.loc 1 281
-	addi %r6, %r6, 32
+	addi %r7, %r7, 32
 # o0 = o0 - 1
 	.loc 1 282
-	mr %r7, %r12
-	addi %r7, %r7, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 283
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r8, 0
 # goto l14a if !=
 	.loc 1 284
-	mr %r3, %r10
-	mr %r4, %r11
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l14a
 # c = cb + 3328
 	.loc 1 287
-	addi %r5, %r4, 3328
+	addi %r6, %r4, 3328
 # x0 = v
 	.loc 1 288
-	mr %r6, %r3
+	mr %r7, %r3
 # o0 = 4
 	.loc 1 289
-	li %r7, 4
+	li %r8, 4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l13a:
 # o1 = 8
 	.loc 1 291
-	mr %r12, %r7
-	mr %r11, %r4
-	mr %r10, %r3
-	li %r4, 8
+	li %r9, 8
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l13b:
 # k = mem32le[c + 0]
 	.loc 1 293
-	lwbrx %r7, 0, %r5
+	lwbrx %r10, 0, %r6
 # h = mem32le[c + 4]
 	.loc 1 294
-	li %r3, 4
-	lwbrx %r8, %r5, %r3
+	li %r5, 4
+	lwbrx %r11, %r6, %r5
 # h <<= 32
 	.loc 1 295
-	sldi %r8, %r8, 32
+	sldi %r11, %r11, 32
 # k |= h
 	.loc 1 296
-	or %r7, %r7, %r8
+	or %r10, %r10, %r11
 # a = mem64[x0 + 0]
 	.loc 1 297
-	ld %r3, 0(%r6)
+	ld %r5, 0(%r7)
 # b = mem64[x0 + 64]
 	.loc 1 298
-	ld %r8, 64(%r6)
+	ld %r11, 64(%r7)
 # u = a ^ b
 	.loc 1 299
-	xor %r9, %r3, %r8
+	xor %r12, %r5, %r11
 # u &= k
 	.loc 1 300
-	and %r9, %r9, %r7
+	and %r12, %r12, %r10
 # a ^= u
 	.loc 1 301
-	xor %r3, %r3, %r9
+	xor %r5, %r5, %r12
 # b ^= u
 	.loc 1 302
-	xor %r8, %r8, %r9
+	xor %r11, %r11, %r12
 # mem64[x0 + 0] = a
 	.loc 1 303
-	std %r3, 0(%r6)
+	std %r5, 0(%r7)
 # mem64[x0 + 64] = b
 	.loc 1 304
-	std %r8, 64(%r6)
+	std %r11, 64(%r7)
 # x0 = x0 + 8
 	.loc 1 305
-	addi %r6, %r6, 8
+	addi %r7, %r7, 8
 # c = c + 8
 	.loc 1 306
-	addi %r5, %r5, 8
+	addi %r6, %r6, 8
 # o1 = o1 - 1
 	.loc 1 307
-	addi %r4, %r4, -1
+	addi %r9, %r9, -1
 # =? o1 - 0
 	.loc 1 308
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r9, 0
 # goto l13b if !=
 	.loc 1 309
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l13b
 # x0 = x0 + 64
 	.loc 1 310
-	addi %r6, %r6, 64
+	addi %r7, %r7, 64
 # o0 = o0 - 1
 	.loc 1 311
-	mr %r7, %r12
-	addi %r7, %r7, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 312
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r8, 0
 # goto l13a if !=
 	.loc 1 313
-	mr %r3, %r10
-	mr %r4, %r11
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l13a
 # c = cb + 3072
 	.loc 1 316
-	addi %r5, %r4, 3072
+	addi %r6, %r4, 3072
 # x0 = v
 	.loc 1 317
-	mr %r6, %r3
+	mr %r7, %r3
 # o0 = 2
 	.loc 1 318
-	li %r7, 2
+	li %r8, 2
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l12a:
 # o1 = 16
 	.loc 1 320
-	mr %r12, %r7
-	mr %r11, %r4
-	mr %r10, %r3
-	li %r4, 16
+	li %r9, 16
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l12b:
 # k = mem32le[c + 0]
 	.loc 1 322
-	lwbrx %r7, 0, %r5
+	lwbrx %r10, 0, %r6
 # h = mem32le[c + 4]
 	.loc 1 323
-	li %r3, 4
-	lwbrx %r8, %r5, %r3
+	li %r5, 4
+	lwbrx %r11, %r6, %r5
 # h <<= 32
 	.loc 1 324
-	sldi %r8, %r8, 32
+	sldi %r11, %r11, 32
 # k |= h
 	.loc 1 325
-	or %r7, %r7, %r8
+	or %r10, %r10, %r11
 # a = mem64[x0 + 0]
 	.loc 1 326
-	ld %r3, 0(%r6)
+	ld %r5, 0(%r7)
 # b = mem64[x0 + 128]
 	.loc 1 327
-	ld %r8, 128(%r6)
+	ld %r11, 128(%r7)
 # u = a ^ b
 	.loc 1 328
-	xor %r9, %r3, %r8
+	xor %r12, %r5, %r11
 # u &= k
 	.loc 1 329
-	and %r9, %r9, %r7
+	and %r12, %r12, %r10
 # a ^= u
 	.loc 1 330
-	xor %r3, %r3, %r9
+	xor %r5, %r5, %r12
 # b ^= u
 	.loc 1 331
-	xor %r8, %r8, %r9
+	xor %r11, %r11, %r12
 # mem64[x0 + 0] = a
 	.loc 1 332
-	std %r3, 0(%r6)
+	std %r5, 0(%r7)
 # mem64[x0 + 128] = b
 	.loc 1 333
-	std %r8, 128(%r6)
+	std %r11, 128(%r7)
 # x0 = x0 + 8
 	.loc 1 334
-	addi %r6, %r6, 8
+	addi %r7, %r7, 8
 # c = c + 8
 	.loc 1 335
-	addi %r5, %r5, 8
+	addi %r6, %r6, 8
 # o1 = o1 - 1
 	.loc 1 336
-	addi %r4, %r4, -1
+	addi %r9, %r9, -1
 # =? o1 - 0
 	.loc 1 337
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r9, 0
 # goto l12b if !=
 	.loc 1 338
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l12b
 # x0 = x0 + 128
 	.loc 1 339
-	addi %r6, %r6, 128
+	addi %r7, %r7, 128
 # o0 = o0 - 1
 	.loc 1 340
-	mr %r7, %r12
-	addi %r7, %r7, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 341
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r8, 0
 # goto l12a if !=
 	.loc 1 342
-	mr %r3, %r10
-	mr %r4, %r11
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l12a
 # c = cb + 2816
 	.loc 1 345
-	addi %r5, %r4, 2816
+	addi %r6, %r4, 2816
 # x0 = v
 	.loc 1 346
-	mr %r8, %r4
+	mr %r7, %r3
 # o1 = 32
 	.loc 1 347
-	mr %r7, %r3
-	li %r4, 32
-	mr %r9, %r5
-	mr %r10, %r3
-	mr %r11, %r4
+	li %r8, 32
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l11b:
 # k = mem32le[c + 0]
 	.loc 1 349
-	lwbrx %r4, 0, %r9
+	lwbrx %r9, 0, %r6
 # h = mem32le[c + 4]
 	.loc 1 350
-	li %r3, 4
-	lwbrx %r5, %r9, %r3
+	li %r5, 4
+	lwbrx %r10, %r6, %r5
 # h <<= 32
 	.loc 1 351
-	sldi %r5, %r5, 32
+	sldi %r10, %r10, 32
 # k |= h
 	.loc 1 352
-	or %r4, %r4, %r5
+	or %r9, %r9, %r10
 # a = mem64[x0 + 0]
 	.loc 1 353
-	ld %r3, 0(%r10)
+	ld %r5, 0(%r7)
 # b = mem64[x0 + 256]
 	.loc 1 354
-	ld %r5, 256(%r10)
+	ld %r10, 256(%r7)
 # u = a ^ b
 	.loc 1 355
-	xor %r6, %r3, %r5
+	xor %r11, %r5, %r10
 # u &= k
 	.loc 1 356
-	and %r6, %r6, %r4
+	and %r11, %r11, %r9
 # a ^= u
 	.loc 1 357
-	xor %r3, %r3, %r6
+	xor %r5, %r5, %r11
 # b ^= u
 	.loc 1 358
-	xor %r5, %r5, %r6
+	xor %r10, %r10, %r11
 # mem64[x0 + 0] = a
 	.loc 1 359
-	std %r3, 0(%r10)
+	std %r5, 0(%r7)
 # mem64[x0 + 256] = b
 	.loc 1 360
-	std %r5, 256(%r10)
+	std %r10, 256(%r7)
 # x0 = x0 + 8
 	.loc 1 361
-	addi %r10, %r10, 8
+	addi %r7, %r7, 8
 # c = c + 8
 	.loc 1 362
-	addi %r9, %r9, 8
+	addi %r6, %r6, 8
 # o1 = o1 - 1
 	.loc 1 363
-	addi %r11, %r11, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 364
-	cmpldi %cr0, %r11, 0
+	cmpldi %cr0, %r8, 0
 # goto l11b if !=
 	.loc 1 365
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l11b
 # c = cb + 2560
 	.loc 1 368
-	mr %r4, %r8
-	addi %r5, %r4, 2560
+	addi %r6, %r4, 2560
 # x0 = v
 	.loc 1 369
-	mr %r3, %r7
-	mr %r6, %r3
+	mr %r7, %r3
 # o0 = 2
 	.loc 1 370
-	li %r7, 2
+	li %r8, 2
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l10a:
 # o1 = 16
 	.loc 1 372
-	mr %r12, %r7
-	mr %r11, %r4
-	mr %r10, %r3
-	li %r4, 16
+	li %r9, 16
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l10b:
 # k = mem32le[c + 0]
 	.loc 1 374
-	lwbrx %r7, 0, %r5
+	lwbrx %r10, 0, %r6
 # h = mem32le[c + 4]
 	.loc 1 375
-	li %r3, 4
-	lwbrx %r8, %r5, %r3
+	li %r5, 4
+	lwbrx %r11, %r6, %r5
 # h <<= 32
 	.loc 1 376
-	sldi %r8, %r8, 32
+	sldi %r11, %r11, 32
 # k |= h
 	.loc 1 377
-	or %r7, %r7, %r8
+	or %r10, %r10, %r11
 # a = mem64[x0 + 0]
 	.loc 1 378
-	ld %r3, 0(%r6)
+	ld %r5, 0(%r7)
 # b = mem64[x0 + 128]
 	.loc 1 379
-	ld %r8, 128(%r6)
+	ld %r11, 128(%r7)
 # u = a ^ b
 	.loc 1 380
-	xor %r9, %r3, %r8
+	xor %r12, %r5, %r11
 # u &= k
 	.loc 1 381
-	and %r9, %r9, %r7
+	and %r12, %r12, %r10
 # a ^= u
 	.loc 1 382
-	xor %r3, %r3, %r9
+	xor %r5, %r5, %r12
 # b ^= u
 	.loc 1 383
-	xor %r8, %r8, %r9
+	xor %r11, %r11, %r12
 # mem64[x0 + 0] = a
 	.loc 1 384
-	std %r3, 0(%r6)
+	std %r5, 0(%r7)
 # mem64[x0 + 128] = b
 	.loc 1 385
-	std %r8, 128(%r6)
+	std %r11, 128(%r7)
 # x0 = x0 + 8
 	.loc 1 386
-	addi %r6, %r6, 8
+	addi %r7, %r7, 8
 # c = c + 8
 	.loc 1 387
-	addi %r5, %r5, 8
+	addi %r6, %r6, 8
 # o1 = o1 - 1
 	.loc 1 388
-	addi %r4, %r4, -1
+	addi %r9, %r9, -1
 # =? o1 - 0
 	.loc 1 389
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r9, 0
 # goto l10b if !=
 	.loc 1 390
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l10b
 # x0 = x0 + 128
 	.loc 1 391
-	addi %r6, %r6, 128
+	addi %r7, %r7, 128
 # o0 = o0 - 1
 	.loc 1 392
-	mr %r7, %r12
-	addi %r7, %r7, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 393
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r8, 0
 # goto l10a if !=
 	.loc 1 394
-	mr %r3, %r10
-	mr %r4, %r11
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l10a
 # c = cb + 2304
 	.loc 1 397
-	addi %r5, %r4, 2304
+	addi %r6, %r4, 2304
 # x0 = v
 	.loc 1 398
-	mr %r6, %r3
+	mr %r7, %r3
 # o0 = 4
 	.loc 1 399
-	li %r7, 4
+	li %r8, 4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l9a:
 # o1 = 8
 	.loc 1 401
-	mr %r12, %r7
-	mr %r11, %r4
-	mr %r10, %r3
-	li %r4, 8
+	li %r9, 8
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l9b:
 # k = mem32le[c + 0]
 	.loc 1 403
-	lwbrx %r7, 0, %r5
+	lwbrx %r10, 0, %r6
 # h = mem32le[c + 4]
 	.loc 1 404
-	li %r3, 4
-	lwbrx %r8, %r5, %r3
+	li %r5, 4
+	lwbrx %r11, %r6, %r5
 # h <<= 32
 	.loc 1 405
-	sldi %r8, %r8, 32
+	sldi %r11, %r11, 32
 # k |= h
 	.loc 1 406
-	or %r7, %r7, %r8
+	or %r10, %r10, %r11
 # a = mem64[x0 + 0]
 	.loc 1 407
-	ld %r3, 0(%r6)
+	ld %r5, 0(%r7)
 # b = mem64[x0 + 64]
 	.loc 1 408
-	ld %r8, 64(%r6)
+	ld %r11, 64(%r7)
 # u = a ^ b
 	.loc 1 409
-	xor %r9, %r3, %r8
+	xor %r12, %r5, %r11
 # u &= k
 	.loc 1 410
-	and %r9, %r9, %r7
+	and %r12, %r12, %r10
 # a ^= u
 	.loc 1 411
-	xor %r3, %r3, %r9
+	xor %r5, %r5, %r12
 # b ^= u
 	.loc 1 412
-	xor %r8, %r8, %r9
+	xor %r11, %r11, %r12
 # mem64[x0 + 0] = a
 	.loc 1 413
-	std %r3, 0(%r6)
+	std %r5, 0(%r7)
 # mem64[x0 + 64] = b
 	.loc 1 414
-	std %r8, 64(%r6)
+	std %r11, 64(%r7)
 # x0 = x0 + 8
 	.loc 1 415
-	addi %r6, %r6, 8
+	addi %r7, %r7, 8
 # c = c + 8
 	.loc 1 416
-	addi %r5, %r5, 8
+	addi %r6, %r6, 8
 # o1 = o1 - 1
 	.loc 1 417
-	addi %r4, %r4, -1
+	addi %r9, %r9, -1
 # =? o1 - 0
 	.loc 1 418
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r9, 0
 # goto l9b if !=
 	.loc 1 419
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l9b
 # x0 = x0 + 64
 	.loc 1 420
-	addi %r6, %r6, 64
+	addi %r7, %r7, 64
 # o0 = o0 - 1
 	.loc 1 421
-	mr %r7, %r12
-	addi %r7, %r7, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 422
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r8, 0
 # goto l9a if !=
 	.loc 1 423
-	mr %r3, %r10
-	mr %r4, %r11
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l9a
 # c = cb + 2048
 	.loc 1 426
-	addi %r5, %r4, 2048
+	addi %r6, %r4, 2048
 # x0 = v
 	.loc 1 427
-	mr %r6, %r3
+	mr %r7, %r3
 # o0 = 8
 	.loc 1 428
-	li %r7, 8
+	li %r8, 8
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l8a:
 # o1 = 4
 	.loc 1 430
-	mr %r12, %r7
-	mr %r11, %r4
-	mr %r10, %r3
-	li %r4, 4
+	li %r9, 4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l8b:
 # k = mem32le[c + 0]
 	.loc 1 432
-	lwbrx %r7, 0, %r5
+	lwbrx %r10, 0, %r6
 # h = mem32le[c + 4]
 	.loc 1 433
-	li %r3, 4
-	lwbrx %r8, %r5, %r3
+	li %r5, 4
+	lwbrx %r11, %r6, %r5
 # h <<= 32
 	.loc 1 434
-	sldi %r8, %r8, 32
+	sldi %r11, %r11, 32
 # k |= h
 	.loc 1 435
-	or %r7, %r7, %r8
+	or %r10, %r10, %r11
 # a = mem64[x0 + 0]
 	.loc 1 436
-	ld %r3, 0(%r6)
+	ld %r5, 0(%r7)
 # b = mem64[x0 + 32]
 	.loc 1 437
-	ld %r8, 32(%r6)
+	ld %r11, 32(%r7)
 # u = a ^ b
 	.loc 1 438
-	xor %r9, %r3, %r8
+	xor %r12, %r5, %r11
 # u &= k
 	.loc 1 439
-	and %r9, %r9, %r7
+	and %r12, %r12, %r10
 # a ^= u
 	.loc 1 440
-	xor %r3, %r3, %r9
+	xor %r5, %r5, %r12
 # b ^= u
 	.loc 1 441
-	xor %r8, %r8, %r9
+	xor %r11, %r11, %r12
 # mem64[x0 + 0] = a
 	.loc 1 442
-	std %r3, 0(%r6)
+	std %r5, 0(%r7)
 # mem64[x0 + 32] = b
 	.loc 1 443
-	std %r8, 32(%r6)
+	std %r11, 32(%r7)
 # x0 = x0 + 8
 	.loc 1 444
-	addi %r6, %r6, 8
+	addi %r7, %r7, 8
 # c = c + 8
 	.loc 1 445
-	addi %r5, %r5, 8
+	addi %r6, %r6, 8
 # o1 = o1 - 1
 	.loc 1 446
-	addi %r4, %r4, -1
+	addi %r9, %r9, -1
 # =? o1 - 0
 	.loc 1 447
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r9, 0
 # goto l8b if !=
 	.loc 1 448
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l8b
 # x0 = x0 + 32
 	.loc 1 449
-	addi %r6, %r6, 32
+	addi %r7, %r7, 32
 # o0 = o0 - 1
 	.loc 1 450
-	mr %r7, %r12
-	addi %r7, %r7, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 451
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r8, 0
 # goto l8a if !=
 	.loc 1 452
-	mr %r3, %r10
-	mr %r4, %r11
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l8a
 # c = cb + 1792
 	.loc 1 455
-	addi %r5, %r4, 1792
+	addi %r6, %r4, 1792
 # x0 = v
 	.loc 1 456
-	mr %r6, %r3
+	mr %r7, %r3
 # o0 = 16
 	.loc 1 457
-	li %r7, 16
+	li %r8, 16
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l7a:
 # o1 = 2
 	.loc 1 459
-	mr %r12, %r7
-	mr %r11, %r4
-	mr %r10, %r3
-	li %r4, 2
+	li %r9, 2
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l7b:
 # k = mem32le[c + 0]
 	.loc 1 461
-	lwbrx %r7, 0, %r5
+	lwbrx %r10, 0, %r6
 # h = mem32le[c + 4]
 	.loc 1 462
-	li %r3, 4
-	lwbrx %r8, %r5, %r3
+	li %r5, 4
+	lwbrx %r11, %r6, %r5
 # h <<= 32
 	.loc 1 463
-	sldi %r8, %r8, 32
+	sldi %r11, %r11, 32
 # k |= h
 	.loc 1 464
-	or %r7, %r7, %r8
+	or %r10, %r10, %r11
 # a = mem64[x0 + 0]
 	.loc 1 465
-	ld %r3, 0(%r6)
+	ld %r5, 0(%r7)
 # b = mem64[x0 + 16]
 	.loc 1 466
-	ld %r8, 16(%r6)
+	ld %r11, 16(%r7)
 # u = a ^ b
 	.loc 1 467
-	xor %r9, %r3, %r8
+	xor %r12, %r5, %r11
 # u &= k
 	.loc 1 468
-	and %r9, %r9, %r7
+	and %r12, %r12, %r10
 # a ^= u
 	.loc 1 469
-	xor %r3, %r3, %r9
+	xor %r5, %r5, %r12
 # b ^= u
 	.loc 1 470
-	xor %r8, %r8, %r9
+	xor %r11, %r11, %r12
 # mem64[x0 + 0] = a
 	.loc 1 471
-	std %r3, 0(%r6)
+	std %r5, 0(%r7)
 # mem64[x0 + 16] = b
 	.loc 1 472
-	std %r8, 16(%r6)
+	std %r11, 16(%r7)
 # x0 = x0 + 8
 	.loc 1 473
-	addi %r6, %r6, 8
+	addi %r7, %r7, 8
 # c = c + 8
 	.loc 1 474
-	addi %r5, %r5, 8
+	addi %r6, %r6, 8
 # o1 = o1 - 1
 	.loc 1 475
-	addi %r4, %r4, -1
+	addi %r9, %r9, -1
 # =? o1 - 0
 	.loc 1 476
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r9, 0
 # goto l7b if !=
 	.loc 1 477
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l7b
 # x0 = x0 + 16
 	.loc 1 478
-	addi %r6, %r6, 16
+	addi %r7, %r7, 16
 # o0 = o0 - 1
 	.loc 1 479
-	mr %r7, %r12
-	addi %r7, %r7, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 480
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r8, 0
 # goto l7a if !=
 	.loc 1 481
-	mr %r3, %r10
-	mr %r4, %r11
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l7a
 # c = cb + 1536
 	.loc 1 484
-	addi %r5, %r4, 1536
+	addi %r6, %r4, 1536
 # x0 = v
 	.loc 1 485
-	mr %r8, %r4
+	mr %r7, %r3
 # o0 = 32
 	.loc 1 486
-	mr %r7, %r3
-	li %r4, 32
-	mr %r9, %r5
-	mr %r10, %r3
-	mr %r11, %r4
+	li %r8, 32
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l6a:
 # k = mem32le[c + 0]
 	.loc 1 488
-	lwbrx %r4, 0, %r9
+	lwbrx %r9, 0, %r6
 # h = mem32le[c + 4]
 	.loc 1 489
-	li %r3, 4
-	lwbrx %r5, %r9, %r3
+	li %r5, 4
+	lwbrx %r10, %r6, %r5
 # h <<= 32
 	.loc 1 490
-	sldi %r5, %r5, 32
+	sldi %r10, %r10, 32
 # k |= h
 	.loc 1 491
-	or %r4, %r4, %r5
+	or %r9, %r9, %r10
 # a = mem64[x0 + 0]
 	.loc 1 492
-	ld %r3, 0(%r10)
+	ld %r5, 0(%r7)
 # b = mem64[x0 + 8]
 	.loc 1 493
-	ld %r5, 8(%r10)
+	ld %r10, 8(%r7)
 # u = a ^ b
 	.loc 1 494
-	xor %r6, %r3, %r5
+	xor %r11, %r5, %r10
 # u &= k
 	.loc 1 495
-	and %r6, %r6, %r4
+	and %r11, %r11, %r9
 # a ^= u
 	.loc 1 496
-	xor %r3, %r3, %r6
+	xor %r5, %r5, %r11
 # b ^= u
 	.loc 1 497
-	xor %r5, %r5, %r6
+	xor %r10, %r10, %r11
 # mem64[x0 + 0] = a
 	.loc 1 498
-	std %r3, 0(%r10)
+	std %r5, 0(%r7)
 # mem64[x0 + 8] = b
 	.loc 1 499
-	std %r5, 8(%r10)
+	std %r10, 8(%r7)
 # x0 = x0 + 16
 	.loc 1 500
-	addi %r10, %r10, 16
+	addi %r7, %r7, 16
 # c = c + 8
 	.loc 1 501
-	addi %r9, %r9, 8
+	addi %r6, %r6, 8
 # o0 = o0 - 1
 	.loc 1 502
-	addi %r11, %r11, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 503
-	cmpldi %cr0, %r11, 0
+	cmpldi %cr0, %r8, 0
 # goto l6a if !=
 	.loc 1 504
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l6a
 # c = cb + 1280
 	.loc 1 507
-	mr %r4, %r8
 	addi %r5, %r4, 1280
 # x0 = v
 	.loc 1 508
-	mr %r8, %r4
-	mr %r3, %r7
+	mr %r6, %r3
 # o0 = 64
 	.loc 1 509
-	mr %r6, %r3
-	li %r4, 64
-	mr %r7, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l5a:
 # k = mem32le[c + 0]
 	.loc 1 511
-	lwbrx %r3, 0, %r7
+	lwbrx %r8, 0, %r5
 # a = mem64[x0 + 0]
 	.loc 1 512
-	ld %r4, 0(%r9)
+	ld %r9, 0(%r6)
 # u = a >> 32
 	.loc 1 513
-	srdi %r5, %r4, 32
+	srdi %r10, %r9, 32
 # u ^= a
 	.loc 1 514
-	xor %r5, %r5, %r4
+	xor %r10, %r10, %r9
 # u &= k
 	.loc 1 515
-	and %r5, %r5, %r3
+	and %r10, %r10, %r8
 # a ^= u
 	.loc 1 516
-	xor %r4, %r4, %r5
+	xor %r9, %r9, %r10
 # u <<= 32
 	.loc 1 517
-	sldi %r5, %r5, 32
+	sldi %r10, %r10, 32
 # a ^= u
 	.loc 1 518
-	xor %r4, %r4, %r5
+	xor %r9, %r9, %r10
 # mem64[x0 + 0] = a
 	.loc 1 519
-	std %r4, 0(%r9)
+	std %r9, 0(%r6)
 # x0 = x0 + 8
 	.loc 1 520
-	addi %r9, %r9, 8
+	addi %r6, %r6, 8
 # c = c + 4
 	.loc 1 521
-	addi %r7, %r7, 4
+	addi %r5, %r5, 4
 # o0 = o0 - 1
 	.loc 1 522
-	addi %r10, %r10, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 523
-	cmpldi %cr0, %r10, 0
+	cmpldi %cr0, %r7, 0
 # goto l5a if !=
 	.loc 1 524
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l5a
 # c = cb + 1024
 	.loc 1 527
-	mr %r4, %r8
 	addi %r5, %r4, 1024
 # x0 = v
 	.loc 1 528
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r6, %r3
 # o0 = 64
 	.loc 1 529
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l4a:
 # k = mem32le[c + 0]
 	.loc 1 531
-	lwbrx %r3, 0, %r8
+	lwbrx %r8, 0, %r5
 # e = 0xffff0000ffff0000
 	.loc 1 532
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r9, 65535
+	ori %r9, %r9, 0
+	sldi %r9, %r9, 32
+	oris %r9, %r9, 65535
+	ori %r9, %r9, 0
 # u = k & e
 	.loc 1 533
-	and %r4, %r3, %r4
+	and %r9, %r8, %r9
 # k ^= u
 	.loc 1 534
-	xor %r3, %r3, %r4
+	xor %r8, %r8, %r9
 # u <<= 16
 	.loc 1 535
-	sldi %r4, %r4, 16
+	sldi %r9, %r9, 16
 # k |= u
 	.loc 1 536
-	or %r3, %r3, %r4
+	or %r8, %r8, %r9
 # a = mem64[x0 + 0]
 	.loc 1 537
-	ld %r4, 0(%r9)
+	ld %r9, 0(%r6)
 # u = a >> 16
 	.loc 1 538
-	srdi %r5, %r4, 16
+	srdi %r10, %r9, 16
 # u ^= a
 	.loc 1 539
-	xor %r5, %r5, %r4
+	xor %r10, %r10, %r9
 # u &= k
 	.loc 1 540
-	and %r5, %r5, %r3
+	and %r10, %r10, %r8
 # a ^= u
 	.loc 1 541
-	xor %r4, %r4, %r5
+	xor %r9, %r9, %r10
 # u <<= 16
 	.loc 1 542
-	sldi %r5, %r5, 16
+	sldi %r10, %r10, 16
 # a ^= u
 	.loc 1 543
-	xor %r4, %r4, %r5
+	xor %r9, %r9, %r10
 # mem64[x0 + 0] = a
 	.loc 1 544
-	std %r4, 0(%r9)
+	std %r9, 0(%r6)
 # x0 = x0 + 8
 	.loc 1 545
-	addi %r9, %r9, 8
+	addi %r6, %r6, 8
 # c = c + 4
 	.loc 1 546
-	addi %r8, %r8, 4
+	addi %r5, %r5, 4
 # o0 = o0 - 1
 	.loc 1 547
-	addi %r10, %r10, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 548
-	cmpldi %cr0, %r10, 0
+	cmpldi %cr0, %r7, 0
 # goto l4a if !=
 	.loc 1 549
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l4a
 # c = cb + 768
 	.loc 1 552
-	mr %r4, %r7
 	addi %r5, %r4, 768
 # x0 = v
 	.loc 1 553
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r6, %r3
 # o0 = 64
 	.loc 1 554
-	mr %r9, %r3
-	li %r4, 64
-	mr %r6, %r5
-	mr %r8, %r3
-	mr %r10, %r4
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l3a:
 # k = mem32le[c + 0]
 	.loc 1 556
-	lwbrx %r3, 0, %r6
+	lwbrx %r8, 0, %r5
 # e = 0xffff0000ffff0000
 	.loc 1 557
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r9, 65535
+	ori %r9, %r9, 0
+	sldi %r9, %r9, 32
+	oris %r9, %r9, 65535
+	ori %r9, %r9, 0
 # u = k & e
 	.loc 1 558
-	and %r4, %r3, %r4
+	and %r9, %r8, %r9
 # k ^= u
 	.loc 1 559
-	xor %r3, %r3, %r4
+	xor %r8, %r8, %r9
 # u <<= 16
 	.loc 1 560
-	sldi %r4, %r4, 16
+	sldi %r9, %r9, 16
 # k |= u
 	.loc 1 561
-	or %r3, %r3, %r4
+	or %r8, %r8, %r9
 # e = 0xff00ff00ff00ff00
 	.loc 1 562
-	lis %r4, 65280
-	ori %r4, %r4, 65280
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65280
-	ori %r4, %r4, 65280
+	lis %r9, 65280
+	ori %r9, %r9, 65280
+	sldi %r9, %r9, 32
+	oris %r9, %r9, 65280
+	ori %r9, %r9, 65280
 # u = k & e
 	.loc 1 563
-	and %r4, %r3, %r4
+	and %r9, %r8, %r9
 # k ^= u
 	.loc 1 564
-	xor %r3, %r3, %r4
+	xor %r8, %r8, %r9
 # u <<= 8
 	.loc 1 565
-	sldi %r4, %r4, 8
+	sldi %r9, %r9, 8
 # k |= u
 	.loc 1 566
-	or %r3, %r3, %r4
+	or %r8, %r8, %r9
 # a = mem64[x0 + 0]
 	.loc 1 567
-	ld %r4, 0(%r8)
+	ld %r9, 0(%r6)
 # u = a >> 8
 	.loc 1 568
-	srdi %r5, %r4, 8
+	srdi %r10, %r9, 8
 # u ^= a
 	.loc 1 569
-	xor %r5, %r5, %r4
+	xor %r10, %r10, %r9
 # u &= k
 	.loc 1 570
-	and %r5, %r5, %r3
+	and %r10, %r10, %r8
 # a ^= u
 	.loc 1 571
-	xor %r4, %r4, %r5
+	xor %r9, %r9, %r10
 # u <<= 8
 	.loc 1 572
-	sldi %r5, %r5, 8
+	sldi %r10, %r10, 8
 # a ^= u
 	.loc 1 573
-	xor %r4, %r4, %r5
+	xor %r9, %r9, %r10
 # mem64[x0 + 0] = a
 	.loc 1 574
-	std %r4, 0(%r8)
+	std %r9, 0(%r6)
 # x0 = x0 + 8
 	.loc 1 575
-	addi %r8, %r8, 8
+	addi %r6, %r6, 8
 # c = c + 4
 	.loc 1 576
-	addi %r6, %r6, 4
+	addi %r5, %r5, 4
 # o0 = o0 - 1
 	.loc 1 577
-	addi %r10, %r10, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 578
-	cmpldi %cr0, %r10, 0
+	cmpldi %cr0, %r7, 0
 # goto l3a if !=
 	.loc 1 579
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l3a
 # c = cb + 512
 	.loc 1 582
-	mr %r4, %r7
 	addi %r5, %r4, 512
 # x0 = v
 	.loc 1 583
-	mr %r7, %r4
-	mr %r3, %r9
+	mr %r6, %r3
 # o0 = 64
 	.loc 1 584
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l2a:
 # k = mem32le[c + 0]
 	.loc 1 586
-	lwbrx %r3, 0, %r8
+	lwbrx %r8, 0, %r5
 # e = 0xffff0000ffff0000
 	.loc 1 587
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r9, 65535
+	ori %r9, %r9, 0
+	sldi %r9, %r9, 32
+	oris %r9, %r9, 65535
+	ori %r9, %r9, 0
 # u = k & e
 	.loc 1 588
-	and %r4, %r3, %r4
+	and %r9, %r8, %r9
 # k ^= u
 	.loc 1 589
-	xor %r3, %r3, %r4
+	xor %r8, %r8, %r9
 # u <<= 16
 	.loc 1 590
-	sldi %r4, %r4, 16
+	sldi %r9, %r9, 16
 # k |= u
 	.loc 1 591
-	or %r3, %r3, %r4
+	or %r8, %r8, %r9
 # e = 0xff00ff00ff00ff00
 	.loc 1 592
-	lis %r4, 65280
-	ori %r4, %r4, 65280
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65280
-	ori %r4, %r4, 65280
+	lis %r9, 65280
+	ori %r9, %r9, 65280
+	sldi %r9, %r9, 32
+	oris %r9, %r9, 65280
+	ori %r9, %r9, 65280
 # u = k & e
 	.loc 1 593
-	and %r4, %r3, %r4
+	and %r9, %r8, %r9
 # k ^= u
 	.loc 1 594
-	xor %r3, %r3, %r4
+	xor %r8, %r8, %r9
 # u <<= 8
 	.loc 1 595
-	sldi %r4, %r4, 8
+	sldi %r9, %r9, 8
 # k |= u
 	.loc 1 596
-	or %r3, %r3, %r4
+	or %r8, %r8, %r9
 # e = 0xf0f0f0f0f0f0f0f0
 	.loc 1 597
-	lis %r4, 61680
-	ori %r4, %r4, 61680
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 61680
-	ori %r4, %r4, 61680
+	lis %r9, 61680
+	ori %r9, %r9, 61680
+	sldi %r9, %r9, 32
+	oris %r9, %r9, 61680
+	ori %r9, %r9, 61680
 # u = k & e
 	.loc 1 598
-	and %r4, %r3, %r4
+	and %r9, %r8, %r9
 # k ^= u
 	.loc 1 599
-	xor %r3, %r3, %r4
+	xor %r8, %r8, %r9
 # u <<= 4
 	.loc 1 600
-	sldi %r4, %r4, 4
+	sldi %r9, %r9, 4
 # k |= u
 	.loc 1 601
-	or %r3, %r3, %r4
+	or %r8, %r8, %r9
 # a = mem64[x0 + 0]
 	.loc 1 602
-	ld %r4, 0(%r9)
+	ld %r9, 0(%r6)
 # u = a >> 4
 	.loc 1 603
-	srdi %r5, %r4, 4
+	srdi %r10, %r9, 4
 # u ^= a
 	.loc 1 604
-	xor %r5, %r5, %r4
+	xor %r10, %r10, %r9
 # u &= k
 	.loc 1 605
-	and %r5, %r5, %r3
+	and %r10, %r10, %r8
 # a ^= u
 	.loc 1 606
-	xor %r4, %r4, %r5
+	xor %r9, %r9, %r10
 # u <<= 4
 	.loc 1 607
-	sldi %r5, %r5, 4
+	sldi %r10, %r10, 4
 # a ^= u
 	.loc 1 608
-	xor %r4, %r4, %r5
+	xor %r9, %r9, %r10
 # mem64[x0 + 0] = a
 	.loc 1 609
-	std %r4, 0(%r9)
+	std %r9, 0(%r6)
 # x0 = x0 + 8
 	.loc 1 610
-	addi %r9, %r9, 8
+	addi %r6, %r6, 8
 # c = c + 4
 	.loc 1 611
-	addi %r8, %r8, 4
+	addi %r5, %r5, 4
 # o0 = o0 - 1
 	.loc 1 612
-	addi %r10, %r10, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 613
-	cmpldi %cr0, %r10, 0
+	cmpldi %cr0, %r7, 0
 # goto l2a if !=
 	.loc 1 614
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l2a
 # c = cb + 256
 	.loc 1 617
-	mr %r4, %r7
-	addi %r5, %r4, 256
+	addi %r9, %r4, 256
 # x0 = v
 	.loc 1 618
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 64
 	.loc 1 619
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r8, 64
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l1a:
 # k = mem32le[c + 0]
 	.loc 1 621
-	lwbrx %r3, 0, %r8
+	lwbrx %r5, 0, %r9
 # e = 0xffff0000ffff0000
 	.loc 1 622
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r6, 65535
+	ori %r6, %r6, 0
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65535
+	ori %r6, %r6, 0
 # u = k & e
 	.loc 1 623
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 624
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 625
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # k |= u
 	.loc 1 626
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xff00ff00ff00ff00
 	.loc 1 627
-	lis %r4, 65280
-	ori %r4, %r4, 65280
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65280
-	ori %r4, %r4, 65280
+	lis %r6, 65280
+	ori %r6, %r6, 65280
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65280
+	ori %r6, %r6, 65280
 # u = k & e
 	.loc 1 628
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 629
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 630
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # k |= u
 	.loc 1 631
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xf0f0f0f0f0f0f0f0
 	.loc 1 632
-	lis %r4, 61680
-	ori %r4, %r4, 61680
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 61680
-	ori %r4, %r4, 61680
+	lis %r6, 61680
+	ori %r6, %r6, 61680
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 61680
+	ori %r6, %r6, 61680
 # u = k & e
 	.loc 1 633
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 634
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 635
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # k |= u
 	.loc 1 636
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xcccccccccccccccc
 	.loc 1 637
-	lis %r4, 52428
-	ori %r4, %r4, 52428
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 52428
-	ori %r4, %r4, 52428
+	lis %r6, 52428
+	ori %r6, %r6, 52428
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 52428
+	ori %r6, %r6, 52428
 # u = k & e
 	.loc 1 638
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 639
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 640
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # k |= u
 	.loc 1 641
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # a = mem64[x0 + 0]
 	.loc 1 642
-	ld %r4, 0(%r9)
+	ld %r6, 0(%r10)
 # u = a >> 2
 	.loc 1 643
-	srdi %r5, %r4, 2
+	srdi %r7, %r6, 2
 # u ^= a
 	.loc 1 644
-	xor %r5, %r5, %r4
+	xor %r7, %r7, %r6
 # u &= k
 	.loc 1 645
-	and %r5, %r5, %r3
+	and %r7, %r7, %r5
 # a ^= u
 	.loc 1 646
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # u <<= 2
 	.loc 1 647
-	sldi %r5, %r5, 2
+	sldi %r7, %r7, 2
 # a ^= u
 	.loc 1 648
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 0] = a
 	.loc 1 649
-	std %r4, 0(%r9)
+	std %r6, 0(%r10)
 # x0 = x0 + 8
 	.loc 1 650
-	addi %r9, %r9, 8
+	addi %r10, %r10, 8
 # c = c + 4
 	.loc 1 651
-	addi %r8, %r8, 4
+	addi %r9, %r9, 4
 # o0 = o0 - 1
 	.loc 1 652
-	addi %r10, %r10, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 653
-	cmpldi %cr0, %r10, 0
+	cmpldi %cr0, %r8, 0
 # goto l1a if !=
 	.loc 1 654
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l1a
 # c = cb + 0
 	.loc 1 657
-	mr %r4, %r7
-	addi %r4, %r4, 0
-# x0 = v
-	.loc 1 658
-	mr %r3, %r6
+	addi %r7, %r4, 0
 # o0 = 64
 	.loc 1 659
-	li %r5, 64
-	mr %r6, %r4
-	mr %r7, %r3
+	li %r6, 64
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l0a:
 # k = mem32le[c + 0]
 	.loc 1 661
-	lwbrx %r3, 0, %r6
+	lwbrx %r4, 0, %r7
 # e = 0xffff0000ffff0000
 	.loc 1 662
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r5, 65535
+	ori %r5, %r5, 0
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 65535
+	ori %r5, %r5, 0
 # u = k & e
 	.loc 1 663
-	and %r4, %r3, %r4
+	and %r5, %r4, %r5
 # k ^= u
 	.loc 1 664
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 16
 	.loc 1 665
-	sldi %r4, %r4, 16
+	sldi %r5, %r5, 16
 # k |= u
 	.loc 1 666
-	or %r3, %r3, %r4
+	or %r4, %r4, %r5
 # e = 0xff00ff00ff00ff00
 	.loc 1 667
-	lis %r4, 65280
-	ori %r4, %r4, 65280
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65280
-	ori %r4, %r4, 65280
+	lis %r5, 65280
+	ori %r5, %r5, 65280
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 65280
+	ori %r5, %r5, 65280
 # u = k & e
 	.loc 1 668
-	and %r4, %r3, %r4
+	and %r5, %r4, %r5
 # k ^= u
 	.loc 1 669
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 8
 	.loc 1 670
-	sldi %r4, %r4, 8
+	sldi %r5, %r5, 8
 # k |= u
 	.loc 1 671
-	or %r3, %r3, %r4
+	or %r4, %r4, %r5
 # e = 0xf0f0f0f0f0f0f0f0
 	.loc 1 672
-	lis %r4, 61680
-	ori %r4, %r4, 61680
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 61680
-	ori %r4, %r4, 61680
+	lis %r5, 61680
+	ori %r5, %r5, 61680
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 61680
+	ori %r5, %r5, 61680
 # u = k & e
 	.loc 1 673
-	and %r4, %r3, %r4
+	and %r5, %r4, %r5
 # k ^= u
 	.loc 1 674
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 4
 	.loc 1 675
-	sldi %r4, %r4, 4
+	sldi %r5, %r5, 4
 # k |= u
 	.loc 1 676
-	or %r3, %r3, %r4
+	or %r4, %r4, %r5
 # e = 0xcccccccccccccccc
 	.loc 1 677
-	lis %r4, 52428
-	ori %r4, %r4, 52428
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 52428
-	ori %r4, %r4, 52428
+	lis %r5, 52428
+	ori %r5, %r5, 52428
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 52428
+	ori %r5, %r5, 52428
 # u = k & e
 	.loc 1 678
-	and %r4, %r3, %r4
+	and %r5, %r4, %r5
 # k ^= u
 	.loc 1 679
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 2
 	.loc 1 680
-	sldi %r4, %r4, 2
+	sldi %r5, %r5, 2
 # k |= u
 	.loc 1 681
-	or %r3, %r3, %r4
+	or %r4, %r4, %r5
 # e = 0xaaaaaaaaaaaaaaaa
 	.loc 1 682
-	lis %r4, 43690
-	ori %r4, %r4, 43690
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 43690
-	ori %r4, %r4, 43690
+	lis %r5, 43690
+	ori %r5, %r5, 43690
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 43690
+	ori %r5, %r5, 43690
 # u = k & e
 	.loc 1 683
-	and %r4, %r3, %r4
+	and %r5, %r4, %r5
 # k ^= u
 	.loc 1 684
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 685
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # k |= u
 	.loc 1 686
-	or %r3, %r3, %r4
+	or %r4, %r4, %r5
 # a = mem64[x0 + 0]
 	.loc 1 687
-	ld %r4, 0(%r7)
+	ld %r5, 0(%r3)
 # u = a >> 1
 	.loc 1 688
-	srdi %r8, %r4, 1
+	srdi %r8, %r5, 1
 # u ^= a
 	.loc 1 689
-	xor %r8, %r8, %r4
+	xor %r8, %r8, %r5
 # u &= k
 	.loc 1 690
-	and %r8, %r8, %r3
+	and %r8, %r8, %r4
 # a ^= u
 	.loc 1 691
-	xor %r4, %r4, %r8
+	xor %r5, %r5, %r8
 # u <<= 1
 	.loc 1 692
 	sldi %r8, %r8, 1
 # a ^= u
 	.loc 1 693
-	xor %r4, %r4, %r8
+	xor %r5, %r5, %r8
 # mem64[x0 + 0] = a
 	.loc 1 694
-	std %r4, 0(%r7)
+	std %r5, 0(%r3)
 # x0 = x0 + 8
 	.loc 1 695
-	addi %r7, %r7, 8
+	addi %r3, %r3, 8
 # c = c + 4
 	.loc 1 696
-	addi %r6, %r6, 4
+	addi %r7, %r7, 4
 # o0 = o0 - 1
 	.loc 1 697
-	addi %r5, %r5, -1
+	addi %r6, %r6, -1
 # =? o0 - 0
 	.loc 1 698
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r6, 0
 # goto l0a if !=
 	.loc 1 699
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_ppc64_benes.l0a

@@ -13,2199 +13,2170 @@ qhasm_kernel_mceliece_gf12_benes_ppc64_benes:
 .L.qhasm_kernel_mceliece_gf12_benes_ppc64_benes:
 # c = cb + 0
 	.loc 1 11
-	addi %r5, %r4, 0
+	addi %r8, %r4, 0
 # x0 = v
 	.loc 1 12
-	mr %r7, %r4
+	mr %r9, %r3
 # o0 = 64
 	.loc 1 13
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l0a:
 # k = mem32le[c + 0]
 	.loc 1 15
-	lwbrx %r3, 0, %r5
+	lwbrx %r5, 0, %r8
 # e = 0xffff0000ffff0000
 	.loc 1 16
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r6, 65535
+	ori %r6, %r6, 0
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65535
+	ori %r6, %r6, 0
 # u = k & e
 	.loc 1 17
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 18
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 19
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # k |= u
 	.loc 1 20
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xff00ff00ff00ff00
 	.loc 1 21
-	lis %r4, 65280
-	ori %r4, %r4, 65280
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65280
-	ori %r4, %r4, 65280
+	lis %r6, 65280
+	ori %r6, %r6, 65280
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65280
+	ori %r6, %r6, 65280
 # u = k & e
 	.loc 1 22
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 23
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 24
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # k |= u
 	.loc 1 25
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xf0f0f0f0f0f0f0f0
 	.loc 1 26
-	lis %r4, 61680
-	ori %r4, %r4, 61680
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 61680
-	ori %r4, %r4, 61680
+	lis %r6, 61680
+	ori %r6, %r6, 61680
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 61680
+	ori %r6, %r6, 61680
 # u = k & e
 	.loc 1 27
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 28
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 29
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # k |= u
 	.loc 1 30
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xcccccccccccccccc
 	.loc 1 31
-	lis %r4, 52428
-	ori %r4, %r4, 52428
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 52428
-	ori %r4, %r4, 52428
+	lis %r6, 52428
+	ori %r6, %r6, 52428
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 52428
+	ori %r6, %r6, 52428
 # u = k & e
 	.loc 1 32
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 33
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 34
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # k |= u
 	.loc 1 35
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xaaaaaaaaaaaaaaaa
 	.loc 1 36
-	lis %r4, 43690
-	ori %r4, %r4, 43690
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 43690
-	ori %r4, %r4, 43690
+	lis %r6, 43690
+	ori %r6, %r6, 43690
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 43690
+	ori %r6, %r6, 43690
 # u = k & e
 	.loc 1 37
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 38
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 39
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # k |= u
 	.loc 1 40
-	or %r10, %r3, %r4
+	or %r10, %r5, %r6
 # a = mem64[x0 + 0]
 	.loc 1 41
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r9)
 # u = a >> 1
 	.loc 1 42
-	srdi %r4, %r3, 1
+	srdi %r6, %r5, 1
 # u ^= a
 	.loc 1 43
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 44
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 45
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 46
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # a ^= u
 	.loc 1 47
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 0] = a
 	.loc 1 48
-	std %r3, 0(%r8)
+	std %r5, 0(%r9)
 # a = mem64[x0 + 512]
 	.loc 1 49
-	ld %r3, 512(%r8)
+	ld %r5, 512(%r9)
 # u = a >> 1
 	.loc 1 50
-	srdi %r4, %r3, 1
+	srdi %r6, %r5, 1
 # u ^= a
 	.loc 1 51
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 52
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 53
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 54
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # a ^= u
 	.loc 1 55
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 512] = a
 	.loc 1 56
-	std %r3, 512(%r8)
+	std %r5, 512(%r9)
 # a = mem64[x0 + 1024]
 	.loc 1 57
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r9)
 # u = a >> 1
 	.loc 1 58
-	srdi %r4, %r3, 1
+	srdi %r6, %r5, 1
 # u ^= a
 	.loc 1 59
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 60
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 61
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 62
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # a ^= u
 	.loc 1 63
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1024] = a
 	.loc 1 64
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r9)
 # a = mem64[x0 + 1536]
 	.loc 1 65
-	ld %r3, 1536(%r8)
+	ld %r5, 1536(%r9)
 # u = a >> 1
 	.loc 1 66
-	srdi %r4, %r3, 1
+	srdi %r6, %r5, 1
 # u ^= a
 	.loc 1 67
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 68
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 69
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 70
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # a ^= u
 	.loc 1 71
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1536] = a
 	.loc 1 72
-	std %r3, 1536(%r8)
+	std %r5, 1536(%r9)
 # a = mem64[x0 + 2048]
 	.loc 1 73
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r9)
 # u = a >> 1
 	.loc 1 74
-	srdi %r4, %r3, 1
+	srdi %r6, %r5, 1
 # u ^= a
 	.loc 1 75
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 76
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 77
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 78
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # a ^= u
 	.loc 1 79
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2048] = a
 	.loc 1 80
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r9)
 # a = mem64[x0 + 2560]
 	.loc 1 81
-	ld %r3, 2560(%r8)
+	ld %r5, 2560(%r9)
 # u = a >> 1
 	.loc 1 82
-	srdi %r4, %r3, 1
+	srdi %r6, %r5, 1
 # u ^= a
 	.loc 1 83
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 84
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 85
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 86
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # a ^= u
 	.loc 1 87
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2560] = a
 	.loc 1 88
-	std %r3, 2560(%r8)
+	std %r5, 2560(%r9)
 # a = mem64[x0 + 3072]
 	.loc 1 89
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r9)
 # u = a >> 1
 	.loc 1 90
-	srdi %r4, %r3, 1
+	srdi %r6, %r5, 1
 # u ^= a
 	.loc 1 91
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 92
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 93
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 94
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # a ^= u
 	.loc 1 95
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3072] = a
 	.loc 1 96
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r9)
 # a = mem64[x0 + 3584]
 	.loc 1 97
-	ld %r3, 3584(%r8)
+	ld %r5, 3584(%r9)
 # u = a >> 1
 	.loc 1 98
-	srdi %r4, %r3, 1
+	srdi %r6, %r5, 1
 # u ^= a
 	.loc 1 99
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 100
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 101
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 102
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # a ^= u
 	.loc 1 103
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3584] = a
 	.loc 1 104
-	std %r3, 3584(%r8)
+	std %r5, 3584(%r9)
 # a = mem64[x0 + 4096]
 	.loc 1 105
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r9)
 # u = a >> 1
 	.loc 1 106
-	srdi %r4, %r3, 1
+	srdi %r6, %r5, 1
 # u ^= a
 	.loc 1 107
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 108
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 109
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 110
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # a ^= u
 	.loc 1 111
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4096] = a
 	.loc 1 112
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r9)
 # a = mem64[x0 + 4608]
 	.loc 1 113
-	ld %r3, 4608(%r8)
+	ld %r5, 4608(%r9)
 # u = a >> 1
 	.loc 1 114
-	srdi %r4, %r3, 1
+	srdi %r6, %r5, 1
 # u ^= a
 	.loc 1 115
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 116
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 117
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 118
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # a ^= u
 	.loc 1 119
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4608] = a
 	.loc 1 120
-	std %r3, 4608(%r8)
+	std %r5, 4608(%r9)
 # a = mem64[x0 + 5120]
 	.loc 1 121
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r9)
 # u = a >> 1
 	.loc 1 122
-	srdi %r4, %r3, 1
+	srdi %r6, %r5, 1
 # u ^= a
 	.loc 1 123
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 124
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 125
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 126
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # a ^= u
 	.loc 1 127
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5120] = a
 	.loc 1 128
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r9)
 # a = mem64[x0 + 5632]
 	.loc 1 129
-	ld %r3, 5632(%r8)
+	ld %r5, 5632(%r9)
 # u = a >> 1
 	.loc 1 130
-	srdi %r4, %r3, 1
+	srdi %r6, %r5, 1
 # u ^= a
 	.loc 1 131
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 132
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 133
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 134
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # a ^= u
 	.loc 1 135
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5632] = a
 	.loc 1 136
-	std %r3, 5632(%r8)
+	std %r5, 5632(%r9)
 # x0 = x0 + 8
 	.loc 1 137
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # c = c + 4
 	.loc 1 138
-	addi %r5, %r5, 4
+	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 139
-	addi %r9, %r9, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 140
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r7, 0
 # goto l0a if !=
 	.loc 1 141
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l0a
 # c = cb + 256
 	.loc 1 144
-	mr %r4, %r7
-	addi %r5, %r4, 256
+	addi %r8, %r4, 256
 # x0 = v
 	.loc 1 145
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r9, %r3
 # o0 = 64
 	.loc 1 146
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l1a:
 # k = mem32le[c + 0]
 	.loc 1 148
-	lwbrx %r3, 0, %r5
+	lwbrx %r5, 0, %r8
 # e = 0xffff0000ffff0000
 	.loc 1 149
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r6, 65535
+	ori %r6, %r6, 0
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65535
+	ori %r6, %r6, 0
 # u = k & e
 	.loc 1 150
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 151
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 152
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # k |= u
 	.loc 1 153
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xff00ff00ff00ff00
 	.loc 1 154
-	lis %r4, 65280
-	ori %r4, %r4, 65280
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65280
-	ori %r4, %r4, 65280
+	lis %r6, 65280
+	ori %r6, %r6, 65280
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65280
+	ori %r6, %r6, 65280
 # u = k & e
 	.loc 1 155
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 156
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 157
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # k |= u
 	.loc 1 158
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xf0f0f0f0f0f0f0f0
 	.loc 1 159
-	lis %r4, 61680
-	ori %r4, %r4, 61680
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 61680
-	ori %r4, %r4, 61680
+	lis %r6, 61680
+	ori %r6, %r6, 61680
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 61680
+	ori %r6, %r6, 61680
 # u = k & e
 	.loc 1 160
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 161
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 162
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # k |= u
 	.loc 1 163
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xcccccccccccccccc
 	.loc 1 164
-	lis %r4, 52428
-	ori %r4, %r4, 52428
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 52428
-	ori %r4, %r4, 52428
+	lis %r6, 52428
+	ori %r6, %r6, 52428
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 52428
+	ori %r6, %r6, 52428
 # u = k & e
 	.loc 1 165
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 166
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 167
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # k |= u
 	.loc 1 168
-	or %r10, %r3, %r4
+	or %r10, %r5, %r6
 # a = mem64[x0 + 0]
 	.loc 1 169
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r9)
 # u = a >> 2
 	.loc 1 170
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 171
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 172
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 173
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 174
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 175
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 0] = a
 	.loc 1 176
-	std %r3, 0(%r8)
+	std %r5, 0(%r9)
 # a = mem64[x0 + 512]
 	.loc 1 177
-	ld %r3, 512(%r8)
+	ld %r5, 512(%r9)
 # u = a >> 2
 	.loc 1 178
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 179
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 180
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 181
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 182
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 183
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 512] = a
 	.loc 1 184
-	std %r3, 512(%r8)
+	std %r5, 512(%r9)
 # a = mem64[x0 + 1024]
 	.loc 1 185
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r9)
 # u = a >> 2
 	.loc 1 186
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 187
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 188
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 189
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 190
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 191
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1024] = a
 	.loc 1 192
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r9)
 # a = mem64[x0 + 1536]
 	.loc 1 193
-	ld %r3, 1536(%r8)
+	ld %r5, 1536(%r9)
 # u = a >> 2
 	.loc 1 194
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 195
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 196
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 197
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 198
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 199
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1536] = a
 	.loc 1 200
-	std %r3, 1536(%r8)
+	std %r5, 1536(%r9)
 # a = mem64[x0 + 2048]
 	.loc 1 201
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r9)
 # u = a >> 2
 	.loc 1 202
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 203
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 204
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 205
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 206
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 207
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2048] = a
 	.loc 1 208
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r9)
 # a = mem64[x0 + 2560]
 	.loc 1 209
-	ld %r3, 2560(%r8)
+	ld %r5, 2560(%r9)
 # u = a >> 2
 	.loc 1 210
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 211
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 212
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 213
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 214
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 215
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2560] = a
 	.loc 1 216
-	std %r3, 2560(%r8)
+	std %r5, 2560(%r9)
 # a = mem64[x0 + 3072]
 	.loc 1 217
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r9)
 # u = a >> 2
 	.loc 1 218
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 219
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 220
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 221
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 222
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 223
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3072] = a
 	.loc 1 224
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r9)
 # a = mem64[x0 + 3584]
 	.loc 1 225
-	ld %r3, 3584(%r8)
+	ld %r5, 3584(%r9)
 # u = a >> 2
 	.loc 1 226
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 227
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 228
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 229
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 230
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 231
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3584] = a
 	.loc 1 232
-	std %r3, 3584(%r8)
+	std %r5, 3584(%r9)
 # a = mem64[x0 + 4096]
 	.loc 1 233
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r9)
 # u = a >> 2
 	.loc 1 234
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 235
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 236
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 237
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 238
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 239
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4096] = a
 	.loc 1 240
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r9)
 # a = mem64[x0 + 4608]
 	.loc 1 241
-	ld %r3, 4608(%r8)
+	ld %r5, 4608(%r9)
 # u = a >> 2
 	.loc 1 242
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 243
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 244
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 245
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 246
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 247
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4608] = a
 	.loc 1 248
-	std %r3, 4608(%r8)
+	std %r5, 4608(%r9)
 # a = mem64[x0 + 5120]
 	.loc 1 249
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r9)
 # u = a >> 2
 	.loc 1 250
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 251
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 252
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 253
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 254
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 255
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5120] = a
 	.loc 1 256
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r9)
 # a = mem64[x0 + 5632]
 	.loc 1 257
-	ld %r3, 5632(%r8)
+	ld %r5, 5632(%r9)
 # u = a >> 2
 	.loc 1 258
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 259
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 260
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 261
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 262
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 263
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5632] = a
 	.loc 1 264
-	std %r3, 5632(%r8)
+	std %r5, 5632(%r9)
 # x0 = x0 + 8
 	.loc 1 265
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # c = c + 4
 	.loc 1 266
-	addi %r5, %r5, 4
+	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 267
-	addi %r9, %r9, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 268
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r7, 0
 # goto l1a if !=
 	.loc 1 269
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l1a
 # c = cb + 512
 	.loc 1 272
-	mr %r4, %r7
-	addi %r5, %r4, 512
+	addi %r8, %r4, 512
 # x0 = v
 	.loc 1 273
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r9, %r3
 # o0 = 64
 	.loc 1 274
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l2a:
 # k = mem32le[c + 0]
 	.loc 1 276
-	lwbrx %r3, 0, %r5
+	lwbrx %r5, 0, %r8
 # e = 0xffff0000ffff0000
 	.loc 1 277
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r6, 65535
+	ori %r6, %r6, 0
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65535
+	ori %r6, %r6, 0
 # u = k & e
 	.loc 1 278
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 279
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 280
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # k |= u
 	.loc 1 281
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xff00ff00ff00ff00
 	.loc 1 282
-	lis %r4, 65280
-	ori %r4, %r4, 65280
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65280
-	ori %r4, %r4, 65280
+	lis %r6, 65280
+	ori %r6, %r6, 65280
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65280
+	ori %r6, %r6, 65280
 # u = k & e
 	.loc 1 283
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 284
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 285
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # k |= u
 	.loc 1 286
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xf0f0f0f0f0f0f0f0
 	.loc 1 287
-	lis %r4, 61680
-	ori %r4, %r4, 61680
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 61680
-	ori %r4, %r4, 61680
+	lis %r6, 61680
+	ori %r6, %r6, 61680
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 61680
+	ori %r6, %r6, 61680
 # u = k & e
 	.loc 1 288
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 289
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 290
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # k |= u
 	.loc 1 291
-	or %r10, %r3, %r4
+	or %r10, %r5, %r6
 # a = mem64[x0 + 0]
 	.loc 1 292
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r9)
 # u = a >> 4
 	.loc 1 293
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 294
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 295
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 296
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 297
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 298
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 0] = a
 	.loc 1 299
-	std %r3, 0(%r8)
+	std %r5, 0(%r9)
 # a = mem64[x0 + 512]
 	.loc 1 300
-	ld %r3, 512(%r8)
+	ld %r5, 512(%r9)
 # u = a >> 4
 	.loc 1 301
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 302
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 303
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 304
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 305
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 306
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 512] = a
 	.loc 1 307
-	std %r3, 512(%r8)
+	std %r5, 512(%r9)
 # a = mem64[x0 + 1024]
 	.loc 1 308
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r9)
 # u = a >> 4
 	.loc 1 309
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 310
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 311
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 312
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 313
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 314
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1024] = a
 	.loc 1 315
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r9)
 # a = mem64[x0 + 1536]
 	.loc 1 316
-	ld %r3, 1536(%r8)
+	ld %r5, 1536(%r9)
 # u = a >> 4
 	.loc 1 317
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 318
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 319
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 320
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 321
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 322
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1536] = a
 	.loc 1 323
-	std %r3, 1536(%r8)
+	std %r5, 1536(%r9)
 # a = mem64[x0 + 2048]
 	.loc 1 324
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r9)
 # u = a >> 4
 	.loc 1 325
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 326
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 327
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 328
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 329
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 330
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2048] = a
 	.loc 1 331
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r9)
 # a = mem64[x0 + 2560]
 	.loc 1 332
-	ld %r3, 2560(%r8)
+	ld %r5, 2560(%r9)
 # u = a >> 4
 	.loc 1 333
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 334
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 335
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 336
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 337
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 338
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2560] = a
 	.loc 1 339
-	std %r3, 2560(%r8)
+	std %r5, 2560(%r9)
 # a = mem64[x0 + 3072]
 	.loc 1 340
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r9)
 # u = a >> 4
 	.loc 1 341
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 342
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 343
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 344
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 345
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 346
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3072] = a
 	.loc 1 347
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r9)
 # a = mem64[x0 + 3584]
 	.loc 1 348
-	ld %r3, 3584(%r8)
+	ld %r5, 3584(%r9)
 # u = a >> 4
 	.loc 1 349
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 350
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 351
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 352
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 353
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 354
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3584] = a
 	.loc 1 355
-	std %r3, 3584(%r8)
+	std %r5, 3584(%r9)
 # a = mem64[x0 + 4096]
 	.loc 1 356
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r9)
 # u = a >> 4
 	.loc 1 357
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 358
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 359
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 360
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 361
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 362
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4096] = a
 	.loc 1 363
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r9)
 # a = mem64[x0 + 4608]
 	.loc 1 364
-	ld %r3, 4608(%r8)
+	ld %r5, 4608(%r9)
 # u = a >> 4
 	.loc 1 365
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 366
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 367
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 368
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 369
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 370
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4608] = a
 	.loc 1 371
-	std %r3, 4608(%r8)
+	std %r5, 4608(%r9)
 # a = mem64[x0 + 5120]
 	.loc 1 372
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r9)
 # u = a >> 4
 	.loc 1 373
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 374
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 375
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 376
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 377
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 378
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5120] = a
 	.loc 1 379
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r9)
 # a = mem64[x0 + 5632]
 	.loc 1 380
-	ld %r3, 5632(%r8)
+	ld %r5, 5632(%r9)
 # u = a >> 4
 	.loc 1 381
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 382
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 383
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 384
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 385
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 386
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5632] = a
 	.loc 1 387
-	std %r3, 5632(%r8)
+	std %r5, 5632(%r9)
 # x0 = x0 + 8
 	.loc 1 388
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # c = c + 4
 	.loc 1 389
-	addi %r5, %r5, 4
+	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 390
-	addi %r9, %r9, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 391
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r7, 0
 # goto l2a if !=
 	.loc 1 392
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l2a
 # c = cb + 768
 	.loc 1 395
-	mr %r4, %r7
-	addi %r5, %r4, 768
+	addi %r8, %r4, 768
 # x0 = v
 	.loc 1 396
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r9, %r3
 # o0 = 64
 	.loc 1 397
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l3a:
 # k = mem32le[c + 0]
 	.loc 1 399
-	lwbrx %r3, 0, %r5
+	lwbrx %r5, 0, %r8
 # e = 0xffff0000ffff0000
 	.loc 1 400
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r6, 65535
+	ori %r6, %r6, 0
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65535
+	ori %r6, %r6, 0
 # u = k & e
 	.loc 1 401
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 402
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 403
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # k |= u
 	.loc 1 404
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xff00ff00ff00ff00
 	.loc 1 405
-	lis %r4, 65280
-	ori %r4, %r4, 65280
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65280
-	ori %r4, %r4, 65280
+	lis %r6, 65280
+	ori %r6, %r6, 65280
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65280
+	ori %r6, %r6, 65280
 # u = k & e
 	.loc 1 406
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 407
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 408
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # k |= u
 	.loc 1 409
-	or %r10, %r3, %r4
+	or %r10, %r5, %r6
 # a = mem64[x0 + 0]
 	.loc 1 410
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r9)
 # u = a >> 8
 	.loc 1 411
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 412
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 413
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 414
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 415
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 416
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 0] = a
 	.loc 1 417
-	std %r3, 0(%r8)
+	std %r5, 0(%r9)
 # a = mem64[x0 + 512]
 	.loc 1 418
-	ld %r3, 512(%r8)
+	ld %r5, 512(%r9)
 # u = a >> 8
 	.loc 1 419
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 420
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 421
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 422
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 423
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 424
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 512] = a
 	.loc 1 425
-	std %r3, 512(%r8)
+	std %r5, 512(%r9)
 # a = mem64[x0 + 1024]
 	.loc 1 426
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r9)
 # u = a >> 8
 	.loc 1 427
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 428
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 429
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 430
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 431
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 432
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1024] = a
 	.loc 1 433
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r9)
 # a = mem64[x0 + 1536]
 	.loc 1 434
-	ld %r3, 1536(%r8)
+	ld %r5, 1536(%r9)
 # u = a >> 8
 	.loc 1 435
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 436
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 437
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 438
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 439
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 440
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1536] = a
 	.loc 1 441
-	std %r3, 1536(%r8)
+	std %r5, 1536(%r9)
 # a = mem64[x0 + 2048]
 	.loc 1 442
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r9)
 # u = a >> 8
 	.loc 1 443
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 444
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 445
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 446
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 447
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 448
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2048] = a
 	.loc 1 449
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r9)
 # a = mem64[x0 + 2560]
 	.loc 1 450
-	ld %r3, 2560(%r8)
+	ld %r5, 2560(%r9)
 # u = a >> 8
 	.loc 1 451
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 452
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 453
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 454
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 455
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 456
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2560] = a
 	.loc 1 457
-	std %r3, 2560(%r8)
+	std %r5, 2560(%r9)
 # a = mem64[x0 + 3072]
 	.loc 1 458
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r9)
 # u = a >> 8
 	.loc 1 459
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 460
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 461
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 462
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 463
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 464
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3072] = a
 	.loc 1 465
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r9)
 # a = mem64[x0 + 3584]
 	.loc 1 466
-	ld %r3, 3584(%r8)
+	ld %r5, 3584(%r9)
 # u = a >> 8
 	.loc 1 467
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 468
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 469
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 470
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 471
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 472
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3584] = a
 	.loc 1 473
-	std %r3, 3584(%r8)
+	std %r5, 3584(%r9)
 # a = mem64[x0 + 4096]
 	.loc 1 474
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r9)
 # u = a >> 8
 	.loc 1 475
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 476
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 477
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 478
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 479
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 480
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4096] = a
 	.loc 1 481
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r9)
 # a = mem64[x0 + 4608]
 	.loc 1 482
-	ld %r3, 4608(%r8)
+	ld %r5, 4608(%r9)
 # u = a >> 8
 	.loc 1 483
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 484
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 485
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 486
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 487
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 488
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4608] = a
 	.loc 1 489
-	std %r3, 4608(%r8)
+	std %r5, 4608(%r9)
 # a = mem64[x0 + 5120]
 	.loc 1 490
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r9)
 # u = a >> 8
 	.loc 1 491
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 492
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 493
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 494
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 495
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 496
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5120] = a
 	.loc 1 497
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r9)
 # a = mem64[x0 + 5632]
 	.loc 1 498
-	ld %r3, 5632(%r8)
+	ld %r5, 5632(%r9)
 # u = a >> 8
 	.loc 1 499
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 500
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 501
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 502
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 503
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 504
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5632] = a
 	.loc 1 505
-	std %r3, 5632(%r8)
+	std %r5, 5632(%r9)
 # x0 = x0 + 8
 	.loc 1 506
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # c = c + 4
 	.loc 1 507
-	addi %r5, %r5, 4
+	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 508
-	addi %r9, %r9, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 509
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r7, 0
 # goto l3a if !=
 	.loc 1 510
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l3a
 # c = cb + 1024
 	.loc 1 513
-	mr %r4, %r7
-	addi %r5, %r4, 1024
+	addi %r8, %r4, 1024
 # x0 = v
 	.loc 1 514
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r9, %r3
 # o0 = 64
 	.loc 1 515
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l4a:
 # k = mem32le[c + 0]
 	.loc 1 517
-	lwbrx %r3, 0, %r5
+	lwbrx %r5, 0, %r8
 # e = 0xffff0000ffff0000
 	.loc 1 518
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r6, 65535
+	ori %r6, %r6, 0
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65535
+	ori %r6, %r6, 0
 # u = k & e
 	.loc 1 519
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 520
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 521
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # k |= u
 	.loc 1 522
-	or %r10, %r3, %r4
+	or %r10, %r5, %r6
 # a = mem64[x0 + 0]
 	.loc 1 523
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r9)
 # u = a >> 16
 	.loc 1 524
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 525
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 526
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 527
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 528
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 529
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 0] = a
 	.loc 1 530
-	std %r3, 0(%r8)
+	std %r5, 0(%r9)
 # a = mem64[x0 + 512]
 	.loc 1 531
-	ld %r3, 512(%r8)
+	ld %r5, 512(%r9)
 # u = a >> 16
 	.loc 1 532
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 533
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 534
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 535
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 536
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 537
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 512] = a
 	.loc 1 538
-	std %r3, 512(%r8)
+	std %r5, 512(%r9)
 # a = mem64[x0 + 1024]
 	.loc 1 539
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r9)
 # u = a >> 16
 	.loc 1 540
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 541
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 542
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 543
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 544
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 545
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1024] = a
 	.loc 1 546
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r9)
 # a = mem64[x0 + 1536]
 	.loc 1 547
-	ld %r3, 1536(%r8)
+	ld %r5, 1536(%r9)
 # u = a >> 16
 	.loc 1 548
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 549
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 550
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 551
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 552
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 553
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1536] = a
 	.loc 1 554
-	std %r3, 1536(%r8)
+	std %r5, 1536(%r9)
 # a = mem64[x0 + 2048]
 	.loc 1 555
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r9)
 # u = a >> 16
 	.loc 1 556
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 557
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 558
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 559
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 560
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 561
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2048] = a
 	.loc 1 562
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r9)
 # a = mem64[x0 + 2560]
 	.loc 1 563
-	ld %r3, 2560(%r8)
+	ld %r5, 2560(%r9)
 # u = a >> 16
 	.loc 1 564
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 565
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 566
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 567
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 568
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 569
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2560] = a
 	.loc 1 570
-	std %r3, 2560(%r8)
+	std %r5, 2560(%r9)
 # a = mem64[x0 + 3072]
 	.loc 1 571
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r9)
 # u = a >> 16
 	.loc 1 572
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 573
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 574
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 575
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 576
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 577
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3072] = a
 	.loc 1 578
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r9)
 # a = mem64[x0 + 3584]
 	.loc 1 579
-	ld %r3, 3584(%r8)
+	ld %r5, 3584(%r9)
 # u = a >> 16
 	.loc 1 580
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 581
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 582
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 583
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 584
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 585
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3584] = a
 	.loc 1 586
-	std %r3, 3584(%r8)
+	std %r5, 3584(%r9)
 # a = mem64[x0 + 4096]
 	.loc 1 587
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r9)
 # u = a >> 16
 	.loc 1 588
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 589
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 590
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 591
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 592
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 593
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4096] = a
 	.loc 1 594
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r9)
 # a = mem64[x0 + 4608]
 	.loc 1 595
-	ld %r3, 4608(%r8)
+	ld %r5, 4608(%r9)
 # u = a >> 16
 	.loc 1 596
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 597
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 598
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 599
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 600
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 601
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4608] = a
 	.loc 1 602
-	std %r3, 4608(%r8)
+	std %r5, 4608(%r9)
 # a = mem64[x0 + 5120]
 	.loc 1 603
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r9)
 # u = a >> 16
 	.loc 1 604
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 605
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 606
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 607
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 608
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 609
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5120] = a
 	.loc 1 610
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r9)
 # a = mem64[x0 + 5632]
 	.loc 1 611
-	ld %r3, 5632(%r8)
+	ld %r5, 5632(%r9)
 # u = a >> 16
 	.loc 1 612
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 613
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 614
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 615
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 616
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 617
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5632] = a
 	.loc 1 618
-	std %r3, 5632(%r8)
+	std %r5, 5632(%r9)
 # x0 = x0 + 8
 	.loc 1 619
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # c = c + 4
 	.loc 1 620
-	addi %r5, %r5, 4
+	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 621
-	addi %r9, %r9, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 622
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r7, 0
 # goto l4a if !=
 	.loc 1 623
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l4a
 # c = cb + 1280
 	.loc 1 626
-	mr %r4, %r7
-	addi %r5, %r4, 1280
+	addi %r8, %r4, 1280
 # x0 = v
 	.loc 1 627
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r9, %r3
 # o0 = 64
 	.loc 1 628
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r5, %r4
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l5a:
 # k = mem32le[c + 0]
 	.loc 1 630
 	lwbrx %r10, 0, %r8
 # a = mem64[x0 + 0]
 	.loc 1 631
-	ld %r3, 0(%r9)
+	ld %r5, 0(%r9)
 # u = a >> 32
 	.loc 1 632
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 633
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 634
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 635
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 636
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 637
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 0] = a
 	.loc 1 638
-	std %r3, 0(%r9)
+	std %r5, 0(%r9)
 # a = mem64[x0 + 512]
 	.loc 1 639
-	ld %r3, 512(%r9)
+	ld %r5, 512(%r9)
 # u = a >> 32
 	.loc 1 640
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 641
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 642
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 643
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 644
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 645
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 512] = a
 	.loc 1 646
-	std %r3, 512(%r9)
+	std %r5, 512(%r9)
 # a = mem64[x0 + 1024]
 	.loc 1 647
-	ld %r3, 1024(%r9)
+	ld %r5, 1024(%r9)
 # u = a >> 32
 	.loc 1 648
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 649
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 650
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 651
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 652
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 653
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1024] = a
 	.loc 1 654
-	std %r3, 1024(%r9)
+	std %r5, 1024(%r9)
 # a = mem64[x0 + 1536]
 	.loc 1 655
-	ld %r3, 1536(%r9)
+	ld %r5, 1536(%r9)
 # u = a >> 32
 	.loc 1 656
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 657
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 658
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 659
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 660
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 661
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1536] = a
 	.loc 1 662
-	std %r3, 1536(%r9)
+	std %r5, 1536(%r9)
 # a = mem64[x0 + 2048]
 	.loc 1 663
-	ld %r3, 2048(%r9)
+	ld %r5, 2048(%r9)
 # u = a >> 32
 	.loc 1 664
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 665
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 666
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 667
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 668
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 669
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2048] = a
 	.loc 1 670
-	std %r3, 2048(%r9)
+	std %r5, 2048(%r9)
 # a = mem64[x0 + 2560]
 	.loc 1 671
-	ld %r3, 2560(%r9)
+	ld %r5, 2560(%r9)
 # u = a >> 32
 	.loc 1 672
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 673
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 674
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 675
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 676
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 677
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2560] = a
 	.loc 1 678
-	std %r3, 2560(%r9)
+	std %r5, 2560(%r9)
 # a = mem64[x0 + 3072]
 	.loc 1 679
-	ld %r3, 3072(%r9)
+	ld %r5, 3072(%r9)
 # u = a >> 32
 	.loc 1 680
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 681
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 682
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 683
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 684
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 685
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3072] = a
 	.loc 1 686
-	std %r3, 3072(%r9)
+	std %r5, 3072(%r9)
 # a = mem64[x0 + 3584]
 	.loc 1 687
-	ld %r3, 3584(%r9)
+	ld %r5, 3584(%r9)
 # u = a >> 32
 	.loc 1 688
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 689
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 690
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 691
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 692
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 693
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3584] = a
 	.loc 1 694
-	std %r3, 3584(%r9)
+	std %r5, 3584(%r9)
 # a = mem64[x0 + 4096]
 	.loc 1 695
-	ld %r3, 4096(%r9)
+	ld %r5, 4096(%r9)
 # u = a >> 32
 	.loc 1 696
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 697
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 698
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 699
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 700
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 701
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4096] = a
 	.loc 1 702
-	std %r3, 4096(%r9)
+	std %r5, 4096(%r9)
 # a = mem64[x0 + 4608]
 	.loc 1 703
-	ld %r3, 4608(%r9)
+	ld %r5, 4608(%r9)
 # u = a >> 32
 	.loc 1 704
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 705
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 706
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 707
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 708
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 709
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4608] = a
 	.loc 1 710
-	std %r3, 4608(%r9)
+	std %r5, 4608(%r9)
 # a = mem64[x0 + 5120]
 	.loc 1 711
-	ld %r3, 5120(%r9)
+	ld %r5, 5120(%r9)
 # u = a >> 32
 	.loc 1 712
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 713
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 714
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 715
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 716
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 717
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5120] = a
 	.loc 1 718
-	std %r3, 5120(%r9)
+	std %r5, 5120(%r9)
 # a = mem64[x0 + 5632]
 	.loc 1 719
-	ld %r3, 5632(%r9)
+	ld %r5, 5632(%r9)
 # u = a >> 32
 	.loc 1 720
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 721
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 722
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 723
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 724
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 725
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5632] = a
 	.loc 1 726
-	std %r3, 5632(%r9)
+	std %r5, 5632(%r9)
 # x0 = x0 + 8
 	.loc 1 727
 	addi %r9, %r9, 8
@@ -2214,4100 +2185,4028 @@ qhasm_kernel_mceliece_gf12_benes_ppc64_benes:
 	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 729
-	addi %r5, %r5, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 730
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r7, 0
 # goto l5a if !=
 	.loc 1 731
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l5a
 # c = cb + 1536
 	.loc 1 734
-	mr %r4, %r7
-	addi %r5, %r4, 1536
+	addi %r9, %r4, 1536
 # x0 = v
 	.loc 1 735
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 32
 	.loc 1 736
-	mr %r6, %r3
-	li %r4, 32
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r8, 32
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l6a:
 # k = mem32le[c + 0]
 	.loc 1 738
-	lwbrx %r5, 0, %r8
+	lwbrx %r7, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 739
-	li %r4, 4
-	lwbrx %r3, %r8, %r4
+	li %r6, 4
+	lwbrx %r5, %r9, %r6
 # h <<= 32
 	.loc 1 740
-	sldi %r3, %r3, 32
+	sldi %r5, %r5, 32
 # k |= h
 	.loc 1 741
-	or %r11, %r5, %r3
+	or %r11, %r7, %r5
 # a = mem64[x0 + 0]
 	.loc 1 742
-	ld %r4, 0(%r9)
+	ld %r6, 0(%r10)
 # b = mem64[x0 + 8]
 	.loc 1 743
-	ld %r3, 8(%r9)
+	ld %r5, 8(%r10)
 # u = a ^ b
 	.loc 1 744
-	xor %r5, %r4, %r3
+	xor %r7, %r6, %r5
 # u &= k
 	.loc 1 745
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 746
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # b ^= u
 	.loc 1 747
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # mem64[x0 + 0] = a
 	.loc 1 748
-	std %r4, 0(%r9)
+	std %r6, 0(%r10)
 # mem64[x0 + 8] = b
 	.loc 1 749
-	std %r3, 8(%r9)
+	std %r5, 8(%r10)
 # a = mem64[x0 + 512]
 	.loc 1 750
-	ld %r3, 512(%r9)
+	ld %r5, 512(%r10)
 # b = mem64[x0 + 520]
 	.loc 1 751
-	ld %r4, 520(%r9)
+	ld %r6, 520(%r10)
 # u = a ^ b
 	.loc 1 752
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 753
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 754
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 755
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 512] = a
 	.loc 1 756
-	std %r3, 512(%r9)
+	std %r5, 512(%r10)
 # mem64[x0 + 520] = b
 	.loc 1 757
-	std %r4, 520(%r9)
+	std %r6, 520(%r10)
 # a = mem64[x0 + 1024]
 	.loc 1 758
-	ld %r3, 1024(%r9)
+	ld %r5, 1024(%r10)
 # b = mem64[x0 + 1032]
 	.loc 1 759
-	ld %r4, 1032(%r9)
+	ld %r6, 1032(%r10)
 # u = a ^ b
 	.loc 1 760
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 761
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 762
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 763
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1024] = a
 	.loc 1 764
-	std %r3, 1024(%r9)
+	std %r5, 1024(%r10)
 # mem64[x0 + 1032] = b
 	.loc 1 765
-	std %r4, 1032(%r9)
+	std %r6, 1032(%r10)
 # a = mem64[x0 + 1536]
 	.loc 1 766
-	ld %r3, 1536(%r9)
+	ld %r5, 1536(%r10)
 # b = mem64[x0 + 1544]
 	.loc 1 767
-	ld %r4, 1544(%r9)
+	ld %r6, 1544(%r10)
 # u = a ^ b
 	.loc 1 768
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 769
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 770
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 771
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1536] = a
 	.loc 1 772
-	std %r3, 1536(%r9)
+	std %r5, 1536(%r10)
 # mem64[x0 + 1544] = b
 	.loc 1 773
-	std %r4, 1544(%r9)
+	std %r6, 1544(%r10)
 # a = mem64[x0 + 2048]
 	.loc 1 774
-	ld %r3, 2048(%r9)
+	ld %r5, 2048(%r10)
 # b = mem64[x0 + 2056]
 	.loc 1 775
-	ld %r4, 2056(%r9)
+	ld %r6, 2056(%r10)
 # u = a ^ b
 	.loc 1 776
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 777
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 778
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 779
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2048] = a
 	.loc 1 780
-	std %r3, 2048(%r9)
+	std %r5, 2048(%r10)
 # mem64[x0 + 2056] = b
 	.loc 1 781
-	std %r4, 2056(%r9)
+	std %r6, 2056(%r10)
 # a = mem64[x0 + 2560]
 	.loc 1 782
-	ld %r3, 2560(%r9)
+	ld %r5, 2560(%r10)
 # b = mem64[x0 + 2568]
 	.loc 1 783
-	ld %r4, 2568(%r9)
+	ld %r6, 2568(%r10)
 # u = a ^ b
 	.loc 1 784
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 785
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 786
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 787
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2560] = a
 	.loc 1 788
-	std %r3, 2560(%r9)
+	std %r5, 2560(%r10)
 # mem64[x0 + 2568] = b
 	.loc 1 789
-	std %r4, 2568(%r9)
+	std %r6, 2568(%r10)
 # a = mem64[x0 + 3072]
 	.loc 1 790
-	ld %r3, 3072(%r9)
+	ld %r5, 3072(%r10)
 # b = mem64[x0 + 3080]
 	.loc 1 791
-	ld %r4, 3080(%r9)
+	ld %r6, 3080(%r10)
 # u = a ^ b
 	.loc 1 792
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 793
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 794
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 795
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3072] = a
 	.loc 1 796
-	std %r3, 3072(%r9)
+	std %r5, 3072(%r10)
 # mem64[x0 + 3080] = b
 	.loc 1 797
-	std %r4, 3080(%r9)
+	std %r6, 3080(%r10)
 # a = mem64[x0 + 3584]
 	.loc 1 798
-	ld %r3, 3584(%r9)
+	ld %r5, 3584(%r10)
 # b = mem64[x0 + 3592]
 	.loc 1 799
-	ld %r4, 3592(%r9)
+	ld %r6, 3592(%r10)
 # u = a ^ b
 	.loc 1 800
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 801
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 802
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 803
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3584] = a
 	.loc 1 804
-	std %r3, 3584(%r9)
+	std %r5, 3584(%r10)
 # mem64[x0 + 3592] = b
 	.loc 1 805
-	std %r4, 3592(%r9)
+	std %r6, 3592(%r10)
 # a = mem64[x0 + 4096]
 	.loc 1 806
-	ld %r3, 4096(%r9)
+	ld %r5, 4096(%r10)
 # b = mem64[x0 + 4104]
 	.loc 1 807
-	ld %r4, 4104(%r9)
+	ld %r6, 4104(%r10)
 # u = a ^ b
 	.loc 1 808
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 809
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 810
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 811
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4096] = a
 	.loc 1 812
-	std %r3, 4096(%r9)
+	std %r5, 4096(%r10)
 # mem64[x0 + 4104] = b
 	.loc 1 813
-	std %r4, 4104(%r9)
+	std %r6, 4104(%r10)
 # a = mem64[x0 + 4608]
 	.loc 1 814
-	ld %r3, 4608(%r9)
+	ld %r5, 4608(%r10)
 # b = mem64[x0 + 4616]
 	.loc 1 815
-	ld %r4, 4616(%r9)
+	ld %r6, 4616(%r10)
 # u = a ^ b
 	.loc 1 816
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 817
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 818
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 819
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4608] = a
 	.loc 1 820
-	std %r3, 4608(%r9)
+	std %r5, 4608(%r10)
 # mem64[x0 + 4616] = b
 	.loc 1 821
-	std %r4, 4616(%r9)
+	std %r6, 4616(%r10)
 # a = mem64[x0 + 5120]
 	.loc 1 822
-	ld %r3, 5120(%r9)
+	ld %r5, 5120(%r10)
 # b = mem64[x0 + 5128]
 	.loc 1 823
-	ld %r4, 5128(%r9)
+	ld %r6, 5128(%r10)
 # u = a ^ b
 	.loc 1 824
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 825
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 826
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 827
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5120] = a
 	.loc 1 828
-	std %r3, 5120(%r9)
+	std %r5, 5120(%r10)
 # mem64[x0 + 5128] = b
 	.loc 1 829
-	std %r4, 5128(%r9)
+	std %r6, 5128(%r10)
 # a = mem64[x0 + 5632]
 	.loc 1 830
-	ld %r3, 5632(%r9)
+	ld %r5, 5632(%r10)
 # b = mem64[x0 + 5640]
 	.loc 1 831
-	ld %r4, 5640(%r9)
+	ld %r6, 5640(%r10)
 # u = a ^ b
 	.loc 1 832
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 833
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 834
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 835
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5632] = a
 	.loc 1 836
-	std %r3, 5632(%r9)
+	std %r5, 5632(%r10)
 # mem64[x0 + 5640] = b
 	.loc 1 837
-	std %r4, 5640(%r9)
+	std %r6, 5640(%r10)
 # x0 = x0 + 16
 	.loc 1 838
-	addi %r9, %r9, 16
+	addi %r10, %r10, 16
 # c = c + 8
 	.loc 1 839
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # o0 = o0 - 1
 	.loc 1 840
-	addi %r10, %r10, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 841
-	cmpldi %cr0, %r10, 0
+	cmpldi %cr0, %r8, 0
 # goto l6a if !=
 	.loc 1 842
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l6a
 # c = cb + 1792
 	.loc 1 845
-	mr %r4, %r7
-	addi %r7, %r4, 1792
+	addi %r10, %r4, 1792
 # x0 = v
 	.loc 1 846
-	mr %r3, %r6
-	mr %r8, %r3
+	mr %r11, %r3
 # o0 = 16
 	.loc 1 847
-	li %r5, 16
+	li %r8, 16
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l7a:
 # o1 = 2
 	.loc 1 849
-	mr %r6, %r5
-	mr %r9, %r4
-	mr %r10, %r3
-	li %r11, 2
+	li %r9, 2
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l7b:
 # k = mem32le[c + 0]
 	.loc 1 851
-	lwbrx %r4, 0, %r7
+	lwbrx %r6, 0, %r10
 # h = mem32le[c + 4]
 	.loc 1 852
-	li %r3, 4
-	lwbrx %r5, %r7, %r3
+	li %r5, 4
+	lwbrx %r7, %r10, %r5
 # h <<= 32
 	.loc 1 853
-	sldi %r5, %r5, 32
+	sldi %r7, %r7, 32
 # k |= h
 	.loc 1 854
-	or %r12, %r4, %r5
+	or %r12, %r6, %r7
 # a = mem64[x0 + 0]
 	.loc 1 855
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r11)
 # b = mem64[x0 + 16]
 	.loc 1 856
-	ld %r4, 16(%r8)
+	ld %r6, 16(%r11)
 # u = a ^ b
 	.loc 1 857
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 858
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 859
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 860
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 0] = a
 	.loc 1 861
-	std %r3, 0(%r8)
+	std %r5, 0(%r11)
 # mem64[x0 + 16] = b
 	.loc 1 862
-	std %r4, 16(%r8)
+	std %r6, 16(%r11)
 # a = mem64[x0 + 512]
 	.loc 1 863
-	ld %r3, 512(%r8)
+	ld %r5, 512(%r11)
 # b = mem64[x0 + 528]
 	.loc 1 864
-	ld %r4, 528(%r8)
+	ld %r6, 528(%r11)
 # u = a ^ b
 	.loc 1 865
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 866
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 867
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 868
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 512] = a
 	.loc 1 869
-	std %r3, 512(%r8)
+	std %r5, 512(%r11)
 # mem64[x0 + 528] = b
 	.loc 1 870
-	std %r4, 528(%r8)
+	std %r6, 528(%r11)
 # a = mem64[x0 + 1024]
 	.loc 1 871
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r11)
 # b = mem64[x0 + 1040]
 	.loc 1 872
-	ld %r4, 1040(%r8)
+	ld %r6, 1040(%r11)
 # u = a ^ b
 	.loc 1 873
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 874
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 875
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 876
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1024] = a
 	.loc 1 877
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r11)
 # mem64[x0 + 1040] = b
 	.loc 1 878
-	std %r4, 1040(%r8)
+	std %r6, 1040(%r11)
 # a = mem64[x0 + 1536]
 	.loc 1 879
-	ld %r3, 1536(%r8)
+	ld %r5, 1536(%r11)
 # b = mem64[x0 + 1552]
 	.loc 1 880
-	ld %r4, 1552(%r8)
+	ld %r6, 1552(%r11)
 # u = a ^ b
 	.loc 1 881
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 882
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 883
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 884
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1536] = a
 	.loc 1 885
-	std %r3, 1536(%r8)
+	std %r5, 1536(%r11)
 # mem64[x0 + 1552] = b
 	.loc 1 886
-	std %r4, 1552(%r8)
+	std %r6, 1552(%r11)
 # a = mem64[x0 + 2048]
 	.loc 1 887
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r11)
 # b = mem64[x0 + 2064]
 	.loc 1 888
-	ld %r4, 2064(%r8)
+	ld %r6, 2064(%r11)
 # u = a ^ b
 	.loc 1 889
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 890
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 891
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 892
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2048] = a
 	.loc 1 893
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r11)
 # mem64[x0 + 2064] = b
 	.loc 1 894
-	std %r4, 2064(%r8)
+	std %r6, 2064(%r11)
 # a = mem64[x0 + 2560]
 	.loc 1 895
-	ld %r3, 2560(%r8)
+	ld %r5, 2560(%r11)
 # b = mem64[x0 + 2576]
 	.loc 1 896
-	ld %r4, 2576(%r8)
+	ld %r6, 2576(%r11)
 # u = a ^ b
 	.loc 1 897
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 898
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 899
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 900
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2560] = a
 	.loc 1 901
-	std %r3, 2560(%r8)
+	std %r5, 2560(%r11)
 # mem64[x0 + 2576] = b
 	.loc 1 902
-	std %r4, 2576(%r8)
+	std %r6, 2576(%r11)
 # a = mem64[x0 + 3072]
 	.loc 1 903
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r11)
 # b = mem64[x0 + 3088]
 	.loc 1 904
-	ld %r4, 3088(%r8)
+	ld %r6, 3088(%r11)
 # u = a ^ b
 	.loc 1 905
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 906
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 907
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 908
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3072] = a
 	.loc 1 909
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r11)
 # mem64[x0 + 3088] = b
 	.loc 1 910
-	std %r4, 3088(%r8)
+	std %r6, 3088(%r11)
 # a = mem64[x0 + 3584]
 	.loc 1 911
-	ld %r3, 3584(%r8)
+	ld %r5, 3584(%r11)
 # b = mem64[x0 + 3600]
 	.loc 1 912
-	ld %r4, 3600(%r8)
+	ld %r6, 3600(%r11)
 # u = a ^ b
 	.loc 1 913
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 914
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 915
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 916
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3584] = a
 	.loc 1 917
-	std %r3, 3584(%r8)
+	std %r5, 3584(%r11)
 # mem64[x0 + 3600] = b
 	.loc 1 918
-	std %r4, 3600(%r8)
+	std %r6, 3600(%r11)
 # a = mem64[x0 + 4096]
 	.loc 1 919
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r11)
 # b = mem64[x0 + 4112]
 	.loc 1 920
-	ld %r4, 4112(%r8)
+	ld %r6, 4112(%r11)
 # u = a ^ b
 	.loc 1 921
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 922
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 923
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 924
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4096] = a
 	.loc 1 925
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r11)
 # mem64[x0 + 4112] = b
 	.loc 1 926
-	std %r4, 4112(%r8)
+	std %r6, 4112(%r11)
 # a = mem64[x0 + 4608]
 	.loc 1 927
-	ld %r3, 4608(%r8)
+	ld %r5, 4608(%r11)
 # b = mem64[x0 + 4624]
 	.loc 1 928
-	ld %r4, 4624(%r8)
+	ld %r6, 4624(%r11)
 # u = a ^ b
 	.loc 1 929
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 930
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 931
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 932
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4608] = a
 	.loc 1 933
-	std %r3, 4608(%r8)
+	std %r5, 4608(%r11)
 # mem64[x0 + 4624] = b
 	.loc 1 934
-	std %r4, 4624(%r8)
+	std %r6, 4624(%r11)
 # a = mem64[x0 + 5120]
 	.loc 1 935
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r11)
 # b = mem64[x0 + 5136]
 	.loc 1 936
-	ld %r4, 5136(%r8)
+	ld %r6, 5136(%r11)
 # u = a ^ b
 	.loc 1 937
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 938
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 939
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 940
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5120] = a
 	.loc 1 941
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r11)
 # mem64[x0 + 5136] = b
 	.loc 1 942
-	std %r4, 5136(%r8)
+	std %r6, 5136(%r11)
 # a = mem64[x0 + 5632]
 	.loc 1 943
-	ld %r3, 5632(%r8)
+	ld %r5, 5632(%r11)
 # b = mem64[x0 + 5648]
 	.loc 1 944
-	ld %r4, 5648(%r8)
+	ld %r6, 5648(%r11)
 # u = a ^ b
 	.loc 1 945
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 946
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 947
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 948
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5632] = a
 	.loc 1 949
-	std %r3, 5632(%r8)
+	std %r5, 5632(%r11)
 # mem64[x0 + 5648] = b
 	.loc 1 950
-	std %r4, 5648(%r8)
+	std %r6, 5648(%r11)
 # x0 = x0 + 8
 	.loc 1 951
-	addi %r8, %r8, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 952
-	addi %r7, %r7, 8
+	addi %r10, %r10, 8
 # o1 = o1 - 1
 	.loc 1 953
-	addi %r11, %r11, -1
+	addi %r9, %r9, -1
 # =? o1 - 0
 	.loc 1 954
-	cmpldi %cr0, %r11, 0
+	cmpldi %cr0, %r9, 0
 # goto l7b if !=
 	.loc 1 955
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l7b
 # x0 = x0 + 16
 	.loc 1 956
-	addi %r8, %r8, 16
+	addi %r11, %r11, 16
 # o0 = o0 - 1
 	.loc 1 957
-	mr %r5, %r6
-	addi %r5, %r5, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 958
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r8, 0
 # goto l7a if !=
 	.loc 1 959
-	mr %r3, %r10
-	mr %r4, %r9
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l7a
 # c = cb + 2048
 	.loc 1 962
-	addi %r7, %r4, 2048
+	addi %r9, %r4, 2048
 # x0 = v
 	.loc 1 963
-	mr %r8, %r3
+	mr %r11, %r3
 # o0 = 8
 	.loc 1 964
-	li %r5, 8
+	li %r10, 8
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l8a:
 # o1 = 4
 	.loc 1 966
-	mr %r6, %r5
-	mr %r9, %r4
-	mr %r10, %r3
-	li %r11, 4
+	li %r8, 4
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l8b:
 # k = mem32le[c + 0]
 	.loc 1 968
-	lwbrx %r4, 0, %r7
+	lwbrx %r6, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 969
-	li %r3, 4
-	lwbrx %r5, %r7, %r3
+	li %r5, 4
+	lwbrx %r7, %r9, %r5
 # h <<= 32
 	.loc 1 970
-	sldi %r5, %r5, 32
+	sldi %r7, %r7, 32
 # k |= h
 	.loc 1 971
-	or %r12, %r4, %r5
+	or %r12, %r6, %r7
 # a = mem64[x0 + 0]
 	.loc 1 972
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r11)
 # b = mem64[x0 + 32]
 	.loc 1 973
-	ld %r4, 32(%r8)
+	ld %r6, 32(%r11)
 # u = a ^ b
 	.loc 1 974
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 975
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 976
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 977
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 0] = a
 	.loc 1 978
-	std %r3, 0(%r8)
+	std %r5, 0(%r11)
 # mem64[x0 + 32] = b
 	.loc 1 979
-	std %r4, 32(%r8)
+	std %r6, 32(%r11)
 # a = mem64[x0 + 512]
 	.loc 1 980
-	ld %r3, 512(%r8)
+	ld %r5, 512(%r11)
 # b = mem64[x0 + 544]
 	.loc 1 981
-	ld %r4, 544(%r8)
+	ld %r6, 544(%r11)
 # u = a ^ b
 	.loc 1 982
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 983
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 984
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 985
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 512] = a
 	.loc 1 986
-	std %r3, 512(%r8)
+	std %r5, 512(%r11)
 # mem64[x0 + 544] = b
 	.loc 1 987
-	std %r4, 544(%r8)
+	std %r6, 544(%r11)
 # a = mem64[x0 + 1024]
 	.loc 1 988
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r11)
 # b = mem64[x0 + 1056]
 	.loc 1 989
-	ld %r4, 1056(%r8)
+	ld %r6, 1056(%r11)
 # u = a ^ b
 	.loc 1 990
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 991
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 992
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 993
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1024] = a
 	.loc 1 994
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r11)
 # mem64[x0 + 1056] = b
 	.loc 1 995
-	std %r4, 1056(%r8)
+	std %r6, 1056(%r11)
 # a = mem64[x0 + 1536]
 	.loc 1 996
-	ld %r3, 1536(%r8)
+	ld %r5, 1536(%r11)
 # b = mem64[x0 + 1568]
 	.loc 1 997
-	ld %r4, 1568(%r8)
+	ld %r6, 1568(%r11)
 # u = a ^ b
 	.loc 1 998
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 999
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1000
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1001
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1536] = a
 	.loc 1 1002
-	std %r3, 1536(%r8)
+	std %r5, 1536(%r11)
 # mem64[x0 + 1568] = b
 	.loc 1 1003
-	std %r4, 1568(%r8)
+	std %r6, 1568(%r11)
 # a = mem64[x0 + 2048]
 	.loc 1 1004
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r11)
 # b = mem64[x0 + 2080]
 	.loc 1 1005
-	ld %r4, 2080(%r8)
+	ld %r6, 2080(%r11)
 # u = a ^ b
 	.loc 1 1006
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1007
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1008
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1009
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2048] = a
 	.loc 1 1010
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r11)
 # mem64[x0 + 2080] = b
 	.loc 1 1011
-	std %r4, 2080(%r8)
+	std %r6, 2080(%r11)
 # a = mem64[x0 + 2560]
 	.loc 1 1012
-	ld %r3, 2560(%r8)
+	ld %r5, 2560(%r11)
 # b = mem64[x0 + 2592]
 	.loc 1 1013
-	ld %r4, 2592(%r8)
+	ld %r6, 2592(%r11)
 # u = a ^ b
 	.loc 1 1014
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1015
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1016
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1017
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2560] = a
 	.loc 1 1018
-	std %r3, 2560(%r8)
+	std %r5, 2560(%r11)
 # mem64[x0 + 2592] = b
 	.loc 1 1019
-	std %r4, 2592(%r8)
+	std %r6, 2592(%r11)
 # a = mem64[x0 + 3072]
 	.loc 1 1020
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r11)
 # b = mem64[x0 + 3104]
 	.loc 1 1021
-	ld %r4, 3104(%r8)
+	ld %r6, 3104(%r11)
 # u = a ^ b
 	.loc 1 1022
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1023
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1024
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1025
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3072] = a
 	.loc 1 1026
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r11)
 # mem64[x0 + 3104] = b
 	.loc 1 1027
-	std %r4, 3104(%r8)
+	std %r6, 3104(%r11)
 # a = mem64[x0 + 3584]
 	.loc 1 1028
-	ld %r3, 3584(%r8)
+	ld %r5, 3584(%r11)
 # b = mem64[x0 + 3616]
 	.loc 1 1029
-	ld %r4, 3616(%r8)
+	ld %r6, 3616(%r11)
 # u = a ^ b
 	.loc 1 1030
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1031
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1032
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1033
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3584] = a
 	.loc 1 1034
-	std %r3, 3584(%r8)
+	std %r5, 3584(%r11)
 # mem64[x0 + 3616] = b
 	.loc 1 1035
-	std %r4, 3616(%r8)
+	std %r6, 3616(%r11)
 # a = mem64[x0 + 4096]
 	.loc 1 1036
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r11)
 # b = mem64[x0 + 4128]
 	.loc 1 1037
-	ld %r4, 4128(%r8)
+	ld %r6, 4128(%r11)
 # u = a ^ b
 	.loc 1 1038
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1039
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1040
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1041
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4096] = a
 	.loc 1 1042
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r11)
 # mem64[x0 + 4128] = b
 	.loc 1 1043
-	std %r4, 4128(%r8)
+	std %r6, 4128(%r11)
 # a = mem64[x0 + 4608]
 	.loc 1 1044
-	ld %r3, 4608(%r8)
+	ld %r5, 4608(%r11)
 # b = mem64[x0 + 4640]
 	.loc 1 1045
-	ld %r4, 4640(%r8)
+	ld %r6, 4640(%r11)
 # u = a ^ b
 	.loc 1 1046
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1047
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1048
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1049
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4608] = a
 	.loc 1 1050
-	std %r3, 4608(%r8)
+	std %r5, 4608(%r11)
 # mem64[x0 + 4640] = b
 	.loc 1 1051
-	std %r4, 4640(%r8)
+	std %r6, 4640(%r11)
 # a = mem64[x0 + 5120]
 	.loc 1 1052
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r11)
 # b = mem64[x0 + 5152]
 	.loc 1 1053
-	ld %r4, 5152(%r8)
+	ld %r6, 5152(%r11)
 # u = a ^ b
 	.loc 1 1054
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1055
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1056
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1057
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5120] = a
 	.loc 1 1058
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r11)
 # mem64[x0 + 5152] = b
 	.loc 1 1059
-	std %r4, 5152(%r8)
+	std %r6, 5152(%r11)
 # a = mem64[x0 + 5632]
 	.loc 1 1060
-	ld %r3, 5632(%r8)
+	ld %r5, 5632(%r11)
 # b = mem64[x0 + 5664]
 	.loc 1 1061
-	ld %r4, 5664(%r8)
+	ld %r6, 5664(%r11)
 # u = a ^ b
 	.loc 1 1062
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1063
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1064
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1065
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5632] = a
 	.loc 1 1066
-	std %r3, 5632(%r8)
+	std %r5, 5632(%r11)
 # mem64[x0 + 5664] = b
 	.loc 1 1067
-	std %r4, 5664(%r8)
+	std %r6, 5664(%r11)
 # x0 = x0 + 8
 	.loc 1 1068
-	addi %r8, %r8, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 1069
-	addi %r7, %r7, 8
+	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 1070
-	addi %r11, %r11, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 1071
-	cmpldi %cr0, %r11, 0
+	cmpldi %cr0, %r8, 0
 # goto l8b if !=
 	.loc 1 1072
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l8b
 # x0 = x0 + 32
 	.loc 1 1073
-	addi %r8, %r8, 32
+	addi %r11, %r11, 32
 # o0 = o0 - 1
 	.loc 1 1074
-	mr %r5, %r6
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 1075
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r10, 0
 # goto l8a if !=
 	.loc 1 1076
-	mr %r3, %r10
-	mr %r4, %r9
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l8a
 # c = cb + 2304
 	.loc 1 1079
-	addi %r7, %r4, 2304
+	addi %r9, %r4, 2304
 # x0 = v
 	.loc 1 1080
-	mr %r8, %r3
+	mr %r11, %r3
 # o0 = 4
 	.loc 1 1081
-	li %r5, 4
+	li %r10, 4
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l9a:
 # o1 = 8
 	.loc 1 1083
-	mr %r6, %r5
-	mr %r9, %r4
-	mr %r10, %r3
-	li %r11, 8
+	li %r8, 8
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l9b:
 # k = mem32le[c + 0]
 	.loc 1 1085
-	lwbrx %r4, 0, %r7
+	lwbrx %r6, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 1086
-	li %r3, 4
-	lwbrx %r5, %r7, %r3
+	li %r5, 4
+	lwbrx %r7, %r9, %r5
 # h <<= 32
 	.loc 1 1087
-	sldi %r5, %r5, 32
+	sldi %r7, %r7, 32
 # k |= h
 	.loc 1 1088
-	or %r12, %r4, %r5
+	or %r12, %r6, %r7
 # a = mem64[x0 + 0]
 	.loc 1 1089
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r11)
 # b = mem64[x0 + 64]
 	.loc 1 1090
-	ld %r4, 64(%r8)
+	ld %r6, 64(%r11)
 # u = a ^ b
 	.loc 1 1091
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1092
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1093
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1094
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 0] = a
 	.loc 1 1095
-	std %r3, 0(%r8)
+	std %r5, 0(%r11)
 # mem64[x0 + 64] = b
 	.loc 1 1096
-	std %r4, 64(%r8)
+	std %r6, 64(%r11)
 # a = mem64[x0 + 512]
 	.loc 1 1097
-	ld %r3, 512(%r8)
+	ld %r5, 512(%r11)
 # b = mem64[x0 + 576]
 	.loc 1 1098
-	ld %r4, 576(%r8)
+	ld %r6, 576(%r11)
 # u = a ^ b
 	.loc 1 1099
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1100
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1101
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1102
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 512] = a
 	.loc 1 1103
-	std %r3, 512(%r8)
+	std %r5, 512(%r11)
 # mem64[x0 + 576] = b
 	.loc 1 1104
-	std %r4, 576(%r8)
+	std %r6, 576(%r11)
 # a = mem64[x0 + 1024]
 	.loc 1 1105
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r11)
 # b = mem64[x0 + 1088]
 	.loc 1 1106
-	ld %r4, 1088(%r8)
+	ld %r6, 1088(%r11)
 # u = a ^ b
 	.loc 1 1107
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1108
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1109
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1110
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1024] = a
 	.loc 1 1111
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r11)
 # mem64[x0 + 1088] = b
 	.loc 1 1112
-	std %r4, 1088(%r8)
+	std %r6, 1088(%r11)
 # a = mem64[x0 + 1536]
 	.loc 1 1113
-	ld %r3, 1536(%r8)
+	ld %r5, 1536(%r11)
 # b = mem64[x0 + 1600]
 	.loc 1 1114
-	ld %r4, 1600(%r8)
+	ld %r6, 1600(%r11)
 # u = a ^ b
 	.loc 1 1115
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1116
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1117
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1118
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1536] = a
 	.loc 1 1119
-	std %r3, 1536(%r8)
+	std %r5, 1536(%r11)
 # mem64[x0 + 1600] = b
 	.loc 1 1120
-	std %r4, 1600(%r8)
+	std %r6, 1600(%r11)
 # a = mem64[x0 + 2048]
 	.loc 1 1121
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r11)
 # b = mem64[x0 + 2112]
 	.loc 1 1122
-	ld %r4, 2112(%r8)
+	ld %r6, 2112(%r11)
 # u = a ^ b
 	.loc 1 1123
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1124
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1125
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1126
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2048] = a
 	.loc 1 1127
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r11)
 # mem64[x0 + 2112] = b
 	.loc 1 1128
-	std %r4, 2112(%r8)
+	std %r6, 2112(%r11)
 # a = mem64[x0 + 2560]
 	.loc 1 1129
-	ld %r3, 2560(%r8)
+	ld %r5, 2560(%r11)
 # b = mem64[x0 + 2624]
 	.loc 1 1130
-	ld %r4, 2624(%r8)
+	ld %r6, 2624(%r11)
 # u = a ^ b
 	.loc 1 1131
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1132
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1133
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1134
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2560] = a
 	.loc 1 1135
-	std %r3, 2560(%r8)
+	std %r5, 2560(%r11)
 # mem64[x0 + 2624] = b
 	.loc 1 1136
-	std %r4, 2624(%r8)
+	std %r6, 2624(%r11)
 # a = mem64[x0 + 3072]
 	.loc 1 1137
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r11)
 # b = mem64[x0 + 3136]
 	.loc 1 1138
-	ld %r4, 3136(%r8)
+	ld %r6, 3136(%r11)
 # u = a ^ b
 	.loc 1 1139
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1140
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1141
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1142
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3072] = a
 	.loc 1 1143
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r11)
 # mem64[x0 + 3136] = b
 	.loc 1 1144
-	std %r4, 3136(%r8)
+	std %r6, 3136(%r11)
 # a = mem64[x0 + 3584]
 	.loc 1 1145
-	ld %r3, 3584(%r8)
+	ld %r5, 3584(%r11)
 # b = mem64[x0 + 3648]
 	.loc 1 1146
-	ld %r4, 3648(%r8)
+	ld %r6, 3648(%r11)
 # u = a ^ b
 	.loc 1 1147
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1148
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1149
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1150
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3584] = a
 	.loc 1 1151
-	std %r3, 3584(%r8)
+	std %r5, 3584(%r11)
 # mem64[x0 + 3648] = b
 	.loc 1 1152
-	std %r4, 3648(%r8)
+	std %r6, 3648(%r11)
 # a = mem64[x0 + 4096]
 	.loc 1 1153
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r11)
 # b = mem64[x0 + 4160]
 	.loc 1 1154
-	ld %r4, 4160(%r8)
+	ld %r6, 4160(%r11)
 # u = a ^ b
 	.loc 1 1155
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1156
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1157
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1158
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4096] = a
 	.loc 1 1159
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r11)
 # mem64[x0 + 4160] = b
 	.loc 1 1160
-	std %r4, 4160(%r8)
+	std %r6, 4160(%r11)
 # a = mem64[x0 + 4608]
 	.loc 1 1161
-	ld %r3, 4608(%r8)
+	ld %r5, 4608(%r11)
 # b = mem64[x0 + 4672]
 	.loc 1 1162
-	ld %r4, 4672(%r8)
+	ld %r6, 4672(%r11)
 # u = a ^ b
 	.loc 1 1163
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1164
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1165
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1166
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4608] = a
 	.loc 1 1167
-	std %r3, 4608(%r8)
+	std %r5, 4608(%r11)
 # mem64[x0 + 4672] = b
 	.loc 1 1168
-	std %r4, 4672(%r8)
+	std %r6, 4672(%r11)
 # a = mem64[x0 + 5120]
 	.loc 1 1169
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r11)
 # b = mem64[x0 + 5184]
 	.loc 1 1170
-	ld %r4, 5184(%r8)
+	ld %r6, 5184(%r11)
 # u = a ^ b
 	.loc 1 1171
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1172
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1173
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1174
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5120] = a
 	.loc 1 1175
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r11)
 # mem64[x0 + 5184] = b
 	.loc 1 1176
-	std %r4, 5184(%r8)
+	std %r6, 5184(%r11)
 # a = mem64[x0 + 5632]
 	.loc 1 1177
-	ld %r3, 5632(%r8)
+	ld %r5, 5632(%r11)
 # b = mem64[x0 + 5696]
 	.loc 1 1178
-	ld %r4, 5696(%r8)
+	ld %r6, 5696(%r11)
 # u = a ^ b
 	.loc 1 1179
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1180
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1181
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1182
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5632] = a
 	.loc 1 1183
-	std %r3, 5632(%r8)
+	std %r5, 5632(%r11)
 # mem64[x0 + 5696] = b
 	.loc 1 1184
-	std %r4, 5696(%r8)
+	std %r6, 5696(%r11)
 # x0 = x0 + 8
 	.loc 1 1185
-	addi %r8, %r8, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 1186
-	addi %r7, %r7, 8
+	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 1187
-	addi %r11, %r11, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 1188
-	cmpldi %cr0, %r11, 0
+	cmpldi %cr0, %r8, 0
 # goto l9b if !=
 	.loc 1 1189
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l9b
 # x0 = x0 + 64
 	.loc 1 1190
-	addi %r8, %r8, 64
+	addi %r11, %r11, 64
 # o0 = o0 - 1
 	.loc 1 1191
-	mr %r5, %r6
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 1192
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r10, 0
 # goto l9a if !=
 	.loc 1 1193
-	mr %r3, %r10
-	mr %r4, %r9
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l9a
 # c = cb + 2560
 	.loc 1 1196
-	addi %r7, %r4, 2560
+	addi %r9, %r4, 2560
 # x0 = v
 	.loc 1 1197
-	mr %r8, %r3
+	mr %r11, %r3
 # o0 = 2
 	.loc 1 1198
-	li %r5, 2
+	li %r10, 2
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l10a:
 # o1 = 16
 	.loc 1 1200
-	mr %r6, %r5
-	mr %r9, %r4
-	mr %r10, %r3
-	li %r11, 16
+	li %r8, 16
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l10b:
 # k = mem32le[c + 0]
 	.loc 1 1202
-	lwbrx %r4, 0, %r7
+	lwbrx %r6, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 1203
-	li %r3, 4
-	lwbrx %r5, %r7, %r3
+	li %r5, 4
+	lwbrx %r7, %r9, %r5
 # h <<= 32
 	.loc 1 1204
-	sldi %r5, %r5, 32
+	sldi %r7, %r7, 32
 # k |= h
 	.loc 1 1205
-	or %r12, %r4, %r5
+	or %r12, %r6, %r7
 # a = mem64[x0 + 0]
 	.loc 1 1206
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r11)
 # b = mem64[x0 + 128]
 	.loc 1 1207
-	ld %r4, 128(%r8)
+	ld %r6, 128(%r11)
 # u = a ^ b
 	.loc 1 1208
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1209
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1210
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1211
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 0] = a
 	.loc 1 1212
-	std %r3, 0(%r8)
+	std %r5, 0(%r11)
 # mem64[x0 + 128] = b
 	.loc 1 1213
-	std %r4, 128(%r8)
+	std %r6, 128(%r11)
 # a = mem64[x0 + 512]
 	.loc 1 1214
-	ld %r3, 512(%r8)
+	ld %r5, 512(%r11)
 # b = mem64[x0 + 640]
 	.loc 1 1215
-	ld %r4, 640(%r8)
+	ld %r6, 640(%r11)
 # u = a ^ b
 	.loc 1 1216
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1217
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1218
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1219
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 512] = a
 	.loc 1 1220
-	std %r3, 512(%r8)
+	std %r5, 512(%r11)
 # mem64[x0 + 640] = b
 	.loc 1 1221
-	std %r4, 640(%r8)
+	std %r6, 640(%r11)
 # a = mem64[x0 + 1024]
 	.loc 1 1222
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r11)
 # b = mem64[x0 + 1152]
 	.loc 1 1223
-	ld %r4, 1152(%r8)
+	ld %r6, 1152(%r11)
 # u = a ^ b
 	.loc 1 1224
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1225
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1226
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1227
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1024] = a
 	.loc 1 1228
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r11)
 # mem64[x0 + 1152] = b
 	.loc 1 1229
-	std %r4, 1152(%r8)
+	std %r6, 1152(%r11)
 # a = mem64[x0 + 1536]
 	.loc 1 1230
-	ld %r3, 1536(%r8)
+	ld %r5, 1536(%r11)
 # b = mem64[x0 + 1664]
 	.loc 1 1231
-	ld %r4, 1664(%r8)
+	ld %r6, 1664(%r11)
 # u = a ^ b
 	.loc 1 1232
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1233
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1234
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1235
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1536] = a
 	.loc 1 1236
-	std %r3, 1536(%r8)
+	std %r5, 1536(%r11)
 # mem64[x0 + 1664] = b
 	.loc 1 1237
-	std %r4, 1664(%r8)
+	std %r6, 1664(%r11)
 # a = mem64[x0 + 2048]
 	.loc 1 1238
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r11)
 # b = mem64[x0 + 2176]
 	.loc 1 1239
-	ld %r4, 2176(%r8)
+	ld %r6, 2176(%r11)
 # u = a ^ b
 	.loc 1 1240
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1241
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1242
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1243
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2048] = a
 	.loc 1 1244
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r11)
 # mem64[x0 + 2176] = b
 	.loc 1 1245
-	std %r4, 2176(%r8)
+	std %r6, 2176(%r11)
 # a = mem64[x0 + 2560]
 	.loc 1 1246
-	ld %r3, 2560(%r8)
+	ld %r5, 2560(%r11)
 # b = mem64[x0 + 2688]
 	.loc 1 1247
-	ld %r4, 2688(%r8)
+	ld %r6, 2688(%r11)
 # u = a ^ b
 	.loc 1 1248
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1249
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1250
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1251
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2560] = a
 	.loc 1 1252
-	std %r3, 2560(%r8)
+	std %r5, 2560(%r11)
 # mem64[x0 + 2688] = b
 	.loc 1 1253
-	std %r4, 2688(%r8)
+	std %r6, 2688(%r11)
 # a = mem64[x0 + 3072]
 	.loc 1 1254
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r11)
 # b = mem64[x0 + 3200]
 	.loc 1 1255
-	ld %r4, 3200(%r8)
+	ld %r6, 3200(%r11)
 # u = a ^ b
 	.loc 1 1256
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1257
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1258
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1259
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3072] = a
 	.loc 1 1260
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r11)
 # mem64[x0 + 3200] = b
 	.loc 1 1261
-	std %r4, 3200(%r8)
+	std %r6, 3200(%r11)
 # a = mem64[x0 + 3584]
 	.loc 1 1262
-	ld %r3, 3584(%r8)
+	ld %r5, 3584(%r11)
 # b = mem64[x0 + 3712]
 	.loc 1 1263
-	ld %r4, 3712(%r8)
+	ld %r6, 3712(%r11)
 # u = a ^ b
 	.loc 1 1264
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1265
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1266
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1267
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3584] = a
 	.loc 1 1268
-	std %r3, 3584(%r8)
+	std %r5, 3584(%r11)
 # mem64[x0 + 3712] = b
 	.loc 1 1269
-	std %r4, 3712(%r8)
+	std %r6, 3712(%r11)
 # a = mem64[x0 + 4096]
 	.loc 1 1270
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r11)
 # b = mem64[x0 + 4224]
 	.loc 1 1271
-	ld %r4, 4224(%r8)
+	ld %r6, 4224(%r11)
 # u = a ^ b
 	.loc 1 1272
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1273
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1274
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1275
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4096] = a
 	.loc 1 1276
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r11)
 # mem64[x0 + 4224] = b
 	.loc 1 1277
-	std %r4, 4224(%r8)
+	std %r6, 4224(%r11)
 # a = mem64[x0 + 4608]
 	.loc 1 1278
-	ld %r3, 4608(%r8)
+	ld %r5, 4608(%r11)
 # b = mem64[x0 + 4736]
 	.loc 1 1279
-	ld %r4, 4736(%r8)
+	ld %r6, 4736(%r11)
 # u = a ^ b
 	.loc 1 1280
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1281
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1282
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1283
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4608] = a
 	.loc 1 1284
-	std %r3, 4608(%r8)
+	std %r5, 4608(%r11)
 # mem64[x0 + 4736] = b
 	.loc 1 1285
-	std %r4, 4736(%r8)
+	std %r6, 4736(%r11)
 # a = mem64[x0 + 5120]
 	.loc 1 1286
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r11)
 # b = mem64[x0 + 5248]
 	.loc 1 1287
-	ld %r4, 5248(%r8)
+	ld %r6, 5248(%r11)
 # u = a ^ b
 	.loc 1 1288
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1289
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1290
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1291
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5120] = a
 	.loc 1 1292
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r11)
 # mem64[x0 + 5248] = b
 	.loc 1 1293
-	std %r4, 5248(%r8)
+	std %r6, 5248(%r11)
 # a = mem64[x0 + 5632]
 	.loc 1 1294
-	ld %r3, 5632(%r8)
+	ld %r5, 5632(%r11)
 # b = mem64[x0 + 5760]
 	.loc 1 1295
-	ld %r4, 5760(%r8)
+	ld %r6, 5760(%r11)
 # u = a ^ b
 	.loc 1 1296
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1297
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1298
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1299
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5632] = a
 	.loc 1 1300
-	std %r3, 5632(%r8)
+	std %r5, 5632(%r11)
 # mem64[x0 + 5760] = b
 	.loc 1 1301
-	std %r4, 5760(%r8)
+	std %r6, 5760(%r11)
 # x0 = x0 + 8
 	.loc 1 1302
-	addi %r8, %r8, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 1303
-	addi %r7, %r7, 8
+	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 1304
-	addi %r11, %r11, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 1305
-	cmpldi %cr0, %r11, 0
+	cmpldi %cr0, %r8, 0
 # goto l10b if !=
 	.loc 1 1306
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l10b
 # x0 = x0 + 128
 	.loc 1 1307
-	addi %r8, %r8, 128
+	addi %r11, %r11, 128
 # o0 = o0 - 1
 	.loc 1 1308
-	mr %r5, %r6
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 1309
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r10, 0
 # goto l10a if !=
 	.loc 1 1310
-	mr %r3, %r10
-	mr %r4, %r9
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l10a
 # c = cb + 2816
 	.loc 1 1313
-	addi %r5, %r4, 2816
+	addi %r9, %r4, 2816
 # x0 = v
 	.loc 1 1314
-	mr %r7, %r4
+	mr %r10, %r3
 # o1 = 32
 	.loc 1 1315
-	mr %r6, %r3
-	li %r4, 32
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r8, 32
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l11b:
 # k = mem32le[c + 0]
 	.loc 1 1317
-	lwbrx %r4, 0, %r8
+	lwbrx %r6, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 1318
-	li %r3, 4
-	lwbrx %r5, %r8, %r3
+	li %r5, 4
+	lwbrx %r7, %r9, %r5
 # h <<= 32
 	.loc 1 1319
-	sldi %r5, %r5, 32
+	sldi %r7, %r7, 32
 # k |= h
 	.loc 1 1320
-	or %r11, %r4, %r5
+	or %r11, %r6, %r7
 # a = mem64[x0 + 0]
 	.loc 1 1321
-	ld %r3, 0(%r9)
+	ld %r5, 0(%r10)
 # b = mem64[x0 + 256]
 	.loc 1 1322
-	ld %r4, 256(%r9)
+	ld %r6, 256(%r10)
 # u = a ^ b
 	.loc 1 1323
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1324
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1325
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1326
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 0] = a
 	.loc 1 1327
-	std %r3, 0(%r9)
+	std %r5, 0(%r10)
 # mem64[x0 + 256] = b
 	.loc 1 1328
-	std %r4, 256(%r9)
+	std %r6, 256(%r10)
 # a = mem64[x0 + 512]
 	.loc 1 1329
-	ld %r3, 512(%r9)
+	ld %r5, 512(%r10)
 # b = mem64[x0 + 768]
 	.loc 1 1330
-	ld %r4, 768(%r9)
+	ld %r6, 768(%r10)
 # u = a ^ b
 	.loc 1 1331
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1332
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1333
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1334
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 512] = a
 	.loc 1 1335
-	std %r3, 512(%r9)
+	std %r5, 512(%r10)
 # mem64[x0 + 768] = b
 	.loc 1 1336
-	std %r4, 768(%r9)
+	std %r6, 768(%r10)
 # a = mem64[x0 + 1024]
 	.loc 1 1337
-	ld %r3, 1024(%r9)
+	ld %r5, 1024(%r10)
 # b = mem64[x0 + 1280]
 	.loc 1 1338
-	ld %r4, 1280(%r9)
+	ld %r6, 1280(%r10)
 # u = a ^ b
 	.loc 1 1339
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1340
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1341
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1342
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1024] = a
 	.loc 1 1343
-	std %r3, 1024(%r9)
+	std %r5, 1024(%r10)
 # mem64[x0 + 1280] = b
 	.loc 1 1344
-	std %r4, 1280(%r9)
+	std %r6, 1280(%r10)
 # a = mem64[x0 + 1536]
 	.loc 1 1345
-	ld %r3, 1536(%r9)
+	ld %r5, 1536(%r10)
 # b = mem64[x0 + 1792]
 	.loc 1 1346
-	ld %r4, 1792(%r9)
+	ld %r6, 1792(%r10)
 # u = a ^ b
 	.loc 1 1347
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1348
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1349
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1350
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1536] = a
 	.loc 1 1351
-	std %r3, 1536(%r9)
+	std %r5, 1536(%r10)
 # mem64[x0 + 1792] = b
 	.loc 1 1352
-	std %r4, 1792(%r9)
+	std %r6, 1792(%r10)
 # a = mem64[x0 + 2048]
 	.loc 1 1353
-	ld %r3, 2048(%r9)
+	ld %r5, 2048(%r10)
 # b = mem64[x0 + 2304]
 	.loc 1 1354
-	ld %r4, 2304(%r9)
+	ld %r6, 2304(%r10)
 # u = a ^ b
 	.loc 1 1355
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1356
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1357
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1358
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2048] = a
 	.loc 1 1359
-	std %r3, 2048(%r9)
+	std %r5, 2048(%r10)
 # mem64[x0 + 2304] = b
 	.loc 1 1360
-	std %r4, 2304(%r9)
+	std %r6, 2304(%r10)
 # a = mem64[x0 + 2560]
 	.loc 1 1361
-	ld %r3, 2560(%r9)
+	ld %r5, 2560(%r10)
 # b = mem64[x0 + 2816]
 	.loc 1 1362
-	ld %r4, 2816(%r9)
+	ld %r6, 2816(%r10)
 # u = a ^ b
 	.loc 1 1363
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1364
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1365
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1366
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2560] = a
 	.loc 1 1367
-	std %r3, 2560(%r9)
+	std %r5, 2560(%r10)
 # mem64[x0 + 2816] = b
 	.loc 1 1368
-	std %r4, 2816(%r9)
+	std %r6, 2816(%r10)
 # a = mem64[x0 + 3072]
 	.loc 1 1369
-	ld %r3, 3072(%r9)
+	ld %r5, 3072(%r10)
 # b = mem64[x0 + 3328]
 	.loc 1 1370
-	ld %r4, 3328(%r9)
+	ld %r6, 3328(%r10)
 # u = a ^ b
 	.loc 1 1371
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1372
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1373
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1374
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3072] = a
 	.loc 1 1375
-	std %r3, 3072(%r9)
+	std %r5, 3072(%r10)
 # mem64[x0 + 3328] = b
 	.loc 1 1376
-	std %r4, 3328(%r9)
+	std %r6, 3328(%r10)
 # a = mem64[x0 + 3584]
 	.loc 1 1377
-	ld %r3, 3584(%r9)
+	ld %r5, 3584(%r10)
 # b = mem64[x0 + 3840]
 	.loc 1 1378
-	ld %r4, 3840(%r9)
+	ld %r6, 3840(%r10)
 # u = a ^ b
 	.loc 1 1379
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1380
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1381
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1382
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3584] = a
 	.loc 1 1383
-	std %r3, 3584(%r9)
+	std %r5, 3584(%r10)
 # mem64[x0 + 3840] = b
 	.loc 1 1384
-	std %r4, 3840(%r9)
+	std %r6, 3840(%r10)
 # a = mem64[x0 + 4096]
 	.loc 1 1385
-	ld %r3, 4096(%r9)
+	ld %r5, 4096(%r10)
 # b = mem64[x0 + 4352]
 	.loc 1 1386
-	ld %r4, 4352(%r9)
+	ld %r6, 4352(%r10)
 # u = a ^ b
 	.loc 1 1387
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1388
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1389
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1390
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4096] = a
 	.loc 1 1391
-	std %r3, 4096(%r9)
+	std %r5, 4096(%r10)
 # mem64[x0 + 4352] = b
 	.loc 1 1392
-	std %r4, 4352(%r9)
+	std %r6, 4352(%r10)
 # a = mem64[x0 + 4608]
 	.loc 1 1393
-	ld %r3, 4608(%r9)
+	ld %r5, 4608(%r10)
 # b = mem64[x0 + 4864]
 	.loc 1 1394
-	ld %r4, 4864(%r9)
+	ld %r6, 4864(%r10)
 # u = a ^ b
 	.loc 1 1395
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1396
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1397
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1398
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4608] = a
 	.loc 1 1399
-	std %r3, 4608(%r9)
+	std %r5, 4608(%r10)
 # mem64[x0 + 4864] = b
 	.loc 1 1400
-	std %r4, 4864(%r9)
+	std %r6, 4864(%r10)
 # a = mem64[x0 + 5120]
 	.loc 1 1401
-	ld %r3, 5120(%r9)
+	ld %r5, 5120(%r10)
 # b = mem64[x0 + 5376]
 	.loc 1 1402
-	ld %r4, 5376(%r9)
+	ld %r6, 5376(%r10)
 # u = a ^ b
 	.loc 1 1403
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1404
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1405
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1406
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5120] = a
 	.loc 1 1407
-	std %r3, 5120(%r9)
+	std %r5, 5120(%r10)
 # mem64[x0 + 5376] = b
 	.loc 1 1408
-	std %r4, 5376(%r9)
+	std %r6, 5376(%r10)
 # a = mem64[x0 + 5632]
 	.loc 1 1409
-	ld %r3, 5632(%r9)
+	ld %r5, 5632(%r10)
 # b = mem64[x0 + 5888]
 	.loc 1 1410
-	ld %r4, 5888(%r9)
+	ld %r6, 5888(%r10)
 # u = a ^ b
 	.loc 1 1411
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1412
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1413
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1414
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5632] = a
 	.loc 1 1415
-	std %r3, 5632(%r9)
+	std %r5, 5632(%r10)
 # mem64[x0 + 5888] = b
 	.loc 1 1416
-	std %r4, 5888(%r9)
+	std %r6, 5888(%r10)
 # x0 = x0 + 8
 	.loc 1 1417
-	addi %r9, %r9, 8
+	addi %r10, %r10, 8
 # c = c + 8
 	.loc 1 1418
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 1419
-	addi %r10, %r10, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 1420
-	cmpldi %cr0, %r10, 0
+	cmpldi %cr0, %r8, 0
 # goto l11b if !=
 	.loc 1 1421
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l11b
 # c = cb + 3072
 	.loc 1 1424
-	mr %r4, %r7
-	addi %r7, %r4, 3072
+	addi %r9, %r4, 3072
 # x0 = v
 	.loc 1 1425
-	mr %r3, %r6
-	mr %r8, %r3
+	mr %r11, %r3
 # o0 = 2
 	.loc 1 1426
-	li %r5, 2
+	li %r10, 2
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l12a:
 # o1 = 16
 	.loc 1 1428
-	mr %r6, %r5
-	mr %r9, %r4
-	mr %r10, %r3
-	li %r11, 16
+	li %r8, 16
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l12b:
 # k = mem32le[c + 0]
 	.loc 1 1430
-	lwbrx %r4, 0, %r7
+	lwbrx %r6, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 1431
-	li %r3, 4
-	lwbrx %r5, %r7, %r3
+	li %r5, 4
+	lwbrx %r7, %r9, %r5
 # h <<= 32
 	.loc 1 1432
-	sldi %r5, %r5, 32
+	sldi %r7, %r7, 32
 # k |= h
 	.loc 1 1433
-	or %r12, %r4, %r5
+	or %r12, %r6, %r7
 # a = mem64[x0 + 0]
 	.loc 1 1434
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r11)
 # b = mem64[x0 + 128]
 	.loc 1 1435
-	ld %r4, 128(%r8)
+	ld %r6, 128(%r11)
 # u = a ^ b
 	.loc 1 1436
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1437
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1438
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1439
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 0] = a
 	.loc 1 1440
-	std %r3, 0(%r8)
+	std %r5, 0(%r11)
 # mem64[x0 + 128] = b
 	.loc 1 1441
-	std %r4, 128(%r8)
+	std %r6, 128(%r11)
 # a = mem64[x0 + 512]
 	.loc 1 1442
-	ld %r3, 512(%r8)
+	ld %r5, 512(%r11)
 # b = mem64[x0 + 640]
 	.loc 1 1443
-	ld %r4, 640(%r8)
+	ld %r6, 640(%r11)
 # u = a ^ b
 	.loc 1 1444
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1445
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1446
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1447
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 512] = a
 	.loc 1 1448
-	std %r3, 512(%r8)
+	std %r5, 512(%r11)
 # mem64[x0 + 640] = b
 	.loc 1 1449
-	std %r4, 640(%r8)
+	std %r6, 640(%r11)
 # a = mem64[x0 + 1024]
 	.loc 1 1450
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r11)
 # b = mem64[x0 + 1152]
 	.loc 1 1451
-	ld %r4, 1152(%r8)
+	ld %r6, 1152(%r11)
 # u = a ^ b
 	.loc 1 1452
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1453
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1454
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1455
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1024] = a
 	.loc 1 1456
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r11)
 # mem64[x0 + 1152] = b
 	.loc 1 1457
-	std %r4, 1152(%r8)
+	std %r6, 1152(%r11)
 # a = mem64[x0 + 1536]
 	.loc 1 1458
-	ld %r3, 1536(%r8)
+	ld %r5, 1536(%r11)
 # b = mem64[x0 + 1664]
 	.loc 1 1459
-	ld %r4, 1664(%r8)
+	ld %r6, 1664(%r11)
 # u = a ^ b
 	.loc 1 1460
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1461
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1462
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1463
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1536] = a
 	.loc 1 1464
-	std %r3, 1536(%r8)
+	std %r5, 1536(%r11)
 # mem64[x0 + 1664] = b
 	.loc 1 1465
-	std %r4, 1664(%r8)
+	std %r6, 1664(%r11)
 # a = mem64[x0 + 2048]
 	.loc 1 1466
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r11)
 # b = mem64[x0 + 2176]
 	.loc 1 1467
-	ld %r4, 2176(%r8)
+	ld %r6, 2176(%r11)
 # u = a ^ b
 	.loc 1 1468
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1469
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1470
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1471
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2048] = a
 	.loc 1 1472
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r11)
 # mem64[x0 + 2176] = b
 	.loc 1 1473
-	std %r4, 2176(%r8)
+	std %r6, 2176(%r11)
 # a = mem64[x0 + 2560]
 	.loc 1 1474
-	ld %r3, 2560(%r8)
+	ld %r5, 2560(%r11)
 # b = mem64[x0 + 2688]
 	.loc 1 1475
-	ld %r4, 2688(%r8)
+	ld %r6, 2688(%r11)
 # u = a ^ b
 	.loc 1 1476
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1477
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1478
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1479
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2560] = a
 	.loc 1 1480
-	std %r3, 2560(%r8)
+	std %r5, 2560(%r11)
 # mem64[x0 + 2688] = b
 	.loc 1 1481
-	std %r4, 2688(%r8)
+	std %r6, 2688(%r11)
 # a = mem64[x0 + 3072]
 	.loc 1 1482
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r11)
 # b = mem64[x0 + 3200]
 	.loc 1 1483
-	ld %r4, 3200(%r8)
+	ld %r6, 3200(%r11)
 # u = a ^ b
 	.loc 1 1484
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1485
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1486
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1487
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3072] = a
 	.loc 1 1488
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r11)
 # mem64[x0 + 3200] = b
 	.loc 1 1489
-	std %r4, 3200(%r8)
+	std %r6, 3200(%r11)
 # a = mem64[x0 + 3584]
 	.loc 1 1490
-	ld %r3, 3584(%r8)
+	ld %r5, 3584(%r11)
 # b = mem64[x0 + 3712]
 	.loc 1 1491
-	ld %r4, 3712(%r8)
+	ld %r6, 3712(%r11)
 # u = a ^ b
 	.loc 1 1492
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1493
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1494
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1495
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3584] = a
 	.loc 1 1496
-	std %r3, 3584(%r8)
+	std %r5, 3584(%r11)
 # mem64[x0 + 3712] = b
 	.loc 1 1497
-	std %r4, 3712(%r8)
+	std %r6, 3712(%r11)
 # a = mem64[x0 + 4096]
 	.loc 1 1498
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r11)
 # b = mem64[x0 + 4224]
 	.loc 1 1499
-	ld %r4, 4224(%r8)
+	ld %r6, 4224(%r11)
 # u = a ^ b
 	.loc 1 1500
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1501
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1502
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1503
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4096] = a
 	.loc 1 1504
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r11)
 # mem64[x0 + 4224] = b
 	.loc 1 1505
-	std %r4, 4224(%r8)
+	std %r6, 4224(%r11)
 # a = mem64[x0 + 4608]
 	.loc 1 1506
-	ld %r3, 4608(%r8)
+	ld %r5, 4608(%r11)
 # b = mem64[x0 + 4736]
 	.loc 1 1507
-	ld %r4, 4736(%r8)
+	ld %r6, 4736(%r11)
 # u = a ^ b
 	.loc 1 1508
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1509
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1510
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1511
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4608] = a
 	.loc 1 1512
-	std %r3, 4608(%r8)
+	std %r5, 4608(%r11)
 # mem64[x0 + 4736] = b
 	.loc 1 1513
-	std %r4, 4736(%r8)
+	std %r6, 4736(%r11)
 # a = mem64[x0 + 5120]
 	.loc 1 1514
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r11)
 # b = mem64[x0 + 5248]
 	.loc 1 1515
-	ld %r4, 5248(%r8)
+	ld %r6, 5248(%r11)
 # u = a ^ b
 	.loc 1 1516
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1517
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1518
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1519
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5120] = a
 	.loc 1 1520
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r11)
 # mem64[x0 + 5248] = b
 	.loc 1 1521
-	std %r4, 5248(%r8)
+	std %r6, 5248(%r11)
 # a = mem64[x0 + 5632]
 	.loc 1 1522
-	ld %r3, 5632(%r8)
+	ld %r5, 5632(%r11)
 # b = mem64[x0 + 5760]
 	.loc 1 1523
-	ld %r4, 5760(%r8)
+	ld %r6, 5760(%r11)
 # u = a ^ b
 	.loc 1 1524
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1525
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1526
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1527
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5632] = a
 	.loc 1 1528
-	std %r3, 5632(%r8)
+	std %r5, 5632(%r11)
 # mem64[x0 + 5760] = b
 	.loc 1 1529
-	std %r4, 5760(%r8)
+	std %r6, 5760(%r11)
 # x0 = x0 + 8
 	.loc 1 1530
-	addi %r8, %r8, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 1531
-	addi %r7, %r7, 8
+	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 1532
-	addi %r11, %r11, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 1533
-	cmpldi %cr0, %r11, 0
+	cmpldi %cr0, %r8, 0
 # goto l12b if !=
 	.loc 1 1534
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l12b
 # x0 = x0 + 128
 	.loc 1 1535
-	addi %r8, %r8, 128
+	addi %r11, %r11, 128
 # o0 = o0 - 1
 	.loc 1 1536
-	mr %r5, %r6
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 1537
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r10, 0
 # goto l12a if !=
 	.loc 1 1538
-	mr %r3, %r10
-	mr %r4, %r9
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l12a
 # c = cb + 3328
 	.loc 1 1541
-	addi %r7, %r4, 3328
+	addi %r9, %r4, 3328
 # x0 = v
 	.loc 1 1542
-	mr %r8, %r3
+	mr %r11, %r3
 # o0 = 4
 	.loc 1 1543
-	li %r5, 4
+	li %r10, 4
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l13a:
 # o1 = 8
 	.loc 1 1545
-	mr %r6, %r5
-	mr %r9, %r4
-	mr %r10, %r3
-	li %r11, 8
+	li %r8, 8
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l13b:
 # k = mem32le[c + 0]
 	.loc 1 1547
-	lwbrx %r4, 0, %r7
+	lwbrx %r6, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 1548
-	li %r3, 4
-	lwbrx %r5, %r7, %r3
+	li %r5, 4
+	lwbrx %r7, %r9, %r5
 # h <<= 32
 	.loc 1 1549
-	sldi %r5, %r5, 32
+	sldi %r7, %r7, 32
 # k |= h
 	.loc 1 1550
-	or %r12, %r4, %r5
+	or %r12, %r6, %r7
 # a = mem64[x0 + 0]
 	.loc 1 1551
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r11)
 # b = mem64[x0 + 64]
 	.loc 1 1552
-	ld %r4, 64(%r8)
+	ld %r6, 64(%r11)
 # u = a ^ b
 	.loc 1 1553
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1554
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1555
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1556
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 0] = a
 	.loc 1 1557
-	std %r3, 0(%r8)
+	std %r5, 0(%r11)
 # mem64[x0 + 64] = b
 	.loc 1 1558
-	std %r4, 64(%r8)
+	std %r6, 64(%r11)
 # a = mem64[x0 + 512]
 	.loc 1 1559
-	ld %r3, 512(%r8)
+	ld %r5, 512(%r11)
 # b = mem64[x0 + 576]
 	.loc 1 1560
-	ld %r4, 576(%r8)
+	ld %r6, 576(%r11)
 # u = a ^ b
 	.loc 1 1561
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1562
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1563
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1564
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 512] = a
 	.loc 1 1565
-	std %r3, 512(%r8)
+	std %r5, 512(%r11)
 # mem64[x0 + 576] = b
 	.loc 1 1566
-	std %r4, 576(%r8)
+	std %r6, 576(%r11)
 # a = mem64[x0 + 1024]
 	.loc 1 1567
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r11)
 # b = mem64[x0 + 1088]
 	.loc 1 1568
-	ld %r4, 1088(%r8)
+	ld %r6, 1088(%r11)
 # u = a ^ b
 	.loc 1 1569
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1570
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1571
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1572
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1024] = a
 	.loc 1 1573
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r11)
 # mem64[x0 + 1088] = b
 	.loc 1 1574
-	std %r4, 1088(%r8)
+	std %r6, 1088(%r11)
 # a = mem64[x0 + 1536]
 	.loc 1 1575
-	ld %r3, 1536(%r8)
+	ld %r5, 1536(%r11)
 # b = mem64[x0 + 1600]
 	.loc 1 1576
-	ld %r4, 1600(%r8)
+	ld %r6, 1600(%r11)
 # u = a ^ b
 	.loc 1 1577
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1578
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1579
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1580
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1536] = a
 	.loc 1 1581
-	std %r3, 1536(%r8)
+	std %r5, 1536(%r11)
 # mem64[x0 + 1600] = b
 	.loc 1 1582
-	std %r4, 1600(%r8)
+	std %r6, 1600(%r11)
 # a = mem64[x0 + 2048]
 	.loc 1 1583
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r11)
 # b = mem64[x0 + 2112]
 	.loc 1 1584
-	ld %r4, 2112(%r8)
+	ld %r6, 2112(%r11)
 # u = a ^ b
 	.loc 1 1585
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1586
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1587
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1588
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2048] = a
 	.loc 1 1589
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r11)
 # mem64[x0 + 2112] = b
 	.loc 1 1590
-	std %r4, 2112(%r8)
+	std %r6, 2112(%r11)
 # a = mem64[x0 + 2560]
 	.loc 1 1591
-	ld %r3, 2560(%r8)
+	ld %r5, 2560(%r11)
 # b = mem64[x0 + 2624]
 	.loc 1 1592
-	ld %r4, 2624(%r8)
+	ld %r6, 2624(%r11)
 # u = a ^ b
 	.loc 1 1593
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1594
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1595
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1596
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2560] = a
 	.loc 1 1597
-	std %r3, 2560(%r8)
+	std %r5, 2560(%r11)
 # mem64[x0 + 2624] = b
 	.loc 1 1598
-	std %r4, 2624(%r8)
+	std %r6, 2624(%r11)
 # a = mem64[x0 + 3072]
 	.loc 1 1599
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r11)
 # b = mem64[x0 + 3136]
 	.loc 1 1600
-	ld %r4, 3136(%r8)
+	ld %r6, 3136(%r11)
 # u = a ^ b
 	.loc 1 1601
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1602
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1603
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1604
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3072] = a
 	.loc 1 1605
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r11)
 # mem64[x0 + 3136] = b
 	.loc 1 1606
-	std %r4, 3136(%r8)
+	std %r6, 3136(%r11)
 # a = mem64[x0 + 3584]
 	.loc 1 1607
-	ld %r3, 3584(%r8)
+	ld %r5, 3584(%r11)
 # b = mem64[x0 + 3648]
 	.loc 1 1608
-	ld %r4, 3648(%r8)
+	ld %r6, 3648(%r11)
 # u = a ^ b
 	.loc 1 1609
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1610
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1611
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1612
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3584] = a
 	.loc 1 1613
-	std %r3, 3584(%r8)
+	std %r5, 3584(%r11)
 # mem64[x0 + 3648] = b
 	.loc 1 1614
-	std %r4, 3648(%r8)
+	std %r6, 3648(%r11)
 # a = mem64[x0 + 4096]
 	.loc 1 1615
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r11)
 # b = mem64[x0 + 4160]
 	.loc 1 1616
-	ld %r4, 4160(%r8)
+	ld %r6, 4160(%r11)
 # u = a ^ b
 	.loc 1 1617
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1618
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1619
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1620
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4096] = a
 	.loc 1 1621
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r11)
 # mem64[x0 + 4160] = b
 	.loc 1 1622
-	std %r4, 4160(%r8)
+	std %r6, 4160(%r11)
 # a = mem64[x0 + 4608]
 	.loc 1 1623
-	ld %r3, 4608(%r8)
+	ld %r5, 4608(%r11)
 # b = mem64[x0 + 4672]
 	.loc 1 1624
-	ld %r4, 4672(%r8)
+	ld %r6, 4672(%r11)
 # u = a ^ b
 	.loc 1 1625
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1626
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1627
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1628
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4608] = a
 	.loc 1 1629
-	std %r3, 4608(%r8)
+	std %r5, 4608(%r11)
 # mem64[x0 + 4672] = b
 	.loc 1 1630
-	std %r4, 4672(%r8)
+	std %r6, 4672(%r11)
 # a = mem64[x0 + 5120]
 	.loc 1 1631
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r11)
 # b = mem64[x0 + 5184]
 	.loc 1 1632
-	ld %r4, 5184(%r8)
+	ld %r6, 5184(%r11)
 # u = a ^ b
 	.loc 1 1633
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1634
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1635
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1636
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5120] = a
 	.loc 1 1637
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r11)
 # mem64[x0 + 5184] = b
 	.loc 1 1638
-	std %r4, 5184(%r8)
+	std %r6, 5184(%r11)
 # a = mem64[x0 + 5632]
 	.loc 1 1639
-	ld %r3, 5632(%r8)
+	ld %r5, 5632(%r11)
 # b = mem64[x0 + 5696]
 	.loc 1 1640
-	ld %r4, 5696(%r8)
+	ld %r6, 5696(%r11)
 # u = a ^ b
 	.loc 1 1641
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1642
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1643
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1644
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5632] = a
 	.loc 1 1645
-	std %r3, 5632(%r8)
+	std %r5, 5632(%r11)
 # mem64[x0 + 5696] = b
 	.loc 1 1646
-	std %r4, 5696(%r8)
+	std %r6, 5696(%r11)
 # x0 = x0 + 8
 	.loc 1 1647
-	addi %r8, %r8, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 1648
-	addi %r7, %r7, 8
+	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 1649
-	addi %r11, %r11, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 1650
-	cmpldi %cr0, %r11, 0
+	cmpldi %cr0, %r8, 0
 # goto l13b if !=
 	.loc 1 1651
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l13b
 # x0 = x0 + 64
 	.loc 1 1652
-	addi %r8, %r8, 64
+	addi %r11, %r11, 64
 # o0 = o0 - 1
 	.loc 1 1653
-	mr %r5, %r6
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 1654
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r10, 0
 # goto l13a if !=
 	.loc 1 1655
-	mr %r3, %r10
-	mr %r4, %r9
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l13a
 # c = cb + 3584
 	.loc 1 1658
-	addi %r7, %r4, 3584
+	addi %r9, %r4, 3584
 # x0 = v
 	.loc 1 1659
-	mr %r8, %r3
+	mr %r11, %r3
 # o0 = 8
 	.loc 1 1660
-	li %r5, 8
+	li %r10, 8
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l14a:
 # o1 = 4
 	.loc 1 1662
-	mr %r6, %r5
-	mr %r9, %r4
-	mr %r10, %r3
-	li %r11, 4
+	li %r8, 4
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l14b:
 # k = mem32le[c + 0]
 	.loc 1 1664
-	lwbrx %r4, 0, %r7
+	lwbrx %r6, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 1665
-	li %r3, 4
-	lwbrx %r5, %r7, %r3
+	li %r5, 4
+	lwbrx %r7, %r9, %r5
 # h <<= 32
 	.loc 1 1666
-	sldi %r5, %r5, 32
+	sldi %r7, %r7, 32
 # k |= h
 	.loc 1 1667
-	or %r12, %r4, %r5
+	or %r12, %r6, %r7
 # a = mem64[x0 + 0]
 	.loc 1 1668
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r11)
 # b = mem64[x0 + 32]
 	.loc 1 1669
-	ld %r4, 32(%r8)
+	ld %r6, 32(%r11)
 # u = a ^ b
 	.loc 1 1670
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1671
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1672
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1673
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 0] = a
 	.loc 1 1674
-	std %r3, 0(%r8)
+	std %r5, 0(%r11)
 # mem64[x0 + 32] = b
 	.loc 1 1675
-	std %r4, 32(%r8)
+	std %r6, 32(%r11)
 # a = mem64[x0 + 512]
 	.loc 1 1676
-	ld %r3, 512(%r8)
+	ld %r5, 512(%r11)
 # b = mem64[x0 + 544]
 	.loc 1 1677
-	ld %r4, 544(%r8)
+	ld %r6, 544(%r11)
 # u = a ^ b
 	.loc 1 1678
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1679
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1680
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1681
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 512] = a
 	.loc 1 1682
-	std %r3, 512(%r8)
+	std %r5, 512(%r11)
 # mem64[x0 + 544] = b
 	.loc 1 1683
-	std %r4, 544(%r8)
+	std %r6, 544(%r11)
 # a = mem64[x0 + 1024]
 	.loc 1 1684
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r11)
 # b = mem64[x0 + 1056]
 	.loc 1 1685
-	ld %r4, 1056(%r8)
+	ld %r6, 1056(%r11)
 # u = a ^ b
 	.loc 1 1686
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1687
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1688
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1689
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1024] = a
 	.loc 1 1690
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r11)
 # mem64[x0 + 1056] = b
 	.loc 1 1691
-	std %r4, 1056(%r8)
+	std %r6, 1056(%r11)
 # a = mem64[x0 + 1536]
 	.loc 1 1692
-	ld %r3, 1536(%r8)
+	ld %r5, 1536(%r11)
 # b = mem64[x0 + 1568]
 	.loc 1 1693
-	ld %r4, 1568(%r8)
+	ld %r6, 1568(%r11)
 # u = a ^ b
 	.loc 1 1694
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1695
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1696
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1697
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1536] = a
 	.loc 1 1698
-	std %r3, 1536(%r8)
+	std %r5, 1536(%r11)
 # mem64[x0 + 1568] = b
 	.loc 1 1699
-	std %r4, 1568(%r8)
+	std %r6, 1568(%r11)
 # a = mem64[x0 + 2048]
 	.loc 1 1700
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r11)
 # b = mem64[x0 + 2080]
 	.loc 1 1701
-	ld %r4, 2080(%r8)
+	ld %r6, 2080(%r11)
 # u = a ^ b
 	.loc 1 1702
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1703
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1704
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1705
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2048] = a
 	.loc 1 1706
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r11)
 # mem64[x0 + 2080] = b
 	.loc 1 1707
-	std %r4, 2080(%r8)
+	std %r6, 2080(%r11)
 # a = mem64[x0 + 2560]
 	.loc 1 1708
-	ld %r3, 2560(%r8)
+	ld %r5, 2560(%r11)
 # b = mem64[x0 + 2592]
 	.loc 1 1709
-	ld %r4, 2592(%r8)
+	ld %r6, 2592(%r11)
 # u = a ^ b
 	.loc 1 1710
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1711
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1712
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1713
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2560] = a
 	.loc 1 1714
-	std %r3, 2560(%r8)
+	std %r5, 2560(%r11)
 # mem64[x0 + 2592] = b
 	.loc 1 1715
-	std %r4, 2592(%r8)
+	std %r6, 2592(%r11)
 # a = mem64[x0 + 3072]
 	.loc 1 1716
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r11)
 # b = mem64[x0 + 3104]
 	.loc 1 1717
-	ld %r4, 3104(%r8)
+	ld %r6, 3104(%r11)
 # u = a ^ b
 	.loc 1 1718
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1719
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1720
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1721
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3072] = a
 	.loc 1 1722
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r11)
 # mem64[x0 + 3104] = b
 	.loc 1 1723
-	std %r4, 3104(%r8)
+	std %r6, 3104(%r11)
 # a = mem64[x0 + 3584]
 	.loc 1 1724
-	ld %r3, 3584(%r8)
+	ld %r5, 3584(%r11)
 # b = mem64[x0 + 3616]
 	.loc 1 1725
-	ld %r4, 3616(%r8)
+	ld %r6, 3616(%r11)
 # u = a ^ b
 	.loc 1 1726
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1727
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1728
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1729
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3584] = a
 	.loc 1 1730
-	std %r3, 3584(%r8)
+	std %r5, 3584(%r11)
 # mem64[x0 + 3616] = b
 	.loc 1 1731
-	std %r4, 3616(%r8)
+	std %r6, 3616(%r11)
 # a = mem64[x0 + 4096]
 	.loc 1 1732
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r11)
 # b = mem64[x0 + 4128]
 	.loc 1 1733
-	ld %r4, 4128(%r8)
+	ld %r6, 4128(%r11)
 # u = a ^ b
 	.loc 1 1734
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1735
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1736
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1737
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4096] = a
 	.loc 1 1738
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r11)
 # mem64[x0 + 4128] = b
 	.loc 1 1739
-	std %r4, 4128(%r8)
+	std %r6, 4128(%r11)
 # a = mem64[x0 + 4608]
 	.loc 1 1740
-	ld %r3, 4608(%r8)
+	ld %r5, 4608(%r11)
 # b = mem64[x0 + 4640]
 	.loc 1 1741
-	ld %r4, 4640(%r8)
+	ld %r6, 4640(%r11)
 # u = a ^ b
 	.loc 1 1742
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1743
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1744
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1745
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4608] = a
 	.loc 1 1746
-	std %r3, 4608(%r8)
+	std %r5, 4608(%r11)
 # mem64[x0 + 4640] = b
 	.loc 1 1747
-	std %r4, 4640(%r8)
+	std %r6, 4640(%r11)
 # a = mem64[x0 + 5120]
 	.loc 1 1748
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r11)
 # b = mem64[x0 + 5152]
 	.loc 1 1749
-	ld %r4, 5152(%r8)
+	ld %r6, 5152(%r11)
 # u = a ^ b
 	.loc 1 1750
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1751
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1752
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1753
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5120] = a
 	.loc 1 1754
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r11)
 # mem64[x0 + 5152] = b
 	.loc 1 1755
-	std %r4, 5152(%r8)
+	std %r6, 5152(%r11)
 # a = mem64[x0 + 5632]
 	.loc 1 1756
-	ld %r3, 5632(%r8)
+	ld %r5, 5632(%r11)
 # b = mem64[x0 + 5664]
 	.loc 1 1757
-	ld %r4, 5664(%r8)
+	ld %r6, 5664(%r11)
 # u = a ^ b
 	.loc 1 1758
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1759
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1760
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1761
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5632] = a
 	.loc 1 1762
-	std %r3, 5632(%r8)
+	std %r5, 5632(%r11)
 # mem64[x0 + 5664] = b
 	.loc 1 1763
-	std %r4, 5664(%r8)
+	std %r6, 5664(%r11)
 # x0 = x0 + 8
 	.loc 1 1764
-	addi %r8, %r8, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 1765
-	addi %r7, %r7, 8
+	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 1766
-	addi %r11, %r11, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 1767
-	cmpldi %cr0, %r11, 0
+	cmpldi %cr0, %r8, 0
 # goto l14b if !=
 	.loc 1 1768
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l14b
 # x0 = x0 + 32
 	.loc 1 1769
-	addi %r8, %r8, 32
+	addi %r11, %r11, 32
 # o0 = o0 - 1
 	.loc 1 1770
-	mr %r5, %r6
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 1771
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r10, 0
 # goto l14a if !=
 	.loc 1 1772
-	mr %r3, %r10
-	mr %r4, %r9
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l14a
 # c = cb + 3840
 	.loc 1 1775
-	addi %r7, %r4, 3840
+	addi %r9, %r4, 3840
 # x0 = v
 	.loc 1 1776
-	mr %r8, %r3
+	mr %r11, %r3
 # o0 = 16
 	.loc 1 1777
-	li %r5, 16
+	li %r10, 16
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l15a:
 # o1 = 2
 	.loc 1 1779
-	mr %r6, %r5
-	mr %r9, %r4
-	mr %r10, %r3
-	li %r11, 2
+	li %r8, 2
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l15b:
 # k = mem32le[c + 0]
 	.loc 1 1781
-	lwbrx %r4, 0, %r7
+	lwbrx %r6, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 1782
-	li %r3, 4
-	lwbrx %r5, %r7, %r3
+	li %r5, 4
+	lwbrx %r7, %r9, %r5
 # h <<= 32
 	.loc 1 1783
-	sldi %r5, %r5, 32
+	sldi %r7, %r7, 32
 # k |= h
 	.loc 1 1784
-	or %r12, %r4, %r5
+	or %r12, %r6, %r7
 # a = mem64[x0 + 0]
 	.loc 1 1785
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r11)
 # b = mem64[x0 + 16]
 	.loc 1 1786
-	ld %r4, 16(%r8)
+	ld %r6, 16(%r11)
 # u = a ^ b
 	.loc 1 1787
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1788
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1789
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1790
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 0] = a
 	.loc 1 1791
-	std %r3, 0(%r8)
+	std %r5, 0(%r11)
 # mem64[x0 + 16] = b
 	.loc 1 1792
-	std %r4, 16(%r8)
+	std %r6, 16(%r11)
 # a = mem64[x0 + 512]
 	.loc 1 1793
-	ld %r3, 512(%r8)
+	ld %r5, 512(%r11)
 # b = mem64[x0 + 528]
 	.loc 1 1794
-	ld %r4, 528(%r8)
+	ld %r6, 528(%r11)
 # u = a ^ b
 	.loc 1 1795
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1796
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1797
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1798
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 512] = a
 	.loc 1 1799
-	std %r3, 512(%r8)
+	std %r5, 512(%r11)
 # mem64[x0 + 528] = b
 	.loc 1 1800
-	std %r4, 528(%r8)
+	std %r6, 528(%r11)
 # a = mem64[x0 + 1024]
 	.loc 1 1801
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r11)
 # b = mem64[x0 + 1040]
 	.loc 1 1802
-	ld %r4, 1040(%r8)
+	ld %r6, 1040(%r11)
 # u = a ^ b
 	.loc 1 1803
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1804
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1805
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1806
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1024] = a
 	.loc 1 1807
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r11)
 # mem64[x0 + 1040] = b
 	.loc 1 1808
-	std %r4, 1040(%r8)
+	std %r6, 1040(%r11)
 # a = mem64[x0 + 1536]
 	.loc 1 1809
-	ld %r3, 1536(%r8)
+	ld %r5, 1536(%r11)
 # b = mem64[x0 + 1552]
 	.loc 1 1810
-	ld %r4, 1552(%r8)
+	ld %r6, 1552(%r11)
 # u = a ^ b
 	.loc 1 1811
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1812
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1813
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1814
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1536] = a
 	.loc 1 1815
-	std %r3, 1536(%r8)
+	std %r5, 1536(%r11)
 # mem64[x0 + 1552] = b
 	.loc 1 1816
-	std %r4, 1552(%r8)
+	std %r6, 1552(%r11)
 # a = mem64[x0 + 2048]
 	.loc 1 1817
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r11)
 # b = mem64[x0 + 2064]
 	.loc 1 1818
-	ld %r4, 2064(%r8)
+	ld %r6, 2064(%r11)
 # u = a ^ b
 	.loc 1 1819
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1820
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1821
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1822
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2048] = a
 	.loc 1 1823
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r11)
 # mem64[x0 + 2064] = b
 	.loc 1 1824
-	std %r4, 2064(%r8)
+	std %r6, 2064(%r11)
 # a = mem64[x0 + 2560]
 	.loc 1 1825
-	ld %r3, 2560(%r8)
+	ld %r5, 2560(%r11)
 # b = mem64[x0 + 2576]
 	.loc 1 1826
-	ld %r4, 2576(%r8)
+	ld %r6, 2576(%r11)
 # u = a ^ b
 	.loc 1 1827
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1828
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1829
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1830
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2560] = a
 	.loc 1 1831
-	std %r3, 2560(%r8)
+	std %r5, 2560(%r11)
 # mem64[x0 + 2576] = b
 	.loc 1 1832
-	std %r4, 2576(%r8)
+	std %r6, 2576(%r11)
 # a = mem64[x0 + 3072]
 	.loc 1 1833
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r11)
 # b = mem64[x0 + 3088]
 	.loc 1 1834
-	ld %r4, 3088(%r8)
+	ld %r6, 3088(%r11)
 # u = a ^ b
 	.loc 1 1835
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1836
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1837
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1838
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3072] = a
 	.loc 1 1839
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r11)
 # mem64[x0 + 3088] = b
 	.loc 1 1840
-	std %r4, 3088(%r8)
+	std %r6, 3088(%r11)
 # a = mem64[x0 + 3584]
 	.loc 1 1841
-	ld %r3, 3584(%r8)
+	ld %r5, 3584(%r11)
 # b = mem64[x0 + 3600]
 	.loc 1 1842
-	ld %r4, 3600(%r8)
+	ld %r6, 3600(%r11)
 # u = a ^ b
 	.loc 1 1843
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1844
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1845
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1846
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3584] = a
 	.loc 1 1847
-	std %r3, 3584(%r8)
+	std %r5, 3584(%r11)
 # mem64[x0 + 3600] = b
 	.loc 1 1848
-	std %r4, 3600(%r8)
+	std %r6, 3600(%r11)
 # a = mem64[x0 + 4096]
 	.loc 1 1849
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r11)
 # b = mem64[x0 + 4112]
 	.loc 1 1850
-	ld %r4, 4112(%r8)
+	ld %r6, 4112(%r11)
 # u = a ^ b
 	.loc 1 1851
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1852
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1853
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1854
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4096] = a
 	.loc 1 1855
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r11)
 # mem64[x0 + 4112] = b
 	.loc 1 1856
-	std %r4, 4112(%r8)
+	std %r6, 4112(%r11)
 # a = mem64[x0 + 4608]
 	.loc 1 1857
-	ld %r3, 4608(%r8)
+	ld %r5, 4608(%r11)
 # b = mem64[x0 + 4624]
 	.loc 1 1858
-	ld %r4, 4624(%r8)
+	ld %r6, 4624(%r11)
 # u = a ^ b
 	.loc 1 1859
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1860
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1861
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1862
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4608] = a
 	.loc 1 1863
-	std %r3, 4608(%r8)
+	std %r5, 4608(%r11)
 # mem64[x0 + 4624] = b
 	.loc 1 1864
-	std %r4, 4624(%r8)
+	std %r6, 4624(%r11)
 # a = mem64[x0 + 5120]
 	.loc 1 1865
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r11)
 # b = mem64[x0 + 5136]
 	.loc 1 1866
-	ld %r4, 5136(%r8)
+	ld %r6, 5136(%r11)
 # u = a ^ b
 	.loc 1 1867
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1868
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1869
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1870
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5120] = a
 	.loc 1 1871
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r11)
 # mem64[x0 + 5136] = b
 	.loc 1 1872
-	std %r4, 5136(%r8)
+	std %r6, 5136(%r11)
 # a = mem64[x0 + 5632]
 	.loc 1 1873
-	ld %r3, 5632(%r8)
+	ld %r5, 5632(%r11)
 # b = mem64[x0 + 5648]
 	.loc 1 1874
-	ld %r4, 5648(%r8)
+	ld %r6, 5648(%r11)
 # u = a ^ b
 	.loc 1 1875
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1876
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1877
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1878
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5632] = a
 	.loc 1 1879
-	std %r3, 5632(%r8)
+	std %r5, 5632(%r11)
 # mem64[x0 + 5648] = b
 	.loc 1 1880
-	std %r4, 5648(%r8)
+	std %r6, 5648(%r11)
 # x0 = x0 + 8
 	.loc 1 1881
-	addi %r8, %r8, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 1882
-	addi %r7, %r7, 8
+	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 1883
-	addi %r11, %r11, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 1884
-	cmpldi %cr0, %r11, 0
+	cmpldi %cr0, %r8, 0
 # goto l15b if !=
 	.loc 1 1885
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l15b
 # x0 = x0 + 16
 	.loc 1 1886
-	addi %r8, %r8, 16
+	addi %r11, %r11, 16
 # o0 = o0 - 1
 	.loc 1 1887
-	mr %r5, %r6
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 1888
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r10, 0
 # goto l15a if !=
 	.loc 1 1889
-	mr %r3, %r10
-	mr %r4, %r9
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l15a
 # c = cb + 4096
 	.loc 1 1892
-	addi %r5, %r4, 4096
+	addi %r9, %r4, 4096
 # x0 = v
 	.loc 1 1893
-	mr %r7, %r4
+	mr %r10, %r3
 # o0 = 32
 	.loc 1 1894
-	mr %r6, %r3
-	li %r4, 32
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r8, 32
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l16a:
 # k = mem32le[c + 0]
 	.loc 1 1896
-	lwbrx %r4, 0, %r8
+	lwbrx %r6, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 1897
-	li %r3, 4
-	lwbrx %r5, %r8, %r3
+	li %r5, 4
+	lwbrx %r7, %r9, %r5
 # h <<= 32
 	.loc 1 1898
-	sldi %r5, %r5, 32
+	sldi %r7, %r7, 32
 # k |= h
 	.loc 1 1899
-	or %r11, %r4, %r5
+	or %r11, %r6, %r7
 # a = mem64[x0 + 0]
 	.loc 1 1900
-	ld %r3, 0(%r9)
+	ld %r5, 0(%r10)
 # b = mem64[x0 + 8]
 	.loc 1 1901
-	ld %r4, 8(%r9)
+	ld %r6, 8(%r10)
 # u = a ^ b
 	.loc 1 1902
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1903
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1904
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1905
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 0] = a
 	.loc 1 1906
-	std %r3, 0(%r9)
+	std %r5, 0(%r10)
 # mem64[x0 + 8] = b
 	.loc 1 1907
-	std %r4, 8(%r9)
+	std %r6, 8(%r10)
 # a = mem64[x0 + 512]
 	.loc 1 1908
-	ld %r3, 512(%r9)
+	ld %r5, 512(%r10)
 # b = mem64[x0 + 520]
 	.loc 1 1909
-	ld %r4, 520(%r9)
+	ld %r6, 520(%r10)
 # u = a ^ b
 	.loc 1 1910
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1911
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1912
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1913
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 512] = a
 	.loc 1 1914
-	std %r3, 512(%r9)
+	std %r5, 512(%r10)
 # mem64[x0 + 520] = b
 	.loc 1 1915
-	std %r4, 520(%r9)
+	std %r6, 520(%r10)
 # a = mem64[x0 + 1024]
 	.loc 1 1916
-	ld %r3, 1024(%r9)
+	ld %r5, 1024(%r10)
 # b = mem64[x0 + 1032]
 	.loc 1 1917
-	ld %r4, 1032(%r9)
+	ld %r6, 1032(%r10)
 # u = a ^ b
 	.loc 1 1918
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1919
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1920
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1921
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1024] = a
 	.loc 1 1922
-	std %r3, 1024(%r9)
+	std %r5, 1024(%r10)
 # mem64[x0 + 1032] = b
 	.loc 1 1923
-	std %r4, 1032(%r9)
+	std %r6, 1032(%r10)
 # a = mem64[x0 + 1536]
 	.loc 1 1924
-	ld %r3, 1536(%r9)
+	ld %r5, 1536(%r10)
 # b = mem64[x0 + 1544]
 	.loc 1 1925
-	ld %r4, 1544(%r9)
+	ld %r6, 1544(%r10)
 # u = a ^ b
 	.loc 1 1926
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1927
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1928
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1929
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1536] = a
 	.loc 1 1930
-	std %r3, 1536(%r9)
+	std %r5, 1536(%r10)
 # mem64[x0 + 1544] = b
 	.loc 1 1931
-	std %r4, 1544(%r9)
+	std %r6, 1544(%r10)
 # a = mem64[x0 + 2048]
 	.loc 1 1932
-	ld %r3, 2048(%r9)
+	ld %r5, 2048(%r10)
 # b = mem64[x0 + 2056]
 	.loc 1 1933
-	ld %r4, 2056(%r9)
+	ld %r6, 2056(%r10)
 # u = a ^ b
 	.loc 1 1934
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1935
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1936
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1937
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2048] = a
 	.loc 1 1938
-	std %r3, 2048(%r9)
+	std %r5, 2048(%r10)
 # mem64[x0 + 2056] = b
 	.loc 1 1939
-	std %r4, 2056(%r9)
+	std %r6, 2056(%r10)
 # a = mem64[x0 + 2560]
 	.loc 1 1940
-	ld %r3, 2560(%r9)
+	ld %r5, 2560(%r10)
 # b = mem64[x0 + 2568]
 	.loc 1 1941
-	ld %r4, 2568(%r9)
+	ld %r6, 2568(%r10)
 # u = a ^ b
 	.loc 1 1942
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1943
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1944
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1945
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2560] = a
 	.loc 1 1946
-	std %r3, 2560(%r9)
+	std %r5, 2560(%r10)
 # mem64[x0 + 2568] = b
 	.loc 1 1947
-	std %r4, 2568(%r9)
+	std %r6, 2568(%r10)
 # a = mem64[x0 + 3072]
 	.loc 1 1948
-	ld %r3, 3072(%r9)
+	ld %r5, 3072(%r10)
 # b = mem64[x0 + 3080]
 	.loc 1 1949
-	ld %r4, 3080(%r9)
+	ld %r6, 3080(%r10)
 # u = a ^ b
 	.loc 1 1950
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1951
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1952
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1953
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3072] = a
 	.loc 1 1954
-	std %r3, 3072(%r9)
+	std %r5, 3072(%r10)
 # mem64[x0 + 3080] = b
 	.loc 1 1955
-	std %r4, 3080(%r9)
+	std %r6, 3080(%r10)
 # a = mem64[x0 + 3584]
 	.loc 1 1956
-	ld %r3, 3584(%r9)
+	ld %r5, 3584(%r10)
 # b = mem64[x0 + 3592]
 	.loc 1 1957
-	ld %r4, 3592(%r9)
+	ld %r6, 3592(%r10)
 # u = a ^ b
 	.loc 1 1958
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1959
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1960
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1961
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3584] = a
 	.loc 1 1962
-	std %r3, 3584(%r9)
+	std %r5, 3584(%r10)
 # mem64[x0 + 3592] = b
 	.loc 1 1963
-	std %r4, 3592(%r9)
+	std %r6, 3592(%r10)
 # a = mem64[x0 + 4096]
 	.loc 1 1964
-	ld %r3, 4096(%r9)
+	ld %r5, 4096(%r10)
 # b = mem64[x0 + 4104]
 	.loc 1 1965
-	ld %r4, 4104(%r9)
+	ld %r6, 4104(%r10)
 # u = a ^ b
 	.loc 1 1966
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1967
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1968
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1969
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4096] = a
 	.loc 1 1970
-	std %r3, 4096(%r9)
+	std %r5, 4096(%r10)
 # mem64[x0 + 4104] = b
 	.loc 1 1971
-	std %r4, 4104(%r9)
+	std %r6, 4104(%r10)
 # a = mem64[x0 + 4608]
 	.loc 1 1972
-	ld %r3, 4608(%r9)
+	ld %r5, 4608(%r10)
 # b = mem64[x0 + 4616]
 	.loc 1 1973
-	ld %r4, 4616(%r9)
+	ld %r6, 4616(%r10)
 # u = a ^ b
 	.loc 1 1974
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1975
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1976
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1977
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4608] = a
 	.loc 1 1978
-	std %r3, 4608(%r9)
+	std %r5, 4608(%r10)
 # mem64[x0 + 4616] = b
 	.loc 1 1979
-	std %r4, 4616(%r9)
+	std %r6, 4616(%r10)
 # a = mem64[x0 + 5120]
 	.loc 1 1980
-	ld %r3, 5120(%r9)
+	ld %r5, 5120(%r10)
 # b = mem64[x0 + 5128]
 	.loc 1 1981
-	ld %r4, 5128(%r9)
+	ld %r6, 5128(%r10)
 # u = a ^ b
 	.loc 1 1982
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1983
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1984
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1985
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5120] = a
 	.loc 1 1986
-	std %r3, 5120(%r9)
+	std %r5, 5120(%r10)
 # mem64[x0 + 5128] = b
 	.loc 1 1987
-	std %r4, 5128(%r9)
+	std %r6, 5128(%r10)
 # a = mem64[x0 + 5632]
 	.loc 1 1988
-	ld %r3, 5632(%r9)
+	ld %r5, 5632(%r10)
 # b = mem64[x0 + 5640]
 	.loc 1 1989
-	ld %r4, 5640(%r9)
+	ld %r6, 5640(%r10)
 # u = a ^ b
 	.loc 1 1990
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1991
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1992
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1993
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5632] = a
 	.loc 1 1994
-	std %r3, 5632(%r9)
+	std %r5, 5632(%r10)
 # mem64[x0 + 5640] = b
 	.loc 1 1995
-	std %r4, 5640(%r9)
+	std %r6, 5640(%r10)
 # x0 = x0 + 16
 	.loc 1 1996
-	addi %r9, %r9, 16
+	addi %r10, %r10, 16
 # c = c + 8
 	.loc 1 1997
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # o0 = o0 - 1
 	.loc 1 1998
-	addi %r10, %r10, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 1999
-	cmpldi %cr0, %r10, 0
+	cmpldi %cr0, %r8, 0
 # goto l16a if !=
 	.loc 1 2000
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l16a
 # c = cb + 4352
 	.loc 1 2003
-	mr %r4, %r7
-	addi %r5, %r4, 4352
+	addi %r8, %r4, 4352
 # x0 = v
 	.loc 1 2004
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r9, %r3
 # o0 = 64
 	.loc 1 2005
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r5, %r4
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l17a:
 # k = mem32le[c + 0]
 	.loc 1 2007
 	lwbrx %r10, 0, %r8
 # a = mem64[x0 + 0]
 	.loc 1 2008
-	ld %r3, 0(%r9)
+	ld %r5, 0(%r9)
 # u = a >> 32
 	.loc 1 2009
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 2010
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2011
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2012
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 2013
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 2014
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 0] = a
 	.loc 1 2015
-	std %r3, 0(%r9)
+	std %r5, 0(%r9)
 # a = mem64[x0 + 512]
 	.loc 1 2016
-	ld %r3, 512(%r9)
+	ld %r5, 512(%r9)
 # u = a >> 32
 	.loc 1 2017
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 2018
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2019
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2020
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 2021
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 2022
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 512] = a
 	.loc 1 2023
-	std %r3, 512(%r9)
+	std %r5, 512(%r9)
 # a = mem64[x0 + 1024]
 	.loc 1 2024
-	ld %r3, 1024(%r9)
+	ld %r5, 1024(%r9)
 # u = a >> 32
 	.loc 1 2025
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 2026
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2027
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2028
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 2029
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 2030
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1024] = a
 	.loc 1 2031
-	std %r3, 1024(%r9)
+	std %r5, 1024(%r9)
 # a = mem64[x0 + 1536]
 	.loc 1 2032
-	ld %r3, 1536(%r9)
+	ld %r5, 1536(%r9)
 # u = a >> 32
 	.loc 1 2033
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 2034
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2035
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2036
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 2037
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 2038
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1536] = a
 	.loc 1 2039
-	std %r3, 1536(%r9)
+	std %r5, 1536(%r9)
 # a = mem64[x0 + 2048]
 	.loc 1 2040
-	ld %r3, 2048(%r9)
+	ld %r5, 2048(%r9)
 # u = a >> 32
 	.loc 1 2041
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 2042
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2043
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2044
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 2045
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 2046
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2048] = a
 	.loc 1 2047
-	std %r3, 2048(%r9)
+	std %r5, 2048(%r9)
 # a = mem64[x0 + 2560]
 	.loc 1 2048
-	ld %r3, 2560(%r9)
+	ld %r5, 2560(%r9)
 # u = a >> 32
 	.loc 1 2049
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 2050
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2051
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2052
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 2053
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 2054
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2560] = a
 	.loc 1 2055
-	std %r3, 2560(%r9)
+	std %r5, 2560(%r9)
 # a = mem64[x0 + 3072]
 	.loc 1 2056
-	ld %r3, 3072(%r9)
+	ld %r5, 3072(%r9)
 # u = a >> 32
 	.loc 1 2057
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 2058
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2059
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2060
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 2061
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 2062
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3072] = a
 	.loc 1 2063
-	std %r3, 3072(%r9)
+	std %r5, 3072(%r9)
 # a = mem64[x0 + 3584]
 	.loc 1 2064
-	ld %r3, 3584(%r9)
+	ld %r5, 3584(%r9)
 # u = a >> 32
 	.loc 1 2065
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 2066
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2067
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2068
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 2069
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 2070
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3584] = a
 	.loc 1 2071
-	std %r3, 3584(%r9)
+	std %r5, 3584(%r9)
 # a = mem64[x0 + 4096]
 	.loc 1 2072
-	ld %r3, 4096(%r9)
+	ld %r5, 4096(%r9)
 # u = a >> 32
 	.loc 1 2073
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 2074
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2075
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2076
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 2077
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 2078
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4096] = a
 	.loc 1 2079
-	std %r3, 4096(%r9)
+	std %r5, 4096(%r9)
 # a = mem64[x0 + 4608]
 	.loc 1 2080
-	ld %r3, 4608(%r9)
+	ld %r5, 4608(%r9)
 # u = a >> 32
 	.loc 1 2081
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 2082
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2083
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2084
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 2085
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 2086
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4608] = a
 	.loc 1 2087
-	std %r3, 4608(%r9)
+	std %r5, 4608(%r9)
 # a = mem64[x0 + 5120]
 	.loc 1 2088
-	ld %r3, 5120(%r9)
+	ld %r5, 5120(%r9)
 # u = a >> 32
 	.loc 1 2089
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 2090
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2091
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2092
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 2093
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 2094
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5120] = a
 	.loc 1 2095
-	std %r3, 5120(%r9)
+	std %r5, 5120(%r9)
 # a = mem64[x0 + 5632]
 	.loc 1 2096
-	ld %r3, 5632(%r9)
+	ld %r5, 5632(%r9)
 # u = a >> 32
 	.loc 1 2097
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 2098
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2099
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2100
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 2101
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 2102
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5632] = a
 	.loc 1 2103
-	std %r3, 5632(%r9)
+	std %r5, 5632(%r9)
 # x0 = x0 + 8
 	.loc 1 2104
 	addi %r9, %r9, 8
@@ -6316,1898 +6215,1872 @@ qhasm_kernel_mceliece_gf12_benes_ppc64_benes:
 	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 2106
-	addi %r5, %r5, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 2107
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r7, 0
 # goto l17a if !=
 	.loc 1 2108
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l17a
 # c = cb + 4608
 	.loc 1 2111
-	mr %r4, %r7
-	addi %r5, %r4, 4608
+	addi %r8, %r4, 4608
 # x0 = v
 	.loc 1 2112
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r9, %r3
 # o0 = 64
 	.loc 1 2113
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l18a:
 # k = mem32le[c + 0]
 	.loc 1 2115
-	lwbrx %r3, 0, %r5
+	lwbrx %r5, 0, %r8
 # e = 0xffff0000ffff0000
 	.loc 1 2116
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r6, 65535
+	ori %r6, %r6, 0
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65535
+	ori %r6, %r6, 0
 # u = k & e
 	.loc 1 2117
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 2118
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2119
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # k |= u
 	.loc 1 2120
-	or %r10, %r3, %r4
+	or %r10, %r5, %r6
 # a = mem64[x0 + 0]
 	.loc 1 2121
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r9)
 # u = a >> 16
 	.loc 1 2122
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 2123
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2124
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2125
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2126
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 2127
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 0] = a
 	.loc 1 2128
-	std %r3, 0(%r8)
+	std %r5, 0(%r9)
 # a = mem64[x0 + 512]
 	.loc 1 2129
-	ld %r3, 512(%r8)
+	ld %r5, 512(%r9)
 # u = a >> 16
 	.loc 1 2130
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 2131
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2132
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2133
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2134
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 2135
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 512] = a
 	.loc 1 2136
-	std %r3, 512(%r8)
+	std %r5, 512(%r9)
 # a = mem64[x0 + 1024]
 	.loc 1 2137
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r9)
 # u = a >> 16
 	.loc 1 2138
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 2139
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2140
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2141
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2142
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 2143
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1024] = a
 	.loc 1 2144
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r9)
 # a = mem64[x0 + 1536]
 	.loc 1 2145
-	ld %r3, 1536(%r8)
+	ld %r5, 1536(%r9)
 # u = a >> 16
 	.loc 1 2146
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 2147
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2148
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2149
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2150
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 2151
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1536] = a
 	.loc 1 2152
-	std %r3, 1536(%r8)
+	std %r5, 1536(%r9)
 # a = mem64[x0 + 2048]
 	.loc 1 2153
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r9)
 # u = a >> 16
 	.loc 1 2154
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 2155
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2156
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2157
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2158
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 2159
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2048] = a
 	.loc 1 2160
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r9)
 # a = mem64[x0 + 2560]
 	.loc 1 2161
-	ld %r3, 2560(%r8)
+	ld %r5, 2560(%r9)
 # u = a >> 16
 	.loc 1 2162
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 2163
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2164
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2165
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2166
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 2167
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2560] = a
 	.loc 1 2168
-	std %r3, 2560(%r8)
+	std %r5, 2560(%r9)
 # a = mem64[x0 + 3072]
 	.loc 1 2169
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r9)
 # u = a >> 16
 	.loc 1 2170
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 2171
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2172
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2173
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2174
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 2175
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3072] = a
 	.loc 1 2176
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r9)
 # a = mem64[x0 + 3584]
 	.loc 1 2177
-	ld %r3, 3584(%r8)
+	ld %r5, 3584(%r9)
 # u = a >> 16
 	.loc 1 2178
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 2179
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2180
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2181
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2182
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 2183
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3584] = a
 	.loc 1 2184
-	std %r3, 3584(%r8)
+	std %r5, 3584(%r9)
 # a = mem64[x0 + 4096]
 	.loc 1 2185
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r9)
 # u = a >> 16
 	.loc 1 2186
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 2187
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2188
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2189
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2190
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 2191
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4096] = a
 	.loc 1 2192
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r9)
 # a = mem64[x0 + 4608]
 	.loc 1 2193
-	ld %r3, 4608(%r8)
+	ld %r5, 4608(%r9)
 # u = a >> 16
 	.loc 1 2194
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 2195
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2196
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2197
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2198
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 2199
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4608] = a
 	.loc 1 2200
-	std %r3, 4608(%r8)
+	std %r5, 4608(%r9)
 # a = mem64[x0 + 5120]
 	.loc 1 2201
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r9)
 # u = a >> 16
 	.loc 1 2202
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 2203
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2204
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2205
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2206
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 2207
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5120] = a
 	.loc 1 2208
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r9)
 # a = mem64[x0 + 5632]
 	.loc 1 2209
-	ld %r3, 5632(%r8)
+	ld %r5, 5632(%r9)
 # u = a >> 16
 	.loc 1 2210
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 2211
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2212
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2213
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2214
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 2215
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5632] = a
 	.loc 1 2216
-	std %r3, 5632(%r8)
+	std %r5, 5632(%r9)
 # x0 = x0 + 8
 	.loc 1 2217
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # c = c + 4
 	.loc 1 2218
-	addi %r5, %r5, 4
+	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 2219
-	addi %r9, %r9, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 2220
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r7, 0
 # goto l18a if !=
 	.loc 1 2221
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l18a
 # c = cb + 4864
 	.loc 1 2224
-	mr %r4, %r7
-	addi %r5, %r4, 4864
+	addi %r8, %r4, 4864
 # x0 = v
 	.loc 1 2225
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r9, %r3
 # o0 = 64
 	.loc 1 2226
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l19a:
 # k = mem32le[c + 0]
 	.loc 1 2228
-	lwbrx %r3, 0, %r5
+	lwbrx %r5, 0, %r8
 # e = 0xffff0000ffff0000
 	.loc 1 2229
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r6, 65535
+	ori %r6, %r6, 0
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65535
+	ori %r6, %r6, 0
 # u = k & e
 	.loc 1 2230
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 2231
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2232
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # k |= u
 	.loc 1 2233
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xff00ff00ff00ff00
 	.loc 1 2234
-	lis %r4, 65280
-	ori %r4, %r4, 65280
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65280
-	ori %r4, %r4, 65280
+	lis %r6, 65280
+	ori %r6, %r6, 65280
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65280
+	ori %r6, %r6, 65280
 # u = k & e
 	.loc 1 2235
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 2236
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2237
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # k |= u
 	.loc 1 2238
-	or %r10, %r3, %r4
+	or %r10, %r5, %r6
 # a = mem64[x0 + 0]
 	.loc 1 2239
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r9)
 # u = a >> 8
 	.loc 1 2240
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 2241
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2242
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2243
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2244
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 2245
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 0] = a
 	.loc 1 2246
-	std %r3, 0(%r8)
+	std %r5, 0(%r9)
 # a = mem64[x0 + 512]
 	.loc 1 2247
-	ld %r3, 512(%r8)
+	ld %r5, 512(%r9)
 # u = a >> 8
 	.loc 1 2248
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 2249
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2250
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2251
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2252
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 2253
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 512] = a
 	.loc 1 2254
-	std %r3, 512(%r8)
+	std %r5, 512(%r9)
 # a = mem64[x0 + 1024]
 	.loc 1 2255
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r9)
 # u = a >> 8
 	.loc 1 2256
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 2257
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2258
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2259
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2260
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 2261
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1024] = a
 	.loc 1 2262
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r9)
 # a = mem64[x0 + 1536]
 	.loc 1 2263
-	ld %r3, 1536(%r8)
+	ld %r5, 1536(%r9)
 # u = a >> 8
 	.loc 1 2264
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 2265
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2266
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2267
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2268
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 2269
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1536] = a
 	.loc 1 2270
-	std %r3, 1536(%r8)
+	std %r5, 1536(%r9)
 # a = mem64[x0 + 2048]
 	.loc 1 2271
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r9)
 # u = a >> 8
 	.loc 1 2272
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 2273
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2274
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2275
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2276
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 2277
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2048] = a
 	.loc 1 2278
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r9)
 # a = mem64[x0 + 2560]
 	.loc 1 2279
-	ld %r3, 2560(%r8)
+	ld %r5, 2560(%r9)
 # u = a >> 8
 	.loc 1 2280
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 2281
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2282
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2283
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2284
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 2285
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2560] = a
 	.loc 1 2286
-	std %r3, 2560(%r8)
+	std %r5, 2560(%r9)
 # a = mem64[x0 + 3072]
 	.loc 1 2287
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r9)
 # u = a >> 8
 	.loc 1 2288
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 2289
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2290
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2291
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2292
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 2293
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3072] = a
 	.loc 1 2294
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r9)
 # a = mem64[x0 + 3584]
 	.loc 1 2295
-	ld %r3, 3584(%r8)
+	ld %r5, 3584(%r9)
 # u = a >> 8
 	.loc 1 2296
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 2297
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2298
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2299
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2300
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 2301
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3584] = a
 	.loc 1 2302
-	std %r3, 3584(%r8)
+	std %r5, 3584(%r9)
 # a = mem64[x0 + 4096]
 	.loc 1 2303
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r9)
 # u = a >> 8
 	.loc 1 2304
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 2305
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2306
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2307
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2308
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 2309
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4096] = a
 	.loc 1 2310
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r9)
 # a = mem64[x0 + 4608]
 	.loc 1 2311
-	ld %r3, 4608(%r8)
+	ld %r5, 4608(%r9)
 # u = a >> 8
 	.loc 1 2312
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 2313
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2314
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2315
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2316
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 2317
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4608] = a
 	.loc 1 2318
-	std %r3, 4608(%r8)
+	std %r5, 4608(%r9)
 # a = mem64[x0 + 5120]
 	.loc 1 2319
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r9)
 # u = a >> 8
 	.loc 1 2320
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 2321
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2322
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2323
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2324
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 2325
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5120] = a
 	.loc 1 2326
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r9)
 # a = mem64[x0 + 5632]
 	.loc 1 2327
-	ld %r3, 5632(%r8)
+	ld %r5, 5632(%r9)
 # u = a >> 8
 	.loc 1 2328
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 2329
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2330
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2331
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2332
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 2333
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5632] = a
 	.loc 1 2334
-	std %r3, 5632(%r8)
+	std %r5, 5632(%r9)
 # x0 = x0 + 8
 	.loc 1 2335
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # c = c + 4
 	.loc 1 2336
-	addi %r5, %r5, 4
+	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 2337
-	addi %r9, %r9, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 2338
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r7, 0
 # goto l19a if !=
 	.loc 1 2339
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l19a
 # c = cb + 5120
 	.loc 1 2342
-	mr %r4, %r7
-	addi %r5, %r4, 5120
+	addi %r8, %r4, 5120
 # x0 = v
 	.loc 1 2343
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r9, %r3
 # o0 = 64
 	.loc 1 2344
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l20a:
 # k = mem32le[c + 0]
 	.loc 1 2346
-	lwbrx %r3, 0, %r5
+	lwbrx %r5, 0, %r8
 # e = 0xffff0000ffff0000
 	.loc 1 2347
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r6, 65535
+	ori %r6, %r6, 0
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65535
+	ori %r6, %r6, 0
 # u = k & e
 	.loc 1 2348
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 2349
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2350
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # k |= u
 	.loc 1 2351
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xff00ff00ff00ff00
 	.loc 1 2352
-	lis %r4, 65280
-	ori %r4, %r4, 65280
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65280
-	ori %r4, %r4, 65280
+	lis %r6, 65280
+	ori %r6, %r6, 65280
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65280
+	ori %r6, %r6, 65280
 # u = k & e
 	.loc 1 2353
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 2354
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2355
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # k |= u
 	.loc 1 2356
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xf0f0f0f0f0f0f0f0
 	.loc 1 2357
-	lis %r4, 61680
-	ori %r4, %r4, 61680
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 61680
-	ori %r4, %r4, 61680
+	lis %r6, 61680
+	ori %r6, %r6, 61680
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 61680
+	ori %r6, %r6, 61680
 # u = k & e
 	.loc 1 2358
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 2359
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2360
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # k |= u
 	.loc 1 2361
-	or %r10, %r3, %r4
+	or %r10, %r5, %r6
 # a = mem64[x0 + 0]
 	.loc 1 2362
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r9)
 # u = a >> 4
 	.loc 1 2363
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 2364
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2365
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2366
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2367
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 2368
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 0] = a
 	.loc 1 2369
-	std %r3, 0(%r8)
+	std %r5, 0(%r9)
 # a = mem64[x0 + 512]
 	.loc 1 2370
-	ld %r3, 512(%r8)
+	ld %r5, 512(%r9)
 # u = a >> 4
 	.loc 1 2371
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 2372
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2373
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2374
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2375
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 2376
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 512] = a
 	.loc 1 2377
-	std %r3, 512(%r8)
+	std %r5, 512(%r9)
 # a = mem64[x0 + 1024]
 	.loc 1 2378
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r9)
 # u = a >> 4
 	.loc 1 2379
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 2380
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2381
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2382
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2383
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 2384
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1024] = a
 	.loc 1 2385
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r9)
 # a = mem64[x0 + 1536]
 	.loc 1 2386
-	ld %r3, 1536(%r8)
+	ld %r5, 1536(%r9)
 # u = a >> 4
 	.loc 1 2387
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 2388
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2389
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2390
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2391
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 2392
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1536] = a
 	.loc 1 2393
-	std %r3, 1536(%r8)
+	std %r5, 1536(%r9)
 # a = mem64[x0 + 2048]
 	.loc 1 2394
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r9)
 # u = a >> 4
 	.loc 1 2395
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 2396
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2397
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2398
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2399
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 2400
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2048] = a
 	.loc 1 2401
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r9)
 # a = mem64[x0 + 2560]
 	.loc 1 2402
-	ld %r3, 2560(%r8)
+	ld %r5, 2560(%r9)
 # u = a >> 4
 	.loc 1 2403
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 2404
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2405
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2406
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2407
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 2408
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2560] = a
 	.loc 1 2409
-	std %r3, 2560(%r8)
+	std %r5, 2560(%r9)
 # a = mem64[x0 + 3072]
 	.loc 1 2410
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r9)
 # u = a >> 4
 	.loc 1 2411
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 2412
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2413
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2414
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2415
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 2416
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3072] = a
 	.loc 1 2417
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r9)
 # a = mem64[x0 + 3584]
 	.loc 1 2418
-	ld %r3, 3584(%r8)
+	ld %r5, 3584(%r9)
 # u = a >> 4
 	.loc 1 2419
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 2420
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2421
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2422
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2423
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 2424
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3584] = a
 	.loc 1 2425
-	std %r3, 3584(%r8)
+	std %r5, 3584(%r9)
 # a = mem64[x0 + 4096]
 	.loc 1 2426
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r9)
 # u = a >> 4
 	.loc 1 2427
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 2428
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2429
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2430
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2431
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 2432
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4096] = a
 	.loc 1 2433
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r9)
 # a = mem64[x0 + 4608]
 	.loc 1 2434
-	ld %r3, 4608(%r8)
+	ld %r5, 4608(%r9)
 # u = a >> 4
 	.loc 1 2435
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 2436
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2437
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2438
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2439
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 2440
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4608] = a
 	.loc 1 2441
-	std %r3, 4608(%r8)
+	std %r5, 4608(%r9)
 # a = mem64[x0 + 5120]
 	.loc 1 2442
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r9)
 # u = a >> 4
 	.loc 1 2443
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 2444
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2445
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2446
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2447
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 2448
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5120] = a
 	.loc 1 2449
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r9)
 # a = mem64[x0 + 5632]
 	.loc 1 2450
-	ld %r3, 5632(%r8)
+	ld %r5, 5632(%r9)
 # u = a >> 4
 	.loc 1 2451
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 2452
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2453
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2454
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2455
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 2456
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5632] = a
 	.loc 1 2457
-	std %r3, 5632(%r8)
+	std %r5, 5632(%r9)
 # x0 = x0 + 8
 	.loc 1 2458
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # c = c + 4
 	.loc 1 2459
-	addi %r5, %r5, 4
+	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 2460
-	addi %r9, %r9, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 2461
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r7, 0
 # goto l20a if !=
 	.loc 1 2462
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l20a
 # c = cb + 5376
 	.loc 1 2465
-	mr %r4, %r7
-	addi %r5, %r4, 5376
+	addi %r8, %r4, 5376
 # x0 = v
 	.loc 1 2466
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r9, %r3
 # o0 = 64
 	.loc 1 2467
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r7, 64
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l21a:
 # k = mem32le[c + 0]
 	.loc 1 2469
-	lwbrx %r3, 0, %r5
+	lwbrx %r5, 0, %r8
 # e = 0xffff0000ffff0000
 	.loc 1 2470
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r6, 65535
+	ori %r6, %r6, 0
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65535
+	ori %r6, %r6, 0
 # u = k & e
 	.loc 1 2471
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 2472
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2473
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # k |= u
 	.loc 1 2474
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xff00ff00ff00ff00
 	.loc 1 2475
-	lis %r4, 65280
-	ori %r4, %r4, 65280
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65280
-	ori %r4, %r4, 65280
+	lis %r6, 65280
+	ori %r6, %r6, 65280
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65280
+	ori %r6, %r6, 65280
 # u = k & e
 	.loc 1 2476
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 2477
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2478
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # k |= u
 	.loc 1 2479
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xf0f0f0f0f0f0f0f0
 	.loc 1 2480
-	lis %r4, 61680
-	ori %r4, %r4, 61680
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 61680
-	ori %r4, %r4, 61680
+	lis %r6, 61680
+	ori %r6, %r6, 61680
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 61680
+	ori %r6, %r6, 61680
 # u = k & e
 	.loc 1 2481
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 2482
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2483
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # k |= u
 	.loc 1 2484
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xcccccccccccccccc
 	.loc 1 2485
-	lis %r4, 52428
-	ori %r4, %r4, 52428
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 52428
-	ori %r4, %r4, 52428
+	lis %r6, 52428
+	ori %r6, %r6, 52428
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 52428
+	ori %r6, %r6, 52428
 # u = k & e
 	.loc 1 2486
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 2487
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 2488
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # k |= u
 	.loc 1 2489
-	or %r10, %r3, %r4
+	or %r10, %r5, %r6
 # a = mem64[x0 + 0]
 	.loc 1 2490
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r9)
 # u = a >> 2
 	.loc 1 2491
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 2492
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2493
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2494
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 2495
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 2496
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 0] = a
 	.loc 1 2497
-	std %r3, 0(%r8)
+	std %r5, 0(%r9)
 # a = mem64[x0 + 512]
 	.loc 1 2498
-	ld %r3, 512(%r8)
+	ld %r5, 512(%r9)
 # u = a >> 2
 	.loc 1 2499
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 2500
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2501
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2502
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 2503
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 2504
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 512] = a
 	.loc 1 2505
-	std %r3, 512(%r8)
+	std %r5, 512(%r9)
 # a = mem64[x0 + 1024]
 	.loc 1 2506
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r9)
 # u = a >> 2
 	.loc 1 2507
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 2508
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2509
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2510
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 2511
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 2512
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1024] = a
 	.loc 1 2513
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r9)
 # a = mem64[x0 + 1536]
 	.loc 1 2514
-	ld %r3, 1536(%r8)
+	ld %r5, 1536(%r9)
 # u = a >> 2
 	.loc 1 2515
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 2516
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2517
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2518
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 2519
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 2520
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1536] = a
 	.loc 1 2521
-	std %r3, 1536(%r8)
+	std %r5, 1536(%r9)
 # a = mem64[x0 + 2048]
 	.loc 1 2522
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r9)
 # u = a >> 2
 	.loc 1 2523
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 2524
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2525
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2526
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 2527
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 2528
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2048] = a
 	.loc 1 2529
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r9)
 # a = mem64[x0 + 2560]
 	.loc 1 2530
-	ld %r3, 2560(%r8)
+	ld %r5, 2560(%r9)
 # u = a >> 2
 	.loc 1 2531
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 2532
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2533
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2534
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 2535
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 2536
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2560] = a
 	.loc 1 2537
-	std %r3, 2560(%r8)
+	std %r5, 2560(%r9)
 # a = mem64[x0 + 3072]
 	.loc 1 2538
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r9)
 # u = a >> 2
 	.loc 1 2539
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 2540
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2541
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2542
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 2543
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 2544
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3072] = a
 	.loc 1 2545
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r9)
 # a = mem64[x0 + 3584]
 	.loc 1 2546
-	ld %r3, 3584(%r8)
+	ld %r5, 3584(%r9)
 # u = a >> 2
 	.loc 1 2547
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 2548
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2549
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2550
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 2551
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 2552
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3584] = a
 	.loc 1 2553
-	std %r3, 3584(%r8)
+	std %r5, 3584(%r9)
 # a = mem64[x0 + 4096]
 	.loc 1 2554
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r9)
 # u = a >> 2
 	.loc 1 2555
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 2556
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2557
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2558
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 2559
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 2560
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4096] = a
 	.loc 1 2561
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r9)
 # a = mem64[x0 + 4608]
 	.loc 1 2562
-	ld %r3, 4608(%r8)
+	ld %r5, 4608(%r9)
 # u = a >> 2
 	.loc 1 2563
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 2564
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2565
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2566
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 2567
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 2568
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4608] = a
 	.loc 1 2569
-	std %r3, 4608(%r8)
+	std %r5, 4608(%r9)
 # a = mem64[x0 + 5120]
 	.loc 1 2570
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r9)
 # u = a >> 2
 	.loc 1 2571
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 2572
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2573
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2574
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 2575
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 2576
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5120] = a
 	.loc 1 2577
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r9)
 # a = mem64[x0 + 5632]
 	.loc 1 2578
-	ld %r3, 5632(%r8)
+	ld %r5, 5632(%r9)
 # u = a >> 2
 	.loc 1 2579
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 2580
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2581
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2582
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 2583
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 2584
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5632] = a
 	.loc 1 2585
-	std %r3, 5632(%r8)
+	std %r5, 5632(%r9)
 # x0 = x0 + 8
 	.loc 1 2586
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # c = c + 4
 	.loc 1 2587
-	addi %r5, %r5, 4
+	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 2588
-	addi %r9, %r9, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 2589
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r7, 0
 # goto l21a if !=
 	.loc 1 2590
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l21a
 # c = cb + 5632
 	.loc 1 2593
-	mr %r4, %r7
-	addi %r4, %r4, 5632
-# x0 = v
-	.loc 1 2594
-	mr %r3, %r6
+	addi %r7, %r4, 5632
 # o0 = 64
 	.loc 1 2595
-	li %r5, 64
-	mr %r6, %r4
-	mr %r7, %r3
+	li %r6, 64
 .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l22a:
 # k = mem32le[c + 0]
 	.loc 1 2597
-	lwbrx %r3, 0, %r6
+	lwbrx %r4, 0, %r7
 # e = 0xffff0000ffff0000
 	.loc 1 2598
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r5, 65535
+	ori %r5, %r5, 0
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 65535
+	ori %r5, %r5, 0
 # u = k & e
 	.loc 1 2599
-	and %r4, %r3, %r4
+	and %r5, %r4, %r5
 # k ^= u
 	.loc 1 2600
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 16
 	.loc 1 2601
-	sldi %r4, %r4, 16
+	sldi %r5, %r5, 16
 # k |= u
 	.loc 1 2602
-	or %r3, %r3, %r4
+	or %r4, %r4, %r5
 # e = 0xff00ff00ff00ff00
 	.loc 1 2603
-	lis %r4, 65280
-	ori %r4, %r4, 65280
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65280
-	ori %r4, %r4, 65280
+	lis %r5, 65280
+	ori %r5, %r5, 65280
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 65280
+	ori %r5, %r5, 65280
 # u = k & e
 	.loc 1 2604
-	and %r4, %r3, %r4
+	and %r5, %r4, %r5
 # k ^= u
 	.loc 1 2605
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 8
 	.loc 1 2606
-	sldi %r4, %r4, 8
+	sldi %r5, %r5, 8
 # k |= u
 	.loc 1 2607
-	or %r3, %r3, %r4
+	or %r4, %r4, %r5
 # e = 0xf0f0f0f0f0f0f0f0
 	.loc 1 2608
-	lis %r4, 61680
-	ori %r4, %r4, 61680
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 61680
-	ori %r4, %r4, 61680
+	lis %r5, 61680
+	ori %r5, %r5, 61680
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 61680
+	ori %r5, %r5, 61680
 # u = k & e
 	.loc 1 2609
-	and %r4, %r3, %r4
+	and %r5, %r4, %r5
 # k ^= u
 	.loc 1 2610
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 4
 	.loc 1 2611
-	sldi %r4, %r4, 4
+	sldi %r5, %r5, 4
 # k |= u
 	.loc 1 2612
-	or %r3, %r3, %r4
+	or %r4, %r4, %r5
 # e = 0xcccccccccccccccc
 	.loc 1 2613
-	lis %r4, 52428
-	ori %r4, %r4, 52428
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 52428
-	ori %r4, %r4, 52428
+	lis %r5, 52428
+	ori %r5, %r5, 52428
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 52428
+	ori %r5, %r5, 52428
 # u = k & e
 	.loc 1 2614
-	and %r4, %r3, %r4
+	and %r5, %r4, %r5
 # k ^= u
 	.loc 1 2615
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 2
 	.loc 1 2616
-	sldi %r4, %r4, 2
+	sldi %r5, %r5, 2
 # k |= u
 	.loc 1 2617
-	or %r3, %r3, %r4
+	or %r4, %r4, %r5
 # e = 0xaaaaaaaaaaaaaaaa
 	.loc 1 2618
-	lis %r4, 43690
-	ori %r4, %r4, 43690
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 43690
-	ori %r4, %r4, 43690
+	lis %r5, 43690
+	ori %r5, %r5, 43690
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 43690
+	ori %r5, %r5, 43690
 # u = k & e
 	.loc 1 2619
-	and %r4, %r3, %r4
+	and %r5, %r4, %r5
 # k ^= u
 	.loc 1 2620
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 2621
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # k |= u
 	.loc 1 2622
-	or %r8, %r3, %r4
+	or %r8, %r4, %r5
 # a = mem64[x0 + 0]
 	.loc 1 2623
-	ld %r3, 0(%r7)
+	ld %r4, 0(%r3)
 # u = a >> 1
 	.loc 1 2624
-	srdi %r4, %r3, 1
+	srdi %r5, %r4, 1
 # u ^= a
 	.loc 1 2625
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 2626
-	and %r4, %r4, %r8
+	and %r5, %r5, %r8
 # a ^= u
 	.loc 1 2627
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 2628
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # a ^= u
 	.loc 1 2629
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem64[x0 + 0] = a
 	.loc 1 2630
-	std %r3, 0(%r7)
+	std %r4, 0(%r3)
 # a = mem64[x0 + 512]
 	.loc 1 2631
-	ld %r3, 512(%r7)
+	ld %r4, 512(%r3)
 # u = a >> 1
 	.loc 1 2632
-	srdi %r4, %r3, 1
+	srdi %r5, %r4, 1
 # u ^= a
 	.loc 1 2633
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 2634
-	and %r4, %r4, %r8
+	and %r5, %r5, %r8
 # a ^= u
 	.loc 1 2635
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 2636
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # a ^= u
 	.loc 1 2637
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem64[x0 + 512] = a
 	.loc 1 2638
-	std %r3, 512(%r7)
+	std %r4, 512(%r3)
 # a = mem64[x0 + 1024]
 	.loc 1 2639
-	ld %r3, 1024(%r7)
+	ld %r4, 1024(%r3)
 # u = a >> 1
 	.loc 1 2640
-	srdi %r4, %r3, 1
+	srdi %r5, %r4, 1
 # u ^= a
 	.loc 1 2641
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 2642
-	and %r4, %r4, %r8
+	and %r5, %r5, %r8
 # a ^= u
 	.loc 1 2643
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 2644
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # a ^= u
 	.loc 1 2645
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem64[x0 + 1024] = a
 	.loc 1 2646
-	std %r3, 1024(%r7)
+	std %r4, 1024(%r3)
 # a = mem64[x0 + 1536]
 	.loc 1 2647
-	ld %r3, 1536(%r7)
+	ld %r4, 1536(%r3)
 # u = a >> 1
 	.loc 1 2648
-	srdi %r4, %r3, 1
+	srdi %r5, %r4, 1
 # u ^= a
 	.loc 1 2649
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 2650
-	and %r4, %r4, %r8
+	and %r5, %r5, %r8
 # a ^= u
 	.loc 1 2651
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 2652
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # a ^= u
 	.loc 1 2653
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem64[x0 + 1536] = a
 	.loc 1 2654
-	std %r3, 1536(%r7)
+	std %r4, 1536(%r3)
 # a = mem64[x0 + 2048]
 	.loc 1 2655
-	ld %r3, 2048(%r7)
+	ld %r4, 2048(%r3)
 # u = a >> 1
 	.loc 1 2656
-	srdi %r4, %r3, 1
+	srdi %r5, %r4, 1
 # u ^= a
 	.loc 1 2657
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 2658
-	and %r4, %r4, %r8
+	and %r5, %r5, %r8
 # a ^= u
 	.loc 1 2659
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 2660
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # a ^= u
 	.loc 1 2661
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem64[x0 + 2048] = a
 	.loc 1 2662
-	std %r3, 2048(%r7)
+	std %r4, 2048(%r3)
 # a = mem64[x0 + 2560]
 	.loc 1 2663
-	ld %r3, 2560(%r7)
+	ld %r4, 2560(%r3)
 # u = a >> 1
 	.loc 1 2664
-	srdi %r4, %r3, 1
+	srdi %r5, %r4, 1
 # u ^= a
 	.loc 1 2665
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 2666
-	and %r4, %r4, %r8
+	and %r5, %r5, %r8
 # a ^= u
 	.loc 1 2667
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 2668
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # a ^= u
 	.loc 1 2669
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem64[x0 + 2560] = a
 	.loc 1 2670
-	std %r3, 2560(%r7)
+	std %r4, 2560(%r3)
 # a = mem64[x0 + 3072]
 	.loc 1 2671
-	ld %r3, 3072(%r7)
+	ld %r4, 3072(%r3)
 # u = a >> 1
 	.loc 1 2672
-	srdi %r4, %r3, 1
+	srdi %r5, %r4, 1
 # u ^= a
 	.loc 1 2673
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 2674
-	and %r4, %r4, %r8
+	and %r5, %r5, %r8
 # a ^= u
 	.loc 1 2675
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 2676
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # a ^= u
 	.loc 1 2677
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem64[x0 + 3072] = a
 	.loc 1 2678
-	std %r3, 3072(%r7)
+	std %r4, 3072(%r3)
 # a = mem64[x0 + 3584]
 	.loc 1 2679
-	ld %r3, 3584(%r7)
+	ld %r4, 3584(%r3)
 # u = a >> 1
 	.loc 1 2680
-	srdi %r4, %r3, 1
+	srdi %r5, %r4, 1
 # u ^= a
 	.loc 1 2681
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 2682
-	and %r4, %r4, %r8
+	and %r5, %r5, %r8
 # a ^= u
 	.loc 1 2683
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 2684
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # a ^= u
 	.loc 1 2685
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem64[x0 + 3584] = a
 	.loc 1 2686
-	std %r3, 3584(%r7)
+	std %r4, 3584(%r3)
 # a = mem64[x0 + 4096]
 	.loc 1 2687
-	ld %r3, 4096(%r7)
+	ld %r4, 4096(%r3)
 # u = a >> 1
 	.loc 1 2688
-	srdi %r4, %r3, 1
+	srdi %r5, %r4, 1
 # u ^= a
 	.loc 1 2689
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 2690
-	and %r4, %r4, %r8
+	and %r5, %r5, %r8
 # a ^= u
 	.loc 1 2691
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 2692
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # a ^= u
 	.loc 1 2693
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem64[x0 + 4096] = a
 	.loc 1 2694
-	std %r3, 4096(%r7)
+	std %r4, 4096(%r3)
 # a = mem64[x0 + 4608]
 	.loc 1 2695
-	ld %r3, 4608(%r7)
+	ld %r4, 4608(%r3)
 # u = a >> 1
 	.loc 1 2696
-	srdi %r4, %r3, 1
+	srdi %r5, %r4, 1
 # u ^= a
 	.loc 1 2697
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 2698
-	and %r4, %r4, %r8
+	and %r5, %r5, %r8
 # a ^= u
 	.loc 1 2699
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 2700
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # a ^= u
 	.loc 1 2701
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem64[x0 + 4608] = a
 	.loc 1 2702
-	std %r3, 4608(%r7)
+	std %r4, 4608(%r3)
 # a = mem64[x0 + 5120]
 	.loc 1 2703
-	ld %r3, 5120(%r7)
+	ld %r4, 5120(%r3)
 # u = a >> 1
 	.loc 1 2704
-	srdi %r4, %r3, 1
+	srdi %r5, %r4, 1
 # u ^= a
 	.loc 1 2705
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 2706
-	and %r4, %r4, %r8
+	and %r5, %r5, %r8
 # a ^= u
 	.loc 1 2707
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 2708
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # a ^= u
 	.loc 1 2709
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem64[x0 + 5120] = a
 	.loc 1 2710
-	std %r3, 5120(%r7)
+	std %r4, 5120(%r3)
 # a = mem64[x0 + 5632]
 	.loc 1 2711
-	ld %r3, 5632(%r7)
+	ld %r4, 5632(%r3)
 # u = a >> 1
 	.loc 1 2712
-	srdi %r4, %r3, 1
+	srdi %r5, %r4, 1
 # u ^= a
 	.loc 1 2713
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 2714
-	and %r4, %r4, %r8
+	and %r5, %r5, %r8
 # a ^= u
 	.loc 1 2715
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 2716
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # a ^= u
 	.loc 1 2717
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem64[x0 + 5632] = a
 	.loc 1 2718
-	std %r3, 5632(%r7)
+	std %r4, 5632(%r3)
 # x0 = x0 + 8
 	.loc 1 2719
-	addi %r7, %r7, 8
+	addi %r3, %r3, 8
 # c = c + 4
 	.loc 1 2720
-	addi %r6, %r6, 4
+	addi %r7, %r7, 4
 # o0 = o0 - 1
 	.loc 1 2721
-	addi %r5, %r5, -1
+	addi %r6, %r6, -1
 # =? o0 - 0
 	.loc 1 2722
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r6, 0
 # goto l22a if !=
 	.loc 1 2723
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_benes_ppc64_benes.l22a

@@ -59845,103 +59845,96 @@ qhasm_kernel_mceliece_gf12_fft_ppc64_fft:
 	std %r4, 6136(%r5)
 # f = &C
 	.loc 1 16312
-	la %r6, 112(%r1)
+	la %r9, 112(%r1)
+# h = v
+	.loc 1 16313
+	mr %r5, %r3
 # lo = mem64[f + 0]
 	.loc 1 16314
-	mr %r7, %r3
-	ld %r5, 0(%r6)
+	ld %r6, 0(%r9)
 # o0 = 32
 	.loc 1 16315
-	mr %r8, %r6
 	li %r4, 32
-	mr %r6, %r4
-	mr %r9, %r3
 .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l1:
 # y0 = lo << 63
 	.loc 1 16317
-	sldi %r3, %r5, 63
+	sldi %r7, %r6, 63
 # (int64) y0 >>= 63
 	.loc 1 16318
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # y1 = lo << 62
 	.loc 1 16319
-	sldi %r4, %r5, 62
+	sldi %r8, %r6, 62
 # (int64) y1 >>= 63
 	.loc 1 16320
-	sradi %r4, %r4, 63
+	sradi %r8, %r8, 63
 # y0 = y0 >> 32
 	.loc 1 16321
-	srdi %r3, %r3, 32
+	srdi %r7, %r7, 32
 # y1 = y1 << 32
 	.loc 1 16322
-	sldi %r4, %r4, 32
+	sldi %r8, %r8, 32
 # y0 = y0 | y1
 	.loc 1 16323
-	or %r3, %r3, %r4
+	or %r7, %r7, %r8
 # mem64[h + 0] = y0
 	.loc 1 16324
-	std %r3, 0(%r9)
+	std %r7, 0(%r5)
 # lo = lo >> 2
 	.loc 1 16325
-	srdi %r5, %r5, 2
+	srdi %r6, %r6, 2
 # h = h + 8
 	.loc 1 16326
-	addi %r9, %r9, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 16327
-	addi %r6, %r6, -1
+	addi %r4, %r4, -1
 # =? o0 - 0
 	.loc 1 16328
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r4, 0
 # goto l1 if !=
 	.loc 1 16329
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l1
 # h = h - 256
 	.loc 1 16330
-	mr %r3, %r9
-	addi %r4, %r3, -256
+	addi %r5, %r5, -256
 # lo = mem64[f + 8]
 	.loc 1 16331
-	mr %r6, %r8
-	ld %r5, 8(%r6)
+	ld %r4, 8(%r9)
 # o0 = 32
 	.loc 1 16332
-	mr %r8, %r6
 	li %r6, 32
-	mr %r3, %r7
-	mr %r7, %r3
-	mr %r9, %r4
 .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l2:
 # y0 = lo << 63
 	.loc 1 16334
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 16335
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # y1 = lo << 62
 	.loc 1 16336
-	sldi %r4, %r5, 62
+	sldi %r8, %r4, 62
 # (int64) y1 >>= 63
 	.loc 1 16337
-	sradi %r4, %r4, 63
+	sradi %r8, %r8, 63
 # y0 = y0 >> 32
 	.loc 1 16338
-	srdi %r3, %r3, 32
+	srdi %r7, %r7, 32
 # y1 = y1 << 32
 	.loc 1 16339
-	sldi %r4, %r4, 32
+	sldi %r8, %r8, 32
 # y0 = y0 | y1
 	.loc 1 16340
-	or %r3, %r3, %r4
+	or %r7, %r7, %r8
 # mem64[h + 256] = y0
 	.loc 1 16341
-	std %r3, 256(%r9)
+	std %r7, 256(%r5)
 # lo = lo >> 2
 	.loc 1 16342
-	srdi %r5, %r5, 2
+	srdi %r4, %r4, 2
 # h = h + 8
 	.loc 1 16343
-	addi %r9, %r9, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 16344
 	addi %r6, %r6, -1
@@ -59953,50 +59946,44 @@ qhasm_kernel_mceliece_gf12_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l2
 # h = h - 256
 	.loc 1 16347
-	mr %r4, %r9
-	addi %r4, %r4, -256
+	addi %r5, %r5, -256
 # lo = mem64[f + 16]
 	.loc 1 16348
-	mr %r6, %r8
-	ld %r5, 16(%r6)
+	ld %r4, 16(%r9)
 # o0 = 32
 	.loc 1 16349
-	mr %r8, %r6
 	li %r6, 32
-	mr %r3, %r7
-	mr %r7, %r3
-	mr %r9, %r4
 .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l3:
 # y0 = lo << 63
 	.loc 1 16351
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 16352
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # y1 = lo << 62
 	.loc 1 16353
-	sldi %r4, %r5, 62
+	sldi %r8, %r4, 62
 # (int64) y1 >>= 63
 	.loc 1 16354
-	sradi %r4, %r4, 63
+	sradi %r8, %r8, 63
 # y0 = y0 >> 32
 	.loc 1 16355
-	srdi %r3, %r3, 32
+	srdi %r7, %r7, 32
 # y1 = y1 << 32
 	.loc 1 16356
-	sldi %r4, %r4, 32
+	sldi %r8, %r8, 32
 # y0 = y0 | y1
 	.loc 1 16357
-	or %r3, %r3, %r4
+	or %r7, %r7, %r8
 # mem64[h + 512] = y0
 	.loc 1 16358
-	std %r3, 512(%r9)
+	std %r7, 512(%r5)
 # lo = lo >> 2
 	.loc 1 16359
-	srdi %r5, %r5, 2
+	srdi %r4, %r4, 2
 # h = h + 8
 	.loc 1 16360
-	addi %r9, %r9, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 16361
 	addi %r6, %r6, -1
@@ -60008,50 +59995,44 @@ qhasm_kernel_mceliece_gf12_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l3
 # h = h - 256
 	.loc 1 16364
-	mr %r4, %r9
-	addi %r4, %r4, -256
+	addi %r5, %r5, -256
 # lo = mem64[f + 24]
 	.loc 1 16365
-	mr %r6, %r8
-	ld %r5, 24(%r6)
+	ld %r4, 24(%r9)
 # o0 = 32
 	.loc 1 16366
-	mr %r8, %r6
 	li %r6, 32
-	mr %r3, %r7
-	mr %r7, %r3
-	mr %r9, %r4
 .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l4:
 # y0 = lo << 63
 	.loc 1 16368
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 16369
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # y1 = lo << 62
 	.loc 1 16370
-	sldi %r4, %r5, 62
+	sldi %r8, %r4, 62
 # (int64) y1 >>= 63
 	.loc 1 16371
-	sradi %r4, %r4, 63
+	sradi %r8, %r8, 63
 # y0 = y0 >> 32
 	.loc 1 16372
-	srdi %r3, %r3, 32
+	srdi %r7, %r7, 32
 # y1 = y1 << 32
 	.loc 1 16373
-	sldi %r4, %r4, 32
+	sldi %r8, %r8, 32
 # y0 = y0 | y1
 	.loc 1 16374
-	or %r3, %r3, %r4
+	or %r7, %r7, %r8
 # mem64[h + 768] = y0
 	.loc 1 16375
-	std %r3, 768(%r9)
+	std %r7, 768(%r5)
 # lo = lo >> 2
 	.loc 1 16376
-	srdi %r5, %r5, 2
+	srdi %r4, %r4, 2
 # h = h + 8
 	.loc 1 16377
-	addi %r9, %r9, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 16378
 	addi %r6, %r6, -1
@@ -60063,50 +60044,44 @@ qhasm_kernel_mceliece_gf12_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l4
 # h = h - 256
 	.loc 1 16381
-	mr %r4, %r9
-	addi %r4, %r4, -256
+	addi %r5, %r5, -256
 # lo = mem64[f + 32]
 	.loc 1 16382
-	mr %r6, %r8
-	ld %r5, 32(%r6)
+	ld %r4, 32(%r9)
 # o0 = 32
 	.loc 1 16383
-	mr %r8, %r6
 	li %r6, 32
-	mr %r3, %r7
-	mr %r7, %r3
-	mr %r9, %r4
 .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l5:
 # y0 = lo << 63
 	.loc 1 16385
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 16386
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # y1 = lo << 62
 	.loc 1 16387
-	sldi %r4, %r5, 62
+	sldi %r8, %r4, 62
 # (int64) y1 >>= 63
 	.loc 1 16388
-	sradi %r4, %r4, 63
+	sradi %r8, %r8, 63
 # y0 = y0 >> 32
 	.loc 1 16389
-	srdi %r3, %r3, 32
+	srdi %r7, %r7, 32
 # y1 = y1 << 32
 	.loc 1 16390
-	sldi %r4, %r4, 32
+	sldi %r8, %r8, 32
 # y0 = y0 | y1
 	.loc 1 16391
-	or %r3, %r3, %r4
+	or %r7, %r7, %r8
 # mem64[h + 1024] = y0
 	.loc 1 16392
-	std %r3, 1024(%r9)
+	std %r7, 1024(%r5)
 # lo = lo >> 2
 	.loc 1 16393
-	srdi %r5, %r5, 2
+	srdi %r4, %r4, 2
 # h = h + 8
 	.loc 1 16394
-	addi %r9, %r9, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 16395
 	addi %r6, %r6, -1
@@ -60118,50 +60093,44 @@ qhasm_kernel_mceliece_gf12_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l5
 # h = h - 256
 	.loc 1 16398
-	mr %r4, %r9
-	addi %r4, %r4, -256
+	addi %r5, %r5, -256
 # lo = mem64[f + 40]
 	.loc 1 16399
-	mr %r6, %r8
-	ld %r5, 40(%r6)
+	ld %r4, 40(%r9)
 # o0 = 32
 	.loc 1 16400
-	mr %r8, %r6
 	li %r6, 32
-	mr %r3, %r7
-	mr %r7, %r3
-	mr %r9, %r4
 .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l6:
 # y0 = lo << 63
 	.loc 1 16402
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 16403
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # y1 = lo << 62
 	.loc 1 16404
-	sldi %r4, %r5, 62
+	sldi %r8, %r4, 62
 # (int64) y1 >>= 63
 	.loc 1 16405
-	sradi %r4, %r4, 63
+	sradi %r8, %r8, 63
 # y0 = y0 >> 32
 	.loc 1 16406
-	srdi %r3, %r3, 32
+	srdi %r7, %r7, 32
 # y1 = y1 << 32
 	.loc 1 16407
-	sldi %r4, %r4, 32
+	sldi %r8, %r8, 32
 # y0 = y0 | y1
 	.loc 1 16408
-	or %r3, %r3, %r4
+	or %r7, %r7, %r8
 # mem64[h + 1280] = y0
 	.loc 1 16409
-	std %r3, 1280(%r9)
+	std %r7, 1280(%r5)
 # lo = lo >> 2
 	.loc 1 16410
-	srdi %r5, %r5, 2
+	srdi %r4, %r4, 2
 # h = h + 8
 	.loc 1 16411
-	addi %r9, %r9, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 16412
 	addi %r6, %r6, -1
@@ -60173,50 +60142,44 @@ qhasm_kernel_mceliece_gf12_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l6
 # h = h - 256
 	.loc 1 16415
-	mr %r4, %r9
-	addi %r4, %r4, -256
+	addi %r5, %r5, -256
 # lo = mem64[f + 48]
 	.loc 1 16416
-	mr %r6, %r8
-	ld %r5, 48(%r6)
+	ld %r4, 48(%r9)
 # o0 = 32
 	.loc 1 16417
-	mr %r8, %r6
 	li %r6, 32
-	mr %r3, %r7
-	mr %r7, %r3
-	mr %r9, %r4
 .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l7:
 # y0 = lo << 63
 	.loc 1 16419
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 16420
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # y1 = lo << 62
 	.loc 1 16421
-	sldi %r4, %r5, 62
+	sldi %r8, %r4, 62
 # (int64) y1 >>= 63
 	.loc 1 16422
-	sradi %r4, %r4, 63
+	sradi %r8, %r8, 63
 # y0 = y0 >> 32
 	.loc 1 16423
-	srdi %r3, %r3, 32
+	srdi %r7, %r7, 32
 # y1 = y1 << 32
 	.loc 1 16424
-	sldi %r4, %r4, 32
+	sldi %r8, %r8, 32
 # y0 = y0 | y1
 	.loc 1 16425
-	or %r3, %r3, %r4
+	or %r7, %r7, %r8
 # mem64[h + 1536] = y0
 	.loc 1 16426
-	std %r3, 1536(%r9)
+	std %r7, 1536(%r5)
 # lo = lo >> 2
 	.loc 1 16427
-	srdi %r5, %r5, 2
+	srdi %r4, %r4, 2
 # h = h + 8
 	.loc 1 16428
-	addi %r9, %r9, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 16429
 	addi %r6, %r6, -1
@@ -60228,50 +60191,44 @@ qhasm_kernel_mceliece_gf12_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l7
 # h = h - 256
 	.loc 1 16432
-	mr %r4, %r9
-	addi %r4, %r4, -256
+	addi %r5, %r5, -256
 # lo = mem64[f + 56]
 	.loc 1 16433
-	mr %r6, %r8
-	ld %r5, 56(%r6)
+	ld %r4, 56(%r9)
 # o0 = 32
 	.loc 1 16434
-	mr %r8, %r6
 	li %r6, 32
-	mr %r3, %r7
-	mr %r7, %r3
-	mr %r9, %r4
 .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l8:
 # y0 = lo << 63
 	.loc 1 16436
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 16437
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # y1 = lo << 62
 	.loc 1 16438
-	sldi %r4, %r5, 62
+	sldi %r8, %r4, 62
 # (int64) y1 >>= 63
 	.loc 1 16439
-	sradi %r4, %r4, 63
+	sradi %r8, %r8, 63
 # y0 = y0 >> 32
 	.loc 1 16440
-	srdi %r3, %r3, 32
+	srdi %r7, %r7, 32
 # y1 = y1 << 32
 	.loc 1 16441
-	sldi %r4, %r4, 32
+	sldi %r8, %r8, 32
 # y0 = y0 | y1
 	.loc 1 16442
-	or %r3, %r3, %r4
+	or %r7, %r7, %r8
 # mem64[h + 1792] = y0
 	.loc 1 16443
-	std %r3, 1792(%r9)
+	std %r7, 1792(%r5)
 # lo = lo >> 2
 	.loc 1 16444
-	srdi %r5, %r5, 2
+	srdi %r4, %r4, 2
 # h = h + 8
 	.loc 1 16445
-	addi %r9, %r9, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 16446
 	addi %r6, %r6, -1
@@ -60283,50 +60240,44 @@ qhasm_kernel_mceliece_gf12_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l8
 # h = h - 256
 	.loc 1 16449
-	mr %r4, %r9
-	addi %r4, %r4, -256
+	addi %r5, %r5, -256
 # lo = mem64[f + 64]
 	.loc 1 16450
-	mr %r6, %r8
-	ld %r5, 64(%r6)
+	ld %r4, 64(%r9)
 # o0 = 32
 	.loc 1 16451
-	mr %r8, %r6
 	li %r6, 32
-	mr %r3, %r7
-	mr %r7, %r3
-	mr %r9, %r4
 .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l9:
 # y0 = lo << 63
 	.loc 1 16453
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 16454
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # y1 = lo << 62
 	.loc 1 16455
-	sldi %r4, %r5, 62
+	sldi %r8, %r4, 62
 # (int64) y1 >>= 63
 	.loc 1 16456
-	sradi %r4, %r4, 63
+	sradi %r8, %r8, 63
 # y0 = y0 >> 32
 	.loc 1 16457
-	srdi %r3, %r3, 32
+	srdi %r7, %r7, 32
 # y1 = y1 << 32
 	.loc 1 16458
-	sldi %r4, %r4, 32
+	sldi %r8, %r8, 32
 # y0 = y0 | y1
 	.loc 1 16459
-	or %r3, %r3, %r4
+	or %r7, %r7, %r8
 # mem64[h + 2048] = y0
 	.loc 1 16460
-	std %r3, 2048(%r9)
+	std %r7, 2048(%r5)
 # lo = lo >> 2
 	.loc 1 16461
-	srdi %r5, %r5, 2
+	srdi %r4, %r4, 2
 # h = h + 8
 	.loc 1 16462
-	addi %r9, %r9, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 16463
 	addi %r6, %r6, -1
@@ -60338,50 +60289,44 @@ qhasm_kernel_mceliece_gf12_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l9
 # h = h - 256
 	.loc 1 16466
-	mr %r4, %r9
-	addi %r4, %r4, -256
+	addi %r5, %r5, -256
 # lo = mem64[f + 72]
 	.loc 1 16467
-	mr %r6, %r8
-	ld %r5, 72(%r6)
+	ld %r4, 72(%r9)
 # o0 = 32
 	.loc 1 16468
-	mr %r8, %r6
 	li %r6, 32
-	mr %r3, %r7
-	mr %r7, %r3
-	mr %r9, %r4
 .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l10:
 # y0 = lo << 63
 	.loc 1 16470
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 16471
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # y1 = lo << 62
 	.loc 1 16472
-	sldi %r4, %r5, 62
+	sldi %r8, %r4, 62
 # (int64) y1 >>= 63
 	.loc 1 16473
-	sradi %r4, %r4, 63
+	sradi %r8, %r8, 63
 # y0 = y0 >> 32
 	.loc 1 16474
-	srdi %r3, %r3, 32
+	srdi %r7, %r7, 32
 # y1 = y1 << 32
 	.loc 1 16475
-	sldi %r4, %r4, 32
+	sldi %r8, %r8, 32
 # y0 = y0 | y1
 	.loc 1 16476
-	or %r3, %r3, %r4
+	or %r7, %r7, %r8
 # mem64[h + 2304] = y0
 	.loc 1 16477
-	std %r3, 2304(%r9)
+	std %r7, 2304(%r5)
 # lo = lo >> 2
 	.loc 1 16478
-	srdi %r5, %r5, 2
+	srdi %r4, %r4, 2
 # h = h + 8
 	.loc 1 16479
-	addi %r9, %r9, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 16480
 	addi %r6, %r6, -1
@@ -60393,50 +60338,44 @@ qhasm_kernel_mceliece_gf12_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l10
 # h = h - 256
 	.loc 1 16483
-	mr %r4, %r9
-	addi %r4, %r4, -256
+	addi %r5, %r5, -256
 # lo = mem64[f + 80]
 	.loc 1 16484
-	mr %r6, %r8
-	ld %r5, 80(%r6)
+	ld %r4, 80(%r9)
 # o0 = 32
 	.loc 1 16485
-	mr %r8, %r6
 	li %r6, 32
-	mr %r3, %r7
-	mr %r7, %r3
-	mr %r9, %r4
 .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l11:
 # y0 = lo << 63
 	.loc 1 16487
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 16488
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # y1 = lo << 62
 	.loc 1 16489
-	sldi %r4, %r5, 62
+	sldi %r8, %r4, 62
 # (int64) y1 >>= 63
 	.loc 1 16490
-	sradi %r4, %r4, 63
+	sradi %r8, %r8, 63
 # y0 = y0 >> 32
 	.loc 1 16491
-	srdi %r3, %r3, 32
+	srdi %r7, %r7, 32
 # y1 = y1 << 32
 	.loc 1 16492
-	sldi %r4, %r4, 32
+	sldi %r8, %r8, 32
 # y0 = y0 | y1
 	.loc 1 16493
-	or %r3, %r3, %r4
+	or %r7, %r7, %r8
 # mem64[h + 2560] = y0
 	.loc 1 16494
-	std %r3, 2560(%r9)
+	std %r7, 2560(%r5)
 # lo = lo >> 2
 	.loc 1 16495
-	srdi %r5, %r5, 2
+	srdi %r4, %r4, 2
 # h = h + 8
 	.loc 1 16496
-	addi %r9, %r9, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 16497
 	addi %r6, %r6, -1
@@ -60448,50 +60387,44 @@ qhasm_kernel_mceliece_gf12_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l11
 # h = h - 256
 	.loc 1 16500
-	mr %r4, %r9
-	addi %r4, %r4, -256
+	addi %r5, %r5, -256
 # lo = mem64[f + 88]
 	.loc 1 16501
-	mr %r6, %r8
-	ld %r5, 88(%r6)
+	ld %r4, 88(%r9)
 # o0 = 32
 	.loc 1 16502
-	mr %r8, %r6
 	li %r6, 32
-	mr %r3, %r7
-	mr %r7, %r3
-	mr %r9, %r4
 .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l12:
 # y0 = lo << 63
 	.loc 1 16504
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 16505
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # y1 = lo << 62
 	.loc 1 16506
-	sldi %r4, %r5, 62
+	sldi %r8, %r4, 62
 # (int64) y1 >>= 63
 	.loc 1 16507
-	sradi %r4, %r4, 63
+	sradi %r8, %r8, 63
 # y0 = y0 >> 32
 	.loc 1 16508
-	srdi %r3, %r3, 32
+	srdi %r7, %r7, 32
 # y1 = y1 << 32
 	.loc 1 16509
-	sldi %r4, %r4, 32
+	sldi %r8, %r8, 32
 # y0 = y0 | y1
 	.loc 1 16510
-	or %r3, %r3, %r4
+	or %r7, %r7, %r8
 # mem64[h + 2816] = y0
 	.loc 1 16511
-	std %r3, 2816(%r9)
+	std %r7, 2816(%r5)
 # lo = lo >> 2
 	.loc 1 16512
-	srdi %r5, %r5, 2
+	srdi %r4, %r4, 2
 # h = h + 8
 	.loc 1 16513
-	addi %r9, %r9, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 16514
 	addi %r6, %r6, -1
@@ -60503,50 +60436,44 @@ qhasm_kernel_mceliece_gf12_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l12
 # h = h - 256
 	.loc 1 16517
-	mr %r4, %r9
-	addi %r4, %r4, -256
+	addi %r5, %r5, -256
 # lo = mem64[f + 96]
 	.loc 1 16518
-	mr %r6, %r8
-	ld %r5, 96(%r6)
+	ld %r4, 96(%r9)
 # o0 = 32
 	.loc 1 16519
-	mr %r8, %r6
 	li %r6, 32
-	mr %r3, %r7
-	mr %r7, %r3
-	mr %r9, %r4
 .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l13:
 # y0 = lo << 63
 	.loc 1 16521
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 16522
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # y1 = lo << 62
 	.loc 1 16523
-	sldi %r4, %r5, 62
+	sldi %r8, %r4, 62
 # (int64) y1 >>= 63
 	.loc 1 16524
-	sradi %r4, %r4, 63
+	sradi %r8, %r8, 63
 # y0 = y0 >> 32
 	.loc 1 16525
-	srdi %r3, %r3, 32
+	srdi %r7, %r7, 32
 # y1 = y1 << 32
 	.loc 1 16526
-	sldi %r4, %r4, 32
+	sldi %r8, %r8, 32
 # y0 = y0 | y1
 	.loc 1 16527
-	or %r3, %r3, %r4
+	or %r7, %r7, %r8
 # mem64[h + 3072] = y0
 	.loc 1 16528
-	std %r3, 3072(%r9)
+	std %r7, 3072(%r5)
 # lo = lo >> 2
 	.loc 1 16529
-	srdi %r5, %r5, 2
+	srdi %r4, %r4, 2
 # h = h + 8
 	.loc 1 16530
-	addi %r9, %r9, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 16531
 	addi %r6, %r6, -1
@@ -60558,50 +60485,44 @@ qhasm_kernel_mceliece_gf12_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l13
 # h = h - 256
 	.loc 1 16534
-	mr %r4, %r9
-	addi %r4, %r4, -256
+	addi %r5, %r5, -256
 # lo = mem64[f + 104]
 	.loc 1 16535
-	mr %r6, %r8
-	ld %r5, 104(%r6)
+	ld %r4, 104(%r9)
 # o0 = 32
 	.loc 1 16536
-	mr %r8, %r6
 	li %r6, 32
-	mr %r3, %r7
-	mr %r7, %r3
-	mr %r9, %r4
 .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l14:
 # y0 = lo << 63
 	.loc 1 16538
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 16539
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # y1 = lo << 62
 	.loc 1 16540
-	sldi %r4, %r5, 62
+	sldi %r8, %r4, 62
 # (int64) y1 >>= 63
 	.loc 1 16541
-	sradi %r4, %r4, 63
+	sradi %r8, %r8, 63
 # y0 = y0 >> 32
 	.loc 1 16542
-	srdi %r3, %r3, 32
+	srdi %r7, %r7, 32
 # y1 = y1 << 32
 	.loc 1 16543
-	sldi %r4, %r4, 32
+	sldi %r8, %r8, 32
 # y0 = y0 | y1
 	.loc 1 16544
-	or %r3, %r3, %r4
+	or %r7, %r7, %r8
 # mem64[h + 3328] = y0
 	.loc 1 16545
-	std %r3, 3328(%r9)
+	std %r7, 3328(%r5)
 # lo = lo >> 2
 	.loc 1 16546
-	srdi %r5, %r5, 2
+	srdi %r4, %r4, 2
 # h = h + 8
 	.loc 1 16547
-	addi %r9, %r9, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 16548
 	addi %r6, %r6, -1
@@ -60613,50 +60534,44 @@ qhasm_kernel_mceliece_gf12_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l14
 # h = h - 256
 	.loc 1 16551
-	mr %r4, %r9
-	addi %r4, %r4, -256
+	addi %r5, %r5, -256
 # lo = mem64[f + 112]
 	.loc 1 16552
-	mr %r6, %r8
-	ld %r5, 112(%r6)
+	ld %r4, 112(%r9)
 # o0 = 32
 	.loc 1 16553
-	mr %r8, %r6
 	li %r6, 32
-	mr %r3, %r7
-	mr %r7, %r3
-	mr %r9, %r4
 .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l15:
 # y0 = lo << 63
 	.loc 1 16555
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 16556
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # y1 = lo << 62
 	.loc 1 16557
-	sldi %r4, %r5, 62
+	sldi %r8, %r4, 62
 # (int64) y1 >>= 63
 	.loc 1 16558
-	sradi %r4, %r4, 63
+	sradi %r8, %r8, 63
 # y0 = y0 >> 32
 	.loc 1 16559
-	srdi %r3, %r3, 32
+	srdi %r7, %r7, 32
 # y1 = y1 << 32
 	.loc 1 16560
-	sldi %r4, %r4, 32
+	sldi %r8, %r8, 32
 # y0 = y0 | y1
 	.loc 1 16561
-	or %r3, %r3, %r4
+	or %r7, %r7, %r8
 # mem64[h + 3584] = y0
 	.loc 1 16562
-	std %r3, 3584(%r9)
+	std %r7, 3584(%r5)
 # lo = lo >> 2
 	.loc 1 16563
-	srdi %r5, %r5, 2
+	srdi %r4, %r4, 2
 # h = h + 8
 	.loc 1 16564
-	addi %r9, %r9, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 16565
 	addi %r6, %r6, -1
@@ -60668,50 +60583,44 @@ qhasm_kernel_mceliece_gf12_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l15
 # h = h - 256
 	.loc 1 16568
-	mr %r4, %r9
-	addi %r4, %r4, -256
+	addi %r5, %r5, -256
 # lo = mem64[f + 120]
 	.loc 1 16569
-	mr %r6, %r8
-	ld %r5, 120(%r6)
+	ld %r4, 120(%r9)
 # o0 = 32
 	.loc 1 16570
-	mr %r8, %r6
 	li %r6, 32
-	mr %r3, %r7
-	mr %r7, %r3
-	mr %r9, %r4
 .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l16:
 # y0 = lo << 63
 	.loc 1 16572
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 16573
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # y1 = lo << 62
 	.loc 1 16574
-	sldi %r4, %r5, 62
+	sldi %r8, %r4, 62
 # (int64) y1 >>= 63
 	.loc 1 16575
-	sradi %r4, %r4, 63
+	sradi %r8, %r8, 63
 # y0 = y0 >> 32
 	.loc 1 16576
-	srdi %r3, %r3, 32
+	srdi %r7, %r7, 32
 # y1 = y1 << 32
 	.loc 1 16577
-	sldi %r4, %r4, 32
+	sldi %r8, %r8, 32
 # y0 = y0 | y1
 	.loc 1 16578
-	or %r3, %r3, %r4
+	or %r7, %r7, %r8
 # mem64[h + 3840] = y0
 	.loc 1 16579
-	std %r3, 3840(%r9)
+	std %r7, 3840(%r5)
 # lo = lo >> 2
 	.loc 1 16580
-	srdi %r5, %r5, 2
+	srdi %r4, %r4, 2
 # h = h + 8
 	.loc 1 16581
-	addi %r9, %r9, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 16582
 	addi %r6, %r6, -1
@@ -60723,50 +60632,44 @@ qhasm_kernel_mceliece_gf12_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l16
 # h = h - 256
 	.loc 1 16585
-	mr %r4, %r9
-	addi %r4, %r4, -256
+	addi %r5, %r5, -256
 # lo = mem64[f + 128]
 	.loc 1 16586
-	mr %r6, %r8
-	ld %r5, 128(%r6)
+	ld %r4, 128(%r9)
 # o0 = 32
 	.loc 1 16587
-	mr %r8, %r6
 	li %r6, 32
-	mr %r3, %r7
-	mr %r7, %r3
-	mr %r9, %r4
 .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l17:
 # y0 = lo << 63
 	.loc 1 16589
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 16590
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # y1 = lo << 62
 	.loc 1 16591
-	sldi %r4, %r5, 62
+	sldi %r8, %r4, 62
 # (int64) y1 >>= 63
 	.loc 1 16592
-	sradi %r4, %r4, 63
+	sradi %r8, %r8, 63
 # y0 = y0 >> 32
 	.loc 1 16593
-	srdi %r3, %r3, 32
+	srdi %r7, %r7, 32
 # y1 = y1 << 32
 	.loc 1 16594
-	sldi %r4, %r4, 32
+	sldi %r8, %r8, 32
 # y0 = y0 | y1
 	.loc 1 16595
-	or %r3, %r3, %r4
+	or %r7, %r7, %r8
 # mem64[h + 4096] = y0
 	.loc 1 16596
-	std %r3, 4096(%r9)
+	std %r7, 4096(%r5)
 # lo = lo >> 2
 	.loc 1 16597
-	srdi %r5, %r5, 2
+	srdi %r4, %r4, 2
 # h = h + 8
 	.loc 1 16598
-	addi %r9, %r9, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 16599
 	addi %r6, %r6, -1
@@ -60778,50 +60681,44 @@ qhasm_kernel_mceliece_gf12_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l17
 # h = h - 256
 	.loc 1 16602
-	mr %r4, %r9
-	addi %r4, %r4, -256
+	addi %r5, %r5, -256
 # lo = mem64[f + 136]
 	.loc 1 16603
-	mr %r6, %r8
-	ld %r5, 136(%r6)
+	ld %r4, 136(%r9)
 # o0 = 32
 	.loc 1 16604
-	mr %r8, %r6
 	li %r6, 32
-	mr %r3, %r7
-	mr %r7, %r3
-	mr %r9, %r4
 .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l18:
 # y0 = lo << 63
 	.loc 1 16606
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 16607
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # y1 = lo << 62
 	.loc 1 16608
-	sldi %r4, %r5, 62
+	sldi %r8, %r4, 62
 # (int64) y1 >>= 63
 	.loc 1 16609
-	sradi %r4, %r4, 63
+	sradi %r8, %r8, 63
 # y0 = y0 >> 32
 	.loc 1 16610
-	srdi %r3, %r3, 32
+	srdi %r7, %r7, 32
 # y1 = y1 << 32
 	.loc 1 16611
-	sldi %r4, %r4, 32
+	sldi %r8, %r8, 32
 # y0 = y0 | y1
 	.loc 1 16612
-	or %r3, %r3, %r4
+	or %r7, %r7, %r8
 # mem64[h + 4352] = y0
 	.loc 1 16613
-	std %r3, 4352(%r9)
+	std %r7, 4352(%r5)
 # lo = lo >> 2
 	.loc 1 16614
-	srdi %r5, %r5, 2
+	srdi %r4, %r4, 2
 # h = h + 8
 	.loc 1 16615
-	addi %r9, %r9, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 16616
 	addi %r6, %r6, -1
@@ -60833,50 +60730,44 @@ qhasm_kernel_mceliece_gf12_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l18
 # h = h - 256
 	.loc 1 16619
-	mr %r4, %r9
-	addi %r4, %r4, -256
+	addi %r5, %r5, -256
 # lo = mem64[f + 144]
 	.loc 1 16620
-	mr %r6, %r8
-	ld %r5, 144(%r6)
+	ld %r4, 144(%r9)
 # o0 = 32
 	.loc 1 16621
-	mr %r8, %r6
 	li %r6, 32
-	mr %r3, %r7
-	mr %r7, %r3
-	mr %r9, %r4
 .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l19:
 # y0 = lo << 63
 	.loc 1 16623
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 16624
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # y1 = lo << 62
 	.loc 1 16625
-	sldi %r4, %r5, 62
+	sldi %r8, %r4, 62
 # (int64) y1 >>= 63
 	.loc 1 16626
-	sradi %r4, %r4, 63
+	sradi %r8, %r8, 63
 # y0 = y0 >> 32
 	.loc 1 16627
-	srdi %r3, %r3, 32
+	srdi %r7, %r7, 32
 # y1 = y1 << 32
 	.loc 1 16628
-	sldi %r4, %r4, 32
+	sldi %r8, %r8, 32
 # y0 = y0 | y1
 	.loc 1 16629
-	or %r3, %r3, %r4
+	or %r7, %r7, %r8
 # mem64[h + 4608] = y0
 	.loc 1 16630
-	std %r3, 4608(%r9)
+	std %r7, 4608(%r5)
 # lo = lo >> 2
 	.loc 1 16631
-	srdi %r5, %r5, 2
+	srdi %r4, %r4, 2
 # h = h + 8
 	.loc 1 16632
-	addi %r9, %r9, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 16633
 	addi %r6, %r6, -1
@@ -60888,50 +60779,44 @@ qhasm_kernel_mceliece_gf12_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l19
 # h = h - 256
 	.loc 1 16636
-	mr %r4, %r9
-	addi %r4, %r4, -256
+	addi %r5, %r5, -256
 # lo = mem64[f + 152]
 	.loc 1 16637
-	mr %r6, %r8
-	ld %r5, 152(%r6)
+	ld %r4, 152(%r9)
 # o0 = 32
 	.loc 1 16638
-	mr %r8, %r6
 	li %r6, 32
-	mr %r3, %r7
-	mr %r7, %r3
-	mr %r9, %r4
 .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l20:
 # y0 = lo << 63
 	.loc 1 16640
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 16641
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # y1 = lo << 62
 	.loc 1 16642
-	sldi %r4, %r5, 62
+	sldi %r8, %r4, 62
 # (int64) y1 >>= 63
 	.loc 1 16643
-	sradi %r4, %r4, 63
+	sradi %r8, %r8, 63
 # y0 = y0 >> 32
 	.loc 1 16644
-	srdi %r3, %r3, 32
+	srdi %r7, %r7, 32
 # y1 = y1 << 32
 	.loc 1 16645
-	sldi %r4, %r4, 32
+	sldi %r8, %r8, 32
 # y0 = y0 | y1
 	.loc 1 16646
-	or %r3, %r3, %r4
+	or %r7, %r7, %r8
 # mem64[h + 4864] = y0
 	.loc 1 16647
-	std %r3, 4864(%r9)
+	std %r7, 4864(%r5)
 # lo = lo >> 2
 	.loc 1 16648
-	srdi %r5, %r5, 2
+	srdi %r4, %r4, 2
 # h = h + 8
 	.loc 1 16649
-	addi %r9, %r9, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 16650
 	addi %r6, %r6, -1
@@ -60943,50 +60828,44 @@ qhasm_kernel_mceliece_gf12_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l20
 # h = h - 256
 	.loc 1 16653
-	mr %r4, %r9
-	addi %r4, %r4, -256
+	addi %r5, %r5, -256
 # lo = mem64[f + 160]
 	.loc 1 16654
-	mr %r6, %r8
-	ld %r5, 160(%r6)
+	ld %r4, 160(%r9)
 # o0 = 32
 	.loc 1 16655
-	mr %r8, %r6
 	li %r6, 32
-	mr %r3, %r7
-	mr %r7, %r3
-	mr %r9, %r4
 .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l21:
 # y0 = lo << 63
 	.loc 1 16657
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 16658
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # y1 = lo << 62
 	.loc 1 16659
-	sldi %r4, %r5, 62
+	sldi %r8, %r4, 62
 # (int64) y1 >>= 63
 	.loc 1 16660
-	sradi %r4, %r4, 63
+	sradi %r8, %r8, 63
 # y0 = y0 >> 32
 	.loc 1 16661
-	srdi %r3, %r3, 32
+	srdi %r7, %r7, 32
 # y1 = y1 << 32
 	.loc 1 16662
-	sldi %r4, %r4, 32
+	sldi %r8, %r8, 32
 # y0 = y0 | y1
 	.loc 1 16663
-	or %r3, %r3, %r4
+	or %r7, %r7, %r8
 # mem64[h + 5120] = y0
 	.loc 1 16664
-	std %r3, 5120(%r9)
+	std %r7, 5120(%r5)
 # lo = lo >> 2
 	.loc 1 16665
-	srdi %r5, %r5, 2
+	srdi %r4, %r4, 2
 # h = h + 8
 	.loc 1 16666
-	addi %r9, %r9, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 16667
 	addi %r6, %r6, -1
@@ -60998,50 +60877,44 @@ qhasm_kernel_mceliece_gf12_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l21
 # h = h - 256
 	.loc 1 16670
-	mr %r4, %r9
-	addi %r4, %r4, -256
+	addi %r5, %r5, -256
 # lo = mem64[f + 168]
 	.loc 1 16671
-	mr %r6, %r8
-	ld %r5, 168(%r6)
+	ld %r4, 168(%r9)
 # o0 = 32
 	.loc 1 16672
-	mr %r8, %r6
 	li %r6, 32
-	mr %r3, %r7
-	mr %r7, %r3
-	mr %r9, %r4
 .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l22:
 # y0 = lo << 63
 	.loc 1 16674
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 16675
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # y1 = lo << 62
 	.loc 1 16676
-	sldi %r4, %r5, 62
+	sldi %r8, %r4, 62
 # (int64) y1 >>= 63
 	.loc 1 16677
-	sradi %r4, %r4, 63
+	sradi %r8, %r8, 63
 # y0 = y0 >> 32
 	.loc 1 16678
-	srdi %r3, %r3, 32
+	srdi %r7, %r7, 32
 # y1 = y1 << 32
 	.loc 1 16679
-	sldi %r4, %r4, 32
+	sldi %r8, %r8, 32
 # y0 = y0 | y1
 	.loc 1 16680
-	or %r3, %r3, %r4
+	or %r7, %r7, %r8
 # mem64[h + 5376] = y0
 	.loc 1 16681
-	std %r3, 5376(%r9)
+	std %r7, 5376(%r5)
 # lo = lo >> 2
 	.loc 1 16682
-	srdi %r5, %r5, 2
+	srdi %r4, %r4, 2
 # h = h + 8
 	.loc 1 16683
-	addi %r9, %r9, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 16684
 	addi %r6, %r6, -1
@@ -61053,50 +60926,44 @@ qhasm_kernel_mceliece_gf12_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l22
 # h = h - 256
 	.loc 1 16687
-	mr %r4, %r9
-	addi %r4, %r4, -256
+	addi %r5, %r5, -256
 # lo = mem64[f + 176]
 	.loc 1 16688
-	mr %r6, %r8
-	ld %r5, 176(%r6)
+	ld %r4, 176(%r9)
 # o0 = 32
 	.loc 1 16689
-	mr %r8, %r6
 	li %r6, 32
-	mr %r3, %r7
-	mr %r7, %r3
-	mr %r9, %r4
 .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l23:
 # y0 = lo << 63
 	.loc 1 16691
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 16692
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # y1 = lo << 62
 	.loc 1 16693
-	sldi %r4, %r5, 62
+	sldi %r8, %r4, 62
 # (int64) y1 >>= 63
 	.loc 1 16694
-	sradi %r4, %r4, 63
+	sradi %r8, %r8, 63
 # y0 = y0 >> 32
 	.loc 1 16695
-	srdi %r3, %r3, 32
+	srdi %r7, %r7, 32
 # y1 = y1 << 32
 	.loc 1 16696
-	sldi %r4, %r4, 32
+	sldi %r8, %r8, 32
 # y0 = y0 | y1
 	.loc 1 16697
-	or %r3, %r3, %r4
+	or %r7, %r7, %r8
 # mem64[h + 5632] = y0
 	.loc 1 16698
-	std %r3, 5632(%r9)
+	std %r7, 5632(%r5)
 # lo = lo >> 2
 	.loc 1 16699
-	srdi %r5, %r5, 2
+	srdi %r4, %r4, 2
 # h = h + 8
 	.loc 1 16700
-	addi %r9, %r9, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 16701
 	addi %r6, %r6, -1
@@ -61108,49 +60975,44 @@ qhasm_kernel_mceliece_gf12_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l23
 # h = h - 256
 	.loc 1 16704
-	mr %r4, %r9
-	addi %r4, %r4, -256
+	addi %r5, %r5, -256
 # lo = mem64[f + 184]
 	.loc 1 16705
-	mr %r6, %r8
-	ld %r5, 184(%r6)
+	ld %r4, 184(%r9)
 # o0 = 32
 	.loc 1 16706
 	li %r6, 32
-	mr %r3, %r7
-	mr %r7, %r3
-	mr %r8, %r4
 .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l24:
 # y0 = lo << 63
 	.loc 1 16708
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 16709
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # y1 = lo << 62
 	.loc 1 16710
-	sldi %r4, %r5, 62
+	sldi %r8, %r4, 62
 # (int64) y1 >>= 63
 	.loc 1 16711
-	sradi %r4, %r4, 63
+	sradi %r8, %r8, 63
 # y0 = y0 >> 32
 	.loc 1 16712
-	srdi %r3, %r3, 32
+	srdi %r7, %r7, 32
 # y1 = y1 << 32
 	.loc 1 16713
-	sldi %r4, %r4, 32
+	sldi %r8, %r8, 32
 # y0 = y0 | y1
 	.loc 1 16714
-	or %r3, %r3, %r4
+	or %r7, %r7, %r8
 # mem64[h + 5888] = y0
 	.loc 1 16715
-	std %r3, 5888(%r8)
+	std %r7, 5888(%r5)
 # lo = lo >> 2
 	.loc 1 16716
-	srdi %r5, %r5, 2
+	srdi %r4, %r4, 2
 # h = h + 8
 	.loc 1 16717
-	addi %r8, %r8, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 16718
 	addi %r6, %r6, -1
@@ -61162,11 +61024,7 @@ qhasm_kernel_mceliece_gf12_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_ppc64_fft.l24
 # h = h - 256
 	.loc 1 16721
-	mr %r4, %r8
-	addi %r4, %r4, -256
-# p = v
-	.loc 1 16723
-	mr %r3, %r7
+	addi %r5, %r5, -256
 # o1 = 64
 	.loc 1 16724
 	std %r3, 6648(%r1)

@@ -30,6930 +30,6925 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	std %r29, 12936(%r1)
 	std %r30, 12944(%r1)
 	std %r31, 12952(%r1)
-# input so ri
-	.loc 1 14
-	mr %r6, %r3
 # h = &E
 	.loc 1 17
-	la %r3, 6640(%r1)
+	la %r5, 6640(%r1)
 # o0 = 768
 	.loc 1 18
-	li %r5, 768
-	mr %r7, %r3
+	li %r6, 768
 .Lqhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr.l1:
 # lo = mem64[ri + 0]
 	.loc 1 20
-	ld %r3, 0(%r4)
+	ld %r7, 0(%r4)
 # mem64[h + 0] = lo
 	.loc 1 21
-	std %r3, 0(%r7)
+	std %r7, 0(%r5)
 # ri = ri + 8
 	.loc 1 22
 	addi %r4, %r4, 8
 # h = h + 8
 	.loc 1 23
-	addi %r7, %r7, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 24
-	addi %r5, %r5, -1
+	addi %r6, %r6, -1
 # =? o0 - 0
 	.loc 1 25
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r6, 0
 # goto l1 if !=
 	.loc 1 26
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr.l1
 # g = &TB
 	.loc 1 28
-	la %r4, 496(%r1)
+	la %r5, 496(%r1)
 # k = 0x0
 	.loc 1 29
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 0] = k
 	.loc 1 30
-	std %r3, 0(%r4)
+	std %r4, 0(%r5)
 # k = 0x0
 	.loc 1 31
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 8] = k
 	.loc 1 32
-	std %r3, 8(%r4)
+	std %r4, 8(%r5)
 # k = 0x0
 	.loc 1 33
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 16] = k
 	.loc 1 34
-	std %r3, 16(%r4)
+	std %r4, 16(%r5)
 # k = 0x0
 	.loc 1 35
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 24] = k
 	.loc 1 36
-	std %r3, 24(%r4)
+	std %r4, 24(%r5)
 # k = 0x0
 	.loc 1 37
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 32] = k
 	.loc 1 38
-	std %r3, 32(%r4)
+	std %r4, 32(%r5)
 # k = 0x0
 	.loc 1 39
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 40] = k
 	.loc 1 40
-	std %r3, 40(%r4)
+	std %r4, 40(%r5)
 # k = 0xffffffff00000000
 	.loc 1 41
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 48] = k
 	.loc 1 42
-	std %r3, 48(%r4)
+	std %r4, 48(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 43
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 56] = k
 	.loc 1 44
-	std %r3, 56(%r4)
+	std %r4, 56(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 45
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 64] = k
 	.loc 1 46
-	std %r3, 64(%r4)
+	std %r4, 64(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 47
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 72] = k
 	.loc 1 48
-	std %r3, 72(%r4)
+	std %r4, 72(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 49
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 80] = k
 	.loc 1 50
-	std %r3, 80(%r4)
+	std %r4, 80(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 51
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 88] = k
 	.loc 1 52
-	std %r3, 88(%r4)
+	std %r4, 88(%r5)
 # k = 0x0
 	.loc 1 53
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 96] = k
 	.loc 1 54
-	std %r3, 96(%r4)
+	std %r4, 96(%r5)
 # k = 0x0
 	.loc 1 55
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 104] = k
 	.loc 1 56
-	std %r3, 104(%r4)
+	std %r4, 104(%r5)
 # k = 0x0
 	.loc 1 57
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 112] = k
 	.loc 1 58
-	std %r3, 112(%r4)
+	std %r4, 112(%r5)
 # k = 0x0
 	.loc 1 59
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 120] = k
 	.loc 1 60
-	std %r3, 120(%r4)
+	std %r4, 120(%r5)
 # k = 0x0
 	.loc 1 61
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 128] = k
 	.loc 1 62
-	std %r3, 128(%r4)
+	std %r4, 128(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 63
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 136] = k
 	.loc 1 64
-	std %r3, 136(%r4)
+	std %r4, 136(%r5)
 # k = 0xffffffff00000000
 	.loc 1 65
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 144] = k
 	.loc 1 66
-	std %r3, 144(%r4)
+	std %r4, 144(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 67
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 152] = k
 	.loc 1 68
-	std %r3, 152(%r4)
+	std %r4, 152(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 69
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 160] = k
 	.loc 1 70
-	std %r3, 160(%r4)
+	std %r4, 160(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 71
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 168] = k
 	.loc 1 72
-	std %r3, 168(%r4)
+	std %r4, 168(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 73
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 176] = k
 	.loc 1 74
-	std %r3, 176(%r4)
+	std %r4, 176(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 75
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 184] = k
 	.loc 1 76
-	std %r3, 184(%r4)
+	std %r4, 184(%r5)
 # k = 0x0
 	.loc 1 77
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 192] = k
 	.loc 1 78
-	std %r3, 192(%r4)
+	std %r4, 192(%r5)
 # k = 0x0
 	.loc 1 79
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 200] = k
 	.loc 1 80
-	std %r3, 200(%r4)
+	std %r4, 200(%r5)
 # k = 0x0
 	.loc 1 81
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 208] = k
 	.loc 1 82
-	std %r3, 208(%r4)
+	std %r4, 208(%r5)
 # k = 0x0
 	.loc 1 83
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 216] = k
 	.loc 1 84
-	std %r3, 216(%r4)
+	std %r4, 216(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 85
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 224] = k
 	.loc 1 86
-	std %r3, 224(%r4)
+	std %r4, 224(%r5)
 # k = 0x0
 	.loc 1 87
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 232] = k
 	.loc 1 88
-	std %r3, 232(%r4)
+	std %r4, 232(%r5)
 # k = 0xffffffff00000000
 	.loc 1 89
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 240] = k
 	.loc 1 90
-	std %r3, 240(%r4)
+	std %r4, 240(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 91
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 248] = k
 	.loc 1 92
-	std %r3, 248(%r4)
+	std %r4, 248(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 93
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 256] = k
 	.loc 1 94
-	std %r3, 256(%r4)
+	std %r4, 256(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 95
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 264] = k
 	.loc 1 96
-	std %r3, 264(%r4)
+	std %r4, 264(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 97
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 272] = k
 	.loc 1 98
-	std %r3, 272(%r4)
+	std %r4, 272(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 99
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 280] = k
 	.loc 1 100
-	std %r3, 280(%r4)
+	std %r4, 280(%r5)
 # k = 0x0
 	.loc 1 101
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 288] = k
 	.loc 1 102
-	std %r3, 288(%r4)
+	std %r4, 288(%r5)
 # k = 0x0
 	.loc 1 103
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 296] = k
 	.loc 1 104
-	std %r3, 296(%r4)
+	std %r4, 296(%r5)
 # k = 0x0
 	.loc 1 105
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 304] = k
 	.loc 1 106
-	std %r3, 304(%r4)
+	std %r4, 304(%r5)
 # k = 0x0
 	.loc 1 107
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 312] = k
 	.loc 1 108
-	std %r3, 312(%r4)
+	std %r4, 312(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 109
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 320] = k
 	.loc 1 110
-	std %r3, 320(%r4)
+	std %r4, 320(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 111
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 328] = k
 	.loc 1 112
-	std %r3, 328(%r4)
+	std %r4, 328(%r5)
 # k = 0xffffffff00000000
 	.loc 1 113
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 336] = k
 	.loc 1 114
-	std %r3, 336(%r4)
+	std %r4, 336(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 115
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 344] = k
 	.loc 1 116
-	std %r3, 344(%r4)
+	std %r4, 344(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 117
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 352] = k
 	.loc 1 118
-	std %r3, 352(%r4)
+	std %r4, 352(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 119
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 360] = k
 	.loc 1 120
-	std %r3, 360(%r4)
+	std %r4, 360(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 121
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 368] = k
 	.loc 1 122
-	std %r3, 368(%r4)
+	std %r4, 368(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 123
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 376] = k
 	.loc 1 124
-	std %r3, 376(%r4)
+	std %r4, 376(%r5)
 # k = 0x0
 	.loc 1 125
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 384] = k
 	.loc 1 126
-	std %r3, 384(%r4)
+	std %r4, 384(%r5)
 # k = 0x0
 	.loc 1 127
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 392] = k
 	.loc 1 128
-	std %r3, 392(%r4)
+	std %r4, 392(%r5)
 # k = 0x0
 	.loc 1 129
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 400] = k
 	.loc 1 130
-	std %r3, 400(%r4)
+	std %r4, 400(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 131
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 408] = k
 	.loc 1 132
-	std %r3, 408(%r4)
+	std %r4, 408(%r5)
 # k = 0x0
 	.loc 1 133
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 416] = k
 	.loc 1 134
-	std %r3, 416(%r4)
+	std %r4, 416(%r5)
 # k = 0x0
 	.loc 1 135
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 424] = k
 	.loc 1 136
-	std %r3, 424(%r4)
+	std %r4, 424(%r5)
 # k = 0xffffffff00000000
 	.loc 1 137
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 432] = k
 	.loc 1 138
-	std %r3, 432(%r4)
+	std %r4, 432(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 139
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 440] = k
 	.loc 1 140
-	std %r3, 440(%r4)
+	std %r4, 440(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 141
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 448] = k
 	.loc 1 142
-	std %r3, 448(%r4)
+	std %r4, 448(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 143
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 456] = k
 	.loc 1 144
-	std %r3, 456(%r4)
+	std %r4, 456(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 145
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 464] = k
 	.loc 1 146
-	std %r3, 464(%r4)
+	std %r4, 464(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 147
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 472] = k
 	.loc 1 148
-	std %r3, 472(%r4)
+	std %r4, 472(%r5)
 # k = 0x0
 	.loc 1 149
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 480] = k
 	.loc 1 150
-	std %r3, 480(%r4)
+	std %r4, 480(%r5)
 # k = 0x0
 	.loc 1 151
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 488] = k
 	.loc 1 152
-	std %r3, 488(%r4)
+	std %r4, 488(%r5)
 # k = 0x0
 	.loc 1 153
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 496] = k
 	.loc 1 154
-	std %r3, 496(%r4)
+	std %r4, 496(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 155
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 504] = k
 	.loc 1 156
-	std %r3, 504(%r4)
+	std %r4, 504(%r5)
 # k = 0x0
 	.loc 1 157
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 512] = k
 	.loc 1 158
-	std %r3, 512(%r4)
+	std %r4, 512(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 159
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 520] = k
 	.loc 1 160
-	std %r3, 520(%r4)
+	std %r4, 520(%r5)
 # k = 0xffffffff00000000
 	.loc 1 161
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 528] = k
 	.loc 1 162
-	std %r3, 528(%r4)
+	std %r4, 528(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 163
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 536] = k
 	.loc 1 164
-	std %r3, 536(%r4)
+	std %r4, 536(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 165
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 544] = k
 	.loc 1 166
-	std %r3, 544(%r4)
+	std %r4, 544(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 167
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 552] = k
 	.loc 1 168
-	std %r3, 552(%r4)
+	std %r4, 552(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 169
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 560] = k
 	.loc 1 170
-	std %r3, 560(%r4)
+	std %r4, 560(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 171
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 568] = k
 	.loc 1 172
-	std %r3, 568(%r4)
+	std %r4, 568(%r5)
 # k = 0x0
 	.loc 1 173
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 576] = k
 	.loc 1 174
-	std %r3, 576(%r4)
+	std %r4, 576(%r5)
 # k = 0x0
 	.loc 1 175
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 584] = k
 	.loc 1 176
-	std %r3, 584(%r4)
+	std %r4, 584(%r5)
 # k = 0x0
 	.loc 1 177
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 592] = k
 	.loc 1 178
-	std %r3, 592(%r4)
+	std %r4, 592(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 179
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 600] = k
 	.loc 1 180
-	std %r3, 600(%r4)
+	std %r4, 600(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 181
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 608] = k
 	.loc 1 182
-	std %r3, 608(%r4)
+	std %r4, 608(%r5)
 # k = 0x0
 	.loc 1 183
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 616] = k
 	.loc 1 184
-	std %r3, 616(%r4)
+	std %r4, 616(%r5)
 # k = 0xffffffff00000000
 	.loc 1 185
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 624] = k
 	.loc 1 186
-	std %r3, 624(%r4)
+	std %r4, 624(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 187
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 632] = k
 	.loc 1 188
-	std %r3, 632(%r4)
+	std %r4, 632(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 189
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 640] = k
 	.loc 1 190
-	std %r3, 640(%r4)
+	std %r4, 640(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 191
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 648] = k
 	.loc 1 192
-	std %r3, 648(%r4)
+	std %r4, 648(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 193
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 656] = k
 	.loc 1 194
-	std %r3, 656(%r4)
+	std %r4, 656(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 195
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 664] = k
 	.loc 1 196
-	std %r3, 664(%r4)
+	std %r4, 664(%r5)
 # k = 0x0
 	.loc 1 197
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 672] = k
 	.loc 1 198
-	std %r3, 672(%r4)
+	std %r4, 672(%r5)
 # k = 0x0
 	.loc 1 199
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 680] = k
 	.loc 1 200
-	std %r3, 680(%r4)
+	std %r4, 680(%r5)
 # k = 0x0
 	.loc 1 201
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 688] = k
 	.loc 1 202
-	std %r3, 688(%r4)
+	std %r4, 688(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 203
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 696] = k
 	.loc 1 204
-	std %r3, 696(%r4)
+	std %r4, 696(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 205
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 704] = k
 	.loc 1 206
-	std %r3, 704(%r4)
+	std %r4, 704(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 207
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 712] = k
 	.loc 1 208
-	std %r3, 712(%r4)
+	std %r4, 712(%r5)
 # k = 0xffffffff00000000
 	.loc 1 209
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 720] = k
 	.loc 1 210
-	std %r3, 720(%r4)
+	std %r4, 720(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 211
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 728] = k
 	.loc 1 212
-	std %r3, 728(%r4)
+	std %r4, 728(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 213
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 736] = k
 	.loc 1 214
-	std %r3, 736(%r4)
+	std %r4, 736(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 215
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 744] = k
 	.loc 1 216
-	std %r3, 744(%r4)
+	std %r4, 744(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 217
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 752] = k
 	.loc 1 218
-	std %r3, 752(%r4)
+	std %r4, 752(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 219
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 760] = k
 	.loc 1 220
-	std %r3, 760(%r4)
+	std %r4, 760(%r5)
 # k = 0x0
 	.loc 1 221
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 768] = k
 	.loc 1 222
-	std %r3, 768(%r4)
+	std %r4, 768(%r5)
 # k = 0x0
 	.loc 1 223
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 776] = k
 	.loc 1 224
-	std %r3, 776(%r4)
+	std %r4, 776(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 225
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 784] = k
 	.loc 1 226
-	std %r3, 784(%r4)
+	std %r4, 784(%r5)
 # k = 0x0
 	.loc 1 227
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 792] = k
 	.loc 1 228
-	std %r3, 792(%r4)
+	std %r4, 792(%r5)
 # k = 0x0
 	.loc 1 229
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 800] = k
 	.loc 1 230
-	std %r3, 800(%r4)
+	std %r4, 800(%r5)
 # k = 0x0
 	.loc 1 231
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 808] = k
 	.loc 1 232
-	std %r3, 808(%r4)
+	std %r4, 808(%r5)
 # k = 0xffffffff00000000
 	.loc 1 233
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 816] = k
 	.loc 1 234
-	std %r3, 816(%r4)
+	std %r4, 816(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 235
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 824] = k
 	.loc 1 236
-	std %r3, 824(%r4)
+	std %r4, 824(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 237
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 832] = k
 	.loc 1 238
-	std %r3, 832(%r4)
+	std %r4, 832(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 239
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 840] = k
 	.loc 1 240
-	std %r3, 840(%r4)
+	std %r4, 840(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 241
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 848] = k
 	.loc 1 242
-	std %r3, 848(%r4)
+	std %r4, 848(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 243
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 856] = k
 	.loc 1 244
-	std %r3, 856(%r4)
+	std %r4, 856(%r5)
 # k = 0x0
 	.loc 1 245
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 864] = k
 	.loc 1 246
-	std %r3, 864(%r4)
+	std %r4, 864(%r5)
 # k = 0x0
 	.loc 1 247
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 872] = k
 	.loc 1 248
-	std %r3, 872(%r4)
+	std %r4, 872(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 249
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 880] = k
 	.loc 1 250
-	std %r3, 880(%r4)
+	std %r4, 880(%r5)
 # k = 0x0
 	.loc 1 251
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 888] = k
 	.loc 1 252
-	std %r3, 888(%r4)
+	std %r4, 888(%r5)
 # k = 0x0
 	.loc 1 253
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 896] = k
 	.loc 1 254
-	std %r3, 896(%r4)
+	std %r4, 896(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 255
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 904] = k
 	.loc 1 256
-	std %r3, 904(%r4)
+	std %r4, 904(%r5)
 # k = 0xffffffff00000000
 	.loc 1 257
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 912] = k
 	.loc 1 258
-	std %r3, 912(%r4)
+	std %r4, 912(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 259
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 920] = k
 	.loc 1 260
-	std %r3, 920(%r4)
+	std %r4, 920(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 261
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 928] = k
 	.loc 1 262
-	std %r3, 928(%r4)
+	std %r4, 928(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 263
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 936] = k
 	.loc 1 264
-	std %r3, 936(%r4)
+	std %r4, 936(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 265
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 944] = k
 	.loc 1 266
-	std %r3, 944(%r4)
+	std %r4, 944(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 267
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 952] = k
 	.loc 1 268
-	std %r3, 952(%r4)
+	std %r4, 952(%r5)
 # k = 0x0
 	.loc 1 269
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 960] = k
 	.loc 1 270
-	std %r3, 960(%r4)
+	std %r4, 960(%r5)
 # k = 0x0
 	.loc 1 271
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 968] = k
 	.loc 1 272
-	std %r3, 968(%r4)
+	std %r4, 968(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 273
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 976] = k
 	.loc 1 274
-	std %r3, 976(%r4)
+	std %r4, 976(%r5)
 # k = 0x0
 	.loc 1 275
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 984] = k
 	.loc 1 276
-	std %r3, 984(%r4)
+	std %r4, 984(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 277
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 992] = k
 	.loc 1 278
-	std %r3, 992(%r4)
+	std %r4, 992(%r5)
 # k = 0x0
 	.loc 1 279
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1000] = k
 	.loc 1 280
-	std %r3, 1000(%r4)
+	std %r4, 1000(%r5)
 # k = 0xffffffff00000000
 	.loc 1 281
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 1008] = k
 	.loc 1 282
-	std %r3, 1008(%r4)
+	std %r4, 1008(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 283
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 1016] = k
 	.loc 1 284
-	std %r3, 1016(%r4)
+	std %r4, 1016(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 285
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 1024] = k
 	.loc 1 286
-	std %r3, 1024(%r4)
+	std %r4, 1024(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 287
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 1032] = k
 	.loc 1 288
-	std %r3, 1032(%r4)
+	std %r4, 1032(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 289
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 1040] = k
 	.loc 1 290
-	std %r3, 1040(%r4)
+	std %r4, 1040(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 291
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 1048] = k
 	.loc 1 292
-	std %r3, 1048(%r4)
+	std %r4, 1048(%r5)
 # k = 0x0
 	.loc 1 293
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1056] = k
 	.loc 1 294
-	std %r3, 1056(%r4)
+	std %r4, 1056(%r5)
 # k = 0x0
 	.loc 1 295
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1064] = k
 	.loc 1 296
-	std %r3, 1064(%r4)
+	std %r4, 1064(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 297
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 1072] = k
 	.loc 1 298
-	std %r3, 1072(%r4)
+	std %r4, 1072(%r5)
 # k = 0x0
 	.loc 1 299
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1080] = k
 	.loc 1 300
-	std %r3, 1080(%r4)
+	std %r4, 1080(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 301
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 1088] = k
 	.loc 1 302
-	std %r3, 1088(%r4)
+	std %r4, 1088(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 303
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 1096] = k
 	.loc 1 304
-	std %r3, 1096(%r4)
+	std %r4, 1096(%r5)
 # k = 0xffffffff00000000
 	.loc 1 305
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 1104] = k
 	.loc 1 306
-	std %r3, 1104(%r4)
+	std %r4, 1104(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 307
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 1112] = k
 	.loc 1 308
-	std %r3, 1112(%r4)
+	std %r4, 1112(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 309
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 1120] = k
 	.loc 1 310
-	std %r3, 1120(%r4)
+	std %r4, 1120(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 311
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 1128] = k
 	.loc 1 312
-	std %r3, 1128(%r4)
+	std %r4, 1128(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 313
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 1136] = k
 	.loc 1 314
-	std %r3, 1136(%r4)
+	std %r4, 1136(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 315
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 1144] = k
 	.loc 1 316
-	std %r3, 1144(%r4)
+	std %r4, 1144(%r5)
 # k = 0x0
 	.loc 1 317
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1152] = k
 	.loc 1 318
-	std %r3, 1152(%r4)
+	std %r4, 1152(%r5)
 # k = 0x0
 	.loc 1 319
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1160] = k
 	.loc 1 320
-	std %r3, 1160(%r4)
+	std %r4, 1160(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 321
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 1168] = k
 	.loc 1 322
-	std %r3, 1168(%r4)
+	std %r4, 1168(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 323
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 1176] = k
 	.loc 1 324
-	std %r3, 1176(%r4)
+	std %r4, 1176(%r5)
 # k = 0x0
 	.loc 1 325
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1184] = k
 	.loc 1 326
-	std %r3, 1184(%r4)
+	std %r4, 1184(%r5)
 # k = 0x0
 	.loc 1 327
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1192] = k
 	.loc 1 328
-	std %r3, 1192(%r4)
+	std %r4, 1192(%r5)
 # k = 0xffffffff00000000
 	.loc 1 329
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 1200] = k
 	.loc 1 330
-	std %r3, 1200(%r4)
+	std %r4, 1200(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 331
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 1208] = k
 	.loc 1 332
-	std %r3, 1208(%r4)
+	std %r4, 1208(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 333
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 1216] = k
 	.loc 1 334
-	std %r3, 1216(%r4)
+	std %r4, 1216(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 335
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 1224] = k
 	.loc 1 336
-	std %r3, 1224(%r4)
+	std %r4, 1224(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 337
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 1232] = k
 	.loc 1 338
-	std %r3, 1232(%r4)
+	std %r4, 1232(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 339
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 1240] = k
 	.loc 1 340
-	std %r3, 1240(%r4)
+	std %r4, 1240(%r5)
 # k = 0x0
 	.loc 1 341
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1248] = k
 	.loc 1 342
-	std %r3, 1248(%r4)
+	std %r4, 1248(%r5)
 # k = 0x0
 	.loc 1 343
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1256] = k
 	.loc 1 344
-	std %r3, 1256(%r4)
+	std %r4, 1256(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 345
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 1264] = k
 	.loc 1 346
-	std %r3, 1264(%r4)
+	std %r4, 1264(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 347
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 1272] = k
 	.loc 1 348
-	std %r3, 1272(%r4)
+	std %r4, 1272(%r5)
 # k = 0x0
 	.loc 1 349
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1280] = k
 	.loc 1 350
-	std %r3, 1280(%r4)
+	std %r4, 1280(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 351
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 1288] = k
 	.loc 1 352
-	std %r3, 1288(%r4)
+	std %r4, 1288(%r5)
 # k = 0xffffffff00000000
 	.loc 1 353
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 1296] = k
 	.loc 1 354
-	std %r3, 1296(%r4)
+	std %r4, 1296(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 355
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 1304] = k
 	.loc 1 356
-	std %r3, 1304(%r4)
+	std %r4, 1304(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 357
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 1312] = k
 	.loc 1 358
-	std %r3, 1312(%r4)
+	std %r4, 1312(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 359
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 1320] = k
 	.loc 1 360
-	std %r3, 1320(%r4)
+	std %r4, 1320(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 361
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 1328] = k
 	.loc 1 362
-	std %r3, 1328(%r4)
+	std %r4, 1328(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 363
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 1336] = k
 	.loc 1 364
-	std %r3, 1336(%r4)
+	std %r4, 1336(%r5)
 # k = 0x0
 	.loc 1 365
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1344] = k
 	.loc 1 366
-	std %r3, 1344(%r4)
+	std %r4, 1344(%r5)
 # k = 0x0
 	.loc 1 367
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1352] = k
 	.loc 1 368
-	std %r3, 1352(%r4)
+	std %r4, 1352(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 369
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 1360] = k
 	.loc 1 370
-	std %r3, 1360(%r4)
+	std %r4, 1360(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 371
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 1368] = k
 	.loc 1 372
-	std %r3, 1368(%r4)
+	std %r4, 1368(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 373
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 1376] = k
 	.loc 1 374
-	std %r3, 1376(%r4)
+	std %r4, 1376(%r5)
 # k = 0x0
 	.loc 1 375
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1384] = k
 	.loc 1 376
-	std %r3, 1384(%r4)
+	std %r4, 1384(%r5)
 # k = 0xffffffff00000000
 	.loc 1 377
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 1392] = k
 	.loc 1 378
-	std %r3, 1392(%r4)
+	std %r4, 1392(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 379
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 1400] = k
 	.loc 1 380
-	std %r3, 1400(%r4)
+	std %r4, 1400(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 381
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 1408] = k
 	.loc 1 382
-	std %r3, 1408(%r4)
+	std %r4, 1408(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 383
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 1416] = k
 	.loc 1 384
-	std %r3, 1416(%r4)
+	std %r4, 1416(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 385
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 1424] = k
 	.loc 1 386
-	std %r3, 1424(%r4)
+	std %r4, 1424(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 387
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 1432] = k
 	.loc 1 388
-	std %r3, 1432(%r4)
+	std %r4, 1432(%r5)
 # k = 0x0
 	.loc 1 389
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1440] = k
 	.loc 1 390
-	std %r3, 1440(%r4)
+	std %r4, 1440(%r5)
 # k = 0x0
 	.loc 1 391
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1448] = k
 	.loc 1 392
-	std %r3, 1448(%r4)
+	std %r4, 1448(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 393
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 1456] = k
 	.loc 1 394
-	std %r3, 1456(%r4)
+	std %r4, 1456(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 395
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 1464] = k
 	.loc 1 396
-	std %r3, 1464(%r4)
+	std %r4, 1464(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 397
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 1472] = k
 	.loc 1 398
-	std %r3, 1472(%r4)
+	std %r4, 1472(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 399
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 1480] = k
 	.loc 1 400
-	std %r3, 1480(%r4)
+	std %r4, 1480(%r5)
 # k = 0xffffffff00000000
 	.loc 1 401
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 1488] = k
 	.loc 1 402
-	std %r3, 1488(%r4)
+	std %r4, 1488(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 403
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 1496] = k
 	.loc 1 404
-	std %r3, 1496(%r4)
+	std %r4, 1496(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 405
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 1504] = k
 	.loc 1 406
-	std %r3, 1504(%r4)
+	std %r4, 1504(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 407
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 1512] = k
 	.loc 1 408
-	std %r3, 1512(%r4)
+	std %r4, 1512(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 409
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 1520] = k
 	.loc 1 410
-	std %r3, 1520(%r4)
+	std %r4, 1520(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 411
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 1528] = k
 	.loc 1 412
-	std %r3, 1528(%r4)
+	std %r4, 1528(%r5)
 # k = 0x0
 	.loc 1 413
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1536] = k
 	.loc 1 414
-	std %r3, 1536(%r4)
+	std %r4, 1536(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 415
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 1544] = k
 	.loc 1 416
-	std %r3, 1544(%r4)
+	std %r4, 1544(%r5)
 # k = 0x0
 	.loc 1 417
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1552] = k
 	.loc 1 418
-	std %r3, 1552(%r4)
+	std %r4, 1552(%r5)
 # k = 0x0
 	.loc 1 419
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1560] = k
 	.loc 1 420
-	std %r3, 1560(%r4)
+	std %r4, 1560(%r5)
 # k = 0x0
 	.loc 1 421
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1568] = k
 	.loc 1 422
-	std %r3, 1568(%r4)
+	std %r4, 1568(%r5)
 # k = 0x0
 	.loc 1 423
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1576] = k
 	.loc 1 424
-	std %r3, 1576(%r4)
+	std %r4, 1576(%r5)
 # k = 0xffffffff00000000
 	.loc 1 425
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 1584] = k
 	.loc 1 426
-	std %r3, 1584(%r4)
+	std %r4, 1584(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 427
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 1592] = k
 	.loc 1 428
-	std %r3, 1592(%r4)
+	std %r4, 1592(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 429
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 1600] = k
 	.loc 1 430
-	std %r3, 1600(%r4)
+	std %r4, 1600(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 431
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 1608] = k
 	.loc 1 432
-	std %r3, 1608(%r4)
+	std %r4, 1608(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 433
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 1616] = k
 	.loc 1 434
-	std %r3, 1616(%r4)
+	std %r4, 1616(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 435
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 1624] = k
 	.loc 1 436
-	std %r3, 1624(%r4)
+	std %r4, 1624(%r5)
 # k = 0x0
 	.loc 1 437
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1632] = k
 	.loc 1 438
-	std %r3, 1632(%r4)
+	std %r4, 1632(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 439
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 1640] = k
 	.loc 1 440
-	std %r3, 1640(%r4)
+	std %r4, 1640(%r5)
 # k = 0x0
 	.loc 1 441
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1648] = k
 	.loc 1 442
-	std %r3, 1648(%r4)
+	std %r4, 1648(%r5)
 # k = 0x0
 	.loc 1 443
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1656] = k
 	.loc 1 444
-	std %r3, 1656(%r4)
+	std %r4, 1656(%r5)
 # k = 0x0
 	.loc 1 445
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1664] = k
 	.loc 1 446
-	std %r3, 1664(%r4)
+	std %r4, 1664(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 447
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 1672] = k
 	.loc 1 448
-	std %r3, 1672(%r4)
+	std %r4, 1672(%r5)
 # k = 0xffffffff00000000
 	.loc 1 449
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 1680] = k
 	.loc 1 450
-	std %r3, 1680(%r4)
+	std %r4, 1680(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 451
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 1688] = k
 	.loc 1 452
-	std %r3, 1688(%r4)
+	std %r4, 1688(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 453
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 1696] = k
 	.loc 1 454
-	std %r3, 1696(%r4)
+	std %r4, 1696(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 455
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 1704] = k
 	.loc 1 456
-	std %r3, 1704(%r4)
+	std %r4, 1704(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 457
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 1712] = k
 	.loc 1 458
-	std %r3, 1712(%r4)
+	std %r4, 1712(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 459
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 1720] = k
 	.loc 1 460
-	std %r3, 1720(%r4)
+	std %r4, 1720(%r5)
 # k = 0x0
 	.loc 1 461
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1728] = k
 	.loc 1 462
-	std %r3, 1728(%r4)
+	std %r4, 1728(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 463
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 1736] = k
 	.loc 1 464
-	std %r3, 1736(%r4)
+	std %r4, 1736(%r5)
 # k = 0x0
 	.loc 1 465
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1744] = k
 	.loc 1 466
-	std %r3, 1744(%r4)
+	std %r4, 1744(%r5)
 # k = 0x0
 	.loc 1 467
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1752] = k
 	.loc 1 468
-	std %r3, 1752(%r4)
+	std %r4, 1752(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 469
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 1760] = k
 	.loc 1 470
-	std %r3, 1760(%r4)
+	std %r4, 1760(%r5)
 # k = 0x0
 	.loc 1 471
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1768] = k
 	.loc 1 472
-	std %r3, 1768(%r4)
+	std %r4, 1768(%r5)
 # k = 0xffffffff00000000
 	.loc 1 473
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 1776] = k
 	.loc 1 474
-	std %r3, 1776(%r4)
+	std %r4, 1776(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 475
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 1784] = k
 	.loc 1 476
-	std %r3, 1784(%r4)
+	std %r4, 1784(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 477
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 1792] = k
 	.loc 1 478
-	std %r3, 1792(%r4)
+	std %r4, 1792(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 479
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 1800] = k
 	.loc 1 480
-	std %r3, 1800(%r4)
+	std %r4, 1800(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 481
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 1808] = k
 	.loc 1 482
-	std %r3, 1808(%r4)
+	std %r4, 1808(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 483
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 1816] = k
 	.loc 1 484
-	std %r3, 1816(%r4)
+	std %r4, 1816(%r5)
 # k = 0x0
 	.loc 1 485
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1824] = k
 	.loc 1 486
-	std %r3, 1824(%r4)
+	std %r4, 1824(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 487
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 1832] = k
 	.loc 1 488
-	std %r3, 1832(%r4)
+	std %r4, 1832(%r5)
 # k = 0x0
 	.loc 1 489
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1840] = k
 	.loc 1 490
-	std %r3, 1840(%r4)
+	std %r4, 1840(%r5)
 # k = 0x0
 	.loc 1 491
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1848] = k
 	.loc 1 492
-	std %r3, 1848(%r4)
+	std %r4, 1848(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 493
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 1856] = k
 	.loc 1 494
-	std %r3, 1856(%r4)
+	std %r4, 1856(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 495
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 1864] = k
 	.loc 1 496
-	std %r3, 1864(%r4)
+	std %r4, 1864(%r5)
 # k = 0xffffffff00000000
 	.loc 1 497
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 1872] = k
 	.loc 1 498
-	std %r3, 1872(%r4)
+	std %r4, 1872(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 499
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 1880] = k
 	.loc 1 500
-	std %r3, 1880(%r4)
+	std %r4, 1880(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 501
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 1888] = k
 	.loc 1 502
-	std %r3, 1888(%r4)
+	std %r4, 1888(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 503
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 1896] = k
 	.loc 1 504
-	std %r3, 1896(%r4)
+	std %r4, 1896(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 505
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 1904] = k
 	.loc 1 506
-	std %r3, 1904(%r4)
+	std %r4, 1904(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 507
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 1912] = k
 	.loc 1 508
-	std %r3, 1912(%r4)
+	std %r4, 1912(%r5)
 # k = 0x0
 	.loc 1 509
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1920] = k
 	.loc 1 510
-	std %r3, 1920(%r4)
+	std %r4, 1920(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 511
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 1928] = k
 	.loc 1 512
-	std %r3, 1928(%r4)
+	std %r4, 1928(%r5)
 # k = 0x0
 	.loc 1 513
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1936] = k
 	.loc 1 514
-	std %r3, 1936(%r4)
+	std %r4, 1936(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 515
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 1944] = k
 	.loc 1 516
-	std %r3, 1944(%r4)
+	std %r4, 1944(%r5)
 # k = 0x0
 	.loc 1 517
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1952] = k
 	.loc 1 518
-	std %r3, 1952(%r4)
+	std %r4, 1952(%r5)
 # k = 0x0
 	.loc 1 519
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 1960] = k
 	.loc 1 520
-	std %r3, 1960(%r4)
+	std %r4, 1960(%r5)
 # k = 0xffffffff00000000
 	.loc 1 521
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 1968] = k
 	.loc 1 522
-	std %r3, 1968(%r4)
+	std %r4, 1968(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 523
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 1976] = k
 	.loc 1 524
-	std %r3, 1976(%r4)
+	std %r4, 1976(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 525
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 1984] = k
 	.loc 1 526
-	std %r3, 1984(%r4)
+	std %r4, 1984(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 527
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 1992] = k
 	.loc 1 528
-	std %r3, 1992(%r4)
+	std %r4, 1992(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 529
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 2000] = k
 	.loc 1 530
-	std %r3, 2000(%r4)
+	std %r4, 2000(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 531
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 2008] = k
 	.loc 1 532
-	std %r3, 2008(%r4)
+	std %r4, 2008(%r5)
 # k = 0x0
 	.loc 1 533
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2016] = k
 	.loc 1 534
-	std %r3, 2016(%r4)
+	std %r4, 2016(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 535
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2024] = k
 	.loc 1 536
-	std %r3, 2024(%r4)
+	std %r4, 2024(%r5)
 # k = 0x0
 	.loc 1 537
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2032] = k
 	.loc 1 538
-	std %r3, 2032(%r4)
+	std %r4, 2032(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 539
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2040] = k
 	.loc 1 540
-	std %r3, 2040(%r4)
+	std %r4, 2040(%r5)
 # k = 0x0
 	.loc 1 541
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2048] = k
 	.loc 1 542
-	std %r3, 2048(%r4)
+	std %r4, 2048(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 543
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2056] = k
 	.loc 1 544
-	std %r3, 2056(%r4)
+	std %r4, 2056(%r5)
 # k = 0xffffffff00000000
 	.loc 1 545
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 2064] = k
 	.loc 1 546
-	std %r3, 2064(%r4)
+	std %r4, 2064(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 547
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 2072] = k
 	.loc 1 548
-	std %r3, 2072(%r4)
+	std %r4, 2072(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 549
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 2080] = k
 	.loc 1 550
-	std %r3, 2080(%r4)
+	std %r4, 2080(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 551
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 2088] = k
 	.loc 1 552
-	std %r3, 2088(%r4)
+	std %r4, 2088(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 553
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 2096] = k
 	.loc 1 554
-	std %r3, 2096(%r4)
+	std %r4, 2096(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 555
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 2104] = k
 	.loc 1 556
-	std %r3, 2104(%r4)
+	std %r4, 2104(%r5)
 # k = 0x0
 	.loc 1 557
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2112] = k
 	.loc 1 558
-	std %r3, 2112(%r4)
+	std %r4, 2112(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 559
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2120] = k
 	.loc 1 560
-	std %r3, 2120(%r4)
+	std %r4, 2120(%r5)
 # k = 0x0
 	.loc 1 561
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2128] = k
 	.loc 1 562
-	std %r3, 2128(%r4)
+	std %r4, 2128(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 563
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2136] = k
 	.loc 1 564
-	std %r3, 2136(%r4)
+	std %r4, 2136(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 565
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2144] = k
 	.loc 1 566
-	std %r3, 2144(%r4)
+	std %r4, 2144(%r5)
 # k = 0x0
 	.loc 1 567
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2152] = k
 	.loc 1 568
-	std %r3, 2152(%r4)
+	std %r4, 2152(%r5)
 # k = 0xffffffff00000000
 	.loc 1 569
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 2160] = k
 	.loc 1 570
-	std %r3, 2160(%r4)
+	std %r4, 2160(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 571
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 2168] = k
 	.loc 1 572
-	std %r3, 2168(%r4)
+	std %r4, 2168(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 573
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 2176] = k
 	.loc 1 574
-	std %r3, 2176(%r4)
+	std %r4, 2176(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 575
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 2184] = k
 	.loc 1 576
-	std %r3, 2184(%r4)
+	std %r4, 2184(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 577
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 2192] = k
 	.loc 1 578
-	std %r3, 2192(%r4)
+	std %r4, 2192(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 579
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 2200] = k
 	.loc 1 580
-	std %r3, 2200(%r4)
+	std %r4, 2200(%r5)
 # k = 0x0
 	.loc 1 581
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2208] = k
 	.loc 1 582
-	std %r3, 2208(%r4)
+	std %r4, 2208(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 583
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2216] = k
 	.loc 1 584
-	std %r3, 2216(%r4)
+	std %r4, 2216(%r5)
 # k = 0x0
 	.loc 1 585
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2224] = k
 	.loc 1 586
-	std %r3, 2224(%r4)
+	std %r4, 2224(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 587
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2232] = k
 	.loc 1 588
-	std %r3, 2232(%r4)
+	std %r4, 2232(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 589
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2240] = k
 	.loc 1 590
-	std %r3, 2240(%r4)
+	std %r4, 2240(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 591
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2248] = k
 	.loc 1 592
-	std %r3, 2248(%r4)
+	std %r4, 2248(%r5)
 # k = 0xffffffff00000000
 	.loc 1 593
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 2256] = k
 	.loc 1 594
-	std %r3, 2256(%r4)
+	std %r4, 2256(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 595
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 2264] = k
 	.loc 1 596
-	std %r3, 2264(%r4)
+	std %r4, 2264(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 597
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 2272] = k
 	.loc 1 598
-	std %r3, 2272(%r4)
+	std %r4, 2272(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 599
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 2280] = k
 	.loc 1 600
-	std %r3, 2280(%r4)
+	std %r4, 2280(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 601
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 2288] = k
 	.loc 1 602
-	std %r3, 2288(%r4)
+	std %r4, 2288(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 603
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 2296] = k
 	.loc 1 604
-	std %r3, 2296(%r4)
+	std %r4, 2296(%r5)
 # k = 0x0
 	.loc 1 605
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2304] = k
 	.loc 1 606
-	std %r3, 2304(%r4)
+	std %r4, 2304(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 607
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2312] = k
 	.loc 1 608
-	std %r3, 2312(%r4)
+	std %r4, 2312(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 609
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2320] = k
 	.loc 1 610
-	std %r3, 2320(%r4)
+	std %r4, 2320(%r5)
 # k = 0x0
 	.loc 1 611
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2328] = k
 	.loc 1 612
-	std %r3, 2328(%r4)
+	std %r4, 2328(%r5)
 # k = 0x0
 	.loc 1 613
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2336] = k
 	.loc 1 614
-	std %r3, 2336(%r4)
+	std %r4, 2336(%r5)
 # k = 0x0
 	.loc 1 615
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2344] = k
 	.loc 1 616
-	std %r3, 2344(%r4)
+	std %r4, 2344(%r5)
 # k = 0xffffffff00000000
 	.loc 1 617
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 2352] = k
 	.loc 1 618
-	std %r3, 2352(%r4)
+	std %r4, 2352(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 619
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 2360] = k
 	.loc 1 620
-	std %r3, 2360(%r4)
+	std %r4, 2360(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 621
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 2368] = k
 	.loc 1 622
-	std %r3, 2368(%r4)
+	std %r4, 2368(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 623
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 2376] = k
 	.loc 1 624
-	std %r3, 2376(%r4)
+	std %r4, 2376(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 625
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 2384] = k
 	.loc 1 626
-	std %r3, 2384(%r4)
+	std %r4, 2384(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 627
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 2392] = k
 	.loc 1 628
-	std %r3, 2392(%r4)
+	std %r4, 2392(%r5)
 # k = 0x0
 	.loc 1 629
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2400] = k
 	.loc 1 630
-	std %r3, 2400(%r4)
+	std %r4, 2400(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 631
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2408] = k
 	.loc 1 632
-	std %r3, 2408(%r4)
+	std %r4, 2408(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 633
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2416] = k
 	.loc 1 634
-	std %r3, 2416(%r4)
+	std %r4, 2416(%r5)
 # k = 0x0
 	.loc 1 635
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2424] = k
 	.loc 1 636
-	std %r3, 2424(%r4)
+	std %r4, 2424(%r5)
 # k = 0x0
 	.loc 1 637
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2432] = k
 	.loc 1 638
-	std %r3, 2432(%r4)
+	std %r4, 2432(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 639
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2440] = k
 	.loc 1 640
-	std %r3, 2440(%r4)
+	std %r4, 2440(%r5)
 # k = 0xffffffff00000000
 	.loc 1 641
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 2448] = k
 	.loc 1 642
-	std %r3, 2448(%r4)
+	std %r4, 2448(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 643
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 2456] = k
 	.loc 1 644
-	std %r3, 2456(%r4)
+	std %r4, 2456(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 645
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 2464] = k
 	.loc 1 646
-	std %r3, 2464(%r4)
+	std %r4, 2464(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 647
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 2472] = k
 	.loc 1 648
-	std %r3, 2472(%r4)
+	std %r4, 2472(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 649
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 2480] = k
 	.loc 1 650
-	std %r3, 2480(%r4)
+	std %r4, 2480(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 651
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 2488] = k
 	.loc 1 652
-	std %r3, 2488(%r4)
+	std %r4, 2488(%r5)
 # k = 0x0
 	.loc 1 653
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2496] = k
 	.loc 1 654
-	std %r3, 2496(%r4)
+	std %r4, 2496(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 655
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2504] = k
 	.loc 1 656
-	std %r3, 2504(%r4)
+	std %r4, 2504(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 657
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2512] = k
 	.loc 1 658
-	std %r3, 2512(%r4)
+	std %r4, 2512(%r5)
 # k = 0x0
 	.loc 1 659
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2520] = k
 	.loc 1 660
-	std %r3, 2520(%r4)
+	std %r4, 2520(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 661
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2528] = k
 	.loc 1 662
-	std %r3, 2528(%r4)
+	std %r4, 2528(%r5)
 # k = 0x0
 	.loc 1 663
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2536] = k
 	.loc 1 664
-	std %r3, 2536(%r4)
+	std %r4, 2536(%r5)
 # k = 0xffffffff00000000
 	.loc 1 665
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 2544] = k
 	.loc 1 666
-	std %r3, 2544(%r4)
+	std %r4, 2544(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 667
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 2552] = k
 	.loc 1 668
-	std %r3, 2552(%r4)
+	std %r4, 2552(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 669
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 2560] = k
 	.loc 1 670
-	std %r3, 2560(%r4)
+	std %r4, 2560(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 671
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 2568] = k
 	.loc 1 672
-	std %r3, 2568(%r4)
+	std %r4, 2568(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 673
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 2576] = k
 	.loc 1 674
-	std %r3, 2576(%r4)
+	std %r4, 2576(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 675
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 2584] = k
 	.loc 1 676
-	std %r3, 2584(%r4)
+	std %r4, 2584(%r5)
 # k = 0x0
 	.loc 1 677
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2592] = k
 	.loc 1 678
-	std %r3, 2592(%r4)
+	std %r4, 2592(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 679
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2600] = k
 	.loc 1 680
-	std %r3, 2600(%r4)
+	std %r4, 2600(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 681
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2608] = k
 	.loc 1 682
-	std %r3, 2608(%r4)
+	std %r4, 2608(%r5)
 # k = 0x0
 	.loc 1 683
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2616] = k
 	.loc 1 684
-	std %r3, 2616(%r4)
+	std %r4, 2616(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 685
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2624] = k
 	.loc 1 686
-	std %r3, 2624(%r4)
+	std %r4, 2624(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 687
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2632] = k
 	.loc 1 688
-	std %r3, 2632(%r4)
+	std %r4, 2632(%r5)
 # k = 0xffffffff00000000
 	.loc 1 689
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 2640] = k
 	.loc 1 690
-	std %r3, 2640(%r4)
+	std %r4, 2640(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 691
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 2648] = k
 	.loc 1 692
-	std %r3, 2648(%r4)
+	std %r4, 2648(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 693
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 2656] = k
 	.loc 1 694
-	std %r3, 2656(%r4)
+	std %r4, 2656(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 695
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 2664] = k
 	.loc 1 696
-	std %r3, 2664(%r4)
+	std %r4, 2664(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 697
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 2672] = k
 	.loc 1 698
-	std %r3, 2672(%r4)
+	std %r4, 2672(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 699
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 2680] = k
 	.loc 1 700
-	std %r3, 2680(%r4)
+	std %r4, 2680(%r5)
 # k = 0x0
 	.loc 1 701
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2688] = k
 	.loc 1 702
-	std %r3, 2688(%r4)
+	std %r4, 2688(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 703
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2696] = k
 	.loc 1 704
-	std %r3, 2696(%r4)
+	std %r4, 2696(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 705
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2704] = k
 	.loc 1 706
-	std %r3, 2704(%r4)
+	std %r4, 2704(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 707
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2712] = k
 	.loc 1 708
-	std %r3, 2712(%r4)
+	std %r4, 2712(%r5)
 # k = 0x0
 	.loc 1 709
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2720] = k
 	.loc 1 710
-	std %r3, 2720(%r4)
+	std %r4, 2720(%r5)
 # k = 0x0
 	.loc 1 711
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2728] = k
 	.loc 1 712
-	std %r3, 2728(%r4)
+	std %r4, 2728(%r5)
 # k = 0xffffffff00000000
 	.loc 1 713
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 2736] = k
 	.loc 1 714
-	std %r3, 2736(%r4)
+	std %r4, 2736(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 715
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 2744] = k
 	.loc 1 716
-	std %r3, 2744(%r4)
+	std %r4, 2744(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 717
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 2752] = k
 	.loc 1 718
-	std %r3, 2752(%r4)
+	std %r4, 2752(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 719
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 2760] = k
 	.loc 1 720
-	std %r3, 2760(%r4)
+	std %r4, 2760(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 721
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 2768] = k
 	.loc 1 722
-	std %r3, 2768(%r4)
+	std %r4, 2768(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 723
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 2776] = k
 	.loc 1 724
-	std %r3, 2776(%r4)
+	std %r4, 2776(%r5)
 # k = 0x0
 	.loc 1 725
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2784] = k
 	.loc 1 726
-	std %r3, 2784(%r4)
+	std %r4, 2784(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 727
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2792] = k
 	.loc 1 728
-	std %r3, 2792(%r4)
+	std %r4, 2792(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 729
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2800] = k
 	.loc 1 730
-	std %r3, 2800(%r4)
+	std %r4, 2800(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 731
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2808] = k
 	.loc 1 732
-	std %r3, 2808(%r4)
+	std %r4, 2808(%r5)
 # k = 0x0
 	.loc 1 733
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2816] = k
 	.loc 1 734
-	std %r3, 2816(%r4)
+	std %r4, 2816(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 735
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2824] = k
 	.loc 1 736
-	std %r3, 2824(%r4)
+	std %r4, 2824(%r5)
 # k = 0xffffffff00000000
 	.loc 1 737
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 2832] = k
 	.loc 1 738
-	std %r3, 2832(%r4)
+	std %r4, 2832(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 739
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 2840] = k
 	.loc 1 740
-	std %r3, 2840(%r4)
+	std %r4, 2840(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 741
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 2848] = k
 	.loc 1 742
-	std %r3, 2848(%r4)
+	std %r4, 2848(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 743
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 2856] = k
 	.loc 1 744
-	std %r3, 2856(%r4)
+	std %r4, 2856(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 745
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 2864] = k
 	.loc 1 746
-	std %r3, 2864(%r4)
+	std %r4, 2864(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 747
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 2872] = k
 	.loc 1 748
-	std %r3, 2872(%r4)
+	std %r4, 2872(%r5)
 # k = 0x0
 	.loc 1 749
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2880] = k
 	.loc 1 750
-	std %r3, 2880(%r4)
+	std %r4, 2880(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 751
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2888] = k
 	.loc 1 752
-	std %r3, 2888(%r4)
+	std %r4, 2888(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 753
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2896] = k
 	.loc 1 754
-	std %r3, 2896(%r4)
+	std %r4, 2896(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 755
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2904] = k
 	.loc 1 756
-	std %r3, 2904(%r4)
+	std %r4, 2904(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 757
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2912] = k
 	.loc 1 758
-	std %r3, 2912(%r4)
+	std %r4, 2912(%r5)
 # k = 0x0
 	.loc 1 759
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2920] = k
 	.loc 1 760
-	std %r3, 2920(%r4)
+	std %r4, 2920(%r5)
 # k = 0xffffffff00000000
 	.loc 1 761
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 2928] = k
 	.loc 1 762
-	std %r3, 2928(%r4)
+	std %r4, 2928(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 763
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 2936] = k
 	.loc 1 764
-	std %r3, 2936(%r4)
+	std %r4, 2936(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 765
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 2944] = k
 	.loc 1 766
-	std %r3, 2944(%r4)
+	std %r4, 2944(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 767
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 2952] = k
 	.loc 1 768
-	std %r3, 2952(%r4)
+	std %r4, 2952(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 769
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 2960] = k
 	.loc 1 770
-	std %r3, 2960(%r4)
+	std %r4, 2960(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 771
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 2968] = k
 	.loc 1 772
-	std %r3, 2968(%r4)
+	std %r4, 2968(%r5)
 # k = 0x0
 	.loc 1 773
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 2976] = k
 	.loc 1 774
-	std %r3, 2976(%r4)
+	std %r4, 2976(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 775
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2984] = k
 	.loc 1 776
-	std %r3, 2984(%r4)
+	std %r4, 2984(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 777
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 2992] = k
 	.loc 1 778
-	std %r3, 2992(%r4)
+	std %r4, 2992(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 779
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 3000] = k
 	.loc 1 780
-	std %r3, 3000(%r4)
+	std %r4, 3000(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 781
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 3008] = k
 	.loc 1 782
-	std %r3, 3008(%r4)
+	std %r4, 3008(%r5)
 # k = 0xffffffffffffffff
 	.loc 1 783
-	li %r3, -1
+	li %r4, -1
 # mem64[g + 3016] = k
 	.loc 1 784
-	std %r3, 3016(%r4)
+	std %r4, 3016(%r5)
 # k = 0xffffffff00000000
 	.loc 1 785
-	lis %r3, 65535
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 0
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 0
+	ori %r4, %r4, 0
 # mem64[g + 3024] = k
 	.loc 1 786
-	std %r3, 3024(%r4)
+	std %r4, 3024(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 787
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 3032] = k
 	.loc 1 788
-	std %r3, 3032(%r4)
+	std %r4, 3032(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 789
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 3040] = k
 	.loc 1 790
-	std %r3, 3040(%r4)
+	std %r4, 3040(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 791
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 3048] = k
 	.loc 1 792
-	std %r3, 3048(%r4)
+	std %r4, 3048(%r5)
 # k = 0xcccccccccccccccc
 	.loc 1 793
-	lis %r3, 52428
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 3056] = k
 	.loc 1 794
-	std %r3, 3056(%r4)
+	std %r4, 3056(%r5)
 # k = 0xaaaaaaaaaaaaaaaa
 	.loc 1 795
-	lis %r3, 43690
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 43690
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 3064] = k
 	.loc 1 796
-	std %r3, 3064(%r4)
+	std %r4, 3064(%r5)
 # k = 0x9669699696696996
 	.loc 1 797
-	lis %r3, 38505
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 27030
+	lis %r4, 38505
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 27030
 # mem64[g + 3072] = k
 	.loc 1 798
-	std %r3, 3072(%r4)
+	std %r4, 3072(%r5)
 # k = 0x6996699669966996
 	.loc 1 799
-	lis %r3, 27030
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 27030
-	ori %r3, %r3, 27030
+	lis %r4, 27030
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 27030
+	ori %r4, %r4, 27030
 # mem64[g + 3080] = k
 	.loc 1 800
-	std %r3, 3080(%r4)
+	std %r4, 3080(%r5)
 # k = 0x6996699669966996
 	.loc 1 801
-	lis %r3, 27030
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 27030
-	ori %r3, %r3, 27030
+	lis %r4, 27030
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 27030
+	ori %r4, %r4, 27030
 # mem64[g + 3088] = k
 	.loc 1 802
-	std %r3, 3088(%r4)
+	std %r4, 3088(%r5)
 # k = 0xffff0000ffff00
 	.loc 1 803
-	lis %r3, 255
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 255
-	ori %r3, %r3, 65280
+	lis %r4, 255
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 255
+	ori %r4, %r4, 65280
 # mem64[g + 3096] = k
 	.loc 1 804
-	std %r3, 3096(%r4)
+	std %r4, 3096(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 805
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 3104] = k
 	.loc 1 806
-	std %r3, 3104(%r4)
+	std %r4, 3104(%r5)
 # k = 0xf00ff00f0ff00ff0
 	.loc 1 807
-	lis %r3, 61455
-	ori %r3, %r3, 61455
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 4080
-	ori %r3, %r3, 4080
+	lis %r4, 61455
+	ori %r4, %r4, 61455
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 4080
+	ori %r4, %r4, 4080
 # mem64[g + 3112] = k
 	.loc 1 808
-	std %r3, 3112(%r4)
+	std %r4, 3112(%r5)
 # k = 0xf0f00f0f0f0ff0f0
 	.loc 1 809
-	lis %r3, 61680
-	ori %r3, %r3, 3855
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 3855
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 3855
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 3855
+	ori %r4, %r4, 61680
 # mem64[g + 3120] = k
 	.loc 1 810
-	std %r3, 3120(%r4)
+	std %r4, 3120(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 811
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3128] = k
 	.loc 1 812
-	std %r3, 3128(%r4)
+	std %r4, 3128(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 813
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3136] = k
 	.loc 1 814
-	std %r3, 3136(%r4)
+	std %r4, 3136(%r5)
 # k = 0xa55a5aa55aa5a55a
 	.loc 1 815
-	lis %r3, 42330
-	ori %r3, %r3, 23205
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23205
-	ori %r3, %r3, 42330
+	lis %r4, 42330
+	ori %r4, %r4, 23205
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23205
+	ori %r4, %r4, 42330
 # mem64[g + 3144] = k
 	.loc 1 816
-	std %r3, 3144(%r4)
+	std %r4, 3144(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 817
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3152] = k
 	.loc 1 818
-	std %r3, 3152(%r4)
+	std %r4, 3152(%r5)
 # k = 0x3cc3c33c3cc3c33c
 	.loc 1 819
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3160] = k
 	.loc 1 820
-	std %r3, 3160(%r4)
+	std %r4, 3160(%r5)
 # k = 0x9669699696696996
 	.loc 1 821
-	lis %r3, 38505
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 27030
+	lis %r4, 38505
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 27030
 # mem64[g + 3168] = k
 	.loc 1 822
-	std %r3, 3168(%r4)
+	std %r4, 3168(%r5)
 # k = 0x6996699669966996
 	.loc 1 823
-	lis %r3, 27030
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 27030
-	ori %r3, %r3, 27030
+	lis %r4, 27030
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 27030
+	ori %r4, %r4, 27030
 # mem64[g + 3176] = k
 	.loc 1 824
-	std %r3, 3176(%r4)
+	std %r4, 3176(%r5)
 # k = 0x6996699669966996
 	.loc 1 825
-	lis %r3, 27030
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 27030
-	ori %r3, %r3, 27030
+	lis %r4, 27030
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 27030
+	ori %r4, %r4, 27030
 # mem64[g + 3184] = k
 	.loc 1 826
-	std %r3, 3184(%r4)
+	std %r4, 3184(%r5)
 # k = 0xffff0000ffff00
 	.loc 1 827
-	lis %r3, 255
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 255
-	ori %r3, %r3, 65280
+	lis %r4, 255
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 255
+	ori %r4, %r4, 65280
 # mem64[g + 3192] = k
 	.loc 1 828
-	std %r3, 3192(%r4)
+	std %r4, 3192(%r5)
 # k = 0xff00ff00ff00ff
 	.loc 1 829
-	lis %r3, 255
-	ori %r3, %r3, 255
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 255
-	ori %r3, %r3, 255
+	lis %r4, 255
+	ori %r4, %r4, 255
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 255
+	ori %r4, %r4, 255
 # mem64[g + 3200] = k
 	.loc 1 830
-	std %r3, 3200(%r4)
+	std %r4, 3200(%r5)
 # k = 0xff00ff0f00ff00f
 	.loc 1 831
-	lis %r3, 4080
-	ori %r3, %r3, 4080
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61455
-	ori %r3, %r3, 61455
+	lis %r4, 4080
+	ori %r4, %r4, 4080
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61455
+	ori %r4, %r4, 61455
 # mem64[g + 3208] = k
 	.loc 1 832
-	std %r3, 3208(%r4)
+	std %r4, 3208(%r5)
 # k = 0xf0ff0f0f0f00f0f
 	.loc 1 833
-	lis %r3, 3855
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 3855
+	lis %r4, 3855
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 3855
 # mem64[g + 3216] = k
 	.loc 1 834
-	std %r3, 3216(%r4)
+	std %r4, 3216(%r5)
 # k = 0x3cc3c33cc33c3cc3
 	.loc 1 835
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 49980
-	ori %r3, %r3, 15555
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 49980
+	ori %r4, %r4, 15555
 # mem64[g + 3224] = k
 	.loc 1 836
-	std %r3, 3224(%r4)
+	std %r4, 3224(%r5)
 # k = 0x3cc3c33cc33c3cc3
 	.loc 1 837
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 49980
-	ori %r3, %r3, 15555
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 49980
+	ori %r4, %r4, 15555
 # mem64[g + 3232] = k
 	.loc 1 838
-	std %r3, 3232(%r4)
+	std %r4, 3232(%r5)
 # k = 0xa55a5aa55aa5a55a
 	.loc 1 839
-	lis %r3, 42330
-	ori %r3, %r3, 23205
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23205
-	ori %r3, %r3, 42330
+	lis %r4, 42330
+	ori %r4, %r4, 23205
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23205
+	ori %r4, %r4, 42330
 # mem64[g + 3240] = k
 	.loc 1 840
-	std %r3, 3240(%r4)
+	std %r4, 3240(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 841
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3248] = k
 	.loc 1 842
-	std %r3, 3248(%r4)
+	std %r4, 3248(%r5)
 # k = 0x3cc3c33c3cc3c33c
 	.loc 1 843
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3256] = k
 	.loc 1 844
-	std %r3, 3256(%r4)
+	std %r4, 3256(%r5)
 # k = 0x9669699696696996
 	.loc 1 845
-	lis %r3, 38505
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 27030
+	lis %r4, 38505
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 27030
 # mem64[g + 3264] = k
 	.loc 1 846
-	std %r3, 3264(%r4)
+	std %r4, 3264(%r5)
 # k = 0x6996699669966996
 	.loc 1 847
-	lis %r3, 27030
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 27030
-	ori %r3, %r3, 27030
+	lis %r4, 27030
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 27030
+	ori %r4, %r4, 27030
 # mem64[g + 3272] = k
 	.loc 1 848
-	std %r3, 3272(%r4)
+	std %r4, 3272(%r5)
 # k = 0x6996699669966996
 	.loc 1 849
-	lis %r3, 27030
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 27030
-	ori %r3, %r3, 27030
+	lis %r4, 27030
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 27030
+	ori %r4, %r4, 27030
 # mem64[g + 3280] = k
 	.loc 1 850
-	std %r3, 3280(%r4)
+	std %r4, 3280(%r5)
 # k = 0xff0000ffff0000ff
 	.loc 1 851
-	lis %r3, 65280
-	ori %r3, %r3, 255
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 255
+	lis %r4, 65280
+	ori %r4, %r4, 255
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 255
 # mem64[g + 3288] = k
 	.loc 1 852
-	std %r3, 3288(%r4)
+	std %r4, 3288(%r5)
 # k = 0xff00ff00ff00ff
 	.loc 1 853
-	lis %r3, 255
-	ori %r3, %r3, 255
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 255
-	ori %r3, %r3, 255
+	lis %r4, 255
+	ori %r4, %r4, 255
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 255
+	ori %r4, %r4, 255
 # mem64[g + 3296] = k
 	.loc 1 854
-	std %r3, 3296(%r4)
+	std %r4, 3296(%r5)
 # k = 0xff00ff0f00ff00f
 	.loc 1 855
-	lis %r3, 4080
-	ori %r3, %r3, 4080
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61455
-	ori %r3, %r3, 61455
+	lis %r4, 4080
+	ori %r4, %r4, 4080
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61455
+	ori %r4, %r4, 61455
 # mem64[g + 3304] = k
 	.loc 1 856
-	std %r3, 3304(%r4)
+	std %r4, 3304(%r5)
 # k = 0xf0ff0f0f0f00f0f
 	.loc 1 857
-	lis %r3, 3855
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 3855
+	lis %r4, 3855
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 3855
 # mem64[g + 3312] = k
 	.loc 1 858
-	std %r3, 3312(%r4)
+	std %r4, 3312(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 859
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3320] = k
 	.loc 1 860
-	std %r3, 3320(%r4)
+	std %r4, 3320(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 861
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3328] = k
 	.loc 1 862
-	std %r3, 3328(%r4)
+	std %r4, 3328(%r5)
 # k = 0xa55a5aa55aa5a55a
 	.loc 1 863
-	lis %r3, 42330
-	ori %r3, %r3, 23205
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23205
-	ori %r3, %r3, 42330
+	lis %r4, 42330
+	ori %r4, %r4, 23205
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23205
+	ori %r4, %r4, 42330
 # mem64[g + 3336] = k
 	.loc 1 864
-	std %r3, 3336(%r4)
+	std %r4, 3336(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 865
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3344] = k
 	.loc 1 866
-	std %r3, 3344(%r4)
+	std %r4, 3344(%r5)
 # k = 0x3cc3c33c3cc3c33c
 	.loc 1 867
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3352] = k
 	.loc 1 868
-	std %r3, 3352(%r4)
+	std %r4, 3352(%r5)
 # k = 0x9669699696696996
 	.loc 1 869
-	lis %r3, 38505
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 27030
+	lis %r4, 38505
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 27030
 # mem64[g + 3360] = k
 	.loc 1 870
-	std %r3, 3360(%r4)
+	std %r4, 3360(%r5)
 # k = 0x6996699669966996
 	.loc 1 871
-	lis %r3, 27030
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 27030
-	ori %r3, %r3, 27030
+	lis %r4, 27030
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 27030
+	ori %r4, %r4, 27030
 # mem64[g + 3368] = k
 	.loc 1 872
-	std %r3, 3368(%r4)
+	std %r4, 3368(%r5)
 # k = 0x6996699669966996
 	.loc 1 873
-	lis %r3, 27030
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 27030
-	ori %r3, %r3, 27030
+	lis %r4, 27030
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 27030
+	ori %r4, %r4, 27030
 # mem64[g + 3376] = k
 	.loc 1 874
-	std %r3, 3376(%r4)
+	std %r4, 3376(%r5)
 # k = 0xff0000ffff0000ff
 	.loc 1 875
-	lis %r3, 65280
-	ori %r3, %r3, 255
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 255
+	lis %r4, 65280
+	ori %r4, %r4, 255
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 255
 # mem64[g + 3384] = k
 	.loc 1 876
-	std %r3, 3384(%r4)
+	std %r4, 3384(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 877
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 3392] = k
 	.loc 1 878
-	std %r3, 3392(%r4)
+	std %r4, 3392(%r5)
 # k = 0xf00ff00f0ff00ff0
 	.loc 1 879
-	lis %r3, 61455
-	ori %r3, %r3, 61455
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 4080
-	ori %r3, %r3, 4080
+	lis %r4, 61455
+	ori %r4, %r4, 61455
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 4080
+	ori %r4, %r4, 4080
 # mem64[g + 3400] = k
 	.loc 1 880
-	std %r3, 3400(%r4)
+	std %r4, 3400(%r5)
 # k = 0xf0f00f0f0f0ff0f0
 	.loc 1 881
-	lis %r3, 61680
-	ori %r3, %r3, 3855
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 3855
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 3855
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 3855
+	ori %r4, %r4, 61680
 # mem64[g + 3408] = k
 	.loc 1 882
-	std %r3, 3408(%r4)
+	std %r4, 3408(%r5)
 # k = 0x3cc3c33cc33c3cc3
 	.loc 1 883
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 49980
-	ori %r3, %r3, 15555
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 49980
+	ori %r4, %r4, 15555
 # mem64[g + 3416] = k
 	.loc 1 884
-	std %r3, 3416(%r4)
+	std %r4, 3416(%r5)
 # k = 0x3cc3c33cc33c3cc3
 	.loc 1 885
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 49980
-	ori %r3, %r3, 15555
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 49980
+	ori %r4, %r4, 15555
 # mem64[g + 3424] = k
 	.loc 1 886
-	std %r3, 3424(%r4)
+	std %r4, 3424(%r5)
 # k = 0xa55a5aa55aa5a55a
 	.loc 1 887
-	lis %r3, 42330
-	ori %r3, %r3, 23205
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23205
-	ori %r3, %r3, 42330
+	lis %r4, 42330
+	ori %r4, %r4, 23205
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23205
+	ori %r4, %r4, 42330
 # mem64[g + 3432] = k
 	.loc 1 888
-	std %r3, 3432(%r4)
+	std %r4, 3432(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 889
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3440] = k
 	.loc 1 890
-	std %r3, 3440(%r4)
+	std %r4, 3440(%r5)
 # k = 0x3cc3c33c3cc3c33c
 	.loc 1 891
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3448] = k
 	.loc 1 892
-	std %r3, 3448(%r4)
+	std %r4, 3448(%r5)
 # k = 0x9669699696696996
 	.loc 1 893
-	lis %r3, 38505
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 27030
+	lis %r4, 38505
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 27030
 # mem64[g + 3456] = k
 	.loc 1 894
-	std %r3, 3456(%r4)
+	std %r4, 3456(%r5)
 # k = 0x6996699669966996
 	.loc 1 895
-	lis %r3, 27030
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 27030
-	ori %r3, %r3, 27030
+	lis %r4, 27030
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 27030
+	ori %r4, %r4, 27030
 # mem64[g + 3464] = k
 	.loc 1 896
-	std %r3, 3464(%r4)
+	std %r4, 3464(%r5)
 # k = 0x9669966996699669
 	.loc 1 897
-	lis %r3, 38505
-	ori %r3, %r3, 38505
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 38505
+	lis %r4, 38505
+	ori %r4, %r4, 38505
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 38505
 # mem64[g + 3472] = k
 	.loc 1 898
-	std %r3, 3472(%r4)
+	std %r4, 3472(%r5)
 # k = 0xff0000ffff0000ff
 	.loc 1 899
-	lis %r3, 65280
-	ori %r3, %r3, 255
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 255
+	lis %r4, 65280
+	ori %r4, %r4, 255
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 255
 # mem64[g + 3480] = k
 	.loc 1 900
-	std %r3, 3480(%r4)
+	std %r4, 3480(%r5)
 # k = 0xff00ff00ff00ff
 	.loc 1 901
-	lis %r3, 255
-	ori %r3, %r3, 255
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 255
-	ori %r3, %r3, 255
+	lis %r4, 255
+	ori %r4, %r4, 255
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 255
+	ori %r4, %r4, 255
 # mem64[g + 3488] = k
 	.loc 1 902
-	std %r3, 3488(%r4)
+	std %r4, 3488(%r5)
 # k = 0xf00ff00f0ff00ff0
 	.loc 1 903
-	lis %r3, 61455
-	ori %r3, %r3, 61455
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 4080
-	ori %r3, %r3, 4080
+	lis %r4, 61455
+	ori %r4, %r4, 61455
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 4080
+	ori %r4, %r4, 4080
 # mem64[g + 3496] = k
 	.loc 1 904
-	std %r3, 3496(%r4)
+	std %r4, 3496(%r5)
 # k = 0xf0f00f0f0f0ff0f0
 	.loc 1 905
-	lis %r3, 61680
-	ori %r3, %r3, 3855
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 3855
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 3855
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 3855
+	ori %r4, %r4, 61680
 # mem64[g + 3504] = k
 	.loc 1 906
-	std %r3, 3504(%r4)
+	std %r4, 3504(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 907
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3512] = k
 	.loc 1 908
-	std %r3, 3512(%r4)
+	std %r4, 3512(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 909
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3520] = k
 	.loc 1 910
-	std %r3, 3520(%r4)
+	std %r4, 3520(%r5)
 # k = 0xa55a5aa55aa5a55a
 	.loc 1 911
-	lis %r3, 42330
-	ori %r3, %r3, 23205
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23205
-	ori %r3, %r3, 42330
+	lis %r4, 42330
+	ori %r4, %r4, 23205
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23205
+	ori %r4, %r4, 42330
 # mem64[g + 3528] = k
 	.loc 1 912
-	std %r3, 3528(%r4)
+	std %r4, 3528(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 913
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3536] = k
 	.loc 1 914
-	std %r3, 3536(%r4)
+	std %r4, 3536(%r5)
 # k = 0x3cc3c33c3cc3c33c
 	.loc 1 915
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3544] = k
 	.loc 1 916
-	std %r3, 3544(%r4)
+	std %r4, 3544(%r5)
 # k = 0x9669699696696996
 	.loc 1 917
-	lis %r3, 38505
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 27030
+	lis %r4, 38505
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 27030
 # mem64[g + 3552] = k
 	.loc 1 918
-	std %r3, 3552(%r4)
+	std %r4, 3552(%r5)
 # k = 0x6996699669966996
 	.loc 1 919
-	lis %r3, 27030
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 27030
-	ori %r3, %r3, 27030
+	lis %r4, 27030
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 27030
+	ori %r4, %r4, 27030
 # mem64[g + 3560] = k
 	.loc 1 920
-	std %r3, 3560(%r4)
+	std %r4, 3560(%r5)
 # k = 0x9669966996699669
 	.loc 1 921
-	lis %r3, 38505
-	ori %r3, %r3, 38505
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 38505
+	lis %r4, 38505
+	ori %r4, %r4, 38505
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 38505
 # mem64[g + 3568] = k
 	.loc 1 922
-	std %r3, 3568(%r4)
+	std %r4, 3568(%r5)
 # k = 0xff0000ffff0000ff
 	.loc 1 923
-	lis %r3, 65280
-	ori %r3, %r3, 255
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 255
+	lis %r4, 65280
+	ori %r4, %r4, 255
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 255
 # mem64[g + 3576] = k
 	.loc 1 924
-	std %r3, 3576(%r4)
+	std %r4, 3576(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 925
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 3584] = k
 	.loc 1 926
-	std %r3, 3584(%r4)
+	std %r4, 3584(%r5)
 # k = 0xff00ff0f00ff00f
 	.loc 1 927
-	lis %r3, 4080
-	ori %r3, %r3, 4080
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61455
-	ori %r3, %r3, 61455
+	lis %r4, 4080
+	ori %r4, %r4, 4080
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61455
+	ori %r4, %r4, 61455
 # mem64[g + 3592] = k
 	.loc 1 928
-	std %r3, 3592(%r4)
+	std %r4, 3592(%r5)
 # k = 0xf0ff0f0f0f00f0f
 	.loc 1 929
-	lis %r3, 3855
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 3855
+	lis %r4, 3855
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 3855
 # mem64[g + 3600] = k
 	.loc 1 930
-	std %r3, 3600(%r4)
+	std %r4, 3600(%r5)
 # k = 0x3cc3c33cc33c3cc3
 	.loc 1 931
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 49980
-	ori %r3, %r3, 15555
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 49980
+	ori %r4, %r4, 15555
 # mem64[g + 3608] = k
 	.loc 1 932
-	std %r3, 3608(%r4)
+	std %r4, 3608(%r5)
 # k = 0x3cc3c33cc33c3cc3
 	.loc 1 933
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 49980
-	ori %r3, %r3, 15555
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 49980
+	ori %r4, %r4, 15555
 # mem64[g + 3616] = k
 	.loc 1 934
-	std %r3, 3616(%r4)
+	std %r4, 3616(%r5)
 # k = 0xa55a5aa55aa5a55a
 	.loc 1 935
-	lis %r3, 42330
-	ori %r3, %r3, 23205
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23205
-	ori %r3, %r3, 42330
+	lis %r4, 42330
+	ori %r4, %r4, 23205
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23205
+	ori %r4, %r4, 42330
 # mem64[g + 3624] = k
 	.loc 1 936
-	std %r3, 3624(%r4)
+	std %r4, 3624(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 937
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3632] = k
 	.loc 1 938
-	std %r3, 3632(%r4)
+	std %r4, 3632(%r5)
 # k = 0x3cc3c33c3cc3c33c
 	.loc 1 939
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3640] = k
 	.loc 1 940
-	std %r3, 3640(%r4)
+	std %r4, 3640(%r5)
 # k = 0x9669699696696996
 	.loc 1 941
-	lis %r3, 38505
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 27030
+	lis %r4, 38505
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 27030
 # mem64[g + 3648] = k
 	.loc 1 942
-	std %r3, 3648(%r4)
+	std %r4, 3648(%r5)
 # k = 0x6996699669966996
 	.loc 1 943
-	lis %r3, 27030
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 27030
-	ori %r3, %r3, 27030
+	lis %r4, 27030
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 27030
+	ori %r4, %r4, 27030
 # mem64[g + 3656] = k
 	.loc 1 944
-	std %r3, 3656(%r4)
+	std %r4, 3656(%r5)
 # k = 0x9669966996699669
 	.loc 1 945
-	lis %r3, 38505
-	ori %r3, %r3, 38505
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 38505
+	lis %r4, 38505
+	ori %r4, %r4, 38505
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 38505
 # mem64[g + 3664] = k
 	.loc 1 946
-	std %r3, 3664(%r4)
+	std %r4, 3664(%r5)
 # k = 0xffff0000ffff00
 	.loc 1 947
-	lis %r3, 255
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 255
-	ori %r3, %r3, 65280
+	lis %r4, 255
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 255
+	ori %r4, %r4, 65280
 # mem64[g + 3672] = k
 	.loc 1 948
-	std %r3, 3672(%r4)
+	std %r4, 3672(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 949
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 3680] = k
 	.loc 1 950
-	std %r3, 3680(%r4)
+	std %r4, 3680(%r5)
 # k = 0xff00ff0f00ff00f
 	.loc 1 951
-	lis %r3, 4080
-	ori %r3, %r3, 4080
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61455
-	ori %r3, %r3, 61455
+	lis %r4, 4080
+	ori %r4, %r4, 4080
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61455
+	ori %r4, %r4, 61455
 # mem64[g + 3688] = k
 	.loc 1 952
-	std %r3, 3688(%r4)
+	std %r4, 3688(%r5)
 # k = 0xf0ff0f0f0f00f0f
 	.loc 1 953
-	lis %r3, 3855
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 3855
+	lis %r4, 3855
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 3855
 # mem64[g + 3696] = k
 	.loc 1 954
-	std %r3, 3696(%r4)
+	std %r4, 3696(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 955
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3704] = k
 	.loc 1 956
-	std %r3, 3704(%r4)
+	std %r4, 3704(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 957
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3712] = k
 	.loc 1 958
-	std %r3, 3712(%r4)
+	std %r4, 3712(%r5)
 # k = 0xa55a5aa55aa5a55a
 	.loc 1 959
-	lis %r3, 42330
-	ori %r3, %r3, 23205
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23205
-	ori %r3, %r3, 42330
+	lis %r4, 42330
+	ori %r4, %r4, 23205
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23205
+	ori %r4, %r4, 42330
 # mem64[g + 3720] = k
 	.loc 1 960
-	std %r3, 3720(%r4)
+	std %r4, 3720(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 961
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3728] = k
 	.loc 1 962
-	std %r3, 3728(%r4)
+	std %r4, 3728(%r5)
 # k = 0x3cc3c33c3cc3c33c
 	.loc 1 963
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3736] = k
 	.loc 1 964
-	std %r3, 3736(%r4)
+	std %r4, 3736(%r5)
 # k = 0x9669699696696996
 	.loc 1 965
-	lis %r3, 38505
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 27030
+	lis %r4, 38505
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 27030
 # mem64[g + 3744] = k
 	.loc 1 966
-	std %r3, 3744(%r4)
+	std %r4, 3744(%r5)
 # k = 0x6996699669966996
 	.loc 1 967
-	lis %r3, 27030
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 27030
-	ori %r3, %r3, 27030
+	lis %r4, 27030
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 27030
+	ori %r4, %r4, 27030
 # mem64[g + 3752] = k
 	.loc 1 968
-	std %r3, 3752(%r4)
+	std %r4, 3752(%r5)
 # k = 0x9669966996699669
 	.loc 1 969
-	lis %r3, 38505
-	ori %r3, %r3, 38505
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 38505
+	lis %r4, 38505
+	ori %r4, %r4, 38505
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 38505
 # mem64[g + 3760] = k
 	.loc 1 970
-	std %r3, 3760(%r4)
+	std %r4, 3760(%r5)
 # k = 0xffff0000ffff00
 	.loc 1 971
-	lis %r3, 255
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 255
-	ori %r3, %r3, 65280
+	lis %r4, 255
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 255
+	ori %r4, %r4, 65280
 # mem64[g + 3768] = k
 	.loc 1 972
-	std %r3, 3768(%r4)
+	std %r4, 3768(%r5)
 # k = 0xff00ff00ff00ff
 	.loc 1 973
-	lis %r3, 255
-	ori %r3, %r3, 255
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 255
-	ori %r3, %r3, 255
+	lis %r4, 255
+	ori %r4, %r4, 255
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 255
+	ori %r4, %r4, 255
 # mem64[g + 3776] = k
 	.loc 1 974
-	std %r3, 3776(%r4)
+	std %r4, 3776(%r5)
 # k = 0xf00ff00f0ff00ff0
 	.loc 1 975
-	lis %r3, 61455
-	ori %r3, %r3, 61455
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 4080
-	ori %r3, %r3, 4080
+	lis %r4, 61455
+	ori %r4, %r4, 61455
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 4080
+	ori %r4, %r4, 4080
 # mem64[g + 3784] = k
 	.loc 1 976
-	std %r3, 3784(%r4)
+	std %r4, 3784(%r5)
 # k = 0xf0f00f0f0f0ff0f0
 	.loc 1 977
-	lis %r3, 61680
-	ori %r3, %r3, 3855
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 3855
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 3855
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 3855
+	ori %r4, %r4, 61680
 # mem64[g + 3792] = k
 	.loc 1 978
-	std %r3, 3792(%r4)
+	std %r4, 3792(%r5)
 # k = 0x3cc3c33cc33c3cc3
 	.loc 1 979
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 49980
-	ori %r3, %r3, 15555
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 49980
+	ori %r4, %r4, 15555
 # mem64[g + 3800] = k
 	.loc 1 980
-	std %r3, 3800(%r4)
+	std %r4, 3800(%r5)
 # k = 0x3cc3c33cc33c3cc3
 	.loc 1 981
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 49980
-	ori %r3, %r3, 15555
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 49980
+	ori %r4, %r4, 15555
 # mem64[g + 3808] = k
 	.loc 1 982
-	std %r3, 3808(%r4)
+	std %r4, 3808(%r5)
 # k = 0xa55a5aa55aa5a55a
 	.loc 1 983
-	lis %r3, 42330
-	ori %r3, %r3, 23205
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23205
-	ori %r3, %r3, 42330
+	lis %r4, 42330
+	ori %r4, %r4, 23205
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23205
+	ori %r4, %r4, 42330
 # mem64[g + 3816] = k
 	.loc 1 984
-	std %r3, 3816(%r4)
+	std %r4, 3816(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 985
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3824] = k
 	.loc 1 986
-	std %r3, 3824(%r4)
+	std %r4, 3824(%r5)
 # k = 0x3cc3c33c3cc3c33c
 	.loc 1 987
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3832] = k
 	.loc 1 988
-	std %r3, 3832(%r4)
+	std %r4, 3832(%r5)
 # k = 0x9669699696696996
 	.loc 1 989
-	lis %r3, 38505
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 27030
+	lis %r4, 38505
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 27030
 # mem64[g + 3840] = k
 	.loc 1 990
-	std %r3, 3840(%r4)
+	std %r4, 3840(%r5)
 # k = 0x9669966996699669
 	.loc 1 991
-	lis %r3, 38505
-	ori %r3, %r3, 38505
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 38505
+	lis %r4, 38505
+	ori %r4, %r4, 38505
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 38505
 # mem64[g + 3848] = k
 	.loc 1 992
-	std %r3, 3848(%r4)
+	std %r4, 3848(%r5)
 # k = 0x9669966996699669
 	.loc 1 993
-	lis %r3, 38505
-	ori %r3, %r3, 38505
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 38505
+	lis %r4, 38505
+	ori %r4, %r4, 38505
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 38505
 # mem64[g + 3856] = k
 	.loc 1 994
-	std %r3, 3856(%r4)
+	std %r4, 3856(%r5)
 # k = 0xffff0000ffff00
 	.loc 1 995
-	lis %r3, 255
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 255
-	ori %r3, %r3, 65280
+	lis %r4, 255
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 255
+	ori %r4, %r4, 65280
 # mem64[g + 3864] = k
 	.loc 1 996
-	std %r3, 3864(%r4)
+	std %r4, 3864(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 997
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 3872] = k
 	.loc 1 998
-	std %r3, 3872(%r4)
+	std %r4, 3872(%r5)
 # k = 0xf00ff00f0ff00ff0
 	.loc 1 999
-	lis %r3, 61455
-	ori %r3, %r3, 61455
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 4080
-	ori %r3, %r3, 4080
+	lis %r4, 61455
+	ori %r4, %r4, 61455
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 4080
+	ori %r4, %r4, 4080
 # mem64[g + 3880] = k
 	.loc 1 1000
-	std %r3, 3880(%r4)
+	std %r4, 3880(%r5)
 # k = 0xf0f00f0f0f0ff0f0
 	.loc 1 1001
-	lis %r3, 61680
-	ori %r3, %r3, 3855
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 3855
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 3855
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 3855
+	ori %r4, %r4, 61680
 # mem64[g + 3888] = k
 	.loc 1 1002
-	std %r3, 3888(%r4)
+	std %r4, 3888(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 1003
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3896] = k
 	.loc 1 1004
-	std %r3, 3896(%r4)
+	std %r4, 3896(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 1005
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3904] = k
 	.loc 1 1006
-	std %r3, 3904(%r4)
+	std %r4, 3904(%r5)
 # k = 0xa55a5aa55aa5a55a
 	.loc 1 1007
-	lis %r3, 42330
-	ori %r3, %r3, 23205
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23205
-	ori %r3, %r3, 42330
+	lis %r4, 42330
+	ori %r4, %r4, 23205
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23205
+	ori %r4, %r4, 42330
 # mem64[g + 3912] = k
 	.loc 1 1008
-	std %r3, 3912(%r4)
+	std %r4, 3912(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 1009
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3920] = k
 	.loc 1 1010
-	std %r3, 3920(%r4)
+	std %r4, 3920(%r5)
 # k = 0x3cc3c33c3cc3c33c
 	.loc 1 1011
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 3928] = k
 	.loc 1 1012
-	std %r3, 3928(%r4)
+	std %r4, 3928(%r5)
 # k = 0x9669699696696996
 	.loc 1 1013
-	lis %r3, 38505
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 27030
+	lis %r4, 38505
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 27030
 # mem64[g + 3936] = k
 	.loc 1 1014
-	std %r3, 3936(%r4)
+	std %r4, 3936(%r5)
 # k = 0x9669966996699669
 	.loc 1 1015
-	lis %r3, 38505
-	ori %r3, %r3, 38505
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 38505
+	lis %r4, 38505
+	ori %r4, %r4, 38505
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 38505
 # mem64[g + 3944] = k
 	.loc 1 1016
-	std %r3, 3944(%r4)
+	std %r4, 3944(%r5)
 # k = 0x9669966996699669
 	.loc 1 1017
-	lis %r3, 38505
-	ori %r3, %r3, 38505
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 38505
+	lis %r4, 38505
+	ori %r4, %r4, 38505
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 38505
 # mem64[g + 3952] = k
 	.loc 1 1018
-	std %r3, 3952(%r4)
+	std %r4, 3952(%r5)
 # k = 0xffff0000ffff00
 	.loc 1 1019
-	lis %r3, 255
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 255
-	ori %r3, %r3, 65280
+	lis %r4, 255
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 255
+	ori %r4, %r4, 65280
 # mem64[g + 3960] = k
 	.loc 1 1020
-	std %r3, 3960(%r4)
+	std %r4, 3960(%r5)
 # k = 0xff00ff00ff00ff
 	.loc 1 1021
-	lis %r3, 255
-	ori %r3, %r3, 255
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 255
-	ori %r3, %r3, 255
+	lis %r4, 255
+	ori %r4, %r4, 255
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 255
+	ori %r4, %r4, 255
 # mem64[g + 3968] = k
 	.loc 1 1022
-	std %r3, 3968(%r4)
+	std %r4, 3968(%r5)
 # k = 0xff00ff0f00ff00f
 	.loc 1 1023
-	lis %r3, 4080
-	ori %r3, %r3, 4080
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61455
-	ori %r3, %r3, 61455
+	lis %r4, 4080
+	ori %r4, %r4, 4080
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61455
+	ori %r4, %r4, 61455
 # mem64[g + 3976] = k
 	.loc 1 1024
-	std %r3, 3976(%r4)
+	std %r4, 3976(%r5)
 # k = 0xf0ff0f0f0f00f0f
 	.loc 1 1025
-	lis %r3, 3855
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 3855
+	lis %r4, 3855
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 3855
 # mem64[g + 3984] = k
 	.loc 1 1026
-	std %r3, 3984(%r4)
+	std %r4, 3984(%r5)
 # k = 0x3cc3c33cc33c3cc3
 	.loc 1 1027
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 49980
-	ori %r3, %r3, 15555
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 49980
+	ori %r4, %r4, 15555
 # mem64[g + 3992] = k
 	.loc 1 1028
-	std %r3, 3992(%r4)
+	std %r4, 3992(%r5)
 # k = 0x3cc3c33cc33c3cc3
 	.loc 1 1029
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 49980
-	ori %r3, %r3, 15555
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 49980
+	ori %r4, %r4, 15555
 # mem64[g + 4000] = k
 	.loc 1 1030
-	std %r3, 4000(%r4)
+	std %r4, 4000(%r5)
 # k = 0xa55a5aa55aa5a55a
 	.loc 1 1031
-	lis %r3, 42330
-	ori %r3, %r3, 23205
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23205
-	ori %r3, %r3, 42330
+	lis %r4, 42330
+	ori %r4, %r4, 23205
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23205
+	ori %r4, %r4, 42330
 # mem64[g + 4008] = k
 	.loc 1 1032
-	std %r3, 4008(%r4)
+	std %r4, 4008(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 1033
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 4016] = k
 	.loc 1 1034
-	std %r3, 4016(%r4)
+	std %r4, 4016(%r5)
 # k = 0x3cc3c33c3cc3c33c
 	.loc 1 1035
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 4024] = k
 	.loc 1 1036
-	std %r3, 4024(%r4)
+	std %r4, 4024(%r5)
 # k = 0x9669699696696996
 	.loc 1 1037
-	lis %r3, 38505
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 27030
+	lis %r4, 38505
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 27030
 # mem64[g + 4032] = k
 	.loc 1 1038
-	std %r3, 4032(%r4)
+	std %r4, 4032(%r5)
 # k = 0x9669966996699669
 	.loc 1 1039
-	lis %r3, 38505
-	ori %r3, %r3, 38505
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 38505
+	lis %r4, 38505
+	ori %r4, %r4, 38505
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 38505
 # mem64[g + 4040] = k
 	.loc 1 1040
-	std %r3, 4040(%r4)
+	std %r4, 4040(%r5)
 # k = 0x9669966996699669
 	.loc 1 1041
-	lis %r3, 38505
-	ori %r3, %r3, 38505
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 38505
+	lis %r4, 38505
+	ori %r4, %r4, 38505
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 38505
 # mem64[g + 4048] = k
 	.loc 1 1042
-	std %r3, 4048(%r4)
+	std %r4, 4048(%r5)
 # k = 0xff0000ffff0000ff
 	.loc 1 1043
-	lis %r3, 65280
-	ori %r3, %r3, 255
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 255
+	lis %r4, 65280
+	ori %r4, %r4, 255
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 255
 # mem64[g + 4056] = k
 	.loc 1 1044
-	std %r3, 4056(%r4)
+	std %r4, 4056(%r5)
 # k = 0xff00ff00ff00ff
 	.loc 1 1045
-	lis %r3, 255
-	ori %r3, %r3, 255
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 255
-	ori %r3, %r3, 255
+	lis %r4, 255
+	ori %r4, %r4, 255
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 255
+	ori %r4, %r4, 255
 # mem64[g + 4064] = k
 	.loc 1 1046
-	std %r3, 4064(%r4)
+	std %r4, 4064(%r5)
 # k = 0xff00ff0f00ff00f
 	.loc 1 1047
-	lis %r3, 4080
-	ori %r3, %r3, 4080
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61455
-	ori %r3, %r3, 61455
+	lis %r4, 4080
+	ori %r4, %r4, 4080
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61455
+	ori %r4, %r4, 61455
 # mem64[g + 4072] = k
 	.loc 1 1048
-	std %r3, 4072(%r4)
+	std %r4, 4072(%r5)
 # k = 0xf0ff0f0f0f00f0f
 	.loc 1 1049
-	lis %r3, 3855
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 3855
+	lis %r4, 3855
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 3855
 # mem64[g + 4080] = k
 	.loc 1 1050
-	std %r3, 4080(%r4)
+	std %r4, 4080(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 1051
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 4088] = k
 	.loc 1 1052
-	std %r3, 4088(%r4)
+	std %r4, 4088(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 1053
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 4096] = k
 	.loc 1 1054
-	std %r3, 4096(%r4)
+	std %r4, 4096(%r5)
 # k = 0xa55a5aa55aa5a55a
 	.loc 1 1055
-	lis %r3, 42330
-	ori %r3, %r3, 23205
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23205
-	ori %r3, %r3, 42330
+	lis %r4, 42330
+	ori %r4, %r4, 23205
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23205
+	ori %r4, %r4, 42330
 # mem64[g + 4104] = k
 	.loc 1 1056
-	std %r3, 4104(%r4)
+	std %r4, 4104(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 1057
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 4112] = k
 	.loc 1 1058
-	std %r3, 4112(%r4)
+	std %r4, 4112(%r5)
 # k = 0x3cc3c33c3cc3c33c
 	.loc 1 1059
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 4120] = k
 	.loc 1 1060
-	std %r3, 4120(%r4)
+	std %r4, 4120(%r5)
 # k = 0x9669699696696996
 	.loc 1 1061
-	lis %r3, 38505
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 27030
+	lis %r4, 38505
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 27030
 # mem64[g + 4128] = k
 	.loc 1 1062
-	std %r3, 4128(%r4)
+	std %r4, 4128(%r5)
 # k = 0x9669966996699669
 	.loc 1 1063
-	lis %r3, 38505
-	ori %r3, %r3, 38505
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 38505
+	lis %r4, 38505
+	ori %r4, %r4, 38505
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 38505
 # mem64[g + 4136] = k
 	.loc 1 1064
-	std %r3, 4136(%r4)
+	std %r4, 4136(%r5)
 # k = 0x9669966996699669
 	.loc 1 1065
-	lis %r3, 38505
-	ori %r3, %r3, 38505
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 38505
+	lis %r4, 38505
+	ori %r4, %r4, 38505
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 38505
 # mem64[g + 4144] = k
 	.loc 1 1066
-	std %r3, 4144(%r4)
+	std %r4, 4144(%r5)
 # k = 0xff0000ffff0000ff
 	.loc 1 1067
-	lis %r3, 65280
-	ori %r3, %r3, 255
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 255
+	lis %r4, 65280
+	ori %r4, %r4, 255
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 255
 # mem64[g + 4152] = k
 	.loc 1 1068
-	std %r3, 4152(%r4)
+	std %r4, 4152(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 1069
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 4160] = k
 	.loc 1 1070
-	std %r3, 4160(%r4)
+	std %r4, 4160(%r5)
 # k = 0xf00ff00f0ff00ff0
 	.loc 1 1071
-	lis %r3, 61455
-	ori %r3, %r3, 61455
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 4080
-	ori %r3, %r3, 4080
+	lis %r4, 61455
+	ori %r4, %r4, 61455
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 4080
+	ori %r4, %r4, 4080
 # mem64[g + 4168] = k
 	.loc 1 1072
-	std %r3, 4168(%r4)
+	std %r4, 4168(%r5)
 # k = 0xf0f00f0f0f0ff0f0
 	.loc 1 1073
-	lis %r3, 61680
-	ori %r3, %r3, 3855
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 3855
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 3855
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 3855
+	ori %r4, %r4, 61680
 # mem64[g + 4176] = k
 	.loc 1 1074
-	std %r3, 4176(%r4)
+	std %r4, 4176(%r5)
 # k = 0x3cc3c33cc33c3cc3
 	.loc 1 1075
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 49980
-	ori %r3, %r3, 15555
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 49980
+	ori %r4, %r4, 15555
 # mem64[g + 4184] = k
 	.loc 1 1076
-	std %r3, 4184(%r4)
+	std %r4, 4184(%r5)
 # k = 0x3cc3c33cc33c3cc3
 	.loc 1 1077
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 49980
-	ori %r3, %r3, 15555
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 49980
+	ori %r4, %r4, 15555
 # mem64[g + 4192] = k
 	.loc 1 1078
-	std %r3, 4192(%r4)
+	std %r4, 4192(%r5)
 # k = 0xa55a5aa55aa5a55a
 	.loc 1 1079
-	lis %r3, 42330
-	ori %r3, %r3, 23205
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23205
-	ori %r3, %r3, 42330
+	lis %r4, 42330
+	ori %r4, %r4, 23205
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23205
+	ori %r4, %r4, 42330
 # mem64[g + 4200] = k
 	.loc 1 1080
-	std %r3, 4200(%r4)
+	std %r4, 4200(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 1081
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 4208] = k
 	.loc 1 1082
-	std %r3, 4208(%r4)
+	std %r4, 4208(%r5)
 # k = 0x3cc3c33c3cc3c33c
 	.loc 1 1083
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 4216] = k
 	.loc 1 1084
-	std %r3, 4216(%r4)
+	std %r4, 4216(%r5)
 # k = 0x9669699696696996
 	.loc 1 1085
-	lis %r3, 38505
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 27030
+	lis %r4, 38505
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 27030
 # mem64[g + 4224] = k
 	.loc 1 1086
-	std %r3, 4224(%r4)
+	std %r4, 4224(%r5)
 # k = 0x9669966996699669
 	.loc 1 1087
-	lis %r3, 38505
-	ori %r3, %r3, 38505
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 38505
+	lis %r4, 38505
+	ori %r4, %r4, 38505
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 38505
 # mem64[g + 4232] = k
 	.loc 1 1088
-	std %r3, 4232(%r4)
+	std %r4, 4232(%r5)
 # k = 0x6996699669966996
 	.loc 1 1089
-	lis %r3, 27030
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 27030
-	ori %r3, %r3, 27030
+	lis %r4, 27030
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 27030
+	ori %r4, %r4, 27030
 # mem64[g + 4240] = k
 	.loc 1 1090
-	std %r3, 4240(%r4)
+	std %r4, 4240(%r5)
 # k = 0xff0000ffff0000ff
 	.loc 1 1091
-	lis %r3, 65280
-	ori %r3, %r3, 255
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 255
+	lis %r4, 65280
+	ori %r4, %r4, 255
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 255
 # mem64[g + 4248] = k
 	.loc 1 1092
-	std %r3, 4248(%r4)
+	std %r4, 4248(%r5)
 # k = 0xff00ff00ff00ff
 	.loc 1 1093
-	lis %r3, 255
-	ori %r3, %r3, 255
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 255
-	ori %r3, %r3, 255
+	lis %r4, 255
+	ori %r4, %r4, 255
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 255
+	ori %r4, %r4, 255
 # mem64[g + 4256] = k
 	.loc 1 1094
-	std %r3, 4256(%r4)
+	std %r4, 4256(%r5)
 # k = 0xf00ff00f0ff00ff0
 	.loc 1 1095
-	lis %r3, 61455
-	ori %r3, %r3, 61455
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 4080
-	ori %r3, %r3, 4080
+	lis %r4, 61455
+	ori %r4, %r4, 61455
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 4080
+	ori %r4, %r4, 4080
 # mem64[g + 4264] = k
 	.loc 1 1096
-	std %r3, 4264(%r4)
+	std %r4, 4264(%r5)
 # k = 0xf0f00f0f0f0ff0f0
 	.loc 1 1097
-	lis %r3, 61680
-	ori %r3, %r3, 3855
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 3855
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 3855
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 3855
+	ori %r4, %r4, 61680
 # mem64[g + 4272] = k
 	.loc 1 1098
-	std %r3, 4272(%r4)
+	std %r4, 4272(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 1099
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 4280] = k
 	.loc 1 1100
-	std %r3, 4280(%r4)
+	std %r4, 4280(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 1101
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 4288] = k
 	.loc 1 1102
-	std %r3, 4288(%r4)
+	std %r4, 4288(%r5)
 # k = 0xa55a5aa55aa5a55a
 	.loc 1 1103
-	lis %r3, 42330
-	ori %r3, %r3, 23205
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23205
-	ori %r3, %r3, 42330
+	lis %r4, 42330
+	ori %r4, %r4, 23205
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23205
+	ori %r4, %r4, 42330
 # mem64[g + 4296] = k
 	.loc 1 1104
-	std %r3, 4296(%r4)
+	std %r4, 4296(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 1105
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 4304] = k
 	.loc 1 1106
-	std %r3, 4304(%r4)
+	std %r4, 4304(%r5)
 # k = 0x3cc3c33c3cc3c33c
 	.loc 1 1107
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 4312] = k
 	.loc 1 1108
-	std %r3, 4312(%r4)
+	std %r4, 4312(%r5)
 # k = 0x9669699696696996
 	.loc 1 1109
-	lis %r3, 38505
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 27030
+	lis %r4, 38505
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 27030
 # mem64[g + 4320] = k
 	.loc 1 1110
-	std %r3, 4320(%r4)
+	std %r4, 4320(%r5)
 # k = 0x9669966996699669
 	.loc 1 1111
-	lis %r3, 38505
-	ori %r3, %r3, 38505
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 38505
+	lis %r4, 38505
+	ori %r4, %r4, 38505
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 38505
 # mem64[g + 4328] = k
 	.loc 1 1112
-	std %r3, 4328(%r4)
+	std %r4, 4328(%r5)
 # k = 0x6996699669966996
 	.loc 1 1113
-	lis %r3, 27030
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 27030
-	ori %r3, %r3, 27030
+	lis %r4, 27030
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 27030
+	ori %r4, %r4, 27030
 # mem64[g + 4336] = k
 	.loc 1 1114
-	std %r3, 4336(%r4)
+	std %r4, 4336(%r5)
 # k = 0xff0000ffff0000ff
 	.loc 1 1115
-	lis %r3, 65280
-	ori %r3, %r3, 255
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 255
+	lis %r4, 65280
+	ori %r4, %r4, 255
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 255
 # mem64[g + 4344] = k
 	.loc 1 1116
-	std %r3, 4344(%r4)
+	std %r4, 4344(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 1117
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 4352] = k
 	.loc 1 1118
-	std %r3, 4352(%r4)
+	std %r4, 4352(%r5)
 # k = 0xff00ff0f00ff00f
 	.loc 1 1119
-	lis %r3, 4080
-	ori %r3, %r3, 4080
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61455
-	ori %r3, %r3, 61455
+	lis %r4, 4080
+	ori %r4, %r4, 4080
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61455
+	ori %r4, %r4, 61455
 # mem64[g + 4360] = k
 	.loc 1 1120
-	std %r3, 4360(%r4)
+	std %r4, 4360(%r5)
 # k = 0xf0ff0f0f0f00f0f
 	.loc 1 1121
-	lis %r3, 3855
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 3855
+	lis %r4, 3855
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 3855
 # mem64[g + 4368] = k
 	.loc 1 1122
-	std %r3, 4368(%r4)
+	std %r4, 4368(%r5)
 # k = 0x3cc3c33cc33c3cc3
 	.loc 1 1123
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 49980
-	ori %r3, %r3, 15555
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 49980
+	ori %r4, %r4, 15555
 # mem64[g + 4376] = k
 	.loc 1 1124
-	std %r3, 4376(%r4)
+	std %r4, 4376(%r5)
 # k = 0x3cc3c33cc33c3cc3
 	.loc 1 1125
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 49980
-	ori %r3, %r3, 15555
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 49980
+	ori %r4, %r4, 15555
 # mem64[g + 4384] = k
 	.loc 1 1126
-	std %r3, 4384(%r4)
+	std %r4, 4384(%r5)
 # k = 0xa55a5aa55aa5a55a
 	.loc 1 1127
-	lis %r3, 42330
-	ori %r3, %r3, 23205
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23205
-	ori %r3, %r3, 42330
+	lis %r4, 42330
+	ori %r4, %r4, 23205
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23205
+	ori %r4, %r4, 42330
 # mem64[g + 4392] = k
 	.loc 1 1128
-	std %r3, 4392(%r4)
+	std %r4, 4392(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 1129
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 4400] = k
 	.loc 1 1130
-	std %r3, 4400(%r4)
+	std %r4, 4400(%r5)
 # k = 0x3cc3c33c3cc3c33c
 	.loc 1 1131
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 4408] = k
 	.loc 1 1132
-	std %r3, 4408(%r4)
+	std %r4, 4408(%r5)
 # k = 0x9669699696696996
 	.loc 1 1133
-	lis %r3, 38505
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 27030
+	lis %r4, 38505
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 27030
 # mem64[g + 4416] = k
 	.loc 1 1134
-	std %r3, 4416(%r4)
+	std %r4, 4416(%r5)
 # k = 0x9669966996699669
 	.loc 1 1135
-	lis %r3, 38505
-	ori %r3, %r3, 38505
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 38505
+	lis %r4, 38505
+	ori %r4, %r4, 38505
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 38505
 # mem64[g + 4424] = k
 	.loc 1 1136
-	std %r3, 4424(%r4)
+	std %r4, 4424(%r5)
 # k = 0x6996699669966996
 	.loc 1 1137
-	lis %r3, 27030
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 27030
-	ori %r3, %r3, 27030
+	lis %r4, 27030
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 27030
+	ori %r4, %r4, 27030
 # mem64[g + 4432] = k
 	.loc 1 1138
-	std %r3, 4432(%r4)
+	std %r4, 4432(%r5)
 # k = 0xffff0000ffff00
 	.loc 1 1139
-	lis %r3, 255
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 255
-	ori %r3, %r3, 65280
+	lis %r4, 255
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 255
+	ori %r4, %r4, 65280
 # mem64[g + 4440] = k
 	.loc 1 1140
-	std %r3, 4440(%r4)
+	std %r4, 4440(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 1141
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 4448] = k
 	.loc 1 1142
-	std %r3, 4448(%r4)
+	std %r4, 4448(%r5)
 # k = 0xff00ff0f00ff00f
 	.loc 1 1143
-	lis %r3, 4080
-	ori %r3, %r3, 4080
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61455
-	ori %r3, %r3, 61455
+	lis %r4, 4080
+	ori %r4, %r4, 4080
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61455
+	ori %r4, %r4, 61455
 # mem64[g + 4456] = k
 	.loc 1 1144
-	std %r3, 4456(%r4)
+	std %r4, 4456(%r5)
 # k = 0xf0ff0f0f0f00f0f
 	.loc 1 1145
-	lis %r3, 3855
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 3855
+	lis %r4, 3855
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 3855
 # mem64[g + 4464] = k
 	.loc 1 1146
-	std %r3, 4464(%r4)
+	std %r4, 4464(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 1147
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 4472] = k
 	.loc 1 1148
-	std %r3, 4472(%r4)
+	std %r4, 4472(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 1149
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 4480] = k
 	.loc 1 1150
-	std %r3, 4480(%r4)
+	std %r4, 4480(%r5)
 # k = 0xa55a5aa55aa5a55a
 	.loc 1 1151
-	lis %r3, 42330
-	ori %r3, %r3, 23205
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23205
-	ori %r3, %r3, 42330
+	lis %r4, 42330
+	ori %r4, %r4, 23205
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23205
+	ori %r4, %r4, 42330
 # mem64[g + 4488] = k
 	.loc 1 1152
-	std %r3, 4488(%r4)
+	std %r4, 4488(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 1153
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 4496] = k
 	.loc 1 1154
-	std %r3, 4496(%r4)
+	std %r4, 4496(%r5)
 # k = 0x3cc3c33c3cc3c33c
 	.loc 1 1155
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 4504] = k
 	.loc 1 1156
-	std %r3, 4504(%r4)
+	std %r4, 4504(%r5)
 # k = 0x9669699696696996
 	.loc 1 1157
-	lis %r3, 38505
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 27030
+	lis %r4, 38505
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 27030
 # mem64[g + 4512] = k
 	.loc 1 1158
-	std %r3, 4512(%r4)
+	std %r4, 4512(%r5)
 # k = 0x9669966996699669
 	.loc 1 1159
-	lis %r3, 38505
-	ori %r3, %r3, 38505
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 38505
-	ori %r3, %r3, 38505
+	lis %r4, 38505
+	ori %r4, %r4, 38505
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 38505
+	ori %r4, %r4, 38505
 # mem64[g + 4520] = k
 	.loc 1 1160
-	std %r3, 4520(%r4)
+	std %r4, 4520(%r5)
 # k = 0x6996699669966996
 	.loc 1 1161
-	lis %r3, 27030
-	ori %r3, %r3, 27030
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 27030
-	ori %r3, %r3, 27030
+	lis %r4, 27030
+	ori %r4, %r4, 27030
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 27030
+	ori %r4, %r4, 27030
 # mem64[g + 4528] = k
 	.loc 1 1162
-	std %r3, 4528(%r4)
+	std %r4, 4528(%r5)
 # k = 0xffff0000ffff00
 	.loc 1 1163
-	lis %r3, 255
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 255
-	ori %r3, %r3, 65280
+	lis %r4, 255
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 255
+	ori %r4, %r4, 65280
 # mem64[g + 4536] = k
 	.loc 1 1164
-	std %r3, 4536(%r4)
+	std %r4, 4536(%r5)
 # k = 0xff00ff00ff00ff
 	.loc 1 1165
-	lis %r3, 255
-	ori %r3, %r3, 255
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 255
-	ori %r3, %r3, 255
+	lis %r4, 255
+	ori %r4, %r4, 255
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 255
+	ori %r4, %r4, 255
 # mem64[g + 4544] = k
 	.loc 1 1166
-	std %r3, 4544(%r4)
+	std %r4, 4544(%r5)
 # k = 0xf00ff00f0ff00ff0
 	.loc 1 1167
-	lis %r3, 61455
-	ori %r3, %r3, 61455
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 4080
-	ori %r3, %r3, 4080
+	lis %r4, 61455
+	ori %r4, %r4, 61455
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 4080
+	ori %r4, %r4, 4080
 # mem64[g + 4552] = k
 	.loc 1 1168
-	std %r3, 4552(%r4)
+	std %r4, 4552(%r5)
 # k = 0xf0f00f0f0f0ff0f0
 	.loc 1 1169
-	lis %r3, 61680
-	ori %r3, %r3, 3855
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 3855
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 3855
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 3855
+	ori %r4, %r4, 61680
 # mem64[g + 4560] = k
 	.loc 1 1170
-	std %r3, 4560(%r4)
+	std %r4, 4560(%r5)
 # k = 0x3cc3c33cc33c3cc3
 	.loc 1 1171
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 49980
-	ori %r3, %r3, 15555
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 49980
+	ori %r4, %r4, 15555
 # mem64[g + 4568] = k
 	.loc 1 1172
-	std %r3, 4568(%r4)
+	std %r4, 4568(%r5)
 # k = 0x3cc3c33cc33c3cc3
 	.loc 1 1173
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 49980
-	ori %r3, %r3, 15555
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 49980
+	ori %r4, %r4, 15555
 # mem64[g + 4576] = k
 	.loc 1 1174
-	std %r3, 4576(%r4)
+	std %r4, 4576(%r5)
 # k = 0xa55a5aa55aa5a55a
 	.loc 1 1175
-	lis %r3, 42330
-	ori %r3, %r3, 23205
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23205
-	ori %r3, %r3, 42330
+	lis %r4, 42330
+	ori %r4, %r4, 23205
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23205
+	ori %r4, %r4, 42330
 # mem64[g + 4584] = k
 	.loc 1 1176
-	std %r3, 4584(%r4)
+	std %r4, 4584(%r5)
 # k = 0xc33c3cc33cc3c33c
 	.loc 1 1177
-	lis %r3, 49980
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 4592] = k
 	.loc 1 1178
-	std %r3, 4592(%r4)
+	std %r4, 4592(%r5)
 # k = 0x3cc3c33c3cc3c33c
 	.loc 1 1179
-	lis %r3, 15555
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	lis %r4, 15555
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 4600] = k
 	.loc 1 1180
-	std %r3, 4600(%r4)
+	std %r4, 4600(%r5)
 # k = 0x6699669999669966
 	.loc 1 1181
-	lis %r3, 26265
-	ori %r3, %r3, 26265
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 39270
-	ori %r3, %r3, 39270
+	lis %r4, 26265
+	ori %r4, %r4, 26265
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 39270
+	ori %r4, %r4, 39270
 # mem64[g + 4608] = k
 	.loc 1 1182
-	std %r3, 4608(%r4)
+	std %r4, 4608(%r5)
 # k = 0x33cccc33cc3333cc
 	.loc 1 1183
-	lis %r3, 13260
-	ori %r3, %r3, 52275
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52275
-	ori %r3, %r3, 13260
+	lis %r4, 13260
+	ori %r4, %r4, 52275
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52275
+	ori %r4, %r4, 13260
 # mem64[g + 4616] = k
 	.loc 1 1184
-	std %r3, 4616(%r4)
+	std %r4, 4616(%r5)
 # k = 0xa5a5a5a55a5a5a5a
 	.loc 1 1185
-	lis %r3, 42405
-	ori %r3, %r3, 42405
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23130
-	ori %r3, %r3, 23130
+	lis %r4, 42405
+	ori %r4, %r4, 42405
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23130
+	ori %r4, %r4, 23130
 # mem64[g + 4624] = k
 	.loc 1 1186
-	std %r3, 4624(%r4)
+	std %r4, 4624(%r5)
 # k = 0x3c3cc3c3c3c33c3c
 	.loc 1 1187
-	lis %r3, 15420
-	ori %r3, %r3, 50115
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 50115
-	ori %r3, %r3, 15420
+	lis %r4, 15420
+	ori %r4, %r4, 50115
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 50115
+	ori %r4, %r4, 15420
 # mem64[g + 4632] = k
 	.loc 1 1188
-	std %r3, 4632(%r4)
+	std %r4, 4632(%r5)
 # k = 0xf00ff00f0ff00ff0
 	.loc 1 1189
-	lis %r3, 61455
-	ori %r3, %r3, 61455
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 4080
-	ori %r3, %r3, 4080
+	lis %r4, 61455
+	ori %r4, %r4, 61455
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 4080
+	ori %r4, %r4, 4080
 # mem64[g + 4640] = k
 	.loc 1 1190
-	std %r3, 4640(%r4)
+	std %r4, 4640(%r5)
 # k = 0x55aa55aa55aa55aa
 	.loc 1 1191
-	lis %r3, 21930
-	ori %r3, %r3, 21930
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 21930
-	ori %r3, %r3, 21930
+	lis %r4, 21930
+	ori %r4, %r4, 21930
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 21930
+	ori %r4, %r4, 21930
 # mem64[g + 4648] = k
 	.loc 1 1192
-	std %r3, 4648(%r4)
+	std %r4, 4648(%r5)
 # k = 0x3c3cc3c3c3c33c3c
 	.loc 1 1193
-	lis %r3, 15420
-	ori %r3, %r3, 50115
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 50115
-	ori %r3, %r3, 15420
+	lis %r4, 15420
+	ori %r4, %r4, 50115
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 50115
+	ori %r4, %r4, 15420
 # mem64[g + 4656] = k
 	.loc 1 1194
-	std %r3, 4656(%r4)
+	std %r4, 4656(%r5)
 # k = 0xf0f0f0ff0f0f0f0
 	.loc 1 1195
-	lis %r3, 3855
-	ori %r3, %r3, 3855
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 3855
+	ori %r4, %r4, 3855
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 4664] = k
 	.loc 1 1196
-	std %r3, 4664(%r4)
+	std %r4, 4664(%r5)
 # k = 0x55aa55aa55aa55aa
 	.loc 1 1197
-	lis %r3, 21930
-	ori %r3, %r3, 21930
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 21930
-	ori %r3, %r3, 21930
+	lis %r4, 21930
+	ori %r4, %r4, 21930
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 21930
+	ori %r4, %r4, 21930
 # mem64[g + 4672] = k
 	.loc 1 1198
-	std %r3, 4672(%r4)
+	std %r4, 4672(%r5)
 # k = 0x33cccc33cc3333cc
 	.loc 1 1199
-	lis %r3, 13260
-	ori %r3, %r3, 52275
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52275
-	ori %r3, %r3, 13260
+	lis %r4, 13260
+	ori %r4, %r4, 52275
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52275
+	ori %r4, %r4, 13260
 # mem64[g + 4680] = k
 	.loc 1 1200
-	std %r3, 4680(%r4)
+	std %r4, 4680(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 1201
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 4688] = k
 	.loc 1 1202
-	std %r3, 4688(%r4)
+	std %r4, 4688(%r5)
 # k = 0xa55a5aa55aa5a55a
 	.loc 1 1203
-	lis %r3, 42330
-	ori %r3, %r3, 23205
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23205
-	ori %r3, %r3, 42330
+	lis %r4, 42330
+	ori %r4, %r4, 23205
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23205
+	ori %r4, %r4, 42330
 # mem64[g + 4696] = k
 	.loc 1 1204
-	std %r3, 4696(%r4)
+	std %r4, 4696(%r5)
 # k = 0x9966996666996699
 	.loc 1 1205
-	lis %r3, 39270
-	ori %r3, %r3, 39270
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 26265
-	ori %r3, %r3, 26265
+	lis %r4, 39270
+	ori %r4, %r4, 39270
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 26265
+	ori %r4, %r4, 26265
 # mem64[g + 4704] = k
 	.loc 1 1206
-	std %r3, 4704(%r4)
+	std %r4, 4704(%r5)
 # k = 0x33cccc33cc3333cc
 	.loc 1 1207
-	lis %r3, 13260
-	ori %r3, %r3, 52275
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52275
-	ori %r3, %r3, 13260
+	lis %r4, 13260
+	ori %r4, %r4, 52275
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52275
+	ori %r4, %r4, 13260
 # mem64[g + 4712] = k
 	.loc 1 1208
-	std %r3, 4712(%r4)
+	std %r4, 4712(%r5)
 # k = 0xa5a5a5a55a5a5a5a
 	.loc 1 1209
-	lis %r3, 42405
-	ori %r3, %r3, 42405
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23130
-	ori %r3, %r3, 23130
+	lis %r4, 42405
+	ori %r4, %r4, 42405
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23130
+	ori %r4, %r4, 23130
 # mem64[g + 4720] = k
 	.loc 1 1210
-	std %r3, 4720(%r4)
+	std %r4, 4720(%r5)
 # k = 0x3c3cc3c3c3c33c3c
 	.loc 1 1211
-	lis %r3, 15420
-	ori %r3, %r3, 50115
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 50115
-	ori %r3, %r3, 15420
+	lis %r4, 15420
+	ori %r4, %r4, 50115
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 50115
+	ori %r4, %r4, 15420
 # mem64[g + 4728] = k
 	.loc 1 1212
-	std %r3, 4728(%r4)
+	std %r4, 4728(%r5)
 # k = 0xff00ff0f00ff00f
 	.loc 1 1213
-	lis %r3, 4080
-	ori %r3, %r3, 4080
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61455
-	ori %r3, %r3, 61455
+	lis %r4, 4080
+	ori %r4, %r4, 4080
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61455
+	ori %r4, %r4, 61455
 # mem64[g + 4736] = k
 	.loc 1 1214
-	std %r3, 4736(%r4)
+	std %r4, 4736(%r5)
 # k = 0xaa55aa55aa55aa55
 	.loc 1 1215
-	lis %r3, 43605
-	ori %r3, %r3, 43605
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43605
-	ori %r3, %r3, 43605
+	lis %r4, 43605
+	ori %r4, %r4, 43605
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43605
+	ori %r4, %r4, 43605
 # mem64[g + 4744] = k
 	.loc 1 1216
-	std %r3, 4744(%r4)
+	std %r4, 4744(%r5)
 # k = 0x3c3cc3c3c3c33c3c
 	.loc 1 1217
-	lis %r3, 15420
-	ori %r3, %r3, 50115
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 50115
-	ori %r3, %r3, 15420
+	lis %r4, 15420
+	ori %r4, %r4, 50115
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 50115
+	ori %r4, %r4, 15420
 # mem64[g + 4752] = k
 	.loc 1 1218
-	std %r3, 4752(%r4)
+	std %r4, 4752(%r5)
 # k = 0xf0f0f0f00f0f0f0f
 	.loc 1 1219
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 3855
-	ori %r3, %r3, 3855
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 3855
+	ori %r4, %r4, 3855
 # mem64[g + 4760] = k
 	.loc 1 1220
-	std %r3, 4760(%r4)
+	std %r4, 4760(%r5)
 # k = 0xaa55aa55aa55aa55
 	.loc 1 1221
-	lis %r3, 43605
-	ori %r3, %r3, 43605
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43605
-	ori %r3, %r3, 43605
+	lis %r4, 43605
+	ori %r4, %r4, 43605
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43605
+	ori %r4, %r4, 43605
 # mem64[g + 4768] = k
 	.loc 1 1222
-	std %r3, 4768(%r4)
+	std %r4, 4768(%r5)
 # k = 0xcc3333cc33cccc33
 	.loc 1 1223
-	lis %r3, 52275
-	ori %r3, %r3, 13260
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 13260
-	ori %r3, %r3, 52275
+	lis %r4, 52275
+	ori %r4, %r4, 13260
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 13260
+	ori %r4, %r4, 52275
 # mem64[g + 4776] = k
 	.loc 1 1224
-	std %r3, 4776(%r4)
+	std %r4, 4776(%r5)
 # k = 0xf0f0f0f0f0f0f0f
 	.loc 1 1225
-	lis %r3, 3855
-	ori %r3, %r3, 3855
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 3855
-	ori %r3, %r3, 3855
+	lis %r4, 3855
+	ori %r4, %r4, 3855
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 3855
+	ori %r4, %r4, 3855
 # mem64[g + 4784] = k
 	.loc 1 1226
-	std %r3, 4784(%r4)
+	std %r4, 4784(%r5)
 # k = 0xa55a5aa55aa5a55a
 	.loc 1 1227
-	lis %r3, 42330
-	ori %r3, %r3, 23205
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23205
-	ori %r3, %r3, 42330
+	lis %r4, 42330
+	ori %r4, %r4, 23205
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23205
+	ori %r4, %r4, 42330
 # mem64[g + 4792] = k
 	.loc 1 1228
-	std %r3, 4792(%r4)
+	std %r4, 4792(%r5)
 # k = 0x6699669999669966
 	.loc 1 1229
-	lis %r3, 26265
-	ori %r3, %r3, 26265
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 39270
-	ori %r3, %r3, 39270
+	lis %r4, 26265
+	ori %r4, %r4, 26265
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 39270
+	ori %r4, %r4, 39270
 # mem64[g + 4800] = k
 	.loc 1 1230
-	std %r3, 4800(%r4)
+	std %r4, 4800(%r5)
 # k = 0x33cccc33cc3333cc
 	.loc 1 1231
-	lis %r3, 13260
-	ori %r3, %r3, 52275
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52275
-	ori %r3, %r3, 13260
+	lis %r4, 13260
+	ori %r4, %r4, 52275
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52275
+	ori %r4, %r4, 13260
 # mem64[g + 4808] = k
 	.loc 1 1232
-	std %r3, 4808(%r4)
+	std %r4, 4808(%r5)
 # k = 0x5a5a5a5aa5a5a5a5
 	.loc 1 1233
-	lis %r3, 23130
-	ori %r3, %r3, 23130
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 42405
-	ori %r3, %r3, 42405
+	lis %r4, 23130
+	ori %r4, %r4, 23130
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 42405
+	ori %r4, %r4, 42405
 # mem64[g + 4816] = k
 	.loc 1 1234
-	std %r3, 4816(%r4)
+	std %r4, 4816(%r5)
 # k = 0xc3c33c3c3c3cc3c3
 	.loc 1 1235
-	lis %r3, 50115
-	ori %r3, %r3, 15420
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15420
-	ori %r3, %r3, 50115
+	lis %r4, 50115
+	ori %r4, %r4, 15420
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15420
+	ori %r4, %r4, 50115
 # mem64[g + 4824] = k
 	.loc 1 1236
-	std %r3, 4824(%r4)
+	std %r4, 4824(%r5)
 # k = 0xff00ff0f00ff00f
 	.loc 1 1237
-	lis %r3, 4080
-	ori %r3, %r3, 4080
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61455
-	ori %r3, %r3, 61455
+	lis %r4, 4080
+	ori %r4, %r4, 4080
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61455
+	ori %r4, %r4, 61455
 # mem64[g + 4832] = k
 	.loc 1 1238
-	std %r3, 4832(%r4)
+	std %r4, 4832(%r5)
 # k = 0xaa55aa55aa55aa55
 	.loc 1 1239
-	lis %r3, 43605
-	ori %r3, %r3, 43605
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43605
-	ori %r3, %r3, 43605
+	lis %r4, 43605
+	ori %r4, %r4, 43605
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43605
+	ori %r4, %r4, 43605
 # mem64[g + 4840] = k
 	.loc 1 1240
-	std %r3, 4840(%r4)
+	std %r4, 4840(%r5)
 # k = 0xc3c33c3c3c3cc3c3
 	.loc 1 1241
-	lis %r3, 50115
-	ori %r3, %r3, 15420
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15420
-	ori %r3, %r3, 50115
+	lis %r4, 50115
+	ori %r4, %r4, 15420
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15420
+	ori %r4, %r4, 50115
 # mem64[g + 4848] = k
 	.loc 1 1242
-	std %r3, 4848(%r4)
+	std %r4, 4848(%r5)
 # k = 0xf0f0f0ff0f0f0f0
 	.loc 1 1243
-	lis %r3, 3855
-	ori %r3, %r3, 3855
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 3855
+	ori %r4, %r4, 3855
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 4856] = k
 	.loc 1 1244
-	std %r3, 4856(%r4)
+	std %r4, 4856(%r5)
 # k = 0xaa55aa55aa55aa55
 	.loc 1 1245
-	lis %r3, 43605
-	ori %r3, %r3, 43605
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43605
-	ori %r3, %r3, 43605
+	lis %r4, 43605
+	ori %r4, %r4, 43605
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43605
+	ori %r4, %r4, 43605
 # mem64[g + 4864] = k
 	.loc 1 1246
-	std %r3, 4864(%r4)
+	std %r4, 4864(%r5)
 # k = 0x33cccc33cc3333cc
 	.loc 1 1247
-	lis %r3, 13260
-	ori %r3, %r3, 52275
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52275
-	ori %r3, %r3, 13260
+	lis %r4, 13260
+	ori %r4, %r4, 52275
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52275
+	ori %r4, %r4, 13260
 # mem64[g + 4872] = k
 	.loc 1 1248
-	std %r3, 4872(%r4)
+	std %r4, 4872(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 1249
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 4880] = k
 	.loc 1 1250
-	std %r3, 4880(%r4)
+	std %r4, 4880(%r5)
 # k = 0xa55a5aa55aa5a55a
 	.loc 1 1251
-	lis %r3, 42330
-	ori %r3, %r3, 23205
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23205
-	ori %r3, %r3, 42330
+	lis %r4, 42330
+	ori %r4, %r4, 23205
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23205
+	ori %r4, %r4, 42330
 # mem64[g + 4888] = k
 	.loc 1 1252
-	std %r3, 4888(%r4)
+	std %r4, 4888(%r5)
 # k = 0x9966996666996699
 	.loc 1 1253
-	lis %r3, 39270
-	ori %r3, %r3, 39270
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 26265
-	ori %r3, %r3, 26265
+	lis %r4, 39270
+	ori %r4, %r4, 39270
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 26265
+	ori %r4, %r4, 26265
 # mem64[g + 4896] = k
 	.loc 1 1254
-	std %r3, 4896(%r4)
+	std %r4, 4896(%r5)
 # k = 0x33cccc33cc3333cc
 	.loc 1 1255
-	lis %r3, 13260
-	ori %r3, %r3, 52275
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52275
-	ori %r3, %r3, 13260
+	lis %r4, 13260
+	ori %r4, %r4, 52275
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52275
+	ori %r4, %r4, 13260
 # mem64[g + 4904] = k
 	.loc 1 1256
-	std %r3, 4904(%r4)
+	std %r4, 4904(%r5)
 # k = 0x5a5a5a5aa5a5a5a5
 	.loc 1 1257
-	lis %r3, 23130
-	ori %r3, %r3, 23130
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 42405
-	ori %r3, %r3, 42405
+	lis %r4, 23130
+	ori %r4, %r4, 23130
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 42405
+	ori %r4, %r4, 42405
 # mem64[g + 4912] = k
 	.loc 1 1258
-	std %r3, 4912(%r4)
+	std %r4, 4912(%r5)
 # k = 0xc3c33c3c3c3cc3c3
 	.loc 1 1259
-	lis %r3, 50115
-	ori %r3, %r3, 15420
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15420
-	ori %r3, %r3, 50115
+	lis %r4, 50115
+	ori %r4, %r4, 15420
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15420
+	ori %r4, %r4, 50115
 # mem64[g + 4920] = k
 	.loc 1 1260
-	std %r3, 4920(%r4)
+	std %r4, 4920(%r5)
 # k = 0xf00ff00f0ff00ff0
 	.loc 1 1261
-	lis %r3, 61455
-	ori %r3, %r3, 61455
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 4080
-	ori %r3, %r3, 4080
+	lis %r4, 61455
+	ori %r4, %r4, 61455
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 4080
+	ori %r4, %r4, 4080
 # mem64[g + 4928] = k
 	.loc 1 1262
-	std %r3, 4928(%r4)
+	std %r4, 4928(%r5)
 # k = 0x55aa55aa55aa55aa
 	.loc 1 1263
-	lis %r3, 21930
-	ori %r3, %r3, 21930
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 21930
-	ori %r3, %r3, 21930
+	lis %r4, 21930
+	ori %r4, %r4, 21930
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 21930
+	ori %r4, %r4, 21930
 # mem64[g + 4936] = k
 	.loc 1 1264
-	std %r3, 4936(%r4)
+	std %r4, 4936(%r5)
 # k = 0xc3c33c3c3c3cc3c3
 	.loc 1 1265
-	lis %r3, 50115
-	ori %r3, %r3, 15420
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15420
-	ori %r3, %r3, 50115
+	lis %r4, 50115
+	ori %r4, %r4, 15420
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15420
+	ori %r4, %r4, 50115
 # mem64[g + 4944] = k
 	.loc 1 1266
-	std %r3, 4944(%r4)
+	std %r4, 4944(%r5)
 # k = 0xf0f0f0f00f0f0f0f
 	.loc 1 1267
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 3855
-	ori %r3, %r3, 3855
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 3855
+	ori %r4, %r4, 3855
 # mem64[g + 4952] = k
 	.loc 1 1268
-	std %r3, 4952(%r4)
+	std %r4, 4952(%r5)
 # k = 0x55aa55aa55aa55aa
 	.loc 1 1269
-	lis %r3, 21930
-	ori %r3, %r3, 21930
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 21930
-	ori %r3, %r3, 21930
+	lis %r4, 21930
+	ori %r4, %r4, 21930
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 21930
+	ori %r4, %r4, 21930
 # mem64[g + 4960] = k
 	.loc 1 1270
-	std %r3, 4960(%r4)
+	std %r4, 4960(%r5)
 # k = 0xcc3333cc33cccc33
 	.loc 1 1271
-	lis %r3, 52275
-	ori %r3, %r3, 13260
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 13260
-	ori %r3, %r3, 52275
+	lis %r4, 52275
+	ori %r4, %r4, 13260
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 13260
+	ori %r4, %r4, 52275
 # mem64[g + 4968] = k
 	.loc 1 1272
-	std %r3, 4968(%r4)
+	std %r4, 4968(%r5)
 # k = 0xf0f0f0f0f0f0f0f
 	.loc 1 1273
-	lis %r3, 3855
-	ori %r3, %r3, 3855
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 3855
-	ori %r3, %r3, 3855
+	lis %r4, 3855
+	ori %r4, %r4, 3855
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 3855
+	ori %r4, %r4, 3855
 # mem64[g + 4976] = k
 	.loc 1 1274
-	std %r3, 4976(%r4)
+	std %r4, 4976(%r5)
 # k = 0xa55a5aa55aa5a55a
 	.loc 1 1275
-	lis %r3, 42330
-	ori %r3, %r3, 23205
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23205
-	ori %r3, %r3, 42330
+	lis %r4, 42330
+	ori %r4, %r4, 23205
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23205
+	ori %r4, %r4, 42330
 # mem64[g + 4984] = k
 	.loc 1 1276
-	std %r3, 4984(%r4)
+	std %r4, 4984(%r5)
 # k = 0x6699669999669966
 	.loc 1 1277
-	lis %r3, 26265
-	ori %r3, %r3, 26265
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 39270
-	ori %r3, %r3, 39270
+	lis %r4, 26265
+	ori %r4, %r4, 26265
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 39270
+	ori %r4, %r4, 39270
 # mem64[g + 4992] = k
 	.loc 1 1278
-	std %r3, 4992(%r4)
+	std %r4, 4992(%r5)
 # k = 0xcc3333cc33cccc33
 	.loc 1 1279
-	lis %r3, 52275
-	ori %r3, %r3, 13260
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 13260
-	ori %r3, %r3, 52275
+	lis %r4, 52275
+	ori %r4, %r4, 13260
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 13260
+	ori %r4, %r4, 52275
 # mem64[g + 5000] = k
 	.loc 1 1280
-	std %r3, 5000(%r4)
+	std %r4, 5000(%r5)
 # k = 0x5a5a5a5aa5a5a5a5
 	.loc 1 1281
-	lis %r3, 23130
-	ori %r3, %r3, 23130
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 42405
-	ori %r3, %r3, 42405
+	lis %r4, 23130
+	ori %r4, %r4, 23130
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 42405
+	ori %r4, %r4, 42405
 # mem64[g + 5008] = k
 	.loc 1 1282
-	std %r3, 5008(%r4)
+	std %r4, 5008(%r5)
 # k = 0x3c3cc3c3c3c33c3c
 	.loc 1 1283
-	lis %r3, 15420
-	ori %r3, %r3, 50115
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 50115
-	ori %r3, %r3, 15420
+	lis %r4, 15420
+	ori %r4, %r4, 50115
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 50115
+	ori %r4, %r4, 15420
 # mem64[g + 5016] = k
 	.loc 1 1284
-	std %r3, 5016(%r4)
+	std %r4, 5016(%r5)
 # k = 0xff00ff0f00ff00f
 	.loc 1 1285
-	lis %r3, 4080
-	ori %r3, %r3, 4080
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61455
-	ori %r3, %r3, 61455
+	lis %r4, 4080
+	ori %r4, %r4, 4080
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61455
+	ori %r4, %r4, 61455
 # mem64[g + 5024] = k
 	.loc 1 1286
-	std %r3, 5024(%r4)
+	std %r4, 5024(%r5)
 # k = 0x55aa55aa55aa55aa
 	.loc 1 1287
-	lis %r3, 21930
-	ori %r3, %r3, 21930
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 21930
-	ori %r3, %r3, 21930
+	lis %r4, 21930
+	ori %r4, %r4, 21930
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 21930
+	ori %r4, %r4, 21930
 # mem64[g + 5032] = k
 	.loc 1 1288
-	std %r3, 5032(%r4)
+	std %r4, 5032(%r5)
 # k = 0x3c3cc3c3c3c33c3c
 	.loc 1 1289
-	lis %r3, 15420
-	ori %r3, %r3, 50115
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 50115
-	ori %r3, %r3, 15420
+	lis %r4, 15420
+	ori %r4, %r4, 50115
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 50115
+	ori %r4, %r4, 15420
 # mem64[g + 5040] = k
 	.loc 1 1290
-	std %r3, 5040(%r4)
+	std %r4, 5040(%r5)
 # k = 0xf0f0f0ff0f0f0f0
 	.loc 1 1291
-	lis %r3, 3855
-	ori %r3, %r3, 3855
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 3855
+	ori %r4, %r4, 3855
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 5048] = k
 	.loc 1 1292
-	std %r3, 5048(%r4)
+	std %r4, 5048(%r5)
 # k = 0x55aa55aa55aa55aa
 	.loc 1 1293
-	lis %r3, 21930
-	ori %r3, %r3, 21930
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 21930
-	ori %r3, %r3, 21930
+	lis %r4, 21930
+	ori %r4, %r4, 21930
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 21930
+	ori %r4, %r4, 21930
 # mem64[g + 5056] = k
 	.loc 1 1294
-	std %r3, 5056(%r4)
+	std %r4, 5056(%r5)
 # k = 0x33cccc33cc3333cc
 	.loc 1 1295
-	lis %r3, 13260
-	ori %r3, %r3, 52275
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52275
-	ori %r3, %r3, 13260
+	lis %r4, 13260
+	ori %r4, %r4, 52275
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52275
+	ori %r4, %r4, 13260
 # mem64[g + 5064] = k
 	.loc 1 1296
-	std %r3, 5064(%r4)
+	std %r4, 5064(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 1297
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 5072] = k
 	.loc 1 1298
-	std %r3, 5072(%r4)
+	std %r4, 5072(%r5)
 # k = 0xa55a5aa55aa5a55a
 	.loc 1 1299
-	lis %r3, 42330
-	ori %r3, %r3, 23205
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23205
-	ori %r3, %r3, 42330
+	lis %r4, 42330
+	ori %r4, %r4, 23205
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23205
+	ori %r4, %r4, 42330
 # mem64[g + 5080] = k
 	.loc 1 1300
-	std %r3, 5080(%r4)
+	std %r4, 5080(%r5)
 # k = 0x9966996666996699
 	.loc 1 1301
-	lis %r3, 39270
-	ori %r3, %r3, 39270
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 26265
-	ori %r3, %r3, 26265
+	lis %r4, 39270
+	ori %r4, %r4, 39270
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 26265
+	ori %r4, %r4, 26265
 # mem64[g + 5088] = k
 	.loc 1 1302
-	std %r3, 5088(%r4)
+	std %r4, 5088(%r5)
 # k = 0xcc3333cc33cccc33
 	.loc 1 1303
-	lis %r3, 52275
-	ori %r3, %r3, 13260
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 13260
-	ori %r3, %r3, 52275
+	lis %r4, 52275
+	ori %r4, %r4, 13260
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 13260
+	ori %r4, %r4, 52275
 # mem64[g + 5096] = k
 	.loc 1 1304
-	std %r3, 5096(%r4)
+	std %r4, 5096(%r5)
 # k = 0x5a5a5a5aa5a5a5a5
 	.loc 1 1305
-	lis %r3, 23130
-	ori %r3, %r3, 23130
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 42405
-	ori %r3, %r3, 42405
+	lis %r4, 23130
+	ori %r4, %r4, 23130
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 42405
+	ori %r4, %r4, 42405
 # mem64[g + 5104] = k
 	.loc 1 1306
-	std %r3, 5104(%r4)
+	std %r4, 5104(%r5)
 # k = 0x3c3cc3c3c3c33c3c
 	.loc 1 1307
-	lis %r3, 15420
-	ori %r3, %r3, 50115
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 50115
-	ori %r3, %r3, 15420
+	lis %r4, 15420
+	ori %r4, %r4, 50115
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 50115
+	ori %r4, %r4, 15420
 # mem64[g + 5112] = k
 	.loc 1 1308
-	std %r3, 5112(%r4)
+	std %r4, 5112(%r5)
 # k = 0xf00ff00f0ff00ff0
 	.loc 1 1309
-	lis %r3, 61455
-	ori %r3, %r3, 61455
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 4080
-	ori %r3, %r3, 4080
+	lis %r4, 61455
+	ori %r4, %r4, 61455
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 4080
+	ori %r4, %r4, 4080
 # mem64[g + 5120] = k
 	.loc 1 1310
-	std %r3, 5120(%r4)
+	std %r4, 5120(%r5)
 # k = 0xaa55aa55aa55aa55
 	.loc 1 1311
-	lis %r3, 43605
-	ori %r3, %r3, 43605
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43605
-	ori %r3, %r3, 43605
+	lis %r4, 43605
+	ori %r4, %r4, 43605
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43605
+	ori %r4, %r4, 43605
 # mem64[g + 5128] = k
 	.loc 1 1312
-	std %r3, 5128(%r4)
+	std %r4, 5128(%r5)
 # k = 0x3c3cc3c3c3c33c3c
 	.loc 1 1313
-	lis %r3, 15420
-	ori %r3, %r3, 50115
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 50115
-	ori %r3, %r3, 15420
+	lis %r4, 15420
+	ori %r4, %r4, 50115
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 50115
+	ori %r4, %r4, 15420
 # mem64[g + 5136] = k
 	.loc 1 1314
-	std %r3, 5136(%r4)
+	std %r4, 5136(%r5)
 # k = 0xf0f0f0f00f0f0f0f
 	.loc 1 1315
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 3855
-	ori %r3, %r3, 3855
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 3855
+	ori %r4, %r4, 3855
 # mem64[g + 5144] = k
 	.loc 1 1316
-	std %r3, 5144(%r4)
+	std %r4, 5144(%r5)
 # k = 0xaa55aa55aa55aa55
 	.loc 1 1317
-	lis %r3, 43605
-	ori %r3, %r3, 43605
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43605
-	ori %r3, %r3, 43605
+	lis %r4, 43605
+	ori %r4, %r4, 43605
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43605
+	ori %r4, %r4, 43605
 # mem64[g + 5152] = k
 	.loc 1 1318
-	std %r3, 5152(%r4)
+	std %r4, 5152(%r5)
 # k = 0xcc3333cc33cccc33
 	.loc 1 1319
-	lis %r3, 52275
-	ori %r3, %r3, 13260
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 13260
-	ori %r3, %r3, 52275
+	lis %r4, 52275
+	ori %r4, %r4, 13260
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 13260
+	ori %r4, %r4, 52275
 # mem64[g + 5160] = k
 	.loc 1 1320
-	std %r3, 5160(%r4)
+	std %r4, 5160(%r5)
 # k = 0xf0f0f0f0f0f0f0f
 	.loc 1 1321
-	lis %r3, 3855
-	ori %r3, %r3, 3855
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 3855
-	ori %r3, %r3, 3855
+	lis %r4, 3855
+	ori %r4, %r4, 3855
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 3855
+	ori %r4, %r4, 3855
 # mem64[g + 5168] = k
 	.loc 1 1322
-	std %r3, 5168(%r4)
+	std %r4, 5168(%r5)
 # k = 0xa55a5aa55aa5a55a
 	.loc 1 1323
-	lis %r3, 42330
-	ori %r3, %r3, 23205
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23205
-	ori %r3, %r3, 42330
+	lis %r4, 42330
+	ori %r4, %r4, 23205
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23205
+	ori %r4, %r4, 42330
 # mem64[g + 5176] = k
 	.loc 1 1324
-	std %r3, 5176(%r4)
+	std %r4, 5176(%r5)
 # k = 0x6699669999669966
 	.loc 1 1325
-	lis %r3, 26265
-	ori %r3, %r3, 26265
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 39270
-	ori %r3, %r3, 39270
+	lis %r4, 26265
+	ori %r4, %r4, 26265
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 39270
+	ori %r4, %r4, 39270
 # mem64[g + 5184] = k
 	.loc 1 1326
-	std %r3, 5184(%r4)
+	std %r4, 5184(%r5)
 # k = 0xcc3333cc33cccc33
 	.loc 1 1327
-	lis %r3, 52275
-	ori %r3, %r3, 13260
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 13260
-	ori %r3, %r3, 52275
+	lis %r4, 52275
+	ori %r4, %r4, 13260
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 13260
+	ori %r4, %r4, 52275
 # mem64[g + 5192] = k
 	.loc 1 1328
-	std %r3, 5192(%r4)
+	std %r4, 5192(%r5)
 # k = 0xa5a5a5a55a5a5a5a
 	.loc 1 1329
-	lis %r3, 42405
-	ori %r3, %r3, 42405
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23130
-	ori %r3, %r3, 23130
+	lis %r4, 42405
+	ori %r4, %r4, 42405
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23130
+	ori %r4, %r4, 23130
 # mem64[g + 5200] = k
 	.loc 1 1330
-	std %r3, 5200(%r4)
+	std %r4, 5200(%r5)
 # k = 0xc3c33c3c3c3cc3c3
 	.loc 1 1331
-	lis %r3, 50115
-	ori %r3, %r3, 15420
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15420
-	ori %r3, %r3, 50115
+	lis %r4, 50115
+	ori %r4, %r4, 15420
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15420
+	ori %r4, %r4, 50115
 # mem64[g + 5208] = k
 	.loc 1 1332
-	std %r3, 5208(%r4)
+	std %r4, 5208(%r5)
 # k = 0xf00ff00f0ff00ff0
 	.loc 1 1333
-	lis %r3, 61455
-	ori %r3, %r3, 61455
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 4080
-	ori %r3, %r3, 4080
+	lis %r4, 61455
+	ori %r4, %r4, 61455
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 4080
+	ori %r4, %r4, 4080
 # mem64[g + 5216] = k
 	.loc 1 1334
-	std %r3, 5216(%r4)
+	std %r4, 5216(%r5)
 # k = 0xaa55aa55aa55aa55
 	.loc 1 1335
-	lis %r3, 43605
-	ori %r3, %r3, 43605
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43605
-	ori %r3, %r3, 43605
+	lis %r4, 43605
+	ori %r4, %r4, 43605
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43605
+	ori %r4, %r4, 43605
 # mem64[g + 5224] = k
 	.loc 1 1336
-	std %r3, 5224(%r4)
+	std %r4, 5224(%r5)
 # k = 0xc3c33c3c3c3cc3c3
 	.loc 1 1337
-	lis %r3, 50115
-	ori %r3, %r3, 15420
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15420
-	ori %r3, %r3, 50115
+	lis %r4, 50115
+	ori %r4, %r4, 15420
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15420
+	ori %r4, %r4, 50115
 # mem64[g + 5232] = k
 	.loc 1 1338
-	std %r3, 5232(%r4)
+	std %r4, 5232(%r5)
 # k = 0xf0f0f0ff0f0f0f0
 	.loc 1 1339
-	lis %r3, 3855
-	ori %r3, %r3, 3855
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 3855
+	ori %r4, %r4, 3855
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 5240] = k
 	.loc 1 1340
-	std %r3, 5240(%r4)
+	std %r4, 5240(%r5)
 # k = 0xaa55aa55aa55aa55
 	.loc 1 1341
-	lis %r3, 43605
-	ori %r3, %r3, 43605
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43605
-	ori %r3, %r3, 43605
+	lis %r4, 43605
+	ori %r4, %r4, 43605
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43605
+	ori %r4, %r4, 43605
 # mem64[g + 5248] = k
 	.loc 1 1342
-	std %r3, 5248(%r4)
+	std %r4, 5248(%r5)
 # k = 0x33cccc33cc3333cc
 	.loc 1 1343
-	lis %r3, 13260
-	ori %r3, %r3, 52275
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52275
-	ori %r3, %r3, 13260
+	lis %r4, 13260
+	ori %r4, %r4, 52275
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52275
+	ori %r4, %r4, 13260
 # mem64[g + 5256] = k
 	.loc 1 1344
-	std %r3, 5256(%r4)
+	std %r4, 5256(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 1345
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 5264] = k
 	.loc 1 1346
-	std %r3, 5264(%r4)
+	std %r4, 5264(%r5)
 # k = 0xa55a5aa55aa5a55a
 	.loc 1 1347
-	lis %r3, 42330
-	ori %r3, %r3, 23205
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23205
-	ori %r3, %r3, 42330
+	lis %r4, 42330
+	ori %r4, %r4, 23205
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23205
+	ori %r4, %r4, 42330
 # mem64[g + 5272] = k
 	.loc 1 1348
-	std %r3, 5272(%r4)
+	std %r4, 5272(%r5)
 # k = 0x9966996666996699
 	.loc 1 1349
-	lis %r3, 39270
-	ori %r3, %r3, 39270
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 26265
-	ori %r3, %r3, 26265
+	lis %r4, 39270
+	ori %r4, %r4, 39270
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 26265
+	ori %r4, %r4, 26265
 # mem64[g + 5280] = k
 	.loc 1 1350
-	std %r3, 5280(%r4)
+	std %r4, 5280(%r5)
 # k = 0xcc3333cc33cccc33
 	.loc 1 1351
-	lis %r3, 52275
-	ori %r3, %r3, 13260
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 13260
-	ori %r3, %r3, 52275
+	lis %r4, 52275
+	ori %r4, %r4, 13260
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 13260
+	ori %r4, %r4, 52275
 # mem64[g + 5288] = k
 	.loc 1 1352
-	std %r3, 5288(%r4)
+	std %r4, 5288(%r5)
 # k = 0xa5a5a5a55a5a5a5a
 	.loc 1 1353
-	lis %r3, 42405
-	ori %r3, %r3, 42405
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23130
-	ori %r3, %r3, 23130
+	lis %r4, 42405
+	ori %r4, %r4, 42405
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23130
+	ori %r4, %r4, 23130
 # mem64[g + 5296] = k
 	.loc 1 1354
-	std %r3, 5296(%r4)
+	std %r4, 5296(%r5)
 # k = 0xc3c33c3c3c3cc3c3
 	.loc 1 1355
-	lis %r3, 50115
-	ori %r3, %r3, 15420
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15420
-	ori %r3, %r3, 50115
+	lis %r4, 50115
+	ori %r4, %r4, 15420
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15420
+	ori %r4, %r4, 50115
 # mem64[g + 5304] = k
 	.loc 1 1356
-	std %r3, 5304(%r4)
+	std %r4, 5304(%r5)
 # k = 0xff00ff0f00ff00f
 	.loc 1 1357
-	lis %r3, 4080
-	ori %r3, %r3, 4080
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61455
-	ori %r3, %r3, 61455
+	lis %r4, 4080
+	ori %r4, %r4, 4080
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61455
+	ori %r4, %r4, 61455
 # mem64[g + 5312] = k
 	.loc 1 1358
-	std %r3, 5312(%r4)
+	std %r4, 5312(%r5)
 # k = 0x55aa55aa55aa55aa
 	.loc 1 1359
-	lis %r3, 21930
-	ori %r3, %r3, 21930
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 21930
-	ori %r3, %r3, 21930
+	lis %r4, 21930
+	ori %r4, %r4, 21930
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 21930
+	ori %r4, %r4, 21930
 # mem64[g + 5320] = k
 	.loc 1 1360
-	std %r3, 5320(%r4)
+	std %r4, 5320(%r5)
 # k = 0xc3c33c3c3c3cc3c3
 	.loc 1 1361
-	lis %r3, 50115
-	ori %r3, %r3, 15420
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15420
-	ori %r3, %r3, 50115
+	lis %r4, 50115
+	ori %r4, %r4, 15420
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15420
+	ori %r4, %r4, 50115
 # mem64[g + 5328] = k
 	.loc 1 1362
-	std %r3, 5328(%r4)
+	std %r4, 5328(%r5)
 # k = 0xf0f0f0f00f0f0f0f
 	.loc 1 1363
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 3855
-	ori %r3, %r3, 3855
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 3855
+	ori %r4, %r4, 3855
 # mem64[g + 5336] = k
 	.loc 1 1364
-	std %r3, 5336(%r4)
+	std %r4, 5336(%r5)
 # k = 0x55aa55aa55aa55aa
 	.loc 1 1365
-	lis %r3, 21930
-	ori %r3, %r3, 21930
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 21930
-	ori %r3, %r3, 21930
+	lis %r4, 21930
+	ori %r4, %r4, 21930
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 21930
+	ori %r4, %r4, 21930
 # mem64[g + 5344] = k
 	.loc 1 1366
-	std %r3, 5344(%r4)
+	std %r4, 5344(%r5)
 # k = 0xcc3333cc33cccc33
 	.loc 1 1367
-	lis %r3, 52275
-	ori %r3, %r3, 13260
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 13260
-	ori %r3, %r3, 52275
+	lis %r4, 52275
+	ori %r4, %r4, 13260
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 13260
+	ori %r4, %r4, 52275
 # mem64[g + 5352] = k
 	.loc 1 1368
-	std %r3, 5352(%r4)
+	std %r4, 5352(%r5)
 # k = 0xf0f0f0f0f0f0f0f
 	.loc 1 1369
-	lis %r3, 3855
-	ori %r3, %r3, 3855
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 3855
-	ori %r3, %r3, 3855
+	lis %r4, 3855
+	ori %r4, %r4, 3855
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 3855
+	ori %r4, %r4, 3855
 # mem64[g + 5360] = k
 	.loc 1 1370
-	std %r3, 5360(%r4)
+	std %r4, 5360(%r5)
 # k = 0xa55a5aa55aa5a55a
 	.loc 1 1371
-	lis %r3, 42330
-	ori %r3, %r3, 23205
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23205
-	ori %r3, %r3, 42330
+	lis %r4, 42330
+	ori %r4, %r4, 23205
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23205
+	ori %r4, %r4, 42330
 # mem64[g + 5368] = k
 	.loc 1 1372
-	std %r3, 5368(%r4)
+	std %r4, 5368(%r5)
 # k = 0xaa55aa5555aa55aa
 	.loc 1 1373
-	lis %r3, 43605
-	ori %r3, %r3, 43605
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 21930
-	ori %r3, %r3, 21930
+	lis %r4, 43605
+	ori %r4, %r4, 43605
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 21930
+	ori %r4, %r4, 21930
 # mem64[g + 5376] = k
 	.loc 1 1374
-	std %r3, 5376(%r4)
+	std %r4, 5376(%r5)
 # k = 0xcc33cc3333cc33cc
 	.loc 1 1375
-	lis %r3, 52275
-	ori %r3, %r3, 52275
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 13260
-	ori %r3, %r3, 13260
+	lis %r4, 52275
+	ori %r4, %r4, 52275
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 13260
+	ori %r4, %r4, 13260
 # mem64[g + 5384] = k
 	.loc 1 1376
-	std %r3, 5384(%r4)
+	std %r4, 5384(%r5)
 # k = 0x33cccc33cc3333cc
 	.loc 1 1377
-	lis %r3, 13260
-	ori %r3, %r3, 52275
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52275
-	ori %r3, %r3, 13260
+	lis %r4, 13260
+	ori %r4, %r4, 52275
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52275
+	ori %r4, %r4, 13260
 # mem64[g + 5392] = k
 	.loc 1 1378
-	std %r3, 5392(%r4)
+	std %r4, 5392(%r5)
 # k = 0x55555555aaaaaaaa
 	.loc 1 1379
-	lis %r3, 21845
-	ori %r3, %r3, 21845
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 21845
+	ori %r4, %r4, 21845
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 5400] = k
 	.loc 1 1380
-	std %r3, 5400(%r4)
+	std %r4, 5400(%r5)
 # k = 0xff0000ff00ffff00
 	.loc 1 1381
-	lis %r3, 65280
-	ori %r3, %r3, 255
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 255
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 255
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 255
+	ori %r4, %r4, 65280
 # mem64[g + 5408] = k
 	.loc 1 1382
-	std %r3, 5408(%r4)
+	std %r4, 5408(%r5)
 # k = 0x3cc33cc3c33cc33c
 	.loc 1 1383
-	lis %r3, 15555
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 49980
-	ori %r3, %r3, 49980
+	lis %r4, 15555
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 49980
+	ori %r4, %r4, 49980
 # mem64[g + 5416] = k
 	.loc 1 1384
-	std %r3, 5416(%r4)
+	std %r4, 5416(%r5)
 # k = 0x5555aaaa5555aaaa
 	.loc 1 1385
-	lis %r3, 21845
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 21845
-	ori %r3, %r3, 43690
+	lis %r4, 21845
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 21845
+	ori %r4, %r4, 43690
 # mem64[g + 5424] = k
 	.loc 1 1386
-	std %r3, 5424(%r4)
+	std %r4, 5424(%r5)
 # k = 0xff00ff00ff00ff0
 	.loc 1 1387
-	lis %r3, 4080
-	ori %r3, %r3, 4080
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 4080
-	ori %r3, %r3, 4080
+	lis %r4, 4080
+	ori %r4, %r4, 4080
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 4080
+	ori %r4, %r4, 4080
 # mem64[g + 5432] = k
 	.loc 1 1388
-	std %r3, 5432(%r4)
+	std %r4, 5432(%r5)
 # k = 0xcccc33333333cccc
 	.loc 1 1389
-	lis %r3, 52428
-	ori %r3, %r3, 13107
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 13107
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 13107
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 13107
+	ori %r4, %r4, 52428
 # mem64[g + 5440] = k
 	.loc 1 1390
-	std %r3, 5440(%r4)
+	std %r4, 5440(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 1391
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 5448] = k
 	.loc 1 1392
-	std %r3, 5448(%r4)
+	std %r4, 5448(%r5)
 # k = 0xffff0000ffff00
 	.loc 1 1393
-	lis %r3, 255
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 255
-	ori %r3, %r3, 65280
+	lis %r4, 255
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 255
+	ori %r4, %r4, 65280
 # mem64[g + 5456] = k
 	.loc 1 1394
-	std %r3, 5456(%r4)
+	std %r4, 5456(%r5)
 # k = 0xc33cc33cc33cc33c
 	.loc 1 1395
-	lis %r3, 49980
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 49980
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 49980
+	ori %r4, %r4, 49980
 # mem64[g + 5464] = k
 	.loc 1 1396
-	std %r3, 5464(%r4)
+	std %r4, 5464(%r5)
 # k = 0x55aa55aaaa55aa55
 	.loc 1 1397
-	lis %r3, 21930
-	ori %r3, %r3, 21930
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43605
-	ori %r3, %r3, 43605
+	lis %r4, 21930
+	ori %r4, %r4, 21930
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43605
+	ori %r4, %r4, 43605
 # mem64[g + 5472] = k
 	.loc 1 1398
-	std %r3, 5472(%r4)
+	std %r4, 5472(%r5)
 # k = 0xcc33cc3333cc33cc
 	.loc 1 1399
-	lis %r3, 52275
-	ori %r3, %r3, 52275
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 13260
-	ori %r3, %r3, 13260
+	lis %r4, 52275
+	ori %r4, %r4, 52275
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 13260
+	ori %r4, %r4, 13260
 # mem64[g + 5480] = k
 	.loc 1 1400
-	std %r3, 5480(%r4)
+	std %r4, 5480(%r5)
 # k = 0xcc3333cc33cccc33
 	.loc 1 1401
-	lis %r3, 52275
-	ori %r3, %r3, 13260
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 13260
-	ori %r3, %r3, 52275
+	lis %r4, 52275
+	ori %r4, %r4, 13260
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 13260
+	ori %r4, %r4, 52275
 # mem64[g + 5488] = k
 	.loc 1 1402
-	std %r3, 5488(%r4)
+	std %r4, 5488(%r5)
 # k = 0x55555555aaaaaaaa
 	.loc 1 1403
-	lis %r3, 21845
-	ori %r3, %r3, 21845
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 21845
+	ori %r4, %r4, 21845
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 5496] = k
 	.loc 1 1404
-	std %r3, 5496(%r4)
+	std %r4, 5496(%r5)
 # k = 0xff0000ff00ffff00
 	.loc 1 1405
-	lis %r3, 65280
-	ori %r3, %r3, 255
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 255
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 255
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 255
+	ori %r4, %r4, 65280
 # mem64[g + 5504] = k
 	.loc 1 1406
-	std %r3, 5504(%r4)
+	std %r4, 5504(%r5)
 # k = 0xc33cc33c3cc33cc3
 	.loc 1 1407
-	lis %r3, 49980
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 15555
+	lis %r4, 49980
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 15555
 # mem64[g + 5512] = k
 	.loc 1 1408
-	std %r3, 5512(%r4)
+	std %r4, 5512(%r5)
 # k = 0xaaaa5555aaaa5555
 	.loc 1 1409
-	lis %r3, 43690
-	ori %r3, %r3, 21845
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 21845
+	lis %r4, 43690
+	ori %r4, %r4, 21845
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 21845
 # mem64[g + 5520] = k
 	.loc 1 1410
-	std %r3, 5520(%r4)
+	std %r4, 5520(%r5)
 # k = 0xf00ff00ff00ff00f
 	.loc 1 1411
-	lis %r3, 61455
-	ori %r3, %r3, 61455
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61455
-	ori %r3, %r3, 61455
+	lis %r4, 61455
+	ori %r4, %r4, 61455
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61455
+	ori %r4, %r4, 61455
 # mem64[g + 5528] = k
 	.loc 1 1412
-	std %r3, 5528(%r4)
+	std %r4, 5528(%r5)
 # k = 0x3333cccccccc3333
 	.loc 1 1413
-	lis %r3, 13107
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 13107
+	lis %r4, 13107
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 13107
 # mem64[g + 5536] = k
 	.loc 1 1414
-	std %r3, 5536(%r4)
+	std %r4, 5536(%r5)
 # k = 0xf0f0f0f0f0f0f0f
 	.loc 1 1415
-	lis %r3, 3855
-	ori %r3, %r3, 3855
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 3855
-	ori %r3, %r3, 3855
+	lis %r4, 3855
+	ori %r4, %r4, 3855
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 3855
+	ori %r4, %r4, 3855
 # mem64[g + 5544] = k
 	.loc 1 1416
-	std %r3, 5544(%r4)
+	std %r4, 5544(%r5)
 # k = 0xff0000ffff0000ff
 	.loc 1 1417
-	lis %r3, 65280
-	ori %r3, %r3, 255
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 255
+	lis %r4, 65280
+	ori %r4, %r4, 255
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 255
 # mem64[g + 5552] = k
 	.loc 1 1418
-	std %r3, 5552(%r4)
+	std %r4, 5552(%r5)
 # k = 0xc33cc33cc33cc33c
 	.loc 1 1419
-	lis %r3, 49980
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 49980
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 49980
+	ori %r4, %r4, 49980
 # mem64[g + 5560] = k
 	.loc 1 1420
-	std %r3, 5560(%r4)
+	std %r4, 5560(%r5)
 # k = 0xaa55aa5555aa55aa
 	.loc 1 1421
-	lis %r3, 43605
-	ori %r3, %r3, 43605
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 21930
-	ori %r3, %r3, 21930
+	lis %r4, 43605
+	ori %r4, %r4, 43605
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 21930
+	ori %r4, %r4, 21930
 # mem64[g + 5568] = k
 	.loc 1 1422
-	std %r3, 5568(%r4)
+	std %r4, 5568(%r5)
 # k = 0x33cc33cccc33cc33
 	.loc 1 1423
-	lis %r3, 13260
-	ori %r3, %r3, 13260
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52275
-	ori %r3, %r3, 52275
+	lis %r4, 13260
+	ori %r4, %r4, 13260
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52275
+	ori %r4, %r4, 52275
 # mem64[g + 5576] = k
 	.loc 1 1424
-	std %r3, 5576(%r4)
+	std %r4, 5576(%r5)
 # k = 0xcc3333cc33cccc33
 	.loc 1 1425
-	lis %r3, 52275
-	ori %r3, %r3, 13260
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 13260
-	ori %r3, %r3, 52275
+	lis %r4, 52275
+	ori %r4, %r4, 13260
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 13260
+	ori %r4, %r4, 52275
 # mem64[g + 5584] = k
 	.loc 1 1426
-	std %r3, 5584(%r4)
+	std %r4, 5584(%r5)
 # k = 0x55555555aaaaaaaa
 	.loc 1 1427
-	lis %r3, 21845
-	ori %r3, %r3, 21845
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 21845
+	ori %r4, %r4, 21845
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 5592] = k
 	.loc 1 1428
-	std %r3, 5592(%r4)
+	std %r4, 5592(%r5)
 # k = 0xffff00ff0000ff
 	.loc 1 1429
-	lis %r3, 255
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 255
+	lis %r4, 255
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 255
 # mem64[g + 5600] = k
 	.loc 1 1430
-	std %r3, 5600(%r4)
+	std %r4, 5600(%r5)
 # k = 0x3cc33cc3c33cc33c
 	.loc 1 1431
-	lis %r3, 15555
-	ori %r3, %r3, 15555
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 49980
-	ori %r3, %r3, 49980
+	lis %r4, 15555
+	ori %r4, %r4, 15555
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 49980
+	ori %r4, %r4, 49980
 # mem64[g + 5608] = k
 	.loc 1 1432
-	std %r3, 5608(%r4)
+	std %r4, 5608(%r5)
 # k = 0x5555aaaa5555aaaa
 	.loc 1 1433
-	lis %r3, 21845
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 21845
-	ori %r3, %r3, 43690
+	lis %r4, 21845
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 21845
+	ori %r4, %r4, 43690
 # mem64[g + 5616] = k
 	.loc 1 1434
-	std %r3, 5616(%r4)
+	std %r4, 5616(%r5)
 # k = 0xff00ff00ff00ff0
 	.loc 1 1435
-	lis %r3, 4080
-	ori %r3, %r3, 4080
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 4080
-	ori %r3, %r3, 4080
+	lis %r4, 4080
+	ori %r4, %r4, 4080
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 4080
+	ori %r4, %r4, 4080
 # mem64[g + 5624] = k
 	.loc 1 1436
-	std %r3, 5624(%r4)
+	std %r4, 5624(%r5)
 # k = 0x3333cccccccc3333
 	.loc 1 1437
-	lis %r3, 13107
-	ori %r3, %r3, 52428
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 13107
+	lis %r4, 13107
+	ori %r4, %r4, 52428
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 13107
 # mem64[g + 5632] = k
 	.loc 1 1438
-	std %r3, 5632(%r4)
+	std %r4, 5632(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 1439
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 5640] = k
 	.loc 1 1440
-	std %r3, 5640(%r4)
+	std %r4, 5640(%r5)
 # k = 0xffff0000ffff00
 	.loc 1 1441
-	lis %r3, 255
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 255
-	ori %r3, %r3, 65280
+	lis %r4, 255
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 255
+	ori %r4, %r4, 65280
 # mem64[g + 5648] = k
 	.loc 1 1442
-	std %r3, 5648(%r4)
+	std %r4, 5648(%r5)
 # k = 0xc33cc33cc33cc33c
 	.loc 1 1443
-	lis %r3, 49980
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 49980
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 49980
+	ori %r4, %r4, 49980
 # mem64[g + 5656] = k
 	.loc 1 1444
-	std %r3, 5656(%r4)
+	std %r4, 5656(%r5)
 # k = 0x55aa55aaaa55aa55
 	.loc 1 1445
-	lis %r3, 21930
-	ori %r3, %r3, 21930
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43605
-	ori %r3, %r3, 43605
+	lis %r4, 21930
+	ori %r4, %r4, 21930
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43605
+	ori %r4, %r4, 43605
 # mem64[g + 5664] = k
 	.loc 1 1446
-	std %r3, 5664(%r4)
+	std %r4, 5664(%r5)
 # k = 0x33cc33cccc33cc33
 	.loc 1 1447
-	lis %r3, 13260
-	ori %r3, %r3, 13260
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52275
-	ori %r3, %r3, 52275
+	lis %r4, 13260
+	ori %r4, %r4, 13260
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52275
+	ori %r4, %r4, 52275
 # mem64[g + 5672] = k
 	.loc 1 1448
-	std %r3, 5672(%r4)
+	std %r4, 5672(%r5)
 # k = 0x33cccc33cc3333cc
 	.loc 1 1449
-	lis %r3, 13260
-	ori %r3, %r3, 52275
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52275
-	ori %r3, %r3, 13260
+	lis %r4, 13260
+	ori %r4, %r4, 52275
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52275
+	ori %r4, %r4, 13260
 # mem64[g + 5680] = k
 	.loc 1 1450
-	std %r3, 5680(%r4)
+	std %r4, 5680(%r5)
 # k = 0x55555555aaaaaaaa
 	.loc 1 1451
-	lis %r3, 21845
-	ori %r3, %r3, 21845
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 21845
+	ori %r4, %r4, 21845
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 5688] = k
 	.loc 1 1452
-	std %r3, 5688(%r4)
+	std %r4, 5688(%r5)
 # k = 0xffff00ff0000ff
 	.loc 1 1453
-	lis %r3, 255
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 255
+	lis %r4, 255
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 255
 # mem64[g + 5696] = k
 	.loc 1 1454
-	std %r3, 5696(%r4)
+	std %r4, 5696(%r5)
 # k = 0xc33cc33c3cc33cc3
 	.loc 1 1455
-	lis %r3, 49980
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 15555
+	lis %r4, 49980
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 15555
 # mem64[g + 5704] = k
 	.loc 1 1456
-	std %r3, 5704(%r4)
+	std %r4, 5704(%r5)
 # k = 0xaaaa5555aaaa5555
 	.loc 1 1457
-	lis %r3, 43690
-	ori %r3, %r3, 21845
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 21845
+	lis %r4, 43690
+	ori %r4, %r4, 21845
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 21845
 # mem64[g + 5712] = k
 	.loc 1 1458
-	std %r3, 5712(%r4)
+	std %r4, 5712(%r5)
 # k = 0xf00ff00ff00ff00f
 	.loc 1 1459
-	lis %r3, 61455
-	ori %r3, %r3, 61455
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61455
-	ori %r3, %r3, 61455
+	lis %r4, 61455
+	ori %r4, %r4, 61455
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61455
+	ori %r4, %r4, 61455
 # mem64[g + 5720] = k
 	.loc 1 1460
-	std %r3, 5720(%r4)
+	std %r4, 5720(%r5)
 # k = 0xcccc33333333cccc
 	.loc 1 1461
-	lis %r3, 52428
-	ori %r3, %r3, 13107
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 13107
-	ori %r3, %r3, 52428
+	lis %r4, 52428
+	ori %r4, %r4, 13107
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 13107
+	ori %r4, %r4, 52428
 # mem64[g + 5728] = k
 	.loc 1 1462
-	std %r3, 5728(%r4)
+	std %r4, 5728(%r5)
 # k = 0xf0f0f0f0f0f0f0f
 	.loc 1 1463
-	lis %r3, 3855
-	ori %r3, %r3, 3855
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 3855
-	ori %r3, %r3, 3855
+	lis %r4, 3855
+	ori %r4, %r4, 3855
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 3855
+	ori %r4, %r4, 3855
 # mem64[g + 5736] = k
 	.loc 1 1464
-	std %r3, 5736(%r4)
+	std %r4, 5736(%r5)
 # k = 0xff0000ffff0000ff
 	.loc 1 1465
-	lis %r3, 65280
-	ori %r3, %r3, 255
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 255
+	lis %r4, 65280
+	ori %r4, %r4, 255
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 255
 # mem64[g + 5744] = k
 	.loc 1 1466
-	std %r3, 5744(%r4)
+	std %r4, 5744(%r5)
 # k = 0xc33cc33cc33cc33c
 	.loc 1 1467
-	lis %r3, 49980
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 49980
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 49980
+	ori %r4, %r4, 49980
 # mem64[g + 5752] = k
 	.loc 1 1468
-	std %r3, 5752(%r4)
+	std %r4, 5752(%r5)
 # k = 0x3c3c3c3c3c3c3c3c
 	.loc 1 1469
-	lis %r3, 15420
-	ori %r3, %r3, 15420
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15420
-	ori %r3, %r3, 15420
+	lis %r4, 15420
+	ori %r4, %r4, 15420
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15420
+	ori %r4, %r4, 15420
 # mem64[g + 5760] = k
 	.loc 1 1470
-	std %r3, 5760(%r4)
+	std %r4, 5760(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 1471
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 5768] = k
 	.loc 1 1472
-	std %r3, 5768(%r4)
+	std %r4, 5768(%r5)
 # k = 0x5555aaaa5555aaaa
 	.loc 1 1473
-	lis %r3, 21845
-	ori %r3, %r3, 43690
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 21845
-	ori %r3, %r3, 43690
+	lis %r4, 21845
+	ori %r4, %r4, 43690
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 21845
+	ori %r4, %r4, 43690
 # mem64[g + 5776] = k
 	.loc 1 1474
-	std %r3, 5776(%r4)
+	std %r4, 5776(%r5)
 # k = 0xcc3333cccc3333cc
 	.loc 1 1475
-	lis %r3, 52275
-	ori %r3, %r3, 13260
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52275
-	ori %r3, %r3, 13260
+	lis %r4, 52275
+	ori %r4, %r4, 13260
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52275
+	ori %r4, %r4, 13260
 # mem64[g + 5784] = k
 	.loc 1 1476
-	std %r3, 5784(%r4)
+	std %r4, 5784(%r5)
 # k = 0xc33cc33cc33cc33c
 	.loc 1 1477
-	lis %r3, 49980
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 49980
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 49980
+	ori %r4, %r4, 49980
 # mem64[g + 5792] = k
 	.loc 1 1478
-	std %r3, 5792(%r4)
+	std %r4, 5792(%r5)
 # k = 0x55555555aaaaaaaa
 	.loc 1 1479
-	lis %r3, 21845
-	ori %r3, %r3, 21845
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 21845
+	ori %r4, %r4, 21845
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 5800] = k
 	.loc 1 1480
-	std %r3, 5800(%r4)
+	std %r4, 5800(%r5)
 # k = 0x33333333cccccccc
 	.loc 1 1481
-	lis %r3, 13107
-	ori %r3, %r3, 13107
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 13107
+	ori %r4, %r4, 13107
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 5808] = k
 	.loc 1 1482
-	std %r3, 5808(%r4)
+	std %r4, 5808(%r5)
 # k = 0xff00ffff00ff00
 	.loc 1 1483
-	lis %r3, 255
-	ori %r3, %r3, 255
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 255
+	ori %r4, %r4, 255
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 5816] = k
 	.loc 1 1484
-	std %r3, 5816(%r4)
+	std %r4, 5816(%r5)
 # k = 0xf0f0f0f0f0f0f0f0
 	.loc 1 1485
-	lis %r3, 61680
-	ori %r3, %r3, 61680
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61680
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 61680
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61680
+	ori %r4, %r4, 61680
 # mem64[g + 5824] = k
 	.loc 1 1486
-	std %r3, 5824(%r4)
+	std %r4, 5824(%r5)
 # k = 0x0
 	.loc 1 1487
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 5832] = k
 	.loc 1 1488
-	std %r3, 5832(%r4)
+	std %r4, 5832(%r5)
 # k = 0xffffffff0000
 	.loc 1 1489
-	lis %r3, 0
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 0
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 5840] = k
 	.loc 1 1490
-	std %r3, 5840(%r4)
+	std %r4, 5840(%r5)
 # k = 0xf0f00f0f0f0ff0f0
 	.loc 1 1491
-	lis %r3, 61680
-	ori %r3, %r3, 3855
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 3855
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 3855
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 3855
+	ori %r4, %r4, 61680
 # mem64[g + 5848] = k
 	.loc 1 1492
-	std %r3, 5848(%r4)
+	std %r4, 5848(%r5)
 # k = 0x3c3c3c3c3c3c3c3c
 	.loc 1 1493
-	lis %r3, 15420
-	ori %r3, %r3, 15420
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 15420
-	ori %r3, %r3, 15420
+	lis %r4, 15420
+	ori %r4, %r4, 15420
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 15420
+	ori %r4, %r4, 15420
 # mem64[g + 5856] = k
 	.loc 1 1494
-	std %r3, 5856(%r4)
+	std %r4, 5856(%r5)
 # k = 0xf0f0f0f0f0f0f0f
 	.loc 1 1495
-	lis %r3, 3855
-	ori %r3, %r3, 3855
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 3855
-	ori %r3, %r3, 3855
+	lis %r4, 3855
+	ori %r4, %r4, 3855
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 3855
+	ori %r4, %r4, 3855
 # mem64[g + 5864] = k
 	.loc 1 1496
-	std %r3, 5864(%r4)
+	std %r4, 5864(%r5)
 # k = 0xaaaa5555aaaa5555
 	.loc 1 1497
-	lis %r3, 43690
-	ori %r3, %r3, 21845
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 21845
+	lis %r4, 43690
+	ori %r4, %r4, 21845
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 21845
 # mem64[g + 5872] = k
 	.loc 1 1498
-	std %r3, 5872(%r4)
+	std %r4, 5872(%r5)
 # k = 0xcc3333cccc3333cc
 	.loc 1 1499
-	lis %r3, 52275
-	ori %r3, %r3, 13260
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52275
-	ori %r3, %r3, 13260
+	lis %r4, 52275
+	ori %r4, %r4, 13260
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52275
+	ori %r4, %r4, 13260
 # mem64[g + 5880] = k
 	.loc 1 1500
-	std %r3, 5880(%r4)
+	std %r4, 5880(%r5)
 # k = 0xc33cc33cc33cc33c
 	.loc 1 1501
-	lis %r3, 49980
-	ori %r3, %r3, 49980
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 49980
-	ori %r3, %r3, 49980
+	lis %r4, 49980
+	ori %r4, %r4, 49980
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 49980
+	ori %r4, %r4, 49980
 # mem64[g + 5888] = k
 	.loc 1 1502
-	std %r3, 5888(%r4)
+	std %r4, 5888(%r5)
 # k = 0x55555555aaaaaaaa
 	.loc 1 1503
-	lis %r3, 21845
-	ori %r3, %r3, 21845
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43690
-	ori %r3, %r3, 43690
+	lis %r4, 21845
+	ori %r4, %r4, 21845
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43690
+	ori %r4, %r4, 43690
 # mem64[g + 5896] = k
 	.loc 1 1504
-	std %r3, 5896(%r4)
+	std %r4, 5896(%r5)
 # k = 0x33333333cccccccc
 	.loc 1 1505
-	lis %r3, 13107
-	ori %r3, %r3, 13107
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52428
-	ori %r3, %r3, 52428
+	lis %r4, 13107
+	ori %r4, %r4, 13107
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52428
+	ori %r4, %r4, 52428
 # mem64[g + 5904] = k
 	.loc 1 1506
-	std %r3, 5904(%r4)
+	std %r4, 5904(%r5)
 # k = 0xff00ff0000ff00ff
 	.loc 1 1507
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 255
-	ori %r3, %r3, 255
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 255
+	ori %r4, %r4, 255
 # mem64[g + 5912] = k
 	.loc 1 1508
-	std %r3, 5912(%r4)
+	std %r4, 5912(%r5)
 # k = 0xf0f0f0f0f0f0f0f
 	.loc 1 1509
-	lis %r3, 3855
-	ori %r3, %r3, 3855
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 3855
-	ori %r3, %r3, 3855
+	lis %r4, 3855
+	ori %r4, %r4, 3855
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 3855
+	ori %r4, %r4, 3855
 # mem64[g + 5920] = k
 	.loc 1 1510
-	std %r3, 5920(%r4)
+	std %r4, 5920(%r5)
 # k = 0x0
 	.loc 1 1511
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 5928] = k
 	.loc 1 1512
-	std %r3, 5928(%r4)
+	std %r4, 5928(%r5)
 # k = 0xffffffff0000
 	.loc 1 1513
-	lis %r3, 0
-	ori %r3, %r3, 65535
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 0
+	ori %r4, %r4, 65535
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 5936] = k
 	.loc 1 1514
-	std %r3, 5936(%r4)
+	std %r4, 5936(%r5)
 # k = 0xf0f00f0f0f0ff0f0
 	.loc 1 1515
-	lis %r3, 61680
-	ori %r3, %r3, 3855
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 3855
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 3855
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 3855
+	ori %r4, %r4, 61680
 # mem64[g + 5944] = k
 	.loc 1 1516
-	std %r3, 5944(%r4)
+	std %r4, 5944(%r5)
 # k = 0xf00f0ff0f00f0ff0
 	.loc 1 1517
-	lis %r3, 61455
-	ori %r3, %r3, 4080
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61455
-	ori %r3, %r3, 4080
+	lis %r4, 61455
+	ori %r4, %r4, 4080
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61455
+	ori %r4, %r4, 4080
 # mem64[g + 5952] = k
 	.loc 1 1518
-	std %r3, 5952(%r4)
+	std %r4, 5952(%r5)
 # k = 0xf0f00f0f0f0ff0f0
 	.loc 1 1519
-	lis %r3, 61680
-	ori %r3, %r3, 3855
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 3855
-	ori %r3, %r3, 61680
+	lis %r4, 61680
+	ori %r4, %r4, 3855
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 3855
+	ori %r4, %r4, 61680
 # mem64[g + 5960] = k
 	.loc 1 1520
-	std %r3, 5960(%r4)
+	std %r4, 5960(%r5)
 # k = 0xff00ff00ff00ff0
 	.loc 1 1521
-	lis %r3, 4080
-	ori %r3, %r3, 4080
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 4080
-	ori %r3, %r3, 4080
+	lis %r4, 4080
+	ori %r4, %r4, 4080
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 4080
+	ori %r4, %r4, 4080
 # mem64[g + 5968] = k
 	.loc 1 1522
-	std %r3, 5968(%r4)
+	std %r4, 5968(%r5)
 # k = 0xaa5555aaaa5555aa
 	.loc 1 1523
-	lis %r3, 43605
-	ori %r3, %r3, 21930
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 43605
-	ori %r3, %r3, 21930
+	lis %r4, 43605
+	ori %r4, %r4, 21930
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 43605
+	ori %r4, %r4, 21930
 # mem64[g + 5976] = k
 	.loc 1 1524
-	std %r3, 5976(%r4)
+	std %r4, 5976(%r5)
 # k = 0xf00f0ff0f00f0ff0
 	.loc 1 1525
-	lis %r3, 61455
-	ori %r3, %r3, 4080
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61455
-	ori %r3, %r3, 4080
+	lis %r4, 61455
+	ori %r4, %r4, 4080
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61455
+	ori %r4, %r4, 4080
 # mem64[g + 5984] = k
 	.loc 1 1526
-	std %r3, 5984(%r4)
+	std %r4, 5984(%r5)
 # k = 0x33cccc33cc3333cc
 	.loc 1 1527
-	lis %r3, 13260
-	ori %r3, %r3, 52275
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 52275
-	ori %r3, %r3, 13260
+	lis %r4, 13260
+	ori %r4, %r4, 52275
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 52275
+	ori %r4, %r4, 13260
 # mem64[g + 5992] = k
 	.loc 1 1528
-	std %r3, 5992(%r4)
+	std %r4, 5992(%r5)
 # k = 0xffff0000ffff0000
 	.loc 1 1529
-	lis %r3, 65535
-	ori %r3, %r3, 0
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	lis %r4, 65535
+	ori %r4, %r4, 0
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 6000] = k
 	.loc 1 1530
-	std %r3, 6000(%r4)
+	std %r4, 6000(%r5)
 # k = 0xcc33cc3333cc33cc
 	.loc 1 1531
-	lis %r3, 52275
-	ori %r3, %r3, 52275
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 13260
-	ori %r3, %r3, 13260
+	lis %r4, 52275
+	ori %r4, %r4, 52275
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 13260
+	ori %r4, %r4, 13260
 # mem64[g + 6008] = k
 	.loc 1 1532
-	std %r3, 6008(%r4)
+	std %r4, 6008(%r5)
 # k = 0x33cc33cc33cc33cc
 	.loc 1 1533
-	lis %r3, 13260
-	ori %r3, %r3, 13260
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 13260
-	ori %r3, %r3, 13260
+	lis %r4, 13260
+	ori %r4, %r4, 13260
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 13260
+	ori %r4, %r4, 13260
 # mem64[g + 6016] = k
 	.loc 1 1534
-	std %r3, 6016(%r4)
+	std %r4, 6016(%r5)
 # k = 0x5a5a5a5a5a5a5a5a
 	.loc 1 1535
-	lis %r3, 23130
-	ori %r3, %r3, 23130
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 23130
-	ori %r3, %r3, 23130
+	lis %r4, 23130
+	ori %r4, %r4, 23130
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 23130
+	ori %r4, %r4, 23130
 # mem64[g + 6024] = k
 	.loc 1 1536
-	std %r3, 6024(%r4)
+	std %r4, 6024(%r5)
 # k = 0xff00ff00ff00ff00
 	.loc 1 1537
-	lis %r3, 65280
-	ori %r3, %r3, 65280
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 65280
-	ori %r3, %r3, 65280
+	lis %r4, 65280
+	ori %r4, %r4, 65280
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 65280
+	ori %r4, %r4, 65280
 # mem64[g + 6032] = k
 	.loc 1 1538
-	std %r3, 6032(%r4)
+	std %r4, 6032(%r5)
 # k = 0xf00f0ff0f00f0ff0
 	.loc 1 1539
-	lis %r3, 61455
-	ori %r3, %r3, 4080
-	sldi %r3, %r3, 32
-	oris %r3, %r3, 61455
-	ori %r3, %r3, 4080
+	lis %r4, 61455
+	ori %r4, %r4, 4080
+	sldi %r4, %r4, 32
+	oris %r4, %r4, 61455
+	ori %r4, %r4, 4080
 # mem64[g + 6040] = k
 	.loc 1 1540
-	std %r3, 6040(%r4)
+	std %r4, 6040(%r5)
 # k = 0x0
 	.loc 1 1541
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 6048] = k
 	.loc 1 1542
-	std %r3, 6048(%r4)
+	std %r4, 6048(%r5)
 # k = 0x3cc3c33c
 	.loc 1 1543
-	li %r3, 0
-	oris %r3, %r3, 15555
-	ori %r3, %r3, 49980
+	li %r4, 0
+	oris %r4, %r4, 15555
+	ori %r4, %r4, 49980
 # mem64[g + 6056] = k
 	.loc 1 1544
-	std %r3, 6056(%r4)
+	std %r4, 6056(%r5)
 # k = 0x0
 	.loc 1 1545
-	li %r3, 0
+	li %r4, 0
 # mem64[g + 6064] = k
 	.loc 1 1546
-	std %r3, 6064(%r4)
+	std %r4, 6064(%r5)
 # k = 0xc33cc33c
 	.loc 1 1547
-	li %r3, 0
-	oris %r3, %r3, 49980
-	ori %r3, %r3, 49980
+	li %r4, 0
+	oris %r4, %r4, 49980
+	ori %r4, %r4, 49980
 # mem64[g + 6072] = k
 	.loc 1 1548
-	std %r3, 6072(%r4)
+	std %r4, 6072(%r5)
 # k = 0x33cc33cc
 	.loc 1 1549
-	li %r3, 0
-	oris %r3, %r3, 13260
-	ori %r3, %r3, 13260
+	li %r4, 0
+	oris %r4, %r4, 13260
+	ori %r4, %r4, 13260
 # mem64[g + 6080] = k
 	.loc 1 1550
-	std %r3, 6080(%r4)
+	std %r4, 6080(%r5)
 # k = 0xffff0000
 	.loc 1 1551
-	li %r3, 0
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	li %r4, 0
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 6088] = k
 	.loc 1 1552
-	std %r3, 6088(%r4)
+	std %r4, 6088(%r5)
 # k = 0x3c3c3c3c
 	.loc 1 1553
-	li %r3, 0
-	oris %r3, %r3, 15420
-	ori %r3, %r3, 15420
+	li %r4, 0
+	oris %r4, %r4, 15420
+	ori %r4, %r4, 15420
 # mem64[g + 6096] = k
 	.loc 1 1554
-	std %r3, 6096(%r4)
+	std %r4, 6096(%r5)
 # k = 0x3c3c3c3c
 	.loc 1 1555
-	li %r3, 0
-	oris %r3, %r3, 15420
-	ori %r3, %r3, 15420
+	li %r4, 0
+	oris %r4, %r4, 15420
+	ori %r4, %r4, 15420
 # mem64[g + 6104] = k
 	.loc 1 1556
-	std %r3, 6104(%r4)
+	std %r4, 6104(%r5)
 # k = 0x55aa55aa
 	.loc 1 1557
-	li %r3, 0
-	oris %r3, %r3, 21930
-	ori %r3, %r3, 21930
+	li %r4, 0
+	oris %r4, %r4, 21930
+	ori %r4, %r4, 21930
 # mem64[g + 6112] = k
 	.loc 1 1558
-	std %r3, 6112(%r4)
+	std %r4, 6112(%r5)
 # k = 0x3c3c3c3c
 	.loc 1 1559
-	li %r3, 0
-	oris %r3, %r3, 15420
-	ori %r3, %r3, 15420
+	li %r4, 0
+	oris %r4, %r4, 15420
+	ori %r4, %r4, 15420
 # mem64[g + 6120] = k
 	.loc 1 1560
-	std %r3, 6120(%r4)
+	std %r4, 6120(%r5)
 # k = 0xffff0000
 	.loc 1 1561
-	li %r3, 0
-	oris %r3, %r3, 65535
-	ori %r3, %r3, 0
+	li %r4, 0
+	oris %r4, %r4, 65535
+	ori %r4, %r4, 0
 # mem64[g + 6128] = k
 	.loc 1 1562
-	std %r3, 6128(%r4)
+	std %r4, 6128(%r5)
 # k = 0xff00ff0
 	.loc 1 1563
-	li %r3, 0
-	oris %r3, %r3, 4080
-	ori %r3, %r3, 4080
+	li %r4, 0
+	oris %r4, %r4, 4080
+	ori %r4, %r4, 4080
 # mem64[g + 6136] = k
 	.loc 1 1564
-	std %r3, 6136(%r4)
+	std %r4, 6136(%r5)
 # p = &E
 	.loc 1 1566
-	la %r7, 6640(%r1)
+	la %r6, 6640(%r1)
 # o1 = 1
 	.loc 1 1567
 	li %r4, 1
-	mr %r3, %r6
 .Lqhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr.l2:
 # g = &TB
 	.loc 1 1569
 	std %r4, 12800(%r1)
 	std %r3, 12792(%r1)
-	la %r6, 496(%r1)
+	la %r7, 496(%r1)
 # o0 = 32
 	.loc 1 1570
 	li %r3, 32
@@ -6961,154 +6956,154 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 # lo = mem64[p + 0]
 	.loc 1 1572
 	std %r3, 12784(%r1)
-	ld %r4, 0(%r7)
+	ld %r4, 0(%r6)
 # hi = mem64[p + 256]
 	.loc 1 1573
-	ld %r3, 256(%r7)
+	ld %r3, 256(%r6)
 # lo = lo ^ hi
 	.loc 1 1574
 	xor %r4, %r4, %r3
 # mem64[p + 0] = lo
 	.loc 1 1575
-	std %r4, 0(%r7)
+	std %r4, 0(%r6)
 # lo = mem64[p + 512]
 	.loc 1 1576
-	ld %r3, 512(%r7)
+	ld %r3, 512(%r6)
 # hi = mem64[p + 768]
 	.loc 1 1577
-	ld %r4, 768(%r7)
+	ld %r4, 768(%r6)
 # lo = lo ^ hi
 	.loc 1 1578
 	xor %r3, %r3, %r4
 # mem64[p + 512] = lo
 	.loc 1 1579
-	std %r3, 512(%r7)
+	std %r3, 512(%r6)
 # lo = mem64[p + 1024]
 	.loc 1 1580
-	ld %r3, 1024(%r7)
+	ld %r3, 1024(%r6)
 # hi = mem64[p + 1280]
 	.loc 1 1581
-	ld %r4, 1280(%r7)
+	ld %r4, 1280(%r6)
 # lo = lo ^ hi
 	.loc 1 1582
 	xor %r3, %r3, %r4
 # mem64[p + 1024] = lo
 	.loc 1 1583
-	std %r3, 1024(%r7)
+	std %r3, 1024(%r6)
 # lo = mem64[p + 1536]
 	.loc 1 1584
-	ld %r3, 1536(%r7)
+	ld %r3, 1536(%r6)
 # hi = mem64[p + 1792]
 	.loc 1 1585
-	ld %r4, 1792(%r7)
+	ld %r4, 1792(%r6)
 # lo = lo ^ hi
 	.loc 1 1586
 	xor %r3, %r3, %r4
 # mem64[p + 1536] = lo
 	.loc 1 1587
-	std %r3, 1536(%r7)
+	std %r3, 1536(%r6)
 # lo = mem64[p + 2048]
 	.loc 1 1588
-	ld %r3, 2048(%r7)
+	ld %r3, 2048(%r6)
 # hi = mem64[p + 2304]
 	.loc 1 1589
-	ld %r4, 2304(%r7)
+	ld %r4, 2304(%r6)
 # lo = lo ^ hi
 	.loc 1 1590
 	xor %r3, %r3, %r4
 # mem64[p + 2048] = lo
 	.loc 1 1591
-	std %r3, 2048(%r7)
+	std %r3, 2048(%r6)
 # lo = mem64[p + 2560]
 	.loc 1 1592
-	ld %r3, 2560(%r7)
+	ld %r3, 2560(%r6)
 # hi = mem64[p + 2816]
 	.loc 1 1593
-	ld %r4, 2816(%r7)
+	ld %r4, 2816(%r6)
 # lo = lo ^ hi
 	.loc 1 1594
 	xor %r3, %r3, %r4
 # mem64[p + 2560] = lo
 	.loc 1 1595
-	std %r3, 2560(%r7)
+	std %r3, 2560(%r6)
 # lo = mem64[p + 3072]
 	.loc 1 1596
-	ld %r3, 3072(%r7)
+	ld %r3, 3072(%r6)
 # hi = mem64[p + 3328]
 	.loc 1 1597
-	ld %r4, 3328(%r7)
+	ld %r4, 3328(%r6)
 # lo = lo ^ hi
 	.loc 1 1598
 	xor %r3, %r3, %r4
 # mem64[p + 3072] = lo
 	.loc 1 1599
-	std %r3, 3072(%r7)
+	std %r3, 3072(%r6)
 # lo = mem64[p + 3584]
 	.loc 1 1600
-	ld %r3, 3584(%r7)
+	ld %r3, 3584(%r6)
 # hi = mem64[p + 3840]
 	.loc 1 1601
-	ld %r4, 3840(%r7)
+	ld %r4, 3840(%r6)
 # lo = lo ^ hi
 	.loc 1 1602
 	xor %r3, %r3, %r4
 # mem64[p + 3584] = lo
 	.loc 1 1603
-	std %r3, 3584(%r7)
+	std %r3, 3584(%r6)
 # lo = mem64[p + 4096]
 	.loc 1 1604
-	ld %r3, 4096(%r7)
+	ld %r3, 4096(%r6)
 # hi = mem64[p + 4352]
 	.loc 1 1605
-	ld %r4, 4352(%r7)
+	ld %r4, 4352(%r6)
 # lo = lo ^ hi
 	.loc 1 1606
 	xor %r3, %r3, %r4
 # mem64[p + 4096] = lo
 	.loc 1 1607
-	std %r3, 4096(%r7)
+	std %r3, 4096(%r6)
 # lo = mem64[p + 4608]
 	.loc 1 1608
-	ld %r3, 4608(%r7)
+	ld %r3, 4608(%r6)
 # hi = mem64[p + 4864]
 	.loc 1 1609
-	ld %r4, 4864(%r7)
+	ld %r4, 4864(%r6)
 # lo = lo ^ hi
 	.loc 1 1610
 	xor %r3, %r3, %r4
 # mem64[p + 4608] = lo
 	.loc 1 1611
-	std %r3, 4608(%r7)
+	std %r3, 4608(%r6)
 # lo = mem64[p + 5120]
 	.loc 1 1612
-	ld %r3, 5120(%r7)
+	ld %r3, 5120(%r6)
 # hi = mem64[p + 5376]
 	.loc 1 1613
-	ld %r4, 5376(%r7)
+	ld %r4, 5376(%r6)
 # lo = lo ^ hi
 	.loc 1 1614
 	xor %r3, %r3, %r4
 # mem64[p + 5120] = lo
 	.loc 1 1615
-	std %r3, 5120(%r7)
+	std %r3, 5120(%r6)
 # lo = mem64[p + 5632]
 	.loc 1 1616
-	ld %r3, 5632(%r7)
+	ld %r3, 5632(%r6)
 # hi = mem64[p + 5888]
 	.loc 1 1617
-	ld %r4, 5888(%r7)
+	ld %r4, 5888(%r6)
 # lo = lo ^ hi
 	.loc 1 1618
 	xor %r3, %r3, %r4
 # mem64[p + 5632] = lo
 	.loc 1 1619
-	std %r3, 5632(%r7)
+	std %r3, 5632(%r6)
 # f = p
 	.loc 1 1620
-	mr %r3, %r7
+	mr %r3, %r6
 # h = p + 256
 	.loc 1 1621
-	addi %r8, %r7, 256
+	addi %r8, %r6, 256
 # F0 = mem64[f + 0]
 	.loc 1 1622
 	ld %r9, 0(%r3)
@@ -7147,13 +7142,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	ld %r24, 5632(%r3)
 # G = mem64[g + 80]
 	.loc 1 1634
-	ld %r3, 80(%r6)
+	ld %r3, 80(%r7)
 # B = F11 & G
 	.loc 1 1635
 	and %r3, %r24, %r3
 # G = mem64[g + 88]
 	.loc 1 1636
-	ld %r5, 88(%r6)
+	ld %r5, 88(%r7)
 # A = F11 & G
 	.loc 1 1637
 	and %r4, %r24, %r5
@@ -7171,13 +7166,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	mr %r21, %r3
 # G = mem64[g + 64]
 	.loc 1 1642
-	ld %r3, 64(%r6)
+	ld %r3, 64(%r7)
 # B = F11 & G
 	.loc 1 1643
 	and %r3, %r24, %r3
 # G = mem64[g + 72]
 	.loc 1 1644
-	ld %r4, 72(%r6)
+	ld %r4, 72(%r7)
 # A = F11 & G
 	.loc 1 1645
 	and %r5, %r24, %r4
@@ -7189,7 +7184,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # G = mem64[g + 80]
 	.loc 1 1648
-	ld %r4, 80(%r6)
+	ld %r4, 80(%r7)
 # T = F10 & G
 	.loc 1 1649
 	and %r23, %r11, %r4
@@ -7204,7 +7199,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # G = mem64[g + 88]
 	.loc 1 1653
-	ld %r4, 88(%r6)
+	ld %r4, 88(%r7)
 # T = F9 & G
 	.loc 1 1654
 	and %r23, %r30, %r4
@@ -7225,13 +7220,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	mr %r19, %r3
 # G = mem64[g + 48]
 	.loc 1 1660
-	ld %r3, 48(%r6)
+	ld %r3, 48(%r7)
 # B = F11 & G
 	.loc 1 1661
 	and %r3, %r24, %r3
 # G = mem64[g + 56]
 	.loc 1 1662
-	ld %r4, 56(%r6)
+	ld %r4, 56(%r7)
 # A = F11 & G
 	.loc 1 1663
 	and %r5, %r24, %r4
@@ -7243,7 +7238,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # G = mem64[g + 64]
 	.loc 1 1666
-	ld %r4, 64(%r6)
+	ld %r4, 64(%r7)
 # T = F10 & G
 	.loc 1 1667
 	and %r23, %r11, %r4
@@ -7258,7 +7253,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # G = mem64[g + 72]
 	.loc 1 1671
-	ld %r4, 72(%r6)
+	ld %r4, 72(%r7)
 # T = F9 & G
 	.loc 1 1672
 	and %r23, %r30, %r4
@@ -7273,7 +7268,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # G = mem64[g + 80]
 	.loc 1 1676
-	ld %r4, 80(%r6)
+	ld %r4, 80(%r7)
 # T = F8 & G
 	.loc 1 1677
 	and %r23, %r26, %r4
@@ -7288,7 +7283,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # G = mem64[g + 88]
 	.loc 1 1681
-	ld %r4, 88(%r6)
+	ld %r4, 88(%r7)
 # T = F7 & G
 	.loc 1 1682
 	and %r23, %r12, %r4
@@ -7309,13 +7304,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	mr %r18, %r3
 # G = mem64[g + 32]
 	.loc 1 1688
-	ld %r3, 32(%r6)
+	ld %r3, 32(%r7)
 # B = F11 & G
 	.loc 1 1689
 	and %r3, %r24, %r3
 # G = mem64[g + 40]
 	.loc 1 1690
-	ld %r4, 40(%r6)
+	ld %r4, 40(%r7)
 # A = F11 & G
 	.loc 1 1691
 	and %r5, %r24, %r4
@@ -7327,7 +7322,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # G = mem64[g + 48]
 	.loc 1 1694
-	ld %r4, 48(%r6)
+	ld %r4, 48(%r7)
 # T = F10 & G
 	.loc 1 1695
 	and %r17, %r11, %r4
@@ -7342,7 +7337,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # G = mem64[g + 56]
 	.loc 1 1699
-	ld %r4, 56(%r6)
+	ld %r4, 56(%r7)
 # T = F9 & G
 	.loc 1 1700
 	and %r17, %r30, %r4
@@ -7357,7 +7352,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # G = mem64[g + 64]
 	.loc 1 1704
-	ld %r4, 64(%r6)
+	ld %r4, 64(%r7)
 # T = F8 & G
 	.loc 1 1705
 	and %r17, %r26, %r4
@@ -7372,7 +7367,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # G = mem64[g + 72]
 	.loc 1 1709
-	ld %r4, 72(%r6)
+	ld %r4, 72(%r7)
 # T = F7 & G
 	.loc 1 1710
 	and %r17, %r12, %r4
@@ -7387,7 +7382,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # G = mem64[g + 80]
 	.loc 1 1714
-	ld %r4, 80(%r6)
+	ld %r4, 80(%r7)
 # T = F6 & G
 	.loc 1 1715
 	and %r17, %r28, %r4
@@ -7402,7 +7397,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r4
 # G = mem64[g + 88]
 	.loc 1 1719
-	ld %r4, 88(%r6)
+	ld %r4, 88(%r7)
 # T = F5 & G
 	.loc 1 1720
 	and %r17, %r25, %r4
@@ -7420,13 +7415,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	mr %r17, %r3
 # G = mem64[g + 16]
 	.loc 1 1726
-	ld %r3, 16(%r6)
+	ld %r3, 16(%r7)
 # B = F11 & G
 	.loc 1 1727
 	and %r3, %r24, %r3
 # G = mem64[g + 24]
 	.loc 1 1728
-	ld %r4, 24(%r6)
+	ld %r4, 24(%r7)
 # A = F11 & G
 	.loc 1 1729
 	and %r16, %r24, %r4
@@ -7438,7 +7433,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r15, %r3, %r4
 # G = mem64[g + 32]
 	.loc 1 1732
-	ld %r3, 32(%r6)
+	ld %r3, 32(%r7)
 # T = F10 & G
 	.loc 1 1733
 	and %r4, %r11, %r3
@@ -7453,7 +7448,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r15, %r15, %r3
 # G = mem64[g + 40]
 	.loc 1 1737
-	ld %r3, 40(%r6)
+	ld %r3, 40(%r7)
 # T = F9 & G
 	.loc 1 1738
 	and %r4, %r30, %r3
@@ -7468,7 +7463,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r15, %r15, %r3
 # G = mem64[g + 48]
 	.loc 1 1742
-	ld %r3, 48(%r6)
+	ld %r3, 48(%r7)
 # T = F8 & G
 	.loc 1 1743
 	and %r4, %r26, %r3
@@ -7483,7 +7478,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r15, %r15, %r3
 # G = mem64[g + 56]
 	.loc 1 1747
-	ld %r3, 56(%r6)
+	ld %r3, 56(%r7)
 # T = F7 & G
 	.loc 1 1748
 	and %r4, %r12, %r3
@@ -7498,7 +7493,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r15, %r15, %r3
 # G = mem64[g + 64]
 	.loc 1 1752
-	ld %r3, 64(%r6)
+	ld %r3, 64(%r7)
 # T = F6 & G
 	.loc 1 1753
 	and %r4, %r28, %r3
@@ -7513,7 +7508,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r15, %r15, %r3
 # G = mem64[g + 72]
 	.loc 1 1757
-	ld %r3, 72(%r6)
+	ld %r3, 72(%r7)
 # T = F5 & G
 	.loc 1 1758
 	and %r4, %r25, %r3
@@ -7528,7 +7523,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r15, %r15, %r3
 # G = mem64[g + 80]
 	.loc 1 1762
-	ld %r3, 80(%r6)
+	ld %r3, 80(%r7)
 # T = F4 & G
 	.loc 1 1763
 	and %r4, %r27, %r3
@@ -7543,7 +7538,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r15, %r15, %r3
 # G = mem64[g + 88]
 	.loc 1 1767
-	ld %r3, 88(%r6)
+	ld %r3, 88(%r7)
 # T = F3 & G
 	.loc 1 1768
 	and %r4, %r29, %r3
@@ -7561,13 +7556,13 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r15, %r15, %r22
 # G = mem64[g + 0]
 	.loc 1 1775
-	ld %r3, 0(%r6)
+	ld %r3, 0(%r7)
 # B = F11 & G
 	.loc 1 1776
 	and %r4, %r24, %r3
 # G = mem64[g + 8]
 	.loc 1 1777
-	ld %r3, 8(%r6)
+	ld %r3, 8(%r7)
 # A = F11 & G
 	.loc 1 1778
 	and %r24, %r24, %r3
@@ -7579,7 +7574,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r4, %r4, %r3
 # G = mem64[g + 16]
 	.loc 1 1781
-	ld %r14, 16(%r6)
+	ld %r14, 16(%r7)
 # T = F10 & G
 	.loc 1 1782
 	and %r3, %r11, %r14
@@ -7594,7 +7589,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r4, %r4, %r3
 # G = mem64[g + 24]
 	.loc 1 1786
-	ld %r14, 24(%r6)
+	ld %r14, 24(%r7)
 # T = F9 & G
 	.loc 1 1787
 	and %r3, %r30, %r14
@@ -7609,7 +7604,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r4, %r4, %r3
 # G = mem64[g + 32]
 	.loc 1 1791
-	ld %r14, 32(%r6)
+	ld %r14, 32(%r7)
 # T = F8 & G
 	.loc 1 1792
 	and %r3, %r26, %r14
@@ -7624,7 +7619,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r4, %r4, %r3
 # G = mem64[g + 40]
 	.loc 1 1796
-	ld %r14, 40(%r6)
+	ld %r14, 40(%r7)
 # T = F7 & G
 	.loc 1 1797
 	and %r3, %r12, %r14
@@ -7639,7 +7634,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r4, %r4, %r3
 # G = mem64[g + 48]
 	.loc 1 1801
-	ld %r14, 48(%r6)
+	ld %r14, 48(%r7)
 # T = F6 & G
 	.loc 1 1802
 	and %r3, %r28, %r14
@@ -7654,7 +7649,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r4, %r4, %r3
 # G = mem64[g + 56]
 	.loc 1 1806
-	ld %r14, 56(%r6)
+	ld %r14, 56(%r7)
 # T = F5 & G
 	.loc 1 1807
 	and %r3, %r25, %r14
@@ -7669,7 +7664,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r4, %r4, %r3
 # G = mem64[g + 64]
 	.loc 1 1811
-	ld %r14, 64(%r6)
+	ld %r14, 64(%r7)
 # T = F4 & G
 	.loc 1 1812
 	and %r3, %r27, %r14
@@ -7684,7 +7679,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r4, %r4, %r3
 # G = mem64[g + 72]
 	.loc 1 1816
-	ld %r14, 72(%r6)
+	ld %r14, 72(%r7)
 # T = F3 & G
 	.loc 1 1817
 	and %r3, %r29, %r14
@@ -7699,7 +7694,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r4, %r4, %r3
 # G = mem64[g + 80]
 	.loc 1 1821
-	ld %r14, 80(%r6)
+	ld %r14, 80(%r7)
 # T = F2 & G
 	.loc 1 1822
 	and %r3, %r31, %r14
@@ -7714,7 +7709,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r4, %r4, %r3
 # G = mem64[g + 88]
 	.loc 1 1826
-	ld %r14, 88(%r6)
+	ld %r14, 88(%r7)
 # T = F1 & G
 	.loc 1 1827
 	and %r3, %r10, %r14
@@ -7744,7 +7739,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	std %r4, 5632(%r8)
 # G = mem64[g + 0]
 	.loc 1 1837
-	ld %r3, 0(%r6)
+	ld %r3, 0(%r7)
 # A = F10 & G
 	.loc 1 1838
 	and %r11, %r11, %r3
@@ -7753,7 +7748,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	and %r4, %r30, %r3
 # G = mem64[g + 8]
 	.loc 1 1840
-	ld %r14, 8(%r6)
+	ld %r14, 8(%r7)
 # T = F9 & G
 	.loc 1 1841
 	and %r3, %r30, %r14
@@ -7768,7 +7763,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r30, %r4, %r3
 # G = mem64[g + 16]
 	.loc 1 1845
-	ld %r3, 16(%r6)
+	ld %r3, 16(%r7)
 # T = F8 & G
 	.loc 1 1846
 	and %r4, %r26, %r3
@@ -7783,7 +7778,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r30, %r30, %r3
 # G = mem64[g + 24]
 	.loc 1 1850
-	ld %r3, 24(%r6)
+	ld %r3, 24(%r7)
 # T = F7 & G
 	.loc 1 1851
 	and %r4, %r12, %r3
@@ -7798,7 +7793,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r30, %r30, %r3
 # G = mem64[g + 32]
 	.loc 1 1855
-	ld %r3, 32(%r6)
+	ld %r3, 32(%r7)
 # T = F6 & G
 	.loc 1 1856
 	and %r4, %r28, %r3
@@ -7813,7 +7808,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r30, %r30, %r3
 # G = mem64[g + 40]
 	.loc 1 1860
-	ld %r3, 40(%r6)
+	ld %r3, 40(%r7)
 # T = F5 & G
 	.loc 1 1861
 	and %r4, %r25, %r3
@@ -7828,7 +7823,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r30, %r30, %r3
 # G = mem64[g + 48]
 	.loc 1 1865
-	ld %r3, 48(%r6)
+	ld %r3, 48(%r7)
 # T = F4 & G
 	.loc 1 1866
 	and %r4, %r27, %r3
@@ -7843,7 +7838,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r30, %r30, %r3
 # G = mem64[g + 56]
 	.loc 1 1870
-	ld %r3, 56(%r6)
+	ld %r3, 56(%r7)
 # T = F3 & G
 	.loc 1 1871
 	and %r4, %r29, %r3
@@ -7858,7 +7853,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r30, %r30, %r3
 # G = mem64[g + 64]
 	.loc 1 1875
-	ld %r3, 64(%r6)
+	ld %r3, 64(%r7)
 # T = F2 & G
 	.loc 1 1876
 	and %r4, %r31, %r3
@@ -7873,7 +7868,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r30, %r30, %r3
 # G = mem64[g + 72]
 	.loc 1 1880
-	ld %r3, 72(%r6)
+	ld %r3, 72(%r7)
 # T = F1 & G
 	.loc 1 1881
 	and %r4, %r10, %r3
@@ -7888,7 +7883,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r30, %r30, %r3
 # G = mem64[g + 80]
 	.loc 1 1885
-	ld %r3, 80(%r6)
+	ld %r3, 80(%r7)
 # T = F0 & G
 	.loc 1 1886
 	and %r3, %r9, %r3
@@ -7927,7 +7922,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	std %r30, 4608(%r8)
 # G = mem64[g + 0]
 	.loc 1 1898
-	ld %r3, 0(%r6)
+	ld %r3, 0(%r7)
 # A = F8 & G
 	.loc 1 1899
 	and %r4, %r26, %r3
@@ -7936,7 +7931,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	and %r3, %r12, %r3
 # G = mem64[g + 8]
 	.loc 1 1901
-	ld %r11, 8(%r6)
+	ld %r11, 8(%r7)
 # T = F7 & G
 	.loc 1 1902
 	and %r12, %r12, %r11
@@ -7951,7 +7946,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 1906
-	ld %r11, 16(%r6)
+	ld %r11, 16(%r7)
 # T = F6 & G
 	.loc 1 1907
 	and %r12, %r28, %r11
@@ -7966,7 +7961,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 1911
-	ld %r11, 24(%r6)
+	ld %r11, 24(%r7)
 # T = F5 & G
 	.loc 1 1912
 	and %r12, %r25, %r11
@@ -7981,7 +7976,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 1916
-	ld %r11, 32(%r6)
+	ld %r11, 32(%r7)
 # T = F4 & G
 	.loc 1 1917
 	and %r12, %r27, %r11
@@ -7996,7 +7991,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 1921
-	ld %r11, 40(%r6)
+	ld %r11, 40(%r7)
 # T = F3 & G
 	.loc 1 1922
 	and %r12, %r29, %r11
@@ -8011,7 +8006,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 1926
-	ld %r11, 48(%r6)
+	ld %r11, 48(%r7)
 # T = F2 & G
 	.loc 1 1927
 	and %r12, %r31, %r11
@@ -8026,7 +8021,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r11
 # G = mem64[g + 56]
 	.loc 1 1931
-	ld %r11, 56(%r6)
+	ld %r11, 56(%r7)
 # T = F1 & G
 	.loc 1 1932
 	and %r12, %r10, %r11
@@ -8041,7 +8036,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r11
 # G = mem64[g + 64]
 	.loc 1 1936
-	ld %r11, 64(%r6)
+	ld %r11, 64(%r7)
 # T = F0 & G
 	.loc 1 1937
 	and %r11, %r9, %r11
@@ -8080,7 +8075,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	std %r3, 3584(%r8)
 # G = mem64[g + 0]
 	.loc 1 1949
-	ld %r3, 0(%r6)
+	ld %r3, 0(%r7)
 # A = F6 & G
 	.loc 1 1950
 	and %r4, %r28, %r3
@@ -8089,7 +8084,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	and %r3, %r25, %r3
 # G = mem64[g + 8]
 	.loc 1 1952
-	ld %r11, 8(%r6)
+	ld %r11, 8(%r7)
 # T = F5 & G
 	.loc 1 1953
 	and %r12, %r25, %r11
@@ -8104,7 +8099,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 1957
-	ld %r11, 16(%r6)
+	ld %r11, 16(%r7)
 # T = F4 & G
 	.loc 1 1958
 	and %r12, %r27, %r11
@@ -8119,7 +8114,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 1962
-	ld %r11, 24(%r6)
+	ld %r11, 24(%r7)
 # T = F3 & G
 	.loc 1 1963
 	and %r12, %r29, %r11
@@ -8134,7 +8129,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 1967
-	ld %r11, 32(%r6)
+	ld %r11, 32(%r7)
 # T = F2 & G
 	.loc 1 1968
 	and %r12, %r31, %r11
@@ -8149,7 +8144,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r11
 # G = mem64[g + 40]
 	.loc 1 1972
-	ld %r11, 40(%r6)
+	ld %r11, 40(%r7)
 # T = F1 & G
 	.loc 1 1973
 	and %r12, %r10, %r11
@@ -8164,7 +8159,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r11
 # G = mem64[g + 48]
 	.loc 1 1977
-	ld %r11, 48(%r6)
+	ld %r11, 48(%r7)
 # T = F0 & G
 	.loc 1 1978
 	and %r11, %r9, %r11
@@ -8203,7 +8198,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	std %r3, 2560(%r8)
 # G = mem64[g + 0]
 	.loc 1 1990
-	ld %r3, 0(%r6)
+	ld %r3, 0(%r7)
 # A = F4 & G
 	.loc 1 1991
 	and %r4, %r27, %r3
@@ -8212,7 +8207,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	and %r3, %r29, %r3
 # G = mem64[g + 8]
 	.loc 1 1993
-	ld %r11, 8(%r6)
+	ld %r11, 8(%r7)
 # T = F3 & G
 	.loc 1 1994
 	and %r12, %r29, %r11
@@ -8227,7 +8222,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r11
 # G = mem64[g + 16]
 	.loc 1 1998
-	ld %r11, 16(%r6)
+	ld %r11, 16(%r7)
 # T = F2 & G
 	.loc 1 1999
 	and %r12, %r31, %r11
@@ -8242,7 +8237,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r11
 # G = mem64[g + 24]
 	.loc 1 2003
-	ld %r11, 24(%r6)
+	ld %r11, 24(%r7)
 # T = F1 & G
 	.loc 1 2004
 	and %r12, %r10, %r11
@@ -8257,7 +8252,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r11
 # G = mem64[g + 32]
 	.loc 1 2008
-	ld %r11, 32(%r6)
+	ld %r11, 32(%r7)
 # T = F0 & G
 	.loc 1 2009
 	and %r11, %r9, %r11
@@ -8296,7 +8291,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	std %r3, 1536(%r8)
 # G = mem64[g + 0]
 	.loc 1 2021
-	ld %r3, 0(%r6)
+	ld %r3, 0(%r7)
 # A = F2 & G
 	.loc 1 2022
 	and %r4, %r31, %r3
@@ -8305,7 +8300,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	and %r3, %r10, %r3
 # G = mem64[g + 8]
 	.loc 1 2024
-	ld %r5, 8(%r6)
+	ld %r5, 8(%r7)
 # T = F1 & G
 	.loc 1 2025
 	and %r10, %r10, %r5
@@ -8320,7 +8315,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	xor %r3, %r3, %r5
 # G = mem64[g + 16]
 	.loc 1 2029
-	ld %r5, 16(%r6)
+	ld %r5, 16(%r7)
 # T = F0 & G
 	.loc 1 2030
 	and %r5, %r9, %r5
@@ -8353,7 +8348,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	std %r3, 512(%r8)
 # G = mem64[g + 0]
 	.loc 1 2040
-	ld %r3, 0(%r6)
+	ld %r3, 0(%r7)
 # A = F0 & G
 	.loc 1 2041
 	and %r3, %r9, %r3
@@ -8371,10 +8366,10 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	std %r3, 0(%r8)
 # p = p + 8
 	.loc 1 2046
-	addi %r7, %r7, 8
+	addi %r6, %r6, 8
 # g = g + 96
 	.loc 1 2047
-	addi %r6, %r6, 96
+	addi %r7, %r7, 96
 # o0 = o0 - 1
 	.loc 1 2048
 	ld %r3, 12784(%r1)
@@ -8387,7 +8382,7 @@ qhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_fft_tr_ppc64_fft_tr.l3
 # p = p + 256
 	.loc 1 2051
-	addi %r7, %r7, 256
+	addi %r6, %r6, 256
 # o1 = o1 - 1
 	.loc 1 2052
 	ld %r4, 12800(%r1)

@@ -20,115 +20,112 @@ qhasm_kernel_mceliece_gf12_vec256_sq_ppc64_sq:
 # i = 4
 	.loc 1 13
 	li %r5, 4
-	mr %r29, %r3
-	mr %r28, %r4
-	mr %r27, %r5
 .Lqhasm_kernel_mceliece_gf12_vec256_sq_ppc64_sq.pass:
 # v0 = mem64[f + 0]
 	.loc 1 15
-	ld %r3, 0(%r28)
+	ld %r6, 0(%r4)
 # v1 = mem64[f + 192]
 	.loc 1 16
-	ld %r4, 192(%r28)
+	ld %r7, 192(%r4)
 # v0 = v0 ^ v1
 	.loc 1 17
-	xor %r10, %r3, %r4
+	xor %r31, %r6, %r7
 # v2 = mem64[f + 32]
 	.loc 1 18
-	ld %r3, 32(%r28)
+	ld %r6, 32(%r4)
 # v3 = mem64[f + 224]
 	.loc 1 19
-	ld %r5, 224(%r28)
+	ld %r8, 224(%r4)
 # v2 = v2 ^ v3
 	.loc 1 20
-	xor %r11, %r3, %r5
+	xor %r30, %r6, %r8
 # v4 = mem64[f + 64]
 	.loc 1 21
-	ld %r3, 64(%r28)
+	ld %r6, 64(%r4)
 # v5 = mem64[f + 256]
 	.loc 1 22
-	ld %r6, 256(%r28)
+	ld %r9, 256(%r4)
 # v4 = v4 ^ v5
 	.loc 1 23
-	xor %r7, %r3, %r6
+	xor %r10, %r6, %r9
 # v6 = mem64[f + 352]
 	.loc 1 24
-	ld %r3, 352(%r28)
+	ld %r6, 352(%r4)
 # v4 = v4 ^ v6
 	.loc 1 25
-	xor %r12, %r7, %r3
+	xor %r29, %r10, %r6
 # v7 = mem64[f + 96]
 	.loc 1 26
-	ld %r7, 96(%r28)
+	ld %r10, 96(%r4)
 # v8 = mem64[f + 288]
 	.loc 1 27
-	ld %r8, 288(%r28)
+	ld %r11, 288(%r4)
 # v7 = v7 ^ v8
 	.loc 1 28
-	xor %r31, %r7, %r8
+	xor %r28, %r10, %r11
 # v9 = mem64[f + 128]
 	.loc 1 29
-	ld %r7, 128(%r28)
+	ld %r10, 128(%r4)
 # v10 = mem64[f + 320]
 	.loc 1 30
-	ld %r9, 320(%r28)
+	ld %r12, 320(%r4)
 # v9 = v9 ^ v10
 	.loc 1 31
-	xor %r30, %r7, %r9
+	xor %r27, %r10, %r12
 # v11 = mem64[f + 160]
 	.loc 1 32
-	ld %r7, 160(%r28)
+	ld %r10, 160(%r4)
 # v11 = v11 ^ v6
 	.loc 1 33
-	xor %r7, %r7, %r3
+	xor %r10, %r10, %r6
 # mem64[h + 0] = v0
 	.loc 1 34
-	std %r10, 0(%r29)
+	std %r31, 0(%r3)
 # mem64[h + 32] = v6
 	.loc 1 35
-	std %r3, 32(%r29)
+	std %r6, 32(%r3)
 # mem64[h + 64] = v2
 	.loc 1 36
-	std %r11, 64(%r29)
+	std %r30, 64(%r3)
 # mem64[h + 96] = v1
 	.loc 1 37
-	std %r4, 96(%r29)
+	std %r7, 96(%r3)
 # mem64[h + 128] = v4
 	.loc 1 38
-	std %r12, 128(%r29)
+	std %r29, 128(%r3)
 # mem64[h + 160] = v3
 	.loc 1 39
-	std %r5, 160(%r29)
+	std %r8, 160(%r3)
 # mem64[h + 192] = v7
 	.loc 1 40
-	std %r31, 192(%r29)
+	std %r28, 192(%r3)
 # mem64[h + 224] = v5
 	.loc 1 41
-	std %r6, 224(%r29)
+	std %r9, 224(%r3)
 # mem64[h + 256] = v9
 	.loc 1 42
-	std %r30, 256(%r29)
+	std %r27, 256(%r3)
 # mem64[h + 288] = v8
 	.loc 1 43
-	std %r8, 288(%r29)
+	std %r11, 288(%r3)
 # mem64[h + 320] = v11
 	.loc 1 44
-	std %r7, 320(%r29)
+	std %r10, 320(%r3)
 # mem64[h + 352] = v10
 	.loc 1 45
-	std %r9, 352(%r29)
+	std %r12, 352(%r3)
 # h = h + 8
 	.loc 1 46
-	addi %r29, %r29, 8
+	addi %r3, %r3, 8
 # f = f + 8
 	.loc 1 47
-	addi %r28, %r28, 8
+	addi %r4, %r4, 8
 # i = i - 1
 	.loc 1 48
-	addi %r27, %r27, -1
+	addi %r5, %r5, -1
 # =? i - 0
 	.loc 1 49
-	cmpldi %cr0, %r27, 0
+	cmpldi %cr0, %r5, 0
 # goto pass if !=
 	.loc 1 50
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_vec256_sq_ppc64_sq.pass

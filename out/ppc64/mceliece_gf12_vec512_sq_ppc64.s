@@ -20,115 +20,112 @@ qhasm_kernel_mceliece_gf12_vec512_sq_ppc64_sq:
 # i = 8
 	.loc 1 13
 	li %r5, 8
-	mr %r29, %r3
-	mr %r28, %r4
-	mr %r27, %r5
 .Lqhasm_kernel_mceliece_gf12_vec512_sq_ppc64_sq.pass:
 # v0 = mem64[f + 0]
 	.loc 1 15
-	ld %r3, 0(%r28)
+	ld %r6, 0(%r4)
 # v1 = mem64[f + 384]
 	.loc 1 16
-	ld %r4, 384(%r28)
+	ld %r7, 384(%r4)
 # v0 = v0 ^ v1
 	.loc 1 17
-	xor %r10, %r3, %r4
+	xor %r31, %r6, %r7
 # v2 = mem64[f + 64]
 	.loc 1 18
-	ld %r3, 64(%r28)
+	ld %r6, 64(%r4)
 # v3 = mem64[f + 448]
 	.loc 1 19
-	ld %r5, 448(%r28)
+	ld %r8, 448(%r4)
 # v2 = v2 ^ v3
 	.loc 1 20
-	xor %r11, %r3, %r5
+	xor %r30, %r6, %r8
 # v4 = mem64[f + 128]
 	.loc 1 21
-	ld %r3, 128(%r28)
+	ld %r6, 128(%r4)
 # v5 = mem64[f + 512]
 	.loc 1 22
-	ld %r6, 512(%r28)
+	ld %r9, 512(%r4)
 # v4 = v4 ^ v5
 	.loc 1 23
-	xor %r7, %r3, %r6
+	xor %r10, %r6, %r9
 # v6 = mem64[f + 704]
 	.loc 1 24
-	ld %r3, 704(%r28)
+	ld %r6, 704(%r4)
 # v4 = v4 ^ v6
 	.loc 1 25
-	xor %r12, %r7, %r3
+	xor %r29, %r10, %r6
 # v7 = mem64[f + 192]
 	.loc 1 26
-	ld %r7, 192(%r28)
+	ld %r10, 192(%r4)
 # v8 = mem64[f + 576]
 	.loc 1 27
-	ld %r8, 576(%r28)
+	ld %r11, 576(%r4)
 # v7 = v7 ^ v8
 	.loc 1 28
-	xor %r31, %r7, %r8
+	xor %r28, %r10, %r11
 # v9 = mem64[f + 256]
 	.loc 1 29
-	ld %r7, 256(%r28)
+	ld %r10, 256(%r4)
 # v10 = mem64[f + 640]
 	.loc 1 30
-	ld %r9, 640(%r28)
+	ld %r12, 640(%r4)
 # v9 = v9 ^ v10
 	.loc 1 31
-	xor %r30, %r7, %r9
+	xor %r27, %r10, %r12
 # v11 = mem64[f + 320]
 	.loc 1 32
-	ld %r7, 320(%r28)
+	ld %r10, 320(%r4)
 # v11 = v11 ^ v6
 	.loc 1 33
-	xor %r7, %r7, %r3
+	xor %r10, %r10, %r6
 # mem64[h + 0] = v0
 	.loc 1 34
-	std %r10, 0(%r29)
+	std %r31, 0(%r3)
 # mem64[h + 64] = v6
 	.loc 1 35
-	std %r3, 64(%r29)
+	std %r6, 64(%r3)
 # mem64[h + 128] = v2
 	.loc 1 36
-	std %r11, 128(%r29)
+	std %r30, 128(%r3)
 # mem64[h + 192] = v1
 	.loc 1 37
-	std %r4, 192(%r29)
+	std %r7, 192(%r3)
 # mem64[h + 256] = v4
 	.loc 1 38
-	std %r12, 256(%r29)
+	std %r29, 256(%r3)
 # mem64[h + 320] = v3
 	.loc 1 39
-	std %r5, 320(%r29)
+	std %r8, 320(%r3)
 # mem64[h + 384] = v7
 	.loc 1 40
-	std %r31, 384(%r29)
+	std %r28, 384(%r3)
 # mem64[h + 448] = v5
 	.loc 1 41
-	std %r6, 448(%r29)
+	std %r9, 448(%r3)
 # mem64[h + 512] = v9
 	.loc 1 42
-	std %r30, 512(%r29)
+	std %r27, 512(%r3)
 # mem64[h + 576] = v8
 	.loc 1 43
-	std %r8, 576(%r29)
+	std %r11, 576(%r3)
 # mem64[h + 640] = v11
 	.loc 1 44
-	std %r7, 640(%r29)
+	std %r10, 640(%r3)
 # mem64[h + 704] = v10
 	.loc 1 45
-	std %r9, 704(%r29)
+	std %r12, 704(%r3)
 # h = h + 8
 	.loc 1 46
-	addi %r29, %r29, 8
+	addi %r3, %r3, 8
 # f = f + 8
 	.loc 1 47
-	addi %r28, %r28, 8
+	addi %r4, %r4, 8
 # i = i - 1
 	.loc 1 48
-	addi %r27, %r27, -1
+	addi %r5, %r5, -1
 # =? i - 0
 	.loc 1 49
-	cmpldi %cr0, %r27, 0
+	cmpldi %cr0, %r5, 0
 # goto pass if !=
 	.loc 1 50
 	bne %cr0, .Lqhasm_kernel_mceliece_gf12_vec512_sq_ppc64_sq.pass

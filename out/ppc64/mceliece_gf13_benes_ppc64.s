@@ -13,2343 +13,2314 @@ qhasm_kernel_mceliece_gf13_benes_ppc64_benes:
 .L.qhasm_kernel_mceliece_gf13_benes_ppc64_benes:
 # c = cb + 0
 	.loc 1 11
-	addi %r5, %r4, 0
+	addi %r8, %r4, 0
 # x0 = v
 	.loc 1 12
-	mr %r7, %r4
+	mr %r9, %r3
 # o0 = 128
 	.loc 1 13
-	mr %r6, %r3
-	li %r4, 128
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r7, 128
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l0a:
 # k = mem32le[c + 0]
 	.loc 1 15
-	lwbrx %r3, 0, %r5
+	lwbrx %r5, 0, %r8
 # e = 0xffff0000ffff0000
 	.loc 1 16
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r6, 65535
+	ori %r6, %r6, 0
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65535
+	ori %r6, %r6, 0
 # u = k & e
 	.loc 1 17
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 18
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 19
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # k |= u
 	.loc 1 20
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xff00ff00ff00ff00
 	.loc 1 21
-	lis %r4, 65280
-	ori %r4, %r4, 65280
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65280
-	ori %r4, %r4, 65280
+	lis %r6, 65280
+	ori %r6, %r6, 65280
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65280
+	ori %r6, %r6, 65280
 # u = k & e
 	.loc 1 22
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 23
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 24
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # k |= u
 	.loc 1 25
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xf0f0f0f0f0f0f0f0
 	.loc 1 26
-	lis %r4, 61680
-	ori %r4, %r4, 61680
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 61680
-	ori %r4, %r4, 61680
+	lis %r6, 61680
+	ori %r6, %r6, 61680
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 61680
+	ori %r6, %r6, 61680
 # u = k & e
 	.loc 1 27
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 28
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 29
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # k |= u
 	.loc 1 30
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xcccccccccccccccc
 	.loc 1 31
-	lis %r4, 52428
-	ori %r4, %r4, 52428
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 52428
-	ori %r4, %r4, 52428
+	lis %r6, 52428
+	ori %r6, %r6, 52428
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 52428
+	ori %r6, %r6, 52428
 # u = k & e
 	.loc 1 32
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 33
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 34
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # k |= u
 	.loc 1 35
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xaaaaaaaaaaaaaaaa
 	.loc 1 36
-	lis %r4, 43690
-	ori %r4, %r4, 43690
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 43690
-	ori %r4, %r4, 43690
+	lis %r6, 43690
+	ori %r6, %r6, 43690
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 43690
+	ori %r6, %r6, 43690
 # u = k & e
 	.loc 1 37
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 38
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 39
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # k |= u
 	.loc 1 40
-	or %r10, %r3, %r4
+	or %r10, %r5, %r6
 # a = mem64[x0 + 0]
 	.loc 1 41
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r9)
 # u = a >> 1
 	.loc 1 42
-	srdi %r4, %r3, 1
+	srdi %r6, %r5, 1
 # u ^= a
 	.loc 1 43
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 44
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 45
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 46
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # a ^= u
 	.loc 1 47
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 0] = a
 	.loc 1 48
-	std %r3, 0(%r8)
+	std %r5, 0(%r9)
 # a = mem64[x0 + 1024]
 	.loc 1 49
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r9)
 # u = a >> 1
 	.loc 1 50
-	srdi %r4, %r3, 1
+	srdi %r6, %r5, 1
 # u ^= a
 	.loc 1 51
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 52
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 53
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 54
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # a ^= u
 	.loc 1 55
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1024] = a
 	.loc 1 56
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r9)
 # a = mem64[x0 + 2048]
 	.loc 1 57
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r9)
 # u = a >> 1
 	.loc 1 58
-	srdi %r4, %r3, 1
+	srdi %r6, %r5, 1
 # u ^= a
 	.loc 1 59
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 60
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 61
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 62
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # a ^= u
 	.loc 1 63
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2048] = a
 	.loc 1 64
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r9)
 # a = mem64[x0 + 3072]
 	.loc 1 65
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r9)
 # u = a >> 1
 	.loc 1 66
-	srdi %r4, %r3, 1
+	srdi %r6, %r5, 1
 # u ^= a
 	.loc 1 67
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 68
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 69
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 70
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # a ^= u
 	.loc 1 71
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3072] = a
 	.loc 1 72
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r9)
 # a = mem64[x0 + 4096]
 	.loc 1 73
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r9)
 # u = a >> 1
 	.loc 1 74
-	srdi %r4, %r3, 1
+	srdi %r6, %r5, 1
 # u ^= a
 	.loc 1 75
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 76
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 77
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 78
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # a ^= u
 	.loc 1 79
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4096] = a
 	.loc 1 80
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r9)
 # a = mem64[x0 + 5120]
 	.loc 1 81
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r9)
 # u = a >> 1
 	.loc 1 82
-	srdi %r4, %r3, 1
+	srdi %r6, %r5, 1
 # u ^= a
 	.loc 1 83
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 84
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 85
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 86
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # a ^= u
 	.loc 1 87
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5120] = a
 	.loc 1 88
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r9)
 # a = mem64[x0 + 6144]
 	.loc 1 89
-	ld %r3, 6144(%r8)
+	ld %r5, 6144(%r9)
 # u = a >> 1
 	.loc 1 90
-	srdi %r4, %r3, 1
+	srdi %r6, %r5, 1
 # u ^= a
 	.loc 1 91
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 92
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 93
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 94
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # a ^= u
 	.loc 1 95
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 6144] = a
 	.loc 1 96
-	std %r3, 6144(%r8)
+	std %r5, 6144(%r9)
 # a = mem64[x0 + 7168]
 	.loc 1 97
-	ld %r3, 7168(%r8)
+	ld %r5, 7168(%r9)
 # u = a >> 1
 	.loc 1 98
-	srdi %r4, %r3, 1
+	srdi %r6, %r5, 1
 # u ^= a
 	.loc 1 99
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 100
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 101
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 102
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # a ^= u
 	.loc 1 103
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 7168] = a
 	.loc 1 104
-	std %r3, 7168(%r8)
+	std %r5, 7168(%r9)
 # a = mem64[x0 + 8192]
 	.loc 1 105
-	ld %r3, 8192(%r8)
+	ld %r5, 8192(%r9)
 # u = a >> 1
 	.loc 1 106
-	srdi %r4, %r3, 1
+	srdi %r6, %r5, 1
 # u ^= a
 	.loc 1 107
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 108
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 109
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 110
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # a ^= u
 	.loc 1 111
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 8192] = a
 	.loc 1 112
-	std %r3, 8192(%r8)
+	std %r5, 8192(%r9)
 # a = mem64[x0 + 9216]
 	.loc 1 113
-	ld %r3, 9216(%r8)
+	ld %r5, 9216(%r9)
 # u = a >> 1
 	.loc 1 114
-	srdi %r4, %r3, 1
+	srdi %r6, %r5, 1
 # u ^= a
 	.loc 1 115
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 116
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 117
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 118
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # a ^= u
 	.loc 1 119
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 9216] = a
 	.loc 1 120
-	std %r3, 9216(%r8)
+	std %r5, 9216(%r9)
 # a = mem64[x0 + 10240]
 	.loc 1 121
-	ld %r3, 10240(%r8)
+	ld %r5, 10240(%r9)
 # u = a >> 1
 	.loc 1 122
-	srdi %r4, %r3, 1
+	srdi %r6, %r5, 1
 # u ^= a
 	.loc 1 123
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 124
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 125
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 126
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # a ^= u
 	.loc 1 127
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 10240] = a
 	.loc 1 128
-	std %r3, 10240(%r8)
+	std %r5, 10240(%r9)
 # a = mem64[x0 + 11264]
 	.loc 1 129
-	ld %r3, 11264(%r8)
+	ld %r5, 11264(%r9)
 # u = a >> 1
 	.loc 1 130
-	srdi %r4, %r3, 1
+	srdi %r6, %r5, 1
 # u ^= a
 	.loc 1 131
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 132
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 133
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 134
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # a ^= u
 	.loc 1 135
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 11264] = a
 	.loc 1 136
-	std %r3, 11264(%r8)
+	std %r5, 11264(%r9)
 # a = mem64[x0 + 12288]
 	.loc 1 137
-	ld %r3, 12288(%r8)
+	ld %r5, 12288(%r9)
 # u = a >> 1
 	.loc 1 138
-	srdi %r4, %r3, 1
+	srdi %r6, %r5, 1
 # u ^= a
 	.loc 1 139
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 140
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 141
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 1
 	.loc 1 142
-	sldi %r4, %r4, 1
+	sldi %r6, %r6, 1
 # a ^= u
 	.loc 1 143
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 12288] = a
 	.loc 1 144
-	std %r3, 12288(%r8)
+	std %r5, 12288(%r9)
 # x0 = x0 + 8
 	.loc 1 145
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # c = c + 4
 	.loc 1 146
-	addi %r5, %r5, 4
+	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 147
-	addi %r9, %r9, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 148
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r7, 0
 # goto l0a if !=
 	.loc 1 149
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l0a
 # c = cb + 512
 	.loc 1 152
-	mr %r4, %r7
-	addi %r5, %r4, 512
+	addi %r8, %r4, 512
 # x0 = v
 	.loc 1 153
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r9, %r3
 # o0 = 128
 	.loc 1 154
-	mr %r6, %r3
-	li %r4, 128
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r7, 128
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l1a:
 # k = mem32le[c + 0]
 	.loc 1 156
-	lwbrx %r3, 0, %r5
+	lwbrx %r5, 0, %r8
 # e = 0xffff0000ffff0000
 	.loc 1 157
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r6, 65535
+	ori %r6, %r6, 0
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65535
+	ori %r6, %r6, 0
 # u = k & e
 	.loc 1 158
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 159
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 160
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # k |= u
 	.loc 1 161
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xff00ff00ff00ff00
 	.loc 1 162
-	lis %r4, 65280
-	ori %r4, %r4, 65280
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65280
-	ori %r4, %r4, 65280
+	lis %r6, 65280
+	ori %r6, %r6, 65280
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65280
+	ori %r6, %r6, 65280
 # u = k & e
 	.loc 1 163
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 164
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 165
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # k |= u
 	.loc 1 166
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xf0f0f0f0f0f0f0f0
 	.loc 1 167
-	lis %r4, 61680
-	ori %r4, %r4, 61680
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 61680
-	ori %r4, %r4, 61680
+	lis %r6, 61680
+	ori %r6, %r6, 61680
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 61680
+	ori %r6, %r6, 61680
 # u = k & e
 	.loc 1 168
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 169
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 170
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # k |= u
 	.loc 1 171
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xcccccccccccccccc
 	.loc 1 172
-	lis %r4, 52428
-	ori %r4, %r4, 52428
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 52428
-	ori %r4, %r4, 52428
+	lis %r6, 52428
+	ori %r6, %r6, 52428
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 52428
+	ori %r6, %r6, 52428
 # u = k & e
 	.loc 1 173
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 174
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 175
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # k |= u
 	.loc 1 176
-	or %r10, %r3, %r4
+	or %r10, %r5, %r6
 # a = mem64[x0 + 0]
 	.loc 1 177
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r9)
 # u = a >> 2
 	.loc 1 178
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 179
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 180
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 181
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 182
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 183
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 0] = a
 	.loc 1 184
-	std %r3, 0(%r8)
+	std %r5, 0(%r9)
 # a = mem64[x0 + 1024]
 	.loc 1 185
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r9)
 # u = a >> 2
 	.loc 1 186
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 187
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 188
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 189
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 190
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 191
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1024] = a
 	.loc 1 192
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r9)
 # a = mem64[x0 + 2048]
 	.loc 1 193
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r9)
 # u = a >> 2
 	.loc 1 194
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 195
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 196
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 197
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 198
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 199
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2048] = a
 	.loc 1 200
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r9)
 # a = mem64[x0 + 3072]
 	.loc 1 201
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r9)
 # u = a >> 2
 	.loc 1 202
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 203
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 204
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 205
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 206
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 207
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3072] = a
 	.loc 1 208
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r9)
 # a = mem64[x0 + 4096]
 	.loc 1 209
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r9)
 # u = a >> 2
 	.loc 1 210
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 211
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 212
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 213
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 214
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 215
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4096] = a
 	.loc 1 216
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r9)
 # a = mem64[x0 + 5120]
 	.loc 1 217
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r9)
 # u = a >> 2
 	.loc 1 218
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 219
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 220
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 221
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 222
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 223
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5120] = a
 	.loc 1 224
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r9)
 # a = mem64[x0 + 6144]
 	.loc 1 225
-	ld %r3, 6144(%r8)
+	ld %r5, 6144(%r9)
 # u = a >> 2
 	.loc 1 226
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 227
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 228
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 229
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 230
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 231
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 6144] = a
 	.loc 1 232
-	std %r3, 6144(%r8)
+	std %r5, 6144(%r9)
 # a = mem64[x0 + 7168]
 	.loc 1 233
-	ld %r3, 7168(%r8)
+	ld %r5, 7168(%r9)
 # u = a >> 2
 	.loc 1 234
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 235
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 236
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 237
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 238
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 239
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 7168] = a
 	.loc 1 240
-	std %r3, 7168(%r8)
+	std %r5, 7168(%r9)
 # a = mem64[x0 + 8192]
 	.loc 1 241
-	ld %r3, 8192(%r8)
+	ld %r5, 8192(%r9)
 # u = a >> 2
 	.loc 1 242
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 243
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 244
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 245
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 246
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 247
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 8192] = a
 	.loc 1 248
-	std %r3, 8192(%r8)
+	std %r5, 8192(%r9)
 # a = mem64[x0 + 9216]
 	.loc 1 249
-	ld %r3, 9216(%r8)
+	ld %r5, 9216(%r9)
 # u = a >> 2
 	.loc 1 250
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 251
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 252
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 253
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 254
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 255
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 9216] = a
 	.loc 1 256
-	std %r3, 9216(%r8)
+	std %r5, 9216(%r9)
 # a = mem64[x0 + 10240]
 	.loc 1 257
-	ld %r3, 10240(%r8)
+	ld %r5, 10240(%r9)
 # u = a >> 2
 	.loc 1 258
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 259
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 260
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 261
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 262
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 263
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 10240] = a
 	.loc 1 264
-	std %r3, 10240(%r8)
+	std %r5, 10240(%r9)
 # a = mem64[x0 + 11264]
 	.loc 1 265
-	ld %r3, 11264(%r8)
+	ld %r5, 11264(%r9)
 # u = a >> 2
 	.loc 1 266
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 267
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 268
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 269
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 270
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 271
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 11264] = a
 	.loc 1 272
-	std %r3, 11264(%r8)
+	std %r5, 11264(%r9)
 # a = mem64[x0 + 12288]
 	.loc 1 273
-	ld %r3, 12288(%r8)
+	ld %r5, 12288(%r9)
 # u = a >> 2
 	.loc 1 274
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 275
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 276
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 277
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 278
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 279
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 12288] = a
 	.loc 1 280
-	std %r3, 12288(%r8)
+	std %r5, 12288(%r9)
 # x0 = x0 + 8
 	.loc 1 281
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # c = c + 4
 	.loc 1 282
-	addi %r5, %r5, 4
+	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 283
-	addi %r9, %r9, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 284
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r7, 0
 # goto l1a if !=
 	.loc 1 285
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l1a
 # c = cb + 1024
 	.loc 1 288
-	mr %r4, %r7
-	addi %r5, %r4, 1024
+	addi %r8, %r4, 1024
 # x0 = v
 	.loc 1 289
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r9, %r3
 # o0 = 128
 	.loc 1 290
-	mr %r6, %r3
-	li %r4, 128
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r7, 128
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l2a:
 # k = mem32le[c + 0]
 	.loc 1 292
-	lwbrx %r3, 0, %r5
+	lwbrx %r5, 0, %r8
 # e = 0xffff0000ffff0000
 	.loc 1 293
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r6, 65535
+	ori %r6, %r6, 0
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65535
+	ori %r6, %r6, 0
 # u = k & e
 	.loc 1 294
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 295
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 296
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # k |= u
 	.loc 1 297
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xff00ff00ff00ff00
 	.loc 1 298
-	lis %r4, 65280
-	ori %r4, %r4, 65280
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65280
-	ori %r4, %r4, 65280
+	lis %r6, 65280
+	ori %r6, %r6, 65280
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65280
+	ori %r6, %r6, 65280
 # u = k & e
 	.loc 1 299
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 300
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 301
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # k |= u
 	.loc 1 302
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xf0f0f0f0f0f0f0f0
 	.loc 1 303
-	lis %r4, 61680
-	ori %r4, %r4, 61680
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 61680
-	ori %r4, %r4, 61680
+	lis %r6, 61680
+	ori %r6, %r6, 61680
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 61680
+	ori %r6, %r6, 61680
 # u = k & e
 	.loc 1 304
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 305
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 306
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # k |= u
 	.loc 1 307
-	or %r10, %r3, %r4
+	or %r10, %r5, %r6
 # a = mem64[x0 + 0]
 	.loc 1 308
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r9)
 # u = a >> 4
 	.loc 1 309
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 310
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 311
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 312
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 313
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 314
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 0] = a
 	.loc 1 315
-	std %r3, 0(%r8)
+	std %r5, 0(%r9)
 # a = mem64[x0 + 1024]
 	.loc 1 316
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r9)
 # u = a >> 4
 	.loc 1 317
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 318
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 319
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 320
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 321
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 322
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1024] = a
 	.loc 1 323
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r9)
 # a = mem64[x0 + 2048]
 	.loc 1 324
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r9)
 # u = a >> 4
 	.loc 1 325
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 326
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 327
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 328
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 329
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 330
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2048] = a
 	.loc 1 331
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r9)
 # a = mem64[x0 + 3072]
 	.loc 1 332
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r9)
 # u = a >> 4
 	.loc 1 333
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 334
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 335
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 336
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 337
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 338
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3072] = a
 	.loc 1 339
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r9)
 # a = mem64[x0 + 4096]
 	.loc 1 340
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r9)
 # u = a >> 4
 	.loc 1 341
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 342
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 343
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 344
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 345
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 346
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4096] = a
 	.loc 1 347
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r9)
 # a = mem64[x0 + 5120]
 	.loc 1 348
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r9)
 # u = a >> 4
 	.loc 1 349
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 350
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 351
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 352
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 353
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 354
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5120] = a
 	.loc 1 355
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r9)
 # a = mem64[x0 + 6144]
 	.loc 1 356
-	ld %r3, 6144(%r8)
+	ld %r5, 6144(%r9)
 # u = a >> 4
 	.loc 1 357
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 358
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 359
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 360
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 361
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 362
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 6144] = a
 	.loc 1 363
-	std %r3, 6144(%r8)
+	std %r5, 6144(%r9)
 # a = mem64[x0 + 7168]
 	.loc 1 364
-	ld %r3, 7168(%r8)
+	ld %r5, 7168(%r9)
 # u = a >> 4
 	.loc 1 365
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 366
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 367
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 368
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 369
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 370
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 7168] = a
 	.loc 1 371
-	std %r3, 7168(%r8)
+	std %r5, 7168(%r9)
 # a = mem64[x0 + 8192]
 	.loc 1 372
-	ld %r3, 8192(%r8)
+	ld %r5, 8192(%r9)
 # u = a >> 4
 	.loc 1 373
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 374
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 375
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 376
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 377
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 378
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 8192] = a
 	.loc 1 379
-	std %r3, 8192(%r8)
+	std %r5, 8192(%r9)
 # a = mem64[x0 + 9216]
 	.loc 1 380
-	ld %r3, 9216(%r8)
+	ld %r5, 9216(%r9)
 # u = a >> 4
 	.loc 1 381
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 382
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 383
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 384
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 385
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 386
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 9216] = a
 	.loc 1 387
-	std %r3, 9216(%r8)
+	std %r5, 9216(%r9)
 # a = mem64[x0 + 10240]
 	.loc 1 388
-	ld %r3, 10240(%r8)
+	ld %r5, 10240(%r9)
 # u = a >> 4
 	.loc 1 389
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 390
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 391
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 392
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 393
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 394
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 10240] = a
 	.loc 1 395
-	std %r3, 10240(%r8)
+	std %r5, 10240(%r9)
 # a = mem64[x0 + 11264]
 	.loc 1 396
-	ld %r3, 11264(%r8)
+	ld %r5, 11264(%r9)
 # u = a >> 4
 	.loc 1 397
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 398
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 399
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 400
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 401
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 402
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 11264] = a
 	.loc 1 403
-	std %r3, 11264(%r8)
+	std %r5, 11264(%r9)
 # a = mem64[x0 + 12288]
 	.loc 1 404
-	ld %r3, 12288(%r8)
+	ld %r5, 12288(%r9)
 # u = a >> 4
 	.loc 1 405
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 406
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 407
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 408
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 409
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 410
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 12288] = a
 	.loc 1 411
-	std %r3, 12288(%r8)
+	std %r5, 12288(%r9)
 # x0 = x0 + 8
 	.loc 1 412
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # c = c + 4
 	.loc 1 413
-	addi %r5, %r5, 4
+	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 414
-	addi %r9, %r9, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 415
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r7, 0
 # goto l2a if !=
 	.loc 1 416
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l2a
 # c = cb + 1536
 	.loc 1 419
-	mr %r4, %r7
-	addi %r5, %r4, 1536
+	addi %r8, %r4, 1536
 # x0 = v
 	.loc 1 420
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r9, %r3
 # o0 = 128
 	.loc 1 421
-	mr %r6, %r3
-	li %r4, 128
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r7, 128
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l3a:
 # k = mem32le[c + 0]
 	.loc 1 423
-	lwbrx %r3, 0, %r5
+	lwbrx %r5, 0, %r8
 # e = 0xffff0000ffff0000
 	.loc 1 424
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r6, 65535
+	ori %r6, %r6, 0
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65535
+	ori %r6, %r6, 0
 # u = k & e
 	.loc 1 425
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 426
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 427
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # k |= u
 	.loc 1 428
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xff00ff00ff00ff00
 	.loc 1 429
-	lis %r4, 65280
-	ori %r4, %r4, 65280
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65280
-	ori %r4, %r4, 65280
+	lis %r6, 65280
+	ori %r6, %r6, 65280
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65280
+	ori %r6, %r6, 65280
 # u = k & e
 	.loc 1 430
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 431
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 432
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # k |= u
 	.loc 1 433
-	or %r10, %r3, %r4
+	or %r10, %r5, %r6
 # a = mem64[x0 + 0]
 	.loc 1 434
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r9)
 # u = a >> 8
 	.loc 1 435
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 436
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 437
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 438
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 439
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 440
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 0] = a
 	.loc 1 441
-	std %r3, 0(%r8)
+	std %r5, 0(%r9)
 # a = mem64[x0 + 1024]
 	.loc 1 442
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r9)
 # u = a >> 8
 	.loc 1 443
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 444
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 445
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 446
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 447
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 448
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1024] = a
 	.loc 1 449
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r9)
 # a = mem64[x0 + 2048]
 	.loc 1 450
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r9)
 # u = a >> 8
 	.loc 1 451
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 452
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 453
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 454
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 455
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 456
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2048] = a
 	.loc 1 457
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r9)
 # a = mem64[x0 + 3072]
 	.loc 1 458
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r9)
 # u = a >> 8
 	.loc 1 459
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 460
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 461
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 462
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 463
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 464
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3072] = a
 	.loc 1 465
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r9)
 # a = mem64[x0 + 4096]
 	.loc 1 466
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r9)
 # u = a >> 8
 	.loc 1 467
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 468
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 469
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 470
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 471
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 472
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4096] = a
 	.loc 1 473
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r9)
 # a = mem64[x0 + 5120]
 	.loc 1 474
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r9)
 # u = a >> 8
 	.loc 1 475
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 476
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 477
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 478
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 479
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 480
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5120] = a
 	.loc 1 481
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r9)
 # a = mem64[x0 + 6144]
 	.loc 1 482
-	ld %r3, 6144(%r8)
+	ld %r5, 6144(%r9)
 # u = a >> 8
 	.loc 1 483
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 484
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 485
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 486
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 487
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 488
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 6144] = a
 	.loc 1 489
-	std %r3, 6144(%r8)
+	std %r5, 6144(%r9)
 # a = mem64[x0 + 7168]
 	.loc 1 490
-	ld %r3, 7168(%r8)
+	ld %r5, 7168(%r9)
 # u = a >> 8
 	.loc 1 491
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 492
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 493
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 494
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 495
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 496
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 7168] = a
 	.loc 1 497
-	std %r3, 7168(%r8)
+	std %r5, 7168(%r9)
 # a = mem64[x0 + 8192]
 	.loc 1 498
-	ld %r3, 8192(%r8)
+	ld %r5, 8192(%r9)
 # u = a >> 8
 	.loc 1 499
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 500
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 501
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 502
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 503
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 504
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 8192] = a
 	.loc 1 505
-	std %r3, 8192(%r8)
+	std %r5, 8192(%r9)
 # a = mem64[x0 + 9216]
 	.loc 1 506
-	ld %r3, 9216(%r8)
+	ld %r5, 9216(%r9)
 # u = a >> 8
 	.loc 1 507
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 508
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 509
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 510
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 511
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 512
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 9216] = a
 	.loc 1 513
-	std %r3, 9216(%r8)
+	std %r5, 9216(%r9)
 # a = mem64[x0 + 10240]
 	.loc 1 514
-	ld %r3, 10240(%r8)
+	ld %r5, 10240(%r9)
 # u = a >> 8
 	.loc 1 515
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 516
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 517
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 518
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 519
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 520
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 10240] = a
 	.loc 1 521
-	std %r3, 10240(%r8)
+	std %r5, 10240(%r9)
 # a = mem64[x0 + 11264]
 	.loc 1 522
-	ld %r3, 11264(%r8)
+	ld %r5, 11264(%r9)
 # u = a >> 8
 	.loc 1 523
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 524
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 525
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 526
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 527
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 528
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 11264] = a
 	.loc 1 529
-	std %r3, 11264(%r8)
+	std %r5, 11264(%r9)
 # a = mem64[x0 + 12288]
 	.loc 1 530
-	ld %r3, 12288(%r8)
+	ld %r5, 12288(%r9)
 # u = a >> 8
 	.loc 1 531
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 532
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 533
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 534
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 535
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 536
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 12288] = a
 	.loc 1 537
-	std %r3, 12288(%r8)
+	std %r5, 12288(%r9)
 # x0 = x0 + 8
 	.loc 1 538
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # c = c + 4
 	.loc 1 539
-	addi %r5, %r5, 4
+	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 540
-	addi %r9, %r9, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 541
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r7, 0
 # goto l3a if !=
 	.loc 1 542
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l3a
 # c = cb + 2048
 	.loc 1 545
-	mr %r4, %r7
-	addi %r5, %r4, 2048
+	addi %r8, %r4, 2048
 # x0 = v
 	.loc 1 546
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r9, %r3
 # o0 = 128
 	.loc 1 547
-	mr %r6, %r3
-	li %r4, 128
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r7, 128
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l4a:
 # k = mem32le[c + 0]
 	.loc 1 549
-	lwbrx %r3, 0, %r5
+	lwbrx %r5, 0, %r8
 # e = 0xffff0000ffff0000
 	.loc 1 550
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r6, 65535
+	ori %r6, %r6, 0
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65535
+	ori %r6, %r6, 0
 # u = k & e
 	.loc 1 551
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 552
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 553
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # k |= u
 	.loc 1 554
-	or %r10, %r3, %r4
+	or %r10, %r5, %r6
 # a = mem64[x0 + 0]
 	.loc 1 555
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r9)
 # u = a >> 16
 	.loc 1 556
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 557
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 558
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 559
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 560
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 561
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 0] = a
 	.loc 1 562
-	std %r3, 0(%r8)
+	std %r5, 0(%r9)
 # a = mem64[x0 + 1024]
 	.loc 1 563
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r9)
 # u = a >> 16
 	.loc 1 564
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 565
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 566
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 567
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 568
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 569
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1024] = a
 	.loc 1 570
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r9)
 # a = mem64[x0 + 2048]
 	.loc 1 571
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r9)
 # u = a >> 16
 	.loc 1 572
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 573
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 574
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 575
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 576
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 577
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2048] = a
 	.loc 1 578
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r9)
 # a = mem64[x0 + 3072]
 	.loc 1 579
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r9)
 # u = a >> 16
 	.loc 1 580
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 581
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 582
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 583
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 584
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 585
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3072] = a
 	.loc 1 586
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r9)
 # a = mem64[x0 + 4096]
 	.loc 1 587
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r9)
 # u = a >> 16
 	.loc 1 588
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 589
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 590
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 591
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 592
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 593
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4096] = a
 	.loc 1 594
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r9)
 # a = mem64[x0 + 5120]
 	.loc 1 595
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r9)
 # u = a >> 16
 	.loc 1 596
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 597
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 598
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 599
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 600
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 601
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5120] = a
 	.loc 1 602
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r9)
 # a = mem64[x0 + 6144]
 	.loc 1 603
-	ld %r3, 6144(%r8)
+	ld %r5, 6144(%r9)
 # u = a >> 16
 	.loc 1 604
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 605
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 606
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 607
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 608
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 609
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 6144] = a
 	.loc 1 610
-	std %r3, 6144(%r8)
+	std %r5, 6144(%r9)
 # a = mem64[x0 + 7168]
 	.loc 1 611
-	ld %r3, 7168(%r8)
+	ld %r5, 7168(%r9)
 # u = a >> 16
 	.loc 1 612
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 613
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 614
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 615
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 616
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 617
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 7168] = a
 	.loc 1 618
-	std %r3, 7168(%r8)
+	std %r5, 7168(%r9)
 # a = mem64[x0 + 8192]
 	.loc 1 619
-	ld %r3, 8192(%r8)
+	ld %r5, 8192(%r9)
 # u = a >> 16
 	.loc 1 620
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 621
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 622
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 623
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 624
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 625
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 8192] = a
 	.loc 1 626
-	std %r3, 8192(%r8)
+	std %r5, 8192(%r9)
 # a = mem64[x0 + 9216]
 	.loc 1 627
-	ld %r3, 9216(%r8)
+	ld %r5, 9216(%r9)
 # u = a >> 16
 	.loc 1 628
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 629
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 630
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 631
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 632
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 633
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 9216] = a
 	.loc 1 634
-	std %r3, 9216(%r8)
+	std %r5, 9216(%r9)
 # a = mem64[x0 + 10240]
 	.loc 1 635
-	ld %r3, 10240(%r8)
+	ld %r5, 10240(%r9)
 # u = a >> 16
 	.loc 1 636
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 637
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 638
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 639
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 640
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 641
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 10240] = a
 	.loc 1 642
-	std %r3, 10240(%r8)
+	std %r5, 10240(%r9)
 # a = mem64[x0 + 11264]
 	.loc 1 643
-	ld %r3, 11264(%r8)
+	ld %r5, 11264(%r9)
 # u = a >> 16
 	.loc 1 644
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 645
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 646
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 647
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 648
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 649
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 11264] = a
 	.loc 1 650
-	std %r3, 11264(%r8)
+	std %r5, 11264(%r9)
 # a = mem64[x0 + 12288]
 	.loc 1 651
-	ld %r3, 12288(%r8)
+	ld %r5, 12288(%r9)
 # u = a >> 16
 	.loc 1 652
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 653
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 654
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 655
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 656
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 657
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 12288] = a
 	.loc 1 658
-	std %r3, 12288(%r8)
+	std %r5, 12288(%r9)
 # x0 = x0 + 8
 	.loc 1 659
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # c = c + 4
 	.loc 1 660
-	addi %r5, %r5, 4
+	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 661
-	addi %r9, %r9, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 662
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r7, 0
 # goto l4a if !=
 	.loc 1 663
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l4a
 # c = cb + 2560
 	.loc 1 666
-	mr %r4, %r7
-	addi %r5, %r4, 2560
+	addi %r8, %r4, 2560
 # x0 = v
 	.loc 1 667
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r9, %r3
 # o0 = 128
 	.loc 1 668
-	mr %r6, %r3
-	li %r4, 128
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r5, %r4
+	li %r7, 128
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l5a:
 # k = mem32le[c + 0]
 	.loc 1 670
 	lwbrx %r10, 0, %r8
 # a = mem64[x0 + 0]
 	.loc 1 671
-	ld %r3, 0(%r9)
+	ld %r5, 0(%r9)
 # u = a >> 32
 	.loc 1 672
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 673
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 674
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 675
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 676
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 677
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 0] = a
 	.loc 1 678
-	std %r3, 0(%r9)
+	std %r5, 0(%r9)
 # a = mem64[x0 + 1024]
 	.loc 1 679
-	ld %r3, 1024(%r9)
+	ld %r5, 1024(%r9)
 # u = a >> 32
 	.loc 1 680
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 681
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 682
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 683
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 684
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 685
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1024] = a
 	.loc 1 686
-	std %r3, 1024(%r9)
+	std %r5, 1024(%r9)
 # a = mem64[x0 + 2048]
 	.loc 1 687
-	ld %r3, 2048(%r9)
+	ld %r5, 2048(%r9)
 # u = a >> 32
 	.loc 1 688
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 689
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 690
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 691
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 692
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 693
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2048] = a
 	.loc 1 694
-	std %r3, 2048(%r9)
+	std %r5, 2048(%r9)
 # a = mem64[x0 + 3072]
 	.loc 1 695
-	ld %r3, 3072(%r9)
+	ld %r5, 3072(%r9)
 # u = a >> 32
 	.loc 1 696
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 697
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 698
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 699
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 700
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 701
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3072] = a
 	.loc 1 702
-	std %r3, 3072(%r9)
+	std %r5, 3072(%r9)
 # a = mem64[x0 + 4096]
 	.loc 1 703
-	ld %r3, 4096(%r9)
+	ld %r5, 4096(%r9)
 # u = a >> 32
 	.loc 1 704
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 705
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 706
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 707
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 708
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 709
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4096] = a
 	.loc 1 710
-	std %r3, 4096(%r9)
+	std %r5, 4096(%r9)
 # a = mem64[x0 + 5120]
 	.loc 1 711
-	ld %r3, 5120(%r9)
+	ld %r5, 5120(%r9)
 # u = a >> 32
 	.loc 1 712
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 713
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 714
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 715
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 716
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 717
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5120] = a
 	.loc 1 718
-	std %r3, 5120(%r9)
+	std %r5, 5120(%r9)
 # a = mem64[x0 + 6144]
 	.loc 1 719
-	ld %r3, 6144(%r9)
+	ld %r5, 6144(%r9)
 # u = a >> 32
 	.loc 1 720
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 721
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 722
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 723
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 724
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 725
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 6144] = a
 	.loc 1 726
-	std %r3, 6144(%r9)
+	std %r5, 6144(%r9)
 # a = mem64[x0 + 7168]
 	.loc 1 727
-	ld %r3, 7168(%r9)
+	ld %r5, 7168(%r9)
 # u = a >> 32
 	.loc 1 728
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 729
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 730
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 731
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 732
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 733
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 7168] = a
 	.loc 1 734
-	std %r3, 7168(%r9)
+	std %r5, 7168(%r9)
 # a = mem64[x0 + 8192]
 	.loc 1 735
-	ld %r3, 8192(%r9)
+	ld %r5, 8192(%r9)
 # u = a >> 32
 	.loc 1 736
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 737
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 738
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 739
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 740
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 741
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 8192] = a
 	.loc 1 742
-	std %r3, 8192(%r9)
+	std %r5, 8192(%r9)
 # a = mem64[x0 + 9216]
 	.loc 1 743
-	ld %r3, 9216(%r9)
+	ld %r5, 9216(%r9)
 # u = a >> 32
 	.loc 1 744
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 745
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 746
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 747
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 748
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 749
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 9216] = a
 	.loc 1 750
-	std %r3, 9216(%r9)
+	std %r5, 9216(%r9)
 # a = mem64[x0 + 10240]
 	.loc 1 751
-	ld %r3, 10240(%r9)
+	ld %r5, 10240(%r9)
 # u = a >> 32
 	.loc 1 752
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 753
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 754
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 755
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 756
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 757
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 10240] = a
 	.loc 1 758
-	std %r3, 10240(%r9)
+	std %r5, 10240(%r9)
 # a = mem64[x0 + 11264]
 	.loc 1 759
-	ld %r3, 11264(%r9)
+	ld %r5, 11264(%r9)
 # u = a >> 32
 	.loc 1 760
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 761
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 762
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 763
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 764
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 765
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 11264] = a
 	.loc 1 766
-	std %r3, 11264(%r9)
+	std %r5, 11264(%r9)
 # a = mem64[x0 + 12288]
 	.loc 1 767
-	ld %r3, 12288(%r9)
+	ld %r5, 12288(%r9)
 # u = a >> 32
 	.loc 1 768
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 769
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 770
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 771
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 772
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 773
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 12288] = a
 	.loc 1 774
-	std %r3, 12288(%r9)
+	std %r5, 12288(%r9)
 # x0 = x0 + 8
 	.loc 1 775
 	addi %r9, %r9, 8
@@ -2358,5132 +2329,5048 @@ qhasm_kernel_mceliece_gf13_benes_ppc64_benes:
 	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 777
-	addi %r5, %r5, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 778
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r7, 0
 # goto l5a if !=
 	.loc 1 779
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l5a
 # c = cb + 3072
 	.loc 1 782
-	mr %r4, %r7
-	addi %r5, %r4, 3072
+	addi %r9, %r4, 3072
 # x0 = v
 	.loc 1 783
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r10, %r3
 # o0 = 64
 	.loc 1 784
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r8, 64
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l6a:
 # k = mem32le[c + 0]
 	.loc 1 786
-	lwbrx %r5, 0, %r8
+	lwbrx %r7, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 787
-	li %r4, 4
-	lwbrx %r3, %r8, %r4
+	li %r6, 4
+	lwbrx %r5, %r9, %r6
 # h <<= 32
 	.loc 1 788
-	sldi %r3, %r3, 32
+	sldi %r5, %r5, 32
 # k |= h
 	.loc 1 789
-	or %r11, %r5, %r3
+	or %r11, %r7, %r5
 # a = mem64[x0 + 0]
 	.loc 1 790
-	ld %r4, 0(%r9)
+	ld %r6, 0(%r10)
 # b = mem64[x0 + 8]
 	.loc 1 791
-	ld %r3, 8(%r9)
+	ld %r5, 8(%r10)
 # u = a ^ b
 	.loc 1 792
-	xor %r5, %r4, %r3
+	xor %r7, %r6, %r5
 # u &= k
 	.loc 1 793
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 794
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # b ^= u
 	.loc 1 795
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # mem64[x0 + 0] = a
 	.loc 1 796
-	std %r4, 0(%r9)
+	std %r6, 0(%r10)
 # mem64[x0 + 8] = b
 	.loc 1 797
-	std %r3, 8(%r9)
+	std %r5, 8(%r10)
 # a = mem64[x0 + 1024]
 	.loc 1 798
-	ld %r3, 1024(%r9)
+	ld %r5, 1024(%r10)
 # b = mem64[x0 + 1032]
 	.loc 1 799
-	ld %r4, 1032(%r9)
+	ld %r6, 1032(%r10)
 # u = a ^ b
 	.loc 1 800
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 801
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 802
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 803
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1024] = a
 	.loc 1 804
-	std %r3, 1024(%r9)
+	std %r5, 1024(%r10)
 # mem64[x0 + 1032] = b
 	.loc 1 805
-	std %r4, 1032(%r9)
+	std %r6, 1032(%r10)
 # a = mem64[x0 + 2048]
 	.loc 1 806
-	ld %r3, 2048(%r9)
+	ld %r5, 2048(%r10)
 # b = mem64[x0 + 2056]
 	.loc 1 807
-	ld %r4, 2056(%r9)
+	ld %r6, 2056(%r10)
 # u = a ^ b
 	.loc 1 808
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 809
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 810
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 811
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2048] = a
 	.loc 1 812
-	std %r3, 2048(%r9)
+	std %r5, 2048(%r10)
 # mem64[x0 + 2056] = b
 	.loc 1 813
-	std %r4, 2056(%r9)
+	std %r6, 2056(%r10)
 # a = mem64[x0 + 3072]
 	.loc 1 814
-	ld %r3, 3072(%r9)
+	ld %r5, 3072(%r10)
 # b = mem64[x0 + 3080]
 	.loc 1 815
-	ld %r4, 3080(%r9)
+	ld %r6, 3080(%r10)
 # u = a ^ b
 	.loc 1 816
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 817
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 818
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 819
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3072] = a
 	.loc 1 820
-	std %r3, 3072(%r9)
+	std %r5, 3072(%r10)
 # mem64[x0 + 3080] = b
 	.loc 1 821
-	std %r4, 3080(%r9)
+	std %r6, 3080(%r10)
 # a = mem64[x0 + 4096]
 	.loc 1 822
-	ld %r3, 4096(%r9)
+	ld %r5, 4096(%r10)
 # b = mem64[x0 + 4104]
 	.loc 1 823
-	ld %r4, 4104(%r9)
+	ld %r6, 4104(%r10)
 # u = a ^ b
 	.loc 1 824
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 825
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 826
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 827
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4096] = a
 	.loc 1 828
-	std %r3, 4096(%r9)
+	std %r5, 4096(%r10)
 # mem64[x0 + 4104] = b
 	.loc 1 829
-	std %r4, 4104(%r9)
+	std %r6, 4104(%r10)
 # a = mem64[x0 + 5120]
 	.loc 1 830
-	ld %r3, 5120(%r9)
+	ld %r5, 5120(%r10)
 # b = mem64[x0 + 5128]
 	.loc 1 831
-	ld %r4, 5128(%r9)
+	ld %r6, 5128(%r10)
 # u = a ^ b
 	.loc 1 832
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 833
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 834
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 835
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5120] = a
 	.loc 1 836
-	std %r3, 5120(%r9)
+	std %r5, 5120(%r10)
 # mem64[x0 + 5128] = b
 	.loc 1 837
-	std %r4, 5128(%r9)
+	std %r6, 5128(%r10)
 # a = mem64[x0 + 6144]
 	.loc 1 838
-	ld %r3, 6144(%r9)
+	ld %r5, 6144(%r10)
 # b = mem64[x0 + 6152]
 	.loc 1 839
-	ld %r4, 6152(%r9)
+	ld %r6, 6152(%r10)
 # u = a ^ b
 	.loc 1 840
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 841
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 842
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 843
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 6144] = a
 	.loc 1 844
-	std %r3, 6144(%r9)
+	std %r5, 6144(%r10)
 # mem64[x0 + 6152] = b
 	.loc 1 845
-	std %r4, 6152(%r9)
+	std %r6, 6152(%r10)
 # a = mem64[x0 + 7168]
 	.loc 1 846
-	ld %r3, 7168(%r9)
+	ld %r5, 7168(%r10)
 # b = mem64[x0 + 7176]
 	.loc 1 847
-	ld %r4, 7176(%r9)
+	ld %r6, 7176(%r10)
 # u = a ^ b
 	.loc 1 848
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 849
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 850
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 851
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 7168] = a
 	.loc 1 852
-	std %r3, 7168(%r9)
+	std %r5, 7168(%r10)
 # mem64[x0 + 7176] = b
 	.loc 1 853
-	std %r4, 7176(%r9)
+	std %r6, 7176(%r10)
 # a = mem64[x0 + 8192]
 	.loc 1 854
-	ld %r3, 8192(%r9)
+	ld %r5, 8192(%r10)
 # b = mem64[x0 + 8200]
 	.loc 1 855
-	ld %r4, 8200(%r9)
+	ld %r6, 8200(%r10)
 # u = a ^ b
 	.loc 1 856
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 857
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 858
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 859
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 8192] = a
 	.loc 1 860
-	std %r3, 8192(%r9)
+	std %r5, 8192(%r10)
 # mem64[x0 + 8200] = b
 	.loc 1 861
-	std %r4, 8200(%r9)
+	std %r6, 8200(%r10)
 # a = mem64[x0 + 9216]
 	.loc 1 862
-	ld %r3, 9216(%r9)
+	ld %r5, 9216(%r10)
 # b = mem64[x0 + 9224]
 	.loc 1 863
-	ld %r4, 9224(%r9)
+	ld %r6, 9224(%r10)
 # u = a ^ b
 	.loc 1 864
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 865
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 866
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 867
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 9216] = a
 	.loc 1 868
-	std %r3, 9216(%r9)
+	std %r5, 9216(%r10)
 # mem64[x0 + 9224] = b
 	.loc 1 869
-	std %r4, 9224(%r9)
+	std %r6, 9224(%r10)
 # a = mem64[x0 + 10240]
 	.loc 1 870
-	ld %r3, 10240(%r9)
+	ld %r5, 10240(%r10)
 # b = mem64[x0 + 10248]
 	.loc 1 871
-	ld %r4, 10248(%r9)
+	ld %r6, 10248(%r10)
 # u = a ^ b
 	.loc 1 872
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 873
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 874
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 875
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 10240] = a
 	.loc 1 876
-	std %r3, 10240(%r9)
+	std %r5, 10240(%r10)
 # mem64[x0 + 10248] = b
 	.loc 1 877
-	std %r4, 10248(%r9)
+	std %r6, 10248(%r10)
 # a = mem64[x0 + 11264]
 	.loc 1 878
-	ld %r3, 11264(%r9)
+	ld %r5, 11264(%r10)
 # b = mem64[x0 + 11272]
 	.loc 1 879
-	ld %r4, 11272(%r9)
+	ld %r6, 11272(%r10)
 # u = a ^ b
 	.loc 1 880
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 881
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 882
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 883
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 11264] = a
 	.loc 1 884
-	std %r3, 11264(%r9)
+	std %r5, 11264(%r10)
 # mem64[x0 + 11272] = b
 	.loc 1 885
-	std %r4, 11272(%r9)
+	std %r6, 11272(%r10)
 # a = mem64[x0 + 12288]
 	.loc 1 886
-	ld %r3, 12288(%r9)
+	ld %r5, 12288(%r10)
 # b = mem64[x0 + 12296]
 	.loc 1 887
-	ld %r4, 12296(%r9)
+	ld %r6, 12296(%r10)
 # u = a ^ b
 	.loc 1 888
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 889
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 890
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 891
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 12288] = a
 	.loc 1 892
-	std %r3, 12288(%r9)
+	std %r5, 12288(%r10)
 # mem64[x0 + 12296] = b
 	.loc 1 893
-	std %r4, 12296(%r9)
+	std %r6, 12296(%r10)
 # x0 = x0 + 16
 	.loc 1 894
-	addi %r9, %r9, 16
+	addi %r10, %r10, 16
 # c = c + 8
 	.loc 1 895
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # o0 = o0 - 1
 	.loc 1 896
-	addi %r10, %r10, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 897
-	cmpldi %cr0, %r10, 0
+	cmpldi %cr0, %r8, 0
 # goto l6a if !=
 	.loc 1 898
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l6a
 # c = cb + 3584
 	.loc 1 901
-	mr %r4, %r7
-	addi %r7, %r4, 3584
+	addi %r10, %r4, 3584
 # x0 = v
 	.loc 1 902
-	mr %r3, %r6
-	mr %r8, %r3
+	mr %r11, %r3
 # o0 = 32
 	.loc 1 903
-	li %r5, 32
+	li %r8, 32
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l7a:
 # o1 = 2
 	.loc 1 905
-	mr %r6, %r5
-	mr %r9, %r4
-	mr %r10, %r3
-	li %r11, 2
+	li %r9, 2
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l7b:
 # k = mem32le[c + 0]
 	.loc 1 907
-	lwbrx %r4, 0, %r7
+	lwbrx %r6, 0, %r10
 # h = mem32le[c + 4]
 	.loc 1 908
-	li %r3, 4
-	lwbrx %r5, %r7, %r3
+	li %r5, 4
+	lwbrx %r7, %r10, %r5
 # h <<= 32
 	.loc 1 909
-	sldi %r5, %r5, 32
+	sldi %r7, %r7, 32
 # k |= h
 	.loc 1 910
-	or %r12, %r4, %r5
+	or %r12, %r6, %r7
 # a = mem64[x0 + 0]
 	.loc 1 911
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r11)
 # b = mem64[x0 + 16]
 	.loc 1 912
-	ld %r4, 16(%r8)
+	ld %r6, 16(%r11)
 # u = a ^ b
 	.loc 1 913
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 914
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 915
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 916
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 0] = a
 	.loc 1 917
-	std %r3, 0(%r8)
+	std %r5, 0(%r11)
 # mem64[x0 + 16] = b
 	.loc 1 918
-	std %r4, 16(%r8)
+	std %r6, 16(%r11)
 # a = mem64[x0 + 1024]
 	.loc 1 919
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r11)
 # b = mem64[x0 + 1040]
 	.loc 1 920
-	ld %r4, 1040(%r8)
+	ld %r6, 1040(%r11)
 # u = a ^ b
 	.loc 1 921
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 922
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 923
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 924
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1024] = a
 	.loc 1 925
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r11)
 # mem64[x0 + 1040] = b
 	.loc 1 926
-	std %r4, 1040(%r8)
+	std %r6, 1040(%r11)
 # a = mem64[x0 + 2048]
 	.loc 1 927
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r11)
 # b = mem64[x0 + 2064]
 	.loc 1 928
-	ld %r4, 2064(%r8)
+	ld %r6, 2064(%r11)
 # u = a ^ b
 	.loc 1 929
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 930
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 931
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 932
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2048] = a
 	.loc 1 933
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r11)
 # mem64[x0 + 2064] = b
 	.loc 1 934
-	std %r4, 2064(%r8)
+	std %r6, 2064(%r11)
 # a = mem64[x0 + 3072]
 	.loc 1 935
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r11)
 # b = mem64[x0 + 3088]
 	.loc 1 936
-	ld %r4, 3088(%r8)
+	ld %r6, 3088(%r11)
 # u = a ^ b
 	.loc 1 937
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 938
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 939
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 940
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3072] = a
 	.loc 1 941
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r11)
 # mem64[x0 + 3088] = b
 	.loc 1 942
-	std %r4, 3088(%r8)
+	std %r6, 3088(%r11)
 # a = mem64[x0 + 4096]
 	.loc 1 943
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r11)
 # b = mem64[x0 + 4112]
 	.loc 1 944
-	ld %r4, 4112(%r8)
+	ld %r6, 4112(%r11)
 # u = a ^ b
 	.loc 1 945
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 946
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 947
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 948
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4096] = a
 	.loc 1 949
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r11)
 # mem64[x0 + 4112] = b
 	.loc 1 950
-	std %r4, 4112(%r8)
+	std %r6, 4112(%r11)
 # a = mem64[x0 + 5120]
 	.loc 1 951
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r11)
 # b = mem64[x0 + 5136]
 	.loc 1 952
-	ld %r4, 5136(%r8)
+	ld %r6, 5136(%r11)
 # u = a ^ b
 	.loc 1 953
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 954
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 955
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 956
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5120] = a
 	.loc 1 957
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r11)
 # mem64[x0 + 5136] = b
 	.loc 1 958
-	std %r4, 5136(%r8)
+	std %r6, 5136(%r11)
 # a = mem64[x0 + 6144]
 	.loc 1 959
-	ld %r3, 6144(%r8)
+	ld %r5, 6144(%r11)
 # b = mem64[x0 + 6160]
 	.loc 1 960
-	ld %r4, 6160(%r8)
+	ld %r6, 6160(%r11)
 # u = a ^ b
 	.loc 1 961
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 962
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 963
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 964
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 6144] = a
 	.loc 1 965
-	std %r3, 6144(%r8)
+	std %r5, 6144(%r11)
 # mem64[x0 + 6160] = b
 	.loc 1 966
-	std %r4, 6160(%r8)
+	std %r6, 6160(%r11)
 # a = mem64[x0 + 7168]
 	.loc 1 967
-	ld %r3, 7168(%r8)
+	ld %r5, 7168(%r11)
 # b = mem64[x0 + 7184]
 	.loc 1 968
-	ld %r4, 7184(%r8)
+	ld %r6, 7184(%r11)
 # u = a ^ b
 	.loc 1 969
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 970
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 971
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 972
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 7168] = a
 	.loc 1 973
-	std %r3, 7168(%r8)
+	std %r5, 7168(%r11)
 # mem64[x0 + 7184] = b
 	.loc 1 974
-	std %r4, 7184(%r8)
+	std %r6, 7184(%r11)
 # a = mem64[x0 + 8192]
 	.loc 1 975
-	ld %r3, 8192(%r8)
+	ld %r5, 8192(%r11)
 # b = mem64[x0 + 8208]
 	.loc 1 976
-	ld %r4, 8208(%r8)
+	ld %r6, 8208(%r11)
 # u = a ^ b
 	.loc 1 977
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 978
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 979
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 980
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 8192] = a
 	.loc 1 981
-	std %r3, 8192(%r8)
+	std %r5, 8192(%r11)
 # mem64[x0 + 8208] = b
 	.loc 1 982
-	std %r4, 8208(%r8)
+	std %r6, 8208(%r11)
 # a = mem64[x0 + 9216]
 	.loc 1 983
-	ld %r3, 9216(%r8)
+	ld %r5, 9216(%r11)
 # b = mem64[x0 + 9232]
 	.loc 1 984
-	ld %r4, 9232(%r8)
+	ld %r6, 9232(%r11)
 # u = a ^ b
 	.loc 1 985
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 986
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 987
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 988
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 9216] = a
 	.loc 1 989
-	std %r3, 9216(%r8)
+	std %r5, 9216(%r11)
 # mem64[x0 + 9232] = b
 	.loc 1 990
-	std %r4, 9232(%r8)
+	std %r6, 9232(%r11)
 # a = mem64[x0 + 10240]
 	.loc 1 991
-	ld %r3, 10240(%r8)
+	ld %r5, 10240(%r11)
 # b = mem64[x0 + 10256]
 	.loc 1 992
-	ld %r4, 10256(%r8)
+	ld %r6, 10256(%r11)
 # u = a ^ b
 	.loc 1 993
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 994
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 995
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 996
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 10240] = a
 	.loc 1 997
-	std %r3, 10240(%r8)
+	std %r5, 10240(%r11)
 # mem64[x0 + 10256] = b
 	.loc 1 998
-	std %r4, 10256(%r8)
+	std %r6, 10256(%r11)
 # a = mem64[x0 + 11264]
 	.loc 1 999
-	ld %r3, 11264(%r8)
+	ld %r5, 11264(%r11)
 # b = mem64[x0 + 11280]
 	.loc 1 1000
-	ld %r4, 11280(%r8)
+	ld %r6, 11280(%r11)
 # u = a ^ b
 	.loc 1 1001
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1002
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1003
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1004
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 11264] = a
 	.loc 1 1005
-	std %r3, 11264(%r8)
+	std %r5, 11264(%r11)
 # mem64[x0 + 11280] = b
 	.loc 1 1006
-	std %r4, 11280(%r8)
+	std %r6, 11280(%r11)
 # a = mem64[x0 + 12288]
 	.loc 1 1007
-	ld %r3, 12288(%r8)
+	ld %r5, 12288(%r11)
 # b = mem64[x0 + 12304]
 	.loc 1 1008
-	ld %r4, 12304(%r8)
+	ld %r6, 12304(%r11)
 # u = a ^ b
 	.loc 1 1009
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1010
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1011
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1012
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 12288] = a
 	.loc 1 1013
-	std %r3, 12288(%r8)
+	std %r5, 12288(%r11)
 # mem64[x0 + 12304] = b
 	.loc 1 1014
-	std %r4, 12304(%r8)
+	std %r6, 12304(%r11)
 # x0 = x0 + 8
 	.loc 1 1015
-	addi %r8, %r8, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 1016
-	addi %r7, %r7, 8
+	addi %r10, %r10, 8
 # o1 = o1 - 1
 	.loc 1 1017
-	addi %r11, %r11, -1
+	addi %r9, %r9, -1
 # =? o1 - 0
 	.loc 1 1018
-	cmpldi %cr0, %r11, 0
+	cmpldi %cr0, %r9, 0
 # goto l7b if !=
 	.loc 1 1019
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l7b
 # x0 = x0 + 16
 	.loc 1 1020
-	addi %r8, %r8, 16
+	addi %r11, %r11, 16
 # o0 = o0 - 1
 	.loc 1 1021
-	mr %r5, %r6
-	addi %r5, %r5, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 1022
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r8, 0
 # goto l7a if !=
 	.loc 1 1023
-	mr %r3, %r10
-	mr %r4, %r9
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l7a
 # c = cb + 4096
 	.loc 1 1026
-	addi %r7, %r4, 4096
+	addi %r9, %r4, 4096
 # x0 = v
 	.loc 1 1027
-	mr %r8, %r3
+	mr %r11, %r3
 # o0 = 16
 	.loc 1 1028
-	li %r5, 16
+	li %r10, 16
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l8a:
 # o1 = 4
 	.loc 1 1030
-	mr %r6, %r5
-	mr %r9, %r4
-	mr %r10, %r3
-	li %r11, 4
+	li %r8, 4
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l8b:
 # k = mem32le[c + 0]
 	.loc 1 1032
-	lwbrx %r4, 0, %r7
+	lwbrx %r6, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 1033
-	li %r3, 4
-	lwbrx %r5, %r7, %r3
+	li %r5, 4
+	lwbrx %r7, %r9, %r5
 # h <<= 32
 	.loc 1 1034
-	sldi %r5, %r5, 32
+	sldi %r7, %r7, 32
 # k |= h
 	.loc 1 1035
-	or %r12, %r4, %r5
+	or %r12, %r6, %r7
 # a = mem64[x0 + 0]
 	.loc 1 1036
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r11)
 # b = mem64[x0 + 32]
 	.loc 1 1037
-	ld %r4, 32(%r8)
+	ld %r6, 32(%r11)
 # u = a ^ b
 	.loc 1 1038
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1039
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1040
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1041
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 0] = a
 	.loc 1 1042
-	std %r3, 0(%r8)
+	std %r5, 0(%r11)
 # mem64[x0 + 32] = b
 	.loc 1 1043
-	std %r4, 32(%r8)
+	std %r6, 32(%r11)
 # a = mem64[x0 + 1024]
 	.loc 1 1044
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r11)
 # b = mem64[x0 + 1056]
 	.loc 1 1045
-	ld %r4, 1056(%r8)
+	ld %r6, 1056(%r11)
 # u = a ^ b
 	.loc 1 1046
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1047
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1048
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1049
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1024] = a
 	.loc 1 1050
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r11)
 # mem64[x0 + 1056] = b
 	.loc 1 1051
-	std %r4, 1056(%r8)
+	std %r6, 1056(%r11)
 # a = mem64[x0 + 2048]
 	.loc 1 1052
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r11)
 # b = mem64[x0 + 2080]
 	.loc 1 1053
-	ld %r4, 2080(%r8)
+	ld %r6, 2080(%r11)
 # u = a ^ b
 	.loc 1 1054
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1055
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1056
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1057
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2048] = a
 	.loc 1 1058
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r11)
 # mem64[x0 + 2080] = b
 	.loc 1 1059
-	std %r4, 2080(%r8)
+	std %r6, 2080(%r11)
 # a = mem64[x0 + 3072]
 	.loc 1 1060
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r11)
 # b = mem64[x0 + 3104]
 	.loc 1 1061
-	ld %r4, 3104(%r8)
+	ld %r6, 3104(%r11)
 # u = a ^ b
 	.loc 1 1062
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1063
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1064
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1065
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3072] = a
 	.loc 1 1066
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r11)
 # mem64[x0 + 3104] = b
 	.loc 1 1067
-	std %r4, 3104(%r8)
+	std %r6, 3104(%r11)
 # a = mem64[x0 + 4096]
 	.loc 1 1068
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r11)
 # b = mem64[x0 + 4128]
 	.loc 1 1069
-	ld %r4, 4128(%r8)
+	ld %r6, 4128(%r11)
 # u = a ^ b
 	.loc 1 1070
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1071
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1072
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1073
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4096] = a
 	.loc 1 1074
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r11)
 # mem64[x0 + 4128] = b
 	.loc 1 1075
-	std %r4, 4128(%r8)
+	std %r6, 4128(%r11)
 # a = mem64[x0 + 5120]
 	.loc 1 1076
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r11)
 # b = mem64[x0 + 5152]
 	.loc 1 1077
-	ld %r4, 5152(%r8)
+	ld %r6, 5152(%r11)
 # u = a ^ b
 	.loc 1 1078
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1079
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1080
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1081
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5120] = a
 	.loc 1 1082
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r11)
 # mem64[x0 + 5152] = b
 	.loc 1 1083
-	std %r4, 5152(%r8)
+	std %r6, 5152(%r11)
 # a = mem64[x0 + 6144]
 	.loc 1 1084
-	ld %r3, 6144(%r8)
+	ld %r5, 6144(%r11)
 # b = mem64[x0 + 6176]
 	.loc 1 1085
-	ld %r4, 6176(%r8)
+	ld %r6, 6176(%r11)
 # u = a ^ b
 	.loc 1 1086
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1087
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1088
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1089
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 6144] = a
 	.loc 1 1090
-	std %r3, 6144(%r8)
+	std %r5, 6144(%r11)
 # mem64[x0 + 6176] = b
 	.loc 1 1091
-	std %r4, 6176(%r8)
+	std %r6, 6176(%r11)
 # a = mem64[x0 + 7168]
 	.loc 1 1092
-	ld %r3, 7168(%r8)
+	ld %r5, 7168(%r11)
 # b = mem64[x0 + 7200]
 	.loc 1 1093
-	ld %r4, 7200(%r8)
+	ld %r6, 7200(%r11)
 # u = a ^ b
 	.loc 1 1094
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1095
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1096
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1097
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 7168] = a
 	.loc 1 1098
-	std %r3, 7168(%r8)
+	std %r5, 7168(%r11)
 # mem64[x0 + 7200] = b
 	.loc 1 1099
-	std %r4, 7200(%r8)
+	std %r6, 7200(%r11)
 # a = mem64[x0 + 8192]
 	.loc 1 1100
-	ld %r3, 8192(%r8)
+	ld %r5, 8192(%r11)
 # b = mem64[x0 + 8224]
 	.loc 1 1101
-	ld %r4, 8224(%r8)
+	ld %r6, 8224(%r11)
 # u = a ^ b
 	.loc 1 1102
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1103
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1104
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1105
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 8192] = a
 	.loc 1 1106
-	std %r3, 8192(%r8)
+	std %r5, 8192(%r11)
 # mem64[x0 + 8224] = b
 	.loc 1 1107
-	std %r4, 8224(%r8)
+	std %r6, 8224(%r11)
 # a = mem64[x0 + 9216]
 	.loc 1 1108
-	ld %r3, 9216(%r8)
+	ld %r5, 9216(%r11)
 # b = mem64[x0 + 9248]
 	.loc 1 1109
-	ld %r4, 9248(%r8)
+	ld %r6, 9248(%r11)
 # u = a ^ b
 	.loc 1 1110
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1111
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1112
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1113
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 9216] = a
 	.loc 1 1114
-	std %r3, 9216(%r8)
+	std %r5, 9216(%r11)
 # mem64[x0 + 9248] = b
 	.loc 1 1115
-	std %r4, 9248(%r8)
+	std %r6, 9248(%r11)
 # a = mem64[x0 + 10240]
 	.loc 1 1116
-	ld %r3, 10240(%r8)
+	ld %r5, 10240(%r11)
 # b = mem64[x0 + 10272]
 	.loc 1 1117
-	ld %r4, 10272(%r8)
+	ld %r6, 10272(%r11)
 # u = a ^ b
 	.loc 1 1118
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1119
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1120
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1121
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 10240] = a
 	.loc 1 1122
-	std %r3, 10240(%r8)
+	std %r5, 10240(%r11)
 # mem64[x0 + 10272] = b
 	.loc 1 1123
-	std %r4, 10272(%r8)
+	std %r6, 10272(%r11)
 # a = mem64[x0 + 11264]
 	.loc 1 1124
-	ld %r3, 11264(%r8)
+	ld %r5, 11264(%r11)
 # b = mem64[x0 + 11296]
 	.loc 1 1125
-	ld %r4, 11296(%r8)
+	ld %r6, 11296(%r11)
 # u = a ^ b
 	.loc 1 1126
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1127
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1128
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1129
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 11264] = a
 	.loc 1 1130
-	std %r3, 11264(%r8)
+	std %r5, 11264(%r11)
 # mem64[x0 + 11296] = b
 	.loc 1 1131
-	std %r4, 11296(%r8)
+	std %r6, 11296(%r11)
 # a = mem64[x0 + 12288]
 	.loc 1 1132
-	ld %r3, 12288(%r8)
+	ld %r5, 12288(%r11)
 # b = mem64[x0 + 12320]
 	.loc 1 1133
-	ld %r4, 12320(%r8)
+	ld %r6, 12320(%r11)
 # u = a ^ b
 	.loc 1 1134
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1135
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1136
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1137
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 12288] = a
 	.loc 1 1138
-	std %r3, 12288(%r8)
+	std %r5, 12288(%r11)
 # mem64[x0 + 12320] = b
 	.loc 1 1139
-	std %r4, 12320(%r8)
+	std %r6, 12320(%r11)
 # x0 = x0 + 8
 	.loc 1 1140
-	addi %r8, %r8, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 1141
-	addi %r7, %r7, 8
+	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 1142
-	addi %r11, %r11, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 1143
-	cmpldi %cr0, %r11, 0
+	cmpldi %cr0, %r8, 0
 # goto l8b if !=
 	.loc 1 1144
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l8b
 # x0 = x0 + 32
 	.loc 1 1145
-	addi %r8, %r8, 32
+	addi %r11, %r11, 32
 # o0 = o0 - 1
 	.loc 1 1146
-	mr %r5, %r6
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 1147
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r10, 0
 # goto l8a if !=
 	.loc 1 1148
-	mr %r3, %r10
-	mr %r4, %r9
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l8a
 # c = cb + 4608
 	.loc 1 1151
-	addi %r7, %r4, 4608
+	addi %r9, %r4, 4608
 # x0 = v
 	.loc 1 1152
-	mr %r8, %r3
+	mr %r11, %r3
 # o0 = 8
 	.loc 1 1153
-	li %r5, 8
+	li %r10, 8
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l9a:
 # o1 = 8
 	.loc 1 1155
-	mr %r6, %r5
-	mr %r9, %r4
-	mr %r10, %r3
-	li %r11, 8
+	li %r8, 8
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l9b:
 # k = mem32le[c + 0]
 	.loc 1 1157
-	lwbrx %r4, 0, %r7
+	lwbrx %r6, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 1158
-	li %r3, 4
-	lwbrx %r5, %r7, %r3
+	li %r5, 4
+	lwbrx %r7, %r9, %r5
 # h <<= 32
 	.loc 1 1159
-	sldi %r5, %r5, 32
+	sldi %r7, %r7, 32
 # k |= h
 	.loc 1 1160
-	or %r12, %r4, %r5
+	or %r12, %r6, %r7
 # a = mem64[x0 + 0]
 	.loc 1 1161
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r11)
 # b = mem64[x0 + 64]
 	.loc 1 1162
-	ld %r4, 64(%r8)
+	ld %r6, 64(%r11)
 # u = a ^ b
 	.loc 1 1163
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1164
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1165
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1166
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 0] = a
 	.loc 1 1167
-	std %r3, 0(%r8)
+	std %r5, 0(%r11)
 # mem64[x0 + 64] = b
 	.loc 1 1168
-	std %r4, 64(%r8)
+	std %r6, 64(%r11)
 # a = mem64[x0 + 1024]
 	.loc 1 1169
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r11)
 # b = mem64[x0 + 1088]
 	.loc 1 1170
-	ld %r4, 1088(%r8)
+	ld %r6, 1088(%r11)
 # u = a ^ b
 	.loc 1 1171
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1172
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1173
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1174
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1024] = a
 	.loc 1 1175
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r11)
 # mem64[x0 + 1088] = b
 	.loc 1 1176
-	std %r4, 1088(%r8)
+	std %r6, 1088(%r11)
 # a = mem64[x0 + 2048]
 	.loc 1 1177
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r11)
 # b = mem64[x0 + 2112]
 	.loc 1 1178
-	ld %r4, 2112(%r8)
+	ld %r6, 2112(%r11)
 # u = a ^ b
 	.loc 1 1179
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1180
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1181
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1182
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2048] = a
 	.loc 1 1183
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r11)
 # mem64[x0 + 2112] = b
 	.loc 1 1184
-	std %r4, 2112(%r8)
+	std %r6, 2112(%r11)
 # a = mem64[x0 + 3072]
 	.loc 1 1185
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r11)
 # b = mem64[x0 + 3136]
 	.loc 1 1186
-	ld %r4, 3136(%r8)
+	ld %r6, 3136(%r11)
 # u = a ^ b
 	.loc 1 1187
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1188
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1189
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1190
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3072] = a
 	.loc 1 1191
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r11)
 # mem64[x0 + 3136] = b
 	.loc 1 1192
-	std %r4, 3136(%r8)
+	std %r6, 3136(%r11)
 # a = mem64[x0 + 4096]
 	.loc 1 1193
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r11)
 # b = mem64[x0 + 4160]
 	.loc 1 1194
-	ld %r4, 4160(%r8)
+	ld %r6, 4160(%r11)
 # u = a ^ b
 	.loc 1 1195
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1196
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1197
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1198
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4096] = a
 	.loc 1 1199
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r11)
 # mem64[x0 + 4160] = b
 	.loc 1 1200
-	std %r4, 4160(%r8)
+	std %r6, 4160(%r11)
 # a = mem64[x0 + 5120]
 	.loc 1 1201
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r11)
 # b = mem64[x0 + 5184]
 	.loc 1 1202
-	ld %r4, 5184(%r8)
+	ld %r6, 5184(%r11)
 # u = a ^ b
 	.loc 1 1203
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1204
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1205
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1206
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5120] = a
 	.loc 1 1207
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r11)
 # mem64[x0 + 5184] = b
 	.loc 1 1208
-	std %r4, 5184(%r8)
+	std %r6, 5184(%r11)
 # a = mem64[x0 + 6144]
 	.loc 1 1209
-	ld %r3, 6144(%r8)
+	ld %r5, 6144(%r11)
 # b = mem64[x0 + 6208]
 	.loc 1 1210
-	ld %r4, 6208(%r8)
+	ld %r6, 6208(%r11)
 # u = a ^ b
 	.loc 1 1211
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1212
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1213
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1214
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 6144] = a
 	.loc 1 1215
-	std %r3, 6144(%r8)
+	std %r5, 6144(%r11)
 # mem64[x0 + 6208] = b
 	.loc 1 1216
-	std %r4, 6208(%r8)
+	std %r6, 6208(%r11)
 # a = mem64[x0 + 7168]
 	.loc 1 1217
-	ld %r3, 7168(%r8)
+	ld %r5, 7168(%r11)
 # b = mem64[x0 + 7232]
 	.loc 1 1218
-	ld %r4, 7232(%r8)
+	ld %r6, 7232(%r11)
 # u = a ^ b
 	.loc 1 1219
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1220
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1221
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1222
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 7168] = a
 	.loc 1 1223
-	std %r3, 7168(%r8)
+	std %r5, 7168(%r11)
 # mem64[x0 + 7232] = b
 	.loc 1 1224
-	std %r4, 7232(%r8)
+	std %r6, 7232(%r11)
 # a = mem64[x0 + 8192]
 	.loc 1 1225
-	ld %r3, 8192(%r8)
+	ld %r5, 8192(%r11)
 # b = mem64[x0 + 8256]
 	.loc 1 1226
-	ld %r4, 8256(%r8)
+	ld %r6, 8256(%r11)
 # u = a ^ b
 	.loc 1 1227
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1228
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1229
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1230
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 8192] = a
 	.loc 1 1231
-	std %r3, 8192(%r8)
+	std %r5, 8192(%r11)
 # mem64[x0 + 8256] = b
 	.loc 1 1232
-	std %r4, 8256(%r8)
+	std %r6, 8256(%r11)
 # a = mem64[x0 + 9216]
 	.loc 1 1233
-	ld %r3, 9216(%r8)
+	ld %r5, 9216(%r11)
 # b = mem64[x0 + 9280]
 	.loc 1 1234
-	ld %r4, 9280(%r8)
+	ld %r6, 9280(%r11)
 # u = a ^ b
 	.loc 1 1235
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1236
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1237
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1238
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 9216] = a
 	.loc 1 1239
-	std %r3, 9216(%r8)
+	std %r5, 9216(%r11)
 # mem64[x0 + 9280] = b
 	.loc 1 1240
-	std %r4, 9280(%r8)
+	std %r6, 9280(%r11)
 # a = mem64[x0 + 10240]
 	.loc 1 1241
-	ld %r3, 10240(%r8)
+	ld %r5, 10240(%r11)
 # b = mem64[x0 + 10304]
 	.loc 1 1242
-	ld %r4, 10304(%r8)
+	ld %r6, 10304(%r11)
 # u = a ^ b
 	.loc 1 1243
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1244
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1245
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1246
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 10240] = a
 	.loc 1 1247
-	std %r3, 10240(%r8)
+	std %r5, 10240(%r11)
 # mem64[x0 + 10304] = b
 	.loc 1 1248
-	std %r4, 10304(%r8)
+	std %r6, 10304(%r11)
 # a = mem64[x0 + 11264]
 	.loc 1 1249
-	ld %r3, 11264(%r8)
+	ld %r5, 11264(%r11)
 # b = mem64[x0 + 11328]
 	.loc 1 1250
-	ld %r4, 11328(%r8)
+	ld %r6, 11328(%r11)
 # u = a ^ b
 	.loc 1 1251
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1252
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1253
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1254
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 11264] = a
 	.loc 1 1255
-	std %r3, 11264(%r8)
+	std %r5, 11264(%r11)
 # mem64[x0 + 11328] = b
 	.loc 1 1256
-	std %r4, 11328(%r8)
+	std %r6, 11328(%r11)
 # a = mem64[x0 + 12288]
 	.loc 1 1257
-	ld %r3, 12288(%r8)
+	ld %r5, 12288(%r11)
 # b = mem64[x0 + 12352]
 	.loc 1 1258
-	ld %r4, 12352(%r8)
+	ld %r6, 12352(%r11)
 # u = a ^ b
 	.loc 1 1259
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1260
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1261
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1262
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 12288] = a
 	.loc 1 1263
-	std %r3, 12288(%r8)
+	std %r5, 12288(%r11)
 # mem64[x0 + 12352] = b
 	.loc 1 1264
-	std %r4, 12352(%r8)
+	std %r6, 12352(%r11)
 # x0 = x0 + 8
 	.loc 1 1265
-	addi %r8, %r8, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 1266
-	addi %r7, %r7, 8
+	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 1267
-	addi %r11, %r11, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 1268
-	cmpldi %cr0, %r11, 0
+	cmpldi %cr0, %r8, 0
 # goto l9b if !=
 	.loc 1 1269
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l9b
 # x0 = x0 + 64
 	.loc 1 1270
-	addi %r8, %r8, 64
+	addi %r11, %r11, 64
 # o0 = o0 - 1
 	.loc 1 1271
-	mr %r5, %r6
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 1272
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r10, 0
 # goto l9a if !=
 	.loc 1 1273
-	mr %r3, %r10
-	mr %r4, %r9
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l9a
 # c = cb + 5120
 	.loc 1 1276
-	addi %r7, %r4, 5120
+	addi %r9, %r4, 5120
 # x0 = v
 	.loc 1 1277
-	mr %r8, %r3
+	mr %r11, %r3
 # o0 = 4
 	.loc 1 1278
-	li %r5, 4
+	li %r10, 4
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l10a:
 # o1 = 16
 	.loc 1 1280
-	mr %r6, %r5
-	mr %r9, %r4
-	mr %r10, %r3
-	li %r11, 16
+	li %r8, 16
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l10b:
 # k = mem32le[c + 0]
 	.loc 1 1282
-	lwbrx %r4, 0, %r7
+	lwbrx %r6, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 1283
-	li %r3, 4
-	lwbrx %r5, %r7, %r3
+	li %r5, 4
+	lwbrx %r7, %r9, %r5
 # h <<= 32
 	.loc 1 1284
-	sldi %r5, %r5, 32
+	sldi %r7, %r7, 32
 # k |= h
 	.loc 1 1285
-	or %r12, %r4, %r5
+	or %r12, %r6, %r7
 # a = mem64[x0 + 0]
 	.loc 1 1286
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r11)
 # b = mem64[x0 + 128]
 	.loc 1 1287
-	ld %r4, 128(%r8)
+	ld %r6, 128(%r11)
 # u = a ^ b
 	.loc 1 1288
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1289
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1290
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1291
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 0] = a
 	.loc 1 1292
-	std %r3, 0(%r8)
+	std %r5, 0(%r11)
 # mem64[x0 + 128] = b
 	.loc 1 1293
-	std %r4, 128(%r8)
+	std %r6, 128(%r11)
 # a = mem64[x0 + 1024]
 	.loc 1 1294
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r11)
 # b = mem64[x0 + 1152]
 	.loc 1 1295
-	ld %r4, 1152(%r8)
+	ld %r6, 1152(%r11)
 # u = a ^ b
 	.loc 1 1296
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1297
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1298
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1299
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1024] = a
 	.loc 1 1300
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r11)
 # mem64[x0 + 1152] = b
 	.loc 1 1301
-	std %r4, 1152(%r8)
+	std %r6, 1152(%r11)
 # a = mem64[x0 + 2048]
 	.loc 1 1302
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r11)
 # b = mem64[x0 + 2176]
 	.loc 1 1303
-	ld %r4, 2176(%r8)
+	ld %r6, 2176(%r11)
 # u = a ^ b
 	.loc 1 1304
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1305
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1306
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1307
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2048] = a
 	.loc 1 1308
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r11)
 # mem64[x0 + 2176] = b
 	.loc 1 1309
-	std %r4, 2176(%r8)
+	std %r6, 2176(%r11)
 # a = mem64[x0 + 3072]
 	.loc 1 1310
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r11)
 # b = mem64[x0 + 3200]
 	.loc 1 1311
-	ld %r4, 3200(%r8)
+	ld %r6, 3200(%r11)
 # u = a ^ b
 	.loc 1 1312
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1313
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1314
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1315
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3072] = a
 	.loc 1 1316
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r11)
 # mem64[x0 + 3200] = b
 	.loc 1 1317
-	std %r4, 3200(%r8)
+	std %r6, 3200(%r11)
 # a = mem64[x0 + 4096]
 	.loc 1 1318
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r11)
 # b = mem64[x0 + 4224]
 	.loc 1 1319
-	ld %r4, 4224(%r8)
+	ld %r6, 4224(%r11)
 # u = a ^ b
 	.loc 1 1320
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1321
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1322
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1323
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4096] = a
 	.loc 1 1324
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r11)
 # mem64[x0 + 4224] = b
 	.loc 1 1325
-	std %r4, 4224(%r8)
+	std %r6, 4224(%r11)
 # a = mem64[x0 + 5120]
 	.loc 1 1326
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r11)
 # b = mem64[x0 + 5248]
 	.loc 1 1327
-	ld %r4, 5248(%r8)
+	ld %r6, 5248(%r11)
 # u = a ^ b
 	.loc 1 1328
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1329
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1330
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1331
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5120] = a
 	.loc 1 1332
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r11)
 # mem64[x0 + 5248] = b
 	.loc 1 1333
-	std %r4, 5248(%r8)
+	std %r6, 5248(%r11)
 # a = mem64[x0 + 6144]
 	.loc 1 1334
-	ld %r3, 6144(%r8)
+	ld %r5, 6144(%r11)
 # b = mem64[x0 + 6272]
 	.loc 1 1335
-	ld %r4, 6272(%r8)
+	ld %r6, 6272(%r11)
 # u = a ^ b
 	.loc 1 1336
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1337
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1338
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1339
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 6144] = a
 	.loc 1 1340
-	std %r3, 6144(%r8)
+	std %r5, 6144(%r11)
 # mem64[x0 + 6272] = b
 	.loc 1 1341
-	std %r4, 6272(%r8)
+	std %r6, 6272(%r11)
 # a = mem64[x0 + 7168]
 	.loc 1 1342
-	ld %r3, 7168(%r8)
+	ld %r5, 7168(%r11)
 # b = mem64[x0 + 7296]
 	.loc 1 1343
-	ld %r4, 7296(%r8)
+	ld %r6, 7296(%r11)
 # u = a ^ b
 	.loc 1 1344
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1345
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1346
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1347
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 7168] = a
 	.loc 1 1348
-	std %r3, 7168(%r8)
+	std %r5, 7168(%r11)
 # mem64[x0 + 7296] = b
 	.loc 1 1349
-	std %r4, 7296(%r8)
+	std %r6, 7296(%r11)
 # a = mem64[x0 + 8192]
 	.loc 1 1350
-	ld %r3, 8192(%r8)
+	ld %r5, 8192(%r11)
 # b = mem64[x0 + 8320]
 	.loc 1 1351
-	ld %r4, 8320(%r8)
+	ld %r6, 8320(%r11)
 # u = a ^ b
 	.loc 1 1352
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1353
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1354
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1355
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 8192] = a
 	.loc 1 1356
-	std %r3, 8192(%r8)
+	std %r5, 8192(%r11)
 # mem64[x0 + 8320] = b
 	.loc 1 1357
-	std %r4, 8320(%r8)
+	std %r6, 8320(%r11)
 # a = mem64[x0 + 9216]
 	.loc 1 1358
-	ld %r3, 9216(%r8)
+	ld %r5, 9216(%r11)
 # b = mem64[x0 + 9344]
 	.loc 1 1359
-	ld %r4, 9344(%r8)
+	ld %r6, 9344(%r11)
 # u = a ^ b
 	.loc 1 1360
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1361
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1362
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1363
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 9216] = a
 	.loc 1 1364
-	std %r3, 9216(%r8)
+	std %r5, 9216(%r11)
 # mem64[x0 + 9344] = b
 	.loc 1 1365
-	std %r4, 9344(%r8)
+	std %r6, 9344(%r11)
 # a = mem64[x0 + 10240]
 	.loc 1 1366
-	ld %r3, 10240(%r8)
+	ld %r5, 10240(%r11)
 # b = mem64[x0 + 10368]
 	.loc 1 1367
-	ld %r4, 10368(%r8)
+	ld %r6, 10368(%r11)
 # u = a ^ b
 	.loc 1 1368
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1369
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1370
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1371
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 10240] = a
 	.loc 1 1372
-	std %r3, 10240(%r8)
+	std %r5, 10240(%r11)
 # mem64[x0 + 10368] = b
 	.loc 1 1373
-	std %r4, 10368(%r8)
+	std %r6, 10368(%r11)
 # a = mem64[x0 + 11264]
 	.loc 1 1374
-	ld %r3, 11264(%r8)
+	ld %r5, 11264(%r11)
 # b = mem64[x0 + 11392]
 	.loc 1 1375
-	ld %r4, 11392(%r8)
+	ld %r6, 11392(%r11)
 # u = a ^ b
 	.loc 1 1376
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1377
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1378
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1379
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 11264] = a
 	.loc 1 1380
-	std %r3, 11264(%r8)
+	std %r5, 11264(%r11)
 # mem64[x0 + 11392] = b
 	.loc 1 1381
-	std %r4, 11392(%r8)
+	std %r6, 11392(%r11)
 # a = mem64[x0 + 12288]
 	.loc 1 1382
-	ld %r3, 12288(%r8)
+	ld %r5, 12288(%r11)
 # b = mem64[x0 + 12416]
 	.loc 1 1383
-	ld %r4, 12416(%r8)
+	ld %r6, 12416(%r11)
 # u = a ^ b
 	.loc 1 1384
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1385
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1386
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1387
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 12288] = a
 	.loc 1 1388
-	std %r3, 12288(%r8)
+	std %r5, 12288(%r11)
 # mem64[x0 + 12416] = b
 	.loc 1 1389
-	std %r4, 12416(%r8)
+	std %r6, 12416(%r11)
 # x0 = x0 + 8
 	.loc 1 1390
-	addi %r8, %r8, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 1391
-	addi %r7, %r7, 8
+	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 1392
-	addi %r11, %r11, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 1393
-	cmpldi %cr0, %r11, 0
+	cmpldi %cr0, %r8, 0
 # goto l10b if !=
 	.loc 1 1394
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l10b
 # x0 = x0 + 128
 	.loc 1 1395
-	addi %r8, %r8, 128
+	addi %r11, %r11, 128
 # o0 = o0 - 1
 	.loc 1 1396
-	mr %r5, %r6
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 1397
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r10, 0
 # goto l10a if !=
 	.loc 1 1398
-	mr %r3, %r10
-	mr %r4, %r9
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l10a
 # c = cb + 5632
 	.loc 1 1401
-	addi %r7, %r4, 5632
+	addi %r9, %r4, 5632
 # x0 = v
 	.loc 1 1402
-	mr %r8, %r3
+	mr %r11, %r3
 # o0 = 2
 	.loc 1 1403
-	li %r5, 2
+	li %r10, 2
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l11a:
 # o1 = 32
 	.loc 1 1405
-	mr %r6, %r5
-	mr %r9, %r4
-	mr %r10, %r3
-	li %r11, 32
+	li %r8, 32
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l11b:
 # k = mem32le[c + 0]
 	.loc 1 1407
-	lwbrx %r4, 0, %r7
+	lwbrx %r6, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 1408
-	li %r3, 4
-	lwbrx %r5, %r7, %r3
+	li %r5, 4
+	lwbrx %r7, %r9, %r5
 # h <<= 32
 	.loc 1 1409
-	sldi %r5, %r5, 32
+	sldi %r7, %r7, 32
 # k |= h
 	.loc 1 1410
-	or %r12, %r4, %r5
+	or %r12, %r6, %r7
 # a = mem64[x0 + 0]
 	.loc 1 1411
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r11)
 # b = mem64[x0 + 256]
 	.loc 1 1412
-	ld %r4, 256(%r8)
+	ld %r6, 256(%r11)
 # u = a ^ b
 	.loc 1 1413
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1414
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1415
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1416
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 0] = a
 	.loc 1 1417
-	std %r3, 0(%r8)
+	std %r5, 0(%r11)
 # mem64[x0 + 256] = b
 	.loc 1 1418
-	std %r4, 256(%r8)
+	std %r6, 256(%r11)
 # a = mem64[x0 + 1024]
 	.loc 1 1419
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r11)
 # b = mem64[x0 + 1280]
 	.loc 1 1420
-	ld %r4, 1280(%r8)
+	ld %r6, 1280(%r11)
 # u = a ^ b
 	.loc 1 1421
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1422
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1423
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1424
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1024] = a
 	.loc 1 1425
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r11)
 # mem64[x0 + 1280] = b
 	.loc 1 1426
-	std %r4, 1280(%r8)
+	std %r6, 1280(%r11)
 # a = mem64[x0 + 2048]
 	.loc 1 1427
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r11)
 # b = mem64[x0 + 2304]
 	.loc 1 1428
-	ld %r4, 2304(%r8)
+	ld %r6, 2304(%r11)
 # u = a ^ b
 	.loc 1 1429
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1430
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1431
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1432
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2048] = a
 	.loc 1 1433
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r11)
 # mem64[x0 + 2304] = b
 	.loc 1 1434
-	std %r4, 2304(%r8)
+	std %r6, 2304(%r11)
 # a = mem64[x0 + 3072]
 	.loc 1 1435
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r11)
 # b = mem64[x0 + 3328]
 	.loc 1 1436
-	ld %r4, 3328(%r8)
+	ld %r6, 3328(%r11)
 # u = a ^ b
 	.loc 1 1437
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1438
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1439
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1440
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3072] = a
 	.loc 1 1441
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r11)
 # mem64[x0 + 3328] = b
 	.loc 1 1442
-	std %r4, 3328(%r8)
+	std %r6, 3328(%r11)
 # a = mem64[x0 + 4096]
 	.loc 1 1443
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r11)
 # b = mem64[x0 + 4352]
 	.loc 1 1444
-	ld %r4, 4352(%r8)
+	ld %r6, 4352(%r11)
 # u = a ^ b
 	.loc 1 1445
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1446
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1447
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1448
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4096] = a
 	.loc 1 1449
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r11)
 # mem64[x0 + 4352] = b
 	.loc 1 1450
-	std %r4, 4352(%r8)
+	std %r6, 4352(%r11)
 # a = mem64[x0 + 5120]
 	.loc 1 1451
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r11)
 # b = mem64[x0 + 5376]
 	.loc 1 1452
-	ld %r4, 5376(%r8)
+	ld %r6, 5376(%r11)
 # u = a ^ b
 	.loc 1 1453
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1454
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1455
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1456
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5120] = a
 	.loc 1 1457
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r11)
 # mem64[x0 + 5376] = b
 	.loc 1 1458
-	std %r4, 5376(%r8)
+	std %r6, 5376(%r11)
 # a = mem64[x0 + 6144]
 	.loc 1 1459
-	ld %r3, 6144(%r8)
+	ld %r5, 6144(%r11)
 # b = mem64[x0 + 6400]
 	.loc 1 1460
-	ld %r4, 6400(%r8)
+	ld %r6, 6400(%r11)
 # u = a ^ b
 	.loc 1 1461
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1462
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1463
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1464
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 6144] = a
 	.loc 1 1465
-	std %r3, 6144(%r8)
+	std %r5, 6144(%r11)
 # mem64[x0 + 6400] = b
 	.loc 1 1466
-	std %r4, 6400(%r8)
+	std %r6, 6400(%r11)
 # a = mem64[x0 + 7168]
 	.loc 1 1467
-	ld %r3, 7168(%r8)
+	ld %r5, 7168(%r11)
 # b = mem64[x0 + 7424]
 	.loc 1 1468
-	ld %r4, 7424(%r8)
+	ld %r6, 7424(%r11)
 # u = a ^ b
 	.loc 1 1469
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1470
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1471
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1472
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 7168] = a
 	.loc 1 1473
-	std %r3, 7168(%r8)
+	std %r5, 7168(%r11)
 # mem64[x0 + 7424] = b
 	.loc 1 1474
-	std %r4, 7424(%r8)
+	std %r6, 7424(%r11)
 # a = mem64[x0 + 8192]
 	.loc 1 1475
-	ld %r3, 8192(%r8)
+	ld %r5, 8192(%r11)
 # b = mem64[x0 + 8448]
 	.loc 1 1476
-	ld %r4, 8448(%r8)
+	ld %r6, 8448(%r11)
 # u = a ^ b
 	.loc 1 1477
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1478
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1479
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1480
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 8192] = a
 	.loc 1 1481
-	std %r3, 8192(%r8)
+	std %r5, 8192(%r11)
 # mem64[x0 + 8448] = b
 	.loc 1 1482
-	std %r4, 8448(%r8)
+	std %r6, 8448(%r11)
 # a = mem64[x0 + 9216]
 	.loc 1 1483
-	ld %r3, 9216(%r8)
+	ld %r5, 9216(%r11)
 # b = mem64[x0 + 9472]
 	.loc 1 1484
-	ld %r4, 9472(%r8)
+	ld %r6, 9472(%r11)
 # u = a ^ b
 	.loc 1 1485
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1486
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1487
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1488
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 9216] = a
 	.loc 1 1489
-	std %r3, 9216(%r8)
+	std %r5, 9216(%r11)
 # mem64[x0 + 9472] = b
 	.loc 1 1490
-	std %r4, 9472(%r8)
+	std %r6, 9472(%r11)
 # a = mem64[x0 + 10240]
 	.loc 1 1491
-	ld %r3, 10240(%r8)
+	ld %r5, 10240(%r11)
 # b = mem64[x0 + 10496]
 	.loc 1 1492
-	ld %r4, 10496(%r8)
+	ld %r6, 10496(%r11)
 # u = a ^ b
 	.loc 1 1493
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1494
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1495
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1496
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 10240] = a
 	.loc 1 1497
-	std %r3, 10240(%r8)
+	std %r5, 10240(%r11)
 # mem64[x0 + 10496] = b
 	.loc 1 1498
-	std %r4, 10496(%r8)
+	std %r6, 10496(%r11)
 # a = mem64[x0 + 11264]
 	.loc 1 1499
-	ld %r3, 11264(%r8)
+	ld %r5, 11264(%r11)
 # b = mem64[x0 + 11520]
 	.loc 1 1500
-	ld %r4, 11520(%r8)
+	ld %r6, 11520(%r11)
 # u = a ^ b
 	.loc 1 1501
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1502
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1503
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1504
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 11264] = a
 	.loc 1 1505
-	std %r3, 11264(%r8)
+	std %r5, 11264(%r11)
 # mem64[x0 + 11520] = b
 	.loc 1 1506
-	std %r4, 11520(%r8)
+	std %r6, 11520(%r11)
 # a = mem64[x0 + 12288]
 	.loc 1 1507
-	ld %r3, 12288(%r8)
+	ld %r5, 12288(%r11)
 # b = mem64[x0 + 12544]
 	.loc 1 1508
-	ld %r4, 12544(%r8)
+	ld %r6, 12544(%r11)
 # u = a ^ b
 	.loc 1 1509
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1510
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1511
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1512
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 12288] = a
 	.loc 1 1513
-	std %r3, 12288(%r8)
+	std %r5, 12288(%r11)
 # mem64[x0 + 12544] = b
 	.loc 1 1514
-	std %r4, 12544(%r8)
+	std %r6, 12544(%r11)
 # x0 = x0 + 8
 	.loc 1 1515
-	addi %r8, %r8, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 1516
-	addi %r7, %r7, 8
+	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 1517
-	addi %r11, %r11, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 1518
-	cmpldi %cr0, %r11, 0
+	cmpldi %cr0, %r8, 0
 # goto l11b if !=
 	.loc 1 1519
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l11b
 # x0 = x0 + 256
 	.loc 1 1520
-	addi %r8, %r8, 256
+	addi %r11, %r11, 256
 # o0 = o0 - 1
 	.loc 1 1521
-	mr %r5, %r6
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 1522
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r10, 0
 # goto l11a if !=
 	.loc 1 1523
-	mr %r3, %r10
-	mr %r4, %r9
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l11a
 # c = cb + 6144
 	.loc 1 1526
-	addi %r5, %r4, 6144
+	addi %r9, %r4, 6144
 # x0 = v
 	.loc 1 1527
-	mr %r7, %r4
+	mr %r10, %r3
 # o1 = 64
 	.loc 1 1528
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r8, 64
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l12b:
 # k = mem32le[c + 0]
 	.loc 1 1530
-	lwbrx %r4, 0, %r8
+	lwbrx %r6, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 1531
-	li %r3, 4
-	lwbrx %r5, %r8, %r3
+	li %r5, 4
+	lwbrx %r7, %r9, %r5
 # h <<= 32
 	.loc 1 1532
-	sldi %r5, %r5, 32
+	sldi %r7, %r7, 32
 # k |= h
 	.loc 1 1533
-	or %r11, %r4, %r5
+	or %r11, %r6, %r7
 # a = mem64[x0 + 0]
 	.loc 1 1534
-	ld %r3, 0(%r9)
+	ld %r5, 0(%r10)
 # b = mem64[x0 + 512]
 	.loc 1 1535
-	ld %r4, 512(%r9)
+	ld %r6, 512(%r10)
 # u = a ^ b
 	.loc 1 1536
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1537
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1538
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1539
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 0] = a
 	.loc 1 1540
-	std %r3, 0(%r9)
+	std %r5, 0(%r10)
 # mem64[x0 + 512] = b
 	.loc 1 1541
-	std %r4, 512(%r9)
+	std %r6, 512(%r10)
 # a = mem64[x0 + 1024]
 	.loc 1 1542
-	ld %r3, 1024(%r9)
+	ld %r5, 1024(%r10)
 # b = mem64[x0 + 1536]
 	.loc 1 1543
-	ld %r4, 1536(%r9)
+	ld %r6, 1536(%r10)
 # u = a ^ b
 	.loc 1 1544
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1545
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1546
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1547
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1024] = a
 	.loc 1 1548
-	std %r3, 1024(%r9)
+	std %r5, 1024(%r10)
 # mem64[x0 + 1536] = b
 	.loc 1 1549
-	std %r4, 1536(%r9)
+	std %r6, 1536(%r10)
 # a = mem64[x0 + 2048]
 	.loc 1 1550
-	ld %r3, 2048(%r9)
+	ld %r5, 2048(%r10)
 # b = mem64[x0 + 2560]
 	.loc 1 1551
-	ld %r4, 2560(%r9)
+	ld %r6, 2560(%r10)
 # u = a ^ b
 	.loc 1 1552
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1553
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1554
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1555
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2048] = a
 	.loc 1 1556
-	std %r3, 2048(%r9)
+	std %r5, 2048(%r10)
 # mem64[x0 + 2560] = b
 	.loc 1 1557
-	std %r4, 2560(%r9)
+	std %r6, 2560(%r10)
 # a = mem64[x0 + 3072]
 	.loc 1 1558
-	ld %r3, 3072(%r9)
+	ld %r5, 3072(%r10)
 # b = mem64[x0 + 3584]
 	.loc 1 1559
-	ld %r4, 3584(%r9)
+	ld %r6, 3584(%r10)
 # u = a ^ b
 	.loc 1 1560
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1561
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1562
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1563
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3072] = a
 	.loc 1 1564
-	std %r3, 3072(%r9)
+	std %r5, 3072(%r10)
 # mem64[x0 + 3584] = b
 	.loc 1 1565
-	std %r4, 3584(%r9)
+	std %r6, 3584(%r10)
 # a = mem64[x0 + 4096]
 	.loc 1 1566
-	ld %r3, 4096(%r9)
+	ld %r5, 4096(%r10)
 # b = mem64[x0 + 4608]
 	.loc 1 1567
-	ld %r4, 4608(%r9)
+	ld %r6, 4608(%r10)
 # u = a ^ b
 	.loc 1 1568
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1569
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1570
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1571
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4096] = a
 	.loc 1 1572
-	std %r3, 4096(%r9)
+	std %r5, 4096(%r10)
 # mem64[x0 + 4608] = b
 	.loc 1 1573
-	std %r4, 4608(%r9)
+	std %r6, 4608(%r10)
 # a = mem64[x0 + 5120]
 	.loc 1 1574
-	ld %r3, 5120(%r9)
+	ld %r5, 5120(%r10)
 # b = mem64[x0 + 5632]
 	.loc 1 1575
-	ld %r4, 5632(%r9)
+	ld %r6, 5632(%r10)
 # u = a ^ b
 	.loc 1 1576
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1577
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1578
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1579
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5120] = a
 	.loc 1 1580
-	std %r3, 5120(%r9)
+	std %r5, 5120(%r10)
 # mem64[x0 + 5632] = b
 	.loc 1 1581
-	std %r4, 5632(%r9)
+	std %r6, 5632(%r10)
 # a = mem64[x0 + 6144]
 	.loc 1 1582
-	ld %r3, 6144(%r9)
+	ld %r5, 6144(%r10)
 # b = mem64[x0 + 6656]
 	.loc 1 1583
-	ld %r4, 6656(%r9)
+	ld %r6, 6656(%r10)
 # u = a ^ b
 	.loc 1 1584
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1585
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1586
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1587
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 6144] = a
 	.loc 1 1588
-	std %r3, 6144(%r9)
+	std %r5, 6144(%r10)
 # mem64[x0 + 6656] = b
 	.loc 1 1589
-	std %r4, 6656(%r9)
+	std %r6, 6656(%r10)
 # a = mem64[x0 + 7168]
 	.loc 1 1590
-	ld %r3, 7168(%r9)
+	ld %r5, 7168(%r10)
 # b = mem64[x0 + 7680]
 	.loc 1 1591
-	ld %r4, 7680(%r9)
+	ld %r6, 7680(%r10)
 # u = a ^ b
 	.loc 1 1592
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1593
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1594
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1595
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 7168] = a
 	.loc 1 1596
-	std %r3, 7168(%r9)
+	std %r5, 7168(%r10)
 # mem64[x0 + 7680] = b
 	.loc 1 1597
-	std %r4, 7680(%r9)
+	std %r6, 7680(%r10)
 # a = mem64[x0 + 8192]
 	.loc 1 1598
-	ld %r3, 8192(%r9)
+	ld %r5, 8192(%r10)
 # b = mem64[x0 + 8704]
 	.loc 1 1599
-	ld %r4, 8704(%r9)
+	ld %r6, 8704(%r10)
 # u = a ^ b
 	.loc 1 1600
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1601
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1602
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1603
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 8192] = a
 	.loc 1 1604
-	std %r3, 8192(%r9)
+	std %r5, 8192(%r10)
 # mem64[x0 + 8704] = b
 	.loc 1 1605
-	std %r4, 8704(%r9)
+	std %r6, 8704(%r10)
 # a = mem64[x0 + 9216]
 	.loc 1 1606
-	ld %r3, 9216(%r9)
+	ld %r5, 9216(%r10)
 # b = mem64[x0 + 9728]
 	.loc 1 1607
-	ld %r4, 9728(%r9)
+	ld %r6, 9728(%r10)
 # u = a ^ b
 	.loc 1 1608
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1609
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1610
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1611
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 9216] = a
 	.loc 1 1612
-	std %r3, 9216(%r9)
+	std %r5, 9216(%r10)
 # mem64[x0 + 9728] = b
 	.loc 1 1613
-	std %r4, 9728(%r9)
+	std %r6, 9728(%r10)
 # a = mem64[x0 + 10240]
 	.loc 1 1614
-	ld %r3, 10240(%r9)
+	ld %r5, 10240(%r10)
 # b = mem64[x0 + 10752]
 	.loc 1 1615
-	ld %r4, 10752(%r9)
+	ld %r6, 10752(%r10)
 # u = a ^ b
 	.loc 1 1616
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1617
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1618
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1619
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 10240] = a
 	.loc 1 1620
-	std %r3, 10240(%r9)
+	std %r5, 10240(%r10)
 # mem64[x0 + 10752] = b
 	.loc 1 1621
-	std %r4, 10752(%r9)
+	std %r6, 10752(%r10)
 # a = mem64[x0 + 11264]
 	.loc 1 1622
-	ld %r3, 11264(%r9)
+	ld %r5, 11264(%r10)
 # b = mem64[x0 + 11776]
 	.loc 1 1623
-	ld %r4, 11776(%r9)
+	ld %r6, 11776(%r10)
 # u = a ^ b
 	.loc 1 1624
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1625
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1626
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1627
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 11264] = a
 	.loc 1 1628
-	std %r3, 11264(%r9)
+	std %r5, 11264(%r10)
 # mem64[x0 + 11776] = b
 	.loc 1 1629
-	std %r4, 11776(%r9)
+	std %r6, 11776(%r10)
 # a = mem64[x0 + 12288]
 	.loc 1 1630
-	ld %r3, 12288(%r9)
+	ld %r5, 12288(%r10)
 # b = mem64[x0 + 12800]
 	.loc 1 1631
-	ld %r4, 12800(%r9)
+	ld %r6, 12800(%r10)
 # u = a ^ b
 	.loc 1 1632
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1633
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 1634
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1635
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 12288] = a
 	.loc 1 1636
-	std %r3, 12288(%r9)
+	std %r5, 12288(%r10)
 # mem64[x0 + 12800] = b
 	.loc 1 1637
-	std %r4, 12800(%r9)
+	std %r6, 12800(%r10)
 # x0 = x0 + 8
 	.loc 1 1638
-	addi %r9, %r9, 8
+	addi %r10, %r10, 8
 # c = c + 8
 	.loc 1 1639
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 1640
-	addi %r10, %r10, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 1641
-	cmpldi %cr0, %r10, 0
+	cmpldi %cr0, %r8, 0
 # goto l12b if !=
 	.loc 1 1642
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l12b
 # c = cb + 6656
 	.loc 1 1645
-	mr %r4, %r7
-	addi %r7, %r4, 6656
+	addi %r9, %r4, 6656
 # x0 = v
 	.loc 1 1646
-	mr %r3, %r6
-	mr %r8, %r3
+	mr %r11, %r3
 # o0 = 2
 	.loc 1 1647
-	li %r5, 2
+	li %r10, 2
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l13a:
 # o1 = 32
 	.loc 1 1649
-	mr %r6, %r5
-	mr %r9, %r4
-	mr %r10, %r3
-	li %r11, 32
+	li %r8, 32
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l13b:
 # k = mem32le[c + 0]
 	.loc 1 1651
-	lwbrx %r4, 0, %r7
+	lwbrx %r6, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 1652
-	li %r3, 4
-	lwbrx %r5, %r7, %r3
+	li %r5, 4
+	lwbrx %r7, %r9, %r5
 # h <<= 32
 	.loc 1 1653
-	sldi %r5, %r5, 32
+	sldi %r7, %r7, 32
 # k |= h
 	.loc 1 1654
-	or %r12, %r4, %r5
+	or %r12, %r6, %r7
 # a = mem64[x0 + 0]
 	.loc 1 1655
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r11)
 # b = mem64[x0 + 256]
 	.loc 1 1656
-	ld %r4, 256(%r8)
+	ld %r6, 256(%r11)
 # u = a ^ b
 	.loc 1 1657
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1658
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1659
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1660
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 0] = a
 	.loc 1 1661
-	std %r3, 0(%r8)
+	std %r5, 0(%r11)
 # mem64[x0 + 256] = b
 	.loc 1 1662
-	std %r4, 256(%r8)
+	std %r6, 256(%r11)
 # a = mem64[x0 + 1024]
 	.loc 1 1663
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r11)
 # b = mem64[x0 + 1280]
 	.loc 1 1664
-	ld %r4, 1280(%r8)
+	ld %r6, 1280(%r11)
 # u = a ^ b
 	.loc 1 1665
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1666
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1667
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1668
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1024] = a
 	.loc 1 1669
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r11)
 # mem64[x0 + 1280] = b
 	.loc 1 1670
-	std %r4, 1280(%r8)
+	std %r6, 1280(%r11)
 # a = mem64[x0 + 2048]
 	.loc 1 1671
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r11)
 # b = mem64[x0 + 2304]
 	.loc 1 1672
-	ld %r4, 2304(%r8)
+	ld %r6, 2304(%r11)
 # u = a ^ b
 	.loc 1 1673
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1674
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1675
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1676
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2048] = a
 	.loc 1 1677
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r11)
 # mem64[x0 + 2304] = b
 	.loc 1 1678
-	std %r4, 2304(%r8)
+	std %r6, 2304(%r11)
 # a = mem64[x0 + 3072]
 	.loc 1 1679
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r11)
 # b = mem64[x0 + 3328]
 	.loc 1 1680
-	ld %r4, 3328(%r8)
+	ld %r6, 3328(%r11)
 # u = a ^ b
 	.loc 1 1681
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1682
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1683
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1684
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3072] = a
 	.loc 1 1685
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r11)
 # mem64[x0 + 3328] = b
 	.loc 1 1686
-	std %r4, 3328(%r8)
+	std %r6, 3328(%r11)
 # a = mem64[x0 + 4096]
 	.loc 1 1687
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r11)
 # b = mem64[x0 + 4352]
 	.loc 1 1688
-	ld %r4, 4352(%r8)
+	ld %r6, 4352(%r11)
 # u = a ^ b
 	.loc 1 1689
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1690
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1691
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1692
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4096] = a
 	.loc 1 1693
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r11)
 # mem64[x0 + 4352] = b
 	.loc 1 1694
-	std %r4, 4352(%r8)
+	std %r6, 4352(%r11)
 # a = mem64[x0 + 5120]
 	.loc 1 1695
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r11)
 # b = mem64[x0 + 5376]
 	.loc 1 1696
-	ld %r4, 5376(%r8)
+	ld %r6, 5376(%r11)
 # u = a ^ b
 	.loc 1 1697
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1698
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1699
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1700
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5120] = a
 	.loc 1 1701
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r11)
 # mem64[x0 + 5376] = b
 	.loc 1 1702
-	std %r4, 5376(%r8)
+	std %r6, 5376(%r11)
 # a = mem64[x0 + 6144]
 	.loc 1 1703
-	ld %r3, 6144(%r8)
+	ld %r5, 6144(%r11)
 # b = mem64[x0 + 6400]
 	.loc 1 1704
-	ld %r4, 6400(%r8)
+	ld %r6, 6400(%r11)
 # u = a ^ b
 	.loc 1 1705
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1706
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1707
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1708
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 6144] = a
 	.loc 1 1709
-	std %r3, 6144(%r8)
+	std %r5, 6144(%r11)
 # mem64[x0 + 6400] = b
 	.loc 1 1710
-	std %r4, 6400(%r8)
+	std %r6, 6400(%r11)
 # a = mem64[x0 + 7168]
 	.loc 1 1711
-	ld %r3, 7168(%r8)
+	ld %r5, 7168(%r11)
 # b = mem64[x0 + 7424]
 	.loc 1 1712
-	ld %r4, 7424(%r8)
+	ld %r6, 7424(%r11)
 # u = a ^ b
 	.loc 1 1713
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1714
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1715
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1716
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 7168] = a
 	.loc 1 1717
-	std %r3, 7168(%r8)
+	std %r5, 7168(%r11)
 # mem64[x0 + 7424] = b
 	.loc 1 1718
-	std %r4, 7424(%r8)
+	std %r6, 7424(%r11)
 # a = mem64[x0 + 8192]
 	.loc 1 1719
-	ld %r3, 8192(%r8)
+	ld %r5, 8192(%r11)
 # b = mem64[x0 + 8448]
 	.loc 1 1720
-	ld %r4, 8448(%r8)
+	ld %r6, 8448(%r11)
 # u = a ^ b
 	.loc 1 1721
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1722
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1723
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1724
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 8192] = a
 	.loc 1 1725
-	std %r3, 8192(%r8)
+	std %r5, 8192(%r11)
 # mem64[x0 + 8448] = b
 	.loc 1 1726
-	std %r4, 8448(%r8)
+	std %r6, 8448(%r11)
 # a = mem64[x0 + 9216]
 	.loc 1 1727
-	ld %r3, 9216(%r8)
+	ld %r5, 9216(%r11)
 # b = mem64[x0 + 9472]
 	.loc 1 1728
-	ld %r4, 9472(%r8)
+	ld %r6, 9472(%r11)
 # u = a ^ b
 	.loc 1 1729
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1730
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1731
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1732
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 9216] = a
 	.loc 1 1733
-	std %r3, 9216(%r8)
+	std %r5, 9216(%r11)
 # mem64[x0 + 9472] = b
 	.loc 1 1734
-	std %r4, 9472(%r8)
+	std %r6, 9472(%r11)
 # a = mem64[x0 + 10240]
 	.loc 1 1735
-	ld %r3, 10240(%r8)
+	ld %r5, 10240(%r11)
 # b = mem64[x0 + 10496]
 	.loc 1 1736
-	ld %r4, 10496(%r8)
+	ld %r6, 10496(%r11)
 # u = a ^ b
 	.loc 1 1737
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1738
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1739
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1740
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 10240] = a
 	.loc 1 1741
-	std %r3, 10240(%r8)
+	std %r5, 10240(%r11)
 # mem64[x0 + 10496] = b
 	.loc 1 1742
-	std %r4, 10496(%r8)
+	std %r6, 10496(%r11)
 # a = mem64[x0 + 11264]
 	.loc 1 1743
-	ld %r3, 11264(%r8)
+	ld %r5, 11264(%r11)
 # b = mem64[x0 + 11520]
 	.loc 1 1744
-	ld %r4, 11520(%r8)
+	ld %r6, 11520(%r11)
 # u = a ^ b
 	.loc 1 1745
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1746
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1747
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1748
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 11264] = a
 	.loc 1 1749
-	std %r3, 11264(%r8)
+	std %r5, 11264(%r11)
 # mem64[x0 + 11520] = b
 	.loc 1 1750
-	std %r4, 11520(%r8)
+	std %r6, 11520(%r11)
 # a = mem64[x0 + 12288]
 	.loc 1 1751
-	ld %r3, 12288(%r8)
+	ld %r5, 12288(%r11)
 # b = mem64[x0 + 12544]
 	.loc 1 1752
-	ld %r4, 12544(%r8)
+	ld %r6, 12544(%r11)
 # u = a ^ b
 	.loc 1 1753
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1754
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1755
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1756
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 12288] = a
 	.loc 1 1757
-	std %r3, 12288(%r8)
+	std %r5, 12288(%r11)
 # mem64[x0 + 12544] = b
 	.loc 1 1758
-	std %r4, 12544(%r8)
+	std %r6, 12544(%r11)
 # x0 = x0 + 8
 	.loc 1 1759
-	addi %r8, %r8, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 1760
-	addi %r7, %r7, 8
+	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 1761
-	addi %r11, %r11, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 1762
-	cmpldi %cr0, %r11, 0
+	cmpldi %cr0, %r8, 0
 # goto l13b if !=
 	.loc 1 1763
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l13b
 # x0 = x0 + 256
 	.loc 1 1764
-	addi %r8, %r8, 256
+	addi %r11, %r11, 256
 # o0 = o0 - 1
 	.loc 1 1765
-	mr %r5, %r6
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 1766
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r10, 0
 # goto l13a if !=
 	.loc 1 1767
-	mr %r3, %r10
-	mr %r4, %r9
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l13a
 # c = cb + 7168
 	.loc 1 1770
-	addi %r7, %r4, 7168
+	addi %r9, %r4, 7168
 # x0 = v
 	.loc 1 1771
-	mr %r8, %r3
+	mr %r11, %r3
 # o0 = 4
 	.loc 1 1772
-	li %r5, 4
+	li %r10, 4
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l14a:
 # o1 = 16
 	.loc 1 1774
-	mr %r6, %r5
-	mr %r9, %r4
-	mr %r10, %r3
-	li %r11, 16
+	li %r8, 16
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l14b:
 # k = mem32le[c + 0]
 	.loc 1 1776
-	lwbrx %r4, 0, %r7
+	lwbrx %r6, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 1777
-	li %r3, 4
-	lwbrx %r5, %r7, %r3
+	li %r5, 4
+	lwbrx %r7, %r9, %r5
 # h <<= 32
 	.loc 1 1778
-	sldi %r5, %r5, 32
+	sldi %r7, %r7, 32
 # k |= h
 	.loc 1 1779
-	or %r12, %r4, %r5
+	or %r12, %r6, %r7
 # a = mem64[x0 + 0]
 	.loc 1 1780
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r11)
 # b = mem64[x0 + 128]
 	.loc 1 1781
-	ld %r4, 128(%r8)
+	ld %r6, 128(%r11)
 # u = a ^ b
 	.loc 1 1782
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1783
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1784
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1785
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 0] = a
 	.loc 1 1786
-	std %r3, 0(%r8)
+	std %r5, 0(%r11)
 # mem64[x0 + 128] = b
 	.loc 1 1787
-	std %r4, 128(%r8)
+	std %r6, 128(%r11)
 # a = mem64[x0 + 1024]
 	.loc 1 1788
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r11)
 # b = mem64[x0 + 1152]
 	.loc 1 1789
-	ld %r4, 1152(%r8)
+	ld %r6, 1152(%r11)
 # u = a ^ b
 	.loc 1 1790
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1791
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1792
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1793
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1024] = a
 	.loc 1 1794
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r11)
 # mem64[x0 + 1152] = b
 	.loc 1 1795
-	std %r4, 1152(%r8)
+	std %r6, 1152(%r11)
 # a = mem64[x0 + 2048]
 	.loc 1 1796
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r11)
 # b = mem64[x0 + 2176]
 	.loc 1 1797
-	ld %r4, 2176(%r8)
+	ld %r6, 2176(%r11)
 # u = a ^ b
 	.loc 1 1798
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1799
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1800
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1801
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2048] = a
 	.loc 1 1802
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r11)
 # mem64[x0 + 2176] = b
 	.loc 1 1803
-	std %r4, 2176(%r8)
+	std %r6, 2176(%r11)
 # a = mem64[x0 + 3072]
 	.loc 1 1804
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r11)
 # b = mem64[x0 + 3200]
 	.loc 1 1805
-	ld %r4, 3200(%r8)
+	ld %r6, 3200(%r11)
 # u = a ^ b
 	.loc 1 1806
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1807
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1808
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1809
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3072] = a
 	.loc 1 1810
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r11)
 # mem64[x0 + 3200] = b
 	.loc 1 1811
-	std %r4, 3200(%r8)
+	std %r6, 3200(%r11)
 # a = mem64[x0 + 4096]
 	.loc 1 1812
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r11)
 # b = mem64[x0 + 4224]
 	.loc 1 1813
-	ld %r4, 4224(%r8)
+	ld %r6, 4224(%r11)
 # u = a ^ b
 	.loc 1 1814
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1815
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1816
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1817
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4096] = a
 	.loc 1 1818
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r11)
 # mem64[x0 + 4224] = b
 	.loc 1 1819
-	std %r4, 4224(%r8)
+	std %r6, 4224(%r11)
 # a = mem64[x0 + 5120]
 	.loc 1 1820
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r11)
 # b = mem64[x0 + 5248]
 	.loc 1 1821
-	ld %r4, 5248(%r8)
+	ld %r6, 5248(%r11)
 # u = a ^ b
 	.loc 1 1822
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1823
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1824
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1825
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5120] = a
 	.loc 1 1826
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r11)
 # mem64[x0 + 5248] = b
 	.loc 1 1827
-	std %r4, 5248(%r8)
+	std %r6, 5248(%r11)
 # a = mem64[x0 + 6144]
 	.loc 1 1828
-	ld %r3, 6144(%r8)
+	ld %r5, 6144(%r11)
 # b = mem64[x0 + 6272]
 	.loc 1 1829
-	ld %r4, 6272(%r8)
+	ld %r6, 6272(%r11)
 # u = a ^ b
 	.loc 1 1830
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1831
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1832
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1833
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 6144] = a
 	.loc 1 1834
-	std %r3, 6144(%r8)
+	std %r5, 6144(%r11)
 # mem64[x0 + 6272] = b
 	.loc 1 1835
-	std %r4, 6272(%r8)
+	std %r6, 6272(%r11)
 # a = mem64[x0 + 7168]
 	.loc 1 1836
-	ld %r3, 7168(%r8)
+	ld %r5, 7168(%r11)
 # b = mem64[x0 + 7296]
 	.loc 1 1837
-	ld %r4, 7296(%r8)
+	ld %r6, 7296(%r11)
 # u = a ^ b
 	.loc 1 1838
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1839
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1840
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1841
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 7168] = a
 	.loc 1 1842
-	std %r3, 7168(%r8)
+	std %r5, 7168(%r11)
 # mem64[x0 + 7296] = b
 	.loc 1 1843
-	std %r4, 7296(%r8)
+	std %r6, 7296(%r11)
 # a = mem64[x0 + 8192]
 	.loc 1 1844
-	ld %r3, 8192(%r8)
+	ld %r5, 8192(%r11)
 # b = mem64[x0 + 8320]
 	.loc 1 1845
-	ld %r4, 8320(%r8)
+	ld %r6, 8320(%r11)
 # u = a ^ b
 	.loc 1 1846
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1847
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1848
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1849
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 8192] = a
 	.loc 1 1850
-	std %r3, 8192(%r8)
+	std %r5, 8192(%r11)
 # mem64[x0 + 8320] = b
 	.loc 1 1851
-	std %r4, 8320(%r8)
+	std %r6, 8320(%r11)
 # a = mem64[x0 + 9216]
 	.loc 1 1852
-	ld %r3, 9216(%r8)
+	ld %r5, 9216(%r11)
 # b = mem64[x0 + 9344]
 	.loc 1 1853
-	ld %r4, 9344(%r8)
+	ld %r6, 9344(%r11)
 # u = a ^ b
 	.loc 1 1854
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1855
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1856
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1857
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 9216] = a
 	.loc 1 1858
-	std %r3, 9216(%r8)
+	std %r5, 9216(%r11)
 # mem64[x0 + 9344] = b
 	.loc 1 1859
-	std %r4, 9344(%r8)
+	std %r6, 9344(%r11)
 # a = mem64[x0 + 10240]
 	.loc 1 1860
-	ld %r3, 10240(%r8)
+	ld %r5, 10240(%r11)
 # b = mem64[x0 + 10368]
 	.loc 1 1861
-	ld %r4, 10368(%r8)
+	ld %r6, 10368(%r11)
 # u = a ^ b
 	.loc 1 1862
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1863
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1864
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1865
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 10240] = a
 	.loc 1 1866
-	std %r3, 10240(%r8)
+	std %r5, 10240(%r11)
 # mem64[x0 + 10368] = b
 	.loc 1 1867
-	std %r4, 10368(%r8)
+	std %r6, 10368(%r11)
 # a = mem64[x0 + 11264]
 	.loc 1 1868
-	ld %r3, 11264(%r8)
+	ld %r5, 11264(%r11)
 # b = mem64[x0 + 11392]
 	.loc 1 1869
-	ld %r4, 11392(%r8)
+	ld %r6, 11392(%r11)
 # u = a ^ b
 	.loc 1 1870
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1871
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1872
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1873
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 11264] = a
 	.loc 1 1874
-	std %r3, 11264(%r8)
+	std %r5, 11264(%r11)
 # mem64[x0 + 11392] = b
 	.loc 1 1875
-	std %r4, 11392(%r8)
+	std %r6, 11392(%r11)
 # a = mem64[x0 + 12288]
 	.loc 1 1876
-	ld %r3, 12288(%r8)
+	ld %r5, 12288(%r11)
 # b = mem64[x0 + 12416]
 	.loc 1 1877
-	ld %r4, 12416(%r8)
+	ld %r6, 12416(%r11)
 # u = a ^ b
 	.loc 1 1878
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1879
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1880
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1881
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 12288] = a
 	.loc 1 1882
-	std %r3, 12288(%r8)
+	std %r5, 12288(%r11)
 # mem64[x0 + 12416] = b
 	.loc 1 1883
-	std %r4, 12416(%r8)
+	std %r6, 12416(%r11)
 # x0 = x0 + 8
 	.loc 1 1884
-	addi %r8, %r8, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 1885
-	addi %r7, %r7, 8
+	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 1886
-	addi %r11, %r11, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 1887
-	cmpldi %cr0, %r11, 0
+	cmpldi %cr0, %r8, 0
 # goto l14b if !=
 	.loc 1 1888
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l14b
 # x0 = x0 + 128
 	.loc 1 1889
-	addi %r8, %r8, 128
+	addi %r11, %r11, 128
 # o0 = o0 - 1
 	.loc 1 1890
-	mr %r5, %r6
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 1891
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r10, 0
 # goto l14a if !=
 	.loc 1 1892
-	mr %r3, %r10
-	mr %r4, %r9
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l14a
 # c = cb + 7680
 	.loc 1 1895
-	addi %r7, %r4, 7680
+	addi %r9, %r4, 7680
 # x0 = v
 	.loc 1 1896
-	mr %r8, %r3
+	mr %r11, %r3
 # o0 = 8
 	.loc 1 1897
-	li %r5, 8
+	li %r10, 8
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l15a:
 # o1 = 8
 	.loc 1 1899
-	mr %r6, %r5
-	mr %r9, %r4
-	mr %r10, %r3
-	li %r11, 8
+	li %r8, 8
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l15b:
 # k = mem32le[c + 0]
 	.loc 1 1901
-	lwbrx %r4, 0, %r7
+	lwbrx %r6, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 1902
-	li %r3, 4
-	lwbrx %r5, %r7, %r3
+	li %r5, 4
+	lwbrx %r7, %r9, %r5
 # h <<= 32
 	.loc 1 1903
-	sldi %r5, %r5, 32
+	sldi %r7, %r7, 32
 # k |= h
 	.loc 1 1904
-	or %r12, %r4, %r5
+	or %r12, %r6, %r7
 # a = mem64[x0 + 0]
 	.loc 1 1905
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r11)
 # b = mem64[x0 + 64]
 	.loc 1 1906
-	ld %r4, 64(%r8)
+	ld %r6, 64(%r11)
 # u = a ^ b
 	.loc 1 1907
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1908
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1909
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1910
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 0] = a
 	.loc 1 1911
-	std %r3, 0(%r8)
+	std %r5, 0(%r11)
 # mem64[x0 + 64] = b
 	.loc 1 1912
-	std %r4, 64(%r8)
+	std %r6, 64(%r11)
 # a = mem64[x0 + 1024]
 	.loc 1 1913
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r11)
 # b = mem64[x0 + 1088]
 	.loc 1 1914
-	ld %r4, 1088(%r8)
+	ld %r6, 1088(%r11)
 # u = a ^ b
 	.loc 1 1915
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1916
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1917
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1918
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1024] = a
 	.loc 1 1919
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r11)
 # mem64[x0 + 1088] = b
 	.loc 1 1920
-	std %r4, 1088(%r8)
+	std %r6, 1088(%r11)
 # a = mem64[x0 + 2048]
 	.loc 1 1921
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r11)
 # b = mem64[x0 + 2112]
 	.loc 1 1922
-	ld %r4, 2112(%r8)
+	ld %r6, 2112(%r11)
 # u = a ^ b
 	.loc 1 1923
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1924
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1925
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1926
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2048] = a
 	.loc 1 1927
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r11)
 # mem64[x0 + 2112] = b
 	.loc 1 1928
-	std %r4, 2112(%r8)
+	std %r6, 2112(%r11)
 # a = mem64[x0 + 3072]
 	.loc 1 1929
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r11)
 # b = mem64[x0 + 3136]
 	.loc 1 1930
-	ld %r4, 3136(%r8)
+	ld %r6, 3136(%r11)
 # u = a ^ b
 	.loc 1 1931
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1932
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1933
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1934
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3072] = a
 	.loc 1 1935
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r11)
 # mem64[x0 + 3136] = b
 	.loc 1 1936
-	std %r4, 3136(%r8)
+	std %r6, 3136(%r11)
 # a = mem64[x0 + 4096]
 	.loc 1 1937
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r11)
 # b = mem64[x0 + 4160]
 	.loc 1 1938
-	ld %r4, 4160(%r8)
+	ld %r6, 4160(%r11)
 # u = a ^ b
 	.loc 1 1939
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1940
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1941
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1942
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4096] = a
 	.loc 1 1943
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r11)
 # mem64[x0 + 4160] = b
 	.loc 1 1944
-	std %r4, 4160(%r8)
+	std %r6, 4160(%r11)
 # a = mem64[x0 + 5120]
 	.loc 1 1945
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r11)
 # b = mem64[x0 + 5184]
 	.loc 1 1946
-	ld %r4, 5184(%r8)
+	ld %r6, 5184(%r11)
 # u = a ^ b
 	.loc 1 1947
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1948
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1949
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1950
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5120] = a
 	.loc 1 1951
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r11)
 # mem64[x0 + 5184] = b
 	.loc 1 1952
-	std %r4, 5184(%r8)
+	std %r6, 5184(%r11)
 # a = mem64[x0 + 6144]
 	.loc 1 1953
-	ld %r3, 6144(%r8)
+	ld %r5, 6144(%r11)
 # b = mem64[x0 + 6208]
 	.loc 1 1954
-	ld %r4, 6208(%r8)
+	ld %r6, 6208(%r11)
 # u = a ^ b
 	.loc 1 1955
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1956
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1957
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1958
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 6144] = a
 	.loc 1 1959
-	std %r3, 6144(%r8)
+	std %r5, 6144(%r11)
 # mem64[x0 + 6208] = b
 	.loc 1 1960
-	std %r4, 6208(%r8)
+	std %r6, 6208(%r11)
 # a = mem64[x0 + 7168]
 	.loc 1 1961
-	ld %r3, 7168(%r8)
+	ld %r5, 7168(%r11)
 # b = mem64[x0 + 7232]
 	.loc 1 1962
-	ld %r4, 7232(%r8)
+	ld %r6, 7232(%r11)
 # u = a ^ b
 	.loc 1 1963
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1964
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1965
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1966
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 7168] = a
 	.loc 1 1967
-	std %r3, 7168(%r8)
+	std %r5, 7168(%r11)
 # mem64[x0 + 7232] = b
 	.loc 1 1968
-	std %r4, 7232(%r8)
+	std %r6, 7232(%r11)
 # a = mem64[x0 + 8192]
 	.loc 1 1969
-	ld %r3, 8192(%r8)
+	ld %r5, 8192(%r11)
 # b = mem64[x0 + 8256]
 	.loc 1 1970
-	ld %r4, 8256(%r8)
+	ld %r6, 8256(%r11)
 # u = a ^ b
 	.loc 1 1971
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1972
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1973
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1974
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 8192] = a
 	.loc 1 1975
-	std %r3, 8192(%r8)
+	std %r5, 8192(%r11)
 # mem64[x0 + 8256] = b
 	.loc 1 1976
-	std %r4, 8256(%r8)
+	std %r6, 8256(%r11)
 # a = mem64[x0 + 9216]
 	.loc 1 1977
-	ld %r3, 9216(%r8)
+	ld %r5, 9216(%r11)
 # b = mem64[x0 + 9280]
 	.loc 1 1978
-	ld %r4, 9280(%r8)
+	ld %r6, 9280(%r11)
 # u = a ^ b
 	.loc 1 1979
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1980
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1981
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1982
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 9216] = a
 	.loc 1 1983
-	std %r3, 9216(%r8)
+	std %r5, 9216(%r11)
 # mem64[x0 + 9280] = b
 	.loc 1 1984
-	std %r4, 9280(%r8)
+	std %r6, 9280(%r11)
 # a = mem64[x0 + 10240]
 	.loc 1 1985
-	ld %r3, 10240(%r8)
+	ld %r5, 10240(%r11)
 # b = mem64[x0 + 10304]
 	.loc 1 1986
-	ld %r4, 10304(%r8)
+	ld %r6, 10304(%r11)
 # u = a ^ b
 	.loc 1 1987
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1988
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1989
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1990
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 10240] = a
 	.loc 1 1991
-	std %r3, 10240(%r8)
+	std %r5, 10240(%r11)
 # mem64[x0 + 10304] = b
 	.loc 1 1992
-	std %r4, 10304(%r8)
+	std %r6, 10304(%r11)
 # a = mem64[x0 + 11264]
 	.loc 1 1993
-	ld %r3, 11264(%r8)
+	ld %r5, 11264(%r11)
 # b = mem64[x0 + 11328]
 	.loc 1 1994
-	ld %r4, 11328(%r8)
+	ld %r6, 11328(%r11)
 # u = a ^ b
 	.loc 1 1995
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 1996
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 1997
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 1998
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 11264] = a
 	.loc 1 1999
-	std %r3, 11264(%r8)
+	std %r5, 11264(%r11)
 # mem64[x0 + 11328] = b
 	.loc 1 2000
-	std %r4, 11328(%r8)
+	std %r6, 11328(%r11)
 # a = mem64[x0 + 12288]
 	.loc 1 2001
-	ld %r3, 12288(%r8)
+	ld %r5, 12288(%r11)
 # b = mem64[x0 + 12352]
 	.loc 1 2002
-	ld %r4, 12352(%r8)
+	ld %r6, 12352(%r11)
 # u = a ^ b
 	.loc 1 2003
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2004
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2005
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2006
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 12288] = a
 	.loc 1 2007
-	std %r3, 12288(%r8)
+	std %r5, 12288(%r11)
 # mem64[x0 + 12352] = b
 	.loc 1 2008
-	std %r4, 12352(%r8)
+	std %r6, 12352(%r11)
 # x0 = x0 + 8
 	.loc 1 2009
-	addi %r8, %r8, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 2010
-	addi %r7, %r7, 8
+	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 2011
-	addi %r11, %r11, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 2012
-	cmpldi %cr0, %r11, 0
+	cmpldi %cr0, %r8, 0
 # goto l15b if !=
 	.loc 1 2013
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l15b
 # x0 = x0 + 64
 	.loc 1 2014
-	addi %r8, %r8, 64
+	addi %r11, %r11, 64
 # o0 = o0 - 1
 	.loc 1 2015
-	mr %r5, %r6
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 2016
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r10, 0
 # goto l15a if !=
 	.loc 1 2017
-	mr %r3, %r10
-	mr %r4, %r9
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l15a
 # c = cb + 8192
 	.loc 1 2020
-	addi %r7, %r4, 8192
+	addi %r9, %r4, 8192
 # x0 = v
 	.loc 1 2021
-	mr %r8, %r3
+	mr %r11, %r3
 # o0 = 16
 	.loc 1 2022
-	li %r5, 16
+	li %r10, 16
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l16a:
 # o1 = 4
 	.loc 1 2024
-	mr %r6, %r5
-	mr %r9, %r4
-	mr %r10, %r3
-	li %r11, 4
+	li %r8, 4
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l16b:
 # k = mem32le[c + 0]
 	.loc 1 2026
-	lwbrx %r4, 0, %r7
+	lwbrx %r6, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 2027
-	li %r3, 4
-	lwbrx %r5, %r7, %r3
+	li %r5, 4
+	lwbrx %r7, %r9, %r5
 # h <<= 32
 	.loc 1 2028
-	sldi %r5, %r5, 32
+	sldi %r7, %r7, 32
 # k |= h
 	.loc 1 2029
-	or %r12, %r4, %r5
+	or %r12, %r6, %r7
 # a = mem64[x0 + 0]
 	.loc 1 2030
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r11)
 # b = mem64[x0 + 32]
 	.loc 1 2031
-	ld %r4, 32(%r8)
+	ld %r6, 32(%r11)
 # u = a ^ b
 	.loc 1 2032
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2033
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2034
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2035
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 0] = a
 	.loc 1 2036
-	std %r3, 0(%r8)
+	std %r5, 0(%r11)
 # mem64[x0 + 32] = b
 	.loc 1 2037
-	std %r4, 32(%r8)
+	std %r6, 32(%r11)
 # a = mem64[x0 + 1024]
 	.loc 1 2038
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r11)
 # b = mem64[x0 + 1056]
 	.loc 1 2039
-	ld %r4, 1056(%r8)
+	ld %r6, 1056(%r11)
 # u = a ^ b
 	.loc 1 2040
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2041
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2042
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2043
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1024] = a
 	.loc 1 2044
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r11)
 # mem64[x0 + 1056] = b
 	.loc 1 2045
-	std %r4, 1056(%r8)
+	std %r6, 1056(%r11)
 # a = mem64[x0 + 2048]
 	.loc 1 2046
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r11)
 # b = mem64[x0 + 2080]
 	.loc 1 2047
-	ld %r4, 2080(%r8)
+	ld %r6, 2080(%r11)
 # u = a ^ b
 	.loc 1 2048
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2049
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2050
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2051
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2048] = a
 	.loc 1 2052
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r11)
 # mem64[x0 + 2080] = b
 	.loc 1 2053
-	std %r4, 2080(%r8)
+	std %r6, 2080(%r11)
 # a = mem64[x0 + 3072]
 	.loc 1 2054
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r11)
 # b = mem64[x0 + 3104]
 	.loc 1 2055
-	ld %r4, 3104(%r8)
+	ld %r6, 3104(%r11)
 # u = a ^ b
 	.loc 1 2056
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2057
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2058
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2059
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3072] = a
 	.loc 1 2060
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r11)
 # mem64[x0 + 3104] = b
 	.loc 1 2061
-	std %r4, 3104(%r8)
+	std %r6, 3104(%r11)
 # a = mem64[x0 + 4096]
 	.loc 1 2062
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r11)
 # b = mem64[x0 + 4128]
 	.loc 1 2063
-	ld %r4, 4128(%r8)
+	ld %r6, 4128(%r11)
 # u = a ^ b
 	.loc 1 2064
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2065
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2066
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2067
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4096] = a
 	.loc 1 2068
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r11)
 # mem64[x0 + 4128] = b
 	.loc 1 2069
-	std %r4, 4128(%r8)
+	std %r6, 4128(%r11)
 # a = mem64[x0 + 5120]
 	.loc 1 2070
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r11)
 # b = mem64[x0 + 5152]
 	.loc 1 2071
-	ld %r4, 5152(%r8)
+	ld %r6, 5152(%r11)
 # u = a ^ b
 	.loc 1 2072
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2073
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2074
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2075
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5120] = a
 	.loc 1 2076
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r11)
 # mem64[x0 + 5152] = b
 	.loc 1 2077
-	std %r4, 5152(%r8)
+	std %r6, 5152(%r11)
 # a = mem64[x0 + 6144]
 	.loc 1 2078
-	ld %r3, 6144(%r8)
+	ld %r5, 6144(%r11)
 # b = mem64[x0 + 6176]
 	.loc 1 2079
-	ld %r4, 6176(%r8)
+	ld %r6, 6176(%r11)
 # u = a ^ b
 	.loc 1 2080
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2081
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2082
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2083
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 6144] = a
 	.loc 1 2084
-	std %r3, 6144(%r8)
+	std %r5, 6144(%r11)
 # mem64[x0 + 6176] = b
 	.loc 1 2085
-	std %r4, 6176(%r8)
+	std %r6, 6176(%r11)
 # a = mem64[x0 + 7168]
 	.loc 1 2086
-	ld %r3, 7168(%r8)
+	ld %r5, 7168(%r11)
 # b = mem64[x0 + 7200]
 	.loc 1 2087
-	ld %r4, 7200(%r8)
+	ld %r6, 7200(%r11)
 # u = a ^ b
 	.loc 1 2088
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2089
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2090
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2091
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 7168] = a
 	.loc 1 2092
-	std %r3, 7168(%r8)
+	std %r5, 7168(%r11)
 # mem64[x0 + 7200] = b
 	.loc 1 2093
-	std %r4, 7200(%r8)
+	std %r6, 7200(%r11)
 # a = mem64[x0 + 8192]
 	.loc 1 2094
-	ld %r3, 8192(%r8)
+	ld %r5, 8192(%r11)
 # b = mem64[x0 + 8224]
 	.loc 1 2095
-	ld %r4, 8224(%r8)
+	ld %r6, 8224(%r11)
 # u = a ^ b
 	.loc 1 2096
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2097
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2098
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2099
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 8192] = a
 	.loc 1 2100
-	std %r3, 8192(%r8)
+	std %r5, 8192(%r11)
 # mem64[x0 + 8224] = b
 	.loc 1 2101
-	std %r4, 8224(%r8)
+	std %r6, 8224(%r11)
 # a = mem64[x0 + 9216]
 	.loc 1 2102
-	ld %r3, 9216(%r8)
+	ld %r5, 9216(%r11)
 # b = mem64[x0 + 9248]
 	.loc 1 2103
-	ld %r4, 9248(%r8)
+	ld %r6, 9248(%r11)
 # u = a ^ b
 	.loc 1 2104
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2105
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2106
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2107
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 9216] = a
 	.loc 1 2108
-	std %r3, 9216(%r8)
+	std %r5, 9216(%r11)
 # mem64[x0 + 9248] = b
 	.loc 1 2109
-	std %r4, 9248(%r8)
+	std %r6, 9248(%r11)
 # a = mem64[x0 + 10240]
 	.loc 1 2110
-	ld %r3, 10240(%r8)
+	ld %r5, 10240(%r11)
 # b = mem64[x0 + 10272]
 	.loc 1 2111
-	ld %r4, 10272(%r8)
+	ld %r6, 10272(%r11)
 # u = a ^ b
 	.loc 1 2112
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2113
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2114
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2115
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 10240] = a
 	.loc 1 2116
-	std %r3, 10240(%r8)
+	std %r5, 10240(%r11)
 # mem64[x0 + 10272] = b
 	.loc 1 2117
-	std %r4, 10272(%r8)
+	std %r6, 10272(%r11)
 # a = mem64[x0 + 11264]
 	.loc 1 2118
-	ld %r3, 11264(%r8)
+	ld %r5, 11264(%r11)
 # b = mem64[x0 + 11296]
 	.loc 1 2119
-	ld %r4, 11296(%r8)
+	ld %r6, 11296(%r11)
 # u = a ^ b
 	.loc 1 2120
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2121
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2122
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2123
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 11264] = a
 	.loc 1 2124
-	std %r3, 11264(%r8)
+	std %r5, 11264(%r11)
 # mem64[x0 + 11296] = b
 	.loc 1 2125
-	std %r4, 11296(%r8)
+	std %r6, 11296(%r11)
 # a = mem64[x0 + 12288]
 	.loc 1 2126
-	ld %r3, 12288(%r8)
+	ld %r5, 12288(%r11)
 # b = mem64[x0 + 12320]
 	.loc 1 2127
-	ld %r4, 12320(%r8)
+	ld %r6, 12320(%r11)
 # u = a ^ b
 	.loc 1 2128
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2129
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2130
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2131
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 12288] = a
 	.loc 1 2132
-	std %r3, 12288(%r8)
+	std %r5, 12288(%r11)
 # mem64[x0 + 12320] = b
 	.loc 1 2133
-	std %r4, 12320(%r8)
+	std %r6, 12320(%r11)
 # x0 = x0 + 8
 	.loc 1 2134
-	addi %r8, %r8, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 2135
-	addi %r7, %r7, 8
+	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 2136
-	addi %r11, %r11, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 2137
-	cmpldi %cr0, %r11, 0
+	cmpldi %cr0, %r8, 0
 # goto l16b if !=
 	.loc 1 2138
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l16b
 # x0 = x0 + 32
 	.loc 1 2139
-	addi %r8, %r8, 32
+	addi %r11, %r11, 32
 # o0 = o0 - 1
 	.loc 1 2140
-	mr %r5, %r6
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 2141
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r10, 0
 # goto l16a if !=
 	.loc 1 2142
-	mr %r3, %r10
-	mr %r4, %r9
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l16a
 # c = cb + 8704
 	.loc 1 2145
-	addi %r7, %r4, 8704
+	addi %r9, %r4, 8704
 # x0 = v
 	.loc 1 2146
-	mr %r8, %r3
+	mr %r11, %r3
 # o0 = 32
 	.loc 1 2147
-	li %r5, 32
+	li %r10, 32
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l17a:
 # o1 = 2
 	.loc 1 2149
-	mr %r6, %r5
-	mr %r9, %r4
-	mr %r10, %r3
-	li %r11, 2
+	li %r8, 2
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l17b:
 # k = mem32le[c + 0]
 	.loc 1 2151
-	lwbrx %r4, 0, %r7
+	lwbrx %r6, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 2152
-	li %r3, 4
-	lwbrx %r5, %r7, %r3
+	li %r5, 4
+	lwbrx %r7, %r9, %r5
 # h <<= 32
 	.loc 1 2153
-	sldi %r5, %r5, 32
+	sldi %r7, %r7, 32
 # k |= h
 	.loc 1 2154
-	or %r12, %r4, %r5
+	or %r12, %r6, %r7
 # a = mem64[x0 + 0]
 	.loc 1 2155
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r11)
 # b = mem64[x0 + 16]
 	.loc 1 2156
-	ld %r4, 16(%r8)
+	ld %r6, 16(%r11)
 # u = a ^ b
 	.loc 1 2157
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2158
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2159
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2160
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 0] = a
 	.loc 1 2161
-	std %r3, 0(%r8)
+	std %r5, 0(%r11)
 # mem64[x0 + 16] = b
 	.loc 1 2162
-	std %r4, 16(%r8)
+	std %r6, 16(%r11)
 # a = mem64[x0 + 1024]
 	.loc 1 2163
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r11)
 # b = mem64[x0 + 1040]
 	.loc 1 2164
-	ld %r4, 1040(%r8)
+	ld %r6, 1040(%r11)
 # u = a ^ b
 	.loc 1 2165
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2166
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2167
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2168
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1024] = a
 	.loc 1 2169
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r11)
 # mem64[x0 + 1040] = b
 	.loc 1 2170
-	std %r4, 1040(%r8)
+	std %r6, 1040(%r11)
 # a = mem64[x0 + 2048]
 	.loc 1 2171
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r11)
 # b = mem64[x0 + 2064]
 	.loc 1 2172
-	ld %r4, 2064(%r8)
+	ld %r6, 2064(%r11)
 # u = a ^ b
 	.loc 1 2173
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2174
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2175
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2176
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2048] = a
 	.loc 1 2177
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r11)
 # mem64[x0 + 2064] = b
 	.loc 1 2178
-	std %r4, 2064(%r8)
+	std %r6, 2064(%r11)
 # a = mem64[x0 + 3072]
 	.loc 1 2179
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r11)
 # b = mem64[x0 + 3088]
 	.loc 1 2180
-	ld %r4, 3088(%r8)
+	ld %r6, 3088(%r11)
 # u = a ^ b
 	.loc 1 2181
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2182
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2183
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2184
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3072] = a
 	.loc 1 2185
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r11)
 # mem64[x0 + 3088] = b
 	.loc 1 2186
-	std %r4, 3088(%r8)
+	std %r6, 3088(%r11)
 # a = mem64[x0 + 4096]
 	.loc 1 2187
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r11)
 # b = mem64[x0 + 4112]
 	.loc 1 2188
-	ld %r4, 4112(%r8)
+	ld %r6, 4112(%r11)
 # u = a ^ b
 	.loc 1 2189
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2190
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2191
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2192
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4096] = a
 	.loc 1 2193
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r11)
 # mem64[x0 + 4112] = b
 	.loc 1 2194
-	std %r4, 4112(%r8)
+	std %r6, 4112(%r11)
 # a = mem64[x0 + 5120]
 	.loc 1 2195
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r11)
 # b = mem64[x0 + 5136]
 	.loc 1 2196
-	ld %r4, 5136(%r8)
+	ld %r6, 5136(%r11)
 # u = a ^ b
 	.loc 1 2197
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2198
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2199
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2200
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5120] = a
 	.loc 1 2201
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r11)
 # mem64[x0 + 5136] = b
 	.loc 1 2202
-	std %r4, 5136(%r8)
+	std %r6, 5136(%r11)
 # a = mem64[x0 + 6144]
 	.loc 1 2203
-	ld %r3, 6144(%r8)
+	ld %r5, 6144(%r11)
 # b = mem64[x0 + 6160]
 	.loc 1 2204
-	ld %r4, 6160(%r8)
+	ld %r6, 6160(%r11)
 # u = a ^ b
 	.loc 1 2205
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2206
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2207
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2208
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 6144] = a
 	.loc 1 2209
-	std %r3, 6144(%r8)
+	std %r5, 6144(%r11)
 # mem64[x0 + 6160] = b
 	.loc 1 2210
-	std %r4, 6160(%r8)
+	std %r6, 6160(%r11)
 # a = mem64[x0 + 7168]
 	.loc 1 2211
-	ld %r3, 7168(%r8)
+	ld %r5, 7168(%r11)
 # b = mem64[x0 + 7184]
 	.loc 1 2212
-	ld %r4, 7184(%r8)
+	ld %r6, 7184(%r11)
 # u = a ^ b
 	.loc 1 2213
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2214
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2215
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2216
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 7168] = a
 	.loc 1 2217
-	std %r3, 7168(%r8)
+	std %r5, 7168(%r11)
 # mem64[x0 + 7184] = b
 	.loc 1 2218
-	std %r4, 7184(%r8)
+	std %r6, 7184(%r11)
 # a = mem64[x0 + 8192]
 	.loc 1 2219
-	ld %r3, 8192(%r8)
+	ld %r5, 8192(%r11)
 # b = mem64[x0 + 8208]
 	.loc 1 2220
-	ld %r4, 8208(%r8)
+	ld %r6, 8208(%r11)
 # u = a ^ b
 	.loc 1 2221
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2222
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2223
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2224
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 8192] = a
 	.loc 1 2225
-	std %r3, 8192(%r8)
+	std %r5, 8192(%r11)
 # mem64[x0 + 8208] = b
 	.loc 1 2226
-	std %r4, 8208(%r8)
+	std %r6, 8208(%r11)
 # a = mem64[x0 + 9216]
 	.loc 1 2227
-	ld %r3, 9216(%r8)
+	ld %r5, 9216(%r11)
 # b = mem64[x0 + 9232]
 	.loc 1 2228
-	ld %r4, 9232(%r8)
+	ld %r6, 9232(%r11)
 # u = a ^ b
 	.loc 1 2229
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2230
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2231
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2232
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 9216] = a
 	.loc 1 2233
-	std %r3, 9216(%r8)
+	std %r5, 9216(%r11)
 # mem64[x0 + 9232] = b
 	.loc 1 2234
-	std %r4, 9232(%r8)
+	std %r6, 9232(%r11)
 # a = mem64[x0 + 10240]
 	.loc 1 2235
-	ld %r3, 10240(%r8)
+	ld %r5, 10240(%r11)
 # b = mem64[x0 + 10256]
 	.loc 1 2236
-	ld %r4, 10256(%r8)
+	ld %r6, 10256(%r11)
 # u = a ^ b
 	.loc 1 2237
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2238
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2239
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2240
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 10240] = a
 	.loc 1 2241
-	std %r3, 10240(%r8)
+	std %r5, 10240(%r11)
 # mem64[x0 + 10256] = b
 	.loc 1 2242
-	std %r4, 10256(%r8)
+	std %r6, 10256(%r11)
 # a = mem64[x0 + 11264]
 	.loc 1 2243
-	ld %r3, 11264(%r8)
+	ld %r5, 11264(%r11)
 # b = mem64[x0 + 11280]
 	.loc 1 2244
-	ld %r4, 11280(%r8)
+	ld %r6, 11280(%r11)
 # u = a ^ b
 	.loc 1 2245
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2246
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2247
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2248
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 11264] = a
 	.loc 1 2249
-	std %r3, 11264(%r8)
+	std %r5, 11264(%r11)
 # mem64[x0 + 11280] = b
 	.loc 1 2250
-	std %r4, 11280(%r8)
+	std %r6, 11280(%r11)
 # a = mem64[x0 + 12288]
 	.loc 1 2251
-	ld %r3, 12288(%r8)
+	ld %r5, 12288(%r11)
 # b = mem64[x0 + 12304]
 	.loc 1 2252
-	ld %r4, 12304(%r8)
+	ld %r6, 12304(%r11)
 # u = a ^ b
 	.loc 1 2253
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2254
-	and %r5, %r5, %r12
+	and %r7, %r7, %r12
 # a ^= u
 	.loc 1 2255
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2256
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 12288] = a
 	.loc 1 2257
-	std %r3, 12288(%r8)
+	std %r5, 12288(%r11)
 # mem64[x0 + 12304] = b
 	.loc 1 2258
-	std %r4, 12304(%r8)
+	std %r6, 12304(%r11)
 # x0 = x0 + 8
 	.loc 1 2259
-	addi %r8, %r8, 8
+	addi %r11, %r11, 8
 # c = c + 8
 	.loc 1 2260
-	addi %r7, %r7, 8
+	addi %r9, %r9, 8
 # o1 = o1 - 1
 	.loc 1 2261
-	addi %r11, %r11, -1
+	addi %r8, %r8, -1
 # =? o1 - 0
 	.loc 1 2262
-	cmpldi %cr0, %r11, 0
+	cmpldi %cr0, %r8, 0
 # goto l17b if !=
 	.loc 1 2263
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l17b
 # x0 = x0 + 16
 	.loc 1 2264
-	addi %r8, %r8, 16
+	addi %r11, %r11, 16
 # o0 = o0 - 1
 	.loc 1 2265
-	mr %r5, %r6
-	addi %r5, %r5, -1
+	addi %r10, %r10, -1
 # =? o0 - 0
 	.loc 1 2266
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r10, 0
 # goto l17a if !=
 	.loc 1 2267
-	mr %r3, %r10
-	mr %r4, %r9
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l17a
 # c = cb + 9216
 	.loc 1 2270
-	addi %r5, %r4, 9216
+	addi %r9, %r4, 9216
 # x0 = v
 	.loc 1 2271
-	mr %r7, %r4
+	mr %r10, %r3
 # o0 = 64
 	.loc 1 2272
-	mr %r6, %r3
-	li %r4, 64
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r8, 64
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l18a:
 # k = mem32le[c + 0]
 	.loc 1 2274
-	lwbrx %r4, 0, %r8
+	lwbrx %r6, 0, %r9
 # h = mem32le[c + 4]
 	.loc 1 2275
-	li %r3, 4
-	lwbrx %r5, %r8, %r3
+	li %r5, 4
+	lwbrx %r7, %r9, %r5
 # h <<= 32
 	.loc 1 2276
-	sldi %r5, %r5, 32
+	sldi %r7, %r7, 32
 # k |= h
 	.loc 1 2277
-	or %r11, %r4, %r5
+	or %r11, %r6, %r7
 # a = mem64[x0 + 0]
 	.loc 1 2278
-	ld %r3, 0(%r9)
+	ld %r5, 0(%r10)
 # b = mem64[x0 + 8]
 	.loc 1 2279
-	ld %r4, 8(%r9)
+	ld %r6, 8(%r10)
 # u = a ^ b
 	.loc 1 2280
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2281
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2282
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2283
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 0] = a
 	.loc 1 2284
-	std %r3, 0(%r9)
+	std %r5, 0(%r10)
 # mem64[x0 + 8] = b
 	.loc 1 2285
-	std %r4, 8(%r9)
+	std %r6, 8(%r10)
 # a = mem64[x0 + 1024]
 	.loc 1 2286
-	ld %r3, 1024(%r9)
+	ld %r5, 1024(%r10)
 # b = mem64[x0 + 1032]
 	.loc 1 2287
-	ld %r4, 1032(%r9)
+	ld %r6, 1032(%r10)
 # u = a ^ b
 	.loc 1 2288
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2289
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2290
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2291
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 1024] = a
 	.loc 1 2292
-	std %r3, 1024(%r9)
+	std %r5, 1024(%r10)
 # mem64[x0 + 1032] = b
 	.loc 1 2293
-	std %r4, 1032(%r9)
+	std %r6, 1032(%r10)
 # a = mem64[x0 + 2048]
 	.loc 1 2294
-	ld %r3, 2048(%r9)
+	ld %r5, 2048(%r10)
 # b = mem64[x0 + 2056]
 	.loc 1 2295
-	ld %r4, 2056(%r9)
+	ld %r6, 2056(%r10)
 # u = a ^ b
 	.loc 1 2296
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2297
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2298
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2299
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 2048] = a
 	.loc 1 2300
-	std %r3, 2048(%r9)
+	std %r5, 2048(%r10)
 # mem64[x0 + 2056] = b
 	.loc 1 2301
-	std %r4, 2056(%r9)
+	std %r6, 2056(%r10)
 # a = mem64[x0 + 3072]
 	.loc 1 2302
-	ld %r3, 3072(%r9)
+	ld %r5, 3072(%r10)
 # b = mem64[x0 + 3080]
 	.loc 1 2303
-	ld %r4, 3080(%r9)
+	ld %r6, 3080(%r10)
 # u = a ^ b
 	.loc 1 2304
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2305
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2306
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2307
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 3072] = a
 	.loc 1 2308
-	std %r3, 3072(%r9)
+	std %r5, 3072(%r10)
 # mem64[x0 + 3080] = b
 	.loc 1 2309
-	std %r4, 3080(%r9)
+	std %r6, 3080(%r10)
 # a = mem64[x0 + 4096]
 	.loc 1 2310
-	ld %r3, 4096(%r9)
+	ld %r5, 4096(%r10)
 # b = mem64[x0 + 4104]
 	.loc 1 2311
-	ld %r4, 4104(%r9)
+	ld %r6, 4104(%r10)
 # u = a ^ b
 	.loc 1 2312
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2313
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2314
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2315
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 4096] = a
 	.loc 1 2316
-	std %r3, 4096(%r9)
+	std %r5, 4096(%r10)
 # mem64[x0 + 4104] = b
 	.loc 1 2317
-	std %r4, 4104(%r9)
+	std %r6, 4104(%r10)
 # a = mem64[x0 + 5120]
 	.loc 1 2318
-	ld %r3, 5120(%r9)
+	ld %r5, 5120(%r10)
 # b = mem64[x0 + 5128]
 	.loc 1 2319
-	ld %r4, 5128(%r9)
+	ld %r6, 5128(%r10)
 # u = a ^ b
 	.loc 1 2320
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2321
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2322
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2323
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 5120] = a
 	.loc 1 2324
-	std %r3, 5120(%r9)
+	std %r5, 5120(%r10)
 # mem64[x0 + 5128] = b
 	.loc 1 2325
-	std %r4, 5128(%r9)
+	std %r6, 5128(%r10)
 # a = mem64[x0 + 6144]
 	.loc 1 2326
-	ld %r3, 6144(%r9)
+	ld %r5, 6144(%r10)
 # b = mem64[x0 + 6152]
 	.loc 1 2327
-	ld %r4, 6152(%r9)
+	ld %r6, 6152(%r10)
 # u = a ^ b
 	.loc 1 2328
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2329
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2330
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2331
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 6144] = a
 	.loc 1 2332
-	std %r3, 6144(%r9)
+	std %r5, 6144(%r10)
 # mem64[x0 + 6152] = b
 	.loc 1 2333
-	std %r4, 6152(%r9)
+	std %r6, 6152(%r10)
 # a = mem64[x0 + 7168]
 	.loc 1 2334
-	ld %r3, 7168(%r9)
+	ld %r5, 7168(%r10)
 # b = mem64[x0 + 7176]
 	.loc 1 2335
-	ld %r4, 7176(%r9)
+	ld %r6, 7176(%r10)
 # u = a ^ b
 	.loc 1 2336
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2337
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2338
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2339
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 7168] = a
 	.loc 1 2340
-	std %r3, 7168(%r9)
+	std %r5, 7168(%r10)
 # mem64[x0 + 7176] = b
 	.loc 1 2341
-	std %r4, 7176(%r9)
+	std %r6, 7176(%r10)
 # a = mem64[x0 + 8192]
 	.loc 1 2342
-	ld %r3, 8192(%r9)
+	ld %r5, 8192(%r10)
 # b = mem64[x0 + 8200]
 	.loc 1 2343
-	ld %r4, 8200(%r9)
+	ld %r6, 8200(%r10)
 # u = a ^ b
 	.loc 1 2344
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2345
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2346
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2347
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 8192] = a
 	.loc 1 2348
-	std %r3, 8192(%r9)
+	std %r5, 8192(%r10)
 # mem64[x0 + 8200] = b
 	.loc 1 2349
-	std %r4, 8200(%r9)
+	std %r6, 8200(%r10)
 # a = mem64[x0 + 9216]
 	.loc 1 2350
-	ld %r3, 9216(%r9)
+	ld %r5, 9216(%r10)
 # b = mem64[x0 + 9224]
 	.loc 1 2351
-	ld %r4, 9224(%r9)
+	ld %r6, 9224(%r10)
 # u = a ^ b
 	.loc 1 2352
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2353
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2354
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2355
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 9216] = a
 	.loc 1 2356
-	std %r3, 9216(%r9)
+	std %r5, 9216(%r10)
 # mem64[x0 + 9224] = b
 	.loc 1 2357
-	std %r4, 9224(%r9)
+	std %r6, 9224(%r10)
 # a = mem64[x0 + 10240]
 	.loc 1 2358
-	ld %r3, 10240(%r9)
+	ld %r5, 10240(%r10)
 # b = mem64[x0 + 10248]
 	.loc 1 2359
-	ld %r4, 10248(%r9)
+	ld %r6, 10248(%r10)
 # u = a ^ b
 	.loc 1 2360
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2361
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2362
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2363
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 10240] = a
 	.loc 1 2364
-	std %r3, 10240(%r9)
+	std %r5, 10240(%r10)
 # mem64[x0 + 10248] = b
 	.loc 1 2365
-	std %r4, 10248(%r9)
+	std %r6, 10248(%r10)
 # a = mem64[x0 + 11264]
 	.loc 1 2366
-	ld %r3, 11264(%r9)
+	ld %r5, 11264(%r10)
 # b = mem64[x0 + 11272]
 	.loc 1 2367
-	ld %r4, 11272(%r9)
+	ld %r6, 11272(%r10)
 # u = a ^ b
 	.loc 1 2368
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2369
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2370
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2371
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 11264] = a
 	.loc 1 2372
-	std %r3, 11264(%r9)
+	std %r5, 11264(%r10)
 # mem64[x0 + 11272] = b
 	.loc 1 2373
-	std %r4, 11272(%r9)
+	std %r6, 11272(%r10)
 # a = mem64[x0 + 12288]
 	.loc 1 2374
-	ld %r3, 12288(%r9)
+	ld %r5, 12288(%r10)
 # b = mem64[x0 + 12296]
 	.loc 1 2375
-	ld %r4, 12296(%r9)
+	ld %r6, 12296(%r10)
 # u = a ^ b
 	.loc 1 2376
-	xor %r5, %r3, %r4
+	xor %r7, %r5, %r6
 # u &= k
 	.loc 1 2377
-	and %r5, %r5, %r11
+	and %r7, %r7, %r11
 # a ^= u
 	.loc 1 2378
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # b ^= u
 	.loc 1 2379
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # mem64[x0 + 12288] = a
 	.loc 1 2380
-	std %r3, 12288(%r9)
+	std %r5, 12288(%r10)
 # mem64[x0 + 12296] = b
 	.loc 1 2381
-	std %r4, 12296(%r9)
+	std %r6, 12296(%r10)
 # x0 = x0 + 16
 	.loc 1 2382
-	addi %r9, %r9, 16
+	addi %r10, %r10, 16
 # c = c + 8
 	.loc 1 2383
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # o0 = o0 - 1
 	.loc 1 2384
-	addi %r10, %r10, -1
+	addi %r8, %r8, -1
 # =? o0 - 0
 	.loc 1 2385
-	cmpldi %cr0, %r10, 0
+	cmpldi %cr0, %r8, 0
 # goto l18a if !=
 	.loc 1 2386
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l18a
 # c = cb + 9728
 	.loc 1 2389
-	mr %r4, %r7
-	addi %r5, %r4, 9728
+	addi %r8, %r4, 9728
 # x0 = v
 	.loc 1 2390
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r9, %r3
 # o0 = 128
 	.loc 1 2391
-	mr %r6, %r3
-	li %r4, 128
-	mr %r8, %r5
-	mr %r9, %r3
-	mr %r5, %r4
+	li %r7, 128
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l19a:
 # k = mem32le[c + 0]
 	.loc 1 2393
 	lwbrx %r10, 0, %r8
 # a = mem64[x0 + 0]
 	.loc 1 2394
-	ld %r3, 0(%r9)
+	ld %r5, 0(%r9)
 # u = a >> 32
 	.loc 1 2395
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 2396
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2397
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2398
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 2399
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 2400
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 0] = a
 	.loc 1 2401
-	std %r3, 0(%r9)
+	std %r5, 0(%r9)
 # a = mem64[x0 + 1024]
 	.loc 1 2402
-	ld %r3, 1024(%r9)
+	ld %r5, 1024(%r9)
 # u = a >> 32
 	.loc 1 2403
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 2404
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2405
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2406
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 2407
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 2408
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1024] = a
 	.loc 1 2409
-	std %r3, 1024(%r9)
+	std %r5, 1024(%r9)
 # a = mem64[x0 + 2048]
 	.loc 1 2410
-	ld %r3, 2048(%r9)
+	ld %r5, 2048(%r9)
 # u = a >> 32
 	.loc 1 2411
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 2412
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2413
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2414
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 2415
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 2416
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2048] = a
 	.loc 1 2417
-	std %r3, 2048(%r9)
+	std %r5, 2048(%r9)
 # a = mem64[x0 + 3072]
 	.loc 1 2418
-	ld %r3, 3072(%r9)
+	ld %r5, 3072(%r9)
 # u = a >> 32
 	.loc 1 2419
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 2420
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2421
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2422
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 2423
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 2424
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3072] = a
 	.loc 1 2425
-	std %r3, 3072(%r9)
+	std %r5, 3072(%r9)
 # a = mem64[x0 + 4096]
 	.loc 1 2426
-	ld %r3, 4096(%r9)
+	ld %r5, 4096(%r9)
 # u = a >> 32
 	.loc 1 2427
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 2428
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2429
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2430
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 2431
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 2432
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4096] = a
 	.loc 1 2433
-	std %r3, 4096(%r9)
+	std %r5, 4096(%r9)
 # a = mem64[x0 + 5120]
 	.loc 1 2434
-	ld %r3, 5120(%r9)
+	ld %r5, 5120(%r9)
 # u = a >> 32
 	.loc 1 2435
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 2436
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2437
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2438
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 2439
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 2440
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5120] = a
 	.loc 1 2441
-	std %r3, 5120(%r9)
+	std %r5, 5120(%r9)
 # a = mem64[x0 + 6144]
 	.loc 1 2442
-	ld %r3, 6144(%r9)
+	ld %r5, 6144(%r9)
 # u = a >> 32
 	.loc 1 2443
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 2444
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2445
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2446
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 2447
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 2448
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 6144] = a
 	.loc 1 2449
-	std %r3, 6144(%r9)
+	std %r5, 6144(%r9)
 # a = mem64[x0 + 7168]
 	.loc 1 2450
-	ld %r3, 7168(%r9)
+	ld %r5, 7168(%r9)
 # u = a >> 32
 	.loc 1 2451
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 2452
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2453
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2454
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 2455
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 2456
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 7168] = a
 	.loc 1 2457
-	std %r3, 7168(%r9)
+	std %r5, 7168(%r9)
 # a = mem64[x0 + 8192]
 	.loc 1 2458
-	ld %r3, 8192(%r9)
+	ld %r5, 8192(%r9)
 # u = a >> 32
 	.loc 1 2459
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 2460
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2461
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2462
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 2463
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 2464
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 8192] = a
 	.loc 1 2465
-	std %r3, 8192(%r9)
+	std %r5, 8192(%r9)
 # a = mem64[x0 + 9216]
 	.loc 1 2466
-	ld %r3, 9216(%r9)
+	ld %r5, 9216(%r9)
 # u = a >> 32
 	.loc 1 2467
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 2468
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2469
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2470
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 2471
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 2472
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 9216] = a
 	.loc 1 2473
-	std %r3, 9216(%r9)
+	std %r5, 9216(%r9)
 # a = mem64[x0 + 10240]
 	.loc 1 2474
-	ld %r3, 10240(%r9)
+	ld %r5, 10240(%r9)
 # u = a >> 32
 	.loc 1 2475
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 2476
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2477
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2478
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 2479
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 2480
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 10240] = a
 	.loc 1 2481
-	std %r3, 10240(%r9)
+	std %r5, 10240(%r9)
 # a = mem64[x0 + 11264]
 	.loc 1 2482
-	ld %r3, 11264(%r9)
+	ld %r5, 11264(%r9)
 # u = a >> 32
 	.loc 1 2483
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 2484
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2485
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2486
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 2487
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 2488
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 11264] = a
 	.loc 1 2489
-	std %r3, 11264(%r9)
+	std %r5, 11264(%r9)
 # a = mem64[x0 + 12288]
 	.loc 1 2490
-	ld %r3, 12288(%r9)
+	ld %r5, 12288(%r9)
 # u = a >> 32
 	.loc 1 2491
-	srdi %r4, %r3, 32
+	srdi %r6, %r5, 32
 # u ^= a
 	.loc 1 2492
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2493
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2494
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 32
 	.loc 1 2495
-	sldi %r4, %r4, 32
+	sldi %r6, %r6, 32
 # a ^= u
 	.loc 1 2496
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 12288] = a
 	.loc 1 2497
-	std %r3, 12288(%r9)
+	std %r5, 12288(%r9)
 # x0 = x0 + 8
 	.loc 1 2498
 	addi %r9, %r9, 8
@@ -7492,2018 +7379,1992 @@ qhasm_kernel_mceliece_gf13_benes_ppc64_benes:
 	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 2500
-	addi %r5, %r5, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 2501
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r7, 0
 # goto l19a if !=
 	.loc 1 2502
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l19a
 # c = cb + 10240
 	.loc 1 2505
-	mr %r4, %r7
-	addi %r5, %r4, 10240
+	addi %r8, %r4, 10240
 # x0 = v
 	.loc 1 2506
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r9, %r3
 # o0 = 128
 	.loc 1 2507
-	mr %r6, %r3
-	li %r4, 128
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r7, 128
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l20a:
 # k = mem32le[c + 0]
 	.loc 1 2509
-	lwbrx %r3, 0, %r5
+	lwbrx %r5, 0, %r8
 # e = 0xffff0000ffff0000
 	.loc 1 2510
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r6, 65535
+	ori %r6, %r6, 0
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65535
+	ori %r6, %r6, 0
 # u = k & e
 	.loc 1 2511
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 2512
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2513
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # k |= u
 	.loc 1 2514
-	or %r10, %r3, %r4
+	or %r10, %r5, %r6
 # a = mem64[x0 + 0]
 	.loc 1 2515
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r9)
 # u = a >> 16
 	.loc 1 2516
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 2517
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2518
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2519
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2520
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 2521
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 0] = a
 	.loc 1 2522
-	std %r3, 0(%r8)
+	std %r5, 0(%r9)
 # a = mem64[x0 + 1024]
 	.loc 1 2523
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r9)
 # u = a >> 16
 	.loc 1 2524
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 2525
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2526
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2527
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2528
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 2529
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1024] = a
 	.loc 1 2530
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r9)
 # a = mem64[x0 + 2048]
 	.loc 1 2531
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r9)
 # u = a >> 16
 	.loc 1 2532
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 2533
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2534
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2535
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2536
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 2537
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2048] = a
 	.loc 1 2538
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r9)
 # a = mem64[x0 + 3072]
 	.loc 1 2539
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r9)
 # u = a >> 16
 	.loc 1 2540
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 2541
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2542
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2543
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2544
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 2545
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3072] = a
 	.loc 1 2546
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r9)
 # a = mem64[x0 + 4096]
 	.loc 1 2547
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r9)
 # u = a >> 16
 	.loc 1 2548
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 2549
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2550
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2551
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2552
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 2553
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4096] = a
 	.loc 1 2554
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r9)
 # a = mem64[x0 + 5120]
 	.loc 1 2555
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r9)
 # u = a >> 16
 	.loc 1 2556
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 2557
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2558
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2559
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2560
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 2561
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5120] = a
 	.loc 1 2562
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r9)
 # a = mem64[x0 + 6144]
 	.loc 1 2563
-	ld %r3, 6144(%r8)
+	ld %r5, 6144(%r9)
 # u = a >> 16
 	.loc 1 2564
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 2565
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2566
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2567
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2568
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 2569
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 6144] = a
 	.loc 1 2570
-	std %r3, 6144(%r8)
+	std %r5, 6144(%r9)
 # a = mem64[x0 + 7168]
 	.loc 1 2571
-	ld %r3, 7168(%r8)
+	ld %r5, 7168(%r9)
 # u = a >> 16
 	.loc 1 2572
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 2573
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2574
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2575
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2576
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 2577
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 7168] = a
 	.loc 1 2578
-	std %r3, 7168(%r8)
+	std %r5, 7168(%r9)
 # a = mem64[x0 + 8192]
 	.loc 1 2579
-	ld %r3, 8192(%r8)
+	ld %r5, 8192(%r9)
 # u = a >> 16
 	.loc 1 2580
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 2581
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2582
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2583
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2584
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 2585
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 8192] = a
 	.loc 1 2586
-	std %r3, 8192(%r8)
+	std %r5, 8192(%r9)
 # a = mem64[x0 + 9216]
 	.loc 1 2587
-	ld %r3, 9216(%r8)
+	ld %r5, 9216(%r9)
 # u = a >> 16
 	.loc 1 2588
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 2589
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2590
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2591
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2592
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 2593
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 9216] = a
 	.loc 1 2594
-	std %r3, 9216(%r8)
+	std %r5, 9216(%r9)
 # a = mem64[x0 + 10240]
 	.loc 1 2595
-	ld %r3, 10240(%r8)
+	ld %r5, 10240(%r9)
 # u = a >> 16
 	.loc 1 2596
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 2597
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2598
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2599
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2600
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 2601
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 10240] = a
 	.loc 1 2602
-	std %r3, 10240(%r8)
+	std %r5, 10240(%r9)
 # a = mem64[x0 + 11264]
 	.loc 1 2603
-	ld %r3, 11264(%r8)
+	ld %r5, 11264(%r9)
 # u = a >> 16
 	.loc 1 2604
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 2605
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2606
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2607
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2608
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 2609
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 11264] = a
 	.loc 1 2610
-	std %r3, 11264(%r8)
+	std %r5, 11264(%r9)
 # a = mem64[x0 + 12288]
 	.loc 1 2611
-	ld %r3, 12288(%r8)
+	ld %r5, 12288(%r9)
 # u = a >> 16
 	.loc 1 2612
-	srdi %r4, %r3, 16
+	srdi %r6, %r5, 16
 # u ^= a
 	.loc 1 2613
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2614
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2615
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2616
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # a ^= u
 	.loc 1 2617
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 12288] = a
 	.loc 1 2618
-	std %r3, 12288(%r8)
+	std %r5, 12288(%r9)
 # x0 = x0 + 8
 	.loc 1 2619
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # c = c + 4
 	.loc 1 2620
-	addi %r5, %r5, 4
+	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 2621
-	addi %r9, %r9, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 2622
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r7, 0
 # goto l20a if !=
 	.loc 1 2623
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l20a
 # c = cb + 10752
 	.loc 1 2626
-	mr %r4, %r7
-	addi %r5, %r4, 10752
+	addi %r8, %r4, 10752
 # x0 = v
 	.loc 1 2627
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r9, %r3
 # o0 = 128
 	.loc 1 2628
-	mr %r6, %r3
-	li %r4, 128
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r7, 128
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l21a:
 # k = mem32le[c + 0]
 	.loc 1 2630
-	lwbrx %r3, 0, %r5
+	lwbrx %r5, 0, %r8
 # e = 0xffff0000ffff0000
 	.loc 1 2631
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r6, 65535
+	ori %r6, %r6, 0
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65535
+	ori %r6, %r6, 0
 # u = k & e
 	.loc 1 2632
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 2633
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2634
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # k |= u
 	.loc 1 2635
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xff00ff00ff00ff00
 	.loc 1 2636
-	lis %r4, 65280
-	ori %r4, %r4, 65280
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65280
-	ori %r4, %r4, 65280
+	lis %r6, 65280
+	ori %r6, %r6, 65280
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65280
+	ori %r6, %r6, 65280
 # u = k & e
 	.loc 1 2637
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 2638
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2639
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # k |= u
 	.loc 1 2640
-	or %r10, %r3, %r4
+	or %r10, %r5, %r6
 # a = mem64[x0 + 0]
 	.loc 1 2641
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r9)
 # u = a >> 8
 	.loc 1 2642
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 2643
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2644
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2645
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2646
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 2647
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 0] = a
 	.loc 1 2648
-	std %r3, 0(%r8)
+	std %r5, 0(%r9)
 # a = mem64[x0 + 1024]
 	.loc 1 2649
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r9)
 # u = a >> 8
 	.loc 1 2650
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 2651
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2652
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2653
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2654
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 2655
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1024] = a
 	.loc 1 2656
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r9)
 # a = mem64[x0 + 2048]
 	.loc 1 2657
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r9)
 # u = a >> 8
 	.loc 1 2658
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 2659
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2660
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2661
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2662
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 2663
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2048] = a
 	.loc 1 2664
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r9)
 # a = mem64[x0 + 3072]
 	.loc 1 2665
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r9)
 # u = a >> 8
 	.loc 1 2666
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 2667
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2668
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2669
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2670
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 2671
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3072] = a
 	.loc 1 2672
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r9)
 # a = mem64[x0 + 4096]
 	.loc 1 2673
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r9)
 # u = a >> 8
 	.loc 1 2674
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 2675
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2676
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2677
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2678
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 2679
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4096] = a
 	.loc 1 2680
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r9)
 # a = mem64[x0 + 5120]
 	.loc 1 2681
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r9)
 # u = a >> 8
 	.loc 1 2682
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 2683
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2684
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2685
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2686
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 2687
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5120] = a
 	.loc 1 2688
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r9)
 # a = mem64[x0 + 6144]
 	.loc 1 2689
-	ld %r3, 6144(%r8)
+	ld %r5, 6144(%r9)
 # u = a >> 8
 	.loc 1 2690
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 2691
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2692
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2693
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2694
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 2695
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 6144] = a
 	.loc 1 2696
-	std %r3, 6144(%r8)
+	std %r5, 6144(%r9)
 # a = mem64[x0 + 7168]
 	.loc 1 2697
-	ld %r3, 7168(%r8)
+	ld %r5, 7168(%r9)
 # u = a >> 8
 	.loc 1 2698
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 2699
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2700
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2701
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2702
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 2703
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 7168] = a
 	.loc 1 2704
-	std %r3, 7168(%r8)
+	std %r5, 7168(%r9)
 # a = mem64[x0 + 8192]
 	.loc 1 2705
-	ld %r3, 8192(%r8)
+	ld %r5, 8192(%r9)
 # u = a >> 8
 	.loc 1 2706
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 2707
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2708
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2709
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2710
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 2711
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 8192] = a
 	.loc 1 2712
-	std %r3, 8192(%r8)
+	std %r5, 8192(%r9)
 # a = mem64[x0 + 9216]
 	.loc 1 2713
-	ld %r3, 9216(%r8)
+	ld %r5, 9216(%r9)
 # u = a >> 8
 	.loc 1 2714
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 2715
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2716
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2717
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2718
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 2719
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 9216] = a
 	.loc 1 2720
-	std %r3, 9216(%r8)
+	std %r5, 9216(%r9)
 # a = mem64[x0 + 10240]
 	.loc 1 2721
-	ld %r3, 10240(%r8)
+	ld %r5, 10240(%r9)
 # u = a >> 8
 	.loc 1 2722
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 2723
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2724
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2725
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2726
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 2727
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 10240] = a
 	.loc 1 2728
-	std %r3, 10240(%r8)
+	std %r5, 10240(%r9)
 # a = mem64[x0 + 11264]
 	.loc 1 2729
-	ld %r3, 11264(%r8)
+	ld %r5, 11264(%r9)
 # u = a >> 8
 	.loc 1 2730
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 2731
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2732
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2733
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2734
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 2735
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 11264] = a
 	.loc 1 2736
-	std %r3, 11264(%r8)
+	std %r5, 11264(%r9)
 # a = mem64[x0 + 12288]
 	.loc 1 2737
-	ld %r3, 12288(%r8)
+	ld %r5, 12288(%r9)
 # u = a >> 8
 	.loc 1 2738
-	srdi %r4, %r3, 8
+	srdi %r6, %r5, 8
 # u ^= a
 	.loc 1 2739
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2740
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2741
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2742
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # a ^= u
 	.loc 1 2743
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 12288] = a
 	.loc 1 2744
-	std %r3, 12288(%r8)
+	std %r5, 12288(%r9)
 # x0 = x0 + 8
 	.loc 1 2745
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # c = c + 4
 	.loc 1 2746
-	addi %r5, %r5, 4
+	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 2747
-	addi %r9, %r9, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 2748
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r7, 0
 # goto l21a if !=
 	.loc 1 2749
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l21a
 # c = cb + 11264
 	.loc 1 2752
-	mr %r4, %r7
-	addi %r5, %r4, 11264
+	addi %r8, %r4, 11264
 # x0 = v
 	.loc 1 2753
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r9, %r3
 # o0 = 128
 	.loc 1 2754
-	mr %r6, %r3
-	li %r4, 128
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r7, 128
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l22a:
 # k = mem32le[c + 0]
 	.loc 1 2756
-	lwbrx %r3, 0, %r5
+	lwbrx %r5, 0, %r8
 # e = 0xffff0000ffff0000
 	.loc 1 2757
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r6, 65535
+	ori %r6, %r6, 0
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65535
+	ori %r6, %r6, 0
 # u = k & e
 	.loc 1 2758
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 2759
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2760
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # k |= u
 	.loc 1 2761
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xff00ff00ff00ff00
 	.loc 1 2762
-	lis %r4, 65280
-	ori %r4, %r4, 65280
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65280
-	ori %r4, %r4, 65280
+	lis %r6, 65280
+	ori %r6, %r6, 65280
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65280
+	ori %r6, %r6, 65280
 # u = k & e
 	.loc 1 2763
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 2764
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2765
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # k |= u
 	.loc 1 2766
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xf0f0f0f0f0f0f0f0
 	.loc 1 2767
-	lis %r4, 61680
-	ori %r4, %r4, 61680
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 61680
-	ori %r4, %r4, 61680
+	lis %r6, 61680
+	ori %r6, %r6, 61680
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 61680
+	ori %r6, %r6, 61680
 # u = k & e
 	.loc 1 2768
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 2769
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2770
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # k |= u
 	.loc 1 2771
-	or %r10, %r3, %r4
+	or %r10, %r5, %r6
 # a = mem64[x0 + 0]
 	.loc 1 2772
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r9)
 # u = a >> 4
 	.loc 1 2773
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 2774
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2775
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2776
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2777
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 2778
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 0] = a
 	.loc 1 2779
-	std %r3, 0(%r8)
+	std %r5, 0(%r9)
 # a = mem64[x0 + 1024]
 	.loc 1 2780
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r9)
 # u = a >> 4
 	.loc 1 2781
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 2782
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2783
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2784
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2785
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 2786
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1024] = a
 	.loc 1 2787
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r9)
 # a = mem64[x0 + 2048]
 	.loc 1 2788
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r9)
 # u = a >> 4
 	.loc 1 2789
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 2790
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2791
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2792
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2793
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 2794
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2048] = a
 	.loc 1 2795
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r9)
 # a = mem64[x0 + 3072]
 	.loc 1 2796
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r9)
 # u = a >> 4
 	.loc 1 2797
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 2798
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2799
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2800
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2801
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 2802
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3072] = a
 	.loc 1 2803
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r9)
 # a = mem64[x0 + 4096]
 	.loc 1 2804
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r9)
 # u = a >> 4
 	.loc 1 2805
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 2806
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2807
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2808
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2809
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 2810
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4096] = a
 	.loc 1 2811
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r9)
 # a = mem64[x0 + 5120]
 	.loc 1 2812
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r9)
 # u = a >> 4
 	.loc 1 2813
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 2814
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2815
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2816
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2817
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 2818
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5120] = a
 	.loc 1 2819
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r9)
 # a = mem64[x0 + 6144]
 	.loc 1 2820
-	ld %r3, 6144(%r8)
+	ld %r5, 6144(%r9)
 # u = a >> 4
 	.loc 1 2821
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 2822
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2823
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2824
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2825
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 2826
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 6144] = a
 	.loc 1 2827
-	std %r3, 6144(%r8)
+	std %r5, 6144(%r9)
 # a = mem64[x0 + 7168]
 	.loc 1 2828
-	ld %r3, 7168(%r8)
+	ld %r5, 7168(%r9)
 # u = a >> 4
 	.loc 1 2829
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 2830
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2831
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2832
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2833
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 2834
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 7168] = a
 	.loc 1 2835
-	std %r3, 7168(%r8)
+	std %r5, 7168(%r9)
 # a = mem64[x0 + 8192]
 	.loc 1 2836
-	ld %r3, 8192(%r8)
+	ld %r5, 8192(%r9)
 # u = a >> 4
 	.loc 1 2837
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 2838
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2839
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2840
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2841
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 2842
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 8192] = a
 	.loc 1 2843
-	std %r3, 8192(%r8)
+	std %r5, 8192(%r9)
 # a = mem64[x0 + 9216]
 	.loc 1 2844
-	ld %r3, 9216(%r8)
+	ld %r5, 9216(%r9)
 # u = a >> 4
 	.loc 1 2845
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 2846
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2847
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2848
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2849
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 2850
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 9216] = a
 	.loc 1 2851
-	std %r3, 9216(%r8)
+	std %r5, 9216(%r9)
 # a = mem64[x0 + 10240]
 	.loc 1 2852
-	ld %r3, 10240(%r8)
+	ld %r5, 10240(%r9)
 # u = a >> 4
 	.loc 1 2853
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 2854
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2855
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2856
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2857
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 2858
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 10240] = a
 	.loc 1 2859
-	std %r3, 10240(%r8)
+	std %r5, 10240(%r9)
 # a = mem64[x0 + 11264]
 	.loc 1 2860
-	ld %r3, 11264(%r8)
+	ld %r5, 11264(%r9)
 # u = a >> 4
 	.loc 1 2861
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 2862
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2863
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2864
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2865
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 2866
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 11264] = a
 	.loc 1 2867
-	std %r3, 11264(%r8)
+	std %r5, 11264(%r9)
 # a = mem64[x0 + 12288]
 	.loc 1 2868
-	ld %r3, 12288(%r8)
+	ld %r5, 12288(%r9)
 # u = a >> 4
 	.loc 1 2869
-	srdi %r4, %r3, 4
+	srdi %r6, %r5, 4
 # u ^= a
 	.loc 1 2870
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2871
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2872
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2873
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # a ^= u
 	.loc 1 2874
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 12288] = a
 	.loc 1 2875
-	std %r3, 12288(%r8)
+	std %r5, 12288(%r9)
 # x0 = x0 + 8
 	.loc 1 2876
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # c = c + 4
 	.loc 1 2877
-	addi %r5, %r5, 4
+	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 2878
-	addi %r9, %r9, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 2879
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r7, 0
 # goto l22a if !=
 	.loc 1 2880
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l22a
 # c = cb + 11776
 	.loc 1 2883
-	mr %r4, %r7
-	addi %r5, %r4, 11776
+	addi %r8, %r4, 11776
 # x0 = v
 	.loc 1 2884
-	mr %r7, %r4
-	mr %r3, %r6
+	mr %r9, %r3
 # o0 = 128
 	.loc 1 2885
-	mr %r6, %r3
-	li %r4, 128
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r7, 128
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l23a:
 # k = mem32le[c + 0]
 	.loc 1 2887
-	lwbrx %r3, 0, %r5
+	lwbrx %r5, 0, %r8
 # e = 0xffff0000ffff0000
 	.loc 1 2888
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r6, 65535
+	ori %r6, %r6, 0
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65535
+	ori %r6, %r6, 0
 # u = k & e
 	.loc 1 2889
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 2890
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 16
 	.loc 1 2891
-	sldi %r4, %r4, 16
+	sldi %r6, %r6, 16
 # k |= u
 	.loc 1 2892
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xff00ff00ff00ff00
 	.loc 1 2893
-	lis %r4, 65280
-	ori %r4, %r4, 65280
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65280
-	ori %r4, %r4, 65280
+	lis %r6, 65280
+	ori %r6, %r6, 65280
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 65280
+	ori %r6, %r6, 65280
 # u = k & e
 	.loc 1 2894
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 2895
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 8
 	.loc 1 2896
-	sldi %r4, %r4, 8
+	sldi %r6, %r6, 8
 # k |= u
 	.loc 1 2897
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xf0f0f0f0f0f0f0f0
 	.loc 1 2898
-	lis %r4, 61680
-	ori %r4, %r4, 61680
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 61680
-	ori %r4, %r4, 61680
+	lis %r6, 61680
+	ori %r6, %r6, 61680
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 61680
+	ori %r6, %r6, 61680
 # u = k & e
 	.loc 1 2899
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 2900
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 4
 	.loc 1 2901
-	sldi %r4, %r4, 4
+	sldi %r6, %r6, 4
 # k |= u
 	.loc 1 2902
-	or %r3, %r3, %r4
+	or %r5, %r5, %r6
 # e = 0xcccccccccccccccc
 	.loc 1 2903
-	lis %r4, 52428
-	ori %r4, %r4, 52428
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 52428
-	ori %r4, %r4, 52428
+	lis %r6, 52428
+	ori %r6, %r6, 52428
+	sldi %r6, %r6, 32
+	oris %r6, %r6, 52428
+	ori %r6, %r6, 52428
 # u = k & e
 	.loc 1 2904
-	and %r4, %r3, %r4
+	and %r6, %r5, %r6
 # k ^= u
 	.loc 1 2905
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 2906
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # k |= u
 	.loc 1 2907
-	or %r10, %r3, %r4
+	or %r10, %r5, %r6
 # a = mem64[x0 + 0]
 	.loc 1 2908
-	ld %r3, 0(%r8)
+	ld %r5, 0(%r9)
 # u = a >> 2
 	.loc 1 2909
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 2910
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2911
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2912
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 2913
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 2914
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 0] = a
 	.loc 1 2915
-	std %r3, 0(%r8)
+	std %r5, 0(%r9)
 # a = mem64[x0 + 1024]
 	.loc 1 2916
-	ld %r3, 1024(%r8)
+	ld %r5, 1024(%r9)
 # u = a >> 2
 	.loc 1 2917
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 2918
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2919
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2920
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 2921
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 2922
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 1024] = a
 	.loc 1 2923
-	std %r3, 1024(%r8)
+	std %r5, 1024(%r9)
 # a = mem64[x0 + 2048]
 	.loc 1 2924
-	ld %r3, 2048(%r8)
+	ld %r5, 2048(%r9)
 # u = a >> 2
 	.loc 1 2925
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 2926
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2927
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2928
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 2929
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 2930
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 2048] = a
 	.loc 1 2931
-	std %r3, 2048(%r8)
+	std %r5, 2048(%r9)
 # a = mem64[x0 + 3072]
 	.loc 1 2932
-	ld %r3, 3072(%r8)
+	ld %r5, 3072(%r9)
 # u = a >> 2
 	.loc 1 2933
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 2934
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2935
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2936
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 2937
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 2938
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 3072] = a
 	.loc 1 2939
-	std %r3, 3072(%r8)
+	std %r5, 3072(%r9)
 # a = mem64[x0 + 4096]
 	.loc 1 2940
-	ld %r3, 4096(%r8)
+	ld %r5, 4096(%r9)
 # u = a >> 2
 	.loc 1 2941
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 2942
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2943
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2944
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 2945
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 2946
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 4096] = a
 	.loc 1 2947
-	std %r3, 4096(%r8)
+	std %r5, 4096(%r9)
 # a = mem64[x0 + 5120]
 	.loc 1 2948
-	ld %r3, 5120(%r8)
+	ld %r5, 5120(%r9)
 # u = a >> 2
 	.loc 1 2949
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 2950
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2951
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2952
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 2953
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 2954
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 5120] = a
 	.loc 1 2955
-	std %r3, 5120(%r8)
+	std %r5, 5120(%r9)
 # a = mem64[x0 + 6144]
 	.loc 1 2956
-	ld %r3, 6144(%r8)
+	ld %r5, 6144(%r9)
 # u = a >> 2
 	.loc 1 2957
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 2958
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2959
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2960
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 2961
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 2962
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 6144] = a
 	.loc 1 2963
-	std %r3, 6144(%r8)
+	std %r5, 6144(%r9)
 # a = mem64[x0 + 7168]
 	.loc 1 2964
-	ld %r3, 7168(%r8)
+	ld %r5, 7168(%r9)
 # u = a >> 2
 	.loc 1 2965
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 2966
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2967
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2968
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 2969
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 2970
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 7168] = a
 	.loc 1 2971
-	std %r3, 7168(%r8)
+	std %r5, 7168(%r9)
 # a = mem64[x0 + 8192]
 	.loc 1 2972
-	ld %r3, 8192(%r8)
+	ld %r5, 8192(%r9)
 # u = a >> 2
 	.loc 1 2973
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 2974
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2975
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2976
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 2977
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 2978
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 8192] = a
 	.loc 1 2979
-	std %r3, 8192(%r8)
+	std %r5, 8192(%r9)
 # a = mem64[x0 + 9216]
 	.loc 1 2980
-	ld %r3, 9216(%r8)
+	ld %r5, 9216(%r9)
 # u = a >> 2
 	.loc 1 2981
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 2982
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2983
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2984
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 2985
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 2986
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 9216] = a
 	.loc 1 2987
-	std %r3, 9216(%r8)
+	std %r5, 9216(%r9)
 # a = mem64[x0 + 10240]
 	.loc 1 2988
-	ld %r3, 10240(%r8)
+	ld %r5, 10240(%r9)
 # u = a >> 2
 	.loc 1 2989
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 2990
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2991
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 2992
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 2993
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 2994
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 10240] = a
 	.loc 1 2995
-	std %r3, 10240(%r8)
+	std %r5, 10240(%r9)
 # a = mem64[x0 + 11264]
 	.loc 1 2996
-	ld %r3, 11264(%r8)
+	ld %r5, 11264(%r9)
 # u = a >> 2
 	.loc 1 2997
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 2998
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 2999
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 3000
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 3001
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 3002
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 11264] = a
 	.loc 1 3003
-	std %r3, 11264(%r8)
+	std %r5, 11264(%r9)
 # a = mem64[x0 + 12288]
 	.loc 1 3004
-	ld %r3, 12288(%r8)
+	ld %r5, 12288(%r9)
 # u = a >> 2
 	.loc 1 3005
-	srdi %r4, %r3, 2
+	srdi %r6, %r5, 2
 # u ^= a
 	.loc 1 3006
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # u &= k
 	.loc 1 3007
-	and %r4, %r4, %r10
+	and %r6, %r6, %r10
 # a ^= u
 	.loc 1 3008
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # u <<= 2
 	.loc 1 3009
-	sldi %r4, %r4, 2
+	sldi %r6, %r6, 2
 # a ^= u
 	.loc 1 3010
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # mem64[x0 + 12288] = a
 	.loc 1 3011
-	std %r3, 12288(%r8)
+	std %r5, 12288(%r9)
 # x0 = x0 + 8
 	.loc 1 3012
-	addi %r8, %r8, 8
+	addi %r9, %r9, 8
 # c = c + 4
 	.loc 1 3013
-	addi %r5, %r5, 4
+	addi %r8, %r8, 4
 # o0 = o0 - 1
 	.loc 1 3014
-	addi %r9, %r9, -1
+	addi %r7, %r7, -1
 # =? o0 - 0
 	.loc 1 3015
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r7, 0
 # goto l23a if !=
 	.loc 1 3016
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l23a
 # c = cb + 12288
 	.loc 1 3019
-	mr %r4, %r7
-	addi %r4, %r4, 12288
-# x0 = v
-	.loc 1 3020
-	mr %r3, %r6
+	addi %r7, %r4, 12288
 # o0 = 128
 	.loc 1 3021
-	li %r5, 128
-	mr %r6, %r4
-	mr %r7, %r3
+	li %r6, 128
 .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l24a:
 # k = mem32le[c + 0]
 	.loc 1 3023
-	lwbrx %r3, 0, %r6
+	lwbrx %r4, 0, %r7
 # e = 0xffff0000ffff0000
 	.loc 1 3024
-	lis %r4, 65535
-	ori %r4, %r4, 0
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65535
-	ori %r4, %r4, 0
+	lis %r5, 65535
+	ori %r5, %r5, 0
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 65535
+	ori %r5, %r5, 0
 # u = k & e
 	.loc 1 3025
-	and %r4, %r3, %r4
+	and %r5, %r4, %r5
 # k ^= u
 	.loc 1 3026
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 16
 	.loc 1 3027
-	sldi %r4, %r4, 16
+	sldi %r5, %r5, 16
 # k |= u
 	.loc 1 3028
-	or %r3, %r3, %r4
+	or %r4, %r4, %r5
 # e = 0xff00ff00ff00ff00
 	.loc 1 3029
-	lis %r4, 65280
-	ori %r4, %r4, 65280
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 65280
-	ori %r4, %r4, 65280
+	lis %r5, 65280
+	ori %r5, %r5, 65280
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 65280
+	ori %r5, %r5, 65280
 # u = k & e
 	.loc 1 3030
-	and %r4, %r3, %r4
+	and %r5, %r4, %r5
 # k ^= u
 	.loc 1 3031
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 8
 	.loc 1 3032
-	sldi %r4, %r4, 8
+	sldi %r5, %r5, 8
 # k |= u
 	.loc 1 3033
-	or %r3, %r3, %r4
+	or %r4, %r4, %r5
 # e = 0xf0f0f0f0f0f0f0f0
 	.loc 1 3034
-	lis %r4, 61680
-	ori %r4, %r4, 61680
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 61680
-	ori %r4, %r4, 61680
+	lis %r5, 61680
+	ori %r5, %r5, 61680
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 61680
+	ori %r5, %r5, 61680
 # u = k & e
 	.loc 1 3035
-	and %r4, %r3, %r4
+	and %r5, %r4, %r5
 # k ^= u
 	.loc 1 3036
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 4
 	.loc 1 3037
-	sldi %r4, %r4, 4
+	sldi %r5, %r5, 4
 # k |= u
 	.loc 1 3038
-	or %r3, %r3, %r4
+	or %r4, %r4, %r5
 # e = 0xcccccccccccccccc
 	.loc 1 3039
-	lis %r4, 52428
-	ori %r4, %r4, 52428
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 52428
-	ori %r4, %r4, 52428
+	lis %r5, 52428
+	ori %r5, %r5, 52428
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 52428
+	ori %r5, %r5, 52428
 # u = k & e
 	.loc 1 3040
-	and %r4, %r3, %r4
+	and %r5, %r4, %r5
 # k ^= u
 	.loc 1 3041
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 2
 	.loc 1 3042
-	sldi %r4, %r4, 2
+	sldi %r5, %r5, 2
 # k |= u
 	.loc 1 3043
-	or %r3, %r3, %r4
+	or %r4, %r4, %r5
 # e = 0xaaaaaaaaaaaaaaaa
 	.loc 1 3044
-	lis %r4, 43690
-	ori %r4, %r4, 43690
-	sldi %r4, %r4, 32
-	oris %r4, %r4, 43690
-	ori %r4, %r4, 43690
+	lis %r5, 43690
+	ori %r5, %r5, 43690
+	sldi %r5, %r5, 32
+	oris %r5, %r5, 43690
+	ori %r5, %r5, 43690
 # u = k & e
 	.loc 1 3045
-	and %r4, %r3, %r4
+	and %r5, %r4, %r5
 # k ^= u
 	.loc 1 3046
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 3047
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # k |= u
 	.loc 1 3048
-	or %r8, %r3, %r4
+	or %r8, %r4, %r5
 # a = mem64[x0 + 0]
 	.loc 1 3049
-	ld %r3, 0(%r7)
+	ld %r4, 0(%r3)
 # u = a >> 1
 	.loc 1 3050
-	srdi %r4, %r3, 1
+	srdi %r5, %r4, 1
 # u ^= a
 	.loc 1 3051
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 3052
-	and %r4, %r4, %r8
+	and %r5, %r5, %r8
 # a ^= u
 	.loc 1 3053
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 3054
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # a ^= u
 	.loc 1 3055
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem64[x0 + 0] = a
 	.loc 1 3056
-	std %r3, 0(%r7)
+	std %r4, 0(%r3)
 # a = mem64[x0 + 1024]
 	.loc 1 3057
-	ld %r3, 1024(%r7)
+	ld %r4, 1024(%r3)
 # u = a >> 1
 	.loc 1 3058
-	srdi %r4, %r3, 1
+	srdi %r5, %r4, 1
 # u ^= a
 	.loc 1 3059
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 3060
-	and %r4, %r4, %r8
+	and %r5, %r5, %r8
 # a ^= u
 	.loc 1 3061
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 3062
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # a ^= u
 	.loc 1 3063
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem64[x0 + 1024] = a
 	.loc 1 3064
-	std %r3, 1024(%r7)
+	std %r4, 1024(%r3)
 # a = mem64[x0 + 2048]
 	.loc 1 3065
-	ld %r3, 2048(%r7)
+	ld %r4, 2048(%r3)
 # u = a >> 1
 	.loc 1 3066
-	srdi %r4, %r3, 1
+	srdi %r5, %r4, 1
 # u ^= a
 	.loc 1 3067
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 3068
-	and %r4, %r4, %r8
+	and %r5, %r5, %r8
 # a ^= u
 	.loc 1 3069
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 3070
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # a ^= u
 	.loc 1 3071
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem64[x0 + 2048] = a
 	.loc 1 3072
-	std %r3, 2048(%r7)
+	std %r4, 2048(%r3)
 # a = mem64[x0 + 3072]
 	.loc 1 3073
-	ld %r3, 3072(%r7)
+	ld %r4, 3072(%r3)
 # u = a >> 1
 	.loc 1 3074
-	srdi %r4, %r3, 1
+	srdi %r5, %r4, 1
 # u ^= a
 	.loc 1 3075
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 3076
-	and %r4, %r4, %r8
+	and %r5, %r5, %r8
 # a ^= u
 	.loc 1 3077
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 3078
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # a ^= u
 	.loc 1 3079
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem64[x0 + 3072] = a
 	.loc 1 3080
-	std %r3, 3072(%r7)
+	std %r4, 3072(%r3)
 # a = mem64[x0 + 4096]
 	.loc 1 3081
-	ld %r3, 4096(%r7)
+	ld %r4, 4096(%r3)
 # u = a >> 1
 	.loc 1 3082
-	srdi %r4, %r3, 1
+	srdi %r5, %r4, 1
 # u ^= a
 	.loc 1 3083
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 3084
-	and %r4, %r4, %r8
+	and %r5, %r5, %r8
 # a ^= u
 	.loc 1 3085
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 3086
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # a ^= u
 	.loc 1 3087
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem64[x0 + 4096] = a
 	.loc 1 3088
-	std %r3, 4096(%r7)
+	std %r4, 4096(%r3)
 # a = mem64[x0 + 5120]
 	.loc 1 3089
-	ld %r3, 5120(%r7)
+	ld %r4, 5120(%r3)
 # u = a >> 1
 	.loc 1 3090
-	srdi %r4, %r3, 1
+	srdi %r5, %r4, 1
 # u ^= a
 	.loc 1 3091
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 3092
-	and %r4, %r4, %r8
+	and %r5, %r5, %r8
 # a ^= u
 	.loc 1 3093
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 3094
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # a ^= u
 	.loc 1 3095
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem64[x0 + 5120] = a
 	.loc 1 3096
-	std %r3, 5120(%r7)
+	std %r4, 5120(%r3)
 # a = mem64[x0 + 6144]
 	.loc 1 3097
-	ld %r3, 6144(%r7)
+	ld %r4, 6144(%r3)
 # u = a >> 1
 	.loc 1 3098
-	srdi %r4, %r3, 1
+	srdi %r5, %r4, 1
 # u ^= a
 	.loc 1 3099
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 3100
-	and %r4, %r4, %r8
+	and %r5, %r5, %r8
 # a ^= u
 	.loc 1 3101
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 3102
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # a ^= u
 	.loc 1 3103
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem64[x0 + 6144] = a
 	.loc 1 3104
-	std %r3, 6144(%r7)
+	std %r4, 6144(%r3)
 # a = mem64[x0 + 7168]
 	.loc 1 3105
-	ld %r3, 7168(%r7)
+	ld %r4, 7168(%r3)
 # u = a >> 1
 	.loc 1 3106
-	srdi %r4, %r3, 1
+	srdi %r5, %r4, 1
 # u ^= a
 	.loc 1 3107
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 3108
-	and %r4, %r4, %r8
+	and %r5, %r5, %r8
 # a ^= u
 	.loc 1 3109
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 3110
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # a ^= u
 	.loc 1 3111
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem64[x0 + 7168] = a
 	.loc 1 3112
-	std %r3, 7168(%r7)
+	std %r4, 7168(%r3)
 # a = mem64[x0 + 8192]
 	.loc 1 3113
-	ld %r3, 8192(%r7)
+	ld %r4, 8192(%r3)
 # u = a >> 1
 	.loc 1 3114
-	srdi %r4, %r3, 1
+	srdi %r5, %r4, 1
 # u ^= a
 	.loc 1 3115
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 3116
-	and %r4, %r4, %r8
+	and %r5, %r5, %r8
 # a ^= u
 	.loc 1 3117
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 3118
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # a ^= u
 	.loc 1 3119
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem64[x0 + 8192] = a
 	.loc 1 3120
-	std %r3, 8192(%r7)
+	std %r4, 8192(%r3)
 # a = mem64[x0 + 9216]
 	.loc 1 3121
-	ld %r3, 9216(%r7)
+	ld %r4, 9216(%r3)
 # u = a >> 1
 	.loc 1 3122
-	srdi %r4, %r3, 1
+	srdi %r5, %r4, 1
 # u ^= a
 	.loc 1 3123
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 3124
-	and %r4, %r4, %r8
+	and %r5, %r5, %r8
 # a ^= u
 	.loc 1 3125
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 3126
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # a ^= u
 	.loc 1 3127
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem64[x0 + 9216] = a
 	.loc 1 3128
-	std %r3, 9216(%r7)
+	std %r4, 9216(%r3)
 # a = mem64[x0 + 10240]
 	.loc 1 3129
-	ld %r3, 10240(%r7)
+	ld %r4, 10240(%r3)
 # u = a >> 1
 	.loc 1 3130
-	srdi %r4, %r3, 1
+	srdi %r5, %r4, 1
 # u ^= a
 	.loc 1 3131
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 3132
-	and %r4, %r4, %r8
+	and %r5, %r5, %r8
 # a ^= u
 	.loc 1 3133
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 3134
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # a ^= u
 	.loc 1 3135
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem64[x0 + 10240] = a
 	.loc 1 3136
-	std %r3, 10240(%r7)
+	std %r4, 10240(%r3)
 # a = mem64[x0 + 11264]
 	.loc 1 3137
-	ld %r3, 11264(%r7)
+	ld %r4, 11264(%r3)
 # u = a >> 1
 	.loc 1 3138
-	srdi %r4, %r3, 1
+	srdi %r5, %r4, 1
 # u ^= a
 	.loc 1 3139
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 3140
-	and %r4, %r4, %r8
+	and %r5, %r5, %r8
 # a ^= u
 	.loc 1 3141
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 3142
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # a ^= u
 	.loc 1 3143
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem64[x0 + 11264] = a
 	.loc 1 3144
-	std %r3, 11264(%r7)
+	std %r4, 11264(%r3)
 # a = mem64[x0 + 12288]
 	.loc 1 3145
-	ld %r3, 12288(%r7)
+	ld %r4, 12288(%r3)
 # u = a >> 1
 	.loc 1 3146
-	srdi %r4, %r3, 1
+	srdi %r5, %r4, 1
 # u ^= a
 	.loc 1 3147
-	xor %r4, %r4, %r3
+	xor %r5, %r5, %r4
 # u &= k
 	.loc 1 3148
-	and %r4, %r4, %r8
+	and %r5, %r5, %r8
 # a ^= u
 	.loc 1 3149
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # u <<= 1
 	.loc 1 3150
-	sldi %r4, %r4, 1
+	sldi %r5, %r5, 1
 # a ^= u
 	.loc 1 3151
-	xor %r3, %r3, %r4
+	xor %r4, %r4, %r5
 # mem64[x0 + 12288] = a
 	.loc 1 3152
-	std %r3, 12288(%r7)
+	std %r4, 12288(%r3)
 # x0 = x0 + 8
 	.loc 1 3153
-	addi %r7, %r7, 8
+	addi %r3, %r3, 8
 # c = c + 4
 	.loc 1 3154
-	addi %r6, %r6, 4
+	addi %r7, %r7, 4
 # o0 = o0 - 1
 	.loc 1 3155
-	addi %r5, %r5, -1
+	addi %r6, %r6, -1
 # =? o0 - 0
 	.loc 1 3156
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r6, 0
 # goto l24a if !=
 	.loc 1 3157
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_benes_ppc64_benes.l24a

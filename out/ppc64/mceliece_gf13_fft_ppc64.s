@@ -74713,31 +74713,32 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	std %r4, 13200(%r5)
 # f = &C
 	.loc 1 19982
-	la %r6, 112(%r1)
+	la %r8, 112(%r1)
+# h = v
+	.loc 1 19983
+	mr %r5, %r3
 # lo = mem64[f + 0]
 	.loc 1 19984
-	mr %r7, %r3
-	ld %r5, 0(%r6)
+	ld %r6, 0(%r8)
 # o0 = 64
 	.loc 1 19985
 	li %r4, 64
-	mr %r8, %r3
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l1:
 # y0 = lo << 63
 	.loc 1 19987
-	sldi %r3, %r5, 63
+	sldi %r7, %r6, 63
 # (int64) y0 >>= 63
 	.loc 1 19988
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # mem64[h + 0] = y0
 	.loc 1 19989
-	std %r3, 0(%r8)
+	std %r7, 0(%r5)
 # lo = lo >> 1
 	.loc 1 19990
-	srdi %r5, %r5, 1
+	srdi %r6, %r6, 1
 # h = h + 8
 	.loc 1 19991
-	addi %r8, %r8, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 19992
 	addi %r4, %r4, -1
@@ -74749,33 +74750,29 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l1
 # h = h - 512
 	.loc 1 19995
-	mr %r3, %r8
-	addi %r4, %r3, -512
+	addi %r5, %r5, -512
 # lo = mem64[f + 8]
 	.loc 1 19996
-	ld %r5, 8(%r6)
+	ld %r4, 8(%r8)
 # o0 = 64
 	.loc 1 19997
-	mr %r8, %r6
 	li %r6, 64
-	mr %r3, %r7
-	mr %r7, %r3
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l2:
 # y0 = lo << 63
 	.loc 1 19999
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 20000
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # mem64[h + 512] = y0
 	.loc 1 20001
-	std %r3, 512(%r4)
+	std %r7, 512(%r5)
 # lo = lo >> 1
 	.loc 1 20002
-	srdi %r5, %r5, 1
+	srdi %r4, %r4, 1
 # h = h + 8
 	.loc 1 20003
-	addi %r4, %r4, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 20004
 	addi %r6, %r6, -1
@@ -74787,33 +74784,29 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l2
 # h = h - 512
 	.loc 1 20007
-	addi %r4, %r4, -512
+	addi %r5, %r5, -512
 # lo = mem64[f + 16]
 	.loc 1 20008
-	mr %r6, %r8
-	ld %r5, 16(%r6)
+	ld %r4, 16(%r8)
 # o0 = 64
 	.loc 1 20009
-	mr %r8, %r6
 	li %r6, 64
-	mr %r3, %r7
-	mr %r7, %r3
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l3:
 # y0 = lo << 63
 	.loc 1 20011
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 20012
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # mem64[h + 1024] = y0
 	.loc 1 20013
-	std %r3, 1024(%r4)
+	std %r7, 1024(%r5)
 # lo = lo >> 1
 	.loc 1 20014
-	srdi %r5, %r5, 1
+	srdi %r4, %r4, 1
 # h = h + 8
 	.loc 1 20015
-	addi %r4, %r4, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 20016
 	addi %r6, %r6, -1
@@ -74825,33 +74818,29 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l3
 # h = h - 512
 	.loc 1 20019
-	addi %r4, %r4, -512
+	addi %r5, %r5, -512
 # lo = mem64[f + 24]
 	.loc 1 20020
-	mr %r6, %r8
-	ld %r5, 24(%r6)
+	ld %r4, 24(%r8)
 # o0 = 64
 	.loc 1 20021
-	mr %r8, %r6
 	li %r6, 64
-	mr %r3, %r7
-	mr %r7, %r3
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l4:
 # y0 = lo << 63
 	.loc 1 20023
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 20024
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # mem64[h + 1536] = y0
 	.loc 1 20025
-	std %r3, 1536(%r4)
+	std %r7, 1536(%r5)
 # lo = lo >> 1
 	.loc 1 20026
-	srdi %r5, %r5, 1
+	srdi %r4, %r4, 1
 # h = h + 8
 	.loc 1 20027
-	addi %r4, %r4, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 20028
 	addi %r6, %r6, -1
@@ -74863,33 +74852,29 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l4
 # h = h - 512
 	.loc 1 20031
-	addi %r4, %r4, -512
+	addi %r5, %r5, -512
 # lo = mem64[f + 32]
 	.loc 1 20032
-	mr %r6, %r8
-	ld %r5, 32(%r6)
+	ld %r4, 32(%r8)
 # o0 = 64
 	.loc 1 20033
-	mr %r8, %r6
 	li %r6, 64
-	mr %r3, %r7
-	mr %r7, %r3
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l5:
 # y0 = lo << 63
 	.loc 1 20035
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 20036
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # mem64[h + 2048] = y0
 	.loc 1 20037
-	std %r3, 2048(%r4)
+	std %r7, 2048(%r5)
 # lo = lo >> 1
 	.loc 1 20038
-	srdi %r5, %r5, 1
+	srdi %r4, %r4, 1
 # h = h + 8
 	.loc 1 20039
-	addi %r4, %r4, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 20040
 	addi %r6, %r6, -1
@@ -74901,33 +74886,29 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l5
 # h = h - 512
 	.loc 1 20043
-	addi %r4, %r4, -512
+	addi %r5, %r5, -512
 # lo = mem64[f + 40]
 	.loc 1 20044
-	mr %r6, %r8
-	ld %r5, 40(%r6)
+	ld %r4, 40(%r8)
 # o0 = 64
 	.loc 1 20045
-	mr %r8, %r6
 	li %r6, 64
-	mr %r3, %r7
-	mr %r7, %r3
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l6:
 # y0 = lo << 63
 	.loc 1 20047
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 20048
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # mem64[h + 2560] = y0
 	.loc 1 20049
-	std %r3, 2560(%r4)
+	std %r7, 2560(%r5)
 # lo = lo >> 1
 	.loc 1 20050
-	srdi %r5, %r5, 1
+	srdi %r4, %r4, 1
 # h = h + 8
 	.loc 1 20051
-	addi %r4, %r4, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 20052
 	addi %r6, %r6, -1
@@ -74939,33 +74920,29 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l6
 # h = h - 512
 	.loc 1 20055
-	addi %r4, %r4, -512
+	addi %r5, %r5, -512
 # lo = mem64[f + 48]
 	.loc 1 20056
-	mr %r6, %r8
-	ld %r5, 48(%r6)
+	ld %r4, 48(%r8)
 # o0 = 64
 	.loc 1 20057
-	mr %r8, %r6
 	li %r6, 64
-	mr %r3, %r7
-	mr %r7, %r3
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l7:
 # y0 = lo << 63
 	.loc 1 20059
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 20060
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # mem64[h + 3072] = y0
 	.loc 1 20061
-	std %r3, 3072(%r4)
+	std %r7, 3072(%r5)
 # lo = lo >> 1
 	.loc 1 20062
-	srdi %r5, %r5, 1
+	srdi %r4, %r4, 1
 # h = h + 8
 	.loc 1 20063
-	addi %r4, %r4, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 20064
 	addi %r6, %r6, -1
@@ -74977,33 +74954,29 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l7
 # h = h - 512
 	.loc 1 20067
-	addi %r4, %r4, -512
+	addi %r5, %r5, -512
 # lo = mem64[f + 56]
 	.loc 1 20068
-	mr %r6, %r8
-	ld %r5, 56(%r6)
+	ld %r4, 56(%r8)
 # o0 = 64
 	.loc 1 20069
-	mr %r8, %r6
 	li %r6, 64
-	mr %r3, %r7
-	mr %r7, %r3
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l8:
 # y0 = lo << 63
 	.loc 1 20071
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 20072
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # mem64[h + 3584] = y0
 	.loc 1 20073
-	std %r3, 3584(%r4)
+	std %r7, 3584(%r5)
 # lo = lo >> 1
 	.loc 1 20074
-	srdi %r5, %r5, 1
+	srdi %r4, %r4, 1
 # h = h + 8
 	.loc 1 20075
-	addi %r4, %r4, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 20076
 	addi %r6, %r6, -1
@@ -75015,33 +74988,29 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l8
 # h = h - 512
 	.loc 1 20079
-	addi %r4, %r4, -512
+	addi %r5, %r5, -512
 # lo = mem64[f + 64]
 	.loc 1 20080
-	mr %r6, %r8
-	ld %r5, 64(%r6)
+	ld %r4, 64(%r8)
 # o0 = 64
 	.loc 1 20081
-	mr %r8, %r6
 	li %r6, 64
-	mr %r3, %r7
-	mr %r7, %r3
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l9:
 # y0 = lo << 63
 	.loc 1 20083
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 20084
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # mem64[h + 4096] = y0
 	.loc 1 20085
-	std %r3, 4096(%r4)
+	std %r7, 4096(%r5)
 # lo = lo >> 1
 	.loc 1 20086
-	srdi %r5, %r5, 1
+	srdi %r4, %r4, 1
 # h = h + 8
 	.loc 1 20087
-	addi %r4, %r4, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 20088
 	addi %r6, %r6, -1
@@ -75053,33 +75022,29 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l9
 # h = h - 512
 	.loc 1 20091
-	addi %r4, %r4, -512
+	addi %r5, %r5, -512
 # lo = mem64[f + 72]
 	.loc 1 20092
-	mr %r6, %r8
-	ld %r5, 72(%r6)
+	ld %r4, 72(%r8)
 # o0 = 64
 	.loc 1 20093
-	mr %r8, %r6
 	li %r6, 64
-	mr %r3, %r7
-	mr %r7, %r3
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l10:
 # y0 = lo << 63
 	.loc 1 20095
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 20096
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # mem64[h + 4608] = y0
 	.loc 1 20097
-	std %r3, 4608(%r4)
+	std %r7, 4608(%r5)
 # lo = lo >> 1
 	.loc 1 20098
-	srdi %r5, %r5, 1
+	srdi %r4, %r4, 1
 # h = h + 8
 	.loc 1 20099
-	addi %r4, %r4, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 20100
 	addi %r6, %r6, -1
@@ -75091,33 +75056,29 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l10
 # h = h - 512
 	.loc 1 20103
-	addi %r4, %r4, -512
+	addi %r5, %r5, -512
 # lo = mem64[f + 80]
 	.loc 1 20104
-	mr %r6, %r8
-	ld %r5, 80(%r6)
+	ld %r4, 80(%r8)
 # o0 = 64
 	.loc 1 20105
-	mr %r8, %r6
 	li %r6, 64
-	mr %r3, %r7
-	mr %r7, %r3
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l11:
 # y0 = lo << 63
 	.loc 1 20107
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 20108
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # mem64[h + 5120] = y0
 	.loc 1 20109
-	std %r3, 5120(%r4)
+	std %r7, 5120(%r5)
 # lo = lo >> 1
 	.loc 1 20110
-	srdi %r5, %r5, 1
+	srdi %r4, %r4, 1
 # h = h + 8
 	.loc 1 20111
-	addi %r4, %r4, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 20112
 	addi %r6, %r6, -1
@@ -75129,33 +75090,29 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l11
 # h = h - 512
 	.loc 1 20115
-	addi %r4, %r4, -512
+	addi %r5, %r5, -512
 # lo = mem64[f + 88]
 	.loc 1 20116
-	mr %r6, %r8
-	ld %r5, 88(%r6)
+	ld %r4, 88(%r8)
 # o0 = 64
 	.loc 1 20117
-	mr %r8, %r6
 	li %r6, 64
-	mr %r3, %r7
-	mr %r7, %r3
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l12:
 # y0 = lo << 63
 	.loc 1 20119
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 20120
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # mem64[h + 5632] = y0
 	.loc 1 20121
-	std %r3, 5632(%r4)
+	std %r7, 5632(%r5)
 # lo = lo >> 1
 	.loc 1 20122
-	srdi %r5, %r5, 1
+	srdi %r4, %r4, 1
 # h = h + 8
 	.loc 1 20123
-	addi %r4, %r4, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 20124
 	addi %r6, %r6, -1
@@ -75167,33 +75124,29 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l12
 # h = h - 512
 	.loc 1 20127
-	addi %r4, %r4, -512
+	addi %r5, %r5, -512
 # lo = mem64[f + 96]
 	.loc 1 20128
-	mr %r6, %r8
-	ld %r5, 96(%r6)
+	ld %r4, 96(%r8)
 # o0 = 64
 	.loc 1 20129
-	mr %r8, %r6
 	li %r6, 64
-	mr %r3, %r7
-	mr %r7, %r3
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l13:
 # y0 = lo << 63
 	.loc 1 20131
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 20132
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # mem64[h + 6144] = y0
 	.loc 1 20133
-	std %r3, 6144(%r4)
+	std %r7, 6144(%r5)
 # lo = lo >> 1
 	.loc 1 20134
-	srdi %r5, %r5, 1
+	srdi %r4, %r4, 1
 # h = h + 8
 	.loc 1 20135
-	addi %r4, %r4, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 20136
 	addi %r6, %r6, -1
@@ -75205,33 +75158,29 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l13
 # h = h - 512
 	.loc 1 20139
-	addi %r4, %r4, -512
+	addi %r5, %r5, -512
 # lo = mem64[f + 104]
 	.loc 1 20140
-	mr %r6, %r8
-	ld %r5, 104(%r6)
+	ld %r4, 104(%r8)
 # o0 = 64
 	.loc 1 20141
-	mr %r8, %r6
 	li %r6, 64
-	mr %r3, %r7
-	mr %r7, %r3
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l14:
 # y0 = lo << 63
 	.loc 1 20143
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 20144
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # mem64[h + 6656] = y0
 	.loc 1 20145
-	std %r3, 6656(%r4)
+	std %r7, 6656(%r5)
 # lo = lo >> 1
 	.loc 1 20146
-	srdi %r5, %r5, 1
+	srdi %r4, %r4, 1
 # h = h + 8
 	.loc 1 20147
-	addi %r4, %r4, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 20148
 	addi %r6, %r6, -1
@@ -75243,33 +75192,29 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l14
 # h = h - 512
 	.loc 1 20151
-	addi %r4, %r4, -512
+	addi %r5, %r5, -512
 # lo = mem64[f + 112]
 	.loc 1 20152
-	mr %r6, %r8
-	ld %r5, 112(%r6)
+	ld %r4, 112(%r8)
 # o0 = 64
 	.loc 1 20153
-	mr %r8, %r6
 	li %r6, 64
-	mr %r3, %r7
-	mr %r7, %r3
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l15:
 # y0 = lo << 63
 	.loc 1 20155
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 20156
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # mem64[h + 7168] = y0
 	.loc 1 20157
-	std %r3, 7168(%r4)
+	std %r7, 7168(%r5)
 # lo = lo >> 1
 	.loc 1 20158
-	srdi %r5, %r5, 1
+	srdi %r4, %r4, 1
 # h = h + 8
 	.loc 1 20159
-	addi %r4, %r4, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 20160
 	addi %r6, %r6, -1
@@ -75281,33 +75226,29 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l15
 # h = h - 512
 	.loc 1 20163
-	addi %r4, %r4, -512
+	addi %r5, %r5, -512
 # lo = mem64[f + 120]
 	.loc 1 20164
-	mr %r6, %r8
-	ld %r5, 120(%r6)
+	ld %r4, 120(%r8)
 # o0 = 64
 	.loc 1 20165
-	mr %r8, %r6
 	li %r6, 64
-	mr %r3, %r7
-	mr %r7, %r3
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l16:
 # y0 = lo << 63
 	.loc 1 20167
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 20168
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # mem64[h + 7680] = y0
 	.loc 1 20169
-	std %r3, 7680(%r4)
+	std %r7, 7680(%r5)
 # lo = lo >> 1
 	.loc 1 20170
-	srdi %r5, %r5, 1
+	srdi %r4, %r4, 1
 # h = h + 8
 	.loc 1 20171
-	addi %r4, %r4, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 20172
 	addi %r6, %r6, -1
@@ -75319,33 +75260,29 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l16
 # h = h - 512
 	.loc 1 20175
-	addi %r4, %r4, -512
+	addi %r5, %r5, -512
 # lo = mem64[f + 128]
 	.loc 1 20176
-	mr %r6, %r8
-	ld %r5, 128(%r6)
+	ld %r4, 128(%r8)
 # o0 = 64
 	.loc 1 20177
-	mr %r8, %r6
 	li %r6, 64
-	mr %r3, %r7
-	mr %r7, %r3
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l17:
 # y0 = lo << 63
 	.loc 1 20179
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 20180
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # mem64[h + 8192] = y0
 	.loc 1 20181
-	std %r3, 8192(%r4)
+	std %r7, 8192(%r5)
 # lo = lo >> 1
 	.loc 1 20182
-	srdi %r5, %r5, 1
+	srdi %r4, %r4, 1
 # h = h + 8
 	.loc 1 20183
-	addi %r4, %r4, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 20184
 	addi %r6, %r6, -1
@@ -75357,33 +75294,29 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l17
 # h = h - 512
 	.loc 1 20187
-	addi %r4, %r4, -512
+	addi %r5, %r5, -512
 # lo = mem64[f + 136]
 	.loc 1 20188
-	mr %r6, %r8
-	ld %r5, 136(%r6)
+	ld %r4, 136(%r8)
 # o0 = 64
 	.loc 1 20189
-	mr %r8, %r6
 	li %r6, 64
-	mr %r3, %r7
-	mr %r7, %r3
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l18:
 # y0 = lo << 63
 	.loc 1 20191
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 20192
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # mem64[h + 8704] = y0
 	.loc 1 20193
-	std %r3, 8704(%r4)
+	std %r7, 8704(%r5)
 # lo = lo >> 1
 	.loc 1 20194
-	srdi %r5, %r5, 1
+	srdi %r4, %r4, 1
 # h = h + 8
 	.loc 1 20195
-	addi %r4, %r4, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 20196
 	addi %r6, %r6, -1
@@ -75395,33 +75328,29 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l18
 # h = h - 512
 	.loc 1 20199
-	addi %r4, %r4, -512
+	addi %r5, %r5, -512
 # lo = mem64[f + 144]
 	.loc 1 20200
-	mr %r6, %r8
-	ld %r5, 144(%r6)
+	ld %r4, 144(%r8)
 # o0 = 64
 	.loc 1 20201
-	mr %r8, %r6
 	li %r6, 64
-	mr %r3, %r7
-	mr %r7, %r3
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l19:
 # y0 = lo << 63
 	.loc 1 20203
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 20204
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # mem64[h + 9216] = y0
 	.loc 1 20205
-	std %r3, 9216(%r4)
+	std %r7, 9216(%r5)
 # lo = lo >> 1
 	.loc 1 20206
-	srdi %r5, %r5, 1
+	srdi %r4, %r4, 1
 # h = h + 8
 	.loc 1 20207
-	addi %r4, %r4, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 20208
 	addi %r6, %r6, -1
@@ -75433,33 +75362,29 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l19
 # h = h - 512
 	.loc 1 20211
-	addi %r4, %r4, -512
+	addi %r5, %r5, -512
 # lo = mem64[f + 152]
 	.loc 1 20212
-	mr %r6, %r8
-	ld %r5, 152(%r6)
+	ld %r4, 152(%r8)
 # o0 = 64
 	.loc 1 20213
-	mr %r8, %r6
 	li %r6, 64
-	mr %r3, %r7
-	mr %r7, %r3
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l20:
 # y0 = lo << 63
 	.loc 1 20215
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 20216
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # mem64[h + 9728] = y0
 	.loc 1 20217
-	std %r3, 9728(%r4)
+	std %r7, 9728(%r5)
 # lo = lo >> 1
 	.loc 1 20218
-	srdi %r5, %r5, 1
+	srdi %r4, %r4, 1
 # h = h + 8
 	.loc 1 20219
-	addi %r4, %r4, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 20220
 	addi %r6, %r6, -1
@@ -75471,33 +75396,29 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l20
 # h = h - 512
 	.loc 1 20223
-	addi %r4, %r4, -512
+	addi %r5, %r5, -512
 # lo = mem64[f + 160]
 	.loc 1 20224
-	mr %r6, %r8
-	ld %r5, 160(%r6)
+	ld %r4, 160(%r8)
 # o0 = 64
 	.loc 1 20225
-	mr %r8, %r6
 	li %r6, 64
-	mr %r3, %r7
-	mr %r7, %r3
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l21:
 # y0 = lo << 63
 	.loc 1 20227
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 20228
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # mem64[h + 10240] = y0
 	.loc 1 20229
-	std %r3, 10240(%r4)
+	std %r7, 10240(%r5)
 # lo = lo >> 1
 	.loc 1 20230
-	srdi %r5, %r5, 1
+	srdi %r4, %r4, 1
 # h = h + 8
 	.loc 1 20231
-	addi %r4, %r4, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 20232
 	addi %r6, %r6, -1
@@ -75509,33 +75430,29 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l21
 # h = h - 512
 	.loc 1 20235
-	addi %r4, %r4, -512
+	addi %r5, %r5, -512
 # lo = mem64[f + 168]
 	.loc 1 20236
-	mr %r6, %r8
-	ld %r5, 168(%r6)
+	ld %r4, 168(%r8)
 # o0 = 64
 	.loc 1 20237
-	mr %r8, %r6
 	li %r6, 64
-	mr %r3, %r7
-	mr %r7, %r3
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l22:
 # y0 = lo << 63
 	.loc 1 20239
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 20240
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # mem64[h + 10752] = y0
 	.loc 1 20241
-	std %r3, 10752(%r4)
+	std %r7, 10752(%r5)
 # lo = lo >> 1
 	.loc 1 20242
-	srdi %r5, %r5, 1
+	srdi %r4, %r4, 1
 # h = h + 8
 	.loc 1 20243
-	addi %r4, %r4, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 20244
 	addi %r6, %r6, -1
@@ -75547,33 +75464,29 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l22
 # h = h - 512
 	.loc 1 20247
-	addi %r4, %r4, -512
+	addi %r5, %r5, -512
 # lo = mem64[f + 176]
 	.loc 1 20248
-	mr %r6, %r8
-	ld %r5, 176(%r6)
+	ld %r4, 176(%r8)
 # o0 = 64
 	.loc 1 20249
-	mr %r8, %r6
 	li %r6, 64
-	mr %r3, %r7
-	mr %r7, %r3
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l23:
 # y0 = lo << 63
 	.loc 1 20251
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 20252
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # mem64[h + 11264] = y0
 	.loc 1 20253
-	std %r3, 11264(%r4)
+	std %r7, 11264(%r5)
 # lo = lo >> 1
 	.loc 1 20254
-	srdi %r5, %r5, 1
+	srdi %r4, %r4, 1
 # h = h + 8
 	.loc 1 20255
-	addi %r4, %r4, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 20256
 	addi %r6, %r6, -1
@@ -75585,33 +75498,29 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l23
 # h = h - 512
 	.loc 1 20259
-	addi %r4, %r4, -512
+	addi %r5, %r5, -512
 # lo = mem64[f + 184]
 	.loc 1 20260
-	mr %r6, %r8
-	ld %r5, 184(%r6)
+	ld %r4, 184(%r8)
 # o0 = 64
 	.loc 1 20261
-	mr %r8, %r6
 	li %r6, 64
-	mr %r3, %r7
-	mr %r7, %r3
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l24:
 # y0 = lo << 63
 	.loc 1 20263
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 20264
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # mem64[h + 11776] = y0
 	.loc 1 20265
-	std %r3, 11776(%r4)
+	std %r7, 11776(%r5)
 # lo = lo >> 1
 	.loc 1 20266
-	srdi %r5, %r5, 1
+	srdi %r4, %r4, 1
 # h = h + 8
 	.loc 1 20267
-	addi %r4, %r4, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 20268
 	addi %r6, %r6, -1
@@ -75623,33 +75532,29 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l24
 # h = h - 512
 	.loc 1 20271
-	addi %r4, %r4, -512
+	addi %r5, %r5, -512
 # lo = mem64[f + 192]
 	.loc 1 20272
-	mr %r6, %r8
-	ld %r5, 192(%r6)
+	ld %r4, 192(%r8)
 # o0 = 64
 	.loc 1 20273
-	mr %r8, %r6
 	li %r6, 64
-	mr %r3, %r7
-	mr %r7, %r3
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l25:
 # y0 = lo << 63
 	.loc 1 20275
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 20276
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # mem64[h + 12288] = y0
 	.loc 1 20277
-	std %r3, 12288(%r4)
+	std %r7, 12288(%r5)
 # lo = lo >> 1
 	.loc 1 20278
-	srdi %r5, %r5, 1
+	srdi %r4, %r4, 1
 # h = h + 8
 	.loc 1 20279
-	addi %r4, %r4, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 20280
 	addi %r6, %r6, -1
@@ -75661,32 +75566,29 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l25
 # h = h - 512
 	.loc 1 20283
-	addi %r4, %r4, -512
+	addi %r5, %r5, -512
 # lo = mem64[f + 200]
 	.loc 1 20284
-	mr %r6, %r8
-	ld %r5, 200(%r6)
+	ld %r4, 200(%r8)
 # o0 = 64
 	.loc 1 20285
 	li %r6, 64
-	mr %r3, %r7
-	mr %r7, %r3
 .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l26:
 # y0 = lo << 63
 	.loc 1 20287
-	sldi %r3, %r5, 63
+	sldi %r7, %r4, 63
 # (int64) y0 >>= 63
 	.loc 1 20288
-	sradi %r3, %r3, 63
+	sradi %r7, %r7, 63
 # mem64[h + 12800] = y0
 	.loc 1 20289
-	std %r3, 12800(%r4)
+	std %r7, 12800(%r5)
 # lo = lo >> 1
 	.loc 1 20290
-	srdi %r5, %r5, 1
+	srdi %r4, %r4, 1
 # h = h + 8
 	.loc 1 20291
-	addi %r4, %r4, 8
+	addi %r5, %r5, 8
 # o0 = o0 - 1
 	.loc 1 20292
 	addi %r6, %r6, -1
@@ -75698,10 +75600,9 @@ qhasm_kernel_mceliece_gf13_fft_ppc64_fft:
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_fft_ppc64_fft.l26
 # h = h - 512
 	.loc 1 20295
-	addi %r4, %r4, -512
+	addi %r5, %r5, -512
 # p = v
 	.loc 1 20297
-	mr %r3, %r7
 	mr %r7, %r3
 # o1 = 64
 	.loc 1 20298

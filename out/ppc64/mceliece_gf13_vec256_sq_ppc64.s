@@ -22,170 +22,167 @@ qhasm_kernel_mceliece_gf13_vec256_sq_ppc64_sq:
 	std %r31, 168(%r1)
 # i = 4
 	.loc 1 13
-	li %r5, 4
-	mr %r11, %r3
-	mr %r12, %r4
-	mr %r10, %r5
+	li %r12, 4
 .Lqhasm_kernel_mceliece_gf13_vec256_sq_ppc64_sq.pass:
 # v0 = mem64[f + 0]
 	.loc 1 15
-	ld %r3, 0(%r12)
+	ld %r5, 0(%r4)
 # v1 = mem64[f + 352]
 	.loc 1 16
-	ld %r31, 352(%r12)
+	ld %r31, 352(%r4)
 # v0 = v0 ^ v1
 	.loc 1 17
-	xor %r9, %r3, %r31
+	xor %r11, %r5, %r31
 # v2 = mem64[f + 224]
 	.loc 1 18
-	ld %r3, 224(%r12)
+	ld %r5, 224(%r4)
 # v3 = v2 ^ v1
 	.loc 1 19
-	xor %r4, %r3, %r31
+	xor %r6, %r5, %r31
 # v4 = mem64[f + 384]
 	.loc 1 20
-	ld %r30, 384(%r12)
+	ld %r30, 384(%r4)
 # v3 = v3 ^ v4
 	.loc 1 21
-	xor %r29, %r4, %r30
+	xor %r29, %r6, %r30
 # v5 = mem64[f + 32]
 	.loc 1 22
-	ld %r4, 32(%r12)
+	ld %r6, 32(%r4)
 # v5 = v5 ^ v2
 	.loc 1 23
-	xor %r28, %r4, %r3
+	xor %r28, %r6, %r5
 # v6 = mem64[f + 256]
 	.loc 1 24
-	ld %r4, 256(%r12)
+	ld %r6, 256(%r4)
 # v7 = v6 ^ v1
 	.loc 1 25
-	xor %r5, %r4, %r31
+	xor %r7, %r6, %r31
 # v7 = v7 ^ v4
 	.loc 1 26
-	xor %r27, %r5, %r30
+	xor %r27, %r7, %r30
 # v8 = mem64[f + 64]
 	.loc 1 27
-	ld %r5, 64(%r12)
+	ld %r7, 64(%r4)
 # v8 = v8 ^ v2
 	.loc 1 28
-	xor %r5, %r5, %r3
+	xor %r7, %r7, %r5
 # v8 = v8 ^ v6
 	.loc 1 29
-	xor %r5, %r5, %r4
+	xor %r7, %r7, %r6
 # v8 = v8 ^ v1
 	.loc 1 30
-	xor %r5, %r5, %r31
+	xor %r7, %r7, %r31
 # v8 = v8 ^ v4
 	.loc 1 31
-	xor %r25, %r5, %r30
+	xor %r25, %r7, %r30
 # v9 = mem64[f + 288]
 	.loc 1 32
-	ld %r5, 288(%r12)
+	ld %r7, 288(%r4)
 # v2 = v2 ^ v9
 	.loc 1 33
-	xor %r24, %r3, %r5
+	xor %r24, %r5, %r7
 # v10 = mem64[f + 96]
 	.loc 1 34
-	ld %r3, 96(%r12)
+	ld %r5, 96(%r4)
 # v10 = v10 ^ v6
 	.loc 1 35
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # v10 = v10 ^ v9
 	.loc 1 36
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # v10 = v10 ^ v4
 	.loc 1 37
-	xor %r6, %r3, %r30
+	xor %r8, %r5, %r30
 # v11 = mem64[f + 320]
 	.loc 1 38
-	ld %r3, 320(%r12)
+	ld %r5, 320(%r4)
 # v6 = v6 ^ v11
 	.loc 1 39
-	xor %r7, %r4, %r3
+	xor %r9, %r6, %r5
 # v12 = mem64[f + 128]
 	.loc 1 40
-	ld %r4, 128(%r12)
+	ld %r6, 128(%r4)
 # v12 = v12 ^ v9
 	.loc 1 41
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # v12 = v12 ^ v11
 	.loc 1 42
-	xor %r8, %r4, %r3
+	xor %r10, %r6, %r5
 # v9 = v9 ^ v1
 	.loc 1 43
-	xor %r5, %r5, %r31
+	xor %r7, %r7, %r31
 # v13 = mem64[f + 160]
 	.loc 1 44
-	ld %r4, 160(%r12)
+	ld %r6, 160(%r4)
 # v13 = v13 ^ v11
 	.loc 1 45
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # v13 = v13 ^ v1
 	.loc 1 46
-	xor %r4, %r4, %r31
+	xor %r6, %r6, %r31
 # v11 = v11 ^ v4
 	.loc 1 47
-	xor %r26, %r3, %r30
+	xor %r26, %r5, %r30
 # v14 = mem64[f + 192]
 	.loc 1 48
-	ld %r3, 192(%r12)
+	ld %r5, 192(%r4)
 # v1 = v14 ^ v1
 	.loc 1 49
-	xor %r31, %r3, %r31
+	xor %r31, %r5, %r31
 # v4 = v1 ^ v4
 	.loc 1 50
 	xor %r30, %r31, %r30
 # mem64[h + 0] = v0
 	.loc 1 51
-	std %r9, 0(%r11)
+	std %r11, 0(%r3)
 # mem64[h + 32] = v3
 	.loc 1 52
-	std %r29, 32(%r11)
+	std %r29, 32(%r3)
 # mem64[h + 64] = v5
 	.loc 1 53
-	std %r28, 64(%r11)
+	std %r28, 64(%r3)
 # mem64[h + 96] = v7
 	.loc 1 54
-	std %r27, 96(%r11)
+	std %r27, 96(%r3)
 # mem64[h + 128] = v8
 	.loc 1 55
-	std %r25, 128(%r11)
+	std %r25, 128(%r3)
 # mem64[h + 160] = v2
 	.loc 1 56
-	std %r24, 160(%r11)
+	std %r24, 160(%r3)
 # mem64[h + 192] = v10
 	.loc 1 57
-	std %r6, 192(%r11)
+	std %r8, 192(%r3)
 # mem64[h + 224] = v6
 	.loc 1 58
-	std %r7, 224(%r11)
+	std %r9, 224(%r3)
 # mem64[h + 256] = v12
 	.loc 1 59
-	std %r8, 256(%r11)
+	std %r10, 256(%r3)
 # mem64[h + 288] = v9
 	.loc 1 60
-	std %r5, 288(%r11)
+	std %r7, 288(%r3)
 # mem64[h + 320] = v13
 	.loc 1 61
-	std %r4, 320(%r11)
+	std %r6, 320(%r3)
 # mem64[h + 352] = v11
 	.loc 1 62
-	std %r26, 352(%r11)
+	std %r26, 352(%r3)
 # mem64[h + 384] = v4
 	.loc 1 63
-	std %r30, 384(%r11)
+	std %r30, 384(%r3)
 # h = h + 8
 	.loc 1 64
-	addi %r11, %r11, 8
+	addi %r3, %r3, 8
 # f = f + 8
 	.loc 1 65
-	addi %r12, %r12, 8
+	addi %r4, %r4, 8
 # i = i - 1
 	.loc 1 66
-	addi %r10, %r10, -1
+	addi %r12, %r12, -1
 # =? i - 0
 	.loc 1 67
-	cmpldi %cr0, %r10, 0
+	cmpldi %cr0, %r12, 0
 # goto pass if !=
 	.loc 1 68
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_vec256_sq_ppc64_sq.pass

@@ -22,170 +22,167 @@ qhasm_kernel_mceliece_gf13_vec512_sq_ppc64_sq:
 	std %r31, 168(%r1)
 # i = 8
 	.loc 1 13
-	li %r5, 8
-	mr %r11, %r3
-	mr %r12, %r4
-	mr %r10, %r5
+	li %r12, 8
 .Lqhasm_kernel_mceliece_gf13_vec512_sq_ppc64_sq.pass:
 # v0 = mem64[f + 0]
 	.loc 1 15
-	ld %r3, 0(%r12)
+	ld %r5, 0(%r4)
 # v1 = mem64[f + 704]
 	.loc 1 16
-	ld %r31, 704(%r12)
+	ld %r31, 704(%r4)
 # v0 = v0 ^ v1
 	.loc 1 17
-	xor %r9, %r3, %r31
+	xor %r11, %r5, %r31
 # v2 = mem64[f + 448]
 	.loc 1 18
-	ld %r3, 448(%r12)
+	ld %r5, 448(%r4)
 # v3 = v2 ^ v1
 	.loc 1 19
-	xor %r4, %r3, %r31
+	xor %r6, %r5, %r31
 # v4 = mem64[f + 768]
 	.loc 1 20
-	ld %r30, 768(%r12)
+	ld %r30, 768(%r4)
 # v3 = v3 ^ v4
 	.loc 1 21
-	xor %r29, %r4, %r30
+	xor %r29, %r6, %r30
 # v5 = mem64[f + 64]
 	.loc 1 22
-	ld %r4, 64(%r12)
+	ld %r6, 64(%r4)
 # v5 = v5 ^ v2
 	.loc 1 23
-	xor %r28, %r4, %r3
+	xor %r28, %r6, %r5
 # v6 = mem64[f + 512]
 	.loc 1 24
-	ld %r4, 512(%r12)
+	ld %r6, 512(%r4)
 # v7 = v6 ^ v1
 	.loc 1 25
-	xor %r5, %r4, %r31
+	xor %r7, %r6, %r31
 # v7 = v7 ^ v4
 	.loc 1 26
-	xor %r27, %r5, %r30
+	xor %r27, %r7, %r30
 # v8 = mem64[f + 128]
 	.loc 1 27
-	ld %r5, 128(%r12)
+	ld %r7, 128(%r4)
 # v8 = v8 ^ v2
 	.loc 1 28
-	xor %r5, %r5, %r3
+	xor %r7, %r7, %r5
 # v8 = v8 ^ v6
 	.loc 1 29
-	xor %r5, %r5, %r4
+	xor %r7, %r7, %r6
 # v8 = v8 ^ v1
 	.loc 1 30
-	xor %r5, %r5, %r31
+	xor %r7, %r7, %r31
 # v8 = v8 ^ v4
 	.loc 1 31
-	xor %r25, %r5, %r30
+	xor %r25, %r7, %r30
 # v9 = mem64[f + 576]
 	.loc 1 32
-	ld %r5, 576(%r12)
+	ld %r7, 576(%r4)
 # v2 = v2 ^ v9
 	.loc 1 33
-	xor %r24, %r3, %r5
+	xor %r24, %r5, %r7
 # v10 = mem64[f + 192]
 	.loc 1 34
-	ld %r3, 192(%r12)
+	ld %r5, 192(%r4)
 # v10 = v10 ^ v6
 	.loc 1 35
-	xor %r3, %r3, %r4
+	xor %r5, %r5, %r6
 # v10 = v10 ^ v9
 	.loc 1 36
-	xor %r3, %r3, %r5
+	xor %r5, %r5, %r7
 # v10 = v10 ^ v4
 	.loc 1 37
-	xor %r6, %r3, %r30
+	xor %r8, %r5, %r30
 # v11 = mem64[f + 640]
 	.loc 1 38
-	ld %r3, 640(%r12)
+	ld %r5, 640(%r4)
 # v6 = v6 ^ v11
 	.loc 1 39
-	xor %r7, %r4, %r3
+	xor %r9, %r6, %r5
 # v12 = mem64[f + 256]
 	.loc 1 40
-	ld %r4, 256(%r12)
+	ld %r6, 256(%r4)
 # v12 = v12 ^ v9
 	.loc 1 41
-	xor %r4, %r4, %r5
+	xor %r6, %r6, %r7
 # v12 = v12 ^ v11
 	.loc 1 42
-	xor %r8, %r4, %r3
+	xor %r10, %r6, %r5
 # v9 = v9 ^ v1
 	.loc 1 43
-	xor %r5, %r5, %r31
+	xor %r7, %r7, %r31
 # v13 = mem64[f + 320]
 	.loc 1 44
-	ld %r4, 320(%r12)
+	ld %r6, 320(%r4)
 # v13 = v13 ^ v11
 	.loc 1 45
-	xor %r4, %r4, %r3
+	xor %r6, %r6, %r5
 # v13 = v13 ^ v1
 	.loc 1 46
-	xor %r4, %r4, %r31
+	xor %r6, %r6, %r31
 # v11 = v11 ^ v4
 	.loc 1 47
-	xor %r26, %r3, %r30
+	xor %r26, %r5, %r30
 # v14 = mem64[f + 384]
 	.loc 1 48
-	ld %r3, 384(%r12)
+	ld %r5, 384(%r4)
 # v1 = v14 ^ v1
 	.loc 1 49
-	xor %r31, %r3, %r31
+	xor %r31, %r5, %r31
 # v4 = v1 ^ v4
 	.loc 1 50
 	xor %r30, %r31, %r30
 # mem64[h + 0] = v0
 	.loc 1 51
-	std %r9, 0(%r11)
+	std %r11, 0(%r3)
 # mem64[h + 64] = v3
 	.loc 1 52
-	std %r29, 64(%r11)
+	std %r29, 64(%r3)
 # mem64[h + 128] = v5
 	.loc 1 53
-	std %r28, 128(%r11)
+	std %r28, 128(%r3)
 # mem64[h + 192] = v7
 	.loc 1 54
-	std %r27, 192(%r11)
+	std %r27, 192(%r3)
 # mem64[h + 256] = v8
 	.loc 1 55
-	std %r25, 256(%r11)
+	std %r25, 256(%r3)
 # mem64[h + 320] = v2
 	.loc 1 56
-	std %r24, 320(%r11)
+	std %r24, 320(%r3)
 # mem64[h + 384] = v10
 	.loc 1 57
-	std %r6, 384(%r11)
+	std %r8, 384(%r3)
 # mem64[h + 448] = v6
 	.loc 1 58
-	std %r7, 448(%r11)
+	std %r9, 448(%r3)
 # mem64[h + 512] = v12
 	.loc 1 59
-	std %r8, 512(%r11)
+	std %r10, 512(%r3)
 # mem64[h + 576] = v9
 	.loc 1 60
-	std %r5, 576(%r11)
+	std %r7, 576(%r3)
 # mem64[h + 640] = v13
 	.loc 1 61
-	std %r4, 640(%r11)
+	std %r6, 640(%r3)
 # mem64[h + 704] = v11
 	.loc 1 62
-	std %r26, 704(%r11)
+	std %r26, 704(%r3)
 # mem64[h + 768] = v4
 	.loc 1 63
-	std %r30, 768(%r11)
+	std %r30, 768(%r3)
 # h = h + 8
 	.loc 1 64
-	addi %r11, %r11, 8
+	addi %r3, %r3, 8
 # f = f + 8
 	.loc 1 65
-	addi %r12, %r12, 8
+	addi %r4, %r4, 8
 # i = i - 1
 	.loc 1 66
-	addi %r10, %r10, -1
+	addi %r12, %r12, -1
 # =? i - 0
 	.loc 1 67
-	cmpldi %cr0, %r10, 0
+	cmpldi %cr0, %r12, 0
 # goto pass if !=
 	.loc 1 68
 	bne %cr0, .Lqhasm_kernel_mceliece_gf13_vec512_sq_ppc64_sq.pass

@@ -11,87 +11,81 @@ qhasm_kernel_core_mult3sntrup653_ppc64_mul:
 	.text
 	.p2align 5
 .L.qhasm_kernel_core_mult3sntrup653_ppc64_mul:
-	stdu %r1, -192(%r1)
-	std %r23, 112(%r1)
-	std %r24, 120(%r1)
-	std %r25, 128(%r1)
-	std %r26, 136(%r1)
-	std %r27, 144(%r1)
-	std %r28, 152(%r1)
-	std %r29, 160(%r1)
-	std %r30, 168(%r1)
-	std %r31, 176(%r1)
-# input out in k c w
-	.loc 1 11
-	mr %r8, %r3
-	mr %r9, %r4
-	mr %r10, %r5
+	stdu %r1, -176(%r1)
+	std %r24, 112(%r1)
+	std %r25, 120(%r1)
+	std %r26, 128(%r1)
+	std %r27, 136(%r1)
+	std %r28, 144(%r1)
+	std %r29, 152(%r1)
+	std %r30, 160(%r1)
+	std %r31, 168(%r1)
 # w = w + 15
 	.loc 1 13
-	addi %r4, %r7, 15
+	addi %r7, %r7, 15
 # t0 = -16
 	.loc 1 14
-	li %r3, -16
+	li %r6, -16
 # w = w & t0
 	.loc 1 15
-	and %r7, %r4, %r3
+	and %r9, %r7, %r6
 # pa = 169964
 	.loc 1 16
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 38892
+	li %r6, 0
+	oris %r6, %r6, 2
+	ori %r6, %r6, 38892
 # pa = w + pa
 	.loc 1 17
-	add %r5, %r7, %r3
+	add %r8, %r9, %r6
 # z0 = 0
 	.loc 1 18
-	li %r3, 0
+	li %r6, 0
 # i1 = 7
 	.loc 1 19
-	li %r4, 7
+	li %r7, 7
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop1:
 # mem16[pa] = z0
 	.loc 1 21
-	sth %r3, 0(%r5)
+	sth %r6, 0(%r8)
 # mem16[pa + 2] = z0
 	.loc 1 22
-	sth %r3, 2(%r5)
+	sth %r6, 2(%r8)
 # mem16[pa + 4] = z0
 	.loc 1 23
-	sth %r3, 4(%r5)
+	sth %r6, 4(%r8)
 # mem16[pa + 6] = z0
 	.loc 1 24
-	sth %r3, 6(%r5)
+	sth %r6, 6(%r8)
 # mem16[pa + 8] = z0
 	.loc 1 25
-	sth %r3, 8(%r5)
+	sth %r6, 8(%r8)
 # mem16[pa + 10] = z0
 	.loc 1 26
-	sth %r3, 10(%r5)
+	sth %r6, 10(%r8)
 # mem16[pa + 12] = z0
 	.loc 1 27
-	sth %r3, 12(%r5)
+	sth %r6, 12(%r8)
 # mem16[pa + 14] = z0
 	.loc 1 28
-	sth %r3, 14(%r5)
+	sth %r6, 14(%r8)
 # pa = pa + 16
 	.loc 1 29
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # i1 = i1 - 1
 	.loc 1 30
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i1 - 0
 	.loc 1 31
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop1 if !=
 	.loc 1 32
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop1
 # mem16[pa] = z0
 	.loc 1 33
-	sth %r3, 0(%r5)
+	sth %r6, 0(%r8)
 # mem16[pa + 2] = z0
 	.loc 1 34
-	sth %r3, 2(%r5)
+	sth %r6, 2(%r8)
 # pa = 169312
 	.loc 1 35
 	li %r6, 0
@@ -99,66 +93,59 @@ qhasm_kernel_core_mult3sntrup653_ppc64_mul:
 	ori %r6, %r6, 38240
 # pa = w + pa
 	.loc 1 36
-	add %r6, %r7, %r6
-# qa = in
-	.loc 1 37
-	mr %r11, %r7
-	mr %r4, %r9
+	add %r6, %r9, %r6
 # i1 = 81
 	.loc 1 39
 	li %r7, 81
-	mr %r3, %r8
-	mr %r8, %r3
-	mr %r5, %r10
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop2:
 # t0 = mem8[qa]
 	.loc 1 41
-	lbz %r3, 0(%r4)
+	lbz %r8, 0(%r4)
 # mem8[qb] = t0
 	.loc 1 42
-	stb %r3, 0(%r6)
+	stb %r8, 0(%r6)
 # t0 = mem8[qa + 1]
 	.loc 1 43
-	lbz %r3, 1(%r4)
+	lbz %r8, 1(%r4)
 # mem8[qb + 1] = t0
 	.loc 1 44
-	stb %r3, 1(%r6)
+	stb %r8, 1(%r6)
 # t0 = mem8[qa + 2]
 	.loc 1 45
-	lbz %r3, 2(%r4)
+	lbz %r8, 2(%r4)
 # mem8[qb + 2] = t0
 	.loc 1 46
-	stb %r3, 2(%r6)
+	stb %r8, 2(%r6)
 # t0 = mem8[qa + 3]
 	.loc 1 47
-	lbz %r3, 3(%r4)
+	lbz %r8, 3(%r4)
 # mem8[qb + 3] = t0
 	.loc 1 48
-	stb %r3, 3(%r6)
+	stb %r8, 3(%r6)
 # t0 = mem8[qa + 4]
 	.loc 1 49
-	lbz %r3, 4(%r4)
+	lbz %r8, 4(%r4)
 # mem8[qb + 4] = t0
 	.loc 1 50
-	stb %r3, 4(%r6)
+	stb %r8, 4(%r6)
 # t0 = mem8[qa + 5]
 	.loc 1 51
-	lbz %r3, 5(%r4)
+	lbz %r8, 5(%r4)
 # mem8[qb + 5] = t0
 	.loc 1 52
-	stb %r3, 5(%r6)
+	stb %r8, 5(%r6)
 # t0 = mem8[qa + 6]
 	.loc 1 53
-	lbz %r3, 6(%r4)
+	lbz %r8, 6(%r4)
 # mem8[qb + 6] = t0
 	.loc 1 54
-	stb %r3, 6(%r6)
+	stb %r8, 6(%r6)
 # t0 = mem8[qa + 7]
 	.loc 1 55
-	lbz %r3, 7(%r4)
+	lbz %r8, 7(%r4)
 # mem8[qb + 7] = t0
 	.loc 1 56
-	stb %r3, 7(%r6)
+	stb %r8, 7(%r6)
 # qa = qa + 8
 	.loc 1 57
 	addi %r4, %r4, 8
@@ -176,52 +163,48 @@ qhasm_kernel_core_mult3sntrup653_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop2
 # t0 = mem8[qa]
 	.loc 1 62
-	lbz %r3, 0(%r4)
+	lbz %r7, 0(%r4)
 # mem8[qb] = t0
 	.loc 1 63
-	stb %r3, 0(%r6)
+	stb %r7, 0(%r6)
 # t0 = mem8[qa + 1]
 	.loc 1 64
-	lbz %r3, 1(%r4)
+	lbz %r7, 1(%r4)
 # mem8[qb + 1] = t0
 	.loc 1 65
-	stb %r3, 1(%r6)
+	stb %r7, 1(%r6)
 # t0 = mem8[qa + 2]
 	.loc 1 66
-	lbz %r3, 2(%r4)
+	lbz %r7, 2(%r4)
 # mem8[qb + 2] = t0
 	.loc 1 67
-	stb %r3, 2(%r6)
+	stb %r7, 2(%r6)
 # t0 = mem8[qa + 3]
 	.loc 1 68
-	lbz %r3, 3(%r4)
+	lbz %r7, 3(%r4)
 # mem8[qb + 3] = t0
 	.loc 1 69
-	stb %r3, 3(%r6)
+	stb %r7, 3(%r6)
 # t0 = mem8[qa + 4]
 	.loc 1 70
-	lbz %r3, 4(%r4)
+	lbz %r4, 4(%r4)
 # mem8[qb + 4] = t0
 	.loc 1 71
-	stb %r3, 4(%r6)
+	stb %r4, 4(%r6)
 # pa = 170732
 	.loc 1 72
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 39660
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 39660
 # pa = w + pa
 	.loc 1 73
-	mr %r7, %r11
-	add %r4, %r7, %r3
+	add %r4, %r9, %r4
 # z0 = 0
 	.loc 1 74
-	mr %r9, %r7
 	li %r6, 0
 # i1 = 7
 	.loc 1 75
 	li %r7, 7
-	mr %r3, %r8
-	mr %r8, %r3
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop3:
 # mem16[pa] = z0
 	.loc 1 77
@@ -267,67 +250,64 @@ qhasm_kernel_core_mult3sntrup653_ppc64_mul:
 	sth %r6, 2(%r4)
 # pa = 170080
 	.loc 1 91
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 39008
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 39008
 # pa = w + pa
 	.loc 1 92
-	mr %r7, %r9
-	add %r4, %r7, %r3
+	add %r4, %r9, %r4
 # i1 = 81
 	.loc 1 95
 	li %r6, 81
-	mr %r3, %r8
-	mr %r9, %r3
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop4:
 # t0 = mem8[qa]
 	.loc 1 97
-	lbz %r3, 0(%r5)
+	lbz %r7, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 98
-	stb %r3, 0(%r4)
+	stb %r7, 0(%r4)
 # t0 = mem8[qa + 1]
 	.loc 1 99
-	lbz %r3, 1(%r5)
+	lbz %r7, 1(%r5)
 # mem8[qb + 1] = t0
 	.loc 1 100
-	stb %r3, 1(%r4)
+	stb %r7, 1(%r4)
 # t0 = mem8[qa + 2]
 	.loc 1 101
-	lbz %r3, 2(%r5)
+	lbz %r7, 2(%r5)
 # mem8[qb + 2] = t0
 	.loc 1 102
-	stb %r3, 2(%r4)
+	stb %r7, 2(%r4)
 # t0 = mem8[qa + 3]
 	.loc 1 103
-	lbz %r3, 3(%r5)
+	lbz %r7, 3(%r5)
 # mem8[qb + 3] = t0
 	.loc 1 104
-	stb %r3, 3(%r4)
+	stb %r7, 3(%r4)
 # t0 = mem8[qa + 4]
 	.loc 1 105
-	lbz %r3, 4(%r5)
+	lbz %r7, 4(%r5)
 # mem8[qb + 4] = t0
 	.loc 1 106
-	stb %r3, 4(%r4)
+	stb %r7, 4(%r4)
 # t0 = mem8[qa + 5]
 	.loc 1 107
-	lbz %r3, 5(%r5)
+	lbz %r7, 5(%r5)
 # mem8[qb + 5] = t0
 	.loc 1 108
-	stb %r3, 5(%r4)
+	stb %r7, 5(%r4)
 # t0 = mem8[qa + 6]
 	.loc 1 109
-	lbz %r3, 6(%r5)
+	lbz %r7, 6(%r5)
 # mem8[qb + 6] = t0
 	.loc 1 110
-	stb %r3, 6(%r4)
+	stb %r7, 6(%r4)
 # t0 = mem8[qa + 7]
 	.loc 1 111
-	lbz %r3, 7(%r5)
+	lbz %r7, 7(%r5)
 # mem8[qb + 7] = t0
 	.loc 1 112
-	stb %r3, 7(%r4)
+	stb %r7, 7(%r4)
 # qa = qa + 8
 	.loc 1 113
 	addi %r5, %r5, 8
@@ -345,433 +325,424 @@ qhasm_kernel_core_mult3sntrup653_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop4
 # t0 = mem8[qa]
 	.loc 1 118
-	lbz %r3, 0(%r5)
+	lbz %r6, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 119
-	stb %r3, 0(%r4)
+	stb %r6, 0(%r4)
 # t0 = mem8[qa + 1]
 	.loc 1 120
-	lbz %r3, 1(%r5)
+	lbz %r6, 1(%r5)
 # mem8[qb + 1] = t0
 	.loc 1 121
-	stb %r3, 1(%r4)
+	stb %r6, 1(%r4)
 # t0 = mem8[qa + 2]
 	.loc 1 122
-	lbz %r3, 2(%r5)
+	lbz %r6, 2(%r5)
 # mem8[qb + 2] = t0
 	.loc 1 123
-	stb %r3, 2(%r4)
+	stb %r6, 2(%r4)
 # t0 = mem8[qa + 3]
 	.loc 1 124
-	lbz %r3, 3(%r5)
+	lbz %r6, 3(%r5)
 # mem8[qb + 3] = t0
 	.loc 1 125
-	stb %r3, 3(%r4)
+	stb %r6, 3(%r4)
 # t0 = mem8[qa + 4]
 	.loc 1 126
-	lbz %r3, 4(%r5)
+	lbz %r5, 4(%r5)
 # mem8[qb + 4] = t0
 	.loc 1 127
-	stb %r3, 4(%r4)
+	stb %r5, 4(%r4)
 # x7 = 1
 	.loc 1 128
-	li %r4, 1
+	li %r8, 1
 # pa = 169312
 	.loc 1 129
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 38240
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 38240
 # pa = w + pa
 	.loc 1 130
-	add %r6, %r7, %r3
+	add %r10, %r9, %r4
 # pb = w
 	.loc 1 131
-	mr %r5, %r7
+	mr %r7, %r9
 # i1 = 96
 	.loc 1 132
-	mr %r8, %r7
-	li %r7, 96
-	mr %r3, %r9
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r6, 96
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop5:
 # x0 = mem8[pa]
 	.loc 1 134
-	lbz %r3, 0(%r6)
+	lbz %r4, 0(%r10)
 # x1 = x0 & x7
 	.loc 1 135
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 136
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 137
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 138
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 139
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb] = x1
 	.loc 1 140
-	sth %r4, 0(%r5)
+	sth %r5, 0(%r7)
 # x0 = mem8[pa + 1]
 	.loc 1 141
-	lbz %r3, 1(%r6)
+	lbz %r4, 1(%r10)
 # x1 = x0 & x7
 	.loc 1 142
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 143
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 144
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 145
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 146
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 2] = x1
 	.loc 1 147
-	sth %r4, 2(%r5)
+	sth %r5, 2(%r7)
 # x0 = mem8[pa + 2]
 	.loc 1 148
-	lbz %r3, 2(%r6)
+	lbz %r4, 2(%r10)
 # x1 = x0 & x7
 	.loc 1 149
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 150
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 151
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 152
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 153
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 4] = x1
 	.loc 1 154
-	sth %r4, 4(%r5)
+	sth %r5, 4(%r7)
 # x0 = mem8[pa + 3]
 	.loc 1 155
-	lbz %r3, 3(%r6)
+	lbz %r4, 3(%r10)
 # x1 = x0 & x7
 	.loc 1 156
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 157
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 158
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 159
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 160
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 6] = x1
 	.loc 1 161
-	sth %r4, 6(%r5)
+	sth %r5, 6(%r7)
 # x0 = mem8[pa + 4]
 	.loc 1 162
-	lbz %r3, 4(%r6)
+	lbz %r4, 4(%r10)
 # x1 = x0 & x7
 	.loc 1 163
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 164
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 165
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 166
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 167
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 8] = x1
 	.loc 1 168
-	sth %r4, 8(%r5)
+	sth %r5, 8(%r7)
 # x0 = mem8[pa + 5]
 	.loc 1 169
-	lbz %r3, 5(%r6)
+	lbz %r4, 5(%r10)
 # x1 = x0 & x7
 	.loc 1 170
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 171
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 172
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 173
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 174
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 10] = x1
 	.loc 1 175
-	sth %r4, 10(%r5)
+	sth %r5, 10(%r7)
 # x0 = mem8[pa + 6]
 	.loc 1 176
-	lbz %r3, 6(%r6)
+	lbz %r4, 6(%r10)
 # x1 = x0 & x7
 	.loc 1 177
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 178
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 179
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 180
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 181
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 12] = x1
 	.loc 1 182
-	sth %r4, 12(%r5)
+	sth %r5, 12(%r7)
 # x0 = mem8[pa + 7]
 	.loc 1 183
-	lbz %r3, 7(%r6)
+	lbz %r4, 7(%r10)
 # x1 = x0 & x7
 	.loc 1 184
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 185
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 186
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 187
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 188
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 14] = x1
 	.loc 1 189
-	sth %r4, 14(%r5)
+	sth %r5, 14(%r7)
 # pa = pa + 8
 	.loc 1 190
-	addi %r6, %r6, 8
+	addi %r10, %r10, 8
 # pb = pb + 16
 	.loc 1 191
-	addi %r5, %r5, 16
+	addi %r7, %r7, 16
 # i1 = i1 - 1
 	.loc 1 192
-	addi %r7, %r7, -1
+	addi %r6, %r6, -1
 # =? i1 - 0
 	.loc 1 193
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r6, 0
 # goto loop5 if !=
 	.loc 1 194
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop5
 # x7 = 1
 	.loc 1 195
-	li %r4, 1
+	li %r8, 1
 # pa = 170080
 	.loc 1 196
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 39008
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 39008
 # pa = w + pa
 	.loc 1 197
-	mr %r7, %r8
-	add %r5, %r7, %r3
+	add %r10, %r9, %r4
 # pb = w + 1536
 	.loc 1 198
-	addi %r6, %r7, 1536
+	addi %r6, %r9, 1536
 # i1 = 96
 	.loc 1 199
-	mr %r8, %r7
 	li %r7, 96
-	mr %r3, %r9
-	mr %r9, %r3
-	mr %r10, %r4
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop6:
 # x0 = mem8[pa]
 	.loc 1 201
-	lbz %r3, 0(%r5)
+	lbz %r4, 0(%r10)
 # x1 = x0 & x7
 	.loc 1 202
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 203
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 204
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 205
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 206
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb] = x1
 	.loc 1 207
-	sth %r4, 0(%r6)
+	sth %r5, 0(%r6)
 # x0 = mem8[pa + 1]
 	.loc 1 208
-	lbz %r3, 1(%r5)
+	lbz %r4, 1(%r10)
 # x1 = x0 & x7
 	.loc 1 209
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 210
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 211
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 212
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 213
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 2] = x1
 	.loc 1 214
-	sth %r4, 2(%r6)
+	sth %r5, 2(%r6)
 # x0 = mem8[pa + 2]
 	.loc 1 215
-	lbz %r3, 2(%r5)
+	lbz %r4, 2(%r10)
 # x1 = x0 & x7
 	.loc 1 216
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 217
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 218
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 219
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 220
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 4] = x1
 	.loc 1 221
-	sth %r4, 4(%r6)
+	sth %r5, 4(%r6)
 # x0 = mem8[pa + 3]
 	.loc 1 222
-	lbz %r3, 3(%r5)
+	lbz %r4, 3(%r10)
 # x1 = x0 & x7
 	.loc 1 223
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 224
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 225
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 226
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 227
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 6] = x1
 	.loc 1 228
-	sth %r4, 6(%r6)
+	sth %r5, 6(%r6)
 # x0 = mem8[pa + 4]
 	.loc 1 229
-	lbz %r3, 4(%r5)
+	lbz %r4, 4(%r10)
 # x1 = x0 & x7
 	.loc 1 230
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 231
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 232
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 233
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 234
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 8] = x1
 	.loc 1 235
-	sth %r4, 8(%r6)
+	sth %r5, 8(%r6)
 # x0 = mem8[pa + 5]
 	.loc 1 236
-	lbz %r3, 5(%r5)
+	lbz %r4, 5(%r10)
 # x1 = x0 & x7
 	.loc 1 237
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 238
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 239
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 240
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 241
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 10] = x1
 	.loc 1 242
-	sth %r4, 10(%r6)
+	sth %r5, 10(%r6)
 # x0 = mem8[pa + 6]
 	.loc 1 243
-	lbz %r3, 6(%r5)
+	lbz %r4, 6(%r10)
 # x1 = x0 & x7
 	.loc 1 244
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 245
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 246
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 247
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 248
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 12] = x1
 	.loc 1 249
-	sth %r4, 12(%r6)
+	sth %r5, 12(%r6)
 # x0 = mem8[pa + 7]
 	.loc 1 250
-	lbz %r3, 7(%r5)
+	lbz %r4, 7(%r10)
 # x1 = x0 & x7
 	.loc 1 251
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 252
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 253
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 254
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 255
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 14] = x1
 	.loc 1 256
-	sth %r4, 14(%r6)
+	sth %r5, 14(%r6)
 # pa = pa + 8
 	.loc 1 257
-	addi %r5, %r5, 8
+	addi %r10, %r10, 8
 # pb = pb + 16
 	.loc 1 258
 	addi %r6, %r6, 16
@@ -786,582 +757,558 @@ qhasm_kernel_core_mult3sntrup653_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop6
 # pa = w
 	.loc 1 262
-	mr %r7, %r8
-	mr %r5, %r7
+	mr %r10, %r9
 # pb = w + 20568
 	.loc 1 263
-	addi %r4, %r7, 20568
-# qa = pa
-	.loc 1 264
-	mr %r8, %r7
+	addi %r8, %r9, 20568
 # qb = pa + 768
 	.loc 1 265
-	addi %r6, %r5, 768
+	addi %r7, %r10, 768
 # i1 = 48
 	.loc 1 267
-	li %r7, 48
-	mr %r3, %r9
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r6, 48
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop7:
 # (int64) x0 = mem16[qa]
 	.loc 1 269
-	lha %r3, 0(%r5)
+	lha %r4, 0(%r10)
 # (int64) x1 = mem16[qb]
 	.loc 1 270
-	lha %r4, 0(%r6)
+	lha %r5, 0(%r7)
 # mem16[qc] = x0
 	.loc 1 271
-	sth %r3, 0(%r10)
+	sth %r4, 0(%r8)
 # mem16[qc + 1536] = x1
 	.loc 1 272
-	sth %r4, 1536(%r10)
+	sth %r5, 1536(%r8)
 # x0 = x0 + x1
 	.loc 1 273
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 768] = x0
 	.loc 1 274
-	sth %r3, 768(%r10)
+	sth %r4, 768(%r8)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 275
-	lha %r3, 2(%r5)
+	lha %r4, 2(%r10)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 276
-	lha %r4, 2(%r6)
+	lha %r5, 2(%r7)
 # mem16[qc + 2] = x0
 	.loc 1 277
-	sth %r3, 2(%r10)
+	sth %r4, 2(%r8)
 # mem16[qc + 1538] = x1
 	.loc 1 278
-	sth %r4, 1538(%r10)
+	sth %r5, 1538(%r8)
 # x0 = x0 + x1
 	.loc 1 279
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 770] = x0
 	.loc 1 280
-	sth %r3, 770(%r10)
+	sth %r4, 770(%r8)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 281
-	lha %r3, 4(%r5)
+	lha %r4, 4(%r10)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 282
-	lha %r4, 4(%r6)
+	lha %r5, 4(%r7)
 # mem16[qc + 4] = x0
 	.loc 1 283
-	sth %r3, 4(%r10)
+	sth %r4, 4(%r8)
 # mem16[qc + 1540] = x1
 	.loc 1 284
-	sth %r4, 1540(%r10)
+	sth %r5, 1540(%r8)
 # x0 = x0 + x1
 	.loc 1 285
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 772] = x0
 	.loc 1 286
-	sth %r3, 772(%r10)
+	sth %r4, 772(%r8)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 287
-	lha %r3, 6(%r5)
+	lha %r4, 6(%r10)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 288
-	lha %r4, 6(%r6)
+	lha %r5, 6(%r7)
 # mem16[qc + 6] = x0
 	.loc 1 289
-	sth %r3, 6(%r10)
+	sth %r4, 6(%r8)
 # mem16[qc + 1542] = x1
 	.loc 1 290
-	sth %r4, 1542(%r10)
+	sth %r5, 1542(%r8)
 # x0 = x0 + x1
 	.loc 1 291
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 774] = x0
 	.loc 1 292
-	sth %r3, 774(%r10)
+	sth %r4, 774(%r8)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 293
-	lha %r3, 8(%r5)
+	lha %r4, 8(%r10)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 294
-	lha %r4, 8(%r6)
+	lha %r5, 8(%r7)
 # mem16[qc + 8] = x0
 	.loc 1 295
-	sth %r3, 8(%r10)
+	sth %r4, 8(%r8)
 # mem16[qc + 1544] = x1
 	.loc 1 296
-	sth %r4, 1544(%r10)
+	sth %r5, 1544(%r8)
 # x0 = x0 + x1
 	.loc 1 297
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 776] = x0
 	.loc 1 298
-	sth %r3, 776(%r10)
+	sth %r4, 776(%r8)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 299
-	lha %r3, 10(%r5)
+	lha %r4, 10(%r10)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 300
-	lha %r4, 10(%r6)
+	lha %r5, 10(%r7)
 # mem16[qc + 10] = x0
 	.loc 1 301
-	sth %r3, 10(%r10)
+	sth %r4, 10(%r8)
 # mem16[qc + 1546] = x1
 	.loc 1 302
-	sth %r4, 1546(%r10)
+	sth %r5, 1546(%r8)
 # x0 = x0 + x1
 	.loc 1 303
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 778] = x0
 	.loc 1 304
-	sth %r3, 778(%r10)
+	sth %r4, 778(%r8)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 305
-	lha %r3, 12(%r5)
+	lha %r4, 12(%r10)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 306
-	lha %r4, 12(%r6)
+	lha %r5, 12(%r7)
 # mem16[qc + 12] = x0
 	.loc 1 307
-	sth %r3, 12(%r10)
+	sth %r4, 12(%r8)
 # mem16[qc + 1548] = x1
 	.loc 1 308
-	sth %r4, 1548(%r10)
+	sth %r5, 1548(%r8)
 # x0 = x0 + x1
 	.loc 1 309
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 780] = x0
 	.loc 1 310
-	sth %r3, 780(%r10)
+	sth %r4, 780(%r8)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 311
-	lha %r3, 14(%r5)
+	lha %r4, 14(%r10)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 312
-	lha %r4, 14(%r6)
+	lha %r5, 14(%r7)
 # mem16[qc + 14] = x0
 	.loc 1 313
-	sth %r3, 14(%r10)
+	sth %r4, 14(%r8)
 # mem16[qc + 1550] = x1
 	.loc 1 314
-	sth %r4, 1550(%r10)
+	sth %r5, 1550(%r8)
 # x0 = x0 + x1
 	.loc 1 315
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 782] = x0
 	.loc 1 316
-	sth %r3, 782(%r10)
+	sth %r4, 782(%r8)
 # qa = qa + 16
 	.loc 1 317
-	addi %r5, %r5, 16
+	addi %r10, %r10, 16
 # qb = qb + 16
 	.loc 1 318
-	addi %r6, %r6, 16
+	addi %r7, %r7, 16
 # qc = qc + 16
 	.loc 1 319
-	addi %r10, %r10, 16
+	addi %r8, %r8, 16
 # i1 = i1 - 1
 	.loc 1 320
-	addi %r7, %r7, -1
+	addi %r6, %r6, -1
 # =? i1 - 0
 	.loc 1 321
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r6, 0
 # goto loop7 if !=
 	.loc 1 322
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop7
 # pa = w + 1536
 	.loc 1 323
-	mr %r7, %r8
-	addi %r4, %r7, 1536
+	addi %r8, %r9, 1536
 # pb = 90576
 	.loc 1 324
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 25040
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 25040
 # pb = w + pb
 	.loc 1 325
-	add %r6, %r7, %r3
-# qa = pa
-	.loc 1 326
-	mr %r8, %r7
+	add %r7, %r9, %r4
 # qb = pa + 768
 	.loc 1 327
-	addi %r5, %r4, 768
+	addi %r6, %r8, 768
 # i1 = 48
 	.loc 1 329
-	li %r7, 48
-	mr %r3, %r9
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r10, 48
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop8:
 # (int64) x0 = mem16[qa]
 	.loc 1 331
-	lha %r3, 0(%r10)
+	lha %r4, 0(%r8)
 # (int64) x1 = mem16[qb]
 	.loc 1 332
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r6)
 # mem16[qc] = x0
 	.loc 1 333
-	sth %r3, 0(%r6)
+	sth %r4, 0(%r7)
 # mem16[qc + 1536] = x1
 	.loc 1 334
-	sth %r4, 1536(%r6)
+	sth %r5, 1536(%r7)
 # x0 = x0 + x1
 	.loc 1 335
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 768] = x0
 	.loc 1 336
-	sth %r3, 768(%r6)
+	sth %r4, 768(%r7)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 337
-	lha %r3, 2(%r10)
+	lha %r4, 2(%r8)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 338
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r6)
 # mem16[qc + 2] = x0
 	.loc 1 339
-	sth %r3, 2(%r6)
+	sth %r4, 2(%r7)
 # mem16[qc + 1538] = x1
 	.loc 1 340
-	sth %r4, 1538(%r6)
+	sth %r5, 1538(%r7)
 # x0 = x0 + x1
 	.loc 1 341
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 770] = x0
 	.loc 1 342
-	sth %r3, 770(%r6)
+	sth %r4, 770(%r7)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 343
-	lha %r3, 4(%r10)
+	lha %r4, 4(%r8)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 344
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r6)
 # mem16[qc + 4] = x0
 	.loc 1 345
-	sth %r3, 4(%r6)
+	sth %r4, 4(%r7)
 # mem16[qc + 1540] = x1
 	.loc 1 346
-	sth %r4, 1540(%r6)
+	sth %r5, 1540(%r7)
 # x0 = x0 + x1
 	.loc 1 347
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 772] = x0
 	.loc 1 348
-	sth %r3, 772(%r6)
+	sth %r4, 772(%r7)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 349
-	lha %r3, 6(%r10)
+	lha %r4, 6(%r8)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 350
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r6)
 # mem16[qc + 6] = x0
 	.loc 1 351
-	sth %r3, 6(%r6)
+	sth %r4, 6(%r7)
 # mem16[qc + 1542] = x1
 	.loc 1 352
-	sth %r4, 1542(%r6)
+	sth %r5, 1542(%r7)
 # x0 = x0 + x1
 	.loc 1 353
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 774] = x0
 	.loc 1 354
-	sth %r3, 774(%r6)
+	sth %r4, 774(%r7)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 355
-	lha %r3, 8(%r10)
+	lha %r4, 8(%r8)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 356
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r6)
 # mem16[qc + 8] = x0
 	.loc 1 357
-	sth %r3, 8(%r6)
+	sth %r4, 8(%r7)
 # mem16[qc + 1544] = x1
 	.loc 1 358
-	sth %r4, 1544(%r6)
+	sth %r5, 1544(%r7)
 # x0 = x0 + x1
 	.loc 1 359
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 776] = x0
 	.loc 1 360
-	sth %r3, 776(%r6)
+	sth %r4, 776(%r7)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 361
-	lha %r3, 10(%r10)
+	lha %r4, 10(%r8)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 362
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r6)
 # mem16[qc + 10] = x0
 	.loc 1 363
-	sth %r3, 10(%r6)
+	sth %r4, 10(%r7)
 # mem16[qc + 1546] = x1
 	.loc 1 364
-	sth %r4, 1546(%r6)
+	sth %r5, 1546(%r7)
 # x0 = x0 + x1
 	.loc 1 365
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 778] = x0
 	.loc 1 366
-	sth %r3, 778(%r6)
+	sth %r4, 778(%r7)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 367
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r8)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 368
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r6)
 # mem16[qc + 12] = x0
 	.loc 1 369
-	sth %r3, 12(%r6)
+	sth %r4, 12(%r7)
 # mem16[qc + 1548] = x1
 	.loc 1 370
-	sth %r4, 1548(%r6)
+	sth %r5, 1548(%r7)
 # x0 = x0 + x1
 	.loc 1 371
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 780] = x0
 	.loc 1 372
-	sth %r3, 780(%r6)
+	sth %r4, 780(%r7)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 373
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r8)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 374
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r6)
 # mem16[qc + 14] = x0
 	.loc 1 375
-	sth %r3, 14(%r6)
+	sth %r4, 14(%r7)
 # mem16[qc + 1550] = x1
 	.loc 1 376
-	sth %r4, 1550(%r6)
+	sth %r5, 1550(%r7)
 # x0 = x0 + x1
 	.loc 1 377
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 782] = x0
 	.loc 1 378
-	sth %r3, 782(%r6)
+	sth %r4, 782(%r7)
 # qa = qa + 16
 	.loc 1 379
-	addi %r10, %r10, 16
+	addi %r8, %r8, 16
 # qb = qb + 16
 	.loc 1 380
-	addi %r5, %r5, 16
+	addi %r6, %r6, 16
 # qc = qc + 16
 	.loc 1 381
-	addi %r6, %r6, 16
+	addi %r7, %r7, 16
 # i1 = i1 - 1
 	.loc 1 382
-	addi %r7, %r7, -1
+	addi %r10, %r10, -1
 # =? i1 - 0
 	.loc 1 383
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r10, 0
 # goto loop8 if !=
 	.loc 1 384
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop8
 # pa = w + 20568
 	.loc 1 385
-	mr %r7, %r8
-	addi %r10, %r7, 20568
+	addi %r7, %r9, 20568
 # pb = w + 3072
 	.loc 1 386
-	addi %r8, %r7, 3072
+	addi %r8, %r9, 3072
 # i0 = 3
 	.loc 1 387
-	li %r4, 3
-	mr %r3, %r9
+	li %r6, 3
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop9:
 # qa = pa
 	.loc 1 389
-	mr %r11, %r7
-	mr %r12, %r4
-	mr %r9, %r3
+	mr %r31, %r7
 # qb = pa + 384
 	.loc 1 390
-	addi %r5, %r10, 384
+	addi %r10, %r7, 384
 # qc = pb
 	.loc 1 391
-	mr %r31, %r10
+	mr %r11, %r8
 # i1 = 24
 	.loc 1 392
-	mr %r7, %r8
-	li %r6, 24
+	li %r12, 24
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop10:
 # (int64) x0 = mem16[qa]
 	.loc 1 394
-	lha %r3, 0(%r10)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 395
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 396
-	sth %r3, 0(%r8)
+	sth %r4, 0(%r11)
 # mem16[qc + 768] = x1
 	.loc 1 397
-	sth %r4, 768(%r8)
+	sth %r5, 768(%r11)
 # x0 = x0 + x1
 	.loc 1 398
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 384] = x0
 	.loc 1 399
-	sth %r3, 384(%r8)
+	sth %r4, 384(%r11)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 400
-	lha %r3, 2(%r10)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 401
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 402
-	sth %r3, 2(%r8)
+	sth %r4, 2(%r11)
 # mem16[qc + 770] = x1
 	.loc 1 403
-	sth %r4, 770(%r8)
+	sth %r5, 770(%r11)
 # x0 = x0 + x1
 	.loc 1 404
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 386] = x0
 	.loc 1 405
-	sth %r3, 386(%r8)
+	sth %r4, 386(%r11)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 406
-	lha %r3, 4(%r10)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 407
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 408
-	sth %r3, 4(%r8)
+	sth %r4, 4(%r11)
 # mem16[qc + 772] = x1
 	.loc 1 409
-	sth %r4, 772(%r8)
+	sth %r5, 772(%r11)
 # x0 = x0 + x1
 	.loc 1 410
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 388] = x0
 	.loc 1 411
-	sth %r3, 388(%r8)
+	sth %r4, 388(%r11)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 412
-	lha %r3, 6(%r10)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 413
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 414
-	sth %r3, 6(%r8)
+	sth %r4, 6(%r11)
 # mem16[qc + 774] = x1
 	.loc 1 415
-	sth %r4, 774(%r8)
+	sth %r5, 774(%r11)
 # x0 = x0 + x1
 	.loc 1 416
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 390] = x0
 	.loc 1 417
-	sth %r3, 390(%r8)
+	sth %r4, 390(%r11)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 418
-	lha %r3, 8(%r10)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 419
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 420
-	sth %r3, 8(%r8)
+	sth %r4, 8(%r11)
 # mem16[qc + 776] = x1
 	.loc 1 421
-	sth %r4, 776(%r8)
+	sth %r5, 776(%r11)
 # x0 = x0 + x1
 	.loc 1 422
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 392] = x0
 	.loc 1 423
-	sth %r3, 392(%r8)
+	sth %r4, 392(%r11)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 424
-	lha %r3, 10(%r10)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 425
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 426
-	sth %r3, 10(%r8)
+	sth %r4, 10(%r11)
 # mem16[qc + 778] = x1
 	.loc 1 427
-	sth %r4, 778(%r8)
+	sth %r5, 778(%r11)
 # x0 = x0 + x1
 	.loc 1 428
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 394] = x0
 	.loc 1 429
-	sth %r3, 394(%r8)
+	sth %r4, 394(%r11)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 430
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 431
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 432
-	sth %r3, 12(%r8)
+	sth %r4, 12(%r11)
 # mem16[qc + 780] = x1
 	.loc 1 433
-	sth %r4, 780(%r8)
+	sth %r5, 780(%r11)
 # x0 = x0 + x1
 	.loc 1 434
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 396] = x0
 	.loc 1 435
-	sth %r3, 396(%r8)
+	sth %r4, 396(%r11)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 436
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 437
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 438
-	sth %r3, 14(%r8)
+	sth %r4, 14(%r11)
 # mem16[qc + 782] = x1
 	.loc 1 439
-	sth %r4, 782(%r8)
+	sth %r5, 782(%r11)
 # x0 = x0 + x1
 	.loc 1 440
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 398] = x0
 	.loc 1 441
-	sth %r3, 398(%r8)
+	sth %r4, 398(%r11)
 # qa = qa + 16
 	.loc 1 442
-	addi %r10, %r10, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 443
-	addi %r5, %r5, 16
+	addi %r10, %r10, 16
 # qc = qc + 16
 	.loc 1 444
-	addi %r8, %r8, 16
+	addi %r11, %r11, 16
 # i1 = i1 - 1
 	.loc 1 445
-	addi %r6, %r6, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 446
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r12, 0
 # goto loop10 if !=
 	.loc 1 447
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop10
 # pa = pa + 768
 	.loc 1 448
-	mr %r10, %r31
-	addi %r10, %r10, 768
+	addi %r7, %r7, 768
 # pb = pb + 1152
 	.loc 1 449
-	mr %r8, %r7
 	addi %r8, %r8, 1152
 # i0 = i0 - 1
 	.loc 1 450
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 451
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r6, 0
 # goto loop9 if !=
 	.loc 1 452
-	mr %r3, %r9
-	mr %r7, %r11
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop9
 # pa = 90576
 	.loc 1 453
@@ -1370,7 +1317,7 @@ qhasm_kernel_core_mult3sntrup653_ppc64_mul:
 	ori %r4, %r4, 25040
 # pa = w + pa
 	.loc 1 454
-	add %r9, %r7, %r4
+	add %r12, %r9, %r4
 # pb = 73080
 	.loc 1 455
 	li %r4, 0
@@ -1378,416 +1325,400 @@ qhasm_kernel_core_mult3sntrup653_ppc64_mul:
 	ori %r4, %r4, 7544
 # pb = w + pb
 	.loc 1 456
-	add %r10, %r7, %r4
+	add %r6, %r9, %r4
 # i0 = 3
 	.loc 1 457
-	li %r4, 3
+	li %r7, 3
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop11:
 # qa = pa
 	.loc 1 459
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r12, %r3
+	mr %r31, %r12
 # qb = pa + 384
 	.loc 1 460
-	addi %r5, %r9, 384
+	addi %r8, %r12, 384
 # qc = pb
 	.loc 1 461
-	mr %r7, %r9
+	mr %r10, %r6
 # i1 = 24
 	.loc 1 462
-	mr %r31, %r10
-	li %r6, 24
+	li %r11, 24
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop12:
 # (int64) x0 = mem16[qa]
 	.loc 1 464
-	lha %r3, 0(%r9)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 465
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 466
-	sth %r3, 0(%r10)
+	sth %r4, 0(%r10)
 # mem16[qc + 768] = x1
 	.loc 1 467
-	sth %r4, 768(%r10)
+	sth %r5, 768(%r10)
 # x0 = x0 + x1
 	.loc 1 468
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 384] = x0
 	.loc 1 469
-	sth %r3, 384(%r10)
+	sth %r4, 384(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 470
-	lha %r3, 2(%r9)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 471
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 472
-	sth %r3, 2(%r10)
+	sth %r4, 2(%r10)
 # mem16[qc + 770] = x1
 	.loc 1 473
-	sth %r4, 770(%r10)
+	sth %r5, 770(%r10)
 # x0 = x0 + x1
 	.loc 1 474
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 386] = x0
 	.loc 1 475
-	sth %r3, 386(%r10)
+	sth %r4, 386(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 476
-	lha %r3, 4(%r9)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 477
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 478
-	sth %r3, 4(%r10)
+	sth %r4, 4(%r10)
 # mem16[qc + 772] = x1
 	.loc 1 479
-	sth %r4, 772(%r10)
+	sth %r5, 772(%r10)
 # x0 = x0 + x1
 	.loc 1 480
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 388] = x0
 	.loc 1 481
-	sth %r3, 388(%r10)
+	sth %r4, 388(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 482
-	lha %r3, 6(%r9)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 483
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 484
-	sth %r3, 6(%r10)
+	sth %r4, 6(%r10)
 # mem16[qc + 774] = x1
 	.loc 1 485
-	sth %r4, 774(%r10)
+	sth %r5, 774(%r10)
 # x0 = x0 + x1
 	.loc 1 486
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 390] = x0
 	.loc 1 487
-	sth %r3, 390(%r10)
+	sth %r4, 390(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 488
-	lha %r3, 8(%r9)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 489
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 490
-	sth %r3, 8(%r10)
+	sth %r4, 8(%r10)
 # mem16[qc + 776] = x1
 	.loc 1 491
-	sth %r4, 776(%r10)
+	sth %r5, 776(%r10)
 # x0 = x0 + x1
 	.loc 1 492
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 392] = x0
 	.loc 1 493
-	sth %r3, 392(%r10)
+	sth %r4, 392(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 494
-	lha %r3, 10(%r9)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 495
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 496
-	sth %r3, 10(%r10)
+	sth %r4, 10(%r10)
 # mem16[qc + 778] = x1
 	.loc 1 497
-	sth %r4, 778(%r10)
+	sth %r5, 778(%r10)
 # x0 = x0 + x1
 	.loc 1 498
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 394] = x0
 	.loc 1 499
-	sth %r3, 394(%r10)
+	sth %r4, 394(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 500
-	lha %r3, 12(%r9)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 501
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 502
-	sth %r3, 12(%r10)
+	sth %r4, 12(%r10)
 # mem16[qc + 780] = x1
 	.loc 1 503
-	sth %r4, 780(%r10)
+	sth %r5, 780(%r10)
 # x0 = x0 + x1
 	.loc 1 504
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 396] = x0
 	.loc 1 505
-	sth %r3, 396(%r10)
+	sth %r4, 396(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 506
-	lha %r3, 14(%r9)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 507
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 508
-	sth %r3, 14(%r10)
+	sth %r4, 14(%r10)
 # mem16[qc + 782] = x1
 	.loc 1 509
-	sth %r4, 782(%r10)
+	sth %r5, 782(%r10)
 # x0 = x0 + x1
 	.loc 1 510
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 398] = x0
 	.loc 1 511
-	sth %r3, 398(%r10)
+	sth %r4, 398(%r10)
 # qa = qa + 16
 	.loc 1 512
-	addi %r9, %r9, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 513
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 514
 	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 515
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 516
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop12 if !=
 	.loc 1 517
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop12
 # pa = pa + 768
 	.loc 1 518
-	mr %r9, %r7
-	addi %r9, %r9, 768
+	addi %r12, %r12, 768
 # pb = pb + 1152
 	.loc 1 519
-	mr %r10, %r31
-	addi %r10, %r10, 1152
+	addi %r6, %r6, 1152
 # i0 = i0 - 1
 	.loc 1 520
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 521
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop11 if !=
 	.loc 1 522
-	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop11
 # pa = w + 3072
 	.loc 1 523
-	addi %r10, %r7, 3072
+	addi %r6, %r9, 3072
 # pb = w + 20568
 	.loc 1 524
-	addi %r9, %r7, 20568
+	addi %r7, %r9, 20568
 # i0 = 9
 	.loc 1 525
-	li %r4, 9
+	li %r8, 9
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop13:
 # qa = pa
 	.loc 1 527
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r12, %r3
+	mr %r31, %r6
 # qb = pa + 192
 	.loc 1 528
-	addi %r5, %r10, 192
+	addi %r10, %r6, 192
 # qc = pb
 	.loc 1 529
-	mr %r7, %r10
+	mr %r11, %r7
 # i1 = 12
 	.loc 1 530
-	mr %r31, %r9
-	li %r6, 12
+	li %r12, 12
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop14:
 # (int64) x0 = mem16[qa]
 	.loc 1 532
-	lha %r3, 0(%r10)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 533
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 534
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r11)
 # mem16[qc + 384] = x1
 	.loc 1 535
-	sth %r4, 384(%r9)
+	sth %r5, 384(%r11)
 # x0 = x0 + x1
 	.loc 1 536
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 192] = x0
 	.loc 1 537
-	sth %r3, 192(%r9)
+	sth %r4, 192(%r11)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 538
-	lha %r3, 2(%r10)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 539
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 540
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r11)
 # mem16[qc + 386] = x1
 	.loc 1 541
-	sth %r4, 386(%r9)
+	sth %r5, 386(%r11)
 # x0 = x0 + x1
 	.loc 1 542
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 194] = x0
 	.loc 1 543
-	sth %r3, 194(%r9)
+	sth %r4, 194(%r11)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 544
-	lha %r3, 4(%r10)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 545
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 546
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r11)
 # mem16[qc + 388] = x1
 	.loc 1 547
-	sth %r4, 388(%r9)
+	sth %r5, 388(%r11)
 # x0 = x0 + x1
 	.loc 1 548
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 196] = x0
 	.loc 1 549
-	sth %r3, 196(%r9)
+	sth %r4, 196(%r11)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 550
-	lha %r3, 6(%r10)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 551
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 552
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r11)
 # mem16[qc + 390] = x1
 	.loc 1 553
-	sth %r4, 390(%r9)
+	sth %r5, 390(%r11)
 # x0 = x0 + x1
 	.loc 1 554
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 198] = x0
 	.loc 1 555
-	sth %r3, 198(%r9)
+	sth %r4, 198(%r11)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 556
-	lha %r3, 8(%r10)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 557
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 558
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r11)
 # mem16[qc + 392] = x1
 	.loc 1 559
-	sth %r4, 392(%r9)
+	sth %r5, 392(%r11)
 # x0 = x0 + x1
 	.loc 1 560
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 200] = x0
 	.loc 1 561
-	sth %r3, 200(%r9)
+	sth %r4, 200(%r11)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 562
-	lha %r3, 10(%r10)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 563
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 564
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r11)
 # mem16[qc + 394] = x1
 	.loc 1 565
-	sth %r4, 394(%r9)
+	sth %r5, 394(%r11)
 # x0 = x0 + x1
 	.loc 1 566
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 202] = x0
 	.loc 1 567
-	sth %r3, 202(%r9)
+	sth %r4, 202(%r11)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 568
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 569
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 570
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r11)
 # mem16[qc + 396] = x1
 	.loc 1 571
-	sth %r4, 396(%r9)
+	sth %r5, 396(%r11)
 # x0 = x0 + x1
 	.loc 1 572
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 204] = x0
 	.loc 1 573
-	sth %r3, 204(%r9)
+	sth %r4, 204(%r11)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 574
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 575
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 576
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r11)
 # mem16[qc + 398] = x1
 	.loc 1 577
-	sth %r4, 398(%r9)
+	sth %r5, 398(%r11)
 # x0 = x0 + x1
 	.loc 1 578
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 206] = x0
 	.loc 1 579
-	sth %r3, 206(%r9)
+	sth %r4, 206(%r11)
 # qa = qa + 16
 	.loc 1 580
-	addi %r10, %r10, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 581
-	addi %r5, %r5, 16
+	addi %r10, %r10, 16
 # qc = qc + 16
 	.loc 1 582
-	addi %r9, %r9, 16
+	addi %r11, %r11, 16
 # i1 = i1 - 1
 	.loc 1 583
-	addi %r6, %r6, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 584
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r12, 0
 # goto loop14 if !=
 	.loc 1 585
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop14
 # pa = pa + 384
 	.loc 1 586
-	mr %r10, %r7
-	addi %r10, %r10, 384
+	addi %r6, %r6, 384
 # pb = pb + 576
 	.loc 1 587
-	mr %r9, %r31
-	addi %r9, %r9, 576
+	addi %r7, %r7, 576
 # i0 = i0 - 1
 	.loc 1 588
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r8, %r8, -1
 # =? i0 - 0
 	.loc 1 589
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r8, 0
 # goto loop13 if !=
 	.loc 1 590
-	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop13
 # pa = 73080
 	.loc 1 591
@@ -1796,7 +1727,7 @@ qhasm_kernel_core_mult3sntrup653_ppc64_mul:
 	ori %r4, %r4, 7544
 # pa = w + pa
 	.loc 1 592
-	add %r9, %r7, %r4
+	add %r12, %r9, %r4
 # pb = 90576
 	.loc 1 593
 	li %r4, 0
@@ -1804,416 +1735,400 @@ qhasm_kernel_core_mult3sntrup653_ppc64_mul:
 	ori %r4, %r4, 25040
 # pb = w + pb
 	.loc 1 594
-	add %r10, %r7, %r4
+	add %r6, %r9, %r4
 # i0 = 9
 	.loc 1 595
-	li %r4, 9
+	li %r7, 9
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop15:
 # qa = pa
 	.loc 1 597
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r12, %r3
+	mr %r31, %r12
 # qb = pa + 192
 	.loc 1 598
-	addi %r5, %r9, 192
+	addi %r8, %r12, 192
 # qc = pb
 	.loc 1 599
-	mr %r7, %r9
+	mr %r10, %r6
 # i1 = 12
 	.loc 1 600
-	mr %r31, %r10
-	li %r6, 12
+	li %r11, 12
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop16:
 # (int64) x0 = mem16[qa]
 	.loc 1 602
-	lha %r3, 0(%r9)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 603
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 604
-	sth %r3, 0(%r10)
+	sth %r4, 0(%r10)
 # mem16[qc + 384] = x1
 	.loc 1 605
-	sth %r4, 384(%r10)
+	sth %r5, 384(%r10)
 # x0 = x0 + x1
 	.loc 1 606
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 192] = x0
 	.loc 1 607
-	sth %r3, 192(%r10)
+	sth %r4, 192(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 608
-	lha %r3, 2(%r9)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 609
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 610
-	sth %r3, 2(%r10)
+	sth %r4, 2(%r10)
 # mem16[qc + 386] = x1
 	.loc 1 611
-	sth %r4, 386(%r10)
+	sth %r5, 386(%r10)
 # x0 = x0 + x1
 	.loc 1 612
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 194] = x0
 	.loc 1 613
-	sth %r3, 194(%r10)
+	sth %r4, 194(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 614
-	lha %r3, 4(%r9)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 615
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 616
-	sth %r3, 4(%r10)
+	sth %r4, 4(%r10)
 # mem16[qc + 388] = x1
 	.loc 1 617
-	sth %r4, 388(%r10)
+	sth %r5, 388(%r10)
 # x0 = x0 + x1
 	.loc 1 618
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 196] = x0
 	.loc 1 619
-	sth %r3, 196(%r10)
+	sth %r4, 196(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 620
-	lha %r3, 6(%r9)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 621
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 622
-	sth %r3, 6(%r10)
+	sth %r4, 6(%r10)
 # mem16[qc + 390] = x1
 	.loc 1 623
-	sth %r4, 390(%r10)
+	sth %r5, 390(%r10)
 # x0 = x0 + x1
 	.loc 1 624
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 198] = x0
 	.loc 1 625
-	sth %r3, 198(%r10)
+	sth %r4, 198(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 626
-	lha %r3, 8(%r9)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 627
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 628
-	sth %r3, 8(%r10)
+	sth %r4, 8(%r10)
 # mem16[qc + 392] = x1
 	.loc 1 629
-	sth %r4, 392(%r10)
+	sth %r5, 392(%r10)
 # x0 = x0 + x1
 	.loc 1 630
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 200] = x0
 	.loc 1 631
-	sth %r3, 200(%r10)
+	sth %r4, 200(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 632
-	lha %r3, 10(%r9)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 633
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 634
-	sth %r3, 10(%r10)
+	sth %r4, 10(%r10)
 # mem16[qc + 394] = x1
 	.loc 1 635
-	sth %r4, 394(%r10)
+	sth %r5, 394(%r10)
 # x0 = x0 + x1
 	.loc 1 636
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 202] = x0
 	.loc 1 637
-	sth %r3, 202(%r10)
+	sth %r4, 202(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 638
-	lha %r3, 12(%r9)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 639
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 640
-	sth %r3, 12(%r10)
+	sth %r4, 12(%r10)
 # mem16[qc + 396] = x1
 	.loc 1 641
-	sth %r4, 396(%r10)
+	sth %r5, 396(%r10)
 # x0 = x0 + x1
 	.loc 1 642
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 204] = x0
 	.loc 1 643
-	sth %r3, 204(%r10)
+	sth %r4, 204(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 644
-	lha %r3, 14(%r9)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 645
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 646
-	sth %r3, 14(%r10)
+	sth %r4, 14(%r10)
 # mem16[qc + 398] = x1
 	.loc 1 647
-	sth %r4, 398(%r10)
+	sth %r5, 398(%r10)
 # x0 = x0 + x1
 	.loc 1 648
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 206] = x0
 	.loc 1 649
-	sth %r3, 206(%r10)
+	sth %r4, 206(%r10)
 # qa = qa + 16
 	.loc 1 650
-	addi %r9, %r9, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 651
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 652
 	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 653
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 654
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop16 if !=
 	.loc 1 655
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop16
 # pa = pa + 384
 	.loc 1 656
-	mr %r9, %r7
-	addi %r9, %r9, 384
+	addi %r12, %r12, 384
 # pb = pb + 576
 	.loc 1 657
-	mr %r10, %r31
-	addi %r10, %r10, 576
+	addi %r6, %r6, 576
 # i0 = i0 - 1
 	.loc 1 658
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 659
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop15 if !=
 	.loc 1 660
-	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop15
 # pa = w + 20568
 	.loc 1 661
-	addi %r10, %r7, 20568
+	addi %r6, %r9, 20568
 # pb = w + 3072
 	.loc 1 662
-	addi %r9, %r7, 3072
+	addi %r7, %r9, 3072
 # i0 = 27
 	.loc 1 663
-	li %r4, 27
+	li %r8, 27
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop17:
 # qa = pa
 	.loc 1 665
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r12, %r3
+	mr %r31, %r6
 # qb = pa + 96
 	.loc 1 666
-	addi %r5, %r10, 96
+	addi %r10, %r6, 96
 # qc = pb
 	.loc 1 667
-	mr %r7, %r10
+	mr %r11, %r7
 # i1 = 6
 	.loc 1 668
-	mr %r31, %r9
-	li %r6, 6
+	li %r12, 6
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop18:
 # (int64) x0 = mem16[qa]
 	.loc 1 670
-	lha %r3, 0(%r10)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 671
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 672
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r11)
 # mem16[qc + 192] = x1
 	.loc 1 673
-	sth %r4, 192(%r9)
+	sth %r5, 192(%r11)
 # x0 = x0 + x1
 	.loc 1 674
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 96] = x0
 	.loc 1 675
-	sth %r3, 96(%r9)
+	sth %r4, 96(%r11)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 676
-	lha %r3, 2(%r10)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 677
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 678
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r11)
 # mem16[qc + 194] = x1
 	.loc 1 679
-	sth %r4, 194(%r9)
+	sth %r5, 194(%r11)
 # x0 = x0 + x1
 	.loc 1 680
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 98] = x0
 	.loc 1 681
-	sth %r3, 98(%r9)
+	sth %r4, 98(%r11)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 682
-	lha %r3, 4(%r10)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 683
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 684
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r11)
 # mem16[qc + 196] = x1
 	.loc 1 685
-	sth %r4, 196(%r9)
+	sth %r5, 196(%r11)
 # x0 = x0 + x1
 	.loc 1 686
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 100] = x0
 	.loc 1 687
-	sth %r3, 100(%r9)
+	sth %r4, 100(%r11)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 688
-	lha %r3, 6(%r10)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 689
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 690
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r11)
 # mem16[qc + 198] = x1
 	.loc 1 691
-	sth %r4, 198(%r9)
+	sth %r5, 198(%r11)
 # x0 = x0 + x1
 	.loc 1 692
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 102] = x0
 	.loc 1 693
-	sth %r3, 102(%r9)
+	sth %r4, 102(%r11)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 694
-	lha %r3, 8(%r10)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 695
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 696
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r11)
 # mem16[qc + 200] = x1
 	.loc 1 697
-	sth %r4, 200(%r9)
+	sth %r5, 200(%r11)
 # x0 = x0 + x1
 	.loc 1 698
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 104] = x0
 	.loc 1 699
-	sth %r3, 104(%r9)
+	sth %r4, 104(%r11)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 700
-	lha %r3, 10(%r10)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 701
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 702
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r11)
 # mem16[qc + 202] = x1
 	.loc 1 703
-	sth %r4, 202(%r9)
+	sth %r5, 202(%r11)
 # x0 = x0 + x1
 	.loc 1 704
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 106] = x0
 	.loc 1 705
-	sth %r3, 106(%r9)
+	sth %r4, 106(%r11)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 706
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 707
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 708
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r11)
 # mem16[qc + 204] = x1
 	.loc 1 709
-	sth %r4, 204(%r9)
+	sth %r5, 204(%r11)
 # x0 = x0 + x1
 	.loc 1 710
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 108] = x0
 	.loc 1 711
-	sth %r3, 108(%r9)
+	sth %r4, 108(%r11)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 712
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 713
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 714
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r11)
 # mem16[qc + 206] = x1
 	.loc 1 715
-	sth %r4, 206(%r9)
+	sth %r5, 206(%r11)
 # x0 = x0 + x1
 	.loc 1 716
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 110] = x0
 	.loc 1 717
-	sth %r3, 110(%r9)
+	sth %r4, 110(%r11)
 # qa = qa + 16
 	.loc 1 718
-	addi %r10, %r10, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 719
-	addi %r5, %r5, 16
+	addi %r10, %r10, 16
 # qc = qc + 16
 	.loc 1 720
-	addi %r9, %r9, 16
+	addi %r11, %r11, 16
 # i1 = i1 - 1
 	.loc 1 721
-	addi %r6, %r6, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 722
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r12, 0
 # goto loop18 if !=
 	.loc 1 723
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop18
 # pa = pa + 192
 	.loc 1 724
-	mr %r10, %r7
-	addi %r10, %r10, 192
+	addi %r6, %r6, 192
 # pb = pb + 288
 	.loc 1 725
-	mr %r9, %r31
-	addi %r9, %r9, 288
+	addi %r7, %r7, 288
 # i0 = i0 - 1
 	.loc 1 726
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r8, %r8, -1
 # =? i0 - 0
 	.loc 1 727
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r8, 0
 # goto loop17 if !=
 	.loc 1 728
-	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop17
 # pa = 90576
 	.loc 1 729
@@ -2222,7 +2137,7 @@ qhasm_kernel_core_mult3sntrup653_ppc64_mul:
 	ori %r4, %r4, 25040
 # pa = w + pa
 	.loc 1 730
-	add %r9, %r7, %r4
+	add %r12, %r9, %r4
 # pb = 73080
 	.loc 1 731
 	li %r4, 0
@@ -2230,416 +2145,400 @@ qhasm_kernel_core_mult3sntrup653_ppc64_mul:
 	ori %r4, %r4, 7544
 # pb = w + pb
 	.loc 1 732
-	add %r10, %r7, %r4
+	add %r6, %r9, %r4
 # i0 = 27
 	.loc 1 733
-	li %r4, 27
+	li %r7, 27
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop19:
 # qa = pa
 	.loc 1 735
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r12, %r3
+	mr %r31, %r12
 # qb = pa + 96
 	.loc 1 736
-	addi %r5, %r9, 96
+	addi %r8, %r12, 96
 # qc = pb
 	.loc 1 737
-	mr %r7, %r9
+	mr %r10, %r6
 # i1 = 6
 	.loc 1 738
-	mr %r31, %r10
-	li %r6, 6
+	li %r11, 6
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop20:
 # (int64) x0 = mem16[qa]
 	.loc 1 740
-	lha %r3, 0(%r9)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 741
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 742
-	sth %r3, 0(%r10)
+	sth %r4, 0(%r10)
 # mem16[qc + 192] = x1
 	.loc 1 743
-	sth %r4, 192(%r10)
+	sth %r5, 192(%r10)
 # x0 = x0 + x1
 	.loc 1 744
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 96] = x0
 	.loc 1 745
-	sth %r3, 96(%r10)
+	sth %r4, 96(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 746
-	lha %r3, 2(%r9)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 747
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 748
-	sth %r3, 2(%r10)
+	sth %r4, 2(%r10)
 # mem16[qc + 194] = x1
 	.loc 1 749
-	sth %r4, 194(%r10)
+	sth %r5, 194(%r10)
 # x0 = x0 + x1
 	.loc 1 750
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 98] = x0
 	.loc 1 751
-	sth %r3, 98(%r10)
+	sth %r4, 98(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 752
-	lha %r3, 4(%r9)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 753
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 754
-	sth %r3, 4(%r10)
+	sth %r4, 4(%r10)
 # mem16[qc + 196] = x1
 	.loc 1 755
-	sth %r4, 196(%r10)
+	sth %r5, 196(%r10)
 # x0 = x0 + x1
 	.loc 1 756
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 100] = x0
 	.loc 1 757
-	sth %r3, 100(%r10)
+	sth %r4, 100(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 758
-	lha %r3, 6(%r9)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 759
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 760
-	sth %r3, 6(%r10)
+	sth %r4, 6(%r10)
 # mem16[qc + 198] = x1
 	.loc 1 761
-	sth %r4, 198(%r10)
+	sth %r5, 198(%r10)
 # x0 = x0 + x1
 	.loc 1 762
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 102] = x0
 	.loc 1 763
-	sth %r3, 102(%r10)
+	sth %r4, 102(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 764
-	lha %r3, 8(%r9)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 765
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 766
-	sth %r3, 8(%r10)
+	sth %r4, 8(%r10)
 # mem16[qc + 200] = x1
 	.loc 1 767
-	sth %r4, 200(%r10)
+	sth %r5, 200(%r10)
 # x0 = x0 + x1
 	.loc 1 768
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 104] = x0
 	.loc 1 769
-	sth %r3, 104(%r10)
+	sth %r4, 104(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 770
-	lha %r3, 10(%r9)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 771
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 772
-	sth %r3, 10(%r10)
+	sth %r4, 10(%r10)
 # mem16[qc + 202] = x1
 	.loc 1 773
-	sth %r4, 202(%r10)
+	sth %r5, 202(%r10)
 # x0 = x0 + x1
 	.loc 1 774
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 106] = x0
 	.loc 1 775
-	sth %r3, 106(%r10)
+	sth %r4, 106(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 776
-	lha %r3, 12(%r9)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 777
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 778
-	sth %r3, 12(%r10)
+	sth %r4, 12(%r10)
 # mem16[qc + 204] = x1
 	.loc 1 779
-	sth %r4, 204(%r10)
+	sth %r5, 204(%r10)
 # x0 = x0 + x1
 	.loc 1 780
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 108] = x0
 	.loc 1 781
-	sth %r3, 108(%r10)
+	sth %r4, 108(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 782
-	lha %r3, 14(%r9)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 783
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 784
-	sth %r3, 14(%r10)
+	sth %r4, 14(%r10)
 # mem16[qc + 206] = x1
 	.loc 1 785
-	sth %r4, 206(%r10)
+	sth %r5, 206(%r10)
 # x0 = x0 + x1
 	.loc 1 786
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 110] = x0
 	.loc 1 787
-	sth %r3, 110(%r10)
+	sth %r4, 110(%r10)
 # qa = qa + 16
 	.loc 1 788
-	addi %r9, %r9, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 789
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 790
 	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 791
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 792
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop20 if !=
 	.loc 1 793
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop20
 # pa = pa + 192
 	.loc 1 794
-	mr %r9, %r7
-	addi %r9, %r9, 192
+	addi %r12, %r12, 192
 # pb = pb + 288
 	.loc 1 795
-	mr %r10, %r31
-	addi %r10, %r10, 288
+	addi %r6, %r6, 288
 # i0 = i0 - 1
 	.loc 1 796
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 797
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop19 if !=
 	.loc 1 798
-	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop19
 # pa = w + 3072
 	.loc 1 799
-	addi %r10, %r7, 3072
+	addi %r6, %r9, 3072
 # pb = w + 20568
 	.loc 1 800
-	addi %r9, %r7, 20568
+	addi %r7, %r9, 20568
 # i0 = 81
 	.loc 1 801
-	li %r4, 81
+	li %r8, 81
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop21:
 # qa = pa
 	.loc 1 803
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r12, %r3
+	mr %r31, %r6
 # qb = pa + 48
 	.loc 1 804
-	addi %r5, %r10, 48
+	addi %r10, %r6, 48
 # qc = pb
 	.loc 1 805
-	mr %r7, %r10
+	mr %r11, %r7
 # i1 = 3
 	.loc 1 806
-	mr %r31, %r9
-	li %r6, 3
+	li %r12, 3
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop22:
 # (int64) x0 = mem16[qa]
 	.loc 1 808
-	lha %r3, 0(%r10)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 809
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 810
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r11)
 # mem16[qc + 96] = x1
 	.loc 1 811
-	sth %r4, 96(%r9)
+	sth %r5, 96(%r11)
 # x0 = x0 + x1
 	.loc 1 812
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 48] = x0
 	.loc 1 813
-	sth %r3, 48(%r9)
+	sth %r4, 48(%r11)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 814
-	lha %r3, 2(%r10)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 815
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 816
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r11)
 # mem16[qc + 98] = x1
 	.loc 1 817
-	sth %r4, 98(%r9)
+	sth %r5, 98(%r11)
 # x0 = x0 + x1
 	.loc 1 818
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 50] = x0
 	.loc 1 819
-	sth %r3, 50(%r9)
+	sth %r4, 50(%r11)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 820
-	lha %r3, 4(%r10)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 821
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 822
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r11)
 # mem16[qc + 100] = x1
 	.loc 1 823
-	sth %r4, 100(%r9)
+	sth %r5, 100(%r11)
 # x0 = x0 + x1
 	.loc 1 824
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 52] = x0
 	.loc 1 825
-	sth %r3, 52(%r9)
+	sth %r4, 52(%r11)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 826
-	lha %r3, 6(%r10)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 827
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 828
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r11)
 # mem16[qc + 102] = x1
 	.loc 1 829
-	sth %r4, 102(%r9)
+	sth %r5, 102(%r11)
 # x0 = x0 + x1
 	.loc 1 830
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 54] = x0
 	.loc 1 831
-	sth %r3, 54(%r9)
+	sth %r4, 54(%r11)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 832
-	lha %r3, 8(%r10)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 833
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 834
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r11)
 # mem16[qc + 104] = x1
 	.loc 1 835
-	sth %r4, 104(%r9)
+	sth %r5, 104(%r11)
 # x0 = x0 + x1
 	.loc 1 836
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 56] = x0
 	.loc 1 837
-	sth %r3, 56(%r9)
+	sth %r4, 56(%r11)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 838
-	lha %r3, 10(%r10)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 839
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 840
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r11)
 # mem16[qc + 106] = x1
 	.loc 1 841
-	sth %r4, 106(%r9)
+	sth %r5, 106(%r11)
 # x0 = x0 + x1
 	.loc 1 842
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 58] = x0
 	.loc 1 843
-	sth %r3, 58(%r9)
+	sth %r4, 58(%r11)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 844
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 845
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 846
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r11)
 # mem16[qc + 108] = x1
 	.loc 1 847
-	sth %r4, 108(%r9)
+	sth %r5, 108(%r11)
 # x0 = x0 + x1
 	.loc 1 848
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 60] = x0
 	.loc 1 849
-	sth %r3, 60(%r9)
+	sth %r4, 60(%r11)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 850
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 851
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 852
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r11)
 # mem16[qc + 110] = x1
 	.loc 1 853
-	sth %r4, 110(%r9)
+	sth %r5, 110(%r11)
 # x0 = x0 + x1
 	.loc 1 854
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 62] = x0
 	.loc 1 855
-	sth %r3, 62(%r9)
+	sth %r4, 62(%r11)
 # qa = qa + 16
 	.loc 1 856
-	addi %r10, %r10, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 857
-	addi %r5, %r5, 16
+	addi %r10, %r10, 16
 # qc = qc + 16
 	.loc 1 858
-	addi %r9, %r9, 16
+	addi %r11, %r11, 16
 # i1 = i1 - 1
 	.loc 1 859
-	addi %r6, %r6, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 860
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r12, 0
 # goto loop22 if !=
 	.loc 1 861
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop22
 # pa = pa + 96
 	.loc 1 862
-	mr %r10, %r7
-	addi %r10, %r10, 96
+	addi %r6, %r6, 96
 # pb = pb + 144
 	.loc 1 863
-	mr %r9, %r31
-	addi %r9, %r9, 144
+	addi %r7, %r7, 144
 # i0 = i0 - 1
 	.loc 1 864
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r8, %r8, -1
 # =? i0 - 0
 	.loc 1 865
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r8, 0
 # goto loop21 if !=
 	.loc 1 866
-	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop21
 # pa = 73080
 	.loc 1 867
@@ -2648,7 +2547,7 @@ qhasm_kernel_core_mult3sntrup653_ppc64_mul:
 	ori %r4, %r4, 7544
 # pa = w + pa
 	.loc 1 868
-	add %r9, %r7, %r4
+	add %r12, %r9, %r4
 # pb = 90576
 	.loc 1 869
 	li %r4, 0
@@ -2656,1480 +2555,1447 @@ qhasm_kernel_core_mult3sntrup653_ppc64_mul:
 	ori %r4, %r4, 25040
 # pb = w + pb
 	.loc 1 870
-	add %r10, %r7, %r4
+	add %r6, %r9, %r4
 # i0 = 81
 	.loc 1 871
-	li %r4, 81
+	li %r7, 81
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop23:
 # qa = pa
 	.loc 1 873
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r12, %r3
+	mr %r31, %r12
 # qb = pa + 48
 	.loc 1 874
-	addi %r5, %r9, 48
+	addi %r8, %r12, 48
 # qc = pb
 	.loc 1 875
-	mr %r7, %r9
+	mr %r10, %r6
 # i1 = 3
 	.loc 1 876
-	mr %r31, %r10
-	li %r6, 3
+	li %r11, 3
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop24:
 # (int64) x0 = mem16[qa]
 	.loc 1 878
-	lha %r3, 0(%r9)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 879
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 880
-	sth %r3, 0(%r10)
+	sth %r4, 0(%r10)
 # mem16[qc + 96] = x1
 	.loc 1 881
-	sth %r4, 96(%r10)
+	sth %r5, 96(%r10)
 # x0 = x0 + x1
 	.loc 1 882
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 48] = x0
 	.loc 1 883
-	sth %r3, 48(%r10)
+	sth %r4, 48(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 884
-	lha %r3, 2(%r9)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 885
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 886
-	sth %r3, 2(%r10)
+	sth %r4, 2(%r10)
 # mem16[qc + 98] = x1
 	.loc 1 887
-	sth %r4, 98(%r10)
+	sth %r5, 98(%r10)
 # x0 = x0 + x1
 	.loc 1 888
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 50] = x0
 	.loc 1 889
-	sth %r3, 50(%r10)
+	sth %r4, 50(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 890
-	lha %r3, 4(%r9)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 891
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 892
-	sth %r3, 4(%r10)
+	sth %r4, 4(%r10)
 # mem16[qc + 100] = x1
 	.loc 1 893
-	sth %r4, 100(%r10)
+	sth %r5, 100(%r10)
 # x0 = x0 + x1
 	.loc 1 894
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 52] = x0
 	.loc 1 895
-	sth %r3, 52(%r10)
+	sth %r4, 52(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 896
-	lha %r3, 6(%r9)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 897
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 898
-	sth %r3, 6(%r10)
+	sth %r4, 6(%r10)
 # mem16[qc + 102] = x1
 	.loc 1 899
-	sth %r4, 102(%r10)
+	sth %r5, 102(%r10)
 # x0 = x0 + x1
 	.loc 1 900
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 54] = x0
 	.loc 1 901
-	sth %r3, 54(%r10)
+	sth %r4, 54(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 902
-	lha %r3, 8(%r9)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 903
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 904
-	sth %r3, 8(%r10)
+	sth %r4, 8(%r10)
 # mem16[qc + 104] = x1
 	.loc 1 905
-	sth %r4, 104(%r10)
+	sth %r5, 104(%r10)
 # x0 = x0 + x1
 	.loc 1 906
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 56] = x0
 	.loc 1 907
-	sth %r3, 56(%r10)
+	sth %r4, 56(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 908
-	lha %r3, 10(%r9)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 909
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 910
-	sth %r3, 10(%r10)
+	sth %r4, 10(%r10)
 # mem16[qc + 106] = x1
 	.loc 1 911
-	sth %r4, 106(%r10)
+	sth %r5, 106(%r10)
 # x0 = x0 + x1
 	.loc 1 912
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 58] = x0
 	.loc 1 913
-	sth %r3, 58(%r10)
+	sth %r4, 58(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 914
-	lha %r3, 12(%r9)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 915
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 916
-	sth %r3, 12(%r10)
+	sth %r4, 12(%r10)
 # mem16[qc + 108] = x1
 	.loc 1 917
-	sth %r4, 108(%r10)
+	sth %r5, 108(%r10)
 # x0 = x0 + x1
 	.loc 1 918
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 60] = x0
 	.loc 1 919
-	sth %r3, 60(%r10)
+	sth %r4, 60(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 920
-	lha %r3, 14(%r9)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 921
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 922
-	sth %r3, 14(%r10)
+	sth %r4, 14(%r10)
 # mem16[qc + 110] = x1
 	.loc 1 923
-	sth %r4, 110(%r10)
+	sth %r5, 110(%r10)
 # x0 = x0 + x1
 	.loc 1 924
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 62] = x0
 	.loc 1 925
-	sth %r3, 62(%r10)
+	sth %r4, 62(%r10)
 # qa = qa + 16
 	.loc 1 926
-	addi %r9, %r9, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 927
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 928
 	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 929
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 930
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop24 if !=
 	.loc 1 931
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop24
 # pa = pa + 96
 	.loc 1 932
-	mr %r9, %r7
-	addi %r9, %r9, 96
+	addi %r12, %r12, 96
 # pb = pb + 144
 	.loc 1 933
-	mr %r10, %r31
-	addi %r10, %r10, 144
+	addi %r6, %r6, 144
 # i0 = i0 - 1
 	.loc 1 934
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 935
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop23 if !=
 	.loc 1 936
-	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop23
 # pa = w + 20568
 	.loc 1 937
-	mr %r6, %r3
-	addi %r3, %r7, 20568
+	addi %r7, %r9, 20568
 # pb = w + 3072
 	.loc 1 938
-	addi %r4, %r7, 3072
+	addi %r8, %r9, 3072
 # i0 = 243
 	.loc 1 939
-	li %r5, 243
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r6, 243
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop25:
 # qb = pa + 24
 	.loc 1 942
-	addi %r10, %r8, 24
+	addi %r10, %r7, 24
 # (int64) x0 = mem16[qa]
 	.loc 1 944
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r7)
 # (int64) x1 = mem16[qb]
 	.loc 1 945
-	lha %r4, 0(%r10)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 946
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r8)
 # mem16[qc + 48] = x1
 	.loc 1 947
-	sth %r4, 48(%r9)
+	sth %r5, 48(%r8)
 # x0 = x0 + x1
 	.loc 1 948
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 24] = x0
 	.loc 1 949
-	sth %r3, 24(%r9)
+	sth %r4, 24(%r8)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 950
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r7)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 951
-	lha %r4, 2(%r10)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 952
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r8)
 # mem16[qc + 50] = x1
 	.loc 1 953
-	sth %r4, 50(%r9)
+	sth %r5, 50(%r8)
 # x0 = x0 + x1
 	.loc 1 954
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 26] = x0
 	.loc 1 955
-	sth %r3, 26(%r9)
+	sth %r4, 26(%r8)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 956
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r7)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 957
-	lha %r4, 4(%r10)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 958
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r8)
 # mem16[qc + 52] = x1
 	.loc 1 959
-	sth %r4, 52(%r9)
+	sth %r5, 52(%r8)
 # x0 = x0 + x1
 	.loc 1 960
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 28] = x0
 	.loc 1 961
-	sth %r3, 28(%r9)
+	sth %r4, 28(%r8)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 962
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r7)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 963
-	lha %r4, 6(%r10)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 964
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r8)
 # mem16[qc + 54] = x1
 	.loc 1 965
-	sth %r4, 54(%r9)
+	sth %r5, 54(%r8)
 # x0 = x0 + x1
 	.loc 1 966
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 30] = x0
 	.loc 1 967
-	sth %r3, 30(%r9)
+	sth %r4, 30(%r8)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 968
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r7)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 969
-	lha %r4, 8(%r10)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 970
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r8)
 # mem16[qc + 56] = x1
 	.loc 1 971
-	sth %r4, 56(%r9)
+	sth %r5, 56(%r8)
 # x0 = x0 + x1
 	.loc 1 972
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 32] = x0
 	.loc 1 973
-	sth %r3, 32(%r9)
+	sth %r4, 32(%r8)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 974
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r7)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 975
-	lha %r4, 10(%r10)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 976
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r8)
 # mem16[qc + 58] = x1
 	.loc 1 977
-	sth %r4, 58(%r9)
+	sth %r5, 58(%r8)
 # x0 = x0 + x1
 	.loc 1 978
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 34] = x0
 	.loc 1 979
-	sth %r3, 34(%r9)
+	sth %r4, 34(%r8)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 980
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r7)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 981
-	lha %r4, 12(%r10)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 982
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r8)
 # mem16[qc + 60] = x1
 	.loc 1 983
-	sth %r4, 60(%r9)
+	sth %r5, 60(%r8)
 # x0 = x0 + x1
 	.loc 1 984
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 36] = x0
 	.loc 1 985
-	sth %r3, 36(%r9)
+	sth %r4, 36(%r8)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 986
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r7)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 987
-	lha %r4, 14(%r10)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 988
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r8)
 # mem16[qc + 62] = x1
 	.loc 1 989
-	sth %r4, 62(%r9)
+	sth %r5, 62(%r8)
 # x0 = x0 + x1
 	.loc 1 990
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 38] = x0
 	.loc 1 991
-	sth %r3, 38(%r9)
+	sth %r4, 38(%r8)
 # (int64) x0 = mem16[qa + 16]
 	.loc 1 992
-	lha %r3, 16(%r8)
+	lha %r4, 16(%r7)
 # (int64) x1 = mem16[qb + 16]
 	.loc 1 993
-	lha %r4, 16(%r10)
+	lha %r5, 16(%r10)
 # mem16[qc + 16] = x0
 	.loc 1 994
-	sth %r3, 16(%r9)
+	sth %r4, 16(%r8)
 # mem16[qc + 64] = x1
 	.loc 1 995
-	sth %r4, 64(%r9)
+	sth %r5, 64(%r8)
 # x0 = x0 + x1
 	.loc 1 996
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 40] = x0
 	.loc 1 997
-	sth %r3, 40(%r9)
+	sth %r4, 40(%r8)
 # (int64) x0 = mem16[qa + 18]
 	.loc 1 998
-	lha %r3, 18(%r8)
+	lha %r4, 18(%r7)
 # (int64) x1 = mem16[qb + 18]
 	.loc 1 999
-	lha %r4, 18(%r10)
+	lha %r5, 18(%r10)
 # mem16[qc + 18] = x0
 	.loc 1 1000
-	sth %r3, 18(%r9)
+	sth %r4, 18(%r8)
 # mem16[qc + 66] = x1
 	.loc 1 1001
-	sth %r4, 66(%r9)
+	sth %r5, 66(%r8)
 # x0 = x0 + x1
 	.loc 1 1002
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 42] = x0
 	.loc 1 1003
-	sth %r3, 42(%r9)
+	sth %r4, 42(%r8)
 # (int64) x0 = mem16[qa + 20]
 	.loc 1 1004
-	lha %r3, 20(%r8)
+	lha %r4, 20(%r7)
 # (int64) x1 = mem16[qb + 20]
 	.loc 1 1005
-	lha %r4, 20(%r10)
+	lha %r5, 20(%r10)
 # mem16[qc + 20] = x0
 	.loc 1 1006
-	sth %r3, 20(%r9)
+	sth %r4, 20(%r8)
 # mem16[qc + 68] = x1
 	.loc 1 1007
-	sth %r4, 68(%r9)
+	sth %r5, 68(%r8)
 # x0 = x0 + x1
 	.loc 1 1008
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 44] = x0
 	.loc 1 1009
-	sth %r3, 44(%r9)
+	sth %r4, 44(%r8)
 # (int64) x0 = mem16[qa + 22]
 	.loc 1 1010
-	lha %r3, 22(%r8)
+	lha %r4, 22(%r7)
 # (int64) x1 = mem16[qb + 22]
 	.loc 1 1011
-	lha %r4, 22(%r10)
+	lha %r5, 22(%r10)
 # mem16[qc + 22] = x0
 	.loc 1 1012
-	sth %r3, 22(%r9)
+	sth %r4, 22(%r8)
 # mem16[qc + 70] = x1
 	.loc 1 1013
-	sth %r4, 70(%r9)
+	sth %r5, 70(%r8)
 # x0 = x0 + x1
 	.loc 1 1014
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 46] = x0
 	.loc 1 1015
-	sth %r3, 46(%r9)
+	sth %r4, 46(%r8)
 # pa = pa + 48
 	.loc 1 1016
-	addi %r8, %r8, 48
+	addi %r7, %r7, 48
 # pb = pb + 72
 	.loc 1 1017
-	addi %r9, %r9, 72
+	addi %r8, %r8, 72
 # i0 = i0 - 1
 	.loc 1 1018
-	addi %r5, %r5, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1019
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r6, 0
 # goto loop25 if !=
 	.loc 1 1020
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop25
 # pa = 90576
 	.loc 1 1021
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 25040
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 25040
 # pa = w + pa
 	.loc 1 1022
-	add %r4, %r7, %r3
+	add %r8, %r9, %r4
 # pb = 73080
 	.loc 1 1023
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 7544
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 7544
 # pb = w + pb
 	.loc 1 1024
-	add %r5, %r7, %r3
+	add %r7, %r9, %r4
 # i0 = 243
 	.loc 1 1025
-	mr %r8, %r7
-	li %r7, 243
-	mr %r3, %r6
-	mr %r6, %r3
-	mr %r9, %r4
+	li %r6, 243
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop26:
 # qb = pa + 24
 	.loc 1 1028
-	addi %r10, %r9, 24
+	addi %r10, %r8, 24
 # (int64) x0 = mem16[qa]
 	.loc 1 1030
-	lha %r3, 0(%r9)
+	lha %r4, 0(%r8)
 # (int64) x1 = mem16[qb]
 	.loc 1 1031
-	lha %r4, 0(%r10)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 1032
-	sth %r3, 0(%r5)
+	sth %r4, 0(%r7)
 # mem16[qc + 48] = x1
 	.loc 1 1033
-	sth %r4, 48(%r5)
+	sth %r5, 48(%r7)
 # x0 = x0 + x1
 	.loc 1 1034
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 24] = x0
 	.loc 1 1035
-	sth %r3, 24(%r5)
+	sth %r4, 24(%r7)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1036
-	lha %r3, 2(%r9)
+	lha %r4, 2(%r8)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 1037
-	lha %r4, 2(%r10)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 1038
-	sth %r3, 2(%r5)
+	sth %r4, 2(%r7)
 # mem16[qc + 50] = x1
 	.loc 1 1039
-	sth %r4, 50(%r5)
+	sth %r5, 50(%r7)
 # x0 = x0 + x1
 	.loc 1 1040
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 26] = x0
 	.loc 1 1041
-	sth %r3, 26(%r5)
+	sth %r4, 26(%r7)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1042
-	lha %r3, 4(%r9)
+	lha %r4, 4(%r8)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 1043
-	lha %r4, 4(%r10)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 1044
-	sth %r3, 4(%r5)
+	sth %r4, 4(%r7)
 # mem16[qc + 52] = x1
 	.loc 1 1045
-	sth %r4, 52(%r5)
+	sth %r5, 52(%r7)
 # x0 = x0 + x1
 	.loc 1 1046
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 28] = x0
 	.loc 1 1047
-	sth %r3, 28(%r5)
+	sth %r4, 28(%r7)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1048
-	lha %r3, 6(%r9)
+	lha %r4, 6(%r8)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 1049
-	lha %r4, 6(%r10)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 1050
-	sth %r3, 6(%r5)
+	sth %r4, 6(%r7)
 # mem16[qc + 54] = x1
 	.loc 1 1051
-	sth %r4, 54(%r5)
+	sth %r5, 54(%r7)
 # x0 = x0 + x1
 	.loc 1 1052
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 30] = x0
 	.loc 1 1053
-	sth %r3, 30(%r5)
+	sth %r4, 30(%r7)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1054
-	lha %r3, 8(%r9)
+	lha %r4, 8(%r8)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 1055
-	lha %r4, 8(%r10)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 1056
-	sth %r3, 8(%r5)
+	sth %r4, 8(%r7)
 # mem16[qc + 56] = x1
 	.loc 1 1057
-	sth %r4, 56(%r5)
+	sth %r5, 56(%r7)
 # x0 = x0 + x1
 	.loc 1 1058
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 32] = x0
 	.loc 1 1059
-	sth %r3, 32(%r5)
+	sth %r4, 32(%r7)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1060
-	lha %r3, 10(%r9)
+	lha %r4, 10(%r8)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 1061
-	lha %r4, 10(%r10)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 1062
-	sth %r3, 10(%r5)
+	sth %r4, 10(%r7)
 # mem16[qc + 58] = x1
 	.loc 1 1063
-	sth %r4, 58(%r5)
+	sth %r5, 58(%r7)
 # x0 = x0 + x1
 	.loc 1 1064
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 34] = x0
 	.loc 1 1065
-	sth %r3, 34(%r5)
+	sth %r4, 34(%r7)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1066
-	lha %r3, 12(%r9)
+	lha %r4, 12(%r8)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 1067
-	lha %r4, 12(%r10)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 1068
-	sth %r3, 12(%r5)
+	sth %r4, 12(%r7)
 # mem16[qc + 60] = x1
 	.loc 1 1069
-	sth %r4, 60(%r5)
+	sth %r5, 60(%r7)
 # x0 = x0 + x1
 	.loc 1 1070
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 36] = x0
 	.loc 1 1071
-	sth %r3, 36(%r5)
+	sth %r4, 36(%r7)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 1072
-	lha %r3, 14(%r9)
+	lha %r4, 14(%r8)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 1073
-	lha %r4, 14(%r10)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 1074
-	sth %r3, 14(%r5)
+	sth %r4, 14(%r7)
 # mem16[qc + 62] = x1
 	.loc 1 1075
-	sth %r4, 62(%r5)
+	sth %r5, 62(%r7)
 # x0 = x0 + x1
 	.loc 1 1076
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 38] = x0
 	.loc 1 1077
-	sth %r3, 38(%r5)
+	sth %r4, 38(%r7)
 # (int64) x0 = mem16[qa + 16]
 	.loc 1 1078
-	lha %r3, 16(%r9)
+	lha %r4, 16(%r8)
 # (int64) x1 = mem16[qb + 16]
 	.loc 1 1079
-	lha %r4, 16(%r10)
+	lha %r5, 16(%r10)
 # mem16[qc + 16] = x0
 	.loc 1 1080
-	sth %r3, 16(%r5)
+	sth %r4, 16(%r7)
 # mem16[qc + 64] = x1
 	.loc 1 1081
-	sth %r4, 64(%r5)
+	sth %r5, 64(%r7)
 # x0 = x0 + x1
 	.loc 1 1082
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 40] = x0
 	.loc 1 1083
-	sth %r3, 40(%r5)
+	sth %r4, 40(%r7)
 # (int64) x0 = mem16[qa + 18]
 	.loc 1 1084
-	lha %r3, 18(%r9)
+	lha %r4, 18(%r8)
 # (int64) x1 = mem16[qb + 18]
 	.loc 1 1085
-	lha %r4, 18(%r10)
+	lha %r5, 18(%r10)
 # mem16[qc + 18] = x0
 	.loc 1 1086
-	sth %r3, 18(%r5)
+	sth %r4, 18(%r7)
 # mem16[qc + 66] = x1
 	.loc 1 1087
-	sth %r4, 66(%r5)
+	sth %r5, 66(%r7)
 # x0 = x0 + x1
 	.loc 1 1088
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 42] = x0
 	.loc 1 1089
-	sth %r3, 42(%r5)
+	sth %r4, 42(%r7)
 # (int64) x0 = mem16[qa + 20]
 	.loc 1 1090
-	lha %r3, 20(%r9)
+	lha %r4, 20(%r8)
 # (int64) x1 = mem16[qb + 20]
 	.loc 1 1091
-	lha %r4, 20(%r10)
+	lha %r5, 20(%r10)
 # mem16[qc + 20] = x0
 	.loc 1 1092
-	sth %r3, 20(%r5)
+	sth %r4, 20(%r7)
 # mem16[qc + 68] = x1
 	.loc 1 1093
-	sth %r4, 68(%r5)
+	sth %r5, 68(%r7)
 # x0 = x0 + x1
 	.loc 1 1094
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 44] = x0
 	.loc 1 1095
-	sth %r3, 44(%r5)
+	sth %r4, 44(%r7)
 # (int64) x0 = mem16[qa + 22]
 	.loc 1 1096
-	lha %r3, 22(%r9)
+	lha %r4, 22(%r8)
 # (int64) x1 = mem16[qb + 22]
 	.loc 1 1097
-	lha %r4, 22(%r10)
+	lha %r5, 22(%r10)
 # mem16[qc + 22] = x0
 	.loc 1 1098
-	sth %r3, 22(%r5)
+	sth %r4, 22(%r7)
 # mem16[qc + 70] = x1
 	.loc 1 1099
-	sth %r4, 70(%r5)
+	sth %r5, 70(%r7)
 # x0 = x0 + x1
 	.loc 1 1100
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 46] = x0
 	.loc 1 1101
-	sth %r3, 46(%r5)
+	sth %r4, 46(%r7)
 # pa = pa + 48
 	.loc 1 1102
-	addi %r9, %r9, 48
+	addi %r8, %r8, 48
 # pb = pb + 72
 	.loc 1 1103
-	addi %r5, %r5, 72
+	addi %r7, %r7, 72
 # i0 = i0 - 1
 	.loc 1 1104
-	addi %r7, %r7, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1105
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r6, 0
 # goto loop26 if !=
 	.loc 1 1106
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop26
 # pa = w + 3072
 	.loc 1 1107
-	mr %r7, %r8
-	addi %r4, %r7, 3072
+	addi %r6, %r9, 3072
 # pb = w + 20568
 	.loc 1 1108
-	addi %r5, %r7, 20568
+	addi %r8, %r9, 20568
 # z0 = 0
 	.loc 1 1109
-	mr %r9, %r7
-	li %r7, 0
+	li %r4, 0
 # i0 = 729
 	.loc 1 1110
-	li %r8, 729
-	mr %r3, %r6
-	mr %r10, %r3
-	mr %r11, %r7
+	li %r5, 729
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop27:
 # qb = pa + 12
 	.loc 1 1113
-	addi %r3, %r4, 12
+	addi %r7, %r6, 12
 # (int64) x0 = mem16[qa]
 	.loc 1 1115
-	lha %r6, 0(%r4)
+	lha %r10, 0(%r6)
 # (int64) x1 = mem16[qb]
 	.loc 1 1116
-	lha %r7, 0(%r3)
+	lha %r11, 0(%r7)
 # mem16[qc + 12] = x0
 	.loc 1 1117
-	sth %r6, 12(%r5)
+	sth %r10, 12(%r8)
 # mem16[qc + 60] = x1
 	.loc 1 1118
-	sth %r7, 60(%r5)
+	sth %r11, 60(%r8)
 # x0 = x0 + x1
 	.loc 1 1119
-	add %r6, %r6, %r7
+	add %r10, %r10, %r11
 # mem16[qc + 36] = x0
 	.loc 1 1120
-	sth %r6, 36(%r5)
+	sth %r10, 36(%r8)
 # mem16[qc] = z0
 	.loc 1 1121
-	sth %r11, 0(%r5)
+	sth %r4, 0(%r8)
 # mem16[qc + 24] = z0
 	.loc 1 1122
-	sth %r11, 24(%r5)
+	sth %r4, 24(%r8)
 # mem16[qc + 48] = z0
 	.loc 1 1123
-	sth %r11, 48(%r5)
+	sth %r4, 48(%r8)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1124
-	lha %r6, 2(%r4)
+	lha %r10, 2(%r6)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 1125
-	lha %r7, 2(%r3)
+	lha %r11, 2(%r7)
 # mem16[qc + 14] = x0
 	.loc 1 1126
-	sth %r6, 14(%r5)
+	sth %r10, 14(%r8)
 # mem16[qc + 62] = x1
 	.loc 1 1127
-	sth %r7, 62(%r5)
+	sth %r11, 62(%r8)
 # x0 = x0 + x1
 	.loc 1 1128
-	add %r6, %r6, %r7
+	add %r10, %r10, %r11
 # mem16[qc + 38] = x0
 	.loc 1 1129
-	sth %r6, 38(%r5)
+	sth %r10, 38(%r8)
 # mem16[qc + 2] = z0
 	.loc 1 1130
-	sth %r11, 2(%r5)
+	sth %r4, 2(%r8)
 # mem16[qc + 26] = z0
 	.loc 1 1131
-	sth %r11, 26(%r5)
+	sth %r4, 26(%r8)
 # mem16[qc + 50] = z0
 	.loc 1 1132
-	sth %r11, 50(%r5)
+	sth %r4, 50(%r8)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1133
-	lha %r6, 4(%r4)
+	lha %r10, 4(%r6)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 1134
-	lha %r7, 4(%r3)
+	lha %r11, 4(%r7)
 # mem16[qc + 16] = x0
 	.loc 1 1135
-	sth %r6, 16(%r5)
+	sth %r10, 16(%r8)
 # mem16[qc + 64] = x1
 	.loc 1 1136
-	sth %r7, 64(%r5)
+	sth %r11, 64(%r8)
 # x0 = x0 + x1
 	.loc 1 1137
-	add %r6, %r6, %r7
+	add %r10, %r10, %r11
 # mem16[qc + 40] = x0
 	.loc 1 1138
-	sth %r6, 40(%r5)
+	sth %r10, 40(%r8)
 # mem16[qc + 4] = z0
 	.loc 1 1139
-	sth %r11, 4(%r5)
+	sth %r4, 4(%r8)
 # mem16[qc + 28] = z0
 	.loc 1 1140
-	sth %r11, 28(%r5)
+	sth %r4, 28(%r8)
 # mem16[qc + 52] = z0
 	.loc 1 1141
-	sth %r11, 52(%r5)
+	sth %r4, 52(%r8)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1142
-	lha %r6, 6(%r4)
+	lha %r10, 6(%r6)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 1143
-	lha %r7, 6(%r3)
+	lha %r11, 6(%r7)
 # mem16[qc + 18] = x0
 	.loc 1 1144
-	sth %r6, 18(%r5)
+	sth %r10, 18(%r8)
 # mem16[qc + 66] = x1
 	.loc 1 1145
-	sth %r7, 66(%r5)
+	sth %r11, 66(%r8)
 # x0 = x0 + x1
 	.loc 1 1146
-	add %r6, %r6, %r7
+	add %r10, %r10, %r11
 # mem16[qc + 42] = x0
 	.loc 1 1147
-	sth %r6, 42(%r5)
+	sth %r10, 42(%r8)
 # mem16[qc + 6] = z0
 	.loc 1 1148
-	sth %r11, 6(%r5)
+	sth %r4, 6(%r8)
 # mem16[qc + 30] = z0
 	.loc 1 1149
-	sth %r11, 30(%r5)
+	sth %r4, 30(%r8)
 # mem16[qc + 54] = z0
 	.loc 1 1150
-	sth %r11, 54(%r5)
+	sth %r4, 54(%r8)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1151
-	lha %r6, 8(%r4)
+	lha %r10, 8(%r6)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 1152
-	lha %r7, 8(%r3)
+	lha %r11, 8(%r7)
 # mem16[qc + 20] = x0
 	.loc 1 1153
-	sth %r6, 20(%r5)
+	sth %r10, 20(%r8)
 # mem16[qc + 68] = x1
 	.loc 1 1154
-	sth %r7, 68(%r5)
+	sth %r11, 68(%r8)
 # x0 = x0 + x1
 	.loc 1 1155
-	add %r6, %r6, %r7
+	add %r10, %r10, %r11
 # mem16[qc + 44] = x0
 	.loc 1 1156
-	sth %r6, 44(%r5)
+	sth %r10, 44(%r8)
 # mem16[qc + 8] = z0
 	.loc 1 1157
-	sth %r11, 8(%r5)
+	sth %r4, 8(%r8)
 # mem16[qc + 32] = z0
 	.loc 1 1158
-	sth %r11, 32(%r5)
+	sth %r4, 32(%r8)
 # mem16[qc + 56] = z0
 	.loc 1 1159
-	sth %r11, 56(%r5)
+	sth %r4, 56(%r8)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1160
-	lha %r6, 10(%r4)
+	lha %r10, 10(%r6)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 1161
-	lha %r3, 10(%r3)
+	lha %r7, 10(%r7)
 # mem16[qc + 22] = x0
 	.loc 1 1162
-	sth %r6, 22(%r5)
+	sth %r10, 22(%r8)
 # mem16[qc + 70] = x1
 	.loc 1 1163
-	sth %r3, 70(%r5)
+	sth %r7, 70(%r8)
 # x0 = x0 + x1
 	.loc 1 1164
-	add %r6, %r6, %r3
+	add %r10, %r10, %r7
 # mem16[qc + 46] = x0
 	.loc 1 1165
-	sth %r6, 46(%r5)
+	sth %r10, 46(%r8)
 # mem16[qc + 10] = z0
 	.loc 1 1166
-	sth %r11, 10(%r5)
+	sth %r4, 10(%r8)
 # mem16[qc + 34] = z0
 	.loc 1 1167
-	sth %r11, 34(%r5)
+	sth %r4, 34(%r8)
 # mem16[qc + 58] = z0
 	.loc 1 1168
-	sth %r11, 58(%r5)
+	sth %r4, 58(%r8)
 # pa = pa + 24
 	.loc 1 1169
-	addi %r4, %r4, 24
+	addi %r6, %r6, 24
 # pb = pb + 72
 	.loc 1 1170
-	addi %r5, %r5, 72
+	addi %r8, %r8, 72
 # i0 = i0 - 1
 	.loc 1 1171
-	addi %r8, %r8, -1
+	addi %r5, %r5, -1
 # =? i0 - 0
 	.loc 1 1172
-	cmpldi %cr0, %r8, 0
+	cmpldi %cr0, %r5, 0
 # goto loop27 if !=
 	.loc 1 1173
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop27
 # pa = 73080
 	.loc 1 1174
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 7544
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 7544
 # pa = w + pa
 	.loc 1 1175
-	mr %r7, %r9
-	add %r4, %r7, %r3
+	add %r5, %r9, %r4
 # pb = 90576
 	.loc 1 1176
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 25040
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 25040
 # pb = w + pb
 	.loc 1 1177
-	add %r5, %r7, %r3
+	add %r7, %r9, %r4
 # i0 = 729
 	.loc 1 1178
-	mr %r9, %r7
-	li %r6, 729
-	mr %r3, %r10
-	mr %r8, %r3
-	mr %r10, %r6
+	li %r4, 729
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop28:
 # qb = pa + 12
 	.loc 1 1181
-	addi %r3, %r4, 12
+	addi %r6, %r5, 12
 # (int64) x0 = mem16[qa]
 	.loc 1 1183
-	lha %r6, 0(%r4)
+	lha %r8, 0(%r5)
 # (int64) x1 = mem16[qb]
 	.loc 1 1184
-	lha %r7, 0(%r3)
+	lha %r10, 0(%r6)
 # mem16[qc] = x0
 	.loc 1 1185
-	sth %r6, 0(%r5)
+	sth %r8, 0(%r7)
 # mem16[qc + 24] = x1
 	.loc 1 1186
-	sth %r7, 24(%r5)
+	sth %r10, 24(%r7)
 # x0 = x0 + x1
 	.loc 1 1187
-	add %r6, %r6, %r7
+	add %r8, %r8, %r10
 # mem16[qc + 12] = x0
 	.loc 1 1188
-	sth %r6, 12(%r5)
+	sth %r8, 12(%r7)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1189
-	lha %r6, 2(%r4)
+	lha %r8, 2(%r5)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 1190
-	lha %r7, 2(%r3)
+	lha %r10, 2(%r6)
 # mem16[qc + 2] = x0
 	.loc 1 1191
-	sth %r6, 2(%r5)
+	sth %r8, 2(%r7)
 # mem16[qc + 26] = x1
 	.loc 1 1192
-	sth %r7, 26(%r5)
+	sth %r10, 26(%r7)
 # x0 = x0 + x1
 	.loc 1 1193
-	add %r6, %r6, %r7
+	add %r8, %r8, %r10
 # mem16[qc + 14] = x0
 	.loc 1 1194
-	sth %r6, 14(%r5)
+	sth %r8, 14(%r7)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1195
-	lha %r6, 4(%r4)
+	lha %r8, 4(%r5)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 1196
-	lha %r7, 4(%r3)
+	lha %r10, 4(%r6)
 # mem16[qc + 4] = x0
 	.loc 1 1197
-	sth %r6, 4(%r5)
+	sth %r8, 4(%r7)
 # mem16[qc + 28] = x1
 	.loc 1 1198
-	sth %r7, 28(%r5)
+	sth %r10, 28(%r7)
 # x0 = x0 + x1
 	.loc 1 1199
-	add %r6, %r6, %r7
+	add %r8, %r8, %r10
 # mem16[qc + 16] = x0
 	.loc 1 1200
-	sth %r6, 16(%r5)
+	sth %r8, 16(%r7)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1201
-	lha %r6, 6(%r4)
+	lha %r8, 6(%r5)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 1202
-	lha %r7, 6(%r3)
+	lha %r10, 6(%r6)
 # mem16[qc + 6] = x0
 	.loc 1 1203
-	sth %r6, 6(%r5)
+	sth %r8, 6(%r7)
 # mem16[qc + 30] = x1
 	.loc 1 1204
-	sth %r7, 30(%r5)
+	sth %r10, 30(%r7)
 # x0 = x0 + x1
 	.loc 1 1205
-	add %r6, %r6, %r7
+	add %r8, %r8, %r10
 # mem16[qc + 18] = x0
 	.loc 1 1206
-	sth %r6, 18(%r5)
+	sth %r8, 18(%r7)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1207
-	lha %r6, 8(%r4)
+	lha %r8, 8(%r5)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 1208
-	lha %r7, 8(%r3)
+	lha %r10, 8(%r6)
 # mem16[qc + 8] = x0
 	.loc 1 1209
-	sth %r6, 8(%r5)
+	sth %r8, 8(%r7)
 # mem16[qc + 32] = x1
 	.loc 1 1210
-	sth %r7, 32(%r5)
+	sth %r10, 32(%r7)
 # x0 = x0 + x1
 	.loc 1 1211
-	add %r6, %r6, %r7
+	add %r8, %r8, %r10
 # mem16[qc + 20] = x0
 	.loc 1 1212
-	sth %r6, 20(%r5)
+	sth %r8, 20(%r7)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1213
-	lha %r6, 10(%r4)
+	lha %r8, 10(%r5)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 1214
-	lha %r3, 10(%r3)
+	lha %r6, 10(%r6)
 # mem16[qc + 10] = x0
 	.loc 1 1215
-	sth %r6, 10(%r5)
+	sth %r8, 10(%r7)
 # mem16[qc + 34] = x1
 	.loc 1 1216
-	sth %r3, 34(%r5)
+	sth %r6, 34(%r7)
 # x0 = x0 + x1
 	.loc 1 1217
-	add %r6, %r6, %r3
+	add %r8, %r8, %r6
 # mem16[qc + 22] = x0
 	.loc 1 1218
-	sth %r6, 22(%r5)
+	sth %r8, 22(%r7)
 # pa = pa + 24
 	.loc 1 1219
-	addi %r4, %r4, 24
+	addi %r5, %r5, 24
 # pb = pb + 36
 	.loc 1 1220
-	addi %r5, %r5, 36
+	addi %r7, %r7, 36
 # i0 = i0 - 1
 	.loc 1 1221
-	addi %r10, %r10, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 1222
-	cmpldi %cr0, %r10, 0
+	cmpldi %cr0, %r4, 0
 # goto loop28 if !=
 	.loc 1 1223
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop28
 # pa = 73056
 	.loc 1 1224
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 7520
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 7520
 # pa = w + pa
 	.loc 1 1225
-	mr %r7, %r9
-	add %r3, %r7, %r3
+	add %r4, %r9, %r4
 # z0 = 0
 	.loc 1 1226
-	li %r4, 0
+	li %r5, 0
 # mem16[pa] = z0
 	.loc 1 1227
-	sth %r4, 0(%r3)
+	sth %r5, 0(%r4)
 # mem16[pa + 2] = z0
 	.loc 1 1228
-	sth %r4, 2(%r3)
+	sth %r5, 2(%r4)
 # mem16[pa + 4] = z0
 	.loc 1 1229
-	sth %r4, 4(%r3)
+	sth %r5, 4(%r4)
 # mem16[pa + 6] = z0
 	.loc 1 1230
-	sth %r4, 6(%r3)
+	sth %r5, 6(%r4)
 # mem16[pa + 8] = z0
 	.loc 1 1231
-	sth %r4, 8(%r3)
+	sth %r5, 8(%r4)
 # mem16[pa + 10] = z0
 	.loc 1 1232
-	sth %r4, 10(%r3)
+	sth %r5, 10(%r4)
 # pa = w + 20568
 	.loc 1 1233
-	addi %r4, %r7, 20568
+	addi %r12, %r9, 20568
 # pb = 90576
 	.loc 1 1234
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 25040
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 25040
 # pb = w + pb
 	.loc 1 1235
-	add %r5, %r7, %r3
+	add %r31, %r9, %r4
 # pc = 116824
 	.loc 1 1236
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 51288
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 51288
 # pc = w + pc
 	.loc 1 1237
-	add %r6, %r7, %r3
+	add %r11, %r9, %r4
 # i0 = 2187
 	.loc 1 1238
-	mr %r9, %r7
-	li %r7, 2187
-	mr %r3, %r8
-	mr %r10, %r3
-	mr %r11, %r4
-	mr %r12, %r5
-	mr %r31, %r6
-	mr %r30, %r7
+	li %r30, 2187
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop29:
 # (int64) x0 = mem16[pb]
 	.loc 1 1240
-	lha %r7, 0(%r12)
+	lha %r8, 0(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1241
-	lha %r3, 12(%r11)
+	lha %r4, 12(%r12)
 # a0 = x0 * tv
 	.loc 1 1242
-	mulld %r29, %r7, %r3
+	mulld %r29, %r8, %r4
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1243
-	lha %r3, 14(%r11)
+	lha %r4, 14(%r12)
 # a1 = x0 * tv
 	.loc 1 1244
-	mulld %r3, %r7, %r3
+	mulld %r4, %r8, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1245
-	lha %r4, 16(%r11)
+	lha %r5, 16(%r12)
 # a2 = x0 * tv
 	.loc 1 1246
-	mulld %r4, %r7, %r4
+	mulld %r5, %r8, %r5
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1247
-	lha %r5, 18(%r11)
+	lha %r6, 18(%r12)
 # a3 = x0 * tv
 	.loc 1 1248
-	mulld %r5, %r7, %r5
+	mulld %r6, %r8, %r6
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1249
-	lha %r6, 20(%r11)
+	lha %r7, 20(%r12)
 # a4 = x0 * tv
 	.loc 1 1250
-	mulld %r6, %r7, %r6
+	mulld %r7, %r8, %r7
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1251
-	lha %r8, 22(%r11)
+	lha %r10, 22(%r12)
 # a5 = x0 * tv
 	.loc 1 1252
-	mulld %r7, %r7, %r8
+	mulld %r8, %r8, %r10
 # (int64) x0 = mem16[pb + 2]
 	.loc 1 1253
-	lha %r28, 2(%r12)
+	lha %r28, 2(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1254
-	lha %r8, 12(%r11)
+	lha %r10, 12(%r12)
 # x1 = x0 * tv
 	.loc 1 1255
-	mulld %r8, %r28, %r8
+	mulld %r10, %r28, %r10
 # a1 = a1 + x1
 	.loc 1 1256
-	add %r8, %r3, %r8
+	add %r10, %r4, %r10
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1257
-	lha %r3, 14(%r11)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1258
-	mulld %r3, %r28, %r3
+	mulld %r4, %r28, %r4
 # a2 = a2 + x1
 	.loc 1 1259
-	add %r4, %r4, %r3
+	add %r5, %r5, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1260
-	lha %r3, 16(%r11)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1261
-	mulld %r3, %r28, %r3
+	mulld %r4, %r28, %r4
 # a3 = a3 + x1
 	.loc 1 1262
-	add %r5, %r5, %r3
+	add %r6, %r6, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1263
-	lha %r3, 18(%r11)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1264
-	mulld %r3, %r28, %r3
+	mulld %r4, %r28, %r4
 # a4 = a4 + x1
 	.loc 1 1265
-	add %r6, %r6, %r3
+	add %r7, %r7, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1266
-	lha %r3, 20(%r11)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1267
-	mulld %r3, %r28, %r3
+	mulld %r4, %r28, %r4
 # a5 = a5 + x1
 	.loc 1 1268
-	add %r7, %r7, %r3
+	add %r8, %r8, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1269
-	lha %r3, 22(%r11)
+	lha %r4, 22(%r12)
 # a6 = x0 * tv
 	.loc 1 1270
-	mulld %r3, %r28, %r3
+	mulld %r4, %r28, %r4
 # (int64) x0 = mem16[pb + 4]
 	.loc 1 1271
-	lha %r27, 4(%r12)
+	lha %r27, 4(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1272
-	lha %r28, 12(%r11)
+	lha %r28, 12(%r12)
 # x1 = x0 * tv
 	.loc 1 1273
 	mulld %r28, %r27, %r28
 # a2 = a2 + x1
 	.loc 1 1274
-	add %r28, %r4, %r28
+	add %r28, %r5, %r28
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1275
-	lha %r4, 14(%r11)
+	lha %r5, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1276
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a3 = a3 + x1
 	.loc 1 1277
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1278
-	lha %r4, 16(%r11)
+	lha %r5, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1279
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a4 = a4 + x1
 	.loc 1 1280
-	add %r6, %r6, %r4
+	add %r7, %r7, %r5
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1281
-	lha %r4, 18(%r11)
+	lha %r5, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1282
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a5 = a5 + x1
 	.loc 1 1283
-	add %r7, %r7, %r4
+	add %r8, %r8, %r5
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1284
-	lha %r4, 20(%r11)
+	lha %r5, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1285
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a6 = a6 + x1
 	.loc 1 1286
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1287
-	lha %r4, 22(%r11)
+	lha %r5, 22(%r12)
 # a7 = x0 * tv
 	.loc 1 1288
-	mulld %r26, %r27, %r4
+	mulld %r26, %r27, %r5
 # (int64) x0 = mem16[pb + 6]
 	.loc 1 1289
-	lha %r27, 6(%r12)
+	lha %r27, 6(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1290
-	lha %r4, 12(%r11)
+	lha %r5, 12(%r12)
 # x1 = x0 * tv
 	.loc 1 1291
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a3 = a3 + x1
 	.loc 1 1292
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1293
-	lha %r4, 14(%r11)
+	lha %r5, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1294
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a4 = a4 + x1
 	.loc 1 1295
-	add %r6, %r6, %r4
+	add %r7, %r7, %r5
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1296
-	lha %r4, 16(%r11)
+	lha %r5, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1297
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a5 = a5 + x1
 	.loc 1 1298
-	add %r25, %r7, %r4
+	add %r25, %r8, %r5
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1299
-	lha %r4, 18(%r11)
+	lha %r5, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1300
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a6 = a6 + x1
 	.loc 1 1301
-	add %r7, %r3, %r4
+	add %r5, %r4, %r5
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1302
-	lha %r3, 20(%r11)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1303
-	mulld %r3, %r27, %r3
+	mulld %r4, %r27, %r4
 # a7 = a7 + x1
 	.loc 1 1304
-	add %r24, %r26, %r3
+	add %r8, %r26, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1305
-	lha %r3, 22(%r11)
+	lha %r4, 22(%r12)
 # a8 = x0 * tv
 	.loc 1 1306
-	mulld %r27, %r27, %r3
+	mulld %r27, %r27, %r4
 # (int64) x0 = mem16[pb + 8]
 	.loc 1 1307
-	lha %r26, 8(%r12)
+	lha %r26, 8(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1308
-	lha %r3, 12(%r11)
+	lha %r4, 12(%r12)
 # x1 = x0 * tv
 	.loc 1 1309
-	mulld %r3, %r26, %r3
+	mulld %r4, %r26, %r4
 # a4 = a4 + x1
 	.loc 1 1310
-	add %r6, %r6, %r3
+	add %r7, %r7, %r4
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1311
-	lha %r3, 14(%r11)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1312
-	mulld %r3, %r26, %r3
+	mulld %r4, %r26, %r4
 # a5 = a5 + x1
 	.loc 1 1313
-	add %r4, %r25, %r3
+	add %r25, %r25, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1314
-	lha %r3, 16(%r11)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1315
-	mulld %r3, %r26, %r3
+	mulld %r4, %r26, %r4
 # a6 = a6 + x1
 	.loc 1 1316
-	add %r25, %r7, %r3
+	add %r5, %r5, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1317
-	lha %r3, 18(%r11)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1318
-	mulld %r3, %r26, %r3
+	mulld %r4, %r26, %r4
 # a7 = a7 + x1
 	.loc 1 1319
-	add %r7, %r24, %r3
+	add %r8, %r8, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1320
-	lha %r3, 20(%r11)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1321
-	mulld %r3, %r26, %r3
+	mulld %r4, %r26, %r4
 # a8 = a8 + x1
 	.loc 1 1322
-	add %r27, %r27, %r3
+	add %r27, %r27, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1323
-	lha %r3, 22(%r11)
+	lha %r4, 22(%r12)
 # a9 = x0 * tv
 	.loc 1 1324
-	mulld %r24, %r26, %r3
+	mulld %r26, %r26, %r4
 # (int64) x0 = mem16[pb + 10]
 	.loc 1 1325
-	lha %r26, 10(%r12)
+	lha %r24, 10(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1326
-	lha %r3, 12(%r11)
+	lha %r4, 12(%r12)
 # x1 = x0 * tv
 	.loc 1 1327
-	mulld %r3, %r26, %r3
+	mulld %r4, %r24, %r4
 # a5 = a5 + x1
 	.loc 1 1328
-	add %r23, %r4, %r3
+	add %r25, %r25, %r4
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1329
-	lha %r3, 14(%r11)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1330
-	mulld %r3, %r26, %r3
+	mulld %r4, %r24, %r4
 # a6 = a6 + x1
 	.loc 1 1331
-	add %r4, %r25, %r3
+	add %r5, %r5, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1332
-	lha %r3, 16(%r11)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1333
-	mulld %r3, %r26, %r3
+	mulld %r4, %r24, %r4
 # a7 = a7 + x1
 	.loc 1 1334
-	add %r7, %r7, %r3
+	add %r8, %r8, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1335
-	lha %r3, 18(%r11)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1336
-	mulld %r3, %r26, %r3
+	mulld %r4, %r24, %r4
 # a8 = a8 + x1
 	.loc 1 1337
-	add %r27, %r27, %r3
+	add %r27, %r27, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1338
-	lha %r3, 20(%r11)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1339
-	mulld %r3, %r26, %r3
+	mulld %r4, %r24, %r4
 # a9 = a9 + x1
 	.loc 1 1340
-	add %r24, %r24, %r3
+	add %r26, %r26, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1341
-	lha %r3, 22(%r11)
+	lha %r4, 22(%r12)
 # a10 = x0 * tv
 	.loc 1 1342
-	mulld %r3, %r26, %r3
+	mulld %r4, %r24, %r4
 # mem16[pc] = a0
 	.loc 1 1343
-	sth %r29, 0(%r31)
+	sth %r29, 0(%r11)
 # mem16[pc + 2] = a1
 	.loc 1 1344
-	sth %r8, 2(%r31)
+	sth %r10, 2(%r11)
 # mem16[pc + 4] = a2
 	.loc 1 1345
-	sth %r28, 4(%r31)
+	sth %r28, 4(%r11)
 # mem16[pc + 6] = a3
 	.loc 1 1346
-	sth %r5, 6(%r31)
+	sth %r6, 6(%r11)
 # mem16[pc + 8] = a4
 	.loc 1 1347
-	sth %r6, 8(%r31)
+	sth %r7, 8(%r11)
 # mem16[pc + 10] = a5
 	.loc 1 1348
-	sth %r23, 10(%r31)
+	sth %r25, 10(%r11)
 # mem16[pc + 12] = a6
 	.loc 1 1349
-	sth %r4, 12(%r31)
+	sth %r5, 12(%r11)
 # mem16[pc + 14] = a7
 	.loc 1 1350
-	sth %r7, 14(%r31)
+	sth %r8, 14(%r11)
 # mem16[pc + 16] = a8
 	.loc 1 1351
-	sth %r27, 16(%r31)
+	sth %r27, 16(%r11)
 # mem16[pc + 18] = a9
 	.loc 1 1352
-	sth %r24, 18(%r31)
+	sth %r26, 18(%r11)
 # mem16[pc + 20] = a10
 	.loc 1 1353
-	sth %r3, 20(%r31)
+	sth %r4, 20(%r11)
 # a11 = 0
 	.loc 1 1354
-	li %r3, 0
+	li %r4, 0
 # mem16[pc + 22] = a11
 	.loc 1 1355
-	sth %r3, 22(%r31)
+	sth %r4, 22(%r11)
 # pa = pa + 24
 	.loc 1 1356
-	addi %r11, %r11, 24
+	addi %r12, %r12, 24
 # pb = pb + 12
 	.loc 1 1357
-	addi %r12, %r12, 12
+	addi %r31, %r31, 12
 # pc = pc + 24
 	.loc 1 1358
-	addi %r31, %r31, 24
+	addi %r11, %r11, 24
 # i0 = i0 - 1
 	.loc 1 1359
 	addi %r30, %r30, -1
@@ -4141,305 +4007,298 @@ qhasm_kernel_core_mult3sntrup653_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop29
 # pa = 116824
 	.loc 1 1362
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 51288
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 51288
 # pa = w + pa
 	.loc 1 1363
-	mr %r7, %r9
-	add %r4, %r7, %r3
+	add %r31, %r9, %r4
 # pb = w + 3072
 	.loc 1 1364
-	addi %r5, %r7, 3072
+	addi %r12, %r9, 3072
 # i0 = 729
 	.loc 1 1365
-	mr %r8, %r7
-	li %r6, 729
-	mr %r3, %r10
-	mr %r9, %r3
-	mr %r11, %r4
-	mr %r12, %r5
-	mr %r10, %r6
+	li %r10, 729
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop30:
 # qb = pa + 24
 	.loc 1 1368
-	addi %r7, %r11, 24
+	addi %r8, %r31, 24
 # qc = pa + 48
 	.loc 1 1369
-	addi %r31, %r11, 48
+	addi %r11, %r31, 48
 # (int64) x0 = mem16[qa]
 	.loc 1 1371
-	lha %r6, 0(%r11)
+	lha %r7, 0(%r31)
 # (int64) x1 = mem16[qa + 12]
 	.loc 1 1372
-	lha %r5, 12(%r11)
+	lha %r6, 12(%r31)
 # (int64) x2 = mem16[qc]
 	.loc 1 1373
-	lha %r3, 0(%r31)
+	lha %r4, 0(%r11)
 # (int64) x3 = mem16[qc + 12]
 	.loc 1 1374
-	lha %r4, 12(%r31)
+	lha %r5, 12(%r11)
 # mem16[qd] = x0
 	.loc 1 1375
-	sth %r6, 0(%r12)
+	sth %r7, 0(%r12)
 # mem16[qd + 36] = x3
 	.loc 1 1376
-	sth %r4, 36(%r12)
+	sth %r5, 36(%r12)
 # x4 = x1 - x2
 	.loc 1 1377
-	subf %r3, %r3, %r5
+	subf %r4, %r4, %r6
 # (int64) x5 = mem16[qb]
 	.loc 1 1378
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r8)
 # x5 = x5 - x0
 	.loc 1 1379
-	subf %r5, %r6, %r5
+	subf %r6, %r7, %r6
 # x5 = x5 + x4
 	.loc 1 1380
-	add %r5, %r5, %r3
+	add %r6, %r6, %r4
 # mem16[qd + 12] = x5
 	.loc 1 1381
-	sth %r5, 12(%r12)
+	sth %r6, 12(%r12)
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 1382
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r8)
 # x5 = x5 - x3
 	.loc 1 1383
-	subf %r5, %r4, %r5
+	subf %r6, %r5, %r6
 # x5 = x5 - x4
 	.loc 1 1384
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # mem16[qd + 24] = x5
 	.loc 1 1385
-	sth %r5, 24(%r12)
+	sth %r6, 24(%r12)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1386
-	lha %r3, 2(%r11)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qa + 14]
 	.loc 1 1387
-	lha %r4, 14(%r11)
+	lha %r5, 14(%r31)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 1388
-	lha %r5, 2(%r31)
+	lha %r6, 2(%r11)
 # (int64) x3 = mem16[qc + 14]
 	.loc 1 1389
-	lha %r6, 14(%r31)
+	lha %r7, 14(%r11)
 # mem16[qd + 2] = x0
 	.loc 1 1390
-	sth %r3, 2(%r12)
+	sth %r4, 2(%r12)
 # mem16[qd + 38] = x3
 	.loc 1 1391
-	sth %r6, 38(%r12)
+	sth %r7, 38(%r12)
 # x4 = x1 - x2
 	.loc 1 1392
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 1393
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r8)
 # x5 = x5 - x0
 	.loc 1 1394
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1395
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 14] = x5
 	.loc 1 1396
-	sth %r5, 14(%r12)
+	sth %r6, 14(%r12)
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 1397
-	lha %r3, 14(%r7)
+	lha %r4, 14(%r8)
 # x5 = x5 - x3
 	.loc 1 1398
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1399
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 26] = x5
 	.loc 1 1400
-	sth %r3, 26(%r12)
+	sth %r4, 26(%r12)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1401
-	lha %r3, 4(%r11)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qa + 16]
 	.loc 1 1402
-	lha %r4, 16(%r11)
+	lha %r5, 16(%r31)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 1403
-	lha %r5, 4(%r31)
+	lha %r6, 4(%r11)
 # (int64) x3 = mem16[qc + 16]
 	.loc 1 1404
-	lha %r6, 16(%r31)
+	lha %r7, 16(%r11)
 # mem16[qd + 4] = x0
 	.loc 1 1405
-	sth %r3, 4(%r12)
+	sth %r4, 4(%r12)
 # mem16[qd + 40] = x3
 	.loc 1 1406
-	sth %r6, 40(%r12)
+	sth %r7, 40(%r12)
 # x4 = x1 - x2
 	.loc 1 1407
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 1408
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r8)
 # x5 = x5 - x0
 	.loc 1 1409
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1410
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 16] = x5
 	.loc 1 1411
-	sth %r5, 16(%r12)
+	sth %r6, 16(%r12)
 # (int64) x5 = mem16[qb + 16]
 	.loc 1 1412
-	lha %r3, 16(%r7)
+	lha %r4, 16(%r8)
 # x5 = x5 - x3
 	.loc 1 1413
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1414
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 28] = x5
 	.loc 1 1415
-	sth %r3, 28(%r12)
+	sth %r4, 28(%r12)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1416
-	lha %r3, 6(%r11)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qa + 18]
 	.loc 1 1417
-	lha %r4, 18(%r11)
+	lha %r5, 18(%r31)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 1418
-	lha %r5, 6(%r31)
+	lha %r6, 6(%r11)
 # (int64) x3 = mem16[qc + 18]
 	.loc 1 1419
-	lha %r6, 18(%r31)
+	lha %r7, 18(%r11)
 # mem16[qd + 6] = x0
 	.loc 1 1420
-	sth %r3, 6(%r12)
+	sth %r4, 6(%r12)
 # mem16[qd + 42] = x3
 	.loc 1 1421
-	sth %r6, 42(%r12)
+	sth %r7, 42(%r12)
 # x4 = x1 - x2
 	.loc 1 1422
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 1423
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r8)
 # x5 = x5 - x0
 	.loc 1 1424
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1425
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 18] = x5
 	.loc 1 1426
-	sth %r5, 18(%r12)
+	sth %r6, 18(%r12)
 # (int64) x5 = mem16[qb + 18]
 	.loc 1 1427
-	lha %r3, 18(%r7)
+	lha %r4, 18(%r8)
 # x5 = x5 - x3
 	.loc 1 1428
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1429
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 30] = x5
 	.loc 1 1430
-	sth %r3, 30(%r12)
+	sth %r4, 30(%r12)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1431
-	lha %r3, 8(%r11)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qa + 20]
 	.loc 1 1432
-	lha %r4, 20(%r11)
+	lha %r5, 20(%r31)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 1433
-	lha %r5, 8(%r31)
+	lha %r6, 8(%r11)
 # (int64) x3 = mem16[qc + 20]
 	.loc 1 1434
-	lha %r6, 20(%r31)
+	lha %r7, 20(%r11)
 # mem16[qd + 8] = x0
 	.loc 1 1435
-	sth %r3, 8(%r12)
+	sth %r4, 8(%r12)
 # mem16[qd + 44] = x3
 	.loc 1 1436
-	sth %r6, 44(%r12)
+	sth %r7, 44(%r12)
 # x4 = x1 - x2
 	.loc 1 1437
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 1438
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r8)
 # x5 = x5 - x0
 	.loc 1 1439
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1440
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 20] = x5
 	.loc 1 1441
-	sth %r5, 20(%r12)
+	sth %r6, 20(%r12)
 # (int64) x5 = mem16[qb + 20]
 	.loc 1 1442
-	lha %r3, 20(%r7)
+	lha %r4, 20(%r8)
 # x5 = x5 - x3
 	.loc 1 1443
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1444
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 32] = x5
 	.loc 1 1445
-	sth %r3, 32(%r12)
+	sth %r4, 32(%r12)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1446
-	lha %r3, 10(%r11)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qa + 22]
 	.loc 1 1447
-	lha %r4, 22(%r11)
+	lha %r5, 22(%r31)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 1448
-	lha %r5, 10(%r31)
+	lha %r6, 10(%r11)
 # (int64) x3 = mem16[qc + 22]
 	.loc 1 1449
-	lha %r6, 22(%r31)
+	lha %r7, 22(%r11)
 # mem16[qd + 10] = x0
 	.loc 1 1450
-	sth %r3, 10(%r12)
+	sth %r4, 10(%r12)
 # mem16[qd + 46] = x3
 	.loc 1 1451
-	sth %r6, 46(%r12)
+	sth %r7, 46(%r12)
 # x4 = x1 - x2
 	.loc 1 1452
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 1453
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r8)
 # x5 = x5 - x0
 	.loc 1 1454
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1455
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 22] = x5
 	.loc 1 1456
-	sth %r5, 22(%r12)
+	sth %r6, 22(%r12)
 # (int64) x5 = mem16[qb + 22]
 	.loc 1 1457
-	lha %r3, 22(%r7)
+	lha %r4, 22(%r8)
 # x5 = x5 - x3
 	.loc 1 1458
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1459
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 34] = x5
 	.loc 1 1460
-	sth %r3, 34(%r12)
+	sth %r4, 34(%r12)
 # pa = pa + 72
 	.loc 1 1461
-	addi %r11, %r11, 72
+	addi %r31, %r31, 72
 # pb = pb + 48
 	.loc 1 1462
 	addi %r12, %r12, 48
@@ -4454,578 +4313,571 @@ qhasm_kernel_core_mult3sntrup653_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop30
 # pa = w + 3072
 	.loc 1 1466
-	mr %r7, %r8
-	addi %r4, %r7, 3072
+	addi %r12, %r9, 3072
 # pb = 116824
 	.loc 1 1467
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 51288
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 51288
 # pb = w + pb
 	.loc 1 1468
-	add %r5, %r7, %r3
+	add %r31, %r9, %r4
 # i0 = 243
 	.loc 1 1469
-	mr %r8, %r7
-	li %r6, 243
-	mr %r3, %r9
-	mr %r9, %r3
-	mr %r11, %r4
-	mr %r12, %r5
-	mr %r10, %r6
+	li %r10, 243
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop31:
 # qb = pa + 48
 	.loc 1 1472
-	addi %r7, %r11, 48
+	addi %r8, %r12, 48
 # qc = pa + 96
 	.loc 1 1473
-	addi %r31, %r11, 96
+	addi %r11, %r12, 96
 # (int64) x0 = mem16[qa]
 	.loc 1 1475
-	lha %r3, 0(%r11)
+	lha %r4, 0(%r12)
 # (int64) x1 = mem16[qa + 24]
 	.loc 1 1476
-	lha %r4, 24(%r11)
+	lha %r5, 24(%r12)
 # (int64) x2 = mem16[qc]
 	.loc 1 1477
-	lha %r5, 0(%r31)
+	lha %r6, 0(%r11)
 # (int64) x3 = mem16[qc + 24]
 	.loc 1 1478
-	lha %r6, 24(%r31)
+	lha %r7, 24(%r11)
 # mem16[qd] = x0
 	.loc 1 1479
-	sth %r3, 0(%r12)
+	sth %r4, 0(%r31)
 # mem16[qd + 72] = x3
 	.loc 1 1480
-	sth %r6, 72(%r12)
+	sth %r7, 72(%r31)
 # x4 = x1 - x2
 	.loc 1 1481
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 1482
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r8)
 # x5 = x5 - x0
 	.loc 1 1483
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1484
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 24] = x5
 	.loc 1 1485
-	sth %r5, 24(%r12)
+	sth %r6, 24(%r31)
 # (int64) x5 = mem16[qb + 24]
 	.loc 1 1486
-	lha %r3, 24(%r7)
+	lha %r4, 24(%r8)
 # x5 = x5 - x3
 	.loc 1 1487
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1488
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 48] = x5
 	.loc 1 1489
-	sth %r3, 48(%r12)
+	sth %r4, 48(%r31)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1490
-	lha %r3, 2(%r11)
+	lha %r4, 2(%r12)
 # (int64) x1 = mem16[qa + 26]
 	.loc 1 1491
-	lha %r4, 26(%r11)
+	lha %r5, 26(%r12)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 1492
-	lha %r5, 2(%r31)
+	lha %r6, 2(%r11)
 # (int64) x3 = mem16[qc + 26]
 	.loc 1 1493
-	lha %r6, 26(%r31)
+	lha %r7, 26(%r11)
 # mem16[qd + 2] = x0
 	.loc 1 1494
-	sth %r3, 2(%r12)
+	sth %r4, 2(%r31)
 # mem16[qd + 74] = x3
 	.loc 1 1495
-	sth %r6, 74(%r12)
+	sth %r7, 74(%r31)
 # x4 = x1 - x2
 	.loc 1 1496
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 1497
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r8)
 # x5 = x5 - x0
 	.loc 1 1498
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1499
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 26] = x5
 	.loc 1 1500
-	sth %r5, 26(%r12)
+	sth %r6, 26(%r31)
 # (int64) x5 = mem16[qb + 26]
 	.loc 1 1501
-	lha %r3, 26(%r7)
+	lha %r4, 26(%r8)
 # x5 = x5 - x3
 	.loc 1 1502
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1503
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 50] = x5
 	.loc 1 1504
-	sth %r3, 50(%r12)
+	sth %r4, 50(%r31)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1505
-	lha %r3, 4(%r11)
+	lha %r4, 4(%r12)
 # (int64) x1 = mem16[qa + 28]
 	.loc 1 1506
-	lha %r4, 28(%r11)
+	lha %r5, 28(%r12)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 1507
-	lha %r5, 4(%r31)
+	lha %r6, 4(%r11)
 # (int64) x3 = mem16[qc + 28]
 	.loc 1 1508
-	lha %r6, 28(%r31)
+	lha %r7, 28(%r11)
 # mem16[qd + 4] = x0
 	.loc 1 1509
-	sth %r3, 4(%r12)
+	sth %r4, 4(%r31)
 # mem16[qd + 76] = x3
 	.loc 1 1510
-	sth %r6, 76(%r12)
+	sth %r7, 76(%r31)
 # x4 = x1 - x2
 	.loc 1 1511
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 1512
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r8)
 # x5 = x5 - x0
 	.loc 1 1513
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1514
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 28] = x5
 	.loc 1 1515
-	sth %r5, 28(%r12)
+	sth %r6, 28(%r31)
 # (int64) x5 = mem16[qb + 28]
 	.loc 1 1516
-	lha %r3, 28(%r7)
+	lha %r4, 28(%r8)
 # x5 = x5 - x3
 	.loc 1 1517
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1518
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 52] = x5
 	.loc 1 1519
-	sth %r3, 52(%r12)
+	sth %r4, 52(%r31)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1520
-	lha %r3, 6(%r11)
+	lha %r4, 6(%r12)
 # (int64) x1 = mem16[qa + 30]
 	.loc 1 1521
-	lha %r4, 30(%r11)
+	lha %r5, 30(%r12)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 1522
-	lha %r5, 6(%r31)
+	lha %r6, 6(%r11)
 # (int64) x3 = mem16[qc + 30]
 	.loc 1 1523
-	lha %r6, 30(%r31)
+	lha %r7, 30(%r11)
 # mem16[qd + 6] = x0
 	.loc 1 1524
-	sth %r3, 6(%r12)
+	sth %r4, 6(%r31)
 # mem16[qd + 78] = x3
 	.loc 1 1525
-	sth %r6, 78(%r12)
+	sth %r7, 78(%r31)
 # x4 = x1 - x2
 	.loc 1 1526
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 1527
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r8)
 # x5 = x5 - x0
 	.loc 1 1528
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1529
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 30] = x5
 	.loc 1 1530
-	sth %r5, 30(%r12)
+	sth %r6, 30(%r31)
 # (int64) x5 = mem16[qb + 30]
 	.loc 1 1531
-	lha %r3, 30(%r7)
+	lha %r4, 30(%r8)
 # x5 = x5 - x3
 	.loc 1 1532
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1533
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 54] = x5
 	.loc 1 1534
-	sth %r3, 54(%r12)
+	sth %r4, 54(%r31)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1535
-	lha %r3, 8(%r11)
+	lha %r4, 8(%r12)
 # (int64) x1 = mem16[qa + 32]
 	.loc 1 1536
-	lha %r4, 32(%r11)
+	lha %r5, 32(%r12)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 1537
-	lha %r5, 8(%r31)
+	lha %r6, 8(%r11)
 # (int64) x3 = mem16[qc + 32]
 	.loc 1 1538
-	lha %r6, 32(%r31)
+	lha %r7, 32(%r11)
 # mem16[qd + 8] = x0
 	.loc 1 1539
-	sth %r3, 8(%r12)
+	sth %r4, 8(%r31)
 # mem16[qd + 80] = x3
 	.loc 1 1540
-	sth %r6, 80(%r12)
+	sth %r7, 80(%r31)
 # x4 = x1 - x2
 	.loc 1 1541
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 1542
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r8)
 # x5 = x5 - x0
 	.loc 1 1543
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1544
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 32] = x5
 	.loc 1 1545
-	sth %r5, 32(%r12)
+	sth %r6, 32(%r31)
 # (int64) x5 = mem16[qb + 32]
 	.loc 1 1546
-	lha %r3, 32(%r7)
+	lha %r4, 32(%r8)
 # x5 = x5 - x3
 	.loc 1 1547
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1548
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 56] = x5
 	.loc 1 1549
-	sth %r3, 56(%r12)
+	sth %r4, 56(%r31)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1550
-	lha %r3, 10(%r11)
+	lha %r4, 10(%r12)
 # (int64) x1 = mem16[qa + 34]
 	.loc 1 1551
-	lha %r4, 34(%r11)
+	lha %r5, 34(%r12)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 1552
-	lha %r5, 10(%r31)
+	lha %r6, 10(%r11)
 # (int64) x3 = mem16[qc + 34]
 	.loc 1 1553
-	lha %r6, 34(%r31)
+	lha %r7, 34(%r11)
 # mem16[qd + 10] = x0
 	.loc 1 1554
-	sth %r3, 10(%r12)
+	sth %r4, 10(%r31)
 # mem16[qd + 82] = x3
 	.loc 1 1555
-	sth %r6, 82(%r12)
+	sth %r7, 82(%r31)
 # x4 = x1 - x2
 	.loc 1 1556
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 1557
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r8)
 # x5 = x5 - x0
 	.loc 1 1558
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1559
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 34] = x5
 	.loc 1 1560
-	sth %r5, 34(%r12)
+	sth %r6, 34(%r31)
 # (int64) x5 = mem16[qb + 34]
 	.loc 1 1561
-	lha %r3, 34(%r7)
+	lha %r4, 34(%r8)
 # x5 = x5 - x3
 	.loc 1 1562
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1563
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 58] = x5
 	.loc 1 1564
-	sth %r3, 58(%r12)
+	sth %r4, 58(%r31)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1565
-	lha %r3, 12(%r11)
+	lha %r4, 12(%r12)
 # (int64) x1 = mem16[qa + 36]
 	.loc 1 1566
-	lha %r4, 36(%r11)
+	lha %r5, 36(%r12)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 1567
-	lha %r5, 12(%r31)
+	lha %r6, 12(%r11)
 # (int64) x3 = mem16[qc + 36]
 	.loc 1 1568
-	lha %r6, 36(%r31)
+	lha %r7, 36(%r11)
 # mem16[qd + 12] = x0
 	.loc 1 1569
-	sth %r3, 12(%r12)
+	sth %r4, 12(%r31)
 # mem16[qd + 84] = x3
 	.loc 1 1570
-	sth %r6, 84(%r12)
+	sth %r7, 84(%r31)
 # x4 = x1 - x2
 	.loc 1 1571
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 1572
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r8)
 # x5 = x5 - x0
 	.loc 1 1573
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1574
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 36] = x5
 	.loc 1 1575
-	sth %r5, 36(%r12)
+	sth %r6, 36(%r31)
 # (int64) x5 = mem16[qb + 36]
 	.loc 1 1576
-	lha %r3, 36(%r7)
+	lha %r4, 36(%r8)
 # x5 = x5 - x3
 	.loc 1 1577
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1578
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 60] = x5
 	.loc 1 1579
-	sth %r3, 60(%r12)
+	sth %r4, 60(%r31)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 1580
-	lha %r3, 14(%r11)
+	lha %r4, 14(%r12)
 # (int64) x1 = mem16[qa + 38]
 	.loc 1 1581
-	lha %r4, 38(%r11)
+	lha %r5, 38(%r12)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 1582
-	lha %r5, 14(%r31)
+	lha %r6, 14(%r11)
 # (int64) x3 = mem16[qc + 38]
 	.loc 1 1583
-	lha %r6, 38(%r31)
+	lha %r7, 38(%r11)
 # mem16[qd + 14] = x0
 	.loc 1 1584
-	sth %r3, 14(%r12)
+	sth %r4, 14(%r31)
 # mem16[qd + 86] = x3
 	.loc 1 1585
-	sth %r6, 86(%r12)
+	sth %r7, 86(%r31)
 # x4 = x1 - x2
 	.loc 1 1586
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 1587
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r8)
 # x5 = x5 - x0
 	.loc 1 1588
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1589
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 38] = x5
 	.loc 1 1590
-	sth %r5, 38(%r12)
+	sth %r6, 38(%r31)
 # (int64) x5 = mem16[qb + 38]
 	.loc 1 1591
-	lha %r3, 38(%r7)
+	lha %r4, 38(%r8)
 # x5 = x5 - x3
 	.loc 1 1592
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1593
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 62] = x5
 	.loc 1 1594
-	sth %r3, 62(%r12)
+	sth %r4, 62(%r31)
 # (int64) x0 = mem16[qa + 16]
 	.loc 1 1595
-	lha %r3, 16(%r11)
+	lha %r4, 16(%r12)
 # (int64) x1 = mem16[qa + 40]
 	.loc 1 1596
-	lha %r4, 40(%r11)
+	lha %r5, 40(%r12)
 # (int64) x2 = mem16[qc + 16]
 	.loc 1 1597
-	lha %r5, 16(%r31)
+	lha %r6, 16(%r11)
 # (int64) x3 = mem16[qc + 40]
 	.loc 1 1598
-	lha %r6, 40(%r31)
+	lha %r7, 40(%r11)
 # mem16[qd + 16] = x0
 	.loc 1 1599
-	sth %r3, 16(%r12)
+	sth %r4, 16(%r31)
 # mem16[qd + 88] = x3
 	.loc 1 1600
-	sth %r6, 88(%r12)
+	sth %r7, 88(%r31)
 # x4 = x1 - x2
 	.loc 1 1601
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 16]
 	.loc 1 1602
-	lha %r5, 16(%r7)
+	lha %r6, 16(%r8)
 # x5 = x5 - x0
 	.loc 1 1603
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1604
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 40] = x5
 	.loc 1 1605
-	sth %r5, 40(%r12)
+	sth %r6, 40(%r31)
 # (int64) x5 = mem16[qb + 40]
 	.loc 1 1606
-	lha %r3, 40(%r7)
+	lha %r4, 40(%r8)
 # x5 = x5 - x3
 	.loc 1 1607
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1608
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 64] = x5
 	.loc 1 1609
-	sth %r3, 64(%r12)
+	sth %r4, 64(%r31)
 # (int64) x0 = mem16[qa + 18]
 	.loc 1 1610
-	lha %r3, 18(%r11)
+	lha %r4, 18(%r12)
 # (int64) x1 = mem16[qa + 42]
 	.loc 1 1611
-	lha %r4, 42(%r11)
+	lha %r5, 42(%r12)
 # (int64) x2 = mem16[qc + 18]
 	.loc 1 1612
-	lha %r5, 18(%r31)
+	lha %r6, 18(%r11)
 # (int64) x3 = mem16[qc + 42]
 	.loc 1 1613
-	lha %r6, 42(%r31)
+	lha %r7, 42(%r11)
 # mem16[qd + 18] = x0
 	.loc 1 1614
-	sth %r3, 18(%r12)
+	sth %r4, 18(%r31)
 # mem16[qd + 90] = x3
 	.loc 1 1615
-	sth %r6, 90(%r12)
+	sth %r7, 90(%r31)
 # x4 = x1 - x2
 	.loc 1 1616
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 18]
 	.loc 1 1617
-	lha %r5, 18(%r7)
+	lha %r6, 18(%r8)
 # x5 = x5 - x0
 	.loc 1 1618
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1619
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 42] = x5
 	.loc 1 1620
-	sth %r5, 42(%r12)
+	sth %r6, 42(%r31)
 # (int64) x5 = mem16[qb + 42]
 	.loc 1 1621
-	lha %r3, 42(%r7)
+	lha %r4, 42(%r8)
 # x5 = x5 - x3
 	.loc 1 1622
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1623
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 66] = x5
 	.loc 1 1624
-	sth %r3, 66(%r12)
+	sth %r4, 66(%r31)
 # (int64) x0 = mem16[qa + 20]
 	.loc 1 1625
-	lha %r3, 20(%r11)
+	lha %r4, 20(%r12)
 # (int64) x1 = mem16[qa + 44]
 	.loc 1 1626
-	lha %r4, 44(%r11)
+	lha %r5, 44(%r12)
 # (int64) x2 = mem16[qc + 20]
 	.loc 1 1627
-	lha %r5, 20(%r31)
+	lha %r6, 20(%r11)
 # (int64) x3 = mem16[qc + 44]
 	.loc 1 1628
-	lha %r6, 44(%r31)
+	lha %r7, 44(%r11)
 # mem16[qd + 20] = x0
 	.loc 1 1629
-	sth %r3, 20(%r12)
+	sth %r4, 20(%r31)
 # mem16[qd + 92] = x3
 	.loc 1 1630
-	sth %r6, 92(%r12)
+	sth %r7, 92(%r31)
 # x4 = x1 - x2
 	.loc 1 1631
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 20]
 	.loc 1 1632
-	lha %r5, 20(%r7)
+	lha %r6, 20(%r8)
 # x5 = x5 - x0
 	.loc 1 1633
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1634
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 44] = x5
 	.loc 1 1635
-	sth %r5, 44(%r12)
+	sth %r6, 44(%r31)
 # (int64) x5 = mem16[qb + 44]
 	.loc 1 1636
-	lha %r3, 44(%r7)
+	lha %r4, 44(%r8)
 # x5 = x5 - x3
 	.loc 1 1637
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1638
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 68] = x5
 	.loc 1 1639
-	sth %r3, 68(%r12)
+	sth %r4, 68(%r31)
 # (int64) x0 = mem16[qa + 22]
 	.loc 1 1640
-	lha %r3, 22(%r11)
+	lha %r4, 22(%r12)
 # (int64) x1 = mem16[qa + 46]
 	.loc 1 1641
-	lha %r4, 46(%r11)
+	lha %r5, 46(%r12)
 # (int64) x2 = mem16[qc + 22]
 	.loc 1 1642
-	lha %r5, 22(%r31)
+	lha %r6, 22(%r11)
 # (int64) x3 = mem16[qc + 46]
 	.loc 1 1643
-	lha %r6, 46(%r31)
+	lha %r7, 46(%r11)
 # mem16[qd + 22] = x0
 	.loc 1 1644
-	sth %r3, 22(%r12)
+	sth %r4, 22(%r31)
 # mem16[qd + 94] = x3
 	.loc 1 1645
-	sth %r6, 94(%r12)
+	sth %r7, 94(%r31)
 # x4 = x1 - x2
 	.loc 1 1646
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 22]
 	.loc 1 1647
-	lha %r5, 22(%r7)
+	lha %r6, 22(%r8)
 # x5 = x5 - x0
 	.loc 1 1648
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1649
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 46] = x5
 	.loc 1 1650
-	sth %r5, 46(%r12)
+	sth %r6, 46(%r31)
 # (int64) x5 = mem16[qb + 46]
 	.loc 1 1651
-	lha %r3, 46(%r7)
+	lha %r4, 46(%r8)
 # x5 = x5 - x3
 	.loc 1 1652
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1653
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 70] = x5
 	.loc 1 1654
-	sth %r3, 70(%r12)
+	sth %r4, 70(%r31)
 # pa = pa + 144
 	.loc 1 1655
-	addi %r11, %r11, 144
+	addi %r12, %r12, 144
 # pb = pb + 96
 	.loc 1 1656
-	addi %r12, %r12, 96
+	addi %r31, %r31, 96
 # i0 = i0 - 1
 	.loc 1 1657
 	addi %r10, %r10, -1
@@ -5037,444 +4889,434 @@ qhasm_kernel_core_mult3sntrup653_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop31
 # pa = 116824
 	.loc 1 1660
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 51288
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 51288
 # pa = w + pa
 	.loc 1 1661
-	mr %r7, %r8
-	add %r12, %r7, %r3
+	add %r8, %r9, %r4
 # pb = w + 3072
 	.loc 1 1662
-	addi %r11, %r7, 3072
+	addi %r10, %r9, 3072
 # i0 = 81
 	.loc 1 1663
-	li %r4, 81
-	mr %r3, %r9
+	li %r11, 81
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop32:
 # qa = pa
 	.loc 1 1665
-	mr %r31, %r4
-	mr %r30, %r7
-	mr %r29, %r3
+	mr %r28, %r8
 # qb = pa + 96
 	.loc 1 1666
-	addi %r7, %r12, 96
+	addi %r12, %r8, 96
 # qc = pa + 192
 	.loc 1 1667
-	addi %r8, %r12, 192
+	addi %r31, %r8, 192
 # qd = pb
 	.loc 1 1668
-	mr %r10, %r12
+	mr %r30, %r10
 # i1 = 3
 	.loc 1 1669
-	mr %r28, %r11
-	li %r9, 3
+	li %r29, 3
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop33:
 # (int64) x0 = mem16[qa]
 	.loc 1 1671
-	lha %r3, 0(%r12)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 48]
 	.loc 1 1672
-	lha %r4, 48(%r12)
+	lha %r5, 48(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 1673
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r31)
 # (int64) x3 = mem16[qc + 48]
 	.loc 1 1674
-	lha %r6, 48(%r8)
+	lha %r7, 48(%r31)
 # mem16[qd] = x0
 	.loc 1 1675
-	sth %r3, 0(%r11)
+	sth %r4, 0(%r30)
 # mem16[qd + 144] = x3
 	.loc 1 1676
-	sth %r6, 144(%r11)
+	sth %r7, 144(%r30)
 # x4 = x1 - x2
 	.loc 1 1677
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 1678
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r12)
 # x5 = x5 - x0
 	.loc 1 1679
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1680
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 48] = x5
 	.loc 1 1681
-	sth %r5, 48(%r11)
+	sth %r6, 48(%r30)
 # (int64) x5 = mem16[qb + 48]
 	.loc 1 1682
-	lha %r3, 48(%r7)
+	lha %r4, 48(%r12)
 # x5 = x5 - x3
 	.loc 1 1683
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1684
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 96] = x5
 	.loc 1 1685
-	sth %r3, 96(%r11)
+	sth %r4, 96(%r30)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1686
-	lha %r3, 2(%r12)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 50]
 	.loc 1 1687
-	lha %r4, 50(%r12)
+	lha %r5, 50(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 1688
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r31)
 # (int64) x3 = mem16[qc + 50]
 	.loc 1 1689
-	lha %r6, 50(%r8)
+	lha %r7, 50(%r31)
 # mem16[qd + 2] = x0
 	.loc 1 1690
-	sth %r3, 2(%r11)
+	sth %r4, 2(%r30)
 # mem16[qd + 146] = x3
 	.loc 1 1691
-	sth %r6, 146(%r11)
+	sth %r7, 146(%r30)
 # x4 = x1 - x2
 	.loc 1 1692
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 1693
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r12)
 # x5 = x5 - x0
 	.loc 1 1694
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1695
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 50] = x5
 	.loc 1 1696
-	sth %r5, 50(%r11)
+	sth %r6, 50(%r30)
 # (int64) x5 = mem16[qb + 50]
 	.loc 1 1697
-	lha %r3, 50(%r7)
+	lha %r4, 50(%r12)
 # x5 = x5 - x3
 	.loc 1 1698
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1699
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 98] = x5
 	.loc 1 1700
-	sth %r3, 98(%r11)
+	sth %r4, 98(%r30)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1701
-	lha %r3, 4(%r12)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 52]
 	.loc 1 1702
-	lha %r4, 52(%r12)
+	lha %r5, 52(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 1703
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r31)
 # (int64) x3 = mem16[qc + 52]
 	.loc 1 1704
-	lha %r6, 52(%r8)
+	lha %r7, 52(%r31)
 # mem16[qd + 4] = x0
 	.loc 1 1705
-	sth %r3, 4(%r11)
+	sth %r4, 4(%r30)
 # mem16[qd + 148] = x3
 	.loc 1 1706
-	sth %r6, 148(%r11)
+	sth %r7, 148(%r30)
 # x4 = x1 - x2
 	.loc 1 1707
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 1708
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r12)
 # x5 = x5 - x0
 	.loc 1 1709
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1710
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 52] = x5
 	.loc 1 1711
-	sth %r5, 52(%r11)
+	sth %r6, 52(%r30)
 # (int64) x5 = mem16[qb + 52]
 	.loc 1 1712
-	lha %r3, 52(%r7)
+	lha %r4, 52(%r12)
 # x5 = x5 - x3
 	.loc 1 1713
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1714
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 100] = x5
 	.loc 1 1715
-	sth %r3, 100(%r11)
+	sth %r4, 100(%r30)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1716
-	lha %r3, 6(%r12)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 54]
 	.loc 1 1717
-	lha %r4, 54(%r12)
+	lha %r5, 54(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 1718
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r31)
 # (int64) x3 = mem16[qc + 54]
 	.loc 1 1719
-	lha %r6, 54(%r8)
+	lha %r7, 54(%r31)
 # mem16[qd + 6] = x0
 	.loc 1 1720
-	sth %r3, 6(%r11)
+	sth %r4, 6(%r30)
 # mem16[qd + 150] = x3
 	.loc 1 1721
-	sth %r6, 150(%r11)
+	sth %r7, 150(%r30)
 # x4 = x1 - x2
 	.loc 1 1722
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 1723
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r12)
 # x5 = x5 - x0
 	.loc 1 1724
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1725
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 54] = x5
 	.loc 1 1726
-	sth %r5, 54(%r11)
+	sth %r6, 54(%r30)
 # (int64) x5 = mem16[qb + 54]
 	.loc 1 1727
-	lha %r3, 54(%r7)
+	lha %r4, 54(%r12)
 # x5 = x5 - x3
 	.loc 1 1728
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1729
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 102] = x5
 	.loc 1 1730
-	sth %r3, 102(%r11)
+	sth %r4, 102(%r30)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1731
-	lha %r3, 8(%r12)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 56]
 	.loc 1 1732
-	lha %r4, 56(%r12)
+	lha %r5, 56(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 1733
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r31)
 # (int64) x3 = mem16[qc + 56]
 	.loc 1 1734
-	lha %r6, 56(%r8)
+	lha %r7, 56(%r31)
 # mem16[qd + 8] = x0
 	.loc 1 1735
-	sth %r3, 8(%r11)
+	sth %r4, 8(%r30)
 # mem16[qd + 152] = x3
 	.loc 1 1736
-	sth %r6, 152(%r11)
+	sth %r7, 152(%r30)
 # x4 = x1 - x2
 	.loc 1 1737
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 1738
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r12)
 # x5 = x5 - x0
 	.loc 1 1739
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1740
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 56] = x5
 	.loc 1 1741
-	sth %r5, 56(%r11)
+	sth %r6, 56(%r30)
 # (int64) x5 = mem16[qb + 56]
 	.loc 1 1742
-	lha %r3, 56(%r7)
+	lha %r4, 56(%r12)
 # x5 = x5 - x3
 	.loc 1 1743
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1744
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 104] = x5
 	.loc 1 1745
-	sth %r3, 104(%r11)
+	sth %r4, 104(%r30)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1746
-	lha %r3, 10(%r12)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 58]
 	.loc 1 1747
-	lha %r4, 58(%r12)
+	lha %r5, 58(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 1748
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r31)
 # (int64) x3 = mem16[qc + 58]
 	.loc 1 1749
-	lha %r6, 58(%r8)
+	lha %r7, 58(%r31)
 # mem16[qd + 10] = x0
 	.loc 1 1750
-	sth %r3, 10(%r11)
+	sth %r4, 10(%r30)
 # mem16[qd + 154] = x3
 	.loc 1 1751
-	sth %r6, 154(%r11)
+	sth %r7, 154(%r30)
 # x4 = x1 - x2
 	.loc 1 1752
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 1753
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r12)
 # x5 = x5 - x0
 	.loc 1 1754
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1755
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 58] = x5
 	.loc 1 1756
-	sth %r5, 58(%r11)
+	sth %r6, 58(%r30)
 # (int64) x5 = mem16[qb + 58]
 	.loc 1 1757
-	lha %r3, 58(%r7)
+	lha %r4, 58(%r12)
 # x5 = x5 - x3
 	.loc 1 1758
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1759
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 106] = x5
 	.loc 1 1760
-	sth %r3, 106(%r11)
+	sth %r4, 106(%r30)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1761
-	lha %r3, 12(%r12)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 60]
 	.loc 1 1762
-	lha %r4, 60(%r12)
+	lha %r5, 60(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 1763
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r31)
 # (int64) x3 = mem16[qc + 60]
 	.loc 1 1764
-	lha %r6, 60(%r8)
+	lha %r7, 60(%r31)
 # mem16[qd + 12] = x0
 	.loc 1 1765
-	sth %r3, 12(%r11)
+	sth %r4, 12(%r30)
 # mem16[qd + 156] = x3
 	.loc 1 1766
-	sth %r6, 156(%r11)
+	sth %r7, 156(%r30)
 # x4 = x1 - x2
 	.loc 1 1767
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 1768
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r12)
 # x5 = x5 - x0
 	.loc 1 1769
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1770
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 60] = x5
 	.loc 1 1771
-	sth %r5, 60(%r11)
+	sth %r6, 60(%r30)
 # (int64) x5 = mem16[qb + 60]
 	.loc 1 1772
-	lha %r3, 60(%r7)
+	lha %r4, 60(%r12)
 # x5 = x5 - x3
 	.loc 1 1773
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1774
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 108] = x5
 	.loc 1 1775
-	sth %r3, 108(%r11)
+	sth %r4, 108(%r30)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 1776
-	lha %r3, 14(%r12)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 62]
 	.loc 1 1777
-	lha %r4, 62(%r12)
+	lha %r5, 62(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 1778
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r31)
 # (int64) x3 = mem16[qc + 62]
 	.loc 1 1779
-	lha %r6, 62(%r8)
+	lha %r7, 62(%r31)
 # mem16[qd + 14] = x0
 	.loc 1 1780
-	sth %r3, 14(%r11)
+	sth %r4, 14(%r30)
 # mem16[qd + 158] = x3
 	.loc 1 1781
-	sth %r6, 158(%r11)
+	sth %r7, 158(%r30)
 # x4 = x1 - x2
 	.loc 1 1782
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 1783
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r12)
 # x5 = x5 - x0
 	.loc 1 1784
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1785
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 62] = x5
 	.loc 1 1786
-	sth %r5, 62(%r11)
+	sth %r6, 62(%r30)
 # (int64) x5 = mem16[qb + 62]
 	.loc 1 1787
-	lha %r3, 62(%r7)
+	lha %r4, 62(%r12)
 # x5 = x5 - x3
 	.loc 1 1788
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1789
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 110] = x5
 	.loc 1 1790
-	sth %r3, 110(%r11)
+	sth %r4, 110(%r30)
 # qa = qa + 16
 	.loc 1 1791
-	addi %r12, %r12, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 1792
-	addi %r7, %r7, 16
+	addi %r12, %r12, 16
 # qc = qc + 16
 	.loc 1 1793
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qd = qd + 16
 	.loc 1 1794
-	addi %r11, %r11, 16
+	addi %r30, %r30, 16
 # i1 = i1 - 1
 	.loc 1 1795
-	addi %r9, %r9, -1
+	addi %r29, %r29, -1
 # =? i1 - 0
 	.loc 1 1796
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r29, 0
 # goto loop33 if !=
 	.loc 1 1797
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop33
 # pa = pa + 288
 	.loc 1 1798
-	mr %r12, %r10
-	addi %r12, %r12, 288
+	addi %r8, %r8, 288
 # pb = pb + 192
 	.loc 1 1799
-	mr %r11, %r28
-	addi %r11, %r11, 192
+	addi %r10, %r10, 192
 # i0 = i0 - 1
 	.loc 1 1800
-	mr %r4, %r31
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i0 - 0
 	.loc 1 1801
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r11, 0
 # goto loop32 if !=
 	.loc 1 1802
-	mr %r3, %r29
-	mr %r7, %r30
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop32
 # pa = w + 3072
 	.loc 1 1803
-	addi %r12, %r7, 3072
+	addi %r29, %r9, 3072
 # pb = 116824
 	.loc 1 1804
 	li %r4, 0
@@ -5482,430 +5324,422 @@ qhasm_kernel_core_mult3sntrup653_ppc64_mul:
 	ori %r4, %r4, 51288
 # pb = w + pb
 	.loc 1 1805
-	add %r31, %r7, %r4
+	add %r8, %r9, %r4
 # i0 = 27
 	.loc 1 1806
-	li %r4, 27
+	li %r10, 27
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop34:
 # qa = pa
 	.loc 1 1808
-	mr %r11, %r4
-	mr %r30, %r7
-	mr %r29, %r3
+	mr %r28, %r29
 # qb = pa + 192
 	.loc 1 1809
-	addi %r7, %r12, 192
+	addi %r11, %r29, 192
 # qc = pa + 384
 	.loc 1 1810
-	addi %r8, %r12, 384
+	addi %r12, %r29, 384
 # qd = pb
 	.loc 1 1811
-	mr %r10, %r12
+	mr %r31, %r8
 # i1 = 6
 	.loc 1 1812
-	mr %r28, %r31
-	li %r9, 6
+	li %r30, 6
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop35:
 # (int64) x0 = mem16[qa]
 	.loc 1 1814
-	lha %r3, 0(%r12)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 96]
 	.loc 1 1815
-	lha %r4, 96(%r12)
+	lha %r5, 96(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 1816
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r12)
 # (int64) x3 = mem16[qc + 96]
 	.loc 1 1817
-	lha %r6, 96(%r8)
+	lha %r7, 96(%r12)
 # mem16[qd] = x0
 	.loc 1 1818
-	sth %r3, 0(%r31)
+	sth %r4, 0(%r31)
 # mem16[qd + 288] = x3
 	.loc 1 1819
-	sth %r6, 288(%r31)
+	sth %r7, 288(%r31)
 # x4 = x1 - x2
 	.loc 1 1820
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 1821
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r11)
 # x5 = x5 - x0
 	.loc 1 1822
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1823
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 96] = x5
 	.loc 1 1824
-	sth %r5, 96(%r31)
+	sth %r6, 96(%r31)
 # (int64) x5 = mem16[qb + 96]
 	.loc 1 1825
-	lha %r3, 96(%r7)
+	lha %r4, 96(%r11)
 # x5 = x5 - x3
 	.loc 1 1826
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1827
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 192] = x5
 	.loc 1 1828
-	sth %r3, 192(%r31)
+	sth %r4, 192(%r31)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1829
-	lha %r3, 2(%r12)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 98]
 	.loc 1 1830
-	lha %r4, 98(%r12)
+	lha %r5, 98(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 1831
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r12)
 # (int64) x3 = mem16[qc + 98]
 	.loc 1 1832
-	lha %r6, 98(%r8)
+	lha %r7, 98(%r12)
 # mem16[qd + 2] = x0
 	.loc 1 1833
-	sth %r3, 2(%r31)
+	sth %r4, 2(%r31)
 # mem16[qd + 290] = x3
 	.loc 1 1834
-	sth %r6, 290(%r31)
+	sth %r7, 290(%r31)
 # x4 = x1 - x2
 	.loc 1 1835
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 1836
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r11)
 # x5 = x5 - x0
 	.loc 1 1837
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1838
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 98] = x5
 	.loc 1 1839
-	sth %r5, 98(%r31)
+	sth %r6, 98(%r31)
 # (int64) x5 = mem16[qb + 98]
 	.loc 1 1840
-	lha %r3, 98(%r7)
+	lha %r4, 98(%r11)
 # x5 = x5 - x3
 	.loc 1 1841
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1842
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 194] = x5
 	.loc 1 1843
-	sth %r3, 194(%r31)
+	sth %r4, 194(%r31)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1844
-	lha %r3, 4(%r12)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 100]
 	.loc 1 1845
-	lha %r4, 100(%r12)
+	lha %r5, 100(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 1846
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r12)
 # (int64) x3 = mem16[qc + 100]
 	.loc 1 1847
-	lha %r6, 100(%r8)
+	lha %r7, 100(%r12)
 # mem16[qd + 4] = x0
 	.loc 1 1848
-	sth %r3, 4(%r31)
+	sth %r4, 4(%r31)
 # mem16[qd + 292] = x3
 	.loc 1 1849
-	sth %r6, 292(%r31)
+	sth %r7, 292(%r31)
 # x4 = x1 - x2
 	.loc 1 1850
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 1851
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r11)
 # x5 = x5 - x0
 	.loc 1 1852
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1853
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 100] = x5
 	.loc 1 1854
-	sth %r5, 100(%r31)
+	sth %r6, 100(%r31)
 # (int64) x5 = mem16[qb + 100]
 	.loc 1 1855
-	lha %r3, 100(%r7)
+	lha %r4, 100(%r11)
 # x5 = x5 - x3
 	.loc 1 1856
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1857
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 196] = x5
 	.loc 1 1858
-	sth %r3, 196(%r31)
+	sth %r4, 196(%r31)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1859
-	lha %r3, 6(%r12)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 102]
 	.loc 1 1860
-	lha %r4, 102(%r12)
+	lha %r5, 102(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 1861
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r12)
 # (int64) x3 = mem16[qc + 102]
 	.loc 1 1862
-	lha %r6, 102(%r8)
+	lha %r7, 102(%r12)
 # mem16[qd + 6] = x0
 	.loc 1 1863
-	sth %r3, 6(%r31)
+	sth %r4, 6(%r31)
 # mem16[qd + 294] = x3
 	.loc 1 1864
-	sth %r6, 294(%r31)
+	sth %r7, 294(%r31)
 # x4 = x1 - x2
 	.loc 1 1865
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 1866
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r11)
 # x5 = x5 - x0
 	.loc 1 1867
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1868
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 102] = x5
 	.loc 1 1869
-	sth %r5, 102(%r31)
+	sth %r6, 102(%r31)
 # (int64) x5 = mem16[qb + 102]
 	.loc 1 1870
-	lha %r3, 102(%r7)
+	lha %r4, 102(%r11)
 # x5 = x5 - x3
 	.loc 1 1871
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1872
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 198] = x5
 	.loc 1 1873
-	sth %r3, 198(%r31)
+	sth %r4, 198(%r31)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1874
-	lha %r3, 8(%r12)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 104]
 	.loc 1 1875
-	lha %r4, 104(%r12)
+	lha %r5, 104(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 1876
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r12)
 # (int64) x3 = mem16[qc + 104]
 	.loc 1 1877
-	lha %r6, 104(%r8)
+	lha %r7, 104(%r12)
 # mem16[qd + 8] = x0
 	.loc 1 1878
-	sth %r3, 8(%r31)
+	sth %r4, 8(%r31)
 # mem16[qd + 296] = x3
 	.loc 1 1879
-	sth %r6, 296(%r31)
+	sth %r7, 296(%r31)
 # x4 = x1 - x2
 	.loc 1 1880
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 1881
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r11)
 # x5 = x5 - x0
 	.loc 1 1882
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1883
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 104] = x5
 	.loc 1 1884
-	sth %r5, 104(%r31)
+	sth %r6, 104(%r31)
 # (int64) x5 = mem16[qb + 104]
 	.loc 1 1885
-	lha %r3, 104(%r7)
+	lha %r4, 104(%r11)
 # x5 = x5 - x3
 	.loc 1 1886
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1887
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 200] = x5
 	.loc 1 1888
-	sth %r3, 200(%r31)
+	sth %r4, 200(%r31)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1889
-	lha %r3, 10(%r12)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 106]
 	.loc 1 1890
-	lha %r4, 106(%r12)
+	lha %r5, 106(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 1891
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r12)
 # (int64) x3 = mem16[qc + 106]
 	.loc 1 1892
-	lha %r6, 106(%r8)
+	lha %r7, 106(%r12)
 # mem16[qd + 10] = x0
 	.loc 1 1893
-	sth %r3, 10(%r31)
+	sth %r4, 10(%r31)
 # mem16[qd + 298] = x3
 	.loc 1 1894
-	sth %r6, 298(%r31)
+	sth %r7, 298(%r31)
 # x4 = x1 - x2
 	.loc 1 1895
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 1896
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r11)
 # x5 = x5 - x0
 	.loc 1 1897
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1898
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 106] = x5
 	.loc 1 1899
-	sth %r5, 106(%r31)
+	sth %r6, 106(%r31)
 # (int64) x5 = mem16[qb + 106]
 	.loc 1 1900
-	lha %r3, 106(%r7)
+	lha %r4, 106(%r11)
 # x5 = x5 - x3
 	.loc 1 1901
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1902
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 202] = x5
 	.loc 1 1903
-	sth %r3, 202(%r31)
+	sth %r4, 202(%r31)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1904
-	lha %r3, 12(%r12)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 108]
 	.loc 1 1905
-	lha %r4, 108(%r12)
+	lha %r5, 108(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 1906
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r12)
 # (int64) x3 = mem16[qc + 108]
 	.loc 1 1907
-	lha %r6, 108(%r8)
+	lha %r7, 108(%r12)
 # mem16[qd + 12] = x0
 	.loc 1 1908
-	sth %r3, 12(%r31)
+	sth %r4, 12(%r31)
 # mem16[qd + 300] = x3
 	.loc 1 1909
-	sth %r6, 300(%r31)
+	sth %r7, 300(%r31)
 # x4 = x1 - x2
 	.loc 1 1910
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 1911
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r11)
 # x5 = x5 - x0
 	.loc 1 1912
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1913
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 108] = x5
 	.loc 1 1914
-	sth %r5, 108(%r31)
+	sth %r6, 108(%r31)
 # (int64) x5 = mem16[qb + 108]
 	.loc 1 1915
-	lha %r3, 108(%r7)
+	lha %r4, 108(%r11)
 # x5 = x5 - x3
 	.loc 1 1916
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1917
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 204] = x5
 	.loc 1 1918
-	sth %r3, 204(%r31)
+	sth %r4, 204(%r31)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 1919
-	lha %r3, 14(%r12)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 110]
 	.loc 1 1920
-	lha %r4, 110(%r12)
+	lha %r5, 110(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 1921
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r12)
 # (int64) x3 = mem16[qc + 110]
 	.loc 1 1922
-	lha %r6, 110(%r8)
+	lha %r7, 110(%r12)
 # mem16[qd + 14] = x0
 	.loc 1 1923
-	sth %r3, 14(%r31)
+	sth %r4, 14(%r31)
 # mem16[qd + 302] = x3
 	.loc 1 1924
-	sth %r6, 302(%r31)
+	sth %r7, 302(%r31)
 # x4 = x1 - x2
 	.loc 1 1925
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 1926
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r11)
 # x5 = x5 - x0
 	.loc 1 1927
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1928
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 110] = x5
 	.loc 1 1929
-	sth %r5, 110(%r31)
+	sth %r6, 110(%r31)
 # (int64) x5 = mem16[qb + 110]
 	.loc 1 1930
-	lha %r3, 110(%r7)
+	lha %r4, 110(%r11)
 # x5 = x5 - x3
 	.loc 1 1931
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1932
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 206] = x5
 	.loc 1 1933
-	sth %r3, 206(%r31)
+	sth %r4, 206(%r31)
 # qa = qa + 16
 	.loc 1 1934
-	addi %r12, %r12, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 1935
-	addi %r7, %r7, 16
+	addi %r11, %r11, 16
 # qc = qc + 16
 	.loc 1 1936
-	addi %r8, %r8, 16
+	addi %r12, %r12, 16
 # qd = qd + 16
 	.loc 1 1937
 	addi %r31, %r31, 16
 # i1 = i1 - 1
 	.loc 1 1938
-	addi %r9, %r9, -1
+	addi %r30, %r30, -1
 # =? i1 - 0
 	.loc 1 1939
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r30, 0
 # goto loop35 if !=
 	.loc 1 1940
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop35
 # pa = pa + 576
 	.loc 1 1941
-	mr %r12, %r10
-	addi %r12, %r12, 576
+	addi %r29, %r29, 576
 # pb = pb + 384
 	.loc 1 1942
-	mr %r31, %r28
-	addi %r31, %r31, 384
+	addi %r8, %r8, 384
 # i0 = i0 - 1
 	.loc 1 1943
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r10, %r10, -1
 # =? i0 - 0
 	.loc 1 1944
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r10, 0
 # goto loop34 if !=
 	.loc 1 1945
-	mr %r3, %r29
-	mr %r7, %r30
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop34
 # pa = 116824
 	.loc 1 1946
@@ -5914,437 +5748,429 @@ qhasm_kernel_core_mult3sntrup653_ppc64_mul:
 	ori %r4, %r4, 51288
 # pa = w + pa
 	.loc 1 1947
-	add %r31, %r7, %r4
+	add %r8, %r9, %r4
 # pb = w + 3072
 	.loc 1 1948
-	addi %r12, %r7, 3072
+	addi %r10, %r9, 3072
 # i0 = 9
 	.loc 1 1949
-	li %r4, 9
+	li %r11, 9
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop36:
 # qa = pa
 	.loc 1 1951
-	mr %r11, %r4
-	mr %r30, %r7
-	mr %r29, %r3
+	mr %r28, %r8
 # qb = pa + 384
 	.loc 1 1952
-	addi %r7, %r31, 384
+	addi %r12, %r8, 384
 # qc = pa + 768
 	.loc 1 1953
-	addi %r8, %r31, 768
+	addi %r31, %r8, 768
 # qd = pb
 	.loc 1 1954
-	mr %r10, %r31
+	mr %r30, %r10
 # i1 = 12
 	.loc 1 1955
-	mr %r28, %r12
-	li %r9, 12
+	li %r29, 12
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop37:
 # (int64) x0 = mem16[qa]
 	.loc 1 1957
-	lha %r3, 0(%r31)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 192]
 	.loc 1 1958
-	lha %r4, 192(%r31)
+	lha %r5, 192(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 1959
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r31)
 # (int64) x3 = mem16[qc + 192]
 	.loc 1 1960
-	lha %r6, 192(%r8)
+	lha %r7, 192(%r31)
 # mem16[qd] = x0
 	.loc 1 1961
-	sth %r3, 0(%r12)
+	sth %r4, 0(%r30)
 # mem16[qd + 576] = x3
 	.loc 1 1962
-	sth %r6, 576(%r12)
+	sth %r7, 576(%r30)
 # x4 = x1 - x2
 	.loc 1 1963
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 1964
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r12)
 # x5 = x5 - x0
 	.loc 1 1965
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1966
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 192] = x5
 	.loc 1 1967
-	sth %r5, 192(%r12)
+	sth %r6, 192(%r30)
 # (int64) x5 = mem16[qb + 192]
 	.loc 1 1968
-	lha %r3, 192(%r7)
+	lha %r4, 192(%r12)
 # x5 = x5 - x3
 	.loc 1 1969
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1970
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 384] = x5
 	.loc 1 1971
-	sth %r3, 384(%r12)
+	sth %r4, 384(%r30)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1972
-	lha %r3, 2(%r31)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 194]
 	.loc 1 1973
-	lha %r4, 194(%r31)
+	lha %r5, 194(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 1974
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r31)
 # (int64) x3 = mem16[qc + 194]
 	.loc 1 1975
-	lha %r6, 194(%r8)
+	lha %r7, 194(%r31)
 # mem16[qd + 2] = x0
 	.loc 1 1976
-	sth %r3, 2(%r12)
+	sth %r4, 2(%r30)
 # mem16[qd + 578] = x3
 	.loc 1 1977
-	sth %r6, 578(%r12)
+	sth %r7, 578(%r30)
 # x4 = x1 - x2
 	.loc 1 1978
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 1979
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r12)
 # x5 = x5 - x0
 	.loc 1 1980
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1981
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 194] = x5
 	.loc 1 1982
-	sth %r5, 194(%r12)
+	sth %r6, 194(%r30)
 # (int64) x5 = mem16[qb + 194]
 	.loc 1 1983
-	lha %r3, 194(%r7)
+	lha %r4, 194(%r12)
 # x5 = x5 - x3
 	.loc 1 1984
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1985
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 386] = x5
 	.loc 1 1986
-	sth %r3, 386(%r12)
+	sth %r4, 386(%r30)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1987
-	lha %r3, 4(%r31)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 196]
 	.loc 1 1988
-	lha %r4, 196(%r31)
+	lha %r5, 196(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 1989
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r31)
 # (int64) x3 = mem16[qc + 196]
 	.loc 1 1990
-	lha %r6, 196(%r8)
+	lha %r7, 196(%r31)
 # mem16[qd + 4] = x0
 	.loc 1 1991
-	sth %r3, 4(%r12)
+	sth %r4, 4(%r30)
 # mem16[qd + 580] = x3
 	.loc 1 1992
-	sth %r6, 580(%r12)
+	sth %r7, 580(%r30)
 # x4 = x1 - x2
 	.loc 1 1993
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 1994
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r12)
 # x5 = x5 - x0
 	.loc 1 1995
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1996
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 196] = x5
 	.loc 1 1997
-	sth %r5, 196(%r12)
+	sth %r6, 196(%r30)
 # (int64) x5 = mem16[qb + 196]
 	.loc 1 1998
-	lha %r3, 196(%r7)
+	lha %r4, 196(%r12)
 # x5 = x5 - x3
 	.loc 1 1999
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2000
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 388] = x5
 	.loc 1 2001
-	sth %r3, 388(%r12)
+	sth %r4, 388(%r30)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 2002
-	lha %r3, 6(%r31)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 198]
 	.loc 1 2003
-	lha %r4, 198(%r31)
+	lha %r5, 198(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 2004
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r31)
 # (int64) x3 = mem16[qc + 198]
 	.loc 1 2005
-	lha %r6, 198(%r8)
+	lha %r7, 198(%r31)
 # mem16[qd + 6] = x0
 	.loc 1 2006
-	sth %r3, 6(%r12)
+	sth %r4, 6(%r30)
 # mem16[qd + 582] = x3
 	.loc 1 2007
-	sth %r6, 582(%r12)
+	sth %r7, 582(%r30)
 # x4 = x1 - x2
 	.loc 1 2008
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 2009
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r12)
 # x5 = x5 - x0
 	.loc 1 2010
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2011
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 198] = x5
 	.loc 1 2012
-	sth %r5, 198(%r12)
+	sth %r6, 198(%r30)
 # (int64) x5 = mem16[qb + 198]
 	.loc 1 2013
-	lha %r3, 198(%r7)
+	lha %r4, 198(%r12)
 # x5 = x5 - x3
 	.loc 1 2014
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2015
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 390] = x5
 	.loc 1 2016
-	sth %r3, 390(%r12)
+	sth %r4, 390(%r30)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 2017
-	lha %r3, 8(%r31)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 200]
 	.loc 1 2018
-	lha %r4, 200(%r31)
+	lha %r5, 200(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 2019
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r31)
 # (int64) x3 = mem16[qc + 200]
 	.loc 1 2020
-	lha %r6, 200(%r8)
+	lha %r7, 200(%r31)
 # mem16[qd + 8] = x0
 	.loc 1 2021
-	sth %r3, 8(%r12)
+	sth %r4, 8(%r30)
 # mem16[qd + 584] = x3
 	.loc 1 2022
-	sth %r6, 584(%r12)
+	sth %r7, 584(%r30)
 # x4 = x1 - x2
 	.loc 1 2023
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 2024
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r12)
 # x5 = x5 - x0
 	.loc 1 2025
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2026
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 200] = x5
 	.loc 1 2027
-	sth %r5, 200(%r12)
+	sth %r6, 200(%r30)
 # (int64) x5 = mem16[qb + 200]
 	.loc 1 2028
-	lha %r3, 200(%r7)
+	lha %r4, 200(%r12)
 # x5 = x5 - x3
 	.loc 1 2029
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2030
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 392] = x5
 	.loc 1 2031
-	sth %r3, 392(%r12)
+	sth %r4, 392(%r30)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 2032
-	lha %r3, 10(%r31)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 202]
 	.loc 1 2033
-	lha %r4, 202(%r31)
+	lha %r5, 202(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 2034
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r31)
 # (int64) x3 = mem16[qc + 202]
 	.loc 1 2035
-	lha %r6, 202(%r8)
+	lha %r7, 202(%r31)
 # mem16[qd + 10] = x0
 	.loc 1 2036
-	sth %r3, 10(%r12)
+	sth %r4, 10(%r30)
 # mem16[qd + 586] = x3
 	.loc 1 2037
-	sth %r6, 586(%r12)
+	sth %r7, 586(%r30)
 # x4 = x1 - x2
 	.loc 1 2038
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 2039
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r12)
 # x5 = x5 - x0
 	.loc 1 2040
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2041
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 202] = x5
 	.loc 1 2042
-	sth %r5, 202(%r12)
+	sth %r6, 202(%r30)
 # (int64) x5 = mem16[qb + 202]
 	.loc 1 2043
-	lha %r3, 202(%r7)
+	lha %r4, 202(%r12)
 # x5 = x5 - x3
 	.loc 1 2044
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2045
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 394] = x5
 	.loc 1 2046
-	sth %r3, 394(%r12)
+	sth %r4, 394(%r30)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 2047
-	lha %r3, 12(%r31)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 204]
 	.loc 1 2048
-	lha %r4, 204(%r31)
+	lha %r5, 204(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 2049
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r31)
 # (int64) x3 = mem16[qc + 204]
 	.loc 1 2050
-	lha %r6, 204(%r8)
+	lha %r7, 204(%r31)
 # mem16[qd + 12] = x0
 	.loc 1 2051
-	sth %r3, 12(%r12)
+	sth %r4, 12(%r30)
 # mem16[qd + 588] = x3
 	.loc 1 2052
-	sth %r6, 588(%r12)
+	sth %r7, 588(%r30)
 # x4 = x1 - x2
 	.loc 1 2053
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 2054
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r12)
 # x5 = x5 - x0
 	.loc 1 2055
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2056
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 204] = x5
 	.loc 1 2057
-	sth %r5, 204(%r12)
+	sth %r6, 204(%r30)
 # (int64) x5 = mem16[qb + 204]
 	.loc 1 2058
-	lha %r3, 204(%r7)
+	lha %r4, 204(%r12)
 # x5 = x5 - x3
 	.loc 1 2059
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2060
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 396] = x5
 	.loc 1 2061
-	sth %r3, 396(%r12)
+	sth %r4, 396(%r30)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 2062
-	lha %r3, 14(%r31)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 206]
 	.loc 1 2063
-	lha %r4, 206(%r31)
+	lha %r5, 206(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 2064
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r31)
 # (int64) x3 = mem16[qc + 206]
 	.loc 1 2065
-	lha %r6, 206(%r8)
+	lha %r7, 206(%r31)
 # mem16[qd + 14] = x0
 	.loc 1 2066
-	sth %r3, 14(%r12)
+	sth %r4, 14(%r30)
 # mem16[qd + 590] = x3
 	.loc 1 2067
-	sth %r6, 590(%r12)
+	sth %r7, 590(%r30)
 # x4 = x1 - x2
 	.loc 1 2068
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 2069
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r12)
 # x5 = x5 - x0
 	.loc 1 2070
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2071
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 206] = x5
 	.loc 1 2072
-	sth %r5, 206(%r12)
+	sth %r6, 206(%r30)
 # (int64) x5 = mem16[qb + 206]
 	.loc 1 2073
-	lha %r3, 206(%r7)
+	lha %r4, 206(%r12)
 # x5 = x5 - x3
 	.loc 1 2074
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2075
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 398] = x5
 	.loc 1 2076
-	sth %r3, 398(%r12)
+	sth %r4, 398(%r30)
 # qa = qa + 16
 	.loc 1 2077
-	addi %r31, %r31, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 2078
-	addi %r7, %r7, 16
+	addi %r12, %r12, 16
 # qc = qc + 16
 	.loc 1 2079
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qd = qd + 16
 	.loc 1 2080
-	addi %r12, %r12, 16
+	addi %r30, %r30, 16
 # i1 = i1 - 1
 	.loc 1 2081
-	addi %r9, %r9, -1
+	addi %r29, %r29, -1
 # =? i1 - 0
 	.loc 1 2082
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r29, 0
 # goto loop37 if !=
 	.loc 1 2083
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop37
 # pa = pa + 1152
 	.loc 1 2084
-	mr %r31, %r10
-	addi %r31, %r31, 1152
+	addi %r8, %r8, 1152
 # pb = pb + 768
 	.loc 1 2085
-	mr %r12, %r28
-	addi %r12, %r12, 768
+	addi %r10, %r10, 768
 # i0 = i0 - 1
 	.loc 1 2086
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i0 - 0
 	.loc 1 2087
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r11, 0
 # goto loop36 if !=
 	.loc 1 2088
-	mr %r3, %r29
-	mr %r7, %r30
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop36
 # pa = w + 3072
 	.loc 1 2089
-	addi %r12, %r7, 3072
+	addi %r29, %r9, 3072
 # pb = 116824
 	.loc 1 2090
 	li %r4, 0
@@ -6352,1237 +6178,1209 @@ qhasm_kernel_core_mult3sntrup653_ppc64_mul:
 	ori %r4, %r4, 51288
 # pb = w + pb
 	.loc 1 2091
-	add %r31, %r7, %r4
+	add %r8, %r9, %r4
 # i0 = 3
 	.loc 1 2092
-	li %r4, 3
+	li %r10, 3
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop38:
 # qa = pa
 	.loc 1 2094
-	mr %r11, %r4
-	mr %r30, %r7
-	mr %r29, %r3
+	mr %r28, %r29
 # qb = pa + 768
 	.loc 1 2095
-	addi %r7, %r12, 768
+	addi %r11, %r29, 768
 # qc = pa + 1536
 	.loc 1 2096
-	addi %r8, %r12, 1536
+	addi %r12, %r29, 1536
 # qd = pb
 	.loc 1 2097
-	mr %r10, %r12
+	mr %r31, %r8
 # i1 = 24
 	.loc 1 2098
-	mr %r28, %r31
-	li %r9, 24
+	li %r30, 24
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop39:
 # (int64) x0 = mem16[qa]
 	.loc 1 2100
-	lha %r3, 0(%r12)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 384]
 	.loc 1 2101
-	lha %r4, 384(%r12)
+	lha %r5, 384(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 2102
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r12)
 # (int64) x3 = mem16[qc + 384]
 	.loc 1 2103
-	lha %r6, 384(%r8)
+	lha %r7, 384(%r12)
 # mem16[qd] = x0
 	.loc 1 2104
-	sth %r3, 0(%r31)
+	sth %r4, 0(%r31)
 # mem16[qd + 1152] = x3
 	.loc 1 2105
-	sth %r6, 1152(%r31)
+	sth %r7, 1152(%r31)
 # x4 = x1 - x2
 	.loc 1 2106
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 2107
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r11)
 # x5 = x5 - x0
 	.loc 1 2108
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2109
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 384] = x5
 	.loc 1 2110
-	sth %r5, 384(%r31)
+	sth %r6, 384(%r31)
 # (int64) x5 = mem16[qb + 384]
 	.loc 1 2111
-	lha %r3, 384(%r7)
+	lha %r4, 384(%r11)
 # x5 = x5 - x3
 	.loc 1 2112
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2113
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 768] = x5
 	.loc 1 2114
-	sth %r3, 768(%r31)
+	sth %r4, 768(%r31)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 2115
-	lha %r3, 2(%r12)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 386]
 	.loc 1 2116
-	lha %r4, 386(%r12)
+	lha %r5, 386(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 2117
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r12)
 # (int64) x3 = mem16[qc + 386]
 	.loc 1 2118
-	lha %r6, 386(%r8)
+	lha %r7, 386(%r12)
 # mem16[qd + 2] = x0
 	.loc 1 2119
-	sth %r3, 2(%r31)
+	sth %r4, 2(%r31)
 # mem16[qd + 1154] = x3
 	.loc 1 2120
-	sth %r6, 1154(%r31)
+	sth %r7, 1154(%r31)
 # x4 = x1 - x2
 	.loc 1 2121
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 2122
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r11)
 # x5 = x5 - x0
 	.loc 1 2123
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2124
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 386] = x5
 	.loc 1 2125
-	sth %r5, 386(%r31)
+	sth %r6, 386(%r31)
 # (int64) x5 = mem16[qb + 386]
 	.loc 1 2126
-	lha %r3, 386(%r7)
+	lha %r4, 386(%r11)
 # x5 = x5 - x3
 	.loc 1 2127
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2128
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 770] = x5
 	.loc 1 2129
-	sth %r3, 770(%r31)
+	sth %r4, 770(%r31)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 2130
-	lha %r3, 4(%r12)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 388]
 	.loc 1 2131
-	lha %r4, 388(%r12)
+	lha %r5, 388(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 2132
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r12)
 # (int64) x3 = mem16[qc + 388]
 	.loc 1 2133
-	lha %r6, 388(%r8)
+	lha %r7, 388(%r12)
 # mem16[qd + 4] = x0
 	.loc 1 2134
-	sth %r3, 4(%r31)
+	sth %r4, 4(%r31)
 # mem16[qd + 1156] = x3
 	.loc 1 2135
-	sth %r6, 1156(%r31)
+	sth %r7, 1156(%r31)
 # x4 = x1 - x2
 	.loc 1 2136
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 2137
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r11)
 # x5 = x5 - x0
 	.loc 1 2138
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2139
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 388] = x5
 	.loc 1 2140
-	sth %r5, 388(%r31)
+	sth %r6, 388(%r31)
 # (int64) x5 = mem16[qb + 388]
 	.loc 1 2141
-	lha %r3, 388(%r7)
+	lha %r4, 388(%r11)
 # x5 = x5 - x3
 	.loc 1 2142
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2143
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 772] = x5
 	.loc 1 2144
-	sth %r3, 772(%r31)
+	sth %r4, 772(%r31)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 2145
-	lha %r3, 6(%r12)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 390]
 	.loc 1 2146
-	lha %r4, 390(%r12)
+	lha %r5, 390(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 2147
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r12)
 # (int64) x3 = mem16[qc + 390]
 	.loc 1 2148
-	lha %r6, 390(%r8)
+	lha %r7, 390(%r12)
 # mem16[qd + 6] = x0
 	.loc 1 2149
-	sth %r3, 6(%r31)
+	sth %r4, 6(%r31)
 # mem16[qd + 1158] = x3
 	.loc 1 2150
-	sth %r6, 1158(%r31)
+	sth %r7, 1158(%r31)
 # x4 = x1 - x2
 	.loc 1 2151
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 2152
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r11)
 # x5 = x5 - x0
 	.loc 1 2153
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2154
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 390] = x5
 	.loc 1 2155
-	sth %r5, 390(%r31)
+	sth %r6, 390(%r31)
 # (int64) x5 = mem16[qb + 390]
 	.loc 1 2156
-	lha %r3, 390(%r7)
+	lha %r4, 390(%r11)
 # x5 = x5 - x3
 	.loc 1 2157
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2158
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 774] = x5
 	.loc 1 2159
-	sth %r3, 774(%r31)
+	sth %r4, 774(%r31)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 2160
-	lha %r3, 8(%r12)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 392]
 	.loc 1 2161
-	lha %r4, 392(%r12)
+	lha %r5, 392(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 2162
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r12)
 # (int64) x3 = mem16[qc + 392]
 	.loc 1 2163
-	lha %r6, 392(%r8)
+	lha %r7, 392(%r12)
 # mem16[qd + 8] = x0
 	.loc 1 2164
-	sth %r3, 8(%r31)
+	sth %r4, 8(%r31)
 # mem16[qd + 1160] = x3
 	.loc 1 2165
-	sth %r6, 1160(%r31)
+	sth %r7, 1160(%r31)
 # x4 = x1 - x2
 	.loc 1 2166
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 2167
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r11)
 # x5 = x5 - x0
 	.loc 1 2168
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2169
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 392] = x5
 	.loc 1 2170
-	sth %r5, 392(%r31)
+	sth %r6, 392(%r31)
 # (int64) x5 = mem16[qb + 392]
 	.loc 1 2171
-	lha %r3, 392(%r7)
+	lha %r4, 392(%r11)
 # x5 = x5 - x3
 	.loc 1 2172
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2173
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 776] = x5
 	.loc 1 2174
-	sth %r3, 776(%r31)
+	sth %r4, 776(%r31)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 2175
-	lha %r3, 10(%r12)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 394]
 	.loc 1 2176
-	lha %r4, 394(%r12)
+	lha %r5, 394(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 2177
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r12)
 # (int64) x3 = mem16[qc + 394]
 	.loc 1 2178
-	lha %r6, 394(%r8)
+	lha %r7, 394(%r12)
 # mem16[qd + 10] = x0
 	.loc 1 2179
-	sth %r3, 10(%r31)
+	sth %r4, 10(%r31)
 # mem16[qd + 1162] = x3
 	.loc 1 2180
-	sth %r6, 1162(%r31)
+	sth %r7, 1162(%r31)
 # x4 = x1 - x2
 	.loc 1 2181
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 2182
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r11)
 # x5 = x5 - x0
 	.loc 1 2183
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2184
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 394] = x5
 	.loc 1 2185
-	sth %r5, 394(%r31)
+	sth %r6, 394(%r31)
 # (int64) x5 = mem16[qb + 394]
 	.loc 1 2186
-	lha %r3, 394(%r7)
+	lha %r4, 394(%r11)
 # x5 = x5 - x3
 	.loc 1 2187
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2188
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 778] = x5
 	.loc 1 2189
-	sth %r3, 778(%r31)
+	sth %r4, 778(%r31)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 2190
-	lha %r3, 12(%r12)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 396]
 	.loc 1 2191
-	lha %r4, 396(%r12)
+	lha %r5, 396(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 2192
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r12)
 # (int64) x3 = mem16[qc + 396]
 	.loc 1 2193
-	lha %r6, 396(%r8)
+	lha %r7, 396(%r12)
 # mem16[qd + 12] = x0
 	.loc 1 2194
-	sth %r3, 12(%r31)
+	sth %r4, 12(%r31)
 # mem16[qd + 1164] = x3
 	.loc 1 2195
-	sth %r6, 1164(%r31)
+	sth %r7, 1164(%r31)
 # x4 = x1 - x2
 	.loc 1 2196
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 2197
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r11)
 # x5 = x5 - x0
 	.loc 1 2198
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2199
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 396] = x5
 	.loc 1 2200
-	sth %r5, 396(%r31)
+	sth %r6, 396(%r31)
 # (int64) x5 = mem16[qb + 396]
 	.loc 1 2201
-	lha %r3, 396(%r7)
+	lha %r4, 396(%r11)
 # x5 = x5 - x3
 	.loc 1 2202
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2203
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 780] = x5
 	.loc 1 2204
-	sth %r3, 780(%r31)
+	sth %r4, 780(%r31)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 2205
-	lha %r3, 14(%r12)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 398]
 	.loc 1 2206
-	lha %r4, 398(%r12)
+	lha %r5, 398(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 2207
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r12)
 # (int64) x3 = mem16[qc + 398]
 	.loc 1 2208
-	lha %r6, 398(%r8)
+	lha %r7, 398(%r12)
 # mem16[qd + 14] = x0
 	.loc 1 2209
-	sth %r3, 14(%r31)
+	sth %r4, 14(%r31)
 # mem16[qd + 1166] = x3
 	.loc 1 2210
-	sth %r6, 1166(%r31)
+	sth %r7, 1166(%r31)
 # x4 = x1 - x2
 	.loc 1 2211
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 2212
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r11)
 # x5 = x5 - x0
 	.loc 1 2213
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2214
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 398] = x5
 	.loc 1 2215
-	sth %r5, 398(%r31)
+	sth %r6, 398(%r31)
 # (int64) x5 = mem16[qb + 398]
 	.loc 1 2216
-	lha %r3, 398(%r7)
+	lha %r4, 398(%r11)
 # x5 = x5 - x3
 	.loc 1 2217
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2218
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 782] = x5
 	.loc 1 2219
-	sth %r3, 782(%r31)
+	sth %r4, 782(%r31)
 # qa = qa + 16
 	.loc 1 2220
-	addi %r12, %r12, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 2221
-	addi %r7, %r7, 16
+	addi %r11, %r11, 16
 # qc = qc + 16
 	.loc 1 2222
-	addi %r8, %r8, 16
+	addi %r12, %r12, 16
 # qd = qd + 16
 	.loc 1 2223
 	addi %r31, %r31, 16
 # i1 = i1 - 1
 	.loc 1 2224
-	addi %r9, %r9, -1
+	addi %r30, %r30, -1
 # =? i1 - 0
 	.loc 1 2225
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r30, 0
 # goto loop39 if !=
 	.loc 1 2226
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop39
 # pa = pa + 2304
 	.loc 1 2227
-	mr %r12, %r10
-	addi %r12, %r12, 2304
+	addi %r29, %r29, 2304
 # pb = pb + 1536
 	.loc 1 2228
-	mr %r31, %r28
-	addi %r31, %r31, 1536
+	addi %r8, %r8, 1536
 # i0 = i0 - 1
 	.loc 1 2229
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r10, %r10, -1
 # =? i0 - 0
 	.loc 1 2230
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r10, 0
 # goto loop38 if !=
 	.loc 1 2231
-	mr %r3, %r29
-	mr %r7, %r30
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop38
 # pa = 116824
 	.loc 1 2232
-	mr %r8, %r3
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 51288
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 51288
 # pa = w + pa
 	.loc 1 2233
-	add %r3, %r7, %r3
+	add %r8, %r9, %r4
 # pb = w + 3072
 	.loc 1 2234
-	addi %r6, %r7, 3072
-# qa = pa
-	.loc 1 2235
-	mr %r9, %r7
+	addi %r12, %r9, 3072
 # qb = pa + 1536
 	.loc 1 2236
-	addi %r4, %r3, 1536
+	addi %r10, %r8, 1536
 # qc = pa + 3072
 	.loc 1 2237
-	addi %r5, %r3, 3072
+	addi %r11, %r8, 3072
 # i1 = 48
 	.loc 1 2239
-	li %r7, 48
-	mr %r10, %r3
-	mr %r11, %r4
-	mr %r12, %r5
-	mr %r31, %r6
+	li %r31, 48
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop40:
 # (int64) x0 = mem16[qa]
 	.loc 1 2241
-	lha %r3, 0(%r10)
+	lha %r4, 0(%r8)
 # (int64) x1 = mem16[qa + 768]
 	.loc 1 2242
-	lha %r4, 768(%r10)
+	lha %r5, 768(%r8)
 # (int64) x2 = mem16[qc]
 	.loc 1 2243
-	lha %r5, 0(%r12)
+	lha %r6, 0(%r11)
 # (int64) x3 = mem16[qc + 768]
 	.loc 1 2244
-	lha %r6, 768(%r12)
+	lha %r7, 768(%r11)
 # mem16[qd] = x0
 	.loc 1 2245
-	sth %r3, 0(%r31)
+	sth %r4, 0(%r12)
 # mem16[qd + 2304] = x3
 	.loc 1 2246
-	sth %r6, 2304(%r31)
+	sth %r7, 2304(%r12)
 # x4 = x1 - x2
 	.loc 1 2247
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 2248
-	lha %r5, 0(%r11)
+	lha %r6, 0(%r10)
 # x5 = x5 - x0
 	.loc 1 2249
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2250
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 768] = x5
 	.loc 1 2251
-	sth %r5, 768(%r31)
+	sth %r6, 768(%r12)
 # (int64) x5 = mem16[qb + 768]
 	.loc 1 2252
-	lha %r3, 768(%r11)
+	lha %r4, 768(%r10)
 # x5 = x5 - x3
 	.loc 1 2253
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2254
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1536] = x5
 	.loc 1 2255
-	sth %r3, 1536(%r31)
+	sth %r4, 1536(%r12)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 2256
-	lha %r3, 2(%r10)
+	lha %r4, 2(%r8)
 # (int64) x1 = mem16[qa + 770]
 	.loc 1 2257
-	lha %r4, 770(%r10)
+	lha %r5, 770(%r8)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 2258
-	lha %r5, 2(%r12)
+	lha %r6, 2(%r11)
 # (int64) x3 = mem16[qc + 770]
 	.loc 1 2259
-	lha %r6, 770(%r12)
+	lha %r7, 770(%r11)
 # mem16[qd + 2] = x0
 	.loc 1 2260
-	sth %r3, 2(%r31)
+	sth %r4, 2(%r12)
 # mem16[qd + 2306] = x3
 	.loc 1 2261
-	sth %r6, 2306(%r31)
+	sth %r7, 2306(%r12)
 # x4 = x1 - x2
 	.loc 1 2262
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 2263
-	lha %r5, 2(%r11)
+	lha %r6, 2(%r10)
 # x5 = x5 - x0
 	.loc 1 2264
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2265
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 770] = x5
 	.loc 1 2266
-	sth %r5, 770(%r31)
+	sth %r6, 770(%r12)
 # (int64) x5 = mem16[qb + 770]
 	.loc 1 2267
-	lha %r3, 770(%r11)
+	lha %r4, 770(%r10)
 # x5 = x5 - x3
 	.loc 1 2268
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2269
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1538] = x5
 	.loc 1 2270
-	sth %r3, 1538(%r31)
+	sth %r4, 1538(%r12)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 2271
-	lha %r3, 4(%r10)
+	lha %r4, 4(%r8)
 # (int64) x1 = mem16[qa + 772]
 	.loc 1 2272
-	lha %r4, 772(%r10)
+	lha %r5, 772(%r8)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 2273
-	lha %r5, 4(%r12)
+	lha %r6, 4(%r11)
 # (int64) x3 = mem16[qc + 772]
 	.loc 1 2274
-	lha %r6, 772(%r12)
+	lha %r7, 772(%r11)
 # mem16[qd + 4] = x0
 	.loc 1 2275
-	sth %r3, 4(%r31)
+	sth %r4, 4(%r12)
 # mem16[qd + 2308] = x3
 	.loc 1 2276
-	sth %r6, 2308(%r31)
+	sth %r7, 2308(%r12)
 # x4 = x1 - x2
 	.loc 1 2277
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 2278
-	lha %r5, 4(%r11)
+	lha %r6, 4(%r10)
 # x5 = x5 - x0
 	.loc 1 2279
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2280
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 772] = x5
 	.loc 1 2281
-	sth %r5, 772(%r31)
+	sth %r6, 772(%r12)
 # (int64) x5 = mem16[qb + 772]
 	.loc 1 2282
-	lha %r3, 772(%r11)
+	lha %r4, 772(%r10)
 # x5 = x5 - x3
 	.loc 1 2283
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2284
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1540] = x5
 	.loc 1 2285
-	sth %r3, 1540(%r31)
+	sth %r4, 1540(%r12)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 2286
-	lha %r3, 6(%r10)
+	lha %r4, 6(%r8)
 # (int64) x1 = mem16[qa + 774]
 	.loc 1 2287
-	lha %r4, 774(%r10)
+	lha %r5, 774(%r8)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 2288
-	lha %r5, 6(%r12)
+	lha %r6, 6(%r11)
 # (int64) x3 = mem16[qc + 774]
 	.loc 1 2289
-	lha %r6, 774(%r12)
+	lha %r7, 774(%r11)
 # mem16[qd + 6] = x0
 	.loc 1 2290
-	sth %r3, 6(%r31)
+	sth %r4, 6(%r12)
 # mem16[qd + 2310] = x3
 	.loc 1 2291
-	sth %r6, 2310(%r31)
+	sth %r7, 2310(%r12)
 # x4 = x1 - x2
 	.loc 1 2292
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 2293
-	lha %r5, 6(%r11)
+	lha %r6, 6(%r10)
 # x5 = x5 - x0
 	.loc 1 2294
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2295
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 774] = x5
 	.loc 1 2296
-	sth %r5, 774(%r31)
+	sth %r6, 774(%r12)
 # (int64) x5 = mem16[qb + 774]
 	.loc 1 2297
-	lha %r3, 774(%r11)
+	lha %r4, 774(%r10)
 # x5 = x5 - x3
 	.loc 1 2298
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2299
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1542] = x5
 	.loc 1 2300
-	sth %r3, 1542(%r31)
+	sth %r4, 1542(%r12)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 2301
-	lha %r3, 8(%r10)
+	lha %r4, 8(%r8)
 # (int64) x1 = mem16[qa + 776]
 	.loc 1 2302
-	lha %r4, 776(%r10)
+	lha %r5, 776(%r8)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 2303
-	lha %r5, 8(%r12)
+	lha %r6, 8(%r11)
 # (int64) x3 = mem16[qc + 776]
 	.loc 1 2304
-	lha %r6, 776(%r12)
+	lha %r7, 776(%r11)
 # mem16[qd + 8] = x0
 	.loc 1 2305
-	sth %r3, 8(%r31)
+	sth %r4, 8(%r12)
 # mem16[qd + 2312] = x3
 	.loc 1 2306
-	sth %r6, 2312(%r31)
+	sth %r7, 2312(%r12)
 # x4 = x1 - x2
 	.loc 1 2307
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 2308
-	lha %r5, 8(%r11)
+	lha %r6, 8(%r10)
 # x5 = x5 - x0
 	.loc 1 2309
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2310
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 776] = x5
 	.loc 1 2311
-	sth %r5, 776(%r31)
+	sth %r6, 776(%r12)
 # (int64) x5 = mem16[qb + 776]
 	.loc 1 2312
-	lha %r3, 776(%r11)
+	lha %r4, 776(%r10)
 # x5 = x5 - x3
 	.loc 1 2313
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2314
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1544] = x5
 	.loc 1 2315
-	sth %r3, 1544(%r31)
+	sth %r4, 1544(%r12)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 2316
-	lha %r3, 10(%r10)
+	lha %r4, 10(%r8)
 # (int64) x1 = mem16[qa + 778]
 	.loc 1 2317
-	lha %r4, 778(%r10)
+	lha %r5, 778(%r8)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 2318
-	lha %r5, 10(%r12)
+	lha %r6, 10(%r11)
 # (int64) x3 = mem16[qc + 778]
 	.loc 1 2319
-	lha %r6, 778(%r12)
+	lha %r7, 778(%r11)
 # mem16[qd + 10] = x0
 	.loc 1 2320
-	sth %r3, 10(%r31)
+	sth %r4, 10(%r12)
 # mem16[qd + 2314] = x3
 	.loc 1 2321
-	sth %r6, 2314(%r31)
+	sth %r7, 2314(%r12)
 # x4 = x1 - x2
 	.loc 1 2322
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 2323
-	lha %r5, 10(%r11)
+	lha %r6, 10(%r10)
 # x5 = x5 - x0
 	.loc 1 2324
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2325
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 778] = x5
 	.loc 1 2326
-	sth %r5, 778(%r31)
+	sth %r6, 778(%r12)
 # (int64) x5 = mem16[qb + 778]
 	.loc 1 2327
-	lha %r3, 778(%r11)
+	lha %r4, 778(%r10)
 # x5 = x5 - x3
 	.loc 1 2328
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2329
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1546] = x5
 	.loc 1 2330
-	sth %r3, 1546(%r31)
+	sth %r4, 1546(%r12)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 2331
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r8)
 # (int64) x1 = mem16[qa + 780]
 	.loc 1 2332
-	lha %r4, 780(%r10)
+	lha %r5, 780(%r8)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 2333
-	lha %r5, 12(%r12)
+	lha %r6, 12(%r11)
 # (int64) x3 = mem16[qc + 780]
 	.loc 1 2334
-	lha %r6, 780(%r12)
+	lha %r7, 780(%r11)
 # mem16[qd + 12] = x0
 	.loc 1 2335
-	sth %r3, 12(%r31)
+	sth %r4, 12(%r12)
 # mem16[qd + 2316] = x3
 	.loc 1 2336
-	sth %r6, 2316(%r31)
+	sth %r7, 2316(%r12)
 # x4 = x1 - x2
 	.loc 1 2337
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 2338
-	lha %r5, 12(%r11)
+	lha %r6, 12(%r10)
 # x5 = x5 - x0
 	.loc 1 2339
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2340
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 780] = x5
 	.loc 1 2341
-	sth %r5, 780(%r31)
+	sth %r6, 780(%r12)
 # (int64) x5 = mem16[qb + 780]
 	.loc 1 2342
-	lha %r3, 780(%r11)
+	lha %r4, 780(%r10)
 # x5 = x5 - x3
 	.loc 1 2343
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2344
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1548] = x5
 	.loc 1 2345
-	sth %r3, 1548(%r31)
+	sth %r4, 1548(%r12)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 2346
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r8)
 # (int64) x1 = mem16[qa + 782]
 	.loc 1 2347
-	lha %r4, 782(%r10)
+	lha %r5, 782(%r8)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 2348
-	lha %r5, 14(%r12)
+	lha %r6, 14(%r11)
 # (int64) x3 = mem16[qc + 782]
 	.loc 1 2349
-	lha %r6, 782(%r12)
+	lha %r7, 782(%r11)
 # mem16[qd + 14] = x0
 	.loc 1 2350
-	sth %r3, 14(%r31)
+	sth %r4, 14(%r12)
 # mem16[qd + 2318] = x3
 	.loc 1 2351
-	sth %r6, 2318(%r31)
+	sth %r7, 2318(%r12)
 # x4 = x1 - x2
 	.loc 1 2352
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 2353
-	lha %r5, 14(%r11)
+	lha %r6, 14(%r10)
 # x5 = x5 - x0
 	.loc 1 2354
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2355
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 782] = x5
 	.loc 1 2356
-	sth %r5, 782(%r31)
+	sth %r6, 782(%r12)
 # (int64) x5 = mem16[qb + 782]
 	.loc 1 2357
-	lha %r3, 782(%r11)
+	lha %r4, 782(%r10)
 # x5 = x5 - x3
 	.loc 1 2358
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2359
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1550] = x5
 	.loc 1 2360
-	sth %r3, 1550(%r31)
+	sth %r4, 1550(%r12)
 # qa = qa + 16
 	.loc 1 2361
-	addi %r10, %r10, 16
+	addi %r8, %r8, 16
 # qb = qb + 16
 	.loc 1 2362
-	addi %r11, %r11, 16
+	addi %r10, %r10, 16
 # qc = qc + 16
 	.loc 1 2363
-	addi %r12, %r12, 16
+	addi %r11, %r11, 16
 # qd = qd + 16
 	.loc 1 2364
-	addi %r31, %r31, 16
+	addi %r12, %r12, 16
 # i1 = i1 - 1
 	.loc 1 2365
-	addi %r7, %r7, -1
+	addi %r31, %r31, -1
 # =? i1 - 0
 	.loc 1 2366
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r31, 0
 # goto loop40 if !=
 	.loc 1 2367
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop40
 # x6 = 1963
 	.loc 1 2368
-	li %r28, 1963
+	li %r12, 1963
 # x7 = 21846
 	.loc 1 2369
-	li %r29, 21846
+	li %r31, 21846
 # x5 = 3
 	.loc 1 2370
-	li %r31, 3
+	li %r30, 3
 # x4 = 1
 	.loc 1 2371
-	li %r12, 1
+	li %r29, 1
 # pa = w + 3072
 	.loc 1 2372
-	mr %r7, %r9
-	addi %r3, %r7, 3072
+	addi %r4, %r9, 3072
 # pb = w + 4378
 	.loc 1 2373
-	addi %r4, %r7, 4378
+	addi %r5, %r9, 4378
 # pc = w + 4376
 	.loc 1 2374
-	addi %r5, %r7, 4376
+	addi %r6, %r9, 4376
 # qd = 170848
 	.loc 1 2375
-	li %r6, 0
-	oris %r6, %r6, 2
-	ori %r6, %r6, 39776
+	li %r7, 0
+	oris %r7, %r7, 2
+	ori %r7, %r7, 39776
 # qd = w + qd
 	.loc 1 2376
-	add %r6, %r7, %r6
+	add %r7, %r9, %r7
 # (int64) x0 = mem16[pa]
 	.loc 1 2377
-	mr %r11, %r7
-	lha %r7, 0(%r3)
+	lha %r8, 0(%r4)
 # (int64) x1 = mem16[pb]
 	.loc 1 2378
-	lha %r9, 0(%r4)
+	lha %r10, 0(%r5)
 # (int64) x2 = mem16[pc]
 	.loc 1 2379
-	lha %r10, 0(%r5)
+	lha %r11, 0(%r6)
 # x2 = 0
 	.loc 1 2380
-	li %r10, 0
+	li %r11, 0
 # x0 = x0 + x1
 	.loc 1 2381
-	add %r7, %r7, %r9
+	add %r8, %r8, %r10
 # x0 = x0 + x2
 	.loc 1 2382
-	add %r7, %r7, %r10
+	add %r8, %r8, %r11
 # x0 = x0 + x6
 	.loc 1 2383
-	add %r7, %r7, %r28
+	add %r8, %r8, %r12
 # x1 = x0 * x7
 	.loc 1 2384
-	mulld %r9, %r7, %r29
+	mulld %r10, %r8, %r31
 # (int64) x1 >>= 16
 	.loc 1 2385
-	sradi %r9, %r9, 16
+	sradi %r10, %r10, 16
 # x1 = x1 * x5
 	.loc 1 2386
-	mulld %r9, %r9, %r31
+	mulld %r10, %r10, %r30
 # x0 = x0 - x1
 	.loc 1 2387
-	subf %r7, %r9, %r7
+	subf %r8, %r10, %r8
 # x0 = x0 - x4
 	.loc 1 2388
-	subf %r7, %r12, %r7
+	subf %r8, %r29, %r8
 # mem16[qd] = x0
 	.loc 1 2389
-	sth %r7, 0(%r6)
+	sth %r8, 0(%r7)
 # pa = pa + 2
 	.loc 1 2390
-	addi %r10, %r3, 2
+	addi %r8, %r4, 2
 # pb = pb + 2
 	.loc 1 2391
-	addi %r25, %r4, 2
+	addi %r10, %r5, 2
 # pc = pc + 2
 	.loc 1 2392
-	addi %r26, %r5, 2
+	addi %r11, %r6, 2
 # qd = qd + 2
 	.loc 1 2393
-	addi %r27, %r6, 2
+	addi %r7, %r7, 2
 # i1 = 81
 	.loc 1 2394
-	li %r4, 81
-	mr %r3, %r8
-	mr %r30, %r3
-	mr %r6, %r28
-	mr %r7, %r29
-	mr %r8, %r31
-	mr %r9, %r12
-	mr %r12, %r25
-	mr %r31, %r26
-	mr %r29, %r27
-	mr %r28, %r4
+	li %r28, 81
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop41:
 # (int64) x0 = mem16[pa]
 	.loc 1 2396
-	lha %r3, 0(%r10)
+	lha %r4, 0(%r8)
 # (int64) x1 = mem16[pb]
 	.loc 1 2397
-	lha %r4, 0(%r12)
+	lha %r5, 0(%r10)
 # (int64) x2 = mem16[pc]
 	.loc 1 2398
-	lha %r5, 0(%r31)
+	lha %r6, 0(%r11)
 # x0 = x0 + x1
 	.loc 1 2399
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2400
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2401
-	add %r3, %r3, %r6
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2402
-	mulld %r4, %r3, %r7
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2403
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2404
-	mulld %r4, %r4, %r8
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2405
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2406
-	subf %r3, %r9, %r3
+	subf %r4, %r29, %r4
 # mem16[qd] = x0
 	.loc 1 2407
-	sth %r3, 0(%r29)
+	sth %r4, 0(%r7)
 # (int64) x0 = mem16[pa + 2]
 	.loc 1 2408
-	lha %r3, 2(%r10)
+	lha %r4, 2(%r8)
 # (int64) x1 = mem16[pb + 2]
 	.loc 1 2409
-	lha %r4, 2(%r12)
+	lha %r5, 2(%r10)
 # (int64) x2 = mem16[pc + 2]
 	.loc 1 2410
-	lha %r5, 2(%r31)
+	lha %r6, 2(%r11)
 # x0 = x0 + x1
 	.loc 1 2411
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2412
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2413
-	add %r3, %r3, %r6
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2414
-	mulld %r4, %r3, %r7
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2415
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2416
-	mulld %r4, %r4, %r8
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2417
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2418
-	subf %r3, %r9, %r3
+	subf %r4, %r29, %r4
 # mem16[qd + 2] = x0
 	.loc 1 2419
-	sth %r3, 2(%r29)
+	sth %r4, 2(%r7)
 # (int64) x0 = mem16[pa + 4]
 	.loc 1 2420
-	lha %r3, 4(%r10)
+	lha %r4, 4(%r8)
 # (int64) x1 = mem16[pb + 4]
 	.loc 1 2421
-	lha %r4, 4(%r12)
+	lha %r5, 4(%r10)
 # (int64) x2 = mem16[pc + 4]
 	.loc 1 2422
-	lha %r5, 4(%r31)
+	lha %r6, 4(%r11)
 # x0 = x0 + x1
 	.loc 1 2423
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2424
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2425
-	add %r3, %r3, %r6
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2426
-	mulld %r4, %r3, %r7
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2427
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2428
-	mulld %r4, %r4, %r8
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2429
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2430
-	subf %r3, %r9, %r3
+	subf %r4, %r29, %r4
 # mem16[qd + 4] = x0
 	.loc 1 2431
-	sth %r3, 4(%r29)
+	sth %r4, 4(%r7)
 # (int64) x0 = mem16[pa + 6]
 	.loc 1 2432
-	lha %r3, 6(%r10)
+	lha %r4, 6(%r8)
 # (int64) x1 = mem16[pb + 6]
 	.loc 1 2433
-	lha %r4, 6(%r12)
+	lha %r5, 6(%r10)
 # (int64) x2 = mem16[pc + 6]
 	.loc 1 2434
-	lha %r5, 6(%r31)
+	lha %r6, 6(%r11)
 # x0 = x0 + x1
 	.loc 1 2435
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2436
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2437
-	add %r3, %r3, %r6
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2438
-	mulld %r4, %r3, %r7
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2439
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2440
-	mulld %r4, %r4, %r8
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2441
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2442
-	subf %r3, %r9, %r3
+	subf %r4, %r29, %r4
 # mem16[qd + 6] = x0
 	.loc 1 2443
-	sth %r3, 6(%r29)
+	sth %r4, 6(%r7)
 # (int64) x0 = mem16[pa + 8]
 	.loc 1 2444
-	lha %r3, 8(%r10)
+	lha %r4, 8(%r8)
 # (int64) x1 = mem16[pb + 8]
 	.loc 1 2445
-	lha %r4, 8(%r12)
+	lha %r5, 8(%r10)
 # (int64) x2 = mem16[pc + 8]
 	.loc 1 2446
-	lha %r5, 8(%r31)
+	lha %r6, 8(%r11)
 # x0 = x0 + x1
 	.loc 1 2447
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2448
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2449
-	add %r3, %r3, %r6
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2450
-	mulld %r4, %r3, %r7
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2451
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2452
-	mulld %r4, %r4, %r8
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2453
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2454
-	subf %r3, %r9, %r3
+	subf %r4, %r29, %r4
 # mem16[qd + 8] = x0
 	.loc 1 2455
-	sth %r3, 8(%r29)
+	sth %r4, 8(%r7)
 # (int64) x0 = mem16[pa + 10]
 	.loc 1 2456
-	lha %r3, 10(%r10)
+	lha %r4, 10(%r8)
 # (int64) x1 = mem16[pb + 10]
 	.loc 1 2457
-	lha %r4, 10(%r12)
+	lha %r5, 10(%r10)
 # (int64) x2 = mem16[pc + 10]
 	.loc 1 2458
-	lha %r5, 10(%r31)
+	lha %r6, 10(%r11)
 # x0 = x0 + x1
 	.loc 1 2459
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2460
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2461
-	add %r3, %r3, %r6
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2462
-	mulld %r4, %r3, %r7
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2463
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2464
-	mulld %r4, %r4, %r8
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2465
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2466
-	subf %r3, %r9, %r3
+	subf %r4, %r29, %r4
 # mem16[qd + 10] = x0
 	.loc 1 2467
-	sth %r3, 10(%r29)
+	sth %r4, 10(%r7)
 # (int64) x0 = mem16[pa + 12]
 	.loc 1 2468
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r8)
 # (int64) x1 = mem16[pb + 12]
 	.loc 1 2469
-	lha %r4, 12(%r12)
+	lha %r5, 12(%r10)
 # (int64) x2 = mem16[pc + 12]
 	.loc 1 2470
-	lha %r5, 12(%r31)
+	lha %r6, 12(%r11)
 # x0 = x0 + x1
 	.loc 1 2471
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2472
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2473
-	add %r3, %r3, %r6
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2474
-	mulld %r4, %r3, %r7
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2475
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2476
-	mulld %r4, %r4, %r8
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2477
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2478
-	subf %r3, %r9, %r3
+	subf %r4, %r29, %r4
 # mem16[qd + 12] = x0
 	.loc 1 2479
-	sth %r3, 12(%r29)
+	sth %r4, 12(%r7)
 # (int64) x0 = mem16[pa + 14]
 	.loc 1 2480
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r8)
 # (int64) x1 = mem16[pb + 14]
 	.loc 1 2481
-	lha %r4, 14(%r12)
+	lha %r5, 14(%r10)
 # (int64) x2 = mem16[pc + 14]
 	.loc 1 2482
-	lha %r5, 14(%r31)
+	lha %r6, 14(%r11)
 # x0 = x0 + x1
 	.loc 1 2483
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2484
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2485
-	add %r3, %r3, %r6
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2486
-	mulld %r4, %r3, %r7
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2487
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2488
-	mulld %r4, %r4, %r8
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2489
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2490
-	subf %r3, %r9, %r3
+	subf %r4, %r29, %r4
 # mem16[qd + 14] = x0
 	.loc 1 2491
-	sth %r3, 14(%r29)
+	sth %r4, 14(%r7)
 # pa = pa + 16
 	.loc 1 2492
-	addi %r10, %r10, 16
+	addi %r8, %r8, 16
 # pb = pb + 16
 	.loc 1 2493
-	addi %r12, %r12, 16
+	addi %r10, %r10, 16
 # pc = pc + 16
 	.loc 1 2494
-	addi %r31, %r31, 16
+	addi %r11, %r11, 16
 # qd = qd + 16
 	.loc 1 2495
-	addi %r29, %r29, 16
+	addi %r7, %r7, 16
 # i1 = i1 - 1
 	.loc 1 2496
 	addi %r28, %r28, -1
@@ -7594,226 +7392,216 @@ qhasm_kernel_core_mult3sntrup653_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop41
 # (int64) x0 = mem16[pa]
 	.loc 1 2499
-	mr %r27, %r29
-	mr %r26, %r31
-	mr %r25, %r12
-	mr %r12, %r9
-	mr %r31, %r8
-	mr %r29, %r7
-	mr %r28, %r6
-	lha %r3, 0(%r10)
+	lha %r4, 0(%r8)
 # (int64) x1 = mem16[pb]
 	.loc 1 2500
-	lha %r4, 0(%r25)
+	lha %r5, 0(%r10)
 # (int64) x2 = mem16[pc]
 	.loc 1 2501
-	lha %r5, 0(%r26)
+	lha %r6, 0(%r11)
 # x0 = x0 + x1
 	.loc 1 2502
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2503
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2504
-	add %r3, %r3, %r28
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2505
-	mulld %r4, %r3, %r29
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2506
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2507
-	mulld %r4, %r4, %r31
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2508
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2509
-	subf %r3, %r12, %r3
+	subf %r4, %r29, %r4
 # mem16[qd] = x0
 	.loc 1 2510
-	sth %r3, 0(%r27)
+	sth %r4, 0(%r7)
 # (int64) x0 = mem16[pa + 2]
 	.loc 1 2511
-	lha %r3, 2(%r10)
+	lha %r4, 2(%r8)
 # (int64) x1 = mem16[pb + 2]
 	.loc 1 2512
-	lha %r4, 2(%r25)
+	lha %r5, 2(%r10)
 # (int64) x2 = mem16[pc + 2]
 	.loc 1 2513
-	lha %r5, 2(%r26)
+	lha %r6, 2(%r11)
 # x0 = x0 + x1
 	.loc 1 2514
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2515
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2516
-	add %r3, %r3, %r28
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2517
-	mulld %r4, %r3, %r29
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2518
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2519
-	mulld %r4, %r4, %r31
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2520
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2521
-	subf %r3, %r12, %r3
+	subf %r4, %r29, %r4
 # mem16[qd + 2] = x0
 	.loc 1 2522
-	sth %r3, 2(%r27)
+	sth %r4, 2(%r7)
 # (int64) x0 = mem16[pa + 4]
 	.loc 1 2523
-	lha %r3, 4(%r10)
+	lha %r4, 4(%r8)
 # (int64) x1 = mem16[pb + 4]
 	.loc 1 2524
-	lha %r4, 4(%r25)
+	lha %r5, 4(%r10)
 # (int64) x2 = mem16[pc + 4]
 	.loc 1 2525
-	lha %r5, 4(%r26)
+	lha %r6, 4(%r11)
 # x0 = x0 + x1
 	.loc 1 2526
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2527
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2528
-	add %r3, %r3, %r28
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2529
-	mulld %r4, %r3, %r29
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2530
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2531
-	mulld %r4, %r4, %r31
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2532
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2533
-	subf %r3, %r12, %r3
+	subf %r4, %r29, %r4
 # mem16[qd + 4] = x0
 	.loc 1 2534
-	sth %r3, 4(%r27)
+	sth %r4, 4(%r7)
 # (int64) x0 = mem16[pa + 6]
 	.loc 1 2535
-	lha %r3, 6(%r10)
+	lha %r4, 6(%r8)
 # (int64) x1 = mem16[pb + 6]
 	.loc 1 2536
-	lha %r4, 6(%r25)
+	lha %r5, 6(%r10)
 # (int64) x2 = mem16[pc + 6]
 	.loc 1 2537
-	lha %r5, 6(%r26)
+	lha %r6, 6(%r11)
 # x0 = x0 + x1
 	.loc 1 2538
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2539
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2540
-	add %r3, %r3, %r28
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2541
-	mulld %r4, %r3, %r29
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2542
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2543
-	mulld %r4, %r4, %r31
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2544
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2545
-	subf %r3, %r12, %r3
+	subf %r4, %r29, %r4
 # mem16[qd + 6] = x0
 	.loc 1 2546
-	sth %r3, 6(%r27)
+	sth %r4, 6(%r7)
 # pa = 170848
 	.loc 1 2547
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 39776
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 39776
 # pa = w + pa
 	.loc 1 2548
-	mr %r7, %r11
-	add %r4, %r7, %r3
+	add %r4, %r9, %r4
 # pb = 172160
 	.loc 1 2549
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 41088
+	li %r5, 0
+	oris %r5, %r5, 2
+	ori %r5, %r5, 41088
 # pb = w + pb
 	.loc 1 2550
-	add %r5, %r7, %r3
+	add %r5, %r9, %r5
 # i1 = 81
 	.loc 1 2551
 	li %r6, 81
-	mr %r3, %r30
-	mr %r8, %r3
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop42:
 # t0 = mem16[pa]
 	.loc 1 2553
-	lhz %r3, 0(%r4)
+	lhz %r7, 0(%r4)
 # mem8[pb] = t0
 	.loc 1 2554
-	stb %r3, 0(%r5)
+	stb %r7, 0(%r5)
 # t0 = mem16[pa + 2]
 	.loc 1 2555
-	lhz %r3, 2(%r4)
+	lhz %r7, 2(%r4)
 # mem8[pb + 1] = t0
 	.loc 1 2556
-	stb %r3, 1(%r5)
+	stb %r7, 1(%r5)
 # t0 = mem16[pa + 4]
 	.loc 1 2557
-	lhz %r3, 4(%r4)
+	lhz %r7, 4(%r4)
 # mem8[pb + 2] = t0
 	.loc 1 2558
-	stb %r3, 2(%r5)
+	stb %r7, 2(%r5)
 # t0 = mem16[pa + 6]
 	.loc 1 2559
-	lhz %r3, 6(%r4)
+	lhz %r7, 6(%r4)
 # mem8[pb + 3] = t0
 	.loc 1 2560
-	stb %r3, 3(%r5)
+	stb %r7, 3(%r5)
 # t0 = mem16[pa + 8]
 	.loc 1 2561
-	lhz %r3, 8(%r4)
+	lhz %r7, 8(%r4)
 # mem8[pb + 4] = t0
 	.loc 1 2562
-	stb %r3, 4(%r5)
+	stb %r7, 4(%r5)
 # t0 = mem16[pa + 10]
 	.loc 1 2563
-	lhz %r3, 10(%r4)
+	lhz %r7, 10(%r4)
 # mem8[pb + 5] = t0
 	.loc 1 2564
-	stb %r3, 5(%r5)
+	stb %r7, 5(%r5)
 # t0 = mem16[pa + 12]
 	.loc 1 2565
-	lhz %r3, 12(%r4)
+	lhz %r7, 12(%r4)
 # mem8[pb + 6] = t0
 	.loc 1 2566
-	stb %r3, 6(%r5)
+	stb %r7, 6(%r5)
 # t0 = mem16[pa + 14]
 	.loc 1 2567
-	lhz %r3, 14(%r4)
+	lhz %r7, 14(%r4)
 # mem8[pb + 7] = t0
 	.loc 1 2568
-	stb %r3, 7(%r5)
+	stb %r7, 7(%r5)
 # pa = pa + 16
 	.loc 1 2569
 	addi %r4, %r4, 16
@@ -7831,104 +7619,100 @@ qhasm_kernel_core_mult3sntrup653_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop42
 # t0 = mem16[pa]
 	.loc 1 2574
-	lhz %r3, 0(%r4)
+	lhz %r6, 0(%r4)
 # mem8[pb] = t0
 	.loc 1 2575
-	stb %r3, 0(%r5)
+	stb %r6, 0(%r5)
 # t0 = mem16[pa + 2]
 	.loc 1 2576
-	lhz %r3, 2(%r4)
+	lhz %r6, 2(%r4)
 # mem8[pb + 1] = t0
 	.loc 1 2577
-	stb %r3, 1(%r5)
+	stb %r6, 1(%r5)
 # t0 = mem16[pa + 4]
 	.loc 1 2578
-	lhz %r3, 4(%r4)
+	lhz %r6, 4(%r4)
 # mem8[pb + 2] = t0
 	.loc 1 2579
-	stb %r3, 2(%r5)
+	stb %r6, 2(%r5)
 # t0 = mem16[pa + 6]
 	.loc 1 2580
-	lhz %r3, 6(%r4)
+	lhz %r6, 6(%r4)
 # mem8[pb + 3] = t0
 	.loc 1 2581
-	stb %r3, 3(%r5)
+	stb %r6, 3(%r5)
 # t0 = mem16[pa + 8]
 	.loc 1 2582
-	lhz %r3, 8(%r4)
+	lhz %r4, 8(%r4)
 # mem8[pb + 4] = t0
 	.loc 1 2583
-	stb %r3, 4(%r5)
+	stb %r4, 4(%r5)
 # pa = 172160
 	.loc 1 2584
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 41088
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 41088
 # pa = w + pa
 	.loc 1 2585
-	add %r4, %r7, %r3
-# qb = out
-	.loc 1 2587
-	mr %r3, %r8
+	add %r4, %r9, %r4
 # i1 = 81
 	.loc 1 2588
 	li %r5, 81
-	mr %r6, %r3
 .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop43:
 # t0 = mem8[qa]
 	.loc 1 2590
-	lbz %r3, 0(%r4)
+	lbz %r6, 0(%r4)
 # mem8[qb] = t0
 	.loc 1 2591
-	stb %r3, 0(%r6)
+	stb %r6, 0(%r3)
 # t0 = mem8[qa + 1]
 	.loc 1 2592
-	lbz %r3, 1(%r4)
+	lbz %r6, 1(%r4)
 # mem8[qb + 1] = t0
 	.loc 1 2593
-	stb %r3, 1(%r6)
+	stb %r6, 1(%r3)
 # t0 = mem8[qa + 2]
 	.loc 1 2594
-	lbz %r3, 2(%r4)
+	lbz %r6, 2(%r4)
 # mem8[qb + 2] = t0
 	.loc 1 2595
-	stb %r3, 2(%r6)
+	stb %r6, 2(%r3)
 # t0 = mem8[qa + 3]
 	.loc 1 2596
-	lbz %r3, 3(%r4)
+	lbz %r6, 3(%r4)
 # mem8[qb + 3] = t0
 	.loc 1 2597
-	stb %r3, 3(%r6)
+	stb %r6, 3(%r3)
 # t0 = mem8[qa + 4]
 	.loc 1 2598
-	lbz %r3, 4(%r4)
+	lbz %r6, 4(%r4)
 # mem8[qb + 4] = t0
 	.loc 1 2599
-	stb %r3, 4(%r6)
+	stb %r6, 4(%r3)
 # t0 = mem8[qa + 5]
 	.loc 1 2600
-	lbz %r3, 5(%r4)
+	lbz %r6, 5(%r4)
 # mem8[qb + 5] = t0
 	.loc 1 2601
-	stb %r3, 5(%r6)
+	stb %r6, 5(%r3)
 # t0 = mem8[qa + 6]
 	.loc 1 2602
-	lbz %r3, 6(%r4)
+	lbz %r6, 6(%r4)
 # mem8[qb + 6] = t0
 	.loc 1 2603
-	stb %r3, 6(%r6)
+	stb %r6, 6(%r3)
 # t0 = mem8[qa + 7]
 	.loc 1 2604
-	lbz %r3, 7(%r4)
+	lbz %r6, 7(%r4)
 # mem8[qb + 7] = t0
 	.loc 1 2605
-	stb %r3, 7(%r6)
+	stb %r6, 7(%r3)
 # qa = qa + 8
 	.loc 1 2606
 	addi %r4, %r4, 8
 # qb = qb + 8
 	.loc 1 2607
-	addi %r6, %r6, 8
+	addi %r3, %r3, 8
 # i1 = i1 - 1
 	.loc 1 2608
 	addi %r5, %r5, -1
@@ -7940,7 +7724,6 @@ qhasm_kernel_core_mult3sntrup653_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup653_ppc64_mul.loop43
 # t0 = mem8[qa]
 	.loc 1 2611
-	mr %r3, %r6
 	lbz %r5, 0(%r4)
 # mem8[qb] = t0
 	.loc 1 2612
@@ -7971,16 +7754,15 @@ qhasm_kernel_core_mult3sntrup653_ppc64_mul:
 	stb %r4, 4(%r3)
 # leave
 	.loc 1 2621
-	ld %r23, 112(%r1)
-	ld %r24, 120(%r1)
-	ld %r25, 128(%r1)
-	ld %r26, 136(%r1)
-	ld %r27, 144(%r1)
-	ld %r28, 152(%r1)
-	ld %r29, 160(%r1)
-	ld %r30, 168(%r1)
-	ld %r31, 176(%r1)
-	addi %r1, %r1, 192
+	ld %r24, 112(%r1)
+	ld %r25, 120(%r1)
+	ld %r26, 128(%r1)
+	ld %r27, 136(%r1)
+	ld %r28, 144(%r1)
+	ld %r29, 152(%r1)
+	ld %r30, 160(%r1)
+	ld %r31, 168(%r1)
+	addi %r1, %r1, 176
 	blr
 	.size qhasm_kernel_core_mult3sntrup653_ppc64_mul, 24
 

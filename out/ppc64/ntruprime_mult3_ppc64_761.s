@@ -11,113 +11,107 @@ qhasm_kernel_core_mult3sntrup761_ppc64_mul:
 	.text
 	.p2align 5
 .L.qhasm_kernel_core_mult3sntrup761_ppc64_mul:
-	stdu %r1, -192(%r1)
-	std %r23, 112(%r1)
-	std %r24, 120(%r1)
-	std %r25, 128(%r1)
-	std %r26, 136(%r1)
-	std %r27, 144(%r1)
-	std %r28, 152(%r1)
-	std %r29, 160(%r1)
-	std %r30, 168(%r1)
-	std %r31, 176(%r1)
-# input out in k c w
-	.loc 1 11
-	mr %r8, %r3
-	mr %r9, %r5
+	stdu %r1, -176(%r1)
+	std %r24, 112(%r1)
+	std %r25, 120(%r1)
+	std %r26, 128(%r1)
+	std %r27, 136(%r1)
+	std %r28, 144(%r1)
+	std %r29, 152(%r1)
+	std %r30, 160(%r1)
+	std %r31, 168(%r1)
 # w = w + 15
 	.loc 1 13
 	addi %r7, %r7, 15
 # t0 = -16
 	.loc 1 14
-	li %r3, -16
+	li %r6, -16
 # w = w & t0
 	.loc 1 15
-	and %r7, %r7, %r3
+	and %r9, %r7, %r6
 # pa = 170072
 	.loc 1 16
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 39000
+	li %r6, 0
+	oris %r6, %r6, 2
+	ori %r6, %r6, 39000
 # pa = w + pa
 	.loc 1 17
-	add %r5, %r7, %r3
+	add %r7, %r9, %r6
 # z0 = 0
 	.loc 1 18
-	li %r3, 0
+	li %r6, 0
 # mem16[pa] = z0
 	.loc 1 19
-	sth %r3, 0(%r5)
+	sth %r6, 0(%r7)
 # mem16[pa + 2] = z0
 	.loc 1 20
-	sth %r3, 2(%r5)
+	sth %r6, 2(%r7)
 # mem16[pa + 4] = z0
 	.loc 1 21
-	sth %r3, 4(%r5)
+	sth %r6, 4(%r7)
 # mem16[pa + 6] = z0
 	.loc 1 22
-	sth %r3, 6(%r5)
+	sth %r6, 6(%r7)
 # pa = 169312
 	.loc 1 23
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 38240
+	li %r6, 0
+	oris %r6, %r6, 2
+	ori %r6, %r6, 38240
 # pa = w + pa
 	.loc 1 24
-	add %r3, %r7, %r3
+	add %r6, %r9, %r6
 # i1 = 95
 	.loc 1 27
-	li %r5, 95
-	mr %r6, %r3
+	li %r7, 95
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop1:
 # t0 = mem8[qa]
 	.loc 1 29
-	lbz %r3, 0(%r4)
+	lbz %r8, 0(%r4)
 # mem8[qb] = t0
 	.loc 1 30
-	stb %r3, 0(%r6)
+	stb %r8, 0(%r6)
 # t0 = mem8[qa + 1]
 	.loc 1 31
-	lbz %r3, 1(%r4)
+	lbz %r8, 1(%r4)
 # mem8[qb + 1] = t0
 	.loc 1 32
-	stb %r3, 1(%r6)
+	stb %r8, 1(%r6)
 # t0 = mem8[qa + 2]
 	.loc 1 33
-	lbz %r3, 2(%r4)
+	lbz %r8, 2(%r4)
 # mem8[qb + 2] = t0
 	.loc 1 34
-	stb %r3, 2(%r6)
+	stb %r8, 2(%r6)
 # t0 = mem8[qa + 3]
 	.loc 1 35
-	lbz %r3, 3(%r4)
+	lbz %r8, 3(%r4)
 # mem8[qb + 3] = t0
 	.loc 1 36
-	stb %r3, 3(%r6)
+	stb %r8, 3(%r6)
 # t0 = mem8[qa + 4]
 	.loc 1 37
-	lbz %r3, 4(%r4)
+	lbz %r8, 4(%r4)
 # mem8[qb + 4] = t0
 	.loc 1 38
-	stb %r3, 4(%r6)
+	stb %r8, 4(%r6)
 # t0 = mem8[qa + 5]
 	.loc 1 39
-	lbz %r3, 5(%r4)
+	lbz %r8, 5(%r4)
 # mem8[qb + 5] = t0
 	.loc 1 40
-	stb %r3, 5(%r6)
+	stb %r8, 5(%r6)
 # t0 = mem8[qa + 6]
 	.loc 1 41
-	lbz %r3, 6(%r4)
+	lbz %r8, 6(%r4)
 # mem8[qb + 6] = t0
 	.loc 1 42
-	stb %r3, 6(%r6)
+	stb %r8, 6(%r6)
 # t0 = mem8[qa + 7]
 	.loc 1 43
-	lbz %r3, 7(%r4)
+	lbz %r8, 7(%r4)
 # mem8[qb + 7] = t0
 	.loc 1 44
-	stb %r3, 7(%r6)
+	stb %r8, 7(%r6)
 # qa = qa + 8
 	.loc 1 45
 	addi %r4, %r4, 8
@@ -126,108 +120,102 @@ qhasm_kernel_core_mult3sntrup761_ppc64_mul:
 	addi %r6, %r6, 8
 # i1 = i1 - 1
 	.loc 1 47
-	addi %r5, %r5, -1
+	addi %r7, %r7, -1
 # =? i1 - 0
 	.loc 1 48
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r7, 0
 # goto loop1 if !=
 	.loc 1 49
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop1
 # t0 = mem8[qa]
 	.loc 1 50
-	mr %r3, %r6
 	lbz %r4, 0(%r4)
 # mem8[qb] = t0
 	.loc 1 51
-	stb %r4, 0(%r3)
+	stb %r4, 0(%r6)
 # pa = 170840
 	.loc 1 52
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 39768
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 39768
 # pa = w + pa
 	.loc 1 53
-	add %r3, %r7, %r3
+	add %r4, %r9, %r4
 # z0 = 0
 	.loc 1 54
-	li %r4, 0
+	li %r6, 0
 # mem16[pa] = z0
 	.loc 1 55
-	sth %r4, 0(%r3)
+	sth %r6, 0(%r4)
 # mem16[pa + 2] = z0
 	.loc 1 56
-	sth %r4, 2(%r3)
+	sth %r6, 2(%r4)
 # mem16[pa + 4] = z0
 	.loc 1 57
-	sth %r4, 4(%r3)
+	sth %r6, 4(%r4)
 # mem16[pa + 6] = z0
 	.loc 1 58
-	sth %r4, 6(%r3)
+	sth %r6, 6(%r4)
 # pa = 170080
 	.loc 1 59
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 39008
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 39008
 # pa = w + pa
 	.loc 1 60
-	add %r4, %r7, %r3
-# qa = k
-	.loc 1 61
-	mr %r5, %r9
+	add %r4, %r9, %r4
 # i1 = 95
 	.loc 1 63
 	li %r6, 95
-	mr %r3, %r8
-	mr %r9, %r3
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop2:
 # t0 = mem8[qa]
 	.loc 1 65
-	lbz %r3, 0(%r5)
+	lbz %r7, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 66
-	stb %r3, 0(%r4)
+	stb %r7, 0(%r4)
 # t0 = mem8[qa + 1]
 	.loc 1 67
-	lbz %r3, 1(%r5)
+	lbz %r7, 1(%r5)
 # mem8[qb + 1] = t0
 	.loc 1 68
-	stb %r3, 1(%r4)
+	stb %r7, 1(%r4)
 # t0 = mem8[qa + 2]
 	.loc 1 69
-	lbz %r3, 2(%r5)
+	lbz %r7, 2(%r5)
 # mem8[qb + 2] = t0
 	.loc 1 70
-	stb %r3, 2(%r4)
+	stb %r7, 2(%r4)
 # t0 = mem8[qa + 3]
 	.loc 1 71
-	lbz %r3, 3(%r5)
+	lbz %r7, 3(%r5)
 # mem8[qb + 3] = t0
 	.loc 1 72
-	stb %r3, 3(%r4)
+	stb %r7, 3(%r4)
 # t0 = mem8[qa + 4]
 	.loc 1 73
-	lbz %r3, 4(%r5)
+	lbz %r7, 4(%r5)
 # mem8[qb + 4] = t0
 	.loc 1 74
-	stb %r3, 4(%r4)
+	stb %r7, 4(%r4)
 # t0 = mem8[qa + 5]
 	.loc 1 75
-	lbz %r3, 5(%r5)
+	lbz %r7, 5(%r5)
 # mem8[qb + 5] = t0
 	.loc 1 76
-	stb %r3, 5(%r4)
+	stb %r7, 5(%r4)
 # t0 = mem8[qa + 6]
 	.loc 1 77
-	lbz %r3, 6(%r5)
+	lbz %r7, 6(%r5)
 # mem8[qb + 6] = t0
 	.loc 1 78
-	stb %r3, 6(%r4)
+	stb %r7, 6(%r4)
 # t0 = mem8[qa + 7]
 	.loc 1 79
-	lbz %r3, 7(%r5)
+	lbz %r7, 7(%r5)
 # mem8[qb + 7] = t0
 	.loc 1 80
-	stb %r3, 7(%r4)
+	stb %r7, 7(%r4)
 # qa = qa + 8
 	.loc 1 81
 	addi %r5, %r5, 8
@@ -245,409 +233,400 @@ qhasm_kernel_core_mult3sntrup761_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop2
 # t0 = mem8[qa]
 	.loc 1 86
-	lbz %r3, 0(%r5)
+	lbz %r5, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 87
-	stb %r3, 0(%r4)
+	stb %r5, 0(%r4)
 # x7 = 1
 	.loc 1 88
-	li %r4, 1
+	li %r8, 1
 # pa = 169312
 	.loc 1 89
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 38240
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 38240
 # pa = w + pa
 	.loc 1 90
-	add %r6, %r7, %r3
+	add %r10, %r9, %r4
 # pb = w
 	.loc 1 91
-	mr %r5, %r7
+	mr %r7, %r9
 # i1 = 96
 	.loc 1 92
-	mr %r8, %r7
-	li %r7, 96
-	mr %r3, %r9
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r6, 96
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop3:
 # x0 = mem8[pa]
 	.loc 1 94
-	lbz %r3, 0(%r6)
+	lbz %r4, 0(%r10)
 # x1 = x0 & x7
 	.loc 1 95
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 96
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 97
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 98
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 99
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb] = x1
 	.loc 1 100
-	sth %r4, 0(%r5)
+	sth %r5, 0(%r7)
 # x0 = mem8[pa + 1]
 	.loc 1 101
-	lbz %r3, 1(%r6)
+	lbz %r4, 1(%r10)
 # x1 = x0 & x7
 	.loc 1 102
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 103
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 104
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 105
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 106
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 2] = x1
 	.loc 1 107
-	sth %r4, 2(%r5)
+	sth %r5, 2(%r7)
 # x0 = mem8[pa + 2]
 	.loc 1 108
-	lbz %r3, 2(%r6)
+	lbz %r4, 2(%r10)
 # x1 = x0 & x7
 	.loc 1 109
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 110
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 111
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 112
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 113
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 4] = x1
 	.loc 1 114
-	sth %r4, 4(%r5)
+	sth %r5, 4(%r7)
 # x0 = mem8[pa + 3]
 	.loc 1 115
-	lbz %r3, 3(%r6)
+	lbz %r4, 3(%r10)
 # x1 = x0 & x7
 	.loc 1 116
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 117
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 118
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 119
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 120
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 6] = x1
 	.loc 1 121
-	sth %r4, 6(%r5)
+	sth %r5, 6(%r7)
 # x0 = mem8[pa + 4]
 	.loc 1 122
-	lbz %r3, 4(%r6)
+	lbz %r4, 4(%r10)
 # x1 = x0 & x7
 	.loc 1 123
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 124
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 125
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 126
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 127
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 8] = x1
 	.loc 1 128
-	sth %r4, 8(%r5)
+	sth %r5, 8(%r7)
 # x0 = mem8[pa + 5]
 	.loc 1 129
-	lbz %r3, 5(%r6)
+	lbz %r4, 5(%r10)
 # x1 = x0 & x7
 	.loc 1 130
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 131
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 132
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 133
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 134
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 10] = x1
 	.loc 1 135
-	sth %r4, 10(%r5)
+	sth %r5, 10(%r7)
 # x0 = mem8[pa + 6]
 	.loc 1 136
-	lbz %r3, 6(%r6)
+	lbz %r4, 6(%r10)
 # x1 = x0 & x7
 	.loc 1 137
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 138
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 139
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 140
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 141
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 12] = x1
 	.loc 1 142
-	sth %r4, 12(%r5)
+	sth %r5, 12(%r7)
 # x0 = mem8[pa + 7]
 	.loc 1 143
-	lbz %r3, 7(%r6)
+	lbz %r4, 7(%r10)
 # x1 = x0 & x7
 	.loc 1 144
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 145
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 146
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 147
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 148
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 14] = x1
 	.loc 1 149
-	sth %r4, 14(%r5)
+	sth %r5, 14(%r7)
 # pa = pa + 8
 	.loc 1 150
-	addi %r6, %r6, 8
+	addi %r10, %r10, 8
 # pb = pb + 16
 	.loc 1 151
-	addi %r5, %r5, 16
+	addi %r7, %r7, 16
 # i1 = i1 - 1
 	.loc 1 152
-	addi %r7, %r7, -1
+	addi %r6, %r6, -1
 # =? i1 - 0
 	.loc 1 153
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r6, 0
 # goto loop3 if !=
 	.loc 1 154
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop3
 # x7 = 1
 	.loc 1 155
-	li %r4, 1
+	li %r8, 1
 # pa = 170080
 	.loc 1 156
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 39008
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 39008
 # pa = w + pa
 	.loc 1 157
-	mr %r7, %r8
-	add %r5, %r7, %r3
+	add %r10, %r9, %r4
 # pb = w + 1536
 	.loc 1 158
-	addi %r6, %r7, 1536
+	addi %r6, %r9, 1536
 # i1 = 96
 	.loc 1 159
-	mr %r8, %r7
 	li %r7, 96
-	mr %r3, %r9
-	mr %r9, %r3
-	mr %r10, %r4
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop4:
 # x0 = mem8[pa]
 	.loc 1 161
-	lbz %r3, 0(%r5)
+	lbz %r4, 0(%r10)
 # x1 = x0 & x7
 	.loc 1 162
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 163
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 164
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 165
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 166
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb] = x1
 	.loc 1 167
-	sth %r4, 0(%r6)
+	sth %r5, 0(%r6)
 # x0 = mem8[pa + 1]
 	.loc 1 168
-	lbz %r3, 1(%r5)
+	lbz %r4, 1(%r10)
 # x1 = x0 & x7
 	.loc 1 169
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 170
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 171
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 172
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 173
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 2] = x1
 	.loc 1 174
-	sth %r4, 2(%r6)
+	sth %r5, 2(%r6)
 # x0 = mem8[pa + 2]
 	.loc 1 175
-	lbz %r3, 2(%r5)
+	lbz %r4, 2(%r10)
 # x1 = x0 & x7
 	.loc 1 176
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 177
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 178
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 179
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 180
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 4] = x1
 	.loc 1 181
-	sth %r4, 4(%r6)
+	sth %r5, 4(%r6)
 # x0 = mem8[pa + 3]
 	.loc 1 182
-	lbz %r3, 3(%r5)
+	lbz %r4, 3(%r10)
 # x1 = x0 & x7
 	.loc 1 183
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 184
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 185
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 186
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 187
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 6] = x1
 	.loc 1 188
-	sth %r4, 6(%r6)
+	sth %r5, 6(%r6)
 # x0 = mem8[pa + 4]
 	.loc 1 189
-	lbz %r3, 4(%r5)
+	lbz %r4, 4(%r10)
 # x1 = x0 & x7
 	.loc 1 190
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 191
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 192
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 193
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 194
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 8] = x1
 	.loc 1 195
-	sth %r4, 8(%r6)
+	sth %r5, 8(%r6)
 # x0 = mem8[pa + 5]
 	.loc 1 196
-	lbz %r3, 5(%r5)
+	lbz %r4, 5(%r10)
 # x1 = x0 & x7
 	.loc 1 197
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 198
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 199
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 200
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 201
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 10] = x1
 	.loc 1 202
-	sth %r4, 10(%r6)
+	sth %r5, 10(%r6)
 # x0 = mem8[pa + 6]
 	.loc 1 203
-	lbz %r3, 6(%r5)
+	lbz %r4, 6(%r10)
 # x1 = x0 & x7
 	.loc 1 204
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 205
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 206
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 207
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 208
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 12] = x1
 	.loc 1 209
-	sth %r4, 12(%r6)
+	sth %r5, 12(%r6)
 # x0 = mem8[pa + 7]
 	.loc 1 210
-	lbz %r3, 7(%r5)
+	lbz %r4, 7(%r10)
 # x1 = x0 & x7
 	.loc 1 211
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 212
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 213
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 214
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 215
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 14] = x1
 	.loc 1 216
-	sth %r4, 14(%r6)
+	sth %r5, 14(%r6)
 # pa = pa + 8
 	.loc 1 217
-	addi %r5, %r5, 8
+	addi %r10, %r10, 8
 # pb = pb + 16
 	.loc 1 218
 	addi %r6, %r6, 16
@@ -662,582 +641,558 @@ qhasm_kernel_core_mult3sntrup761_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop4
 # pa = w
 	.loc 1 222
-	mr %r7, %r8
-	mr %r5, %r7
+	mr %r10, %r9
 # pb = w + 20568
 	.loc 1 223
-	addi %r4, %r7, 20568
-# qa = pa
-	.loc 1 224
-	mr %r8, %r7
+	addi %r8, %r9, 20568
 # qb = pa + 768
 	.loc 1 225
-	addi %r6, %r5, 768
+	addi %r7, %r10, 768
 # i1 = 48
 	.loc 1 227
-	li %r7, 48
-	mr %r3, %r9
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r6, 48
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop5:
 # (int64) x0 = mem16[qa]
 	.loc 1 229
-	lha %r3, 0(%r5)
+	lha %r4, 0(%r10)
 # (int64) x1 = mem16[qb]
 	.loc 1 230
-	lha %r4, 0(%r6)
+	lha %r5, 0(%r7)
 # mem16[qc] = x0
 	.loc 1 231
-	sth %r3, 0(%r10)
+	sth %r4, 0(%r8)
 # mem16[qc + 1536] = x1
 	.loc 1 232
-	sth %r4, 1536(%r10)
+	sth %r5, 1536(%r8)
 # x0 = x0 + x1
 	.loc 1 233
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 768] = x0
 	.loc 1 234
-	sth %r3, 768(%r10)
+	sth %r4, 768(%r8)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 235
-	lha %r3, 2(%r5)
+	lha %r4, 2(%r10)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 236
-	lha %r4, 2(%r6)
+	lha %r5, 2(%r7)
 # mem16[qc + 2] = x0
 	.loc 1 237
-	sth %r3, 2(%r10)
+	sth %r4, 2(%r8)
 # mem16[qc + 1538] = x1
 	.loc 1 238
-	sth %r4, 1538(%r10)
+	sth %r5, 1538(%r8)
 # x0 = x0 + x1
 	.loc 1 239
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 770] = x0
 	.loc 1 240
-	sth %r3, 770(%r10)
+	sth %r4, 770(%r8)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 241
-	lha %r3, 4(%r5)
+	lha %r4, 4(%r10)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 242
-	lha %r4, 4(%r6)
+	lha %r5, 4(%r7)
 # mem16[qc + 4] = x0
 	.loc 1 243
-	sth %r3, 4(%r10)
+	sth %r4, 4(%r8)
 # mem16[qc + 1540] = x1
 	.loc 1 244
-	sth %r4, 1540(%r10)
+	sth %r5, 1540(%r8)
 # x0 = x0 + x1
 	.loc 1 245
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 772] = x0
 	.loc 1 246
-	sth %r3, 772(%r10)
+	sth %r4, 772(%r8)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 247
-	lha %r3, 6(%r5)
+	lha %r4, 6(%r10)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 248
-	lha %r4, 6(%r6)
+	lha %r5, 6(%r7)
 # mem16[qc + 6] = x0
 	.loc 1 249
-	sth %r3, 6(%r10)
+	sth %r4, 6(%r8)
 # mem16[qc + 1542] = x1
 	.loc 1 250
-	sth %r4, 1542(%r10)
+	sth %r5, 1542(%r8)
 # x0 = x0 + x1
 	.loc 1 251
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 774] = x0
 	.loc 1 252
-	sth %r3, 774(%r10)
+	sth %r4, 774(%r8)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 253
-	lha %r3, 8(%r5)
+	lha %r4, 8(%r10)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 254
-	lha %r4, 8(%r6)
+	lha %r5, 8(%r7)
 # mem16[qc + 8] = x0
 	.loc 1 255
-	sth %r3, 8(%r10)
+	sth %r4, 8(%r8)
 # mem16[qc + 1544] = x1
 	.loc 1 256
-	sth %r4, 1544(%r10)
+	sth %r5, 1544(%r8)
 # x0 = x0 + x1
 	.loc 1 257
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 776] = x0
 	.loc 1 258
-	sth %r3, 776(%r10)
+	sth %r4, 776(%r8)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 259
-	lha %r3, 10(%r5)
+	lha %r4, 10(%r10)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 260
-	lha %r4, 10(%r6)
+	lha %r5, 10(%r7)
 # mem16[qc + 10] = x0
 	.loc 1 261
-	sth %r3, 10(%r10)
+	sth %r4, 10(%r8)
 # mem16[qc + 1546] = x1
 	.loc 1 262
-	sth %r4, 1546(%r10)
+	sth %r5, 1546(%r8)
 # x0 = x0 + x1
 	.loc 1 263
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 778] = x0
 	.loc 1 264
-	sth %r3, 778(%r10)
+	sth %r4, 778(%r8)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 265
-	lha %r3, 12(%r5)
+	lha %r4, 12(%r10)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 266
-	lha %r4, 12(%r6)
+	lha %r5, 12(%r7)
 # mem16[qc + 12] = x0
 	.loc 1 267
-	sth %r3, 12(%r10)
+	sth %r4, 12(%r8)
 # mem16[qc + 1548] = x1
 	.loc 1 268
-	sth %r4, 1548(%r10)
+	sth %r5, 1548(%r8)
 # x0 = x0 + x1
 	.loc 1 269
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 780] = x0
 	.loc 1 270
-	sth %r3, 780(%r10)
+	sth %r4, 780(%r8)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 271
-	lha %r3, 14(%r5)
+	lha %r4, 14(%r10)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 272
-	lha %r4, 14(%r6)
+	lha %r5, 14(%r7)
 # mem16[qc + 14] = x0
 	.loc 1 273
-	sth %r3, 14(%r10)
+	sth %r4, 14(%r8)
 # mem16[qc + 1550] = x1
 	.loc 1 274
-	sth %r4, 1550(%r10)
+	sth %r5, 1550(%r8)
 # x0 = x0 + x1
 	.loc 1 275
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 782] = x0
 	.loc 1 276
-	sth %r3, 782(%r10)
+	sth %r4, 782(%r8)
 # qa = qa + 16
 	.loc 1 277
-	addi %r5, %r5, 16
+	addi %r10, %r10, 16
 # qb = qb + 16
 	.loc 1 278
-	addi %r6, %r6, 16
+	addi %r7, %r7, 16
 # qc = qc + 16
 	.loc 1 279
-	addi %r10, %r10, 16
+	addi %r8, %r8, 16
 # i1 = i1 - 1
 	.loc 1 280
-	addi %r7, %r7, -1
+	addi %r6, %r6, -1
 # =? i1 - 0
 	.loc 1 281
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r6, 0
 # goto loop5 if !=
 	.loc 1 282
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop5
 # pa = w + 1536
 	.loc 1 283
-	mr %r7, %r8
-	addi %r4, %r7, 1536
+	addi %r8, %r9, 1536
 # pb = 90576
 	.loc 1 284
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 25040
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 25040
 # pb = w + pb
 	.loc 1 285
-	add %r6, %r7, %r3
-# qa = pa
-	.loc 1 286
-	mr %r10, %r7
+	add %r7, %r9, %r4
 # qb = pa + 768
 	.loc 1 287
-	addi %r5, %r4, 768
+	addi %r6, %r8, 768
 # i1 = 48
 	.loc 1 289
-	li %r7, 48
-	mr %r3, %r9
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r10, 48
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop6:
 # (int64) x0 = mem16[qa]
 	.loc 1 291
-	lha %r3, 0(%r9)
+	lha %r4, 0(%r8)
 # (int64) x1 = mem16[qb]
 	.loc 1 292
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r6)
 # mem16[qc] = x0
 	.loc 1 293
-	sth %r3, 0(%r6)
+	sth %r4, 0(%r7)
 # mem16[qc + 1536] = x1
 	.loc 1 294
-	sth %r4, 1536(%r6)
+	sth %r5, 1536(%r7)
 # x0 = x0 + x1
 	.loc 1 295
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 768] = x0
 	.loc 1 296
-	sth %r3, 768(%r6)
+	sth %r4, 768(%r7)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 297
-	lha %r3, 2(%r9)
+	lha %r4, 2(%r8)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 298
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r6)
 # mem16[qc + 2] = x0
 	.loc 1 299
-	sth %r3, 2(%r6)
+	sth %r4, 2(%r7)
 # mem16[qc + 1538] = x1
 	.loc 1 300
-	sth %r4, 1538(%r6)
+	sth %r5, 1538(%r7)
 # x0 = x0 + x1
 	.loc 1 301
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 770] = x0
 	.loc 1 302
-	sth %r3, 770(%r6)
+	sth %r4, 770(%r7)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 303
-	lha %r3, 4(%r9)
+	lha %r4, 4(%r8)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 304
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r6)
 # mem16[qc + 4] = x0
 	.loc 1 305
-	sth %r3, 4(%r6)
+	sth %r4, 4(%r7)
 # mem16[qc + 1540] = x1
 	.loc 1 306
-	sth %r4, 1540(%r6)
+	sth %r5, 1540(%r7)
 # x0 = x0 + x1
 	.loc 1 307
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 772] = x0
 	.loc 1 308
-	sth %r3, 772(%r6)
+	sth %r4, 772(%r7)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 309
-	lha %r3, 6(%r9)
+	lha %r4, 6(%r8)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 310
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r6)
 # mem16[qc + 6] = x0
 	.loc 1 311
-	sth %r3, 6(%r6)
+	sth %r4, 6(%r7)
 # mem16[qc + 1542] = x1
 	.loc 1 312
-	sth %r4, 1542(%r6)
+	sth %r5, 1542(%r7)
 # x0 = x0 + x1
 	.loc 1 313
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 774] = x0
 	.loc 1 314
-	sth %r3, 774(%r6)
+	sth %r4, 774(%r7)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 315
-	lha %r3, 8(%r9)
+	lha %r4, 8(%r8)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 316
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r6)
 # mem16[qc + 8] = x0
 	.loc 1 317
-	sth %r3, 8(%r6)
+	sth %r4, 8(%r7)
 # mem16[qc + 1544] = x1
 	.loc 1 318
-	sth %r4, 1544(%r6)
+	sth %r5, 1544(%r7)
 # x0 = x0 + x1
 	.loc 1 319
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 776] = x0
 	.loc 1 320
-	sth %r3, 776(%r6)
+	sth %r4, 776(%r7)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 321
-	lha %r3, 10(%r9)
+	lha %r4, 10(%r8)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 322
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r6)
 # mem16[qc + 10] = x0
 	.loc 1 323
-	sth %r3, 10(%r6)
+	sth %r4, 10(%r7)
 # mem16[qc + 1546] = x1
 	.loc 1 324
-	sth %r4, 1546(%r6)
+	sth %r5, 1546(%r7)
 # x0 = x0 + x1
 	.loc 1 325
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 778] = x0
 	.loc 1 326
-	sth %r3, 778(%r6)
+	sth %r4, 778(%r7)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 327
-	lha %r3, 12(%r9)
+	lha %r4, 12(%r8)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 328
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r6)
 # mem16[qc + 12] = x0
 	.loc 1 329
-	sth %r3, 12(%r6)
+	sth %r4, 12(%r7)
 # mem16[qc + 1548] = x1
 	.loc 1 330
-	sth %r4, 1548(%r6)
+	sth %r5, 1548(%r7)
 # x0 = x0 + x1
 	.loc 1 331
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 780] = x0
 	.loc 1 332
-	sth %r3, 780(%r6)
+	sth %r4, 780(%r7)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 333
-	lha %r3, 14(%r9)
+	lha %r4, 14(%r8)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 334
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r6)
 # mem16[qc + 14] = x0
 	.loc 1 335
-	sth %r3, 14(%r6)
+	sth %r4, 14(%r7)
 # mem16[qc + 1550] = x1
 	.loc 1 336
-	sth %r4, 1550(%r6)
+	sth %r5, 1550(%r7)
 # x0 = x0 + x1
 	.loc 1 337
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 782] = x0
 	.loc 1 338
-	sth %r3, 782(%r6)
+	sth %r4, 782(%r7)
 # qa = qa + 16
 	.loc 1 339
-	addi %r9, %r9, 16
+	addi %r8, %r8, 16
 # qb = qb + 16
 	.loc 1 340
-	addi %r5, %r5, 16
+	addi %r6, %r6, 16
 # qc = qc + 16
 	.loc 1 341
-	addi %r6, %r6, 16
+	addi %r7, %r7, 16
 # i1 = i1 - 1
 	.loc 1 342
-	addi %r7, %r7, -1
+	addi %r10, %r10, -1
 # =? i1 - 0
 	.loc 1 343
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r10, 0
 # goto loop6 if !=
 	.loc 1 344
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop6
 # pa = w + 20568
 	.loc 1 345
-	mr %r7, %r10
-	addi %r10, %r7, 20568
+	addi %r7, %r9, 20568
 # pb = w + 3072
 	.loc 1 346
-	addi %r9, %r7, 3072
+	addi %r8, %r9, 3072
 # i0 = 3
 	.loc 1 347
-	li %r4, 3
-	mr %r3, %r8
+	li %r6, 3
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop7:
 # qa = pa
 	.loc 1 349
-	mr %r11, %r7
-	mr %r12, %r4
-	mr %r8, %r3
+	mr %r31, %r7
 # qb = pa + 384
 	.loc 1 350
-	addi %r5, %r10, 384
+	addi %r10, %r7, 384
 # qc = pb
 	.loc 1 351
-	mr %r31, %r10
+	mr %r11, %r8
 # i1 = 24
 	.loc 1 352
-	mr %r7, %r9
-	li %r6, 24
+	li %r12, 24
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop8:
 # (int64) x0 = mem16[qa]
 	.loc 1 354
-	lha %r3, 0(%r10)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 355
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 356
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r11)
 # mem16[qc + 768] = x1
 	.loc 1 357
-	sth %r4, 768(%r9)
+	sth %r5, 768(%r11)
 # x0 = x0 + x1
 	.loc 1 358
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 384] = x0
 	.loc 1 359
-	sth %r3, 384(%r9)
+	sth %r4, 384(%r11)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 360
-	lha %r3, 2(%r10)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 361
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 362
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r11)
 # mem16[qc + 770] = x1
 	.loc 1 363
-	sth %r4, 770(%r9)
+	sth %r5, 770(%r11)
 # x0 = x0 + x1
 	.loc 1 364
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 386] = x0
 	.loc 1 365
-	sth %r3, 386(%r9)
+	sth %r4, 386(%r11)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 366
-	lha %r3, 4(%r10)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 367
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 368
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r11)
 # mem16[qc + 772] = x1
 	.loc 1 369
-	sth %r4, 772(%r9)
+	sth %r5, 772(%r11)
 # x0 = x0 + x1
 	.loc 1 370
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 388] = x0
 	.loc 1 371
-	sth %r3, 388(%r9)
+	sth %r4, 388(%r11)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 372
-	lha %r3, 6(%r10)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 373
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 374
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r11)
 # mem16[qc + 774] = x1
 	.loc 1 375
-	sth %r4, 774(%r9)
+	sth %r5, 774(%r11)
 # x0 = x0 + x1
 	.loc 1 376
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 390] = x0
 	.loc 1 377
-	sth %r3, 390(%r9)
+	sth %r4, 390(%r11)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 378
-	lha %r3, 8(%r10)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 379
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 380
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r11)
 # mem16[qc + 776] = x1
 	.loc 1 381
-	sth %r4, 776(%r9)
+	sth %r5, 776(%r11)
 # x0 = x0 + x1
 	.loc 1 382
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 392] = x0
 	.loc 1 383
-	sth %r3, 392(%r9)
+	sth %r4, 392(%r11)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 384
-	lha %r3, 10(%r10)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 385
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 386
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r11)
 # mem16[qc + 778] = x1
 	.loc 1 387
-	sth %r4, 778(%r9)
+	sth %r5, 778(%r11)
 # x0 = x0 + x1
 	.loc 1 388
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 394] = x0
 	.loc 1 389
-	sth %r3, 394(%r9)
+	sth %r4, 394(%r11)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 390
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 391
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 392
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r11)
 # mem16[qc + 780] = x1
 	.loc 1 393
-	sth %r4, 780(%r9)
+	sth %r5, 780(%r11)
 # x0 = x0 + x1
 	.loc 1 394
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 396] = x0
 	.loc 1 395
-	sth %r3, 396(%r9)
+	sth %r4, 396(%r11)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 396
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 397
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 398
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r11)
 # mem16[qc + 782] = x1
 	.loc 1 399
-	sth %r4, 782(%r9)
+	sth %r5, 782(%r11)
 # x0 = x0 + x1
 	.loc 1 400
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 398] = x0
 	.loc 1 401
-	sth %r3, 398(%r9)
+	sth %r4, 398(%r11)
 # qa = qa + 16
 	.loc 1 402
-	addi %r10, %r10, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 403
-	addi %r5, %r5, 16
+	addi %r10, %r10, 16
 # qc = qc + 16
 	.loc 1 404
-	addi %r9, %r9, 16
+	addi %r11, %r11, 16
 # i1 = i1 - 1
 	.loc 1 405
-	addi %r6, %r6, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 406
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r12, 0
 # goto loop8 if !=
 	.loc 1 407
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop8
 # pa = pa + 768
 	.loc 1 408
-	mr %r10, %r31
-	addi %r10, %r10, 768
+	addi %r7, %r7, 768
 # pb = pb + 1152
 	.loc 1 409
-	mr %r9, %r7
-	addi %r9, %r9, 1152
+	addi %r8, %r8, 1152
 # i0 = i0 - 1
 	.loc 1 410
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 411
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r6, 0
 # goto loop7 if !=
 	.loc 1 412
-	mr %r3, %r8
-	mr %r7, %r11
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop7
 # pa = 90576
 	.loc 1 413
@@ -1246,7 +1201,7 @@ qhasm_kernel_core_mult3sntrup761_ppc64_mul:
 	ori %r4, %r4, 25040
 # pa = w + pa
 	.loc 1 414
-	add %r9, %r7, %r4
+	add %r12, %r9, %r4
 # pb = 73080
 	.loc 1 415
 	li %r4, 0
@@ -1254,416 +1209,400 @@ qhasm_kernel_core_mult3sntrup761_ppc64_mul:
 	ori %r4, %r4, 7544
 # pb = w + pb
 	.loc 1 416
-	add %r10, %r7, %r4
+	add %r6, %r9, %r4
 # i0 = 3
 	.loc 1 417
-	li %r4, 3
+	li %r7, 3
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop9:
 # qa = pa
 	.loc 1 419
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r12, %r3
+	mr %r31, %r12
 # qb = pa + 384
 	.loc 1 420
-	addi %r5, %r9, 384
+	addi %r8, %r12, 384
 # qc = pb
 	.loc 1 421
-	mr %r7, %r9
+	mr %r10, %r6
 # i1 = 24
 	.loc 1 422
-	mr %r31, %r10
-	li %r6, 24
+	li %r11, 24
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop10:
 # (int64) x0 = mem16[qa]
 	.loc 1 424
-	lha %r3, 0(%r9)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 425
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 426
-	sth %r3, 0(%r10)
+	sth %r4, 0(%r10)
 # mem16[qc + 768] = x1
 	.loc 1 427
-	sth %r4, 768(%r10)
+	sth %r5, 768(%r10)
 # x0 = x0 + x1
 	.loc 1 428
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 384] = x0
 	.loc 1 429
-	sth %r3, 384(%r10)
+	sth %r4, 384(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 430
-	lha %r3, 2(%r9)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 431
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 432
-	sth %r3, 2(%r10)
+	sth %r4, 2(%r10)
 # mem16[qc + 770] = x1
 	.loc 1 433
-	sth %r4, 770(%r10)
+	sth %r5, 770(%r10)
 # x0 = x0 + x1
 	.loc 1 434
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 386] = x0
 	.loc 1 435
-	sth %r3, 386(%r10)
+	sth %r4, 386(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 436
-	lha %r3, 4(%r9)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 437
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 438
-	sth %r3, 4(%r10)
+	sth %r4, 4(%r10)
 # mem16[qc + 772] = x1
 	.loc 1 439
-	sth %r4, 772(%r10)
+	sth %r5, 772(%r10)
 # x0 = x0 + x1
 	.loc 1 440
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 388] = x0
 	.loc 1 441
-	sth %r3, 388(%r10)
+	sth %r4, 388(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 442
-	lha %r3, 6(%r9)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 443
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 444
-	sth %r3, 6(%r10)
+	sth %r4, 6(%r10)
 # mem16[qc + 774] = x1
 	.loc 1 445
-	sth %r4, 774(%r10)
+	sth %r5, 774(%r10)
 # x0 = x0 + x1
 	.loc 1 446
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 390] = x0
 	.loc 1 447
-	sth %r3, 390(%r10)
+	sth %r4, 390(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 448
-	lha %r3, 8(%r9)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 449
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 450
-	sth %r3, 8(%r10)
+	sth %r4, 8(%r10)
 # mem16[qc + 776] = x1
 	.loc 1 451
-	sth %r4, 776(%r10)
+	sth %r5, 776(%r10)
 # x0 = x0 + x1
 	.loc 1 452
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 392] = x0
 	.loc 1 453
-	sth %r3, 392(%r10)
+	sth %r4, 392(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 454
-	lha %r3, 10(%r9)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 455
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 456
-	sth %r3, 10(%r10)
+	sth %r4, 10(%r10)
 # mem16[qc + 778] = x1
 	.loc 1 457
-	sth %r4, 778(%r10)
+	sth %r5, 778(%r10)
 # x0 = x0 + x1
 	.loc 1 458
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 394] = x0
 	.loc 1 459
-	sth %r3, 394(%r10)
+	sth %r4, 394(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 460
-	lha %r3, 12(%r9)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 461
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 462
-	sth %r3, 12(%r10)
+	sth %r4, 12(%r10)
 # mem16[qc + 780] = x1
 	.loc 1 463
-	sth %r4, 780(%r10)
+	sth %r5, 780(%r10)
 # x0 = x0 + x1
 	.loc 1 464
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 396] = x0
 	.loc 1 465
-	sth %r3, 396(%r10)
+	sth %r4, 396(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 466
-	lha %r3, 14(%r9)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 467
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 468
-	sth %r3, 14(%r10)
+	sth %r4, 14(%r10)
 # mem16[qc + 782] = x1
 	.loc 1 469
-	sth %r4, 782(%r10)
+	sth %r5, 782(%r10)
 # x0 = x0 + x1
 	.loc 1 470
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 398] = x0
 	.loc 1 471
-	sth %r3, 398(%r10)
+	sth %r4, 398(%r10)
 # qa = qa + 16
 	.loc 1 472
-	addi %r9, %r9, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 473
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 474
 	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 475
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 476
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop10 if !=
 	.loc 1 477
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop10
 # pa = pa + 768
 	.loc 1 478
-	mr %r9, %r7
-	addi %r9, %r9, 768
+	addi %r12, %r12, 768
 # pb = pb + 1152
 	.loc 1 479
-	mr %r10, %r31
-	addi %r10, %r10, 1152
+	addi %r6, %r6, 1152
 # i0 = i0 - 1
 	.loc 1 480
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 481
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop9 if !=
 	.loc 1 482
-	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop9
 # pa = w + 3072
 	.loc 1 483
-	addi %r10, %r7, 3072
+	addi %r6, %r9, 3072
 # pb = w + 20568
 	.loc 1 484
-	addi %r9, %r7, 20568
+	addi %r7, %r9, 20568
 # i0 = 9
 	.loc 1 485
-	li %r4, 9
+	li %r8, 9
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop11:
 # qa = pa
 	.loc 1 487
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r12, %r3
+	mr %r31, %r6
 # qb = pa + 192
 	.loc 1 488
-	addi %r5, %r10, 192
+	addi %r10, %r6, 192
 # qc = pb
 	.loc 1 489
-	mr %r7, %r10
+	mr %r11, %r7
 # i1 = 12
 	.loc 1 490
-	mr %r31, %r9
-	li %r6, 12
+	li %r12, 12
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop12:
 # (int64) x0 = mem16[qa]
 	.loc 1 492
-	lha %r3, 0(%r10)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 493
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 494
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r11)
 # mem16[qc + 384] = x1
 	.loc 1 495
-	sth %r4, 384(%r9)
+	sth %r5, 384(%r11)
 # x0 = x0 + x1
 	.loc 1 496
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 192] = x0
 	.loc 1 497
-	sth %r3, 192(%r9)
+	sth %r4, 192(%r11)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 498
-	lha %r3, 2(%r10)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 499
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 500
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r11)
 # mem16[qc + 386] = x1
 	.loc 1 501
-	sth %r4, 386(%r9)
+	sth %r5, 386(%r11)
 # x0 = x0 + x1
 	.loc 1 502
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 194] = x0
 	.loc 1 503
-	sth %r3, 194(%r9)
+	sth %r4, 194(%r11)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 504
-	lha %r3, 4(%r10)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 505
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 506
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r11)
 # mem16[qc + 388] = x1
 	.loc 1 507
-	sth %r4, 388(%r9)
+	sth %r5, 388(%r11)
 # x0 = x0 + x1
 	.loc 1 508
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 196] = x0
 	.loc 1 509
-	sth %r3, 196(%r9)
+	sth %r4, 196(%r11)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 510
-	lha %r3, 6(%r10)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 511
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 512
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r11)
 # mem16[qc + 390] = x1
 	.loc 1 513
-	sth %r4, 390(%r9)
+	sth %r5, 390(%r11)
 # x0 = x0 + x1
 	.loc 1 514
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 198] = x0
 	.loc 1 515
-	sth %r3, 198(%r9)
+	sth %r4, 198(%r11)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 516
-	lha %r3, 8(%r10)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 517
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 518
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r11)
 # mem16[qc + 392] = x1
 	.loc 1 519
-	sth %r4, 392(%r9)
+	sth %r5, 392(%r11)
 # x0 = x0 + x1
 	.loc 1 520
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 200] = x0
 	.loc 1 521
-	sth %r3, 200(%r9)
+	sth %r4, 200(%r11)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 522
-	lha %r3, 10(%r10)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 523
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 524
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r11)
 # mem16[qc + 394] = x1
 	.loc 1 525
-	sth %r4, 394(%r9)
+	sth %r5, 394(%r11)
 # x0 = x0 + x1
 	.loc 1 526
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 202] = x0
 	.loc 1 527
-	sth %r3, 202(%r9)
+	sth %r4, 202(%r11)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 528
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 529
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 530
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r11)
 # mem16[qc + 396] = x1
 	.loc 1 531
-	sth %r4, 396(%r9)
+	sth %r5, 396(%r11)
 # x0 = x0 + x1
 	.loc 1 532
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 204] = x0
 	.loc 1 533
-	sth %r3, 204(%r9)
+	sth %r4, 204(%r11)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 534
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 535
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 536
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r11)
 # mem16[qc + 398] = x1
 	.loc 1 537
-	sth %r4, 398(%r9)
+	sth %r5, 398(%r11)
 # x0 = x0 + x1
 	.loc 1 538
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 206] = x0
 	.loc 1 539
-	sth %r3, 206(%r9)
+	sth %r4, 206(%r11)
 # qa = qa + 16
 	.loc 1 540
-	addi %r10, %r10, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 541
-	addi %r5, %r5, 16
+	addi %r10, %r10, 16
 # qc = qc + 16
 	.loc 1 542
-	addi %r9, %r9, 16
+	addi %r11, %r11, 16
 # i1 = i1 - 1
 	.loc 1 543
-	addi %r6, %r6, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 544
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r12, 0
 # goto loop12 if !=
 	.loc 1 545
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop12
 # pa = pa + 384
 	.loc 1 546
-	mr %r10, %r7
-	addi %r10, %r10, 384
+	addi %r6, %r6, 384
 # pb = pb + 576
 	.loc 1 547
-	mr %r9, %r31
-	addi %r9, %r9, 576
+	addi %r7, %r7, 576
 # i0 = i0 - 1
 	.loc 1 548
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r8, %r8, -1
 # =? i0 - 0
 	.loc 1 549
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r8, 0
 # goto loop11 if !=
 	.loc 1 550
-	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop11
 # pa = 73080
 	.loc 1 551
@@ -1672,7 +1611,7 @@ qhasm_kernel_core_mult3sntrup761_ppc64_mul:
 	ori %r4, %r4, 7544
 # pa = w + pa
 	.loc 1 552
-	add %r9, %r7, %r4
+	add %r12, %r9, %r4
 # pb = 90576
 	.loc 1 553
 	li %r4, 0
@@ -1680,416 +1619,400 @@ qhasm_kernel_core_mult3sntrup761_ppc64_mul:
 	ori %r4, %r4, 25040
 # pb = w + pb
 	.loc 1 554
-	add %r10, %r7, %r4
+	add %r6, %r9, %r4
 # i0 = 9
 	.loc 1 555
-	li %r4, 9
+	li %r7, 9
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop13:
 # qa = pa
 	.loc 1 557
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r12, %r3
+	mr %r31, %r12
 # qb = pa + 192
 	.loc 1 558
-	addi %r5, %r9, 192
+	addi %r8, %r12, 192
 # qc = pb
 	.loc 1 559
-	mr %r7, %r9
+	mr %r10, %r6
 # i1 = 12
 	.loc 1 560
-	mr %r31, %r10
-	li %r6, 12
+	li %r11, 12
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop14:
 # (int64) x0 = mem16[qa]
 	.loc 1 562
-	lha %r3, 0(%r9)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 563
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 564
-	sth %r3, 0(%r10)
+	sth %r4, 0(%r10)
 # mem16[qc + 384] = x1
 	.loc 1 565
-	sth %r4, 384(%r10)
+	sth %r5, 384(%r10)
 # x0 = x0 + x1
 	.loc 1 566
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 192] = x0
 	.loc 1 567
-	sth %r3, 192(%r10)
+	sth %r4, 192(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 568
-	lha %r3, 2(%r9)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 569
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 570
-	sth %r3, 2(%r10)
+	sth %r4, 2(%r10)
 # mem16[qc + 386] = x1
 	.loc 1 571
-	sth %r4, 386(%r10)
+	sth %r5, 386(%r10)
 # x0 = x0 + x1
 	.loc 1 572
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 194] = x0
 	.loc 1 573
-	sth %r3, 194(%r10)
+	sth %r4, 194(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 574
-	lha %r3, 4(%r9)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 575
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 576
-	sth %r3, 4(%r10)
+	sth %r4, 4(%r10)
 # mem16[qc + 388] = x1
 	.loc 1 577
-	sth %r4, 388(%r10)
+	sth %r5, 388(%r10)
 # x0 = x0 + x1
 	.loc 1 578
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 196] = x0
 	.loc 1 579
-	sth %r3, 196(%r10)
+	sth %r4, 196(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 580
-	lha %r3, 6(%r9)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 581
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 582
-	sth %r3, 6(%r10)
+	sth %r4, 6(%r10)
 # mem16[qc + 390] = x1
 	.loc 1 583
-	sth %r4, 390(%r10)
+	sth %r5, 390(%r10)
 # x0 = x0 + x1
 	.loc 1 584
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 198] = x0
 	.loc 1 585
-	sth %r3, 198(%r10)
+	sth %r4, 198(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 586
-	lha %r3, 8(%r9)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 587
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 588
-	sth %r3, 8(%r10)
+	sth %r4, 8(%r10)
 # mem16[qc + 392] = x1
 	.loc 1 589
-	sth %r4, 392(%r10)
+	sth %r5, 392(%r10)
 # x0 = x0 + x1
 	.loc 1 590
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 200] = x0
 	.loc 1 591
-	sth %r3, 200(%r10)
+	sth %r4, 200(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 592
-	lha %r3, 10(%r9)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 593
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 594
-	sth %r3, 10(%r10)
+	sth %r4, 10(%r10)
 # mem16[qc + 394] = x1
 	.loc 1 595
-	sth %r4, 394(%r10)
+	sth %r5, 394(%r10)
 # x0 = x0 + x1
 	.loc 1 596
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 202] = x0
 	.loc 1 597
-	sth %r3, 202(%r10)
+	sth %r4, 202(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 598
-	lha %r3, 12(%r9)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 599
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 600
-	sth %r3, 12(%r10)
+	sth %r4, 12(%r10)
 # mem16[qc + 396] = x1
 	.loc 1 601
-	sth %r4, 396(%r10)
+	sth %r5, 396(%r10)
 # x0 = x0 + x1
 	.loc 1 602
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 204] = x0
 	.loc 1 603
-	sth %r3, 204(%r10)
+	sth %r4, 204(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 604
-	lha %r3, 14(%r9)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 605
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 606
-	sth %r3, 14(%r10)
+	sth %r4, 14(%r10)
 # mem16[qc + 398] = x1
 	.loc 1 607
-	sth %r4, 398(%r10)
+	sth %r5, 398(%r10)
 # x0 = x0 + x1
 	.loc 1 608
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 206] = x0
 	.loc 1 609
-	sth %r3, 206(%r10)
+	sth %r4, 206(%r10)
 # qa = qa + 16
 	.loc 1 610
-	addi %r9, %r9, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 611
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 612
 	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 613
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 614
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop14 if !=
 	.loc 1 615
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop14
 # pa = pa + 384
 	.loc 1 616
-	mr %r9, %r7
-	addi %r9, %r9, 384
+	addi %r12, %r12, 384
 # pb = pb + 576
 	.loc 1 617
-	mr %r10, %r31
-	addi %r10, %r10, 576
+	addi %r6, %r6, 576
 # i0 = i0 - 1
 	.loc 1 618
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 619
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop13 if !=
 	.loc 1 620
-	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop13
 # pa = w + 20568
 	.loc 1 621
-	addi %r10, %r7, 20568
+	addi %r6, %r9, 20568
 # pb = w + 3072
 	.loc 1 622
-	addi %r9, %r7, 3072
+	addi %r7, %r9, 3072
 # i0 = 27
 	.loc 1 623
-	li %r4, 27
+	li %r8, 27
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop15:
 # qa = pa
 	.loc 1 625
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r12, %r3
+	mr %r31, %r6
 # qb = pa + 96
 	.loc 1 626
-	addi %r5, %r10, 96
+	addi %r10, %r6, 96
 # qc = pb
 	.loc 1 627
-	mr %r7, %r10
+	mr %r11, %r7
 # i1 = 6
 	.loc 1 628
-	mr %r31, %r9
-	li %r6, 6
+	li %r12, 6
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop16:
 # (int64) x0 = mem16[qa]
 	.loc 1 630
-	lha %r3, 0(%r10)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 631
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 632
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r11)
 # mem16[qc + 192] = x1
 	.loc 1 633
-	sth %r4, 192(%r9)
+	sth %r5, 192(%r11)
 # x0 = x0 + x1
 	.loc 1 634
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 96] = x0
 	.loc 1 635
-	sth %r3, 96(%r9)
+	sth %r4, 96(%r11)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 636
-	lha %r3, 2(%r10)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 637
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 638
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r11)
 # mem16[qc + 194] = x1
 	.loc 1 639
-	sth %r4, 194(%r9)
+	sth %r5, 194(%r11)
 # x0 = x0 + x1
 	.loc 1 640
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 98] = x0
 	.loc 1 641
-	sth %r3, 98(%r9)
+	sth %r4, 98(%r11)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 642
-	lha %r3, 4(%r10)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 643
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 644
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r11)
 # mem16[qc + 196] = x1
 	.loc 1 645
-	sth %r4, 196(%r9)
+	sth %r5, 196(%r11)
 # x0 = x0 + x1
 	.loc 1 646
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 100] = x0
 	.loc 1 647
-	sth %r3, 100(%r9)
+	sth %r4, 100(%r11)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 648
-	lha %r3, 6(%r10)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 649
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 650
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r11)
 # mem16[qc + 198] = x1
 	.loc 1 651
-	sth %r4, 198(%r9)
+	sth %r5, 198(%r11)
 # x0 = x0 + x1
 	.loc 1 652
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 102] = x0
 	.loc 1 653
-	sth %r3, 102(%r9)
+	sth %r4, 102(%r11)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 654
-	lha %r3, 8(%r10)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 655
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 656
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r11)
 # mem16[qc + 200] = x1
 	.loc 1 657
-	sth %r4, 200(%r9)
+	sth %r5, 200(%r11)
 # x0 = x0 + x1
 	.loc 1 658
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 104] = x0
 	.loc 1 659
-	sth %r3, 104(%r9)
+	sth %r4, 104(%r11)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 660
-	lha %r3, 10(%r10)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 661
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 662
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r11)
 # mem16[qc + 202] = x1
 	.loc 1 663
-	sth %r4, 202(%r9)
+	sth %r5, 202(%r11)
 # x0 = x0 + x1
 	.loc 1 664
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 106] = x0
 	.loc 1 665
-	sth %r3, 106(%r9)
+	sth %r4, 106(%r11)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 666
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 667
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 668
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r11)
 # mem16[qc + 204] = x1
 	.loc 1 669
-	sth %r4, 204(%r9)
+	sth %r5, 204(%r11)
 # x0 = x0 + x1
 	.loc 1 670
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 108] = x0
 	.loc 1 671
-	sth %r3, 108(%r9)
+	sth %r4, 108(%r11)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 672
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 673
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 674
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r11)
 # mem16[qc + 206] = x1
 	.loc 1 675
-	sth %r4, 206(%r9)
+	sth %r5, 206(%r11)
 # x0 = x0 + x1
 	.loc 1 676
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 110] = x0
 	.loc 1 677
-	sth %r3, 110(%r9)
+	sth %r4, 110(%r11)
 # qa = qa + 16
 	.loc 1 678
-	addi %r10, %r10, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 679
-	addi %r5, %r5, 16
+	addi %r10, %r10, 16
 # qc = qc + 16
 	.loc 1 680
-	addi %r9, %r9, 16
+	addi %r11, %r11, 16
 # i1 = i1 - 1
 	.loc 1 681
-	addi %r6, %r6, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 682
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r12, 0
 # goto loop16 if !=
 	.loc 1 683
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop16
 # pa = pa + 192
 	.loc 1 684
-	mr %r10, %r7
-	addi %r10, %r10, 192
+	addi %r6, %r6, 192
 # pb = pb + 288
 	.loc 1 685
-	mr %r9, %r31
-	addi %r9, %r9, 288
+	addi %r7, %r7, 288
 # i0 = i0 - 1
 	.loc 1 686
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r8, %r8, -1
 # =? i0 - 0
 	.loc 1 687
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r8, 0
 # goto loop15 if !=
 	.loc 1 688
-	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop15
 # pa = 90576
 	.loc 1 689
@@ -2098,7 +2021,7 @@ qhasm_kernel_core_mult3sntrup761_ppc64_mul:
 	ori %r4, %r4, 25040
 # pa = w + pa
 	.loc 1 690
-	add %r9, %r7, %r4
+	add %r12, %r9, %r4
 # pb = 73080
 	.loc 1 691
 	li %r4, 0
@@ -2106,416 +2029,400 @@ qhasm_kernel_core_mult3sntrup761_ppc64_mul:
 	ori %r4, %r4, 7544
 # pb = w + pb
 	.loc 1 692
-	add %r10, %r7, %r4
+	add %r6, %r9, %r4
 # i0 = 27
 	.loc 1 693
-	li %r4, 27
+	li %r7, 27
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop17:
 # qa = pa
 	.loc 1 695
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r12, %r3
+	mr %r31, %r12
 # qb = pa + 96
 	.loc 1 696
-	addi %r5, %r9, 96
+	addi %r8, %r12, 96
 # qc = pb
 	.loc 1 697
-	mr %r7, %r9
+	mr %r10, %r6
 # i1 = 6
 	.loc 1 698
-	mr %r31, %r10
-	li %r6, 6
+	li %r11, 6
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop18:
 # (int64) x0 = mem16[qa]
 	.loc 1 700
-	lha %r3, 0(%r9)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 701
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 702
-	sth %r3, 0(%r10)
+	sth %r4, 0(%r10)
 # mem16[qc + 192] = x1
 	.loc 1 703
-	sth %r4, 192(%r10)
+	sth %r5, 192(%r10)
 # x0 = x0 + x1
 	.loc 1 704
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 96] = x0
 	.loc 1 705
-	sth %r3, 96(%r10)
+	sth %r4, 96(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 706
-	lha %r3, 2(%r9)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 707
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 708
-	sth %r3, 2(%r10)
+	sth %r4, 2(%r10)
 # mem16[qc + 194] = x1
 	.loc 1 709
-	sth %r4, 194(%r10)
+	sth %r5, 194(%r10)
 # x0 = x0 + x1
 	.loc 1 710
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 98] = x0
 	.loc 1 711
-	sth %r3, 98(%r10)
+	sth %r4, 98(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 712
-	lha %r3, 4(%r9)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 713
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 714
-	sth %r3, 4(%r10)
+	sth %r4, 4(%r10)
 # mem16[qc + 196] = x1
 	.loc 1 715
-	sth %r4, 196(%r10)
+	sth %r5, 196(%r10)
 # x0 = x0 + x1
 	.loc 1 716
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 100] = x0
 	.loc 1 717
-	sth %r3, 100(%r10)
+	sth %r4, 100(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 718
-	lha %r3, 6(%r9)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 719
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 720
-	sth %r3, 6(%r10)
+	sth %r4, 6(%r10)
 # mem16[qc + 198] = x1
 	.loc 1 721
-	sth %r4, 198(%r10)
+	sth %r5, 198(%r10)
 # x0 = x0 + x1
 	.loc 1 722
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 102] = x0
 	.loc 1 723
-	sth %r3, 102(%r10)
+	sth %r4, 102(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 724
-	lha %r3, 8(%r9)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 725
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 726
-	sth %r3, 8(%r10)
+	sth %r4, 8(%r10)
 # mem16[qc + 200] = x1
 	.loc 1 727
-	sth %r4, 200(%r10)
+	sth %r5, 200(%r10)
 # x0 = x0 + x1
 	.loc 1 728
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 104] = x0
 	.loc 1 729
-	sth %r3, 104(%r10)
+	sth %r4, 104(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 730
-	lha %r3, 10(%r9)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 731
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 732
-	sth %r3, 10(%r10)
+	sth %r4, 10(%r10)
 # mem16[qc + 202] = x1
 	.loc 1 733
-	sth %r4, 202(%r10)
+	sth %r5, 202(%r10)
 # x0 = x0 + x1
 	.loc 1 734
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 106] = x0
 	.loc 1 735
-	sth %r3, 106(%r10)
+	sth %r4, 106(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 736
-	lha %r3, 12(%r9)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 737
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 738
-	sth %r3, 12(%r10)
+	sth %r4, 12(%r10)
 # mem16[qc + 204] = x1
 	.loc 1 739
-	sth %r4, 204(%r10)
+	sth %r5, 204(%r10)
 # x0 = x0 + x1
 	.loc 1 740
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 108] = x0
 	.loc 1 741
-	sth %r3, 108(%r10)
+	sth %r4, 108(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 742
-	lha %r3, 14(%r9)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 743
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 744
-	sth %r3, 14(%r10)
+	sth %r4, 14(%r10)
 # mem16[qc + 206] = x1
 	.loc 1 745
-	sth %r4, 206(%r10)
+	sth %r5, 206(%r10)
 # x0 = x0 + x1
 	.loc 1 746
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 110] = x0
 	.loc 1 747
-	sth %r3, 110(%r10)
+	sth %r4, 110(%r10)
 # qa = qa + 16
 	.loc 1 748
-	addi %r9, %r9, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 749
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 750
 	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 751
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 752
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop18 if !=
 	.loc 1 753
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop18
 # pa = pa + 192
 	.loc 1 754
-	mr %r9, %r7
-	addi %r9, %r9, 192
+	addi %r12, %r12, 192
 # pb = pb + 288
 	.loc 1 755
-	mr %r10, %r31
-	addi %r10, %r10, 288
+	addi %r6, %r6, 288
 # i0 = i0 - 1
 	.loc 1 756
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 757
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop17 if !=
 	.loc 1 758
-	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop17
 # pa = w + 3072
 	.loc 1 759
-	addi %r10, %r7, 3072
+	addi %r6, %r9, 3072
 # pb = w + 20568
 	.loc 1 760
-	addi %r9, %r7, 20568
+	addi %r7, %r9, 20568
 # i0 = 81
 	.loc 1 761
-	li %r4, 81
+	li %r8, 81
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop19:
 # qa = pa
 	.loc 1 763
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r12, %r3
+	mr %r31, %r6
 # qb = pa + 48
 	.loc 1 764
-	addi %r5, %r10, 48
+	addi %r10, %r6, 48
 # qc = pb
 	.loc 1 765
-	mr %r7, %r10
+	mr %r11, %r7
 # i1 = 3
 	.loc 1 766
-	mr %r31, %r9
-	li %r6, 3
+	li %r12, 3
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop20:
 # (int64) x0 = mem16[qa]
 	.loc 1 768
-	lha %r3, 0(%r10)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 769
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 770
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r11)
 # mem16[qc + 96] = x1
 	.loc 1 771
-	sth %r4, 96(%r9)
+	sth %r5, 96(%r11)
 # x0 = x0 + x1
 	.loc 1 772
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 48] = x0
 	.loc 1 773
-	sth %r3, 48(%r9)
+	sth %r4, 48(%r11)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 774
-	lha %r3, 2(%r10)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 775
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 776
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r11)
 # mem16[qc + 98] = x1
 	.loc 1 777
-	sth %r4, 98(%r9)
+	sth %r5, 98(%r11)
 # x0 = x0 + x1
 	.loc 1 778
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 50] = x0
 	.loc 1 779
-	sth %r3, 50(%r9)
+	sth %r4, 50(%r11)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 780
-	lha %r3, 4(%r10)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 781
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 782
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r11)
 # mem16[qc + 100] = x1
 	.loc 1 783
-	sth %r4, 100(%r9)
+	sth %r5, 100(%r11)
 # x0 = x0 + x1
 	.loc 1 784
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 52] = x0
 	.loc 1 785
-	sth %r3, 52(%r9)
+	sth %r4, 52(%r11)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 786
-	lha %r3, 6(%r10)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 787
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 788
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r11)
 # mem16[qc + 102] = x1
 	.loc 1 789
-	sth %r4, 102(%r9)
+	sth %r5, 102(%r11)
 # x0 = x0 + x1
 	.loc 1 790
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 54] = x0
 	.loc 1 791
-	sth %r3, 54(%r9)
+	sth %r4, 54(%r11)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 792
-	lha %r3, 8(%r10)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 793
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 794
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r11)
 # mem16[qc + 104] = x1
 	.loc 1 795
-	sth %r4, 104(%r9)
+	sth %r5, 104(%r11)
 # x0 = x0 + x1
 	.loc 1 796
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 56] = x0
 	.loc 1 797
-	sth %r3, 56(%r9)
+	sth %r4, 56(%r11)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 798
-	lha %r3, 10(%r10)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 799
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 800
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r11)
 # mem16[qc + 106] = x1
 	.loc 1 801
-	sth %r4, 106(%r9)
+	sth %r5, 106(%r11)
 # x0 = x0 + x1
 	.loc 1 802
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 58] = x0
 	.loc 1 803
-	sth %r3, 58(%r9)
+	sth %r4, 58(%r11)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 804
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 805
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 806
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r11)
 # mem16[qc + 108] = x1
 	.loc 1 807
-	sth %r4, 108(%r9)
+	sth %r5, 108(%r11)
 # x0 = x0 + x1
 	.loc 1 808
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 60] = x0
 	.loc 1 809
-	sth %r3, 60(%r9)
+	sth %r4, 60(%r11)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 810
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 811
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 812
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r11)
 # mem16[qc + 110] = x1
 	.loc 1 813
-	sth %r4, 110(%r9)
+	sth %r5, 110(%r11)
 # x0 = x0 + x1
 	.loc 1 814
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 62] = x0
 	.loc 1 815
-	sth %r3, 62(%r9)
+	sth %r4, 62(%r11)
 # qa = qa + 16
 	.loc 1 816
-	addi %r10, %r10, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 817
-	addi %r5, %r5, 16
+	addi %r10, %r10, 16
 # qc = qc + 16
 	.loc 1 818
-	addi %r9, %r9, 16
+	addi %r11, %r11, 16
 # i1 = i1 - 1
 	.loc 1 819
-	addi %r6, %r6, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 820
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r12, 0
 # goto loop20 if !=
 	.loc 1 821
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop20
 # pa = pa + 96
 	.loc 1 822
-	mr %r10, %r7
-	addi %r10, %r10, 96
+	addi %r6, %r6, 96
 # pb = pb + 144
 	.loc 1 823
-	mr %r9, %r31
-	addi %r9, %r9, 144
+	addi %r7, %r7, 144
 # i0 = i0 - 1
 	.loc 1 824
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r8, %r8, -1
 # =? i0 - 0
 	.loc 1 825
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r8, 0
 # goto loop19 if !=
 	.loc 1 826
-	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop19
 # pa = 73080
 	.loc 1 827
@@ -2524,7 +2431,7 @@ qhasm_kernel_core_mult3sntrup761_ppc64_mul:
 	ori %r4, %r4, 7544
 # pa = w + pa
 	.loc 1 828
-	add %r9, %r7, %r4
+	add %r12, %r9, %r4
 # pb = 90576
 	.loc 1 829
 	li %r4, 0
@@ -2532,1480 +2439,1447 @@ qhasm_kernel_core_mult3sntrup761_ppc64_mul:
 	ori %r4, %r4, 25040
 # pb = w + pb
 	.loc 1 830
-	add %r10, %r7, %r4
+	add %r6, %r9, %r4
 # i0 = 81
 	.loc 1 831
-	li %r4, 81
+	li %r7, 81
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop21:
 # qa = pa
 	.loc 1 833
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r12, %r3
+	mr %r31, %r12
 # qb = pa + 48
 	.loc 1 834
-	addi %r5, %r9, 48
+	addi %r8, %r12, 48
 # qc = pb
 	.loc 1 835
-	mr %r7, %r9
+	mr %r10, %r6
 # i1 = 3
 	.loc 1 836
-	mr %r31, %r10
-	li %r6, 3
+	li %r11, 3
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop22:
 # (int64) x0 = mem16[qa]
 	.loc 1 838
-	lha %r3, 0(%r9)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 839
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 840
-	sth %r3, 0(%r10)
+	sth %r4, 0(%r10)
 # mem16[qc + 96] = x1
 	.loc 1 841
-	sth %r4, 96(%r10)
+	sth %r5, 96(%r10)
 # x0 = x0 + x1
 	.loc 1 842
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 48] = x0
 	.loc 1 843
-	sth %r3, 48(%r10)
+	sth %r4, 48(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 844
-	lha %r3, 2(%r9)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 845
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 846
-	sth %r3, 2(%r10)
+	sth %r4, 2(%r10)
 # mem16[qc + 98] = x1
 	.loc 1 847
-	sth %r4, 98(%r10)
+	sth %r5, 98(%r10)
 # x0 = x0 + x1
 	.loc 1 848
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 50] = x0
 	.loc 1 849
-	sth %r3, 50(%r10)
+	sth %r4, 50(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 850
-	lha %r3, 4(%r9)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 851
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 852
-	sth %r3, 4(%r10)
+	sth %r4, 4(%r10)
 # mem16[qc + 100] = x1
 	.loc 1 853
-	sth %r4, 100(%r10)
+	sth %r5, 100(%r10)
 # x0 = x0 + x1
 	.loc 1 854
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 52] = x0
 	.loc 1 855
-	sth %r3, 52(%r10)
+	sth %r4, 52(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 856
-	lha %r3, 6(%r9)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 857
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 858
-	sth %r3, 6(%r10)
+	sth %r4, 6(%r10)
 # mem16[qc + 102] = x1
 	.loc 1 859
-	sth %r4, 102(%r10)
+	sth %r5, 102(%r10)
 # x0 = x0 + x1
 	.loc 1 860
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 54] = x0
 	.loc 1 861
-	sth %r3, 54(%r10)
+	sth %r4, 54(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 862
-	lha %r3, 8(%r9)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 863
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 864
-	sth %r3, 8(%r10)
+	sth %r4, 8(%r10)
 # mem16[qc + 104] = x1
 	.loc 1 865
-	sth %r4, 104(%r10)
+	sth %r5, 104(%r10)
 # x0 = x0 + x1
 	.loc 1 866
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 56] = x0
 	.loc 1 867
-	sth %r3, 56(%r10)
+	sth %r4, 56(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 868
-	lha %r3, 10(%r9)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 869
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 870
-	sth %r3, 10(%r10)
+	sth %r4, 10(%r10)
 # mem16[qc + 106] = x1
 	.loc 1 871
-	sth %r4, 106(%r10)
+	sth %r5, 106(%r10)
 # x0 = x0 + x1
 	.loc 1 872
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 58] = x0
 	.loc 1 873
-	sth %r3, 58(%r10)
+	sth %r4, 58(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 874
-	lha %r3, 12(%r9)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 875
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 876
-	sth %r3, 12(%r10)
+	sth %r4, 12(%r10)
 # mem16[qc + 108] = x1
 	.loc 1 877
-	sth %r4, 108(%r10)
+	sth %r5, 108(%r10)
 # x0 = x0 + x1
 	.loc 1 878
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 60] = x0
 	.loc 1 879
-	sth %r3, 60(%r10)
+	sth %r4, 60(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 880
-	lha %r3, 14(%r9)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 881
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 882
-	sth %r3, 14(%r10)
+	sth %r4, 14(%r10)
 # mem16[qc + 110] = x1
 	.loc 1 883
-	sth %r4, 110(%r10)
+	sth %r5, 110(%r10)
 # x0 = x0 + x1
 	.loc 1 884
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 62] = x0
 	.loc 1 885
-	sth %r3, 62(%r10)
+	sth %r4, 62(%r10)
 # qa = qa + 16
 	.loc 1 886
-	addi %r9, %r9, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 887
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 888
 	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 889
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 890
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop22 if !=
 	.loc 1 891
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop22
 # pa = pa + 96
 	.loc 1 892
-	mr %r9, %r7
-	addi %r9, %r9, 96
+	addi %r12, %r12, 96
 # pb = pb + 144
 	.loc 1 893
-	mr %r10, %r31
-	addi %r10, %r10, 144
+	addi %r6, %r6, 144
 # i0 = i0 - 1
 	.loc 1 894
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 895
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop21 if !=
 	.loc 1 896
-	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop21
 # pa = w + 20568
 	.loc 1 897
-	mr %r6, %r3
-	addi %r3, %r7, 20568
+	addi %r7, %r9, 20568
 # pb = w + 3072
 	.loc 1 898
-	addi %r4, %r7, 3072
+	addi %r8, %r9, 3072
 # i0 = 243
 	.loc 1 899
-	li %r5, 243
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r6, 243
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop23:
 # qb = pa + 24
 	.loc 1 902
-	addi %r10, %r8, 24
+	addi %r10, %r7, 24
 # (int64) x0 = mem16[qa]
 	.loc 1 904
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r7)
 # (int64) x1 = mem16[qb]
 	.loc 1 905
-	lha %r4, 0(%r10)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 906
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r8)
 # mem16[qc + 48] = x1
 	.loc 1 907
-	sth %r4, 48(%r9)
+	sth %r5, 48(%r8)
 # x0 = x0 + x1
 	.loc 1 908
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 24] = x0
 	.loc 1 909
-	sth %r3, 24(%r9)
+	sth %r4, 24(%r8)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 910
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r7)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 911
-	lha %r4, 2(%r10)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 912
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r8)
 # mem16[qc + 50] = x1
 	.loc 1 913
-	sth %r4, 50(%r9)
+	sth %r5, 50(%r8)
 # x0 = x0 + x1
 	.loc 1 914
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 26] = x0
 	.loc 1 915
-	sth %r3, 26(%r9)
+	sth %r4, 26(%r8)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 916
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r7)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 917
-	lha %r4, 4(%r10)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 918
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r8)
 # mem16[qc + 52] = x1
 	.loc 1 919
-	sth %r4, 52(%r9)
+	sth %r5, 52(%r8)
 # x0 = x0 + x1
 	.loc 1 920
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 28] = x0
 	.loc 1 921
-	sth %r3, 28(%r9)
+	sth %r4, 28(%r8)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 922
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r7)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 923
-	lha %r4, 6(%r10)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 924
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r8)
 # mem16[qc + 54] = x1
 	.loc 1 925
-	sth %r4, 54(%r9)
+	sth %r5, 54(%r8)
 # x0 = x0 + x1
 	.loc 1 926
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 30] = x0
 	.loc 1 927
-	sth %r3, 30(%r9)
+	sth %r4, 30(%r8)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 928
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r7)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 929
-	lha %r4, 8(%r10)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 930
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r8)
 # mem16[qc + 56] = x1
 	.loc 1 931
-	sth %r4, 56(%r9)
+	sth %r5, 56(%r8)
 # x0 = x0 + x1
 	.loc 1 932
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 32] = x0
 	.loc 1 933
-	sth %r3, 32(%r9)
+	sth %r4, 32(%r8)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 934
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r7)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 935
-	lha %r4, 10(%r10)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 936
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r8)
 # mem16[qc + 58] = x1
 	.loc 1 937
-	sth %r4, 58(%r9)
+	sth %r5, 58(%r8)
 # x0 = x0 + x1
 	.loc 1 938
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 34] = x0
 	.loc 1 939
-	sth %r3, 34(%r9)
+	sth %r4, 34(%r8)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 940
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r7)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 941
-	lha %r4, 12(%r10)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 942
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r8)
 # mem16[qc + 60] = x1
 	.loc 1 943
-	sth %r4, 60(%r9)
+	sth %r5, 60(%r8)
 # x0 = x0 + x1
 	.loc 1 944
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 36] = x0
 	.loc 1 945
-	sth %r3, 36(%r9)
+	sth %r4, 36(%r8)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 946
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r7)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 947
-	lha %r4, 14(%r10)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 948
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r8)
 # mem16[qc + 62] = x1
 	.loc 1 949
-	sth %r4, 62(%r9)
+	sth %r5, 62(%r8)
 # x0 = x0 + x1
 	.loc 1 950
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 38] = x0
 	.loc 1 951
-	sth %r3, 38(%r9)
+	sth %r4, 38(%r8)
 # (int64) x0 = mem16[qa + 16]
 	.loc 1 952
-	lha %r3, 16(%r8)
+	lha %r4, 16(%r7)
 # (int64) x1 = mem16[qb + 16]
 	.loc 1 953
-	lha %r4, 16(%r10)
+	lha %r5, 16(%r10)
 # mem16[qc + 16] = x0
 	.loc 1 954
-	sth %r3, 16(%r9)
+	sth %r4, 16(%r8)
 # mem16[qc + 64] = x1
 	.loc 1 955
-	sth %r4, 64(%r9)
+	sth %r5, 64(%r8)
 # x0 = x0 + x1
 	.loc 1 956
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 40] = x0
 	.loc 1 957
-	sth %r3, 40(%r9)
+	sth %r4, 40(%r8)
 # (int64) x0 = mem16[qa + 18]
 	.loc 1 958
-	lha %r3, 18(%r8)
+	lha %r4, 18(%r7)
 # (int64) x1 = mem16[qb + 18]
 	.loc 1 959
-	lha %r4, 18(%r10)
+	lha %r5, 18(%r10)
 # mem16[qc + 18] = x0
 	.loc 1 960
-	sth %r3, 18(%r9)
+	sth %r4, 18(%r8)
 # mem16[qc + 66] = x1
 	.loc 1 961
-	sth %r4, 66(%r9)
+	sth %r5, 66(%r8)
 # x0 = x0 + x1
 	.loc 1 962
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 42] = x0
 	.loc 1 963
-	sth %r3, 42(%r9)
+	sth %r4, 42(%r8)
 # (int64) x0 = mem16[qa + 20]
 	.loc 1 964
-	lha %r3, 20(%r8)
+	lha %r4, 20(%r7)
 # (int64) x1 = mem16[qb + 20]
 	.loc 1 965
-	lha %r4, 20(%r10)
+	lha %r5, 20(%r10)
 # mem16[qc + 20] = x0
 	.loc 1 966
-	sth %r3, 20(%r9)
+	sth %r4, 20(%r8)
 # mem16[qc + 68] = x1
 	.loc 1 967
-	sth %r4, 68(%r9)
+	sth %r5, 68(%r8)
 # x0 = x0 + x1
 	.loc 1 968
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 44] = x0
 	.loc 1 969
-	sth %r3, 44(%r9)
+	sth %r4, 44(%r8)
 # (int64) x0 = mem16[qa + 22]
 	.loc 1 970
-	lha %r3, 22(%r8)
+	lha %r4, 22(%r7)
 # (int64) x1 = mem16[qb + 22]
 	.loc 1 971
-	lha %r4, 22(%r10)
+	lha %r5, 22(%r10)
 # mem16[qc + 22] = x0
 	.loc 1 972
-	sth %r3, 22(%r9)
+	sth %r4, 22(%r8)
 # mem16[qc + 70] = x1
 	.loc 1 973
-	sth %r4, 70(%r9)
+	sth %r5, 70(%r8)
 # x0 = x0 + x1
 	.loc 1 974
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 46] = x0
 	.loc 1 975
-	sth %r3, 46(%r9)
+	sth %r4, 46(%r8)
 # pa = pa + 48
 	.loc 1 976
-	addi %r8, %r8, 48
+	addi %r7, %r7, 48
 # pb = pb + 72
 	.loc 1 977
-	addi %r9, %r9, 72
+	addi %r8, %r8, 72
 # i0 = i0 - 1
 	.loc 1 978
-	addi %r5, %r5, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 979
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r6, 0
 # goto loop23 if !=
 	.loc 1 980
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop23
 # pa = 90576
 	.loc 1 981
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 25040
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 25040
 # pa = w + pa
 	.loc 1 982
-	add %r4, %r7, %r3
+	add %r8, %r9, %r4
 # pb = 73080
 	.loc 1 983
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 7544
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 7544
 # pb = w + pb
 	.loc 1 984
-	add %r5, %r7, %r3
+	add %r7, %r9, %r4
 # i0 = 243
 	.loc 1 985
-	mr %r8, %r7
-	li %r7, 243
-	mr %r3, %r6
-	mr %r6, %r3
-	mr %r9, %r4
+	li %r6, 243
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop24:
 # qb = pa + 24
 	.loc 1 988
-	addi %r10, %r9, 24
+	addi %r10, %r8, 24
 # (int64) x0 = mem16[qa]
 	.loc 1 990
-	lha %r3, 0(%r9)
+	lha %r4, 0(%r8)
 # (int64) x1 = mem16[qb]
 	.loc 1 991
-	lha %r4, 0(%r10)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 992
-	sth %r3, 0(%r5)
+	sth %r4, 0(%r7)
 # mem16[qc + 48] = x1
 	.loc 1 993
-	sth %r4, 48(%r5)
+	sth %r5, 48(%r7)
 # x0 = x0 + x1
 	.loc 1 994
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 24] = x0
 	.loc 1 995
-	sth %r3, 24(%r5)
+	sth %r4, 24(%r7)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 996
-	lha %r3, 2(%r9)
+	lha %r4, 2(%r8)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 997
-	lha %r4, 2(%r10)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 998
-	sth %r3, 2(%r5)
+	sth %r4, 2(%r7)
 # mem16[qc + 50] = x1
 	.loc 1 999
-	sth %r4, 50(%r5)
+	sth %r5, 50(%r7)
 # x0 = x0 + x1
 	.loc 1 1000
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 26] = x0
 	.loc 1 1001
-	sth %r3, 26(%r5)
+	sth %r4, 26(%r7)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1002
-	lha %r3, 4(%r9)
+	lha %r4, 4(%r8)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 1003
-	lha %r4, 4(%r10)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 1004
-	sth %r3, 4(%r5)
+	sth %r4, 4(%r7)
 # mem16[qc + 52] = x1
 	.loc 1 1005
-	sth %r4, 52(%r5)
+	sth %r5, 52(%r7)
 # x0 = x0 + x1
 	.loc 1 1006
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 28] = x0
 	.loc 1 1007
-	sth %r3, 28(%r5)
+	sth %r4, 28(%r7)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1008
-	lha %r3, 6(%r9)
+	lha %r4, 6(%r8)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 1009
-	lha %r4, 6(%r10)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 1010
-	sth %r3, 6(%r5)
+	sth %r4, 6(%r7)
 # mem16[qc + 54] = x1
 	.loc 1 1011
-	sth %r4, 54(%r5)
+	sth %r5, 54(%r7)
 # x0 = x0 + x1
 	.loc 1 1012
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 30] = x0
 	.loc 1 1013
-	sth %r3, 30(%r5)
+	sth %r4, 30(%r7)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1014
-	lha %r3, 8(%r9)
+	lha %r4, 8(%r8)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 1015
-	lha %r4, 8(%r10)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 1016
-	sth %r3, 8(%r5)
+	sth %r4, 8(%r7)
 # mem16[qc + 56] = x1
 	.loc 1 1017
-	sth %r4, 56(%r5)
+	sth %r5, 56(%r7)
 # x0 = x0 + x1
 	.loc 1 1018
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 32] = x0
 	.loc 1 1019
-	sth %r3, 32(%r5)
+	sth %r4, 32(%r7)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1020
-	lha %r3, 10(%r9)
+	lha %r4, 10(%r8)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 1021
-	lha %r4, 10(%r10)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 1022
-	sth %r3, 10(%r5)
+	sth %r4, 10(%r7)
 # mem16[qc + 58] = x1
 	.loc 1 1023
-	sth %r4, 58(%r5)
+	sth %r5, 58(%r7)
 # x0 = x0 + x1
 	.loc 1 1024
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 34] = x0
 	.loc 1 1025
-	sth %r3, 34(%r5)
+	sth %r4, 34(%r7)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1026
-	lha %r3, 12(%r9)
+	lha %r4, 12(%r8)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 1027
-	lha %r4, 12(%r10)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 1028
-	sth %r3, 12(%r5)
+	sth %r4, 12(%r7)
 # mem16[qc + 60] = x1
 	.loc 1 1029
-	sth %r4, 60(%r5)
+	sth %r5, 60(%r7)
 # x0 = x0 + x1
 	.loc 1 1030
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 36] = x0
 	.loc 1 1031
-	sth %r3, 36(%r5)
+	sth %r4, 36(%r7)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 1032
-	lha %r3, 14(%r9)
+	lha %r4, 14(%r8)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 1033
-	lha %r4, 14(%r10)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 1034
-	sth %r3, 14(%r5)
+	sth %r4, 14(%r7)
 # mem16[qc + 62] = x1
 	.loc 1 1035
-	sth %r4, 62(%r5)
+	sth %r5, 62(%r7)
 # x0 = x0 + x1
 	.loc 1 1036
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 38] = x0
 	.loc 1 1037
-	sth %r3, 38(%r5)
+	sth %r4, 38(%r7)
 # (int64) x0 = mem16[qa + 16]
 	.loc 1 1038
-	lha %r3, 16(%r9)
+	lha %r4, 16(%r8)
 # (int64) x1 = mem16[qb + 16]
 	.loc 1 1039
-	lha %r4, 16(%r10)
+	lha %r5, 16(%r10)
 # mem16[qc + 16] = x0
 	.loc 1 1040
-	sth %r3, 16(%r5)
+	sth %r4, 16(%r7)
 # mem16[qc + 64] = x1
 	.loc 1 1041
-	sth %r4, 64(%r5)
+	sth %r5, 64(%r7)
 # x0 = x0 + x1
 	.loc 1 1042
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 40] = x0
 	.loc 1 1043
-	sth %r3, 40(%r5)
+	sth %r4, 40(%r7)
 # (int64) x0 = mem16[qa + 18]
 	.loc 1 1044
-	lha %r3, 18(%r9)
+	lha %r4, 18(%r8)
 # (int64) x1 = mem16[qb + 18]
 	.loc 1 1045
-	lha %r4, 18(%r10)
+	lha %r5, 18(%r10)
 # mem16[qc + 18] = x0
 	.loc 1 1046
-	sth %r3, 18(%r5)
+	sth %r4, 18(%r7)
 # mem16[qc + 66] = x1
 	.loc 1 1047
-	sth %r4, 66(%r5)
+	sth %r5, 66(%r7)
 # x0 = x0 + x1
 	.loc 1 1048
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 42] = x0
 	.loc 1 1049
-	sth %r3, 42(%r5)
+	sth %r4, 42(%r7)
 # (int64) x0 = mem16[qa + 20]
 	.loc 1 1050
-	lha %r3, 20(%r9)
+	lha %r4, 20(%r8)
 # (int64) x1 = mem16[qb + 20]
 	.loc 1 1051
-	lha %r4, 20(%r10)
+	lha %r5, 20(%r10)
 # mem16[qc + 20] = x0
 	.loc 1 1052
-	sth %r3, 20(%r5)
+	sth %r4, 20(%r7)
 # mem16[qc + 68] = x1
 	.loc 1 1053
-	sth %r4, 68(%r5)
+	sth %r5, 68(%r7)
 # x0 = x0 + x1
 	.loc 1 1054
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 44] = x0
 	.loc 1 1055
-	sth %r3, 44(%r5)
+	sth %r4, 44(%r7)
 # (int64) x0 = mem16[qa + 22]
 	.loc 1 1056
-	lha %r3, 22(%r9)
+	lha %r4, 22(%r8)
 # (int64) x1 = mem16[qb + 22]
 	.loc 1 1057
-	lha %r4, 22(%r10)
+	lha %r5, 22(%r10)
 # mem16[qc + 22] = x0
 	.loc 1 1058
-	sth %r3, 22(%r5)
+	sth %r4, 22(%r7)
 # mem16[qc + 70] = x1
 	.loc 1 1059
-	sth %r4, 70(%r5)
+	sth %r5, 70(%r7)
 # x0 = x0 + x1
 	.loc 1 1060
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 46] = x0
 	.loc 1 1061
-	sth %r3, 46(%r5)
+	sth %r4, 46(%r7)
 # pa = pa + 48
 	.loc 1 1062
-	addi %r9, %r9, 48
+	addi %r8, %r8, 48
 # pb = pb + 72
 	.loc 1 1063
-	addi %r5, %r5, 72
+	addi %r7, %r7, 72
 # i0 = i0 - 1
 	.loc 1 1064
-	addi %r7, %r7, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1065
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r6, 0
 # goto loop24 if !=
 	.loc 1 1066
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop24
 # pa = w + 3072
 	.loc 1 1067
-	mr %r7, %r8
-	addi %r4, %r7, 3072
+	addi %r6, %r9, 3072
 # pb = w + 20568
 	.loc 1 1068
-	addi %r5, %r7, 20568
+	addi %r8, %r9, 20568
 # z0 = 0
 	.loc 1 1069
-	mr %r9, %r7
-	li %r7, 0
+	li %r4, 0
 # i0 = 729
 	.loc 1 1070
-	li %r8, 729
-	mr %r3, %r6
-	mr %r10, %r3
-	mr %r11, %r7
+	li %r5, 729
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop25:
 # qb = pa + 12
 	.loc 1 1073
-	addi %r3, %r4, 12
+	addi %r7, %r6, 12
 # (int64) x0 = mem16[qa]
 	.loc 1 1075
-	lha %r6, 0(%r4)
+	lha %r10, 0(%r6)
 # (int64) x1 = mem16[qb]
 	.loc 1 1076
-	lha %r7, 0(%r3)
+	lha %r11, 0(%r7)
 # mem16[qc + 12] = x0
 	.loc 1 1077
-	sth %r6, 12(%r5)
+	sth %r10, 12(%r8)
 # mem16[qc + 60] = x1
 	.loc 1 1078
-	sth %r7, 60(%r5)
+	sth %r11, 60(%r8)
 # x0 = x0 + x1
 	.loc 1 1079
-	add %r6, %r6, %r7
+	add %r10, %r10, %r11
 # mem16[qc + 36] = x0
 	.loc 1 1080
-	sth %r6, 36(%r5)
+	sth %r10, 36(%r8)
 # mem16[qc] = z0
 	.loc 1 1081
-	sth %r11, 0(%r5)
+	sth %r4, 0(%r8)
 # mem16[qc + 24] = z0
 	.loc 1 1082
-	sth %r11, 24(%r5)
+	sth %r4, 24(%r8)
 # mem16[qc + 48] = z0
 	.loc 1 1083
-	sth %r11, 48(%r5)
+	sth %r4, 48(%r8)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1084
-	lha %r6, 2(%r4)
+	lha %r10, 2(%r6)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 1085
-	lha %r7, 2(%r3)
+	lha %r11, 2(%r7)
 # mem16[qc + 14] = x0
 	.loc 1 1086
-	sth %r6, 14(%r5)
+	sth %r10, 14(%r8)
 # mem16[qc + 62] = x1
 	.loc 1 1087
-	sth %r7, 62(%r5)
+	sth %r11, 62(%r8)
 # x0 = x0 + x1
 	.loc 1 1088
-	add %r6, %r6, %r7
+	add %r10, %r10, %r11
 # mem16[qc + 38] = x0
 	.loc 1 1089
-	sth %r6, 38(%r5)
+	sth %r10, 38(%r8)
 # mem16[qc + 2] = z0
 	.loc 1 1090
-	sth %r11, 2(%r5)
+	sth %r4, 2(%r8)
 # mem16[qc + 26] = z0
 	.loc 1 1091
-	sth %r11, 26(%r5)
+	sth %r4, 26(%r8)
 # mem16[qc + 50] = z0
 	.loc 1 1092
-	sth %r11, 50(%r5)
+	sth %r4, 50(%r8)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1093
-	lha %r6, 4(%r4)
+	lha %r10, 4(%r6)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 1094
-	lha %r7, 4(%r3)
+	lha %r11, 4(%r7)
 # mem16[qc + 16] = x0
 	.loc 1 1095
-	sth %r6, 16(%r5)
+	sth %r10, 16(%r8)
 # mem16[qc + 64] = x1
 	.loc 1 1096
-	sth %r7, 64(%r5)
+	sth %r11, 64(%r8)
 # x0 = x0 + x1
 	.loc 1 1097
-	add %r6, %r6, %r7
+	add %r10, %r10, %r11
 # mem16[qc + 40] = x0
 	.loc 1 1098
-	sth %r6, 40(%r5)
+	sth %r10, 40(%r8)
 # mem16[qc + 4] = z0
 	.loc 1 1099
-	sth %r11, 4(%r5)
+	sth %r4, 4(%r8)
 # mem16[qc + 28] = z0
 	.loc 1 1100
-	sth %r11, 28(%r5)
+	sth %r4, 28(%r8)
 # mem16[qc + 52] = z0
 	.loc 1 1101
-	sth %r11, 52(%r5)
+	sth %r4, 52(%r8)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1102
-	lha %r6, 6(%r4)
+	lha %r10, 6(%r6)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 1103
-	lha %r7, 6(%r3)
+	lha %r11, 6(%r7)
 # mem16[qc + 18] = x0
 	.loc 1 1104
-	sth %r6, 18(%r5)
+	sth %r10, 18(%r8)
 # mem16[qc + 66] = x1
 	.loc 1 1105
-	sth %r7, 66(%r5)
+	sth %r11, 66(%r8)
 # x0 = x0 + x1
 	.loc 1 1106
-	add %r6, %r6, %r7
+	add %r10, %r10, %r11
 # mem16[qc + 42] = x0
 	.loc 1 1107
-	sth %r6, 42(%r5)
+	sth %r10, 42(%r8)
 # mem16[qc + 6] = z0
 	.loc 1 1108
-	sth %r11, 6(%r5)
+	sth %r4, 6(%r8)
 # mem16[qc + 30] = z0
 	.loc 1 1109
-	sth %r11, 30(%r5)
+	sth %r4, 30(%r8)
 # mem16[qc + 54] = z0
 	.loc 1 1110
-	sth %r11, 54(%r5)
+	sth %r4, 54(%r8)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1111
-	lha %r6, 8(%r4)
+	lha %r10, 8(%r6)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 1112
-	lha %r7, 8(%r3)
+	lha %r11, 8(%r7)
 # mem16[qc + 20] = x0
 	.loc 1 1113
-	sth %r6, 20(%r5)
+	sth %r10, 20(%r8)
 # mem16[qc + 68] = x1
 	.loc 1 1114
-	sth %r7, 68(%r5)
+	sth %r11, 68(%r8)
 # x0 = x0 + x1
 	.loc 1 1115
-	add %r6, %r6, %r7
+	add %r10, %r10, %r11
 # mem16[qc + 44] = x0
 	.loc 1 1116
-	sth %r6, 44(%r5)
+	sth %r10, 44(%r8)
 # mem16[qc + 8] = z0
 	.loc 1 1117
-	sth %r11, 8(%r5)
+	sth %r4, 8(%r8)
 # mem16[qc + 32] = z0
 	.loc 1 1118
-	sth %r11, 32(%r5)
+	sth %r4, 32(%r8)
 # mem16[qc + 56] = z0
 	.loc 1 1119
-	sth %r11, 56(%r5)
+	sth %r4, 56(%r8)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1120
-	lha %r6, 10(%r4)
+	lha %r10, 10(%r6)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 1121
-	lha %r3, 10(%r3)
+	lha %r7, 10(%r7)
 # mem16[qc + 22] = x0
 	.loc 1 1122
-	sth %r6, 22(%r5)
+	sth %r10, 22(%r8)
 # mem16[qc + 70] = x1
 	.loc 1 1123
-	sth %r3, 70(%r5)
+	sth %r7, 70(%r8)
 # x0 = x0 + x1
 	.loc 1 1124
-	add %r6, %r6, %r3
+	add %r10, %r10, %r7
 # mem16[qc + 46] = x0
 	.loc 1 1125
-	sth %r6, 46(%r5)
+	sth %r10, 46(%r8)
 # mem16[qc + 10] = z0
 	.loc 1 1126
-	sth %r11, 10(%r5)
+	sth %r4, 10(%r8)
 # mem16[qc + 34] = z0
 	.loc 1 1127
-	sth %r11, 34(%r5)
+	sth %r4, 34(%r8)
 # mem16[qc + 58] = z0
 	.loc 1 1128
-	sth %r11, 58(%r5)
+	sth %r4, 58(%r8)
 # pa = pa + 24
 	.loc 1 1129
-	addi %r4, %r4, 24
+	addi %r6, %r6, 24
 # pb = pb + 72
 	.loc 1 1130
-	addi %r5, %r5, 72
+	addi %r8, %r8, 72
 # i0 = i0 - 1
 	.loc 1 1131
-	addi %r8, %r8, -1
+	addi %r5, %r5, -1
 # =? i0 - 0
 	.loc 1 1132
-	cmpldi %cr0, %r8, 0
+	cmpldi %cr0, %r5, 0
 # goto loop25 if !=
 	.loc 1 1133
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop25
 # pa = 73080
 	.loc 1 1134
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 7544
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 7544
 # pa = w + pa
 	.loc 1 1135
-	mr %r7, %r9
-	add %r4, %r7, %r3
+	add %r5, %r9, %r4
 # pb = 90576
 	.loc 1 1136
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 25040
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 25040
 # pb = w + pb
 	.loc 1 1137
-	add %r5, %r7, %r3
+	add %r7, %r9, %r4
 # i0 = 729
 	.loc 1 1138
-	mr %r9, %r7
-	li %r6, 729
-	mr %r3, %r10
-	mr %r8, %r3
-	mr %r10, %r6
+	li %r4, 729
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop26:
 # qb = pa + 12
 	.loc 1 1141
-	addi %r3, %r4, 12
+	addi %r6, %r5, 12
 # (int64) x0 = mem16[qa]
 	.loc 1 1143
-	lha %r6, 0(%r4)
+	lha %r8, 0(%r5)
 # (int64) x1 = mem16[qb]
 	.loc 1 1144
-	lha %r7, 0(%r3)
+	lha %r10, 0(%r6)
 # mem16[qc] = x0
 	.loc 1 1145
-	sth %r6, 0(%r5)
+	sth %r8, 0(%r7)
 # mem16[qc + 24] = x1
 	.loc 1 1146
-	sth %r7, 24(%r5)
+	sth %r10, 24(%r7)
 # x0 = x0 + x1
 	.loc 1 1147
-	add %r6, %r6, %r7
+	add %r8, %r8, %r10
 # mem16[qc + 12] = x0
 	.loc 1 1148
-	sth %r6, 12(%r5)
+	sth %r8, 12(%r7)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1149
-	lha %r6, 2(%r4)
+	lha %r8, 2(%r5)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 1150
-	lha %r7, 2(%r3)
+	lha %r10, 2(%r6)
 # mem16[qc + 2] = x0
 	.loc 1 1151
-	sth %r6, 2(%r5)
+	sth %r8, 2(%r7)
 # mem16[qc + 26] = x1
 	.loc 1 1152
-	sth %r7, 26(%r5)
+	sth %r10, 26(%r7)
 # x0 = x0 + x1
 	.loc 1 1153
-	add %r6, %r6, %r7
+	add %r8, %r8, %r10
 # mem16[qc + 14] = x0
 	.loc 1 1154
-	sth %r6, 14(%r5)
+	sth %r8, 14(%r7)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1155
-	lha %r6, 4(%r4)
+	lha %r8, 4(%r5)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 1156
-	lha %r7, 4(%r3)
+	lha %r10, 4(%r6)
 # mem16[qc + 4] = x0
 	.loc 1 1157
-	sth %r6, 4(%r5)
+	sth %r8, 4(%r7)
 # mem16[qc + 28] = x1
 	.loc 1 1158
-	sth %r7, 28(%r5)
+	sth %r10, 28(%r7)
 # x0 = x0 + x1
 	.loc 1 1159
-	add %r6, %r6, %r7
+	add %r8, %r8, %r10
 # mem16[qc + 16] = x0
 	.loc 1 1160
-	sth %r6, 16(%r5)
+	sth %r8, 16(%r7)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1161
-	lha %r6, 6(%r4)
+	lha %r8, 6(%r5)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 1162
-	lha %r7, 6(%r3)
+	lha %r10, 6(%r6)
 # mem16[qc + 6] = x0
 	.loc 1 1163
-	sth %r6, 6(%r5)
+	sth %r8, 6(%r7)
 # mem16[qc + 30] = x1
 	.loc 1 1164
-	sth %r7, 30(%r5)
+	sth %r10, 30(%r7)
 # x0 = x0 + x1
 	.loc 1 1165
-	add %r6, %r6, %r7
+	add %r8, %r8, %r10
 # mem16[qc + 18] = x0
 	.loc 1 1166
-	sth %r6, 18(%r5)
+	sth %r8, 18(%r7)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1167
-	lha %r6, 8(%r4)
+	lha %r8, 8(%r5)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 1168
-	lha %r7, 8(%r3)
+	lha %r10, 8(%r6)
 # mem16[qc + 8] = x0
 	.loc 1 1169
-	sth %r6, 8(%r5)
+	sth %r8, 8(%r7)
 # mem16[qc + 32] = x1
 	.loc 1 1170
-	sth %r7, 32(%r5)
+	sth %r10, 32(%r7)
 # x0 = x0 + x1
 	.loc 1 1171
-	add %r6, %r6, %r7
+	add %r8, %r8, %r10
 # mem16[qc + 20] = x0
 	.loc 1 1172
-	sth %r6, 20(%r5)
+	sth %r8, 20(%r7)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1173
-	lha %r6, 10(%r4)
+	lha %r8, 10(%r5)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 1174
-	lha %r3, 10(%r3)
+	lha %r6, 10(%r6)
 # mem16[qc + 10] = x0
 	.loc 1 1175
-	sth %r6, 10(%r5)
+	sth %r8, 10(%r7)
 # mem16[qc + 34] = x1
 	.loc 1 1176
-	sth %r3, 34(%r5)
+	sth %r6, 34(%r7)
 # x0 = x0 + x1
 	.loc 1 1177
-	add %r6, %r6, %r3
+	add %r8, %r8, %r6
 # mem16[qc + 22] = x0
 	.loc 1 1178
-	sth %r6, 22(%r5)
+	sth %r8, 22(%r7)
 # pa = pa + 24
 	.loc 1 1179
-	addi %r4, %r4, 24
+	addi %r5, %r5, 24
 # pb = pb + 36
 	.loc 1 1180
-	addi %r5, %r5, 36
+	addi %r7, %r7, 36
 # i0 = i0 - 1
 	.loc 1 1181
-	addi %r10, %r10, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 1182
-	cmpldi %cr0, %r10, 0
+	cmpldi %cr0, %r4, 0
 # goto loop26 if !=
 	.loc 1 1183
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop26
 # pa = 73056
 	.loc 1 1184
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 7520
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 7520
 # pa = w + pa
 	.loc 1 1185
-	mr %r7, %r9
-	add %r3, %r7, %r3
+	add %r4, %r9, %r4
 # z0 = 0
 	.loc 1 1186
-	li %r4, 0
+	li %r5, 0
 # mem16[pa] = z0
 	.loc 1 1187
-	sth %r4, 0(%r3)
+	sth %r5, 0(%r4)
 # mem16[pa + 2] = z0
 	.loc 1 1188
-	sth %r4, 2(%r3)
+	sth %r5, 2(%r4)
 # mem16[pa + 4] = z0
 	.loc 1 1189
-	sth %r4, 4(%r3)
+	sth %r5, 4(%r4)
 # mem16[pa + 6] = z0
 	.loc 1 1190
-	sth %r4, 6(%r3)
+	sth %r5, 6(%r4)
 # mem16[pa + 8] = z0
 	.loc 1 1191
-	sth %r4, 8(%r3)
+	sth %r5, 8(%r4)
 # mem16[pa + 10] = z0
 	.loc 1 1192
-	sth %r4, 10(%r3)
+	sth %r5, 10(%r4)
 # pa = w + 20568
 	.loc 1 1193
-	addi %r4, %r7, 20568
+	addi %r12, %r9, 20568
 # pb = 90576
 	.loc 1 1194
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 25040
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 25040
 # pb = w + pb
 	.loc 1 1195
-	add %r5, %r7, %r3
+	add %r31, %r9, %r4
 # pc = 116824
 	.loc 1 1196
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 51288
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 51288
 # pc = w + pc
 	.loc 1 1197
-	add %r6, %r7, %r3
+	add %r11, %r9, %r4
 # i0 = 2187
 	.loc 1 1198
-	mr %r9, %r7
-	li %r7, 2187
-	mr %r3, %r8
-	mr %r10, %r3
-	mr %r11, %r4
-	mr %r12, %r5
-	mr %r31, %r6
-	mr %r30, %r7
+	li %r30, 2187
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop27:
 # (int64) x0 = mem16[pb]
 	.loc 1 1200
-	lha %r7, 0(%r12)
+	lha %r8, 0(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1201
-	lha %r3, 12(%r11)
+	lha %r4, 12(%r12)
 # a0 = x0 * tv
 	.loc 1 1202
-	mulld %r29, %r7, %r3
+	mulld %r29, %r8, %r4
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1203
-	lha %r3, 14(%r11)
+	lha %r4, 14(%r12)
 # a1 = x0 * tv
 	.loc 1 1204
-	mulld %r3, %r7, %r3
+	mulld %r4, %r8, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1205
-	lha %r4, 16(%r11)
+	lha %r5, 16(%r12)
 # a2 = x0 * tv
 	.loc 1 1206
-	mulld %r4, %r7, %r4
+	mulld %r5, %r8, %r5
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1207
-	lha %r5, 18(%r11)
+	lha %r6, 18(%r12)
 # a3 = x0 * tv
 	.loc 1 1208
-	mulld %r5, %r7, %r5
+	mulld %r6, %r8, %r6
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1209
-	lha %r6, 20(%r11)
+	lha %r7, 20(%r12)
 # a4 = x0 * tv
 	.loc 1 1210
-	mulld %r6, %r7, %r6
+	mulld %r7, %r8, %r7
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1211
-	lha %r8, 22(%r11)
+	lha %r10, 22(%r12)
 # a5 = x0 * tv
 	.loc 1 1212
-	mulld %r7, %r7, %r8
+	mulld %r8, %r8, %r10
 # (int64) x0 = mem16[pb + 2]
 	.loc 1 1213
-	lha %r28, 2(%r12)
+	lha %r28, 2(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1214
-	lha %r8, 12(%r11)
+	lha %r10, 12(%r12)
 # x1 = x0 * tv
 	.loc 1 1215
-	mulld %r8, %r28, %r8
+	mulld %r10, %r28, %r10
 # a1 = a1 + x1
 	.loc 1 1216
-	add %r8, %r3, %r8
+	add %r10, %r4, %r10
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1217
-	lha %r3, 14(%r11)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1218
-	mulld %r3, %r28, %r3
+	mulld %r4, %r28, %r4
 # a2 = a2 + x1
 	.loc 1 1219
-	add %r4, %r4, %r3
+	add %r5, %r5, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1220
-	lha %r3, 16(%r11)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1221
-	mulld %r3, %r28, %r3
+	mulld %r4, %r28, %r4
 # a3 = a3 + x1
 	.loc 1 1222
-	add %r5, %r5, %r3
+	add %r6, %r6, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1223
-	lha %r3, 18(%r11)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1224
-	mulld %r3, %r28, %r3
+	mulld %r4, %r28, %r4
 # a4 = a4 + x1
 	.loc 1 1225
-	add %r6, %r6, %r3
+	add %r7, %r7, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1226
-	lha %r3, 20(%r11)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1227
-	mulld %r3, %r28, %r3
+	mulld %r4, %r28, %r4
 # a5 = a5 + x1
 	.loc 1 1228
-	add %r7, %r7, %r3
+	add %r8, %r8, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1229
-	lha %r3, 22(%r11)
+	lha %r4, 22(%r12)
 # a6 = x0 * tv
 	.loc 1 1230
-	mulld %r3, %r28, %r3
+	mulld %r4, %r28, %r4
 # (int64) x0 = mem16[pb + 4]
 	.loc 1 1231
-	lha %r27, 4(%r12)
+	lha %r27, 4(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1232
-	lha %r28, 12(%r11)
+	lha %r28, 12(%r12)
 # x1 = x0 * tv
 	.loc 1 1233
 	mulld %r28, %r27, %r28
 # a2 = a2 + x1
 	.loc 1 1234
-	add %r28, %r4, %r28
+	add %r28, %r5, %r28
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1235
-	lha %r4, 14(%r11)
+	lha %r5, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1236
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a3 = a3 + x1
 	.loc 1 1237
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1238
-	lha %r4, 16(%r11)
+	lha %r5, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1239
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a4 = a4 + x1
 	.loc 1 1240
-	add %r6, %r6, %r4
+	add %r7, %r7, %r5
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1241
-	lha %r4, 18(%r11)
+	lha %r5, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1242
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a5 = a5 + x1
 	.loc 1 1243
-	add %r7, %r7, %r4
+	add %r8, %r8, %r5
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1244
-	lha %r4, 20(%r11)
+	lha %r5, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1245
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a6 = a6 + x1
 	.loc 1 1246
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1247
-	lha %r4, 22(%r11)
+	lha %r5, 22(%r12)
 # a7 = x0 * tv
 	.loc 1 1248
-	mulld %r26, %r27, %r4
+	mulld %r26, %r27, %r5
 # (int64) x0 = mem16[pb + 6]
 	.loc 1 1249
-	lha %r27, 6(%r12)
+	lha %r27, 6(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1250
-	lha %r4, 12(%r11)
+	lha %r5, 12(%r12)
 # x1 = x0 * tv
 	.loc 1 1251
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a3 = a3 + x1
 	.loc 1 1252
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1253
-	lha %r4, 14(%r11)
+	lha %r5, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1254
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a4 = a4 + x1
 	.loc 1 1255
-	add %r6, %r6, %r4
+	add %r7, %r7, %r5
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1256
-	lha %r4, 16(%r11)
+	lha %r5, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1257
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a5 = a5 + x1
 	.loc 1 1258
-	add %r25, %r7, %r4
+	add %r25, %r8, %r5
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1259
-	lha %r4, 18(%r11)
+	lha %r5, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1260
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a6 = a6 + x1
 	.loc 1 1261
-	add %r7, %r3, %r4
+	add %r5, %r4, %r5
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1262
-	lha %r3, 20(%r11)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1263
-	mulld %r3, %r27, %r3
+	mulld %r4, %r27, %r4
 # a7 = a7 + x1
 	.loc 1 1264
-	add %r24, %r26, %r3
+	add %r8, %r26, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1265
-	lha %r3, 22(%r11)
+	lha %r4, 22(%r12)
 # a8 = x0 * tv
 	.loc 1 1266
-	mulld %r27, %r27, %r3
+	mulld %r27, %r27, %r4
 # (int64) x0 = mem16[pb + 8]
 	.loc 1 1267
-	lha %r26, 8(%r12)
+	lha %r26, 8(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1268
-	lha %r3, 12(%r11)
+	lha %r4, 12(%r12)
 # x1 = x0 * tv
 	.loc 1 1269
-	mulld %r3, %r26, %r3
+	mulld %r4, %r26, %r4
 # a4 = a4 + x1
 	.loc 1 1270
-	add %r6, %r6, %r3
+	add %r7, %r7, %r4
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1271
-	lha %r3, 14(%r11)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1272
-	mulld %r3, %r26, %r3
+	mulld %r4, %r26, %r4
 # a5 = a5 + x1
 	.loc 1 1273
-	add %r4, %r25, %r3
+	add %r25, %r25, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1274
-	lha %r3, 16(%r11)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1275
-	mulld %r3, %r26, %r3
+	mulld %r4, %r26, %r4
 # a6 = a6 + x1
 	.loc 1 1276
-	add %r25, %r7, %r3
+	add %r5, %r5, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1277
-	lha %r3, 18(%r11)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1278
-	mulld %r3, %r26, %r3
+	mulld %r4, %r26, %r4
 # a7 = a7 + x1
 	.loc 1 1279
-	add %r7, %r24, %r3
+	add %r8, %r8, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1280
-	lha %r3, 20(%r11)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1281
-	mulld %r3, %r26, %r3
+	mulld %r4, %r26, %r4
 # a8 = a8 + x1
 	.loc 1 1282
-	add %r27, %r27, %r3
+	add %r27, %r27, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1283
-	lha %r3, 22(%r11)
+	lha %r4, 22(%r12)
 # a9 = x0 * tv
 	.loc 1 1284
-	mulld %r24, %r26, %r3
+	mulld %r26, %r26, %r4
 # (int64) x0 = mem16[pb + 10]
 	.loc 1 1285
-	lha %r26, 10(%r12)
+	lha %r24, 10(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1286
-	lha %r3, 12(%r11)
+	lha %r4, 12(%r12)
 # x1 = x0 * tv
 	.loc 1 1287
-	mulld %r3, %r26, %r3
+	mulld %r4, %r24, %r4
 # a5 = a5 + x1
 	.loc 1 1288
-	add %r23, %r4, %r3
+	add %r25, %r25, %r4
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1289
-	lha %r3, 14(%r11)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1290
-	mulld %r3, %r26, %r3
+	mulld %r4, %r24, %r4
 # a6 = a6 + x1
 	.loc 1 1291
-	add %r4, %r25, %r3
+	add %r5, %r5, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1292
-	lha %r3, 16(%r11)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1293
-	mulld %r3, %r26, %r3
+	mulld %r4, %r24, %r4
 # a7 = a7 + x1
 	.loc 1 1294
-	add %r7, %r7, %r3
+	add %r8, %r8, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1295
-	lha %r3, 18(%r11)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1296
-	mulld %r3, %r26, %r3
+	mulld %r4, %r24, %r4
 # a8 = a8 + x1
 	.loc 1 1297
-	add %r27, %r27, %r3
+	add %r27, %r27, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1298
-	lha %r3, 20(%r11)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1299
-	mulld %r3, %r26, %r3
+	mulld %r4, %r24, %r4
 # a9 = a9 + x1
 	.loc 1 1300
-	add %r24, %r24, %r3
+	add %r26, %r26, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1301
-	lha %r3, 22(%r11)
+	lha %r4, 22(%r12)
 # a10 = x0 * tv
 	.loc 1 1302
-	mulld %r3, %r26, %r3
+	mulld %r4, %r24, %r4
 # mem16[pc] = a0
 	.loc 1 1303
-	sth %r29, 0(%r31)
+	sth %r29, 0(%r11)
 # mem16[pc + 2] = a1
 	.loc 1 1304
-	sth %r8, 2(%r31)
+	sth %r10, 2(%r11)
 # mem16[pc + 4] = a2
 	.loc 1 1305
-	sth %r28, 4(%r31)
+	sth %r28, 4(%r11)
 # mem16[pc + 6] = a3
 	.loc 1 1306
-	sth %r5, 6(%r31)
+	sth %r6, 6(%r11)
 # mem16[pc + 8] = a4
 	.loc 1 1307
-	sth %r6, 8(%r31)
+	sth %r7, 8(%r11)
 # mem16[pc + 10] = a5
 	.loc 1 1308
-	sth %r23, 10(%r31)
+	sth %r25, 10(%r11)
 # mem16[pc + 12] = a6
 	.loc 1 1309
-	sth %r4, 12(%r31)
+	sth %r5, 12(%r11)
 # mem16[pc + 14] = a7
 	.loc 1 1310
-	sth %r7, 14(%r31)
+	sth %r8, 14(%r11)
 # mem16[pc + 16] = a8
 	.loc 1 1311
-	sth %r27, 16(%r31)
+	sth %r27, 16(%r11)
 # mem16[pc + 18] = a9
 	.loc 1 1312
-	sth %r24, 18(%r31)
+	sth %r26, 18(%r11)
 # mem16[pc + 20] = a10
 	.loc 1 1313
-	sth %r3, 20(%r31)
+	sth %r4, 20(%r11)
 # a11 = 0
 	.loc 1 1314
-	li %r3, 0
+	li %r4, 0
 # mem16[pc + 22] = a11
 	.loc 1 1315
-	sth %r3, 22(%r31)
+	sth %r4, 22(%r11)
 # pa = pa + 24
 	.loc 1 1316
-	addi %r11, %r11, 24
+	addi %r12, %r12, 24
 # pb = pb + 12
 	.loc 1 1317
-	addi %r12, %r12, 12
+	addi %r31, %r31, 12
 # pc = pc + 24
 	.loc 1 1318
-	addi %r31, %r31, 24
+	addi %r11, %r11, 24
 # i0 = i0 - 1
 	.loc 1 1319
 	addi %r30, %r30, -1
@@ -4017,305 +3891,298 @@ qhasm_kernel_core_mult3sntrup761_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop27
 # pa = 116824
 	.loc 1 1322
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 51288
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 51288
 # pa = w + pa
 	.loc 1 1323
-	mr %r7, %r9
-	add %r4, %r7, %r3
+	add %r31, %r9, %r4
 # pb = w + 3072
 	.loc 1 1324
-	addi %r5, %r7, 3072
+	addi %r12, %r9, 3072
 # i0 = 729
 	.loc 1 1325
-	mr %r8, %r7
-	li %r6, 729
-	mr %r3, %r10
-	mr %r9, %r3
-	mr %r11, %r4
-	mr %r12, %r5
-	mr %r10, %r6
+	li %r10, 729
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop28:
 # qb = pa + 24
 	.loc 1 1328
-	addi %r7, %r11, 24
+	addi %r8, %r31, 24
 # qc = pa + 48
 	.loc 1 1329
-	addi %r31, %r11, 48
+	addi %r11, %r31, 48
 # (int64) x0 = mem16[qa]
 	.loc 1 1331
-	lha %r6, 0(%r11)
+	lha %r7, 0(%r31)
 # (int64) x1 = mem16[qa + 12]
 	.loc 1 1332
-	lha %r5, 12(%r11)
+	lha %r6, 12(%r31)
 # (int64) x2 = mem16[qc]
 	.loc 1 1333
-	lha %r3, 0(%r31)
+	lha %r4, 0(%r11)
 # (int64) x3 = mem16[qc + 12]
 	.loc 1 1334
-	lha %r4, 12(%r31)
+	lha %r5, 12(%r11)
 # mem16[qd] = x0
 	.loc 1 1335
-	sth %r6, 0(%r12)
+	sth %r7, 0(%r12)
 # mem16[qd + 36] = x3
 	.loc 1 1336
-	sth %r4, 36(%r12)
+	sth %r5, 36(%r12)
 # x4 = x1 - x2
 	.loc 1 1337
-	subf %r3, %r3, %r5
+	subf %r4, %r4, %r6
 # (int64) x5 = mem16[qb]
 	.loc 1 1338
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r8)
 # x5 = x5 - x0
 	.loc 1 1339
-	subf %r5, %r6, %r5
+	subf %r6, %r7, %r6
 # x5 = x5 + x4
 	.loc 1 1340
-	add %r5, %r5, %r3
+	add %r6, %r6, %r4
 # mem16[qd + 12] = x5
 	.loc 1 1341
-	sth %r5, 12(%r12)
+	sth %r6, 12(%r12)
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 1342
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r8)
 # x5 = x5 - x3
 	.loc 1 1343
-	subf %r5, %r4, %r5
+	subf %r6, %r5, %r6
 # x5 = x5 - x4
 	.loc 1 1344
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # mem16[qd + 24] = x5
 	.loc 1 1345
-	sth %r5, 24(%r12)
+	sth %r6, 24(%r12)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1346
-	lha %r3, 2(%r11)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qa + 14]
 	.loc 1 1347
-	lha %r4, 14(%r11)
+	lha %r5, 14(%r31)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 1348
-	lha %r5, 2(%r31)
+	lha %r6, 2(%r11)
 # (int64) x3 = mem16[qc + 14]
 	.loc 1 1349
-	lha %r6, 14(%r31)
+	lha %r7, 14(%r11)
 # mem16[qd + 2] = x0
 	.loc 1 1350
-	sth %r3, 2(%r12)
+	sth %r4, 2(%r12)
 # mem16[qd + 38] = x3
 	.loc 1 1351
-	sth %r6, 38(%r12)
+	sth %r7, 38(%r12)
 # x4 = x1 - x2
 	.loc 1 1352
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 1353
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r8)
 # x5 = x5 - x0
 	.loc 1 1354
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1355
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 14] = x5
 	.loc 1 1356
-	sth %r5, 14(%r12)
+	sth %r6, 14(%r12)
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 1357
-	lha %r3, 14(%r7)
+	lha %r4, 14(%r8)
 # x5 = x5 - x3
 	.loc 1 1358
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1359
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 26] = x5
 	.loc 1 1360
-	sth %r3, 26(%r12)
+	sth %r4, 26(%r12)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1361
-	lha %r3, 4(%r11)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qa + 16]
 	.loc 1 1362
-	lha %r4, 16(%r11)
+	lha %r5, 16(%r31)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 1363
-	lha %r5, 4(%r31)
+	lha %r6, 4(%r11)
 # (int64) x3 = mem16[qc + 16]
 	.loc 1 1364
-	lha %r6, 16(%r31)
+	lha %r7, 16(%r11)
 # mem16[qd + 4] = x0
 	.loc 1 1365
-	sth %r3, 4(%r12)
+	sth %r4, 4(%r12)
 # mem16[qd + 40] = x3
 	.loc 1 1366
-	sth %r6, 40(%r12)
+	sth %r7, 40(%r12)
 # x4 = x1 - x2
 	.loc 1 1367
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 1368
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r8)
 # x5 = x5 - x0
 	.loc 1 1369
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1370
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 16] = x5
 	.loc 1 1371
-	sth %r5, 16(%r12)
+	sth %r6, 16(%r12)
 # (int64) x5 = mem16[qb + 16]
 	.loc 1 1372
-	lha %r3, 16(%r7)
+	lha %r4, 16(%r8)
 # x5 = x5 - x3
 	.loc 1 1373
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1374
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 28] = x5
 	.loc 1 1375
-	sth %r3, 28(%r12)
+	sth %r4, 28(%r12)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1376
-	lha %r3, 6(%r11)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qa + 18]
 	.loc 1 1377
-	lha %r4, 18(%r11)
+	lha %r5, 18(%r31)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 1378
-	lha %r5, 6(%r31)
+	lha %r6, 6(%r11)
 # (int64) x3 = mem16[qc + 18]
 	.loc 1 1379
-	lha %r6, 18(%r31)
+	lha %r7, 18(%r11)
 # mem16[qd + 6] = x0
 	.loc 1 1380
-	sth %r3, 6(%r12)
+	sth %r4, 6(%r12)
 # mem16[qd + 42] = x3
 	.loc 1 1381
-	sth %r6, 42(%r12)
+	sth %r7, 42(%r12)
 # x4 = x1 - x2
 	.loc 1 1382
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 1383
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r8)
 # x5 = x5 - x0
 	.loc 1 1384
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1385
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 18] = x5
 	.loc 1 1386
-	sth %r5, 18(%r12)
+	sth %r6, 18(%r12)
 # (int64) x5 = mem16[qb + 18]
 	.loc 1 1387
-	lha %r3, 18(%r7)
+	lha %r4, 18(%r8)
 # x5 = x5 - x3
 	.loc 1 1388
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1389
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 30] = x5
 	.loc 1 1390
-	sth %r3, 30(%r12)
+	sth %r4, 30(%r12)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1391
-	lha %r3, 8(%r11)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qa + 20]
 	.loc 1 1392
-	lha %r4, 20(%r11)
+	lha %r5, 20(%r31)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 1393
-	lha %r5, 8(%r31)
+	lha %r6, 8(%r11)
 # (int64) x3 = mem16[qc + 20]
 	.loc 1 1394
-	lha %r6, 20(%r31)
+	lha %r7, 20(%r11)
 # mem16[qd + 8] = x0
 	.loc 1 1395
-	sth %r3, 8(%r12)
+	sth %r4, 8(%r12)
 # mem16[qd + 44] = x3
 	.loc 1 1396
-	sth %r6, 44(%r12)
+	sth %r7, 44(%r12)
 # x4 = x1 - x2
 	.loc 1 1397
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 1398
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r8)
 # x5 = x5 - x0
 	.loc 1 1399
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1400
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 20] = x5
 	.loc 1 1401
-	sth %r5, 20(%r12)
+	sth %r6, 20(%r12)
 # (int64) x5 = mem16[qb + 20]
 	.loc 1 1402
-	lha %r3, 20(%r7)
+	lha %r4, 20(%r8)
 # x5 = x5 - x3
 	.loc 1 1403
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1404
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 32] = x5
 	.loc 1 1405
-	sth %r3, 32(%r12)
+	sth %r4, 32(%r12)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1406
-	lha %r3, 10(%r11)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qa + 22]
 	.loc 1 1407
-	lha %r4, 22(%r11)
+	lha %r5, 22(%r31)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 1408
-	lha %r5, 10(%r31)
+	lha %r6, 10(%r11)
 # (int64) x3 = mem16[qc + 22]
 	.loc 1 1409
-	lha %r6, 22(%r31)
+	lha %r7, 22(%r11)
 # mem16[qd + 10] = x0
 	.loc 1 1410
-	sth %r3, 10(%r12)
+	sth %r4, 10(%r12)
 # mem16[qd + 46] = x3
 	.loc 1 1411
-	sth %r6, 46(%r12)
+	sth %r7, 46(%r12)
 # x4 = x1 - x2
 	.loc 1 1412
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 1413
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r8)
 # x5 = x5 - x0
 	.loc 1 1414
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1415
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 22] = x5
 	.loc 1 1416
-	sth %r5, 22(%r12)
+	sth %r6, 22(%r12)
 # (int64) x5 = mem16[qb + 22]
 	.loc 1 1417
-	lha %r3, 22(%r7)
+	lha %r4, 22(%r8)
 # x5 = x5 - x3
 	.loc 1 1418
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1419
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 34] = x5
 	.loc 1 1420
-	sth %r3, 34(%r12)
+	sth %r4, 34(%r12)
 # pa = pa + 72
 	.loc 1 1421
-	addi %r11, %r11, 72
+	addi %r31, %r31, 72
 # pb = pb + 48
 	.loc 1 1422
 	addi %r12, %r12, 48
@@ -4330,578 +4197,571 @@ qhasm_kernel_core_mult3sntrup761_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop28
 # pa = w + 3072
 	.loc 1 1426
-	mr %r7, %r8
-	addi %r4, %r7, 3072
+	addi %r12, %r9, 3072
 # pb = 116824
 	.loc 1 1427
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 51288
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 51288
 # pb = w + pb
 	.loc 1 1428
-	add %r5, %r7, %r3
+	add %r31, %r9, %r4
 # i0 = 243
 	.loc 1 1429
-	mr %r8, %r7
-	li %r6, 243
-	mr %r3, %r9
-	mr %r9, %r3
-	mr %r11, %r4
-	mr %r12, %r5
-	mr %r10, %r6
+	li %r10, 243
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop29:
 # qb = pa + 48
 	.loc 1 1432
-	addi %r7, %r11, 48
+	addi %r8, %r12, 48
 # qc = pa + 96
 	.loc 1 1433
-	addi %r31, %r11, 96
+	addi %r11, %r12, 96
 # (int64) x0 = mem16[qa]
 	.loc 1 1435
-	lha %r3, 0(%r11)
+	lha %r4, 0(%r12)
 # (int64) x1 = mem16[qa + 24]
 	.loc 1 1436
-	lha %r4, 24(%r11)
+	lha %r5, 24(%r12)
 # (int64) x2 = mem16[qc]
 	.loc 1 1437
-	lha %r5, 0(%r31)
+	lha %r6, 0(%r11)
 # (int64) x3 = mem16[qc + 24]
 	.loc 1 1438
-	lha %r6, 24(%r31)
+	lha %r7, 24(%r11)
 # mem16[qd] = x0
 	.loc 1 1439
-	sth %r3, 0(%r12)
+	sth %r4, 0(%r31)
 # mem16[qd + 72] = x3
 	.loc 1 1440
-	sth %r6, 72(%r12)
+	sth %r7, 72(%r31)
 # x4 = x1 - x2
 	.loc 1 1441
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 1442
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r8)
 # x5 = x5 - x0
 	.loc 1 1443
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1444
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 24] = x5
 	.loc 1 1445
-	sth %r5, 24(%r12)
+	sth %r6, 24(%r31)
 # (int64) x5 = mem16[qb + 24]
 	.loc 1 1446
-	lha %r3, 24(%r7)
+	lha %r4, 24(%r8)
 # x5 = x5 - x3
 	.loc 1 1447
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1448
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 48] = x5
 	.loc 1 1449
-	sth %r3, 48(%r12)
+	sth %r4, 48(%r31)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1450
-	lha %r3, 2(%r11)
+	lha %r4, 2(%r12)
 # (int64) x1 = mem16[qa + 26]
 	.loc 1 1451
-	lha %r4, 26(%r11)
+	lha %r5, 26(%r12)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 1452
-	lha %r5, 2(%r31)
+	lha %r6, 2(%r11)
 # (int64) x3 = mem16[qc + 26]
 	.loc 1 1453
-	lha %r6, 26(%r31)
+	lha %r7, 26(%r11)
 # mem16[qd + 2] = x0
 	.loc 1 1454
-	sth %r3, 2(%r12)
+	sth %r4, 2(%r31)
 # mem16[qd + 74] = x3
 	.loc 1 1455
-	sth %r6, 74(%r12)
+	sth %r7, 74(%r31)
 # x4 = x1 - x2
 	.loc 1 1456
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 1457
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r8)
 # x5 = x5 - x0
 	.loc 1 1458
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1459
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 26] = x5
 	.loc 1 1460
-	sth %r5, 26(%r12)
+	sth %r6, 26(%r31)
 # (int64) x5 = mem16[qb + 26]
 	.loc 1 1461
-	lha %r3, 26(%r7)
+	lha %r4, 26(%r8)
 # x5 = x5 - x3
 	.loc 1 1462
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1463
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 50] = x5
 	.loc 1 1464
-	sth %r3, 50(%r12)
+	sth %r4, 50(%r31)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1465
-	lha %r3, 4(%r11)
+	lha %r4, 4(%r12)
 # (int64) x1 = mem16[qa + 28]
 	.loc 1 1466
-	lha %r4, 28(%r11)
+	lha %r5, 28(%r12)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 1467
-	lha %r5, 4(%r31)
+	lha %r6, 4(%r11)
 # (int64) x3 = mem16[qc + 28]
 	.loc 1 1468
-	lha %r6, 28(%r31)
+	lha %r7, 28(%r11)
 # mem16[qd + 4] = x0
 	.loc 1 1469
-	sth %r3, 4(%r12)
+	sth %r4, 4(%r31)
 # mem16[qd + 76] = x3
 	.loc 1 1470
-	sth %r6, 76(%r12)
+	sth %r7, 76(%r31)
 # x4 = x1 - x2
 	.loc 1 1471
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 1472
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r8)
 # x5 = x5 - x0
 	.loc 1 1473
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1474
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 28] = x5
 	.loc 1 1475
-	sth %r5, 28(%r12)
+	sth %r6, 28(%r31)
 # (int64) x5 = mem16[qb + 28]
 	.loc 1 1476
-	lha %r3, 28(%r7)
+	lha %r4, 28(%r8)
 # x5 = x5 - x3
 	.loc 1 1477
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1478
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 52] = x5
 	.loc 1 1479
-	sth %r3, 52(%r12)
+	sth %r4, 52(%r31)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1480
-	lha %r3, 6(%r11)
+	lha %r4, 6(%r12)
 # (int64) x1 = mem16[qa + 30]
 	.loc 1 1481
-	lha %r4, 30(%r11)
+	lha %r5, 30(%r12)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 1482
-	lha %r5, 6(%r31)
+	lha %r6, 6(%r11)
 # (int64) x3 = mem16[qc + 30]
 	.loc 1 1483
-	lha %r6, 30(%r31)
+	lha %r7, 30(%r11)
 # mem16[qd + 6] = x0
 	.loc 1 1484
-	sth %r3, 6(%r12)
+	sth %r4, 6(%r31)
 # mem16[qd + 78] = x3
 	.loc 1 1485
-	sth %r6, 78(%r12)
+	sth %r7, 78(%r31)
 # x4 = x1 - x2
 	.loc 1 1486
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 1487
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r8)
 # x5 = x5 - x0
 	.loc 1 1488
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1489
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 30] = x5
 	.loc 1 1490
-	sth %r5, 30(%r12)
+	sth %r6, 30(%r31)
 # (int64) x5 = mem16[qb + 30]
 	.loc 1 1491
-	lha %r3, 30(%r7)
+	lha %r4, 30(%r8)
 # x5 = x5 - x3
 	.loc 1 1492
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1493
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 54] = x5
 	.loc 1 1494
-	sth %r3, 54(%r12)
+	sth %r4, 54(%r31)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1495
-	lha %r3, 8(%r11)
+	lha %r4, 8(%r12)
 # (int64) x1 = mem16[qa + 32]
 	.loc 1 1496
-	lha %r4, 32(%r11)
+	lha %r5, 32(%r12)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 1497
-	lha %r5, 8(%r31)
+	lha %r6, 8(%r11)
 # (int64) x3 = mem16[qc + 32]
 	.loc 1 1498
-	lha %r6, 32(%r31)
+	lha %r7, 32(%r11)
 # mem16[qd + 8] = x0
 	.loc 1 1499
-	sth %r3, 8(%r12)
+	sth %r4, 8(%r31)
 # mem16[qd + 80] = x3
 	.loc 1 1500
-	sth %r6, 80(%r12)
+	sth %r7, 80(%r31)
 # x4 = x1 - x2
 	.loc 1 1501
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 1502
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r8)
 # x5 = x5 - x0
 	.loc 1 1503
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1504
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 32] = x5
 	.loc 1 1505
-	sth %r5, 32(%r12)
+	sth %r6, 32(%r31)
 # (int64) x5 = mem16[qb + 32]
 	.loc 1 1506
-	lha %r3, 32(%r7)
+	lha %r4, 32(%r8)
 # x5 = x5 - x3
 	.loc 1 1507
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1508
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 56] = x5
 	.loc 1 1509
-	sth %r3, 56(%r12)
+	sth %r4, 56(%r31)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1510
-	lha %r3, 10(%r11)
+	lha %r4, 10(%r12)
 # (int64) x1 = mem16[qa + 34]
 	.loc 1 1511
-	lha %r4, 34(%r11)
+	lha %r5, 34(%r12)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 1512
-	lha %r5, 10(%r31)
+	lha %r6, 10(%r11)
 # (int64) x3 = mem16[qc + 34]
 	.loc 1 1513
-	lha %r6, 34(%r31)
+	lha %r7, 34(%r11)
 # mem16[qd + 10] = x0
 	.loc 1 1514
-	sth %r3, 10(%r12)
+	sth %r4, 10(%r31)
 # mem16[qd + 82] = x3
 	.loc 1 1515
-	sth %r6, 82(%r12)
+	sth %r7, 82(%r31)
 # x4 = x1 - x2
 	.loc 1 1516
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 1517
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r8)
 # x5 = x5 - x0
 	.loc 1 1518
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1519
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 34] = x5
 	.loc 1 1520
-	sth %r5, 34(%r12)
+	sth %r6, 34(%r31)
 # (int64) x5 = mem16[qb + 34]
 	.loc 1 1521
-	lha %r3, 34(%r7)
+	lha %r4, 34(%r8)
 # x5 = x5 - x3
 	.loc 1 1522
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1523
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 58] = x5
 	.loc 1 1524
-	sth %r3, 58(%r12)
+	sth %r4, 58(%r31)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1525
-	lha %r3, 12(%r11)
+	lha %r4, 12(%r12)
 # (int64) x1 = mem16[qa + 36]
 	.loc 1 1526
-	lha %r4, 36(%r11)
+	lha %r5, 36(%r12)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 1527
-	lha %r5, 12(%r31)
+	lha %r6, 12(%r11)
 # (int64) x3 = mem16[qc + 36]
 	.loc 1 1528
-	lha %r6, 36(%r31)
+	lha %r7, 36(%r11)
 # mem16[qd + 12] = x0
 	.loc 1 1529
-	sth %r3, 12(%r12)
+	sth %r4, 12(%r31)
 # mem16[qd + 84] = x3
 	.loc 1 1530
-	sth %r6, 84(%r12)
+	sth %r7, 84(%r31)
 # x4 = x1 - x2
 	.loc 1 1531
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 1532
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r8)
 # x5 = x5 - x0
 	.loc 1 1533
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1534
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 36] = x5
 	.loc 1 1535
-	sth %r5, 36(%r12)
+	sth %r6, 36(%r31)
 # (int64) x5 = mem16[qb + 36]
 	.loc 1 1536
-	lha %r3, 36(%r7)
+	lha %r4, 36(%r8)
 # x5 = x5 - x3
 	.loc 1 1537
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1538
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 60] = x5
 	.loc 1 1539
-	sth %r3, 60(%r12)
+	sth %r4, 60(%r31)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 1540
-	lha %r3, 14(%r11)
+	lha %r4, 14(%r12)
 # (int64) x1 = mem16[qa + 38]
 	.loc 1 1541
-	lha %r4, 38(%r11)
+	lha %r5, 38(%r12)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 1542
-	lha %r5, 14(%r31)
+	lha %r6, 14(%r11)
 # (int64) x3 = mem16[qc + 38]
 	.loc 1 1543
-	lha %r6, 38(%r31)
+	lha %r7, 38(%r11)
 # mem16[qd + 14] = x0
 	.loc 1 1544
-	sth %r3, 14(%r12)
+	sth %r4, 14(%r31)
 # mem16[qd + 86] = x3
 	.loc 1 1545
-	sth %r6, 86(%r12)
+	sth %r7, 86(%r31)
 # x4 = x1 - x2
 	.loc 1 1546
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 1547
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r8)
 # x5 = x5 - x0
 	.loc 1 1548
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1549
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 38] = x5
 	.loc 1 1550
-	sth %r5, 38(%r12)
+	sth %r6, 38(%r31)
 # (int64) x5 = mem16[qb + 38]
 	.loc 1 1551
-	lha %r3, 38(%r7)
+	lha %r4, 38(%r8)
 # x5 = x5 - x3
 	.loc 1 1552
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1553
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 62] = x5
 	.loc 1 1554
-	sth %r3, 62(%r12)
+	sth %r4, 62(%r31)
 # (int64) x0 = mem16[qa + 16]
 	.loc 1 1555
-	lha %r3, 16(%r11)
+	lha %r4, 16(%r12)
 # (int64) x1 = mem16[qa + 40]
 	.loc 1 1556
-	lha %r4, 40(%r11)
+	lha %r5, 40(%r12)
 # (int64) x2 = mem16[qc + 16]
 	.loc 1 1557
-	lha %r5, 16(%r31)
+	lha %r6, 16(%r11)
 # (int64) x3 = mem16[qc + 40]
 	.loc 1 1558
-	lha %r6, 40(%r31)
+	lha %r7, 40(%r11)
 # mem16[qd + 16] = x0
 	.loc 1 1559
-	sth %r3, 16(%r12)
+	sth %r4, 16(%r31)
 # mem16[qd + 88] = x3
 	.loc 1 1560
-	sth %r6, 88(%r12)
+	sth %r7, 88(%r31)
 # x4 = x1 - x2
 	.loc 1 1561
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 16]
 	.loc 1 1562
-	lha %r5, 16(%r7)
+	lha %r6, 16(%r8)
 # x5 = x5 - x0
 	.loc 1 1563
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1564
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 40] = x5
 	.loc 1 1565
-	sth %r5, 40(%r12)
+	sth %r6, 40(%r31)
 # (int64) x5 = mem16[qb + 40]
 	.loc 1 1566
-	lha %r3, 40(%r7)
+	lha %r4, 40(%r8)
 # x5 = x5 - x3
 	.loc 1 1567
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1568
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 64] = x5
 	.loc 1 1569
-	sth %r3, 64(%r12)
+	sth %r4, 64(%r31)
 # (int64) x0 = mem16[qa + 18]
 	.loc 1 1570
-	lha %r3, 18(%r11)
+	lha %r4, 18(%r12)
 # (int64) x1 = mem16[qa + 42]
 	.loc 1 1571
-	lha %r4, 42(%r11)
+	lha %r5, 42(%r12)
 # (int64) x2 = mem16[qc + 18]
 	.loc 1 1572
-	lha %r5, 18(%r31)
+	lha %r6, 18(%r11)
 # (int64) x3 = mem16[qc + 42]
 	.loc 1 1573
-	lha %r6, 42(%r31)
+	lha %r7, 42(%r11)
 # mem16[qd + 18] = x0
 	.loc 1 1574
-	sth %r3, 18(%r12)
+	sth %r4, 18(%r31)
 # mem16[qd + 90] = x3
 	.loc 1 1575
-	sth %r6, 90(%r12)
+	sth %r7, 90(%r31)
 # x4 = x1 - x2
 	.loc 1 1576
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 18]
 	.loc 1 1577
-	lha %r5, 18(%r7)
+	lha %r6, 18(%r8)
 # x5 = x5 - x0
 	.loc 1 1578
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1579
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 42] = x5
 	.loc 1 1580
-	sth %r5, 42(%r12)
+	sth %r6, 42(%r31)
 # (int64) x5 = mem16[qb + 42]
 	.loc 1 1581
-	lha %r3, 42(%r7)
+	lha %r4, 42(%r8)
 # x5 = x5 - x3
 	.loc 1 1582
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1583
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 66] = x5
 	.loc 1 1584
-	sth %r3, 66(%r12)
+	sth %r4, 66(%r31)
 # (int64) x0 = mem16[qa + 20]
 	.loc 1 1585
-	lha %r3, 20(%r11)
+	lha %r4, 20(%r12)
 # (int64) x1 = mem16[qa + 44]
 	.loc 1 1586
-	lha %r4, 44(%r11)
+	lha %r5, 44(%r12)
 # (int64) x2 = mem16[qc + 20]
 	.loc 1 1587
-	lha %r5, 20(%r31)
+	lha %r6, 20(%r11)
 # (int64) x3 = mem16[qc + 44]
 	.loc 1 1588
-	lha %r6, 44(%r31)
+	lha %r7, 44(%r11)
 # mem16[qd + 20] = x0
 	.loc 1 1589
-	sth %r3, 20(%r12)
+	sth %r4, 20(%r31)
 # mem16[qd + 92] = x3
 	.loc 1 1590
-	sth %r6, 92(%r12)
+	sth %r7, 92(%r31)
 # x4 = x1 - x2
 	.loc 1 1591
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 20]
 	.loc 1 1592
-	lha %r5, 20(%r7)
+	lha %r6, 20(%r8)
 # x5 = x5 - x0
 	.loc 1 1593
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1594
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 44] = x5
 	.loc 1 1595
-	sth %r5, 44(%r12)
+	sth %r6, 44(%r31)
 # (int64) x5 = mem16[qb + 44]
 	.loc 1 1596
-	lha %r3, 44(%r7)
+	lha %r4, 44(%r8)
 # x5 = x5 - x3
 	.loc 1 1597
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1598
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 68] = x5
 	.loc 1 1599
-	sth %r3, 68(%r12)
+	sth %r4, 68(%r31)
 # (int64) x0 = mem16[qa + 22]
 	.loc 1 1600
-	lha %r3, 22(%r11)
+	lha %r4, 22(%r12)
 # (int64) x1 = mem16[qa + 46]
 	.loc 1 1601
-	lha %r4, 46(%r11)
+	lha %r5, 46(%r12)
 # (int64) x2 = mem16[qc + 22]
 	.loc 1 1602
-	lha %r5, 22(%r31)
+	lha %r6, 22(%r11)
 # (int64) x3 = mem16[qc + 46]
 	.loc 1 1603
-	lha %r6, 46(%r31)
+	lha %r7, 46(%r11)
 # mem16[qd + 22] = x0
 	.loc 1 1604
-	sth %r3, 22(%r12)
+	sth %r4, 22(%r31)
 # mem16[qd + 94] = x3
 	.loc 1 1605
-	sth %r6, 94(%r12)
+	sth %r7, 94(%r31)
 # x4 = x1 - x2
 	.loc 1 1606
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 22]
 	.loc 1 1607
-	lha %r5, 22(%r7)
+	lha %r6, 22(%r8)
 # x5 = x5 - x0
 	.loc 1 1608
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1609
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 46] = x5
 	.loc 1 1610
-	sth %r5, 46(%r12)
+	sth %r6, 46(%r31)
 # (int64) x5 = mem16[qb + 46]
 	.loc 1 1611
-	lha %r3, 46(%r7)
+	lha %r4, 46(%r8)
 # x5 = x5 - x3
 	.loc 1 1612
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1613
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 70] = x5
 	.loc 1 1614
-	sth %r3, 70(%r12)
+	sth %r4, 70(%r31)
 # pa = pa + 144
 	.loc 1 1615
-	addi %r11, %r11, 144
+	addi %r12, %r12, 144
 # pb = pb + 96
 	.loc 1 1616
-	addi %r12, %r12, 96
+	addi %r31, %r31, 96
 # i0 = i0 - 1
 	.loc 1 1617
 	addi %r10, %r10, -1
@@ -4913,444 +4773,434 @@ qhasm_kernel_core_mult3sntrup761_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop29
 # pa = 116824
 	.loc 1 1620
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 51288
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 51288
 # pa = w + pa
 	.loc 1 1621
-	mr %r7, %r8
-	add %r12, %r7, %r3
+	add %r8, %r9, %r4
 # pb = w + 3072
 	.loc 1 1622
-	addi %r11, %r7, 3072
+	addi %r10, %r9, 3072
 # i0 = 81
 	.loc 1 1623
-	li %r4, 81
-	mr %r3, %r9
+	li %r11, 81
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop30:
 # qa = pa
 	.loc 1 1625
-	mr %r31, %r4
-	mr %r30, %r7
-	mr %r29, %r3
+	mr %r28, %r8
 # qb = pa + 96
 	.loc 1 1626
-	addi %r7, %r12, 96
+	addi %r12, %r8, 96
 # qc = pa + 192
 	.loc 1 1627
-	addi %r8, %r12, 192
+	addi %r31, %r8, 192
 # qd = pb
 	.loc 1 1628
-	mr %r10, %r12
+	mr %r30, %r10
 # i1 = 3
 	.loc 1 1629
-	mr %r28, %r11
-	li %r9, 3
+	li %r29, 3
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop31:
 # (int64) x0 = mem16[qa]
 	.loc 1 1631
-	lha %r3, 0(%r12)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 48]
 	.loc 1 1632
-	lha %r4, 48(%r12)
+	lha %r5, 48(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 1633
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r31)
 # (int64) x3 = mem16[qc + 48]
 	.loc 1 1634
-	lha %r6, 48(%r8)
+	lha %r7, 48(%r31)
 # mem16[qd] = x0
 	.loc 1 1635
-	sth %r3, 0(%r11)
+	sth %r4, 0(%r30)
 # mem16[qd + 144] = x3
 	.loc 1 1636
-	sth %r6, 144(%r11)
+	sth %r7, 144(%r30)
 # x4 = x1 - x2
 	.loc 1 1637
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 1638
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r12)
 # x5 = x5 - x0
 	.loc 1 1639
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1640
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 48] = x5
 	.loc 1 1641
-	sth %r5, 48(%r11)
+	sth %r6, 48(%r30)
 # (int64) x5 = mem16[qb + 48]
 	.loc 1 1642
-	lha %r3, 48(%r7)
+	lha %r4, 48(%r12)
 # x5 = x5 - x3
 	.loc 1 1643
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1644
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 96] = x5
 	.loc 1 1645
-	sth %r3, 96(%r11)
+	sth %r4, 96(%r30)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1646
-	lha %r3, 2(%r12)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 50]
 	.loc 1 1647
-	lha %r4, 50(%r12)
+	lha %r5, 50(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 1648
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r31)
 # (int64) x3 = mem16[qc + 50]
 	.loc 1 1649
-	lha %r6, 50(%r8)
+	lha %r7, 50(%r31)
 # mem16[qd + 2] = x0
 	.loc 1 1650
-	sth %r3, 2(%r11)
+	sth %r4, 2(%r30)
 # mem16[qd + 146] = x3
 	.loc 1 1651
-	sth %r6, 146(%r11)
+	sth %r7, 146(%r30)
 # x4 = x1 - x2
 	.loc 1 1652
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 1653
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r12)
 # x5 = x5 - x0
 	.loc 1 1654
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1655
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 50] = x5
 	.loc 1 1656
-	sth %r5, 50(%r11)
+	sth %r6, 50(%r30)
 # (int64) x5 = mem16[qb + 50]
 	.loc 1 1657
-	lha %r3, 50(%r7)
+	lha %r4, 50(%r12)
 # x5 = x5 - x3
 	.loc 1 1658
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1659
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 98] = x5
 	.loc 1 1660
-	sth %r3, 98(%r11)
+	sth %r4, 98(%r30)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1661
-	lha %r3, 4(%r12)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 52]
 	.loc 1 1662
-	lha %r4, 52(%r12)
+	lha %r5, 52(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 1663
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r31)
 # (int64) x3 = mem16[qc + 52]
 	.loc 1 1664
-	lha %r6, 52(%r8)
+	lha %r7, 52(%r31)
 # mem16[qd + 4] = x0
 	.loc 1 1665
-	sth %r3, 4(%r11)
+	sth %r4, 4(%r30)
 # mem16[qd + 148] = x3
 	.loc 1 1666
-	sth %r6, 148(%r11)
+	sth %r7, 148(%r30)
 # x4 = x1 - x2
 	.loc 1 1667
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 1668
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r12)
 # x5 = x5 - x0
 	.loc 1 1669
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1670
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 52] = x5
 	.loc 1 1671
-	sth %r5, 52(%r11)
+	sth %r6, 52(%r30)
 # (int64) x5 = mem16[qb + 52]
 	.loc 1 1672
-	lha %r3, 52(%r7)
+	lha %r4, 52(%r12)
 # x5 = x5 - x3
 	.loc 1 1673
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1674
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 100] = x5
 	.loc 1 1675
-	sth %r3, 100(%r11)
+	sth %r4, 100(%r30)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1676
-	lha %r3, 6(%r12)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 54]
 	.loc 1 1677
-	lha %r4, 54(%r12)
+	lha %r5, 54(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 1678
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r31)
 # (int64) x3 = mem16[qc + 54]
 	.loc 1 1679
-	lha %r6, 54(%r8)
+	lha %r7, 54(%r31)
 # mem16[qd + 6] = x0
 	.loc 1 1680
-	sth %r3, 6(%r11)
+	sth %r4, 6(%r30)
 # mem16[qd + 150] = x3
 	.loc 1 1681
-	sth %r6, 150(%r11)
+	sth %r7, 150(%r30)
 # x4 = x1 - x2
 	.loc 1 1682
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 1683
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r12)
 # x5 = x5 - x0
 	.loc 1 1684
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1685
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 54] = x5
 	.loc 1 1686
-	sth %r5, 54(%r11)
+	sth %r6, 54(%r30)
 # (int64) x5 = mem16[qb + 54]
 	.loc 1 1687
-	lha %r3, 54(%r7)
+	lha %r4, 54(%r12)
 # x5 = x5 - x3
 	.loc 1 1688
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1689
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 102] = x5
 	.loc 1 1690
-	sth %r3, 102(%r11)
+	sth %r4, 102(%r30)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1691
-	lha %r3, 8(%r12)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 56]
 	.loc 1 1692
-	lha %r4, 56(%r12)
+	lha %r5, 56(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 1693
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r31)
 # (int64) x3 = mem16[qc + 56]
 	.loc 1 1694
-	lha %r6, 56(%r8)
+	lha %r7, 56(%r31)
 # mem16[qd + 8] = x0
 	.loc 1 1695
-	sth %r3, 8(%r11)
+	sth %r4, 8(%r30)
 # mem16[qd + 152] = x3
 	.loc 1 1696
-	sth %r6, 152(%r11)
+	sth %r7, 152(%r30)
 # x4 = x1 - x2
 	.loc 1 1697
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 1698
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r12)
 # x5 = x5 - x0
 	.loc 1 1699
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1700
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 56] = x5
 	.loc 1 1701
-	sth %r5, 56(%r11)
+	sth %r6, 56(%r30)
 # (int64) x5 = mem16[qb + 56]
 	.loc 1 1702
-	lha %r3, 56(%r7)
+	lha %r4, 56(%r12)
 # x5 = x5 - x3
 	.loc 1 1703
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1704
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 104] = x5
 	.loc 1 1705
-	sth %r3, 104(%r11)
+	sth %r4, 104(%r30)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1706
-	lha %r3, 10(%r12)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 58]
 	.loc 1 1707
-	lha %r4, 58(%r12)
+	lha %r5, 58(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 1708
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r31)
 # (int64) x3 = mem16[qc + 58]
 	.loc 1 1709
-	lha %r6, 58(%r8)
+	lha %r7, 58(%r31)
 # mem16[qd + 10] = x0
 	.loc 1 1710
-	sth %r3, 10(%r11)
+	sth %r4, 10(%r30)
 # mem16[qd + 154] = x3
 	.loc 1 1711
-	sth %r6, 154(%r11)
+	sth %r7, 154(%r30)
 # x4 = x1 - x2
 	.loc 1 1712
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 1713
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r12)
 # x5 = x5 - x0
 	.loc 1 1714
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1715
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 58] = x5
 	.loc 1 1716
-	sth %r5, 58(%r11)
+	sth %r6, 58(%r30)
 # (int64) x5 = mem16[qb + 58]
 	.loc 1 1717
-	lha %r3, 58(%r7)
+	lha %r4, 58(%r12)
 # x5 = x5 - x3
 	.loc 1 1718
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1719
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 106] = x5
 	.loc 1 1720
-	sth %r3, 106(%r11)
+	sth %r4, 106(%r30)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1721
-	lha %r3, 12(%r12)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 60]
 	.loc 1 1722
-	lha %r4, 60(%r12)
+	lha %r5, 60(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 1723
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r31)
 # (int64) x3 = mem16[qc + 60]
 	.loc 1 1724
-	lha %r6, 60(%r8)
+	lha %r7, 60(%r31)
 # mem16[qd + 12] = x0
 	.loc 1 1725
-	sth %r3, 12(%r11)
+	sth %r4, 12(%r30)
 # mem16[qd + 156] = x3
 	.loc 1 1726
-	sth %r6, 156(%r11)
+	sth %r7, 156(%r30)
 # x4 = x1 - x2
 	.loc 1 1727
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 1728
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r12)
 # x5 = x5 - x0
 	.loc 1 1729
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1730
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 60] = x5
 	.loc 1 1731
-	sth %r5, 60(%r11)
+	sth %r6, 60(%r30)
 # (int64) x5 = mem16[qb + 60]
 	.loc 1 1732
-	lha %r3, 60(%r7)
+	lha %r4, 60(%r12)
 # x5 = x5 - x3
 	.loc 1 1733
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1734
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 108] = x5
 	.loc 1 1735
-	sth %r3, 108(%r11)
+	sth %r4, 108(%r30)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 1736
-	lha %r3, 14(%r12)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 62]
 	.loc 1 1737
-	lha %r4, 62(%r12)
+	lha %r5, 62(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 1738
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r31)
 # (int64) x3 = mem16[qc + 62]
 	.loc 1 1739
-	lha %r6, 62(%r8)
+	lha %r7, 62(%r31)
 # mem16[qd + 14] = x0
 	.loc 1 1740
-	sth %r3, 14(%r11)
+	sth %r4, 14(%r30)
 # mem16[qd + 158] = x3
 	.loc 1 1741
-	sth %r6, 158(%r11)
+	sth %r7, 158(%r30)
 # x4 = x1 - x2
 	.loc 1 1742
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 1743
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r12)
 # x5 = x5 - x0
 	.loc 1 1744
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1745
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 62] = x5
 	.loc 1 1746
-	sth %r5, 62(%r11)
+	sth %r6, 62(%r30)
 # (int64) x5 = mem16[qb + 62]
 	.loc 1 1747
-	lha %r3, 62(%r7)
+	lha %r4, 62(%r12)
 # x5 = x5 - x3
 	.loc 1 1748
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1749
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 110] = x5
 	.loc 1 1750
-	sth %r3, 110(%r11)
+	sth %r4, 110(%r30)
 # qa = qa + 16
 	.loc 1 1751
-	addi %r12, %r12, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 1752
-	addi %r7, %r7, 16
+	addi %r12, %r12, 16
 # qc = qc + 16
 	.loc 1 1753
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qd = qd + 16
 	.loc 1 1754
-	addi %r11, %r11, 16
+	addi %r30, %r30, 16
 # i1 = i1 - 1
 	.loc 1 1755
-	addi %r9, %r9, -1
+	addi %r29, %r29, -1
 # =? i1 - 0
 	.loc 1 1756
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r29, 0
 # goto loop31 if !=
 	.loc 1 1757
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop31
 # pa = pa + 288
 	.loc 1 1758
-	mr %r12, %r10
-	addi %r12, %r12, 288
+	addi %r8, %r8, 288
 # pb = pb + 192
 	.loc 1 1759
-	mr %r11, %r28
-	addi %r11, %r11, 192
+	addi %r10, %r10, 192
 # i0 = i0 - 1
 	.loc 1 1760
-	mr %r4, %r31
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i0 - 0
 	.loc 1 1761
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r11, 0
 # goto loop30 if !=
 	.loc 1 1762
-	mr %r3, %r29
-	mr %r7, %r30
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop30
 # pa = w + 3072
 	.loc 1 1763
-	addi %r12, %r7, 3072
+	addi %r29, %r9, 3072
 # pb = 116824
 	.loc 1 1764
 	li %r4, 0
@@ -5358,430 +5208,422 @@ qhasm_kernel_core_mult3sntrup761_ppc64_mul:
 	ori %r4, %r4, 51288
 # pb = w + pb
 	.loc 1 1765
-	add %r31, %r7, %r4
+	add %r8, %r9, %r4
 # i0 = 27
 	.loc 1 1766
-	li %r4, 27
+	li %r10, 27
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop32:
 # qa = pa
 	.loc 1 1768
-	mr %r11, %r4
-	mr %r30, %r7
-	mr %r29, %r3
+	mr %r28, %r29
 # qb = pa + 192
 	.loc 1 1769
-	addi %r7, %r12, 192
+	addi %r11, %r29, 192
 # qc = pa + 384
 	.loc 1 1770
-	addi %r8, %r12, 384
+	addi %r12, %r29, 384
 # qd = pb
 	.loc 1 1771
-	mr %r10, %r12
+	mr %r31, %r8
 # i1 = 6
 	.loc 1 1772
-	mr %r28, %r31
-	li %r9, 6
+	li %r30, 6
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop33:
 # (int64) x0 = mem16[qa]
 	.loc 1 1774
-	lha %r3, 0(%r12)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 96]
 	.loc 1 1775
-	lha %r4, 96(%r12)
+	lha %r5, 96(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 1776
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r12)
 # (int64) x3 = mem16[qc + 96]
 	.loc 1 1777
-	lha %r6, 96(%r8)
+	lha %r7, 96(%r12)
 # mem16[qd] = x0
 	.loc 1 1778
-	sth %r3, 0(%r31)
+	sth %r4, 0(%r31)
 # mem16[qd + 288] = x3
 	.loc 1 1779
-	sth %r6, 288(%r31)
+	sth %r7, 288(%r31)
 # x4 = x1 - x2
 	.loc 1 1780
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 1781
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r11)
 # x5 = x5 - x0
 	.loc 1 1782
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1783
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 96] = x5
 	.loc 1 1784
-	sth %r5, 96(%r31)
+	sth %r6, 96(%r31)
 # (int64) x5 = mem16[qb + 96]
 	.loc 1 1785
-	lha %r3, 96(%r7)
+	lha %r4, 96(%r11)
 # x5 = x5 - x3
 	.loc 1 1786
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1787
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 192] = x5
 	.loc 1 1788
-	sth %r3, 192(%r31)
+	sth %r4, 192(%r31)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1789
-	lha %r3, 2(%r12)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 98]
 	.loc 1 1790
-	lha %r4, 98(%r12)
+	lha %r5, 98(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 1791
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r12)
 # (int64) x3 = mem16[qc + 98]
 	.loc 1 1792
-	lha %r6, 98(%r8)
+	lha %r7, 98(%r12)
 # mem16[qd + 2] = x0
 	.loc 1 1793
-	sth %r3, 2(%r31)
+	sth %r4, 2(%r31)
 # mem16[qd + 290] = x3
 	.loc 1 1794
-	sth %r6, 290(%r31)
+	sth %r7, 290(%r31)
 # x4 = x1 - x2
 	.loc 1 1795
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 1796
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r11)
 # x5 = x5 - x0
 	.loc 1 1797
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1798
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 98] = x5
 	.loc 1 1799
-	sth %r5, 98(%r31)
+	sth %r6, 98(%r31)
 # (int64) x5 = mem16[qb + 98]
 	.loc 1 1800
-	lha %r3, 98(%r7)
+	lha %r4, 98(%r11)
 # x5 = x5 - x3
 	.loc 1 1801
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1802
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 194] = x5
 	.loc 1 1803
-	sth %r3, 194(%r31)
+	sth %r4, 194(%r31)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1804
-	lha %r3, 4(%r12)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 100]
 	.loc 1 1805
-	lha %r4, 100(%r12)
+	lha %r5, 100(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 1806
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r12)
 # (int64) x3 = mem16[qc + 100]
 	.loc 1 1807
-	lha %r6, 100(%r8)
+	lha %r7, 100(%r12)
 # mem16[qd + 4] = x0
 	.loc 1 1808
-	sth %r3, 4(%r31)
+	sth %r4, 4(%r31)
 # mem16[qd + 292] = x3
 	.loc 1 1809
-	sth %r6, 292(%r31)
+	sth %r7, 292(%r31)
 # x4 = x1 - x2
 	.loc 1 1810
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 1811
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r11)
 # x5 = x5 - x0
 	.loc 1 1812
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1813
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 100] = x5
 	.loc 1 1814
-	sth %r5, 100(%r31)
+	sth %r6, 100(%r31)
 # (int64) x5 = mem16[qb + 100]
 	.loc 1 1815
-	lha %r3, 100(%r7)
+	lha %r4, 100(%r11)
 # x5 = x5 - x3
 	.loc 1 1816
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1817
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 196] = x5
 	.loc 1 1818
-	sth %r3, 196(%r31)
+	sth %r4, 196(%r31)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1819
-	lha %r3, 6(%r12)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 102]
 	.loc 1 1820
-	lha %r4, 102(%r12)
+	lha %r5, 102(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 1821
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r12)
 # (int64) x3 = mem16[qc + 102]
 	.loc 1 1822
-	lha %r6, 102(%r8)
+	lha %r7, 102(%r12)
 # mem16[qd + 6] = x0
 	.loc 1 1823
-	sth %r3, 6(%r31)
+	sth %r4, 6(%r31)
 # mem16[qd + 294] = x3
 	.loc 1 1824
-	sth %r6, 294(%r31)
+	sth %r7, 294(%r31)
 # x4 = x1 - x2
 	.loc 1 1825
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 1826
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r11)
 # x5 = x5 - x0
 	.loc 1 1827
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1828
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 102] = x5
 	.loc 1 1829
-	sth %r5, 102(%r31)
+	sth %r6, 102(%r31)
 # (int64) x5 = mem16[qb + 102]
 	.loc 1 1830
-	lha %r3, 102(%r7)
+	lha %r4, 102(%r11)
 # x5 = x5 - x3
 	.loc 1 1831
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1832
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 198] = x5
 	.loc 1 1833
-	sth %r3, 198(%r31)
+	sth %r4, 198(%r31)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1834
-	lha %r3, 8(%r12)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 104]
 	.loc 1 1835
-	lha %r4, 104(%r12)
+	lha %r5, 104(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 1836
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r12)
 # (int64) x3 = mem16[qc + 104]
 	.loc 1 1837
-	lha %r6, 104(%r8)
+	lha %r7, 104(%r12)
 # mem16[qd + 8] = x0
 	.loc 1 1838
-	sth %r3, 8(%r31)
+	sth %r4, 8(%r31)
 # mem16[qd + 296] = x3
 	.loc 1 1839
-	sth %r6, 296(%r31)
+	sth %r7, 296(%r31)
 # x4 = x1 - x2
 	.loc 1 1840
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 1841
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r11)
 # x5 = x5 - x0
 	.loc 1 1842
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1843
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 104] = x5
 	.loc 1 1844
-	sth %r5, 104(%r31)
+	sth %r6, 104(%r31)
 # (int64) x5 = mem16[qb + 104]
 	.loc 1 1845
-	lha %r3, 104(%r7)
+	lha %r4, 104(%r11)
 # x5 = x5 - x3
 	.loc 1 1846
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1847
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 200] = x5
 	.loc 1 1848
-	sth %r3, 200(%r31)
+	sth %r4, 200(%r31)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1849
-	lha %r3, 10(%r12)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 106]
 	.loc 1 1850
-	lha %r4, 106(%r12)
+	lha %r5, 106(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 1851
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r12)
 # (int64) x3 = mem16[qc + 106]
 	.loc 1 1852
-	lha %r6, 106(%r8)
+	lha %r7, 106(%r12)
 # mem16[qd + 10] = x0
 	.loc 1 1853
-	sth %r3, 10(%r31)
+	sth %r4, 10(%r31)
 # mem16[qd + 298] = x3
 	.loc 1 1854
-	sth %r6, 298(%r31)
+	sth %r7, 298(%r31)
 # x4 = x1 - x2
 	.loc 1 1855
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 1856
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r11)
 # x5 = x5 - x0
 	.loc 1 1857
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1858
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 106] = x5
 	.loc 1 1859
-	sth %r5, 106(%r31)
+	sth %r6, 106(%r31)
 # (int64) x5 = mem16[qb + 106]
 	.loc 1 1860
-	lha %r3, 106(%r7)
+	lha %r4, 106(%r11)
 # x5 = x5 - x3
 	.loc 1 1861
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1862
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 202] = x5
 	.loc 1 1863
-	sth %r3, 202(%r31)
+	sth %r4, 202(%r31)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1864
-	lha %r3, 12(%r12)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 108]
 	.loc 1 1865
-	lha %r4, 108(%r12)
+	lha %r5, 108(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 1866
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r12)
 # (int64) x3 = mem16[qc + 108]
 	.loc 1 1867
-	lha %r6, 108(%r8)
+	lha %r7, 108(%r12)
 # mem16[qd + 12] = x0
 	.loc 1 1868
-	sth %r3, 12(%r31)
+	sth %r4, 12(%r31)
 # mem16[qd + 300] = x3
 	.loc 1 1869
-	sth %r6, 300(%r31)
+	sth %r7, 300(%r31)
 # x4 = x1 - x2
 	.loc 1 1870
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 1871
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r11)
 # x5 = x5 - x0
 	.loc 1 1872
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1873
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 108] = x5
 	.loc 1 1874
-	sth %r5, 108(%r31)
+	sth %r6, 108(%r31)
 # (int64) x5 = mem16[qb + 108]
 	.loc 1 1875
-	lha %r3, 108(%r7)
+	lha %r4, 108(%r11)
 # x5 = x5 - x3
 	.loc 1 1876
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1877
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 204] = x5
 	.loc 1 1878
-	sth %r3, 204(%r31)
+	sth %r4, 204(%r31)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 1879
-	lha %r3, 14(%r12)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 110]
 	.loc 1 1880
-	lha %r4, 110(%r12)
+	lha %r5, 110(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 1881
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r12)
 # (int64) x3 = mem16[qc + 110]
 	.loc 1 1882
-	lha %r6, 110(%r8)
+	lha %r7, 110(%r12)
 # mem16[qd + 14] = x0
 	.loc 1 1883
-	sth %r3, 14(%r31)
+	sth %r4, 14(%r31)
 # mem16[qd + 302] = x3
 	.loc 1 1884
-	sth %r6, 302(%r31)
+	sth %r7, 302(%r31)
 # x4 = x1 - x2
 	.loc 1 1885
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 1886
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r11)
 # x5 = x5 - x0
 	.loc 1 1887
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1888
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 110] = x5
 	.loc 1 1889
-	sth %r5, 110(%r31)
+	sth %r6, 110(%r31)
 # (int64) x5 = mem16[qb + 110]
 	.loc 1 1890
-	lha %r3, 110(%r7)
+	lha %r4, 110(%r11)
 # x5 = x5 - x3
 	.loc 1 1891
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1892
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 206] = x5
 	.loc 1 1893
-	sth %r3, 206(%r31)
+	sth %r4, 206(%r31)
 # qa = qa + 16
 	.loc 1 1894
-	addi %r12, %r12, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 1895
-	addi %r7, %r7, 16
+	addi %r11, %r11, 16
 # qc = qc + 16
 	.loc 1 1896
-	addi %r8, %r8, 16
+	addi %r12, %r12, 16
 # qd = qd + 16
 	.loc 1 1897
 	addi %r31, %r31, 16
 # i1 = i1 - 1
 	.loc 1 1898
-	addi %r9, %r9, -1
+	addi %r30, %r30, -1
 # =? i1 - 0
 	.loc 1 1899
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r30, 0
 # goto loop33 if !=
 	.loc 1 1900
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop33
 # pa = pa + 576
 	.loc 1 1901
-	mr %r12, %r10
-	addi %r12, %r12, 576
+	addi %r29, %r29, 576
 # pb = pb + 384
 	.loc 1 1902
-	mr %r31, %r28
-	addi %r31, %r31, 384
+	addi %r8, %r8, 384
 # i0 = i0 - 1
 	.loc 1 1903
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r10, %r10, -1
 # =? i0 - 0
 	.loc 1 1904
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r10, 0
 # goto loop32 if !=
 	.loc 1 1905
-	mr %r3, %r29
-	mr %r7, %r30
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop32
 # pa = 116824
 	.loc 1 1906
@@ -5790,437 +5632,429 @@ qhasm_kernel_core_mult3sntrup761_ppc64_mul:
 	ori %r4, %r4, 51288
 # pa = w + pa
 	.loc 1 1907
-	add %r31, %r7, %r4
+	add %r8, %r9, %r4
 # pb = w + 3072
 	.loc 1 1908
-	addi %r12, %r7, 3072
+	addi %r10, %r9, 3072
 # i0 = 9
 	.loc 1 1909
-	li %r4, 9
+	li %r11, 9
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop34:
 # qa = pa
 	.loc 1 1911
-	mr %r11, %r4
-	mr %r30, %r7
-	mr %r29, %r3
+	mr %r28, %r8
 # qb = pa + 384
 	.loc 1 1912
-	addi %r7, %r31, 384
+	addi %r12, %r8, 384
 # qc = pa + 768
 	.loc 1 1913
-	addi %r8, %r31, 768
+	addi %r31, %r8, 768
 # qd = pb
 	.loc 1 1914
-	mr %r10, %r31
+	mr %r30, %r10
 # i1 = 12
 	.loc 1 1915
-	mr %r28, %r12
-	li %r9, 12
+	li %r29, 12
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop35:
 # (int64) x0 = mem16[qa]
 	.loc 1 1917
-	lha %r3, 0(%r31)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 192]
 	.loc 1 1918
-	lha %r4, 192(%r31)
+	lha %r5, 192(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 1919
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r31)
 # (int64) x3 = mem16[qc + 192]
 	.loc 1 1920
-	lha %r6, 192(%r8)
+	lha %r7, 192(%r31)
 # mem16[qd] = x0
 	.loc 1 1921
-	sth %r3, 0(%r12)
+	sth %r4, 0(%r30)
 # mem16[qd + 576] = x3
 	.loc 1 1922
-	sth %r6, 576(%r12)
+	sth %r7, 576(%r30)
 # x4 = x1 - x2
 	.loc 1 1923
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 1924
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r12)
 # x5 = x5 - x0
 	.loc 1 1925
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1926
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 192] = x5
 	.loc 1 1927
-	sth %r5, 192(%r12)
+	sth %r6, 192(%r30)
 # (int64) x5 = mem16[qb + 192]
 	.loc 1 1928
-	lha %r3, 192(%r7)
+	lha %r4, 192(%r12)
 # x5 = x5 - x3
 	.loc 1 1929
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1930
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 384] = x5
 	.loc 1 1931
-	sth %r3, 384(%r12)
+	sth %r4, 384(%r30)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1932
-	lha %r3, 2(%r31)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 194]
 	.loc 1 1933
-	lha %r4, 194(%r31)
+	lha %r5, 194(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 1934
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r31)
 # (int64) x3 = mem16[qc + 194]
 	.loc 1 1935
-	lha %r6, 194(%r8)
+	lha %r7, 194(%r31)
 # mem16[qd + 2] = x0
 	.loc 1 1936
-	sth %r3, 2(%r12)
+	sth %r4, 2(%r30)
 # mem16[qd + 578] = x3
 	.loc 1 1937
-	sth %r6, 578(%r12)
+	sth %r7, 578(%r30)
 # x4 = x1 - x2
 	.loc 1 1938
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 1939
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r12)
 # x5 = x5 - x0
 	.loc 1 1940
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1941
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 194] = x5
 	.loc 1 1942
-	sth %r5, 194(%r12)
+	sth %r6, 194(%r30)
 # (int64) x5 = mem16[qb + 194]
 	.loc 1 1943
-	lha %r3, 194(%r7)
+	lha %r4, 194(%r12)
 # x5 = x5 - x3
 	.loc 1 1944
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1945
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 386] = x5
 	.loc 1 1946
-	sth %r3, 386(%r12)
+	sth %r4, 386(%r30)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1947
-	lha %r3, 4(%r31)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 196]
 	.loc 1 1948
-	lha %r4, 196(%r31)
+	lha %r5, 196(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 1949
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r31)
 # (int64) x3 = mem16[qc + 196]
 	.loc 1 1950
-	lha %r6, 196(%r8)
+	lha %r7, 196(%r31)
 # mem16[qd + 4] = x0
 	.loc 1 1951
-	sth %r3, 4(%r12)
+	sth %r4, 4(%r30)
 # mem16[qd + 580] = x3
 	.loc 1 1952
-	sth %r6, 580(%r12)
+	sth %r7, 580(%r30)
 # x4 = x1 - x2
 	.loc 1 1953
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 1954
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r12)
 # x5 = x5 - x0
 	.loc 1 1955
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1956
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 196] = x5
 	.loc 1 1957
-	sth %r5, 196(%r12)
+	sth %r6, 196(%r30)
 # (int64) x5 = mem16[qb + 196]
 	.loc 1 1958
-	lha %r3, 196(%r7)
+	lha %r4, 196(%r12)
 # x5 = x5 - x3
 	.loc 1 1959
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1960
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 388] = x5
 	.loc 1 1961
-	sth %r3, 388(%r12)
+	sth %r4, 388(%r30)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1962
-	lha %r3, 6(%r31)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 198]
 	.loc 1 1963
-	lha %r4, 198(%r31)
+	lha %r5, 198(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 1964
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r31)
 # (int64) x3 = mem16[qc + 198]
 	.loc 1 1965
-	lha %r6, 198(%r8)
+	lha %r7, 198(%r31)
 # mem16[qd + 6] = x0
 	.loc 1 1966
-	sth %r3, 6(%r12)
+	sth %r4, 6(%r30)
 # mem16[qd + 582] = x3
 	.loc 1 1967
-	sth %r6, 582(%r12)
+	sth %r7, 582(%r30)
 # x4 = x1 - x2
 	.loc 1 1968
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 1969
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r12)
 # x5 = x5 - x0
 	.loc 1 1970
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1971
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 198] = x5
 	.loc 1 1972
-	sth %r5, 198(%r12)
+	sth %r6, 198(%r30)
 # (int64) x5 = mem16[qb + 198]
 	.loc 1 1973
-	lha %r3, 198(%r7)
+	lha %r4, 198(%r12)
 # x5 = x5 - x3
 	.loc 1 1974
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1975
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 390] = x5
 	.loc 1 1976
-	sth %r3, 390(%r12)
+	sth %r4, 390(%r30)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1977
-	lha %r3, 8(%r31)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 200]
 	.loc 1 1978
-	lha %r4, 200(%r31)
+	lha %r5, 200(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 1979
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r31)
 # (int64) x3 = mem16[qc + 200]
 	.loc 1 1980
-	lha %r6, 200(%r8)
+	lha %r7, 200(%r31)
 # mem16[qd + 8] = x0
 	.loc 1 1981
-	sth %r3, 8(%r12)
+	sth %r4, 8(%r30)
 # mem16[qd + 584] = x3
 	.loc 1 1982
-	sth %r6, 584(%r12)
+	sth %r7, 584(%r30)
 # x4 = x1 - x2
 	.loc 1 1983
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 1984
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r12)
 # x5 = x5 - x0
 	.loc 1 1985
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1986
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 200] = x5
 	.loc 1 1987
-	sth %r5, 200(%r12)
+	sth %r6, 200(%r30)
 # (int64) x5 = mem16[qb + 200]
 	.loc 1 1988
-	lha %r3, 200(%r7)
+	lha %r4, 200(%r12)
 # x5 = x5 - x3
 	.loc 1 1989
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1990
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 392] = x5
 	.loc 1 1991
-	sth %r3, 392(%r12)
+	sth %r4, 392(%r30)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1992
-	lha %r3, 10(%r31)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 202]
 	.loc 1 1993
-	lha %r4, 202(%r31)
+	lha %r5, 202(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 1994
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r31)
 # (int64) x3 = mem16[qc + 202]
 	.loc 1 1995
-	lha %r6, 202(%r8)
+	lha %r7, 202(%r31)
 # mem16[qd + 10] = x0
 	.loc 1 1996
-	sth %r3, 10(%r12)
+	sth %r4, 10(%r30)
 # mem16[qd + 586] = x3
 	.loc 1 1997
-	sth %r6, 586(%r12)
+	sth %r7, 586(%r30)
 # x4 = x1 - x2
 	.loc 1 1998
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 1999
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r12)
 # x5 = x5 - x0
 	.loc 1 2000
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2001
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 202] = x5
 	.loc 1 2002
-	sth %r5, 202(%r12)
+	sth %r6, 202(%r30)
 # (int64) x5 = mem16[qb + 202]
 	.loc 1 2003
-	lha %r3, 202(%r7)
+	lha %r4, 202(%r12)
 # x5 = x5 - x3
 	.loc 1 2004
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2005
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 394] = x5
 	.loc 1 2006
-	sth %r3, 394(%r12)
+	sth %r4, 394(%r30)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 2007
-	lha %r3, 12(%r31)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 204]
 	.loc 1 2008
-	lha %r4, 204(%r31)
+	lha %r5, 204(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 2009
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r31)
 # (int64) x3 = mem16[qc + 204]
 	.loc 1 2010
-	lha %r6, 204(%r8)
+	lha %r7, 204(%r31)
 # mem16[qd + 12] = x0
 	.loc 1 2011
-	sth %r3, 12(%r12)
+	sth %r4, 12(%r30)
 # mem16[qd + 588] = x3
 	.loc 1 2012
-	sth %r6, 588(%r12)
+	sth %r7, 588(%r30)
 # x4 = x1 - x2
 	.loc 1 2013
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 2014
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r12)
 # x5 = x5 - x0
 	.loc 1 2015
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2016
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 204] = x5
 	.loc 1 2017
-	sth %r5, 204(%r12)
+	sth %r6, 204(%r30)
 # (int64) x5 = mem16[qb + 204]
 	.loc 1 2018
-	lha %r3, 204(%r7)
+	lha %r4, 204(%r12)
 # x5 = x5 - x3
 	.loc 1 2019
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2020
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 396] = x5
 	.loc 1 2021
-	sth %r3, 396(%r12)
+	sth %r4, 396(%r30)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 2022
-	lha %r3, 14(%r31)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 206]
 	.loc 1 2023
-	lha %r4, 206(%r31)
+	lha %r5, 206(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 2024
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r31)
 # (int64) x3 = mem16[qc + 206]
 	.loc 1 2025
-	lha %r6, 206(%r8)
+	lha %r7, 206(%r31)
 # mem16[qd + 14] = x0
 	.loc 1 2026
-	sth %r3, 14(%r12)
+	sth %r4, 14(%r30)
 # mem16[qd + 590] = x3
 	.loc 1 2027
-	sth %r6, 590(%r12)
+	sth %r7, 590(%r30)
 # x4 = x1 - x2
 	.loc 1 2028
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 2029
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r12)
 # x5 = x5 - x0
 	.loc 1 2030
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2031
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 206] = x5
 	.loc 1 2032
-	sth %r5, 206(%r12)
+	sth %r6, 206(%r30)
 # (int64) x5 = mem16[qb + 206]
 	.loc 1 2033
-	lha %r3, 206(%r7)
+	lha %r4, 206(%r12)
 # x5 = x5 - x3
 	.loc 1 2034
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2035
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 398] = x5
 	.loc 1 2036
-	sth %r3, 398(%r12)
+	sth %r4, 398(%r30)
 # qa = qa + 16
 	.loc 1 2037
-	addi %r31, %r31, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 2038
-	addi %r7, %r7, 16
+	addi %r12, %r12, 16
 # qc = qc + 16
 	.loc 1 2039
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qd = qd + 16
 	.loc 1 2040
-	addi %r12, %r12, 16
+	addi %r30, %r30, 16
 # i1 = i1 - 1
 	.loc 1 2041
-	addi %r9, %r9, -1
+	addi %r29, %r29, -1
 # =? i1 - 0
 	.loc 1 2042
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r29, 0
 # goto loop35 if !=
 	.loc 1 2043
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop35
 # pa = pa + 1152
 	.loc 1 2044
-	mr %r31, %r10
-	addi %r31, %r31, 1152
+	addi %r8, %r8, 1152
 # pb = pb + 768
 	.loc 1 2045
-	mr %r12, %r28
-	addi %r12, %r12, 768
+	addi %r10, %r10, 768
 # i0 = i0 - 1
 	.loc 1 2046
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i0 - 0
 	.loc 1 2047
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r11, 0
 # goto loop34 if !=
 	.loc 1 2048
-	mr %r3, %r29
-	mr %r7, %r30
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop34
 # pa = w + 3072
 	.loc 1 2049
-	addi %r12, %r7, 3072
+	addi %r29, %r9, 3072
 # pb = 116824
 	.loc 1 2050
 	li %r4, 0
@@ -6228,1311 +6062,1286 @@ qhasm_kernel_core_mult3sntrup761_ppc64_mul:
 	ori %r4, %r4, 51288
 # pb = w + pb
 	.loc 1 2051
-	add %r31, %r7, %r4
+	add %r8, %r9, %r4
 # i0 = 3
 	.loc 1 2052
-	li %r4, 3
+	li %r10, 3
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop36:
 # qa = pa
 	.loc 1 2054
-	mr %r11, %r4
-	mr %r30, %r7
-	mr %r29, %r3
+	mr %r28, %r29
 # qb = pa + 768
 	.loc 1 2055
-	addi %r7, %r12, 768
+	addi %r11, %r29, 768
 # qc = pa + 1536
 	.loc 1 2056
-	addi %r8, %r12, 1536
+	addi %r12, %r29, 1536
 # qd = pb
 	.loc 1 2057
-	mr %r10, %r12
+	mr %r31, %r8
 # i1 = 24
 	.loc 1 2058
-	mr %r28, %r31
-	li %r9, 24
+	li %r30, 24
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop37:
 # (int64) x0 = mem16[qa]
 	.loc 1 2060
-	lha %r3, 0(%r12)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 384]
 	.loc 1 2061
-	lha %r4, 384(%r12)
+	lha %r5, 384(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 2062
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r12)
 # (int64) x3 = mem16[qc + 384]
 	.loc 1 2063
-	lha %r6, 384(%r8)
+	lha %r7, 384(%r12)
 # mem16[qd] = x0
 	.loc 1 2064
-	sth %r3, 0(%r31)
+	sth %r4, 0(%r31)
 # mem16[qd + 1152] = x3
 	.loc 1 2065
-	sth %r6, 1152(%r31)
+	sth %r7, 1152(%r31)
 # x4 = x1 - x2
 	.loc 1 2066
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 2067
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r11)
 # x5 = x5 - x0
 	.loc 1 2068
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2069
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 384] = x5
 	.loc 1 2070
-	sth %r5, 384(%r31)
+	sth %r6, 384(%r31)
 # (int64) x5 = mem16[qb + 384]
 	.loc 1 2071
-	lha %r3, 384(%r7)
+	lha %r4, 384(%r11)
 # x5 = x5 - x3
 	.loc 1 2072
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2073
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 768] = x5
 	.loc 1 2074
-	sth %r3, 768(%r31)
+	sth %r4, 768(%r31)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 2075
-	lha %r3, 2(%r12)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 386]
 	.loc 1 2076
-	lha %r4, 386(%r12)
+	lha %r5, 386(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 2077
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r12)
 # (int64) x3 = mem16[qc + 386]
 	.loc 1 2078
-	lha %r6, 386(%r8)
+	lha %r7, 386(%r12)
 # mem16[qd + 2] = x0
 	.loc 1 2079
-	sth %r3, 2(%r31)
+	sth %r4, 2(%r31)
 # mem16[qd + 1154] = x3
 	.loc 1 2080
-	sth %r6, 1154(%r31)
+	sth %r7, 1154(%r31)
 # x4 = x1 - x2
 	.loc 1 2081
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 2082
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r11)
 # x5 = x5 - x0
 	.loc 1 2083
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2084
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 386] = x5
 	.loc 1 2085
-	sth %r5, 386(%r31)
+	sth %r6, 386(%r31)
 # (int64) x5 = mem16[qb + 386]
 	.loc 1 2086
-	lha %r3, 386(%r7)
+	lha %r4, 386(%r11)
 # x5 = x5 - x3
 	.loc 1 2087
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2088
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 770] = x5
 	.loc 1 2089
-	sth %r3, 770(%r31)
+	sth %r4, 770(%r31)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 2090
-	lha %r3, 4(%r12)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 388]
 	.loc 1 2091
-	lha %r4, 388(%r12)
+	lha %r5, 388(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 2092
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r12)
 # (int64) x3 = mem16[qc + 388]
 	.loc 1 2093
-	lha %r6, 388(%r8)
+	lha %r7, 388(%r12)
 # mem16[qd + 4] = x0
 	.loc 1 2094
-	sth %r3, 4(%r31)
+	sth %r4, 4(%r31)
 # mem16[qd + 1156] = x3
 	.loc 1 2095
-	sth %r6, 1156(%r31)
+	sth %r7, 1156(%r31)
 # x4 = x1 - x2
 	.loc 1 2096
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 2097
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r11)
 # x5 = x5 - x0
 	.loc 1 2098
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2099
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 388] = x5
 	.loc 1 2100
-	sth %r5, 388(%r31)
+	sth %r6, 388(%r31)
 # (int64) x5 = mem16[qb + 388]
 	.loc 1 2101
-	lha %r3, 388(%r7)
+	lha %r4, 388(%r11)
 # x5 = x5 - x3
 	.loc 1 2102
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2103
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 772] = x5
 	.loc 1 2104
-	sth %r3, 772(%r31)
+	sth %r4, 772(%r31)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 2105
-	lha %r3, 6(%r12)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 390]
 	.loc 1 2106
-	lha %r4, 390(%r12)
+	lha %r5, 390(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 2107
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r12)
 # (int64) x3 = mem16[qc + 390]
 	.loc 1 2108
-	lha %r6, 390(%r8)
+	lha %r7, 390(%r12)
 # mem16[qd + 6] = x0
 	.loc 1 2109
-	sth %r3, 6(%r31)
+	sth %r4, 6(%r31)
 # mem16[qd + 1158] = x3
 	.loc 1 2110
-	sth %r6, 1158(%r31)
+	sth %r7, 1158(%r31)
 # x4 = x1 - x2
 	.loc 1 2111
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 2112
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r11)
 # x5 = x5 - x0
 	.loc 1 2113
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2114
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 390] = x5
 	.loc 1 2115
-	sth %r5, 390(%r31)
+	sth %r6, 390(%r31)
 # (int64) x5 = mem16[qb + 390]
 	.loc 1 2116
-	lha %r3, 390(%r7)
+	lha %r4, 390(%r11)
 # x5 = x5 - x3
 	.loc 1 2117
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2118
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 774] = x5
 	.loc 1 2119
-	sth %r3, 774(%r31)
+	sth %r4, 774(%r31)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 2120
-	lha %r3, 8(%r12)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 392]
 	.loc 1 2121
-	lha %r4, 392(%r12)
+	lha %r5, 392(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 2122
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r12)
 # (int64) x3 = mem16[qc + 392]
 	.loc 1 2123
-	lha %r6, 392(%r8)
+	lha %r7, 392(%r12)
 # mem16[qd + 8] = x0
 	.loc 1 2124
-	sth %r3, 8(%r31)
+	sth %r4, 8(%r31)
 # mem16[qd + 1160] = x3
 	.loc 1 2125
-	sth %r6, 1160(%r31)
+	sth %r7, 1160(%r31)
 # x4 = x1 - x2
 	.loc 1 2126
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 2127
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r11)
 # x5 = x5 - x0
 	.loc 1 2128
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2129
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 392] = x5
 	.loc 1 2130
-	sth %r5, 392(%r31)
+	sth %r6, 392(%r31)
 # (int64) x5 = mem16[qb + 392]
 	.loc 1 2131
-	lha %r3, 392(%r7)
+	lha %r4, 392(%r11)
 # x5 = x5 - x3
 	.loc 1 2132
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2133
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 776] = x5
 	.loc 1 2134
-	sth %r3, 776(%r31)
+	sth %r4, 776(%r31)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 2135
-	lha %r3, 10(%r12)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 394]
 	.loc 1 2136
-	lha %r4, 394(%r12)
+	lha %r5, 394(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 2137
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r12)
 # (int64) x3 = mem16[qc + 394]
 	.loc 1 2138
-	lha %r6, 394(%r8)
+	lha %r7, 394(%r12)
 # mem16[qd + 10] = x0
 	.loc 1 2139
-	sth %r3, 10(%r31)
+	sth %r4, 10(%r31)
 # mem16[qd + 1162] = x3
 	.loc 1 2140
-	sth %r6, 1162(%r31)
+	sth %r7, 1162(%r31)
 # x4 = x1 - x2
 	.loc 1 2141
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 2142
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r11)
 # x5 = x5 - x0
 	.loc 1 2143
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2144
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 394] = x5
 	.loc 1 2145
-	sth %r5, 394(%r31)
+	sth %r6, 394(%r31)
 # (int64) x5 = mem16[qb + 394]
 	.loc 1 2146
-	lha %r3, 394(%r7)
+	lha %r4, 394(%r11)
 # x5 = x5 - x3
 	.loc 1 2147
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2148
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 778] = x5
 	.loc 1 2149
-	sth %r3, 778(%r31)
+	sth %r4, 778(%r31)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 2150
-	lha %r3, 12(%r12)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 396]
 	.loc 1 2151
-	lha %r4, 396(%r12)
+	lha %r5, 396(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 2152
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r12)
 # (int64) x3 = mem16[qc + 396]
 	.loc 1 2153
-	lha %r6, 396(%r8)
+	lha %r7, 396(%r12)
 # mem16[qd + 12] = x0
 	.loc 1 2154
-	sth %r3, 12(%r31)
+	sth %r4, 12(%r31)
 # mem16[qd + 1164] = x3
 	.loc 1 2155
-	sth %r6, 1164(%r31)
+	sth %r7, 1164(%r31)
 # x4 = x1 - x2
 	.loc 1 2156
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 2157
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r11)
 # x5 = x5 - x0
 	.loc 1 2158
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2159
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 396] = x5
 	.loc 1 2160
-	sth %r5, 396(%r31)
+	sth %r6, 396(%r31)
 # (int64) x5 = mem16[qb + 396]
 	.loc 1 2161
-	lha %r3, 396(%r7)
+	lha %r4, 396(%r11)
 # x5 = x5 - x3
 	.loc 1 2162
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2163
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 780] = x5
 	.loc 1 2164
-	sth %r3, 780(%r31)
+	sth %r4, 780(%r31)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 2165
-	lha %r3, 14(%r12)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 398]
 	.loc 1 2166
-	lha %r4, 398(%r12)
+	lha %r5, 398(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 2167
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r12)
 # (int64) x3 = mem16[qc + 398]
 	.loc 1 2168
-	lha %r6, 398(%r8)
+	lha %r7, 398(%r12)
 # mem16[qd + 14] = x0
 	.loc 1 2169
-	sth %r3, 14(%r31)
+	sth %r4, 14(%r31)
 # mem16[qd + 1166] = x3
 	.loc 1 2170
-	sth %r6, 1166(%r31)
+	sth %r7, 1166(%r31)
 # x4 = x1 - x2
 	.loc 1 2171
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 2172
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r11)
 # x5 = x5 - x0
 	.loc 1 2173
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2174
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 398] = x5
 	.loc 1 2175
-	sth %r5, 398(%r31)
+	sth %r6, 398(%r31)
 # (int64) x5 = mem16[qb + 398]
 	.loc 1 2176
-	lha %r3, 398(%r7)
+	lha %r4, 398(%r11)
 # x5 = x5 - x3
 	.loc 1 2177
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2178
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 782] = x5
 	.loc 1 2179
-	sth %r3, 782(%r31)
+	sth %r4, 782(%r31)
 # qa = qa + 16
 	.loc 1 2180
-	addi %r12, %r12, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 2181
-	addi %r7, %r7, 16
+	addi %r11, %r11, 16
 # qc = qc + 16
 	.loc 1 2182
-	addi %r8, %r8, 16
+	addi %r12, %r12, 16
 # qd = qd + 16
 	.loc 1 2183
 	addi %r31, %r31, 16
 # i1 = i1 - 1
 	.loc 1 2184
-	addi %r9, %r9, -1
+	addi %r30, %r30, -1
 # =? i1 - 0
 	.loc 1 2185
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r30, 0
 # goto loop37 if !=
 	.loc 1 2186
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop37
 # pa = pa + 2304
 	.loc 1 2187
-	mr %r12, %r10
-	addi %r12, %r12, 2304
+	addi %r29, %r29, 2304
 # pb = pb + 1536
 	.loc 1 2188
-	mr %r31, %r28
-	addi %r31, %r31, 1536
+	addi %r8, %r8, 1536
 # i0 = i0 - 1
 	.loc 1 2189
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r10, %r10, -1
 # =? i0 - 0
 	.loc 1 2190
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r10, 0
 # goto loop36 if !=
 	.loc 1 2191
-	mr %r3, %r29
-	mr %r7, %r30
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop36
 # pa = 116824
 	.loc 1 2192
-	mr %r8, %r3
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 51288
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 51288
 # pa = w + pa
 	.loc 1 2193
-	add %r3, %r7, %r3
+	add %r8, %r9, %r4
 # pb = w + 3072
 	.loc 1 2194
-	addi %r6, %r7, 3072
-# qa = pa
-	.loc 1 2195
-	mr %r9, %r7
+	addi %r12, %r9, 3072
 # qb = pa + 1536
 	.loc 1 2196
-	addi %r4, %r3, 1536
+	addi %r10, %r8, 1536
 # qc = pa + 3072
 	.loc 1 2197
-	addi %r5, %r3, 3072
+	addi %r11, %r8, 3072
 # i1 = 48
 	.loc 1 2199
-	li %r7, 48
-	mr %r10, %r3
-	mr %r11, %r4
-	mr %r12, %r5
-	mr %r31, %r6
+	li %r31, 48
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop38:
 # (int64) x0 = mem16[qa]
 	.loc 1 2201
-	lha %r3, 0(%r10)
+	lha %r4, 0(%r8)
 # (int64) x1 = mem16[qa + 768]
 	.loc 1 2202
-	lha %r4, 768(%r10)
+	lha %r5, 768(%r8)
 # (int64) x2 = mem16[qc]
 	.loc 1 2203
-	lha %r5, 0(%r12)
+	lha %r6, 0(%r11)
 # (int64) x3 = mem16[qc + 768]
 	.loc 1 2204
-	lha %r6, 768(%r12)
+	lha %r7, 768(%r11)
 # mem16[qd] = x0
 	.loc 1 2205
-	sth %r3, 0(%r31)
+	sth %r4, 0(%r12)
 # mem16[qd + 2304] = x3
 	.loc 1 2206
-	sth %r6, 2304(%r31)
+	sth %r7, 2304(%r12)
 # x4 = x1 - x2
 	.loc 1 2207
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 2208
-	lha %r5, 0(%r11)
+	lha %r6, 0(%r10)
 # x5 = x5 - x0
 	.loc 1 2209
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2210
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 768] = x5
 	.loc 1 2211
-	sth %r5, 768(%r31)
+	sth %r6, 768(%r12)
 # (int64) x5 = mem16[qb + 768]
 	.loc 1 2212
-	lha %r3, 768(%r11)
+	lha %r4, 768(%r10)
 # x5 = x5 - x3
 	.loc 1 2213
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2214
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1536] = x5
 	.loc 1 2215
-	sth %r3, 1536(%r31)
+	sth %r4, 1536(%r12)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 2216
-	lha %r3, 2(%r10)
+	lha %r4, 2(%r8)
 # (int64) x1 = mem16[qa + 770]
 	.loc 1 2217
-	lha %r4, 770(%r10)
+	lha %r5, 770(%r8)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 2218
-	lha %r5, 2(%r12)
+	lha %r6, 2(%r11)
 # (int64) x3 = mem16[qc + 770]
 	.loc 1 2219
-	lha %r6, 770(%r12)
+	lha %r7, 770(%r11)
 # mem16[qd + 2] = x0
 	.loc 1 2220
-	sth %r3, 2(%r31)
+	sth %r4, 2(%r12)
 # mem16[qd + 2306] = x3
 	.loc 1 2221
-	sth %r6, 2306(%r31)
+	sth %r7, 2306(%r12)
 # x4 = x1 - x2
 	.loc 1 2222
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 2223
-	lha %r5, 2(%r11)
+	lha %r6, 2(%r10)
 # x5 = x5 - x0
 	.loc 1 2224
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2225
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 770] = x5
 	.loc 1 2226
-	sth %r5, 770(%r31)
+	sth %r6, 770(%r12)
 # (int64) x5 = mem16[qb + 770]
 	.loc 1 2227
-	lha %r3, 770(%r11)
+	lha %r4, 770(%r10)
 # x5 = x5 - x3
 	.loc 1 2228
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2229
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1538] = x5
 	.loc 1 2230
-	sth %r3, 1538(%r31)
+	sth %r4, 1538(%r12)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 2231
-	lha %r3, 4(%r10)
+	lha %r4, 4(%r8)
 # (int64) x1 = mem16[qa + 772]
 	.loc 1 2232
-	lha %r4, 772(%r10)
+	lha %r5, 772(%r8)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 2233
-	lha %r5, 4(%r12)
+	lha %r6, 4(%r11)
 # (int64) x3 = mem16[qc + 772]
 	.loc 1 2234
-	lha %r6, 772(%r12)
+	lha %r7, 772(%r11)
 # mem16[qd + 4] = x0
 	.loc 1 2235
-	sth %r3, 4(%r31)
+	sth %r4, 4(%r12)
 # mem16[qd + 2308] = x3
 	.loc 1 2236
-	sth %r6, 2308(%r31)
+	sth %r7, 2308(%r12)
 # x4 = x1 - x2
 	.loc 1 2237
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 2238
-	lha %r5, 4(%r11)
+	lha %r6, 4(%r10)
 # x5 = x5 - x0
 	.loc 1 2239
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2240
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 772] = x5
 	.loc 1 2241
-	sth %r5, 772(%r31)
+	sth %r6, 772(%r12)
 # (int64) x5 = mem16[qb + 772]
 	.loc 1 2242
-	lha %r3, 772(%r11)
+	lha %r4, 772(%r10)
 # x5 = x5 - x3
 	.loc 1 2243
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2244
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1540] = x5
 	.loc 1 2245
-	sth %r3, 1540(%r31)
+	sth %r4, 1540(%r12)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 2246
-	lha %r3, 6(%r10)
+	lha %r4, 6(%r8)
 # (int64) x1 = mem16[qa + 774]
 	.loc 1 2247
-	lha %r4, 774(%r10)
+	lha %r5, 774(%r8)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 2248
-	lha %r5, 6(%r12)
+	lha %r6, 6(%r11)
 # (int64) x3 = mem16[qc + 774]
 	.loc 1 2249
-	lha %r6, 774(%r12)
+	lha %r7, 774(%r11)
 # mem16[qd + 6] = x0
 	.loc 1 2250
-	sth %r3, 6(%r31)
+	sth %r4, 6(%r12)
 # mem16[qd + 2310] = x3
 	.loc 1 2251
-	sth %r6, 2310(%r31)
+	sth %r7, 2310(%r12)
 # x4 = x1 - x2
 	.loc 1 2252
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 2253
-	lha %r5, 6(%r11)
+	lha %r6, 6(%r10)
 # x5 = x5 - x0
 	.loc 1 2254
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2255
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 774] = x5
 	.loc 1 2256
-	sth %r5, 774(%r31)
+	sth %r6, 774(%r12)
 # (int64) x5 = mem16[qb + 774]
 	.loc 1 2257
-	lha %r3, 774(%r11)
+	lha %r4, 774(%r10)
 # x5 = x5 - x3
 	.loc 1 2258
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2259
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1542] = x5
 	.loc 1 2260
-	sth %r3, 1542(%r31)
+	sth %r4, 1542(%r12)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 2261
-	lha %r3, 8(%r10)
+	lha %r4, 8(%r8)
 # (int64) x1 = mem16[qa + 776]
 	.loc 1 2262
-	lha %r4, 776(%r10)
+	lha %r5, 776(%r8)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 2263
-	lha %r5, 8(%r12)
+	lha %r6, 8(%r11)
 # (int64) x3 = mem16[qc + 776]
 	.loc 1 2264
-	lha %r6, 776(%r12)
+	lha %r7, 776(%r11)
 # mem16[qd + 8] = x0
 	.loc 1 2265
-	sth %r3, 8(%r31)
+	sth %r4, 8(%r12)
 # mem16[qd + 2312] = x3
 	.loc 1 2266
-	sth %r6, 2312(%r31)
+	sth %r7, 2312(%r12)
 # x4 = x1 - x2
 	.loc 1 2267
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 2268
-	lha %r5, 8(%r11)
+	lha %r6, 8(%r10)
 # x5 = x5 - x0
 	.loc 1 2269
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2270
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 776] = x5
 	.loc 1 2271
-	sth %r5, 776(%r31)
+	sth %r6, 776(%r12)
 # (int64) x5 = mem16[qb + 776]
 	.loc 1 2272
-	lha %r3, 776(%r11)
+	lha %r4, 776(%r10)
 # x5 = x5 - x3
 	.loc 1 2273
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2274
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1544] = x5
 	.loc 1 2275
-	sth %r3, 1544(%r31)
+	sth %r4, 1544(%r12)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 2276
-	lha %r3, 10(%r10)
+	lha %r4, 10(%r8)
 # (int64) x1 = mem16[qa + 778]
 	.loc 1 2277
-	lha %r4, 778(%r10)
+	lha %r5, 778(%r8)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 2278
-	lha %r5, 10(%r12)
+	lha %r6, 10(%r11)
 # (int64) x3 = mem16[qc + 778]
 	.loc 1 2279
-	lha %r6, 778(%r12)
+	lha %r7, 778(%r11)
 # mem16[qd + 10] = x0
 	.loc 1 2280
-	sth %r3, 10(%r31)
+	sth %r4, 10(%r12)
 # mem16[qd + 2314] = x3
 	.loc 1 2281
-	sth %r6, 2314(%r31)
+	sth %r7, 2314(%r12)
 # x4 = x1 - x2
 	.loc 1 2282
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 2283
-	lha %r5, 10(%r11)
+	lha %r6, 10(%r10)
 # x5 = x5 - x0
 	.loc 1 2284
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2285
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 778] = x5
 	.loc 1 2286
-	sth %r5, 778(%r31)
+	sth %r6, 778(%r12)
 # (int64) x5 = mem16[qb + 778]
 	.loc 1 2287
-	lha %r3, 778(%r11)
+	lha %r4, 778(%r10)
 # x5 = x5 - x3
 	.loc 1 2288
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2289
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1546] = x5
 	.loc 1 2290
-	sth %r3, 1546(%r31)
+	sth %r4, 1546(%r12)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 2291
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r8)
 # (int64) x1 = mem16[qa + 780]
 	.loc 1 2292
-	lha %r4, 780(%r10)
+	lha %r5, 780(%r8)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 2293
-	lha %r5, 12(%r12)
+	lha %r6, 12(%r11)
 # (int64) x3 = mem16[qc + 780]
 	.loc 1 2294
-	lha %r6, 780(%r12)
+	lha %r7, 780(%r11)
 # mem16[qd + 12] = x0
 	.loc 1 2295
-	sth %r3, 12(%r31)
+	sth %r4, 12(%r12)
 # mem16[qd + 2316] = x3
 	.loc 1 2296
-	sth %r6, 2316(%r31)
+	sth %r7, 2316(%r12)
 # x4 = x1 - x2
 	.loc 1 2297
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 2298
-	lha %r5, 12(%r11)
+	lha %r6, 12(%r10)
 # x5 = x5 - x0
 	.loc 1 2299
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2300
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 780] = x5
 	.loc 1 2301
-	sth %r5, 780(%r31)
+	sth %r6, 780(%r12)
 # (int64) x5 = mem16[qb + 780]
 	.loc 1 2302
-	lha %r3, 780(%r11)
+	lha %r4, 780(%r10)
 # x5 = x5 - x3
 	.loc 1 2303
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2304
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1548] = x5
 	.loc 1 2305
-	sth %r3, 1548(%r31)
+	sth %r4, 1548(%r12)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 2306
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r8)
 # (int64) x1 = mem16[qa + 782]
 	.loc 1 2307
-	lha %r4, 782(%r10)
+	lha %r5, 782(%r8)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 2308
-	lha %r5, 14(%r12)
+	lha %r6, 14(%r11)
 # (int64) x3 = mem16[qc + 782]
 	.loc 1 2309
-	lha %r6, 782(%r12)
+	lha %r7, 782(%r11)
 # mem16[qd + 14] = x0
 	.loc 1 2310
-	sth %r3, 14(%r31)
+	sth %r4, 14(%r12)
 # mem16[qd + 2318] = x3
 	.loc 1 2311
-	sth %r6, 2318(%r31)
+	sth %r7, 2318(%r12)
 # x4 = x1 - x2
 	.loc 1 2312
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 2313
-	lha %r5, 14(%r11)
+	lha %r6, 14(%r10)
 # x5 = x5 - x0
 	.loc 1 2314
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2315
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 782] = x5
 	.loc 1 2316
-	sth %r5, 782(%r31)
+	sth %r6, 782(%r12)
 # (int64) x5 = mem16[qb + 782]
 	.loc 1 2317
-	lha %r3, 782(%r11)
+	lha %r4, 782(%r10)
 # x5 = x5 - x3
 	.loc 1 2318
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2319
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1550] = x5
 	.loc 1 2320
-	sth %r3, 1550(%r31)
+	sth %r4, 1550(%r12)
 # qa = qa + 16
 	.loc 1 2321
-	addi %r10, %r10, 16
+	addi %r8, %r8, 16
 # qb = qb + 16
 	.loc 1 2322
-	addi %r11, %r11, 16
+	addi %r10, %r10, 16
 # qc = qc + 16
 	.loc 1 2323
-	addi %r12, %r12, 16
+	addi %r11, %r11, 16
 # qd = qd + 16
 	.loc 1 2324
-	addi %r31, %r31, 16
+	addi %r12, %r12, 16
 # i1 = i1 - 1
 	.loc 1 2325
-	addi %r7, %r7, -1
+	addi %r31, %r31, -1
 # =? i1 - 0
 	.loc 1 2326
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r31, 0
 # goto loop38 if !=
 	.loc 1 2327
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop38
 # x6 = 2287
 	.loc 1 2328
-	li %r11, 2287
+	li %r12, 2287
 # x7 = 21846
 	.loc 1 2329
-	li %r12, 21846
+	li %r31, 21846
 # x5 = 3
 	.loc 1 2330
-	li %r31, 3
+	li %r30, 3
 # x4 = 1
 	.loc 1 2331
-	li %r30, 1
+	li %r29, 1
 # pa = w + 3072
 	.loc 1 2332
-	mr %r7, %r9
-	addi %r3, %r7, 3072
+	addi %r4, %r9, 3072
 # pb = w + 4594
 	.loc 1 2333
-	addi %r4, %r7, 4594
+	addi %r5, %r9, 4594
 # pc = w + 4592
 	.loc 1 2334
-	addi %r5, %r7, 4592
+	addi %r6, %r9, 4592
 # qd = 170848
 	.loc 1 2335
-	li %r6, 0
-	oris %r6, %r6, 2
-	ori %r6, %r6, 39776
+	li %r7, 0
+	oris %r7, %r7, 2
+	ori %r7, %r7, 39776
 # qd = w + qd
 	.loc 1 2336
-	add %r6, %r7, %r6
+	add %r7, %r9, %r7
 # (int64) x0 = mem16[pa]
 	.loc 1 2337
-	mr %r29, %r7
-	lha %r7, 0(%r3)
+	lha %r8, 0(%r4)
 # (int64) x1 = mem16[pb]
 	.loc 1 2338
-	lha %r9, 0(%r4)
+	lha %r10, 0(%r5)
 # (int64) x2 = mem16[pc]
 	.loc 1 2339
-	lha %r10, 0(%r5)
+	lha %r11, 0(%r6)
 # x2 = 0
 	.loc 1 2340
-	li %r10, 0
+	li %r11, 0
 # x0 = x0 + x1
 	.loc 1 2341
-	add %r7, %r7, %r9
+	add %r8, %r8, %r10
 # x0 = x0 + x2
 	.loc 1 2342
-	add %r7, %r7, %r10
+	add %r8, %r8, %r11
 # x0 = x0 + x6
 	.loc 1 2343
-	add %r7, %r7, %r11
+	add %r8, %r8, %r12
 # x1 = x0 * x7
 	.loc 1 2344
-	mulld %r9, %r7, %r12
+	mulld %r10, %r8, %r31
 # (int64) x1 >>= 16
 	.loc 1 2345
-	sradi %r9, %r9, 16
+	sradi %r10, %r10, 16
 # x1 = x1 * x5
 	.loc 1 2346
-	mulld %r9, %r9, %r31
+	mulld %r10, %r10, %r30
 # x0 = x0 - x1
 	.loc 1 2347
-	subf %r7, %r9, %r7
+	subf %r8, %r10, %r8
 # x0 = x0 - x4
 	.loc 1 2348
-	subf %r7, %r30, %r7
+	subf %r8, %r29, %r8
 # mem16[qd] = x0
 	.loc 1 2349
-	sth %r7, 0(%r6)
+	sth %r8, 0(%r7)
 # pa = pa + 2
 	.loc 1 2350
-	addi %r7, %r3, 2
+	addi %r8, %r4, 2
 # pb = pb + 2
 	.loc 1 2351
-	addi %r4, %r4, 2
+	addi %r10, %r5, 2
 # pc = pc + 2
 	.loc 1 2352
-	addi %r5, %r5, 2
+	addi %r11, %r6, 2
 # qd = qd + 2
 	.loc 1 2353
-	addi %r6, %r6, 2
+	addi %r7, %r7, 2
 # i1 = 95
 	.loc 1 2354
-	li %r9, 95
-	mr %r3, %r8
-	mr %r8, %r3
-	mr %r10, %r4
-	mr %r28, %r5
+	li %r28, 95
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop39:
 # (int64) x0 = mem16[pa]
 	.loc 1 2356
-	lha %r3, 0(%r7)
+	lha %r4, 0(%r8)
 # (int64) x1 = mem16[pb]
 	.loc 1 2357
-	lha %r4, 0(%r10)
+	lha %r5, 0(%r10)
 # (int64) x2 = mem16[pc]
 	.loc 1 2358
-	lha %r5, 0(%r28)
+	lha %r6, 0(%r11)
 # x0 = x0 + x1
 	.loc 1 2359
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2360
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2361
-	add %r3, %r3, %r11
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2362
-	mulld %r4, %r3, %r12
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2363
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2364
-	mulld %r4, %r4, %r31
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2365
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2366
-	subf %r3, %r30, %r3
+	subf %r4, %r29, %r4
 # mem16[qd] = x0
 	.loc 1 2367
-	sth %r3, 0(%r6)
+	sth %r4, 0(%r7)
 # (int64) x0 = mem16[pa + 2]
 	.loc 1 2368
-	lha %r3, 2(%r7)
+	lha %r4, 2(%r8)
 # (int64) x1 = mem16[pb + 2]
 	.loc 1 2369
-	lha %r4, 2(%r10)
+	lha %r5, 2(%r10)
 # (int64) x2 = mem16[pc + 2]
 	.loc 1 2370
-	lha %r5, 2(%r28)
+	lha %r6, 2(%r11)
 # x0 = x0 + x1
 	.loc 1 2371
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2372
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2373
-	add %r3, %r3, %r11
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2374
-	mulld %r4, %r3, %r12
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2375
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2376
-	mulld %r4, %r4, %r31
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2377
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2378
-	subf %r3, %r30, %r3
+	subf %r4, %r29, %r4
 # mem16[qd + 2] = x0
 	.loc 1 2379
-	sth %r3, 2(%r6)
+	sth %r4, 2(%r7)
 # (int64) x0 = mem16[pa + 4]
 	.loc 1 2380
-	lha %r3, 4(%r7)
+	lha %r4, 4(%r8)
 # (int64) x1 = mem16[pb + 4]
 	.loc 1 2381
-	lha %r4, 4(%r10)
+	lha %r5, 4(%r10)
 # (int64) x2 = mem16[pc + 4]
 	.loc 1 2382
-	lha %r5, 4(%r28)
+	lha %r6, 4(%r11)
 # x0 = x0 + x1
 	.loc 1 2383
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2384
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2385
-	add %r3, %r3, %r11
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2386
-	mulld %r4, %r3, %r12
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2387
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2388
-	mulld %r4, %r4, %r31
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2389
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2390
-	subf %r3, %r30, %r3
+	subf %r4, %r29, %r4
 # mem16[qd + 4] = x0
 	.loc 1 2391
-	sth %r3, 4(%r6)
+	sth %r4, 4(%r7)
 # (int64) x0 = mem16[pa + 6]
 	.loc 1 2392
-	lha %r3, 6(%r7)
+	lha %r4, 6(%r8)
 # (int64) x1 = mem16[pb + 6]
 	.loc 1 2393
-	lha %r4, 6(%r10)
+	lha %r5, 6(%r10)
 # (int64) x2 = mem16[pc + 6]
 	.loc 1 2394
-	lha %r5, 6(%r28)
+	lha %r6, 6(%r11)
 # x0 = x0 + x1
 	.loc 1 2395
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2396
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2397
-	add %r3, %r3, %r11
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2398
-	mulld %r4, %r3, %r12
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2399
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2400
-	mulld %r4, %r4, %r31
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2401
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2402
-	subf %r3, %r30, %r3
+	subf %r4, %r29, %r4
 # mem16[qd + 6] = x0
 	.loc 1 2403
-	sth %r3, 6(%r6)
+	sth %r4, 6(%r7)
 # (int64) x0 = mem16[pa + 8]
 	.loc 1 2404
-	lha %r3, 8(%r7)
+	lha %r4, 8(%r8)
 # (int64) x1 = mem16[pb + 8]
 	.loc 1 2405
-	lha %r4, 8(%r10)
+	lha %r5, 8(%r10)
 # (int64) x2 = mem16[pc + 8]
 	.loc 1 2406
-	lha %r5, 8(%r28)
+	lha %r6, 8(%r11)
 # x0 = x0 + x1
 	.loc 1 2407
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2408
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2409
-	add %r3, %r3, %r11
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2410
-	mulld %r4, %r3, %r12
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2411
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2412
-	mulld %r4, %r4, %r31
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2413
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2414
-	subf %r3, %r30, %r3
+	subf %r4, %r29, %r4
 # mem16[qd + 8] = x0
 	.loc 1 2415
-	sth %r3, 8(%r6)
+	sth %r4, 8(%r7)
 # (int64) x0 = mem16[pa + 10]
 	.loc 1 2416
-	lha %r3, 10(%r7)
+	lha %r4, 10(%r8)
 # (int64) x1 = mem16[pb + 10]
 	.loc 1 2417
-	lha %r4, 10(%r10)
+	lha %r5, 10(%r10)
 # (int64) x2 = mem16[pc + 10]
 	.loc 1 2418
-	lha %r5, 10(%r28)
+	lha %r6, 10(%r11)
 # x0 = x0 + x1
 	.loc 1 2419
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2420
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2421
-	add %r3, %r3, %r11
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2422
-	mulld %r4, %r3, %r12
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2423
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2424
-	mulld %r4, %r4, %r31
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2425
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2426
-	subf %r3, %r30, %r3
+	subf %r4, %r29, %r4
 # mem16[qd + 10] = x0
 	.loc 1 2427
-	sth %r3, 10(%r6)
+	sth %r4, 10(%r7)
 # (int64) x0 = mem16[pa + 12]
 	.loc 1 2428
-	lha %r3, 12(%r7)
+	lha %r4, 12(%r8)
 # (int64) x1 = mem16[pb + 12]
 	.loc 1 2429
-	lha %r4, 12(%r10)
+	lha %r5, 12(%r10)
 # (int64) x2 = mem16[pc + 12]
 	.loc 1 2430
-	lha %r5, 12(%r28)
+	lha %r6, 12(%r11)
 # x0 = x0 + x1
 	.loc 1 2431
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2432
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2433
-	add %r3, %r3, %r11
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2434
-	mulld %r4, %r3, %r12
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2435
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2436
-	mulld %r4, %r4, %r31
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2437
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2438
-	subf %r3, %r30, %r3
+	subf %r4, %r29, %r4
 # mem16[qd + 12] = x0
 	.loc 1 2439
-	sth %r3, 12(%r6)
+	sth %r4, 12(%r7)
 # (int64) x0 = mem16[pa + 14]
 	.loc 1 2440
-	lha %r3, 14(%r7)
+	lha %r4, 14(%r8)
 # (int64) x1 = mem16[pb + 14]
 	.loc 1 2441
-	lha %r4, 14(%r10)
+	lha %r5, 14(%r10)
 # (int64) x2 = mem16[pc + 14]
 	.loc 1 2442
-	lha %r5, 14(%r28)
+	lha %r6, 14(%r11)
 # x0 = x0 + x1
 	.loc 1 2443
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2444
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2445
-	add %r3, %r3, %r11
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2446
-	mulld %r4, %r3, %r12
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2447
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2448
-	mulld %r4, %r4, %r31
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2449
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2450
-	subf %r3, %r30, %r3
+	subf %r4, %r29, %r4
 # mem16[qd + 14] = x0
 	.loc 1 2451
-	sth %r3, 14(%r6)
+	sth %r4, 14(%r7)
 # pa = pa + 16
 	.loc 1 2452
-	addi %r7, %r7, 16
+	addi %r8, %r8, 16
 # pb = pb + 16
 	.loc 1 2453
 	addi %r10, %r10, 16
 # pc = pc + 16
 	.loc 1 2454
-	addi %r28, %r28, 16
+	addi %r11, %r11, 16
 # qd = qd + 16
 	.loc 1 2455
-	addi %r6, %r6, 16
+	addi %r7, %r7, 16
 # i1 = i1 - 1
 	.loc 1 2456
-	addi %r9, %r9, -1
+	addi %r28, %r28, -1
 # =? i1 - 0
 	.loc 1 2457
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r28, 0
 # goto loop39 if !=
 	.loc 1 2458
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop39
 # pa = 170848
 	.loc 1 2459
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 39776
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 39776
 # pa = w + pa
 	.loc 1 2460
-	mr %r7, %r29
-	add %r4, %r7, %r3
+	add %r4, %r9, %r4
 # pb = 172376
 	.loc 1 2461
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 41304
+	li %r5, 0
+	oris %r5, %r5, 2
+	ori %r5, %r5, 41304
 # pb = w + pb
 	.loc 1 2462
-	add %r5, %r7, %r3
+	add %r5, %r9, %r5
 # i1 = 95
 	.loc 1 2463
 	li %r6, 95
-	mr %r3, %r8
-	mr %r8, %r3
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop40:
 # t0 = mem16[pa]
 	.loc 1 2465
-	lhz %r3, 0(%r4)
+	lhz %r7, 0(%r4)
 # mem8[pb] = t0
 	.loc 1 2466
-	stb %r3, 0(%r5)
+	stb %r7, 0(%r5)
 # t0 = mem16[pa + 2]
 	.loc 1 2467
-	lhz %r3, 2(%r4)
+	lhz %r7, 2(%r4)
 # mem8[pb + 1] = t0
 	.loc 1 2468
-	stb %r3, 1(%r5)
+	stb %r7, 1(%r5)
 # t0 = mem16[pa + 4]
 	.loc 1 2469
-	lhz %r3, 4(%r4)
+	lhz %r7, 4(%r4)
 # mem8[pb + 2] = t0
 	.loc 1 2470
-	stb %r3, 2(%r5)
+	stb %r7, 2(%r5)
 # t0 = mem16[pa + 6]
 	.loc 1 2471
-	lhz %r3, 6(%r4)
+	lhz %r7, 6(%r4)
 # mem8[pb + 3] = t0
 	.loc 1 2472
-	stb %r3, 3(%r5)
+	stb %r7, 3(%r5)
 # t0 = mem16[pa + 8]
 	.loc 1 2473
-	lhz %r3, 8(%r4)
+	lhz %r7, 8(%r4)
 # mem8[pb + 4] = t0
 	.loc 1 2474
-	stb %r3, 4(%r5)
+	stb %r7, 4(%r5)
 # t0 = mem16[pa + 10]
 	.loc 1 2475
-	lhz %r3, 10(%r4)
+	lhz %r7, 10(%r4)
 # mem8[pb + 5] = t0
 	.loc 1 2476
-	stb %r3, 5(%r5)
+	stb %r7, 5(%r5)
 # t0 = mem16[pa + 12]
 	.loc 1 2477
-	lhz %r3, 12(%r4)
+	lhz %r7, 12(%r4)
 # mem8[pb + 6] = t0
 	.loc 1 2478
-	stb %r3, 6(%r5)
+	stb %r7, 6(%r5)
 # t0 = mem16[pa + 14]
 	.loc 1 2479
-	lhz %r3, 14(%r4)
+	lhz %r7, 14(%r4)
 # mem8[pb + 7] = t0
 	.loc 1 2480
-	stb %r3, 7(%r5)
+	stb %r7, 7(%r5)
 # pa = pa + 16
 	.loc 1 2481
 	addi %r4, %r4, 16
@@ -7550,80 +7359,76 @@ qhasm_kernel_core_mult3sntrup761_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop40
 # t0 = mem16[pa]
 	.loc 1 2486
-	lhz %r3, 0(%r4)
+	lhz %r4, 0(%r4)
 # mem8[pb] = t0
 	.loc 1 2487
-	stb %r3, 0(%r5)
+	stb %r4, 0(%r5)
 # pa = 172376
 	.loc 1 2488
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 41304
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 41304
 # pa = w + pa
 	.loc 1 2489
-	add %r4, %r7, %r3
-# qb = out
-	.loc 1 2491
-	mr %r3, %r8
+	add %r4, %r9, %r4
 # i1 = 95
 	.loc 1 2492
 	li %r5, 95
-	mr %r6, %r3
 .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop41:
 # t0 = mem8[qa]
 	.loc 1 2494
-	lbz %r3, 0(%r4)
+	lbz %r6, 0(%r4)
 # mem8[qb] = t0
 	.loc 1 2495
-	stb %r3, 0(%r6)
+	stb %r6, 0(%r3)
 # t0 = mem8[qa + 1]
 	.loc 1 2496
-	lbz %r3, 1(%r4)
+	lbz %r6, 1(%r4)
 # mem8[qb + 1] = t0
 	.loc 1 2497
-	stb %r3, 1(%r6)
+	stb %r6, 1(%r3)
 # t0 = mem8[qa + 2]
 	.loc 1 2498
-	lbz %r3, 2(%r4)
+	lbz %r6, 2(%r4)
 # mem8[qb + 2] = t0
 	.loc 1 2499
-	stb %r3, 2(%r6)
+	stb %r6, 2(%r3)
 # t0 = mem8[qa + 3]
 	.loc 1 2500
-	lbz %r3, 3(%r4)
+	lbz %r6, 3(%r4)
 # mem8[qb + 3] = t0
 	.loc 1 2501
-	stb %r3, 3(%r6)
+	stb %r6, 3(%r3)
 # t0 = mem8[qa + 4]
 	.loc 1 2502
-	lbz %r3, 4(%r4)
+	lbz %r6, 4(%r4)
 # mem8[qb + 4] = t0
 	.loc 1 2503
-	stb %r3, 4(%r6)
+	stb %r6, 4(%r3)
 # t0 = mem8[qa + 5]
 	.loc 1 2504
-	lbz %r3, 5(%r4)
+	lbz %r6, 5(%r4)
 # mem8[qb + 5] = t0
 	.loc 1 2505
-	stb %r3, 5(%r6)
+	stb %r6, 5(%r3)
 # t0 = mem8[qa + 6]
 	.loc 1 2506
-	lbz %r3, 6(%r4)
+	lbz %r6, 6(%r4)
 # mem8[qb + 6] = t0
 	.loc 1 2507
-	stb %r3, 6(%r6)
+	stb %r6, 6(%r3)
 # t0 = mem8[qa + 7]
 	.loc 1 2508
-	lbz %r3, 7(%r4)
+	lbz %r6, 7(%r4)
 # mem8[qb + 7] = t0
 	.loc 1 2509
-	stb %r3, 7(%r6)
+	stb %r6, 7(%r3)
 # qa = qa + 8
 	.loc 1 2510
 	addi %r4, %r4, 8
 # qb = qb + 8
 	.loc 1 2511
-	addi %r6, %r6, 8
+	addi %r3, %r3, 8
 # i1 = i1 - 1
 	.loc 1 2512
 	addi %r5, %r5, -1
@@ -7635,23 +7440,21 @@ qhasm_kernel_core_mult3sntrup761_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup761_ppc64_mul.loop41
 # t0 = mem8[qa]
 	.loc 1 2515
-	mr %r3, %r6
 	lbz %r4, 0(%r4)
 # mem8[qb] = t0
 	.loc 1 2516
 	stb %r4, 0(%r3)
 # leave
 	.loc 1 2517
-	ld %r23, 112(%r1)
-	ld %r24, 120(%r1)
-	ld %r25, 128(%r1)
-	ld %r26, 136(%r1)
-	ld %r27, 144(%r1)
-	ld %r28, 152(%r1)
-	ld %r29, 160(%r1)
-	ld %r30, 168(%r1)
-	ld %r31, 176(%r1)
-	addi %r1, %r1, 192
+	ld %r24, 112(%r1)
+	ld %r25, 120(%r1)
+	ld %r26, 128(%r1)
+	ld %r27, 136(%r1)
+	ld %r28, 144(%r1)
+	ld %r29, 152(%r1)
+	ld %r30, 160(%r1)
+	ld %r31, 168(%r1)
+	addi %r1, %r1, 176
 	blr
 	.size qhasm_kernel_core_mult3sntrup761_ppc64_mul, 24
 

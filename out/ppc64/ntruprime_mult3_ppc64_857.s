@@ -22,83 +22,78 @@ qhasm_kernel_core_mult3sntrup857_ppc64_mul:
 	std %r29, 168(%r1)
 	std %r30, 176(%r1)
 	std %r31, 184(%r1)
-# input out in k c w
-	.loc 1 11
-	mr %r8, %r3
-	mr %r9, %r4
-	mr %r10, %r5
 # w = w + 15
 	.loc 1 13
-	addi %r4, %r7, 15
+	addi %r7, %r7, 15
 # t0 = -16
 	.loc 1 14
-	li %r3, -16
+	li %r6, -16
 # w = w & t0
 	.loc 1 15
-	and %r7, %r4, %r3
+	and %r9, %r7, %r6
 # pa = 198400
 	.loc 1 16
-	li %r3, 0
-	oris %r3, %r3, 3
-	ori %r3, %r3, 1792
+	li %r6, 0
+	oris %r6, %r6, 3
+	ori %r6, %r6, 1792
 # pa = w + pa
 	.loc 1 17
-	add %r5, %r7, %r3
+	add %r8, %r9, %r6
 # z0 = 0
 	.loc 1 18
-	li %r3, 0
+	li %r6, 0
 # i1 = 2
 	.loc 1 19
-	li %r4, 2
+	li %r7, 2
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop1:
 # mem16[pa] = z0
 	.loc 1 21
-	sth %r3, 0(%r5)
+	sth %r6, 0(%r8)
 # mem16[pa + 2] = z0
 	.loc 1 22
-	sth %r3, 2(%r5)
+	sth %r6, 2(%r8)
 # mem16[pa + 4] = z0
 	.loc 1 23
-	sth %r3, 4(%r5)
+	sth %r6, 4(%r8)
 # mem16[pa + 6] = z0
 	.loc 1 24
-	sth %r3, 6(%r5)
+	sth %r6, 6(%r8)
 # mem16[pa + 8] = z0
 	.loc 1 25
-	sth %r3, 8(%r5)
+	sth %r6, 8(%r8)
 # mem16[pa + 10] = z0
 	.loc 1 26
-	sth %r3, 10(%r5)
+	sth %r6, 10(%r8)
 # mem16[pa + 12] = z0
 	.loc 1 27
-	sth %r3, 12(%r5)
+	sth %r6, 12(%r8)
 # mem16[pa + 14] = z0
 	.loc 1 28
-	sth %r3, 14(%r5)
+	sth %r6, 14(%r8)
 # pa = pa + 16
 	.loc 1 29
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # i1 = i1 - 1
 	.loc 1 30
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i1 - 0
 	.loc 1 31
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop1 if !=
 	.loc 1 32
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop1
 # mem16[pa] = z0
 	.loc 1 33
-	sth %r3, 0(%r5)
+	sth %r6, 0(%r8)
 # mem16[pa + 2] = z0
 	.loc 1 34
-	sth %r3, 2(%r5)
+	sth %r6, 2(%r8)
 # mem16[pa + 4] = z0
 	.loc 1 35
-	sth %r3, 4(%r5)
+	sth %r6, 4(%r8)
 # mem16[pa + 6] = z0
 	.loc 1 36
-	sth %r3, 6(%r5)
+	sth %r6, 6(%r8)
 # pa = 197544
 	.loc 1 37
 	li %r6, 0
@@ -106,66 +101,59 @@ qhasm_kernel_core_mult3sntrup857_ppc64_mul:
 	ori %r6, %r6, 936
 # pa = w + pa
 	.loc 1 38
-	add %r6, %r7, %r6
-# qa = in
-	.loc 1 39
-	mr %r11, %r7
-	mr %r4, %r9
+	add %r6, %r9, %r6
 # i1 = 107
 	.loc 1 41
 	li %r7, 107
-	mr %r3, %r8
-	mr %r8, %r3
-	mr %r5, %r10
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop2:
 # t0 = mem8[qa]
 	.loc 1 43
-	lbz %r3, 0(%r4)
+	lbz %r8, 0(%r4)
 # mem8[qb] = t0
 	.loc 1 44
-	stb %r3, 0(%r6)
+	stb %r8, 0(%r6)
 # t0 = mem8[qa + 1]
 	.loc 1 45
-	lbz %r3, 1(%r4)
+	lbz %r8, 1(%r4)
 # mem8[qb + 1] = t0
 	.loc 1 46
-	stb %r3, 1(%r6)
+	stb %r8, 1(%r6)
 # t0 = mem8[qa + 2]
 	.loc 1 47
-	lbz %r3, 2(%r4)
+	lbz %r8, 2(%r4)
 # mem8[qb + 2] = t0
 	.loc 1 48
-	stb %r3, 2(%r6)
+	stb %r8, 2(%r6)
 # t0 = mem8[qa + 3]
 	.loc 1 49
-	lbz %r3, 3(%r4)
+	lbz %r8, 3(%r4)
 # mem8[qb + 3] = t0
 	.loc 1 50
-	stb %r3, 3(%r6)
+	stb %r8, 3(%r6)
 # t0 = mem8[qa + 4]
 	.loc 1 51
-	lbz %r3, 4(%r4)
+	lbz %r8, 4(%r4)
 # mem8[qb + 4] = t0
 	.loc 1 52
-	stb %r3, 4(%r6)
+	stb %r8, 4(%r6)
 # t0 = mem8[qa + 5]
 	.loc 1 53
-	lbz %r3, 5(%r4)
+	lbz %r8, 5(%r4)
 # mem8[qb + 5] = t0
 	.loc 1 54
-	stb %r3, 5(%r6)
+	stb %r8, 5(%r6)
 # t0 = mem8[qa + 6]
 	.loc 1 55
-	lbz %r3, 6(%r4)
+	lbz %r8, 6(%r4)
 # mem8[qb + 6] = t0
 	.loc 1 56
-	stb %r3, 6(%r6)
+	stb %r8, 6(%r6)
 # t0 = mem8[qa + 7]
 	.loc 1 57
-	lbz %r3, 7(%r4)
+	lbz %r8, 7(%r4)
 # mem8[qb + 7] = t0
 	.loc 1 58
-	stb %r3, 7(%r6)
+	stb %r8, 7(%r6)
 # qa = qa + 8
 	.loc 1 59
 	addi %r4, %r4, 8
@@ -183,28 +171,24 @@ qhasm_kernel_core_mult3sntrup857_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop2
 # t0 = mem8[qa]
 	.loc 1 64
-	lbz %r3, 0(%r4)
+	lbz %r4, 0(%r4)
 # mem8[qb] = t0
 	.loc 1 65
-	stb %r3, 0(%r6)
+	stb %r4, 0(%r6)
 # pa = 199296
 	.loc 1 66
-	li %r3, 0
-	oris %r3, %r3, 3
-	ori %r3, %r3, 2688
+	li %r4, 0
+	oris %r4, %r4, 3
+	ori %r4, %r4, 2688
 # pa = w + pa
 	.loc 1 67
-	mr %r7, %r11
-	add %r4, %r7, %r3
+	add %r4, %r9, %r4
 # z0 = 0
 	.loc 1 68
-	mr %r9, %r7
 	li %r6, 0
 # i1 = 2
 	.loc 1 69
 	li %r7, 2
-	mr %r3, %r8
-	mr %r8, %r3
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop3:
 # mem16[pa] = z0
 	.loc 1 71
@@ -256,67 +240,64 @@ qhasm_kernel_core_mult3sntrup857_ppc64_mul:
 	sth %r6, 6(%r4)
 # pa = 198440
 	.loc 1 87
-	li %r3, 0
-	oris %r3, %r3, 3
-	ori %r3, %r3, 1832
+	li %r4, 0
+	oris %r4, %r4, 3
+	ori %r4, %r4, 1832
 # pa = w + pa
 	.loc 1 88
-	mr %r7, %r9
-	add %r4, %r7, %r3
+	add %r4, %r9, %r4
 # i1 = 107
 	.loc 1 91
 	li %r6, 107
-	mr %r3, %r8
-	mr %r9, %r3
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop4:
 # t0 = mem8[qa]
 	.loc 1 93
-	lbz %r3, 0(%r5)
+	lbz %r7, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 94
-	stb %r3, 0(%r4)
+	stb %r7, 0(%r4)
 # t0 = mem8[qa + 1]
 	.loc 1 95
-	lbz %r3, 1(%r5)
+	lbz %r7, 1(%r5)
 # mem8[qb + 1] = t0
 	.loc 1 96
-	stb %r3, 1(%r4)
+	stb %r7, 1(%r4)
 # t0 = mem8[qa + 2]
 	.loc 1 97
-	lbz %r3, 2(%r5)
+	lbz %r7, 2(%r5)
 # mem8[qb + 2] = t0
 	.loc 1 98
-	stb %r3, 2(%r4)
+	stb %r7, 2(%r4)
 # t0 = mem8[qa + 3]
 	.loc 1 99
-	lbz %r3, 3(%r5)
+	lbz %r7, 3(%r5)
 # mem8[qb + 3] = t0
 	.loc 1 100
-	stb %r3, 3(%r4)
+	stb %r7, 3(%r4)
 # t0 = mem8[qa + 4]
 	.loc 1 101
-	lbz %r3, 4(%r5)
+	lbz %r7, 4(%r5)
 # mem8[qb + 4] = t0
 	.loc 1 102
-	stb %r3, 4(%r4)
+	stb %r7, 4(%r4)
 # t0 = mem8[qa + 5]
 	.loc 1 103
-	lbz %r3, 5(%r5)
+	lbz %r7, 5(%r5)
 # mem8[qb + 5] = t0
 	.loc 1 104
-	stb %r3, 5(%r4)
+	stb %r7, 5(%r4)
 # t0 = mem8[qa + 6]
 	.loc 1 105
-	lbz %r3, 6(%r5)
+	lbz %r7, 6(%r5)
 # mem8[qb + 6] = t0
 	.loc 1 106
-	stb %r3, 6(%r4)
+	stb %r7, 6(%r4)
 # t0 = mem8[qa + 7]
 	.loc 1 107
-	lbz %r3, 7(%r5)
+	lbz %r7, 7(%r5)
 # mem8[qb + 7] = t0
 	.loc 1 108
-	stb %r3, 7(%r4)
+	stb %r7, 7(%r4)
 # qa = qa + 8
 	.loc 1 109
 	addi %r5, %r5, 8
@@ -334,409 +315,400 @@ qhasm_kernel_core_mult3sntrup857_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop4
 # t0 = mem8[qa]
 	.loc 1 114
-	lbz %r3, 0(%r5)
+	lbz %r5, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 115
-	stb %r3, 0(%r4)
+	stb %r5, 0(%r4)
 # x7 = 1
 	.loc 1 116
-	li %r4, 1
+	li %r8, 1
 # pa = 197544
 	.loc 1 117
-	li %r3, 0
-	oris %r3, %r3, 3
-	ori %r3, %r3, 936
+	li %r4, 0
+	oris %r4, %r4, 3
+	ori %r4, %r4, 936
 # pa = w + pa
 	.loc 1 118
-	add %r6, %r7, %r3
+	add %r10, %r9, %r4
 # pb = w
 	.loc 1 119
-	mr %r5, %r7
+	mr %r7, %r9
 # i1 = 112
 	.loc 1 120
-	mr %r8, %r7
-	li %r7, 112
-	mr %r3, %r9
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r6, 112
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop5:
 # x0 = mem8[pa]
 	.loc 1 122
-	lbz %r3, 0(%r6)
+	lbz %r4, 0(%r10)
 # x1 = x0 & x7
 	.loc 1 123
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 124
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 125
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 126
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 127
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb] = x1
 	.loc 1 128
-	sth %r4, 0(%r5)
+	sth %r5, 0(%r7)
 # x0 = mem8[pa + 1]
 	.loc 1 129
-	lbz %r3, 1(%r6)
+	lbz %r4, 1(%r10)
 # x1 = x0 & x7
 	.loc 1 130
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 131
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 132
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 133
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 134
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 2] = x1
 	.loc 1 135
-	sth %r4, 2(%r5)
+	sth %r5, 2(%r7)
 # x0 = mem8[pa + 2]
 	.loc 1 136
-	lbz %r3, 2(%r6)
+	lbz %r4, 2(%r10)
 # x1 = x0 & x7
 	.loc 1 137
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 138
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 139
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 140
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 141
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 4] = x1
 	.loc 1 142
-	sth %r4, 4(%r5)
+	sth %r5, 4(%r7)
 # x0 = mem8[pa + 3]
 	.loc 1 143
-	lbz %r3, 3(%r6)
+	lbz %r4, 3(%r10)
 # x1 = x0 & x7
 	.loc 1 144
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 145
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 146
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 147
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 148
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 6] = x1
 	.loc 1 149
-	sth %r4, 6(%r5)
+	sth %r5, 6(%r7)
 # x0 = mem8[pa + 4]
 	.loc 1 150
-	lbz %r3, 4(%r6)
+	lbz %r4, 4(%r10)
 # x1 = x0 & x7
 	.loc 1 151
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 152
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 153
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 154
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 155
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 8] = x1
 	.loc 1 156
-	sth %r4, 8(%r5)
+	sth %r5, 8(%r7)
 # x0 = mem8[pa + 5]
 	.loc 1 157
-	lbz %r3, 5(%r6)
+	lbz %r4, 5(%r10)
 # x1 = x0 & x7
 	.loc 1 158
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 159
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 160
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 161
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 162
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 10] = x1
 	.loc 1 163
-	sth %r4, 10(%r5)
+	sth %r5, 10(%r7)
 # x0 = mem8[pa + 6]
 	.loc 1 164
-	lbz %r3, 6(%r6)
+	lbz %r4, 6(%r10)
 # x1 = x0 & x7
 	.loc 1 165
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 166
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 167
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 168
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 169
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 12] = x1
 	.loc 1 170
-	sth %r4, 12(%r5)
+	sth %r5, 12(%r7)
 # x0 = mem8[pa + 7]
 	.loc 1 171
-	lbz %r3, 7(%r6)
+	lbz %r4, 7(%r10)
 # x1 = x0 & x7
 	.loc 1 172
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 173
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 174
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 175
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 176
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 14] = x1
 	.loc 1 177
-	sth %r4, 14(%r5)
+	sth %r5, 14(%r7)
 # pa = pa + 8
 	.loc 1 178
-	addi %r6, %r6, 8
+	addi %r10, %r10, 8
 # pb = pb + 16
 	.loc 1 179
-	addi %r5, %r5, 16
+	addi %r7, %r7, 16
 # i1 = i1 - 1
 	.loc 1 180
-	addi %r7, %r7, -1
+	addi %r6, %r6, -1
 # =? i1 - 0
 	.loc 1 181
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r6, 0
 # goto loop5 if !=
 	.loc 1 182
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop5
 # x7 = 1
 	.loc 1 183
-	li %r4, 1
+	li %r8, 1
 # pa = 198440
 	.loc 1 184
-	li %r3, 0
-	oris %r3, %r3, 3
-	ori %r3, %r3, 1832
+	li %r4, 0
+	oris %r4, %r4, 3
+	ori %r4, %r4, 1832
 # pa = w + pa
 	.loc 1 185
-	mr %r7, %r8
-	add %r5, %r7, %r3
+	add %r10, %r9, %r4
 # pb = w + 1792
 	.loc 1 186
-	addi %r6, %r7, 1792
+	addi %r6, %r9, 1792
 # i1 = 112
 	.loc 1 187
-	mr %r8, %r7
 	li %r7, 112
-	mr %r3, %r9
-	mr %r9, %r3
-	mr %r10, %r4
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop6:
 # x0 = mem8[pa]
 	.loc 1 189
-	lbz %r3, 0(%r5)
+	lbz %r4, 0(%r10)
 # x1 = x0 & x7
 	.loc 1 190
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 191
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 192
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 193
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 194
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb] = x1
 	.loc 1 195
-	sth %r4, 0(%r6)
+	sth %r5, 0(%r6)
 # x0 = mem8[pa + 1]
 	.loc 1 196
-	lbz %r3, 1(%r5)
+	lbz %r4, 1(%r10)
 # x1 = x0 & x7
 	.loc 1 197
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 198
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 199
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 200
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 201
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 2] = x1
 	.loc 1 202
-	sth %r4, 2(%r6)
+	sth %r5, 2(%r6)
 # x0 = mem8[pa + 2]
 	.loc 1 203
-	lbz %r3, 2(%r5)
+	lbz %r4, 2(%r10)
 # x1 = x0 & x7
 	.loc 1 204
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 205
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 206
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 207
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 208
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 4] = x1
 	.loc 1 209
-	sth %r4, 4(%r6)
+	sth %r5, 4(%r6)
 # x0 = mem8[pa + 3]
 	.loc 1 210
-	lbz %r3, 3(%r5)
+	lbz %r4, 3(%r10)
 # x1 = x0 & x7
 	.loc 1 211
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 212
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 213
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 214
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 215
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 6] = x1
 	.loc 1 216
-	sth %r4, 6(%r6)
+	sth %r5, 6(%r6)
 # x0 = mem8[pa + 4]
 	.loc 1 217
-	lbz %r3, 4(%r5)
+	lbz %r4, 4(%r10)
 # x1 = x0 & x7
 	.loc 1 218
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 219
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 220
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 221
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 222
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 8] = x1
 	.loc 1 223
-	sth %r4, 8(%r6)
+	sth %r5, 8(%r6)
 # x0 = mem8[pa + 5]
 	.loc 1 224
-	lbz %r3, 5(%r5)
+	lbz %r4, 5(%r10)
 # x1 = x0 & x7
 	.loc 1 225
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 226
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 227
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 228
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 229
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 10] = x1
 	.loc 1 230
-	sth %r4, 10(%r6)
+	sth %r5, 10(%r6)
 # x0 = mem8[pa + 6]
 	.loc 1 231
-	lbz %r3, 6(%r5)
+	lbz %r4, 6(%r10)
 # x1 = x0 & x7
 	.loc 1 232
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 233
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 234
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 235
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 236
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 12] = x1
 	.loc 1 237
-	sth %r4, 12(%r6)
+	sth %r5, 12(%r6)
 # x0 = mem8[pa + 7]
 	.loc 1 238
-	lbz %r3, 7(%r5)
+	lbz %r4, 7(%r10)
 # x1 = x0 & x7
 	.loc 1 239
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 240
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 241
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 242
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 243
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 14] = x1
 	.loc 1 244
-	sth %r4, 14(%r6)
+	sth %r5, 14(%r6)
 # pa = pa + 8
 	.loc 1 245
-	addi %r5, %r5, 8
+	addi %r10, %r10, 8
 # pb = pb + 16
 	.loc 1 246
 	addi %r6, %r6, 16
@@ -751,582 +723,558 @@ qhasm_kernel_core_mult3sntrup857_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop6
 # pa = w
 	.loc 1 250
-	mr %r7, %r8
-	mr %r5, %r7
+	mr %r10, %r9
 # pb = w + 24000
 	.loc 1 251
-	addi %r4, %r7, 24000
-# qa = pa
-	.loc 1 252
-	mr %r8, %r7
+	addi %r8, %r9, 24000
 # qb = pa + 896
 	.loc 1 253
-	addi %r6, %r5, 896
+	addi %r7, %r10, 896
 # i1 = 56
 	.loc 1 255
-	li %r7, 56
-	mr %r3, %r9
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r6, 56
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop7:
 # (int64) x0 = mem16[qa]
 	.loc 1 257
-	lha %r3, 0(%r5)
+	lha %r4, 0(%r10)
 # (int64) x1 = mem16[qb]
 	.loc 1 258
-	lha %r4, 0(%r6)
+	lha %r5, 0(%r7)
 # mem16[qc] = x0
 	.loc 1 259
-	sth %r3, 0(%r10)
+	sth %r4, 0(%r8)
 # mem16[qc + 1792] = x1
 	.loc 1 260
-	sth %r4, 1792(%r10)
+	sth %r5, 1792(%r8)
 # x0 = x0 + x1
 	.loc 1 261
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 896] = x0
 	.loc 1 262
-	sth %r3, 896(%r10)
+	sth %r4, 896(%r8)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 263
-	lha %r3, 2(%r5)
+	lha %r4, 2(%r10)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 264
-	lha %r4, 2(%r6)
+	lha %r5, 2(%r7)
 # mem16[qc + 2] = x0
 	.loc 1 265
-	sth %r3, 2(%r10)
+	sth %r4, 2(%r8)
 # mem16[qc + 1794] = x1
 	.loc 1 266
-	sth %r4, 1794(%r10)
+	sth %r5, 1794(%r8)
 # x0 = x0 + x1
 	.loc 1 267
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 898] = x0
 	.loc 1 268
-	sth %r3, 898(%r10)
+	sth %r4, 898(%r8)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 269
-	lha %r3, 4(%r5)
+	lha %r4, 4(%r10)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 270
-	lha %r4, 4(%r6)
+	lha %r5, 4(%r7)
 # mem16[qc + 4] = x0
 	.loc 1 271
-	sth %r3, 4(%r10)
+	sth %r4, 4(%r8)
 # mem16[qc + 1796] = x1
 	.loc 1 272
-	sth %r4, 1796(%r10)
+	sth %r5, 1796(%r8)
 # x0 = x0 + x1
 	.loc 1 273
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 900] = x0
 	.loc 1 274
-	sth %r3, 900(%r10)
+	sth %r4, 900(%r8)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 275
-	lha %r3, 6(%r5)
+	lha %r4, 6(%r10)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 276
-	lha %r4, 6(%r6)
+	lha %r5, 6(%r7)
 # mem16[qc + 6] = x0
 	.loc 1 277
-	sth %r3, 6(%r10)
+	sth %r4, 6(%r8)
 # mem16[qc + 1798] = x1
 	.loc 1 278
-	sth %r4, 1798(%r10)
+	sth %r5, 1798(%r8)
 # x0 = x0 + x1
 	.loc 1 279
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 902] = x0
 	.loc 1 280
-	sth %r3, 902(%r10)
+	sth %r4, 902(%r8)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 281
-	lha %r3, 8(%r5)
+	lha %r4, 8(%r10)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 282
-	lha %r4, 8(%r6)
+	lha %r5, 8(%r7)
 # mem16[qc + 8] = x0
 	.loc 1 283
-	sth %r3, 8(%r10)
+	sth %r4, 8(%r8)
 # mem16[qc + 1800] = x1
 	.loc 1 284
-	sth %r4, 1800(%r10)
+	sth %r5, 1800(%r8)
 # x0 = x0 + x1
 	.loc 1 285
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 904] = x0
 	.loc 1 286
-	sth %r3, 904(%r10)
+	sth %r4, 904(%r8)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 287
-	lha %r3, 10(%r5)
+	lha %r4, 10(%r10)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 288
-	lha %r4, 10(%r6)
+	lha %r5, 10(%r7)
 # mem16[qc + 10] = x0
 	.loc 1 289
-	sth %r3, 10(%r10)
+	sth %r4, 10(%r8)
 # mem16[qc + 1802] = x1
 	.loc 1 290
-	sth %r4, 1802(%r10)
+	sth %r5, 1802(%r8)
 # x0 = x0 + x1
 	.loc 1 291
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 906] = x0
 	.loc 1 292
-	sth %r3, 906(%r10)
+	sth %r4, 906(%r8)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 293
-	lha %r3, 12(%r5)
+	lha %r4, 12(%r10)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 294
-	lha %r4, 12(%r6)
+	lha %r5, 12(%r7)
 # mem16[qc + 12] = x0
 	.loc 1 295
-	sth %r3, 12(%r10)
+	sth %r4, 12(%r8)
 # mem16[qc + 1804] = x1
 	.loc 1 296
-	sth %r4, 1804(%r10)
+	sth %r5, 1804(%r8)
 # x0 = x0 + x1
 	.loc 1 297
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 908] = x0
 	.loc 1 298
-	sth %r3, 908(%r10)
+	sth %r4, 908(%r8)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 299
-	lha %r3, 14(%r5)
+	lha %r4, 14(%r10)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 300
-	lha %r4, 14(%r6)
+	lha %r5, 14(%r7)
 # mem16[qc + 14] = x0
 	.loc 1 301
-	sth %r3, 14(%r10)
+	sth %r4, 14(%r8)
 # mem16[qc + 1806] = x1
 	.loc 1 302
-	sth %r4, 1806(%r10)
+	sth %r5, 1806(%r8)
 # x0 = x0 + x1
 	.loc 1 303
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 910] = x0
 	.loc 1 304
-	sth %r3, 910(%r10)
+	sth %r4, 910(%r8)
 # qa = qa + 16
 	.loc 1 305
-	addi %r5, %r5, 16
+	addi %r10, %r10, 16
 # qb = qb + 16
 	.loc 1 306
-	addi %r6, %r6, 16
+	addi %r7, %r7, 16
 # qc = qc + 16
 	.loc 1 307
-	addi %r10, %r10, 16
+	addi %r8, %r8, 16
 # i1 = i1 - 1
 	.loc 1 308
-	addi %r7, %r7, -1
+	addi %r6, %r6, -1
 # =? i1 - 0
 	.loc 1 309
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r6, 0
 # goto loop7 if !=
 	.loc 1 310
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop7
 # pa = w + 1792
 	.loc 1 311
-	mr %r7, %r8
-	addi %r4, %r7, 1792
+	addi %r8, %r9, 1792
 # pb = 105680
 	.loc 1 312
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 40144
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 40144
 # pb = w + pb
 	.loc 1 313
-	add %r6, %r7, %r3
-# qa = pa
-	.loc 1 314
-	mr %r8, %r7
+	add %r7, %r9, %r4
 # qb = pa + 896
 	.loc 1 315
-	addi %r5, %r4, 896
+	addi %r6, %r8, 896
 # i1 = 56
 	.loc 1 317
-	li %r7, 56
-	mr %r3, %r9
-	mr %r9, %r3
-	mr %r10, %r4
+	li %r10, 56
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop8:
 # (int64) x0 = mem16[qa]
 	.loc 1 319
-	lha %r3, 0(%r10)
+	lha %r4, 0(%r8)
 # (int64) x1 = mem16[qb]
 	.loc 1 320
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r6)
 # mem16[qc] = x0
 	.loc 1 321
-	sth %r3, 0(%r6)
+	sth %r4, 0(%r7)
 # mem16[qc + 1792] = x1
 	.loc 1 322
-	sth %r4, 1792(%r6)
+	sth %r5, 1792(%r7)
 # x0 = x0 + x1
 	.loc 1 323
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 896] = x0
 	.loc 1 324
-	sth %r3, 896(%r6)
+	sth %r4, 896(%r7)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 325
-	lha %r3, 2(%r10)
+	lha %r4, 2(%r8)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 326
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r6)
 # mem16[qc + 2] = x0
 	.loc 1 327
-	sth %r3, 2(%r6)
+	sth %r4, 2(%r7)
 # mem16[qc + 1794] = x1
 	.loc 1 328
-	sth %r4, 1794(%r6)
+	sth %r5, 1794(%r7)
 # x0 = x0 + x1
 	.loc 1 329
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 898] = x0
 	.loc 1 330
-	sth %r3, 898(%r6)
+	sth %r4, 898(%r7)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 331
-	lha %r3, 4(%r10)
+	lha %r4, 4(%r8)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 332
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r6)
 # mem16[qc + 4] = x0
 	.loc 1 333
-	sth %r3, 4(%r6)
+	sth %r4, 4(%r7)
 # mem16[qc + 1796] = x1
 	.loc 1 334
-	sth %r4, 1796(%r6)
+	sth %r5, 1796(%r7)
 # x0 = x0 + x1
 	.loc 1 335
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 900] = x0
 	.loc 1 336
-	sth %r3, 900(%r6)
+	sth %r4, 900(%r7)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 337
-	lha %r3, 6(%r10)
+	lha %r4, 6(%r8)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 338
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r6)
 # mem16[qc + 6] = x0
 	.loc 1 339
-	sth %r3, 6(%r6)
+	sth %r4, 6(%r7)
 # mem16[qc + 1798] = x1
 	.loc 1 340
-	sth %r4, 1798(%r6)
+	sth %r5, 1798(%r7)
 # x0 = x0 + x1
 	.loc 1 341
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 902] = x0
 	.loc 1 342
-	sth %r3, 902(%r6)
+	sth %r4, 902(%r7)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 343
-	lha %r3, 8(%r10)
+	lha %r4, 8(%r8)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 344
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r6)
 # mem16[qc + 8] = x0
 	.loc 1 345
-	sth %r3, 8(%r6)
+	sth %r4, 8(%r7)
 # mem16[qc + 1800] = x1
 	.loc 1 346
-	sth %r4, 1800(%r6)
+	sth %r5, 1800(%r7)
 # x0 = x0 + x1
 	.loc 1 347
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 904] = x0
 	.loc 1 348
-	sth %r3, 904(%r6)
+	sth %r4, 904(%r7)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 349
-	lha %r3, 10(%r10)
+	lha %r4, 10(%r8)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 350
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r6)
 # mem16[qc + 10] = x0
 	.loc 1 351
-	sth %r3, 10(%r6)
+	sth %r4, 10(%r7)
 # mem16[qc + 1802] = x1
 	.loc 1 352
-	sth %r4, 1802(%r6)
+	sth %r5, 1802(%r7)
 # x0 = x0 + x1
 	.loc 1 353
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 906] = x0
 	.loc 1 354
-	sth %r3, 906(%r6)
+	sth %r4, 906(%r7)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 355
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r8)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 356
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r6)
 # mem16[qc + 12] = x0
 	.loc 1 357
-	sth %r3, 12(%r6)
+	sth %r4, 12(%r7)
 # mem16[qc + 1804] = x1
 	.loc 1 358
-	sth %r4, 1804(%r6)
+	sth %r5, 1804(%r7)
 # x0 = x0 + x1
 	.loc 1 359
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 908] = x0
 	.loc 1 360
-	sth %r3, 908(%r6)
+	sth %r4, 908(%r7)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 361
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r8)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 362
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r6)
 # mem16[qc + 14] = x0
 	.loc 1 363
-	sth %r3, 14(%r6)
+	sth %r4, 14(%r7)
 # mem16[qc + 1806] = x1
 	.loc 1 364
-	sth %r4, 1806(%r6)
+	sth %r5, 1806(%r7)
 # x0 = x0 + x1
 	.loc 1 365
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 910] = x0
 	.loc 1 366
-	sth %r3, 910(%r6)
+	sth %r4, 910(%r7)
 # qa = qa + 16
 	.loc 1 367
-	addi %r10, %r10, 16
+	addi %r8, %r8, 16
 # qb = qb + 16
 	.loc 1 368
-	addi %r5, %r5, 16
+	addi %r6, %r6, 16
 # qc = qc + 16
 	.loc 1 369
-	addi %r6, %r6, 16
+	addi %r7, %r7, 16
 # i1 = i1 - 1
 	.loc 1 370
-	addi %r7, %r7, -1
+	addi %r10, %r10, -1
 # =? i1 - 0
 	.loc 1 371
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r10, 0
 # goto loop8 if !=
 	.loc 1 372
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop8
 # pa = w + 24000
 	.loc 1 373
-	mr %r7, %r8
-	addi %r10, %r7, 24000
+	addi %r7, %r9, 24000
 # pb = w + 3584
 	.loc 1 374
-	addi %r8, %r7, 3584
+	addi %r8, %r9, 3584
 # i0 = 3
 	.loc 1 375
-	li %r4, 3
-	mr %r3, %r9
+	li %r6, 3
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop9:
 # qa = pa
 	.loc 1 377
-	mr %r11, %r7
-	mr %r12, %r4
-	mr %r9, %r3
+	mr %r31, %r7
 # qb = pa + 448
 	.loc 1 378
-	addi %r5, %r10, 448
+	addi %r10, %r7, 448
 # qc = pb
 	.loc 1 379
-	mr %r31, %r10
+	mr %r11, %r8
 # i1 = 28
 	.loc 1 380
-	mr %r7, %r8
-	li %r6, 28
+	li %r12, 28
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop10:
 # (int64) x0 = mem16[qa]
 	.loc 1 382
-	lha %r3, 0(%r10)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 383
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 384
-	sth %r3, 0(%r8)
+	sth %r4, 0(%r11)
 # mem16[qc + 896] = x1
 	.loc 1 385
-	sth %r4, 896(%r8)
+	sth %r5, 896(%r11)
 # x0 = x0 + x1
 	.loc 1 386
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 448] = x0
 	.loc 1 387
-	sth %r3, 448(%r8)
+	sth %r4, 448(%r11)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 388
-	lha %r3, 2(%r10)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 389
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 390
-	sth %r3, 2(%r8)
+	sth %r4, 2(%r11)
 # mem16[qc + 898] = x1
 	.loc 1 391
-	sth %r4, 898(%r8)
+	sth %r5, 898(%r11)
 # x0 = x0 + x1
 	.loc 1 392
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 450] = x0
 	.loc 1 393
-	sth %r3, 450(%r8)
+	sth %r4, 450(%r11)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 394
-	lha %r3, 4(%r10)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 395
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 396
-	sth %r3, 4(%r8)
+	sth %r4, 4(%r11)
 # mem16[qc + 900] = x1
 	.loc 1 397
-	sth %r4, 900(%r8)
+	sth %r5, 900(%r11)
 # x0 = x0 + x1
 	.loc 1 398
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 452] = x0
 	.loc 1 399
-	sth %r3, 452(%r8)
+	sth %r4, 452(%r11)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 400
-	lha %r3, 6(%r10)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 401
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 402
-	sth %r3, 6(%r8)
+	sth %r4, 6(%r11)
 # mem16[qc + 902] = x1
 	.loc 1 403
-	sth %r4, 902(%r8)
+	sth %r5, 902(%r11)
 # x0 = x0 + x1
 	.loc 1 404
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 454] = x0
 	.loc 1 405
-	sth %r3, 454(%r8)
+	sth %r4, 454(%r11)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 406
-	lha %r3, 8(%r10)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 407
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 408
-	sth %r3, 8(%r8)
+	sth %r4, 8(%r11)
 # mem16[qc + 904] = x1
 	.loc 1 409
-	sth %r4, 904(%r8)
+	sth %r5, 904(%r11)
 # x0 = x0 + x1
 	.loc 1 410
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 456] = x0
 	.loc 1 411
-	sth %r3, 456(%r8)
+	sth %r4, 456(%r11)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 412
-	lha %r3, 10(%r10)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 413
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 414
-	sth %r3, 10(%r8)
+	sth %r4, 10(%r11)
 # mem16[qc + 906] = x1
 	.loc 1 415
-	sth %r4, 906(%r8)
+	sth %r5, 906(%r11)
 # x0 = x0 + x1
 	.loc 1 416
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 458] = x0
 	.loc 1 417
-	sth %r3, 458(%r8)
+	sth %r4, 458(%r11)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 418
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 419
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 420
-	sth %r3, 12(%r8)
+	sth %r4, 12(%r11)
 # mem16[qc + 908] = x1
 	.loc 1 421
-	sth %r4, 908(%r8)
+	sth %r5, 908(%r11)
 # x0 = x0 + x1
 	.loc 1 422
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 460] = x0
 	.loc 1 423
-	sth %r3, 460(%r8)
+	sth %r4, 460(%r11)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 424
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 425
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 426
-	sth %r3, 14(%r8)
+	sth %r4, 14(%r11)
 # mem16[qc + 910] = x1
 	.loc 1 427
-	sth %r4, 910(%r8)
+	sth %r5, 910(%r11)
 # x0 = x0 + x1
 	.loc 1 428
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 462] = x0
 	.loc 1 429
-	sth %r3, 462(%r8)
+	sth %r4, 462(%r11)
 # qa = qa + 16
 	.loc 1 430
-	addi %r10, %r10, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 431
-	addi %r5, %r5, 16
+	addi %r10, %r10, 16
 # qc = qc + 16
 	.loc 1 432
-	addi %r8, %r8, 16
+	addi %r11, %r11, 16
 # i1 = i1 - 1
 	.loc 1 433
-	addi %r6, %r6, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 434
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r12, 0
 # goto loop10 if !=
 	.loc 1 435
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop10
 # pa = pa + 896
 	.loc 1 436
-	mr %r10, %r31
-	addi %r10, %r10, 896
+	addi %r7, %r7, 896
 # pb = pb + 1344
 	.loc 1 437
-	mr %r8, %r7
 	addi %r8, %r8, 1344
 # i0 = i0 - 1
 	.loc 1 438
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 439
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r6, 0
 # goto loop9 if !=
 	.loc 1 440
-	mr %r3, %r9
-	mr %r7, %r11
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop9
 # pa = 105680
 	.loc 1 441
@@ -1335,7 +1283,7 @@ qhasm_kernel_core_mult3sntrup857_ppc64_mul:
 	ori %r4, %r4, 40144
 # pa = w + pa
 	.loc 1 442
-	add %r9, %r7, %r4
+	add %r12, %r9, %r4
 # pb = 85264
 	.loc 1 443
 	li %r4, 0
@@ -1343,416 +1291,400 @@ qhasm_kernel_core_mult3sntrup857_ppc64_mul:
 	ori %r4, %r4, 19728
 # pb = w + pb
 	.loc 1 444
-	add %r10, %r7, %r4
+	add %r6, %r9, %r4
 # i0 = 3
 	.loc 1 445
-	li %r4, 3
+	li %r7, 3
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop11:
 # qa = pa
 	.loc 1 447
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r12, %r3
+	mr %r31, %r12
 # qb = pa + 448
 	.loc 1 448
-	addi %r5, %r9, 448
+	addi %r8, %r12, 448
 # qc = pb
 	.loc 1 449
-	mr %r7, %r9
+	mr %r10, %r6
 # i1 = 28
 	.loc 1 450
-	mr %r31, %r10
-	li %r6, 28
+	li %r11, 28
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop12:
 # (int64) x0 = mem16[qa]
 	.loc 1 452
-	lha %r3, 0(%r9)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 453
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 454
-	sth %r3, 0(%r10)
+	sth %r4, 0(%r10)
 # mem16[qc + 896] = x1
 	.loc 1 455
-	sth %r4, 896(%r10)
+	sth %r5, 896(%r10)
 # x0 = x0 + x1
 	.loc 1 456
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 448] = x0
 	.loc 1 457
-	sth %r3, 448(%r10)
+	sth %r4, 448(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 458
-	lha %r3, 2(%r9)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 459
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 460
-	sth %r3, 2(%r10)
+	sth %r4, 2(%r10)
 # mem16[qc + 898] = x1
 	.loc 1 461
-	sth %r4, 898(%r10)
+	sth %r5, 898(%r10)
 # x0 = x0 + x1
 	.loc 1 462
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 450] = x0
 	.loc 1 463
-	sth %r3, 450(%r10)
+	sth %r4, 450(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 464
-	lha %r3, 4(%r9)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 465
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 466
-	sth %r3, 4(%r10)
+	sth %r4, 4(%r10)
 # mem16[qc + 900] = x1
 	.loc 1 467
-	sth %r4, 900(%r10)
+	sth %r5, 900(%r10)
 # x0 = x0 + x1
 	.loc 1 468
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 452] = x0
 	.loc 1 469
-	sth %r3, 452(%r10)
+	sth %r4, 452(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 470
-	lha %r3, 6(%r9)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 471
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 472
-	sth %r3, 6(%r10)
+	sth %r4, 6(%r10)
 # mem16[qc + 902] = x1
 	.loc 1 473
-	sth %r4, 902(%r10)
+	sth %r5, 902(%r10)
 # x0 = x0 + x1
 	.loc 1 474
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 454] = x0
 	.loc 1 475
-	sth %r3, 454(%r10)
+	sth %r4, 454(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 476
-	lha %r3, 8(%r9)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 477
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 478
-	sth %r3, 8(%r10)
+	sth %r4, 8(%r10)
 # mem16[qc + 904] = x1
 	.loc 1 479
-	sth %r4, 904(%r10)
+	sth %r5, 904(%r10)
 # x0 = x0 + x1
 	.loc 1 480
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 456] = x0
 	.loc 1 481
-	sth %r3, 456(%r10)
+	sth %r4, 456(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 482
-	lha %r3, 10(%r9)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 483
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 484
-	sth %r3, 10(%r10)
+	sth %r4, 10(%r10)
 # mem16[qc + 906] = x1
 	.loc 1 485
-	sth %r4, 906(%r10)
+	sth %r5, 906(%r10)
 # x0 = x0 + x1
 	.loc 1 486
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 458] = x0
 	.loc 1 487
-	sth %r3, 458(%r10)
+	sth %r4, 458(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 488
-	lha %r3, 12(%r9)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 489
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 490
-	sth %r3, 12(%r10)
+	sth %r4, 12(%r10)
 # mem16[qc + 908] = x1
 	.loc 1 491
-	sth %r4, 908(%r10)
+	sth %r5, 908(%r10)
 # x0 = x0 + x1
 	.loc 1 492
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 460] = x0
 	.loc 1 493
-	sth %r3, 460(%r10)
+	sth %r4, 460(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 494
-	lha %r3, 14(%r9)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 495
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 496
-	sth %r3, 14(%r10)
+	sth %r4, 14(%r10)
 # mem16[qc + 910] = x1
 	.loc 1 497
-	sth %r4, 910(%r10)
+	sth %r5, 910(%r10)
 # x0 = x0 + x1
 	.loc 1 498
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 462] = x0
 	.loc 1 499
-	sth %r3, 462(%r10)
+	sth %r4, 462(%r10)
 # qa = qa + 16
 	.loc 1 500
-	addi %r9, %r9, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 501
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 502
 	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 503
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 504
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop12 if !=
 	.loc 1 505
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop12
 # pa = pa + 896
 	.loc 1 506
-	mr %r9, %r7
-	addi %r9, %r9, 896
+	addi %r12, %r12, 896
 # pb = pb + 1344
 	.loc 1 507
-	mr %r10, %r31
-	addi %r10, %r10, 1344
+	addi %r6, %r6, 1344
 # i0 = i0 - 1
 	.loc 1 508
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 509
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop11 if !=
 	.loc 1 510
-	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop11
 # pa = w + 3584
 	.loc 1 511
-	addi %r10, %r7, 3584
+	addi %r6, %r9, 3584
 # pb = w + 24000
 	.loc 1 512
-	addi %r9, %r7, 24000
+	addi %r7, %r9, 24000
 # i0 = 9
 	.loc 1 513
-	li %r4, 9
+	li %r8, 9
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop13:
 # qa = pa
 	.loc 1 515
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r12, %r3
+	mr %r31, %r6
 # qb = pa + 224
 	.loc 1 516
-	addi %r5, %r10, 224
+	addi %r10, %r6, 224
 # qc = pb
 	.loc 1 517
-	mr %r7, %r10
+	mr %r11, %r7
 # i1 = 14
 	.loc 1 518
-	mr %r31, %r9
-	li %r6, 14
+	li %r12, 14
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop14:
 # (int64) x0 = mem16[qa]
 	.loc 1 520
-	lha %r3, 0(%r10)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 521
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 522
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r11)
 # mem16[qc + 448] = x1
 	.loc 1 523
-	sth %r4, 448(%r9)
+	sth %r5, 448(%r11)
 # x0 = x0 + x1
 	.loc 1 524
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 224] = x0
 	.loc 1 525
-	sth %r3, 224(%r9)
+	sth %r4, 224(%r11)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 526
-	lha %r3, 2(%r10)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 527
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 528
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r11)
 # mem16[qc + 450] = x1
 	.loc 1 529
-	sth %r4, 450(%r9)
+	sth %r5, 450(%r11)
 # x0 = x0 + x1
 	.loc 1 530
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 226] = x0
 	.loc 1 531
-	sth %r3, 226(%r9)
+	sth %r4, 226(%r11)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 532
-	lha %r3, 4(%r10)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 533
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 534
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r11)
 # mem16[qc + 452] = x1
 	.loc 1 535
-	sth %r4, 452(%r9)
+	sth %r5, 452(%r11)
 # x0 = x0 + x1
 	.loc 1 536
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 228] = x0
 	.loc 1 537
-	sth %r3, 228(%r9)
+	sth %r4, 228(%r11)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 538
-	lha %r3, 6(%r10)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 539
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 540
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r11)
 # mem16[qc + 454] = x1
 	.loc 1 541
-	sth %r4, 454(%r9)
+	sth %r5, 454(%r11)
 # x0 = x0 + x1
 	.loc 1 542
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 230] = x0
 	.loc 1 543
-	sth %r3, 230(%r9)
+	sth %r4, 230(%r11)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 544
-	lha %r3, 8(%r10)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 545
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 546
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r11)
 # mem16[qc + 456] = x1
 	.loc 1 547
-	sth %r4, 456(%r9)
+	sth %r5, 456(%r11)
 # x0 = x0 + x1
 	.loc 1 548
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 232] = x0
 	.loc 1 549
-	sth %r3, 232(%r9)
+	sth %r4, 232(%r11)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 550
-	lha %r3, 10(%r10)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 551
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 552
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r11)
 # mem16[qc + 458] = x1
 	.loc 1 553
-	sth %r4, 458(%r9)
+	sth %r5, 458(%r11)
 # x0 = x0 + x1
 	.loc 1 554
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 234] = x0
 	.loc 1 555
-	sth %r3, 234(%r9)
+	sth %r4, 234(%r11)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 556
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 557
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 558
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r11)
 # mem16[qc + 460] = x1
 	.loc 1 559
-	sth %r4, 460(%r9)
+	sth %r5, 460(%r11)
 # x0 = x0 + x1
 	.loc 1 560
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 236] = x0
 	.loc 1 561
-	sth %r3, 236(%r9)
+	sth %r4, 236(%r11)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 562
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 563
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 564
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r11)
 # mem16[qc + 462] = x1
 	.loc 1 565
-	sth %r4, 462(%r9)
+	sth %r5, 462(%r11)
 # x0 = x0 + x1
 	.loc 1 566
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 238] = x0
 	.loc 1 567
-	sth %r3, 238(%r9)
+	sth %r4, 238(%r11)
 # qa = qa + 16
 	.loc 1 568
-	addi %r10, %r10, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 569
-	addi %r5, %r5, 16
+	addi %r10, %r10, 16
 # qc = qc + 16
 	.loc 1 570
-	addi %r9, %r9, 16
+	addi %r11, %r11, 16
 # i1 = i1 - 1
 	.loc 1 571
-	addi %r6, %r6, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 572
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r12, 0
 # goto loop14 if !=
 	.loc 1 573
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop14
 # pa = pa + 448
 	.loc 1 574
-	mr %r10, %r7
-	addi %r10, %r10, 448
+	addi %r6, %r6, 448
 # pb = pb + 672
 	.loc 1 575
-	mr %r9, %r31
-	addi %r9, %r9, 672
+	addi %r7, %r7, 672
 # i0 = i0 - 1
 	.loc 1 576
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r8, %r8, -1
 # =? i0 - 0
 	.loc 1 577
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r8, 0
 # goto loop13 if !=
 	.loc 1 578
-	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop13
 # pa = 85264
 	.loc 1 579
@@ -1761,7 +1693,7 @@ qhasm_kernel_core_mult3sntrup857_ppc64_mul:
 	ori %r4, %r4, 19728
 # pa = w + pa
 	.loc 1 580
-	add %r9, %r7, %r4
+	add %r12, %r9, %r4
 # pb = 105680
 	.loc 1 581
 	li %r4, 0
@@ -1769,416 +1701,400 @@ qhasm_kernel_core_mult3sntrup857_ppc64_mul:
 	ori %r4, %r4, 40144
 # pb = w + pb
 	.loc 1 582
-	add %r10, %r7, %r4
+	add %r6, %r9, %r4
 # i0 = 9
 	.loc 1 583
-	li %r4, 9
+	li %r7, 9
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop15:
 # qa = pa
 	.loc 1 585
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r12, %r3
+	mr %r31, %r12
 # qb = pa + 224
 	.loc 1 586
-	addi %r5, %r9, 224
+	addi %r8, %r12, 224
 # qc = pb
 	.loc 1 587
-	mr %r7, %r9
+	mr %r10, %r6
 # i1 = 14
 	.loc 1 588
-	mr %r31, %r10
-	li %r6, 14
+	li %r11, 14
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop16:
 # (int64) x0 = mem16[qa]
 	.loc 1 590
-	lha %r3, 0(%r9)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 591
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 592
-	sth %r3, 0(%r10)
+	sth %r4, 0(%r10)
 # mem16[qc + 448] = x1
 	.loc 1 593
-	sth %r4, 448(%r10)
+	sth %r5, 448(%r10)
 # x0 = x0 + x1
 	.loc 1 594
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 224] = x0
 	.loc 1 595
-	sth %r3, 224(%r10)
+	sth %r4, 224(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 596
-	lha %r3, 2(%r9)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 597
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 598
-	sth %r3, 2(%r10)
+	sth %r4, 2(%r10)
 # mem16[qc + 450] = x1
 	.loc 1 599
-	sth %r4, 450(%r10)
+	sth %r5, 450(%r10)
 # x0 = x0 + x1
 	.loc 1 600
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 226] = x0
 	.loc 1 601
-	sth %r3, 226(%r10)
+	sth %r4, 226(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 602
-	lha %r3, 4(%r9)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 603
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 604
-	sth %r3, 4(%r10)
+	sth %r4, 4(%r10)
 # mem16[qc + 452] = x1
 	.loc 1 605
-	sth %r4, 452(%r10)
+	sth %r5, 452(%r10)
 # x0 = x0 + x1
 	.loc 1 606
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 228] = x0
 	.loc 1 607
-	sth %r3, 228(%r10)
+	sth %r4, 228(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 608
-	lha %r3, 6(%r9)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 609
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 610
-	sth %r3, 6(%r10)
+	sth %r4, 6(%r10)
 # mem16[qc + 454] = x1
 	.loc 1 611
-	sth %r4, 454(%r10)
+	sth %r5, 454(%r10)
 # x0 = x0 + x1
 	.loc 1 612
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 230] = x0
 	.loc 1 613
-	sth %r3, 230(%r10)
+	sth %r4, 230(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 614
-	lha %r3, 8(%r9)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 615
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 616
-	sth %r3, 8(%r10)
+	sth %r4, 8(%r10)
 # mem16[qc + 456] = x1
 	.loc 1 617
-	sth %r4, 456(%r10)
+	sth %r5, 456(%r10)
 # x0 = x0 + x1
 	.loc 1 618
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 232] = x0
 	.loc 1 619
-	sth %r3, 232(%r10)
+	sth %r4, 232(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 620
-	lha %r3, 10(%r9)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 621
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 622
-	sth %r3, 10(%r10)
+	sth %r4, 10(%r10)
 # mem16[qc + 458] = x1
 	.loc 1 623
-	sth %r4, 458(%r10)
+	sth %r5, 458(%r10)
 # x0 = x0 + x1
 	.loc 1 624
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 234] = x0
 	.loc 1 625
-	sth %r3, 234(%r10)
+	sth %r4, 234(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 626
-	lha %r3, 12(%r9)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 627
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 628
-	sth %r3, 12(%r10)
+	sth %r4, 12(%r10)
 # mem16[qc + 460] = x1
 	.loc 1 629
-	sth %r4, 460(%r10)
+	sth %r5, 460(%r10)
 # x0 = x0 + x1
 	.loc 1 630
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 236] = x0
 	.loc 1 631
-	sth %r3, 236(%r10)
+	sth %r4, 236(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 632
-	lha %r3, 14(%r9)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 633
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 634
-	sth %r3, 14(%r10)
+	sth %r4, 14(%r10)
 # mem16[qc + 462] = x1
 	.loc 1 635
-	sth %r4, 462(%r10)
+	sth %r5, 462(%r10)
 # x0 = x0 + x1
 	.loc 1 636
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 238] = x0
 	.loc 1 637
-	sth %r3, 238(%r10)
+	sth %r4, 238(%r10)
 # qa = qa + 16
 	.loc 1 638
-	addi %r9, %r9, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 639
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 640
 	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 641
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 642
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop16 if !=
 	.loc 1 643
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop16
 # pa = pa + 448
 	.loc 1 644
-	mr %r9, %r7
-	addi %r9, %r9, 448
+	addi %r12, %r12, 448
 # pb = pb + 672
 	.loc 1 645
-	mr %r10, %r31
-	addi %r10, %r10, 672
+	addi %r6, %r6, 672
 # i0 = i0 - 1
 	.loc 1 646
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 647
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop15 if !=
 	.loc 1 648
-	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop15
 # pa = w + 24000
 	.loc 1 649
-	addi %r10, %r7, 24000
+	addi %r6, %r9, 24000
 # pb = w + 3584
 	.loc 1 650
-	addi %r9, %r7, 3584
+	addi %r7, %r9, 3584
 # i0 = 27
 	.loc 1 651
-	li %r4, 27
+	li %r8, 27
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop17:
 # qa = pa
 	.loc 1 653
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r12, %r3
+	mr %r31, %r6
 # qb = pa + 112
 	.loc 1 654
-	addi %r5, %r10, 112
+	addi %r10, %r6, 112
 # qc = pb
 	.loc 1 655
-	mr %r7, %r10
+	mr %r11, %r7
 # i1 = 7
 	.loc 1 656
-	mr %r31, %r9
-	li %r6, 7
+	li %r12, 7
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop18:
 # (int64) x0 = mem16[qa]
 	.loc 1 658
-	lha %r3, 0(%r10)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 659
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 660
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r11)
 # mem16[qc + 224] = x1
 	.loc 1 661
-	sth %r4, 224(%r9)
+	sth %r5, 224(%r11)
 # x0 = x0 + x1
 	.loc 1 662
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 112] = x0
 	.loc 1 663
-	sth %r3, 112(%r9)
+	sth %r4, 112(%r11)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 664
-	lha %r3, 2(%r10)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 665
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 666
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r11)
 # mem16[qc + 226] = x1
 	.loc 1 667
-	sth %r4, 226(%r9)
+	sth %r5, 226(%r11)
 # x0 = x0 + x1
 	.loc 1 668
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 114] = x0
 	.loc 1 669
-	sth %r3, 114(%r9)
+	sth %r4, 114(%r11)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 670
-	lha %r3, 4(%r10)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 671
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 672
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r11)
 # mem16[qc + 228] = x1
 	.loc 1 673
-	sth %r4, 228(%r9)
+	sth %r5, 228(%r11)
 # x0 = x0 + x1
 	.loc 1 674
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 116] = x0
 	.loc 1 675
-	sth %r3, 116(%r9)
+	sth %r4, 116(%r11)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 676
-	lha %r3, 6(%r10)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 677
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 678
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r11)
 # mem16[qc + 230] = x1
 	.loc 1 679
-	sth %r4, 230(%r9)
+	sth %r5, 230(%r11)
 # x0 = x0 + x1
 	.loc 1 680
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 118] = x0
 	.loc 1 681
-	sth %r3, 118(%r9)
+	sth %r4, 118(%r11)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 682
-	lha %r3, 8(%r10)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 683
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 684
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r11)
 # mem16[qc + 232] = x1
 	.loc 1 685
-	sth %r4, 232(%r9)
+	sth %r5, 232(%r11)
 # x0 = x0 + x1
 	.loc 1 686
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 120] = x0
 	.loc 1 687
-	sth %r3, 120(%r9)
+	sth %r4, 120(%r11)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 688
-	lha %r3, 10(%r10)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 689
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 690
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r11)
 # mem16[qc + 234] = x1
 	.loc 1 691
-	sth %r4, 234(%r9)
+	sth %r5, 234(%r11)
 # x0 = x0 + x1
 	.loc 1 692
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 122] = x0
 	.loc 1 693
-	sth %r3, 122(%r9)
+	sth %r4, 122(%r11)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 694
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 695
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 696
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r11)
 # mem16[qc + 236] = x1
 	.loc 1 697
-	sth %r4, 236(%r9)
+	sth %r5, 236(%r11)
 # x0 = x0 + x1
 	.loc 1 698
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 124] = x0
 	.loc 1 699
-	sth %r3, 124(%r9)
+	sth %r4, 124(%r11)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 700
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 701
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 702
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r11)
 # mem16[qc + 238] = x1
 	.loc 1 703
-	sth %r4, 238(%r9)
+	sth %r5, 238(%r11)
 # x0 = x0 + x1
 	.loc 1 704
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 126] = x0
 	.loc 1 705
-	sth %r3, 126(%r9)
+	sth %r4, 126(%r11)
 # qa = qa + 16
 	.loc 1 706
-	addi %r10, %r10, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 707
-	addi %r5, %r5, 16
+	addi %r10, %r10, 16
 # qc = qc + 16
 	.loc 1 708
-	addi %r9, %r9, 16
+	addi %r11, %r11, 16
 # i1 = i1 - 1
 	.loc 1 709
-	addi %r6, %r6, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 710
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r12, 0
 # goto loop18 if !=
 	.loc 1 711
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop18
 # pa = pa + 224
 	.loc 1 712
-	mr %r10, %r7
-	addi %r10, %r10, 224
+	addi %r6, %r6, 224
 # pb = pb + 336
 	.loc 1 713
-	mr %r9, %r31
-	addi %r9, %r9, 336
+	addi %r7, %r7, 336
 # i0 = i0 - 1
 	.loc 1 714
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r8, %r8, -1
 # =? i0 - 0
 	.loc 1 715
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r8, 0
 # goto loop17 if !=
 	.loc 1 716
-	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop17
 # pa = 105680
 	.loc 1 717
@@ -2187,7 +2103,7 @@ qhasm_kernel_core_mult3sntrup857_ppc64_mul:
 	ori %r4, %r4, 40144
 # pa = w + pa
 	.loc 1 718
-	add %r9, %r7, %r4
+	add %r12, %r9, %r4
 # pb = 85264
 	.loc 1 719
 	li %r4, 0
@@ -2195,488 +2111,472 @@ qhasm_kernel_core_mult3sntrup857_ppc64_mul:
 	ori %r4, %r4, 19728
 # pb = w + pb
 	.loc 1 720
-	add %r10, %r7, %r4
+	add %r6, %r9, %r4
 # i0 = 27
 	.loc 1 721
-	li %r4, 27
+	li %r7, 27
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop19:
 # qa = pa
 	.loc 1 723
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r12, %r3
+	mr %r31, %r12
 # qb = pa + 112
 	.loc 1 724
-	addi %r5, %r9, 112
+	addi %r8, %r12, 112
 # qc = pb
 	.loc 1 725
-	mr %r7, %r9
+	mr %r10, %r6
 # i1 = 7
 	.loc 1 726
-	mr %r31, %r10
-	li %r6, 7
+	li %r11, 7
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop20:
 # (int64) x0 = mem16[qa]
 	.loc 1 728
-	lha %r3, 0(%r9)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 729
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 730
-	sth %r3, 0(%r10)
+	sth %r4, 0(%r10)
 # mem16[qc + 224] = x1
 	.loc 1 731
-	sth %r4, 224(%r10)
+	sth %r5, 224(%r10)
 # x0 = x0 + x1
 	.loc 1 732
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 112] = x0
 	.loc 1 733
-	sth %r3, 112(%r10)
+	sth %r4, 112(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 734
-	lha %r3, 2(%r9)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 735
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 736
-	sth %r3, 2(%r10)
+	sth %r4, 2(%r10)
 # mem16[qc + 226] = x1
 	.loc 1 737
-	sth %r4, 226(%r10)
+	sth %r5, 226(%r10)
 # x0 = x0 + x1
 	.loc 1 738
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 114] = x0
 	.loc 1 739
-	sth %r3, 114(%r10)
+	sth %r4, 114(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 740
-	lha %r3, 4(%r9)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 741
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 742
-	sth %r3, 4(%r10)
+	sth %r4, 4(%r10)
 # mem16[qc + 228] = x1
 	.loc 1 743
-	sth %r4, 228(%r10)
+	sth %r5, 228(%r10)
 # x0 = x0 + x1
 	.loc 1 744
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 116] = x0
 	.loc 1 745
-	sth %r3, 116(%r10)
+	sth %r4, 116(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 746
-	lha %r3, 6(%r9)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 747
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 748
-	sth %r3, 6(%r10)
+	sth %r4, 6(%r10)
 # mem16[qc + 230] = x1
 	.loc 1 749
-	sth %r4, 230(%r10)
+	sth %r5, 230(%r10)
 # x0 = x0 + x1
 	.loc 1 750
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 118] = x0
 	.loc 1 751
-	sth %r3, 118(%r10)
+	sth %r4, 118(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 752
-	lha %r3, 8(%r9)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 753
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 754
-	sth %r3, 8(%r10)
+	sth %r4, 8(%r10)
 # mem16[qc + 232] = x1
 	.loc 1 755
-	sth %r4, 232(%r10)
+	sth %r5, 232(%r10)
 # x0 = x0 + x1
 	.loc 1 756
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 120] = x0
 	.loc 1 757
-	sth %r3, 120(%r10)
+	sth %r4, 120(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 758
-	lha %r3, 10(%r9)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 759
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 760
-	sth %r3, 10(%r10)
+	sth %r4, 10(%r10)
 # mem16[qc + 234] = x1
 	.loc 1 761
-	sth %r4, 234(%r10)
+	sth %r5, 234(%r10)
 # x0 = x0 + x1
 	.loc 1 762
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 122] = x0
 	.loc 1 763
-	sth %r3, 122(%r10)
+	sth %r4, 122(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 764
-	lha %r3, 12(%r9)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 765
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 766
-	sth %r3, 12(%r10)
+	sth %r4, 12(%r10)
 # mem16[qc + 236] = x1
 	.loc 1 767
-	sth %r4, 236(%r10)
+	sth %r5, 236(%r10)
 # x0 = x0 + x1
 	.loc 1 768
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 124] = x0
 	.loc 1 769
-	sth %r3, 124(%r10)
+	sth %r4, 124(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 770
-	lha %r3, 14(%r9)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 771
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 772
-	sth %r3, 14(%r10)
+	sth %r4, 14(%r10)
 # mem16[qc + 238] = x1
 	.loc 1 773
-	sth %r4, 238(%r10)
+	sth %r5, 238(%r10)
 # x0 = x0 + x1
 	.loc 1 774
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 126] = x0
 	.loc 1 775
-	sth %r3, 126(%r10)
+	sth %r4, 126(%r10)
 # qa = qa + 16
 	.loc 1 776
-	addi %r9, %r9, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 777
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 778
 	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 779
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 780
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop20 if !=
 	.loc 1 781
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop20
 # pa = pa + 224
 	.loc 1 782
-	mr %r9, %r7
-	addi %r9, %r9, 224
+	addi %r12, %r12, 224
 # pb = pb + 336
 	.loc 1 783
-	mr %r10, %r31
-	addi %r10, %r10, 336
+	addi %r6, %r6, 336
 # i0 = i0 - 1
 	.loc 1 784
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 785
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop19 if !=
 	.loc 1 786
-	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop19
 # pa = w + 3584
 	.loc 1 787
-	addi %r10, %r7, 3584
+	addi %r6, %r9, 3584
 # pb = w + 24000
 	.loc 1 788
-	addi %r9, %r7, 24000
+	addi %r7, %r9, 24000
 # i0 = 81
 	.loc 1 789
-	li %r4, 81
+	li %r8, 81
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop21:
 # qa = pa
 	.loc 1 791
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r12, %r3
+	mr %r31, %r6
 # qb = pa + 56
 	.loc 1 792
-	addi %r5, %r10, 56
+	addi %r10, %r6, 56
 # qc = pb
 	.loc 1 793
-	mr %r7, %r10
+	mr %r11, %r7
 # i1 = 3
 	.loc 1 794
-	mr %r31, %r9
-	li %r6, 3
+	li %r12, 3
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop22:
 # (int64) x0 = mem16[qa]
 	.loc 1 796
-	lha %r3, 0(%r10)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 797
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 798
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r11)
 # mem16[qc + 112] = x1
 	.loc 1 799
-	sth %r4, 112(%r9)
+	sth %r5, 112(%r11)
 # x0 = x0 + x1
 	.loc 1 800
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 56] = x0
 	.loc 1 801
-	sth %r3, 56(%r9)
+	sth %r4, 56(%r11)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 802
-	lha %r3, 2(%r10)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 803
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 804
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r11)
 # mem16[qc + 114] = x1
 	.loc 1 805
-	sth %r4, 114(%r9)
+	sth %r5, 114(%r11)
 # x0 = x0 + x1
 	.loc 1 806
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 58] = x0
 	.loc 1 807
-	sth %r3, 58(%r9)
+	sth %r4, 58(%r11)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 808
-	lha %r3, 4(%r10)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 809
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 810
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r11)
 # mem16[qc + 116] = x1
 	.loc 1 811
-	sth %r4, 116(%r9)
+	sth %r5, 116(%r11)
 # x0 = x0 + x1
 	.loc 1 812
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 60] = x0
 	.loc 1 813
-	sth %r3, 60(%r9)
+	sth %r4, 60(%r11)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 814
-	lha %r3, 6(%r10)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 815
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 816
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r11)
 # mem16[qc + 118] = x1
 	.loc 1 817
-	sth %r4, 118(%r9)
+	sth %r5, 118(%r11)
 # x0 = x0 + x1
 	.loc 1 818
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 62] = x0
 	.loc 1 819
-	sth %r3, 62(%r9)
+	sth %r4, 62(%r11)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 820
-	lha %r3, 8(%r10)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 821
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 822
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r11)
 # mem16[qc + 120] = x1
 	.loc 1 823
-	sth %r4, 120(%r9)
+	sth %r5, 120(%r11)
 # x0 = x0 + x1
 	.loc 1 824
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 64] = x0
 	.loc 1 825
-	sth %r3, 64(%r9)
+	sth %r4, 64(%r11)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 826
-	lha %r3, 10(%r10)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 827
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 828
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r11)
 # mem16[qc + 122] = x1
 	.loc 1 829
-	sth %r4, 122(%r9)
+	sth %r5, 122(%r11)
 # x0 = x0 + x1
 	.loc 1 830
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 66] = x0
 	.loc 1 831
-	sth %r3, 66(%r9)
+	sth %r4, 66(%r11)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 832
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 833
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 834
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r11)
 # mem16[qc + 124] = x1
 	.loc 1 835
-	sth %r4, 124(%r9)
+	sth %r5, 124(%r11)
 # x0 = x0 + x1
 	.loc 1 836
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 68] = x0
 	.loc 1 837
-	sth %r3, 68(%r9)
+	sth %r4, 68(%r11)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 838
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 839
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 840
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r11)
 # mem16[qc + 126] = x1
 	.loc 1 841
-	sth %r4, 126(%r9)
+	sth %r5, 126(%r11)
 # x0 = x0 + x1
 	.loc 1 842
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 70] = x0
 	.loc 1 843
-	sth %r3, 70(%r9)
+	sth %r4, 70(%r11)
 # qa = qa + 16
 	.loc 1 844
-	addi %r10, %r10, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 845
-	addi %r5, %r5, 16
+	addi %r10, %r10, 16
 # qc = qc + 16
 	.loc 1 846
-	addi %r9, %r9, 16
+	addi %r11, %r11, 16
 # i1 = i1 - 1
 	.loc 1 847
-	addi %r6, %r6, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 848
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r12, 0
 # goto loop22 if !=
 	.loc 1 849
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop22
 # (int64) x0 = mem16[qa]
 	.loc 1 850
-	lha %r3, 0(%r10)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 851
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 852
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r11)
 # mem16[qc + 112] = x1
 	.loc 1 853
-	sth %r4, 112(%r9)
+	sth %r5, 112(%r11)
 # x0 = x0 + x1
 	.loc 1 854
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 56] = x0
 	.loc 1 855
-	sth %r3, 56(%r9)
+	sth %r4, 56(%r11)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 856
-	lha %r3, 2(%r10)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 857
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 858
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r11)
 # mem16[qc + 114] = x1
 	.loc 1 859
-	sth %r4, 114(%r9)
+	sth %r5, 114(%r11)
 # x0 = x0 + x1
 	.loc 1 860
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 58] = x0
 	.loc 1 861
-	sth %r3, 58(%r9)
+	sth %r4, 58(%r11)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 862
-	lha %r3, 4(%r10)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 863
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 864
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r11)
 # mem16[qc + 116] = x1
 	.loc 1 865
-	sth %r4, 116(%r9)
+	sth %r5, 116(%r11)
 # x0 = x0 + x1
 	.loc 1 866
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 60] = x0
 	.loc 1 867
-	sth %r3, 60(%r9)
+	sth %r4, 60(%r11)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 868
-	lha %r3, 6(%r10)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 869
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 870
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r11)
 # mem16[qc + 118] = x1
 	.loc 1 871
-	sth %r4, 118(%r9)
+	sth %r5, 118(%r11)
 # x0 = x0 + x1
 	.loc 1 872
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 62] = x0
 	.loc 1 873
-	sth %r3, 62(%r9)
+	sth %r4, 62(%r11)
 # pa = pa + 112
 	.loc 1 874
-	mr %r10, %r7
-	addi %r10, %r10, 112
+	addi %r6, %r6, 112
 # pb = pb + 168
 	.loc 1 875
-	mr %r9, %r31
-	addi %r9, %r9, 168
+	addi %r7, %r7, 168
 # i0 = i0 - 1
 	.loc 1 876
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r8, %r8, -1
 # =? i0 - 0
 	.loc 1 877
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r8, 0
 # goto loop21 if !=
 	.loc 1 878
-	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop21
 # pa = 85264
 	.loc 1 879
@@ -2685,7 +2585,7 @@ qhasm_kernel_core_mult3sntrup857_ppc64_mul:
 	ori %r4, %r4, 19728
 # pa = w + pa
 	.loc 1 880
-	add %r9, %r7, %r4
+	add %r12, %r9, %r4
 # pb = 105680
 	.loc 1 881
 	li %r4, 0
@@ -2693,1793 +2593,1759 @@ qhasm_kernel_core_mult3sntrup857_ppc64_mul:
 	ori %r4, %r4, 40144
 # pb = w + pb
 	.loc 1 882
-	add %r10, %r7, %r4
+	add %r6, %r9, %r4
 # i0 = 81
 	.loc 1 883
-	li %r4, 81
+	li %r7, 81
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop23:
 # qa = pa
 	.loc 1 885
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r12, %r3
+	mr %r31, %r12
 # qb = pa + 56
 	.loc 1 886
-	addi %r5, %r9, 56
+	addi %r8, %r12, 56
 # qc = pb
 	.loc 1 887
-	mr %r7, %r9
+	mr %r10, %r6
 # i1 = 3
 	.loc 1 888
-	mr %r31, %r10
-	li %r6, 3
+	li %r11, 3
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop24:
 # (int64) x0 = mem16[qa]
 	.loc 1 890
-	lha %r3, 0(%r9)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 891
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 892
-	sth %r3, 0(%r10)
+	sth %r4, 0(%r10)
 # mem16[qc + 112] = x1
 	.loc 1 893
-	sth %r4, 112(%r10)
+	sth %r5, 112(%r10)
 # x0 = x0 + x1
 	.loc 1 894
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 56] = x0
 	.loc 1 895
-	sth %r3, 56(%r10)
+	sth %r4, 56(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 896
-	lha %r3, 2(%r9)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 897
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 898
-	sth %r3, 2(%r10)
+	sth %r4, 2(%r10)
 # mem16[qc + 114] = x1
 	.loc 1 899
-	sth %r4, 114(%r10)
+	sth %r5, 114(%r10)
 # x0 = x0 + x1
 	.loc 1 900
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 58] = x0
 	.loc 1 901
-	sth %r3, 58(%r10)
+	sth %r4, 58(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 902
-	lha %r3, 4(%r9)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 903
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 904
-	sth %r3, 4(%r10)
+	sth %r4, 4(%r10)
 # mem16[qc + 116] = x1
 	.loc 1 905
-	sth %r4, 116(%r10)
+	sth %r5, 116(%r10)
 # x0 = x0 + x1
 	.loc 1 906
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 60] = x0
 	.loc 1 907
-	sth %r3, 60(%r10)
+	sth %r4, 60(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 908
-	lha %r3, 6(%r9)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 909
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 910
-	sth %r3, 6(%r10)
+	sth %r4, 6(%r10)
 # mem16[qc + 118] = x1
 	.loc 1 911
-	sth %r4, 118(%r10)
+	sth %r5, 118(%r10)
 # x0 = x0 + x1
 	.loc 1 912
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 62] = x0
 	.loc 1 913
-	sth %r3, 62(%r10)
+	sth %r4, 62(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 914
-	lha %r3, 8(%r9)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 915
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 916
-	sth %r3, 8(%r10)
+	sth %r4, 8(%r10)
 # mem16[qc + 120] = x1
 	.loc 1 917
-	sth %r4, 120(%r10)
+	sth %r5, 120(%r10)
 # x0 = x0 + x1
 	.loc 1 918
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 64] = x0
 	.loc 1 919
-	sth %r3, 64(%r10)
+	sth %r4, 64(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 920
-	lha %r3, 10(%r9)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 921
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 922
-	sth %r3, 10(%r10)
+	sth %r4, 10(%r10)
 # mem16[qc + 122] = x1
 	.loc 1 923
-	sth %r4, 122(%r10)
+	sth %r5, 122(%r10)
 # x0 = x0 + x1
 	.loc 1 924
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 66] = x0
 	.loc 1 925
-	sth %r3, 66(%r10)
+	sth %r4, 66(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 926
-	lha %r3, 12(%r9)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 927
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 928
-	sth %r3, 12(%r10)
+	sth %r4, 12(%r10)
 # mem16[qc + 124] = x1
 	.loc 1 929
-	sth %r4, 124(%r10)
+	sth %r5, 124(%r10)
 # x0 = x0 + x1
 	.loc 1 930
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 68] = x0
 	.loc 1 931
-	sth %r3, 68(%r10)
+	sth %r4, 68(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 932
-	lha %r3, 14(%r9)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 933
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 934
-	sth %r3, 14(%r10)
+	sth %r4, 14(%r10)
 # mem16[qc + 126] = x1
 	.loc 1 935
-	sth %r4, 126(%r10)
+	sth %r5, 126(%r10)
 # x0 = x0 + x1
 	.loc 1 936
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 70] = x0
 	.loc 1 937
-	sth %r3, 70(%r10)
+	sth %r4, 70(%r10)
 # qa = qa + 16
 	.loc 1 938
-	addi %r9, %r9, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 939
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 940
 	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 941
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 942
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop24 if !=
 	.loc 1 943
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop24
 # (int64) x0 = mem16[qa]
 	.loc 1 944
-	lha %r3, 0(%r9)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 945
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 946
-	sth %r3, 0(%r10)
+	sth %r4, 0(%r10)
 # mem16[qc + 112] = x1
 	.loc 1 947
-	sth %r4, 112(%r10)
+	sth %r5, 112(%r10)
 # x0 = x0 + x1
 	.loc 1 948
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 56] = x0
 	.loc 1 949
-	sth %r3, 56(%r10)
+	sth %r4, 56(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 950
-	lha %r3, 2(%r9)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 951
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 952
-	sth %r3, 2(%r10)
+	sth %r4, 2(%r10)
 # mem16[qc + 114] = x1
 	.loc 1 953
-	sth %r4, 114(%r10)
+	sth %r5, 114(%r10)
 # x0 = x0 + x1
 	.loc 1 954
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 58] = x0
 	.loc 1 955
-	sth %r3, 58(%r10)
+	sth %r4, 58(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 956
-	lha %r3, 4(%r9)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 957
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 958
-	sth %r3, 4(%r10)
+	sth %r4, 4(%r10)
 # mem16[qc + 116] = x1
 	.loc 1 959
-	sth %r4, 116(%r10)
+	sth %r5, 116(%r10)
 # x0 = x0 + x1
 	.loc 1 960
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 60] = x0
 	.loc 1 961
-	sth %r3, 60(%r10)
+	sth %r4, 60(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 962
-	lha %r3, 6(%r9)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 963
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 964
-	sth %r3, 6(%r10)
+	sth %r4, 6(%r10)
 # mem16[qc + 118] = x1
 	.loc 1 965
-	sth %r4, 118(%r10)
+	sth %r5, 118(%r10)
 # x0 = x0 + x1
 	.loc 1 966
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 62] = x0
 	.loc 1 967
-	sth %r3, 62(%r10)
+	sth %r4, 62(%r10)
 # pa = pa + 112
 	.loc 1 968
-	mr %r9, %r7
-	addi %r9, %r9, 112
+	addi %r12, %r12, 112
 # pb = pb + 168
 	.loc 1 969
-	mr %r10, %r31
-	addi %r10, %r10, 168
+	addi %r6, %r6, 168
 # i0 = i0 - 1
 	.loc 1 970
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 971
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop23 if !=
 	.loc 1 972
-	mr %r3, %r12
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop23
 # pa = w + 24000
 	.loc 1 973
-	mr %r6, %r3
-	addi %r3, %r7, 24000
+	addi %r7, %r9, 24000
 # pb = w + 3584
 	.loc 1 974
-	addi %r4, %r7, 3584
+	addi %r8, %r9, 3584
 # i0 = 243
 	.loc 1 975
-	li %r5, 243
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r6, 243
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop25:
 # qb = pa + 28
 	.loc 1 978
-	addi %r10, %r8, 28
+	addi %r10, %r7, 28
 # (int64) x0 = mem16[qa]
 	.loc 1 980
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r7)
 # (int64) x1 = mem16[qb]
 	.loc 1 981
-	lha %r4, 0(%r10)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 982
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r8)
 # mem16[qc + 56] = x1
 	.loc 1 983
-	sth %r4, 56(%r9)
+	sth %r5, 56(%r8)
 # x0 = x0 + x1
 	.loc 1 984
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 28] = x0
 	.loc 1 985
-	sth %r3, 28(%r9)
+	sth %r4, 28(%r8)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 986
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r7)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 987
-	lha %r4, 2(%r10)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 988
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r8)
 # mem16[qc + 58] = x1
 	.loc 1 989
-	sth %r4, 58(%r9)
+	sth %r5, 58(%r8)
 # x0 = x0 + x1
 	.loc 1 990
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 30] = x0
 	.loc 1 991
-	sth %r3, 30(%r9)
+	sth %r4, 30(%r8)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 992
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r7)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 993
-	lha %r4, 4(%r10)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 994
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r8)
 # mem16[qc + 60] = x1
 	.loc 1 995
-	sth %r4, 60(%r9)
+	sth %r5, 60(%r8)
 # x0 = x0 + x1
 	.loc 1 996
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 32] = x0
 	.loc 1 997
-	sth %r3, 32(%r9)
+	sth %r4, 32(%r8)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 998
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r7)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 999
-	lha %r4, 6(%r10)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 1000
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r8)
 # mem16[qc + 62] = x1
 	.loc 1 1001
-	sth %r4, 62(%r9)
+	sth %r5, 62(%r8)
 # x0 = x0 + x1
 	.loc 1 1002
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 34] = x0
 	.loc 1 1003
-	sth %r3, 34(%r9)
+	sth %r4, 34(%r8)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1004
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r7)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 1005
-	lha %r4, 8(%r10)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 1006
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r8)
 # mem16[qc + 64] = x1
 	.loc 1 1007
-	sth %r4, 64(%r9)
+	sth %r5, 64(%r8)
 # x0 = x0 + x1
 	.loc 1 1008
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 36] = x0
 	.loc 1 1009
-	sth %r3, 36(%r9)
+	sth %r4, 36(%r8)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1010
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r7)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 1011
-	lha %r4, 10(%r10)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 1012
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r8)
 # mem16[qc + 66] = x1
 	.loc 1 1013
-	sth %r4, 66(%r9)
+	sth %r5, 66(%r8)
 # x0 = x0 + x1
 	.loc 1 1014
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 38] = x0
 	.loc 1 1015
-	sth %r3, 38(%r9)
+	sth %r4, 38(%r8)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1016
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r7)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 1017
-	lha %r4, 12(%r10)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 1018
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r8)
 # mem16[qc + 68] = x1
 	.loc 1 1019
-	sth %r4, 68(%r9)
+	sth %r5, 68(%r8)
 # x0 = x0 + x1
 	.loc 1 1020
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 40] = x0
 	.loc 1 1021
-	sth %r3, 40(%r9)
+	sth %r4, 40(%r8)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 1022
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r7)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 1023
-	lha %r4, 14(%r10)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 1024
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r8)
 # mem16[qc + 70] = x1
 	.loc 1 1025
-	sth %r4, 70(%r9)
+	sth %r5, 70(%r8)
 # x0 = x0 + x1
 	.loc 1 1026
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 42] = x0
 	.loc 1 1027
-	sth %r3, 42(%r9)
+	sth %r4, 42(%r8)
 # (int64) x0 = mem16[qa + 16]
 	.loc 1 1028
-	lha %r3, 16(%r8)
+	lha %r4, 16(%r7)
 # (int64) x1 = mem16[qb + 16]
 	.loc 1 1029
-	lha %r4, 16(%r10)
+	lha %r5, 16(%r10)
 # mem16[qc + 16] = x0
 	.loc 1 1030
-	sth %r3, 16(%r9)
+	sth %r4, 16(%r8)
 # mem16[qc + 72] = x1
 	.loc 1 1031
-	sth %r4, 72(%r9)
+	sth %r5, 72(%r8)
 # x0 = x0 + x1
 	.loc 1 1032
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 44] = x0
 	.loc 1 1033
-	sth %r3, 44(%r9)
+	sth %r4, 44(%r8)
 # (int64) x0 = mem16[qa + 18]
 	.loc 1 1034
-	lha %r3, 18(%r8)
+	lha %r4, 18(%r7)
 # (int64) x1 = mem16[qb + 18]
 	.loc 1 1035
-	lha %r4, 18(%r10)
+	lha %r5, 18(%r10)
 # mem16[qc + 18] = x0
 	.loc 1 1036
-	sth %r3, 18(%r9)
+	sth %r4, 18(%r8)
 # mem16[qc + 74] = x1
 	.loc 1 1037
-	sth %r4, 74(%r9)
+	sth %r5, 74(%r8)
 # x0 = x0 + x1
 	.loc 1 1038
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 46] = x0
 	.loc 1 1039
-	sth %r3, 46(%r9)
+	sth %r4, 46(%r8)
 # (int64) x0 = mem16[qa + 20]
 	.loc 1 1040
-	lha %r3, 20(%r8)
+	lha %r4, 20(%r7)
 # (int64) x1 = mem16[qb + 20]
 	.loc 1 1041
-	lha %r4, 20(%r10)
+	lha %r5, 20(%r10)
 # mem16[qc + 20] = x0
 	.loc 1 1042
-	sth %r3, 20(%r9)
+	sth %r4, 20(%r8)
 # mem16[qc + 76] = x1
 	.loc 1 1043
-	sth %r4, 76(%r9)
+	sth %r5, 76(%r8)
 # x0 = x0 + x1
 	.loc 1 1044
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 48] = x0
 	.loc 1 1045
-	sth %r3, 48(%r9)
+	sth %r4, 48(%r8)
 # (int64) x0 = mem16[qa + 22]
 	.loc 1 1046
-	lha %r3, 22(%r8)
+	lha %r4, 22(%r7)
 # (int64) x1 = mem16[qb + 22]
 	.loc 1 1047
-	lha %r4, 22(%r10)
+	lha %r5, 22(%r10)
 # mem16[qc + 22] = x0
 	.loc 1 1048
-	sth %r3, 22(%r9)
+	sth %r4, 22(%r8)
 # mem16[qc + 78] = x1
 	.loc 1 1049
-	sth %r4, 78(%r9)
+	sth %r5, 78(%r8)
 # x0 = x0 + x1
 	.loc 1 1050
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 50] = x0
 	.loc 1 1051
-	sth %r3, 50(%r9)
+	sth %r4, 50(%r8)
 # (int64) x0 = mem16[qa + 24]
 	.loc 1 1052
-	lha %r3, 24(%r8)
+	lha %r4, 24(%r7)
 # (int64) x1 = mem16[qb + 24]
 	.loc 1 1053
-	lha %r4, 24(%r10)
+	lha %r5, 24(%r10)
 # mem16[qc + 24] = x0
 	.loc 1 1054
-	sth %r3, 24(%r9)
+	sth %r4, 24(%r8)
 # mem16[qc + 80] = x1
 	.loc 1 1055
-	sth %r4, 80(%r9)
+	sth %r5, 80(%r8)
 # x0 = x0 + x1
 	.loc 1 1056
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 52] = x0
 	.loc 1 1057
-	sth %r3, 52(%r9)
+	sth %r4, 52(%r8)
 # (int64) x0 = mem16[qa + 26]
 	.loc 1 1058
-	lha %r3, 26(%r8)
+	lha %r4, 26(%r7)
 # (int64) x1 = mem16[qb + 26]
 	.loc 1 1059
-	lha %r4, 26(%r10)
+	lha %r5, 26(%r10)
 # mem16[qc + 26] = x0
 	.loc 1 1060
-	sth %r3, 26(%r9)
+	sth %r4, 26(%r8)
 # mem16[qc + 82] = x1
 	.loc 1 1061
-	sth %r4, 82(%r9)
+	sth %r5, 82(%r8)
 # x0 = x0 + x1
 	.loc 1 1062
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 54] = x0
 	.loc 1 1063
-	sth %r3, 54(%r9)
+	sth %r4, 54(%r8)
 # pa = pa + 56
 	.loc 1 1064
-	addi %r8, %r8, 56
+	addi %r7, %r7, 56
 # pb = pb + 84
 	.loc 1 1065
-	addi %r9, %r9, 84
+	addi %r8, %r8, 84
 # i0 = i0 - 1
 	.loc 1 1066
-	addi %r5, %r5, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1067
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r6, 0
 # goto loop25 if !=
 	.loc 1 1068
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop25
 # pa = 105680
 	.loc 1 1069
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 40144
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 40144
 # pa = w + pa
 	.loc 1 1070
-	add %r4, %r7, %r3
+	add %r8, %r9, %r4
 # pb = 85264
 	.loc 1 1071
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 19728
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 19728
 # pb = w + pb
 	.loc 1 1072
-	add %r5, %r7, %r3
+	add %r7, %r9, %r4
 # i0 = 243
 	.loc 1 1073
-	mr %r8, %r7
-	li %r7, 243
-	mr %r3, %r6
-	mr %r6, %r3
-	mr %r9, %r4
+	li %r6, 243
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop26:
 # qb = pa + 28
 	.loc 1 1076
-	addi %r10, %r9, 28
+	addi %r10, %r8, 28
 # (int64) x0 = mem16[qa]
 	.loc 1 1078
-	lha %r3, 0(%r9)
+	lha %r4, 0(%r8)
 # (int64) x1 = mem16[qb]
 	.loc 1 1079
-	lha %r4, 0(%r10)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 1080
-	sth %r3, 0(%r5)
+	sth %r4, 0(%r7)
 # mem16[qc + 56] = x1
 	.loc 1 1081
-	sth %r4, 56(%r5)
+	sth %r5, 56(%r7)
 # x0 = x0 + x1
 	.loc 1 1082
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 28] = x0
 	.loc 1 1083
-	sth %r3, 28(%r5)
+	sth %r4, 28(%r7)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1084
-	lha %r3, 2(%r9)
+	lha %r4, 2(%r8)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 1085
-	lha %r4, 2(%r10)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 1086
-	sth %r3, 2(%r5)
+	sth %r4, 2(%r7)
 # mem16[qc + 58] = x1
 	.loc 1 1087
-	sth %r4, 58(%r5)
+	sth %r5, 58(%r7)
 # x0 = x0 + x1
 	.loc 1 1088
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 30] = x0
 	.loc 1 1089
-	sth %r3, 30(%r5)
+	sth %r4, 30(%r7)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1090
-	lha %r3, 4(%r9)
+	lha %r4, 4(%r8)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 1091
-	lha %r4, 4(%r10)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 1092
-	sth %r3, 4(%r5)
+	sth %r4, 4(%r7)
 # mem16[qc + 60] = x1
 	.loc 1 1093
-	sth %r4, 60(%r5)
+	sth %r5, 60(%r7)
 # x0 = x0 + x1
 	.loc 1 1094
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 32] = x0
 	.loc 1 1095
-	sth %r3, 32(%r5)
+	sth %r4, 32(%r7)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1096
-	lha %r3, 6(%r9)
+	lha %r4, 6(%r8)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 1097
-	lha %r4, 6(%r10)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 1098
-	sth %r3, 6(%r5)
+	sth %r4, 6(%r7)
 # mem16[qc + 62] = x1
 	.loc 1 1099
-	sth %r4, 62(%r5)
+	sth %r5, 62(%r7)
 # x0 = x0 + x1
 	.loc 1 1100
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 34] = x0
 	.loc 1 1101
-	sth %r3, 34(%r5)
+	sth %r4, 34(%r7)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1102
-	lha %r3, 8(%r9)
+	lha %r4, 8(%r8)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 1103
-	lha %r4, 8(%r10)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 1104
-	sth %r3, 8(%r5)
+	sth %r4, 8(%r7)
 # mem16[qc + 64] = x1
 	.loc 1 1105
-	sth %r4, 64(%r5)
+	sth %r5, 64(%r7)
 # x0 = x0 + x1
 	.loc 1 1106
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 36] = x0
 	.loc 1 1107
-	sth %r3, 36(%r5)
+	sth %r4, 36(%r7)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1108
-	lha %r3, 10(%r9)
+	lha %r4, 10(%r8)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 1109
-	lha %r4, 10(%r10)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 1110
-	sth %r3, 10(%r5)
+	sth %r4, 10(%r7)
 # mem16[qc + 66] = x1
 	.loc 1 1111
-	sth %r4, 66(%r5)
+	sth %r5, 66(%r7)
 # x0 = x0 + x1
 	.loc 1 1112
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 38] = x0
 	.loc 1 1113
-	sth %r3, 38(%r5)
+	sth %r4, 38(%r7)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1114
-	lha %r3, 12(%r9)
+	lha %r4, 12(%r8)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 1115
-	lha %r4, 12(%r10)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 1116
-	sth %r3, 12(%r5)
+	sth %r4, 12(%r7)
 # mem16[qc + 68] = x1
 	.loc 1 1117
-	sth %r4, 68(%r5)
+	sth %r5, 68(%r7)
 # x0 = x0 + x1
 	.loc 1 1118
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 40] = x0
 	.loc 1 1119
-	sth %r3, 40(%r5)
+	sth %r4, 40(%r7)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 1120
-	lha %r3, 14(%r9)
+	lha %r4, 14(%r8)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 1121
-	lha %r4, 14(%r10)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 1122
-	sth %r3, 14(%r5)
+	sth %r4, 14(%r7)
 # mem16[qc + 70] = x1
 	.loc 1 1123
-	sth %r4, 70(%r5)
+	sth %r5, 70(%r7)
 # x0 = x0 + x1
 	.loc 1 1124
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 42] = x0
 	.loc 1 1125
-	sth %r3, 42(%r5)
+	sth %r4, 42(%r7)
 # (int64) x0 = mem16[qa + 16]
 	.loc 1 1126
-	lha %r3, 16(%r9)
+	lha %r4, 16(%r8)
 # (int64) x1 = mem16[qb + 16]
 	.loc 1 1127
-	lha %r4, 16(%r10)
+	lha %r5, 16(%r10)
 # mem16[qc + 16] = x0
 	.loc 1 1128
-	sth %r3, 16(%r5)
+	sth %r4, 16(%r7)
 # mem16[qc + 72] = x1
 	.loc 1 1129
-	sth %r4, 72(%r5)
+	sth %r5, 72(%r7)
 # x0 = x0 + x1
 	.loc 1 1130
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 44] = x0
 	.loc 1 1131
-	sth %r3, 44(%r5)
+	sth %r4, 44(%r7)
 # (int64) x0 = mem16[qa + 18]
 	.loc 1 1132
-	lha %r3, 18(%r9)
+	lha %r4, 18(%r8)
 # (int64) x1 = mem16[qb + 18]
 	.loc 1 1133
-	lha %r4, 18(%r10)
+	lha %r5, 18(%r10)
 # mem16[qc + 18] = x0
 	.loc 1 1134
-	sth %r3, 18(%r5)
+	sth %r4, 18(%r7)
 # mem16[qc + 74] = x1
 	.loc 1 1135
-	sth %r4, 74(%r5)
+	sth %r5, 74(%r7)
 # x0 = x0 + x1
 	.loc 1 1136
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 46] = x0
 	.loc 1 1137
-	sth %r3, 46(%r5)
+	sth %r4, 46(%r7)
 # (int64) x0 = mem16[qa + 20]
 	.loc 1 1138
-	lha %r3, 20(%r9)
+	lha %r4, 20(%r8)
 # (int64) x1 = mem16[qb + 20]
 	.loc 1 1139
-	lha %r4, 20(%r10)
+	lha %r5, 20(%r10)
 # mem16[qc + 20] = x0
 	.loc 1 1140
-	sth %r3, 20(%r5)
+	sth %r4, 20(%r7)
 # mem16[qc + 76] = x1
 	.loc 1 1141
-	sth %r4, 76(%r5)
+	sth %r5, 76(%r7)
 # x0 = x0 + x1
 	.loc 1 1142
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 48] = x0
 	.loc 1 1143
-	sth %r3, 48(%r5)
+	sth %r4, 48(%r7)
 # (int64) x0 = mem16[qa + 22]
 	.loc 1 1144
-	lha %r3, 22(%r9)
+	lha %r4, 22(%r8)
 # (int64) x1 = mem16[qb + 22]
 	.loc 1 1145
-	lha %r4, 22(%r10)
+	lha %r5, 22(%r10)
 # mem16[qc + 22] = x0
 	.loc 1 1146
-	sth %r3, 22(%r5)
+	sth %r4, 22(%r7)
 # mem16[qc + 78] = x1
 	.loc 1 1147
-	sth %r4, 78(%r5)
+	sth %r5, 78(%r7)
 # x0 = x0 + x1
 	.loc 1 1148
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 50] = x0
 	.loc 1 1149
-	sth %r3, 50(%r5)
+	sth %r4, 50(%r7)
 # (int64) x0 = mem16[qa + 24]
 	.loc 1 1150
-	lha %r3, 24(%r9)
+	lha %r4, 24(%r8)
 # (int64) x1 = mem16[qb + 24]
 	.loc 1 1151
-	lha %r4, 24(%r10)
+	lha %r5, 24(%r10)
 # mem16[qc + 24] = x0
 	.loc 1 1152
-	sth %r3, 24(%r5)
+	sth %r4, 24(%r7)
 # mem16[qc + 80] = x1
 	.loc 1 1153
-	sth %r4, 80(%r5)
+	sth %r5, 80(%r7)
 # x0 = x0 + x1
 	.loc 1 1154
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 52] = x0
 	.loc 1 1155
-	sth %r3, 52(%r5)
+	sth %r4, 52(%r7)
 # (int64) x0 = mem16[qa + 26]
 	.loc 1 1156
-	lha %r3, 26(%r9)
+	lha %r4, 26(%r8)
 # (int64) x1 = mem16[qb + 26]
 	.loc 1 1157
-	lha %r4, 26(%r10)
+	lha %r5, 26(%r10)
 # mem16[qc + 26] = x0
 	.loc 1 1158
-	sth %r3, 26(%r5)
+	sth %r4, 26(%r7)
 # mem16[qc + 82] = x1
 	.loc 1 1159
-	sth %r4, 82(%r5)
+	sth %r5, 82(%r7)
 # x0 = x0 + x1
 	.loc 1 1160
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 54] = x0
 	.loc 1 1161
-	sth %r3, 54(%r5)
+	sth %r4, 54(%r7)
 # pa = pa + 56
 	.loc 1 1162
-	addi %r9, %r9, 56
+	addi %r8, %r8, 56
 # pb = pb + 84
 	.loc 1 1163
-	addi %r5, %r5, 84
+	addi %r7, %r7, 84
 # i0 = i0 - 1
 	.loc 1 1164
-	addi %r7, %r7, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1165
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r6, 0
 # goto loop26 if !=
 	.loc 1 1166
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop26
 # pa = w + 3584
 	.loc 1 1167
-	mr %r7, %r8
-	addi %r4, %r7, 3584
+	addi %r6, %r9, 3584
 # pb = w + 24000
 	.loc 1 1168
-	addi %r5, %r7, 24000
+	addi %r8, %r9, 24000
 # z0 = 0
 	.loc 1 1169
-	mr %r9, %r7
-	li %r7, 0
+	li %r4, 0
 # i0 = 729
 	.loc 1 1170
-	li %r8, 729
-	mr %r3, %r6
-	mr %r6, %r3
-	mr %r10, %r4
-	mr %r11, %r5
+	li %r5, 729
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop27:
 # qb = pa + 14
 	.loc 1 1173
-	addi %r3, %r10, 14
+	addi %r7, %r6, 14
 # (int64) x0 = mem16[qa]
 	.loc 1 1175
-	lha %r4, 0(%r10)
+	lha %r10, 0(%r6)
 # (int64) x1 = mem16[qb]
 	.loc 1 1176
-	lha %r5, 0(%r3)
+	lha %r11, 0(%r7)
 # mem16[qc + 14] = x0
 	.loc 1 1177
-	sth %r4, 14(%r11)
+	sth %r10, 14(%r8)
 # mem16[qc + 70] = x1
 	.loc 1 1178
-	sth %r5, 70(%r11)
+	sth %r11, 70(%r8)
 # x0 = x0 + x1
 	.loc 1 1179
-	add %r4, %r4, %r5
+	add %r10, %r10, %r11
 # mem16[qc + 42] = x0
 	.loc 1 1180
-	sth %r4, 42(%r11)
+	sth %r10, 42(%r8)
 # mem16[qc] = z0
 	.loc 1 1181
-	sth %r7, 0(%r11)
+	sth %r4, 0(%r8)
 # mem16[qc + 28] = z0
 	.loc 1 1182
-	sth %r7, 28(%r11)
+	sth %r4, 28(%r8)
 # mem16[qc + 56] = z0
 	.loc 1 1183
-	sth %r7, 56(%r11)
+	sth %r4, 56(%r8)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1184
-	lha %r4, 2(%r10)
+	lha %r10, 2(%r6)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 1185
-	lha %r5, 2(%r3)
+	lha %r11, 2(%r7)
 # mem16[qc + 16] = x0
 	.loc 1 1186
-	sth %r4, 16(%r11)
+	sth %r10, 16(%r8)
 # mem16[qc + 72] = x1
 	.loc 1 1187
-	sth %r5, 72(%r11)
+	sth %r11, 72(%r8)
 # x0 = x0 + x1
 	.loc 1 1188
-	add %r4, %r4, %r5
+	add %r10, %r10, %r11
 # mem16[qc + 44] = x0
 	.loc 1 1189
-	sth %r4, 44(%r11)
+	sth %r10, 44(%r8)
 # mem16[qc + 2] = z0
 	.loc 1 1190
-	sth %r7, 2(%r11)
+	sth %r4, 2(%r8)
 # mem16[qc + 30] = z0
 	.loc 1 1191
-	sth %r7, 30(%r11)
+	sth %r4, 30(%r8)
 # mem16[qc + 58] = z0
 	.loc 1 1192
-	sth %r7, 58(%r11)
+	sth %r4, 58(%r8)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1193
-	lha %r4, 4(%r10)
+	lha %r10, 4(%r6)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 1194
-	lha %r5, 4(%r3)
+	lha %r11, 4(%r7)
 # mem16[qc + 18] = x0
 	.loc 1 1195
-	sth %r4, 18(%r11)
+	sth %r10, 18(%r8)
 # mem16[qc + 74] = x1
 	.loc 1 1196
-	sth %r5, 74(%r11)
+	sth %r11, 74(%r8)
 # x0 = x0 + x1
 	.loc 1 1197
-	add %r4, %r4, %r5
+	add %r10, %r10, %r11
 # mem16[qc + 46] = x0
 	.loc 1 1198
-	sth %r4, 46(%r11)
+	sth %r10, 46(%r8)
 # mem16[qc + 4] = z0
 	.loc 1 1199
-	sth %r7, 4(%r11)
+	sth %r4, 4(%r8)
 # mem16[qc + 32] = z0
 	.loc 1 1200
-	sth %r7, 32(%r11)
+	sth %r4, 32(%r8)
 # mem16[qc + 60] = z0
 	.loc 1 1201
-	sth %r7, 60(%r11)
+	sth %r4, 60(%r8)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1202
-	lha %r4, 6(%r10)
+	lha %r10, 6(%r6)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 1203
-	lha %r5, 6(%r3)
+	lha %r11, 6(%r7)
 # mem16[qc + 20] = x0
 	.loc 1 1204
-	sth %r4, 20(%r11)
+	sth %r10, 20(%r8)
 # mem16[qc + 76] = x1
 	.loc 1 1205
-	sth %r5, 76(%r11)
+	sth %r11, 76(%r8)
 # x0 = x0 + x1
 	.loc 1 1206
-	add %r4, %r4, %r5
+	add %r10, %r10, %r11
 # mem16[qc + 48] = x0
 	.loc 1 1207
-	sth %r4, 48(%r11)
+	sth %r10, 48(%r8)
 # mem16[qc + 6] = z0
 	.loc 1 1208
-	sth %r7, 6(%r11)
+	sth %r4, 6(%r8)
 # mem16[qc + 34] = z0
 	.loc 1 1209
-	sth %r7, 34(%r11)
+	sth %r4, 34(%r8)
 # mem16[qc + 62] = z0
 	.loc 1 1210
-	sth %r7, 62(%r11)
+	sth %r4, 62(%r8)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1211
-	lha %r4, 8(%r10)
+	lha %r10, 8(%r6)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 1212
-	lha %r5, 8(%r3)
+	lha %r11, 8(%r7)
 # mem16[qc + 22] = x0
 	.loc 1 1213
-	sth %r4, 22(%r11)
+	sth %r10, 22(%r8)
 # mem16[qc + 78] = x1
 	.loc 1 1214
-	sth %r5, 78(%r11)
+	sth %r11, 78(%r8)
 # x0 = x0 + x1
 	.loc 1 1215
-	add %r4, %r4, %r5
+	add %r10, %r10, %r11
 # mem16[qc + 50] = x0
 	.loc 1 1216
-	sth %r4, 50(%r11)
+	sth %r10, 50(%r8)
 # mem16[qc + 8] = z0
 	.loc 1 1217
-	sth %r7, 8(%r11)
+	sth %r4, 8(%r8)
 # mem16[qc + 36] = z0
 	.loc 1 1218
-	sth %r7, 36(%r11)
+	sth %r4, 36(%r8)
 # mem16[qc + 64] = z0
 	.loc 1 1219
-	sth %r7, 64(%r11)
+	sth %r4, 64(%r8)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1220
-	lha %r4, 10(%r10)
+	lha %r10, 10(%r6)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 1221
-	lha %r5, 10(%r3)
+	lha %r11, 10(%r7)
 # mem16[qc + 24] = x0
 	.loc 1 1222
-	sth %r4, 24(%r11)
+	sth %r10, 24(%r8)
 # mem16[qc + 80] = x1
 	.loc 1 1223
-	sth %r5, 80(%r11)
+	sth %r11, 80(%r8)
 # x0 = x0 + x1
 	.loc 1 1224
-	add %r4, %r4, %r5
+	add %r10, %r10, %r11
 # mem16[qc + 52] = x0
 	.loc 1 1225
-	sth %r4, 52(%r11)
+	sth %r10, 52(%r8)
 # mem16[qc + 10] = z0
 	.loc 1 1226
-	sth %r7, 10(%r11)
+	sth %r4, 10(%r8)
 # mem16[qc + 38] = z0
 	.loc 1 1227
-	sth %r7, 38(%r11)
+	sth %r4, 38(%r8)
 # mem16[qc + 66] = z0
 	.loc 1 1228
-	sth %r7, 66(%r11)
+	sth %r4, 66(%r8)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1229
-	lha %r4, 12(%r10)
+	lha %r10, 12(%r6)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 1230
-	lha %r3, 12(%r3)
+	lha %r7, 12(%r7)
 # mem16[qc + 26] = x0
 	.loc 1 1231
-	sth %r4, 26(%r11)
+	sth %r10, 26(%r8)
 # mem16[qc + 82] = x1
 	.loc 1 1232
-	sth %r3, 82(%r11)
+	sth %r7, 82(%r8)
 # x0 = x0 + x1
 	.loc 1 1233
-	add %r4, %r4, %r3
+	add %r10, %r10, %r7
 # mem16[qc + 54] = x0
 	.loc 1 1234
-	sth %r4, 54(%r11)
+	sth %r10, 54(%r8)
 # mem16[qc + 12] = z0
 	.loc 1 1235
-	sth %r7, 12(%r11)
+	sth %r4, 12(%r8)
 # mem16[qc + 40] = z0
 	.loc 1 1236
-	sth %r7, 40(%r11)
+	sth %r4, 40(%r8)
 # mem16[qc + 68] = z0
 	.loc 1 1237
-	sth %r7, 68(%r11)
+	sth %r4, 68(%r8)
 # pa = pa + 28
 	.loc 1 1238
-	addi %r10, %r10, 28
+	addi %r6, %r6, 28
 # pb = pb + 84
 	.loc 1 1239
-	addi %r11, %r11, 84
+	addi %r8, %r8, 84
 # i0 = i0 - 1
 	.loc 1 1240
-	addi %r8, %r8, -1
+	addi %r5, %r5, -1
 # =? i0 - 0
 	.loc 1 1241
-	cmpldi %cr0, %r8, 0
+	cmpldi %cr0, %r5, 0
 # goto loop27 if !=
 	.loc 1 1242
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop27
 # pa = 85264
 	.loc 1 1243
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 19728
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 19728
 # pa = w + pa
 	.loc 1 1244
-	mr %r7, %r9
-	add %r4, %r7, %r3
+	add %r5, %r9, %r4
 # pb = 105680
 	.loc 1 1245
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 40144
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 40144
 # pb = w + pb
 	.loc 1 1246
-	add %r5, %r7, %r3
+	add %r7, %r9, %r4
 # i0 = 729
 	.loc 1 1247
-	mr %r9, %r7
-	li %r7, 729
-	mr %r3, %r6
-	mr %r8, %r3
-	mr %r10, %r4
+	li %r4, 729
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop28:
 # qb = pa + 14
 	.loc 1 1250
-	addi %r3, %r10, 14
+	addi %r6, %r5, 14
 # (int64) x0 = mem16[qa]
 	.loc 1 1252
-	lha %r4, 0(%r10)
+	lha %r8, 0(%r5)
 # (int64) x1 = mem16[qb]
 	.loc 1 1253
-	lha %r6, 0(%r3)
+	lha %r10, 0(%r6)
 # mem16[qc] = x0
 	.loc 1 1254
-	sth %r4, 0(%r5)
+	sth %r8, 0(%r7)
 # mem16[qc + 28] = x1
 	.loc 1 1255
-	sth %r6, 28(%r5)
+	sth %r10, 28(%r7)
 # x0 = x0 + x1
 	.loc 1 1256
-	add %r4, %r4, %r6
+	add %r8, %r8, %r10
 # mem16[qc + 14] = x0
 	.loc 1 1257
-	sth %r4, 14(%r5)
+	sth %r8, 14(%r7)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1258
-	lha %r4, 2(%r10)
+	lha %r8, 2(%r5)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 1259
-	lha %r6, 2(%r3)
+	lha %r10, 2(%r6)
 # mem16[qc + 2] = x0
 	.loc 1 1260
-	sth %r4, 2(%r5)
+	sth %r8, 2(%r7)
 # mem16[qc + 30] = x1
 	.loc 1 1261
-	sth %r6, 30(%r5)
+	sth %r10, 30(%r7)
 # x0 = x0 + x1
 	.loc 1 1262
-	add %r4, %r4, %r6
+	add %r8, %r8, %r10
 # mem16[qc + 16] = x0
 	.loc 1 1263
-	sth %r4, 16(%r5)
+	sth %r8, 16(%r7)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1264
-	lha %r4, 4(%r10)
+	lha %r8, 4(%r5)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 1265
-	lha %r6, 4(%r3)
+	lha %r10, 4(%r6)
 # mem16[qc + 4] = x0
 	.loc 1 1266
-	sth %r4, 4(%r5)
+	sth %r8, 4(%r7)
 # mem16[qc + 32] = x1
 	.loc 1 1267
-	sth %r6, 32(%r5)
+	sth %r10, 32(%r7)
 # x0 = x0 + x1
 	.loc 1 1268
-	add %r4, %r4, %r6
+	add %r8, %r8, %r10
 # mem16[qc + 18] = x0
 	.loc 1 1269
-	sth %r4, 18(%r5)
+	sth %r8, 18(%r7)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1270
-	lha %r4, 6(%r10)
+	lha %r8, 6(%r5)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 1271
-	lha %r6, 6(%r3)
+	lha %r10, 6(%r6)
 # mem16[qc + 6] = x0
 	.loc 1 1272
-	sth %r4, 6(%r5)
+	sth %r8, 6(%r7)
 # mem16[qc + 34] = x1
 	.loc 1 1273
-	sth %r6, 34(%r5)
+	sth %r10, 34(%r7)
 # x0 = x0 + x1
 	.loc 1 1274
-	add %r4, %r4, %r6
+	add %r8, %r8, %r10
 # mem16[qc + 20] = x0
 	.loc 1 1275
-	sth %r4, 20(%r5)
+	sth %r8, 20(%r7)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1276
-	lha %r4, 8(%r10)
+	lha %r8, 8(%r5)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 1277
-	lha %r6, 8(%r3)
+	lha %r10, 8(%r6)
 # mem16[qc + 8] = x0
 	.loc 1 1278
-	sth %r4, 8(%r5)
+	sth %r8, 8(%r7)
 # mem16[qc + 36] = x1
 	.loc 1 1279
-	sth %r6, 36(%r5)
+	sth %r10, 36(%r7)
 # x0 = x0 + x1
 	.loc 1 1280
-	add %r4, %r4, %r6
+	add %r8, %r8, %r10
 # mem16[qc + 22] = x0
 	.loc 1 1281
-	sth %r4, 22(%r5)
+	sth %r8, 22(%r7)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1282
-	lha %r4, 10(%r10)
+	lha %r8, 10(%r5)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 1283
-	lha %r6, 10(%r3)
+	lha %r10, 10(%r6)
 # mem16[qc + 10] = x0
 	.loc 1 1284
-	sth %r4, 10(%r5)
+	sth %r8, 10(%r7)
 # mem16[qc + 38] = x1
 	.loc 1 1285
-	sth %r6, 38(%r5)
+	sth %r10, 38(%r7)
 # x0 = x0 + x1
 	.loc 1 1286
-	add %r4, %r4, %r6
+	add %r8, %r8, %r10
 # mem16[qc + 24] = x0
 	.loc 1 1287
-	sth %r4, 24(%r5)
+	sth %r8, 24(%r7)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1288
-	lha %r4, 12(%r10)
+	lha %r8, 12(%r5)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 1289
-	lha %r3, 12(%r3)
+	lha %r6, 12(%r6)
 # mem16[qc + 12] = x0
 	.loc 1 1290
-	sth %r4, 12(%r5)
+	sth %r8, 12(%r7)
 # mem16[qc + 40] = x1
 	.loc 1 1291
-	sth %r3, 40(%r5)
+	sth %r6, 40(%r7)
 # x0 = x0 + x1
 	.loc 1 1292
-	add %r4, %r4, %r3
+	add %r8, %r8, %r6
 # mem16[qc + 26] = x0
 	.loc 1 1293
-	sth %r4, 26(%r5)
+	sth %r8, 26(%r7)
 # pa = pa + 28
 	.loc 1 1294
-	addi %r10, %r10, 28
+	addi %r5, %r5, 28
 # pb = pb + 42
 	.loc 1 1295
-	addi %r5, %r5, 42
+	addi %r7, %r7, 42
 # i0 = i0 - 1
 	.loc 1 1296
-	addi %r7, %r7, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 1297
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r4, 0
 # goto loop28 if !=
 	.loc 1 1298
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop28
 # pa = 85236
 	.loc 1 1299
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 19700
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 19700
 # pa = w + pa
 	.loc 1 1300
-	mr %r7, %r9
-	add %r3, %r7, %r3
+	add %r4, %r9, %r4
 # z0 = 0
 	.loc 1 1301
-	li %r4, 0
+	li %r5, 0
 # mem16[pa] = z0
 	.loc 1 1302
-	sth %r4, 0(%r3)
+	sth %r5, 0(%r4)
 # mem16[pa + 2] = z0
 	.loc 1 1303
-	sth %r4, 2(%r3)
+	sth %r5, 2(%r4)
 # mem16[pa + 4] = z0
 	.loc 1 1304
-	sth %r4, 4(%r3)
+	sth %r5, 4(%r4)
 # mem16[pa + 6] = z0
 	.loc 1 1305
-	sth %r4, 6(%r3)
+	sth %r5, 6(%r4)
 # mem16[pa + 8] = z0
 	.loc 1 1306
-	sth %r4, 8(%r3)
+	sth %r5, 8(%r4)
 # mem16[pa + 10] = z0
 	.loc 1 1307
-	sth %r4, 10(%r3)
+	sth %r5, 10(%r4)
 # mem16[pa + 12] = z0
 	.loc 1 1308
-	sth %r4, 12(%r3)
+	sth %r5, 12(%r4)
 # pa = w + 24000
 	.loc 1 1309
-	addi %r4, %r7, 24000
+	addi %r12, %r9, 24000
 # pb = 105680
 	.loc 1 1310
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 40144
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 40144
 # pb = w + pb
 	.loc 1 1311
-	add %r5, %r7, %r3
+	add %r31, %r9, %r4
 # pc = 136304
 	.loc 1 1312
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 5232
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 5232
 # pc = w + pc
 	.loc 1 1313
-	add %r6, %r7, %r3
+	add %r11, %r9, %r4
 # i0 = 2187
 	.loc 1 1314
-	mr %r9, %r7
-	li %r7, 2187
-	mr %r3, %r8
-	mr %r10, %r3
-	mr %r11, %r4
-	mr %r12, %r5
-	mr %r31, %r6
-	mr %r30, %r7
+	li %r30, 2187
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop29:
 # (int64) x0 = mem16[pb]
 	.loc 1 1316
-	lha %r7, 0(%r12)
+	lha %r8, 0(%r31)
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1317
-	lha %r3, 14(%r11)
+	lha %r4, 14(%r12)
 # a0 = x0 * tv
 	.loc 1 1318
-	mulld %r29, %r7, %r3
+	mulld %r29, %r8, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1319
-	lha %r3, 16(%r11)
+	lha %r4, 16(%r12)
 # a1 = x0 * tv
 	.loc 1 1320
-	mulld %r3, %r7, %r3
+	mulld %r4, %r8, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1321
-	lha %r4, 18(%r11)
+	lha %r5, 18(%r12)
 # a2 = x0 * tv
 	.loc 1 1322
-	mulld %r4, %r7, %r4
+	mulld %r5, %r8, %r5
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1323
-	lha %r5, 20(%r11)
+	lha %r6, 20(%r12)
 # a3 = x0 * tv
 	.loc 1 1324
-	mulld %r5, %r7, %r5
+	mulld %r6, %r8, %r6
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1325
-	lha %r6, 22(%r11)
+	lha %r7, 22(%r12)
 # a4 = x0 * tv
 	.loc 1 1326
-	mulld %r6, %r7, %r6
+	mulld %r7, %r8, %r7
 # (int64) tv = mem16[pa + 24]
 	.loc 1 1327
-	lha %r8, 24(%r11)
+	lha %r10, 24(%r12)
 # a5 = x0 * tv
 	.loc 1 1328
-	mulld %r28, %r7, %r8
+	mulld %r28, %r8, %r10
 # (int64) tv = mem16[pa + 26]
 	.loc 1 1329
-	lha %r8, 26(%r11)
+	lha %r10, 26(%r12)
 # a6 = x0 * tv
 	.loc 1 1330
-	mulld %r27, %r7, %r8
+	mulld %r27, %r8, %r10
 # (int64) x0 = mem16[pb + 2]
 	.loc 1 1331
-	lha %r8, 2(%r12)
+	lha %r10, 2(%r31)
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1332
-	lha %r7, 14(%r11)
+	lha %r8, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1333
-	mulld %r7, %r8, %r7
+	mulld %r8, %r10, %r8
 # a1 = a1 + x1
 	.loc 1 1334
-	add %r7, %r3, %r7
+	add %r8, %r4, %r8
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1335
-	lha %r3, 16(%r11)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1336
-	mulld %r3, %r8, %r3
+	mulld %r4, %r10, %r4
 # a2 = a2 + x1
 	.loc 1 1337
-	add %r4, %r4, %r3
+	add %r5, %r5, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1338
-	lha %r3, 18(%r11)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1339
-	mulld %r3, %r8, %r3
+	mulld %r4, %r10, %r4
 # a3 = a3 + x1
 	.loc 1 1340
-	add %r26, %r5, %r3
+	add %r26, %r6, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1341
-	lha %r3, 20(%r11)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1342
-	mulld %r3, %r8, %r3
+	mulld %r4, %r10, %r4
 # a4 = a4 + x1
 	.loc 1 1343
-	add %r25, %r6, %r3
+	add %r25, %r7, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1344
-	lha %r3, 22(%r11)
+	lha %r4, 22(%r12)
 # x1 = x0 * tv
 	.loc 1 1345
-	mulld %r3, %r8, %r3
+	mulld %r4, %r10, %r4
 # a5 = a5 + x1
 	.loc 1 1346
-	add %r28, %r28, %r3
+	add %r28, %r28, %r4
 # (int64) tv = mem16[pa + 24]
 	.loc 1 1347
-	lha %r3, 24(%r11)
+	lha %r4, 24(%r12)
 # x1 = x0 * tv
 	.loc 1 1348
-	mulld %r3, %r8, %r3
+	mulld %r4, %r10, %r4
 # a6 = a6 + x1
 	.loc 1 1349
-	add %r5, %r27, %r3
+	add %r6, %r27, %r4
 # (int64) tv = mem16[pa + 26]
 	.loc 1 1350
-	lha %r3, 26(%r11)
+	lha %r4, 26(%r12)
 # a7 = x0 * tv
 	.loc 1 1351
-	mulld %r8, %r8, %r3
+	mulld %r10, %r10, %r4
 # (int64) x0 = mem16[pb + 4]
 	.loc 1 1352
-	lha %r6, 4(%r12)
+	lha %r7, 4(%r31)
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1353
-	lha %r3, 14(%r11)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1354
-	mulld %r3, %r6, %r3
+	mulld %r4, %r7, %r4
 # a2 = a2 + x1
 	.loc 1 1355
-	add %r4, %r4, %r3
+	add %r5, %r5, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1356
-	lha %r3, 16(%r11)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1357
-	mulld %r3, %r6, %r3
+	mulld %r4, %r7, %r4
 # a3 = a3 + x1
 	.loc 1 1358
-	add %r26, %r26, %r3
+	add %r26, %r26, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1359
-	lha %r3, 18(%r11)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1360
-	mulld %r3, %r6, %r3
+	mulld %r4, %r7, %r4
 # a4 = a4 + x1
 	.loc 1 1361
-	add %r25, %r25, %r3
+	add %r25, %r25, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1362
-	lha %r3, 20(%r11)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1363
-	mulld %r3, %r6, %r3
+	mulld %r4, %r7, %r4
 # a5 = a5 + x1
 	.loc 1 1364
-	add %r28, %r28, %r3
+	add %r28, %r28, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1365
-	lha %r3, 22(%r11)
+	lha %r4, 22(%r12)
 # x1 = x0 * tv
 	.loc 1 1366
-	mulld %r3, %r6, %r3
+	mulld %r4, %r7, %r4
 # a6 = a6 + x1
 	.loc 1 1367
-	add %r27, %r5, %r3
+	add %r27, %r6, %r4
 # (int64) tv = mem16[pa + 24]
 	.loc 1 1368
-	lha %r3, 24(%r11)
+	lha %r4, 24(%r12)
 # x1 = x0 * tv
 	.loc 1 1369
-	mulld %r3, %r6, %r3
+	mulld %r4, %r7, %r4
 # a7 = a7 + x1
 	.loc 1 1370
-	add %r5, %r8, %r3
+	add %r6, %r10, %r4
 # (int64) tv = mem16[pa + 26]
 	.loc 1 1371
-	lha %r3, 26(%r11)
+	lha %r4, 26(%r12)
 # a8 = x0 * tv
 	.loc 1 1372
-	mulld %r8, %r6, %r3
+	mulld %r10, %r7, %r4
 # (int64) x0 = mem16[pb + 6]
 	.loc 1 1373
-	lha %r6, 6(%r12)
+	lha %r7, 6(%r31)
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1374
-	lha %r3, 14(%r11)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1375
-	mulld %r3, %r6, %r3
+	mulld %r4, %r7, %r4
 # a3 = a3 + x1
 	.loc 1 1376
-	add %r26, %r26, %r3
+	add %r26, %r26, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1377
-	lha %r3, 16(%r11)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1378
-	mulld %r3, %r6, %r3
+	mulld %r4, %r7, %r4
 # a4 = a4 + x1
 	.loc 1 1379
-	add %r25, %r25, %r3
+	add %r25, %r25, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1380
-	lha %r3, 18(%r11)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1381
-	mulld %r3, %r6, %r3
+	mulld %r4, %r7, %r4
 # a5 = a5 + x1
 	.loc 1 1382
-	add %r28, %r28, %r3
+	add %r28, %r28, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1383
-	lha %r3, 20(%r11)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1384
-	mulld %r3, %r6, %r3
+	mulld %r4, %r7, %r4
 # a6 = a6 + x1
 	.loc 1 1385
-	add %r27, %r27, %r3
+	add %r27, %r27, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1386
-	lha %r3, 22(%r11)
+	lha %r4, 22(%r12)
 # x1 = x0 * tv
 	.loc 1 1387
-	mulld %r3, %r6, %r3
+	mulld %r4, %r7, %r4
 # a7 = a7 + x1
 	.loc 1 1388
-	add %r24, %r5, %r3
+	add %r24, %r6, %r4
 # (int64) tv = mem16[pa + 24]
 	.loc 1 1389
-	lha %r3, 24(%r11)
+	lha %r4, 24(%r12)
 # x1 = x0 * tv
 	.loc 1 1390
-	mulld %r3, %r6, %r3
+	mulld %r4, %r7, %r4
 # a8 = a8 + x1
 	.loc 1 1391
-	add %r8, %r8, %r3
+	add %r10, %r10, %r4
 # (int64) tv = mem16[pa + 26]
 	.loc 1 1392
-	lha %r3, 26(%r11)
+	lha %r4, 26(%r12)
 # a9 = x0 * tv
 	.loc 1 1393
-	mulld %r6, %r6, %r3
+	mulld %r6, %r7, %r4
 # (int64) x0 = mem16[pb + 8]
 	.loc 1 1394
-	lha %r5, 8(%r12)
+	lha %r7, 8(%r31)
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1395
-	lha %r3, 14(%r11)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1396
-	mulld %r3, %r5, %r3
+	mulld %r4, %r7, %r4
 # a4 = a4 + x1
 	.loc 1 1397
-	add %r25, %r25, %r3
+	add %r25, %r25, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1398
-	lha %r3, 16(%r11)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1399
-	mulld %r3, %r5, %r3
+	mulld %r4, %r7, %r4
 # a5 = a5 + x1
 	.loc 1 1400
-	add %r28, %r28, %r3
+	add %r28, %r28, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1401
-	lha %r3, 18(%r11)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1402
-	mulld %r3, %r5, %r3
+	mulld %r4, %r7, %r4
 # a6 = a6 + x1
 	.loc 1 1403
-	add %r27, %r27, %r3
+	add %r27, %r27, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1404
-	lha %r3, 20(%r11)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1405
-	mulld %r3, %r5, %r3
+	mulld %r4, %r7, %r4
 # a7 = a7 + x1
 	.loc 1 1406
-	add %r24, %r24, %r3
+	add %r24, %r24, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1407
-	lha %r3, 22(%r11)
+	lha %r4, 22(%r12)
 # x1 = x0 * tv
 	.loc 1 1408
-	mulld %r3, %r5, %r3
+	mulld %r4, %r7, %r4
 # a8 = a8 + x1
 	.loc 1 1409
-	add %r8, %r8, %r3
+	add %r10, %r10, %r4
 # (int64) tv = mem16[pa + 24]
 	.loc 1 1410
-	lha %r3, 24(%r11)
+	lha %r4, 24(%r12)
 # x1 = x0 * tv
 	.loc 1 1411
-	mulld %r3, %r5, %r3
+	mulld %r4, %r7, %r4
 # a9 = a9 + x1
 	.loc 1 1412
-	add %r6, %r6, %r3
+	add %r6, %r6, %r4
 # (int64) tv = mem16[pa + 26]
 	.loc 1 1413
-	lha %r3, 26(%r11)
+	lha %r4, 26(%r12)
 # a10 = x0 * tv
 	.loc 1 1414
-	mulld %r23, %r5, %r3
+	mulld %r7, %r7, %r4
 # (int64) x0 = mem16[pb + 10]
 	.loc 1 1415
-	lha %r5, 10(%r12)
+	lha %r23, 10(%r31)
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1416
-	lha %r3, 14(%r11)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1417
-	mulld %r3, %r5, %r3
+	mulld %r4, %r23, %r4
 # a5 = a5 + x1
 	.loc 1 1418
-	add %r28, %r28, %r3
+	add %r28, %r28, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1419
-	lha %r3, 16(%r11)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1420
-	mulld %r3, %r5, %r3
+	mulld %r4, %r23, %r4
 # a6 = a6 + x1
 	.loc 1 1421
-	add %r27, %r27, %r3
+	add %r27, %r27, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1422
-	lha %r3, 18(%r11)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1423
-	mulld %r3, %r5, %r3
+	mulld %r4, %r23, %r4
 # a7 = a7 + x1
 	.loc 1 1424
-	add %r24, %r24, %r3
+	add %r24, %r24, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1425
-	lha %r3, 20(%r11)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1426
-	mulld %r3, %r5, %r3
+	mulld %r4, %r23, %r4
 # a8 = a8 + x1
 	.loc 1 1427
-	add %r8, %r8, %r3
+	add %r10, %r10, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1428
-	lha %r3, 22(%r11)
+	lha %r4, 22(%r12)
 # x1 = x0 * tv
 	.loc 1 1429
-	mulld %r3, %r5, %r3
+	mulld %r4, %r23, %r4
 # a9 = a9 + x1
 	.loc 1 1430
-	add %r6, %r6, %r3
+	add %r6, %r6, %r4
 # (int64) tv = mem16[pa + 24]
 	.loc 1 1431
-	lha %r3, 24(%r11)
+	lha %r4, 24(%r12)
 # x1 = x0 * tv
 	.loc 1 1432
-	mulld %r3, %r5, %r3
+	mulld %r4, %r23, %r4
 # a10 = a10 + x1
 	.loc 1 1433
-	add %r23, %r23, %r3
+	add %r7, %r7, %r4
 # (int64) tv = mem16[pa + 26]
 	.loc 1 1434
-	lha %r3, 26(%r11)
+	lha %r4, 26(%r12)
 # a11 = x0 * tv
 	.loc 1 1435
-	mulld %r22, %r5, %r3
+	mulld %r22, %r23, %r4
 # (int64) x0 = mem16[pb + 12]
 	.loc 1 1436
-	lha %r5, 12(%r12)
+	lha %r23, 12(%r31)
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1437
-	lha %r3, 14(%r11)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1438
-	mulld %r3, %r5, %r3
+	mulld %r4, %r23, %r4
 # a6 = a6 + x1
 	.loc 1 1439
-	add %r27, %r27, %r3
+	add %r27, %r27, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1440
-	lha %r3, 16(%r11)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1441
-	mulld %r3, %r5, %r3
+	mulld %r4, %r23, %r4
 # a7 = a7 + x1
 	.loc 1 1442
-	add %r24, %r24, %r3
+	add %r24, %r24, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1443
-	lha %r3, 18(%r11)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1444
-	mulld %r3, %r5, %r3
+	mulld %r4, %r23, %r4
 # a8 = a8 + x1
 	.loc 1 1445
-	add %r8, %r8, %r3
+	add %r10, %r10, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1446
-	lha %r3, 20(%r11)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1447
-	mulld %r3, %r5, %r3
+	mulld %r4, %r23, %r4
 # a9 = a9 + x1
 	.loc 1 1448
-	add %r6, %r6, %r3
+	add %r6, %r6, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1449
-	lha %r3, 22(%r11)
+	lha %r4, 22(%r12)
 # x1 = x0 * tv
 	.loc 1 1450
-	mulld %r3, %r5, %r3
+	mulld %r4, %r23, %r4
 # a10 = a10 + x1
 	.loc 1 1451
-	add %r23, %r23, %r3
+	add %r7, %r7, %r4
 # (int64) tv = mem16[pa + 24]
 	.loc 1 1452
-	lha %r3, 24(%r11)
+	lha %r4, 24(%r12)
 # x1 = x0 * tv
 	.loc 1 1453
-	mulld %r3, %r5, %r3
+	mulld %r4, %r23, %r4
 # a11 = a11 + x1
 	.loc 1 1454
-	add %r22, %r22, %r3
+	add %r22, %r22, %r4
 # (int64) tv = mem16[pa + 26]
 	.loc 1 1455
-	lha %r3, 26(%r11)
+	lha %r4, 26(%r12)
 # a12 = x0 * tv
 	.loc 1 1456
-	mulld %r3, %r5, %r3
+	mulld %r4, %r23, %r4
 # mem16[pc] = a0
 	.loc 1 1457
-	sth %r29, 0(%r31)
+	sth %r29, 0(%r11)
 # mem16[pc + 2] = a1
 	.loc 1 1458
-	sth %r7, 2(%r31)
+	sth %r8, 2(%r11)
 # mem16[pc + 4] = a2
 	.loc 1 1459
-	sth %r4, 4(%r31)
+	sth %r5, 4(%r11)
 # mem16[pc + 6] = a3
 	.loc 1 1460
-	sth %r26, 6(%r31)
+	sth %r26, 6(%r11)
 # mem16[pc + 8] = a4
 	.loc 1 1461
-	sth %r25, 8(%r31)
+	sth %r25, 8(%r11)
 # mem16[pc + 10] = a5
 	.loc 1 1462
-	sth %r28, 10(%r31)
+	sth %r28, 10(%r11)
 # mem16[pc + 12] = a6
 	.loc 1 1463
-	sth %r27, 12(%r31)
+	sth %r27, 12(%r11)
 # mem16[pc + 14] = a7
 	.loc 1 1464
-	sth %r24, 14(%r31)
+	sth %r24, 14(%r11)
 # mem16[pc + 16] = a8
 	.loc 1 1465
-	sth %r8, 16(%r31)
+	sth %r10, 16(%r11)
 # mem16[pc + 18] = a9
 	.loc 1 1466
-	sth %r6, 18(%r31)
+	sth %r6, 18(%r11)
 # mem16[pc + 20] = a10
 	.loc 1 1467
-	sth %r23, 20(%r31)
+	sth %r7, 20(%r11)
 # mem16[pc + 22] = a11
 	.loc 1 1468
-	sth %r22, 22(%r31)
+	sth %r22, 22(%r11)
 # mem16[pc + 24] = a12
 	.loc 1 1469
-	sth %r3, 24(%r31)
+	sth %r4, 24(%r11)
 # a13 = 0
 	.loc 1 1470
-	li %r3, 0
+	li %r4, 0
 # mem16[pc + 26] = a13
 	.loc 1 1471
-	sth %r3, 26(%r31)
+	sth %r4, 26(%r11)
 # pa = pa + 28
 	.loc 1 1472
-	addi %r11, %r11, 28
+	addi %r12, %r12, 28
 # pb = pb + 14
 	.loc 1 1473
-	addi %r12, %r12, 14
+	addi %r31, %r31, 14
 # pc = pc + 28
 	.loc 1 1474
-	addi %r31, %r31, 28
+	addi %r11, %r11, 28
 # i0 = i0 - 1
 	.loc 1 1475
 	addi %r30, %r30, -1
@@ -4491,350 +4357,343 @@ qhasm_kernel_core_mult3sntrup857_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop29
 # pa = 136304
 	.loc 1 1478
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 5232
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 5232
 # pa = w + pa
 	.loc 1 1479
-	mr %r7, %r9
-	add %r4, %r7, %r3
+	add %r31, %r9, %r4
 # pb = w + 3584
 	.loc 1 1480
-	addi %r5, %r7, 3584
+	addi %r12, %r9, 3584
 # i0 = 729
 	.loc 1 1481
-	mr %r8, %r7
-	li %r6, 729
-	mr %r3, %r10
-	mr %r9, %r3
-	mr %r11, %r4
-	mr %r12, %r5
-	mr %r10, %r6
+	li %r10, 729
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop30:
 # qb = pa + 28
 	.loc 1 1484
-	addi %r7, %r11, 28
+	addi %r8, %r31, 28
 # qc = pa + 56
 	.loc 1 1485
-	addi %r31, %r11, 56
+	addi %r11, %r31, 56
 # (int64) x0 = mem16[qa]
 	.loc 1 1487
-	lha %r6, 0(%r11)
+	lha %r7, 0(%r31)
 # (int64) x1 = mem16[qa + 14]
 	.loc 1 1488
-	lha %r5, 14(%r11)
+	lha %r6, 14(%r31)
 # (int64) x2 = mem16[qc]
 	.loc 1 1489
-	lha %r3, 0(%r31)
+	lha %r4, 0(%r11)
 # (int64) x3 = mem16[qc + 14]
 	.loc 1 1490
-	lha %r4, 14(%r31)
+	lha %r5, 14(%r11)
 # mem16[qd] = x0
 	.loc 1 1491
-	sth %r6, 0(%r12)
+	sth %r7, 0(%r12)
 # mem16[qd + 42] = x3
 	.loc 1 1492
-	sth %r4, 42(%r12)
+	sth %r5, 42(%r12)
 # x4 = x1 - x2
 	.loc 1 1493
-	subf %r3, %r3, %r5
+	subf %r4, %r4, %r6
 # (int64) x5 = mem16[qb]
 	.loc 1 1494
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r8)
 # x5 = x5 - x0
 	.loc 1 1495
-	subf %r5, %r6, %r5
+	subf %r6, %r7, %r6
 # x5 = x5 + x4
 	.loc 1 1496
-	add %r5, %r5, %r3
+	add %r6, %r6, %r4
 # mem16[qd + 14] = x5
 	.loc 1 1497
-	sth %r5, 14(%r12)
+	sth %r6, 14(%r12)
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 1498
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r8)
 # x5 = x5 - x3
 	.loc 1 1499
-	subf %r5, %r4, %r5
+	subf %r6, %r5, %r6
 # x5 = x5 - x4
 	.loc 1 1500
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # mem16[qd + 28] = x5
 	.loc 1 1501
-	sth %r5, 28(%r12)
+	sth %r6, 28(%r12)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1502
-	lha %r3, 2(%r11)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qa + 16]
 	.loc 1 1503
-	lha %r4, 16(%r11)
+	lha %r5, 16(%r31)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 1504
-	lha %r5, 2(%r31)
+	lha %r6, 2(%r11)
 # (int64) x3 = mem16[qc + 16]
 	.loc 1 1505
-	lha %r6, 16(%r31)
+	lha %r7, 16(%r11)
 # mem16[qd + 2] = x0
 	.loc 1 1506
-	sth %r3, 2(%r12)
+	sth %r4, 2(%r12)
 # mem16[qd + 44] = x3
 	.loc 1 1507
-	sth %r6, 44(%r12)
+	sth %r7, 44(%r12)
 # x4 = x1 - x2
 	.loc 1 1508
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 1509
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r8)
 # x5 = x5 - x0
 	.loc 1 1510
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1511
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 16] = x5
 	.loc 1 1512
-	sth %r5, 16(%r12)
+	sth %r6, 16(%r12)
 # (int64) x5 = mem16[qb + 16]
 	.loc 1 1513
-	lha %r3, 16(%r7)
+	lha %r4, 16(%r8)
 # x5 = x5 - x3
 	.loc 1 1514
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1515
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 30] = x5
 	.loc 1 1516
-	sth %r3, 30(%r12)
+	sth %r4, 30(%r12)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1517
-	lha %r3, 4(%r11)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qa + 18]
 	.loc 1 1518
-	lha %r4, 18(%r11)
+	lha %r5, 18(%r31)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 1519
-	lha %r5, 4(%r31)
+	lha %r6, 4(%r11)
 # (int64) x3 = mem16[qc + 18]
 	.loc 1 1520
-	lha %r6, 18(%r31)
+	lha %r7, 18(%r11)
 # mem16[qd + 4] = x0
 	.loc 1 1521
-	sth %r3, 4(%r12)
+	sth %r4, 4(%r12)
 # mem16[qd + 46] = x3
 	.loc 1 1522
-	sth %r6, 46(%r12)
+	sth %r7, 46(%r12)
 # x4 = x1 - x2
 	.loc 1 1523
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 1524
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r8)
 # x5 = x5 - x0
 	.loc 1 1525
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1526
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 18] = x5
 	.loc 1 1527
-	sth %r5, 18(%r12)
+	sth %r6, 18(%r12)
 # (int64) x5 = mem16[qb + 18]
 	.loc 1 1528
-	lha %r3, 18(%r7)
+	lha %r4, 18(%r8)
 # x5 = x5 - x3
 	.loc 1 1529
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1530
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 32] = x5
 	.loc 1 1531
-	sth %r3, 32(%r12)
+	sth %r4, 32(%r12)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1532
-	lha %r3, 6(%r11)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qa + 20]
 	.loc 1 1533
-	lha %r4, 20(%r11)
+	lha %r5, 20(%r31)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 1534
-	lha %r5, 6(%r31)
+	lha %r6, 6(%r11)
 # (int64) x3 = mem16[qc + 20]
 	.loc 1 1535
-	lha %r6, 20(%r31)
+	lha %r7, 20(%r11)
 # mem16[qd + 6] = x0
 	.loc 1 1536
-	sth %r3, 6(%r12)
+	sth %r4, 6(%r12)
 # mem16[qd + 48] = x3
 	.loc 1 1537
-	sth %r6, 48(%r12)
+	sth %r7, 48(%r12)
 # x4 = x1 - x2
 	.loc 1 1538
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 1539
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r8)
 # x5 = x5 - x0
 	.loc 1 1540
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1541
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 20] = x5
 	.loc 1 1542
-	sth %r5, 20(%r12)
+	sth %r6, 20(%r12)
 # (int64) x5 = mem16[qb + 20]
 	.loc 1 1543
-	lha %r3, 20(%r7)
+	lha %r4, 20(%r8)
 # x5 = x5 - x3
 	.loc 1 1544
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1545
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 34] = x5
 	.loc 1 1546
-	sth %r3, 34(%r12)
+	sth %r4, 34(%r12)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1547
-	lha %r3, 8(%r11)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qa + 22]
 	.loc 1 1548
-	lha %r4, 22(%r11)
+	lha %r5, 22(%r31)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 1549
-	lha %r5, 8(%r31)
+	lha %r6, 8(%r11)
 # (int64) x3 = mem16[qc + 22]
 	.loc 1 1550
-	lha %r6, 22(%r31)
+	lha %r7, 22(%r11)
 # mem16[qd + 8] = x0
 	.loc 1 1551
-	sth %r3, 8(%r12)
+	sth %r4, 8(%r12)
 # mem16[qd + 50] = x3
 	.loc 1 1552
-	sth %r6, 50(%r12)
+	sth %r7, 50(%r12)
 # x4 = x1 - x2
 	.loc 1 1553
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 1554
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r8)
 # x5 = x5 - x0
 	.loc 1 1555
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1556
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 22] = x5
 	.loc 1 1557
-	sth %r5, 22(%r12)
+	sth %r6, 22(%r12)
 # (int64) x5 = mem16[qb + 22]
 	.loc 1 1558
-	lha %r3, 22(%r7)
+	lha %r4, 22(%r8)
 # x5 = x5 - x3
 	.loc 1 1559
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1560
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 36] = x5
 	.loc 1 1561
-	sth %r3, 36(%r12)
+	sth %r4, 36(%r12)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1562
-	lha %r3, 10(%r11)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qa + 24]
 	.loc 1 1563
-	lha %r4, 24(%r11)
+	lha %r5, 24(%r31)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 1564
-	lha %r5, 10(%r31)
+	lha %r6, 10(%r11)
 # (int64) x3 = mem16[qc + 24]
 	.loc 1 1565
-	lha %r6, 24(%r31)
+	lha %r7, 24(%r11)
 # mem16[qd + 10] = x0
 	.loc 1 1566
-	sth %r3, 10(%r12)
+	sth %r4, 10(%r12)
 # mem16[qd + 52] = x3
 	.loc 1 1567
-	sth %r6, 52(%r12)
+	sth %r7, 52(%r12)
 # x4 = x1 - x2
 	.loc 1 1568
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 1569
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r8)
 # x5 = x5 - x0
 	.loc 1 1570
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1571
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 24] = x5
 	.loc 1 1572
-	sth %r5, 24(%r12)
+	sth %r6, 24(%r12)
 # (int64) x5 = mem16[qb + 24]
 	.loc 1 1573
-	lha %r3, 24(%r7)
+	lha %r4, 24(%r8)
 # x5 = x5 - x3
 	.loc 1 1574
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1575
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 38] = x5
 	.loc 1 1576
-	sth %r3, 38(%r12)
+	sth %r4, 38(%r12)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1577
-	lha %r3, 12(%r11)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qa + 26]
 	.loc 1 1578
-	lha %r4, 26(%r11)
+	lha %r5, 26(%r31)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 1579
-	lha %r5, 12(%r31)
+	lha %r6, 12(%r11)
 # (int64) x3 = mem16[qc + 26]
 	.loc 1 1580
-	lha %r6, 26(%r31)
+	lha %r7, 26(%r11)
 # mem16[qd + 12] = x0
 	.loc 1 1581
-	sth %r3, 12(%r12)
+	sth %r4, 12(%r12)
 # mem16[qd + 54] = x3
 	.loc 1 1582
-	sth %r6, 54(%r12)
+	sth %r7, 54(%r12)
 # x4 = x1 - x2
 	.loc 1 1583
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 1584
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r8)
 # x5 = x5 - x0
 	.loc 1 1585
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1586
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 26] = x5
 	.loc 1 1587
-	sth %r5, 26(%r12)
+	sth %r6, 26(%r12)
 # (int64) x5 = mem16[qb + 26]
 	.loc 1 1588
-	lha %r3, 26(%r7)
+	lha %r4, 26(%r8)
 # x5 = x5 - x3
 	.loc 1 1589
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1590
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 40] = x5
 	.loc 1 1591
-	sth %r3, 40(%r12)
+	sth %r4, 40(%r12)
 # pa = pa + 84
 	.loc 1 1592
-	addi %r11, %r11, 84
+	addi %r31, %r31, 84
 # pb = pb + 56
 	.loc 1 1593
 	addi %r12, %r12, 56
@@ -4849,668 +4708,661 @@ qhasm_kernel_core_mult3sntrup857_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop30
 # pa = w + 3584
 	.loc 1 1597
-	mr %r7, %r8
-	addi %r4, %r7, 3584
+	addi %r12, %r9, 3584
 # pb = 136304
 	.loc 1 1598
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 5232
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 5232
 # pb = w + pb
 	.loc 1 1599
-	add %r5, %r7, %r3
+	add %r31, %r9, %r4
 # i0 = 243
 	.loc 1 1600
-	mr %r8, %r7
-	li %r6, 243
-	mr %r3, %r9
-	mr %r9, %r3
-	mr %r11, %r4
-	mr %r12, %r5
-	mr %r10, %r6
+	li %r10, 243
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop31:
 # qb = pa + 56
 	.loc 1 1603
-	addi %r7, %r11, 56
+	addi %r8, %r12, 56
 # qc = pa + 112
 	.loc 1 1604
-	addi %r31, %r11, 112
+	addi %r11, %r12, 112
 # (int64) x0 = mem16[qa]
 	.loc 1 1606
-	lha %r3, 0(%r11)
+	lha %r4, 0(%r12)
 # (int64) x1 = mem16[qa + 28]
 	.loc 1 1607
-	lha %r4, 28(%r11)
+	lha %r5, 28(%r12)
 # (int64) x2 = mem16[qc]
 	.loc 1 1608
-	lha %r5, 0(%r31)
+	lha %r6, 0(%r11)
 # (int64) x3 = mem16[qc + 28]
 	.loc 1 1609
-	lha %r6, 28(%r31)
+	lha %r7, 28(%r11)
 # mem16[qd] = x0
 	.loc 1 1610
-	sth %r3, 0(%r12)
+	sth %r4, 0(%r31)
 # mem16[qd + 84] = x3
 	.loc 1 1611
-	sth %r6, 84(%r12)
+	sth %r7, 84(%r31)
 # x4 = x1 - x2
 	.loc 1 1612
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 1613
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r8)
 # x5 = x5 - x0
 	.loc 1 1614
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1615
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 28] = x5
 	.loc 1 1616
-	sth %r5, 28(%r12)
+	sth %r6, 28(%r31)
 # (int64) x5 = mem16[qb + 28]
 	.loc 1 1617
-	lha %r3, 28(%r7)
+	lha %r4, 28(%r8)
 # x5 = x5 - x3
 	.loc 1 1618
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1619
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 56] = x5
 	.loc 1 1620
-	sth %r3, 56(%r12)
+	sth %r4, 56(%r31)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1621
-	lha %r3, 2(%r11)
+	lha %r4, 2(%r12)
 # (int64) x1 = mem16[qa + 30]
 	.loc 1 1622
-	lha %r4, 30(%r11)
+	lha %r5, 30(%r12)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 1623
-	lha %r5, 2(%r31)
+	lha %r6, 2(%r11)
 # (int64) x3 = mem16[qc + 30]
 	.loc 1 1624
-	lha %r6, 30(%r31)
+	lha %r7, 30(%r11)
 # mem16[qd + 2] = x0
 	.loc 1 1625
-	sth %r3, 2(%r12)
+	sth %r4, 2(%r31)
 # mem16[qd + 86] = x3
 	.loc 1 1626
-	sth %r6, 86(%r12)
+	sth %r7, 86(%r31)
 # x4 = x1 - x2
 	.loc 1 1627
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 1628
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r8)
 # x5 = x5 - x0
 	.loc 1 1629
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1630
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 30] = x5
 	.loc 1 1631
-	sth %r5, 30(%r12)
+	sth %r6, 30(%r31)
 # (int64) x5 = mem16[qb + 30]
 	.loc 1 1632
-	lha %r3, 30(%r7)
+	lha %r4, 30(%r8)
 # x5 = x5 - x3
 	.loc 1 1633
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1634
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 58] = x5
 	.loc 1 1635
-	sth %r3, 58(%r12)
+	sth %r4, 58(%r31)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1636
-	lha %r3, 4(%r11)
+	lha %r4, 4(%r12)
 # (int64) x1 = mem16[qa + 32]
 	.loc 1 1637
-	lha %r4, 32(%r11)
+	lha %r5, 32(%r12)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 1638
-	lha %r5, 4(%r31)
+	lha %r6, 4(%r11)
 # (int64) x3 = mem16[qc + 32]
 	.loc 1 1639
-	lha %r6, 32(%r31)
+	lha %r7, 32(%r11)
 # mem16[qd + 4] = x0
 	.loc 1 1640
-	sth %r3, 4(%r12)
+	sth %r4, 4(%r31)
 # mem16[qd + 88] = x3
 	.loc 1 1641
-	sth %r6, 88(%r12)
+	sth %r7, 88(%r31)
 # x4 = x1 - x2
 	.loc 1 1642
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 1643
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r8)
 # x5 = x5 - x0
 	.loc 1 1644
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1645
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 32] = x5
 	.loc 1 1646
-	sth %r5, 32(%r12)
+	sth %r6, 32(%r31)
 # (int64) x5 = mem16[qb + 32]
 	.loc 1 1647
-	lha %r3, 32(%r7)
+	lha %r4, 32(%r8)
 # x5 = x5 - x3
 	.loc 1 1648
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1649
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 60] = x5
 	.loc 1 1650
-	sth %r3, 60(%r12)
+	sth %r4, 60(%r31)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1651
-	lha %r3, 6(%r11)
+	lha %r4, 6(%r12)
 # (int64) x1 = mem16[qa + 34]
 	.loc 1 1652
-	lha %r4, 34(%r11)
+	lha %r5, 34(%r12)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 1653
-	lha %r5, 6(%r31)
+	lha %r6, 6(%r11)
 # (int64) x3 = mem16[qc + 34]
 	.loc 1 1654
-	lha %r6, 34(%r31)
+	lha %r7, 34(%r11)
 # mem16[qd + 6] = x0
 	.loc 1 1655
-	sth %r3, 6(%r12)
+	sth %r4, 6(%r31)
 # mem16[qd + 90] = x3
 	.loc 1 1656
-	sth %r6, 90(%r12)
+	sth %r7, 90(%r31)
 # x4 = x1 - x2
 	.loc 1 1657
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 1658
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r8)
 # x5 = x5 - x0
 	.loc 1 1659
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1660
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 34] = x5
 	.loc 1 1661
-	sth %r5, 34(%r12)
+	sth %r6, 34(%r31)
 # (int64) x5 = mem16[qb + 34]
 	.loc 1 1662
-	lha %r3, 34(%r7)
+	lha %r4, 34(%r8)
 # x5 = x5 - x3
 	.loc 1 1663
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1664
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 62] = x5
 	.loc 1 1665
-	sth %r3, 62(%r12)
+	sth %r4, 62(%r31)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1666
-	lha %r3, 8(%r11)
+	lha %r4, 8(%r12)
 # (int64) x1 = mem16[qa + 36]
 	.loc 1 1667
-	lha %r4, 36(%r11)
+	lha %r5, 36(%r12)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 1668
-	lha %r5, 8(%r31)
+	lha %r6, 8(%r11)
 # (int64) x3 = mem16[qc + 36]
 	.loc 1 1669
-	lha %r6, 36(%r31)
+	lha %r7, 36(%r11)
 # mem16[qd + 8] = x0
 	.loc 1 1670
-	sth %r3, 8(%r12)
+	sth %r4, 8(%r31)
 # mem16[qd + 92] = x3
 	.loc 1 1671
-	sth %r6, 92(%r12)
+	sth %r7, 92(%r31)
 # x4 = x1 - x2
 	.loc 1 1672
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 1673
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r8)
 # x5 = x5 - x0
 	.loc 1 1674
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1675
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 36] = x5
 	.loc 1 1676
-	sth %r5, 36(%r12)
+	sth %r6, 36(%r31)
 # (int64) x5 = mem16[qb + 36]
 	.loc 1 1677
-	lha %r3, 36(%r7)
+	lha %r4, 36(%r8)
 # x5 = x5 - x3
 	.loc 1 1678
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1679
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 64] = x5
 	.loc 1 1680
-	sth %r3, 64(%r12)
+	sth %r4, 64(%r31)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1681
-	lha %r3, 10(%r11)
+	lha %r4, 10(%r12)
 # (int64) x1 = mem16[qa + 38]
 	.loc 1 1682
-	lha %r4, 38(%r11)
+	lha %r5, 38(%r12)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 1683
-	lha %r5, 10(%r31)
+	lha %r6, 10(%r11)
 # (int64) x3 = mem16[qc + 38]
 	.loc 1 1684
-	lha %r6, 38(%r31)
+	lha %r7, 38(%r11)
 # mem16[qd + 10] = x0
 	.loc 1 1685
-	sth %r3, 10(%r12)
+	sth %r4, 10(%r31)
 # mem16[qd + 94] = x3
 	.loc 1 1686
-	sth %r6, 94(%r12)
+	sth %r7, 94(%r31)
 # x4 = x1 - x2
 	.loc 1 1687
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 1688
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r8)
 # x5 = x5 - x0
 	.loc 1 1689
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1690
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 38] = x5
 	.loc 1 1691
-	sth %r5, 38(%r12)
+	sth %r6, 38(%r31)
 # (int64) x5 = mem16[qb + 38]
 	.loc 1 1692
-	lha %r3, 38(%r7)
+	lha %r4, 38(%r8)
 # x5 = x5 - x3
 	.loc 1 1693
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1694
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 66] = x5
 	.loc 1 1695
-	sth %r3, 66(%r12)
+	sth %r4, 66(%r31)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1696
-	lha %r3, 12(%r11)
+	lha %r4, 12(%r12)
 # (int64) x1 = mem16[qa + 40]
 	.loc 1 1697
-	lha %r4, 40(%r11)
+	lha %r5, 40(%r12)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 1698
-	lha %r5, 12(%r31)
+	lha %r6, 12(%r11)
 # (int64) x3 = mem16[qc + 40]
 	.loc 1 1699
-	lha %r6, 40(%r31)
+	lha %r7, 40(%r11)
 # mem16[qd + 12] = x0
 	.loc 1 1700
-	sth %r3, 12(%r12)
+	sth %r4, 12(%r31)
 # mem16[qd + 96] = x3
 	.loc 1 1701
-	sth %r6, 96(%r12)
+	sth %r7, 96(%r31)
 # x4 = x1 - x2
 	.loc 1 1702
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 1703
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r8)
 # x5 = x5 - x0
 	.loc 1 1704
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1705
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 40] = x5
 	.loc 1 1706
-	sth %r5, 40(%r12)
+	sth %r6, 40(%r31)
 # (int64) x5 = mem16[qb + 40]
 	.loc 1 1707
-	lha %r3, 40(%r7)
+	lha %r4, 40(%r8)
 # x5 = x5 - x3
 	.loc 1 1708
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1709
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 68] = x5
 	.loc 1 1710
-	sth %r3, 68(%r12)
+	sth %r4, 68(%r31)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 1711
-	lha %r3, 14(%r11)
+	lha %r4, 14(%r12)
 # (int64) x1 = mem16[qa + 42]
 	.loc 1 1712
-	lha %r4, 42(%r11)
+	lha %r5, 42(%r12)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 1713
-	lha %r5, 14(%r31)
+	lha %r6, 14(%r11)
 # (int64) x3 = mem16[qc + 42]
 	.loc 1 1714
-	lha %r6, 42(%r31)
+	lha %r7, 42(%r11)
 # mem16[qd + 14] = x0
 	.loc 1 1715
-	sth %r3, 14(%r12)
+	sth %r4, 14(%r31)
 # mem16[qd + 98] = x3
 	.loc 1 1716
-	sth %r6, 98(%r12)
+	sth %r7, 98(%r31)
 # x4 = x1 - x2
 	.loc 1 1717
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 1718
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r8)
 # x5 = x5 - x0
 	.loc 1 1719
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1720
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 42] = x5
 	.loc 1 1721
-	sth %r5, 42(%r12)
+	sth %r6, 42(%r31)
 # (int64) x5 = mem16[qb + 42]
 	.loc 1 1722
-	lha %r3, 42(%r7)
+	lha %r4, 42(%r8)
 # x5 = x5 - x3
 	.loc 1 1723
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1724
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 70] = x5
 	.loc 1 1725
-	sth %r3, 70(%r12)
+	sth %r4, 70(%r31)
 # (int64) x0 = mem16[qa + 16]
 	.loc 1 1726
-	lha %r3, 16(%r11)
+	lha %r4, 16(%r12)
 # (int64) x1 = mem16[qa + 44]
 	.loc 1 1727
-	lha %r4, 44(%r11)
+	lha %r5, 44(%r12)
 # (int64) x2 = mem16[qc + 16]
 	.loc 1 1728
-	lha %r5, 16(%r31)
+	lha %r6, 16(%r11)
 # (int64) x3 = mem16[qc + 44]
 	.loc 1 1729
-	lha %r6, 44(%r31)
+	lha %r7, 44(%r11)
 # mem16[qd + 16] = x0
 	.loc 1 1730
-	sth %r3, 16(%r12)
+	sth %r4, 16(%r31)
 # mem16[qd + 100] = x3
 	.loc 1 1731
-	sth %r6, 100(%r12)
+	sth %r7, 100(%r31)
 # x4 = x1 - x2
 	.loc 1 1732
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 16]
 	.loc 1 1733
-	lha %r5, 16(%r7)
+	lha %r6, 16(%r8)
 # x5 = x5 - x0
 	.loc 1 1734
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1735
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 44] = x5
 	.loc 1 1736
-	sth %r5, 44(%r12)
+	sth %r6, 44(%r31)
 # (int64) x5 = mem16[qb + 44]
 	.loc 1 1737
-	lha %r3, 44(%r7)
+	lha %r4, 44(%r8)
 # x5 = x5 - x3
 	.loc 1 1738
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1739
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 72] = x5
 	.loc 1 1740
-	sth %r3, 72(%r12)
+	sth %r4, 72(%r31)
 # (int64) x0 = mem16[qa + 18]
 	.loc 1 1741
-	lha %r3, 18(%r11)
+	lha %r4, 18(%r12)
 # (int64) x1 = mem16[qa + 46]
 	.loc 1 1742
-	lha %r4, 46(%r11)
+	lha %r5, 46(%r12)
 # (int64) x2 = mem16[qc + 18]
 	.loc 1 1743
-	lha %r5, 18(%r31)
+	lha %r6, 18(%r11)
 # (int64) x3 = mem16[qc + 46]
 	.loc 1 1744
-	lha %r6, 46(%r31)
+	lha %r7, 46(%r11)
 # mem16[qd + 18] = x0
 	.loc 1 1745
-	sth %r3, 18(%r12)
+	sth %r4, 18(%r31)
 # mem16[qd + 102] = x3
 	.loc 1 1746
-	sth %r6, 102(%r12)
+	sth %r7, 102(%r31)
 # x4 = x1 - x2
 	.loc 1 1747
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 18]
 	.loc 1 1748
-	lha %r5, 18(%r7)
+	lha %r6, 18(%r8)
 # x5 = x5 - x0
 	.loc 1 1749
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1750
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 46] = x5
 	.loc 1 1751
-	sth %r5, 46(%r12)
+	sth %r6, 46(%r31)
 # (int64) x5 = mem16[qb + 46]
 	.loc 1 1752
-	lha %r3, 46(%r7)
+	lha %r4, 46(%r8)
 # x5 = x5 - x3
 	.loc 1 1753
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1754
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 74] = x5
 	.loc 1 1755
-	sth %r3, 74(%r12)
+	sth %r4, 74(%r31)
 # (int64) x0 = mem16[qa + 20]
 	.loc 1 1756
-	lha %r3, 20(%r11)
+	lha %r4, 20(%r12)
 # (int64) x1 = mem16[qa + 48]
 	.loc 1 1757
-	lha %r4, 48(%r11)
+	lha %r5, 48(%r12)
 # (int64) x2 = mem16[qc + 20]
 	.loc 1 1758
-	lha %r5, 20(%r31)
+	lha %r6, 20(%r11)
 # (int64) x3 = mem16[qc + 48]
 	.loc 1 1759
-	lha %r6, 48(%r31)
+	lha %r7, 48(%r11)
 # mem16[qd + 20] = x0
 	.loc 1 1760
-	sth %r3, 20(%r12)
+	sth %r4, 20(%r31)
 # mem16[qd + 104] = x3
 	.loc 1 1761
-	sth %r6, 104(%r12)
+	sth %r7, 104(%r31)
 # x4 = x1 - x2
 	.loc 1 1762
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 20]
 	.loc 1 1763
-	lha %r5, 20(%r7)
+	lha %r6, 20(%r8)
 # x5 = x5 - x0
 	.loc 1 1764
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1765
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 48] = x5
 	.loc 1 1766
-	sth %r5, 48(%r12)
+	sth %r6, 48(%r31)
 # (int64) x5 = mem16[qb + 48]
 	.loc 1 1767
-	lha %r3, 48(%r7)
+	lha %r4, 48(%r8)
 # x5 = x5 - x3
 	.loc 1 1768
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1769
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 76] = x5
 	.loc 1 1770
-	sth %r3, 76(%r12)
+	sth %r4, 76(%r31)
 # (int64) x0 = mem16[qa + 22]
 	.loc 1 1771
-	lha %r3, 22(%r11)
+	lha %r4, 22(%r12)
 # (int64) x1 = mem16[qa + 50]
 	.loc 1 1772
-	lha %r4, 50(%r11)
+	lha %r5, 50(%r12)
 # (int64) x2 = mem16[qc + 22]
 	.loc 1 1773
-	lha %r5, 22(%r31)
+	lha %r6, 22(%r11)
 # (int64) x3 = mem16[qc + 50]
 	.loc 1 1774
-	lha %r6, 50(%r31)
+	lha %r7, 50(%r11)
 # mem16[qd + 22] = x0
 	.loc 1 1775
-	sth %r3, 22(%r12)
+	sth %r4, 22(%r31)
 # mem16[qd + 106] = x3
 	.loc 1 1776
-	sth %r6, 106(%r12)
+	sth %r7, 106(%r31)
 # x4 = x1 - x2
 	.loc 1 1777
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 22]
 	.loc 1 1778
-	lha %r5, 22(%r7)
+	lha %r6, 22(%r8)
 # x5 = x5 - x0
 	.loc 1 1779
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1780
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 50] = x5
 	.loc 1 1781
-	sth %r5, 50(%r12)
+	sth %r6, 50(%r31)
 # (int64) x5 = mem16[qb + 50]
 	.loc 1 1782
-	lha %r3, 50(%r7)
+	lha %r4, 50(%r8)
 # x5 = x5 - x3
 	.loc 1 1783
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1784
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 78] = x5
 	.loc 1 1785
-	sth %r3, 78(%r12)
+	sth %r4, 78(%r31)
 # (int64) x0 = mem16[qa + 24]
 	.loc 1 1786
-	lha %r3, 24(%r11)
+	lha %r4, 24(%r12)
 # (int64) x1 = mem16[qa + 52]
 	.loc 1 1787
-	lha %r4, 52(%r11)
+	lha %r5, 52(%r12)
 # (int64) x2 = mem16[qc + 24]
 	.loc 1 1788
-	lha %r5, 24(%r31)
+	lha %r6, 24(%r11)
 # (int64) x3 = mem16[qc + 52]
 	.loc 1 1789
-	lha %r6, 52(%r31)
+	lha %r7, 52(%r11)
 # mem16[qd + 24] = x0
 	.loc 1 1790
-	sth %r3, 24(%r12)
+	sth %r4, 24(%r31)
 # mem16[qd + 108] = x3
 	.loc 1 1791
-	sth %r6, 108(%r12)
+	sth %r7, 108(%r31)
 # x4 = x1 - x2
 	.loc 1 1792
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 24]
 	.loc 1 1793
-	lha %r5, 24(%r7)
+	lha %r6, 24(%r8)
 # x5 = x5 - x0
 	.loc 1 1794
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1795
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 52] = x5
 	.loc 1 1796
-	sth %r5, 52(%r12)
+	sth %r6, 52(%r31)
 # (int64) x5 = mem16[qb + 52]
 	.loc 1 1797
-	lha %r3, 52(%r7)
+	lha %r4, 52(%r8)
 # x5 = x5 - x3
 	.loc 1 1798
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1799
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 80] = x5
 	.loc 1 1800
-	sth %r3, 80(%r12)
+	sth %r4, 80(%r31)
 # (int64) x0 = mem16[qa + 26]
 	.loc 1 1801
-	lha %r3, 26(%r11)
+	lha %r4, 26(%r12)
 # (int64) x1 = mem16[qa + 54]
 	.loc 1 1802
-	lha %r4, 54(%r11)
+	lha %r5, 54(%r12)
 # (int64) x2 = mem16[qc + 26]
 	.loc 1 1803
-	lha %r5, 26(%r31)
+	lha %r6, 26(%r11)
 # (int64) x3 = mem16[qc + 54]
 	.loc 1 1804
-	lha %r6, 54(%r31)
+	lha %r7, 54(%r11)
 # mem16[qd + 26] = x0
 	.loc 1 1805
-	sth %r3, 26(%r12)
+	sth %r4, 26(%r31)
 # mem16[qd + 110] = x3
 	.loc 1 1806
-	sth %r6, 110(%r12)
+	sth %r7, 110(%r31)
 # x4 = x1 - x2
 	.loc 1 1807
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 26]
 	.loc 1 1808
-	lha %r5, 26(%r7)
+	lha %r6, 26(%r8)
 # x5 = x5 - x0
 	.loc 1 1809
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1810
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 54] = x5
 	.loc 1 1811
-	sth %r5, 54(%r12)
+	sth %r6, 54(%r31)
 # (int64) x5 = mem16[qb + 54]
 	.loc 1 1812
-	lha %r3, 54(%r7)
+	lha %r4, 54(%r8)
 # x5 = x5 - x3
 	.loc 1 1813
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1814
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 82] = x5
 	.loc 1 1815
-	sth %r3, 82(%r12)
+	sth %r4, 82(%r31)
 # pa = pa + 168
 	.loc 1 1816
-	addi %r11, %r11, 168
+	addi %r12, %r12, 168
 # pb = pb + 112
 	.loc 1 1817
-	addi %r12, %r12, 112
+	addi %r31, %r31, 112
 # i0 = i0 - 1
 	.loc 1 1818
 	addi %r10, %r10, -1
@@ -5522,624 +5374,614 @@ qhasm_kernel_core_mult3sntrup857_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop31
 # pa = 136304
 	.loc 1 1821
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 5232
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 5232
 # pa = w + pa
 	.loc 1 1822
-	mr %r7, %r8
-	add %r12, %r7, %r3
+	add %r8, %r9, %r4
 # pb = w + 3584
 	.loc 1 1823
-	addi %r11, %r7, 3584
+	addi %r10, %r9, 3584
 # i0 = 81
 	.loc 1 1824
-	li %r4, 81
-	mr %r3, %r9
+	li %r11, 81
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop32:
 # qa = pa
 	.loc 1 1826
-	mr %r31, %r4
-	mr %r30, %r7
-	mr %r29, %r3
+	mr %r28, %r8
 # qb = pa + 112
 	.loc 1 1827
-	addi %r7, %r12, 112
+	addi %r12, %r8, 112
 # qc = pa + 224
 	.loc 1 1828
-	addi %r8, %r12, 224
+	addi %r31, %r8, 224
 # qd = pb
 	.loc 1 1829
-	mr %r10, %r12
+	mr %r30, %r10
 # i1 = 3
 	.loc 1 1830
-	mr %r28, %r11
-	li %r9, 3
+	li %r29, 3
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop33:
 # (int64) x0 = mem16[qa]
 	.loc 1 1832
-	lha %r3, 0(%r12)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 56]
 	.loc 1 1833
-	lha %r4, 56(%r12)
+	lha %r5, 56(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 1834
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r31)
 # (int64) x3 = mem16[qc + 56]
 	.loc 1 1835
-	lha %r6, 56(%r8)
+	lha %r7, 56(%r31)
 # mem16[qd] = x0
 	.loc 1 1836
-	sth %r3, 0(%r11)
+	sth %r4, 0(%r30)
 # mem16[qd + 168] = x3
 	.loc 1 1837
-	sth %r6, 168(%r11)
+	sth %r7, 168(%r30)
 # x4 = x1 - x2
 	.loc 1 1838
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 1839
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r12)
 # x5 = x5 - x0
 	.loc 1 1840
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1841
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 56] = x5
 	.loc 1 1842
-	sth %r5, 56(%r11)
+	sth %r6, 56(%r30)
 # (int64) x5 = mem16[qb + 56]
 	.loc 1 1843
-	lha %r3, 56(%r7)
+	lha %r4, 56(%r12)
 # x5 = x5 - x3
 	.loc 1 1844
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1845
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 112] = x5
 	.loc 1 1846
-	sth %r3, 112(%r11)
+	sth %r4, 112(%r30)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1847
-	lha %r3, 2(%r12)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 58]
 	.loc 1 1848
-	lha %r4, 58(%r12)
+	lha %r5, 58(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 1849
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r31)
 # (int64) x3 = mem16[qc + 58]
 	.loc 1 1850
-	lha %r6, 58(%r8)
+	lha %r7, 58(%r31)
 # mem16[qd + 2] = x0
 	.loc 1 1851
-	sth %r3, 2(%r11)
+	sth %r4, 2(%r30)
 # mem16[qd + 170] = x3
 	.loc 1 1852
-	sth %r6, 170(%r11)
+	sth %r7, 170(%r30)
 # x4 = x1 - x2
 	.loc 1 1853
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 1854
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r12)
 # x5 = x5 - x0
 	.loc 1 1855
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1856
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 58] = x5
 	.loc 1 1857
-	sth %r5, 58(%r11)
+	sth %r6, 58(%r30)
 # (int64) x5 = mem16[qb + 58]
 	.loc 1 1858
-	lha %r3, 58(%r7)
+	lha %r4, 58(%r12)
 # x5 = x5 - x3
 	.loc 1 1859
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1860
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 114] = x5
 	.loc 1 1861
-	sth %r3, 114(%r11)
+	sth %r4, 114(%r30)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1862
-	lha %r3, 4(%r12)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 60]
 	.loc 1 1863
-	lha %r4, 60(%r12)
+	lha %r5, 60(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 1864
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r31)
 # (int64) x3 = mem16[qc + 60]
 	.loc 1 1865
-	lha %r6, 60(%r8)
+	lha %r7, 60(%r31)
 # mem16[qd + 4] = x0
 	.loc 1 1866
-	sth %r3, 4(%r11)
+	sth %r4, 4(%r30)
 # mem16[qd + 172] = x3
 	.loc 1 1867
-	sth %r6, 172(%r11)
+	sth %r7, 172(%r30)
 # x4 = x1 - x2
 	.loc 1 1868
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 1869
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r12)
 # x5 = x5 - x0
 	.loc 1 1870
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1871
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 60] = x5
 	.loc 1 1872
-	sth %r5, 60(%r11)
+	sth %r6, 60(%r30)
 # (int64) x5 = mem16[qb + 60]
 	.loc 1 1873
-	lha %r3, 60(%r7)
+	lha %r4, 60(%r12)
 # x5 = x5 - x3
 	.loc 1 1874
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1875
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 116] = x5
 	.loc 1 1876
-	sth %r3, 116(%r11)
+	sth %r4, 116(%r30)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1877
-	lha %r3, 6(%r12)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 62]
 	.loc 1 1878
-	lha %r4, 62(%r12)
+	lha %r5, 62(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 1879
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r31)
 # (int64) x3 = mem16[qc + 62]
 	.loc 1 1880
-	lha %r6, 62(%r8)
+	lha %r7, 62(%r31)
 # mem16[qd + 6] = x0
 	.loc 1 1881
-	sth %r3, 6(%r11)
+	sth %r4, 6(%r30)
 # mem16[qd + 174] = x3
 	.loc 1 1882
-	sth %r6, 174(%r11)
+	sth %r7, 174(%r30)
 # x4 = x1 - x2
 	.loc 1 1883
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 1884
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r12)
 # x5 = x5 - x0
 	.loc 1 1885
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1886
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 62] = x5
 	.loc 1 1887
-	sth %r5, 62(%r11)
+	sth %r6, 62(%r30)
 # (int64) x5 = mem16[qb + 62]
 	.loc 1 1888
-	lha %r3, 62(%r7)
+	lha %r4, 62(%r12)
 # x5 = x5 - x3
 	.loc 1 1889
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1890
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 118] = x5
 	.loc 1 1891
-	sth %r3, 118(%r11)
+	sth %r4, 118(%r30)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1892
-	lha %r3, 8(%r12)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 64]
 	.loc 1 1893
-	lha %r4, 64(%r12)
+	lha %r5, 64(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 1894
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r31)
 # (int64) x3 = mem16[qc + 64]
 	.loc 1 1895
-	lha %r6, 64(%r8)
+	lha %r7, 64(%r31)
 # mem16[qd + 8] = x0
 	.loc 1 1896
-	sth %r3, 8(%r11)
+	sth %r4, 8(%r30)
 # mem16[qd + 176] = x3
 	.loc 1 1897
-	sth %r6, 176(%r11)
+	sth %r7, 176(%r30)
 # x4 = x1 - x2
 	.loc 1 1898
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 1899
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r12)
 # x5 = x5 - x0
 	.loc 1 1900
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1901
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 64] = x5
 	.loc 1 1902
-	sth %r5, 64(%r11)
+	sth %r6, 64(%r30)
 # (int64) x5 = mem16[qb + 64]
 	.loc 1 1903
-	lha %r3, 64(%r7)
+	lha %r4, 64(%r12)
 # x5 = x5 - x3
 	.loc 1 1904
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1905
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 120] = x5
 	.loc 1 1906
-	sth %r3, 120(%r11)
+	sth %r4, 120(%r30)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1907
-	lha %r3, 10(%r12)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 66]
 	.loc 1 1908
-	lha %r4, 66(%r12)
+	lha %r5, 66(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 1909
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r31)
 # (int64) x3 = mem16[qc + 66]
 	.loc 1 1910
-	lha %r6, 66(%r8)
+	lha %r7, 66(%r31)
 # mem16[qd + 10] = x0
 	.loc 1 1911
-	sth %r3, 10(%r11)
+	sth %r4, 10(%r30)
 # mem16[qd + 178] = x3
 	.loc 1 1912
-	sth %r6, 178(%r11)
+	sth %r7, 178(%r30)
 # x4 = x1 - x2
 	.loc 1 1913
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 1914
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r12)
 # x5 = x5 - x0
 	.loc 1 1915
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1916
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 66] = x5
 	.loc 1 1917
-	sth %r5, 66(%r11)
+	sth %r6, 66(%r30)
 # (int64) x5 = mem16[qb + 66]
 	.loc 1 1918
-	lha %r3, 66(%r7)
+	lha %r4, 66(%r12)
 # x5 = x5 - x3
 	.loc 1 1919
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1920
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 122] = x5
 	.loc 1 1921
-	sth %r3, 122(%r11)
+	sth %r4, 122(%r30)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1922
-	lha %r3, 12(%r12)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 68]
 	.loc 1 1923
-	lha %r4, 68(%r12)
+	lha %r5, 68(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 1924
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r31)
 # (int64) x3 = mem16[qc + 68]
 	.loc 1 1925
-	lha %r6, 68(%r8)
+	lha %r7, 68(%r31)
 # mem16[qd + 12] = x0
 	.loc 1 1926
-	sth %r3, 12(%r11)
+	sth %r4, 12(%r30)
 # mem16[qd + 180] = x3
 	.loc 1 1927
-	sth %r6, 180(%r11)
+	sth %r7, 180(%r30)
 # x4 = x1 - x2
 	.loc 1 1928
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 1929
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r12)
 # x5 = x5 - x0
 	.loc 1 1930
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1931
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 68] = x5
 	.loc 1 1932
-	sth %r5, 68(%r11)
+	sth %r6, 68(%r30)
 # (int64) x5 = mem16[qb + 68]
 	.loc 1 1933
-	lha %r3, 68(%r7)
+	lha %r4, 68(%r12)
 # x5 = x5 - x3
 	.loc 1 1934
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1935
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 124] = x5
 	.loc 1 1936
-	sth %r3, 124(%r11)
+	sth %r4, 124(%r30)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 1937
-	lha %r3, 14(%r12)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 70]
 	.loc 1 1938
-	lha %r4, 70(%r12)
+	lha %r5, 70(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 1939
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r31)
 # (int64) x3 = mem16[qc + 70]
 	.loc 1 1940
-	lha %r6, 70(%r8)
+	lha %r7, 70(%r31)
 # mem16[qd + 14] = x0
 	.loc 1 1941
-	sth %r3, 14(%r11)
+	sth %r4, 14(%r30)
 # mem16[qd + 182] = x3
 	.loc 1 1942
-	sth %r6, 182(%r11)
+	sth %r7, 182(%r30)
 # x4 = x1 - x2
 	.loc 1 1943
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 1944
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r12)
 # x5 = x5 - x0
 	.loc 1 1945
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1946
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 70] = x5
 	.loc 1 1947
-	sth %r5, 70(%r11)
+	sth %r6, 70(%r30)
 # (int64) x5 = mem16[qb + 70]
 	.loc 1 1948
-	lha %r3, 70(%r7)
+	lha %r4, 70(%r12)
 # x5 = x5 - x3
 	.loc 1 1949
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1950
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 126] = x5
 	.loc 1 1951
-	sth %r3, 126(%r11)
+	sth %r4, 126(%r30)
 # qa = qa + 16
 	.loc 1 1952
-	addi %r12, %r12, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 1953
-	addi %r7, %r7, 16
+	addi %r12, %r12, 16
 # qc = qc + 16
 	.loc 1 1954
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qd = qd + 16
 	.loc 1 1955
-	addi %r11, %r11, 16
+	addi %r30, %r30, 16
 # i1 = i1 - 1
 	.loc 1 1956
-	addi %r9, %r9, -1
+	addi %r29, %r29, -1
 # =? i1 - 0
 	.loc 1 1957
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r29, 0
 # goto loop33 if !=
 	.loc 1 1958
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop33
 # (int64) x0 = mem16[qa]
 	.loc 1 1959
-	lha %r3, 0(%r12)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 56]
 	.loc 1 1960
-	lha %r4, 56(%r12)
+	lha %r5, 56(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 1961
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r31)
 # (int64) x3 = mem16[qc + 56]
 	.loc 1 1962
-	lha %r6, 56(%r8)
+	lha %r7, 56(%r31)
 # mem16[qd] = x0
 	.loc 1 1963
-	sth %r3, 0(%r11)
+	sth %r4, 0(%r30)
 # mem16[qd + 168] = x3
 	.loc 1 1964
-	sth %r6, 168(%r11)
+	sth %r7, 168(%r30)
 # x4 = x1 - x2
 	.loc 1 1965
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 1966
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r12)
 # x5 = x5 - x0
 	.loc 1 1967
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1968
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 56] = x5
 	.loc 1 1969
-	sth %r5, 56(%r11)
+	sth %r6, 56(%r30)
 # (int64) x5 = mem16[qb + 56]
 	.loc 1 1970
-	lha %r3, 56(%r7)
+	lha %r4, 56(%r12)
 # x5 = x5 - x3
 	.loc 1 1971
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1972
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 112] = x5
 	.loc 1 1973
-	sth %r3, 112(%r11)
+	sth %r4, 112(%r30)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1974
-	lha %r3, 2(%r12)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 58]
 	.loc 1 1975
-	lha %r4, 58(%r12)
+	lha %r5, 58(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 1976
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r31)
 # (int64) x3 = mem16[qc + 58]
 	.loc 1 1977
-	lha %r6, 58(%r8)
+	lha %r7, 58(%r31)
 # mem16[qd + 2] = x0
 	.loc 1 1978
-	sth %r3, 2(%r11)
+	sth %r4, 2(%r30)
 # mem16[qd + 170] = x3
 	.loc 1 1979
-	sth %r6, 170(%r11)
+	sth %r7, 170(%r30)
 # x4 = x1 - x2
 	.loc 1 1980
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 1981
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r12)
 # x5 = x5 - x0
 	.loc 1 1982
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1983
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 58] = x5
 	.loc 1 1984
-	sth %r5, 58(%r11)
+	sth %r6, 58(%r30)
 # (int64) x5 = mem16[qb + 58]
 	.loc 1 1985
-	lha %r3, 58(%r7)
+	lha %r4, 58(%r12)
 # x5 = x5 - x3
 	.loc 1 1986
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1987
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 114] = x5
 	.loc 1 1988
-	sth %r3, 114(%r11)
+	sth %r4, 114(%r30)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1989
-	lha %r3, 4(%r12)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 60]
 	.loc 1 1990
-	lha %r4, 60(%r12)
+	lha %r5, 60(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 1991
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r31)
 # (int64) x3 = mem16[qc + 60]
 	.loc 1 1992
-	lha %r6, 60(%r8)
+	lha %r7, 60(%r31)
 # mem16[qd + 4] = x0
 	.loc 1 1993
-	sth %r3, 4(%r11)
+	sth %r4, 4(%r30)
 # mem16[qd + 172] = x3
 	.loc 1 1994
-	sth %r6, 172(%r11)
+	sth %r7, 172(%r30)
 # x4 = x1 - x2
 	.loc 1 1995
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 1996
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r12)
 # x5 = x5 - x0
 	.loc 1 1997
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1998
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 60] = x5
 	.loc 1 1999
-	sth %r5, 60(%r11)
+	sth %r6, 60(%r30)
 # (int64) x5 = mem16[qb + 60]
 	.loc 1 2000
-	lha %r3, 60(%r7)
+	lha %r4, 60(%r12)
 # x5 = x5 - x3
 	.loc 1 2001
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2002
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 116] = x5
 	.loc 1 2003
-	sth %r3, 116(%r11)
+	sth %r4, 116(%r30)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 2004
-	lha %r3, 6(%r12)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 62]
 	.loc 1 2005
-	lha %r4, 62(%r12)
+	lha %r5, 62(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 2006
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r31)
 # (int64) x3 = mem16[qc + 62]
 	.loc 1 2007
-	lha %r6, 62(%r8)
+	lha %r7, 62(%r31)
 # mem16[qd + 6] = x0
 	.loc 1 2008
-	sth %r3, 6(%r11)
+	sth %r4, 6(%r30)
 # mem16[qd + 174] = x3
 	.loc 1 2009
-	sth %r6, 174(%r11)
+	sth %r7, 174(%r30)
 # x4 = x1 - x2
 	.loc 1 2010
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 2011
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r12)
 # x5 = x5 - x0
 	.loc 1 2012
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2013
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 62] = x5
 	.loc 1 2014
-	sth %r5, 62(%r11)
+	sth %r6, 62(%r30)
 # (int64) x5 = mem16[qb + 62]
 	.loc 1 2015
-	lha %r3, 62(%r7)
+	lha %r4, 62(%r12)
 # x5 = x5 - x3
 	.loc 1 2016
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2017
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 118] = x5
 	.loc 1 2018
-	sth %r3, 118(%r11)
+	sth %r4, 118(%r30)
 # pa = pa + 336
 	.loc 1 2019
-	mr %r12, %r10
-	addi %r12, %r12, 336
+	addi %r8, %r8, 336
 # pb = pb + 224
 	.loc 1 2020
-	mr %r11, %r28
-	addi %r11, %r11, 224
+	addi %r10, %r10, 224
 # i0 = i0 - 1
 	.loc 1 2021
-	mr %r4, %r31
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i0 - 0
 	.loc 1 2022
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r11, 0
 # goto loop32 if !=
 	.loc 1 2023
-	mr %r3, %r29
-	mr %r7, %r30
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop32
 # pa = w + 3584
 	.loc 1 2024
-	addi %r12, %r7, 3584
+	addi %r29, %r9, 3584
 # pb = 136304
 	.loc 1 2025
 	li %r4, 0
@@ -6147,430 +5989,422 @@ qhasm_kernel_core_mult3sntrup857_ppc64_mul:
 	ori %r4, %r4, 5232
 # pb = w + pb
 	.loc 1 2026
-	add %r31, %r7, %r4
+	add %r8, %r9, %r4
 # i0 = 27
 	.loc 1 2027
-	li %r4, 27
+	li %r10, 27
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop34:
 # qa = pa
 	.loc 1 2029
-	mr %r11, %r4
-	mr %r30, %r7
-	mr %r29, %r3
+	mr %r28, %r29
 # qb = pa + 224
 	.loc 1 2030
-	addi %r7, %r12, 224
+	addi %r11, %r29, 224
 # qc = pa + 448
 	.loc 1 2031
-	addi %r8, %r12, 448
+	addi %r12, %r29, 448
 # qd = pb
 	.loc 1 2032
-	mr %r10, %r12
+	mr %r31, %r8
 # i1 = 7
 	.loc 1 2033
-	mr %r28, %r31
-	li %r9, 7
+	li %r30, 7
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop35:
 # (int64) x0 = mem16[qa]
 	.loc 1 2035
-	lha %r3, 0(%r12)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 112]
 	.loc 1 2036
-	lha %r4, 112(%r12)
+	lha %r5, 112(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 2037
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r12)
 # (int64) x3 = mem16[qc + 112]
 	.loc 1 2038
-	lha %r6, 112(%r8)
+	lha %r7, 112(%r12)
 # mem16[qd] = x0
 	.loc 1 2039
-	sth %r3, 0(%r31)
+	sth %r4, 0(%r31)
 # mem16[qd + 336] = x3
 	.loc 1 2040
-	sth %r6, 336(%r31)
+	sth %r7, 336(%r31)
 # x4 = x1 - x2
 	.loc 1 2041
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 2042
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r11)
 # x5 = x5 - x0
 	.loc 1 2043
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2044
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 112] = x5
 	.loc 1 2045
-	sth %r5, 112(%r31)
+	sth %r6, 112(%r31)
 # (int64) x5 = mem16[qb + 112]
 	.loc 1 2046
-	lha %r3, 112(%r7)
+	lha %r4, 112(%r11)
 # x5 = x5 - x3
 	.loc 1 2047
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2048
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 224] = x5
 	.loc 1 2049
-	sth %r3, 224(%r31)
+	sth %r4, 224(%r31)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 2050
-	lha %r3, 2(%r12)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 114]
 	.loc 1 2051
-	lha %r4, 114(%r12)
+	lha %r5, 114(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 2052
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r12)
 # (int64) x3 = mem16[qc + 114]
 	.loc 1 2053
-	lha %r6, 114(%r8)
+	lha %r7, 114(%r12)
 # mem16[qd + 2] = x0
 	.loc 1 2054
-	sth %r3, 2(%r31)
+	sth %r4, 2(%r31)
 # mem16[qd + 338] = x3
 	.loc 1 2055
-	sth %r6, 338(%r31)
+	sth %r7, 338(%r31)
 # x4 = x1 - x2
 	.loc 1 2056
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 2057
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r11)
 # x5 = x5 - x0
 	.loc 1 2058
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2059
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 114] = x5
 	.loc 1 2060
-	sth %r5, 114(%r31)
+	sth %r6, 114(%r31)
 # (int64) x5 = mem16[qb + 114]
 	.loc 1 2061
-	lha %r3, 114(%r7)
+	lha %r4, 114(%r11)
 # x5 = x5 - x3
 	.loc 1 2062
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2063
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 226] = x5
 	.loc 1 2064
-	sth %r3, 226(%r31)
+	sth %r4, 226(%r31)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 2065
-	lha %r3, 4(%r12)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 116]
 	.loc 1 2066
-	lha %r4, 116(%r12)
+	lha %r5, 116(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 2067
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r12)
 # (int64) x3 = mem16[qc + 116]
 	.loc 1 2068
-	lha %r6, 116(%r8)
+	lha %r7, 116(%r12)
 # mem16[qd + 4] = x0
 	.loc 1 2069
-	sth %r3, 4(%r31)
+	sth %r4, 4(%r31)
 # mem16[qd + 340] = x3
 	.loc 1 2070
-	sth %r6, 340(%r31)
+	sth %r7, 340(%r31)
 # x4 = x1 - x2
 	.loc 1 2071
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 2072
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r11)
 # x5 = x5 - x0
 	.loc 1 2073
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2074
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 116] = x5
 	.loc 1 2075
-	sth %r5, 116(%r31)
+	sth %r6, 116(%r31)
 # (int64) x5 = mem16[qb + 116]
 	.loc 1 2076
-	lha %r3, 116(%r7)
+	lha %r4, 116(%r11)
 # x5 = x5 - x3
 	.loc 1 2077
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2078
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 228] = x5
 	.loc 1 2079
-	sth %r3, 228(%r31)
+	sth %r4, 228(%r31)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 2080
-	lha %r3, 6(%r12)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 118]
 	.loc 1 2081
-	lha %r4, 118(%r12)
+	lha %r5, 118(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 2082
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r12)
 # (int64) x3 = mem16[qc + 118]
 	.loc 1 2083
-	lha %r6, 118(%r8)
+	lha %r7, 118(%r12)
 # mem16[qd + 6] = x0
 	.loc 1 2084
-	sth %r3, 6(%r31)
+	sth %r4, 6(%r31)
 # mem16[qd + 342] = x3
 	.loc 1 2085
-	sth %r6, 342(%r31)
+	sth %r7, 342(%r31)
 # x4 = x1 - x2
 	.loc 1 2086
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 2087
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r11)
 # x5 = x5 - x0
 	.loc 1 2088
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2089
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 118] = x5
 	.loc 1 2090
-	sth %r5, 118(%r31)
+	sth %r6, 118(%r31)
 # (int64) x5 = mem16[qb + 118]
 	.loc 1 2091
-	lha %r3, 118(%r7)
+	lha %r4, 118(%r11)
 # x5 = x5 - x3
 	.loc 1 2092
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2093
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 230] = x5
 	.loc 1 2094
-	sth %r3, 230(%r31)
+	sth %r4, 230(%r31)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 2095
-	lha %r3, 8(%r12)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 120]
 	.loc 1 2096
-	lha %r4, 120(%r12)
+	lha %r5, 120(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 2097
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r12)
 # (int64) x3 = mem16[qc + 120]
 	.loc 1 2098
-	lha %r6, 120(%r8)
+	lha %r7, 120(%r12)
 # mem16[qd + 8] = x0
 	.loc 1 2099
-	sth %r3, 8(%r31)
+	sth %r4, 8(%r31)
 # mem16[qd + 344] = x3
 	.loc 1 2100
-	sth %r6, 344(%r31)
+	sth %r7, 344(%r31)
 # x4 = x1 - x2
 	.loc 1 2101
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 2102
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r11)
 # x5 = x5 - x0
 	.loc 1 2103
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2104
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 120] = x5
 	.loc 1 2105
-	sth %r5, 120(%r31)
+	sth %r6, 120(%r31)
 # (int64) x5 = mem16[qb + 120]
 	.loc 1 2106
-	lha %r3, 120(%r7)
+	lha %r4, 120(%r11)
 # x5 = x5 - x3
 	.loc 1 2107
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2108
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 232] = x5
 	.loc 1 2109
-	sth %r3, 232(%r31)
+	sth %r4, 232(%r31)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 2110
-	lha %r3, 10(%r12)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 122]
 	.loc 1 2111
-	lha %r4, 122(%r12)
+	lha %r5, 122(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 2112
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r12)
 # (int64) x3 = mem16[qc + 122]
 	.loc 1 2113
-	lha %r6, 122(%r8)
+	lha %r7, 122(%r12)
 # mem16[qd + 10] = x0
 	.loc 1 2114
-	sth %r3, 10(%r31)
+	sth %r4, 10(%r31)
 # mem16[qd + 346] = x3
 	.loc 1 2115
-	sth %r6, 346(%r31)
+	sth %r7, 346(%r31)
 # x4 = x1 - x2
 	.loc 1 2116
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 2117
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r11)
 # x5 = x5 - x0
 	.loc 1 2118
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2119
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 122] = x5
 	.loc 1 2120
-	sth %r5, 122(%r31)
+	sth %r6, 122(%r31)
 # (int64) x5 = mem16[qb + 122]
 	.loc 1 2121
-	lha %r3, 122(%r7)
+	lha %r4, 122(%r11)
 # x5 = x5 - x3
 	.loc 1 2122
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2123
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 234] = x5
 	.loc 1 2124
-	sth %r3, 234(%r31)
+	sth %r4, 234(%r31)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 2125
-	lha %r3, 12(%r12)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 124]
 	.loc 1 2126
-	lha %r4, 124(%r12)
+	lha %r5, 124(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 2127
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r12)
 # (int64) x3 = mem16[qc + 124]
 	.loc 1 2128
-	lha %r6, 124(%r8)
+	lha %r7, 124(%r12)
 # mem16[qd + 12] = x0
 	.loc 1 2129
-	sth %r3, 12(%r31)
+	sth %r4, 12(%r31)
 # mem16[qd + 348] = x3
 	.loc 1 2130
-	sth %r6, 348(%r31)
+	sth %r7, 348(%r31)
 # x4 = x1 - x2
 	.loc 1 2131
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 2132
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r11)
 # x5 = x5 - x0
 	.loc 1 2133
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2134
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 124] = x5
 	.loc 1 2135
-	sth %r5, 124(%r31)
+	sth %r6, 124(%r31)
 # (int64) x5 = mem16[qb + 124]
 	.loc 1 2136
-	lha %r3, 124(%r7)
+	lha %r4, 124(%r11)
 # x5 = x5 - x3
 	.loc 1 2137
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2138
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 236] = x5
 	.loc 1 2139
-	sth %r3, 236(%r31)
+	sth %r4, 236(%r31)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 2140
-	lha %r3, 14(%r12)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 126]
 	.loc 1 2141
-	lha %r4, 126(%r12)
+	lha %r5, 126(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 2142
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r12)
 # (int64) x3 = mem16[qc + 126]
 	.loc 1 2143
-	lha %r6, 126(%r8)
+	lha %r7, 126(%r12)
 # mem16[qd + 14] = x0
 	.loc 1 2144
-	sth %r3, 14(%r31)
+	sth %r4, 14(%r31)
 # mem16[qd + 350] = x3
 	.loc 1 2145
-	sth %r6, 350(%r31)
+	sth %r7, 350(%r31)
 # x4 = x1 - x2
 	.loc 1 2146
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 2147
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r11)
 # x5 = x5 - x0
 	.loc 1 2148
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2149
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 126] = x5
 	.loc 1 2150
-	sth %r5, 126(%r31)
+	sth %r6, 126(%r31)
 # (int64) x5 = mem16[qb + 126]
 	.loc 1 2151
-	lha %r3, 126(%r7)
+	lha %r4, 126(%r11)
 # x5 = x5 - x3
 	.loc 1 2152
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2153
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 238] = x5
 	.loc 1 2154
-	sth %r3, 238(%r31)
+	sth %r4, 238(%r31)
 # qa = qa + 16
 	.loc 1 2155
-	addi %r12, %r12, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 2156
-	addi %r7, %r7, 16
+	addi %r11, %r11, 16
 # qc = qc + 16
 	.loc 1 2157
-	addi %r8, %r8, 16
+	addi %r12, %r12, 16
 # qd = qd + 16
 	.loc 1 2158
 	addi %r31, %r31, 16
 # i1 = i1 - 1
 	.loc 1 2159
-	addi %r9, %r9, -1
+	addi %r30, %r30, -1
 # =? i1 - 0
 	.loc 1 2160
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r30, 0
 # goto loop35 if !=
 	.loc 1 2161
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop35
 # pa = pa + 672
 	.loc 1 2162
-	mr %r12, %r10
-	addi %r12, %r12, 672
+	addi %r29, %r29, 672
 # pb = pb + 448
 	.loc 1 2163
-	mr %r31, %r28
-	addi %r31, %r31, 448
+	addi %r8, %r8, 448
 # i0 = i0 - 1
 	.loc 1 2164
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r10, %r10, -1
 # =? i0 - 0
 	.loc 1 2165
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r10, 0
 # goto loop34 if !=
 	.loc 1 2166
-	mr %r3, %r29
-	mr %r7, %r30
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop34
 # pa = 136304
 	.loc 1 2167
@@ -6579,437 +6413,429 @@ qhasm_kernel_core_mult3sntrup857_ppc64_mul:
 	ori %r4, %r4, 5232
 # pa = w + pa
 	.loc 1 2168
-	add %r31, %r7, %r4
+	add %r8, %r9, %r4
 # pb = w + 3584
 	.loc 1 2169
-	addi %r12, %r7, 3584
+	addi %r10, %r9, 3584
 # i0 = 9
 	.loc 1 2170
-	li %r4, 9
+	li %r11, 9
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop36:
 # qa = pa
 	.loc 1 2172
-	mr %r11, %r4
-	mr %r30, %r7
-	mr %r29, %r3
+	mr %r28, %r8
 # qb = pa + 448
 	.loc 1 2173
-	addi %r7, %r31, 448
+	addi %r12, %r8, 448
 # qc = pa + 896
 	.loc 1 2174
-	addi %r8, %r31, 896
+	addi %r31, %r8, 896
 # qd = pb
 	.loc 1 2175
-	mr %r10, %r31
+	mr %r30, %r10
 # i1 = 14
 	.loc 1 2176
-	mr %r28, %r12
-	li %r9, 14
+	li %r29, 14
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop37:
 # (int64) x0 = mem16[qa]
 	.loc 1 2178
-	lha %r3, 0(%r31)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 224]
 	.loc 1 2179
-	lha %r4, 224(%r31)
+	lha %r5, 224(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 2180
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r31)
 # (int64) x3 = mem16[qc + 224]
 	.loc 1 2181
-	lha %r6, 224(%r8)
+	lha %r7, 224(%r31)
 # mem16[qd] = x0
 	.loc 1 2182
-	sth %r3, 0(%r12)
+	sth %r4, 0(%r30)
 # mem16[qd + 672] = x3
 	.loc 1 2183
-	sth %r6, 672(%r12)
+	sth %r7, 672(%r30)
 # x4 = x1 - x2
 	.loc 1 2184
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 2185
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r12)
 # x5 = x5 - x0
 	.loc 1 2186
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2187
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 224] = x5
 	.loc 1 2188
-	sth %r5, 224(%r12)
+	sth %r6, 224(%r30)
 # (int64) x5 = mem16[qb + 224]
 	.loc 1 2189
-	lha %r3, 224(%r7)
+	lha %r4, 224(%r12)
 # x5 = x5 - x3
 	.loc 1 2190
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2191
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 448] = x5
 	.loc 1 2192
-	sth %r3, 448(%r12)
+	sth %r4, 448(%r30)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 2193
-	lha %r3, 2(%r31)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 226]
 	.loc 1 2194
-	lha %r4, 226(%r31)
+	lha %r5, 226(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 2195
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r31)
 # (int64) x3 = mem16[qc + 226]
 	.loc 1 2196
-	lha %r6, 226(%r8)
+	lha %r7, 226(%r31)
 # mem16[qd + 2] = x0
 	.loc 1 2197
-	sth %r3, 2(%r12)
+	sth %r4, 2(%r30)
 # mem16[qd + 674] = x3
 	.loc 1 2198
-	sth %r6, 674(%r12)
+	sth %r7, 674(%r30)
 # x4 = x1 - x2
 	.loc 1 2199
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 2200
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r12)
 # x5 = x5 - x0
 	.loc 1 2201
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2202
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 226] = x5
 	.loc 1 2203
-	sth %r5, 226(%r12)
+	sth %r6, 226(%r30)
 # (int64) x5 = mem16[qb + 226]
 	.loc 1 2204
-	lha %r3, 226(%r7)
+	lha %r4, 226(%r12)
 # x5 = x5 - x3
 	.loc 1 2205
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2206
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 450] = x5
 	.loc 1 2207
-	sth %r3, 450(%r12)
+	sth %r4, 450(%r30)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 2208
-	lha %r3, 4(%r31)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 228]
 	.loc 1 2209
-	lha %r4, 228(%r31)
+	lha %r5, 228(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 2210
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r31)
 # (int64) x3 = mem16[qc + 228]
 	.loc 1 2211
-	lha %r6, 228(%r8)
+	lha %r7, 228(%r31)
 # mem16[qd + 4] = x0
 	.loc 1 2212
-	sth %r3, 4(%r12)
+	sth %r4, 4(%r30)
 # mem16[qd + 676] = x3
 	.loc 1 2213
-	sth %r6, 676(%r12)
+	sth %r7, 676(%r30)
 # x4 = x1 - x2
 	.loc 1 2214
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 2215
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r12)
 # x5 = x5 - x0
 	.loc 1 2216
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2217
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 228] = x5
 	.loc 1 2218
-	sth %r5, 228(%r12)
+	sth %r6, 228(%r30)
 # (int64) x5 = mem16[qb + 228]
 	.loc 1 2219
-	lha %r3, 228(%r7)
+	lha %r4, 228(%r12)
 # x5 = x5 - x3
 	.loc 1 2220
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2221
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 452] = x5
 	.loc 1 2222
-	sth %r3, 452(%r12)
+	sth %r4, 452(%r30)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 2223
-	lha %r3, 6(%r31)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 230]
 	.loc 1 2224
-	lha %r4, 230(%r31)
+	lha %r5, 230(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 2225
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r31)
 # (int64) x3 = mem16[qc + 230]
 	.loc 1 2226
-	lha %r6, 230(%r8)
+	lha %r7, 230(%r31)
 # mem16[qd + 6] = x0
 	.loc 1 2227
-	sth %r3, 6(%r12)
+	sth %r4, 6(%r30)
 # mem16[qd + 678] = x3
 	.loc 1 2228
-	sth %r6, 678(%r12)
+	sth %r7, 678(%r30)
 # x4 = x1 - x2
 	.loc 1 2229
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 2230
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r12)
 # x5 = x5 - x0
 	.loc 1 2231
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2232
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 230] = x5
 	.loc 1 2233
-	sth %r5, 230(%r12)
+	sth %r6, 230(%r30)
 # (int64) x5 = mem16[qb + 230]
 	.loc 1 2234
-	lha %r3, 230(%r7)
+	lha %r4, 230(%r12)
 # x5 = x5 - x3
 	.loc 1 2235
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2236
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 454] = x5
 	.loc 1 2237
-	sth %r3, 454(%r12)
+	sth %r4, 454(%r30)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 2238
-	lha %r3, 8(%r31)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 232]
 	.loc 1 2239
-	lha %r4, 232(%r31)
+	lha %r5, 232(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 2240
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r31)
 # (int64) x3 = mem16[qc + 232]
 	.loc 1 2241
-	lha %r6, 232(%r8)
+	lha %r7, 232(%r31)
 # mem16[qd + 8] = x0
 	.loc 1 2242
-	sth %r3, 8(%r12)
+	sth %r4, 8(%r30)
 # mem16[qd + 680] = x3
 	.loc 1 2243
-	sth %r6, 680(%r12)
+	sth %r7, 680(%r30)
 # x4 = x1 - x2
 	.loc 1 2244
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 2245
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r12)
 # x5 = x5 - x0
 	.loc 1 2246
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2247
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 232] = x5
 	.loc 1 2248
-	sth %r5, 232(%r12)
+	sth %r6, 232(%r30)
 # (int64) x5 = mem16[qb + 232]
 	.loc 1 2249
-	lha %r3, 232(%r7)
+	lha %r4, 232(%r12)
 # x5 = x5 - x3
 	.loc 1 2250
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2251
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 456] = x5
 	.loc 1 2252
-	sth %r3, 456(%r12)
+	sth %r4, 456(%r30)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 2253
-	lha %r3, 10(%r31)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 234]
 	.loc 1 2254
-	lha %r4, 234(%r31)
+	lha %r5, 234(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 2255
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r31)
 # (int64) x3 = mem16[qc + 234]
 	.loc 1 2256
-	lha %r6, 234(%r8)
+	lha %r7, 234(%r31)
 # mem16[qd + 10] = x0
 	.loc 1 2257
-	sth %r3, 10(%r12)
+	sth %r4, 10(%r30)
 # mem16[qd + 682] = x3
 	.loc 1 2258
-	sth %r6, 682(%r12)
+	sth %r7, 682(%r30)
 # x4 = x1 - x2
 	.loc 1 2259
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 2260
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r12)
 # x5 = x5 - x0
 	.loc 1 2261
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2262
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 234] = x5
 	.loc 1 2263
-	sth %r5, 234(%r12)
+	sth %r6, 234(%r30)
 # (int64) x5 = mem16[qb + 234]
 	.loc 1 2264
-	lha %r3, 234(%r7)
+	lha %r4, 234(%r12)
 # x5 = x5 - x3
 	.loc 1 2265
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2266
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 458] = x5
 	.loc 1 2267
-	sth %r3, 458(%r12)
+	sth %r4, 458(%r30)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 2268
-	lha %r3, 12(%r31)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 236]
 	.loc 1 2269
-	lha %r4, 236(%r31)
+	lha %r5, 236(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 2270
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r31)
 # (int64) x3 = mem16[qc + 236]
 	.loc 1 2271
-	lha %r6, 236(%r8)
+	lha %r7, 236(%r31)
 # mem16[qd + 12] = x0
 	.loc 1 2272
-	sth %r3, 12(%r12)
+	sth %r4, 12(%r30)
 # mem16[qd + 684] = x3
 	.loc 1 2273
-	sth %r6, 684(%r12)
+	sth %r7, 684(%r30)
 # x4 = x1 - x2
 	.loc 1 2274
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 2275
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r12)
 # x5 = x5 - x0
 	.loc 1 2276
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2277
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 236] = x5
 	.loc 1 2278
-	sth %r5, 236(%r12)
+	sth %r6, 236(%r30)
 # (int64) x5 = mem16[qb + 236]
 	.loc 1 2279
-	lha %r3, 236(%r7)
+	lha %r4, 236(%r12)
 # x5 = x5 - x3
 	.loc 1 2280
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2281
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 460] = x5
 	.loc 1 2282
-	sth %r3, 460(%r12)
+	sth %r4, 460(%r30)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 2283
-	lha %r3, 14(%r31)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 238]
 	.loc 1 2284
-	lha %r4, 238(%r31)
+	lha %r5, 238(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 2285
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r31)
 # (int64) x3 = mem16[qc + 238]
 	.loc 1 2286
-	lha %r6, 238(%r8)
+	lha %r7, 238(%r31)
 # mem16[qd + 14] = x0
 	.loc 1 2287
-	sth %r3, 14(%r12)
+	sth %r4, 14(%r30)
 # mem16[qd + 686] = x3
 	.loc 1 2288
-	sth %r6, 686(%r12)
+	sth %r7, 686(%r30)
 # x4 = x1 - x2
 	.loc 1 2289
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 2290
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r12)
 # x5 = x5 - x0
 	.loc 1 2291
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2292
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 238] = x5
 	.loc 1 2293
-	sth %r5, 238(%r12)
+	sth %r6, 238(%r30)
 # (int64) x5 = mem16[qb + 238]
 	.loc 1 2294
-	lha %r3, 238(%r7)
+	lha %r4, 238(%r12)
 # x5 = x5 - x3
 	.loc 1 2295
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2296
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 462] = x5
 	.loc 1 2297
-	sth %r3, 462(%r12)
+	sth %r4, 462(%r30)
 # qa = qa + 16
 	.loc 1 2298
-	addi %r31, %r31, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 2299
-	addi %r7, %r7, 16
+	addi %r12, %r12, 16
 # qc = qc + 16
 	.loc 1 2300
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qd = qd + 16
 	.loc 1 2301
-	addi %r12, %r12, 16
+	addi %r30, %r30, 16
 # i1 = i1 - 1
 	.loc 1 2302
-	addi %r9, %r9, -1
+	addi %r29, %r29, -1
 # =? i1 - 0
 	.loc 1 2303
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r29, 0
 # goto loop37 if !=
 	.loc 1 2304
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop37
 # pa = pa + 1344
 	.loc 1 2305
-	mr %r31, %r10
-	addi %r31, %r31, 1344
+	addi %r8, %r8, 1344
 # pb = pb + 896
 	.loc 1 2306
-	mr %r12, %r28
-	addi %r12, %r12, 896
+	addi %r10, %r10, 896
 # i0 = i0 - 1
 	.loc 1 2307
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i0 - 0
 	.loc 1 2308
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r11, 0
 # goto loop36 if !=
 	.loc 1 2309
-	mr %r3, %r29
-	mr %r7, %r30
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop36
 # pa = w + 3584
 	.loc 1 2310
-	addi %r12, %r7, 3584
+	addi %r29, %r9, 3584
 # pb = 136304
 	.loc 1 2311
 	li %r4, 0
@@ -7017,1311 +6843,1286 @@ qhasm_kernel_core_mult3sntrup857_ppc64_mul:
 	ori %r4, %r4, 5232
 # pb = w + pb
 	.loc 1 2312
-	add %r31, %r7, %r4
+	add %r8, %r9, %r4
 # i0 = 3
 	.loc 1 2313
-	li %r4, 3
+	li %r10, 3
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop38:
 # qa = pa
 	.loc 1 2315
-	mr %r11, %r4
-	mr %r30, %r7
-	mr %r29, %r3
+	mr %r28, %r29
 # qb = pa + 896
 	.loc 1 2316
-	addi %r7, %r12, 896
+	addi %r11, %r29, 896
 # qc = pa + 1792
 	.loc 1 2317
-	addi %r8, %r12, 1792
+	addi %r12, %r29, 1792
 # qd = pb
 	.loc 1 2318
-	mr %r10, %r12
+	mr %r31, %r8
 # i1 = 28
 	.loc 1 2319
-	mr %r28, %r31
-	li %r9, 28
+	li %r30, 28
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop39:
 # (int64) x0 = mem16[qa]
 	.loc 1 2321
-	lha %r3, 0(%r12)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 448]
 	.loc 1 2322
-	lha %r4, 448(%r12)
+	lha %r5, 448(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 2323
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r12)
 # (int64) x3 = mem16[qc + 448]
 	.loc 1 2324
-	lha %r6, 448(%r8)
+	lha %r7, 448(%r12)
 # mem16[qd] = x0
 	.loc 1 2325
-	sth %r3, 0(%r31)
+	sth %r4, 0(%r31)
 # mem16[qd + 1344] = x3
 	.loc 1 2326
-	sth %r6, 1344(%r31)
+	sth %r7, 1344(%r31)
 # x4 = x1 - x2
 	.loc 1 2327
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 2328
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r11)
 # x5 = x5 - x0
 	.loc 1 2329
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2330
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 448] = x5
 	.loc 1 2331
-	sth %r5, 448(%r31)
+	sth %r6, 448(%r31)
 # (int64) x5 = mem16[qb + 448]
 	.loc 1 2332
-	lha %r3, 448(%r7)
+	lha %r4, 448(%r11)
 # x5 = x5 - x3
 	.loc 1 2333
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2334
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 896] = x5
 	.loc 1 2335
-	sth %r3, 896(%r31)
+	sth %r4, 896(%r31)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 2336
-	lha %r3, 2(%r12)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 450]
 	.loc 1 2337
-	lha %r4, 450(%r12)
+	lha %r5, 450(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 2338
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r12)
 # (int64) x3 = mem16[qc + 450]
 	.loc 1 2339
-	lha %r6, 450(%r8)
+	lha %r7, 450(%r12)
 # mem16[qd + 2] = x0
 	.loc 1 2340
-	sth %r3, 2(%r31)
+	sth %r4, 2(%r31)
 # mem16[qd + 1346] = x3
 	.loc 1 2341
-	sth %r6, 1346(%r31)
+	sth %r7, 1346(%r31)
 # x4 = x1 - x2
 	.loc 1 2342
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 2343
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r11)
 # x5 = x5 - x0
 	.loc 1 2344
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2345
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 450] = x5
 	.loc 1 2346
-	sth %r5, 450(%r31)
+	sth %r6, 450(%r31)
 # (int64) x5 = mem16[qb + 450]
 	.loc 1 2347
-	lha %r3, 450(%r7)
+	lha %r4, 450(%r11)
 # x5 = x5 - x3
 	.loc 1 2348
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2349
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 898] = x5
 	.loc 1 2350
-	sth %r3, 898(%r31)
+	sth %r4, 898(%r31)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 2351
-	lha %r3, 4(%r12)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 452]
 	.loc 1 2352
-	lha %r4, 452(%r12)
+	lha %r5, 452(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 2353
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r12)
 # (int64) x3 = mem16[qc + 452]
 	.loc 1 2354
-	lha %r6, 452(%r8)
+	lha %r7, 452(%r12)
 # mem16[qd + 4] = x0
 	.loc 1 2355
-	sth %r3, 4(%r31)
+	sth %r4, 4(%r31)
 # mem16[qd + 1348] = x3
 	.loc 1 2356
-	sth %r6, 1348(%r31)
+	sth %r7, 1348(%r31)
 # x4 = x1 - x2
 	.loc 1 2357
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 2358
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r11)
 # x5 = x5 - x0
 	.loc 1 2359
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2360
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 452] = x5
 	.loc 1 2361
-	sth %r5, 452(%r31)
+	sth %r6, 452(%r31)
 # (int64) x5 = mem16[qb + 452]
 	.loc 1 2362
-	lha %r3, 452(%r7)
+	lha %r4, 452(%r11)
 # x5 = x5 - x3
 	.loc 1 2363
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2364
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 900] = x5
 	.loc 1 2365
-	sth %r3, 900(%r31)
+	sth %r4, 900(%r31)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 2366
-	lha %r3, 6(%r12)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 454]
 	.loc 1 2367
-	lha %r4, 454(%r12)
+	lha %r5, 454(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 2368
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r12)
 # (int64) x3 = mem16[qc + 454]
 	.loc 1 2369
-	lha %r6, 454(%r8)
+	lha %r7, 454(%r12)
 # mem16[qd + 6] = x0
 	.loc 1 2370
-	sth %r3, 6(%r31)
+	sth %r4, 6(%r31)
 # mem16[qd + 1350] = x3
 	.loc 1 2371
-	sth %r6, 1350(%r31)
+	sth %r7, 1350(%r31)
 # x4 = x1 - x2
 	.loc 1 2372
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 2373
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r11)
 # x5 = x5 - x0
 	.loc 1 2374
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2375
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 454] = x5
 	.loc 1 2376
-	sth %r5, 454(%r31)
+	sth %r6, 454(%r31)
 # (int64) x5 = mem16[qb + 454]
 	.loc 1 2377
-	lha %r3, 454(%r7)
+	lha %r4, 454(%r11)
 # x5 = x5 - x3
 	.loc 1 2378
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2379
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 902] = x5
 	.loc 1 2380
-	sth %r3, 902(%r31)
+	sth %r4, 902(%r31)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 2381
-	lha %r3, 8(%r12)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 456]
 	.loc 1 2382
-	lha %r4, 456(%r12)
+	lha %r5, 456(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 2383
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r12)
 # (int64) x3 = mem16[qc + 456]
 	.loc 1 2384
-	lha %r6, 456(%r8)
+	lha %r7, 456(%r12)
 # mem16[qd + 8] = x0
 	.loc 1 2385
-	sth %r3, 8(%r31)
+	sth %r4, 8(%r31)
 # mem16[qd + 1352] = x3
 	.loc 1 2386
-	sth %r6, 1352(%r31)
+	sth %r7, 1352(%r31)
 # x4 = x1 - x2
 	.loc 1 2387
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 2388
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r11)
 # x5 = x5 - x0
 	.loc 1 2389
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2390
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 456] = x5
 	.loc 1 2391
-	sth %r5, 456(%r31)
+	sth %r6, 456(%r31)
 # (int64) x5 = mem16[qb + 456]
 	.loc 1 2392
-	lha %r3, 456(%r7)
+	lha %r4, 456(%r11)
 # x5 = x5 - x3
 	.loc 1 2393
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2394
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 904] = x5
 	.loc 1 2395
-	sth %r3, 904(%r31)
+	sth %r4, 904(%r31)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 2396
-	lha %r3, 10(%r12)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 458]
 	.loc 1 2397
-	lha %r4, 458(%r12)
+	lha %r5, 458(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 2398
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r12)
 # (int64) x3 = mem16[qc + 458]
 	.loc 1 2399
-	lha %r6, 458(%r8)
+	lha %r7, 458(%r12)
 # mem16[qd + 10] = x0
 	.loc 1 2400
-	sth %r3, 10(%r31)
+	sth %r4, 10(%r31)
 # mem16[qd + 1354] = x3
 	.loc 1 2401
-	sth %r6, 1354(%r31)
+	sth %r7, 1354(%r31)
 # x4 = x1 - x2
 	.loc 1 2402
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 2403
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r11)
 # x5 = x5 - x0
 	.loc 1 2404
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2405
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 458] = x5
 	.loc 1 2406
-	sth %r5, 458(%r31)
+	sth %r6, 458(%r31)
 # (int64) x5 = mem16[qb + 458]
 	.loc 1 2407
-	lha %r3, 458(%r7)
+	lha %r4, 458(%r11)
 # x5 = x5 - x3
 	.loc 1 2408
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2409
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 906] = x5
 	.loc 1 2410
-	sth %r3, 906(%r31)
+	sth %r4, 906(%r31)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 2411
-	lha %r3, 12(%r12)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 460]
 	.loc 1 2412
-	lha %r4, 460(%r12)
+	lha %r5, 460(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 2413
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r12)
 # (int64) x3 = mem16[qc + 460]
 	.loc 1 2414
-	lha %r6, 460(%r8)
+	lha %r7, 460(%r12)
 # mem16[qd + 12] = x0
 	.loc 1 2415
-	sth %r3, 12(%r31)
+	sth %r4, 12(%r31)
 # mem16[qd + 1356] = x3
 	.loc 1 2416
-	sth %r6, 1356(%r31)
+	sth %r7, 1356(%r31)
 # x4 = x1 - x2
 	.loc 1 2417
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 2418
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r11)
 # x5 = x5 - x0
 	.loc 1 2419
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2420
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 460] = x5
 	.loc 1 2421
-	sth %r5, 460(%r31)
+	sth %r6, 460(%r31)
 # (int64) x5 = mem16[qb + 460]
 	.loc 1 2422
-	lha %r3, 460(%r7)
+	lha %r4, 460(%r11)
 # x5 = x5 - x3
 	.loc 1 2423
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2424
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 908] = x5
 	.loc 1 2425
-	sth %r3, 908(%r31)
+	sth %r4, 908(%r31)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 2426
-	lha %r3, 14(%r12)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 462]
 	.loc 1 2427
-	lha %r4, 462(%r12)
+	lha %r5, 462(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 2428
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r12)
 # (int64) x3 = mem16[qc + 462]
 	.loc 1 2429
-	lha %r6, 462(%r8)
+	lha %r7, 462(%r12)
 # mem16[qd + 14] = x0
 	.loc 1 2430
-	sth %r3, 14(%r31)
+	sth %r4, 14(%r31)
 # mem16[qd + 1358] = x3
 	.loc 1 2431
-	sth %r6, 1358(%r31)
+	sth %r7, 1358(%r31)
 # x4 = x1 - x2
 	.loc 1 2432
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 2433
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r11)
 # x5 = x5 - x0
 	.loc 1 2434
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2435
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 462] = x5
 	.loc 1 2436
-	sth %r5, 462(%r31)
+	sth %r6, 462(%r31)
 # (int64) x5 = mem16[qb + 462]
 	.loc 1 2437
-	lha %r3, 462(%r7)
+	lha %r4, 462(%r11)
 # x5 = x5 - x3
 	.loc 1 2438
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2439
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 910] = x5
 	.loc 1 2440
-	sth %r3, 910(%r31)
+	sth %r4, 910(%r31)
 # qa = qa + 16
 	.loc 1 2441
-	addi %r12, %r12, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 2442
-	addi %r7, %r7, 16
+	addi %r11, %r11, 16
 # qc = qc + 16
 	.loc 1 2443
-	addi %r8, %r8, 16
+	addi %r12, %r12, 16
 # qd = qd + 16
 	.loc 1 2444
 	addi %r31, %r31, 16
 # i1 = i1 - 1
 	.loc 1 2445
-	addi %r9, %r9, -1
+	addi %r30, %r30, -1
 # =? i1 - 0
 	.loc 1 2446
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r30, 0
 # goto loop39 if !=
 	.loc 1 2447
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop39
 # pa = pa + 2688
 	.loc 1 2448
-	mr %r12, %r10
-	addi %r12, %r12, 2688
+	addi %r29, %r29, 2688
 # pb = pb + 1792
 	.loc 1 2449
-	mr %r31, %r28
-	addi %r31, %r31, 1792
+	addi %r8, %r8, 1792
 # i0 = i0 - 1
 	.loc 1 2450
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r10, %r10, -1
 # =? i0 - 0
 	.loc 1 2451
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r10, 0
 # goto loop38 if !=
 	.loc 1 2452
-	mr %r3, %r29
-	mr %r7, %r30
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop38
 # pa = 136304
 	.loc 1 2453
-	mr %r8, %r3
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 5232
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 5232
 # pa = w + pa
 	.loc 1 2454
-	add %r3, %r7, %r3
+	add %r8, %r9, %r4
 # pb = w + 3584
 	.loc 1 2455
-	addi %r6, %r7, 3584
-# qa = pa
-	.loc 1 2456
-	mr %r9, %r7
+	addi %r12, %r9, 3584
 # qb = pa + 1792
 	.loc 1 2457
-	addi %r4, %r3, 1792
+	addi %r10, %r8, 1792
 # qc = pa + 3584
 	.loc 1 2458
-	addi %r5, %r3, 3584
+	addi %r11, %r8, 3584
 # i1 = 56
 	.loc 1 2460
-	li %r7, 56
-	mr %r10, %r3
-	mr %r11, %r4
-	mr %r12, %r5
-	mr %r31, %r6
+	li %r31, 56
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop40:
 # (int64) x0 = mem16[qa]
 	.loc 1 2462
-	lha %r3, 0(%r10)
+	lha %r4, 0(%r8)
 # (int64) x1 = mem16[qa + 896]
 	.loc 1 2463
-	lha %r4, 896(%r10)
+	lha %r5, 896(%r8)
 # (int64) x2 = mem16[qc]
 	.loc 1 2464
-	lha %r5, 0(%r12)
+	lha %r6, 0(%r11)
 # (int64) x3 = mem16[qc + 896]
 	.loc 1 2465
-	lha %r6, 896(%r12)
+	lha %r7, 896(%r11)
 # mem16[qd] = x0
 	.loc 1 2466
-	sth %r3, 0(%r31)
+	sth %r4, 0(%r12)
 # mem16[qd + 2688] = x3
 	.loc 1 2467
-	sth %r6, 2688(%r31)
+	sth %r7, 2688(%r12)
 # x4 = x1 - x2
 	.loc 1 2468
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 2469
-	lha %r5, 0(%r11)
+	lha %r6, 0(%r10)
 # x5 = x5 - x0
 	.loc 1 2470
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2471
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 896] = x5
 	.loc 1 2472
-	sth %r5, 896(%r31)
+	sth %r6, 896(%r12)
 # (int64) x5 = mem16[qb + 896]
 	.loc 1 2473
-	lha %r3, 896(%r11)
+	lha %r4, 896(%r10)
 # x5 = x5 - x3
 	.loc 1 2474
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2475
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1792] = x5
 	.loc 1 2476
-	sth %r3, 1792(%r31)
+	sth %r4, 1792(%r12)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 2477
-	lha %r3, 2(%r10)
+	lha %r4, 2(%r8)
 # (int64) x1 = mem16[qa + 898]
 	.loc 1 2478
-	lha %r4, 898(%r10)
+	lha %r5, 898(%r8)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 2479
-	lha %r5, 2(%r12)
+	lha %r6, 2(%r11)
 # (int64) x3 = mem16[qc + 898]
 	.loc 1 2480
-	lha %r6, 898(%r12)
+	lha %r7, 898(%r11)
 # mem16[qd + 2] = x0
 	.loc 1 2481
-	sth %r3, 2(%r31)
+	sth %r4, 2(%r12)
 # mem16[qd + 2690] = x3
 	.loc 1 2482
-	sth %r6, 2690(%r31)
+	sth %r7, 2690(%r12)
 # x4 = x1 - x2
 	.loc 1 2483
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 2484
-	lha %r5, 2(%r11)
+	lha %r6, 2(%r10)
 # x5 = x5 - x0
 	.loc 1 2485
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2486
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 898] = x5
 	.loc 1 2487
-	sth %r5, 898(%r31)
+	sth %r6, 898(%r12)
 # (int64) x5 = mem16[qb + 898]
 	.loc 1 2488
-	lha %r3, 898(%r11)
+	lha %r4, 898(%r10)
 # x5 = x5 - x3
 	.loc 1 2489
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2490
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1794] = x5
 	.loc 1 2491
-	sth %r3, 1794(%r31)
+	sth %r4, 1794(%r12)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 2492
-	lha %r3, 4(%r10)
+	lha %r4, 4(%r8)
 # (int64) x1 = mem16[qa + 900]
 	.loc 1 2493
-	lha %r4, 900(%r10)
+	lha %r5, 900(%r8)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 2494
-	lha %r5, 4(%r12)
+	lha %r6, 4(%r11)
 # (int64) x3 = mem16[qc + 900]
 	.loc 1 2495
-	lha %r6, 900(%r12)
+	lha %r7, 900(%r11)
 # mem16[qd + 4] = x0
 	.loc 1 2496
-	sth %r3, 4(%r31)
+	sth %r4, 4(%r12)
 # mem16[qd + 2692] = x3
 	.loc 1 2497
-	sth %r6, 2692(%r31)
+	sth %r7, 2692(%r12)
 # x4 = x1 - x2
 	.loc 1 2498
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 2499
-	lha %r5, 4(%r11)
+	lha %r6, 4(%r10)
 # x5 = x5 - x0
 	.loc 1 2500
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2501
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 900] = x5
 	.loc 1 2502
-	sth %r5, 900(%r31)
+	sth %r6, 900(%r12)
 # (int64) x5 = mem16[qb + 900]
 	.loc 1 2503
-	lha %r3, 900(%r11)
+	lha %r4, 900(%r10)
 # x5 = x5 - x3
 	.loc 1 2504
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2505
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1796] = x5
 	.loc 1 2506
-	sth %r3, 1796(%r31)
+	sth %r4, 1796(%r12)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 2507
-	lha %r3, 6(%r10)
+	lha %r4, 6(%r8)
 # (int64) x1 = mem16[qa + 902]
 	.loc 1 2508
-	lha %r4, 902(%r10)
+	lha %r5, 902(%r8)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 2509
-	lha %r5, 6(%r12)
+	lha %r6, 6(%r11)
 # (int64) x3 = mem16[qc + 902]
 	.loc 1 2510
-	lha %r6, 902(%r12)
+	lha %r7, 902(%r11)
 # mem16[qd + 6] = x0
 	.loc 1 2511
-	sth %r3, 6(%r31)
+	sth %r4, 6(%r12)
 # mem16[qd + 2694] = x3
 	.loc 1 2512
-	sth %r6, 2694(%r31)
+	sth %r7, 2694(%r12)
 # x4 = x1 - x2
 	.loc 1 2513
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 2514
-	lha %r5, 6(%r11)
+	lha %r6, 6(%r10)
 # x5 = x5 - x0
 	.loc 1 2515
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2516
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 902] = x5
 	.loc 1 2517
-	sth %r5, 902(%r31)
+	sth %r6, 902(%r12)
 # (int64) x5 = mem16[qb + 902]
 	.loc 1 2518
-	lha %r3, 902(%r11)
+	lha %r4, 902(%r10)
 # x5 = x5 - x3
 	.loc 1 2519
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2520
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1798] = x5
 	.loc 1 2521
-	sth %r3, 1798(%r31)
+	sth %r4, 1798(%r12)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 2522
-	lha %r3, 8(%r10)
+	lha %r4, 8(%r8)
 # (int64) x1 = mem16[qa + 904]
 	.loc 1 2523
-	lha %r4, 904(%r10)
+	lha %r5, 904(%r8)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 2524
-	lha %r5, 8(%r12)
+	lha %r6, 8(%r11)
 # (int64) x3 = mem16[qc + 904]
 	.loc 1 2525
-	lha %r6, 904(%r12)
+	lha %r7, 904(%r11)
 # mem16[qd + 8] = x0
 	.loc 1 2526
-	sth %r3, 8(%r31)
+	sth %r4, 8(%r12)
 # mem16[qd + 2696] = x3
 	.loc 1 2527
-	sth %r6, 2696(%r31)
+	sth %r7, 2696(%r12)
 # x4 = x1 - x2
 	.loc 1 2528
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 2529
-	lha %r5, 8(%r11)
+	lha %r6, 8(%r10)
 # x5 = x5 - x0
 	.loc 1 2530
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2531
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 904] = x5
 	.loc 1 2532
-	sth %r5, 904(%r31)
+	sth %r6, 904(%r12)
 # (int64) x5 = mem16[qb + 904]
 	.loc 1 2533
-	lha %r3, 904(%r11)
+	lha %r4, 904(%r10)
 # x5 = x5 - x3
 	.loc 1 2534
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2535
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1800] = x5
 	.loc 1 2536
-	sth %r3, 1800(%r31)
+	sth %r4, 1800(%r12)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 2537
-	lha %r3, 10(%r10)
+	lha %r4, 10(%r8)
 # (int64) x1 = mem16[qa + 906]
 	.loc 1 2538
-	lha %r4, 906(%r10)
+	lha %r5, 906(%r8)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 2539
-	lha %r5, 10(%r12)
+	lha %r6, 10(%r11)
 # (int64) x3 = mem16[qc + 906]
 	.loc 1 2540
-	lha %r6, 906(%r12)
+	lha %r7, 906(%r11)
 # mem16[qd + 10] = x0
 	.loc 1 2541
-	sth %r3, 10(%r31)
+	sth %r4, 10(%r12)
 # mem16[qd + 2698] = x3
 	.loc 1 2542
-	sth %r6, 2698(%r31)
+	sth %r7, 2698(%r12)
 # x4 = x1 - x2
 	.loc 1 2543
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 2544
-	lha %r5, 10(%r11)
+	lha %r6, 10(%r10)
 # x5 = x5 - x0
 	.loc 1 2545
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2546
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 906] = x5
 	.loc 1 2547
-	sth %r5, 906(%r31)
+	sth %r6, 906(%r12)
 # (int64) x5 = mem16[qb + 906]
 	.loc 1 2548
-	lha %r3, 906(%r11)
+	lha %r4, 906(%r10)
 # x5 = x5 - x3
 	.loc 1 2549
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2550
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1802] = x5
 	.loc 1 2551
-	sth %r3, 1802(%r31)
+	sth %r4, 1802(%r12)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 2552
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r8)
 # (int64) x1 = mem16[qa + 908]
 	.loc 1 2553
-	lha %r4, 908(%r10)
+	lha %r5, 908(%r8)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 2554
-	lha %r5, 12(%r12)
+	lha %r6, 12(%r11)
 # (int64) x3 = mem16[qc + 908]
 	.loc 1 2555
-	lha %r6, 908(%r12)
+	lha %r7, 908(%r11)
 # mem16[qd + 12] = x0
 	.loc 1 2556
-	sth %r3, 12(%r31)
+	sth %r4, 12(%r12)
 # mem16[qd + 2700] = x3
 	.loc 1 2557
-	sth %r6, 2700(%r31)
+	sth %r7, 2700(%r12)
 # x4 = x1 - x2
 	.loc 1 2558
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 2559
-	lha %r5, 12(%r11)
+	lha %r6, 12(%r10)
 # x5 = x5 - x0
 	.loc 1 2560
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2561
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 908] = x5
 	.loc 1 2562
-	sth %r5, 908(%r31)
+	sth %r6, 908(%r12)
 # (int64) x5 = mem16[qb + 908]
 	.loc 1 2563
-	lha %r3, 908(%r11)
+	lha %r4, 908(%r10)
 # x5 = x5 - x3
 	.loc 1 2564
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2565
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1804] = x5
 	.loc 1 2566
-	sth %r3, 1804(%r31)
+	sth %r4, 1804(%r12)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 2567
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r8)
 # (int64) x1 = mem16[qa + 910]
 	.loc 1 2568
-	lha %r4, 910(%r10)
+	lha %r5, 910(%r8)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 2569
-	lha %r5, 14(%r12)
+	lha %r6, 14(%r11)
 # (int64) x3 = mem16[qc + 910]
 	.loc 1 2570
-	lha %r6, 910(%r12)
+	lha %r7, 910(%r11)
 # mem16[qd + 14] = x0
 	.loc 1 2571
-	sth %r3, 14(%r31)
+	sth %r4, 14(%r12)
 # mem16[qd + 2702] = x3
 	.loc 1 2572
-	sth %r6, 2702(%r31)
+	sth %r7, 2702(%r12)
 # x4 = x1 - x2
 	.loc 1 2573
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 2574
-	lha %r5, 14(%r11)
+	lha %r6, 14(%r10)
 # x5 = x5 - x0
 	.loc 1 2575
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2576
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 910] = x5
 	.loc 1 2577
-	sth %r5, 910(%r31)
+	sth %r6, 910(%r12)
 # (int64) x5 = mem16[qb + 910]
 	.loc 1 2578
-	lha %r3, 910(%r11)
+	lha %r4, 910(%r10)
 # x5 = x5 - x3
 	.loc 1 2579
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2580
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1806] = x5
 	.loc 1 2581
-	sth %r3, 1806(%r31)
+	sth %r4, 1806(%r12)
 # qa = qa + 16
 	.loc 1 2582
-	addi %r10, %r10, 16
+	addi %r8, %r8, 16
 # qb = qb + 16
 	.loc 1 2583
-	addi %r11, %r11, 16
+	addi %r10, %r10, 16
 # qc = qc + 16
 	.loc 1 2584
-	addi %r12, %r12, 16
+	addi %r11, %r11, 16
 # qd = qd + 16
 	.loc 1 2585
-	addi %r31, %r31, 16
+	addi %r12, %r12, 16
 # i1 = i1 - 1
 	.loc 1 2586
-	addi %r7, %r7, -1
+	addi %r31, %r31, -1
 # =? i1 - 0
 	.loc 1 2587
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r31, 0
 # goto loop40 if !=
 	.loc 1 2588
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop40
 # x6 = 2575
 	.loc 1 2589
-	li %r11, 2575
+	li %r12, 2575
 # x7 = 21846
 	.loc 1 2590
-	li %r12, 21846
+	li %r31, 21846
 # x5 = 3
 	.loc 1 2591
-	li %r31, 3
+	li %r30, 3
 # x4 = 1
 	.loc 1 2592
-	li %r30, 1
+	li %r29, 1
 # pa = w + 3584
 	.loc 1 2593
-	mr %r7, %r9
-	addi %r3, %r7, 3584
+	addi %r4, %r9, 3584
 # pb = w + 5298
 	.loc 1 2594
-	addi %r4, %r7, 5298
+	addi %r5, %r9, 5298
 # pc = w + 5296
 	.loc 1 2595
-	addi %r5, %r7, 5296
+	addi %r6, %r9, 5296
 # qd = 199336
 	.loc 1 2596
-	li %r6, 0
-	oris %r6, %r6, 3
-	ori %r6, %r6, 2728
+	li %r7, 0
+	oris %r7, %r7, 3
+	ori %r7, %r7, 2728
 # qd = w + qd
 	.loc 1 2597
-	add %r6, %r7, %r6
+	add %r7, %r9, %r7
 # (int64) x0 = mem16[pa]
 	.loc 1 2598
-	mr %r29, %r7
-	lha %r7, 0(%r3)
+	lha %r8, 0(%r4)
 # (int64) x1 = mem16[pb]
 	.loc 1 2599
-	lha %r9, 0(%r4)
+	lha %r10, 0(%r5)
 # (int64) x2 = mem16[pc]
 	.loc 1 2600
-	lha %r10, 0(%r5)
+	lha %r11, 0(%r6)
 # x2 = 0
 	.loc 1 2601
-	li %r10, 0
+	li %r11, 0
 # x0 = x0 + x1
 	.loc 1 2602
-	add %r7, %r7, %r9
+	add %r8, %r8, %r10
 # x0 = x0 + x2
 	.loc 1 2603
-	add %r7, %r7, %r10
+	add %r8, %r8, %r11
 # x0 = x0 + x6
 	.loc 1 2604
-	add %r7, %r7, %r11
+	add %r8, %r8, %r12
 # x1 = x0 * x7
 	.loc 1 2605
-	mulld %r9, %r7, %r12
+	mulld %r10, %r8, %r31
 # (int64) x1 >>= 16
 	.loc 1 2606
-	sradi %r9, %r9, 16
+	sradi %r10, %r10, 16
 # x1 = x1 * x5
 	.loc 1 2607
-	mulld %r9, %r9, %r31
+	mulld %r10, %r10, %r30
 # x0 = x0 - x1
 	.loc 1 2608
-	subf %r7, %r9, %r7
+	subf %r8, %r10, %r8
 # x0 = x0 - x4
 	.loc 1 2609
-	subf %r7, %r30, %r7
+	subf %r8, %r29, %r8
 # mem16[qd] = x0
 	.loc 1 2610
-	sth %r7, 0(%r6)
+	sth %r8, 0(%r7)
 # pa = pa + 2
 	.loc 1 2611
-	addi %r7, %r3, 2
+	addi %r8, %r4, 2
 # pb = pb + 2
 	.loc 1 2612
-	addi %r4, %r4, 2
+	addi %r10, %r5, 2
 # pc = pc + 2
 	.loc 1 2613
-	addi %r5, %r5, 2
+	addi %r11, %r6, 2
 # qd = qd + 2
 	.loc 1 2614
-	addi %r6, %r6, 2
+	addi %r7, %r7, 2
 # i1 = 107
 	.loc 1 2615
-	li %r9, 107
-	mr %r3, %r8
-	mr %r8, %r3
-	mr %r10, %r4
-	mr %r28, %r5
+	li %r28, 107
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop41:
 # (int64) x0 = mem16[pa]
 	.loc 1 2617
-	lha %r3, 0(%r7)
+	lha %r4, 0(%r8)
 # (int64) x1 = mem16[pb]
 	.loc 1 2618
-	lha %r4, 0(%r10)
+	lha %r5, 0(%r10)
 # (int64) x2 = mem16[pc]
 	.loc 1 2619
-	lha %r5, 0(%r28)
+	lha %r6, 0(%r11)
 # x0 = x0 + x1
 	.loc 1 2620
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2621
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2622
-	add %r3, %r3, %r11
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2623
-	mulld %r4, %r3, %r12
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2624
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2625
-	mulld %r4, %r4, %r31
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2626
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2627
-	subf %r3, %r30, %r3
+	subf %r4, %r29, %r4
 # mem16[qd] = x0
 	.loc 1 2628
-	sth %r3, 0(%r6)
+	sth %r4, 0(%r7)
 # (int64) x0 = mem16[pa + 2]
 	.loc 1 2629
-	lha %r3, 2(%r7)
+	lha %r4, 2(%r8)
 # (int64) x1 = mem16[pb + 2]
 	.loc 1 2630
-	lha %r4, 2(%r10)
+	lha %r5, 2(%r10)
 # (int64) x2 = mem16[pc + 2]
 	.loc 1 2631
-	lha %r5, 2(%r28)
+	lha %r6, 2(%r11)
 # x0 = x0 + x1
 	.loc 1 2632
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2633
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2634
-	add %r3, %r3, %r11
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2635
-	mulld %r4, %r3, %r12
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2636
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2637
-	mulld %r4, %r4, %r31
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2638
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2639
-	subf %r3, %r30, %r3
+	subf %r4, %r29, %r4
 # mem16[qd + 2] = x0
 	.loc 1 2640
-	sth %r3, 2(%r6)
+	sth %r4, 2(%r7)
 # (int64) x0 = mem16[pa + 4]
 	.loc 1 2641
-	lha %r3, 4(%r7)
+	lha %r4, 4(%r8)
 # (int64) x1 = mem16[pb + 4]
 	.loc 1 2642
-	lha %r4, 4(%r10)
+	lha %r5, 4(%r10)
 # (int64) x2 = mem16[pc + 4]
 	.loc 1 2643
-	lha %r5, 4(%r28)
+	lha %r6, 4(%r11)
 # x0 = x0 + x1
 	.loc 1 2644
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2645
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2646
-	add %r3, %r3, %r11
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2647
-	mulld %r4, %r3, %r12
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2648
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2649
-	mulld %r4, %r4, %r31
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2650
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2651
-	subf %r3, %r30, %r3
+	subf %r4, %r29, %r4
 # mem16[qd + 4] = x0
 	.loc 1 2652
-	sth %r3, 4(%r6)
+	sth %r4, 4(%r7)
 # (int64) x0 = mem16[pa + 6]
 	.loc 1 2653
-	lha %r3, 6(%r7)
+	lha %r4, 6(%r8)
 # (int64) x1 = mem16[pb + 6]
 	.loc 1 2654
-	lha %r4, 6(%r10)
+	lha %r5, 6(%r10)
 # (int64) x2 = mem16[pc + 6]
 	.loc 1 2655
-	lha %r5, 6(%r28)
+	lha %r6, 6(%r11)
 # x0 = x0 + x1
 	.loc 1 2656
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2657
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2658
-	add %r3, %r3, %r11
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2659
-	mulld %r4, %r3, %r12
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2660
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2661
-	mulld %r4, %r4, %r31
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2662
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2663
-	subf %r3, %r30, %r3
+	subf %r4, %r29, %r4
 # mem16[qd + 6] = x0
 	.loc 1 2664
-	sth %r3, 6(%r6)
+	sth %r4, 6(%r7)
 # (int64) x0 = mem16[pa + 8]
 	.loc 1 2665
-	lha %r3, 8(%r7)
+	lha %r4, 8(%r8)
 # (int64) x1 = mem16[pb + 8]
 	.loc 1 2666
-	lha %r4, 8(%r10)
+	lha %r5, 8(%r10)
 # (int64) x2 = mem16[pc + 8]
 	.loc 1 2667
-	lha %r5, 8(%r28)
+	lha %r6, 8(%r11)
 # x0 = x0 + x1
 	.loc 1 2668
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2669
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2670
-	add %r3, %r3, %r11
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2671
-	mulld %r4, %r3, %r12
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2672
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2673
-	mulld %r4, %r4, %r31
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2674
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2675
-	subf %r3, %r30, %r3
+	subf %r4, %r29, %r4
 # mem16[qd + 8] = x0
 	.loc 1 2676
-	sth %r3, 8(%r6)
+	sth %r4, 8(%r7)
 # (int64) x0 = mem16[pa + 10]
 	.loc 1 2677
-	lha %r3, 10(%r7)
+	lha %r4, 10(%r8)
 # (int64) x1 = mem16[pb + 10]
 	.loc 1 2678
-	lha %r4, 10(%r10)
+	lha %r5, 10(%r10)
 # (int64) x2 = mem16[pc + 10]
 	.loc 1 2679
-	lha %r5, 10(%r28)
+	lha %r6, 10(%r11)
 # x0 = x0 + x1
 	.loc 1 2680
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2681
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2682
-	add %r3, %r3, %r11
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2683
-	mulld %r4, %r3, %r12
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2684
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2685
-	mulld %r4, %r4, %r31
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2686
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2687
-	subf %r3, %r30, %r3
+	subf %r4, %r29, %r4
 # mem16[qd + 10] = x0
 	.loc 1 2688
-	sth %r3, 10(%r6)
+	sth %r4, 10(%r7)
 # (int64) x0 = mem16[pa + 12]
 	.loc 1 2689
-	lha %r3, 12(%r7)
+	lha %r4, 12(%r8)
 # (int64) x1 = mem16[pb + 12]
 	.loc 1 2690
-	lha %r4, 12(%r10)
+	lha %r5, 12(%r10)
 # (int64) x2 = mem16[pc + 12]
 	.loc 1 2691
-	lha %r5, 12(%r28)
+	lha %r6, 12(%r11)
 # x0 = x0 + x1
 	.loc 1 2692
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2693
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2694
-	add %r3, %r3, %r11
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2695
-	mulld %r4, %r3, %r12
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2696
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2697
-	mulld %r4, %r4, %r31
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2698
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2699
-	subf %r3, %r30, %r3
+	subf %r4, %r29, %r4
 # mem16[qd + 12] = x0
 	.loc 1 2700
-	sth %r3, 12(%r6)
+	sth %r4, 12(%r7)
 # (int64) x0 = mem16[pa + 14]
 	.loc 1 2701
-	lha %r3, 14(%r7)
+	lha %r4, 14(%r8)
 # (int64) x1 = mem16[pb + 14]
 	.loc 1 2702
-	lha %r4, 14(%r10)
+	lha %r5, 14(%r10)
 # (int64) x2 = mem16[pc + 14]
 	.loc 1 2703
-	lha %r5, 14(%r28)
+	lha %r6, 14(%r11)
 # x0 = x0 + x1
 	.loc 1 2704
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2705
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x0 = x0 + x6
 	.loc 1 2706
-	add %r3, %r3, %r11
+	add %r4, %r4, %r12
 # x1 = x0 * x7
 	.loc 1 2707
-	mulld %r4, %r3, %r12
+	mulld %r5, %r4, %r31
 # (int64) x1 >>= 16
 	.loc 1 2708
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x5
 	.loc 1 2709
-	mulld %r4, %r4, %r31
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 2710
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x0 = x0 - x4
 	.loc 1 2711
-	subf %r3, %r30, %r3
+	subf %r4, %r29, %r4
 # mem16[qd + 14] = x0
 	.loc 1 2712
-	sth %r3, 14(%r6)
+	sth %r4, 14(%r7)
 # pa = pa + 16
 	.loc 1 2713
-	addi %r7, %r7, 16
+	addi %r8, %r8, 16
 # pb = pb + 16
 	.loc 1 2714
 	addi %r10, %r10, 16
 # pc = pc + 16
 	.loc 1 2715
-	addi %r28, %r28, 16
+	addi %r11, %r11, 16
 # qd = qd + 16
 	.loc 1 2716
-	addi %r6, %r6, 16
+	addi %r7, %r7, 16
 # i1 = i1 - 1
 	.loc 1 2717
-	addi %r9, %r9, -1
+	addi %r28, %r28, -1
 # =? i1 - 0
 	.loc 1 2718
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r28, 0
 # goto loop41 if !=
 	.loc 1 2719
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop41
 # pa = 199336
 	.loc 1 2720
-	li %r3, 0
-	oris %r3, %r3, 3
-	ori %r3, %r3, 2728
+	li %r4, 0
+	oris %r4, %r4, 3
+	ori %r4, %r4, 2728
 # pa = w + pa
 	.loc 1 2721
-	mr %r7, %r29
-	add %r4, %r7, %r3
+	add %r4, %r9, %r4
 # pb = 201056
 	.loc 1 2722
-	li %r3, 0
-	oris %r3, %r3, 3
-	ori %r3, %r3, 4448
+	li %r5, 0
+	oris %r5, %r5, 3
+	ori %r5, %r5, 4448
 # pb = w + pb
 	.loc 1 2723
-	add %r5, %r7, %r3
+	add %r5, %r9, %r5
 # i1 = 107
 	.loc 1 2724
 	li %r6, 107
-	mr %r3, %r8
-	mr %r8, %r3
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop42:
 # t0 = mem16[pa]
 	.loc 1 2726
-	lhz %r3, 0(%r4)
+	lhz %r7, 0(%r4)
 # mem8[pb] = t0
 	.loc 1 2727
-	stb %r3, 0(%r5)
+	stb %r7, 0(%r5)
 # t0 = mem16[pa + 2]
 	.loc 1 2728
-	lhz %r3, 2(%r4)
+	lhz %r7, 2(%r4)
 # mem8[pb + 1] = t0
 	.loc 1 2729
-	stb %r3, 1(%r5)
+	stb %r7, 1(%r5)
 # t0 = mem16[pa + 4]
 	.loc 1 2730
-	lhz %r3, 4(%r4)
+	lhz %r7, 4(%r4)
 # mem8[pb + 2] = t0
 	.loc 1 2731
-	stb %r3, 2(%r5)
+	stb %r7, 2(%r5)
 # t0 = mem16[pa + 6]
 	.loc 1 2732
-	lhz %r3, 6(%r4)
+	lhz %r7, 6(%r4)
 # mem8[pb + 3] = t0
 	.loc 1 2733
-	stb %r3, 3(%r5)
+	stb %r7, 3(%r5)
 # t0 = mem16[pa + 8]
 	.loc 1 2734
-	lhz %r3, 8(%r4)
+	lhz %r7, 8(%r4)
 # mem8[pb + 4] = t0
 	.loc 1 2735
-	stb %r3, 4(%r5)
+	stb %r7, 4(%r5)
 # t0 = mem16[pa + 10]
 	.loc 1 2736
-	lhz %r3, 10(%r4)
+	lhz %r7, 10(%r4)
 # mem8[pb + 5] = t0
 	.loc 1 2737
-	stb %r3, 5(%r5)
+	stb %r7, 5(%r5)
 # t0 = mem16[pa + 12]
 	.loc 1 2738
-	lhz %r3, 12(%r4)
+	lhz %r7, 12(%r4)
 # mem8[pb + 6] = t0
 	.loc 1 2739
-	stb %r3, 6(%r5)
+	stb %r7, 6(%r5)
 # t0 = mem16[pa + 14]
 	.loc 1 2740
-	lhz %r3, 14(%r4)
+	lhz %r7, 14(%r4)
 # mem8[pb + 7] = t0
 	.loc 1 2741
-	stb %r3, 7(%r5)
+	stb %r7, 7(%r5)
 # pa = pa + 16
 	.loc 1 2742
 	addi %r4, %r4, 16
@@ -8339,80 +8140,76 @@ qhasm_kernel_core_mult3sntrup857_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop42
 # t0 = mem16[pa]
 	.loc 1 2747
-	lhz %r3, 0(%r4)
+	lhz %r4, 0(%r4)
 # mem8[pb] = t0
 	.loc 1 2748
-	stb %r3, 0(%r5)
+	stb %r4, 0(%r5)
 # pa = 201056
 	.loc 1 2749
-	li %r3, 0
-	oris %r3, %r3, 3
-	ori %r3, %r3, 4448
+	li %r4, 0
+	oris %r4, %r4, 3
+	ori %r4, %r4, 4448
 # pa = w + pa
 	.loc 1 2750
-	add %r4, %r7, %r3
-# qb = out
-	.loc 1 2752
-	mr %r3, %r8
+	add %r4, %r9, %r4
 # i1 = 107
 	.loc 1 2753
 	li %r5, 107
-	mr %r6, %r3
 .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop43:
 # t0 = mem8[qa]
 	.loc 1 2755
-	lbz %r3, 0(%r4)
+	lbz %r6, 0(%r4)
 # mem8[qb] = t0
 	.loc 1 2756
-	stb %r3, 0(%r6)
+	stb %r6, 0(%r3)
 # t0 = mem8[qa + 1]
 	.loc 1 2757
-	lbz %r3, 1(%r4)
+	lbz %r6, 1(%r4)
 # mem8[qb + 1] = t0
 	.loc 1 2758
-	stb %r3, 1(%r6)
+	stb %r6, 1(%r3)
 # t0 = mem8[qa + 2]
 	.loc 1 2759
-	lbz %r3, 2(%r4)
+	lbz %r6, 2(%r4)
 # mem8[qb + 2] = t0
 	.loc 1 2760
-	stb %r3, 2(%r6)
+	stb %r6, 2(%r3)
 # t0 = mem8[qa + 3]
 	.loc 1 2761
-	lbz %r3, 3(%r4)
+	lbz %r6, 3(%r4)
 # mem8[qb + 3] = t0
 	.loc 1 2762
-	stb %r3, 3(%r6)
+	stb %r6, 3(%r3)
 # t0 = mem8[qa + 4]
 	.loc 1 2763
-	lbz %r3, 4(%r4)
+	lbz %r6, 4(%r4)
 # mem8[qb + 4] = t0
 	.loc 1 2764
-	stb %r3, 4(%r6)
+	stb %r6, 4(%r3)
 # t0 = mem8[qa + 5]
 	.loc 1 2765
-	lbz %r3, 5(%r4)
+	lbz %r6, 5(%r4)
 # mem8[qb + 5] = t0
 	.loc 1 2766
-	stb %r3, 5(%r6)
+	stb %r6, 5(%r3)
 # t0 = mem8[qa + 6]
 	.loc 1 2767
-	lbz %r3, 6(%r4)
+	lbz %r6, 6(%r4)
 # mem8[qb + 6] = t0
 	.loc 1 2768
-	stb %r3, 6(%r6)
+	stb %r6, 6(%r3)
 # t0 = mem8[qa + 7]
 	.loc 1 2769
-	lbz %r3, 7(%r4)
+	lbz %r6, 7(%r4)
 # mem8[qb + 7] = t0
 	.loc 1 2770
-	stb %r3, 7(%r6)
+	stb %r6, 7(%r3)
 # qa = qa + 8
 	.loc 1 2771
 	addi %r4, %r4, 8
 # qb = qb + 8
 	.loc 1 2772
-	addi %r6, %r6, 8
+	addi %r3, %r3, 8
 # i1 = i1 - 1
 	.loc 1 2773
 	addi %r5, %r5, -1
@@ -8424,7 +8221,6 @@ qhasm_kernel_core_mult3sntrup857_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_mult3sntrup857_ppc64_mul.loop43
 # t0 = mem8[qa]
 	.loc 1 2776
-	mr %r3, %r6
 	lbz %r4, 0(%r4)
 # mem8[qb] = t0
 	.loc 1 2777

@@ -11,309 +11,294 @@ qhasm_kernel_core_multsntrup653_ppc64_mul:
 	.text
 	.p2align 5
 .L.qhasm_kernel_core_multsntrup653_ppc64_mul:
-	stdu %r1, -192(%r1)
-	std %r23, 112(%r1)
-	std %r24, 120(%r1)
-	std %r25, 128(%r1)
-	std %r26, 136(%r1)
-	std %r27, 144(%r1)
-	std %r28, 152(%r1)
-	std %r29, 160(%r1)
-	std %r30, 168(%r1)
-	std %r31, 176(%r1)
-# input out in k c w
-	.loc 1 12
-	mr %r9, %r3
-	mr %r11, %r4
-	mr %r31, %r5
+	stdu %r1, -176(%r1)
+	std %r24, 112(%r1)
+	std %r25, 120(%r1)
+	std %r26, 128(%r1)
+	std %r27, 136(%r1)
+	std %r28, 144(%r1)
+	std %r29, 152(%r1)
+	std %r30, 160(%r1)
+	std %r31, 168(%r1)
 # w = w + 15
 	.loc 1 14
-	addi %r4, %r7, 15
+	addi %r7, %r7, 15
 # t0 = -16
 	.loc 1 15
-	li %r3, -16
+	li %r6, -16
 # w = w & t0
 	.loc 1 16
-	and %r12, %r4, %r3
+	and %r9, %r7, %r6
 # pa = 294626
 	.loc 1 17
-	li %r3, 0
-	oris %r3, %r3, 4
-	ori %r3, %r3, 32482
+	li %r6, 0
+	oris %r6, %r6, 4
+	ori %r6, %r6, 32482
 # pa = w + pa
 	.loc 1 18
-	add %r5, %r12, %r3
+	add %r8, %r9, %r6
 # z0 = 0
 	.loc 1 19
-	li %r3, 0
+	li %r6, 0
 # i1 = 14
 	.loc 1 20
-	li %r4, 14
+	li %r7, 14
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop1:
 # mem16[pa] = z0
 	.loc 1 22
-	sth %r3, 0(%r5)
+	sth %r6, 0(%r8)
 # mem16[pa + 2] = z0
 	.loc 1 23
-	sth %r3, 2(%r5)
+	sth %r6, 2(%r8)
 # mem16[pa + 4] = z0
 	.loc 1 24
-	sth %r3, 4(%r5)
+	sth %r6, 4(%r8)
 # mem16[pa + 6] = z0
 	.loc 1 25
-	sth %r3, 6(%r5)
+	sth %r6, 6(%r8)
 # mem16[pa + 8] = z0
 	.loc 1 26
-	sth %r3, 8(%r5)
+	sth %r6, 8(%r8)
 # mem16[pa + 10] = z0
 	.loc 1 27
-	sth %r3, 10(%r5)
+	sth %r6, 10(%r8)
 # mem16[pa + 12] = z0
 	.loc 1 28
-	sth %r3, 12(%r5)
+	sth %r6, 12(%r8)
 # mem16[pa + 14] = z0
 	.loc 1 29
-	sth %r3, 14(%r5)
+	sth %r6, 14(%r8)
 # pa = pa + 16
 	.loc 1 30
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # i1 = i1 - 1
 	.loc 1 31
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i1 - 0
 	.loc 1 32
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop1 if !=
 	.loc 1 33
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop1
 # mem16[pa] = z0
 	.loc 1 34
-	sth %r3, 0(%r5)
+	sth %r6, 0(%r8)
 # mem16[pa + 2] = z0
 	.loc 1 35
-	sth %r3, 2(%r5)
+	sth %r6, 2(%r8)
 # mem16[pa + 4] = z0
 	.loc 1 36
-	sth %r3, 4(%r5)
+	sth %r6, 4(%r8)
 # pa = 293320
 	.loc 1 37
-	li %r3, 0
-	oris %r3, %r3, 4
-	ori %r3, %r3, 31176
+	li %r6, 0
+	oris %r6, %r6, 4
+	ori %r6, %r6, 31176
 # pa = w + pa
 	.loc 1 38
-	add %r10, %r12, %r3
-# pb = in
-	.loc 1 39
-	mr %r8, %r12
-	mr %r4, %r11
+	add %r10, %r9, %r6
 # i1 = 81
 	.loc 1 40
-	li %r6, 81
-	mr %r3, %r9
-	mr %r7, %r3
-	mr %r5, %r31
-	mr %r9, %r4
+	li %r8, 81
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop2:
 # t0 = mem8[pb]
 	.loc 1 42
-	lbz %r4, 0(%r9)
+	lbz %r7, 0(%r4)
 # t1 = mem8[pb + 1]
 	.loc 1 43
-	lbz %r3, 1(%r9)
+	lbz %r6, 1(%r4)
 # t1 = t1 << 8
 	.loc 1 44
-	sldi %r3, %r3, 8
+	sldi %r6, %r6, 8
 # t0 = t0 | t1
 	.loc 1 45
-	or %r4, %r4, %r3
+	or %r7, %r7, %r6
 # mem16[pa] = t0
 	.loc 1 46
-	sth %r4, 0(%r10)
+	sth %r7, 0(%r10)
 # t0 = mem8[pb + 2]
 	.loc 1 47
-	lbz %r3, 2(%r9)
+	lbz %r6, 2(%r4)
 # t1 = mem8[pb + 3]
 	.loc 1 48
-	lbz %r4, 3(%r9)
+	lbz %r7, 3(%r4)
 # t1 = t1 << 8
 	.loc 1 49
-	sldi %r4, %r4, 8
+	sldi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 50
-	or %r3, %r3, %r4
+	or %r6, %r6, %r7
 # mem16[pa + 2] = t0
 	.loc 1 51
-	sth %r3, 2(%r10)
+	sth %r6, 2(%r10)
 # t0 = mem8[pb + 4]
 	.loc 1 52
-	lbz %r3, 4(%r9)
+	lbz %r6, 4(%r4)
 # t1 = mem8[pb + 5]
 	.loc 1 53
-	lbz %r4, 5(%r9)
+	lbz %r7, 5(%r4)
 # t1 = t1 << 8
 	.loc 1 54
-	sldi %r4, %r4, 8
+	sldi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 55
-	or %r3, %r3, %r4
+	or %r6, %r6, %r7
 # mem16[pa + 4] = t0
 	.loc 1 56
-	sth %r3, 4(%r10)
+	sth %r6, 4(%r10)
 # t0 = mem8[pb + 6]
 	.loc 1 57
-	lbz %r3, 6(%r9)
+	lbz %r6, 6(%r4)
 # t1 = mem8[pb + 7]
 	.loc 1 58
-	lbz %r4, 7(%r9)
+	lbz %r7, 7(%r4)
 # t1 = t1 << 8
 	.loc 1 59
-	sldi %r4, %r4, 8
+	sldi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 60
-	or %r3, %r3, %r4
+	or %r6, %r6, %r7
 # mem16[pa + 6] = t0
 	.loc 1 61
-	sth %r3, 6(%r10)
+	sth %r6, 6(%r10)
 # t0 = mem8[pb + 8]
 	.loc 1 62
-	lbz %r3, 8(%r9)
+	lbz %r6, 8(%r4)
 # t1 = mem8[pb + 9]
 	.loc 1 63
-	lbz %r4, 9(%r9)
+	lbz %r7, 9(%r4)
 # t1 = t1 << 8
 	.loc 1 64
-	sldi %r4, %r4, 8
+	sldi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 65
-	or %r3, %r3, %r4
+	or %r6, %r6, %r7
 # mem16[pa + 8] = t0
 	.loc 1 66
-	sth %r3, 8(%r10)
+	sth %r6, 8(%r10)
 # t0 = mem8[pb + 10]
 	.loc 1 67
-	lbz %r3, 10(%r9)
+	lbz %r6, 10(%r4)
 # t1 = mem8[pb + 11]
 	.loc 1 68
-	lbz %r4, 11(%r9)
+	lbz %r7, 11(%r4)
 # t1 = t1 << 8
 	.loc 1 69
-	sldi %r4, %r4, 8
+	sldi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 70
-	or %r3, %r3, %r4
+	or %r6, %r6, %r7
 # mem16[pa + 10] = t0
 	.loc 1 71
-	sth %r3, 10(%r10)
+	sth %r6, 10(%r10)
 # t0 = mem8[pb + 12]
 	.loc 1 72
-	lbz %r3, 12(%r9)
+	lbz %r6, 12(%r4)
 # t1 = mem8[pb + 13]
 	.loc 1 73
-	lbz %r4, 13(%r9)
+	lbz %r7, 13(%r4)
 # t1 = t1 << 8
 	.loc 1 74
-	sldi %r4, %r4, 8
+	sldi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 75
-	or %r3, %r3, %r4
+	or %r6, %r6, %r7
 # mem16[pa + 12] = t0
 	.loc 1 76
-	sth %r3, 12(%r10)
+	sth %r6, 12(%r10)
 # t0 = mem8[pb + 14]
 	.loc 1 77
-	lbz %r3, 14(%r9)
+	lbz %r6, 14(%r4)
 # t1 = mem8[pb + 15]
 	.loc 1 78
-	lbz %r4, 15(%r9)
+	lbz %r7, 15(%r4)
 # t1 = t1 << 8
 	.loc 1 79
-	sldi %r4, %r4, 8
+	sldi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 80
-	or %r3, %r3, %r4
+	or %r6, %r6, %r7
 # mem16[pa + 14] = t0
 	.loc 1 81
-	sth %r3, 14(%r10)
+	sth %r6, 14(%r10)
 # pa = pa + 16
 	.loc 1 82
 	addi %r10, %r10, 16
 # pb = pb + 16
 	.loc 1 83
-	addi %r9, %r9, 16
+	addi %r4, %r4, 16
 # i1 = i1 - 1
 	.loc 1 84
-	addi %r6, %r6, -1
+	addi %r8, %r8, -1
 # =? i1 - 0
 	.loc 1 85
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r8, 0
 # goto loop2 if !=
 	.loc 1 86
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop2
 # t0 = mem8[pb]
 	.loc 1 87
-	mr %r4, %r9
-	lbz %r3, 0(%r4)
+	lbz %r6, 0(%r4)
 # t1 = mem8[pb + 1]
 	.loc 1 88
-	lbz %r6, 1(%r4)
+	lbz %r7, 1(%r4)
 # t1 = t1 << 8
 	.loc 1 89
-	sldi %r6, %r6, 8
+	sldi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 90
-	or %r3, %r3, %r6
+	or %r6, %r6, %r7
 # mem16[pa] = t0
 	.loc 1 91
-	sth %r3, 0(%r10)
+	sth %r6, 0(%r10)
 # t0 = mem8[pb + 2]
 	.loc 1 92
-	lbz %r3, 2(%r4)
+	lbz %r6, 2(%r4)
 # t1 = mem8[pb + 3]
 	.loc 1 93
-	lbz %r6, 3(%r4)
+	lbz %r7, 3(%r4)
 # t1 = t1 << 8
 	.loc 1 94
-	sldi %r6, %r6, 8
+	sldi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 95
-	or %r3, %r3, %r6
+	or %r6, %r6, %r7
 # mem16[pa + 2] = t0
 	.loc 1 96
-	sth %r3, 2(%r10)
+	sth %r6, 2(%r10)
 # t0 = mem8[pb + 4]
 	.loc 1 97
-	lbz %r3, 4(%r4)
+	lbz %r6, 4(%r4)
 # t1 = mem8[pb + 5]
 	.loc 1 98
-	lbz %r6, 5(%r4)
+	lbz %r7, 5(%r4)
 # t1 = t1 << 8
 	.loc 1 99
-	sldi %r6, %r6, 8
+	sldi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 100
-	or %r3, %r3, %r6
+	or %r6, %r6, %r7
 # mem16[pa + 4] = t0
 	.loc 1 101
-	sth %r3, 4(%r10)
+	sth %r6, 4(%r10)
 # t0 = mem8[pb + 6]
 	.loc 1 102
-	lbz %r3, 6(%r4)
+	lbz %r6, 6(%r4)
 # t1 = mem8[pb + 7]
 	.loc 1 103
-	lbz %r6, 7(%r4)
+	lbz %r7, 7(%r4)
 # t1 = t1 << 8
 	.loc 1 104
-	sldi %r6, %r6, 8
+	sldi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 105
-	or %r3, %r3, %r6
+	or %r6, %r6, %r7
 # mem16[pa + 6] = t0
 	.loc 1 106
-	sth %r3, 6(%r10)
+	sth %r6, 6(%r10)
 # t0 = mem8[pb + 8]
 	.loc 1 107
-	lbz %r3, 8(%r4)
+	lbz %r6, 8(%r4)
 # t1 = mem8[pb + 9]
 	.loc 1 108
 	lbz %r4, 9(%r4)
@@ -322,26 +307,24 @@ qhasm_kernel_core_multsntrup653_ppc64_mul:
 	sldi %r4, %r4, 8
 # t0 = t0 | t1
 	.loc 1 110
-	or %r3, %r3, %r4
+	or %r6, %r6, %r4
 # mem16[pa + 8] = t0
 	.loc 1 111
-	sth %r3, 8(%r10)
+	sth %r6, 8(%r10)
 # pa = 295508
 	.loc 1 112
-	li %r3, 0
-	oris %r3, %r3, 4
-	ori %r3, %r3, 33364
+	li %r4, 0
+	oris %r4, %r4, 4
+	ori %r4, %r4, 33364
 # pa = w + pa
 	.loc 1 113
-	mr %r12, %r8
-	add %r4, %r12, %r3
+	add %r4, %r9, %r4
 # z0 = 0
 	.loc 1 114
 	li %r6, 0
 # i1 = 7
 	.loc 1 115
-	li %r8, 7
-	mr %r3, %r7
+	li %r7, 7
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop3:
 # mem16[pa] = z0
 	.loc 1 117
@@ -372,10 +355,10 @@ qhasm_kernel_core_multsntrup653_ppc64_mul:
 	addi %r4, %r4, 16
 # i1 = i1 - 1
 	.loc 1 126
-	addi %r8, %r8, -1
+	addi %r7, %r7, -1
 # =? i1 - 0
 	.loc 1 127
-	cmpldi %cr0, %r8, 0
+	cmpldi %cr0, %r7, 0
 # goto loop3 if !=
 	.loc 1 128
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop3
@@ -392,60 +375,59 @@ qhasm_kernel_core_multsntrup653_ppc64_mul:
 	ori %r4, %r4, 32712
 # pa = w + pa
 	.loc 1 132
-	add %r4, %r12, %r4
+	add %r4, %r9, %r4
 # i1 = 81
 	.loc 1 135
 	li %r6, 81
-	mr %r9, %r3
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop4:
 # t0 = mem8[qa]
 	.loc 1 137
-	lbz %r3, 0(%r5)
+	lbz %r7, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 138
-	stb %r3, 0(%r4)
+	stb %r7, 0(%r4)
 # t0 = mem8[qa + 1]
 	.loc 1 139
-	lbz %r3, 1(%r5)
+	lbz %r7, 1(%r5)
 # mem8[qb + 1] = t0
 	.loc 1 140
-	stb %r3, 1(%r4)
+	stb %r7, 1(%r4)
 # t0 = mem8[qa + 2]
 	.loc 1 141
-	lbz %r3, 2(%r5)
+	lbz %r7, 2(%r5)
 # mem8[qb + 2] = t0
 	.loc 1 142
-	stb %r3, 2(%r4)
+	stb %r7, 2(%r4)
 # t0 = mem8[qa + 3]
 	.loc 1 143
-	lbz %r3, 3(%r5)
+	lbz %r7, 3(%r5)
 # mem8[qb + 3] = t0
 	.loc 1 144
-	stb %r3, 3(%r4)
+	stb %r7, 3(%r4)
 # t0 = mem8[qa + 4]
 	.loc 1 145
-	lbz %r3, 4(%r5)
+	lbz %r7, 4(%r5)
 # mem8[qb + 4] = t0
 	.loc 1 146
-	stb %r3, 4(%r4)
+	stb %r7, 4(%r4)
 # t0 = mem8[qa + 5]
 	.loc 1 147
-	lbz %r3, 5(%r5)
+	lbz %r7, 5(%r5)
 # mem8[qb + 5] = t0
 	.loc 1 148
-	stb %r3, 5(%r4)
+	stb %r7, 5(%r4)
 # t0 = mem8[qa + 6]
 	.loc 1 149
-	lbz %r3, 6(%r5)
+	lbz %r7, 6(%r5)
 # mem8[qb + 6] = t0
 	.loc 1 150
-	stb %r3, 6(%r4)
+	stb %r7, 6(%r4)
 # t0 = mem8[qa + 7]
 	.loc 1 151
-	lbz %r3, 7(%r5)
+	lbz %r7, 7(%r5)
 # mem8[qb + 7] = t0
 	.loc 1 152
-	stb %r3, 7(%r4)
+	stb %r7, 7(%r4)
 # qa = qa + 8
 	.loc 1 153
 	addi %r5, %r5, 8
@@ -463,227 +445,223 @@ qhasm_kernel_core_multsntrup653_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop4
 # t0 = mem8[qa]
 	.loc 1 158
-	lbz %r3, 0(%r5)
+	lbz %r6, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 159
-	stb %r3, 0(%r4)
+	stb %r6, 0(%r4)
 # t0 = mem8[qa + 1]
 	.loc 1 160
-	lbz %r3, 1(%r5)
+	lbz %r6, 1(%r5)
 # mem8[qb + 1] = t0
 	.loc 1 161
-	stb %r3, 1(%r4)
+	stb %r6, 1(%r4)
 # t0 = mem8[qa + 2]
 	.loc 1 162
-	lbz %r3, 2(%r5)
+	lbz %r6, 2(%r5)
 # mem8[qb + 2] = t0
 	.loc 1 163
-	stb %r3, 2(%r4)
+	stb %r6, 2(%r4)
 # t0 = mem8[qa + 3]
 	.loc 1 164
-	lbz %r3, 3(%r5)
+	lbz %r6, 3(%r5)
 # mem8[qb + 3] = t0
 	.loc 1 165
-	stb %r3, 3(%r4)
+	stb %r6, 3(%r4)
 # t0 = mem8[qa + 4]
 	.loc 1 166
-	lbz %r3, 4(%r5)
+	lbz %r5, 4(%r5)
 # mem8[qb + 4] = t0
 	.loc 1 167
-	stb %r3, 4(%r4)
+	stb %r5, 4(%r4)
 # x7 = 1
 	.loc 1 168
-	li %r4, 1
+	li %r8, 1
 # pa = 294856
 	.loc 1 169
-	li %r3, 0
-	oris %r3, %r3, 4
-	ori %r3, %r3, 32712
+	li %r4, 0
+	oris %r4, %r4, 4
+	ori %r4, %r4, 32712
 # pa = w + pa
 	.loc 1 170
-	add %r5, %r12, %r3
+	add %r10, %r9, %r4
 # pb = w + 3072
 	.loc 1 171
-	addi %r6, %r12, 3072
+	addi %r6, %r9, 3072
 # i1 = 96
 	.loc 1 172
-	mr %r8, %r12
 	li %r7, 96
-	mr %r3, %r9
-	mr %r9, %r3
-	mr %r10, %r4
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop5:
 # x0 = mem8[pa]
 	.loc 1 174
-	lbz %r3, 0(%r5)
+	lbz %r4, 0(%r10)
 # x1 = x0 & x7
 	.loc 1 175
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 176
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 177
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 178
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 179
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb] = x1
 	.loc 1 180
-	sth %r4, 0(%r6)
+	sth %r5, 0(%r6)
 # x0 = mem8[pa + 1]
 	.loc 1 181
-	lbz %r3, 1(%r5)
+	lbz %r4, 1(%r10)
 # x1 = x0 & x7
 	.loc 1 182
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 183
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 184
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 185
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 186
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 2] = x1
 	.loc 1 187
-	sth %r4, 2(%r6)
+	sth %r5, 2(%r6)
 # x0 = mem8[pa + 2]
 	.loc 1 188
-	lbz %r3, 2(%r5)
+	lbz %r4, 2(%r10)
 # x1 = x0 & x7
 	.loc 1 189
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 190
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 191
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 192
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 193
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 4] = x1
 	.loc 1 194
-	sth %r4, 4(%r6)
+	sth %r5, 4(%r6)
 # x0 = mem8[pa + 3]
 	.loc 1 195
-	lbz %r3, 3(%r5)
+	lbz %r4, 3(%r10)
 # x1 = x0 & x7
 	.loc 1 196
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 197
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 198
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 199
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 200
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 6] = x1
 	.loc 1 201
-	sth %r4, 6(%r6)
+	sth %r5, 6(%r6)
 # x0 = mem8[pa + 4]
 	.loc 1 202
-	lbz %r3, 4(%r5)
+	lbz %r4, 4(%r10)
 # x1 = x0 & x7
 	.loc 1 203
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 204
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 205
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 206
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 207
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 8] = x1
 	.loc 1 208
-	sth %r4, 8(%r6)
+	sth %r5, 8(%r6)
 # x0 = mem8[pa + 5]
 	.loc 1 209
-	lbz %r3, 5(%r5)
+	lbz %r4, 5(%r10)
 # x1 = x0 & x7
 	.loc 1 210
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 211
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 212
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 213
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 214
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 10] = x1
 	.loc 1 215
-	sth %r4, 10(%r6)
+	sth %r5, 10(%r6)
 # x0 = mem8[pa + 6]
 	.loc 1 216
-	lbz %r3, 6(%r5)
+	lbz %r4, 6(%r10)
 # x1 = x0 & x7
 	.loc 1 217
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 218
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 219
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 220
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 221
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 12] = x1
 	.loc 1 222
-	sth %r4, 12(%r6)
+	sth %r5, 12(%r6)
 # x0 = mem8[pa + 7]
 	.loc 1 223
-	lbz %r3, 7(%r5)
+	lbz %r4, 7(%r10)
 # x1 = x0 & x7
 	.loc 1 224
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 225
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 226
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 227
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 228
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 14] = x1
 	.loc 1 229
-	sth %r4, 14(%r6)
+	sth %r5, 14(%r6)
 # pa = pa + 8
 	.loc 1 230
-	addi %r5, %r5, 8
+	addi %r10, %r10, 8
 # pb = pb + 16
 	.loc 1 231
 	addi %r6, %r6, 16
@@ -698,1000 +676,980 @@ qhasm_kernel_core_multsntrup653_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop5
 # x4 = 67
 	.loc 1 235
-	li %r4, 67
+	li %r10, 67
 # x5 = 978
 	.loc 1 236
-	li %r5, 978
+	li %r11, 978
 # x6 = 14523
 	.loc 1 237
-	li %r6, 14523
+	li %r12, 14523
 # x7 = 4621
 	.loc 1 238
-	li %r10, 4621
+	li %r30, 4621
 # x3 = 33
 	.loc 1 239
-	li %r7, 33
+	li %r31, 33
 # pa = 293320
 	.loc 1 240
-	li %r3, 0
-	oris %r3, %r3, 4
-	ori %r3, %r3, 31176
+	li %r4, 0
+	oris %r4, %r4, 4
+	ori %r4, %r4, 31176
 # pa = w + pa
 	.loc 1 241
-	mr %r12, %r8
-	add %r11, %r12, %r3
+	add %r29, %r9, %r4
+# pb = w
+	.loc 1 242
+	mr %r7, %r9
 # pc = w + 1536
 	.loc 1 243
-	addi %r8, %r12, 1536
+	addi %r8, %r9, 1536
 # i1 = 96
 	.loc 1 244
-	mr %r30, %r12
-	li %r31, 96
-	mr %r3, %r9
-	mr %r9, %r3
-	mr %r29, %r4
+	li %r6, 96
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop6:
 # (int64) x0 = mem16[pa]
 	.loc 1 246
-	lha %r3, 0(%r11)
+	lha %r4, 0(%r29)
 # x1 = x0 * x6
 	.loc 1 247
-	mulld %r4, %r3, %r6
+	mulld %r5, %r4, %r12
 # (int64) x1 >>= 16
 	.loc 1 248
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 249
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 250
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 251
-	mulld %r4, %r4, %r10
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 252
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x1 = x0 + x3
 	.loc 1 253
-	add %r4, %r3, %r7
+	add %r5, %r4, %r31
 # x1 = x1 * x5
 	.loc 1 254
-	mulld %r4, %r4, %r5
+	mulld %r5, %r5, %r11
 # (int64) x1 >>= 16
 	.loc 1 255
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # mem16[pc] = x1
 	.loc 1 256
-	sth %r4, 0(%r8)
+	sth %r5, 0(%r8)
 # x1 = x1 * x4
 	.loc 1 257
-	mulld %r4, %r4, %r29
+	mulld %r5, %r5, %r10
 # x0 = x0 - x1
 	.loc 1 258
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pb] = x0
 	.loc 1 259
-	sth %r3, 0(%r12)
+	sth %r4, 0(%r7)
 # (int64) x0 = mem16[pa + 2]
 	.loc 1 260
-	lha %r3, 2(%r11)
+	lha %r4, 2(%r29)
 # x1 = x0 * x6
 	.loc 1 261
-	mulld %r4, %r3, %r6
+	mulld %r5, %r4, %r12
 # (int64) x1 >>= 16
 	.loc 1 262
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 263
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 264
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 265
-	mulld %r4, %r4, %r10
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 266
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x1 = x0 + x3
 	.loc 1 267
-	add %r4, %r3, %r7
+	add %r5, %r4, %r31
 # x1 = x1 * x5
 	.loc 1 268
-	mulld %r4, %r4, %r5
+	mulld %r5, %r5, %r11
 # (int64) x1 >>= 16
 	.loc 1 269
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # mem16[pc + 2] = x1
 	.loc 1 270
-	sth %r4, 2(%r8)
+	sth %r5, 2(%r8)
 # x1 = x1 * x4
 	.loc 1 271
-	mulld %r4, %r4, %r29
+	mulld %r5, %r5, %r10
 # x0 = x0 - x1
 	.loc 1 272
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pb + 2] = x0
 	.loc 1 273
-	sth %r3, 2(%r12)
+	sth %r4, 2(%r7)
 # (int64) x0 = mem16[pa + 4]
 	.loc 1 274
-	lha %r3, 4(%r11)
+	lha %r4, 4(%r29)
 # x1 = x0 * x6
 	.loc 1 275
-	mulld %r4, %r3, %r6
+	mulld %r5, %r4, %r12
 # (int64) x1 >>= 16
 	.loc 1 276
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 277
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 278
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 279
-	mulld %r4, %r4, %r10
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 280
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x1 = x0 + x3
 	.loc 1 281
-	add %r4, %r3, %r7
+	add %r5, %r4, %r31
 # x1 = x1 * x5
 	.loc 1 282
-	mulld %r4, %r4, %r5
+	mulld %r5, %r5, %r11
 # (int64) x1 >>= 16
 	.loc 1 283
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # mem16[pc + 4] = x1
 	.loc 1 284
-	sth %r4, 4(%r8)
+	sth %r5, 4(%r8)
 # x1 = x1 * x4
 	.loc 1 285
-	mulld %r4, %r4, %r29
+	mulld %r5, %r5, %r10
 # x0 = x0 - x1
 	.loc 1 286
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pb + 4] = x0
 	.loc 1 287
-	sth %r3, 4(%r12)
+	sth %r4, 4(%r7)
 # (int64) x0 = mem16[pa + 6]
 	.loc 1 288
-	lha %r3, 6(%r11)
+	lha %r4, 6(%r29)
 # x1 = x0 * x6
 	.loc 1 289
-	mulld %r4, %r3, %r6
+	mulld %r5, %r4, %r12
 # (int64) x1 >>= 16
 	.loc 1 290
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 291
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 292
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 293
-	mulld %r4, %r4, %r10
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 294
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x1 = x0 + x3
 	.loc 1 295
-	add %r4, %r3, %r7
+	add %r5, %r4, %r31
 # x1 = x1 * x5
 	.loc 1 296
-	mulld %r4, %r4, %r5
+	mulld %r5, %r5, %r11
 # (int64) x1 >>= 16
 	.loc 1 297
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # mem16[pc + 6] = x1
 	.loc 1 298
-	sth %r4, 6(%r8)
+	sth %r5, 6(%r8)
 # x1 = x1 * x4
 	.loc 1 299
-	mulld %r4, %r4, %r29
+	mulld %r5, %r5, %r10
 # x0 = x0 - x1
 	.loc 1 300
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pb + 6] = x0
 	.loc 1 301
-	sth %r3, 6(%r12)
+	sth %r4, 6(%r7)
 # (int64) x0 = mem16[pa + 8]
 	.loc 1 302
-	lha %r3, 8(%r11)
+	lha %r4, 8(%r29)
 # x1 = x0 * x6
 	.loc 1 303
-	mulld %r4, %r3, %r6
+	mulld %r5, %r4, %r12
 # (int64) x1 >>= 16
 	.loc 1 304
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 305
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 306
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 307
-	mulld %r4, %r4, %r10
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 308
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x1 = x0 + x3
 	.loc 1 309
-	add %r4, %r3, %r7
+	add %r5, %r4, %r31
 # x1 = x1 * x5
 	.loc 1 310
-	mulld %r4, %r4, %r5
+	mulld %r5, %r5, %r11
 # (int64) x1 >>= 16
 	.loc 1 311
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # mem16[pc + 8] = x1
 	.loc 1 312
-	sth %r4, 8(%r8)
+	sth %r5, 8(%r8)
 # x1 = x1 * x4
 	.loc 1 313
-	mulld %r4, %r4, %r29
+	mulld %r5, %r5, %r10
 # x0 = x0 - x1
 	.loc 1 314
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pb + 8] = x0
 	.loc 1 315
-	sth %r3, 8(%r12)
+	sth %r4, 8(%r7)
 # (int64) x0 = mem16[pa + 10]
 	.loc 1 316
-	lha %r3, 10(%r11)
+	lha %r4, 10(%r29)
 # x1 = x0 * x6
 	.loc 1 317
-	mulld %r4, %r3, %r6
+	mulld %r5, %r4, %r12
 # (int64) x1 >>= 16
 	.loc 1 318
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 319
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 320
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 321
-	mulld %r4, %r4, %r10
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 322
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x1 = x0 + x3
 	.loc 1 323
-	add %r4, %r3, %r7
+	add %r5, %r4, %r31
 # x1 = x1 * x5
 	.loc 1 324
-	mulld %r4, %r4, %r5
+	mulld %r5, %r5, %r11
 # (int64) x1 >>= 16
 	.loc 1 325
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # mem16[pc + 10] = x1
 	.loc 1 326
-	sth %r4, 10(%r8)
+	sth %r5, 10(%r8)
 # x1 = x1 * x4
 	.loc 1 327
-	mulld %r4, %r4, %r29
+	mulld %r5, %r5, %r10
 # x0 = x0 - x1
 	.loc 1 328
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pb + 10] = x0
 	.loc 1 329
-	sth %r3, 10(%r12)
+	sth %r4, 10(%r7)
 # (int64) x0 = mem16[pa + 12]
 	.loc 1 330
-	lha %r3, 12(%r11)
+	lha %r4, 12(%r29)
 # x1 = x0 * x6
 	.loc 1 331
-	mulld %r4, %r3, %r6
+	mulld %r5, %r4, %r12
 # (int64) x1 >>= 16
 	.loc 1 332
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 333
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 334
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 335
-	mulld %r4, %r4, %r10
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 336
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x1 = x0 + x3
 	.loc 1 337
-	add %r4, %r3, %r7
+	add %r5, %r4, %r31
 # x1 = x1 * x5
 	.loc 1 338
-	mulld %r4, %r4, %r5
+	mulld %r5, %r5, %r11
 # (int64) x1 >>= 16
 	.loc 1 339
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # mem16[pc + 12] = x1
 	.loc 1 340
-	sth %r4, 12(%r8)
+	sth %r5, 12(%r8)
 # x1 = x1 * x4
 	.loc 1 341
-	mulld %r4, %r4, %r29
+	mulld %r5, %r5, %r10
 # x0 = x0 - x1
 	.loc 1 342
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pb + 12] = x0
 	.loc 1 343
-	sth %r3, 12(%r12)
+	sth %r4, 12(%r7)
 # (int64) x0 = mem16[pa + 14]
 	.loc 1 344
-	lha %r3, 14(%r11)
+	lha %r4, 14(%r29)
 # x1 = x0 * x6
 	.loc 1 345
-	mulld %r4, %r3, %r6
+	mulld %r5, %r4, %r12
 # (int64) x1 >>= 16
 	.loc 1 346
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 347
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 348
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 349
-	mulld %r4, %r4, %r10
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 350
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x1 = x0 + x3
 	.loc 1 351
-	add %r4, %r3, %r7
+	add %r5, %r4, %r31
 # x1 = x1 * x5
 	.loc 1 352
-	mulld %r4, %r4, %r5
+	mulld %r5, %r5, %r11
 # (int64) x1 >>= 16
 	.loc 1 353
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # mem16[pc + 14] = x1
 	.loc 1 354
-	sth %r4, 14(%r8)
+	sth %r5, 14(%r8)
 # x1 = x1 * x4
 	.loc 1 355
-	mulld %r4, %r4, %r29
+	mulld %r5, %r5, %r10
 # x0 = x0 - x1
 	.loc 1 356
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pb + 14] = x0
 	.loc 1 357
-	sth %r3, 14(%r12)
+	sth %r4, 14(%r7)
 # pa = pa + 16
 	.loc 1 358
-	addi %r11, %r11, 16
+	addi %r29, %r29, 16
 # pb = pb + 16
 	.loc 1 359
-	addi %r12, %r12, 16
+	addi %r7, %r7, 16
 # pc = pc + 16
 	.loc 1 360
 	addi %r8, %r8, 16
 # i1 = i1 - 1
 	.loc 1 361
-	addi %r31, %r31, -1
+	addi %r6, %r6, -1
 # =? i1 - 0
 	.loc 1 362
-	cmpldi %cr0, %r31, 0
+	cmpldi %cr0, %r6, 0
 # goto loop6 if !=
 	.loc 1 363
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop6
 # pa = w
 	.loc 1 364
-	mr %r12, %r30
-	mr %r8, %r12
+	mr %r12, %r9
 # pb = 39600
 	.loc 1 365
-	li %r3, 0
-	oris %r3, %r3, 0
-	ori %r3, %r3, 39600
+	li %r4, 0
+	oris %r4, %r4, 0
+	ori %r4, %r4, 39600
 # pb = w + pb
 	.loc 1 366
-	add %r10, %r12, %r3
+	add %r8, %r9, %r4
 # i0 = 2
 	.loc 1 367
-	li %r4, 2
-	mr %r3, %r9
+	li %r6, 2
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop7:
 # qa = pa
 	.loc 1 369
-	mr %r11, %r4
-	mr %r9, %r3
+	mr %r31, %r12
 # qb = pa + 768
 	.loc 1 370
-	addi %r6, %r8, 768
+	addi %r10, %r12, 768
 # qc = pb
 	.loc 1 371
-	mr %r31, %r8
+	mr %r11, %r8
 # i1 = 48
 	.loc 1 372
-	mr %r7, %r10
-	li %r5, 48
+	li %r7, 48
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop8:
 # (int64) x0 = mem16[qa]
 	.loc 1 374
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 375
-	lha %r4, 0(%r6)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 376
-	sth %r3, 0(%r10)
+	sth %r4, 0(%r11)
 # mem16[qc + 1536] = x1
 	.loc 1 377
-	sth %r4, 1536(%r10)
+	sth %r5, 1536(%r11)
 # x0 = x0 + x1
 	.loc 1 378
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 768] = x0
 	.loc 1 379
-	sth %r3, 768(%r10)
+	sth %r4, 768(%r11)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 380
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 381
-	lha %r4, 2(%r6)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 382
-	sth %r3, 2(%r10)
+	sth %r4, 2(%r11)
 # mem16[qc + 1538] = x1
 	.loc 1 383
-	sth %r4, 1538(%r10)
+	sth %r5, 1538(%r11)
 # x0 = x0 + x1
 	.loc 1 384
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 770] = x0
 	.loc 1 385
-	sth %r3, 770(%r10)
+	sth %r4, 770(%r11)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 386
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 387
-	lha %r4, 4(%r6)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 388
-	sth %r3, 4(%r10)
+	sth %r4, 4(%r11)
 # mem16[qc + 1540] = x1
 	.loc 1 389
-	sth %r4, 1540(%r10)
+	sth %r5, 1540(%r11)
 # x0 = x0 + x1
 	.loc 1 390
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 772] = x0
 	.loc 1 391
-	sth %r3, 772(%r10)
+	sth %r4, 772(%r11)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 392
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 393
-	lha %r4, 6(%r6)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 394
-	sth %r3, 6(%r10)
+	sth %r4, 6(%r11)
 # mem16[qc + 1542] = x1
 	.loc 1 395
-	sth %r4, 1542(%r10)
+	sth %r5, 1542(%r11)
 # x0 = x0 + x1
 	.loc 1 396
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 774] = x0
 	.loc 1 397
-	sth %r3, 774(%r10)
+	sth %r4, 774(%r11)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 398
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 399
-	lha %r4, 8(%r6)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 400
-	sth %r3, 8(%r10)
+	sth %r4, 8(%r11)
 # mem16[qc + 1544] = x1
 	.loc 1 401
-	sth %r4, 1544(%r10)
+	sth %r5, 1544(%r11)
 # x0 = x0 + x1
 	.loc 1 402
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 776] = x0
 	.loc 1 403
-	sth %r3, 776(%r10)
+	sth %r4, 776(%r11)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 404
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 405
-	lha %r4, 10(%r6)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 406
-	sth %r3, 10(%r10)
+	sth %r4, 10(%r11)
 # mem16[qc + 1546] = x1
 	.loc 1 407
-	sth %r4, 1546(%r10)
+	sth %r5, 1546(%r11)
 # x0 = x0 + x1
 	.loc 1 408
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 778] = x0
 	.loc 1 409
-	sth %r3, 778(%r10)
+	sth %r4, 778(%r11)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 410
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 411
-	lha %r4, 12(%r6)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 412
-	sth %r3, 12(%r10)
+	sth %r4, 12(%r11)
 # mem16[qc + 1548] = x1
 	.loc 1 413
-	sth %r4, 1548(%r10)
+	sth %r5, 1548(%r11)
 # x0 = x0 + x1
 	.loc 1 414
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 780] = x0
 	.loc 1 415
-	sth %r3, 780(%r10)
+	sth %r4, 780(%r11)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 416
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 417
-	lha %r4, 14(%r6)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 418
-	sth %r3, 14(%r10)
+	sth %r4, 14(%r11)
 # mem16[qc + 1550] = x1
 	.loc 1 419
-	sth %r4, 1550(%r10)
+	sth %r5, 1550(%r11)
 # x0 = x0 + x1
 	.loc 1 420
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 782] = x0
 	.loc 1 421
-	sth %r3, 782(%r10)
+	sth %r4, 782(%r11)
 # qa = qa + 16
 	.loc 1 422
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 423
-	addi %r6, %r6, 16
+	addi %r10, %r10, 16
 # qc = qc + 16
 	.loc 1 424
-	addi %r10, %r10, 16
+	addi %r11, %r11, 16
 # i1 = i1 - 1
 	.loc 1 425
-	addi %r5, %r5, -1
+	addi %r7, %r7, -1
 # =? i1 - 0
 	.loc 1 426
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r7, 0
 # goto loop8 if !=
 	.loc 1 427
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop8
 # pa = pa + 1536
 	.loc 1 428
-	mr %r8, %r31
-	addi %r8, %r8, 1536
+	addi %r12, %r12, 1536
 # pb = pb + 2304
 	.loc 1 429
-	mr %r10, %r7
-	addi %r10, %r10, 2304
+	addi %r8, %r8, 2304
 # i0 = i0 - 1
 	.loc 1 430
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 431
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r6, 0
 # goto loop7 if !=
 	.loc 1 432
-	mr %r3, %r9
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop7
 # pa = w + 3072
 	.loc 1 433
-	mr %r7, %r3
-	addi %r4, %r12, 3072
+	addi %r8, %r9, 3072
 # pb = 162096
 	.loc 1 434
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 31024
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 31024
 # pb = w + pb
 	.loc 1 435
-	add %r5, %r12, %r3
+	add %r7, %r9, %r4
 # qb = pa + 768
 	.loc 1 437
-	addi %r3, %r4, 768
+	addi %r6, %r8, 768
 # i1 = 48
 	.loc 1 439
-	li %r6, 48
-	mr %r8, %r4
-	mr %r9, %r3
+	li %r10, 48
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop9:
 # (int64) x0 = mem16[qa]
 	.loc 1 441
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r8)
 # (int64) x1 = mem16[qb]
 	.loc 1 442
-	lha %r4, 0(%r9)
+	lha %r5, 0(%r6)
 # mem16[qc] = x0
 	.loc 1 443
-	sth %r3, 0(%r5)
+	sth %r4, 0(%r7)
 # mem16[qc + 1536] = x1
 	.loc 1 444
-	sth %r4, 1536(%r5)
+	sth %r5, 1536(%r7)
 # x0 = x0 + x1
 	.loc 1 445
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 768] = x0
 	.loc 1 446
-	sth %r3, 768(%r5)
+	sth %r4, 768(%r7)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 447
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r8)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 448
-	lha %r4, 2(%r9)
+	lha %r5, 2(%r6)
 # mem16[qc + 2] = x0
 	.loc 1 449
-	sth %r3, 2(%r5)
+	sth %r4, 2(%r7)
 # mem16[qc + 1538] = x1
 	.loc 1 450
-	sth %r4, 1538(%r5)
+	sth %r5, 1538(%r7)
 # x0 = x0 + x1
 	.loc 1 451
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 770] = x0
 	.loc 1 452
-	sth %r3, 770(%r5)
+	sth %r4, 770(%r7)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 453
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r8)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 454
-	lha %r4, 4(%r9)
+	lha %r5, 4(%r6)
 # mem16[qc + 4] = x0
 	.loc 1 455
-	sth %r3, 4(%r5)
+	sth %r4, 4(%r7)
 # mem16[qc + 1540] = x1
 	.loc 1 456
-	sth %r4, 1540(%r5)
+	sth %r5, 1540(%r7)
 # x0 = x0 + x1
 	.loc 1 457
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 772] = x0
 	.loc 1 458
-	sth %r3, 772(%r5)
+	sth %r4, 772(%r7)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 459
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r8)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 460
-	lha %r4, 6(%r9)
+	lha %r5, 6(%r6)
 # mem16[qc + 6] = x0
 	.loc 1 461
-	sth %r3, 6(%r5)
+	sth %r4, 6(%r7)
 # mem16[qc + 1542] = x1
 	.loc 1 462
-	sth %r4, 1542(%r5)
+	sth %r5, 1542(%r7)
 # x0 = x0 + x1
 	.loc 1 463
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 774] = x0
 	.loc 1 464
-	sth %r3, 774(%r5)
+	sth %r4, 774(%r7)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 465
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r8)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 466
-	lha %r4, 8(%r9)
+	lha %r5, 8(%r6)
 # mem16[qc + 8] = x0
 	.loc 1 467
-	sth %r3, 8(%r5)
+	sth %r4, 8(%r7)
 # mem16[qc + 1544] = x1
 	.loc 1 468
-	sth %r4, 1544(%r5)
+	sth %r5, 1544(%r7)
 # x0 = x0 + x1
 	.loc 1 469
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 776] = x0
 	.loc 1 470
-	sth %r3, 776(%r5)
+	sth %r4, 776(%r7)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 471
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r8)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 472
-	lha %r4, 10(%r9)
+	lha %r5, 10(%r6)
 # mem16[qc + 10] = x0
 	.loc 1 473
-	sth %r3, 10(%r5)
+	sth %r4, 10(%r7)
 # mem16[qc + 1546] = x1
 	.loc 1 474
-	sth %r4, 1546(%r5)
+	sth %r5, 1546(%r7)
 # x0 = x0 + x1
 	.loc 1 475
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 778] = x0
 	.loc 1 476
-	sth %r3, 778(%r5)
+	sth %r4, 778(%r7)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 477
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r8)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 478
-	lha %r4, 12(%r9)
+	lha %r5, 12(%r6)
 # mem16[qc + 12] = x0
 	.loc 1 479
-	sth %r3, 12(%r5)
+	sth %r4, 12(%r7)
 # mem16[qc + 1548] = x1
 	.loc 1 480
-	sth %r4, 1548(%r5)
+	sth %r5, 1548(%r7)
 # x0 = x0 + x1
 	.loc 1 481
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 780] = x0
 	.loc 1 482
-	sth %r3, 780(%r5)
+	sth %r4, 780(%r7)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 483
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r8)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 484
-	lha %r4, 14(%r9)
+	lha %r5, 14(%r6)
 # mem16[qc + 14] = x0
 	.loc 1 485
-	sth %r3, 14(%r5)
+	sth %r4, 14(%r7)
 # mem16[qc + 1550] = x1
 	.loc 1 486
-	sth %r4, 1550(%r5)
+	sth %r5, 1550(%r7)
 # x0 = x0 + x1
 	.loc 1 487
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 782] = x0
 	.loc 1 488
-	sth %r3, 782(%r5)
+	sth %r4, 782(%r7)
 # qa = qa + 16
 	.loc 1 489
 	addi %r8, %r8, 16
 # qb = qb + 16
 	.loc 1 490
-	addi %r9, %r9, 16
+	addi %r6, %r6, 16
 # qc = qc + 16
 	.loc 1 491
-	addi %r5, %r5, 16
+	addi %r7, %r7, 16
 # i1 = i1 - 1
 	.loc 1 492
-	addi %r6, %r6, -1
+	addi %r10, %r10, -1
 # =? i1 - 0
 	.loc 1 493
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r10, 0
 # goto loop9 if !=
 	.loc 1 494
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop9
 # pa = 39600
 	.loc 1 495
-	li %r3, 0
-	oris %r3, %r3, 0
-	ori %r3, %r3, 39600
+	li %r4, 0
+	oris %r4, %r4, 0
+	ori %r4, %r4, 39600
 # pa = w + pa
 	.loc 1 496
-	add %r9, %r12, %r3
+	add %r6, %r9, %r4
 # pb = w + 4608
 	.loc 1 497
-	addi %r8, %r12, 4608
+	addi %r7, %r9, 4608
 # i0 = 6
 	.loc 1 498
-	li %r4, 6
-	mr %r3, %r7
+	li %r8, 6
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop10:
 # qa = pa
 	.loc 1 500
-	mr %r10, %r4
-	mr %r11, %r3
+	mr %r31, %r6
 # qb = pa + 384
 	.loc 1 501
-	addi %r5, %r9, 384
+	addi %r10, %r6, 384
 # qc = pb
 	.loc 1 502
-	mr %r7, %r9
+	mr %r11, %r7
 # i1 = 24
 	.loc 1 503
-	mr %r31, %r8
-	li %r6, 24
+	li %r12, 24
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop11:
 # (int64) x0 = mem16[qa]
 	.loc 1 505
-	lha %r3, 0(%r9)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 506
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 507
-	sth %r3, 0(%r8)
+	sth %r4, 0(%r11)
 # mem16[qc + 768] = x1
 	.loc 1 508
-	sth %r4, 768(%r8)
+	sth %r5, 768(%r11)
 # x0 = x0 + x1
 	.loc 1 509
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 384] = x0
 	.loc 1 510
-	sth %r3, 384(%r8)
+	sth %r4, 384(%r11)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 511
-	lha %r3, 2(%r9)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 512
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 513
-	sth %r3, 2(%r8)
+	sth %r4, 2(%r11)
 # mem16[qc + 770] = x1
 	.loc 1 514
-	sth %r4, 770(%r8)
+	sth %r5, 770(%r11)
 # x0 = x0 + x1
 	.loc 1 515
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 386] = x0
 	.loc 1 516
-	sth %r3, 386(%r8)
+	sth %r4, 386(%r11)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 517
-	lha %r3, 4(%r9)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 518
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 519
-	sth %r3, 4(%r8)
+	sth %r4, 4(%r11)
 # mem16[qc + 772] = x1
 	.loc 1 520
-	sth %r4, 772(%r8)
+	sth %r5, 772(%r11)
 # x0 = x0 + x1
 	.loc 1 521
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 388] = x0
 	.loc 1 522
-	sth %r3, 388(%r8)
+	sth %r4, 388(%r11)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 523
-	lha %r3, 6(%r9)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 524
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 525
-	sth %r3, 6(%r8)
+	sth %r4, 6(%r11)
 # mem16[qc + 774] = x1
 	.loc 1 526
-	sth %r4, 774(%r8)
+	sth %r5, 774(%r11)
 # x0 = x0 + x1
 	.loc 1 527
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 390] = x0
 	.loc 1 528
-	sth %r3, 390(%r8)
+	sth %r4, 390(%r11)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 529
-	lha %r3, 8(%r9)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 530
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 531
-	sth %r3, 8(%r8)
+	sth %r4, 8(%r11)
 # mem16[qc + 776] = x1
 	.loc 1 532
-	sth %r4, 776(%r8)
+	sth %r5, 776(%r11)
 # x0 = x0 + x1
 	.loc 1 533
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 392] = x0
 	.loc 1 534
-	sth %r3, 392(%r8)
+	sth %r4, 392(%r11)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 535
-	lha %r3, 10(%r9)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 536
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 537
-	sth %r3, 10(%r8)
+	sth %r4, 10(%r11)
 # mem16[qc + 778] = x1
 	.loc 1 538
-	sth %r4, 778(%r8)
+	sth %r5, 778(%r11)
 # x0 = x0 + x1
 	.loc 1 539
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 394] = x0
 	.loc 1 540
-	sth %r3, 394(%r8)
+	sth %r4, 394(%r11)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 541
-	lha %r3, 12(%r9)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 542
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 543
-	sth %r3, 12(%r8)
+	sth %r4, 12(%r11)
 # mem16[qc + 780] = x1
 	.loc 1 544
-	sth %r4, 780(%r8)
+	sth %r5, 780(%r11)
 # x0 = x0 + x1
 	.loc 1 545
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 396] = x0
 	.loc 1 546
-	sth %r3, 396(%r8)
+	sth %r4, 396(%r11)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 547
-	lha %r3, 14(%r9)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 548
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 549
-	sth %r3, 14(%r8)
+	sth %r4, 14(%r11)
 # mem16[qc + 782] = x1
 	.loc 1 550
-	sth %r4, 782(%r8)
+	sth %r5, 782(%r11)
 # x0 = x0 + x1
 	.loc 1 551
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 398] = x0
 	.loc 1 552
-	sth %r3, 398(%r8)
+	sth %r4, 398(%r11)
 # qa = qa + 16
 	.loc 1 553
-	addi %r9, %r9, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 554
-	addi %r5, %r5, 16
+	addi %r10, %r10, 16
 # qc = qc + 16
 	.loc 1 555
-	addi %r8, %r8, 16
+	addi %r11, %r11, 16
 # i1 = i1 - 1
 	.loc 1 556
-	addi %r6, %r6, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 557
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r12, 0
 # goto loop11 if !=
 	.loc 1 558
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop11
 # pa = pa + 768
 	.loc 1 559
-	mr %r9, %r7
-	addi %r9, %r9, 768
+	addi %r6, %r6, 768
 # pb = pb + 1152
 	.loc 1 560
-	mr %r8, %r31
-	addi %r8, %r8, 1152
+	addi %r7, %r7, 1152
 # i0 = i0 - 1
 	.loc 1 561
-	mr %r4, %r10
-	addi %r4, %r4, -1
+	addi %r8, %r8, -1
 # =? i0 - 0
 	.loc 1 562
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r8, 0
 # goto loop10 if !=
 	.loc 1 563
-	mr %r3, %r11
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop10
 # pa = 162096
 	.loc 1 564
@@ -1700,7 +1658,7 @@ qhasm_kernel_core_multsntrup653_ppc64_mul:
 	ori %r4, %r4, 31024
 # pa = w + pa
 	.loc 1 565
-	add %r8, %r12, %r4
+	add %r12, %r9, %r4
 # pb = 144600
 	.loc 1 566
 	li %r4, 0
@@ -1708,210 +1666,204 @@ qhasm_kernel_core_multsntrup653_ppc64_mul:
 	ori %r4, %r4, 13528
 # pb = w + pb
 	.loc 1 567
-	add %r9, %r12, %r4
+	add %r6, %r9, %r4
 # i0 = 3
 	.loc 1 568
-	li %r4, 3
+	li %r7, 3
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop12:
 # qa = pa
 	.loc 1 570
-	mr %r10, %r4
-	mr %r11, %r3
+	mr %r31, %r12
 # qb = pa + 384
 	.loc 1 571
-	addi %r5, %r8, 384
+	addi %r8, %r12, 384
 # qc = pb
 	.loc 1 572
-	mr %r7, %r8
+	mr %r10, %r6
 # i1 = 24
 	.loc 1 573
-	mr %r31, %r9
-	li %r6, 24
+	li %r11, 24
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop13:
 # (int64) x0 = mem16[qa]
 	.loc 1 575
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 576
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 577
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r10)
 # mem16[qc + 768] = x1
 	.loc 1 578
-	sth %r4, 768(%r9)
+	sth %r5, 768(%r10)
 # x0 = x0 + x1
 	.loc 1 579
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 384] = x0
 	.loc 1 580
-	sth %r3, 384(%r9)
+	sth %r4, 384(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 581
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 582
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 583
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r10)
 # mem16[qc + 770] = x1
 	.loc 1 584
-	sth %r4, 770(%r9)
+	sth %r5, 770(%r10)
 # x0 = x0 + x1
 	.loc 1 585
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 386] = x0
 	.loc 1 586
-	sth %r3, 386(%r9)
+	sth %r4, 386(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 587
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 588
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 589
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r10)
 # mem16[qc + 772] = x1
 	.loc 1 590
-	sth %r4, 772(%r9)
+	sth %r5, 772(%r10)
 # x0 = x0 + x1
 	.loc 1 591
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 388] = x0
 	.loc 1 592
-	sth %r3, 388(%r9)
+	sth %r4, 388(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 593
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 594
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 595
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r10)
 # mem16[qc + 774] = x1
 	.loc 1 596
-	sth %r4, 774(%r9)
+	sth %r5, 774(%r10)
 # x0 = x0 + x1
 	.loc 1 597
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 390] = x0
 	.loc 1 598
-	sth %r3, 390(%r9)
+	sth %r4, 390(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 599
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 600
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 601
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r10)
 # mem16[qc + 776] = x1
 	.loc 1 602
-	sth %r4, 776(%r9)
+	sth %r5, 776(%r10)
 # x0 = x0 + x1
 	.loc 1 603
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 392] = x0
 	.loc 1 604
-	sth %r3, 392(%r9)
+	sth %r4, 392(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 605
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 606
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 607
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r10)
 # mem16[qc + 778] = x1
 	.loc 1 608
-	sth %r4, 778(%r9)
+	sth %r5, 778(%r10)
 # x0 = x0 + x1
 	.loc 1 609
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 394] = x0
 	.loc 1 610
-	sth %r3, 394(%r9)
+	sth %r4, 394(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 611
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 612
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 613
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r10)
 # mem16[qc + 780] = x1
 	.loc 1 614
-	sth %r4, 780(%r9)
+	sth %r5, 780(%r10)
 # x0 = x0 + x1
 	.loc 1 615
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 396] = x0
 	.loc 1 616
-	sth %r3, 396(%r9)
+	sth %r4, 396(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 617
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 618
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 619
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r10)
 # mem16[qc + 782] = x1
 	.loc 1 620
-	sth %r4, 782(%r9)
+	sth %r5, 782(%r10)
 # x0 = x0 + x1
 	.loc 1 621
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 398] = x0
 	.loc 1 622
-	sth %r3, 398(%r9)
+	sth %r4, 398(%r10)
 # qa = qa + 16
 	.loc 1 623
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 624
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 625
-	addi %r9, %r9, 16
+	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 626
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 627
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop13 if !=
 	.loc 1 628
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop13
 # pa = pa + 768
 	.loc 1 629
-	mr %r8, %r7
-	addi %r8, %r8, 768
+	addi %r12, %r12, 768
 # pb = pb + 1152
 	.loc 1 630
-	mr %r9, %r31
-	addi %r9, %r9, 1152
+	addi %r6, %r6, 1152
 # i0 = i0 - 1
 	.loc 1 631
-	mr %r4, %r10
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 632
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop12 if !=
 	.loc 1 633
-	mr %r3, %r11
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop12
 # pa = w + 4608
 	.loc 1 634
-	addi %r8, %r12, 4608
+	addi %r12, %r9, 4608
 # pb = 39600
 	.loc 1 635
 	li %r4, 0
@@ -1919,206 +1871,200 @@ qhasm_kernel_core_multsntrup653_ppc64_mul:
 	ori %r4, %r4, 39600
 # pb = w + pb
 	.loc 1 636
-	add %r9, %r12, %r4
+	add %r6, %r9, %r4
 # i0 = 18
 	.loc 1 637
-	li %r4, 18
+	li %r7, 18
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop14:
 # qa = pa
 	.loc 1 639
-	mr %r10, %r4
-	mr %r11, %r3
+	mr %r31, %r12
 # qb = pa + 192
 	.loc 1 640
-	addi %r5, %r8, 192
+	addi %r8, %r12, 192
 # qc = pb
 	.loc 1 641
-	mr %r7, %r8
+	mr %r10, %r6
 # i1 = 12
 	.loc 1 642
-	mr %r31, %r9
-	li %r6, 12
+	li %r11, 12
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop15:
 # (int64) x0 = mem16[qa]
 	.loc 1 644
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 645
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 646
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r10)
 # mem16[qc + 384] = x1
 	.loc 1 647
-	sth %r4, 384(%r9)
+	sth %r5, 384(%r10)
 # x0 = x0 + x1
 	.loc 1 648
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 192] = x0
 	.loc 1 649
-	sth %r3, 192(%r9)
+	sth %r4, 192(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 650
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 651
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 652
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r10)
 # mem16[qc + 386] = x1
 	.loc 1 653
-	sth %r4, 386(%r9)
+	sth %r5, 386(%r10)
 # x0 = x0 + x1
 	.loc 1 654
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 194] = x0
 	.loc 1 655
-	sth %r3, 194(%r9)
+	sth %r4, 194(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 656
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 657
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 658
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r10)
 # mem16[qc + 388] = x1
 	.loc 1 659
-	sth %r4, 388(%r9)
+	sth %r5, 388(%r10)
 # x0 = x0 + x1
 	.loc 1 660
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 196] = x0
 	.loc 1 661
-	sth %r3, 196(%r9)
+	sth %r4, 196(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 662
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 663
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 664
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r10)
 # mem16[qc + 390] = x1
 	.loc 1 665
-	sth %r4, 390(%r9)
+	sth %r5, 390(%r10)
 # x0 = x0 + x1
 	.loc 1 666
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 198] = x0
 	.loc 1 667
-	sth %r3, 198(%r9)
+	sth %r4, 198(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 668
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 669
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 670
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r10)
 # mem16[qc + 392] = x1
 	.loc 1 671
-	sth %r4, 392(%r9)
+	sth %r5, 392(%r10)
 # x0 = x0 + x1
 	.loc 1 672
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 200] = x0
 	.loc 1 673
-	sth %r3, 200(%r9)
+	sth %r4, 200(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 674
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 675
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 676
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r10)
 # mem16[qc + 394] = x1
 	.loc 1 677
-	sth %r4, 394(%r9)
+	sth %r5, 394(%r10)
 # x0 = x0 + x1
 	.loc 1 678
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 202] = x0
 	.loc 1 679
-	sth %r3, 202(%r9)
+	sth %r4, 202(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 680
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 681
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 682
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r10)
 # mem16[qc + 396] = x1
 	.loc 1 683
-	sth %r4, 396(%r9)
+	sth %r5, 396(%r10)
 # x0 = x0 + x1
 	.loc 1 684
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 204] = x0
 	.loc 1 685
-	sth %r3, 204(%r9)
+	sth %r4, 204(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 686
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 687
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 688
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r10)
 # mem16[qc + 398] = x1
 	.loc 1 689
-	sth %r4, 398(%r9)
+	sth %r5, 398(%r10)
 # x0 = x0 + x1
 	.loc 1 690
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 206] = x0
 	.loc 1 691
-	sth %r3, 206(%r9)
+	sth %r4, 206(%r10)
 # qa = qa + 16
 	.loc 1 692
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 693
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 694
-	addi %r9, %r9, 16
+	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 695
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 696
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop15 if !=
 	.loc 1 697
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop15
 # pa = pa + 384
 	.loc 1 698
-	mr %r8, %r7
-	addi %r8, %r8, 384
+	addi %r12, %r12, 384
 # pb = pb + 576
 	.loc 1 699
-	mr %r9, %r31
-	addi %r9, %r9, 576
+	addi %r6, %r6, 576
 # i0 = i0 - 1
 	.loc 1 700
-	mr %r4, %r10
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 701
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop14 if !=
 	.loc 1 702
-	mr %r3, %r11
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop14
 # pa = 144600
 	.loc 1 703
@@ -2127,7 +2073,7 @@ qhasm_kernel_core_multsntrup653_ppc64_mul:
 	ori %r4, %r4, 13528
 # pa = w + pa
 	.loc 1 704
-	add %r8, %r12, %r4
+	add %r12, %r9, %r4
 # pb = 162096
 	.loc 1 705
 	li %r4, 0
@@ -2135,206 +2081,200 @@ qhasm_kernel_core_multsntrup653_ppc64_mul:
 	ori %r4, %r4, 31024
 # pb = w + pb
 	.loc 1 706
-	add %r9, %r12, %r4
+	add %r6, %r9, %r4
 # i0 = 9
 	.loc 1 707
-	li %r4, 9
+	li %r7, 9
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop16:
 # qa = pa
 	.loc 1 709
-	mr %r10, %r4
-	mr %r11, %r3
+	mr %r31, %r12
 # qb = pa + 192
 	.loc 1 710
-	addi %r5, %r8, 192
+	addi %r8, %r12, 192
 # qc = pb
 	.loc 1 711
-	mr %r7, %r8
+	mr %r10, %r6
 # i1 = 12
 	.loc 1 712
-	mr %r31, %r9
-	li %r6, 12
+	li %r11, 12
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop17:
 # (int64) x0 = mem16[qa]
 	.loc 1 714
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 715
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 716
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r10)
 # mem16[qc + 384] = x1
 	.loc 1 717
-	sth %r4, 384(%r9)
+	sth %r5, 384(%r10)
 # x0 = x0 + x1
 	.loc 1 718
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 192] = x0
 	.loc 1 719
-	sth %r3, 192(%r9)
+	sth %r4, 192(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 720
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 721
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 722
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r10)
 # mem16[qc + 386] = x1
 	.loc 1 723
-	sth %r4, 386(%r9)
+	sth %r5, 386(%r10)
 # x0 = x0 + x1
 	.loc 1 724
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 194] = x0
 	.loc 1 725
-	sth %r3, 194(%r9)
+	sth %r4, 194(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 726
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 727
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 728
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r10)
 # mem16[qc + 388] = x1
 	.loc 1 729
-	sth %r4, 388(%r9)
+	sth %r5, 388(%r10)
 # x0 = x0 + x1
 	.loc 1 730
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 196] = x0
 	.loc 1 731
-	sth %r3, 196(%r9)
+	sth %r4, 196(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 732
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 733
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 734
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r10)
 # mem16[qc + 390] = x1
 	.loc 1 735
-	sth %r4, 390(%r9)
+	sth %r5, 390(%r10)
 # x0 = x0 + x1
 	.loc 1 736
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 198] = x0
 	.loc 1 737
-	sth %r3, 198(%r9)
+	sth %r4, 198(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 738
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 739
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 740
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r10)
 # mem16[qc + 392] = x1
 	.loc 1 741
-	sth %r4, 392(%r9)
+	sth %r5, 392(%r10)
 # x0 = x0 + x1
 	.loc 1 742
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 200] = x0
 	.loc 1 743
-	sth %r3, 200(%r9)
+	sth %r4, 200(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 744
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 745
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 746
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r10)
 # mem16[qc + 394] = x1
 	.loc 1 747
-	sth %r4, 394(%r9)
+	sth %r5, 394(%r10)
 # x0 = x0 + x1
 	.loc 1 748
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 202] = x0
 	.loc 1 749
-	sth %r3, 202(%r9)
+	sth %r4, 202(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 750
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 751
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 752
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r10)
 # mem16[qc + 396] = x1
 	.loc 1 753
-	sth %r4, 396(%r9)
+	sth %r5, 396(%r10)
 # x0 = x0 + x1
 	.loc 1 754
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 204] = x0
 	.loc 1 755
-	sth %r3, 204(%r9)
+	sth %r4, 204(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 756
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 757
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 758
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r10)
 # mem16[qc + 398] = x1
 	.loc 1 759
-	sth %r4, 398(%r9)
+	sth %r5, 398(%r10)
 # x0 = x0 + x1
 	.loc 1 760
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 206] = x0
 	.loc 1 761
-	sth %r3, 206(%r9)
+	sth %r4, 206(%r10)
 # qa = qa + 16
 	.loc 1 762
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 763
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 764
-	addi %r9, %r9, 16
+	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 765
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 766
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop17 if !=
 	.loc 1 767
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop17
 # pa = pa + 384
 	.loc 1 768
-	mr %r8, %r7
-	addi %r8, %r8, 384
+	addi %r12, %r12, 384
 # pb = pb + 576
 	.loc 1 769
-	mr %r9, %r31
-	addi %r9, %r9, 576
+	addi %r6, %r6, 576
 # i0 = i0 - 1
 	.loc 1 770
-	mr %r4, %r10
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 771
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop16 if !=
 	.loc 1 772
-	mr %r3, %r11
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop16
 # pa = 39600
 	.loc 1 773
@@ -2343,209 +2283,203 @@ qhasm_kernel_core_multsntrup653_ppc64_mul:
 	ori %r4, %r4, 39600
 # pa = w + pa
 	.loc 1 774
-	add %r9, %r12, %r4
+	add %r6, %r9, %r4
 # pb = w + 4608
 	.loc 1 775
-	addi %r8, %r12, 4608
+	addi %r7, %r9, 4608
 # i0 = 54
 	.loc 1 776
-	li %r4, 54
+	li %r8, 54
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop18:
 # qa = pa
 	.loc 1 778
-	mr %r10, %r4
-	mr %r11, %r3
+	mr %r31, %r6
 # qb = pa + 96
 	.loc 1 779
-	addi %r5, %r9, 96
+	addi %r10, %r6, 96
 # qc = pb
 	.loc 1 780
-	mr %r7, %r9
+	mr %r11, %r7
 # i1 = 6
 	.loc 1 781
-	mr %r31, %r8
-	li %r6, 6
+	li %r12, 6
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop19:
 # (int64) x0 = mem16[qa]
 	.loc 1 783
-	lha %r3, 0(%r9)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 784
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 785
-	sth %r3, 0(%r8)
+	sth %r4, 0(%r11)
 # mem16[qc + 192] = x1
 	.loc 1 786
-	sth %r4, 192(%r8)
+	sth %r5, 192(%r11)
 # x0 = x0 + x1
 	.loc 1 787
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 96] = x0
 	.loc 1 788
-	sth %r3, 96(%r8)
+	sth %r4, 96(%r11)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 789
-	lha %r3, 2(%r9)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 790
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 791
-	sth %r3, 2(%r8)
+	sth %r4, 2(%r11)
 # mem16[qc + 194] = x1
 	.loc 1 792
-	sth %r4, 194(%r8)
+	sth %r5, 194(%r11)
 # x0 = x0 + x1
 	.loc 1 793
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 98] = x0
 	.loc 1 794
-	sth %r3, 98(%r8)
+	sth %r4, 98(%r11)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 795
-	lha %r3, 4(%r9)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 796
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 797
-	sth %r3, 4(%r8)
+	sth %r4, 4(%r11)
 # mem16[qc + 196] = x1
 	.loc 1 798
-	sth %r4, 196(%r8)
+	sth %r5, 196(%r11)
 # x0 = x0 + x1
 	.loc 1 799
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 100] = x0
 	.loc 1 800
-	sth %r3, 100(%r8)
+	sth %r4, 100(%r11)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 801
-	lha %r3, 6(%r9)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 802
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 803
-	sth %r3, 6(%r8)
+	sth %r4, 6(%r11)
 # mem16[qc + 198] = x1
 	.loc 1 804
-	sth %r4, 198(%r8)
+	sth %r5, 198(%r11)
 # x0 = x0 + x1
 	.loc 1 805
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 102] = x0
 	.loc 1 806
-	sth %r3, 102(%r8)
+	sth %r4, 102(%r11)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 807
-	lha %r3, 8(%r9)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 808
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 809
-	sth %r3, 8(%r8)
+	sth %r4, 8(%r11)
 # mem16[qc + 200] = x1
 	.loc 1 810
-	sth %r4, 200(%r8)
+	sth %r5, 200(%r11)
 # x0 = x0 + x1
 	.loc 1 811
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 104] = x0
 	.loc 1 812
-	sth %r3, 104(%r8)
+	sth %r4, 104(%r11)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 813
-	lha %r3, 10(%r9)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 814
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 815
-	sth %r3, 10(%r8)
+	sth %r4, 10(%r11)
 # mem16[qc + 202] = x1
 	.loc 1 816
-	sth %r4, 202(%r8)
+	sth %r5, 202(%r11)
 # x0 = x0 + x1
 	.loc 1 817
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 106] = x0
 	.loc 1 818
-	sth %r3, 106(%r8)
+	sth %r4, 106(%r11)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 819
-	lha %r3, 12(%r9)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 820
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 821
-	sth %r3, 12(%r8)
+	sth %r4, 12(%r11)
 # mem16[qc + 204] = x1
 	.loc 1 822
-	sth %r4, 204(%r8)
+	sth %r5, 204(%r11)
 # x0 = x0 + x1
 	.loc 1 823
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 108] = x0
 	.loc 1 824
-	sth %r3, 108(%r8)
+	sth %r4, 108(%r11)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 825
-	lha %r3, 14(%r9)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 826
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 827
-	sth %r3, 14(%r8)
+	sth %r4, 14(%r11)
 # mem16[qc + 206] = x1
 	.loc 1 828
-	sth %r4, 206(%r8)
+	sth %r5, 206(%r11)
 # x0 = x0 + x1
 	.loc 1 829
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 110] = x0
 	.loc 1 830
-	sth %r3, 110(%r8)
+	sth %r4, 110(%r11)
 # qa = qa + 16
 	.loc 1 831
-	addi %r9, %r9, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 832
-	addi %r5, %r5, 16
+	addi %r10, %r10, 16
 # qc = qc + 16
 	.loc 1 833
-	addi %r8, %r8, 16
+	addi %r11, %r11, 16
 # i1 = i1 - 1
 	.loc 1 834
-	addi %r6, %r6, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 835
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r12, 0
 # goto loop19 if !=
 	.loc 1 836
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop19
 # pa = pa + 192
 	.loc 1 837
-	mr %r9, %r7
-	addi %r9, %r9, 192
+	addi %r6, %r6, 192
 # pb = pb + 288
 	.loc 1 838
-	mr %r8, %r31
-	addi %r8, %r8, 288
+	addi %r7, %r7, 288
 # i0 = i0 - 1
 	.loc 1 839
-	mr %r4, %r10
-	addi %r4, %r4, -1
+	addi %r8, %r8, -1
 # =? i0 - 0
 	.loc 1 840
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r8, 0
 # goto loop18 if !=
 	.loc 1 841
-	mr %r3, %r11
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop18
 # pa = 162096
 	.loc 1 842
@@ -2554,7 +2488,7 @@ qhasm_kernel_core_multsntrup653_ppc64_mul:
 	ori %r4, %r4, 31024
 # pa = w + pa
 	.loc 1 843
-	add %r8, %r12, %r4
+	add %r12, %r9, %r4
 # pb = 144600
 	.loc 1 844
 	li %r4, 0
@@ -2562,210 +2496,204 @@ qhasm_kernel_core_multsntrup653_ppc64_mul:
 	ori %r4, %r4, 13528
 # pb = w + pb
 	.loc 1 845
-	add %r9, %r12, %r4
+	add %r6, %r9, %r4
 # i0 = 27
 	.loc 1 846
-	li %r4, 27
+	li %r7, 27
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop20:
 # qa = pa
 	.loc 1 848
-	mr %r10, %r4
-	mr %r11, %r3
+	mr %r31, %r12
 # qb = pa + 96
 	.loc 1 849
-	addi %r5, %r8, 96
+	addi %r8, %r12, 96
 # qc = pb
 	.loc 1 850
-	mr %r7, %r8
+	mr %r10, %r6
 # i1 = 6
 	.loc 1 851
-	mr %r31, %r9
-	li %r6, 6
+	li %r11, 6
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop21:
 # (int64) x0 = mem16[qa]
 	.loc 1 853
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 854
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 855
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r10)
 # mem16[qc + 192] = x1
 	.loc 1 856
-	sth %r4, 192(%r9)
+	sth %r5, 192(%r10)
 # x0 = x0 + x1
 	.loc 1 857
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 96] = x0
 	.loc 1 858
-	sth %r3, 96(%r9)
+	sth %r4, 96(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 859
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 860
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 861
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r10)
 # mem16[qc + 194] = x1
 	.loc 1 862
-	sth %r4, 194(%r9)
+	sth %r5, 194(%r10)
 # x0 = x0 + x1
 	.loc 1 863
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 98] = x0
 	.loc 1 864
-	sth %r3, 98(%r9)
+	sth %r4, 98(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 865
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 866
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 867
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r10)
 # mem16[qc + 196] = x1
 	.loc 1 868
-	sth %r4, 196(%r9)
+	sth %r5, 196(%r10)
 # x0 = x0 + x1
 	.loc 1 869
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 100] = x0
 	.loc 1 870
-	sth %r3, 100(%r9)
+	sth %r4, 100(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 871
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 872
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 873
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r10)
 # mem16[qc + 198] = x1
 	.loc 1 874
-	sth %r4, 198(%r9)
+	sth %r5, 198(%r10)
 # x0 = x0 + x1
 	.loc 1 875
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 102] = x0
 	.loc 1 876
-	sth %r3, 102(%r9)
+	sth %r4, 102(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 877
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 878
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 879
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r10)
 # mem16[qc + 200] = x1
 	.loc 1 880
-	sth %r4, 200(%r9)
+	sth %r5, 200(%r10)
 # x0 = x0 + x1
 	.loc 1 881
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 104] = x0
 	.loc 1 882
-	sth %r3, 104(%r9)
+	sth %r4, 104(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 883
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 884
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 885
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r10)
 # mem16[qc + 202] = x1
 	.loc 1 886
-	sth %r4, 202(%r9)
+	sth %r5, 202(%r10)
 # x0 = x0 + x1
 	.loc 1 887
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 106] = x0
 	.loc 1 888
-	sth %r3, 106(%r9)
+	sth %r4, 106(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 889
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 890
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 891
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r10)
 # mem16[qc + 204] = x1
 	.loc 1 892
-	sth %r4, 204(%r9)
+	sth %r5, 204(%r10)
 # x0 = x0 + x1
 	.loc 1 893
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 108] = x0
 	.loc 1 894
-	sth %r3, 108(%r9)
+	sth %r4, 108(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 895
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 896
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 897
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r10)
 # mem16[qc + 206] = x1
 	.loc 1 898
-	sth %r4, 206(%r9)
+	sth %r5, 206(%r10)
 # x0 = x0 + x1
 	.loc 1 899
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 110] = x0
 	.loc 1 900
-	sth %r3, 110(%r9)
+	sth %r4, 110(%r10)
 # qa = qa + 16
 	.loc 1 901
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 902
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 903
-	addi %r9, %r9, 16
+	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 904
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 905
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop21 if !=
 	.loc 1 906
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop21
 # pa = pa + 192
 	.loc 1 907
-	mr %r8, %r7
-	addi %r8, %r8, 192
+	addi %r12, %r12, 192
 # pb = pb + 288
 	.loc 1 908
-	mr %r9, %r31
-	addi %r9, %r9, 288
+	addi %r6, %r6, 288
 # i0 = i0 - 1
 	.loc 1 909
-	mr %r4, %r10
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 910
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop20 if !=
 	.loc 1 911
-	mr %r3, %r11
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop20
 # pa = w + 4608
 	.loc 1 912
-	addi %r8, %r12, 4608
+	addi %r12, %r9, 4608
 # pb = 39600
 	.loc 1 913
 	li %r4, 0
@@ -2773,206 +2701,200 @@ qhasm_kernel_core_multsntrup653_ppc64_mul:
 	ori %r4, %r4, 39600
 # pb = w + pb
 	.loc 1 914
-	add %r9, %r12, %r4
+	add %r6, %r9, %r4
 # i0 = 162
 	.loc 1 915
-	li %r4, 162
+	li %r7, 162
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop22:
 # qa = pa
 	.loc 1 917
-	mr %r10, %r4
-	mr %r11, %r3
+	mr %r31, %r12
 # qb = pa + 48
 	.loc 1 918
-	addi %r5, %r8, 48
+	addi %r8, %r12, 48
 # qc = pb
 	.loc 1 919
-	mr %r7, %r8
+	mr %r10, %r6
 # i1 = 3
 	.loc 1 920
-	mr %r31, %r9
-	li %r6, 3
+	li %r11, 3
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop23:
 # (int64) x0 = mem16[qa]
 	.loc 1 922
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 923
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 924
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r10)
 # mem16[qc + 96] = x1
 	.loc 1 925
-	sth %r4, 96(%r9)
+	sth %r5, 96(%r10)
 # x0 = x0 + x1
 	.loc 1 926
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 48] = x0
 	.loc 1 927
-	sth %r3, 48(%r9)
+	sth %r4, 48(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 928
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 929
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 930
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r10)
 # mem16[qc + 98] = x1
 	.loc 1 931
-	sth %r4, 98(%r9)
+	sth %r5, 98(%r10)
 # x0 = x0 + x1
 	.loc 1 932
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 50] = x0
 	.loc 1 933
-	sth %r3, 50(%r9)
+	sth %r4, 50(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 934
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 935
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 936
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r10)
 # mem16[qc + 100] = x1
 	.loc 1 937
-	sth %r4, 100(%r9)
+	sth %r5, 100(%r10)
 # x0 = x0 + x1
 	.loc 1 938
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 52] = x0
 	.loc 1 939
-	sth %r3, 52(%r9)
+	sth %r4, 52(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 940
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 941
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 942
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r10)
 # mem16[qc + 102] = x1
 	.loc 1 943
-	sth %r4, 102(%r9)
+	sth %r5, 102(%r10)
 # x0 = x0 + x1
 	.loc 1 944
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 54] = x0
 	.loc 1 945
-	sth %r3, 54(%r9)
+	sth %r4, 54(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 946
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 947
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 948
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r10)
 # mem16[qc + 104] = x1
 	.loc 1 949
-	sth %r4, 104(%r9)
+	sth %r5, 104(%r10)
 # x0 = x0 + x1
 	.loc 1 950
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 56] = x0
 	.loc 1 951
-	sth %r3, 56(%r9)
+	sth %r4, 56(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 952
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 953
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 954
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r10)
 # mem16[qc + 106] = x1
 	.loc 1 955
-	sth %r4, 106(%r9)
+	sth %r5, 106(%r10)
 # x0 = x0 + x1
 	.loc 1 956
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 58] = x0
 	.loc 1 957
-	sth %r3, 58(%r9)
+	sth %r4, 58(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 958
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 959
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 960
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r10)
 # mem16[qc + 108] = x1
 	.loc 1 961
-	sth %r4, 108(%r9)
+	sth %r5, 108(%r10)
 # x0 = x0 + x1
 	.loc 1 962
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 60] = x0
 	.loc 1 963
-	sth %r3, 60(%r9)
+	sth %r4, 60(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 964
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 965
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 966
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r10)
 # mem16[qc + 110] = x1
 	.loc 1 967
-	sth %r4, 110(%r9)
+	sth %r5, 110(%r10)
 # x0 = x0 + x1
 	.loc 1 968
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 62] = x0
 	.loc 1 969
-	sth %r3, 62(%r9)
+	sth %r4, 62(%r10)
 # qa = qa + 16
 	.loc 1 970
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 971
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 972
-	addi %r9, %r9, 16
+	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 973
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 974
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop23 if !=
 	.loc 1 975
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop23
 # pa = pa + 96
 	.loc 1 976
-	mr %r8, %r7
-	addi %r8, %r8, 96
+	addi %r12, %r12, 96
 # pb = pb + 144
 	.loc 1 977
-	mr %r9, %r31
-	addi %r9, %r9, 144
+	addi %r6, %r6, 144
 # i0 = i0 - 1
 	.loc 1 978
-	mr %r4, %r10
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 979
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop22 if !=
 	.loc 1 980
-	mr %r3, %r11
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop22
 # pa = 144600
 	.loc 1 981
@@ -2981,7 +2903,7 @@ qhasm_kernel_core_multsntrup653_ppc64_mul:
 	ori %r4, %r4, 13528
 # pa = w + pa
 	.loc 1 982
-	add %r8, %r12, %r4
+	add %r12, %r9, %r4
 # pb = 162096
 	.loc 1 983
 	li %r4, 0
@@ -2989,444 +2911,435 @@ qhasm_kernel_core_multsntrup653_ppc64_mul:
 	ori %r4, %r4, 31024
 # pb = w + pb
 	.loc 1 984
-	add %r9, %r12, %r4
+	add %r6, %r9, %r4
 # i0 = 81
 	.loc 1 985
-	li %r4, 81
+	li %r7, 81
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop24:
 # qa = pa
 	.loc 1 987
-	mr %r10, %r4
-	mr %r11, %r3
+	mr %r31, %r12
 # qb = pa + 48
 	.loc 1 988
-	addi %r5, %r8, 48
+	addi %r8, %r12, 48
 # qc = pb
 	.loc 1 989
-	mr %r7, %r8
+	mr %r10, %r6
 # i1 = 3
 	.loc 1 990
-	mr %r31, %r9
-	li %r6, 3
+	li %r11, 3
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop25:
 # (int64) x0 = mem16[qa]
 	.loc 1 992
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 993
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 994
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r10)
 # mem16[qc + 96] = x1
 	.loc 1 995
-	sth %r4, 96(%r9)
+	sth %r5, 96(%r10)
 # x0 = x0 + x1
 	.loc 1 996
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 48] = x0
 	.loc 1 997
-	sth %r3, 48(%r9)
+	sth %r4, 48(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 998
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 999
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 1000
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r10)
 # mem16[qc + 98] = x1
 	.loc 1 1001
-	sth %r4, 98(%r9)
+	sth %r5, 98(%r10)
 # x0 = x0 + x1
 	.loc 1 1002
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 50] = x0
 	.loc 1 1003
-	sth %r3, 50(%r9)
+	sth %r4, 50(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1004
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 1005
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 1006
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r10)
 # mem16[qc + 100] = x1
 	.loc 1 1007
-	sth %r4, 100(%r9)
+	sth %r5, 100(%r10)
 # x0 = x0 + x1
 	.loc 1 1008
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 52] = x0
 	.loc 1 1009
-	sth %r3, 52(%r9)
+	sth %r4, 52(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1010
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 1011
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 1012
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r10)
 # mem16[qc + 102] = x1
 	.loc 1 1013
-	sth %r4, 102(%r9)
+	sth %r5, 102(%r10)
 # x0 = x0 + x1
 	.loc 1 1014
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 54] = x0
 	.loc 1 1015
-	sth %r3, 54(%r9)
+	sth %r4, 54(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1016
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 1017
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 1018
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r10)
 # mem16[qc + 104] = x1
 	.loc 1 1019
-	sth %r4, 104(%r9)
+	sth %r5, 104(%r10)
 # x0 = x0 + x1
 	.loc 1 1020
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 56] = x0
 	.loc 1 1021
-	sth %r3, 56(%r9)
+	sth %r4, 56(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1022
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 1023
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 1024
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r10)
 # mem16[qc + 106] = x1
 	.loc 1 1025
-	sth %r4, 106(%r9)
+	sth %r5, 106(%r10)
 # x0 = x0 + x1
 	.loc 1 1026
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 58] = x0
 	.loc 1 1027
-	sth %r3, 58(%r9)
+	sth %r4, 58(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1028
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 1029
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 1030
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r10)
 # mem16[qc + 108] = x1
 	.loc 1 1031
-	sth %r4, 108(%r9)
+	sth %r5, 108(%r10)
 # x0 = x0 + x1
 	.loc 1 1032
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 60] = x0
 	.loc 1 1033
-	sth %r3, 60(%r9)
+	sth %r4, 60(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 1034
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 1035
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 1036
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r10)
 # mem16[qc + 110] = x1
 	.loc 1 1037
-	sth %r4, 110(%r9)
+	sth %r5, 110(%r10)
 # x0 = x0 + x1
 	.loc 1 1038
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 62] = x0
 	.loc 1 1039
-	sth %r3, 62(%r9)
+	sth %r4, 62(%r10)
 # qa = qa + 16
 	.loc 1 1040
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 1041
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 1042
-	addi %r9, %r9, 16
+	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 1043
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 1044
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop25 if !=
 	.loc 1 1045
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop25
 # pa = pa + 96
 	.loc 1 1046
-	mr %r8, %r7
-	addi %r8, %r8, 96
+	addi %r12, %r12, 96
 # pb = pb + 144
 	.loc 1 1047
-	mr %r9, %r31
-	addi %r9, %r9, 144
+	addi %r6, %r6, 144
 # i0 = i0 - 1
 	.loc 1 1048
-	mr %r4, %r10
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 1049
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop24 if !=
 	.loc 1 1050
-	mr %r3, %r11
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop24
 # pa = 39600
 	.loc 1 1051
-	mr %r6, %r3
-	li %r3, 0
-	oris %r3, %r3, 0
-	ori %r3, %r3, 39600
+	li %r4, 0
+	oris %r4, %r4, 0
+	ori %r4, %r4, 39600
 # pa = w + pa
 	.loc 1 1052
-	add %r3, %r12, %r3
+	add %r7, %r9, %r4
 # pb = w + 4608
 	.loc 1 1053
-	addi %r4, %r12, 4608
+	addi %r8, %r9, 4608
 # i0 = 486
 	.loc 1 1054
-	li %r5, 486
-	mr %r7, %r3
-	mr %r8, %r4
+	li %r6, 486
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop26:
 # qb = pa + 24
 	.loc 1 1057
-	addi %r9, %r7, 24
+	addi %r10, %r7, 24
 # (int64) x0 = mem16[qa]
 	.loc 1 1059
-	lha %r3, 0(%r7)
+	lha %r4, 0(%r7)
 # (int64) x1 = mem16[qb]
 	.loc 1 1060
-	lha %r4, 0(%r9)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 1061
-	sth %r3, 0(%r8)
+	sth %r4, 0(%r8)
 # mem16[qc + 48] = x1
 	.loc 1 1062
-	sth %r4, 48(%r8)
+	sth %r5, 48(%r8)
 # x0 = x0 + x1
 	.loc 1 1063
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 24] = x0
 	.loc 1 1064
-	sth %r3, 24(%r8)
+	sth %r4, 24(%r8)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1065
-	lha %r3, 2(%r7)
+	lha %r4, 2(%r7)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 1066
-	lha %r4, 2(%r9)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 1067
-	sth %r3, 2(%r8)
+	sth %r4, 2(%r8)
 # mem16[qc + 50] = x1
 	.loc 1 1068
-	sth %r4, 50(%r8)
+	sth %r5, 50(%r8)
 # x0 = x0 + x1
 	.loc 1 1069
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 26] = x0
 	.loc 1 1070
-	sth %r3, 26(%r8)
+	sth %r4, 26(%r8)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1071
-	lha %r3, 4(%r7)
+	lha %r4, 4(%r7)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 1072
-	lha %r4, 4(%r9)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 1073
-	sth %r3, 4(%r8)
+	sth %r4, 4(%r8)
 # mem16[qc + 52] = x1
 	.loc 1 1074
-	sth %r4, 52(%r8)
+	sth %r5, 52(%r8)
 # x0 = x0 + x1
 	.loc 1 1075
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 28] = x0
 	.loc 1 1076
-	sth %r3, 28(%r8)
+	sth %r4, 28(%r8)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1077
-	lha %r3, 6(%r7)
+	lha %r4, 6(%r7)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 1078
-	lha %r4, 6(%r9)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 1079
-	sth %r3, 6(%r8)
+	sth %r4, 6(%r8)
 # mem16[qc + 54] = x1
 	.loc 1 1080
-	sth %r4, 54(%r8)
+	sth %r5, 54(%r8)
 # x0 = x0 + x1
 	.loc 1 1081
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 30] = x0
 	.loc 1 1082
-	sth %r3, 30(%r8)
+	sth %r4, 30(%r8)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1083
-	lha %r3, 8(%r7)
+	lha %r4, 8(%r7)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 1084
-	lha %r4, 8(%r9)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 1085
-	sth %r3, 8(%r8)
+	sth %r4, 8(%r8)
 # mem16[qc + 56] = x1
 	.loc 1 1086
-	sth %r4, 56(%r8)
+	sth %r5, 56(%r8)
 # x0 = x0 + x1
 	.loc 1 1087
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 32] = x0
 	.loc 1 1088
-	sth %r3, 32(%r8)
+	sth %r4, 32(%r8)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1089
-	lha %r3, 10(%r7)
+	lha %r4, 10(%r7)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 1090
-	lha %r4, 10(%r9)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 1091
-	sth %r3, 10(%r8)
+	sth %r4, 10(%r8)
 # mem16[qc + 58] = x1
 	.loc 1 1092
-	sth %r4, 58(%r8)
+	sth %r5, 58(%r8)
 # x0 = x0 + x1
 	.loc 1 1093
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 34] = x0
 	.loc 1 1094
-	sth %r3, 34(%r8)
+	sth %r4, 34(%r8)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1095
-	lha %r3, 12(%r7)
+	lha %r4, 12(%r7)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 1096
-	lha %r4, 12(%r9)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 1097
-	sth %r3, 12(%r8)
+	sth %r4, 12(%r8)
 # mem16[qc + 60] = x1
 	.loc 1 1098
-	sth %r4, 60(%r8)
+	sth %r5, 60(%r8)
 # x0 = x0 + x1
 	.loc 1 1099
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 36] = x0
 	.loc 1 1100
-	sth %r3, 36(%r8)
+	sth %r4, 36(%r8)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 1101
-	lha %r3, 14(%r7)
+	lha %r4, 14(%r7)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 1102
-	lha %r4, 14(%r9)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 1103
-	sth %r3, 14(%r8)
+	sth %r4, 14(%r8)
 # mem16[qc + 62] = x1
 	.loc 1 1104
-	sth %r4, 62(%r8)
+	sth %r5, 62(%r8)
 # x0 = x0 + x1
 	.loc 1 1105
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 38] = x0
 	.loc 1 1106
-	sth %r3, 38(%r8)
+	sth %r4, 38(%r8)
 # (int64) x0 = mem16[qa + 16]
 	.loc 1 1107
-	lha %r3, 16(%r7)
+	lha %r4, 16(%r7)
 # (int64) x1 = mem16[qb + 16]
 	.loc 1 1108
-	lha %r4, 16(%r9)
+	lha %r5, 16(%r10)
 # mem16[qc + 16] = x0
 	.loc 1 1109
-	sth %r3, 16(%r8)
+	sth %r4, 16(%r8)
 # mem16[qc + 64] = x1
 	.loc 1 1110
-	sth %r4, 64(%r8)
+	sth %r5, 64(%r8)
 # x0 = x0 + x1
 	.loc 1 1111
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 40] = x0
 	.loc 1 1112
-	sth %r3, 40(%r8)
+	sth %r4, 40(%r8)
 # (int64) x0 = mem16[qa + 18]
 	.loc 1 1113
-	lha %r3, 18(%r7)
+	lha %r4, 18(%r7)
 # (int64) x1 = mem16[qb + 18]
 	.loc 1 1114
-	lha %r4, 18(%r9)
+	lha %r5, 18(%r10)
 # mem16[qc + 18] = x0
 	.loc 1 1115
-	sth %r3, 18(%r8)
+	sth %r4, 18(%r8)
 # mem16[qc + 66] = x1
 	.loc 1 1116
-	sth %r4, 66(%r8)
+	sth %r5, 66(%r8)
 # x0 = x0 + x1
 	.loc 1 1117
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 42] = x0
 	.loc 1 1118
-	sth %r3, 42(%r8)
+	sth %r4, 42(%r8)
 # (int64) x0 = mem16[qa + 20]
 	.loc 1 1119
-	lha %r3, 20(%r7)
+	lha %r4, 20(%r7)
 # (int64) x1 = mem16[qb + 20]
 	.loc 1 1120
-	lha %r4, 20(%r9)
+	lha %r5, 20(%r10)
 # mem16[qc + 20] = x0
 	.loc 1 1121
-	sth %r3, 20(%r8)
+	sth %r4, 20(%r8)
 # mem16[qc + 68] = x1
 	.loc 1 1122
-	sth %r4, 68(%r8)
+	sth %r5, 68(%r8)
 # x0 = x0 + x1
 	.loc 1 1123
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 44] = x0
 	.loc 1 1124
-	sth %r3, 44(%r8)
+	sth %r4, 44(%r8)
 # (int64) x0 = mem16[qa + 22]
 	.loc 1 1125
-	lha %r3, 22(%r7)
+	lha %r4, 22(%r7)
 # (int64) x1 = mem16[qb + 22]
 	.loc 1 1126
-	lha %r4, 22(%r9)
+	lha %r5, 22(%r10)
 # mem16[qc + 22] = x0
 	.loc 1 1127
-	sth %r3, 22(%r8)
+	sth %r4, 22(%r8)
 # mem16[qc + 70] = x1
 	.loc 1 1128
-	sth %r4, 70(%r8)
+	sth %r5, 70(%r8)
 # x0 = x0 + x1
 	.loc 1 1129
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 46] = x0
 	.loc 1 1130
-	sth %r3, 46(%r8)
+	sth %r4, 46(%r8)
 # pa = pa + 48
 	.loc 1 1131
 	addi %r7, %r7, 48
@@ -3435,1040 +3348,1025 @@ qhasm_kernel_core_multsntrup653_ppc64_mul:
 	addi %r8, %r8, 72
 # i0 = i0 - 1
 	.loc 1 1133
-	addi %r5, %r5, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1134
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r6, 0
 # goto loop26 if !=
 	.loc 1 1135
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop26
 # pa = 162096
 	.loc 1 1136
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 31024
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 31024
 # pa = w + pa
 	.loc 1 1137
-	add %r4, %r12, %r3
+	add %r8, %r9, %r4
 # pb = 144600
 	.loc 1 1138
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 13528
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 13528
 # pb = w + pb
 	.loc 1 1139
-	add %r5, %r12, %r3
+	add %r7, %r9, %r4
 # i0 = 243
 	.loc 1 1140
-	li %r7, 243
-	mr %r3, %r6
-	mr %r6, %r3
-	mr %r8, %r4
+	li %r6, 243
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop27:
 # qb = pa + 24
 	.loc 1 1143
-	addi %r9, %r8, 24
+	addi %r10, %r8, 24
 # (int64) x0 = mem16[qa]
 	.loc 1 1145
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r8)
 # (int64) x1 = mem16[qb]
 	.loc 1 1146
-	lha %r4, 0(%r9)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 1147
-	sth %r3, 0(%r5)
+	sth %r4, 0(%r7)
 # mem16[qc + 48] = x1
 	.loc 1 1148
-	sth %r4, 48(%r5)
+	sth %r5, 48(%r7)
 # x0 = x0 + x1
 	.loc 1 1149
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 24] = x0
 	.loc 1 1150
-	sth %r3, 24(%r5)
+	sth %r4, 24(%r7)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1151
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r8)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 1152
-	lha %r4, 2(%r9)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 1153
-	sth %r3, 2(%r5)
+	sth %r4, 2(%r7)
 # mem16[qc + 50] = x1
 	.loc 1 1154
-	sth %r4, 50(%r5)
+	sth %r5, 50(%r7)
 # x0 = x0 + x1
 	.loc 1 1155
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 26] = x0
 	.loc 1 1156
-	sth %r3, 26(%r5)
+	sth %r4, 26(%r7)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1157
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r8)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 1158
-	lha %r4, 4(%r9)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 1159
-	sth %r3, 4(%r5)
+	sth %r4, 4(%r7)
 # mem16[qc + 52] = x1
 	.loc 1 1160
-	sth %r4, 52(%r5)
+	sth %r5, 52(%r7)
 # x0 = x0 + x1
 	.loc 1 1161
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 28] = x0
 	.loc 1 1162
-	sth %r3, 28(%r5)
+	sth %r4, 28(%r7)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1163
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r8)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 1164
-	lha %r4, 6(%r9)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 1165
-	sth %r3, 6(%r5)
+	sth %r4, 6(%r7)
 # mem16[qc + 54] = x1
 	.loc 1 1166
-	sth %r4, 54(%r5)
+	sth %r5, 54(%r7)
 # x0 = x0 + x1
 	.loc 1 1167
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 30] = x0
 	.loc 1 1168
-	sth %r3, 30(%r5)
+	sth %r4, 30(%r7)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1169
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r8)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 1170
-	lha %r4, 8(%r9)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 1171
-	sth %r3, 8(%r5)
+	sth %r4, 8(%r7)
 # mem16[qc + 56] = x1
 	.loc 1 1172
-	sth %r4, 56(%r5)
+	sth %r5, 56(%r7)
 # x0 = x0 + x1
 	.loc 1 1173
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 32] = x0
 	.loc 1 1174
-	sth %r3, 32(%r5)
+	sth %r4, 32(%r7)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1175
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r8)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 1176
-	lha %r4, 10(%r9)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 1177
-	sth %r3, 10(%r5)
+	sth %r4, 10(%r7)
 # mem16[qc + 58] = x1
 	.loc 1 1178
-	sth %r4, 58(%r5)
+	sth %r5, 58(%r7)
 # x0 = x0 + x1
 	.loc 1 1179
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 34] = x0
 	.loc 1 1180
-	sth %r3, 34(%r5)
+	sth %r4, 34(%r7)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1181
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r8)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 1182
-	lha %r4, 12(%r9)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 1183
-	sth %r3, 12(%r5)
+	sth %r4, 12(%r7)
 # mem16[qc + 60] = x1
 	.loc 1 1184
-	sth %r4, 60(%r5)
+	sth %r5, 60(%r7)
 # x0 = x0 + x1
 	.loc 1 1185
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 36] = x0
 	.loc 1 1186
-	sth %r3, 36(%r5)
+	sth %r4, 36(%r7)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 1187
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r8)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 1188
-	lha %r4, 14(%r9)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 1189
-	sth %r3, 14(%r5)
+	sth %r4, 14(%r7)
 # mem16[qc + 62] = x1
 	.loc 1 1190
-	sth %r4, 62(%r5)
+	sth %r5, 62(%r7)
 # x0 = x0 + x1
 	.loc 1 1191
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 38] = x0
 	.loc 1 1192
-	sth %r3, 38(%r5)
+	sth %r4, 38(%r7)
 # (int64) x0 = mem16[qa + 16]
 	.loc 1 1193
-	lha %r3, 16(%r8)
+	lha %r4, 16(%r8)
 # (int64) x1 = mem16[qb + 16]
 	.loc 1 1194
-	lha %r4, 16(%r9)
+	lha %r5, 16(%r10)
 # mem16[qc + 16] = x0
 	.loc 1 1195
-	sth %r3, 16(%r5)
+	sth %r4, 16(%r7)
 # mem16[qc + 64] = x1
 	.loc 1 1196
-	sth %r4, 64(%r5)
+	sth %r5, 64(%r7)
 # x0 = x0 + x1
 	.loc 1 1197
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 40] = x0
 	.loc 1 1198
-	sth %r3, 40(%r5)
+	sth %r4, 40(%r7)
 # (int64) x0 = mem16[qa + 18]
 	.loc 1 1199
-	lha %r3, 18(%r8)
+	lha %r4, 18(%r8)
 # (int64) x1 = mem16[qb + 18]
 	.loc 1 1200
-	lha %r4, 18(%r9)
+	lha %r5, 18(%r10)
 # mem16[qc + 18] = x0
 	.loc 1 1201
-	sth %r3, 18(%r5)
+	sth %r4, 18(%r7)
 # mem16[qc + 66] = x1
 	.loc 1 1202
-	sth %r4, 66(%r5)
+	sth %r5, 66(%r7)
 # x0 = x0 + x1
 	.loc 1 1203
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 42] = x0
 	.loc 1 1204
-	sth %r3, 42(%r5)
+	sth %r4, 42(%r7)
 # (int64) x0 = mem16[qa + 20]
 	.loc 1 1205
-	lha %r3, 20(%r8)
+	lha %r4, 20(%r8)
 # (int64) x1 = mem16[qb + 20]
 	.loc 1 1206
-	lha %r4, 20(%r9)
+	lha %r5, 20(%r10)
 # mem16[qc + 20] = x0
 	.loc 1 1207
-	sth %r3, 20(%r5)
+	sth %r4, 20(%r7)
 # mem16[qc + 68] = x1
 	.loc 1 1208
-	sth %r4, 68(%r5)
+	sth %r5, 68(%r7)
 # x0 = x0 + x1
 	.loc 1 1209
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 44] = x0
 	.loc 1 1210
-	sth %r3, 44(%r5)
+	sth %r4, 44(%r7)
 # (int64) x0 = mem16[qa + 22]
 	.loc 1 1211
-	lha %r3, 22(%r8)
+	lha %r4, 22(%r8)
 # (int64) x1 = mem16[qb + 22]
 	.loc 1 1212
-	lha %r4, 22(%r9)
+	lha %r5, 22(%r10)
 # mem16[qc + 22] = x0
 	.loc 1 1213
-	sth %r3, 22(%r5)
+	sth %r4, 22(%r7)
 # mem16[qc + 70] = x1
 	.loc 1 1214
-	sth %r4, 70(%r5)
+	sth %r5, 70(%r7)
 # x0 = x0 + x1
 	.loc 1 1215
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 46] = x0
 	.loc 1 1216
-	sth %r3, 46(%r5)
+	sth %r4, 46(%r7)
 # pa = pa + 48
 	.loc 1 1217
 	addi %r8, %r8, 48
 # pb = pb + 72
 	.loc 1 1218
-	addi %r5, %r5, 72
+	addi %r7, %r7, 72
 # i0 = i0 - 1
 	.loc 1 1219
-	addi %r7, %r7, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1220
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r6, 0
 # goto loop27 if !=
 	.loc 1 1221
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop27
 # pa = w + 4608
 	.loc 1 1222
-	addi %r4, %r12, 4608
+	addi %r6, %r9, 4608
 # pb = 39600
 	.loc 1 1223
-	li %r3, 0
-	oris %r3, %r3, 0
-	ori %r3, %r3, 39600
+	li %r4, 0
+	oris %r4, %r4, 0
+	ori %r4, %r4, 39600
 # pb = w + pb
 	.loc 1 1224
-	add %r5, %r12, %r3
+	add %r8, %r9, %r4
 # z0 = 0
 	.loc 1 1225
-	li %r7, 0
+	li %r4, 0
 # i0 = 1458
 	.loc 1 1226
-	li %r8, 1458
-	mr %r3, %r6
-	mr %r9, %r3
-	mr %r10, %r7
+	li %r5, 1458
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop28:
 # qb = pa + 12
 	.loc 1 1229
-	addi %r3, %r4, 12
+	addi %r7, %r6, 12
 # (int64) x0 = mem16[qa]
 	.loc 1 1231
-	lha %r6, 0(%r4)
+	lha %r10, 0(%r6)
 # (int64) x1 = mem16[qb]
 	.loc 1 1232
-	lha %r7, 0(%r3)
+	lha %r11, 0(%r7)
 # mem16[qc + 12] = x0
 	.loc 1 1233
-	sth %r6, 12(%r5)
+	sth %r10, 12(%r8)
 # mem16[qc + 60] = x1
 	.loc 1 1234
-	sth %r7, 60(%r5)
+	sth %r11, 60(%r8)
 # x0 = x0 + x1
 	.loc 1 1235
-	add %r6, %r6, %r7
+	add %r10, %r10, %r11
 # mem16[qc + 36] = x0
 	.loc 1 1236
-	sth %r6, 36(%r5)
+	sth %r10, 36(%r8)
 # mem16[qc] = z0
 	.loc 1 1237
-	sth %r10, 0(%r5)
+	sth %r4, 0(%r8)
 # mem16[qc + 24] = z0
 	.loc 1 1238
-	sth %r10, 24(%r5)
+	sth %r4, 24(%r8)
 # mem16[qc + 48] = z0
 	.loc 1 1239
-	sth %r10, 48(%r5)
+	sth %r4, 48(%r8)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1240
-	lha %r6, 2(%r4)
+	lha %r10, 2(%r6)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 1241
-	lha %r7, 2(%r3)
+	lha %r11, 2(%r7)
 # mem16[qc + 14] = x0
 	.loc 1 1242
-	sth %r6, 14(%r5)
+	sth %r10, 14(%r8)
 # mem16[qc + 62] = x1
 	.loc 1 1243
-	sth %r7, 62(%r5)
+	sth %r11, 62(%r8)
 # x0 = x0 + x1
 	.loc 1 1244
-	add %r6, %r6, %r7
+	add %r10, %r10, %r11
 # mem16[qc + 38] = x0
 	.loc 1 1245
-	sth %r6, 38(%r5)
+	sth %r10, 38(%r8)
 # mem16[qc + 2] = z0
 	.loc 1 1246
-	sth %r10, 2(%r5)
+	sth %r4, 2(%r8)
 # mem16[qc + 26] = z0
 	.loc 1 1247
-	sth %r10, 26(%r5)
+	sth %r4, 26(%r8)
 # mem16[qc + 50] = z0
 	.loc 1 1248
-	sth %r10, 50(%r5)
+	sth %r4, 50(%r8)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1249
-	lha %r6, 4(%r4)
+	lha %r10, 4(%r6)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 1250
-	lha %r7, 4(%r3)
+	lha %r11, 4(%r7)
 # mem16[qc + 16] = x0
 	.loc 1 1251
-	sth %r6, 16(%r5)
+	sth %r10, 16(%r8)
 # mem16[qc + 64] = x1
 	.loc 1 1252
-	sth %r7, 64(%r5)
+	sth %r11, 64(%r8)
 # x0 = x0 + x1
 	.loc 1 1253
-	add %r6, %r6, %r7
+	add %r10, %r10, %r11
 # mem16[qc + 40] = x0
 	.loc 1 1254
-	sth %r6, 40(%r5)
+	sth %r10, 40(%r8)
 # mem16[qc + 4] = z0
 	.loc 1 1255
-	sth %r10, 4(%r5)
+	sth %r4, 4(%r8)
 # mem16[qc + 28] = z0
 	.loc 1 1256
-	sth %r10, 28(%r5)
+	sth %r4, 28(%r8)
 # mem16[qc + 52] = z0
 	.loc 1 1257
-	sth %r10, 52(%r5)
+	sth %r4, 52(%r8)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1258
-	lha %r6, 6(%r4)
+	lha %r10, 6(%r6)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 1259
-	lha %r7, 6(%r3)
+	lha %r11, 6(%r7)
 # mem16[qc + 18] = x0
 	.loc 1 1260
-	sth %r6, 18(%r5)
+	sth %r10, 18(%r8)
 # mem16[qc + 66] = x1
 	.loc 1 1261
-	sth %r7, 66(%r5)
+	sth %r11, 66(%r8)
 # x0 = x0 + x1
 	.loc 1 1262
-	add %r6, %r6, %r7
+	add %r10, %r10, %r11
 # mem16[qc + 42] = x0
 	.loc 1 1263
-	sth %r6, 42(%r5)
+	sth %r10, 42(%r8)
 # mem16[qc + 6] = z0
 	.loc 1 1264
-	sth %r10, 6(%r5)
+	sth %r4, 6(%r8)
 # mem16[qc + 30] = z0
 	.loc 1 1265
-	sth %r10, 30(%r5)
+	sth %r4, 30(%r8)
 # mem16[qc + 54] = z0
 	.loc 1 1266
-	sth %r10, 54(%r5)
+	sth %r4, 54(%r8)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1267
-	lha %r6, 8(%r4)
+	lha %r10, 8(%r6)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 1268
-	lha %r7, 8(%r3)
+	lha %r11, 8(%r7)
 # mem16[qc + 20] = x0
 	.loc 1 1269
-	sth %r6, 20(%r5)
+	sth %r10, 20(%r8)
 # mem16[qc + 68] = x1
 	.loc 1 1270
-	sth %r7, 68(%r5)
+	sth %r11, 68(%r8)
 # x0 = x0 + x1
 	.loc 1 1271
-	add %r6, %r6, %r7
+	add %r10, %r10, %r11
 # mem16[qc + 44] = x0
 	.loc 1 1272
-	sth %r6, 44(%r5)
+	sth %r10, 44(%r8)
 # mem16[qc + 8] = z0
 	.loc 1 1273
-	sth %r10, 8(%r5)
+	sth %r4, 8(%r8)
 # mem16[qc + 32] = z0
 	.loc 1 1274
-	sth %r10, 32(%r5)
+	sth %r4, 32(%r8)
 # mem16[qc + 56] = z0
 	.loc 1 1275
-	sth %r10, 56(%r5)
+	sth %r4, 56(%r8)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1276
-	lha %r6, 10(%r4)
+	lha %r10, 10(%r6)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 1277
-	lha %r3, 10(%r3)
+	lha %r7, 10(%r7)
 # mem16[qc + 22] = x0
 	.loc 1 1278
-	sth %r6, 22(%r5)
+	sth %r10, 22(%r8)
 # mem16[qc + 70] = x1
 	.loc 1 1279
-	sth %r3, 70(%r5)
+	sth %r7, 70(%r8)
 # x0 = x0 + x1
 	.loc 1 1280
-	add %r6, %r6, %r3
+	add %r10, %r10, %r7
 # mem16[qc + 46] = x0
 	.loc 1 1281
-	sth %r6, 46(%r5)
+	sth %r10, 46(%r8)
 # mem16[qc + 10] = z0
 	.loc 1 1282
-	sth %r10, 10(%r5)
+	sth %r4, 10(%r8)
 # mem16[qc + 34] = z0
 	.loc 1 1283
-	sth %r10, 34(%r5)
+	sth %r4, 34(%r8)
 # mem16[qc + 58] = z0
 	.loc 1 1284
-	sth %r10, 58(%r5)
+	sth %r4, 58(%r8)
 # pa = pa + 24
 	.loc 1 1285
-	addi %r4, %r4, 24
+	addi %r6, %r6, 24
 # pb = pb + 72
 	.loc 1 1286
-	addi %r5, %r5, 72
+	addi %r8, %r8, 72
 # i0 = i0 - 1
 	.loc 1 1287
-	addi %r8, %r8, -1
+	addi %r5, %r5, -1
 # =? i0 - 0
 	.loc 1 1288
-	cmpldi %cr0, %r8, 0
+	cmpldi %cr0, %r5, 0
 # goto loop28 if !=
 	.loc 1 1289
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop28
 # pa = 144600
 	.loc 1 1290
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 13528
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 13528
 # pa = w + pa
 	.loc 1 1291
-	add %r4, %r12, %r3
+	add %r5, %r9, %r4
 # pb = 162096
 	.loc 1 1292
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 31024
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 31024
 # pb = w + pb
 	.loc 1 1293
-	add %r5, %r12, %r3
+	add %r7, %r9, %r4
 # i0 = 729
 	.loc 1 1294
-	li %r6, 729
-	mr %r3, %r9
-	mr %r8, %r3
-	mr %r9, %r6
+	li %r4, 729
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop29:
 # qb = pa + 12
 	.loc 1 1297
-	addi %r3, %r4, 12
+	addi %r6, %r5, 12
 # (int64) x0 = mem16[qa]
 	.loc 1 1299
-	lha %r6, 0(%r4)
+	lha %r8, 0(%r5)
 # (int64) x1 = mem16[qb]
 	.loc 1 1300
-	lha %r7, 0(%r3)
+	lha %r10, 0(%r6)
 # mem16[qc] = x0
 	.loc 1 1301
-	sth %r6, 0(%r5)
+	sth %r8, 0(%r7)
 # mem16[qc + 24] = x1
 	.loc 1 1302
-	sth %r7, 24(%r5)
+	sth %r10, 24(%r7)
 # x0 = x0 + x1
 	.loc 1 1303
-	add %r6, %r6, %r7
+	add %r8, %r8, %r10
 # mem16[qc + 12] = x0
 	.loc 1 1304
-	sth %r6, 12(%r5)
+	sth %r8, 12(%r7)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1305
-	lha %r6, 2(%r4)
+	lha %r8, 2(%r5)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 1306
-	lha %r7, 2(%r3)
+	lha %r10, 2(%r6)
 # mem16[qc + 2] = x0
 	.loc 1 1307
-	sth %r6, 2(%r5)
+	sth %r8, 2(%r7)
 # mem16[qc + 26] = x1
 	.loc 1 1308
-	sth %r7, 26(%r5)
+	sth %r10, 26(%r7)
 # x0 = x0 + x1
 	.loc 1 1309
-	add %r6, %r6, %r7
+	add %r8, %r8, %r10
 # mem16[qc + 14] = x0
 	.loc 1 1310
-	sth %r6, 14(%r5)
+	sth %r8, 14(%r7)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1311
-	lha %r6, 4(%r4)
+	lha %r8, 4(%r5)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 1312
-	lha %r7, 4(%r3)
+	lha %r10, 4(%r6)
 # mem16[qc + 4] = x0
 	.loc 1 1313
-	sth %r6, 4(%r5)
+	sth %r8, 4(%r7)
 # mem16[qc + 28] = x1
 	.loc 1 1314
-	sth %r7, 28(%r5)
+	sth %r10, 28(%r7)
 # x0 = x0 + x1
 	.loc 1 1315
-	add %r6, %r6, %r7
+	add %r8, %r8, %r10
 # mem16[qc + 16] = x0
 	.loc 1 1316
-	sth %r6, 16(%r5)
+	sth %r8, 16(%r7)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1317
-	lha %r6, 6(%r4)
+	lha %r8, 6(%r5)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 1318
-	lha %r7, 6(%r3)
+	lha %r10, 6(%r6)
 # mem16[qc + 6] = x0
 	.loc 1 1319
-	sth %r6, 6(%r5)
+	sth %r8, 6(%r7)
 # mem16[qc + 30] = x1
 	.loc 1 1320
-	sth %r7, 30(%r5)
+	sth %r10, 30(%r7)
 # x0 = x0 + x1
 	.loc 1 1321
-	add %r6, %r6, %r7
+	add %r8, %r8, %r10
 # mem16[qc + 18] = x0
 	.loc 1 1322
-	sth %r6, 18(%r5)
+	sth %r8, 18(%r7)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1323
-	lha %r6, 8(%r4)
+	lha %r8, 8(%r5)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 1324
-	lha %r7, 8(%r3)
+	lha %r10, 8(%r6)
 # mem16[qc + 8] = x0
 	.loc 1 1325
-	sth %r6, 8(%r5)
+	sth %r8, 8(%r7)
 # mem16[qc + 32] = x1
 	.loc 1 1326
-	sth %r7, 32(%r5)
+	sth %r10, 32(%r7)
 # x0 = x0 + x1
 	.loc 1 1327
-	add %r6, %r6, %r7
+	add %r8, %r8, %r10
 # mem16[qc + 20] = x0
 	.loc 1 1328
-	sth %r6, 20(%r5)
+	sth %r8, 20(%r7)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1329
-	lha %r6, 10(%r4)
+	lha %r8, 10(%r5)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 1330
-	lha %r3, 10(%r3)
+	lha %r6, 10(%r6)
 # mem16[qc + 10] = x0
 	.loc 1 1331
-	sth %r6, 10(%r5)
+	sth %r8, 10(%r7)
 # mem16[qc + 34] = x1
 	.loc 1 1332
-	sth %r3, 34(%r5)
+	sth %r6, 34(%r7)
 # x0 = x0 + x1
 	.loc 1 1333
-	add %r6, %r6, %r3
+	add %r8, %r8, %r6
 # mem16[qc + 22] = x0
 	.loc 1 1334
-	sth %r6, 22(%r5)
+	sth %r8, 22(%r7)
 # pa = pa + 24
 	.loc 1 1335
-	addi %r4, %r4, 24
+	addi %r5, %r5, 24
 # pb = pb + 36
 	.loc 1 1336
-	addi %r5, %r5, 36
+	addi %r7, %r7, 36
 # i0 = i0 - 1
 	.loc 1 1337
-	addi %r9, %r9, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 1338
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r4, 0
 # goto loop29 if !=
 	.loc 1 1339
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop29
 # pa = 144576
 	.loc 1 1340
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 13504
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 13504
 # pa = w + pa
 	.loc 1 1341
-	add %r3, %r12, %r3
+	add %r4, %r9, %r4
 # z0 = 0
 	.loc 1 1342
-	li %r4, 0
+	li %r5, 0
 # mem16[pa] = z0
 	.loc 1 1343
-	sth %r4, 0(%r3)
+	sth %r5, 0(%r4)
 # mem16[pa + 2] = z0
 	.loc 1 1344
-	sth %r4, 2(%r3)
+	sth %r5, 2(%r4)
 # mem16[pa + 4] = z0
 	.loc 1 1345
-	sth %r4, 4(%r3)
+	sth %r5, 4(%r4)
 # mem16[pa + 6] = z0
 	.loc 1 1346
-	sth %r4, 6(%r3)
+	sth %r5, 6(%r4)
 # mem16[pa + 8] = z0
 	.loc 1 1347
-	sth %r4, 8(%r3)
+	sth %r5, 8(%r4)
 # mem16[pa + 10] = z0
 	.loc 1 1348
-	sth %r4, 10(%r3)
+	sth %r5, 10(%r4)
 # pa = 39600
 	.loc 1 1349
-	li %r3, 0
-	oris %r3, %r3, 0
-	ori %r3, %r3, 39600
+	li %r4, 0
+	oris %r4, %r4, 0
+	ori %r4, %r4, 39600
 # pa = w + pa
 	.loc 1 1350
-	add %r4, %r12, %r3
+	add %r12, %r9, %r4
 # pb = 162096
 	.loc 1 1351
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 31024
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 31024
 # pb = w + pb
 	.loc 1 1352
-	add %r5, %r12, %r3
+	add %r31, %r9, %r4
 # pc = 188344
 	.loc 1 1353
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 57272
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 57272
 # pc = w + pc
 	.loc 1 1354
-	add %r6, %r12, %r3
+	add %r11, %r9, %r4
 # i0 = 2187
 	.loc 1 1355
-	li %r7, 2187
-	mr %r3, %r8
-	mr %r9, %r3
-	mr %r10, %r4
-	mr %r11, %r5
-	mr %r31, %r6
-	mr %r30, %r7
+	li %r30, 2187
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop30:
 # (int64) x0 = mem16[pb]
 	.loc 1 1357
-	lha %r7, 0(%r11)
+	lha %r8, 0(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1358
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r12)
 # a0 = x0 * tv
 	.loc 1 1359
-	mulld %r29, %r7, %r3
+	mulld %r29, %r8, %r4
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1360
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r12)
 # a1 = x0 * tv
 	.loc 1 1361
-	mulld %r3, %r7, %r3
+	mulld %r4, %r8, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1362
-	lha %r4, 16(%r10)
+	lha %r5, 16(%r12)
 # a2 = x0 * tv
 	.loc 1 1363
-	mulld %r4, %r7, %r4
+	mulld %r5, %r8, %r5
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1364
-	lha %r5, 18(%r10)
+	lha %r6, 18(%r12)
 # a3 = x0 * tv
 	.loc 1 1365
-	mulld %r5, %r7, %r5
+	mulld %r6, %r8, %r6
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1366
-	lha %r6, 20(%r10)
+	lha %r7, 20(%r12)
 # a4 = x0 * tv
 	.loc 1 1367
-	mulld %r6, %r7, %r6
+	mulld %r7, %r8, %r7
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1368
-	lha %r8, 22(%r10)
+	lha %r10, 22(%r12)
 # a5 = x0 * tv
 	.loc 1 1369
-	mulld %r7, %r7, %r8
+	mulld %r8, %r8, %r10
 # (int64) x0 = mem16[pb + 2]
 	.loc 1 1370
-	lha %r28, 2(%r11)
+	lha %r28, 2(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1371
-	lha %r8, 12(%r10)
+	lha %r10, 12(%r12)
 # x1 = x0 * tv
 	.loc 1 1372
-	mulld %r8, %r28, %r8
+	mulld %r10, %r28, %r10
 # a1 = a1 + x1
 	.loc 1 1373
-	add %r8, %r3, %r8
+	add %r10, %r4, %r10
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1374
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1375
-	mulld %r3, %r28, %r3
+	mulld %r4, %r28, %r4
 # a2 = a2 + x1
 	.loc 1 1376
-	add %r4, %r4, %r3
+	add %r5, %r5, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1377
-	lha %r3, 16(%r10)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1378
-	mulld %r3, %r28, %r3
+	mulld %r4, %r28, %r4
 # a3 = a3 + x1
 	.loc 1 1379
-	add %r5, %r5, %r3
+	add %r6, %r6, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1380
-	lha %r3, 18(%r10)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1381
-	mulld %r3, %r28, %r3
+	mulld %r4, %r28, %r4
 # a4 = a4 + x1
 	.loc 1 1382
-	add %r6, %r6, %r3
+	add %r7, %r7, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1383
-	lha %r3, 20(%r10)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1384
-	mulld %r3, %r28, %r3
+	mulld %r4, %r28, %r4
 # a5 = a5 + x1
 	.loc 1 1385
-	add %r7, %r7, %r3
+	add %r8, %r8, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1386
-	lha %r3, 22(%r10)
+	lha %r4, 22(%r12)
 # a6 = x0 * tv
 	.loc 1 1387
-	mulld %r3, %r28, %r3
+	mulld %r4, %r28, %r4
 # (int64) x0 = mem16[pb + 4]
 	.loc 1 1388
-	lha %r27, 4(%r11)
+	lha %r27, 4(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1389
-	lha %r28, 12(%r10)
+	lha %r28, 12(%r12)
 # x1 = x0 * tv
 	.loc 1 1390
 	mulld %r28, %r27, %r28
 # a2 = a2 + x1
 	.loc 1 1391
-	add %r28, %r4, %r28
+	add %r28, %r5, %r28
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1392
-	lha %r4, 14(%r10)
+	lha %r5, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1393
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a3 = a3 + x1
 	.loc 1 1394
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1395
-	lha %r4, 16(%r10)
+	lha %r5, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1396
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a4 = a4 + x1
 	.loc 1 1397
-	add %r6, %r6, %r4
+	add %r7, %r7, %r5
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1398
-	lha %r4, 18(%r10)
+	lha %r5, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1399
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a5 = a5 + x1
 	.loc 1 1400
-	add %r7, %r7, %r4
+	add %r8, %r8, %r5
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1401
-	lha %r4, 20(%r10)
+	lha %r5, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1402
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a6 = a6 + x1
 	.loc 1 1403
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1404
-	lha %r4, 22(%r10)
+	lha %r5, 22(%r12)
 # a7 = x0 * tv
 	.loc 1 1405
-	mulld %r26, %r27, %r4
+	mulld %r26, %r27, %r5
 # (int64) x0 = mem16[pb + 6]
 	.loc 1 1406
-	lha %r27, 6(%r11)
+	lha %r27, 6(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1407
-	lha %r4, 12(%r10)
+	lha %r5, 12(%r12)
 # x1 = x0 * tv
 	.loc 1 1408
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a3 = a3 + x1
 	.loc 1 1409
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1410
-	lha %r4, 14(%r10)
+	lha %r5, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1411
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a4 = a4 + x1
 	.loc 1 1412
-	add %r6, %r6, %r4
+	add %r7, %r7, %r5
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1413
-	lha %r4, 16(%r10)
+	lha %r5, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1414
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a5 = a5 + x1
 	.loc 1 1415
-	add %r25, %r7, %r4
+	add %r25, %r8, %r5
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1416
-	lha %r4, 18(%r10)
+	lha %r5, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1417
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a6 = a6 + x1
 	.loc 1 1418
-	add %r7, %r3, %r4
+	add %r5, %r4, %r5
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1419
-	lha %r3, 20(%r10)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1420
-	mulld %r3, %r27, %r3
+	mulld %r4, %r27, %r4
 # a7 = a7 + x1
 	.loc 1 1421
-	add %r24, %r26, %r3
+	add %r8, %r26, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1422
-	lha %r3, 22(%r10)
+	lha %r4, 22(%r12)
 # a8 = x0 * tv
 	.loc 1 1423
-	mulld %r27, %r27, %r3
+	mulld %r27, %r27, %r4
 # (int64) x0 = mem16[pb + 8]
 	.loc 1 1424
-	lha %r26, 8(%r11)
+	lha %r26, 8(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1425
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r12)
 # x1 = x0 * tv
 	.loc 1 1426
-	mulld %r3, %r26, %r3
+	mulld %r4, %r26, %r4
 # a4 = a4 + x1
 	.loc 1 1427
-	add %r6, %r6, %r3
+	add %r7, %r7, %r4
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1428
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1429
-	mulld %r3, %r26, %r3
+	mulld %r4, %r26, %r4
 # a5 = a5 + x1
 	.loc 1 1430
-	add %r4, %r25, %r3
+	add %r25, %r25, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1431
-	lha %r3, 16(%r10)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1432
-	mulld %r3, %r26, %r3
+	mulld %r4, %r26, %r4
 # a6 = a6 + x1
 	.loc 1 1433
-	add %r25, %r7, %r3
+	add %r5, %r5, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1434
-	lha %r3, 18(%r10)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1435
-	mulld %r3, %r26, %r3
+	mulld %r4, %r26, %r4
 # a7 = a7 + x1
 	.loc 1 1436
-	add %r7, %r24, %r3
+	add %r8, %r8, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1437
-	lha %r3, 20(%r10)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1438
-	mulld %r3, %r26, %r3
+	mulld %r4, %r26, %r4
 # a8 = a8 + x1
 	.loc 1 1439
-	add %r27, %r27, %r3
+	add %r27, %r27, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1440
-	lha %r3, 22(%r10)
+	lha %r4, 22(%r12)
 # a9 = x0 * tv
 	.loc 1 1441
-	mulld %r24, %r26, %r3
+	mulld %r26, %r26, %r4
 # (int64) x0 = mem16[pb + 10]
 	.loc 1 1442
-	lha %r26, 10(%r11)
+	lha %r24, 10(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1443
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r12)
 # x1 = x0 * tv
 	.loc 1 1444
-	mulld %r3, %r26, %r3
+	mulld %r4, %r24, %r4
 # a5 = a5 + x1
 	.loc 1 1445
-	add %r23, %r4, %r3
+	add %r25, %r25, %r4
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1446
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1447
-	mulld %r3, %r26, %r3
+	mulld %r4, %r24, %r4
 # a6 = a6 + x1
 	.loc 1 1448
-	add %r4, %r25, %r3
+	add %r5, %r5, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1449
-	lha %r3, 16(%r10)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1450
-	mulld %r3, %r26, %r3
+	mulld %r4, %r24, %r4
 # a7 = a7 + x1
 	.loc 1 1451
-	add %r7, %r7, %r3
+	add %r8, %r8, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1452
-	lha %r3, 18(%r10)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1453
-	mulld %r3, %r26, %r3
+	mulld %r4, %r24, %r4
 # a8 = a8 + x1
 	.loc 1 1454
-	add %r27, %r27, %r3
+	add %r27, %r27, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1455
-	lha %r3, 20(%r10)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1456
-	mulld %r3, %r26, %r3
+	mulld %r4, %r24, %r4
 # a9 = a9 + x1
 	.loc 1 1457
-	add %r24, %r24, %r3
+	add %r26, %r26, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1458
-	lha %r3, 22(%r10)
+	lha %r4, 22(%r12)
 # a10 = x0 * tv
 	.loc 1 1459
-	mulld %r3, %r26, %r3
+	mulld %r4, %r24, %r4
 # mem16[pc] = a0
 	.loc 1 1460
-	sth %r29, 0(%r31)
+	sth %r29, 0(%r11)
 # mem16[pc + 2] = a1
 	.loc 1 1461
-	sth %r8, 2(%r31)
+	sth %r10, 2(%r11)
 # mem16[pc + 4] = a2
 	.loc 1 1462
-	sth %r28, 4(%r31)
+	sth %r28, 4(%r11)
 # mem16[pc + 6] = a3
 	.loc 1 1463
-	sth %r5, 6(%r31)
+	sth %r6, 6(%r11)
 # mem16[pc + 8] = a4
 	.loc 1 1464
-	sth %r6, 8(%r31)
+	sth %r7, 8(%r11)
 # mem16[pc + 10] = a5
 	.loc 1 1465
-	sth %r23, 10(%r31)
+	sth %r25, 10(%r11)
 # mem16[pc + 12] = a6
 	.loc 1 1466
-	sth %r4, 12(%r31)
+	sth %r5, 12(%r11)
 # mem16[pc + 14] = a7
 	.loc 1 1467
-	sth %r7, 14(%r31)
+	sth %r8, 14(%r11)
 # mem16[pc + 16] = a8
 	.loc 1 1468
-	sth %r27, 16(%r31)
+	sth %r27, 16(%r11)
 # mem16[pc + 18] = a9
 	.loc 1 1469
-	sth %r24, 18(%r31)
+	sth %r26, 18(%r11)
 # mem16[pc + 20] = a10
 	.loc 1 1470
-	sth %r3, 20(%r31)
+	sth %r4, 20(%r11)
 # a11 = 0
 	.loc 1 1471
-	li %r3, 0
+	li %r4, 0
 # mem16[pc + 22] = a11
 	.loc 1 1472
-	sth %r3, 22(%r31)
+	sth %r4, 22(%r11)
 # pa = pa + 24
 	.loc 1 1473
-	addi %r10, %r10, 24
+	addi %r12, %r12, 24
 # pb = pb + 12
 	.loc 1 1474
-	addi %r11, %r11, 12
+	addi %r31, %r31, 12
 # pc = pc + 24
 	.loc 1 1475
-	addi %r31, %r31, 24
+	addi %r11, %r11, 24
 # i0 = i0 - 1
 	.loc 1 1476
 	addi %r30, %r30, -1
@@ -4480,395 +4378,389 @@ qhasm_kernel_core_multsntrup653_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop30
 # pa = 92088
 	.loc 1 1479
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 26552
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 26552
 # pa = w + pa
 	.loc 1 1480
-	add %r4, %r12, %r3
+	add %r12, %r9, %r4
 # pb = 162096
 	.loc 1 1481
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 31024
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 31024
 # pb = w + pb
 	.loc 1 1482
-	add %r5, %r12, %r3
+	add %r31, %r9, %r4
 # pc = 240832
 	.loc 1 1483
-	li %r3, 0
-	oris %r3, %r3, 3
-	ori %r3, %r3, 44224
+	li %r4, 0
+	oris %r4, %r4, 3
+	ori %r4, %r4, 44224
 # pc = w + pc
 	.loc 1 1484
-	add %r6, %r12, %r3
+	add %r11, %r9, %r4
 # i0 = 2187
 	.loc 1 1485
-	li %r7, 2187
-	mr %r3, %r9
-	mr %r9, %r3
-	mr %r10, %r4
-	mr %r11, %r5
-	mr %r31, %r6
-	mr %r30, %r7
+	li %r30, 2187
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop31:
 # (int64) x0 = mem16[pb]
 	.loc 1 1487
-	lha %r3, 0(%r11)
+	lha %r4, 0(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1488
-	lha %r4, 12(%r10)
+	lha %r5, 12(%r12)
 # a0 = x0 * tv
 	.loc 1 1489
-	mulld %r29, %r3, %r4
+	mulld %r29, %r4, %r5
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1490
-	lha %r4, 14(%r10)
+	lha %r5, 14(%r12)
 # a1 = x0 * tv
 	.loc 1 1491
-	mulld %r4, %r3, %r4
+	mulld %r5, %r4, %r5
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1492
-	lha %r5, 16(%r10)
+	lha %r6, 16(%r12)
 # a2 = x0 * tv
 	.loc 1 1493
-	mulld %r5, %r3, %r5
+	mulld %r6, %r4, %r6
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1494
-	lha %r6, 18(%r10)
+	lha %r7, 18(%r12)
 # a3 = x0 * tv
 	.loc 1 1495
-	mulld %r6, %r3, %r6
+	mulld %r7, %r4, %r7
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1496
-	lha %r7, 20(%r10)
+	lha %r8, 20(%r12)
 # a4 = x0 * tv
 	.loc 1 1497
-	mulld %r7, %r3, %r7
+	mulld %r8, %r4, %r8
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1498
-	lha %r8, 22(%r10)
+	lha %r10, 22(%r12)
 # a5 = x0 * tv
 	.loc 1 1499
-	mulld %r3, %r3, %r8
+	mulld %r4, %r4, %r10
 # (int64) x0 = mem16[pb + 2]
 	.loc 1 1500
-	lha %r28, 2(%r11)
+	lha %r28, 2(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1501
-	lha %r8, 12(%r10)
+	lha %r10, 12(%r12)
 # x1 = x0 * tv
 	.loc 1 1502
-	mulld %r8, %r28, %r8
+	mulld %r10, %r28, %r10
 # a1 = a1 + x1
 	.loc 1 1503
-	add %r27, %r4, %r8
+	add %r27, %r5, %r10
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1504
-	lha %r4, 14(%r10)
+	lha %r5, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1505
-	mulld %r4, %r28, %r4
+	mulld %r5, %r28, %r5
 # a2 = a2 + x1
 	.loc 1 1506
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1507
-	lha %r4, 16(%r10)
+	lha %r5, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1508
-	mulld %r4, %r28, %r4
+	mulld %r5, %r28, %r5
 # a3 = a3 + x1
 	.loc 1 1509
-	add %r6, %r6, %r4
-# (int64) tv = mem16[pa + 18]
-	.loc 1 1510
-	lha %r4, 18(%r10)
-# x1 = x0 * tv
-	.loc 1 1511
-	mulld %r4, %r28, %r4
-# a4 = a4 + x1
-	.loc 1 1512
-	add %r7, %r7, %r4
-# (int64) tv = mem16[pa + 20]
-	.loc 1 1513
-	lha %r4, 20(%r10)
-# x1 = x0 * tv
-	.loc 1 1514
-	mulld %r4, %r28, %r4
-# a5 = a5 + x1
-	.loc 1 1515
-	add %r3, %r3, %r4
-# (int64) tv = mem16[pa + 22]
-	.loc 1 1516
-	lha %r4, 22(%r10)
-# a6 = x0 * tv
-	.loc 1 1517
-	mulld %r4, %r28, %r4
-# (int64) x0 = mem16[pb + 4]
-	.loc 1 1518
-	lha %r28, 4(%r11)
-# (int64) tv = mem16[pa + 12]
-	.loc 1 1519
-	lha %r8, 12(%r10)
-# x1 = x0 * tv
-	.loc 1 1520
-	mulld %r8, %r28, %r8
-# a2 = a2 + x1
-	.loc 1 1521
-	add %r8, %r5, %r8
-# (int64) tv = mem16[pa + 14]
-	.loc 1 1522
-	lha %r5, 14(%r10)
-# x1 = x0 * tv
-	.loc 1 1523
-	mulld %r5, %r28, %r5
-# a3 = a3 + x1
-	.loc 1 1524
-	add %r6, %r6, %r5
-# (int64) tv = mem16[pa + 16]
-	.loc 1 1525
-	lha %r5, 16(%r10)
-# x1 = x0 * tv
-	.loc 1 1526
-	mulld %r5, %r28, %r5
-# a4 = a4 + x1
-	.loc 1 1527
 	add %r7, %r7, %r5
 # (int64) tv = mem16[pa + 18]
-	.loc 1 1528
-	lha %r5, 18(%r10)
+	.loc 1 1510
+	lha %r5, 18(%r12)
 # x1 = x0 * tv
-	.loc 1 1529
+	.loc 1 1511
+	mulld %r5, %r28, %r5
+# a4 = a4 + x1
+	.loc 1 1512
+	add %r8, %r8, %r5
+# (int64) tv = mem16[pa + 20]
+	.loc 1 1513
+	lha %r5, 20(%r12)
+# x1 = x0 * tv
+	.loc 1 1514
 	mulld %r5, %r28, %r5
 # a5 = a5 + x1
-	.loc 1 1530
-	add %r3, %r3, %r5
-# (int64) tv = mem16[pa + 20]
-	.loc 1 1531
-	lha %r5, 20(%r10)
-# x1 = x0 * tv
-	.loc 1 1532
-	mulld %r5, %r28, %r5
-# a6 = a6 + x1
-	.loc 1 1533
+	.loc 1 1515
 	add %r4, %r4, %r5
 # (int64) tv = mem16[pa + 22]
+	.loc 1 1516
+	lha %r5, 22(%r12)
+# a6 = x0 * tv
+	.loc 1 1517
+	mulld %r5, %r28, %r5
+# (int64) x0 = mem16[pb + 4]
+	.loc 1 1518
+	lha %r28, 4(%r31)
+# (int64) tv = mem16[pa + 12]
+	.loc 1 1519
+	lha %r10, 12(%r12)
+# x1 = x0 * tv
+	.loc 1 1520
+	mulld %r10, %r28, %r10
+# a2 = a2 + x1
+	.loc 1 1521
+	add %r10, %r6, %r10
+# (int64) tv = mem16[pa + 14]
+	.loc 1 1522
+	lha %r6, 14(%r12)
+# x1 = x0 * tv
+	.loc 1 1523
+	mulld %r6, %r28, %r6
+# a3 = a3 + x1
+	.loc 1 1524
+	add %r7, %r7, %r6
+# (int64) tv = mem16[pa + 16]
+	.loc 1 1525
+	lha %r6, 16(%r12)
+# x1 = x0 * tv
+	.loc 1 1526
+	mulld %r6, %r28, %r6
+# a4 = a4 + x1
+	.loc 1 1527
+	add %r8, %r8, %r6
+# (int64) tv = mem16[pa + 18]
+	.loc 1 1528
+	lha %r6, 18(%r12)
+# x1 = x0 * tv
+	.loc 1 1529
+	mulld %r6, %r28, %r6
+# a5 = a5 + x1
+	.loc 1 1530
+	add %r4, %r4, %r6
+# (int64) tv = mem16[pa + 20]
+	.loc 1 1531
+	lha %r6, 20(%r12)
+# x1 = x0 * tv
+	.loc 1 1532
+	mulld %r6, %r28, %r6
+# a6 = a6 + x1
+	.loc 1 1533
+	add %r5, %r5, %r6
+# (int64) tv = mem16[pa + 22]
 	.loc 1 1534
-	lha %r5, 22(%r10)
+	lha %r6, 22(%r12)
 # a7 = x0 * tv
 	.loc 1 1535
-	mulld %r26, %r28, %r5
+	mulld %r25, %r28, %r6
 # (int64) x0 = mem16[pb + 6]
 	.loc 1 1536
-	lha %r28, 6(%r11)
+	lha %r28, 6(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1537
-	lha %r5, 12(%r10)
+	lha %r6, 12(%r12)
 # x1 = x0 * tv
 	.loc 1 1538
-	mulld %r5, %r28, %r5
+	mulld %r6, %r28, %r6
 # a3 = a3 + x1
 	.loc 1 1539
-	add %r6, %r6, %r5
+	add %r7, %r7, %r6
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1540
-	lha %r5, 14(%r10)
+	lha %r6, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1541
-	mulld %r5, %r28, %r5
+	mulld %r6, %r28, %r6
 # a4 = a4 + x1
 	.loc 1 1542
-	add %r25, %r7, %r5
+	add %r26, %r8, %r6
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1543
-	lha %r5, 16(%r10)
+	lha %r6, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1544
-	mulld %r5, %r28, %r5
+	mulld %r6, %r28, %r6
 # a5 = a5 + x1
 	.loc 1 1545
-	add %r24, %r3, %r5
+	add %r24, %r4, %r6
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1546
-	lha %r3, 18(%r10)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1547
-	mulld %r3, %r28, %r3
+	mulld %r4, %r28, %r4
 # a6 = a6 + x1
 	.loc 1 1548
-	add %r7, %r4, %r3
+	add %r5, %r5, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1549
-	lha %r3, 20(%r10)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1550
-	mulld %r3, %r28, %r3
-# a7 = a7 + x1
-	.loc 1 1551
-	add %r23, %r26, %r3
-# (int64) tv = mem16[pa + 22]
-	.loc 1 1552
-	lha %r3, 22(%r10)
-# a8 = x0 * tv
-	.loc 1 1553
-	mulld %r26, %r28, %r3
-# (int64) x0 = mem16[pb + 8]
-	.loc 1 1554
-	lha %r28, 8(%r11)
-# (int64) tv = mem16[pa + 12]
-	.loc 1 1555
-	lha %r3, 12(%r10)
-# x1 = x0 * tv
-	.loc 1 1556
-	mulld %r3, %r28, %r3
-# a4 = a4 + x1
-	.loc 1 1557
-	add %r5, %r25, %r3
-# (int64) tv = mem16[pa + 14]
-	.loc 1 1558
-	lha %r3, 14(%r10)
-# x1 = x0 * tv
-	.loc 1 1559
-	mulld %r3, %r28, %r3
-# a5 = a5 + x1
-	.loc 1 1560
-	add %r4, %r24, %r3
-# (int64) tv = mem16[pa + 16]
-	.loc 1 1561
-	lha %r3, 16(%r10)
-# x1 = x0 * tv
-	.loc 1 1562
-	mulld %r3, %r28, %r3
-# a6 = a6 + x1
-	.loc 1 1563
-	add %r25, %r7, %r3
-# (int64) tv = mem16[pa + 18]
-	.loc 1 1564
-	lha %r3, 18(%r10)
-# x1 = x0 * tv
-	.loc 1 1565
-	mulld %r3, %r28, %r3
-# a7 = a7 + x1
-	.loc 1 1566
-	add %r7, %r23, %r3
-# (int64) tv = mem16[pa + 20]
-	.loc 1 1567
-	lha %r3, 20(%r10)
-# x1 = x0 * tv
-	.loc 1 1568
-	mulld %r3, %r28, %r3
-# a8 = a8 + x1
-	.loc 1 1569
-	add %r26, %r26, %r3
-# (int64) tv = mem16[pa + 22]
-	.loc 1 1570
-	lha %r3, 22(%r10)
-# a9 = x0 * tv
-	.loc 1 1571
-	mulld %r24, %r28, %r3
-# (int64) x0 = mem16[pb + 10]
-	.loc 1 1572
-	lha %r28, 10(%r11)
-# (int64) tv = mem16[pa + 12]
-	.loc 1 1573
-	lha %r3, 12(%r10)
-# x1 = x0 * tv
-	.loc 1 1574
-	mulld %r3, %r28, %r3
-# a5 = a5 + x1
-	.loc 1 1575
-	add %r23, %r4, %r3
-# (int64) tv = mem16[pa + 14]
-	.loc 1 1576
-	lha %r3, 14(%r10)
-# x1 = x0 * tv
-	.loc 1 1577
-	mulld %r3, %r28, %r3
-# a6 = a6 + x1
-	.loc 1 1578
-	add %r3, %r25, %r3
-# (int64) tv = mem16[pa + 16]
-	.loc 1 1579
-	lha %r4, 16(%r10)
-# x1 = x0 * tv
-	.loc 1 1580
 	mulld %r4, %r28, %r4
 # a7 = a7 + x1
+	.loc 1 1551
+	add %r8, %r25, %r4
+# (int64) tv = mem16[pa + 22]
+	.loc 1 1552
+	lha %r4, 22(%r12)
+# a8 = x0 * tv
+	.loc 1 1553
+	mulld %r25, %r28, %r4
+# (int64) x0 = mem16[pb + 8]
+	.loc 1 1554
+	lha %r28, 8(%r31)
+# (int64) tv = mem16[pa + 12]
+	.loc 1 1555
+	lha %r4, 12(%r12)
+# x1 = x0 * tv
+	.loc 1 1556
+	mulld %r4, %r28, %r4
+# a4 = a4 + x1
+	.loc 1 1557
+	add %r6, %r26, %r4
+# (int64) tv = mem16[pa + 14]
+	.loc 1 1558
+	lha %r4, 14(%r12)
+# x1 = x0 * tv
+	.loc 1 1559
+	mulld %r4, %r28, %r4
+# a5 = a5 + x1
+	.loc 1 1560
+	add %r24, %r24, %r4
+# (int64) tv = mem16[pa + 16]
+	.loc 1 1561
+	lha %r4, 16(%r12)
+# x1 = x0 * tv
+	.loc 1 1562
+	mulld %r4, %r28, %r4
+# a6 = a6 + x1
+	.loc 1 1563
+	add %r5, %r5, %r4
+# (int64) tv = mem16[pa + 18]
+	.loc 1 1564
+	lha %r4, 18(%r12)
+# x1 = x0 * tv
+	.loc 1 1565
+	mulld %r4, %r28, %r4
+# a7 = a7 + x1
+	.loc 1 1566
+	add %r8, %r8, %r4
+# (int64) tv = mem16[pa + 20]
+	.loc 1 1567
+	lha %r4, 20(%r12)
+# x1 = x0 * tv
+	.loc 1 1568
+	mulld %r4, %r28, %r4
+# a8 = a8 + x1
+	.loc 1 1569
+	add %r26, %r25, %r4
+# (int64) tv = mem16[pa + 22]
+	.loc 1 1570
+	lha %r4, 22(%r12)
+# a9 = x0 * tv
+	.loc 1 1571
+	mulld %r28, %r28, %r4
+# (int64) x0 = mem16[pb + 10]
+	.loc 1 1572
+	lha %r25, 10(%r31)
+# (int64) tv = mem16[pa + 12]
+	.loc 1 1573
+	lha %r4, 12(%r12)
+# x1 = x0 * tv
+	.loc 1 1574
+	mulld %r4, %r25, %r4
+# a5 = a5 + x1
+	.loc 1 1575
+	add %r24, %r24, %r4
+# (int64) tv = mem16[pa + 14]
+	.loc 1 1576
+	lha %r4, 14(%r12)
+# x1 = x0 * tv
+	.loc 1 1577
+	mulld %r4, %r25, %r4
+# a6 = a6 + x1
+	.loc 1 1578
+	add %r4, %r5, %r4
+# (int64) tv = mem16[pa + 16]
+	.loc 1 1579
+	lha %r5, 16(%r12)
+# x1 = x0 * tv
+	.loc 1 1580
+	mulld %r5, %r25, %r5
+# a7 = a7 + x1
 	.loc 1 1581
-	add %r4, %r7, %r4
+	add %r5, %r8, %r5
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1582
-	lha %r7, 18(%r10)
+	lha %r8, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1583
-	mulld %r7, %r28, %r7
+	mulld %r8, %r25, %r8
 # a8 = a8 + x1
 	.loc 1 1584
-	add %r7, %r26, %r7
+	add %r8, %r26, %r8
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1585
-	lha %r26, 20(%r10)
+	lha %r26, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1586
-	mulld %r26, %r28, %r26
+	mulld %r26, %r25, %r26
 # a9 = a9 + x1
 	.loc 1 1587
-	add %r24, %r24, %r26
+	add %r28, %r28, %r26
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1588
-	lha %r26, 22(%r10)
+	lha %r26, 22(%r12)
 # a10 = x0 * tv
 	.loc 1 1589
-	mulld %r28, %r28, %r26
+	mulld %r26, %r25, %r26
 # mem16[pc] = a0
 	.loc 1 1590
-	sth %r29, 0(%r31)
+	sth %r29, 0(%r11)
 # mem16[pc + 2] = a1
 	.loc 1 1591
-	sth %r27, 2(%r31)
+	sth %r27, 2(%r11)
 # mem16[pc + 4] = a2
 	.loc 1 1592
-	sth %r8, 4(%r31)
+	sth %r10, 4(%r11)
 # mem16[pc + 6] = a3
 	.loc 1 1593
-	sth %r6, 6(%r31)
+	sth %r7, 6(%r11)
 # mem16[pc + 8] = a4
 	.loc 1 1594
-	sth %r5, 8(%r31)
+	sth %r6, 8(%r11)
 # mem16[pc + 10] = a5
 	.loc 1 1595
-	sth %r23, 10(%r31)
+	sth %r24, 10(%r11)
 # mem16[pc + 12] = a6
 	.loc 1 1596
-	sth %r3, 12(%r31)
+	sth %r4, 12(%r11)
 # mem16[pc + 14] = a7
 	.loc 1 1597
-	sth %r4, 14(%r31)
+	sth %r5, 14(%r11)
 # mem16[pc + 16] = a8
 	.loc 1 1598
-	sth %r7, 16(%r31)
+	sth %r8, 16(%r11)
 # mem16[pc + 18] = a9
 	.loc 1 1599
-	sth %r24, 18(%r31)
+	sth %r28, 18(%r11)
 # mem16[pc + 20] = a10
 	.loc 1 1600
-	sth %r28, 20(%r31)
+	sth %r26, 20(%r11)
 # a11 = 0
 	.loc 1 1601
-	li %r3, 0
+	li %r4, 0
 # mem16[pc + 22] = a11
 	.loc 1 1602
-	sth %r3, 22(%r31)
+	sth %r4, 22(%r11)
 # pa = pa + 24
 	.loc 1 1603
-	addi %r10, %r10, 24
+	addi %r12, %r12, 24
 # pb = pb + 12
 	.loc 1 1604
-	addi %r11, %r11, 12
+	addi %r31, %r31, 12
 # pc = pc + 24
 	.loc 1 1605
-	addi %r31, %r31, 24
+	addi %r11, %r11, 24
 # i0 = i0 - 1
 	.loc 1 1606
 	addi %r30, %r30, -1
@@ -4880,1333 +4772,1316 @@ qhasm_kernel_core_multsntrup653_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop31
 # pa = 188344
 	.loc 1 1609
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 57272
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 57272
 # pa = w + pa
 	.loc 1 1610
-	add %r4, %r12, %r3
+	add %r31, %r9, %r4
 # pb = w + 4608
 	.loc 1 1611
-	addi %r5, %r12, 4608
+	addi %r12, %r9, 4608
 # i0 = 1458
 	.loc 1 1612
-	li %r6, 1458
-	mr %r3, %r9
-	mr %r8, %r3
-	mr %r10, %r4
-	mr %r11, %r5
-	mr %r9, %r6
+	li %r10, 1458
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop32:
 # qb = pa + 24
 	.loc 1 1615
-	addi %r7, %r10, 24
+	addi %r8, %r31, 24
 # qc = pa + 48
 	.loc 1 1616
-	addi %r31, %r10, 48
+	addi %r11, %r31, 48
 # (int64) x0 = mem16[qa]
 	.loc 1 1618
-	lha %r4, 0(%r10)
+	lha %r5, 0(%r31)
 # (int64) x1 = mem16[qa + 12]
 	.loc 1 1619
-	lha %r5, 12(%r10)
+	lha %r6, 12(%r31)
 # (int64) x2 = mem16[qc]
 	.loc 1 1620
-	lha %r3, 0(%r31)
+	lha %r4, 0(%r11)
 # (int64) x3 = mem16[qc + 12]
 	.loc 1 1621
-	lha %r6, 12(%r31)
+	lha %r7, 12(%r11)
 # mem16[qd] = x0
 	.loc 1 1622
-	sth %r4, 0(%r11)
+	sth %r5, 0(%r12)
 # mem16[qd + 36] = x3
 	.loc 1 1623
-	sth %r6, 36(%r11)
+	sth %r7, 36(%r12)
 # x4 = x1 - x2
 	.loc 1 1624
-	subf %r3, %r3, %r5
+	subf %r4, %r4, %r6
 # (int64) x5 = mem16[qb]
 	.loc 1 1625
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r8)
 # x5 = x5 - x0
 	.loc 1 1626
-	subf %r5, %r4, %r5
+	subf %r6, %r5, %r6
 # x5 = x5 + x4
 	.loc 1 1627
-	add %r5, %r5, %r3
+	add %r6, %r6, %r4
 # mem16[qd + 12] = x5
 	.loc 1 1628
-	sth %r5, 12(%r11)
+	sth %r6, 12(%r12)
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 1629
-	lha %r4, 12(%r7)
+	lha %r5, 12(%r8)
 # x5 = x5 - x3
 	.loc 1 1630
-	subf %r4, %r6, %r4
+	subf %r5, %r7, %r5
 # x5 = x5 - x4
 	.loc 1 1631
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[qd + 24] = x5
 	.loc 1 1632
-	sth %r4, 24(%r11)
+	sth %r5, 24(%r12)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1633
-	lha %r3, 2(%r10)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qa + 14]
 	.loc 1 1634
-	lha %r4, 14(%r10)
+	lha %r5, 14(%r31)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 1635
-	lha %r5, 2(%r31)
+	lha %r6, 2(%r11)
 # (int64) x3 = mem16[qc + 14]
 	.loc 1 1636
-	lha %r6, 14(%r31)
+	lha %r7, 14(%r11)
 # mem16[qd + 2] = x0
 	.loc 1 1637
-	sth %r3, 2(%r11)
+	sth %r4, 2(%r12)
 # mem16[qd + 38] = x3
 	.loc 1 1638
-	sth %r6, 38(%r11)
+	sth %r7, 38(%r12)
 # x4 = x1 - x2
 	.loc 1 1639
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 1640
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r8)
 # x5 = x5 - x0
 	.loc 1 1641
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1642
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 14] = x5
 	.loc 1 1643
-	sth %r5, 14(%r11)
+	sth %r6, 14(%r12)
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 1644
-	lha %r3, 14(%r7)
+	lha %r4, 14(%r8)
 # x5 = x5 - x3
 	.loc 1 1645
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1646
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 26] = x5
 	.loc 1 1647
-	sth %r3, 26(%r11)
+	sth %r4, 26(%r12)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1648
-	lha %r3, 4(%r10)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qa + 16]
 	.loc 1 1649
-	lha %r4, 16(%r10)
+	lha %r5, 16(%r31)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 1650
-	lha %r5, 4(%r31)
+	lha %r6, 4(%r11)
 # (int64) x3 = mem16[qc + 16]
 	.loc 1 1651
-	lha %r6, 16(%r31)
+	lha %r7, 16(%r11)
 # mem16[qd + 4] = x0
 	.loc 1 1652
-	sth %r3, 4(%r11)
+	sth %r4, 4(%r12)
 # mem16[qd + 40] = x3
 	.loc 1 1653
-	sth %r6, 40(%r11)
+	sth %r7, 40(%r12)
 # x4 = x1 - x2
 	.loc 1 1654
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 1655
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r8)
 # x5 = x5 - x0
 	.loc 1 1656
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1657
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 16] = x5
 	.loc 1 1658
-	sth %r5, 16(%r11)
+	sth %r6, 16(%r12)
 # (int64) x5 = mem16[qb + 16]
 	.loc 1 1659
-	lha %r3, 16(%r7)
+	lha %r4, 16(%r8)
 # x5 = x5 - x3
 	.loc 1 1660
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1661
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 28] = x5
 	.loc 1 1662
-	sth %r3, 28(%r11)
+	sth %r4, 28(%r12)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1663
-	lha %r3, 6(%r10)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qa + 18]
 	.loc 1 1664
-	lha %r4, 18(%r10)
+	lha %r5, 18(%r31)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 1665
-	lha %r5, 6(%r31)
+	lha %r6, 6(%r11)
 # (int64) x3 = mem16[qc + 18]
 	.loc 1 1666
-	lha %r6, 18(%r31)
+	lha %r7, 18(%r11)
 # mem16[qd + 6] = x0
 	.loc 1 1667
-	sth %r3, 6(%r11)
+	sth %r4, 6(%r12)
 # mem16[qd + 42] = x3
 	.loc 1 1668
-	sth %r6, 42(%r11)
+	sth %r7, 42(%r12)
 # x4 = x1 - x2
 	.loc 1 1669
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 1670
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r8)
 # x5 = x5 - x0
 	.loc 1 1671
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1672
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 18] = x5
 	.loc 1 1673
-	sth %r5, 18(%r11)
+	sth %r6, 18(%r12)
 # (int64) x5 = mem16[qb + 18]
 	.loc 1 1674
-	lha %r3, 18(%r7)
+	lha %r4, 18(%r8)
 # x5 = x5 - x3
 	.loc 1 1675
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1676
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 30] = x5
 	.loc 1 1677
-	sth %r3, 30(%r11)
+	sth %r4, 30(%r12)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1678
-	lha %r3, 8(%r10)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qa + 20]
 	.loc 1 1679
-	lha %r4, 20(%r10)
+	lha %r5, 20(%r31)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 1680
-	lha %r5, 8(%r31)
+	lha %r6, 8(%r11)
 # (int64) x3 = mem16[qc + 20]
 	.loc 1 1681
-	lha %r6, 20(%r31)
+	lha %r7, 20(%r11)
 # mem16[qd + 8] = x0
 	.loc 1 1682
-	sth %r3, 8(%r11)
+	sth %r4, 8(%r12)
 # mem16[qd + 44] = x3
 	.loc 1 1683
-	sth %r6, 44(%r11)
+	sth %r7, 44(%r12)
 # x4 = x1 - x2
 	.loc 1 1684
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 1685
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r8)
 # x5 = x5 - x0
 	.loc 1 1686
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1687
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 20] = x5
 	.loc 1 1688
-	sth %r5, 20(%r11)
+	sth %r6, 20(%r12)
 # (int64) x5 = mem16[qb + 20]
 	.loc 1 1689
-	lha %r3, 20(%r7)
+	lha %r4, 20(%r8)
 # x5 = x5 - x3
 	.loc 1 1690
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1691
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 32] = x5
 	.loc 1 1692
-	sth %r3, 32(%r11)
+	sth %r4, 32(%r12)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1693
-	lha %r3, 10(%r10)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qa + 22]
 	.loc 1 1694
-	lha %r4, 22(%r10)
+	lha %r5, 22(%r31)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 1695
-	lha %r5, 10(%r31)
+	lha %r6, 10(%r11)
 # (int64) x3 = mem16[qc + 22]
 	.loc 1 1696
-	lha %r6, 22(%r31)
+	lha %r7, 22(%r11)
 # mem16[qd + 10] = x0
 	.loc 1 1697
-	sth %r3, 10(%r11)
+	sth %r4, 10(%r12)
 # mem16[qd + 46] = x3
 	.loc 1 1698
-	sth %r6, 46(%r11)
+	sth %r7, 46(%r12)
 # x4 = x1 - x2
 	.loc 1 1699
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 1700
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r8)
 # x5 = x5 - x0
 	.loc 1 1701
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1702
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 22] = x5
 	.loc 1 1703
-	sth %r5, 22(%r11)
+	sth %r6, 22(%r12)
 # (int64) x5 = mem16[qb + 22]
 	.loc 1 1704
-	lha %r3, 22(%r7)
+	lha %r4, 22(%r8)
 # x5 = x5 - x3
 	.loc 1 1705
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1706
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 34] = x5
 	.loc 1 1707
-	sth %r3, 34(%r11)
+	sth %r4, 34(%r12)
 # pa = pa + 72
 	.loc 1 1708
-	addi %r10, %r10, 72
+	addi %r31, %r31, 72
 # pb = pb + 48
 	.loc 1 1709
-	addi %r11, %r11, 48
+	addi %r12, %r12, 48
 # i0 = i0 - 1
 	.loc 1 1710
-	addi %r9, %r9, -1
+	addi %r10, %r10, -1
 # =? i0 - 0
 	.loc 1 1711
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r10, 0
 # goto loop32 if !=
 	.loc 1 1712
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop32
 # pa = w + 4608
 	.loc 1 1713
-	addi %r4, %r12, 4608
+	addi %r12, %r9, 4608
 # pb = 188344
 	.loc 1 1714
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 57272
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 57272
 # pb = w + pb
 	.loc 1 1715
-	add %r5, %r12, %r3
+	add %r31, %r9, %r4
 # i0 = 486
 	.loc 1 1716
-	li %r6, 486
-	mr %r3, %r8
-	mr %r8, %r3
-	mr %r10, %r4
-	mr %r11, %r5
-	mr %r9, %r6
+	li %r10, 486
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop33:
 # qb = pa + 48
 	.loc 1 1719
-	addi %r7, %r10, 48
+	addi %r8, %r12, 48
 # qc = pa + 96
 	.loc 1 1720
-	addi %r31, %r10, 96
+	addi %r11, %r12, 96
 # (int64) x0 = mem16[qa]
 	.loc 1 1722
-	lha %r3, 0(%r10)
+	lha %r4, 0(%r12)
 # (int64) x1 = mem16[qa + 24]
 	.loc 1 1723
-	lha %r4, 24(%r10)
+	lha %r5, 24(%r12)
 # (int64) x2 = mem16[qc]
 	.loc 1 1724
-	lha %r5, 0(%r31)
+	lha %r6, 0(%r11)
 # (int64) x3 = mem16[qc + 24]
 	.loc 1 1725
-	lha %r6, 24(%r31)
+	lha %r7, 24(%r11)
 # mem16[qd] = x0
 	.loc 1 1726
-	sth %r3, 0(%r11)
+	sth %r4, 0(%r31)
 # mem16[qd + 72] = x3
 	.loc 1 1727
-	sth %r6, 72(%r11)
+	sth %r7, 72(%r31)
 # x4 = x1 - x2
 	.loc 1 1728
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 1729
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r8)
 # x5 = x5 - x0
 	.loc 1 1730
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1731
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 24] = x5
 	.loc 1 1732
-	sth %r5, 24(%r11)
+	sth %r6, 24(%r31)
 # (int64) x5 = mem16[qb + 24]
 	.loc 1 1733
-	lha %r3, 24(%r7)
+	lha %r4, 24(%r8)
 # x5 = x5 - x3
 	.loc 1 1734
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1735
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 48] = x5
 	.loc 1 1736
-	sth %r3, 48(%r11)
+	sth %r4, 48(%r31)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1737
-	lha %r3, 2(%r10)
+	lha %r4, 2(%r12)
 # (int64) x1 = mem16[qa + 26]
 	.loc 1 1738
-	lha %r4, 26(%r10)
+	lha %r5, 26(%r12)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 1739
-	lha %r5, 2(%r31)
+	lha %r6, 2(%r11)
 # (int64) x3 = mem16[qc + 26]
 	.loc 1 1740
-	lha %r6, 26(%r31)
+	lha %r7, 26(%r11)
 # mem16[qd + 2] = x0
 	.loc 1 1741
-	sth %r3, 2(%r11)
+	sth %r4, 2(%r31)
 # mem16[qd + 74] = x3
 	.loc 1 1742
-	sth %r6, 74(%r11)
+	sth %r7, 74(%r31)
 # x4 = x1 - x2
 	.loc 1 1743
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 1744
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r8)
 # x5 = x5 - x0
 	.loc 1 1745
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1746
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 26] = x5
 	.loc 1 1747
-	sth %r5, 26(%r11)
+	sth %r6, 26(%r31)
 # (int64) x5 = mem16[qb + 26]
 	.loc 1 1748
-	lha %r3, 26(%r7)
+	lha %r4, 26(%r8)
 # x5 = x5 - x3
 	.loc 1 1749
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1750
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 50] = x5
 	.loc 1 1751
-	sth %r3, 50(%r11)
+	sth %r4, 50(%r31)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1752
-	lha %r3, 4(%r10)
+	lha %r4, 4(%r12)
 # (int64) x1 = mem16[qa + 28]
 	.loc 1 1753
-	lha %r4, 28(%r10)
+	lha %r5, 28(%r12)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 1754
-	lha %r5, 4(%r31)
+	lha %r6, 4(%r11)
 # (int64) x3 = mem16[qc + 28]
 	.loc 1 1755
-	lha %r6, 28(%r31)
+	lha %r7, 28(%r11)
 # mem16[qd + 4] = x0
 	.loc 1 1756
-	sth %r3, 4(%r11)
+	sth %r4, 4(%r31)
 # mem16[qd + 76] = x3
 	.loc 1 1757
-	sth %r6, 76(%r11)
+	sth %r7, 76(%r31)
 # x4 = x1 - x2
 	.loc 1 1758
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 1759
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r8)
 # x5 = x5 - x0
 	.loc 1 1760
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1761
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 28] = x5
 	.loc 1 1762
-	sth %r5, 28(%r11)
+	sth %r6, 28(%r31)
 # (int64) x5 = mem16[qb + 28]
 	.loc 1 1763
-	lha %r3, 28(%r7)
+	lha %r4, 28(%r8)
 # x5 = x5 - x3
 	.loc 1 1764
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1765
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 52] = x5
 	.loc 1 1766
-	sth %r3, 52(%r11)
+	sth %r4, 52(%r31)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1767
-	lha %r3, 6(%r10)
+	lha %r4, 6(%r12)
 # (int64) x1 = mem16[qa + 30]
 	.loc 1 1768
-	lha %r4, 30(%r10)
+	lha %r5, 30(%r12)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 1769
-	lha %r5, 6(%r31)
+	lha %r6, 6(%r11)
 # (int64) x3 = mem16[qc + 30]
 	.loc 1 1770
-	lha %r6, 30(%r31)
+	lha %r7, 30(%r11)
 # mem16[qd + 6] = x0
 	.loc 1 1771
-	sth %r3, 6(%r11)
+	sth %r4, 6(%r31)
 # mem16[qd + 78] = x3
 	.loc 1 1772
-	sth %r6, 78(%r11)
+	sth %r7, 78(%r31)
 # x4 = x1 - x2
 	.loc 1 1773
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 1774
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r8)
 # x5 = x5 - x0
 	.loc 1 1775
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1776
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 30] = x5
 	.loc 1 1777
-	sth %r5, 30(%r11)
+	sth %r6, 30(%r31)
 # (int64) x5 = mem16[qb + 30]
 	.loc 1 1778
-	lha %r3, 30(%r7)
+	lha %r4, 30(%r8)
 # x5 = x5 - x3
 	.loc 1 1779
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1780
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 54] = x5
 	.loc 1 1781
-	sth %r3, 54(%r11)
+	sth %r4, 54(%r31)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1782
-	lha %r3, 8(%r10)
+	lha %r4, 8(%r12)
 # (int64) x1 = mem16[qa + 32]
 	.loc 1 1783
-	lha %r4, 32(%r10)
+	lha %r5, 32(%r12)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 1784
-	lha %r5, 8(%r31)
+	lha %r6, 8(%r11)
 # (int64) x3 = mem16[qc + 32]
 	.loc 1 1785
-	lha %r6, 32(%r31)
+	lha %r7, 32(%r11)
 # mem16[qd + 8] = x0
 	.loc 1 1786
-	sth %r3, 8(%r11)
+	sth %r4, 8(%r31)
 # mem16[qd + 80] = x3
 	.loc 1 1787
-	sth %r6, 80(%r11)
+	sth %r7, 80(%r31)
 # x4 = x1 - x2
 	.loc 1 1788
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 1789
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r8)
 # x5 = x5 - x0
 	.loc 1 1790
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1791
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 32] = x5
 	.loc 1 1792
-	sth %r5, 32(%r11)
+	sth %r6, 32(%r31)
 # (int64) x5 = mem16[qb + 32]
 	.loc 1 1793
-	lha %r3, 32(%r7)
+	lha %r4, 32(%r8)
 # x5 = x5 - x3
 	.loc 1 1794
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1795
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 56] = x5
 	.loc 1 1796
-	sth %r3, 56(%r11)
+	sth %r4, 56(%r31)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1797
-	lha %r3, 10(%r10)
+	lha %r4, 10(%r12)
 # (int64) x1 = mem16[qa + 34]
 	.loc 1 1798
-	lha %r4, 34(%r10)
+	lha %r5, 34(%r12)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 1799
-	lha %r5, 10(%r31)
+	lha %r6, 10(%r11)
 # (int64) x3 = mem16[qc + 34]
 	.loc 1 1800
-	lha %r6, 34(%r31)
+	lha %r7, 34(%r11)
 # mem16[qd + 10] = x0
 	.loc 1 1801
-	sth %r3, 10(%r11)
+	sth %r4, 10(%r31)
 # mem16[qd + 82] = x3
 	.loc 1 1802
-	sth %r6, 82(%r11)
+	sth %r7, 82(%r31)
 # x4 = x1 - x2
 	.loc 1 1803
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 1804
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r8)
 # x5 = x5 - x0
 	.loc 1 1805
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1806
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 34] = x5
 	.loc 1 1807
-	sth %r5, 34(%r11)
+	sth %r6, 34(%r31)
 # (int64) x5 = mem16[qb + 34]
 	.loc 1 1808
-	lha %r3, 34(%r7)
+	lha %r4, 34(%r8)
 # x5 = x5 - x3
 	.loc 1 1809
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1810
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 58] = x5
 	.loc 1 1811
-	sth %r3, 58(%r11)
+	sth %r4, 58(%r31)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1812
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r12)
 # (int64) x1 = mem16[qa + 36]
 	.loc 1 1813
-	lha %r4, 36(%r10)
+	lha %r5, 36(%r12)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 1814
-	lha %r5, 12(%r31)
+	lha %r6, 12(%r11)
 # (int64) x3 = mem16[qc + 36]
 	.loc 1 1815
-	lha %r6, 36(%r31)
+	lha %r7, 36(%r11)
 # mem16[qd + 12] = x0
 	.loc 1 1816
-	sth %r3, 12(%r11)
+	sth %r4, 12(%r31)
 # mem16[qd + 84] = x3
 	.loc 1 1817
-	sth %r6, 84(%r11)
+	sth %r7, 84(%r31)
 # x4 = x1 - x2
 	.loc 1 1818
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 1819
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r8)
 # x5 = x5 - x0
 	.loc 1 1820
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1821
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 36] = x5
 	.loc 1 1822
-	sth %r5, 36(%r11)
+	sth %r6, 36(%r31)
 # (int64) x5 = mem16[qb + 36]
 	.loc 1 1823
-	lha %r3, 36(%r7)
+	lha %r4, 36(%r8)
 # x5 = x5 - x3
 	.loc 1 1824
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1825
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 60] = x5
 	.loc 1 1826
-	sth %r3, 60(%r11)
+	sth %r4, 60(%r31)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 1827
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r12)
 # (int64) x1 = mem16[qa + 38]
 	.loc 1 1828
-	lha %r4, 38(%r10)
+	lha %r5, 38(%r12)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 1829
-	lha %r5, 14(%r31)
+	lha %r6, 14(%r11)
 # (int64) x3 = mem16[qc + 38]
 	.loc 1 1830
-	lha %r6, 38(%r31)
+	lha %r7, 38(%r11)
 # mem16[qd + 14] = x0
 	.loc 1 1831
-	sth %r3, 14(%r11)
+	sth %r4, 14(%r31)
 # mem16[qd + 86] = x3
 	.loc 1 1832
-	sth %r6, 86(%r11)
+	sth %r7, 86(%r31)
 # x4 = x1 - x2
 	.loc 1 1833
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 1834
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r8)
 # x5 = x5 - x0
 	.loc 1 1835
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1836
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 38] = x5
 	.loc 1 1837
-	sth %r5, 38(%r11)
+	sth %r6, 38(%r31)
 # (int64) x5 = mem16[qb + 38]
 	.loc 1 1838
-	lha %r3, 38(%r7)
+	lha %r4, 38(%r8)
 # x5 = x5 - x3
 	.loc 1 1839
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1840
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 62] = x5
 	.loc 1 1841
-	sth %r3, 62(%r11)
+	sth %r4, 62(%r31)
 # (int64) x0 = mem16[qa + 16]
 	.loc 1 1842
-	lha %r3, 16(%r10)
+	lha %r4, 16(%r12)
 # (int64) x1 = mem16[qa + 40]
 	.loc 1 1843
-	lha %r4, 40(%r10)
+	lha %r5, 40(%r12)
 # (int64) x2 = mem16[qc + 16]
 	.loc 1 1844
-	lha %r5, 16(%r31)
+	lha %r6, 16(%r11)
 # (int64) x3 = mem16[qc + 40]
 	.loc 1 1845
-	lha %r6, 40(%r31)
+	lha %r7, 40(%r11)
 # mem16[qd + 16] = x0
 	.loc 1 1846
-	sth %r3, 16(%r11)
+	sth %r4, 16(%r31)
 # mem16[qd + 88] = x3
 	.loc 1 1847
-	sth %r6, 88(%r11)
+	sth %r7, 88(%r31)
 # x4 = x1 - x2
 	.loc 1 1848
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 16]
 	.loc 1 1849
-	lha %r5, 16(%r7)
+	lha %r6, 16(%r8)
 # x5 = x5 - x0
 	.loc 1 1850
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1851
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 40] = x5
 	.loc 1 1852
-	sth %r5, 40(%r11)
+	sth %r6, 40(%r31)
 # (int64) x5 = mem16[qb + 40]
 	.loc 1 1853
-	lha %r3, 40(%r7)
+	lha %r4, 40(%r8)
 # x5 = x5 - x3
 	.loc 1 1854
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1855
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 64] = x5
 	.loc 1 1856
-	sth %r3, 64(%r11)
+	sth %r4, 64(%r31)
 # (int64) x0 = mem16[qa + 18]
 	.loc 1 1857
-	lha %r3, 18(%r10)
+	lha %r4, 18(%r12)
 # (int64) x1 = mem16[qa + 42]
 	.loc 1 1858
-	lha %r4, 42(%r10)
+	lha %r5, 42(%r12)
 # (int64) x2 = mem16[qc + 18]
 	.loc 1 1859
-	lha %r5, 18(%r31)
+	lha %r6, 18(%r11)
 # (int64) x3 = mem16[qc + 42]
 	.loc 1 1860
-	lha %r6, 42(%r31)
+	lha %r7, 42(%r11)
 # mem16[qd + 18] = x0
 	.loc 1 1861
-	sth %r3, 18(%r11)
+	sth %r4, 18(%r31)
 # mem16[qd + 90] = x3
 	.loc 1 1862
-	sth %r6, 90(%r11)
+	sth %r7, 90(%r31)
 # x4 = x1 - x2
 	.loc 1 1863
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 18]
 	.loc 1 1864
-	lha %r5, 18(%r7)
+	lha %r6, 18(%r8)
 # x5 = x5 - x0
 	.loc 1 1865
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1866
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 42] = x5
 	.loc 1 1867
-	sth %r5, 42(%r11)
+	sth %r6, 42(%r31)
 # (int64) x5 = mem16[qb + 42]
 	.loc 1 1868
-	lha %r3, 42(%r7)
+	lha %r4, 42(%r8)
 # x5 = x5 - x3
 	.loc 1 1869
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1870
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 66] = x5
 	.loc 1 1871
-	sth %r3, 66(%r11)
+	sth %r4, 66(%r31)
 # (int64) x0 = mem16[qa + 20]
 	.loc 1 1872
-	lha %r3, 20(%r10)
+	lha %r4, 20(%r12)
 # (int64) x1 = mem16[qa + 44]
 	.loc 1 1873
-	lha %r4, 44(%r10)
+	lha %r5, 44(%r12)
 # (int64) x2 = mem16[qc + 20]
 	.loc 1 1874
-	lha %r5, 20(%r31)
+	lha %r6, 20(%r11)
 # (int64) x3 = mem16[qc + 44]
 	.loc 1 1875
-	lha %r6, 44(%r31)
+	lha %r7, 44(%r11)
 # mem16[qd + 20] = x0
 	.loc 1 1876
-	sth %r3, 20(%r11)
+	sth %r4, 20(%r31)
 # mem16[qd + 92] = x3
 	.loc 1 1877
-	sth %r6, 92(%r11)
+	sth %r7, 92(%r31)
 # x4 = x1 - x2
 	.loc 1 1878
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 20]
 	.loc 1 1879
-	lha %r5, 20(%r7)
+	lha %r6, 20(%r8)
 # x5 = x5 - x0
 	.loc 1 1880
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1881
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 44] = x5
 	.loc 1 1882
-	sth %r5, 44(%r11)
+	sth %r6, 44(%r31)
 # (int64) x5 = mem16[qb + 44]
 	.loc 1 1883
-	lha %r3, 44(%r7)
+	lha %r4, 44(%r8)
 # x5 = x5 - x3
 	.loc 1 1884
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1885
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 68] = x5
 	.loc 1 1886
-	sth %r3, 68(%r11)
+	sth %r4, 68(%r31)
 # (int64) x0 = mem16[qa + 22]
 	.loc 1 1887
-	lha %r3, 22(%r10)
+	lha %r4, 22(%r12)
 # (int64) x1 = mem16[qa + 46]
 	.loc 1 1888
-	lha %r4, 46(%r10)
+	lha %r5, 46(%r12)
 # (int64) x2 = mem16[qc + 22]
 	.loc 1 1889
-	lha %r5, 22(%r31)
+	lha %r6, 22(%r11)
 # (int64) x3 = mem16[qc + 46]
 	.loc 1 1890
-	lha %r6, 46(%r31)
+	lha %r7, 46(%r11)
 # mem16[qd + 22] = x0
 	.loc 1 1891
-	sth %r3, 22(%r11)
+	sth %r4, 22(%r31)
 # mem16[qd + 94] = x3
 	.loc 1 1892
-	sth %r6, 94(%r11)
+	sth %r7, 94(%r31)
 # x4 = x1 - x2
 	.loc 1 1893
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 22]
 	.loc 1 1894
-	lha %r5, 22(%r7)
+	lha %r6, 22(%r8)
 # x5 = x5 - x0
 	.loc 1 1895
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1896
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 46] = x5
 	.loc 1 1897
-	sth %r5, 46(%r11)
+	sth %r6, 46(%r31)
 # (int64) x5 = mem16[qb + 46]
 	.loc 1 1898
-	lha %r3, 46(%r7)
+	lha %r4, 46(%r8)
 # x5 = x5 - x3
 	.loc 1 1899
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1900
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 70] = x5
 	.loc 1 1901
-	sth %r3, 70(%r11)
+	sth %r4, 70(%r31)
 # pa = pa + 144
 	.loc 1 1902
-	addi %r10, %r10, 144
+	addi %r12, %r12, 144
 # pb = pb + 96
 	.loc 1 1903
-	addi %r11, %r11, 96
+	addi %r31, %r31, 96
 # i0 = i0 - 1
 	.loc 1 1904
-	addi %r9, %r9, -1
+	addi %r10, %r10, -1
 # =? i0 - 0
 	.loc 1 1905
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r10, 0
 # goto loop33 if !=
 	.loc 1 1906
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop33
 # pa = 188344
 	.loc 1 1907
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 57272
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 57272
 # pa = w + pa
 	.loc 1 1908
-	add %r31, %r12, %r3
+	add %r8, %r9, %r4
 # pb = w + 4608
 	.loc 1 1909
-	addi %r11, %r12, 4608
+	addi %r10, %r9, 4608
 # i0 = 162
 	.loc 1 1910
-	li %r4, 162
-	mr %r3, %r8
+	li %r11, 162
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop34:
 # qa = pa
 	.loc 1 1912
-	mr %r30, %r4
-	mr %r29, %r3
+	mr %r28, %r8
 # qb = pa + 96
 	.loc 1 1913
-	addi %r7, %r31, 96
+	addi %r12, %r8, 96
 # qc = pa + 192
 	.loc 1 1914
-	addi %r8, %r31, 192
+	addi %r31, %r8, 192
 # qd = pb
 	.loc 1 1915
-	mr %r10, %r31
+	mr %r30, %r10
 # i1 = 3
 	.loc 1 1916
-	mr %r28, %r11
-	li %r9, 3
+	li %r29, 3
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop35:
 # (int64) x0 = mem16[qa]
 	.loc 1 1918
-	lha %r3, 0(%r31)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 48]
 	.loc 1 1919
-	lha %r4, 48(%r31)
+	lha %r5, 48(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 1920
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r31)
 # (int64) x3 = mem16[qc + 48]
 	.loc 1 1921
-	lha %r6, 48(%r8)
+	lha %r7, 48(%r31)
 # mem16[qd] = x0
 	.loc 1 1922
-	sth %r3, 0(%r11)
+	sth %r4, 0(%r30)
 # mem16[qd + 144] = x3
 	.loc 1 1923
-	sth %r6, 144(%r11)
+	sth %r7, 144(%r30)
 # x4 = x1 - x2
 	.loc 1 1924
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 1925
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r12)
 # x5 = x5 - x0
 	.loc 1 1926
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1927
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 48] = x5
 	.loc 1 1928
-	sth %r5, 48(%r11)
+	sth %r6, 48(%r30)
 # (int64) x5 = mem16[qb + 48]
 	.loc 1 1929
-	lha %r3, 48(%r7)
+	lha %r4, 48(%r12)
 # x5 = x5 - x3
 	.loc 1 1930
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1931
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 96] = x5
 	.loc 1 1932
-	sth %r3, 96(%r11)
+	sth %r4, 96(%r30)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1933
-	lha %r3, 2(%r31)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 50]
 	.loc 1 1934
-	lha %r4, 50(%r31)
+	lha %r5, 50(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 1935
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r31)
 # (int64) x3 = mem16[qc + 50]
 	.loc 1 1936
-	lha %r6, 50(%r8)
+	lha %r7, 50(%r31)
 # mem16[qd + 2] = x0
 	.loc 1 1937
-	sth %r3, 2(%r11)
+	sth %r4, 2(%r30)
 # mem16[qd + 146] = x3
 	.loc 1 1938
-	sth %r6, 146(%r11)
+	sth %r7, 146(%r30)
 # x4 = x1 - x2
 	.loc 1 1939
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 1940
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r12)
 # x5 = x5 - x0
 	.loc 1 1941
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1942
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 50] = x5
 	.loc 1 1943
-	sth %r5, 50(%r11)
+	sth %r6, 50(%r30)
 # (int64) x5 = mem16[qb + 50]
 	.loc 1 1944
-	lha %r3, 50(%r7)
+	lha %r4, 50(%r12)
 # x5 = x5 - x3
 	.loc 1 1945
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1946
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 98] = x5
 	.loc 1 1947
-	sth %r3, 98(%r11)
+	sth %r4, 98(%r30)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1948
-	lha %r3, 4(%r31)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 52]
 	.loc 1 1949
-	lha %r4, 52(%r31)
+	lha %r5, 52(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 1950
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r31)
 # (int64) x3 = mem16[qc + 52]
 	.loc 1 1951
-	lha %r6, 52(%r8)
+	lha %r7, 52(%r31)
 # mem16[qd + 4] = x0
 	.loc 1 1952
-	sth %r3, 4(%r11)
+	sth %r4, 4(%r30)
 # mem16[qd + 148] = x3
 	.loc 1 1953
-	sth %r6, 148(%r11)
+	sth %r7, 148(%r30)
 # x4 = x1 - x2
 	.loc 1 1954
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 1955
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r12)
 # x5 = x5 - x0
 	.loc 1 1956
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1957
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 52] = x5
 	.loc 1 1958
-	sth %r5, 52(%r11)
+	sth %r6, 52(%r30)
 # (int64) x5 = mem16[qb + 52]
 	.loc 1 1959
-	lha %r3, 52(%r7)
+	lha %r4, 52(%r12)
 # x5 = x5 - x3
 	.loc 1 1960
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1961
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 100] = x5
 	.loc 1 1962
-	sth %r3, 100(%r11)
+	sth %r4, 100(%r30)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1963
-	lha %r3, 6(%r31)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 54]
 	.loc 1 1964
-	lha %r4, 54(%r31)
+	lha %r5, 54(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 1965
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r31)
 # (int64) x3 = mem16[qc + 54]
 	.loc 1 1966
-	lha %r6, 54(%r8)
+	lha %r7, 54(%r31)
 # mem16[qd + 6] = x0
 	.loc 1 1967
-	sth %r3, 6(%r11)
+	sth %r4, 6(%r30)
 # mem16[qd + 150] = x3
 	.loc 1 1968
-	sth %r6, 150(%r11)
+	sth %r7, 150(%r30)
 # x4 = x1 - x2
 	.loc 1 1969
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 1970
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r12)
 # x5 = x5 - x0
 	.loc 1 1971
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1972
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 54] = x5
 	.loc 1 1973
-	sth %r5, 54(%r11)
+	sth %r6, 54(%r30)
 # (int64) x5 = mem16[qb + 54]
 	.loc 1 1974
-	lha %r3, 54(%r7)
+	lha %r4, 54(%r12)
 # x5 = x5 - x3
 	.loc 1 1975
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1976
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 102] = x5
 	.loc 1 1977
-	sth %r3, 102(%r11)
+	sth %r4, 102(%r30)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1978
-	lha %r3, 8(%r31)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 56]
 	.loc 1 1979
-	lha %r4, 56(%r31)
+	lha %r5, 56(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 1980
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r31)
 # (int64) x3 = mem16[qc + 56]
 	.loc 1 1981
-	lha %r6, 56(%r8)
+	lha %r7, 56(%r31)
 # mem16[qd + 8] = x0
 	.loc 1 1982
-	sth %r3, 8(%r11)
+	sth %r4, 8(%r30)
 # mem16[qd + 152] = x3
 	.loc 1 1983
-	sth %r6, 152(%r11)
+	sth %r7, 152(%r30)
 # x4 = x1 - x2
 	.loc 1 1984
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 1985
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r12)
 # x5 = x5 - x0
 	.loc 1 1986
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1987
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 56] = x5
 	.loc 1 1988
-	sth %r5, 56(%r11)
+	sth %r6, 56(%r30)
 # (int64) x5 = mem16[qb + 56]
 	.loc 1 1989
-	lha %r3, 56(%r7)
+	lha %r4, 56(%r12)
 # x5 = x5 - x3
 	.loc 1 1990
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1991
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 104] = x5
 	.loc 1 1992
-	sth %r3, 104(%r11)
+	sth %r4, 104(%r30)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1993
-	lha %r3, 10(%r31)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 58]
 	.loc 1 1994
-	lha %r4, 58(%r31)
+	lha %r5, 58(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 1995
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r31)
 # (int64) x3 = mem16[qc + 58]
 	.loc 1 1996
-	lha %r6, 58(%r8)
+	lha %r7, 58(%r31)
 # mem16[qd + 10] = x0
 	.loc 1 1997
-	sth %r3, 10(%r11)
+	sth %r4, 10(%r30)
 # mem16[qd + 154] = x3
 	.loc 1 1998
-	sth %r6, 154(%r11)
+	sth %r7, 154(%r30)
 # x4 = x1 - x2
 	.loc 1 1999
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 2000
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r12)
 # x5 = x5 - x0
 	.loc 1 2001
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2002
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 58] = x5
 	.loc 1 2003
-	sth %r5, 58(%r11)
+	sth %r6, 58(%r30)
 # (int64) x5 = mem16[qb + 58]
 	.loc 1 2004
-	lha %r3, 58(%r7)
+	lha %r4, 58(%r12)
 # x5 = x5 - x3
 	.loc 1 2005
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2006
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 106] = x5
 	.loc 1 2007
-	sth %r3, 106(%r11)
+	sth %r4, 106(%r30)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 2008
-	lha %r3, 12(%r31)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 60]
 	.loc 1 2009
-	lha %r4, 60(%r31)
+	lha %r5, 60(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 2010
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r31)
 # (int64) x3 = mem16[qc + 60]
 	.loc 1 2011
-	lha %r6, 60(%r8)
+	lha %r7, 60(%r31)
 # mem16[qd + 12] = x0
 	.loc 1 2012
-	sth %r3, 12(%r11)
+	sth %r4, 12(%r30)
 # mem16[qd + 156] = x3
 	.loc 1 2013
-	sth %r6, 156(%r11)
+	sth %r7, 156(%r30)
 # x4 = x1 - x2
 	.loc 1 2014
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 2015
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r12)
 # x5 = x5 - x0
 	.loc 1 2016
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2017
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 60] = x5
 	.loc 1 2018
-	sth %r5, 60(%r11)
+	sth %r6, 60(%r30)
 # (int64) x5 = mem16[qb + 60]
 	.loc 1 2019
-	lha %r3, 60(%r7)
+	lha %r4, 60(%r12)
 # x5 = x5 - x3
 	.loc 1 2020
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2021
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 108] = x5
 	.loc 1 2022
-	sth %r3, 108(%r11)
+	sth %r4, 108(%r30)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 2023
-	lha %r3, 14(%r31)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 62]
 	.loc 1 2024
-	lha %r4, 62(%r31)
+	lha %r5, 62(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 2025
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r31)
 # (int64) x3 = mem16[qc + 62]
 	.loc 1 2026
-	lha %r6, 62(%r8)
+	lha %r7, 62(%r31)
 # mem16[qd + 14] = x0
 	.loc 1 2027
-	sth %r3, 14(%r11)
+	sth %r4, 14(%r30)
 # mem16[qd + 158] = x3
 	.loc 1 2028
-	sth %r6, 158(%r11)
+	sth %r7, 158(%r30)
 # x4 = x1 - x2
 	.loc 1 2029
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 2030
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r12)
 # x5 = x5 - x0
 	.loc 1 2031
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2032
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 62] = x5
 	.loc 1 2033
-	sth %r5, 62(%r11)
+	sth %r6, 62(%r30)
 # (int64) x5 = mem16[qb + 62]
 	.loc 1 2034
-	lha %r3, 62(%r7)
+	lha %r4, 62(%r12)
 # x5 = x5 - x3
 	.loc 1 2035
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2036
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 110] = x5
 	.loc 1 2037
-	sth %r3, 110(%r11)
+	sth %r4, 110(%r30)
 # qa = qa + 16
 	.loc 1 2038
-	addi %r31, %r31, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 2039
-	addi %r7, %r7, 16
+	addi %r12, %r12, 16
 # qc = qc + 16
 	.loc 1 2040
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qd = qd + 16
 	.loc 1 2041
-	addi %r11, %r11, 16
+	addi %r30, %r30, 16
 # i1 = i1 - 1
 	.loc 1 2042
-	addi %r9, %r9, -1
+	addi %r29, %r29, -1
 # =? i1 - 0
 	.loc 1 2043
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r29, 0
 # goto loop35 if !=
 	.loc 1 2044
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop35
 # pa = pa + 288
 	.loc 1 2045
-	mr %r31, %r10
-	addi %r31, %r31, 288
+	addi %r8, %r8, 288
 # pb = pb + 192
 	.loc 1 2046
-	mr %r11, %r28
-	addi %r11, %r11, 192
+	addi %r10, %r10, 192
 # i0 = i0 - 1
 	.loc 1 2047
-	mr %r4, %r30
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i0 - 0
 	.loc 1 2048
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r11, 0
 # goto loop34 if !=
 	.loc 1 2049
-	mr %r3, %r29
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop34
 # pa = w + 4608
 	.loc 1 2050
-	addi %r31, %r12, 4608
+	addi %r29, %r9, 4608
 # pb = 188344
 	.loc 1 2051
 	li %r4, 0
@@ -6214,428 +6089,422 @@ qhasm_kernel_core_multsntrup653_ppc64_mul:
 	ori %r4, %r4, 57272
 # pb = w + pb
 	.loc 1 2052
-	add %r30, %r12, %r4
+	add %r8, %r9, %r4
 # i0 = 54
 	.loc 1 2053
-	li %r4, 54
+	li %r10, 54
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop36:
 # qa = pa
 	.loc 1 2055
-	mr %r11, %r4
-	mr %r29, %r3
+	mr %r28, %r29
 # qb = pa + 192
 	.loc 1 2056
-	addi %r7, %r31, 192
+	addi %r11, %r29, 192
 # qc = pa + 384
 	.loc 1 2057
-	addi %r8, %r31, 384
+	addi %r12, %r29, 384
 # qd = pb
 	.loc 1 2058
-	mr %r10, %r31
+	mr %r31, %r8
 # i1 = 6
 	.loc 1 2059
-	mr %r28, %r30
-	li %r9, 6
+	li %r30, 6
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop37:
 # (int64) x0 = mem16[qa]
 	.loc 1 2061
-	lha %r3, 0(%r31)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 96]
 	.loc 1 2062
-	lha %r4, 96(%r31)
+	lha %r5, 96(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 2063
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r12)
 # (int64) x3 = mem16[qc + 96]
 	.loc 1 2064
-	lha %r6, 96(%r8)
+	lha %r7, 96(%r12)
 # mem16[qd] = x0
 	.loc 1 2065
-	sth %r3, 0(%r30)
+	sth %r4, 0(%r31)
 # mem16[qd + 288] = x3
 	.loc 1 2066
-	sth %r6, 288(%r30)
+	sth %r7, 288(%r31)
 # x4 = x1 - x2
 	.loc 1 2067
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 2068
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r11)
 # x5 = x5 - x0
 	.loc 1 2069
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2070
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 96] = x5
 	.loc 1 2071
-	sth %r5, 96(%r30)
+	sth %r6, 96(%r31)
 # (int64) x5 = mem16[qb + 96]
 	.loc 1 2072
-	lha %r3, 96(%r7)
+	lha %r4, 96(%r11)
 # x5 = x5 - x3
 	.loc 1 2073
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2074
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 192] = x5
 	.loc 1 2075
-	sth %r3, 192(%r30)
+	sth %r4, 192(%r31)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 2076
-	lha %r3, 2(%r31)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 98]
 	.loc 1 2077
-	lha %r4, 98(%r31)
+	lha %r5, 98(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 2078
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r12)
 # (int64) x3 = mem16[qc + 98]
 	.loc 1 2079
-	lha %r6, 98(%r8)
+	lha %r7, 98(%r12)
 # mem16[qd + 2] = x0
 	.loc 1 2080
-	sth %r3, 2(%r30)
+	sth %r4, 2(%r31)
 # mem16[qd + 290] = x3
 	.loc 1 2081
-	sth %r6, 290(%r30)
+	sth %r7, 290(%r31)
 # x4 = x1 - x2
 	.loc 1 2082
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 2083
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r11)
 # x5 = x5 - x0
 	.loc 1 2084
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2085
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 98] = x5
 	.loc 1 2086
-	sth %r5, 98(%r30)
+	sth %r6, 98(%r31)
 # (int64) x5 = mem16[qb + 98]
 	.loc 1 2087
-	lha %r3, 98(%r7)
+	lha %r4, 98(%r11)
 # x5 = x5 - x3
 	.loc 1 2088
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2089
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 194] = x5
 	.loc 1 2090
-	sth %r3, 194(%r30)
+	sth %r4, 194(%r31)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 2091
-	lha %r3, 4(%r31)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 100]
 	.loc 1 2092
-	lha %r4, 100(%r31)
+	lha %r5, 100(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 2093
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r12)
 # (int64) x3 = mem16[qc + 100]
 	.loc 1 2094
-	lha %r6, 100(%r8)
+	lha %r7, 100(%r12)
 # mem16[qd + 4] = x0
 	.loc 1 2095
-	sth %r3, 4(%r30)
+	sth %r4, 4(%r31)
 # mem16[qd + 292] = x3
 	.loc 1 2096
-	sth %r6, 292(%r30)
+	sth %r7, 292(%r31)
 # x4 = x1 - x2
 	.loc 1 2097
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 2098
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r11)
 # x5 = x5 - x0
 	.loc 1 2099
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2100
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 100] = x5
 	.loc 1 2101
-	sth %r5, 100(%r30)
+	sth %r6, 100(%r31)
 # (int64) x5 = mem16[qb + 100]
 	.loc 1 2102
-	lha %r3, 100(%r7)
+	lha %r4, 100(%r11)
 # x5 = x5 - x3
 	.loc 1 2103
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2104
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 196] = x5
 	.loc 1 2105
-	sth %r3, 196(%r30)
+	sth %r4, 196(%r31)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 2106
-	lha %r3, 6(%r31)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 102]
 	.loc 1 2107
-	lha %r4, 102(%r31)
+	lha %r5, 102(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 2108
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r12)
 # (int64) x3 = mem16[qc + 102]
 	.loc 1 2109
-	lha %r6, 102(%r8)
+	lha %r7, 102(%r12)
 # mem16[qd + 6] = x0
 	.loc 1 2110
-	sth %r3, 6(%r30)
+	sth %r4, 6(%r31)
 # mem16[qd + 294] = x3
 	.loc 1 2111
-	sth %r6, 294(%r30)
+	sth %r7, 294(%r31)
 # x4 = x1 - x2
 	.loc 1 2112
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 2113
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r11)
 # x5 = x5 - x0
 	.loc 1 2114
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2115
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 102] = x5
 	.loc 1 2116
-	sth %r5, 102(%r30)
+	sth %r6, 102(%r31)
 # (int64) x5 = mem16[qb + 102]
 	.loc 1 2117
-	lha %r3, 102(%r7)
+	lha %r4, 102(%r11)
 # x5 = x5 - x3
 	.loc 1 2118
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2119
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 198] = x5
 	.loc 1 2120
-	sth %r3, 198(%r30)
+	sth %r4, 198(%r31)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 2121
-	lha %r3, 8(%r31)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 104]
 	.loc 1 2122
-	lha %r4, 104(%r31)
+	lha %r5, 104(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 2123
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r12)
 # (int64) x3 = mem16[qc + 104]
 	.loc 1 2124
-	lha %r6, 104(%r8)
+	lha %r7, 104(%r12)
 # mem16[qd + 8] = x0
 	.loc 1 2125
-	sth %r3, 8(%r30)
+	sth %r4, 8(%r31)
 # mem16[qd + 296] = x3
 	.loc 1 2126
-	sth %r6, 296(%r30)
+	sth %r7, 296(%r31)
 # x4 = x1 - x2
 	.loc 1 2127
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 2128
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r11)
 # x5 = x5 - x0
 	.loc 1 2129
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2130
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 104] = x5
 	.loc 1 2131
-	sth %r5, 104(%r30)
+	sth %r6, 104(%r31)
 # (int64) x5 = mem16[qb + 104]
 	.loc 1 2132
-	lha %r3, 104(%r7)
+	lha %r4, 104(%r11)
 # x5 = x5 - x3
 	.loc 1 2133
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2134
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 200] = x5
 	.loc 1 2135
-	sth %r3, 200(%r30)
+	sth %r4, 200(%r31)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 2136
-	lha %r3, 10(%r31)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 106]
 	.loc 1 2137
-	lha %r4, 106(%r31)
+	lha %r5, 106(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 2138
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r12)
 # (int64) x3 = mem16[qc + 106]
 	.loc 1 2139
-	lha %r6, 106(%r8)
+	lha %r7, 106(%r12)
 # mem16[qd + 10] = x0
 	.loc 1 2140
-	sth %r3, 10(%r30)
+	sth %r4, 10(%r31)
 # mem16[qd + 298] = x3
 	.loc 1 2141
-	sth %r6, 298(%r30)
+	sth %r7, 298(%r31)
 # x4 = x1 - x2
 	.loc 1 2142
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 2143
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r11)
 # x5 = x5 - x0
 	.loc 1 2144
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2145
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 106] = x5
 	.loc 1 2146
-	sth %r5, 106(%r30)
+	sth %r6, 106(%r31)
 # (int64) x5 = mem16[qb + 106]
 	.loc 1 2147
-	lha %r3, 106(%r7)
+	lha %r4, 106(%r11)
 # x5 = x5 - x3
 	.loc 1 2148
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2149
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 202] = x5
 	.loc 1 2150
-	sth %r3, 202(%r30)
+	sth %r4, 202(%r31)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 2151
-	lha %r3, 12(%r31)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 108]
 	.loc 1 2152
-	lha %r4, 108(%r31)
+	lha %r5, 108(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 2153
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r12)
 # (int64) x3 = mem16[qc + 108]
 	.loc 1 2154
-	lha %r6, 108(%r8)
+	lha %r7, 108(%r12)
 # mem16[qd + 12] = x0
 	.loc 1 2155
-	sth %r3, 12(%r30)
+	sth %r4, 12(%r31)
 # mem16[qd + 300] = x3
 	.loc 1 2156
-	sth %r6, 300(%r30)
+	sth %r7, 300(%r31)
 # x4 = x1 - x2
 	.loc 1 2157
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 2158
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r11)
 # x5 = x5 - x0
 	.loc 1 2159
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2160
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 108] = x5
 	.loc 1 2161
-	sth %r5, 108(%r30)
+	sth %r6, 108(%r31)
 # (int64) x5 = mem16[qb + 108]
 	.loc 1 2162
-	lha %r3, 108(%r7)
+	lha %r4, 108(%r11)
 # x5 = x5 - x3
 	.loc 1 2163
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2164
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 204] = x5
 	.loc 1 2165
-	sth %r3, 204(%r30)
+	sth %r4, 204(%r31)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 2166
-	lha %r3, 14(%r31)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 110]
 	.loc 1 2167
-	lha %r4, 110(%r31)
+	lha %r5, 110(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 2168
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r12)
 # (int64) x3 = mem16[qc + 110]
 	.loc 1 2169
-	lha %r6, 110(%r8)
+	lha %r7, 110(%r12)
 # mem16[qd + 14] = x0
 	.loc 1 2170
-	sth %r3, 14(%r30)
+	sth %r4, 14(%r31)
 # mem16[qd + 302] = x3
 	.loc 1 2171
-	sth %r6, 302(%r30)
+	sth %r7, 302(%r31)
 # x4 = x1 - x2
 	.loc 1 2172
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 2173
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r11)
 # x5 = x5 - x0
 	.loc 1 2174
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2175
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 110] = x5
 	.loc 1 2176
-	sth %r5, 110(%r30)
+	sth %r6, 110(%r31)
 # (int64) x5 = mem16[qb + 110]
 	.loc 1 2177
-	lha %r3, 110(%r7)
+	lha %r4, 110(%r11)
 # x5 = x5 - x3
 	.loc 1 2178
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2179
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 206] = x5
 	.loc 1 2180
-	sth %r3, 206(%r30)
+	sth %r4, 206(%r31)
 # qa = qa + 16
 	.loc 1 2181
-	addi %r31, %r31, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 2182
-	addi %r7, %r7, 16
+	addi %r11, %r11, 16
 # qc = qc + 16
 	.loc 1 2183
-	addi %r8, %r8, 16
+	addi %r12, %r12, 16
 # qd = qd + 16
 	.loc 1 2184
-	addi %r30, %r30, 16
+	addi %r31, %r31, 16
 # i1 = i1 - 1
 	.loc 1 2185
-	addi %r9, %r9, -1
+	addi %r30, %r30, -1
 # =? i1 - 0
 	.loc 1 2186
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r30, 0
 # goto loop37 if !=
 	.loc 1 2187
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop37
 # pa = pa + 576
 	.loc 1 2188
-	mr %r31, %r10
-	addi %r31, %r31, 576
+	addi %r29, %r29, 576
 # pb = pb + 384
 	.loc 1 2189
-	mr %r30, %r28
-	addi %r30, %r30, 384
+	addi %r8, %r8, 384
 # i0 = i0 - 1
 	.loc 1 2190
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r10, %r10, -1
 # =? i0 - 0
 	.loc 1 2191
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r10, 0
 # goto loop36 if !=
 	.loc 1 2192
-	mr %r3, %r29
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop36
 # pa = 188344
 	.loc 1 2193
@@ -6644,435 +6513,429 @@ qhasm_kernel_core_multsntrup653_ppc64_mul:
 	ori %r4, %r4, 57272
 # pa = w + pa
 	.loc 1 2194
-	add %r30, %r12, %r4
+	add %r8, %r9, %r4
 # pb = w + 4608
 	.loc 1 2195
-	addi %r31, %r12, 4608
+	addi %r10, %r9, 4608
 # i0 = 18
 	.loc 1 2196
-	li %r4, 18
+	li %r11, 18
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop38:
 # qa = pa
 	.loc 1 2198
-	mr %r11, %r4
-	mr %r29, %r3
+	mr %r28, %r8
 # qb = pa + 384
 	.loc 1 2199
-	addi %r7, %r30, 384
+	addi %r12, %r8, 384
 # qc = pa + 768
 	.loc 1 2200
-	addi %r8, %r30, 768
+	addi %r31, %r8, 768
 # qd = pb
 	.loc 1 2201
-	mr %r10, %r30
+	mr %r30, %r10
 # i1 = 12
 	.loc 1 2202
-	mr %r28, %r31
-	li %r9, 12
+	li %r29, 12
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop39:
 # (int64) x0 = mem16[qa]
 	.loc 1 2204
-	lha %r3, 0(%r30)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 192]
 	.loc 1 2205
-	lha %r4, 192(%r30)
+	lha %r5, 192(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 2206
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r31)
 # (int64) x3 = mem16[qc + 192]
 	.loc 1 2207
-	lha %r6, 192(%r8)
+	lha %r7, 192(%r31)
 # mem16[qd] = x0
 	.loc 1 2208
-	sth %r3, 0(%r31)
+	sth %r4, 0(%r30)
 # mem16[qd + 576] = x3
 	.loc 1 2209
-	sth %r6, 576(%r31)
+	sth %r7, 576(%r30)
 # x4 = x1 - x2
 	.loc 1 2210
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 2211
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r12)
 # x5 = x5 - x0
 	.loc 1 2212
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2213
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 192] = x5
 	.loc 1 2214
-	sth %r5, 192(%r31)
+	sth %r6, 192(%r30)
 # (int64) x5 = mem16[qb + 192]
 	.loc 1 2215
-	lha %r3, 192(%r7)
+	lha %r4, 192(%r12)
 # x5 = x5 - x3
 	.loc 1 2216
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2217
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 384] = x5
 	.loc 1 2218
-	sth %r3, 384(%r31)
+	sth %r4, 384(%r30)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 2219
-	lha %r3, 2(%r30)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 194]
 	.loc 1 2220
-	lha %r4, 194(%r30)
+	lha %r5, 194(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 2221
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r31)
 # (int64) x3 = mem16[qc + 194]
 	.loc 1 2222
-	lha %r6, 194(%r8)
+	lha %r7, 194(%r31)
 # mem16[qd + 2] = x0
 	.loc 1 2223
-	sth %r3, 2(%r31)
+	sth %r4, 2(%r30)
 # mem16[qd + 578] = x3
 	.loc 1 2224
-	sth %r6, 578(%r31)
+	sth %r7, 578(%r30)
 # x4 = x1 - x2
 	.loc 1 2225
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 2226
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r12)
 # x5 = x5 - x0
 	.loc 1 2227
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2228
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 194] = x5
 	.loc 1 2229
-	sth %r5, 194(%r31)
+	sth %r6, 194(%r30)
 # (int64) x5 = mem16[qb + 194]
 	.loc 1 2230
-	lha %r3, 194(%r7)
+	lha %r4, 194(%r12)
 # x5 = x5 - x3
 	.loc 1 2231
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2232
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 386] = x5
 	.loc 1 2233
-	sth %r3, 386(%r31)
+	sth %r4, 386(%r30)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 2234
-	lha %r3, 4(%r30)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 196]
 	.loc 1 2235
-	lha %r4, 196(%r30)
+	lha %r5, 196(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 2236
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r31)
 # (int64) x3 = mem16[qc + 196]
 	.loc 1 2237
-	lha %r6, 196(%r8)
+	lha %r7, 196(%r31)
 # mem16[qd + 4] = x0
 	.loc 1 2238
-	sth %r3, 4(%r31)
+	sth %r4, 4(%r30)
 # mem16[qd + 580] = x3
 	.loc 1 2239
-	sth %r6, 580(%r31)
+	sth %r7, 580(%r30)
 # x4 = x1 - x2
 	.loc 1 2240
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 2241
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r12)
 # x5 = x5 - x0
 	.loc 1 2242
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2243
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 196] = x5
 	.loc 1 2244
-	sth %r5, 196(%r31)
+	sth %r6, 196(%r30)
 # (int64) x5 = mem16[qb + 196]
 	.loc 1 2245
-	lha %r3, 196(%r7)
+	lha %r4, 196(%r12)
 # x5 = x5 - x3
 	.loc 1 2246
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2247
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 388] = x5
 	.loc 1 2248
-	sth %r3, 388(%r31)
+	sth %r4, 388(%r30)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 2249
-	lha %r3, 6(%r30)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 198]
 	.loc 1 2250
-	lha %r4, 198(%r30)
+	lha %r5, 198(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 2251
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r31)
 # (int64) x3 = mem16[qc + 198]
 	.loc 1 2252
-	lha %r6, 198(%r8)
+	lha %r7, 198(%r31)
 # mem16[qd + 6] = x0
 	.loc 1 2253
-	sth %r3, 6(%r31)
+	sth %r4, 6(%r30)
 # mem16[qd + 582] = x3
 	.loc 1 2254
-	sth %r6, 582(%r31)
+	sth %r7, 582(%r30)
 # x4 = x1 - x2
 	.loc 1 2255
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 2256
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r12)
 # x5 = x5 - x0
 	.loc 1 2257
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2258
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 198] = x5
 	.loc 1 2259
-	sth %r5, 198(%r31)
+	sth %r6, 198(%r30)
 # (int64) x5 = mem16[qb + 198]
 	.loc 1 2260
-	lha %r3, 198(%r7)
+	lha %r4, 198(%r12)
 # x5 = x5 - x3
 	.loc 1 2261
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2262
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 390] = x5
 	.loc 1 2263
-	sth %r3, 390(%r31)
+	sth %r4, 390(%r30)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 2264
-	lha %r3, 8(%r30)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 200]
 	.loc 1 2265
-	lha %r4, 200(%r30)
+	lha %r5, 200(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 2266
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r31)
 # (int64) x3 = mem16[qc + 200]
 	.loc 1 2267
-	lha %r6, 200(%r8)
+	lha %r7, 200(%r31)
 # mem16[qd + 8] = x0
 	.loc 1 2268
-	sth %r3, 8(%r31)
+	sth %r4, 8(%r30)
 # mem16[qd + 584] = x3
 	.loc 1 2269
-	sth %r6, 584(%r31)
+	sth %r7, 584(%r30)
 # x4 = x1 - x2
 	.loc 1 2270
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 2271
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r12)
 # x5 = x5 - x0
 	.loc 1 2272
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2273
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 200] = x5
 	.loc 1 2274
-	sth %r5, 200(%r31)
+	sth %r6, 200(%r30)
 # (int64) x5 = mem16[qb + 200]
 	.loc 1 2275
-	lha %r3, 200(%r7)
+	lha %r4, 200(%r12)
 # x5 = x5 - x3
 	.loc 1 2276
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2277
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 392] = x5
 	.loc 1 2278
-	sth %r3, 392(%r31)
+	sth %r4, 392(%r30)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 2279
-	lha %r3, 10(%r30)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 202]
 	.loc 1 2280
-	lha %r4, 202(%r30)
+	lha %r5, 202(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 2281
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r31)
 # (int64) x3 = mem16[qc + 202]
 	.loc 1 2282
-	lha %r6, 202(%r8)
+	lha %r7, 202(%r31)
 # mem16[qd + 10] = x0
 	.loc 1 2283
-	sth %r3, 10(%r31)
+	sth %r4, 10(%r30)
 # mem16[qd + 586] = x3
 	.loc 1 2284
-	sth %r6, 586(%r31)
+	sth %r7, 586(%r30)
 # x4 = x1 - x2
 	.loc 1 2285
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 2286
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r12)
 # x5 = x5 - x0
 	.loc 1 2287
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2288
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 202] = x5
 	.loc 1 2289
-	sth %r5, 202(%r31)
+	sth %r6, 202(%r30)
 # (int64) x5 = mem16[qb + 202]
 	.loc 1 2290
-	lha %r3, 202(%r7)
+	lha %r4, 202(%r12)
 # x5 = x5 - x3
 	.loc 1 2291
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2292
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 394] = x5
 	.loc 1 2293
-	sth %r3, 394(%r31)
+	sth %r4, 394(%r30)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 2294
-	lha %r3, 12(%r30)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 204]
 	.loc 1 2295
-	lha %r4, 204(%r30)
+	lha %r5, 204(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 2296
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r31)
 # (int64) x3 = mem16[qc + 204]
 	.loc 1 2297
-	lha %r6, 204(%r8)
+	lha %r7, 204(%r31)
 # mem16[qd + 12] = x0
 	.loc 1 2298
-	sth %r3, 12(%r31)
+	sth %r4, 12(%r30)
 # mem16[qd + 588] = x3
 	.loc 1 2299
-	sth %r6, 588(%r31)
+	sth %r7, 588(%r30)
 # x4 = x1 - x2
 	.loc 1 2300
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 2301
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r12)
 # x5 = x5 - x0
 	.loc 1 2302
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2303
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 204] = x5
 	.loc 1 2304
-	sth %r5, 204(%r31)
+	sth %r6, 204(%r30)
 # (int64) x5 = mem16[qb + 204]
 	.loc 1 2305
-	lha %r3, 204(%r7)
+	lha %r4, 204(%r12)
 # x5 = x5 - x3
 	.loc 1 2306
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2307
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 396] = x5
 	.loc 1 2308
-	sth %r3, 396(%r31)
+	sth %r4, 396(%r30)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 2309
-	lha %r3, 14(%r30)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 206]
 	.loc 1 2310
-	lha %r4, 206(%r30)
+	lha %r5, 206(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 2311
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r31)
 # (int64) x3 = mem16[qc + 206]
 	.loc 1 2312
-	lha %r6, 206(%r8)
+	lha %r7, 206(%r31)
 # mem16[qd + 14] = x0
 	.loc 1 2313
-	sth %r3, 14(%r31)
+	sth %r4, 14(%r30)
 # mem16[qd + 590] = x3
 	.loc 1 2314
-	sth %r6, 590(%r31)
+	sth %r7, 590(%r30)
 # x4 = x1 - x2
 	.loc 1 2315
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 2316
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r12)
 # x5 = x5 - x0
 	.loc 1 2317
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2318
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 206] = x5
 	.loc 1 2319
-	sth %r5, 206(%r31)
+	sth %r6, 206(%r30)
 # (int64) x5 = mem16[qb + 206]
 	.loc 1 2320
-	lha %r3, 206(%r7)
+	lha %r4, 206(%r12)
 # x5 = x5 - x3
 	.loc 1 2321
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2322
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 398] = x5
 	.loc 1 2323
-	sth %r3, 398(%r31)
+	sth %r4, 398(%r30)
 # qa = qa + 16
 	.loc 1 2324
-	addi %r30, %r30, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 2325
-	addi %r7, %r7, 16
+	addi %r12, %r12, 16
 # qc = qc + 16
 	.loc 1 2326
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qd = qd + 16
 	.loc 1 2327
-	addi %r31, %r31, 16
+	addi %r30, %r30, 16
 # i1 = i1 - 1
 	.loc 1 2328
-	addi %r9, %r9, -1
+	addi %r29, %r29, -1
 # =? i1 - 0
 	.loc 1 2329
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r29, 0
 # goto loop39 if !=
 	.loc 1 2330
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop39
 # pa = pa + 1152
 	.loc 1 2331
-	mr %r30, %r10
-	addi %r30, %r30, 1152
+	addi %r8, %r8, 1152
 # pb = pb + 768
 	.loc 1 2332
-	mr %r31, %r28
-	addi %r31, %r31, 768
+	addi %r10, %r10, 768
 # i0 = i0 - 1
 	.loc 1 2333
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i0 - 0
 	.loc 1 2334
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r11, 0
 # goto loop38 if !=
 	.loc 1 2335
-	mr %r3, %r29
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop38
 # pa = w + 4608
 	.loc 1 2336
-	addi %r31, %r12, 4608
+	addi %r29, %r9, 4608
 # pb = 188344
 	.loc 1 2337
 	li %r4, 0
@@ -7080,428 +6943,422 @@ qhasm_kernel_core_multsntrup653_ppc64_mul:
 	ori %r4, %r4, 57272
 # pb = w + pb
 	.loc 1 2338
-	add %r30, %r12, %r4
+	add %r8, %r9, %r4
 # i0 = 6
 	.loc 1 2339
-	li %r4, 6
+	li %r10, 6
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop40:
 # qa = pa
 	.loc 1 2341
-	mr %r11, %r4
-	mr %r29, %r3
+	mr %r28, %r29
 # qb = pa + 768
 	.loc 1 2342
-	addi %r7, %r31, 768
+	addi %r11, %r29, 768
 # qc = pa + 1536
 	.loc 1 2343
-	addi %r8, %r31, 1536
+	addi %r12, %r29, 1536
 # qd = pb
 	.loc 1 2344
-	mr %r10, %r31
+	mr %r31, %r8
 # i1 = 24
 	.loc 1 2345
-	mr %r28, %r30
-	li %r9, 24
+	li %r30, 24
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop41:
 # (int64) x0 = mem16[qa]
 	.loc 1 2347
-	lha %r3, 0(%r31)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 384]
 	.loc 1 2348
-	lha %r4, 384(%r31)
+	lha %r5, 384(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 2349
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r12)
 # (int64) x3 = mem16[qc + 384]
 	.loc 1 2350
-	lha %r6, 384(%r8)
+	lha %r7, 384(%r12)
 # mem16[qd] = x0
 	.loc 1 2351
-	sth %r3, 0(%r30)
+	sth %r4, 0(%r31)
 # mem16[qd + 1152] = x3
 	.loc 1 2352
-	sth %r6, 1152(%r30)
+	sth %r7, 1152(%r31)
 # x4 = x1 - x2
 	.loc 1 2353
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 2354
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r11)
 # x5 = x5 - x0
 	.loc 1 2355
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2356
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 384] = x5
 	.loc 1 2357
-	sth %r5, 384(%r30)
+	sth %r6, 384(%r31)
 # (int64) x5 = mem16[qb + 384]
 	.loc 1 2358
-	lha %r3, 384(%r7)
+	lha %r4, 384(%r11)
 # x5 = x5 - x3
 	.loc 1 2359
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2360
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 768] = x5
 	.loc 1 2361
-	sth %r3, 768(%r30)
+	sth %r4, 768(%r31)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 2362
-	lha %r3, 2(%r31)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 386]
 	.loc 1 2363
-	lha %r4, 386(%r31)
+	lha %r5, 386(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 2364
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r12)
 # (int64) x3 = mem16[qc + 386]
 	.loc 1 2365
-	lha %r6, 386(%r8)
+	lha %r7, 386(%r12)
 # mem16[qd + 2] = x0
 	.loc 1 2366
-	sth %r3, 2(%r30)
+	sth %r4, 2(%r31)
 # mem16[qd + 1154] = x3
 	.loc 1 2367
-	sth %r6, 1154(%r30)
+	sth %r7, 1154(%r31)
 # x4 = x1 - x2
 	.loc 1 2368
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 2369
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r11)
 # x5 = x5 - x0
 	.loc 1 2370
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2371
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 386] = x5
 	.loc 1 2372
-	sth %r5, 386(%r30)
+	sth %r6, 386(%r31)
 # (int64) x5 = mem16[qb + 386]
 	.loc 1 2373
-	lha %r3, 386(%r7)
+	lha %r4, 386(%r11)
 # x5 = x5 - x3
 	.loc 1 2374
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2375
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 770] = x5
 	.loc 1 2376
-	sth %r3, 770(%r30)
+	sth %r4, 770(%r31)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 2377
-	lha %r3, 4(%r31)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 388]
 	.loc 1 2378
-	lha %r4, 388(%r31)
+	lha %r5, 388(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 2379
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r12)
 # (int64) x3 = mem16[qc + 388]
 	.loc 1 2380
-	lha %r6, 388(%r8)
+	lha %r7, 388(%r12)
 # mem16[qd + 4] = x0
 	.loc 1 2381
-	sth %r3, 4(%r30)
+	sth %r4, 4(%r31)
 # mem16[qd + 1156] = x3
 	.loc 1 2382
-	sth %r6, 1156(%r30)
+	sth %r7, 1156(%r31)
 # x4 = x1 - x2
 	.loc 1 2383
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 2384
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r11)
 # x5 = x5 - x0
 	.loc 1 2385
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2386
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 388] = x5
 	.loc 1 2387
-	sth %r5, 388(%r30)
+	sth %r6, 388(%r31)
 # (int64) x5 = mem16[qb + 388]
 	.loc 1 2388
-	lha %r3, 388(%r7)
+	lha %r4, 388(%r11)
 # x5 = x5 - x3
 	.loc 1 2389
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2390
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 772] = x5
 	.loc 1 2391
-	sth %r3, 772(%r30)
+	sth %r4, 772(%r31)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 2392
-	lha %r3, 6(%r31)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 390]
 	.loc 1 2393
-	lha %r4, 390(%r31)
+	lha %r5, 390(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 2394
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r12)
 # (int64) x3 = mem16[qc + 390]
 	.loc 1 2395
-	lha %r6, 390(%r8)
+	lha %r7, 390(%r12)
 # mem16[qd + 6] = x0
 	.loc 1 2396
-	sth %r3, 6(%r30)
+	sth %r4, 6(%r31)
 # mem16[qd + 1158] = x3
 	.loc 1 2397
-	sth %r6, 1158(%r30)
+	sth %r7, 1158(%r31)
 # x4 = x1 - x2
 	.loc 1 2398
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 2399
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r11)
 # x5 = x5 - x0
 	.loc 1 2400
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2401
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 390] = x5
 	.loc 1 2402
-	sth %r5, 390(%r30)
+	sth %r6, 390(%r31)
 # (int64) x5 = mem16[qb + 390]
 	.loc 1 2403
-	lha %r3, 390(%r7)
+	lha %r4, 390(%r11)
 # x5 = x5 - x3
 	.loc 1 2404
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2405
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 774] = x5
 	.loc 1 2406
-	sth %r3, 774(%r30)
+	sth %r4, 774(%r31)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 2407
-	lha %r3, 8(%r31)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 392]
 	.loc 1 2408
-	lha %r4, 392(%r31)
+	lha %r5, 392(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 2409
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r12)
 # (int64) x3 = mem16[qc + 392]
 	.loc 1 2410
-	lha %r6, 392(%r8)
+	lha %r7, 392(%r12)
 # mem16[qd + 8] = x0
 	.loc 1 2411
-	sth %r3, 8(%r30)
+	sth %r4, 8(%r31)
 # mem16[qd + 1160] = x3
 	.loc 1 2412
-	sth %r6, 1160(%r30)
+	sth %r7, 1160(%r31)
 # x4 = x1 - x2
 	.loc 1 2413
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 2414
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r11)
 # x5 = x5 - x0
 	.loc 1 2415
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2416
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 392] = x5
 	.loc 1 2417
-	sth %r5, 392(%r30)
+	sth %r6, 392(%r31)
 # (int64) x5 = mem16[qb + 392]
 	.loc 1 2418
-	lha %r3, 392(%r7)
+	lha %r4, 392(%r11)
 # x5 = x5 - x3
 	.loc 1 2419
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2420
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 776] = x5
 	.loc 1 2421
-	sth %r3, 776(%r30)
+	sth %r4, 776(%r31)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 2422
-	lha %r3, 10(%r31)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 394]
 	.loc 1 2423
-	lha %r4, 394(%r31)
+	lha %r5, 394(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 2424
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r12)
 # (int64) x3 = mem16[qc + 394]
 	.loc 1 2425
-	lha %r6, 394(%r8)
+	lha %r7, 394(%r12)
 # mem16[qd + 10] = x0
 	.loc 1 2426
-	sth %r3, 10(%r30)
+	sth %r4, 10(%r31)
 # mem16[qd + 1162] = x3
 	.loc 1 2427
-	sth %r6, 1162(%r30)
+	sth %r7, 1162(%r31)
 # x4 = x1 - x2
 	.loc 1 2428
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 2429
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r11)
 # x5 = x5 - x0
 	.loc 1 2430
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2431
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 394] = x5
 	.loc 1 2432
-	sth %r5, 394(%r30)
+	sth %r6, 394(%r31)
 # (int64) x5 = mem16[qb + 394]
 	.loc 1 2433
-	lha %r3, 394(%r7)
+	lha %r4, 394(%r11)
 # x5 = x5 - x3
 	.loc 1 2434
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2435
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 778] = x5
 	.loc 1 2436
-	sth %r3, 778(%r30)
+	sth %r4, 778(%r31)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 2437
-	lha %r3, 12(%r31)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 396]
 	.loc 1 2438
-	lha %r4, 396(%r31)
+	lha %r5, 396(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 2439
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r12)
 # (int64) x3 = mem16[qc + 396]
 	.loc 1 2440
-	lha %r6, 396(%r8)
+	lha %r7, 396(%r12)
 # mem16[qd + 12] = x0
 	.loc 1 2441
-	sth %r3, 12(%r30)
+	sth %r4, 12(%r31)
 # mem16[qd + 1164] = x3
 	.loc 1 2442
-	sth %r6, 1164(%r30)
+	sth %r7, 1164(%r31)
 # x4 = x1 - x2
 	.loc 1 2443
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 2444
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r11)
 # x5 = x5 - x0
 	.loc 1 2445
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2446
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 396] = x5
 	.loc 1 2447
-	sth %r5, 396(%r30)
+	sth %r6, 396(%r31)
 # (int64) x5 = mem16[qb + 396]
 	.loc 1 2448
-	lha %r3, 396(%r7)
+	lha %r4, 396(%r11)
 # x5 = x5 - x3
 	.loc 1 2449
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2450
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 780] = x5
 	.loc 1 2451
-	sth %r3, 780(%r30)
+	sth %r4, 780(%r31)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 2452
-	lha %r3, 14(%r31)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 398]
 	.loc 1 2453
-	lha %r4, 398(%r31)
+	lha %r5, 398(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 2454
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r12)
 # (int64) x3 = mem16[qc + 398]
 	.loc 1 2455
-	lha %r6, 398(%r8)
+	lha %r7, 398(%r12)
 # mem16[qd + 14] = x0
 	.loc 1 2456
-	sth %r3, 14(%r30)
+	sth %r4, 14(%r31)
 # mem16[qd + 1166] = x3
 	.loc 1 2457
-	sth %r6, 1166(%r30)
+	sth %r7, 1166(%r31)
 # x4 = x1 - x2
 	.loc 1 2458
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 2459
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r11)
 # x5 = x5 - x0
 	.loc 1 2460
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2461
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 398] = x5
 	.loc 1 2462
-	sth %r5, 398(%r30)
+	sth %r6, 398(%r31)
 # (int64) x5 = mem16[qb + 398]
 	.loc 1 2463
-	lha %r3, 398(%r7)
+	lha %r4, 398(%r11)
 # x5 = x5 - x3
 	.loc 1 2464
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2465
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 782] = x5
 	.loc 1 2466
-	sth %r3, 782(%r30)
+	sth %r4, 782(%r31)
 # qa = qa + 16
 	.loc 1 2467
-	addi %r31, %r31, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 2468
-	addi %r7, %r7, 16
+	addi %r11, %r11, 16
 # qc = qc + 16
 	.loc 1 2469
-	addi %r8, %r8, 16
+	addi %r12, %r12, 16
 # qd = qd + 16
 	.loc 1 2470
-	addi %r30, %r30, 16
+	addi %r31, %r31, 16
 # i1 = i1 - 1
 	.loc 1 2471
-	addi %r9, %r9, -1
+	addi %r30, %r30, -1
 # =? i1 - 0
 	.loc 1 2472
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r30, 0
 # goto loop41 if !=
 	.loc 1 2473
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop41
 # pa = pa + 2304
 	.loc 1 2474
-	mr %r31, %r10
-	addi %r31, %r31, 2304
+	addi %r29, %r29, 2304
 # pb = pb + 1536
 	.loc 1 2475
-	mr %r30, %r28
-	addi %r30, %r30, 1536
+	addi %r8, %r8, 1536
 # i0 = i0 - 1
 	.loc 1 2476
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r10, %r10, -1
 # =? i0 - 0
 	.loc 1 2477
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r10, 0
 # goto loop40 if !=
 	.loc 1 2478
-	mr %r3, %r29
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop40
 # pa = 188344
 	.loc 1 2479
@@ -7510,1525 +7367,1505 @@ qhasm_kernel_core_multsntrup653_ppc64_mul:
 	ori %r4, %r4, 57272
 # pa = w + pa
 	.loc 1 2480
-	add %r30, %r12, %r4
+	add %r8, %r9, %r4
 # pb = w + 4608
 	.loc 1 2481
-	addi %r31, %r12, 4608
+	addi %r10, %r9, 4608
 # i0 = 2
 	.loc 1 2482
-	li %r4, 2
+	li %r11, 2
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop42:
 # qa = pa
 	.loc 1 2484
-	mr %r11, %r4
-	mr %r29, %r3
+	mr %r28, %r8
 # qb = pa + 1536
 	.loc 1 2485
-	addi %r7, %r30, 1536
+	addi %r12, %r8, 1536
 # qc = pa + 3072
 	.loc 1 2486
-	addi %r8, %r30, 3072
+	addi %r31, %r8, 3072
 # qd = pb
 	.loc 1 2487
-	mr %r10, %r30
+	mr %r30, %r10
 # i1 = 48
 	.loc 1 2488
-	mr %r28, %r31
-	li %r9, 48
+	li %r29, 48
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop43:
 # (int64) x0 = mem16[qa]
 	.loc 1 2490
-	lha %r3, 0(%r30)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 768]
 	.loc 1 2491
-	lha %r4, 768(%r30)
+	lha %r5, 768(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 2492
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r31)
 # (int64) x3 = mem16[qc + 768]
 	.loc 1 2493
-	lha %r6, 768(%r8)
+	lha %r7, 768(%r31)
 # mem16[qd] = x0
 	.loc 1 2494
-	sth %r3, 0(%r31)
+	sth %r4, 0(%r30)
 # mem16[qd + 2304] = x3
 	.loc 1 2495
-	sth %r6, 2304(%r31)
+	sth %r7, 2304(%r30)
 # x4 = x1 - x2
 	.loc 1 2496
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 2497
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r12)
 # x5 = x5 - x0
 	.loc 1 2498
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2499
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 768] = x5
 	.loc 1 2500
-	sth %r5, 768(%r31)
+	sth %r6, 768(%r30)
 # (int64) x5 = mem16[qb + 768]
 	.loc 1 2501
-	lha %r3, 768(%r7)
+	lha %r4, 768(%r12)
 # x5 = x5 - x3
 	.loc 1 2502
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2503
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1536] = x5
 	.loc 1 2504
-	sth %r3, 1536(%r31)
+	sth %r4, 1536(%r30)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 2505
-	lha %r3, 2(%r30)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 770]
 	.loc 1 2506
-	lha %r4, 770(%r30)
+	lha %r5, 770(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 2507
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r31)
 # (int64) x3 = mem16[qc + 770]
 	.loc 1 2508
-	lha %r6, 770(%r8)
+	lha %r7, 770(%r31)
 # mem16[qd + 2] = x0
 	.loc 1 2509
-	sth %r3, 2(%r31)
+	sth %r4, 2(%r30)
 # mem16[qd + 2306] = x3
 	.loc 1 2510
-	sth %r6, 2306(%r31)
+	sth %r7, 2306(%r30)
 # x4 = x1 - x2
 	.loc 1 2511
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 2512
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r12)
 # x5 = x5 - x0
 	.loc 1 2513
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2514
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 770] = x5
 	.loc 1 2515
-	sth %r5, 770(%r31)
+	sth %r6, 770(%r30)
 # (int64) x5 = mem16[qb + 770]
 	.loc 1 2516
-	lha %r3, 770(%r7)
+	lha %r4, 770(%r12)
 # x5 = x5 - x3
 	.loc 1 2517
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2518
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1538] = x5
 	.loc 1 2519
-	sth %r3, 1538(%r31)
+	sth %r4, 1538(%r30)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 2520
-	lha %r3, 4(%r30)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 772]
 	.loc 1 2521
-	lha %r4, 772(%r30)
+	lha %r5, 772(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 2522
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r31)
 # (int64) x3 = mem16[qc + 772]
 	.loc 1 2523
-	lha %r6, 772(%r8)
+	lha %r7, 772(%r31)
 # mem16[qd + 4] = x0
 	.loc 1 2524
-	sth %r3, 4(%r31)
+	sth %r4, 4(%r30)
 # mem16[qd + 2308] = x3
 	.loc 1 2525
-	sth %r6, 2308(%r31)
+	sth %r7, 2308(%r30)
 # x4 = x1 - x2
 	.loc 1 2526
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 2527
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r12)
 # x5 = x5 - x0
 	.loc 1 2528
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2529
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 772] = x5
 	.loc 1 2530
-	sth %r5, 772(%r31)
+	sth %r6, 772(%r30)
 # (int64) x5 = mem16[qb + 772]
 	.loc 1 2531
-	lha %r3, 772(%r7)
+	lha %r4, 772(%r12)
 # x5 = x5 - x3
 	.loc 1 2532
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2533
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1540] = x5
 	.loc 1 2534
-	sth %r3, 1540(%r31)
+	sth %r4, 1540(%r30)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 2535
-	lha %r3, 6(%r30)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 774]
 	.loc 1 2536
-	lha %r4, 774(%r30)
+	lha %r5, 774(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 2537
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r31)
 # (int64) x3 = mem16[qc + 774]
 	.loc 1 2538
-	lha %r6, 774(%r8)
+	lha %r7, 774(%r31)
 # mem16[qd + 6] = x0
 	.loc 1 2539
-	sth %r3, 6(%r31)
+	sth %r4, 6(%r30)
 # mem16[qd + 2310] = x3
 	.loc 1 2540
-	sth %r6, 2310(%r31)
+	sth %r7, 2310(%r30)
 # x4 = x1 - x2
 	.loc 1 2541
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 2542
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r12)
 # x5 = x5 - x0
 	.loc 1 2543
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2544
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 774] = x5
 	.loc 1 2545
-	sth %r5, 774(%r31)
+	sth %r6, 774(%r30)
 # (int64) x5 = mem16[qb + 774]
 	.loc 1 2546
-	lha %r3, 774(%r7)
+	lha %r4, 774(%r12)
 # x5 = x5 - x3
 	.loc 1 2547
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2548
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1542] = x5
 	.loc 1 2549
-	sth %r3, 1542(%r31)
+	sth %r4, 1542(%r30)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 2550
-	lha %r3, 8(%r30)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 776]
 	.loc 1 2551
-	lha %r4, 776(%r30)
+	lha %r5, 776(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 2552
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r31)
 # (int64) x3 = mem16[qc + 776]
 	.loc 1 2553
-	lha %r6, 776(%r8)
+	lha %r7, 776(%r31)
 # mem16[qd + 8] = x0
 	.loc 1 2554
-	sth %r3, 8(%r31)
+	sth %r4, 8(%r30)
 # mem16[qd + 2312] = x3
 	.loc 1 2555
-	sth %r6, 2312(%r31)
+	sth %r7, 2312(%r30)
 # x4 = x1 - x2
 	.loc 1 2556
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 2557
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r12)
 # x5 = x5 - x0
 	.loc 1 2558
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2559
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 776] = x5
 	.loc 1 2560
-	sth %r5, 776(%r31)
+	sth %r6, 776(%r30)
 # (int64) x5 = mem16[qb + 776]
 	.loc 1 2561
-	lha %r3, 776(%r7)
+	lha %r4, 776(%r12)
 # x5 = x5 - x3
 	.loc 1 2562
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2563
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1544] = x5
 	.loc 1 2564
-	sth %r3, 1544(%r31)
+	sth %r4, 1544(%r30)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 2565
-	lha %r3, 10(%r30)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 778]
 	.loc 1 2566
-	lha %r4, 778(%r30)
+	lha %r5, 778(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 2567
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r31)
 # (int64) x3 = mem16[qc + 778]
 	.loc 1 2568
-	lha %r6, 778(%r8)
+	lha %r7, 778(%r31)
 # mem16[qd + 10] = x0
 	.loc 1 2569
-	sth %r3, 10(%r31)
+	sth %r4, 10(%r30)
 # mem16[qd + 2314] = x3
 	.loc 1 2570
-	sth %r6, 2314(%r31)
+	sth %r7, 2314(%r30)
 # x4 = x1 - x2
 	.loc 1 2571
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 2572
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r12)
 # x5 = x5 - x0
 	.loc 1 2573
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2574
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 778] = x5
 	.loc 1 2575
-	sth %r5, 778(%r31)
+	sth %r6, 778(%r30)
 # (int64) x5 = mem16[qb + 778]
 	.loc 1 2576
-	lha %r3, 778(%r7)
+	lha %r4, 778(%r12)
 # x5 = x5 - x3
 	.loc 1 2577
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2578
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1546] = x5
 	.loc 1 2579
-	sth %r3, 1546(%r31)
+	sth %r4, 1546(%r30)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 2580
-	lha %r3, 12(%r30)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 780]
 	.loc 1 2581
-	lha %r4, 780(%r30)
+	lha %r5, 780(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 2582
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r31)
 # (int64) x3 = mem16[qc + 780]
 	.loc 1 2583
-	lha %r6, 780(%r8)
+	lha %r7, 780(%r31)
 # mem16[qd + 12] = x0
 	.loc 1 2584
-	sth %r3, 12(%r31)
+	sth %r4, 12(%r30)
 # mem16[qd + 2316] = x3
 	.loc 1 2585
-	sth %r6, 2316(%r31)
+	sth %r7, 2316(%r30)
 # x4 = x1 - x2
 	.loc 1 2586
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 2587
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r12)
 # x5 = x5 - x0
 	.loc 1 2588
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2589
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 780] = x5
 	.loc 1 2590
-	sth %r5, 780(%r31)
+	sth %r6, 780(%r30)
 # (int64) x5 = mem16[qb + 780]
 	.loc 1 2591
-	lha %r3, 780(%r7)
+	lha %r4, 780(%r12)
 # x5 = x5 - x3
 	.loc 1 2592
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2593
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1548] = x5
 	.loc 1 2594
-	sth %r3, 1548(%r31)
+	sth %r4, 1548(%r30)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 2595
-	lha %r3, 14(%r30)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 782]
 	.loc 1 2596
-	lha %r4, 782(%r30)
+	lha %r5, 782(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 2597
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r31)
 # (int64) x3 = mem16[qc + 782]
 	.loc 1 2598
-	lha %r6, 782(%r8)
+	lha %r7, 782(%r31)
 # mem16[qd + 14] = x0
 	.loc 1 2599
-	sth %r3, 14(%r31)
+	sth %r4, 14(%r30)
 # mem16[qd + 2318] = x3
 	.loc 1 2600
-	sth %r6, 2318(%r31)
+	sth %r7, 2318(%r30)
 # x4 = x1 - x2
 	.loc 1 2601
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 2602
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r12)
 # x5 = x5 - x0
 	.loc 1 2603
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2604
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 782] = x5
 	.loc 1 2605
-	sth %r5, 782(%r31)
+	sth %r6, 782(%r30)
 # (int64) x5 = mem16[qb + 782]
 	.loc 1 2606
-	lha %r3, 782(%r7)
+	lha %r4, 782(%r12)
 # x5 = x5 - x3
 	.loc 1 2607
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2608
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1550] = x5
 	.loc 1 2609
-	sth %r3, 1550(%r31)
+	sth %r4, 1550(%r30)
 # qa = qa + 16
 	.loc 1 2610
-	addi %r30, %r30, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 2611
-	addi %r7, %r7, 16
+	addi %r12, %r12, 16
 # qc = qc + 16
 	.loc 1 2612
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qd = qd + 16
 	.loc 1 2613
-	addi %r31, %r31, 16
+	addi %r30, %r30, 16
 # i1 = i1 - 1
 	.loc 1 2614
-	addi %r9, %r9, -1
+	addi %r29, %r29, -1
 # =? i1 - 0
 	.loc 1 2615
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r29, 0
 # goto loop43 if !=
 	.loc 1 2616
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop43
 # pa = pa + 4608
 	.loc 1 2617
-	mr %r30, %r10
-	addi %r30, %r30, 4608
+	addi %r8, %r8, 4608
 # pb = pb + 3072
 	.loc 1 2618
-	mr %r31, %r28
-	addi %r31, %r31, 3072
+	addi %r10, %r10, 3072
 # i0 = i0 - 1
 	.loc 1 2619
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i0 - 0
 	.loc 1 2620
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r11, 0
 # goto loop42 if !=
 	.loc 1 2621
-	mr %r3, %r29
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop42
 # x4 = 67
 	.loc 1 2622
-	mr %r10, %r3
-	li %r3, 67
+	li %r7, 67
 # x5 = 950
 	.loc 1 2623
-	li %r4, 950
+	li %r8, 950
 # x6 = 14523
 	.loc 1 2624
-	li %r11, 14523
+	li %r10, 14523
 # x7 = 4621
 	.loc 1 2625
-	li %r30, 4621
+	li %r11, 4621
 # pa = w + 4608
 	.loc 1 2626
-	addi %r5, %r12, 4608
+	addi %r12, %r9, 4608
 # pb = w + 7680
 	.loc 1 2627
-	addi %r6, %r12, 7680
+	addi %r31, %r9, 7680
 # pc = 295624
 	.loc 1 2628
-	li %r7, 0
-	oris %r7, %r7, 4
-	ori %r7, %r7, 33480
+	li %r4, 0
+	oris %r4, %r4, 4
+	ori %r4, %r4, 33480
 # pc = w + pc
 	.loc 1 2629
-	add %r7, %r12, %r7
+	add %r6, %r9, %r4
 # i1 = 192
 	.loc 1 2630
-	li %r8, 192
-	mr %r31, %r3
-	mr %r9, %r4
+	li %r30, 192
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop44:
 # (int64) x1 = mem16[pb]
 	.loc 1 2632
-	lha %r3, 0(%r6)
+	lha %r4, 0(%r31)
 # x2 = x1 * x5
 	.loc 1 2633
-	mulld %r4, %r3, %r9
+	mulld %r5, %r4, %r8
 # (int64) x2 >>= 16
 	.loc 1 2634
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x4
 	.loc 1 2635
-	mulld %r3, %r3, %r31
+	mulld %r4, %r4, %r7
 # x2 = x2 * x7
 	.loc 1 2636
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2637
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # (int64) x3 = mem16[pa]
 	.loc 1 2638
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r12)
 # x1 = x1 + x3
 	.loc 1 2639
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x2 = x1 * x6
 	.loc 1 2640
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x2 >>= 16
 	.loc 1 2641
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x2 = x2 + 512
 	.loc 1 2642
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x2 >>= 10
 	.loc 1 2643
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x2 = x2 * x7
 	.loc 1 2644
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2645
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pc] = x1
 	.loc 1 2646
-	sth %r3, 0(%r7)
+	sth %r4, 0(%r6)
 # (int64) x1 = mem16[pb + 2]
 	.loc 1 2647
-	lha %r3, 2(%r6)
+	lha %r4, 2(%r31)
 # x2 = x1 * x5
 	.loc 1 2648
-	mulld %r4, %r3, %r9
+	mulld %r5, %r4, %r8
 # (int64) x2 >>= 16
 	.loc 1 2649
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x4
 	.loc 1 2650
-	mulld %r3, %r3, %r31
+	mulld %r4, %r4, %r7
 # x2 = x2 * x7
 	.loc 1 2651
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2652
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # (int64) x3 = mem16[pa + 2]
 	.loc 1 2653
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r12)
 # x1 = x1 + x3
 	.loc 1 2654
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x2 = x1 * x6
 	.loc 1 2655
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x2 >>= 16
 	.loc 1 2656
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x2 = x2 + 512
 	.loc 1 2657
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x2 >>= 10
 	.loc 1 2658
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x2 = x2 * x7
 	.loc 1 2659
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2660
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pc + 2] = x1
 	.loc 1 2661
-	sth %r3, 2(%r7)
+	sth %r4, 2(%r6)
 # (int64) x1 = mem16[pb + 4]
 	.loc 1 2662
-	lha %r3, 4(%r6)
+	lha %r4, 4(%r31)
 # x2 = x1 * x5
 	.loc 1 2663
-	mulld %r4, %r3, %r9
+	mulld %r5, %r4, %r8
 # (int64) x2 >>= 16
 	.loc 1 2664
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x4
 	.loc 1 2665
-	mulld %r3, %r3, %r31
+	mulld %r4, %r4, %r7
 # x2 = x2 * x7
 	.loc 1 2666
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2667
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # (int64) x3 = mem16[pa + 4]
 	.loc 1 2668
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r12)
 # x1 = x1 + x3
 	.loc 1 2669
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x2 = x1 * x6
 	.loc 1 2670
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x2 >>= 16
 	.loc 1 2671
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x2 = x2 + 512
 	.loc 1 2672
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x2 >>= 10
 	.loc 1 2673
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x2 = x2 * x7
 	.loc 1 2674
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2675
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pc + 4] = x1
 	.loc 1 2676
-	sth %r3, 4(%r7)
+	sth %r4, 4(%r6)
 # (int64) x1 = mem16[pb + 6]
 	.loc 1 2677
-	lha %r3, 6(%r6)
+	lha %r4, 6(%r31)
 # x2 = x1 * x5
 	.loc 1 2678
-	mulld %r4, %r3, %r9
+	mulld %r5, %r4, %r8
 # (int64) x2 >>= 16
 	.loc 1 2679
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x4
 	.loc 1 2680
-	mulld %r3, %r3, %r31
+	mulld %r4, %r4, %r7
 # x2 = x2 * x7
 	.loc 1 2681
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2682
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # (int64) x3 = mem16[pa + 6]
 	.loc 1 2683
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r12)
 # x1 = x1 + x3
 	.loc 1 2684
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x2 = x1 * x6
 	.loc 1 2685
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x2 >>= 16
 	.loc 1 2686
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x2 = x2 + 512
 	.loc 1 2687
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x2 >>= 10
 	.loc 1 2688
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x2 = x2 * x7
 	.loc 1 2689
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2690
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pc + 6] = x1
 	.loc 1 2691
-	sth %r3, 6(%r7)
+	sth %r4, 6(%r6)
 # (int64) x1 = mem16[pb + 8]
 	.loc 1 2692
-	lha %r3, 8(%r6)
+	lha %r4, 8(%r31)
 # x2 = x1 * x5
 	.loc 1 2693
-	mulld %r4, %r3, %r9
+	mulld %r5, %r4, %r8
 # (int64) x2 >>= 16
 	.loc 1 2694
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x4
 	.loc 1 2695
-	mulld %r3, %r3, %r31
+	mulld %r4, %r4, %r7
 # x2 = x2 * x7
 	.loc 1 2696
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2697
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # (int64) x3 = mem16[pa + 8]
 	.loc 1 2698
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r12)
 # x1 = x1 + x3
 	.loc 1 2699
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x2 = x1 * x6
 	.loc 1 2700
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x2 >>= 16
 	.loc 1 2701
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x2 = x2 + 512
 	.loc 1 2702
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x2 >>= 10
 	.loc 1 2703
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x2 = x2 * x7
 	.loc 1 2704
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2705
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pc + 8] = x1
 	.loc 1 2706
-	sth %r3, 8(%r7)
+	sth %r4, 8(%r6)
 # (int64) x1 = mem16[pb + 10]
 	.loc 1 2707
-	lha %r3, 10(%r6)
+	lha %r4, 10(%r31)
 # x2 = x1 * x5
 	.loc 1 2708
-	mulld %r4, %r3, %r9
+	mulld %r5, %r4, %r8
 # (int64) x2 >>= 16
 	.loc 1 2709
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x4
 	.loc 1 2710
-	mulld %r3, %r3, %r31
+	mulld %r4, %r4, %r7
 # x2 = x2 * x7
 	.loc 1 2711
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2712
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # (int64) x3 = mem16[pa + 10]
 	.loc 1 2713
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r12)
 # x1 = x1 + x3
 	.loc 1 2714
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x2 = x1 * x6
 	.loc 1 2715
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x2 >>= 16
 	.loc 1 2716
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x2 = x2 + 512
 	.loc 1 2717
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x2 >>= 10
 	.loc 1 2718
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x2 = x2 * x7
 	.loc 1 2719
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2720
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pc + 10] = x1
 	.loc 1 2721
-	sth %r3, 10(%r7)
+	sth %r4, 10(%r6)
 # (int64) x1 = mem16[pb + 12]
 	.loc 1 2722
-	lha %r3, 12(%r6)
+	lha %r4, 12(%r31)
 # x2 = x1 * x5
 	.loc 1 2723
-	mulld %r4, %r3, %r9
+	mulld %r5, %r4, %r8
 # (int64) x2 >>= 16
 	.loc 1 2724
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x4
 	.loc 1 2725
-	mulld %r3, %r3, %r31
+	mulld %r4, %r4, %r7
 # x2 = x2 * x7
 	.loc 1 2726
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2727
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # (int64) x3 = mem16[pa + 12]
 	.loc 1 2728
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r12)
 # x1 = x1 + x3
 	.loc 1 2729
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x2 = x1 * x6
 	.loc 1 2730
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x2 >>= 16
 	.loc 1 2731
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x2 = x2 + 512
 	.loc 1 2732
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x2 >>= 10
 	.loc 1 2733
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x2 = x2 * x7
 	.loc 1 2734
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2735
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pc + 12] = x1
 	.loc 1 2736
-	sth %r3, 12(%r7)
+	sth %r4, 12(%r6)
 # (int64) x1 = mem16[pb + 14]
 	.loc 1 2737
-	lha %r3, 14(%r6)
+	lha %r4, 14(%r31)
 # x2 = x1 * x5
 	.loc 1 2738
-	mulld %r4, %r3, %r9
+	mulld %r5, %r4, %r8
 # (int64) x2 >>= 16
 	.loc 1 2739
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x4
 	.loc 1 2740
-	mulld %r3, %r3, %r31
+	mulld %r4, %r4, %r7
 # x2 = x2 * x7
 	.loc 1 2741
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2742
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # (int64) x3 = mem16[pa + 14]
 	.loc 1 2743
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r12)
 # x1 = x1 + x3
 	.loc 1 2744
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x2 = x1 * x6
 	.loc 1 2745
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x2 >>= 16
 	.loc 1 2746
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x2 = x2 + 512
 	.loc 1 2747
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x2 >>= 10
 	.loc 1 2748
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x2 = x2 * x7
 	.loc 1 2749
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2750
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pc + 14] = x1
 	.loc 1 2751
-	sth %r3, 14(%r7)
+	sth %r4, 14(%r6)
 # pa = pa + 16
 	.loc 1 2752
-	addi %r5, %r5, 16
+	addi %r12, %r12, 16
 # pb = pb + 16
 	.loc 1 2753
-	addi %r6, %r6, 16
+	addi %r31, %r31, 16
 # pc = pc + 16
 	.loc 1 2754
-	addi %r7, %r7, 16
+	addi %r6, %r6, 16
 # i1 = i1 - 1
 	.loc 1 2755
-	addi %r8, %r8, -1
+	addi %r30, %r30, -1
 # =? i1 - 0
 	.loc 1 2756
-	cmpldi %cr0, %r8, 0
+	cmpldi %cr0, %r30, 0
 # goto loop44 if !=
 	.loc 1 2757
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop44
 # pa = 298696
 	.loc 1 2758
-	li %r3, 0
-	oris %r3, %r3, 4
-	ori %r3, %r3, 36552
-# pa = w + pa
-	.loc 1 2759
-	add %r3, %r12, %r3
-# z0 = 0
-	.loc 1 2760
-	li %r4, 0
-# mem16[pa] = z0
-	.loc 1 2761
-	sth %r4, 0(%r3)
-# mem16[pa + 2] = z0
-	.loc 1 2762
-	sth %r4, 2(%r3)
-# pa = 295624
-	.loc 1 2763
-	li %r3, 0
-	oris %r3, %r3, 4
-	ori %r3, %r3, 33480
-# pa = w + pa
-	.loc 1 2764
-	add %r3, %r12, %r3
-# pb = 296930
-	.loc 1 2765
 	li %r4, 0
 	oris %r4, %r4, 4
-	ori %r4, %r4, 34786
-# pb = w + pb
-	.loc 1 2766
-	add %r4, %r12, %r4
-# pc = 296928
-	.loc 1 2767
+	ori %r4, %r4, 36552
+# pa = w + pa
+	.loc 1 2759
+	add %r4, %r9, %r4
+# z0 = 0
+	.loc 1 2760
+	li %r5, 0
+# mem16[pa] = z0
+	.loc 1 2761
+	sth %r5, 0(%r4)
+# mem16[pa + 2] = z0
+	.loc 1 2762
+	sth %r5, 2(%r4)
+# pa = 295624
+	.loc 1 2763
+	li %r4, 0
+	oris %r4, %r4, 4
+	ori %r4, %r4, 33480
+# pa = w + pa
+	.loc 1 2764
+	add %r4, %r9, %r4
+# pb = 296930
+	.loc 1 2765
 	li %r5, 0
 	oris %r5, %r5, 4
-	ori %r5, %r5, 34784
-# pc = w + pc
-	.loc 1 2768
-	add %r5, %r12, %r5
-# qd = 298704
-	.loc 1 2769
+	ori %r5, %r5, 34786
+# pb = w + pb
+	.loc 1 2766
+	add %r5, %r9, %r5
+# pc = 296928
+	.loc 1 2767
 	li %r6, 0
 	oris %r6, %r6, 4
-	ori %r6, %r6, 36560
+	ori %r6, %r6, 34784
+# pc = w + pc
+	.loc 1 2768
+	add %r6, %r9, %r6
+# qd = 298704
+	.loc 1 2769
+	li %r7, 0
+	oris %r7, %r7, 4
+	ori %r7, %r7, 36560
 # qd = w + qd
 	.loc 1 2770
-	add %r6, %r12, %r6
+	add %r7, %r9, %r7
 # (int64) x0 = mem16[pa]
 	.loc 1 2771
-	lha %r7, 0(%r3)
+	lha %r8, 0(%r4)
 # (int64) x1 = mem16[pb]
 	.loc 1 2772
-	lha %r8, 0(%r4)
+	lha %r12, 0(%r5)
 # (int64) x2 = mem16[pc]
 	.loc 1 2773
-	lha %r9, 0(%r5)
+	lha %r31, 0(%r6)
 # x2 = 0
 	.loc 1 2774
-	li %r9, 0
+	li %r31, 0
 # x0 = x0 + x1
 	.loc 1 2775
-	add %r7, %r7, %r8
+	add %r8, %r8, %r12
 # x0 = x0 + x2
 	.loc 1 2776
-	add %r7, %r7, %r9
+	add %r8, %r8, %r31
 # x1 = x0 * x6
 	.loc 1 2777
-	mulld %r8, %r7, %r11
+	mulld %r12, %r8, %r10
 # (int64) x1 >>= 16
 	.loc 1 2778
-	sradi %r8, %r8, 16
+	sradi %r12, %r12, 16
 # x1 = x1 + 512
 	.loc 1 2779
-	addi %r8, %r8, 512
+	addi %r12, %r12, 512
 # (int64) x1 >>= 10
 	.loc 1 2780
-	sradi %r8, %r8, 10
+	sradi %r12, %r12, 10
 # x1 = x1 * x7
 	.loc 1 2781
-	mulld %r8, %r8, %r30
+	mulld %r12, %r12, %r11
 # x0 = x0 - x1
 	.loc 1 2782
-	subf %r7, %r8, %r7
+	subf %r8, %r12, %r8
 # mem16[qd] = x0
 	.loc 1 2783
-	sth %r7, 0(%r6)
+	sth %r8, 0(%r7)
 # pa = pa + 2
 	.loc 1 2784
-	addi %r29, %r3, 2
+	addi %r8, %r4, 2
 # pb = pb + 2
 	.loc 1 2785
-	addi %r7, %r4, 2
+	addi %r12, %r5, 2
 # pc = pc + 2
 	.loc 1 2786
-	addi %r9, %r5, 2
+	addi %r31, %r6, 2
 # qd = qd + 2
 	.loc 1 2787
-	addi %r31, %r6, 2
+	addi %r7, %r7, 2
 # i1 = 81
 	.loc 1 2788
-	li %r4, 81
-	mr %r3, %r10
-	mr %r8, %r3
-	mr %r6, %r29
-	mr %r10, %r31
-	mr %r31, %r4
+	li %r30, 81
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop45:
 # (int64) x0 = mem16[pa]
 	.loc 1 2790
-	lha %r3, 0(%r6)
+	lha %r4, 0(%r8)
 # (int64) x1 = mem16[pb]
 	.loc 1 2791
-	lha %r4, 0(%r7)
+	lha %r5, 0(%r12)
 # (int64) x2 = mem16[pc]
 	.loc 1 2792
-	lha %r5, 0(%r9)
+	lha %r6, 0(%r31)
 # x0 = x0 + x1
 	.loc 1 2793
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2794
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 2795
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x1 >>= 16
 	.loc 1 2796
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 2797
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 2798
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 2799
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x0 = x0 - x1
 	.loc 1 2800
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd] = x0
 	.loc 1 2801
-	sth %r3, 0(%r10)
+	sth %r4, 0(%r7)
 # (int64) x0 = mem16[pa + 2]
 	.loc 1 2802
-	lha %r3, 2(%r6)
+	lha %r4, 2(%r8)
 # (int64) x1 = mem16[pb + 2]
 	.loc 1 2803
-	lha %r4, 2(%r7)
+	lha %r5, 2(%r12)
 # (int64) x2 = mem16[pc + 2]
 	.loc 1 2804
-	lha %r5, 2(%r9)
+	lha %r6, 2(%r31)
 # x0 = x0 + x1
 	.loc 1 2805
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2806
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 2807
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x1 >>= 16
 	.loc 1 2808
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 2809
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 2810
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 2811
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x0 = x0 - x1
 	.loc 1 2812
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 2] = x0
 	.loc 1 2813
-	sth %r3, 2(%r10)
+	sth %r4, 2(%r7)
 # (int64) x0 = mem16[pa + 4]
 	.loc 1 2814
-	lha %r3, 4(%r6)
+	lha %r4, 4(%r8)
 # (int64) x1 = mem16[pb + 4]
 	.loc 1 2815
-	lha %r4, 4(%r7)
+	lha %r5, 4(%r12)
 # (int64) x2 = mem16[pc + 4]
 	.loc 1 2816
-	lha %r5, 4(%r9)
+	lha %r6, 4(%r31)
 # x0 = x0 + x1
 	.loc 1 2817
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2818
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 2819
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x1 >>= 16
 	.loc 1 2820
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 2821
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 2822
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 2823
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x0 = x0 - x1
 	.loc 1 2824
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 4] = x0
 	.loc 1 2825
-	sth %r3, 4(%r10)
+	sth %r4, 4(%r7)
 # (int64) x0 = mem16[pa + 6]
 	.loc 1 2826
-	lha %r3, 6(%r6)
+	lha %r4, 6(%r8)
 # (int64) x1 = mem16[pb + 6]
 	.loc 1 2827
-	lha %r4, 6(%r7)
+	lha %r5, 6(%r12)
 # (int64) x2 = mem16[pc + 6]
 	.loc 1 2828
-	lha %r5, 6(%r9)
+	lha %r6, 6(%r31)
 # x0 = x0 + x1
 	.loc 1 2829
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2830
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 2831
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x1 >>= 16
 	.loc 1 2832
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 2833
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 2834
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 2835
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x0 = x0 - x1
 	.loc 1 2836
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 6] = x0
 	.loc 1 2837
-	sth %r3, 6(%r10)
+	sth %r4, 6(%r7)
 # (int64) x0 = mem16[pa + 8]
 	.loc 1 2838
-	lha %r3, 8(%r6)
+	lha %r4, 8(%r8)
 # (int64) x1 = mem16[pb + 8]
 	.loc 1 2839
-	lha %r4, 8(%r7)
+	lha %r5, 8(%r12)
 # (int64) x2 = mem16[pc + 8]
 	.loc 1 2840
-	lha %r5, 8(%r9)
+	lha %r6, 8(%r31)
 # x0 = x0 + x1
 	.loc 1 2841
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2842
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 2843
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x1 >>= 16
 	.loc 1 2844
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 2845
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 2846
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 2847
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x0 = x0 - x1
 	.loc 1 2848
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 8] = x0
 	.loc 1 2849
-	sth %r3, 8(%r10)
+	sth %r4, 8(%r7)
 # (int64) x0 = mem16[pa + 10]
 	.loc 1 2850
-	lha %r3, 10(%r6)
+	lha %r4, 10(%r8)
 # (int64) x1 = mem16[pb + 10]
 	.loc 1 2851
-	lha %r4, 10(%r7)
+	lha %r5, 10(%r12)
 # (int64) x2 = mem16[pc + 10]
 	.loc 1 2852
-	lha %r5, 10(%r9)
+	lha %r6, 10(%r31)
 # x0 = x0 + x1
 	.loc 1 2853
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2854
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 2855
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x1 >>= 16
 	.loc 1 2856
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 2857
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 2858
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 2859
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x0 = x0 - x1
 	.loc 1 2860
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 10] = x0
 	.loc 1 2861
-	sth %r3, 10(%r10)
+	sth %r4, 10(%r7)
 # (int64) x0 = mem16[pa + 12]
 	.loc 1 2862
-	lha %r3, 12(%r6)
+	lha %r4, 12(%r8)
 # (int64) x1 = mem16[pb + 12]
 	.loc 1 2863
-	lha %r4, 12(%r7)
+	lha %r5, 12(%r12)
 # (int64) x2 = mem16[pc + 12]
 	.loc 1 2864
-	lha %r5, 12(%r9)
+	lha %r6, 12(%r31)
 # x0 = x0 + x1
 	.loc 1 2865
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2866
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 2867
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x1 >>= 16
 	.loc 1 2868
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 2869
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 2870
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 2871
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x0 = x0 - x1
 	.loc 1 2872
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 12] = x0
 	.loc 1 2873
-	sth %r3, 12(%r10)
+	sth %r4, 12(%r7)
 # (int64) x0 = mem16[pa + 14]
 	.loc 1 2874
-	lha %r3, 14(%r6)
+	lha %r4, 14(%r8)
 # (int64) x1 = mem16[pb + 14]
 	.loc 1 2875
-	lha %r4, 14(%r7)
+	lha %r5, 14(%r12)
 # (int64) x2 = mem16[pc + 14]
 	.loc 1 2876
-	lha %r5, 14(%r9)
+	lha %r6, 14(%r31)
 # x0 = x0 + x1
 	.loc 1 2877
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2878
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 2879
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x1 >>= 16
 	.loc 1 2880
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 2881
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 2882
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 2883
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x0 = x0 - x1
 	.loc 1 2884
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 14] = x0
 	.loc 1 2885
-	sth %r3, 14(%r10)
+	sth %r4, 14(%r7)
 # pa = pa + 16
 	.loc 1 2886
-	addi %r6, %r6, 16
+	addi %r8, %r8, 16
 # pb = pb + 16
 	.loc 1 2887
-	addi %r7, %r7, 16
+	addi %r12, %r12, 16
 # pc = pc + 16
 	.loc 1 2888
-	addi %r9, %r9, 16
+	addi %r31, %r31, 16
 # qd = qd + 16
 	.loc 1 2889
-	addi %r10, %r10, 16
+	addi %r7, %r7, 16
 # i1 = i1 - 1
 	.loc 1 2890
-	addi %r31, %r31, -1
+	addi %r30, %r30, -1
 # =? i1 - 0
 	.loc 1 2891
-	cmpldi %cr0, %r31, 0
+	cmpldi %cr0, %r30, 0
 # goto loop45 if !=
 	.loc 1 2892
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop45
 # (int64) x0 = mem16[pa]
 	.loc 1 2893
-	mr %r31, %r10
-	mr %r29, %r6
-	lha %r3, 0(%r29)
+	lha %r4, 0(%r8)
 # (int64) x1 = mem16[pb]
 	.loc 1 2894
-	lha %r4, 0(%r7)
+	lha %r5, 0(%r12)
 # (int64) x2 = mem16[pc]
 	.loc 1 2895
-	lha %r5, 0(%r9)
+	lha %r6, 0(%r31)
 # x0 = x0 + x1
 	.loc 1 2896
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2897
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 2898
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x1 >>= 16
 	.loc 1 2899
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 2900
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 2901
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 2902
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x0 = x0 - x1
 	.loc 1 2903
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd] = x0
 	.loc 1 2904
-	sth %r3, 0(%r31)
+	sth %r4, 0(%r7)
 # (int64) x0 = mem16[pa + 2]
 	.loc 1 2905
-	lha %r3, 2(%r29)
+	lha %r4, 2(%r8)
 # (int64) x1 = mem16[pb + 2]
 	.loc 1 2906
-	lha %r4, 2(%r7)
+	lha %r5, 2(%r12)
 # (int64) x2 = mem16[pc + 2]
 	.loc 1 2907
-	lha %r5, 2(%r9)
+	lha %r6, 2(%r31)
 # x0 = x0 + x1
 	.loc 1 2908
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2909
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 2910
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x1 >>= 16
 	.loc 1 2911
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 2912
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 2913
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 2914
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x0 = x0 - x1
 	.loc 1 2915
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 2] = x0
 	.loc 1 2916
-	sth %r3, 2(%r31)
+	sth %r4, 2(%r7)
 # (int64) x0 = mem16[pa + 4]
 	.loc 1 2917
-	lha %r3, 4(%r29)
+	lha %r4, 4(%r8)
 # (int64) x1 = mem16[pb + 4]
 	.loc 1 2918
-	lha %r4, 4(%r7)
+	lha %r5, 4(%r12)
 # (int64) x2 = mem16[pc + 4]
 	.loc 1 2919
-	lha %r5, 4(%r9)
+	lha %r6, 4(%r31)
 # x0 = x0 + x1
 	.loc 1 2920
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2921
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 2922
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x1 >>= 16
 	.loc 1 2923
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 2924
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 2925
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 2926
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x0 = x0 - x1
 	.loc 1 2927
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 4] = x0
 	.loc 1 2928
-	sth %r3, 4(%r31)
+	sth %r4, 4(%r7)
 # (int64) x0 = mem16[pa + 6]
 	.loc 1 2929
-	lha %r3, 6(%r29)
+	lha %r4, 6(%r8)
 # (int64) x1 = mem16[pb + 6]
 	.loc 1 2930
-	lha %r4, 6(%r7)
+	lha %r5, 6(%r12)
 # (int64) x2 = mem16[pc + 6]
 	.loc 1 2931
-	lha %r5, 6(%r9)
+	lha %r6, 6(%r31)
 # x0 = x0 + x1
 	.loc 1 2932
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2933
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 2934
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x1 >>= 16
 	.loc 1 2935
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 2936
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 2937
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 2938
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x0 = x0 - x1
 	.loc 1 2939
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 6] = x0
 	.loc 1 2940
-	sth %r3, 6(%r31)
+	sth %r4, 6(%r7)
 # pa = 298704
 	.loc 1 2941
-	li %r3, 0
-	oris %r3, %r3, 4
-	ori %r3, %r3, 36560
+	li %r4, 0
+	oris %r4, %r4, 4
+	ori %r4, %r4, 36560
 # pa = w + pa
 	.loc 1 2942
-	add %r4, %r12, %r3
-# pb = out
-	.loc 1 2943
-	mr %r3, %r8
+	add %r4, %r9, %r4
 # i1 = 81
 	.loc 1 2944
 	li %r5, 81
-	mr %r6, %r3
 .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop46:
 # t0 = mem16[pa]
 	.loc 1 2946
-	lhz %r3, 0(%r4)
+	lhz %r6, 0(%r4)
 # mem8[pb] = t0
 	.loc 1 2947
-	stb %r3, 0(%r6)
+	stb %r6, 0(%r3)
 # t0 = t0 >> 8
 	.loc 1 2948
-	srdi %r3, %r3, 8
+	srdi %r6, %r6, 8
 # mem8[pb + 1] = t0
 	.loc 1 2949
-	stb %r3, 1(%r6)
+	stb %r6, 1(%r3)
 # t0 = mem16[pa + 2]
 	.loc 1 2950
-	lhz %r3, 2(%r4)
+	lhz %r6, 2(%r4)
 # mem8[pb + 2] = t0
 	.loc 1 2951
-	stb %r3, 2(%r6)
+	stb %r6, 2(%r3)
 # t0 = t0 >> 8
 	.loc 1 2952
-	srdi %r3, %r3, 8
+	srdi %r6, %r6, 8
 # mem8[pb + 3] = t0
 	.loc 1 2953
-	stb %r3, 3(%r6)
+	stb %r6, 3(%r3)
 # t0 = mem16[pa + 4]
 	.loc 1 2954
-	lhz %r3, 4(%r4)
+	lhz %r6, 4(%r4)
 # mem8[pb + 4] = t0
 	.loc 1 2955
-	stb %r3, 4(%r6)
+	stb %r6, 4(%r3)
 # t0 = t0 >> 8
 	.loc 1 2956
-	srdi %r3, %r3, 8
+	srdi %r6, %r6, 8
 # mem8[pb + 5] = t0
 	.loc 1 2957
-	stb %r3, 5(%r6)
+	stb %r6, 5(%r3)
 # t0 = mem16[pa + 6]
 	.loc 1 2958
-	lhz %r3, 6(%r4)
+	lhz %r6, 6(%r4)
 # mem8[pb + 6] = t0
 	.loc 1 2959
-	stb %r3, 6(%r6)
+	stb %r6, 6(%r3)
 # t0 = t0 >> 8
 	.loc 1 2960
-	srdi %r3, %r3, 8
+	srdi %r6, %r6, 8
 # mem8[pb + 7] = t0
 	.loc 1 2961
-	stb %r3, 7(%r6)
+	stb %r6, 7(%r3)
 # t0 = mem16[pa + 8]
 	.loc 1 2962
-	lhz %r3, 8(%r4)
+	lhz %r6, 8(%r4)
 # mem8[pb + 8] = t0
 	.loc 1 2963
-	stb %r3, 8(%r6)
+	stb %r6, 8(%r3)
 # t0 = t0 >> 8
 	.loc 1 2964
-	srdi %r3, %r3, 8
+	srdi %r6, %r6, 8
 # mem8[pb + 9] = t0
 	.loc 1 2965
-	stb %r3, 9(%r6)
+	stb %r6, 9(%r3)
 # t0 = mem16[pa + 10]
 	.loc 1 2966
-	lhz %r3, 10(%r4)
+	lhz %r6, 10(%r4)
 # mem8[pb + 10] = t0
 	.loc 1 2967
-	stb %r3, 10(%r6)
+	stb %r6, 10(%r3)
 # t0 = t0 >> 8
 	.loc 1 2968
-	srdi %r3, %r3, 8
+	srdi %r6, %r6, 8
 # mem8[pb + 11] = t0
 	.loc 1 2969
-	stb %r3, 11(%r6)
+	stb %r6, 11(%r3)
 # t0 = mem16[pa + 12]
 	.loc 1 2970
-	lhz %r3, 12(%r4)
+	lhz %r6, 12(%r4)
 # mem8[pb + 12] = t0
 	.loc 1 2971
-	stb %r3, 12(%r6)
+	stb %r6, 12(%r3)
 # t0 = t0 >> 8
 	.loc 1 2972
-	srdi %r3, %r3, 8
+	srdi %r6, %r6, 8
 # mem8[pb + 13] = t0
 	.loc 1 2973
-	stb %r3, 13(%r6)
+	stb %r6, 13(%r3)
 # t0 = mem16[pa + 14]
 	.loc 1 2974
-	lhz %r3, 14(%r4)
+	lhz %r6, 14(%r4)
 # mem8[pb + 14] = t0
 	.loc 1 2975
-	stb %r3, 14(%r6)
+	stb %r6, 14(%r3)
 # t0 = t0 >> 8
 	.loc 1 2976
-	srdi %r3, %r3, 8
+	srdi %r6, %r6, 8
 # mem8[pb + 15] = t0
 	.loc 1 2977
-	stb %r3, 15(%r6)
+	stb %r6, 15(%r3)
 # pa = pa + 16
 	.loc 1 2978
 	addi %r4, %r4, 16
 # pb = pb + 16
 	.loc 1 2979
-	addi %r6, %r6, 16
+	addi %r3, %r3, 16
 # i1 = i1 - 1
 	.loc 1 2980
 	addi %r5, %r5, -1
@@ -9040,7 +8877,6 @@ qhasm_kernel_core_multsntrup653_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc64_mul.loop46
 # t0 = mem16[pa]
 	.loc 1 2983
-	mr %r3, %r6
 	lhz %r5, 0(%r4)
 # mem8[pb] = t0
 	.loc 1 2984
@@ -9101,16 +8937,15 @@ qhasm_kernel_core_multsntrup653_ppc64_mul:
 	stb %r4, 9(%r3)
 # leave
 	.loc 1 3003
-	ld %r23, 112(%r1)
-	ld %r24, 120(%r1)
-	ld %r25, 128(%r1)
-	ld %r26, 136(%r1)
-	ld %r27, 144(%r1)
-	ld %r28, 152(%r1)
-	ld %r29, 160(%r1)
-	ld %r30, 168(%r1)
-	ld %r31, 176(%r1)
-	addi %r1, %r1, 192
+	ld %r24, 112(%r1)
+	ld %r25, 120(%r1)
+	ld %r26, 128(%r1)
+	ld %r27, 136(%r1)
+	ld %r28, 144(%r1)
+	ld %r29, 152(%r1)
+	ld %r30, 160(%r1)
+	ld %r31, 168(%r1)
+	addi %r1, %r1, 176
 	blr
 	.size qhasm_kernel_core_multsntrup653_ppc64_mul, 24
 

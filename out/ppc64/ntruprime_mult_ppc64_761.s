@@ -11,217 +11,206 @@ qhasm_kernel_core_multsntrup761_ppc64_mul:
 	.text
 	.p2align 5
 .L.qhasm_kernel_core_multsntrup761_ppc64_mul:
-	stdu %r1, -192(%r1)
-	std %r23, 112(%r1)
-	std %r24, 120(%r1)
-	std %r25, 128(%r1)
-	std %r26, 136(%r1)
-	std %r27, 144(%r1)
-	std %r28, 152(%r1)
-	std %r29, 160(%r1)
-	std %r30, 168(%r1)
-	std %r31, 176(%r1)
-# input out in k c w
-	.loc 1 12
-	mr %r8, %r3
-	mr %r9, %r5
+	stdu %r1, -176(%r1)
+	std %r24, 112(%r1)
+	std %r25, 120(%r1)
+	std %r26, 128(%r1)
+	std %r27, 136(%r1)
+	std %r28, 144(%r1)
+	std %r29, 152(%r1)
+	std %r30, 160(%r1)
+	std %r31, 168(%r1)
 # w = w + 15
 	.loc 1 14
 	addi %r7, %r7, 15
 # t0 = -16
 	.loc 1 15
-	li %r3, -16
+	li %r6, -16
 # w = w & t0
 	.loc 1 16
-	and %r11, %r7, %r3
+	and %r9, %r7, %r6
 # pa = 294842
 	.loc 1 17
-	li %r3, 0
-	oris %r3, %r3, 4
-	ori %r3, %r3, 32698
+	li %r6, 0
+	oris %r6, %r6, 4
+	ori %r6, %r6, 32698
 # pa = w + pa
 	.loc 1 18
-	add %r5, %r11, %r3
+	add %r7, %r9, %r6
 # z0 = 0
 	.loc 1 19
-	li %r3, 0
+	li %r6, 0
 # mem16[pa] = z0
 	.loc 1 20
-	sth %r3, 0(%r5)
+	sth %r6, 0(%r7)
 # mem16[pa + 2] = z0
 	.loc 1 21
-	sth %r3, 2(%r5)
+	sth %r6, 2(%r7)
 # mem16[pa + 4] = z0
 	.loc 1 22
-	sth %r3, 4(%r5)
+	sth %r6, 4(%r7)
 # mem16[pa + 6] = z0
 	.loc 1 23
-	sth %r3, 6(%r5)
+	sth %r6, 6(%r7)
 # mem16[pa + 8] = z0
 	.loc 1 24
-	sth %r3, 8(%r5)
+	sth %r6, 8(%r7)
 # mem16[pa + 10] = z0
 	.loc 1 25
-	sth %r3, 10(%r5)
+	sth %r6, 10(%r7)
 # mem16[pa + 12] = z0
 	.loc 1 26
-	sth %r3, 12(%r5)
+	sth %r6, 12(%r7)
 # pa = 293320
 	.loc 1 27
-	li %r3, 0
-	oris %r3, %r3, 4
-	ori %r3, %r3, 31176
+	li %r6, 0
+	oris %r6, %r6, 4
+	ori %r6, %r6, 31176
 # pa = w + pa
 	.loc 1 28
-	add %r5, %r11, %r3
-# pb = in
-	.loc 1 29
-	mr %r6, %r11
+	add %r10, %r9, %r6
 # i1 = 95
 	.loc 1 30
-	li %r3, 95
-	mr %r7, %r4
-	mr %r10, %r3
+	li %r8, 95
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop1:
 # t0 = mem8[pb]
 	.loc 1 32
-	lbz %r4, 0(%r7)
+	lbz %r7, 0(%r4)
 # t1 = mem8[pb + 1]
 	.loc 1 33
-	lbz %r3, 1(%r7)
+	lbz %r6, 1(%r4)
 # t1 = t1 << 8
 	.loc 1 34
-	sldi %r3, %r3, 8
+	sldi %r6, %r6, 8
 # t0 = t0 | t1
 	.loc 1 35
-	or %r4, %r4, %r3
+	or %r7, %r7, %r6
 # mem16[pa] = t0
 	.loc 1 36
-	sth %r4, 0(%r5)
+	sth %r7, 0(%r10)
 # t0 = mem8[pb + 2]
 	.loc 1 37
-	lbz %r3, 2(%r7)
+	lbz %r6, 2(%r4)
 # t1 = mem8[pb + 3]
 	.loc 1 38
-	lbz %r4, 3(%r7)
+	lbz %r7, 3(%r4)
 # t1 = t1 << 8
 	.loc 1 39
-	sldi %r4, %r4, 8
+	sldi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 40
-	or %r3, %r3, %r4
+	or %r6, %r6, %r7
 # mem16[pa + 2] = t0
 	.loc 1 41
-	sth %r3, 2(%r5)
+	sth %r6, 2(%r10)
 # t0 = mem8[pb + 4]
 	.loc 1 42
-	lbz %r3, 4(%r7)
+	lbz %r6, 4(%r4)
 # t1 = mem8[pb + 5]
 	.loc 1 43
-	lbz %r4, 5(%r7)
+	lbz %r7, 5(%r4)
 # t1 = t1 << 8
 	.loc 1 44
-	sldi %r4, %r4, 8
+	sldi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 45
-	or %r3, %r3, %r4
+	or %r6, %r6, %r7
 # mem16[pa + 4] = t0
 	.loc 1 46
-	sth %r3, 4(%r5)
+	sth %r6, 4(%r10)
 # t0 = mem8[pb + 6]
 	.loc 1 47
-	lbz %r3, 6(%r7)
+	lbz %r6, 6(%r4)
 # t1 = mem8[pb + 7]
 	.loc 1 48
-	lbz %r4, 7(%r7)
+	lbz %r7, 7(%r4)
 # t1 = t1 << 8
 	.loc 1 49
-	sldi %r4, %r4, 8
+	sldi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 50
-	or %r3, %r3, %r4
+	or %r6, %r6, %r7
 # mem16[pa + 6] = t0
 	.loc 1 51
-	sth %r3, 6(%r5)
+	sth %r6, 6(%r10)
 # t0 = mem8[pb + 8]
 	.loc 1 52
-	lbz %r3, 8(%r7)
+	lbz %r6, 8(%r4)
 # t1 = mem8[pb + 9]
 	.loc 1 53
-	lbz %r4, 9(%r7)
+	lbz %r7, 9(%r4)
 # t1 = t1 << 8
 	.loc 1 54
-	sldi %r4, %r4, 8
+	sldi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 55
-	or %r3, %r3, %r4
+	or %r6, %r6, %r7
 # mem16[pa + 8] = t0
 	.loc 1 56
-	sth %r3, 8(%r5)
+	sth %r6, 8(%r10)
 # t0 = mem8[pb + 10]
 	.loc 1 57
-	lbz %r3, 10(%r7)
+	lbz %r6, 10(%r4)
 # t1 = mem8[pb + 11]
 	.loc 1 58
-	lbz %r4, 11(%r7)
+	lbz %r7, 11(%r4)
 # t1 = t1 << 8
 	.loc 1 59
-	sldi %r4, %r4, 8
+	sldi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 60
-	or %r3, %r3, %r4
+	or %r6, %r6, %r7
 # mem16[pa + 10] = t0
 	.loc 1 61
-	sth %r3, 10(%r5)
+	sth %r6, 10(%r10)
 # t0 = mem8[pb + 12]
 	.loc 1 62
-	lbz %r3, 12(%r7)
+	lbz %r6, 12(%r4)
 # t1 = mem8[pb + 13]
 	.loc 1 63
-	lbz %r4, 13(%r7)
+	lbz %r7, 13(%r4)
 # t1 = t1 << 8
 	.loc 1 64
-	sldi %r4, %r4, 8
+	sldi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 65
-	or %r3, %r3, %r4
+	or %r6, %r6, %r7
 # mem16[pa + 12] = t0
 	.loc 1 66
-	sth %r3, 12(%r5)
+	sth %r6, 12(%r10)
 # t0 = mem8[pb + 14]
 	.loc 1 67
-	lbz %r3, 14(%r7)
+	lbz %r6, 14(%r4)
 # t1 = mem8[pb + 15]
 	.loc 1 68
-	lbz %r4, 15(%r7)
+	lbz %r7, 15(%r4)
 # t1 = t1 << 8
 	.loc 1 69
-	sldi %r4, %r4, 8
+	sldi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 70
-	or %r3, %r3, %r4
+	or %r6, %r6, %r7
 # mem16[pa + 14] = t0
 	.loc 1 71
-	sth %r3, 14(%r5)
+	sth %r6, 14(%r10)
 # pa = pa + 16
 	.loc 1 72
-	addi %r5, %r5, 16
+	addi %r10, %r10, 16
 # pb = pb + 16
 	.loc 1 73
-	addi %r7, %r7, 16
+	addi %r4, %r4, 16
 # i1 = i1 - 1
 	.loc 1 74
-	addi %r10, %r10, -1
+	addi %r8, %r8, -1
 # =? i1 - 0
 	.loc 1 75
-	cmpldi %cr0, %r10, 0
+	cmpldi %cr0, %r8, 0
 # goto loop1 if !=
 	.loc 1 76
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop1
 # t0 = mem8[pb]
 	.loc 1 77
-	mr %r4, %r7
-	lbz %r3, 0(%r4)
+	lbz %r6, 0(%r4)
 # t1 = mem8[pb + 1]
 	.loc 1 78
 	lbz %r4, 1(%r4)
@@ -230,34 +219,33 @@ qhasm_kernel_core_multsntrup761_ppc64_mul:
 	sldi %r4, %r4, 8
 # t0 = t0 | t1
 	.loc 1 80
-	or %r3, %r3, %r4
+	or %r6, %r6, %r4
 # mem16[pa] = t0
 	.loc 1 81
-	sth %r3, 0(%r5)
+	sth %r6, 0(%r10)
 # pa = 295616
 	.loc 1 82
-	li %r3, 0
-	oris %r3, %r3, 4
-	ori %r3, %r3, 33472
+	li %r4, 0
+	oris %r4, %r4, 4
+	ori %r4, %r4, 33472
 # pa = w + pa
 	.loc 1 83
-	mr %r11, %r6
-	add %r3, %r11, %r3
+	add %r4, %r9, %r4
 # z0 = 0
 	.loc 1 84
-	li %r4, 0
+	li %r6, 0
 # mem16[pa] = z0
 	.loc 1 85
-	sth %r4, 0(%r3)
+	sth %r6, 0(%r4)
 # mem16[pa + 2] = z0
 	.loc 1 86
-	sth %r4, 2(%r3)
+	sth %r6, 2(%r4)
 # mem16[pa + 4] = z0
 	.loc 1 87
-	sth %r4, 4(%r3)
+	sth %r6, 4(%r4)
 # mem16[pa + 6] = z0
 	.loc 1 88
-	sth %r4, 6(%r3)
+	sth %r6, 6(%r4)
 # pa = 294856
 	.loc 1 89
 	li %r4, 0
@@ -265,64 +253,59 @@ qhasm_kernel_core_multsntrup761_ppc64_mul:
 	ori %r4, %r4, 32712
 # pa = w + pa
 	.loc 1 90
-	add %r4, %r11, %r4
-# qa = k
-	.loc 1 91
-	mr %r5, %r9
+	add %r4, %r9, %r4
 # i1 = 95
 	.loc 1 93
 	li %r6, 95
-	mr %r3, %r8
-	mr %r9, %r3
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop2:
 # t0 = mem8[qa]
 	.loc 1 95
-	lbz %r3, 0(%r5)
+	lbz %r7, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 96
-	stb %r3, 0(%r4)
+	stb %r7, 0(%r4)
 # t0 = mem8[qa + 1]
 	.loc 1 97
-	lbz %r3, 1(%r5)
+	lbz %r7, 1(%r5)
 # mem8[qb + 1] = t0
 	.loc 1 98
-	stb %r3, 1(%r4)
+	stb %r7, 1(%r4)
 # t0 = mem8[qa + 2]
 	.loc 1 99
-	lbz %r3, 2(%r5)
+	lbz %r7, 2(%r5)
 # mem8[qb + 2] = t0
 	.loc 1 100
-	stb %r3, 2(%r4)
+	stb %r7, 2(%r4)
 # t0 = mem8[qa + 3]
 	.loc 1 101
-	lbz %r3, 3(%r5)
+	lbz %r7, 3(%r5)
 # mem8[qb + 3] = t0
 	.loc 1 102
-	stb %r3, 3(%r4)
+	stb %r7, 3(%r4)
 # t0 = mem8[qa + 4]
 	.loc 1 103
-	lbz %r3, 4(%r5)
+	lbz %r7, 4(%r5)
 # mem8[qb + 4] = t0
 	.loc 1 104
-	stb %r3, 4(%r4)
+	stb %r7, 4(%r4)
 # t0 = mem8[qa + 5]
 	.loc 1 105
-	lbz %r3, 5(%r5)
+	lbz %r7, 5(%r5)
 # mem8[qb + 5] = t0
 	.loc 1 106
-	stb %r3, 5(%r4)
+	stb %r7, 5(%r4)
 # t0 = mem8[qa + 6]
 	.loc 1 107
-	lbz %r3, 6(%r5)
+	lbz %r7, 6(%r5)
 # mem8[qb + 6] = t0
 	.loc 1 108
-	stb %r3, 6(%r4)
+	stb %r7, 6(%r4)
 # t0 = mem8[qa + 7]
 	.loc 1 109
-	lbz %r3, 7(%r5)
+	lbz %r7, 7(%r5)
 # mem8[qb + 7] = t0
 	.loc 1 110
-	stb %r3, 7(%r4)
+	stb %r7, 7(%r4)
 # qa = qa + 8
 	.loc 1 111
 	addi %r5, %r5, 8
@@ -340,203 +323,199 @@ qhasm_kernel_core_multsntrup761_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop2
 # t0 = mem8[qa]
 	.loc 1 116
-	lbz %r3, 0(%r5)
+	lbz %r5, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 117
-	stb %r3, 0(%r4)
+	stb %r5, 0(%r4)
 # x7 = 1
 	.loc 1 118
-	li %r4, 1
+	li %r8, 1
 # pa = 294856
 	.loc 1 119
-	li %r3, 0
-	oris %r3, %r3, 4
-	ori %r3, %r3, 32712
+	li %r4, 0
+	oris %r4, %r4, 4
+	ori %r4, %r4, 32712
 # pa = w + pa
 	.loc 1 120
-	add %r5, %r11, %r3
+	add %r10, %r9, %r4
 # pb = w + 3072
 	.loc 1 121
-	addi %r6, %r11, 3072
+	addi %r6, %r9, 3072
 # i1 = 96
 	.loc 1 122
-	mr %r8, %r11
 	li %r7, 96
-	mr %r3, %r9
-	mr %r9, %r3
-	mr %r10, %r4
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop3:
 # x0 = mem8[pa]
 	.loc 1 124
-	lbz %r3, 0(%r5)
+	lbz %r4, 0(%r10)
 # x1 = x0 & x7
 	.loc 1 125
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 126
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 127
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 128
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 129
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb] = x1
 	.loc 1 130
-	sth %r4, 0(%r6)
+	sth %r5, 0(%r6)
 # x0 = mem8[pa + 1]
 	.loc 1 131
-	lbz %r3, 1(%r5)
+	lbz %r4, 1(%r10)
 # x1 = x0 & x7
 	.loc 1 132
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 133
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 134
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 135
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 136
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 2] = x1
 	.loc 1 137
-	sth %r4, 2(%r6)
+	sth %r5, 2(%r6)
 # x0 = mem8[pa + 2]
 	.loc 1 138
-	lbz %r3, 2(%r5)
+	lbz %r4, 2(%r10)
 # x1 = x0 & x7
 	.loc 1 139
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 140
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 141
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 142
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 143
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 4] = x1
 	.loc 1 144
-	sth %r4, 4(%r6)
+	sth %r5, 4(%r6)
 # x0 = mem8[pa + 3]
 	.loc 1 145
-	lbz %r3, 3(%r5)
+	lbz %r4, 3(%r10)
 # x1 = x0 & x7
 	.loc 1 146
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 147
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 148
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 149
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 150
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 6] = x1
 	.loc 1 151
-	sth %r4, 6(%r6)
+	sth %r5, 6(%r6)
 # x0 = mem8[pa + 4]
 	.loc 1 152
-	lbz %r3, 4(%r5)
+	lbz %r4, 4(%r10)
 # x1 = x0 & x7
 	.loc 1 153
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 154
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 155
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 156
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 157
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 8] = x1
 	.loc 1 158
-	sth %r4, 8(%r6)
+	sth %r5, 8(%r6)
 # x0 = mem8[pa + 5]
 	.loc 1 159
-	lbz %r3, 5(%r5)
+	lbz %r4, 5(%r10)
 # x1 = x0 & x7
 	.loc 1 160
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 161
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 162
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 163
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 164
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 10] = x1
 	.loc 1 165
-	sth %r4, 10(%r6)
+	sth %r5, 10(%r6)
 # x0 = mem8[pa + 6]
 	.loc 1 166
-	lbz %r3, 6(%r5)
+	lbz %r4, 6(%r10)
 # x1 = x0 & x7
 	.loc 1 167
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 168
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 169
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 170
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 171
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 12] = x1
 	.loc 1 172
-	sth %r4, 12(%r6)
+	sth %r5, 12(%r6)
 # x0 = mem8[pa + 7]
 	.loc 1 173
-	lbz %r3, 7(%r5)
+	lbz %r4, 7(%r10)
 # x1 = x0 & x7
 	.loc 1 174
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 175
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 176
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 177
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 178
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 14] = x1
 	.loc 1 179
-	sth %r4, 14(%r6)
+	sth %r5, 14(%r6)
 # pa = pa + 8
 	.loc 1 180
-	addi %r5, %r5, 8
+	addi %r10, %r10, 8
 # pb = pb + 16
 	.loc 1 181
 	addi %r6, %r6, 16
@@ -551,1000 +530,980 @@ qhasm_kernel_core_multsntrup761_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop3
 # x4 = 67
 	.loc 1 185
-	li %r4, 67
+	li %r10, 67
 # x5 = 978
 	.loc 1 186
-	li %r5, 978
+	li %r11, 978
 # x6 = 14617
 	.loc 1 187
-	li %r6, 14617
+	li %r12, 14617
 # x7 = 4591
 	.loc 1 188
-	li %r10, 4591
+	li %r30, 4591
 # x3 = 33
 	.loc 1 189
-	li %r7, 33
+	li %r31, 33
 # pa = 293320
 	.loc 1 190
-	li %r3, 0
-	oris %r3, %r3, 4
-	ori %r3, %r3, 31176
+	li %r4, 0
+	oris %r4, %r4, 4
+	ori %r4, %r4, 31176
 # pa = w + pa
 	.loc 1 191
-	mr %r11, %r8
-	add %r12, %r11, %r3
+	add %r29, %r9, %r4
+# pb = w
+	.loc 1 192
+	mr %r7, %r9
 # pc = w + 1536
 	.loc 1 193
-	addi %r8, %r11, 1536
+	addi %r8, %r9, 1536
 # i1 = 96
 	.loc 1 194
-	mr %r30, %r11
-	li %r31, 96
-	mr %r3, %r9
-	mr %r9, %r3
-	mr %r29, %r4
+	li %r6, 96
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop4:
 # (int64) x0 = mem16[pa]
 	.loc 1 196
-	lha %r3, 0(%r12)
+	lha %r4, 0(%r29)
 # x1 = x0 * x6
 	.loc 1 197
-	mulld %r4, %r3, %r6
+	mulld %r5, %r4, %r12
 # (int64) x1 >>= 16
 	.loc 1 198
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 199
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 200
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 201
-	mulld %r4, %r4, %r10
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 202
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x1 = x0 + x3
 	.loc 1 203
-	add %r4, %r3, %r7
+	add %r5, %r4, %r31
 # x1 = x1 * x5
 	.loc 1 204
-	mulld %r4, %r4, %r5
+	mulld %r5, %r5, %r11
 # (int64) x1 >>= 16
 	.loc 1 205
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # mem16[pc] = x1
 	.loc 1 206
-	sth %r4, 0(%r8)
+	sth %r5, 0(%r8)
 # x1 = x1 * x4
 	.loc 1 207
-	mulld %r4, %r4, %r29
+	mulld %r5, %r5, %r10
 # x0 = x0 - x1
 	.loc 1 208
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pb] = x0
 	.loc 1 209
-	sth %r3, 0(%r11)
+	sth %r4, 0(%r7)
 # (int64) x0 = mem16[pa + 2]
 	.loc 1 210
-	lha %r3, 2(%r12)
+	lha %r4, 2(%r29)
 # x1 = x0 * x6
 	.loc 1 211
-	mulld %r4, %r3, %r6
+	mulld %r5, %r4, %r12
 # (int64) x1 >>= 16
 	.loc 1 212
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 213
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 214
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 215
-	mulld %r4, %r4, %r10
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 216
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x1 = x0 + x3
 	.loc 1 217
-	add %r4, %r3, %r7
+	add %r5, %r4, %r31
 # x1 = x1 * x5
 	.loc 1 218
-	mulld %r4, %r4, %r5
+	mulld %r5, %r5, %r11
 # (int64) x1 >>= 16
 	.loc 1 219
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # mem16[pc + 2] = x1
 	.loc 1 220
-	sth %r4, 2(%r8)
+	sth %r5, 2(%r8)
 # x1 = x1 * x4
 	.loc 1 221
-	mulld %r4, %r4, %r29
+	mulld %r5, %r5, %r10
 # x0 = x0 - x1
 	.loc 1 222
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pb + 2] = x0
 	.loc 1 223
-	sth %r3, 2(%r11)
+	sth %r4, 2(%r7)
 # (int64) x0 = mem16[pa + 4]
 	.loc 1 224
-	lha %r3, 4(%r12)
+	lha %r4, 4(%r29)
 # x1 = x0 * x6
 	.loc 1 225
-	mulld %r4, %r3, %r6
+	mulld %r5, %r4, %r12
 # (int64) x1 >>= 16
 	.loc 1 226
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 227
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 228
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 229
-	mulld %r4, %r4, %r10
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 230
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x1 = x0 + x3
 	.loc 1 231
-	add %r4, %r3, %r7
+	add %r5, %r4, %r31
 # x1 = x1 * x5
 	.loc 1 232
-	mulld %r4, %r4, %r5
+	mulld %r5, %r5, %r11
 # (int64) x1 >>= 16
 	.loc 1 233
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # mem16[pc + 4] = x1
 	.loc 1 234
-	sth %r4, 4(%r8)
+	sth %r5, 4(%r8)
 # x1 = x1 * x4
 	.loc 1 235
-	mulld %r4, %r4, %r29
+	mulld %r5, %r5, %r10
 # x0 = x0 - x1
 	.loc 1 236
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pb + 4] = x0
 	.loc 1 237
-	sth %r3, 4(%r11)
+	sth %r4, 4(%r7)
 # (int64) x0 = mem16[pa + 6]
 	.loc 1 238
-	lha %r3, 6(%r12)
+	lha %r4, 6(%r29)
 # x1 = x0 * x6
 	.loc 1 239
-	mulld %r4, %r3, %r6
+	mulld %r5, %r4, %r12
 # (int64) x1 >>= 16
 	.loc 1 240
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 241
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 242
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 243
-	mulld %r4, %r4, %r10
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 244
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x1 = x0 + x3
 	.loc 1 245
-	add %r4, %r3, %r7
+	add %r5, %r4, %r31
 # x1 = x1 * x5
 	.loc 1 246
-	mulld %r4, %r4, %r5
+	mulld %r5, %r5, %r11
 # (int64) x1 >>= 16
 	.loc 1 247
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # mem16[pc + 6] = x1
 	.loc 1 248
-	sth %r4, 6(%r8)
+	sth %r5, 6(%r8)
 # x1 = x1 * x4
 	.loc 1 249
-	mulld %r4, %r4, %r29
+	mulld %r5, %r5, %r10
 # x0 = x0 - x1
 	.loc 1 250
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pb + 6] = x0
 	.loc 1 251
-	sth %r3, 6(%r11)
+	sth %r4, 6(%r7)
 # (int64) x0 = mem16[pa + 8]
 	.loc 1 252
-	lha %r3, 8(%r12)
+	lha %r4, 8(%r29)
 # x1 = x0 * x6
 	.loc 1 253
-	mulld %r4, %r3, %r6
+	mulld %r5, %r4, %r12
 # (int64) x1 >>= 16
 	.loc 1 254
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 255
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 256
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 257
-	mulld %r4, %r4, %r10
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 258
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x1 = x0 + x3
 	.loc 1 259
-	add %r4, %r3, %r7
+	add %r5, %r4, %r31
 # x1 = x1 * x5
 	.loc 1 260
-	mulld %r4, %r4, %r5
+	mulld %r5, %r5, %r11
 # (int64) x1 >>= 16
 	.loc 1 261
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # mem16[pc + 8] = x1
 	.loc 1 262
-	sth %r4, 8(%r8)
+	sth %r5, 8(%r8)
 # x1 = x1 * x4
 	.loc 1 263
-	mulld %r4, %r4, %r29
+	mulld %r5, %r5, %r10
 # x0 = x0 - x1
 	.loc 1 264
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pb + 8] = x0
 	.loc 1 265
-	sth %r3, 8(%r11)
+	sth %r4, 8(%r7)
 # (int64) x0 = mem16[pa + 10]
 	.loc 1 266
-	lha %r3, 10(%r12)
+	lha %r4, 10(%r29)
 # x1 = x0 * x6
 	.loc 1 267
-	mulld %r4, %r3, %r6
+	mulld %r5, %r4, %r12
 # (int64) x1 >>= 16
 	.loc 1 268
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 269
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 270
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 271
-	mulld %r4, %r4, %r10
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 272
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x1 = x0 + x3
 	.loc 1 273
-	add %r4, %r3, %r7
+	add %r5, %r4, %r31
 # x1 = x1 * x5
 	.loc 1 274
-	mulld %r4, %r4, %r5
+	mulld %r5, %r5, %r11
 # (int64) x1 >>= 16
 	.loc 1 275
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # mem16[pc + 10] = x1
 	.loc 1 276
-	sth %r4, 10(%r8)
+	sth %r5, 10(%r8)
 # x1 = x1 * x4
 	.loc 1 277
-	mulld %r4, %r4, %r29
+	mulld %r5, %r5, %r10
 # x0 = x0 - x1
 	.loc 1 278
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pb + 10] = x0
 	.loc 1 279
-	sth %r3, 10(%r11)
+	sth %r4, 10(%r7)
 # (int64) x0 = mem16[pa + 12]
 	.loc 1 280
-	lha %r3, 12(%r12)
+	lha %r4, 12(%r29)
 # x1 = x0 * x6
 	.loc 1 281
-	mulld %r4, %r3, %r6
+	mulld %r5, %r4, %r12
 # (int64) x1 >>= 16
 	.loc 1 282
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 283
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 284
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 285
-	mulld %r4, %r4, %r10
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 286
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x1 = x0 + x3
 	.loc 1 287
-	add %r4, %r3, %r7
+	add %r5, %r4, %r31
 # x1 = x1 * x5
 	.loc 1 288
-	mulld %r4, %r4, %r5
+	mulld %r5, %r5, %r11
 # (int64) x1 >>= 16
 	.loc 1 289
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # mem16[pc + 12] = x1
 	.loc 1 290
-	sth %r4, 12(%r8)
+	sth %r5, 12(%r8)
 # x1 = x1 * x4
 	.loc 1 291
-	mulld %r4, %r4, %r29
+	mulld %r5, %r5, %r10
 # x0 = x0 - x1
 	.loc 1 292
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pb + 12] = x0
 	.loc 1 293
-	sth %r3, 12(%r11)
+	sth %r4, 12(%r7)
 # (int64) x0 = mem16[pa + 14]
 	.loc 1 294
-	lha %r3, 14(%r12)
+	lha %r4, 14(%r29)
 # x1 = x0 * x6
 	.loc 1 295
-	mulld %r4, %r3, %r6
+	mulld %r5, %r4, %r12
 # (int64) x1 >>= 16
 	.loc 1 296
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 297
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 298
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 299
-	mulld %r4, %r4, %r10
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 300
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x1 = x0 + x3
 	.loc 1 301
-	add %r4, %r3, %r7
+	add %r5, %r4, %r31
 # x1 = x1 * x5
 	.loc 1 302
-	mulld %r4, %r4, %r5
+	mulld %r5, %r5, %r11
 # (int64) x1 >>= 16
 	.loc 1 303
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # mem16[pc + 14] = x1
 	.loc 1 304
-	sth %r4, 14(%r8)
+	sth %r5, 14(%r8)
 # x1 = x1 * x4
 	.loc 1 305
-	mulld %r4, %r4, %r29
+	mulld %r5, %r5, %r10
 # x0 = x0 - x1
 	.loc 1 306
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pb + 14] = x0
 	.loc 1 307
-	sth %r3, 14(%r11)
+	sth %r4, 14(%r7)
 # pa = pa + 16
 	.loc 1 308
-	addi %r12, %r12, 16
+	addi %r29, %r29, 16
 # pb = pb + 16
 	.loc 1 309
-	addi %r11, %r11, 16
+	addi %r7, %r7, 16
 # pc = pc + 16
 	.loc 1 310
 	addi %r8, %r8, 16
 # i1 = i1 - 1
 	.loc 1 311
-	addi %r31, %r31, -1
+	addi %r6, %r6, -1
 # =? i1 - 0
 	.loc 1 312
-	cmpldi %cr0, %r31, 0
+	cmpldi %cr0, %r6, 0
 # goto loop4 if !=
 	.loc 1 313
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop4
 # pa = w
 	.loc 1 314
-	mr %r11, %r30
-	mr %r8, %r11
+	mr %r12, %r9
 # pb = 39600
 	.loc 1 315
-	li %r3, 0
-	oris %r3, %r3, 0
-	ori %r3, %r3, 39600
+	li %r4, 0
+	oris %r4, %r4, 0
+	ori %r4, %r4, 39600
 # pb = w + pb
 	.loc 1 316
-	add %r10, %r11, %r3
+	add %r8, %r9, %r4
 # i0 = 2
 	.loc 1 317
-	li %r4, 2
-	mr %r3, %r9
+	li %r6, 2
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop5:
 # qa = pa
 	.loc 1 319
-	mr %r12, %r4
-	mr %r9, %r3
+	mr %r31, %r12
 # qb = pa + 768
 	.loc 1 320
-	addi %r6, %r8, 768
+	addi %r10, %r12, 768
 # qc = pb
 	.loc 1 321
-	mr %r31, %r8
+	mr %r11, %r8
 # i1 = 48
 	.loc 1 322
-	mr %r7, %r10
-	li %r5, 48
+	li %r7, 48
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop6:
 # (int64) x0 = mem16[qa]
 	.loc 1 324
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 325
-	lha %r4, 0(%r6)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 326
-	sth %r3, 0(%r10)
+	sth %r4, 0(%r11)
 # mem16[qc + 1536] = x1
 	.loc 1 327
-	sth %r4, 1536(%r10)
+	sth %r5, 1536(%r11)
 # x0 = x0 + x1
 	.loc 1 328
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 768] = x0
 	.loc 1 329
-	sth %r3, 768(%r10)
+	sth %r4, 768(%r11)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 330
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 331
-	lha %r4, 2(%r6)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 332
-	sth %r3, 2(%r10)
+	sth %r4, 2(%r11)
 # mem16[qc + 1538] = x1
 	.loc 1 333
-	sth %r4, 1538(%r10)
+	sth %r5, 1538(%r11)
 # x0 = x0 + x1
 	.loc 1 334
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 770] = x0
 	.loc 1 335
-	sth %r3, 770(%r10)
+	sth %r4, 770(%r11)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 336
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 337
-	lha %r4, 4(%r6)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 338
-	sth %r3, 4(%r10)
+	sth %r4, 4(%r11)
 # mem16[qc + 1540] = x1
 	.loc 1 339
-	sth %r4, 1540(%r10)
+	sth %r5, 1540(%r11)
 # x0 = x0 + x1
 	.loc 1 340
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 772] = x0
 	.loc 1 341
-	sth %r3, 772(%r10)
+	sth %r4, 772(%r11)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 342
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 343
-	lha %r4, 6(%r6)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 344
-	sth %r3, 6(%r10)
+	sth %r4, 6(%r11)
 # mem16[qc + 1542] = x1
 	.loc 1 345
-	sth %r4, 1542(%r10)
+	sth %r5, 1542(%r11)
 # x0 = x0 + x1
 	.loc 1 346
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 774] = x0
 	.loc 1 347
-	sth %r3, 774(%r10)
+	sth %r4, 774(%r11)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 348
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 349
-	lha %r4, 8(%r6)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 350
-	sth %r3, 8(%r10)
+	sth %r4, 8(%r11)
 # mem16[qc + 1544] = x1
 	.loc 1 351
-	sth %r4, 1544(%r10)
+	sth %r5, 1544(%r11)
 # x0 = x0 + x1
 	.loc 1 352
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 776] = x0
 	.loc 1 353
-	sth %r3, 776(%r10)
+	sth %r4, 776(%r11)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 354
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 355
-	lha %r4, 10(%r6)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 356
-	sth %r3, 10(%r10)
+	sth %r4, 10(%r11)
 # mem16[qc + 1546] = x1
 	.loc 1 357
-	sth %r4, 1546(%r10)
+	sth %r5, 1546(%r11)
 # x0 = x0 + x1
 	.loc 1 358
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 778] = x0
 	.loc 1 359
-	sth %r3, 778(%r10)
+	sth %r4, 778(%r11)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 360
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 361
-	lha %r4, 12(%r6)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 362
-	sth %r3, 12(%r10)
+	sth %r4, 12(%r11)
 # mem16[qc + 1548] = x1
 	.loc 1 363
-	sth %r4, 1548(%r10)
+	sth %r5, 1548(%r11)
 # x0 = x0 + x1
 	.loc 1 364
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 780] = x0
 	.loc 1 365
-	sth %r3, 780(%r10)
+	sth %r4, 780(%r11)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 366
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 367
-	lha %r4, 14(%r6)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 368
-	sth %r3, 14(%r10)
+	sth %r4, 14(%r11)
 # mem16[qc + 1550] = x1
 	.loc 1 369
-	sth %r4, 1550(%r10)
+	sth %r5, 1550(%r11)
 # x0 = x0 + x1
 	.loc 1 370
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 782] = x0
 	.loc 1 371
-	sth %r3, 782(%r10)
+	sth %r4, 782(%r11)
 # qa = qa + 16
 	.loc 1 372
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 373
-	addi %r6, %r6, 16
+	addi %r10, %r10, 16
 # qc = qc + 16
 	.loc 1 374
-	addi %r10, %r10, 16
+	addi %r11, %r11, 16
 # i1 = i1 - 1
 	.loc 1 375
-	addi %r5, %r5, -1
+	addi %r7, %r7, -1
 # =? i1 - 0
 	.loc 1 376
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r7, 0
 # goto loop6 if !=
 	.loc 1 377
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop6
 # pa = pa + 1536
 	.loc 1 378
-	mr %r8, %r31
-	addi %r8, %r8, 1536
+	addi %r12, %r12, 1536
 # pb = pb + 2304
 	.loc 1 379
-	mr %r10, %r7
-	addi %r10, %r10, 2304
+	addi %r8, %r8, 2304
 # i0 = i0 - 1
 	.loc 1 380
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 381
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r6, 0
 # goto loop5 if !=
 	.loc 1 382
-	mr %r3, %r9
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop5
 # pa = w + 3072
 	.loc 1 383
-	mr %r7, %r3
-	addi %r4, %r11, 3072
+	addi %r8, %r9, 3072
 # pb = 162096
 	.loc 1 384
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 31024
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 31024
 # pb = w + pb
 	.loc 1 385
-	add %r5, %r11, %r3
+	add %r7, %r9, %r4
 # qb = pa + 768
 	.loc 1 387
-	addi %r3, %r4, 768
+	addi %r6, %r8, 768
 # i1 = 48
 	.loc 1 389
-	li %r6, 48
-	mr %r8, %r4
-	mr %r9, %r3
+	li %r10, 48
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop7:
 # (int64) x0 = mem16[qa]
 	.loc 1 391
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r8)
 # (int64) x1 = mem16[qb]
 	.loc 1 392
-	lha %r4, 0(%r9)
+	lha %r5, 0(%r6)
 # mem16[qc] = x0
 	.loc 1 393
-	sth %r3, 0(%r5)
+	sth %r4, 0(%r7)
 # mem16[qc + 1536] = x1
 	.loc 1 394
-	sth %r4, 1536(%r5)
+	sth %r5, 1536(%r7)
 # x0 = x0 + x1
 	.loc 1 395
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 768] = x0
 	.loc 1 396
-	sth %r3, 768(%r5)
+	sth %r4, 768(%r7)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 397
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r8)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 398
-	lha %r4, 2(%r9)
+	lha %r5, 2(%r6)
 # mem16[qc + 2] = x0
 	.loc 1 399
-	sth %r3, 2(%r5)
+	sth %r4, 2(%r7)
 # mem16[qc + 1538] = x1
 	.loc 1 400
-	sth %r4, 1538(%r5)
+	sth %r5, 1538(%r7)
 # x0 = x0 + x1
 	.loc 1 401
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 770] = x0
 	.loc 1 402
-	sth %r3, 770(%r5)
+	sth %r4, 770(%r7)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 403
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r8)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 404
-	lha %r4, 4(%r9)
+	lha %r5, 4(%r6)
 # mem16[qc + 4] = x0
 	.loc 1 405
-	sth %r3, 4(%r5)
+	sth %r4, 4(%r7)
 # mem16[qc + 1540] = x1
 	.loc 1 406
-	sth %r4, 1540(%r5)
+	sth %r5, 1540(%r7)
 # x0 = x0 + x1
 	.loc 1 407
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 772] = x0
 	.loc 1 408
-	sth %r3, 772(%r5)
+	sth %r4, 772(%r7)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 409
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r8)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 410
-	lha %r4, 6(%r9)
+	lha %r5, 6(%r6)
 # mem16[qc + 6] = x0
 	.loc 1 411
-	sth %r3, 6(%r5)
+	sth %r4, 6(%r7)
 # mem16[qc + 1542] = x1
 	.loc 1 412
-	sth %r4, 1542(%r5)
+	sth %r5, 1542(%r7)
 # x0 = x0 + x1
 	.loc 1 413
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 774] = x0
 	.loc 1 414
-	sth %r3, 774(%r5)
+	sth %r4, 774(%r7)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 415
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r8)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 416
-	lha %r4, 8(%r9)
+	lha %r5, 8(%r6)
 # mem16[qc + 8] = x0
 	.loc 1 417
-	sth %r3, 8(%r5)
+	sth %r4, 8(%r7)
 # mem16[qc + 1544] = x1
 	.loc 1 418
-	sth %r4, 1544(%r5)
+	sth %r5, 1544(%r7)
 # x0 = x0 + x1
 	.loc 1 419
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 776] = x0
 	.loc 1 420
-	sth %r3, 776(%r5)
+	sth %r4, 776(%r7)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 421
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r8)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 422
-	lha %r4, 10(%r9)
+	lha %r5, 10(%r6)
 # mem16[qc + 10] = x0
 	.loc 1 423
-	sth %r3, 10(%r5)
+	sth %r4, 10(%r7)
 # mem16[qc + 1546] = x1
 	.loc 1 424
-	sth %r4, 1546(%r5)
+	sth %r5, 1546(%r7)
 # x0 = x0 + x1
 	.loc 1 425
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 778] = x0
 	.loc 1 426
-	sth %r3, 778(%r5)
+	sth %r4, 778(%r7)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 427
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r8)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 428
-	lha %r4, 12(%r9)
+	lha %r5, 12(%r6)
 # mem16[qc + 12] = x0
 	.loc 1 429
-	sth %r3, 12(%r5)
+	sth %r4, 12(%r7)
 # mem16[qc + 1548] = x1
 	.loc 1 430
-	sth %r4, 1548(%r5)
+	sth %r5, 1548(%r7)
 # x0 = x0 + x1
 	.loc 1 431
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 780] = x0
 	.loc 1 432
-	sth %r3, 780(%r5)
+	sth %r4, 780(%r7)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 433
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r8)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 434
-	lha %r4, 14(%r9)
+	lha %r5, 14(%r6)
 # mem16[qc + 14] = x0
 	.loc 1 435
-	sth %r3, 14(%r5)
+	sth %r4, 14(%r7)
 # mem16[qc + 1550] = x1
 	.loc 1 436
-	sth %r4, 1550(%r5)
+	sth %r5, 1550(%r7)
 # x0 = x0 + x1
 	.loc 1 437
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 782] = x0
 	.loc 1 438
-	sth %r3, 782(%r5)
+	sth %r4, 782(%r7)
 # qa = qa + 16
 	.loc 1 439
 	addi %r8, %r8, 16
 # qb = qb + 16
 	.loc 1 440
-	addi %r9, %r9, 16
+	addi %r6, %r6, 16
 # qc = qc + 16
 	.loc 1 441
-	addi %r5, %r5, 16
+	addi %r7, %r7, 16
 # i1 = i1 - 1
 	.loc 1 442
-	addi %r6, %r6, -1
+	addi %r10, %r10, -1
 # =? i1 - 0
 	.loc 1 443
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r10, 0
 # goto loop7 if !=
 	.loc 1 444
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop7
 # pa = 39600
 	.loc 1 445
-	li %r3, 0
-	oris %r3, %r3, 0
-	ori %r3, %r3, 39600
+	li %r4, 0
+	oris %r4, %r4, 0
+	ori %r4, %r4, 39600
 # pa = w + pa
 	.loc 1 446
-	add %r9, %r11, %r3
+	add %r6, %r9, %r4
 # pb = w + 4608
 	.loc 1 447
-	addi %r8, %r11, 4608
+	addi %r7, %r9, 4608
 # i0 = 6
 	.loc 1 448
-	li %r4, 6
-	mr %r3, %r7
+	li %r8, 6
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop8:
 # qa = pa
 	.loc 1 450
-	mr %r10, %r4
-	mr %r12, %r3
+	mr %r31, %r6
 # qb = pa + 384
 	.loc 1 451
-	addi %r5, %r9, 384
+	addi %r10, %r6, 384
 # qc = pb
 	.loc 1 452
-	mr %r7, %r9
+	mr %r11, %r7
 # i1 = 24
 	.loc 1 453
-	mr %r31, %r8
-	li %r6, 24
+	li %r12, 24
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop9:
 # (int64) x0 = mem16[qa]
 	.loc 1 455
-	lha %r3, 0(%r9)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 456
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 457
-	sth %r3, 0(%r8)
+	sth %r4, 0(%r11)
 # mem16[qc + 768] = x1
 	.loc 1 458
-	sth %r4, 768(%r8)
+	sth %r5, 768(%r11)
 # x0 = x0 + x1
 	.loc 1 459
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 384] = x0
 	.loc 1 460
-	sth %r3, 384(%r8)
+	sth %r4, 384(%r11)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 461
-	lha %r3, 2(%r9)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 462
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 463
-	sth %r3, 2(%r8)
+	sth %r4, 2(%r11)
 # mem16[qc + 770] = x1
 	.loc 1 464
-	sth %r4, 770(%r8)
+	sth %r5, 770(%r11)
 # x0 = x0 + x1
 	.loc 1 465
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 386] = x0
 	.loc 1 466
-	sth %r3, 386(%r8)
+	sth %r4, 386(%r11)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 467
-	lha %r3, 4(%r9)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 468
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 469
-	sth %r3, 4(%r8)
+	sth %r4, 4(%r11)
 # mem16[qc + 772] = x1
 	.loc 1 470
-	sth %r4, 772(%r8)
+	sth %r5, 772(%r11)
 # x0 = x0 + x1
 	.loc 1 471
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 388] = x0
 	.loc 1 472
-	sth %r3, 388(%r8)
+	sth %r4, 388(%r11)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 473
-	lha %r3, 6(%r9)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 474
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 475
-	sth %r3, 6(%r8)
+	sth %r4, 6(%r11)
 # mem16[qc + 774] = x1
 	.loc 1 476
-	sth %r4, 774(%r8)
+	sth %r5, 774(%r11)
 # x0 = x0 + x1
 	.loc 1 477
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 390] = x0
 	.loc 1 478
-	sth %r3, 390(%r8)
+	sth %r4, 390(%r11)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 479
-	lha %r3, 8(%r9)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 480
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 481
-	sth %r3, 8(%r8)
+	sth %r4, 8(%r11)
 # mem16[qc + 776] = x1
 	.loc 1 482
-	sth %r4, 776(%r8)
+	sth %r5, 776(%r11)
 # x0 = x0 + x1
 	.loc 1 483
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 392] = x0
 	.loc 1 484
-	sth %r3, 392(%r8)
+	sth %r4, 392(%r11)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 485
-	lha %r3, 10(%r9)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 486
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 487
-	sth %r3, 10(%r8)
+	sth %r4, 10(%r11)
 # mem16[qc + 778] = x1
 	.loc 1 488
-	sth %r4, 778(%r8)
+	sth %r5, 778(%r11)
 # x0 = x0 + x1
 	.loc 1 489
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 394] = x0
 	.loc 1 490
-	sth %r3, 394(%r8)
+	sth %r4, 394(%r11)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 491
-	lha %r3, 12(%r9)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 492
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 493
-	sth %r3, 12(%r8)
+	sth %r4, 12(%r11)
 # mem16[qc + 780] = x1
 	.loc 1 494
-	sth %r4, 780(%r8)
+	sth %r5, 780(%r11)
 # x0 = x0 + x1
 	.loc 1 495
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 396] = x0
 	.loc 1 496
-	sth %r3, 396(%r8)
+	sth %r4, 396(%r11)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 497
-	lha %r3, 14(%r9)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 498
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 499
-	sth %r3, 14(%r8)
+	sth %r4, 14(%r11)
 # mem16[qc + 782] = x1
 	.loc 1 500
-	sth %r4, 782(%r8)
+	sth %r5, 782(%r11)
 # x0 = x0 + x1
 	.loc 1 501
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 398] = x0
 	.loc 1 502
-	sth %r3, 398(%r8)
+	sth %r4, 398(%r11)
 # qa = qa + 16
 	.loc 1 503
-	addi %r9, %r9, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 504
-	addi %r5, %r5, 16
+	addi %r10, %r10, 16
 # qc = qc + 16
 	.loc 1 505
-	addi %r8, %r8, 16
+	addi %r11, %r11, 16
 # i1 = i1 - 1
 	.loc 1 506
-	addi %r6, %r6, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 507
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r12, 0
 # goto loop9 if !=
 	.loc 1 508
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop9
 # pa = pa + 768
 	.loc 1 509
-	mr %r9, %r7
-	addi %r9, %r9, 768
+	addi %r6, %r6, 768
 # pb = pb + 1152
 	.loc 1 510
-	mr %r8, %r31
-	addi %r8, %r8, 1152
+	addi %r7, %r7, 1152
 # i0 = i0 - 1
 	.loc 1 511
-	mr %r4, %r10
-	addi %r4, %r4, -1
+	addi %r8, %r8, -1
 # =? i0 - 0
 	.loc 1 512
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r8, 0
 # goto loop8 if !=
 	.loc 1 513
-	mr %r3, %r12
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop8
 # pa = 162096
 	.loc 1 514
@@ -1553,7 +1512,7 @@ qhasm_kernel_core_multsntrup761_ppc64_mul:
 	ori %r4, %r4, 31024
 # pa = w + pa
 	.loc 1 515
-	add %r8, %r11, %r4
+	add %r12, %r9, %r4
 # pb = 144600
 	.loc 1 516
 	li %r4, 0
@@ -1561,210 +1520,204 @@ qhasm_kernel_core_multsntrup761_ppc64_mul:
 	ori %r4, %r4, 13528
 # pb = w + pb
 	.loc 1 517
-	add %r9, %r11, %r4
+	add %r6, %r9, %r4
 # i0 = 3
 	.loc 1 518
-	li %r4, 3
+	li %r7, 3
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop10:
 # qa = pa
 	.loc 1 520
-	mr %r10, %r4
-	mr %r12, %r3
+	mr %r31, %r12
 # qb = pa + 384
 	.loc 1 521
-	addi %r5, %r8, 384
+	addi %r8, %r12, 384
 # qc = pb
 	.loc 1 522
-	mr %r7, %r8
+	mr %r10, %r6
 # i1 = 24
 	.loc 1 523
-	mr %r31, %r9
-	li %r6, 24
+	li %r11, 24
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop11:
 # (int64) x0 = mem16[qa]
 	.loc 1 525
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 526
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 527
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r10)
 # mem16[qc + 768] = x1
 	.loc 1 528
-	sth %r4, 768(%r9)
+	sth %r5, 768(%r10)
 # x0 = x0 + x1
 	.loc 1 529
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 384] = x0
 	.loc 1 530
-	sth %r3, 384(%r9)
+	sth %r4, 384(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 531
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 532
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 533
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r10)
 # mem16[qc + 770] = x1
 	.loc 1 534
-	sth %r4, 770(%r9)
+	sth %r5, 770(%r10)
 # x0 = x0 + x1
 	.loc 1 535
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 386] = x0
 	.loc 1 536
-	sth %r3, 386(%r9)
+	sth %r4, 386(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 537
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 538
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 539
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r10)
 # mem16[qc + 772] = x1
 	.loc 1 540
-	sth %r4, 772(%r9)
+	sth %r5, 772(%r10)
 # x0 = x0 + x1
 	.loc 1 541
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 388] = x0
 	.loc 1 542
-	sth %r3, 388(%r9)
+	sth %r4, 388(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 543
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 544
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 545
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r10)
 # mem16[qc + 774] = x1
 	.loc 1 546
-	sth %r4, 774(%r9)
+	sth %r5, 774(%r10)
 # x0 = x0 + x1
 	.loc 1 547
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 390] = x0
 	.loc 1 548
-	sth %r3, 390(%r9)
+	sth %r4, 390(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 549
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 550
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 551
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r10)
 # mem16[qc + 776] = x1
 	.loc 1 552
-	sth %r4, 776(%r9)
+	sth %r5, 776(%r10)
 # x0 = x0 + x1
 	.loc 1 553
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 392] = x0
 	.loc 1 554
-	sth %r3, 392(%r9)
+	sth %r4, 392(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 555
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 556
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 557
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r10)
 # mem16[qc + 778] = x1
 	.loc 1 558
-	sth %r4, 778(%r9)
+	sth %r5, 778(%r10)
 # x0 = x0 + x1
 	.loc 1 559
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 394] = x0
 	.loc 1 560
-	sth %r3, 394(%r9)
+	sth %r4, 394(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 561
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 562
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 563
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r10)
 # mem16[qc + 780] = x1
 	.loc 1 564
-	sth %r4, 780(%r9)
+	sth %r5, 780(%r10)
 # x0 = x0 + x1
 	.loc 1 565
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 396] = x0
 	.loc 1 566
-	sth %r3, 396(%r9)
+	sth %r4, 396(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 567
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 568
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 569
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r10)
 # mem16[qc + 782] = x1
 	.loc 1 570
-	sth %r4, 782(%r9)
+	sth %r5, 782(%r10)
 # x0 = x0 + x1
 	.loc 1 571
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 398] = x0
 	.loc 1 572
-	sth %r3, 398(%r9)
+	sth %r4, 398(%r10)
 # qa = qa + 16
 	.loc 1 573
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 574
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 575
-	addi %r9, %r9, 16
+	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 576
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 577
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop11 if !=
 	.loc 1 578
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop11
 # pa = pa + 768
 	.loc 1 579
-	mr %r8, %r7
-	addi %r8, %r8, 768
+	addi %r12, %r12, 768
 # pb = pb + 1152
 	.loc 1 580
-	mr %r9, %r31
-	addi %r9, %r9, 1152
+	addi %r6, %r6, 1152
 # i0 = i0 - 1
 	.loc 1 581
-	mr %r4, %r10
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 582
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop10 if !=
 	.loc 1 583
-	mr %r3, %r12
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop10
 # pa = w + 4608
 	.loc 1 584
-	addi %r8, %r11, 4608
+	addi %r12, %r9, 4608
 # pb = 39600
 	.loc 1 585
 	li %r4, 0
@@ -1772,206 +1725,200 @@ qhasm_kernel_core_multsntrup761_ppc64_mul:
 	ori %r4, %r4, 39600
 # pb = w + pb
 	.loc 1 586
-	add %r9, %r11, %r4
+	add %r6, %r9, %r4
 # i0 = 18
 	.loc 1 587
-	li %r4, 18
+	li %r7, 18
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop12:
 # qa = pa
 	.loc 1 589
-	mr %r10, %r4
-	mr %r12, %r3
+	mr %r31, %r12
 # qb = pa + 192
 	.loc 1 590
-	addi %r5, %r8, 192
+	addi %r8, %r12, 192
 # qc = pb
 	.loc 1 591
-	mr %r7, %r8
+	mr %r10, %r6
 # i1 = 12
 	.loc 1 592
-	mr %r31, %r9
-	li %r6, 12
+	li %r11, 12
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop13:
 # (int64) x0 = mem16[qa]
 	.loc 1 594
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 595
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 596
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r10)
 # mem16[qc + 384] = x1
 	.loc 1 597
-	sth %r4, 384(%r9)
+	sth %r5, 384(%r10)
 # x0 = x0 + x1
 	.loc 1 598
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 192] = x0
 	.loc 1 599
-	sth %r3, 192(%r9)
+	sth %r4, 192(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 600
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 601
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 602
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r10)
 # mem16[qc + 386] = x1
 	.loc 1 603
-	sth %r4, 386(%r9)
+	sth %r5, 386(%r10)
 # x0 = x0 + x1
 	.loc 1 604
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 194] = x0
 	.loc 1 605
-	sth %r3, 194(%r9)
+	sth %r4, 194(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 606
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 607
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 608
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r10)
 # mem16[qc + 388] = x1
 	.loc 1 609
-	sth %r4, 388(%r9)
+	sth %r5, 388(%r10)
 # x0 = x0 + x1
 	.loc 1 610
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 196] = x0
 	.loc 1 611
-	sth %r3, 196(%r9)
+	sth %r4, 196(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 612
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 613
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 614
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r10)
 # mem16[qc + 390] = x1
 	.loc 1 615
-	sth %r4, 390(%r9)
+	sth %r5, 390(%r10)
 # x0 = x0 + x1
 	.loc 1 616
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 198] = x0
 	.loc 1 617
-	sth %r3, 198(%r9)
+	sth %r4, 198(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 618
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 619
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 620
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r10)
 # mem16[qc + 392] = x1
 	.loc 1 621
-	sth %r4, 392(%r9)
+	sth %r5, 392(%r10)
 # x0 = x0 + x1
 	.loc 1 622
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 200] = x0
 	.loc 1 623
-	sth %r3, 200(%r9)
+	sth %r4, 200(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 624
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 625
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 626
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r10)
 # mem16[qc + 394] = x1
 	.loc 1 627
-	sth %r4, 394(%r9)
+	sth %r5, 394(%r10)
 # x0 = x0 + x1
 	.loc 1 628
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 202] = x0
 	.loc 1 629
-	sth %r3, 202(%r9)
+	sth %r4, 202(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 630
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 631
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 632
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r10)
 # mem16[qc + 396] = x1
 	.loc 1 633
-	sth %r4, 396(%r9)
+	sth %r5, 396(%r10)
 # x0 = x0 + x1
 	.loc 1 634
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 204] = x0
 	.loc 1 635
-	sth %r3, 204(%r9)
+	sth %r4, 204(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 636
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 637
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 638
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r10)
 # mem16[qc + 398] = x1
 	.loc 1 639
-	sth %r4, 398(%r9)
+	sth %r5, 398(%r10)
 # x0 = x0 + x1
 	.loc 1 640
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 206] = x0
 	.loc 1 641
-	sth %r3, 206(%r9)
+	sth %r4, 206(%r10)
 # qa = qa + 16
 	.loc 1 642
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 643
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 644
-	addi %r9, %r9, 16
+	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 645
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 646
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop13 if !=
 	.loc 1 647
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop13
 # pa = pa + 384
 	.loc 1 648
-	mr %r8, %r7
-	addi %r8, %r8, 384
+	addi %r12, %r12, 384
 # pb = pb + 576
 	.loc 1 649
-	mr %r9, %r31
-	addi %r9, %r9, 576
+	addi %r6, %r6, 576
 # i0 = i0 - 1
 	.loc 1 650
-	mr %r4, %r10
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 651
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop12 if !=
 	.loc 1 652
-	mr %r3, %r12
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop12
 # pa = 144600
 	.loc 1 653
@@ -1980,7 +1927,7 @@ qhasm_kernel_core_multsntrup761_ppc64_mul:
 	ori %r4, %r4, 13528
 # pa = w + pa
 	.loc 1 654
-	add %r8, %r11, %r4
+	add %r12, %r9, %r4
 # pb = 162096
 	.loc 1 655
 	li %r4, 0
@@ -1988,206 +1935,200 @@ qhasm_kernel_core_multsntrup761_ppc64_mul:
 	ori %r4, %r4, 31024
 # pb = w + pb
 	.loc 1 656
-	add %r9, %r11, %r4
+	add %r6, %r9, %r4
 # i0 = 9
 	.loc 1 657
-	li %r4, 9
+	li %r7, 9
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop14:
 # qa = pa
 	.loc 1 659
-	mr %r10, %r4
-	mr %r12, %r3
+	mr %r31, %r12
 # qb = pa + 192
 	.loc 1 660
-	addi %r5, %r8, 192
+	addi %r8, %r12, 192
 # qc = pb
 	.loc 1 661
-	mr %r7, %r8
+	mr %r10, %r6
 # i1 = 12
 	.loc 1 662
-	mr %r31, %r9
-	li %r6, 12
+	li %r11, 12
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop15:
 # (int64) x0 = mem16[qa]
 	.loc 1 664
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 665
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 666
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r10)
 # mem16[qc + 384] = x1
 	.loc 1 667
-	sth %r4, 384(%r9)
+	sth %r5, 384(%r10)
 # x0 = x0 + x1
 	.loc 1 668
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 192] = x0
 	.loc 1 669
-	sth %r3, 192(%r9)
+	sth %r4, 192(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 670
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 671
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 672
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r10)
 # mem16[qc + 386] = x1
 	.loc 1 673
-	sth %r4, 386(%r9)
+	sth %r5, 386(%r10)
 # x0 = x0 + x1
 	.loc 1 674
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 194] = x0
 	.loc 1 675
-	sth %r3, 194(%r9)
+	sth %r4, 194(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 676
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 677
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 678
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r10)
 # mem16[qc + 388] = x1
 	.loc 1 679
-	sth %r4, 388(%r9)
+	sth %r5, 388(%r10)
 # x0 = x0 + x1
 	.loc 1 680
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 196] = x0
 	.loc 1 681
-	sth %r3, 196(%r9)
+	sth %r4, 196(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 682
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 683
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 684
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r10)
 # mem16[qc + 390] = x1
 	.loc 1 685
-	sth %r4, 390(%r9)
+	sth %r5, 390(%r10)
 # x0 = x0 + x1
 	.loc 1 686
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 198] = x0
 	.loc 1 687
-	sth %r3, 198(%r9)
+	sth %r4, 198(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 688
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 689
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 690
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r10)
 # mem16[qc + 392] = x1
 	.loc 1 691
-	sth %r4, 392(%r9)
+	sth %r5, 392(%r10)
 # x0 = x0 + x1
 	.loc 1 692
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 200] = x0
 	.loc 1 693
-	sth %r3, 200(%r9)
+	sth %r4, 200(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 694
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 695
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 696
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r10)
 # mem16[qc + 394] = x1
 	.loc 1 697
-	sth %r4, 394(%r9)
+	sth %r5, 394(%r10)
 # x0 = x0 + x1
 	.loc 1 698
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 202] = x0
 	.loc 1 699
-	sth %r3, 202(%r9)
+	sth %r4, 202(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 700
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 701
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 702
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r10)
 # mem16[qc + 396] = x1
 	.loc 1 703
-	sth %r4, 396(%r9)
+	sth %r5, 396(%r10)
 # x0 = x0 + x1
 	.loc 1 704
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 204] = x0
 	.loc 1 705
-	sth %r3, 204(%r9)
+	sth %r4, 204(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 706
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 707
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 708
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r10)
 # mem16[qc + 398] = x1
 	.loc 1 709
-	sth %r4, 398(%r9)
+	sth %r5, 398(%r10)
 # x0 = x0 + x1
 	.loc 1 710
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 206] = x0
 	.loc 1 711
-	sth %r3, 206(%r9)
+	sth %r4, 206(%r10)
 # qa = qa + 16
 	.loc 1 712
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 713
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 714
-	addi %r9, %r9, 16
+	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 715
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 716
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop15 if !=
 	.loc 1 717
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop15
 # pa = pa + 384
 	.loc 1 718
-	mr %r8, %r7
-	addi %r8, %r8, 384
+	addi %r12, %r12, 384
 # pb = pb + 576
 	.loc 1 719
-	mr %r9, %r31
-	addi %r9, %r9, 576
+	addi %r6, %r6, 576
 # i0 = i0 - 1
 	.loc 1 720
-	mr %r4, %r10
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 721
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop14 if !=
 	.loc 1 722
-	mr %r3, %r12
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop14
 # pa = 39600
 	.loc 1 723
@@ -2196,209 +2137,203 @@ qhasm_kernel_core_multsntrup761_ppc64_mul:
 	ori %r4, %r4, 39600
 # pa = w + pa
 	.loc 1 724
-	add %r9, %r11, %r4
+	add %r6, %r9, %r4
 # pb = w + 4608
 	.loc 1 725
-	addi %r8, %r11, 4608
+	addi %r7, %r9, 4608
 # i0 = 54
 	.loc 1 726
-	li %r4, 54
+	li %r8, 54
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop16:
 # qa = pa
 	.loc 1 728
-	mr %r10, %r4
-	mr %r12, %r3
+	mr %r31, %r6
 # qb = pa + 96
 	.loc 1 729
-	addi %r5, %r9, 96
+	addi %r10, %r6, 96
 # qc = pb
 	.loc 1 730
-	mr %r7, %r9
+	mr %r11, %r7
 # i1 = 6
 	.loc 1 731
-	mr %r31, %r8
-	li %r6, 6
+	li %r12, 6
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop17:
 # (int64) x0 = mem16[qa]
 	.loc 1 733
-	lha %r3, 0(%r9)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 734
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 735
-	sth %r3, 0(%r8)
+	sth %r4, 0(%r11)
 # mem16[qc + 192] = x1
 	.loc 1 736
-	sth %r4, 192(%r8)
+	sth %r5, 192(%r11)
 # x0 = x0 + x1
 	.loc 1 737
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 96] = x0
 	.loc 1 738
-	sth %r3, 96(%r8)
+	sth %r4, 96(%r11)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 739
-	lha %r3, 2(%r9)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 740
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 741
-	sth %r3, 2(%r8)
+	sth %r4, 2(%r11)
 # mem16[qc + 194] = x1
 	.loc 1 742
-	sth %r4, 194(%r8)
+	sth %r5, 194(%r11)
 # x0 = x0 + x1
 	.loc 1 743
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 98] = x0
 	.loc 1 744
-	sth %r3, 98(%r8)
+	sth %r4, 98(%r11)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 745
-	lha %r3, 4(%r9)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 746
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 747
-	sth %r3, 4(%r8)
+	sth %r4, 4(%r11)
 # mem16[qc + 196] = x1
 	.loc 1 748
-	sth %r4, 196(%r8)
+	sth %r5, 196(%r11)
 # x0 = x0 + x1
 	.loc 1 749
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 100] = x0
 	.loc 1 750
-	sth %r3, 100(%r8)
+	sth %r4, 100(%r11)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 751
-	lha %r3, 6(%r9)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 752
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 753
-	sth %r3, 6(%r8)
+	sth %r4, 6(%r11)
 # mem16[qc + 198] = x1
 	.loc 1 754
-	sth %r4, 198(%r8)
+	sth %r5, 198(%r11)
 # x0 = x0 + x1
 	.loc 1 755
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 102] = x0
 	.loc 1 756
-	sth %r3, 102(%r8)
+	sth %r4, 102(%r11)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 757
-	lha %r3, 8(%r9)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 758
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 759
-	sth %r3, 8(%r8)
+	sth %r4, 8(%r11)
 # mem16[qc + 200] = x1
 	.loc 1 760
-	sth %r4, 200(%r8)
+	sth %r5, 200(%r11)
 # x0 = x0 + x1
 	.loc 1 761
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 104] = x0
 	.loc 1 762
-	sth %r3, 104(%r8)
+	sth %r4, 104(%r11)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 763
-	lha %r3, 10(%r9)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 764
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 765
-	sth %r3, 10(%r8)
+	sth %r4, 10(%r11)
 # mem16[qc + 202] = x1
 	.loc 1 766
-	sth %r4, 202(%r8)
+	sth %r5, 202(%r11)
 # x0 = x0 + x1
 	.loc 1 767
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 106] = x0
 	.loc 1 768
-	sth %r3, 106(%r8)
+	sth %r4, 106(%r11)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 769
-	lha %r3, 12(%r9)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 770
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 771
-	sth %r3, 12(%r8)
+	sth %r4, 12(%r11)
 # mem16[qc + 204] = x1
 	.loc 1 772
-	sth %r4, 204(%r8)
+	sth %r5, 204(%r11)
 # x0 = x0 + x1
 	.loc 1 773
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 108] = x0
 	.loc 1 774
-	sth %r3, 108(%r8)
+	sth %r4, 108(%r11)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 775
-	lha %r3, 14(%r9)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 776
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 777
-	sth %r3, 14(%r8)
+	sth %r4, 14(%r11)
 # mem16[qc + 206] = x1
 	.loc 1 778
-	sth %r4, 206(%r8)
+	sth %r5, 206(%r11)
 # x0 = x0 + x1
 	.loc 1 779
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 110] = x0
 	.loc 1 780
-	sth %r3, 110(%r8)
+	sth %r4, 110(%r11)
 # qa = qa + 16
 	.loc 1 781
-	addi %r9, %r9, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 782
-	addi %r5, %r5, 16
+	addi %r10, %r10, 16
 # qc = qc + 16
 	.loc 1 783
-	addi %r8, %r8, 16
+	addi %r11, %r11, 16
 # i1 = i1 - 1
 	.loc 1 784
-	addi %r6, %r6, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 785
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r12, 0
 # goto loop17 if !=
 	.loc 1 786
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop17
 # pa = pa + 192
 	.loc 1 787
-	mr %r9, %r7
-	addi %r9, %r9, 192
+	addi %r6, %r6, 192
 # pb = pb + 288
 	.loc 1 788
-	mr %r8, %r31
-	addi %r8, %r8, 288
+	addi %r7, %r7, 288
 # i0 = i0 - 1
 	.loc 1 789
-	mr %r4, %r10
-	addi %r4, %r4, -1
+	addi %r8, %r8, -1
 # =? i0 - 0
 	.loc 1 790
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r8, 0
 # goto loop16 if !=
 	.loc 1 791
-	mr %r3, %r12
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop16
 # pa = 162096
 	.loc 1 792
@@ -2407,7 +2342,7 @@ qhasm_kernel_core_multsntrup761_ppc64_mul:
 	ori %r4, %r4, 31024
 # pa = w + pa
 	.loc 1 793
-	add %r8, %r11, %r4
+	add %r12, %r9, %r4
 # pb = 144600
 	.loc 1 794
 	li %r4, 0
@@ -2415,210 +2350,204 @@ qhasm_kernel_core_multsntrup761_ppc64_mul:
 	ori %r4, %r4, 13528
 # pb = w + pb
 	.loc 1 795
-	add %r9, %r11, %r4
+	add %r6, %r9, %r4
 # i0 = 27
 	.loc 1 796
-	li %r4, 27
+	li %r7, 27
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop18:
 # qa = pa
 	.loc 1 798
-	mr %r10, %r4
-	mr %r12, %r3
+	mr %r31, %r12
 # qb = pa + 96
 	.loc 1 799
-	addi %r5, %r8, 96
+	addi %r8, %r12, 96
 # qc = pb
 	.loc 1 800
-	mr %r7, %r8
+	mr %r10, %r6
 # i1 = 6
 	.loc 1 801
-	mr %r31, %r9
-	li %r6, 6
+	li %r11, 6
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop19:
 # (int64) x0 = mem16[qa]
 	.loc 1 803
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 804
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 805
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r10)
 # mem16[qc + 192] = x1
 	.loc 1 806
-	sth %r4, 192(%r9)
+	sth %r5, 192(%r10)
 # x0 = x0 + x1
 	.loc 1 807
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 96] = x0
 	.loc 1 808
-	sth %r3, 96(%r9)
+	sth %r4, 96(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 809
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 810
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 811
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r10)
 # mem16[qc + 194] = x1
 	.loc 1 812
-	sth %r4, 194(%r9)
+	sth %r5, 194(%r10)
 # x0 = x0 + x1
 	.loc 1 813
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 98] = x0
 	.loc 1 814
-	sth %r3, 98(%r9)
+	sth %r4, 98(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 815
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 816
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 817
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r10)
 # mem16[qc + 196] = x1
 	.loc 1 818
-	sth %r4, 196(%r9)
+	sth %r5, 196(%r10)
 # x0 = x0 + x1
 	.loc 1 819
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 100] = x0
 	.loc 1 820
-	sth %r3, 100(%r9)
+	sth %r4, 100(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 821
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 822
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 823
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r10)
 # mem16[qc + 198] = x1
 	.loc 1 824
-	sth %r4, 198(%r9)
+	sth %r5, 198(%r10)
 # x0 = x0 + x1
 	.loc 1 825
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 102] = x0
 	.loc 1 826
-	sth %r3, 102(%r9)
+	sth %r4, 102(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 827
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 828
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 829
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r10)
 # mem16[qc + 200] = x1
 	.loc 1 830
-	sth %r4, 200(%r9)
+	sth %r5, 200(%r10)
 # x0 = x0 + x1
 	.loc 1 831
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 104] = x0
 	.loc 1 832
-	sth %r3, 104(%r9)
+	sth %r4, 104(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 833
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 834
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 835
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r10)
 # mem16[qc + 202] = x1
 	.loc 1 836
-	sth %r4, 202(%r9)
+	sth %r5, 202(%r10)
 # x0 = x0 + x1
 	.loc 1 837
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 106] = x0
 	.loc 1 838
-	sth %r3, 106(%r9)
+	sth %r4, 106(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 839
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 840
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 841
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r10)
 # mem16[qc + 204] = x1
 	.loc 1 842
-	sth %r4, 204(%r9)
+	sth %r5, 204(%r10)
 # x0 = x0 + x1
 	.loc 1 843
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 108] = x0
 	.loc 1 844
-	sth %r3, 108(%r9)
+	sth %r4, 108(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 845
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 846
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 847
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r10)
 # mem16[qc + 206] = x1
 	.loc 1 848
-	sth %r4, 206(%r9)
+	sth %r5, 206(%r10)
 # x0 = x0 + x1
 	.loc 1 849
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 110] = x0
 	.loc 1 850
-	sth %r3, 110(%r9)
+	sth %r4, 110(%r10)
 # qa = qa + 16
 	.loc 1 851
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 852
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 853
-	addi %r9, %r9, 16
+	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 854
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 855
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop19 if !=
 	.loc 1 856
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop19
 # pa = pa + 192
 	.loc 1 857
-	mr %r8, %r7
-	addi %r8, %r8, 192
+	addi %r12, %r12, 192
 # pb = pb + 288
 	.loc 1 858
-	mr %r9, %r31
-	addi %r9, %r9, 288
+	addi %r6, %r6, 288
 # i0 = i0 - 1
 	.loc 1 859
-	mr %r4, %r10
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 860
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop18 if !=
 	.loc 1 861
-	mr %r3, %r12
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop18
 # pa = w + 4608
 	.loc 1 862
-	addi %r8, %r11, 4608
+	addi %r12, %r9, 4608
 # pb = 39600
 	.loc 1 863
 	li %r4, 0
@@ -2626,206 +2555,200 @@ qhasm_kernel_core_multsntrup761_ppc64_mul:
 	ori %r4, %r4, 39600
 # pb = w + pb
 	.loc 1 864
-	add %r9, %r11, %r4
+	add %r6, %r9, %r4
 # i0 = 162
 	.loc 1 865
-	li %r4, 162
+	li %r7, 162
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop20:
 # qa = pa
 	.loc 1 867
-	mr %r10, %r4
-	mr %r12, %r3
+	mr %r31, %r12
 # qb = pa + 48
 	.loc 1 868
-	addi %r5, %r8, 48
+	addi %r8, %r12, 48
 # qc = pb
 	.loc 1 869
-	mr %r7, %r8
+	mr %r10, %r6
 # i1 = 3
 	.loc 1 870
-	mr %r31, %r9
-	li %r6, 3
+	li %r11, 3
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop21:
 # (int64) x0 = mem16[qa]
 	.loc 1 872
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 873
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 874
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r10)
 # mem16[qc + 96] = x1
 	.loc 1 875
-	sth %r4, 96(%r9)
+	sth %r5, 96(%r10)
 # x0 = x0 + x1
 	.loc 1 876
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 48] = x0
 	.loc 1 877
-	sth %r3, 48(%r9)
+	sth %r4, 48(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 878
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 879
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 880
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r10)
 # mem16[qc + 98] = x1
 	.loc 1 881
-	sth %r4, 98(%r9)
+	sth %r5, 98(%r10)
 # x0 = x0 + x1
 	.loc 1 882
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 50] = x0
 	.loc 1 883
-	sth %r3, 50(%r9)
+	sth %r4, 50(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 884
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 885
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 886
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r10)
 # mem16[qc + 100] = x1
 	.loc 1 887
-	sth %r4, 100(%r9)
+	sth %r5, 100(%r10)
 # x0 = x0 + x1
 	.loc 1 888
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 52] = x0
 	.loc 1 889
-	sth %r3, 52(%r9)
+	sth %r4, 52(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 890
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 891
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 892
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r10)
 # mem16[qc + 102] = x1
 	.loc 1 893
-	sth %r4, 102(%r9)
+	sth %r5, 102(%r10)
 # x0 = x0 + x1
 	.loc 1 894
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 54] = x0
 	.loc 1 895
-	sth %r3, 54(%r9)
+	sth %r4, 54(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 896
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 897
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 898
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r10)
 # mem16[qc + 104] = x1
 	.loc 1 899
-	sth %r4, 104(%r9)
+	sth %r5, 104(%r10)
 # x0 = x0 + x1
 	.loc 1 900
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 56] = x0
 	.loc 1 901
-	sth %r3, 56(%r9)
+	sth %r4, 56(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 902
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 903
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 904
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r10)
 # mem16[qc + 106] = x1
 	.loc 1 905
-	sth %r4, 106(%r9)
+	sth %r5, 106(%r10)
 # x0 = x0 + x1
 	.loc 1 906
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 58] = x0
 	.loc 1 907
-	sth %r3, 58(%r9)
+	sth %r4, 58(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 908
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 909
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 910
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r10)
 # mem16[qc + 108] = x1
 	.loc 1 911
-	sth %r4, 108(%r9)
+	sth %r5, 108(%r10)
 # x0 = x0 + x1
 	.loc 1 912
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 60] = x0
 	.loc 1 913
-	sth %r3, 60(%r9)
+	sth %r4, 60(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 914
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 915
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 916
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r10)
 # mem16[qc + 110] = x1
 	.loc 1 917
-	sth %r4, 110(%r9)
+	sth %r5, 110(%r10)
 # x0 = x0 + x1
 	.loc 1 918
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 62] = x0
 	.loc 1 919
-	sth %r3, 62(%r9)
+	sth %r4, 62(%r10)
 # qa = qa + 16
 	.loc 1 920
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 921
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 922
-	addi %r9, %r9, 16
+	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 923
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 924
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop21 if !=
 	.loc 1 925
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop21
 # pa = pa + 96
 	.loc 1 926
-	mr %r8, %r7
-	addi %r8, %r8, 96
+	addi %r12, %r12, 96
 # pb = pb + 144
 	.loc 1 927
-	mr %r9, %r31
-	addi %r9, %r9, 144
+	addi %r6, %r6, 144
 # i0 = i0 - 1
 	.loc 1 928
-	mr %r4, %r10
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 929
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop20 if !=
 	.loc 1 930
-	mr %r3, %r12
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop20
 # pa = 144600
 	.loc 1 931
@@ -2834,7 +2757,7 @@ qhasm_kernel_core_multsntrup761_ppc64_mul:
 	ori %r4, %r4, 13528
 # pa = w + pa
 	.loc 1 932
-	add %r8, %r11, %r4
+	add %r12, %r9, %r4
 # pb = 162096
 	.loc 1 933
 	li %r4, 0
@@ -2842,444 +2765,435 @@ qhasm_kernel_core_multsntrup761_ppc64_mul:
 	ori %r4, %r4, 31024
 # pb = w + pb
 	.loc 1 934
-	add %r9, %r11, %r4
+	add %r6, %r9, %r4
 # i0 = 81
 	.loc 1 935
-	li %r4, 81
+	li %r7, 81
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop22:
 # qa = pa
 	.loc 1 937
-	mr %r10, %r4
-	mr %r12, %r3
+	mr %r31, %r12
 # qb = pa + 48
 	.loc 1 938
-	addi %r5, %r8, 48
+	addi %r8, %r12, 48
 # qc = pb
 	.loc 1 939
-	mr %r7, %r8
+	mr %r10, %r6
 # i1 = 3
 	.loc 1 940
-	mr %r31, %r9
-	li %r6, 3
+	li %r11, 3
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop23:
 # (int64) x0 = mem16[qa]
 	.loc 1 942
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 943
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 944
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r10)
 # mem16[qc + 96] = x1
 	.loc 1 945
-	sth %r4, 96(%r9)
+	sth %r5, 96(%r10)
 # x0 = x0 + x1
 	.loc 1 946
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 48] = x0
 	.loc 1 947
-	sth %r3, 48(%r9)
+	sth %r4, 48(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 948
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 949
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 950
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r10)
 # mem16[qc + 98] = x1
 	.loc 1 951
-	sth %r4, 98(%r9)
+	sth %r5, 98(%r10)
 # x0 = x0 + x1
 	.loc 1 952
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 50] = x0
 	.loc 1 953
-	sth %r3, 50(%r9)
+	sth %r4, 50(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 954
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 955
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 956
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r10)
 # mem16[qc + 100] = x1
 	.loc 1 957
-	sth %r4, 100(%r9)
+	sth %r5, 100(%r10)
 # x0 = x0 + x1
 	.loc 1 958
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 52] = x0
 	.loc 1 959
-	sth %r3, 52(%r9)
+	sth %r4, 52(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 960
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 961
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 962
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r10)
 # mem16[qc + 102] = x1
 	.loc 1 963
-	sth %r4, 102(%r9)
+	sth %r5, 102(%r10)
 # x0 = x0 + x1
 	.loc 1 964
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 54] = x0
 	.loc 1 965
-	sth %r3, 54(%r9)
+	sth %r4, 54(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 966
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 967
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 968
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r10)
 # mem16[qc + 104] = x1
 	.loc 1 969
-	sth %r4, 104(%r9)
+	sth %r5, 104(%r10)
 # x0 = x0 + x1
 	.loc 1 970
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 56] = x0
 	.loc 1 971
-	sth %r3, 56(%r9)
+	sth %r4, 56(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 972
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 973
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 974
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r10)
 # mem16[qc + 106] = x1
 	.loc 1 975
-	sth %r4, 106(%r9)
+	sth %r5, 106(%r10)
 # x0 = x0 + x1
 	.loc 1 976
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 58] = x0
 	.loc 1 977
-	sth %r3, 58(%r9)
+	sth %r4, 58(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 978
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 979
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 980
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r10)
 # mem16[qc + 108] = x1
 	.loc 1 981
-	sth %r4, 108(%r9)
+	sth %r5, 108(%r10)
 # x0 = x0 + x1
 	.loc 1 982
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 60] = x0
 	.loc 1 983
-	sth %r3, 60(%r9)
+	sth %r4, 60(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 984
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 985
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 986
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r10)
 # mem16[qc + 110] = x1
 	.loc 1 987
-	sth %r4, 110(%r9)
+	sth %r5, 110(%r10)
 # x0 = x0 + x1
 	.loc 1 988
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 62] = x0
 	.loc 1 989
-	sth %r3, 62(%r9)
+	sth %r4, 62(%r10)
 # qa = qa + 16
 	.loc 1 990
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 991
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 992
-	addi %r9, %r9, 16
+	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 993
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 994
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop23 if !=
 	.loc 1 995
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop23
 # pa = pa + 96
 	.loc 1 996
-	mr %r8, %r7
-	addi %r8, %r8, 96
+	addi %r12, %r12, 96
 # pb = pb + 144
 	.loc 1 997
-	mr %r9, %r31
-	addi %r9, %r9, 144
+	addi %r6, %r6, 144
 # i0 = i0 - 1
 	.loc 1 998
-	mr %r4, %r10
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 999
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop22 if !=
 	.loc 1 1000
-	mr %r3, %r12
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop22
 # pa = 39600
 	.loc 1 1001
-	mr %r6, %r3
-	li %r3, 0
-	oris %r3, %r3, 0
-	ori %r3, %r3, 39600
+	li %r4, 0
+	oris %r4, %r4, 0
+	ori %r4, %r4, 39600
 # pa = w + pa
 	.loc 1 1002
-	add %r3, %r11, %r3
+	add %r7, %r9, %r4
 # pb = w + 4608
 	.loc 1 1003
-	addi %r4, %r11, 4608
+	addi %r8, %r9, 4608
 # i0 = 486
 	.loc 1 1004
-	li %r5, 486
-	mr %r7, %r3
-	mr %r8, %r4
+	li %r6, 486
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop24:
 # qb = pa + 24
 	.loc 1 1007
-	addi %r9, %r7, 24
+	addi %r10, %r7, 24
 # (int64) x0 = mem16[qa]
 	.loc 1 1009
-	lha %r3, 0(%r7)
+	lha %r4, 0(%r7)
 # (int64) x1 = mem16[qb]
 	.loc 1 1010
-	lha %r4, 0(%r9)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 1011
-	sth %r3, 0(%r8)
+	sth %r4, 0(%r8)
 # mem16[qc + 48] = x1
 	.loc 1 1012
-	sth %r4, 48(%r8)
+	sth %r5, 48(%r8)
 # x0 = x0 + x1
 	.loc 1 1013
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 24] = x0
 	.loc 1 1014
-	sth %r3, 24(%r8)
+	sth %r4, 24(%r8)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1015
-	lha %r3, 2(%r7)
+	lha %r4, 2(%r7)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 1016
-	lha %r4, 2(%r9)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 1017
-	sth %r3, 2(%r8)
+	sth %r4, 2(%r8)
 # mem16[qc + 50] = x1
 	.loc 1 1018
-	sth %r4, 50(%r8)
+	sth %r5, 50(%r8)
 # x0 = x0 + x1
 	.loc 1 1019
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 26] = x0
 	.loc 1 1020
-	sth %r3, 26(%r8)
+	sth %r4, 26(%r8)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1021
-	lha %r3, 4(%r7)
+	lha %r4, 4(%r7)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 1022
-	lha %r4, 4(%r9)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 1023
-	sth %r3, 4(%r8)
+	sth %r4, 4(%r8)
 # mem16[qc + 52] = x1
 	.loc 1 1024
-	sth %r4, 52(%r8)
+	sth %r5, 52(%r8)
 # x0 = x0 + x1
 	.loc 1 1025
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 28] = x0
 	.loc 1 1026
-	sth %r3, 28(%r8)
+	sth %r4, 28(%r8)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1027
-	lha %r3, 6(%r7)
+	lha %r4, 6(%r7)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 1028
-	lha %r4, 6(%r9)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 1029
-	sth %r3, 6(%r8)
+	sth %r4, 6(%r8)
 # mem16[qc + 54] = x1
 	.loc 1 1030
-	sth %r4, 54(%r8)
+	sth %r5, 54(%r8)
 # x0 = x0 + x1
 	.loc 1 1031
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 30] = x0
 	.loc 1 1032
-	sth %r3, 30(%r8)
+	sth %r4, 30(%r8)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1033
-	lha %r3, 8(%r7)
+	lha %r4, 8(%r7)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 1034
-	lha %r4, 8(%r9)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 1035
-	sth %r3, 8(%r8)
+	sth %r4, 8(%r8)
 # mem16[qc + 56] = x1
 	.loc 1 1036
-	sth %r4, 56(%r8)
+	sth %r5, 56(%r8)
 # x0 = x0 + x1
 	.loc 1 1037
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 32] = x0
 	.loc 1 1038
-	sth %r3, 32(%r8)
+	sth %r4, 32(%r8)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1039
-	lha %r3, 10(%r7)
+	lha %r4, 10(%r7)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 1040
-	lha %r4, 10(%r9)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 1041
-	sth %r3, 10(%r8)
+	sth %r4, 10(%r8)
 # mem16[qc + 58] = x1
 	.loc 1 1042
-	sth %r4, 58(%r8)
+	sth %r5, 58(%r8)
 # x0 = x0 + x1
 	.loc 1 1043
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 34] = x0
 	.loc 1 1044
-	sth %r3, 34(%r8)
+	sth %r4, 34(%r8)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1045
-	lha %r3, 12(%r7)
+	lha %r4, 12(%r7)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 1046
-	lha %r4, 12(%r9)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 1047
-	sth %r3, 12(%r8)
+	sth %r4, 12(%r8)
 # mem16[qc + 60] = x1
 	.loc 1 1048
-	sth %r4, 60(%r8)
+	sth %r5, 60(%r8)
 # x0 = x0 + x1
 	.loc 1 1049
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 36] = x0
 	.loc 1 1050
-	sth %r3, 36(%r8)
+	sth %r4, 36(%r8)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 1051
-	lha %r3, 14(%r7)
+	lha %r4, 14(%r7)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 1052
-	lha %r4, 14(%r9)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 1053
-	sth %r3, 14(%r8)
+	sth %r4, 14(%r8)
 # mem16[qc + 62] = x1
 	.loc 1 1054
-	sth %r4, 62(%r8)
+	sth %r5, 62(%r8)
 # x0 = x0 + x1
 	.loc 1 1055
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 38] = x0
 	.loc 1 1056
-	sth %r3, 38(%r8)
+	sth %r4, 38(%r8)
 # (int64) x0 = mem16[qa + 16]
 	.loc 1 1057
-	lha %r3, 16(%r7)
+	lha %r4, 16(%r7)
 # (int64) x1 = mem16[qb + 16]
 	.loc 1 1058
-	lha %r4, 16(%r9)
+	lha %r5, 16(%r10)
 # mem16[qc + 16] = x0
 	.loc 1 1059
-	sth %r3, 16(%r8)
+	sth %r4, 16(%r8)
 # mem16[qc + 64] = x1
 	.loc 1 1060
-	sth %r4, 64(%r8)
+	sth %r5, 64(%r8)
 # x0 = x0 + x1
 	.loc 1 1061
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 40] = x0
 	.loc 1 1062
-	sth %r3, 40(%r8)
+	sth %r4, 40(%r8)
 # (int64) x0 = mem16[qa + 18]
 	.loc 1 1063
-	lha %r3, 18(%r7)
+	lha %r4, 18(%r7)
 # (int64) x1 = mem16[qb + 18]
 	.loc 1 1064
-	lha %r4, 18(%r9)
+	lha %r5, 18(%r10)
 # mem16[qc + 18] = x0
 	.loc 1 1065
-	sth %r3, 18(%r8)
+	sth %r4, 18(%r8)
 # mem16[qc + 66] = x1
 	.loc 1 1066
-	sth %r4, 66(%r8)
+	sth %r5, 66(%r8)
 # x0 = x0 + x1
 	.loc 1 1067
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 42] = x0
 	.loc 1 1068
-	sth %r3, 42(%r8)
+	sth %r4, 42(%r8)
 # (int64) x0 = mem16[qa + 20]
 	.loc 1 1069
-	lha %r3, 20(%r7)
+	lha %r4, 20(%r7)
 # (int64) x1 = mem16[qb + 20]
 	.loc 1 1070
-	lha %r4, 20(%r9)
+	lha %r5, 20(%r10)
 # mem16[qc + 20] = x0
 	.loc 1 1071
-	sth %r3, 20(%r8)
+	sth %r4, 20(%r8)
 # mem16[qc + 68] = x1
 	.loc 1 1072
-	sth %r4, 68(%r8)
+	sth %r5, 68(%r8)
 # x0 = x0 + x1
 	.loc 1 1073
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 44] = x0
 	.loc 1 1074
-	sth %r3, 44(%r8)
+	sth %r4, 44(%r8)
 # (int64) x0 = mem16[qa + 22]
 	.loc 1 1075
-	lha %r3, 22(%r7)
+	lha %r4, 22(%r7)
 # (int64) x1 = mem16[qb + 22]
 	.loc 1 1076
-	lha %r4, 22(%r9)
+	lha %r5, 22(%r10)
 # mem16[qc + 22] = x0
 	.loc 1 1077
-	sth %r3, 22(%r8)
+	sth %r4, 22(%r8)
 # mem16[qc + 70] = x1
 	.loc 1 1078
-	sth %r4, 70(%r8)
+	sth %r5, 70(%r8)
 # x0 = x0 + x1
 	.loc 1 1079
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 46] = x0
 	.loc 1 1080
-	sth %r3, 46(%r8)
+	sth %r4, 46(%r8)
 # pa = pa + 48
 	.loc 1 1081
 	addi %r7, %r7, 48
@@ -3288,1040 +3202,1025 @@ qhasm_kernel_core_multsntrup761_ppc64_mul:
 	addi %r8, %r8, 72
 # i0 = i0 - 1
 	.loc 1 1083
-	addi %r5, %r5, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1084
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r6, 0
 # goto loop24 if !=
 	.loc 1 1085
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop24
 # pa = 162096
 	.loc 1 1086
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 31024
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 31024
 # pa = w + pa
 	.loc 1 1087
-	add %r4, %r11, %r3
+	add %r8, %r9, %r4
 # pb = 144600
 	.loc 1 1088
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 13528
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 13528
 # pb = w + pb
 	.loc 1 1089
-	add %r5, %r11, %r3
+	add %r7, %r9, %r4
 # i0 = 243
 	.loc 1 1090
-	li %r7, 243
-	mr %r3, %r6
-	mr %r6, %r3
-	mr %r8, %r4
+	li %r6, 243
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop25:
 # qb = pa + 24
 	.loc 1 1093
-	addi %r9, %r8, 24
+	addi %r10, %r8, 24
 # (int64) x0 = mem16[qa]
 	.loc 1 1095
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r8)
 # (int64) x1 = mem16[qb]
 	.loc 1 1096
-	lha %r4, 0(%r9)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 1097
-	sth %r3, 0(%r5)
+	sth %r4, 0(%r7)
 # mem16[qc + 48] = x1
 	.loc 1 1098
-	sth %r4, 48(%r5)
+	sth %r5, 48(%r7)
 # x0 = x0 + x1
 	.loc 1 1099
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 24] = x0
 	.loc 1 1100
-	sth %r3, 24(%r5)
+	sth %r4, 24(%r7)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1101
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r8)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 1102
-	lha %r4, 2(%r9)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 1103
-	sth %r3, 2(%r5)
+	sth %r4, 2(%r7)
 # mem16[qc + 50] = x1
 	.loc 1 1104
-	sth %r4, 50(%r5)
+	sth %r5, 50(%r7)
 # x0 = x0 + x1
 	.loc 1 1105
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 26] = x0
 	.loc 1 1106
-	sth %r3, 26(%r5)
+	sth %r4, 26(%r7)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1107
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r8)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 1108
-	lha %r4, 4(%r9)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 1109
-	sth %r3, 4(%r5)
+	sth %r4, 4(%r7)
 # mem16[qc + 52] = x1
 	.loc 1 1110
-	sth %r4, 52(%r5)
+	sth %r5, 52(%r7)
 # x0 = x0 + x1
 	.loc 1 1111
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 28] = x0
 	.loc 1 1112
-	sth %r3, 28(%r5)
+	sth %r4, 28(%r7)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1113
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r8)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 1114
-	lha %r4, 6(%r9)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 1115
-	sth %r3, 6(%r5)
+	sth %r4, 6(%r7)
 # mem16[qc + 54] = x1
 	.loc 1 1116
-	sth %r4, 54(%r5)
+	sth %r5, 54(%r7)
 # x0 = x0 + x1
 	.loc 1 1117
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 30] = x0
 	.loc 1 1118
-	sth %r3, 30(%r5)
+	sth %r4, 30(%r7)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1119
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r8)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 1120
-	lha %r4, 8(%r9)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 1121
-	sth %r3, 8(%r5)
+	sth %r4, 8(%r7)
 # mem16[qc + 56] = x1
 	.loc 1 1122
-	sth %r4, 56(%r5)
+	sth %r5, 56(%r7)
 # x0 = x0 + x1
 	.loc 1 1123
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 32] = x0
 	.loc 1 1124
-	sth %r3, 32(%r5)
+	sth %r4, 32(%r7)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1125
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r8)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 1126
-	lha %r4, 10(%r9)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 1127
-	sth %r3, 10(%r5)
+	sth %r4, 10(%r7)
 # mem16[qc + 58] = x1
 	.loc 1 1128
-	sth %r4, 58(%r5)
+	sth %r5, 58(%r7)
 # x0 = x0 + x1
 	.loc 1 1129
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 34] = x0
 	.loc 1 1130
-	sth %r3, 34(%r5)
+	sth %r4, 34(%r7)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1131
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r8)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 1132
-	lha %r4, 12(%r9)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 1133
-	sth %r3, 12(%r5)
+	sth %r4, 12(%r7)
 # mem16[qc + 60] = x1
 	.loc 1 1134
-	sth %r4, 60(%r5)
+	sth %r5, 60(%r7)
 # x0 = x0 + x1
 	.loc 1 1135
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 36] = x0
 	.loc 1 1136
-	sth %r3, 36(%r5)
+	sth %r4, 36(%r7)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 1137
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r8)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 1138
-	lha %r4, 14(%r9)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 1139
-	sth %r3, 14(%r5)
+	sth %r4, 14(%r7)
 # mem16[qc + 62] = x1
 	.loc 1 1140
-	sth %r4, 62(%r5)
+	sth %r5, 62(%r7)
 # x0 = x0 + x1
 	.loc 1 1141
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 38] = x0
 	.loc 1 1142
-	sth %r3, 38(%r5)
+	sth %r4, 38(%r7)
 # (int64) x0 = mem16[qa + 16]
 	.loc 1 1143
-	lha %r3, 16(%r8)
+	lha %r4, 16(%r8)
 # (int64) x1 = mem16[qb + 16]
 	.loc 1 1144
-	lha %r4, 16(%r9)
+	lha %r5, 16(%r10)
 # mem16[qc + 16] = x0
 	.loc 1 1145
-	sth %r3, 16(%r5)
+	sth %r4, 16(%r7)
 # mem16[qc + 64] = x1
 	.loc 1 1146
-	sth %r4, 64(%r5)
+	sth %r5, 64(%r7)
 # x0 = x0 + x1
 	.loc 1 1147
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 40] = x0
 	.loc 1 1148
-	sth %r3, 40(%r5)
+	sth %r4, 40(%r7)
 # (int64) x0 = mem16[qa + 18]
 	.loc 1 1149
-	lha %r3, 18(%r8)
+	lha %r4, 18(%r8)
 # (int64) x1 = mem16[qb + 18]
 	.loc 1 1150
-	lha %r4, 18(%r9)
+	lha %r5, 18(%r10)
 # mem16[qc + 18] = x0
 	.loc 1 1151
-	sth %r3, 18(%r5)
+	sth %r4, 18(%r7)
 # mem16[qc + 66] = x1
 	.loc 1 1152
-	sth %r4, 66(%r5)
+	sth %r5, 66(%r7)
 # x0 = x0 + x1
 	.loc 1 1153
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 42] = x0
 	.loc 1 1154
-	sth %r3, 42(%r5)
+	sth %r4, 42(%r7)
 # (int64) x0 = mem16[qa + 20]
 	.loc 1 1155
-	lha %r3, 20(%r8)
+	lha %r4, 20(%r8)
 # (int64) x1 = mem16[qb + 20]
 	.loc 1 1156
-	lha %r4, 20(%r9)
+	lha %r5, 20(%r10)
 # mem16[qc + 20] = x0
 	.loc 1 1157
-	sth %r3, 20(%r5)
+	sth %r4, 20(%r7)
 # mem16[qc + 68] = x1
 	.loc 1 1158
-	sth %r4, 68(%r5)
+	sth %r5, 68(%r7)
 # x0 = x0 + x1
 	.loc 1 1159
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 44] = x0
 	.loc 1 1160
-	sth %r3, 44(%r5)
+	sth %r4, 44(%r7)
 # (int64) x0 = mem16[qa + 22]
 	.loc 1 1161
-	lha %r3, 22(%r8)
+	lha %r4, 22(%r8)
 # (int64) x1 = mem16[qb + 22]
 	.loc 1 1162
-	lha %r4, 22(%r9)
+	lha %r5, 22(%r10)
 # mem16[qc + 22] = x0
 	.loc 1 1163
-	sth %r3, 22(%r5)
+	sth %r4, 22(%r7)
 # mem16[qc + 70] = x1
 	.loc 1 1164
-	sth %r4, 70(%r5)
+	sth %r5, 70(%r7)
 # x0 = x0 + x1
 	.loc 1 1165
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 46] = x0
 	.loc 1 1166
-	sth %r3, 46(%r5)
+	sth %r4, 46(%r7)
 # pa = pa + 48
 	.loc 1 1167
 	addi %r8, %r8, 48
 # pb = pb + 72
 	.loc 1 1168
-	addi %r5, %r5, 72
+	addi %r7, %r7, 72
 # i0 = i0 - 1
 	.loc 1 1169
-	addi %r7, %r7, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1170
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r6, 0
 # goto loop25 if !=
 	.loc 1 1171
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop25
 # pa = w + 4608
 	.loc 1 1172
-	addi %r4, %r11, 4608
+	addi %r6, %r9, 4608
 # pb = 39600
 	.loc 1 1173
-	li %r3, 0
-	oris %r3, %r3, 0
-	ori %r3, %r3, 39600
+	li %r4, 0
+	oris %r4, %r4, 0
+	ori %r4, %r4, 39600
 # pb = w + pb
 	.loc 1 1174
-	add %r5, %r11, %r3
+	add %r8, %r9, %r4
 # z0 = 0
 	.loc 1 1175
-	li %r7, 0
+	li %r4, 0
 # i0 = 1458
 	.loc 1 1176
-	li %r8, 1458
-	mr %r3, %r6
-	mr %r9, %r3
-	mr %r10, %r7
+	li %r5, 1458
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop26:
 # qb = pa + 12
 	.loc 1 1179
-	addi %r3, %r4, 12
+	addi %r7, %r6, 12
 # (int64) x0 = mem16[qa]
 	.loc 1 1181
-	lha %r6, 0(%r4)
+	lha %r10, 0(%r6)
 # (int64) x1 = mem16[qb]
 	.loc 1 1182
-	lha %r7, 0(%r3)
+	lha %r11, 0(%r7)
 # mem16[qc + 12] = x0
 	.loc 1 1183
-	sth %r6, 12(%r5)
+	sth %r10, 12(%r8)
 # mem16[qc + 60] = x1
 	.loc 1 1184
-	sth %r7, 60(%r5)
+	sth %r11, 60(%r8)
 # x0 = x0 + x1
 	.loc 1 1185
-	add %r6, %r6, %r7
+	add %r10, %r10, %r11
 # mem16[qc + 36] = x0
 	.loc 1 1186
-	sth %r6, 36(%r5)
+	sth %r10, 36(%r8)
 # mem16[qc] = z0
 	.loc 1 1187
-	sth %r10, 0(%r5)
+	sth %r4, 0(%r8)
 # mem16[qc + 24] = z0
 	.loc 1 1188
-	sth %r10, 24(%r5)
+	sth %r4, 24(%r8)
 # mem16[qc + 48] = z0
 	.loc 1 1189
-	sth %r10, 48(%r5)
+	sth %r4, 48(%r8)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1190
-	lha %r6, 2(%r4)
+	lha %r10, 2(%r6)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 1191
-	lha %r7, 2(%r3)
+	lha %r11, 2(%r7)
 # mem16[qc + 14] = x0
 	.loc 1 1192
-	sth %r6, 14(%r5)
+	sth %r10, 14(%r8)
 # mem16[qc + 62] = x1
 	.loc 1 1193
-	sth %r7, 62(%r5)
+	sth %r11, 62(%r8)
 # x0 = x0 + x1
 	.loc 1 1194
-	add %r6, %r6, %r7
+	add %r10, %r10, %r11
 # mem16[qc + 38] = x0
 	.loc 1 1195
-	sth %r6, 38(%r5)
+	sth %r10, 38(%r8)
 # mem16[qc + 2] = z0
 	.loc 1 1196
-	sth %r10, 2(%r5)
+	sth %r4, 2(%r8)
 # mem16[qc + 26] = z0
 	.loc 1 1197
-	sth %r10, 26(%r5)
+	sth %r4, 26(%r8)
 # mem16[qc + 50] = z0
 	.loc 1 1198
-	sth %r10, 50(%r5)
+	sth %r4, 50(%r8)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1199
-	lha %r6, 4(%r4)
+	lha %r10, 4(%r6)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 1200
-	lha %r7, 4(%r3)
+	lha %r11, 4(%r7)
 # mem16[qc + 16] = x0
 	.loc 1 1201
-	sth %r6, 16(%r5)
+	sth %r10, 16(%r8)
 # mem16[qc + 64] = x1
 	.loc 1 1202
-	sth %r7, 64(%r5)
+	sth %r11, 64(%r8)
 # x0 = x0 + x1
 	.loc 1 1203
-	add %r6, %r6, %r7
+	add %r10, %r10, %r11
 # mem16[qc + 40] = x0
 	.loc 1 1204
-	sth %r6, 40(%r5)
+	sth %r10, 40(%r8)
 # mem16[qc + 4] = z0
 	.loc 1 1205
-	sth %r10, 4(%r5)
+	sth %r4, 4(%r8)
 # mem16[qc + 28] = z0
 	.loc 1 1206
-	sth %r10, 28(%r5)
+	sth %r4, 28(%r8)
 # mem16[qc + 52] = z0
 	.loc 1 1207
-	sth %r10, 52(%r5)
+	sth %r4, 52(%r8)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1208
-	lha %r6, 6(%r4)
+	lha %r10, 6(%r6)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 1209
-	lha %r7, 6(%r3)
+	lha %r11, 6(%r7)
 # mem16[qc + 18] = x0
 	.loc 1 1210
-	sth %r6, 18(%r5)
+	sth %r10, 18(%r8)
 # mem16[qc + 66] = x1
 	.loc 1 1211
-	sth %r7, 66(%r5)
+	sth %r11, 66(%r8)
 # x0 = x0 + x1
 	.loc 1 1212
-	add %r6, %r6, %r7
+	add %r10, %r10, %r11
 # mem16[qc + 42] = x0
 	.loc 1 1213
-	sth %r6, 42(%r5)
+	sth %r10, 42(%r8)
 # mem16[qc + 6] = z0
 	.loc 1 1214
-	sth %r10, 6(%r5)
+	sth %r4, 6(%r8)
 # mem16[qc + 30] = z0
 	.loc 1 1215
-	sth %r10, 30(%r5)
+	sth %r4, 30(%r8)
 # mem16[qc + 54] = z0
 	.loc 1 1216
-	sth %r10, 54(%r5)
+	sth %r4, 54(%r8)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1217
-	lha %r6, 8(%r4)
+	lha %r10, 8(%r6)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 1218
-	lha %r7, 8(%r3)
+	lha %r11, 8(%r7)
 # mem16[qc + 20] = x0
 	.loc 1 1219
-	sth %r6, 20(%r5)
+	sth %r10, 20(%r8)
 # mem16[qc + 68] = x1
 	.loc 1 1220
-	sth %r7, 68(%r5)
+	sth %r11, 68(%r8)
 # x0 = x0 + x1
 	.loc 1 1221
-	add %r6, %r6, %r7
+	add %r10, %r10, %r11
 # mem16[qc + 44] = x0
 	.loc 1 1222
-	sth %r6, 44(%r5)
+	sth %r10, 44(%r8)
 # mem16[qc + 8] = z0
 	.loc 1 1223
-	sth %r10, 8(%r5)
+	sth %r4, 8(%r8)
 # mem16[qc + 32] = z0
 	.loc 1 1224
-	sth %r10, 32(%r5)
+	sth %r4, 32(%r8)
 # mem16[qc + 56] = z0
 	.loc 1 1225
-	sth %r10, 56(%r5)
+	sth %r4, 56(%r8)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1226
-	lha %r6, 10(%r4)
+	lha %r10, 10(%r6)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 1227
-	lha %r3, 10(%r3)
+	lha %r7, 10(%r7)
 # mem16[qc + 22] = x0
 	.loc 1 1228
-	sth %r6, 22(%r5)
+	sth %r10, 22(%r8)
 # mem16[qc + 70] = x1
 	.loc 1 1229
-	sth %r3, 70(%r5)
+	sth %r7, 70(%r8)
 # x0 = x0 + x1
 	.loc 1 1230
-	add %r6, %r6, %r3
+	add %r10, %r10, %r7
 # mem16[qc + 46] = x0
 	.loc 1 1231
-	sth %r6, 46(%r5)
+	sth %r10, 46(%r8)
 # mem16[qc + 10] = z0
 	.loc 1 1232
-	sth %r10, 10(%r5)
+	sth %r4, 10(%r8)
 # mem16[qc + 34] = z0
 	.loc 1 1233
-	sth %r10, 34(%r5)
+	sth %r4, 34(%r8)
 # mem16[qc + 58] = z0
 	.loc 1 1234
-	sth %r10, 58(%r5)
+	sth %r4, 58(%r8)
 # pa = pa + 24
 	.loc 1 1235
-	addi %r4, %r4, 24
+	addi %r6, %r6, 24
 # pb = pb + 72
 	.loc 1 1236
-	addi %r5, %r5, 72
+	addi %r8, %r8, 72
 # i0 = i0 - 1
 	.loc 1 1237
-	addi %r8, %r8, -1
+	addi %r5, %r5, -1
 # =? i0 - 0
 	.loc 1 1238
-	cmpldi %cr0, %r8, 0
+	cmpldi %cr0, %r5, 0
 # goto loop26 if !=
 	.loc 1 1239
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop26
 # pa = 144600
 	.loc 1 1240
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 13528
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 13528
 # pa = w + pa
 	.loc 1 1241
-	add %r4, %r11, %r3
+	add %r5, %r9, %r4
 # pb = 162096
 	.loc 1 1242
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 31024
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 31024
 # pb = w + pb
 	.loc 1 1243
-	add %r5, %r11, %r3
+	add %r7, %r9, %r4
 # i0 = 729
 	.loc 1 1244
-	li %r6, 729
-	mr %r3, %r9
-	mr %r8, %r3
-	mr %r9, %r6
+	li %r4, 729
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop27:
 # qb = pa + 12
 	.loc 1 1247
-	addi %r3, %r4, 12
+	addi %r6, %r5, 12
 # (int64) x0 = mem16[qa]
 	.loc 1 1249
-	lha %r6, 0(%r4)
+	lha %r8, 0(%r5)
 # (int64) x1 = mem16[qb]
 	.loc 1 1250
-	lha %r7, 0(%r3)
+	lha %r10, 0(%r6)
 # mem16[qc] = x0
 	.loc 1 1251
-	sth %r6, 0(%r5)
+	sth %r8, 0(%r7)
 # mem16[qc + 24] = x1
 	.loc 1 1252
-	sth %r7, 24(%r5)
+	sth %r10, 24(%r7)
 # x0 = x0 + x1
 	.loc 1 1253
-	add %r6, %r6, %r7
+	add %r8, %r8, %r10
 # mem16[qc + 12] = x0
 	.loc 1 1254
-	sth %r6, 12(%r5)
+	sth %r8, 12(%r7)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1255
-	lha %r6, 2(%r4)
+	lha %r8, 2(%r5)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 1256
-	lha %r7, 2(%r3)
+	lha %r10, 2(%r6)
 # mem16[qc + 2] = x0
 	.loc 1 1257
-	sth %r6, 2(%r5)
+	sth %r8, 2(%r7)
 # mem16[qc + 26] = x1
 	.loc 1 1258
-	sth %r7, 26(%r5)
+	sth %r10, 26(%r7)
 # x0 = x0 + x1
 	.loc 1 1259
-	add %r6, %r6, %r7
+	add %r8, %r8, %r10
 # mem16[qc + 14] = x0
 	.loc 1 1260
-	sth %r6, 14(%r5)
+	sth %r8, 14(%r7)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1261
-	lha %r6, 4(%r4)
+	lha %r8, 4(%r5)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 1262
-	lha %r7, 4(%r3)
+	lha %r10, 4(%r6)
 # mem16[qc + 4] = x0
 	.loc 1 1263
-	sth %r6, 4(%r5)
+	sth %r8, 4(%r7)
 # mem16[qc + 28] = x1
 	.loc 1 1264
-	sth %r7, 28(%r5)
+	sth %r10, 28(%r7)
 # x0 = x0 + x1
 	.loc 1 1265
-	add %r6, %r6, %r7
+	add %r8, %r8, %r10
 # mem16[qc + 16] = x0
 	.loc 1 1266
-	sth %r6, 16(%r5)
+	sth %r8, 16(%r7)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1267
-	lha %r6, 6(%r4)
+	lha %r8, 6(%r5)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 1268
-	lha %r7, 6(%r3)
+	lha %r10, 6(%r6)
 # mem16[qc + 6] = x0
 	.loc 1 1269
-	sth %r6, 6(%r5)
+	sth %r8, 6(%r7)
 # mem16[qc + 30] = x1
 	.loc 1 1270
-	sth %r7, 30(%r5)
+	sth %r10, 30(%r7)
 # x0 = x0 + x1
 	.loc 1 1271
-	add %r6, %r6, %r7
+	add %r8, %r8, %r10
 # mem16[qc + 18] = x0
 	.loc 1 1272
-	sth %r6, 18(%r5)
+	sth %r8, 18(%r7)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1273
-	lha %r6, 8(%r4)
+	lha %r8, 8(%r5)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 1274
-	lha %r7, 8(%r3)
+	lha %r10, 8(%r6)
 # mem16[qc + 8] = x0
 	.loc 1 1275
-	sth %r6, 8(%r5)
+	sth %r8, 8(%r7)
 # mem16[qc + 32] = x1
 	.loc 1 1276
-	sth %r7, 32(%r5)
+	sth %r10, 32(%r7)
 # x0 = x0 + x1
 	.loc 1 1277
-	add %r6, %r6, %r7
+	add %r8, %r8, %r10
 # mem16[qc + 20] = x0
 	.loc 1 1278
-	sth %r6, 20(%r5)
+	sth %r8, 20(%r7)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1279
-	lha %r6, 10(%r4)
+	lha %r8, 10(%r5)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 1280
-	lha %r3, 10(%r3)
+	lha %r6, 10(%r6)
 # mem16[qc + 10] = x0
 	.loc 1 1281
-	sth %r6, 10(%r5)
+	sth %r8, 10(%r7)
 # mem16[qc + 34] = x1
 	.loc 1 1282
-	sth %r3, 34(%r5)
+	sth %r6, 34(%r7)
 # x0 = x0 + x1
 	.loc 1 1283
-	add %r6, %r6, %r3
+	add %r8, %r8, %r6
 # mem16[qc + 22] = x0
 	.loc 1 1284
-	sth %r6, 22(%r5)
+	sth %r8, 22(%r7)
 # pa = pa + 24
 	.loc 1 1285
-	addi %r4, %r4, 24
+	addi %r5, %r5, 24
 # pb = pb + 36
 	.loc 1 1286
-	addi %r5, %r5, 36
+	addi %r7, %r7, 36
 # i0 = i0 - 1
 	.loc 1 1287
-	addi %r9, %r9, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 1288
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r4, 0
 # goto loop27 if !=
 	.loc 1 1289
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop27
 # pa = 144576
 	.loc 1 1290
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 13504
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 13504
 # pa = w + pa
 	.loc 1 1291
-	add %r3, %r11, %r3
+	add %r4, %r9, %r4
 # z0 = 0
 	.loc 1 1292
-	li %r4, 0
+	li %r5, 0
 # mem16[pa] = z0
 	.loc 1 1293
-	sth %r4, 0(%r3)
+	sth %r5, 0(%r4)
 # mem16[pa + 2] = z0
 	.loc 1 1294
-	sth %r4, 2(%r3)
+	sth %r5, 2(%r4)
 # mem16[pa + 4] = z0
 	.loc 1 1295
-	sth %r4, 4(%r3)
+	sth %r5, 4(%r4)
 # mem16[pa + 6] = z0
 	.loc 1 1296
-	sth %r4, 6(%r3)
+	sth %r5, 6(%r4)
 # mem16[pa + 8] = z0
 	.loc 1 1297
-	sth %r4, 8(%r3)
+	sth %r5, 8(%r4)
 # mem16[pa + 10] = z0
 	.loc 1 1298
-	sth %r4, 10(%r3)
+	sth %r5, 10(%r4)
 # pa = 39600
 	.loc 1 1299
-	li %r3, 0
-	oris %r3, %r3, 0
-	ori %r3, %r3, 39600
+	li %r4, 0
+	oris %r4, %r4, 0
+	ori %r4, %r4, 39600
 # pa = w + pa
 	.loc 1 1300
-	add %r4, %r11, %r3
+	add %r12, %r9, %r4
 # pb = 162096
 	.loc 1 1301
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 31024
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 31024
 # pb = w + pb
 	.loc 1 1302
-	add %r5, %r11, %r3
+	add %r31, %r9, %r4
 # pc = 188344
 	.loc 1 1303
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 57272
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 57272
 # pc = w + pc
 	.loc 1 1304
-	add %r6, %r11, %r3
+	add %r11, %r9, %r4
 # i0 = 2187
 	.loc 1 1305
-	li %r7, 2187
-	mr %r3, %r8
-	mr %r9, %r3
-	mr %r10, %r4
-	mr %r12, %r5
-	mr %r31, %r6
-	mr %r30, %r7
+	li %r30, 2187
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop28:
 # (int64) x0 = mem16[pb]
 	.loc 1 1307
-	lha %r7, 0(%r12)
+	lha %r8, 0(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1308
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r12)
 # a0 = x0 * tv
 	.loc 1 1309
-	mulld %r29, %r7, %r3
+	mulld %r29, %r8, %r4
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1310
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r12)
 # a1 = x0 * tv
 	.loc 1 1311
-	mulld %r3, %r7, %r3
+	mulld %r4, %r8, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1312
-	lha %r4, 16(%r10)
+	lha %r5, 16(%r12)
 # a2 = x0 * tv
 	.loc 1 1313
-	mulld %r4, %r7, %r4
+	mulld %r5, %r8, %r5
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1314
-	lha %r5, 18(%r10)
+	lha %r6, 18(%r12)
 # a3 = x0 * tv
 	.loc 1 1315
-	mulld %r5, %r7, %r5
+	mulld %r6, %r8, %r6
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1316
-	lha %r6, 20(%r10)
+	lha %r7, 20(%r12)
 # a4 = x0 * tv
 	.loc 1 1317
-	mulld %r6, %r7, %r6
+	mulld %r7, %r8, %r7
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1318
-	lha %r8, 22(%r10)
+	lha %r10, 22(%r12)
 # a5 = x0 * tv
 	.loc 1 1319
-	mulld %r7, %r7, %r8
+	mulld %r8, %r8, %r10
 # (int64) x0 = mem16[pb + 2]
 	.loc 1 1320
-	lha %r28, 2(%r12)
+	lha %r28, 2(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1321
-	lha %r8, 12(%r10)
+	lha %r10, 12(%r12)
 # x1 = x0 * tv
 	.loc 1 1322
-	mulld %r8, %r28, %r8
+	mulld %r10, %r28, %r10
 # a1 = a1 + x1
 	.loc 1 1323
-	add %r8, %r3, %r8
+	add %r10, %r4, %r10
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1324
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1325
-	mulld %r3, %r28, %r3
+	mulld %r4, %r28, %r4
 # a2 = a2 + x1
 	.loc 1 1326
-	add %r4, %r4, %r3
+	add %r5, %r5, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1327
-	lha %r3, 16(%r10)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1328
-	mulld %r3, %r28, %r3
+	mulld %r4, %r28, %r4
 # a3 = a3 + x1
 	.loc 1 1329
-	add %r5, %r5, %r3
+	add %r6, %r6, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1330
-	lha %r3, 18(%r10)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1331
-	mulld %r3, %r28, %r3
+	mulld %r4, %r28, %r4
 # a4 = a4 + x1
 	.loc 1 1332
-	add %r6, %r6, %r3
+	add %r7, %r7, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1333
-	lha %r3, 20(%r10)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1334
-	mulld %r3, %r28, %r3
+	mulld %r4, %r28, %r4
 # a5 = a5 + x1
 	.loc 1 1335
-	add %r7, %r7, %r3
+	add %r8, %r8, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1336
-	lha %r3, 22(%r10)
+	lha %r4, 22(%r12)
 # a6 = x0 * tv
 	.loc 1 1337
-	mulld %r3, %r28, %r3
+	mulld %r4, %r28, %r4
 # (int64) x0 = mem16[pb + 4]
 	.loc 1 1338
-	lha %r27, 4(%r12)
+	lha %r27, 4(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1339
-	lha %r28, 12(%r10)
+	lha %r28, 12(%r12)
 # x1 = x0 * tv
 	.loc 1 1340
 	mulld %r28, %r27, %r28
 # a2 = a2 + x1
 	.loc 1 1341
-	add %r28, %r4, %r28
+	add %r28, %r5, %r28
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1342
-	lha %r4, 14(%r10)
+	lha %r5, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1343
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a3 = a3 + x1
 	.loc 1 1344
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1345
-	lha %r4, 16(%r10)
+	lha %r5, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1346
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a4 = a4 + x1
 	.loc 1 1347
-	add %r6, %r6, %r4
+	add %r7, %r7, %r5
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1348
-	lha %r4, 18(%r10)
+	lha %r5, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1349
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a5 = a5 + x1
 	.loc 1 1350
-	add %r7, %r7, %r4
+	add %r8, %r8, %r5
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1351
-	lha %r4, 20(%r10)
+	lha %r5, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1352
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a6 = a6 + x1
 	.loc 1 1353
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1354
-	lha %r4, 22(%r10)
+	lha %r5, 22(%r12)
 # a7 = x0 * tv
 	.loc 1 1355
-	mulld %r26, %r27, %r4
+	mulld %r26, %r27, %r5
 # (int64) x0 = mem16[pb + 6]
 	.loc 1 1356
-	lha %r27, 6(%r12)
+	lha %r27, 6(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1357
-	lha %r4, 12(%r10)
+	lha %r5, 12(%r12)
 # x1 = x0 * tv
 	.loc 1 1358
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a3 = a3 + x1
 	.loc 1 1359
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1360
-	lha %r4, 14(%r10)
+	lha %r5, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1361
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a4 = a4 + x1
 	.loc 1 1362
-	add %r6, %r6, %r4
+	add %r7, %r7, %r5
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1363
-	lha %r4, 16(%r10)
+	lha %r5, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1364
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a5 = a5 + x1
 	.loc 1 1365
-	add %r25, %r7, %r4
+	add %r25, %r8, %r5
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1366
-	lha %r4, 18(%r10)
+	lha %r5, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1367
-	mulld %r4, %r27, %r4
+	mulld %r5, %r27, %r5
 # a6 = a6 + x1
 	.loc 1 1368
-	add %r7, %r3, %r4
+	add %r5, %r4, %r5
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1369
-	lha %r3, 20(%r10)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1370
-	mulld %r3, %r27, %r3
+	mulld %r4, %r27, %r4
 # a7 = a7 + x1
 	.loc 1 1371
-	add %r24, %r26, %r3
+	add %r8, %r26, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1372
-	lha %r3, 22(%r10)
+	lha %r4, 22(%r12)
 # a8 = x0 * tv
 	.loc 1 1373
-	mulld %r27, %r27, %r3
+	mulld %r27, %r27, %r4
 # (int64) x0 = mem16[pb + 8]
 	.loc 1 1374
-	lha %r26, 8(%r12)
+	lha %r26, 8(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1375
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r12)
 # x1 = x0 * tv
 	.loc 1 1376
-	mulld %r3, %r26, %r3
+	mulld %r4, %r26, %r4
 # a4 = a4 + x1
 	.loc 1 1377
-	add %r6, %r6, %r3
+	add %r7, %r7, %r4
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1378
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1379
-	mulld %r3, %r26, %r3
+	mulld %r4, %r26, %r4
 # a5 = a5 + x1
 	.loc 1 1380
-	add %r4, %r25, %r3
+	add %r25, %r25, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1381
-	lha %r3, 16(%r10)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1382
-	mulld %r3, %r26, %r3
+	mulld %r4, %r26, %r4
 # a6 = a6 + x1
 	.loc 1 1383
-	add %r25, %r7, %r3
+	add %r5, %r5, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1384
-	lha %r3, 18(%r10)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1385
-	mulld %r3, %r26, %r3
+	mulld %r4, %r26, %r4
 # a7 = a7 + x1
 	.loc 1 1386
-	add %r7, %r24, %r3
+	add %r8, %r8, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1387
-	lha %r3, 20(%r10)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1388
-	mulld %r3, %r26, %r3
+	mulld %r4, %r26, %r4
 # a8 = a8 + x1
 	.loc 1 1389
-	add %r27, %r27, %r3
+	add %r27, %r27, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1390
-	lha %r3, 22(%r10)
+	lha %r4, 22(%r12)
 # a9 = x0 * tv
 	.loc 1 1391
-	mulld %r24, %r26, %r3
+	mulld %r26, %r26, %r4
 # (int64) x0 = mem16[pb + 10]
 	.loc 1 1392
-	lha %r26, 10(%r12)
+	lha %r24, 10(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1393
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r12)
 # x1 = x0 * tv
 	.loc 1 1394
-	mulld %r3, %r26, %r3
+	mulld %r4, %r24, %r4
 # a5 = a5 + x1
 	.loc 1 1395
-	add %r23, %r4, %r3
+	add %r25, %r25, %r4
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1396
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1397
-	mulld %r3, %r26, %r3
+	mulld %r4, %r24, %r4
 # a6 = a6 + x1
 	.loc 1 1398
-	add %r4, %r25, %r3
+	add %r5, %r5, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1399
-	lha %r3, 16(%r10)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1400
-	mulld %r3, %r26, %r3
+	mulld %r4, %r24, %r4
 # a7 = a7 + x1
 	.loc 1 1401
-	add %r7, %r7, %r3
+	add %r8, %r8, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1402
-	lha %r3, 18(%r10)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1403
-	mulld %r3, %r26, %r3
+	mulld %r4, %r24, %r4
 # a8 = a8 + x1
 	.loc 1 1404
-	add %r27, %r27, %r3
+	add %r27, %r27, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1405
-	lha %r3, 20(%r10)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1406
-	mulld %r3, %r26, %r3
+	mulld %r4, %r24, %r4
 # a9 = a9 + x1
 	.loc 1 1407
-	add %r24, %r24, %r3
+	add %r26, %r26, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1408
-	lha %r3, 22(%r10)
+	lha %r4, 22(%r12)
 # a10 = x0 * tv
 	.loc 1 1409
-	mulld %r3, %r26, %r3
+	mulld %r4, %r24, %r4
 # mem16[pc] = a0
 	.loc 1 1410
-	sth %r29, 0(%r31)
+	sth %r29, 0(%r11)
 # mem16[pc + 2] = a1
 	.loc 1 1411
-	sth %r8, 2(%r31)
+	sth %r10, 2(%r11)
 # mem16[pc + 4] = a2
 	.loc 1 1412
-	sth %r28, 4(%r31)
+	sth %r28, 4(%r11)
 # mem16[pc + 6] = a3
 	.loc 1 1413
-	sth %r5, 6(%r31)
+	sth %r6, 6(%r11)
 # mem16[pc + 8] = a4
 	.loc 1 1414
-	sth %r6, 8(%r31)
+	sth %r7, 8(%r11)
 # mem16[pc + 10] = a5
 	.loc 1 1415
-	sth %r23, 10(%r31)
+	sth %r25, 10(%r11)
 # mem16[pc + 12] = a6
 	.loc 1 1416
-	sth %r4, 12(%r31)
+	sth %r5, 12(%r11)
 # mem16[pc + 14] = a7
 	.loc 1 1417
-	sth %r7, 14(%r31)
+	sth %r8, 14(%r11)
 # mem16[pc + 16] = a8
 	.loc 1 1418
-	sth %r27, 16(%r31)
+	sth %r27, 16(%r11)
 # mem16[pc + 18] = a9
 	.loc 1 1419
-	sth %r24, 18(%r31)
+	sth %r26, 18(%r11)
 # mem16[pc + 20] = a10
 	.loc 1 1420
-	sth %r3, 20(%r31)
+	sth %r4, 20(%r11)
 # a11 = 0
 	.loc 1 1421
-	li %r3, 0
+	li %r4, 0
 # mem16[pc + 22] = a11
 	.loc 1 1422
-	sth %r3, 22(%r31)
+	sth %r4, 22(%r11)
 # pa = pa + 24
 	.loc 1 1423
-	addi %r10, %r10, 24
+	addi %r12, %r12, 24
 # pb = pb + 12
 	.loc 1 1424
-	addi %r12, %r12, 12
+	addi %r31, %r31, 12
 # pc = pc + 24
 	.loc 1 1425
-	addi %r31, %r31, 24
+	addi %r11, %r11, 24
 # i0 = i0 - 1
 	.loc 1 1426
 	addi %r30, %r30, -1
@@ -4333,395 +4232,389 @@ qhasm_kernel_core_multsntrup761_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop28
 # pa = 92088
 	.loc 1 1429
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 26552
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 26552
 # pa = w + pa
 	.loc 1 1430
-	add %r4, %r11, %r3
+	add %r12, %r9, %r4
 # pb = 162096
 	.loc 1 1431
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 31024
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 31024
 # pb = w + pb
 	.loc 1 1432
-	add %r5, %r11, %r3
+	add %r31, %r9, %r4
 # pc = 240832
 	.loc 1 1433
-	li %r3, 0
-	oris %r3, %r3, 3
-	ori %r3, %r3, 44224
+	li %r4, 0
+	oris %r4, %r4, 3
+	ori %r4, %r4, 44224
 # pc = w + pc
 	.loc 1 1434
-	add %r6, %r11, %r3
+	add %r11, %r9, %r4
 # i0 = 2187
 	.loc 1 1435
-	li %r7, 2187
-	mr %r3, %r9
-	mr %r9, %r3
-	mr %r10, %r4
-	mr %r12, %r5
-	mr %r31, %r6
-	mr %r30, %r7
+	li %r30, 2187
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop29:
 # (int64) x0 = mem16[pb]
 	.loc 1 1437
-	lha %r3, 0(%r12)
+	lha %r4, 0(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1438
-	lha %r4, 12(%r10)
+	lha %r5, 12(%r12)
 # a0 = x0 * tv
 	.loc 1 1439
-	mulld %r29, %r3, %r4
+	mulld %r29, %r4, %r5
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1440
-	lha %r4, 14(%r10)
+	lha %r5, 14(%r12)
 # a1 = x0 * tv
 	.loc 1 1441
-	mulld %r4, %r3, %r4
+	mulld %r5, %r4, %r5
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1442
-	lha %r5, 16(%r10)
+	lha %r6, 16(%r12)
 # a2 = x0 * tv
 	.loc 1 1443
-	mulld %r5, %r3, %r5
+	mulld %r6, %r4, %r6
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1444
-	lha %r6, 18(%r10)
+	lha %r7, 18(%r12)
 # a3 = x0 * tv
 	.loc 1 1445
-	mulld %r6, %r3, %r6
+	mulld %r7, %r4, %r7
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1446
-	lha %r7, 20(%r10)
+	lha %r8, 20(%r12)
 # a4 = x0 * tv
 	.loc 1 1447
-	mulld %r7, %r3, %r7
+	mulld %r8, %r4, %r8
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1448
-	lha %r8, 22(%r10)
+	lha %r10, 22(%r12)
 # a5 = x0 * tv
 	.loc 1 1449
-	mulld %r3, %r3, %r8
+	mulld %r4, %r4, %r10
 # (int64) x0 = mem16[pb + 2]
 	.loc 1 1450
-	lha %r28, 2(%r12)
+	lha %r28, 2(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1451
-	lha %r8, 12(%r10)
+	lha %r10, 12(%r12)
 # x1 = x0 * tv
 	.loc 1 1452
-	mulld %r8, %r28, %r8
+	mulld %r10, %r28, %r10
 # a1 = a1 + x1
 	.loc 1 1453
-	add %r27, %r4, %r8
+	add %r27, %r5, %r10
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1454
-	lha %r4, 14(%r10)
+	lha %r5, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1455
-	mulld %r4, %r28, %r4
+	mulld %r5, %r28, %r5
 # a2 = a2 + x1
 	.loc 1 1456
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1457
-	lha %r4, 16(%r10)
+	lha %r5, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1458
-	mulld %r4, %r28, %r4
+	mulld %r5, %r28, %r5
 # a3 = a3 + x1
 	.loc 1 1459
-	add %r6, %r6, %r4
-# (int64) tv = mem16[pa + 18]
-	.loc 1 1460
-	lha %r4, 18(%r10)
-# x1 = x0 * tv
-	.loc 1 1461
-	mulld %r4, %r28, %r4
-# a4 = a4 + x1
-	.loc 1 1462
-	add %r7, %r7, %r4
-# (int64) tv = mem16[pa + 20]
-	.loc 1 1463
-	lha %r4, 20(%r10)
-# x1 = x0 * tv
-	.loc 1 1464
-	mulld %r4, %r28, %r4
-# a5 = a5 + x1
-	.loc 1 1465
-	add %r3, %r3, %r4
-# (int64) tv = mem16[pa + 22]
-	.loc 1 1466
-	lha %r4, 22(%r10)
-# a6 = x0 * tv
-	.loc 1 1467
-	mulld %r4, %r28, %r4
-# (int64) x0 = mem16[pb + 4]
-	.loc 1 1468
-	lha %r28, 4(%r12)
-# (int64) tv = mem16[pa + 12]
-	.loc 1 1469
-	lha %r8, 12(%r10)
-# x1 = x0 * tv
-	.loc 1 1470
-	mulld %r8, %r28, %r8
-# a2 = a2 + x1
-	.loc 1 1471
-	add %r8, %r5, %r8
-# (int64) tv = mem16[pa + 14]
-	.loc 1 1472
-	lha %r5, 14(%r10)
-# x1 = x0 * tv
-	.loc 1 1473
-	mulld %r5, %r28, %r5
-# a3 = a3 + x1
-	.loc 1 1474
-	add %r6, %r6, %r5
-# (int64) tv = mem16[pa + 16]
-	.loc 1 1475
-	lha %r5, 16(%r10)
-# x1 = x0 * tv
-	.loc 1 1476
-	mulld %r5, %r28, %r5
-# a4 = a4 + x1
-	.loc 1 1477
 	add %r7, %r7, %r5
 # (int64) tv = mem16[pa + 18]
-	.loc 1 1478
-	lha %r5, 18(%r10)
+	.loc 1 1460
+	lha %r5, 18(%r12)
 # x1 = x0 * tv
-	.loc 1 1479
+	.loc 1 1461
+	mulld %r5, %r28, %r5
+# a4 = a4 + x1
+	.loc 1 1462
+	add %r8, %r8, %r5
+# (int64) tv = mem16[pa + 20]
+	.loc 1 1463
+	lha %r5, 20(%r12)
+# x1 = x0 * tv
+	.loc 1 1464
 	mulld %r5, %r28, %r5
 # a5 = a5 + x1
-	.loc 1 1480
-	add %r3, %r3, %r5
-# (int64) tv = mem16[pa + 20]
-	.loc 1 1481
-	lha %r5, 20(%r10)
-# x1 = x0 * tv
-	.loc 1 1482
-	mulld %r5, %r28, %r5
-# a6 = a6 + x1
-	.loc 1 1483
+	.loc 1 1465
 	add %r4, %r4, %r5
 # (int64) tv = mem16[pa + 22]
+	.loc 1 1466
+	lha %r5, 22(%r12)
+# a6 = x0 * tv
+	.loc 1 1467
+	mulld %r5, %r28, %r5
+# (int64) x0 = mem16[pb + 4]
+	.loc 1 1468
+	lha %r28, 4(%r31)
+# (int64) tv = mem16[pa + 12]
+	.loc 1 1469
+	lha %r10, 12(%r12)
+# x1 = x0 * tv
+	.loc 1 1470
+	mulld %r10, %r28, %r10
+# a2 = a2 + x1
+	.loc 1 1471
+	add %r10, %r6, %r10
+# (int64) tv = mem16[pa + 14]
+	.loc 1 1472
+	lha %r6, 14(%r12)
+# x1 = x0 * tv
+	.loc 1 1473
+	mulld %r6, %r28, %r6
+# a3 = a3 + x1
+	.loc 1 1474
+	add %r7, %r7, %r6
+# (int64) tv = mem16[pa + 16]
+	.loc 1 1475
+	lha %r6, 16(%r12)
+# x1 = x0 * tv
+	.loc 1 1476
+	mulld %r6, %r28, %r6
+# a4 = a4 + x1
+	.loc 1 1477
+	add %r8, %r8, %r6
+# (int64) tv = mem16[pa + 18]
+	.loc 1 1478
+	lha %r6, 18(%r12)
+# x1 = x0 * tv
+	.loc 1 1479
+	mulld %r6, %r28, %r6
+# a5 = a5 + x1
+	.loc 1 1480
+	add %r4, %r4, %r6
+# (int64) tv = mem16[pa + 20]
+	.loc 1 1481
+	lha %r6, 20(%r12)
+# x1 = x0 * tv
+	.loc 1 1482
+	mulld %r6, %r28, %r6
+# a6 = a6 + x1
+	.loc 1 1483
+	add %r5, %r5, %r6
+# (int64) tv = mem16[pa + 22]
 	.loc 1 1484
-	lha %r5, 22(%r10)
+	lha %r6, 22(%r12)
 # a7 = x0 * tv
 	.loc 1 1485
-	mulld %r26, %r28, %r5
+	mulld %r25, %r28, %r6
 # (int64) x0 = mem16[pb + 6]
 	.loc 1 1486
-	lha %r28, 6(%r12)
+	lha %r28, 6(%r31)
 # (int64) tv = mem16[pa + 12]
 	.loc 1 1487
-	lha %r5, 12(%r10)
+	lha %r6, 12(%r12)
 # x1 = x0 * tv
 	.loc 1 1488
-	mulld %r5, %r28, %r5
+	mulld %r6, %r28, %r6
 # a3 = a3 + x1
 	.loc 1 1489
-	add %r6, %r6, %r5
+	add %r7, %r7, %r6
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1490
-	lha %r5, 14(%r10)
+	lha %r6, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1491
-	mulld %r5, %r28, %r5
+	mulld %r6, %r28, %r6
 # a4 = a4 + x1
 	.loc 1 1492
-	add %r25, %r7, %r5
+	add %r26, %r8, %r6
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1493
-	lha %r5, 16(%r10)
+	lha %r6, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1494
-	mulld %r5, %r28, %r5
+	mulld %r6, %r28, %r6
 # a5 = a5 + x1
 	.loc 1 1495
-	add %r24, %r3, %r5
+	add %r24, %r4, %r6
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1496
-	lha %r3, 18(%r10)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1497
-	mulld %r3, %r28, %r3
+	mulld %r4, %r28, %r4
 # a6 = a6 + x1
 	.loc 1 1498
-	add %r7, %r4, %r3
+	add %r5, %r5, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1499
-	lha %r3, 20(%r10)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1500
-	mulld %r3, %r28, %r3
-# a7 = a7 + x1
-	.loc 1 1501
-	add %r23, %r26, %r3
-# (int64) tv = mem16[pa + 22]
-	.loc 1 1502
-	lha %r3, 22(%r10)
-# a8 = x0 * tv
-	.loc 1 1503
-	mulld %r26, %r28, %r3
-# (int64) x0 = mem16[pb + 8]
-	.loc 1 1504
-	lha %r28, 8(%r12)
-# (int64) tv = mem16[pa + 12]
-	.loc 1 1505
-	lha %r3, 12(%r10)
-# x1 = x0 * tv
-	.loc 1 1506
-	mulld %r3, %r28, %r3
-# a4 = a4 + x1
-	.loc 1 1507
-	add %r5, %r25, %r3
-# (int64) tv = mem16[pa + 14]
-	.loc 1 1508
-	lha %r3, 14(%r10)
-# x1 = x0 * tv
-	.loc 1 1509
-	mulld %r3, %r28, %r3
-# a5 = a5 + x1
-	.loc 1 1510
-	add %r4, %r24, %r3
-# (int64) tv = mem16[pa + 16]
-	.loc 1 1511
-	lha %r3, 16(%r10)
-# x1 = x0 * tv
-	.loc 1 1512
-	mulld %r3, %r28, %r3
-# a6 = a6 + x1
-	.loc 1 1513
-	add %r25, %r7, %r3
-# (int64) tv = mem16[pa + 18]
-	.loc 1 1514
-	lha %r3, 18(%r10)
-# x1 = x0 * tv
-	.loc 1 1515
-	mulld %r3, %r28, %r3
-# a7 = a7 + x1
-	.loc 1 1516
-	add %r7, %r23, %r3
-# (int64) tv = mem16[pa + 20]
-	.loc 1 1517
-	lha %r3, 20(%r10)
-# x1 = x0 * tv
-	.loc 1 1518
-	mulld %r3, %r28, %r3
-# a8 = a8 + x1
-	.loc 1 1519
-	add %r26, %r26, %r3
-# (int64) tv = mem16[pa + 22]
-	.loc 1 1520
-	lha %r3, 22(%r10)
-# a9 = x0 * tv
-	.loc 1 1521
-	mulld %r24, %r28, %r3
-# (int64) x0 = mem16[pb + 10]
-	.loc 1 1522
-	lha %r28, 10(%r12)
-# (int64) tv = mem16[pa + 12]
-	.loc 1 1523
-	lha %r3, 12(%r10)
-# x1 = x0 * tv
-	.loc 1 1524
-	mulld %r3, %r28, %r3
-# a5 = a5 + x1
-	.loc 1 1525
-	add %r23, %r4, %r3
-# (int64) tv = mem16[pa + 14]
-	.loc 1 1526
-	lha %r3, 14(%r10)
-# x1 = x0 * tv
-	.loc 1 1527
-	mulld %r3, %r28, %r3
-# a6 = a6 + x1
-	.loc 1 1528
-	add %r3, %r25, %r3
-# (int64) tv = mem16[pa + 16]
-	.loc 1 1529
-	lha %r4, 16(%r10)
-# x1 = x0 * tv
-	.loc 1 1530
 	mulld %r4, %r28, %r4
 # a7 = a7 + x1
+	.loc 1 1501
+	add %r8, %r25, %r4
+# (int64) tv = mem16[pa + 22]
+	.loc 1 1502
+	lha %r4, 22(%r12)
+# a8 = x0 * tv
+	.loc 1 1503
+	mulld %r25, %r28, %r4
+# (int64) x0 = mem16[pb + 8]
+	.loc 1 1504
+	lha %r28, 8(%r31)
+# (int64) tv = mem16[pa + 12]
+	.loc 1 1505
+	lha %r4, 12(%r12)
+# x1 = x0 * tv
+	.loc 1 1506
+	mulld %r4, %r28, %r4
+# a4 = a4 + x1
+	.loc 1 1507
+	add %r6, %r26, %r4
+# (int64) tv = mem16[pa + 14]
+	.loc 1 1508
+	lha %r4, 14(%r12)
+# x1 = x0 * tv
+	.loc 1 1509
+	mulld %r4, %r28, %r4
+# a5 = a5 + x1
+	.loc 1 1510
+	add %r24, %r24, %r4
+# (int64) tv = mem16[pa + 16]
+	.loc 1 1511
+	lha %r4, 16(%r12)
+# x1 = x0 * tv
+	.loc 1 1512
+	mulld %r4, %r28, %r4
+# a6 = a6 + x1
+	.loc 1 1513
+	add %r5, %r5, %r4
+# (int64) tv = mem16[pa + 18]
+	.loc 1 1514
+	lha %r4, 18(%r12)
+# x1 = x0 * tv
+	.loc 1 1515
+	mulld %r4, %r28, %r4
+# a7 = a7 + x1
+	.loc 1 1516
+	add %r8, %r8, %r4
+# (int64) tv = mem16[pa + 20]
+	.loc 1 1517
+	lha %r4, 20(%r12)
+# x1 = x0 * tv
+	.loc 1 1518
+	mulld %r4, %r28, %r4
+# a8 = a8 + x1
+	.loc 1 1519
+	add %r26, %r25, %r4
+# (int64) tv = mem16[pa + 22]
+	.loc 1 1520
+	lha %r4, 22(%r12)
+# a9 = x0 * tv
+	.loc 1 1521
+	mulld %r28, %r28, %r4
+# (int64) x0 = mem16[pb + 10]
+	.loc 1 1522
+	lha %r25, 10(%r31)
+# (int64) tv = mem16[pa + 12]
+	.loc 1 1523
+	lha %r4, 12(%r12)
+# x1 = x0 * tv
+	.loc 1 1524
+	mulld %r4, %r25, %r4
+# a5 = a5 + x1
+	.loc 1 1525
+	add %r24, %r24, %r4
+# (int64) tv = mem16[pa + 14]
+	.loc 1 1526
+	lha %r4, 14(%r12)
+# x1 = x0 * tv
+	.loc 1 1527
+	mulld %r4, %r25, %r4
+# a6 = a6 + x1
+	.loc 1 1528
+	add %r4, %r5, %r4
+# (int64) tv = mem16[pa + 16]
+	.loc 1 1529
+	lha %r5, 16(%r12)
+# x1 = x0 * tv
+	.loc 1 1530
+	mulld %r5, %r25, %r5
+# a7 = a7 + x1
 	.loc 1 1531
-	add %r4, %r7, %r4
+	add %r5, %r8, %r5
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1532
-	lha %r7, 18(%r10)
+	lha %r8, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1533
-	mulld %r7, %r28, %r7
+	mulld %r8, %r25, %r8
 # a8 = a8 + x1
 	.loc 1 1534
-	add %r7, %r26, %r7
+	add %r8, %r26, %r8
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1535
-	lha %r26, 20(%r10)
+	lha %r26, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1536
-	mulld %r26, %r28, %r26
+	mulld %r26, %r25, %r26
 # a9 = a9 + x1
 	.loc 1 1537
-	add %r24, %r24, %r26
+	add %r28, %r28, %r26
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1538
-	lha %r26, 22(%r10)
+	lha %r26, 22(%r12)
 # a10 = x0 * tv
 	.loc 1 1539
-	mulld %r28, %r28, %r26
+	mulld %r26, %r25, %r26
 # mem16[pc] = a0
 	.loc 1 1540
-	sth %r29, 0(%r31)
+	sth %r29, 0(%r11)
 # mem16[pc + 2] = a1
 	.loc 1 1541
-	sth %r27, 2(%r31)
+	sth %r27, 2(%r11)
 # mem16[pc + 4] = a2
 	.loc 1 1542
-	sth %r8, 4(%r31)
+	sth %r10, 4(%r11)
 # mem16[pc + 6] = a3
 	.loc 1 1543
-	sth %r6, 6(%r31)
+	sth %r7, 6(%r11)
 # mem16[pc + 8] = a4
 	.loc 1 1544
-	sth %r5, 8(%r31)
+	sth %r6, 8(%r11)
 # mem16[pc + 10] = a5
 	.loc 1 1545
-	sth %r23, 10(%r31)
+	sth %r24, 10(%r11)
 # mem16[pc + 12] = a6
 	.loc 1 1546
-	sth %r3, 12(%r31)
+	sth %r4, 12(%r11)
 # mem16[pc + 14] = a7
 	.loc 1 1547
-	sth %r4, 14(%r31)
+	sth %r5, 14(%r11)
 # mem16[pc + 16] = a8
 	.loc 1 1548
-	sth %r7, 16(%r31)
+	sth %r8, 16(%r11)
 # mem16[pc + 18] = a9
 	.loc 1 1549
-	sth %r24, 18(%r31)
+	sth %r28, 18(%r11)
 # mem16[pc + 20] = a10
 	.loc 1 1550
-	sth %r28, 20(%r31)
+	sth %r26, 20(%r11)
 # a11 = 0
 	.loc 1 1551
-	li %r3, 0
+	li %r4, 0
 # mem16[pc + 22] = a11
 	.loc 1 1552
-	sth %r3, 22(%r31)
+	sth %r4, 22(%r11)
 # pa = pa + 24
 	.loc 1 1553
-	addi %r10, %r10, 24
+	addi %r12, %r12, 24
 # pb = pb + 12
 	.loc 1 1554
-	addi %r12, %r12, 12
+	addi %r31, %r31, 12
 # pc = pc + 24
 	.loc 1 1555
-	addi %r31, %r31, 24
+	addi %r11, %r11, 24
 # i0 = i0 - 1
 	.loc 1 1556
 	addi %r30, %r30, -1
@@ -4733,1333 +4626,1316 @@ qhasm_kernel_core_multsntrup761_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop29
 # pa = 188344
 	.loc 1 1559
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 57272
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 57272
 # pa = w + pa
 	.loc 1 1560
-	add %r4, %r11, %r3
+	add %r31, %r9, %r4
 # pb = w + 4608
 	.loc 1 1561
-	addi %r5, %r11, 4608
+	addi %r12, %r9, 4608
 # i0 = 1458
 	.loc 1 1562
-	li %r6, 1458
-	mr %r3, %r9
-	mr %r8, %r3
-	mr %r10, %r4
-	mr %r12, %r5
-	mr %r9, %r6
+	li %r10, 1458
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop30:
 # qb = pa + 24
 	.loc 1 1565
-	addi %r7, %r10, 24
+	addi %r8, %r31, 24
 # qc = pa + 48
 	.loc 1 1566
-	addi %r31, %r10, 48
+	addi %r11, %r31, 48
 # (int64) x0 = mem16[qa]
 	.loc 1 1568
-	lha %r4, 0(%r10)
+	lha %r5, 0(%r31)
 # (int64) x1 = mem16[qa + 12]
 	.loc 1 1569
-	lha %r5, 12(%r10)
+	lha %r6, 12(%r31)
 # (int64) x2 = mem16[qc]
 	.loc 1 1570
-	lha %r3, 0(%r31)
+	lha %r4, 0(%r11)
 # (int64) x3 = mem16[qc + 12]
 	.loc 1 1571
-	lha %r6, 12(%r31)
+	lha %r7, 12(%r11)
 # mem16[qd] = x0
 	.loc 1 1572
-	sth %r4, 0(%r12)
+	sth %r5, 0(%r12)
 # mem16[qd + 36] = x3
 	.loc 1 1573
-	sth %r6, 36(%r12)
+	sth %r7, 36(%r12)
 # x4 = x1 - x2
 	.loc 1 1574
-	subf %r3, %r3, %r5
+	subf %r4, %r4, %r6
 # (int64) x5 = mem16[qb]
 	.loc 1 1575
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r8)
 # x5 = x5 - x0
 	.loc 1 1576
-	subf %r5, %r4, %r5
+	subf %r6, %r5, %r6
 # x5 = x5 + x4
 	.loc 1 1577
-	add %r5, %r5, %r3
+	add %r6, %r6, %r4
 # mem16[qd + 12] = x5
 	.loc 1 1578
-	sth %r5, 12(%r12)
+	sth %r6, 12(%r12)
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 1579
-	lha %r4, 12(%r7)
+	lha %r5, 12(%r8)
 # x5 = x5 - x3
 	.loc 1 1580
-	subf %r4, %r6, %r4
+	subf %r5, %r7, %r5
 # x5 = x5 - x4
 	.loc 1 1581
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[qd + 24] = x5
 	.loc 1 1582
-	sth %r4, 24(%r12)
+	sth %r5, 24(%r12)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1583
-	lha %r3, 2(%r10)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qa + 14]
 	.loc 1 1584
-	lha %r4, 14(%r10)
+	lha %r5, 14(%r31)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 1585
-	lha %r5, 2(%r31)
+	lha %r6, 2(%r11)
 # (int64) x3 = mem16[qc + 14]
 	.loc 1 1586
-	lha %r6, 14(%r31)
+	lha %r7, 14(%r11)
 # mem16[qd + 2] = x0
 	.loc 1 1587
-	sth %r3, 2(%r12)
+	sth %r4, 2(%r12)
 # mem16[qd + 38] = x3
 	.loc 1 1588
-	sth %r6, 38(%r12)
+	sth %r7, 38(%r12)
 # x4 = x1 - x2
 	.loc 1 1589
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 1590
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r8)
 # x5 = x5 - x0
 	.loc 1 1591
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1592
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 14] = x5
 	.loc 1 1593
-	sth %r5, 14(%r12)
+	sth %r6, 14(%r12)
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 1594
-	lha %r3, 14(%r7)
+	lha %r4, 14(%r8)
 # x5 = x5 - x3
 	.loc 1 1595
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1596
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 26] = x5
 	.loc 1 1597
-	sth %r3, 26(%r12)
+	sth %r4, 26(%r12)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1598
-	lha %r3, 4(%r10)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qa + 16]
 	.loc 1 1599
-	lha %r4, 16(%r10)
+	lha %r5, 16(%r31)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 1600
-	lha %r5, 4(%r31)
+	lha %r6, 4(%r11)
 # (int64) x3 = mem16[qc + 16]
 	.loc 1 1601
-	lha %r6, 16(%r31)
+	lha %r7, 16(%r11)
 # mem16[qd + 4] = x0
 	.loc 1 1602
-	sth %r3, 4(%r12)
+	sth %r4, 4(%r12)
 # mem16[qd + 40] = x3
 	.loc 1 1603
-	sth %r6, 40(%r12)
+	sth %r7, 40(%r12)
 # x4 = x1 - x2
 	.loc 1 1604
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 1605
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r8)
 # x5 = x5 - x0
 	.loc 1 1606
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1607
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 16] = x5
 	.loc 1 1608
-	sth %r5, 16(%r12)
+	sth %r6, 16(%r12)
 # (int64) x5 = mem16[qb + 16]
 	.loc 1 1609
-	lha %r3, 16(%r7)
+	lha %r4, 16(%r8)
 # x5 = x5 - x3
 	.loc 1 1610
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1611
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 28] = x5
 	.loc 1 1612
-	sth %r3, 28(%r12)
+	sth %r4, 28(%r12)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1613
-	lha %r3, 6(%r10)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qa + 18]
 	.loc 1 1614
-	lha %r4, 18(%r10)
+	lha %r5, 18(%r31)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 1615
-	lha %r5, 6(%r31)
+	lha %r6, 6(%r11)
 # (int64) x3 = mem16[qc + 18]
 	.loc 1 1616
-	lha %r6, 18(%r31)
+	lha %r7, 18(%r11)
 # mem16[qd + 6] = x0
 	.loc 1 1617
-	sth %r3, 6(%r12)
+	sth %r4, 6(%r12)
 # mem16[qd + 42] = x3
 	.loc 1 1618
-	sth %r6, 42(%r12)
+	sth %r7, 42(%r12)
 # x4 = x1 - x2
 	.loc 1 1619
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 1620
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r8)
 # x5 = x5 - x0
 	.loc 1 1621
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1622
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 18] = x5
 	.loc 1 1623
-	sth %r5, 18(%r12)
+	sth %r6, 18(%r12)
 # (int64) x5 = mem16[qb + 18]
 	.loc 1 1624
-	lha %r3, 18(%r7)
+	lha %r4, 18(%r8)
 # x5 = x5 - x3
 	.loc 1 1625
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1626
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 30] = x5
 	.loc 1 1627
-	sth %r3, 30(%r12)
+	sth %r4, 30(%r12)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1628
-	lha %r3, 8(%r10)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qa + 20]
 	.loc 1 1629
-	lha %r4, 20(%r10)
+	lha %r5, 20(%r31)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 1630
-	lha %r5, 8(%r31)
+	lha %r6, 8(%r11)
 # (int64) x3 = mem16[qc + 20]
 	.loc 1 1631
-	lha %r6, 20(%r31)
+	lha %r7, 20(%r11)
 # mem16[qd + 8] = x0
 	.loc 1 1632
-	sth %r3, 8(%r12)
+	sth %r4, 8(%r12)
 # mem16[qd + 44] = x3
 	.loc 1 1633
-	sth %r6, 44(%r12)
+	sth %r7, 44(%r12)
 # x4 = x1 - x2
 	.loc 1 1634
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 1635
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r8)
 # x5 = x5 - x0
 	.loc 1 1636
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1637
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 20] = x5
 	.loc 1 1638
-	sth %r5, 20(%r12)
+	sth %r6, 20(%r12)
 # (int64) x5 = mem16[qb + 20]
 	.loc 1 1639
-	lha %r3, 20(%r7)
+	lha %r4, 20(%r8)
 # x5 = x5 - x3
 	.loc 1 1640
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1641
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 32] = x5
 	.loc 1 1642
-	sth %r3, 32(%r12)
+	sth %r4, 32(%r12)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1643
-	lha %r3, 10(%r10)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qa + 22]
 	.loc 1 1644
-	lha %r4, 22(%r10)
+	lha %r5, 22(%r31)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 1645
-	lha %r5, 10(%r31)
+	lha %r6, 10(%r11)
 # (int64) x3 = mem16[qc + 22]
 	.loc 1 1646
-	lha %r6, 22(%r31)
+	lha %r7, 22(%r11)
 # mem16[qd + 10] = x0
 	.loc 1 1647
-	sth %r3, 10(%r12)
+	sth %r4, 10(%r12)
 # mem16[qd + 46] = x3
 	.loc 1 1648
-	sth %r6, 46(%r12)
+	sth %r7, 46(%r12)
 # x4 = x1 - x2
 	.loc 1 1649
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 1650
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r8)
 # x5 = x5 - x0
 	.loc 1 1651
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1652
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 22] = x5
 	.loc 1 1653
-	sth %r5, 22(%r12)
+	sth %r6, 22(%r12)
 # (int64) x5 = mem16[qb + 22]
 	.loc 1 1654
-	lha %r3, 22(%r7)
+	lha %r4, 22(%r8)
 # x5 = x5 - x3
 	.loc 1 1655
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1656
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 34] = x5
 	.loc 1 1657
-	sth %r3, 34(%r12)
+	sth %r4, 34(%r12)
 # pa = pa + 72
 	.loc 1 1658
-	addi %r10, %r10, 72
+	addi %r31, %r31, 72
 # pb = pb + 48
 	.loc 1 1659
 	addi %r12, %r12, 48
 # i0 = i0 - 1
 	.loc 1 1660
-	addi %r9, %r9, -1
+	addi %r10, %r10, -1
 # =? i0 - 0
 	.loc 1 1661
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r10, 0
 # goto loop30 if !=
 	.loc 1 1662
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop30
 # pa = w + 4608
 	.loc 1 1663
-	addi %r4, %r11, 4608
+	addi %r12, %r9, 4608
 # pb = 188344
 	.loc 1 1664
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 57272
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 57272
 # pb = w + pb
 	.loc 1 1665
-	add %r5, %r11, %r3
+	add %r31, %r9, %r4
 # i0 = 486
 	.loc 1 1666
-	li %r6, 486
-	mr %r3, %r8
-	mr %r8, %r3
-	mr %r10, %r4
-	mr %r12, %r5
-	mr %r9, %r6
+	li %r10, 486
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop31:
 # qb = pa + 48
 	.loc 1 1669
-	addi %r7, %r10, 48
+	addi %r8, %r12, 48
 # qc = pa + 96
 	.loc 1 1670
-	addi %r31, %r10, 96
+	addi %r11, %r12, 96
 # (int64) x0 = mem16[qa]
 	.loc 1 1672
-	lha %r3, 0(%r10)
+	lha %r4, 0(%r12)
 # (int64) x1 = mem16[qa + 24]
 	.loc 1 1673
-	lha %r4, 24(%r10)
+	lha %r5, 24(%r12)
 # (int64) x2 = mem16[qc]
 	.loc 1 1674
-	lha %r5, 0(%r31)
+	lha %r6, 0(%r11)
 # (int64) x3 = mem16[qc + 24]
 	.loc 1 1675
-	lha %r6, 24(%r31)
+	lha %r7, 24(%r11)
 # mem16[qd] = x0
 	.loc 1 1676
-	sth %r3, 0(%r12)
+	sth %r4, 0(%r31)
 # mem16[qd + 72] = x3
 	.loc 1 1677
-	sth %r6, 72(%r12)
+	sth %r7, 72(%r31)
 # x4 = x1 - x2
 	.loc 1 1678
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 1679
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r8)
 # x5 = x5 - x0
 	.loc 1 1680
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1681
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 24] = x5
 	.loc 1 1682
-	sth %r5, 24(%r12)
+	sth %r6, 24(%r31)
 # (int64) x5 = mem16[qb + 24]
 	.loc 1 1683
-	lha %r3, 24(%r7)
+	lha %r4, 24(%r8)
 # x5 = x5 - x3
 	.loc 1 1684
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1685
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 48] = x5
 	.loc 1 1686
-	sth %r3, 48(%r12)
+	sth %r4, 48(%r31)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1687
-	lha %r3, 2(%r10)
+	lha %r4, 2(%r12)
 # (int64) x1 = mem16[qa + 26]
 	.loc 1 1688
-	lha %r4, 26(%r10)
+	lha %r5, 26(%r12)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 1689
-	lha %r5, 2(%r31)
+	lha %r6, 2(%r11)
 # (int64) x3 = mem16[qc + 26]
 	.loc 1 1690
-	lha %r6, 26(%r31)
+	lha %r7, 26(%r11)
 # mem16[qd + 2] = x0
 	.loc 1 1691
-	sth %r3, 2(%r12)
+	sth %r4, 2(%r31)
 # mem16[qd + 74] = x3
 	.loc 1 1692
-	sth %r6, 74(%r12)
+	sth %r7, 74(%r31)
 # x4 = x1 - x2
 	.loc 1 1693
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 1694
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r8)
 # x5 = x5 - x0
 	.loc 1 1695
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1696
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 26] = x5
 	.loc 1 1697
-	sth %r5, 26(%r12)
+	sth %r6, 26(%r31)
 # (int64) x5 = mem16[qb + 26]
 	.loc 1 1698
-	lha %r3, 26(%r7)
+	lha %r4, 26(%r8)
 # x5 = x5 - x3
 	.loc 1 1699
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1700
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 50] = x5
 	.loc 1 1701
-	sth %r3, 50(%r12)
+	sth %r4, 50(%r31)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1702
-	lha %r3, 4(%r10)
+	lha %r4, 4(%r12)
 # (int64) x1 = mem16[qa + 28]
 	.loc 1 1703
-	lha %r4, 28(%r10)
+	lha %r5, 28(%r12)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 1704
-	lha %r5, 4(%r31)
+	lha %r6, 4(%r11)
 # (int64) x3 = mem16[qc + 28]
 	.loc 1 1705
-	lha %r6, 28(%r31)
+	lha %r7, 28(%r11)
 # mem16[qd + 4] = x0
 	.loc 1 1706
-	sth %r3, 4(%r12)
+	sth %r4, 4(%r31)
 # mem16[qd + 76] = x3
 	.loc 1 1707
-	sth %r6, 76(%r12)
+	sth %r7, 76(%r31)
 # x4 = x1 - x2
 	.loc 1 1708
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 1709
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r8)
 # x5 = x5 - x0
 	.loc 1 1710
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1711
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 28] = x5
 	.loc 1 1712
-	sth %r5, 28(%r12)
+	sth %r6, 28(%r31)
 # (int64) x5 = mem16[qb + 28]
 	.loc 1 1713
-	lha %r3, 28(%r7)
+	lha %r4, 28(%r8)
 # x5 = x5 - x3
 	.loc 1 1714
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1715
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 52] = x5
 	.loc 1 1716
-	sth %r3, 52(%r12)
+	sth %r4, 52(%r31)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1717
-	lha %r3, 6(%r10)
+	lha %r4, 6(%r12)
 # (int64) x1 = mem16[qa + 30]
 	.loc 1 1718
-	lha %r4, 30(%r10)
+	lha %r5, 30(%r12)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 1719
-	lha %r5, 6(%r31)
+	lha %r6, 6(%r11)
 # (int64) x3 = mem16[qc + 30]
 	.loc 1 1720
-	lha %r6, 30(%r31)
+	lha %r7, 30(%r11)
 # mem16[qd + 6] = x0
 	.loc 1 1721
-	sth %r3, 6(%r12)
+	sth %r4, 6(%r31)
 # mem16[qd + 78] = x3
 	.loc 1 1722
-	sth %r6, 78(%r12)
+	sth %r7, 78(%r31)
 # x4 = x1 - x2
 	.loc 1 1723
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 1724
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r8)
 # x5 = x5 - x0
 	.loc 1 1725
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1726
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 30] = x5
 	.loc 1 1727
-	sth %r5, 30(%r12)
+	sth %r6, 30(%r31)
 # (int64) x5 = mem16[qb + 30]
 	.loc 1 1728
-	lha %r3, 30(%r7)
+	lha %r4, 30(%r8)
 # x5 = x5 - x3
 	.loc 1 1729
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1730
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 54] = x5
 	.loc 1 1731
-	sth %r3, 54(%r12)
+	sth %r4, 54(%r31)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1732
-	lha %r3, 8(%r10)
+	lha %r4, 8(%r12)
 # (int64) x1 = mem16[qa + 32]
 	.loc 1 1733
-	lha %r4, 32(%r10)
+	lha %r5, 32(%r12)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 1734
-	lha %r5, 8(%r31)
+	lha %r6, 8(%r11)
 # (int64) x3 = mem16[qc + 32]
 	.loc 1 1735
-	lha %r6, 32(%r31)
+	lha %r7, 32(%r11)
 # mem16[qd + 8] = x0
 	.loc 1 1736
-	sth %r3, 8(%r12)
+	sth %r4, 8(%r31)
 # mem16[qd + 80] = x3
 	.loc 1 1737
-	sth %r6, 80(%r12)
+	sth %r7, 80(%r31)
 # x4 = x1 - x2
 	.loc 1 1738
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 1739
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r8)
 # x5 = x5 - x0
 	.loc 1 1740
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1741
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 32] = x5
 	.loc 1 1742
-	sth %r5, 32(%r12)
+	sth %r6, 32(%r31)
 # (int64) x5 = mem16[qb + 32]
 	.loc 1 1743
-	lha %r3, 32(%r7)
+	lha %r4, 32(%r8)
 # x5 = x5 - x3
 	.loc 1 1744
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1745
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 56] = x5
 	.loc 1 1746
-	sth %r3, 56(%r12)
+	sth %r4, 56(%r31)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1747
-	lha %r3, 10(%r10)
+	lha %r4, 10(%r12)
 # (int64) x1 = mem16[qa + 34]
 	.loc 1 1748
-	lha %r4, 34(%r10)
+	lha %r5, 34(%r12)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 1749
-	lha %r5, 10(%r31)
+	lha %r6, 10(%r11)
 # (int64) x3 = mem16[qc + 34]
 	.loc 1 1750
-	lha %r6, 34(%r31)
+	lha %r7, 34(%r11)
 # mem16[qd + 10] = x0
 	.loc 1 1751
-	sth %r3, 10(%r12)
+	sth %r4, 10(%r31)
 # mem16[qd + 82] = x3
 	.loc 1 1752
-	sth %r6, 82(%r12)
+	sth %r7, 82(%r31)
 # x4 = x1 - x2
 	.loc 1 1753
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 1754
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r8)
 # x5 = x5 - x0
 	.loc 1 1755
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1756
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 34] = x5
 	.loc 1 1757
-	sth %r5, 34(%r12)
+	sth %r6, 34(%r31)
 # (int64) x5 = mem16[qb + 34]
 	.loc 1 1758
-	lha %r3, 34(%r7)
+	lha %r4, 34(%r8)
 # x5 = x5 - x3
 	.loc 1 1759
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1760
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 58] = x5
 	.loc 1 1761
-	sth %r3, 58(%r12)
+	sth %r4, 58(%r31)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1762
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r12)
 # (int64) x1 = mem16[qa + 36]
 	.loc 1 1763
-	lha %r4, 36(%r10)
+	lha %r5, 36(%r12)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 1764
-	lha %r5, 12(%r31)
+	lha %r6, 12(%r11)
 # (int64) x3 = mem16[qc + 36]
 	.loc 1 1765
-	lha %r6, 36(%r31)
+	lha %r7, 36(%r11)
 # mem16[qd + 12] = x0
 	.loc 1 1766
-	sth %r3, 12(%r12)
+	sth %r4, 12(%r31)
 # mem16[qd + 84] = x3
 	.loc 1 1767
-	sth %r6, 84(%r12)
+	sth %r7, 84(%r31)
 # x4 = x1 - x2
 	.loc 1 1768
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 1769
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r8)
 # x5 = x5 - x0
 	.loc 1 1770
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1771
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 36] = x5
 	.loc 1 1772
-	sth %r5, 36(%r12)
+	sth %r6, 36(%r31)
 # (int64) x5 = mem16[qb + 36]
 	.loc 1 1773
-	lha %r3, 36(%r7)
+	lha %r4, 36(%r8)
 # x5 = x5 - x3
 	.loc 1 1774
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1775
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 60] = x5
 	.loc 1 1776
-	sth %r3, 60(%r12)
+	sth %r4, 60(%r31)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 1777
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r12)
 # (int64) x1 = mem16[qa + 38]
 	.loc 1 1778
-	lha %r4, 38(%r10)
+	lha %r5, 38(%r12)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 1779
-	lha %r5, 14(%r31)
+	lha %r6, 14(%r11)
 # (int64) x3 = mem16[qc + 38]
 	.loc 1 1780
-	lha %r6, 38(%r31)
+	lha %r7, 38(%r11)
 # mem16[qd + 14] = x0
 	.loc 1 1781
-	sth %r3, 14(%r12)
+	sth %r4, 14(%r31)
 # mem16[qd + 86] = x3
 	.loc 1 1782
-	sth %r6, 86(%r12)
+	sth %r7, 86(%r31)
 # x4 = x1 - x2
 	.loc 1 1783
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 1784
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r8)
 # x5 = x5 - x0
 	.loc 1 1785
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1786
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 38] = x5
 	.loc 1 1787
-	sth %r5, 38(%r12)
+	sth %r6, 38(%r31)
 # (int64) x5 = mem16[qb + 38]
 	.loc 1 1788
-	lha %r3, 38(%r7)
+	lha %r4, 38(%r8)
 # x5 = x5 - x3
 	.loc 1 1789
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1790
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 62] = x5
 	.loc 1 1791
-	sth %r3, 62(%r12)
+	sth %r4, 62(%r31)
 # (int64) x0 = mem16[qa + 16]
 	.loc 1 1792
-	lha %r3, 16(%r10)
+	lha %r4, 16(%r12)
 # (int64) x1 = mem16[qa + 40]
 	.loc 1 1793
-	lha %r4, 40(%r10)
+	lha %r5, 40(%r12)
 # (int64) x2 = mem16[qc + 16]
 	.loc 1 1794
-	lha %r5, 16(%r31)
+	lha %r6, 16(%r11)
 # (int64) x3 = mem16[qc + 40]
 	.loc 1 1795
-	lha %r6, 40(%r31)
+	lha %r7, 40(%r11)
 # mem16[qd + 16] = x0
 	.loc 1 1796
-	sth %r3, 16(%r12)
+	sth %r4, 16(%r31)
 # mem16[qd + 88] = x3
 	.loc 1 1797
-	sth %r6, 88(%r12)
+	sth %r7, 88(%r31)
 # x4 = x1 - x2
 	.loc 1 1798
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 16]
 	.loc 1 1799
-	lha %r5, 16(%r7)
+	lha %r6, 16(%r8)
 # x5 = x5 - x0
 	.loc 1 1800
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1801
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 40] = x5
 	.loc 1 1802
-	sth %r5, 40(%r12)
+	sth %r6, 40(%r31)
 # (int64) x5 = mem16[qb + 40]
 	.loc 1 1803
-	lha %r3, 40(%r7)
+	lha %r4, 40(%r8)
 # x5 = x5 - x3
 	.loc 1 1804
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1805
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 64] = x5
 	.loc 1 1806
-	sth %r3, 64(%r12)
+	sth %r4, 64(%r31)
 # (int64) x0 = mem16[qa + 18]
 	.loc 1 1807
-	lha %r3, 18(%r10)
+	lha %r4, 18(%r12)
 # (int64) x1 = mem16[qa + 42]
 	.loc 1 1808
-	lha %r4, 42(%r10)
+	lha %r5, 42(%r12)
 # (int64) x2 = mem16[qc + 18]
 	.loc 1 1809
-	lha %r5, 18(%r31)
+	lha %r6, 18(%r11)
 # (int64) x3 = mem16[qc + 42]
 	.loc 1 1810
-	lha %r6, 42(%r31)
+	lha %r7, 42(%r11)
 # mem16[qd + 18] = x0
 	.loc 1 1811
-	sth %r3, 18(%r12)
+	sth %r4, 18(%r31)
 # mem16[qd + 90] = x3
 	.loc 1 1812
-	sth %r6, 90(%r12)
+	sth %r7, 90(%r31)
 # x4 = x1 - x2
 	.loc 1 1813
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 18]
 	.loc 1 1814
-	lha %r5, 18(%r7)
+	lha %r6, 18(%r8)
 # x5 = x5 - x0
 	.loc 1 1815
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1816
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 42] = x5
 	.loc 1 1817
-	sth %r5, 42(%r12)
+	sth %r6, 42(%r31)
 # (int64) x5 = mem16[qb + 42]
 	.loc 1 1818
-	lha %r3, 42(%r7)
+	lha %r4, 42(%r8)
 # x5 = x5 - x3
 	.loc 1 1819
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1820
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 66] = x5
 	.loc 1 1821
-	sth %r3, 66(%r12)
+	sth %r4, 66(%r31)
 # (int64) x0 = mem16[qa + 20]
 	.loc 1 1822
-	lha %r3, 20(%r10)
+	lha %r4, 20(%r12)
 # (int64) x1 = mem16[qa + 44]
 	.loc 1 1823
-	lha %r4, 44(%r10)
+	lha %r5, 44(%r12)
 # (int64) x2 = mem16[qc + 20]
 	.loc 1 1824
-	lha %r5, 20(%r31)
+	lha %r6, 20(%r11)
 # (int64) x3 = mem16[qc + 44]
 	.loc 1 1825
-	lha %r6, 44(%r31)
+	lha %r7, 44(%r11)
 # mem16[qd + 20] = x0
 	.loc 1 1826
-	sth %r3, 20(%r12)
+	sth %r4, 20(%r31)
 # mem16[qd + 92] = x3
 	.loc 1 1827
-	sth %r6, 92(%r12)
+	sth %r7, 92(%r31)
 # x4 = x1 - x2
 	.loc 1 1828
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 20]
 	.loc 1 1829
-	lha %r5, 20(%r7)
+	lha %r6, 20(%r8)
 # x5 = x5 - x0
 	.loc 1 1830
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1831
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 44] = x5
 	.loc 1 1832
-	sth %r5, 44(%r12)
+	sth %r6, 44(%r31)
 # (int64) x5 = mem16[qb + 44]
 	.loc 1 1833
-	lha %r3, 44(%r7)
+	lha %r4, 44(%r8)
 # x5 = x5 - x3
 	.loc 1 1834
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1835
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 68] = x5
 	.loc 1 1836
-	sth %r3, 68(%r12)
+	sth %r4, 68(%r31)
 # (int64) x0 = mem16[qa + 22]
 	.loc 1 1837
-	lha %r3, 22(%r10)
+	lha %r4, 22(%r12)
 # (int64) x1 = mem16[qa + 46]
 	.loc 1 1838
-	lha %r4, 46(%r10)
+	lha %r5, 46(%r12)
 # (int64) x2 = mem16[qc + 22]
 	.loc 1 1839
-	lha %r5, 22(%r31)
+	lha %r6, 22(%r11)
 # (int64) x3 = mem16[qc + 46]
 	.loc 1 1840
-	lha %r6, 46(%r31)
+	lha %r7, 46(%r11)
 # mem16[qd + 22] = x0
 	.loc 1 1841
-	sth %r3, 22(%r12)
+	sth %r4, 22(%r31)
 # mem16[qd + 94] = x3
 	.loc 1 1842
-	sth %r6, 94(%r12)
+	sth %r7, 94(%r31)
 # x4 = x1 - x2
 	.loc 1 1843
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 22]
 	.loc 1 1844
-	lha %r5, 22(%r7)
+	lha %r6, 22(%r8)
 # x5 = x5 - x0
 	.loc 1 1845
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1846
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 46] = x5
 	.loc 1 1847
-	sth %r5, 46(%r12)
+	sth %r6, 46(%r31)
 # (int64) x5 = mem16[qb + 46]
 	.loc 1 1848
-	lha %r3, 46(%r7)
+	lha %r4, 46(%r8)
 # x5 = x5 - x3
 	.loc 1 1849
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1850
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 70] = x5
 	.loc 1 1851
-	sth %r3, 70(%r12)
+	sth %r4, 70(%r31)
 # pa = pa + 144
 	.loc 1 1852
-	addi %r10, %r10, 144
+	addi %r12, %r12, 144
 # pb = pb + 96
 	.loc 1 1853
-	addi %r12, %r12, 96
+	addi %r31, %r31, 96
 # i0 = i0 - 1
 	.loc 1 1854
-	addi %r9, %r9, -1
+	addi %r10, %r10, -1
 # =? i0 - 0
 	.loc 1 1855
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r10, 0
 # goto loop31 if !=
 	.loc 1 1856
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop31
 # pa = 188344
 	.loc 1 1857
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 57272
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 57272
 # pa = w + pa
 	.loc 1 1858
-	add %r31, %r11, %r3
+	add %r8, %r9, %r4
 # pb = w + 4608
 	.loc 1 1859
-	addi %r12, %r11, 4608
+	addi %r10, %r9, 4608
 # i0 = 162
 	.loc 1 1860
-	li %r4, 162
-	mr %r3, %r8
+	li %r11, 162
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop32:
 # qa = pa
 	.loc 1 1862
-	mr %r30, %r4
-	mr %r29, %r3
+	mr %r28, %r8
 # qb = pa + 96
 	.loc 1 1863
-	addi %r7, %r31, 96
+	addi %r12, %r8, 96
 # qc = pa + 192
 	.loc 1 1864
-	addi %r8, %r31, 192
+	addi %r31, %r8, 192
 # qd = pb
 	.loc 1 1865
-	mr %r10, %r31
+	mr %r30, %r10
 # i1 = 3
 	.loc 1 1866
-	mr %r28, %r12
-	li %r9, 3
+	li %r29, 3
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop33:
 # (int64) x0 = mem16[qa]
 	.loc 1 1868
-	lha %r3, 0(%r31)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 48]
 	.loc 1 1869
-	lha %r4, 48(%r31)
+	lha %r5, 48(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 1870
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r31)
 # (int64) x3 = mem16[qc + 48]
 	.loc 1 1871
-	lha %r6, 48(%r8)
+	lha %r7, 48(%r31)
 # mem16[qd] = x0
 	.loc 1 1872
-	sth %r3, 0(%r12)
+	sth %r4, 0(%r30)
 # mem16[qd + 144] = x3
 	.loc 1 1873
-	sth %r6, 144(%r12)
+	sth %r7, 144(%r30)
 # x4 = x1 - x2
 	.loc 1 1874
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 1875
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r12)
 # x5 = x5 - x0
 	.loc 1 1876
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1877
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 48] = x5
 	.loc 1 1878
-	sth %r5, 48(%r12)
+	sth %r6, 48(%r30)
 # (int64) x5 = mem16[qb + 48]
 	.loc 1 1879
-	lha %r3, 48(%r7)
+	lha %r4, 48(%r12)
 # x5 = x5 - x3
 	.loc 1 1880
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1881
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 96] = x5
 	.loc 1 1882
-	sth %r3, 96(%r12)
+	sth %r4, 96(%r30)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1883
-	lha %r3, 2(%r31)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 50]
 	.loc 1 1884
-	lha %r4, 50(%r31)
+	lha %r5, 50(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 1885
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r31)
 # (int64) x3 = mem16[qc + 50]
 	.loc 1 1886
-	lha %r6, 50(%r8)
+	lha %r7, 50(%r31)
 # mem16[qd + 2] = x0
 	.loc 1 1887
-	sth %r3, 2(%r12)
+	sth %r4, 2(%r30)
 # mem16[qd + 146] = x3
 	.loc 1 1888
-	sth %r6, 146(%r12)
+	sth %r7, 146(%r30)
 # x4 = x1 - x2
 	.loc 1 1889
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 1890
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r12)
 # x5 = x5 - x0
 	.loc 1 1891
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1892
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 50] = x5
 	.loc 1 1893
-	sth %r5, 50(%r12)
+	sth %r6, 50(%r30)
 # (int64) x5 = mem16[qb + 50]
 	.loc 1 1894
-	lha %r3, 50(%r7)
+	lha %r4, 50(%r12)
 # x5 = x5 - x3
 	.loc 1 1895
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1896
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 98] = x5
 	.loc 1 1897
-	sth %r3, 98(%r12)
+	sth %r4, 98(%r30)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1898
-	lha %r3, 4(%r31)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 52]
 	.loc 1 1899
-	lha %r4, 52(%r31)
+	lha %r5, 52(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 1900
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r31)
 # (int64) x3 = mem16[qc + 52]
 	.loc 1 1901
-	lha %r6, 52(%r8)
+	lha %r7, 52(%r31)
 # mem16[qd + 4] = x0
 	.loc 1 1902
-	sth %r3, 4(%r12)
+	sth %r4, 4(%r30)
 # mem16[qd + 148] = x3
 	.loc 1 1903
-	sth %r6, 148(%r12)
+	sth %r7, 148(%r30)
 # x4 = x1 - x2
 	.loc 1 1904
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 1905
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r12)
 # x5 = x5 - x0
 	.loc 1 1906
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1907
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 52] = x5
 	.loc 1 1908
-	sth %r5, 52(%r12)
+	sth %r6, 52(%r30)
 # (int64) x5 = mem16[qb + 52]
 	.loc 1 1909
-	lha %r3, 52(%r7)
+	lha %r4, 52(%r12)
 # x5 = x5 - x3
 	.loc 1 1910
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1911
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 100] = x5
 	.loc 1 1912
-	sth %r3, 100(%r12)
+	sth %r4, 100(%r30)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1913
-	lha %r3, 6(%r31)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 54]
 	.loc 1 1914
-	lha %r4, 54(%r31)
+	lha %r5, 54(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 1915
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r31)
 # (int64) x3 = mem16[qc + 54]
 	.loc 1 1916
-	lha %r6, 54(%r8)
+	lha %r7, 54(%r31)
 # mem16[qd + 6] = x0
 	.loc 1 1917
-	sth %r3, 6(%r12)
+	sth %r4, 6(%r30)
 # mem16[qd + 150] = x3
 	.loc 1 1918
-	sth %r6, 150(%r12)
+	sth %r7, 150(%r30)
 # x4 = x1 - x2
 	.loc 1 1919
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 1920
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r12)
 # x5 = x5 - x0
 	.loc 1 1921
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1922
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 54] = x5
 	.loc 1 1923
-	sth %r5, 54(%r12)
+	sth %r6, 54(%r30)
 # (int64) x5 = mem16[qb + 54]
 	.loc 1 1924
-	lha %r3, 54(%r7)
+	lha %r4, 54(%r12)
 # x5 = x5 - x3
 	.loc 1 1925
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1926
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 102] = x5
 	.loc 1 1927
-	sth %r3, 102(%r12)
+	sth %r4, 102(%r30)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1928
-	lha %r3, 8(%r31)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 56]
 	.loc 1 1929
-	lha %r4, 56(%r31)
+	lha %r5, 56(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 1930
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r31)
 # (int64) x3 = mem16[qc + 56]
 	.loc 1 1931
-	lha %r6, 56(%r8)
+	lha %r7, 56(%r31)
 # mem16[qd + 8] = x0
 	.loc 1 1932
-	sth %r3, 8(%r12)
+	sth %r4, 8(%r30)
 # mem16[qd + 152] = x3
 	.loc 1 1933
-	sth %r6, 152(%r12)
+	sth %r7, 152(%r30)
 # x4 = x1 - x2
 	.loc 1 1934
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 1935
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r12)
 # x5 = x5 - x0
 	.loc 1 1936
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1937
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 56] = x5
 	.loc 1 1938
-	sth %r5, 56(%r12)
+	sth %r6, 56(%r30)
 # (int64) x5 = mem16[qb + 56]
 	.loc 1 1939
-	lha %r3, 56(%r7)
+	lha %r4, 56(%r12)
 # x5 = x5 - x3
 	.loc 1 1940
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1941
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 104] = x5
 	.loc 1 1942
-	sth %r3, 104(%r12)
+	sth %r4, 104(%r30)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1943
-	lha %r3, 10(%r31)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 58]
 	.loc 1 1944
-	lha %r4, 58(%r31)
+	lha %r5, 58(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 1945
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r31)
 # (int64) x3 = mem16[qc + 58]
 	.loc 1 1946
-	lha %r6, 58(%r8)
+	lha %r7, 58(%r31)
 # mem16[qd + 10] = x0
 	.loc 1 1947
-	sth %r3, 10(%r12)
+	sth %r4, 10(%r30)
 # mem16[qd + 154] = x3
 	.loc 1 1948
-	sth %r6, 154(%r12)
+	sth %r7, 154(%r30)
 # x4 = x1 - x2
 	.loc 1 1949
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 1950
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r12)
 # x5 = x5 - x0
 	.loc 1 1951
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1952
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 58] = x5
 	.loc 1 1953
-	sth %r5, 58(%r12)
+	sth %r6, 58(%r30)
 # (int64) x5 = mem16[qb + 58]
 	.loc 1 1954
-	lha %r3, 58(%r7)
+	lha %r4, 58(%r12)
 # x5 = x5 - x3
 	.loc 1 1955
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1956
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 106] = x5
 	.loc 1 1957
-	sth %r3, 106(%r12)
+	sth %r4, 106(%r30)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1958
-	lha %r3, 12(%r31)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 60]
 	.loc 1 1959
-	lha %r4, 60(%r31)
+	lha %r5, 60(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 1960
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r31)
 # (int64) x3 = mem16[qc + 60]
 	.loc 1 1961
-	lha %r6, 60(%r8)
+	lha %r7, 60(%r31)
 # mem16[qd + 12] = x0
 	.loc 1 1962
-	sth %r3, 12(%r12)
+	sth %r4, 12(%r30)
 # mem16[qd + 156] = x3
 	.loc 1 1963
-	sth %r6, 156(%r12)
+	sth %r7, 156(%r30)
 # x4 = x1 - x2
 	.loc 1 1964
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 1965
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r12)
 # x5 = x5 - x0
 	.loc 1 1966
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1967
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 60] = x5
 	.loc 1 1968
-	sth %r5, 60(%r12)
+	sth %r6, 60(%r30)
 # (int64) x5 = mem16[qb + 60]
 	.loc 1 1969
-	lha %r3, 60(%r7)
+	lha %r4, 60(%r12)
 # x5 = x5 - x3
 	.loc 1 1970
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1971
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 108] = x5
 	.loc 1 1972
-	sth %r3, 108(%r12)
+	sth %r4, 108(%r30)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 1973
-	lha %r3, 14(%r31)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 62]
 	.loc 1 1974
-	lha %r4, 62(%r31)
+	lha %r5, 62(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 1975
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r31)
 # (int64) x3 = mem16[qc + 62]
 	.loc 1 1976
-	lha %r6, 62(%r8)
+	lha %r7, 62(%r31)
 # mem16[qd + 14] = x0
 	.loc 1 1977
-	sth %r3, 14(%r12)
+	sth %r4, 14(%r30)
 # mem16[qd + 158] = x3
 	.loc 1 1978
-	sth %r6, 158(%r12)
+	sth %r7, 158(%r30)
 # x4 = x1 - x2
 	.loc 1 1979
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 1980
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r12)
 # x5 = x5 - x0
 	.loc 1 1981
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1982
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 62] = x5
 	.loc 1 1983
-	sth %r5, 62(%r12)
+	sth %r6, 62(%r30)
 # (int64) x5 = mem16[qb + 62]
 	.loc 1 1984
-	lha %r3, 62(%r7)
+	lha %r4, 62(%r12)
 # x5 = x5 - x3
 	.loc 1 1985
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1986
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 110] = x5
 	.loc 1 1987
-	sth %r3, 110(%r12)
+	sth %r4, 110(%r30)
 # qa = qa + 16
 	.loc 1 1988
-	addi %r31, %r31, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 1989
-	addi %r7, %r7, 16
+	addi %r12, %r12, 16
 # qc = qc + 16
 	.loc 1 1990
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qd = qd + 16
 	.loc 1 1991
-	addi %r12, %r12, 16
+	addi %r30, %r30, 16
 # i1 = i1 - 1
 	.loc 1 1992
-	addi %r9, %r9, -1
+	addi %r29, %r29, -1
 # =? i1 - 0
 	.loc 1 1993
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r29, 0
 # goto loop33 if !=
 	.loc 1 1994
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop33
 # pa = pa + 288
 	.loc 1 1995
-	mr %r31, %r10
-	addi %r31, %r31, 288
+	addi %r8, %r8, 288
 # pb = pb + 192
 	.loc 1 1996
-	mr %r12, %r28
-	addi %r12, %r12, 192
+	addi %r10, %r10, 192
 # i0 = i0 - 1
 	.loc 1 1997
-	mr %r4, %r30
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i0 - 0
 	.loc 1 1998
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r11, 0
 # goto loop32 if !=
 	.loc 1 1999
-	mr %r3, %r29
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop32
 # pa = w + 4608
 	.loc 1 2000
-	addi %r31, %r11, 4608
+	addi %r29, %r9, 4608
 # pb = 188344
 	.loc 1 2001
 	li %r4, 0
@@ -6067,428 +5943,422 @@ qhasm_kernel_core_multsntrup761_ppc64_mul:
 	ori %r4, %r4, 57272
 # pb = w + pb
 	.loc 1 2002
-	add %r30, %r11, %r4
+	add %r8, %r9, %r4
 # i0 = 54
 	.loc 1 2003
-	li %r4, 54
+	li %r10, 54
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop34:
 # qa = pa
 	.loc 1 2005
-	mr %r12, %r4
-	mr %r29, %r3
+	mr %r28, %r29
 # qb = pa + 192
 	.loc 1 2006
-	addi %r7, %r31, 192
+	addi %r11, %r29, 192
 # qc = pa + 384
 	.loc 1 2007
-	addi %r8, %r31, 384
+	addi %r12, %r29, 384
 # qd = pb
 	.loc 1 2008
-	mr %r10, %r31
+	mr %r31, %r8
 # i1 = 6
 	.loc 1 2009
-	mr %r28, %r30
-	li %r9, 6
+	li %r30, 6
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop35:
 # (int64) x0 = mem16[qa]
 	.loc 1 2011
-	lha %r3, 0(%r31)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 96]
 	.loc 1 2012
-	lha %r4, 96(%r31)
+	lha %r5, 96(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 2013
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r12)
 # (int64) x3 = mem16[qc + 96]
 	.loc 1 2014
-	lha %r6, 96(%r8)
+	lha %r7, 96(%r12)
 # mem16[qd] = x0
 	.loc 1 2015
-	sth %r3, 0(%r30)
+	sth %r4, 0(%r31)
 # mem16[qd + 288] = x3
 	.loc 1 2016
-	sth %r6, 288(%r30)
+	sth %r7, 288(%r31)
 # x4 = x1 - x2
 	.loc 1 2017
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 2018
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r11)
 # x5 = x5 - x0
 	.loc 1 2019
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2020
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 96] = x5
 	.loc 1 2021
-	sth %r5, 96(%r30)
+	sth %r6, 96(%r31)
 # (int64) x5 = mem16[qb + 96]
 	.loc 1 2022
-	lha %r3, 96(%r7)
+	lha %r4, 96(%r11)
 # x5 = x5 - x3
 	.loc 1 2023
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2024
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 192] = x5
 	.loc 1 2025
-	sth %r3, 192(%r30)
+	sth %r4, 192(%r31)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 2026
-	lha %r3, 2(%r31)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 98]
 	.loc 1 2027
-	lha %r4, 98(%r31)
+	lha %r5, 98(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 2028
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r12)
 # (int64) x3 = mem16[qc + 98]
 	.loc 1 2029
-	lha %r6, 98(%r8)
+	lha %r7, 98(%r12)
 # mem16[qd + 2] = x0
 	.loc 1 2030
-	sth %r3, 2(%r30)
+	sth %r4, 2(%r31)
 # mem16[qd + 290] = x3
 	.loc 1 2031
-	sth %r6, 290(%r30)
+	sth %r7, 290(%r31)
 # x4 = x1 - x2
 	.loc 1 2032
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 2033
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r11)
 # x5 = x5 - x0
 	.loc 1 2034
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2035
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 98] = x5
 	.loc 1 2036
-	sth %r5, 98(%r30)
+	sth %r6, 98(%r31)
 # (int64) x5 = mem16[qb + 98]
 	.loc 1 2037
-	lha %r3, 98(%r7)
+	lha %r4, 98(%r11)
 # x5 = x5 - x3
 	.loc 1 2038
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2039
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 194] = x5
 	.loc 1 2040
-	sth %r3, 194(%r30)
+	sth %r4, 194(%r31)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 2041
-	lha %r3, 4(%r31)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 100]
 	.loc 1 2042
-	lha %r4, 100(%r31)
+	lha %r5, 100(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 2043
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r12)
 # (int64) x3 = mem16[qc + 100]
 	.loc 1 2044
-	lha %r6, 100(%r8)
+	lha %r7, 100(%r12)
 # mem16[qd + 4] = x0
 	.loc 1 2045
-	sth %r3, 4(%r30)
+	sth %r4, 4(%r31)
 # mem16[qd + 292] = x3
 	.loc 1 2046
-	sth %r6, 292(%r30)
+	sth %r7, 292(%r31)
 # x4 = x1 - x2
 	.loc 1 2047
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 2048
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r11)
 # x5 = x5 - x0
 	.loc 1 2049
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2050
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 100] = x5
 	.loc 1 2051
-	sth %r5, 100(%r30)
+	sth %r6, 100(%r31)
 # (int64) x5 = mem16[qb + 100]
 	.loc 1 2052
-	lha %r3, 100(%r7)
+	lha %r4, 100(%r11)
 # x5 = x5 - x3
 	.loc 1 2053
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2054
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 196] = x5
 	.loc 1 2055
-	sth %r3, 196(%r30)
+	sth %r4, 196(%r31)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 2056
-	lha %r3, 6(%r31)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 102]
 	.loc 1 2057
-	lha %r4, 102(%r31)
+	lha %r5, 102(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 2058
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r12)
 # (int64) x3 = mem16[qc + 102]
 	.loc 1 2059
-	lha %r6, 102(%r8)
+	lha %r7, 102(%r12)
 # mem16[qd + 6] = x0
 	.loc 1 2060
-	sth %r3, 6(%r30)
+	sth %r4, 6(%r31)
 # mem16[qd + 294] = x3
 	.loc 1 2061
-	sth %r6, 294(%r30)
+	sth %r7, 294(%r31)
 # x4 = x1 - x2
 	.loc 1 2062
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 2063
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r11)
 # x5 = x5 - x0
 	.loc 1 2064
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2065
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 102] = x5
 	.loc 1 2066
-	sth %r5, 102(%r30)
+	sth %r6, 102(%r31)
 # (int64) x5 = mem16[qb + 102]
 	.loc 1 2067
-	lha %r3, 102(%r7)
+	lha %r4, 102(%r11)
 # x5 = x5 - x3
 	.loc 1 2068
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2069
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 198] = x5
 	.loc 1 2070
-	sth %r3, 198(%r30)
+	sth %r4, 198(%r31)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 2071
-	lha %r3, 8(%r31)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 104]
 	.loc 1 2072
-	lha %r4, 104(%r31)
+	lha %r5, 104(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 2073
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r12)
 # (int64) x3 = mem16[qc + 104]
 	.loc 1 2074
-	lha %r6, 104(%r8)
+	lha %r7, 104(%r12)
 # mem16[qd + 8] = x0
 	.loc 1 2075
-	sth %r3, 8(%r30)
+	sth %r4, 8(%r31)
 # mem16[qd + 296] = x3
 	.loc 1 2076
-	sth %r6, 296(%r30)
+	sth %r7, 296(%r31)
 # x4 = x1 - x2
 	.loc 1 2077
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 2078
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r11)
 # x5 = x5 - x0
 	.loc 1 2079
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2080
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 104] = x5
 	.loc 1 2081
-	sth %r5, 104(%r30)
+	sth %r6, 104(%r31)
 # (int64) x5 = mem16[qb + 104]
 	.loc 1 2082
-	lha %r3, 104(%r7)
+	lha %r4, 104(%r11)
 # x5 = x5 - x3
 	.loc 1 2083
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2084
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 200] = x5
 	.loc 1 2085
-	sth %r3, 200(%r30)
+	sth %r4, 200(%r31)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 2086
-	lha %r3, 10(%r31)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 106]
 	.loc 1 2087
-	lha %r4, 106(%r31)
+	lha %r5, 106(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 2088
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r12)
 # (int64) x3 = mem16[qc + 106]
 	.loc 1 2089
-	lha %r6, 106(%r8)
+	lha %r7, 106(%r12)
 # mem16[qd + 10] = x0
 	.loc 1 2090
-	sth %r3, 10(%r30)
+	sth %r4, 10(%r31)
 # mem16[qd + 298] = x3
 	.loc 1 2091
-	sth %r6, 298(%r30)
+	sth %r7, 298(%r31)
 # x4 = x1 - x2
 	.loc 1 2092
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 2093
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r11)
 # x5 = x5 - x0
 	.loc 1 2094
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2095
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 106] = x5
 	.loc 1 2096
-	sth %r5, 106(%r30)
+	sth %r6, 106(%r31)
 # (int64) x5 = mem16[qb + 106]
 	.loc 1 2097
-	lha %r3, 106(%r7)
+	lha %r4, 106(%r11)
 # x5 = x5 - x3
 	.loc 1 2098
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2099
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 202] = x5
 	.loc 1 2100
-	sth %r3, 202(%r30)
+	sth %r4, 202(%r31)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 2101
-	lha %r3, 12(%r31)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 108]
 	.loc 1 2102
-	lha %r4, 108(%r31)
+	lha %r5, 108(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 2103
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r12)
 # (int64) x3 = mem16[qc + 108]
 	.loc 1 2104
-	lha %r6, 108(%r8)
+	lha %r7, 108(%r12)
 # mem16[qd + 12] = x0
 	.loc 1 2105
-	sth %r3, 12(%r30)
+	sth %r4, 12(%r31)
 # mem16[qd + 300] = x3
 	.loc 1 2106
-	sth %r6, 300(%r30)
+	sth %r7, 300(%r31)
 # x4 = x1 - x2
 	.loc 1 2107
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 2108
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r11)
 # x5 = x5 - x0
 	.loc 1 2109
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2110
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 108] = x5
 	.loc 1 2111
-	sth %r5, 108(%r30)
+	sth %r6, 108(%r31)
 # (int64) x5 = mem16[qb + 108]
 	.loc 1 2112
-	lha %r3, 108(%r7)
+	lha %r4, 108(%r11)
 # x5 = x5 - x3
 	.loc 1 2113
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2114
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 204] = x5
 	.loc 1 2115
-	sth %r3, 204(%r30)
+	sth %r4, 204(%r31)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 2116
-	lha %r3, 14(%r31)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 110]
 	.loc 1 2117
-	lha %r4, 110(%r31)
+	lha %r5, 110(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 2118
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r12)
 # (int64) x3 = mem16[qc + 110]
 	.loc 1 2119
-	lha %r6, 110(%r8)
+	lha %r7, 110(%r12)
 # mem16[qd + 14] = x0
 	.loc 1 2120
-	sth %r3, 14(%r30)
+	sth %r4, 14(%r31)
 # mem16[qd + 302] = x3
 	.loc 1 2121
-	sth %r6, 302(%r30)
+	sth %r7, 302(%r31)
 # x4 = x1 - x2
 	.loc 1 2122
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 2123
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r11)
 # x5 = x5 - x0
 	.loc 1 2124
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2125
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 110] = x5
 	.loc 1 2126
-	sth %r5, 110(%r30)
+	sth %r6, 110(%r31)
 # (int64) x5 = mem16[qb + 110]
 	.loc 1 2127
-	lha %r3, 110(%r7)
+	lha %r4, 110(%r11)
 # x5 = x5 - x3
 	.loc 1 2128
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2129
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 206] = x5
 	.loc 1 2130
-	sth %r3, 206(%r30)
+	sth %r4, 206(%r31)
 # qa = qa + 16
 	.loc 1 2131
-	addi %r31, %r31, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 2132
-	addi %r7, %r7, 16
+	addi %r11, %r11, 16
 # qc = qc + 16
 	.loc 1 2133
-	addi %r8, %r8, 16
+	addi %r12, %r12, 16
 # qd = qd + 16
 	.loc 1 2134
-	addi %r30, %r30, 16
+	addi %r31, %r31, 16
 # i1 = i1 - 1
 	.loc 1 2135
-	addi %r9, %r9, -1
+	addi %r30, %r30, -1
 # =? i1 - 0
 	.loc 1 2136
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r30, 0
 # goto loop35 if !=
 	.loc 1 2137
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop35
 # pa = pa + 576
 	.loc 1 2138
-	mr %r31, %r10
-	addi %r31, %r31, 576
+	addi %r29, %r29, 576
 # pb = pb + 384
 	.loc 1 2139
-	mr %r30, %r28
-	addi %r30, %r30, 384
+	addi %r8, %r8, 384
 # i0 = i0 - 1
 	.loc 1 2140
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r10, %r10, -1
 # =? i0 - 0
 	.loc 1 2141
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r10, 0
 # goto loop34 if !=
 	.loc 1 2142
-	mr %r3, %r29
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop34
 # pa = 188344
 	.loc 1 2143
@@ -6497,435 +6367,429 @@ qhasm_kernel_core_multsntrup761_ppc64_mul:
 	ori %r4, %r4, 57272
 # pa = w + pa
 	.loc 1 2144
-	add %r30, %r11, %r4
+	add %r8, %r9, %r4
 # pb = w + 4608
 	.loc 1 2145
-	addi %r31, %r11, 4608
+	addi %r10, %r9, 4608
 # i0 = 18
 	.loc 1 2146
-	li %r4, 18
+	li %r11, 18
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop36:
 # qa = pa
 	.loc 1 2148
-	mr %r12, %r4
-	mr %r29, %r3
+	mr %r28, %r8
 # qb = pa + 384
 	.loc 1 2149
-	addi %r7, %r30, 384
+	addi %r12, %r8, 384
 # qc = pa + 768
 	.loc 1 2150
-	addi %r8, %r30, 768
+	addi %r31, %r8, 768
 # qd = pb
 	.loc 1 2151
-	mr %r10, %r30
+	mr %r30, %r10
 # i1 = 12
 	.loc 1 2152
-	mr %r28, %r31
-	li %r9, 12
+	li %r29, 12
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop37:
 # (int64) x0 = mem16[qa]
 	.loc 1 2154
-	lha %r3, 0(%r30)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 192]
 	.loc 1 2155
-	lha %r4, 192(%r30)
+	lha %r5, 192(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 2156
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r31)
 # (int64) x3 = mem16[qc + 192]
 	.loc 1 2157
-	lha %r6, 192(%r8)
+	lha %r7, 192(%r31)
 # mem16[qd] = x0
 	.loc 1 2158
-	sth %r3, 0(%r31)
+	sth %r4, 0(%r30)
 # mem16[qd + 576] = x3
 	.loc 1 2159
-	sth %r6, 576(%r31)
+	sth %r7, 576(%r30)
 # x4 = x1 - x2
 	.loc 1 2160
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 2161
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r12)
 # x5 = x5 - x0
 	.loc 1 2162
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2163
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 192] = x5
 	.loc 1 2164
-	sth %r5, 192(%r31)
+	sth %r6, 192(%r30)
 # (int64) x5 = mem16[qb + 192]
 	.loc 1 2165
-	lha %r3, 192(%r7)
+	lha %r4, 192(%r12)
 # x5 = x5 - x3
 	.loc 1 2166
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2167
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 384] = x5
 	.loc 1 2168
-	sth %r3, 384(%r31)
+	sth %r4, 384(%r30)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 2169
-	lha %r3, 2(%r30)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 194]
 	.loc 1 2170
-	lha %r4, 194(%r30)
+	lha %r5, 194(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 2171
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r31)
 # (int64) x3 = mem16[qc + 194]
 	.loc 1 2172
-	lha %r6, 194(%r8)
+	lha %r7, 194(%r31)
 # mem16[qd + 2] = x0
 	.loc 1 2173
-	sth %r3, 2(%r31)
+	sth %r4, 2(%r30)
 # mem16[qd + 578] = x3
 	.loc 1 2174
-	sth %r6, 578(%r31)
+	sth %r7, 578(%r30)
 # x4 = x1 - x2
 	.loc 1 2175
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 2176
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r12)
 # x5 = x5 - x0
 	.loc 1 2177
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2178
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 194] = x5
 	.loc 1 2179
-	sth %r5, 194(%r31)
+	sth %r6, 194(%r30)
 # (int64) x5 = mem16[qb + 194]
 	.loc 1 2180
-	lha %r3, 194(%r7)
+	lha %r4, 194(%r12)
 # x5 = x5 - x3
 	.loc 1 2181
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2182
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 386] = x5
 	.loc 1 2183
-	sth %r3, 386(%r31)
+	sth %r4, 386(%r30)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 2184
-	lha %r3, 4(%r30)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 196]
 	.loc 1 2185
-	lha %r4, 196(%r30)
+	lha %r5, 196(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 2186
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r31)
 # (int64) x3 = mem16[qc + 196]
 	.loc 1 2187
-	lha %r6, 196(%r8)
+	lha %r7, 196(%r31)
 # mem16[qd + 4] = x0
 	.loc 1 2188
-	sth %r3, 4(%r31)
+	sth %r4, 4(%r30)
 # mem16[qd + 580] = x3
 	.loc 1 2189
-	sth %r6, 580(%r31)
+	sth %r7, 580(%r30)
 # x4 = x1 - x2
 	.loc 1 2190
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 2191
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r12)
 # x5 = x5 - x0
 	.loc 1 2192
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2193
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 196] = x5
 	.loc 1 2194
-	sth %r5, 196(%r31)
+	sth %r6, 196(%r30)
 # (int64) x5 = mem16[qb + 196]
 	.loc 1 2195
-	lha %r3, 196(%r7)
+	lha %r4, 196(%r12)
 # x5 = x5 - x3
 	.loc 1 2196
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2197
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 388] = x5
 	.loc 1 2198
-	sth %r3, 388(%r31)
+	sth %r4, 388(%r30)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 2199
-	lha %r3, 6(%r30)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 198]
 	.loc 1 2200
-	lha %r4, 198(%r30)
+	lha %r5, 198(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 2201
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r31)
 # (int64) x3 = mem16[qc + 198]
 	.loc 1 2202
-	lha %r6, 198(%r8)
+	lha %r7, 198(%r31)
 # mem16[qd + 6] = x0
 	.loc 1 2203
-	sth %r3, 6(%r31)
+	sth %r4, 6(%r30)
 # mem16[qd + 582] = x3
 	.loc 1 2204
-	sth %r6, 582(%r31)
+	sth %r7, 582(%r30)
 # x4 = x1 - x2
 	.loc 1 2205
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 2206
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r12)
 # x5 = x5 - x0
 	.loc 1 2207
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2208
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 198] = x5
 	.loc 1 2209
-	sth %r5, 198(%r31)
+	sth %r6, 198(%r30)
 # (int64) x5 = mem16[qb + 198]
 	.loc 1 2210
-	lha %r3, 198(%r7)
+	lha %r4, 198(%r12)
 # x5 = x5 - x3
 	.loc 1 2211
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2212
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 390] = x5
 	.loc 1 2213
-	sth %r3, 390(%r31)
+	sth %r4, 390(%r30)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 2214
-	lha %r3, 8(%r30)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 200]
 	.loc 1 2215
-	lha %r4, 200(%r30)
+	lha %r5, 200(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 2216
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r31)
 # (int64) x3 = mem16[qc + 200]
 	.loc 1 2217
-	lha %r6, 200(%r8)
+	lha %r7, 200(%r31)
 # mem16[qd + 8] = x0
 	.loc 1 2218
-	sth %r3, 8(%r31)
+	sth %r4, 8(%r30)
 # mem16[qd + 584] = x3
 	.loc 1 2219
-	sth %r6, 584(%r31)
+	sth %r7, 584(%r30)
 # x4 = x1 - x2
 	.loc 1 2220
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 2221
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r12)
 # x5 = x5 - x0
 	.loc 1 2222
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2223
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 200] = x5
 	.loc 1 2224
-	sth %r5, 200(%r31)
+	sth %r6, 200(%r30)
 # (int64) x5 = mem16[qb + 200]
 	.loc 1 2225
-	lha %r3, 200(%r7)
+	lha %r4, 200(%r12)
 # x5 = x5 - x3
 	.loc 1 2226
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2227
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 392] = x5
 	.loc 1 2228
-	sth %r3, 392(%r31)
+	sth %r4, 392(%r30)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 2229
-	lha %r3, 10(%r30)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 202]
 	.loc 1 2230
-	lha %r4, 202(%r30)
+	lha %r5, 202(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 2231
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r31)
 # (int64) x3 = mem16[qc + 202]
 	.loc 1 2232
-	lha %r6, 202(%r8)
+	lha %r7, 202(%r31)
 # mem16[qd + 10] = x0
 	.loc 1 2233
-	sth %r3, 10(%r31)
+	sth %r4, 10(%r30)
 # mem16[qd + 586] = x3
 	.loc 1 2234
-	sth %r6, 586(%r31)
+	sth %r7, 586(%r30)
 # x4 = x1 - x2
 	.loc 1 2235
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 2236
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r12)
 # x5 = x5 - x0
 	.loc 1 2237
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2238
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 202] = x5
 	.loc 1 2239
-	sth %r5, 202(%r31)
+	sth %r6, 202(%r30)
 # (int64) x5 = mem16[qb + 202]
 	.loc 1 2240
-	lha %r3, 202(%r7)
+	lha %r4, 202(%r12)
 # x5 = x5 - x3
 	.loc 1 2241
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2242
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 394] = x5
 	.loc 1 2243
-	sth %r3, 394(%r31)
+	sth %r4, 394(%r30)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 2244
-	lha %r3, 12(%r30)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 204]
 	.loc 1 2245
-	lha %r4, 204(%r30)
+	lha %r5, 204(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 2246
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r31)
 # (int64) x3 = mem16[qc + 204]
 	.loc 1 2247
-	lha %r6, 204(%r8)
+	lha %r7, 204(%r31)
 # mem16[qd + 12] = x0
 	.loc 1 2248
-	sth %r3, 12(%r31)
+	sth %r4, 12(%r30)
 # mem16[qd + 588] = x3
 	.loc 1 2249
-	sth %r6, 588(%r31)
+	sth %r7, 588(%r30)
 # x4 = x1 - x2
 	.loc 1 2250
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 2251
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r12)
 # x5 = x5 - x0
 	.loc 1 2252
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2253
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 204] = x5
 	.loc 1 2254
-	sth %r5, 204(%r31)
+	sth %r6, 204(%r30)
 # (int64) x5 = mem16[qb + 204]
 	.loc 1 2255
-	lha %r3, 204(%r7)
+	lha %r4, 204(%r12)
 # x5 = x5 - x3
 	.loc 1 2256
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2257
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 396] = x5
 	.loc 1 2258
-	sth %r3, 396(%r31)
+	sth %r4, 396(%r30)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 2259
-	lha %r3, 14(%r30)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 206]
 	.loc 1 2260
-	lha %r4, 206(%r30)
+	lha %r5, 206(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 2261
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r31)
 # (int64) x3 = mem16[qc + 206]
 	.loc 1 2262
-	lha %r6, 206(%r8)
+	lha %r7, 206(%r31)
 # mem16[qd + 14] = x0
 	.loc 1 2263
-	sth %r3, 14(%r31)
+	sth %r4, 14(%r30)
 # mem16[qd + 590] = x3
 	.loc 1 2264
-	sth %r6, 590(%r31)
+	sth %r7, 590(%r30)
 # x4 = x1 - x2
 	.loc 1 2265
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 2266
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r12)
 # x5 = x5 - x0
 	.loc 1 2267
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2268
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 206] = x5
 	.loc 1 2269
-	sth %r5, 206(%r31)
+	sth %r6, 206(%r30)
 # (int64) x5 = mem16[qb + 206]
 	.loc 1 2270
-	lha %r3, 206(%r7)
+	lha %r4, 206(%r12)
 # x5 = x5 - x3
 	.loc 1 2271
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2272
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 398] = x5
 	.loc 1 2273
-	sth %r3, 398(%r31)
+	sth %r4, 398(%r30)
 # qa = qa + 16
 	.loc 1 2274
-	addi %r30, %r30, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 2275
-	addi %r7, %r7, 16
+	addi %r12, %r12, 16
 # qc = qc + 16
 	.loc 1 2276
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qd = qd + 16
 	.loc 1 2277
-	addi %r31, %r31, 16
+	addi %r30, %r30, 16
 # i1 = i1 - 1
 	.loc 1 2278
-	addi %r9, %r9, -1
+	addi %r29, %r29, -1
 # =? i1 - 0
 	.loc 1 2279
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r29, 0
 # goto loop37 if !=
 	.loc 1 2280
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop37
 # pa = pa + 1152
 	.loc 1 2281
-	mr %r30, %r10
-	addi %r30, %r30, 1152
+	addi %r8, %r8, 1152
 # pb = pb + 768
 	.loc 1 2282
-	mr %r31, %r28
-	addi %r31, %r31, 768
+	addi %r10, %r10, 768
 # i0 = i0 - 1
 	.loc 1 2283
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i0 - 0
 	.loc 1 2284
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r11, 0
 # goto loop36 if !=
 	.loc 1 2285
-	mr %r3, %r29
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop36
 # pa = w + 4608
 	.loc 1 2286
-	addi %r31, %r11, 4608
+	addi %r29, %r9, 4608
 # pb = 188344
 	.loc 1 2287
 	li %r4, 0
@@ -6933,428 +6797,422 @@ qhasm_kernel_core_multsntrup761_ppc64_mul:
 	ori %r4, %r4, 57272
 # pb = w + pb
 	.loc 1 2288
-	add %r30, %r11, %r4
+	add %r8, %r9, %r4
 # i0 = 6
 	.loc 1 2289
-	li %r4, 6
+	li %r10, 6
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop38:
 # qa = pa
 	.loc 1 2291
-	mr %r12, %r4
-	mr %r29, %r3
+	mr %r28, %r29
 # qb = pa + 768
 	.loc 1 2292
-	addi %r7, %r31, 768
+	addi %r11, %r29, 768
 # qc = pa + 1536
 	.loc 1 2293
-	addi %r8, %r31, 1536
+	addi %r12, %r29, 1536
 # qd = pb
 	.loc 1 2294
-	mr %r10, %r31
+	mr %r31, %r8
 # i1 = 24
 	.loc 1 2295
-	mr %r28, %r30
-	li %r9, 24
+	li %r30, 24
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop39:
 # (int64) x0 = mem16[qa]
 	.loc 1 2297
-	lha %r3, 0(%r31)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 384]
 	.loc 1 2298
-	lha %r4, 384(%r31)
+	lha %r5, 384(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 2299
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r12)
 # (int64) x3 = mem16[qc + 384]
 	.loc 1 2300
-	lha %r6, 384(%r8)
+	lha %r7, 384(%r12)
 # mem16[qd] = x0
 	.loc 1 2301
-	sth %r3, 0(%r30)
+	sth %r4, 0(%r31)
 # mem16[qd + 1152] = x3
 	.loc 1 2302
-	sth %r6, 1152(%r30)
+	sth %r7, 1152(%r31)
 # x4 = x1 - x2
 	.loc 1 2303
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 2304
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r11)
 # x5 = x5 - x0
 	.loc 1 2305
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2306
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 384] = x5
 	.loc 1 2307
-	sth %r5, 384(%r30)
+	sth %r6, 384(%r31)
 # (int64) x5 = mem16[qb + 384]
 	.loc 1 2308
-	lha %r3, 384(%r7)
+	lha %r4, 384(%r11)
 # x5 = x5 - x3
 	.loc 1 2309
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2310
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 768] = x5
 	.loc 1 2311
-	sth %r3, 768(%r30)
+	sth %r4, 768(%r31)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 2312
-	lha %r3, 2(%r31)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 386]
 	.loc 1 2313
-	lha %r4, 386(%r31)
+	lha %r5, 386(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 2314
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r12)
 # (int64) x3 = mem16[qc + 386]
 	.loc 1 2315
-	lha %r6, 386(%r8)
+	lha %r7, 386(%r12)
 # mem16[qd + 2] = x0
 	.loc 1 2316
-	sth %r3, 2(%r30)
+	sth %r4, 2(%r31)
 # mem16[qd + 1154] = x3
 	.loc 1 2317
-	sth %r6, 1154(%r30)
+	sth %r7, 1154(%r31)
 # x4 = x1 - x2
 	.loc 1 2318
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 2319
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r11)
 # x5 = x5 - x0
 	.loc 1 2320
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2321
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 386] = x5
 	.loc 1 2322
-	sth %r5, 386(%r30)
+	sth %r6, 386(%r31)
 # (int64) x5 = mem16[qb + 386]
 	.loc 1 2323
-	lha %r3, 386(%r7)
+	lha %r4, 386(%r11)
 # x5 = x5 - x3
 	.loc 1 2324
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2325
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 770] = x5
 	.loc 1 2326
-	sth %r3, 770(%r30)
+	sth %r4, 770(%r31)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 2327
-	lha %r3, 4(%r31)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 388]
 	.loc 1 2328
-	lha %r4, 388(%r31)
+	lha %r5, 388(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 2329
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r12)
 # (int64) x3 = mem16[qc + 388]
 	.loc 1 2330
-	lha %r6, 388(%r8)
+	lha %r7, 388(%r12)
 # mem16[qd + 4] = x0
 	.loc 1 2331
-	sth %r3, 4(%r30)
+	sth %r4, 4(%r31)
 # mem16[qd + 1156] = x3
 	.loc 1 2332
-	sth %r6, 1156(%r30)
+	sth %r7, 1156(%r31)
 # x4 = x1 - x2
 	.loc 1 2333
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 2334
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r11)
 # x5 = x5 - x0
 	.loc 1 2335
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2336
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 388] = x5
 	.loc 1 2337
-	sth %r5, 388(%r30)
+	sth %r6, 388(%r31)
 # (int64) x5 = mem16[qb + 388]
 	.loc 1 2338
-	lha %r3, 388(%r7)
+	lha %r4, 388(%r11)
 # x5 = x5 - x3
 	.loc 1 2339
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2340
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 772] = x5
 	.loc 1 2341
-	sth %r3, 772(%r30)
+	sth %r4, 772(%r31)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 2342
-	lha %r3, 6(%r31)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 390]
 	.loc 1 2343
-	lha %r4, 390(%r31)
+	lha %r5, 390(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 2344
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r12)
 # (int64) x3 = mem16[qc + 390]
 	.loc 1 2345
-	lha %r6, 390(%r8)
+	lha %r7, 390(%r12)
 # mem16[qd + 6] = x0
 	.loc 1 2346
-	sth %r3, 6(%r30)
+	sth %r4, 6(%r31)
 # mem16[qd + 1158] = x3
 	.loc 1 2347
-	sth %r6, 1158(%r30)
+	sth %r7, 1158(%r31)
 # x4 = x1 - x2
 	.loc 1 2348
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 2349
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r11)
 # x5 = x5 - x0
 	.loc 1 2350
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2351
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 390] = x5
 	.loc 1 2352
-	sth %r5, 390(%r30)
+	sth %r6, 390(%r31)
 # (int64) x5 = mem16[qb + 390]
 	.loc 1 2353
-	lha %r3, 390(%r7)
+	lha %r4, 390(%r11)
 # x5 = x5 - x3
 	.loc 1 2354
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2355
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 774] = x5
 	.loc 1 2356
-	sth %r3, 774(%r30)
+	sth %r4, 774(%r31)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 2357
-	lha %r3, 8(%r31)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 392]
 	.loc 1 2358
-	lha %r4, 392(%r31)
+	lha %r5, 392(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 2359
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r12)
 # (int64) x3 = mem16[qc + 392]
 	.loc 1 2360
-	lha %r6, 392(%r8)
+	lha %r7, 392(%r12)
 # mem16[qd + 8] = x0
 	.loc 1 2361
-	sth %r3, 8(%r30)
+	sth %r4, 8(%r31)
 # mem16[qd + 1160] = x3
 	.loc 1 2362
-	sth %r6, 1160(%r30)
+	sth %r7, 1160(%r31)
 # x4 = x1 - x2
 	.loc 1 2363
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 2364
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r11)
 # x5 = x5 - x0
 	.loc 1 2365
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2366
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 392] = x5
 	.loc 1 2367
-	sth %r5, 392(%r30)
+	sth %r6, 392(%r31)
 # (int64) x5 = mem16[qb + 392]
 	.loc 1 2368
-	lha %r3, 392(%r7)
+	lha %r4, 392(%r11)
 # x5 = x5 - x3
 	.loc 1 2369
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2370
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 776] = x5
 	.loc 1 2371
-	sth %r3, 776(%r30)
+	sth %r4, 776(%r31)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 2372
-	lha %r3, 10(%r31)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 394]
 	.loc 1 2373
-	lha %r4, 394(%r31)
+	lha %r5, 394(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 2374
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r12)
 # (int64) x3 = mem16[qc + 394]
 	.loc 1 2375
-	lha %r6, 394(%r8)
+	lha %r7, 394(%r12)
 # mem16[qd + 10] = x0
 	.loc 1 2376
-	sth %r3, 10(%r30)
+	sth %r4, 10(%r31)
 # mem16[qd + 1162] = x3
 	.loc 1 2377
-	sth %r6, 1162(%r30)
+	sth %r7, 1162(%r31)
 # x4 = x1 - x2
 	.loc 1 2378
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 2379
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r11)
 # x5 = x5 - x0
 	.loc 1 2380
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2381
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 394] = x5
 	.loc 1 2382
-	sth %r5, 394(%r30)
+	sth %r6, 394(%r31)
 # (int64) x5 = mem16[qb + 394]
 	.loc 1 2383
-	lha %r3, 394(%r7)
+	lha %r4, 394(%r11)
 # x5 = x5 - x3
 	.loc 1 2384
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2385
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 778] = x5
 	.loc 1 2386
-	sth %r3, 778(%r30)
+	sth %r4, 778(%r31)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 2387
-	lha %r3, 12(%r31)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 396]
 	.loc 1 2388
-	lha %r4, 396(%r31)
+	lha %r5, 396(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 2389
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r12)
 # (int64) x3 = mem16[qc + 396]
 	.loc 1 2390
-	lha %r6, 396(%r8)
+	lha %r7, 396(%r12)
 # mem16[qd + 12] = x0
 	.loc 1 2391
-	sth %r3, 12(%r30)
+	sth %r4, 12(%r31)
 # mem16[qd + 1164] = x3
 	.loc 1 2392
-	sth %r6, 1164(%r30)
+	sth %r7, 1164(%r31)
 # x4 = x1 - x2
 	.loc 1 2393
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 2394
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r11)
 # x5 = x5 - x0
 	.loc 1 2395
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2396
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 396] = x5
 	.loc 1 2397
-	sth %r5, 396(%r30)
+	sth %r6, 396(%r31)
 # (int64) x5 = mem16[qb + 396]
 	.loc 1 2398
-	lha %r3, 396(%r7)
+	lha %r4, 396(%r11)
 # x5 = x5 - x3
 	.loc 1 2399
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2400
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 780] = x5
 	.loc 1 2401
-	sth %r3, 780(%r30)
+	sth %r4, 780(%r31)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 2402
-	lha %r3, 14(%r31)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 398]
 	.loc 1 2403
-	lha %r4, 398(%r31)
+	lha %r5, 398(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 2404
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r12)
 # (int64) x3 = mem16[qc + 398]
 	.loc 1 2405
-	lha %r6, 398(%r8)
+	lha %r7, 398(%r12)
 # mem16[qd + 14] = x0
 	.loc 1 2406
-	sth %r3, 14(%r30)
+	sth %r4, 14(%r31)
 # mem16[qd + 1166] = x3
 	.loc 1 2407
-	sth %r6, 1166(%r30)
+	sth %r7, 1166(%r31)
 # x4 = x1 - x2
 	.loc 1 2408
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 2409
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r11)
 # x5 = x5 - x0
 	.loc 1 2410
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2411
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 398] = x5
 	.loc 1 2412
-	sth %r5, 398(%r30)
+	sth %r6, 398(%r31)
 # (int64) x5 = mem16[qb + 398]
 	.loc 1 2413
-	lha %r3, 398(%r7)
+	lha %r4, 398(%r11)
 # x5 = x5 - x3
 	.loc 1 2414
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2415
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 782] = x5
 	.loc 1 2416
-	sth %r3, 782(%r30)
+	sth %r4, 782(%r31)
 # qa = qa + 16
 	.loc 1 2417
-	addi %r31, %r31, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 2418
-	addi %r7, %r7, 16
+	addi %r11, %r11, 16
 # qc = qc + 16
 	.loc 1 2419
-	addi %r8, %r8, 16
+	addi %r12, %r12, 16
 # qd = qd + 16
 	.loc 1 2420
-	addi %r30, %r30, 16
+	addi %r31, %r31, 16
 # i1 = i1 - 1
 	.loc 1 2421
-	addi %r9, %r9, -1
+	addi %r30, %r30, -1
 # =? i1 - 0
 	.loc 1 2422
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r30, 0
 # goto loop39 if !=
 	.loc 1 2423
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop39
 # pa = pa + 2304
 	.loc 1 2424
-	mr %r31, %r10
-	addi %r31, %r31, 2304
+	addi %r29, %r29, 2304
 # pb = pb + 1536
 	.loc 1 2425
-	mr %r30, %r28
-	addi %r30, %r30, 1536
+	addi %r8, %r8, 1536
 # i0 = i0 - 1
 	.loc 1 2426
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r10, %r10, -1
 # =? i0 - 0
 	.loc 1 2427
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r10, 0
 # goto loop38 if !=
 	.loc 1 2428
-	mr %r3, %r29
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop38
 # pa = 188344
 	.loc 1 2429
@@ -7363,1382 +7221,1361 @@ qhasm_kernel_core_multsntrup761_ppc64_mul:
 	ori %r4, %r4, 57272
 # pa = w + pa
 	.loc 1 2430
-	add %r30, %r11, %r4
+	add %r8, %r9, %r4
 # pb = w + 4608
 	.loc 1 2431
-	addi %r31, %r11, 4608
+	addi %r10, %r9, 4608
 # i0 = 2
 	.loc 1 2432
-	li %r4, 2
+	li %r11, 2
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop40:
 # qa = pa
 	.loc 1 2434
-	mr %r12, %r4
-	mr %r29, %r3
+	mr %r28, %r8
 # qb = pa + 1536
 	.loc 1 2435
-	addi %r7, %r30, 1536
+	addi %r12, %r8, 1536
 # qc = pa + 3072
 	.loc 1 2436
-	addi %r8, %r30, 3072
+	addi %r31, %r8, 3072
 # qd = pb
 	.loc 1 2437
-	mr %r10, %r30
+	mr %r30, %r10
 # i1 = 48
 	.loc 1 2438
-	mr %r28, %r31
-	li %r9, 48
+	li %r29, 48
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop41:
 # (int64) x0 = mem16[qa]
 	.loc 1 2440
-	lha %r3, 0(%r30)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 768]
 	.loc 1 2441
-	lha %r4, 768(%r30)
+	lha %r5, 768(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 2442
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r31)
 # (int64) x3 = mem16[qc + 768]
 	.loc 1 2443
-	lha %r6, 768(%r8)
+	lha %r7, 768(%r31)
 # mem16[qd] = x0
 	.loc 1 2444
-	sth %r3, 0(%r31)
+	sth %r4, 0(%r30)
 # mem16[qd + 2304] = x3
 	.loc 1 2445
-	sth %r6, 2304(%r31)
+	sth %r7, 2304(%r30)
 # x4 = x1 - x2
 	.loc 1 2446
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 2447
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r12)
 # x5 = x5 - x0
 	.loc 1 2448
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2449
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 768] = x5
 	.loc 1 2450
-	sth %r5, 768(%r31)
+	sth %r6, 768(%r30)
 # (int64) x5 = mem16[qb + 768]
 	.loc 1 2451
-	lha %r3, 768(%r7)
+	lha %r4, 768(%r12)
 # x5 = x5 - x3
 	.loc 1 2452
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2453
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1536] = x5
 	.loc 1 2454
-	sth %r3, 1536(%r31)
+	sth %r4, 1536(%r30)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 2455
-	lha %r3, 2(%r30)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 770]
 	.loc 1 2456
-	lha %r4, 770(%r30)
+	lha %r5, 770(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 2457
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r31)
 # (int64) x3 = mem16[qc + 770]
 	.loc 1 2458
-	lha %r6, 770(%r8)
+	lha %r7, 770(%r31)
 # mem16[qd + 2] = x0
 	.loc 1 2459
-	sth %r3, 2(%r31)
+	sth %r4, 2(%r30)
 # mem16[qd + 2306] = x3
 	.loc 1 2460
-	sth %r6, 2306(%r31)
+	sth %r7, 2306(%r30)
 # x4 = x1 - x2
 	.loc 1 2461
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 2462
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r12)
 # x5 = x5 - x0
 	.loc 1 2463
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2464
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 770] = x5
 	.loc 1 2465
-	sth %r5, 770(%r31)
+	sth %r6, 770(%r30)
 # (int64) x5 = mem16[qb + 770]
 	.loc 1 2466
-	lha %r3, 770(%r7)
+	lha %r4, 770(%r12)
 # x5 = x5 - x3
 	.loc 1 2467
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2468
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1538] = x5
 	.loc 1 2469
-	sth %r3, 1538(%r31)
+	sth %r4, 1538(%r30)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 2470
-	lha %r3, 4(%r30)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 772]
 	.loc 1 2471
-	lha %r4, 772(%r30)
+	lha %r5, 772(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 2472
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r31)
 # (int64) x3 = mem16[qc + 772]
 	.loc 1 2473
-	lha %r6, 772(%r8)
+	lha %r7, 772(%r31)
 # mem16[qd + 4] = x0
 	.loc 1 2474
-	sth %r3, 4(%r31)
+	sth %r4, 4(%r30)
 # mem16[qd + 2308] = x3
 	.loc 1 2475
-	sth %r6, 2308(%r31)
+	sth %r7, 2308(%r30)
 # x4 = x1 - x2
 	.loc 1 2476
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 2477
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r12)
 # x5 = x5 - x0
 	.loc 1 2478
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2479
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 772] = x5
 	.loc 1 2480
-	sth %r5, 772(%r31)
+	sth %r6, 772(%r30)
 # (int64) x5 = mem16[qb + 772]
 	.loc 1 2481
-	lha %r3, 772(%r7)
+	lha %r4, 772(%r12)
 # x5 = x5 - x3
 	.loc 1 2482
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2483
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1540] = x5
 	.loc 1 2484
-	sth %r3, 1540(%r31)
+	sth %r4, 1540(%r30)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 2485
-	lha %r3, 6(%r30)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 774]
 	.loc 1 2486
-	lha %r4, 774(%r30)
+	lha %r5, 774(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 2487
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r31)
 # (int64) x3 = mem16[qc + 774]
 	.loc 1 2488
-	lha %r6, 774(%r8)
+	lha %r7, 774(%r31)
 # mem16[qd + 6] = x0
 	.loc 1 2489
-	sth %r3, 6(%r31)
+	sth %r4, 6(%r30)
 # mem16[qd + 2310] = x3
 	.loc 1 2490
-	sth %r6, 2310(%r31)
+	sth %r7, 2310(%r30)
 # x4 = x1 - x2
 	.loc 1 2491
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 2492
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r12)
 # x5 = x5 - x0
 	.loc 1 2493
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2494
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 774] = x5
 	.loc 1 2495
-	sth %r5, 774(%r31)
+	sth %r6, 774(%r30)
 # (int64) x5 = mem16[qb + 774]
 	.loc 1 2496
-	lha %r3, 774(%r7)
+	lha %r4, 774(%r12)
 # x5 = x5 - x3
 	.loc 1 2497
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2498
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1542] = x5
 	.loc 1 2499
-	sth %r3, 1542(%r31)
+	sth %r4, 1542(%r30)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 2500
-	lha %r3, 8(%r30)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 776]
 	.loc 1 2501
-	lha %r4, 776(%r30)
+	lha %r5, 776(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 2502
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r31)
 # (int64) x3 = mem16[qc + 776]
 	.loc 1 2503
-	lha %r6, 776(%r8)
+	lha %r7, 776(%r31)
 # mem16[qd + 8] = x0
 	.loc 1 2504
-	sth %r3, 8(%r31)
+	sth %r4, 8(%r30)
 # mem16[qd + 2312] = x3
 	.loc 1 2505
-	sth %r6, 2312(%r31)
+	sth %r7, 2312(%r30)
 # x4 = x1 - x2
 	.loc 1 2506
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 2507
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r12)
 # x5 = x5 - x0
 	.loc 1 2508
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2509
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 776] = x5
 	.loc 1 2510
-	sth %r5, 776(%r31)
+	sth %r6, 776(%r30)
 # (int64) x5 = mem16[qb + 776]
 	.loc 1 2511
-	lha %r3, 776(%r7)
+	lha %r4, 776(%r12)
 # x5 = x5 - x3
 	.loc 1 2512
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2513
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1544] = x5
 	.loc 1 2514
-	sth %r3, 1544(%r31)
+	sth %r4, 1544(%r30)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 2515
-	lha %r3, 10(%r30)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 778]
 	.loc 1 2516
-	lha %r4, 778(%r30)
+	lha %r5, 778(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 2517
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r31)
 # (int64) x3 = mem16[qc + 778]
 	.loc 1 2518
-	lha %r6, 778(%r8)
+	lha %r7, 778(%r31)
 # mem16[qd + 10] = x0
 	.loc 1 2519
-	sth %r3, 10(%r31)
+	sth %r4, 10(%r30)
 # mem16[qd + 2314] = x3
 	.loc 1 2520
-	sth %r6, 2314(%r31)
+	sth %r7, 2314(%r30)
 # x4 = x1 - x2
 	.loc 1 2521
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 2522
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r12)
 # x5 = x5 - x0
 	.loc 1 2523
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2524
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 778] = x5
 	.loc 1 2525
-	sth %r5, 778(%r31)
+	sth %r6, 778(%r30)
 # (int64) x5 = mem16[qb + 778]
 	.loc 1 2526
-	lha %r3, 778(%r7)
+	lha %r4, 778(%r12)
 # x5 = x5 - x3
 	.loc 1 2527
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2528
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1546] = x5
 	.loc 1 2529
-	sth %r3, 1546(%r31)
+	sth %r4, 1546(%r30)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 2530
-	lha %r3, 12(%r30)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 780]
 	.loc 1 2531
-	lha %r4, 780(%r30)
+	lha %r5, 780(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 2532
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r31)
 # (int64) x3 = mem16[qc + 780]
 	.loc 1 2533
-	lha %r6, 780(%r8)
+	lha %r7, 780(%r31)
 # mem16[qd + 12] = x0
 	.loc 1 2534
-	sth %r3, 12(%r31)
+	sth %r4, 12(%r30)
 # mem16[qd + 2316] = x3
 	.loc 1 2535
-	sth %r6, 2316(%r31)
+	sth %r7, 2316(%r30)
 # x4 = x1 - x2
 	.loc 1 2536
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 2537
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r12)
 # x5 = x5 - x0
 	.loc 1 2538
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2539
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 780] = x5
 	.loc 1 2540
-	sth %r5, 780(%r31)
+	sth %r6, 780(%r30)
 # (int64) x5 = mem16[qb + 780]
 	.loc 1 2541
-	lha %r3, 780(%r7)
+	lha %r4, 780(%r12)
 # x5 = x5 - x3
 	.loc 1 2542
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2543
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1548] = x5
 	.loc 1 2544
-	sth %r3, 1548(%r31)
+	sth %r4, 1548(%r30)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 2545
-	lha %r3, 14(%r30)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 782]
 	.loc 1 2546
-	lha %r4, 782(%r30)
+	lha %r5, 782(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 2547
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r31)
 # (int64) x3 = mem16[qc + 782]
 	.loc 1 2548
-	lha %r6, 782(%r8)
+	lha %r7, 782(%r31)
 # mem16[qd + 14] = x0
 	.loc 1 2549
-	sth %r3, 14(%r31)
+	sth %r4, 14(%r30)
 # mem16[qd + 2318] = x3
 	.loc 1 2550
-	sth %r6, 2318(%r31)
+	sth %r7, 2318(%r30)
 # x4 = x1 - x2
 	.loc 1 2551
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 2552
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r12)
 # x5 = x5 - x0
 	.loc 1 2553
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2554
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 782] = x5
 	.loc 1 2555
-	sth %r5, 782(%r31)
+	sth %r6, 782(%r30)
 # (int64) x5 = mem16[qb + 782]
 	.loc 1 2556
-	lha %r3, 782(%r7)
+	lha %r4, 782(%r12)
 # x5 = x5 - x3
 	.loc 1 2557
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2558
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1550] = x5
 	.loc 1 2559
-	sth %r3, 1550(%r31)
+	sth %r4, 1550(%r30)
 # qa = qa + 16
 	.loc 1 2560
-	addi %r30, %r30, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 2561
-	addi %r7, %r7, 16
+	addi %r12, %r12, 16
 # qc = qc + 16
 	.loc 1 2562
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qd = qd + 16
 	.loc 1 2563
-	addi %r31, %r31, 16
+	addi %r30, %r30, 16
 # i1 = i1 - 1
 	.loc 1 2564
-	addi %r9, %r9, -1
+	addi %r29, %r29, -1
 # =? i1 - 0
 	.loc 1 2565
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r29, 0
 # goto loop41 if !=
 	.loc 1 2566
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop41
 # pa = pa + 4608
 	.loc 1 2567
-	mr %r30, %r10
-	addi %r30, %r30, 4608
+	addi %r8, %r8, 4608
 # pb = pb + 3072
 	.loc 1 2568
-	mr %r31, %r28
-	addi %r31, %r31, 3072
+	addi %r10, %r10, 3072
 # i0 = i0 - 1
 	.loc 1 2569
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i0 - 0
 	.loc 1 2570
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r11, 0
 # goto loop40 if !=
 	.loc 1 2571
-	mr %r3, %r29
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop40
 # x4 = 67
 	.loc 1 2572
-	mr %r10, %r3
-	li %r3, 67
+	li %r7, 67
 # x5 = 956
 	.loc 1 2573
-	li %r4, 956
+	li %r8, 956
 # x6 = 14617
 	.loc 1 2574
-	li %r29, 14617
+	li %r10, 14617
 # x7 = 4591
 	.loc 1 2575
-	li %r30, 4591
+	li %r11, 4591
 # pa = w + 4608
 	.loc 1 2576
-	addi %r5, %r11, 4608
+	addi %r12, %r9, 4608
 # pb = w + 7680
 	.loc 1 2577
-	addi %r6, %r11, 7680
+	addi %r31, %r9, 7680
 # pc = 295624
 	.loc 1 2578
-	li %r7, 0
-	oris %r7, %r7, 4
-	ori %r7, %r7, 33480
+	li %r4, 0
+	oris %r4, %r4, 4
+	ori %r4, %r4, 33480
 # pc = w + pc
 	.loc 1 2579
-	add %r7, %r11, %r7
+	add %r6, %r9, %r4
 # i1 = 192
 	.loc 1 2580
-	mr %r12, %r11
-	li %r8, 192
-	mr %r31, %r3
-	mr %r9, %r4
-	mr %r11, %r29
+	li %r30, 192
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop42:
 # (int64) x1 = mem16[pb]
 	.loc 1 2582
-	lha %r3, 0(%r6)
+	lha %r4, 0(%r31)
 # x2 = x1 * x5
 	.loc 1 2583
-	mulld %r4, %r3, %r9
+	mulld %r5, %r4, %r8
 # (int64) x2 >>= 16
 	.loc 1 2584
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x4
 	.loc 1 2585
-	mulld %r3, %r3, %r31
+	mulld %r4, %r4, %r7
 # x2 = x2 * x7
 	.loc 1 2586
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2587
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # (int64) x3 = mem16[pa]
 	.loc 1 2588
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r12)
 # x1 = x1 + x3
 	.loc 1 2589
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x2 = x1 * x6
 	.loc 1 2590
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x2 >>= 16
 	.loc 1 2591
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x2 = x2 + 512
 	.loc 1 2592
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x2 >>= 10
 	.loc 1 2593
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x2 = x2 * x7
 	.loc 1 2594
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2595
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pc] = x1
 	.loc 1 2596
-	sth %r3, 0(%r7)
+	sth %r4, 0(%r6)
 # (int64) x1 = mem16[pb + 2]
 	.loc 1 2597
-	lha %r3, 2(%r6)
+	lha %r4, 2(%r31)
 # x2 = x1 * x5
 	.loc 1 2598
-	mulld %r4, %r3, %r9
+	mulld %r5, %r4, %r8
 # (int64) x2 >>= 16
 	.loc 1 2599
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x4
 	.loc 1 2600
-	mulld %r3, %r3, %r31
+	mulld %r4, %r4, %r7
 # x2 = x2 * x7
 	.loc 1 2601
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2602
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # (int64) x3 = mem16[pa + 2]
 	.loc 1 2603
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r12)
 # x1 = x1 + x3
 	.loc 1 2604
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x2 = x1 * x6
 	.loc 1 2605
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x2 >>= 16
 	.loc 1 2606
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x2 = x2 + 512
 	.loc 1 2607
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x2 >>= 10
 	.loc 1 2608
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x2 = x2 * x7
 	.loc 1 2609
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2610
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pc + 2] = x1
 	.loc 1 2611
-	sth %r3, 2(%r7)
+	sth %r4, 2(%r6)
 # (int64) x1 = mem16[pb + 4]
 	.loc 1 2612
-	lha %r3, 4(%r6)
+	lha %r4, 4(%r31)
 # x2 = x1 * x5
 	.loc 1 2613
-	mulld %r4, %r3, %r9
+	mulld %r5, %r4, %r8
 # (int64) x2 >>= 16
 	.loc 1 2614
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x4
 	.loc 1 2615
-	mulld %r3, %r3, %r31
+	mulld %r4, %r4, %r7
 # x2 = x2 * x7
 	.loc 1 2616
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2617
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # (int64) x3 = mem16[pa + 4]
 	.loc 1 2618
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r12)
 # x1 = x1 + x3
 	.loc 1 2619
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x2 = x1 * x6
 	.loc 1 2620
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x2 >>= 16
 	.loc 1 2621
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x2 = x2 + 512
 	.loc 1 2622
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x2 >>= 10
 	.loc 1 2623
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x2 = x2 * x7
 	.loc 1 2624
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2625
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pc + 4] = x1
 	.loc 1 2626
-	sth %r3, 4(%r7)
+	sth %r4, 4(%r6)
 # (int64) x1 = mem16[pb + 6]
 	.loc 1 2627
-	lha %r3, 6(%r6)
+	lha %r4, 6(%r31)
 # x2 = x1 * x5
 	.loc 1 2628
-	mulld %r4, %r3, %r9
+	mulld %r5, %r4, %r8
 # (int64) x2 >>= 16
 	.loc 1 2629
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x4
 	.loc 1 2630
-	mulld %r3, %r3, %r31
+	mulld %r4, %r4, %r7
 # x2 = x2 * x7
 	.loc 1 2631
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2632
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # (int64) x3 = mem16[pa + 6]
 	.loc 1 2633
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r12)
 # x1 = x1 + x3
 	.loc 1 2634
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x2 = x1 * x6
 	.loc 1 2635
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x2 >>= 16
 	.loc 1 2636
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x2 = x2 + 512
 	.loc 1 2637
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x2 >>= 10
 	.loc 1 2638
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x2 = x2 * x7
 	.loc 1 2639
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2640
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pc + 6] = x1
 	.loc 1 2641
-	sth %r3, 6(%r7)
+	sth %r4, 6(%r6)
 # (int64) x1 = mem16[pb + 8]
 	.loc 1 2642
-	lha %r3, 8(%r6)
+	lha %r4, 8(%r31)
 # x2 = x1 * x5
 	.loc 1 2643
-	mulld %r4, %r3, %r9
+	mulld %r5, %r4, %r8
 # (int64) x2 >>= 16
 	.loc 1 2644
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x4
 	.loc 1 2645
-	mulld %r3, %r3, %r31
+	mulld %r4, %r4, %r7
 # x2 = x2 * x7
 	.loc 1 2646
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2647
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # (int64) x3 = mem16[pa + 8]
 	.loc 1 2648
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r12)
 # x1 = x1 + x3
 	.loc 1 2649
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x2 = x1 * x6
 	.loc 1 2650
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x2 >>= 16
 	.loc 1 2651
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x2 = x2 + 512
 	.loc 1 2652
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x2 >>= 10
 	.loc 1 2653
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x2 = x2 * x7
 	.loc 1 2654
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2655
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pc + 8] = x1
 	.loc 1 2656
-	sth %r3, 8(%r7)
+	sth %r4, 8(%r6)
 # (int64) x1 = mem16[pb + 10]
 	.loc 1 2657
-	lha %r3, 10(%r6)
+	lha %r4, 10(%r31)
 # x2 = x1 * x5
 	.loc 1 2658
-	mulld %r4, %r3, %r9
+	mulld %r5, %r4, %r8
 # (int64) x2 >>= 16
 	.loc 1 2659
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x4
 	.loc 1 2660
-	mulld %r3, %r3, %r31
+	mulld %r4, %r4, %r7
 # x2 = x2 * x7
 	.loc 1 2661
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2662
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # (int64) x3 = mem16[pa + 10]
 	.loc 1 2663
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r12)
 # x1 = x1 + x3
 	.loc 1 2664
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x2 = x1 * x6
 	.loc 1 2665
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x2 >>= 16
 	.loc 1 2666
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x2 = x2 + 512
 	.loc 1 2667
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x2 >>= 10
 	.loc 1 2668
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x2 = x2 * x7
 	.loc 1 2669
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2670
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pc + 10] = x1
 	.loc 1 2671
-	sth %r3, 10(%r7)
+	sth %r4, 10(%r6)
 # (int64) x1 = mem16[pb + 12]
 	.loc 1 2672
-	lha %r3, 12(%r6)
+	lha %r4, 12(%r31)
 # x2 = x1 * x5
 	.loc 1 2673
-	mulld %r4, %r3, %r9
+	mulld %r5, %r4, %r8
 # (int64) x2 >>= 16
 	.loc 1 2674
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x4
 	.loc 1 2675
-	mulld %r3, %r3, %r31
+	mulld %r4, %r4, %r7
 # x2 = x2 * x7
 	.loc 1 2676
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2677
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # (int64) x3 = mem16[pa + 12]
 	.loc 1 2678
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r12)
 # x1 = x1 + x3
 	.loc 1 2679
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x2 = x1 * x6
 	.loc 1 2680
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x2 >>= 16
 	.loc 1 2681
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x2 = x2 + 512
 	.loc 1 2682
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x2 >>= 10
 	.loc 1 2683
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x2 = x2 * x7
 	.loc 1 2684
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2685
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pc + 12] = x1
 	.loc 1 2686
-	sth %r3, 12(%r7)
+	sth %r4, 12(%r6)
 # (int64) x1 = mem16[pb + 14]
 	.loc 1 2687
-	lha %r3, 14(%r6)
+	lha %r4, 14(%r31)
 # x2 = x1 * x5
 	.loc 1 2688
-	mulld %r4, %r3, %r9
+	mulld %r5, %r4, %r8
 # (int64) x2 >>= 16
 	.loc 1 2689
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x4
 	.loc 1 2690
-	mulld %r3, %r3, %r31
+	mulld %r4, %r4, %r7
 # x2 = x2 * x7
 	.loc 1 2691
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2692
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # (int64) x3 = mem16[pa + 14]
 	.loc 1 2693
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r12)
 # x1 = x1 + x3
 	.loc 1 2694
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x2 = x1 * x6
 	.loc 1 2695
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r10
 # (int64) x2 >>= 16
 	.loc 1 2696
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x2 = x2 + 512
 	.loc 1 2697
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x2 >>= 10
 	.loc 1 2698
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x2 = x2 * x7
 	.loc 1 2699
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x1 = x1 - x2
 	.loc 1 2700
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pc + 14] = x1
 	.loc 1 2701
-	sth %r3, 14(%r7)
+	sth %r4, 14(%r6)
 # pa = pa + 16
 	.loc 1 2702
-	addi %r5, %r5, 16
+	addi %r12, %r12, 16
 # pb = pb + 16
 	.loc 1 2703
-	addi %r6, %r6, 16
+	addi %r31, %r31, 16
 # pc = pc + 16
 	.loc 1 2704
-	addi %r7, %r7, 16
+	addi %r6, %r6, 16
 # i1 = i1 - 1
 	.loc 1 2705
-	addi %r8, %r8, -1
+	addi %r30, %r30, -1
 # =? i1 - 0
 	.loc 1 2706
-	cmpldi %cr0, %r8, 0
+	cmpldi %cr0, %r30, 0
 # goto loop42 if !=
 	.loc 1 2707
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop42
 # pa = 298696
 	.loc 1 2708
-	mr %r29, %r11
-	li %r3, 0
-	oris %r3, %r3, 4
-	ori %r3, %r3, 36552
-# pa = w + pa
-	.loc 1 2709
-	mr %r11, %r12
-	add %r3, %r11, %r3
-# z0 = 0
-	.loc 1 2710
-	li %r4, 0
-# mem16[pa] = z0
-	.loc 1 2711
-	sth %r4, 0(%r3)
-# mem16[pa + 2] = z0
-	.loc 1 2712
-	sth %r4, 2(%r3)
-# pa = 295624
-	.loc 1 2713
-	li %r3, 0
-	oris %r3, %r3, 4
-	ori %r3, %r3, 33480
-# pa = w + pa
-	.loc 1 2714
-	add %r3, %r11, %r3
-# pb = 297146
-	.loc 1 2715
 	li %r4, 0
 	oris %r4, %r4, 4
-	ori %r4, %r4, 35002
-# pb = w + pb
-	.loc 1 2716
-	add %r4, %r11, %r4
-# pc = 297144
-	.loc 1 2717
+	ori %r4, %r4, 36552
+# pa = w + pa
+	.loc 1 2709
+	add %r4, %r9, %r4
+# z0 = 0
+	.loc 1 2710
+	li %r5, 0
+# mem16[pa] = z0
+	.loc 1 2711
+	sth %r5, 0(%r4)
+# mem16[pa + 2] = z0
+	.loc 1 2712
+	sth %r5, 2(%r4)
+# pa = 295624
+	.loc 1 2713
+	li %r4, 0
+	oris %r4, %r4, 4
+	ori %r4, %r4, 33480
+# pa = w + pa
+	.loc 1 2714
+	add %r4, %r9, %r4
+# pb = 297146
+	.loc 1 2715
 	li %r5, 0
 	oris %r5, %r5, 4
-	ori %r5, %r5, 35000
-# pc = w + pc
-	.loc 1 2718
-	add %r5, %r11, %r5
-# qd = 298704
-	.loc 1 2719
+	ori %r5, %r5, 35002
+# pb = w + pb
+	.loc 1 2716
+	add %r5, %r9, %r5
+# pc = 297144
+	.loc 1 2717
 	li %r6, 0
 	oris %r6, %r6, 4
-	ori %r6, %r6, 36560
+	ori %r6, %r6, 35000
+# pc = w + pc
+	.loc 1 2718
+	add %r6, %r9, %r6
+# qd = 298704
+	.loc 1 2719
+	li %r7, 0
+	oris %r7, %r7, 4
+	ori %r7, %r7, 36560
 # qd = w + qd
 	.loc 1 2720
-	add %r6, %r11, %r6
+	add %r7, %r9, %r7
 # (int64) x0 = mem16[pa]
 	.loc 1 2721
-	lha %r7, 0(%r3)
+	lha %r8, 0(%r4)
 # (int64) x1 = mem16[pb]
 	.loc 1 2722
-	lha %r8, 0(%r4)
+	lha %r12, 0(%r5)
 # (int64) x2 = mem16[pc]
 	.loc 1 2723
-	lha %r9, 0(%r5)
+	lha %r31, 0(%r6)
 # x2 = 0
 	.loc 1 2724
-	li %r9, 0
+	li %r31, 0
 # x0 = x0 + x1
 	.loc 1 2725
-	add %r7, %r7, %r8
+	add %r8, %r8, %r12
 # x0 = x0 + x2
 	.loc 1 2726
-	add %r7, %r7, %r9
+	add %r8, %r8, %r31
 # x1 = x0 * x6
 	.loc 1 2727
-	mulld %r8, %r7, %r29
+	mulld %r12, %r8, %r10
 # (int64) x1 >>= 16
 	.loc 1 2728
-	sradi %r8, %r8, 16
+	sradi %r12, %r12, 16
 # x1 = x1 + 512
 	.loc 1 2729
-	addi %r8, %r8, 512
+	addi %r12, %r12, 512
 # (int64) x1 >>= 10
 	.loc 1 2730
-	sradi %r8, %r8, 10
+	sradi %r12, %r12, 10
 # x1 = x1 * x7
 	.loc 1 2731
-	mulld %r8, %r8, %r30
+	mulld %r12, %r12, %r11
 # x0 = x0 - x1
 	.loc 1 2732
-	subf %r7, %r8, %r7
+	subf %r8, %r12, %r8
 # mem16[qd] = x0
 	.loc 1 2733
-	sth %r7, 0(%r6)
+	sth %r8, 0(%r7)
 # pa = pa + 2
 	.loc 1 2734
-	addi %r7, %r3, 2
+	addi %r8, %r4, 2
 # pb = pb + 2
 	.loc 1 2735
-	addi %r4, %r4, 2
+	addi %r12, %r5, 2
 # pc = pc + 2
 	.loc 1 2736
-	addi %r5, %r5, 2
+	addi %r31, %r6, 2
 # qd = qd + 2
 	.loc 1 2737
-	addi %r6, %r6, 2
+	addi %r7, %r7, 2
 # i1 = 95
 	.loc 1 2738
-	li %r8, 95
-	mr %r3, %r10
-	mr %r9, %r3
-	mr %r10, %r4
-	mr %r12, %r5
+	li %r30, 95
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop43:
 # (int64) x0 = mem16[pa]
 	.loc 1 2740
-	lha %r3, 0(%r7)
+	lha %r4, 0(%r8)
 # (int64) x1 = mem16[pb]
 	.loc 1 2741
-	lha %r4, 0(%r10)
+	lha %r5, 0(%r12)
 # (int64) x2 = mem16[pc]
 	.loc 1 2742
-	lha %r5, 0(%r12)
+	lha %r6, 0(%r31)
 # x0 = x0 + x1
 	.loc 1 2743
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2744
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 2745
-	mulld %r4, %r3, %r29
+	mulld %r5, %r4, %r10
 # (int64) x1 >>= 16
 	.loc 1 2746
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 2747
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 2748
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 2749
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x0 = x0 - x1
 	.loc 1 2750
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd] = x0
 	.loc 1 2751
-	sth %r3, 0(%r6)
+	sth %r4, 0(%r7)
 # (int64) x0 = mem16[pa + 2]
 	.loc 1 2752
-	lha %r3, 2(%r7)
+	lha %r4, 2(%r8)
 # (int64) x1 = mem16[pb + 2]
 	.loc 1 2753
-	lha %r4, 2(%r10)
+	lha %r5, 2(%r12)
 # (int64) x2 = mem16[pc + 2]
 	.loc 1 2754
-	lha %r5, 2(%r12)
+	lha %r6, 2(%r31)
 # x0 = x0 + x1
 	.loc 1 2755
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2756
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 2757
-	mulld %r4, %r3, %r29
+	mulld %r5, %r4, %r10
 # (int64) x1 >>= 16
 	.loc 1 2758
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 2759
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 2760
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 2761
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x0 = x0 - x1
 	.loc 1 2762
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 2] = x0
 	.loc 1 2763
-	sth %r3, 2(%r6)
+	sth %r4, 2(%r7)
 # (int64) x0 = mem16[pa + 4]
 	.loc 1 2764
-	lha %r3, 4(%r7)
+	lha %r4, 4(%r8)
 # (int64) x1 = mem16[pb + 4]
 	.loc 1 2765
-	lha %r4, 4(%r10)
+	lha %r5, 4(%r12)
 # (int64) x2 = mem16[pc + 4]
 	.loc 1 2766
-	lha %r5, 4(%r12)
+	lha %r6, 4(%r31)
 # x0 = x0 + x1
 	.loc 1 2767
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2768
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 2769
-	mulld %r4, %r3, %r29
+	mulld %r5, %r4, %r10
 # (int64) x1 >>= 16
 	.loc 1 2770
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 2771
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 2772
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 2773
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x0 = x0 - x1
 	.loc 1 2774
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 4] = x0
 	.loc 1 2775
-	sth %r3, 4(%r6)
+	sth %r4, 4(%r7)
 # (int64) x0 = mem16[pa + 6]
 	.loc 1 2776
-	lha %r3, 6(%r7)
+	lha %r4, 6(%r8)
 # (int64) x1 = mem16[pb + 6]
 	.loc 1 2777
-	lha %r4, 6(%r10)
+	lha %r5, 6(%r12)
 # (int64) x2 = mem16[pc + 6]
 	.loc 1 2778
-	lha %r5, 6(%r12)
+	lha %r6, 6(%r31)
 # x0 = x0 + x1
 	.loc 1 2779
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2780
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 2781
-	mulld %r4, %r3, %r29
+	mulld %r5, %r4, %r10
 # (int64) x1 >>= 16
 	.loc 1 2782
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 2783
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 2784
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 2785
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x0 = x0 - x1
 	.loc 1 2786
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 6] = x0
 	.loc 1 2787
-	sth %r3, 6(%r6)
+	sth %r4, 6(%r7)
 # (int64) x0 = mem16[pa + 8]
 	.loc 1 2788
-	lha %r3, 8(%r7)
+	lha %r4, 8(%r8)
 # (int64) x1 = mem16[pb + 8]
 	.loc 1 2789
-	lha %r4, 8(%r10)
+	lha %r5, 8(%r12)
 # (int64) x2 = mem16[pc + 8]
 	.loc 1 2790
-	lha %r5, 8(%r12)
+	lha %r6, 8(%r31)
 # x0 = x0 + x1
 	.loc 1 2791
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2792
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 2793
-	mulld %r4, %r3, %r29
+	mulld %r5, %r4, %r10
 # (int64) x1 >>= 16
 	.loc 1 2794
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 2795
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 2796
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 2797
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x0 = x0 - x1
 	.loc 1 2798
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 8] = x0
 	.loc 1 2799
-	sth %r3, 8(%r6)
+	sth %r4, 8(%r7)
 # (int64) x0 = mem16[pa + 10]
 	.loc 1 2800
-	lha %r3, 10(%r7)
+	lha %r4, 10(%r8)
 # (int64) x1 = mem16[pb + 10]
 	.loc 1 2801
-	lha %r4, 10(%r10)
+	lha %r5, 10(%r12)
 # (int64) x2 = mem16[pc + 10]
 	.loc 1 2802
-	lha %r5, 10(%r12)
+	lha %r6, 10(%r31)
 # x0 = x0 + x1
 	.loc 1 2803
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2804
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 2805
-	mulld %r4, %r3, %r29
+	mulld %r5, %r4, %r10
 # (int64) x1 >>= 16
 	.loc 1 2806
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 2807
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 2808
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 2809
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x0 = x0 - x1
 	.loc 1 2810
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 10] = x0
 	.loc 1 2811
-	sth %r3, 10(%r6)
+	sth %r4, 10(%r7)
 # (int64) x0 = mem16[pa + 12]
 	.loc 1 2812
-	lha %r3, 12(%r7)
+	lha %r4, 12(%r8)
 # (int64) x1 = mem16[pb + 12]
 	.loc 1 2813
-	lha %r4, 12(%r10)
+	lha %r5, 12(%r12)
 # (int64) x2 = mem16[pc + 12]
 	.loc 1 2814
-	lha %r5, 12(%r12)
+	lha %r6, 12(%r31)
 # x0 = x0 + x1
 	.loc 1 2815
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2816
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 2817
-	mulld %r4, %r3, %r29
+	mulld %r5, %r4, %r10
 # (int64) x1 >>= 16
 	.loc 1 2818
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 2819
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 2820
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 2821
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x0 = x0 - x1
 	.loc 1 2822
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 12] = x0
 	.loc 1 2823
-	sth %r3, 12(%r6)
+	sth %r4, 12(%r7)
 # (int64) x0 = mem16[pa + 14]
 	.loc 1 2824
-	lha %r3, 14(%r7)
+	lha %r4, 14(%r8)
 # (int64) x1 = mem16[pb + 14]
 	.loc 1 2825
-	lha %r4, 14(%r10)
+	lha %r5, 14(%r12)
 # (int64) x2 = mem16[pc + 14]
 	.loc 1 2826
-	lha %r5, 14(%r12)
+	lha %r6, 14(%r31)
 # x0 = x0 + x1
 	.loc 1 2827
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 2828
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 2829
-	mulld %r4, %r3, %r29
+	mulld %r5, %r4, %r10
 # (int64) x1 >>= 16
 	.loc 1 2830
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 2831
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 2832
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 2833
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r11
 # x0 = x0 - x1
 	.loc 1 2834
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 14] = x0
 	.loc 1 2835
-	sth %r3, 14(%r6)
+	sth %r4, 14(%r7)
 # pa = pa + 16
 	.loc 1 2836
-	addi %r7, %r7, 16
+	addi %r8, %r8, 16
 # pb = pb + 16
 	.loc 1 2837
-	addi %r10, %r10, 16
+	addi %r12, %r12, 16
 # pc = pc + 16
 	.loc 1 2838
-	addi %r12, %r12, 16
+	addi %r31, %r31, 16
 # qd = qd + 16
 	.loc 1 2839
-	addi %r6, %r6, 16
+	addi %r7, %r7, 16
 # i1 = i1 - 1
 	.loc 1 2840
-	addi %r8, %r8, -1
+	addi %r30, %r30, -1
 # =? i1 - 0
 	.loc 1 2841
-	cmpldi %cr0, %r8, 0
+	cmpldi %cr0, %r30, 0
 # goto loop43 if !=
 	.loc 1 2842
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop43
 # pa = 298704
 	.loc 1 2843
-	li %r3, 0
-	oris %r3, %r3, 4
-	ori %r3, %r3, 36560
+	li %r4, 0
+	oris %r4, %r4, 4
+	ori %r4, %r4, 36560
 # pa = w + pa
 	.loc 1 2844
-	add %r4, %r11, %r3
-# pb = out
-	.loc 1 2845
-	mr %r3, %r9
+	add %r4, %r9, %r4
 # i1 = 95
 	.loc 1 2846
 	li %r5, 95
-	mr %r6, %r3
 .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop44:
 # t0 = mem16[pa]
 	.loc 1 2848
-	lhz %r3, 0(%r4)
+	lhz %r6, 0(%r4)
 # mem8[pb] = t0
 	.loc 1 2849
-	stb %r3, 0(%r6)
+	stb %r6, 0(%r3)
 # t0 = t0 >> 8
 	.loc 1 2850
-	srdi %r3, %r3, 8
+	srdi %r6, %r6, 8
 # mem8[pb + 1] = t0
 	.loc 1 2851
-	stb %r3, 1(%r6)
+	stb %r6, 1(%r3)
 # t0 = mem16[pa + 2]
 	.loc 1 2852
-	lhz %r3, 2(%r4)
+	lhz %r6, 2(%r4)
 # mem8[pb + 2] = t0
 	.loc 1 2853
-	stb %r3, 2(%r6)
+	stb %r6, 2(%r3)
 # t0 = t0 >> 8
 	.loc 1 2854
-	srdi %r3, %r3, 8
+	srdi %r6, %r6, 8
 # mem8[pb + 3] = t0
 	.loc 1 2855
-	stb %r3, 3(%r6)
+	stb %r6, 3(%r3)
 # t0 = mem16[pa + 4]
 	.loc 1 2856
-	lhz %r3, 4(%r4)
+	lhz %r6, 4(%r4)
 # mem8[pb + 4] = t0
 	.loc 1 2857
-	stb %r3, 4(%r6)
+	stb %r6, 4(%r3)
 # t0 = t0 >> 8
 	.loc 1 2858
-	srdi %r3, %r3, 8
+	srdi %r6, %r6, 8
 # mem8[pb + 5] = t0
 	.loc 1 2859
-	stb %r3, 5(%r6)
+	stb %r6, 5(%r3)
 # t0 = mem16[pa + 6]
 	.loc 1 2860
-	lhz %r3, 6(%r4)
+	lhz %r6, 6(%r4)
 # mem8[pb + 6] = t0
 	.loc 1 2861
-	stb %r3, 6(%r6)
+	stb %r6, 6(%r3)
 # t0 = t0 >> 8
 	.loc 1 2862
-	srdi %r3, %r3, 8
+	srdi %r6, %r6, 8
 # mem8[pb + 7] = t0
 	.loc 1 2863
-	stb %r3, 7(%r6)
+	stb %r6, 7(%r3)
 # t0 = mem16[pa + 8]
 	.loc 1 2864
-	lhz %r3, 8(%r4)
+	lhz %r6, 8(%r4)
 # mem8[pb + 8] = t0
 	.loc 1 2865
-	stb %r3, 8(%r6)
+	stb %r6, 8(%r3)
 # t0 = t0 >> 8
 	.loc 1 2866
-	srdi %r3, %r3, 8
+	srdi %r6, %r6, 8
 # mem8[pb + 9] = t0
 	.loc 1 2867
-	stb %r3, 9(%r6)
+	stb %r6, 9(%r3)
 # t0 = mem16[pa + 10]
 	.loc 1 2868
-	lhz %r3, 10(%r4)
+	lhz %r6, 10(%r4)
 # mem8[pb + 10] = t0
 	.loc 1 2869
-	stb %r3, 10(%r6)
+	stb %r6, 10(%r3)
 # t0 = t0 >> 8
 	.loc 1 2870
-	srdi %r3, %r3, 8
+	srdi %r6, %r6, 8
 # mem8[pb + 11] = t0
 	.loc 1 2871
-	stb %r3, 11(%r6)
+	stb %r6, 11(%r3)
 # t0 = mem16[pa + 12]
 	.loc 1 2872
-	lhz %r3, 12(%r4)
+	lhz %r6, 12(%r4)
 # mem8[pb + 12] = t0
 	.loc 1 2873
-	stb %r3, 12(%r6)
+	stb %r6, 12(%r3)
 # t0 = t0 >> 8
 	.loc 1 2874
-	srdi %r3, %r3, 8
+	srdi %r6, %r6, 8
 # mem8[pb + 13] = t0
 	.loc 1 2875
-	stb %r3, 13(%r6)
+	stb %r6, 13(%r3)
 # t0 = mem16[pa + 14]
 	.loc 1 2876
-	lhz %r3, 14(%r4)
+	lhz %r6, 14(%r4)
 # mem8[pb + 14] = t0
 	.loc 1 2877
-	stb %r3, 14(%r6)
+	stb %r6, 14(%r3)
 # t0 = t0 >> 8
 	.loc 1 2878
-	srdi %r3, %r3, 8
+	srdi %r6, %r6, 8
 # mem8[pb + 15] = t0
 	.loc 1 2879
-	stb %r3, 15(%r6)
+	stb %r6, 15(%r3)
 # pa = pa + 16
 	.loc 1 2880
 	addi %r4, %r4, 16
 # pb = pb + 16
 	.loc 1 2881
-	addi %r6, %r6, 16
+	addi %r3, %r3, 16
 # i1 = i1 - 1
 	.loc 1 2882
 	addi %r5, %r5, -1
@@ -8750,7 +8587,6 @@ qhasm_kernel_core_multsntrup761_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc64_mul.loop44
 # t0 = mem16[pa]
 	.loc 1 2885
-	mr %r3, %r6
 	lhz %r4, 0(%r4)
 # mem8[pb] = t0
 	.loc 1 2886
@@ -8763,16 +8599,15 @@ qhasm_kernel_core_multsntrup761_ppc64_mul:
 	stb %r4, 1(%r3)
 # leave
 	.loc 1 2889
-	ld %r23, 112(%r1)
-	ld %r24, 120(%r1)
-	ld %r25, 128(%r1)
-	ld %r26, 136(%r1)
-	ld %r27, 144(%r1)
-	ld %r28, 152(%r1)
-	ld %r29, 160(%r1)
-	ld %r30, 168(%r1)
-	ld %r31, 176(%r1)
-	addi %r1, %r1, 192
+	ld %r24, 112(%r1)
+	ld %r25, 120(%r1)
+	ld %r26, 128(%r1)
+	ld %r27, 136(%r1)
+	ld %r28, 144(%r1)
+	ld %r29, 152(%r1)
+	ld %r30, 160(%r1)
+	ld %r31, 168(%r1)
+	addi %r1, %r1, 176
 	blr
 	.size qhasm_kernel_core_multsntrup761_ppc64_mul, 24
 

@@ -22,251 +22,237 @@ qhasm_kernel_core_multsntrup857_ppc64_mul:
 	std %r29, 168(%r1)
 	std %r30, 176(%r1)
 	std %r31, 184(%r1)
-# input out in k c w
-	.loc 1 12
-	mr %r8, %r3
-	mr %r10, %r4
-	mr %r11, %r5
 # w = w + 15
 	.loc 1 14
-	addi %r4, %r7, 15
+	addi %r7, %r7, 15
 # t0 = -16
 	.loc 1 15
-	li %r3, -16
+	li %r6, -16
 # w = w & t0
 	.loc 1 16
-	and %r12, %r4, %r3
+	and %r9, %r7, %r6
 # pa = 343930
 	.loc 1 17
-	li %r3, 0
-	oris %r3, %r3, 5
-	ori %r3, %r3, 16250
+	li %r6, 0
+	oris %r6, %r6, 5
+	ori %r6, %r6, 16250
 # pa = w + pa
 	.loc 1 18
-	add %r5, %r12, %r3
+	add %r8, %r9, %r6
 # z0 = 0
 	.loc 1 19
-	li %r3, 0
+	li %r6, 0
 # i1 = 4
 	.loc 1 20
-	li %r4, 4
+	li %r7, 4
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop1:
 # mem16[pa] = z0
 	.loc 1 22
-	sth %r3, 0(%r5)
+	sth %r6, 0(%r8)
 # mem16[pa + 2] = z0
 	.loc 1 23
-	sth %r3, 2(%r5)
+	sth %r6, 2(%r8)
 # mem16[pa + 4] = z0
 	.loc 1 24
-	sth %r3, 4(%r5)
+	sth %r6, 4(%r8)
 # mem16[pa + 6] = z0
 	.loc 1 25
-	sth %r3, 6(%r5)
+	sth %r6, 6(%r8)
 # mem16[pa + 8] = z0
 	.loc 1 26
-	sth %r3, 8(%r5)
+	sth %r6, 8(%r8)
 # mem16[pa + 10] = z0
 	.loc 1 27
-	sth %r3, 10(%r5)
+	sth %r6, 10(%r8)
 # mem16[pa + 12] = z0
 	.loc 1 28
-	sth %r3, 12(%r5)
+	sth %r6, 12(%r8)
 # mem16[pa + 14] = z0
 	.loc 1 29
-	sth %r3, 14(%r5)
+	sth %r6, 14(%r8)
 # pa = pa + 16
 	.loc 1 30
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # i1 = i1 - 1
 	.loc 1 31
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i1 - 0
 	.loc 1 32
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop1 if !=
 	.loc 1 33
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop1
 # mem16[pa] = z0
 	.loc 1 34
-	sth %r3, 0(%r5)
+	sth %r6, 0(%r8)
 # mem16[pa + 2] = z0
 	.loc 1 35
-	sth %r3, 2(%r5)
+	sth %r6, 2(%r8)
 # mem16[pa + 4] = z0
 	.loc 1 36
-	sth %r3, 4(%r5)
+	sth %r6, 4(%r8)
 # mem16[pa + 6] = z0
 	.loc 1 37
-	sth %r3, 6(%r5)
+	sth %r6, 6(%r8)
 # mem16[pa + 8] = z0
 	.loc 1 38
-	sth %r3, 8(%r5)
+	sth %r6, 8(%r8)
 # mem16[pa + 10] = z0
 	.loc 1 39
-	sth %r3, 10(%r5)
+	sth %r6, 10(%r8)
 # mem16[pa + 12] = z0
 	.loc 1 40
-	sth %r3, 12(%r5)
+	sth %r6, 12(%r8)
 # pa = 342216
 	.loc 1 41
-	li %r3, 0
-	oris %r3, %r3, 5
-	ori %r3, %r3, 14536
+	li %r6, 0
+	oris %r6, %r6, 5
+	ori %r6, %r6, 14536
 # pa = w + pa
 	.loc 1 42
-	add %r6, %r12, %r3
-# pb = in
-	.loc 1 43
-	mr %r9, %r12
-	mr %r4, %r10
+	add %r10, %r9, %r6
 # i1 = 107
 	.loc 1 44
-	li %r7, 107
-	mr %r3, %r8
-	mr %r8, %r3
-	mr %r5, %r11
-	mr %r10, %r4
+	li %r8, 107
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop2:
 # t0 = mem8[pb]
 	.loc 1 46
-	lbz %r4, 0(%r10)
+	lbz %r7, 0(%r4)
 # t1 = mem8[pb + 1]
 	.loc 1 47
-	lbz %r3, 1(%r10)
+	lbz %r6, 1(%r4)
 # t1 = t1 << 8
 	.loc 1 48
-	sldi %r3, %r3, 8
+	sldi %r6, %r6, 8
 # t0 = t0 | t1
 	.loc 1 49
-	or %r4, %r4, %r3
+	or %r7, %r7, %r6
 # mem16[pa] = t0
 	.loc 1 50
-	sth %r4, 0(%r6)
+	sth %r7, 0(%r10)
 # t0 = mem8[pb + 2]
 	.loc 1 51
-	lbz %r3, 2(%r10)
+	lbz %r6, 2(%r4)
 # t1 = mem8[pb + 3]
 	.loc 1 52
-	lbz %r4, 3(%r10)
+	lbz %r7, 3(%r4)
 # t1 = t1 << 8
 	.loc 1 53
-	sldi %r4, %r4, 8
+	sldi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 54
-	or %r3, %r3, %r4
+	or %r6, %r6, %r7
 # mem16[pa + 2] = t0
 	.loc 1 55
-	sth %r3, 2(%r6)
+	sth %r6, 2(%r10)
 # t0 = mem8[pb + 4]
 	.loc 1 56
-	lbz %r3, 4(%r10)
+	lbz %r6, 4(%r4)
 # t1 = mem8[pb + 5]
 	.loc 1 57
-	lbz %r4, 5(%r10)
+	lbz %r7, 5(%r4)
 # t1 = t1 << 8
 	.loc 1 58
-	sldi %r4, %r4, 8
+	sldi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 59
-	or %r3, %r3, %r4
+	or %r6, %r6, %r7
 # mem16[pa + 4] = t0
 	.loc 1 60
-	sth %r3, 4(%r6)
+	sth %r6, 4(%r10)
 # t0 = mem8[pb + 6]
 	.loc 1 61
-	lbz %r3, 6(%r10)
+	lbz %r6, 6(%r4)
 # t1 = mem8[pb + 7]
 	.loc 1 62
-	lbz %r4, 7(%r10)
+	lbz %r7, 7(%r4)
 # t1 = t1 << 8
 	.loc 1 63
-	sldi %r4, %r4, 8
+	sldi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 64
-	or %r3, %r3, %r4
+	or %r6, %r6, %r7
 # mem16[pa + 6] = t0
 	.loc 1 65
-	sth %r3, 6(%r6)
+	sth %r6, 6(%r10)
 # t0 = mem8[pb + 8]
 	.loc 1 66
-	lbz %r3, 8(%r10)
+	lbz %r6, 8(%r4)
 # t1 = mem8[pb + 9]
 	.loc 1 67
-	lbz %r4, 9(%r10)
+	lbz %r7, 9(%r4)
 # t1 = t1 << 8
 	.loc 1 68
-	sldi %r4, %r4, 8
+	sldi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 69
-	or %r3, %r3, %r4
+	or %r6, %r6, %r7
 # mem16[pa + 8] = t0
 	.loc 1 70
-	sth %r3, 8(%r6)
+	sth %r6, 8(%r10)
 # t0 = mem8[pb + 10]
 	.loc 1 71
-	lbz %r3, 10(%r10)
+	lbz %r6, 10(%r4)
 # t1 = mem8[pb + 11]
 	.loc 1 72
-	lbz %r4, 11(%r10)
+	lbz %r7, 11(%r4)
 # t1 = t1 << 8
 	.loc 1 73
-	sldi %r4, %r4, 8
+	sldi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 74
-	or %r3, %r3, %r4
+	or %r6, %r6, %r7
 # mem16[pa + 10] = t0
 	.loc 1 75
-	sth %r3, 10(%r6)
+	sth %r6, 10(%r10)
 # t0 = mem8[pb + 12]
 	.loc 1 76
-	lbz %r3, 12(%r10)
+	lbz %r6, 12(%r4)
 # t1 = mem8[pb + 13]
 	.loc 1 77
-	lbz %r4, 13(%r10)
+	lbz %r7, 13(%r4)
 # t1 = t1 << 8
 	.loc 1 78
-	sldi %r4, %r4, 8
+	sldi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 79
-	or %r3, %r3, %r4
+	or %r6, %r6, %r7
 # mem16[pa + 12] = t0
 	.loc 1 80
-	sth %r3, 12(%r6)
+	sth %r6, 12(%r10)
 # t0 = mem8[pb + 14]
 	.loc 1 81
-	lbz %r3, 14(%r10)
+	lbz %r6, 14(%r4)
 # t1 = mem8[pb + 15]
 	.loc 1 82
-	lbz %r4, 15(%r10)
+	lbz %r7, 15(%r4)
 # t1 = t1 << 8
 	.loc 1 83
-	sldi %r4, %r4, 8
+	sldi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 84
-	or %r3, %r3, %r4
+	or %r6, %r6, %r7
 # mem16[pa + 14] = t0
 	.loc 1 85
-	sth %r3, 14(%r6)
+	sth %r6, 14(%r10)
 # pa = pa + 16
 	.loc 1 86
-	addi %r6, %r6, 16
+	addi %r10, %r10, 16
 # pb = pb + 16
 	.loc 1 87
-	addi %r10, %r10, 16
+	addi %r4, %r4, 16
 # i1 = i1 - 1
 	.loc 1 88
-	addi %r7, %r7, -1
+	addi %r8, %r8, -1
 # =? i1 - 0
 	.loc 1 89
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r8, 0
 # goto loop2 if !=
 	.loc 1 90
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop2
 # t0 = mem8[pb]
 	.loc 1 91
-	mr %r4, %r10
-	lbz %r3, 0(%r4)
+	lbz %r6, 0(%r4)
 # t1 = mem8[pb + 1]
 	.loc 1 92
 	lbz %r4, 1(%r4)
@@ -275,26 +261,24 @@ qhasm_kernel_core_multsntrup857_ppc64_mul:
 	sldi %r4, %r4, 8
 # t0 = t0 | t1
 	.loc 1 94
-	or %r3, %r3, %r4
+	or %r6, %r6, %r4
 # mem16[pa] = t0
 	.loc 1 95
-	sth %r3, 0(%r6)
+	sth %r6, 0(%r10)
 # pa = 344864
 	.loc 1 96
-	li %r3, 0
-	oris %r3, %r3, 5
-	ori %r3, %r3, 17184
+	li %r4, 0
+	oris %r4, %r4, 5
+	ori %r4, %r4, 17184
 # pa = w + pa
 	.loc 1 97
-	mr %r12, %r9
-	add %r4, %r12, %r3
+	add %r4, %r9, %r4
 # z0 = 0
 	.loc 1 98
 	li %r6, 0
 # i1 = 2
 	.loc 1 99
 	li %r7, 2
-	mr %r3, %r8
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop3:
 # mem16[pa] = z0
 	.loc 1 101
@@ -351,60 +335,59 @@ qhasm_kernel_core_multsntrup857_ppc64_mul:
 	ori %r4, %r4, 16328
 # pa = w + pa
 	.loc 1 118
-	add %r4, %r12, %r4
+	add %r4, %r9, %r4
 # i1 = 107
 	.loc 1 121
 	li %r6, 107
-	mr %r9, %r3
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop4:
 # t0 = mem8[qa]
 	.loc 1 123
-	lbz %r3, 0(%r5)
+	lbz %r7, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 124
-	stb %r3, 0(%r4)
+	stb %r7, 0(%r4)
 # t0 = mem8[qa + 1]
 	.loc 1 125
-	lbz %r3, 1(%r5)
+	lbz %r7, 1(%r5)
 # mem8[qb + 1] = t0
 	.loc 1 126
-	stb %r3, 1(%r4)
+	stb %r7, 1(%r4)
 # t0 = mem8[qa + 2]
 	.loc 1 127
-	lbz %r3, 2(%r5)
+	lbz %r7, 2(%r5)
 # mem8[qb + 2] = t0
 	.loc 1 128
-	stb %r3, 2(%r4)
+	stb %r7, 2(%r4)
 # t0 = mem8[qa + 3]
 	.loc 1 129
-	lbz %r3, 3(%r5)
+	lbz %r7, 3(%r5)
 # mem8[qb + 3] = t0
 	.loc 1 130
-	stb %r3, 3(%r4)
+	stb %r7, 3(%r4)
 # t0 = mem8[qa + 4]
 	.loc 1 131
-	lbz %r3, 4(%r5)
+	lbz %r7, 4(%r5)
 # mem8[qb + 4] = t0
 	.loc 1 132
-	stb %r3, 4(%r4)
+	stb %r7, 4(%r4)
 # t0 = mem8[qa + 5]
 	.loc 1 133
-	lbz %r3, 5(%r5)
+	lbz %r7, 5(%r5)
 # mem8[qb + 5] = t0
 	.loc 1 134
-	stb %r3, 5(%r4)
+	stb %r7, 5(%r4)
 # t0 = mem8[qa + 6]
 	.loc 1 135
-	lbz %r3, 6(%r5)
+	lbz %r7, 6(%r5)
 # mem8[qb + 6] = t0
 	.loc 1 136
-	stb %r3, 6(%r4)
+	stb %r7, 6(%r4)
 # t0 = mem8[qa + 7]
 	.loc 1 137
-	lbz %r3, 7(%r5)
+	lbz %r7, 7(%r5)
 # mem8[qb + 7] = t0
 	.loc 1 138
-	stb %r3, 7(%r4)
+	stb %r7, 7(%r4)
 # qa = qa + 8
 	.loc 1 139
 	addi %r5, %r5, 8
@@ -422,203 +405,199 @@ qhasm_kernel_core_multsntrup857_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop4
 # t0 = mem8[qa]
 	.loc 1 144
-	lbz %r3, 0(%r5)
+	lbz %r5, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 145
-	stb %r3, 0(%r4)
+	stb %r5, 0(%r4)
 # x7 = 1
 	.loc 1 146
-	li %r4, 1
+	li %r8, 1
 # pa = 344008
 	.loc 1 147
-	li %r3, 0
-	oris %r3, %r3, 5
-	ori %r3, %r3, 16328
+	li %r4, 0
+	oris %r4, %r4, 5
+	ori %r4, %r4, 16328
 # pa = w + pa
 	.loc 1 148
-	add %r5, %r12, %r3
+	add %r10, %r9, %r4
 # pb = w + 3584
 	.loc 1 149
-	addi %r6, %r12, 3584
+	addi %r6, %r9, 3584
 # i1 = 112
 	.loc 1 150
-	mr %r8, %r12
 	li %r7, 112
-	mr %r3, %r9
-	mr %r9, %r3
-	mr %r10, %r4
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop5:
 # x0 = mem8[pa]
 	.loc 1 152
-	lbz %r3, 0(%r5)
+	lbz %r4, 0(%r10)
 # x1 = x0 & x7
 	.loc 1 153
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 154
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 155
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 156
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 157
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb] = x1
 	.loc 1 158
-	sth %r4, 0(%r6)
+	sth %r5, 0(%r6)
 # x0 = mem8[pa + 1]
 	.loc 1 159
-	lbz %r3, 1(%r5)
+	lbz %r4, 1(%r10)
 # x1 = x0 & x7
 	.loc 1 160
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 161
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 162
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 163
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 164
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 2] = x1
 	.loc 1 165
-	sth %r4, 2(%r6)
+	sth %r5, 2(%r6)
 # x0 = mem8[pa + 2]
 	.loc 1 166
-	lbz %r3, 2(%r5)
+	lbz %r4, 2(%r10)
 # x1 = x0 & x7
 	.loc 1 167
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 168
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 169
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 170
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 171
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 4] = x1
 	.loc 1 172
-	sth %r4, 4(%r6)
+	sth %r5, 4(%r6)
 # x0 = mem8[pa + 3]
 	.loc 1 173
-	lbz %r3, 3(%r5)
+	lbz %r4, 3(%r10)
 # x1 = x0 & x7
 	.loc 1 174
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 175
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 176
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 177
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 178
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 6] = x1
 	.loc 1 179
-	sth %r4, 6(%r6)
+	sth %r5, 6(%r6)
 # x0 = mem8[pa + 4]
 	.loc 1 180
-	lbz %r3, 4(%r5)
+	lbz %r4, 4(%r10)
 # x1 = x0 & x7
 	.loc 1 181
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 182
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 183
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 184
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 185
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 8] = x1
 	.loc 1 186
-	sth %r4, 8(%r6)
+	sth %r5, 8(%r6)
 # x0 = mem8[pa + 5]
 	.loc 1 187
-	lbz %r3, 5(%r5)
+	lbz %r4, 5(%r10)
 # x1 = x0 & x7
 	.loc 1 188
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 189
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 190
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 191
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 192
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 10] = x1
 	.loc 1 193
-	sth %r4, 10(%r6)
+	sth %r5, 10(%r6)
 # x0 = mem8[pa + 6]
 	.loc 1 194
-	lbz %r3, 6(%r5)
+	lbz %r4, 6(%r10)
 # x1 = x0 & x7
 	.loc 1 195
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 196
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 197
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 198
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 199
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 12] = x1
 	.loc 1 200
-	sth %r4, 12(%r6)
+	sth %r5, 12(%r6)
 # x0 = mem8[pa + 7]
 	.loc 1 201
-	lbz %r3, 7(%r5)
+	lbz %r4, 7(%r10)
 # x1 = x0 & x7
 	.loc 1 202
-	and %r4, %r3, %r10
+	and %r5, %r4, %r8
 # x0 >>= 1
 	.loc 1 203
-	srdi %r3, %r3, 1
+	srdi %r4, %r4, 1
 # x0 = x0 & x1
 	.loc 1 204
-	and %r3, %r3, %r4
+	and %r4, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 205
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # x1 = x1 - x0
 	.loc 1 206
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[pb + 14] = x1
 	.loc 1 207
-	sth %r4, 14(%r6)
+	sth %r5, 14(%r6)
 # pa = pa + 8
 	.loc 1 208
-	addi %r5, %r5, 8
+	addi %r10, %r10, 8
 # pb = pb + 16
 	.loc 1 209
 	addi %r6, %r6, 16
@@ -633,1000 +612,980 @@ qhasm_kernel_core_multsntrup857_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop5
 # x4 = 71
 	.loc 1 213
-	li %r4, 71
+	li %r10, 71
 # x5 = 923
 	.loc 1 214
-	li %r5, 923
+	li %r11, 923
 # x6 = 12988
 	.loc 1 215
-	li %r6, 12988
+	li %r12, 12988
 # x7 = 5167
 	.loc 1 216
-	li %r10, 5167
+	li %r30, 5167
 # x3 = 35
 	.loc 1 217
-	li %r7, 35
+	li %r31, 35
 # pa = 342216
 	.loc 1 218
-	li %r3, 0
-	oris %r3, %r3, 5
-	ori %r3, %r3, 14536
+	li %r4, 0
+	oris %r4, %r4, 5
+	ori %r4, %r4, 14536
 # pa = w + pa
 	.loc 1 219
-	mr %r12, %r8
-	add %r11, %r12, %r3
+	add %r29, %r9, %r4
+# pb = w
+	.loc 1 220
+	mr %r7, %r9
 # pc = w + 1792
 	.loc 1 221
-	addi %r8, %r12, 1792
+	addi %r8, %r9, 1792
 # i1 = 112
 	.loc 1 222
-	mr %r30, %r12
-	li %r31, 112
-	mr %r3, %r9
-	mr %r9, %r3
-	mr %r29, %r4
+	li %r6, 112
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop6:
 # (int64) x0 = mem16[pa]
 	.loc 1 224
-	lha %r3, 0(%r11)
+	lha %r4, 0(%r29)
 # x1 = x0 * x6
 	.loc 1 225
-	mulld %r4, %r3, %r6
+	mulld %r5, %r4, %r12
 # (int64) x1 >>= 16
 	.loc 1 226
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 227
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 228
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 229
-	mulld %r4, %r4, %r10
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 230
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x1 = x0 + x3
 	.loc 1 231
-	add %r4, %r3, %r7
+	add %r5, %r4, %r31
 # x1 = x1 * x5
 	.loc 1 232
-	mulld %r4, %r4, %r5
+	mulld %r5, %r5, %r11
 # (int64) x1 >>= 16
 	.loc 1 233
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # mem16[pc] = x1
 	.loc 1 234
-	sth %r4, 0(%r8)
+	sth %r5, 0(%r8)
 # x1 = x1 * x4
 	.loc 1 235
-	mulld %r4, %r4, %r29
+	mulld %r5, %r5, %r10
 # x0 = x0 - x1
 	.loc 1 236
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pb] = x0
 	.loc 1 237
-	sth %r3, 0(%r12)
+	sth %r4, 0(%r7)
 # (int64) x0 = mem16[pa + 2]
 	.loc 1 238
-	lha %r3, 2(%r11)
+	lha %r4, 2(%r29)
 # x1 = x0 * x6
 	.loc 1 239
-	mulld %r4, %r3, %r6
+	mulld %r5, %r4, %r12
 # (int64) x1 >>= 16
 	.loc 1 240
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 241
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 242
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 243
-	mulld %r4, %r4, %r10
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 244
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x1 = x0 + x3
 	.loc 1 245
-	add %r4, %r3, %r7
+	add %r5, %r4, %r31
 # x1 = x1 * x5
 	.loc 1 246
-	mulld %r4, %r4, %r5
+	mulld %r5, %r5, %r11
 # (int64) x1 >>= 16
 	.loc 1 247
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # mem16[pc + 2] = x1
 	.loc 1 248
-	sth %r4, 2(%r8)
+	sth %r5, 2(%r8)
 # x1 = x1 * x4
 	.loc 1 249
-	mulld %r4, %r4, %r29
+	mulld %r5, %r5, %r10
 # x0 = x0 - x1
 	.loc 1 250
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pb + 2] = x0
 	.loc 1 251
-	sth %r3, 2(%r12)
+	sth %r4, 2(%r7)
 # (int64) x0 = mem16[pa + 4]
 	.loc 1 252
-	lha %r3, 4(%r11)
+	lha %r4, 4(%r29)
 # x1 = x0 * x6
 	.loc 1 253
-	mulld %r4, %r3, %r6
+	mulld %r5, %r4, %r12
 # (int64) x1 >>= 16
 	.loc 1 254
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 255
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 256
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 257
-	mulld %r4, %r4, %r10
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 258
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x1 = x0 + x3
 	.loc 1 259
-	add %r4, %r3, %r7
+	add %r5, %r4, %r31
 # x1 = x1 * x5
 	.loc 1 260
-	mulld %r4, %r4, %r5
+	mulld %r5, %r5, %r11
 # (int64) x1 >>= 16
 	.loc 1 261
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # mem16[pc + 4] = x1
 	.loc 1 262
-	sth %r4, 4(%r8)
+	sth %r5, 4(%r8)
 # x1 = x1 * x4
 	.loc 1 263
-	mulld %r4, %r4, %r29
+	mulld %r5, %r5, %r10
 # x0 = x0 - x1
 	.loc 1 264
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pb + 4] = x0
 	.loc 1 265
-	sth %r3, 4(%r12)
+	sth %r4, 4(%r7)
 # (int64) x0 = mem16[pa + 6]
 	.loc 1 266
-	lha %r3, 6(%r11)
+	lha %r4, 6(%r29)
 # x1 = x0 * x6
 	.loc 1 267
-	mulld %r4, %r3, %r6
+	mulld %r5, %r4, %r12
 # (int64) x1 >>= 16
 	.loc 1 268
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 269
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 270
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 271
-	mulld %r4, %r4, %r10
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 272
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x1 = x0 + x3
 	.loc 1 273
-	add %r4, %r3, %r7
+	add %r5, %r4, %r31
 # x1 = x1 * x5
 	.loc 1 274
-	mulld %r4, %r4, %r5
+	mulld %r5, %r5, %r11
 # (int64) x1 >>= 16
 	.loc 1 275
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # mem16[pc + 6] = x1
 	.loc 1 276
-	sth %r4, 6(%r8)
+	sth %r5, 6(%r8)
 # x1 = x1 * x4
 	.loc 1 277
-	mulld %r4, %r4, %r29
+	mulld %r5, %r5, %r10
 # x0 = x0 - x1
 	.loc 1 278
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pb + 6] = x0
 	.loc 1 279
-	sth %r3, 6(%r12)
+	sth %r4, 6(%r7)
 # (int64) x0 = mem16[pa + 8]
 	.loc 1 280
-	lha %r3, 8(%r11)
+	lha %r4, 8(%r29)
 # x1 = x0 * x6
 	.loc 1 281
-	mulld %r4, %r3, %r6
+	mulld %r5, %r4, %r12
 # (int64) x1 >>= 16
 	.loc 1 282
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 283
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 284
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 285
-	mulld %r4, %r4, %r10
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 286
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x1 = x0 + x3
 	.loc 1 287
-	add %r4, %r3, %r7
+	add %r5, %r4, %r31
 # x1 = x1 * x5
 	.loc 1 288
-	mulld %r4, %r4, %r5
+	mulld %r5, %r5, %r11
 # (int64) x1 >>= 16
 	.loc 1 289
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # mem16[pc + 8] = x1
 	.loc 1 290
-	sth %r4, 8(%r8)
+	sth %r5, 8(%r8)
 # x1 = x1 * x4
 	.loc 1 291
-	mulld %r4, %r4, %r29
+	mulld %r5, %r5, %r10
 # x0 = x0 - x1
 	.loc 1 292
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pb + 8] = x0
 	.loc 1 293
-	sth %r3, 8(%r12)
+	sth %r4, 8(%r7)
 # (int64) x0 = mem16[pa + 10]
 	.loc 1 294
-	lha %r3, 10(%r11)
+	lha %r4, 10(%r29)
 # x1 = x0 * x6
 	.loc 1 295
-	mulld %r4, %r3, %r6
+	mulld %r5, %r4, %r12
 # (int64) x1 >>= 16
 	.loc 1 296
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 297
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 298
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 299
-	mulld %r4, %r4, %r10
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 300
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x1 = x0 + x3
 	.loc 1 301
-	add %r4, %r3, %r7
+	add %r5, %r4, %r31
 # x1 = x1 * x5
 	.loc 1 302
-	mulld %r4, %r4, %r5
+	mulld %r5, %r5, %r11
 # (int64) x1 >>= 16
 	.loc 1 303
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # mem16[pc + 10] = x1
 	.loc 1 304
-	sth %r4, 10(%r8)
+	sth %r5, 10(%r8)
 # x1 = x1 * x4
 	.loc 1 305
-	mulld %r4, %r4, %r29
+	mulld %r5, %r5, %r10
 # x0 = x0 - x1
 	.loc 1 306
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pb + 10] = x0
 	.loc 1 307
-	sth %r3, 10(%r12)
+	sth %r4, 10(%r7)
 # (int64) x0 = mem16[pa + 12]
 	.loc 1 308
-	lha %r3, 12(%r11)
+	lha %r4, 12(%r29)
 # x1 = x0 * x6
 	.loc 1 309
-	mulld %r4, %r3, %r6
+	mulld %r5, %r4, %r12
 # (int64) x1 >>= 16
 	.loc 1 310
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 311
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 312
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 313
-	mulld %r4, %r4, %r10
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 314
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x1 = x0 + x3
 	.loc 1 315
-	add %r4, %r3, %r7
+	add %r5, %r4, %r31
 # x1 = x1 * x5
 	.loc 1 316
-	mulld %r4, %r4, %r5
+	mulld %r5, %r5, %r11
 # (int64) x1 >>= 16
 	.loc 1 317
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # mem16[pc + 12] = x1
 	.loc 1 318
-	sth %r4, 12(%r8)
+	sth %r5, 12(%r8)
 # x1 = x1 * x4
 	.loc 1 319
-	mulld %r4, %r4, %r29
+	mulld %r5, %r5, %r10
 # x0 = x0 - x1
 	.loc 1 320
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pb + 12] = x0
 	.loc 1 321
-	sth %r3, 12(%r12)
+	sth %r4, 12(%r7)
 # (int64) x0 = mem16[pa + 14]
 	.loc 1 322
-	lha %r3, 14(%r11)
+	lha %r4, 14(%r29)
 # x1 = x0 * x6
 	.loc 1 323
-	mulld %r4, %r3, %r6
+	mulld %r5, %r4, %r12
 # (int64) x1 >>= 16
 	.loc 1 324
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 325
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 326
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 327
-	mulld %r4, %r4, %r10
+	mulld %r5, %r5, %r30
 # x0 = x0 - x1
 	.loc 1 328
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # x1 = x0 + x3
 	.loc 1 329
-	add %r4, %r3, %r7
+	add %r5, %r4, %r31
 # x1 = x1 * x5
 	.loc 1 330
-	mulld %r4, %r4, %r5
+	mulld %r5, %r5, %r11
 # (int64) x1 >>= 16
 	.loc 1 331
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # mem16[pc + 14] = x1
 	.loc 1 332
-	sth %r4, 14(%r8)
+	sth %r5, 14(%r8)
 # x1 = x1 * x4
 	.loc 1 333
-	mulld %r4, %r4, %r29
+	mulld %r5, %r5, %r10
 # x0 = x0 - x1
 	.loc 1 334
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pb + 14] = x0
 	.loc 1 335
-	sth %r3, 14(%r12)
+	sth %r4, 14(%r7)
 # pa = pa + 16
 	.loc 1 336
-	addi %r11, %r11, 16
+	addi %r29, %r29, 16
 # pb = pb + 16
 	.loc 1 337
-	addi %r12, %r12, 16
+	addi %r7, %r7, 16
 # pc = pc + 16
 	.loc 1 338
 	addi %r8, %r8, 16
 # i1 = i1 - 1
 	.loc 1 339
-	addi %r31, %r31, -1
+	addi %r6, %r6, -1
 # =? i1 - 0
 	.loc 1 340
-	cmpldi %cr0, %r31, 0
+	cmpldi %cr0, %r6, 0
 # goto loop6 if !=
 	.loc 1 341
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop6
 # pa = w
 	.loc 1 342
-	mr %r12, %r30
-	mr %r8, %r12
+	mr %r12, %r9
 # pb = 46200
 	.loc 1 343
-	li %r3, 0
-	oris %r3, %r3, 0
-	ori %r3, %r3, 46200
+	li %r4, 0
+	oris %r4, %r4, 0
+	ori %r4, %r4, 46200
 # pb = w + pb
 	.loc 1 344
-	add %r10, %r12, %r3
+	add %r8, %r9, %r4
 # i0 = 2
 	.loc 1 345
-	li %r4, 2
-	mr %r3, %r9
+	li %r6, 2
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop7:
 # qa = pa
 	.loc 1 347
-	mr %r11, %r4
-	mr %r9, %r3
+	mr %r31, %r12
 # qb = pa + 896
 	.loc 1 348
-	addi %r6, %r8, 896
+	addi %r10, %r12, 896
 # qc = pb
 	.loc 1 349
-	mr %r31, %r8
+	mr %r11, %r8
 # i1 = 56
 	.loc 1 350
-	mr %r7, %r10
-	li %r5, 56
+	li %r7, 56
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop8:
 # (int64) x0 = mem16[qa]
 	.loc 1 352
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 353
-	lha %r4, 0(%r6)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 354
-	sth %r3, 0(%r10)
+	sth %r4, 0(%r11)
 # mem16[qc + 1792] = x1
 	.loc 1 355
-	sth %r4, 1792(%r10)
+	sth %r5, 1792(%r11)
 # x0 = x0 + x1
 	.loc 1 356
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 896] = x0
 	.loc 1 357
-	sth %r3, 896(%r10)
+	sth %r4, 896(%r11)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 358
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 359
-	lha %r4, 2(%r6)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 360
-	sth %r3, 2(%r10)
+	sth %r4, 2(%r11)
 # mem16[qc + 1794] = x1
 	.loc 1 361
-	sth %r4, 1794(%r10)
+	sth %r5, 1794(%r11)
 # x0 = x0 + x1
 	.loc 1 362
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 898] = x0
 	.loc 1 363
-	sth %r3, 898(%r10)
+	sth %r4, 898(%r11)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 364
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 365
-	lha %r4, 4(%r6)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 366
-	sth %r3, 4(%r10)
+	sth %r4, 4(%r11)
 # mem16[qc + 1796] = x1
 	.loc 1 367
-	sth %r4, 1796(%r10)
+	sth %r5, 1796(%r11)
 # x0 = x0 + x1
 	.loc 1 368
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 900] = x0
 	.loc 1 369
-	sth %r3, 900(%r10)
+	sth %r4, 900(%r11)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 370
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 371
-	lha %r4, 6(%r6)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 372
-	sth %r3, 6(%r10)
+	sth %r4, 6(%r11)
 # mem16[qc + 1798] = x1
 	.loc 1 373
-	sth %r4, 1798(%r10)
+	sth %r5, 1798(%r11)
 # x0 = x0 + x1
 	.loc 1 374
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 902] = x0
 	.loc 1 375
-	sth %r3, 902(%r10)
+	sth %r4, 902(%r11)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 376
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 377
-	lha %r4, 8(%r6)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 378
-	sth %r3, 8(%r10)
+	sth %r4, 8(%r11)
 # mem16[qc + 1800] = x1
 	.loc 1 379
-	sth %r4, 1800(%r10)
+	sth %r5, 1800(%r11)
 # x0 = x0 + x1
 	.loc 1 380
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 904] = x0
 	.loc 1 381
-	sth %r3, 904(%r10)
+	sth %r4, 904(%r11)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 382
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 383
-	lha %r4, 10(%r6)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 384
-	sth %r3, 10(%r10)
+	sth %r4, 10(%r11)
 # mem16[qc + 1802] = x1
 	.loc 1 385
-	sth %r4, 1802(%r10)
+	sth %r5, 1802(%r11)
 # x0 = x0 + x1
 	.loc 1 386
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 906] = x0
 	.loc 1 387
-	sth %r3, 906(%r10)
+	sth %r4, 906(%r11)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 388
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 389
-	lha %r4, 12(%r6)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 390
-	sth %r3, 12(%r10)
+	sth %r4, 12(%r11)
 # mem16[qc + 1804] = x1
 	.loc 1 391
-	sth %r4, 1804(%r10)
+	sth %r5, 1804(%r11)
 # x0 = x0 + x1
 	.loc 1 392
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 908] = x0
 	.loc 1 393
-	sth %r3, 908(%r10)
+	sth %r4, 908(%r11)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 394
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 395
-	lha %r4, 14(%r6)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 396
-	sth %r3, 14(%r10)
+	sth %r4, 14(%r11)
 # mem16[qc + 1806] = x1
 	.loc 1 397
-	sth %r4, 1806(%r10)
+	sth %r5, 1806(%r11)
 # x0 = x0 + x1
 	.loc 1 398
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 910] = x0
 	.loc 1 399
-	sth %r3, 910(%r10)
+	sth %r4, 910(%r11)
 # qa = qa + 16
 	.loc 1 400
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 401
-	addi %r6, %r6, 16
+	addi %r10, %r10, 16
 # qc = qc + 16
 	.loc 1 402
-	addi %r10, %r10, 16
+	addi %r11, %r11, 16
 # i1 = i1 - 1
 	.loc 1 403
-	addi %r5, %r5, -1
+	addi %r7, %r7, -1
 # =? i1 - 0
 	.loc 1 404
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r7, 0
 # goto loop8 if !=
 	.loc 1 405
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop8
 # pa = pa + 1792
 	.loc 1 406
-	mr %r8, %r31
-	addi %r8, %r8, 1792
+	addi %r12, %r12, 1792
 # pb = pb + 2688
 	.loc 1 407
-	mr %r10, %r7
-	addi %r10, %r10, 2688
+	addi %r8, %r8, 2688
 # i0 = i0 - 1
 	.loc 1 408
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 409
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r6, 0
 # goto loop7 if !=
 	.loc 1 410
-	mr %r3, %r9
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop7
 # pa = w + 3584
 	.loc 1 411
-	mr %r7, %r3
-	addi %r4, %r12, 3584
+	addi %r8, %r9, 3584
 # pb = 189120
 	.loc 1 412
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 58048
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 58048
 # pb = w + pb
 	.loc 1 413
-	add %r5, %r12, %r3
+	add %r7, %r9, %r4
 # qb = pa + 896
 	.loc 1 415
-	addi %r3, %r4, 896
+	addi %r6, %r8, 896
 # i1 = 56
 	.loc 1 417
-	li %r6, 56
-	mr %r8, %r4
-	mr %r9, %r3
+	li %r10, 56
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop9:
 # (int64) x0 = mem16[qa]
 	.loc 1 419
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r8)
 # (int64) x1 = mem16[qb]
 	.loc 1 420
-	lha %r4, 0(%r9)
+	lha %r5, 0(%r6)
 # mem16[qc] = x0
 	.loc 1 421
-	sth %r3, 0(%r5)
+	sth %r4, 0(%r7)
 # mem16[qc + 1792] = x1
 	.loc 1 422
-	sth %r4, 1792(%r5)
+	sth %r5, 1792(%r7)
 # x0 = x0 + x1
 	.loc 1 423
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 896] = x0
 	.loc 1 424
-	sth %r3, 896(%r5)
+	sth %r4, 896(%r7)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 425
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r8)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 426
-	lha %r4, 2(%r9)
+	lha %r5, 2(%r6)
 # mem16[qc + 2] = x0
 	.loc 1 427
-	sth %r3, 2(%r5)
+	sth %r4, 2(%r7)
 # mem16[qc + 1794] = x1
 	.loc 1 428
-	sth %r4, 1794(%r5)
+	sth %r5, 1794(%r7)
 # x0 = x0 + x1
 	.loc 1 429
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 898] = x0
 	.loc 1 430
-	sth %r3, 898(%r5)
+	sth %r4, 898(%r7)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 431
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r8)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 432
-	lha %r4, 4(%r9)
+	lha %r5, 4(%r6)
 # mem16[qc + 4] = x0
 	.loc 1 433
-	sth %r3, 4(%r5)
+	sth %r4, 4(%r7)
 # mem16[qc + 1796] = x1
 	.loc 1 434
-	sth %r4, 1796(%r5)
+	sth %r5, 1796(%r7)
 # x0 = x0 + x1
 	.loc 1 435
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 900] = x0
 	.loc 1 436
-	sth %r3, 900(%r5)
+	sth %r4, 900(%r7)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 437
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r8)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 438
-	lha %r4, 6(%r9)
+	lha %r5, 6(%r6)
 # mem16[qc + 6] = x0
 	.loc 1 439
-	sth %r3, 6(%r5)
+	sth %r4, 6(%r7)
 # mem16[qc + 1798] = x1
 	.loc 1 440
-	sth %r4, 1798(%r5)
+	sth %r5, 1798(%r7)
 # x0 = x0 + x1
 	.loc 1 441
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 902] = x0
 	.loc 1 442
-	sth %r3, 902(%r5)
+	sth %r4, 902(%r7)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 443
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r8)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 444
-	lha %r4, 8(%r9)
+	lha %r5, 8(%r6)
 # mem16[qc + 8] = x0
 	.loc 1 445
-	sth %r3, 8(%r5)
+	sth %r4, 8(%r7)
 # mem16[qc + 1800] = x1
 	.loc 1 446
-	sth %r4, 1800(%r5)
+	sth %r5, 1800(%r7)
 # x0 = x0 + x1
 	.loc 1 447
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 904] = x0
 	.loc 1 448
-	sth %r3, 904(%r5)
+	sth %r4, 904(%r7)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 449
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r8)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 450
-	lha %r4, 10(%r9)
+	lha %r5, 10(%r6)
 # mem16[qc + 10] = x0
 	.loc 1 451
-	sth %r3, 10(%r5)
+	sth %r4, 10(%r7)
 # mem16[qc + 1802] = x1
 	.loc 1 452
-	sth %r4, 1802(%r5)
+	sth %r5, 1802(%r7)
 # x0 = x0 + x1
 	.loc 1 453
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 906] = x0
 	.loc 1 454
-	sth %r3, 906(%r5)
+	sth %r4, 906(%r7)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 455
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r8)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 456
-	lha %r4, 12(%r9)
+	lha %r5, 12(%r6)
 # mem16[qc + 12] = x0
 	.loc 1 457
-	sth %r3, 12(%r5)
+	sth %r4, 12(%r7)
 # mem16[qc + 1804] = x1
 	.loc 1 458
-	sth %r4, 1804(%r5)
+	sth %r5, 1804(%r7)
 # x0 = x0 + x1
 	.loc 1 459
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 908] = x0
 	.loc 1 460
-	sth %r3, 908(%r5)
+	sth %r4, 908(%r7)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 461
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r8)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 462
-	lha %r4, 14(%r9)
+	lha %r5, 14(%r6)
 # mem16[qc + 14] = x0
 	.loc 1 463
-	sth %r3, 14(%r5)
+	sth %r4, 14(%r7)
 # mem16[qc + 1806] = x1
 	.loc 1 464
-	sth %r4, 1806(%r5)
+	sth %r5, 1806(%r7)
 # x0 = x0 + x1
 	.loc 1 465
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 910] = x0
 	.loc 1 466
-	sth %r3, 910(%r5)
+	sth %r4, 910(%r7)
 # qa = qa + 16
 	.loc 1 467
 	addi %r8, %r8, 16
 # qb = qb + 16
 	.loc 1 468
-	addi %r9, %r9, 16
+	addi %r6, %r6, 16
 # qc = qc + 16
 	.loc 1 469
-	addi %r5, %r5, 16
+	addi %r7, %r7, 16
 # i1 = i1 - 1
 	.loc 1 470
-	addi %r6, %r6, -1
+	addi %r10, %r10, -1
 # =? i1 - 0
 	.loc 1 471
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r10, 0
 # goto loop9 if !=
 	.loc 1 472
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop9
 # pa = 46200
 	.loc 1 473
-	li %r3, 0
-	oris %r3, %r3, 0
-	ori %r3, %r3, 46200
+	li %r4, 0
+	oris %r4, %r4, 0
+	ori %r4, %r4, 46200
 # pa = w + pa
 	.loc 1 474
-	add %r9, %r12, %r3
+	add %r6, %r9, %r4
 # pb = w + 5376
 	.loc 1 475
-	addi %r8, %r12, 5376
+	addi %r7, %r9, 5376
 # i0 = 6
 	.loc 1 476
-	li %r4, 6
-	mr %r3, %r7
+	li %r8, 6
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop10:
 # qa = pa
 	.loc 1 478
-	mr %r10, %r4
-	mr %r11, %r3
+	mr %r31, %r6
 # qb = pa + 448
 	.loc 1 479
-	addi %r5, %r9, 448
+	addi %r10, %r6, 448
 # qc = pb
 	.loc 1 480
-	mr %r7, %r9
+	mr %r11, %r7
 # i1 = 28
 	.loc 1 481
-	mr %r31, %r8
-	li %r6, 28
+	li %r12, 28
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop11:
 # (int64) x0 = mem16[qa]
 	.loc 1 483
-	lha %r3, 0(%r9)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 484
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 485
-	sth %r3, 0(%r8)
+	sth %r4, 0(%r11)
 # mem16[qc + 896] = x1
 	.loc 1 486
-	sth %r4, 896(%r8)
+	sth %r5, 896(%r11)
 # x0 = x0 + x1
 	.loc 1 487
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 448] = x0
 	.loc 1 488
-	sth %r3, 448(%r8)
+	sth %r4, 448(%r11)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 489
-	lha %r3, 2(%r9)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 490
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 491
-	sth %r3, 2(%r8)
+	sth %r4, 2(%r11)
 # mem16[qc + 898] = x1
 	.loc 1 492
-	sth %r4, 898(%r8)
+	sth %r5, 898(%r11)
 # x0 = x0 + x1
 	.loc 1 493
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 450] = x0
 	.loc 1 494
-	sth %r3, 450(%r8)
+	sth %r4, 450(%r11)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 495
-	lha %r3, 4(%r9)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 496
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 497
-	sth %r3, 4(%r8)
+	sth %r4, 4(%r11)
 # mem16[qc + 900] = x1
 	.loc 1 498
-	sth %r4, 900(%r8)
+	sth %r5, 900(%r11)
 # x0 = x0 + x1
 	.loc 1 499
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 452] = x0
 	.loc 1 500
-	sth %r3, 452(%r8)
+	sth %r4, 452(%r11)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 501
-	lha %r3, 6(%r9)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 502
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 503
-	sth %r3, 6(%r8)
+	sth %r4, 6(%r11)
 # mem16[qc + 902] = x1
 	.loc 1 504
-	sth %r4, 902(%r8)
+	sth %r5, 902(%r11)
 # x0 = x0 + x1
 	.loc 1 505
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 454] = x0
 	.loc 1 506
-	sth %r3, 454(%r8)
+	sth %r4, 454(%r11)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 507
-	lha %r3, 8(%r9)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 508
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 509
-	sth %r3, 8(%r8)
+	sth %r4, 8(%r11)
 # mem16[qc + 904] = x1
 	.loc 1 510
-	sth %r4, 904(%r8)
+	sth %r5, 904(%r11)
 # x0 = x0 + x1
 	.loc 1 511
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 456] = x0
 	.loc 1 512
-	sth %r3, 456(%r8)
+	sth %r4, 456(%r11)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 513
-	lha %r3, 10(%r9)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 514
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 515
-	sth %r3, 10(%r8)
+	sth %r4, 10(%r11)
 # mem16[qc + 906] = x1
 	.loc 1 516
-	sth %r4, 906(%r8)
+	sth %r5, 906(%r11)
 # x0 = x0 + x1
 	.loc 1 517
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 458] = x0
 	.loc 1 518
-	sth %r3, 458(%r8)
+	sth %r4, 458(%r11)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 519
-	lha %r3, 12(%r9)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 520
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 521
-	sth %r3, 12(%r8)
+	sth %r4, 12(%r11)
 # mem16[qc + 908] = x1
 	.loc 1 522
-	sth %r4, 908(%r8)
+	sth %r5, 908(%r11)
 # x0 = x0 + x1
 	.loc 1 523
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 460] = x0
 	.loc 1 524
-	sth %r3, 460(%r8)
+	sth %r4, 460(%r11)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 525
-	lha %r3, 14(%r9)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 526
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 527
-	sth %r3, 14(%r8)
+	sth %r4, 14(%r11)
 # mem16[qc + 910] = x1
 	.loc 1 528
-	sth %r4, 910(%r8)
+	sth %r5, 910(%r11)
 # x0 = x0 + x1
 	.loc 1 529
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 462] = x0
 	.loc 1 530
-	sth %r3, 462(%r8)
+	sth %r4, 462(%r11)
 # qa = qa + 16
 	.loc 1 531
-	addi %r9, %r9, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 532
-	addi %r5, %r5, 16
+	addi %r10, %r10, 16
 # qc = qc + 16
 	.loc 1 533
-	addi %r8, %r8, 16
+	addi %r11, %r11, 16
 # i1 = i1 - 1
 	.loc 1 534
-	addi %r6, %r6, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 535
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r12, 0
 # goto loop11 if !=
 	.loc 1 536
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop11
 # pa = pa + 896
 	.loc 1 537
-	mr %r9, %r7
-	addi %r9, %r9, 896
+	addi %r6, %r6, 896
 # pb = pb + 1344
 	.loc 1 538
-	mr %r8, %r31
-	addi %r8, %r8, 1344
+	addi %r7, %r7, 1344
 # i0 = i0 - 1
 	.loc 1 539
-	mr %r4, %r10
-	addi %r4, %r4, -1
+	addi %r8, %r8, -1
 # =? i0 - 0
 	.loc 1 540
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r8, 0
 # goto loop10 if !=
 	.loc 1 541
-	mr %r3, %r11
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop10
 # pa = 189120
 	.loc 1 542
@@ -1635,7 +1594,7 @@ qhasm_kernel_core_multsntrup857_ppc64_mul:
 	ori %r4, %r4, 58048
 # pa = w + pa
 	.loc 1 543
-	add %r8, %r12, %r4
+	add %r12, %r9, %r4
 # pb = 168704
 	.loc 1 544
 	li %r4, 0
@@ -1643,210 +1602,204 @@ qhasm_kernel_core_multsntrup857_ppc64_mul:
 	ori %r4, %r4, 37632
 # pb = w + pb
 	.loc 1 545
-	add %r9, %r12, %r4
+	add %r6, %r9, %r4
 # i0 = 3
 	.loc 1 546
-	li %r4, 3
+	li %r7, 3
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop12:
 # qa = pa
 	.loc 1 548
-	mr %r10, %r4
-	mr %r11, %r3
+	mr %r31, %r12
 # qb = pa + 448
 	.loc 1 549
-	addi %r5, %r8, 448
+	addi %r8, %r12, 448
 # qc = pb
 	.loc 1 550
-	mr %r7, %r8
+	mr %r10, %r6
 # i1 = 28
 	.loc 1 551
-	mr %r31, %r9
-	li %r6, 28
+	li %r11, 28
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop13:
 # (int64) x0 = mem16[qa]
 	.loc 1 553
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 554
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 555
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r10)
 # mem16[qc + 896] = x1
 	.loc 1 556
-	sth %r4, 896(%r9)
+	sth %r5, 896(%r10)
 # x0 = x0 + x1
 	.loc 1 557
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 448] = x0
 	.loc 1 558
-	sth %r3, 448(%r9)
+	sth %r4, 448(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 559
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 560
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 561
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r10)
 # mem16[qc + 898] = x1
 	.loc 1 562
-	sth %r4, 898(%r9)
+	sth %r5, 898(%r10)
 # x0 = x0 + x1
 	.loc 1 563
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 450] = x0
 	.loc 1 564
-	sth %r3, 450(%r9)
+	sth %r4, 450(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 565
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 566
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 567
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r10)
 # mem16[qc + 900] = x1
 	.loc 1 568
-	sth %r4, 900(%r9)
+	sth %r5, 900(%r10)
 # x0 = x0 + x1
 	.loc 1 569
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 452] = x0
 	.loc 1 570
-	sth %r3, 452(%r9)
+	sth %r4, 452(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 571
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 572
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 573
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r10)
 # mem16[qc + 902] = x1
 	.loc 1 574
-	sth %r4, 902(%r9)
+	sth %r5, 902(%r10)
 # x0 = x0 + x1
 	.loc 1 575
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 454] = x0
 	.loc 1 576
-	sth %r3, 454(%r9)
+	sth %r4, 454(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 577
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 578
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 579
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r10)
 # mem16[qc + 904] = x1
 	.loc 1 580
-	sth %r4, 904(%r9)
+	sth %r5, 904(%r10)
 # x0 = x0 + x1
 	.loc 1 581
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 456] = x0
 	.loc 1 582
-	sth %r3, 456(%r9)
+	sth %r4, 456(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 583
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 584
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 585
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r10)
 # mem16[qc + 906] = x1
 	.loc 1 586
-	sth %r4, 906(%r9)
+	sth %r5, 906(%r10)
 # x0 = x0 + x1
 	.loc 1 587
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 458] = x0
 	.loc 1 588
-	sth %r3, 458(%r9)
+	sth %r4, 458(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 589
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 590
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 591
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r10)
 # mem16[qc + 908] = x1
 	.loc 1 592
-	sth %r4, 908(%r9)
+	sth %r5, 908(%r10)
 # x0 = x0 + x1
 	.loc 1 593
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 460] = x0
 	.loc 1 594
-	sth %r3, 460(%r9)
+	sth %r4, 460(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 595
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 596
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 597
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r10)
 # mem16[qc + 910] = x1
 	.loc 1 598
-	sth %r4, 910(%r9)
+	sth %r5, 910(%r10)
 # x0 = x0 + x1
 	.loc 1 599
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 462] = x0
 	.loc 1 600
-	sth %r3, 462(%r9)
+	sth %r4, 462(%r10)
 # qa = qa + 16
 	.loc 1 601
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 602
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 603
-	addi %r9, %r9, 16
+	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 604
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 605
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop13 if !=
 	.loc 1 606
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop13
 # pa = pa + 896
 	.loc 1 607
-	mr %r8, %r7
-	addi %r8, %r8, 896
+	addi %r12, %r12, 896
 # pb = pb + 1344
 	.loc 1 608
-	mr %r9, %r31
-	addi %r9, %r9, 1344
+	addi %r6, %r6, 1344
 # i0 = i0 - 1
 	.loc 1 609
-	mr %r4, %r10
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 610
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop12 if !=
 	.loc 1 611
-	mr %r3, %r11
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop12
 # pa = w + 5376
 	.loc 1 612
-	addi %r8, %r12, 5376
+	addi %r12, %r9, 5376
 # pb = 46200
 	.loc 1 613
 	li %r4, 0
@@ -1854,206 +1807,200 @@ qhasm_kernel_core_multsntrup857_ppc64_mul:
 	ori %r4, %r4, 46200
 # pb = w + pb
 	.loc 1 614
-	add %r9, %r12, %r4
+	add %r6, %r9, %r4
 # i0 = 18
 	.loc 1 615
-	li %r4, 18
+	li %r7, 18
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop14:
 # qa = pa
 	.loc 1 617
-	mr %r10, %r4
-	mr %r11, %r3
+	mr %r31, %r12
 # qb = pa + 224
 	.loc 1 618
-	addi %r5, %r8, 224
+	addi %r8, %r12, 224
 # qc = pb
 	.loc 1 619
-	mr %r7, %r8
+	mr %r10, %r6
 # i1 = 14
 	.loc 1 620
-	mr %r31, %r9
-	li %r6, 14
+	li %r11, 14
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop15:
 # (int64) x0 = mem16[qa]
 	.loc 1 622
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 623
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 624
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r10)
 # mem16[qc + 448] = x1
 	.loc 1 625
-	sth %r4, 448(%r9)
+	sth %r5, 448(%r10)
 # x0 = x0 + x1
 	.loc 1 626
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 224] = x0
 	.loc 1 627
-	sth %r3, 224(%r9)
+	sth %r4, 224(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 628
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 629
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 630
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r10)
 # mem16[qc + 450] = x1
 	.loc 1 631
-	sth %r4, 450(%r9)
+	sth %r5, 450(%r10)
 # x0 = x0 + x1
 	.loc 1 632
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 226] = x0
 	.loc 1 633
-	sth %r3, 226(%r9)
+	sth %r4, 226(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 634
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 635
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 636
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r10)
 # mem16[qc + 452] = x1
 	.loc 1 637
-	sth %r4, 452(%r9)
+	sth %r5, 452(%r10)
 # x0 = x0 + x1
 	.loc 1 638
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 228] = x0
 	.loc 1 639
-	sth %r3, 228(%r9)
+	sth %r4, 228(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 640
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 641
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 642
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r10)
 # mem16[qc + 454] = x1
 	.loc 1 643
-	sth %r4, 454(%r9)
+	sth %r5, 454(%r10)
 # x0 = x0 + x1
 	.loc 1 644
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 230] = x0
 	.loc 1 645
-	sth %r3, 230(%r9)
+	sth %r4, 230(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 646
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 647
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 648
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r10)
 # mem16[qc + 456] = x1
 	.loc 1 649
-	sth %r4, 456(%r9)
+	sth %r5, 456(%r10)
 # x0 = x0 + x1
 	.loc 1 650
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 232] = x0
 	.loc 1 651
-	sth %r3, 232(%r9)
+	sth %r4, 232(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 652
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 653
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 654
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r10)
 # mem16[qc + 458] = x1
 	.loc 1 655
-	sth %r4, 458(%r9)
+	sth %r5, 458(%r10)
 # x0 = x0 + x1
 	.loc 1 656
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 234] = x0
 	.loc 1 657
-	sth %r3, 234(%r9)
+	sth %r4, 234(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 658
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 659
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 660
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r10)
 # mem16[qc + 460] = x1
 	.loc 1 661
-	sth %r4, 460(%r9)
+	sth %r5, 460(%r10)
 # x0 = x0 + x1
 	.loc 1 662
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 236] = x0
 	.loc 1 663
-	sth %r3, 236(%r9)
+	sth %r4, 236(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 664
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 665
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 666
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r10)
 # mem16[qc + 462] = x1
 	.loc 1 667
-	sth %r4, 462(%r9)
+	sth %r5, 462(%r10)
 # x0 = x0 + x1
 	.loc 1 668
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 238] = x0
 	.loc 1 669
-	sth %r3, 238(%r9)
+	sth %r4, 238(%r10)
 # qa = qa + 16
 	.loc 1 670
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 671
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 672
-	addi %r9, %r9, 16
+	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 673
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 674
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop15 if !=
 	.loc 1 675
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop15
 # pa = pa + 448
 	.loc 1 676
-	mr %r8, %r7
-	addi %r8, %r8, 448
+	addi %r12, %r12, 448
 # pb = pb + 672
 	.loc 1 677
-	mr %r9, %r31
-	addi %r9, %r9, 672
+	addi %r6, %r6, 672
 # i0 = i0 - 1
 	.loc 1 678
-	mr %r4, %r10
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 679
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop14 if !=
 	.loc 1 680
-	mr %r3, %r11
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop14
 # pa = 168704
 	.loc 1 681
@@ -2062,7 +2009,7 @@ qhasm_kernel_core_multsntrup857_ppc64_mul:
 	ori %r4, %r4, 37632
 # pa = w + pa
 	.loc 1 682
-	add %r8, %r12, %r4
+	add %r12, %r9, %r4
 # pb = 189120
 	.loc 1 683
 	li %r4, 0
@@ -2070,206 +2017,200 @@ qhasm_kernel_core_multsntrup857_ppc64_mul:
 	ori %r4, %r4, 58048
 # pb = w + pb
 	.loc 1 684
-	add %r9, %r12, %r4
+	add %r6, %r9, %r4
 # i0 = 9
 	.loc 1 685
-	li %r4, 9
+	li %r7, 9
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop16:
 # qa = pa
 	.loc 1 687
-	mr %r10, %r4
-	mr %r11, %r3
+	mr %r31, %r12
 # qb = pa + 224
 	.loc 1 688
-	addi %r5, %r8, 224
+	addi %r8, %r12, 224
 # qc = pb
 	.loc 1 689
-	mr %r7, %r8
+	mr %r10, %r6
 # i1 = 14
 	.loc 1 690
-	mr %r31, %r9
-	li %r6, 14
+	li %r11, 14
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop17:
 # (int64) x0 = mem16[qa]
 	.loc 1 692
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 693
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 694
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r10)
 # mem16[qc + 448] = x1
 	.loc 1 695
-	sth %r4, 448(%r9)
+	sth %r5, 448(%r10)
 # x0 = x0 + x1
 	.loc 1 696
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 224] = x0
 	.loc 1 697
-	sth %r3, 224(%r9)
+	sth %r4, 224(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 698
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 699
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 700
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r10)
 # mem16[qc + 450] = x1
 	.loc 1 701
-	sth %r4, 450(%r9)
+	sth %r5, 450(%r10)
 # x0 = x0 + x1
 	.loc 1 702
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 226] = x0
 	.loc 1 703
-	sth %r3, 226(%r9)
+	sth %r4, 226(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 704
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 705
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 706
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r10)
 # mem16[qc + 452] = x1
 	.loc 1 707
-	sth %r4, 452(%r9)
+	sth %r5, 452(%r10)
 # x0 = x0 + x1
 	.loc 1 708
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 228] = x0
 	.loc 1 709
-	sth %r3, 228(%r9)
+	sth %r4, 228(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 710
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 711
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 712
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r10)
 # mem16[qc + 454] = x1
 	.loc 1 713
-	sth %r4, 454(%r9)
+	sth %r5, 454(%r10)
 # x0 = x0 + x1
 	.loc 1 714
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 230] = x0
 	.loc 1 715
-	sth %r3, 230(%r9)
+	sth %r4, 230(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 716
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 717
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 718
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r10)
 # mem16[qc + 456] = x1
 	.loc 1 719
-	sth %r4, 456(%r9)
+	sth %r5, 456(%r10)
 # x0 = x0 + x1
 	.loc 1 720
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 232] = x0
 	.loc 1 721
-	sth %r3, 232(%r9)
+	sth %r4, 232(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 722
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 723
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 724
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r10)
 # mem16[qc + 458] = x1
 	.loc 1 725
-	sth %r4, 458(%r9)
+	sth %r5, 458(%r10)
 # x0 = x0 + x1
 	.loc 1 726
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 234] = x0
 	.loc 1 727
-	sth %r3, 234(%r9)
+	sth %r4, 234(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 728
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 729
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 730
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r10)
 # mem16[qc + 460] = x1
 	.loc 1 731
-	sth %r4, 460(%r9)
+	sth %r5, 460(%r10)
 # x0 = x0 + x1
 	.loc 1 732
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 236] = x0
 	.loc 1 733
-	sth %r3, 236(%r9)
+	sth %r4, 236(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 734
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 735
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 736
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r10)
 # mem16[qc + 462] = x1
 	.loc 1 737
-	sth %r4, 462(%r9)
+	sth %r5, 462(%r10)
 # x0 = x0 + x1
 	.loc 1 738
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 238] = x0
 	.loc 1 739
-	sth %r3, 238(%r9)
+	sth %r4, 238(%r10)
 # qa = qa + 16
 	.loc 1 740
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 741
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 742
-	addi %r9, %r9, 16
+	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 743
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 744
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop17 if !=
 	.loc 1 745
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop17
 # pa = pa + 448
 	.loc 1 746
-	mr %r8, %r7
-	addi %r8, %r8, 448
+	addi %r12, %r12, 448
 # pb = pb + 672
 	.loc 1 747
-	mr %r9, %r31
-	addi %r9, %r9, 672
+	addi %r6, %r6, 672
 # i0 = i0 - 1
 	.loc 1 748
-	mr %r4, %r10
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 749
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop16 if !=
 	.loc 1 750
-	mr %r3, %r11
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop16
 # pa = 46200
 	.loc 1 751
@@ -2278,209 +2219,203 @@ qhasm_kernel_core_multsntrup857_ppc64_mul:
 	ori %r4, %r4, 46200
 # pa = w + pa
 	.loc 1 752
-	add %r9, %r12, %r4
+	add %r6, %r9, %r4
 # pb = w + 5376
 	.loc 1 753
-	addi %r8, %r12, 5376
+	addi %r7, %r9, 5376
 # i0 = 54
 	.loc 1 754
-	li %r4, 54
+	li %r8, 54
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop18:
 # qa = pa
 	.loc 1 756
-	mr %r10, %r4
-	mr %r11, %r3
+	mr %r31, %r6
 # qb = pa + 112
 	.loc 1 757
-	addi %r5, %r9, 112
+	addi %r10, %r6, 112
 # qc = pb
 	.loc 1 758
-	mr %r7, %r9
+	mr %r11, %r7
 # i1 = 7
 	.loc 1 759
-	mr %r31, %r8
-	li %r6, 7
+	li %r12, 7
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop19:
 # (int64) x0 = mem16[qa]
 	.loc 1 761
-	lha %r3, 0(%r9)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 762
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 763
-	sth %r3, 0(%r8)
+	sth %r4, 0(%r11)
 # mem16[qc + 224] = x1
 	.loc 1 764
-	sth %r4, 224(%r8)
+	sth %r5, 224(%r11)
 # x0 = x0 + x1
 	.loc 1 765
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 112] = x0
 	.loc 1 766
-	sth %r3, 112(%r8)
+	sth %r4, 112(%r11)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 767
-	lha %r3, 2(%r9)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 768
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 769
-	sth %r3, 2(%r8)
+	sth %r4, 2(%r11)
 # mem16[qc + 226] = x1
 	.loc 1 770
-	sth %r4, 226(%r8)
+	sth %r5, 226(%r11)
 # x0 = x0 + x1
 	.loc 1 771
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 114] = x0
 	.loc 1 772
-	sth %r3, 114(%r8)
+	sth %r4, 114(%r11)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 773
-	lha %r3, 4(%r9)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 774
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 775
-	sth %r3, 4(%r8)
+	sth %r4, 4(%r11)
 # mem16[qc + 228] = x1
 	.loc 1 776
-	sth %r4, 228(%r8)
+	sth %r5, 228(%r11)
 # x0 = x0 + x1
 	.loc 1 777
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 116] = x0
 	.loc 1 778
-	sth %r3, 116(%r8)
+	sth %r4, 116(%r11)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 779
-	lha %r3, 6(%r9)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 780
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 781
-	sth %r3, 6(%r8)
+	sth %r4, 6(%r11)
 # mem16[qc + 230] = x1
 	.loc 1 782
-	sth %r4, 230(%r8)
+	sth %r5, 230(%r11)
 # x0 = x0 + x1
 	.loc 1 783
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 118] = x0
 	.loc 1 784
-	sth %r3, 118(%r8)
+	sth %r4, 118(%r11)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 785
-	lha %r3, 8(%r9)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 786
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 787
-	sth %r3, 8(%r8)
+	sth %r4, 8(%r11)
 # mem16[qc + 232] = x1
 	.loc 1 788
-	sth %r4, 232(%r8)
+	sth %r5, 232(%r11)
 # x0 = x0 + x1
 	.loc 1 789
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 120] = x0
 	.loc 1 790
-	sth %r3, 120(%r8)
+	sth %r4, 120(%r11)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 791
-	lha %r3, 10(%r9)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 792
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 793
-	sth %r3, 10(%r8)
+	sth %r4, 10(%r11)
 # mem16[qc + 234] = x1
 	.loc 1 794
-	sth %r4, 234(%r8)
+	sth %r5, 234(%r11)
 # x0 = x0 + x1
 	.loc 1 795
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 122] = x0
 	.loc 1 796
-	sth %r3, 122(%r8)
+	sth %r4, 122(%r11)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 797
-	lha %r3, 12(%r9)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 798
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 799
-	sth %r3, 12(%r8)
+	sth %r4, 12(%r11)
 # mem16[qc + 236] = x1
 	.loc 1 800
-	sth %r4, 236(%r8)
+	sth %r5, 236(%r11)
 # x0 = x0 + x1
 	.loc 1 801
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 124] = x0
 	.loc 1 802
-	sth %r3, 124(%r8)
+	sth %r4, 124(%r11)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 803
-	lha %r3, 14(%r9)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 804
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 805
-	sth %r3, 14(%r8)
+	sth %r4, 14(%r11)
 # mem16[qc + 238] = x1
 	.loc 1 806
-	sth %r4, 238(%r8)
+	sth %r5, 238(%r11)
 # x0 = x0 + x1
 	.loc 1 807
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 126] = x0
 	.loc 1 808
-	sth %r3, 126(%r8)
+	sth %r4, 126(%r11)
 # qa = qa + 16
 	.loc 1 809
-	addi %r9, %r9, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 810
-	addi %r5, %r5, 16
+	addi %r10, %r10, 16
 # qc = qc + 16
 	.loc 1 811
-	addi %r8, %r8, 16
+	addi %r11, %r11, 16
 # i1 = i1 - 1
 	.loc 1 812
-	addi %r6, %r6, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 813
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r12, 0
 # goto loop19 if !=
 	.loc 1 814
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop19
 # pa = pa + 224
 	.loc 1 815
-	mr %r9, %r7
-	addi %r9, %r9, 224
+	addi %r6, %r6, 224
 # pb = pb + 336
 	.loc 1 816
-	mr %r8, %r31
-	addi %r8, %r8, 336
+	addi %r7, %r7, 336
 # i0 = i0 - 1
 	.loc 1 817
-	mr %r4, %r10
-	addi %r4, %r4, -1
+	addi %r8, %r8, -1
 # =? i0 - 0
 	.loc 1 818
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r8, 0
 # goto loop18 if !=
 	.loc 1 819
-	mr %r3, %r11
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop18
 # pa = 189120
 	.loc 1 820
@@ -2489,7 +2424,7 @@ qhasm_kernel_core_multsntrup857_ppc64_mul:
 	ori %r4, %r4, 58048
 # pa = w + pa
 	.loc 1 821
-	add %r8, %r12, %r4
+	add %r12, %r9, %r4
 # pb = 168704
 	.loc 1 822
 	li %r4, 0
@@ -2497,210 +2432,204 @@ qhasm_kernel_core_multsntrup857_ppc64_mul:
 	ori %r4, %r4, 37632
 # pb = w + pb
 	.loc 1 823
-	add %r9, %r12, %r4
+	add %r6, %r9, %r4
 # i0 = 27
 	.loc 1 824
-	li %r4, 27
+	li %r7, 27
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop20:
 # qa = pa
 	.loc 1 826
-	mr %r10, %r4
-	mr %r11, %r3
+	mr %r31, %r12
 # qb = pa + 112
 	.loc 1 827
-	addi %r5, %r8, 112
+	addi %r8, %r12, 112
 # qc = pb
 	.loc 1 828
-	mr %r7, %r8
+	mr %r10, %r6
 # i1 = 7
 	.loc 1 829
-	mr %r31, %r9
-	li %r6, 7
+	li %r11, 7
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop21:
 # (int64) x0 = mem16[qa]
 	.loc 1 831
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 832
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 833
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r10)
 # mem16[qc + 224] = x1
 	.loc 1 834
-	sth %r4, 224(%r9)
+	sth %r5, 224(%r10)
 # x0 = x0 + x1
 	.loc 1 835
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 112] = x0
 	.loc 1 836
-	sth %r3, 112(%r9)
+	sth %r4, 112(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 837
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 838
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 839
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r10)
 # mem16[qc + 226] = x1
 	.loc 1 840
-	sth %r4, 226(%r9)
+	sth %r5, 226(%r10)
 # x0 = x0 + x1
 	.loc 1 841
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 114] = x0
 	.loc 1 842
-	sth %r3, 114(%r9)
+	sth %r4, 114(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 843
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 844
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 845
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r10)
 # mem16[qc + 228] = x1
 	.loc 1 846
-	sth %r4, 228(%r9)
+	sth %r5, 228(%r10)
 # x0 = x0 + x1
 	.loc 1 847
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 116] = x0
 	.loc 1 848
-	sth %r3, 116(%r9)
+	sth %r4, 116(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 849
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 850
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 851
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r10)
 # mem16[qc + 230] = x1
 	.loc 1 852
-	sth %r4, 230(%r9)
+	sth %r5, 230(%r10)
 # x0 = x0 + x1
 	.loc 1 853
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 118] = x0
 	.loc 1 854
-	sth %r3, 118(%r9)
+	sth %r4, 118(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 855
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 856
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 857
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r10)
 # mem16[qc + 232] = x1
 	.loc 1 858
-	sth %r4, 232(%r9)
+	sth %r5, 232(%r10)
 # x0 = x0 + x1
 	.loc 1 859
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 120] = x0
 	.loc 1 860
-	sth %r3, 120(%r9)
+	sth %r4, 120(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 861
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 862
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 863
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r10)
 # mem16[qc + 234] = x1
 	.loc 1 864
-	sth %r4, 234(%r9)
+	sth %r5, 234(%r10)
 # x0 = x0 + x1
 	.loc 1 865
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 122] = x0
 	.loc 1 866
-	sth %r3, 122(%r9)
+	sth %r4, 122(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 867
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 868
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 869
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r10)
 # mem16[qc + 236] = x1
 	.loc 1 870
-	sth %r4, 236(%r9)
+	sth %r5, 236(%r10)
 # x0 = x0 + x1
 	.loc 1 871
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 124] = x0
 	.loc 1 872
-	sth %r3, 124(%r9)
+	sth %r4, 124(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 873
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 874
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 875
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r10)
 # mem16[qc + 238] = x1
 	.loc 1 876
-	sth %r4, 238(%r9)
+	sth %r5, 238(%r10)
 # x0 = x0 + x1
 	.loc 1 877
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 126] = x0
 	.loc 1 878
-	sth %r3, 126(%r9)
+	sth %r4, 126(%r10)
 # qa = qa + 16
 	.loc 1 879
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 880
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 881
-	addi %r9, %r9, 16
+	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 882
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 883
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop21 if !=
 	.loc 1 884
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop21
 # pa = pa + 224
 	.loc 1 885
-	mr %r8, %r7
-	addi %r8, %r8, 224
+	addi %r12, %r12, 224
 # pb = pb + 336
 	.loc 1 886
-	mr %r9, %r31
-	addi %r9, %r9, 336
+	addi %r6, %r6, 336
 # i0 = i0 - 1
 	.loc 1 887
-	mr %r4, %r10
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 888
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop20 if !=
 	.loc 1 889
-	mr %r3, %r11
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop20
 # pa = w + 5376
 	.loc 1 890
-	addi %r8, %r12, 5376
+	addi %r12, %r9, 5376
 # pb = 46200
 	.loc 1 891
 	li %r4, 0
@@ -2708,278 +2637,272 @@ qhasm_kernel_core_multsntrup857_ppc64_mul:
 	ori %r4, %r4, 46200
 # pb = w + pb
 	.loc 1 892
-	add %r9, %r12, %r4
+	add %r6, %r9, %r4
 # i0 = 162
 	.loc 1 893
-	li %r4, 162
+	li %r7, 162
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop22:
 # qa = pa
 	.loc 1 895
-	mr %r10, %r4
-	mr %r11, %r3
+	mr %r31, %r12
 # qb = pa + 56
 	.loc 1 896
-	addi %r5, %r8, 56
+	addi %r8, %r12, 56
 # qc = pb
 	.loc 1 897
-	mr %r7, %r8
+	mr %r10, %r6
 # i1 = 3
 	.loc 1 898
-	mr %r31, %r9
-	li %r6, 3
+	li %r11, 3
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop23:
 # (int64) x0 = mem16[qa]
 	.loc 1 900
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 901
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 902
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r10)
 # mem16[qc + 112] = x1
 	.loc 1 903
-	sth %r4, 112(%r9)
+	sth %r5, 112(%r10)
 # x0 = x0 + x1
 	.loc 1 904
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 56] = x0
 	.loc 1 905
-	sth %r3, 56(%r9)
+	sth %r4, 56(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 906
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 907
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 908
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r10)
 # mem16[qc + 114] = x1
 	.loc 1 909
-	sth %r4, 114(%r9)
+	sth %r5, 114(%r10)
 # x0 = x0 + x1
 	.loc 1 910
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 58] = x0
 	.loc 1 911
-	sth %r3, 58(%r9)
+	sth %r4, 58(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 912
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 913
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 914
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r10)
 # mem16[qc + 116] = x1
 	.loc 1 915
-	sth %r4, 116(%r9)
+	sth %r5, 116(%r10)
 # x0 = x0 + x1
 	.loc 1 916
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 60] = x0
 	.loc 1 917
-	sth %r3, 60(%r9)
+	sth %r4, 60(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 918
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 919
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 920
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r10)
 # mem16[qc + 118] = x1
 	.loc 1 921
-	sth %r4, 118(%r9)
+	sth %r5, 118(%r10)
 # x0 = x0 + x1
 	.loc 1 922
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 62] = x0
 	.loc 1 923
-	sth %r3, 62(%r9)
+	sth %r4, 62(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 924
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 925
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 926
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r10)
 # mem16[qc + 120] = x1
 	.loc 1 927
-	sth %r4, 120(%r9)
+	sth %r5, 120(%r10)
 # x0 = x0 + x1
 	.loc 1 928
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 64] = x0
 	.loc 1 929
-	sth %r3, 64(%r9)
+	sth %r4, 64(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 930
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 931
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 932
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r10)
 # mem16[qc + 122] = x1
 	.loc 1 933
-	sth %r4, 122(%r9)
+	sth %r5, 122(%r10)
 # x0 = x0 + x1
 	.loc 1 934
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 66] = x0
 	.loc 1 935
-	sth %r3, 66(%r9)
+	sth %r4, 66(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 936
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 937
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 938
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r10)
 # mem16[qc + 124] = x1
 	.loc 1 939
-	sth %r4, 124(%r9)
+	sth %r5, 124(%r10)
 # x0 = x0 + x1
 	.loc 1 940
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 68] = x0
 	.loc 1 941
-	sth %r3, 68(%r9)
+	sth %r4, 68(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 942
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 943
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 944
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r10)
 # mem16[qc + 126] = x1
 	.loc 1 945
-	sth %r4, 126(%r9)
+	sth %r5, 126(%r10)
 # x0 = x0 + x1
 	.loc 1 946
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 70] = x0
 	.loc 1 947
-	sth %r3, 70(%r9)
+	sth %r4, 70(%r10)
 # qa = qa + 16
 	.loc 1 948
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 949
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 950
-	addi %r9, %r9, 16
+	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 951
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 952
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop23 if !=
 	.loc 1 953
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop23
 # (int64) x0 = mem16[qa]
 	.loc 1 954
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 955
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 956
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r10)
 # mem16[qc + 112] = x1
 	.loc 1 957
-	sth %r4, 112(%r9)
+	sth %r5, 112(%r10)
 # x0 = x0 + x1
 	.loc 1 958
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 56] = x0
 	.loc 1 959
-	sth %r3, 56(%r9)
+	sth %r4, 56(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 960
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 961
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 962
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r10)
 # mem16[qc + 114] = x1
 	.loc 1 963
-	sth %r4, 114(%r9)
+	sth %r5, 114(%r10)
 # x0 = x0 + x1
 	.loc 1 964
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 58] = x0
 	.loc 1 965
-	sth %r3, 58(%r9)
+	sth %r4, 58(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 966
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 967
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 968
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r10)
 # mem16[qc + 116] = x1
 	.loc 1 969
-	sth %r4, 116(%r9)
+	sth %r5, 116(%r10)
 # x0 = x0 + x1
 	.loc 1 970
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 60] = x0
 	.loc 1 971
-	sth %r3, 60(%r9)
+	sth %r4, 60(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 972
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 973
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 974
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r10)
 # mem16[qc + 118] = x1
 	.loc 1 975
-	sth %r4, 118(%r9)
+	sth %r5, 118(%r10)
 # x0 = x0 + x1
 	.loc 1 976
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 62] = x0
 	.loc 1 977
-	sth %r3, 62(%r9)
+	sth %r4, 62(%r10)
 # pa = pa + 112
 	.loc 1 978
-	mr %r8, %r7
-	addi %r8, %r8, 112
+	addi %r12, %r12, 112
 # pb = pb + 168
 	.loc 1 979
-	mr %r9, %r31
-	addi %r9, %r9, 168
+	addi %r6, %r6, 168
 # i0 = i0 - 1
 	.loc 1 980
-	mr %r4, %r10
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 981
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop22 if !=
 	.loc 1 982
-	mr %r3, %r11
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop22
 # pa = 168704
 	.loc 1 983
@@ -2988,7 +2911,7 @@ qhasm_kernel_core_multsntrup857_ppc64_mul:
 	ori %r4, %r4, 37632
 # pa = w + pa
 	.loc 1 984
-	add %r8, %r12, %r4
+	add %r12, %r9, %r4
 # pb = 189120
 	.loc 1 985
 	li %r4, 0
@@ -2996,552 +2919,543 @@ qhasm_kernel_core_multsntrup857_ppc64_mul:
 	ori %r4, %r4, 58048
 # pb = w + pb
 	.loc 1 986
-	add %r9, %r12, %r4
+	add %r6, %r9, %r4
 # i0 = 81
 	.loc 1 987
-	li %r4, 81
+	li %r7, 81
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop24:
 # qa = pa
 	.loc 1 989
-	mr %r10, %r4
-	mr %r11, %r3
+	mr %r31, %r12
 # qb = pa + 56
 	.loc 1 990
-	addi %r5, %r8, 56
+	addi %r8, %r12, 56
 # qc = pb
 	.loc 1 991
-	mr %r7, %r8
+	mr %r10, %r6
 # i1 = 3
 	.loc 1 992
-	mr %r31, %r9
-	li %r6, 3
+	li %r11, 3
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop25:
 # (int64) x0 = mem16[qa]
 	.loc 1 994
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 995
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 996
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r10)
 # mem16[qc + 112] = x1
 	.loc 1 997
-	sth %r4, 112(%r9)
+	sth %r5, 112(%r10)
 # x0 = x0 + x1
 	.loc 1 998
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 56] = x0
 	.loc 1 999
-	sth %r3, 56(%r9)
+	sth %r4, 56(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1000
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 1001
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 1002
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r10)
 # mem16[qc + 114] = x1
 	.loc 1 1003
-	sth %r4, 114(%r9)
+	sth %r5, 114(%r10)
 # x0 = x0 + x1
 	.loc 1 1004
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 58] = x0
 	.loc 1 1005
-	sth %r3, 58(%r9)
+	sth %r4, 58(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1006
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 1007
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 1008
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r10)
 # mem16[qc + 116] = x1
 	.loc 1 1009
-	sth %r4, 116(%r9)
+	sth %r5, 116(%r10)
 # x0 = x0 + x1
 	.loc 1 1010
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 60] = x0
 	.loc 1 1011
-	sth %r3, 60(%r9)
+	sth %r4, 60(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1012
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 1013
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 1014
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r10)
 # mem16[qc + 118] = x1
 	.loc 1 1015
-	sth %r4, 118(%r9)
+	sth %r5, 118(%r10)
 # x0 = x0 + x1
 	.loc 1 1016
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 62] = x0
 	.loc 1 1017
-	sth %r3, 62(%r9)
+	sth %r4, 62(%r10)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1018
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 1019
-	lha %r4, 8(%r5)
+	lha %r5, 8(%r8)
 # mem16[qc + 8] = x0
 	.loc 1 1020
-	sth %r3, 8(%r9)
+	sth %r4, 8(%r10)
 # mem16[qc + 120] = x1
 	.loc 1 1021
-	sth %r4, 120(%r9)
+	sth %r5, 120(%r10)
 # x0 = x0 + x1
 	.loc 1 1022
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 64] = x0
 	.loc 1 1023
-	sth %r3, 64(%r9)
+	sth %r4, 64(%r10)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1024
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 1025
-	lha %r4, 10(%r5)
+	lha %r5, 10(%r8)
 # mem16[qc + 10] = x0
 	.loc 1 1026
-	sth %r3, 10(%r9)
+	sth %r4, 10(%r10)
 # mem16[qc + 122] = x1
 	.loc 1 1027
-	sth %r4, 122(%r9)
+	sth %r5, 122(%r10)
 # x0 = x0 + x1
 	.loc 1 1028
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 66] = x0
 	.loc 1 1029
-	sth %r3, 66(%r9)
+	sth %r4, 66(%r10)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1030
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 1031
-	lha %r4, 12(%r5)
+	lha %r5, 12(%r8)
 # mem16[qc + 12] = x0
 	.loc 1 1032
-	sth %r3, 12(%r9)
+	sth %r4, 12(%r10)
 # mem16[qc + 124] = x1
 	.loc 1 1033
-	sth %r4, 124(%r9)
+	sth %r5, 124(%r10)
 # x0 = x0 + x1
 	.loc 1 1034
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 68] = x0
 	.loc 1 1035
-	sth %r3, 68(%r9)
+	sth %r4, 68(%r10)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 1036
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r31)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 1037
-	lha %r4, 14(%r5)
+	lha %r5, 14(%r8)
 # mem16[qc + 14] = x0
 	.loc 1 1038
-	sth %r3, 14(%r9)
+	sth %r4, 14(%r10)
 # mem16[qc + 126] = x1
 	.loc 1 1039
-	sth %r4, 126(%r9)
+	sth %r5, 126(%r10)
 # x0 = x0 + x1
 	.loc 1 1040
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 70] = x0
 	.loc 1 1041
-	sth %r3, 70(%r9)
+	sth %r4, 70(%r10)
 # qa = qa + 16
 	.loc 1 1042
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qb = qb + 16
 	.loc 1 1043
-	addi %r5, %r5, 16
+	addi %r8, %r8, 16
 # qc = qc + 16
 	.loc 1 1044
-	addi %r9, %r9, 16
+	addi %r10, %r10, 16
 # i1 = i1 - 1
 	.loc 1 1045
-	addi %r6, %r6, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 1046
-	cmpldi %cr0, %r6, 0
+	cmpldi %cr0, %r11, 0
 # goto loop25 if !=
 	.loc 1 1047
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop25
 # (int64) x0 = mem16[qa]
 	.loc 1 1048
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r31)
 # (int64) x1 = mem16[qb]
 	.loc 1 1049
-	lha %r4, 0(%r5)
+	lha %r5, 0(%r8)
 # mem16[qc] = x0
 	.loc 1 1050
-	sth %r3, 0(%r9)
+	sth %r4, 0(%r10)
 # mem16[qc + 112] = x1
 	.loc 1 1051
-	sth %r4, 112(%r9)
+	sth %r5, 112(%r10)
 # x0 = x0 + x1
 	.loc 1 1052
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 56] = x0
 	.loc 1 1053
-	sth %r3, 56(%r9)
+	sth %r4, 56(%r10)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1054
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 1055
-	lha %r4, 2(%r5)
+	lha %r5, 2(%r8)
 # mem16[qc + 2] = x0
 	.loc 1 1056
-	sth %r3, 2(%r9)
+	sth %r4, 2(%r10)
 # mem16[qc + 114] = x1
 	.loc 1 1057
-	sth %r4, 114(%r9)
+	sth %r5, 114(%r10)
 # x0 = x0 + x1
 	.loc 1 1058
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 58] = x0
 	.loc 1 1059
-	sth %r3, 58(%r9)
+	sth %r4, 58(%r10)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1060
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 1061
-	lha %r4, 4(%r5)
+	lha %r5, 4(%r8)
 # mem16[qc + 4] = x0
 	.loc 1 1062
-	sth %r3, 4(%r9)
+	sth %r4, 4(%r10)
 # mem16[qc + 116] = x1
 	.loc 1 1063
-	sth %r4, 116(%r9)
+	sth %r5, 116(%r10)
 # x0 = x0 + x1
 	.loc 1 1064
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 60] = x0
 	.loc 1 1065
-	sth %r3, 60(%r9)
+	sth %r4, 60(%r10)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1066
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 1067
-	lha %r4, 6(%r5)
+	lha %r5, 6(%r8)
 # mem16[qc + 6] = x0
 	.loc 1 1068
-	sth %r3, 6(%r9)
+	sth %r4, 6(%r10)
 # mem16[qc + 118] = x1
 	.loc 1 1069
-	sth %r4, 118(%r9)
+	sth %r5, 118(%r10)
 # x0 = x0 + x1
 	.loc 1 1070
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 62] = x0
 	.loc 1 1071
-	sth %r3, 62(%r9)
+	sth %r4, 62(%r10)
 # pa = pa + 112
 	.loc 1 1072
-	mr %r8, %r7
-	addi %r8, %r8, 112
+	addi %r12, %r12, 112
 # pb = pb + 168
 	.loc 1 1073
-	mr %r9, %r31
-	addi %r9, %r9, 168
+	addi %r6, %r6, 168
 # i0 = i0 - 1
 	.loc 1 1074
-	mr %r4, %r10
-	addi %r4, %r4, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 1075
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r7, 0
 # goto loop24 if !=
 	.loc 1 1076
-	mr %r3, %r11
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop24
 # pa = 46200
 	.loc 1 1077
-	mr %r6, %r3
-	li %r3, 0
-	oris %r3, %r3, 0
-	ori %r3, %r3, 46200
+	li %r4, 0
+	oris %r4, %r4, 0
+	ori %r4, %r4, 46200
 # pa = w + pa
 	.loc 1 1078
-	add %r3, %r12, %r3
+	add %r7, %r9, %r4
 # pb = w + 5376
 	.loc 1 1079
-	addi %r4, %r12, 5376
+	addi %r8, %r9, 5376
 # i0 = 486
 	.loc 1 1080
-	li %r5, 486
-	mr %r7, %r3
-	mr %r8, %r4
+	li %r6, 486
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop26:
 # qb = pa + 28
 	.loc 1 1083
-	addi %r9, %r7, 28
+	addi %r10, %r7, 28
 # (int64) x0 = mem16[qa]
 	.loc 1 1085
-	lha %r3, 0(%r7)
+	lha %r4, 0(%r7)
 # (int64) x1 = mem16[qb]
 	.loc 1 1086
-	lha %r4, 0(%r9)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 1087
-	sth %r3, 0(%r8)
+	sth %r4, 0(%r8)
 # mem16[qc + 56] = x1
 	.loc 1 1088
-	sth %r4, 56(%r8)
+	sth %r5, 56(%r8)
 # x0 = x0 + x1
 	.loc 1 1089
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 28] = x0
 	.loc 1 1090
-	sth %r3, 28(%r8)
+	sth %r4, 28(%r8)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1091
-	lha %r3, 2(%r7)
+	lha %r4, 2(%r7)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 1092
-	lha %r4, 2(%r9)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 1093
-	sth %r3, 2(%r8)
+	sth %r4, 2(%r8)
 # mem16[qc + 58] = x1
 	.loc 1 1094
-	sth %r4, 58(%r8)
+	sth %r5, 58(%r8)
 # x0 = x0 + x1
 	.loc 1 1095
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 30] = x0
 	.loc 1 1096
-	sth %r3, 30(%r8)
+	sth %r4, 30(%r8)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1097
-	lha %r3, 4(%r7)
+	lha %r4, 4(%r7)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 1098
-	lha %r4, 4(%r9)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 1099
-	sth %r3, 4(%r8)
+	sth %r4, 4(%r8)
 # mem16[qc + 60] = x1
 	.loc 1 1100
-	sth %r4, 60(%r8)
+	sth %r5, 60(%r8)
 # x0 = x0 + x1
 	.loc 1 1101
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 32] = x0
 	.loc 1 1102
-	sth %r3, 32(%r8)
+	sth %r4, 32(%r8)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1103
-	lha %r3, 6(%r7)
+	lha %r4, 6(%r7)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 1104
-	lha %r4, 6(%r9)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 1105
-	sth %r3, 6(%r8)
+	sth %r4, 6(%r8)
 # mem16[qc + 62] = x1
 	.loc 1 1106
-	sth %r4, 62(%r8)
+	sth %r5, 62(%r8)
 # x0 = x0 + x1
 	.loc 1 1107
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 34] = x0
 	.loc 1 1108
-	sth %r3, 34(%r8)
+	sth %r4, 34(%r8)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1109
-	lha %r3, 8(%r7)
+	lha %r4, 8(%r7)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 1110
-	lha %r4, 8(%r9)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 1111
-	sth %r3, 8(%r8)
+	sth %r4, 8(%r8)
 # mem16[qc + 64] = x1
 	.loc 1 1112
-	sth %r4, 64(%r8)
+	sth %r5, 64(%r8)
 # x0 = x0 + x1
 	.loc 1 1113
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 36] = x0
 	.loc 1 1114
-	sth %r3, 36(%r8)
+	sth %r4, 36(%r8)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1115
-	lha %r3, 10(%r7)
+	lha %r4, 10(%r7)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 1116
-	lha %r4, 10(%r9)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 1117
-	sth %r3, 10(%r8)
+	sth %r4, 10(%r8)
 # mem16[qc + 66] = x1
 	.loc 1 1118
-	sth %r4, 66(%r8)
+	sth %r5, 66(%r8)
 # x0 = x0 + x1
 	.loc 1 1119
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 38] = x0
 	.loc 1 1120
-	sth %r3, 38(%r8)
+	sth %r4, 38(%r8)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1121
-	lha %r3, 12(%r7)
+	lha %r4, 12(%r7)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 1122
-	lha %r4, 12(%r9)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 1123
-	sth %r3, 12(%r8)
+	sth %r4, 12(%r8)
 # mem16[qc + 68] = x1
 	.loc 1 1124
-	sth %r4, 68(%r8)
+	sth %r5, 68(%r8)
 # x0 = x0 + x1
 	.loc 1 1125
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 40] = x0
 	.loc 1 1126
-	sth %r3, 40(%r8)
+	sth %r4, 40(%r8)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 1127
-	lha %r3, 14(%r7)
+	lha %r4, 14(%r7)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 1128
-	lha %r4, 14(%r9)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 1129
-	sth %r3, 14(%r8)
+	sth %r4, 14(%r8)
 # mem16[qc + 70] = x1
 	.loc 1 1130
-	sth %r4, 70(%r8)
+	sth %r5, 70(%r8)
 # x0 = x0 + x1
 	.loc 1 1131
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 42] = x0
 	.loc 1 1132
-	sth %r3, 42(%r8)
+	sth %r4, 42(%r8)
 # (int64) x0 = mem16[qa + 16]
 	.loc 1 1133
-	lha %r3, 16(%r7)
+	lha %r4, 16(%r7)
 # (int64) x1 = mem16[qb + 16]
 	.loc 1 1134
-	lha %r4, 16(%r9)
+	lha %r5, 16(%r10)
 # mem16[qc + 16] = x0
 	.loc 1 1135
-	sth %r3, 16(%r8)
+	sth %r4, 16(%r8)
 # mem16[qc + 72] = x1
 	.loc 1 1136
-	sth %r4, 72(%r8)
+	sth %r5, 72(%r8)
 # x0 = x0 + x1
 	.loc 1 1137
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 44] = x0
 	.loc 1 1138
-	sth %r3, 44(%r8)
+	sth %r4, 44(%r8)
 # (int64) x0 = mem16[qa + 18]
 	.loc 1 1139
-	lha %r3, 18(%r7)
+	lha %r4, 18(%r7)
 # (int64) x1 = mem16[qb + 18]
 	.loc 1 1140
-	lha %r4, 18(%r9)
+	lha %r5, 18(%r10)
 # mem16[qc + 18] = x0
 	.loc 1 1141
-	sth %r3, 18(%r8)
+	sth %r4, 18(%r8)
 # mem16[qc + 74] = x1
 	.loc 1 1142
-	sth %r4, 74(%r8)
+	sth %r5, 74(%r8)
 # x0 = x0 + x1
 	.loc 1 1143
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 46] = x0
 	.loc 1 1144
-	sth %r3, 46(%r8)
+	sth %r4, 46(%r8)
 # (int64) x0 = mem16[qa + 20]
 	.loc 1 1145
-	lha %r3, 20(%r7)
+	lha %r4, 20(%r7)
 # (int64) x1 = mem16[qb + 20]
 	.loc 1 1146
-	lha %r4, 20(%r9)
+	lha %r5, 20(%r10)
 # mem16[qc + 20] = x0
 	.loc 1 1147
-	sth %r3, 20(%r8)
+	sth %r4, 20(%r8)
 # mem16[qc + 76] = x1
 	.loc 1 1148
-	sth %r4, 76(%r8)
+	sth %r5, 76(%r8)
 # x0 = x0 + x1
 	.loc 1 1149
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 48] = x0
 	.loc 1 1150
-	sth %r3, 48(%r8)
+	sth %r4, 48(%r8)
 # (int64) x0 = mem16[qa + 22]
 	.loc 1 1151
-	lha %r3, 22(%r7)
+	lha %r4, 22(%r7)
 # (int64) x1 = mem16[qb + 22]
 	.loc 1 1152
-	lha %r4, 22(%r9)
+	lha %r5, 22(%r10)
 # mem16[qc + 22] = x0
 	.loc 1 1153
-	sth %r3, 22(%r8)
+	sth %r4, 22(%r8)
 # mem16[qc + 78] = x1
 	.loc 1 1154
-	sth %r4, 78(%r8)
+	sth %r5, 78(%r8)
 # x0 = x0 + x1
 	.loc 1 1155
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 50] = x0
 	.loc 1 1156
-	sth %r3, 50(%r8)
+	sth %r4, 50(%r8)
 # (int64) x0 = mem16[qa + 24]
 	.loc 1 1157
-	lha %r3, 24(%r7)
+	lha %r4, 24(%r7)
 # (int64) x1 = mem16[qb + 24]
 	.loc 1 1158
-	lha %r4, 24(%r9)
+	lha %r5, 24(%r10)
 # mem16[qc + 24] = x0
 	.loc 1 1159
-	sth %r3, 24(%r8)
+	sth %r4, 24(%r8)
 # mem16[qc + 80] = x1
 	.loc 1 1160
-	sth %r4, 80(%r8)
+	sth %r5, 80(%r8)
 # x0 = x0 + x1
 	.loc 1 1161
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 52] = x0
 	.loc 1 1162
-	sth %r3, 52(%r8)
+	sth %r4, 52(%r8)
 # (int64) x0 = mem16[qa + 26]
 	.loc 1 1163
-	lha %r3, 26(%r7)
+	lha %r4, 26(%r7)
 # (int64) x1 = mem16[qb + 26]
 	.loc 1 1164
-	lha %r4, 26(%r9)
+	lha %r5, 26(%r10)
 # mem16[qc + 26] = x0
 	.loc 1 1165
-	sth %r3, 26(%r8)
+	sth %r4, 26(%r8)
 # mem16[qc + 82] = x1
 	.loc 1 1166
-	sth %r4, 82(%r8)
+	sth %r5, 82(%r8)
 # x0 = x0 + x1
 	.loc 1 1167
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 54] = x0
 	.loc 1 1168
-	sth %r3, 54(%r8)
+	sth %r4, 54(%r8)
 # pa = pa + 56
 	.loc 1 1169
 	addi %r7, %r7, 56
@@ -3550,1245 +3464,1229 @@ qhasm_kernel_core_multsntrup857_ppc64_mul:
 	addi %r8, %r8, 84
 # i0 = i0 - 1
 	.loc 1 1171
-	addi %r5, %r5, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1172
-	cmpldi %cr0, %r5, 0
+	cmpldi %cr0, %r6, 0
 # goto loop26 if !=
 	.loc 1 1173
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop26
 # pa = 189120
 	.loc 1 1174
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 58048
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 58048
 # pa = w + pa
 	.loc 1 1175
-	add %r4, %r12, %r3
+	add %r8, %r9, %r4
 # pb = 168704
 	.loc 1 1176
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 37632
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 37632
 # pb = w + pb
 	.loc 1 1177
-	add %r5, %r12, %r3
+	add %r7, %r9, %r4
 # i0 = 243
 	.loc 1 1178
-	li %r7, 243
-	mr %r3, %r6
-	mr %r6, %r3
-	mr %r8, %r4
+	li %r6, 243
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop27:
 # qb = pa + 28
 	.loc 1 1181
-	addi %r9, %r8, 28
+	addi %r10, %r8, 28
 # (int64) x0 = mem16[qa]
 	.loc 1 1183
-	lha %r3, 0(%r8)
+	lha %r4, 0(%r8)
 # (int64) x1 = mem16[qb]
 	.loc 1 1184
-	lha %r4, 0(%r9)
+	lha %r5, 0(%r10)
 # mem16[qc] = x0
 	.loc 1 1185
-	sth %r3, 0(%r5)
+	sth %r4, 0(%r7)
 # mem16[qc + 56] = x1
 	.loc 1 1186
-	sth %r4, 56(%r5)
+	sth %r5, 56(%r7)
 # x0 = x0 + x1
 	.loc 1 1187
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 28] = x0
 	.loc 1 1188
-	sth %r3, 28(%r5)
+	sth %r4, 28(%r7)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1189
-	lha %r3, 2(%r8)
+	lha %r4, 2(%r8)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 1190
-	lha %r4, 2(%r9)
+	lha %r5, 2(%r10)
 # mem16[qc + 2] = x0
 	.loc 1 1191
-	sth %r3, 2(%r5)
+	sth %r4, 2(%r7)
 # mem16[qc + 58] = x1
 	.loc 1 1192
-	sth %r4, 58(%r5)
+	sth %r5, 58(%r7)
 # x0 = x0 + x1
 	.loc 1 1193
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 30] = x0
 	.loc 1 1194
-	sth %r3, 30(%r5)
+	sth %r4, 30(%r7)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1195
-	lha %r3, 4(%r8)
+	lha %r4, 4(%r8)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 1196
-	lha %r4, 4(%r9)
+	lha %r5, 4(%r10)
 # mem16[qc + 4] = x0
 	.loc 1 1197
-	sth %r3, 4(%r5)
+	sth %r4, 4(%r7)
 # mem16[qc + 60] = x1
 	.loc 1 1198
-	sth %r4, 60(%r5)
+	sth %r5, 60(%r7)
 # x0 = x0 + x1
 	.loc 1 1199
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 32] = x0
 	.loc 1 1200
-	sth %r3, 32(%r5)
+	sth %r4, 32(%r7)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1201
-	lha %r3, 6(%r8)
+	lha %r4, 6(%r8)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 1202
-	lha %r4, 6(%r9)
+	lha %r5, 6(%r10)
 # mem16[qc + 6] = x0
 	.loc 1 1203
-	sth %r3, 6(%r5)
+	sth %r4, 6(%r7)
 # mem16[qc + 62] = x1
 	.loc 1 1204
-	sth %r4, 62(%r5)
+	sth %r5, 62(%r7)
 # x0 = x0 + x1
 	.loc 1 1205
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 34] = x0
 	.loc 1 1206
-	sth %r3, 34(%r5)
+	sth %r4, 34(%r7)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1207
-	lha %r3, 8(%r8)
+	lha %r4, 8(%r8)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 1208
-	lha %r4, 8(%r9)
+	lha %r5, 8(%r10)
 # mem16[qc + 8] = x0
 	.loc 1 1209
-	sth %r3, 8(%r5)
+	sth %r4, 8(%r7)
 # mem16[qc + 64] = x1
 	.loc 1 1210
-	sth %r4, 64(%r5)
+	sth %r5, 64(%r7)
 # x0 = x0 + x1
 	.loc 1 1211
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 36] = x0
 	.loc 1 1212
-	sth %r3, 36(%r5)
+	sth %r4, 36(%r7)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1213
-	lha %r3, 10(%r8)
+	lha %r4, 10(%r8)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 1214
-	lha %r4, 10(%r9)
+	lha %r5, 10(%r10)
 # mem16[qc + 10] = x0
 	.loc 1 1215
-	sth %r3, 10(%r5)
+	sth %r4, 10(%r7)
 # mem16[qc + 66] = x1
 	.loc 1 1216
-	sth %r4, 66(%r5)
+	sth %r5, 66(%r7)
 # x0 = x0 + x1
 	.loc 1 1217
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 38] = x0
 	.loc 1 1218
-	sth %r3, 38(%r5)
+	sth %r4, 38(%r7)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1219
-	lha %r3, 12(%r8)
+	lha %r4, 12(%r8)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 1220
-	lha %r4, 12(%r9)
+	lha %r5, 12(%r10)
 # mem16[qc + 12] = x0
 	.loc 1 1221
-	sth %r3, 12(%r5)
+	sth %r4, 12(%r7)
 # mem16[qc + 68] = x1
 	.loc 1 1222
-	sth %r4, 68(%r5)
+	sth %r5, 68(%r7)
 # x0 = x0 + x1
 	.loc 1 1223
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 40] = x0
 	.loc 1 1224
-	sth %r3, 40(%r5)
+	sth %r4, 40(%r7)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 1225
-	lha %r3, 14(%r8)
+	lha %r4, 14(%r8)
 # (int64) x1 = mem16[qb + 14]
 	.loc 1 1226
-	lha %r4, 14(%r9)
+	lha %r5, 14(%r10)
 # mem16[qc + 14] = x0
 	.loc 1 1227
-	sth %r3, 14(%r5)
+	sth %r4, 14(%r7)
 # mem16[qc + 70] = x1
 	.loc 1 1228
-	sth %r4, 70(%r5)
+	sth %r5, 70(%r7)
 # x0 = x0 + x1
 	.loc 1 1229
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 42] = x0
 	.loc 1 1230
-	sth %r3, 42(%r5)
+	sth %r4, 42(%r7)
 # (int64) x0 = mem16[qa + 16]
 	.loc 1 1231
-	lha %r3, 16(%r8)
+	lha %r4, 16(%r8)
 # (int64) x1 = mem16[qb + 16]
 	.loc 1 1232
-	lha %r4, 16(%r9)
+	lha %r5, 16(%r10)
 # mem16[qc + 16] = x0
 	.loc 1 1233
-	sth %r3, 16(%r5)
+	sth %r4, 16(%r7)
 # mem16[qc + 72] = x1
 	.loc 1 1234
-	sth %r4, 72(%r5)
+	sth %r5, 72(%r7)
 # x0 = x0 + x1
 	.loc 1 1235
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 44] = x0
 	.loc 1 1236
-	sth %r3, 44(%r5)
+	sth %r4, 44(%r7)
 # (int64) x0 = mem16[qa + 18]
 	.loc 1 1237
-	lha %r3, 18(%r8)
+	lha %r4, 18(%r8)
 # (int64) x1 = mem16[qb + 18]
 	.loc 1 1238
-	lha %r4, 18(%r9)
+	lha %r5, 18(%r10)
 # mem16[qc + 18] = x0
 	.loc 1 1239
-	sth %r3, 18(%r5)
+	sth %r4, 18(%r7)
 # mem16[qc + 74] = x1
 	.loc 1 1240
-	sth %r4, 74(%r5)
+	sth %r5, 74(%r7)
 # x0 = x0 + x1
 	.loc 1 1241
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 46] = x0
 	.loc 1 1242
-	sth %r3, 46(%r5)
+	sth %r4, 46(%r7)
 # (int64) x0 = mem16[qa + 20]
 	.loc 1 1243
-	lha %r3, 20(%r8)
+	lha %r4, 20(%r8)
 # (int64) x1 = mem16[qb + 20]
 	.loc 1 1244
-	lha %r4, 20(%r9)
+	lha %r5, 20(%r10)
 # mem16[qc + 20] = x0
 	.loc 1 1245
-	sth %r3, 20(%r5)
+	sth %r4, 20(%r7)
 # mem16[qc + 76] = x1
 	.loc 1 1246
-	sth %r4, 76(%r5)
+	sth %r5, 76(%r7)
 # x0 = x0 + x1
 	.loc 1 1247
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 48] = x0
 	.loc 1 1248
-	sth %r3, 48(%r5)
+	sth %r4, 48(%r7)
 # (int64) x0 = mem16[qa + 22]
 	.loc 1 1249
-	lha %r3, 22(%r8)
+	lha %r4, 22(%r8)
 # (int64) x1 = mem16[qb + 22]
 	.loc 1 1250
-	lha %r4, 22(%r9)
+	lha %r5, 22(%r10)
 # mem16[qc + 22] = x0
 	.loc 1 1251
-	sth %r3, 22(%r5)
+	sth %r4, 22(%r7)
 # mem16[qc + 78] = x1
 	.loc 1 1252
-	sth %r4, 78(%r5)
+	sth %r5, 78(%r7)
 # x0 = x0 + x1
 	.loc 1 1253
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 50] = x0
 	.loc 1 1254
-	sth %r3, 50(%r5)
+	sth %r4, 50(%r7)
 # (int64) x0 = mem16[qa + 24]
 	.loc 1 1255
-	lha %r3, 24(%r8)
+	lha %r4, 24(%r8)
 # (int64) x1 = mem16[qb + 24]
 	.loc 1 1256
-	lha %r4, 24(%r9)
+	lha %r5, 24(%r10)
 # mem16[qc + 24] = x0
 	.loc 1 1257
-	sth %r3, 24(%r5)
+	sth %r4, 24(%r7)
 # mem16[qc + 80] = x1
 	.loc 1 1258
-	sth %r4, 80(%r5)
+	sth %r5, 80(%r7)
 # x0 = x0 + x1
 	.loc 1 1259
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 52] = x0
 	.loc 1 1260
-	sth %r3, 52(%r5)
+	sth %r4, 52(%r7)
 # (int64) x0 = mem16[qa + 26]
 	.loc 1 1261
-	lha %r3, 26(%r8)
+	lha %r4, 26(%r8)
 # (int64) x1 = mem16[qb + 26]
 	.loc 1 1262
-	lha %r4, 26(%r9)
+	lha %r5, 26(%r10)
 # mem16[qc + 26] = x0
 	.loc 1 1263
-	sth %r3, 26(%r5)
+	sth %r4, 26(%r7)
 # mem16[qc + 82] = x1
 	.loc 1 1264
-	sth %r4, 82(%r5)
+	sth %r5, 82(%r7)
 # x0 = x0 + x1
 	.loc 1 1265
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # mem16[qc + 54] = x0
 	.loc 1 1266
-	sth %r3, 54(%r5)
+	sth %r4, 54(%r7)
 # pa = pa + 56
 	.loc 1 1267
 	addi %r8, %r8, 56
 # pb = pb + 84
 	.loc 1 1268
-	addi %r5, %r5, 84
+	addi %r7, %r7, 84
 # i0 = i0 - 1
 	.loc 1 1269
-	addi %r7, %r7, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1270
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r6, 0
 # goto loop27 if !=
 	.loc 1 1271
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop27
 # pa = w + 5376
 	.loc 1 1272
-	addi %r4, %r12, 5376
+	addi %r11, %r9, 5376
 # pb = 46200
 	.loc 1 1273
-	li %r3, 0
-	oris %r3, %r3, 0
-	ori %r3, %r3, 46200
+	li %r4, 0
+	oris %r4, %r4, 0
+	ori %r4, %r4, 46200
 # pb = w + pb
 	.loc 1 1274
-	add %r5, %r12, %r3
+	add %r7, %r9, %r4
 # z0 = 0
 	.loc 1 1275
-	li %r7, 0
+	li %r4, 0
 # i0 = 1458
 	.loc 1 1276
-	li %r8, 1458
-	mr %r3, %r6
-	mr %r6, %r3
-	mr %r9, %r4
-	mr %r10, %r5
+	li %r5, 1458
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop28:
 # qb = pa + 14
 	.loc 1 1279
-	addi %r3, %r9, 14
+	addi %r6, %r11, 14
 # (int64) x0 = mem16[qa]
 	.loc 1 1281
-	lha %r4, 0(%r9)
+	lha %r8, 0(%r11)
 # (int64) x1 = mem16[qb]
 	.loc 1 1282
-	lha %r5, 0(%r3)
+	lha %r10, 0(%r6)
 # mem16[qc + 14] = x0
 	.loc 1 1283
-	sth %r4, 14(%r10)
+	sth %r8, 14(%r7)
 # mem16[qc + 70] = x1
 	.loc 1 1284
-	sth %r5, 70(%r10)
+	sth %r10, 70(%r7)
 # x0 = x0 + x1
 	.loc 1 1285
-	add %r4, %r4, %r5
+	add %r8, %r8, %r10
 # mem16[qc + 42] = x0
 	.loc 1 1286
-	sth %r4, 42(%r10)
+	sth %r8, 42(%r7)
 # mem16[qc] = z0
 	.loc 1 1287
-	sth %r7, 0(%r10)
+	sth %r4, 0(%r7)
 # mem16[qc + 28] = z0
 	.loc 1 1288
-	sth %r7, 28(%r10)
+	sth %r4, 28(%r7)
 # mem16[qc + 56] = z0
 	.loc 1 1289
-	sth %r7, 56(%r10)
+	sth %r4, 56(%r7)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1290
-	lha %r4, 2(%r9)
+	lha %r8, 2(%r11)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 1291
-	lha %r5, 2(%r3)
+	lha %r10, 2(%r6)
 # mem16[qc + 16] = x0
 	.loc 1 1292
-	sth %r4, 16(%r10)
+	sth %r8, 16(%r7)
 # mem16[qc + 72] = x1
 	.loc 1 1293
-	sth %r5, 72(%r10)
+	sth %r10, 72(%r7)
 # x0 = x0 + x1
 	.loc 1 1294
-	add %r4, %r4, %r5
+	add %r8, %r8, %r10
 # mem16[qc + 44] = x0
 	.loc 1 1295
-	sth %r4, 44(%r10)
+	sth %r8, 44(%r7)
 # mem16[qc + 2] = z0
 	.loc 1 1296
-	sth %r7, 2(%r10)
+	sth %r4, 2(%r7)
 # mem16[qc + 30] = z0
 	.loc 1 1297
-	sth %r7, 30(%r10)
+	sth %r4, 30(%r7)
 # mem16[qc + 58] = z0
 	.loc 1 1298
-	sth %r7, 58(%r10)
+	sth %r4, 58(%r7)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1299
-	lha %r4, 4(%r9)
+	lha %r8, 4(%r11)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 1300
-	lha %r5, 4(%r3)
+	lha %r10, 4(%r6)
 # mem16[qc + 18] = x0
 	.loc 1 1301
-	sth %r4, 18(%r10)
+	sth %r8, 18(%r7)
 # mem16[qc + 74] = x1
 	.loc 1 1302
-	sth %r5, 74(%r10)
+	sth %r10, 74(%r7)
 # x0 = x0 + x1
 	.loc 1 1303
-	add %r4, %r4, %r5
+	add %r8, %r8, %r10
 # mem16[qc + 46] = x0
 	.loc 1 1304
-	sth %r4, 46(%r10)
+	sth %r8, 46(%r7)
 # mem16[qc + 4] = z0
 	.loc 1 1305
-	sth %r7, 4(%r10)
+	sth %r4, 4(%r7)
 # mem16[qc + 32] = z0
 	.loc 1 1306
-	sth %r7, 32(%r10)
+	sth %r4, 32(%r7)
 # mem16[qc + 60] = z0
 	.loc 1 1307
-	sth %r7, 60(%r10)
+	sth %r4, 60(%r7)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1308
-	lha %r4, 6(%r9)
+	lha %r8, 6(%r11)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 1309
-	lha %r5, 6(%r3)
+	lha %r10, 6(%r6)
 # mem16[qc + 20] = x0
 	.loc 1 1310
-	sth %r4, 20(%r10)
+	sth %r8, 20(%r7)
 # mem16[qc + 76] = x1
 	.loc 1 1311
-	sth %r5, 76(%r10)
+	sth %r10, 76(%r7)
 # x0 = x0 + x1
 	.loc 1 1312
-	add %r4, %r4, %r5
+	add %r8, %r8, %r10
 # mem16[qc + 48] = x0
 	.loc 1 1313
-	sth %r4, 48(%r10)
+	sth %r8, 48(%r7)
 # mem16[qc + 6] = z0
 	.loc 1 1314
-	sth %r7, 6(%r10)
+	sth %r4, 6(%r7)
 # mem16[qc + 34] = z0
 	.loc 1 1315
-	sth %r7, 34(%r10)
+	sth %r4, 34(%r7)
 # mem16[qc + 62] = z0
 	.loc 1 1316
-	sth %r7, 62(%r10)
+	sth %r4, 62(%r7)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1317
-	lha %r4, 8(%r9)
+	lha %r8, 8(%r11)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 1318
-	lha %r5, 8(%r3)
+	lha %r10, 8(%r6)
 # mem16[qc + 22] = x0
 	.loc 1 1319
-	sth %r4, 22(%r10)
+	sth %r8, 22(%r7)
 # mem16[qc + 78] = x1
 	.loc 1 1320
-	sth %r5, 78(%r10)
+	sth %r10, 78(%r7)
 # x0 = x0 + x1
 	.loc 1 1321
-	add %r4, %r4, %r5
+	add %r8, %r8, %r10
 # mem16[qc + 50] = x0
 	.loc 1 1322
-	sth %r4, 50(%r10)
+	sth %r8, 50(%r7)
 # mem16[qc + 8] = z0
 	.loc 1 1323
-	sth %r7, 8(%r10)
+	sth %r4, 8(%r7)
 # mem16[qc + 36] = z0
 	.loc 1 1324
-	sth %r7, 36(%r10)
+	sth %r4, 36(%r7)
 # mem16[qc + 64] = z0
 	.loc 1 1325
-	sth %r7, 64(%r10)
+	sth %r4, 64(%r7)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1326
-	lha %r4, 10(%r9)
+	lha %r8, 10(%r11)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 1327
-	lha %r5, 10(%r3)
+	lha %r10, 10(%r6)
 # mem16[qc + 24] = x0
 	.loc 1 1328
-	sth %r4, 24(%r10)
+	sth %r8, 24(%r7)
 # mem16[qc + 80] = x1
 	.loc 1 1329
-	sth %r5, 80(%r10)
+	sth %r10, 80(%r7)
 # x0 = x0 + x1
 	.loc 1 1330
-	add %r4, %r4, %r5
+	add %r8, %r8, %r10
 # mem16[qc + 52] = x0
 	.loc 1 1331
-	sth %r4, 52(%r10)
+	sth %r8, 52(%r7)
 # mem16[qc + 10] = z0
 	.loc 1 1332
-	sth %r7, 10(%r10)
+	sth %r4, 10(%r7)
 # mem16[qc + 38] = z0
 	.loc 1 1333
-	sth %r7, 38(%r10)
+	sth %r4, 38(%r7)
 # mem16[qc + 66] = z0
 	.loc 1 1334
-	sth %r7, 66(%r10)
+	sth %r4, 66(%r7)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1335
-	lha %r4, 12(%r9)
+	lha %r8, 12(%r11)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 1336
-	lha %r3, 12(%r3)
+	lha %r6, 12(%r6)
 # mem16[qc + 26] = x0
 	.loc 1 1337
-	sth %r4, 26(%r10)
+	sth %r8, 26(%r7)
 # mem16[qc + 82] = x1
 	.loc 1 1338
-	sth %r3, 82(%r10)
+	sth %r6, 82(%r7)
 # x0 = x0 + x1
 	.loc 1 1339
-	add %r4, %r4, %r3
+	add %r8, %r8, %r6
 # mem16[qc + 54] = x0
 	.loc 1 1340
-	sth %r4, 54(%r10)
+	sth %r8, 54(%r7)
 # mem16[qc + 12] = z0
 	.loc 1 1341
-	sth %r7, 12(%r10)
+	sth %r4, 12(%r7)
 # mem16[qc + 40] = z0
 	.loc 1 1342
-	sth %r7, 40(%r10)
+	sth %r4, 40(%r7)
 # mem16[qc + 68] = z0
 	.loc 1 1343
-	sth %r7, 68(%r10)
+	sth %r4, 68(%r7)
 # pa = pa + 28
 	.loc 1 1344
-	addi %r9, %r9, 28
+	addi %r11, %r11, 28
 # pb = pb + 84
 	.loc 1 1345
-	addi %r10, %r10, 84
+	addi %r7, %r7, 84
 # i0 = i0 - 1
 	.loc 1 1346
-	addi %r8, %r8, -1
+	addi %r5, %r5, -1
 # =? i0 - 0
 	.loc 1 1347
-	cmpldi %cr0, %r8, 0
+	cmpldi %cr0, %r5, 0
 # goto loop28 if !=
 	.loc 1 1348
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop28
 # pa = 168704
 	.loc 1 1349
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 37632
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 37632
 # pa = w + pa
 	.loc 1 1350
-	add %r4, %r12, %r3
+	add %r5, %r9, %r4
 # pb = 189120
 	.loc 1 1351
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 58048
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 58048
 # pb = w + pb
 	.loc 1 1352
-	add %r5, %r12, %r3
+	add %r7, %r9, %r4
 # i0 = 729
 	.loc 1 1353
-	li %r7, 729
-	mr %r3, %r6
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r4, 729
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop29:
 # qb = pa + 14
 	.loc 1 1356
-	addi %r3, %r9, 14
+	addi %r6, %r5, 14
 # (int64) x0 = mem16[qa]
 	.loc 1 1358
-	lha %r4, 0(%r9)
+	lha %r8, 0(%r5)
 # (int64) x1 = mem16[qb]
 	.loc 1 1359
-	lha %r6, 0(%r3)
+	lha %r10, 0(%r6)
 # mem16[qc] = x0
 	.loc 1 1360
-	sth %r4, 0(%r5)
+	sth %r8, 0(%r7)
 # mem16[qc + 28] = x1
 	.loc 1 1361
-	sth %r6, 28(%r5)
+	sth %r10, 28(%r7)
 # x0 = x0 + x1
 	.loc 1 1362
-	add %r4, %r4, %r6
+	add %r8, %r8, %r10
 # mem16[qc + 14] = x0
 	.loc 1 1363
-	sth %r4, 14(%r5)
+	sth %r8, 14(%r7)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1364
-	lha %r4, 2(%r9)
+	lha %r8, 2(%r5)
 # (int64) x1 = mem16[qb + 2]
 	.loc 1 1365
-	lha %r6, 2(%r3)
+	lha %r10, 2(%r6)
 # mem16[qc + 2] = x0
 	.loc 1 1366
-	sth %r4, 2(%r5)
+	sth %r8, 2(%r7)
 # mem16[qc + 30] = x1
 	.loc 1 1367
-	sth %r6, 30(%r5)
+	sth %r10, 30(%r7)
 # x0 = x0 + x1
 	.loc 1 1368
-	add %r4, %r4, %r6
+	add %r8, %r8, %r10
 # mem16[qc + 16] = x0
 	.loc 1 1369
-	sth %r4, 16(%r5)
+	sth %r8, 16(%r7)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1370
-	lha %r4, 4(%r9)
+	lha %r8, 4(%r5)
 # (int64) x1 = mem16[qb + 4]
 	.loc 1 1371
-	lha %r6, 4(%r3)
+	lha %r10, 4(%r6)
 # mem16[qc + 4] = x0
 	.loc 1 1372
-	sth %r4, 4(%r5)
+	sth %r8, 4(%r7)
 # mem16[qc + 32] = x1
 	.loc 1 1373
-	sth %r6, 32(%r5)
+	sth %r10, 32(%r7)
 # x0 = x0 + x1
 	.loc 1 1374
-	add %r4, %r4, %r6
+	add %r8, %r8, %r10
 # mem16[qc + 18] = x0
 	.loc 1 1375
-	sth %r4, 18(%r5)
+	sth %r8, 18(%r7)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1376
-	lha %r4, 6(%r9)
+	lha %r8, 6(%r5)
 # (int64) x1 = mem16[qb + 6]
 	.loc 1 1377
-	lha %r6, 6(%r3)
+	lha %r10, 6(%r6)
 # mem16[qc + 6] = x0
 	.loc 1 1378
-	sth %r4, 6(%r5)
+	sth %r8, 6(%r7)
 # mem16[qc + 34] = x1
 	.loc 1 1379
-	sth %r6, 34(%r5)
+	sth %r10, 34(%r7)
 # x0 = x0 + x1
 	.loc 1 1380
-	add %r4, %r4, %r6
+	add %r8, %r8, %r10
 # mem16[qc + 20] = x0
 	.loc 1 1381
-	sth %r4, 20(%r5)
+	sth %r8, 20(%r7)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1382
-	lha %r4, 8(%r9)
+	lha %r8, 8(%r5)
 # (int64) x1 = mem16[qb + 8]
 	.loc 1 1383
-	lha %r6, 8(%r3)
+	lha %r10, 8(%r6)
 # mem16[qc + 8] = x0
 	.loc 1 1384
-	sth %r4, 8(%r5)
+	sth %r8, 8(%r7)
 # mem16[qc + 36] = x1
 	.loc 1 1385
-	sth %r6, 36(%r5)
+	sth %r10, 36(%r7)
 # x0 = x0 + x1
 	.loc 1 1386
-	add %r4, %r4, %r6
+	add %r8, %r8, %r10
 # mem16[qc + 22] = x0
 	.loc 1 1387
-	sth %r4, 22(%r5)
+	sth %r8, 22(%r7)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1388
-	lha %r4, 10(%r9)
+	lha %r8, 10(%r5)
 # (int64) x1 = mem16[qb + 10]
 	.loc 1 1389
-	lha %r6, 10(%r3)
+	lha %r10, 10(%r6)
 # mem16[qc + 10] = x0
 	.loc 1 1390
-	sth %r4, 10(%r5)
+	sth %r8, 10(%r7)
 # mem16[qc + 38] = x1
 	.loc 1 1391
-	sth %r6, 38(%r5)
+	sth %r10, 38(%r7)
 # x0 = x0 + x1
 	.loc 1 1392
-	add %r4, %r4, %r6
+	add %r8, %r8, %r10
 # mem16[qc + 24] = x0
 	.loc 1 1393
-	sth %r4, 24(%r5)
+	sth %r8, 24(%r7)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1394
-	lha %r4, 12(%r9)
+	lha %r8, 12(%r5)
 # (int64) x1 = mem16[qb + 12]
 	.loc 1 1395
-	lha %r3, 12(%r3)
+	lha %r6, 12(%r6)
 # mem16[qc + 12] = x0
 	.loc 1 1396
-	sth %r4, 12(%r5)
+	sth %r8, 12(%r7)
 # mem16[qc + 40] = x1
 	.loc 1 1397
-	sth %r3, 40(%r5)
+	sth %r6, 40(%r7)
 # x0 = x0 + x1
 	.loc 1 1398
-	add %r4, %r4, %r3
+	add %r8, %r8, %r6
 # mem16[qc + 26] = x0
 	.loc 1 1399
-	sth %r4, 26(%r5)
+	sth %r8, 26(%r7)
 # pa = pa + 28
 	.loc 1 1400
-	addi %r9, %r9, 28
+	addi %r5, %r5, 28
 # pb = pb + 42
 	.loc 1 1401
-	addi %r5, %r5, 42
+	addi %r7, %r7, 42
 # i0 = i0 - 1
 	.loc 1 1402
-	addi %r7, %r7, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 1403
-	cmpldi %cr0, %r7, 0
+	cmpldi %cr0, %r4, 0
 # goto loop29 if !=
 	.loc 1 1404
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop29
 # pa = 168672
 	.loc 1 1405
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 37600
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 37600
 # pa = w + pa
 	.loc 1 1406
-	add %r3, %r12, %r3
+	add %r4, %r9, %r4
 # z0 = 0
 	.loc 1 1407
-	li %r4, 0
+	li %r5, 0
 # mem16[pa] = z0
 	.loc 1 1408
-	sth %r4, 0(%r3)
+	sth %r5, 0(%r4)
 # mem16[pa + 2] = z0
 	.loc 1 1409
-	sth %r4, 2(%r3)
+	sth %r5, 2(%r4)
 # mem16[pa + 4] = z0
 	.loc 1 1410
-	sth %r4, 4(%r3)
+	sth %r5, 4(%r4)
 # mem16[pa + 6] = z0
 	.loc 1 1411
-	sth %r4, 6(%r3)
+	sth %r5, 6(%r4)
 # mem16[pa + 8] = z0
 	.loc 1 1412
-	sth %r4, 8(%r3)
+	sth %r5, 8(%r4)
 # mem16[pa + 10] = z0
 	.loc 1 1413
-	sth %r4, 10(%r3)
+	sth %r5, 10(%r4)
 # mem16[pa + 12] = z0
 	.loc 1 1414
-	sth %r4, 12(%r3)
+	sth %r5, 12(%r4)
 # pa = 46200
 	.loc 1 1415
-	li %r3, 0
-	oris %r3, %r3, 0
-	ori %r3, %r3, 46200
+	li %r4, 0
+	oris %r4, %r4, 0
+	ori %r4, %r4, 46200
 # pa = w + pa
 	.loc 1 1416
-	add %r4, %r12, %r3
+	add %r12, %r9, %r4
 # pb = 189120
 	.loc 1 1417
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 58048
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 58048
 # pb = w + pb
 	.loc 1 1418
-	add %r5, %r12, %r3
+	add %r31, %r9, %r4
 # pc = 219744
 	.loc 1 1419
-	li %r3, 0
-	oris %r3, %r3, 3
-	ori %r3, %r3, 23136
+	li %r4, 0
+	oris %r4, %r4, 3
+	ori %r4, %r4, 23136
 # pc = w + pc
 	.loc 1 1420
-	add %r6, %r12, %r3
+	add %r11, %r9, %r4
 # i0 = 2187
 	.loc 1 1421
-	li %r7, 2187
-	mr %r3, %r8
-	mr %r9, %r3
-	mr %r10, %r4
-	mr %r11, %r5
-	mr %r31, %r6
-	mr %r30, %r7
+	li %r30, 2187
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop30:
 # (int64) x0 = mem16[pb]
 	.loc 1 1423
-	lha %r7, 0(%r11)
+	lha %r8, 0(%r31)
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1424
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r12)
 # a0 = x0 * tv
 	.loc 1 1425
-	mulld %r29, %r7, %r3
+	mulld %r29, %r8, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1426
-	lha %r3, 16(%r10)
+	lha %r4, 16(%r12)
 # a1 = x0 * tv
 	.loc 1 1427
-	mulld %r3, %r7, %r3
+	mulld %r4, %r8, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1428
-	lha %r4, 18(%r10)
+	lha %r5, 18(%r12)
 # a2 = x0 * tv
 	.loc 1 1429
-	mulld %r4, %r7, %r4
+	mulld %r5, %r8, %r5
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1430
-	lha %r5, 20(%r10)
+	lha %r6, 20(%r12)
 # a3 = x0 * tv
 	.loc 1 1431
-	mulld %r5, %r7, %r5
+	mulld %r6, %r8, %r6
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1432
-	lha %r6, 22(%r10)
+	lha %r7, 22(%r12)
 # a4 = x0 * tv
 	.loc 1 1433
-	mulld %r6, %r7, %r6
+	mulld %r7, %r8, %r7
 # (int64) tv = mem16[pa + 24]
 	.loc 1 1434
-	lha %r8, 24(%r10)
+	lha %r10, 24(%r12)
 # a5 = x0 * tv
 	.loc 1 1435
-	mulld %r28, %r7, %r8
+	mulld %r28, %r8, %r10
 # (int64) tv = mem16[pa + 26]
 	.loc 1 1436
-	lha %r8, 26(%r10)
+	lha %r10, 26(%r12)
 # a6 = x0 * tv
 	.loc 1 1437
-	mulld %r27, %r7, %r8
+	mulld %r27, %r8, %r10
 # (int64) x0 = mem16[pb + 2]
 	.loc 1 1438
-	lha %r8, 2(%r11)
+	lha %r10, 2(%r31)
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1439
-	lha %r7, 14(%r10)
+	lha %r8, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1440
-	mulld %r7, %r8, %r7
+	mulld %r8, %r10, %r8
 # a1 = a1 + x1
 	.loc 1 1441
-	add %r7, %r3, %r7
+	add %r8, %r4, %r8
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1442
-	lha %r3, 16(%r10)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1443
-	mulld %r3, %r8, %r3
+	mulld %r4, %r10, %r4
 # a2 = a2 + x1
 	.loc 1 1444
-	add %r4, %r4, %r3
+	add %r5, %r5, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1445
-	lha %r3, 18(%r10)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1446
-	mulld %r3, %r8, %r3
+	mulld %r4, %r10, %r4
 # a3 = a3 + x1
 	.loc 1 1447
-	add %r26, %r5, %r3
+	add %r26, %r6, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1448
-	lha %r3, 20(%r10)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1449
-	mulld %r3, %r8, %r3
+	mulld %r4, %r10, %r4
 # a4 = a4 + x1
 	.loc 1 1450
-	add %r25, %r6, %r3
+	add %r25, %r7, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1451
-	lha %r3, 22(%r10)
+	lha %r4, 22(%r12)
 # x1 = x0 * tv
 	.loc 1 1452
-	mulld %r3, %r8, %r3
+	mulld %r4, %r10, %r4
 # a5 = a5 + x1
 	.loc 1 1453
-	add %r28, %r28, %r3
+	add %r28, %r28, %r4
 # (int64) tv = mem16[pa + 24]
 	.loc 1 1454
-	lha %r3, 24(%r10)
+	lha %r4, 24(%r12)
 # x1 = x0 * tv
 	.loc 1 1455
-	mulld %r3, %r8, %r3
+	mulld %r4, %r10, %r4
 # a6 = a6 + x1
 	.loc 1 1456
-	add %r5, %r27, %r3
+	add %r6, %r27, %r4
 # (int64) tv = mem16[pa + 26]
 	.loc 1 1457
-	lha %r3, 26(%r10)
+	lha %r4, 26(%r12)
 # a7 = x0 * tv
 	.loc 1 1458
-	mulld %r8, %r8, %r3
+	mulld %r10, %r10, %r4
 # (int64) x0 = mem16[pb + 4]
 	.loc 1 1459
-	lha %r6, 4(%r11)
+	lha %r7, 4(%r31)
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1460
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1461
-	mulld %r3, %r6, %r3
+	mulld %r4, %r7, %r4
 # a2 = a2 + x1
 	.loc 1 1462
-	add %r4, %r4, %r3
+	add %r5, %r5, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1463
-	lha %r3, 16(%r10)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1464
-	mulld %r3, %r6, %r3
+	mulld %r4, %r7, %r4
 # a3 = a3 + x1
 	.loc 1 1465
-	add %r26, %r26, %r3
+	add %r26, %r26, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1466
-	lha %r3, 18(%r10)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1467
-	mulld %r3, %r6, %r3
+	mulld %r4, %r7, %r4
 # a4 = a4 + x1
 	.loc 1 1468
-	add %r25, %r25, %r3
+	add %r25, %r25, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1469
-	lha %r3, 20(%r10)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1470
-	mulld %r3, %r6, %r3
+	mulld %r4, %r7, %r4
 # a5 = a5 + x1
 	.loc 1 1471
-	add %r28, %r28, %r3
+	add %r28, %r28, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1472
-	lha %r3, 22(%r10)
+	lha %r4, 22(%r12)
 # x1 = x0 * tv
 	.loc 1 1473
-	mulld %r3, %r6, %r3
+	mulld %r4, %r7, %r4
 # a6 = a6 + x1
 	.loc 1 1474
-	add %r27, %r5, %r3
+	add %r27, %r6, %r4
 # (int64) tv = mem16[pa + 24]
 	.loc 1 1475
-	lha %r3, 24(%r10)
+	lha %r4, 24(%r12)
 # x1 = x0 * tv
 	.loc 1 1476
-	mulld %r3, %r6, %r3
+	mulld %r4, %r7, %r4
 # a7 = a7 + x1
 	.loc 1 1477
-	add %r5, %r8, %r3
+	add %r6, %r10, %r4
 # (int64) tv = mem16[pa + 26]
 	.loc 1 1478
-	lha %r3, 26(%r10)
+	lha %r4, 26(%r12)
 # a8 = x0 * tv
 	.loc 1 1479
-	mulld %r8, %r6, %r3
+	mulld %r10, %r7, %r4
 # (int64) x0 = mem16[pb + 6]
 	.loc 1 1480
-	lha %r6, 6(%r11)
+	lha %r7, 6(%r31)
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1481
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1482
-	mulld %r3, %r6, %r3
+	mulld %r4, %r7, %r4
 # a3 = a3 + x1
 	.loc 1 1483
-	add %r26, %r26, %r3
+	add %r26, %r26, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1484
-	lha %r3, 16(%r10)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1485
-	mulld %r3, %r6, %r3
+	mulld %r4, %r7, %r4
 # a4 = a4 + x1
 	.loc 1 1486
-	add %r25, %r25, %r3
+	add %r25, %r25, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1487
-	lha %r3, 18(%r10)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1488
-	mulld %r3, %r6, %r3
+	mulld %r4, %r7, %r4
 # a5 = a5 + x1
 	.loc 1 1489
-	add %r28, %r28, %r3
+	add %r28, %r28, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1490
-	lha %r3, 20(%r10)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1491
-	mulld %r3, %r6, %r3
+	mulld %r4, %r7, %r4
 # a6 = a6 + x1
 	.loc 1 1492
-	add %r27, %r27, %r3
+	add %r27, %r27, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1493
-	lha %r3, 22(%r10)
+	lha %r4, 22(%r12)
 # x1 = x0 * tv
 	.loc 1 1494
-	mulld %r3, %r6, %r3
+	mulld %r4, %r7, %r4
 # a7 = a7 + x1
 	.loc 1 1495
-	add %r24, %r5, %r3
+	add %r24, %r6, %r4
 # (int64) tv = mem16[pa + 24]
 	.loc 1 1496
-	lha %r3, 24(%r10)
+	lha %r4, 24(%r12)
 # x1 = x0 * tv
 	.loc 1 1497
-	mulld %r3, %r6, %r3
+	mulld %r4, %r7, %r4
 # a8 = a8 + x1
 	.loc 1 1498
-	add %r8, %r8, %r3
+	add %r10, %r10, %r4
 # (int64) tv = mem16[pa + 26]
 	.loc 1 1499
-	lha %r3, 26(%r10)
+	lha %r4, 26(%r12)
 # a9 = x0 * tv
 	.loc 1 1500
-	mulld %r6, %r6, %r3
+	mulld %r6, %r7, %r4
 # (int64) x0 = mem16[pb + 8]
 	.loc 1 1501
-	lha %r5, 8(%r11)
+	lha %r7, 8(%r31)
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1502
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1503
-	mulld %r3, %r5, %r3
+	mulld %r4, %r7, %r4
 # a4 = a4 + x1
 	.loc 1 1504
-	add %r25, %r25, %r3
+	add %r25, %r25, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1505
-	lha %r3, 16(%r10)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1506
-	mulld %r3, %r5, %r3
+	mulld %r4, %r7, %r4
 # a5 = a5 + x1
 	.loc 1 1507
-	add %r28, %r28, %r3
+	add %r28, %r28, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1508
-	lha %r3, 18(%r10)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1509
-	mulld %r3, %r5, %r3
+	mulld %r4, %r7, %r4
 # a6 = a6 + x1
 	.loc 1 1510
-	add %r27, %r27, %r3
+	add %r27, %r27, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1511
-	lha %r3, 20(%r10)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1512
-	mulld %r3, %r5, %r3
+	mulld %r4, %r7, %r4
 # a7 = a7 + x1
 	.loc 1 1513
-	add %r24, %r24, %r3
+	add %r24, %r24, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1514
-	lha %r3, 22(%r10)
+	lha %r4, 22(%r12)
 # x1 = x0 * tv
 	.loc 1 1515
-	mulld %r3, %r5, %r3
+	mulld %r4, %r7, %r4
 # a8 = a8 + x1
 	.loc 1 1516
-	add %r8, %r8, %r3
+	add %r10, %r10, %r4
 # (int64) tv = mem16[pa + 24]
 	.loc 1 1517
-	lha %r3, 24(%r10)
+	lha %r4, 24(%r12)
 # x1 = x0 * tv
 	.loc 1 1518
-	mulld %r3, %r5, %r3
+	mulld %r4, %r7, %r4
 # a9 = a9 + x1
 	.loc 1 1519
-	add %r6, %r6, %r3
+	add %r6, %r6, %r4
 # (int64) tv = mem16[pa + 26]
 	.loc 1 1520
-	lha %r3, 26(%r10)
+	lha %r4, 26(%r12)
 # a10 = x0 * tv
 	.loc 1 1521
-	mulld %r23, %r5, %r3
+	mulld %r7, %r7, %r4
 # (int64) x0 = mem16[pb + 10]
 	.loc 1 1522
-	lha %r5, 10(%r11)
+	lha %r23, 10(%r31)
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1523
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1524
-	mulld %r3, %r5, %r3
+	mulld %r4, %r23, %r4
 # a5 = a5 + x1
 	.loc 1 1525
-	add %r28, %r28, %r3
+	add %r28, %r28, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1526
-	lha %r3, 16(%r10)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1527
-	mulld %r3, %r5, %r3
+	mulld %r4, %r23, %r4
 # a6 = a6 + x1
 	.loc 1 1528
-	add %r27, %r27, %r3
+	add %r27, %r27, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1529
-	lha %r3, 18(%r10)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1530
-	mulld %r3, %r5, %r3
+	mulld %r4, %r23, %r4
 # a7 = a7 + x1
 	.loc 1 1531
-	add %r24, %r24, %r3
+	add %r24, %r24, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1532
-	lha %r3, 20(%r10)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1533
-	mulld %r3, %r5, %r3
+	mulld %r4, %r23, %r4
 # a8 = a8 + x1
 	.loc 1 1534
-	add %r8, %r8, %r3
+	add %r10, %r10, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1535
-	lha %r3, 22(%r10)
+	lha %r4, 22(%r12)
 # x1 = x0 * tv
 	.loc 1 1536
-	mulld %r3, %r5, %r3
+	mulld %r4, %r23, %r4
 # a9 = a9 + x1
 	.loc 1 1537
-	add %r6, %r6, %r3
+	add %r6, %r6, %r4
 # (int64) tv = mem16[pa + 24]
 	.loc 1 1538
-	lha %r3, 24(%r10)
+	lha %r4, 24(%r12)
 # x1 = x0 * tv
 	.loc 1 1539
-	mulld %r3, %r5, %r3
+	mulld %r4, %r23, %r4
 # a10 = a10 + x1
 	.loc 1 1540
-	add %r23, %r23, %r3
+	add %r7, %r7, %r4
 # (int64) tv = mem16[pa + 26]
 	.loc 1 1541
-	lha %r3, 26(%r10)
+	lha %r4, 26(%r12)
 # a11 = x0 * tv
 	.loc 1 1542
-	mulld %r22, %r5, %r3
+	mulld %r22, %r23, %r4
 # (int64) x0 = mem16[pb + 12]
 	.loc 1 1543
-	lha %r5, 12(%r11)
+	lha %r23, 12(%r31)
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1544
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1545
-	mulld %r3, %r5, %r3
+	mulld %r4, %r23, %r4
 # a6 = a6 + x1
 	.loc 1 1546
-	add %r27, %r27, %r3
+	add %r27, %r27, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1547
-	lha %r3, 16(%r10)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1548
-	mulld %r3, %r5, %r3
+	mulld %r4, %r23, %r4
 # a7 = a7 + x1
 	.loc 1 1549
-	add %r24, %r24, %r3
+	add %r24, %r24, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1550
-	lha %r3, 18(%r10)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1551
-	mulld %r3, %r5, %r3
+	mulld %r4, %r23, %r4
 # a8 = a8 + x1
 	.loc 1 1552
-	add %r8, %r8, %r3
+	add %r10, %r10, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1553
-	lha %r3, 20(%r10)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1554
-	mulld %r3, %r5, %r3
+	mulld %r4, %r23, %r4
 # a9 = a9 + x1
 	.loc 1 1555
-	add %r6, %r6, %r3
+	add %r6, %r6, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1556
-	lha %r3, 22(%r10)
+	lha %r4, 22(%r12)
 # x1 = x0 * tv
 	.loc 1 1557
-	mulld %r3, %r5, %r3
+	mulld %r4, %r23, %r4
 # a10 = a10 + x1
 	.loc 1 1558
-	add %r23, %r23, %r3
+	add %r7, %r7, %r4
 # (int64) tv = mem16[pa + 24]
 	.loc 1 1559
-	lha %r3, 24(%r10)
+	lha %r4, 24(%r12)
 # x1 = x0 * tv
 	.loc 1 1560
-	mulld %r3, %r5, %r3
+	mulld %r4, %r23, %r4
 # a11 = a11 + x1
 	.loc 1 1561
-	add %r22, %r22, %r3
+	add %r22, %r22, %r4
 # (int64) tv = mem16[pa + 26]
 	.loc 1 1562
-	lha %r3, 26(%r10)
+	lha %r4, 26(%r12)
 # a12 = x0 * tv
 	.loc 1 1563
-	mulld %r3, %r5, %r3
+	mulld %r4, %r23, %r4
 # mem16[pc] = a0
 	.loc 1 1564
-	sth %r29, 0(%r31)
+	sth %r29, 0(%r11)
 # mem16[pc + 2] = a1
 	.loc 1 1565
-	sth %r7, 2(%r31)
+	sth %r8, 2(%r11)
 # mem16[pc + 4] = a2
 	.loc 1 1566
-	sth %r4, 4(%r31)
+	sth %r5, 4(%r11)
 # mem16[pc + 6] = a3
 	.loc 1 1567
-	sth %r26, 6(%r31)
+	sth %r26, 6(%r11)
 # mem16[pc + 8] = a4
 	.loc 1 1568
-	sth %r25, 8(%r31)
+	sth %r25, 8(%r11)
 # mem16[pc + 10] = a5
 	.loc 1 1569
-	sth %r28, 10(%r31)
+	sth %r28, 10(%r11)
 # mem16[pc + 12] = a6
 	.loc 1 1570
-	sth %r27, 12(%r31)
+	sth %r27, 12(%r11)
 # mem16[pc + 14] = a7
 	.loc 1 1571
-	sth %r24, 14(%r31)
+	sth %r24, 14(%r11)
 # mem16[pc + 16] = a8
 	.loc 1 1572
-	sth %r8, 16(%r31)
+	sth %r10, 16(%r11)
 # mem16[pc + 18] = a9
 	.loc 1 1573
-	sth %r6, 18(%r31)
+	sth %r6, 18(%r11)
 # mem16[pc + 20] = a10
 	.loc 1 1574
-	sth %r23, 20(%r31)
+	sth %r7, 20(%r11)
 # mem16[pc + 22] = a11
 	.loc 1 1575
-	sth %r22, 22(%r31)
+	sth %r22, 22(%r11)
 # mem16[pc + 24] = a12
 	.loc 1 1576
-	sth %r3, 24(%r31)
+	sth %r4, 24(%r11)
 # a13 = 0
 	.loc 1 1577
-	li %r3, 0
+	li %r4, 0
 # mem16[pc + 26] = a13
 	.loc 1 1578
-	sth %r3, 26(%r31)
+	sth %r4, 26(%r11)
 # pa = pa + 28
 	.loc 1 1579
-	addi %r10, %r10, 28
+	addi %r12, %r12, 28
 # pb = pb + 14
 	.loc 1 1580
-	addi %r11, %r11, 14
+	addi %r31, %r31, 14
 # pc = pc + 28
 	.loc 1 1581
-	addi %r31, %r31, 28
+	addi %r11, %r11, 28
 # i0 = i0 - 1
 	.loc 1 1582
 	addi %r30, %r30, -1
@@ -4800,515 +4698,509 @@ qhasm_kernel_core_multsntrup857_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop30
 # pa = 107436
 	.loc 1 1585
-	li %r3, 0
-	oris %r3, %r3, 1
-	ori %r3, %r3, 41900
+	li %r4, 0
+	oris %r4, %r4, 1
+	ori %r4, %r4, 41900
 # pa = w + pa
 	.loc 1 1586
-	add %r4, %r12, %r3
+	add %r12, %r9, %r4
 # pb = 189120
 	.loc 1 1587
-	li %r3, 0
-	oris %r3, %r3, 2
-	ori %r3, %r3, 58048
+	li %r4, 0
+	oris %r4, %r4, 2
+	ori %r4, %r4, 58048
 # pb = w + pb
 	.loc 1 1588
-	add %r5, %r12, %r3
+	add %r31, %r9, %r4
 # pc = 280980
 	.loc 1 1589
-	li %r3, 0
-	oris %r3, %r3, 4
-	ori %r3, %r3, 18836
+	li %r4, 0
+	oris %r4, %r4, 4
+	ori %r4, %r4, 18836
 # pc = w + pc
 	.loc 1 1590
-	add %r6, %r12, %r3
+	add %r11, %r9, %r4
 # i0 = 2187
 	.loc 1 1591
-	li %r7, 2187
-	mr %r3, %r9
-	mr %r9, %r3
-	mr %r10, %r4
-	mr %r11, %r5
-	mr %r31, %r6
-	mr %r30, %r7
+	li %r30, 2187
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop31:
 # (int64) x0 = mem16[pb]
 	.loc 1 1593
-	lha %r3, 0(%r11)
+	lha %r4, 0(%r31)
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1594
-	lha %r4, 14(%r10)
+	lha %r5, 14(%r12)
 # a0 = x0 * tv
 	.loc 1 1595
-	mulld %r29, %r3, %r4
+	mulld %r29, %r4, %r5
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1596
-	lha %r4, 16(%r10)
+	lha %r5, 16(%r12)
 # a1 = x0 * tv
 	.loc 1 1597
-	mulld %r4, %r3, %r4
+	mulld %r5, %r4, %r5
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1598
-	lha %r5, 18(%r10)
+	lha %r6, 18(%r12)
 # a2 = x0 * tv
 	.loc 1 1599
-	mulld %r5, %r3, %r5
+	mulld %r6, %r4, %r6
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1600
-	lha %r6, 20(%r10)
+	lha %r7, 20(%r12)
 # a3 = x0 * tv
 	.loc 1 1601
-	mulld %r6, %r3, %r6
+	mulld %r7, %r4, %r7
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1602
-	lha %r7, 22(%r10)
+	lha %r8, 22(%r12)
 # a4 = x0 * tv
 	.loc 1 1603
-	mulld %r7, %r3, %r7
+	mulld %r8, %r4, %r8
 # (int64) tv = mem16[pa + 24]
 	.loc 1 1604
-	lha %r8, 24(%r10)
+	lha %r10, 24(%r12)
 # a5 = x0 * tv
 	.loc 1 1605
-	mulld %r28, %r3, %r8
+	mulld %r28, %r4, %r10
 # (int64) tv = mem16[pa + 26]
 	.loc 1 1606
-	lha %r8, 26(%r10)
+	lha %r10, 26(%r12)
 # a6 = x0 * tv
 	.loc 1 1607
-	mulld %r27, %r3, %r8
+	mulld %r27, %r4, %r10
 # (int64) x0 = mem16[pb + 2]
 	.loc 1 1608
-	lha %r8, 2(%r11)
+	lha %r10, 2(%r31)
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1609
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1610
-	mulld %r3, %r8, %r3
+	mulld %r4, %r10, %r4
 # a1 = a1 + x1
 	.loc 1 1611
-	add %r4, %r4, %r3
+	add %r5, %r5, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1612
-	lha %r3, 16(%r10)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1613
-	mulld %r3, %r8, %r3
+	mulld %r4, %r10, %r4
 # a2 = a2 + x1
 	.loc 1 1614
-	add %r5, %r5, %r3
+	add %r6, %r6, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1615
-	lha %r3, 18(%r10)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1616
-	mulld %r3, %r8, %r3
+	mulld %r4, %r10, %r4
 # a3 = a3 + x1
 	.loc 1 1617
-	add %r26, %r6, %r3
+	add %r26, %r7, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1618
-	lha %r3, 20(%r10)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1619
-	mulld %r3, %r8, %r3
+	mulld %r4, %r10, %r4
 # a4 = a4 + x1
 	.loc 1 1620
-	add %r25, %r7, %r3
+	add %r25, %r8, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1621
-	lha %r3, 22(%r10)
+	lha %r4, 22(%r12)
 # x1 = x0 * tv
 	.loc 1 1622
-	mulld %r3, %r8, %r3
+	mulld %r4, %r10, %r4
 # a5 = a5 + x1
 	.loc 1 1623
-	add %r28, %r28, %r3
+	add %r28, %r28, %r4
 # (int64) tv = mem16[pa + 24]
 	.loc 1 1624
-	lha %r3, 24(%r10)
+	lha %r4, 24(%r12)
 # x1 = x0 * tv
 	.loc 1 1625
-	mulld %r3, %r8, %r3
+	mulld %r4, %r10, %r4
 # a6 = a6 + x1
 	.loc 1 1626
-	add %r6, %r27, %r3
+	add %r7, %r27, %r4
 # (int64) tv = mem16[pa + 26]
 	.loc 1 1627
-	lha %r3, 26(%r10)
+	lha %r4, 26(%r12)
 # a7 = x0 * tv
 	.loc 1 1628
-	mulld %r8, %r8, %r3
+	mulld %r10, %r10, %r4
 # (int64) x0 = mem16[pb + 4]
 	.loc 1 1629
-	lha %r7, 4(%r11)
+	lha %r8, 4(%r31)
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1630
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1631
-	mulld %r3, %r7, %r3
+	mulld %r4, %r8, %r4
 # a2 = a2 + x1
 	.loc 1 1632
-	add %r5, %r5, %r3
+	add %r6, %r6, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1633
-	lha %r3, 16(%r10)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1634
-	mulld %r3, %r7, %r3
+	mulld %r4, %r8, %r4
 # a3 = a3 + x1
 	.loc 1 1635
-	add %r26, %r26, %r3
+	add %r26, %r26, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1636
-	lha %r3, 18(%r10)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1637
-	mulld %r3, %r7, %r3
+	mulld %r4, %r8, %r4
 # a4 = a4 + x1
 	.loc 1 1638
-	add %r25, %r25, %r3
+	add %r25, %r25, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1639
-	lha %r3, 20(%r10)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1640
-	mulld %r3, %r7, %r3
+	mulld %r4, %r8, %r4
 # a5 = a5 + x1
 	.loc 1 1641
-	add %r28, %r28, %r3
+	add %r28, %r28, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1642
-	lha %r3, 22(%r10)
+	lha %r4, 22(%r12)
 # x1 = x0 * tv
 	.loc 1 1643
-	mulld %r3, %r7, %r3
+	mulld %r4, %r8, %r4
 # a6 = a6 + x1
 	.loc 1 1644
-	add %r27, %r6, %r3
+	add %r27, %r7, %r4
 # (int64) tv = mem16[pa + 24]
 	.loc 1 1645
-	lha %r3, 24(%r10)
+	lha %r4, 24(%r12)
 # x1 = x0 * tv
 	.loc 1 1646
-	mulld %r3, %r7, %r3
+	mulld %r4, %r8, %r4
 # a7 = a7 + x1
 	.loc 1 1647
-	add %r6, %r8, %r3
+	add %r7, %r10, %r4
 # (int64) tv = mem16[pa + 26]
 	.loc 1 1648
-	lha %r3, 26(%r10)
+	lha %r4, 26(%r12)
 # a8 = x0 * tv
 	.loc 1 1649
-	mulld %r8, %r7, %r3
+	mulld %r10, %r8, %r4
 # (int64) x0 = mem16[pb + 6]
 	.loc 1 1650
-	lha %r7, 6(%r11)
+	lha %r8, 6(%r31)
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1651
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1652
-	mulld %r3, %r7, %r3
+	mulld %r4, %r8, %r4
 # a3 = a3 + x1
 	.loc 1 1653
-	add %r26, %r26, %r3
+	add %r26, %r26, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1654
-	lha %r3, 16(%r10)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1655
-	mulld %r3, %r7, %r3
+	mulld %r4, %r8, %r4
 # a4 = a4 + x1
 	.loc 1 1656
-	add %r25, %r25, %r3
+	add %r25, %r25, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1657
-	lha %r3, 18(%r10)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1658
-	mulld %r3, %r7, %r3
+	mulld %r4, %r8, %r4
 # a5 = a5 + x1
 	.loc 1 1659
-	add %r28, %r28, %r3
+	add %r28, %r28, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1660
-	lha %r3, 20(%r10)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1661
-	mulld %r3, %r7, %r3
+	mulld %r4, %r8, %r4
 # a6 = a6 + x1
 	.loc 1 1662
-	add %r27, %r27, %r3
+	add %r27, %r27, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1663
-	lha %r3, 22(%r10)
+	lha %r4, 22(%r12)
 # x1 = x0 * tv
 	.loc 1 1664
-	mulld %r3, %r7, %r3
+	mulld %r4, %r8, %r4
 # a7 = a7 + x1
 	.loc 1 1665
-	add %r24, %r6, %r3
+	add %r24, %r7, %r4
 # (int64) tv = mem16[pa + 24]
 	.loc 1 1666
-	lha %r3, 24(%r10)
+	lha %r4, 24(%r12)
 # x1 = x0 * tv
 	.loc 1 1667
-	mulld %r3, %r7, %r3
+	mulld %r4, %r8, %r4
 # a8 = a8 + x1
 	.loc 1 1668
-	add %r8, %r8, %r3
+	add %r10, %r10, %r4
 # (int64) tv = mem16[pa + 26]
 	.loc 1 1669
-	lha %r3, 26(%r10)
+	lha %r4, 26(%r12)
 # a9 = x0 * tv
 	.loc 1 1670
-	mulld %r7, %r7, %r3
+	mulld %r7, %r8, %r4
 # (int64) x0 = mem16[pb + 8]
 	.loc 1 1671
-	lha %r6, 8(%r11)
+	lha %r8, 8(%r31)
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1672
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1673
-	mulld %r3, %r6, %r3
+	mulld %r4, %r8, %r4
 # a4 = a4 + x1
 	.loc 1 1674
-	add %r25, %r25, %r3
+	add %r25, %r25, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1675
-	lha %r3, 16(%r10)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1676
-	mulld %r3, %r6, %r3
+	mulld %r4, %r8, %r4
 # a5 = a5 + x1
 	.loc 1 1677
-	add %r28, %r28, %r3
+	add %r28, %r28, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1678
-	lha %r3, 18(%r10)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1679
-	mulld %r3, %r6, %r3
+	mulld %r4, %r8, %r4
 # a6 = a6 + x1
 	.loc 1 1680
-	add %r27, %r27, %r3
+	add %r27, %r27, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1681
-	lha %r3, 20(%r10)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1682
-	mulld %r3, %r6, %r3
+	mulld %r4, %r8, %r4
 # a7 = a7 + x1
 	.loc 1 1683
-	add %r24, %r24, %r3
+	add %r24, %r24, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1684
-	lha %r3, 22(%r10)
+	lha %r4, 22(%r12)
 # x1 = x0 * tv
 	.loc 1 1685
-	mulld %r3, %r6, %r3
+	mulld %r4, %r8, %r4
 # a8 = a8 + x1
 	.loc 1 1686
-	add %r8, %r8, %r3
+	add %r10, %r10, %r4
 # (int64) tv = mem16[pa + 24]
 	.loc 1 1687
-	lha %r3, 24(%r10)
+	lha %r4, 24(%r12)
 # x1 = x0 * tv
 	.loc 1 1688
-	mulld %r3, %r6, %r3
+	mulld %r4, %r8, %r4
 # a9 = a9 + x1
 	.loc 1 1689
-	add %r7, %r7, %r3
+	add %r7, %r7, %r4
 # (int64) tv = mem16[pa + 26]
 	.loc 1 1690
-	lha %r3, 26(%r10)
+	lha %r4, 26(%r12)
 # a10 = x0 * tv
 	.loc 1 1691
-	mulld %r23, %r6, %r3
+	mulld %r8, %r8, %r4
 # (int64) x0 = mem16[pb + 10]
 	.loc 1 1692
-	lha %r6, 10(%r11)
+	lha %r23, 10(%r31)
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1693
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1694
-	mulld %r3, %r6, %r3
+	mulld %r4, %r23, %r4
 # a5 = a5 + x1
 	.loc 1 1695
-	add %r28, %r28, %r3
+	add %r28, %r28, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1696
-	lha %r3, 16(%r10)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1697
-	mulld %r3, %r6, %r3
+	mulld %r4, %r23, %r4
 # a6 = a6 + x1
 	.loc 1 1698
-	add %r27, %r27, %r3
+	add %r27, %r27, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1699
-	lha %r3, 18(%r10)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1700
-	mulld %r3, %r6, %r3
+	mulld %r4, %r23, %r4
 # a7 = a7 + x1
 	.loc 1 1701
-	add %r24, %r24, %r3
+	add %r24, %r24, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1702
-	lha %r3, 20(%r10)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1703
-	mulld %r3, %r6, %r3
+	mulld %r4, %r23, %r4
 # a8 = a8 + x1
 	.loc 1 1704
-	add %r8, %r8, %r3
+	add %r10, %r10, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1705
-	lha %r3, 22(%r10)
+	lha %r4, 22(%r12)
 # x1 = x0 * tv
 	.loc 1 1706
-	mulld %r3, %r6, %r3
+	mulld %r4, %r23, %r4
 # a9 = a9 + x1
 	.loc 1 1707
-	add %r7, %r7, %r3
+	add %r7, %r7, %r4
 # (int64) tv = mem16[pa + 24]
 	.loc 1 1708
-	lha %r3, 24(%r10)
+	lha %r4, 24(%r12)
 # x1 = x0 * tv
 	.loc 1 1709
-	mulld %r3, %r6, %r3
+	mulld %r4, %r23, %r4
 # a10 = a10 + x1
 	.loc 1 1710
-	add %r23, %r23, %r3
+	add %r8, %r8, %r4
 # (int64) tv = mem16[pa + 26]
 	.loc 1 1711
-	lha %r3, 26(%r10)
+	lha %r4, 26(%r12)
 # a11 = x0 * tv
 	.loc 1 1712
-	mulld %r22, %r6, %r3
+	mulld %r22, %r23, %r4
 # (int64) x0 = mem16[pb + 12]
 	.loc 1 1713
-	lha %r6, 12(%r11)
+	lha %r23, 12(%r31)
 # (int64) tv = mem16[pa + 14]
 	.loc 1 1714
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r12)
 # x1 = x0 * tv
 	.loc 1 1715
-	mulld %r3, %r6, %r3
+	mulld %r4, %r23, %r4
 # a6 = a6 + x1
 	.loc 1 1716
-	add %r27, %r27, %r3
+	add %r27, %r27, %r4
 # (int64) tv = mem16[pa + 16]
 	.loc 1 1717
-	lha %r3, 16(%r10)
+	lha %r4, 16(%r12)
 # x1 = x0 * tv
 	.loc 1 1718
-	mulld %r3, %r6, %r3
+	mulld %r4, %r23, %r4
 # a7 = a7 + x1
 	.loc 1 1719
-	add %r24, %r24, %r3
+	add %r24, %r24, %r4
 # (int64) tv = mem16[pa + 18]
 	.loc 1 1720
-	lha %r3, 18(%r10)
+	lha %r4, 18(%r12)
 # x1 = x0 * tv
 	.loc 1 1721
-	mulld %r3, %r6, %r3
+	mulld %r4, %r23, %r4
 # a8 = a8 + x1
 	.loc 1 1722
-	add %r8, %r8, %r3
+	add %r10, %r10, %r4
 # (int64) tv = mem16[pa + 20]
 	.loc 1 1723
-	lha %r3, 20(%r10)
+	lha %r4, 20(%r12)
 # x1 = x0 * tv
 	.loc 1 1724
-	mulld %r3, %r6, %r3
+	mulld %r4, %r23, %r4
 # a9 = a9 + x1
 	.loc 1 1725
-	add %r7, %r7, %r3
+	add %r7, %r7, %r4
 # (int64) tv = mem16[pa + 22]
 	.loc 1 1726
-	lha %r3, 22(%r10)
+	lha %r4, 22(%r12)
 # x1 = x0 * tv
 	.loc 1 1727
-	mulld %r3, %r6, %r3
+	mulld %r4, %r23, %r4
 # a10 = a10 + x1
 	.loc 1 1728
-	add %r23, %r23, %r3
+	add %r8, %r8, %r4
 # (int64) tv = mem16[pa + 24]
 	.loc 1 1729
-	lha %r3, 24(%r10)
+	lha %r4, 24(%r12)
 # x1 = x0 * tv
 	.loc 1 1730
-	mulld %r3, %r6, %r3
+	mulld %r4, %r23, %r4
 # a11 = a11 + x1
 	.loc 1 1731
-	add %r22, %r22, %r3
+	add %r22, %r22, %r4
 # (int64) tv = mem16[pa + 26]
 	.loc 1 1732
-	lha %r3, 26(%r10)
+	lha %r4, 26(%r12)
 # a12 = x0 * tv
 	.loc 1 1733
-	mulld %r3, %r6, %r3
+	mulld %r4, %r23, %r4
 # mem16[pc] = a0
 	.loc 1 1734
-	sth %r29, 0(%r31)
+	sth %r29, 0(%r11)
 # mem16[pc + 2] = a1
 	.loc 1 1735
-	sth %r4, 2(%r31)
+	sth %r5, 2(%r11)
 # mem16[pc + 4] = a2
 	.loc 1 1736
-	sth %r5, 4(%r31)
+	sth %r6, 4(%r11)
 # mem16[pc + 6] = a3
 	.loc 1 1737
-	sth %r26, 6(%r31)
+	sth %r26, 6(%r11)
 # mem16[pc + 8] = a4
 	.loc 1 1738
-	sth %r25, 8(%r31)
+	sth %r25, 8(%r11)
 # mem16[pc + 10] = a5
 	.loc 1 1739
-	sth %r28, 10(%r31)
+	sth %r28, 10(%r11)
 # mem16[pc + 12] = a6
 	.loc 1 1740
-	sth %r27, 12(%r31)
+	sth %r27, 12(%r11)
 # mem16[pc + 14] = a7
 	.loc 1 1741
-	sth %r24, 14(%r31)
+	sth %r24, 14(%r11)
 # mem16[pc + 16] = a8
 	.loc 1 1742
-	sth %r8, 16(%r31)
+	sth %r10, 16(%r11)
 # mem16[pc + 18] = a9
 	.loc 1 1743
-	sth %r7, 18(%r31)
+	sth %r7, 18(%r11)
 # mem16[pc + 20] = a10
 	.loc 1 1744
-	sth %r23, 20(%r31)
+	sth %r8, 20(%r11)
 # mem16[pc + 22] = a11
 	.loc 1 1745
-	sth %r22, 22(%r31)
+	sth %r22, 22(%r11)
 # mem16[pc + 24] = a12
 	.loc 1 1746
-	sth %r3, 24(%r31)
+	sth %r4, 24(%r11)
 # a13 = 0
 	.loc 1 1747
-	li %r3, 0
+	li %r4, 0
 # mem16[pc + 26] = a13
 	.loc 1 1748
-	sth %r3, 26(%r31)
+	sth %r4, 26(%r11)
 # pa = pa + 28
 	.loc 1 1749
-	addi %r10, %r10, 28
+	addi %r12, %r12, 28
 # pb = pb + 14
 	.loc 1 1750
-	addi %r11, %r11, 14
+	addi %r31, %r31, 14
 # pc = pc + 28
 	.loc 1 1751
-	addi %r31, %r31, 28
+	addi %r11, %r11, 28
 # i0 = i0 - 1
 	.loc 1 1752
 	addi %r30, %r30, -1
@@ -5320,1648 +5212,1631 @@ qhasm_kernel_core_multsntrup857_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop31
 # pa = 219744
 	.loc 1 1755
-	li %r3, 0
-	oris %r3, %r3, 3
-	ori %r3, %r3, 23136
+	li %r4, 0
+	oris %r4, %r4, 3
+	ori %r4, %r4, 23136
 # pa = w + pa
 	.loc 1 1756
-	add %r4, %r12, %r3
+	add %r31, %r9, %r4
 # pb = w + 5376
 	.loc 1 1757
-	addi %r5, %r12, 5376
+	addi %r12, %r9, 5376
 # i0 = 1458
 	.loc 1 1758
-	li %r6, 1458
-	mr %r3, %r9
-	mr %r8, %r3
-	mr %r10, %r4
-	mr %r11, %r5
-	mr %r9, %r6
+	li %r10, 1458
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop32:
 # qb = pa + 28
 	.loc 1 1761
-	addi %r7, %r10, 28
+	addi %r8, %r31, 28
 # qc = pa + 56
 	.loc 1 1762
-	addi %r31, %r10, 56
+	addi %r11, %r31, 56
 # (int64) x0 = mem16[qa]
 	.loc 1 1764
-	lha %r4, 0(%r10)
+	lha %r5, 0(%r31)
 # (int64) x1 = mem16[qa + 14]
 	.loc 1 1765
-	lha %r5, 14(%r10)
+	lha %r6, 14(%r31)
 # (int64) x2 = mem16[qc]
 	.loc 1 1766
-	lha %r3, 0(%r31)
+	lha %r4, 0(%r11)
 # (int64) x3 = mem16[qc + 14]
 	.loc 1 1767
-	lha %r6, 14(%r31)
+	lha %r7, 14(%r11)
 # mem16[qd] = x0
 	.loc 1 1768
-	sth %r4, 0(%r11)
+	sth %r5, 0(%r12)
 # mem16[qd + 42] = x3
 	.loc 1 1769
-	sth %r6, 42(%r11)
+	sth %r7, 42(%r12)
 # x4 = x1 - x2
 	.loc 1 1770
-	subf %r3, %r3, %r5
+	subf %r4, %r4, %r6
 # (int64) x5 = mem16[qb]
 	.loc 1 1771
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r8)
 # x5 = x5 - x0
 	.loc 1 1772
-	subf %r5, %r4, %r5
+	subf %r6, %r5, %r6
 # x5 = x5 + x4
 	.loc 1 1773
-	add %r5, %r5, %r3
+	add %r6, %r6, %r4
 # mem16[qd + 14] = x5
 	.loc 1 1774
-	sth %r5, 14(%r11)
+	sth %r6, 14(%r12)
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 1775
-	lha %r4, 14(%r7)
+	lha %r5, 14(%r8)
 # x5 = x5 - x3
 	.loc 1 1776
-	subf %r4, %r6, %r4
+	subf %r5, %r7, %r5
 # x5 = x5 - x4
 	.loc 1 1777
-	subf %r4, %r3, %r4
+	subf %r5, %r4, %r5
 # mem16[qd + 28] = x5
 	.loc 1 1778
-	sth %r4, 28(%r11)
+	sth %r5, 28(%r12)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1779
-	lha %r3, 2(%r10)
+	lha %r4, 2(%r31)
 # (int64) x1 = mem16[qa + 16]
 	.loc 1 1780
-	lha %r4, 16(%r10)
+	lha %r5, 16(%r31)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 1781
-	lha %r5, 2(%r31)
+	lha %r6, 2(%r11)
 # (int64) x3 = mem16[qc + 16]
 	.loc 1 1782
-	lha %r6, 16(%r31)
+	lha %r7, 16(%r11)
 # mem16[qd + 2] = x0
 	.loc 1 1783
-	sth %r3, 2(%r11)
+	sth %r4, 2(%r12)
 # mem16[qd + 44] = x3
 	.loc 1 1784
-	sth %r6, 44(%r11)
+	sth %r7, 44(%r12)
 # x4 = x1 - x2
 	.loc 1 1785
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 1786
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r8)
 # x5 = x5 - x0
 	.loc 1 1787
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1788
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 16] = x5
 	.loc 1 1789
-	sth %r5, 16(%r11)
+	sth %r6, 16(%r12)
 # (int64) x5 = mem16[qb + 16]
 	.loc 1 1790
-	lha %r3, 16(%r7)
+	lha %r4, 16(%r8)
 # x5 = x5 - x3
 	.loc 1 1791
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1792
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 30] = x5
 	.loc 1 1793
-	sth %r3, 30(%r11)
+	sth %r4, 30(%r12)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1794
-	lha %r3, 4(%r10)
+	lha %r4, 4(%r31)
 # (int64) x1 = mem16[qa + 18]
 	.loc 1 1795
-	lha %r4, 18(%r10)
+	lha %r5, 18(%r31)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 1796
-	lha %r5, 4(%r31)
+	lha %r6, 4(%r11)
 # (int64) x3 = mem16[qc + 18]
 	.loc 1 1797
-	lha %r6, 18(%r31)
+	lha %r7, 18(%r11)
 # mem16[qd + 4] = x0
 	.loc 1 1798
-	sth %r3, 4(%r11)
+	sth %r4, 4(%r12)
 # mem16[qd + 46] = x3
 	.loc 1 1799
-	sth %r6, 46(%r11)
+	sth %r7, 46(%r12)
 # x4 = x1 - x2
 	.loc 1 1800
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 1801
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r8)
 # x5 = x5 - x0
 	.loc 1 1802
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1803
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 18] = x5
 	.loc 1 1804
-	sth %r5, 18(%r11)
+	sth %r6, 18(%r12)
 # (int64) x5 = mem16[qb + 18]
 	.loc 1 1805
-	lha %r3, 18(%r7)
+	lha %r4, 18(%r8)
 # x5 = x5 - x3
 	.loc 1 1806
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1807
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 32] = x5
 	.loc 1 1808
-	sth %r3, 32(%r11)
+	sth %r4, 32(%r12)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1809
-	lha %r3, 6(%r10)
+	lha %r4, 6(%r31)
 # (int64) x1 = mem16[qa + 20]
 	.loc 1 1810
-	lha %r4, 20(%r10)
+	lha %r5, 20(%r31)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 1811
-	lha %r5, 6(%r31)
+	lha %r6, 6(%r11)
 # (int64) x3 = mem16[qc + 20]
 	.loc 1 1812
-	lha %r6, 20(%r31)
+	lha %r7, 20(%r11)
 # mem16[qd + 6] = x0
 	.loc 1 1813
-	sth %r3, 6(%r11)
+	sth %r4, 6(%r12)
 # mem16[qd + 48] = x3
 	.loc 1 1814
-	sth %r6, 48(%r11)
+	sth %r7, 48(%r12)
 # x4 = x1 - x2
 	.loc 1 1815
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 1816
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r8)
 # x5 = x5 - x0
 	.loc 1 1817
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1818
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 20] = x5
 	.loc 1 1819
-	sth %r5, 20(%r11)
+	sth %r6, 20(%r12)
 # (int64) x5 = mem16[qb + 20]
 	.loc 1 1820
-	lha %r3, 20(%r7)
+	lha %r4, 20(%r8)
 # x5 = x5 - x3
 	.loc 1 1821
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1822
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 34] = x5
 	.loc 1 1823
-	sth %r3, 34(%r11)
+	sth %r4, 34(%r12)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1824
-	lha %r3, 8(%r10)
+	lha %r4, 8(%r31)
 # (int64) x1 = mem16[qa + 22]
 	.loc 1 1825
-	lha %r4, 22(%r10)
+	lha %r5, 22(%r31)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 1826
-	lha %r5, 8(%r31)
+	lha %r6, 8(%r11)
 # (int64) x3 = mem16[qc + 22]
 	.loc 1 1827
-	lha %r6, 22(%r31)
+	lha %r7, 22(%r11)
 # mem16[qd + 8] = x0
 	.loc 1 1828
-	sth %r3, 8(%r11)
+	sth %r4, 8(%r12)
 # mem16[qd + 50] = x3
 	.loc 1 1829
-	sth %r6, 50(%r11)
+	sth %r7, 50(%r12)
 # x4 = x1 - x2
 	.loc 1 1830
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 1831
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r8)
 # x5 = x5 - x0
 	.loc 1 1832
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1833
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 22] = x5
 	.loc 1 1834
-	sth %r5, 22(%r11)
+	sth %r6, 22(%r12)
 # (int64) x5 = mem16[qb + 22]
 	.loc 1 1835
-	lha %r3, 22(%r7)
+	lha %r4, 22(%r8)
 # x5 = x5 - x3
 	.loc 1 1836
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1837
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 36] = x5
 	.loc 1 1838
-	sth %r3, 36(%r11)
+	sth %r4, 36(%r12)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1839
-	lha %r3, 10(%r10)
+	lha %r4, 10(%r31)
 # (int64) x1 = mem16[qa + 24]
 	.loc 1 1840
-	lha %r4, 24(%r10)
+	lha %r5, 24(%r31)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 1841
-	lha %r5, 10(%r31)
+	lha %r6, 10(%r11)
 # (int64) x3 = mem16[qc + 24]
 	.loc 1 1842
-	lha %r6, 24(%r31)
+	lha %r7, 24(%r11)
 # mem16[qd + 10] = x0
 	.loc 1 1843
-	sth %r3, 10(%r11)
+	sth %r4, 10(%r12)
 # mem16[qd + 52] = x3
 	.loc 1 1844
-	sth %r6, 52(%r11)
+	sth %r7, 52(%r12)
 # x4 = x1 - x2
 	.loc 1 1845
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 1846
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r8)
 # x5 = x5 - x0
 	.loc 1 1847
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1848
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 24] = x5
 	.loc 1 1849
-	sth %r5, 24(%r11)
+	sth %r6, 24(%r12)
 # (int64) x5 = mem16[qb + 24]
 	.loc 1 1850
-	lha %r3, 24(%r7)
+	lha %r4, 24(%r8)
 # x5 = x5 - x3
 	.loc 1 1851
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1852
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 38] = x5
 	.loc 1 1853
-	sth %r3, 38(%r11)
+	sth %r4, 38(%r12)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1854
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r31)
 # (int64) x1 = mem16[qa + 26]
 	.loc 1 1855
-	lha %r4, 26(%r10)
+	lha %r5, 26(%r31)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 1856
-	lha %r5, 12(%r31)
+	lha %r6, 12(%r11)
 # (int64) x3 = mem16[qc + 26]
 	.loc 1 1857
-	lha %r6, 26(%r31)
+	lha %r7, 26(%r11)
 # mem16[qd + 12] = x0
 	.loc 1 1858
-	sth %r3, 12(%r11)
+	sth %r4, 12(%r12)
 # mem16[qd + 54] = x3
 	.loc 1 1859
-	sth %r6, 54(%r11)
+	sth %r7, 54(%r12)
 # x4 = x1 - x2
 	.loc 1 1860
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 1861
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r8)
 # x5 = x5 - x0
 	.loc 1 1862
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1863
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 26] = x5
 	.loc 1 1864
-	sth %r5, 26(%r11)
+	sth %r6, 26(%r12)
 # (int64) x5 = mem16[qb + 26]
 	.loc 1 1865
-	lha %r3, 26(%r7)
+	lha %r4, 26(%r8)
 # x5 = x5 - x3
 	.loc 1 1866
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1867
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 40] = x5
 	.loc 1 1868
-	sth %r3, 40(%r11)
+	sth %r4, 40(%r12)
 # pa = pa + 84
 	.loc 1 1869
-	addi %r10, %r10, 84
+	addi %r31, %r31, 84
 # pb = pb + 56
 	.loc 1 1870
-	addi %r11, %r11, 56
+	addi %r12, %r12, 56
 # i0 = i0 - 1
 	.loc 1 1871
-	addi %r9, %r9, -1
+	addi %r10, %r10, -1
 # =? i0 - 0
 	.loc 1 1872
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r10, 0
 # goto loop32 if !=
 	.loc 1 1873
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop32
 # pa = w + 5376
 	.loc 1 1874
-	addi %r4, %r12, 5376
+	addi %r12, %r9, 5376
 # pb = 219744
 	.loc 1 1875
-	li %r3, 0
-	oris %r3, %r3, 3
-	ori %r3, %r3, 23136
+	li %r4, 0
+	oris %r4, %r4, 3
+	ori %r4, %r4, 23136
 # pb = w + pb
 	.loc 1 1876
-	add %r5, %r12, %r3
+	add %r31, %r9, %r4
 # i0 = 486
 	.loc 1 1877
-	li %r6, 486
-	mr %r3, %r8
-	mr %r8, %r3
-	mr %r10, %r4
-	mr %r11, %r5
-	mr %r9, %r6
+	li %r10, 486
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop33:
 # qb = pa + 56
 	.loc 1 1880
-	addi %r7, %r10, 56
+	addi %r8, %r12, 56
 # qc = pa + 112
 	.loc 1 1881
-	addi %r31, %r10, 112
+	addi %r11, %r12, 112
 # (int64) x0 = mem16[qa]
 	.loc 1 1883
-	lha %r3, 0(%r10)
+	lha %r4, 0(%r12)
 # (int64) x1 = mem16[qa + 28]
 	.loc 1 1884
-	lha %r4, 28(%r10)
+	lha %r5, 28(%r12)
 # (int64) x2 = mem16[qc]
 	.loc 1 1885
-	lha %r5, 0(%r31)
+	lha %r6, 0(%r11)
 # (int64) x3 = mem16[qc + 28]
 	.loc 1 1886
-	lha %r6, 28(%r31)
+	lha %r7, 28(%r11)
 # mem16[qd] = x0
 	.loc 1 1887
-	sth %r3, 0(%r11)
+	sth %r4, 0(%r31)
 # mem16[qd + 84] = x3
 	.loc 1 1888
-	sth %r6, 84(%r11)
+	sth %r7, 84(%r31)
 # x4 = x1 - x2
 	.loc 1 1889
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 1890
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r8)
 # x5 = x5 - x0
 	.loc 1 1891
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1892
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 28] = x5
 	.loc 1 1893
-	sth %r5, 28(%r11)
+	sth %r6, 28(%r31)
 # (int64) x5 = mem16[qb + 28]
 	.loc 1 1894
-	lha %r3, 28(%r7)
+	lha %r4, 28(%r8)
 # x5 = x5 - x3
 	.loc 1 1895
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1896
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 56] = x5
 	.loc 1 1897
-	sth %r3, 56(%r11)
+	sth %r4, 56(%r31)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 1898
-	lha %r3, 2(%r10)
+	lha %r4, 2(%r12)
 # (int64) x1 = mem16[qa + 30]
 	.loc 1 1899
-	lha %r4, 30(%r10)
+	lha %r5, 30(%r12)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 1900
-	lha %r5, 2(%r31)
+	lha %r6, 2(%r11)
 # (int64) x3 = mem16[qc + 30]
 	.loc 1 1901
-	lha %r6, 30(%r31)
+	lha %r7, 30(%r11)
 # mem16[qd + 2] = x0
 	.loc 1 1902
-	sth %r3, 2(%r11)
+	sth %r4, 2(%r31)
 # mem16[qd + 86] = x3
 	.loc 1 1903
-	sth %r6, 86(%r11)
+	sth %r7, 86(%r31)
 # x4 = x1 - x2
 	.loc 1 1904
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 1905
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r8)
 # x5 = x5 - x0
 	.loc 1 1906
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1907
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 30] = x5
 	.loc 1 1908
-	sth %r5, 30(%r11)
+	sth %r6, 30(%r31)
 # (int64) x5 = mem16[qb + 30]
 	.loc 1 1909
-	lha %r3, 30(%r7)
+	lha %r4, 30(%r8)
 # x5 = x5 - x3
 	.loc 1 1910
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1911
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 58] = x5
 	.loc 1 1912
-	sth %r3, 58(%r11)
+	sth %r4, 58(%r31)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 1913
-	lha %r3, 4(%r10)
+	lha %r4, 4(%r12)
 # (int64) x1 = mem16[qa + 32]
 	.loc 1 1914
-	lha %r4, 32(%r10)
+	lha %r5, 32(%r12)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 1915
-	lha %r5, 4(%r31)
+	lha %r6, 4(%r11)
 # (int64) x3 = mem16[qc + 32]
 	.loc 1 1916
-	lha %r6, 32(%r31)
+	lha %r7, 32(%r11)
 # mem16[qd + 4] = x0
 	.loc 1 1917
-	sth %r3, 4(%r11)
+	sth %r4, 4(%r31)
 # mem16[qd + 88] = x3
 	.loc 1 1918
-	sth %r6, 88(%r11)
+	sth %r7, 88(%r31)
 # x4 = x1 - x2
 	.loc 1 1919
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 1920
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r8)
 # x5 = x5 - x0
 	.loc 1 1921
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1922
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 32] = x5
 	.loc 1 1923
-	sth %r5, 32(%r11)
+	sth %r6, 32(%r31)
 # (int64) x5 = mem16[qb + 32]
 	.loc 1 1924
-	lha %r3, 32(%r7)
+	lha %r4, 32(%r8)
 # x5 = x5 - x3
 	.loc 1 1925
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1926
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 60] = x5
 	.loc 1 1927
-	sth %r3, 60(%r11)
+	sth %r4, 60(%r31)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 1928
-	lha %r3, 6(%r10)
+	lha %r4, 6(%r12)
 # (int64) x1 = mem16[qa + 34]
 	.loc 1 1929
-	lha %r4, 34(%r10)
+	lha %r5, 34(%r12)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 1930
-	lha %r5, 6(%r31)
+	lha %r6, 6(%r11)
 # (int64) x3 = mem16[qc + 34]
 	.loc 1 1931
-	lha %r6, 34(%r31)
+	lha %r7, 34(%r11)
 # mem16[qd + 6] = x0
 	.loc 1 1932
-	sth %r3, 6(%r11)
+	sth %r4, 6(%r31)
 # mem16[qd + 90] = x3
 	.loc 1 1933
-	sth %r6, 90(%r11)
+	sth %r7, 90(%r31)
 # x4 = x1 - x2
 	.loc 1 1934
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 1935
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r8)
 # x5 = x5 - x0
 	.loc 1 1936
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1937
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 34] = x5
 	.loc 1 1938
-	sth %r5, 34(%r11)
+	sth %r6, 34(%r31)
 # (int64) x5 = mem16[qb + 34]
 	.loc 1 1939
-	lha %r3, 34(%r7)
+	lha %r4, 34(%r8)
 # x5 = x5 - x3
 	.loc 1 1940
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1941
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 62] = x5
 	.loc 1 1942
-	sth %r3, 62(%r11)
+	sth %r4, 62(%r31)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 1943
-	lha %r3, 8(%r10)
+	lha %r4, 8(%r12)
 # (int64) x1 = mem16[qa + 36]
 	.loc 1 1944
-	lha %r4, 36(%r10)
+	lha %r5, 36(%r12)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 1945
-	lha %r5, 8(%r31)
+	lha %r6, 8(%r11)
 # (int64) x3 = mem16[qc + 36]
 	.loc 1 1946
-	lha %r6, 36(%r31)
+	lha %r7, 36(%r11)
 # mem16[qd + 8] = x0
 	.loc 1 1947
-	sth %r3, 8(%r11)
+	sth %r4, 8(%r31)
 # mem16[qd + 92] = x3
 	.loc 1 1948
-	sth %r6, 92(%r11)
+	sth %r7, 92(%r31)
 # x4 = x1 - x2
 	.loc 1 1949
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 1950
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r8)
 # x5 = x5 - x0
 	.loc 1 1951
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1952
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 36] = x5
 	.loc 1 1953
-	sth %r5, 36(%r11)
+	sth %r6, 36(%r31)
 # (int64) x5 = mem16[qb + 36]
 	.loc 1 1954
-	lha %r3, 36(%r7)
+	lha %r4, 36(%r8)
 # x5 = x5 - x3
 	.loc 1 1955
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1956
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 64] = x5
 	.loc 1 1957
-	sth %r3, 64(%r11)
+	sth %r4, 64(%r31)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 1958
-	lha %r3, 10(%r10)
+	lha %r4, 10(%r12)
 # (int64) x1 = mem16[qa + 38]
 	.loc 1 1959
-	lha %r4, 38(%r10)
+	lha %r5, 38(%r12)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 1960
-	lha %r5, 10(%r31)
+	lha %r6, 10(%r11)
 # (int64) x3 = mem16[qc + 38]
 	.loc 1 1961
-	lha %r6, 38(%r31)
+	lha %r7, 38(%r11)
 # mem16[qd + 10] = x0
 	.loc 1 1962
-	sth %r3, 10(%r11)
+	sth %r4, 10(%r31)
 # mem16[qd + 94] = x3
 	.loc 1 1963
-	sth %r6, 94(%r11)
+	sth %r7, 94(%r31)
 # x4 = x1 - x2
 	.loc 1 1964
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 1965
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r8)
 # x5 = x5 - x0
 	.loc 1 1966
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1967
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 38] = x5
 	.loc 1 1968
-	sth %r5, 38(%r11)
+	sth %r6, 38(%r31)
 # (int64) x5 = mem16[qb + 38]
 	.loc 1 1969
-	lha %r3, 38(%r7)
+	lha %r4, 38(%r8)
 # x5 = x5 - x3
 	.loc 1 1970
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1971
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 66] = x5
 	.loc 1 1972
-	sth %r3, 66(%r11)
+	sth %r4, 66(%r31)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 1973
-	lha %r3, 12(%r10)
+	lha %r4, 12(%r12)
 # (int64) x1 = mem16[qa + 40]
 	.loc 1 1974
-	lha %r4, 40(%r10)
+	lha %r5, 40(%r12)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 1975
-	lha %r5, 12(%r31)
+	lha %r6, 12(%r11)
 # (int64) x3 = mem16[qc + 40]
 	.loc 1 1976
-	lha %r6, 40(%r31)
+	lha %r7, 40(%r11)
 # mem16[qd + 12] = x0
 	.loc 1 1977
-	sth %r3, 12(%r11)
+	sth %r4, 12(%r31)
 # mem16[qd + 96] = x3
 	.loc 1 1978
-	sth %r6, 96(%r11)
+	sth %r7, 96(%r31)
 # x4 = x1 - x2
 	.loc 1 1979
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 1980
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r8)
 # x5 = x5 - x0
 	.loc 1 1981
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1982
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 40] = x5
 	.loc 1 1983
-	sth %r5, 40(%r11)
+	sth %r6, 40(%r31)
 # (int64) x5 = mem16[qb + 40]
 	.loc 1 1984
-	lha %r3, 40(%r7)
+	lha %r4, 40(%r8)
 # x5 = x5 - x3
 	.loc 1 1985
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 1986
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 68] = x5
 	.loc 1 1987
-	sth %r3, 68(%r11)
+	sth %r4, 68(%r31)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 1988
-	lha %r3, 14(%r10)
+	lha %r4, 14(%r12)
 # (int64) x1 = mem16[qa + 42]
 	.loc 1 1989
-	lha %r4, 42(%r10)
+	lha %r5, 42(%r12)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 1990
-	lha %r5, 14(%r31)
+	lha %r6, 14(%r11)
 # (int64) x3 = mem16[qc + 42]
 	.loc 1 1991
-	lha %r6, 42(%r31)
+	lha %r7, 42(%r11)
 # mem16[qd + 14] = x0
 	.loc 1 1992
-	sth %r3, 14(%r11)
+	sth %r4, 14(%r31)
 # mem16[qd + 98] = x3
 	.loc 1 1993
-	sth %r6, 98(%r11)
+	sth %r7, 98(%r31)
 # x4 = x1 - x2
 	.loc 1 1994
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 1995
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r8)
 # x5 = x5 - x0
 	.loc 1 1996
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 1997
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 42] = x5
 	.loc 1 1998
-	sth %r5, 42(%r11)
+	sth %r6, 42(%r31)
 # (int64) x5 = mem16[qb + 42]
 	.loc 1 1999
-	lha %r3, 42(%r7)
+	lha %r4, 42(%r8)
 # x5 = x5 - x3
 	.loc 1 2000
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2001
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 70] = x5
 	.loc 1 2002
-	sth %r3, 70(%r11)
+	sth %r4, 70(%r31)
 # (int64) x0 = mem16[qa + 16]
 	.loc 1 2003
-	lha %r3, 16(%r10)
+	lha %r4, 16(%r12)
 # (int64) x1 = mem16[qa + 44]
 	.loc 1 2004
-	lha %r4, 44(%r10)
+	lha %r5, 44(%r12)
 # (int64) x2 = mem16[qc + 16]
 	.loc 1 2005
-	lha %r5, 16(%r31)
+	lha %r6, 16(%r11)
 # (int64) x3 = mem16[qc + 44]
 	.loc 1 2006
-	lha %r6, 44(%r31)
+	lha %r7, 44(%r11)
 # mem16[qd + 16] = x0
 	.loc 1 2007
-	sth %r3, 16(%r11)
+	sth %r4, 16(%r31)
 # mem16[qd + 100] = x3
 	.loc 1 2008
-	sth %r6, 100(%r11)
+	sth %r7, 100(%r31)
 # x4 = x1 - x2
 	.loc 1 2009
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 16]
 	.loc 1 2010
-	lha %r5, 16(%r7)
+	lha %r6, 16(%r8)
 # x5 = x5 - x0
 	.loc 1 2011
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2012
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 44] = x5
 	.loc 1 2013
-	sth %r5, 44(%r11)
+	sth %r6, 44(%r31)
 # (int64) x5 = mem16[qb + 44]
 	.loc 1 2014
-	lha %r3, 44(%r7)
+	lha %r4, 44(%r8)
 # x5 = x5 - x3
 	.loc 1 2015
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2016
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 72] = x5
 	.loc 1 2017
-	sth %r3, 72(%r11)
+	sth %r4, 72(%r31)
 # (int64) x0 = mem16[qa + 18]
 	.loc 1 2018
-	lha %r3, 18(%r10)
+	lha %r4, 18(%r12)
 # (int64) x1 = mem16[qa + 46]
 	.loc 1 2019
-	lha %r4, 46(%r10)
+	lha %r5, 46(%r12)
 # (int64) x2 = mem16[qc + 18]
 	.loc 1 2020
-	lha %r5, 18(%r31)
+	lha %r6, 18(%r11)
 # (int64) x3 = mem16[qc + 46]
 	.loc 1 2021
-	lha %r6, 46(%r31)
+	lha %r7, 46(%r11)
 # mem16[qd + 18] = x0
 	.loc 1 2022
-	sth %r3, 18(%r11)
+	sth %r4, 18(%r31)
 # mem16[qd + 102] = x3
 	.loc 1 2023
-	sth %r6, 102(%r11)
+	sth %r7, 102(%r31)
 # x4 = x1 - x2
 	.loc 1 2024
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 18]
 	.loc 1 2025
-	lha %r5, 18(%r7)
+	lha %r6, 18(%r8)
 # x5 = x5 - x0
 	.loc 1 2026
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2027
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 46] = x5
 	.loc 1 2028
-	sth %r5, 46(%r11)
+	sth %r6, 46(%r31)
 # (int64) x5 = mem16[qb + 46]
 	.loc 1 2029
-	lha %r3, 46(%r7)
+	lha %r4, 46(%r8)
 # x5 = x5 - x3
 	.loc 1 2030
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2031
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 74] = x5
 	.loc 1 2032
-	sth %r3, 74(%r11)
+	sth %r4, 74(%r31)
 # (int64) x0 = mem16[qa + 20]
 	.loc 1 2033
-	lha %r3, 20(%r10)
+	lha %r4, 20(%r12)
 # (int64) x1 = mem16[qa + 48]
 	.loc 1 2034
-	lha %r4, 48(%r10)
+	lha %r5, 48(%r12)
 # (int64) x2 = mem16[qc + 20]
 	.loc 1 2035
-	lha %r5, 20(%r31)
+	lha %r6, 20(%r11)
 # (int64) x3 = mem16[qc + 48]
 	.loc 1 2036
-	lha %r6, 48(%r31)
+	lha %r7, 48(%r11)
 # mem16[qd + 20] = x0
 	.loc 1 2037
-	sth %r3, 20(%r11)
+	sth %r4, 20(%r31)
 # mem16[qd + 104] = x3
 	.loc 1 2038
-	sth %r6, 104(%r11)
+	sth %r7, 104(%r31)
 # x4 = x1 - x2
 	.loc 1 2039
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 20]
 	.loc 1 2040
-	lha %r5, 20(%r7)
+	lha %r6, 20(%r8)
 # x5 = x5 - x0
 	.loc 1 2041
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2042
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 48] = x5
 	.loc 1 2043
-	sth %r5, 48(%r11)
+	sth %r6, 48(%r31)
 # (int64) x5 = mem16[qb + 48]
 	.loc 1 2044
-	lha %r3, 48(%r7)
+	lha %r4, 48(%r8)
 # x5 = x5 - x3
 	.loc 1 2045
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2046
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 76] = x5
 	.loc 1 2047
-	sth %r3, 76(%r11)
+	sth %r4, 76(%r31)
 # (int64) x0 = mem16[qa + 22]
 	.loc 1 2048
-	lha %r3, 22(%r10)
+	lha %r4, 22(%r12)
 # (int64) x1 = mem16[qa + 50]
 	.loc 1 2049
-	lha %r4, 50(%r10)
+	lha %r5, 50(%r12)
 # (int64) x2 = mem16[qc + 22]
 	.loc 1 2050
-	lha %r5, 22(%r31)
+	lha %r6, 22(%r11)
 # (int64) x3 = mem16[qc + 50]
 	.loc 1 2051
-	lha %r6, 50(%r31)
+	lha %r7, 50(%r11)
 # mem16[qd + 22] = x0
 	.loc 1 2052
-	sth %r3, 22(%r11)
+	sth %r4, 22(%r31)
 # mem16[qd + 106] = x3
 	.loc 1 2053
-	sth %r6, 106(%r11)
+	sth %r7, 106(%r31)
 # x4 = x1 - x2
 	.loc 1 2054
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 22]
 	.loc 1 2055
-	lha %r5, 22(%r7)
+	lha %r6, 22(%r8)
 # x5 = x5 - x0
 	.loc 1 2056
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2057
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 50] = x5
 	.loc 1 2058
-	sth %r5, 50(%r11)
+	sth %r6, 50(%r31)
 # (int64) x5 = mem16[qb + 50]
 	.loc 1 2059
-	lha %r3, 50(%r7)
+	lha %r4, 50(%r8)
 # x5 = x5 - x3
 	.loc 1 2060
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2061
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 78] = x5
 	.loc 1 2062
-	sth %r3, 78(%r11)
+	sth %r4, 78(%r31)
 # (int64) x0 = mem16[qa + 24]
 	.loc 1 2063
-	lha %r3, 24(%r10)
+	lha %r4, 24(%r12)
 # (int64) x1 = mem16[qa + 52]
 	.loc 1 2064
-	lha %r4, 52(%r10)
+	lha %r5, 52(%r12)
 # (int64) x2 = mem16[qc + 24]
 	.loc 1 2065
-	lha %r5, 24(%r31)
+	lha %r6, 24(%r11)
 # (int64) x3 = mem16[qc + 52]
 	.loc 1 2066
-	lha %r6, 52(%r31)
+	lha %r7, 52(%r11)
 # mem16[qd + 24] = x0
 	.loc 1 2067
-	sth %r3, 24(%r11)
+	sth %r4, 24(%r31)
 # mem16[qd + 108] = x3
 	.loc 1 2068
-	sth %r6, 108(%r11)
+	sth %r7, 108(%r31)
 # x4 = x1 - x2
 	.loc 1 2069
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 24]
 	.loc 1 2070
-	lha %r5, 24(%r7)
+	lha %r6, 24(%r8)
 # x5 = x5 - x0
 	.loc 1 2071
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2072
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 52] = x5
 	.loc 1 2073
-	sth %r5, 52(%r11)
+	sth %r6, 52(%r31)
 # (int64) x5 = mem16[qb + 52]
 	.loc 1 2074
-	lha %r3, 52(%r7)
+	lha %r4, 52(%r8)
 # x5 = x5 - x3
 	.loc 1 2075
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2076
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 80] = x5
 	.loc 1 2077
-	sth %r3, 80(%r11)
+	sth %r4, 80(%r31)
 # (int64) x0 = mem16[qa + 26]
 	.loc 1 2078
-	lha %r3, 26(%r10)
+	lha %r4, 26(%r12)
 # (int64) x1 = mem16[qa + 54]
 	.loc 1 2079
-	lha %r4, 54(%r10)
+	lha %r5, 54(%r12)
 # (int64) x2 = mem16[qc + 26]
 	.loc 1 2080
-	lha %r5, 26(%r31)
+	lha %r6, 26(%r11)
 # (int64) x3 = mem16[qc + 54]
 	.loc 1 2081
-	lha %r6, 54(%r31)
+	lha %r7, 54(%r11)
 # mem16[qd + 26] = x0
 	.loc 1 2082
-	sth %r3, 26(%r11)
+	sth %r4, 26(%r31)
 # mem16[qd + 110] = x3
 	.loc 1 2083
-	sth %r6, 110(%r11)
+	sth %r7, 110(%r31)
 # x4 = x1 - x2
 	.loc 1 2084
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 26]
 	.loc 1 2085
-	lha %r5, 26(%r7)
+	lha %r6, 26(%r8)
 # x5 = x5 - x0
 	.loc 1 2086
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2087
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 54] = x5
 	.loc 1 2088
-	sth %r5, 54(%r11)
+	sth %r6, 54(%r31)
 # (int64) x5 = mem16[qb + 54]
 	.loc 1 2089
-	lha %r3, 54(%r7)
+	lha %r4, 54(%r8)
 # x5 = x5 - x3
 	.loc 1 2090
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2091
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 82] = x5
 	.loc 1 2092
-	sth %r3, 82(%r11)
+	sth %r4, 82(%r31)
 # pa = pa + 168
 	.loc 1 2093
-	addi %r10, %r10, 168
+	addi %r12, %r12, 168
 # pb = pb + 112
 	.loc 1 2094
-	addi %r11, %r11, 112
+	addi %r31, %r31, 112
 # i0 = i0 - 1
 	.loc 1 2095
-	addi %r9, %r9, -1
+	addi %r10, %r10, -1
 # =? i0 - 0
 	.loc 1 2096
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r10, 0
 # goto loop33 if !=
 	.loc 1 2097
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop33
 # pa = 219744
 	.loc 1 2098
-	li %r3, 0
-	oris %r3, %r3, 3
-	ori %r3, %r3, 23136
+	li %r4, 0
+	oris %r4, %r4, 3
+	ori %r4, %r4, 23136
 # pa = w + pa
 	.loc 1 2099
-	add %r31, %r12, %r3
+	add %r8, %r9, %r4
 # pb = w + 5376
 	.loc 1 2100
-	addi %r11, %r12, 5376
+	addi %r10, %r9, 5376
 # i0 = 162
 	.loc 1 2101
-	li %r4, 162
-	mr %r3, %r8
+	li %r11, 162
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop34:
 # qa = pa
 	.loc 1 2103
-	mr %r30, %r4
-	mr %r29, %r3
+	mr %r28, %r8
 # qb = pa + 112
 	.loc 1 2104
-	addi %r7, %r31, 112
+	addi %r12, %r8, 112
 # qc = pa + 224
 	.loc 1 2105
-	addi %r8, %r31, 224
+	addi %r31, %r8, 224
 # qd = pb
 	.loc 1 2106
-	mr %r10, %r31
+	mr %r30, %r10
 # i1 = 3
 	.loc 1 2107
-	mr %r28, %r11
-	li %r9, 3
+	li %r29, 3
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop35:
 # (int64) x0 = mem16[qa]
 	.loc 1 2109
-	lha %r3, 0(%r31)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 56]
 	.loc 1 2110
-	lha %r4, 56(%r31)
+	lha %r5, 56(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 2111
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r31)
 # (int64) x3 = mem16[qc + 56]
 	.loc 1 2112
-	lha %r6, 56(%r8)
+	lha %r7, 56(%r31)
 # mem16[qd] = x0
 	.loc 1 2113
-	sth %r3, 0(%r11)
+	sth %r4, 0(%r30)
 # mem16[qd + 168] = x3
 	.loc 1 2114
-	sth %r6, 168(%r11)
+	sth %r7, 168(%r30)
 # x4 = x1 - x2
 	.loc 1 2115
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 2116
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r12)
 # x5 = x5 - x0
 	.loc 1 2117
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2118
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 56] = x5
 	.loc 1 2119
-	sth %r5, 56(%r11)
+	sth %r6, 56(%r30)
 # (int64) x5 = mem16[qb + 56]
 	.loc 1 2120
-	lha %r3, 56(%r7)
+	lha %r4, 56(%r12)
 # x5 = x5 - x3
 	.loc 1 2121
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2122
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 112] = x5
 	.loc 1 2123
-	sth %r3, 112(%r11)
+	sth %r4, 112(%r30)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 2124
-	lha %r3, 2(%r31)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 58]
 	.loc 1 2125
-	lha %r4, 58(%r31)
+	lha %r5, 58(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 2126
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r31)
 # (int64) x3 = mem16[qc + 58]
 	.loc 1 2127
-	lha %r6, 58(%r8)
+	lha %r7, 58(%r31)
 # mem16[qd + 2] = x0
 	.loc 1 2128
-	sth %r3, 2(%r11)
+	sth %r4, 2(%r30)
 # mem16[qd + 170] = x3
 	.loc 1 2129
-	sth %r6, 170(%r11)
+	sth %r7, 170(%r30)
 # x4 = x1 - x2
 	.loc 1 2130
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 2131
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r12)
 # x5 = x5 - x0
 	.loc 1 2132
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2133
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 58] = x5
 	.loc 1 2134
-	sth %r5, 58(%r11)
+	sth %r6, 58(%r30)
 # (int64) x5 = mem16[qb + 58]
 	.loc 1 2135
-	lha %r3, 58(%r7)
+	lha %r4, 58(%r12)
 # x5 = x5 - x3
 	.loc 1 2136
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2137
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 114] = x5
 	.loc 1 2138
-	sth %r3, 114(%r11)
+	sth %r4, 114(%r30)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 2139
-	lha %r3, 4(%r31)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 60]
 	.loc 1 2140
-	lha %r4, 60(%r31)
+	lha %r5, 60(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 2141
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r31)
 # (int64) x3 = mem16[qc + 60]
 	.loc 1 2142
-	lha %r6, 60(%r8)
+	lha %r7, 60(%r31)
 # mem16[qd + 4] = x0
 	.loc 1 2143
-	sth %r3, 4(%r11)
+	sth %r4, 4(%r30)
 # mem16[qd + 172] = x3
 	.loc 1 2144
-	sth %r6, 172(%r11)
+	sth %r7, 172(%r30)
 # x4 = x1 - x2
 	.loc 1 2145
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 2146
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r12)
 # x5 = x5 - x0
 	.loc 1 2147
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2148
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 60] = x5
 	.loc 1 2149
-	sth %r5, 60(%r11)
+	sth %r6, 60(%r30)
 # (int64) x5 = mem16[qb + 60]
 	.loc 1 2150
-	lha %r3, 60(%r7)
+	lha %r4, 60(%r12)
 # x5 = x5 - x3
 	.loc 1 2151
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2152
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 116] = x5
 	.loc 1 2153
-	sth %r3, 116(%r11)
+	sth %r4, 116(%r30)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 2154
-	lha %r3, 6(%r31)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 62]
 	.loc 1 2155
-	lha %r4, 62(%r31)
+	lha %r5, 62(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 2156
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r31)
 # (int64) x3 = mem16[qc + 62]
 	.loc 1 2157
-	lha %r6, 62(%r8)
+	lha %r7, 62(%r31)
 # mem16[qd + 6] = x0
 	.loc 1 2158
-	sth %r3, 6(%r11)
+	sth %r4, 6(%r30)
 # mem16[qd + 174] = x3
 	.loc 1 2159
-	sth %r6, 174(%r11)
+	sth %r7, 174(%r30)
 # x4 = x1 - x2
 	.loc 1 2160
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 2161
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r12)
 # x5 = x5 - x0
 	.loc 1 2162
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2163
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 62] = x5
 	.loc 1 2164
-	sth %r5, 62(%r11)
+	sth %r6, 62(%r30)
 # (int64) x5 = mem16[qb + 62]
 	.loc 1 2165
-	lha %r3, 62(%r7)
+	lha %r4, 62(%r12)
 # x5 = x5 - x3
 	.loc 1 2166
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2167
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 118] = x5
 	.loc 1 2168
-	sth %r3, 118(%r11)
+	sth %r4, 118(%r30)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 2169
-	lha %r3, 8(%r31)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 64]
 	.loc 1 2170
-	lha %r4, 64(%r31)
+	lha %r5, 64(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 2171
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r31)
 # (int64) x3 = mem16[qc + 64]
 	.loc 1 2172
-	lha %r6, 64(%r8)
+	lha %r7, 64(%r31)
 # mem16[qd + 8] = x0
 	.loc 1 2173
-	sth %r3, 8(%r11)
+	sth %r4, 8(%r30)
 # mem16[qd + 176] = x3
 	.loc 1 2174
-	sth %r6, 176(%r11)
+	sth %r7, 176(%r30)
 # x4 = x1 - x2
 	.loc 1 2175
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 2176
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r12)
 # x5 = x5 - x0
 	.loc 1 2177
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2178
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 64] = x5
 	.loc 1 2179
-	sth %r5, 64(%r11)
+	sth %r6, 64(%r30)
 # (int64) x5 = mem16[qb + 64]
 	.loc 1 2180
-	lha %r3, 64(%r7)
+	lha %r4, 64(%r12)
 # x5 = x5 - x3
 	.loc 1 2181
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2182
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 120] = x5
 	.loc 1 2183
-	sth %r3, 120(%r11)
+	sth %r4, 120(%r30)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 2184
-	lha %r3, 10(%r31)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 66]
 	.loc 1 2185
-	lha %r4, 66(%r31)
+	lha %r5, 66(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 2186
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r31)
 # (int64) x3 = mem16[qc + 66]
 	.loc 1 2187
-	lha %r6, 66(%r8)
+	lha %r7, 66(%r31)
 # mem16[qd + 10] = x0
 	.loc 1 2188
-	sth %r3, 10(%r11)
+	sth %r4, 10(%r30)
 # mem16[qd + 178] = x3
 	.loc 1 2189
-	sth %r6, 178(%r11)
+	sth %r7, 178(%r30)
 # x4 = x1 - x2
 	.loc 1 2190
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 2191
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r12)
 # x5 = x5 - x0
 	.loc 1 2192
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2193
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 66] = x5
 	.loc 1 2194
-	sth %r5, 66(%r11)
+	sth %r6, 66(%r30)
 # (int64) x5 = mem16[qb + 66]
 	.loc 1 2195
-	lha %r3, 66(%r7)
+	lha %r4, 66(%r12)
 # x5 = x5 - x3
 	.loc 1 2196
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2197
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 122] = x5
 	.loc 1 2198
-	sth %r3, 122(%r11)
+	sth %r4, 122(%r30)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 2199
-	lha %r3, 12(%r31)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 68]
 	.loc 1 2200
-	lha %r4, 68(%r31)
+	lha %r5, 68(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 2201
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r31)
 # (int64) x3 = mem16[qc + 68]
 	.loc 1 2202
-	lha %r6, 68(%r8)
+	lha %r7, 68(%r31)
 # mem16[qd + 12] = x0
 	.loc 1 2203
-	sth %r3, 12(%r11)
+	sth %r4, 12(%r30)
 # mem16[qd + 180] = x3
 	.loc 1 2204
-	sth %r6, 180(%r11)
+	sth %r7, 180(%r30)
 # x4 = x1 - x2
 	.loc 1 2205
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 2206
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r12)
 # x5 = x5 - x0
 	.loc 1 2207
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2208
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 68] = x5
 	.loc 1 2209
-	sth %r5, 68(%r11)
+	sth %r6, 68(%r30)
 # (int64) x5 = mem16[qb + 68]
 	.loc 1 2210
-	lha %r3, 68(%r7)
+	lha %r4, 68(%r12)
 # x5 = x5 - x3
 	.loc 1 2211
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2212
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 124] = x5
 	.loc 1 2213
-	sth %r3, 124(%r11)
+	sth %r4, 124(%r30)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 2214
-	lha %r3, 14(%r31)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 70]
 	.loc 1 2215
-	lha %r4, 70(%r31)
+	lha %r5, 70(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 2216
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r31)
 # (int64) x3 = mem16[qc + 70]
 	.loc 1 2217
-	lha %r6, 70(%r8)
+	lha %r7, 70(%r31)
 # mem16[qd + 14] = x0
 	.loc 1 2218
-	sth %r3, 14(%r11)
+	sth %r4, 14(%r30)
 # mem16[qd + 182] = x3
 	.loc 1 2219
-	sth %r6, 182(%r11)
+	sth %r7, 182(%r30)
 # x4 = x1 - x2
 	.loc 1 2220
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 2221
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r12)
 # x5 = x5 - x0
 	.loc 1 2222
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2223
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 70] = x5
 	.loc 1 2224
-	sth %r5, 70(%r11)
+	sth %r6, 70(%r30)
 # (int64) x5 = mem16[qb + 70]
 	.loc 1 2225
-	lha %r3, 70(%r7)
+	lha %r4, 70(%r12)
 # x5 = x5 - x3
 	.loc 1 2226
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2227
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 126] = x5
 	.loc 1 2228
-	sth %r3, 126(%r11)
+	sth %r4, 126(%r30)
 # qa = qa + 16
 	.loc 1 2229
-	addi %r31, %r31, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 2230
-	addi %r7, %r7, 16
+	addi %r12, %r12, 16
 # qc = qc + 16
 	.loc 1 2231
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qd = qd + 16
 	.loc 1 2232
-	addi %r11, %r11, 16
+	addi %r30, %r30, 16
 # i1 = i1 - 1
 	.loc 1 2233
-	addi %r9, %r9, -1
+	addi %r29, %r29, -1
 # =? i1 - 0
 	.loc 1 2234
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r29, 0
 # goto loop35 if !=
 	.loc 1 2235
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop35
 # (int64) x0 = mem16[qa]
 	.loc 1 2236
-	lha %r3, 0(%r31)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 56]
 	.loc 1 2237
-	lha %r4, 56(%r31)
+	lha %r5, 56(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 2238
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r31)
 # (int64) x3 = mem16[qc + 56]
 	.loc 1 2239
-	lha %r6, 56(%r8)
+	lha %r7, 56(%r31)
 # mem16[qd] = x0
 	.loc 1 2240
-	sth %r3, 0(%r11)
+	sth %r4, 0(%r30)
 # mem16[qd + 168] = x3
 	.loc 1 2241
-	sth %r6, 168(%r11)
+	sth %r7, 168(%r30)
 # x4 = x1 - x2
 	.loc 1 2242
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 2243
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r12)
 # x5 = x5 - x0
 	.loc 1 2244
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2245
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 56] = x5
 	.loc 1 2246
-	sth %r5, 56(%r11)
+	sth %r6, 56(%r30)
 # (int64) x5 = mem16[qb + 56]
 	.loc 1 2247
-	lha %r3, 56(%r7)
+	lha %r4, 56(%r12)
 # x5 = x5 - x3
 	.loc 1 2248
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2249
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 112] = x5
 	.loc 1 2250
-	sth %r3, 112(%r11)
+	sth %r4, 112(%r30)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 2251
-	lha %r3, 2(%r31)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 58]
 	.loc 1 2252
-	lha %r4, 58(%r31)
+	lha %r5, 58(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 2253
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r31)
 # (int64) x3 = mem16[qc + 58]
 	.loc 1 2254
-	lha %r6, 58(%r8)
+	lha %r7, 58(%r31)
 # mem16[qd + 2] = x0
 	.loc 1 2255
-	sth %r3, 2(%r11)
+	sth %r4, 2(%r30)
 # mem16[qd + 170] = x3
 	.loc 1 2256
-	sth %r6, 170(%r11)
+	sth %r7, 170(%r30)
 # x4 = x1 - x2
 	.loc 1 2257
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 2258
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r12)
 # x5 = x5 - x0
 	.loc 1 2259
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2260
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 58] = x5
 	.loc 1 2261
-	sth %r5, 58(%r11)
+	sth %r6, 58(%r30)
 # (int64) x5 = mem16[qb + 58]
 	.loc 1 2262
-	lha %r3, 58(%r7)
+	lha %r4, 58(%r12)
 # x5 = x5 - x3
 	.loc 1 2263
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2264
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 114] = x5
 	.loc 1 2265
-	sth %r3, 114(%r11)
+	sth %r4, 114(%r30)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 2266
-	lha %r3, 4(%r31)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 60]
 	.loc 1 2267
-	lha %r4, 60(%r31)
+	lha %r5, 60(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 2268
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r31)
 # (int64) x3 = mem16[qc + 60]
 	.loc 1 2269
-	lha %r6, 60(%r8)
+	lha %r7, 60(%r31)
 # mem16[qd + 4] = x0
 	.loc 1 2270
-	sth %r3, 4(%r11)
+	sth %r4, 4(%r30)
 # mem16[qd + 172] = x3
 	.loc 1 2271
-	sth %r6, 172(%r11)
+	sth %r7, 172(%r30)
 # x4 = x1 - x2
 	.loc 1 2272
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 2273
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r12)
 # x5 = x5 - x0
 	.loc 1 2274
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2275
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 60] = x5
 	.loc 1 2276
-	sth %r5, 60(%r11)
+	sth %r6, 60(%r30)
 # (int64) x5 = mem16[qb + 60]
 	.loc 1 2277
-	lha %r3, 60(%r7)
+	lha %r4, 60(%r12)
 # x5 = x5 - x3
 	.loc 1 2278
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2279
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 116] = x5
 	.loc 1 2280
-	sth %r3, 116(%r11)
+	sth %r4, 116(%r30)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 2281
-	lha %r3, 6(%r31)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 62]
 	.loc 1 2282
-	lha %r4, 62(%r31)
+	lha %r5, 62(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 2283
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r31)
 # (int64) x3 = mem16[qc + 62]
 	.loc 1 2284
-	lha %r6, 62(%r8)
+	lha %r7, 62(%r31)
 # mem16[qd + 6] = x0
 	.loc 1 2285
-	sth %r3, 6(%r11)
+	sth %r4, 6(%r30)
 # mem16[qd + 174] = x3
 	.loc 1 2286
-	sth %r6, 174(%r11)
+	sth %r7, 174(%r30)
 # x4 = x1 - x2
 	.loc 1 2287
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 2288
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r12)
 # x5 = x5 - x0
 	.loc 1 2289
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2290
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 62] = x5
 	.loc 1 2291
-	sth %r5, 62(%r11)
+	sth %r6, 62(%r30)
 # (int64) x5 = mem16[qb + 62]
 	.loc 1 2292
-	lha %r3, 62(%r7)
+	lha %r4, 62(%r12)
 # x5 = x5 - x3
 	.loc 1 2293
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2294
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 118] = x5
 	.loc 1 2295
-	sth %r3, 118(%r11)
+	sth %r4, 118(%r30)
 # pa = pa + 336
 	.loc 1 2296
-	mr %r31, %r10
-	addi %r31, %r31, 336
+	addi %r8, %r8, 336
 # pb = pb + 224
 	.loc 1 2297
-	mr %r11, %r28
-	addi %r11, %r11, 224
+	addi %r10, %r10, 224
 # i0 = i0 - 1
 	.loc 1 2298
-	mr %r4, %r30
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i0 - 0
 	.loc 1 2299
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r11, 0
 # goto loop34 if !=
 	.loc 1 2300
-	mr %r3, %r29
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop34
 # pa = w + 5376
 	.loc 1 2301
-	addi %r31, %r12, 5376
+	addi %r29, %r9, 5376
 # pb = 219744
 	.loc 1 2302
 	li %r4, 0
@@ -6969,428 +6844,422 @@ qhasm_kernel_core_multsntrup857_ppc64_mul:
 	ori %r4, %r4, 23136
 # pb = w + pb
 	.loc 1 2303
-	add %r30, %r12, %r4
+	add %r8, %r9, %r4
 # i0 = 54
 	.loc 1 2304
-	li %r4, 54
+	li %r10, 54
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop36:
 # qa = pa
 	.loc 1 2306
-	mr %r11, %r4
-	mr %r29, %r3
+	mr %r28, %r29
 # qb = pa + 224
 	.loc 1 2307
-	addi %r7, %r31, 224
+	addi %r11, %r29, 224
 # qc = pa + 448
 	.loc 1 2308
-	addi %r8, %r31, 448
+	addi %r12, %r29, 448
 # qd = pb
 	.loc 1 2309
-	mr %r10, %r31
+	mr %r31, %r8
 # i1 = 7
 	.loc 1 2310
-	mr %r28, %r30
-	li %r9, 7
+	li %r30, 7
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop37:
 # (int64) x0 = mem16[qa]
 	.loc 1 2312
-	lha %r3, 0(%r31)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 112]
 	.loc 1 2313
-	lha %r4, 112(%r31)
+	lha %r5, 112(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 2314
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r12)
 # (int64) x3 = mem16[qc + 112]
 	.loc 1 2315
-	lha %r6, 112(%r8)
+	lha %r7, 112(%r12)
 # mem16[qd] = x0
 	.loc 1 2316
-	sth %r3, 0(%r30)
+	sth %r4, 0(%r31)
 # mem16[qd + 336] = x3
 	.loc 1 2317
-	sth %r6, 336(%r30)
+	sth %r7, 336(%r31)
 # x4 = x1 - x2
 	.loc 1 2318
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 2319
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r11)
 # x5 = x5 - x0
 	.loc 1 2320
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2321
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 112] = x5
 	.loc 1 2322
-	sth %r5, 112(%r30)
+	sth %r6, 112(%r31)
 # (int64) x5 = mem16[qb + 112]
 	.loc 1 2323
-	lha %r3, 112(%r7)
+	lha %r4, 112(%r11)
 # x5 = x5 - x3
 	.loc 1 2324
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2325
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 224] = x5
 	.loc 1 2326
-	sth %r3, 224(%r30)
+	sth %r4, 224(%r31)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 2327
-	lha %r3, 2(%r31)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 114]
 	.loc 1 2328
-	lha %r4, 114(%r31)
+	lha %r5, 114(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 2329
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r12)
 # (int64) x3 = mem16[qc + 114]
 	.loc 1 2330
-	lha %r6, 114(%r8)
+	lha %r7, 114(%r12)
 # mem16[qd + 2] = x0
 	.loc 1 2331
-	sth %r3, 2(%r30)
+	sth %r4, 2(%r31)
 # mem16[qd + 338] = x3
 	.loc 1 2332
-	sth %r6, 338(%r30)
+	sth %r7, 338(%r31)
 # x4 = x1 - x2
 	.loc 1 2333
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 2334
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r11)
 # x5 = x5 - x0
 	.loc 1 2335
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2336
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 114] = x5
 	.loc 1 2337
-	sth %r5, 114(%r30)
+	sth %r6, 114(%r31)
 # (int64) x5 = mem16[qb + 114]
 	.loc 1 2338
-	lha %r3, 114(%r7)
+	lha %r4, 114(%r11)
 # x5 = x5 - x3
 	.loc 1 2339
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2340
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 226] = x5
 	.loc 1 2341
-	sth %r3, 226(%r30)
+	sth %r4, 226(%r31)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 2342
-	lha %r3, 4(%r31)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 116]
 	.loc 1 2343
-	lha %r4, 116(%r31)
+	lha %r5, 116(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 2344
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r12)
 # (int64) x3 = mem16[qc + 116]
 	.loc 1 2345
-	lha %r6, 116(%r8)
+	lha %r7, 116(%r12)
 # mem16[qd + 4] = x0
 	.loc 1 2346
-	sth %r3, 4(%r30)
+	sth %r4, 4(%r31)
 # mem16[qd + 340] = x3
 	.loc 1 2347
-	sth %r6, 340(%r30)
+	sth %r7, 340(%r31)
 # x4 = x1 - x2
 	.loc 1 2348
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 2349
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r11)
 # x5 = x5 - x0
 	.loc 1 2350
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2351
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 116] = x5
 	.loc 1 2352
-	sth %r5, 116(%r30)
+	sth %r6, 116(%r31)
 # (int64) x5 = mem16[qb + 116]
 	.loc 1 2353
-	lha %r3, 116(%r7)
+	lha %r4, 116(%r11)
 # x5 = x5 - x3
 	.loc 1 2354
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2355
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 228] = x5
 	.loc 1 2356
-	sth %r3, 228(%r30)
+	sth %r4, 228(%r31)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 2357
-	lha %r3, 6(%r31)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 118]
 	.loc 1 2358
-	lha %r4, 118(%r31)
+	lha %r5, 118(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 2359
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r12)
 # (int64) x3 = mem16[qc + 118]
 	.loc 1 2360
-	lha %r6, 118(%r8)
+	lha %r7, 118(%r12)
 # mem16[qd + 6] = x0
 	.loc 1 2361
-	sth %r3, 6(%r30)
+	sth %r4, 6(%r31)
 # mem16[qd + 342] = x3
 	.loc 1 2362
-	sth %r6, 342(%r30)
+	sth %r7, 342(%r31)
 # x4 = x1 - x2
 	.loc 1 2363
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 2364
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r11)
 # x5 = x5 - x0
 	.loc 1 2365
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2366
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 118] = x5
 	.loc 1 2367
-	sth %r5, 118(%r30)
+	sth %r6, 118(%r31)
 # (int64) x5 = mem16[qb + 118]
 	.loc 1 2368
-	lha %r3, 118(%r7)
+	lha %r4, 118(%r11)
 # x5 = x5 - x3
 	.loc 1 2369
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2370
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 230] = x5
 	.loc 1 2371
-	sth %r3, 230(%r30)
+	sth %r4, 230(%r31)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 2372
-	lha %r3, 8(%r31)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 120]
 	.loc 1 2373
-	lha %r4, 120(%r31)
+	lha %r5, 120(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 2374
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r12)
 # (int64) x3 = mem16[qc + 120]
 	.loc 1 2375
-	lha %r6, 120(%r8)
+	lha %r7, 120(%r12)
 # mem16[qd + 8] = x0
 	.loc 1 2376
-	sth %r3, 8(%r30)
+	sth %r4, 8(%r31)
 # mem16[qd + 344] = x3
 	.loc 1 2377
-	sth %r6, 344(%r30)
+	sth %r7, 344(%r31)
 # x4 = x1 - x2
 	.loc 1 2378
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 2379
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r11)
 # x5 = x5 - x0
 	.loc 1 2380
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2381
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 120] = x5
 	.loc 1 2382
-	sth %r5, 120(%r30)
+	sth %r6, 120(%r31)
 # (int64) x5 = mem16[qb + 120]
 	.loc 1 2383
-	lha %r3, 120(%r7)
+	lha %r4, 120(%r11)
 # x5 = x5 - x3
 	.loc 1 2384
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2385
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 232] = x5
 	.loc 1 2386
-	sth %r3, 232(%r30)
+	sth %r4, 232(%r31)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 2387
-	lha %r3, 10(%r31)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 122]
 	.loc 1 2388
-	lha %r4, 122(%r31)
+	lha %r5, 122(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 2389
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r12)
 # (int64) x3 = mem16[qc + 122]
 	.loc 1 2390
-	lha %r6, 122(%r8)
+	lha %r7, 122(%r12)
 # mem16[qd + 10] = x0
 	.loc 1 2391
-	sth %r3, 10(%r30)
+	sth %r4, 10(%r31)
 # mem16[qd + 346] = x3
 	.loc 1 2392
-	sth %r6, 346(%r30)
+	sth %r7, 346(%r31)
 # x4 = x1 - x2
 	.loc 1 2393
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 2394
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r11)
 # x5 = x5 - x0
 	.loc 1 2395
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2396
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 122] = x5
 	.loc 1 2397
-	sth %r5, 122(%r30)
+	sth %r6, 122(%r31)
 # (int64) x5 = mem16[qb + 122]
 	.loc 1 2398
-	lha %r3, 122(%r7)
+	lha %r4, 122(%r11)
 # x5 = x5 - x3
 	.loc 1 2399
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2400
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 234] = x5
 	.loc 1 2401
-	sth %r3, 234(%r30)
+	sth %r4, 234(%r31)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 2402
-	lha %r3, 12(%r31)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 124]
 	.loc 1 2403
-	lha %r4, 124(%r31)
+	lha %r5, 124(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 2404
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r12)
 # (int64) x3 = mem16[qc + 124]
 	.loc 1 2405
-	lha %r6, 124(%r8)
+	lha %r7, 124(%r12)
 # mem16[qd + 12] = x0
 	.loc 1 2406
-	sth %r3, 12(%r30)
+	sth %r4, 12(%r31)
 # mem16[qd + 348] = x3
 	.loc 1 2407
-	sth %r6, 348(%r30)
+	sth %r7, 348(%r31)
 # x4 = x1 - x2
 	.loc 1 2408
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 2409
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r11)
 # x5 = x5 - x0
 	.loc 1 2410
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2411
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 124] = x5
 	.loc 1 2412
-	sth %r5, 124(%r30)
+	sth %r6, 124(%r31)
 # (int64) x5 = mem16[qb + 124]
 	.loc 1 2413
-	lha %r3, 124(%r7)
+	lha %r4, 124(%r11)
 # x5 = x5 - x3
 	.loc 1 2414
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2415
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 236] = x5
 	.loc 1 2416
-	sth %r3, 236(%r30)
+	sth %r4, 236(%r31)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 2417
-	lha %r3, 14(%r31)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 126]
 	.loc 1 2418
-	lha %r4, 126(%r31)
+	lha %r5, 126(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 2419
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r12)
 # (int64) x3 = mem16[qc + 126]
 	.loc 1 2420
-	lha %r6, 126(%r8)
+	lha %r7, 126(%r12)
 # mem16[qd + 14] = x0
 	.loc 1 2421
-	sth %r3, 14(%r30)
+	sth %r4, 14(%r31)
 # mem16[qd + 350] = x3
 	.loc 1 2422
-	sth %r6, 350(%r30)
+	sth %r7, 350(%r31)
 # x4 = x1 - x2
 	.loc 1 2423
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 2424
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r11)
 # x5 = x5 - x0
 	.loc 1 2425
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2426
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 126] = x5
 	.loc 1 2427
-	sth %r5, 126(%r30)
+	sth %r6, 126(%r31)
 # (int64) x5 = mem16[qb + 126]
 	.loc 1 2428
-	lha %r3, 126(%r7)
+	lha %r4, 126(%r11)
 # x5 = x5 - x3
 	.loc 1 2429
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2430
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 238] = x5
 	.loc 1 2431
-	sth %r3, 238(%r30)
+	sth %r4, 238(%r31)
 # qa = qa + 16
 	.loc 1 2432
-	addi %r31, %r31, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 2433
-	addi %r7, %r7, 16
+	addi %r11, %r11, 16
 # qc = qc + 16
 	.loc 1 2434
-	addi %r8, %r8, 16
+	addi %r12, %r12, 16
 # qd = qd + 16
 	.loc 1 2435
-	addi %r30, %r30, 16
+	addi %r31, %r31, 16
 # i1 = i1 - 1
 	.loc 1 2436
-	addi %r9, %r9, -1
+	addi %r30, %r30, -1
 # =? i1 - 0
 	.loc 1 2437
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r30, 0
 # goto loop37 if !=
 	.loc 1 2438
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop37
 # pa = pa + 672
 	.loc 1 2439
-	mr %r31, %r10
-	addi %r31, %r31, 672
+	addi %r29, %r29, 672
 # pb = pb + 448
 	.loc 1 2440
-	mr %r30, %r28
-	addi %r30, %r30, 448
+	addi %r8, %r8, 448
 # i0 = i0 - 1
 	.loc 1 2441
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r10, %r10, -1
 # =? i0 - 0
 	.loc 1 2442
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r10, 0
 # goto loop36 if !=
 	.loc 1 2443
-	mr %r3, %r29
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop36
 # pa = 219744
 	.loc 1 2444
@@ -7399,435 +7268,429 @@ qhasm_kernel_core_multsntrup857_ppc64_mul:
 	ori %r4, %r4, 23136
 # pa = w + pa
 	.loc 1 2445
-	add %r30, %r12, %r4
+	add %r8, %r9, %r4
 # pb = w + 5376
 	.loc 1 2446
-	addi %r31, %r12, 5376
+	addi %r10, %r9, 5376
 # i0 = 18
 	.loc 1 2447
-	li %r4, 18
+	li %r11, 18
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop38:
 # qa = pa
 	.loc 1 2449
-	mr %r11, %r4
-	mr %r29, %r3
+	mr %r28, %r8
 # qb = pa + 448
 	.loc 1 2450
-	addi %r7, %r30, 448
+	addi %r12, %r8, 448
 # qc = pa + 896
 	.loc 1 2451
-	addi %r8, %r30, 896
+	addi %r31, %r8, 896
 # qd = pb
 	.loc 1 2452
-	mr %r10, %r30
+	mr %r30, %r10
 # i1 = 14
 	.loc 1 2453
-	mr %r28, %r31
-	li %r9, 14
+	li %r29, 14
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop39:
 # (int64) x0 = mem16[qa]
 	.loc 1 2455
-	lha %r3, 0(%r30)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 224]
 	.loc 1 2456
-	lha %r4, 224(%r30)
+	lha %r5, 224(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 2457
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r31)
 # (int64) x3 = mem16[qc + 224]
 	.loc 1 2458
-	lha %r6, 224(%r8)
+	lha %r7, 224(%r31)
 # mem16[qd] = x0
 	.loc 1 2459
-	sth %r3, 0(%r31)
+	sth %r4, 0(%r30)
 # mem16[qd + 672] = x3
 	.loc 1 2460
-	sth %r6, 672(%r31)
+	sth %r7, 672(%r30)
 # x4 = x1 - x2
 	.loc 1 2461
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 2462
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r12)
 # x5 = x5 - x0
 	.loc 1 2463
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2464
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 224] = x5
 	.loc 1 2465
-	sth %r5, 224(%r31)
+	sth %r6, 224(%r30)
 # (int64) x5 = mem16[qb + 224]
 	.loc 1 2466
-	lha %r3, 224(%r7)
+	lha %r4, 224(%r12)
 # x5 = x5 - x3
 	.loc 1 2467
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2468
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 448] = x5
 	.loc 1 2469
-	sth %r3, 448(%r31)
+	sth %r4, 448(%r30)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 2470
-	lha %r3, 2(%r30)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 226]
 	.loc 1 2471
-	lha %r4, 226(%r30)
+	lha %r5, 226(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 2472
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r31)
 # (int64) x3 = mem16[qc + 226]
 	.loc 1 2473
-	lha %r6, 226(%r8)
+	lha %r7, 226(%r31)
 # mem16[qd + 2] = x0
 	.loc 1 2474
-	sth %r3, 2(%r31)
+	sth %r4, 2(%r30)
 # mem16[qd + 674] = x3
 	.loc 1 2475
-	sth %r6, 674(%r31)
+	sth %r7, 674(%r30)
 # x4 = x1 - x2
 	.loc 1 2476
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 2477
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r12)
 # x5 = x5 - x0
 	.loc 1 2478
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2479
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 226] = x5
 	.loc 1 2480
-	sth %r5, 226(%r31)
+	sth %r6, 226(%r30)
 # (int64) x5 = mem16[qb + 226]
 	.loc 1 2481
-	lha %r3, 226(%r7)
+	lha %r4, 226(%r12)
 # x5 = x5 - x3
 	.loc 1 2482
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2483
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 450] = x5
 	.loc 1 2484
-	sth %r3, 450(%r31)
+	sth %r4, 450(%r30)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 2485
-	lha %r3, 4(%r30)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 228]
 	.loc 1 2486
-	lha %r4, 228(%r30)
+	lha %r5, 228(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 2487
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r31)
 # (int64) x3 = mem16[qc + 228]
 	.loc 1 2488
-	lha %r6, 228(%r8)
+	lha %r7, 228(%r31)
 # mem16[qd + 4] = x0
 	.loc 1 2489
-	sth %r3, 4(%r31)
+	sth %r4, 4(%r30)
 # mem16[qd + 676] = x3
 	.loc 1 2490
-	sth %r6, 676(%r31)
+	sth %r7, 676(%r30)
 # x4 = x1 - x2
 	.loc 1 2491
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 2492
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r12)
 # x5 = x5 - x0
 	.loc 1 2493
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2494
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 228] = x5
 	.loc 1 2495
-	sth %r5, 228(%r31)
+	sth %r6, 228(%r30)
 # (int64) x5 = mem16[qb + 228]
 	.loc 1 2496
-	lha %r3, 228(%r7)
+	lha %r4, 228(%r12)
 # x5 = x5 - x3
 	.loc 1 2497
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2498
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 452] = x5
 	.loc 1 2499
-	sth %r3, 452(%r31)
+	sth %r4, 452(%r30)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 2500
-	lha %r3, 6(%r30)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 230]
 	.loc 1 2501
-	lha %r4, 230(%r30)
+	lha %r5, 230(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 2502
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r31)
 # (int64) x3 = mem16[qc + 230]
 	.loc 1 2503
-	lha %r6, 230(%r8)
+	lha %r7, 230(%r31)
 # mem16[qd + 6] = x0
 	.loc 1 2504
-	sth %r3, 6(%r31)
+	sth %r4, 6(%r30)
 # mem16[qd + 678] = x3
 	.loc 1 2505
-	sth %r6, 678(%r31)
+	sth %r7, 678(%r30)
 # x4 = x1 - x2
 	.loc 1 2506
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 2507
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r12)
 # x5 = x5 - x0
 	.loc 1 2508
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2509
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 230] = x5
 	.loc 1 2510
-	sth %r5, 230(%r31)
+	sth %r6, 230(%r30)
 # (int64) x5 = mem16[qb + 230]
 	.loc 1 2511
-	lha %r3, 230(%r7)
+	lha %r4, 230(%r12)
 # x5 = x5 - x3
 	.loc 1 2512
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2513
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 454] = x5
 	.loc 1 2514
-	sth %r3, 454(%r31)
+	sth %r4, 454(%r30)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 2515
-	lha %r3, 8(%r30)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 232]
 	.loc 1 2516
-	lha %r4, 232(%r30)
+	lha %r5, 232(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 2517
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r31)
 # (int64) x3 = mem16[qc + 232]
 	.loc 1 2518
-	lha %r6, 232(%r8)
+	lha %r7, 232(%r31)
 # mem16[qd + 8] = x0
 	.loc 1 2519
-	sth %r3, 8(%r31)
+	sth %r4, 8(%r30)
 # mem16[qd + 680] = x3
 	.loc 1 2520
-	sth %r6, 680(%r31)
+	sth %r7, 680(%r30)
 # x4 = x1 - x2
 	.loc 1 2521
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 2522
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r12)
 # x5 = x5 - x0
 	.loc 1 2523
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2524
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 232] = x5
 	.loc 1 2525
-	sth %r5, 232(%r31)
+	sth %r6, 232(%r30)
 # (int64) x5 = mem16[qb + 232]
 	.loc 1 2526
-	lha %r3, 232(%r7)
+	lha %r4, 232(%r12)
 # x5 = x5 - x3
 	.loc 1 2527
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2528
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 456] = x5
 	.loc 1 2529
-	sth %r3, 456(%r31)
+	sth %r4, 456(%r30)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 2530
-	lha %r3, 10(%r30)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 234]
 	.loc 1 2531
-	lha %r4, 234(%r30)
+	lha %r5, 234(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 2532
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r31)
 # (int64) x3 = mem16[qc + 234]
 	.loc 1 2533
-	lha %r6, 234(%r8)
+	lha %r7, 234(%r31)
 # mem16[qd + 10] = x0
 	.loc 1 2534
-	sth %r3, 10(%r31)
+	sth %r4, 10(%r30)
 # mem16[qd + 682] = x3
 	.loc 1 2535
-	sth %r6, 682(%r31)
+	sth %r7, 682(%r30)
 # x4 = x1 - x2
 	.loc 1 2536
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 2537
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r12)
 # x5 = x5 - x0
 	.loc 1 2538
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2539
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 234] = x5
 	.loc 1 2540
-	sth %r5, 234(%r31)
+	sth %r6, 234(%r30)
 # (int64) x5 = mem16[qb + 234]
 	.loc 1 2541
-	lha %r3, 234(%r7)
+	lha %r4, 234(%r12)
 # x5 = x5 - x3
 	.loc 1 2542
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2543
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 458] = x5
 	.loc 1 2544
-	sth %r3, 458(%r31)
+	sth %r4, 458(%r30)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 2545
-	lha %r3, 12(%r30)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 236]
 	.loc 1 2546
-	lha %r4, 236(%r30)
+	lha %r5, 236(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 2547
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r31)
 # (int64) x3 = mem16[qc + 236]
 	.loc 1 2548
-	lha %r6, 236(%r8)
+	lha %r7, 236(%r31)
 # mem16[qd + 12] = x0
 	.loc 1 2549
-	sth %r3, 12(%r31)
+	sth %r4, 12(%r30)
 # mem16[qd + 684] = x3
 	.loc 1 2550
-	sth %r6, 684(%r31)
+	sth %r7, 684(%r30)
 # x4 = x1 - x2
 	.loc 1 2551
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 2552
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r12)
 # x5 = x5 - x0
 	.loc 1 2553
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2554
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 236] = x5
 	.loc 1 2555
-	sth %r5, 236(%r31)
+	sth %r6, 236(%r30)
 # (int64) x5 = mem16[qb + 236]
 	.loc 1 2556
-	lha %r3, 236(%r7)
+	lha %r4, 236(%r12)
 # x5 = x5 - x3
 	.loc 1 2557
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2558
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 460] = x5
 	.loc 1 2559
-	sth %r3, 460(%r31)
+	sth %r4, 460(%r30)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 2560
-	lha %r3, 14(%r30)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 238]
 	.loc 1 2561
-	lha %r4, 238(%r30)
+	lha %r5, 238(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 2562
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r31)
 # (int64) x3 = mem16[qc + 238]
 	.loc 1 2563
-	lha %r6, 238(%r8)
+	lha %r7, 238(%r31)
 # mem16[qd + 14] = x0
 	.loc 1 2564
-	sth %r3, 14(%r31)
+	sth %r4, 14(%r30)
 # mem16[qd + 686] = x3
 	.loc 1 2565
-	sth %r6, 686(%r31)
+	sth %r7, 686(%r30)
 # x4 = x1 - x2
 	.loc 1 2566
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 2567
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r12)
 # x5 = x5 - x0
 	.loc 1 2568
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2569
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 238] = x5
 	.loc 1 2570
-	sth %r5, 238(%r31)
+	sth %r6, 238(%r30)
 # (int64) x5 = mem16[qb + 238]
 	.loc 1 2571
-	lha %r3, 238(%r7)
+	lha %r4, 238(%r12)
 # x5 = x5 - x3
 	.loc 1 2572
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2573
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 462] = x5
 	.loc 1 2574
-	sth %r3, 462(%r31)
+	sth %r4, 462(%r30)
 # qa = qa + 16
 	.loc 1 2575
-	addi %r30, %r30, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 2576
-	addi %r7, %r7, 16
+	addi %r12, %r12, 16
 # qc = qc + 16
 	.loc 1 2577
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qd = qd + 16
 	.loc 1 2578
-	addi %r31, %r31, 16
+	addi %r30, %r30, 16
 # i1 = i1 - 1
 	.loc 1 2579
-	addi %r9, %r9, -1
+	addi %r29, %r29, -1
 # =? i1 - 0
 	.loc 1 2580
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r29, 0
 # goto loop39 if !=
 	.loc 1 2581
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop39
 # pa = pa + 1344
 	.loc 1 2582
-	mr %r30, %r10
-	addi %r30, %r30, 1344
+	addi %r8, %r8, 1344
 # pb = pb + 896
 	.loc 1 2583
-	mr %r31, %r28
-	addi %r31, %r31, 896
+	addi %r10, %r10, 896
 # i0 = i0 - 1
 	.loc 1 2584
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i0 - 0
 	.loc 1 2585
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r11, 0
 # goto loop38 if !=
 	.loc 1 2586
-	mr %r3, %r29
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop38
 # pa = w + 5376
 	.loc 1 2587
-	addi %r31, %r12, 5376
+	addi %r29, %r9, 5376
 # pb = 219744
 	.loc 1 2588
 	li %r4, 0
@@ -7835,428 +7698,422 @@ qhasm_kernel_core_multsntrup857_ppc64_mul:
 	ori %r4, %r4, 23136
 # pb = w + pb
 	.loc 1 2589
-	add %r30, %r12, %r4
+	add %r8, %r9, %r4
 # i0 = 6
 	.loc 1 2590
-	li %r4, 6
+	li %r10, 6
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop40:
 # qa = pa
 	.loc 1 2592
-	mr %r11, %r4
-	mr %r29, %r3
+	mr %r28, %r29
 # qb = pa + 896
 	.loc 1 2593
-	addi %r7, %r31, 896
+	addi %r11, %r29, 896
 # qc = pa + 1792
 	.loc 1 2594
-	addi %r8, %r31, 1792
+	addi %r12, %r29, 1792
 # qd = pb
 	.loc 1 2595
-	mr %r10, %r31
+	mr %r31, %r8
 # i1 = 28
 	.loc 1 2596
-	mr %r28, %r30
-	li %r9, 28
+	li %r30, 28
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop41:
 # (int64) x0 = mem16[qa]
 	.loc 1 2598
-	lha %r3, 0(%r31)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 448]
 	.loc 1 2599
-	lha %r4, 448(%r31)
+	lha %r5, 448(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 2600
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r12)
 # (int64) x3 = mem16[qc + 448]
 	.loc 1 2601
-	lha %r6, 448(%r8)
+	lha %r7, 448(%r12)
 # mem16[qd] = x0
 	.loc 1 2602
-	sth %r3, 0(%r30)
+	sth %r4, 0(%r31)
 # mem16[qd + 1344] = x3
 	.loc 1 2603
-	sth %r6, 1344(%r30)
+	sth %r7, 1344(%r31)
 # x4 = x1 - x2
 	.loc 1 2604
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 2605
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r11)
 # x5 = x5 - x0
 	.loc 1 2606
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2607
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 448] = x5
 	.loc 1 2608
-	sth %r5, 448(%r30)
+	sth %r6, 448(%r31)
 # (int64) x5 = mem16[qb + 448]
 	.loc 1 2609
-	lha %r3, 448(%r7)
+	lha %r4, 448(%r11)
 # x5 = x5 - x3
 	.loc 1 2610
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2611
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 896] = x5
 	.loc 1 2612
-	sth %r3, 896(%r30)
+	sth %r4, 896(%r31)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 2613
-	lha %r3, 2(%r31)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 450]
 	.loc 1 2614
-	lha %r4, 450(%r31)
+	lha %r5, 450(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 2615
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r12)
 # (int64) x3 = mem16[qc + 450]
 	.loc 1 2616
-	lha %r6, 450(%r8)
+	lha %r7, 450(%r12)
 # mem16[qd + 2] = x0
 	.loc 1 2617
-	sth %r3, 2(%r30)
+	sth %r4, 2(%r31)
 # mem16[qd + 1346] = x3
 	.loc 1 2618
-	sth %r6, 1346(%r30)
+	sth %r7, 1346(%r31)
 # x4 = x1 - x2
 	.loc 1 2619
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 2620
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r11)
 # x5 = x5 - x0
 	.loc 1 2621
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2622
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 450] = x5
 	.loc 1 2623
-	sth %r5, 450(%r30)
+	sth %r6, 450(%r31)
 # (int64) x5 = mem16[qb + 450]
 	.loc 1 2624
-	lha %r3, 450(%r7)
+	lha %r4, 450(%r11)
 # x5 = x5 - x3
 	.loc 1 2625
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2626
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 898] = x5
 	.loc 1 2627
-	sth %r3, 898(%r30)
+	sth %r4, 898(%r31)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 2628
-	lha %r3, 4(%r31)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 452]
 	.loc 1 2629
-	lha %r4, 452(%r31)
+	lha %r5, 452(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 2630
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r12)
 # (int64) x3 = mem16[qc + 452]
 	.loc 1 2631
-	lha %r6, 452(%r8)
+	lha %r7, 452(%r12)
 # mem16[qd + 4] = x0
 	.loc 1 2632
-	sth %r3, 4(%r30)
+	sth %r4, 4(%r31)
 # mem16[qd + 1348] = x3
 	.loc 1 2633
-	sth %r6, 1348(%r30)
+	sth %r7, 1348(%r31)
 # x4 = x1 - x2
 	.loc 1 2634
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 2635
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r11)
 # x5 = x5 - x0
 	.loc 1 2636
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2637
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 452] = x5
 	.loc 1 2638
-	sth %r5, 452(%r30)
+	sth %r6, 452(%r31)
 # (int64) x5 = mem16[qb + 452]
 	.loc 1 2639
-	lha %r3, 452(%r7)
+	lha %r4, 452(%r11)
 # x5 = x5 - x3
 	.loc 1 2640
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2641
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 900] = x5
 	.loc 1 2642
-	sth %r3, 900(%r30)
+	sth %r4, 900(%r31)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 2643
-	lha %r3, 6(%r31)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 454]
 	.loc 1 2644
-	lha %r4, 454(%r31)
+	lha %r5, 454(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 2645
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r12)
 # (int64) x3 = mem16[qc + 454]
 	.loc 1 2646
-	lha %r6, 454(%r8)
+	lha %r7, 454(%r12)
 # mem16[qd + 6] = x0
 	.loc 1 2647
-	sth %r3, 6(%r30)
+	sth %r4, 6(%r31)
 # mem16[qd + 1350] = x3
 	.loc 1 2648
-	sth %r6, 1350(%r30)
+	sth %r7, 1350(%r31)
 # x4 = x1 - x2
 	.loc 1 2649
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 2650
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r11)
 # x5 = x5 - x0
 	.loc 1 2651
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2652
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 454] = x5
 	.loc 1 2653
-	sth %r5, 454(%r30)
+	sth %r6, 454(%r31)
 # (int64) x5 = mem16[qb + 454]
 	.loc 1 2654
-	lha %r3, 454(%r7)
+	lha %r4, 454(%r11)
 # x5 = x5 - x3
 	.loc 1 2655
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2656
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 902] = x5
 	.loc 1 2657
-	sth %r3, 902(%r30)
+	sth %r4, 902(%r31)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 2658
-	lha %r3, 8(%r31)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 456]
 	.loc 1 2659
-	lha %r4, 456(%r31)
+	lha %r5, 456(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 2660
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r12)
 # (int64) x3 = mem16[qc + 456]
 	.loc 1 2661
-	lha %r6, 456(%r8)
+	lha %r7, 456(%r12)
 # mem16[qd + 8] = x0
 	.loc 1 2662
-	sth %r3, 8(%r30)
+	sth %r4, 8(%r31)
 # mem16[qd + 1352] = x3
 	.loc 1 2663
-	sth %r6, 1352(%r30)
+	sth %r7, 1352(%r31)
 # x4 = x1 - x2
 	.loc 1 2664
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 2665
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r11)
 # x5 = x5 - x0
 	.loc 1 2666
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2667
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 456] = x5
 	.loc 1 2668
-	sth %r5, 456(%r30)
+	sth %r6, 456(%r31)
 # (int64) x5 = mem16[qb + 456]
 	.loc 1 2669
-	lha %r3, 456(%r7)
+	lha %r4, 456(%r11)
 # x5 = x5 - x3
 	.loc 1 2670
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2671
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 904] = x5
 	.loc 1 2672
-	sth %r3, 904(%r30)
+	sth %r4, 904(%r31)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 2673
-	lha %r3, 10(%r31)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 458]
 	.loc 1 2674
-	lha %r4, 458(%r31)
+	lha %r5, 458(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 2675
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r12)
 # (int64) x3 = mem16[qc + 458]
 	.loc 1 2676
-	lha %r6, 458(%r8)
+	lha %r7, 458(%r12)
 # mem16[qd + 10] = x0
 	.loc 1 2677
-	sth %r3, 10(%r30)
+	sth %r4, 10(%r31)
 # mem16[qd + 1354] = x3
 	.loc 1 2678
-	sth %r6, 1354(%r30)
+	sth %r7, 1354(%r31)
 # x4 = x1 - x2
 	.loc 1 2679
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 2680
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r11)
 # x5 = x5 - x0
 	.loc 1 2681
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2682
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 458] = x5
 	.loc 1 2683
-	sth %r5, 458(%r30)
+	sth %r6, 458(%r31)
 # (int64) x5 = mem16[qb + 458]
 	.loc 1 2684
-	lha %r3, 458(%r7)
+	lha %r4, 458(%r11)
 # x5 = x5 - x3
 	.loc 1 2685
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2686
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 906] = x5
 	.loc 1 2687
-	sth %r3, 906(%r30)
+	sth %r4, 906(%r31)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 2688
-	lha %r3, 12(%r31)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 460]
 	.loc 1 2689
-	lha %r4, 460(%r31)
+	lha %r5, 460(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 2690
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r12)
 # (int64) x3 = mem16[qc + 460]
 	.loc 1 2691
-	lha %r6, 460(%r8)
+	lha %r7, 460(%r12)
 # mem16[qd + 12] = x0
 	.loc 1 2692
-	sth %r3, 12(%r30)
+	sth %r4, 12(%r31)
 # mem16[qd + 1356] = x3
 	.loc 1 2693
-	sth %r6, 1356(%r30)
+	sth %r7, 1356(%r31)
 # x4 = x1 - x2
 	.loc 1 2694
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 2695
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r11)
 # x5 = x5 - x0
 	.loc 1 2696
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2697
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 460] = x5
 	.loc 1 2698
-	sth %r5, 460(%r30)
+	sth %r6, 460(%r31)
 # (int64) x5 = mem16[qb + 460]
 	.loc 1 2699
-	lha %r3, 460(%r7)
+	lha %r4, 460(%r11)
 # x5 = x5 - x3
 	.loc 1 2700
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2701
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 908] = x5
 	.loc 1 2702
-	sth %r3, 908(%r30)
+	sth %r4, 908(%r31)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 2703
-	lha %r3, 14(%r31)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 462]
 	.loc 1 2704
-	lha %r4, 462(%r31)
+	lha %r5, 462(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 2705
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r12)
 # (int64) x3 = mem16[qc + 462]
 	.loc 1 2706
-	lha %r6, 462(%r8)
+	lha %r7, 462(%r12)
 # mem16[qd + 14] = x0
 	.loc 1 2707
-	sth %r3, 14(%r30)
+	sth %r4, 14(%r31)
 # mem16[qd + 1358] = x3
 	.loc 1 2708
-	sth %r6, 1358(%r30)
+	sth %r7, 1358(%r31)
 # x4 = x1 - x2
 	.loc 1 2709
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 2710
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r11)
 # x5 = x5 - x0
 	.loc 1 2711
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2712
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 462] = x5
 	.loc 1 2713
-	sth %r5, 462(%r30)
+	sth %r6, 462(%r31)
 # (int64) x5 = mem16[qb + 462]
 	.loc 1 2714
-	lha %r3, 462(%r7)
+	lha %r4, 462(%r11)
 # x5 = x5 - x3
 	.loc 1 2715
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2716
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 910] = x5
 	.loc 1 2717
-	sth %r3, 910(%r30)
+	sth %r4, 910(%r31)
 # qa = qa + 16
 	.loc 1 2718
-	addi %r31, %r31, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 2719
-	addi %r7, %r7, 16
+	addi %r11, %r11, 16
 # qc = qc + 16
 	.loc 1 2720
-	addi %r8, %r8, 16
+	addi %r12, %r12, 16
 # qd = qd + 16
 	.loc 1 2721
-	addi %r30, %r30, 16
+	addi %r31, %r31, 16
 # i1 = i1 - 1
 	.loc 1 2722
-	addi %r9, %r9, -1
+	addi %r30, %r30, -1
 # =? i1 - 0
 	.loc 1 2723
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r30, 0
 # goto loop41 if !=
 	.loc 1 2724
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop41
 # pa = pa + 2688
 	.loc 1 2725
-	mr %r31, %r10
-	addi %r31, %r31, 2688
+	addi %r29, %r29, 2688
 # pb = pb + 1792
 	.loc 1 2726
-	mr %r30, %r28
-	addi %r30, %r30, 1792
+	addi %r8, %r8, 1792
 # i0 = i0 - 1
 	.loc 1 2727
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r10, %r10, -1
 # =? i0 - 0
 	.loc 1 2728
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r10, 0
 # goto loop40 if !=
 	.loc 1 2729
-	mr %r3, %r29
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop40
 # pa = 219744
 	.loc 1 2730
@@ -8265,1387 +8122,1373 @@ qhasm_kernel_core_multsntrup857_ppc64_mul:
 	ori %r4, %r4, 23136
 # pa = w + pa
 	.loc 1 2731
-	add %r30, %r12, %r4
+	add %r8, %r9, %r4
 # pb = w + 5376
 	.loc 1 2732
-	addi %r31, %r12, 5376
+	addi %r10, %r9, 5376
 # i0 = 2
 	.loc 1 2733
-	li %r4, 2
+	li %r11, 2
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop42:
 # qa = pa
 	.loc 1 2735
-	mr %r11, %r4
-	mr %r29, %r3
+	mr %r28, %r8
 # qb = pa + 1792
 	.loc 1 2736
-	addi %r7, %r30, 1792
+	addi %r12, %r8, 1792
 # qc = pa + 3584
 	.loc 1 2737
-	addi %r8, %r30, 3584
+	addi %r31, %r8, 3584
 # qd = pb
 	.loc 1 2738
-	mr %r10, %r30
+	mr %r30, %r10
 # i1 = 56
 	.loc 1 2739
-	mr %r28, %r31
-	li %r9, 56
+	li %r29, 56
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop43:
 # (int64) x0 = mem16[qa]
 	.loc 1 2741
-	lha %r3, 0(%r30)
+	lha %r4, 0(%r28)
 # (int64) x1 = mem16[qa + 896]
 	.loc 1 2742
-	lha %r4, 896(%r30)
+	lha %r5, 896(%r28)
 # (int64) x2 = mem16[qc]
 	.loc 1 2743
-	lha %r5, 0(%r8)
+	lha %r6, 0(%r31)
 # (int64) x3 = mem16[qc + 896]
 	.loc 1 2744
-	lha %r6, 896(%r8)
+	lha %r7, 896(%r31)
 # mem16[qd] = x0
 	.loc 1 2745
-	sth %r3, 0(%r31)
+	sth %r4, 0(%r30)
 # mem16[qd + 2688] = x3
 	.loc 1 2746
-	sth %r6, 2688(%r31)
+	sth %r7, 2688(%r30)
 # x4 = x1 - x2
 	.loc 1 2747
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb]
 	.loc 1 2748
-	lha %r5, 0(%r7)
+	lha %r6, 0(%r12)
 # x5 = x5 - x0
 	.loc 1 2749
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2750
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 896] = x5
 	.loc 1 2751
-	sth %r5, 896(%r31)
+	sth %r6, 896(%r30)
 # (int64) x5 = mem16[qb + 896]
 	.loc 1 2752
-	lha %r3, 896(%r7)
+	lha %r4, 896(%r12)
 # x5 = x5 - x3
 	.loc 1 2753
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2754
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1792] = x5
 	.loc 1 2755
-	sth %r3, 1792(%r31)
+	sth %r4, 1792(%r30)
 # (int64) x0 = mem16[qa + 2]
 	.loc 1 2756
-	lha %r3, 2(%r30)
+	lha %r4, 2(%r28)
 # (int64) x1 = mem16[qa + 898]
 	.loc 1 2757
-	lha %r4, 898(%r30)
+	lha %r5, 898(%r28)
 # (int64) x2 = mem16[qc + 2]
 	.loc 1 2758
-	lha %r5, 2(%r8)
+	lha %r6, 2(%r31)
 # (int64) x3 = mem16[qc + 898]
 	.loc 1 2759
-	lha %r6, 898(%r8)
+	lha %r7, 898(%r31)
 # mem16[qd + 2] = x0
 	.loc 1 2760
-	sth %r3, 2(%r31)
+	sth %r4, 2(%r30)
 # mem16[qd + 2690] = x3
 	.loc 1 2761
-	sth %r6, 2690(%r31)
+	sth %r7, 2690(%r30)
 # x4 = x1 - x2
 	.loc 1 2762
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 2]
 	.loc 1 2763
-	lha %r5, 2(%r7)
+	lha %r6, 2(%r12)
 # x5 = x5 - x0
 	.loc 1 2764
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2765
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 898] = x5
 	.loc 1 2766
-	sth %r5, 898(%r31)
+	sth %r6, 898(%r30)
 # (int64) x5 = mem16[qb + 898]
 	.loc 1 2767
-	lha %r3, 898(%r7)
+	lha %r4, 898(%r12)
 # x5 = x5 - x3
 	.loc 1 2768
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2769
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1794] = x5
 	.loc 1 2770
-	sth %r3, 1794(%r31)
+	sth %r4, 1794(%r30)
 # (int64) x0 = mem16[qa + 4]
 	.loc 1 2771
-	lha %r3, 4(%r30)
+	lha %r4, 4(%r28)
 # (int64) x1 = mem16[qa + 900]
 	.loc 1 2772
-	lha %r4, 900(%r30)
+	lha %r5, 900(%r28)
 # (int64) x2 = mem16[qc + 4]
 	.loc 1 2773
-	lha %r5, 4(%r8)
+	lha %r6, 4(%r31)
 # (int64) x3 = mem16[qc + 900]
 	.loc 1 2774
-	lha %r6, 900(%r8)
+	lha %r7, 900(%r31)
 # mem16[qd + 4] = x0
 	.loc 1 2775
-	sth %r3, 4(%r31)
+	sth %r4, 4(%r30)
 # mem16[qd + 2692] = x3
 	.loc 1 2776
-	sth %r6, 2692(%r31)
+	sth %r7, 2692(%r30)
 # x4 = x1 - x2
 	.loc 1 2777
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 4]
 	.loc 1 2778
-	lha %r5, 4(%r7)
+	lha %r6, 4(%r12)
 # x5 = x5 - x0
 	.loc 1 2779
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2780
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 900] = x5
 	.loc 1 2781
-	sth %r5, 900(%r31)
+	sth %r6, 900(%r30)
 # (int64) x5 = mem16[qb + 900]
 	.loc 1 2782
-	lha %r3, 900(%r7)
+	lha %r4, 900(%r12)
 # x5 = x5 - x3
 	.loc 1 2783
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2784
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1796] = x5
 	.loc 1 2785
-	sth %r3, 1796(%r31)
+	sth %r4, 1796(%r30)
 # (int64) x0 = mem16[qa + 6]
 	.loc 1 2786
-	lha %r3, 6(%r30)
+	lha %r4, 6(%r28)
 # (int64) x1 = mem16[qa + 902]
 	.loc 1 2787
-	lha %r4, 902(%r30)
+	lha %r5, 902(%r28)
 # (int64) x2 = mem16[qc + 6]
 	.loc 1 2788
-	lha %r5, 6(%r8)
+	lha %r6, 6(%r31)
 # (int64) x3 = mem16[qc + 902]
 	.loc 1 2789
-	lha %r6, 902(%r8)
+	lha %r7, 902(%r31)
 # mem16[qd + 6] = x0
 	.loc 1 2790
-	sth %r3, 6(%r31)
+	sth %r4, 6(%r30)
 # mem16[qd + 2694] = x3
 	.loc 1 2791
-	sth %r6, 2694(%r31)
+	sth %r7, 2694(%r30)
 # x4 = x1 - x2
 	.loc 1 2792
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 6]
 	.loc 1 2793
-	lha %r5, 6(%r7)
+	lha %r6, 6(%r12)
 # x5 = x5 - x0
 	.loc 1 2794
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2795
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 902] = x5
 	.loc 1 2796
-	sth %r5, 902(%r31)
+	sth %r6, 902(%r30)
 # (int64) x5 = mem16[qb + 902]
 	.loc 1 2797
-	lha %r3, 902(%r7)
+	lha %r4, 902(%r12)
 # x5 = x5 - x3
 	.loc 1 2798
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2799
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1798] = x5
 	.loc 1 2800
-	sth %r3, 1798(%r31)
+	sth %r4, 1798(%r30)
 # (int64) x0 = mem16[qa + 8]
 	.loc 1 2801
-	lha %r3, 8(%r30)
+	lha %r4, 8(%r28)
 # (int64) x1 = mem16[qa + 904]
 	.loc 1 2802
-	lha %r4, 904(%r30)
+	lha %r5, 904(%r28)
 # (int64) x2 = mem16[qc + 8]
 	.loc 1 2803
-	lha %r5, 8(%r8)
+	lha %r6, 8(%r31)
 # (int64) x3 = mem16[qc + 904]
 	.loc 1 2804
-	lha %r6, 904(%r8)
+	lha %r7, 904(%r31)
 # mem16[qd + 8] = x0
 	.loc 1 2805
-	sth %r3, 8(%r31)
+	sth %r4, 8(%r30)
 # mem16[qd + 2696] = x3
 	.loc 1 2806
-	sth %r6, 2696(%r31)
+	sth %r7, 2696(%r30)
 # x4 = x1 - x2
 	.loc 1 2807
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 8]
 	.loc 1 2808
-	lha %r5, 8(%r7)
+	lha %r6, 8(%r12)
 # x5 = x5 - x0
 	.loc 1 2809
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2810
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 904] = x5
 	.loc 1 2811
-	sth %r5, 904(%r31)
+	sth %r6, 904(%r30)
 # (int64) x5 = mem16[qb + 904]
 	.loc 1 2812
-	lha %r3, 904(%r7)
+	lha %r4, 904(%r12)
 # x5 = x5 - x3
 	.loc 1 2813
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2814
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1800] = x5
 	.loc 1 2815
-	sth %r3, 1800(%r31)
+	sth %r4, 1800(%r30)
 # (int64) x0 = mem16[qa + 10]
 	.loc 1 2816
-	lha %r3, 10(%r30)
+	lha %r4, 10(%r28)
 # (int64) x1 = mem16[qa + 906]
 	.loc 1 2817
-	lha %r4, 906(%r30)
+	lha %r5, 906(%r28)
 # (int64) x2 = mem16[qc + 10]
 	.loc 1 2818
-	lha %r5, 10(%r8)
+	lha %r6, 10(%r31)
 # (int64) x3 = mem16[qc + 906]
 	.loc 1 2819
-	lha %r6, 906(%r8)
+	lha %r7, 906(%r31)
 # mem16[qd + 10] = x0
 	.loc 1 2820
-	sth %r3, 10(%r31)
+	sth %r4, 10(%r30)
 # mem16[qd + 2698] = x3
 	.loc 1 2821
-	sth %r6, 2698(%r31)
+	sth %r7, 2698(%r30)
 # x4 = x1 - x2
 	.loc 1 2822
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 10]
 	.loc 1 2823
-	lha %r5, 10(%r7)
+	lha %r6, 10(%r12)
 # x5 = x5 - x0
 	.loc 1 2824
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2825
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 906] = x5
 	.loc 1 2826
-	sth %r5, 906(%r31)
+	sth %r6, 906(%r30)
 # (int64) x5 = mem16[qb + 906]
 	.loc 1 2827
-	lha %r3, 906(%r7)
+	lha %r4, 906(%r12)
 # x5 = x5 - x3
 	.loc 1 2828
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2829
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1802] = x5
 	.loc 1 2830
-	sth %r3, 1802(%r31)
+	sth %r4, 1802(%r30)
 # (int64) x0 = mem16[qa + 12]
 	.loc 1 2831
-	lha %r3, 12(%r30)
+	lha %r4, 12(%r28)
 # (int64) x1 = mem16[qa + 908]
 	.loc 1 2832
-	lha %r4, 908(%r30)
+	lha %r5, 908(%r28)
 # (int64) x2 = mem16[qc + 12]
 	.loc 1 2833
-	lha %r5, 12(%r8)
+	lha %r6, 12(%r31)
 # (int64) x3 = mem16[qc + 908]
 	.loc 1 2834
-	lha %r6, 908(%r8)
+	lha %r7, 908(%r31)
 # mem16[qd + 12] = x0
 	.loc 1 2835
-	sth %r3, 12(%r31)
+	sth %r4, 12(%r30)
 # mem16[qd + 2700] = x3
 	.loc 1 2836
-	sth %r6, 2700(%r31)
+	sth %r7, 2700(%r30)
 # x4 = x1 - x2
 	.loc 1 2837
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 12]
 	.loc 1 2838
-	lha %r5, 12(%r7)
+	lha %r6, 12(%r12)
 # x5 = x5 - x0
 	.loc 1 2839
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2840
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 908] = x5
 	.loc 1 2841
-	sth %r5, 908(%r31)
+	sth %r6, 908(%r30)
 # (int64) x5 = mem16[qb + 908]
 	.loc 1 2842
-	lha %r3, 908(%r7)
+	lha %r4, 908(%r12)
 # x5 = x5 - x3
 	.loc 1 2843
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2844
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1804] = x5
 	.loc 1 2845
-	sth %r3, 1804(%r31)
+	sth %r4, 1804(%r30)
 # (int64) x0 = mem16[qa + 14]
 	.loc 1 2846
-	lha %r3, 14(%r30)
+	lha %r4, 14(%r28)
 # (int64) x1 = mem16[qa + 910]
 	.loc 1 2847
-	lha %r4, 910(%r30)
+	lha %r5, 910(%r28)
 # (int64) x2 = mem16[qc + 14]
 	.loc 1 2848
-	lha %r5, 14(%r8)
+	lha %r6, 14(%r31)
 # (int64) x3 = mem16[qc + 910]
 	.loc 1 2849
-	lha %r6, 910(%r8)
+	lha %r7, 910(%r31)
 # mem16[qd + 14] = x0
 	.loc 1 2850
-	sth %r3, 14(%r31)
+	sth %r4, 14(%r30)
 # mem16[qd + 2702] = x3
 	.loc 1 2851
-	sth %r6, 2702(%r31)
+	sth %r7, 2702(%r30)
 # x4 = x1 - x2
 	.loc 1 2852
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # (int64) x5 = mem16[qb + 14]
 	.loc 1 2853
-	lha %r5, 14(%r7)
+	lha %r6, 14(%r12)
 # x5 = x5 - x0
 	.loc 1 2854
-	subf %r5, %r3, %r5
+	subf %r6, %r4, %r6
 # x5 = x5 + x4
 	.loc 1 2855
-	add %r5, %r5, %r4
+	add %r6, %r6, %r5
 # mem16[qd + 910] = x5
 	.loc 1 2856
-	sth %r5, 910(%r31)
+	sth %r6, 910(%r30)
 # (int64) x5 = mem16[qb + 910]
 	.loc 1 2857
-	lha %r3, 910(%r7)
+	lha %r4, 910(%r12)
 # x5 = x5 - x3
 	.loc 1 2858
-	subf %r3, %r6, %r3
+	subf %r4, %r7, %r4
 # x5 = x5 - x4
 	.loc 1 2859
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 1806] = x5
 	.loc 1 2860
-	sth %r3, 1806(%r31)
+	sth %r4, 1806(%r30)
 # qa = qa + 16
 	.loc 1 2861
-	addi %r30, %r30, 16
+	addi %r28, %r28, 16
 # qb = qb + 16
 	.loc 1 2862
-	addi %r7, %r7, 16
+	addi %r12, %r12, 16
 # qc = qc + 16
 	.loc 1 2863
-	addi %r8, %r8, 16
+	addi %r31, %r31, 16
 # qd = qd + 16
 	.loc 1 2864
-	addi %r31, %r31, 16
+	addi %r30, %r30, 16
 # i1 = i1 - 1
 	.loc 1 2865
-	addi %r9, %r9, -1
+	addi %r29, %r29, -1
 # =? i1 - 0
 	.loc 1 2866
-	cmpldi %cr0, %r9, 0
+	cmpldi %cr0, %r29, 0
 # goto loop43 if !=
 	.loc 1 2867
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop43
 # pa = pa + 5376
 	.loc 1 2868
-	mr %r30, %r10
-	addi %r30, %r30, 5376
+	addi %r8, %r8, 5376
 # pb = pb + 3584
 	.loc 1 2869
-	mr %r31, %r28
-	addi %r31, %r31, 3584
+	addi %r10, %r10, 3584
 # i0 = i0 - 1
 	.loc 1 2870
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i0 - 0
 	.loc 1 2871
-	cmpldi %cr0, %r4, 0
+	cmpldi %cr0, %r11, 0
 # goto loop42 if !=
 	.loc 1 2872
-	mr %r3, %r29
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop42
 # x4 = 71
 	.loc 1 2873
-	mr %r10, %r3
-	li %r3, 71
+	li %r8, 71
 # x5 = 901
 	.loc 1 2874
-	li %r4, 901
+	li %r10, 901
 # x6 = 12988
 	.loc 1 2875
 	li %r11, 12988
 # x7 = 5167
 	.loc 1 2876
-	li %r30, 5167
+	li %r12, 5167
 # pa = w + 5376
 	.loc 1 2877
-	addi %r5, %r12, 5376
+	addi %r31, %r9, 5376
 # pb = w + 8960
 	.loc 1 2878
-	addi %r6, %r12, 8960
+	addi %r30, %r9, 8960
 # pc = 344904
 	.loc 1 2879
-	li %r7, 0
-	oris %r7, %r7, 5
-	ori %r7, %r7, 17224
+	li %r4, 0
+	oris %r4, %r4, 5
+	ori %r4, %r4, 17224
 # pc = w + pc
 	.loc 1 2880
-	add %r7, %r12, %r7
+	add %r7, %r9, %r4
 # i1 = 224
 	.loc 1 2881
-	li %r8, 224
-	mr %r31, %r3
-	mr %r9, %r4
-	mr %r29, %r5
+	li %r29, 224
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop44:
 # (int64) x1 = mem16[pb]
 	.loc 1 2883
-	lha %r3, 0(%r6)
+	lha %r4, 0(%r30)
 # x2 = x1 * x5
 	.loc 1 2884
-	mulld %r4, %r3, %r9
+	mulld %r5, %r4, %r10
 # (int64) x2 >>= 16
 	.loc 1 2885
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x4
 	.loc 1 2886
-	mulld %r3, %r3, %r31
+	mulld %r4, %r4, %r8
 # x2 = x2 * x7
 	.loc 1 2887
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r12
 # x1 = x1 - x2
 	.loc 1 2888
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # (int64) x3 = mem16[pa]
 	.loc 1 2889
-	lha %r4, 0(%r29)
+	lha %r5, 0(%r31)
 # x2 = x3 * x6
 	.loc 1 2890
-	mulld %r5, %r4, %r11
+	mulld %r6, %r5, %r11
 # (int64) x2 >>= 16
 	.loc 1 2891
-	sradi %r5, %r5, 16
+	sradi %r6, %r6, 16
 # x2 = x2 + 512
 	.loc 1 2892
-	addi %r5, %r5, 512
+	addi %r6, %r6, 512
 # (int64) x2 >>= 10
 	.loc 1 2893
-	sradi %r5, %r5, 10
+	sradi %r6, %r6, 10
 # x2 = x2 * x7
 	.loc 1 2894
-	mulld %r5, %r5, %r30
+	mulld %r6, %r6, %r12
 # x3 = x3 - x2
 	.loc 1 2895
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # x1 = x1 + x3
 	.loc 1 2896
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x2 = x1 * x6
 	.loc 1 2897
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r11
 # (int64) x2 >>= 16
 	.loc 1 2898
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x2 = x2 + 512
 	.loc 1 2899
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x2 >>= 10
 	.loc 1 2900
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x2 = x2 * x7
 	.loc 1 2901
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r12
 # x1 = x1 - x2
 	.loc 1 2902
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pc] = x1
 	.loc 1 2903
-	sth %r3, 0(%r7)
+	sth %r4, 0(%r7)
 # (int64) x1 = mem16[pb + 2]
 	.loc 1 2904
-	lha %r3, 2(%r6)
+	lha %r4, 2(%r30)
 # x2 = x1 * x5
 	.loc 1 2905
-	mulld %r4, %r3, %r9
+	mulld %r5, %r4, %r10
 # (int64) x2 >>= 16
 	.loc 1 2906
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x4
 	.loc 1 2907
-	mulld %r3, %r3, %r31
+	mulld %r4, %r4, %r8
 # x2 = x2 * x7
 	.loc 1 2908
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r12
 # x1 = x1 - x2
 	.loc 1 2909
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # (int64) x3 = mem16[pa + 2]
 	.loc 1 2910
-	lha %r4, 2(%r29)
+	lha %r5, 2(%r31)
 # x2 = x3 * x6
 	.loc 1 2911
-	mulld %r5, %r4, %r11
+	mulld %r6, %r5, %r11
 # (int64) x2 >>= 16
 	.loc 1 2912
-	sradi %r5, %r5, 16
+	sradi %r6, %r6, 16
 # x2 = x2 + 512
 	.loc 1 2913
-	addi %r5, %r5, 512
+	addi %r6, %r6, 512
 # (int64) x2 >>= 10
 	.loc 1 2914
-	sradi %r5, %r5, 10
+	sradi %r6, %r6, 10
 # x2 = x2 * x7
 	.loc 1 2915
-	mulld %r5, %r5, %r30
+	mulld %r6, %r6, %r12
 # x3 = x3 - x2
 	.loc 1 2916
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # x1 = x1 + x3
 	.loc 1 2917
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x2 = x1 * x6
 	.loc 1 2918
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r11
 # (int64) x2 >>= 16
 	.loc 1 2919
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x2 = x2 + 512
 	.loc 1 2920
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x2 >>= 10
 	.loc 1 2921
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x2 = x2 * x7
 	.loc 1 2922
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r12
 # x1 = x1 - x2
 	.loc 1 2923
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pc + 2] = x1
 	.loc 1 2924
-	sth %r3, 2(%r7)
+	sth %r4, 2(%r7)
 # (int64) x1 = mem16[pb + 4]
 	.loc 1 2925
-	lha %r3, 4(%r6)
+	lha %r4, 4(%r30)
 # x2 = x1 * x5
 	.loc 1 2926
-	mulld %r4, %r3, %r9
+	mulld %r5, %r4, %r10
 # (int64) x2 >>= 16
 	.loc 1 2927
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x4
 	.loc 1 2928
-	mulld %r3, %r3, %r31
+	mulld %r4, %r4, %r8
 # x2 = x2 * x7
 	.loc 1 2929
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r12
 # x1 = x1 - x2
 	.loc 1 2930
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # (int64) x3 = mem16[pa + 4]
 	.loc 1 2931
-	lha %r4, 4(%r29)
+	lha %r5, 4(%r31)
 # x2 = x3 * x6
 	.loc 1 2932
-	mulld %r5, %r4, %r11
+	mulld %r6, %r5, %r11
 # (int64) x2 >>= 16
 	.loc 1 2933
-	sradi %r5, %r5, 16
+	sradi %r6, %r6, 16
 # x2 = x2 + 512
 	.loc 1 2934
-	addi %r5, %r5, 512
+	addi %r6, %r6, 512
 # (int64) x2 >>= 10
 	.loc 1 2935
-	sradi %r5, %r5, 10
+	sradi %r6, %r6, 10
 # x2 = x2 * x7
 	.loc 1 2936
-	mulld %r5, %r5, %r30
+	mulld %r6, %r6, %r12
 # x3 = x3 - x2
 	.loc 1 2937
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # x1 = x1 + x3
 	.loc 1 2938
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x2 = x1 * x6
 	.loc 1 2939
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r11
 # (int64) x2 >>= 16
 	.loc 1 2940
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x2 = x2 + 512
 	.loc 1 2941
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x2 >>= 10
 	.loc 1 2942
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x2 = x2 * x7
 	.loc 1 2943
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r12
 # x1 = x1 - x2
 	.loc 1 2944
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pc + 4] = x1
 	.loc 1 2945
-	sth %r3, 4(%r7)
+	sth %r4, 4(%r7)
 # (int64) x1 = mem16[pb + 6]
 	.loc 1 2946
-	lha %r3, 6(%r6)
+	lha %r4, 6(%r30)
 # x2 = x1 * x5
 	.loc 1 2947
-	mulld %r4, %r3, %r9
+	mulld %r5, %r4, %r10
 # (int64) x2 >>= 16
 	.loc 1 2948
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x4
 	.loc 1 2949
-	mulld %r3, %r3, %r31
+	mulld %r4, %r4, %r8
 # x2 = x2 * x7
 	.loc 1 2950
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r12
 # x1 = x1 - x2
 	.loc 1 2951
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # (int64) x3 = mem16[pa + 6]
 	.loc 1 2952
-	lha %r4, 6(%r29)
+	lha %r5, 6(%r31)
 # x2 = x3 * x6
 	.loc 1 2953
-	mulld %r5, %r4, %r11
+	mulld %r6, %r5, %r11
 # (int64) x2 >>= 16
 	.loc 1 2954
-	sradi %r5, %r5, 16
+	sradi %r6, %r6, 16
 # x2 = x2 + 512
 	.loc 1 2955
-	addi %r5, %r5, 512
+	addi %r6, %r6, 512
 # (int64) x2 >>= 10
 	.loc 1 2956
-	sradi %r5, %r5, 10
+	sradi %r6, %r6, 10
 # x2 = x2 * x7
 	.loc 1 2957
-	mulld %r5, %r5, %r30
+	mulld %r6, %r6, %r12
 # x3 = x3 - x2
 	.loc 1 2958
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # x1 = x1 + x3
 	.loc 1 2959
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x2 = x1 * x6
 	.loc 1 2960
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r11
 # (int64) x2 >>= 16
 	.loc 1 2961
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x2 = x2 + 512
 	.loc 1 2962
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x2 >>= 10
 	.loc 1 2963
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x2 = x2 * x7
 	.loc 1 2964
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r12
 # x1 = x1 - x2
 	.loc 1 2965
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pc + 6] = x1
 	.loc 1 2966
-	sth %r3, 6(%r7)
+	sth %r4, 6(%r7)
 # (int64) x1 = mem16[pb + 8]
 	.loc 1 2967
-	lha %r3, 8(%r6)
+	lha %r4, 8(%r30)
 # x2 = x1 * x5
 	.loc 1 2968
-	mulld %r4, %r3, %r9
+	mulld %r5, %r4, %r10
 # (int64) x2 >>= 16
 	.loc 1 2969
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x4
 	.loc 1 2970
-	mulld %r3, %r3, %r31
+	mulld %r4, %r4, %r8
 # x2 = x2 * x7
 	.loc 1 2971
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r12
 # x1 = x1 - x2
 	.loc 1 2972
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # (int64) x3 = mem16[pa + 8]
 	.loc 1 2973
-	lha %r4, 8(%r29)
+	lha %r5, 8(%r31)
 # x2 = x3 * x6
 	.loc 1 2974
-	mulld %r5, %r4, %r11
+	mulld %r6, %r5, %r11
 # (int64) x2 >>= 16
 	.loc 1 2975
-	sradi %r5, %r5, 16
+	sradi %r6, %r6, 16
 # x2 = x2 + 512
 	.loc 1 2976
-	addi %r5, %r5, 512
+	addi %r6, %r6, 512
 # (int64) x2 >>= 10
 	.loc 1 2977
-	sradi %r5, %r5, 10
+	sradi %r6, %r6, 10
 # x2 = x2 * x7
 	.loc 1 2978
-	mulld %r5, %r5, %r30
+	mulld %r6, %r6, %r12
 # x3 = x3 - x2
 	.loc 1 2979
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # x1 = x1 + x3
 	.loc 1 2980
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x2 = x1 * x6
 	.loc 1 2981
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r11
 # (int64) x2 >>= 16
 	.loc 1 2982
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x2 = x2 + 512
 	.loc 1 2983
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x2 >>= 10
 	.loc 1 2984
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x2 = x2 * x7
 	.loc 1 2985
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r12
 # x1 = x1 - x2
 	.loc 1 2986
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pc + 8] = x1
 	.loc 1 2987
-	sth %r3, 8(%r7)
+	sth %r4, 8(%r7)
 # (int64) x1 = mem16[pb + 10]
 	.loc 1 2988
-	lha %r3, 10(%r6)
+	lha %r4, 10(%r30)
 # x2 = x1 * x5
 	.loc 1 2989
-	mulld %r4, %r3, %r9
+	mulld %r5, %r4, %r10
 # (int64) x2 >>= 16
 	.loc 1 2990
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x4
 	.loc 1 2991
-	mulld %r3, %r3, %r31
+	mulld %r4, %r4, %r8
 # x2 = x2 * x7
 	.loc 1 2992
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r12
 # x1 = x1 - x2
 	.loc 1 2993
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # (int64) x3 = mem16[pa + 10]
 	.loc 1 2994
-	lha %r4, 10(%r29)
+	lha %r5, 10(%r31)
 # x2 = x3 * x6
 	.loc 1 2995
-	mulld %r5, %r4, %r11
+	mulld %r6, %r5, %r11
 # (int64) x2 >>= 16
 	.loc 1 2996
-	sradi %r5, %r5, 16
+	sradi %r6, %r6, 16
 # x2 = x2 + 512
 	.loc 1 2997
-	addi %r5, %r5, 512
+	addi %r6, %r6, 512
 # (int64) x2 >>= 10
 	.loc 1 2998
-	sradi %r5, %r5, 10
+	sradi %r6, %r6, 10
 # x2 = x2 * x7
 	.loc 1 2999
-	mulld %r5, %r5, %r30
+	mulld %r6, %r6, %r12
 # x3 = x3 - x2
 	.loc 1 3000
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # x1 = x1 + x3
 	.loc 1 3001
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x2 = x1 * x6
 	.loc 1 3002
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r11
 # (int64) x2 >>= 16
 	.loc 1 3003
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x2 = x2 + 512
 	.loc 1 3004
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x2 >>= 10
 	.loc 1 3005
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x2 = x2 * x7
 	.loc 1 3006
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r12
 # x1 = x1 - x2
 	.loc 1 3007
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pc + 10] = x1
 	.loc 1 3008
-	sth %r3, 10(%r7)
+	sth %r4, 10(%r7)
 # (int64) x1 = mem16[pb + 12]
 	.loc 1 3009
-	lha %r3, 12(%r6)
+	lha %r4, 12(%r30)
 # x2 = x1 * x5
 	.loc 1 3010
-	mulld %r4, %r3, %r9
+	mulld %r5, %r4, %r10
 # (int64) x2 >>= 16
 	.loc 1 3011
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 * x4
 	.loc 1 3012
-	mulld %r3, %r3, %r31
+	mulld %r4, %r4, %r8
 # x2 = x2 * x7
 	.loc 1 3013
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r12
 # x1 = x1 - x2
 	.loc 1 3014
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # (int64) x3 = mem16[pa + 12]
 	.loc 1 3015
-	lha %r4, 12(%r29)
+	lha %r5, 12(%r31)
 # x2 = x3 * x6
 	.loc 1 3016
-	mulld %r5, %r4, %r11
+	mulld %r6, %r5, %r11
 # (int64) x2 >>= 16
 	.loc 1 3017
-	sradi %r5, %r5, 16
+	sradi %r6, %r6, 16
 # x2 = x2 + 512
 	.loc 1 3018
-	addi %r5, %r5, 512
+	addi %r6, %r6, 512
 # (int64) x2 >>= 10
 	.loc 1 3019
-	sradi %r5, %r5, 10
+	sradi %r6, %r6, 10
 # x2 = x2 * x7
 	.loc 1 3020
-	mulld %r5, %r5, %r30
+	mulld %r6, %r6, %r12
 # x3 = x3 - x2
 	.loc 1 3021
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # x1 = x1 + x3
 	.loc 1 3022
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x2 = x1 * x6
 	.loc 1 3023
-	mulld %r4, %r3, %r11
-# (int64) x2 >>= 16
-	.loc 1 3024
-	sradi %r4, %r4, 16
-# x2 = x2 + 512
-	.loc 1 3025
-	addi %r4, %r4, 512
-# (int64) x2 >>= 10
-	.loc 1 3026
-	sradi %r4, %r4, 10
-# x2 = x2 * x7
-	.loc 1 3027
-	mulld %r4, %r4, %r30
-# x1 = x1 - x2
-	.loc 1 3028
-	subf %r3, %r4, %r3
-# mem16[pc + 12] = x1
-	.loc 1 3029
-	sth %r3, 12(%r7)
-# (int64) x1 = mem16[pb + 14]
-	.loc 1 3030
-	lha %r3, 14(%r6)
-# x2 = x1 * x5
-	.loc 1 3031
-	mulld %r4, %r3, %r9
-# (int64) x2 >>= 16
-	.loc 1 3032
-	sradi %r4, %r4, 16
-# x1 = x1 * x4
-	.loc 1 3033
-	mulld %r3, %r3, %r31
-# x2 = x2 * x7
-	.loc 1 3034
-	mulld %r4, %r4, %r30
-# x1 = x1 - x2
-	.loc 1 3035
-	subf %r3, %r4, %r3
-# (int64) x3 = mem16[pa + 14]
-	.loc 1 3036
-	lha %r4, 14(%r29)
-# x2 = x3 * x6
-	.loc 1 3037
 	mulld %r5, %r4, %r11
 # (int64) x2 >>= 16
-	.loc 1 3038
+	.loc 1 3024
 	sradi %r5, %r5, 16
 # x2 = x2 + 512
-	.loc 1 3039
+	.loc 1 3025
 	addi %r5, %r5, 512
 # (int64) x2 >>= 10
-	.loc 1 3040
+	.loc 1 3026
 	sradi %r5, %r5, 10
 # x2 = x2 * x7
+	.loc 1 3027
+	mulld %r5, %r5, %r12
+# x1 = x1 - x2
+	.loc 1 3028
+	subf %r4, %r5, %r4
+# mem16[pc + 12] = x1
+	.loc 1 3029
+	sth %r4, 12(%r7)
+# (int64) x1 = mem16[pb + 14]
+	.loc 1 3030
+	lha %r4, 14(%r30)
+# x2 = x1 * x5
+	.loc 1 3031
+	mulld %r5, %r4, %r10
+# (int64) x2 >>= 16
+	.loc 1 3032
+	sradi %r5, %r5, 16
+# x1 = x1 * x4
+	.loc 1 3033
+	mulld %r4, %r4, %r8
+# x2 = x2 * x7
+	.loc 1 3034
+	mulld %r5, %r5, %r12
+# x1 = x1 - x2
+	.loc 1 3035
+	subf %r4, %r5, %r4
+# (int64) x3 = mem16[pa + 14]
+	.loc 1 3036
+	lha %r5, 14(%r31)
+# x2 = x3 * x6
+	.loc 1 3037
+	mulld %r6, %r5, %r11
+# (int64) x2 >>= 16
+	.loc 1 3038
+	sradi %r6, %r6, 16
+# x2 = x2 + 512
+	.loc 1 3039
+	addi %r6, %r6, 512
+# (int64) x2 >>= 10
+	.loc 1 3040
+	sradi %r6, %r6, 10
+# x2 = x2 * x7
 	.loc 1 3041
-	mulld %r5, %r5, %r30
+	mulld %r6, %r6, %r12
 # x3 = x3 - x2
 	.loc 1 3042
-	subf %r4, %r5, %r4
+	subf %r5, %r6, %r5
 # x1 = x1 + x3
 	.loc 1 3043
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x2 = x1 * x6
 	.loc 1 3044
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r11
 # (int64) x2 >>= 16
 	.loc 1 3045
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x2 = x2 + 512
 	.loc 1 3046
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x2 >>= 10
 	.loc 1 3047
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x2 = x2 * x7
 	.loc 1 3048
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r12
 # x1 = x1 - x2
 	.loc 1 3049
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[pc + 14] = x1
 	.loc 1 3050
-	sth %r3, 14(%r7)
+	sth %r4, 14(%r7)
 # pa = pa + 16
 	.loc 1 3051
-	addi %r29, %r29, 16
+	addi %r31, %r31, 16
 # pb = pb + 16
 	.loc 1 3052
-	addi %r6, %r6, 16
+	addi %r30, %r30, 16
 # pc = pc + 16
 	.loc 1 3053
 	addi %r7, %r7, 16
 # i1 = i1 - 1
 	.loc 1 3054
-	addi %r8, %r8, -1
+	addi %r29, %r29, -1
 # =? i1 - 0
 	.loc 1 3055
-	cmpldi %cr0, %r8, 0
+	cmpldi %cr0, %r29, 0
 # goto loop44 if !=
 	.loc 1 3056
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop44
 # pa = 348488
 	.loc 1 3057
-	li %r3, 0
-	oris %r3, %r3, 5
-	ori %r3, %r3, 20808
-# pa = w + pa
-	.loc 1 3058
-	add %r3, %r12, %r3
-# z0 = 0
-	.loc 1 3059
-	li %r4, 0
-# mem16[pa] = z0
-	.loc 1 3060
-	sth %r4, 0(%r3)
-# mem16[pa + 2] = z0
-	.loc 1 3061
-	sth %r4, 2(%r3)
-# pa = 344904
-	.loc 1 3062
-	li %r3, 0
-	oris %r3, %r3, 5
-	ori %r3, %r3, 17224
-# pa = w + pa
-	.loc 1 3063
-	add %r3, %r12, %r3
-# pb = 346618
-	.loc 1 3064
 	li %r4, 0
 	oris %r4, %r4, 5
-	ori %r4, %r4, 18938
-# pb = w + pb
-	.loc 1 3065
-	add %r4, %r12, %r4
-# pc = 346616
-	.loc 1 3066
+	ori %r4, %r4, 20808
+# pa = w + pa
+	.loc 1 3058
+	add %r4, %r9, %r4
+# z0 = 0
+	.loc 1 3059
+	li %r5, 0
+# mem16[pa] = z0
+	.loc 1 3060
+	sth %r5, 0(%r4)
+# mem16[pa + 2] = z0
+	.loc 1 3061
+	sth %r5, 2(%r4)
+# pa = 344904
+	.loc 1 3062
+	li %r4, 0
+	oris %r4, %r4, 5
+	ori %r4, %r4, 17224
+# pa = w + pa
+	.loc 1 3063
+	add %r4, %r9, %r4
+# pb = 346618
+	.loc 1 3064
 	li %r5, 0
 	oris %r5, %r5, 5
-	ori %r5, %r5, 18936
-# pc = w + pc
-	.loc 1 3067
-	add %r5, %r12, %r5
-# qd = 348496
-	.loc 1 3068
+	ori %r5, %r5, 18938
+# pb = w + pb
+	.loc 1 3065
+	add %r5, %r9, %r5
+# pc = 346616
+	.loc 1 3066
 	li %r6, 0
 	oris %r6, %r6, 5
-	ori %r6, %r6, 20816
+	ori %r6, %r6, 18936
+# pc = w + pc
+	.loc 1 3067
+	add %r6, %r9, %r6
+# qd = 348496
+	.loc 1 3068
+	li %r7, 0
+	oris %r7, %r7, 5
+	ori %r7, %r7, 20816
 # qd = w + qd
 	.loc 1 3069
-	add %r6, %r12, %r6
+	add %r7, %r9, %r7
 # (int64) x0 = mem16[pa]
 	.loc 1 3070
-	lha %r7, 0(%r3)
+	lha %r8, 0(%r4)
 # (int64) x1 = mem16[pb]
 	.loc 1 3071
-	lha %r8, 0(%r4)
+	lha %r10, 0(%r5)
 # (int64) x2 = mem16[pc]
 	.loc 1 3072
-	lha %r9, 0(%r5)
+	lha %r31, 0(%r6)
 # x2 = 0
 	.loc 1 3073
-	li %r9, 0
+	li %r31, 0
 # x0 = x0 + x1
 	.loc 1 3074
-	add %r7, %r7, %r8
+	add %r8, %r8, %r10
 # x0 = x0 + x2
 	.loc 1 3075
-	add %r7, %r7, %r9
+	add %r8, %r8, %r31
 # x1 = x0 * x6
 	.loc 1 3076
-	mulld %r8, %r7, %r11
+	mulld %r10, %r8, %r11
 # (int64) x1 >>= 16
 	.loc 1 3077
-	sradi %r8, %r8, 16
+	sradi %r10, %r10, 16
 # x1 = x1 + 512
 	.loc 1 3078
-	addi %r8, %r8, 512
+	addi %r10, %r10, 512
 # (int64) x1 >>= 10
 	.loc 1 3079
-	sradi %r8, %r8, 10
+	sradi %r10, %r10, 10
 # x1 = x1 * x7
 	.loc 1 3080
-	mulld %r8, %r8, %r30
+	mulld %r10, %r10, %r12
 # x0 = x0 - x1
 	.loc 1 3081
-	subf %r7, %r8, %r7
+	subf %r8, %r10, %r8
 # mem16[qd] = x0
 	.loc 1 3082
-	sth %r7, 0(%r6)
+	sth %r8, 0(%r7)
 # pa = pa + 2
 	.loc 1 3083
-	addi %r7, %r3, 2
+	addi %r8, %r4, 2
 # pb = pb + 2
 	.loc 1 3084
-	addi %r4, %r4, 2
+	addi %r10, %r5, 2
 # pc = pc + 2
 	.loc 1 3085
-	addi %r5, %r5, 2
+	addi %r31, %r6, 2
 # qd = qd + 2
 	.loc 1 3086
-	addi %r6, %r6, 2
+	addi %r7, %r7, 2
 # i1 = 107
 	.loc 1 3087
-	li %r8, 107
-	mr %r3, %r10
-	mr %r9, %r3
-	mr %r10, %r4
-	mr %r31, %r5
+	li %r30, 107
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop45:
 # (int64) x0 = mem16[pa]
 	.loc 1 3089
-	lha %r3, 0(%r7)
+	lha %r4, 0(%r8)
 # (int64) x1 = mem16[pb]
 	.loc 1 3090
-	lha %r4, 0(%r10)
+	lha %r5, 0(%r10)
 # (int64) x2 = mem16[pc]
 	.loc 1 3091
-	lha %r5, 0(%r31)
+	lha %r6, 0(%r31)
 # x0 = x0 + x1
 	.loc 1 3092
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 3093
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 3094
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r11
 # (int64) x1 >>= 16
 	.loc 1 3095
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 3096
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 3097
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 3098
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r12
 # x0 = x0 - x1
 	.loc 1 3099
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd] = x0
 	.loc 1 3100
-	sth %r3, 0(%r6)
+	sth %r4, 0(%r7)
 # (int64) x0 = mem16[pa + 2]
 	.loc 1 3101
-	lha %r3, 2(%r7)
+	lha %r4, 2(%r8)
 # (int64) x1 = mem16[pb + 2]
 	.loc 1 3102
-	lha %r4, 2(%r10)
+	lha %r5, 2(%r10)
 # (int64) x2 = mem16[pc + 2]
 	.loc 1 3103
-	lha %r5, 2(%r31)
+	lha %r6, 2(%r31)
 # x0 = x0 + x1
 	.loc 1 3104
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 3105
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 3106
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r11
 # (int64) x1 >>= 16
 	.loc 1 3107
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 3108
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 3109
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 3110
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r12
 # x0 = x0 - x1
 	.loc 1 3111
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 2] = x0
 	.loc 1 3112
-	sth %r3, 2(%r6)
+	sth %r4, 2(%r7)
 # (int64) x0 = mem16[pa + 4]
 	.loc 1 3113
-	lha %r3, 4(%r7)
+	lha %r4, 4(%r8)
 # (int64) x1 = mem16[pb + 4]
 	.loc 1 3114
-	lha %r4, 4(%r10)
+	lha %r5, 4(%r10)
 # (int64) x2 = mem16[pc + 4]
 	.loc 1 3115
-	lha %r5, 4(%r31)
+	lha %r6, 4(%r31)
 # x0 = x0 + x1
 	.loc 1 3116
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 3117
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 3118
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r11
 # (int64) x1 >>= 16
 	.loc 1 3119
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 3120
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 3121
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 3122
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r12
 # x0 = x0 - x1
 	.loc 1 3123
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 4] = x0
 	.loc 1 3124
-	sth %r3, 4(%r6)
+	sth %r4, 4(%r7)
 # (int64) x0 = mem16[pa + 6]
 	.loc 1 3125
-	lha %r3, 6(%r7)
+	lha %r4, 6(%r8)
 # (int64) x1 = mem16[pb + 6]
 	.loc 1 3126
-	lha %r4, 6(%r10)
+	lha %r5, 6(%r10)
 # (int64) x2 = mem16[pc + 6]
 	.loc 1 3127
-	lha %r5, 6(%r31)
+	lha %r6, 6(%r31)
 # x0 = x0 + x1
 	.loc 1 3128
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 3129
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 3130
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r11
 # (int64) x1 >>= 16
 	.loc 1 3131
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 3132
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 3133
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 3134
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r12
 # x0 = x0 - x1
 	.loc 1 3135
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 6] = x0
 	.loc 1 3136
-	sth %r3, 6(%r6)
+	sth %r4, 6(%r7)
 # (int64) x0 = mem16[pa + 8]
 	.loc 1 3137
-	lha %r3, 8(%r7)
+	lha %r4, 8(%r8)
 # (int64) x1 = mem16[pb + 8]
 	.loc 1 3138
-	lha %r4, 8(%r10)
+	lha %r5, 8(%r10)
 # (int64) x2 = mem16[pc + 8]
 	.loc 1 3139
-	lha %r5, 8(%r31)
+	lha %r6, 8(%r31)
 # x0 = x0 + x1
 	.loc 1 3140
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 3141
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 3142
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r11
 # (int64) x1 >>= 16
 	.loc 1 3143
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 3144
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 3145
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 3146
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r12
 # x0 = x0 - x1
 	.loc 1 3147
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 8] = x0
 	.loc 1 3148
-	sth %r3, 8(%r6)
+	sth %r4, 8(%r7)
 # (int64) x0 = mem16[pa + 10]
 	.loc 1 3149
-	lha %r3, 10(%r7)
+	lha %r4, 10(%r8)
 # (int64) x1 = mem16[pb + 10]
 	.loc 1 3150
-	lha %r4, 10(%r10)
+	lha %r5, 10(%r10)
 # (int64) x2 = mem16[pc + 10]
 	.loc 1 3151
-	lha %r5, 10(%r31)
+	lha %r6, 10(%r31)
 # x0 = x0 + x1
 	.loc 1 3152
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 3153
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 3154
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r11
 # (int64) x1 >>= 16
 	.loc 1 3155
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 3156
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 3157
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 3158
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r12
 # x0 = x0 - x1
 	.loc 1 3159
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 10] = x0
 	.loc 1 3160
-	sth %r3, 10(%r6)
+	sth %r4, 10(%r7)
 # (int64) x0 = mem16[pa + 12]
 	.loc 1 3161
-	lha %r3, 12(%r7)
+	lha %r4, 12(%r8)
 # (int64) x1 = mem16[pb + 12]
 	.loc 1 3162
-	lha %r4, 12(%r10)
+	lha %r5, 12(%r10)
 # (int64) x2 = mem16[pc + 12]
 	.loc 1 3163
-	lha %r5, 12(%r31)
+	lha %r6, 12(%r31)
 # x0 = x0 + x1
 	.loc 1 3164
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 3165
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 3166
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r11
 # (int64) x1 >>= 16
 	.loc 1 3167
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 3168
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 3169
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 3170
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r12
 # x0 = x0 - x1
 	.loc 1 3171
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 12] = x0
 	.loc 1 3172
-	sth %r3, 12(%r6)
+	sth %r4, 12(%r7)
 # (int64) x0 = mem16[pa + 14]
 	.loc 1 3173
-	lha %r3, 14(%r7)
+	lha %r4, 14(%r8)
 # (int64) x1 = mem16[pb + 14]
 	.loc 1 3174
-	lha %r4, 14(%r10)
+	lha %r5, 14(%r10)
 # (int64) x2 = mem16[pc + 14]
 	.loc 1 3175
-	lha %r5, 14(%r31)
+	lha %r6, 14(%r31)
 # x0 = x0 + x1
 	.loc 1 3176
-	add %r3, %r3, %r4
+	add %r4, %r4, %r5
 # x0 = x0 + x2
 	.loc 1 3177
-	add %r3, %r3, %r5
+	add %r4, %r4, %r6
 # x1 = x0 * x6
 	.loc 1 3178
-	mulld %r4, %r3, %r11
+	mulld %r5, %r4, %r11
 # (int64) x1 >>= 16
 	.loc 1 3179
-	sradi %r4, %r4, 16
+	sradi %r5, %r5, 16
 # x1 = x1 + 512
 	.loc 1 3180
-	addi %r4, %r4, 512
+	addi %r5, %r5, 512
 # (int64) x1 >>= 10
 	.loc 1 3181
-	sradi %r4, %r4, 10
+	sradi %r5, %r5, 10
 # x1 = x1 * x7
 	.loc 1 3182
-	mulld %r4, %r4, %r30
+	mulld %r5, %r5, %r12
 # x0 = x0 - x1
 	.loc 1 3183
-	subf %r3, %r4, %r3
+	subf %r4, %r5, %r4
 # mem16[qd + 14] = x0
 	.loc 1 3184
-	sth %r3, 14(%r6)
+	sth %r4, 14(%r7)
 # pa = pa + 16
 	.loc 1 3185
-	addi %r7, %r7, 16
+	addi %r8, %r8, 16
 # pb = pb + 16
 	.loc 1 3186
 	addi %r10, %r10, 16
@@ -9654,134 +9497,130 @@ qhasm_kernel_core_multsntrup857_ppc64_mul:
 	addi %r31, %r31, 16
 # qd = qd + 16
 	.loc 1 3188
-	addi %r6, %r6, 16
+	addi %r7, %r7, 16
 # i1 = i1 - 1
 	.loc 1 3189
-	addi %r8, %r8, -1
+	addi %r30, %r30, -1
 # =? i1 - 0
 	.loc 1 3190
-	cmpldi %cr0, %r8, 0
+	cmpldi %cr0, %r30, 0
 # goto loop45 if !=
 	.loc 1 3191
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop45
 # pa = 348496
 	.loc 1 3192
-	li %r3, 0
-	oris %r3, %r3, 5
-	ori %r3, %r3, 20816
+	li %r4, 0
+	oris %r4, %r4, 5
+	ori %r4, %r4, 20816
 # pa = w + pa
 	.loc 1 3193
-	add %r4, %r12, %r3
-# pb = out
-	.loc 1 3194
-	mr %r3, %r9
+	add %r4, %r9, %r4
 # i1 = 107
 	.loc 1 3195
 	li %r5, 107
-	mr %r6, %r3
 .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop46:
 # t0 = mem16[pa]
 	.loc 1 3197
-	lhz %r3, 0(%r4)
+	lhz %r6, 0(%r4)
 # mem8[pb] = t0
 	.loc 1 3198
-	stb %r3, 0(%r6)
+	stb %r6, 0(%r3)
 # t0 = t0 >> 8
 	.loc 1 3199
-	srdi %r3, %r3, 8
+	srdi %r6, %r6, 8
 # mem8[pb + 1] = t0
 	.loc 1 3200
-	stb %r3, 1(%r6)
+	stb %r6, 1(%r3)
 # t0 = mem16[pa + 2]
 	.loc 1 3201
-	lhz %r3, 2(%r4)
+	lhz %r6, 2(%r4)
 # mem8[pb + 2] = t0
 	.loc 1 3202
-	stb %r3, 2(%r6)
+	stb %r6, 2(%r3)
 # t0 = t0 >> 8
 	.loc 1 3203
-	srdi %r3, %r3, 8
+	srdi %r6, %r6, 8
 # mem8[pb + 3] = t0
 	.loc 1 3204
-	stb %r3, 3(%r6)
+	stb %r6, 3(%r3)
 # t0 = mem16[pa + 4]
 	.loc 1 3205
-	lhz %r3, 4(%r4)
+	lhz %r6, 4(%r4)
 # mem8[pb + 4] = t0
 	.loc 1 3206
-	stb %r3, 4(%r6)
+	stb %r6, 4(%r3)
 # t0 = t0 >> 8
 	.loc 1 3207
-	srdi %r3, %r3, 8
+	srdi %r6, %r6, 8
 # mem8[pb + 5] = t0
 	.loc 1 3208
-	stb %r3, 5(%r6)
+	stb %r6, 5(%r3)
 # t0 = mem16[pa + 6]
 	.loc 1 3209
-	lhz %r3, 6(%r4)
+	lhz %r6, 6(%r4)
 # mem8[pb + 6] = t0
 	.loc 1 3210
-	stb %r3, 6(%r6)
+	stb %r6, 6(%r3)
 # t0 = t0 >> 8
 	.loc 1 3211
-	srdi %r3, %r3, 8
+	srdi %r6, %r6, 8
 # mem8[pb + 7] = t0
 	.loc 1 3212
-	stb %r3, 7(%r6)
+	stb %r6, 7(%r3)
 # t0 = mem16[pa + 8]
 	.loc 1 3213
-	lhz %r3, 8(%r4)
+	lhz %r6, 8(%r4)
 # mem8[pb + 8] = t0
 	.loc 1 3214
-	stb %r3, 8(%r6)
+	stb %r6, 8(%r3)
 # t0 = t0 >> 8
 	.loc 1 3215
-	srdi %r3, %r3, 8
+	srdi %r6, %r6, 8
 # mem8[pb + 9] = t0
 	.loc 1 3216
-	stb %r3, 9(%r6)
+	stb %r6, 9(%r3)
 # t0 = mem16[pa + 10]
 	.loc 1 3217
-	lhz %r3, 10(%r4)
+	lhz %r6, 10(%r4)
 # mem8[pb + 10] = t0
 	.loc 1 3218
-	stb %r3, 10(%r6)
+	stb %r6, 10(%r3)
 # t0 = t0 >> 8
 	.loc 1 3219
-	srdi %r3, %r3, 8
+	srdi %r6, %r6, 8
 # mem8[pb + 11] = t0
 	.loc 1 3220
-	stb %r3, 11(%r6)
+	stb %r6, 11(%r3)
 # t0 = mem16[pa + 12]
 	.loc 1 3221
-	lhz %r3, 12(%r4)
+	lhz %r6, 12(%r4)
 # mem8[pb + 12] = t0
 	.loc 1 3222
-	stb %r3, 12(%r6)
+	stb %r6, 12(%r3)
 # t0 = t0 >> 8
 	.loc 1 3223
-	srdi %r3, %r3, 8
+	srdi %r6, %r6, 8
 # mem8[pb + 13] = t0
 	.loc 1 3224
-	stb %r3, 13(%r6)
+	stb %r6, 13(%r3)
 # t0 = mem16[pa + 14]
 	.loc 1 3225
-	lhz %r3, 14(%r4)
+	lhz %r6, 14(%r4)
 # mem8[pb + 14] = t0
 	.loc 1 3226
-	stb %r3, 14(%r6)
+	stb %r6, 14(%r3)
 # t0 = t0 >> 8
 	.loc 1 3227
-	srdi %r3, %r3, 8
+	srdi %r6, %r6, 8
 # mem8[pb + 15] = t0
 	.loc 1 3228
-	stb %r3, 15(%r6)
+	stb %r6, 15(%r3)
 # pa = pa + 16
 	.loc 1 3229
 	addi %r4, %r4, 16
 # pb = pb + 16
 	.loc 1 3230
-	addi %r6, %r6, 16
+	addi %r3, %r3, 16
 # i1 = i1 - 1
 	.loc 1 3231
 	addi %r5, %r5, -1
@@ -9793,7 +9632,6 @@ qhasm_kernel_core_multsntrup857_ppc64_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc64_mul.loop46
 # t0 = mem16[pa]
 	.loc 1 3234
-	mr %r3, %r6
 	lhz %r4, 0(%r4)
 # mem8[pb] = t0
 	.loc 1 3235

@@ -139,7 +139,7 @@ qhasm_kernel_poly1305_ppc64_blocks:
 	beq %cr0, .Lqhasm_kernel_poly1305_ppc64_blocks.done
 # hib = hib & 1
 	.loc 1 55
-	andi. %r11, %r6, 1
+	andi. %r29, %r6, 1
 # h0 = mem64[st + 0]
 	.loc 1 56
 	ld %r6, 0(%r3)
@@ -151,145 +151,134 @@ qhasm_kernel_poly1305_ppc64_blocks:
 	ld %r8, 16(%r3)
 # r0 = mem64[st + 24]
 	.loc 1 59
-	ld %r9, 24(%r3)
+	ld %r31, 24(%r3)
 # r1 = mem64[st + 32]
 	.loc 1 60
-	ld %r10, 32(%r3)
+	ld %r30, 32(%r3)
 # s1 = r1 >> 2
 	.loc 1 61
-	mr %r12, %r3
-	srdi %r3, %r10, 2
+	srdi %r9, %r30, 2
 # s1 += r1
 	.loc 1 62
-	add %r3, %r3, %r10
-	mr %r31, %r4
-	mr %r30, %r5
-	mr %r27, %r6
-	mr %r29, %r7
-	mr %r28, %r8
-	mr %r8, %r3
+	add %r28, %r9, %r30
 .Lqhasm_kernel_poly1305_ppc64_blocks.block:
 # m0 = mem32le[m]
 	.loc 1 64
-	lwbrx %r3, 0, %r31
+	lwbrx %r9, 0, %r4
 # t = mem32le[m + 4]
 	.loc 1 65
-	li %r5, 4
-	lwbrx %r4, %r31, %r5
+	li %r11, 4
+	lwbrx %r10, %r4, %r11
 # t <<= 32
 	.loc 1 66
-	sldi %r4, %r4, 32
+	sldi %r10, %r10, 32
 # m0 |= t
 	.loc 1 67
-	or %r5, %r3, %r4
+	or %r11, %r9, %r10
 # m1 = mem32le[m + 8]
 	.loc 1 68
-	li %r4, 8
-	lwbrx %r3, %r31, %r4
+	li %r10, 8
+	lwbrx %r9, %r4, %r10
 # t = mem32le[m + 12]
 	.loc 1 69
-	li %r4, 12
-	lwbrx %r6, %r31, %r4
+	li %r10, 12
+	lwbrx %r12, %r4, %r10
 # t <<= 32
 	.loc 1 70
-	sldi %r6, %r6, 32
+	sldi %r12, %r12, 32
 # m1 |= t
 	.loc 1 71
-	or %r3, %r3, %r6
+	or %r9, %r9, %r12
 # carry? h0 = h0 + m0
 	.loc 1 72
-	addc %r7, %r27, %r5
+	addc %r10, %r6, %r11
 # carry? h1 = h1 + m1 + carry
 	.loc 1 73
-	adde %r29, %r29, %r3
+	adde %r11, %r7, %r9
 # h2 = h2 + hib + carry
 	.loc 1 74
-	adde %r28, %r28, %r11
+	adde %r12, %r8, %r29
 # (uint128) t0h t0l = h0 * r0
 	.loc 1 77
-	mulld %r4, %r7, %r9
-	mulhdu %r3, %r7, %r9
+	mulld %r7, %r10, %r31
+	mulhdu %r6, %r10, %r31
 # (uint128) ah al = h1 * s1
 	.loc 1 78
-	mulld %r6, %r29, %r8
-	mulhdu %r5, %r29, %r8
+	mulld %r9, %r11, %r28
+	mulhdu %r8, %r11, %r28
 # carry? t0l = t0l + al
 	.loc 1 79
-	addc %r27, %r4, %r6
+	addc %r27, %r7, %r9
 # t0h = t0h + ah + carry
 	.loc 1 80
-	adde %r5, %r3, %r5
+	adde %r8, %r6, %r8
 # (uint128) t1h t1l = h0 * r1
 	.loc 1 81
-	mulld %r4, %r7, %r10
-	mulhdu %r3, %r7, %r10
+	mulld %r7, %r10, %r30
+	mulhdu %r6, %r10, %r30
 # (uint128) ah al = h1 * r0
 	.loc 1 82
-	mulld %r7, %r29, %r9
-	mulhdu %r6, %r29, %r9
+	mulld %r10, %r11, %r31
+	mulhdu %r9, %r11, %r31
 # carry? t1l = t1l + al
 	.loc 1 83
-	addc %r7, %r4, %r7
+	addc %r10, %r7, %r10
 # t1h = t1h + ah + carry
 	.loc 1 84
-	adde %r6, %r3, %r6
+	adde %r9, %r6, %r9
 # x = h2 * s1
 	.loc 1 85
-	mulld %r3, %r28, %r8
+	mulld %r6, %r12, %r28
 # t2 = h2 * r0
 	.loc 1 86
-	mulld %r4, %r28, %r9
+	mulld %r7, %r12, %r31
 # carry? t1l = t1l + x
 	.loc 1 87
-	addc %r7, %r7, %r3
+	addc %r10, %r10, %r6
 # t1h = t1h + t2 + carry
 	.loc 1 88
-	adde %r6, %r6, %r4
+	adde %r9, %r9, %r7
 # carry? t1l = t1l + t0h
 	.loc 1 89
-	addc %r7, %r7, %r5
+	addc %r7, %r10, %r8
 # t1h = t1h + 0 + carry
 	.loc 1 90
-	addze %r6, %r6
+	addze %r9, %r9
 # h2 = t1h & 3
 	.loc 1 93
-	andi. %r4, %r6, 3
+	andi. %r8, %r9, 3
 # c = t1h >> 2
 	.loc 1 94
-	srdi %r3, %r6, 2
+	srdi %r6, %r9, 2
 # t1h = c << 2
 	.loc 1 95
-	sldi %r5, %r3, 2
+	sldi %r9, %r6, 2
 # c += t1h
 	.loc 1 96
-	add %r3, %r3, %r5
+	add %r6, %r6, %r9
 # carry? h0 = h0 + c
 	.loc 1 97
-	addc %r27, %r27, %r3
+	addc %r6, %r27, %r6
 # carry? h1 = h1 + 0 + carry
 	.loc 1 98
-	addze %r29, %r7
+	addze %r7, %r7
 # h2 = h2 + 0 + carry
 	.loc 1 99
-	addze %r28, %r4
+	addze %r8, %r8
 # m += 16
 	.loc 1 100
-	addi %r31, %r31, 16
+	addi %r4, %r4, 16
 # n -= 1
 	.loc 1 101
-	addi %r30, %r30, -1
+	addi %r5, %r5, -1
 # =? n - 0
 	.loc 1 102
-	cmpldi %cr0, %r30, 0
+	cmpldi %cr0, %r5, 0
 # goto block if !=
 	.loc 1 103
 	bne %cr0, .Lqhasm_kernel_poly1305_ppc64_blocks.block
 # mem64[st + 0] = h0
 	.loc 1 104
-	mr %r8, %r28
-	mr %r7, %r29
-	mr %r6, %r27
-	mr %r3, %r12
 	std %r6, 0(%r3)
 # mem64[st + 8] = h1
 	.loc 1 105

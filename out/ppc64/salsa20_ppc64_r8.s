@@ -36,669 +36,662 @@ qhasm_kernel_salsa8_ppc64_blocks:
 .Lqhasm_kernel_salsa8_ppc64_blocks.block:
 # x0 = mem32[x + 0]
 	.loc 1 39
-	mr %r24, %r5
-	mr %r20, %r4
-	mr %r7, %r3
-	lwz %r19, 0(%r6)
+	lwz %r11, 0(%r6)
 # x1 = mem32[x + 4]
 	.loc 1 40
-	lwz %r21, 4(%r6)
+	lwz %r18, 4(%r6)
 # x2 = mem32[x + 8]
 	.loc 1 41
-	lwz %r22, 8(%r6)
+	lwz %r19, 8(%r6)
 # x3 = mem32[x + 12]
 	.loc 1 42
-	lwz %r23, 12(%r6)
+	lwz %r20, 12(%r6)
 # x4 = mem32[x + 16]
 	.loc 1 43
-	lwz %r25, 16(%r6)
+	lwz %r21, 16(%r6)
 # x5 = mem32[x + 20]
 	.loc 1 44
-	lwz %r26, 20(%r6)
+	lwz %r22, 20(%r6)
 # x6 = mem32[x + 24]
 	.loc 1 45
-	lwz %r27, 24(%r6)
+	lwz %r23, 24(%r6)
 # x7 = mem32[x + 28]
 	.loc 1 46
-	lwz %r28, 28(%r6)
+	lwz %r24, 28(%r6)
 # x8 = mem32[x + 32]
 	.loc 1 47
-	lwz %r29, 32(%r6)
+	lwz %r25, 32(%r6)
 # x9 = mem32[x + 36]
 	.loc 1 48
-	lwz %r30, 36(%r6)
+	lwz %r26, 36(%r6)
 # x10 = mem32[x + 40]
 	.loc 1 49
-	lwz %r31, 40(%r6)
+	lwz %r27, 40(%r6)
 # x11 = mem32[x + 44]
 	.loc 1 50
-	lwz %r12, 44(%r6)
+	lwz %r28, 44(%r6)
 # x12 = mem32[x + 48]
 	.loc 1 51
-	lwz %r11, 48(%r6)
+	lwz %r29, 48(%r6)
 # x13 = mem32[x + 52]
 	.loc 1 52
-	lwz %r10, 52(%r6)
+	lwz %r30, 52(%r6)
 # x14 = mem32[x + 56]
 	.loc 1 53
-	lwz %r9, 56(%r6)
+	lwz %r31, 56(%r6)
 # x15 = mem32[x + 60]
 	.loc 1 54
-	lwz %r8, 60(%r6)
+	lwz %r12, 60(%r6)
 # i = 4
 	.loc 1 55
-	mr %r17, %r6
-	li %r18, 4
+	li %r17, 4
 .Lqhasm_kernel_salsa8_ppc64_blocks.doubleround:
 # t0 = x0 + x12
 	.loc 1 58
-	add %r3, %r19, %r11
+	add %r7, %r11, %r29
 # t1 = x5 + x1
 	.loc 1 59
-	add %r4, %r26, %r21
+	add %r8, %r22, %r18
 # t2 = x10 + x6
 	.loc 1 60
-	add %r5, %r31, %r27
+	add %r9, %r27, %r23
 # t3 = x15 + x11
 	.loc 1 61
-	add %r6, %r8, %r12
+	add %r10, %r12, %r28
 # t0 = t0 <<< 7
 	.loc 1 62
-	rotlwi %r3, %r3, 7
+	rotlwi %r7, %r7, 7
 # t1 = t1 <<< 7
 	.loc 1 63
-	rotlwi %r4, %r4, 7
+	rotlwi %r8, %r8, 7
 # t2 = t2 <<< 7
 	.loc 1 64
-	rotlwi %r5, %r5, 7
+	rotlwi %r9, %r9, 7
 # t3 = t3 <<< 7
 	.loc 1 65
-	rotlwi %r6, %r6, 7
+	rotlwi %r10, %r10, 7
 # x4 ^= t0
 	.loc 1 66
-	xor %r25, %r25, %r3
+	xor %r21, %r21, %r7
 # x9 ^= t1
 	.loc 1 67
-	xor %r30, %r30, %r4
+	xor %r26, %r26, %r8
 # x14 ^= t2
 	.loc 1 68
-	xor %r9, %r9, %r5
+	xor %r31, %r31, %r9
 # x3 ^= t3
 	.loc 1 69
-	xor %r23, %r23, %r6
+	xor %r20, %r20, %r10
 # t0 = x4 + x0
 	.loc 1 70
-	add %r3, %r25, %r19
+	add %r7, %r21, %r11
 # t1 = x9 + x5
 	.loc 1 71
-	add %r4, %r30, %r26
+	add %r8, %r26, %r22
 # t2 = x14 + x10
 	.loc 1 72
-	add %r5, %r9, %r31
+	add %r9, %r31, %r27
 # t3 = x3 + x15
 	.loc 1 73
-	add %r6, %r23, %r8
+	add %r10, %r20, %r12
 # t0 = t0 <<< 9
 	.loc 1 74
-	rotlwi %r3, %r3, 9
+	rotlwi %r7, %r7, 9
 # t1 = t1 <<< 9
 	.loc 1 75
-	rotlwi %r4, %r4, 9
+	rotlwi %r8, %r8, 9
 # t2 = t2 <<< 9
 	.loc 1 76
-	rotlwi %r5, %r5, 9
+	rotlwi %r9, %r9, 9
 # t3 = t3 <<< 9
 	.loc 1 77
-	rotlwi %r6, %r6, 9
+	rotlwi %r10, %r10, 9
 # x8 ^= t0
 	.loc 1 78
-	xor %r29, %r29, %r3
+	xor %r25, %r25, %r7
 # x13 ^= t1
 	.loc 1 79
-	xor %r10, %r10, %r4
+	xor %r30, %r30, %r8
 # x2 ^= t2
 	.loc 1 80
-	xor %r22, %r22, %r5
+	xor %r19, %r19, %r9
 # x7 ^= t3
 	.loc 1 81
-	xor %r28, %r28, %r6
+	xor %r24, %r24, %r10
 # t0 = x8 + x4
 	.loc 1 82
-	add %r3, %r29, %r25
+	add %r7, %r25, %r21
 # t1 = x13 + x9
 	.loc 1 83
-	add %r4, %r10, %r30
+	add %r8, %r30, %r26
 # t2 = x2 + x14
 	.loc 1 84
-	add %r5, %r22, %r9
+	add %r9, %r19, %r31
 # t3 = x7 + x3
 	.loc 1 85
-	add %r6, %r28, %r23
+	add %r10, %r24, %r20
 # t0 = t0 <<< 13
 	.loc 1 86
-	rotlwi %r3, %r3, 13
+	rotlwi %r7, %r7, 13
 # t1 = t1 <<< 13
 	.loc 1 87
-	rotlwi %r4, %r4, 13
+	rotlwi %r8, %r8, 13
 # t2 = t2 <<< 13
 	.loc 1 88
-	rotlwi %r5, %r5, 13
+	rotlwi %r9, %r9, 13
 # t3 = t3 <<< 13
 	.loc 1 89
-	rotlwi %r6, %r6, 13
+	rotlwi %r10, %r10, 13
 # x12 ^= t0
 	.loc 1 90
-	xor %r11, %r11, %r3
+	xor %r29, %r29, %r7
 # x1 ^= t1
 	.loc 1 91
-	xor %r21, %r21, %r4
+	xor %r18, %r18, %r8
 # x6 ^= t2
 	.loc 1 92
-	xor %r27, %r27, %r5
+	xor %r23, %r23, %r9
 # x11 ^= t3
 	.loc 1 93
-	xor %r12, %r12, %r6
+	xor %r28, %r28, %r10
 # t0 = x12 + x8
 	.loc 1 94
-	add %r3, %r11, %r29
+	add %r7, %r29, %r25
 # t1 = x1 + x13
 	.loc 1 95
-	add %r4, %r21, %r10
+	add %r8, %r18, %r30
 # t2 = x6 + x2
 	.loc 1 96
-	add %r5, %r27, %r22
+	add %r9, %r23, %r19
 # t3 = x11 + x7
 	.loc 1 97
-	add %r6, %r12, %r28
+	add %r10, %r28, %r24
 # t0 = t0 <<< 18
 	.loc 1 98
-	rotlwi %r3, %r3, 18
+	rotlwi %r7, %r7, 18
 # t1 = t1 <<< 18
 	.loc 1 99
-	rotlwi %r4, %r4, 18
+	rotlwi %r8, %r8, 18
 # t2 = t2 <<< 18
 	.loc 1 100
-	rotlwi %r5, %r5, 18
+	rotlwi %r9, %r9, 18
 # t3 = t3 <<< 18
 	.loc 1 101
-	rotlwi %r6, %r6, 18
+	rotlwi %r10, %r10, 18
 # x0 ^= t0
 	.loc 1 102
-	xor %r19, %r19, %r3
+	xor %r11, %r11, %r7
 # x5 ^= t1
 	.loc 1 103
-	xor %r26, %r26, %r4
+	xor %r22, %r22, %r8
 # x10 ^= t2
 	.loc 1 104
-	xor %r31, %r31, %r5
+	xor %r27, %r27, %r9
 # x15 ^= t3
 	.loc 1 105
-	xor %r8, %r8, %r6
+	xor %r12, %r12, %r10
 # t0 = x0 + x3
 	.loc 1 106
-	add %r3, %r19, %r23
+	add %r7, %r11, %r20
 # t1 = x5 + x4
 	.loc 1 107
-	add %r4, %r26, %r25
+	add %r8, %r22, %r21
 # t2 = x10 + x9
 	.loc 1 108
-	add %r5, %r31, %r30
+	add %r9, %r27, %r26
 # t3 = x15 + x14
 	.loc 1 109
-	add %r6, %r8, %r9
+	add %r10, %r12, %r31
 # t0 = t0 <<< 7
 	.loc 1 110
-	rotlwi %r3, %r3, 7
+	rotlwi %r7, %r7, 7
 # t1 = t1 <<< 7
 	.loc 1 111
-	rotlwi %r4, %r4, 7
+	rotlwi %r8, %r8, 7
 # t2 = t2 <<< 7
 	.loc 1 112
-	rotlwi %r5, %r5, 7
+	rotlwi %r9, %r9, 7
 # t3 = t3 <<< 7
 	.loc 1 113
-	rotlwi %r6, %r6, 7
+	rotlwi %r10, %r10, 7
 # x1 ^= t0
 	.loc 1 114
-	xor %r21, %r21, %r3
+	xor %r18, %r18, %r7
 # x6 ^= t1
 	.loc 1 115
-	xor %r27, %r27, %r4
+	xor %r23, %r23, %r8
 # x11 ^= t2
 	.loc 1 116
-	xor %r12, %r12, %r5
+	xor %r28, %r28, %r9
 # x12 ^= t3
 	.loc 1 117
-	xor %r11, %r11, %r6
+	xor %r29, %r29, %r10
 # t0 = x1 + x0
 	.loc 1 118
-	add %r3, %r21, %r19
+	add %r7, %r18, %r11
 # t1 = x6 + x5
 	.loc 1 119
-	add %r4, %r27, %r26
+	add %r8, %r23, %r22
 # t2 = x11 + x10
 	.loc 1 120
-	add %r5, %r12, %r31
+	add %r9, %r28, %r27
 # t3 = x12 + x15
 	.loc 1 121
-	add %r6, %r11, %r8
+	add %r10, %r29, %r12
 # t0 = t0 <<< 9
 	.loc 1 122
-	rotlwi %r3, %r3, 9
+	rotlwi %r7, %r7, 9
 # t1 = t1 <<< 9
 	.loc 1 123
-	rotlwi %r4, %r4, 9
+	rotlwi %r8, %r8, 9
 # t2 = t2 <<< 9
 	.loc 1 124
-	rotlwi %r5, %r5, 9
+	rotlwi %r9, %r9, 9
 # t3 = t3 <<< 9
 	.loc 1 125
-	rotlwi %r6, %r6, 9
+	rotlwi %r10, %r10, 9
 # x2 ^= t0
 	.loc 1 126
-	xor %r22, %r22, %r3
+	xor %r19, %r19, %r7
 # x7 ^= t1
 	.loc 1 127
-	xor %r28, %r28, %r4
+	xor %r24, %r24, %r8
 # x8 ^= t2
 	.loc 1 128
-	xor %r29, %r29, %r5
+	xor %r25, %r25, %r9
 # x13 ^= t3
 	.loc 1 129
-	xor %r10, %r10, %r6
+	xor %r30, %r30, %r10
 # t0 = x2 + x1
 	.loc 1 130
-	add %r3, %r22, %r21
+	add %r7, %r19, %r18
 # t1 = x7 + x6
 	.loc 1 131
-	add %r4, %r28, %r27
+	add %r8, %r24, %r23
 # t2 = x8 + x11
 	.loc 1 132
-	add %r5, %r29, %r12
+	add %r9, %r25, %r28
 # t3 = x13 + x12
 	.loc 1 133
-	add %r6, %r10, %r11
+	add %r10, %r30, %r29
 # t0 = t0 <<< 13
 	.loc 1 134
-	rotlwi %r3, %r3, 13
+	rotlwi %r7, %r7, 13
 # t1 = t1 <<< 13
 	.loc 1 135
-	rotlwi %r4, %r4, 13
+	rotlwi %r8, %r8, 13
 # t2 = t2 <<< 13
 	.loc 1 136
-	rotlwi %r5, %r5, 13
+	rotlwi %r9, %r9, 13
 # t3 = t3 <<< 13
 	.loc 1 137
-	rotlwi %r6, %r6, 13
+	rotlwi %r10, %r10, 13
 # x3 ^= t0
 	.loc 1 138
-	xor %r23, %r23, %r3
+	xor %r20, %r20, %r7
 # x4 ^= t1
 	.loc 1 139
-	xor %r25, %r25, %r4
+	xor %r21, %r21, %r8
 # x9 ^= t2
 	.loc 1 140
-	xor %r30, %r30, %r5
+	xor %r26, %r26, %r9
 # x14 ^= t3
 	.loc 1 141
-	xor %r9, %r9, %r6
+	xor %r31, %r31, %r10
 # t0 = x3 + x2
 	.loc 1 142
-	add %r3, %r23, %r22
+	add %r7, %r20, %r19
 # t1 = x4 + x7
 	.loc 1 143
-	add %r4, %r25, %r28
+	add %r8, %r21, %r24
 # t2 = x9 + x8
 	.loc 1 144
-	add %r5, %r30, %r29
+	add %r9, %r26, %r25
 # t3 = x14 + x13
 	.loc 1 145
-	add %r6, %r9, %r10
+	add %r10, %r31, %r30
 # t0 = t0 <<< 18
 	.loc 1 146
-	rotlwi %r3, %r3, 18
+	rotlwi %r7, %r7, 18
 # t1 = t1 <<< 18
 	.loc 1 147
-	rotlwi %r4, %r4, 18
+	rotlwi %r8, %r8, 18
 # t2 = t2 <<< 18
 	.loc 1 148
-	rotlwi %r5, %r5, 18
+	rotlwi %r9, %r9, 18
 # t3 = t3 <<< 18
 	.loc 1 149
-	rotlwi %r6, %r6, 18
+	rotlwi %r10, %r10, 18
 # x0 ^= t0
 	.loc 1 150
-	xor %r19, %r19, %r3
+	xor %r11, %r11, %r7
 # x5 ^= t1
 	.loc 1 151
-	xor %r26, %r26, %r4
+	xor %r22, %r22, %r8
 # x10 ^= t2
 	.loc 1 152
-	xor %r31, %r31, %r5
+	xor %r27, %r27, %r9
 # x15 ^= t3
 	.loc 1 153
-	xor %r8, %r8, %r6
+	xor %r12, %r12, %r10
 # i -= 1
 	.loc 1 154
-	addi %r18, %r18, -1
+	addi %r17, %r17, -1
 # =? i - 0
 	.loc 1 155
-	cmpldi %cr0, %r18, 0
+	cmpldi %cr0, %r17, 0
 # goto doubleround if !=
 	.loc 1 156
 	bne %cr0, .Lqhasm_kernel_salsa8_ppc64_blocks.doubleround
 # w = mem32[x + 0]
 	.loc 1 159
-	mr %r6, %r17
-	lwz %r3, 0(%r6)
+	lwz %r7, 0(%r6)
 # x0 += w
 	.loc 1 160
-	add %r19, %r19, %r3
+	add %r11, %r11, %r7
 # w = mem32le[m]
 	.loc 1 161
-	mr %r4, %r20
-	lwbrx %r3, 0, %r4
+	lwbrx %r7, 0, %r4
 # x0 ^= w
 	.loc 1 162
-	xor %r19, %r19, %r3
+	xor %r11, %r11, %r7
 # mem32le[c] = x0
 	.loc 1 163
-	mr %r3, %r7
-	stwbrx %r19, 0, %r3
+	stwbrx %r11, 0, %r3
 # w = mem32[x + 4]
 	.loc 1 164
-	lwz %r5, 4(%r6)
+	lwz %r7, 4(%r6)
 # x1 += w
 	.loc 1 165
-	add %r21, %r21, %r5
+	add %r18, %r18, %r7
 # o = 4
 	.loc 1 166
-	li %r5, 4
+	li %r7, 4
 # w = mem32le[m + o]
 	.loc 1 167
-	lwbrx %r7, %r4,%r5
+	lwbrx %r8, %r4,%r7
 # x1 ^= w
 	.loc 1 168
-	xor %r21, %r21, %r7
+	xor %r18, %r18, %r8
 # mem32le[c + o] = x1
 	.loc 1 169
-	stwbrx %r21, %r3,%r5
+	stwbrx %r18, %r3,%r7
 # w = mem32[x + 8]
 	.loc 1 170
-	lwz %r5, 8(%r6)
+	lwz %r7, 8(%r6)
 # x2 += w
 	.loc 1 171
-	add %r22, %r22, %r5
+	add %r19, %r19, %r7
 # o = 8
 	.loc 1 172
-	li %r5, 8
+	li %r7, 8
 # w = mem32le[m + o]
 	.loc 1 173
-	lwbrx %r7, %r4,%r5
+	lwbrx %r8, %r4,%r7
 # x2 ^= w
 	.loc 1 174
-	xor %r22, %r22, %r7
+	xor %r19, %r19, %r8
 # mem32le[c + o] = x2
 	.loc 1 175
-	stwbrx %r22, %r3,%r5
+	stwbrx %r19, %r3,%r7
 # w = mem32[x + 12]
 	.loc 1 176
-	lwz %r5, 12(%r6)
+	lwz %r7, 12(%r6)
 # x3 += w
 	.loc 1 177
-	add %r23, %r23, %r5
+	add %r20, %r20, %r7
 # o = 12
 	.loc 1 178
-	li %r5, 12
+	li %r7, 12
 # w = mem32le[m + o]
 	.loc 1 179
-	lwbrx %r7, %r4,%r5
+	lwbrx %r8, %r4,%r7
 # x3 ^= w
 	.loc 1 180
-	xor %r23, %r23, %r7
+	xor %r20, %r20, %r8
 # mem32le[c + o] = x3
 	.loc 1 181
-	stwbrx %r23, %r3,%r5
+	stwbrx %r20, %r3,%r7
 # w = mem32[x + 16]
 	.loc 1 182
-	lwz %r5, 16(%r6)
+	lwz %r7, 16(%r6)
 # x4 += w
 	.loc 1 183
-	add %r25, %r25, %r5
+	add %r21, %r21, %r7
 # o = 16
 	.loc 1 184
-	li %r5, 16
+	li %r7, 16
 # w = mem32le[m + o]
 	.loc 1 185
-	lwbrx %r7, %r4,%r5
+	lwbrx %r8, %r4,%r7
 # x4 ^= w
 	.loc 1 186
-	xor %r25, %r25, %r7
+	xor %r21, %r21, %r8
 # mem32le[c + o] = x4
 	.loc 1 187
-	stwbrx %r25, %r3,%r5
+	stwbrx %r21, %r3,%r7
 # w = mem32[x + 20]
 	.loc 1 188
-	lwz %r5, 20(%r6)
+	lwz %r7, 20(%r6)
 # x5 += w
 	.loc 1 189
-	add %r26, %r26, %r5
+	add %r22, %r22, %r7
 # o = 20
 	.loc 1 190
-	li %r5, 20
+	li %r7, 20
 # w = mem32le[m + o]
 	.loc 1 191
-	lwbrx %r7, %r4,%r5
+	lwbrx %r8, %r4,%r7
 # x5 ^= w
 	.loc 1 192
-	xor %r26, %r26, %r7
+	xor %r22, %r22, %r8
 # mem32le[c + o] = x5
 	.loc 1 193
-	stwbrx %r26, %r3,%r5
+	stwbrx %r22, %r3,%r7
 # w = mem32[x + 24]
 	.loc 1 194
-	lwz %r5, 24(%r6)
+	lwz %r7, 24(%r6)
 # x6 += w
 	.loc 1 195
-	add %r27, %r27, %r5
+	add %r23, %r23, %r7
 # o = 24
 	.loc 1 196
-	li %r5, 24
+	li %r7, 24
 # w = mem32le[m + o]
 	.loc 1 197
-	lwbrx %r7, %r4,%r5
+	lwbrx %r8, %r4,%r7
 # x6 ^= w
 	.loc 1 198
-	xor %r27, %r27, %r7
+	xor %r23, %r23, %r8
 # mem32le[c + o] = x6
 	.loc 1 199
-	stwbrx %r27, %r3,%r5
+	stwbrx %r23, %r3,%r7
 # w = mem32[x + 28]
 	.loc 1 200
-	lwz %r5, 28(%r6)
+	lwz %r7, 28(%r6)
 # x7 += w
 	.loc 1 201
-	add %r28, %r28, %r5
+	add %r24, %r24, %r7
 # o = 28
 	.loc 1 202
-	li %r5, 28
+	li %r7, 28
 # w = mem32le[m + o]
 	.loc 1 203
-	lwbrx %r7, %r4,%r5
+	lwbrx %r8, %r4,%r7
 # x7 ^= w
 	.loc 1 204
-	xor %r28, %r28, %r7
+	xor %r24, %r24, %r8
 # mem32le[c + o] = x7
 	.loc 1 205
-	stwbrx %r28, %r3,%r5
+	stwbrx %r24, %r3,%r7
 # w = mem32[x + 32]
 	.loc 1 206
-	lwz %r5, 32(%r6)
+	lwz %r7, 32(%r6)
 # x8 += w
 	.loc 1 207
-	add %r29, %r29, %r5
+	add %r25, %r25, %r7
 # o = 32
 	.loc 1 208
-	li %r5, 32
+	li %r7, 32
 # w = mem32le[m + o]
 	.loc 1 209
-	lwbrx %r7, %r4,%r5
+	lwbrx %r8, %r4,%r7
 # x8 ^= w
 	.loc 1 210
-	xor %r29, %r29, %r7
+	xor %r25, %r25, %r8
 # mem32le[c + o] = x8
 	.loc 1 211
-	stwbrx %r29, %r3,%r5
+	stwbrx %r25, %r3,%r7
 # w = mem32[x + 36]
 	.loc 1 212
-	lwz %r5, 36(%r6)
+	lwz %r7, 36(%r6)
 # x9 += w
 	.loc 1 213
-	add %r30, %r30, %r5
+	add %r26, %r26, %r7
 # o = 36
 	.loc 1 214
-	li %r5, 36
+	li %r7, 36
 # w = mem32le[m + o]
 	.loc 1 215
-	lwbrx %r7, %r4,%r5
+	lwbrx %r8, %r4,%r7
 # x9 ^= w
 	.loc 1 216
-	xor %r30, %r30, %r7
+	xor %r26, %r26, %r8
 # mem32le[c + o] = x9
 	.loc 1 217
-	stwbrx %r30, %r3,%r5
+	stwbrx %r26, %r3,%r7
 # w = mem32[x + 40]
 	.loc 1 218
-	lwz %r5, 40(%r6)
+	lwz %r7, 40(%r6)
 # x10 += w
 	.loc 1 219
-	add %r31, %r31, %r5
+	add %r27, %r27, %r7
 # o = 40
 	.loc 1 220
-	li %r5, 40
+	li %r7, 40
 # w = mem32le[m + o]
 	.loc 1 221
-	lwbrx %r7, %r4,%r5
+	lwbrx %r8, %r4,%r7
 # x10 ^= w
 	.loc 1 222
-	xor %r31, %r31, %r7
+	xor %r27, %r27, %r8
 # mem32le[c + o] = x10
 	.loc 1 223
-	stwbrx %r31, %r3,%r5
+	stwbrx %r27, %r3,%r7
 # w = mem32[x + 44]
 	.loc 1 224
-	lwz %r5, 44(%r6)
+	lwz %r7, 44(%r6)
 # x11 += w
 	.loc 1 225
-	add %r12, %r12, %r5
+	add %r28, %r28, %r7
 # o = 44
 	.loc 1 226
-	li %r5, 44
+	li %r7, 44
 # w = mem32le[m + o]
 	.loc 1 227
-	lwbrx %r7, %r4,%r5
+	lwbrx %r8, %r4,%r7
 # x11 ^= w
 	.loc 1 228
-	xor %r12, %r12, %r7
+	xor %r28, %r28, %r8
 # mem32le[c + o] = x11
 	.loc 1 229
-	stwbrx %r12, %r3,%r5
+	stwbrx %r28, %r3,%r7
 # w = mem32[x + 48]
 	.loc 1 230
-	lwz %r5, 48(%r6)
+	lwz %r7, 48(%r6)
 # x12 += w
 	.loc 1 231
-	add %r11, %r11, %r5
+	add %r29, %r29, %r7
 # o = 48
 	.loc 1 232
-	li %r5, 48
+	li %r7, 48
 # w = mem32le[m + o]
 	.loc 1 233
-	lwbrx %r7, %r4,%r5
+	lwbrx %r8, %r4,%r7
 # x12 ^= w
 	.loc 1 234
-	xor %r11, %r11, %r7
+	xor %r29, %r29, %r8
 # mem32le[c + o] = x12
 	.loc 1 235
-	stwbrx %r11, %r3,%r5
+	stwbrx %r29, %r3,%r7
 # w = mem32[x + 52]
 	.loc 1 236
-	lwz %r5, 52(%r6)
+	lwz %r7, 52(%r6)
 # x13 += w
 	.loc 1 237
-	add %r10, %r10, %r5
+	add %r30, %r30, %r7
 # o = 52
 	.loc 1 238
-	li %r5, 52
+	li %r7, 52
 # w = mem32le[m + o]
 	.loc 1 239
-	lwbrx %r7, %r4,%r5
+	lwbrx %r8, %r4,%r7
 # x13 ^= w
 	.loc 1 240
-	xor %r10, %r10, %r7
+	xor %r30, %r30, %r8
 # mem32le[c + o] = x13
 	.loc 1 241
-	stwbrx %r10, %r3,%r5
+	stwbrx %r30, %r3,%r7
 # w = mem32[x + 56]
 	.loc 1 242
-	lwz %r5, 56(%r6)
+	lwz %r7, 56(%r6)
 # x14 += w
 	.loc 1 243
-	add %r9, %r9, %r5
+	add %r31, %r31, %r7
 # o = 56
 	.loc 1 244
-	li %r5, 56
+	li %r7, 56
 # w = mem32le[m + o]
 	.loc 1 245
-	lwbrx %r7, %r4,%r5
+	lwbrx %r8, %r4,%r7
 # x14 ^= w
 	.loc 1 246
-	xor %r9, %r9, %r7
+	xor %r31, %r31, %r8
 # mem32le[c + o] = x14
 	.loc 1 247
-	stwbrx %r9, %r3,%r5
+	stwbrx %r31, %r3,%r7
 # w = mem32[x + 60]
 	.loc 1 248
-	lwz %r5, 60(%r6)
+	lwz %r7, 60(%r6)
 # x15 += w
 	.loc 1 249
-	add %r8, %r8, %r5
+	add %r12, %r12, %r7
 # o = 60
 	.loc 1 250
-	li %r5, 60
+	li %r7, 60
 # w = mem32le[m + o]
 	.loc 1 251
-	lwbrx %r7, %r4,%r5
+	lwbrx %r8, %r4,%r7
 # x15 ^= w
 	.loc 1 252
-	xor %r8, %r8, %r7
+	xor %r12, %r12, %r8
 # mem32le[c + o] = x15
 	.loc 1 253
-	stwbrx %r8, %r3,%r5
+	stwbrx %r12, %r3,%r7
 # ctr = mem32[x + 32]
 	.loc 1 255
-	lwz %r5, 32(%r6)
+	lwz %r7, 32(%r6)
 # hi = mem32[x + 36]
 	.loc 1 256
-	lwz %r7, 36(%r6)
+	lwz %r8, 36(%r6)
 # hi <<= 32
 	.loc 1 257
-	sldi %r7, %r7, 32
+	sldi %r8, %r8, 32
 # ctr |= hi
 	.loc 1 258
-	or %r5, %r5, %r7
+	or %r7, %r7, %r8
 # ctr += 1
 	.loc 1 259
-	addi %r5, %r5, 1
+	addi %r7, %r7, 1
 # mem32[x + 32] = ctr
 	.loc 1 260
-	stw %r5, 32(%r6)
+	stw %r7, 32(%r6)
 # ctr >>= 32
 	.loc 1 261
-	srdi %r5, %r5, 32
+	srdi %r7, %r7, 32
 # mem32[x + 36] = ctr
 	.loc 1 262
-	stw %r5, 36(%r6)
+	stw %r7, 36(%r6)
 # c += 64
 	.loc 1 263
 	addi %r3, %r3, 64
@@ -707,7 +700,6 @@ qhasm_kernel_salsa8_ppc64_blocks:
 	addi %r4, %r4, 64
 # n -= 1
 	.loc 1 265
-	mr %r5, %r24
 	addi %r5, %r5, -1
 # =? n - 0
 	.loc 1 266
@@ -760,420 +752,403 @@ qhasm_kernel_salsa8_ppc64_core:
 	std %r29, 184(%r1)
 	std %r30, 192(%r1)
 	std %r31, 200(%r1)
-# input out in
-	.loc 1 273
-	mr %r26, %r3
 # x0 = mem32[in + 0]
 	.loc 1 275
-	lwz %r5, 0(%r4)
+	lwz %r9, 0(%r4)
 # x1 = mem32[in + 4]
 	.loc 1 276
-	lwz %r6, 4(%r4)
+	lwz %r10, 4(%r4)
 # x2 = mem32[in + 8]
 	.loc 1 277
-	lwz %r7, 8(%r4)
+	lwz %r11, 8(%r4)
 # x3 = mem32[in + 12]
 	.loc 1 278
-	lwz %r8, 12(%r4)
+	lwz %r21, 12(%r4)
 # x4 = mem32[in + 16]
 	.loc 1 279
-	lwz %r9, 16(%r4)
+	lwz %r22, 16(%r4)
 # x5 = mem32[in + 20]
 	.loc 1 280
-	lwz %r10, 20(%r4)
+	lwz %r12, 20(%r4)
 # x6 = mem32[in + 24]
 	.loc 1 281
-	lwz %r11, 24(%r4)
+	lwz %r31, 24(%r4)
 # x7 = mem32[in + 28]
 	.loc 1 282
-	lwz %r12, 28(%r4)
+	lwz %r30, 28(%r4)
 # x8 = mem32[in + 32]
 	.loc 1 283
-	lwz %r31, 32(%r4)
+	lwz %r29, 32(%r4)
 # x9 = mem32[in + 36]
 	.loc 1 284
-	lwz %r30, 36(%r4)
+	lwz %r23, 36(%r4)
 # x10 = mem32[in + 40]
 	.loc 1 285
-	lwz %r29, 40(%r4)
+	lwz %r28, 40(%r4)
 # x11 = mem32[in + 44]
 	.loc 1 286
-	lwz %r28, 44(%r4)
+	lwz %r27, 44(%r4)
 # x12 = mem32[in + 48]
 	.loc 1 287
-	lwz %r27, 48(%r4)
+	lwz %r26, 48(%r4)
 # x13 = mem32[in + 52]
 	.loc 1 288
 	lwz %r25, 52(%r4)
 # x14 = mem32[in + 56]
 	.loc 1 289
-	lwz %r21, 56(%r4)
+	lwz %r20, 56(%r4)
 # x15 = mem32[in + 60]
 	.loc 1 290
-	lwz %r4, 60(%r4)
+	lwz %r8, 60(%r4)
 # i = 4
 	.loc 1 291
-	li %r3, 4
-	mr %r24, %r5
-	mr %r23, %r6
-	mr %r22, %r7
-	mr %r7, %r30
-	mr %r20, %r21
-	mr %r30, %r4
-	mr %r21, %r3
+	li %r24, 4
 .Lqhasm_kernel_salsa8_ppc64_core.coreround:
 # t0 = x0 + x12
 	.loc 1 293
-	add %r3, %r24, %r27
+	add %r4, %r9, %r26
 # t1 = x5 + x1
 	.loc 1 294
-	add %r4, %r10, %r23
+	add %r5, %r12, %r10
 # t2 = x10 + x6
 	.loc 1 295
-	add %r5, %r29, %r11
+	add %r6, %r28, %r31
 # t3 = x15 + x11
 	.loc 1 296
-	add %r6, %r30, %r28
+	add %r7, %r8, %r27
 # t0 = t0 <<< 7
 	.loc 1 297
-	rotlwi %r3, %r3, 7
+	rotlwi %r4, %r4, 7
 # t1 = t1 <<< 7
 	.loc 1 298
-	rotlwi %r4, %r4, 7
+	rotlwi %r5, %r5, 7
 # t2 = t2 <<< 7
 	.loc 1 299
-	rotlwi %r5, %r5, 7
+	rotlwi %r6, %r6, 7
 # t3 = t3 <<< 7
 	.loc 1 300
-	rotlwi %r6, %r6, 7
+	rotlwi %r7, %r7, 7
 # x4 ^= t0
 	.loc 1 301
-	xor %r9, %r9, %r3
+	xor %r22, %r22, %r4
 # x9 ^= t1
 	.loc 1 302
-	xor %r7, %r7, %r4
+	xor %r23, %r23, %r5
 # x14 ^= t2
 	.loc 1 303
-	xor %r20, %r20, %r5
+	xor %r20, %r20, %r6
 # x3 ^= t3
 	.loc 1 304
-	xor %r8, %r8, %r6
+	xor %r21, %r21, %r7
 # t0 = x4 + x0
 	.loc 1 305
-	add %r3, %r9, %r24
+	add %r4, %r22, %r9
 # t1 = x9 + x5
 	.loc 1 306
-	add %r4, %r7, %r10
+	add %r5, %r23, %r12
 # t2 = x14 + x10
 	.loc 1 307
-	add %r5, %r20, %r29
+	add %r6, %r20, %r28
 # t3 = x3 + x15
 	.loc 1 308
-	add %r6, %r8, %r30
+	add %r7, %r21, %r8
 # t0 = t0 <<< 9
 	.loc 1 309
-	rotlwi %r3, %r3, 9
+	rotlwi %r4, %r4, 9
 # t1 = t1 <<< 9
 	.loc 1 310
-	rotlwi %r4, %r4, 9
+	rotlwi %r5, %r5, 9
 # t2 = t2 <<< 9
 	.loc 1 311
-	rotlwi %r5, %r5, 9
+	rotlwi %r6, %r6, 9
 # t3 = t3 <<< 9
 	.loc 1 312
-	rotlwi %r6, %r6, 9
+	rotlwi %r7, %r7, 9
 # x8 ^= t0
 	.loc 1 313
-	xor %r31, %r31, %r3
+	xor %r29, %r29, %r4
 # x13 ^= t1
 	.loc 1 314
-	xor %r25, %r25, %r4
+	xor %r25, %r25, %r5
 # x2 ^= t2
 	.loc 1 315
-	xor %r22, %r22, %r5
+	xor %r11, %r11, %r6
 # x7 ^= t3
 	.loc 1 316
-	xor %r12, %r12, %r6
+	xor %r30, %r30, %r7
 # t0 = x8 + x4
 	.loc 1 317
-	add %r3, %r31, %r9
+	add %r4, %r29, %r22
 # t1 = x13 + x9
 	.loc 1 318
-	add %r4, %r25, %r7
+	add %r5, %r25, %r23
 # t2 = x2 + x14
 	.loc 1 319
-	add %r5, %r22, %r20
+	add %r6, %r11, %r20
 # t3 = x7 + x3
 	.loc 1 320
-	add %r6, %r12, %r8
+	add %r7, %r30, %r21
 # t0 = t0 <<< 13
 	.loc 1 321
-	rotlwi %r3, %r3, 13
+	rotlwi %r4, %r4, 13
 # t1 = t1 <<< 13
 	.loc 1 322
-	rotlwi %r4, %r4, 13
+	rotlwi %r5, %r5, 13
 # t2 = t2 <<< 13
 	.loc 1 323
-	rotlwi %r5, %r5, 13
+	rotlwi %r6, %r6, 13
 # t3 = t3 <<< 13
 	.loc 1 324
-	rotlwi %r6, %r6, 13
+	rotlwi %r7, %r7, 13
 # x12 ^= t0
 	.loc 1 325
-	xor %r27, %r27, %r3
+	xor %r26, %r26, %r4
 # x1 ^= t1
 	.loc 1 326
-	xor %r23, %r23, %r4
+	xor %r10, %r10, %r5
 # x6 ^= t2
 	.loc 1 327
-	xor %r11, %r11, %r5
+	xor %r31, %r31, %r6
 # x11 ^= t3
 	.loc 1 328
-	xor %r28, %r28, %r6
+	xor %r27, %r27, %r7
 # t0 = x12 + x8
 	.loc 1 329
-	add %r3, %r27, %r31
+	add %r4, %r26, %r29
 # t1 = x1 + x13
 	.loc 1 330
-	add %r4, %r23, %r25
+	add %r5, %r10, %r25
 # t2 = x6 + x2
 	.loc 1 331
-	add %r5, %r11, %r22
+	add %r6, %r31, %r11
 # t3 = x11 + x7
 	.loc 1 332
-	add %r6, %r28, %r12
+	add %r7, %r27, %r30
 # t0 = t0 <<< 18
 	.loc 1 333
-	rotlwi %r3, %r3, 18
+	rotlwi %r4, %r4, 18
 # t1 = t1 <<< 18
 	.loc 1 334
-	rotlwi %r4, %r4, 18
+	rotlwi %r5, %r5, 18
 # t2 = t2 <<< 18
 	.loc 1 335
-	rotlwi %r5, %r5, 18
+	rotlwi %r6, %r6, 18
 # t3 = t3 <<< 18
 	.loc 1 336
-	rotlwi %r6, %r6, 18
+	rotlwi %r7, %r7, 18
 # x0 ^= t0
 	.loc 1 337
-	xor %r24, %r24, %r3
+	xor %r9, %r9, %r4
 # x5 ^= t1
 	.loc 1 338
-	xor %r10, %r10, %r4
+	xor %r12, %r12, %r5
 # x10 ^= t2
 	.loc 1 339
-	xor %r29, %r29, %r5
+	xor %r28, %r28, %r6
 # x15 ^= t3
 	.loc 1 340
-	xor %r30, %r30, %r6
+	xor %r8, %r8, %r7
 # t0 = x0 + x3
 	.loc 1 341
-	add %r3, %r24, %r8
+	add %r4, %r9, %r21
 # t1 = x5 + x4
 	.loc 1 342
-	add %r4, %r10, %r9
+	add %r5, %r12, %r22
 # t2 = x10 + x9
 	.loc 1 343
-	add %r5, %r29, %r7
+	add %r6, %r28, %r23
 # t3 = x15 + x14
 	.loc 1 344
-	add %r6, %r30, %r20
+	add %r7, %r8, %r20
 # t0 = t0 <<< 7
 	.loc 1 345
-	rotlwi %r3, %r3, 7
+	rotlwi %r4, %r4, 7
 # t1 = t1 <<< 7
 	.loc 1 346
-	rotlwi %r4, %r4, 7
+	rotlwi %r5, %r5, 7
 # t2 = t2 <<< 7
 	.loc 1 347
-	rotlwi %r5, %r5, 7
+	rotlwi %r6, %r6, 7
 # t3 = t3 <<< 7
 	.loc 1 348
-	rotlwi %r6, %r6, 7
+	rotlwi %r7, %r7, 7
 # x1 ^= t0
 	.loc 1 349
-	xor %r23, %r23, %r3
+	xor %r10, %r10, %r4
 # x6 ^= t1
 	.loc 1 350
-	xor %r11, %r11, %r4
+	xor %r31, %r31, %r5
 # x11 ^= t2
 	.loc 1 351
-	xor %r28, %r28, %r5
+	xor %r27, %r27, %r6
 # x12 ^= t3
 	.loc 1 352
-	xor %r27, %r27, %r6
+	xor %r26, %r26, %r7
 # t0 = x1 + x0
 	.loc 1 353
-	add %r3, %r23, %r24
+	add %r4, %r10, %r9
 # t1 = x6 + x5
 	.loc 1 354
-	add %r4, %r11, %r10
+	add %r5, %r31, %r12
 # t2 = x11 + x10
 	.loc 1 355
-	add %r5, %r28, %r29
+	add %r6, %r27, %r28
 # t3 = x12 + x15
 	.loc 1 356
-	add %r6, %r27, %r30
+	add %r7, %r26, %r8
 # t0 = t0 <<< 9
 	.loc 1 357
-	rotlwi %r3, %r3, 9
+	rotlwi %r4, %r4, 9
 # t1 = t1 <<< 9
 	.loc 1 358
-	rotlwi %r4, %r4, 9
+	rotlwi %r5, %r5, 9
 # t2 = t2 <<< 9
 	.loc 1 359
-	rotlwi %r5, %r5, 9
+	rotlwi %r6, %r6, 9
 # t3 = t3 <<< 9
 	.loc 1 360
-	rotlwi %r6, %r6, 9
+	rotlwi %r7, %r7, 9
 # x2 ^= t0
 	.loc 1 361
-	xor %r22, %r22, %r3
+	xor %r11, %r11, %r4
 # x7 ^= t1
 	.loc 1 362
-	xor %r12, %r12, %r4
+	xor %r30, %r30, %r5
 # x8 ^= t2
 	.loc 1 363
-	xor %r31, %r31, %r5
+	xor %r29, %r29, %r6
 # x13 ^= t3
 	.loc 1 364
-	xor %r25, %r25, %r6
+	xor %r25, %r25, %r7
 # t0 = x2 + x1
 	.loc 1 365
-	add %r3, %r22, %r23
+	add %r4, %r11, %r10
 # t1 = x7 + x6
 	.loc 1 366
-	add %r4, %r12, %r11
+	add %r5, %r30, %r31
 # t2 = x8 + x11
 	.loc 1 367
-	add %r5, %r31, %r28
+	add %r6, %r29, %r27
 # t3 = x13 + x12
 	.loc 1 368
-	add %r6, %r25, %r27
+	add %r7, %r25, %r26
 # t0 = t0 <<< 13
 	.loc 1 369
-	rotlwi %r3, %r3, 13
+	rotlwi %r4, %r4, 13
 # t1 = t1 <<< 13
 	.loc 1 370
-	rotlwi %r4, %r4, 13
+	rotlwi %r5, %r5, 13
 # t2 = t2 <<< 13
 	.loc 1 371
-	rotlwi %r5, %r5, 13
+	rotlwi %r6, %r6, 13
 # t3 = t3 <<< 13
 	.loc 1 372
-	rotlwi %r6, %r6, 13
+	rotlwi %r7, %r7, 13
 # x3 ^= t0
 	.loc 1 373
-	xor %r8, %r8, %r3
+	xor %r21, %r21, %r4
 # x4 ^= t1
 	.loc 1 374
-	xor %r9, %r9, %r4
+	xor %r22, %r22, %r5
 # x9 ^= t2
 	.loc 1 375
-	xor %r7, %r7, %r5
+	xor %r23, %r23, %r6
 # x14 ^= t3
 	.loc 1 376
-	xor %r20, %r20, %r6
+	xor %r20, %r20, %r7
 # t0 = x3 + x2
 	.loc 1 377
-	add %r3, %r8, %r22
+	add %r4, %r21, %r11
 # t1 = x4 + x7
 	.loc 1 378
-	add %r4, %r9, %r12
+	add %r5, %r22, %r30
 # t2 = x9 + x8
 	.loc 1 379
-	add %r5, %r7, %r31
+	add %r6, %r23, %r29
 # t3 = x14 + x13
 	.loc 1 380
-	add %r6, %r20, %r25
+	add %r7, %r20, %r25
 # t0 = t0 <<< 18
 	.loc 1 381
-	rotlwi %r3, %r3, 18
+	rotlwi %r4, %r4, 18
 # t1 = t1 <<< 18
 	.loc 1 382
-	rotlwi %r4, %r4, 18
+	rotlwi %r5, %r5, 18
 # t2 = t2 <<< 18
 	.loc 1 383
-	rotlwi %r5, %r5, 18
+	rotlwi %r6, %r6, 18
 # t3 = t3 <<< 18
 	.loc 1 384
-	rotlwi %r6, %r6, 18
+	rotlwi %r7, %r7, 18
 # x0 ^= t0
 	.loc 1 385
-	xor %r24, %r24, %r3
+	xor %r9, %r9, %r4
 # x5 ^= t1
 	.loc 1 386
-	xor %r10, %r10, %r4
+	xor %r12, %r12, %r5
 # x10 ^= t2
 	.loc 1 387
-	xor %r29, %r29, %r5
+	xor %r28, %r28, %r6
 # x15 ^= t3
 	.loc 1 388
-	xor %r30, %r30, %r6
+	xor %r8, %r8, %r7
 # i -= 1
 	.loc 1 389
-	addi %r21, %r21, -1
+	addi %r24, %r24, -1
 # =? i - 0
 	.loc 1 390
-	cmpldi %cr0, %r21, 0
+	cmpldi %cr0, %r24, 0
 # goto coreround if !=
 	.loc 1 391
 	bne %cr0, .Lqhasm_kernel_salsa8_ppc64_core.coreround
 # mem32[out + 0] = x0
 	.loc 1 392
-	mr %r4, %r30
-	mr %r21, %r20
-	mr %r30, %r7
-	mr %r7, %r22
-	mr %r6, %r23
-	mr %r5, %r24
-	mr %r3, %r26
-	stw %r5, 0(%r3)
+	stw %r9, 0(%r3)
 # mem32[out + 4] = x1
 	.loc 1 393
-	stw %r6, 4(%r3)
+	stw %r10, 4(%r3)
 # mem32[out + 8] = x2
 	.loc 1 394
-	stw %r7, 8(%r3)
+	stw %r11, 8(%r3)
 # mem32[out + 12] = x3
 	.loc 1 395
-	stw %r8, 12(%r3)
+	stw %r21, 12(%r3)
 # mem32[out + 16] = x4
 	.loc 1 396
-	stw %r9, 16(%r3)
+	stw %r22, 16(%r3)
 # mem32[out + 20] = x5
 	.loc 1 397
-	stw %r10, 20(%r3)
+	stw %r12, 20(%r3)
 # mem32[out + 24] = x6
 	.loc 1 398
-	stw %r11, 24(%r3)
+	stw %r31, 24(%r3)
 # mem32[out + 28] = x7
 	.loc 1 399
-	stw %r12, 28(%r3)
+	stw %r30, 28(%r3)
 # mem32[out + 32] = x8
 	.loc 1 400
-	stw %r31, 32(%r3)
+	stw %r29, 32(%r3)
 # mem32[out + 36] = x9
 	.loc 1 401
-	stw %r30, 36(%r3)
+	stw %r23, 36(%r3)
 # mem32[out + 40] = x10
 	.loc 1 402
-	stw %r29, 40(%r3)
+	stw %r28, 40(%r3)
 # mem32[out + 44] = x11
 	.loc 1 403
-	stw %r28, 44(%r3)
+	stw %r27, 44(%r3)
 # mem32[out + 48] = x12
 	.loc 1 404
-	stw %r27, 48(%r3)
+	stw %r26, 48(%r3)
 # mem32[out + 52] = x13
 	.loc 1 405
 	stw %r25, 52(%r3)
 # mem32[out + 56] = x14
 	.loc 1 406
-	stw %r21, 56(%r3)
+	stw %r20, 56(%r3)
 # mem32[out + 60] = x15
 	.loc 1 407
-	stw %r4, 60(%r3)
+	stw %r8, 60(%r3)
 # leave
 	.loc 1 408
 	ld %r20, 112(%r1)

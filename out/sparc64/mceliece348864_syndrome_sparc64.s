@@ -10,132 +10,132 @@ qhasm_kernel_mceliece348864_syndrome_sparc64_syndrome:
 	save %sp, -176, %sp
 ! e0 = e
 	.loc 1 9
-	mov %i2, %o0
+	mov %i2, %l5
 ! i = 96
 	.loc 1 11
-	mov 96, %o1
+	mov 96, %l6
 .Lqhasm_kernel_mceliece348864_syndrome_sparc64_syndrome.rows:
 ! q1 = p0 + 1360
 	.loc 1 13
-	mov %o1, %l4
-	add %i1, 1360, %l6
+	add %i1, 1360, %l7
 ! a0 = 0
 	.loc 1 14
-	mov 0, %l5
+	mov 0, %l4
 ! a1 = 0
 	.loc 1 15
-	mov 0, %l1
+	mov 0, %l3
 ! a2 = 0
 	.loc 1 16
-	mov 0, %l0
+	mov 0, %l2
 ! a3 = 0
 	.loc 1 17
-	mov 0, %o7
+	mov 0, %l1
 ! a4 = 0
 	.loc 1 18
-	mov 0, %o5
+	mov 0, %l0
 ! a5 = 0
 	.loc 1 19
-	mov 0, %o4
+	mov 0, %o7
 ! a6 = 0
 	.loc 1 20
-	mov 0, %o3
+	mov 0, %o5
 ! a7 = 0
 	.loc 1 21
-	mov 0, %o2
+	mov 0, %o4
+! q0 = p0
+	.loc 1 22
+	mov %i1, %o3
 ! ep = e0 + 96
 	.loc 1 23
-	mov %i1, %l3
-	add %o0, 96, %l7
+	add %l5, 96, %o1
 ! j = 340
 	.loc 1 24
-	mov %o0, %l2
 	mov 340, %i3
 .Lqhasm_kernel_mceliece348864_syndrome_sparc64_syndrome.bytes8:
 ! q = mem8[ep + 0]
 	.loc 1 26
-	ldub [%l7], %o1
+	ldub [%o1], %o2
 ! u = mem8[q0 + 0]
 	.loc 1 27
-	ldub [%i1], %o0
+	ldub [%o3], %o0
 ! u = u & q
 	.loc 1 28
-	and %o0, %o1, %o0
+	and %o0, %o2, %o0
 ! a0 = a0 ^ u
 	.loc 1 29
-	xor %l5, %o0, %l5
+	xor %l4, %o0, %l4
 ! u = mem8[q0 + 340]
 	.loc 1 30
-	ldub [%i1 + 340], %o0
+	ldub [%o3 + 340], %o0
 ! u = u & q
 	.loc 1 31
-	and %o0, %o1, %o0
+	and %o0, %o2, %o0
 ! a1 = a1 ^ u
 	.loc 1 32
-	xor %l1, %o0, %l1
+	xor %l3, %o0, %l3
 ! u = mem8[q0 + 680]
 	.loc 1 33
-	ldub [%i1 + 680], %o0
+	ldub [%o3 + 680], %o0
 ! u = u & q
 	.loc 1 34
-	and %o0, %o1, %o0
+	and %o0, %o2, %o0
 ! a2 = a2 ^ u
 	.loc 1 35
-	xor %l0, %o0, %l0
+	xor %l2, %o0, %l2
 ! u = mem8[q0 + 1020]
 	.loc 1 36
-	ldub [%i1 + 1020], %o0
+	ldub [%o3 + 1020], %o0
 ! u = u & q
 	.loc 1 37
-	and %o0, %o1, %o0
+	and %o0, %o2, %o0
 ! a3 = a3 ^ u
 	.loc 1 38
-	xor %o7, %o0, %o7
+	xor %l1, %o0, %l1
 ! u = mem8[q0 + 1360]
 	.loc 1 39
-	ldub [%i1 + 1360], %o0
+	ldub [%o3 + 1360], %o0
 ! u = u & q
 	.loc 1 40
-	and %o0, %o1, %o0
+	and %o0, %o2, %o0
 ! a4 = a4 ^ u
 	.loc 1 41
-	xor %o5, %o0, %o5
+	xor %l0, %o0, %l0
 ! u = mem8[q0 + 1700]
 	.loc 1 42
-	ldub [%i1 + 1700], %o0
+	ldub [%o3 + 1700], %o0
 ! u = u & q
 	.loc 1 43
-	and %o0, %o1, %o0
+	and %o0, %o2, %o0
 ! a5 = a5 ^ u
 	.loc 1 44
-	xor %o4, %o0, %o4
+	xor %o7, %o0, %o7
 ! u = mem8[q0 + 2040]
 	.loc 1 45
-	ldub [%i1 + 2040], %o0
+	ldub [%o3 + 2040], %o0
 ! u = u & q
 	.loc 1 46
-	and %o0, %o1, %o0
+	and %o0, %o2, %o0
 ! a6 = a6 ^ u
 	.loc 1 47
-	xor %o3, %o0, %o3
+	xor %o5, %o0, %o5
 ! u = mem8[q0 + 2380]
 	.loc 1 48
-	ldub [%i1 + 2380], %o0
+	ldub [%o3 + 2380], %o0
 ! u = u & q
 	.loc 1 49
-	and %o0, %o1, %o0
+	and %o0, %o2, %o0
 ! a7 = a7 ^ u
 	.loc 1 50
-	xor %o2, %o0, %o2
+	xor %o4, %o0, %o4
 ! q0 = q0 + 1
 	.loc 1 51
-	add %i1, 1, %i1
+	add %o3, 1, %o3
 ! q1 = q1 + 1
 	.loc 1 52
-	add %l6, 1, %l6
+	add %l7, 1, %l7
 ! ep = ep + 1
 	.loc 1 53
-	add %l7, 1, %l7
+	add %o1, 1, %o1
 ! j = j - 1
 	.loc 1 54
 	sub %i3, 1, %i3
@@ -151,49 +151,49 @@ qhasm_kernel_mceliece348864_syndrome_sparc64_syndrome:
 	mov 0, %o0
 ! v = a0 >> 4
 	.loc 1 58
-	srlx %l5, 4, %o1
+	srlx %l4, 4, %o1
 ! a0 = a0 ^ v
 	.loc 1 59
-	xor %l5, %o1, %l5
+	xor %l4, %o1, %l4
 ! v = a0 >> 2
 	.loc 1 60
-	srlx %l5, 2, %o1
+	srlx %l4, 2, %o1
 ! a0 = a0 ^ v
 	.loc 1 61
-	xor %l5, %o1, %l5
+	xor %l4, %o1, %l4
 ! v = a0 >> 1
 	.loc 1 62
-	srlx %l5, 1, %o1
+	srlx %l4, 1, %o1
 ! a0 = a0 ^ v
 	.loc 1 63
-	xor %l5, %o1, %l5
+	xor %l4, %o1, %l4
 ! v = a0 & 1
 	.loc 1 64
-	and %l5, 1, %o1
+	and %l4, 1, %o1
 ! o = o ^ v
 	.loc 1 65
 	xor %o0, %o1, %o0
 ! v = a1 >> 4
 	.loc 1 66
-	srlx %l1, 4, %o1
+	srlx %l3, 4, %o1
 ! a1 = a1 ^ v
 	.loc 1 67
-	xor %l1, %o1, %l1
+	xor %l3, %o1, %l3
 ! v = a1 >> 2
 	.loc 1 68
-	srlx %l1, 2, %o1
+	srlx %l3, 2, %o1
 ! a1 = a1 ^ v
 	.loc 1 69
-	xor %l1, %o1, %l1
+	xor %l3, %o1, %l3
 ! v = a1 >> 1
 	.loc 1 70
-	srlx %l1, 1, %o1
+	srlx %l3, 1, %o1
 ! a1 = a1 ^ v
 	.loc 1 71
-	xor %l1, %o1, %l1
+	xor %l3, %o1, %l3
 ! v = a1 & 1
 	.loc 1 72
-	and %l1, 1, %o1
+	and %l3, 1, %o1
 ! v = v << 1
 	.loc 1 73
 	sllx %o1, 1, %o1
@@ -202,25 +202,25 @@ qhasm_kernel_mceliece348864_syndrome_sparc64_syndrome:
 	xor %o0, %o1, %o0
 ! v = a2 >> 4
 	.loc 1 75
-	srlx %l0, 4, %o1
+	srlx %l2, 4, %o1
 ! a2 = a2 ^ v
 	.loc 1 76
-	xor %l0, %o1, %l0
+	xor %l2, %o1, %l2
 ! v = a2 >> 2
 	.loc 1 77
-	srlx %l0, 2, %o1
+	srlx %l2, 2, %o1
 ! a2 = a2 ^ v
 	.loc 1 78
-	xor %l0, %o1, %l0
+	xor %l2, %o1, %l2
 ! v = a2 >> 1
 	.loc 1 79
-	srlx %l0, 1, %o1
+	srlx %l2, 1, %o1
 ! a2 = a2 ^ v
 	.loc 1 80
-	xor %l0, %o1, %l0
+	xor %l2, %o1, %l2
 ! v = a2 & 1
 	.loc 1 81
-	and %l0, 1, %o1
+	and %l2, 1, %o1
 ! v = v << 2
 	.loc 1 82
 	sllx %o1, 2, %o1
@@ -229,25 +229,25 @@ qhasm_kernel_mceliece348864_syndrome_sparc64_syndrome:
 	xor %o0, %o1, %o0
 ! v = a3 >> 4
 	.loc 1 84
-	srlx %o7, 4, %o1
+	srlx %l1, 4, %o1
 ! a3 = a3 ^ v
 	.loc 1 85
-	xor %o7, %o1, %o7
+	xor %l1, %o1, %l1
 ! v = a3 >> 2
 	.loc 1 86
-	srlx %o7, 2, %o1
+	srlx %l1, 2, %o1
 ! a3 = a3 ^ v
 	.loc 1 87
-	xor %o7, %o1, %o7
+	xor %l1, %o1, %l1
 ! v = a3 >> 1
 	.loc 1 88
-	srlx %o7, 1, %o1
+	srlx %l1, 1, %o1
 ! a3 = a3 ^ v
 	.loc 1 89
-	xor %o7, %o1, %o7
+	xor %l1, %o1, %l1
 ! v = a3 & 1
 	.loc 1 90
-	and %o7, 1, %o1
+	and %l1, 1, %o1
 ! v = v << 3
 	.loc 1 91
 	sllx %o1, 3, %o1
@@ -256,25 +256,25 @@ qhasm_kernel_mceliece348864_syndrome_sparc64_syndrome:
 	xor %o0, %o1, %o0
 ! v = a4 >> 4
 	.loc 1 93
-	srlx %o5, 4, %o1
+	srlx %l0, 4, %o1
 ! a4 = a4 ^ v
 	.loc 1 94
-	xor %o5, %o1, %o5
+	xor %l0, %o1, %l0
 ! v = a4 >> 2
 	.loc 1 95
-	srlx %o5, 2, %o1
+	srlx %l0, 2, %o1
 ! a4 = a4 ^ v
 	.loc 1 96
-	xor %o5, %o1, %o5
+	xor %l0, %o1, %l0
 ! v = a4 >> 1
 	.loc 1 97
-	srlx %o5, 1, %o1
+	srlx %l0, 1, %o1
 ! a4 = a4 ^ v
 	.loc 1 98
-	xor %o5, %o1, %o5
+	xor %l0, %o1, %l0
 ! v = a4 & 1
 	.loc 1 99
-	and %o5, 1, %o1
+	and %l0, 1, %o1
 ! v = v << 4
 	.loc 1 100
 	sllx %o1, 4, %o1
@@ -283,25 +283,25 @@ qhasm_kernel_mceliece348864_syndrome_sparc64_syndrome:
 	xor %o0, %o1, %o0
 ! v = a5 >> 4
 	.loc 1 102
-	srlx %o4, 4, %o1
+	srlx %o7, 4, %o1
 ! a5 = a5 ^ v
 	.loc 1 103
-	xor %o4, %o1, %o4
+	xor %o7, %o1, %o7
 ! v = a5 >> 2
 	.loc 1 104
-	srlx %o4, 2, %o1
+	srlx %o7, 2, %o1
 ! a5 = a5 ^ v
 	.loc 1 105
-	xor %o4, %o1, %o4
+	xor %o7, %o1, %o7
 ! v = a5 >> 1
 	.loc 1 106
-	srlx %o4, 1, %o1
+	srlx %o7, 1, %o1
 ! a5 = a5 ^ v
 	.loc 1 107
-	xor %o4, %o1, %o4
+	xor %o7, %o1, %o7
 ! v = a5 & 1
 	.loc 1 108
-	and %o4, 1, %o1
+	and %o7, 1, %o1
 ! v = v << 5
 	.loc 1 109
 	sllx %o1, 5, %o1
@@ -310,25 +310,25 @@ qhasm_kernel_mceliece348864_syndrome_sparc64_syndrome:
 	xor %o0, %o1, %o0
 ! v = a6 >> 4
 	.loc 1 111
-	srlx %o3, 4, %o1
+	srlx %o5, 4, %o1
 ! a6 = a6 ^ v
 	.loc 1 112
-	xor %o3, %o1, %o3
+	xor %o5, %o1, %o5
 ! v = a6 >> 2
 	.loc 1 113
-	srlx %o3, 2, %o1
+	srlx %o5, 2, %o1
 ! a6 = a6 ^ v
 	.loc 1 114
-	xor %o3, %o1, %o3
+	xor %o5, %o1, %o5
 ! v = a6 >> 1
 	.loc 1 115
-	srlx %o3, 1, %o1
+	srlx %o5, 1, %o1
 ! a6 = a6 ^ v
 	.loc 1 116
-	xor %o3, %o1, %o3
+	xor %o5, %o1, %o5
 ! v = a6 & 1
 	.loc 1 117
-	and %o3, 1, %o1
+	and %o5, 1, %o1
 ! v = v << 6
 	.loc 1 118
 	sllx %o1, 6, %o1
@@ -337,25 +337,25 @@ qhasm_kernel_mceliece348864_syndrome_sparc64_syndrome:
 	xor %o0, %o1, %o0
 ! v = a7 >> 4
 	.loc 1 120
-	srlx %o2, 4, %o1
+	srlx %o4, 4, %o1
 ! a7 = a7 ^ v
 	.loc 1 121
-	xor %o2, %o1, %o2
+	xor %o4, %o1, %o4
 ! v = a7 >> 2
 	.loc 1 122
-	srlx %o2, 2, %o1
+	srlx %o4, 2, %o1
 ! a7 = a7 ^ v
 	.loc 1 123
-	xor %o2, %o1, %o2
+	xor %o4, %o1, %o4
 ! v = a7 >> 1
 	.loc 1 124
-	srlx %o2, 1, %o1
+	srlx %o4, 1, %o1
 ! a7 = a7 ^ v
 	.loc 1 125
-	xor %o2, %o1, %o2
+	xor %o4, %o1, %o4
 ! v = a7 & 1
 	.loc 1 126
-	and %o2, 1, %o1
+	and %o4, 1, %o1
 ! v = v << 7
 	.loc 1 127
 	sllx %o1, 7, %o1
@@ -373,7 +373,6 @@ qhasm_kernel_mceliece348864_syndrome_sparc64_syndrome:
 	stb %o0, [%i0]
 ! p0 = p0 + 2720
 	.loc 1 132
-	mov %l3, %i1
 	add %i1, 2720, %i1
 ! s = s + 1
 	.loc 1 133
@@ -383,14 +382,12 @@ qhasm_kernel_mceliece348864_syndrome_sparc64_syndrome:
 	add %i2, 1, %i2
 ! i = i - 1
 	.loc 1 135
-	mov %l4, %o1
-	sub %o1, 1, %o1
+	sub %l6, 1, %l6
 ! =? i - 0
 	.loc 1 136
-	cmp %o1, 0
+	cmp %l6, 0
 ! goto rows if !=
 	.loc 1 137
-	mov %l2, %o0
 	bne,pt %xcc, .Lqhasm_kernel_mceliece348864_syndrome_sparc64_syndrome.rows
 	nop
 ! leave

@@ -10,20 +10,20 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	save %sp, -176, %sp
 ! c = c + 4095
 	.loc 1 12
-	mov %i1, %o3
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 1537
 	.loc 1 13
-	add %i1, 1537, %i1
+	add %o0, 1537, %o3
+! x0 = v
+	.loc 1 14
+	mov %i0, %o5
 ! o0 = 64
 	.loc 1 15
-	mov %i0, %o4
-	mov 64, %o0
-	mov %o0, %o5
+	mov 64, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l22a:
 ! k = mem32le[c + 0]
 	.loc 1 17
-	lduwa [%i1] 0x88, %o0
+	lduwa [%o3] 0x88, %o0
 ! e = 0xffff0000ffff0000
 	.loc 1 18
 	setx -281470681808896, %o2, %o1
@@ -101,7 +101,7 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 43
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 1
 	.loc 1 44
 	srlx %o0, 1, %o2
@@ -122,45 +122,39 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 50
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! x0 = x0 + 8
 	.loc 1 51
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! c = c + 4
 	.loc 1 52
-	add %i1, 4, %i1
+	add %o3, 4, %o3
 ! o0 = o0 - 1
 	.loc 1 53
-	sub %o5, 1, %o5
+	sub %o4, 1, %o4
 ! =? o0 - 0
 	.loc 1 54
-	cmp %o5, 0
+	cmp %o4, 0
 ! goto l22a if !=
 	.loc 1 55
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l22a
 	nop
-! c = cb
-	.loc 1 58
-	mov %o3, %i1
 ! c = c + 4095
 	.loc 1 59
-	mov %i1, %o3
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 1281
 	.loc 1 60
-	add %i1, 1281, %i1
+	add %o0, 1281, %o5
 ! x0 = v
 	.loc 1 61
-	mov %o4, %i0
+	mov %i0, %o3
 ! o0 = 64
 	.loc 1 62
-	mov %i0, %o4
-	mov 64, %o0
-	mov %o0, %o5
+	mov 64, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l21a:
 ! k = mem32le[c + 0]
 	.loc 1 64
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 65
 	setx -281470681808896, %o0, %o2
@@ -223,7 +217,7 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 85
-	ldx [%i0], %o0
+	ldx [%o3], %o0
 ! u = a >> 2
 	.loc 1 86
 	srlx %o0, 2, %o2
@@ -244,45 +238,39 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 92
-	stx %o0, [%i0]
+	stx %o0, [%o3]
 ! x0 = x0 + 8
 	.loc 1 93
-	add %i0, 8, %i0
+	add %o3, 8, %o3
 ! c = c + 4
 	.loc 1 94
-	add %i1, 4, %i1
+	add %o5, 4, %o5
 ! o0 = o0 - 1
 	.loc 1 95
-	sub %o5, 1, %o5
+	sub %o4, 1, %o4
 ! =? o0 - 0
 	.loc 1 96
-	cmp %o5, 0
+	cmp %o4, 0
 ! goto l21a if !=
 	.loc 1 97
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l21a
 	nop
-! c = cb
-	.loc 1 100
-	mov %o3, %i1
 ! c = c + 4095
 	.loc 1 101
-	mov %i1, %o3
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 1025
 	.loc 1 102
-	add %i1, 1025, %i1
+	add %o0, 1025, %o4
 ! x0 = v
 	.loc 1 103
-	mov %o4, %i0
+	mov %i0, %o5
 ! o0 = 64
 	.loc 1 104
-	mov %i0, %o4
-	mov 64, %o0
-	mov %o0, %o5
+	mov 64, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l20a:
 ! k = mem32le[c + 0]
 	.loc 1 106
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o4] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 107
 	setx -281470681808896, %o0, %o2
@@ -330,7 +318,7 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 122
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 4
 	.loc 1 123
 	srlx %o0, 4, %o2
@@ -351,45 +339,39 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 129
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! x0 = x0 + 8
 	.loc 1 130
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! c = c + 4
 	.loc 1 131
-	add %i1, 4, %i1
+	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 132
-	sub %o5, 1, %o5
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 133
-	cmp %o5, 0
+	cmp %o3, 0
 ! goto l20a if !=
 	.loc 1 134
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l20a
 	nop
-! c = cb
-	.loc 1 137
-	mov %o3, %i1
 ! c = c + 4095
 	.loc 1 138
-	mov %i1, %o3
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 769
 	.loc 1 139
-	add %i1, 769, %i1
+	add %o0, 769, %o5
 ! x0 = v
 	.loc 1 140
-	mov %o4, %i0
+	mov %i0, %o3
 ! o0 = 64
 	.loc 1 141
-	mov %i0, %o4
-	mov 64, %o0
-	mov %o0, %o5
+	mov 64, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l19a:
 ! k = mem32le[c + 0]
 	.loc 1 143
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 144
 	setx -281470681808896, %o0, %o2
@@ -422,7 +404,7 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 154
-	ldx [%i0], %o0
+	ldx [%o3], %o0
 ! u = a >> 8
 	.loc 1 155
 	srlx %o0, 8, %o2
@@ -443,288 +425,267 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 161
-	stx %o0, [%i0]
+	stx %o0, [%o3]
 ! x0 = x0 + 8
 	.loc 1 162
-	add %i0, 8, %i0
+	add %o3, 8, %o3
 ! c = c + 4
 	.loc 1 163
-	add %i1, 4, %i1
+	add %o5, 4, %o5
 ! o0 = o0 - 1
 	.loc 1 164
-	sub %o5, 1, %o5
+	sub %o4, 1, %o4
 ! =? o0 - 0
 	.loc 1 165
-	cmp %o5, 0
+	cmp %o4, 0
 ! goto l19a if !=
 	.loc 1 166
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l19a
 	nop
-! c = cb
-	.loc 1 169
-	mov %o3, %i1
 ! c = c + 4095
 	.loc 1 170
-	mov %i1, %o5
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 513
 	.loc 1 171
-	add %i1, 513, %i1
+	add %o0, 513, %o1
 ! x0 = v
 	.loc 1 172
-	mov %o4, %i0
+	mov %i0, %o2
 ! o0 = 64
 	.loc 1 173
-	mov %i0, %o3
-	mov 64, %o0
-	mov %o0, %o4
+	mov 64, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l18a:
 ! k = mem32le[c + 0]
 	.loc 1 175
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o1] 0x88, %o4
 ! e = 0xffff0000ffff0000
 	.loc 1 176
-	setx -281470681808896, %o0, %o2
+	setx -281470681808896, %o0, %o5
 ! u = k & e
 	.loc 1 177
-	and %o1, %o2, %o0
+	and %o4, %o5, %o0
 ! k ^= u
 	.loc 1 178
-	xor %o1, %o0, %o1
+	xor %o4, %o0, %o4
 ! u <<= 16
 	.loc 1 179
 	sllx %o0, 16, %o0
 ! k |= u
 	.loc 1 180
-	or %o1, %o0, %o1
+	or %o4, %o0, %o4
 ! a = mem64[x0 + 0]
 	.loc 1 181
-	ldx [%i0], %o0
+	ldx [%o2], %o0
 ! u = a >> 16
 	.loc 1 182
-	srlx %o0, 16, %o2
+	srlx %o0, 16, %o5
 ! u ^= a
 	.loc 1 183
-	xor %o2, %o0, %o2
+	xor %o5, %o0, %o5
 ! u &= k
 	.loc 1 184
-	and %o2, %o1, %o2
+	and %o5, %o4, %o5
 ! a ^= u
 	.loc 1 185
-	xor %o0, %o2, %o0
+	xor %o0, %o5, %o0
 ! u <<= 16
 	.loc 1 186
-	sllx %o2, 16, %o2
+	sllx %o5, 16, %o5
 ! a ^= u
 	.loc 1 187
-	xor %o0, %o2, %o0
+	xor %o0, %o5, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 188
-	stx %o0, [%i0]
+	stx %o0, [%o2]
 ! x0 = x0 + 8
 	.loc 1 189
-	add %i0, 8, %i0
+	add %o2, 8, %o2
 ! c = c + 4
 	.loc 1 190
-	add %i1, 4, %i1
+	add %o1, 4, %o1
 ! o0 = o0 - 1
 	.loc 1 191
-	sub %o4, 1, %o4
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 192
-	cmp %o4, 0
+	cmp %o3, 0
 ! goto l18a if !=
 	.loc 1 193
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l18a
 	nop
-! c = cb
-	.loc 1 196
-	mov %o5, %i1
 ! c = c + 4095
 	.loc 1 197
-	mov %i1, %o4
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 257
 	.loc 1 198
-	add %i1, 257, %i1
+	add %o0, 257, %o0
 ! x0 = v
 	.loc 1 199
-	mov %o3, %i0
+	mov %i0, %o1
 ! o0 = 64
 	.loc 1 200
-	mov %i0, %o3
-	mov 64, %o0
-	mov %o0, %o5
+	mov 64, %o2
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l17a:
 ! k = mem32le[c + 0]
 	.loc 1 202
-	lduwa [%i1] 0x88, %o0
+	lduwa [%o0] 0x88, %o3
 ! a = mem64[x0 + 0]
 	.loc 1 203
-	ldx [%i0], %o1
+	ldx [%o1], %o4
 ! u = a >> 32
 	.loc 1 204
-	srlx %o1, 32, %o2
+	srlx %o4, 32, %o5
 ! u ^= a
 	.loc 1 205
-	xor %o2, %o1, %o2
+	xor %o5, %o4, %o5
 ! u &= k
 	.loc 1 206
-	and %o2, %o0, %o2
+	and %o5, %o3, %o5
 ! a ^= u
 	.loc 1 207
-	xor %o1, %o2, %o1
+	xor %o4, %o5, %o4
 ! u <<= 32
 	.loc 1 208
-	sllx %o2, 32, %o2
+	sllx %o5, 32, %o5
 ! a ^= u
 	.loc 1 209
-	xor %o1, %o2, %o1
+	xor %o4, %o5, %o4
 ! mem64[x0 + 0] = a
 	.loc 1 210
-	stx %o1, [%i0]
+	stx %o4, [%o1]
 ! x0 = x0 + 8
 	.loc 1 211
-	add %i0, 8, %i0
+	add %o1, 8, %o1
 ! c = c + 4
 	.loc 1 212
-	add %i1, 4, %i1
+	add %o0, 4, %o0
 ! o0 = o0 - 1
 	.loc 1 213
-	sub %o5, 1, %o5
+	sub %o2, 1, %o2
 ! =? o0 - 0
 	.loc 1 214
-	cmp %o5, 0
+	cmp %o2, 0
 ! goto l17a if !=
 	.loc 1 215
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l17a
 	nop
-! c = cb
-	.loc 1 218
-	mov %o4, %i1
 ! c = c + 4095
 	.loc 1 219
-	mov %i1, %o5
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 1
 	.loc 1 220
-	add %i1, 1, %i1
+	add %o0, 1, %o2
 ! x0 = v
 	.loc 1 221
-	mov %o3, %i0
+	mov %i0, %o3
 ! o0 = 32
 	.loc 1 222
-	mov %i0, %o4
-	mov 32, %o0
-	mov %o0, %o7
+	mov 32, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l16a:
 ! k = mem32le[c + 0]
 	.loc 1 224
-	lduwa [%i1] 0x88, %o2
+	lduwa [%o2] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 225
-	add %i1, 4, %o1
+	add %o2, 4, %o1
 	lduwa [%o1] 0x88, %o0
 ! h <<= 32
 	.loc 1 226
 	sllx %o0, 32, %o0
 ! k |= h
 	.loc 1 227
-	or %o2, %o0, %o2
+	or %o5, %o0, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 228
-	ldx [%i0], %o1
+	ldx [%o3], %o1
 ! b = mem64[x0 + 8]
 	.loc 1 229
-	ldx [%i0 + 8], %o0
+	ldx [%o3 + 8], %o0
 ! u = a ^ b
 	.loc 1 230
-	xor %o1, %o0, %o3
+	xor %o1, %o0, %o7
 ! u &= k
 	.loc 1 231
-	and %o3, %o2, %o3
+	and %o7, %o5, %o7
 ! a ^= u
 	.loc 1 232
-	xor %o1, %o3, %o1
+	xor %o1, %o7, %o1
 ! b ^= u
 	.loc 1 233
-	xor %o0, %o3, %o0
+	xor %o0, %o7, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 234
-	stx %o1, [%i0]
+	stx %o1, [%o3]
 ! mem64[x0 + 8] = b
 	.loc 1 235
-	stx %o0, [%i0 + 8]
+	stx %o0, [%o3 + 8]
 ! x0 = x0 + 16
 	.loc 1 236
-	add %i0, 16, %i0
+	add %o3, 16, %o3
 ! c = c + 8
 	.loc 1 237
-	add %i1, 8, %i1
+	add %o2, 8, %o2
 ! o0 = o0 - 1
 	.loc 1 238
-	sub %o7, 1, %o7
+	sub %o4, 1, %o4
 ! =? o0 - 0
 	.loc 1 239
-	cmp %o7, 0
+	cmp %o4, 0
 ! goto l16a if !=
 	.loc 1 240
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l16a
 	nop
 ! c = cb + 3840
 	.loc 1 243
-	mov %o5, %i1
 	add %i1, 3840, %o2
 ! x0 = v
 	.loc 1 244
-	mov %o4, %i0
 	mov %i0, %o3
 ! o0 = 16
 	.loc 1 245
-	mov 16, %o0
+	mov 16, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l15a:
 ! o1 = 2
 	.loc 1 247
-	mov %o0, %l0
 	mov 2, %o0
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l15b:
 ! k = mem32le[c + 0]
 	.loc 1 249
-	lduwa [%o2] 0x88, %o4
+	lduwa [%o2] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 250
 	add %o2, 4, %o1
-	lduwa [%o1] 0x88, %o5
+	lduwa [%o1] 0x88, %o7
 ! h <<= 32
 	.loc 1 251
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 252
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 253
 	ldx [%o3], %o1
 ! b = mem64[x0 + 16]
 	.loc 1 254
-	ldx [%o3 + 16], %o5
+	ldx [%o3 + 16], %o7
 ! u = a ^ b
 	.loc 1 255
-	xor %o1, %o5, %o7
+	xor %o1, %o7, %l0
 ! u &= k
 	.loc 1 256
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 257
-	xor %o1, %o7, %o1
+	xor %o1, %l0, %o1
 ! b ^= u
 	.loc 1 258
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 259
 	stx %o1, [%o3]
 ! mem64[x0 + 16] = b
 	.loc 1 260
-	stx %o5, [%o3 + 16]
+	stx %o7, [%o3 + 16]
 ! x0 = x0 + 8
 	.loc 1 261
 	add %o3, 8, %o3
@@ -746,11 +707,10 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	add %o3, 16, %o3
 ! o0 = o0 - 1
 	.loc 1 267
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? o0 - 0
 	.loc 1 268
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto l15a if !=
 	.loc 1 269
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l15a
@@ -763,50 +723,49 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 8
 	.loc 1 274
-	mov 8, %o0
+	mov 8, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l14a:
 ! o1 = 4
 	.loc 1 276
-	mov %o0, %l0
-	mov 4, %o3
+	mov 4, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l14b:
 ! k = mem32le[c + 0]
 	.loc 1 278
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 279
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 280
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 281
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 282
 	ldx [%o2], %o0
 ! b = mem64[x0 + 32]
 	.loc 1 283
-	ldx [%o2 + 32], %o5
+	ldx [%o2 + 32], %o7
 ! u = a ^ b
 	.loc 1 284
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 285
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 286
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 287
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 288
 	stx %o0, [%o2]
 ! mem64[x0 + 32] = b
 	.loc 1 289
-	stx %o5, [%o2 + 32]
+	stx %o7, [%o2 + 32]
 ! x0 = x0 + 8
 	.loc 1 290
 	add %o2, 8, %o2
@@ -815,10 +774,10 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 292
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 293
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l14b if !=
 	.loc 1 294
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l14b
@@ -828,11 +787,10 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	add %o2, 32, %o2
 ! o0 = o0 - 1
 	.loc 1 296
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 297
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l14a if !=
 	.loc 1 298
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l14a
@@ -845,50 +803,49 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 4
 	.loc 1 303
-	mov 4, %o0
+	mov 4, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l13a:
 ! o1 = 8
 	.loc 1 305
-	mov %o0, %l0
-	mov 8, %o3
+	mov 8, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l13b:
 ! k = mem32le[c + 0]
 	.loc 1 307
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 308
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 309
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 310
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 311
 	ldx [%o2], %o0
 ! b = mem64[x0 + 64]
 	.loc 1 312
-	ldx [%o2 + 64], %o5
+	ldx [%o2 + 64], %o7
 ! u = a ^ b
 	.loc 1 313
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 314
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 315
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 316
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 317
 	stx %o0, [%o2]
 ! mem64[x0 + 64] = b
 	.loc 1 318
-	stx %o5, [%o2 + 64]
+	stx %o7, [%o2 + 64]
 ! x0 = x0 + 8
 	.loc 1 319
 	add %o2, 8, %o2
@@ -897,10 +854,10 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 321
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 322
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l13b if !=
 	.loc 1 323
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l13b
@@ -910,11 +867,10 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	add %o2, 64, %o2
 ! o0 = o0 - 1
 	.loc 1 325
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 326
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l13a if !=
 	.loc 1 327
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l13a
@@ -927,50 +883,49 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 2
 	.loc 1 332
-	mov 2, %o0
+	mov 2, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l12a:
 ! o1 = 16
 	.loc 1 334
-	mov %o0, %l0
-	mov 16, %o3
+	mov 16, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l12b:
 ! k = mem32le[c + 0]
 	.loc 1 336
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 337
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 338
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 339
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 340
 	ldx [%o2], %o0
 ! b = mem64[x0 + 128]
 	.loc 1 341
-	ldx [%o2 + 128], %o5
+	ldx [%o2 + 128], %o7
 ! u = a ^ b
 	.loc 1 342
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 343
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 344
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 345
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 346
 	stx %o0, [%o2]
 ! mem64[x0 + 128] = b
 	.loc 1 347
-	stx %o5, [%o2 + 128]
+	stx %o7, [%o2 + 128]
 ! x0 = x0 + 8
 	.loc 1 348
 	add %o2, 8, %o2
@@ -979,10 +934,10 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 350
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 351
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l12b if !=
 	.loc 1 352
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l12b
@@ -992,74 +947,73 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	add %o2, 128, %o2
 ! o0 = o0 - 1
 	.loc 1 354
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 355
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l12a if !=
 	.loc 1 356
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l12a
 	nop
 ! c = cb + 2816
 	.loc 1 359
-	add %i1, 2816, %o0
+	add %i1, 2816, %o1
+! x0 = v
+	.loc 1 360
+	mov %i0, %o2
 ! o1 = 32
 	.loc 1 361
-	mov %i0, %o4
-	mov 32, %o1
-	mov %o0, %o5
-	mov %o1, %o7
+	mov 32, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l11b:
 ! k = mem32le[c + 0]
 	.loc 1 363
-	lduwa [%o5] 0x88, %o1
+	lduwa [%o1] 0x88, %o4
 ! h = mem32le[c + 4]
 	.loc 1 364
-	add %o5, 4, %o0
-	lduwa [%o0] 0x88, %o2
+	add %o1, 4, %o0
+	lduwa [%o0] 0x88, %o5
 ! h <<= 32
 	.loc 1 365
-	sllx %o2, 32, %o2
+	sllx %o5, 32, %o5
 ! k |= h
 	.loc 1 366
-	or %o1, %o2, %o1
+	or %o4, %o5, %o4
 ! a = mem64[x0 + 0]
 	.loc 1 367
-	ldx [%i0], %o0
+	ldx [%o2], %o0
 ! b = mem64[x0 + 256]
 	.loc 1 368
-	ldx [%i0 + 256], %o2
+	ldx [%o2 + 256], %o5
 ! u = a ^ b
 	.loc 1 369
-	xor %o0, %o2, %o3
+	xor %o0, %o5, %o7
 ! u &= k
 	.loc 1 370
-	and %o3, %o1, %o3
+	and %o7, %o4, %o7
 ! a ^= u
 	.loc 1 371
-	xor %o0, %o3, %o0
+	xor %o0, %o7, %o0
 ! b ^= u
 	.loc 1 372
-	xor %o2, %o3, %o2
+	xor %o5, %o7, %o5
 ! mem64[x0 + 0] = a
 	.loc 1 373
-	stx %o0, [%i0]
+	stx %o0, [%o2]
 ! mem64[x0 + 256] = b
 	.loc 1 374
-	stx %o2, [%i0 + 256]
+	stx %o5, [%o2 + 256]
 ! x0 = x0 + 8
 	.loc 1 375
-	add %i0, 8, %i0
+	add %o2, 8, %o2
 ! c = c + 8
 	.loc 1 376
-	add %o5, 8, %o5
+	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 377
-	sub %o7, 1, %o7
+	sub %o3, 1, %o3
 ! =? o1 - 0
 	.loc 1 378
-	cmp %o7, 0
+	cmp %o3, 0
 ! goto l11b if !=
 	.loc 1 379
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l11b
@@ -1069,54 +1023,52 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	add %i1, 2560, %o1
 ! x0 = v
 	.loc 1 383
-	mov %o4, %i0
 	mov %i0, %o2
 ! o0 = 2
 	.loc 1 384
-	mov 2, %o0
+	mov 2, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l10a:
 ! o1 = 16
 	.loc 1 386
-	mov %o0, %l0
-	mov 16, %o3
+	mov 16, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l10b:
 ! k = mem32le[c + 0]
 	.loc 1 388
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 389
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 390
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 391
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 392
 	ldx [%o2], %o0
 ! b = mem64[x0 + 128]
 	.loc 1 393
-	ldx [%o2 + 128], %o5
+	ldx [%o2 + 128], %o7
 ! u = a ^ b
 	.loc 1 394
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 395
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 396
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 397
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 398
 	stx %o0, [%o2]
 ! mem64[x0 + 128] = b
 	.loc 1 399
-	stx %o5, [%o2 + 128]
+	stx %o7, [%o2 + 128]
 ! x0 = x0 + 8
 	.loc 1 400
 	add %o2, 8, %o2
@@ -1125,10 +1077,10 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 402
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 403
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l10b if !=
 	.loc 1 404
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l10b
@@ -1138,11 +1090,10 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	add %o2, 128, %o2
 ! o0 = o0 - 1
 	.loc 1 406
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 407
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l10a if !=
 	.loc 1 408
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l10a
@@ -1155,50 +1106,49 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 4
 	.loc 1 413
-	mov 4, %o0
+	mov 4, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l9a:
 ! o1 = 8
 	.loc 1 415
-	mov %o0, %l0
-	mov 8, %o3
+	mov 8, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l9b:
 ! k = mem32le[c + 0]
 	.loc 1 417
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 418
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 419
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 420
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 421
 	ldx [%o2], %o0
 ! b = mem64[x0 + 64]
 	.loc 1 422
-	ldx [%o2 + 64], %o5
+	ldx [%o2 + 64], %o7
 ! u = a ^ b
 	.loc 1 423
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 424
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 425
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 426
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 427
 	stx %o0, [%o2]
 ! mem64[x0 + 64] = b
 	.loc 1 428
-	stx %o5, [%o2 + 64]
+	stx %o7, [%o2 + 64]
 ! x0 = x0 + 8
 	.loc 1 429
 	add %o2, 8, %o2
@@ -1207,10 +1157,10 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 431
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 432
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l9b if !=
 	.loc 1 433
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l9b
@@ -1220,11 +1170,10 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	add %o2, 64, %o2
 ! o0 = o0 - 1
 	.loc 1 435
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 436
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l9a if !=
 	.loc 1 437
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l9a
@@ -1237,50 +1186,49 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 8
 	.loc 1 442
-	mov 8, %o0
+	mov 8, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l8a:
 ! o1 = 4
 	.loc 1 444
-	mov %o0, %l0
-	mov 4, %o3
+	mov 4, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l8b:
 ! k = mem32le[c + 0]
 	.loc 1 446
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 447
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 448
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 449
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 450
 	ldx [%o2], %o0
 ! b = mem64[x0 + 32]
 	.loc 1 451
-	ldx [%o2 + 32], %o5
+	ldx [%o2 + 32], %o7
 ! u = a ^ b
 	.loc 1 452
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 453
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 454
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 455
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 456
 	stx %o0, [%o2]
 ! mem64[x0 + 32] = b
 	.loc 1 457
-	stx %o5, [%o2 + 32]
+	stx %o7, [%o2 + 32]
 ! x0 = x0 + 8
 	.loc 1 458
 	add %o2, 8, %o2
@@ -1289,10 +1237,10 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 460
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 461
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l8b if !=
 	.loc 1 462
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l8b
@@ -1302,11 +1250,10 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	add %o2, 32, %o2
 ! o0 = o0 - 1
 	.loc 1 464
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 465
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l8a if !=
 	.loc 1 466
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l8a
@@ -1319,50 +1266,49 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 16
 	.loc 1 471
-	mov 16, %o0
+	mov 16, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l7a:
 ! o1 = 2
 	.loc 1 473
-	mov %o0, %l0
-	mov 2, %o3
+	mov 2, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l7b:
 ! k = mem32le[c + 0]
 	.loc 1 475
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 476
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 477
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 478
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 479
 	ldx [%o2], %o0
 ! b = mem64[x0 + 16]
 	.loc 1 480
-	ldx [%o2 + 16], %o5
+	ldx [%o2 + 16], %o7
 ! u = a ^ b
 	.loc 1 481
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 482
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 483
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 484
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 485
 	stx %o0, [%o2]
 ! mem64[x0 + 16] = b
 	.loc 1 486
-	stx %o5, [%o2 + 16]
+	stx %o7, [%o2 + 16]
 ! x0 = x0 + 8
 	.loc 1 487
 	add %o2, 8, %o2
@@ -1371,10 +1317,10 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 489
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 490
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l7b if !=
 	.loc 1 491
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l7b
@@ -1384,74 +1330,73 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	add %o2, 16, %o2
 ! o0 = o0 - 1
 	.loc 1 493
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 494
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l7a if !=
 	.loc 1 495
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l7a
 	nop
 ! c = cb + 1536
 	.loc 1 498
-	add %i1, 1536, %o0
+	add %i1, 1536, %o1
+! x0 = v
+	.loc 1 499
+	mov %i0, %o2
 ! o0 = 32
 	.loc 1 500
-	mov %i0, %o4
-	mov 32, %o1
-	mov %o0, %o5
-	mov %o1, %o7
+	mov 32, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l6a:
 ! k = mem32le[c + 0]
 	.loc 1 502
-	lduwa [%o5] 0x88, %o1
+	lduwa [%o1] 0x88, %o4
 ! h = mem32le[c + 4]
 	.loc 1 503
-	add %o5, 4, %o0
-	lduwa [%o0] 0x88, %o2
+	add %o1, 4, %o0
+	lduwa [%o0] 0x88, %o5
 ! h <<= 32
 	.loc 1 504
-	sllx %o2, 32, %o2
+	sllx %o5, 32, %o5
 ! k |= h
 	.loc 1 505
-	or %o1, %o2, %o1
+	or %o4, %o5, %o4
 ! a = mem64[x0 + 0]
 	.loc 1 506
-	ldx [%i0], %o0
+	ldx [%o2], %o0
 ! b = mem64[x0 + 8]
 	.loc 1 507
-	ldx [%i0 + 8], %o2
+	ldx [%o2 + 8], %o5
 ! u = a ^ b
 	.loc 1 508
-	xor %o0, %o2, %o3
+	xor %o0, %o5, %o7
 ! u &= k
 	.loc 1 509
-	and %o3, %o1, %o3
+	and %o7, %o4, %o7
 ! a ^= u
 	.loc 1 510
-	xor %o0, %o3, %o0
+	xor %o0, %o7, %o0
 ! b ^= u
 	.loc 1 511
-	xor %o2, %o3, %o2
+	xor %o5, %o7, %o5
 ! mem64[x0 + 0] = a
 	.loc 1 512
-	stx %o0, [%i0]
+	stx %o0, [%o2]
 ! mem64[x0 + 8] = b
 	.loc 1 513
-	stx %o2, [%i0 + 8]
+	stx %o5, [%o2 + 8]
 ! x0 = x0 + 16
 	.loc 1 514
-	add %i0, 16, %i0
+	add %o2, 16, %o2
 ! c = c + 8
 	.loc 1 515
-	add %o5, 8, %o5
+	add %o1, 8, %o1
 ! o0 = o0 - 1
 	.loc 1 516
-	sub %o7, 1, %o7
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 517
-	cmp %o7, 0
+	cmp %o3, 0
 ! goto l6a if !=
 	.loc 1 518
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l6a
@@ -1461,144 +1406,135 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	add %i1, 1280, %o0
 ! x0 = v
 	.loc 1 522
-	mov %o4, %i0
+	mov %i0, %o1
 ! o0 = 64
 	.loc 1 523
-	mov %i0, %o3
-	mov 64, %o1
-	mov %o0, %o4
-	mov %o1, %o5
+	mov 64, %o2
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l5a:
 ! k = mem32le[c + 0]
 	.loc 1 525
-	lduwa [%o4] 0x88, %o0
+	lduwa [%o0] 0x88, %o3
 ! a = mem64[x0 + 0]
 	.loc 1 526
-	ldx [%i0], %o1
+	ldx [%o1], %o4
 ! u = a >> 32
 	.loc 1 527
-	srlx %o1, 32, %o2
+	srlx %o4, 32, %o5
 ! u ^= a
 	.loc 1 528
-	xor %o2, %o1, %o2
+	xor %o5, %o4, %o5
 ! u &= k
 	.loc 1 529
-	and %o2, %o0, %o2
+	and %o5, %o3, %o5
 ! a ^= u
 	.loc 1 530
-	xor %o1, %o2, %o1
+	xor %o4, %o5, %o4
 ! u <<= 32
 	.loc 1 531
-	sllx %o2, 32, %o2
+	sllx %o5, 32, %o5
 ! a ^= u
 	.loc 1 532
-	xor %o1, %o2, %o1
+	xor %o4, %o5, %o4
 ! mem64[x0 + 0] = a
 	.loc 1 533
-	stx %o1, [%i0]
+	stx %o4, [%o1]
 ! x0 = x0 + 8
 	.loc 1 534
-	add %i0, 8, %i0
+	add %o1, 8, %o1
 ! c = c + 4
 	.loc 1 535
-	add %o4, 4, %o4
+	add %o0, 4, %o0
 ! o0 = o0 - 1
 	.loc 1 536
-	sub %o5, 1, %o5
+	sub %o2, 1, %o2
 ! =? o0 - 0
 	.loc 1 537
-	cmp %o5, 0
+	cmp %o2, 0
 ! goto l5a if !=
 	.loc 1 538
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l5a
 	nop
 ! c = cb + 1024
 	.loc 1 541
-	add %i1, 1024, %o0
+	add %i1, 1024, %o1
 ! x0 = v
 	.loc 1 542
-	mov %o3, %i0
+	mov %i0, %o2
 ! o0 = 64
 	.loc 1 543
-	mov %i0, %o4
-	mov 64, %o1
-	mov %o0, %o3
-	mov %o1, %o5
+	mov 64, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l4a:
 ! k = mem32le[c + 0]
 	.loc 1 545
-	lduwa [%o3] 0x88, %o1
+	lduwa [%o1] 0x88, %o4
 ! e = 0xffff0000ffff0000
 	.loc 1 546
-	setx -281470681808896, %o0, %o2
+	setx -281470681808896, %o0, %o5
 ! u = k & e
 	.loc 1 547
-	and %o1, %o2, %o0
+	and %o4, %o5, %o0
 ! k ^= u
 	.loc 1 548
-	xor %o1, %o0, %o1
+	xor %o4, %o0, %o4
 ! u <<= 16
 	.loc 1 549
 	sllx %o0, 16, %o0
 ! k |= u
 	.loc 1 550
-	or %o1, %o0, %o1
+	or %o4, %o0, %o4
 ! a = mem64[x0 + 0]
 	.loc 1 551
-	ldx [%i0], %o0
+	ldx [%o2], %o0
 ! u = a >> 16
 	.loc 1 552
-	srlx %o0, 16, %o2
+	srlx %o0, 16, %o5
 ! u ^= a
 	.loc 1 553
-	xor %o2, %o0, %o2
+	xor %o5, %o0, %o5
 ! u &= k
 	.loc 1 554
-	and %o2, %o1, %o2
+	and %o5, %o4, %o5
 ! a ^= u
 	.loc 1 555
-	xor %o0, %o2, %o0
+	xor %o0, %o5, %o0
 ! u <<= 16
 	.loc 1 556
-	sllx %o2, 16, %o2
+	sllx %o5, 16, %o5
 ! a ^= u
 	.loc 1 557
-	xor %o0, %o2, %o0
+	xor %o0, %o5, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 558
-	stx %o0, [%i0]
+	stx %o0, [%o2]
 ! x0 = x0 + 8
 	.loc 1 559
-	add %i0, 8, %i0
+	add %o2, 8, %o2
 ! c = c + 4
 	.loc 1 560
-	add %o3, 4, %o3
+	add %o1, 4, %o1
 ! o0 = o0 - 1
 	.loc 1 561
-	sub %o5, 1, %o5
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 562
-	cmp %o5, 0
+	cmp %o3, 0
 ! goto l4a if !=
 	.loc 1 563
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l4a
 	nop
 ! c = cb + 768
 	.loc 1 566
-	add %i1, 768, %o0
+	add %i1, 768, %o5
 ! x0 = v
 	.loc 1 567
-	mov %o4, %i0
+	mov %i0, %o3
 ! o0 = 64
 	.loc 1 568
-	mov %i0, %o3
-	mov 64, %o1
-	mov %o0, %o4
-	mov %o1, %o5
+	mov 64, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l3a:
 ! k = mem32le[c + 0]
 	.loc 1 570
-	lduwa [%o4] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 571
 	setx -281470681808896, %o0, %o2
@@ -1631,7 +1567,7 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 581
-	ldx [%i0], %o0
+	ldx [%o3], %o0
 ! u = a >> 8
 	.loc 1 582
 	srlx %o0, 8, %o2
@@ -1652,35 +1588,32 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 588
-	stx %o0, [%i0]
+	stx %o0, [%o3]
 ! x0 = x0 + 8
 	.loc 1 589
-	add %i0, 8, %i0
+	add %o3, 8, %o3
 ! c = c + 4
 	.loc 1 590
-	add %o4, 4, %o4
+	add %o5, 4, %o5
 ! o0 = o0 - 1
 	.loc 1 591
-	sub %o5, 1, %o5
+	sub %o4, 1, %o4
 ! =? o0 - 0
 	.loc 1 592
-	cmp %o5, 0
+	cmp %o4, 0
 ! goto l3a if !=
 	.loc 1 593
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l3a
 	nop
 ! c = cb + 512
 	.loc 1 596
-	add %i1, 512, %o0
+	add %i1, 512, %o4
 ! x0 = v
 	.loc 1 597
-	mov %o3, %i0
+	mov %i0, %o5
 ! o0 = 64
 	.loc 1 598
-	mov %i0, %o3
-	mov 64, %o1
-	mov %o0, %o4
-	mov %o1, %o5
+	mov 64, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l2a:
 ! k = mem32le[c + 0]
 	.loc 1 600
@@ -1732,7 +1665,7 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 616
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 4
 	.loc 1 617
 	srlx %o0, 4, %o2
@@ -1753,39 +1686,36 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 623
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! x0 = x0 + 8
 	.loc 1 624
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! c = c + 4
 	.loc 1 625
 	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 626
-	sub %o5, 1, %o5
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 627
-	cmp %o5, 0
+	cmp %o3, 0
 ! goto l2a if !=
 	.loc 1 628
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l2a
 	nop
 ! c = cb + 256
 	.loc 1 631
-	add %i1, 256, %o0
+	add %i1, 256, %o5
 ! x0 = v
 	.loc 1 632
-	mov %o3, %i0
+	mov %i0, %o3
 ! o0 = 64
 	.loc 1 633
-	mov %i0, %o3
-	mov 64, %o1
-	mov %o0, %o4
-	mov %o1, %o5
+	mov 64, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l1a:
 ! k = mem32le[c + 0]
 	.loc 1 635
-	lduwa [%o4] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 636
 	setx -281470681808896, %o0, %o2
@@ -1848,7 +1778,7 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 656
-	ldx [%i0], %o0
+	ldx [%o3], %o0
 ! u = a >> 2
 	.loc 1 657
 	srlx %o0, 2, %o2
@@ -1869,38 +1799,33 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 663
-	stx %o0, [%i0]
+	stx %o0, [%o3]
 ! x0 = x0 + 8
 	.loc 1 664
-	add %i0, 8, %i0
+	add %o3, 8, %o3
 ! c = c + 4
 	.loc 1 665
-	add %o4, 4, %o4
+	add %o5, 4, %o5
 ! o0 = o0 - 1
 	.loc 1 666
-	sub %o5, 1, %o5
+	sub %o4, 1, %o4
 ! =? o0 - 0
 	.loc 1 667
-	cmp %o5, 0
+	cmp %o4, 0
 ! goto l1a if !=
 	.loc 1 668
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l1a
 	nop
 ! c = cb + 0
 	.loc 1 671
-	add %i1, 0, %o0
-! x0 = v
-	.loc 1 672
-	mov %o3, %i0
+	add %i1, 0, %o4
 ! o0 = 64
 	.loc 1 673
-	mov 64, %o1
-	mov %o0, %o3
-	mov %o1, %o4
+	mov 64, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l0a:
 ! k = mem32le[c + 0]
 	.loc 1 675
-	lduwa [%o3] 0x88, %o1
+	lduwa [%o4] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 676
 	setx -281470681808896, %o0, %o2
@@ -2005,13 +1930,13 @@ qhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes:
 	add %i0, 8, %i0
 ! c = c + 4
 	.loc 1 710
-	add %o3, 4, %o3
+	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 711
-	sub %o4, 1, %o4
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 712
-	cmp %o4, 0
+	cmp %o3, 0
 ! goto l0a if !=
 	.loc 1 713
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_inv_sparc64_benes.l0a

@@ -10,13 +10,13 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	save %sp, -176, %sp
 ! c = cb + 0
 	.loc 1 11
-	add %i1, 0, %o0
+	add %i1, 0, %o4
+! x0 = v
+	.loc 1 12
+	mov %i0, %o5
 ! o0 = 64
 	.loc 1 13
-	mov %i0, %o3
-	mov 64, %o1
-	mov %o0, %o4
-	mov %o1, %o5
+	mov 64, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l0a:
 ! k = mem32le[c + 0]
 	.loc 1 15
@@ -98,7 +98,7 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 41
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 1
 	.loc 1 42
 	srlx %o0, 1, %o2
@@ -119,39 +119,36 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 48
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! x0 = x0 + 8
 	.loc 1 49
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! c = c + 4
 	.loc 1 50
 	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 51
-	sub %o5, 1, %o5
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 52
-	cmp %o5, 0
+	cmp %o3, 0
 ! goto l0a if !=
 	.loc 1 53
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l0a
 	nop
 ! c = cb + 256
 	.loc 1 56
-	add %i1, 256, %o0
+	add %i1, 256, %o5
 ! x0 = v
 	.loc 1 57
-	mov %o3, %i0
+	mov %i0, %o3
 ! o0 = 64
 	.loc 1 58
-	mov %i0, %o3
-	mov 64, %o1
-	mov %o0, %o4
-	mov %o1, %o5
+	mov 64, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l1a:
 ! k = mem32le[c + 0]
 	.loc 1 60
-	lduwa [%o4] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 61
 	setx -281470681808896, %o0, %o2
@@ -214,7 +211,7 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 81
-	ldx [%i0], %o0
+	ldx [%o3], %o0
 ! u = a >> 2
 	.loc 1 82
 	srlx %o0, 2, %o2
@@ -235,35 +232,32 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 88
-	stx %o0, [%i0]
+	stx %o0, [%o3]
 ! x0 = x0 + 8
 	.loc 1 89
-	add %i0, 8, %i0
+	add %o3, 8, %o3
 ! c = c + 4
 	.loc 1 90
-	add %o4, 4, %o4
+	add %o5, 4, %o5
 ! o0 = o0 - 1
 	.loc 1 91
-	sub %o5, 1, %o5
+	sub %o4, 1, %o4
 ! =? o0 - 0
 	.loc 1 92
-	cmp %o5, 0
+	cmp %o4, 0
 ! goto l1a if !=
 	.loc 1 93
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l1a
 	nop
 ! c = cb + 512
 	.loc 1 96
-	add %i1, 512, %o0
+	add %i1, 512, %o4
 ! x0 = v
 	.loc 1 97
-	mov %o3, %i0
+	mov %i0, %o5
 ! o0 = 64
 	.loc 1 98
-	mov %i0, %o3
-	mov 64, %o1
-	mov %o0, %o4
-	mov %o1, %o5
+	mov 64, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l2a:
 ! k = mem32le[c + 0]
 	.loc 1 100
@@ -315,7 +309,7 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 116
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 4
 	.loc 1 117
 	srlx %o0, 4, %o2
@@ -336,39 +330,36 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 123
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! x0 = x0 + 8
 	.loc 1 124
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! c = c + 4
 	.loc 1 125
 	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 126
-	sub %o5, 1, %o5
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 127
-	cmp %o5, 0
+	cmp %o3, 0
 ! goto l2a if !=
 	.loc 1 128
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l2a
 	nop
 ! c = cb + 768
 	.loc 1 131
-	add %i1, 768, %o0
+	add %i1, 768, %o5
 ! x0 = v
 	.loc 1 132
-	mov %o3, %i0
+	mov %i0, %o3
 ! o0 = 64
 	.loc 1 133
-	mov %i0, %o3
-	mov 64, %o1
-	mov %o0, %o4
-	mov %o1, %o5
+	mov 64, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l3a:
 ! k = mem32le[c + 0]
 	.loc 1 135
-	lduwa [%o4] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 136
 	setx -281470681808896, %o0, %o2
@@ -401,7 +392,7 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 146
-	ldx [%i0], %o0
+	ldx [%o3], %o0
 ! u = a >> 8
 	.loc 1 147
 	srlx %o0, 8, %o2
@@ -422,90 +413,87 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 153
-	stx %o0, [%i0]
+	stx %o0, [%o3]
 ! x0 = x0 + 8
 	.loc 1 154
-	add %i0, 8, %i0
+	add %o3, 8, %o3
 ! c = c + 4
 	.loc 1 155
-	add %o4, 4, %o4
+	add %o5, 4, %o5
 ! o0 = o0 - 1
 	.loc 1 156
-	sub %o5, 1, %o5
+	sub %o4, 1, %o4
 ! =? o0 - 0
 	.loc 1 157
-	cmp %o5, 0
+	cmp %o4, 0
 ! goto l3a if !=
 	.loc 1 158
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l3a
 	nop
 ! c = cb + 1024
 	.loc 1 161
-	add %i1, 1024, %o0
+	add %i1, 1024, %o1
 ! x0 = v
 	.loc 1 162
-	mov %o3, %i0
+	mov %i0, %o2
 ! o0 = 64
 	.loc 1 163
-	mov %i0, %o5
-	mov 64, %o1
-	mov %o0, %o3
-	mov %o1, %o4
+	mov 64, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l4a:
 ! k = mem32le[c + 0]
 	.loc 1 165
-	lduwa [%o3] 0x88, %o1
+	lduwa [%o1] 0x88, %o4
 ! e = 0xffff0000ffff0000
 	.loc 1 166
-	setx -281470681808896, %o0, %o2
+	setx -281470681808896, %o0, %o5
 ! u = k & e
 	.loc 1 167
-	and %o1, %o2, %o0
+	and %o4, %o5, %o0
 ! k ^= u
 	.loc 1 168
-	xor %o1, %o0, %o1
+	xor %o4, %o0, %o4
 ! u <<= 16
 	.loc 1 169
 	sllx %o0, 16, %o0
 ! k |= u
 	.loc 1 170
-	or %o1, %o0, %o1
+	or %o4, %o0, %o4
 ! a = mem64[x0 + 0]
 	.loc 1 171
-	ldx [%i0], %o0
+	ldx [%o2], %o0
 ! u = a >> 16
 	.loc 1 172
-	srlx %o0, 16, %o2
+	srlx %o0, 16, %o5
 ! u ^= a
 	.loc 1 173
-	xor %o2, %o0, %o2
+	xor %o5, %o0, %o5
 ! u &= k
 	.loc 1 174
-	and %o2, %o1, %o2
+	and %o5, %o4, %o5
 ! a ^= u
 	.loc 1 175
-	xor %o0, %o2, %o0
+	xor %o0, %o5, %o0
 ! u <<= 16
 	.loc 1 176
-	sllx %o2, 16, %o2
+	sllx %o5, 16, %o5
 ! a ^= u
 	.loc 1 177
-	xor %o0, %o2, %o0
+	xor %o0, %o5, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 178
-	stx %o0, [%i0]
+	stx %o0, [%o2]
 ! x0 = x0 + 8
 	.loc 1 179
-	add %i0, 8, %i0
+	add %o2, 8, %o2
 ! c = c + 4
 	.loc 1 180
-	add %o3, 4, %o3
+	add %o1, 4, %o1
 ! o0 = o0 - 1
 	.loc 1 181
-	sub %o4, 1, %o4
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 182
-	cmp %o4, 0
+	cmp %o3, 0
 ! goto l4a if !=
 	.loc 1 183
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l4a
@@ -515,119 +503,113 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	add %i1, 1280, %o0
 ! x0 = v
 	.loc 1 187
-	mov %o5, %i0
+	mov %i0, %o1
 ! o0 = 64
 	.loc 1 188
-	mov %i0, %o3
-	mov 64, %o1
-	mov %o0, %o4
-	mov %o1, %o5
+	mov 64, %o2
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l5a:
 ! k = mem32le[c + 0]
 	.loc 1 190
-	lduwa [%o4] 0x88, %o0
+	lduwa [%o0] 0x88, %o3
 ! a = mem64[x0 + 0]
 	.loc 1 191
-	ldx [%i0], %o1
+	ldx [%o1], %o4
 ! u = a >> 32
 	.loc 1 192
-	srlx %o1, 32, %o2
+	srlx %o4, 32, %o5
 ! u ^= a
 	.loc 1 193
-	xor %o2, %o1, %o2
+	xor %o5, %o4, %o5
 ! u &= k
 	.loc 1 194
-	and %o2, %o0, %o2
+	and %o5, %o3, %o5
 ! a ^= u
 	.loc 1 195
-	xor %o1, %o2, %o1
+	xor %o4, %o5, %o4
 ! u <<= 32
 	.loc 1 196
-	sllx %o2, 32, %o2
+	sllx %o5, 32, %o5
 ! a ^= u
 	.loc 1 197
-	xor %o1, %o2, %o1
+	xor %o4, %o5, %o4
 ! mem64[x0 + 0] = a
 	.loc 1 198
-	stx %o1, [%i0]
+	stx %o4, [%o1]
 ! x0 = x0 + 8
 	.loc 1 199
-	add %i0, 8, %i0
+	add %o1, 8, %o1
 ! c = c + 4
 	.loc 1 200
-	add %o4, 4, %o4
+	add %o0, 4, %o0
 ! o0 = o0 - 1
 	.loc 1 201
-	sub %o5, 1, %o5
+	sub %o2, 1, %o2
 ! =? o0 - 0
 	.loc 1 202
-	cmp %o5, 0
+	cmp %o2, 0
 ! goto l5a if !=
 	.loc 1 203
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l5a
 	nop
 ! c = cb + 1536
 	.loc 1 206
-	add %i1, 1536, %o0
+	add %i1, 1536, %o2
 ! x0 = v
 	.loc 1 207
-	mov %o3, %i0
+	mov %i0, %o3
 ! o0 = 32
 	.loc 1 208
-	mov %i0, %o4
-	mov 32, %o1
-	mov %o0, %o5
-	mov %o1, %o7
+	mov 32, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l6a:
 ! k = mem32le[c + 0]
 	.loc 1 210
-	lduwa [%o5] 0x88, %o2
+	lduwa [%o2] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 211
-	add %o5, 4, %o1
+	add %o2, 4, %o1
 	lduwa [%o1] 0x88, %o0
 ! h <<= 32
 	.loc 1 212
 	sllx %o0, 32, %o0
 ! k |= h
 	.loc 1 213
-	or %o2, %o0, %o2
+	or %o5, %o0, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 214
-	ldx [%i0], %o1
+	ldx [%o3], %o1
 ! b = mem64[x0 + 8]
 	.loc 1 215
-	ldx [%i0 + 8], %o0
+	ldx [%o3 + 8], %o0
 ! u = a ^ b
 	.loc 1 216
-	xor %o1, %o0, %o3
+	xor %o1, %o0, %o7
 ! u &= k
 	.loc 1 217
-	and %o3, %o2, %o3
+	and %o7, %o5, %o7
 ! a ^= u
 	.loc 1 218
-	xor %o1, %o3, %o1
+	xor %o1, %o7, %o1
 ! b ^= u
 	.loc 1 219
-	xor %o0, %o3, %o0
+	xor %o0, %o7, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 220
-	stx %o1, [%i0]
+	stx %o1, [%o3]
 ! mem64[x0 + 8] = b
 	.loc 1 221
-	stx %o0, [%i0 + 8]
+	stx %o0, [%o3 + 8]
 ! x0 = x0 + 16
 	.loc 1 222
-	add %i0, 16, %i0
+	add %o3, 16, %o3
 ! c = c + 8
 	.loc 1 223
-	add %o5, 8, %o5
+	add %o2, 8, %o2
 ! o0 = o0 - 1
 	.loc 1 224
-	sub %o7, 1, %o7
+	sub %o4, 1, %o4
 ! =? o0 - 0
 	.loc 1 225
-	cmp %o7, 0
+	cmp %o4, 0
 ! goto l6a if !=
 	.loc 1 226
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l6a
@@ -637,54 +619,52 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	add %i1, 1792, %o2
 ! x0 = v
 	.loc 1 230
-	mov %o4, %i0
 	mov %i0, %o3
 ! o0 = 16
 	.loc 1 231
-	mov 16, %o0
+	mov 16, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l7a:
 ! o1 = 2
 	.loc 1 233
-	mov %o0, %l0
 	mov 2, %o0
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l7b:
 ! k = mem32le[c + 0]
 	.loc 1 235
-	lduwa [%o2] 0x88, %o4
+	lduwa [%o2] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 236
 	add %o2, 4, %o1
-	lduwa [%o1] 0x88, %o5
+	lduwa [%o1] 0x88, %o7
 ! h <<= 32
 	.loc 1 237
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 238
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 239
 	ldx [%o3], %o1
 ! b = mem64[x0 + 16]
 	.loc 1 240
-	ldx [%o3 + 16], %o5
+	ldx [%o3 + 16], %o7
 ! u = a ^ b
 	.loc 1 241
-	xor %o1, %o5, %o7
+	xor %o1, %o7, %l0
 ! u &= k
 	.loc 1 242
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 243
-	xor %o1, %o7, %o1
+	xor %o1, %l0, %o1
 ! b ^= u
 	.loc 1 244
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 245
 	stx %o1, [%o3]
 ! mem64[x0 + 16] = b
 	.loc 1 246
-	stx %o5, [%o3 + 16]
+	stx %o7, [%o3 + 16]
 ! x0 = x0 + 8
 	.loc 1 247
 	add %o3, 8, %o3
@@ -706,11 +686,10 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	add %o3, 16, %o3
 ! o0 = o0 - 1
 	.loc 1 253
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? o0 - 0
 	.loc 1 254
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto l7a if !=
 	.loc 1 255
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l7a
@@ -723,50 +702,49 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 8
 	.loc 1 260
-	mov 8, %o0
+	mov 8, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l8a:
 ! o1 = 4
 	.loc 1 262
-	mov %o0, %l0
-	mov 4, %o3
+	mov 4, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l8b:
 ! k = mem32le[c + 0]
 	.loc 1 264
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 265
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 266
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 267
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 268
 	ldx [%o2], %o0
 ! b = mem64[x0 + 32]
 	.loc 1 269
-	ldx [%o2 + 32], %o5
+	ldx [%o2 + 32], %o7
 ! u = a ^ b
 	.loc 1 270
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 271
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 272
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 273
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 274
 	stx %o0, [%o2]
 ! mem64[x0 + 32] = b
 	.loc 1 275
-	stx %o5, [%o2 + 32]
+	stx %o7, [%o2 + 32]
 ! x0 = x0 + 8
 	.loc 1 276
 	add %o2, 8, %o2
@@ -775,10 +753,10 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 278
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 279
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l8b if !=
 	.loc 1 280
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l8b
@@ -788,11 +766,10 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	add %o2, 32, %o2
 ! o0 = o0 - 1
 	.loc 1 282
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 283
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l8a if !=
 	.loc 1 284
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l8a
@@ -805,50 +782,49 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 4
 	.loc 1 289
-	mov 4, %o0
+	mov 4, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l9a:
 ! o1 = 8
 	.loc 1 291
-	mov %o0, %l0
-	mov 8, %o3
+	mov 8, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l9b:
 ! k = mem32le[c + 0]
 	.loc 1 293
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 294
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 295
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 296
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 297
 	ldx [%o2], %o0
 ! b = mem64[x0 + 64]
 	.loc 1 298
-	ldx [%o2 + 64], %o5
+	ldx [%o2 + 64], %o7
 ! u = a ^ b
 	.loc 1 299
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 300
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 301
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 302
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 303
 	stx %o0, [%o2]
 ! mem64[x0 + 64] = b
 	.loc 1 304
-	stx %o5, [%o2 + 64]
+	stx %o7, [%o2 + 64]
 ! x0 = x0 + 8
 	.loc 1 305
 	add %o2, 8, %o2
@@ -857,10 +833,10 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 307
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 308
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l9b if !=
 	.loc 1 309
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l9b
@@ -870,11 +846,10 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	add %o2, 64, %o2
 ! o0 = o0 - 1
 	.loc 1 311
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 312
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l9a if !=
 	.loc 1 313
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l9a
@@ -887,50 +862,49 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 2
 	.loc 1 318
-	mov 2, %o0
+	mov 2, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l10a:
 ! o1 = 16
 	.loc 1 320
-	mov %o0, %l0
-	mov 16, %o3
+	mov 16, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l10b:
 ! k = mem32le[c + 0]
 	.loc 1 322
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 323
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 324
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 325
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 326
 	ldx [%o2], %o0
 ! b = mem64[x0 + 128]
 	.loc 1 327
-	ldx [%o2 + 128], %o5
+	ldx [%o2 + 128], %o7
 ! u = a ^ b
 	.loc 1 328
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 329
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 330
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 331
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 332
 	stx %o0, [%o2]
 ! mem64[x0 + 128] = b
 	.loc 1 333
-	stx %o5, [%o2 + 128]
+	stx %o7, [%o2 + 128]
 ! x0 = x0 + 8
 	.loc 1 334
 	add %o2, 8, %o2
@@ -939,10 +913,10 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 336
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 337
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l10b if !=
 	.loc 1 338
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l10b
@@ -952,74 +926,73 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	add %o2, 128, %o2
 ! o0 = o0 - 1
 	.loc 1 340
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 341
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l10a if !=
 	.loc 1 342
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l10a
 	nop
 ! c = cb + 2816
 	.loc 1 345
-	add %i1, 2816, %o0
+	add %i1, 2816, %o1
+! x0 = v
+	.loc 1 346
+	mov %i0, %o2
 ! o1 = 32
 	.loc 1 347
-	mov %i0, %o4
-	mov 32, %o1
-	mov %o0, %o5
-	mov %o1, %o7
+	mov 32, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l11b:
 ! k = mem32le[c + 0]
 	.loc 1 349
-	lduwa [%o5] 0x88, %o1
+	lduwa [%o1] 0x88, %o4
 ! h = mem32le[c + 4]
 	.loc 1 350
-	add %o5, 4, %o0
-	lduwa [%o0] 0x88, %o2
+	add %o1, 4, %o0
+	lduwa [%o0] 0x88, %o5
 ! h <<= 32
 	.loc 1 351
-	sllx %o2, 32, %o2
+	sllx %o5, 32, %o5
 ! k |= h
 	.loc 1 352
-	or %o1, %o2, %o1
+	or %o4, %o5, %o4
 ! a = mem64[x0 + 0]
 	.loc 1 353
-	ldx [%i0], %o0
+	ldx [%o2], %o0
 ! b = mem64[x0 + 256]
 	.loc 1 354
-	ldx [%i0 + 256], %o2
+	ldx [%o2 + 256], %o5
 ! u = a ^ b
 	.loc 1 355
-	xor %o0, %o2, %o3
+	xor %o0, %o5, %o7
 ! u &= k
 	.loc 1 356
-	and %o3, %o1, %o3
+	and %o7, %o4, %o7
 ! a ^= u
 	.loc 1 357
-	xor %o0, %o3, %o0
+	xor %o0, %o7, %o0
 ! b ^= u
 	.loc 1 358
-	xor %o2, %o3, %o2
+	xor %o5, %o7, %o5
 ! mem64[x0 + 0] = a
 	.loc 1 359
-	stx %o0, [%i0]
+	stx %o0, [%o2]
 ! mem64[x0 + 256] = b
 	.loc 1 360
-	stx %o2, [%i0 + 256]
+	stx %o5, [%o2 + 256]
 ! x0 = x0 + 8
 	.loc 1 361
-	add %i0, 8, %i0
+	add %o2, 8, %o2
 ! c = c + 8
 	.loc 1 362
-	add %o5, 8, %o5
+	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 363
-	sub %o7, 1, %o7
+	sub %o3, 1, %o3
 ! =? o1 - 0
 	.loc 1 364
-	cmp %o7, 0
+	cmp %o3, 0
 ! goto l11b if !=
 	.loc 1 365
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l11b
@@ -1029,54 +1002,52 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	add %i1, 3072, %o1
 ! x0 = v
 	.loc 1 369
-	mov %o4, %i0
 	mov %i0, %o2
 ! o0 = 2
 	.loc 1 370
-	mov 2, %o0
+	mov 2, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l12a:
 ! o1 = 16
 	.loc 1 372
-	mov %o0, %l0
-	mov 16, %o3
+	mov 16, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l12b:
 ! k = mem32le[c + 0]
 	.loc 1 374
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 375
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 376
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 377
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 378
 	ldx [%o2], %o0
 ! b = mem64[x0 + 128]
 	.loc 1 379
-	ldx [%o2 + 128], %o5
+	ldx [%o2 + 128], %o7
 ! u = a ^ b
 	.loc 1 380
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 381
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 382
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 383
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 384
 	stx %o0, [%o2]
 ! mem64[x0 + 128] = b
 	.loc 1 385
-	stx %o5, [%o2 + 128]
+	stx %o7, [%o2 + 128]
 ! x0 = x0 + 8
 	.loc 1 386
 	add %o2, 8, %o2
@@ -1085,10 +1056,10 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 388
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 389
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l12b if !=
 	.loc 1 390
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l12b
@@ -1098,11 +1069,10 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	add %o2, 128, %o2
 ! o0 = o0 - 1
 	.loc 1 392
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 393
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l12a if !=
 	.loc 1 394
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l12a
@@ -1115,50 +1085,49 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 4
 	.loc 1 399
-	mov 4, %o0
+	mov 4, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l13a:
 ! o1 = 8
 	.loc 1 401
-	mov %o0, %l0
-	mov 8, %o3
+	mov 8, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l13b:
 ! k = mem32le[c + 0]
 	.loc 1 403
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 404
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 405
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 406
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 407
 	ldx [%o2], %o0
 ! b = mem64[x0 + 64]
 	.loc 1 408
-	ldx [%o2 + 64], %o5
+	ldx [%o2 + 64], %o7
 ! u = a ^ b
 	.loc 1 409
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 410
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 411
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 412
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 413
 	stx %o0, [%o2]
 ! mem64[x0 + 64] = b
 	.loc 1 414
-	stx %o5, [%o2 + 64]
+	stx %o7, [%o2 + 64]
 ! x0 = x0 + 8
 	.loc 1 415
 	add %o2, 8, %o2
@@ -1167,10 +1136,10 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 417
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 418
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l13b if !=
 	.loc 1 419
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l13b
@@ -1180,11 +1149,10 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	add %o2, 64, %o2
 ! o0 = o0 - 1
 	.loc 1 421
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 422
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l13a if !=
 	.loc 1 423
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l13a
@@ -1197,50 +1165,49 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 8
 	.loc 1 428
-	mov 8, %o0
+	mov 8, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l14a:
 ! o1 = 4
 	.loc 1 430
-	mov %o0, %l0
-	mov 4, %o3
+	mov 4, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l14b:
 ! k = mem32le[c + 0]
 	.loc 1 432
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 433
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 434
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 435
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 436
 	ldx [%o2], %o0
 ! b = mem64[x0 + 32]
 	.loc 1 437
-	ldx [%o2 + 32], %o5
+	ldx [%o2 + 32], %o7
 ! u = a ^ b
 	.loc 1 438
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 439
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 440
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 441
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 442
 	stx %o0, [%o2]
 ! mem64[x0 + 32] = b
 	.loc 1 443
-	stx %o5, [%o2 + 32]
+	stx %o7, [%o2 + 32]
 ! x0 = x0 + 8
 	.loc 1 444
 	add %o2, 8, %o2
@@ -1249,10 +1216,10 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 446
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 447
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l14b if !=
 	.loc 1 448
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l14b
@@ -1262,11 +1229,10 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	add %o2, 32, %o2
 ! o0 = o0 - 1
 	.loc 1 450
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 451
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l14a if !=
 	.loc 1 452
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l14a
@@ -1279,50 +1245,49 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 16
 	.loc 1 457
-	mov 16, %o0
+	mov 16, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l15a:
 ! o1 = 2
 	.loc 1 459
-	mov %o0, %l0
-	mov 2, %o3
+	mov 2, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l15b:
 ! k = mem32le[c + 0]
 	.loc 1 461
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 462
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 463
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 464
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 465
 	ldx [%o2], %o0
 ! b = mem64[x0 + 16]
 	.loc 1 466
-	ldx [%o2 + 16], %o5
+	ldx [%o2 + 16], %o7
 ! u = a ^ b
 	.loc 1 467
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 468
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 469
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 470
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 471
 	stx %o0, [%o2]
 ! mem64[x0 + 16] = b
 	.loc 1 472
-	stx %o5, [%o2 + 16]
+	stx %o7, [%o2 + 16]
 ! x0 = x0 + 8
 	.loc 1 473
 	add %o2, 8, %o2
@@ -1331,10 +1296,10 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 475
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 476
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l15b if !=
 	.loc 1 477
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l15b
@@ -1344,210 +1309,197 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	add %o2, 16, %o2
 ! o0 = o0 - 1
 	.loc 1 479
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 480
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l15a if !=
 	.loc 1 481
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l15a
 	nop
 ! c = c + 4095
 	.loc 1 485
-	mov %i1, %o5
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 1
 	.loc 1 486
-	add %i1, 1, %i1
+	add %o0, 1, %o1
+! x0 = v
+	.loc 1 487
+	mov %i0, %o2
 ! o0 = 32
 	.loc 1 488
-	mov %i0, %o4
-	mov 32, %o0
-	mov %o0, %o7
+	mov 32, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l16a:
 ! k = mem32le[c + 0]
 	.loc 1 490
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o1] 0x88, %o4
 ! h = mem32le[c + 4]
 	.loc 1 491
-	add %i1, 4, %o0
-	lduwa [%o0] 0x88, %o2
+	add %o1, 4, %o0
+	lduwa [%o0] 0x88, %o5
 ! h <<= 32
 	.loc 1 492
-	sllx %o2, 32, %o2
+	sllx %o5, 32, %o5
 ! k |= h
 	.loc 1 493
-	or %o1, %o2, %o1
+	or %o4, %o5, %o4
 ! a = mem64[x0 + 0]
 	.loc 1 494
-	ldx [%i0], %o0
+	ldx [%o2], %o0
 ! b = mem64[x0 + 8]
 	.loc 1 495
-	ldx [%i0 + 8], %o2
+	ldx [%o2 + 8], %o5
 ! u = a ^ b
 	.loc 1 496
-	xor %o0, %o2, %o3
+	xor %o0, %o5, %o7
 ! u &= k
 	.loc 1 497
-	and %o3, %o1, %o3
+	and %o7, %o4, %o7
 ! a ^= u
 	.loc 1 498
-	xor %o0, %o3, %o0
+	xor %o0, %o7, %o0
 ! b ^= u
 	.loc 1 499
-	xor %o2, %o3, %o2
+	xor %o5, %o7, %o5
 ! mem64[x0 + 0] = a
 	.loc 1 500
-	stx %o0, [%i0]
+	stx %o0, [%o2]
 ! mem64[x0 + 8] = b
 	.loc 1 501
-	stx %o2, [%i0 + 8]
+	stx %o5, [%o2 + 8]
 ! x0 = x0 + 16
 	.loc 1 502
-	add %i0, 16, %i0
+	add %o2, 16, %o2
 ! c = c + 8
 	.loc 1 503
-	add %i1, 8, %i1
+	add %o1, 8, %o1
 ! o0 = o0 - 1
 	.loc 1 504
-	sub %o7, 1, %o7
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 505
-	cmp %o7, 0
+	cmp %o3, 0
 ! goto l16a if !=
 	.loc 1 506
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l16a
 	nop
-! c = cb
-	.loc 1 509
-	mov %o5, %i1
 ! c = c + 4095
 	.loc 1 510
-	mov %i1, %o5
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 257
 	.loc 1 511
-	add %i1, 257, %i1
+	add %o0, 257, %o0
 ! x0 = v
 	.loc 1 512
-	mov %o4, %i0
+	mov %i0, %o1
 ! o0 = 64
 	.loc 1 513
-	mov %i0, %o3
-	mov 64, %o0
-	mov %o0, %o4
+	mov 64, %o2
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l17a:
 ! k = mem32le[c + 0]
 	.loc 1 515
-	lduwa [%i1] 0x88, %o0
+	lduwa [%o0] 0x88, %o3
 ! a = mem64[x0 + 0]
 	.loc 1 516
-	ldx [%i0], %o1
+	ldx [%o1], %o4
 ! u = a >> 32
 	.loc 1 517
-	srlx %o1, 32, %o2
+	srlx %o4, 32, %o5
 ! u ^= a
 	.loc 1 518
-	xor %o2, %o1, %o2
+	xor %o5, %o4, %o5
 ! u &= k
 	.loc 1 519
-	and %o2, %o0, %o2
+	and %o5, %o3, %o5
 ! a ^= u
 	.loc 1 520
-	xor %o1, %o2, %o1
+	xor %o4, %o5, %o4
 ! u <<= 32
 	.loc 1 521
-	sllx %o2, 32, %o2
+	sllx %o5, 32, %o5
 ! a ^= u
 	.loc 1 522
-	xor %o1, %o2, %o1
+	xor %o4, %o5, %o4
 ! mem64[x0 + 0] = a
 	.loc 1 523
-	stx %o1, [%i0]
+	stx %o4, [%o1]
 ! x0 = x0 + 8
 	.loc 1 524
-	add %i0, 8, %i0
+	add %o1, 8, %o1
 ! c = c + 4
 	.loc 1 525
-	add %i1, 4, %i1
+	add %o0, 4, %o0
 ! o0 = o0 - 1
 	.loc 1 526
-	sub %o4, 1, %o4
+	sub %o2, 1, %o2
 ! =? o0 - 0
 	.loc 1 527
-	cmp %o4, 0
+	cmp %o2, 0
 ! goto l17a if !=
 	.loc 1 528
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l17a
 	nop
-! c = cb
-	.loc 1 531
-	mov %o5, %i1
 ! c = c + 4095
 	.loc 1 532
-	mov %i1, %o5
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 513
 	.loc 1 533
-	add %i1, 513, %i1
+	add %o0, 513, %o1
 ! x0 = v
 	.loc 1 534
-	mov %o3, %i0
+	mov %i0, %o2
 ! o0 = 64
 	.loc 1 535
-	mov %i0, %o4
-	mov 64, %o0
-	mov %o0, %o3
+	mov 64, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l18a:
 ! k = mem32le[c + 0]
 	.loc 1 537
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o1] 0x88, %o4
 ! e = 0xffff0000ffff0000
 	.loc 1 538
-	setx -281470681808896, %o0, %o2
+	setx -281470681808896, %o0, %o5
 ! u = k & e
 	.loc 1 539
-	and %o1, %o2, %o0
+	and %o4, %o5, %o0
 ! k ^= u
 	.loc 1 540
-	xor %o1, %o0, %o1
+	xor %o4, %o0, %o4
 ! u <<= 16
 	.loc 1 541
 	sllx %o0, 16, %o0
 ! k |= u
 	.loc 1 542
-	or %o1, %o0, %o1
+	or %o4, %o0, %o4
 ! a = mem64[x0 + 0]
 	.loc 1 543
-	ldx [%i0], %o0
+	ldx [%o2], %o0
 ! u = a >> 16
 	.loc 1 544
-	srlx %o0, 16, %o2
+	srlx %o0, 16, %o5
 ! u ^= a
 	.loc 1 545
-	xor %o2, %o0, %o2
+	xor %o5, %o0, %o5
 ! u &= k
 	.loc 1 546
-	and %o2, %o1, %o2
+	and %o5, %o4, %o5
 ! a ^= u
 	.loc 1 547
-	xor %o0, %o2, %o0
+	xor %o0, %o5, %o0
 ! u <<= 16
 	.loc 1 548
-	sllx %o2, 16, %o2
+	sllx %o5, 16, %o5
 ! a ^= u
 	.loc 1 549
-	xor %o0, %o2, %o0
+	xor %o0, %o5, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 550
-	stx %o0, [%i0]
+	stx %o0, [%o2]
 ! x0 = x0 + 8
 	.loc 1 551
-	add %i0, 8, %i0
+	add %o2, 8, %o2
 ! c = c + 4
 	.loc 1 552
-	add %i1, 4, %i1
+	add %o1, 4, %o1
 ! o0 = o0 - 1
 	.loc 1 553
 	sub %o3, 1, %o3
@@ -1558,28 +1510,22 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	.loc 1 555
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l18a
 	nop
-! c = cb
-	.loc 1 558
-	mov %o5, %i1
 ! c = c + 4095
 	.loc 1 559
-	mov %i1, %o3
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 769
 	.loc 1 560
-	add %i1, 769, %i1
+	add %o0, 769, %o5
 ! x0 = v
 	.loc 1 561
-	mov %o4, %i0
+	mov %i0, %o3
 ! o0 = 64
 	.loc 1 562
-	mov %i0, %o4
-	mov 64, %o0
-	mov %o0, %o5
+	mov 64, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l19a:
 ! k = mem32le[c + 0]
 	.loc 1 564
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 565
 	setx -281470681808896, %o0, %o2
@@ -1612,7 +1558,7 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 575
-	ldx [%i0], %o0
+	ldx [%o3], %o0
 ! u = a >> 8
 	.loc 1 576
 	srlx %o0, 8, %o2
@@ -1633,45 +1579,39 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 582
-	stx %o0, [%i0]
+	stx %o0, [%o3]
 ! x0 = x0 + 8
 	.loc 1 583
-	add %i0, 8, %i0
+	add %o3, 8, %o3
 ! c = c + 4
 	.loc 1 584
-	add %i1, 4, %i1
+	add %o5, 4, %o5
 ! o0 = o0 - 1
 	.loc 1 585
-	sub %o5, 1, %o5
+	sub %o4, 1, %o4
 ! =? o0 - 0
 	.loc 1 586
-	cmp %o5, 0
+	cmp %o4, 0
 ! goto l19a if !=
 	.loc 1 587
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l19a
 	nop
-! c = cb
-	.loc 1 590
-	mov %o3, %i1
 ! c = c + 4095
 	.loc 1 591
-	mov %i1, %o3
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 1025
 	.loc 1 592
-	add %i1, 1025, %i1
+	add %o0, 1025, %o4
 ! x0 = v
 	.loc 1 593
-	mov %o4, %i0
+	mov %i0, %o5
 ! o0 = 64
 	.loc 1 594
-	mov %i0, %o4
-	mov 64, %o0
-	mov %o0, %o5
+	mov 64, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l20a:
 ! k = mem32le[c + 0]
 	.loc 1 596
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o4] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 597
 	setx -281470681808896, %o0, %o2
@@ -1719,7 +1659,7 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 612
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 4
 	.loc 1 613
 	srlx %o0, 4, %o2
@@ -1740,45 +1680,39 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 619
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! x0 = x0 + 8
 	.loc 1 620
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! c = c + 4
 	.loc 1 621
-	add %i1, 4, %i1
+	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 622
-	sub %o5, 1, %o5
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 623
-	cmp %o5, 0
+	cmp %o3, 0
 ! goto l20a if !=
 	.loc 1 624
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l20a
 	nop
-! c = cb
-	.loc 1 627
-	mov %o3, %i1
 ! c = c + 4095
 	.loc 1 628
-	mov %i1, %o3
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 1281
 	.loc 1 629
-	add %i1, 1281, %i1
+	add %o0, 1281, %o5
 ! x0 = v
 	.loc 1 630
-	mov %o4, %i0
+	mov %i0, %o3
 ! o0 = 64
 	.loc 1 631
-	mov %i0, %o4
-	mov 64, %o0
-	mov %o0, %o5
+	mov 64, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l21a:
 ! k = mem32le[c + 0]
 	.loc 1 633
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 634
 	setx -281470681808896, %o0, %o2
@@ -1841,7 +1775,7 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 654
-	ldx [%i0], %o0
+	ldx [%o3], %o0
 ! u = a >> 2
 	.loc 1 655
 	srlx %o0, 2, %o2
@@ -1862,39 +1796,32 @@ qhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 661
-	stx %o0, [%i0]
+	stx %o0, [%o3]
 ! x0 = x0 + 8
 	.loc 1 662
-	add %i0, 8, %i0
+	add %o3, 8, %o3
 ! c = c + 4
 	.loc 1 663
-	add %i1, 4, %i1
+	add %o5, 4, %o5
 ! o0 = o0 - 1
 	.loc 1 664
-	sub %o5, 1, %o5
+	sub %o4, 1, %o4
 ! =? o0 - 0
 	.loc 1 665
-	cmp %o5, 0
+	cmp %o4, 0
 ! goto l21a if !=
 	.loc 1 666
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l21a
 	nop
-! c = cb
-	.loc 1 669
-	mov %o3, %i1
 ! c = c + 4095
 	.loc 1 670
 	add %i1, 4095, %i1
 ! c = c + 1537
 	.loc 1 671
 	add %i1, 1537, %i1
-! x0 = v
-	.loc 1 672
-	mov %o4, %i0
 ! o0 = 64
 	.loc 1 673
-	mov 64, %o0
-	mov %o0, %o3
+	mov 64, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_bits_sparc64_benes.l22a:
 ! k = mem32le[c + 0]
 	.loc 1 675

@@ -10,26 +10,23 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	save %sp, -176, %sp
 ! c = cb + 0
 	.loc 1 11
-	add %i1, 0, %o0
-! x1 = x0
-	.loc 1 13
-	mov %i0, %o3
+	add %i1, 0, %o5
+! x0 = v
+	.loc 1 12
+	mov %i0, %o4
 ! x1 = x1 + 4095
 	.loc 1 14
-	add %i0, 4095, %o1
+	add %o4, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 15
-	add %o1, 1, %o2
+	add %o0, 1, %o7
 ! o0 = 64
 	.loc 1 16
-	mov 64, %o1
-	mov %o0, %o4
-	mov %o1, %o5
-	mov %o2, %o7
+	mov 64, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l0a:
 ! k = mem32le[c + 0]
 	.loc 1 18
-	lduwa [%o4] 0x88, %o0
+	lduwa [%o5] 0x88, %o0
 ! e = 0xffff0000ffff0000
 	.loc 1 19
 	setx -281470681808896, %o2, %o1
@@ -107,7 +104,7 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	or %o1, %o0, %o2
 ! a = mem64[x0 + 0]
 	.loc 1 44
-	ldx [%i0], %o0
+	ldx [%o4], %o0
 ! u = a >> 1
 	.loc 1 45
 	srlx %o0, 1, %o1
@@ -128,10 +125,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 51
-	stx %o0, [%i0]
+	stx %o0, [%o4]
 ! a = mem64[x0 + 512]
 	.loc 1 52
-	ldx [%i0 + 512], %o0
+	ldx [%o4 + 512], %o0
 ! u = a >> 1
 	.loc 1 53
 	srlx %o0, 1, %o1
@@ -152,10 +149,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 512] = a
 	.loc 1 59
-	stx %o0, [%i0 + 512]
+	stx %o0, [%o4 + 512]
 ! a = mem64[x0 + 1024]
 	.loc 1 60
-	ldx [%i0 + 1024], %o0
+	ldx [%o4 + 1024], %o0
 ! u = a >> 1
 	.loc 1 61
 	srlx %o0, 1, %o1
@@ -176,10 +173,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1024] = a
 	.loc 1 67
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o4 + 1024]
 ! a = mem64[x0 + 1536]
 	.loc 1 68
-	ldx [%i0 + 1536], %o0
+	ldx [%o4 + 1536], %o0
 ! u = a >> 1
 	.loc 1 69
 	srlx %o0, 1, %o1
@@ -200,10 +197,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1536] = a
 	.loc 1 75
-	stx %o0, [%i0 + 1536]
+	stx %o0, [%o4 + 1536]
 ! a = mem64[x0 + 2048]
 	.loc 1 76
-	ldx [%i0 + 2048], %o0
+	ldx [%o4 + 2048], %o0
 ! u = a >> 1
 	.loc 1 77
 	srlx %o0, 1, %o1
@@ -224,10 +221,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2048] = a
 	.loc 1 83
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o4 + 2048]
 ! a = mem64[x0 + 2560]
 	.loc 1 84
-	ldx [%i0 + 2560], %o0
+	ldx [%o4 + 2560], %o0
 ! u = a >> 1
 	.loc 1 85
 	srlx %o0, 1, %o1
@@ -248,10 +245,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2560] = a
 	.loc 1 91
-	stx %o0, [%i0 + 2560]
+	stx %o0, [%o4 + 2560]
 ! a = mem64[x0 + 3072]
 	.loc 1 92
-	ldx [%i0 + 3072], %o0
+	ldx [%o4 + 3072], %o0
 ! u = a >> 1
 	.loc 1 93
 	srlx %o0, 1, %o1
@@ -272,10 +269,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3072] = a
 	.loc 1 99
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o4 + 3072]
 ! a = mem64[x0 + 3584]
 	.loc 1 100
-	ldx [%i0 + 3584], %o0
+	ldx [%o4 + 3584], %o0
 ! u = a >> 1
 	.loc 1 101
 	srlx %o0, 1, %o1
@@ -296,7 +293,7 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3584] = a
 	.loc 1 107
-	stx %o0, [%i0 + 3584]
+	stx %o0, [%o4 + 3584]
 ! a = mem64[x1 + 0]
 	.loc 1 108
 	ldx [%o7], %o0
@@ -395,44 +392,38 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	stx %o0, [%o7 + 1536]
 ! x0 = x0 + 8
 	.loc 1 140
-	add %i0, 8, %i0
+	add %o4, 8, %o4
 ! x1 = x1 + 8
 	.loc 1 141
 	add %o7, 8, %o7
 ! c = c + 4
 	.loc 1 142
-	add %o4, 4, %o4
+	add %o5, 4, %o5
 ! o0 = o0 - 1
 	.loc 1 143
-	sub %o5, 1, %o5
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 144
-	cmp %o5, 0
+	cmp %o3, 0
 ! goto l0a if !=
 	.loc 1 145
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l0a
 	nop
 ! c = cb + 256
 	.loc 1 148
-	add %i1, 256, %o0
+	add %i1, 256, %o4
 ! x0 = v
 	.loc 1 149
-	mov %o3, %i0
-! x1 = x0
-	.loc 1 150
-	mov %i0, %o3
+	mov %i0, %o5
 ! x1 = x1 + 4095
 	.loc 1 151
-	add %i0, 4095, %o1
+	add %o5, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 152
-	add %o1, 1, %o1
+	add %o0, 1, %o7
 ! o0 = 64
 	.loc 1 153
-	mov 64, %o2
-	mov %o0, %o4
-	mov %o1, %o5
-	mov %o2, %o7
+	mov 64, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l1a:
 ! k = mem32le[c + 0]
 	.loc 1 155
@@ -499,7 +490,7 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	or %o1, %o0, %o2
 ! a = mem64[x0 + 0]
 	.loc 1 176
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 2
 	.loc 1 177
 	srlx %o0, 2, %o1
@@ -520,10 +511,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 183
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! a = mem64[x0 + 512]
 	.loc 1 184
-	ldx [%i0 + 512], %o0
+	ldx [%o5 + 512], %o0
 ! u = a >> 2
 	.loc 1 185
 	srlx %o0, 2, %o1
@@ -544,10 +535,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 512] = a
 	.loc 1 191
-	stx %o0, [%i0 + 512]
+	stx %o0, [%o5 + 512]
 ! a = mem64[x0 + 1024]
 	.loc 1 192
-	ldx [%i0 + 1024], %o0
+	ldx [%o5 + 1024], %o0
 ! u = a >> 2
 	.loc 1 193
 	srlx %o0, 2, %o1
@@ -568,10 +559,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1024] = a
 	.loc 1 199
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o5 + 1024]
 ! a = mem64[x0 + 1536]
 	.loc 1 200
-	ldx [%i0 + 1536], %o0
+	ldx [%o5 + 1536], %o0
 ! u = a >> 2
 	.loc 1 201
 	srlx %o0, 2, %o1
@@ -592,10 +583,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1536] = a
 	.loc 1 207
-	stx %o0, [%i0 + 1536]
+	stx %o0, [%o5 + 1536]
 ! a = mem64[x0 + 2048]
 	.loc 1 208
-	ldx [%i0 + 2048], %o0
+	ldx [%o5 + 2048], %o0
 ! u = a >> 2
 	.loc 1 209
 	srlx %o0, 2, %o1
@@ -616,10 +607,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2048] = a
 	.loc 1 215
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o5 + 2048]
 ! a = mem64[x0 + 2560]
 	.loc 1 216
-	ldx [%i0 + 2560], %o0
+	ldx [%o5 + 2560], %o0
 ! u = a >> 2
 	.loc 1 217
 	srlx %o0, 2, %o1
@@ -640,10 +631,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2560] = a
 	.loc 1 223
-	stx %o0, [%i0 + 2560]
+	stx %o0, [%o5 + 2560]
 ! a = mem64[x0 + 3072]
 	.loc 1 224
-	ldx [%i0 + 3072], %o0
+	ldx [%o5 + 3072], %o0
 ! u = a >> 2
 	.loc 1 225
 	srlx %o0, 2, %o1
@@ -664,10 +655,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3072] = a
 	.loc 1 231
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o5 + 3072]
 ! a = mem64[x0 + 3584]
 	.loc 1 232
-	ldx [%i0 + 3584], %o0
+	ldx [%o5 + 3584], %o0
 ! u = a >> 2
 	.loc 1 233
 	srlx %o0, 2, %o1
@@ -688,10 +679,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3584] = a
 	.loc 1 239
-	stx %o0, [%i0 + 3584]
+	stx %o0, [%o5 + 3584]
 ! a = mem64[x1 + 0]
 	.loc 1 240
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! u = a >> 2
 	.loc 1 241
 	srlx %o0, 2, %o1
@@ -712,10 +703,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 0] = a
 	.loc 1 247
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! a = mem64[x1 + 512]
 	.loc 1 248
-	ldx [%o5 + 512], %o0
+	ldx [%o7 + 512], %o0
 ! u = a >> 2
 	.loc 1 249
 	srlx %o0, 2, %o1
@@ -736,10 +727,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 512] = a
 	.loc 1 255
-	stx %o0, [%o5 + 512]
+	stx %o0, [%o7 + 512]
 ! a = mem64[x1 + 1024]
 	.loc 1 256
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! u = a >> 2
 	.loc 1 257
 	srlx %o0, 2, %o1
@@ -760,10 +751,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1024] = a
 	.loc 1 263
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! a = mem64[x1 + 1536]
 	.loc 1 264
-	ldx [%o5 + 1536], %o0
+	ldx [%o7 + 1536], %o0
 ! u = a >> 2
 	.loc 1 265
 	srlx %o0, 2, %o1
@@ -784,47 +775,41 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1536] = a
 	.loc 1 271
-	stx %o0, [%o5 + 1536]
+	stx %o0, [%o7 + 1536]
 ! x0 = x0 + 8
 	.loc 1 272
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! x1 = x1 + 8
 	.loc 1 273
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! c = c + 4
 	.loc 1 274
 	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 275
-	sub %o7, 1, %o7
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 276
-	cmp %o7, 0
+	cmp %o3, 0
 ! goto l1a if !=
 	.loc 1 277
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l1a
 	nop
 ! c = cb + 512
 	.loc 1 280
-	add %i1, 512, %o0
+	add %i1, 512, %o4
 ! x0 = v
 	.loc 1 281
-	mov %o3, %i0
-! x1 = x0
-	.loc 1 282
-	mov %i0, %o3
+	mov %i0, %o5
 ! x1 = x1 + 4095
 	.loc 1 283
-	add %i0, 4095, %o1
+	add %o5, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 284
-	add %o1, 1, %o1
+	add %o0, 1, %o7
 ! o0 = 64
 	.loc 1 285
-	mov 64, %o2
-	mov %o0, %o4
-	mov %o1, %o5
-	mov %o2, %o7
+	mov 64, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l2a:
 ! k = mem32le[c + 0]
 	.loc 1 287
@@ -876,7 +861,7 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	or %o1, %o0, %o2
 ! a = mem64[x0 + 0]
 	.loc 1 303
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 4
 	.loc 1 304
 	srlx %o0, 4, %o1
@@ -897,10 +882,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 310
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! a = mem64[x0 + 512]
 	.loc 1 311
-	ldx [%i0 + 512], %o0
+	ldx [%o5 + 512], %o0
 ! u = a >> 4
 	.loc 1 312
 	srlx %o0, 4, %o1
@@ -921,10 +906,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 512] = a
 	.loc 1 318
-	stx %o0, [%i0 + 512]
+	stx %o0, [%o5 + 512]
 ! a = mem64[x0 + 1024]
 	.loc 1 319
-	ldx [%i0 + 1024], %o0
+	ldx [%o5 + 1024], %o0
 ! u = a >> 4
 	.loc 1 320
 	srlx %o0, 4, %o1
@@ -945,10 +930,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1024] = a
 	.loc 1 326
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o5 + 1024]
 ! a = mem64[x0 + 1536]
 	.loc 1 327
-	ldx [%i0 + 1536], %o0
+	ldx [%o5 + 1536], %o0
 ! u = a >> 4
 	.loc 1 328
 	srlx %o0, 4, %o1
@@ -969,10 +954,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1536] = a
 	.loc 1 334
-	stx %o0, [%i0 + 1536]
+	stx %o0, [%o5 + 1536]
 ! a = mem64[x0 + 2048]
 	.loc 1 335
-	ldx [%i0 + 2048], %o0
+	ldx [%o5 + 2048], %o0
 ! u = a >> 4
 	.loc 1 336
 	srlx %o0, 4, %o1
@@ -993,10 +978,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2048] = a
 	.loc 1 342
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o5 + 2048]
 ! a = mem64[x0 + 2560]
 	.loc 1 343
-	ldx [%i0 + 2560], %o0
+	ldx [%o5 + 2560], %o0
 ! u = a >> 4
 	.loc 1 344
 	srlx %o0, 4, %o1
@@ -1017,10 +1002,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2560] = a
 	.loc 1 350
-	stx %o0, [%i0 + 2560]
+	stx %o0, [%o5 + 2560]
 ! a = mem64[x0 + 3072]
 	.loc 1 351
-	ldx [%i0 + 3072], %o0
+	ldx [%o5 + 3072], %o0
 ! u = a >> 4
 	.loc 1 352
 	srlx %o0, 4, %o1
@@ -1041,10 +1026,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3072] = a
 	.loc 1 358
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o5 + 3072]
 ! a = mem64[x0 + 3584]
 	.loc 1 359
-	ldx [%i0 + 3584], %o0
+	ldx [%o5 + 3584], %o0
 ! u = a >> 4
 	.loc 1 360
 	srlx %o0, 4, %o1
@@ -1065,10 +1050,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3584] = a
 	.loc 1 366
-	stx %o0, [%i0 + 3584]
+	stx %o0, [%o5 + 3584]
 ! a = mem64[x1 + 0]
 	.loc 1 367
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! u = a >> 4
 	.loc 1 368
 	srlx %o0, 4, %o1
@@ -1089,10 +1074,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 0] = a
 	.loc 1 374
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! a = mem64[x1 + 512]
 	.loc 1 375
-	ldx [%o5 + 512], %o0
+	ldx [%o7 + 512], %o0
 ! u = a >> 4
 	.loc 1 376
 	srlx %o0, 4, %o1
@@ -1113,10 +1098,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 512] = a
 	.loc 1 382
-	stx %o0, [%o5 + 512]
+	stx %o0, [%o7 + 512]
 ! a = mem64[x1 + 1024]
 	.loc 1 383
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! u = a >> 4
 	.loc 1 384
 	srlx %o0, 4, %o1
@@ -1137,10 +1122,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1024] = a
 	.loc 1 390
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! a = mem64[x1 + 1536]
 	.loc 1 391
-	ldx [%o5 + 1536], %o0
+	ldx [%o7 + 1536], %o0
 ! u = a >> 4
 	.loc 1 392
 	srlx %o0, 4, %o1
@@ -1161,47 +1146,41 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1536] = a
 	.loc 1 398
-	stx %o0, [%o5 + 1536]
+	stx %o0, [%o7 + 1536]
 ! x0 = x0 + 8
 	.loc 1 399
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! x1 = x1 + 8
 	.loc 1 400
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! c = c + 4
 	.loc 1 401
 	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 402
-	sub %o7, 1, %o7
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 403
-	cmp %o7, 0
+	cmp %o3, 0
 ! goto l2a if !=
 	.loc 1 404
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l2a
 	nop
 ! c = cb + 768
 	.loc 1 407
-	add %i1, 768, %o0
+	add %i1, 768, %o4
 ! x0 = v
 	.loc 1 408
-	mov %o3, %i0
-! x1 = x0
-	.loc 1 409
-	mov %i0, %o3
+	mov %i0, %o5
 ! x1 = x1 + 4095
 	.loc 1 410
-	add %i0, 4095, %o1
+	add %o5, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 411
-	add %o1, 1, %o1
+	add %o0, 1, %o7
 ! o0 = 64
 	.loc 1 412
-	mov 64, %o2
-	mov %o0, %o4
-	mov %o1, %o5
-	mov %o2, %o7
+	mov 64, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l3a:
 ! k = mem32le[c + 0]
 	.loc 1 414
@@ -1238,7 +1217,7 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	or %o1, %o0, %o2
 ! a = mem64[x0 + 0]
 	.loc 1 425
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 8
 	.loc 1 426
 	srlx %o0, 8, %o1
@@ -1259,10 +1238,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 432
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! a = mem64[x0 + 512]
 	.loc 1 433
-	ldx [%i0 + 512], %o0
+	ldx [%o5 + 512], %o0
 ! u = a >> 8
 	.loc 1 434
 	srlx %o0, 8, %o1
@@ -1283,10 +1262,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 512] = a
 	.loc 1 440
-	stx %o0, [%i0 + 512]
+	stx %o0, [%o5 + 512]
 ! a = mem64[x0 + 1024]
 	.loc 1 441
-	ldx [%i0 + 1024], %o0
+	ldx [%o5 + 1024], %o0
 ! u = a >> 8
 	.loc 1 442
 	srlx %o0, 8, %o1
@@ -1307,10 +1286,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1024] = a
 	.loc 1 448
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o5 + 1024]
 ! a = mem64[x0 + 1536]
 	.loc 1 449
-	ldx [%i0 + 1536], %o0
+	ldx [%o5 + 1536], %o0
 ! u = a >> 8
 	.loc 1 450
 	srlx %o0, 8, %o1
@@ -1331,10 +1310,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1536] = a
 	.loc 1 456
-	stx %o0, [%i0 + 1536]
+	stx %o0, [%o5 + 1536]
 ! a = mem64[x0 + 2048]
 	.loc 1 457
-	ldx [%i0 + 2048], %o0
+	ldx [%o5 + 2048], %o0
 ! u = a >> 8
 	.loc 1 458
 	srlx %o0, 8, %o1
@@ -1355,10 +1334,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2048] = a
 	.loc 1 464
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o5 + 2048]
 ! a = mem64[x0 + 2560]
 	.loc 1 465
-	ldx [%i0 + 2560], %o0
+	ldx [%o5 + 2560], %o0
 ! u = a >> 8
 	.loc 1 466
 	srlx %o0, 8, %o1
@@ -1379,10 +1358,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2560] = a
 	.loc 1 472
-	stx %o0, [%i0 + 2560]
+	stx %o0, [%o5 + 2560]
 ! a = mem64[x0 + 3072]
 	.loc 1 473
-	ldx [%i0 + 3072], %o0
+	ldx [%o5 + 3072], %o0
 ! u = a >> 8
 	.loc 1 474
 	srlx %o0, 8, %o1
@@ -1403,10 +1382,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3072] = a
 	.loc 1 480
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o5 + 3072]
 ! a = mem64[x0 + 3584]
 	.loc 1 481
-	ldx [%i0 + 3584], %o0
+	ldx [%o5 + 3584], %o0
 ! u = a >> 8
 	.loc 1 482
 	srlx %o0, 8, %o1
@@ -1427,10 +1406,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3584] = a
 	.loc 1 488
-	stx %o0, [%i0 + 3584]
+	stx %o0, [%o5 + 3584]
 ! a = mem64[x1 + 0]
 	.loc 1 489
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! u = a >> 8
 	.loc 1 490
 	srlx %o0, 8, %o1
@@ -1451,10 +1430,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 0] = a
 	.loc 1 496
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! a = mem64[x1 + 512]
 	.loc 1 497
-	ldx [%o5 + 512], %o0
+	ldx [%o7 + 512], %o0
 ! u = a >> 8
 	.loc 1 498
 	srlx %o0, 8, %o1
@@ -1475,10 +1454,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 512] = a
 	.loc 1 504
-	stx %o0, [%o5 + 512]
+	stx %o0, [%o7 + 512]
 ! a = mem64[x1 + 1024]
 	.loc 1 505
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! u = a >> 8
 	.loc 1 506
 	srlx %o0, 8, %o1
@@ -1499,10 +1478,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1024] = a
 	.loc 1 512
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! a = mem64[x1 + 1536]
 	.loc 1 513
-	ldx [%o5 + 1536], %o0
+	ldx [%o7 + 1536], %o0
 ! u = a >> 8
 	.loc 1 514
 	srlx %o0, 8, %o1
@@ -1523,47 +1502,41 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1536] = a
 	.loc 1 520
-	stx %o0, [%o5 + 1536]
+	stx %o0, [%o7 + 1536]
 ! x0 = x0 + 8
 	.loc 1 521
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! x1 = x1 + 8
 	.loc 1 522
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! c = c + 4
 	.loc 1 523
 	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 524
-	sub %o7, 1, %o7
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 525
-	cmp %o7, 0
+	cmp %o3, 0
 ! goto l3a if !=
 	.loc 1 526
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l3a
 	nop
 ! c = cb + 1024
 	.loc 1 529
-	add %i1, 1024, %o0
+	add %i1, 1024, %o4
 ! x0 = v
 	.loc 1 530
-	mov %o3, %i0
-! x1 = x0
-	.loc 1 531
-	mov %i0, %o3
+	mov %i0, %o5
 ! x1 = x1 + 4095
 	.loc 1 532
-	add %i0, 4095, %o1
+	add %o5, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 533
-	add %o1, 1, %o1
+	add %o0, 1, %o7
 ! o0 = 64
 	.loc 1 534
-	mov 64, %o2
-	mov %o0, %o4
-	mov %o1, %o5
-	mov %o2, %o7
+	mov 64, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l4a:
 ! k = mem32le[c + 0]
 	.loc 1 536
@@ -1585,7 +1558,7 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	or %o1, %o0, %o2
 ! a = mem64[x0 + 0]
 	.loc 1 542
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 16
 	.loc 1 543
 	srlx %o0, 16, %o1
@@ -1606,10 +1579,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 549
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! a = mem64[x0 + 512]
 	.loc 1 550
-	ldx [%i0 + 512], %o0
+	ldx [%o5 + 512], %o0
 ! u = a >> 16
 	.loc 1 551
 	srlx %o0, 16, %o1
@@ -1630,10 +1603,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 512] = a
 	.loc 1 557
-	stx %o0, [%i0 + 512]
+	stx %o0, [%o5 + 512]
 ! a = mem64[x0 + 1024]
 	.loc 1 558
-	ldx [%i0 + 1024], %o0
+	ldx [%o5 + 1024], %o0
 ! u = a >> 16
 	.loc 1 559
 	srlx %o0, 16, %o1
@@ -1654,10 +1627,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1024] = a
 	.loc 1 565
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o5 + 1024]
 ! a = mem64[x0 + 1536]
 	.loc 1 566
-	ldx [%i0 + 1536], %o0
+	ldx [%o5 + 1536], %o0
 ! u = a >> 16
 	.loc 1 567
 	srlx %o0, 16, %o1
@@ -1678,10 +1651,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1536] = a
 	.loc 1 573
-	stx %o0, [%i0 + 1536]
+	stx %o0, [%o5 + 1536]
 ! a = mem64[x0 + 2048]
 	.loc 1 574
-	ldx [%i0 + 2048], %o0
+	ldx [%o5 + 2048], %o0
 ! u = a >> 16
 	.loc 1 575
 	srlx %o0, 16, %o1
@@ -1702,10 +1675,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2048] = a
 	.loc 1 581
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o5 + 2048]
 ! a = mem64[x0 + 2560]
 	.loc 1 582
-	ldx [%i0 + 2560], %o0
+	ldx [%o5 + 2560], %o0
 ! u = a >> 16
 	.loc 1 583
 	srlx %o0, 16, %o1
@@ -1726,10 +1699,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2560] = a
 	.loc 1 589
-	stx %o0, [%i0 + 2560]
+	stx %o0, [%o5 + 2560]
 ! a = mem64[x0 + 3072]
 	.loc 1 590
-	ldx [%i0 + 3072], %o0
+	ldx [%o5 + 3072], %o0
 ! u = a >> 16
 	.loc 1 591
 	srlx %o0, 16, %o1
@@ -1750,10 +1723,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3072] = a
 	.loc 1 597
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o5 + 3072]
 ! a = mem64[x0 + 3584]
 	.loc 1 598
-	ldx [%i0 + 3584], %o0
+	ldx [%o5 + 3584], %o0
 ! u = a >> 16
 	.loc 1 599
 	srlx %o0, 16, %o1
@@ -1774,10 +1747,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3584] = a
 	.loc 1 605
-	stx %o0, [%i0 + 3584]
+	stx %o0, [%o5 + 3584]
 ! a = mem64[x1 + 0]
 	.loc 1 606
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! u = a >> 16
 	.loc 1 607
 	srlx %o0, 16, %o1
@@ -1798,10 +1771,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 0] = a
 	.loc 1 613
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! a = mem64[x1 + 512]
 	.loc 1 614
-	ldx [%o5 + 512], %o0
+	ldx [%o7 + 512], %o0
 ! u = a >> 16
 	.loc 1 615
 	srlx %o0, 16, %o1
@@ -1822,10 +1795,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 512] = a
 	.loc 1 621
-	stx %o0, [%o5 + 512]
+	stx %o0, [%o7 + 512]
 ! a = mem64[x1 + 1024]
 	.loc 1 622
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! u = a >> 16
 	.loc 1 623
 	srlx %o0, 16, %o1
@@ -1846,10 +1819,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1024] = a
 	.loc 1 629
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! a = mem64[x1 + 1536]
 	.loc 1 630
-	ldx [%o5 + 1536], %o0
+	ldx [%o7 + 1536], %o0
 ! u = a >> 16
 	.loc 1 631
 	srlx %o0, 16, %o1
@@ -1870,53 +1843,48 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1536] = a
 	.loc 1 637
-	stx %o0, [%o5 + 1536]
+	stx %o0, [%o7 + 1536]
 ! x0 = x0 + 8
 	.loc 1 638
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! x1 = x1 + 8
 	.loc 1 639
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! c = c + 4
 	.loc 1 640
 	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 641
-	sub %o7, 1, %o7
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 642
-	cmp %o7, 0
+	cmp %o3, 0
 ! goto l4a if !=
 	.loc 1 643
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l4a
 	nop
 ! c = cb + 1280
 	.loc 1 646
-	add %i1, 1280, %o0
+	add %i1, 1280, %o4
 ! x0 = v
 	.loc 1 647
-	mov %o3, %i0
-! x1 = x0
-	.loc 1 648
-	mov %i0, %o3
+	mov %i0, %o5
 ! x1 = x1 + 4095
 	.loc 1 649
-	add %i0, 4095, %o1
+	add %o5, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 650
-	add %o1, 1, %o1
+	add %o0, 1, %o3
 ! o0 = 64
 	.loc 1 651
 	mov 64, %o2
-	mov %o0, %o4
-	mov %o1, %o5
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l5a:
 ! k = mem32le[c + 0]
 	.loc 1 653
 	lduwa [%o4] 0x88, %o7
 ! a = mem64[x0 + 0]
 	.loc 1 654
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 32
 	.loc 1 655
 	srlx %o0, 32, %o1
@@ -1937,10 +1905,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 661
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! a = mem64[x0 + 512]
 	.loc 1 662
-	ldx [%i0 + 512], %o0
+	ldx [%o5 + 512], %o0
 ! u = a >> 32
 	.loc 1 663
 	srlx %o0, 32, %o1
@@ -1961,10 +1929,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 512] = a
 	.loc 1 669
-	stx %o0, [%i0 + 512]
+	stx %o0, [%o5 + 512]
 ! a = mem64[x0 + 1024]
 	.loc 1 670
-	ldx [%i0 + 1024], %o0
+	ldx [%o5 + 1024], %o0
 ! u = a >> 32
 	.loc 1 671
 	srlx %o0, 32, %o1
@@ -1985,10 +1953,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1024] = a
 	.loc 1 677
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o5 + 1024]
 ! a = mem64[x0 + 1536]
 	.loc 1 678
-	ldx [%i0 + 1536], %o0
+	ldx [%o5 + 1536], %o0
 ! u = a >> 32
 	.loc 1 679
 	srlx %o0, 32, %o1
@@ -2009,10 +1977,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1536] = a
 	.loc 1 685
-	stx %o0, [%i0 + 1536]
+	stx %o0, [%o5 + 1536]
 ! a = mem64[x0 + 2048]
 	.loc 1 686
-	ldx [%i0 + 2048], %o0
+	ldx [%o5 + 2048], %o0
 ! u = a >> 32
 	.loc 1 687
 	srlx %o0, 32, %o1
@@ -2033,10 +2001,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2048] = a
 	.loc 1 693
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o5 + 2048]
 ! a = mem64[x0 + 2560]
 	.loc 1 694
-	ldx [%i0 + 2560], %o0
+	ldx [%o5 + 2560], %o0
 ! u = a >> 32
 	.loc 1 695
 	srlx %o0, 32, %o1
@@ -2057,10 +2025,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2560] = a
 	.loc 1 701
-	stx %o0, [%i0 + 2560]
+	stx %o0, [%o5 + 2560]
 ! a = mem64[x0 + 3072]
 	.loc 1 702
-	ldx [%i0 + 3072], %o0
+	ldx [%o5 + 3072], %o0
 ! u = a >> 32
 	.loc 1 703
 	srlx %o0, 32, %o1
@@ -2081,10 +2049,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3072] = a
 	.loc 1 709
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o5 + 3072]
 ! a = mem64[x0 + 3584]
 	.loc 1 710
-	ldx [%i0 + 3584], %o0
+	ldx [%o5 + 3584], %o0
 ! u = a >> 32
 	.loc 1 711
 	srlx %o0, 32, %o1
@@ -2105,10 +2073,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3584] = a
 	.loc 1 717
-	stx %o0, [%i0 + 3584]
+	stx %o0, [%o5 + 3584]
 ! a = mem64[x1 + 0]
 	.loc 1 718
-	ldx [%o5], %o0
+	ldx [%o3], %o0
 ! u = a >> 32
 	.loc 1 719
 	srlx %o0, 32, %o1
@@ -2129,10 +2097,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 0] = a
 	.loc 1 725
-	stx %o0, [%o5]
+	stx %o0, [%o3]
 ! a = mem64[x1 + 512]
 	.loc 1 726
-	ldx [%o5 + 512], %o0
+	ldx [%o3 + 512], %o0
 ! u = a >> 32
 	.loc 1 727
 	srlx %o0, 32, %o1
@@ -2153,10 +2121,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 512] = a
 	.loc 1 733
-	stx %o0, [%o5 + 512]
+	stx %o0, [%o3 + 512]
 ! a = mem64[x1 + 1024]
 	.loc 1 734
-	ldx [%o5 + 1024], %o0
+	ldx [%o3 + 1024], %o0
 ! u = a >> 32
 	.loc 1 735
 	srlx %o0, 32, %o1
@@ -2177,10 +2145,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1024] = a
 	.loc 1 741
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o3 + 1024]
 ! a = mem64[x1 + 1536]
 	.loc 1 742
-	ldx [%o5 + 1536], %o0
+	ldx [%o3 + 1536], %o0
 ! u = a >> 32
 	.loc 1 743
 	srlx %o0, 32, %o1
@@ -2201,13 +2169,13 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1536] = a
 	.loc 1 749
-	stx %o0, [%o5 + 1536]
+	stx %o0, [%o3 + 1536]
 ! x0 = x0 + 8
 	.loc 1 750
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! x1 = x1 + 8
 	.loc 1 751
-	add %o5, 8, %o5
+	add %o3, 8, %o3
 ! c = c + 4
 	.loc 1 752
 	add %o4, 4, %o4
@@ -2223,25 +2191,19 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	nop
 ! c = cb + 1536
 	.loc 1 758
-	add %i1, 1536, %o0
+	add %i1, 1536, %o4
 ! x0 = v
 	.loc 1 759
-	mov %o3, %i0
-! x1 = x0
-	.loc 1 760
-	mov %i0, %o3
+	mov %i0, %o5
 ! x1 = x1 + 4095
 	.loc 1 761
-	add %i0, 4095, %o1
+	add %o5, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 762
-	add %o1, 1, %o1
+	add %o0, 1, %o7
 ! o0 = 32
 	.loc 1 763
-	mov 32, %o2
-	mov %o0, %o4
-	mov %o1, %o5
-	mov %o2, %o7
+	mov 32, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l6a:
 ! k = mem32le[c + 0]
 	.loc 1 765
@@ -2258,10 +2220,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	or %o2, %o0, %l0
 ! a = mem64[x0 + 0]
 	.loc 1 769
-	ldx [%i0], %o1
+	ldx [%o5], %o1
 ! b = mem64[x0 + 8]
 	.loc 1 770
-	ldx [%i0 + 8], %o0
+	ldx [%o5 + 8], %o0
 ! u = a ^ b
 	.loc 1 771
 	xor %o1, %o0, %o2
@@ -2276,16 +2238,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 775
-	stx %o1, [%i0]
+	stx %o1, [%o5]
 ! mem64[x0 + 8] = b
 	.loc 1 776
-	stx %o0, [%i0 + 8]
+	stx %o0, [%o5 + 8]
 ! a = mem64[x0 + 512]
 	.loc 1 777
-	ldx [%i0 + 512], %o0
+	ldx [%o5 + 512], %o0
 ! b = mem64[x0 + 520]
 	.loc 1 778
-	ldx [%i0 + 520], %o1
+	ldx [%o5 + 520], %o1
 ! u = a ^ b
 	.loc 1 779
 	xor %o0, %o1, %o2
@@ -2300,16 +2262,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 512] = a
 	.loc 1 783
-	stx %o0, [%i0 + 512]
+	stx %o0, [%o5 + 512]
 ! mem64[x0 + 520] = b
 	.loc 1 784
-	stx %o1, [%i0 + 520]
+	stx %o1, [%o5 + 520]
 ! a = mem64[x0 + 1024]
 	.loc 1 785
-	ldx [%i0 + 1024], %o0
+	ldx [%o5 + 1024], %o0
 ! b = mem64[x0 + 1032]
 	.loc 1 786
-	ldx [%i0 + 1032], %o1
+	ldx [%o5 + 1032], %o1
 ! u = a ^ b
 	.loc 1 787
 	xor %o0, %o1, %o2
@@ -2324,16 +2286,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1024] = a
 	.loc 1 791
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o5 + 1024]
 ! mem64[x0 + 1032] = b
 	.loc 1 792
-	stx %o1, [%i0 + 1032]
+	stx %o1, [%o5 + 1032]
 ! a = mem64[x0 + 1536]
 	.loc 1 793
-	ldx [%i0 + 1536], %o0
+	ldx [%o5 + 1536], %o0
 ! b = mem64[x0 + 1544]
 	.loc 1 794
-	ldx [%i0 + 1544], %o1
+	ldx [%o5 + 1544], %o1
 ! u = a ^ b
 	.loc 1 795
 	xor %o0, %o1, %o2
@@ -2348,16 +2310,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1536] = a
 	.loc 1 799
-	stx %o0, [%i0 + 1536]
+	stx %o0, [%o5 + 1536]
 ! mem64[x0 + 1544] = b
 	.loc 1 800
-	stx %o1, [%i0 + 1544]
+	stx %o1, [%o5 + 1544]
 ! a = mem64[x0 + 2048]
 	.loc 1 801
-	ldx [%i0 + 2048], %o0
+	ldx [%o5 + 2048], %o0
 ! b = mem64[x0 + 2056]
 	.loc 1 802
-	ldx [%i0 + 2056], %o1
+	ldx [%o5 + 2056], %o1
 ! u = a ^ b
 	.loc 1 803
 	xor %o0, %o1, %o2
@@ -2372,16 +2334,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2048] = a
 	.loc 1 807
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o5 + 2048]
 ! mem64[x0 + 2056] = b
 	.loc 1 808
-	stx %o1, [%i0 + 2056]
+	stx %o1, [%o5 + 2056]
 ! a = mem64[x0 + 2560]
 	.loc 1 809
-	ldx [%i0 + 2560], %o0
+	ldx [%o5 + 2560], %o0
 ! b = mem64[x0 + 2568]
 	.loc 1 810
-	ldx [%i0 + 2568], %o1
+	ldx [%o5 + 2568], %o1
 ! u = a ^ b
 	.loc 1 811
 	xor %o0, %o1, %o2
@@ -2396,16 +2358,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2560] = a
 	.loc 1 815
-	stx %o0, [%i0 + 2560]
+	stx %o0, [%o5 + 2560]
 ! mem64[x0 + 2568] = b
 	.loc 1 816
-	stx %o1, [%i0 + 2568]
+	stx %o1, [%o5 + 2568]
 ! a = mem64[x0 + 3072]
 	.loc 1 817
-	ldx [%i0 + 3072], %o0
+	ldx [%o5 + 3072], %o0
 ! b = mem64[x0 + 3080]
 	.loc 1 818
-	ldx [%i0 + 3080], %o1
+	ldx [%o5 + 3080], %o1
 ! u = a ^ b
 	.loc 1 819
 	xor %o0, %o1, %o2
@@ -2420,16 +2382,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3072] = a
 	.loc 1 823
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o5 + 3072]
 ! mem64[x0 + 3080] = b
 	.loc 1 824
-	stx %o1, [%i0 + 3080]
+	stx %o1, [%o5 + 3080]
 ! a = mem64[x0 + 3584]
 	.loc 1 825
-	ldx [%i0 + 3584], %o0
+	ldx [%o5 + 3584], %o0
 ! b = mem64[x0 + 3592]
 	.loc 1 826
-	ldx [%i0 + 3592], %o1
+	ldx [%o5 + 3592], %o1
 ! u = a ^ b
 	.loc 1 827
 	xor %o0, %o1, %o2
@@ -2444,16 +2406,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3584] = a
 	.loc 1 831
-	stx %o0, [%i0 + 3584]
+	stx %o0, [%o5 + 3584]
 ! mem64[x0 + 3592] = b
 	.loc 1 832
-	stx %o1, [%i0 + 3592]
+	stx %o1, [%o5 + 3592]
 ! a = mem64[x1 + 0]
 	.loc 1 833
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! b = mem64[x1 + 8]
 	.loc 1 834
-	ldx [%o5 + 8], %o1
+	ldx [%o7 + 8], %o1
 ! u = a ^ b
 	.loc 1 835
 	xor %o0, %o1, %o2
@@ -2468,16 +2430,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 0] = a
 	.loc 1 839
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! mem64[x1 + 8] = b
 	.loc 1 840
-	stx %o1, [%o5 + 8]
+	stx %o1, [%o7 + 8]
 ! a = mem64[x1 + 512]
 	.loc 1 841
-	ldx [%o5 + 512], %o0
+	ldx [%o7 + 512], %o0
 ! b = mem64[x1 + 520]
 	.loc 1 842
-	ldx [%o5 + 520], %o1
+	ldx [%o7 + 520], %o1
 ! u = a ^ b
 	.loc 1 843
 	xor %o0, %o1, %o2
@@ -2492,16 +2454,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 512] = a
 	.loc 1 847
-	stx %o0, [%o5 + 512]
+	stx %o0, [%o7 + 512]
 ! mem64[x1 + 520] = b
 	.loc 1 848
-	stx %o1, [%o5 + 520]
+	stx %o1, [%o7 + 520]
 ! a = mem64[x1 + 1024]
 	.loc 1 849
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! b = mem64[x1 + 1032]
 	.loc 1 850
-	ldx [%o5 + 1032], %o1
+	ldx [%o7 + 1032], %o1
 ! u = a ^ b
 	.loc 1 851
 	xor %o0, %o1, %o2
@@ -2516,16 +2478,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1024] = a
 	.loc 1 855
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! mem64[x1 + 1032] = b
 	.loc 1 856
-	stx %o1, [%o5 + 1032]
+	stx %o1, [%o7 + 1032]
 ! a = mem64[x1 + 1536]
 	.loc 1 857
-	ldx [%o5 + 1536], %o0
+	ldx [%o7 + 1536], %o0
 ! b = mem64[x1 + 1544]
 	.loc 1 858
-	ldx [%o5 + 1544], %o1
+	ldx [%o7 + 1544], %o1
 ! u = a ^ b
 	.loc 1 859
 	xor %o0, %o1, %o2
@@ -2540,57 +2502,55 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1536] = a
 	.loc 1 863
-	stx %o0, [%o5 + 1536]
+	stx %o0, [%o7 + 1536]
 ! mem64[x1 + 1544] = b
 	.loc 1 864
-	stx %o1, [%o5 + 1544]
+	stx %o1, [%o7 + 1544]
 ! x0 = x0 + 16
 	.loc 1 865
-	add %i0, 16, %i0
+	add %o5, 16, %o5
 ! x1 = x1 + 16
 	.loc 1 866
-	add %o5, 16, %o5
+	add %o7, 16, %o7
 ! c = c + 8
 	.loc 1 867
 	add %o4, 8, %o4
 ! o0 = o0 - 1
 	.loc 1 868
-	sub %o7, 1, %o7
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 869
-	cmp %o7, 0
+	cmp %o3, 0
 ! goto l6a if !=
 	.loc 1 870
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l6a
 	nop
 ! c = cb + 1792
 	.loc 1 873
-	add %i1, 1792, %o4
+	add %i1, 1792, %o5
 ! x0 = v
 	.loc 1 874
-	mov %o3, %i0
-	mov %i0, %o5
+	mov %i0, %o7
 ! x1 = x1 + 4095
 	.loc 1 876
-	add %o5, 4095, %o0
+	add %o7, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 877
-	add %o0, 1, %o7
+	add %o0, 1, %l0
 ! o0 = 16
 	.loc 1 878
-	mov 16, %o0
+	mov 16, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l7a:
 ! o1 = 2
 	.loc 1 880
-	mov %o0, %o3
-	mov 2, %l0
+	mov 2, %o4
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l7b:
 ! k = mem32le[c + 0]
 	.loc 1 882
-	lduwa [%o4] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! h = mem32le[c + 4]
 	.loc 1 883
-	add %o4, 4, %o0
+	add %o5, 4, %o0
 	lduwa [%o0] 0x88, %o2
 ! h <<= 32
 	.loc 1 884
@@ -2600,10 +2560,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	or %o1, %o2, %l1
 ! a = mem64[x0 + 0]
 	.loc 1 886
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! b = mem64[x0 + 16]
 	.loc 1 887
-	ldx [%o5 + 16], %o1
+	ldx [%o7 + 16], %o1
 ! u = a ^ b
 	.loc 1 888
 	xor %o0, %o1, %o2
@@ -2618,16 +2578,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 0] = a
 	.loc 1 892
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! mem64[x0 + 16] = b
 	.loc 1 893
-	stx %o1, [%o5 + 16]
+	stx %o1, [%o7 + 16]
 ! a = mem64[x0 + 512]
 	.loc 1 894
-	ldx [%o5 + 512], %o0
+	ldx [%o7 + 512], %o0
 ! b = mem64[x0 + 528]
 	.loc 1 895
-	ldx [%o5 + 528], %o1
+	ldx [%o7 + 528], %o1
 ! u = a ^ b
 	.loc 1 896
 	xor %o0, %o1, %o2
@@ -2642,16 +2602,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 512] = a
 	.loc 1 900
-	stx %o0, [%o5 + 512]
+	stx %o0, [%o7 + 512]
 ! mem64[x0 + 528] = b
 	.loc 1 901
-	stx %o1, [%o5 + 528]
+	stx %o1, [%o7 + 528]
 ! a = mem64[x0 + 1024]
 	.loc 1 902
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! b = mem64[x0 + 1040]
 	.loc 1 903
-	ldx [%o5 + 1040], %o1
+	ldx [%o7 + 1040], %o1
 ! u = a ^ b
 	.loc 1 904
 	xor %o0, %o1, %o2
@@ -2666,16 +2626,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1024] = a
 	.loc 1 908
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! mem64[x0 + 1040] = b
 	.loc 1 909
-	stx %o1, [%o5 + 1040]
+	stx %o1, [%o7 + 1040]
 ! a = mem64[x0 + 1536]
 	.loc 1 910
-	ldx [%o5 + 1536], %o0
+	ldx [%o7 + 1536], %o0
 ! b = mem64[x0 + 1552]
 	.loc 1 911
-	ldx [%o5 + 1552], %o1
+	ldx [%o7 + 1552], %o1
 ! u = a ^ b
 	.loc 1 912
 	xor %o0, %o1, %o2
@@ -2690,16 +2650,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1536] = a
 	.loc 1 916
-	stx %o0, [%o5 + 1536]
+	stx %o0, [%o7 + 1536]
 ! mem64[x0 + 1552] = b
 	.loc 1 917
-	stx %o1, [%o5 + 1552]
+	stx %o1, [%o7 + 1552]
 ! a = mem64[x0 + 2048]
 	.loc 1 918
-	ldx [%o5 + 2048], %o0
+	ldx [%o7 + 2048], %o0
 ! b = mem64[x0 + 2064]
 	.loc 1 919
-	ldx [%o5 + 2064], %o1
+	ldx [%o7 + 2064], %o1
 ! u = a ^ b
 	.loc 1 920
 	xor %o0, %o1, %o2
@@ -2714,16 +2674,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2048] = a
 	.loc 1 924
-	stx %o0, [%o5 + 2048]
+	stx %o0, [%o7 + 2048]
 ! mem64[x0 + 2064] = b
 	.loc 1 925
-	stx %o1, [%o5 + 2064]
+	stx %o1, [%o7 + 2064]
 ! a = mem64[x0 + 2560]
 	.loc 1 926
-	ldx [%o5 + 2560], %o0
+	ldx [%o7 + 2560], %o0
 ! b = mem64[x0 + 2576]
 	.loc 1 927
-	ldx [%o5 + 2576], %o1
+	ldx [%o7 + 2576], %o1
 ! u = a ^ b
 	.loc 1 928
 	xor %o0, %o1, %o2
@@ -2738,16 +2698,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2560] = a
 	.loc 1 932
-	stx %o0, [%o5 + 2560]
+	stx %o0, [%o7 + 2560]
 ! mem64[x0 + 2576] = b
 	.loc 1 933
-	stx %o1, [%o5 + 2576]
+	stx %o1, [%o7 + 2576]
 ! a = mem64[x0 + 3072]
 	.loc 1 934
-	ldx [%o5 + 3072], %o0
+	ldx [%o7 + 3072], %o0
 ! b = mem64[x0 + 3088]
 	.loc 1 935
-	ldx [%o5 + 3088], %o1
+	ldx [%o7 + 3088], %o1
 ! u = a ^ b
 	.loc 1 936
 	xor %o0, %o1, %o2
@@ -2762,16 +2722,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3072] = a
 	.loc 1 940
-	stx %o0, [%o5 + 3072]
+	stx %o0, [%o7 + 3072]
 ! mem64[x0 + 3088] = b
 	.loc 1 941
-	stx %o1, [%o5 + 3088]
+	stx %o1, [%o7 + 3088]
 ! a = mem64[x0 + 3584]
 	.loc 1 942
-	ldx [%o5 + 3584], %o0
+	ldx [%o7 + 3584], %o0
 ! b = mem64[x0 + 3600]
 	.loc 1 943
-	ldx [%o5 + 3600], %o1
+	ldx [%o7 + 3600], %o1
 ! u = a ^ b
 	.loc 1 944
 	xor %o0, %o1, %o2
@@ -2786,16 +2746,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3584] = a
 	.loc 1 948
-	stx %o0, [%o5 + 3584]
+	stx %o0, [%o7 + 3584]
 ! mem64[x0 + 3600] = b
 	.loc 1 949
-	stx %o1, [%o5 + 3600]
+	stx %o1, [%o7 + 3600]
 ! a = mem64[x1 + 0]
 	.loc 1 950
-	ldx [%o7], %o0
+	ldx [%l0], %o0
 ! b = mem64[x1 + 16]
 	.loc 1 951
-	ldx [%o7 + 16], %o1
+	ldx [%l0 + 16], %o1
 ! u = a ^ b
 	.loc 1 952
 	xor %o0, %o1, %o2
@@ -2810,16 +2770,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 0] = a
 	.loc 1 956
-	stx %o0, [%o7]
+	stx %o0, [%l0]
 ! mem64[x1 + 16] = b
 	.loc 1 957
-	stx %o1, [%o7 + 16]
+	stx %o1, [%l0 + 16]
 ! a = mem64[x1 + 512]
 	.loc 1 958
-	ldx [%o7 + 512], %o0
+	ldx [%l0 + 512], %o0
 ! b = mem64[x1 + 528]
 	.loc 1 959
-	ldx [%o7 + 528], %o1
+	ldx [%l0 + 528], %o1
 ! u = a ^ b
 	.loc 1 960
 	xor %o0, %o1, %o2
@@ -2834,16 +2794,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 512] = a
 	.loc 1 964
-	stx %o0, [%o7 + 512]
+	stx %o0, [%l0 + 512]
 ! mem64[x1 + 528] = b
 	.loc 1 965
-	stx %o1, [%o7 + 528]
+	stx %o1, [%l0 + 528]
 ! a = mem64[x1 + 1024]
 	.loc 1 966
-	ldx [%o7 + 1024], %o0
+	ldx [%l0 + 1024], %o0
 ! b = mem64[x1 + 1040]
 	.loc 1 967
-	ldx [%o7 + 1040], %o1
+	ldx [%l0 + 1040], %o1
 ! u = a ^ b
 	.loc 1 968
 	xor %o0, %o1, %o2
@@ -2858,16 +2818,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1024] = a
 	.loc 1 972
-	stx %o0, [%o7 + 1024]
+	stx %o0, [%l0 + 1024]
 ! mem64[x1 + 1040] = b
 	.loc 1 973
-	stx %o1, [%o7 + 1040]
+	stx %o1, [%l0 + 1040]
 ! a = mem64[x1 + 1536]
 	.loc 1 974
-	ldx [%o7 + 1536], %o0
+	ldx [%l0 + 1536], %o0
 ! b = mem64[x1 + 1552]
 	.loc 1 975
-	ldx [%o7 + 1552], %o1
+	ldx [%l0 + 1552], %o1
 ! u = a ^ b
 	.loc 1 976
 	xor %o0, %o1, %o2
@@ -2882,73 +2842,71 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1536] = a
 	.loc 1 980
-	stx %o0, [%o7 + 1536]
+	stx %o0, [%l0 + 1536]
 ! mem64[x1 + 1552] = b
 	.loc 1 981
-	stx %o1, [%o7 + 1552]
+	stx %o1, [%l0 + 1552]
 ! x0 = x0 + 8
 	.loc 1 982
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! x1 = x1 + 8
 	.loc 1 983
-	add %o7, 8, %o7
+	add %l0, 8, %l0
 ! c = c + 8
 	.loc 1 984
-	add %o4, 8, %o4
+	add %o5, 8, %o5
 ! o1 = o1 - 1
 	.loc 1 985
-	sub %l0, 1, %l0
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 986
-	cmp %l0, 0
+	cmp %o4, 0
 ! goto l7b if !=
 	.loc 1 987
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l7b
 	nop
 ! x0 = x0 + 16
 	.loc 1 988
-	add %o5, 16, %o5
+	add %o7, 16, %o7
 ! x1 = x1 + 16
 	.loc 1 989
-	add %o7, 16, %o7
+	add %l0, 16, %l0
 ! o0 = o0 - 1
 	.loc 1 990
-	mov %o3, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 991
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l7a if !=
 	.loc 1 992
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l7a
 	nop
 ! c = cb + 2048
 	.loc 1 995
-	add %i1, 2048, %o4
+	add %i1, 2048, %o5
 ! x0 = v
 	.loc 1 996
-	mov %i0, %o5
+	mov %i0, %o7
 ! x1 = x1 + 4095
 	.loc 1 998
-	add %o5, 4095, %o0
+	add %o7, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 999
-	add %o0, 1, %o7
+	add %o0, 1, %o4
 ! o0 = 8
 	.loc 1 1000
-	mov 8, %o0
+	mov 8, %l0
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l8a:
 ! o1 = 4
 	.loc 1 1002
-	mov %o0, %o3
-	mov 4, %l0
+	mov 4, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l8b:
 ! k = mem32le[c + 0]
 	.loc 1 1004
-	lduwa [%o4] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! h = mem32le[c + 4]
 	.loc 1 1005
-	add %o4, 4, %o0
+	add %o5, 4, %o0
 	lduwa [%o0] 0x88, %o2
 ! h <<= 32
 	.loc 1 1006
@@ -2958,10 +2916,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	or %o1, %o2, %l1
 ! a = mem64[x0 + 0]
 	.loc 1 1008
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! b = mem64[x0 + 32]
 	.loc 1 1009
-	ldx [%o5 + 32], %o1
+	ldx [%o7 + 32], %o1
 ! u = a ^ b
 	.loc 1 1010
 	xor %o0, %o1, %o2
@@ -2976,16 +2934,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 0] = a
 	.loc 1 1014
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! mem64[x0 + 32] = b
 	.loc 1 1015
-	stx %o1, [%o5 + 32]
+	stx %o1, [%o7 + 32]
 ! a = mem64[x0 + 512]
 	.loc 1 1016
-	ldx [%o5 + 512], %o0
+	ldx [%o7 + 512], %o0
 ! b = mem64[x0 + 544]
 	.loc 1 1017
-	ldx [%o5 + 544], %o1
+	ldx [%o7 + 544], %o1
 ! u = a ^ b
 	.loc 1 1018
 	xor %o0, %o1, %o2
@@ -3000,16 +2958,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 512] = a
 	.loc 1 1022
-	stx %o0, [%o5 + 512]
+	stx %o0, [%o7 + 512]
 ! mem64[x0 + 544] = b
 	.loc 1 1023
-	stx %o1, [%o5 + 544]
+	stx %o1, [%o7 + 544]
 ! a = mem64[x0 + 1024]
 	.loc 1 1024
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! b = mem64[x0 + 1056]
 	.loc 1 1025
-	ldx [%o5 + 1056], %o1
+	ldx [%o7 + 1056], %o1
 ! u = a ^ b
 	.loc 1 1026
 	xor %o0, %o1, %o2
@@ -3024,16 +2982,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1024] = a
 	.loc 1 1030
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! mem64[x0 + 1056] = b
 	.loc 1 1031
-	stx %o1, [%o5 + 1056]
+	stx %o1, [%o7 + 1056]
 ! a = mem64[x0 + 1536]
 	.loc 1 1032
-	ldx [%o5 + 1536], %o0
+	ldx [%o7 + 1536], %o0
 ! b = mem64[x0 + 1568]
 	.loc 1 1033
-	ldx [%o5 + 1568], %o1
+	ldx [%o7 + 1568], %o1
 ! u = a ^ b
 	.loc 1 1034
 	xor %o0, %o1, %o2
@@ -3048,16 +3006,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1536] = a
 	.loc 1 1038
-	stx %o0, [%o5 + 1536]
+	stx %o0, [%o7 + 1536]
 ! mem64[x0 + 1568] = b
 	.loc 1 1039
-	stx %o1, [%o5 + 1568]
+	stx %o1, [%o7 + 1568]
 ! a = mem64[x0 + 2048]
 	.loc 1 1040
-	ldx [%o5 + 2048], %o0
+	ldx [%o7 + 2048], %o0
 ! b = mem64[x0 + 2080]
 	.loc 1 1041
-	ldx [%o5 + 2080], %o1
+	ldx [%o7 + 2080], %o1
 ! u = a ^ b
 	.loc 1 1042
 	xor %o0, %o1, %o2
@@ -3072,16 +3030,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2048] = a
 	.loc 1 1046
-	stx %o0, [%o5 + 2048]
+	stx %o0, [%o7 + 2048]
 ! mem64[x0 + 2080] = b
 	.loc 1 1047
-	stx %o1, [%o5 + 2080]
+	stx %o1, [%o7 + 2080]
 ! a = mem64[x0 + 2560]
 	.loc 1 1048
-	ldx [%o5 + 2560], %o0
+	ldx [%o7 + 2560], %o0
 ! b = mem64[x0 + 2592]
 	.loc 1 1049
-	ldx [%o5 + 2592], %o1
+	ldx [%o7 + 2592], %o1
 ! u = a ^ b
 	.loc 1 1050
 	xor %o0, %o1, %o2
@@ -3096,16 +3054,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2560] = a
 	.loc 1 1054
-	stx %o0, [%o5 + 2560]
+	stx %o0, [%o7 + 2560]
 ! mem64[x0 + 2592] = b
 	.loc 1 1055
-	stx %o1, [%o5 + 2592]
+	stx %o1, [%o7 + 2592]
 ! a = mem64[x0 + 3072]
 	.loc 1 1056
-	ldx [%o5 + 3072], %o0
+	ldx [%o7 + 3072], %o0
 ! b = mem64[x0 + 3104]
 	.loc 1 1057
-	ldx [%o5 + 3104], %o1
+	ldx [%o7 + 3104], %o1
 ! u = a ^ b
 	.loc 1 1058
 	xor %o0, %o1, %o2
@@ -3120,16 +3078,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3072] = a
 	.loc 1 1062
-	stx %o0, [%o5 + 3072]
+	stx %o0, [%o7 + 3072]
 ! mem64[x0 + 3104] = b
 	.loc 1 1063
-	stx %o1, [%o5 + 3104]
+	stx %o1, [%o7 + 3104]
 ! a = mem64[x0 + 3584]
 	.loc 1 1064
-	ldx [%o5 + 3584], %o0
+	ldx [%o7 + 3584], %o0
 ! b = mem64[x0 + 3616]
 	.loc 1 1065
-	ldx [%o5 + 3616], %o1
+	ldx [%o7 + 3616], %o1
 ! u = a ^ b
 	.loc 1 1066
 	xor %o0, %o1, %o2
@@ -3144,16 +3102,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3584] = a
 	.loc 1 1070
-	stx %o0, [%o5 + 3584]
+	stx %o0, [%o7 + 3584]
 ! mem64[x0 + 3616] = b
 	.loc 1 1071
-	stx %o1, [%o5 + 3616]
+	stx %o1, [%o7 + 3616]
 ! a = mem64[x1 + 0]
 	.loc 1 1072
-	ldx [%o7], %o0
+	ldx [%o4], %o0
 ! b = mem64[x1 + 32]
 	.loc 1 1073
-	ldx [%o7 + 32], %o1
+	ldx [%o4 + 32], %o1
 ! u = a ^ b
 	.loc 1 1074
 	xor %o0, %o1, %o2
@@ -3168,16 +3126,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 0] = a
 	.loc 1 1078
-	stx %o0, [%o7]
+	stx %o0, [%o4]
 ! mem64[x1 + 32] = b
 	.loc 1 1079
-	stx %o1, [%o7 + 32]
+	stx %o1, [%o4 + 32]
 ! a = mem64[x1 + 512]
 	.loc 1 1080
-	ldx [%o7 + 512], %o0
+	ldx [%o4 + 512], %o0
 ! b = mem64[x1 + 544]
 	.loc 1 1081
-	ldx [%o7 + 544], %o1
+	ldx [%o4 + 544], %o1
 ! u = a ^ b
 	.loc 1 1082
 	xor %o0, %o1, %o2
@@ -3192,16 +3150,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 512] = a
 	.loc 1 1086
-	stx %o0, [%o7 + 512]
+	stx %o0, [%o4 + 512]
 ! mem64[x1 + 544] = b
 	.loc 1 1087
-	stx %o1, [%o7 + 544]
+	stx %o1, [%o4 + 544]
 ! a = mem64[x1 + 1024]
 	.loc 1 1088
-	ldx [%o7 + 1024], %o0
+	ldx [%o4 + 1024], %o0
 ! b = mem64[x1 + 1056]
 	.loc 1 1089
-	ldx [%o7 + 1056], %o1
+	ldx [%o4 + 1056], %o1
 ! u = a ^ b
 	.loc 1 1090
 	xor %o0, %o1, %o2
@@ -3216,16 +3174,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1024] = a
 	.loc 1 1094
-	stx %o0, [%o7 + 1024]
+	stx %o0, [%o4 + 1024]
 ! mem64[x1 + 1056] = b
 	.loc 1 1095
-	stx %o1, [%o7 + 1056]
+	stx %o1, [%o4 + 1056]
 ! a = mem64[x1 + 1536]
 	.loc 1 1096
-	ldx [%o7 + 1536], %o0
+	ldx [%o4 + 1536], %o0
 ! b = mem64[x1 + 1568]
 	.loc 1 1097
-	ldx [%o7 + 1568], %o1
+	ldx [%o4 + 1568], %o1
 ! u = a ^ b
 	.loc 1 1098
 	xor %o0, %o1, %o2
@@ -3240,73 +3198,71 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1536] = a
 	.loc 1 1102
-	stx %o0, [%o7 + 1536]
+	stx %o0, [%o4 + 1536]
 ! mem64[x1 + 1568] = b
 	.loc 1 1103
-	stx %o1, [%o7 + 1568]
+	stx %o1, [%o4 + 1568]
 ! x0 = x0 + 8
 	.loc 1 1104
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! x1 = x1 + 8
 	.loc 1 1105
-	add %o7, 8, %o7
+	add %o4, 8, %o4
 ! c = c + 8
 	.loc 1 1106
-	add %o4, 8, %o4
+	add %o5, 8, %o5
 ! o1 = o1 - 1
 	.loc 1 1107
-	sub %l0, 1, %l0
+	sub %o3, 1, %o3
 ! =? o1 - 0
 	.loc 1 1108
-	cmp %l0, 0
+	cmp %o3, 0
 ! goto l8b if !=
 	.loc 1 1109
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l8b
 	nop
 ! x0 = x0 + 32
 	.loc 1 1110
-	add %o5, 32, %o5
+	add %o7, 32, %o7
 ! x1 = x1 + 32
 	.loc 1 1111
-	add %o7, 32, %o7
+	add %o4, 32, %o4
 ! o0 = o0 - 1
 	.loc 1 1112
-	mov %o3, %o0
-	sub %o0, 1, %o0
+	sub %l0, 1, %l0
 ! =? o0 - 0
 	.loc 1 1113
-	cmp %o0, 0
+	cmp %l0, 0
 ! goto l8a if !=
 	.loc 1 1114
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l8a
 	nop
 ! c = cb + 2304
 	.loc 1 1117
-	add %i1, 2304, %o4
+	add %i1, 2304, %o5
 ! x0 = v
 	.loc 1 1118
-	mov %i0, %o5
+	mov %i0, %o7
 ! x1 = x1 + 4095
 	.loc 1 1120
-	add %o5, 4095, %o0
+	add %o7, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 1121
-	add %o0, 1, %o7
+	add %o0, 1, %o4
 ! o0 = 4
 	.loc 1 1122
-	mov 4, %o0
+	mov 4, %l0
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l9a:
 ! o1 = 8
 	.loc 1 1124
-	mov %o0, %o3
-	mov 8, %l0
+	mov 8, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l9b:
 ! k = mem32le[c + 0]
 	.loc 1 1126
-	lduwa [%o4] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! h = mem32le[c + 4]
 	.loc 1 1127
-	add %o4, 4, %o0
+	add %o5, 4, %o0
 	lduwa [%o0] 0x88, %o2
 ! h <<= 32
 	.loc 1 1128
@@ -3316,10 +3272,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	or %o1, %o2, %l1
 ! a = mem64[x0 + 0]
 	.loc 1 1130
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! b = mem64[x0 + 64]
 	.loc 1 1131
-	ldx [%o5 + 64], %o1
+	ldx [%o7 + 64], %o1
 ! u = a ^ b
 	.loc 1 1132
 	xor %o0, %o1, %o2
@@ -3334,16 +3290,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 0] = a
 	.loc 1 1136
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! mem64[x0 + 64] = b
 	.loc 1 1137
-	stx %o1, [%o5 + 64]
+	stx %o1, [%o7 + 64]
 ! a = mem64[x0 + 512]
 	.loc 1 1138
-	ldx [%o5 + 512], %o0
+	ldx [%o7 + 512], %o0
 ! b = mem64[x0 + 576]
 	.loc 1 1139
-	ldx [%o5 + 576], %o1
+	ldx [%o7 + 576], %o1
 ! u = a ^ b
 	.loc 1 1140
 	xor %o0, %o1, %o2
@@ -3358,16 +3314,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 512] = a
 	.loc 1 1144
-	stx %o0, [%o5 + 512]
+	stx %o0, [%o7 + 512]
 ! mem64[x0 + 576] = b
 	.loc 1 1145
-	stx %o1, [%o5 + 576]
+	stx %o1, [%o7 + 576]
 ! a = mem64[x0 + 1024]
 	.loc 1 1146
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! b = mem64[x0 + 1088]
 	.loc 1 1147
-	ldx [%o5 + 1088], %o1
+	ldx [%o7 + 1088], %o1
 ! u = a ^ b
 	.loc 1 1148
 	xor %o0, %o1, %o2
@@ -3382,16 +3338,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1024] = a
 	.loc 1 1152
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! mem64[x0 + 1088] = b
 	.loc 1 1153
-	stx %o1, [%o5 + 1088]
+	stx %o1, [%o7 + 1088]
 ! a = mem64[x0 + 1536]
 	.loc 1 1154
-	ldx [%o5 + 1536], %o0
+	ldx [%o7 + 1536], %o0
 ! b = mem64[x0 + 1600]
 	.loc 1 1155
-	ldx [%o5 + 1600], %o1
+	ldx [%o7 + 1600], %o1
 ! u = a ^ b
 	.loc 1 1156
 	xor %o0, %o1, %o2
@@ -3406,16 +3362,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1536] = a
 	.loc 1 1160
-	stx %o0, [%o5 + 1536]
+	stx %o0, [%o7 + 1536]
 ! mem64[x0 + 1600] = b
 	.loc 1 1161
-	stx %o1, [%o5 + 1600]
+	stx %o1, [%o7 + 1600]
 ! a = mem64[x0 + 2048]
 	.loc 1 1162
-	ldx [%o5 + 2048], %o0
+	ldx [%o7 + 2048], %o0
 ! b = mem64[x0 + 2112]
 	.loc 1 1163
-	ldx [%o5 + 2112], %o1
+	ldx [%o7 + 2112], %o1
 ! u = a ^ b
 	.loc 1 1164
 	xor %o0, %o1, %o2
@@ -3430,16 +3386,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2048] = a
 	.loc 1 1168
-	stx %o0, [%o5 + 2048]
+	stx %o0, [%o7 + 2048]
 ! mem64[x0 + 2112] = b
 	.loc 1 1169
-	stx %o1, [%o5 + 2112]
+	stx %o1, [%o7 + 2112]
 ! a = mem64[x0 + 2560]
 	.loc 1 1170
-	ldx [%o5 + 2560], %o0
+	ldx [%o7 + 2560], %o0
 ! b = mem64[x0 + 2624]
 	.loc 1 1171
-	ldx [%o5 + 2624], %o1
+	ldx [%o7 + 2624], %o1
 ! u = a ^ b
 	.loc 1 1172
 	xor %o0, %o1, %o2
@@ -3454,16 +3410,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2560] = a
 	.loc 1 1176
-	stx %o0, [%o5 + 2560]
+	stx %o0, [%o7 + 2560]
 ! mem64[x0 + 2624] = b
 	.loc 1 1177
-	stx %o1, [%o5 + 2624]
+	stx %o1, [%o7 + 2624]
 ! a = mem64[x0 + 3072]
 	.loc 1 1178
-	ldx [%o5 + 3072], %o0
+	ldx [%o7 + 3072], %o0
 ! b = mem64[x0 + 3136]
 	.loc 1 1179
-	ldx [%o5 + 3136], %o1
+	ldx [%o7 + 3136], %o1
 ! u = a ^ b
 	.loc 1 1180
 	xor %o0, %o1, %o2
@@ -3478,16 +3434,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3072] = a
 	.loc 1 1184
-	stx %o0, [%o5 + 3072]
+	stx %o0, [%o7 + 3072]
 ! mem64[x0 + 3136] = b
 	.loc 1 1185
-	stx %o1, [%o5 + 3136]
+	stx %o1, [%o7 + 3136]
 ! a = mem64[x0 + 3584]
 	.loc 1 1186
-	ldx [%o5 + 3584], %o0
+	ldx [%o7 + 3584], %o0
 ! b = mem64[x0 + 3648]
 	.loc 1 1187
-	ldx [%o5 + 3648], %o1
+	ldx [%o7 + 3648], %o1
 ! u = a ^ b
 	.loc 1 1188
 	xor %o0, %o1, %o2
@@ -3502,16 +3458,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3584] = a
 	.loc 1 1192
-	stx %o0, [%o5 + 3584]
+	stx %o0, [%o7 + 3584]
 ! mem64[x0 + 3648] = b
 	.loc 1 1193
-	stx %o1, [%o5 + 3648]
+	stx %o1, [%o7 + 3648]
 ! a = mem64[x1 + 0]
 	.loc 1 1194
-	ldx [%o7], %o0
+	ldx [%o4], %o0
 ! b = mem64[x1 + 64]
 	.loc 1 1195
-	ldx [%o7 + 64], %o1
+	ldx [%o4 + 64], %o1
 ! u = a ^ b
 	.loc 1 1196
 	xor %o0, %o1, %o2
@@ -3526,16 +3482,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 0] = a
 	.loc 1 1200
-	stx %o0, [%o7]
+	stx %o0, [%o4]
 ! mem64[x1 + 64] = b
 	.loc 1 1201
-	stx %o1, [%o7 + 64]
+	stx %o1, [%o4 + 64]
 ! a = mem64[x1 + 512]
 	.loc 1 1202
-	ldx [%o7 + 512], %o0
+	ldx [%o4 + 512], %o0
 ! b = mem64[x1 + 576]
 	.loc 1 1203
-	ldx [%o7 + 576], %o1
+	ldx [%o4 + 576], %o1
 ! u = a ^ b
 	.loc 1 1204
 	xor %o0, %o1, %o2
@@ -3550,16 +3506,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 512] = a
 	.loc 1 1208
-	stx %o0, [%o7 + 512]
+	stx %o0, [%o4 + 512]
 ! mem64[x1 + 576] = b
 	.loc 1 1209
-	stx %o1, [%o7 + 576]
+	stx %o1, [%o4 + 576]
 ! a = mem64[x1 + 1024]
 	.loc 1 1210
-	ldx [%o7 + 1024], %o0
+	ldx [%o4 + 1024], %o0
 ! b = mem64[x1 + 1088]
 	.loc 1 1211
-	ldx [%o7 + 1088], %o1
+	ldx [%o4 + 1088], %o1
 ! u = a ^ b
 	.loc 1 1212
 	xor %o0, %o1, %o2
@@ -3574,16 +3530,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1024] = a
 	.loc 1 1216
-	stx %o0, [%o7 + 1024]
+	stx %o0, [%o4 + 1024]
 ! mem64[x1 + 1088] = b
 	.loc 1 1217
-	stx %o1, [%o7 + 1088]
+	stx %o1, [%o4 + 1088]
 ! a = mem64[x1 + 1536]
 	.loc 1 1218
-	ldx [%o7 + 1536], %o0
+	ldx [%o4 + 1536], %o0
 ! b = mem64[x1 + 1600]
 	.loc 1 1219
-	ldx [%o7 + 1600], %o1
+	ldx [%o4 + 1600], %o1
 ! u = a ^ b
 	.loc 1 1220
 	xor %o0, %o1, %o2
@@ -3598,73 +3554,71 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1536] = a
 	.loc 1 1224
-	stx %o0, [%o7 + 1536]
+	stx %o0, [%o4 + 1536]
 ! mem64[x1 + 1600] = b
 	.loc 1 1225
-	stx %o1, [%o7 + 1600]
+	stx %o1, [%o4 + 1600]
 ! x0 = x0 + 8
 	.loc 1 1226
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! x1 = x1 + 8
 	.loc 1 1227
-	add %o7, 8, %o7
+	add %o4, 8, %o4
 ! c = c + 8
 	.loc 1 1228
-	add %o4, 8, %o4
+	add %o5, 8, %o5
 ! o1 = o1 - 1
 	.loc 1 1229
-	sub %l0, 1, %l0
+	sub %o3, 1, %o3
 ! =? o1 - 0
 	.loc 1 1230
-	cmp %l0, 0
+	cmp %o3, 0
 ! goto l9b if !=
 	.loc 1 1231
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l9b
 	nop
 ! x0 = x0 + 64
 	.loc 1 1232
-	add %o5, 64, %o5
+	add %o7, 64, %o7
 ! x1 = x1 + 64
 	.loc 1 1233
-	add %o7, 64, %o7
+	add %o4, 64, %o4
 ! o0 = o0 - 1
 	.loc 1 1234
-	mov %o3, %o0
-	sub %o0, 1, %o0
+	sub %l0, 1, %l0
 ! =? o0 - 0
 	.loc 1 1235
-	cmp %o0, 0
+	cmp %l0, 0
 ! goto l9a if !=
 	.loc 1 1236
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l9a
 	nop
 ! c = cb + 2560
 	.loc 1 1239
-	add %i1, 2560, %o4
+	add %i1, 2560, %o5
 ! x0 = v
 	.loc 1 1240
-	mov %i0, %o5
+	mov %i0, %o7
 ! x1 = x1 + 4095
 	.loc 1 1242
-	add %o5, 4095, %o0
+	add %o7, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 1243
-	add %o0, 1, %o7
+	add %o0, 1, %o4
 ! o0 = 2
 	.loc 1 1244
-	mov 2, %o0
+	mov 2, %l0
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l10a:
 ! o1 = 16
 	.loc 1 1246
-	mov %o0, %o3
-	mov 16, %l0
+	mov 16, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l10b:
 ! k = mem32le[c + 0]
 	.loc 1 1248
-	lduwa [%o4] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! h = mem32le[c + 4]
 	.loc 1 1249
-	add %o4, 4, %o0
+	add %o5, 4, %o0
 	lduwa [%o0] 0x88, %o2
 ! h <<= 32
 	.loc 1 1250
@@ -3674,10 +3628,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	or %o1, %o2, %l1
 ! a = mem64[x0 + 0]
 	.loc 1 1252
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! b = mem64[x0 + 128]
 	.loc 1 1253
-	ldx [%o5 + 128], %o1
+	ldx [%o7 + 128], %o1
 ! u = a ^ b
 	.loc 1 1254
 	xor %o0, %o1, %o2
@@ -3692,16 +3646,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 0] = a
 	.loc 1 1258
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! mem64[x0 + 128] = b
 	.loc 1 1259
-	stx %o1, [%o5 + 128]
+	stx %o1, [%o7 + 128]
 ! a = mem64[x0 + 512]
 	.loc 1 1260
-	ldx [%o5 + 512], %o0
+	ldx [%o7 + 512], %o0
 ! b = mem64[x0 + 640]
 	.loc 1 1261
-	ldx [%o5 + 640], %o1
+	ldx [%o7 + 640], %o1
 ! u = a ^ b
 	.loc 1 1262
 	xor %o0, %o1, %o2
@@ -3716,16 +3670,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 512] = a
 	.loc 1 1266
-	stx %o0, [%o5 + 512]
+	stx %o0, [%o7 + 512]
 ! mem64[x0 + 640] = b
 	.loc 1 1267
-	stx %o1, [%o5 + 640]
+	stx %o1, [%o7 + 640]
 ! a = mem64[x0 + 1024]
 	.loc 1 1268
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! b = mem64[x0 + 1152]
 	.loc 1 1269
-	ldx [%o5 + 1152], %o1
+	ldx [%o7 + 1152], %o1
 ! u = a ^ b
 	.loc 1 1270
 	xor %o0, %o1, %o2
@@ -3740,16 +3694,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1024] = a
 	.loc 1 1274
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! mem64[x0 + 1152] = b
 	.loc 1 1275
-	stx %o1, [%o5 + 1152]
+	stx %o1, [%o7 + 1152]
 ! a = mem64[x0 + 1536]
 	.loc 1 1276
-	ldx [%o5 + 1536], %o0
+	ldx [%o7 + 1536], %o0
 ! b = mem64[x0 + 1664]
 	.loc 1 1277
-	ldx [%o5 + 1664], %o1
+	ldx [%o7 + 1664], %o1
 ! u = a ^ b
 	.loc 1 1278
 	xor %o0, %o1, %o2
@@ -3764,16 +3718,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1536] = a
 	.loc 1 1282
-	stx %o0, [%o5 + 1536]
+	stx %o0, [%o7 + 1536]
 ! mem64[x0 + 1664] = b
 	.loc 1 1283
-	stx %o1, [%o5 + 1664]
+	stx %o1, [%o7 + 1664]
 ! a = mem64[x0 + 2048]
 	.loc 1 1284
-	ldx [%o5 + 2048], %o0
+	ldx [%o7 + 2048], %o0
 ! b = mem64[x0 + 2176]
 	.loc 1 1285
-	ldx [%o5 + 2176], %o1
+	ldx [%o7 + 2176], %o1
 ! u = a ^ b
 	.loc 1 1286
 	xor %o0, %o1, %o2
@@ -3788,16 +3742,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2048] = a
 	.loc 1 1290
-	stx %o0, [%o5 + 2048]
+	stx %o0, [%o7 + 2048]
 ! mem64[x0 + 2176] = b
 	.loc 1 1291
-	stx %o1, [%o5 + 2176]
+	stx %o1, [%o7 + 2176]
 ! a = mem64[x0 + 2560]
 	.loc 1 1292
-	ldx [%o5 + 2560], %o0
+	ldx [%o7 + 2560], %o0
 ! b = mem64[x0 + 2688]
 	.loc 1 1293
-	ldx [%o5 + 2688], %o1
+	ldx [%o7 + 2688], %o1
 ! u = a ^ b
 	.loc 1 1294
 	xor %o0, %o1, %o2
@@ -3812,16 +3766,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2560] = a
 	.loc 1 1298
-	stx %o0, [%o5 + 2560]
+	stx %o0, [%o7 + 2560]
 ! mem64[x0 + 2688] = b
 	.loc 1 1299
-	stx %o1, [%o5 + 2688]
+	stx %o1, [%o7 + 2688]
 ! a = mem64[x0 + 3072]
 	.loc 1 1300
-	ldx [%o5 + 3072], %o0
+	ldx [%o7 + 3072], %o0
 ! b = mem64[x0 + 3200]
 	.loc 1 1301
-	ldx [%o5 + 3200], %o1
+	ldx [%o7 + 3200], %o1
 ! u = a ^ b
 	.loc 1 1302
 	xor %o0, %o1, %o2
@@ -3836,16 +3790,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3072] = a
 	.loc 1 1306
-	stx %o0, [%o5 + 3072]
+	stx %o0, [%o7 + 3072]
 ! mem64[x0 + 3200] = b
 	.loc 1 1307
-	stx %o1, [%o5 + 3200]
+	stx %o1, [%o7 + 3200]
 ! a = mem64[x0 + 3584]
 	.loc 1 1308
-	ldx [%o5 + 3584], %o0
+	ldx [%o7 + 3584], %o0
 ! b = mem64[x0 + 3712]
 	.loc 1 1309
-	ldx [%o5 + 3712], %o1
+	ldx [%o7 + 3712], %o1
 ! u = a ^ b
 	.loc 1 1310
 	xor %o0, %o1, %o2
@@ -3860,16 +3814,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3584] = a
 	.loc 1 1314
-	stx %o0, [%o5 + 3584]
+	stx %o0, [%o7 + 3584]
 ! mem64[x0 + 3712] = b
 	.loc 1 1315
-	stx %o1, [%o5 + 3712]
+	stx %o1, [%o7 + 3712]
 ! a = mem64[x1 + 0]
 	.loc 1 1316
-	ldx [%o7], %o0
+	ldx [%o4], %o0
 ! b = mem64[x1 + 128]
 	.loc 1 1317
-	ldx [%o7 + 128], %o1
+	ldx [%o4 + 128], %o1
 ! u = a ^ b
 	.loc 1 1318
 	xor %o0, %o1, %o2
@@ -3884,16 +3838,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 0] = a
 	.loc 1 1322
-	stx %o0, [%o7]
+	stx %o0, [%o4]
 ! mem64[x1 + 128] = b
 	.loc 1 1323
-	stx %o1, [%o7 + 128]
+	stx %o1, [%o4 + 128]
 ! a = mem64[x1 + 512]
 	.loc 1 1324
-	ldx [%o7 + 512], %o0
+	ldx [%o4 + 512], %o0
 ! b = mem64[x1 + 640]
 	.loc 1 1325
-	ldx [%o7 + 640], %o1
+	ldx [%o4 + 640], %o1
 ! u = a ^ b
 	.loc 1 1326
 	xor %o0, %o1, %o2
@@ -3908,16 +3862,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 512] = a
 	.loc 1 1330
-	stx %o0, [%o7 + 512]
+	stx %o0, [%o4 + 512]
 ! mem64[x1 + 640] = b
 	.loc 1 1331
-	stx %o1, [%o7 + 640]
+	stx %o1, [%o4 + 640]
 ! a = mem64[x1 + 1024]
 	.loc 1 1332
-	ldx [%o7 + 1024], %o0
+	ldx [%o4 + 1024], %o0
 ! b = mem64[x1 + 1152]
 	.loc 1 1333
-	ldx [%o7 + 1152], %o1
+	ldx [%o4 + 1152], %o1
 ! u = a ^ b
 	.loc 1 1334
 	xor %o0, %o1, %o2
@@ -3932,16 +3886,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1024] = a
 	.loc 1 1338
-	stx %o0, [%o7 + 1024]
+	stx %o0, [%o4 + 1024]
 ! mem64[x1 + 1152] = b
 	.loc 1 1339
-	stx %o1, [%o7 + 1152]
+	stx %o1, [%o4 + 1152]
 ! a = mem64[x1 + 1536]
 	.loc 1 1340
-	ldx [%o7 + 1536], %o0
+	ldx [%o4 + 1536], %o0
 ! b = mem64[x1 + 1664]
 	.loc 1 1341
-	ldx [%o7 + 1664], %o1
+	ldx [%o4 + 1664], %o1
 ! u = a ^ b
 	.loc 1 1342
 	xor %o0, %o1, %o2
@@ -3956,64 +3910,60 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1536] = a
 	.loc 1 1346
-	stx %o0, [%o7 + 1536]
+	stx %o0, [%o4 + 1536]
 ! mem64[x1 + 1664] = b
 	.loc 1 1347
-	stx %o1, [%o7 + 1664]
+	stx %o1, [%o4 + 1664]
 ! x0 = x0 + 8
 	.loc 1 1348
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! x1 = x1 + 8
 	.loc 1 1349
-	add %o7, 8, %o7
+	add %o4, 8, %o4
 ! c = c + 8
 	.loc 1 1350
-	add %o4, 8, %o4
+	add %o5, 8, %o5
 ! o1 = o1 - 1
 	.loc 1 1351
-	sub %l0, 1, %l0
+	sub %o3, 1, %o3
 ! =? o1 - 0
 	.loc 1 1352
-	cmp %l0, 0
+	cmp %o3, 0
 ! goto l10b if !=
 	.loc 1 1353
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l10b
 	nop
 ! x0 = x0 + 128
 	.loc 1 1354
-	add %o5, 128, %o5
+	add %o7, 128, %o7
 ! x1 = x1 + 128
 	.loc 1 1355
-	add %o7, 128, %o7
+	add %o4, 128, %o4
 ! o0 = o0 - 1
 	.loc 1 1356
-	mov %o3, %o0
-	sub %o0, 1, %o0
+	sub %l0, 1, %l0
 ! =? o0 - 0
 	.loc 1 1357
-	cmp %o0, 0
+	cmp %l0, 0
 ! goto l10a if !=
 	.loc 1 1358
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l10a
 	nop
 ! c = cb + 2816
 	.loc 1 1361
-	add %i1, 2816, %o0
-! x1 = x0
-	.loc 1 1363
-	mov %i0, %o3
+	add %i1, 2816, %o4
+! x0 = v
+	.loc 1 1362
+	mov %i0, %o5
 ! x1 = x1 + 4095
 	.loc 1 1364
-	add %i0, 4095, %o1
+	add %o5, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 1365
-	add %o1, 1, %o1
+	add %o0, 1, %o7
 ! o1 = 32
 	.loc 1 1366
-	mov 32, %o2
-	mov %o0, %o4
-	mov %o1, %o5
-	mov %o2, %o7
+	mov 32, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l11b:
 ! k = mem32le[c + 0]
 	.loc 1 1368
@@ -4030,10 +3980,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	or %o1, %o2, %l0
 ! a = mem64[x0 + 0]
 	.loc 1 1372
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! b = mem64[x0 + 256]
 	.loc 1 1373
-	ldx [%i0 + 256], %o1
+	ldx [%o5 + 256], %o1
 ! u = a ^ b
 	.loc 1 1374
 	xor %o0, %o1, %o2
@@ -4048,16 +3998,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 0] = a
 	.loc 1 1378
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! mem64[x0 + 256] = b
 	.loc 1 1379
-	stx %o1, [%i0 + 256]
+	stx %o1, [%o5 + 256]
 ! a = mem64[x0 + 512]
 	.loc 1 1380
-	ldx [%i0 + 512], %o0
+	ldx [%o5 + 512], %o0
 ! b = mem64[x0 + 768]
 	.loc 1 1381
-	ldx [%i0 + 768], %o1
+	ldx [%o5 + 768], %o1
 ! u = a ^ b
 	.loc 1 1382
 	xor %o0, %o1, %o2
@@ -4072,16 +4022,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 512] = a
 	.loc 1 1386
-	stx %o0, [%i0 + 512]
+	stx %o0, [%o5 + 512]
 ! mem64[x0 + 768] = b
 	.loc 1 1387
-	stx %o1, [%i0 + 768]
+	stx %o1, [%o5 + 768]
 ! a = mem64[x0 + 1024]
 	.loc 1 1388
-	ldx [%i0 + 1024], %o0
+	ldx [%o5 + 1024], %o0
 ! b = mem64[x0 + 1280]
 	.loc 1 1389
-	ldx [%i0 + 1280], %o1
+	ldx [%o5 + 1280], %o1
 ! u = a ^ b
 	.loc 1 1390
 	xor %o0, %o1, %o2
@@ -4096,16 +4046,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1024] = a
 	.loc 1 1394
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o5 + 1024]
 ! mem64[x0 + 1280] = b
 	.loc 1 1395
-	stx %o1, [%i0 + 1280]
+	stx %o1, [%o5 + 1280]
 ! a = mem64[x0 + 1536]
 	.loc 1 1396
-	ldx [%i0 + 1536], %o0
+	ldx [%o5 + 1536], %o0
 ! b = mem64[x0 + 1792]
 	.loc 1 1397
-	ldx [%i0 + 1792], %o1
+	ldx [%o5 + 1792], %o1
 ! u = a ^ b
 	.loc 1 1398
 	xor %o0, %o1, %o2
@@ -4120,16 +4070,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1536] = a
 	.loc 1 1402
-	stx %o0, [%i0 + 1536]
+	stx %o0, [%o5 + 1536]
 ! mem64[x0 + 1792] = b
 	.loc 1 1403
-	stx %o1, [%i0 + 1792]
+	stx %o1, [%o5 + 1792]
 ! a = mem64[x0 + 2048]
 	.loc 1 1404
-	ldx [%i0 + 2048], %o0
+	ldx [%o5 + 2048], %o0
 ! b = mem64[x0 + 2304]
 	.loc 1 1405
-	ldx [%i0 + 2304], %o1
+	ldx [%o5 + 2304], %o1
 ! u = a ^ b
 	.loc 1 1406
 	xor %o0, %o1, %o2
@@ -4144,16 +4094,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2048] = a
 	.loc 1 1410
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o5 + 2048]
 ! mem64[x0 + 2304] = b
 	.loc 1 1411
-	stx %o1, [%i0 + 2304]
+	stx %o1, [%o5 + 2304]
 ! a = mem64[x0 + 2560]
 	.loc 1 1412
-	ldx [%i0 + 2560], %o0
+	ldx [%o5 + 2560], %o0
 ! b = mem64[x0 + 2816]
 	.loc 1 1413
-	ldx [%i0 + 2816], %o1
+	ldx [%o5 + 2816], %o1
 ! u = a ^ b
 	.loc 1 1414
 	xor %o0, %o1, %o2
@@ -4168,16 +4118,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2560] = a
 	.loc 1 1418
-	stx %o0, [%i0 + 2560]
+	stx %o0, [%o5 + 2560]
 ! mem64[x0 + 2816] = b
 	.loc 1 1419
-	stx %o1, [%i0 + 2816]
+	stx %o1, [%o5 + 2816]
 ! a = mem64[x0 + 3072]
 	.loc 1 1420
-	ldx [%i0 + 3072], %o0
+	ldx [%o5 + 3072], %o0
 ! b = mem64[x0 + 3328]
 	.loc 1 1421
-	ldx [%i0 + 3328], %o1
+	ldx [%o5 + 3328], %o1
 ! u = a ^ b
 	.loc 1 1422
 	xor %o0, %o1, %o2
@@ -4192,16 +4142,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3072] = a
 	.loc 1 1426
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o5 + 3072]
 ! mem64[x0 + 3328] = b
 	.loc 1 1427
-	stx %o1, [%i0 + 3328]
+	stx %o1, [%o5 + 3328]
 ! a = mem64[x0 + 3584]
 	.loc 1 1428
-	ldx [%i0 + 3584], %o0
+	ldx [%o5 + 3584], %o0
 ! b = mem64[x0 + 3840]
 	.loc 1 1429
-	ldx [%i0 + 3840], %o1
+	ldx [%o5 + 3840], %o1
 ! u = a ^ b
 	.loc 1 1430
 	xor %o0, %o1, %o2
@@ -4216,16 +4166,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3584] = a
 	.loc 1 1434
-	stx %o0, [%i0 + 3584]
+	stx %o0, [%o5 + 3584]
 ! mem64[x0 + 3840] = b
 	.loc 1 1435
-	stx %o1, [%i0 + 3840]
+	stx %o1, [%o5 + 3840]
 ! a = mem64[x1 + 0]
 	.loc 1 1436
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! b = mem64[x1 + 256]
 	.loc 1 1437
-	ldx [%o5 + 256], %o1
+	ldx [%o7 + 256], %o1
 ! u = a ^ b
 	.loc 1 1438
 	xor %o0, %o1, %o2
@@ -4240,16 +4190,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 0] = a
 	.loc 1 1442
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! mem64[x1 + 256] = b
 	.loc 1 1443
-	stx %o1, [%o5 + 256]
+	stx %o1, [%o7 + 256]
 ! a = mem64[x1 + 512]
 	.loc 1 1444
-	ldx [%o5 + 512], %o0
+	ldx [%o7 + 512], %o0
 ! b = mem64[x1 + 768]
 	.loc 1 1445
-	ldx [%o5 + 768], %o1
+	ldx [%o7 + 768], %o1
 ! u = a ^ b
 	.loc 1 1446
 	xor %o0, %o1, %o2
@@ -4264,16 +4214,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 512] = a
 	.loc 1 1450
-	stx %o0, [%o5 + 512]
+	stx %o0, [%o7 + 512]
 ! mem64[x1 + 768] = b
 	.loc 1 1451
-	stx %o1, [%o5 + 768]
+	stx %o1, [%o7 + 768]
 ! a = mem64[x1 + 1024]
 	.loc 1 1452
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! b = mem64[x1 + 1280]
 	.loc 1 1453
-	ldx [%o5 + 1280], %o1
+	ldx [%o7 + 1280], %o1
 ! u = a ^ b
 	.loc 1 1454
 	xor %o0, %o1, %o2
@@ -4288,16 +4238,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1024] = a
 	.loc 1 1458
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! mem64[x1 + 1280] = b
 	.loc 1 1459
-	stx %o1, [%o5 + 1280]
+	stx %o1, [%o7 + 1280]
 ! a = mem64[x1 + 1536]
 	.loc 1 1460
-	ldx [%o5 + 1536], %o0
+	ldx [%o7 + 1536], %o0
 ! b = mem64[x1 + 1792]
 	.loc 1 1461
-	ldx [%o5 + 1792], %o1
+	ldx [%o7 + 1792], %o1
 ! u = a ^ b
 	.loc 1 1462
 	xor %o0, %o1, %o2
@@ -4312,57 +4262,55 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1536] = a
 	.loc 1 1466
-	stx %o0, [%o5 + 1536]
+	stx %o0, [%o7 + 1536]
 ! mem64[x1 + 1792] = b
 	.loc 1 1467
-	stx %o1, [%o5 + 1792]
+	stx %o1, [%o7 + 1792]
 ! x0 = x0 + 8
 	.loc 1 1468
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! x1 = x1 + 8
 	.loc 1 1469
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! c = c + 8
 	.loc 1 1470
 	add %o4, 8, %o4
 ! o1 = o1 - 1
 	.loc 1 1471
-	sub %o7, 1, %o7
+	sub %o3, 1, %o3
 ! =? o1 - 0
 	.loc 1 1472
-	cmp %o7, 0
+	cmp %o3, 0
 ! goto l11b if !=
 	.loc 1 1473
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l11b
 	nop
 ! c = cb + 3072
 	.loc 1 1476
-	add %i1, 3072, %o4
+	add %i1, 3072, %o5
 ! x0 = v
 	.loc 1 1477
-	mov %o3, %i0
-	mov %i0, %o5
+	mov %i0, %o7
 ! x1 = x1 + 4095
 	.loc 1 1479
-	add %o5, 4095, %o0
+	add %o7, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 1480
-	add %o0, 1, %o7
+	add %o0, 1, %o4
 ! o0 = 2
 	.loc 1 1481
-	mov 2, %o0
+	mov 2, %l0
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l12a:
 ! o1 = 16
 	.loc 1 1483
-	mov %o0, %o3
-	mov 16, %l0
+	mov 16, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l12b:
 ! k = mem32le[c + 0]
 	.loc 1 1485
-	lduwa [%o4] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! h = mem32le[c + 4]
 	.loc 1 1486
-	add %o4, 4, %o0
+	add %o5, 4, %o0
 	lduwa [%o0] 0x88, %o2
 ! h <<= 32
 	.loc 1 1487
@@ -4372,10 +4320,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	or %o1, %o2, %l1
 ! a = mem64[x0 + 0]
 	.loc 1 1489
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! b = mem64[x0 + 128]
 	.loc 1 1490
-	ldx [%o5 + 128], %o1
+	ldx [%o7 + 128], %o1
 ! u = a ^ b
 	.loc 1 1491
 	xor %o0, %o1, %o2
@@ -4390,16 +4338,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 0] = a
 	.loc 1 1495
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! mem64[x0 + 128] = b
 	.loc 1 1496
-	stx %o1, [%o5 + 128]
+	stx %o1, [%o7 + 128]
 ! a = mem64[x0 + 512]
 	.loc 1 1497
-	ldx [%o5 + 512], %o0
+	ldx [%o7 + 512], %o0
 ! b = mem64[x0 + 640]
 	.loc 1 1498
-	ldx [%o5 + 640], %o1
+	ldx [%o7 + 640], %o1
 ! u = a ^ b
 	.loc 1 1499
 	xor %o0, %o1, %o2
@@ -4414,16 +4362,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 512] = a
 	.loc 1 1503
-	stx %o0, [%o5 + 512]
+	stx %o0, [%o7 + 512]
 ! mem64[x0 + 640] = b
 	.loc 1 1504
-	stx %o1, [%o5 + 640]
+	stx %o1, [%o7 + 640]
 ! a = mem64[x0 + 1024]
 	.loc 1 1505
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! b = mem64[x0 + 1152]
 	.loc 1 1506
-	ldx [%o5 + 1152], %o1
+	ldx [%o7 + 1152], %o1
 ! u = a ^ b
 	.loc 1 1507
 	xor %o0, %o1, %o2
@@ -4438,16 +4386,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1024] = a
 	.loc 1 1511
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! mem64[x0 + 1152] = b
 	.loc 1 1512
-	stx %o1, [%o5 + 1152]
+	stx %o1, [%o7 + 1152]
 ! a = mem64[x0 + 1536]
 	.loc 1 1513
-	ldx [%o5 + 1536], %o0
+	ldx [%o7 + 1536], %o0
 ! b = mem64[x0 + 1664]
 	.loc 1 1514
-	ldx [%o5 + 1664], %o1
+	ldx [%o7 + 1664], %o1
 ! u = a ^ b
 	.loc 1 1515
 	xor %o0, %o1, %o2
@@ -4462,16 +4410,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1536] = a
 	.loc 1 1519
-	stx %o0, [%o5 + 1536]
+	stx %o0, [%o7 + 1536]
 ! mem64[x0 + 1664] = b
 	.loc 1 1520
-	stx %o1, [%o5 + 1664]
+	stx %o1, [%o7 + 1664]
 ! a = mem64[x0 + 2048]
 	.loc 1 1521
-	ldx [%o5 + 2048], %o0
+	ldx [%o7 + 2048], %o0
 ! b = mem64[x0 + 2176]
 	.loc 1 1522
-	ldx [%o5 + 2176], %o1
+	ldx [%o7 + 2176], %o1
 ! u = a ^ b
 	.loc 1 1523
 	xor %o0, %o1, %o2
@@ -4486,16 +4434,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2048] = a
 	.loc 1 1527
-	stx %o0, [%o5 + 2048]
+	stx %o0, [%o7 + 2048]
 ! mem64[x0 + 2176] = b
 	.loc 1 1528
-	stx %o1, [%o5 + 2176]
+	stx %o1, [%o7 + 2176]
 ! a = mem64[x0 + 2560]
 	.loc 1 1529
-	ldx [%o5 + 2560], %o0
+	ldx [%o7 + 2560], %o0
 ! b = mem64[x0 + 2688]
 	.loc 1 1530
-	ldx [%o5 + 2688], %o1
+	ldx [%o7 + 2688], %o1
 ! u = a ^ b
 	.loc 1 1531
 	xor %o0, %o1, %o2
@@ -4510,16 +4458,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2560] = a
 	.loc 1 1535
-	stx %o0, [%o5 + 2560]
+	stx %o0, [%o7 + 2560]
 ! mem64[x0 + 2688] = b
 	.loc 1 1536
-	stx %o1, [%o5 + 2688]
+	stx %o1, [%o7 + 2688]
 ! a = mem64[x0 + 3072]
 	.loc 1 1537
-	ldx [%o5 + 3072], %o0
+	ldx [%o7 + 3072], %o0
 ! b = mem64[x0 + 3200]
 	.loc 1 1538
-	ldx [%o5 + 3200], %o1
+	ldx [%o7 + 3200], %o1
 ! u = a ^ b
 	.loc 1 1539
 	xor %o0, %o1, %o2
@@ -4534,16 +4482,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3072] = a
 	.loc 1 1543
-	stx %o0, [%o5 + 3072]
+	stx %o0, [%o7 + 3072]
 ! mem64[x0 + 3200] = b
 	.loc 1 1544
-	stx %o1, [%o5 + 3200]
+	stx %o1, [%o7 + 3200]
 ! a = mem64[x0 + 3584]
 	.loc 1 1545
-	ldx [%o5 + 3584], %o0
+	ldx [%o7 + 3584], %o0
 ! b = mem64[x0 + 3712]
 	.loc 1 1546
-	ldx [%o5 + 3712], %o1
+	ldx [%o7 + 3712], %o1
 ! u = a ^ b
 	.loc 1 1547
 	xor %o0, %o1, %o2
@@ -4558,16 +4506,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3584] = a
 	.loc 1 1551
-	stx %o0, [%o5 + 3584]
+	stx %o0, [%o7 + 3584]
 ! mem64[x0 + 3712] = b
 	.loc 1 1552
-	stx %o1, [%o5 + 3712]
+	stx %o1, [%o7 + 3712]
 ! a = mem64[x1 + 0]
 	.loc 1 1553
-	ldx [%o7], %o0
+	ldx [%o4], %o0
 ! b = mem64[x1 + 128]
 	.loc 1 1554
-	ldx [%o7 + 128], %o1
+	ldx [%o4 + 128], %o1
 ! u = a ^ b
 	.loc 1 1555
 	xor %o0, %o1, %o2
@@ -4582,16 +4530,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 0] = a
 	.loc 1 1559
-	stx %o0, [%o7]
+	stx %o0, [%o4]
 ! mem64[x1 + 128] = b
 	.loc 1 1560
-	stx %o1, [%o7 + 128]
+	stx %o1, [%o4 + 128]
 ! a = mem64[x1 + 512]
 	.loc 1 1561
-	ldx [%o7 + 512], %o0
+	ldx [%o4 + 512], %o0
 ! b = mem64[x1 + 640]
 	.loc 1 1562
-	ldx [%o7 + 640], %o1
+	ldx [%o4 + 640], %o1
 ! u = a ^ b
 	.loc 1 1563
 	xor %o0, %o1, %o2
@@ -4606,16 +4554,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 512] = a
 	.loc 1 1567
-	stx %o0, [%o7 + 512]
+	stx %o0, [%o4 + 512]
 ! mem64[x1 + 640] = b
 	.loc 1 1568
-	stx %o1, [%o7 + 640]
+	stx %o1, [%o4 + 640]
 ! a = mem64[x1 + 1024]
 	.loc 1 1569
-	ldx [%o7 + 1024], %o0
+	ldx [%o4 + 1024], %o0
 ! b = mem64[x1 + 1152]
 	.loc 1 1570
-	ldx [%o7 + 1152], %o1
+	ldx [%o4 + 1152], %o1
 ! u = a ^ b
 	.loc 1 1571
 	xor %o0, %o1, %o2
@@ -4630,16 +4578,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1024] = a
 	.loc 1 1575
-	stx %o0, [%o7 + 1024]
+	stx %o0, [%o4 + 1024]
 ! mem64[x1 + 1152] = b
 	.loc 1 1576
-	stx %o1, [%o7 + 1152]
+	stx %o1, [%o4 + 1152]
 ! a = mem64[x1 + 1536]
 	.loc 1 1577
-	ldx [%o7 + 1536], %o0
+	ldx [%o4 + 1536], %o0
 ! b = mem64[x1 + 1664]
 	.loc 1 1578
-	ldx [%o7 + 1664], %o1
+	ldx [%o4 + 1664], %o1
 ! u = a ^ b
 	.loc 1 1579
 	xor %o0, %o1, %o2
@@ -4654,73 +4602,71 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1536] = a
 	.loc 1 1583
-	stx %o0, [%o7 + 1536]
+	stx %o0, [%o4 + 1536]
 ! mem64[x1 + 1664] = b
 	.loc 1 1584
-	stx %o1, [%o7 + 1664]
+	stx %o1, [%o4 + 1664]
 ! x0 = x0 + 8
 	.loc 1 1585
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! x1 = x1 + 8
 	.loc 1 1586
-	add %o7, 8, %o7
+	add %o4, 8, %o4
 ! c = c + 8
 	.loc 1 1587
-	add %o4, 8, %o4
+	add %o5, 8, %o5
 ! o1 = o1 - 1
 	.loc 1 1588
-	sub %l0, 1, %l0
+	sub %o3, 1, %o3
 ! =? o1 - 0
 	.loc 1 1589
-	cmp %l0, 0
+	cmp %o3, 0
 ! goto l12b if !=
 	.loc 1 1590
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l12b
 	nop
 ! x0 = x0 + 128
 	.loc 1 1591
-	add %o5, 128, %o5
+	add %o7, 128, %o7
 ! x1 = x1 + 128
 	.loc 1 1592
-	add %o7, 128, %o7
+	add %o4, 128, %o4
 ! o0 = o0 - 1
 	.loc 1 1593
-	mov %o3, %o0
-	sub %o0, 1, %o0
+	sub %l0, 1, %l0
 ! =? o0 - 0
 	.loc 1 1594
-	cmp %o0, 0
+	cmp %l0, 0
 ! goto l12a if !=
 	.loc 1 1595
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l12a
 	nop
 ! c = cb + 3328
 	.loc 1 1598
-	add %i1, 3328, %o4
+	add %i1, 3328, %o5
 ! x0 = v
 	.loc 1 1599
-	mov %i0, %o5
+	mov %i0, %o7
 ! x1 = x1 + 4095
 	.loc 1 1601
-	add %o5, 4095, %o0
+	add %o7, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 1602
-	add %o0, 1, %o7
+	add %o0, 1, %o4
 ! o0 = 4
 	.loc 1 1603
-	mov 4, %o0
+	mov 4, %l0
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l13a:
 ! o1 = 8
 	.loc 1 1605
-	mov %o0, %o3
-	mov 8, %l0
+	mov 8, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l13b:
 ! k = mem32le[c + 0]
 	.loc 1 1607
-	lduwa [%o4] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! h = mem32le[c + 4]
 	.loc 1 1608
-	add %o4, 4, %o0
+	add %o5, 4, %o0
 	lduwa [%o0] 0x88, %o2
 ! h <<= 32
 	.loc 1 1609
@@ -4730,10 +4676,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	or %o1, %o2, %l1
 ! a = mem64[x0 + 0]
 	.loc 1 1611
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! b = mem64[x0 + 64]
 	.loc 1 1612
-	ldx [%o5 + 64], %o1
+	ldx [%o7 + 64], %o1
 ! u = a ^ b
 	.loc 1 1613
 	xor %o0, %o1, %o2
@@ -4748,16 +4694,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 0] = a
 	.loc 1 1617
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! mem64[x0 + 64] = b
 	.loc 1 1618
-	stx %o1, [%o5 + 64]
+	stx %o1, [%o7 + 64]
 ! a = mem64[x0 + 512]
 	.loc 1 1619
-	ldx [%o5 + 512], %o0
+	ldx [%o7 + 512], %o0
 ! b = mem64[x0 + 576]
 	.loc 1 1620
-	ldx [%o5 + 576], %o1
+	ldx [%o7 + 576], %o1
 ! u = a ^ b
 	.loc 1 1621
 	xor %o0, %o1, %o2
@@ -4772,16 +4718,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 512] = a
 	.loc 1 1625
-	stx %o0, [%o5 + 512]
+	stx %o0, [%o7 + 512]
 ! mem64[x0 + 576] = b
 	.loc 1 1626
-	stx %o1, [%o5 + 576]
+	stx %o1, [%o7 + 576]
 ! a = mem64[x0 + 1024]
 	.loc 1 1627
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! b = mem64[x0 + 1088]
 	.loc 1 1628
-	ldx [%o5 + 1088], %o1
+	ldx [%o7 + 1088], %o1
 ! u = a ^ b
 	.loc 1 1629
 	xor %o0, %o1, %o2
@@ -4796,16 +4742,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1024] = a
 	.loc 1 1633
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! mem64[x0 + 1088] = b
 	.loc 1 1634
-	stx %o1, [%o5 + 1088]
+	stx %o1, [%o7 + 1088]
 ! a = mem64[x0 + 1536]
 	.loc 1 1635
-	ldx [%o5 + 1536], %o0
+	ldx [%o7 + 1536], %o0
 ! b = mem64[x0 + 1600]
 	.loc 1 1636
-	ldx [%o5 + 1600], %o1
+	ldx [%o7 + 1600], %o1
 ! u = a ^ b
 	.loc 1 1637
 	xor %o0, %o1, %o2
@@ -4820,16 +4766,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1536] = a
 	.loc 1 1641
-	stx %o0, [%o5 + 1536]
+	stx %o0, [%o7 + 1536]
 ! mem64[x0 + 1600] = b
 	.loc 1 1642
-	stx %o1, [%o5 + 1600]
+	stx %o1, [%o7 + 1600]
 ! a = mem64[x0 + 2048]
 	.loc 1 1643
-	ldx [%o5 + 2048], %o0
+	ldx [%o7 + 2048], %o0
 ! b = mem64[x0 + 2112]
 	.loc 1 1644
-	ldx [%o5 + 2112], %o1
+	ldx [%o7 + 2112], %o1
 ! u = a ^ b
 	.loc 1 1645
 	xor %o0, %o1, %o2
@@ -4844,16 +4790,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2048] = a
 	.loc 1 1649
-	stx %o0, [%o5 + 2048]
+	stx %o0, [%o7 + 2048]
 ! mem64[x0 + 2112] = b
 	.loc 1 1650
-	stx %o1, [%o5 + 2112]
+	stx %o1, [%o7 + 2112]
 ! a = mem64[x0 + 2560]
 	.loc 1 1651
-	ldx [%o5 + 2560], %o0
+	ldx [%o7 + 2560], %o0
 ! b = mem64[x0 + 2624]
 	.loc 1 1652
-	ldx [%o5 + 2624], %o1
+	ldx [%o7 + 2624], %o1
 ! u = a ^ b
 	.loc 1 1653
 	xor %o0, %o1, %o2
@@ -4868,16 +4814,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2560] = a
 	.loc 1 1657
-	stx %o0, [%o5 + 2560]
+	stx %o0, [%o7 + 2560]
 ! mem64[x0 + 2624] = b
 	.loc 1 1658
-	stx %o1, [%o5 + 2624]
+	stx %o1, [%o7 + 2624]
 ! a = mem64[x0 + 3072]
 	.loc 1 1659
-	ldx [%o5 + 3072], %o0
+	ldx [%o7 + 3072], %o0
 ! b = mem64[x0 + 3136]
 	.loc 1 1660
-	ldx [%o5 + 3136], %o1
+	ldx [%o7 + 3136], %o1
 ! u = a ^ b
 	.loc 1 1661
 	xor %o0, %o1, %o2
@@ -4892,16 +4838,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3072] = a
 	.loc 1 1665
-	stx %o0, [%o5 + 3072]
+	stx %o0, [%o7 + 3072]
 ! mem64[x0 + 3136] = b
 	.loc 1 1666
-	stx %o1, [%o5 + 3136]
+	stx %o1, [%o7 + 3136]
 ! a = mem64[x0 + 3584]
 	.loc 1 1667
-	ldx [%o5 + 3584], %o0
+	ldx [%o7 + 3584], %o0
 ! b = mem64[x0 + 3648]
 	.loc 1 1668
-	ldx [%o5 + 3648], %o1
+	ldx [%o7 + 3648], %o1
 ! u = a ^ b
 	.loc 1 1669
 	xor %o0, %o1, %o2
@@ -4916,16 +4862,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3584] = a
 	.loc 1 1673
-	stx %o0, [%o5 + 3584]
+	stx %o0, [%o7 + 3584]
 ! mem64[x0 + 3648] = b
 	.loc 1 1674
-	stx %o1, [%o5 + 3648]
+	stx %o1, [%o7 + 3648]
 ! a = mem64[x1 + 0]
 	.loc 1 1675
-	ldx [%o7], %o0
+	ldx [%o4], %o0
 ! b = mem64[x1 + 64]
 	.loc 1 1676
-	ldx [%o7 + 64], %o1
+	ldx [%o4 + 64], %o1
 ! u = a ^ b
 	.loc 1 1677
 	xor %o0, %o1, %o2
@@ -4940,16 +4886,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 0] = a
 	.loc 1 1681
-	stx %o0, [%o7]
+	stx %o0, [%o4]
 ! mem64[x1 + 64] = b
 	.loc 1 1682
-	stx %o1, [%o7 + 64]
+	stx %o1, [%o4 + 64]
 ! a = mem64[x1 + 512]
 	.loc 1 1683
-	ldx [%o7 + 512], %o0
+	ldx [%o4 + 512], %o0
 ! b = mem64[x1 + 576]
 	.loc 1 1684
-	ldx [%o7 + 576], %o1
+	ldx [%o4 + 576], %o1
 ! u = a ^ b
 	.loc 1 1685
 	xor %o0, %o1, %o2
@@ -4964,16 +4910,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 512] = a
 	.loc 1 1689
-	stx %o0, [%o7 + 512]
+	stx %o0, [%o4 + 512]
 ! mem64[x1 + 576] = b
 	.loc 1 1690
-	stx %o1, [%o7 + 576]
+	stx %o1, [%o4 + 576]
 ! a = mem64[x1 + 1024]
 	.loc 1 1691
-	ldx [%o7 + 1024], %o0
+	ldx [%o4 + 1024], %o0
 ! b = mem64[x1 + 1088]
 	.loc 1 1692
-	ldx [%o7 + 1088], %o1
+	ldx [%o4 + 1088], %o1
 ! u = a ^ b
 	.loc 1 1693
 	xor %o0, %o1, %o2
@@ -4988,16 +4934,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1024] = a
 	.loc 1 1697
-	stx %o0, [%o7 + 1024]
+	stx %o0, [%o4 + 1024]
 ! mem64[x1 + 1088] = b
 	.loc 1 1698
-	stx %o1, [%o7 + 1088]
+	stx %o1, [%o4 + 1088]
 ! a = mem64[x1 + 1536]
 	.loc 1 1699
-	ldx [%o7 + 1536], %o0
+	ldx [%o4 + 1536], %o0
 ! b = mem64[x1 + 1600]
 	.loc 1 1700
-	ldx [%o7 + 1600], %o1
+	ldx [%o4 + 1600], %o1
 ! u = a ^ b
 	.loc 1 1701
 	xor %o0, %o1, %o2
@@ -5012,73 +4958,71 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1536] = a
 	.loc 1 1705
-	stx %o0, [%o7 + 1536]
+	stx %o0, [%o4 + 1536]
 ! mem64[x1 + 1600] = b
 	.loc 1 1706
-	stx %o1, [%o7 + 1600]
+	stx %o1, [%o4 + 1600]
 ! x0 = x0 + 8
 	.loc 1 1707
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! x1 = x1 + 8
 	.loc 1 1708
-	add %o7, 8, %o7
+	add %o4, 8, %o4
 ! c = c + 8
 	.loc 1 1709
-	add %o4, 8, %o4
+	add %o5, 8, %o5
 ! o1 = o1 - 1
 	.loc 1 1710
-	sub %l0, 1, %l0
+	sub %o3, 1, %o3
 ! =? o1 - 0
 	.loc 1 1711
-	cmp %l0, 0
+	cmp %o3, 0
 ! goto l13b if !=
 	.loc 1 1712
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l13b
 	nop
 ! x0 = x0 + 64
 	.loc 1 1713
-	add %o5, 64, %o5
+	add %o7, 64, %o7
 ! x1 = x1 + 64
 	.loc 1 1714
-	add %o7, 64, %o7
+	add %o4, 64, %o4
 ! o0 = o0 - 1
 	.loc 1 1715
-	mov %o3, %o0
-	sub %o0, 1, %o0
+	sub %l0, 1, %l0
 ! =? o0 - 0
 	.loc 1 1716
-	cmp %o0, 0
+	cmp %l0, 0
 ! goto l13a if !=
 	.loc 1 1717
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l13a
 	nop
 ! c = cb + 3584
 	.loc 1 1720
-	add %i1, 3584, %o4
+	add %i1, 3584, %o5
 ! x0 = v
 	.loc 1 1721
-	mov %i0, %o5
+	mov %i0, %o7
 ! x1 = x1 + 4095
 	.loc 1 1723
-	add %o5, 4095, %o0
+	add %o7, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 1724
-	add %o0, 1, %o7
+	add %o0, 1, %o4
 ! o0 = 8
 	.loc 1 1725
-	mov 8, %o0
+	mov 8, %l0
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l14a:
 ! o1 = 4
 	.loc 1 1727
-	mov %o0, %o3
-	mov 4, %l0
+	mov 4, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l14b:
 ! k = mem32le[c + 0]
 	.loc 1 1729
-	lduwa [%o4] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! h = mem32le[c + 4]
 	.loc 1 1730
-	add %o4, 4, %o0
+	add %o5, 4, %o0
 	lduwa [%o0] 0x88, %o2
 ! h <<= 32
 	.loc 1 1731
@@ -5088,10 +5032,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	or %o1, %o2, %l1
 ! a = mem64[x0 + 0]
 	.loc 1 1733
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! b = mem64[x0 + 32]
 	.loc 1 1734
-	ldx [%o5 + 32], %o1
+	ldx [%o7 + 32], %o1
 ! u = a ^ b
 	.loc 1 1735
 	xor %o0, %o1, %o2
@@ -5106,16 +5050,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 0] = a
 	.loc 1 1739
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! mem64[x0 + 32] = b
 	.loc 1 1740
-	stx %o1, [%o5 + 32]
+	stx %o1, [%o7 + 32]
 ! a = mem64[x0 + 512]
 	.loc 1 1741
-	ldx [%o5 + 512], %o0
+	ldx [%o7 + 512], %o0
 ! b = mem64[x0 + 544]
 	.loc 1 1742
-	ldx [%o5 + 544], %o1
+	ldx [%o7 + 544], %o1
 ! u = a ^ b
 	.loc 1 1743
 	xor %o0, %o1, %o2
@@ -5130,16 +5074,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 512] = a
 	.loc 1 1747
-	stx %o0, [%o5 + 512]
+	stx %o0, [%o7 + 512]
 ! mem64[x0 + 544] = b
 	.loc 1 1748
-	stx %o1, [%o5 + 544]
+	stx %o1, [%o7 + 544]
 ! a = mem64[x0 + 1024]
 	.loc 1 1749
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! b = mem64[x0 + 1056]
 	.loc 1 1750
-	ldx [%o5 + 1056], %o1
+	ldx [%o7 + 1056], %o1
 ! u = a ^ b
 	.loc 1 1751
 	xor %o0, %o1, %o2
@@ -5154,16 +5098,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1024] = a
 	.loc 1 1755
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! mem64[x0 + 1056] = b
 	.loc 1 1756
-	stx %o1, [%o5 + 1056]
+	stx %o1, [%o7 + 1056]
 ! a = mem64[x0 + 1536]
 	.loc 1 1757
-	ldx [%o5 + 1536], %o0
+	ldx [%o7 + 1536], %o0
 ! b = mem64[x0 + 1568]
 	.loc 1 1758
-	ldx [%o5 + 1568], %o1
+	ldx [%o7 + 1568], %o1
 ! u = a ^ b
 	.loc 1 1759
 	xor %o0, %o1, %o2
@@ -5178,16 +5122,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1536] = a
 	.loc 1 1763
-	stx %o0, [%o5 + 1536]
+	stx %o0, [%o7 + 1536]
 ! mem64[x0 + 1568] = b
 	.loc 1 1764
-	stx %o1, [%o5 + 1568]
+	stx %o1, [%o7 + 1568]
 ! a = mem64[x0 + 2048]
 	.loc 1 1765
-	ldx [%o5 + 2048], %o0
+	ldx [%o7 + 2048], %o0
 ! b = mem64[x0 + 2080]
 	.loc 1 1766
-	ldx [%o5 + 2080], %o1
+	ldx [%o7 + 2080], %o1
 ! u = a ^ b
 	.loc 1 1767
 	xor %o0, %o1, %o2
@@ -5202,16 +5146,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2048] = a
 	.loc 1 1771
-	stx %o0, [%o5 + 2048]
+	stx %o0, [%o7 + 2048]
 ! mem64[x0 + 2080] = b
 	.loc 1 1772
-	stx %o1, [%o5 + 2080]
+	stx %o1, [%o7 + 2080]
 ! a = mem64[x0 + 2560]
 	.loc 1 1773
-	ldx [%o5 + 2560], %o0
+	ldx [%o7 + 2560], %o0
 ! b = mem64[x0 + 2592]
 	.loc 1 1774
-	ldx [%o5 + 2592], %o1
+	ldx [%o7 + 2592], %o1
 ! u = a ^ b
 	.loc 1 1775
 	xor %o0, %o1, %o2
@@ -5226,16 +5170,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2560] = a
 	.loc 1 1779
-	stx %o0, [%o5 + 2560]
+	stx %o0, [%o7 + 2560]
 ! mem64[x0 + 2592] = b
 	.loc 1 1780
-	stx %o1, [%o5 + 2592]
+	stx %o1, [%o7 + 2592]
 ! a = mem64[x0 + 3072]
 	.loc 1 1781
-	ldx [%o5 + 3072], %o0
+	ldx [%o7 + 3072], %o0
 ! b = mem64[x0 + 3104]
 	.loc 1 1782
-	ldx [%o5 + 3104], %o1
+	ldx [%o7 + 3104], %o1
 ! u = a ^ b
 	.loc 1 1783
 	xor %o0, %o1, %o2
@@ -5250,16 +5194,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3072] = a
 	.loc 1 1787
-	stx %o0, [%o5 + 3072]
+	stx %o0, [%o7 + 3072]
 ! mem64[x0 + 3104] = b
 	.loc 1 1788
-	stx %o1, [%o5 + 3104]
+	stx %o1, [%o7 + 3104]
 ! a = mem64[x0 + 3584]
 	.loc 1 1789
-	ldx [%o5 + 3584], %o0
+	ldx [%o7 + 3584], %o0
 ! b = mem64[x0 + 3616]
 	.loc 1 1790
-	ldx [%o5 + 3616], %o1
+	ldx [%o7 + 3616], %o1
 ! u = a ^ b
 	.loc 1 1791
 	xor %o0, %o1, %o2
@@ -5274,16 +5218,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3584] = a
 	.loc 1 1795
-	stx %o0, [%o5 + 3584]
+	stx %o0, [%o7 + 3584]
 ! mem64[x0 + 3616] = b
 	.loc 1 1796
-	stx %o1, [%o5 + 3616]
+	stx %o1, [%o7 + 3616]
 ! a = mem64[x1 + 0]
 	.loc 1 1797
-	ldx [%o7], %o0
+	ldx [%o4], %o0
 ! b = mem64[x1 + 32]
 	.loc 1 1798
-	ldx [%o7 + 32], %o1
+	ldx [%o4 + 32], %o1
 ! u = a ^ b
 	.loc 1 1799
 	xor %o0, %o1, %o2
@@ -5298,16 +5242,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 0] = a
 	.loc 1 1803
-	stx %o0, [%o7]
+	stx %o0, [%o4]
 ! mem64[x1 + 32] = b
 	.loc 1 1804
-	stx %o1, [%o7 + 32]
+	stx %o1, [%o4 + 32]
 ! a = mem64[x1 + 512]
 	.loc 1 1805
-	ldx [%o7 + 512], %o0
+	ldx [%o4 + 512], %o0
 ! b = mem64[x1 + 544]
 	.loc 1 1806
-	ldx [%o7 + 544], %o1
+	ldx [%o4 + 544], %o1
 ! u = a ^ b
 	.loc 1 1807
 	xor %o0, %o1, %o2
@@ -5322,16 +5266,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 512] = a
 	.loc 1 1811
-	stx %o0, [%o7 + 512]
+	stx %o0, [%o4 + 512]
 ! mem64[x1 + 544] = b
 	.loc 1 1812
-	stx %o1, [%o7 + 544]
+	stx %o1, [%o4 + 544]
 ! a = mem64[x1 + 1024]
 	.loc 1 1813
-	ldx [%o7 + 1024], %o0
+	ldx [%o4 + 1024], %o0
 ! b = mem64[x1 + 1056]
 	.loc 1 1814
-	ldx [%o7 + 1056], %o1
+	ldx [%o4 + 1056], %o1
 ! u = a ^ b
 	.loc 1 1815
 	xor %o0, %o1, %o2
@@ -5346,16 +5290,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1024] = a
 	.loc 1 1819
-	stx %o0, [%o7 + 1024]
+	stx %o0, [%o4 + 1024]
 ! mem64[x1 + 1056] = b
 	.loc 1 1820
-	stx %o1, [%o7 + 1056]
+	stx %o1, [%o4 + 1056]
 ! a = mem64[x1 + 1536]
 	.loc 1 1821
-	ldx [%o7 + 1536], %o0
+	ldx [%o4 + 1536], %o0
 ! b = mem64[x1 + 1568]
 	.loc 1 1822
-	ldx [%o7 + 1568], %o1
+	ldx [%o4 + 1568], %o1
 ! u = a ^ b
 	.loc 1 1823
 	xor %o0, %o1, %o2
@@ -5370,73 +5314,71 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1536] = a
 	.loc 1 1827
-	stx %o0, [%o7 + 1536]
+	stx %o0, [%o4 + 1536]
 ! mem64[x1 + 1568] = b
 	.loc 1 1828
-	stx %o1, [%o7 + 1568]
+	stx %o1, [%o4 + 1568]
 ! x0 = x0 + 8
 	.loc 1 1829
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! x1 = x1 + 8
 	.loc 1 1830
-	add %o7, 8, %o7
+	add %o4, 8, %o4
 ! c = c + 8
 	.loc 1 1831
-	add %o4, 8, %o4
+	add %o5, 8, %o5
 ! o1 = o1 - 1
 	.loc 1 1832
-	sub %l0, 1, %l0
+	sub %o3, 1, %o3
 ! =? o1 - 0
 	.loc 1 1833
-	cmp %l0, 0
+	cmp %o3, 0
 ! goto l14b if !=
 	.loc 1 1834
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l14b
 	nop
 ! x0 = x0 + 32
 	.loc 1 1835
-	add %o5, 32, %o5
+	add %o7, 32, %o7
 ! x1 = x1 + 32
 	.loc 1 1836
-	add %o7, 32, %o7
+	add %o4, 32, %o4
 ! o0 = o0 - 1
 	.loc 1 1837
-	mov %o3, %o0
-	sub %o0, 1, %o0
+	sub %l0, 1, %l0
 ! =? o0 - 0
 	.loc 1 1838
-	cmp %o0, 0
+	cmp %l0, 0
 ! goto l14a if !=
 	.loc 1 1839
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l14a
 	nop
 ! c = cb + 3840
 	.loc 1 1842
-	add %i1, 3840, %o4
+	add %i1, 3840, %o5
 ! x0 = v
 	.loc 1 1843
-	mov %i0, %o5
+	mov %i0, %o7
 ! x1 = x1 + 4095
 	.loc 1 1845
-	add %o5, 4095, %o0
+	add %o7, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 1846
-	add %o0, 1, %o7
+	add %o0, 1, %o4
 ! o0 = 16
 	.loc 1 1847
-	mov 16, %o0
+	mov 16, %l0
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l15a:
 ! o1 = 2
 	.loc 1 1849
-	mov %o0, %o3
-	mov 2, %l0
+	mov 2, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l15b:
 ! k = mem32le[c + 0]
 	.loc 1 1851
-	lduwa [%o4] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! h = mem32le[c + 4]
 	.loc 1 1852
-	add %o4, 4, %o0
+	add %o5, 4, %o0
 	lduwa [%o0] 0x88, %o2
 ! h <<= 32
 	.loc 1 1853
@@ -5446,10 +5388,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	or %o1, %o2, %l1
 ! a = mem64[x0 + 0]
 	.loc 1 1855
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! b = mem64[x0 + 16]
 	.loc 1 1856
-	ldx [%o5 + 16], %o1
+	ldx [%o7 + 16], %o1
 ! u = a ^ b
 	.loc 1 1857
 	xor %o0, %o1, %o2
@@ -5464,16 +5406,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 0] = a
 	.loc 1 1861
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! mem64[x0 + 16] = b
 	.loc 1 1862
-	stx %o1, [%o5 + 16]
+	stx %o1, [%o7 + 16]
 ! a = mem64[x0 + 512]
 	.loc 1 1863
-	ldx [%o5 + 512], %o0
+	ldx [%o7 + 512], %o0
 ! b = mem64[x0 + 528]
 	.loc 1 1864
-	ldx [%o5 + 528], %o1
+	ldx [%o7 + 528], %o1
 ! u = a ^ b
 	.loc 1 1865
 	xor %o0, %o1, %o2
@@ -5488,16 +5430,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 512] = a
 	.loc 1 1869
-	stx %o0, [%o5 + 512]
+	stx %o0, [%o7 + 512]
 ! mem64[x0 + 528] = b
 	.loc 1 1870
-	stx %o1, [%o5 + 528]
+	stx %o1, [%o7 + 528]
 ! a = mem64[x0 + 1024]
 	.loc 1 1871
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! b = mem64[x0 + 1040]
 	.loc 1 1872
-	ldx [%o5 + 1040], %o1
+	ldx [%o7 + 1040], %o1
 ! u = a ^ b
 	.loc 1 1873
 	xor %o0, %o1, %o2
@@ -5512,16 +5454,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1024] = a
 	.loc 1 1877
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! mem64[x0 + 1040] = b
 	.loc 1 1878
-	stx %o1, [%o5 + 1040]
+	stx %o1, [%o7 + 1040]
 ! a = mem64[x0 + 1536]
 	.loc 1 1879
-	ldx [%o5 + 1536], %o0
+	ldx [%o7 + 1536], %o0
 ! b = mem64[x0 + 1552]
 	.loc 1 1880
-	ldx [%o5 + 1552], %o1
+	ldx [%o7 + 1552], %o1
 ! u = a ^ b
 	.loc 1 1881
 	xor %o0, %o1, %o2
@@ -5536,16 +5478,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1536] = a
 	.loc 1 1885
-	stx %o0, [%o5 + 1536]
+	stx %o0, [%o7 + 1536]
 ! mem64[x0 + 1552] = b
 	.loc 1 1886
-	stx %o1, [%o5 + 1552]
+	stx %o1, [%o7 + 1552]
 ! a = mem64[x0 + 2048]
 	.loc 1 1887
-	ldx [%o5 + 2048], %o0
+	ldx [%o7 + 2048], %o0
 ! b = mem64[x0 + 2064]
 	.loc 1 1888
-	ldx [%o5 + 2064], %o1
+	ldx [%o7 + 2064], %o1
 ! u = a ^ b
 	.loc 1 1889
 	xor %o0, %o1, %o2
@@ -5560,16 +5502,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2048] = a
 	.loc 1 1893
-	stx %o0, [%o5 + 2048]
+	stx %o0, [%o7 + 2048]
 ! mem64[x0 + 2064] = b
 	.loc 1 1894
-	stx %o1, [%o5 + 2064]
+	stx %o1, [%o7 + 2064]
 ! a = mem64[x0 + 2560]
 	.loc 1 1895
-	ldx [%o5 + 2560], %o0
+	ldx [%o7 + 2560], %o0
 ! b = mem64[x0 + 2576]
 	.loc 1 1896
-	ldx [%o5 + 2576], %o1
+	ldx [%o7 + 2576], %o1
 ! u = a ^ b
 	.loc 1 1897
 	xor %o0, %o1, %o2
@@ -5584,16 +5526,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2560] = a
 	.loc 1 1901
-	stx %o0, [%o5 + 2560]
+	stx %o0, [%o7 + 2560]
 ! mem64[x0 + 2576] = b
 	.loc 1 1902
-	stx %o1, [%o5 + 2576]
+	stx %o1, [%o7 + 2576]
 ! a = mem64[x0 + 3072]
 	.loc 1 1903
-	ldx [%o5 + 3072], %o0
+	ldx [%o7 + 3072], %o0
 ! b = mem64[x0 + 3088]
 	.loc 1 1904
-	ldx [%o5 + 3088], %o1
+	ldx [%o7 + 3088], %o1
 ! u = a ^ b
 	.loc 1 1905
 	xor %o0, %o1, %o2
@@ -5608,16 +5550,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3072] = a
 	.loc 1 1909
-	stx %o0, [%o5 + 3072]
+	stx %o0, [%o7 + 3072]
 ! mem64[x0 + 3088] = b
 	.loc 1 1910
-	stx %o1, [%o5 + 3088]
+	stx %o1, [%o7 + 3088]
 ! a = mem64[x0 + 3584]
 	.loc 1 1911
-	ldx [%o5 + 3584], %o0
+	ldx [%o7 + 3584], %o0
 ! b = mem64[x0 + 3600]
 	.loc 1 1912
-	ldx [%o5 + 3600], %o1
+	ldx [%o7 + 3600], %o1
 ! u = a ^ b
 	.loc 1 1913
 	xor %o0, %o1, %o2
@@ -5632,16 +5574,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3584] = a
 	.loc 1 1917
-	stx %o0, [%o5 + 3584]
+	stx %o0, [%o7 + 3584]
 ! mem64[x0 + 3600] = b
 	.loc 1 1918
-	stx %o1, [%o5 + 3600]
+	stx %o1, [%o7 + 3600]
 ! a = mem64[x1 + 0]
 	.loc 1 1919
-	ldx [%o7], %o0
+	ldx [%o4], %o0
 ! b = mem64[x1 + 16]
 	.loc 1 1920
-	ldx [%o7 + 16], %o1
+	ldx [%o4 + 16], %o1
 ! u = a ^ b
 	.loc 1 1921
 	xor %o0, %o1, %o2
@@ -5656,16 +5598,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 0] = a
 	.loc 1 1925
-	stx %o0, [%o7]
+	stx %o0, [%o4]
 ! mem64[x1 + 16] = b
 	.loc 1 1926
-	stx %o1, [%o7 + 16]
+	stx %o1, [%o4 + 16]
 ! a = mem64[x1 + 512]
 	.loc 1 1927
-	ldx [%o7 + 512], %o0
+	ldx [%o4 + 512], %o0
 ! b = mem64[x1 + 528]
 	.loc 1 1928
-	ldx [%o7 + 528], %o1
+	ldx [%o4 + 528], %o1
 ! u = a ^ b
 	.loc 1 1929
 	xor %o0, %o1, %o2
@@ -5680,16 +5622,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 512] = a
 	.loc 1 1933
-	stx %o0, [%o7 + 512]
+	stx %o0, [%o4 + 512]
 ! mem64[x1 + 528] = b
 	.loc 1 1934
-	stx %o1, [%o7 + 528]
+	stx %o1, [%o4 + 528]
 ! a = mem64[x1 + 1024]
 	.loc 1 1935
-	ldx [%o7 + 1024], %o0
+	ldx [%o4 + 1024], %o0
 ! b = mem64[x1 + 1040]
 	.loc 1 1936
-	ldx [%o7 + 1040], %o1
+	ldx [%o4 + 1040], %o1
 ! u = a ^ b
 	.loc 1 1937
 	xor %o0, %o1, %o2
@@ -5704,16 +5646,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1024] = a
 	.loc 1 1941
-	stx %o0, [%o7 + 1024]
+	stx %o0, [%o4 + 1024]
 ! mem64[x1 + 1040] = b
 	.loc 1 1942
-	stx %o1, [%o7 + 1040]
+	stx %o1, [%o4 + 1040]
 ! a = mem64[x1 + 1536]
 	.loc 1 1943
-	ldx [%o7 + 1536], %o0
+	ldx [%o4 + 1536], %o0
 ! b = mem64[x1 + 1552]
 	.loc 1 1944
-	ldx [%o7 + 1552], %o1
+	ldx [%o4 + 1552], %o1
 ! u = a ^ b
 	.loc 1 1945
 	xor %o0, %o1, %o2
@@ -5728,74 +5670,70 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1536] = a
 	.loc 1 1949
-	stx %o0, [%o7 + 1536]
+	stx %o0, [%o4 + 1536]
 ! mem64[x1 + 1552] = b
 	.loc 1 1950
-	stx %o1, [%o7 + 1552]
+	stx %o1, [%o4 + 1552]
 ! x0 = x0 + 8
 	.loc 1 1951
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! x1 = x1 + 8
 	.loc 1 1952
-	add %o7, 8, %o7
+	add %o4, 8, %o4
 ! c = c + 8
 	.loc 1 1953
-	add %o4, 8, %o4
+	add %o5, 8, %o5
 ! o1 = o1 - 1
 	.loc 1 1954
-	sub %l0, 1, %l0
+	sub %o3, 1, %o3
 ! =? o1 - 0
 	.loc 1 1955
-	cmp %l0, 0
+	cmp %o3, 0
 ! goto l15b if !=
 	.loc 1 1956
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l15b
 	nop
 ! x0 = x0 + 16
 	.loc 1 1957
-	add %o5, 16, %o5
+	add %o7, 16, %o7
 ! x1 = x1 + 16
 	.loc 1 1958
-	add %o7, 16, %o7
+	add %o4, 16, %o4
 ! o0 = o0 - 1
 	.loc 1 1959
-	mov %o3, %o0
-	sub %o0, 1, %o0
+	sub %l0, 1, %l0
 ! =? o0 - 0
 	.loc 1 1960
-	cmp %o0, 0
+	cmp %l0, 0
 ! goto l15a if !=
 	.loc 1 1961
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l15a
 	nop
 ! c = c + 4095
 	.loc 1 1965
-	mov %i1, %o3
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 1
 	.loc 1 1966
-	add %i1, 1, %i1
-! x1 = x0
-	.loc 1 1968
-	mov %i0, %o4
+	add %o0, 1, %o4
+! x0 = v
+	.loc 1 1967
+	mov %i0, %o5
 ! x1 = x1 + 4095
 	.loc 1 1969
-	add %i0, 4095, %o0
+	add %o5, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 1970
-	add %o0, 1, %o0
+	add %o0, 1, %o7
 ! o0 = 32
 	.loc 1 1971
-	mov 32, %o1
-	mov %o0, %o5
-	mov %o1, %o7
+	mov 32, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l16a:
 ! k = mem32le[c + 0]
 	.loc 1 1973
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o4] 0x88, %o1
 ! h = mem32le[c + 4]
 	.loc 1 1974
-	add %i1, 4, %o0
+	add %o4, 4, %o0
 	lduwa [%o0] 0x88, %o2
 ! h <<= 32
 	.loc 1 1975
@@ -5805,10 +5743,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	or %o1, %o2, %l0
 ! a = mem64[x0 + 0]
 	.loc 1 1977
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! b = mem64[x0 + 8]
 	.loc 1 1978
-	ldx [%i0 + 8], %o1
+	ldx [%o5 + 8], %o1
 ! u = a ^ b
 	.loc 1 1979
 	xor %o0, %o1, %o2
@@ -5823,16 +5761,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 0] = a
 	.loc 1 1983
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! mem64[x0 + 8] = b
 	.loc 1 1984
-	stx %o1, [%i0 + 8]
+	stx %o1, [%o5 + 8]
 ! a = mem64[x0 + 512]
 	.loc 1 1985
-	ldx [%i0 + 512], %o0
+	ldx [%o5 + 512], %o0
 ! b = mem64[x0 + 520]
 	.loc 1 1986
-	ldx [%i0 + 520], %o1
+	ldx [%o5 + 520], %o1
 ! u = a ^ b
 	.loc 1 1987
 	xor %o0, %o1, %o2
@@ -5847,16 +5785,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 512] = a
 	.loc 1 1991
-	stx %o0, [%i0 + 512]
+	stx %o0, [%o5 + 512]
 ! mem64[x0 + 520] = b
 	.loc 1 1992
-	stx %o1, [%i0 + 520]
+	stx %o1, [%o5 + 520]
 ! a = mem64[x0 + 1024]
 	.loc 1 1993
-	ldx [%i0 + 1024], %o0
+	ldx [%o5 + 1024], %o0
 ! b = mem64[x0 + 1032]
 	.loc 1 1994
-	ldx [%i0 + 1032], %o1
+	ldx [%o5 + 1032], %o1
 ! u = a ^ b
 	.loc 1 1995
 	xor %o0, %o1, %o2
@@ -5871,16 +5809,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1024] = a
 	.loc 1 1999
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o5 + 1024]
 ! mem64[x0 + 1032] = b
 	.loc 1 2000
-	stx %o1, [%i0 + 1032]
+	stx %o1, [%o5 + 1032]
 ! a = mem64[x0 + 1536]
 	.loc 1 2001
-	ldx [%i0 + 1536], %o0
+	ldx [%o5 + 1536], %o0
 ! b = mem64[x0 + 1544]
 	.loc 1 2002
-	ldx [%i0 + 1544], %o1
+	ldx [%o5 + 1544], %o1
 ! u = a ^ b
 	.loc 1 2003
 	xor %o0, %o1, %o2
@@ -5895,16 +5833,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1536] = a
 	.loc 1 2007
-	stx %o0, [%i0 + 1536]
+	stx %o0, [%o5 + 1536]
 ! mem64[x0 + 1544] = b
 	.loc 1 2008
-	stx %o1, [%i0 + 1544]
+	stx %o1, [%o5 + 1544]
 ! a = mem64[x0 + 2048]
 	.loc 1 2009
-	ldx [%i0 + 2048], %o0
+	ldx [%o5 + 2048], %o0
 ! b = mem64[x0 + 2056]
 	.loc 1 2010
-	ldx [%i0 + 2056], %o1
+	ldx [%o5 + 2056], %o1
 ! u = a ^ b
 	.loc 1 2011
 	xor %o0, %o1, %o2
@@ -5919,16 +5857,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2048] = a
 	.loc 1 2015
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o5 + 2048]
 ! mem64[x0 + 2056] = b
 	.loc 1 2016
-	stx %o1, [%i0 + 2056]
+	stx %o1, [%o5 + 2056]
 ! a = mem64[x0 + 2560]
 	.loc 1 2017
-	ldx [%i0 + 2560], %o0
+	ldx [%o5 + 2560], %o0
 ! b = mem64[x0 + 2568]
 	.loc 1 2018
-	ldx [%i0 + 2568], %o1
+	ldx [%o5 + 2568], %o1
 ! u = a ^ b
 	.loc 1 2019
 	xor %o0, %o1, %o2
@@ -5943,16 +5881,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2560] = a
 	.loc 1 2023
-	stx %o0, [%i0 + 2560]
+	stx %o0, [%o5 + 2560]
 ! mem64[x0 + 2568] = b
 	.loc 1 2024
-	stx %o1, [%i0 + 2568]
+	stx %o1, [%o5 + 2568]
 ! a = mem64[x0 + 3072]
 	.loc 1 2025
-	ldx [%i0 + 3072], %o0
+	ldx [%o5 + 3072], %o0
 ! b = mem64[x0 + 3080]
 	.loc 1 2026
-	ldx [%i0 + 3080], %o1
+	ldx [%o5 + 3080], %o1
 ! u = a ^ b
 	.loc 1 2027
 	xor %o0, %o1, %o2
@@ -5967,16 +5905,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3072] = a
 	.loc 1 2031
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o5 + 3072]
 ! mem64[x0 + 3080] = b
 	.loc 1 2032
-	stx %o1, [%i0 + 3080]
+	stx %o1, [%o5 + 3080]
 ! a = mem64[x0 + 3584]
 	.loc 1 2033
-	ldx [%i0 + 3584], %o0
+	ldx [%o5 + 3584], %o0
 ! b = mem64[x0 + 3592]
 	.loc 1 2034
-	ldx [%i0 + 3592], %o1
+	ldx [%o5 + 3592], %o1
 ! u = a ^ b
 	.loc 1 2035
 	xor %o0, %o1, %o2
@@ -5991,16 +5929,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3584] = a
 	.loc 1 2039
-	stx %o0, [%i0 + 3584]
+	stx %o0, [%o5 + 3584]
 ! mem64[x0 + 3592] = b
 	.loc 1 2040
-	stx %o1, [%i0 + 3592]
+	stx %o1, [%o5 + 3592]
 ! a = mem64[x1 + 0]
 	.loc 1 2041
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! b = mem64[x1 + 8]
 	.loc 1 2042
-	ldx [%o5 + 8], %o1
+	ldx [%o7 + 8], %o1
 ! u = a ^ b
 	.loc 1 2043
 	xor %o0, %o1, %o2
@@ -6015,16 +5953,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 0] = a
 	.loc 1 2047
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! mem64[x1 + 8] = b
 	.loc 1 2048
-	stx %o1, [%o5 + 8]
+	stx %o1, [%o7 + 8]
 ! a = mem64[x1 + 512]
 	.loc 1 2049
-	ldx [%o5 + 512], %o0
+	ldx [%o7 + 512], %o0
 ! b = mem64[x1 + 520]
 	.loc 1 2050
-	ldx [%o5 + 520], %o1
+	ldx [%o7 + 520], %o1
 ! u = a ^ b
 	.loc 1 2051
 	xor %o0, %o1, %o2
@@ -6039,16 +5977,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 512] = a
 	.loc 1 2055
-	stx %o0, [%o5 + 512]
+	stx %o0, [%o7 + 512]
 ! mem64[x1 + 520] = b
 	.loc 1 2056
-	stx %o1, [%o5 + 520]
+	stx %o1, [%o7 + 520]
 ! a = mem64[x1 + 1024]
 	.loc 1 2057
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! b = mem64[x1 + 1032]
 	.loc 1 2058
-	ldx [%o5 + 1032], %o1
+	ldx [%o7 + 1032], %o1
 ! u = a ^ b
 	.loc 1 2059
 	xor %o0, %o1, %o2
@@ -6063,16 +6001,16 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1024] = a
 	.loc 1 2063
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! mem64[x1 + 1032] = b
 	.loc 1 2064
-	stx %o1, [%o5 + 1032]
+	stx %o1, [%o7 + 1032]
 ! a = mem64[x1 + 1536]
 	.loc 1 2065
-	ldx [%o5 + 1536], %o0
+	ldx [%o7 + 1536], %o0
 ! b = mem64[x1 + 1544]
 	.loc 1 2066
-	ldx [%o5 + 1544], %o1
+	ldx [%o7 + 1544], %o1
 ! u = a ^ b
 	.loc 1 2067
 	xor %o0, %o1, %o2
@@ -6087,63 +6025,54 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1536] = a
 	.loc 1 2071
-	stx %o0, [%o5 + 1536]
+	stx %o0, [%o7 + 1536]
 ! mem64[x1 + 1544] = b
 	.loc 1 2072
-	stx %o1, [%o5 + 1544]
+	stx %o1, [%o7 + 1544]
 ! x0 = x0 + 16
 	.loc 1 2073
-	add %i0, 16, %i0
+	add %o5, 16, %o5
 ! x1 = x1 + 16
 	.loc 1 2074
-	add %o5, 16, %o5
+	add %o7, 16, %o7
 ! c = c + 8
 	.loc 1 2075
-	add %i1, 8, %i1
+	add %o4, 8, %o4
 ! o0 = o0 - 1
 	.loc 1 2076
-	sub %o7, 1, %o7
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 2077
-	cmp %o7, 0
+	cmp %o3, 0
 ! goto l16a if !=
 	.loc 1 2078
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l16a
 	nop
-! c = cb
-	.loc 1 2081
-	mov %o3, %i1
 ! c = c + 4095
 	.loc 1 2082
-	mov %i1, %o2
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 257
 	.loc 1 2083
-	add %i1, 257, %i1
+	add %o0, 257, %o4
 ! x0 = v
 	.loc 1 2084
-	mov %o4, %i0
-! x1 = x0
-	.loc 1 2085
-	mov %i0, %o3
+	mov %i0, %o5
 ! x1 = x1 + 4095
 	.loc 1 2086
-	add %i0, 4095, %o0
+	add %o5, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 2087
-	add %o0, 1, %o0
+	add %o0, 1, %o3
 ! o0 = 64
 	.loc 1 2088
-	mov 64, %o1
-	mov %o0, %o5
-	mov %o1, %o4
+	mov 64, %o2
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l17a:
 ! k = mem32le[c + 0]
 	.loc 1 2090
-	lduwa [%i1] 0x88, %o7
+	lduwa [%o4] 0x88, %o7
 ! a = mem64[x0 + 0]
 	.loc 1 2091
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 32
 	.loc 1 2092
 	srlx %o0, 32, %o1
@@ -6164,10 +6093,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 2098
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! a = mem64[x0 + 512]
 	.loc 1 2099
-	ldx [%i0 + 512], %o0
+	ldx [%o5 + 512], %o0
 ! u = a >> 32
 	.loc 1 2100
 	srlx %o0, 32, %o1
@@ -6188,10 +6117,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 512] = a
 	.loc 1 2106
-	stx %o0, [%i0 + 512]
+	stx %o0, [%o5 + 512]
 ! a = mem64[x0 + 1024]
 	.loc 1 2107
-	ldx [%i0 + 1024], %o0
+	ldx [%o5 + 1024], %o0
 ! u = a >> 32
 	.loc 1 2108
 	srlx %o0, 32, %o1
@@ -6212,10 +6141,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1024] = a
 	.loc 1 2114
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o5 + 1024]
 ! a = mem64[x0 + 1536]
 	.loc 1 2115
-	ldx [%i0 + 1536], %o0
+	ldx [%o5 + 1536], %o0
 ! u = a >> 32
 	.loc 1 2116
 	srlx %o0, 32, %o1
@@ -6236,10 +6165,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1536] = a
 	.loc 1 2122
-	stx %o0, [%i0 + 1536]
+	stx %o0, [%o5 + 1536]
 ! a = mem64[x0 + 2048]
 	.loc 1 2123
-	ldx [%i0 + 2048], %o0
+	ldx [%o5 + 2048], %o0
 ! u = a >> 32
 	.loc 1 2124
 	srlx %o0, 32, %o1
@@ -6260,10 +6189,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2048] = a
 	.loc 1 2130
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o5 + 2048]
 ! a = mem64[x0 + 2560]
 	.loc 1 2131
-	ldx [%i0 + 2560], %o0
+	ldx [%o5 + 2560], %o0
 ! u = a >> 32
 	.loc 1 2132
 	srlx %o0, 32, %o1
@@ -6284,10 +6213,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2560] = a
 	.loc 1 2138
-	stx %o0, [%i0 + 2560]
+	stx %o0, [%o5 + 2560]
 ! a = mem64[x0 + 3072]
 	.loc 1 2139
-	ldx [%i0 + 3072], %o0
+	ldx [%o5 + 3072], %o0
 ! u = a >> 32
 	.loc 1 2140
 	srlx %o0, 32, %o1
@@ -6308,10 +6237,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3072] = a
 	.loc 1 2146
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o5 + 3072]
 ! a = mem64[x0 + 3584]
 	.loc 1 2147
-	ldx [%i0 + 3584], %o0
+	ldx [%o5 + 3584], %o0
 ! u = a >> 32
 	.loc 1 2148
 	srlx %o0, 32, %o1
@@ -6332,10 +6261,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3584] = a
 	.loc 1 2154
-	stx %o0, [%i0 + 3584]
+	stx %o0, [%o5 + 3584]
 ! a = mem64[x1 + 0]
 	.loc 1 2155
-	ldx [%o5], %o0
+	ldx [%o3], %o0
 ! u = a >> 32
 	.loc 1 2156
 	srlx %o0, 32, %o1
@@ -6356,10 +6285,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 0] = a
 	.loc 1 2162
-	stx %o0, [%o5]
+	stx %o0, [%o3]
 ! a = mem64[x1 + 512]
 	.loc 1 2163
-	ldx [%o5 + 512], %o0
+	ldx [%o3 + 512], %o0
 ! u = a >> 32
 	.loc 1 2164
 	srlx %o0, 32, %o1
@@ -6380,10 +6309,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 512] = a
 	.loc 1 2170
-	stx %o0, [%o5 + 512]
+	stx %o0, [%o3 + 512]
 ! a = mem64[x1 + 1024]
 	.loc 1 2171
-	ldx [%o5 + 1024], %o0
+	ldx [%o3 + 1024], %o0
 ! u = a >> 32
 	.loc 1 2172
 	srlx %o0, 32, %o1
@@ -6404,10 +6333,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1024] = a
 	.loc 1 2178
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o3 + 1024]
 ! a = mem64[x1 + 1536]
 	.loc 1 2179
-	ldx [%o5 + 1536], %o0
+	ldx [%o3 + 1536], %o0
 ! u = a >> 32
 	.loc 1 2180
 	srlx %o0, 32, %o1
@@ -6428,57 +6357,48 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1536] = a
 	.loc 1 2186
-	stx %o0, [%o5 + 1536]
+	stx %o0, [%o3 + 1536]
 ! x0 = x0 + 8
 	.loc 1 2187
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! x1 = x1 + 8
 	.loc 1 2188
-	add %o5, 8, %o5
+	add %o3, 8, %o3
 ! c = c + 4
 	.loc 1 2189
-	add %i1, 4, %i1
+	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 2190
-	sub %o4, 1, %o4
+	sub %o2, 1, %o2
 ! =? o0 - 0
 	.loc 1 2191
-	cmp %o4, 0
+	cmp %o2, 0
 ! goto l17a if !=
 	.loc 1 2192
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l17a
 	nop
-! c = cb
-	.loc 1 2195
-	mov %o2, %i1
 ! c = c + 4095
 	.loc 1 2196
-	mov %i1, %o4
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 513
 	.loc 1 2197
-	add %i1, 513, %i1
+	add %o0, 513, %o4
 ! x0 = v
 	.loc 1 2198
-	mov %o3, %i0
-! x1 = x0
-	.loc 1 2199
-	mov %i0, %o3
+	mov %i0, %o5
 ! x1 = x1 + 4095
 	.loc 1 2200
-	add %i0, 4095, %o0
+	add %o5, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 2201
-	add %o0, 1, %o0
+	add %o0, 1, %o7
 ! o0 = 64
 	.loc 1 2202
-	mov 64, %o1
-	mov %o0, %o5
-	mov %o1, %o7
+	mov 64, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l18a:
 ! k = mem32le[c + 0]
 	.loc 1 2204
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o4] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 2205
 	setx -281470681808896, %o0, %o2
@@ -6496,7 +6416,7 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	or %o1, %o0, %o2
 ! a = mem64[x0 + 0]
 	.loc 1 2210
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 16
 	.loc 1 2211
 	srlx %o0, 16, %o1
@@ -6517,10 +6437,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 2217
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! a = mem64[x0 + 512]
 	.loc 1 2218
-	ldx [%i0 + 512], %o0
+	ldx [%o5 + 512], %o0
 ! u = a >> 16
 	.loc 1 2219
 	srlx %o0, 16, %o1
@@ -6541,10 +6461,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 512] = a
 	.loc 1 2225
-	stx %o0, [%i0 + 512]
+	stx %o0, [%o5 + 512]
 ! a = mem64[x0 + 1024]
 	.loc 1 2226
-	ldx [%i0 + 1024], %o0
+	ldx [%o5 + 1024], %o0
 ! u = a >> 16
 	.loc 1 2227
 	srlx %o0, 16, %o1
@@ -6565,10 +6485,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1024] = a
 	.loc 1 2233
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o5 + 1024]
 ! a = mem64[x0 + 1536]
 	.loc 1 2234
-	ldx [%i0 + 1536], %o0
+	ldx [%o5 + 1536], %o0
 ! u = a >> 16
 	.loc 1 2235
 	srlx %o0, 16, %o1
@@ -6589,10 +6509,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1536] = a
 	.loc 1 2241
-	stx %o0, [%i0 + 1536]
+	stx %o0, [%o5 + 1536]
 ! a = mem64[x0 + 2048]
 	.loc 1 2242
-	ldx [%i0 + 2048], %o0
+	ldx [%o5 + 2048], %o0
 ! u = a >> 16
 	.loc 1 2243
 	srlx %o0, 16, %o1
@@ -6613,10 +6533,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2048] = a
 	.loc 1 2249
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o5 + 2048]
 ! a = mem64[x0 + 2560]
 	.loc 1 2250
-	ldx [%i0 + 2560], %o0
+	ldx [%o5 + 2560], %o0
 ! u = a >> 16
 	.loc 1 2251
 	srlx %o0, 16, %o1
@@ -6637,10 +6557,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2560] = a
 	.loc 1 2257
-	stx %o0, [%i0 + 2560]
+	stx %o0, [%o5 + 2560]
 ! a = mem64[x0 + 3072]
 	.loc 1 2258
-	ldx [%i0 + 3072], %o0
+	ldx [%o5 + 3072], %o0
 ! u = a >> 16
 	.loc 1 2259
 	srlx %o0, 16, %o1
@@ -6661,10 +6581,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3072] = a
 	.loc 1 2265
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o5 + 3072]
 ! a = mem64[x0 + 3584]
 	.loc 1 2266
-	ldx [%i0 + 3584], %o0
+	ldx [%o5 + 3584], %o0
 ! u = a >> 16
 	.loc 1 2267
 	srlx %o0, 16, %o1
@@ -6685,10 +6605,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3584] = a
 	.loc 1 2273
-	stx %o0, [%i0 + 3584]
+	stx %o0, [%o5 + 3584]
 ! a = mem64[x1 + 0]
 	.loc 1 2274
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! u = a >> 16
 	.loc 1 2275
 	srlx %o0, 16, %o1
@@ -6709,10 +6629,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 0] = a
 	.loc 1 2281
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! a = mem64[x1 + 512]
 	.loc 1 2282
-	ldx [%o5 + 512], %o0
+	ldx [%o7 + 512], %o0
 ! u = a >> 16
 	.loc 1 2283
 	srlx %o0, 16, %o1
@@ -6733,10 +6653,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 512] = a
 	.loc 1 2289
-	stx %o0, [%o5 + 512]
+	stx %o0, [%o7 + 512]
 ! a = mem64[x1 + 1024]
 	.loc 1 2290
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! u = a >> 16
 	.loc 1 2291
 	srlx %o0, 16, %o1
@@ -6757,10 +6677,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1024] = a
 	.loc 1 2297
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! a = mem64[x1 + 1536]
 	.loc 1 2298
-	ldx [%o5 + 1536], %o0
+	ldx [%o7 + 1536], %o0
 ! u = a >> 16
 	.loc 1 2299
 	srlx %o0, 16, %o1
@@ -6781,57 +6701,48 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1536] = a
 	.loc 1 2305
-	stx %o0, [%o5 + 1536]
+	stx %o0, [%o7 + 1536]
 ! x0 = x0 + 8
 	.loc 1 2306
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! x1 = x1 + 8
 	.loc 1 2307
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! c = c + 4
 	.loc 1 2308
-	add %i1, 4, %i1
+	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 2309
-	sub %o7, 1, %o7
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 2310
-	cmp %o7, 0
+	cmp %o3, 0
 ! goto l18a if !=
 	.loc 1 2311
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l18a
 	nop
-! c = cb
-	.loc 1 2314
-	mov %o4, %i1
 ! c = c + 4095
 	.loc 1 2315
-	mov %i1, %o4
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 769
 	.loc 1 2316
-	add %i1, 769, %i1
+	add %o0, 769, %o4
 ! x0 = v
 	.loc 1 2317
-	mov %o3, %i0
-! x1 = x0
-	.loc 1 2318
-	mov %i0, %o3
+	mov %i0, %o5
 ! x1 = x1 + 4095
 	.loc 1 2319
-	add %i0, 4095, %o0
+	add %o5, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 2320
-	add %o0, 1, %o0
+	add %o0, 1, %o7
 ! o0 = 64
 	.loc 1 2321
-	mov 64, %o1
-	mov %o0, %o5
-	mov %o1, %o7
+	mov 64, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l19a:
 ! k = mem32le[c + 0]
 	.loc 1 2323
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o4] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 2324
 	setx -281470681808896, %o0, %o2
@@ -6864,7 +6775,7 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	or %o1, %o0, %o2
 ! a = mem64[x0 + 0]
 	.loc 1 2334
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 8
 	.loc 1 2335
 	srlx %o0, 8, %o1
@@ -6885,10 +6796,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 2341
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! a = mem64[x0 + 512]
 	.loc 1 2342
-	ldx [%i0 + 512], %o0
+	ldx [%o5 + 512], %o0
 ! u = a >> 8
 	.loc 1 2343
 	srlx %o0, 8, %o1
@@ -6909,10 +6820,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 512] = a
 	.loc 1 2349
-	stx %o0, [%i0 + 512]
+	stx %o0, [%o5 + 512]
 ! a = mem64[x0 + 1024]
 	.loc 1 2350
-	ldx [%i0 + 1024], %o0
+	ldx [%o5 + 1024], %o0
 ! u = a >> 8
 	.loc 1 2351
 	srlx %o0, 8, %o1
@@ -6933,10 +6844,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1024] = a
 	.loc 1 2357
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o5 + 1024]
 ! a = mem64[x0 + 1536]
 	.loc 1 2358
-	ldx [%i0 + 1536], %o0
+	ldx [%o5 + 1536], %o0
 ! u = a >> 8
 	.loc 1 2359
 	srlx %o0, 8, %o1
@@ -6957,10 +6868,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1536] = a
 	.loc 1 2365
-	stx %o0, [%i0 + 1536]
+	stx %o0, [%o5 + 1536]
 ! a = mem64[x0 + 2048]
 	.loc 1 2366
-	ldx [%i0 + 2048], %o0
+	ldx [%o5 + 2048], %o0
 ! u = a >> 8
 	.loc 1 2367
 	srlx %o0, 8, %o1
@@ -6981,10 +6892,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2048] = a
 	.loc 1 2373
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o5 + 2048]
 ! a = mem64[x0 + 2560]
 	.loc 1 2374
-	ldx [%i0 + 2560], %o0
+	ldx [%o5 + 2560], %o0
 ! u = a >> 8
 	.loc 1 2375
 	srlx %o0, 8, %o1
@@ -7005,10 +6916,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2560] = a
 	.loc 1 2381
-	stx %o0, [%i0 + 2560]
+	stx %o0, [%o5 + 2560]
 ! a = mem64[x0 + 3072]
 	.loc 1 2382
-	ldx [%i0 + 3072], %o0
+	ldx [%o5 + 3072], %o0
 ! u = a >> 8
 	.loc 1 2383
 	srlx %o0, 8, %o1
@@ -7029,10 +6940,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3072] = a
 	.loc 1 2389
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o5 + 3072]
 ! a = mem64[x0 + 3584]
 	.loc 1 2390
-	ldx [%i0 + 3584], %o0
+	ldx [%o5 + 3584], %o0
 ! u = a >> 8
 	.loc 1 2391
 	srlx %o0, 8, %o1
@@ -7053,10 +6964,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3584] = a
 	.loc 1 2397
-	stx %o0, [%i0 + 3584]
+	stx %o0, [%o5 + 3584]
 ! a = mem64[x1 + 0]
 	.loc 1 2398
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! u = a >> 8
 	.loc 1 2399
 	srlx %o0, 8, %o1
@@ -7077,10 +6988,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 0] = a
 	.loc 1 2405
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! a = mem64[x1 + 512]
 	.loc 1 2406
-	ldx [%o5 + 512], %o0
+	ldx [%o7 + 512], %o0
 ! u = a >> 8
 	.loc 1 2407
 	srlx %o0, 8, %o1
@@ -7101,10 +7012,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 512] = a
 	.loc 1 2413
-	stx %o0, [%o5 + 512]
+	stx %o0, [%o7 + 512]
 ! a = mem64[x1 + 1024]
 	.loc 1 2414
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! u = a >> 8
 	.loc 1 2415
 	srlx %o0, 8, %o1
@@ -7125,10 +7036,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1024] = a
 	.loc 1 2421
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! a = mem64[x1 + 1536]
 	.loc 1 2422
-	ldx [%o5 + 1536], %o0
+	ldx [%o7 + 1536], %o0
 ! u = a >> 8
 	.loc 1 2423
 	srlx %o0, 8, %o1
@@ -7149,57 +7060,48 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1536] = a
 	.loc 1 2429
-	stx %o0, [%o5 + 1536]
+	stx %o0, [%o7 + 1536]
 ! x0 = x0 + 8
 	.loc 1 2430
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! x1 = x1 + 8
 	.loc 1 2431
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! c = c + 4
 	.loc 1 2432
-	add %i1, 4, %i1
+	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 2433
-	sub %o7, 1, %o7
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 2434
-	cmp %o7, 0
+	cmp %o3, 0
 ! goto l19a if !=
 	.loc 1 2435
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l19a
 	nop
-! c = cb
-	.loc 1 2438
-	mov %o4, %i1
 ! c = c + 4095
 	.loc 1 2439
-	mov %i1, %o4
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 1025
 	.loc 1 2440
-	add %i1, 1025, %i1
+	add %o0, 1025, %o4
 ! x0 = v
 	.loc 1 2441
-	mov %o3, %i0
-! x1 = x0
-	.loc 1 2442
-	mov %i0, %o3
+	mov %i0, %o5
 ! x1 = x1 + 4095
 	.loc 1 2443
-	add %i0, 4095, %o0
+	add %o5, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 2444
-	add %o0, 1, %o0
+	add %o0, 1, %o7
 ! o0 = 64
 	.loc 1 2445
-	mov 64, %o1
-	mov %o0, %o5
-	mov %o1, %o7
+	mov 64, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l20a:
 ! k = mem32le[c + 0]
 	.loc 1 2447
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o4] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 2448
 	setx -281470681808896, %o0, %o2
@@ -7247,7 +7149,7 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	or %o1, %o0, %o2
 ! a = mem64[x0 + 0]
 	.loc 1 2463
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 4
 	.loc 1 2464
 	srlx %o0, 4, %o1
@@ -7268,10 +7170,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 2470
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! a = mem64[x0 + 512]
 	.loc 1 2471
-	ldx [%i0 + 512], %o0
+	ldx [%o5 + 512], %o0
 ! u = a >> 4
 	.loc 1 2472
 	srlx %o0, 4, %o1
@@ -7292,10 +7194,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 512] = a
 	.loc 1 2478
-	stx %o0, [%i0 + 512]
+	stx %o0, [%o5 + 512]
 ! a = mem64[x0 + 1024]
 	.loc 1 2479
-	ldx [%i0 + 1024], %o0
+	ldx [%o5 + 1024], %o0
 ! u = a >> 4
 	.loc 1 2480
 	srlx %o0, 4, %o1
@@ -7316,10 +7218,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1024] = a
 	.loc 1 2486
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o5 + 1024]
 ! a = mem64[x0 + 1536]
 	.loc 1 2487
-	ldx [%i0 + 1536], %o0
+	ldx [%o5 + 1536], %o0
 ! u = a >> 4
 	.loc 1 2488
 	srlx %o0, 4, %o1
@@ -7340,10 +7242,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1536] = a
 	.loc 1 2494
-	stx %o0, [%i0 + 1536]
+	stx %o0, [%o5 + 1536]
 ! a = mem64[x0 + 2048]
 	.loc 1 2495
-	ldx [%i0 + 2048], %o0
+	ldx [%o5 + 2048], %o0
 ! u = a >> 4
 	.loc 1 2496
 	srlx %o0, 4, %o1
@@ -7364,10 +7266,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2048] = a
 	.loc 1 2502
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o5 + 2048]
 ! a = mem64[x0 + 2560]
 	.loc 1 2503
-	ldx [%i0 + 2560], %o0
+	ldx [%o5 + 2560], %o0
 ! u = a >> 4
 	.loc 1 2504
 	srlx %o0, 4, %o1
@@ -7388,10 +7290,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2560] = a
 	.loc 1 2510
-	stx %o0, [%i0 + 2560]
+	stx %o0, [%o5 + 2560]
 ! a = mem64[x0 + 3072]
 	.loc 1 2511
-	ldx [%i0 + 3072], %o0
+	ldx [%o5 + 3072], %o0
 ! u = a >> 4
 	.loc 1 2512
 	srlx %o0, 4, %o1
@@ -7412,10 +7314,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3072] = a
 	.loc 1 2518
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o5 + 3072]
 ! a = mem64[x0 + 3584]
 	.loc 1 2519
-	ldx [%i0 + 3584], %o0
+	ldx [%o5 + 3584], %o0
 ! u = a >> 4
 	.loc 1 2520
 	srlx %o0, 4, %o1
@@ -7436,10 +7338,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3584] = a
 	.loc 1 2526
-	stx %o0, [%i0 + 3584]
+	stx %o0, [%o5 + 3584]
 ! a = mem64[x1 + 0]
 	.loc 1 2527
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! u = a >> 4
 	.loc 1 2528
 	srlx %o0, 4, %o1
@@ -7460,10 +7362,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 0] = a
 	.loc 1 2534
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! a = mem64[x1 + 512]
 	.loc 1 2535
-	ldx [%o5 + 512], %o0
+	ldx [%o7 + 512], %o0
 ! u = a >> 4
 	.loc 1 2536
 	srlx %o0, 4, %o1
@@ -7484,10 +7386,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 512] = a
 	.loc 1 2542
-	stx %o0, [%o5 + 512]
+	stx %o0, [%o7 + 512]
 ! a = mem64[x1 + 1024]
 	.loc 1 2543
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! u = a >> 4
 	.loc 1 2544
 	srlx %o0, 4, %o1
@@ -7508,10 +7410,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1024] = a
 	.loc 1 2550
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! a = mem64[x1 + 1536]
 	.loc 1 2551
-	ldx [%o5 + 1536], %o0
+	ldx [%o7 + 1536], %o0
 ! u = a >> 4
 	.loc 1 2552
 	srlx %o0, 4, %o1
@@ -7532,57 +7434,48 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1536] = a
 	.loc 1 2558
-	stx %o0, [%o5 + 1536]
+	stx %o0, [%o7 + 1536]
 ! x0 = x0 + 8
 	.loc 1 2559
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! x1 = x1 + 8
 	.loc 1 2560
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! c = c + 4
 	.loc 1 2561
-	add %i1, 4, %i1
+	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 2562
-	sub %o7, 1, %o7
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 2563
-	cmp %o7, 0
+	cmp %o3, 0
 ! goto l20a if !=
 	.loc 1 2564
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l20a
 	nop
-! c = cb
-	.loc 1 2567
-	mov %o4, %i1
 ! c = c + 4095
 	.loc 1 2568
-	mov %i1, %o4
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 1281
 	.loc 1 2569
-	add %i1, 1281, %i1
+	add %o0, 1281, %o4
 ! x0 = v
 	.loc 1 2570
-	mov %o3, %i0
-! x1 = x0
-	.loc 1 2571
-	mov %i0, %o3
+	mov %i0, %o5
 ! x1 = x1 + 4095
 	.loc 1 2572
-	add %i0, 4095, %o0
+	add %o5, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 2573
-	add %o0, 1, %o0
+	add %o0, 1, %o7
 ! o0 = 64
 	.loc 1 2574
-	mov 64, %o1
-	mov %o0, %o5
-	mov %o1, %o7
+	mov 64, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l21a:
 ! k = mem32le[c + 0]
 	.loc 1 2576
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o4] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 2577
 	setx -281470681808896, %o0, %o2
@@ -7645,7 +7538,7 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	or %o1, %o0, %o2
 ! a = mem64[x0 + 0]
 	.loc 1 2597
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 2
 	.loc 1 2598
 	srlx %o0, 2, %o1
@@ -7666,10 +7559,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 2604
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! a = mem64[x0 + 512]
 	.loc 1 2605
-	ldx [%i0 + 512], %o0
+	ldx [%o5 + 512], %o0
 ! u = a >> 2
 	.loc 1 2606
 	srlx %o0, 2, %o1
@@ -7690,10 +7583,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 512] = a
 	.loc 1 2612
-	stx %o0, [%i0 + 512]
+	stx %o0, [%o5 + 512]
 ! a = mem64[x0 + 1024]
 	.loc 1 2613
-	ldx [%i0 + 1024], %o0
+	ldx [%o5 + 1024], %o0
 ! u = a >> 2
 	.loc 1 2614
 	srlx %o0, 2, %o1
@@ -7714,10 +7607,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1024] = a
 	.loc 1 2620
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o5 + 1024]
 ! a = mem64[x0 + 1536]
 	.loc 1 2621
-	ldx [%i0 + 1536], %o0
+	ldx [%o5 + 1536], %o0
 ! u = a >> 2
 	.loc 1 2622
 	srlx %o0, 2, %o1
@@ -7738,10 +7631,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1536] = a
 	.loc 1 2628
-	stx %o0, [%i0 + 1536]
+	stx %o0, [%o5 + 1536]
 ! a = mem64[x0 + 2048]
 	.loc 1 2629
-	ldx [%i0 + 2048], %o0
+	ldx [%o5 + 2048], %o0
 ! u = a >> 2
 	.loc 1 2630
 	srlx %o0, 2, %o1
@@ -7762,10 +7655,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2048] = a
 	.loc 1 2636
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o5 + 2048]
 ! a = mem64[x0 + 2560]
 	.loc 1 2637
-	ldx [%i0 + 2560], %o0
+	ldx [%o5 + 2560], %o0
 ! u = a >> 2
 	.loc 1 2638
 	srlx %o0, 2, %o1
@@ -7786,10 +7679,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2560] = a
 	.loc 1 2644
-	stx %o0, [%i0 + 2560]
+	stx %o0, [%o5 + 2560]
 ! a = mem64[x0 + 3072]
 	.loc 1 2645
-	ldx [%i0 + 3072], %o0
+	ldx [%o5 + 3072], %o0
 ! u = a >> 2
 	.loc 1 2646
 	srlx %o0, 2, %o1
@@ -7810,10 +7703,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3072] = a
 	.loc 1 2652
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o5 + 3072]
 ! a = mem64[x0 + 3584]
 	.loc 1 2653
-	ldx [%i0 + 3584], %o0
+	ldx [%o5 + 3584], %o0
 ! u = a >> 2
 	.loc 1 2654
 	srlx %o0, 2, %o1
@@ -7834,10 +7727,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3584] = a
 	.loc 1 2660
-	stx %o0, [%i0 + 3584]
+	stx %o0, [%o5 + 3584]
 ! a = mem64[x1 + 0]
 	.loc 1 2661
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! u = a >> 2
 	.loc 1 2662
 	srlx %o0, 2, %o1
@@ -7858,10 +7751,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 0] = a
 	.loc 1 2668
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! a = mem64[x1 + 512]
 	.loc 1 2669
-	ldx [%o5 + 512], %o0
+	ldx [%o7 + 512], %o0
 ! u = a >> 2
 	.loc 1 2670
 	srlx %o0, 2, %o1
@@ -7882,10 +7775,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 512] = a
 	.loc 1 2676
-	stx %o0, [%o5 + 512]
+	stx %o0, [%o7 + 512]
 ! a = mem64[x1 + 1024]
 	.loc 1 2677
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! u = a >> 2
 	.loc 1 2678
 	srlx %o0, 2, %o1
@@ -7906,10 +7799,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1024] = a
 	.loc 1 2684
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! a = mem64[x1 + 1536]
 	.loc 1 2685
-	ldx [%o5 + 1536], %o0
+	ldx [%o7 + 1536], %o0
 ! u = a >> 2
 	.loc 1 2686
 	srlx %o0, 2, %o1
@@ -7930,49 +7823,41 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1536] = a
 	.loc 1 2692
-	stx %o0, [%o5 + 1536]
+	stx %o0, [%o7 + 1536]
 ! x0 = x0 + 8
 	.loc 1 2693
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! x1 = x1 + 8
 	.loc 1 2694
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! c = c + 4
 	.loc 1 2695
-	add %i1, 4, %i1
+	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 2696
-	sub %o7, 1, %o7
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 2697
-	cmp %o7, 0
+	cmp %o3, 0
 ! goto l21a if !=
 	.loc 1 2698
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l21a
 	nop
-! c = cb
-	.loc 1 2701
-	mov %o4, %i1
 ! c = c + 4095
 	.loc 1 2702
 	add %i1, 4095, %i1
 ! c = c + 1537
 	.loc 1 2703
 	add %i1, 1537, %i1
-! x0 = v
-	.loc 1 2704
-	mov %o3, %i0
 ! x1 = x1 + 4095
 	.loc 1 2706
 	add %i0, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 2707
-	add %o0, 1, %o0
+	add %o0, 1, %o4
 ! o0 = 64
 	.loc 1 2708
-	mov 64, %o1
-	mov %o0, %o3
-	mov %o1, %o4
+	mov 64, %o3
 .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l22a:
 ! k = mem32le[c + 0]
 	.loc 1 2710
@@ -8246,7 +8131,7 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	stx %o0, [%i0 + 3584]
 ! a = mem64[x1 + 0]
 	.loc 1 2800
-	ldx [%o3], %o0
+	ldx [%o4], %o0
 ! u = a >> 1
 	.loc 1 2801
 	srlx %o0, 1, %o1
@@ -8267,10 +8152,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 0] = a
 	.loc 1 2807
-	stx %o0, [%o3]
+	stx %o0, [%o4]
 ! a = mem64[x1 + 512]
 	.loc 1 2808
-	ldx [%o3 + 512], %o0
+	ldx [%o4 + 512], %o0
 ! u = a >> 1
 	.loc 1 2809
 	srlx %o0, 1, %o1
@@ -8291,10 +8176,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 512] = a
 	.loc 1 2815
-	stx %o0, [%o3 + 512]
+	stx %o0, [%o4 + 512]
 ! a = mem64[x1 + 1024]
 	.loc 1 2816
-	ldx [%o3 + 1024], %o0
+	ldx [%o4 + 1024], %o0
 ! u = a >> 1
 	.loc 1 2817
 	srlx %o0, 1, %o1
@@ -8315,10 +8200,10 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1024] = a
 	.loc 1 2823
-	stx %o0, [%o3 + 1024]
+	stx %o0, [%o4 + 1024]
 ! a = mem64[x1 + 1536]
 	.loc 1 2824
-	ldx [%o3 + 1536], %o0
+	ldx [%o4 + 1536], %o0
 ! u = a >> 1
 	.loc 1 2825
 	srlx %o0, 1, %o1
@@ -8339,22 +8224,22 @@ qhasm_kernel_mceliece_gf12_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1536] = a
 	.loc 1 2831
-	stx %o0, [%o3 + 1536]
+	stx %o0, [%o4 + 1536]
 ! x0 = x0 + 8
 	.loc 1 2832
 	add %i0, 8, %i0
 ! x1 = x1 + 8
 	.loc 1 2833
-	add %o3, 8, %o3
+	add %o4, 8, %o4
 ! c = c + 4
 	.loc 1 2834
 	add %i1, 4, %i1
 ! o0 = o0 - 1
 	.loc 1 2835
-	sub %o4, 1, %o4
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 2836
-	cmp %o4, 0
+	cmp %o3, 0
 ! goto l22a if !=
 	.loc 1 2837
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_benes_sparc64_benes.l22a

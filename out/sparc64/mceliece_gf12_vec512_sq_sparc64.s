@@ -11,101 +11,100 @@ qhasm_kernel_mceliece_gf12_vec512_sq_sparc64_sq:
 ! i = 8
 	.loc 1 13
 	mov 8, %o0
-	mov %o0, %l5
 .Lqhasm_kernel_mceliece_gf12_vec512_sq_sparc64_sq.pass:
 ! v0 = mem64[f + 0]
 	.loc 1 15
-	ldx [%i1], %o0
+	ldx [%i1], %o1
 ! v1 = mem64[f + 384]
 	.loc 1 16
-	ldx [%i1 + 384], %o1
+	ldx [%i1 + 384], %o2
 ! v0 = v0 ^ v1
 	.loc 1 17
-	xor %o0, %o1, %l0
+	xor %o1, %o2, %l1
 ! v2 = mem64[f + 64]
 	.loc 1 18
-	ldx [%i1 + 64], %o0
+	ldx [%i1 + 64], %o1
 ! v3 = mem64[f + 448]
 	.loc 1 19
-	ldx [%i1 + 448], %o2
+	ldx [%i1 + 448], %o3
 ! v2 = v2 ^ v3
 	.loc 1 20
-	xor %o0, %o2, %l1
+	xor %o1, %o3, %l2
 ! v4 = mem64[f + 128]
 	.loc 1 21
-	ldx [%i1 + 128], %o0
+	ldx [%i1 + 128], %o1
 ! v5 = mem64[f + 512]
 	.loc 1 22
-	ldx [%i1 + 512], %o3
+	ldx [%i1 + 512], %o4
 ! v4 = v4 ^ v5
 	.loc 1 23
-	xor %o0, %o3, %o4
+	xor %o1, %o4, %o5
 ! v6 = mem64[f + 704]
 	.loc 1 24
-	ldx [%i1 + 704], %o0
+	ldx [%i1 + 704], %o1
 ! v4 = v4 ^ v6
 	.loc 1 25
-	xor %o4, %o0, %l2
+	xor %o5, %o1, %l3
 ! v7 = mem64[f + 192]
 	.loc 1 26
-	ldx [%i1 + 192], %o4
+	ldx [%i1 + 192], %o5
 ! v8 = mem64[f + 576]
 	.loc 1 27
-	ldx [%i1 + 576], %o5
+	ldx [%i1 + 576], %o7
 ! v7 = v7 ^ v8
 	.loc 1 28
-	xor %o4, %o5, %l3
+	xor %o5, %o7, %l4
 ! v9 = mem64[f + 256]
 	.loc 1 29
-	ldx [%i1 + 256], %o4
+	ldx [%i1 + 256], %o5
 ! v10 = mem64[f + 640]
 	.loc 1 30
-	ldx [%i1 + 640], %o7
+	ldx [%i1 + 640], %l0
 ! v9 = v9 ^ v10
 	.loc 1 31
-	xor %o4, %o7, %l4
+	xor %o5, %l0, %l5
 ! v11 = mem64[f + 320]
 	.loc 1 32
-	ldx [%i1 + 320], %o4
+	ldx [%i1 + 320], %o5
 ! v11 = v11 ^ v6
 	.loc 1 33
-	xor %o4, %o0, %o4
+	xor %o5, %o1, %o5
 ! mem64[h + 0] = v0
 	.loc 1 34
-	stx %l0, [%i0]
+	stx %l1, [%i0]
 ! mem64[h + 64] = v6
 	.loc 1 35
-	stx %o0, [%i0 + 64]
+	stx %o1, [%i0 + 64]
 ! mem64[h + 128] = v2
 	.loc 1 36
-	stx %l1, [%i0 + 128]
+	stx %l2, [%i0 + 128]
 ! mem64[h + 192] = v1
 	.loc 1 37
-	stx %o1, [%i0 + 192]
+	stx %o2, [%i0 + 192]
 ! mem64[h + 256] = v4
 	.loc 1 38
-	stx %l2, [%i0 + 256]
+	stx %l3, [%i0 + 256]
 ! mem64[h + 320] = v3
 	.loc 1 39
-	stx %o2, [%i0 + 320]
+	stx %o3, [%i0 + 320]
 ! mem64[h + 384] = v7
 	.loc 1 40
-	stx %l3, [%i0 + 384]
+	stx %l4, [%i0 + 384]
 ! mem64[h + 448] = v5
 	.loc 1 41
-	stx %o3, [%i0 + 448]
+	stx %o4, [%i0 + 448]
 ! mem64[h + 512] = v9
 	.loc 1 42
-	stx %l4, [%i0 + 512]
+	stx %l5, [%i0 + 512]
 ! mem64[h + 576] = v8
 	.loc 1 43
-	stx %o5, [%i0 + 576]
+	stx %o7, [%i0 + 576]
 ! mem64[h + 640] = v11
 	.loc 1 44
-	stx %o4, [%i0 + 640]
+	stx %o5, [%i0 + 640]
 ! mem64[h + 704] = v10
 	.loc 1 45
-	stx %o7, [%i0 + 704]
+	stx %l0, [%i0 + 704]
 ! h = h + 8
 	.loc 1 46
 	add %i0, 8, %i0
@@ -114,10 +113,10 @@ qhasm_kernel_mceliece_gf12_vec512_sq_sparc64_sq:
 	add %i1, 8, %i1
 ! i = i - 1
 	.loc 1 48
-	sub %l5, 1, %l5
+	sub %o0, 1, %o0
 ! =? i - 0
 	.loc 1 49
-	cmp %l5, 0
+	cmp %o0, 0
 ! goto pass if !=
 	.loc 1 50
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf12_vec512_sq_sparc64_sq.pass

@@ -10,26 +10,26 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	save %sp, -176, %sp
 ! c = c + 4095
 	.loc 1 12
-	mov %i1, %o3
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 4095
 	.loc 1 13
-	add %i1, 4095, %i1
+	add %o0, 4095, %o0
 ! c = c + 4095
 	.loc 1 14
-	add %i1, 4095, %i1
+	add %o0, 4095, %o0
 ! c = c + 3
 	.loc 1 15
-	add %i1, 3, %i1
+	add %o0, 3, %o3
+! x0 = v
+	.loc 1 16
+	mov %i0, %o5
 ! o0 = 128
 	.loc 1 17
-	mov %i0, %o4
-	mov 128, %o0
-	mov %o0, %o5
+	mov 128, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l24a:
 ! k = mem32le[c + 0]
 	.loc 1 19
-	lduwa [%i1] 0x88, %o0
+	lduwa [%o3] 0x88, %o0
 ! e = 0xffff0000ffff0000
 	.loc 1 20
 	setx -281470681808896, %o2, %o1
@@ -107,7 +107,7 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 45
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 1
 	.loc 1 46
 	srlx %o0, 1, %o2
@@ -128,48 +128,42 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 52
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! x0 = x0 + 8
 	.loc 1 53
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! c = c + 4
 	.loc 1 54
-	add %i1, 4, %i1
+	add %o3, 4, %o3
 ! o0 = o0 - 1
 	.loc 1 55
-	sub %o5, 1, %o5
+	sub %o4, 1, %o4
 ! =? o0 - 0
 	.loc 1 56
-	cmp %o5, 0
+	cmp %o4, 0
 ! goto l24a if !=
 	.loc 1 57
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l24a
 	nop
-! c = cb
-	.loc 1 60
-	mov %o3, %i1
 ! c = c + 4095
 	.loc 1 61
-	mov %i1, %o3
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 4095
 	.loc 1 62
-	add %i1, 4095, %i1
+	add %o0, 4095, %o0
 ! c = c + 3586
 	.loc 1 63
-	add %i1, 3586, %i1
+	add %o0, 3586, %o5
 ! x0 = v
 	.loc 1 64
-	mov %o4, %i0
+	mov %i0, %o3
 ! o0 = 128
 	.loc 1 65
-	mov %i0, %o4
-	mov 128, %o0
-	mov %o0, %o5
+	mov 128, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l23a:
 ! k = mem32le[c + 0]
 	.loc 1 67
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 68
 	setx -281470681808896, %o0, %o2
@@ -232,7 +226,7 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 88
-	ldx [%i0], %o0
+	ldx [%o3], %o0
 ! u = a >> 2
 	.loc 1 89
 	srlx %o0, 2, %o2
@@ -253,48 +247,42 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 95
-	stx %o0, [%i0]
+	stx %o0, [%o3]
 ! x0 = x0 + 8
 	.loc 1 96
-	add %i0, 8, %i0
+	add %o3, 8, %o3
 ! c = c + 4
 	.loc 1 97
-	add %i1, 4, %i1
+	add %o5, 4, %o5
 ! o0 = o0 - 1
 	.loc 1 98
-	sub %o5, 1, %o5
+	sub %o4, 1, %o4
 ! =? o0 - 0
 	.loc 1 99
-	cmp %o5, 0
+	cmp %o4, 0
 ! goto l23a if !=
 	.loc 1 100
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l23a
 	nop
-! c = cb
-	.loc 1 103
-	mov %o3, %i1
 ! c = c + 4095
 	.loc 1 104
-	mov %i1, %o3
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 4095
 	.loc 1 105
-	add %i1, 4095, %i1
+	add %o0, 4095, %o0
 ! c = c + 3074
 	.loc 1 106
-	add %i1, 3074, %i1
+	add %o0, 3074, %o4
 ! x0 = v
 	.loc 1 107
-	mov %o4, %i0
+	mov %i0, %o5
 ! o0 = 128
 	.loc 1 108
-	mov %i0, %o4
-	mov 128, %o0
-	mov %o0, %o5
+	mov 128, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l22a:
 ! k = mem32le[c + 0]
 	.loc 1 110
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o4] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 111
 	setx -281470681808896, %o0, %o2
@@ -342,7 +330,7 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 126
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 4
 	.loc 1 127
 	srlx %o0, 4, %o2
@@ -363,48 +351,42 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 133
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! x0 = x0 + 8
 	.loc 1 134
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! c = c + 4
 	.loc 1 135
-	add %i1, 4, %i1
+	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 136
-	sub %o5, 1, %o5
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 137
-	cmp %o5, 0
+	cmp %o3, 0
 ! goto l22a if !=
 	.loc 1 138
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l22a
 	nop
-! c = cb
-	.loc 1 141
-	mov %o3, %i1
 ! c = c + 4095
 	.loc 1 142
-	mov %i1, %o3
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 4095
 	.loc 1 143
-	add %i1, 4095, %i1
+	add %o0, 4095, %o0
 ! c = c + 2562
 	.loc 1 144
-	add %i1, 2562, %i1
+	add %o0, 2562, %o5
 ! x0 = v
 	.loc 1 145
-	mov %o4, %i0
+	mov %i0, %o3
 ! o0 = 128
 	.loc 1 146
-	mov %i0, %o4
-	mov 128, %o0
-	mov %o0, %o5
+	mov 128, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l21a:
 ! k = mem32le[c + 0]
 	.loc 1 148
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 149
 	setx -281470681808896, %o0, %o2
@@ -437,7 +419,7 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 159
-	ldx [%i0], %o0
+	ldx [%o3], %o0
 ! u = a >> 8
 	.loc 1 160
 	srlx %o0, 8, %o2
@@ -458,246 +440,225 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 166
-	stx %o0, [%i0]
+	stx %o0, [%o3]
 ! x0 = x0 + 8
 	.loc 1 167
-	add %i0, 8, %i0
+	add %o3, 8, %o3
 ! c = c + 4
 	.loc 1 168
-	add %i1, 4, %i1
+	add %o5, 4, %o5
 ! o0 = o0 - 1
 	.loc 1 169
-	sub %o5, 1, %o5
+	sub %o4, 1, %o4
 ! =? o0 - 0
 	.loc 1 170
-	cmp %o5, 0
+	cmp %o4, 0
 ! goto l21a if !=
 	.loc 1 171
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l21a
 	nop
-! c = cb
-	.loc 1 174
-	mov %o3, %i1
 ! c = c + 4095
 	.loc 1 175
-	mov %i1, %o5
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 4095
 	.loc 1 176
-	add %i1, 4095, %i1
+	add %o0, 4095, %o0
 ! c = c + 2050
 	.loc 1 177
-	add %i1, 2050, %i1
+	add %o0, 2050, %o1
 ! x0 = v
 	.loc 1 178
-	mov %o4, %i0
+	mov %i0, %o2
 ! o0 = 128
 	.loc 1 179
-	mov %i0, %o3
-	mov 128, %o0
-	mov %o0, %o4
+	mov 128, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l20a:
 ! k = mem32le[c + 0]
 	.loc 1 181
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o1] 0x88, %o4
 ! e = 0xffff0000ffff0000
 	.loc 1 182
-	setx -281470681808896, %o0, %o2
+	setx -281470681808896, %o0, %o5
 ! u = k & e
 	.loc 1 183
-	and %o1, %o2, %o0
+	and %o4, %o5, %o0
 ! k ^= u
 	.loc 1 184
-	xor %o1, %o0, %o1
+	xor %o4, %o0, %o4
 ! u <<= 16
 	.loc 1 185
 	sllx %o0, 16, %o0
 ! k |= u
 	.loc 1 186
-	or %o1, %o0, %o1
+	or %o4, %o0, %o4
 ! a = mem64[x0 + 0]
 	.loc 1 187
-	ldx [%i0], %o0
+	ldx [%o2], %o0
 ! u = a >> 16
 	.loc 1 188
-	srlx %o0, 16, %o2
+	srlx %o0, 16, %o5
 ! u ^= a
 	.loc 1 189
-	xor %o2, %o0, %o2
+	xor %o5, %o0, %o5
 ! u &= k
 	.loc 1 190
-	and %o2, %o1, %o2
+	and %o5, %o4, %o5
 ! a ^= u
 	.loc 1 191
-	xor %o0, %o2, %o0
+	xor %o0, %o5, %o0
 ! u <<= 16
 	.loc 1 192
-	sllx %o2, 16, %o2
+	sllx %o5, 16, %o5
 ! a ^= u
 	.loc 1 193
-	xor %o0, %o2, %o0
+	xor %o0, %o5, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 194
-	stx %o0, [%i0]
+	stx %o0, [%o2]
 ! x0 = x0 + 8
 	.loc 1 195
-	add %i0, 8, %i0
+	add %o2, 8, %o2
 ! c = c + 4
 	.loc 1 196
-	add %i1, 4, %i1
+	add %o1, 4, %o1
 ! o0 = o0 - 1
 	.loc 1 197
-	sub %o4, 1, %o4
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 198
-	cmp %o4, 0
+	cmp %o3, 0
 ! goto l20a if !=
 	.loc 1 199
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l20a
 	nop
-! c = cb
-	.loc 1 202
-	mov %o5, %i1
 ! c = c + 4095
 	.loc 1 203
-	mov %i1, %o4
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 4095
 	.loc 1 204
-	add %i1, 4095, %i1
+	add %o0, 4095, %o0
 ! c = c + 1538
 	.loc 1 205
-	add %i1, 1538, %i1
+	add %o0, 1538, %o0
 ! x0 = v
 	.loc 1 206
-	mov %o3, %i0
+	mov %i0, %o1
 ! o0 = 128
 	.loc 1 207
-	mov %i0, %o3
-	mov 128, %o0
-	mov %o0, %o5
+	mov 128, %o2
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l19a:
 ! k = mem32le[c + 0]
 	.loc 1 209
-	lduwa [%i1] 0x88, %o0
+	lduwa [%o0] 0x88, %o3
 ! a = mem64[x0 + 0]
 	.loc 1 210
-	ldx [%i0], %o1
+	ldx [%o1], %o4
 ! u = a >> 32
 	.loc 1 211
-	srlx %o1, 32, %o2
+	srlx %o4, 32, %o5
 ! u ^= a
 	.loc 1 212
-	xor %o2, %o1, %o2
+	xor %o5, %o4, %o5
 ! u &= k
 	.loc 1 213
-	and %o2, %o0, %o2
+	and %o5, %o3, %o5
 ! a ^= u
 	.loc 1 214
-	xor %o1, %o2, %o1
+	xor %o4, %o5, %o4
 ! u <<= 32
 	.loc 1 215
-	sllx %o2, 32, %o2
+	sllx %o5, 32, %o5
 ! a ^= u
 	.loc 1 216
-	xor %o1, %o2, %o1
+	xor %o4, %o5, %o4
 ! mem64[x0 + 0] = a
 	.loc 1 217
-	stx %o1, [%i0]
+	stx %o4, [%o1]
 ! x0 = x0 + 8
 	.loc 1 218
-	add %i0, 8, %i0
+	add %o1, 8, %o1
 ! c = c + 4
 	.loc 1 219
-	add %i1, 4, %i1
+	add %o0, 4, %o0
 ! o0 = o0 - 1
 	.loc 1 220
-	sub %o5, 1, %o5
+	sub %o2, 1, %o2
 ! =? o0 - 0
 	.loc 1 221
-	cmp %o5, 0
+	cmp %o2, 0
 ! goto l19a if !=
 	.loc 1 222
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l19a
 	nop
-! c = cb
-	.loc 1 225
-	mov %o4, %i1
 ! c = c + 4095
 	.loc 1 226
-	mov %i1, %o5
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 4095
 	.loc 1 227
-	add %i1, 4095, %i1
+	add %o0, 4095, %o0
 ! c = c + 1026
 	.loc 1 228
-	add %i1, 1026, %i1
+	add %o0, 1026, %o2
 ! x0 = v
 	.loc 1 229
-	mov %o3, %i0
+	mov %i0, %o3
 ! o0 = 64
 	.loc 1 230
-	mov %i0, %o4
-	mov 64, %o0
-	mov %o0, %o7
+	mov 64, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l18a:
 ! k = mem32le[c + 0]
 	.loc 1 232
-	lduwa [%i1] 0x88, %o2
+	lduwa [%o2] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 233
-	add %i1, 4, %o1
+	add %o2, 4, %o1
 	lduwa [%o1] 0x88, %o0
 ! h <<= 32
 	.loc 1 234
 	sllx %o0, 32, %o0
 ! k |= h
 	.loc 1 235
-	or %o2, %o0, %o2
+	or %o5, %o0, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 236
-	ldx [%i0], %o1
+	ldx [%o3], %o1
 ! b = mem64[x0 + 8]
 	.loc 1 237
-	ldx [%i0 + 8], %o0
+	ldx [%o3 + 8], %o0
 ! u = a ^ b
 	.loc 1 238
-	xor %o1, %o0, %o3
+	xor %o1, %o0, %o7
 ! u &= k
 	.loc 1 239
-	and %o3, %o2, %o3
+	and %o7, %o5, %o7
 ! a ^= u
 	.loc 1 240
-	xor %o1, %o3, %o1
+	xor %o1, %o7, %o1
 ! b ^= u
 	.loc 1 241
-	xor %o0, %o3, %o0
+	xor %o0, %o7, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 242
-	stx %o1, [%i0]
+	stx %o1, [%o3]
 ! mem64[x0 + 8] = b
 	.loc 1 243
-	stx %o0, [%i0 + 8]
+	stx %o0, [%o3 + 8]
 ! x0 = x0 + 16
 	.loc 1 244
-	add %i0, 16, %i0
+	add %o3, 16, %o3
 ! c = c + 8
 	.loc 1 245
-	add %i1, 8, %i1
+	add %o2, 8, %o2
 ! o0 = o0 - 1
 	.loc 1 246
-	sub %o7, 1, %o7
+	sub %o4, 1, %o4
 ! =? o0 - 0
 	.loc 1 247
-	cmp %o7, 0
+	cmp %o4, 0
 ! goto l18a if !=
 	.loc 1 248
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l18a
 	nop
-! c = cb
-	.loc 1 251
-	mov %o5, %i1
 ! c = c + 4095
 	.loc 1 252
 	add %i1, 4095, %o0
@@ -709,54 +670,52 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	add %o0, 514, %o2
 ! x0 = v
 	.loc 1 255
-	mov %o4, %i0
 	mov %i0, %o3
 ! o0 = 32
 	.loc 1 256
-	mov 32, %o0
+	mov 32, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l17a:
 ! o1 = 2
 	.loc 1 258
-	mov %o0, %l0
 	mov 2, %o0
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l17b:
 ! k = mem32le[c + 0]
 	.loc 1 260
-	lduwa [%o2] 0x88, %o4
+	lduwa [%o2] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 261
 	add %o2, 4, %o1
-	lduwa [%o1] 0x88, %o5
+	lduwa [%o1] 0x88, %o7
 ! h <<= 32
 	.loc 1 262
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 263
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 264
 	ldx [%o3], %o1
 ! b = mem64[x0 + 16]
 	.loc 1 265
-	ldx [%o3 + 16], %o5
+	ldx [%o3 + 16], %o7
 ! u = a ^ b
 	.loc 1 266
-	xor %o1, %o5, %o7
+	xor %o1, %o7, %l0
 ! u &= k
 	.loc 1 267
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 268
-	xor %o1, %o7, %o1
+	xor %o1, %l0, %o1
 ! b ^= u
 	.loc 1 269
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 270
 	stx %o1, [%o3]
 ! mem64[x0 + 16] = b
 	.loc 1 271
-	stx %o5, [%o3 + 16]
+	stx %o7, [%o3 + 16]
 ! x0 = x0 + 8
 	.loc 1 272
 	add %o3, 8, %o3
@@ -778,11 +737,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	add %o3, 16, %o3
 ! o0 = o0 - 1
 	.loc 1 278
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? o0 - 0
 	.loc 1 279
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto l17a if !=
 	.loc 1 280
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l17a
@@ -801,50 +759,49 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 16
 	.loc 1 288
-	mov 16, %o0
+	mov 16, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l16a:
 ! o1 = 4
 	.loc 1 290
-	mov %o0, %l0
-	mov 4, %o3
+	mov 4, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l16b:
 ! k = mem32le[c + 0]
 	.loc 1 292
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 293
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 294
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 295
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 296
 	ldx [%o2], %o0
 ! b = mem64[x0 + 32]
 	.loc 1 297
-	ldx [%o2 + 32], %o5
+	ldx [%o2 + 32], %o7
 ! u = a ^ b
 	.loc 1 298
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 299
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 300
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 301
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 302
 	stx %o0, [%o2]
 ! mem64[x0 + 32] = b
 	.loc 1 303
-	stx %o5, [%o2 + 32]
+	stx %o7, [%o2 + 32]
 ! x0 = x0 + 8
 	.loc 1 304
 	add %o2, 8, %o2
@@ -853,10 +810,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 306
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 307
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l16b if !=
 	.loc 1 308
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l16b
@@ -866,11 +823,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	add %o2, 32, %o2
 ! o0 = o0 - 1
 	.loc 1 310
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 311
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l16a if !=
 	.loc 1 312
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l16a
@@ -886,50 +842,49 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 8
 	.loc 1 319
-	mov 8, %o0
+	mov 8, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l15a:
 ! o1 = 8
 	.loc 1 321
-	mov %o0, %l0
-	mov 8, %o3
+	mov 8, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l15b:
 ! k = mem32le[c + 0]
 	.loc 1 323
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 324
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 325
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 326
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 327
 	ldx [%o2], %o0
 ! b = mem64[x0 + 64]
 	.loc 1 328
-	ldx [%o2 + 64], %o5
+	ldx [%o2 + 64], %o7
 ! u = a ^ b
 	.loc 1 329
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 330
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 331
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 332
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 333
 	stx %o0, [%o2]
 ! mem64[x0 + 64] = b
 	.loc 1 334
-	stx %o5, [%o2 + 64]
+	stx %o7, [%o2 + 64]
 ! x0 = x0 + 8
 	.loc 1 335
 	add %o2, 8, %o2
@@ -938,10 +893,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 337
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 338
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l15b if !=
 	.loc 1 339
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l15b
@@ -951,11 +906,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	add %o2, 64, %o2
 ! o0 = o0 - 1
 	.loc 1 341
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 342
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l15a if !=
 	.loc 1 343
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l15a
@@ -971,50 +925,49 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 4
 	.loc 1 350
-	mov 4, %o0
+	mov 4, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l14a:
 ! o1 = 16
 	.loc 1 352
-	mov %o0, %l0
-	mov 16, %o3
+	mov 16, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l14b:
 ! k = mem32le[c + 0]
 	.loc 1 354
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 355
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 356
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 357
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 358
 	ldx [%o2], %o0
 ! b = mem64[x0 + 128]
 	.loc 1 359
-	ldx [%o2 + 128], %o5
+	ldx [%o2 + 128], %o7
 ! u = a ^ b
 	.loc 1 360
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 361
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 362
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 363
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 364
 	stx %o0, [%o2]
 ! mem64[x0 + 128] = b
 	.loc 1 365
-	stx %o5, [%o2 + 128]
+	stx %o7, [%o2 + 128]
 ! x0 = x0 + 8
 	.loc 1 366
 	add %o2, 8, %o2
@@ -1023,10 +976,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 368
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 369
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l14b if !=
 	.loc 1 370
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l14b
@@ -1036,11 +989,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	add %o2, 128, %o2
 ! o0 = o0 - 1
 	.loc 1 372
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 373
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l14a if !=
 	.loc 1 374
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l14a
@@ -1056,50 +1008,49 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 2
 	.loc 1 381
-	mov 2, %o0
+	mov 2, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l13a:
 ! o1 = 32
 	.loc 1 383
-	mov %o0, %l0
-	mov 32, %o3
+	mov 32, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l13b:
 ! k = mem32le[c + 0]
 	.loc 1 385
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 386
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 387
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 388
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 389
 	ldx [%o2], %o0
 ! b = mem64[x0 + 256]
 	.loc 1 390
-	ldx [%o2 + 256], %o5
+	ldx [%o2 + 256], %o7
 ! u = a ^ b
 	.loc 1 391
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 392
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 393
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 394
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 395
 	stx %o0, [%o2]
 ! mem64[x0 + 256] = b
 	.loc 1 396
-	stx %o5, [%o2 + 256]
+	stx %o7, [%o2 + 256]
 ! x0 = x0 + 8
 	.loc 1 397
 	add %o2, 8, %o2
@@ -1108,10 +1059,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 399
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 400
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l13b if !=
 	.loc 1 401
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l13b
@@ -1121,84 +1072,80 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	add %o2, 256, %o2
 ! o0 = o0 - 1
 	.loc 1 403
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 404
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l13a if !=
 	.loc 1 405
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l13a
 	nop
 ! c = c + 4095
 	.loc 1 409
-	mov %i1, %o5
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 2049
 	.loc 1 410
-	add %i1, 2049, %i1
+	add %o0, 2049, %o1
+! x0 = v
+	.loc 1 411
+	mov %i0, %o2
 ! o1 = 64
 	.loc 1 412
-	mov %i0, %o4
-	mov 64, %o0
-	mov %o0, %o7
+	mov 64, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l12b:
 ! k = mem32le[c + 0]
 	.loc 1 414
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o1] 0x88, %o4
 ! h = mem32le[c + 4]
 	.loc 1 415
-	add %i1, 4, %o0
-	lduwa [%o0] 0x88, %o2
+	add %o1, 4, %o0
+	lduwa [%o0] 0x88, %o5
 ! h <<= 32
 	.loc 1 416
-	sllx %o2, 32, %o2
+	sllx %o5, 32, %o5
 ! k |= h
 	.loc 1 417
-	or %o1, %o2, %o1
+	or %o4, %o5, %o4
 ! a = mem64[x0 + 0]
 	.loc 1 418
-	ldx [%i0], %o0
+	ldx [%o2], %o0
 ! b = mem64[x0 + 512]
 	.loc 1 419
-	ldx [%i0 + 512], %o2
+	ldx [%o2 + 512], %o5
 ! u = a ^ b
 	.loc 1 420
-	xor %o0, %o2, %o3
+	xor %o0, %o5, %o7
 ! u &= k
 	.loc 1 421
-	and %o3, %o1, %o3
+	and %o7, %o4, %o7
 ! a ^= u
 	.loc 1 422
-	xor %o0, %o3, %o0
+	xor %o0, %o7, %o0
 ! b ^= u
 	.loc 1 423
-	xor %o2, %o3, %o2
+	xor %o5, %o7, %o5
 ! mem64[x0 + 0] = a
 	.loc 1 424
-	stx %o0, [%i0]
+	stx %o0, [%o2]
 ! mem64[x0 + 512] = b
 	.loc 1 425
-	stx %o2, [%i0 + 512]
+	stx %o5, [%o2 + 512]
 ! x0 = x0 + 8
 	.loc 1 426
-	add %i0, 8, %i0
+	add %o2, 8, %o2
 ! c = c + 8
 	.loc 1 427
-	add %i1, 8, %i1
+	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 428
-	sub %o7, 1, %o7
+	sub %o3, 1, %o3
 ! =? o1 - 0
 	.loc 1 429
-	cmp %o7, 0
+	cmp %o3, 0
 ! goto l12b if !=
 	.loc 1 430
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l12b
 	nop
-! c = cb
-	.loc 1 433
-	mov %o5, %i1
 ! c = c + 4095
 	.loc 1 434
 	add %i1, 4095, %o0
@@ -1207,54 +1154,52 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	add %o0, 1537, %o1
 ! x0 = v
 	.loc 1 436
-	mov %o4, %i0
 	mov %i0, %o2
 ! o0 = 2
 	.loc 1 437
-	mov 2, %o0
+	mov 2, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l11a:
 ! o1 = 32
 	.loc 1 439
-	mov %o0, %l0
-	mov 32, %o3
+	mov 32, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l11b:
 ! k = mem32le[c + 0]
 	.loc 1 441
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 442
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 443
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 444
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 445
 	ldx [%o2], %o0
 ! b = mem64[x0 + 256]
 	.loc 1 446
-	ldx [%o2 + 256], %o5
+	ldx [%o2 + 256], %o7
 ! u = a ^ b
 	.loc 1 447
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 448
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 449
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 450
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 451
 	stx %o0, [%o2]
 ! mem64[x0 + 256] = b
 	.loc 1 452
-	stx %o5, [%o2 + 256]
+	stx %o7, [%o2 + 256]
 ! x0 = x0 + 8
 	.loc 1 453
 	add %o2, 8, %o2
@@ -1263,10 +1208,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 455
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 456
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l11b if !=
 	.loc 1 457
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l11b
@@ -1276,11 +1221,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	add %o2, 256, %o2
 ! o0 = o0 - 1
 	.loc 1 459
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 460
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l11a if !=
 	.loc 1 461
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l11a
@@ -1296,50 +1240,49 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 4
 	.loc 1 468
-	mov 4, %o0
+	mov 4, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l10a:
 ! o1 = 16
 	.loc 1 470
-	mov %o0, %l0
-	mov 16, %o3
+	mov 16, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l10b:
 ! k = mem32le[c + 0]
 	.loc 1 472
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 473
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 474
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 475
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 476
 	ldx [%o2], %o0
 ! b = mem64[x0 + 128]
 	.loc 1 477
-	ldx [%o2 + 128], %o5
+	ldx [%o2 + 128], %o7
 ! u = a ^ b
 	.loc 1 478
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 479
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 480
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 481
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 482
 	stx %o0, [%o2]
 ! mem64[x0 + 128] = b
 	.loc 1 483
-	stx %o5, [%o2 + 128]
+	stx %o7, [%o2 + 128]
 ! x0 = x0 + 8
 	.loc 1 484
 	add %o2, 8, %o2
@@ -1348,10 +1291,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 486
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 487
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l10b if !=
 	.loc 1 488
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l10b
@@ -1361,11 +1304,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	add %o2, 128, %o2
 ! o0 = o0 - 1
 	.loc 1 490
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 491
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l10a if !=
 	.loc 1 492
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l10a
@@ -1381,50 +1323,49 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 8
 	.loc 1 499
-	mov 8, %o0
+	mov 8, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l9a:
 ! o1 = 8
 	.loc 1 501
-	mov %o0, %l0
-	mov 8, %o3
+	mov 8, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l9b:
 ! k = mem32le[c + 0]
 	.loc 1 503
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 504
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 505
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 506
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 507
 	ldx [%o2], %o0
 ! b = mem64[x0 + 64]
 	.loc 1 508
-	ldx [%o2 + 64], %o5
+	ldx [%o2 + 64], %o7
 ! u = a ^ b
 	.loc 1 509
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 510
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 511
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 512
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 513
 	stx %o0, [%o2]
 ! mem64[x0 + 64] = b
 	.loc 1 514
-	stx %o5, [%o2 + 64]
+	stx %o7, [%o2 + 64]
 ! x0 = x0 + 8
 	.loc 1 515
 	add %o2, 8, %o2
@@ -1433,10 +1374,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 517
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 518
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l9b if !=
 	.loc 1 519
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l9b
@@ -1446,11 +1387,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	add %o2, 64, %o2
 ! o0 = o0 - 1
 	.loc 1 521
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 522
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l9a if !=
 	.loc 1 523
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l9a
@@ -1466,50 +1406,49 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 16
 	.loc 1 530
-	mov 16, %o0
+	mov 16, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l8a:
 ! o1 = 4
 	.loc 1 532
-	mov %o0, %l0
-	mov 4, %o3
+	mov 4, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l8b:
 ! k = mem32le[c + 0]
 	.loc 1 534
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 535
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 536
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 537
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 538
 	ldx [%o2], %o0
 ! b = mem64[x0 + 32]
 	.loc 1 539
-	ldx [%o2 + 32], %o5
+	ldx [%o2 + 32], %o7
 ! u = a ^ b
 	.loc 1 540
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 541
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 542
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 543
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 544
 	stx %o0, [%o2]
 ! mem64[x0 + 32] = b
 	.loc 1 545
-	stx %o5, [%o2 + 32]
+	stx %o7, [%o2 + 32]
 ! x0 = x0 + 8
 	.loc 1 546
 	add %o2, 8, %o2
@@ -1518,10 +1457,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 548
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 549
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l8b if !=
 	.loc 1 550
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l8b
@@ -1531,11 +1470,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	add %o2, 32, %o2
 ! o0 = o0 - 1
 	.loc 1 552
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 553
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l8a if !=
 	.loc 1 554
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l8a
@@ -1548,50 +1486,49 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 32
 	.loc 1 559
-	mov 32, %o0
+	mov 32, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l7a:
 ! o1 = 2
 	.loc 1 561
-	mov %o0, %l0
-	mov 2, %o3
+	mov 2, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l7b:
 ! k = mem32le[c + 0]
 	.loc 1 563
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 564
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 565
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 566
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 567
 	ldx [%o2], %o0
 ! b = mem64[x0 + 16]
 	.loc 1 568
-	ldx [%o2 + 16], %o5
+	ldx [%o2 + 16], %o7
 ! u = a ^ b
 	.loc 1 569
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 570
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 571
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 572
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 573
 	stx %o0, [%o2]
 ! mem64[x0 + 16] = b
 	.loc 1 574
-	stx %o5, [%o2 + 16]
+	stx %o7, [%o2 + 16]
 ! x0 = x0 + 8
 	.loc 1 575
 	add %o2, 8, %o2
@@ -1600,10 +1537,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 577
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 578
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l7b if !=
 	.loc 1 579
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l7b
@@ -1613,74 +1550,73 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	add %o2, 16, %o2
 ! o0 = o0 - 1
 	.loc 1 581
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 582
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l7a if !=
 	.loc 1 583
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l7a
 	nop
 ! c = cb + 3072
 	.loc 1 586
-	add %i1, 3072, %o0
+	add %i1, 3072, %o1
+! x0 = v
+	.loc 1 587
+	mov %i0, %o2
 ! o0 = 64
 	.loc 1 588
-	mov %i0, %o4
-	mov 64, %o1
-	mov %o0, %o5
-	mov %o1, %o7
+	mov 64, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l6a:
 ! k = mem32le[c + 0]
 	.loc 1 590
-	lduwa [%o5] 0x88, %o1
+	lduwa [%o1] 0x88, %o4
 ! h = mem32le[c + 4]
 	.loc 1 591
-	add %o5, 4, %o0
-	lduwa [%o0] 0x88, %o2
+	add %o1, 4, %o0
+	lduwa [%o0] 0x88, %o5
 ! h <<= 32
 	.loc 1 592
-	sllx %o2, 32, %o2
+	sllx %o5, 32, %o5
 ! k |= h
 	.loc 1 593
-	or %o1, %o2, %o1
+	or %o4, %o5, %o4
 ! a = mem64[x0 + 0]
 	.loc 1 594
-	ldx [%i0], %o0
+	ldx [%o2], %o0
 ! b = mem64[x0 + 8]
 	.loc 1 595
-	ldx [%i0 + 8], %o2
+	ldx [%o2 + 8], %o5
 ! u = a ^ b
 	.loc 1 596
-	xor %o0, %o2, %o3
+	xor %o0, %o5, %o7
 ! u &= k
 	.loc 1 597
-	and %o3, %o1, %o3
+	and %o7, %o4, %o7
 ! a ^= u
 	.loc 1 598
-	xor %o0, %o3, %o0
+	xor %o0, %o7, %o0
 ! b ^= u
 	.loc 1 599
-	xor %o2, %o3, %o2
+	xor %o5, %o7, %o5
 ! mem64[x0 + 0] = a
 	.loc 1 600
-	stx %o0, [%i0]
+	stx %o0, [%o2]
 ! mem64[x0 + 8] = b
 	.loc 1 601
-	stx %o2, [%i0 + 8]
+	stx %o5, [%o2 + 8]
 ! x0 = x0 + 16
 	.loc 1 602
-	add %i0, 16, %i0
+	add %o2, 16, %o2
 ! c = c + 8
 	.loc 1 603
-	add %o5, 8, %o5
+	add %o1, 8, %o1
 ! o0 = o0 - 1
 	.loc 1 604
-	sub %o7, 1, %o7
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 605
-	cmp %o7, 0
+	cmp %o3, 0
 ! goto l6a if !=
 	.loc 1 606
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l6a
@@ -1690,144 +1626,135 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	add %i1, 2560, %o0
 ! x0 = v
 	.loc 1 610
-	mov %o4, %i0
+	mov %i0, %o1
 ! o0 = 128
 	.loc 1 611
-	mov %i0, %o3
-	mov 128, %o1
-	mov %o0, %o4
-	mov %o1, %o5
+	mov 128, %o2
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l5a:
 ! k = mem32le[c + 0]
 	.loc 1 613
-	lduwa [%o4] 0x88, %o0
+	lduwa [%o0] 0x88, %o3
 ! a = mem64[x0 + 0]
 	.loc 1 614
-	ldx [%i0], %o1
+	ldx [%o1], %o4
 ! u = a >> 32
 	.loc 1 615
-	srlx %o1, 32, %o2
+	srlx %o4, 32, %o5
 ! u ^= a
 	.loc 1 616
-	xor %o2, %o1, %o2
+	xor %o5, %o4, %o5
 ! u &= k
 	.loc 1 617
-	and %o2, %o0, %o2
+	and %o5, %o3, %o5
 ! a ^= u
 	.loc 1 618
-	xor %o1, %o2, %o1
+	xor %o4, %o5, %o4
 ! u <<= 32
 	.loc 1 619
-	sllx %o2, 32, %o2
+	sllx %o5, 32, %o5
 ! a ^= u
 	.loc 1 620
-	xor %o1, %o2, %o1
+	xor %o4, %o5, %o4
 ! mem64[x0 + 0] = a
 	.loc 1 621
-	stx %o1, [%i0]
+	stx %o4, [%o1]
 ! x0 = x0 + 8
 	.loc 1 622
-	add %i0, 8, %i0
+	add %o1, 8, %o1
 ! c = c + 4
 	.loc 1 623
-	add %o4, 4, %o4
+	add %o0, 4, %o0
 ! o0 = o0 - 1
 	.loc 1 624
-	sub %o5, 1, %o5
+	sub %o2, 1, %o2
 ! =? o0 - 0
 	.loc 1 625
-	cmp %o5, 0
+	cmp %o2, 0
 ! goto l5a if !=
 	.loc 1 626
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l5a
 	nop
 ! c = cb + 2048
 	.loc 1 629
-	add %i1, 2048, %o0
+	add %i1, 2048, %o1
 ! x0 = v
 	.loc 1 630
-	mov %o3, %i0
+	mov %i0, %o2
 ! o0 = 128
 	.loc 1 631
-	mov %i0, %o4
-	mov 128, %o1
-	mov %o0, %o3
-	mov %o1, %o5
+	mov 128, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l4a:
 ! k = mem32le[c + 0]
 	.loc 1 633
-	lduwa [%o3] 0x88, %o1
+	lduwa [%o1] 0x88, %o4
 ! e = 0xffff0000ffff0000
 	.loc 1 634
-	setx -281470681808896, %o0, %o2
+	setx -281470681808896, %o0, %o5
 ! u = k & e
 	.loc 1 635
-	and %o1, %o2, %o0
+	and %o4, %o5, %o0
 ! k ^= u
 	.loc 1 636
-	xor %o1, %o0, %o1
+	xor %o4, %o0, %o4
 ! u <<= 16
 	.loc 1 637
 	sllx %o0, 16, %o0
 ! k |= u
 	.loc 1 638
-	or %o1, %o0, %o1
+	or %o4, %o0, %o4
 ! a = mem64[x0 + 0]
 	.loc 1 639
-	ldx [%i0], %o0
+	ldx [%o2], %o0
 ! u = a >> 16
 	.loc 1 640
-	srlx %o0, 16, %o2
+	srlx %o0, 16, %o5
 ! u ^= a
 	.loc 1 641
-	xor %o2, %o0, %o2
+	xor %o5, %o0, %o5
 ! u &= k
 	.loc 1 642
-	and %o2, %o1, %o2
+	and %o5, %o4, %o5
 ! a ^= u
 	.loc 1 643
-	xor %o0, %o2, %o0
+	xor %o0, %o5, %o0
 ! u <<= 16
 	.loc 1 644
-	sllx %o2, 16, %o2
+	sllx %o5, 16, %o5
 ! a ^= u
 	.loc 1 645
-	xor %o0, %o2, %o0
+	xor %o0, %o5, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 646
-	stx %o0, [%i0]
+	stx %o0, [%o2]
 ! x0 = x0 + 8
 	.loc 1 647
-	add %i0, 8, %i0
+	add %o2, 8, %o2
 ! c = c + 4
 	.loc 1 648
-	add %o3, 4, %o3
+	add %o1, 4, %o1
 ! o0 = o0 - 1
 	.loc 1 649
-	sub %o5, 1, %o5
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 650
-	cmp %o5, 0
+	cmp %o3, 0
 ! goto l4a if !=
 	.loc 1 651
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l4a
 	nop
 ! c = cb + 1536
 	.loc 1 654
-	add %i1, 1536, %o0
+	add %i1, 1536, %o5
 ! x0 = v
 	.loc 1 655
-	mov %o4, %i0
+	mov %i0, %o3
 ! o0 = 128
 	.loc 1 656
-	mov %i0, %o3
-	mov 128, %o1
-	mov %o0, %o4
-	mov %o1, %o5
+	mov 128, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l3a:
 ! k = mem32le[c + 0]
 	.loc 1 658
-	lduwa [%o4] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 659
 	setx -281470681808896, %o0, %o2
@@ -1860,7 +1787,7 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 669
-	ldx [%i0], %o0
+	ldx [%o3], %o0
 ! u = a >> 8
 	.loc 1 670
 	srlx %o0, 8, %o2
@@ -1881,35 +1808,32 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 676
-	stx %o0, [%i0]
+	stx %o0, [%o3]
 ! x0 = x0 + 8
 	.loc 1 677
-	add %i0, 8, %i0
+	add %o3, 8, %o3
 ! c = c + 4
 	.loc 1 678
-	add %o4, 4, %o4
+	add %o5, 4, %o5
 ! o0 = o0 - 1
 	.loc 1 679
-	sub %o5, 1, %o5
+	sub %o4, 1, %o4
 ! =? o0 - 0
 	.loc 1 680
-	cmp %o5, 0
+	cmp %o4, 0
 ! goto l3a if !=
 	.loc 1 681
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l3a
 	nop
 ! c = cb + 1024
 	.loc 1 684
-	add %i1, 1024, %o0
+	add %i1, 1024, %o4
 ! x0 = v
 	.loc 1 685
-	mov %o3, %i0
+	mov %i0, %o5
 ! o0 = 128
 	.loc 1 686
-	mov %i0, %o3
-	mov 128, %o1
-	mov %o0, %o4
-	mov %o1, %o5
+	mov 128, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l2a:
 ! k = mem32le[c + 0]
 	.loc 1 688
@@ -1961,7 +1885,7 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 704
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 4
 	.loc 1 705
 	srlx %o0, 4, %o2
@@ -1982,39 +1906,36 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 711
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! x0 = x0 + 8
 	.loc 1 712
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! c = c + 4
 	.loc 1 713
 	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 714
-	sub %o5, 1, %o5
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 715
-	cmp %o5, 0
+	cmp %o3, 0
 ! goto l2a if !=
 	.loc 1 716
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l2a
 	nop
 ! c = cb + 512
 	.loc 1 719
-	add %i1, 512, %o0
+	add %i1, 512, %o5
 ! x0 = v
 	.loc 1 720
-	mov %o3, %i0
+	mov %i0, %o3
 ! o0 = 128
 	.loc 1 721
-	mov %i0, %o3
-	mov 128, %o1
-	mov %o0, %o4
-	mov %o1, %o5
+	mov 128, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l1a:
 ! k = mem32le[c + 0]
 	.loc 1 723
-	lduwa [%o4] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 724
 	setx -281470681808896, %o0, %o2
@@ -2077,7 +1998,7 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 744
-	ldx [%i0], %o0
+	ldx [%o3], %o0
 ! u = a >> 2
 	.loc 1 745
 	srlx %o0, 2, %o2
@@ -2098,38 +2019,33 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 751
-	stx %o0, [%i0]
+	stx %o0, [%o3]
 ! x0 = x0 + 8
 	.loc 1 752
-	add %i0, 8, %i0
+	add %o3, 8, %o3
 ! c = c + 4
 	.loc 1 753
-	add %o4, 4, %o4
+	add %o5, 4, %o5
 ! o0 = o0 - 1
 	.loc 1 754
-	sub %o5, 1, %o5
+	sub %o4, 1, %o4
 ! =? o0 - 0
 	.loc 1 755
-	cmp %o5, 0
+	cmp %o4, 0
 ! goto l1a if !=
 	.loc 1 756
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l1a
 	nop
 ! c = cb + 0
 	.loc 1 759
-	add %i1, 0, %o0
-! x0 = v
-	.loc 1 760
-	mov %o3, %i0
+	add %i1, 0, %o4
 ! o0 = 128
 	.loc 1 761
-	mov 128, %o1
-	mov %o0, %o3
-	mov %o1, %o4
+	mov 128, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l0a:
 ! k = mem32le[c + 0]
 	.loc 1 763
-	lduwa [%o3] 0x88, %o1
+	lduwa [%o4] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 764
 	setx -281470681808896, %o0, %o2
@@ -2234,13 +2150,13 @@ qhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes:
 	add %i0, 8, %i0
 ! c = c + 4
 	.loc 1 798
-	add %o3, 4, %o3
+	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 799
-	sub %o4, 1, %o4
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 800
-	cmp %o4, 0
+	cmp %o3, 0
 ! goto l0a if !=
 	.loc 1 801
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_inv_sparc64_benes.l0a

@@ -10,13 +10,13 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	save %sp, -176, %sp
 ! c = cb + 0
 	.loc 1 11
-	add %i1, 0, %o0
+	add %i1, 0, %o4
+! x0 = v
+	.loc 1 12
+	mov %i0, %o5
 ! o0 = 128
 	.loc 1 13
-	mov %i0, %o3
-	mov 128, %o1
-	mov %o0, %o4
-	mov %o1, %o5
+	mov 128, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l0a:
 ! k = mem32le[c + 0]
 	.loc 1 15
@@ -98,7 +98,7 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 41
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 1
 	.loc 1 42
 	srlx %o0, 1, %o2
@@ -119,39 +119,36 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 48
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! x0 = x0 + 8
 	.loc 1 49
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! c = c + 4
 	.loc 1 50
 	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 51
-	sub %o5, 1, %o5
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 52
-	cmp %o5, 0
+	cmp %o3, 0
 ! goto l0a if !=
 	.loc 1 53
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l0a
 	nop
 ! c = cb + 512
 	.loc 1 56
-	add %i1, 512, %o0
+	add %i1, 512, %o5
 ! x0 = v
 	.loc 1 57
-	mov %o3, %i0
+	mov %i0, %o3
 ! o0 = 128
 	.loc 1 58
-	mov %i0, %o3
-	mov 128, %o1
-	mov %o0, %o4
-	mov %o1, %o5
+	mov 128, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l1a:
 ! k = mem32le[c + 0]
 	.loc 1 60
-	lduwa [%o4] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 61
 	setx -281470681808896, %o0, %o2
@@ -214,7 +211,7 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 81
-	ldx [%i0], %o0
+	ldx [%o3], %o0
 ! u = a >> 2
 	.loc 1 82
 	srlx %o0, 2, %o2
@@ -235,35 +232,32 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 88
-	stx %o0, [%i0]
+	stx %o0, [%o3]
 ! x0 = x0 + 8
 	.loc 1 89
-	add %i0, 8, %i0
+	add %o3, 8, %o3
 ! c = c + 4
 	.loc 1 90
-	add %o4, 4, %o4
+	add %o5, 4, %o5
 ! o0 = o0 - 1
 	.loc 1 91
-	sub %o5, 1, %o5
+	sub %o4, 1, %o4
 ! =? o0 - 0
 	.loc 1 92
-	cmp %o5, 0
+	cmp %o4, 0
 ! goto l1a if !=
 	.loc 1 93
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l1a
 	nop
 ! c = cb + 1024
 	.loc 1 96
-	add %i1, 1024, %o0
+	add %i1, 1024, %o4
 ! x0 = v
 	.loc 1 97
-	mov %o3, %i0
+	mov %i0, %o5
 ! o0 = 128
 	.loc 1 98
-	mov %i0, %o3
-	mov 128, %o1
-	mov %o0, %o4
-	mov %o1, %o5
+	mov 128, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l2a:
 ! k = mem32le[c + 0]
 	.loc 1 100
@@ -315,7 +309,7 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 116
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 4
 	.loc 1 117
 	srlx %o0, 4, %o2
@@ -336,39 +330,36 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 123
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! x0 = x0 + 8
 	.loc 1 124
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! c = c + 4
 	.loc 1 125
 	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 126
-	sub %o5, 1, %o5
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 127
-	cmp %o5, 0
+	cmp %o3, 0
 ! goto l2a if !=
 	.loc 1 128
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l2a
 	nop
 ! c = cb + 1536
 	.loc 1 131
-	add %i1, 1536, %o0
+	add %i1, 1536, %o5
 ! x0 = v
 	.loc 1 132
-	mov %o3, %i0
+	mov %i0, %o3
 ! o0 = 128
 	.loc 1 133
-	mov %i0, %o3
-	mov 128, %o1
-	mov %o0, %o4
-	mov %o1, %o5
+	mov 128, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l3a:
 ! k = mem32le[c + 0]
 	.loc 1 135
-	lduwa [%o4] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 136
 	setx -281470681808896, %o0, %o2
@@ -401,7 +392,7 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 146
-	ldx [%i0], %o0
+	ldx [%o3], %o0
 ! u = a >> 8
 	.loc 1 147
 	srlx %o0, 8, %o2
@@ -422,90 +413,87 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 153
-	stx %o0, [%i0]
+	stx %o0, [%o3]
 ! x0 = x0 + 8
 	.loc 1 154
-	add %i0, 8, %i0
+	add %o3, 8, %o3
 ! c = c + 4
 	.loc 1 155
-	add %o4, 4, %o4
+	add %o5, 4, %o5
 ! o0 = o0 - 1
 	.loc 1 156
-	sub %o5, 1, %o5
+	sub %o4, 1, %o4
 ! =? o0 - 0
 	.loc 1 157
-	cmp %o5, 0
+	cmp %o4, 0
 ! goto l3a if !=
 	.loc 1 158
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l3a
 	nop
 ! c = cb + 2048
 	.loc 1 161
-	add %i1, 2048, %o0
+	add %i1, 2048, %o1
 ! x0 = v
 	.loc 1 162
-	mov %o3, %i0
+	mov %i0, %o2
 ! o0 = 128
 	.loc 1 163
-	mov %i0, %o5
-	mov 128, %o1
-	mov %o0, %o3
-	mov %o1, %o4
+	mov 128, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l4a:
 ! k = mem32le[c + 0]
 	.loc 1 165
-	lduwa [%o3] 0x88, %o1
+	lduwa [%o1] 0x88, %o4
 ! e = 0xffff0000ffff0000
 	.loc 1 166
-	setx -281470681808896, %o0, %o2
+	setx -281470681808896, %o0, %o5
 ! u = k & e
 	.loc 1 167
-	and %o1, %o2, %o0
+	and %o4, %o5, %o0
 ! k ^= u
 	.loc 1 168
-	xor %o1, %o0, %o1
+	xor %o4, %o0, %o4
 ! u <<= 16
 	.loc 1 169
 	sllx %o0, 16, %o0
 ! k |= u
 	.loc 1 170
-	or %o1, %o0, %o1
+	or %o4, %o0, %o4
 ! a = mem64[x0 + 0]
 	.loc 1 171
-	ldx [%i0], %o0
+	ldx [%o2], %o0
 ! u = a >> 16
 	.loc 1 172
-	srlx %o0, 16, %o2
+	srlx %o0, 16, %o5
 ! u ^= a
 	.loc 1 173
-	xor %o2, %o0, %o2
+	xor %o5, %o0, %o5
 ! u &= k
 	.loc 1 174
-	and %o2, %o1, %o2
+	and %o5, %o4, %o5
 ! a ^= u
 	.loc 1 175
-	xor %o0, %o2, %o0
+	xor %o0, %o5, %o0
 ! u <<= 16
 	.loc 1 176
-	sllx %o2, 16, %o2
+	sllx %o5, 16, %o5
 ! a ^= u
 	.loc 1 177
-	xor %o0, %o2, %o0
+	xor %o0, %o5, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 178
-	stx %o0, [%i0]
+	stx %o0, [%o2]
 ! x0 = x0 + 8
 	.loc 1 179
-	add %i0, 8, %i0
+	add %o2, 8, %o2
 ! c = c + 4
 	.loc 1 180
-	add %o3, 4, %o3
+	add %o1, 4, %o1
 ! o0 = o0 - 1
 	.loc 1 181
-	sub %o4, 1, %o4
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 182
-	cmp %o4, 0
+	cmp %o3, 0
 ! goto l4a if !=
 	.loc 1 183
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l4a
@@ -515,119 +503,113 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	add %i1, 2560, %o0
 ! x0 = v
 	.loc 1 187
-	mov %o5, %i0
+	mov %i0, %o1
 ! o0 = 128
 	.loc 1 188
-	mov %i0, %o3
-	mov 128, %o1
-	mov %o0, %o4
-	mov %o1, %o5
+	mov 128, %o2
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l5a:
 ! k = mem32le[c + 0]
 	.loc 1 190
-	lduwa [%o4] 0x88, %o0
+	lduwa [%o0] 0x88, %o3
 ! a = mem64[x0 + 0]
 	.loc 1 191
-	ldx [%i0], %o1
+	ldx [%o1], %o4
 ! u = a >> 32
 	.loc 1 192
-	srlx %o1, 32, %o2
+	srlx %o4, 32, %o5
 ! u ^= a
 	.loc 1 193
-	xor %o2, %o1, %o2
+	xor %o5, %o4, %o5
 ! u &= k
 	.loc 1 194
-	and %o2, %o0, %o2
+	and %o5, %o3, %o5
 ! a ^= u
 	.loc 1 195
-	xor %o1, %o2, %o1
+	xor %o4, %o5, %o4
 ! u <<= 32
 	.loc 1 196
-	sllx %o2, 32, %o2
+	sllx %o5, 32, %o5
 ! a ^= u
 	.loc 1 197
-	xor %o1, %o2, %o1
+	xor %o4, %o5, %o4
 ! mem64[x0 + 0] = a
 	.loc 1 198
-	stx %o1, [%i0]
+	stx %o4, [%o1]
 ! x0 = x0 + 8
 	.loc 1 199
-	add %i0, 8, %i0
+	add %o1, 8, %o1
 ! c = c + 4
 	.loc 1 200
-	add %o4, 4, %o4
+	add %o0, 4, %o0
 ! o0 = o0 - 1
 	.loc 1 201
-	sub %o5, 1, %o5
+	sub %o2, 1, %o2
 ! =? o0 - 0
 	.loc 1 202
-	cmp %o5, 0
+	cmp %o2, 0
 ! goto l5a if !=
 	.loc 1 203
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l5a
 	nop
 ! c = cb + 3072
 	.loc 1 206
-	add %i1, 3072, %o0
+	add %i1, 3072, %o2
 ! x0 = v
 	.loc 1 207
-	mov %o3, %i0
+	mov %i0, %o3
 ! o0 = 64
 	.loc 1 208
-	mov %i0, %o4
-	mov 64, %o1
-	mov %o0, %o5
-	mov %o1, %o7
+	mov 64, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l6a:
 ! k = mem32le[c + 0]
 	.loc 1 210
-	lduwa [%o5] 0x88, %o2
+	lduwa [%o2] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 211
-	add %o5, 4, %o1
+	add %o2, 4, %o1
 	lduwa [%o1] 0x88, %o0
 ! h <<= 32
 	.loc 1 212
 	sllx %o0, 32, %o0
 ! k |= h
 	.loc 1 213
-	or %o2, %o0, %o2
+	or %o5, %o0, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 214
-	ldx [%i0], %o1
+	ldx [%o3], %o1
 ! b = mem64[x0 + 8]
 	.loc 1 215
-	ldx [%i0 + 8], %o0
+	ldx [%o3 + 8], %o0
 ! u = a ^ b
 	.loc 1 216
-	xor %o1, %o0, %o3
+	xor %o1, %o0, %o7
 ! u &= k
 	.loc 1 217
-	and %o3, %o2, %o3
+	and %o7, %o5, %o7
 ! a ^= u
 	.loc 1 218
-	xor %o1, %o3, %o1
+	xor %o1, %o7, %o1
 ! b ^= u
 	.loc 1 219
-	xor %o0, %o3, %o0
+	xor %o0, %o7, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 220
-	stx %o1, [%i0]
+	stx %o1, [%o3]
 ! mem64[x0 + 8] = b
 	.loc 1 221
-	stx %o0, [%i0 + 8]
+	stx %o0, [%o3 + 8]
 ! x0 = x0 + 16
 	.loc 1 222
-	add %i0, 16, %i0
+	add %o3, 16, %o3
 ! c = c + 8
 	.loc 1 223
-	add %o5, 8, %o5
+	add %o2, 8, %o2
 ! o0 = o0 - 1
 	.loc 1 224
-	sub %o7, 1, %o7
+	sub %o4, 1, %o4
 ! =? o0 - 0
 	.loc 1 225
-	cmp %o7, 0
+	cmp %o4, 0
 ! goto l6a if !=
 	.loc 1 226
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l6a
@@ -637,54 +619,52 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	add %i1, 3584, %o2
 ! x0 = v
 	.loc 1 230
-	mov %o4, %i0
 	mov %i0, %o3
 ! o0 = 32
 	.loc 1 231
-	mov 32, %o0
+	mov 32, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l7a:
 ! o1 = 2
 	.loc 1 233
-	mov %o0, %l0
 	mov 2, %o0
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l7b:
 ! k = mem32le[c + 0]
 	.loc 1 235
-	lduwa [%o2] 0x88, %o4
+	lduwa [%o2] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 236
 	add %o2, 4, %o1
-	lduwa [%o1] 0x88, %o5
+	lduwa [%o1] 0x88, %o7
 ! h <<= 32
 	.loc 1 237
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 238
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 239
 	ldx [%o3], %o1
 ! b = mem64[x0 + 16]
 	.loc 1 240
-	ldx [%o3 + 16], %o5
+	ldx [%o3 + 16], %o7
 ! u = a ^ b
 	.loc 1 241
-	xor %o1, %o5, %o7
+	xor %o1, %o7, %l0
 ! u &= k
 	.loc 1 242
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 243
-	xor %o1, %o7, %o1
+	xor %o1, %l0, %o1
 ! b ^= u
 	.loc 1 244
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 245
 	stx %o1, [%o3]
 ! mem64[x0 + 16] = b
 	.loc 1 246
-	stx %o5, [%o3 + 16]
+	stx %o7, [%o3 + 16]
 ! x0 = x0 + 8
 	.loc 1 247
 	add %o3, 8, %o3
@@ -706,11 +686,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	add %o3, 16, %o3
 ! o0 = o0 - 1
 	.loc 1 253
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? o0 - 0
 	.loc 1 254
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto l7a if !=
 	.loc 1 255
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l7a
@@ -726,50 +705,49 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 16
 	.loc 1 262
-	mov 16, %o0
+	mov 16, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l8a:
 ! o1 = 4
 	.loc 1 264
-	mov %o0, %l0
-	mov 4, %o3
+	mov 4, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l8b:
 ! k = mem32le[c + 0]
 	.loc 1 266
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 267
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 268
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 269
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 270
 	ldx [%o2], %o0
 ! b = mem64[x0 + 32]
 	.loc 1 271
-	ldx [%o2 + 32], %o5
+	ldx [%o2 + 32], %o7
 ! u = a ^ b
 	.loc 1 272
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 273
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 274
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 275
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 276
 	stx %o0, [%o2]
 ! mem64[x0 + 32] = b
 	.loc 1 277
-	stx %o5, [%o2 + 32]
+	stx %o7, [%o2 + 32]
 ! x0 = x0 + 8
 	.loc 1 278
 	add %o2, 8, %o2
@@ -778,10 +756,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 280
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 281
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l8b if !=
 	.loc 1 282
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l8b
@@ -791,11 +769,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	add %o2, 32, %o2
 ! o0 = o0 - 1
 	.loc 1 284
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 285
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l8a if !=
 	.loc 1 286
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l8a
@@ -811,50 +788,49 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 8
 	.loc 1 293
-	mov 8, %o0
+	mov 8, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l9a:
 ! o1 = 8
 	.loc 1 295
-	mov %o0, %l0
-	mov 8, %o3
+	mov 8, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l9b:
 ! k = mem32le[c + 0]
 	.loc 1 297
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 298
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 299
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 300
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 301
 	ldx [%o2], %o0
 ! b = mem64[x0 + 64]
 	.loc 1 302
-	ldx [%o2 + 64], %o5
+	ldx [%o2 + 64], %o7
 ! u = a ^ b
 	.loc 1 303
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 304
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 305
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 306
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 307
 	stx %o0, [%o2]
 ! mem64[x0 + 64] = b
 	.loc 1 308
-	stx %o5, [%o2 + 64]
+	stx %o7, [%o2 + 64]
 ! x0 = x0 + 8
 	.loc 1 309
 	add %o2, 8, %o2
@@ -863,10 +839,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 311
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 312
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l9b if !=
 	.loc 1 313
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l9b
@@ -876,11 +852,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	add %o2, 64, %o2
 ! o0 = o0 - 1
 	.loc 1 315
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 316
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l9a if !=
 	.loc 1 317
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l9a
@@ -896,50 +871,49 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 4
 	.loc 1 324
-	mov 4, %o0
+	mov 4, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l10a:
 ! o1 = 16
 	.loc 1 326
-	mov %o0, %l0
-	mov 16, %o3
+	mov 16, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l10b:
 ! k = mem32le[c + 0]
 	.loc 1 328
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 329
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 330
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 331
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 332
 	ldx [%o2], %o0
 ! b = mem64[x0 + 128]
 	.loc 1 333
-	ldx [%o2 + 128], %o5
+	ldx [%o2 + 128], %o7
 ! u = a ^ b
 	.loc 1 334
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 335
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 336
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 337
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 338
 	stx %o0, [%o2]
 ! mem64[x0 + 128] = b
 	.loc 1 339
-	stx %o5, [%o2 + 128]
+	stx %o7, [%o2 + 128]
 ! x0 = x0 + 8
 	.loc 1 340
 	add %o2, 8, %o2
@@ -948,10 +922,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 342
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 343
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l10b if !=
 	.loc 1 344
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l10b
@@ -961,11 +935,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	add %o2, 128, %o2
 ! o0 = o0 - 1
 	.loc 1 346
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 347
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l10a if !=
 	.loc 1 348
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l10a
@@ -981,50 +954,49 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 2
 	.loc 1 355
-	mov 2, %o0
+	mov 2, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l11a:
 ! o1 = 32
 	.loc 1 357
-	mov %o0, %l0
-	mov 32, %o3
+	mov 32, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l11b:
 ! k = mem32le[c + 0]
 	.loc 1 359
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 360
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 361
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 362
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 363
 	ldx [%o2], %o0
 ! b = mem64[x0 + 256]
 	.loc 1 364
-	ldx [%o2 + 256], %o5
+	ldx [%o2 + 256], %o7
 ! u = a ^ b
 	.loc 1 365
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 366
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 367
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 368
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 369
 	stx %o0, [%o2]
 ! mem64[x0 + 256] = b
 	.loc 1 370
-	stx %o5, [%o2 + 256]
+	stx %o7, [%o2 + 256]
 ! x0 = x0 + 8
 	.loc 1 371
 	add %o2, 8, %o2
@@ -1033,10 +1005,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 373
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 374
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l11b if !=
 	.loc 1 375
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l11b
@@ -1046,84 +1018,80 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	add %o2, 256, %o2
 ! o0 = o0 - 1
 	.loc 1 377
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 378
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l11a if !=
 	.loc 1 379
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l11a
 	nop
 ! c = c + 4095
 	.loc 1 383
-	mov %i1, %o5
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 2049
 	.loc 1 384
-	add %i1, 2049, %i1
+	add %o0, 2049, %o1
+! x0 = v
+	.loc 1 385
+	mov %i0, %o2
 ! o1 = 64
 	.loc 1 386
-	mov %i0, %o4
-	mov 64, %o0
-	mov %o0, %o7
+	mov 64, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l12b:
 ! k = mem32le[c + 0]
 	.loc 1 388
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o1] 0x88, %o4
 ! h = mem32le[c + 4]
 	.loc 1 389
-	add %i1, 4, %o0
-	lduwa [%o0] 0x88, %o2
+	add %o1, 4, %o0
+	lduwa [%o0] 0x88, %o5
 ! h <<= 32
 	.loc 1 390
-	sllx %o2, 32, %o2
+	sllx %o5, 32, %o5
 ! k |= h
 	.loc 1 391
-	or %o1, %o2, %o1
+	or %o4, %o5, %o4
 ! a = mem64[x0 + 0]
 	.loc 1 392
-	ldx [%i0], %o0
+	ldx [%o2], %o0
 ! b = mem64[x0 + 512]
 	.loc 1 393
-	ldx [%i0 + 512], %o2
+	ldx [%o2 + 512], %o5
 ! u = a ^ b
 	.loc 1 394
-	xor %o0, %o2, %o3
+	xor %o0, %o5, %o7
 ! u &= k
 	.loc 1 395
-	and %o3, %o1, %o3
+	and %o7, %o4, %o7
 ! a ^= u
 	.loc 1 396
-	xor %o0, %o3, %o0
+	xor %o0, %o7, %o0
 ! b ^= u
 	.loc 1 397
-	xor %o2, %o3, %o2
+	xor %o5, %o7, %o5
 ! mem64[x0 + 0] = a
 	.loc 1 398
-	stx %o0, [%i0]
+	stx %o0, [%o2]
 ! mem64[x0 + 512] = b
 	.loc 1 399
-	stx %o2, [%i0 + 512]
+	stx %o5, [%o2 + 512]
 ! x0 = x0 + 8
 	.loc 1 400
-	add %i0, 8, %i0
+	add %o2, 8, %o2
 ! c = c + 8
 	.loc 1 401
-	add %i1, 8, %i1
+	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 402
-	sub %o7, 1, %o7
+	sub %o3, 1, %o3
 ! =? o1 - 0
 	.loc 1 403
-	cmp %o7, 0
+	cmp %o3, 0
 ! goto l12b if !=
 	.loc 1 404
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l12b
 	nop
-! c = cb
-	.loc 1 407
-	mov %o5, %i1
 ! c = c + 4095
 	.loc 1 408
 	add %i1, 4095, %o0
@@ -1132,54 +1100,52 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	add %o0, 2561, %o1
 ! x0 = v
 	.loc 1 410
-	mov %o4, %i0
 	mov %i0, %o2
 ! o0 = 2
 	.loc 1 411
-	mov 2, %o0
+	mov 2, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l13a:
 ! o1 = 32
 	.loc 1 413
-	mov %o0, %l0
-	mov 32, %o3
+	mov 32, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l13b:
 ! k = mem32le[c + 0]
 	.loc 1 415
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 416
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 417
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 418
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 419
 	ldx [%o2], %o0
 ! b = mem64[x0 + 256]
 	.loc 1 420
-	ldx [%o2 + 256], %o5
+	ldx [%o2 + 256], %o7
 ! u = a ^ b
 	.loc 1 421
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 422
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 423
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 424
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 425
 	stx %o0, [%o2]
 ! mem64[x0 + 256] = b
 	.loc 1 426
-	stx %o5, [%o2 + 256]
+	stx %o7, [%o2 + 256]
 ! x0 = x0 + 8
 	.loc 1 427
 	add %o2, 8, %o2
@@ -1188,10 +1154,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 429
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 430
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l13b if !=
 	.loc 1 431
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l13b
@@ -1201,11 +1167,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	add %o2, 256, %o2
 ! o0 = o0 - 1
 	.loc 1 433
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 434
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l13a if !=
 	.loc 1 435
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l13a
@@ -1221,50 +1186,49 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 4
 	.loc 1 442
-	mov 4, %o0
+	mov 4, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l14a:
 ! o1 = 16
 	.loc 1 444
-	mov %o0, %l0
-	mov 16, %o3
+	mov 16, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l14b:
 ! k = mem32le[c + 0]
 	.loc 1 446
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 447
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 448
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 449
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 450
 	ldx [%o2], %o0
 ! b = mem64[x0 + 128]
 	.loc 1 451
-	ldx [%o2 + 128], %o5
+	ldx [%o2 + 128], %o7
 ! u = a ^ b
 	.loc 1 452
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 453
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 454
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 455
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 456
 	stx %o0, [%o2]
 ! mem64[x0 + 128] = b
 	.loc 1 457
-	stx %o5, [%o2 + 128]
+	stx %o7, [%o2 + 128]
 ! x0 = x0 + 8
 	.loc 1 458
 	add %o2, 8, %o2
@@ -1273,10 +1237,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 460
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 461
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l14b if !=
 	.loc 1 462
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l14b
@@ -1286,11 +1250,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	add %o2, 128, %o2
 ! o0 = o0 - 1
 	.loc 1 464
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 465
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l14a if !=
 	.loc 1 466
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l14a
@@ -1306,50 +1269,49 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 8
 	.loc 1 473
-	mov 8, %o0
+	mov 8, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l15a:
 ! o1 = 8
 	.loc 1 475
-	mov %o0, %l0
-	mov 8, %o3
+	mov 8, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l15b:
 ! k = mem32le[c + 0]
 	.loc 1 477
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 478
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 479
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 480
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 481
 	ldx [%o2], %o0
 ! b = mem64[x0 + 64]
 	.loc 1 482
-	ldx [%o2 + 64], %o5
+	ldx [%o2 + 64], %o7
 ! u = a ^ b
 	.loc 1 483
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 484
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 485
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 486
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 487
 	stx %o0, [%o2]
 ! mem64[x0 + 64] = b
 	.loc 1 488
-	stx %o5, [%o2 + 64]
+	stx %o7, [%o2 + 64]
 ! x0 = x0 + 8
 	.loc 1 489
 	add %o2, 8, %o2
@@ -1358,10 +1320,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 491
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 492
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l15b if !=
 	.loc 1 493
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l15b
@@ -1371,11 +1333,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	add %o2, 64, %o2
 ! o0 = o0 - 1
 	.loc 1 495
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 496
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l15a if !=
 	.loc 1 497
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l15a
@@ -1394,50 +1355,49 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 16
 	.loc 1 505
-	mov 16, %o0
+	mov 16, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l16a:
 ! o1 = 4
 	.loc 1 507
-	mov %o0, %l0
-	mov 4, %o3
+	mov 4, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l16b:
 ! k = mem32le[c + 0]
 	.loc 1 509
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 510
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 511
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 512
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 513
 	ldx [%o2], %o0
 ! b = mem64[x0 + 32]
 	.loc 1 514
-	ldx [%o2 + 32], %o5
+	ldx [%o2 + 32], %o7
 ! u = a ^ b
 	.loc 1 515
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 516
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 517
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 518
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 519
 	stx %o0, [%o2]
 ! mem64[x0 + 32] = b
 	.loc 1 520
-	stx %o5, [%o2 + 32]
+	stx %o7, [%o2 + 32]
 ! x0 = x0 + 8
 	.loc 1 521
 	add %o2, 8, %o2
@@ -1446,10 +1406,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 523
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 524
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l16b if !=
 	.loc 1 525
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l16b
@@ -1459,11 +1419,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	add %o2, 32, %o2
 ! o0 = o0 - 1
 	.loc 1 527
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 528
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l16a if !=
 	.loc 1 529
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l16a
@@ -1482,50 +1441,49 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	mov %i0, %o2
 ! o0 = 32
 	.loc 1 537
-	mov 32, %o0
+	mov 32, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l17a:
 ! o1 = 2
 	.loc 1 539
-	mov %o0, %l0
-	mov 2, %o3
+	mov 2, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l17b:
 ! k = mem32le[c + 0]
 	.loc 1 541
-	lduwa [%o1] 0x88, %o4
+	lduwa [%o1] 0x88, %o5
 ! h = mem32le[c + 4]
 	.loc 1 542
 	add %o1, 4, %o0
-	lduwa [%o0] 0x88, %o5
+	lduwa [%o0] 0x88, %o7
 ! h <<= 32
 	.loc 1 543
-	sllx %o5, 32, %o5
+	sllx %o7, 32, %o7
 ! k |= h
 	.loc 1 544
-	or %o4, %o5, %o4
+	or %o5, %o7, %o5
 ! a = mem64[x0 + 0]
 	.loc 1 545
 	ldx [%o2], %o0
 ! b = mem64[x0 + 16]
 	.loc 1 546
-	ldx [%o2 + 16], %o5
+	ldx [%o2 + 16], %o7
 ! u = a ^ b
 	.loc 1 547
-	xor %o0, %o5, %o7
+	xor %o0, %o7, %l0
 ! u &= k
 	.loc 1 548
-	and %o7, %o4, %o7
+	and %l0, %o5, %l0
 ! a ^= u
 	.loc 1 549
-	xor %o0, %o7, %o0
+	xor %o0, %l0, %o0
 ! b ^= u
 	.loc 1 550
-	xor %o5, %o7, %o5
+	xor %o7, %l0, %o7
 ! mem64[x0 + 0] = a
 	.loc 1 551
 	stx %o0, [%o2]
 ! mem64[x0 + 16] = b
 	.loc 1 552
-	stx %o5, [%o2 + 16]
+	stx %o7, [%o2 + 16]
 ! x0 = x0 + 8
 	.loc 1 553
 	add %o2, 8, %o2
@@ -1534,10 +1492,10 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	add %o1, 8, %o1
 ! o1 = o1 - 1
 	.loc 1 555
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 556
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto l17b if !=
 	.loc 1 557
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l17b
@@ -1547,219 +1505,206 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	add %o2, 16, %o2
 ! o0 = o0 - 1
 	.loc 1 559
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 560
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l17a if !=
 	.loc 1 561
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l17a
 	nop
 ! c = c + 4095
 	.loc 1 565
-	mov %i1, %o5
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 4095
 	.loc 1 566
-	add %i1, 4095, %i1
+	add %o0, 4095, %o0
 ! c = c + 1026
 	.loc 1 567
-	add %i1, 1026, %i1
+	add %o0, 1026, %o1
+! x0 = v
+	.loc 1 568
+	mov %i0, %o2
 ! o0 = 64
 	.loc 1 569
-	mov %i0, %o4
-	mov 64, %o0
-	mov %o0, %o7
+	mov 64, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l18a:
 ! k = mem32le[c + 0]
 	.loc 1 571
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o1] 0x88, %o4
 ! h = mem32le[c + 4]
 	.loc 1 572
-	add %i1, 4, %o0
-	lduwa [%o0] 0x88, %o2
+	add %o1, 4, %o0
+	lduwa [%o0] 0x88, %o5
 ! h <<= 32
 	.loc 1 573
-	sllx %o2, 32, %o2
+	sllx %o5, 32, %o5
 ! k |= h
 	.loc 1 574
-	or %o1, %o2, %o1
+	or %o4, %o5, %o4
 ! a = mem64[x0 + 0]
 	.loc 1 575
-	ldx [%i0], %o0
+	ldx [%o2], %o0
 ! b = mem64[x0 + 8]
 	.loc 1 576
-	ldx [%i0 + 8], %o2
+	ldx [%o2 + 8], %o5
 ! u = a ^ b
 	.loc 1 577
-	xor %o0, %o2, %o3
+	xor %o0, %o5, %o7
 ! u &= k
 	.loc 1 578
-	and %o3, %o1, %o3
+	and %o7, %o4, %o7
 ! a ^= u
 	.loc 1 579
-	xor %o0, %o3, %o0
+	xor %o0, %o7, %o0
 ! b ^= u
 	.loc 1 580
-	xor %o2, %o3, %o2
+	xor %o5, %o7, %o5
 ! mem64[x0 + 0] = a
 	.loc 1 581
-	stx %o0, [%i0]
+	stx %o0, [%o2]
 ! mem64[x0 + 8] = b
 	.loc 1 582
-	stx %o2, [%i0 + 8]
+	stx %o5, [%o2 + 8]
 ! x0 = x0 + 16
 	.loc 1 583
-	add %i0, 16, %i0
+	add %o2, 16, %o2
 ! c = c + 8
 	.loc 1 584
-	add %i1, 8, %i1
+	add %o1, 8, %o1
 ! o0 = o0 - 1
 	.loc 1 585
-	sub %o7, 1, %o7
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 586
-	cmp %o7, 0
+	cmp %o3, 0
 ! goto l18a if !=
 	.loc 1 587
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l18a
 	nop
-! c = cb
-	.loc 1 590
-	mov %o5, %i1
 ! c = c + 4095
 	.loc 1 591
-	mov %i1, %o5
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 4095
 	.loc 1 592
-	add %i1, 4095, %i1
+	add %o0, 4095, %o0
 ! c = c + 1538
 	.loc 1 593
-	add %i1, 1538, %i1
+	add %o0, 1538, %o0
 ! x0 = v
 	.loc 1 594
-	mov %o4, %i0
+	mov %i0, %o1
 ! o0 = 128
 	.loc 1 595
-	mov %i0, %o3
-	mov 128, %o0
-	mov %o0, %o4
+	mov 128, %o2
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l19a:
 ! k = mem32le[c + 0]
 	.loc 1 597
-	lduwa [%i1] 0x88, %o0
+	lduwa [%o0] 0x88, %o3
 ! a = mem64[x0 + 0]
 	.loc 1 598
-	ldx [%i0], %o1
+	ldx [%o1], %o4
 ! u = a >> 32
 	.loc 1 599
-	srlx %o1, 32, %o2
+	srlx %o4, 32, %o5
 ! u ^= a
 	.loc 1 600
-	xor %o2, %o1, %o2
+	xor %o5, %o4, %o5
 ! u &= k
 	.loc 1 601
-	and %o2, %o0, %o2
+	and %o5, %o3, %o5
 ! a ^= u
 	.loc 1 602
-	xor %o1, %o2, %o1
+	xor %o4, %o5, %o4
 ! u <<= 32
 	.loc 1 603
-	sllx %o2, 32, %o2
+	sllx %o5, 32, %o5
 ! a ^= u
 	.loc 1 604
-	xor %o1, %o2, %o1
+	xor %o4, %o5, %o4
 ! mem64[x0 + 0] = a
 	.loc 1 605
-	stx %o1, [%i0]
+	stx %o4, [%o1]
 ! x0 = x0 + 8
 	.loc 1 606
-	add %i0, 8, %i0
+	add %o1, 8, %o1
 ! c = c + 4
 	.loc 1 607
-	add %i1, 4, %i1
+	add %o0, 4, %o0
 ! o0 = o0 - 1
 	.loc 1 608
-	sub %o4, 1, %o4
+	sub %o2, 1, %o2
 ! =? o0 - 0
 	.loc 1 609
-	cmp %o4, 0
+	cmp %o2, 0
 ! goto l19a if !=
 	.loc 1 610
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l19a
 	nop
-! c = cb
-	.loc 1 613
-	mov %o5, %i1
 ! c = c + 4095
 	.loc 1 614
-	mov %i1, %o5
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 4095
 	.loc 1 615
-	add %i1, 4095, %i1
+	add %o0, 4095, %o0
 ! c = c + 2050
 	.loc 1 616
-	add %i1, 2050, %i1
+	add %o0, 2050, %o1
 ! x0 = v
 	.loc 1 617
-	mov %o3, %i0
+	mov %i0, %o2
 ! o0 = 128
 	.loc 1 618
-	mov %i0, %o4
-	mov 128, %o0
-	mov %o0, %o3
+	mov 128, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l20a:
 ! k = mem32le[c + 0]
 	.loc 1 620
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o1] 0x88, %o4
 ! e = 0xffff0000ffff0000
 	.loc 1 621
-	setx -281470681808896, %o0, %o2
+	setx -281470681808896, %o0, %o5
 ! u = k & e
 	.loc 1 622
-	and %o1, %o2, %o0
+	and %o4, %o5, %o0
 ! k ^= u
 	.loc 1 623
-	xor %o1, %o0, %o1
+	xor %o4, %o0, %o4
 ! u <<= 16
 	.loc 1 624
 	sllx %o0, 16, %o0
 ! k |= u
 	.loc 1 625
-	or %o1, %o0, %o1
+	or %o4, %o0, %o4
 ! a = mem64[x0 + 0]
 	.loc 1 626
-	ldx [%i0], %o0
+	ldx [%o2], %o0
 ! u = a >> 16
 	.loc 1 627
-	srlx %o0, 16, %o2
+	srlx %o0, 16, %o5
 ! u ^= a
 	.loc 1 628
-	xor %o2, %o0, %o2
+	xor %o5, %o0, %o5
 ! u &= k
 	.loc 1 629
-	and %o2, %o1, %o2
+	and %o5, %o4, %o5
 ! a ^= u
 	.loc 1 630
-	xor %o0, %o2, %o0
+	xor %o0, %o5, %o0
 ! u <<= 16
 	.loc 1 631
-	sllx %o2, 16, %o2
+	sllx %o5, 16, %o5
 ! a ^= u
 	.loc 1 632
-	xor %o0, %o2, %o0
+	xor %o0, %o5, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 633
-	stx %o0, [%i0]
+	stx %o0, [%o2]
 ! x0 = x0 + 8
 	.loc 1 634
-	add %i0, 8, %i0
+	add %o2, 8, %o2
 ! c = c + 4
 	.loc 1 635
-	add %i1, 4, %i1
+	add %o1, 4, %o1
 ! o0 = o0 - 1
 	.loc 1 636
 	sub %o3, 1, %o3
@@ -1770,31 +1715,25 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	.loc 1 638
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l20a
 	nop
-! c = cb
-	.loc 1 641
-	mov %o5, %i1
 ! c = c + 4095
 	.loc 1 642
-	mov %i1, %o3
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 4095
 	.loc 1 643
-	add %i1, 4095, %i1
+	add %o0, 4095, %o0
 ! c = c + 2562
 	.loc 1 644
-	add %i1, 2562, %i1
+	add %o0, 2562, %o5
 ! x0 = v
 	.loc 1 645
-	mov %o4, %i0
+	mov %i0, %o3
 ! o0 = 128
 	.loc 1 646
-	mov %i0, %o4
-	mov 128, %o0
-	mov %o0, %o5
+	mov 128, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l21a:
 ! k = mem32le[c + 0]
 	.loc 1 648
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 649
 	setx -281470681808896, %o0, %o2
@@ -1827,7 +1766,7 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 659
-	ldx [%i0], %o0
+	ldx [%o3], %o0
 ! u = a >> 8
 	.loc 1 660
 	srlx %o0, 8, %o2
@@ -1848,48 +1787,42 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 666
-	stx %o0, [%i0]
+	stx %o0, [%o3]
 ! x0 = x0 + 8
 	.loc 1 667
-	add %i0, 8, %i0
+	add %o3, 8, %o3
 ! c = c + 4
 	.loc 1 668
-	add %i1, 4, %i1
+	add %o5, 4, %o5
 ! o0 = o0 - 1
 	.loc 1 669
-	sub %o5, 1, %o5
+	sub %o4, 1, %o4
 ! =? o0 - 0
 	.loc 1 670
-	cmp %o5, 0
+	cmp %o4, 0
 ! goto l21a if !=
 	.loc 1 671
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l21a
 	nop
-! c = cb
-	.loc 1 674
-	mov %o3, %i1
 ! c = c + 4095
 	.loc 1 675
-	mov %i1, %o3
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 4095
 	.loc 1 676
-	add %i1, 4095, %i1
+	add %o0, 4095, %o0
 ! c = c + 3074
 	.loc 1 677
-	add %i1, 3074, %i1
+	add %o0, 3074, %o4
 ! x0 = v
 	.loc 1 678
-	mov %o4, %i0
+	mov %i0, %o5
 ! o0 = 128
 	.loc 1 679
-	mov %i0, %o4
-	mov 128, %o0
-	mov %o0, %o5
+	mov 128, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l22a:
 ! k = mem32le[c + 0]
 	.loc 1 681
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o4] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 682
 	setx -281470681808896, %o0, %o2
@@ -1937,7 +1870,7 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 697
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 4
 	.loc 1 698
 	srlx %o0, 4, %o2
@@ -1958,48 +1891,42 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 704
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! x0 = x0 + 8
 	.loc 1 705
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! c = c + 4
 	.loc 1 706
-	add %i1, 4, %i1
+	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 707
-	sub %o5, 1, %o5
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 708
-	cmp %o5, 0
+	cmp %o3, 0
 ! goto l22a if !=
 	.loc 1 709
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l22a
 	nop
-! c = cb
-	.loc 1 712
-	mov %o3, %i1
 ! c = c + 4095
 	.loc 1 713
-	mov %i1, %o3
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 4095
 	.loc 1 714
-	add %i1, 4095, %i1
+	add %o0, 4095, %o0
 ! c = c + 3586
 	.loc 1 715
-	add %i1, 3586, %i1
+	add %o0, 3586, %o5
 ! x0 = v
 	.loc 1 716
-	mov %o4, %i0
+	mov %i0, %o3
 ! o0 = 128
 	.loc 1 717
-	mov %i0, %o4
-	mov 128, %o0
-	mov %o0, %o5
+	mov 128, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l23a:
 ! k = mem32le[c + 0]
 	.loc 1 719
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 720
 	setx -281470681808896, %o0, %o2
@@ -2062,7 +1989,7 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	or %o1, %o0, %o1
 ! a = mem64[x0 + 0]
 	.loc 1 740
-	ldx [%i0], %o0
+	ldx [%o3], %o0
 ! u = a >> 2
 	.loc 1 741
 	srlx %o0, 2, %o2
@@ -2083,26 +2010,23 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 747
-	stx %o0, [%i0]
+	stx %o0, [%o3]
 ! x0 = x0 + 8
 	.loc 1 748
-	add %i0, 8, %i0
+	add %o3, 8, %o3
 ! c = c + 4
 	.loc 1 749
-	add %i1, 4, %i1
+	add %o5, 4, %o5
 ! o0 = o0 - 1
 	.loc 1 750
-	sub %o5, 1, %o5
+	sub %o4, 1, %o4
 ! =? o0 - 0
 	.loc 1 751
-	cmp %o5, 0
+	cmp %o4, 0
 ! goto l23a if !=
 	.loc 1 752
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l23a
 	nop
-! c = cb
-	.loc 1 755
-	mov %o3, %i1
 ! c = c + 4095
 	.loc 1 756
 	add %i1, 4095, %i1
@@ -2115,13 +2039,9 @@ qhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes:
 ! c = c + 3
 	.loc 1 759
 	add %i1, 3, %i1
-! x0 = v
-	.loc 1 760
-	mov %o4, %i0
 ! o0 = 128
 	.loc 1 761
-	mov 128, %o0
-	mov %o0, %o3
+	mov 128, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_bits_sparc64_benes.l24a:
 ! k = mem32le[c + 0]
 	.loc 1 763

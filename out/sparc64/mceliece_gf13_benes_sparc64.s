@@ -10,38 +10,35 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	save %sp, -176, %sp
 ! c = cb + 0
 	.loc 1 11
-	add %i1, 0, %o0
-! x1 = x0
-	.loc 1 13
-	mov %i0, %o5
+	add %i1, 0, %o5
+! x0 = v
+	.loc 1 12
+	mov %i0, %o4
 ! x1 = x1 + 4095
 	.loc 1 14
-	add %i0, 4095, %o1
+	add %o4, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 15
-	add %o1, 1, %o1
+	add %o0, 1, %o7
 ! x2 = x2 + 4095
 	.loc 1 17
-	add %o1, 4095, %o2
+	add %o7, 4095, %o0
 ! x2 = x2 + 1
 	.loc 1 18
-	add %o2, 1, %o2
+	add %o0, 1, %l0
 ! x3 = x3 + 4095
 	.loc 1 20
-	add %o2, 4095, %o3
+	add %l0, 4095, %o0
 ! x3 = x3 + 1
 	.loc 1 21
-	add %o3, 1, %o4
+	add %o0, 1, %l1
 ! o0 = 128
 	.loc 1 22
 	mov 128, %o3
-	mov %o0, %o7
-	mov %o1, %l0
-	mov %o2, %l1
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l0a:
 ! k = mem32le[c + 0]
 	.loc 1 24
-	lduwa [%o7] 0x88, %o0
+	lduwa [%o5] 0x88, %o0
 ! e = 0xffff0000ffff0000
 	.loc 1 25
 	setx -281470681808896, %o2, %o1
@@ -119,7 +116,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	or %o1, %o0, %o2
 ! a = mem64[x0 + 0]
 	.loc 1 50
-	ldx [%i0], %o0
+	ldx [%o4], %o0
 ! u = a >> 1
 	.loc 1 51
 	srlx %o0, 1, %o1
@@ -140,10 +137,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 57
-	stx %o0, [%i0]
+	stx %o0, [%o4]
 ! a = mem64[x0 + 1024]
 	.loc 1 58
-	ldx [%i0 + 1024], %o0
+	ldx [%o4 + 1024], %o0
 ! u = a >> 1
 	.loc 1 59
 	srlx %o0, 1, %o1
@@ -164,10 +161,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1024] = a
 	.loc 1 65
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o4 + 1024]
 ! a = mem64[x0 + 2048]
 	.loc 1 66
-	ldx [%i0 + 2048], %o0
+	ldx [%o4 + 2048], %o0
 ! u = a >> 1
 	.loc 1 67
 	srlx %o0, 1, %o1
@@ -188,10 +185,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2048] = a
 	.loc 1 73
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o4 + 2048]
 ! a = mem64[x0 + 3072]
 	.loc 1 74
-	ldx [%i0 + 3072], %o0
+	ldx [%o4 + 3072], %o0
 ! u = a >> 1
 	.loc 1 75
 	srlx %o0, 1, %o1
@@ -212,10 +209,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3072] = a
 	.loc 1 81
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o4 + 3072]
 ! a = mem64[x1 + 0]
 	.loc 1 82
-	ldx [%l0], %o0
+	ldx [%o7], %o0
 ! u = a >> 1
 	.loc 1 83
 	srlx %o0, 1, %o1
@@ -236,10 +233,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 0] = a
 	.loc 1 89
-	stx %o0, [%l0]
+	stx %o0, [%o7]
 ! a = mem64[x1 + 1024]
 	.loc 1 90
-	ldx [%l0 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! u = a >> 1
 	.loc 1 91
 	srlx %o0, 1, %o1
@@ -260,10 +257,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1024] = a
 	.loc 1 97
-	stx %o0, [%l0 + 1024]
+	stx %o0, [%o7 + 1024]
 ! a = mem64[x1 + 2048]
 	.loc 1 98
-	ldx [%l0 + 2048], %o0
+	ldx [%o7 + 2048], %o0
 ! u = a >> 1
 	.loc 1 99
 	srlx %o0, 1, %o1
@@ -284,10 +281,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 2048] = a
 	.loc 1 105
-	stx %o0, [%l0 + 2048]
+	stx %o0, [%o7 + 2048]
 ! a = mem64[x1 + 3072]
 	.loc 1 106
-	ldx [%l0 + 3072], %o0
+	ldx [%o7 + 3072], %o0
 ! u = a >> 1
 	.loc 1 107
 	srlx %o0, 1, %o1
@@ -308,10 +305,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 3072] = a
 	.loc 1 113
-	stx %o0, [%l0 + 3072]
+	stx %o0, [%o7 + 3072]
 ! a = mem64[x2 + 0]
 	.loc 1 114
-	ldx [%l1], %o0
+	ldx [%l0], %o0
 ! u = a >> 1
 	.loc 1 115
 	srlx %o0, 1, %o1
@@ -332,10 +329,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x2 + 0] = a
 	.loc 1 121
-	stx %o0, [%l1]
+	stx %o0, [%l0]
 ! a = mem64[x2 + 1024]
 	.loc 1 122
-	ldx [%l1 + 1024], %o0
+	ldx [%l0 + 1024], %o0
 ! u = a >> 1
 	.loc 1 123
 	srlx %o0, 1, %o1
@@ -356,10 +353,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x2 + 1024] = a
 	.loc 1 129
-	stx %o0, [%l1 + 1024]
+	stx %o0, [%l0 + 1024]
 ! a = mem64[x2 + 2048]
 	.loc 1 130
-	ldx [%l1 + 2048], %o0
+	ldx [%l0 + 2048], %o0
 ! u = a >> 1
 	.loc 1 131
 	srlx %o0, 1, %o1
@@ -380,10 +377,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x2 + 2048] = a
 	.loc 1 137
-	stx %o0, [%l1 + 2048]
+	stx %o0, [%l0 + 2048]
 ! a = mem64[x2 + 3072]
 	.loc 1 138
-	ldx [%l1 + 3072], %o0
+	ldx [%l0 + 3072], %o0
 ! u = a >> 1
 	.loc 1 139
 	srlx %o0, 1, %o1
@@ -404,10 +401,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x2 + 3072] = a
 	.loc 1 145
-	stx %o0, [%l1 + 3072]
+	stx %o0, [%l0 + 3072]
 ! a = mem64[x3 + 0]
 	.loc 1 146
-	ldx [%o4], %o0
+	ldx [%l1], %o0
 ! u = a >> 1
 	.loc 1 147
 	srlx %o0, 1, %o1
@@ -428,22 +425,22 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x3 + 0] = a
 	.loc 1 153
-	stx %o0, [%o4]
+	stx %o0, [%l1]
 ! x0 = x0 + 8
 	.loc 1 154
-	add %i0, 8, %i0
+	add %o4, 8, %o4
 ! x1 = x1 + 8
 	.loc 1 155
-	add %l0, 8, %l0
+	add %o7, 8, %o7
 ! x2 = x2 + 8
 	.loc 1 156
-	add %l1, 8, %l1
+	add %l0, 8, %l0
 ! x3 = x3 + 8
 	.loc 1 157
-	add %o4, 8, %o4
+	add %l1, 8, %l1
 ! c = c + 4
 	.loc 1 158
-	add %o7, 4, %o7
+	add %o5, 4, %o5
 ! o0 = o0 - 1
 	.loc 1 159
 	sub %o3, 1, %o3
@@ -456,41 +453,35 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	nop
 ! c = cb + 512
 	.loc 1 164
-	add %i1, 512, %o0
+	add %i1, 512, %o4
 ! x0 = v
 	.loc 1 165
-	mov %o5, %i0
-! x1 = x0
-	.loc 1 166
 	mov %i0, %o5
 ! x1 = x1 + 4095
 	.loc 1 167
-	add %i0, 4095, %o1
+	add %o5, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 168
-	add %o1, 1, %o1
+	add %o0, 1, %o7
 ! x2 = x2 + 4095
 	.loc 1 170
-	add %o1, 4095, %o2
+	add %o7, 4095, %o0
 ! x2 = x2 + 1
 	.loc 1 171
-	add %o2, 1, %o2
+	add %o0, 1, %l0
 ! x3 = x3 + 4095
 	.loc 1 173
-	add %o2, 4095, %o3
+	add %l0, 4095, %o0
 ! x3 = x3 + 1
 	.loc 1 174
-	add %o3, 1, %o3
+	add %o0, 1, %l1
 ! o0 = 128
 	.loc 1 175
-	mov 128, %o4
-	mov %o0, %o7
-	mov %o1, %l0
-	mov %o2, %l1
+	mov 128, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l1a:
 ! k = mem32le[c + 0]
 	.loc 1 177
-	lduwa [%o7] 0x88, %o1
+	lduwa [%o4] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 178
 	setx -281470681808896, %o0, %o2
@@ -553,7 +544,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	or %o1, %o0, %o2
 ! a = mem64[x0 + 0]
 	.loc 1 198
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 2
 	.loc 1 199
 	srlx %o0, 2, %o1
@@ -574,10 +565,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 205
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! a = mem64[x0 + 1024]
 	.loc 1 206
-	ldx [%i0 + 1024], %o0
+	ldx [%o5 + 1024], %o0
 ! u = a >> 2
 	.loc 1 207
 	srlx %o0, 2, %o1
@@ -598,10 +589,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1024] = a
 	.loc 1 213
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o5 + 1024]
 ! a = mem64[x0 + 2048]
 	.loc 1 214
-	ldx [%i0 + 2048], %o0
+	ldx [%o5 + 2048], %o0
 ! u = a >> 2
 	.loc 1 215
 	srlx %o0, 2, %o1
@@ -622,10 +613,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2048] = a
 	.loc 1 221
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o5 + 2048]
 ! a = mem64[x0 + 3072]
 	.loc 1 222
-	ldx [%i0 + 3072], %o0
+	ldx [%o5 + 3072], %o0
 ! u = a >> 2
 	.loc 1 223
 	srlx %o0, 2, %o1
@@ -646,10 +637,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3072] = a
 	.loc 1 229
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o5 + 3072]
 ! a = mem64[x1 + 0]
 	.loc 1 230
-	ldx [%l0], %o0
+	ldx [%o7], %o0
 ! u = a >> 2
 	.loc 1 231
 	srlx %o0, 2, %o1
@@ -670,10 +661,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 0] = a
 	.loc 1 237
-	stx %o0, [%l0]
+	stx %o0, [%o7]
 ! a = mem64[x1 + 1024]
 	.loc 1 238
-	ldx [%l0 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! u = a >> 2
 	.loc 1 239
 	srlx %o0, 2, %o1
@@ -694,10 +685,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1024] = a
 	.loc 1 245
-	stx %o0, [%l0 + 1024]
+	stx %o0, [%o7 + 1024]
 ! a = mem64[x1 + 2048]
 	.loc 1 246
-	ldx [%l0 + 2048], %o0
+	ldx [%o7 + 2048], %o0
 ! u = a >> 2
 	.loc 1 247
 	srlx %o0, 2, %o1
@@ -718,10 +709,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 2048] = a
 	.loc 1 253
-	stx %o0, [%l0 + 2048]
+	stx %o0, [%o7 + 2048]
 ! a = mem64[x1 + 3072]
 	.loc 1 254
-	ldx [%l0 + 3072], %o0
+	ldx [%o7 + 3072], %o0
 ! u = a >> 2
 	.loc 1 255
 	srlx %o0, 2, %o1
@@ -742,10 +733,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 3072] = a
 	.loc 1 261
-	stx %o0, [%l0 + 3072]
+	stx %o0, [%o7 + 3072]
 ! a = mem64[x2 + 0]
 	.loc 1 262
-	ldx [%l1], %o0
+	ldx [%l0], %o0
 ! u = a >> 2
 	.loc 1 263
 	srlx %o0, 2, %o1
@@ -766,10 +757,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x2 + 0] = a
 	.loc 1 269
-	stx %o0, [%l1]
+	stx %o0, [%l0]
 ! a = mem64[x2 + 1024]
 	.loc 1 270
-	ldx [%l1 + 1024], %o0
+	ldx [%l0 + 1024], %o0
 ! u = a >> 2
 	.loc 1 271
 	srlx %o0, 2, %o1
@@ -790,10 +781,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x2 + 1024] = a
 	.loc 1 277
-	stx %o0, [%l1 + 1024]
+	stx %o0, [%l0 + 1024]
 ! a = mem64[x2 + 2048]
 	.loc 1 278
-	ldx [%l1 + 2048], %o0
+	ldx [%l0 + 2048], %o0
 ! u = a >> 2
 	.loc 1 279
 	srlx %o0, 2, %o1
@@ -814,10 +805,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x2 + 2048] = a
 	.loc 1 285
-	stx %o0, [%l1 + 2048]
+	stx %o0, [%l0 + 2048]
 ! a = mem64[x2 + 3072]
 	.loc 1 286
-	ldx [%l1 + 3072], %o0
+	ldx [%l0 + 3072], %o0
 ! u = a >> 2
 	.loc 1 287
 	srlx %o0, 2, %o1
@@ -838,10 +829,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x2 + 3072] = a
 	.loc 1 293
-	stx %o0, [%l1 + 3072]
+	stx %o0, [%l0 + 3072]
 ! a = mem64[x3 + 0]
 	.loc 1 294
-	ldx [%o3], %o0
+	ldx [%l1], %o0
 ! u = a >> 2
 	.loc 1 295
 	srlx %o0, 2, %o1
@@ -862,69 +853,63 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x3 + 0] = a
 	.loc 1 301
-	stx %o0, [%o3]
+	stx %o0, [%l1]
 ! x0 = x0 + 8
 	.loc 1 302
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! x1 = x1 + 8
 	.loc 1 303
-	add %l0, 8, %l0
+	add %o7, 8, %o7
 ! x2 = x2 + 8
 	.loc 1 304
-	add %l1, 8, %l1
+	add %l0, 8, %l0
 ! x3 = x3 + 8
 	.loc 1 305
-	add %o3, 8, %o3
+	add %l1, 8, %l1
 ! c = c + 4
 	.loc 1 306
-	add %o7, 4, %o7
+	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 307
-	sub %o4, 1, %o4
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 308
-	cmp %o4, 0
+	cmp %o3, 0
 ! goto l1a if !=
 	.loc 1 309
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l1a
 	nop
 ! c = cb + 1024
 	.loc 1 312
-	add %i1, 1024, %o0
+	add %i1, 1024, %o4
 ! x0 = v
 	.loc 1 313
-	mov %o5, %i0
-! x1 = x0
-	.loc 1 314
 	mov %i0, %o5
 ! x1 = x1 + 4095
 	.loc 1 315
-	add %i0, 4095, %o1
+	add %o5, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 316
-	add %o1, 1, %o1
+	add %o0, 1, %o7
 ! x2 = x2 + 4095
 	.loc 1 318
-	add %o1, 4095, %o2
+	add %o7, 4095, %o0
 ! x2 = x2 + 1
 	.loc 1 319
-	add %o2, 1, %o2
+	add %o0, 1, %l0
 ! x3 = x3 + 4095
 	.loc 1 321
-	add %o2, 4095, %o3
+	add %l0, 4095, %o0
 ! x3 = x3 + 1
 	.loc 1 322
-	add %o3, 1, %o3
+	add %o0, 1, %l1
 ! o0 = 128
 	.loc 1 323
-	mov 128, %o4
-	mov %o0, %o7
-	mov %o1, %l0
-	mov %o2, %l1
+	mov 128, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l2a:
 ! k = mem32le[c + 0]
 	.loc 1 325
-	lduwa [%o7] 0x88, %o1
+	lduwa [%o4] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 326
 	setx -281470681808896, %o0, %o2
@@ -972,7 +957,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	or %o1, %o0, %o2
 ! a = mem64[x0 + 0]
 	.loc 1 341
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 4
 	.loc 1 342
 	srlx %o0, 4, %o1
@@ -993,10 +978,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 348
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! a = mem64[x0 + 1024]
 	.loc 1 349
-	ldx [%i0 + 1024], %o0
+	ldx [%o5 + 1024], %o0
 ! u = a >> 4
 	.loc 1 350
 	srlx %o0, 4, %o1
@@ -1017,10 +1002,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1024] = a
 	.loc 1 356
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o5 + 1024]
 ! a = mem64[x0 + 2048]
 	.loc 1 357
-	ldx [%i0 + 2048], %o0
+	ldx [%o5 + 2048], %o0
 ! u = a >> 4
 	.loc 1 358
 	srlx %o0, 4, %o1
@@ -1041,10 +1026,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2048] = a
 	.loc 1 364
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o5 + 2048]
 ! a = mem64[x0 + 3072]
 	.loc 1 365
-	ldx [%i0 + 3072], %o0
+	ldx [%o5 + 3072], %o0
 ! u = a >> 4
 	.loc 1 366
 	srlx %o0, 4, %o1
@@ -1065,10 +1050,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3072] = a
 	.loc 1 372
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o5 + 3072]
 ! a = mem64[x1 + 0]
 	.loc 1 373
-	ldx [%l0], %o0
+	ldx [%o7], %o0
 ! u = a >> 4
 	.loc 1 374
 	srlx %o0, 4, %o1
@@ -1089,10 +1074,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 0] = a
 	.loc 1 380
-	stx %o0, [%l0]
+	stx %o0, [%o7]
 ! a = mem64[x1 + 1024]
 	.loc 1 381
-	ldx [%l0 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! u = a >> 4
 	.loc 1 382
 	srlx %o0, 4, %o1
@@ -1113,10 +1098,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1024] = a
 	.loc 1 388
-	stx %o0, [%l0 + 1024]
+	stx %o0, [%o7 + 1024]
 ! a = mem64[x1 + 2048]
 	.loc 1 389
-	ldx [%l0 + 2048], %o0
+	ldx [%o7 + 2048], %o0
 ! u = a >> 4
 	.loc 1 390
 	srlx %o0, 4, %o1
@@ -1137,10 +1122,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 2048] = a
 	.loc 1 396
-	stx %o0, [%l0 + 2048]
+	stx %o0, [%o7 + 2048]
 ! a = mem64[x1 + 3072]
 	.loc 1 397
-	ldx [%l0 + 3072], %o0
+	ldx [%o7 + 3072], %o0
 ! u = a >> 4
 	.loc 1 398
 	srlx %o0, 4, %o1
@@ -1161,10 +1146,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 3072] = a
 	.loc 1 404
-	stx %o0, [%l0 + 3072]
+	stx %o0, [%o7 + 3072]
 ! a = mem64[x2 + 0]
 	.loc 1 405
-	ldx [%l1], %o0
+	ldx [%l0], %o0
 ! u = a >> 4
 	.loc 1 406
 	srlx %o0, 4, %o1
@@ -1185,10 +1170,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x2 + 0] = a
 	.loc 1 412
-	stx %o0, [%l1]
+	stx %o0, [%l0]
 ! a = mem64[x2 + 1024]
 	.loc 1 413
-	ldx [%l1 + 1024], %o0
+	ldx [%l0 + 1024], %o0
 ! u = a >> 4
 	.loc 1 414
 	srlx %o0, 4, %o1
@@ -1209,10 +1194,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x2 + 1024] = a
 	.loc 1 420
-	stx %o0, [%l1 + 1024]
+	stx %o0, [%l0 + 1024]
 ! a = mem64[x2 + 2048]
 	.loc 1 421
-	ldx [%l1 + 2048], %o0
+	ldx [%l0 + 2048], %o0
 ! u = a >> 4
 	.loc 1 422
 	srlx %o0, 4, %o1
@@ -1233,10 +1218,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x2 + 2048] = a
 	.loc 1 428
-	stx %o0, [%l1 + 2048]
+	stx %o0, [%l0 + 2048]
 ! a = mem64[x2 + 3072]
 	.loc 1 429
-	ldx [%l1 + 3072], %o0
+	ldx [%l0 + 3072], %o0
 ! u = a >> 4
 	.loc 1 430
 	srlx %o0, 4, %o1
@@ -1257,10 +1242,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x2 + 3072] = a
 	.loc 1 436
-	stx %o0, [%l1 + 3072]
+	stx %o0, [%l0 + 3072]
 ! a = mem64[x3 + 0]
 	.loc 1 437
-	ldx [%o3], %o0
+	ldx [%l1], %o0
 ! u = a >> 4
 	.loc 1 438
 	srlx %o0, 4, %o1
@@ -1281,69 +1266,63 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x3 + 0] = a
 	.loc 1 444
-	stx %o0, [%o3]
+	stx %o0, [%l1]
 ! x0 = x0 + 8
 	.loc 1 445
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! x1 = x1 + 8
 	.loc 1 446
-	add %l0, 8, %l0
+	add %o7, 8, %o7
 ! x2 = x2 + 8
 	.loc 1 447
-	add %l1, 8, %l1
+	add %l0, 8, %l0
 ! x3 = x3 + 8
 	.loc 1 448
-	add %o3, 8, %o3
+	add %l1, 8, %l1
 ! c = c + 4
 	.loc 1 449
-	add %o7, 4, %o7
+	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 450
-	sub %o4, 1, %o4
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 451
-	cmp %o4, 0
+	cmp %o3, 0
 ! goto l2a if !=
 	.loc 1 452
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l2a
 	nop
 ! c = cb + 1536
 	.loc 1 455
-	add %i1, 1536, %o0
+	add %i1, 1536, %o4
 ! x0 = v
 	.loc 1 456
-	mov %o5, %i0
-! x1 = x0
-	.loc 1 457
 	mov %i0, %o5
 ! x1 = x1 + 4095
 	.loc 1 458
-	add %i0, 4095, %o1
+	add %o5, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 459
-	add %o1, 1, %o1
+	add %o0, 1, %o7
 ! x2 = x2 + 4095
 	.loc 1 461
-	add %o1, 4095, %o2
+	add %o7, 4095, %o0
 ! x2 = x2 + 1
 	.loc 1 462
-	add %o2, 1, %o2
+	add %o0, 1, %l0
 ! x3 = x3 + 4095
 	.loc 1 464
-	add %o2, 4095, %o3
+	add %l0, 4095, %o0
 ! x3 = x3 + 1
 	.loc 1 465
-	add %o3, 1, %o3
+	add %o0, 1, %l1
 ! o0 = 128
 	.loc 1 466
-	mov 128, %o4
-	mov %o0, %o7
-	mov %o1, %l0
-	mov %o2, %l1
+	mov 128, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l3a:
 ! k = mem32le[c + 0]
 	.loc 1 468
-	lduwa [%o7] 0x88, %o1
+	lduwa [%o4] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 469
 	setx -281470681808896, %o0, %o2
@@ -1376,7 +1355,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	or %o1, %o0, %o2
 ! a = mem64[x0 + 0]
 	.loc 1 479
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 8
 	.loc 1 480
 	srlx %o0, 8, %o1
@@ -1397,10 +1376,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 486
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! a = mem64[x0 + 1024]
 	.loc 1 487
-	ldx [%i0 + 1024], %o0
+	ldx [%o5 + 1024], %o0
 ! u = a >> 8
 	.loc 1 488
 	srlx %o0, 8, %o1
@@ -1421,10 +1400,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1024] = a
 	.loc 1 494
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o5 + 1024]
 ! a = mem64[x0 + 2048]
 	.loc 1 495
-	ldx [%i0 + 2048], %o0
+	ldx [%o5 + 2048], %o0
 ! u = a >> 8
 	.loc 1 496
 	srlx %o0, 8, %o1
@@ -1445,10 +1424,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2048] = a
 	.loc 1 502
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o5 + 2048]
 ! a = mem64[x0 + 3072]
 	.loc 1 503
-	ldx [%i0 + 3072], %o0
+	ldx [%o5 + 3072], %o0
 ! u = a >> 8
 	.loc 1 504
 	srlx %o0, 8, %o1
@@ -1469,10 +1448,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3072] = a
 	.loc 1 510
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o5 + 3072]
 ! a = mem64[x1 + 0]
 	.loc 1 511
-	ldx [%l0], %o0
+	ldx [%o7], %o0
 ! u = a >> 8
 	.loc 1 512
 	srlx %o0, 8, %o1
@@ -1493,10 +1472,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 0] = a
 	.loc 1 518
-	stx %o0, [%l0]
+	stx %o0, [%o7]
 ! a = mem64[x1 + 1024]
 	.loc 1 519
-	ldx [%l0 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! u = a >> 8
 	.loc 1 520
 	srlx %o0, 8, %o1
@@ -1517,10 +1496,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1024] = a
 	.loc 1 526
-	stx %o0, [%l0 + 1024]
+	stx %o0, [%o7 + 1024]
 ! a = mem64[x1 + 2048]
 	.loc 1 527
-	ldx [%l0 + 2048], %o0
+	ldx [%o7 + 2048], %o0
 ! u = a >> 8
 	.loc 1 528
 	srlx %o0, 8, %o1
@@ -1541,10 +1520,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 2048] = a
 	.loc 1 534
-	stx %o0, [%l0 + 2048]
+	stx %o0, [%o7 + 2048]
 ! a = mem64[x1 + 3072]
 	.loc 1 535
-	ldx [%l0 + 3072], %o0
+	ldx [%o7 + 3072], %o0
 ! u = a >> 8
 	.loc 1 536
 	srlx %o0, 8, %o1
@@ -1565,10 +1544,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 3072] = a
 	.loc 1 542
-	stx %o0, [%l0 + 3072]
+	stx %o0, [%o7 + 3072]
 ! a = mem64[x2 + 0]
 	.loc 1 543
-	ldx [%l1], %o0
+	ldx [%l0], %o0
 ! u = a >> 8
 	.loc 1 544
 	srlx %o0, 8, %o1
@@ -1589,10 +1568,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x2 + 0] = a
 	.loc 1 550
-	stx %o0, [%l1]
+	stx %o0, [%l0]
 ! a = mem64[x2 + 1024]
 	.loc 1 551
-	ldx [%l1 + 1024], %o0
+	ldx [%l0 + 1024], %o0
 ! u = a >> 8
 	.loc 1 552
 	srlx %o0, 8, %o1
@@ -1613,10 +1592,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x2 + 1024] = a
 	.loc 1 558
-	stx %o0, [%l1 + 1024]
+	stx %o0, [%l0 + 1024]
 ! a = mem64[x2 + 2048]
 	.loc 1 559
-	ldx [%l1 + 2048], %o0
+	ldx [%l0 + 2048], %o0
 ! u = a >> 8
 	.loc 1 560
 	srlx %o0, 8, %o1
@@ -1637,10 +1616,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x2 + 2048] = a
 	.loc 1 566
-	stx %o0, [%l1 + 2048]
+	stx %o0, [%l0 + 2048]
 ! a = mem64[x2 + 3072]
 	.loc 1 567
-	ldx [%l1 + 3072], %o0
+	ldx [%l0 + 3072], %o0
 ! u = a >> 8
 	.loc 1 568
 	srlx %o0, 8, %o1
@@ -1661,10 +1640,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x2 + 3072] = a
 	.loc 1 574
-	stx %o0, [%l1 + 3072]
+	stx %o0, [%l0 + 3072]
 ! a = mem64[x3 + 0]
 	.loc 1 575
-	ldx [%o3], %o0
+	ldx [%l1], %o0
 ! u = a >> 8
 	.loc 1 576
 	srlx %o0, 8, %o1
@@ -1685,69 +1664,63 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x3 + 0] = a
 	.loc 1 582
-	stx %o0, [%o3]
+	stx %o0, [%l1]
 ! x0 = x0 + 8
 	.loc 1 583
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! x1 = x1 + 8
 	.loc 1 584
-	add %l0, 8, %l0
+	add %o7, 8, %o7
 ! x2 = x2 + 8
 	.loc 1 585
-	add %l1, 8, %l1
+	add %l0, 8, %l0
 ! x3 = x3 + 8
 	.loc 1 586
-	add %o3, 8, %o3
+	add %l1, 8, %l1
 ! c = c + 4
 	.loc 1 587
-	add %o7, 4, %o7
+	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 588
-	sub %o4, 1, %o4
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 589
-	cmp %o4, 0
+	cmp %o3, 0
 ! goto l3a if !=
 	.loc 1 590
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l3a
 	nop
 ! c = cb + 2048
 	.loc 1 593
-	add %i1, 2048, %o0
+	add %i1, 2048, %o4
 ! x0 = v
 	.loc 1 594
-	mov %o5, %i0
-! x1 = x0
-	.loc 1 595
 	mov %i0, %o5
 ! x1 = x1 + 4095
 	.loc 1 596
-	add %i0, 4095, %o1
+	add %o5, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 597
-	add %o1, 1, %o1
+	add %o0, 1, %o7
 ! x2 = x2 + 4095
 	.loc 1 599
-	add %o1, 4095, %o2
+	add %o7, 4095, %o0
 ! x2 = x2 + 1
 	.loc 1 600
-	add %o2, 1, %o2
+	add %o0, 1, %l0
 ! x3 = x3 + 4095
 	.loc 1 602
-	add %o2, 4095, %o3
+	add %l0, 4095, %o0
 ! x3 = x3 + 1
 	.loc 1 603
-	add %o3, 1, %o3
+	add %o0, 1, %l1
 ! o0 = 128
 	.loc 1 604
-	mov 128, %o4
-	mov %o0, %o7
-	mov %o1, %l0
-	mov %o2, %l1
+	mov 128, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l4a:
 ! k = mem32le[c + 0]
 	.loc 1 606
-	lduwa [%o7] 0x88, %o1
+	lduwa [%o4] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 607
 	setx -281470681808896, %o0, %o2
@@ -1765,7 +1738,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	or %o1, %o0, %o2
 ! a = mem64[x0 + 0]
 	.loc 1 612
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 16
 	.loc 1 613
 	srlx %o0, 16, %o1
@@ -1786,10 +1759,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 619
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! a = mem64[x0 + 1024]
 	.loc 1 620
-	ldx [%i0 + 1024], %o0
+	ldx [%o5 + 1024], %o0
 ! u = a >> 16
 	.loc 1 621
 	srlx %o0, 16, %o1
@@ -1810,10 +1783,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1024] = a
 	.loc 1 627
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o5 + 1024]
 ! a = mem64[x0 + 2048]
 	.loc 1 628
-	ldx [%i0 + 2048], %o0
+	ldx [%o5 + 2048], %o0
 ! u = a >> 16
 	.loc 1 629
 	srlx %o0, 16, %o1
@@ -1834,10 +1807,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2048] = a
 	.loc 1 635
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o5 + 2048]
 ! a = mem64[x0 + 3072]
 	.loc 1 636
-	ldx [%i0 + 3072], %o0
+	ldx [%o5 + 3072], %o0
 ! u = a >> 16
 	.loc 1 637
 	srlx %o0, 16, %o1
@@ -1858,10 +1831,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3072] = a
 	.loc 1 643
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o5 + 3072]
 ! a = mem64[x1 + 0]
 	.loc 1 644
-	ldx [%l0], %o0
+	ldx [%o7], %o0
 ! u = a >> 16
 	.loc 1 645
 	srlx %o0, 16, %o1
@@ -1882,10 +1855,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 0] = a
 	.loc 1 651
-	stx %o0, [%l0]
+	stx %o0, [%o7]
 ! a = mem64[x1 + 1024]
 	.loc 1 652
-	ldx [%l0 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! u = a >> 16
 	.loc 1 653
 	srlx %o0, 16, %o1
@@ -1906,10 +1879,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1024] = a
 	.loc 1 659
-	stx %o0, [%l0 + 1024]
+	stx %o0, [%o7 + 1024]
 ! a = mem64[x1 + 2048]
 	.loc 1 660
-	ldx [%l0 + 2048], %o0
+	ldx [%o7 + 2048], %o0
 ! u = a >> 16
 	.loc 1 661
 	srlx %o0, 16, %o1
@@ -1930,10 +1903,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 2048] = a
 	.loc 1 667
-	stx %o0, [%l0 + 2048]
+	stx %o0, [%o7 + 2048]
 ! a = mem64[x1 + 3072]
 	.loc 1 668
-	ldx [%l0 + 3072], %o0
+	ldx [%o7 + 3072], %o0
 ! u = a >> 16
 	.loc 1 669
 	srlx %o0, 16, %o1
@@ -1954,10 +1927,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 3072] = a
 	.loc 1 675
-	stx %o0, [%l0 + 3072]
+	stx %o0, [%o7 + 3072]
 ! a = mem64[x2 + 0]
 	.loc 1 676
-	ldx [%l1], %o0
+	ldx [%l0], %o0
 ! u = a >> 16
 	.loc 1 677
 	srlx %o0, 16, %o1
@@ -1978,10 +1951,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x2 + 0] = a
 	.loc 1 683
-	stx %o0, [%l1]
+	stx %o0, [%l0]
 ! a = mem64[x2 + 1024]
 	.loc 1 684
-	ldx [%l1 + 1024], %o0
+	ldx [%l0 + 1024], %o0
 ! u = a >> 16
 	.loc 1 685
 	srlx %o0, 16, %o1
@@ -2002,10 +1975,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x2 + 1024] = a
 	.loc 1 691
-	stx %o0, [%l1 + 1024]
+	stx %o0, [%l0 + 1024]
 ! a = mem64[x2 + 2048]
 	.loc 1 692
-	ldx [%l1 + 2048], %o0
+	ldx [%l0 + 2048], %o0
 ! u = a >> 16
 	.loc 1 693
 	srlx %o0, 16, %o1
@@ -2026,10 +1999,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x2 + 2048] = a
 	.loc 1 699
-	stx %o0, [%l1 + 2048]
+	stx %o0, [%l0 + 2048]
 ! a = mem64[x2 + 3072]
 	.loc 1 700
-	ldx [%l1 + 3072], %o0
+	ldx [%l0 + 3072], %o0
 ! u = a >> 16
 	.loc 1 701
 	srlx %o0, 16, %o1
@@ -2050,10 +2023,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x2 + 3072] = a
 	.loc 1 707
-	stx %o0, [%l1 + 3072]
+	stx %o0, [%l0 + 3072]
 ! a = mem64[x3 + 0]
 	.loc 1 708
-	ldx [%o3], %o0
+	ldx [%l1], %o0
 ! u = a >> 16
 	.loc 1 709
 	srlx %o0, 16, %o1
@@ -2074,71 +2047,66 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x3 + 0] = a
 	.loc 1 715
-	stx %o0, [%o3]
+	stx %o0, [%l1]
 ! x0 = x0 + 8
 	.loc 1 716
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! x1 = x1 + 8
 	.loc 1 717
-	add %l0, 8, %l0
+	add %o7, 8, %o7
 ! x2 = x2 + 8
 	.loc 1 718
-	add %l1, 8, %l1
+	add %l0, 8, %l0
 ! x3 = x3 + 8
 	.loc 1 719
-	add %o3, 8, %o3
+	add %l1, 8, %l1
 ! c = c + 4
 	.loc 1 720
-	add %o7, 4, %o7
+	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 721
-	sub %o4, 1, %o4
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 722
-	cmp %o4, 0
+	cmp %o3, 0
 ! goto l4a if !=
 	.loc 1 723
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l4a
 	nop
 ! c = cb + 2560
 	.loc 1 726
-	add %i1, 2560, %o0
+	add %i1, 2560, %o4
 ! x0 = v
 	.loc 1 727
-	mov %o5, %i0
-! x1 = x0
-	.loc 1 728
 	mov %i0, %o5
 ! x1 = x1 + 4095
 	.loc 1 729
-	add %i0, 4095, %o1
+	add %o5, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 730
-	add %o1, 1, %o1
+	add %o0, 1, %o7
 ! x2 = x2 + 4095
 	.loc 1 732
-	add %o1, 4095, %o2
+	add %o7, 4095, %o0
 ! x2 = x2 + 1
 	.loc 1 733
-	add %o2, 1, %o2
+	add %o0, 1, %l0
 ! x3 = x3 + 4095
 	.loc 1 735
-	add %o2, 4095, %o3
+	add %l0, 4095, %o0
 ! x3 = x3 + 1
 	.loc 1 736
-	add %o3, 1, %o3
+	add %o0, 1, %o3
 ! o0 = 128
 	.loc 1 737
-	mov 128, %o4
-	mov %o0, %o7
-	mov %o1, %l0
+	mov 128, %o2
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l5a:
 ! k = mem32le[c + 0]
 	.loc 1 739
-	lduwa [%o7] 0x88, %l1
+	lduwa [%o4] 0x88, %l1
 ! a = mem64[x0 + 0]
 	.loc 1 740
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 32
 	.loc 1 741
 	srlx %o0, 32, %o1
@@ -2159,10 +2127,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 747
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! a = mem64[x0 + 1024]
 	.loc 1 748
-	ldx [%i0 + 1024], %o0
+	ldx [%o5 + 1024], %o0
 ! u = a >> 32
 	.loc 1 749
 	srlx %o0, 32, %o1
@@ -2183,10 +2151,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1024] = a
 	.loc 1 755
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o5 + 1024]
 ! a = mem64[x0 + 2048]
 	.loc 1 756
-	ldx [%i0 + 2048], %o0
+	ldx [%o5 + 2048], %o0
 ! u = a >> 32
 	.loc 1 757
 	srlx %o0, 32, %o1
@@ -2207,10 +2175,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2048] = a
 	.loc 1 763
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o5 + 2048]
 ! a = mem64[x0 + 3072]
 	.loc 1 764
-	ldx [%i0 + 3072], %o0
+	ldx [%o5 + 3072], %o0
 ! u = a >> 32
 	.loc 1 765
 	srlx %o0, 32, %o1
@@ -2231,10 +2199,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3072] = a
 	.loc 1 771
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o5 + 3072]
 ! a = mem64[x1 + 0]
 	.loc 1 772
-	ldx [%l0], %o0
+	ldx [%o7], %o0
 ! u = a >> 32
 	.loc 1 773
 	srlx %o0, 32, %o1
@@ -2255,10 +2223,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 0] = a
 	.loc 1 779
-	stx %o0, [%l0]
+	stx %o0, [%o7]
 ! a = mem64[x1 + 1024]
 	.loc 1 780
-	ldx [%l0 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! u = a >> 32
 	.loc 1 781
 	srlx %o0, 32, %o1
@@ -2279,10 +2247,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 1024] = a
 	.loc 1 787
-	stx %o0, [%l0 + 1024]
+	stx %o0, [%o7 + 1024]
 ! a = mem64[x1 + 2048]
 	.loc 1 788
-	ldx [%l0 + 2048], %o0
+	ldx [%o7 + 2048], %o0
 ! u = a >> 32
 	.loc 1 789
 	srlx %o0, 32, %o1
@@ -2303,10 +2271,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 2048] = a
 	.loc 1 795
-	stx %o0, [%l0 + 2048]
+	stx %o0, [%o7 + 2048]
 ! a = mem64[x1 + 3072]
 	.loc 1 796
-	ldx [%l0 + 3072], %o0
+	ldx [%o7 + 3072], %o0
 ! u = a >> 32
 	.loc 1 797
 	srlx %o0, 32, %o1
@@ -2327,10 +2295,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x1 + 3072] = a
 	.loc 1 803
-	stx %o0, [%l0 + 3072]
+	stx %o0, [%o7 + 3072]
 ! a = mem64[x2 + 0]
 	.loc 1 804
-	ldx [%o2], %o0
+	ldx [%l0], %o0
 ! u = a >> 32
 	.loc 1 805
 	srlx %o0, 32, %o1
@@ -2351,10 +2319,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x2 + 0] = a
 	.loc 1 811
-	stx %o0, [%o2]
+	stx %o0, [%l0]
 ! a = mem64[x2 + 1024]
 	.loc 1 812
-	ldx [%o2 + 1024], %o0
+	ldx [%l0 + 1024], %o0
 ! u = a >> 32
 	.loc 1 813
 	srlx %o0, 32, %o1
@@ -2375,10 +2343,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x2 + 1024] = a
 	.loc 1 819
-	stx %o0, [%o2 + 1024]
+	stx %o0, [%l0 + 1024]
 ! a = mem64[x2 + 2048]
 	.loc 1 820
-	ldx [%o2 + 2048], %o0
+	ldx [%l0 + 2048], %o0
 ! u = a >> 32
 	.loc 1 821
 	srlx %o0, 32, %o1
@@ -2399,10 +2367,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x2 + 2048] = a
 	.loc 1 827
-	stx %o0, [%o2 + 2048]
+	stx %o0, [%l0 + 2048]
 ! a = mem64[x2 + 3072]
 	.loc 1 828
-	ldx [%o2 + 3072], %o0
+	ldx [%l0 + 3072], %o0
 ! u = a >> 32
 	.loc 1 829
 	srlx %o0, 32, %o1
@@ -2423,7 +2391,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x2 + 3072] = a
 	.loc 1 835
-	stx %o0, [%o2 + 3072]
+	stx %o0, [%l0 + 3072]
 ! a = mem64[x3 + 0]
 	.loc 1 836
 	ldx [%o3], %o0
@@ -2450,69 +2418,63 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	stx %o0, [%o3]
 ! x0 = x0 + 8
 	.loc 1 844
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! x1 = x1 + 8
 	.loc 1 845
-	add %l0, 8, %l0
+	add %o7, 8, %o7
 ! x2 = x2 + 8
 	.loc 1 846
-	add %o2, 8, %o2
+	add %l0, 8, %l0
 ! x3 = x3 + 8
 	.loc 1 847
 	add %o3, 8, %o3
 ! c = c + 4
 	.loc 1 848
-	add %o7, 4, %o7
+	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 849
-	sub %o4, 1, %o4
+	sub %o2, 1, %o2
 ! =? o0 - 0
 	.loc 1 850
-	cmp %o4, 0
+	cmp %o2, 0
 ! goto l5a if !=
 	.loc 1 851
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l5a
 	nop
 ! c = cb + 3072
 	.loc 1 854
-	add %i1, 3072, %o0
+	add %i1, 3072, %o4
 ! x0 = v
 	.loc 1 855
-	mov %o5, %i0
-! x1 = x0
-	.loc 1 856
 	mov %i0, %o5
 ! x1 = x1 + 4095
 	.loc 1 857
-	add %i0, 4095, %o1
+	add %o5, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 858
-	add %o1, 1, %o1
+	add %o0, 1, %o7
 ! x2 = x2 + 4095
 	.loc 1 860
-	add %o1, 4095, %o2
+	add %o7, 4095, %o0
 ! x2 = x2 + 1
 	.loc 1 861
-	add %o2, 1, %o2
+	add %o0, 1, %l0
 ! x3 = x3 + 4095
 	.loc 1 863
-	add %o2, 4095, %o3
+	add %l0, 4095, %o0
 ! x3 = x3 + 1
 	.loc 1 864
-	add %o3, 1, %o3
+	add %o0, 1, %l1
 ! o0 = 64
 	.loc 1 865
-	mov 64, %o4
-	mov %o0, %o7
-	mov %o1, %l0
-	mov %o2, %l1
+	mov 64, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l6a:
 ! k = mem32le[c + 0]
 	.loc 1 867
-	lduwa [%o7] 0x88, %o2
+	lduwa [%o4] 0x88, %o2
 ! h = mem32le[c + 4]
 	.loc 1 868
-	add %o7, 4, %o1
+	add %o4, 4, %o1
 	lduwa [%o1] 0x88, %o0
 ! h <<= 32
 	.loc 1 869
@@ -2522,10 +2484,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	or %o2, %o0, %l2
 ! a = mem64[x0 + 0]
 	.loc 1 871
-	ldx [%i0], %o1
+	ldx [%o5], %o1
 ! b = mem64[x0 + 8]
 	.loc 1 872
-	ldx [%i0 + 8], %o0
+	ldx [%o5 + 8], %o0
 ! u = a ^ b
 	.loc 1 873
 	xor %o1, %o0, %o2
@@ -2540,16 +2502,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o2, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 877
-	stx %o1, [%i0]
+	stx %o1, [%o5]
 ! mem64[x0 + 8] = b
 	.loc 1 878
-	stx %o0, [%i0 + 8]
+	stx %o0, [%o5 + 8]
 ! a = mem64[x0 + 1024]
 	.loc 1 879
-	ldx [%i0 + 1024], %o0
+	ldx [%o5 + 1024], %o0
 ! b = mem64[x0 + 1032]
 	.loc 1 880
-	ldx [%i0 + 1032], %o1
+	ldx [%o5 + 1032], %o1
 ! u = a ^ b
 	.loc 1 881
 	xor %o0, %o1, %o2
@@ -2564,16 +2526,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1024] = a
 	.loc 1 885
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o5 + 1024]
 ! mem64[x0 + 1032] = b
 	.loc 1 886
-	stx %o1, [%i0 + 1032]
+	stx %o1, [%o5 + 1032]
 ! a = mem64[x0 + 2048]
 	.loc 1 887
-	ldx [%i0 + 2048], %o0
+	ldx [%o5 + 2048], %o0
 ! b = mem64[x0 + 2056]
 	.loc 1 888
-	ldx [%i0 + 2056], %o1
+	ldx [%o5 + 2056], %o1
 ! u = a ^ b
 	.loc 1 889
 	xor %o0, %o1, %o2
@@ -2588,16 +2550,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2048] = a
 	.loc 1 893
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o5 + 2048]
 ! mem64[x0 + 2056] = b
 	.loc 1 894
-	stx %o1, [%i0 + 2056]
+	stx %o1, [%o5 + 2056]
 ! a = mem64[x0 + 3072]
 	.loc 1 895
-	ldx [%i0 + 3072], %o0
+	ldx [%o5 + 3072], %o0
 ! b = mem64[x0 + 3080]
 	.loc 1 896
-	ldx [%i0 + 3080], %o1
+	ldx [%o5 + 3080], %o1
 ! u = a ^ b
 	.loc 1 897
 	xor %o0, %o1, %o2
@@ -2612,16 +2574,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3072] = a
 	.loc 1 901
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o5 + 3072]
 ! mem64[x0 + 3080] = b
 	.loc 1 902
-	stx %o1, [%i0 + 3080]
+	stx %o1, [%o5 + 3080]
 ! a = mem64[x1 + 0]
 	.loc 1 903
-	ldx [%l0], %o0
+	ldx [%o7], %o0
 ! b = mem64[x1 + 8]
 	.loc 1 904
-	ldx [%l0 + 8], %o1
+	ldx [%o7 + 8], %o1
 ! u = a ^ b
 	.loc 1 905
 	xor %o0, %o1, %o2
@@ -2636,16 +2598,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 0] = a
 	.loc 1 909
-	stx %o0, [%l0]
+	stx %o0, [%o7]
 ! mem64[x1 + 8] = b
 	.loc 1 910
-	stx %o1, [%l0 + 8]
+	stx %o1, [%o7 + 8]
 ! a = mem64[x1 + 1024]
 	.loc 1 911
-	ldx [%l0 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! b = mem64[x1 + 1032]
 	.loc 1 912
-	ldx [%l0 + 1032], %o1
+	ldx [%o7 + 1032], %o1
 ! u = a ^ b
 	.loc 1 913
 	xor %o0, %o1, %o2
@@ -2660,16 +2622,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1024] = a
 	.loc 1 917
-	stx %o0, [%l0 + 1024]
+	stx %o0, [%o7 + 1024]
 ! mem64[x1 + 1032] = b
 	.loc 1 918
-	stx %o1, [%l0 + 1032]
+	stx %o1, [%o7 + 1032]
 ! a = mem64[x1 + 2048]
 	.loc 1 919
-	ldx [%l0 + 2048], %o0
+	ldx [%o7 + 2048], %o0
 ! b = mem64[x1 + 2056]
 	.loc 1 920
-	ldx [%l0 + 2056], %o1
+	ldx [%o7 + 2056], %o1
 ! u = a ^ b
 	.loc 1 921
 	xor %o0, %o1, %o2
@@ -2684,16 +2646,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 2048] = a
 	.loc 1 925
-	stx %o0, [%l0 + 2048]
+	stx %o0, [%o7 + 2048]
 ! mem64[x1 + 2056] = b
 	.loc 1 926
-	stx %o1, [%l0 + 2056]
+	stx %o1, [%o7 + 2056]
 ! a = mem64[x1 + 3072]
 	.loc 1 927
-	ldx [%l0 + 3072], %o0
+	ldx [%o7 + 3072], %o0
 ! b = mem64[x1 + 3080]
 	.loc 1 928
-	ldx [%l0 + 3080], %o1
+	ldx [%o7 + 3080], %o1
 ! u = a ^ b
 	.loc 1 929
 	xor %o0, %o1, %o2
@@ -2708,16 +2670,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 3072] = a
 	.loc 1 933
-	stx %o0, [%l0 + 3072]
+	stx %o0, [%o7 + 3072]
 ! mem64[x1 + 3080] = b
 	.loc 1 934
-	stx %o1, [%l0 + 3080]
+	stx %o1, [%o7 + 3080]
 ! a = mem64[x2 + 0]
 	.loc 1 935
-	ldx [%l1], %o0
+	ldx [%l0], %o0
 ! b = mem64[x2 + 8]
 	.loc 1 936
-	ldx [%l1 + 8], %o1
+	ldx [%l0 + 8], %o1
 ! u = a ^ b
 	.loc 1 937
 	xor %o0, %o1, %o2
@@ -2732,16 +2694,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 0] = a
 	.loc 1 941
-	stx %o0, [%l1]
+	stx %o0, [%l0]
 ! mem64[x2 + 8] = b
 	.loc 1 942
-	stx %o1, [%l1 + 8]
+	stx %o1, [%l0 + 8]
 ! a = mem64[x2 + 1024]
 	.loc 1 943
-	ldx [%l1 + 1024], %o0
+	ldx [%l0 + 1024], %o0
 ! b = mem64[x2 + 1032]
 	.loc 1 944
-	ldx [%l1 + 1032], %o1
+	ldx [%l0 + 1032], %o1
 ! u = a ^ b
 	.loc 1 945
 	xor %o0, %o1, %o2
@@ -2756,16 +2718,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 1024] = a
 	.loc 1 949
-	stx %o0, [%l1 + 1024]
+	stx %o0, [%l0 + 1024]
 ! mem64[x2 + 1032] = b
 	.loc 1 950
-	stx %o1, [%l1 + 1032]
+	stx %o1, [%l0 + 1032]
 ! a = mem64[x2 + 2048]
 	.loc 1 951
-	ldx [%l1 + 2048], %o0
+	ldx [%l0 + 2048], %o0
 ! b = mem64[x2 + 2056]
 	.loc 1 952
-	ldx [%l1 + 2056], %o1
+	ldx [%l0 + 2056], %o1
 ! u = a ^ b
 	.loc 1 953
 	xor %o0, %o1, %o2
@@ -2780,16 +2742,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 2048] = a
 	.loc 1 957
-	stx %o0, [%l1 + 2048]
+	stx %o0, [%l0 + 2048]
 ! mem64[x2 + 2056] = b
 	.loc 1 958
-	stx %o1, [%l1 + 2056]
+	stx %o1, [%l0 + 2056]
 ! a = mem64[x2 + 3072]
 	.loc 1 959
-	ldx [%l1 + 3072], %o0
+	ldx [%l0 + 3072], %o0
 ! b = mem64[x2 + 3080]
 	.loc 1 960
-	ldx [%l1 + 3080], %o1
+	ldx [%l0 + 3080], %o1
 ! u = a ^ b
 	.loc 1 961
 	xor %o0, %o1, %o2
@@ -2804,16 +2766,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 3072] = a
 	.loc 1 965
-	stx %o0, [%l1 + 3072]
+	stx %o0, [%l0 + 3072]
 ! mem64[x2 + 3080] = b
 	.loc 1 966
-	stx %o1, [%l1 + 3080]
+	stx %o1, [%l0 + 3080]
 ! a = mem64[x3 + 0]
 	.loc 1 967
-	ldx [%o3], %o0
+	ldx [%l1], %o0
 ! b = mem64[x3 + 8]
 	.loc 1 968
-	ldx [%o3 + 8], %o1
+	ldx [%l1 + 8], %o1
 ! u = a ^ b
 	.loc 1 969
 	xor %o0, %o1, %o2
@@ -2828,75 +2790,73 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x3 + 0] = a
 	.loc 1 973
-	stx %o0, [%o3]
+	stx %o0, [%l1]
 ! mem64[x3 + 8] = b
 	.loc 1 974
-	stx %o1, [%o3 + 8]
+	stx %o1, [%l1 + 8]
 ! x0 = x0 + 16
 	.loc 1 975
-	add %i0, 16, %i0
+	add %o5, 16, %o5
 ! x1 = x1 + 16
 	.loc 1 976
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! x2 = x2 + 16
 	.loc 1 977
-	add %l1, 16, %l1
+	add %l0, 16, %l0
 ! x3 = x3 + 16
 	.loc 1 978
-	add %o3, 16, %o3
+	add %l1, 16, %l1
 ! c = c + 8
 	.loc 1 979
-	add %o7, 8, %o7
+	add %o4, 8, %o4
 ! o0 = o0 - 1
 	.loc 1 980
-	sub %o4, 1, %o4
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 981
-	cmp %o4, 0
+	cmp %o3, 0
 ! goto l6a if !=
 	.loc 1 982
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l6a
 	nop
 ! c = cb + 3584
 	.loc 1 985
-	add %i1, 3584, %o4
+	add %i1, 3584, %o5
 ! x0 = v
 	.loc 1 986
-	mov %o5, %i0
-	mov %i0, %o5
+	mov %i0, %o7
 ! x1 = x1 + 4095
 	.loc 1 988
-	add %o5, 4095, %o0
+	add %o7, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 989
-	add %o0, 1, %o7
+	add %o0, 1, %l0
 ! x2 = x2 + 4095
 	.loc 1 991
-	add %o7, 4095, %o0
+	add %l0, 4095, %o0
 ! x2 = x2 + 1
 	.loc 1 992
-	add %o0, 1, %l0
+	add %o0, 1, %l1
 ! x3 = x3 + 4095
 	.loc 1 994
-	add %l0, 4095, %o0
+	add %l1, 4095, %o0
 ! x3 = x3 + 1
 	.loc 1 995
-	add %o0, 1, %l1
+	add %o0, 1, %l2
 ! o0 = 32
 	.loc 1 996
-	mov 32, %o0
+	mov 32, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l7a:
 ! o1 = 2
 	.loc 1 998
-	mov %o0, %o3
-	mov 2, %l2
+	mov 2, %o4
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l7b:
 ! k = mem32le[c + 0]
 	.loc 1 1000
-	lduwa [%o4] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! h = mem32le[c + 4]
 	.loc 1 1001
-	add %o4, 4, %o0
+	add %o5, 4, %o0
 	lduwa [%o0] 0x88, %o2
 ! h <<= 32
 	.loc 1 1002
@@ -2906,10 +2866,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	or %o1, %o2, %l3
 ! a = mem64[x0 + 0]
 	.loc 1 1004
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! b = mem64[x0 + 16]
 	.loc 1 1005
-	ldx [%o5 + 16], %o1
+	ldx [%o7 + 16], %o1
 ! u = a ^ b
 	.loc 1 1006
 	xor %o0, %o1, %o2
@@ -2924,16 +2884,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 0] = a
 	.loc 1 1010
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! mem64[x0 + 16] = b
 	.loc 1 1011
-	stx %o1, [%o5 + 16]
+	stx %o1, [%o7 + 16]
 ! a = mem64[x0 + 1024]
 	.loc 1 1012
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! b = mem64[x0 + 1040]
 	.loc 1 1013
-	ldx [%o5 + 1040], %o1
+	ldx [%o7 + 1040], %o1
 ! u = a ^ b
 	.loc 1 1014
 	xor %o0, %o1, %o2
@@ -2948,16 +2908,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1024] = a
 	.loc 1 1018
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! mem64[x0 + 1040] = b
 	.loc 1 1019
-	stx %o1, [%o5 + 1040]
+	stx %o1, [%o7 + 1040]
 ! a = mem64[x0 + 2048]
 	.loc 1 1020
-	ldx [%o5 + 2048], %o0
+	ldx [%o7 + 2048], %o0
 ! b = mem64[x0 + 2064]
 	.loc 1 1021
-	ldx [%o5 + 2064], %o1
+	ldx [%o7 + 2064], %o1
 ! u = a ^ b
 	.loc 1 1022
 	xor %o0, %o1, %o2
@@ -2972,16 +2932,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2048] = a
 	.loc 1 1026
-	stx %o0, [%o5 + 2048]
+	stx %o0, [%o7 + 2048]
 ! mem64[x0 + 2064] = b
 	.loc 1 1027
-	stx %o1, [%o5 + 2064]
+	stx %o1, [%o7 + 2064]
 ! a = mem64[x0 + 3072]
 	.loc 1 1028
-	ldx [%o5 + 3072], %o0
+	ldx [%o7 + 3072], %o0
 ! b = mem64[x0 + 3088]
 	.loc 1 1029
-	ldx [%o5 + 3088], %o1
+	ldx [%o7 + 3088], %o1
 ! u = a ^ b
 	.loc 1 1030
 	xor %o0, %o1, %o2
@@ -2996,16 +2956,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3072] = a
 	.loc 1 1034
-	stx %o0, [%o5 + 3072]
+	stx %o0, [%o7 + 3072]
 ! mem64[x0 + 3088] = b
 	.loc 1 1035
-	stx %o1, [%o5 + 3088]
+	stx %o1, [%o7 + 3088]
 ! a = mem64[x1 + 0]
 	.loc 1 1036
-	ldx [%o7], %o0
+	ldx [%l0], %o0
 ! b = mem64[x1 + 16]
 	.loc 1 1037
-	ldx [%o7 + 16], %o1
+	ldx [%l0 + 16], %o1
 ! u = a ^ b
 	.loc 1 1038
 	xor %o0, %o1, %o2
@@ -3020,16 +2980,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 0] = a
 	.loc 1 1042
-	stx %o0, [%o7]
+	stx %o0, [%l0]
 ! mem64[x1 + 16] = b
 	.loc 1 1043
-	stx %o1, [%o7 + 16]
+	stx %o1, [%l0 + 16]
 ! a = mem64[x1 + 1024]
 	.loc 1 1044
-	ldx [%o7 + 1024], %o0
+	ldx [%l0 + 1024], %o0
 ! b = mem64[x1 + 1040]
 	.loc 1 1045
-	ldx [%o7 + 1040], %o1
+	ldx [%l0 + 1040], %o1
 ! u = a ^ b
 	.loc 1 1046
 	xor %o0, %o1, %o2
@@ -3044,16 +3004,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1024] = a
 	.loc 1 1050
-	stx %o0, [%o7 + 1024]
+	stx %o0, [%l0 + 1024]
 ! mem64[x1 + 1040] = b
 	.loc 1 1051
-	stx %o1, [%o7 + 1040]
+	stx %o1, [%l0 + 1040]
 ! a = mem64[x1 + 2048]
 	.loc 1 1052
-	ldx [%o7 + 2048], %o0
+	ldx [%l0 + 2048], %o0
 ! b = mem64[x1 + 2064]
 	.loc 1 1053
-	ldx [%o7 + 2064], %o1
+	ldx [%l0 + 2064], %o1
 ! u = a ^ b
 	.loc 1 1054
 	xor %o0, %o1, %o2
@@ -3068,16 +3028,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 2048] = a
 	.loc 1 1058
-	stx %o0, [%o7 + 2048]
+	stx %o0, [%l0 + 2048]
 ! mem64[x1 + 2064] = b
 	.loc 1 1059
-	stx %o1, [%o7 + 2064]
+	stx %o1, [%l0 + 2064]
 ! a = mem64[x1 + 3072]
 	.loc 1 1060
-	ldx [%o7 + 3072], %o0
+	ldx [%l0 + 3072], %o0
 ! b = mem64[x1 + 3088]
 	.loc 1 1061
-	ldx [%o7 + 3088], %o1
+	ldx [%l0 + 3088], %o1
 ! u = a ^ b
 	.loc 1 1062
 	xor %o0, %o1, %o2
@@ -3092,16 +3052,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 3072] = a
 	.loc 1 1066
-	stx %o0, [%o7 + 3072]
+	stx %o0, [%l0 + 3072]
 ! mem64[x1 + 3088] = b
 	.loc 1 1067
-	stx %o1, [%o7 + 3088]
+	stx %o1, [%l0 + 3088]
 ! a = mem64[x2 + 0]
 	.loc 1 1068
-	ldx [%l0], %o0
+	ldx [%l1], %o0
 ! b = mem64[x2 + 16]
 	.loc 1 1069
-	ldx [%l0 + 16], %o1
+	ldx [%l1 + 16], %o1
 ! u = a ^ b
 	.loc 1 1070
 	xor %o0, %o1, %o2
@@ -3116,16 +3076,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 0] = a
 	.loc 1 1074
-	stx %o0, [%l0]
+	stx %o0, [%l1]
 ! mem64[x2 + 16] = b
 	.loc 1 1075
-	stx %o1, [%l0 + 16]
+	stx %o1, [%l1 + 16]
 ! a = mem64[x2 + 1024]
 	.loc 1 1076
-	ldx [%l0 + 1024], %o0
+	ldx [%l1 + 1024], %o0
 ! b = mem64[x2 + 1040]
 	.loc 1 1077
-	ldx [%l0 + 1040], %o1
+	ldx [%l1 + 1040], %o1
 ! u = a ^ b
 	.loc 1 1078
 	xor %o0, %o1, %o2
@@ -3140,16 +3100,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 1024] = a
 	.loc 1 1082
-	stx %o0, [%l0 + 1024]
+	stx %o0, [%l1 + 1024]
 ! mem64[x2 + 1040] = b
 	.loc 1 1083
-	stx %o1, [%l0 + 1040]
+	stx %o1, [%l1 + 1040]
 ! a = mem64[x2 + 2048]
 	.loc 1 1084
-	ldx [%l0 + 2048], %o0
+	ldx [%l1 + 2048], %o0
 ! b = mem64[x2 + 2064]
 	.loc 1 1085
-	ldx [%l0 + 2064], %o1
+	ldx [%l1 + 2064], %o1
 ! u = a ^ b
 	.loc 1 1086
 	xor %o0, %o1, %o2
@@ -3164,16 +3124,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 2048] = a
 	.loc 1 1090
-	stx %o0, [%l0 + 2048]
+	stx %o0, [%l1 + 2048]
 ! mem64[x2 + 2064] = b
 	.loc 1 1091
-	stx %o1, [%l0 + 2064]
+	stx %o1, [%l1 + 2064]
 ! a = mem64[x2 + 3072]
 	.loc 1 1092
-	ldx [%l0 + 3072], %o0
+	ldx [%l1 + 3072], %o0
 ! b = mem64[x2 + 3088]
 	.loc 1 1093
-	ldx [%l0 + 3088], %o1
+	ldx [%l1 + 3088], %o1
 ! u = a ^ b
 	.loc 1 1094
 	xor %o0, %o1, %o2
@@ -3188,16 +3148,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 3072] = a
 	.loc 1 1098
-	stx %o0, [%l0 + 3072]
+	stx %o0, [%l1 + 3072]
 ! mem64[x2 + 3088] = b
 	.loc 1 1099
-	stx %o1, [%l0 + 3088]
+	stx %o1, [%l1 + 3088]
 ! a = mem64[x3 + 0]
 	.loc 1 1100
-	ldx [%l1], %o0
+	ldx [%l2], %o0
 ! b = mem64[x3 + 16]
 	.loc 1 1101
-	ldx [%l1 + 16], %o1
+	ldx [%l2 + 16], %o1
 ! u = a ^ b
 	.loc 1 1102
 	xor %o0, %o1, %o2
@@ -3212,54 +3172,53 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x3 + 0] = a
 	.loc 1 1106
-	stx %o0, [%l1]
+	stx %o0, [%l2]
 ! mem64[x3 + 16] = b
 	.loc 1 1107
-	stx %o1, [%l1 + 16]
+	stx %o1, [%l2 + 16]
 ! x0 = x0 + 8
 	.loc 1 1108
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! x1 = x1 + 8
 	.loc 1 1109
-	add %o7, 8, %o7
+	add %l0, 8, %l0
 ! x2 = x2 + 8
 	.loc 1 1110
-	add %l0, 8, %l0
+	add %l1, 8, %l1
 ! x3 = x3 + 8
 	.loc 1 1111
-	add %l1, 8, %l1
+	add %l2, 8, %l2
 ! c = c + 8
 	.loc 1 1112
-	add %o4, 8, %o4
+	add %o5, 8, %o5
 ! o1 = o1 - 1
 	.loc 1 1113
-	sub %l2, 1, %l2
+	sub %o4, 1, %o4
 ! =? o1 - 0
 	.loc 1 1114
-	cmp %l2, 0
+	cmp %o4, 0
 ! goto l7b if !=
 	.loc 1 1115
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l7b
 	nop
 ! x0 = x0 + 16
 	.loc 1 1116
-	add %o5, 16, %o5
+	add %o7, 16, %o7
 ! x1 = x1 + 16
 	.loc 1 1117
-	add %o7, 16, %o7
+	add %l0, 16, %l0
 ! x2 = x2 + 16
 	.loc 1 1118
-	add %l0, 16, %l0
+	add %l1, 16, %l1
 ! x3 = x3 + 16
 	.loc 1 1119
-	add %l1, 16, %l1
+	add %l2, 16, %l2
 ! o0 = o0 - 1
 	.loc 1 1120
-	mov %o3, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? o0 - 0
 	.loc 1 1121
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto l7a if !=
 	.loc 1 1122
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l7a
@@ -3269,43 +3228,42 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	add %i1, 4095, %o0
 ! c = c + 1
 	.loc 1 1127
-	add %o0, 1, %o4
+	add %o0, 1, %o5
 ! x0 = v
 	.loc 1 1128
-	mov %i0, %o5
+	mov %i0, %o7
 ! x1 = x1 + 4095
 	.loc 1 1130
-	add %o5, 4095, %o0
+	add %o7, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 1131
-	add %o0, 1, %o7
+	add %o0, 1, %l0
 ! x2 = x2 + 4095
 	.loc 1 1133
-	add %o7, 4095, %o0
+	add %l0, 4095, %o0
 ! x2 = x2 + 1
 	.loc 1 1134
-	add %o0, 1, %l0
+	add %o0, 1, %l1
 ! x3 = x3 + 4095
 	.loc 1 1136
-	add %l0, 4095, %o0
+	add %l1, 4095, %o0
 ! x3 = x3 + 1
 	.loc 1 1137
-	add %o0, 1, %l1
+	add %o0, 1, %o4
 ! o0 = 16
 	.loc 1 1138
-	mov 16, %o0
+	mov 16, %l2
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l8a:
 ! o1 = 4
 	.loc 1 1140
-	mov %o0, %o3
-	mov 4, %l2
+	mov 4, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l8b:
 ! k = mem32le[c + 0]
 	.loc 1 1142
-	lduwa [%o4] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! h = mem32le[c + 4]
 	.loc 1 1143
-	add %o4, 4, %o0
+	add %o5, 4, %o0
 	lduwa [%o0] 0x88, %o2
 ! h <<= 32
 	.loc 1 1144
@@ -3315,10 +3273,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	or %o1, %o2, %l3
 ! a = mem64[x0 + 0]
 	.loc 1 1146
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! b = mem64[x0 + 32]
 	.loc 1 1147
-	ldx [%o5 + 32], %o1
+	ldx [%o7 + 32], %o1
 ! u = a ^ b
 	.loc 1 1148
 	xor %o0, %o1, %o2
@@ -3333,16 +3291,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 0] = a
 	.loc 1 1152
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! mem64[x0 + 32] = b
 	.loc 1 1153
-	stx %o1, [%o5 + 32]
+	stx %o1, [%o7 + 32]
 ! a = mem64[x0 + 1024]
 	.loc 1 1154
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! b = mem64[x0 + 1056]
 	.loc 1 1155
-	ldx [%o5 + 1056], %o1
+	ldx [%o7 + 1056], %o1
 ! u = a ^ b
 	.loc 1 1156
 	xor %o0, %o1, %o2
@@ -3357,16 +3315,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1024] = a
 	.loc 1 1160
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! mem64[x0 + 1056] = b
 	.loc 1 1161
-	stx %o1, [%o5 + 1056]
+	stx %o1, [%o7 + 1056]
 ! a = mem64[x0 + 2048]
 	.loc 1 1162
-	ldx [%o5 + 2048], %o0
+	ldx [%o7 + 2048], %o0
 ! b = mem64[x0 + 2080]
 	.loc 1 1163
-	ldx [%o5 + 2080], %o1
+	ldx [%o7 + 2080], %o1
 ! u = a ^ b
 	.loc 1 1164
 	xor %o0, %o1, %o2
@@ -3381,16 +3339,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2048] = a
 	.loc 1 1168
-	stx %o0, [%o5 + 2048]
+	stx %o0, [%o7 + 2048]
 ! mem64[x0 + 2080] = b
 	.loc 1 1169
-	stx %o1, [%o5 + 2080]
+	stx %o1, [%o7 + 2080]
 ! a = mem64[x0 + 3072]
 	.loc 1 1170
-	ldx [%o5 + 3072], %o0
+	ldx [%o7 + 3072], %o0
 ! b = mem64[x0 + 3104]
 	.loc 1 1171
-	ldx [%o5 + 3104], %o1
+	ldx [%o7 + 3104], %o1
 ! u = a ^ b
 	.loc 1 1172
 	xor %o0, %o1, %o2
@@ -3405,16 +3363,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3072] = a
 	.loc 1 1176
-	stx %o0, [%o5 + 3072]
+	stx %o0, [%o7 + 3072]
 ! mem64[x0 + 3104] = b
 	.loc 1 1177
-	stx %o1, [%o5 + 3104]
+	stx %o1, [%o7 + 3104]
 ! a = mem64[x1 + 0]
 	.loc 1 1178
-	ldx [%o7], %o0
+	ldx [%l0], %o0
 ! b = mem64[x1 + 32]
 	.loc 1 1179
-	ldx [%o7 + 32], %o1
+	ldx [%l0 + 32], %o1
 ! u = a ^ b
 	.loc 1 1180
 	xor %o0, %o1, %o2
@@ -3429,16 +3387,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 0] = a
 	.loc 1 1184
-	stx %o0, [%o7]
+	stx %o0, [%l0]
 ! mem64[x1 + 32] = b
 	.loc 1 1185
-	stx %o1, [%o7 + 32]
+	stx %o1, [%l0 + 32]
 ! a = mem64[x1 + 1024]
 	.loc 1 1186
-	ldx [%o7 + 1024], %o0
+	ldx [%l0 + 1024], %o0
 ! b = mem64[x1 + 1056]
 	.loc 1 1187
-	ldx [%o7 + 1056], %o1
+	ldx [%l0 + 1056], %o1
 ! u = a ^ b
 	.loc 1 1188
 	xor %o0, %o1, %o2
@@ -3453,16 +3411,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1024] = a
 	.loc 1 1192
-	stx %o0, [%o7 + 1024]
+	stx %o0, [%l0 + 1024]
 ! mem64[x1 + 1056] = b
 	.loc 1 1193
-	stx %o1, [%o7 + 1056]
+	stx %o1, [%l0 + 1056]
 ! a = mem64[x1 + 2048]
 	.loc 1 1194
-	ldx [%o7 + 2048], %o0
+	ldx [%l0 + 2048], %o0
 ! b = mem64[x1 + 2080]
 	.loc 1 1195
-	ldx [%o7 + 2080], %o1
+	ldx [%l0 + 2080], %o1
 ! u = a ^ b
 	.loc 1 1196
 	xor %o0, %o1, %o2
@@ -3477,16 +3435,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 2048] = a
 	.loc 1 1200
-	stx %o0, [%o7 + 2048]
+	stx %o0, [%l0 + 2048]
 ! mem64[x1 + 2080] = b
 	.loc 1 1201
-	stx %o1, [%o7 + 2080]
+	stx %o1, [%l0 + 2080]
 ! a = mem64[x1 + 3072]
 	.loc 1 1202
-	ldx [%o7 + 3072], %o0
+	ldx [%l0 + 3072], %o0
 ! b = mem64[x1 + 3104]
 	.loc 1 1203
-	ldx [%o7 + 3104], %o1
+	ldx [%l0 + 3104], %o1
 ! u = a ^ b
 	.loc 1 1204
 	xor %o0, %o1, %o2
@@ -3501,16 +3459,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 3072] = a
 	.loc 1 1208
-	stx %o0, [%o7 + 3072]
+	stx %o0, [%l0 + 3072]
 ! mem64[x1 + 3104] = b
 	.loc 1 1209
-	stx %o1, [%o7 + 3104]
+	stx %o1, [%l0 + 3104]
 ! a = mem64[x2 + 0]
 	.loc 1 1210
-	ldx [%l0], %o0
+	ldx [%l1], %o0
 ! b = mem64[x2 + 32]
 	.loc 1 1211
-	ldx [%l0 + 32], %o1
+	ldx [%l1 + 32], %o1
 ! u = a ^ b
 	.loc 1 1212
 	xor %o0, %o1, %o2
@@ -3525,16 +3483,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 0] = a
 	.loc 1 1216
-	stx %o0, [%l0]
+	stx %o0, [%l1]
 ! mem64[x2 + 32] = b
 	.loc 1 1217
-	stx %o1, [%l0 + 32]
+	stx %o1, [%l1 + 32]
 ! a = mem64[x2 + 1024]
 	.loc 1 1218
-	ldx [%l0 + 1024], %o0
+	ldx [%l1 + 1024], %o0
 ! b = mem64[x2 + 1056]
 	.loc 1 1219
-	ldx [%l0 + 1056], %o1
+	ldx [%l1 + 1056], %o1
 ! u = a ^ b
 	.loc 1 1220
 	xor %o0, %o1, %o2
@@ -3549,16 +3507,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 1024] = a
 	.loc 1 1224
-	stx %o0, [%l0 + 1024]
+	stx %o0, [%l1 + 1024]
 ! mem64[x2 + 1056] = b
 	.loc 1 1225
-	stx %o1, [%l0 + 1056]
+	stx %o1, [%l1 + 1056]
 ! a = mem64[x2 + 2048]
 	.loc 1 1226
-	ldx [%l0 + 2048], %o0
+	ldx [%l1 + 2048], %o0
 ! b = mem64[x2 + 2080]
 	.loc 1 1227
-	ldx [%l0 + 2080], %o1
+	ldx [%l1 + 2080], %o1
 ! u = a ^ b
 	.loc 1 1228
 	xor %o0, %o1, %o2
@@ -3573,16 +3531,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 2048] = a
 	.loc 1 1232
-	stx %o0, [%l0 + 2048]
+	stx %o0, [%l1 + 2048]
 ! mem64[x2 + 2080] = b
 	.loc 1 1233
-	stx %o1, [%l0 + 2080]
+	stx %o1, [%l1 + 2080]
 ! a = mem64[x2 + 3072]
 	.loc 1 1234
-	ldx [%l0 + 3072], %o0
+	ldx [%l1 + 3072], %o0
 ! b = mem64[x2 + 3104]
 	.loc 1 1235
-	ldx [%l0 + 3104], %o1
+	ldx [%l1 + 3104], %o1
 ! u = a ^ b
 	.loc 1 1236
 	xor %o0, %o1, %o2
@@ -3597,16 +3555,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 3072] = a
 	.loc 1 1240
-	stx %o0, [%l0 + 3072]
+	stx %o0, [%l1 + 3072]
 ! mem64[x2 + 3104] = b
 	.loc 1 1241
-	stx %o1, [%l0 + 3104]
+	stx %o1, [%l1 + 3104]
 ! a = mem64[x3 + 0]
 	.loc 1 1242
-	ldx [%l1], %o0
+	ldx [%o4], %o0
 ! b = mem64[x3 + 32]
 	.loc 1 1243
-	ldx [%l1 + 32], %o1
+	ldx [%o4 + 32], %o1
 ! u = a ^ b
 	.loc 1 1244
 	xor %o0, %o1, %o2
@@ -3621,54 +3579,53 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x3 + 0] = a
 	.loc 1 1248
-	stx %o0, [%l1]
+	stx %o0, [%o4]
 ! mem64[x3 + 32] = b
 	.loc 1 1249
-	stx %o1, [%l1 + 32]
+	stx %o1, [%o4 + 32]
 ! x0 = x0 + 8
 	.loc 1 1250
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! x1 = x1 + 8
 	.loc 1 1251
-	add %o7, 8, %o7
+	add %l0, 8, %l0
 ! x2 = x2 + 8
 	.loc 1 1252
-	add %l0, 8, %l0
+	add %l1, 8, %l1
 ! x3 = x3 + 8
 	.loc 1 1253
-	add %l1, 8, %l1
+	add %o4, 8, %o4
 ! c = c + 8
 	.loc 1 1254
-	add %o4, 8, %o4
+	add %o5, 8, %o5
 ! o1 = o1 - 1
 	.loc 1 1255
-	sub %l2, 1, %l2
+	sub %o3, 1, %o3
 ! =? o1 - 0
 	.loc 1 1256
-	cmp %l2, 0
+	cmp %o3, 0
 ! goto l8b if !=
 	.loc 1 1257
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l8b
 	nop
 ! x0 = x0 + 32
 	.loc 1 1258
-	add %o5, 32, %o5
+	add %o7, 32, %o7
 ! x1 = x1 + 32
 	.loc 1 1259
-	add %o7, 32, %o7
+	add %l0, 32, %l0
 ! x2 = x2 + 32
 	.loc 1 1260
-	add %l0, 32, %l0
+	add %l1, 32, %l1
 ! x3 = x3 + 32
 	.loc 1 1261
-	add %l1, 32, %l1
+	add %o4, 32, %o4
 ! o0 = o0 - 1
 	.loc 1 1262
-	mov %o3, %o0
-	sub %o0, 1, %o0
+	sub %l2, 1, %l2
 ! =? o0 - 0
 	.loc 1 1263
-	cmp %o0, 0
+	cmp %l2, 0
 ! goto l8a if !=
 	.loc 1 1264
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l8a
@@ -3678,43 +3635,42 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	add %i1, 4095, %o0
 ! c = c + 513
 	.loc 1 1269
-	add %o0, 513, %o4
+	add %o0, 513, %o5
 ! x0 = v
 	.loc 1 1270
-	mov %i0, %o5
+	mov %i0, %o7
 ! x1 = x1 + 4095
 	.loc 1 1272
-	add %o5, 4095, %o0
+	add %o7, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 1273
-	add %o0, 1, %o7
+	add %o0, 1, %l0
 ! x2 = x2 + 4095
 	.loc 1 1275
-	add %o7, 4095, %o0
+	add %l0, 4095, %o0
 ! x2 = x2 + 1
 	.loc 1 1276
-	add %o0, 1, %l0
+	add %o0, 1, %l1
 ! x3 = x3 + 4095
 	.loc 1 1278
-	add %l0, 4095, %o0
+	add %l1, 4095, %o0
 ! x3 = x3 + 1
 	.loc 1 1279
-	add %o0, 1, %l1
+	add %o0, 1, %o4
 ! o0 = 8
 	.loc 1 1280
-	mov 8, %o0
+	mov 8, %l2
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l9a:
 ! o1 = 8
 	.loc 1 1282
-	mov %o0, %o3
-	mov 8, %l2
+	mov 8, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l9b:
 ! k = mem32le[c + 0]
 	.loc 1 1284
-	lduwa [%o4] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! h = mem32le[c + 4]
 	.loc 1 1285
-	add %o4, 4, %o0
+	add %o5, 4, %o0
 	lduwa [%o0] 0x88, %o2
 ! h <<= 32
 	.loc 1 1286
@@ -3724,10 +3680,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	or %o1, %o2, %l3
 ! a = mem64[x0 + 0]
 	.loc 1 1288
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! b = mem64[x0 + 64]
 	.loc 1 1289
-	ldx [%o5 + 64], %o1
+	ldx [%o7 + 64], %o1
 ! u = a ^ b
 	.loc 1 1290
 	xor %o0, %o1, %o2
@@ -3742,16 +3698,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 0] = a
 	.loc 1 1294
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! mem64[x0 + 64] = b
 	.loc 1 1295
-	stx %o1, [%o5 + 64]
+	stx %o1, [%o7 + 64]
 ! a = mem64[x0 + 1024]
 	.loc 1 1296
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! b = mem64[x0 + 1088]
 	.loc 1 1297
-	ldx [%o5 + 1088], %o1
+	ldx [%o7 + 1088], %o1
 ! u = a ^ b
 	.loc 1 1298
 	xor %o0, %o1, %o2
@@ -3766,16 +3722,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1024] = a
 	.loc 1 1302
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! mem64[x0 + 1088] = b
 	.loc 1 1303
-	stx %o1, [%o5 + 1088]
+	stx %o1, [%o7 + 1088]
 ! a = mem64[x0 + 2048]
 	.loc 1 1304
-	ldx [%o5 + 2048], %o0
+	ldx [%o7 + 2048], %o0
 ! b = mem64[x0 + 2112]
 	.loc 1 1305
-	ldx [%o5 + 2112], %o1
+	ldx [%o7 + 2112], %o1
 ! u = a ^ b
 	.loc 1 1306
 	xor %o0, %o1, %o2
@@ -3790,16 +3746,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2048] = a
 	.loc 1 1310
-	stx %o0, [%o5 + 2048]
+	stx %o0, [%o7 + 2048]
 ! mem64[x0 + 2112] = b
 	.loc 1 1311
-	stx %o1, [%o5 + 2112]
+	stx %o1, [%o7 + 2112]
 ! a = mem64[x0 + 3072]
 	.loc 1 1312
-	ldx [%o5 + 3072], %o0
+	ldx [%o7 + 3072], %o0
 ! b = mem64[x0 + 3136]
 	.loc 1 1313
-	ldx [%o5 + 3136], %o1
+	ldx [%o7 + 3136], %o1
 ! u = a ^ b
 	.loc 1 1314
 	xor %o0, %o1, %o2
@@ -3814,16 +3770,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3072] = a
 	.loc 1 1318
-	stx %o0, [%o5 + 3072]
+	stx %o0, [%o7 + 3072]
 ! mem64[x0 + 3136] = b
 	.loc 1 1319
-	stx %o1, [%o5 + 3136]
+	stx %o1, [%o7 + 3136]
 ! a = mem64[x1 + 0]
 	.loc 1 1320
-	ldx [%o7], %o0
+	ldx [%l0], %o0
 ! b = mem64[x1 + 64]
 	.loc 1 1321
-	ldx [%o7 + 64], %o1
+	ldx [%l0 + 64], %o1
 ! u = a ^ b
 	.loc 1 1322
 	xor %o0, %o1, %o2
@@ -3838,16 +3794,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 0] = a
 	.loc 1 1326
-	stx %o0, [%o7]
+	stx %o0, [%l0]
 ! mem64[x1 + 64] = b
 	.loc 1 1327
-	stx %o1, [%o7 + 64]
+	stx %o1, [%l0 + 64]
 ! a = mem64[x1 + 1024]
 	.loc 1 1328
-	ldx [%o7 + 1024], %o0
+	ldx [%l0 + 1024], %o0
 ! b = mem64[x1 + 1088]
 	.loc 1 1329
-	ldx [%o7 + 1088], %o1
+	ldx [%l0 + 1088], %o1
 ! u = a ^ b
 	.loc 1 1330
 	xor %o0, %o1, %o2
@@ -3862,16 +3818,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1024] = a
 	.loc 1 1334
-	stx %o0, [%o7 + 1024]
+	stx %o0, [%l0 + 1024]
 ! mem64[x1 + 1088] = b
 	.loc 1 1335
-	stx %o1, [%o7 + 1088]
+	stx %o1, [%l0 + 1088]
 ! a = mem64[x1 + 2048]
 	.loc 1 1336
-	ldx [%o7 + 2048], %o0
+	ldx [%l0 + 2048], %o0
 ! b = mem64[x1 + 2112]
 	.loc 1 1337
-	ldx [%o7 + 2112], %o1
+	ldx [%l0 + 2112], %o1
 ! u = a ^ b
 	.loc 1 1338
 	xor %o0, %o1, %o2
@@ -3886,16 +3842,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 2048] = a
 	.loc 1 1342
-	stx %o0, [%o7 + 2048]
+	stx %o0, [%l0 + 2048]
 ! mem64[x1 + 2112] = b
 	.loc 1 1343
-	stx %o1, [%o7 + 2112]
+	stx %o1, [%l0 + 2112]
 ! a = mem64[x1 + 3072]
 	.loc 1 1344
-	ldx [%o7 + 3072], %o0
+	ldx [%l0 + 3072], %o0
 ! b = mem64[x1 + 3136]
 	.loc 1 1345
-	ldx [%o7 + 3136], %o1
+	ldx [%l0 + 3136], %o1
 ! u = a ^ b
 	.loc 1 1346
 	xor %o0, %o1, %o2
@@ -3910,16 +3866,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 3072] = a
 	.loc 1 1350
-	stx %o0, [%o7 + 3072]
+	stx %o0, [%l0 + 3072]
 ! mem64[x1 + 3136] = b
 	.loc 1 1351
-	stx %o1, [%o7 + 3136]
+	stx %o1, [%l0 + 3136]
 ! a = mem64[x2 + 0]
 	.loc 1 1352
-	ldx [%l0], %o0
+	ldx [%l1], %o0
 ! b = mem64[x2 + 64]
 	.loc 1 1353
-	ldx [%l0 + 64], %o1
+	ldx [%l1 + 64], %o1
 ! u = a ^ b
 	.loc 1 1354
 	xor %o0, %o1, %o2
@@ -3934,16 +3890,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 0] = a
 	.loc 1 1358
-	stx %o0, [%l0]
+	stx %o0, [%l1]
 ! mem64[x2 + 64] = b
 	.loc 1 1359
-	stx %o1, [%l0 + 64]
+	stx %o1, [%l1 + 64]
 ! a = mem64[x2 + 1024]
 	.loc 1 1360
-	ldx [%l0 + 1024], %o0
+	ldx [%l1 + 1024], %o0
 ! b = mem64[x2 + 1088]
 	.loc 1 1361
-	ldx [%l0 + 1088], %o1
+	ldx [%l1 + 1088], %o1
 ! u = a ^ b
 	.loc 1 1362
 	xor %o0, %o1, %o2
@@ -3958,16 +3914,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 1024] = a
 	.loc 1 1366
-	stx %o0, [%l0 + 1024]
+	stx %o0, [%l1 + 1024]
 ! mem64[x2 + 1088] = b
 	.loc 1 1367
-	stx %o1, [%l0 + 1088]
+	stx %o1, [%l1 + 1088]
 ! a = mem64[x2 + 2048]
 	.loc 1 1368
-	ldx [%l0 + 2048], %o0
+	ldx [%l1 + 2048], %o0
 ! b = mem64[x2 + 2112]
 	.loc 1 1369
-	ldx [%l0 + 2112], %o1
+	ldx [%l1 + 2112], %o1
 ! u = a ^ b
 	.loc 1 1370
 	xor %o0, %o1, %o2
@@ -3982,16 +3938,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 2048] = a
 	.loc 1 1374
-	stx %o0, [%l0 + 2048]
+	stx %o0, [%l1 + 2048]
 ! mem64[x2 + 2112] = b
 	.loc 1 1375
-	stx %o1, [%l0 + 2112]
+	stx %o1, [%l1 + 2112]
 ! a = mem64[x2 + 3072]
 	.loc 1 1376
-	ldx [%l0 + 3072], %o0
+	ldx [%l1 + 3072], %o0
 ! b = mem64[x2 + 3136]
 	.loc 1 1377
-	ldx [%l0 + 3136], %o1
+	ldx [%l1 + 3136], %o1
 ! u = a ^ b
 	.loc 1 1378
 	xor %o0, %o1, %o2
@@ -4006,16 +3962,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 3072] = a
 	.loc 1 1382
-	stx %o0, [%l0 + 3072]
+	stx %o0, [%l1 + 3072]
 ! mem64[x2 + 3136] = b
 	.loc 1 1383
-	stx %o1, [%l0 + 3136]
+	stx %o1, [%l1 + 3136]
 ! a = mem64[x3 + 0]
 	.loc 1 1384
-	ldx [%l1], %o0
+	ldx [%o4], %o0
 ! b = mem64[x3 + 64]
 	.loc 1 1385
-	ldx [%l1 + 64], %o1
+	ldx [%o4 + 64], %o1
 ! u = a ^ b
 	.loc 1 1386
 	xor %o0, %o1, %o2
@@ -4030,54 +3986,53 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x3 + 0] = a
 	.loc 1 1390
-	stx %o0, [%l1]
+	stx %o0, [%o4]
 ! mem64[x3 + 64] = b
 	.loc 1 1391
-	stx %o1, [%l1 + 64]
+	stx %o1, [%o4 + 64]
 ! x0 = x0 + 8
 	.loc 1 1392
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! x1 = x1 + 8
 	.loc 1 1393
-	add %o7, 8, %o7
+	add %l0, 8, %l0
 ! x2 = x2 + 8
 	.loc 1 1394
-	add %l0, 8, %l0
+	add %l1, 8, %l1
 ! x3 = x3 + 8
 	.loc 1 1395
-	add %l1, 8, %l1
+	add %o4, 8, %o4
 ! c = c + 8
 	.loc 1 1396
-	add %o4, 8, %o4
+	add %o5, 8, %o5
 ! o1 = o1 - 1
 	.loc 1 1397
-	sub %l2, 1, %l2
+	sub %o3, 1, %o3
 ! =? o1 - 0
 	.loc 1 1398
-	cmp %l2, 0
+	cmp %o3, 0
 ! goto l9b if !=
 	.loc 1 1399
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l9b
 	nop
 ! x0 = x0 + 64
 	.loc 1 1400
-	add %o5, 64, %o5
+	add %o7, 64, %o7
 ! x1 = x1 + 64
 	.loc 1 1401
-	add %o7, 64, %o7
+	add %l0, 64, %l0
 ! x2 = x2 + 64
 	.loc 1 1402
-	add %l0, 64, %l0
+	add %l1, 64, %l1
 ! x3 = x3 + 64
 	.loc 1 1403
-	add %l1, 64, %l1
+	add %o4, 64, %o4
 ! o0 = o0 - 1
 	.loc 1 1404
-	mov %o3, %o0
-	sub %o0, 1, %o0
+	sub %l2, 1, %l2
 ! =? o0 - 0
 	.loc 1 1405
-	cmp %o0, 0
+	cmp %l2, 0
 ! goto l9a if !=
 	.loc 1 1406
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l9a
@@ -4087,43 +4042,42 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	add %i1, 4095, %o0
 ! c = c + 1025
 	.loc 1 1411
-	add %o0, 1025, %o4
+	add %o0, 1025, %o5
 ! x0 = v
 	.loc 1 1412
-	mov %i0, %o5
+	mov %i0, %o7
 ! x1 = x1 + 4095
 	.loc 1 1414
-	add %o5, 4095, %o0
+	add %o7, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 1415
-	add %o0, 1, %o7
+	add %o0, 1, %l0
 ! x2 = x2 + 4095
 	.loc 1 1417
-	add %o7, 4095, %o0
+	add %l0, 4095, %o0
 ! x2 = x2 + 1
 	.loc 1 1418
-	add %o0, 1, %l0
+	add %o0, 1, %l1
 ! x3 = x3 + 4095
 	.loc 1 1420
-	add %l0, 4095, %o0
+	add %l1, 4095, %o0
 ! x3 = x3 + 1
 	.loc 1 1421
-	add %o0, 1, %l1
+	add %o0, 1, %o4
 ! o0 = 4
 	.loc 1 1422
-	mov 4, %o0
+	mov 4, %l2
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l10a:
 ! o1 = 16
 	.loc 1 1424
-	mov %o0, %o3
-	mov 16, %l2
+	mov 16, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l10b:
 ! k = mem32le[c + 0]
 	.loc 1 1426
-	lduwa [%o4] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! h = mem32le[c + 4]
 	.loc 1 1427
-	add %o4, 4, %o0
+	add %o5, 4, %o0
 	lduwa [%o0] 0x88, %o2
 ! h <<= 32
 	.loc 1 1428
@@ -4133,10 +4087,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	or %o1, %o2, %l3
 ! a = mem64[x0 + 0]
 	.loc 1 1430
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! b = mem64[x0 + 128]
 	.loc 1 1431
-	ldx [%o5 + 128], %o1
+	ldx [%o7 + 128], %o1
 ! u = a ^ b
 	.loc 1 1432
 	xor %o0, %o1, %o2
@@ -4151,16 +4105,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 0] = a
 	.loc 1 1436
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! mem64[x0 + 128] = b
 	.loc 1 1437
-	stx %o1, [%o5 + 128]
+	stx %o1, [%o7 + 128]
 ! a = mem64[x0 + 1024]
 	.loc 1 1438
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! b = mem64[x0 + 1152]
 	.loc 1 1439
-	ldx [%o5 + 1152], %o1
+	ldx [%o7 + 1152], %o1
 ! u = a ^ b
 	.loc 1 1440
 	xor %o0, %o1, %o2
@@ -4175,16 +4129,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1024] = a
 	.loc 1 1444
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! mem64[x0 + 1152] = b
 	.loc 1 1445
-	stx %o1, [%o5 + 1152]
+	stx %o1, [%o7 + 1152]
 ! a = mem64[x0 + 2048]
 	.loc 1 1446
-	ldx [%o5 + 2048], %o0
+	ldx [%o7 + 2048], %o0
 ! b = mem64[x0 + 2176]
 	.loc 1 1447
-	ldx [%o5 + 2176], %o1
+	ldx [%o7 + 2176], %o1
 ! u = a ^ b
 	.loc 1 1448
 	xor %o0, %o1, %o2
@@ -4199,16 +4153,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2048] = a
 	.loc 1 1452
-	stx %o0, [%o5 + 2048]
+	stx %o0, [%o7 + 2048]
 ! mem64[x0 + 2176] = b
 	.loc 1 1453
-	stx %o1, [%o5 + 2176]
+	stx %o1, [%o7 + 2176]
 ! a = mem64[x0 + 3072]
 	.loc 1 1454
-	ldx [%o5 + 3072], %o0
+	ldx [%o7 + 3072], %o0
 ! b = mem64[x0 + 3200]
 	.loc 1 1455
-	ldx [%o5 + 3200], %o1
+	ldx [%o7 + 3200], %o1
 ! u = a ^ b
 	.loc 1 1456
 	xor %o0, %o1, %o2
@@ -4223,16 +4177,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3072] = a
 	.loc 1 1460
-	stx %o0, [%o5 + 3072]
+	stx %o0, [%o7 + 3072]
 ! mem64[x0 + 3200] = b
 	.loc 1 1461
-	stx %o1, [%o5 + 3200]
+	stx %o1, [%o7 + 3200]
 ! a = mem64[x1 + 0]
 	.loc 1 1462
-	ldx [%o7], %o0
+	ldx [%l0], %o0
 ! b = mem64[x1 + 128]
 	.loc 1 1463
-	ldx [%o7 + 128], %o1
+	ldx [%l0 + 128], %o1
 ! u = a ^ b
 	.loc 1 1464
 	xor %o0, %o1, %o2
@@ -4247,16 +4201,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 0] = a
 	.loc 1 1468
-	stx %o0, [%o7]
+	stx %o0, [%l0]
 ! mem64[x1 + 128] = b
 	.loc 1 1469
-	stx %o1, [%o7 + 128]
+	stx %o1, [%l0 + 128]
 ! a = mem64[x1 + 1024]
 	.loc 1 1470
-	ldx [%o7 + 1024], %o0
+	ldx [%l0 + 1024], %o0
 ! b = mem64[x1 + 1152]
 	.loc 1 1471
-	ldx [%o7 + 1152], %o1
+	ldx [%l0 + 1152], %o1
 ! u = a ^ b
 	.loc 1 1472
 	xor %o0, %o1, %o2
@@ -4271,16 +4225,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1024] = a
 	.loc 1 1476
-	stx %o0, [%o7 + 1024]
+	stx %o0, [%l0 + 1024]
 ! mem64[x1 + 1152] = b
 	.loc 1 1477
-	stx %o1, [%o7 + 1152]
+	stx %o1, [%l0 + 1152]
 ! a = mem64[x1 + 2048]
 	.loc 1 1478
-	ldx [%o7 + 2048], %o0
+	ldx [%l0 + 2048], %o0
 ! b = mem64[x1 + 2176]
 	.loc 1 1479
-	ldx [%o7 + 2176], %o1
+	ldx [%l0 + 2176], %o1
 ! u = a ^ b
 	.loc 1 1480
 	xor %o0, %o1, %o2
@@ -4295,16 +4249,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 2048] = a
 	.loc 1 1484
-	stx %o0, [%o7 + 2048]
+	stx %o0, [%l0 + 2048]
 ! mem64[x1 + 2176] = b
 	.loc 1 1485
-	stx %o1, [%o7 + 2176]
+	stx %o1, [%l0 + 2176]
 ! a = mem64[x1 + 3072]
 	.loc 1 1486
-	ldx [%o7 + 3072], %o0
+	ldx [%l0 + 3072], %o0
 ! b = mem64[x1 + 3200]
 	.loc 1 1487
-	ldx [%o7 + 3200], %o1
+	ldx [%l0 + 3200], %o1
 ! u = a ^ b
 	.loc 1 1488
 	xor %o0, %o1, %o2
@@ -4319,16 +4273,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 3072] = a
 	.loc 1 1492
-	stx %o0, [%o7 + 3072]
+	stx %o0, [%l0 + 3072]
 ! mem64[x1 + 3200] = b
 	.loc 1 1493
-	stx %o1, [%o7 + 3200]
+	stx %o1, [%l0 + 3200]
 ! a = mem64[x2 + 0]
 	.loc 1 1494
-	ldx [%l0], %o0
+	ldx [%l1], %o0
 ! b = mem64[x2 + 128]
 	.loc 1 1495
-	ldx [%l0 + 128], %o1
+	ldx [%l1 + 128], %o1
 ! u = a ^ b
 	.loc 1 1496
 	xor %o0, %o1, %o2
@@ -4343,16 +4297,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 0] = a
 	.loc 1 1500
-	stx %o0, [%l0]
+	stx %o0, [%l1]
 ! mem64[x2 + 128] = b
 	.loc 1 1501
-	stx %o1, [%l0 + 128]
+	stx %o1, [%l1 + 128]
 ! a = mem64[x2 + 1024]
 	.loc 1 1502
-	ldx [%l0 + 1024], %o0
+	ldx [%l1 + 1024], %o0
 ! b = mem64[x2 + 1152]
 	.loc 1 1503
-	ldx [%l0 + 1152], %o1
+	ldx [%l1 + 1152], %o1
 ! u = a ^ b
 	.loc 1 1504
 	xor %o0, %o1, %o2
@@ -4367,16 +4321,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 1024] = a
 	.loc 1 1508
-	stx %o0, [%l0 + 1024]
+	stx %o0, [%l1 + 1024]
 ! mem64[x2 + 1152] = b
 	.loc 1 1509
-	stx %o1, [%l0 + 1152]
+	stx %o1, [%l1 + 1152]
 ! a = mem64[x2 + 2048]
 	.loc 1 1510
-	ldx [%l0 + 2048], %o0
+	ldx [%l1 + 2048], %o0
 ! b = mem64[x2 + 2176]
 	.loc 1 1511
-	ldx [%l0 + 2176], %o1
+	ldx [%l1 + 2176], %o1
 ! u = a ^ b
 	.loc 1 1512
 	xor %o0, %o1, %o2
@@ -4391,16 +4345,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 2048] = a
 	.loc 1 1516
-	stx %o0, [%l0 + 2048]
+	stx %o0, [%l1 + 2048]
 ! mem64[x2 + 2176] = b
 	.loc 1 1517
-	stx %o1, [%l0 + 2176]
+	stx %o1, [%l1 + 2176]
 ! a = mem64[x2 + 3072]
 	.loc 1 1518
-	ldx [%l0 + 3072], %o0
+	ldx [%l1 + 3072], %o0
 ! b = mem64[x2 + 3200]
 	.loc 1 1519
-	ldx [%l0 + 3200], %o1
+	ldx [%l1 + 3200], %o1
 ! u = a ^ b
 	.loc 1 1520
 	xor %o0, %o1, %o2
@@ -4415,16 +4369,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 3072] = a
 	.loc 1 1524
-	stx %o0, [%l0 + 3072]
+	stx %o0, [%l1 + 3072]
 ! mem64[x2 + 3200] = b
 	.loc 1 1525
-	stx %o1, [%l0 + 3200]
+	stx %o1, [%l1 + 3200]
 ! a = mem64[x3 + 0]
 	.loc 1 1526
-	ldx [%l1], %o0
+	ldx [%o4], %o0
 ! b = mem64[x3 + 128]
 	.loc 1 1527
-	ldx [%l1 + 128], %o1
+	ldx [%o4 + 128], %o1
 ! u = a ^ b
 	.loc 1 1528
 	xor %o0, %o1, %o2
@@ -4439,54 +4393,53 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x3 + 0] = a
 	.loc 1 1532
-	stx %o0, [%l1]
+	stx %o0, [%o4]
 ! mem64[x3 + 128] = b
 	.loc 1 1533
-	stx %o1, [%l1 + 128]
+	stx %o1, [%o4 + 128]
 ! x0 = x0 + 8
 	.loc 1 1534
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! x1 = x1 + 8
 	.loc 1 1535
-	add %o7, 8, %o7
+	add %l0, 8, %l0
 ! x2 = x2 + 8
 	.loc 1 1536
-	add %l0, 8, %l0
+	add %l1, 8, %l1
 ! x3 = x3 + 8
 	.loc 1 1537
-	add %l1, 8, %l1
+	add %o4, 8, %o4
 ! c = c + 8
 	.loc 1 1538
-	add %o4, 8, %o4
+	add %o5, 8, %o5
 ! o1 = o1 - 1
 	.loc 1 1539
-	sub %l2, 1, %l2
+	sub %o3, 1, %o3
 ! =? o1 - 0
 	.loc 1 1540
-	cmp %l2, 0
+	cmp %o3, 0
 ! goto l10b if !=
 	.loc 1 1541
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l10b
 	nop
 ! x0 = x0 + 128
 	.loc 1 1542
-	add %o5, 128, %o5
+	add %o7, 128, %o7
 ! x1 = x1 + 128
 	.loc 1 1543
-	add %o7, 128, %o7
+	add %l0, 128, %l0
 ! x2 = x2 + 128
 	.loc 1 1544
-	add %l0, 128, %l0
+	add %l1, 128, %l1
 ! x3 = x3 + 128
 	.loc 1 1545
-	add %l1, 128, %l1
+	add %o4, 128, %o4
 ! o0 = o0 - 1
 	.loc 1 1546
-	mov %o3, %o0
-	sub %o0, 1, %o0
+	sub %l2, 1, %l2
 ! =? o0 - 0
 	.loc 1 1547
-	cmp %o0, 0
+	cmp %l2, 0
 ! goto l10a if !=
 	.loc 1 1548
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l10a
@@ -4496,43 +4449,42 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	add %i1, 4095, %o0
 ! c = c + 1537
 	.loc 1 1553
-	add %o0, 1537, %o4
+	add %o0, 1537, %o5
 ! x0 = v
 	.loc 1 1554
-	mov %i0, %o5
+	mov %i0, %o7
 ! x1 = x1 + 4095
 	.loc 1 1556
-	add %o5, 4095, %o0
+	add %o7, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 1557
-	add %o0, 1, %o7
+	add %o0, 1, %l0
 ! x2 = x2 + 4095
 	.loc 1 1559
-	add %o7, 4095, %o0
+	add %l0, 4095, %o0
 ! x2 = x2 + 1
 	.loc 1 1560
-	add %o0, 1, %l0
+	add %o0, 1, %l1
 ! x3 = x3 + 4095
 	.loc 1 1562
-	add %l0, 4095, %o0
+	add %l1, 4095, %o0
 ! x3 = x3 + 1
 	.loc 1 1563
-	add %o0, 1, %l1
+	add %o0, 1, %o4
 ! o0 = 2
 	.loc 1 1564
-	mov 2, %o0
+	mov 2, %l2
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l11a:
 ! o1 = 32
 	.loc 1 1566
-	mov %o0, %o3
-	mov 32, %l2
+	mov 32, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l11b:
 ! k = mem32le[c + 0]
 	.loc 1 1568
-	lduwa [%o4] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! h = mem32le[c + 4]
 	.loc 1 1569
-	add %o4, 4, %o0
+	add %o5, 4, %o0
 	lduwa [%o0] 0x88, %o2
 ! h <<= 32
 	.loc 1 1570
@@ -4542,10 +4494,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	or %o1, %o2, %l3
 ! a = mem64[x0 + 0]
 	.loc 1 1572
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! b = mem64[x0 + 256]
 	.loc 1 1573
-	ldx [%o5 + 256], %o1
+	ldx [%o7 + 256], %o1
 ! u = a ^ b
 	.loc 1 1574
 	xor %o0, %o1, %o2
@@ -4560,16 +4512,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 0] = a
 	.loc 1 1578
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! mem64[x0 + 256] = b
 	.loc 1 1579
-	stx %o1, [%o5 + 256]
+	stx %o1, [%o7 + 256]
 ! a = mem64[x0 + 1024]
 	.loc 1 1580
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! b = mem64[x0 + 1280]
 	.loc 1 1581
-	ldx [%o5 + 1280], %o1
+	ldx [%o7 + 1280], %o1
 ! u = a ^ b
 	.loc 1 1582
 	xor %o0, %o1, %o2
@@ -4584,16 +4536,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1024] = a
 	.loc 1 1586
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! mem64[x0 + 1280] = b
 	.loc 1 1587
-	stx %o1, [%o5 + 1280]
+	stx %o1, [%o7 + 1280]
 ! a = mem64[x0 + 2048]
 	.loc 1 1588
-	ldx [%o5 + 2048], %o0
+	ldx [%o7 + 2048], %o0
 ! b = mem64[x0 + 2304]
 	.loc 1 1589
-	ldx [%o5 + 2304], %o1
+	ldx [%o7 + 2304], %o1
 ! u = a ^ b
 	.loc 1 1590
 	xor %o0, %o1, %o2
@@ -4608,16 +4560,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2048] = a
 	.loc 1 1594
-	stx %o0, [%o5 + 2048]
+	stx %o0, [%o7 + 2048]
 ! mem64[x0 + 2304] = b
 	.loc 1 1595
-	stx %o1, [%o5 + 2304]
+	stx %o1, [%o7 + 2304]
 ! a = mem64[x0 + 3072]
 	.loc 1 1596
-	ldx [%o5 + 3072], %o0
+	ldx [%o7 + 3072], %o0
 ! b = mem64[x0 + 3328]
 	.loc 1 1597
-	ldx [%o5 + 3328], %o1
+	ldx [%o7 + 3328], %o1
 ! u = a ^ b
 	.loc 1 1598
 	xor %o0, %o1, %o2
@@ -4632,16 +4584,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3072] = a
 	.loc 1 1602
-	stx %o0, [%o5 + 3072]
+	stx %o0, [%o7 + 3072]
 ! mem64[x0 + 3328] = b
 	.loc 1 1603
-	stx %o1, [%o5 + 3328]
+	stx %o1, [%o7 + 3328]
 ! a = mem64[x1 + 0]
 	.loc 1 1604
-	ldx [%o7], %o0
+	ldx [%l0], %o0
 ! b = mem64[x1 + 256]
 	.loc 1 1605
-	ldx [%o7 + 256], %o1
+	ldx [%l0 + 256], %o1
 ! u = a ^ b
 	.loc 1 1606
 	xor %o0, %o1, %o2
@@ -4656,16 +4608,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 0] = a
 	.loc 1 1610
-	stx %o0, [%o7]
+	stx %o0, [%l0]
 ! mem64[x1 + 256] = b
 	.loc 1 1611
-	stx %o1, [%o7 + 256]
+	stx %o1, [%l0 + 256]
 ! a = mem64[x1 + 1024]
 	.loc 1 1612
-	ldx [%o7 + 1024], %o0
+	ldx [%l0 + 1024], %o0
 ! b = mem64[x1 + 1280]
 	.loc 1 1613
-	ldx [%o7 + 1280], %o1
+	ldx [%l0 + 1280], %o1
 ! u = a ^ b
 	.loc 1 1614
 	xor %o0, %o1, %o2
@@ -4680,16 +4632,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1024] = a
 	.loc 1 1618
-	stx %o0, [%o7 + 1024]
+	stx %o0, [%l0 + 1024]
 ! mem64[x1 + 1280] = b
 	.loc 1 1619
-	stx %o1, [%o7 + 1280]
+	stx %o1, [%l0 + 1280]
 ! a = mem64[x1 + 2048]
 	.loc 1 1620
-	ldx [%o7 + 2048], %o0
+	ldx [%l0 + 2048], %o0
 ! b = mem64[x1 + 2304]
 	.loc 1 1621
-	ldx [%o7 + 2304], %o1
+	ldx [%l0 + 2304], %o1
 ! u = a ^ b
 	.loc 1 1622
 	xor %o0, %o1, %o2
@@ -4704,16 +4656,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 2048] = a
 	.loc 1 1626
-	stx %o0, [%o7 + 2048]
+	stx %o0, [%l0 + 2048]
 ! mem64[x1 + 2304] = b
 	.loc 1 1627
-	stx %o1, [%o7 + 2304]
+	stx %o1, [%l0 + 2304]
 ! a = mem64[x1 + 3072]
 	.loc 1 1628
-	ldx [%o7 + 3072], %o0
+	ldx [%l0 + 3072], %o0
 ! b = mem64[x1 + 3328]
 	.loc 1 1629
-	ldx [%o7 + 3328], %o1
+	ldx [%l0 + 3328], %o1
 ! u = a ^ b
 	.loc 1 1630
 	xor %o0, %o1, %o2
@@ -4728,16 +4680,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 3072] = a
 	.loc 1 1634
-	stx %o0, [%o7 + 3072]
+	stx %o0, [%l0 + 3072]
 ! mem64[x1 + 3328] = b
 	.loc 1 1635
-	stx %o1, [%o7 + 3328]
+	stx %o1, [%l0 + 3328]
 ! a = mem64[x2 + 0]
 	.loc 1 1636
-	ldx [%l0], %o0
+	ldx [%l1], %o0
 ! b = mem64[x2 + 256]
 	.loc 1 1637
-	ldx [%l0 + 256], %o1
+	ldx [%l1 + 256], %o1
 ! u = a ^ b
 	.loc 1 1638
 	xor %o0, %o1, %o2
@@ -4752,16 +4704,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 0] = a
 	.loc 1 1642
-	stx %o0, [%l0]
+	stx %o0, [%l1]
 ! mem64[x2 + 256] = b
 	.loc 1 1643
-	stx %o1, [%l0 + 256]
+	stx %o1, [%l1 + 256]
 ! a = mem64[x2 + 1024]
 	.loc 1 1644
-	ldx [%l0 + 1024], %o0
+	ldx [%l1 + 1024], %o0
 ! b = mem64[x2 + 1280]
 	.loc 1 1645
-	ldx [%l0 + 1280], %o1
+	ldx [%l1 + 1280], %o1
 ! u = a ^ b
 	.loc 1 1646
 	xor %o0, %o1, %o2
@@ -4776,16 +4728,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 1024] = a
 	.loc 1 1650
-	stx %o0, [%l0 + 1024]
+	stx %o0, [%l1 + 1024]
 ! mem64[x2 + 1280] = b
 	.loc 1 1651
-	stx %o1, [%l0 + 1280]
+	stx %o1, [%l1 + 1280]
 ! a = mem64[x2 + 2048]
 	.loc 1 1652
-	ldx [%l0 + 2048], %o0
+	ldx [%l1 + 2048], %o0
 ! b = mem64[x2 + 2304]
 	.loc 1 1653
-	ldx [%l0 + 2304], %o1
+	ldx [%l1 + 2304], %o1
 ! u = a ^ b
 	.loc 1 1654
 	xor %o0, %o1, %o2
@@ -4800,16 +4752,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 2048] = a
 	.loc 1 1658
-	stx %o0, [%l0 + 2048]
+	stx %o0, [%l1 + 2048]
 ! mem64[x2 + 2304] = b
 	.loc 1 1659
-	stx %o1, [%l0 + 2304]
+	stx %o1, [%l1 + 2304]
 ! a = mem64[x2 + 3072]
 	.loc 1 1660
-	ldx [%l0 + 3072], %o0
+	ldx [%l1 + 3072], %o0
 ! b = mem64[x2 + 3328]
 	.loc 1 1661
-	ldx [%l0 + 3328], %o1
+	ldx [%l1 + 3328], %o1
 ! u = a ^ b
 	.loc 1 1662
 	xor %o0, %o1, %o2
@@ -4824,16 +4776,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 3072] = a
 	.loc 1 1666
-	stx %o0, [%l0 + 3072]
+	stx %o0, [%l1 + 3072]
 ! mem64[x2 + 3328] = b
 	.loc 1 1667
-	stx %o1, [%l0 + 3328]
+	stx %o1, [%l1 + 3328]
 ! a = mem64[x3 + 0]
 	.loc 1 1668
-	ldx [%l1], %o0
+	ldx [%o4], %o0
 ! b = mem64[x3 + 256]
 	.loc 1 1669
-	ldx [%l1 + 256], %o1
+	ldx [%o4 + 256], %o1
 ! u = a ^ b
 	.loc 1 1670
 	xor %o0, %o1, %o2
@@ -4848,99 +4800,94 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x3 + 0] = a
 	.loc 1 1674
-	stx %o0, [%l1]
+	stx %o0, [%o4]
 ! mem64[x3 + 256] = b
 	.loc 1 1675
-	stx %o1, [%l1 + 256]
+	stx %o1, [%o4 + 256]
 ! x0 = x0 + 8
 	.loc 1 1676
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! x1 = x1 + 8
 	.loc 1 1677
-	add %o7, 8, %o7
+	add %l0, 8, %l0
 ! x2 = x2 + 8
 	.loc 1 1678
-	add %l0, 8, %l0
+	add %l1, 8, %l1
 ! x3 = x3 + 8
 	.loc 1 1679
-	add %l1, 8, %l1
+	add %o4, 8, %o4
 ! c = c + 8
 	.loc 1 1680
-	add %o4, 8, %o4
+	add %o5, 8, %o5
 ! o1 = o1 - 1
 	.loc 1 1681
-	sub %l2, 1, %l2
+	sub %o3, 1, %o3
 ! =? o1 - 0
 	.loc 1 1682
-	cmp %l2, 0
+	cmp %o3, 0
 ! goto l11b if !=
 	.loc 1 1683
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l11b
 	nop
 ! x0 = x0 + 256
 	.loc 1 1684
-	add %o5, 256, %o5
+	add %o7, 256, %o7
 ! x1 = x1 + 256
 	.loc 1 1685
-	add %o7, 256, %o7
+	add %l0, 256, %l0
 ! x2 = x2 + 256
 	.loc 1 1686
-	add %l0, 256, %l0
+	add %l1, 256, %l1
 ! x3 = x3 + 256
 	.loc 1 1687
-	add %l1, 256, %l1
+	add %o4, 256, %o4
 ! o0 = o0 - 1
 	.loc 1 1688
-	mov %o3, %o0
-	sub %o0, 1, %o0
+	sub %l2, 1, %l2
 ! =? o0 - 0
 	.loc 1 1689
-	cmp %o0, 0
+	cmp %l2, 0
 ! goto l11a if !=
 	.loc 1 1690
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l11a
 	nop
 ! c = c + 4095
 	.loc 1 1694
-	mov %i1, %o4
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 2049
 	.loc 1 1695
-	add %i1, 2049, %i1
-! x1 = x0
-	.loc 1 1697
+	add %o0, 2049, %o4
+! x0 = v
+	.loc 1 1696
 	mov %i0, %o5
 ! x1 = x1 + 4095
 	.loc 1 1698
-	add %i0, 4095, %o0
+	add %o5, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 1699
-	add %o0, 1, %o0
+	add %o0, 1, %o7
 ! x2 = x2 + 4095
 	.loc 1 1701
-	add %o0, 4095, %o1
+	add %o7, 4095, %o0
 ! x2 = x2 + 1
 	.loc 1 1702
-	add %o1, 1, %o1
+	add %o0, 1, %l0
 ! x3 = x3 + 4095
 	.loc 1 1704
-	add %o1, 4095, %o2
+	add %l0, 4095, %o0
 ! x3 = x3 + 1
 	.loc 1 1705
-	add %o2, 1, %o2
+	add %o0, 1, %l1
 ! o1 = 64
 	.loc 1 1706
 	mov 64, %o3
-	mov %o0, %o7
-	mov %o1, %l0
-	mov %o2, %l1
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l12b:
 ! k = mem32le[c + 0]
 	.loc 1 1708
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o4] 0x88, %o1
 ! h = mem32le[c + 4]
 	.loc 1 1709
-	add %i1, 4, %o0
+	add %o4, 4, %o0
 	lduwa [%o0] 0x88, %o2
 ! h <<= 32
 	.loc 1 1710
@@ -4950,10 +4897,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	or %o1, %o2, %l2
 ! a = mem64[x0 + 0]
 	.loc 1 1712
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! b = mem64[x0 + 512]
 	.loc 1 1713
-	ldx [%i0 + 512], %o1
+	ldx [%o5 + 512], %o1
 ! u = a ^ b
 	.loc 1 1714
 	xor %o0, %o1, %o2
@@ -4968,16 +4915,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 0] = a
 	.loc 1 1718
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! mem64[x0 + 512] = b
 	.loc 1 1719
-	stx %o1, [%i0 + 512]
+	stx %o1, [%o5 + 512]
 ! a = mem64[x0 + 1024]
 	.loc 1 1720
-	ldx [%i0 + 1024], %o0
+	ldx [%o5 + 1024], %o0
 ! b = mem64[x0 + 1536]
 	.loc 1 1721
-	ldx [%i0 + 1536], %o1
+	ldx [%o5 + 1536], %o1
 ! u = a ^ b
 	.loc 1 1722
 	xor %o0, %o1, %o2
@@ -4992,16 +4939,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1024] = a
 	.loc 1 1726
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o5 + 1024]
 ! mem64[x0 + 1536] = b
 	.loc 1 1727
-	stx %o1, [%i0 + 1536]
+	stx %o1, [%o5 + 1536]
 ! a = mem64[x0 + 2048]
 	.loc 1 1728
-	ldx [%i0 + 2048], %o0
+	ldx [%o5 + 2048], %o0
 ! b = mem64[x0 + 2560]
 	.loc 1 1729
-	ldx [%i0 + 2560], %o1
+	ldx [%o5 + 2560], %o1
 ! u = a ^ b
 	.loc 1 1730
 	xor %o0, %o1, %o2
@@ -5016,16 +4963,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2048] = a
 	.loc 1 1734
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o5 + 2048]
 ! mem64[x0 + 2560] = b
 	.loc 1 1735
-	stx %o1, [%i0 + 2560]
+	stx %o1, [%o5 + 2560]
 ! a = mem64[x0 + 3072]
 	.loc 1 1736
-	ldx [%i0 + 3072], %o0
+	ldx [%o5 + 3072], %o0
 ! b = mem64[x0 + 3584]
 	.loc 1 1737
-	ldx [%i0 + 3584], %o1
+	ldx [%o5 + 3584], %o1
 ! u = a ^ b
 	.loc 1 1738
 	xor %o0, %o1, %o2
@@ -5040,10 +4987,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3072] = a
 	.loc 1 1742
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o5 + 3072]
 ! mem64[x0 + 3584] = b
 	.loc 1 1743
-	stx %o1, [%i0 + 3584]
+	stx %o1, [%o5 + 3584]
 ! a = mem64[x1 + 0]
 	.loc 1 1744
 	ldx [%o7], %o0
@@ -5262,7 +5209,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	stx %o1, [%l1 + 512]
 ! x0 = x0 + 8
 	.loc 1 1816
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! x1 = x1 + 8
 	.loc 1 1817
 	add %o7, 8, %o7
@@ -5274,7 +5221,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	add %l1, 8, %l1
 ! c = c + 8
 	.loc 1 1820
-	add %i1, 8, %i1
+	add %o4, 8, %o4
 ! o1 = o1 - 1
 	.loc 1 1821
 	sub %o3, 1, %o3
@@ -5285,52 +5232,47 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	.loc 1 1823
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l12b
 	nop
-! c = cb
-	.loc 1 1826
-	mov %o4, %i1
 ! c = c + 4095
 	.loc 1 1827
 	add %i1, 4095, %o0
 ! c = c + 2561
 	.loc 1 1828
-	add %o0, 2561, %o4
+	add %o0, 2561, %o5
 ! x0 = v
 	.loc 1 1829
-	mov %o5, %i0
-	mov %i0, %o5
+	mov %i0, %o7
 ! x1 = x1 + 4095
 	.loc 1 1831
-	add %o5, 4095, %o0
+	add %o7, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 1832
-	add %o0, 1, %o7
+	add %o0, 1, %l0
 ! x2 = x2 + 4095
 	.loc 1 1834
-	add %o7, 4095, %o0
+	add %l0, 4095, %o0
 ! x2 = x2 + 1
 	.loc 1 1835
-	add %o0, 1, %l0
+	add %o0, 1, %l1
 ! x3 = x3 + 4095
 	.loc 1 1837
-	add %l0, 4095, %o0
+	add %l1, 4095, %o0
 ! x3 = x3 + 1
 	.loc 1 1838
-	add %o0, 1, %l1
+	add %o0, 1, %o4
 ! o0 = 2
 	.loc 1 1839
-	mov 2, %o0
+	mov 2, %l2
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l13a:
 ! o1 = 32
 	.loc 1 1841
-	mov %o0, %o3
-	mov 32, %l2
+	mov 32, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l13b:
 ! k = mem32le[c + 0]
 	.loc 1 1843
-	lduwa [%o4] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! h = mem32le[c + 4]
 	.loc 1 1844
-	add %o4, 4, %o0
+	add %o5, 4, %o0
 	lduwa [%o0] 0x88, %o2
 ! h <<= 32
 	.loc 1 1845
@@ -5340,10 +5282,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	or %o1, %o2, %l3
 ! a = mem64[x0 + 0]
 	.loc 1 1847
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! b = mem64[x0 + 256]
 	.loc 1 1848
-	ldx [%o5 + 256], %o1
+	ldx [%o7 + 256], %o1
 ! u = a ^ b
 	.loc 1 1849
 	xor %o0, %o1, %o2
@@ -5358,16 +5300,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 0] = a
 	.loc 1 1853
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! mem64[x0 + 256] = b
 	.loc 1 1854
-	stx %o1, [%o5 + 256]
+	stx %o1, [%o7 + 256]
 ! a = mem64[x0 + 1024]
 	.loc 1 1855
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! b = mem64[x0 + 1280]
 	.loc 1 1856
-	ldx [%o5 + 1280], %o1
+	ldx [%o7 + 1280], %o1
 ! u = a ^ b
 	.loc 1 1857
 	xor %o0, %o1, %o2
@@ -5382,16 +5324,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1024] = a
 	.loc 1 1861
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! mem64[x0 + 1280] = b
 	.loc 1 1862
-	stx %o1, [%o5 + 1280]
+	stx %o1, [%o7 + 1280]
 ! a = mem64[x0 + 2048]
 	.loc 1 1863
-	ldx [%o5 + 2048], %o0
+	ldx [%o7 + 2048], %o0
 ! b = mem64[x0 + 2304]
 	.loc 1 1864
-	ldx [%o5 + 2304], %o1
+	ldx [%o7 + 2304], %o1
 ! u = a ^ b
 	.loc 1 1865
 	xor %o0, %o1, %o2
@@ -5406,16 +5348,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2048] = a
 	.loc 1 1869
-	stx %o0, [%o5 + 2048]
+	stx %o0, [%o7 + 2048]
 ! mem64[x0 + 2304] = b
 	.loc 1 1870
-	stx %o1, [%o5 + 2304]
+	stx %o1, [%o7 + 2304]
 ! a = mem64[x0 + 3072]
 	.loc 1 1871
-	ldx [%o5 + 3072], %o0
+	ldx [%o7 + 3072], %o0
 ! b = mem64[x0 + 3328]
 	.loc 1 1872
-	ldx [%o5 + 3328], %o1
+	ldx [%o7 + 3328], %o1
 ! u = a ^ b
 	.loc 1 1873
 	xor %o0, %o1, %o2
@@ -5430,16 +5372,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3072] = a
 	.loc 1 1877
-	stx %o0, [%o5 + 3072]
+	stx %o0, [%o7 + 3072]
 ! mem64[x0 + 3328] = b
 	.loc 1 1878
-	stx %o1, [%o5 + 3328]
+	stx %o1, [%o7 + 3328]
 ! a = mem64[x1 + 0]
 	.loc 1 1879
-	ldx [%o7], %o0
+	ldx [%l0], %o0
 ! b = mem64[x1 + 256]
 	.loc 1 1880
-	ldx [%o7 + 256], %o1
+	ldx [%l0 + 256], %o1
 ! u = a ^ b
 	.loc 1 1881
 	xor %o0, %o1, %o2
@@ -5454,16 +5396,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 0] = a
 	.loc 1 1885
-	stx %o0, [%o7]
+	stx %o0, [%l0]
 ! mem64[x1 + 256] = b
 	.loc 1 1886
-	stx %o1, [%o7 + 256]
+	stx %o1, [%l0 + 256]
 ! a = mem64[x1 + 1024]
 	.loc 1 1887
-	ldx [%o7 + 1024], %o0
+	ldx [%l0 + 1024], %o0
 ! b = mem64[x1 + 1280]
 	.loc 1 1888
-	ldx [%o7 + 1280], %o1
+	ldx [%l0 + 1280], %o1
 ! u = a ^ b
 	.loc 1 1889
 	xor %o0, %o1, %o2
@@ -5478,16 +5420,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1024] = a
 	.loc 1 1893
-	stx %o0, [%o7 + 1024]
+	stx %o0, [%l0 + 1024]
 ! mem64[x1 + 1280] = b
 	.loc 1 1894
-	stx %o1, [%o7 + 1280]
+	stx %o1, [%l0 + 1280]
 ! a = mem64[x1 + 2048]
 	.loc 1 1895
-	ldx [%o7 + 2048], %o0
+	ldx [%l0 + 2048], %o0
 ! b = mem64[x1 + 2304]
 	.loc 1 1896
-	ldx [%o7 + 2304], %o1
+	ldx [%l0 + 2304], %o1
 ! u = a ^ b
 	.loc 1 1897
 	xor %o0, %o1, %o2
@@ -5502,16 +5444,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 2048] = a
 	.loc 1 1901
-	stx %o0, [%o7 + 2048]
+	stx %o0, [%l0 + 2048]
 ! mem64[x1 + 2304] = b
 	.loc 1 1902
-	stx %o1, [%o7 + 2304]
+	stx %o1, [%l0 + 2304]
 ! a = mem64[x1 + 3072]
 	.loc 1 1903
-	ldx [%o7 + 3072], %o0
+	ldx [%l0 + 3072], %o0
 ! b = mem64[x1 + 3328]
 	.loc 1 1904
-	ldx [%o7 + 3328], %o1
+	ldx [%l0 + 3328], %o1
 ! u = a ^ b
 	.loc 1 1905
 	xor %o0, %o1, %o2
@@ -5526,16 +5468,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 3072] = a
 	.loc 1 1909
-	stx %o0, [%o7 + 3072]
+	stx %o0, [%l0 + 3072]
 ! mem64[x1 + 3328] = b
 	.loc 1 1910
-	stx %o1, [%o7 + 3328]
+	stx %o1, [%l0 + 3328]
 ! a = mem64[x2 + 0]
 	.loc 1 1911
-	ldx [%l0], %o0
+	ldx [%l1], %o0
 ! b = mem64[x2 + 256]
 	.loc 1 1912
-	ldx [%l0 + 256], %o1
+	ldx [%l1 + 256], %o1
 ! u = a ^ b
 	.loc 1 1913
 	xor %o0, %o1, %o2
@@ -5550,16 +5492,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 0] = a
 	.loc 1 1917
-	stx %o0, [%l0]
+	stx %o0, [%l1]
 ! mem64[x2 + 256] = b
 	.loc 1 1918
-	stx %o1, [%l0 + 256]
+	stx %o1, [%l1 + 256]
 ! a = mem64[x2 + 1024]
 	.loc 1 1919
-	ldx [%l0 + 1024], %o0
+	ldx [%l1 + 1024], %o0
 ! b = mem64[x2 + 1280]
 	.loc 1 1920
-	ldx [%l0 + 1280], %o1
+	ldx [%l1 + 1280], %o1
 ! u = a ^ b
 	.loc 1 1921
 	xor %o0, %o1, %o2
@@ -5574,16 +5516,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 1024] = a
 	.loc 1 1925
-	stx %o0, [%l0 + 1024]
+	stx %o0, [%l1 + 1024]
 ! mem64[x2 + 1280] = b
 	.loc 1 1926
-	stx %o1, [%l0 + 1280]
+	stx %o1, [%l1 + 1280]
 ! a = mem64[x2 + 2048]
 	.loc 1 1927
-	ldx [%l0 + 2048], %o0
+	ldx [%l1 + 2048], %o0
 ! b = mem64[x2 + 2304]
 	.loc 1 1928
-	ldx [%l0 + 2304], %o1
+	ldx [%l1 + 2304], %o1
 ! u = a ^ b
 	.loc 1 1929
 	xor %o0, %o1, %o2
@@ -5598,16 +5540,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 2048] = a
 	.loc 1 1933
-	stx %o0, [%l0 + 2048]
+	stx %o0, [%l1 + 2048]
 ! mem64[x2 + 2304] = b
 	.loc 1 1934
-	stx %o1, [%l0 + 2304]
+	stx %o1, [%l1 + 2304]
 ! a = mem64[x2 + 3072]
 	.loc 1 1935
-	ldx [%l0 + 3072], %o0
+	ldx [%l1 + 3072], %o0
 ! b = mem64[x2 + 3328]
 	.loc 1 1936
-	ldx [%l0 + 3328], %o1
+	ldx [%l1 + 3328], %o1
 ! u = a ^ b
 	.loc 1 1937
 	xor %o0, %o1, %o2
@@ -5622,16 +5564,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 3072] = a
 	.loc 1 1941
-	stx %o0, [%l0 + 3072]
+	stx %o0, [%l1 + 3072]
 ! mem64[x2 + 3328] = b
 	.loc 1 1942
-	stx %o1, [%l0 + 3328]
+	stx %o1, [%l1 + 3328]
 ! a = mem64[x3 + 0]
 	.loc 1 1943
-	ldx [%l1], %o0
+	ldx [%o4], %o0
 ! b = mem64[x3 + 256]
 	.loc 1 1944
-	ldx [%l1 + 256], %o1
+	ldx [%o4 + 256], %o1
 ! u = a ^ b
 	.loc 1 1945
 	xor %o0, %o1, %o2
@@ -5646,54 +5588,53 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x3 + 0] = a
 	.loc 1 1949
-	stx %o0, [%l1]
+	stx %o0, [%o4]
 ! mem64[x3 + 256] = b
 	.loc 1 1950
-	stx %o1, [%l1 + 256]
+	stx %o1, [%o4 + 256]
 ! x0 = x0 + 8
 	.loc 1 1951
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! x1 = x1 + 8
 	.loc 1 1952
-	add %o7, 8, %o7
+	add %l0, 8, %l0
 ! x2 = x2 + 8
 	.loc 1 1953
-	add %l0, 8, %l0
+	add %l1, 8, %l1
 ! x3 = x3 + 8
 	.loc 1 1954
-	add %l1, 8, %l1
+	add %o4, 8, %o4
 ! c = c + 8
 	.loc 1 1955
-	add %o4, 8, %o4
+	add %o5, 8, %o5
 ! o1 = o1 - 1
 	.loc 1 1956
-	sub %l2, 1, %l2
+	sub %o3, 1, %o3
 ! =? o1 - 0
 	.loc 1 1957
-	cmp %l2, 0
+	cmp %o3, 0
 ! goto l13b if !=
 	.loc 1 1958
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l13b
 	nop
 ! x0 = x0 + 256
 	.loc 1 1959
-	add %o5, 256, %o5
+	add %o7, 256, %o7
 ! x1 = x1 + 256
 	.loc 1 1960
-	add %o7, 256, %o7
+	add %l0, 256, %l0
 ! x2 = x2 + 256
 	.loc 1 1961
-	add %l0, 256, %l0
+	add %l1, 256, %l1
 ! x3 = x3 + 256
 	.loc 1 1962
-	add %l1, 256, %l1
+	add %o4, 256, %o4
 ! o0 = o0 - 1
 	.loc 1 1963
-	mov %o3, %o0
-	sub %o0, 1, %o0
+	sub %l2, 1, %l2
 ! =? o0 - 0
 	.loc 1 1964
-	cmp %o0, 0
+	cmp %l2, 0
 ! goto l13a if !=
 	.loc 1 1965
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l13a
@@ -5703,43 +5644,42 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	add %i1, 4095, %o0
 ! c = c + 3073
 	.loc 1 1970
-	add %o0, 3073, %o4
+	add %o0, 3073, %o5
 ! x0 = v
 	.loc 1 1971
-	mov %i0, %o5
+	mov %i0, %o7
 ! x1 = x1 + 4095
 	.loc 1 1973
-	add %o5, 4095, %o0
+	add %o7, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 1974
-	add %o0, 1, %o7
+	add %o0, 1, %l0
 ! x2 = x2 + 4095
 	.loc 1 1976
-	add %o7, 4095, %o0
+	add %l0, 4095, %o0
 ! x2 = x2 + 1
 	.loc 1 1977
-	add %o0, 1, %l0
+	add %o0, 1, %l1
 ! x3 = x3 + 4095
 	.loc 1 1979
-	add %l0, 4095, %o0
+	add %l1, 4095, %o0
 ! x3 = x3 + 1
 	.loc 1 1980
-	add %o0, 1, %l1
+	add %o0, 1, %o4
 ! o0 = 4
 	.loc 1 1981
-	mov 4, %o0
+	mov 4, %l2
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l14a:
 ! o1 = 16
 	.loc 1 1983
-	mov %o0, %o3
-	mov 16, %l2
+	mov 16, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l14b:
 ! k = mem32le[c + 0]
 	.loc 1 1985
-	lduwa [%o4] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! h = mem32le[c + 4]
 	.loc 1 1986
-	add %o4, 4, %o0
+	add %o5, 4, %o0
 	lduwa [%o0] 0x88, %o2
 ! h <<= 32
 	.loc 1 1987
@@ -5749,10 +5689,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	or %o1, %o2, %l3
 ! a = mem64[x0 + 0]
 	.loc 1 1989
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! b = mem64[x0 + 128]
 	.loc 1 1990
-	ldx [%o5 + 128], %o1
+	ldx [%o7 + 128], %o1
 ! u = a ^ b
 	.loc 1 1991
 	xor %o0, %o1, %o2
@@ -5767,16 +5707,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 0] = a
 	.loc 1 1995
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! mem64[x0 + 128] = b
 	.loc 1 1996
-	stx %o1, [%o5 + 128]
+	stx %o1, [%o7 + 128]
 ! a = mem64[x0 + 1024]
 	.loc 1 1997
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! b = mem64[x0 + 1152]
 	.loc 1 1998
-	ldx [%o5 + 1152], %o1
+	ldx [%o7 + 1152], %o1
 ! u = a ^ b
 	.loc 1 1999
 	xor %o0, %o1, %o2
@@ -5791,16 +5731,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1024] = a
 	.loc 1 2003
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! mem64[x0 + 1152] = b
 	.loc 1 2004
-	stx %o1, [%o5 + 1152]
+	stx %o1, [%o7 + 1152]
 ! a = mem64[x0 + 2048]
 	.loc 1 2005
-	ldx [%o5 + 2048], %o0
+	ldx [%o7 + 2048], %o0
 ! b = mem64[x0 + 2176]
 	.loc 1 2006
-	ldx [%o5 + 2176], %o1
+	ldx [%o7 + 2176], %o1
 ! u = a ^ b
 	.loc 1 2007
 	xor %o0, %o1, %o2
@@ -5815,16 +5755,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2048] = a
 	.loc 1 2011
-	stx %o0, [%o5 + 2048]
+	stx %o0, [%o7 + 2048]
 ! mem64[x0 + 2176] = b
 	.loc 1 2012
-	stx %o1, [%o5 + 2176]
+	stx %o1, [%o7 + 2176]
 ! a = mem64[x0 + 3072]
 	.loc 1 2013
-	ldx [%o5 + 3072], %o0
+	ldx [%o7 + 3072], %o0
 ! b = mem64[x0 + 3200]
 	.loc 1 2014
-	ldx [%o5 + 3200], %o1
+	ldx [%o7 + 3200], %o1
 ! u = a ^ b
 	.loc 1 2015
 	xor %o0, %o1, %o2
@@ -5839,16 +5779,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3072] = a
 	.loc 1 2019
-	stx %o0, [%o5 + 3072]
+	stx %o0, [%o7 + 3072]
 ! mem64[x0 + 3200] = b
 	.loc 1 2020
-	stx %o1, [%o5 + 3200]
+	stx %o1, [%o7 + 3200]
 ! a = mem64[x1 + 0]
 	.loc 1 2021
-	ldx [%o7], %o0
+	ldx [%l0], %o0
 ! b = mem64[x1 + 128]
 	.loc 1 2022
-	ldx [%o7 + 128], %o1
+	ldx [%l0 + 128], %o1
 ! u = a ^ b
 	.loc 1 2023
 	xor %o0, %o1, %o2
@@ -5863,16 +5803,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 0] = a
 	.loc 1 2027
-	stx %o0, [%o7]
+	stx %o0, [%l0]
 ! mem64[x1 + 128] = b
 	.loc 1 2028
-	stx %o1, [%o7 + 128]
+	stx %o1, [%l0 + 128]
 ! a = mem64[x1 + 1024]
 	.loc 1 2029
-	ldx [%o7 + 1024], %o0
+	ldx [%l0 + 1024], %o0
 ! b = mem64[x1 + 1152]
 	.loc 1 2030
-	ldx [%o7 + 1152], %o1
+	ldx [%l0 + 1152], %o1
 ! u = a ^ b
 	.loc 1 2031
 	xor %o0, %o1, %o2
@@ -5887,16 +5827,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1024] = a
 	.loc 1 2035
-	stx %o0, [%o7 + 1024]
+	stx %o0, [%l0 + 1024]
 ! mem64[x1 + 1152] = b
 	.loc 1 2036
-	stx %o1, [%o7 + 1152]
+	stx %o1, [%l0 + 1152]
 ! a = mem64[x1 + 2048]
 	.loc 1 2037
-	ldx [%o7 + 2048], %o0
+	ldx [%l0 + 2048], %o0
 ! b = mem64[x1 + 2176]
 	.loc 1 2038
-	ldx [%o7 + 2176], %o1
+	ldx [%l0 + 2176], %o1
 ! u = a ^ b
 	.loc 1 2039
 	xor %o0, %o1, %o2
@@ -5911,16 +5851,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 2048] = a
 	.loc 1 2043
-	stx %o0, [%o7 + 2048]
+	stx %o0, [%l0 + 2048]
 ! mem64[x1 + 2176] = b
 	.loc 1 2044
-	stx %o1, [%o7 + 2176]
+	stx %o1, [%l0 + 2176]
 ! a = mem64[x1 + 3072]
 	.loc 1 2045
-	ldx [%o7 + 3072], %o0
+	ldx [%l0 + 3072], %o0
 ! b = mem64[x1 + 3200]
 	.loc 1 2046
-	ldx [%o7 + 3200], %o1
+	ldx [%l0 + 3200], %o1
 ! u = a ^ b
 	.loc 1 2047
 	xor %o0, %o1, %o2
@@ -5935,16 +5875,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 3072] = a
 	.loc 1 2051
-	stx %o0, [%o7 + 3072]
+	stx %o0, [%l0 + 3072]
 ! mem64[x1 + 3200] = b
 	.loc 1 2052
-	stx %o1, [%o7 + 3200]
+	stx %o1, [%l0 + 3200]
 ! a = mem64[x2 + 0]
 	.loc 1 2053
-	ldx [%l0], %o0
+	ldx [%l1], %o0
 ! b = mem64[x2 + 128]
 	.loc 1 2054
-	ldx [%l0 + 128], %o1
+	ldx [%l1 + 128], %o1
 ! u = a ^ b
 	.loc 1 2055
 	xor %o0, %o1, %o2
@@ -5959,16 +5899,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 0] = a
 	.loc 1 2059
-	stx %o0, [%l0]
+	stx %o0, [%l1]
 ! mem64[x2 + 128] = b
 	.loc 1 2060
-	stx %o1, [%l0 + 128]
+	stx %o1, [%l1 + 128]
 ! a = mem64[x2 + 1024]
 	.loc 1 2061
-	ldx [%l0 + 1024], %o0
+	ldx [%l1 + 1024], %o0
 ! b = mem64[x2 + 1152]
 	.loc 1 2062
-	ldx [%l0 + 1152], %o1
+	ldx [%l1 + 1152], %o1
 ! u = a ^ b
 	.loc 1 2063
 	xor %o0, %o1, %o2
@@ -5983,16 +5923,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 1024] = a
 	.loc 1 2067
-	stx %o0, [%l0 + 1024]
+	stx %o0, [%l1 + 1024]
 ! mem64[x2 + 1152] = b
 	.loc 1 2068
-	stx %o1, [%l0 + 1152]
+	stx %o1, [%l1 + 1152]
 ! a = mem64[x2 + 2048]
 	.loc 1 2069
-	ldx [%l0 + 2048], %o0
+	ldx [%l1 + 2048], %o0
 ! b = mem64[x2 + 2176]
 	.loc 1 2070
-	ldx [%l0 + 2176], %o1
+	ldx [%l1 + 2176], %o1
 ! u = a ^ b
 	.loc 1 2071
 	xor %o0, %o1, %o2
@@ -6007,16 +5947,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 2048] = a
 	.loc 1 2075
-	stx %o0, [%l0 + 2048]
+	stx %o0, [%l1 + 2048]
 ! mem64[x2 + 2176] = b
 	.loc 1 2076
-	stx %o1, [%l0 + 2176]
+	stx %o1, [%l1 + 2176]
 ! a = mem64[x2 + 3072]
 	.loc 1 2077
-	ldx [%l0 + 3072], %o0
+	ldx [%l1 + 3072], %o0
 ! b = mem64[x2 + 3200]
 	.loc 1 2078
-	ldx [%l0 + 3200], %o1
+	ldx [%l1 + 3200], %o1
 ! u = a ^ b
 	.loc 1 2079
 	xor %o0, %o1, %o2
@@ -6031,16 +5971,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 3072] = a
 	.loc 1 2083
-	stx %o0, [%l0 + 3072]
+	stx %o0, [%l1 + 3072]
 ! mem64[x2 + 3200] = b
 	.loc 1 2084
-	stx %o1, [%l0 + 3200]
+	stx %o1, [%l1 + 3200]
 ! a = mem64[x3 + 0]
 	.loc 1 2085
-	ldx [%l1], %o0
+	ldx [%o4], %o0
 ! b = mem64[x3 + 128]
 	.loc 1 2086
-	ldx [%l1 + 128], %o1
+	ldx [%o4 + 128], %o1
 ! u = a ^ b
 	.loc 1 2087
 	xor %o0, %o1, %o2
@@ -6055,54 +5995,53 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x3 + 0] = a
 	.loc 1 2091
-	stx %o0, [%l1]
+	stx %o0, [%o4]
 ! mem64[x3 + 128] = b
 	.loc 1 2092
-	stx %o1, [%l1 + 128]
+	stx %o1, [%o4 + 128]
 ! x0 = x0 + 8
 	.loc 1 2093
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! x1 = x1 + 8
 	.loc 1 2094
-	add %o7, 8, %o7
+	add %l0, 8, %l0
 ! x2 = x2 + 8
 	.loc 1 2095
-	add %l0, 8, %l0
+	add %l1, 8, %l1
 ! x3 = x3 + 8
 	.loc 1 2096
-	add %l1, 8, %l1
+	add %o4, 8, %o4
 ! c = c + 8
 	.loc 1 2097
-	add %o4, 8, %o4
+	add %o5, 8, %o5
 ! o1 = o1 - 1
 	.loc 1 2098
-	sub %l2, 1, %l2
+	sub %o3, 1, %o3
 ! =? o1 - 0
 	.loc 1 2099
-	cmp %l2, 0
+	cmp %o3, 0
 ! goto l14b if !=
 	.loc 1 2100
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l14b
 	nop
 ! x0 = x0 + 128
 	.loc 1 2101
-	add %o5, 128, %o5
+	add %o7, 128, %o7
 ! x1 = x1 + 128
 	.loc 1 2102
-	add %o7, 128, %o7
+	add %l0, 128, %l0
 ! x2 = x2 + 128
 	.loc 1 2103
-	add %l0, 128, %l0
+	add %l1, 128, %l1
 ! x3 = x3 + 128
 	.loc 1 2104
-	add %l1, 128, %l1
+	add %o4, 128, %o4
 ! o0 = o0 - 1
 	.loc 1 2105
-	mov %o3, %o0
-	sub %o0, 1, %o0
+	sub %l2, 1, %l2
 ! =? o0 - 0
 	.loc 1 2106
-	cmp %o0, 0
+	cmp %l2, 0
 ! goto l14a if !=
 	.loc 1 2107
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l14a
@@ -6112,43 +6051,42 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	add %i1, 4095, %o0
 ! c = c + 3585
 	.loc 1 2112
-	add %o0, 3585, %o4
+	add %o0, 3585, %o5
 ! x0 = v
 	.loc 1 2113
-	mov %i0, %o5
+	mov %i0, %o7
 ! x1 = x1 + 4095
 	.loc 1 2115
-	add %o5, 4095, %o0
+	add %o7, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 2116
-	add %o0, 1, %o7
+	add %o0, 1, %l0
 ! x2 = x2 + 4095
 	.loc 1 2118
-	add %o7, 4095, %o0
+	add %l0, 4095, %o0
 ! x2 = x2 + 1
 	.loc 1 2119
-	add %o0, 1, %l0
+	add %o0, 1, %l1
 ! x3 = x3 + 4095
 	.loc 1 2121
-	add %l0, 4095, %o0
+	add %l1, 4095, %o0
 ! x3 = x3 + 1
 	.loc 1 2122
-	add %o0, 1, %l1
+	add %o0, 1, %o4
 ! o0 = 8
 	.loc 1 2123
-	mov 8, %o0
+	mov 8, %l2
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l15a:
 ! o1 = 8
 	.loc 1 2125
-	mov %o0, %o3
-	mov 8, %l2
+	mov 8, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l15b:
 ! k = mem32le[c + 0]
 	.loc 1 2127
-	lduwa [%o4] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! h = mem32le[c + 4]
 	.loc 1 2128
-	add %o4, 4, %o0
+	add %o5, 4, %o0
 	lduwa [%o0] 0x88, %o2
 ! h <<= 32
 	.loc 1 2129
@@ -6158,10 +6096,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	or %o1, %o2, %l3
 ! a = mem64[x0 + 0]
 	.loc 1 2131
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! b = mem64[x0 + 64]
 	.loc 1 2132
-	ldx [%o5 + 64], %o1
+	ldx [%o7 + 64], %o1
 ! u = a ^ b
 	.loc 1 2133
 	xor %o0, %o1, %o2
@@ -6176,16 +6114,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 0] = a
 	.loc 1 2137
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! mem64[x0 + 64] = b
 	.loc 1 2138
-	stx %o1, [%o5 + 64]
+	stx %o1, [%o7 + 64]
 ! a = mem64[x0 + 1024]
 	.loc 1 2139
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! b = mem64[x0 + 1088]
 	.loc 1 2140
-	ldx [%o5 + 1088], %o1
+	ldx [%o7 + 1088], %o1
 ! u = a ^ b
 	.loc 1 2141
 	xor %o0, %o1, %o2
@@ -6200,16 +6138,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1024] = a
 	.loc 1 2145
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! mem64[x0 + 1088] = b
 	.loc 1 2146
-	stx %o1, [%o5 + 1088]
+	stx %o1, [%o7 + 1088]
 ! a = mem64[x0 + 2048]
 	.loc 1 2147
-	ldx [%o5 + 2048], %o0
+	ldx [%o7 + 2048], %o0
 ! b = mem64[x0 + 2112]
 	.loc 1 2148
-	ldx [%o5 + 2112], %o1
+	ldx [%o7 + 2112], %o1
 ! u = a ^ b
 	.loc 1 2149
 	xor %o0, %o1, %o2
@@ -6224,16 +6162,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2048] = a
 	.loc 1 2153
-	stx %o0, [%o5 + 2048]
+	stx %o0, [%o7 + 2048]
 ! mem64[x0 + 2112] = b
 	.loc 1 2154
-	stx %o1, [%o5 + 2112]
+	stx %o1, [%o7 + 2112]
 ! a = mem64[x0 + 3072]
 	.loc 1 2155
-	ldx [%o5 + 3072], %o0
+	ldx [%o7 + 3072], %o0
 ! b = mem64[x0 + 3136]
 	.loc 1 2156
-	ldx [%o5 + 3136], %o1
+	ldx [%o7 + 3136], %o1
 ! u = a ^ b
 	.loc 1 2157
 	xor %o0, %o1, %o2
@@ -6248,16 +6186,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3072] = a
 	.loc 1 2161
-	stx %o0, [%o5 + 3072]
+	stx %o0, [%o7 + 3072]
 ! mem64[x0 + 3136] = b
 	.loc 1 2162
-	stx %o1, [%o5 + 3136]
+	stx %o1, [%o7 + 3136]
 ! a = mem64[x1 + 0]
 	.loc 1 2163
-	ldx [%o7], %o0
+	ldx [%l0], %o0
 ! b = mem64[x1 + 64]
 	.loc 1 2164
-	ldx [%o7 + 64], %o1
+	ldx [%l0 + 64], %o1
 ! u = a ^ b
 	.loc 1 2165
 	xor %o0, %o1, %o2
@@ -6272,16 +6210,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 0] = a
 	.loc 1 2169
-	stx %o0, [%o7]
+	stx %o0, [%l0]
 ! mem64[x1 + 64] = b
 	.loc 1 2170
-	stx %o1, [%o7 + 64]
+	stx %o1, [%l0 + 64]
 ! a = mem64[x1 + 1024]
 	.loc 1 2171
-	ldx [%o7 + 1024], %o0
+	ldx [%l0 + 1024], %o0
 ! b = mem64[x1 + 1088]
 	.loc 1 2172
-	ldx [%o7 + 1088], %o1
+	ldx [%l0 + 1088], %o1
 ! u = a ^ b
 	.loc 1 2173
 	xor %o0, %o1, %o2
@@ -6296,16 +6234,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1024] = a
 	.loc 1 2177
-	stx %o0, [%o7 + 1024]
+	stx %o0, [%l0 + 1024]
 ! mem64[x1 + 1088] = b
 	.loc 1 2178
-	stx %o1, [%o7 + 1088]
+	stx %o1, [%l0 + 1088]
 ! a = mem64[x1 + 2048]
 	.loc 1 2179
-	ldx [%o7 + 2048], %o0
+	ldx [%l0 + 2048], %o0
 ! b = mem64[x1 + 2112]
 	.loc 1 2180
-	ldx [%o7 + 2112], %o1
+	ldx [%l0 + 2112], %o1
 ! u = a ^ b
 	.loc 1 2181
 	xor %o0, %o1, %o2
@@ -6320,16 +6258,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 2048] = a
 	.loc 1 2185
-	stx %o0, [%o7 + 2048]
+	stx %o0, [%l0 + 2048]
 ! mem64[x1 + 2112] = b
 	.loc 1 2186
-	stx %o1, [%o7 + 2112]
+	stx %o1, [%l0 + 2112]
 ! a = mem64[x1 + 3072]
 	.loc 1 2187
-	ldx [%o7 + 3072], %o0
+	ldx [%l0 + 3072], %o0
 ! b = mem64[x1 + 3136]
 	.loc 1 2188
-	ldx [%o7 + 3136], %o1
+	ldx [%l0 + 3136], %o1
 ! u = a ^ b
 	.loc 1 2189
 	xor %o0, %o1, %o2
@@ -6344,16 +6282,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 3072] = a
 	.loc 1 2193
-	stx %o0, [%o7 + 3072]
+	stx %o0, [%l0 + 3072]
 ! mem64[x1 + 3136] = b
 	.loc 1 2194
-	stx %o1, [%o7 + 3136]
+	stx %o1, [%l0 + 3136]
 ! a = mem64[x2 + 0]
 	.loc 1 2195
-	ldx [%l0], %o0
+	ldx [%l1], %o0
 ! b = mem64[x2 + 64]
 	.loc 1 2196
-	ldx [%l0 + 64], %o1
+	ldx [%l1 + 64], %o1
 ! u = a ^ b
 	.loc 1 2197
 	xor %o0, %o1, %o2
@@ -6368,16 +6306,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 0] = a
 	.loc 1 2201
-	stx %o0, [%l0]
+	stx %o0, [%l1]
 ! mem64[x2 + 64] = b
 	.loc 1 2202
-	stx %o1, [%l0 + 64]
+	stx %o1, [%l1 + 64]
 ! a = mem64[x2 + 1024]
 	.loc 1 2203
-	ldx [%l0 + 1024], %o0
+	ldx [%l1 + 1024], %o0
 ! b = mem64[x2 + 1088]
 	.loc 1 2204
-	ldx [%l0 + 1088], %o1
+	ldx [%l1 + 1088], %o1
 ! u = a ^ b
 	.loc 1 2205
 	xor %o0, %o1, %o2
@@ -6392,16 +6330,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 1024] = a
 	.loc 1 2209
-	stx %o0, [%l0 + 1024]
+	stx %o0, [%l1 + 1024]
 ! mem64[x2 + 1088] = b
 	.loc 1 2210
-	stx %o1, [%l0 + 1088]
+	stx %o1, [%l1 + 1088]
 ! a = mem64[x2 + 2048]
 	.loc 1 2211
-	ldx [%l0 + 2048], %o0
+	ldx [%l1 + 2048], %o0
 ! b = mem64[x2 + 2112]
 	.loc 1 2212
-	ldx [%l0 + 2112], %o1
+	ldx [%l1 + 2112], %o1
 ! u = a ^ b
 	.loc 1 2213
 	xor %o0, %o1, %o2
@@ -6416,16 +6354,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 2048] = a
 	.loc 1 2217
-	stx %o0, [%l0 + 2048]
+	stx %o0, [%l1 + 2048]
 ! mem64[x2 + 2112] = b
 	.loc 1 2218
-	stx %o1, [%l0 + 2112]
+	stx %o1, [%l1 + 2112]
 ! a = mem64[x2 + 3072]
 	.loc 1 2219
-	ldx [%l0 + 3072], %o0
+	ldx [%l1 + 3072], %o0
 ! b = mem64[x2 + 3136]
 	.loc 1 2220
-	ldx [%l0 + 3136], %o1
+	ldx [%l1 + 3136], %o1
 ! u = a ^ b
 	.loc 1 2221
 	xor %o0, %o1, %o2
@@ -6440,16 +6378,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 3072] = a
 	.loc 1 2225
-	stx %o0, [%l0 + 3072]
+	stx %o0, [%l1 + 3072]
 ! mem64[x2 + 3136] = b
 	.loc 1 2226
-	stx %o1, [%l0 + 3136]
+	stx %o1, [%l1 + 3136]
 ! a = mem64[x3 + 0]
 	.loc 1 2227
-	ldx [%l1], %o0
+	ldx [%o4], %o0
 ! b = mem64[x3 + 64]
 	.loc 1 2228
-	ldx [%l1 + 64], %o1
+	ldx [%o4 + 64], %o1
 ! u = a ^ b
 	.loc 1 2229
 	xor %o0, %o1, %o2
@@ -6464,54 +6402,53 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x3 + 0] = a
 	.loc 1 2233
-	stx %o0, [%l1]
+	stx %o0, [%o4]
 ! mem64[x3 + 64] = b
 	.loc 1 2234
-	stx %o1, [%l1 + 64]
+	stx %o1, [%o4 + 64]
 ! x0 = x0 + 8
 	.loc 1 2235
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! x1 = x1 + 8
 	.loc 1 2236
-	add %o7, 8, %o7
+	add %l0, 8, %l0
 ! x2 = x2 + 8
 	.loc 1 2237
-	add %l0, 8, %l0
+	add %l1, 8, %l1
 ! x3 = x3 + 8
 	.loc 1 2238
-	add %l1, 8, %l1
+	add %o4, 8, %o4
 ! c = c + 8
 	.loc 1 2239
-	add %o4, 8, %o4
+	add %o5, 8, %o5
 ! o1 = o1 - 1
 	.loc 1 2240
-	sub %l2, 1, %l2
+	sub %o3, 1, %o3
 ! =? o1 - 0
 	.loc 1 2241
-	cmp %l2, 0
+	cmp %o3, 0
 ! goto l15b if !=
 	.loc 1 2242
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l15b
 	nop
 ! x0 = x0 + 64
 	.loc 1 2243
-	add %o5, 64, %o5
+	add %o7, 64, %o7
 ! x1 = x1 + 64
 	.loc 1 2244
-	add %o7, 64, %o7
+	add %l0, 64, %l0
 ! x2 = x2 + 64
 	.loc 1 2245
-	add %l0, 64, %l0
+	add %l1, 64, %l1
 ! x3 = x3 + 64
 	.loc 1 2246
-	add %l1, 64, %l1
+	add %o4, 64, %o4
 ! o0 = o0 - 1
 	.loc 1 2247
-	mov %o3, %o0
-	sub %o0, 1, %o0
+	sub %l2, 1, %l2
 ! =? o0 - 0
 	.loc 1 2248
-	cmp %o0, 0
+	cmp %l2, 0
 ! goto l15a if !=
 	.loc 1 2249
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l15a
@@ -6524,43 +6461,42 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	add %o0, 4095, %o0
 ! c = c + 2
 	.loc 1 2255
-	add %o0, 2, %o4
+	add %o0, 2, %o5
 ! x0 = v
 	.loc 1 2256
-	mov %i0, %o5
+	mov %i0, %o7
 ! x1 = x1 + 4095
 	.loc 1 2258
-	add %o5, 4095, %o0
+	add %o7, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 2259
-	add %o0, 1, %o7
+	add %o0, 1, %l0
 ! x2 = x2 + 4095
 	.loc 1 2261
-	add %o7, 4095, %o0
+	add %l0, 4095, %o0
 ! x2 = x2 + 1
 	.loc 1 2262
-	add %o0, 1, %l0
+	add %o0, 1, %l1
 ! x3 = x3 + 4095
 	.loc 1 2264
-	add %l0, 4095, %o0
+	add %l1, 4095, %o0
 ! x3 = x3 + 1
 	.loc 1 2265
-	add %o0, 1, %l1
+	add %o0, 1, %o4
 ! o0 = 16
 	.loc 1 2266
-	mov 16, %o0
+	mov 16, %l2
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l16a:
 ! o1 = 4
 	.loc 1 2268
-	mov %o0, %o3
-	mov 4, %l2
+	mov 4, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l16b:
 ! k = mem32le[c + 0]
 	.loc 1 2270
-	lduwa [%o4] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! h = mem32le[c + 4]
 	.loc 1 2271
-	add %o4, 4, %o0
+	add %o5, 4, %o0
 	lduwa [%o0] 0x88, %o2
 ! h <<= 32
 	.loc 1 2272
@@ -6570,10 +6506,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	or %o1, %o2, %l3
 ! a = mem64[x0 + 0]
 	.loc 1 2274
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! b = mem64[x0 + 32]
 	.loc 1 2275
-	ldx [%o5 + 32], %o1
+	ldx [%o7 + 32], %o1
 ! u = a ^ b
 	.loc 1 2276
 	xor %o0, %o1, %o2
@@ -6588,16 +6524,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 0] = a
 	.loc 1 2280
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! mem64[x0 + 32] = b
 	.loc 1 2281
-	stx %o1, [%o5 + 32]
+	stx %o1, [%o7 + 32]
 ! a = mem64[x0 + 1024]
 	.loc 1 2282
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! b = mem64[x0 + 1056]
 	.loc 1 2283
-	ldx [%o5 + 1056], %o1
+	ldx [%o7 + 1056], %o1
 ! u = a ^ b
 	.loc 1 2284
 	xor %o0, %o1, %o2
@@ -6612,16 +6548,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1024] = a
 	.loc 1 2288
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! mem64[x0 + 1056] = b
 	.loc 1 2289
-	stx %o1, [%o5 + 1056]
+	stx %o1, [%o7 + 1056]
 ! a = mem64[x0 + 2048]
 	.loc 1 2290
-	ldx [%o5 + 2048], %o0
+	ldx [%o7 + 2048], %o0
 ! b = mem64[x0 + 2080]
 	.loc 1 2291
-	ldx [%o5 + 2080], %o1
+	ldx [%o7 + 2080], %o1
 ! u = a ^ b
 	.loc 1 2292
 	xor %o0, %o1, %o2
@@ -6636,16 +6572,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2048] = a
 	.loc 1 2296
-	stx %o0, [%o5 + 2048]
+	stx %o0, [%o7 + 2048]
 ! mem64[x0 + 2080] = b
 	.loc 1 2297
-	stx %o1, [%o5 + 2080]
+	stx %o1, [%o7 + 2080]
 ! a = mem64[x0 + 3072]
 	.loc 1 2298
-	ldx [%o5 + 3072], %o0
+	ldx [%o7 + 3072], %o0
 ! b = mem64[x0 + 3104]
 	.loc 1 2299
-	ldx [%o5 + 3104], %o1
+	ldx [%o7 + 3104], %o1
 ! u = a ^ b
 	.loc 1 2300
 	xor %o0, %o1, %o2
@@ -6660,16 +6596,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3072] = a
 	.loc 1 2304
-	stx %o0, [%o5 + 3072]
+	stx %o0, [%o7 + 3072]
 ! mem64[x0 + 3104] = b
 	.loc 1 2305
-	stx %o1, [%o5 + 3104]
+	stx %o1, [%o7 + 3104]
 ! a = mem64[x1 + 0]
 	.loc 1 2306
-	ldx [%o7], %o0
+	ldx [%l0], %o0
 ! b = mem64[x1 + 32]
 	.loc 1 2307
-	ldx [%o7 + 32], %o1
+	ldx [%l0 + 32], %o1
 ! u = a ^ b
 	.loc 1 2308
 	xor %o0, %o1, %o2
@@ -6684,16 +6620,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 0] = a
 	.loc 1 2312
-	stx %o0, [%o7]
+	stx %o0, [%l0]
 ! mem64[x1 + 32] = b
 	.loc 1 2313
-	stx %o1, [%o7 + 32]
+	stx %o1, [%l0 + 32]
 ! a = mem64[x1 + 1024]
 	.loc 1 2314
-	ldx [%o7 + 1024], %o0
+	ldx [%l0 + 1024], %o0
 ! b = mem64[x1 + 1056]
 	.loc 1 2315
-	ldx [%o7 + 1056], %o1
+	ldx [%l0 + 1056], %o1
 ! u = a ^ b
 	.loc 1 2316
 	xor %o0, %o1, %o2
@@ -6708,16 +6644,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1024] = a
 	.loc 1 2320
-	stx %o0, [%o7 + 1024]
+	stx %o0, [%l0 + 1024]
 ! mem64[x1 + 1056] = b
 	.loc 1 2321
-	stx %o1, [%o7 + 1056]
+	stx %o1, [%l0 + 1056]
 ! a = mem64[x1 + 2048]
 	.loc 1 2322
-	ldx [%o7 + 2048], %o0
+	ldx [%l0 + 2048], %o0
 ! b = mem64[x1 + 2080]
 	.loc 1 2323
-	ldx [%o7 + 2080], %o1
+	ldx [%l0 + 2080], %o1
 ! u = a ^ b
 	.loc 1 2324
 	xor %o0, %o1, %o2
@@ -6732,16 +6668,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 2048] = a
 	.loc 1 2328
-	stx %o0, [%o7 + 2048]
+	stx %o0, [%l0 + 2048]
 ! mem64[x1 + 2080] = b
 	.loc 1 2329
-	stx %o1, [%o7 + 2080]
+	stx %o1, [%l0 + 2080]
 ! a = mem64[x1 + 3072]
 	.loc 1 2330
-	ldx [%o7 + 3072], %o0
+	ldx [%l0 + 3072], %o0
 ! b = mem64[x1 + 3104]
 	.loc 1 2331
-	ldx [%o7 + 3104], %o1
+	ldx [%l0 + 3104], %o1
 ! u = a ^ b
 	.loc 1 2332
 	xor %o0, %o1, %o2
@@ -6756,16 +6692,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 3072] = a
 	.loc 1 2336
-	stx %o0, [%o7 + 3072]
+	stx %o0, [%l0 + 3072]
 ! mem64[x1 + 3104] = b
 	.loc 1 2337
-	stx %o1, [%o7 + 3104]
+	stx %o1, [%l0 + 3104]
 ! a = mem64[x2 + 0]
 	.loc 1 2338
-	ldx [%l0], %o0
+	ldx [%l1], %o0
 ! b = mem64[x2 + 32]
 	.loc 1 2339
-	ldx [%l0 + 32], %o1
+	ldx [%l1 + 32], %o1
 ! u = a ^ b
 	.loc 1 2340
 	xor %o0, %o1, %o2
@@ -6780,16 +6716,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 0] = a
 	.loc 1 2344
-	stx %o0, [%l0]
+	stx %o0, [%l1]
 ! mem64[x2 + 32] = b
 	.loc 1 2345
-	stx %o1, [%l0 + 32]
+	stx %o1, [%l1 + 32]
 ! a = mem64[x2 + 1024]
 	.loc 1 2346
-	ldx [%l0 + 1024], %o0
+	ldx [%l1 + 1024], %o0
 ! b = mem64[x2 + 1056]
 	.loc 1 2347
-	ldx [%l0 + 1056], %o1
+	ldx [%l1 + 1056], %o1
 ! u = a ^ b
 	.loc 1 2348
 	xor %o0, %o1, %o2
@@ -6804,16 +6740,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 1024] = a
 	.loc 1 2352
-	stx %o0, [%l0 + 1024]
+	stx %o0, [%l1 + 1024]
 ! mem64[x2 + 1056] = b
 	.loc 1 2353
-	stx %o1, [%l0 + 1056]
+	stx %o1, [%l1 + 1056]
 ! a = mem64[x2 + 2048]
 	.loc 1 2354
-	ldx [%l0 + 2048], %o0
+	ldx [%l1 + 2048], %o0
 ! b = mem64[x2 + 2080]
 	.loc 1 2355
-	ldx [%l0 + 2080], %o1
+	ldx [%l1 + 2080], %o1
 ! u = a ^ b
 	.loc 1 2356
 	xor %o0, %o1, %o2
@@ -6828,16 +6764,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 2048] = a
 	.loc 1 2360
-	stx %o0, [%l0 + 2048]
+	stx %o0, [%l1 + 2048]
 ! mem64[x2 + 2080] = b
 	.loc 1 2361
-	stx %o1, [%l0 + 2080]
+	stx %o1, [%l1 + 2080]
 ! a = mem64[x2 + 3072]
 	.loc 1 2362
-	ldx [%l0 + 3072], %o0
+	ldx [%l1 + 3072], %o0
 ! b = mem64[x2 + 3104]
 	.loc 1 2363
-	ldx [%l0 + 3104], %o1
+	ldx [%l1 + 3104], %o1
 ! u = a ^ b
 	.loc 1 2364
 	xor %o0, %o1, %o2
@@ -6852,16 +6788,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 3072] = a
 	.loc 1 2368
-	stx %o0, [%l0 + 3072]
+	stx %o0, [%l1 + 3072]
 ! mem64[x2 + 3104] = b
 	.loc 1 2369
-	stx %o1, [%l0 + 3104]
+	stx %o1, [%l1 + 3104]
 ! a = mem64[x3 + 0]
 	.loc 1 2370
-	ldx [%l1], %o0
+	ldx [%o4], %o0
 ! b = mem64[x3 + 32]
 	.loc 1 2371
-	ldx [%l1 + 32], %o1
+	ldx [%o4 + 32], %o1
 ! u = a ^ b
 	.loc 1 2372
 	xor %o0, %o1, %o2
@@ -6876,54 +6812,53 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x3 + 0] = a
 	.loc 1 2376
-	stx %o0, [%l1]
+	stx %o0, [%o4]
 ! mem64[x3 + 32] = b
 	.loc 1 2377
-	stx %o1, [%l1 + 32]
+	stx %o1, [%o4 + 32]
 ! x0 = x0 + 8
 	.loc 1 2378
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! x1 = x1 + 8
 	.loc 1 2379
-	add %o7, 8, %o7
+	add %l0, 8, %l0
 ! x2 = x2 + 8
 	.loc 1 2380
-	add %l0, 8, %l0
+	add %l1, 8, %l1
 ! x3 = x3 + 8
 	.loc 1 2381
-	add %l1, 8, %l1
+	add %o4, 8, %o4
 ! c = c + 8
 	.loc 1 2382
-	add %o4, 8, %o4
+	add %o5, 8, %o5
 ! o1 = o1 - 1
 	.loc 1 2383
-	sub %l2, 1, %l2
+	sub %o3, 1, %o3
 ! =? o1 - 0
 	.loc 1 2384
-	cmp %l2, 0
+	cmp %o3, 0
 ! goto l16b if !=
 	.loc 1 2385
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l16b
 	nop
 ! x0 = x0 + 32
 	.loc 1 2386
-	add %o5, 32, %o5
+	add %o7, 32, %o7
 ! x1 = x1 + 32
 	.loc 1 2387
-	add %o7, 32, %o7
+	add %l0, 32, %l0
 ! x2 = x2 + 32
 	.loc 1 2388
-	add %l0, 32, %l0
+	add %l1, 32, %l1
 ! x3 = x3 + 32
 	.loc 1 2389
-	add %l1, 32, %l1
+	add %o4, 32, %o4
 ! o0 = o0 - 1
 	.loc 1 2390
-	mov %o3, %o0
-	sub %o0, 1, %o0
+	sub %l2, 1, %l2
 ! =? o0 - 0
 	.loc 1 2391
-	cmp %o0, 0
+	cmp %l2, 0
 ! goto l16a if !=
 	.loc 1 2392
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l16a
@@ -6936,43 +6871,42 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	add %o0, 4095, %o0
 ! c = c + 514
 	.loc 1 2398
-	add %o0, 514, %o4
+	add %o0, 514, %o5
 ! x0 = v
 	.loc 1 2399
-	mov %i0, %o5
+	mov %i0, %o7
 ! x1 = x1 + 4095
 	.loc 1 2401
-	add %o5, 4095, %o0
+	add %o7, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 2402
-	add %o0, 1, %o7
+	add %o0, 1, %l0
 ! x2 = x2 + 4095
 	.loc 1 2404
-	add %o7, 4095, %o0
+	add %l0, 4095, %o0
 ! x2 = x2 + 1
 	.loc 1 2405
-	add %o0, 1, %l0
+	add %o0, 1, %l1
 ! x3 = x3 + 4095
 	.loc 1 2407
-	add %l0, 4095, %o0
+	add %l1, 4095, %o0
 ! x3 = x3 + 1
 	.loc 1 2408
-	add %o0, 1, %l1
+	add %o0, 1, %o4
 ! o0 = 32
 	.loc 1 2409
-	mov 32, %o0
+	mov 32, %l2
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l17a:
 ! o1 = 2
 	.loc 1 2411
-	mov %o0, %o3
-	mov 2, %l2
+	mov 2, %o3
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l17b:
 ! k = mem32le[c + 0]
 	.loc 1 2413
-	lduwa [%o4] 0x88, %o1
+	lduwa [%o5] 0x88, %o1
 ! h = mem32le[c + 4]
 	.loc 1 2414
-	add %o4, 4, %o0
+	add %o5, 4, %o0
 	lduwa [%o0] 0x88, %o2
 ! h <<= 32
 	.loc 1 2415
@@ -6982,10 +6916,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	or %o1, %o2, %l3
 ! a = mem64[x0 + 0]
 	.loc 1 2417
-	ldx [%o5], %o0
+	ldx [%o7], %o0
 ! b = mem64[x0 + 16]
 	.loc 1 2418
-	ldx [%o5 + 16], %o1
+	ldx [%o7 + 16], %o1
 ! u = a ^ b
 	.loc 1 2419
 	xor %o0, %o1, %o2
@@ -7000,16 +6934,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 0] = a
 	.loc 1 2423
-	stx %o0, [%o5]
+	stx %o0, [%o7]
 ! mem64[x0 + 16] = b
 	.loc 1 2424
-	stx %o1, [%o5 + 16]
+	stx %o1, [%o7 + 16]
 ! a = mem64[x0 + 1024]
 	.loc 1 2425
-	ldx [%o5 + 1024], %o0
+	ldx [%o7 + 1024], %o0
 ! b = mem64[x0 + 1040]
 	.loc 1 2426
-	ldx [%o5 + 1040], %o1
+	ldx [%o7 + 1040], %o1
 ! u = a ^ b
 	.loc 1 2427
 	xor %o0, %o1, %o2
@@ -7024,16 +6958,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1024] = a
 	.loc 1 2431
-	stx %o0, [%o5 + 1024]
+	stx %o0, [%o7 + 1024]
 ! mem64[x0 + 1040] = b
 	.loc 1 2432
-	stx %o1, [%o5 + 1040]
+	stx %o1, [%o7 + 1040]
 ! a = mem64[x0 + 2048]
 	.loc 1 2433
-	ldx [%o5 + 2048], %o0
+	ldx [%o7 + 2048], %o0
 ! b = mem64[x0 + 2064]
 	.loc 1 2434
-	ldx [%o5 + 2064], %o1
+	ldx [%o7 + 2064], %o1
 ! u = a ^ b
 	.loc 1 2435
 	xor %o0, %o1, %o2
@@ -7048,16 +6982,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2048] = a
 	.loc 1 2439
-	stx %o0, [%o5 + 2048]
+	stx %o0, [%o7 + 2048]
 ! mem64[x0 + 2064] = b
 	.loc 1 2440
-	stx %o1, [%o5 + 2064]
+	stx %o1, [%o7 + 2064]
 ! a = mem64[x0 + 3072]
 	.loc 1 2441
-	ldx [%o5 + 3072], %o0
+	ldx [%o7 + 3072], %o0
 ! b = mem64[x0 + 3088]
 	.loc 1 2442
-	ldx [%o5 + 3088], %o1
+	ldx [%o7 + 3088], %o1
 ! u = a ^ b
 	.loc 1 2443
 	xor %o0, %o1, %o2
@@ -7072,16 +7006,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3072] = a
 	.loc 1 2447
-	stx %o0, [%o5 + 3072]
+	stx %o0, [%o7 + 3072]
 ! mem64[x0 + 3088] = b
 	.loc 1 2448
-	stx %o1, [%o5 + 3088]
+	stx %o1, [%o7 + 3088]
 ! a = mem64[x1 + 0]
 	.loc 1 2449
-	ldx [%o7], %o0
+	ldx [%l0], %o0
 ! b = mem64[x1 + 16]
 	.loc 1 2450
-	ldx [%o7 + 16], %o1
+	ldx [%l0 + 16], %o1
 ! u = a ^ b
 	.loc 1 2451
 	xor %o0, %o1, %o2
@@ -7096,16 +7030,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 0] = a
 	.loc 1 2455
-	stx %o0, [%o7]
+	stx %o0, [%l0]
 ! mem64[x1 + 16] = b
 	.loc 1 2456
-	stx %o1, [%o7 + 16]
+	stx %o1, [%l0 + 16]
 ! a = mem64[x1 + 1024]
 	.loc 1 2457
-	ldx [%o7 + 1024], %o0
+	ldx [%l0 + 1024], %o0
 ! b = mem64[x1 + 1040]
 	.loc 1 2458
-	ldx [%o7 + 1040], %o1
+	ldx [%l0 + 1040], %o1
 ! u = a ^ b
 	.loc 1 2459
 	xor %o0, %o1, %o2
@@ -7120,16 +7054,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 1024] = a
 	.loc 1 2463
-	stx %o0, [%o7 + 1024]
+	stx %o0, [%l0 + 1024]
 ! mem64[x1 + 1040] = b
 	.loc 1 2464
-	stx %o1, [%o7 + 1040]
+	stx %o1, [%l0 + 1040]
 ! a = mem64[x1 + 2048]
 	.loc 1 2465
-	ldx [%o7 + 2048], %o0
+	ldx [%l0 + 2048], %o0
 ! b = mem64[x1 + 2064]
 	.loc 1 2466
-	ldx [%o7 + 2064], %o1
+	ldx [%l0 + 2064], %o1
 ! u = a ^ b
 	.loc 1 2467
 	xor %o0, %o1, %o2
@@ -7144,16 +7078,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 2048] = a
 	.loc 1 2471
-	stx %o0, [%o7 + 2048]
+	stx %o0, [%l0 + 2048]
 ! mem64[x1 + 2064] = b
 	.loc 1 2472
-	stx %o1, [%o7 + 2064]
+	stx %o1, [%l0 + 2064]
 ! a = mem64[x1 + 3072]
 	.loc 1 2473
-	ldx [%o7 + 3072], %o0
+	ldx [%l0 + 3072], %o0
 ! b = mem64[x1 + 3088]
 	.loc 1 2474
-	ldx [%o7 + 3088], %o1
+	ldx [%l0 + 3088], %o1
 ! u = a ^ b
 	.loc 1 2475
 	xor %o0, %o1, %o2
@@ -7168,16 +7102,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x1 + 3072] = a
 	.loc 1 2479
-	stx %o0, [%o7 + 3072]
+	stx %o0, [%l0 + 3072]
 ! mem64[x1 + 3088] = b
 	.loc 1 2480
-	stx %o1, [%o7 + 3088]
+	stx %o1, [%l0 + 3088]
 ! a = mem64[x2 + 0]
 	.loc 1 2481
-	ldx [%l0], %o0
+	ldx [%l1], %o0
 ! b = mem64[x2 + 16]
 	.loc 1 2482
-	ldx [%l0 + 16], %o1
+	ldx [%l1 + 16], %o1
 ! u = a ^ b
 	.loc 1 2483
 	xor %o0, %o1, %o2
@@ -7192,16 +7126,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 0] = a
 	.loc 1 2487
-	stx %o0, [%l0]
+	stx %o0, [%l1]
 ! mem64[x2 + 16] = b
 	.loc 1 2488
-	stx %o1, [%l0 + 16]
+	stx %o1, [%l1 + 16]
 ! a = mem64[x2 + 1024]
 	.loc 1 2489
-	ldx [%l0 + 1024], %o0
+	ldx [%l1 + 1024], %o0
 ! b = mem64[x2 + 1040]
 	.loc 1 2490
-	ldx [%l0 + 1040], %o1
+	ldx [%l1 + 1040], %o1
 ! u = a ^ b
 	.loc 1 2491
 	xor %o0, %o1, %o2
@@ -7216,16 +7150,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 1024] = a
 	.loc 1 2495
-	stx %o0, [%l0 + 1024]
+	stx %o0, [%l1 + 1024]
 ! mem64[x2 + 1040] = b
 	.loc 1 2496
-	stx %o1, [%l0 + 1040]
+	stx %o1, [%l1 + 1040]
 ! a = mem64[x2 + 2048]
 	.loc 1 2497
-	ldx [%l0 + 2048], %o0
+	ldx [%l1 + 2048], %o0
 ! b = mem64[x2 + 2064]
 	.loc 1 2498
-	ldx [%l0 + 2064], %o1
+	ldx [%l1 + 2064], %o1
 ! u = a ^ b
 	.loc 1 2499
 	xor %o0, %o1, %o2
@@ -7240,16 +7174,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 2048] = a
 	.loc 1 2503
-	stx %o0, [%l0 + 2048]
+	stx %o0, [%l1 + 2048]
 ! mem64[x2 + 2064] = b
 	.loc 1 2504
-	stx %o1, [%l0 + 2064]
+	stx %o1, [%l1 + 2064]
 ! a = mem64[x2 + 3072]
 	.loc 1 2505
-	ldx [%l0 + 3072], %o0
+	ldx [%l1 + 3072], %o0
 ! b = mem64[x2 + 3088]
 	.loc 1 2506
-	ldx [%l0 + 3088], %o1
+	ldx [%l1 + 3088], %o1
 ! u = a ^ b
 	.loc 1 2507
 	xor %o0, %o1, %o2
@@ -7264,16 +7198,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x2 + 3072] = a
 	.loc 1 2511
-	stx %o0, [%l0 + 3072]
+	stx %o0, [%l1 + 3072]
 ! mem64[x2 + 3088] = b
 	.loc 1 2512
-	stx %o1, [%l0 + 3088]
+	stx %o1, [%l1 + 3088]
 ! a = mem64[x3 + 0]
 	.loc 1 2513
-	ldx [%l1], %o0
+	ldx [%o4], %o0
 ! b = mem64[x3 + 16]
 	.loc 1 2514
-	ldx [%l1 + 16], %o1
+	ldx [%o4 + 16], %o1
 ! u = a ^ b
 	.loc 1 2515
 	xor %o0, %o1, %o2
@@ -7288,102 +7222,97 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x3 + 0] = a
 	.loc 1 2519
-	stx %o0, [%l1]
+	stx %o0, [%o4]
 ! mem64[x3 + 16] = b
 	.loc 1 2520
-	stx %o1, [%l1 + 16]
+	stx %o1, [%o4 + 16]
 ! x0 = x0 + 8
 	.loc 1 2521
-	add %o5, 8, %o5
+	add %o7, 8, %o7
 ! x1 = x1 + 8
 	.loc 1 2522
-	add %o7, 8, %o7
+	add %l0, 8, %l0
 ! x2 = x2 + 8
 	.loc 1 2523
-	add %l0, 8, %l0
+	add %l1, 8, %l1
 ! x3 = x3 + 8
 	.loc 1 2524
-	add %l1, 8, %l1
+	add %o4, 8, %o4
 ! c = c + 8
 	.loc 1 2525
-	add %o4, 8, %o4
+	add %o5, 8, %o5
 ! o1 = o1 - 1
 	.loc 1 2526
-	sub %l2, 1, %l2
+	sub %o3, 1, %o3
 ! =? o1 - 0
 	.loc 1 2527
-	cmp %l2, 0
+	cmp %o3, 0
 ! goto l17b if !=
 	.loc 1 2528
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l17b
 	nop
 ! x0 = x0 + 16
 	.loc 1 2529
-	add %o5, 16, %o5
+	add %o7, 16, %o7
 ! x1 = x1 + 16
 	.loc 1 2530
-	add %o7, 16, %o7
+	add %l0, 16, %l0
 ! x2 = x2 + 16
 	.loc 1 2531
-	add %l0, 16, %l0
+	add %l1, 16, %l1
 ! x3 = x3 + 16
 	.loc 1 2532
-	add %l1, 16, %l1
+	add %o4, 16, %o4
 ! o0 = o0 - 1
 	.loc 1 2533
-	mov %o3, %o0
-	sub %o0, 1, %o0
+	sub %l2, 1, %l2
 ! =? o0 - 0
 	.loc 1 2534
-	cmp %o0, 0
+	cmp %l2, 0
 ! goto l17a if !=
 	.loc 1 2535
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l17a
 	nop
 ! c = c + 4095
 	.loc 1 2539
-	mov %i1, %o4
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 4095
 	.loc 1 2540
-	add %i1, 4095, %i1
+	add %o0, 4095, %o0
 ! c = c + 1026
 	.loc 1 2541
-	add %i1, 1026, %i1
-! x1 = x0
-	.loc 1 2543
+	add %o0, 1026, %o4
+! x0 = v
+	.loc 1 2542
 	mov %i0, %o5
 ! x1 = x1 + 4095
 	.loc 1 2544
-	add %i0, 4095, %o0
+	add %o5, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 2545
-	add %o0, 1, %o0
+	add %o0, 1, %o7
 ! x2 = x2 + 4095
 	.loc 1 2547
-	add %o0, 4095, %o1
+	add %o7, 4095, %o0
 ! x2 = x2 + 1
 	.loc 1 2548
-	add %o1, 1, %o1
+	add %o0, 1, %l0
 ! x3 = x3 + 4095
 	.loc 1 2550
-	add %o1, 4095, %o2
+	add %l0, 4095, %o0
 ! x3 = x3 + 1
 	.loc 1 2551
-	add %o2, 1, %o2
+	add %o0, 1, %l1
 ! o0 = 64
 	.loc 1 2552
 	mov 64, %o3
-	mov %o0, %o7
-	mov %o1, %l0
-	mov %o2, %l1
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l18a:
 ! k = mem32le[c + 0]
 	.loc 1 2554
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o4] 0x88, %o1
 ! h = mem32le[c + 4]
 	.loc 1 2555
-	add %i1, 4, %o0
+	add %o4, 4, %o0
 	lduwa [%o0] 0x88, %o2
 ! h <<= 32
 	.loc 1 2556
@@ -7393,10 +7322,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	or %o1, %o2, %l2
 ! a = mem64[x0 + 0]
 	.loc 1 2558
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! b = mem64[x0 + 8]
 	.loc 1 2559
-	ldx [%i0 + 8], %o1
+	ldx [%o5 + 8], %o1
 ! u = a ^ b
 	.loc 1 2560
 	xor %o0, %o1, %o2
@@ -7411,16 +7340,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 0] = a
 	.loc 1 2564
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! mem64[x0 + 8] = b
 	.loc 1 2565
-	stx %o1, [%i0 + 8]
+	stx %o1, [%o5 + 8]
 ! a = mem64[x0 + 1024]
 	.loc 1 2566
-	ldx [%i0 + 1024], %o0
+	ldx [%o5 + 1024], %o0
 ! b = mem64[x0 + 1032]
 	.loc 1 2567
-	ldx [%i0 + 1032], %o1
+	ldx [%o5 + 1032], %o1
 ! u = a ^ b
 	.loc 1 2568
 	xor %o0, %o1, %o2
@@ -7435,16 +7364,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 1024] = a
 	.loc 1 2572
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o5 + 1024]
 ! mem64[x0 + 1032] = b
 	.loc 1 2573
-	stx %o1, [%i0 + 1032]
+	stx %o1, [%o5 + 1032]
 ! a = mem64[x0 + 2048]
 	.loc 1 2574
-	ldx [%i0 + 2048], %o0
+	ldx [%o5 + 2048], %o0
 ! b = mem64[x0 + 2056]
 	.loc 1 2575
-	ldx [%i0 + 2056], %o1
+	ldx [%o5 + 2056], %o1
 ! u = a ^ b
 	.loc 1 2576
 	xor %o0, %o1, %o2
@@ -7459,16 +7388,16 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 2048] = a
 	.loc 1 2580
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o5 + 2048]
 ! mem64[x0 + 2056] = b
 	.loc 1 2581
-	stx %o1, [%i0 + 2056]
+	stx %o1, [%o5 + 2056]
 ! a = mem64[x0 + 3072]
 	.loc 1 2582
-	ldx [%i0 + 3072], %o0
+	ldx [%o5 + 3072], %o0
 ! b = mem64[x0 + 3080]
 	.loc 1 2583
-	ldx [%i0 + 3080], %o1
+	ldx [%o5 + 3080], %o1
 ! u = a ^ b
 	.loc 1 2584
 	xor %o0, %o1, %o2
@@ -7483,10 +7412,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o1, %o2, %o1
 ! mem64[x0 + 3072] = a
 	.loc 1 2588
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o5 + 3072]
 ! mem64[x0 + 3080] = b
 	.loc 1 2589
-	stx %o1, [%i0 + 3080]
+	stx %o1, [%o5 + 3080]
 ! a = mem64[x1 + 0]
 	.loc 1 2590
 	ldx [%o7], %o0
@@ -7705,7 +7634,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	stx %o1, [%l1 + 8]
 ! x0 = x0 + 16
 	.loc 1 2662
-	add %i0, 16, %i0
+	add %o5, 16, %o5
 ! x1 = x1 + 16
 	.loc 1 2663
 	add %o7, 16, %o7
@@ -7717,7 +7646,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	add %l1, 16, %l1
 ! c = c + 8
 	.loc 1 2666
-	add %i1, 8, %i1
+	add %o4, 8, %o4
 ! o0 = o0 - 1
 	.loc 1 2667
 	sub %o3, 1, %o3
@@ -7728,55 +7657,46 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	.loc 1 2669
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l18a
 	nop
-! c = cb
-	.loc 1 2672
-	mov %o4, %i1
 ! c = c + 4095
 	.loc 1 2673
-	mov %i1, %o4
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 4095
 	.loc 1 2674
-	add %i1, 4095, %i1
+	add %o0, 4095, %o0
 ! c = c + 1538
 	.loc 1 2675
-	add %i1, 1538, %i1
+	add %o0, 1538, %o4
 ! x0 = v
 	.loc 1 2676
-	mov %o5, %i0
-! x1 = x0
-	.loc 1 2677
 	mov %i0, %o5
 ! x1 = x1 + 4095
 	.loc 1 2678
-	add %i0, 4095, %o0
+	add %o5, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 2679
-	add %o0, 1, %o0
+	add %o0, 1, %o7
 ! x2 = x2 + 4095
 	.loc 1 2681
-	add %o0, 4095, %o1
+	add %o7, 4095, %o0
 ! x2 = x2 + 1
 	.loc 1 2682
-	add %o1, 1, %o1
+	add %o0, 1, %l0
 ! x3 = x3 + 4095
 	.loc 1 2684
-	add %o1, 4095, %o2
+	add %l0, 4095, %o0
 ! x3 = x3 + 1
 	.loc 1 2685
-	add %o2, 1, %o2
+	add %o0, 1, %o3
 ! o0 = 128
 	.loc 1 2686
-	mov 128, %o3
-	mov %o0, %o7
-	mov %o1, %l0
+	mov 128, %o2
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l19a:
 ! k = mem32le[c + 0]
 	.loc 1 2688
-	lduwa [%i1] 0x88, %l1
+	lduwa [%o4] 0x88, %l1
 ! a = mem64[x0 + 0]
 	.loc 1 2689
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 32
 	.loc 1 2690
 	srlx %o0, 32, %o1
@@ -7797,10 +7717,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 2696
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! a = mem64[x0 + 1024]
 	.loc 1 2697
-	ldx [%i0 + 1024], %o0
+	ldx [%o5 + 1024], %o0
 ! u = a >> 32
 	.loc 1 2698
 	srlx %o0, 32, %o1
@@ -7821,10 +7741,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1024] = a
 	.loc 1 2704
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o5 + 1024]
 ! a = mem64[x0 + 2048]
 	.loc 1 2705
-	ldx [%i0 + 2048], %o0
+	ldx [%o5 + 2048], %o0
 ! u = a >> 32
 	.loc 1 2706
 	srlx %o0, 32, %o1
@@ -7845,10 +7765,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2048] = a
 	.loc 1 2712
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o5 + 2048]
 ! a = mem64[x0 + 3072]
 	.loc 1 2713
-	ldx [%i0 + 3072], %o0
+	ldx [%o5 + 3072], %o0
 ! u = a >> 32
 	.loc 1 2714
 	srlx %o0, 32, %o1
@@ -7869,7 +7789,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3072] = a
 	.loc 1 2720
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o5 + 3072]
 ! a = mem64[x1 + 0]
 	.loc 1 2721
 	ldx [%o7], %o0
@@ -8064,7 +7984,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	stx %o0, [%l0 + 3072]
 ! a = mem64[x3 + 0]
 	.loc 1 2785
-	ldx [%o2], %o0
+	ldx [%o3], %o0
 ! u = a >> 32
 	.loc 1 2786
 	srlx %o0, 32, %o1
@@ -8085,10 +8005,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x3 + 0] = a
 	.loc 1 2792
-	stx %o0, [%o2]
+	stx %o0, [%o3]
 ! x0 = x0 + 8
 	.loc 1 2793
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! x1 = x1 + 8
 	.loc 1 2794
 	add %o7, 8, %o7
@@ -8097,67 +8017,57 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	add %l0, 8, %l0
 ! x3 = x3 + 8
 	.loc 1 2796
-	add %o2, 8, %o2
+	add %o3, 8, %o3
 ! c = c + 4
 	.loc 1 2797
-	add %i1, 4, %i1
+	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 2798
-	sub %o3, 1, %o3
+	sub %o2, 1, %o2
 ! =? o0 - 0
 	.loc 1 2799
-	cmp %o3, 0
+	cmp %o2, 0
 ! goto l19a if !=
 	.loc 1 2800
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l19a
 	nop
-! c = cb
-	.loc 1 2803
-	mov %o4, %i1
 ! c = c + 4095
 	.loc 1 2804
-	mov %i1, %o4
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 4095
 	.loc 1 2805
-	add %i1, 4095, %i1
+	add %o0, 4095, %o0
 ! c = c + 2050
 	.loc 1 2806
-	add %i1, 2050, %i1
+	add %o0, 2050, %o4
 ! x0 = v
 	.loc 1 2807
-	mov %o5, %i0
-! x1 = x0
-	.loc 1 2808
 	mov %i0, %o5
 ! x1 = x1 + 4095
 	.loc 1 2809
-	add %i0, 4095, %o0
+	add %o5, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 2810
-	add %o0, 1, %o0
+	add %o0, 1, %o7
 ! x2 = x2 + 4095
 	.loc 1 2812
-	add %o0, 4095, %o1
+	add %o7, 4095, %o0
 ! x2 = x2 + 1
 	.loc 1 2813
-	add %o1, 1, %o1
+	add %o0, 1, %l0
 ! x3 = x3 + 4095
 	.loc 1 2815
-	add %o1, 4095, %o2
+	add %l0, 4095, %o0
 ! x3 = x3 + 1
 	.loc 1 2816
-	add %o2, 1, %o2
+	add %o0, 1, %l1
 ! o0 = 128
 	.loc 1 2817
 	mov 128, %o3
-	mov %o0, %o7
-	mov %o1, %l0
-	mov %o2, %l1
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l20a:
 ! k = mem32le[c + 0]
 	.loc 1 2819
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o4] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 2820
 	setx -281470681808896, %o0, %o2
@@ -8175,7 +8085,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	or %o1, %o0, %o2
 ! a = mem64[x0 + 0]
 	.loc 1 2825
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 16
 	.loc 1 2826
 	srlx %o0, 16, %o1
@@ -8196,10 +8106,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 2832
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! a = mem64[x0 + 1024]
 	.loc 1 2833
-	ldx [%i0 + 1024], %o0
+	ldx [%o5 + 1024], %o0
 ! u = a >> 16
 	.loc 1 2834
 	srlx %o0, 16, %o1
@@ -8220,10 +8130,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1024] = a
 	.loc 1 2840
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o5 + 1024]
 ! a = mem64[x0 + 2048]
 	.loc 1 2841
-	ldx [%i0 + 2048], %o0
+	ldx [%o5 + 2048], %o0
 ! u = a >> 16
 	.loc 1 2842
 	srlx %o0, 16, %o1
@@ -8244,10 +8154,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2048] = a
 	.loc 1 2848
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o5 + 2048]
 ! a = mem64[x0 + 3072]
 	.loc 1 2849
-	ldx [%i0 + 3072], %o0
+	ldx [%o5 + 3072], %o0
 ! u = a >> 16
 	.loc 1 2850
 	srlx %o0, 16, %o1
@@ -8268,7 +8178,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3072] = a
 	.loc 1 2856
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o5 + 3072]
 ! a = mem64[x1 + 0]
 	.loc 1 2857
 	ldx [%o7], %o0
@@ -8487,7 +8397,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	stx %o0, [%l1]
 ! x0 = x0 + 8
 	.loc 1 2929
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! x1 = x1 + 8
 	.loc 1 2930
 	add %o7, 8, %o7
@@ -8499,7 +8409,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	add %l1, 8, %l1
 ! c = c + 4
 	.loc 1 2933
-	add %i1, 4, %i1
+	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 2934
 	sub %o3, 1, %o3
@@ -8510,53 +8420,43 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	.loc 1 2936
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l20a
 	nop
-! c = cb
-	.loc 1 2939
-	mov %o4, %i1
 ! c = c + 4095
 	.loc 1 2940
-	mov %i1, %o4
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 4095
 	.loc 1 2941
-	add %i1, 4095, %i1
+	add %o0, 4095, %o0
 ! c = c + 2562
 	.loc 1 2942
-	add %i1, 2562, %i1
+	add %o0, 2562, %o4
 ! x0 = v
 	.loc 1 2943
-	mov %o5, %i0
-! x1 = x0
-	.loc 1 2944
 	mov %i0, %o5
 ! x1 = x1 + 4095
 	.loc 1 2945
-	add %i0, 4095, %o0
+	add %o5, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 2946
-	add %o0, 1, %o0
+	add %o0, 1, %o7
 ! x2 = x2 + 4095
 	.loc 1 2948
-	add %o0, 4095, %o1
+	add %o7, 4095, %o0
 ! x2 = x2 + 1
 	.loc 1 2949
-	add %o1, 1, %o1
+	add %o0, 1, %l0
 ! x3 = x3 + 4095
 	.loc 1 2951
-	add %o1, 4095, %o2
+	add %l0, 4095, %o0
 ! x3 = x3 + 1
 	.loc 1 2952
-	add %o2, 1, %o2
+	add %o0, 1, %l1
 ! o0 = 128
 	.loc 1 2953
 	mov 128, %o3
-	mov %o0, %o7
-	mov %o1, %l0
-	mov %o2, %l1
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l21a:
 ! k = mem32le[c + 0]
 	.loc 1 2955
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o4] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 2956
 	setx -281470681808896, %o0, %o2
@@ -8589,7 +8489,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	or %o1, %o0, %o2
 ! a = mem64[x0 + 0]
 	.loc 1 2966
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 8
 	.loc 1 2967
 	srlx %o0, 8, %o1
@@ -8610,10 +8510,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 2973
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! a = mem64[x0 + 1024]
 	.loc 1 2974
-	ldx [%i0 + 1024], %o0
+	ldx [%o5 + 1024], %o0
 ! u = a >> 8
 	.loc 1 2975
 	srlx %o0, 8, %o1
@@ -8634,10 +8534,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1024] = a
 	.loc 1 2981
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o5 + 1024]
 ! a = mem64[x0 + 2048]
 	.loc 1 2982
-	ldx [%i0 + 2048], %o0
+	ldx [%o5 + 2048], %o0
 ! u = a >> 8
 	.loc 1 2983
 	srlx %o0, 8, %o1
@@ -8658,10 +8558,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2048] = a
 	.loc 1 2989
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o5 + 2048]
 ! a = mem64[x0 + 3072]
 	.loc 1 2990
-	ldx [%i0 + 3072], %o0
+	ldx [%o5 + 3072], %o0
 ! u = a >> 8
 	.loc 1 2991
 	srlx %o0, 8, %o1
@@ -8682,7 +8582,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3072] = a
 	.loc 1 2997
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o5 + 3072]
 ! a = mem64[x1 + 0]
 	.loc 1 2998
 	ldx [%o7], %o0
@@ -8901,7 +8801,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	stx %o0, [%l1]
 ! x0 = x0 + 8
 	.loc 1 3070
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! x1 = x1 + 8
 	.loc 1 3071
 	add %o7, 8, %o7
@@ -8913,7 +8813,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	add %l1, 8, %l1
 ! c = c + 4
 	.loc 1 3074
-	add %i1, 4, %i1
+	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 3075
 	sub %o3, 1, %o3
@@ -8924,53 +8824,43 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	.loc 1 3077
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l21a
 	nop
-! c = cb
-	.loc 1 3080
-	mov %o4, %i1
 ! c = c + 4095
 	.loc 1 3081
-	mov %i1, %o4
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 4095
 	.loc 1 3082
-	add %i1, 4095, %i1
+	add %o0, 4095, %o0
 ! c = c + 3074
 	.loc 1 3083
-	add %i1, 3074, %i1
+	add %o0, 3074, %o4
 ! x0 = v
 	.loc 1 3084
-	mov %o5, %i0
-! x1 = x0
-	.loc 1 3085
 	mov %i0, %o5
 ! x1 = x1 + 4095
 	.loc 1 3086
-	add %i0, 4095, %o0
+	add %o5, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 3087
-	add %o0, 1, %o0
+	add %o0, 1, %o7
 ! x2 = x2 + 4095
 	.loc 1 3089
-	add %o0, 4095, %o1
+	add %o7, 4095, %o0
 ! x2 = x2 + 1
 	.loc 1 3090
-	add %o1, 1, %o1
+	add %o0, 1, %l0
 ! x3 = x3 + 4095
 	.loc 1 3092
-	add %o1, 4095, %o2
+	add %l0, 4095, %o0
 ! x3 = x3 + 1
 	.loc 1 3093
-	add %o2, 1, %o2
+	add %o0, 1, %l1
 ! o0 = 128
 	.loc 1 3094
 	mov 128, %o3
-	mov %o0, %o7
-	mov %o1, %l0
-	mov %o2, %l1
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l22a:
 ! k = mem32le[c + 0]
 	.loc 1 3096
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o4] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 3097
 	setx -281470681808896, %o0, %o2
@@ -9018,7 +8908,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	or %o1, %o0, %o2
 ! a = mem64[x0 + 0]
 	.loc 1 3112
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 4
 	.loc 1 3113
 	srlx %o0, 4, %o1
@@ -9039,10 +8929,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 3119
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! a = mem64[x0 + 1024]
 	.loc 1 3120
-	ldx [%i0 + 1024], %o0
+	ldx [%o5 + 1024], %o0
 ! u = a >> 4
 	.loc 1 3121
 	srlx %o0, 4, %o1
@@ -9063,10 +8953,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1024] = a
 	.loc 1 3127
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o5 + 1024]
 ! a = mem64[x0 + 2048]
 	.loc 1 3128
-	ldx [%i0 + 2048], %o0
+	ldx [%o5 + 2048], %o0
 ! u = a >> 4
 	.loc 1 3129
 	srlx %o0, 4, %o1
@@ -9087,10 +8977,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2048] = a
 	.loc 1 3135
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o5 + 2048]
 ! a = mem64[x0 + 3072]
 	.loc 1 3136
-	ldx [%i0 + 3072], %o0
+	ldx [%o5 + 3072], %o0
 ! u = a >> 4
 	.loc 1 3137
 	srlx %o0, 4, %o1
@@ -9111,7 +9001,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3072] = a
 	.loc 1 3143
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o5 + 3072]
 ! a = mem64[x1 + 0]
 	.loc 1 3144
 	ldx [%o7], %o0
@@ -9330,7 +9220,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	stx %o0, [%l1]
 ! x0 = x0 + 8
 	.loc 1 3216
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! x1 = x1 + 8
 	.loc 1 3217
 	add %o7, 8, %o7
@@ -9342,7 +9232,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	add %l1, 8, %l1
 ! c = c + 4
 	.loc 1 3220
-	add %i1, 4, %i1
+	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 3221
 	sub %o3, 1, %o3
@@ -9353,53 +9243,43 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	.loc 1 3223
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l22a
 	nop
-! c = cb
-	.loc 1 3226
-	mov %o4, %i1
 ! c = c + 4095
 	.loc 1 3227
-	mov %i1, %o4
-	add %i1, 4095, %i1
+	add %i1, 4095, %o0
 ! c = c + 4095
 	.loc 1 3228
-	add %i1, 4095, %i1
+	add %o0, 4095, %o0
 ! c = c + 3586
 	.loc 1 3229
-	add %i1, 3586, %i1
+	add %o0, 3586, %o4
 ! x0 = v
 	.loc 1 3230
-	mov %o5, %i0
-! x1 = x0
-	.loc 1 3231
 	mov %i0, %o5
 ! x1 = x1 + 4095
 	.loc 1 3232
-	add %i0, 4095, %o0
+	add %o5, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 3233
-	add %o0, 1, %o0
+	add %o0, 1, %o7
 ! x2 = x2 + 4095
 	.loc 1 3235
-	add %o0, 4095, %o1
+	add %o7, 4095, %o0
 ! x2 = x2 + 1
 	.loc 1 3236
-	add %o1, 1, %o1
+	add %o0, 1, %l0
 ! x3 = x3 + 4095
 	.loc 1 3238
-	add %o1, 4095, %o2
+	add %l0, 4095, %o0
 ! x3 = x3 + 1
 	.loc 1 3239
-	add %o2, 1, %o2
+	add %o0, 1, %l1
 ! o0 = 128
 	.loc 1 3240
 	mov 128, %o3
-	mov %o0, %o7
-	mov %o1, %l0
-	mov %o2, %l1
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l23a:
 ! k = mem32le[c + 0]
 	.loc 1 3242
-	lduwa [%i1] 0x88, %o1
+	lduwa [%o4] 0x88, %o1
 ! e = 0xffff0000ffff0000
 	.loc 1 3243
 	setx -281470681808896, %o0, %o2
@@ -9462,7 +9342,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	or %o1, %o0, %o2
 ! a = mem64[x0 + 0]
 	.loc 1 3263
-	ldx [%i0], %o0
+	ldx [%o5], %o0
 ! u = a >> 2
 	.loc 1 3264
 	srlx %o0, 2, %o1
@@ -9483,10 +9363,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 0] = a
 	.loc 1 3270
-	stx %o0, [%i0]
+	stx %o0, [%o5]
 ! a = mem64[x0 + 1024]
 	.loc 1 3271
-	ldx [%i0 + 1024], %o0
+	ldx [%o5 + 1024], %o0
 ! u = a >> 2
 	.loc 1 3272
 	srlx %o0, 2, %o1
@@ -9507,10 +9387,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 1024] = a
 	.loc 1 3278
-	stx %o0, [%i0 + 1024]
+	stx %o0, [%o5 + 1024]
 ! a = mem64[x0 + 2048]
 	.loc 1 3279
-	ldx [%i0 + 2048], %o0
+	ldx [%o5 + 2048], %o0
 ! u = a >> 2
 	.loc 1 3280
 	srlx %o0, 2, %o1
@@ -9531,10 +9411,10 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 2048] = a
 	.loc 1 3286
-	stx %o0, [%i0 + 2048]
+	stx %o0, [%o5 + 2048]
 ! a = mem64[x0 + 3072]
 	.loc 1 3287
-	ldx [%i0 + 3072], %o0
+	ldx [%o5 + 3072], %o0
 ! u = a >> 2
 	.loc 1 3288
 	srlx %o0, 2, %o1
@@ -9555,7 +9435,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	xor %o0, %o1, %o0
 ! mem64[x0 + 3072] = a
 	.loc 1 3294
-	stx %o0, [%i0 + 3072]
+	stx %o0, [%o5 + 3072]
 ! a = mem64[x1 + 0]
 	.loc 1 3295
 	ldx [%o7], %o0
@@ -9774,7 +9654,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	stx %o0, [%l1]
 ! x0 = x0 + 8
 	.loc 1 3367
-	add %i0, 8, %i0
+	add %o5, 8, %o5
 ! x1 = x1 + 8
 	.loc 1 3368
 	add %o7, 8, %o7
@@ -9786,7 +9666,7 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	add %l1, 8, %l1
 ! c = c + 4
 	.loc 1 3371
-	add %i1, 4, %i1
+	add %o4, 4, %o4
 ! o0 = o0 - 1
 	.loc 1 3372
 	sub %o3, 1, %o3
@@ -9797,9 +9677,6 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 	.loc 1 3374
 	bne,pt %xcc, .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l23a
 	nop
-! c = cb
-	.loc 1 3377
-	mov %o4, %i1
 ! c = c + 4095
 	.loc 1 3378
 	add %i1, 4095, %i1
@@ -9812,33 +9689,27 @@ qhasm_kernel_mceliece_gf13_benes_sparc64_benes:
 ! c = c + 3
 	.loc 1 3381
 	add %i1, 3, %i1
-! x0 = v
-	.loc 1 3382
-	mov %o5, %i0
 ! x1 = x1 + 4095
 	.loc 1 3384
 	add %i0, 4095, %o0
 ! x1 = x1 + 1
 	.loc 1 3385
-	add %o0, 1, %o0
+	add %o0, 1, %o4
 ! x2 = x2 + 4095
 	.loc 1 3387
-	add %o0, 4095, %o1
+	add %o4, 4095, %o0
 ! x2 = x2 + 1
 	.loc 1 3388
-	add %o1, 1, %o1
+	add %o0, 1, %o5
 ! x3 = x3 + 4095
 	.loc 1 3390
-	add %o1, 4095, %o2
+	add %o5, 4095, %o0
 ! x3 = x3 + 1
 	.loc 1 3391
-	add %o2, 1, %o2
+	add %o0, 1, %o7
 ! o0 = 128
 	.loc 1 3392
 	mov 128, %o3
-	mov %o0, %o4
-	mov %o1, %o5
-	mov %o2, %o7
 .Lqhasm_kernel_mceliece_gf13_benes_sparc64_benes.l24a:
 ! k = mem32le[c + 0]
 	.loc 1 3394

@@ -10,8 +10,7 @@ qhasm_kernel_mceliece_gf13_vec256_sq_sparc64_sq:
 	save %sp, -176, %sp
 ! i = 4
 	.loc 1 13
-	mov 4, %o0
-	mov %o0, %o4
+	mov 4, %o4
 .Lqhasm_kernel_mceliece_gf13_vec256_sq_sparc64_sq.pass:
 ! v0 = mem64[f + 0]
 	.loc 1 15

@@ -10,8 +10,7 @@ qhasm_kernel_mceliece_gf13_vec512_sq_sparc64_sq:
 	save %sp, -176, %sp
 ! i = 8
 	.loc 1 13
-	mov 8, %o0
-	mov %o0, %o4
+	mov 8, %o4
 .Lqhasm_kernel_mceliece_gf13_vec512_sq_sparc64_sq.pass:
 ! v0 = mem64[f + 0]
 	.loc 1 15

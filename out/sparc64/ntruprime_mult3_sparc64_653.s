@@ -10,20 +10,20 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	save %sp, -176, %sp
 ! w = w + 15
 	.loc 1 13
-	add %i4, 15, %o1
+	add %i4, 15, %i4
 ! t0 = -16
 	.loc 1 14
 	mov -16, %o0
 ! w = w & t0
 	.loc 1 15
-	and %o1, %o0, %o4
+	and %i4, %o0, %i4
 ! pa = 169964
 	.loc 1 16
 	sethi %hi(169964), %o0
 	or %o0, %lo(169964), %o0
 ! pa = w + pa
 	.loc 1 17
-	add %o4, %o0, %o2
+	add %i4, %o0, %o2
 ! z0 = 0
 	.loc 1 18
 	mov 0, %o0
@@ -80,66 +80,65 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	or %o0, %lo(169312), %o0
 ! pa = w + pa
 	.loc 1 36
-	add %o4, %o0, %o0
+	add %i4, %o0, %o0
 ! i1 = 81
 	.loc 1 39
 	mov 81, %o1
-	mov %o0, %o2
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop2:
 ! t0 = mem8[qa]
 	.loc 1 41
-	ldub [%i1], %o0
+	ldub [%i1], %o2
 ! mem8[qb] = t0
 	.loc 1 42
-	stb %o0, [%o2]
+	stb %o2, [%o0]
 ! t0 = mem8[qa + 1]
 	.loc 1 43
-	ldub [%i1 + 1], %o0
+	ldub [%i1 + 1], %o2
 ! mem8[qb + 1] = t0
 	.loc 1 44
-	stb %o0, [%o2 + 1]
+	stb %o2, [%o0 + 1]
 ! t0 = mem8[qa + 2]
 	.loc 1 45
-	ldub [%i1 + 2], %o0
+	ldub [%i1 + 2], %o2
 ! mem8[qb + 2] = t0
 	.loc 1 46
-	stb %o0, [%o2 + 2]
+	stb %o2, [%o0 + 2]
 ! t0 = mem8[qa + 3]
 	.loc 1 47
-	ldub [%i1 + 3], %o0
+	ldub [%i1 + 3], %o2
 ! mem8[qb + 3] = t0
 	.loc 1 48
-	stb %o0, [%o2 + 3]
+	stb %o2, [%o0 + 3]
 ! t0 = mem8[qa + 4]
 	.loc 1 49
-	ldub [%i1 + 4], %o0
+	ldub [%i1 + 4], %o2
 ! mem8[qb + 4] = t0
 	.loc 1 50
-	stb %o0, [%o2 + 4]
+	stb %o2, [%o0 + 4]
 ! t0 = mem8[qa + 5]
 	.loc 1 51
-	ldub [%i1 + 5], %o0
+	ldub [%i1 + 5], %o2
 ! mem8[qb + 5] = t0
 	.loc 1 52
-	stb %o0, [%o2 + 5]
+	stb %o2, [%o0 + 5]
 ! t0 = mem8[qa + 6]
 	.loc 1 53
-	ldub [%i1 + 6], %o0
+	ldub [%i1 + 6], %o2
 ! mem8[qb + 6] = t0
 	.loc 1 54
-	stb %o0, [%o2 + 6]
+	stb %o2, [%o0 + 6]
 ! t0 = mem8[qa + 7]
 	.loc 1 55
-	ldub [%i1 + 7], %o0
+	ldub [%i1 + 7], %o2
 ! mem8[qb + 7] = t0
 	.loc 1 56
-	stb %o0, [%o2 + 7]
+	stb %o2, [%o0 + 7]
 ! qa = qa + 8
 	.loc 1 57
 	add %i1, 8, %i1
 ! qb = qb + 8
 	.loc 1 58
-	add %o2, 8, %o2
+	add %o0, 8, %o0
 ! i1 = i1 - 1
 	.loc 1 59
 	sub %o1, 1, %o1
@@ -152,7 +151,6 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	nop
 ! t0 = mem8[qa]
 	.loc 1 62
-	mov %o2, %o0
 	ldub [%i1], %o1
 ! mem8[qb] = t0
 	.loc 1 63
@@ -187,7 +185,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	or %o0, %lo(170732), %o0
 ! pa = w + pa
 	.loc 1 73
-	add %o4, %o0, %o0
+	add %i4, %o0, %o0
 ! z0 = 0
 	.loc 1 74
 	mov 0, %o1
@@ -244,66 +242,65 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	or %o0, %lo(170080), %o0
 ! pa = w + pa
 	.loc 1 92
-	add %o4, %o0, %o0
+	add %i4, %o0, %o0
 ! i1 = 81
 	.loc 1 95
 	mov 81, %o1
-	mov %o0, %o2
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop4:
 ! t0 = mem8[qa]
 	.loc 1 97
-	ldub [%i2], %o0
+	ldub [%i2], %o2
 ! mem8[qb] = t0
 	.loc 1 98
-	stb %o0, [%o2]
+	stb %o2, [%o0]
 ! t0 = mem8[qa + 1]
 	.loc 1 99
-	ldub [%i2 + 1], %o0
+	ldub [%i2 + 1], %o2
 ! mem8[qb + 1] = t0
 	.loc 1 100
-	stb %o0, [%o2 + 1]
+	stb %o2, [%o0 + 1]
 ! t0 = mem8[qa + 2]
 	.loc 1 101
-	ldub [%i2 + 2], %o0
+	ldub [%i2 + 2], %o2
 ! mem8[qb + 2] = t0
 	.loc 1 102
-	stb %o0, [%o2 + 2]
+	stb %o2, [%o0 + 2]
 ! t0 = mem8[qa + 3]
 	.loc 1 103
-	ldub [%i2 + 3], %o0
+	ldub [%i2 + 3], %o2
 ! mem8[qb + 3] = t0
 	.loc 1 104
-	stb %o0, [%o2 + 3]
+	stb %o2, [%o0 + 3]
 ! t0 = mem8[qa + 4]
 	.loc 1 105
-	ldub [%i2 + 4], %o0
+	ldub [%i2 + 4], %o2
 ! mem8[qb + 4] = t0
 	.loc 1 106
-	stb %o0, [%o2 + 4]
+	stb %o2, [%o0 + 4]
 ! t0 = mem8[qa + 5]
 	.loc 1 107
-	ldub [%i2 + 5], %o0
+	ldub [%i2 + 5], %o2
 ! mem8[qb + 5] = t0
 	.loc 1 108
-	stb %o0, [%o2 + 5]
+	stb %o2, [%o0 + 5]
 ! t0 = mem8[qa + 6]
 	.loc 1 109
-	ldub [%i2 + 6], %o0
+	ldub [%i2 + 6], %o2
 ! mem8[qb + 6] = t0
 	.loc 1 110
-	stb %o0, [%o2 + 6]
+	stb %o2, [%o0 + 6]
 ! t0 = mem8[qa + 7]
 	.loc 1 111
-	ldub [%i2 + 7], %o0
+	ldub [%i2 + 7], %o2
 ! mem8[qb + 7] = t0
 	.loc 1 112
-	stb %o0, [%o2 + 7]
+	stb %o2, [%o0 + 7]
 ! qa = qa + 8
 	.loc 1 113
 	add %i2, 8, %i2
 ! qb = qb + 8
 	.loc 1 114
-	add %o2, 8, %o2
+	add %o0, 8, %o0
 ! i1 = i1 - 1
 	.loc 1 115
 	sub %o1, 1, %o1
@@ -316,7 +313,6 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	nop
 ! t0 = mem8[qa]
 	.loc 1 118
-	mov %o2, %o0
 	ldub [%i2], %o1
 ! mem8[qb] = t0
 	.loc 1 119
@@ -347,29 +343,27 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	stb %o1, [%o0 + 4]
 ! x7 = 1
 	.loc 1 128
-	mov 1, %o0
+	mov 1, %o4
 ! pa = 169312
 	.loc 1 129
-	sethi %hi(169312), %o1
-	or %o1, %lo(169312), %o1
+	sethi %hi(169312), %o0
+	or %o0, %lo(169312), %o0
 ! pa = w + pa
 	.loc 1 130
-	add %o4, %o1, %o2
+	add %i4, %o0, %o2
 ! pb = w
 	.loc 1 131
-	mov %o4, %o1
+	mov %i4, %o5
 ! i1 = 96
 	.loc 1 132
 	mov 96, %o3
-	mov %o0, %o5
-	mov %o1, %o7
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop5:
 ! x0 = mem8[pa]
 	.loc 1 134
 	ldub [%o2], %o0
 ! x1 = x0 & x7
 	.loc 1 135
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 136
 	srlx %o0, 1, %o0
@@ -384,13 +378,13 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb] = x1
 	.loc 1 140
-	sth %o1, [%o7]
+	sth %o1, [%o5]
 ! x0 = mem8[pa + 1]
 	.loc 1 141
 	ldub [%o2 + 1], %o0
 ! x1 = x0 & x7
 	.loc 1 142
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 143
 	srlx %o0, 1, %o0
@@ -405,13 +399,13 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 2] = x1
 	.loc 1 147
-	sth %o1, [%o7 + 2]
+	sth %o1, [%o5 + 2]
 ! x0 = mem8[pa + 2]
 	.loc 1 148
 	ldub [%o2 + 2], %o0
 ! x1 = x0 & x7
 	.loc 1 149
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 150
 	srlx %o0, 1, %o0
@@ -426,13 +420,13 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 4] = x1
 	.loc 1 154
-	sth %o1, [%o7 + 4]
+	sth %o1, [%o5 + 4]
 ! x0 = mem8[pa + 3]
 	.loc 1 155
 	ldub [%o2 + 3], %o0
 ! x1 = x0 & x7
 	.loc 1 156
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 157
 	srlx %o0, 1, %o0
@@ -447,13 +441,13 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 6] = x1
 	.loc 1 161
-	sth %o1, [%o7 + 6]
+	sth %o1, [%o5 + 6]
 ! x0 = mem8[pa + 4]
 	.loc 1 162
 	ldub [%o2 + 4], %o0
 ! x1 = x0 & x7
 	.loc 1 163
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 164
 	srlx %o0, 1, %o0
@@ -468,13 +462,13 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 8] = x1
 	.loc 1 168
-	sth %o1, [%o7 + 8]
+	sth %o1, [%o5 + 8]
 ! x0 = mem8[pa + 5]
 	.loc 1 169
 	ldub [%o2 + 5], %o0
 ! x1 = x0 & x7
 	.loc 1 170
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 171
 	srlx %o0, 1, %o0
@@ -489,13 +483,13 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 10] = x1
 	.loc 1 175
-	sth %o1, [%o7 + 10]
+	sth %o1, [%o5 + 10]
 ! x0 = mem8[pa + 6]
 	.loc 1 176
 	ldub [%o2 + 6], %o0
 ! x1 = x0 & x7
 	.loc 1 177
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 178
 	srlx %o0, 1, %o0
@@ -510,13 +504,13 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 12] = x1
 	.loc 1 182
-	sth %o1, [%o7 + 12]
+	sth %o1, [%o5 + 12]
 ! x0 = mem8[pa + 7]
 	.loc 1 183
 	ldub [%o2 + 7], %o0
 ! x1 = x0 & x7
 	.loc 1 184
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 185
 	srlx %o0, 1, %o0
@@ -531,13 +525,13 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 14] = x1
 	.loc 1 189
-	sth %o1, [%o7 + 14]
+	sth %o1, [%o5 + 14]
 ! pa = pa + 8
 	.loc 1 190
 	add %o2, 8, %o2
 ! pb = pb + 16
 	.loc 1 191
-	add %o7, 16, %o7
+	add %o5, 16, %o5
 ! i1 = i1 - 1
 	.loc 1 192
 	sub %o3, 1, %o3
@@ -550,29 +544,27 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	nop
 ! x7 = 1
 	.loc 1 195
-	mov 1, %o0
+	mov 1, %o4
 ! pa = 170080
 	.loc 1 196
-	sethi %hi(170080), %o1
-	or %o1, %lo(170080), %o1
+	sethi %hi(170080), %o0
+	or %o0, %lo(170080), %o0
 ! pa = w + pa
 	.loc 1 197
-	add %o4, %o1, %o1
+	add %i4, %o0, %o2
 ! pb = w + 1536
 	.loc 1 198
-	add %o4, 1536, %o2
+	add %i4, 1536, %o3
 ! i1 = 96
 	.loc 1 199
-	mov 96, %o3
-	mov %o0, %o5
-	mov %o1, %o7
+	mov 96, %o5
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop6:
 ! x0 = mem8[pa]
 	.loc 1 201
-	ldub [%o7], %o0
+	ldub [%o2], %o0
 ! x1 = x0 & x7
 	.loc 1 202
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 203
 	srlx %o0, 1, %o0
@@ -587,13 +579,13 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb] = x1
 	.loc 1 207
-	sth %o1, [%o2]
+	sth %o1, [%o3]
 ! x0 = mem8[pa + 1]
 	.loc 1 208
-	ldub [%o7 + 1], %o0
+	ldub [%o2 + 1], %o0
 ! x1 = x0 & x7
 	.loc 1 209
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 210
 	srlx %o0, 1, %o0
@@ -608,13 +600,13 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 2] = x1
 	.loc 1 214
-	sth %o1, [%o2 + 2]
+	sth %o1, [%o3 + 2]
 ! x0 = mem8[pa + 2]
 	.loc 1 215
-	ldub [%o7 + 2], %o0
+	ldub [%o2 + 2], %o0
 ! x1 = x0 & x7
 	.loc 1 216
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 217
 	srlx %o0, 1, %o0
@@ -629,13 +621,13 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 4] = x1
 	.loc 1 221
-	sth %o1, [%o2 + 4]
+	sth %o1, [%o3 + 4]
 ! x0 = mem8[pa + 3]
 	.loc 1 222
-	ldub [%o7 + 3], %o0
+	ldub [%o2 + 3], %o0
 ! x1 = x0 & x7
 	.loc 1 223
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 224
 	srlx %o0, 1, %o0
@@ -650,13 +642,13 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 6] = x1
 	.loc 1 228
-	sth %o1, [%o2 + 6]
+	sth %o1, [%o3 + 6]
 ! x0 = mem8[pa + 4]
 	.loc 1 229
-	ldub [%o7 + 4], %o0
+	ldub [%o2 + 4], %o0
 ! x1 = x0 & x7
 	.loc 1 230
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 231
 	srlx %o0, 1, %o0
@@ -671,13 +663,13 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 8] = x1
 	.loc 1 235
-	sth %o1, [%o2 + 8]
+	sth %o1, [%o3 + 8]
 ! x0 = mem8[pa + 5]
 	.loc 1 236
-	ldub [%o7 + 5], %o0
+	ldub [%o2 + 5], %o0
 ! x1 = x0 & x7
 	.loc 1 237
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 238
 	srlx %o0, 1, %o0
@@ -692,13 +684,13 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 10] = x1
 	.loc 1 242
-	sth %o1, [%o2 + 10]
+	sth %o1, [%o3 + 10]
 ! x0 = mem8[pa + 6]
 	.loc 1 243
-	ldub [%o7 + 6], %o0
+	ldub [%o2 + 6], %o0
 ! x1 = x0 & x7
 	.loc 1 244
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 245
 	srlx %o0, 1, %o0
@@ -713,13 +705,13 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 12] = x1
 	.loc 1 249
-	sth %o1, [%o2 + 12]
+	sth %o1, [%o3 + 12]
 ! x0 = mem8[pa + 7]
 	.loc 1 250
-	ldub [%o7 + 7], %o0
+	ldub [%o2 + 7], %o0
 ! x1 = x0 & x7
 	.loc 1 251
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 252
 	srlx %o0, 1, %o0
@@ -734,48 +726,46 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 14] = x1
 	.loc 1 256
-	sth %o1, [%o2 + 14]
+	sth %o1, [%o3 + 14]
 ! pa = pa + 8
 	.loc 1 257
-	add %o7, 8, %o7
+	add %o2, 8, %o2
 ! pb = pb + 16
 	.loc 1 258
-	add %o2, 16, %o2
+	add %o3, 16, %o3
 ! i1 = i1 - 1
 	.loc 1 259
-	sub %o3, 1, %o3
+	sub %o5, 1, %o5
 ! =? i1 - 0
 	.loc 1 260
-	cmp %o3, 0
+	cmp %o5, 0
 ! goto loop6 if !=
 	.loc 1 261
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop6
 	nop
 ! pa = w
 	.loc 1 262
-	mov %o4, %o1
+	mov %i4, %o4
 ! pb = 20568
 	.loc 1 263
 	sethi %hi(20568), %o0
 	or %o0, %lo(20568), %o0
 ! pb = w + pb
 	.loc 1 264
-	add %o4, %o0, %o0
+	add %i4, %o0, %o5
 ! qb = pa + 768
 	.loc 1 266
-	add %o1, 768, %o2
+	add %o4, 768, %o3
 ! i1 = 48
 	.loc 1 268
-	mov 48, %o3
-	mov %o0, %o5
-	mov %o1, %o7
+	mov 48, %o2
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop7:
 ! (int64) x0 = mem16[qa]
 	.loc 1 270
-	ldsh [%o7], %o0
+	ldsh [%o4], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 271
-	ldsh [%o2], %o1
+	ldsh [%o3], %o1
 ! mem16[qc] = x0
 	.loc 1 272
 	sth %o0, [%o5]
@@ -790,10 +780,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 768]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 276
-	ldsh [%o7 + 2], %o0
+	ldsh [%o4 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 277
-	ldsh [%o2 + 2], %o1
+	ldsh [%o3 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 278
 	sth %o0, [%o5 + 2]
@@ -808,10 +798,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 770]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 282
-	ldsh [%o7 + 4], %o0
+	ldsh [%o4 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 283
-	ldsh [%o2 + 4], %o1
+	ldsh [%o3 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 284
 	sth %o0, [%o5 + 4]
@@ -826,10 +816,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 772]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 288
-	ldsh [%o7 + 6], %o0
+	ldsh [%o4 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 289
-	ldsh [%o2 + 6], %o1
+	ldsh [%o3 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 290
 	sth %o0, [%o5 + 6]
@@ -844,10 +834,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 774]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 294
-	ldsh [%o7 + 8], %o0
+	ldsh [%o4 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 295
-	ldsh [%o2 + 8], %o1
+	ldsh [%o3 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 296
 	sth %o0, [%o5 + 8]
@@ -862,10 +852,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 776]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 300
-	ldsh [%o7 + 10], %o0
+	ldsh [%o4 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 301
-	ldsh [%o2 + 10], %o1
+	ldsh [%o3 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 302
 	sth %o0, [%o5 + 10]
@@ -880,10 +870,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 778]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 306
-	ldsh [%o7 + 12], %o0
+	ldsh [%o4 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 307
-	ldsh [%o2 + 12], %o1
+	ldsh [%o3 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 308
 	sth %o0, [%o5 + 12]
@@ -898,10 +888,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 780]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 312
-	ldsh [%o7 + 14], %o0
+	ldsh [%o4 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 313
-	ldsh [%o2 + 14], %o1
+	ldsh [%o3 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 314
 	sth %o0, [%o5 + 14]
@@ -916,201 +906,199 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 782]
 ! qa = qa + 16
 	.loc 1 318
-	add %o7, 16, %o7
+	add %o4, 16, %o4
 ! qb = qb + 16
 	.loc 1 319
-	add %o2, 16, %o2
+	add %o3, 16, %o3
 ! qc = qc + 16
 	.loc 1 320
 	add %o5, 16, %o5
 ! i1 = i1 - 1
 	.loc 1 321
-	sub %o3, 1, %o3
+	sub %o2, 1, %o2
 ! =? i1 - 0
 	.loc 1 322
-	cmp %o3, 0
+	cmp %o2, 0
 ! goto loop7 if !=
 	.loc 1 323
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop7
 	nop
 ! pa = w + 1536
 	.loc 1 324
-	add %o4, 1536, %o1
+	add %i4, 1536, %o4
 ! pb = 90576
 	.loc 1 325
 	sethi %hi(90576), %o0
 	or %o0, %lo(90576), %o0
 ! pb = w + pb
 	.loc 1 326
-	add %o4, %o0, %o2
+	add %i4, %o0, %o3
 ! qb = pa + 768
 	.loc 1 328
-	add %o1, 768, %o0
+	add %o4, 768, %o2
 ! i1 = 48
 	.loc 1 330
-	mov 48, %o3
-	mov %o1, %o5
-	mov %o0, %o7
+	mov 48, %o5
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop8:
 ! (int64) x0 = mem16[qa]
 	.loc 1 332
-	ldsh [%o5], %o0
+	ldsh [%o4], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 333
-	ldsh [%o7], %o1
+	ldsh [%o2], %o1
 ! mem16[qc] = x0
 	.loc 1 334
-	sth %o0, [%o2]
+	sth %o0, [%o3]
 ! mem16[qc + 1536] = x1
 	.loc 1 335
-	sth %o1, [%o2 + 1536]
+	sth %o1, [%o3 + 1536]
 ! x0 = x0 + x1
 	.loc 1 336
 	add %o0, %o1, %o0
 ! mem16[qc + 768] = x0
 	.loc 1 337
-	sth %o0, [%o2 + 768]
+	sth %o0, [%o3 + 768]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 338
-	ldsh [%o5 + 2], %o0
+	ldsh [%o4 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 339
-	ldsh [%o7 + 2], %o1
+	ldsh [%o2 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 340
-	sth %o0, [%o2 + 2]
+	sth %o0, [%o3 + 2]
 ! mem16[qc + 1538] = x1
 	.loc 1 341
-	sth %o1, [%o2 + 1538]
+	sth %o1, [%o3 + 1538]
 ! x0 = x0 + x1
 	.loc 1 342
 	add %o0, %o1, %o0
 ! mem16[qc + 770] = x0
 	.loc 1 343
-	sth %o0, [%o2 + 770]
+	sth %o0, [%o3 + 770]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 344
-	ldsh [%o5 + 4], %o0
+	ldsh [%o4 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 345
-	ldsh [%o7 + 4], %o1
+	ldsh [%o2 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 346
-	sth %o0, [%o2 + 4]
+	sth %o0, [%o3 + 4]
 ! mem16[qc + 1540] = x1
 	.loc 1 347
-	sth %o1, [%o2 + 1540]
+	sth %o1, [%o3 + 1540]
 ! x0 = x0 + x1
 	.loc 1 348
 	add %o0, %o1, %o0
 ! mem16[qc + 772] = x0
 	.loc 1 349
-	sth %o0, [%o2 + 772]
+	sth %o0, [%o3 + 772]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 350
-	ldsh [%o5 + 6], %o0
+	ldsh [%o4 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 351
-	ldsh [%o7 + 6], %o1
+	ldsh [%o2 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 352
-	sth %o0, [%o2 + 6]
+	sth %o0, [%o3 + 6]
 ! mem16[qc + 1542] = x1
 	.loc 1 353
-	sth %o1, [%o2 + 1542]
+	sth %o1, [%o3 + 1542]
 ! x0 = x0 + x1
 	.loc 1 354
 	add %o0, %o1, %o0
 ! mem16[qc + 774] = x0
 	.loc 1 355
-	sth %o0, [%o2 + 774]
+	sth %o0, [%o3 + 774]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 356
-	ldsh [%o5 + 8], %o0
+	ldsh [%o4 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 357
-	ldsh [%o7 + 8], %o1
+	ldsh [%o2 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 358
-	sth %o0, [%o2 + 8]
+	sth %o0, [%o3 + 8]
 ! mem16[qc + 1544] = x1
 	.loc 1 359
-	sth %o1, [%o2 + 1544]
+	sth %o1, [%o3 + 1544]
 ! x0 = x0 + x1
 	.loc 1 360
 	add %o0, %o1, %o0
 ! mem16[qc + 776] = x0
 	.loc 1 361
-	sth %o0, [%o2 + 776]
+	sth %o0, [%o3 + 776]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 362
-	ldsh [%o5 + 10], %o0
+	ldsh [%o4 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 363
-	ldsh [%o7 + 10], %o1
+	ldsh [%o2 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 364
-	sth %o0, [%o2 + 10]
+	sth %o0, [%o3 + 10]
 ! mem16[qc + 1546] = x1
 	.loc 1 365
-	sth %o1, [%o2 + 1546]
+	sth %o1, [%o3 + 1546]
 ! x0 = x0 + x1
 	.loc 1 366
 	add %o0, %o1, %o0
 ! mem16[qc + 778] = x0
 	.loc 1 367
-	sth %o0, [%o2 + 778]
+	sth %o0, [%o3 + 778]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 368
-	ldsh [%o5 + 12], %o0
+	ldsh [%o4 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 369
-	ldsh [%o7 + 12], %o1
+	ldsh [%o2 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 370
-	sth %o0, [%o2 + 12]
+	sth %o0, [%o3 + 12]
 ! mem16[qc + 1548] = x1
 	.loc 1 371
-	sth %o1, [%o2 + 1548]
+	sth %o1, [%o3 + 1548]
 ! x0 = x0 + x1
 	.loc 1 372
 	add %o0, %o1, %o0
 ! mem16[qc + 780] = x0
 	.loc 1 373
-	sth %o0, [%o2 + 780]
+	sth %o0, [%o3 + 780]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 374
-	ldsh [%o5 + 14], %o0
+	ldsh [%o4 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 375
-	ldsh [%o7 + 14], %o1
+	ldsh [%o2 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 376
-	sth %o0, [%o2 + 14]
+	sth %o0, [%o3 + 14]
 ! mem16[qc + 1550] = x1
 	.loc 1 377
-	sth %o1, [%o2 + 1550]
+	sth %o1, [%o3 + 1550]
 ! x0 = x0 + x1
 	.loc 1 378
 	add %o0, %o1, %o0
 ! mem16[qc + 782] = x0
 	.loc 1 379
-	sth %o0, [%o2 + 782]
+	sth %o0, [%o3 + 782]
 ! qa = qa + 16
 	.loc 1 380
-	add %o5, 16, %o5
+	add %o4, 16, %o4
 ! qb = qb + 16
 	.loc 1 381
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qc = qc + 16
 	.loc 1 382
-	add %o2, 16, %o2
+	add %o3, 16, %o3
 ! i1 = i1 - 1
 	.loc 1 383
-	sub %o3, 1, %o3
+	sub %o5, 1, %o5
 ! =? i1 - 0
 	.loc 1 384
-	cmp %o3, 0
+	cmp %o5, 0
 ! goto loop8 if !=
 	.loc 1 385
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop8
@@ -1121,210 +1109,204 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	or %o0, %lo(20568), %o0
 ! pa = w + pa
 	.loc 1 387
-	add %o4, %o0, %o7
+	add %i4, %o0, %o4
 ! pb = w + 3072
 	.loc 1 388
-	add %o4, 3072, %o5
+	add %i4, 3072, %o5
 ! i0 = 3
 	.loc 1 389
-	mov 3, %o0
+	mov 3, %o3
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop9:
 ! qa = pa
 	.loc 1 391
-	mov %o4, %l0
-	mov %o0, %l1
+	mov %o4, %o2
 ! qb = pa + 384
 	.loc 1 392
-	add %o7, 384, %o2
+	add %o4, 384, %o7
 ! qc = pb
 	.loc 1 393
-	mov %o7, %l2
+	mov %o5, %l0
 ! i1 = 24
 	.loc 1 394
-	mov %o5, %o4
-	mov 24, %o3
+	mov 24, %l1
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop10:
 ! (int64) x0 = mem16[qa]
 	.loc 1 396
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 397
-	ldsh [%o2], %o1
+	ldsh [%o7], %o1
 ! mem16[qc] = x0
 	.loc 1 398
-	sth %o0, [%o5]
+	sth %o0, [%l0]
 ! mem16[qc + 768] = x1
 	.loc 1 399
-	sth %o1, [%o5 + 768]
+	sth %o1, [%l0 + 768]
 ! x0 = x0 + x1
 	.loc 1 400
 	add %o0, %o1, %o0
 ! mem16[qc + 384] = x0
 	.loc 1 401
-	sth %o0, [%o5 + 384]
+	sth %o0, [%l0 + 384]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 402
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 403
-	ldsh [%o2 + 2], %o1
+	ldsh [%o7 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 404
-	sth %o0, [%o5 + 2]
+	sth %o0, [%l0 + 2]
 ! mem16[qc + 770] = x1
 	.loc 1 405
-	sth %o1, [%o5 + 770]
+	sth %o1, [%l0 + 770]
 ! x0 = x0 + x1
 	.loc 1 406
 	add %o0, %o1, %o0
 ! mem16[qc + 386] = x0
 	.loc 1 407
-	sth %o0, [%o5 + 386]
+	sth %o0, [%l0 + 386]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 408
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 409
-	ldsh [%o2 + 4], %o1
+	ldsh [%o7 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 410
-	sth %o0, [%o5 + 4]
+	sth %o0, [%l0 + 4]
 ! mem16[qc + 772] = x1
 	.loc 1 411
-	sth %o1, [%o5 + 772]
+	sth %o1, [%l0 + 772]
 ! x0 = x0 + x1
 	.loc 1 412
 	add %o0, %o1, %o0
 ! mem16[qc + 388] = x0
 	.loc 1 413
-	sth %o0, [%o5 + 388]
+	sth %o0, [%l0 + 388]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 414
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 415
-	ldsh [%o2 + 6], %o1
+	ldsh [%o7 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 416
-	sth %o0, [%o5 + 6]
+	sth %o0, [%l0 + 6]
 ! mem16[qc + 774] = x1
 	.loc 1 417
-	sth %o1, [%o5 + 774]
+	sth %o1, [%l0 + 774]
 ! x0 = x0 + x1
 	.loc 1 418
 	add %o0, %o1, %o0
 ! mem16[qc + 390] = x0
 	.loc 1 419
-	sth %o0, [%o5 + 390]
+	sth %o0, [%l0 + 390]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 420
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 421
-	ldsh [%o2 + 8], %o1
+	ldsh [%o7 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 422
-	sth %o0, [%o5 + 8]
+	sth %o0, [%l0 + 8]
 ! mem16[qc + 776] = x1
 	.loc 1 423
-	sth %o1, [%o5 + 776]
+	sth %o1, [%l0 + 776]
 ! x0 = x0 + x1
 	.loc 1 424
 	add %o0, %o1, %o0
 ! mem16[qc + 392] = x0
 	.loc 1 425
-	sth %o0, [%o5 + 392]
+	sth %o0, [%l0 + 392]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 426
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 427
-	ldsh [%o2 + 10], %o1
+	ldsh [%o7 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 428
-	sth %o0, [%o5 + 10]
+	sth %o0, [%l0 + 10]
 ! mem16[qc + 778] = x1
 	.loc 1 429
-	sth %o1, [%o5 + 778]
+	sth %o1, [%l0 + 778]
 ! x0 = x0 + x1
 	.loc 1 430
 	add %o0, %o1, %o0
 ! mem16[qc + 394] = x0
 	.loc 1 431
-	sth %o0, [%o5 + 394]
+	sth %o0, [%l0 + 394]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 432
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 433
-	ldsh [%o2 + 12], %o1
+	ldsh [%o7 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 434
-	sth %o0, [%o5 + 12]
+	sth %o0, [%l0 + 12]
 ! mem16[qc + 780] = x1
 	.loc 1 435
-	sth %o1, [%o5 + 780]
+	sth %o1, [%l0 + 780]
 ! x0 = x0 + x1
 	.loc 1 436
 	add %o0, %o1, %o0
 ! mem16[qc + 396] = x0
 	.loc 1 437
-	sth %o0, [%o5 + 396]
+	sth %o0, [%l0 + 396]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 438
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 439
-	ldsh [%o2 + 14], %o1
+	ldsh [%o7 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 440
-	sth %o0, [%o5 + 14]
+	sth %o0, [%l0 + 14]
 ! mem16[qc + 782] = x1
 	.loc 1 441
-	sth %o1, [%o5 + 782]
+	sth %o1, [%l0 + 782]
 ! x0 = x0 + x1
 	.loc 1 442
 	add %o0, %o1, %o0
 ! mem16[qc + 398] = x0
 	.loc 1 443
-	sth %o0, [%o5 + 398]
+	sth %o0, [%l0 + 398]
 ! qa = qa + 16
 	.loc 1 444
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 445
-	add %o2, 16, %o2
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 446
-	add %o5, 16, %o5
+	add %l0, 16, %l0
 ! i1 = i1 - 1
 	.loc 1 447
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 448
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop10 if !=
 	.loc 1 449
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop10
 	nop
 ! pa = pa + 768
 	.loc 1 450
-	mov %l2, %o7
-	add %o7, 768, %o7
+	add %o4, 768, %o4
 ! pb = pb + 1152
 	.loc 1 451
-	mov %o4, %o5
 	add %o5, 1152, %o5
 ! i0 = i0 - 1
 	.loc 1 452
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? i0 - 0
 	.loc 1 453
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto loop9 if !=
 	.loc 1 454
-	mov %l0, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop9
 	nop
 ! pa = 90576
@@ -1333,426 +1315,414 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	or %o0, %lo(90576), %o0
 ! pa = w + pa
 	.loc 1 456
-	add %o4, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 73080
 	.loc 1 457
 	sethi %hi(73080), %o0
 	or %o0, %lo(73080), %o0
 ! pb = w + pb
 	.loc 1 458
-	add %o4, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 3
 	.loc 1 459
-	mov 3, %o0
+	mov 3, %o4
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop11:
 ! qa = pa
 	.loc 1 461
-	mov %o0, %l1
-	mov %o4, %o5
+	mov %l0, %o2
 ! qb = pa + 384
 	.loc 1 462
-	add %o7, 384, %o2
+	add %l0, 384, %o5
 ! qc = pb
 	.loc 1 463
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 24
 	.loc 1 464
-	mov %l0, %l2
-	mov 24, %o3
+	mov 24, %l1
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop12:
 ! (int64) x0 = mem16[qa]
 	.loc 1 466
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 467
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 468
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 768] = x1
 	.loc 1 469
-	sth %o1, [%l0 + 768]
+	sth %o1, [%o7 + 768]
 ! x0 = x0 + x1
 	.loc 1 470
 	add %o0, %o1, %o0
 ! mem16[qc + 384] = x0
 	.loc 1 471
-	sth %o0, [%l0 + 384]
+	sth %o0, [%o7 + 384]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 472
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 473
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 474
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 770] = x1
 	.loc 1 475
-	sth %o1, [%l0 + 770]
+	sth %o1, [%o7 + 770]
 ! x0 = x0 + x1
 	.loc 1 476
 	add %o0, %o1, %o0
 ! mem16[qc + 386] = x0
 	.loc 1 477
-	sth %o0, [%l0 + 386]
+	sth %o0, [%o7 + 386]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 478
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 479
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 480
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 772] = x1
 	.loc 1 481
-	sth %o1, [%l0 + 772]
+	sth %o1, [%o7 + 772]
 ! x0 = x0 + x1
 	.loc 1 482
 	add %o0, %o1, %o0
 ! mem16[qc + 388] = x0
 	.loc 1 483
-	sth %o0, [%l0 + 388]
+	sth %o0, [%o7 + 388]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 484
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 485
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 486
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 774] = x1
 	.loc 1 487
-	sth %o1, [%l0 + 774]
+	sth %o1, [%o7 + 774]
 ! x0 = x0 + x1
 	.loc 1 488
 	add %o0, %o1, %o0
 ! mem16[qc + 390] = x0
 	.loc 1 489
-	sth %o0, [%l0 + 390]
+	sth %o0, [%o7 + 390]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 490
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 491
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 492
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 776] = x1
 	.loc 1 493
-	sth %o1, [%l0 + 776]
+	sth %o1, [%o7 + 776]
 ! x0 = x0 + x1
 	.loc 1 494
 	add %o0, %o1, %o0
 ! mem16[qc + 392] = x0
 	.loc 1 495
-	sth %o0, [%l0 + 392]
+	sth %o0, [%o7 + 392]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 496
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 497
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 498
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 778] = x1
 	.loc 1 499
-	sth %o1, [%l0 + 778]
+	sth %o1, [%o7 + 778]
 ! x0 = x0 + x1
 	.loc 1 500
 	add %o0, %o1, %o0
 ! mem16[qc + 394] = x0
 	.loc 1 501
-	sth %o0, [%l0 + 394]
+	sth %o0, [%o7 + 394]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 502
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 503
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 504
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 780] = x1
 	.loc 1 505
-	sth %o1, [%l0 + 780]
+	sth %o1, [%o7 + 780]
 ! x0 = x0 + x1
 	.loc 1 506
 	add %o0, %o1, %o0
 ! mem16[qc + 396] = x0
 	.loc 1 507
-	sth %o0, [%l0 + 396]
+	sth %o0, [%o7 + 396]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 508
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 509
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 510
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 782] = x1
 	.loc 1 511
-	sth %o1, [%l0 + 782]
+	sth %o1, [%o7 + 782]
 ! x0 = x0 + x1
 	.loc 1 512
 	add %o0, %o1, %o0
 ! mem16[qc + 398] = x0
 	.loc 1 513
-	sth %o0, [%l0 + 398]
+	sth %o0, [%o7 + 398]
 ! qa = qa + 16
 	.loc 1 514
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 515
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 516
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 517
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 518
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop12 if !=
 	.loc 1 519
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop12
 	nop
 ! pa = pa + 768
 	.loc 1 520
-	mov %o4, %o7
-	add %o7, 768, %o7
+	add %l0, 768, %l0
 ! pb = pb + 1152
 	.loc 1 521
-	mov %l2, %l0
-	add %l0, 1152, %l0
+	add %o3, 1152, %o3
 ! i0 = i0 - 1
 	.loc 1 522
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 523
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop11 if !=
 	.loc 1 524
-	mov %o5, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop11
 	nop
 ! pa = w + 3072
 	.loc 1 525
-	add %o4, 3072, %o7
+	add %i4, 3072, %l0
 ! pb = 20568
 	.loc 1 526
 	sethi %hi(20568), %o0
 	or %o0, %lo(20568), %o0
 ! pb = w + pb
 	.loc 1 527
-	add %o4, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 9
 	.loc 1 528
-	mov 9, %o0
+	mov 9, %o4
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop13:
 ! qa = pa
 	.loc 1 530
-	mov %o0, %l1
-	mov %o4, %o5
+	mov %l0, %o2
 ! qb = pa + 192
 	.loc 1 531
-	add %o7, 192, %o2
+	add %l0, 192, %o5
 ! qc = pb
 	.loc 1 532
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 12
 	.loc 1 533
-	mov %l0, %l2
-	mov 12, %o3
+	mov 12, %l1
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop14:
 ! (int64) x0 = mem16[qa]
 	.loc 1 535
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 536
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 537
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 384] = x1
 	.loc 1 538
-	sth %o1, [%l0 + 384]
+	sth %o1, [%o7 + 384]
 ! x0 = x0 + x1
 	.loc 1 539
 	add %o0, %o1, %o0
 ! mem16[qc + 192] = x0
 	.loc 1 540
-	sth %o0, [%l0 + 192]
+	sth %o0, [%o7 + 192]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 541
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 542
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 543
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 386] = x1
 	.loc 1 544
-	sth %o1, [%l0 + 386]
+	sth %o1, [%o7 + 386]
 ! x0 = x0 + x1
 	.loc 1 545
 	add %o0, %o1, %o0
 ! mem16[qc + 194] = x0
 	.loc 1 546
-	sth %o0, [%l0 + 194]
+	sth %o0, [%o7 + 194]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 547
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 548
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 549
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 388] = x1
 	.loc 1 550
-	sth %o1, [%l0 + 388]
+	sth %o1, [%o7 + 388]
 ! x0 = x0 + x1
 	.loc 1 551
 	add %o0, %o1, %o0
 ! mem16[qc + 196] = x0
 	.loc 1 552
-	sth %o0, [%l0 + 196]
+	sth %o0, [%o7 + 196]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 553
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 554
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 555
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 390] = x1
 	.loc 1 556
-	sth %o1, [%l0 + 390]
+	sth %o1, [%o7 + 390]
 ! x0 = x0 + x1
 	.loc 1 557
 	add %o0, %o1, %o0
 ! mem16[qc + 198] = x0
 	.loc 1 558
-	sth %o0, [%l0 + 198]
+	sth %o0, [%o7 + 198]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 559
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 560
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 561
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 392] = x1
 	.loc 1 562
-	sth %o1, [%l0 + 392]
+	sth %o1, [%o7 + 392]
 ! x0 = x0 + x1
 	.loc 1 563
 	add %o0, %o1, %o0
 ! mem16[qc + 200] = x0
 	.loc 1 564
-	sth %o0, [%l0 + 200]
+	sth %o0, [%o7 + 200]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 565
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 566
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 567
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 394] = x1
 	.loc 1 568
-	sth %o1, [%l0 + 394]
+	sth %o1, [%o7 + 394]
 ! x0 = x0 + x1
 	.loc 1 569
 	add %o0, %o1, %o0
 ! mem16[qc + 202] = x0
 	.loc 1 570
-	sth %o0, [%l0 + 202]
+	sth %o0, [%o7 + 202]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 571
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 572
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 573
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 396] = x1
 	.loc 1 574
-	sth %o1, [%l0 + 396]
+	sth %o1, [%o7 + 396]
 ! x0 = x0 + x1
 	.loc 1 575
 	add %o0, %o1, %o0
 ! mem16[qc + 204] = x0
 	.loc 1 576
-	sth %o0, [%l0 + 204]
+	sth %o0, [%o7 + 204]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 577
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 578
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 579
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 398] = x1
 	.loc 1 580
-	sth %o1, [%l0 + 398]
+	sth %o1, [%o7 + 398]
 ! x0 = x0 + x1
 	.loc 1 581
 	add %o0, %o1, %o0
 ! mem16[qc + 206] = x0
 	.loc 1 582
-	sth %o0, [%l0 + 206]
+	sth %o0, [%o7 + 206]
 ! qa = qa + 16
 	.loc 1 583
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 584
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 585
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 586
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 587
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop14 if !=
 	.loc 1 588
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop14
 	nop
 ! pa = pa + 384
 	.loc 1 589
-	mov %o4, %o7
-	add %o7, 384, %o7
+	add %l0, 384, %l0
 ! pb = pb + 576
 	.loc 1 590
-	mov %l2, %l0
-	add %l0, 576, %l0
+	add %o3, 576, %o3
 ! i0 = i0 - 1
 	.loc 1 591
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 592
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop13 if !=
 	.loc 1 593
-	mov %o5, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop13
 	nop
 ! pa = 73080
@@ -1761,214 +1731,208 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	or %o0, %lo(73080), %o0
 ! pa = w + pa
 	.loc 1 595
-	add %o4, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 90576
 	.loc 1 596
 	sethi %hi(90576), %o0
 	or %o0, %lo(90576), %o0
 ! pb = w + pb
 	.loc 1 597
-	add %o4, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 9
 	.loc 1 598
-	mov 9, %o0
+	mov 9, %o4
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop15:
 ! qa = pa
 	.loc 1 600
-	mov %o0, %l1
-	mov %o4, %o5
+	mov %l0, %o2
 ! qb = pa + 192
 	.loc 1 601
-	add %o7, 192, %o2
+	add %l0, 192, %o5
 ! qc = pb
 	.loc 1 602
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 12
 	.loc 1 603
-	mov %l0, %l2
-	mov 12, %o3
+	mov 12, %l1
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop16:
 ! (int64) x0 = mem16[qa]
 	.loc 1 605
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 606
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 607
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 384] = x1
 	.loc 1 608
-	sth %o1, [%l0 + 384]
+	sth %o1, [%o7 + 384]
 ! x0 = x0 + x1
 	.loc 1 609
 	add %o0, %o1, %o0
 ! mem16[qc + 192] = x0
 	.loc 1 610
-	sth %o0, [%l0 + 192]
+	sth %o0, [%o7 + 192]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 611
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 612
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 613
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 386] = x1
 	.loc 1 614
-	sth %o1, [%l0 + 386]
+	sth %o1, [%o7 + 386]
 ! x0 = x0 + x1
 	.loc 1 615
 	add %o0, %o1, %o0
 ! mem16[qc + 194] = x0
 	.loc 1 616
-	sth %o0, [%l0 + 194]
+	sth %o0, [%o7 + 194]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 617
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 618
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 619
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 388] = x1
 	.loc 1 620
-	sth %o1, [%l0 + 388]
+	sth %o1, [%o7 + 388]
 ! x0 = x0 + x1
 	.loc 1 621
 	add %o0, %o1, %o0
 ! mem16[qc + 196] = x0
 	.loc 1 622
-	sth %o0, [%l0 + 196]
+	sth %o0, [%o7 + 196]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 623
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 624
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 625
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 390] = x1
 	.loc 1 626
-	sth %o1, [%l0 + 390]
+	sth %o1, [%o7 + 390]
 ! x0 = x0 + x1
 	.loc 1 627
 	add %o0, %o1, %o0
 ! mem16[qc + 198] = x0
 	.loc 1 628
-	sth %o0, [%l0 + 198]
+	sth %o0, [%o7 + 198]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 629
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 630
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 631
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 392] = x1
 	.loc 1 632
-	sth %o1, [%l0 + 392]
+	sth %o1, [%o7 + 392]
 ! x0 = x0 + x1
 	.loc 1 633
 	add %o0, %o1, %o0
 ! mem16[qc + 200] = x0
 	.loc 1 634
-	sth %o0, [%l0 + 200]
+	sth %o0, [%o7 + 200]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 635
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 636
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 637
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 394] = x1
 	.loc 1 638
-	sth %o1, [%l0 + 394]
+	sth %o1, [%o7 + 394]
 ! x0 = x0 + x1
 	.loc 1 639
 	add %o0, %o1, %o0
 ! mem16[qc + 202] = x0
 	.loc 1 640
-	sth %o0, [%l0 + 202]
+	sth %o0, [%o7 + 202]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 641
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 642
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 643
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 396] = x1
 	.loc 1 644
-	sth %o1, [%l0 + 396]
+	sth %o1, [%o7 + 396]
 ! x0 = x0 + x1
 	.loc 1 645
 	add %o0, %o1, %o0
 ! mem16[qc + 204] = x0
 	.loc 1 646
-	sth %o0, [%l0 + 204]
+	sth %o0, [%o7 + 204]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 647
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 648
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 649
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 398] = x1
 	.loc 1 650
-	sth %o1, [%l0 + 398]
+	sth %o1, [%o7 + 398]
 ! x0 = x0 + x1
 	.loc 1 651
 	add %o0, %o1, %o0
 ! mem16[qc + 206] = x0
 	.loc 1 652
-	sth %o0, [%l0 + 206]
+	sth %o0, [%o7 + 206]
 ! qa = qa + 16
 	.loc 1 653
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 654
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 655
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 656
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 657
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop16 if !=
 	.loc 1 658
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop16
 	nop
 ! pa = pa + 384
 	.loc 1 659
-	mov %o4, %o7
-	add %o7, 384, %o7
+	add %l0, 384, %l0
 ! pb = pb + 576
 	.loc 1 660
-	mov %l2, %l0
-	add %l0, 576, %l0
+	add %o3, 576, %o3
 ! i0 = i0 - 1
 	.loc 1 661
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 662
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop15 if !=
 	.loc 1 663
-	mov %o5, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop15
 	nop
 ! pa = 20568
@@ -1977,210 +1941,204 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	or %o0, %lo(20568), %o0
 ! pa = w + pa
 	.loc 1 665
-	add %o4, %o0, %l0
+	add %i4, %o0, %o3
 ! pb = w + 3072
 	.loc 1 666
-	add %o4, 3072, %o7
+	add %i4, 3072, %o4
 ! i0 = 27
 	.loc 1 667
-	mov 27, %o0
+	mov 27, %o5
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop17:
 ! qa = pa
 	.loc 1 669
-	mov %o0, %l1
-	mov %o4, %o5
+	mov %o3, %o2
 ! qb = pa + 96
 	.loc 1 670
-	add %l0, 96, %o2
+	add %o3, 96, %o7
 ! qc = pb
 	.loc 1 671
-	mov %l0, %o4
+	mov %o4, %l0
 ! i1 = 6
 	.loc 1 672
-	mov %o7, %l2
-	mov 6, %o3
+	mov 6, %l1
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop18:
 ! (int64) x0 = mem16[qa]
 	.loc 1 674
-	ldsh [%l0], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 675
-	ldsh [%o2], %o1
+	ldsh [%o7], %o1
 ! mem16[qc] = x0
 	.loc 1 676
-	sth %o0, [%o7]
+	sth %o0, [%l0]
 ! mem16[qc + 192] = x1
 	.loc 1 677
-	sth %o1, [%o7 + 192]
+	sth %o1, [%l0 + 192]
 ! x0 = x0 + x1
 	.loc 1 678
 	add %o0, %o1, %o0
 ! mem16[qc + 96] = x0
 	.loc 1 679
-	sth %o0, [%o7 + 96]
+	sth %o0, [%l0 + 96]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 680
-	ldsh [%l0 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 681
-	ldsh [%o2 + 2], %o1
+	ldsh [%o7 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 682
-	sth %o0, [%o7 + 2]
+	sth %o0, [%l0 + 2]
 ! mem16[qc + 194] = x1
 	.loc 1 683
-	sth %o1, [%o7 + 194]
+	sth %o1, [%l0 + 194]
 ! x0 = x0 + x1
 	.loc 1 684
 	add %o0, %o1, %o0
 ! mem16[qc + 98] = x0
 	.loc 1 685
-	sth %o0, [%o7 + 98]
+	sth %o0, [%l0 + 98]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 686
-	ldsh [%l0 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 687
-	ldsh [%o2 + 4], %o1
+	ldsh [%o7 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 688
-	sth %o0, [%o7 + 4]
+	sth %o0, [%l0 + 4]
 ! mem16[qc + 196] = x1
 	.loc 1 689
-	sth %o1, [%o7 + 196]
+	sth %o1, [%l0 + 196]
 ! x0 = x0 + x1
 	.loc 1 690
 	add %o0, %o1, %o0
 ! mem16[qc + 100] = x0
 	.loc 1 691
-	sth %o0, [%o7 + 100]
+	sth %o0, [%l0 + 100]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 692
-	ldsh [%l0 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 693
-	ldsh [%o2 + 6], %o1
+	ldsh [%o7 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 694
-	sth %o0, [%o7 + 6]
+	sth %o0, [%l0 + 6]
 ! mem16[qc + 198] = x1
 	.loc 1 695
-	sth %o1, [%o7 + 198]
+	sth %o1, [%l0 + 198]
 ! x0 = x0 + x1
 	.loc 1 696
 	add %o0, %o1, %o0
 ! mem16[qc + 102] = x0
 	.loc 1 697
-	sth %o0, [%o7 + 102]
+	sth %o0, [%l0 + 102]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 698
-	ldsh [%l0 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 699
-	ldsh [%o2 + 8], %o1
+	ldsh [%o7 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 700
-	sth %o0, [%o7 + 8]
+	sth %o0, [%l0 + 8]
 ! mem16[qc + 200] = x1
 	.loc 1 701
-	sth %o1, [%o7 + 200]
+	sth %o1, [%l0 + 200]
 ! x0 = x0 + x1
 	.loc 1 702
 	add %o0, %o1, %o0
 ! mem16[qc + 104] = x0
 	.loc 1 703
-	sth %o0, [%o7 + 104]
+	sth %o0, [%l0 + 104]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 704
-	ldsh [%l0 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 705
-	ldsh [%o2 + 10], %o1
+	ldsh [%o7 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 706
-	sth %o0, [%o7 + 10]
+	sth %o0, [%l0 + 10]
 ! mem16[qc + 202] = x1
 	.loc 1 707
-	sth %o1, [%o7 + 202]
+	sth %o1, [%l0 + 202]
 ! x0 = x0 + x1
 	.loc 1 708
 	add %o0, %o1, %o0
 ! mem16[qc + 106] = x0
 	.loc 1 709
-	sth %o0, [%o7 + 106]
+	sth %o0, [%l0 + 106]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 710
-	ldsh [%l0 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 711
-	ldsh [%o2 + 12], %o1
+	ldsh [%o7 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 712
-	sth %o0, [%o7 + 12]
+	sth %o0, [%l0 + 12]
 ! mem16[qc + 204] = x1
 	.loc 1 713
-	sth %o1, [%o7 + 204]
+	sth %o1, [%l0 + 204]
 ! x0 = x0 + x1
 	.loc 1 714
 	add %o0, %o1, %o0
 ! mem16[qc + 108] = x0
 	.loc 1 715
-	sth %o0, [%o7 + 108]
+	sth %o0, [%l0 + 108]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 716
-	ldsh [%l0 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 717
-	ldsh [%o2 + 14], %o1
+	ldsh [%o7 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 718
-	sth %o0, [%o7 + 14]
+	sth %o0, [%l0 + 14]
 ! mem16[qc + 206] = x1
 	.loc 1 719
-	sth %o1, [%o7 + 206]
+	sth %o1, [%l0 + 206]
 ! x0 = x0 + x1
 	.loc 1 720
 	add %o0, %o1, %o0
 ! mem16[qc + 110] = x0
 	.loc 1 721
-	sth %o0, [%o7 + 110]
+	sth %o0, [%l0 + 110]
 ! qa = qa + 16
 	.loc 1 722
-	add %l0, 16, %l0
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 723
-	add %o2, 16, %o2
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 724
-	add %o7, 16, %o7
+	add %l0, 16, %l0
 ! i1 = i1 - 1
 	.loc 1 725
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 726
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop18 if !=
 	.loc 1 727
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop18
 	nop
 ! pa = pa + 192
 	.loc 1 728
-	mov %o4, %l0
-	add %l0, 192, %l0
+	add %o3, 192, %o3
 ! pb = pb + 288
 	.loc 1 729
-	mov %l2, %o7
-	add %o7, 288, %o7
+	add %o4, 288, %o4
 ! i0 = i0 - 1
 	.loc 1 730
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o5, 1, %o5
 ! =? i0 - 0
 	.loc 1 731
-	cmp %o0, 0
+	cmp %o5, 0
 ! goto loop17 if !=
 	.loc 1 732
-	mov %o5, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop17
 	nop
 ! pa = 90576
@@ -2189,426 +2147,414 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	or %o0, %lo(90576), %o0
 ! pa = w + pa
 	.loc 1 734
-	add %o4, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 73080
 	.loc 1 735
 	sethi %hi(73080), %o0
 	or %o0, %lo(73080), %o0
 ! pb = w + pb
 	.loc 1 736
-	add %o4, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 27
 	.loc 1 737
-	mov 27, %o0
+	mov 27, %o4
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop19:
 ! qa = pa
 	.loc 1 739
-	mov %o0, %l1
-	mov %o4, %o5
+	mov %l0, %o2
 ! qb = pa + 96
 	.loc 1 740
-	add %o7, 96, %o2
+	add %l0, 96, %o5
 ! qc = pb
 	.loc 1 741
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 6
 	.loc 1 742
-	mov %l0, %l2
-	mov 6, %o3
+	mov 6, %l1
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop20:
 ! (int64) x0 = mem16[qa]
 	.loc 1 744
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 745
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 746
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 192] = x1
 	.loc 1 747
-	sth %o1, [%l0 + 192]
+	sth %o1, [%o7 + 192]
 ! x0 = x0 + x1
 	.loc 1 748
 	add %o0, %o1, %o0
 ! mem16[qc + 96] = x0
 	.loc 1 749
-	sth %o0, [%l0 + 96]
+	sth %o0, [%o7 + 96]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 750
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 751
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 752
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 194] = x1
 	.loc 1 753
-	sth %o1, [%l0 + 194]
+	sth %o1, [%o7 + 194]
 ! x0 = x0 + x1
 	.loc 1 754
 	add %o0, %o1, %o0
 ! mem16[qc + 98] = x0
 	.loc 1 755
-	sth %o0, [%l0 + 98]
+	sth %o0, [%o7 + 98]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 756
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 757
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 758
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 196] = x1
 	.loc 1 759
-	sth %o1, [%l0 + 196]
+	sth %o1, [%o7 + 196]
 ! x0 = x0 + x1
 	.loc 1 760
 	add %o0, %o1, %o0
 ! mem16[qc + 100] = x0
 	.loc 1 761
-	sth %o0, [%l0 + 100]
+	sth %o0, [%o7 + 100]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 762
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 763
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 764
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 198] = x1
 	.loc 1 765
-	sth %o1, [%l0 + 198]
+	sth %o1, [%o7 + 198]
 ! x0 = x0 + x1
 	.loc 1 766
 	add %o0, %o1, %o0
 ! mem16[qc + 102] = x0
 	.loc 1 767
-	sth %o0, [%l0 + 102]
+	sth %o0, [%o7 + 102]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 768
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 769
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 770
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 200] = x1
 	.loc 1 771
-	sth %o1, [%l0 + 200]
+	sth %o1, [%o7 + 200]
 ! x0 = x0 + x1
 	.loc 1 772
 	add %o0, %o1, %o0
 ! mem16[qc + 104] = x0
 	.loc 1 773
-	sth %o0, [%l0 + 104]
+	sth %o0, [%o7 + 104]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 774
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 775
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 776
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 202] = x1
 	.loc 1 777
-	sth %o1, [%l0 + 202]
+	sth %o1, [%o7 + 202]
 ! x0 = x0 + x1
 	.loc 1 778
 	add %o0, %o1, %o0
 ! mem16[qc + 106] = x0
 	.loc 1 779
-	sth %o0, [%l0 + 106]
+	sth %o0, [%o7 + 106]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 780
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 781
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 782
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 204] = x1
 	.loc 1 783
-	sth %o1, [%l0 + 204]
+	sth %o1, [%o7 + 204]
 ! x0 = x0 + x1
 	.loc 1 784
 	add %o0, %o1, %o0
 ! mem16[qc + 108] = x0
 	.loc 1 785
-	sth %o0, [%l0 + 108]
+	sth %o0, [%o7 + 108]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 786
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 787
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 788
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 206] = x1
 	.loc 1 789
-	sth %o1, [%l0 + 206]
+	sth %o1, [%o7 + 206]
 ! x0 = x0 + x1
 	.loc 1 790
 	add %o0, %o1, %o0
 ! mem16[qc + 110] = x0
 	.loc 1 791
-	sth %o0, [%l0 + 110]
+	sth %o0, [%o7 + 110]
 ! qa = qa + 16
 	.loc 1 792
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 793
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 794
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 795
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 796
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop20 if !=
 	.loc 1 797
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop20
 	nop
 ! pa = pa + 192
 	.loc 1 798
-	mov %o4, %o7
-	add %o7, 192, %o7
+	add %l0, 192, %l0
 ! pb = pb + 288
 	.loc 1 799
-	mov %l2, %l0
-	add %l0, 288, %l0
+	add %o3, 288, %o3
 ! i0 = i0 - 1
 	.loc 1 800
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 801
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop19 if !=
 	.loc 1 802
-	mov %o5, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop19
 	nop
 ! pa = w + 3072
 	.loc 1 803
-	add %o4, 3072, %o7
+	add %i4, 3072, %l0
 ! pb = 20568
 	.loc 1 804
 	sethi %hi(20568), %o0
 	or %o0, %lo(20568), %o0
 ! pb = w + pb
 	.loc 1 805
-	add %o4, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 81
 	.loc 1 806
-	mov 81, %o0
+	mov 81, %o4
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop21:
 ! qa = pa
 	.loc 1 808
-	mov %o0, %l1
-	mov %o4, %o5
+	mov %l0, %o2
 ! qb = pa + 48
 	.loc 1 809
-	add %o7, 48, %o2
+	add %l0, 48, %o5
 ! qc = pb
 	.loc 1 810
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 3
 	.loc 1 811
-	mov %l0, %l2
-	mov 3, %o3
+	mov 3, %l1
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop22:
 ! (int64) x0 = mem16[qa]
 	.loc 1 813
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 814
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 815
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 96] = x1
 	.loc 1 816
-	sth %o1, [%l0 + 96]
+	sth %o1, [%o7 + 96]
 ! x0 = x0 + x1
 	.loc 1 817
 	add %o0, %o1, %o0
 ! mem16[qc + 48] = x0
 	.loc 1 818
-	sth %o0, [%l0 + 48]
+	sth %o0, [%o7 + 48]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 819
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 820
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 821
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 98] = x1
 	.loc 1 822
-	sth %o1, [%l0 + 98]
+	sth %o1, [%o7 + 98]
 ! x0 = x0 + x1
 	.loc 1 823
 	add %o0, %o1, %o0
 ! mem16[qc + 50] = x0
 	.loc 1 824
-	sth %o0, [%l0 + 50]
+	sth %o0, [%o7 + 50]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 825
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 826
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 827
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 100] = x1
 	.loc 1 828
-	sth %o1, [%l0 + 100]
+	sth %o1, [%o7 + 100]
 ! x0 = x0 + x1
 	.loc 1 829
 	add %o0, %o1, %o0
 ! mem16[qc + 52] = x0
 	.loc 1 830
-	sth %o0, [%l0 + 52]
+	sth %o0, [%o7 + 52]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 831
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 832
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 833
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 102] = x1
 	.loc 1 834
-	sth %o1, [%l0 + 102]
+	sth %o1, [%o7 + 102]
 ! x0 = x0 + x1
 	.loc 1 835
 	add %o0, %o1, %o0
 ! mem16[qc + 54] = x0
 	.loc 1 836
-	sth %o0, [%l0 + 54]
+	sth %o0, [%o7 + 54]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 837
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 838
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 839
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 104] = x1
 	.loc 1 840
-	sth %o1, [%l0 + 104]
+	sth %o1, [%o7 + 104]
 ! x0 = x0 + x1
 	.loc 1 841
 	add %o0, %o1, %o0
 ! mem16[qc + 56] = x0
 	.loc 1 842
-	sth %o0, [%l0 + 56]
+	sth %o0, [%o7 + 56]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 843
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 844
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 845
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 106] = x1
 	.loc 1 846
-	sth %o1, [%l0 + 106]
+	sth %o1, [%o7 + 106]
 ! x0 = x0 + x1
 	.loc 1 847
 	add %o0, %o1, %o0
 ! mem16[qc + 58] = x0
 	.loc 1 848
-	sth %o0, [%l0 + 58]
+	sth %o0, [%o7 + 58]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 849
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 850
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 851
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 108] = x1
 	.loc 1 852
-	sth %o1, [%l0 + 108]
+	sth %o1, [%o7 + 108]
 ! x0 = x0 + x1
 	.loc 1 853
 	add %o0, %o1, %o0
 ! mem16[qc + 60] = x0
 	.loc 1 854
-	sth %o0, [%l0 + 60]
+	sth %o0, [%o7 + 60]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 855
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 856
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 857
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 110] = x1
 	.loc 1 858
-	sth %o1, [%l0 + 110]
+	sth %o1, [%o7 + 110]
 ! x0 = x0 + x1
 	.loc 1 859
 	add %o0, %o1, %o0
 ! mem16[qc + 62] = x0
 	.loc 1 860
-	sth %o0, [%l0 + 62]
+	sth %o0, [%o7 + 62]
 ! qa = qa + 16
 	.loc 1 861
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 862
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 863
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 864
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 865
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop22 if !=
 	.loc 1 866
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop22
 	nop
 ! pa = pa + 96
 	.loc 1 867
-	mov %o4, %o7
-	add %o7, 96, %o7
+	add %l0, 96, %l0
 ! pb = pb + 144
 	.loc 1 868
-	mov %l2, %l0
-	add %l0, 144, %l0
+	add %o3, 144, %o3
 ! i0 = i0 - 1
 	.loc 1 869
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 870
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop21 if !=
 	.loc 1 871
-	mov %o5, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop21
 	nop
 ! pa = 73080
@@ -2617,214 +2563,208 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	or %o0, %lo(73080), %o0
 ! pa = w + pa
 	.loc 1 873
-	add %o4, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 90576
 	.loc 1 874
 	sethi %hi(90576), %o0
 	or %o0, %lo(90576), %o0
 ! pb = w + pb
 	.loc 1 875
-	add %o4, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 81
 	.loc 1 876
-	mov 81, %o0
+	mov 81, %o4
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop23:
 ! qa = pa
 	.loc 1 878
-	mov %o0, %l1
-	mov %o4, %o5
+	mov %l0, %o2
 ! qb = pa + 48
 	.loc 1 879
-	add %o7, 48, %o2
+	add %l0, 48, %o5
 ! qc = pb
 	.loc 1 880
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 3
 	.loc 1 881
-	mov %l0, %l2
-	mov 3, %o3
+	mov 3, %l1
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop24:
 ! (int64) x0 = mem16[qa]
 	.loc 1 883
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 884
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 885
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 96] = x1
 	.loc 1 886
-	sth %o1, [%l0 + 96]
+	sth %o1, [%o7 + 96]
 ! x0 = x0 + x1
 	.loc 1 887
 	add %o0, %o1, %o0
 ! mem16[qc + 48] = x0
 	.loc 1 888
-	sth %o0, [%l0 + 48]
+	sth %o0, [%o7 + 48]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 889
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 890
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 891
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 98] = x1
 	.loc 1 892
-	sth %o1, [%l0 + 98]
+	sth %o1, [%o7 + 98]
 ! x0 = x0 + x1
 	.loc 1 893
 	add %o0, %o1, %o0
 ! mem16[qc + 50] = x0
 	.loc 1 894
-	sth %o0, [%l0 + 50]
+	sth %o0, [%o7 + 50]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 895
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 896
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 897
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 100] = x1
 	.loc 1 898
-	sth %o1, [%l0 + 100]
+	sth %o1, [%o7 + 100]
 ! x0 = x0 + x1
 	.loc 1 899
 	add %o0, %o1, %o0
 ! mem16[qc + 52] = x0
 	.loc 1 900
-	sth %o0, [%l0 + 52]
+	sth %o0, [%o7 + 52]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 901
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 902
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 903
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 102] = x1
 	.loc 1 904
-	sth %o1, [%l0 + 102]
+	sth %o1, [%o7 + 102]
 ! x0 = x0 + x1
 	.loc 1 905
 	add %o0, %o1, %o0
 ! mem16[qc + 54] = x0
 	.loc 1 906
-	sth %o0, [%l0 + 54]
+	sth %o0, [%o7 + 54]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 907
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 908
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 909
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 104] = x1
 	.loc 1 910
-	sth %o1, [%l0 + 104]
+	sth %o1, [%o7 + 104]
 ! x0 = x0 + x1
 	.loc 1 911
 	add %o0, %o1, %o0
 ! mem16[qc + 56] = x0
 	.loc 1 912
-	sth %o0, [%l0 + 56]
+	sth %o0, [%o7 + 56]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 913
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 914
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 915
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 106] = x1
 	.loc 1 916
-	sth %o1, [%l0 + 106]
+	sth %o1, [%o7 + 106]
 ! x0 = x0 + x1
 	.loc 1 917
 	add %o0, %o1, %o0
 ! mem16[qc + 58] = x0
 	.loc 1 918
-	sth %o0, [%l0 + 58]
+	sth %o0, [%o7 + 58]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 919
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 920
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 921
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 108] = x1
 	.loc 1 922
-	sth %o1, [%l0 + 108]
+	sth %o1, [%o7 + 108]
 ! x0 = x0 + x1
 	.loc 1 923
 	add %o0, %o1, %o0
 ! mem16[qc + 60] = x0
 	.loc 1 924
-	sth %o0, [%l0 + 60]
+	sth %o0, [%o7 + 60]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 925
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 926
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 927
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 110] = x1
 	.loc 1 928
-	sth %o1, [%l0 + 110]
+	sth %o1, [%o7 + 110]
 ! x0 = x0 + x1
 	.loc 1 929
 	add %o0, %o1, %o0
 ! mem16[qc + 62] = x0
 	.loc 1 930
-	sth %o0, [%l0 + 62]
+	sth %o0, [%o7 + 62]
 ! qa = qa + 16
 	.loc 1 931
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 932
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 933
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 934
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 935
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop24 if !=
 	.loc 1 936
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop24
 	nop
 ! pa = pa + 96
 	.loc 1 937
-	mov %o4, %o7
-	add %o7, 96, %o7
+	add %l0, 96, %l0
 ! pb = pb + 144
 	.loc 1 938
-	mov %l2, %l0
-	add %l0, 144, %l0
+	add %o3, 144, %o3
 ! i0 = i0 - 1
 	.loc 1 939
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 940
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop23 if !=
 	.loc 1 941
-	mov %o5, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop23
 	nop
 ! pa = 20568
@@ -2833,25 +2773,23 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	or %o0, %lo(20568), %o0
 ! pa = w + pa
 	.loc 1 943
-	add %o4, %o0, %o0
+	add %i4, %o0, %o2
 ! pb = w + 3072
 	.loc 1 944
-	add %o4, 3072, %o1
+	add %i4, 3072, %o5
 ! i0 = 243
 	.loc 1 945
-	mov 243, %o2
-	mov %o0, %o3
-	mov %o1, %o5
+	mov 243, %o3
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop25:
 ! qb = pa + 24
 	.loc 1 948
-	add %o3, 24, %o7
+	add %o2, 24, %o4
 ! (int64) x0 = mem16[qa]
 	.loc 1 950
-	ldsh [%o3], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 951
-	ldsh [%o7], %o1
+	ldsh [%o4], %o1
 ! mem16[qc] = x0
 	.loc 1 952
 	sth %o0, [%o5]
@@ -2866,10 +2804,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 24]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 956
-	ldsh [%o3 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 957
-	ldsh [%o7 + 2], %o1
+	ldsh [%o4 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 958
 	sth %o0, [%o5 + 2]
@@ -2884,10 +2822,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 26]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 962
-	ldsh [%o3 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 963
-	ldsh [%o7 + 4], %o1
+	ldsh [%o4 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 964
 	sth %o0, [%o5 + 4]
@@ -2902,10 +2840,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 28]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 968
-	ldsh [%o3 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 969
-	ldsh [%o7 + 6], %o1
+	ldsh [%o4 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 970
 	sth %o0, [%o5 + 6]
@@ -2920,10 +2858,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 30]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 974
-	ldsh [%o3 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 975
-	ldsh [%o7 + 8], %o1
+	ldsh [%o4 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 976
 	sth %o0, [%o5 + 8]
@@ -2938,10 +2876,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 32]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 980
-	ldsh [%o3 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 981
-	ldsh [%o7 + 10], %o1
+	ldsh [%o4 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 982
 	sth %o0, [%o5 + 10]
@@ -2956,10 +2894,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 34]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 986
-	ldsh [%o3 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 987
-	ldsh [%o7 + 12], %o1
+	ldsh [%o4 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 988
 	sth %o0, [%o5 + 12]
@@ -2974,10 +2912,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 36]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 992
-	ldsh [%o3 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 993
-	ldsh [%o7 + 14], %o1
+	ldsh [%o4 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 994
 	sth %o0, [%o5 + 14]
@@ -2992,10 +2930,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 38]
 ! (int64) x0 = mem16[qa + 16]
 	.loc 1 998
-	ldsh [%o3 + 16], %o0
+	ldsh [%o2 + 16], %o0
 ! (int64) x1 = mem16[qb + 16]
 	.loc 1 999
-	ldsh [%o7 + 16], %o1
+	ldsh [%o4 + 16], %o1
 ! mem16[qc + 16] = x0
 	.loc 1 1000
 	sth %o0, [%o5 + 16]
@@ -3010,10 +2948,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 40]
 ! (int64) x0 = mem16[qa + 18]
 	.loc 1 1004
-	ldsh [%o3 + 18], %o0
+	ldsh [%o2 + 18], %o0
 ! (int64) x1 = mem16[qb + 18]
 	.loc 1 1005
-	ldsh [%o7 + 18], %o1
+	ldsh [%o4 + 18], %o1
 ! mem16[qc + 18] = x0
 	.loc 1 1006
 	sth %o0, [%o5 + 18]
@@ -3028,10 +2966,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 42]
 ! (int64) x0 = mem16[qa + 20]
 	.loc 1 1010
-	ldsh [%o3 + 20], %o0
+	ldsh [%o2 + 20], %o0
 ! (int64) x1 = mem16[qb + 20]
 	.loc 1 1011
-	ldsh [%o7 + 20], %o1
+	ldsh [%o4 + 20], %o1
 ! mem16[qc + 20] = x0
 	.loc 1 1012
 	sth %o0, [%o5 + 20]
@@ -3046,10 +2984,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 44]
 ! (int64) x0 = mem16[qa + 22]
 	.loc 1 1016
-	ldsh [%o3 + 22], %o0
+	ldsh [%o2 + 22], %o0
 ! (int64) x1 = mem16[qb + 22]
 	.loc 1 1017
-	ldsh [%o7 + 22], %o1
+	ldsh [%o4 + 22], %o1
 ! mem16[qc + 22] = x0
 	.loc 1 1018
 	sth %o0, [%o5 + 22]
@@ -3064,16 +3002,16 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 46]
 ! pa = pa + 48
 	.loc 1 1022
-	add %o3, 48, %o3
+	add %o2, 48, %o2
 ! pb = pb + 72
 	.loc 1 1023
 	add %o5, 72, %o5
 ! i0 = i0 - 1
 	.loc 1 1024
-	sub %o2, 1, %o2
+	sub %o3, 1, %o3
 ! =? i0 - 0
 	.loc 1 1025
-	cmp %o2, 0
+	cmp %o3, 0
 ! goto loop25 if !=
 	.loc 1 1026
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop25
@@ -3084,29 +3022,27 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	or %o0, %lo(90576), %o0
 ! pa = w + pa
 	.loc 1 1028
-	add %o4, %o0, %o0
+	add %i4, %o0, %o4
 ! pb = 73080
 	.loc 1 1029
-	sethi %hi(73080), %o1
-	or %o1, %lo(73080), %o1
+	sethi %hi(73080), %o0
+	or %o0, %lo(73080), %o0
 ! pb = w + pb
 	.loc 1 1030
-	add %o4, %o1, %o1
+	add %i4, %o0, %o5
 ! i0 = 243
 	.loc 1 1031
 	mov 243, %o2
-	mov %o0, %o3
-	mov %o1, %o5
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop26:
 ! qb = pa + 24
 	.loc 1 1034
-	add %o3, 24, %o7
+	add %o4, 24, %o3
 ! (int64) x0 = mem16[qa]
 	.loc 1 1036
-	ldsh [%o3], %o0
+	ldsh [%o4], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 1037
-	ldsh [%o7], %o1
+	ldsh [%o3], %o1
 ! mem16[qc] = x0
 	.loc 1 1038
 	sth %o0, [%o5]
@@ -3121,10 +3057,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 24]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1042
-	ldsh [%o3 + 2], %o0
+	ldsh [%o4 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 1043
-	ldsh [%o7 + 2], %o1
+	ldsh [%o3 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 1044
 	sth %o0, [%o5 + 2]
@@ -3139,10 +3075,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 26]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1048
-	ldsh [%o3 + 4], %o0
+	ldsh [%o4 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 1049
-	ldsh [%o7 + 4], %o1
+	ldsh [%o3 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 1050
 	sth %o0, [%o5 + 4]
@@ -3157,10 +3093,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 28]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1054
-	ldsh [%o3 + 6], %o0
+	ldsh [%o4 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 1055
-	ldsh [%o7 + 6], %o1
+	ldsh [%o3 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 1056
 	sth %o0, [%o5 + 6]
@@ -3175,10 +3111,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 30]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1060
-	ldsh [%o3 + 8], %o0
+	ldsh [%o4 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 1061
-	ldsh [%o7 + 8], %o1
+	ldsh [%o3 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 1062
 	sth %o0, [%o5 + 8]
@@ -3193,10 +3129,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 32]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1066
-	ldsh [%o3 + 10], %o0
+	ldsh [%o4 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 1067
-	ldsh [%o7 + 10], %o1
+	ldsh [%o3 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 1068
 	sth %o0, [%o5 + 10]
@@ -3211,10 +3147,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 34]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1072
-	ldsh [%o3 + 12], %o0
+	ldsh [%o4 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 1073
-	ldsh [%o7 + 12], %o1
+	ldsh [%o3 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 1074
 	sth %o0, [%o5 + 12]
@@ -3229,10 +3165,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 36]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1078
-	ldsh [%o3 + 14], %o0
+	ldsh [%o4 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 1079
-	ldsh [%o7 + 14], %o1
+	ldsh [%o3 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 1080
 	sth %o0, [%o5 + 14]
@@ -3247,10 +3183,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 38]
 ! (int64) x0 = mem16[qa + 16]
 	.loc 1 1084
-	ldsh [%o3 + 16], %o0
+	ldsh [%o4 + 16], %o0
 ! (int64) x1 = mem16[qb + 16]
 	.loc 1 1085
-	ldsh [%o7 + 16], %o1
+	ldsh [%o3 + 16], %o1
 ! mem16[qc + 16] = x0
 	.loc 1 1086
 	sth %o0, [%o5 + 16]
@@ -3265,10 +3201,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 40]
 ! (int64) x0 = mem16[qa + 18]
 	.loc 1 1090
-	ldsh [%o3 + 18], %o0
+	ldsh [%o4 + 18], %o0
 ! (int64) x1 = mem16[qb + 18]
 	.loc 1 1091
-	ldsh [%o7 + 18], %o1
+	ldsh [%o3 + 18], %o1
 ! mem16[qc + 18] = x0
 	.loc 1 1092
 	sth %o0, [%o5 + 18]
@@ -3283,10 +3219,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 42]
 ! (int64) x0 = mem16[qa + 20]
 	.loc 1 1096
-	ldsh [%o3 + 20], %o0
+	ldsh [%o4 + 20], %o0
 ! (int64) x1 = mem16[qb + 20]
 	.loc 1 1097
-	ldsh [%o7 + 20], %o1
+	ldsh [%o3 + 20], %o1
 ! mem16[qc + 20] = x0
 	.loc 1 1098
 	sth %o0, [%o5 + 20]
@@ -3301,10 +3237,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 44]
 ! (int64) x0 = mem16[qa + 22]
 	.loc 1 1102
-	ldsh [%o3 + 22], %o0
+	ldsh [%o4 + 22], %o0
 ! (int64) x1 = mem16[qb + 22]
 	.loc 1 1103
-	ldsh [%o7 + 22], %o1
+	ldsh [%o3 + 22], %o1
 ! mem16[qc + 22] = x0
 	.loc 1 1104
 	sth %o0, [%o5 + 22]
@@ -3319,7 +3255,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%o5 + 46]
 ! pa = pa + 48
 	.loc 1 1108
-	add %o3, 48, %o3
+	add %o4, 48, %o4
 ! pb = pb + 72
 	.loc 1 1109
 	add %o5, 72, %o5
@@ -3335,23 +3271,20 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	nop
 ! pa = w + 3072
 	.loc 1 1113
-	add %o4, 3072, %o0
+	add %i4, 3072, %o5
 ! pb = 20568
 	.loc 1 1114
-	sethi %hi(20568), %o1
-	or %o1, %lo(20568), %o1
+	sethi %hi(20568), %o0
+	or %o0, %lo(20568), %o0
 ! pb = w + pb
 	.loc 1 1115
-	add %o4, %o1, %o1
+	add %i4, %o0, %o3
 ! z0 = 0
 	.loc 1 1116
-	mov 0, %o2
+	mov 0, %o7
 ! i0 = 729
 	.loc 1 1117
-	mov 729, %o3
-	mov %o0, %o5
-	mov %o1, %o7
-	mov %o2, %l0
+	mov 729, %o4
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop27:
 ! qb = pa + 12
 	.loc 1 1120
@@ -3364,25 +3297,25 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	ldsh [%o0], %o2
 ! mem16[qc + 12] = x0
 	.loc 1 1124
-	sth %o1, [%o7 + 12]
+	sth %o1, [%o3 + 12]
 ! mem16[qc + 60] = x1
 	.loc 1 1125
-	sth %o2, [%o7 + 60]
+	sth %o2, [%o3 + 60]
 ! x0 = x0 + x1
 	.loc 1 1126
 	add %o1, %o2, %o1
 ! mem16[qc + 36] = x0
 	.loc 1 1127
-	sth %o1, [%o7 + 36]
+	sth %o1, [%o3 + 36]
 ! mem16[qc] = z0
 	.loc 1 1128
-	sth %l0, [%o7]
+	sth %o7, [%o3]
 ! mem16[qc + 24] = z0
 	.loc 1 1129
-	sth %l0, [%o7 + 24]
+	sth %o7, [%o3 + 24]
 ! mem16[qc + 48] = z0
 	.loc 1 1130
-	sth %l0, [%o7 + 48]
+	sth %o7, [%o3 + 48]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1131
 	ldsh [%o5 + 2], %o1
@@ -3391,25 +3324,25 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	ldsh [%o0 + 2], %o2
 ! mem16[qc + 14] = x0
 	.loc 1 1133
-	sth %o1, [%o7 + 14]
+	sth %o1, [%o3 + 14]
 ! mem16[qc + 62] = x1
 	.loc 1 1134
-	sth %o2, [%o7 + 62]
+	sth %o2, [%o3 + 62]
 ! x0 = x0 + x1
 	.loc 1 1135
 	add %o1, %o2, %o1
 ! mem16[qc + 38] = x0
 	.loc 1 1136
-	sth %o1, [%o7 + 38]
+	sth %o1, [%o3 + 38]
 ! mem16[qc + 2] = z0
 	.loc 1 1137
-	sth %l0, [%o7 + 2]
+	sth %o7, [%o3 + 2]
 ! mem16[qc + 26] = z0
 	.loc 1 1138
-	sth %l0, [%o7 + 26]
+	sth %o7, [%o3 + 26]
 ! mem16[qc + 50] = z0
 	.loc 1 1139
-	sth %l0, [%o7 + 50]
+	sth %o7, [%o3 + 50]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1140
 	ldsh [%o5 + 4], %o1
@@ -3418,25 +3351,25 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	ldsh [%o0 + 4], %o2
 ! mem16[qc + 16] = x0
 	.loc 1 1142
-	sth %o1, [%o7 + 16]
+	sth %o1, [%o3 + 16]
 ! mem16[qc + 64] = x1
 	.loc 1 1143
-	sth %o2, [%o7 + 64]
+	sth %o2, [%o3 + 64]
 ! x0 = x0 + x1
 	.loc 1 1144
 	add %o1, %o2, %o1
 ! mem16[qc + 40] = x0
 	.loc 1 1145
-	sth %o1, [%o7 + 40]
+	sth %o1, [%o3 + 40]
 ! mem16[qc + 4] = z0
 	.loc 1 1146
-	sth %l0, [%o7 + 4]
+	sth %o7, [%o3 + 4]
 ! mem16[qc + 28] = z0
 	.loc 1 1147
-	sth %l0, [%o7 + 28]
+	sth %o7, [%o3 + 28]
 ! mem16[qc + 52] = z0
 	.loc 1 1148
-	sth %l0, [%o7 + 52]
+	sth %o7, [%o3 + 52]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1149
 	ldsh [%o5 + 6], %o1
@@ -3445,25 +3378,25 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	ldsh [%o0 + 6], %o2
 ! mem16[qc + 18] = x0
 	.loc 1 1151
-	sth %o1, [%o7 + 18]
+	sth %o1, [%o3 + 18]
 ! mem16[qc + 66] = x1
 	.loc 1 1152
-	sth %o2, [%o7 + 66]
+	sth %o2, [%o3 + 66]
 ! x0 = x0 + x1
 	.loc 1 1153
 	add %o1, %o2, %o1
 ! mem16[qc + 42] = x0
 	.loc 1 1154
-	sth %o1, [%o7 + 42]
+	sth %o1, [%o3 + 42]
 ! mem16[qc + 6] = z0
 	.loc 1 1155
-	sth %l0, [%o7 + 6]
+	sth %o7, [%o3 + 6]
 ! mem16[qc + 30] = z0
 	.loc 1 1156
-	sth %l0, [%o7 + 30]
+	sth %o7, [%o3 + 30]
 ! mem16[qc + 54] = z0
 	.loc 1 1157
-	sth %l0, [%o7 + 54]
+	sth %o7, [%o3 + 54]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1158
 	ldsh [%o5 + 8], %o1
@@ -3472,25 +3405,25 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	ldsh [%o0 + 8], %o2
 ! mem16[qc + 20] = x0
 	.loc 1 1160
-	sth %o1, [%o7 + 20]
+	sth %o1, [%o3 + 20]
 ! mem16[qc + 68] = x1
 	.loc 1 1161
-	sth %o2, [%o7 + 68]
+	sth %o2, [%o3 + 68]
 ! x0 = x0 + x1
 	.loc 1 1162
 	add %o1, %o2, %o1
 ! mem16[qc + 44] = x0
 	.loc 1 1163
-	sth %o1, [%o7 + 44]
+	sth %o1, [%o3 + 44]
 ! mem16[qc + 8] = z0
 	.loc 1 1164
-	sth %l0, [%o7 + 8]
+	sth %o7, [%o3 + 8]
 ! mem16[qc + 32] = z0
 	.loc 1 1165
-	sth %l0, [%o7 + 32]
+	sth %o7, [%o3 + 32]
 ! mem16[qc + 56] = z0
 	.loc 1 1166
-	sth %l0, [%o7 + 56]
+	sth %o7, [%o3 + 56]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1167
 	ldsh [%o5 + 10], %o1
@@ -3499,37 +3432,37 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	ldsh [%o0 + 10], %o0
 ! mem16[qc + 22] = x0
 	.loc 1 1169
-	sth %o1, [%o7 + 22]
+	sth %o1, [%o3 + 22]
 ! mem16[qc + 70] = x1
 	.loc 1 1170
-	sth %o0, [%o7 + 70]
+	sth %o0, [%o3 + 70]
 ! x0 = x0 + x1
 	.loc 1 1171
 	add %o1, %o0, %o1
 ! mem16[qc + 46] = x0
 	.loc 1 1172
-	sth %o1, [%o7 + 46]
+	sth %o1, [%o3 + 46]
 ! mem16[qc + 10] = z0
 	.loc 1 1173
-	sth %l0, [%o7 + 10]
+	sth %o7, [%o3 + 10]
 ! mem16[qc + 34] = z0
 	.loc 1 1174
-	sth %l0, [%o7 + 34]
+	sth %o7, [%o3 + 34]
 ! mem16[qc + 58] = z0
 	.loc 1 1175
-	sth %l0, [%o7 + 58]
+	sth %o7, [%o3 + 58]
 ! pa = pa + 24
 	.loc 1 1176
 	add %o5, 24, %o5
 ! pb = pb + 72
 	.loc 1 1177
-	add %o7, 72, %o7
+	add %o3, 72, %o3
 ! i0 = i0 - 1
 	.loc 1 1178
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 1179
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto loop27 if !=
 	.loc 1 1180
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop27
@@ -3540,144 +3473,141 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	or %o0, %lo(73080), %o0
 ! pa = w + pa
 	.loc 1 1182
-	add %o4, %o0, %o0
+	add %i4, %o0, %o5
 ! pb = 90576
 	.loc 1 1183
-	sethi %hi(90576), %o1
-	or %o1, %lo(90576), %o1
+	sethi %hi(90576), %o0
+	or %o0, %lo(90576), %o0
 ! pb = w + pb
 	.loc 1 1184
-	add %o4, %o1, %o1
+	add %i4, %o0, %o2
 ! i0 = 729
 	.loc 1 1185
-	mov 729, %o2
-	mov %o0, %o3
-	mov %o1, %o5
-	mov %o2, %o7
+	mov 729, %o0
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop28:
 ! qb = pa + 12
 	.loc 1 1188
-	add %o3, 12, %o0
+	add %o5, 12, %o1
 ! (int64) x0 = mem16[qa]
 	.loc 1 1190
-	ldsh [%o3], %o1
+	ldsh [%o5], %o3
 ! (int64) x1 = mem16[qb]
 	.loc 1 1191
-	ldsh [%o0], %o2
+	ldsh [%o1], %o4
 ! mem16[qc] = x0
 	.loc 1 1192
-	sth %o1, [%o5]
+	sth %o3, [%o2]
 ! mem16[qc + 24] = x1
 	.loc 1 1193
-	sth %o2, [%o5 + 24]
+	sth %o4, [%o2 + 24]
 ! x0 = x0 + x1
 	.loc 1 1194
-	add %o1, %o2, %o1
+	add %o3, %o4, %o3
 ! mem16[qc + 12] = x0
 	.loc 1 1195
-	sth %o1, [%o5 + 12]
+	sth %o3, [%o2 + 12]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1196
-	ldsh [%o3 + 2], %o1
+	ldsh [%o5 + 2], %o3
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 1197
-	ldsh [%o0 + 2], %o2
+	ldsh [%o1 + 2], %o4
 ! mem16[qc + 2] = x0
 	.loc 1 1198
-	sth %o1, [%o5 + 2]
+	sth %o3, [%o2 + 2]
 ! mem16[qc + 26] = x1
 	.loc 1 1199
-	sth %o2, [%o5 + 26]
+	sth %o4, [%o2 + 26]
 ! x0 = x0 + x1
 	.loc 1 1200
-	add %o1, %o2, %o1
+	add %o3, %o4, %o3
 ! mem16[qc + 14] = x0
 	.loc 1 1201
-	sth %o1, [%o5 + 14]
+	sth %o3, [%o2 + 14]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1202
-	ldsh [%o3 + 4], %o1
+	ldsh [%o5 + 4], %o3
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 1203
-	ldsh [%o0 + 4], %o2
+	ldsh [%o1 + 4], %o4
 ! mem16[qc + 4] = x0
 	.loc 1 1204
-	sth %o1, [%o5 + 4]
+	sth %o3, [%o2 + 4]
 ! mem16[qc + 28] = x1
 	.loc 1 1205
-	sth %o2, [%o5 + 28]
+	sth %o4, [%o2 + 28]
 ! x0 = x0 + x1
 	.loc 1 1206
-	add %o1, %o2, %o1
+	add %o3, %o4, %o3
 ! mem16[qc + 16] = x0
 	.loc 1 1207
-	sth %o1, [%o5 + 16]
+	sth %o3, [%o2 + 16]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1208
-	ldsh [%o3 + 6], %o1
+	ldsh [%o5 + 6], %o3
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 1209
-	ldsh [%o0 + 6], %o2
+	ldsh [%o1 + 6], %o4
 ! mem16[qc + 6] = x0
 	.loc 1 1210
-	sth %o1, [%o5 + 6]
+	sth %o3, [%o2 + 6]
 ! mem16[qc + 30] = x1
 	.loc 1 1211
-	sth %o2, [%o5 + 30]
+	sth %o4, [%o2 + 30]
 ! x0 = x0 + x1
 	.loc 1 1212
-	add %o1, %o2, %o1
+	add %o3, %o4, %o3
 ! mem16[qc + 18] = x0
 	.loc 1 1213
-	sth %o1, [%o5 + 18]
+	sth %o3, [%o2 + 18]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1214
-	ldsh [%o3 + 8], %o1
+	ldsh [%o5 + 8], %o3
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 1215
-	ldsh [%o0 + 8], %o2
+	ldsh [%o1 + 8], %o4
 ! mem16[qc + 8] = x0
 	.loc 1 1216
-	sth %o1, [%o5 + 8]
+	sth %o3, [%o2 + 8]
 ! mem16[qc + 32] = x1
 	.loc 1 1217
-	sth %o2, [%o5 + 32]
+	sth %o4, [%o2 + 32]
 ! x0 = x0 + x1
 	.loc 1 1218
-	add %o1, %o2, %o1
+	add %o3, %o4, %o3
 ! mem16[qc + 20] = x0
 	.loc 1 1219
-	sth %o1, [%o5 + 20]
+	sth %o3, [%o2 + 20]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1220
-	ldsh [%o3 + 10], %o1
+	ldsh [%o5 + 10], %o3
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 1221
-	ldsh [%o0 + 10], %o0
+	ldsh [%o1 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 1222
-	sth %o1, [%o5 + 10]
+	sth %o3, [%o2 + 10]
 ! mem16[qc + 34] = x1
 	.loc 1 1223
-	sth %o0, [%o5 + 34]
+	sth %o1, [%o2 + 34]
 ! x0 = x0 + x1
 	.loc 1 1224
-	add %o1, %o0, %o1
+	add %o3, %o1, %o3
 ! mem16[qc + 22] = x0
 	.loc 1 1225
-	sth %o1, [%o5 + 22]
+	sth %o3, [%o2 + 22]
 ! pa = pa + 24
 	.loc 1 1226
-	add %o3, 24, %o3
+	add %o5, 24, %o5
 ! pb = pb + 36
 	.loc 1 1227
-	add %o5, 36, %o5
+	add %o2, 36, %o2
 ! i0 = i0 - 1
 	.loc 1 1228
-	sub %o7, 1, %o7
+	sub %o0, 1, %o0
 ! =? i0 - 0
 	.loc 1 1229
-	cmp %o7, 0
+	cmp %o0, 0
 ! goto loop28 if !=
 	.loc 1 1230
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop28
@@ -3688,7 +3618,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	or %o0, %lo(73056), %o0
 ! pa = w + pa
 	.loc 1 1232
-	add %o4, %o0, %o0
+	add %i4, %o0, %o0
 ! z0 = 0
 	.loc 1 1233
 	mov 0, %o1
@@ -3716,29 +3646,24 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	or %o0, %lo(20568), %o0
 ! pa = w + pa
 	.loc 1 1241
-	add %o4, %o0, %o1
+	add %i4, %o0, %o7
 ! pb = 90576
 	.loc 1 1242
 	sethi %hi(90576), %o0
 	or %o0, %lo(90576), %o0
 ! pb = w + pb
 	.loc 1 1243
-	add %o4, %o0, %o2
+	add %i4, %o0, %l0
 ! pc = 116824
 	.loc 1 1244
 	sethi %hi(116824), %o0
 	or %o0, %lo(116824), %o0
 ! pc = w + pc
 	.loc 1 1245
-	add %o4, %o0, %o0
+	add %i4, %o0, %o5
 ! i0 = 2187
 	.loc 1 1246
-	mov %o4, %o5
-	mov 2187, %o3
-	mov %o1, %o7
-	mov %o2, %l0
-	mov %o0, %l1
-	mov %o3, %l2
+	mov 2187, %l1
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop29:
 ! (int64) x0 = mem16[pb]
 	.loc 1 1248
@@ -3748,7 +3673,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	ldsh [%o7 + 12], %o0
 ! a0 = x0 * tv
 	.loc 1 1250
-	mulx %o3, %o0, %l3
+	mulx %o3, %o0, %l2
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1251
 	ldsh [%o7 + 14], %o0
@@ -3772,13 +3697,13 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	ldsh [%o7 + 20], %o4
 ! a4 = x0 * tv
 	.loc 1 1258
-	mulx %o3, %o4, %l4
+	mulx %o3, %o4, %l3
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1259
 	ldsh [%o7 + 22], %o4
 ! a5 = x0 * tv
 	.loc 1 1260
-	mulx %o3, %o4, %l5
+	mulx %o3, %o4, %l4
 ! (int64) x0 = mem16[pb + 2]
 	.loc 1 1261
 	ldsh [%l0 + 2], %o4
@@ -3799,7 +3724,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	mulx %o4, %o0, %o0
 ! a2 = a2 + x1
 	.loc 1 1267
-	add %o1, %o0, %l6
+	add %o1, %o0, %l5
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1268
 	ldsh [%o7 + 16], %o0
@@ -3808,7 +3733,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	mulx %o4, %o0, %o0
 ! a3 = a3 + x1
 	.loc 1 1270
-	add %o2, %o0, %l7
+	add %o2, %o0, %l6
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1271
 	ldsh [%o7 + 18], %o0
@@ -3817,7 +3742,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	mulx %o4, %o0, %o0
 ! a4 = a4 + x1
 	.loc 1 1273
-	add %l4, %o0, %l4
+	add %l3, %o0, %l3
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1274
 	ldsh [%o7 + 20], %o0
@@ -3826,7 +3751,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	mulx %o4, %o0, %o0
 ! a5 = a5 + x1
 	.loc 1 1276
-	add %l5, %o0, %o1
+	add %l4, %o0, %o1
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1277
 	ldsh [%o7 + 22], %o0
@@ -3844,7 +3769,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	mulx %o2, %o0, %o0
 ! a2 = a2 + x1
 	.loc 1 1282
-	add %l6, %o0, %l6
+	add %l5, %o0, %l5
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1283
 	ldsh [%o7 + 14], %o0
@@ -3853,7 +3778,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	mulx %o2, %o0, %o0
 ! a3 = a3 + x1
 	.loc 1 1285
-	add %l7, %o0, %l7
+	add %l6, %o0, %l6
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1286
 	ldsh [%o7 + 16], %o0
@@ -3862,7 +3787,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	mulx %o2, %o0, %o0
 ! a4 = a4 + x1
 	.loc 1 1288
-	add %l4, %o0, %l4
+	add %l3, %o0, %l3
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1289
 	ldsh [%o7 + 18], %o0
@@ -3871,7 +3796,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	mulx %o2, %o0, %o0
 ! a5 = a5 + x1
 	.loc 1 1291
-	add %o1, %o0, %l5
+	add %o1, %o0, %l4
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1292
 	ldsh [%o7 + 20], %o0
@@ -3886,43 +3811,43 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	ldsh [%o7 + 22], %o0
 ! a7 = x0 * tv
 	.loc 1 1296
-	mulx %o2, %o0, %o2
+	mulx %o2, %o0, %o1
 ! (int64) x0 = mem16[pb + 6]
 	.loc 1 1297
-	ldsh [%l0 + 6], %o1
+	ldsh [%l0 + 6], %o2
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1298
 	ldsh [%o7 + 12], %o0
 ! x1 = x0 * tv
 	.loc 1 1299
-	mulx %o1, %o0, %o0
+	mulx %o2, %o0, %o0
 ! a3 = a3 + x1
 	.loc 1 1300
-	add %l7, %o0, %l7
+	add %l6, %o0, %l6
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1301
 	ldsh [%o7 + 14], %o0
 ! x1 = x0 * tv
 	.loc 1 1302
-	mulx %o1, %o0, %o0
+	mulx %o2, %o0, %o0
 ! a4 = a4 + x1
 	.loc 1 1303
-	add %l4, %o0, %l4
+	add %l3, %o0, %l3
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1304
 	ldsh [%o7 + 16], %o0
 ! x1 = x0 * tv
 	.loc 1 1305
-	mulx %o1, %o0, %o0
+	mulx %o2, %o0, %o0
 ! a5 = a5 + x1
 	.loc 1 1306
-	add %l5, %o0, %l5
+	add %l4, %o0, %l4
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1307
 	ldsh [%o7 + 18], %o0
 ! x1 = x0 * tv
 	.loc 1 1308
-	mulx %o1, %o0, %o0
+	mulx %o2, %o0, %o0
 ! a6 = a6 + x1
 	.loc 1 1309
 	add %o4, %o0, %o4
@@ -3931,43 +3856,43 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	ldsh [%o7 + 20], %o0
 ! x1 = x0 * tv
 	.loc 1 1311
-	mulx %o1, %o0, %o0
+	mulx %o2, %o0, %o0
 ! a7 = a7 + x1
 	.loc 1 1312
-	add %o2, %o0, %o2
+	add %o1, %o0, %o1
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1313
 	ldsh [%o7 + 22], %o0
 ! a8 = x0 * tv
 	.loc 1 1314
-	mulx %o1, %o0, %i1
+	mulx %o2, %o0, %o2
 ! (int64) x0 = mem16[pb + 8]
 	.loc 1 1315
-	ldsh [%l0 + 8], %o1
+	ldsh [%l0 + 8], %l7
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1316
 	ldsh [%o7 + 12], %o0
 ! x1 = x0 * tv
 	.loc 1 1317
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a4 = a4 + x1
 	.loc 1 1318
-	add %l4, %o0, %l4
+	add %l3, %o0, %l3
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1319
 	ldsh [%o7 + 14], %o0
 ! x1 = x0 * tv
 	.loc 1 1320
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a5 = a5 + x1
 	.loc 1 1321
-	add %l5, %o0, %l5
+	add %l4, %o0, %l4
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1322
 	ldsh [%o7 + 16], %o0
 ! x1 = x0 * tv
 	.loc 1 1323
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a6 = a6 + x1
 	.loc 1 1324
 	add %o4, %o0, %o4
@@ -3976,43 +3901,43 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	ldsh [%o7 + 18], %o0
 ! x1 = x0 * tv
 	.loc 1 1326
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a7 = a7 + x1
 	.loc 1 1327
-	add %o2, %o0, %o2
+	add %o1, %o0, %o1
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1328
 	ldsh [%o7 + 20], %o0
 ! x1 = x0 * tv
 	.loc 1 1329
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a8 = a8 + x1
 	.loc 1 1330
-	add %i1, %o0, %i1
+	add %o2, %o0, %o2
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1331
 	ldsh [%o7 + 22], %o0
 ! a9 = x0 * tv
 	.loc 1 1332
-	mulx %o1, %o0, %i2
+	mulx %l7, %o0, %i1
 ! (int64) x0 = mem16[pb + 10]
 	.loc 1 1333
-	ldsh [%l0 + 10], %o1
+	ldsh [%l0 + 10], %l7
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1334
 	ldsh [%o7 + 12], %o0
 ! x1 = x0 * tv
 	.loc 1 1335
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a5 = a5 + x1
 	.loc 1 1336
-	add %l5, %o0, %l5
+	add %l4, %o0, %l4
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1337
 	ldsh [%o7 + 14], %o0
 ! x1 = x0 * tv
 	.loc 1 1338
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a6 = a6 + x1
 	.loc 1 1339
 	add %o4, %o0, %o4
@@ -4021,73 +3946,73 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	ldsh [%o7 + 16], %o0
 ! x1 = x0 * tv
 	.loc 1 1341
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a7 = a7 + x1
 	.loc 1 1342
-	add %o2, %o0, %o2
+	add %o1, %o0, %o1
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1343
 	ldsh [%o7 + 18], %o0
 ! x1 = x0 * tv
 	.loc 1 1344
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a8 = a8 + x1
 	.loc 1 1345
-	add %i1, %o0, %i1
+	add %o2, %o0, %o2
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1346
 	ldsh [%o7 + 20], %o0
 ! x1 = x0 * tv
 	.loc 1 1347
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a9 = a9 + x1
 	.loc 1 1348
-	add %i2, %o0, %i2
+	add %i1, %o0, %i1
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1349
 	ldsh [%o7 + 22], %o0
 ! a10 = x0 * tv
 	.loc 1 1350
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! mem16[pc] = a0
 	.loc 1 1351
-	sth %l3, [%l1]
+	sth %l2, [%o5]
 ! mem16[pc + 2] = a1
 	.loc 1 1352
-	sth %o3, [%l1 + 2]
+	sth %o3, [%o5 + 2]
 ! mem16[pc + 4] = a2
 	.loc 1 1353
-	sth %l6, [%l1 + 4]
+	sth %l5, [%o5 + 4]
 ! mem16[pc + 6] = a3
 	.loc 1 1354
-	sth %l7, [%l1 + 6]
+	sth %l6, [%o5 + 6]
 ! mem16[pc + 8] = a4
 	.loc 1 1355
-	sth %l4, [%l1 + 8]
+	sth %l3, [%o5 + 8]
 ! mem16[pc + 10] = a5
 	.loc 1 1356
-	sth %l5, [%l1 + 10]
+	sth %l4, [%o5 + 10]
 ! mem16[pc + 12] = a6
 	.loc 1 1357
-	sth %o4, [%l1 + 12]
+	sth %o4, [%o5 + 12]
 ! mem16[pc + 14] = a7
 	.loc 1 1358
-	sth %o2, [%l1 + 14]
+	sth %o1, [%o5 + 14]
 ! mem16[pc + 16] = a8
 	.loc 1 1359
-	sth %i1, [%l1 + 16]
+	sth %o2, [%o5 + 16]
 ! mem16[pc + 18] = a9
 	.loc 1 1360
-	sth %i2, [%l1 + 18]
+	sth %i1, [%o5 + 18]
 ! mem16[pc + 20] = a10
 	.loc 1 1361
-	sth %o0, [%l1 + 20]
+	sth %o0, [%o5 + 20]
 ! a11 = 0
 	.loc 1 1362
 	mov 0, %o0
 ! mem16[pc + 22] = a11
 	.loc 1 1363
-	sth %o0, [%l1 + 22]
+	sth %o0, [%o5 + 22]
 ! pa = pa + 24
 	.loc 1 1364
 	add %o7, 24, %o7
@@ -4096,13 +4021,13 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %l0, 12, %l0
 ! pc = pc + 24
 	.loc 1 1366
-	add %l1, 24, %l1
+	add %o5, 24, %o5
 ! i0 = i0 - 1
 	.loc 1 1367
-	sub %l2, 1, %l2
+	sub %l1, 1, %l1
 ! =? i0 - 0
 	.loc 1 1368
-	cmp %l2, 0
+	cmp %l1, 0
 ! goto loop29 if !=
 	.loc 1 1369
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop29
@@ -4113,49 +4038,44 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	or %o0, %lo(116824), %o0
 ! pa = w + pa
 	.loc 1 1371
-	mov %o5, %o4
-	add %o4, %o0, %o0
+	add %i4, %o0, %o7
 ! pb = w + 3072
 	.loc 1 1372
-	add %o4, 3072, %o1
+	add %i4, 3072, %o5
 ! i0 = 729
 	.loc 1 1373
-	mov %o4, %o5
-	mov 729, %o2
-	mov %o0, %l0
-	mov %o1, %l1
-	mov %o2, %o4
+	mov 729, %o4
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop30:
 ! qb = pa + 24
 	.loc 1 1376
-	add %l0, 24, %l2
+	add %o7, 24, %l1
 ! qc = pa + 48
 	.loc 1 1377
-	add %l0, 48, %o7
+	add %o7, 48, %l0
 ! (int64) x0 = mem16[qa]
 	.loc 1 1379
-	ldsh [%l0], %o3
+	ldsh [%o7], %o3
 ! (int64) x1 = mem16[qa + 12]
 	.loc 1 1380
-	ldsh [%l0 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! (int64) x2 = mem16[qc]
 	.loc 1 1381
-	ldsh [%o7], %o0
+	ldsh [%l0], %o0
 ! (int64) x3 = mem16[qc + 12]
 	.loc 1 1382
-	ldsh [%o7 + 12], %o1
+	ldsh [%l0 + 12], %o1
 ! mem16[qd] = x0
 	.loc 1 1383
-	sth %o3, [%l1]
+	sth %o3, [%o5]
 ! mem16[qd + 36] = x3
 	.loc 1 1384
-	sth %o1, [%l1 + 36]
+	sth %o1, [%o5 + 36]
 ! x4 = x1 - x2
 	.loc 1 1385
 	sub %o2, %o0, %o0
 ! (int64) x5 = mem16[qb]
 	.loc 1 1386
-	ldsh [%l2], %o2
+	ldsh [%l1], %o2
 ! x5 = x5 - x0
 	.loc 1 1387
 	sub %o2, %o3, %o2
@@ -4164,10 +4084,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o0, %o2
 ! mem16[qd + 12] = x5
 	.loc 1 1389
-	sth %o2, [%l1 + 12]
+	sth %o2, [%o5 + 12]
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 1390
-	ldsh [%l2 + 12], %o2
+	ldsh [%l1 + 12], %o2
 ! x5 = x5 - x3
 	.loc 1 1391
 	sub %o2, %o1, %o2
@@ -4176,31 +4096,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o2, %o0, %o2
 ! mem16[qd + 24] = x5
 	.loc 1 1393
-	sth %o2, [%l1 + 24]
+	sth %o2, [%o5 + 24]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1394
-	ldsh [%l0 + 2], %o0
+	ldsh [%o7 + 2], %o0
 ! (int64) x1 = mem16[qa + 14]
 	.loc 1 1395
-	ldsh [%l0 + 14], %o1
+	ldsh [%o7 + 14], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 1396
-	ldsh [%o7 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! (int64) x3 = mem16[qc + 14]
 	.loc 1 1397
-	ldsh [%o7 + 14], %o3
+	ldsh [%l0 + 14], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 1398
-	sth %o0, [%l1 + 2]
+	sth %o0, [%o5 + 2]
 ! mem16[qd + 38] = x3
 	.loc 1 1399
-	sth %o3, [%l1 + 38]
+	sth %o3, [%o5 + 38]
 ! x4 = x1 - x2
 	.loc 1 1400
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 1401
-	ldsh [%l2 + 2], %o2
+	ldsh [%l1 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 1402
 	sub %o2, %o0, %o2
@@ -4209,10 +4129,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 14] = x5
 	.loc 1 1404
-	sth %o2, [%l1 + 14]
+	sth %o2, [%o5 + 14]
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 1405
-	ldsh [%l2 + 14], %o0
+	ldsh [%l1 + 14], %o0
 ! x5 = x5 - x3
 	.loc 1 1406
 	sub %o0, %o3, %o0
@@ -4221,31 +4141,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 26] = x5
 	.loc 1 1408
-	sth %o0, [%l1 + 26]
+	sth %o0, [%o5 + 26]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1409
-	ldsh [%l0 + 4], %o0
+	ldsh [%o7 + 4], %o0
 ! (int64) x1 = mem16[qa + 16]
 	.loc 1 1410
-	ldsh [%l0 + 16], %o1
+	ldsh [%o7 + 16], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 1411
-	ldsh [%o7 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) x3 = mem16[qc + 16]
 	.loc 1 1412
-	ldsh [%o7 + 16], %o3
+	ldsh [%l0 + 16], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 1413
-	sth %o0, [%l1 + 4]
+	sth %o0, [%o5 + 4]
 ! mem16[qd + 40] = x3
 	.loc 1 1414
-	sth %o3, [%l1 + 40]
+	sth %o3, [%o5 + 40]
 ! x4 = x1 - x2
 	.loc 1 1415
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 1416
-	ldsh [%l2 + 4], %o2
+	ldsh [%l1 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 1417
 	sub %o2, %o0, %o2
@@ -4254,10 +4174,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 16] = x5
 	.loc 1 1419
-	sth %o2, [%l1 + 16]
+	sth %o2, [%o5 + 16]
 ! (int64) x5 = mem16[qb + 16]
 	.loc 1 1420
-	ldsh [%l2 + 16], %o0
+	ldsh [%l1 + 16], %o0
 ! x5 = x5 - x3
 	.loc 1 1421
 	sub %o0, %o3, %o0
@@ -4266,31 +4186,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 28] = x5
 	.loc 1 1423
-	sth %o0, [%l1 + 28]
+	sth %o0, [%o5 + 28]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1424
-	ldsh [%l0 + 6], %o0
+	ldsh [%o7 + 6], %o0
 ! (int64) x1 = mem16[qa + 18]
 	.loc 1 1425
-	ldsh [%l0 + 18], %o1
+	ldsh [%o7 + 18], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 1426
-	ldsh [%o7 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! (int64) x3 = mem16[qc + 18]
 	.loc 1 1427
-	ldsh [%o7 + 18], %o3
+	ldsh [%l0 + 18], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 1428
-	sth %o0, [%l1 + 6]
+	sth %o0, [%o5 + 6]
 ! mem16[qd + 42] = x3
 	.loc 1 1429
-	sth %o3, [%l1 + 42]
+	sth %o3, [%o5 + 42]
 ! x4 = x1 - x2
 	.loc 1 1430
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 1431
-	ldsh [%l2 + 6], %o2
+	ldsh [%l1 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 1432
 	sub %o2, %o0, %o2
@@ -4299,10 +4219,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 18] = x5
 	.loc 1 1434
-	sth %o2, [%l1 + 18]
+	sth %o2, [%o5 + 18]
 ! (int64) x5 = mem16[qb + 18]
 	.loc 1 1435
-	ldsh [%l2 + 18], %o0
+	ldsh [%l1 + 18], %o0
 ! x5 = x5 - x3
 	.loc 1 1436
 	sub %o0, %o3, %o0
@@ -4311,31 +4231,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 30] = x5
 	.loc 1 1438
-	sth %o0, [%l1 + 30]
+	sth %o0, [%o5 + 30]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1439
-	ldsh [%l0 + 8], %o0
+	ldsh [%o7 + 8], %o0
 ! (int64) x1 = mem16[qa + 20]
 	.loc 1 1440
-	ldsh [%l0 + 20], %o1
+	ldsh [%o7 + 20], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 1441
-	ldsh [%o7 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! (int64) x3 = mem16[qc + 20]
 	.loc 1 1442
-	ldsh [%o7 + 20], %o3
+	ldsh [%l0 + 20], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 1443
-	sth %o0, [%l1 + 8]
+	sth %o0, [%o5 + 8]
 ! mem16[qd + 44] = x3
 	.loc 1 1444
-	sth %o3, [%l1 + 44]
+	sth %o3, [%o5 + 44]
 ! x4 = x1 - x2
 	.loc 1 1445
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 1446
-	ldsh [%l2 + 8], %o2
+	ldsh [%l1 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 1447
 	sub %o2, %o0, %o2
@@ -4344,10 +4264,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 20] = x5
 	.loc 1 1449
-	sth %o2, [%l1 + 20]
+	sth %o2, [%o5 + 20]
 ! (int64) x5 = mem16[qb + 20]
 	.loc 1 1450
-	ldsh [%l2 + 20], %o0
+	ldsh [%l1 + 20], %o0
 ! x5 = x5 - x3
 	.loc 1 1451
 	sub %o0, %o3, %o0
@@ -4356,31 +4276,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 32] = x5
 	.loc 1 1453
-	sth %o0, [%l1 + 32]
+	sth %o0, [%o5 + 32]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1454
-	ldsh [%l0 + 10], %o0
+	ldsh [%o7 + 10], %o0
 ! (int64) x1 = mem16[qa + 22]
 	.loc 1 1455
-	ldsh [%l0 + 22], %o1
+	ldsh [%o7 + 22], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 1456
-	ldsh [%o7 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! (int64) x3 = mem16[qc + 22]
 	.loc 1 1457
-	ldsh [%o7 + 22], %o3
+	ldsh [%l0 + 22], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 1458
-	sth %o0, [%l1 + 10]
+	sth %o0, [%o5 + 10]
 ! mem16[qd + 46] = x3
 	.loc 1 1459
-	sth %o3, [%l1 + 46]
+	sth %o3, [%o5 + 46]
 ! x4 = x1 - x2
 	.loc 1 1460
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 1461
-	ldsh [%l2 + 10], %o2
+	ldsh [%l1 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 1462
 	sub %o2, %o0, %o2
@@ -4389,10 +4309,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 22] = x5
 	.loc 1 1464
-	sth %o2, [%l1 + 22]
+	sth %o2, [%o5 + 22]
 ! (int64) x5 = mem16[qb + 22]
 	.loc 1 1465
-	ldsh [%l2 + 22], %o0
+	ldsh [%l1 + 22], %o0
 ! x5 = x5 - x3
 	.loc 1 1466
 	sub %o0, %o3, %o0
@@ -4401,13 +4321,13 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 34] = x5
 	.loc 1 1468
-	sth %o0, [%l1 + 34]
+	sth %o0, [%o5 + 34]
 ! pa = pa + 72
 	.loc 1 1469
-	add %l0, 72, %l0
+	add %o7, 72, %o7
 ! pb = pb + 48
 	.loc 1 1470
-	add %l1, 48, %l1
+	add %o5, 48, %o5
 ! i0 = i0 - 1
 	.loc 1 1471
 	sub %o4, 1, %o4
@@ -4420,26 +4340,21 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	nop
 ! pa = w + 3072
 	.loc 1 1474
-	mov %o5, %o4
-	add %o4, 3072, %o0
+	add %i4, 3072, %l0
 ! pb = 116824
 	.loc 1 1475
-	sethi %hi(116824), %o1
-	or %o1, %lo(116824), %o1
+	sethi %hi(116824), %o0
+	or %o0, %lo(116824), %o0
 ! pb = w + pb
 	.loc 1 1476
-	add %o4, %o1, %o1
+	add %i4, %o0, %o5
 ! i0 = 243
 	.loc 1 1477
-	mov %o4, %o5
-	mov 243, %o2
-	mov %o0, %l0
-	mov %o1, %l1
-	mov %o2, %o4
+	mov 243, %o4
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop31:
 ! qb = pa + 48
 	.loc 1 1480
-	add %l0, 48, %l2
+	add %l0, 48, %l1
 ! qc = pa + 96
 	.loc 1 1481
 	add %l0, 96, %o7
@@ -4457,16 +4372,16 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	ldsh [%o7 + 24], %o3
 ! mem16[qd] = x0
 	.loc 1 1487
-	sth %o0, [%l1]
+	sth %o0, [%o5]
 ! mem16[qd + 72] = x3
 	.loc 1 1488
-	sth %o3, [%l1 + 72]
+	sth %o3, [%o5 + 72]
 ! x4 = x1 - x2
 	.loc 1 1489
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 1490
-	ldsh [%l2], %o2
+	ldsh [%l1], %o2
 ! x5 = x5 - x0
 	.loc 1 1491
 	sub %o2, %o0, %o2
@@ -4475,10 +4390,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 24] = x5
 	.loc 1 1493
-	sth %o2, [%l1 + 24]
+	sth %o2, [%o5 + 24]
 ! (int64) x5 = mem16[qb + 24]
 	.loc 1 1494
-	ldsh [%l2 + 24], %o0
+	ldsh [%l1 + 24], %o0
 ! x5 = x5 - x3
 	.loc 1 1495
 	sub %o0, %o3, %o0
@@ -4487,7 +4402,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 48] = x5
 	.loc 1 1497
-	sth %o0, [%l1 + 48]
+	sth %o0, [%o5 + 48]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1498
 	ldsh [%l0 + 2], %o0
@@ -4502,16 +4417,16 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	ldsh [%o7 + 26], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 1502
-	sth %o0, [%l1 + 2]
+	sth %o0, [%o5 + 2]
 ! mem16[qd + 74] = x3
 	.loc 1 1503
-	sth %o3, [%l1 + 74]
+	sth %o3, [%o5 + 74]
 ! x4 = x1 - x2
 	.loc 1 1504
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 1505
-	ldsh [%l2 + 2], %o2
+	ldsh [%l1 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 1506
 	sub %o2, %o0, %o2
@@ -4520,10 +4435,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 26] = x5
 	.loc 1 1508
-	sth %o2, [%l1 + 26]
+	sth %o2, [%o5 + 26]
 ! (int64) x5 = mem16[qb + 26]
 	.loc 1 1509
-	ldsh [%l2 + 26], %o0
+	ldsh [%l1 + 26], %o0
 ! x5 = x5 - x3
 	.loc 1 1510
 	sub %o0, %o3, %o0
@@ -4532,7 +4447,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 50] = x5
 	.loc 1 1512
-	sth %o0, [%l1 + 50]
+	sth %o0, [%o5 + 50]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1513
 	ldsh [%l0 + 4], %o0
@@ -4547,16 +4462,16 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	ldsh [%o7 + 28], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 1517
-	sth %o0, [%l1 + 4]
+	sth %o0, [%o5 + 4]
 ! mem16[qd + 76] = x3
 	.loc 1 1518
-	sth %o3, [%l1 + 76]
+	sth %o3, [%o5 + 76]
 ! x4 = x1 - x2
 	.loc 1 1519
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 1520
-	ldsh [%l2 + 4], %o2
+	ldsh [%l1 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 1521
 	sub %o2, %o0, %o2
@@ -4565,10 +4480,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 28] = x5
 	.loc 1 1523
-	sth %o2, [%l1 + 28]
+	sth %o2, [%o5 + 28]
 ! (int64) x5 = mem16[qb + 28]
 	.loc 1 1524
-	ldsh [%l2 + 28], %o0
+	ldsh [%l1 + 28], %o0
 ! x5 = x5 - x3
 	.loc 1 1525
 	sub %o0, %o3, %o0
@@ -4577,7 +4492,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 52] = x5
 	.loc 1 1527
-	sth %o0, [%l1 + 52]
+	sth %o0, [%o5 + 52]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1528
 	ldsh [%l0 + 6], %o0
@@ -4592,16 +4507,16 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	ldsh [%o7 + 30], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 1532
-	sth %o0, [%l1 + 6]
+	sth %o0, [%o5 + 6]
 ! mem16[qd + 78] = x3
 	.loc 1 1533
-	sth %o3, [%l1 + 78]
+	sth %o3, [%o5 + 78]
 ! x4 = x1 - x2
 	.loc 1 1534
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 1535
-	ldsh [%l2 + 6], %o2
+	ldsh [%l1 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 1536
 	sub %o2, %o0, %o2
@@ -4610,10 +4525,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 30] = x5
 	.loc 1 1538
-	sth %o2, [%l1 + 30]
+	sth %o2, [%o5 + 30]
 ! (int64) x5 = mem16[qb + 30]
 	.loc 1 1539
-	ldsh [%l2 + 30], %o0
+	ldsh [%l1 + 30], %o0
 ! x5 = x5 - x3
 	.loc 1 1540
 	sub %o0, %o3, %o0
@@ -4622,7 +4537,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 54] = x5
 	.loc 1 1542
-	sth %o0, [%l1 + 54]
+	sth %o0, [%o5 + 54]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1543
 	ldsh [%l0 + 8], %o0
@@ -4637,16 +4552,16 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	ldsh [%o7 + 32], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 1547
-	sth %o0, [%l1 + 8]
+	sth %o0, [%o5 + 8]
 ! mem16[qd + 80] = x3
 	.loc 1 1548
-	sth %o3, [%l1 + 80]
+	sth %o3, [%o5 + 80]
 ! x4 = x1 - x2
 	.loc 1 1549
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 1550
-	ldsh [%l2 + 8], %o2
+	ldsh [%l1 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 1551
 	sub %o2, %o0, %o2
@@ -4655,10 +4570,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 32] = x5
 	.loc 1 1553
-	sth %o2, [%l1 + 32]
+	sth %o2, [%o5 + 32]
 ! (int64) x5 = mem16[qb + 32]
 	.loc 1 1554
-	ldsh [%l2 + 32], %o0
+	ldsh [%l1 + 32], %o0
 ! x5 = x5 - x3
 	.loc 1 1555
 	sub %o0, %o3, %o0
@@ -4667,7 +4582,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 56] = x5
 	.loc 1 1557
-	sth %o0, [%l1 + 56]
+	sth %o0, [%o5 + 56]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1558
 	ldsh [%l0 + 10], %o0
@@ -4682,16 +4597,16 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	ldsh [%o7 + 34], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 1562
-	sth %o0, [%l1 + 10]
+	sth %o0, [%o5 + 10]
 ! mem16[qd + 82] = x3
 	.loc 1 1563
-	sth %o3, [%l1 + 82]
+	sth %o3, [%o5 + 82]
 ! x4 = x1 - x2
 	.loc 1 1564
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 1565
-	ldsh [%l2 + 10], %o2
+	ldsh [%l1 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 1566
 	sub %o2, %o0, %o2
@@ -4700,10 +4615,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 34] = x5
 	.loc 1 1568
-	sth %o2, [%l1 + 34]
+	sth %o2, [%o5 + 34]
 ! (int64) x5 = mem16[qb + 34]
 	.loc 1 1569
-	ldsh [%l2 + 34], %o0
+	ldsh [%l1 + 34], %o0
 ! x5 = x5 - x3
 	.loc 1 1570
 	sub %o0, %o3, %o0
@@ -4712,7 +4627,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 58] = x5
 	.loc 1 1572
-	sth %o0, [%l1 + 58]
+	sth %o0, [%o5 + 58]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1573
 	ldsh [%l0 + 12], %o0
@@ -4727,16 +4642,16 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	ldsh [%o7 + 36], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 1577
-	sth %o0, [%l1 + 12]
+	sth %o0, [%o5 + 12]
 ! mem16[qd + 84] = x3
 	.loc 1 1578
-	sth %o3, [%l1 + 84]
+	sth %o3, [%o5 + 84]
 ! x4 = x1 - x2
 	.loc 1 1579
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 1580
-	ldsh [%l2 + 12], %o2
+	ldsh [%l1 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 1581
 	sub %o2, %o0, %o2
@@ -4745,10 +4660,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 36] = x5
 	.loc 1 1583
-	sth %o2, [%l1 + 36]
+	sth %o2, [%o5 + 36]
 ! (int64) x5 = mem16[qb + 36]
 	.loc 1 1584
-	ldsh [%l2 + 36], %o0
+	ldsh [%l1 + 36], %o0
 ! x5 = x5 - x3
 	.loc 1 1585
 	sub %o0, %o3, %o0
@@ -4757,7 +4672,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 60] = x5
 	.loc 1 1587
-	sth %o0, [%l1 + 60]
+	sth %o0, [%o5 + 60]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1588
 	ldsh [%l0 + 14], %o0
@@ -4772,16 +4687,16 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	ldsh [%o7 + 38], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 1592
-	sth %o0, [%l1 + 14]
+	sth %o0, [%o5 + 14]
 ! mem16[qd + 86] = x3
 	.loc 1 1593
-	sth %o3, [%l1 + 86]
+	sth %o3, [%o5 + 86]
 ! x4 = x1 - x2
 	.loc 1 1594
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 1595
-	ldsh [%l2 + 14], %o2
+	ldsh [%l1 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 1596
 	sub %o2, %o0, %o2
@@ -4790,10 +4705,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 38] = x5
 	.loc 1 1598
-	sth %o2, [%l1 + 38]
+	sth %o2, [%o5 + 38]
 ! (int64) x5 = mem16[qb + 38]
 	.loc 1 1599
-	ldsh [%l2 + 38], %o0
+	ldsh [%l1 + 38], %o0
 ! x5 = x5 - x3
 	.loc 1 1600
 	sub %o0, %o3, %o0
@@ -4802,7 +4717,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 62] = x5
 	.loc 1 1602
-	sth %o0, [%l1 + 62]
+	sth %o0, [%o5 + 62]
 ! (int64) x0 = mem16[qa + 16]
 	.loc 1 1603
 	ldsh [%l0 + 16], %o0
@@ -4817,16 +4732,16 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	ldsh [%o7 + 40], %o3
 ! mem16[qd + 16] = x0
 	.loc 1 1607
-	sth %o0, [%l1 + 16]
+	sth %o0, [%o5 + 16]
 ! mem16[qd + 88] = x3
 	.loc 1 1608
-	sth %o3, [%l1 + 88]
+	sth %o3, [%o5 + 88]
 ! x4 = x1 - x2
 	.loc 1 1609
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 16]
 	.loc 1 1610
-	ldsh [%l2 + 16], %o2
+	ldsh [%l1 + 16], %o2
 ! x5 = x5 - x0
 	.loc 1 1611
 	sub %o2, %o0, %o2
@@ -4835,10 +4750,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 40] = x5
 	.loc 1 1613
-	sth %o2, [%l1 + 40]
+	sth %o2, [%o5 + 40]
 ! (int64) x5 = mem16[qb + 40]
 	.loc 1 1614
-	ldsh [%l2 + 40], %o0
+	ldsh [%l1 + 40], %o0
 ! x5 = x5 - x3
 	.loc 1 1615
 	sub %o0, %o3, %o0
@@ -4847,7 +4762,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 64] = x5
 	.loc 1 1617
-	sth %o0, [%l1 + 64]
+	sth %o0, [%o5 + 64]
 ! (int64) x0 = mem16[qa + 18]
 	.loc 1 1618
 	ldsh [%l0 + 18], %o0
@@ -4862,16 +4777,16 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	ldsh [%o7 + 42], %o3
 ! mem16[qd + 18] = x0
 	.loc 1 1622
-	sth %o0, [%l1 + 18]
+	sth %o0, [%o5 + 18]
 ! mem16[qd + 90] = x3
 	.loc 1 1623
-	sth %o3, [%l1 + 90]
+	sth %o3, [%o5 + 90]
 ! x4 = x1 - x2
 	.loc 1 1624
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 18]
 	.loc 1 1625
-	ldsh [%l2 + 18], %o2
+	ldsh [%l1 + 18], %o2
 ! x5 = x5 - x0
 	.loc 1 1626
 	sub %o2, %o0, %o2
@@ -4880,10 +4795,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 42] = x5
 	.loc 1 1628
-	sth %o2, [%l1 + 42]
+	sth %o2, [%o5 + 42]
 ! (int64) x5 = mem16[qb + 42]
 	.loc 1 1629
-	ldsh [%l2 + 42], %o0
+	ldsh [%l1 + 42], %o0
 ! x5 = x5 - x3
 	.loc 1 1630
 	sub %o0, %o3, %o0
@@ -4892,7 +4807,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 66] = x5
 	.loc 1 1632
-	sth %o0, [%l1 + 66]
+	sth %o0, [%o5 + 66]
 ! (int64) x0 = mem16[qa + 20]
 	.loc 1 1633
 	ldsh [%l0 + 20], %o0
@@ -4907,16 +4822,16 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	ldsh [%o7 + 44], %o3
 ! mem16[qd + 20] = x0
 	.loc 1 1637
-	sth %o0, [%l1 + 20]
+	sth %o0, [%o5 + 20]
 ! mem16[qd + 92] = x3
 	.loc 1 1638
-	sth %o3, [%l1 + 92]
+	sth %o3, [%o5 + 92]
 ! x4 = x1 - x2
 	.loc 1 1639
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 20]
 	.loc 1 1640
-	ldsh [%l2 + 20], %o2
+	ldsh [%l1 + 20], %o2
 ! x5 = x5 - x0
 	.loc 1 1641
 	sub %o2, %o0, %o2
@@ -4925,10 +4840,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 44] = x5
 	.loc 1 1643
-	sth %o2, [%l1 + 44]
+	sth %o2, [%o5 + 44]
 ! (int64) x5 = mem16[qb + 44]
 	.loc 1 1644
-	ldsh [%l2 + 44], %o0
+	ldsh [%l1 + 44], %o0
 ! x5 = x5 - x3
 	.loc 1 1645
 	sub %o0, %o3, %o0
@@ -4937,7 +4852,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 68] = x5
 	.loc 1 1647
-	sth %o0, [%l1 + 68]
+	sth %o0, [%o5 + 68]
 ! (int64) x0 = mem16[qa + 22]
 	.loc 1 1648
 	ldsh [%l0 + 22], %o0
@@ -4952,16 +4867,16 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	ldsh [%o7 + 46], %o3
 ! mem16[qd + 22] = x0
 	.loc 1 1652
-	sth %o0, [%l1 + 22]
+	sth %o0, [%o5 + 22]
 ! mem16[qd + 94] = x3
 	.loc 1 1653
-	sth %o3, [%l1 + 94]
+	sth %o3, [%o5 + 94]
 ! x4 = x1 - x2
 	.loc 1 1654
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 22]
 	.loc 1 1655
-	ldsh [%l2 + 22], %o2
+	ldsh [%l1 + 22], %o2
 ! x5 = x5 - x0
 	.loc 1 1656
 	sub %o2, %o0, %o2
@@ -4970,10 +4885,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 46] = x5
 	.loc 1 1658
-	sth %o2, [%l1 + 46]
+	sth %o2, [%o5 + 46]
 ! (int64) x5 = mem16[qb + 46]
 	.loc 1 1659
-	ldsh [%l2 + 46], %o0
+	ldsh [%l1 + 46], %o0
 ! x5 = x5 - x3
 	.loc 1 1660
 	sub %o0, %o3, %o0
@@ -4982,13 +4897,13 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 70] = x5
 	.loc 1 1662
-	sth %o0, [%l1 + 70]
+	sth %o0, [%o5 + 70]
 ! pa = pa + 144
 	.loc 1 1663
 	add %l0, 144, %l0
 ! pb = pb + 96
 	.loc 1 1664
-	add %l1, 96, %l1
+	add %o5, 96, %o5
 ! i0 = i0 - 1
 	.loc 1 1665
 	sub %o4, 1, %o4
@@ -5005,57 +4920,54 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	or %o0, %lo(116824), %o0
 ! pa = w + pa
 	.loc 1 1669
-	mov %o5, %o4
-	add %o4, %o0, %l2
+	add %i4, %o0, %o4
 ! pb = w + 3072
 	.loc 1 1670
-	add %o4, 3072, %l1
+	add %i4, 3072, %o5
 ! i0 = 81
 	.loc 1 1671
-	mov 81, %o0
+	mov 81, %o7
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop32:
 ! qa = pa
 	.loc 1 1673
-	mov %o0, %l3
 	mov %o4, %l4
 ! qb = pa + 96
 	.loc 1 1674
-	add %l2, 96, %o4
+	add %o4, 96, %l0
 ! qc = pa + 192
 	.loc 1 1675
-	add %l2, 192, %o5
+	add %o4, 192, %l1
 ! qd = pb
 	.loc 1 1676
-	mov %l2, %l0
+	mov %o5, %l2
 ! i1 = 3
 	.loc 1 1677
-	mov %l1, %l5
-	mov 3, %o7
+	mov 3, %l3
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop33:
 ! (int64) x0 = mem16[qa]
 	.loc 1 1679
-	ldsh [%l2], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 48]
 	.loc 1 1680
-	ldsh [%l2 + 48], %o1
+	ldsh [%l4 + 48], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 1681
-	ldsh [%o5], %o2
+	ldsh [%l1], %o2
 ! (int64) x3 = mem16[qc + 48]
 	.loc 1 1682
-	ldsh [%o5 + 48], %o3
+	ldsh [%l1 + 48], %o3
 ! mem16[qd] = x0
 	.loc 1 1683
-	sth %o0, [%l1]
+	sth %o0, [%l2]
 ! mem16[qd + 144] = x3
 	.loc 1 1684
-	sth %o3, [%l1 + 144]
+	sth %o3, [%l2 + 144]
 ! x4 = x1 - x2
 	.loc 1 1685
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 1686
-	ldsh [%o4], %o2
+	ldsh [%l0], %o2
 ! x5 = x5 - x0
 	.loc 1 1687
 	sub %o2, %o0, %o2
@@ -5064,10 +4976,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 48] = x5
 	.loc 1 1689
-	sth %o2, [%l1 + 48]
+	sth %o2, [%l2 + 48]
 ! (int64) x5 = mem16[qb + 48]
 	.loc 1 1690
-	ldsh [%o4 + 48], %o0
+	ldsh [%l0 + 48], %o0
 ! x5 = x5 - x3
 	.loc 1 1691
 	sub %o0, %o3, %o0
@@ -5076,31 +4988,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 96] = x5
 	.loc 1 1693
-	sth %o0, [%l1 + 96]
+	sth %o0, [%l2 + 96]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1694
-	ldsh [%l2 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 50]
 	.loc 1 1695
-	ldsh [%l2 + 50], %o1
+	ldsh [%l4 + 50], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 1696
-	ldsh [%o5 + 2], %o2
+	ldsh [%l1 + 2], %o2
 ! (int64) x3 = mem16[qc + 50]
 	.loc 1 1697
-	ldsh [%o5 + 50], %o3
+	ldsh [%l1 + 50], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 1698
-	sth %o0, [%l1 + 2]
+	sth %o0, [%l2 + 2]
 ! mem16[qd + 146] = x3
 	.loc 1 1699
-	sth %o3, [%l1 + 146]
+	sth %o3, [%l2 + 146]
 ! x4 = x1 - x2
 	.loc 1 1700
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 1701
-	ldsh [%o4 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 1702
 	sub %o2, %o0, %o2
@@ -5109,10 +5021,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 50] = x5
 	.loc 1 1704
-	sth %o2, [%l1 + 50]
+	sth %o2, [%l2 + 50]
 ! (int64) x5 = mem16[qb + 50]
 	.loc 1 1705
-	ldsh [%o4 + 50], %o0
+	ldsh [%l0 + 50], %o0
 ! x5 = x5 - x3
 	.loc 1 1706
 	sub %o0, %o3, %o0
@@ -5121,31 +5033,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 98] = x5
 	.loc 1 1708
-	sth %o0, [%l1 + 98]
+	sth %o0, [%l2 + 98]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1709
-	ldsh [%l2 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 52]
 	.loc 1 1710
-	ldsh [%l2 + 52], %o1
+	ldsh [%l4 + 52], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 1711
-	ldsh [%o5 + 4], %o2
+	ldsh [%l1 + 4], %o2
 ! (int64) x3 = mem16[qc + 52]
 	.loc 1 1712
-	ldsh [%o5 + 52], %o3
+	ldsh [%l1 + 52], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 1713
-	sth %o0, [%l1 + 4]
+	sth %o0, [%l2 + 4]
 ! mem16[qd + 148] = x3
 	.loc 1 1714
-	sth %o3, [%l1 + 148]
+	sth %o3, [%l2 + 148]
 ! x4 = x1 - x2
 	.loc 1 1715
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 1716
-	ldsh [%o4 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 1717
 	sub %o2, %o0, %o2
@@ -5154,10 +5066,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 52] = x5
 	.loc 1 1719
-	sth %o2, [%l1 + 52]
+	sth %o2, [%l2 + 52]
 ! (int64) x5 = mem16[qb + 52]
 	.loc 1 1720
-	ldsh [%o4 + 52], %o0
+	ldsh [%l0 + 52], %o0
 ! x5 = x5 - x3
 	.loc 1 1721
 	sub %o0, %o3, %o0
@@ -5166,31 +5078,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 100] = x5
 	.loc 1 1723
-	sth %o0, [%l1 + 100]
+	sth %o0, [%l2 + 100]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1724
-	ldsh [%l2 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 54]
 	.loc 1 1725
-	ldsh [%l2 + 54], %o1
+	ldsh [%l4 + 54], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 1726
-	ldsh [%o5 + 6], %o2
+	ldsh [%l1 + 6], %o2
 ! (int64) x3 = mem16[qc + 54]
 	.loc 1 1727
-	ldsh [%o5 + 54], %o3
+	ldsh [%l1 + 54], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 1728
-	sth %o0, [%l1 + 6]
+	sth %o0, [%l2 + 6]
 ! mem16[qd + 150] = x3
 	.loc 1 1729
-	sth %o3, [%l1 + 150]
+	sth %o3, [%l2 + 150]
 ! x4 = x1 - x2
 	.loc 1 1730
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 1731
-	ldsh [%o4 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 1732
 	sub %o2, %o0, %o2
@@ -5199,10 +5111,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 54] = x5
 	.loc 1 1734
-	sth %o2, [%l1 + 54]
+	sth %o2, [%l2 + 54]
 ! (int64) x5 = mem16[qb + 54]
 	.loc 1 1735
-	ldsh [%o4 + 54], %o0
+	ldsh [%l0 + 54], %o0
 ! x5 = x5 - x3
 	.loc 1 1736
 	sub %o0, %o3, %o0
@@ -5211,31 +5123,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 102] = x5
 	.loc 1 1738
-	sth %o0, [%l1 + 102]
+	sth %o0, [%l2 + 102]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1739
-	ldsh [%l2 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 56]
 	.loc 1 1740
-	ldsh [%l2 + 56], %o1
+	ldsh [%l4 + 56], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 1741
-	ldsh [%o5 + 8], %o2
+	ldsh [%l1 + 8], %o2
 ! (int64) x3 = mem16[qc + 56]
 	.loc 1 1742
-	ldsh [%o5 + 56], %o3
+	ldsh [%l1 + 56], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 1743
-	sth %o0, [%l1 + 8]
+	sth %o0, [%l2 + 8]
 ! mem16[qd + 152] = x3
 	.loc 1 1744
-	sth %o3, [%l1 + 152]
+	sth %o3, [%l2 + 152]
 ! x4 = x1 - x2
 	.loc 1 1745
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 1746
-	ldsh [%o4 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 1747
 	sub %o2, %o0, %o2
@@ -5244,10 +5156,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 56] = x5
 	.loc 1 1749
-	sth %o2, [%l1 + 56]
+	sth %o2, [%l2 + 56]
 ! (int64) x5 = mem16[qb + 56]
 	.loc 1 1750
-	ldsh [%o4 + 56], %o0
+	ldsh [%l0 + 56], %o0
 ! x5 = x5 - x3
 	.loc 1 1751
 	sub %o0, %o3, %o0
@@ -5256,31 +5168,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 104] = x5
 	.loc 1 1753
-	sth %o0, [%l1 + 104]
+	sth %o0, [%l2 + 104]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1754
-	ldsh [%l2 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 58]
 	.loc 1 1755
-	ldsh [%l2 + 58], %o1
+	ldsh [%l4 + 58], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 1756
-	ldsh [%o5 + 10], %o2
+	ldsh [%l1 + 10], %o2
 ! (int64) x3 = mem16[qc + 58]
 	.loc 1 1757
-	ldsh [%o5 + 58], %o3
+	ldsh [%l1 + 58], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 1758
-	sth %o0, [%l1 + 10]
+	sth %o0, [%l2 + 10]
 ! mem16[qd + 154] = x3
 	.loc 1 1759
-	sth %o3, [%l1 + 154]
+	sth %o3, [%l2 + 154]
 ! x4 = x1 - x2
 	.loc 1 1760
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 1761
-	ldsh [%o4 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 1762
 	sub %o2, %o0, %o2
@@ -5289,10 +5201,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 58] = x5
 	.loc 1 1764
-	sth %o2, [%l1 + 58]
+	sth %o2, [%l2 + 58]
 ! (int64) x5 = mem16[qb + 58]
 	.loc 1 1765
-	ldsh [%o4 + 58], %o0
+	ldsh [%l0 + 58], %o0
 ! x5 = x5 - x3
 	.loc 1 1766
 	sub %o0, %o3, %o0
@@ -5301,31 +5213,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 106] = x5
 	.loc 1 1768
-	sth %o0, [%l1 + 106]
+	sth %o0, [%l2 + 106]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1769
-	ldsh [%l2 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 60]
 	.loc 1 1770
-	ldsh [%l2 + 60], %o1
+	ldsh [%l4 + 60], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 1771
-	ldsh [%o5 + 12], %o2
+	ldsh [%l1 + 12], %o2
 ! (int64) x3 = mem16[qc + 60]
 	.loc 1 1772
-	ldsh [%o5 + 60], %o3
+	ldsh [%l1 + 60], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 1773
-	sth %o0, [%l1 + 12]
+	sth %o0, [%l2 + 12]
 ! mem16[qd + 156] = x3
 	.loc 1 1774
-	sth %o3, [%l1 + 156]
+	sth %o3, [%l2 + 156]
 ! x4 = x1 - x2
 	.loc 1 1775
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 1776
-	ldsh [%o4 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 1777
 	sub %o2, %o0, %o2
@@ -5334,10 +5246,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 60] = x5
 	.loc 1 1779
-	sth %o2, [%l1 + 60]
+	sth %o2, [%l2 + 60]
 ! (int64) x5 = mem16[qb + 60]
 	.loc 1 1780
-	ldsh [%o4 + 60], %o0
+	ldsh [%l0 + 60], %o0
 ! x5 = x5 - x3
 	.loc 1 1781
 	sub %o0, %o3, %o0
@@ -5346,31 +5258,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 108] = x5
 	.loc 1 1783
-	sth %o0, [%l1 + 108]
+	sth %o0, [%l2 + 108]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1784
-	ldsh [%l2 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 62]
 	.loc 1 1785
-	ldsh [%l2 + 62], %o1
+	ldsh [%l4 + 62], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 1786
-	ldsh [%o5 + 14], %o2
+	ldsh [%l1 + 14], %o2
 ! (int64) x3 = mem16[qc + 62]
 	.loc 1 1787
-	ldsh [%o5 + 62], %o3
+	ldsh [%l1 + 62], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 1788
-	sth %o0, [%l1 + 14]
+	sth %o0, [%l2 + 14]
 ! mem16[qd + 158] = x3
 	.loc 1 1789
-	sth %o3, [%l1 + 158]
+	sth %o3, [%l2 + 158]
 ! x4 = x1 - x2
 	.loc 1 1790
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 1791
-	ldsh [%o4 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 1792
 	sub %o2, %o0, %o2
@@ -5379,10 +5291,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 62] = x5
 	.loc 1 1794
-	sth %o2, [%l1 + 62]
+	sth %o2, [%l2 + 62]
 ! (int64) x5 = mem16[qb + 62]
 	.loc 1 1795
-	ldsh [%o4 + 62], %o0
+	ldsh [%l0 + 62], %o0
 ! x5 = x5 - x3
 	.loc 1 1796
 	sub %o0, %o3, %o0
@@ -5391,105 +5303,99 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 110] = x5
 	.loc 1 1798
-	sth %o0, [%l1 + 110]
+	sth %o0, [%l2 + 110]
 ! qa = qa + 16
 	.loc 1 1799
-	add %l2, 16, %l2
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 1800
-	add %o4, 16, %o4
+	add %l0, 16, %l0
 ! qc = qc + 16
 	.loc 1 1801
-	add %o5, 16, %o5
+	add %l1, 16, %l1
 ! qd = qd + 16
 	.loc 1 1802
-	add %l1, 16, %l1
+	add %l2, 16, %l2
 ! i1 = i1 - 1
 	.loc 1 1803
-	sub %o7, 1, %o7
+	sub %l3, 1, %l3
 ! =? i1 - 0
 	.loc 1 1804
-	cmp %o7, 0
+	cmp %l3, 0
 ! goto loop33 if !=
 	.loc 1 1805
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop33
 	nop
 ! pa = pa + 288
 	.loc 1 1806
-	mov %l0, %l2
-	add %l2, 288, %l2
+	add %o4, 288, %o4
 ! pb = pb + 192
 	.loc 1 1807
-	mov %l5, %l1
-	add %l1, 192, %l1
+	add %o5, 192, %o5
 ! i0 = i0 - 1
 	.loc 1 1808
-	mov %l3, %o0
-	sub %o0, 1, %o0
+	sub %o7, 1, %o7
 ! =? i0 - 0
 	.loc 1 1809
-	cmp %o0, 0
+	cmp %o7, 0
 ! goto loop32 if !=
 	.loc 1 1810
-	mov %l4, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop32
 	nop
 ! pa = w + 3072
 	.loc 1 1811
-	add %o4, 3072, %l2
+	add %i4, 3072, %l3
 ! pb = 116824
 	.loc 1 1812
 	sethi %hi(116824), %o0
 	or %o0, %lo(116824), %o0
 ! pb = w + pb
 	.loc 1 1813
-	add %o4, %o0, %l3
+	add %i4, %o0, %o4
 ! i0 = 27
 	.loc 1 1814
-	mov 27, %o0
+	mov 27, %o5
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop34:
 ! qa = pa
 	.loc 1 1816
-	mov %o0, %l1
-	mov %o4, %l4
+	mov %l3, %l4
 ! qb = pa + 192
 	.loc 1 1817
-	add %l2, 192, %o4
+	add %l3, 192, %o7
 ! qc = pa + 384
 	.loc 1 1818
-	add %l2, 384, %o5
+	add %l3, 384, %l0
 ! qd = pb
 	.loc 1 1819
-	mov %l2, %l0
+	mov %o4, %l1
 ! i1 = 6
 	.loc 1 1820
-	mov %l3, %l5
-	mov 6, %o7
+	mov 6, %l2
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop35:
 ! (int64) x0 = mem16[qa]
 	.loc 1 1822
-	ldsh [%l2], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 96]
 	.loc 1 1823
-	ldsh [%l2 + 96], %o1
+	ldsh [%l4 + 96], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 1824
-	ldsh [%o5], %o2
+	ldsh [%l0], %o2
 ! (int64) x3 = mem16[qc + 96]
 	.loc 1 1825
-	ldsh [%o5 + 96], %o3
+	ldsh [%l0 + 96], %o3
 ! mem16[qd] = x0
 	.loc 1 1826
-	sth %o0, [%l3]
+	sth %o0, [%l1]
 ! mem16[qd + 288] = x3
 	.loc 1 1827
-	sth %o3, [%l3 + 288]
+	sth %o3, [%l1 + 288]
 ! x4 = x1 - x2
 	.loc 1 1828
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 1829
-	ldsh [%o4], %o2
+	ldsh [%o7], %o2
 ! x5 = x5 - x0
 	.loc 1 1830
 	sub %o2, %o0, %o2
@@ -5498,10 +5404,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 96] = x5
 	.loc 1 1832
-	sth %o2, [%l3 + 96]
+	sth %o2, [%l1 + 96]
 ! (int64) x5 = mem16[qb + 96]
 	.loc 1 1833
-	ldsh [%o4 + 96], %o0
+	ldsh [%o7 + 96], %o0
 ! x5 = x5 - x3
 	.loc 1 1834
 	sub %o0, %o3, %o0
@@ -5510,31 +5416,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 192] = x5
 	.loc 1 1836
-	sth %o0, [%l3 + 192]
+	sth %o0, [%l1 + 192]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1837
-	ldsh [%l2 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 98]
 	.loc 1 1838
-	ldsh [%l2 + 98], %o1
+	ldsh [%l4 + 98], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 1839
-	ldsh [%o5 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! (int64) x3 = mem16[qc + 98]
 	.loc 1 1840
-	ldsh [%o5 + 98], %o3
+	ldsh [%l0 + 98], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 1841
-	sth %o0, [%l3 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qd + 290] = x3
 	.loc 1 1842
-	sth %o3, [%l3 + 290]
+	sth %o3, [%l1 + 290]
 ! x4 = x1 - x2
 	.loc 1 1843
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 1844
-	ldsh [%o4 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 1845
 	sub %o2, %o0, %o2
@@ -5543,10 +5449,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 98] = x5
 	.loc 1 1847
-	sth %o2, [%l3 + 98]
+	sth %o2, [%l1 + 98]
 ! (int64) x5 = mem16[qb + 98]
 	.loc 1 1848
-	ldsh [%o4 + 98], %o0
+	ldsh [%o7 + 98], %o0
 ! x5 = x5 - x3
 	.loc 1 1849
 	sub %o0, %o3, %o0
@@ -5555,31 +5461,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 194] = x5
 	.loc 1 1851
-	sth %o0, [%l3 + 194]
+	sth %o0, [%l1 + 194]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1852
-	ldsh [%l2 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 100]
 	.loc 1 1853
-	ldsh [%l2 + 100], %o1
+	ldsh [%l4 + 100], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 1854
-	ldsh [%o5 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) x3 = mem16[qc + 100]
 	.loc 1 1855
-	ldsh [%o5 + 100], %o3
+	ldsh [%l0 + 100], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 1856
-	sth %o0, [%l3 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qd + 292] = x3
 	.loc 1 1857
-	sth %o3, [%l3 + 292]
+	sth %o3, [%l1 + 292]
 ! x4 = x1 - x2
 	.loc 1 1858
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 1859
-	ldsh [%o4 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 1860
 	sub %o2, %o0, %o2
@@ -5588,10 +5494,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 100] = x5
 	.loc 1 1862
-	sth %o2, [%l3 + 100]
+	sth %o2, [%l1 + 100]
 ! (int64) x5 = mem16[qb + 100]
 	.loc 1 1863
-	ldsh [%o4 + 100], %o0
+	ldsh [%o7 + 100], %o0
 ! x5 = x5 - x3
 	.loc 1 1864
 	sub %o0, %o3, %o0
@@ -5600,31 +5506,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 196] = x5
 	.loc 1 1866
-	sth %o0, [%l3 + 196]
+	sth %o0, [%l1 + 196]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1867
-	ldsh [%l2 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 102]
 	.loc 1 1868
-	ldsh [%l2 + 102], %o1
+	ldsh [%l4 + 102], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 1869
-	ldsh [%o5 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! (int64) x3 = mem16[qc + 102]
 	.loc 1 1870
-	ldsh [%o5 + 102], %o3
+	ldsh [%l0 + 102], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 1871
-	sth %o0, [%l3 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qd + 294] = x3
 	.loc 1 1872
-	sth %o3, [%l3 + 294]
+	sth %o3, [%l1 + 294]
 ! x4 = x1 - x2
 	.loc 1 1873
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 1874
-	ldsh [%o4 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 1875
 	sub %o2, %o0, %o2
@@ -5633,10 +5539,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 102] = x5
 	.loc 1 1877
-	sth %o2, [%l3 + 102]
+	sth %o2, [%l1 + 102]
 ! (int64) x5 = mem16[qb + 102]
 	.loc 1 1878
-	ldsh [%o4 + 102], %o0
+	ldsh [%o7 + 102], %o0
 ! x5 = x5 - x3
 	.loc 1 1879
 	sub %o0, %o3, %o0
@@ -5645,31 +5551,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 198] = x5
 	.loc 1 1881
-	sth %o0, [%l3 + 198]
+	sth %o0, [%l1 + 198]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1882
-	ldsh [%l2 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 104]
 	.loc 1 1883
-	ldsh [%l2 + 104], %o1
+	ldsh [%l4 + 104], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 1884
-	ldsh [%o5 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! (int64) x3 = mem16[qc + 104]
 	.loc 1 1885
-	ldsh [%o5 + 104], %o3
+	ldsh [%l0 + 104], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 1886
-	sth %o0, [%l3 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qd + 296] = x3
 	.loc 1 1887
-	sth %o3, [%l3 + 296]
+	sth %o3, [%l1 + 296]
 ! x4 = x1 - x2
 	.loc 1 1888
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 1889
-	ldsh [%o4 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 1890
 	sub %o2, %o0, %o2
@@ -5678,10 +5584,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 104] = x5
 	.loc 1 1892
-	sth %o2, [%l3 + 104]
+	sth %o2, [%l1 + 104]
 ! (int64) x5 = mem16[qb + 104]
 	.loc 1 1893
-	ldsh [%o4 + 104], %o0
+	ldsh [%o7 + 104], %o0
 ! x5 = x5 - x3
 	.loc 1 1894
 	sub %o0, %o3, %o0
@@ -5690,31 +5596,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 200] = x5
 	.loc 1 1896
-	sth %o0, [%l3 + 200]
+	sth %o0, [%l1 + 200]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1897
-	ldsh [%l2 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 106]
 	.loc 1 1898
-	ldsh [%l2 + 106], %o1
+	ldsh [%l4 + 106], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 1899
-	ldsh [%o5 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! (int64) x3 = mem16[qc + 106]
 	.loc 1 1900
-	ldsh [%o5 + 106], %o3
+	ldsh [%l0 + 106], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 1901
-	sth %o0, [%l3 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qd + 298] = x3
 	.loc 1 1902
-	sth %o3, [%l3 + 298]
+	sth %o3, [%l1 + 298]
 ! x4 = x1 - x2
 	.loc 1 1903
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 1904
-	ldsh [%o4 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 1905
 	sub %o2, %o0, %o2
@@ -5723,10 +5629,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 106] = x5
 	.loc 1 1907
-	sth %o2, [%l3 + 106]
+	sth %o2, [%l1 + 106]
 ! (int64) x5 = mem16[qb + 106]
 	.loc 1 1908
-	ldsh [%o4 + 106], %o0
+	ldsh [%o7 + 106], %o0
 ! x5 = x5 - x3
 	.loc 1 1909
 	sub %o0, %o3, %o0
@@ -5735,31 +5641,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 202] = x5
 	.loc 1 1911
-	sth %o0, [%l3 + 202]
+	sth %o0, [%l1 + 202]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1912
-	ldsh [%l2 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 108]
 	.loc 1 1913
-	ldsh [%l2 + 108], %o1
+	ldsh [%l4 + 108], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 1914
-	ldsh [%o5 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! (int64) x3 = mem16[qc + 108]
 	.loc 1 1915
-	ldsh [%o5 + 108], %o3
+	ldsh [%l0 + 108], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 1916
-	sth %o0, [%l3 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qd + 300] = x3
 	.loc 1 1917
-	sth %o3, [%l3 + 300]
+	sth %o3, [%l1 + 300]
 ! x4 = x1 - x2
 	.loc 1 1918
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 1919
-	ldsh [%o4 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 1920
 	sub %o2, %o0, %o2
@@ -5768,10 +5674,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 108] = x5
 	.loc 1 1922
-	sth %o2, [%l3 + 108]
+	sth %o2, [%l1 + 108]
 ! (int64) x5 = mem16[qb + 108]
 	.loc 1 1923
-	ldsh [%o4 + 108], %o0
+	ldsh [%o7 + 108], %o0
 ! x5 = x5 - x3
 	.loc 1 1924
 	sub %o0, %o3, %o0
@@ -5780,31 +5686,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 204] = x5
 	.loc 1 1926
-	sth %o0, [%l3 + 204]
+	sth %o0, [%l1 + 204]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1927
-	ldsh [%l2 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 110]
 	.loc 1 1928
-	ldsh [%l2 + 110], %o1
+	ldsh [%l4 + 110], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 1929
-	ldsh [%o5 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! (int64) x3 = mem16[qc + 110]
 	.loc 1 1930
-	ldsh [%o5 + 110], %o3
+	ldsh [%l0 + 110], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 1931
-	sth %o0, [%l3 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qd + 302] = x3
 	.loc 1 1932
-	sth %o3, [%l3 + 302]
+	sth %o3, [%l1 + 302]
 ! x4 = x1 - x2
 	.loc 1 1933
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 1934
-	ldsh [%o4 + 14], %o2
+	ldsh [%o7 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 1935
 	sub %o2, %o0, %o2
@@ -5813,10 +5719,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 110] = x5
 	.loc 1 1937
-	sth %o2, [%l3 + 110]
+	sth %o2, [%l1 + 110]
 ! (int64) x5 = mem16[qb + 110]
 	.loc 1 1938
-	ldsh [%o4 + 110], %o0
+	ldsh [%o7 + 110], %o0
 ! x5 = x5 - x3
 	.loc 1 1939
 	sub %o0, %o3, %o0
@@ -5825,47 +5731,43 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 206] = x5
 	.loc 1 1941
-	sth %o0, [%l3 + 206]
+	sth %o0, [%l1 + 206]
 ! qa = qa + 16
 	.loc 1 1942
-	add %l2, 16, %l2
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 1943
-	add %o4, 16, %o4
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 1944
-	add %o5, 16, %o5
+	add %l0, 16, %l0
 ! qd = qd + 16
 	.loc 1 1945
-	add %l3, 16, %l3
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 1946
-	sub %o7, 1, %o7
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 1947
-	cmp %o7, 0
+	cmp %l2, 0
 ! goto loop35 if !=
 	.loc 1 1948
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop35
 	nop
 ! pa = pa + 576
 	.loc 1 1949
-	mov %l0, %l2
-	add %l2, 576, %l2
+	add %l3, 576, %l3
 ! pb = pb + 384
 	.loc 1 1950
-	mov %l5, %l3
-	add %l3, 384, %l3
+	add %o4, 384, %o4
 ! i0 = i0 - 1
 	.loc 1 1951
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o5, 1, %o5
 ! =? i0 - 0
 	.loc 1 1952
-	cmp %o0, 0
+	cmp %o5, 0
 ! goto loop34 if !=
 	.loc 1 1953
-	mov %l4, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop34
 	nop
 ! pa = 116824
@@ -5874,44 +5776,42 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	or %o0, %lo(116824), %o0
 ! pa = w + pa
 	.loc 1 1955
-	add %o4, %o0, %l3
+	add %i4, %o0, %o4
 ! pb = w + 3072
 	.loc 1 1956
-	add %o4, 3072, %l2
+	add %i4, 3072, %o5
 ! i0 = 9
 	.loc 1 1957
-	mov 9, %o0
+	mov 9, %o7
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop36:
 ! qa = pa
 	.loc 1 1959
-	mov %o0, %l1
 	mov %o4, %l4
 ! qb = pa + 384
 	.loc 1 1960
-	add %l3, 384, %o4
+	add %o4, 384, %l0
 ! qc = pa + 768
 	.loc 1 1961
-	add %l3, 768, %o5
+	add %o4, 768, %l1
 ! qd = pb
 	.loc 1 1962
-	mov %l3, %l0
+	mov %o5, %l2
 ! i1 = 12
 	.loc 1 1963
-	mov %l2, %l5
-	mov 12, %o7
+	mov 12, %l3
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop37:
 ! (int64) x0 = mem16[qa]
 	.loc 1 1965
-	ldsh [%l3], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 192]
 	.loc 1 1966
-	ldsh [%l3 + 192], %o1
+	ldsh [%l4 + 192], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 1967
-	ldsh [%o5], %o2
+	ldsh [%l1], %o2
 ! (int64) x3 = mem16[qc + 192]
 	.loc 1 1968
-	ldsh [%o5 + 192], %o3
+	ldsh [%l1 + 192], %o3
 ! mem16[qd] = x0
 	.loc 1 1969
 	sth %o0, [%l2]
@@ -5923,7 +5823,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 1972
-	ldsh [%o4], %o2
+	ldsh [%l0], %o2
 ! x5 = x5 - x0
 	.loc 1 1973
 	sub %o2, %o0, %o2
@@ -5935,7 +5835,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o2, [%l2 + 192]
 ! (int64) x5 = mem16[qb + 192]
 	.loc 1 1976
-	ldsh [%o4 + 192], %o0
+	ldsh [%l0 + 192], %o0
 ! x5 = x5 - x3
 	.loc 1 1977
 	sub %o0, %o3, %o0
@@ -5947,16 +5847,16 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%l2 + 384]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1980
-	ldsh [%l3 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 194]
 	.loc 1 1981
-	ldsh [%l3 + 194], %o1
+	ldsh [%l4 + 194], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 1982
-	ldsh [%o5 + 2], %o2
+	ldsh [%l1 + 2], %o2
 ! (int64) x3 = mem16[qc + 194]
 	.loc 1 1983
-	ldsh [%o5 + 194], %o3
+	ldsh [%l1 + 194], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 1984
 	sth %o0, [%l2 + 2]
@@ -5968,7 +5868,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 1987
-	ldsh [%o4 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 1988
 	sub %o2, %o0, %o2
@@ -5980,7 +5880,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o2, [%l2 + 194]
 ! (int64) x5 = mem16[qb + 194]
 	.loc 1 1991
-	ldsh [%o4 + 194], %o0
+	ldsh [%l0 + 194], %o0
 ! x5 = x5 - x3
 	.loc 1 1992
 	sub %o0, %o3, %o0
@@ -5992,16 +5892,16 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%l2 + 386]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1995
-	ldsh [%l3 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 196]
 	.loc 1 1996
-	ldsh [%l3 + 196], %o1
+	ldsh [%l4 + 196], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 1997
-	ldsh [%o5 + 4], %o2
+	ldsh [%l1 + 4], %o2
 ! (int64) x3 = mem16[qc + 196]
 	.loc 1 1998
-	ldsh [%o5 + 196], %o3
+	ldsh [%l1 + 196], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 1999
 	sth %o0, [%l2 + 4]
@@ -6013,7 +5913,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 2002
-	ldsh [%o4 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 2003
 	sub %o2, %o0, %o2
@@ -6025,7 +5925,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o2, [%l2 + 196]
 ! (int64) x5 = mem16[qb + 196]
 	.loc 1 2006
-	ldsh [%o4 + 196], %o0
+	ldsh [%l0 + 196], %o0
 ! x5 = x5 - x3
 	.loc 1 2007
 	sub %o0, %o3, %o0
@@ -6037,16 +5937,16 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%l2 + 388]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 2010
-	ldsh [%l3 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 198]
 	.loc 1 2011
-	ldsh [%l3 + 198], %o1
+	ldsh [%l4 + 198], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 2012
-	ldsh [%o5 + 6], %o2
+	ldsh [%l1 + 6], %o2
 ! (int64) x3 = mem16[qc + 198]
 	.loc 1 2013
-	ldsh [%o5 + 198], %o3
+	ldsh [%l1 + 198], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 2014
 	sth %o0, [%l2 + 6]
@@ -6058,7 +5958,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 2017
-	ldsh [%o4 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 2018
 	sub %o2, %o0, %o2
@@ -6070,7 +5970,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o2, [%l2 + 198]
 ! (int64) x5 = mem16[qb + 198]
 	.loc 1 2021
-	ldsh [%o4 + 198], %o0
+	ldsh [%l0 + 198], %o0
 ! x5 = x5 - x3
 	.loc 1 2022
 	sub %o0, %o3, %o0
@@ -6082,16 +5982,16 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%l2 + 390]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 2025
-	ldsh [%l3 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 200]
 	.loc 1 2026
-	ldsh [%l3 + 200], %o1
+	ldsh [%l4 + 200], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 2027
-	ldsh [%o5 + 8], %o2
+	ldsh [%l1 + 8], %o2
 ! (int64) x3 = mem16[qc + 200]
 	.loc 1 2028
-	ldsh [%o5 + 200], %o3
+	ldsh [%l1 + 200], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 2029
 	sth %o0, [%l2 + 8]
@@ -6103,7 +6003,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 2032
-	ldsh [%o4 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 2033
 	sub %o2, %o0, %o2
@@ -6115,7 +6015,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o2, [%l2 + 200]
 ! (int64) x5 = mem16[qb + 200]
 	.loc 1 2036
-	ldsh [%o4 + 200], %o0
+	ldsh [%l0 + 200], %o0
 ! x5 = x5 - x3
 	.loc 1 2037
 	sub %o0, %o3, %o0
@@ -6127,16 +6027,16 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%l2 + 392]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 2040
-	ldsh [%l3 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 202]
 	.loc 1 2041
-	ldsh [%l3 + 202], %o1
+	ldsh [%l4 + 202], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 2042
-	ldsh [%o5 + 10], %o2
+	ldsh [%l1 + 10], %o2
 ! (int64) x3 = mem16[qc + 202]
 	.loc 1 2043
-	ldsh [%o5 + 202], %o3
+	ldsh [%l1 + 202], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 2044
 	sth %o0, [%l2 + 10]
@@ -6148,7 +6048,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 2047
-	ldsh [%o4 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 2048
 	sub %o2, %o0, %o2
@@ -6160,7 +6060,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o2, [%l2 + 202]
 ! (int64) x5 = mem16[qb + 202]
 	.loc 1 2051
-	ldsh [%o4 + 202], %o0
+	ldsh [%l0 + 202], %o0
 ! x5 = x5 - x3
 	.loc 1 2052
 	sub %o0, %o3, %o0
@@ -6172,16 +6072,16 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%l2 + 394]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 2055
-	ldsh [%l3 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 204]
 	.loc 1 2056
-	ldsh [%l3 + 204], %o1
+	ldsh [%l4 + 204], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 2057
-	ldsh [%o5 + 12], %o2
+	ldsh [%l1 + 12], %o2
 ! (int64) x3 = mem16[qc + 204]
 	.loc 1 2058
-	ldsh [%o5 + 204], %o3
+	ldsh [%l1 + 204], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 2059
 	sth %o0, [%l2 + 12]
@@ -6193,7 +6093,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 2062
-	ldsh [%o4 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 2063
 	sub %o2, %o0, %o2
@@ -6205,7 +6105,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o2, [%l2 + 204]
 ! (int64) x5 = mem16[qb + 204]
 	.loc 1 2066
-	ldsh [%o4 + 204], %o0
+	ldsh [%l0 + 204], %o0
 ! x5 = x5 - x3
 	.loc 1 2067
 	sub %o0, %o3, %o0
@@ -6217,16 +6117,16 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%l2 + 396]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 2070
-	ldsh [%l3 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 206]
 	.loc 1 2071
-	ldsh [%l3 + 206], %o1
+	ldsh [%l4 + 206], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 2072
-	ldsh [%o5 + 14], %o2
+	ldsh [%l1 + 14], %o2
 ! (int64) x3 = mem16[qc + 206]
 	.loc 1 2073
-	ldsh [%o5 + 206], %o3
+	ldsh [%l1 + 206], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 2074
 	sth %o0, [%l2 + 14]
@@ -6238,7 +6138,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 2077
-	ldsh [%o4 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 2078
 	sub %o2, %o0, %o2
@@ -6250,7 +6150,7 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o2, [%l2 + 206]
 ! (int64) x5 = mem16[qb + 206]
 	.loc 1 2081
-	ldsh [%o4 + 206], %o0
+	ldsh [%l0 + 206], %o0
 ! x5 = x5 - x3
 	.loc 1 2082
 	sub %o0, %o3, %o0
@@ -6262,102 +6162,96 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sth %o0, [%l2 + 398]
 ! qa = qa + 16
 	.loc 1 2085
-	add %l3, 16, %l3
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 2086
-	add %o4, 16, %o4
+	add %l0, 16, %l0
 ! qc = qc + 16
 	.loc 1 2087
-	add %o5, 16, %o5
+	add %l1, 16, %l1
 ! qd = qd + 16
 	.loc 1 2088
 	add %l2, 16, %l2
 ! i1 = i1 - 1
 	.loc 1 2089
-	sub %o7, 1, %o7
+	sub %l3, 1, %l3
 ! =? i1 - 0
 	.loc 1 2090
-	cmp %o7, 0
+	cmp %l3, 0
 ! goto loop37 if !=
 	.loc 1 2091
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop37
 	nop
 ! pa = pa + 1152
 	.loc 1 2092
-	mov %l0, %l3
-	add %l3, 1152, %l3
+	add %o4, 1152, %o4
 ! pb = pb + 768
 	.loc 1 2093
-	mov %l5, %l2
-	add %l2, 768, %l2
+	add %o5, 768, %o5
 ! i0 = i0 - 1
 	.loc 1 2094
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o7, 1, %o7
 ! =? i0 - 0
 	.loc 1 2095
-	cmp %o0, 0
+	cmp %o7, 0
 ! goto loop36 if !=
 	.loc 1 2096
-	mov %l4, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop36
 	nop
 ! pa = w + 3072
 	.loc 1 2097
-	add %o4, 3072, %l2
+	add %i4, 3072, %l3
 ! pb = 116824
 	.loc 1 2098
 	sethi %hi(116824), %o0
 	or %o0, %lo(116824), %o0
 ! pb = w + pb
 	.loc 1 2099
-	add %o4, %o0, %l3
+	add %i4, %o0, %o4
 ! i0 = 3
 	.loc 1 2100
-	mov 3, %o0
+	mov 3, %o5
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop38:
 ! qa = pa
 	.loc 1 2102
-	mov %o0, %l1
-	mov %o4, %l4
+	mov %l3, %l4
 ! qb = pa + 768
 	.loc 1 2103
-	add %l2, 768, %o4
+	add %l3, 768, %o7
 ! qc = pa + 1536
 	.loc 1 2104
-	add %l2, 1536, %o5
+	add %l3, 1536, %l0
 ! qd = pb
 	.loc 1 2105
-	mov %l2, %l0
+	mov %o4, %l1
 ! i1 = 24
 	.loc 1 2106
-	mov %l3, %l5
-	mov 24, %o7
+	mov 24, %l2
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop39:
 ! (int64) x0 = mem16[qa]
 	.loc 1 2108
-	ldsh [%l2], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 384]
 	.loc 1 2109
-	ldsh [%l2 + 384], %o1
+	ldsh [%l4 + 384], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 2110
-	ldsh [%o5], %o2
+	ldsh [%l0], %o2
 ! (int64) x3 = mem16[qc + 384]
 	.loc 1 2111
-	ldsh [%o5 + 384], %o3
+	ldsh [%l0 + 384], %o3
 ! mem16[qd] = x0
 	.loc 1 2112
-	sth %o0, [%l3]
+	sth %o0, [%l1]
 ! mem16[qd + 1152] = x3
 	.loc 1 2113
-	sth %o3, [%l3 + 1152]
+	sth %o3, [%l1 + 1152]
 ! x4 = x1 - x2
 	.loc 1 2114
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 2115
-	ldsh [%o4], %o2
+	ldsh [%o7], %o2
 ! x5 = x5 - x0
 	.loc 1 2116
 	sub %o2, %o0, %o2
@@ -6366,10 +6260,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 384] = x5
 	.loc 1 2118
-	sth %o2, [%l3 + 384]
+	sth %o2, [%l1 + 384]
 ! (int64) x5 = mem16[qb + 384]
 	.loc 1 2119
-	ldsh [%o4 + 384], %o0
+	ldsh [%o7 + 384], %o0
 ! x5 = x5 - x3
 	.loc 1 2120
 	sub %o0, %o3, %o0
@@ -6378,31 +6272,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 768] = x5
 	.loc 1 2122
-	sth %o0, [%l3 + 768]
+	sth %o0, [%l1 + 768]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 2123
-	ldsh [%l2 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 386]
 	.loc 1 2124
-	ldsh [%l2 + 386], %o1
+	ldsh [%l4 + 386], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 2125
-	ldsh [%o5 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! (int64) x3 = mem16[qc + 386]
 	.loc 1 2126
-	ldsh [%o5 + 386], %o3
+	ldsh [%l0 + 386], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 2127
-	sth %o0, [%l3 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qd + 1154] = x3
 	.loc 1 2128
-	sth %o3, [%l3 + 1154]
+	sth %o3, [%l1 + 1154]
 ! x4 = x1 - x2
 	.loc 1 2129
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 2130
-	ldsh [%o4 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 2131
 	sub %o2, %o0, %o2
@@ -6411,10 +6305,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 386] = x5
 	.loc 1 2133
-	sth %o2, [%l3 + 386]
+	sth %o2, [%l1 + 386]
 ! (int64) x5 = mem16[qb + 386]
 	.loc 1 2134
-	ldsh [%o4 + 386], %o0
+	ldsh [%o7 + 386], %o0
 ! x5 = x5 - x3
 	.loc 1 2135
 	sub %o0, %o3, %o0
@@ -6423,31 +6317,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 770] = x5
 	.loc 1 2137
-	sth %o0, [%l3 + 770]
+	sth %o0, [%l1 + 770]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 2138
-	ldsh [%l2 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 388]
 	.loc 1 2139
-	ldsh [%l2 + 388], %o1
+	ldsh [%l4 + 388], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 2140
-	ldsh [%o5 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) x3 = mem16[qc + 388]
 	.loc 1 2141
-	ldsh [%o5 + 388], %o3
+	ldsh [%l0 + 388], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 2142
-	sth %o0, [%l3 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qd + 1156] = x3
 	.loc 1 2143
-	sth %o3, [%l3 + 1156]
+	sth %o3, [%l1 + 1156]
 ! x4 = x1 - x2
 	.loc 1 2144
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 2145
-	ldsh [%o4 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 2146
 	sub %o2, %o0, %o2
@@ -6456,10 +6350,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 388] = x5
 	.loc 1 2148
-	sth %o2, [%l3 + 388]
+	sth %o2, [%l1 + 388]
 ! (int64) x5 = mem16[qb + 388]
 	.loc 1 2149
-	ldsh [%o4 + 388], %o0
+	ldsh [%o7 + 388], %o0
 ! x5 = x5 - x3
 	.loc 1 2150
 	sub %o0, %o3, %o0
@@ -6468,31 +6362,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 772] = x5
 	.loc 1 2152
-	sth %o0, [%l3 + 772]
+	sth %o0, [%l1 + 772]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 2153
-	ldsh [%l2 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 390]
 	.loc 1 2154
-	ldsh [%l2 + 390], %o1
+	ldsh [%l4 + 390], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 2155
-	ldsh [%o5 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! (int64) x3 = mem16[qc + 390]
 	.loc 1 2156
-	ldsh [%o5 + 390], %o3
+	ldsh [%l0 + 390], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 2157
-	sth %o0, [%l3 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qd + 1158] = x3
 	.loc 1 2158
-	sth %o3, [%l3 + 1158]
+	sth %o3, [%l1 + 1158]
 ! x4 = x1 - x2
 	.loc 1 2159
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 2160
-	ldsh [%o4 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 2161
 	sub %o2, %o0, %o2
@@ -6501,10 +6395,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 390] = x5
 	.loc 1 2163
-	sth %o2, [%l3 + 390]
+	sth %o2, [%l1 + 390]
 ! (int64) x5 = mem16[qb + 390]
 	.loc 1 2164
-	ldsh [%o4 + 390], %o0
+	ldsh [%o7 + 390], %o0
 ! x5 = x5 - x3
 	.loc 1 2165
 	sub %o0, %o3, %o0
@@ -6513,31 +6407,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 774] = x5
 	.loc 1 2167
-	sth %o0, [%l3 + 774]
+	sth %o0, [%l1 + 774]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 2168
-	ldsh [%l2 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 392]
 	.loc 1 2169
-	ldsh [%l2 + 392], %o1
+	ldsh [%l4 + 392], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 2170
-	ldsh [%o5 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! (int64) x3 = mem16[qc + 392]
 	.loc 1 2171
-	ldsh [%o5 + 392], %o3
+	ldsh [%l0 + 392], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 2172
-	sth %o0, [%l3 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qd + 1160] = x3
 	.loc 1 2173
-	sth %o3, [%l3 + 1160]
+	sth %o3, [%l1 + 1160]
 ! x4 = x1 - x2
 	.loc 1 2174
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 2175
-	ldsh [%o4 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 2176
 	sub %o2, %o0, %o2
@@ -6546,10 +6440,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 392] = x5
 	.loc 1 2178
-	sth %o2, [%l3 + 392]
+	sth %o2, [%l1 + 392]
 ! (int64) x5 = mem16[qb + 392]
 	.loc 1 2179
-	ldsh [%o4 + 392], %o0
+	ldsh [%o7 + 392], %o0
 ! x5 = x5 - x3
 	.loc 1 2180
 	sub %o0, %o3, %o0
@@ -6558,31 +6452,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 776] = x5
 	.loc 1 2182
-	sth %o0, [%l3 + 776]
+	sth %o0, [%l1 + 776]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 2183
-	ldsh [%l2 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 394]
 	.loc 1 2184
-	ldsh [%l2 + 394], %o1
+	ldsh [%l4 + 394], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 2185
-	ldsh [%o5 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! (int64) x3 = mem16[qc + 394]
 	.loc 1 2186
-	ldsh [%o5 + 394], %o3
+	ldsh [%l0 + 394], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 2187
-	sth %o0, [%l3 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qd + 1162] = x3
 	.loc 1 2188
-	sth %o3, [%l3 + 1162]
+	sth %o3, [%l1 + 1162]
 ! x4 = x1 - x2
 	.loc 1 2189
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 2190
-	ldsh [%o4 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 2191
 	sub %o2, %o0, %o2
@@ -6591,10 +6485,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 394] = x5
 	.loc 1 2193
-	sth %o2, [%l3 + 394]
+	sth %o2, [%l1 + 394]
 ! (int64) x5 = mem16[qb + 394]
 	.loc 1 2194
-	ldsh [%o4 + 394], %o0
+	ldsh [%o7 + 394], %o0
 ! x5 = x5 - x3
 	.loc 1 2195
 	sub %o0, %o3, %o0
@@ -6603,31 +6497,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 778] = x5
 	.loc 1 2197
-	sth %o0, [%l3 + 778]
+	sth %o0, [%l1 + 778]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 2198
-	ldsh [%l2 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 396]
 	.loc 1 2199
-	ldsh [%l2 + 396], %o1
+	ldsh [%l4 + 396], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 2200
-	ldsh [%o5 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! (int64) x3 = mem16[qc + 396]
 	.loc 1 2201
-	ldsh [%o5 + 396], %o3
+	ldsh [%l0 + 396], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 2202
-	sth %o0, [%l3 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qd + 1164] = x3
 	.loc 1 2203
-	sth %o3, [%l3 + 1164]
+	sth %o3, [%l1 + 1164]
 ! x4 = x1 - x2
 	.loc 1 2204
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 2205
-	ldsh [%o4 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 2206
 	sub %o2, %o0, %o2
@@ -6636,10 +6530,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 396] = x5
 	.loc 1 2208
-	sth %o2, [%l3 + 396]
+	sth %o2, [%l1 + 396]
 ! (int64) x5 = mem16[qb + 396]
 	.loc 1 2209
-	ldsh [%o4 + 396], %o0
+	ldsh [%o7 + 396], %o0
 ! x5 = x5 - x3
 	.loc 1 2210
 	sub %o0, %o3, %o0
@@ -6648,31 +6542,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 780] = x5
 	.loc 1 2212
-	sth %o0, [%l3 + 780]
+	sth %o0, [%l1 + 780]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 2213
-	ldsh [%l2 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 398]
 	.loc 1 2214
-	ldsh [%l2 + 398], %o1
+	ldsh [%l4 + 398], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 2215
-	ldsh [%o5 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! (int64) x3 = mem16[qc + 398]
 	.loc 1 2216
-	ldsh [%o5 + 398], %o3
+	ldsh [%l0 + 398], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 2217
-	sth %o0, [%l3 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qd + 1166] = x3
 	.loc 1 2218
-	sth %o3, [%l3 + 1166]
+	sth %o3, [%l1 + 1166]
 ! x4 = x1 - x2
 	.loc 1 2219
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 2220
-	ldsh [%o4 + 14], %o2
+	ldsh [%o7 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 2221
 	sub %o2, %o0, %o2
@@ -6681,10 +6575,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 398] = x5
 	.loc 1 2223
-	sth %o2, [%l3 + 398]
+	sth %o2, [%l1 + 398]
 ! (int64) x5 = mem16[qb + 398]
 	.loc 1 2224
-	ldsh [%o4 + 398], %o0
+	ldsh [%o7 + 398], %o0
 ! x5 = x5 - x3
 	.loc 1 2225
 	sub %o0, %o3, %o0
@@ -6693,47 +6587,43 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 782] = x5
 	.loc 1 2227
-	sth %o0, [%l3 + 782]
+	sth %o0, [%l1 + 782]
 ! qa = qa + 16
 	.loc 1 2228
-	add %l2, 16, %l2
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 2229
-	add %o4, 16, %o4
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 2230
-	add %o5, 16, %o5
+	add %l0, 16, %l0
 ! qd = qd + 16
 	.loc 1 2231
-	add %l3, 16, %l3
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 2232
-	sub %o7, 1, %o7
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 2233
-	cmp %o7, 0
+	cmp %l2, 0
 ! goto loop39 if !=
 	.loc 1 2234
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop39
 	nop
 ! pa = pa + 2304
 	.loc 1 2235
-	mov %l0, %l2
-	add %l2, 2304, %l2
+	add %l3, 2304, %l3
 ! pb = pb + 1536
 	.loc 1 2236
-	mov %l5, %l3
-	add %l3, 1536, %l3
+	add %o4, 1536, %o4
 ! i0 = i0 - 1
 	.loc 1 2237
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o5, 1, %o5
 ! =? i0 - 0
 	.loc 1 2238
-	cmp %o0, 0
+	cmp %o5, 0
 ! goto loop38 if !=
 	.loc 1 2239
-	mov %l4, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop38
 	nop
 ! pa = 116824
@@ -6742,51 +6632,44 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	or %o0, %lo(116824), %o0
 ! pa = w + pa
 	.loc 1 2241
-	add %o4, %o0, %o0
+	add %i4, %o0, %l1
 ! pb = w + 3072
 	.loc 1 2242
-	add %o4, 3072, %o3
-! qa = pa
-	.loc 1 2243
-	mov %o4, %o5
+	add %i4, 3072, %o7
 ! qb = pa + 1536
 	.loc 1 2244
-	add %o0, 1536, %o1
+	add %l1, 1536, %o4
 ! qc = pa + 3072
 	.loc 1 2245
-	add %o0, 3072, %o2
+	add %l1, 3072, %o5
 ! i1 = 48
 	.loc 1 2247
-	mov 48, %o4
-	mov %o0, %o7
-	mov %o1, %l0
-	mov %o2, %l1
-	mov %o3, %l2
+	mov 48, %l0
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop40:
 ! (int64) x0 = mem16[qa]
 	.loc 1 2249
-	ldsh [%o7], %o0
+	ldsh [%l1], %o0
 ! (int64) x1 = mem16[qa + 768]
 	.loc 1 2250
-	ldsh [%o7 + 768], %o1
+	ldsh [%l1 + 768], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 2251
-	ldsh [%l1], %o2
+	ldsh [%o5], %o2
 ! (int64) x3 = mem16[qc + 768]
 	.loc 1 2252
-	ldsh [%l1 + 768], %o3
+	ldsh [%o5 + 768], %o3
 ! mem16[qd] = x0
 	.loc 1 2253
-	sth %o0, [%l2]
+	sth %o0, [%o7]
 ! mem16[qd + 2304] = x3
 	.loc 1 2254
-	sth %o3, [%l2 + 2304]
+	sth %o3, [%o7 + 2304]
 ! x4 = x1 - x2
 	.loc 1 2255
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 2256
-	ldsh [%l0], %o2
+	ldsh [%o4], %o2
 ! x5 = x5 - x0
 	.loc 1 2257
 	sub %o2, %o0, %o2
@@ -6795,10 +6678,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 768] = x5
 	.loc 1 2259
-	sth %o2, [%l2 + 768]
+	sth %o2, [%o7 + 768]
 ! (int64) x5 = mem16[qb + 768]
 	.loc 1 2260
-	ldsh [%l0 + 768], %o0
+	ldsh [%o4 + 768], %o0
 ! x5 = x5 - x3
 	.loc 1 2261
 	sub %o0, %o3, %o0
@@ -6807,31 +6690,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1536] = x5
 	.loc 1 2263
-	sth %o0, [%l2 + 1536]
+	sth %o0, [%o7 + 1536]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 2264
-	ldsh [%o7 + 2], %o0
+	ldsh [%l1 + 2], %o0
 ! (int64) x1 = mem16[qa + 770]
 	.loc 1 2265
-	ldsh [%o7 + 770], %o1
+	ldsh [%l1 + 770], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 2266
-	ldsh [%l1 + 2], %o2
+	ldsh [%o5 + 2], %o2
 ! (int64) x3 = mem16[qc + 770]
 	.loc 1 2267
-	ldsh [%l1 + 770], %o3
+	ldsh [%o5 + 770], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 2268
-	sth %o0, [%l2 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qd + 2306] = x3
 	.loc 1 2269
-	sth %o3, [%l2 + 2306]
+	sth %o3, [%o7 + 2306]
 ! x4 = x1 - x2
 	.loc 1 2270
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 2271
-	ldsh [%l0 + 2], %o2
+	ldsh [%o4 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 2272
 	sub %o2, %o0, %o2
@@ -6840,10 +6723,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 770] = x5
 	.loc 1 2274
-	sth %o2, [%l2 + 770]
+	sth %o2, [%o7 + 770]
 ! (int64) x5 = mem16[qb + 770]
 	.loc 1 2275
-	ldsh [%l0 + 770], %o0
+	ldsh [%o4 + 770], %o0
 ! x5 = x5 - x3
 	.loc 1 2276
 	sub %o0, %o3, %o0
@@ -6852,31 +6735,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1538] = x5
 	.loc 1 2278
-	sth %o0, [%l2 + 1538]
+	sth %o0, [%o7 + 1538]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 2279
-	ldsh [%o7 + 4], %o0
+	ldsh [%l1 + 4], %o0
 ! (int64) x1 = mem16[qa + 772]
 	.loc 1 2280
-	ldsh [%o7 + 772], %o1
+	ldsh [%l1 + 772], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 2281
-	ldsh [%l1 + 4], %o2
+	ldsh [%o5 + 4], %o2
 ! (int64) x3 = mem16[qc + 772]
 	.loc 1 2282
-	ldsh [%l1 + 772], %o3
+	ldsh [%o5 + 772], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 2283
-	sth %o0, [%l2 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qd + 2308] = x3
 	.loc 1 2284
-	sth %o3, [%l2 + 2308]
+	sth %o3, [%o7 + 2308]
 ! x4 = x1 - x2
 	.loc 1 2285
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 2286
-	ldsh [%l0 + 4], %o2
+	ldsh [%o4 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 2287
 	sub %o2, %o0, %o2
@@ -6885,10 +6768,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 772] = x5
 	.loc 1 2289
-	sth %o2, [%l2 + 772]
+	sth %o2, [%o7 + 772]
 ! (int64) x5 = mem16[qb + 772]
 	.loc 1 2290
-	ldsh [%l0 + 772], %o0
+	ldsh [%o4 + 772], %o0
 ! x5 = x5 - x3
 	.loc 1 2291
 	sub %o0, %o3, %o0
@@ -6897,31 +6780,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1540] = x5
 	.loc 1 2293
-	sth %o0, [%l2 + 1540]
+	sth %o0, [%o7 + 1540]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 2294
-	ldsh [%o7 + 6], %o0
+	ldsh [%l1 + 6], %o0
 ! (int64) x1 = mem16[qa + 774]
 	.loc 1 2295
-	ldsh [%o7 + 774], %o1
+	ldsh [%l1 + 774], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 2296
-	ldsh [%l1 + 6], %o2
+	ldsh [%o5 + 6], %o2
 ! (int64) x3 = mem16[qc + 774]
 	.loc 1 2297
-	ldsh [%l1 + 774], %o3
+	ldsh [%o5 + 774], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 2298
-	sth %o0, [%l2 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qd + 2310] = x3
 	.loc 1 2299
-	sth %o3, [%l2 + 2310]
+	sth %o3, [%o7 + 2310]
 ! x4 = x1 - x2
 	.loc 1 2300
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 2301
-	ldsh [%l0 + 6], %o2
+	ldsh [%o4 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 2302
 	sub %o2, %o0, %o2
@@ -6930,10 +6813,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 774] = x5
 	.loc 1 2304
-	sth %o2, [%l2 + 774]
+	sth %o2, [%o7 + 774]
 ! (int64) x5 = mem16[qb + 774]
 	.loc 1 2305
-	ldsh [%l0 + 774], %o0
+	ldsh [%o4 + 774], %o0
 ! x5 = x5 - x3
 	.loc 1 2306
 	sub %o0, %o3, %o0
@@ -6942,31 +6825,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1542] = x5
 	.loc 1 2308
-	sth %o0, [%l2 + 1542]
+	sth %o0, [%o7 + 1542]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 2309
-	ldsh [%o7 + 8], %o0
+	ldsh [%l1 + 8], %o0
 ! (int64) x1 = mem16[qa + 776]
 	.loc 1 2310
-	ldsh [%o7 + 776], %o1
+	ldsh [%l1 + 776], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 2311
-	ldsh [%l1 + 8], %o2
+	ldsh [%o5 + 8], %o2
 ! (int64) x3 = mem16[qc + 776]
 	.loc 1 2312
-	ldsh [%l1 + 776], %o3
+	ldsh [%o5 + 776], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 2313
-	sth %o0, [%l2 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qd + 2312] = x3
 	.loc 1 2314
-	sth %o3, [%l2 + 2312]
+	sth %o3, [%o7 + 2312]
 ! x4 = x1 - x2
 	.loc 1 2315
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 2316
-	ldsh [%l0 + 8], %o2
+	ldsh [%o4 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 2317
 	sub %o2, %o0, %o2
@@ -6975,10 +6858,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 776] = x5
 	.loc 1 2319
-	sth %o2, [%l2 + 776]
+	sth %o2, [%o7 + 776]
 ! (int64) x5 = mem16[qb + 776]
 	.loc 1 2320
-	ldsh [%l0 + 776], %o0
+	ldsh [%o4 + 776], %o0
 ! x5 = x5 - x3
 	.loc 1 2321
 	sub %o0, %o3, %o0
@@ -6987,31 +6870,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1544] = x5
 	.loc 1 2323
-	sth %o0, [%l2 + 1544]
+	sth %o0, [%o7 + 1544]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 2324
-	ldsh [%o7 + 10], %o0
+	ldsh [%l1 + 10], %o0
 ! (int64) x1 = mem16[qa + 778]
 	.loc 1 2325
-	ldsh [%o7 + 778], %o1
+	ldsh [%l1 + 778], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 2326
-	ldsh [%l1 + 10], %o2
+	ldsh [%o5 + 10], %o2
 ! (int64) x3 = mem16[qc + 778]
 	.loc 1 2327
-	ldsh [%l1 + 778], %o3
+	ldsh [%o5 + 778], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 2328
-	sth %o0, [%l2 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qd + 2314] = x3
 	.loc 1 2329
-	sth %o3, [%l2 + 2314]
+	sth %o3, [%o7 + 2314]
 ! x4 = x1 - x2
 	.loc 1 2330
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 2331
-	ldsh [%l0 + 10], %o2
+	ldsh [%o4 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 2332
 	sub %o2, %o0, %o2
@@ -7020,10 +6903,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 778] = x5
 	.loc 1 2334
-	sth %o2, [%l2 + 778]
+	sth %o2, [%o7 + 778]
 ! (int64) x5 = mem16[qb + 778]
 	.loc 1 2335
-	ldsh [%l0 + 778], %o0
+	ldsh [%o4 + 778], %o0
 ! x5 = x5 - x3
 	.loc 1 2336
 	sub %o0, %o3, %o0
@@ -7032,31 +6915,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1546] = x5
 	.loc 1 2338
-	sth %o0, [%l2 + 1546]
+	sth %o0, [%o7 + 1546]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 2339
-	ldsh [%o7 + 12], %o0
+	ldsh [%l1 + 12], %o0
 ! (int64) x1 = mem16[qa + 780]
 	.loc 1 2340
-	ldsh [%o7 + 780], %o1
+	ldsh [%l1 + 780], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 2341
-	ldsh [%l1 + 12], %o2
+	ldsh [%o5 + 12], %o2
 ! (int64) x3 = mem16[qc + 780]
 	.loc 1 2342
-	ldsh [%l1 + 780], %o3
+	ldsh [%o5 + 780], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 2343
-	sth %o0, [%l2 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qd + 2316] = x3
 	.loc 1 2344
-	sth %o3, [%l2 + 2316]
+	sth %o3, [%o7 + 2316]
 ! x4 = x1 - x2
 	.loc 1 2345
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 2346
-	ldsh [%l0 + 12], %o2
+	ldsh [%o4 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 2347
 	sub %o2, %o0, %o2
@@ -7065,10 +6948,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 780] = x5
 	.loc 1 2349
-	sth %o2, [%l2 + 780]
+	sth %o2, [%o7 + 780]
 ! (int64) x5 = mem16[qb + 780]
 	.loc 1 2350
-	ldsh [%l0 + 780], %o0
+	ldsh [%o4 + 780], %o0
 ! x5 = x5 - x3
 	.loc 1 2351
 	sub %o0, %o3, %o0
@@ -7077,31 +6960,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1548] = x5
 	.loc 1 2353
-	sth %o0, [%l2 + 1548]
+	sth %o0, [%o7 + 1548]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 2354
-	ldsh [%o7 + 14], %o0
+	ldsh [%l1 + 14], %o0
 ! (int64) x1 = mem16[qa + 782]
 	.loc 1 2355
-	ldsh [%o7 + 782], %o1
+	ldsh [%l1 + 782], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 2356
-	ldsh [%l1 + 14], %o2
+	ldsh [%o5 + 14], %o2
 ! (int64) x3 = mem16[qc + 782]
 	.loc 1 2357
-	ldsh [%l1 + 782], %o3
+	ldsh [%o5 + 782], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 2358
-	sth %o0, [%l2 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qd + 2318] = x3
 	.loc 1 2359
-	sth %o3, [%l2 + 2318]
+	sth %o3, [%o7 + 2318]
 ! x4 = x1 - x2
 	.loc 1 2360
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 2361
-	ldsh [%l0 + 14], %o2
+	ldsh [%o4 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 2362
 	sub %o2, %o0, %o2
@@ -7110,10 +6993,10 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 782] = x5
 	.loc 1 2364
-	sth %o2, [%l2 + 782]
+	sth %o2, [%o7 + 782]
 ! (int64) x5 = mem16[qb + 782]
 	.loc 1 2365
-	ldsh [%l0 + 782], %o0
+	ldsh [%o4 + 782], %o0
 ! x5 = x5 - x3
 	.loc 1 2366
 	sub %o0, %o3, %o0
@@ -7122,25 +7005,25 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1550] = x5
 	.loc 1 2368
-	sth %o0, [%l2 + 1550]
+	sth %o0, [%o7 + 1550]
 ! qa = qa + 16
 	.loc 1 2369
-	add %o7, 16, %o7
+	add %l1, 16, %l1
 ! qb = qb + 16
 	.loc 1 2370
-	add %l0, 16, %l0
+	add %o4, 16, %o4
 ! qc = qc + 16
 	.loc 1 2371
-	add %l1, 16, %l1
+	add %o5, 16, %o5
 ! qd = qd + 16
 	.loc 1 2372
-	add %l2, 16, %l2
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 2373
-	sub %o4, 1, %o4
+	sub %l0, 1, %l0
 ! =? i1 - 0
 	.loc 1 2374
-	cmp %o4, 0
+	cmp %l0, 0
 ! goto loop40 if !=
 	.loc 1 2375
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop40
@@ -7150,48 +7033,47 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	mov 1963, %o3
 ! x7 = 21846
 	.loc 1 2377
-	sethi %hi(21846), %o7
-	or %o7, %lo(21846), %o7
+	sethi %hi(21846), %o4
+	or %o4, %lo(21846), %o4
 ! x5 = 3
 	.loc 1 2378
-	mov 3, %l0
+	mov 3, %o5
 ! x4 = 1
 	.loc 1 2379
-	mov 1, %l1
+	mov 1, %o7
 ! pa = w + 3072
 	.loc 1 2380
-	mov %o5, %o4
-	add %o4, 3072, %o5
+	add %i4, 3072, %l2
 ! pb = 4378
 	.loc 1 2381
 	sethi %hi(4378), %o0
 	or %o0, %lo(4378), %o0
 ! pb = w + pb
 	.loc 1 2382
-	add %o4, %o0, %l2
+	add %i4, %o0, %l1
 ! pc = 4376
 	.loc 1 2383
 	sethi %hi(4376), %o0
 	or %o0, %lo(4376), %o0
 ! pc = w + pc
 	.loc 1 2384
-	add %o4, %o0, %l5
+	add %i4, %o0, %l0
 ! qd = 170848
 	.loc 1 2385
 	sethi %hi(170848), %o0
 	or %o0, %lo(170848), %o0
 ! qd = w + qd
 	.loc 1 2386
-	add %o4, %o0, %l4
+	add %i4, %o0, %l3
 ! (int64) x0 = mem16[pa]
 	.loc 1 2387
-	ldsh [%o5], %o0
+	ldsh [%l2], %o0
 ! (int64) x1 = mem16[pb]
 	.loc 1 2388
-	ldsh [%l2], %o1
+	ldsh [%l1], %o1
 ! (int64) x2 = mem16[pc]
 	.loc 1 2389
-	ldsh [%l5], %o2
+	ldsh [%l0], %o2
 ! x2 = 0
 	.loc 1 2390
 	mov 0, %o2
@@ -7206,52 +7088,47 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2394
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2395
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2396
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2397
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2398
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd] = x0
 	.loc 1 2399
-	sth %o0, [%l4]
+	sth %o0, [%l3]
 ! pa = pa + 2
 	.loc 1 2400
-	add %o5, 2, %l6
+	add %l2, 2, %l2
 ! pb = pb + 2
 	.loc 1 2401
-	add %l2, 2, %o5
+	add %l1, 2, %l1
 ! pc = pc + 2
 	.loc 1 2402
-	add %l5, 2, %l5
+	add %l0, 2, %l4
 ! qd = qd + 2
 	.loc 1 2403
-	add %l4, 2, %l4
+	add %l3, 2, %l0
 ! i1 = 81
 	.loc 1 2404
-	mov 81, %o0
-	mov %o3, %l2
-	mov %o7, %l3
-	mov %l6, %o3
-	mov %l5, %o7
-	mov %o0, %l5
+	mov 81, %l3
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop41:
 ! (int64) x0 = mem16[pa]
 	.loc 1 2406
-	ldsh [%o3], %o0
+	ldsh [%l2], %o0
 ! (int64) x1 = mem16[pb]
 	.loc 1 2407
-	ldsh [%o5], %o1
+	ldsh [%l1], %o1
 ! (int64) x2 = mem16[pc]
 	.loc 1 2408
-	ldsh [%o7], %o2
+	ldsh [%l4], %o2
 ! x0 = x0 + x1
 	.loc 1 2409
 	add %o0, %o1, %o0
@@ -7260,34 +7137,34 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o0, %o2, %o0
 ! x0 = x0 + x6
 	.loc 1 2411
-	add %o0, %l2, %o0
+	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2412
-	mulx %o0, %l3, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2413
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2414
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2415
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2416
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd] = x0
 	.loc 1 2417
-	sth %o0, [%l4]
+	sth %o0, [%l0]
 ! (int64) x0 = mem16[pa + 2]
 	.loc 1 2418
-	ldsh [%o3 + 2], %o0
+	ldsh [%l2 + 2], %o0
 ! (int64) x1 = mem16[pb + 2]
 	.loc 1 2419
-	ldsh [%o5 + 2], %o1
+	ldsh [%l1 + 2], %o1
 ! (int64) x2 = mem16[pc + 2]
 	.loc 1 2420
-	ldsh [%o7 + 2], %o2
+	ldsh [%l4 + 2], %o2
 ! x0 = x0 + x1
 	.loc 1 2421
 	add %o0, %o1, %o0
@@ -7296,34 +7173,34 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o0, %o2, %o0
 ! x0 = x0 + x6
 	.loc 1 2423
-	add %o0, %l2, %o0
+	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2424
-	mulx %o0, %l3, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2425
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2426
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2427
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2428
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd + 2] = x0
 	.loc 1 2429
-	sth %o0, [%l4 + 2]
+	sth %o0, [%l0 + 2]
 ! (int64) x0 = mem16[pa + 4]
 	.loc 1 2430
-	ldsh [%o3 + 4], %o0
+	ldsh [%l2 + 4], %o0
 ! (int64) x1 = mem16[pb + 4]
 	.loc 1 2431
-	ldsh [%o5 + 4], %o1
+	ldsh [%l1 + 4], %o1
 ! (int64) x2 = mem16[pc + 4]
 	.loc 1 2432
-	ldsh [%o7 + 4], %o2
+	ldsh [%l4 + 4], %o2
 ! x0 = x0 + x1
 	.loc 1 2433
 	add %o0, %o1, %o0
@@ -7332,34 +7209,34 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o0, %o2, %o0
 ! x0 = x0 + x6
 	.loc 1 2435
-	add %o0, %l2, %o0
+	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2436
-	mulx %o0, %l3, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2437
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2438
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2439
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2440
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd + 4] = x0
 	.loc 1 2441
-	sth %o0, [%l4 + 4]
+	sth %o0, [%l0 + 4]
 ! (int64) x0 = mem16[pa + 6]
 	.loc 1 2442
-	ldsh [%o3 + 6], %o0
+	ldsh [%l2 + 6], %o0
 ! (int64) x1 = mem16[pb + 6]
 	.loc 1 2443
-	ldsh [%o5 + 6], %o1
+	ldsh [%l1 + 6], %o1
 ! (int64) x2 = mem16[pc + 6]
 	.loc 1 2444
-	ldsh [%o7 + 6], %o2
+	ldsh [%l4 + 6], %o2
 ! x0 = x0 + x1
 	.loc 1 2445
 	add %o0, %o1, %o0
@@ -7368,34 +7245,34 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o0, %o2, %o0
 ! x0 = x0 + x6
 	.loc 1 2447
-	add %o0, %l2, %o0
+	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2448
-	mulx %o0, %l3, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2449
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2450
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2451
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2452
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd + 6] = x0
 	.loc 1 2453
-	sth %o0, [%l4 + 6]
+	sth %o0, [%l0 + 6]
 ! (int64) x0 = mem16[pa + 8]
 	.loc 1 2454
-	ldsh [%o3 + 8], %o0
+	ldsh [%l2 + 8], %o0
 ! (int64) x1 = mem16[pb + 8]
 	.loc 1 2455
-	ldsh [%o5 + 8], %o1
+	ldsh [%l1 + 8], %o1
 ! (int64) x2 = mem16[pc + 8]
 	.loc 1 2456
-	ldsh [%o7 + 8], %o2
+	ldsh [%l4 + 8], %o2
 ! x0 = x0 + x1
 	.loc 1 2457
 	add %o0, %o1, %o0
@@ -7404,34 +7281,34 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o0, %o2, %o0
 ! x0 = x0 + x6
 	.loc 1 2459
-	add %o0, %l2, %o0
+	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2460
-	mulx %o0, %l3, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2461
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2462
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2463
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2464
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd + 8] = x0
 	.loc 1 2465
-	sth %o0, [%l4 + 8]
+	sth %o0, [%l0 + 8]
 ! (int64) x0 = mem16[pa + 10]
 	.loc 1 2466
-	ldsh [%o3 + 10], %o0
+	ldsh [%l2 + 10], %o0
 ! (int64) x1 = mem16[pb + 10]
 	.loc 1 2467
-	ldsh [%o5 + 10], %o1
+	ldsh [%l1 + 10], %o1
 ! (int64) x2 = mem16[pc + 10]
 	.loc 1 2468
-	ldsh [%o7 + 10], %o2
+	ldsh [%l4 + 10], %o2
 ! x0 = x0 + x1
 	.loc 1 2469
 	add %o0, %o1, %o0
@@ -7440,34 +7317,34 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o0, %o2, %o0
 ! x0 = x0 + x6
 	.loc 1 2471
-	add %o0, %l2, %o0
+	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2472
-	mulx %o0, %l3, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2473
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2474
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2475
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2476
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd + 10] = x0
 	.loc 1 2477
-	sth %o0, [%l4 + 10]
+	sth %o0, [%l0 + 10]
 ! (int64) x0 = mem16[pa + 12]
 	.loc 1 2478
-	ldsh [%o3 + 12], %o0
+	ldsh [%l2 + 12], %o0
 ! (int64) x1 = mem16[pb + 12]
 	.loc 1 2479
-	ldsh [%o5 + 12], %o1
+	ldsh [%l1 + 12], %o1
 ! (int64) x2 = mem16[pc + 12]
 	.loc 1 2480
-	ldsh [%o7 + 12], %o2
+	ldsh [%l4 + 12], %o2
 ! x0 = x0 + x1
 	.loc 1 2481
 	add %o0, %o1, %o0
@@ -7476,34 +7353,34 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o0, %o2, %o0
 ! x0 = x0 + x6
 	.loc 1 2483
-	add %o0, %l2, %o0
+	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2484
-	mulx %o0, %l3, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2485
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2486
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2487
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2488
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd + 12] = x0
 	.loc 1 2489
-	sth %o0, [%l4 + 12]
+	sth %o0, [%l0 + 12]
 ! (int64) x0 = mem16[pa + 14]
 	.loc 1 2490
-	ldsh [%o3 + 14], %o0
+	ldsh [%l2 + 14], %o0
 ! (int64) x1 = mem16[pb + 14]
 	.loc 1 2491
-	ldsh [%o5 + 14], %o1
+	ldsh [%l1 + 14], %o1
 ! (int64) x2 = mem16[pc + 14]
 	.loc 1 2492
-	ldsh [%o7 + 14], %o2
+	ldsh [%l4 + 14], %o2
 ! x0 = x0 + x1
 	.loc 1 2493
 	add %o0, %o1, %o0
@@ -7512,60 +7389,56 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o0, %o2, %o0
 ! x0 = x0 + x6
 	.loc 1 2495
-	add %o0, %l2, %o0
+	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2496
-	mulx %o0, %l3, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2497
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2498
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2499
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2500
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd + 14] = x0
 	.loc 1 2501
-	sth %o0, [%l4 + 14]
+	sth %o0, [%l0 + 14]
 ! pa = pa + 16
 	.loc 1 2502
-	add %o3, 16, %o3
+	add %l2, 16, %l2
 ! pb = pb + 16
 	.loc 1 2503
-	add %o5, 16, %o5
+	add %l1, 16, %l1
 ! pc = pc + 16
 	.loc 1 2504
-	add %o7, 16, %o7
+	add %l4, 16, %l4
 ! qd = qd + 16
 	.loc 1 2505
-	add %l4, 16, %l4
+	add %l0, 16, %l0
 ! i1 = i1 - 1
 	.loc 1 2506
-	sub %l5, 1, %l5
+	sub %l3, 1, %l3
 ! =? i1 - 0
 	.loc 1 2507
-	cmp %l5, 0
+	cmp %l3, 0
 ! goto loop41 if !=
 	.loc 1 2508
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop41
 	nop
 ! (int64) x0 = mem16[pa]
 	.loc 1 2509
-	mov %o7, %l5
-	mov %o3, %l6
-	mov %l3, %o7
-	mov %l2, %o3
-	ldsh [%l6], %o0
+	ldsh [%l2], %o0
 ! (int64) x1 = mem16[pb]
 	.loc 1 2510
-	ldsh [%o5], %o1
+	ldsh [%l1], %o1
 ! (int64) x2 = mem16[pc]
 	.loc 1 2511
-	ldsh [%l5], %o2
+	ldsh [%l4], %o2
 ! x0 = x0 + x1
 	.loc 1 2512
 	add %o0, %o1, %o0
@@ -7577,31 +7450,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2515
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2516
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2517
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2518
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2519
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd] = x0
 	.loc 1 2520
-	sth %o0, [%l4]
+	sth %o0, [%l0]
 ! (int64) x0 = mem16[pa + 2]
 	.loc 1 2521
-	ldsh [%l6 + 2], %o0
+	ldsh [%l2 + 2], %o0
 ! (int64) x1 = mem16[pb + 2]
 	.loc 1 2522
-	ldsh [%o5 + 2], %o1
+	ldsh [%l1 + 2], %o1
 ! (int64) x2 = mem16[pc + 2]
 	.loc 1 2523
-	ldsh [%l5 + 2], %o2
+	ldsh [%l4 + 2], %o2
 ! x0 = x0 + x1
 	.loc 1 2524
 	add %o0, %o1, %o0
@@ -7613,31 +7486,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2527
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2528
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2529
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2530
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2531
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd + 2] = x0
 	.loc 1 2532
-	sth %o0, [%l4 + 2]
+	sth %o0, [%l0 + 2]
 ! (int64) x0 = mem16[pa + 4]
 	.loc 1 2533
-	ldsh [%l6 + 4], %o0
+	ldsh [%l2 + 4], %o0
 ! (int64) x1 = mem16[pb + 4]
 	.loc 1 2534
-	ldsh [%o5 + 4], %o1
+	ldsh [%l1 + 4], %o1
 ! (int64) x2 = mem16[pc + 4]
 	.loc 1 2535
-	ldsh [%l5 + 4], %o2
+	ldsh [%l4 + 4], %o2
 ! x0 = x0 + x1
 	.loc 1 2536
 	add %o0, %o1, %o0
@@ -7649,31 +7522,31 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2539
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2540
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2541
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2542
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2543
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd + 4] = x0
 	.loc 1 2544
-	sth %o0, [%l4 + 4]
+	sth %o0, [%l0 + 4]
 ! (int64) x0 = mem16[pa + 6]
 	.loc 1 2545
-	ldsh [%l6 + 6], %o0
+	ldsh [%l2 + 6], %o0
 ! (int64) x1 = mem16[pb + 6]
 	.loc 1 2546
-	ldsh [%o5 + 6], %o1
+	ldsh [%l1 + 6], %o1
 ! (int64) x2 = mem16[pc + 6]
 	.loc 1 2547
-	ldsh [%l5 + 6], %o2
+	ldsh [%l4 + 6], %o2
 ! x0 = x0 + x1
 	.loc 1 2548
 	add %o0, %o1, %o0
@@ -7685,92 +7558,91 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2551
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2552
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2553
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2554
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2555
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd + 6] = x0
 	.loc 1 2556
-	sth %o0, [%l4 + 6]
+	sth %o0, [%l0 + 6]
 ! pa = 170848
 	.loc 1 2557
 	sethi %hi(170848), %o0
 	or %o0, %lo(170848), %o0
 ! pa = w + pa
 	.loc 1 2558
-	add %o4, %o0, %o0
+	add %i4, %o0, %o0
 ! pb = 172160
 	.loc 1 2559
 	sethi %hi(172160), %o1
 	or %o1, %lo(172160), %o1
 ! pb = w + pb
 	.loc 1 2560
-	add %o4, %o1, %o1
+	add %i4, %o1, %o1
 ! i1 = 81
 	.loc 1 2561
 	mov 81, %o2
-	mov %o0, %o3
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop42:
 ! t0 = mem16[pa]
 	.loc 1 2563
-	lduh [%o3], %o0
+	lduh [%o0], %o3
 ! mem8[pb] = t0
 	.loc 1 2564
-	stb %o0, [%o1]
+	stb %o3, [%o1]
 ! t0 = mem16[pa + 2]
 	.loc 1 2565
-	lduh [%o3 + 2], %o0
+	lduh [%o0 + 2], %o3
 ! mem8[pb + 1] = t0
 	.loc 1 2566
-	stb %o0, [%o1 + 1]
+	stb %o3, [%o1 + 1]
 ! t0 = mem16[pa + 4]
 	.loc 1 2567
-	lduh [%o3 + 4], %o0
+	lduh [%o0 + 4], %o3
 ! mem8[pb + 2] = t0
 	.loc 1 2568
-	stb %o0, [%o1 + 2]
+	stb %o3, [%o1 + 2]
 ! t0 = mem16[pa + 6]
 	.loc 1 2569
-	lduh [%o3 + 6], %o0
+	lduh [%o0 + 6], %o3
 ! mem8[pb + 3] = t0
 	.loc 1 2570
-	stb %o0, [%o1 + 3]
+	stb %o3, [%o1 + 3]
 ! t0 = mem16[pa + 8]
 	.loc 1 2571
-	lduh [%o3 + 8], %o0
+	lduh [%o0 + 8], %o3
 ! mem8[pb + 4] = t0
 	.loc 1 2572
-	stb %o0, [%o1 + 4]
+	stb %o3, [%o1 + 4]
 ! t0 = mem16[pa + 10]
 	.loc 1 2573
-	lduh [%o3 + 10], %o0
+	lduh [%o0 + 10], %o3
 ! mem8[pb + 5] = t0
 	.loc 1 2574
-	stb %o0, [%o1 + 5]
+	stb %o3, [%o1 + 5]
 ! t0 = mem16[pa + 12]
 	.loc 1 2575
-	lduh [%o3 + 12], %o0
+	lduh [%o0 + 12], %o3
 ! mem8[pb + 6] = t0
 	.loc 1 2576
-	stb %o0, [%o1 + 6]
+	stb %o3, [%o1 + 6]
 ! t0 = mem16[pa + 14]
 	.loc 1 2577
-	lduh [%o3 + 14], %o0
+	lduh [%o0 + 14], %o3
 ! mem8[pb + 7] = t0
 	.loc 1 2578
-	stb %o0, [%o1 + 7]
+	stb %o3, [%o1 + 7]
 ! pa = pa + 16
 	.loc 1 2579
-	add %o3, 16, %o3
+	add %o0, 16, %o0
 ! pb = pb + 8
 	.loc 1 2580
 	add %o1, 8, %o1
@@ -7786,7 +7658,6 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	nop
 ! t0 = mem16[pa]
 	.loc 1 2584
-	mov %o3, %o0
 	lduh [%o0], %o2
 ! mem8[pb] = t0
 	.loc 1 2585
@@ -7821,63 +7692,62 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	or %o0, %lo(172160), %o0
 ! pa = w + pa
 	.loc 1 2595
-	add %o4, %o0, %o0
+	add %i4, %o0, %o0
 ! i1 = 81
 	.loc 1 2598
 	mov 81, %o1
-	mov %o0, %o2
 .Lqhasm_kernel_core_mult3sntrup653_sparc64_mul.loop43:
 ! t0 = mem8[qa]
 	.loc 1 2600
-	ldub [%o2], %o0
+	ldub [%o0], %o2
 ! mem8[qb] = t0
 	.loc 1 2601
-	stb %o0, [%i0]
+	stb %o2, [%i0]
 ! t0 = mem8[qa + 1]
 	.loc 1 2602
-	ldub [%o2 + 1], %o0
+	ldub [%o0 + 1], %o2
 ! mem8[qb + 1] = t0
 	.loc 1 2603
-	stb %o0, [%i0 + 1]
+	stb %o2, [%i0 + 1]
 ! t0 = mem8[qa + 2]
 	.loc 1 2604
-	ldub [%o2 + 2], %o0
+	ldub [%o0 + 2], %o2
 ! mem8[qb + 2] = t0
 	.loc 1 2605
-	stb %o0, [%i0 + 2]
+	stb %o2, [%i0 + 2]
 ! t0 = mem8[qa + 3]
 	.loc 1 2606
-	ldub [%o2 + 3], %o0
+	ldub [%o0 + 3], %o2
 ! mem8[qb + 3] = t0
 	.loc 1 2607
-	stb %o0, [%i0 + 3]
+	stb %o2, [%i0 + 3]
 ! t0 = mem8[qa + 4]
 	.loc 1 2608
-	ldub [%o2 + 4], %o0
+	ldub [%o0 + 4], %o2
 ! mem8[qb + 4] = t0
 	.loc 1 2609
-	stb %o0, [%i0 + 4]
+	stb %o2, [%i0 + 4]
 ! t0 = mem8[qa + 5]
 	.loc 1 2610
-	ldub [%o2 + 5], %o0
+	ldub [%o0 + 5], %o2
 ! mem8[qb + 5] = t0
 	.loc 1 2611
-	stb %o0, [%i0 + 5]
+	stb %o2, [%i0 + 5]
 ! t0 = mem8[qa + 6]
 	.loc 1 2612
-	ldub [%o2 + 6], %o0
+	ldub [%o0 + 6], %o2
 ! mem8[qb + 6] = t0
 	.loc 1 2613
-	stb %o0, [%i0 + 6]
+	stb %o2, [%i0 + 6]
 ! t0 = mem8[qa + 7]
 	.loc 1 2614
-	ldub [%o2 + 7], %o0
+	ldub [%o0 + 7], %o2
 ! mem8[qb + 7] = t0
 	.loc 1 2615
-	stb %o0, [%i0 + 7]
+	stb %o2, [%i0 + 7]
 ! qa = qa + 8
 	.loc 1 2616
-	add %o2, 8, %o2
+	add %o0, 8, %o0
 ! qb = qb + 8
 	.loc 1 2617
 	add %i0, 8, %i0
@@ -7893,7 +7763,6 @@ qhasm_kernel_core_mult3sntrup653_sparc64_mul:
 	nop
 ! t0 = mem8[qa]
 	.loc 1 2621
-	mov %o2, %o0
 	ldub [%o0], %o1
 ! mem8[qb] = t0
 	.loc 1 2622

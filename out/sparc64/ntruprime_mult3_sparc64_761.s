@@ -16,14 +16,14 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	mov -16, %o0
 ! w = w & t0
 	.loc 1 15
-	and %i4, %o0, %o4
+	and %i4, %o0, %i4
 ! pa = 170072
 	.loc 1 16
 	sethi %hi(170072), %o0
 	or %o0, %lo(170072), %o0
 ! pa = w + pa
 	.loc 1 17
-	add %o4, %o0, %o1
+	add %i4, %o0, %o1
 ! z0 = 0
 	.loc 1 18
 	mov 0, %o0
@@ -45,66 +45,65 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	or %o0, %lo(169312), %o0
 ! pa = w + pa
 	.loc 1 24
-	add %o4, %o0, %o0
+	add %i4, %o0, %o0
 ! i1 = 95
 	.loc 1 27
 	mov 95, %o1
-	mov %o0, %o2
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop1:
 ! t0 = mem8[qa]
 	.loc 1 29
-	ldub [%i1], %o0
+	ldub [%i1], %o2
 ! mem8[qb] = t0
 	.loc 1 30
-	stb %o0, [%o2]
+	stb %o2, [%o0]
 ! t0 = mem8[qa + 1]
 	.loc 1 31
-	ldub [%i1 + 1], %o0
+	ldub [%i1 + 1], %o2
 ! mem8[qb + 1] = t0
 	.loc 1 32
-	stb %o0, [%o2 + 1]
+	stb %o2, [%o0 + 1]
 ! t0 = mem8[qa + 2]
 	.loc 1 33
-	ldub [%i1 + 2], %o0
+	ldub [%i1 + 2], %o2
 ! mem8[qb + 2] = t0
 	.loc 1 34
-	stb %o0, [%o2 + 2]
+	stb %o2, [%o0 + 2]
 ! t0 = mem8[qa + 3]
 	.loc 1 35
-	ldub [%i1 + 3], %o0
+	ldub [%i1 + 3], %o2
 ! mem8[qb + 3] = t0
 	.loc 1 36
-	stb %o0, [%o2 + 3]
+	stb %o2, [%o0 + 3]
 ! t0 = mem8[qa + 4]
 	.loc 1 37
-	ldub [%i1 + 4], %o0
+	ldub [%i1 + 4], %o2
 ! mem8[qb + 4] = t0
 	.loc 1 38
-	stb %o0, [%o2 + 4]
+	stb %o2, [%o0 + 4]
 ! t0 = mem8[qa + 5]
 	.loc 1 39
-	ldub [%i1 + 5], %o0
+	ldub [%i1 + 5], %o2
 ! mem8[qb + 5] = t0
 	.loc 1 40
-	stb %o0, [%o2 + 5]
+	stb %o2, [%o0 + 5]
 ! t0 = mem8[qa + 6]
 	.loc 1 41
-	ldub [%i1 + 6], %o0
+	ldub [%i1 + 6], %o2
 ! mem8[qb + 6] = t0
 	.loc 1 42
-	stb %o0, [%o2 + 6]
+	stb %o2, [%o0 + 6]
 ! t0 = mem8[qa + 7]
 	.loc 1 43
-	ldub [%i1 + 7], %o0
+	ldub [%i1 + 7], %o2
 ! mem8[qb + 7] = t0
 	.loc 1 44
-	stb %o0, [%o2 + 7]
+	stb %o2, [%o0 + 7]
 ! qa = qa + 8
 	.loc 1 45
 	add %i1, 8, %i1
 ! qb = qb + 8
 	.loc 1 46
-	add %o2, 8, %o2
+	add %o0, 8, %o0
 ! i1 = i1 - 1
 	.loc 1 47
 	sub %o1, 1, %o1
@@ -117,7 +116,6 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	nop
 ! t0 = mem8[qa]
 	.loc 1 50
-	mov %o2, %o0
 	ldub [%i1], %o1
 ! mem8[qb] = t0
 	.loc 1 51
@@ -128,7 +126,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	or %o0, %lo(170840), %o0
 ! pa = w + pa
 	.loc 1 53
-	add %o4, %o0, %o0
+	add %i4, %o0, %o0
 ! z0 = 0
 	.loc 1 54
 	mov 0, %o1
@@ -150,66 +148,65 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	or %o0, %lo(170080), %o0
 ! pa = w + pa
 	.loc 1 60
-	add %o4, %o0, %o0
+	add %i4, %o0, %o0
 ! i1 = 95
 	.loc 1 63
 	mov 95, %o1
-	mov %o0, %o2
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop2:
 ! t0 = mem8[qa]
 	.loc 1 65
-	ldub [%i2], %o0
+	ldub [%i2], %o2
 ! mem8[qb] = t0
 	.loc 1 66
-	stb %o0, [%o2]
+	stb %o2, [%o0]
 ! t0 = mem8[qa + 1]
 	.loc 1 67
-	ldub [%i2 + 1], %o0
+	ldub [%i2 + 1], %o2
 ! mem8[qb + 1] = t0
 	.loc 1 68
-	stb %o0, [%o2 + 1]
+	stb %o2, [%o0 + 1]
 ! t0 = mem8[qa + 2]
 	.loc 1 69
-	ldub [%i2 + 2], %o0
+	ldub [%i2 + 2], %o2
 ! mem8[qb + 2] = t0
 	.loc 1 70
-	stb %o0, [%o2 + 2]
+	stb %o2, [%o0 + 2]
 ! t0 = mem8[qa + 3]
 	.loc 1 71
-	ldub [%i2 + 3], %o0
+	ldub [%i2 + 3], %o2
 ! mem8[qb + 3] = t0
 	.loc 1 72
-	stb %o0, [%o2 + 3]
+	stb %o2, [%o0 + 3]
 ! t0 = mem8[qa + 4]
 	.loc 1 73
-	ldub [%i2 + 4], %o0
+	ldub [%i2 + 4], %o2
 ! mem8[qb + 4] = t0
 	.loc 1 74
-	stb %o0, [%o2 + 4]
+	stb %o2, [%o0 + 4]
 ! t0 = mem8[qa + 5]
 	.loc 1 75
-	ldub [%i2 + 5], %o0
+	ldub [%i2 + 5], %o2
 ! mem8[qb + 5] = t0
 	.loc 1 76
-	stb %o0, [%o2 + 5]
+	stb %o2, [%o0 + 5]
 ! t0 = mem8[qa + 6]
 	.loc 1 77
-	ldub [%i2 + 6], %o0
+	ldub [%i2 + 6], %o2
 ! mem8[qb + 6] = t0
 	.loc 1 78
-	stb %o0, [%o2 + 6]
+	stb %o2, [%o0 + 6]
 ! t0 = mem8[qa + 7]
 	.loc 1 79
-	ldub [%i2 + 7], %o0
+	ldub [%i2 + 7], %o2
 ! mem8[qb + 7] = t0
 	.loc 1 80
-	stb %o0, [%o2 + 7]
+	stb %o2, [%o0 + 7]
 ! qa = qa + 8
 	.loc 1 81
 	add %i2, 8, %i2
 ! qb = qb + 8
 	.loc 1 82
-	add %o2, 8, %o2
+	add %o0, 8, %o0
 ! i1 = i1 - 1
 	.loc 1 83
 	sub %o1, 1, %o1
@@ -222,36 +219,33 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	nop
 ! t0 = mem8[qa]
 	.loc 1 86
-	mov %o2, %o0
 	ldub [%i2], %o1
 ! mem8[qb] = t0
 	.loc 1 87
 	stb %o1, [%o0]
 ! x7 = 1
 	.loc 1 88
-	mov 1, %o0
+	mov 1, %o4
 ! pa = 169312
 	.loc 1 89
-	sethi %hi(169312), %o1
-	or %o1, %lo(169312), %o1
+	sethi %hi(169312), %o0
+	or %o0, %lo(169312), %o0
 ! pa = w + pa
 	.loc 1 90
-	add %o4, %o1, %o2
+	add %i4, %o0, %o2
 ! pb = w
 	.loc 1 91
-	mov %o4, %o1
+	mov %i4, %o5
 ! i1 = 96
 	.loc 1 92
 	mov 96, %o3
-	mov %o0, %o5
-	mov %o1, %o7
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop3:
 ! x0 = mem8[pa]
 	.loc 1 94
 	ldub [%o2], %o0
 ! x1 = x0 & x7
 	.loc 1 95
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 96
 	srlx %o0, 1, %o0
@@ -266,13 +260,13 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb] = x1
 	.loc 1 100
-	sth %o1, [%o7]
+	sth %o1, [%o5]
 ! x0 = mem8[pa + 1]
 	.loc 1 101
 	ldub [%o2 + 1], %o0
 ! x1 = x0 & x7
 	.loc 1 102
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 103
 	srlx %o0, 1, %o0
@@ -287,13 +281,13 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 2] = x1
 	.loc 1 107
-	sth %o1, [%o7 + 2]
+	sth %o1, [%o5 + 2]
 ! x0 = mem8[pa + 2]
 	.loc 1 108
 	ldub [%o2 + 2], %o0
 ! x1 = x0 & x7
 	.loc 1 109
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 110
 	srlx %o0, 1, %o0
@@ -308,13 +302,13 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 4] = x1
 	.loc 1 114
-	sth %o1, [%o7 + 4]
+	sth %o1, [%o5 + 4]
 ! x0 = mem8[pa + 3]
 	.loc 1 115
 	ldub [%o2 + 3], %o0
 ! x1 = x0 & x7
 	.loc 1 116
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 117
 	srlx %o0, 1, %o0
@@ -329,13 +323,13 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 6] = x1
 	.loc 1 121
-	sth %o1, [%o7 + 6]
+	sth %o1, [%o5 + 6]
 ! x0 = mem8[pa + 4]
 	.loc 1 122
 	ldub [%o2 + 4], %o0
 ! x1 = x0 & x7
 	.loc 1 123
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 124
 	srlx %o0, 1, %o0
@@ -350,13 +344,13 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 8] = x1
 	.loc 1 128
-	sth %o1, [%o7 + 8]
+	sth %o1, [%o5 + 8]
 ! x0 = mem8[pa + 5]
 	.loc 1 129
 	ldub [%o2 + 5], %o0
 ! x1 = x0 & x7
 	.loc 1 130
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 131
 	srlx %o0, 1, %o0
@@ -371,13 +365,13 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 10] = x1
 	.loc 1 135
-	sth %o1, [%o7 + 10]
+	sth %o1, [%o5 + 10]
 ! x0 = mem8[pa + 6]
 	.loc 1 136
 	ldub [%o2 + 6], %o0
 ! x1 = x0 & x7
 	.loc 1 137
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 138
 	srlx %o0, 1, %o0
@@ -392,13 +386,13 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 12] = x1
 	.loc 1 142
-	sth %o1, [%o7 + 12]
+	sth %o1, [%o5 + 12]
 ! x0 = mem8[pa + 7]
 	.loc 1 143
 	ldub [%o2 + 7], %o0
 ! x1 = x0 & x7
 	.loc 1 144
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 145
 	srlx %o0, 1, %o0
@@ -413,13 +407,13 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 14] = x1
 	.loc 1 149
-	sth %o1, [%o7 + 14]
+	sth %o1, [%o5 + 14]
 ! pa = pa + 8
 	.loc 1 150
 	add %o2, 8, %o2
 ! pb = pb + 16
 	.loc 1 151
-	add %o7, 16, %o7
+	add %o5, 16, %o5
 ! i1 = i1 - 1
 	.loc 1 152
 	sub %o3, 1, %o3
@@ -432,29 +426,27 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	nop
 ! x7 = 1
 	.loc 1 155
-	mov 1, %o0
+	mov 1, %o4
 ! pa = 170080
 	.loc 1 156
-	sethi %hi(170080), %o1
-	or %o1, %lo(170080), %o1
+	sethi %hi(170080), %o0
+	or %o0, %lo(170080), %o0
 ! pa = w + pa
 	.loc 1 157
-	add %o4, %o1, %o1
+	add %i4, %o0, %o2
 ! pb = w + 1536
 	.loc 1 158
-	add %o4, 1536, %o2
+	add %i4, 1536, %o3
 ! i1 = 96
 	.loc 1 159
-	mov 96, %o3
-	mov %o0, %o5
-	mov %o1, %o7
+	mov 96, %o5
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop4:
 ! x0 = mem8[pa]
 	.loc 1 161
-	ldub [%o7], %o0
+	ldub [%o2], %o0
 ! x1 = x0 & x7
 	.loc 1 162
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 163
 	srlx %o0, 1, %o0
@@ -469,13 +461,13 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb] = x1
 	.loc 1 167
-	sth %o1, [%o2]
+	sth %o1, [%o3]
 ! x0 = mem8[pa + 1]
 	.loc 1 168
-	ldub [%o7 + 1], %o0
+	ldub [%o2 + 1], %o0
 ! x1 = x0 & x7
 	.loc 1 169
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 170
 	srlx %o0, 1, %o0
@@ -490,13 +482,13 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 2] = x1
 	.loc 1 174
-	sth %o1, [%o2 + 2]
+	sth %o1, [%o3 + 2]
 ! x0 = mem8[pa + 2]
 	.loc 1 175
-	ldub [%o7 + 2], %o0
+	ldub [%o2 + 2], %o0
 ! x1 = x0 & x7
 	.loc 1 176
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 177
 	srlx %o0, 1, %o0
@@ -511,13 +503,13 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 4] = x1
 	.loc 1 181
-	sth %o1, [%o2 + 4]
+	sth %o1, [%o3 + 4]
 ! x0 = mem8[pa + 3]
 	.loc 1 182
-	ldub [%o7 + 3], %o0
+	ldub [%o2 + 3], %o0
 ! x1 = x0 & x7
 	.loc 1 183
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 184
 	srlx %o0, 1, %o0
@@ -532,13 +524,13 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 6] = x1
 	.loc 1 188
-	sth %o1, [%o2 + 6]
+	sth %o1, [%o3 + 6]
 ! x0 = mem8[pa + 4]
 	.loc 1 189
-	ldub [%o7 + 4], %o0
+	ldub [%o2 + 4], %o0
 ! x1 = x0 & x7
 	.loc 1 190
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 191
 	srlx %o0, 1, %o0
@@ -553,13 +545,13 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 8] = x1
 	.loc 1 195
-	sth %o1, [%o2 + 8]
+	sth %o1, [%o3 + 8]
 ! x0 = mem8[pa + 5]
 	.loc 1 196
-	ldub [%o7 + 5], %o0
+	ldub [%o2 + 5], %o0
 ! x1 = x0 & x7
 	.loc 1 197
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 198
 	srlx %o0, 1, %o0
@@ -574,13 +566,13 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 10] = x1
 	.loc 1 202
-	sth %o1, [%o2 + 10]
+	sth %o1, [%o3 + 10]
 ! x0 = mem8[pa + 6]
 	.loc 1 203
-	ldub [%o7 + 6], %o0
+	ldub [%o2 + 6], %o0
 ! x1 = x0 & x7
 	.loc 1 204
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 205
 	srlx %o0, 1, %o0
@@ -595,13 +587,13 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 12] = x1
 	.loc 1 209
-	sth %o1, [%o2 + 12]
+	sth %o1, [%o3 + 12]
 ! x0 = mem8[pa + 7]
 	.loc 1 210
-	ldub [%o7 + 7], %o0
+	ldub [%o2 + 7], %o0
 ! x1 = x0 & x7
 	.loc 1 211
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 212
 	srlx %o0, 1, %o0
@@ -616,48 +608,46 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 14] = x1
 	.loc 1 216
-	sth %o1, [%o2 + 14]
+	sth %o1, [%o3 + 14]
 ! pa = pa + 8
 	.loc 1 217
-	add %o7, 8, %o7
+	add %o2, 8, %o2
 ! pb = pb + 16
 	.loc 1 218
-	add %o2, 16, %o2
+	add %o3, 16, %o3
 ! i1 = i1 - 1
 	.loc 1 219
-	sub %o3, 1, %o3
+	sub %o5, 1, %o5
 ! =? i1 - 0
 	.loc 1 220
-	cmp %o3, 0
+	cmp %o5, 0
 ! goto loop4 if !=
 	.loc 1 221
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop4
 	nop
+! pa = w
+	.loc 1 222
+	mov %i4, %o4
 ! pb = 20568
 	.loc 1 223
 	sethi %hi(20568), %o0
 	or %o0, %lo(20568), %o0
 ! pb = w + pb
 	.loc 1 224
-	add %o4, %o0, %o0
-! qa = pa
-	.loc 1 225
-	mov %o4, %o3
+	add %i4, %o0, %o5
 ! qb = pa + 768
 	.loc 1 226
-	add %o4, 768, %o1
+	add %o4, 768, %o3
 ! i1 = 48
 	.loc 1 228
 	mov 48, %o2
-	mov %o0, %o5
-	mov %o1, %o7
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop5:
 ! (int64) x0 = mem16[qa]
 	.loc 1 230
 	ldsh [%o4], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 231
-	ldsh [%o7], %o1
+	ldsh [%o3], %o1
 ! mem16[qc] = x0
 	.loc 1 232
 	sth %o0, [%o5]
@@ -675,7 +665,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o4 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 237
-	ldsh [%o7 + 2], %o1
+	ldsh [%o3 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 238
 	sth %o0, [%o5 + 2]
@@ -693,7 +683,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o4 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 243
-	ldsh [%o7 + 4], %o1
+	ldsh [%o3 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 244
 	sth %o0, [%o5 + 4]
@@ -711,7 +701,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o4 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 249
-	ldsh [%o7 + 6], %o1
+	ldsh [%o3 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 250
 	sth %o0, [%o5 + 6]
@@ -729,7 +719,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o4 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 255
-	ldsh [%o7 + 8], %o1
+	ldsh [%o3 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 256
 	sth %o0, [%o5 + 8]
@@ -747,7 +737,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o4 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 261
-	ldsh [%o7 + 10], %o1
+	ldsh [%o3 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 262
 	sth %o0, [%o5 + 10]
@@ -765,7 +755,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o4 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 267
-	ldsh [%o7 + 12], %o1
+	ldsh [%o3 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 268
 	sth %o0, [%o5 + 12]
@@ -783,7 +773,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o4 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 273
-	ldsh [%o7 + 14], %o1
+	ldsh [%o3 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 274
 	sth %o0, [%o5 + 14]
@@ -801,7 +791,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o4, 16, %o4
 ! qb = qb + 16
 	.loc 1 279
-	add %o7, 16, %o7
+	add %o3, 16, %o3
 ! qc = qc + 16
 	.loc 1 280
 	add %o5, 16, %o5
@@ -817,183 +807,180 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	nop
 ! pa = w + 1536
 	.loc 1 284
-	mov %o3, %o4
-	add %o4, 1536, %o1
+	add %i4, 1536, %o4
 ! pb = 90576
 	.loc 1 285
 	sethi %hi(90576), %o0
 	or %o0, %lo(90576), %o0
 ! pb = w + pb
 	.loc 1 286
-	add %o4, %o0, %o2
+	add %i4, %o0, %o3
 ! qb = pa + 768
 	.loc 1 288
-	add %o1, 768, %o0
+	add %o4, 768, %o2
 ! i1 = 48
 	.loc 1 290
-	mov 48, %o3
-	mov %o1, %o5
-	mov %o0, %o7
+	mov 48, %o5
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop6:
 ! (int64) x0 = mem16[qa]
 	.loc 1 292
-	ldsh [%o5], %o0
+	ldsh [%o4], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 293
-	ldsh [%o7], %o1
+	ldsh [%o2], %o1
 ! mem16[qc] = x0
 	.loc 1 294
-	sth %o0, [%o2]
+	sth %o0, [%o3]
 ! mem16[qc + 1536] = x1
 	.loc 1 295
-	sth %o1, [%o2 + 1536]
+	sth %o1, [%o3 + 1536]
 ! x0 = x0 + x1
 	.loc 1 296
 	add %o0, %o1, %o0
 ! mem16[qc + 768] = x0
 	.loc 1 297
-	sth %o0, [%o2 + 768]
+	sth %o0, [%o3 + 768]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 298
-	ldsh [%o5 + 2], %o0
+	ldsh [%o4 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 299
-	ldsh [%o7 + 2], %o1
+	ldsh [%o2 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 300
-	sth %o0, [%o2 + 2]
+	sth %o0, [%o3 + 2]
 ! mem16[qc + 1538] = x1
 	.loc 1 301
-	sth %o1, [%o2 + 1538]
+	sth %o1, [%o3 + 1538]
 ! x0 = x0 + x1
 	.loc 1 302
 	add %o0, %o1, %o0
 ! mem16[qc + 770] = x0
 	.loc 1 303
-	sth %o0, [%o2 + 770]
+	sth %o0, [%o3 + 770]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 304
-	ldsh [%o5 + 4], %o0
+	ldsh [%o4 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 305
-	ldsh [%o7 + 4], %o1
+	ldsh [%o2 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 306
-	sth %o0, [%o2 + 4]
+	sth %o0, [%o3 + 4]
 ! mem16[qc + 1540] = x1
 	.loc 1 307
-	sth %o1, [%o2 + 1540]
+	sth %o1, [%o3 + 1540]
 ! x0 = x0 + x1
 	.loc 1 308
 	add %o0, %o1, %o0
 ! mem16[qc + 772] = x0
 	.loc 1 309
-	sth %o0, [%o2 + 772]
+	sth %o0, [%o3 + 772]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 310
-	ldsh [%o5 + 6], %o0
+	ldsh [%o4 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 311
-	ldsh [%o7 + 6], %o1
+	ldsh [%o2 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 312
-	sth %o0, [%o2 + 6]
+	sth %o0, [%o3 + 6]
 ! mem16[qc + 1542] = x1
 	.loc 1 313
-	sth %o1, [%o2 + 1542]
+	sth %o1, [%o3 + 1542]
 ! x0 = x0 + x1
 	.loc 1 314
 	add %o0, %o1, %o0
 ! mem16[qc + 774] = x0
 	.loc 1 315
-	sth %o0, [%o2 + 774]
+	sth %o0, [%o3 + 774]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 316
-	ldsh [%o5 + 8], %o0
+	ldsh [%o4 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 317
-	ldsh [%o7 + 8], %o1
+	ldsh [%o2 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 318
-	sth %o0, [%o2 + 8]
+	sth %o0, [%o3 + 8]
 ! mem16[qc + 1544] = x1
 	.loc 1 319
-	sth %o1, [%o2 + 1544]
+	sth %o1, [%o3 + 1544]
 ! x0 = x0 + x1
 	.loc 1 320
 	add %o0, %o1, %o0
 ! mem16[qc + 776] = x0
 	.loc 1 321
-	sth %o0, [%o2 + 776]
+	sth %o0, [%o3 + 776]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 322
-	ldsh [%o5 + 10], %o0
+	ldsh [%o4 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 323
-	ldsh [%o7 + 10], %o1
+	ldsh [%o2 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 324
-	sth %o0, [%o2 + 10]
+	sth %o0, [%o3 + 10]
 ! mem16[qc + 1546] = x1
 	.loc 1 325
-	sth %o1, [%o2 + 1546]
+	sth %o1, [%o3 + 1546]
 ! x0 = x0 + x1
 	.loc 1 326
 	add %o0, %o1, %o0
 ! mem16[qc + 778] = x0
 	.loc 1 327
-	sth %o0, [%o2 + 778]
+	sth %o0, [%o3 + 778]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 328
-	ldsh [%o5 + 12], %o0
+	ldsh [%o4 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 329
-	ldsh [%o7 + 12], %o1
+	ldsh [%o2 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 330
-	sth %o0, [%o2 + 12]
+	sth %o0, [%o3 + 12]
 ! mem16[qc + 1548] = x1
 	.loc 1 331
-	sth %o1, [%o2 + 1548]
+	sth %o1, [%o3 + 1548]
 ! x0 = x0 + x1
 	.loc 1 332
 	add %o0, %o1, %o0
 ! mem16[qc + 780] = x0
 	.loc 1 333
-	sth %o0, [%o2 + 780]
+	sth %o0, [%o3 + 780]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 334
-	ldsh [%o5 + 14], %o0
+	ldsh [%o4 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 335
-	ldsh [%o7 + 14], %o1
+	ldsh [%o2 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 336
-	sth %o0, [%o2 + 14]
+	sth %o0, [%o3 + 14]
 ! mem16[qc + 1550] = x1
 	.loc 1 337
-	sth %o1, [%o2 + 1550]
+	sth %o1, [%o3 + 1550]
 ! x0 = x0 + x1
 	.loc 1 338
 	add %o0, %o1, %o0
 ! mem16[qc + 782] = x0
 	.loc 1 339
-	sth %o0, [%o2 + 782]
+	sth %o0, [%o3 + 782]
 ! qa = qa + 16
 	.loc 1 340
-	add %o5, 16, %o5
+	add %o4, 16, %o4
 ! qb = qb + 16
 	.loc 1 341
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qc = qc + 16
 	.loc 1 342
-	add %o2, 16, %o2
+	add %o3, 16, %o3
 ! i1 = i1 - 1
 	.loc 1 343
-	sub %o3, 1, %o3
+	sub %o5, 1, %o5
 ! =? i1 - 0
 	.loc 1 344
-	cmp %o3, 0
+	cmp %o5, 0
 ! goto loop6 if !=
 	.loc 1 345
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop6
@@ -1004,210 +991,204 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	or %o0, %lo(20568), %o0
 ! pa = w + pa
 	.loc 1 347
-	add %o4, %o0, %o7
+	add %i4, %o0, %o4
 ! pb = w + 3072
 	.loc 1 348
-	add %o4, 3072, %o5
+	add %i4, 3072, %o5
 ! i0 = 3
 	.loc 1 349
-	mov 3, %o0
+	mov 3, %o3
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop7:
 ! qa = pa
 	.loc 1 351
-	mov %o4, %l0
-	mov %o0, %l1
+	mov %o4, %o2
 ! qb = pa + 384
 	.loc 1 352
-	add %o7, 384, %o2
+	add %o4, 384, %o7
 ! qc = pb
 	.loc 1 353
-	mov %o7, %l2
+	mov %o5, %l0
 ! i1 = 24
 	.loc 1 354
-	mov %o5, %o4
-	mov 24, %o3
+	mov 24, %l1
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop8:
 ! (int64) x0 = mem16[qa]
 	.loc 1 356
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 357
-	ldsh [%o2], %o1
+	ldsh [%o7], %o1
 ! mem16[qc] = x0
 	.loc 1 358
-	sth %o0, [%o5]
+	sth %o0, [%l0]
 ! mem16[qc + 768] = x1
 	.loc 1 359
-	sth %o1, [%o5 + 768]
+	sth %o1, [%l0 + 768]
 ! x0 = x0 + x1
 	.loc 1 360
 	add %o0, %o1, %o0
 ! mem16[qc + 384] = x0
 	.loc 1 361
-	sth %o0, [%o5 + 384]
+	sth %o0, [%l0 + 384]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 362
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 363
-	ldsh [%o2 + 2], %o1
+	ldsh [%o7 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 364
-	sth %o0, [%o5 + 2]
+	sth %o0, [%l0 + 2]
 ! mem16[qc + 770] = x1
 	.loc 1 365
-	sth %o1, [%o5 + 770]
+	sth %o1, [%l0 + 770]
 ! x0 = x0 + x1
 	.loc 1 366
 	add %o0, %o1, %o0
 ! mem16[qc + 386] = x0
 	.loc 1 367
-	sth %o0, [%o5 + 386]
+	sth %o0, [%l0 + 386]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 368
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 369
-	ldsh [%o2 + 4], %o1
+	ldsh [%o7 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 370
-	sth %o0, [%o5 + 4]
+	sth %o0, [%l0 + 4]
 ! mem16[qc + 772] = x1
 	.loc 1 371
-	sth %o1, [%o5 + 772]
+	sth %o1, [%l0 + 772]
 ! x0 = x0 + x1
 	.loc 1 372
 	add %o0, %o1, %o0
 ! mem16[qc + 388] = x0
 	.loc 1 373
-	sth %o0, [%o5 + 388]
+	sth %o0, [%l0 + 388]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 374
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 375
-	ldsh [%o2 + 6], %o1
+	ldsh [%o7 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 376
-	sth %o0, [%o5 + 6]
+	sth %o0, [%l0 + 6]
 ! mem16[qc + 774] = x1
 	.loc 1 377
-	sth %o1, [%o5 + 774]
+	sth %o1, [%l0 + 774]
 ! x0 = x0 + x1
 	.loc 1 378
 	add %o0, %o1, %o0
 ! mem16[qc + 390] = x0
 	.loc 1 379
-	sth %o0, [%o5 + 390]
+	sth %o0, [%l0 + 390]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 380
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 381
-	ldsh [%o2 + 8], %o1
+	ldsh [%o7 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 382
-	sth %o0, [%o5 + 8]
+	sth %o0, [%l0 + 8]
 ! mem16[qc + 776] = x1
 	.loc 1 383
-	sth %o1, [%o5 + 776]
+	sth %o1, [%l0 + 776]
 ! x0 = x0 + x1
 	.loc 1 384
 	add %o0, %o1, %o0
 ! mem16[qc + 392] = x0
 	.loc 1 385
-	sth %o0, [%o5 + 392]
+	sth %o0, [%l0 + 392]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 386
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 387
-	ldsh [%o2 + 10], %o1
+	ldsh [%o7 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 388
-	sth %o0, [%o5 + 10]
+	sth %o0, [%l0 + 10]
 ! mem16[qc + 778] = x1
 	.loc 1 389
-	sth %o1, [%o5 + 778]
+	sth %o1, [%l0 + 778]
 ! x0 = x0 + x1
 	.loc 1 390
 	add %o0, %o1, %o0
 ! mem16[qc + 394] = x0
 	.loc 1 391
-	sth %o0, [%o5 + 394]
+	sth %o0, [%l0 + 394]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 392
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 393
-	ldsh [%o2 + 12], %o1
+	ldsh [%o7 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 394
-	sth %o0, [%o5 + 12]
+	sth %o0, [%l0 + 12]
 ! mem16[qc + 780] = x1
 	.loc 1 395
-	sth %o1, [%o5 + 780]
+	sth %o1, [%l0 + 780]
 ! x0 = x0 + x1
 	.loc 1 396
 	add %o0, %o1, %o0
 ! mem16[qc + 396] = x0
 	.loc 1 397
-	sth %o0, [%o5 + 396]
+	sth %o0, [%l0 + 396]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 398
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 399
-	ldsh [%o2 + 14], %o1
+	ldsh [%o7 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 400
-	sth %o0, [%o5 + 14]
+	sth %o0, [%l0 + 14]
 ! mem16[qc + 782] = x1
 	.loc 1 401
-	sth %o1, [%o5 + 782]
+	sth %o1, [%l0 + 782]
 ! x0 = x0 + x1
 	.loc 1 402
 	add %o0, %o1, %o0
 ! mem16[qc + 398] = x0
 	.loc 1 403
-	sth %o0, [%o5 + 398]
+	sth %o0, [%l0 + 398]
 ! qa = qa + 16
 	.loc 1 404
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 405
-	add %o2, 16, %o2
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 406
-	add %o5, 16, %o5
+	add %l0, 16, %l0
 ! i1 = i1 - 1
 	.loc 1 407
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 408
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop8 if !=
 	.loc 1 409
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop8
 	nop
 ! pa = pa + 768
 	.loc 1 410
-	mov %l2, %o7
-	add %o7, 768, %o7
+	add %o4, 768, %o4
 ! pb = pb + 1152
 	.loc 1 411
-	mov %o4, %o5
 	add %o5, 1152, %o5
 ! i0 = i0 - 1
 	.loc 1 412
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? i0 - 0
 	.loc 1 413
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto loop7 if !=
 	.loc 1 414
-	mov %l0, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop7
 	nop
 ! pa = 90576
@@ -1216,426 +1197,414 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	or %o0, %lo(90576), %o0
 ! pa = w + pa
 	.loc 1 416
-	add %o4, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 73080
 	.loc 1 417
 	sethi %hi(73080), %o0
 	or %o0, %lo(73080), %o0
 ! pb = w + pb
 	.loc 1 418
-	add %o4, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 3
 	.loc 1 419
-	mov 3, %o0
+	mov 3, %o4
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop9:
 ! qa = pa
 	.loc 1 421
-	mov %o0, %l1
-	mov %o4, %o5
+	mov %l0, %o2
 ! qb = pa + 384
 	.loc 1 422
-	add %o7, 384, %o2
+	add %l0, 384, %o5
 ! qc = pb
 	.loc 1 423
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 24
 	.loc 1 424
-	mov %l0, %l2
-	mov 24, %o3
+	mov 24, %l1
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop10:
 ! (int64) x0 = mem16[qa]
 	.loc 1 426
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 427
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 428
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 768] = x1
 	.loc 1 429
-	sth %o1, [%l0 + 768]
+	sth %o1, [%o7 + 768]
 ! x0 = x0 + x1
 	.loc 1 430
 	add %o0, %o1, %o0
 ! mem16[qc + 384] = x0
 	.loc 1 431
-	sth %o0, [%l0 + 384]
+	sth %o0, [%o7 + 384]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 432
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 433
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 434
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 770] = x1
 	.loc 1 435
-	sth %o1, [%l0 + 770]
+	sth %o1, [%o7 + 770]
 ! x0 = x0 + x1
 	.loc 1 436
 	add %o0, %o1, %o0
 ! mem16[qc + 386] = x0
 	.loc 1 437
-	sth %o0, [%l0 + 386]
+	sth %o0, [%o7 + 386]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 438
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 439
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 440
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 772] = x1
 	.loc 1 441
-	sth %o1, [%l0 + 772]
+	sth %o1, [%o7 + 772]
 ! x0 = x0 + x1
 	.loc 1 442
 	add %o0, %o1, %o0
 ! mem16[qc + 388] = x0
 	.loc 1 443
-	sth %o0, [%l0 + 388]
+	sth %o0, [%o7 + 388]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 444
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 445
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 446
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 774] = x1
 	.loc 1 447
-	sth %o1, [%l0 + 774]
+	sth %o1, [%o7 + 774]
 ! x0 = x0 + x1
 	.loc 1 448
 	add %o0, %o1, %o0
 ! mem16[qc + 390] = x0
 	.loc 1 449
-	sth %o0, [%l0 + 390]
+	sth %o0, [%o7 + 390]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 450
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 451
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 452
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 776] = x1
 	.loc 1 453
-	sth %o1, [%l0 + 776]
+	sth %o1, [%o7 + 776]
 ! x0 = x0 + x1
 	.loc 1 454
 	add %o0, %o1, %o0
 ! mem16[qc + 392] = x0
 	.loc 1 455
-	sth %o0, [%l0 + 392]
+	sth %o0, [%o7 + 392]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 456
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 457
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 458
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 778] = x1
 	.loc 1 459
-	sth %o1, [%l0 + 778]
+	sth %o1, [%o7 + 778]
 ! x0 = x0 + x1
 	.loc 1 460
 	add %o0, %o1, %o0
 ! mem16[qc + 394] = x0
 	.loc 1 461
-	sth %o0, [%l0 + 394]
+	sth %o0, [%o7 + 394]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 462
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 463
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 464
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 780] = x1
 	.loc 1 465
-	sth %o1, [%l0 + 780]
+	sth %o1, [%o7 + 780]
 ! x0 = x0 + x1
 	.loc 1 466
 	add %o0, %o1, %o0
 ! mem16[qc + 396] = x0
 	.loc 1 467
-	sth %o0, [%l0 + 396]
+	sth %o0, [%o7 + 396]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 468
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 469
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 470
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 782] = x1
 	.loc 1 471
-	sth %o1, [%l0 + 782]
+	sth %o1, [%o7 + 782]
 ! x0 = x0 + x1
 	.loc 1 472
 	add %o0, %o1, %o0
 ! mem16[qc + 398] = x0
 	.loc 1 473
-	sth %o0, [%l0 + 398]
+	sth %o0, [%o7 + 398]
 ! qa = qa + 16
 	.loc 1 474
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 475
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 476
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 477
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 478
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop10 if !=
 	.loc 1 479
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop10
 	nop
 ! pa = pa + 768
 	.loc 1 480
-	mov %o4, %o7
-	add %o7, 768, %o7
+	add %l0, 768, %l0
 ! pb = pb + 1152
 	.loc 1 481
-	mov %l2, %l0
-	add %l0, 1152, %l0
+	add %o3, 1152, %o3
 ! i0 = i0 - 1
 	.loc 1 482
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 483
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop9 if !=
 	.loc 1 484
-	mov %o5, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop9
 	nop
 ! pa = w + 3072
 	.loc 1 485
-	add %o4, 3072, %o7
+	add %i4, 3072, %l0
 ! pb = 20568
 	.loc 1 486
 	sethi %hi(20568), %o0
 	or %o0, %lo(20568), %o0
 ! pb = w + pb
 	.loc 1 487
-	add %o4, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 9
 	.loc 1 488
-	mov 9, %o0
+	mov 9, %o4
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop11:
 ! qa = pa
 	.loc 1 490
-	mov %o0, %l1
-	mov %o4, %o5
+	mov %l0, %o2
 ! qb = pa + 192
 	.loc 1 491
-	add %o7, 192, %o2
+	add %l0, 192, %o5
 ! qc = pb
 	.loc 1 492
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 12
 	.loc 1 493
-	mov %l0, %l2
-	mov 12, %o3
+	mov 12, %l1
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop12:
 ! (int64) x0 = mem16[qa]
 	.loc 1 495
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 496
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 497
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 384] = x1
 	.loc 1 498
-	sth %o1, [%l0 + 384]
+	sth %o1, [%o7 + 384]
 ! x0 = x0 + x1
 	.loc 1 499
 	add %o0, %o1, %o0
 ! mem16[qc + 192] = x0
 	.loc 1 500
-	sth %o0, [%l0 + 192]
+	sth %o0, [%o7 + 192]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 501
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 502
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 503
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 386] = x1
 	.loc 1 504
-	sth %o1, [%l0 + 386]
+	sth %o1, [%o7 + 386]
 ! x0 = x0 + x1
 	.loc 1 505
 	add %o0, %o1, %o0
 ! mem16[qc + 194] = x0
 	.loc 1 506
-	sth %o0, [%l0 + 194]
+	sth %o0, [%o7 + 194]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 507
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 508
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 509
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 388] = x1
 	.loc 1 510
-	sth %o1, [%l0 + 388]
+	sth %o1, [%o7 + 388]
 ! x0 = x0 + x1
 	.loc 1 511
 	add %o0, %o1, %o0
 ! mem16[qc + 196] = x0
 	.loc 1 512
-	sth %o0, [%l0 + 196]
+	sth %o0, [%o7 + 196]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 513
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 514
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 515
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 390] = x1
 	.loc 1 516
-	sth %o1, [%l0 + 390]
+	sth %o1, [%o7 + 390]
 ! x0 = x0 + x1
 	.loc 1 517
 	add %o0, %o1, %o0
 ! mem16[qc + 198] = x0
 	.loc 1 518
-	sth %o0, [%l0 + 198]
+	sth %o0, [%o7 + 198]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 519
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 520
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 521
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 392] = x1
 	.loc 1 522
-	sth %o1, [%l0 + 392]
+	sth %o1, [%o7 + 392]
 ! x0 = x0 + x1
 	.loc 1 523
 	add %o0, %o1, %o0
 ! mem16[qc + 200] = x0
 	.loc 1 524
-	sth %o0, [%l0 + 200]
+	sth %o0, [%o7 + 200]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 525
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 526
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 527
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 394] = x1
 	.loc 1 528
-	sth %o1, [%l0 + 394]
+	sth %o1, [%o7 + 394]
 ! x0 = x0 + x1
 	.loc 1 529
 	add %o0, %o1, %o0
 ! mem16[qc + 202] = x0
 	.loc 1 530
-	sth %o0, [%l0 + 202]
+	sth %o0, [%o7 + 202]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 531
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 532
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 533
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 396] = x1
 	.loc 1 534
-	sth %o1, [%l0 + 396]
+	sth %o1, [%o7 + 396]
 ! x0 = x0 + x1
 	.loc 1 535
 	add %o0, %o1, %o0
 ! mem16[qc + 204] = x0
 	.loc 1 536
-	sth %o0, [%l0 + 204]
+	sth %o0, [%o7 + 204]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 537
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 538
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 539
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 398] = x1
 	.loc 1 540
-	sth %o1, [%l0 + 398]
+	sth %o1, [%o7 + 398]
 ! x0 = x0 + x1
 	.loc 1 541
 	add %o0, %o1, %o0
 ! mem16[qc + 206] = x0
 	.loc 1 542
-	sth %o0, [%l0 + 206]
+	sth %o0, [%o7 + 206]
 ! qa = qa + 16
 	.loc 1 543
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 544
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 545
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 546
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 547
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop12 if !=
 	.loc 1 548
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop12
 	nop
 ! pa = pa + 384
 	.loc 1 549
-	mov %o4, %o7
-	add %o7, 384, %o7
+	add %l0, 384, %l0
 ! pb = pb + 576
 	.loc 1 550
-	mov %l2, %l0
-	add %l0, 576, %l0
+	add %o3, 576, %o3
 ! i0 = i0 - 1
 	.loc 1 551
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 552
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop11 if !=
 	.loc 1 553
-	mov %o5, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop11
 	nop
 ! pa = 73080
@@ -1644,214 +1613,208 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	or %o0, %lo(73080), %o0
 ! pa = w + pa
 	.loc 1 555
-	add %o4, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 90576
 	.loc 1 556
 	sethi %hi(90576), %o0
 	or %o0, %lo(90576), %o0
 ! pb = w + pb
 	.loc 1 557
-	add %o4, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 9
 	.loc 1 558
-	mov 9, %o0
+	mov 9, %o4
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop13:
 ! qa = pa
 	.loc 1 560
-	mov %o0, %l1
-	mov %o4, %o5
+	mov %l0, %o2
 ! qb = pa + 192
 	.loc 1 561
-	add %o7, 192, %o2
+	add %l0, 192, %o5
 ! qc = pb
 	.loc 1 562
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 12
 	.loc 1 563
-	mov %l0, %l2
-	mov 12, %o3
+	mov 12, %l1
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop14:
 ! (int64) x0 = mem16[qa]
 	.loc 1 565
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 566
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 567
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 384] = x1
 	.loc 1 568
-	sth %o1, [%l0 + 384]
+	sth %o1, [%o7 + 384]
 ! x0 = x0 + x1
 	.loc 1 569
 	add %o0, %o1, %o0
 ! mem16[qc + 192] = x0
 	.loc 1 570
-	sth %o0, [%l0 + 192]
+	sth %o0, [%o7 + 192]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 571
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 572
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 573
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 386] = x1
 	.loc 1 574
-	sth %o1, [%l0 + 386]
+	sth %o1, [%o7 + 386]
 ! x0 = x0 + x1
 	.loc 1 575
 	add %o0, %o1, %o0
 ! mem16[qc + 194] = x0
 	.loc 1 576
-	sth %o0, [%l0 + 194]
+	sth %o0, [%o7 + 194]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 577
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 578
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 579
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 388] = x1
 	.loc 1 580
-	sth %o1, [%l0 + 388]
+	sth %o1, [%o7 + 388]
 ! x0 = x0 + x1
 	.loc 1 581
 	add %o0, %o1, %o0
 ! mem16[qc + 196] = x0
 	.loc 1 582
-	sth %o0, [%l0 + 196]
+	sth %o0, [%o7 + 196]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 583
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 584
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 585
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 390] = x1
 	.loc 1 586
-	sth %o1, [%l0 + 390]
+	sth %o1, [%o7 + 390]
 ! x0 = x0 + x1
 	.loc 1 587
 	add %o0, %o1, %o0
 ! mem16[qc + 198] = x0
 	.loc 1 588
-	sth %o0, [%l0 + 198]
+	sth %o0, [%o7 + 198]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 589
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 590
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 591
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 392] = x1
 	.loc 1 592
-	sth %o1, [%l0 + 392]
+	sth %o1, [%o7 + 392]
 ! x0 = x0 + x1
 	.loc 1 593
 	add %o0, %o1, %o0
 ! mem16[qc + 200] = x0
 	.loc 1 594
-	sth %o0, [%l0 + 200]
+	sth %o0, [%o7 + 200]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 595
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 596
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 597
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 394] = x1
 	.loc 1 598
-	sth %o1, [%l0 + 394]
+	sth %o1, [%o7 + 394]
 ! x0 = x0 + x1
 	.loc 1 599
 	add %o0, %o1, %o0
 ! mem16[qc + 202] = x0
 	.loc 1 600
-	sth %o0, [%l0 + 202]
+	sth %o0, [%o7 + 202]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 601
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 602
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 603
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 396] = x1
 	.loc 1 604
-	sth %o1, [%l0 + 396]
+	sth %o1, [%o7 + 396]
 ! x0 = x0 + x1
 	.loc 1 605
 	add %o0, %o1, %o0
 ! mem16[qc + 204] = x0
 	.loc 1 606
-	sth %o0, [%l0 + 204]
+	sth %o0, [%o7 + 204]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 607
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 608
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 609
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 398] = x1
 	.loc 1 610
-	sth %o1, [%l0 + 398]
+	sth %o1, [%o7 + 398]
 ! x0 = x0 + x1
 	.loc 1 611
 	add %o0, %o1, %o0
 ! mem16[qc + 206] = x0
 	.loc 1 612
-	sth %o0, [%l0 + 206]
+	sth %o0, [%o7 + 206]
 ! qa = qa + 16
 	.loc 1 613
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 614
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 615
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 616
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 617
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop14 if !=
 	.loc 1 618
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop14
 	nop
 ! pa = pa + 384
 	.loc 1 619
-	mov %o4, %o7
-	add %o7, 384, %o7
+	add %l0, 384, %l0
 ! pb = pb + 576
 	.loc 1 620
-	mov %l2, %l0
-	add %l0, 576, %l0
+	add %o3, 576, %o3
 ! i0 = i0 - 1
 	.loc 1 621
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 622
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop13 if !=
 	.loc 1 623
-	mov %o5, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop13
 	nop
 ! pa = 20568
@@ -1860,210 +1823,204 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	or %o0, %lo(20568), %o0
 ! pa = w + pa
 	.loc 1 625
-	add %o4, %o0, %l0
+	add %i4, %o0, %o3
 ! pb = w + 3072
 	.loc 1 626
-	add %o4, 3072, %o7
+	add %i4, 3072, %o4
 ! i0 = 27
 	.loc 1 627
-	mov 27, %o0
+	mov 27, %o5
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop15:
 ! qa = pa
 	.loc 1 629
-	mov %o0, %l1
-	mov %o4, %o5
+	mov %o3, %o2
 ! qb = pa + 96
 	.loc 1 630
-	add %l0, 96, %o2
+	add %o3, 96, %o7
 ! qc = pb
 	.loc 1 631
-	mov %l0, %o4
+	mov %o4, %l0
 ! i1 = 6
 	.loc 1 632
-	mov %o7, %l2
-	mov 6, %o3
+	mov 6, %l1
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop16:
 ! (int64) x0 = mem16[qa]
 	.loc 1 634
-	ldsh [%l0], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 635
-	ldsh [%o2], %o1
+	ldsh [%o7], %o1
 ! mem16[qc] = x0
 	.loc 1 636
-	sth %o0, [%o7]
+	sth %o0, [%l0]
 ! mem16[qc + 192] = x1
 	.loc 1 637
-	sth %o1, [%o7 + 192]
+	sth %o1, [%l0 + 192]
 ! x0 = x0 + x1
 	.loc 1 638
 	add %o0, %o1, %o0
 ! mem16[qc + 96] = x0
 	.loc 1 639
-	sth %o0, [%o7 + 96]
+	sth %o0, [%l0 + 96]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 640
-	ldsh [%l0 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 641
-	ldsh [%o2 + 2], %o1
+	ldsh [%o7 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 642
-	sth %o0, [%o7 + 2]
+	sth %o0, [%l0 + 2]
 ! mem16[qc + 194] = x1
 	.loc 1 643
-	sth %o1, [%o7 + 194]
+	sth %o1, [%l0 + 194]
 ! x0 = x0 + x1
 	.loc 1 644
 	add %o0, %o1, %o0
 ! mem16[qc + 98] = x0
 	.loc 1 645
-	sth %o0, [%o7 + 98]
+	sth %o0, [%l0 + 98]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 646
-	ldsh [%l0 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 647
-	ldsh [%o2 + 4], %o1
+	ldsh [%o7 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 648
-	sth %o0, [%o7 + 4]
+	sth %o0, [%l0 + 4]
 ! mem16[qc + 196] = x1
 	.loc 1 649
-	sth %o1, [%o7 + 196]
+	sth %o1, [%l0 + 196]
 ! x0 = x0 + x1
 	.loc 1 650
 	add %o0, %o1, %o0
 ! mem16[qc + 100] = x0
 	.loc 1 651
-	sth %o0, [%o7 + 100]
+	sth %o0, [%l0 + 100]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 652
-	ldsh [%l0 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 653
-	ldsh [%o2 + 6], %o1
+	ldsh [%o7 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 654
-	sth %o0, [%o7 + 6]
+	sth %o0, [%l0 + 6]
 ! mem16[qc + 198] = x1
 	.loc 1 655
-	sth %o1, [%o7 + 198]
+	sth %o1, [%l0 + 198]
 ! x0 = x0 + x1
 	.loc 1 656
 	add %o0, %o1, %o0
 ! mem16[qc + 102] = x0
 	.loc 1 657
-	sth %o0, [%o7 + 102]
+	sth %o0, [%l0 + 102]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 658
-	ldsh [%l0 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 659
-	ldsh [%o2 + 8], %o1
+	ldsh [%o7 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 660
-	sth %o0, [%o7 + 8]
+	sth %o0, [%l0 + 8]
 ! mem16[qc + 200] = x1
 	.loc 1 661
-	sth %o1, [%o7 + 200]
+	sth %o1, [%l0 + 200]
 ! x0 = x0 + x1
 	.loc 1 662
 	add %o0, %o1, %o0
 ! mem16[qc + 104] = x0
 	.loc 1 663
-	sth %o0, [%o7 + 104]
+	sth %o0, [%l0 + 104]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 664
-	ldsh [%l0 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 665
-	ldsh [%o2 + 10], %o1
+	ldsh [%o7 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 666
-	sth %o0, [%o7 + 10]
+	sth %o0, [%l0 + 10]
 ! mem16[qc + 202] = x1
 	.loc 1 667
-	sth %o1, [%o7 + 202]
+	sth %o1, [%l0 + 202]
 ! x0 = x0 + x1
 	.loc 1 668
 	add %o0, %o1, %o0
 ! mem16[qc + 106] = x0
 	.loc 1 669
-	sth %o0, [%o7 + 106]
+	sth %o0, [%l0 + 106]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 670
-	ldsh [%l0 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 671
-	ldsh [%o2 + 12], %o1
+	ldsh [%o7 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 672
-	sth %o0, [%o7 + 12]
+	sth %o0, [%l0 + 12]
 ! mem16[qc + 204] = x1
 	.loc 1 673
-	sth %o1, [%o7 + 204]
+	sth %o1, [%l0 + 204]
 ! x0 = x0 + x1
 	.loc 1 674
 	add %o0, %o1, %o0
 ! mem16[qc + 108] = x0
 	.loc 1 675
-	sth %o0, [%o7 + 108]
+	sth %o0, [%l0 + 108]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 676
-	ldsh [%l0 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 677
-	ldsh [%o2 + 14], %o1
+	ldsh [%o7 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 678
-	sth %o0, [%o7 + 14]
+	sth %o0, [%l0 + 14]
 ! mem16[qc + 206] = x1
 	.loc 1 679
-	sth %o1, [%o7 + 206]
+	sth %o1, [%l0 + 206]
 ! x0 = x0 + x1
 	.loc 1 680
 	add %o0, %o1, %o0
 ! mem16[qc + 110] = x0
 	.loc 1 681
-	sth %o0, [%o7 + 110]
+	sth %o0, [%l0 + 110]
 ! qa = qa + 16
 	.loc 1 682
-	add %l0, 16, %l0
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 683
-	add %o2, 16, %o2
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 684
-	add %o7, 16, %o7
+	add %l0, 16, %l0
 ! i1 = i1 - 1
 	.loc 1 685
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 686
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop16 if !=
 	.loc 1 687
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop16
 	nop
 ! pa = pa + 192
 	.loc 1 688
-	mov %o4, %l0
-	add %l0, 192, %l0
+	add %o3, 192, %o3
 ! pb = pb + 288
 	.loc 1 689
-	mov %l2, %o7
-	add %o7, 288, %o7
+	add %o4, 288, %o4
 ! i0 = i0 - 1
 	.loc 1 690
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o5, 1, %o5
 ! =? i0 - 0
 	.loc 1 691
-	cmp %o0, 0
+	cmp %o5, 0
 ! goto loop15 if !=
 	.loc 1 692
-	mov %o5, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop15
 	nop
 ! pa = 90576
@@ -2072,426 +2029,414 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	or %o0, %lo(90576), %o0
 ! pa = w + pa
 	.loc 1 694
-	add %o4, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 73080
 	.loc 1 695
 	sethi %hi(73080), %o0
 	or %o0, %lo(73080), %o0
 ! pb = w + pb
 	.loc 1 696
-	add %o4, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 27
 	.loc 1 697
-	mov 27, %o0
+	mov 27, %o4
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop17:
 ! qa = pa
 	.loc 1 699
-	mov %o0, %l1
-	mov %o4, %o5
+	mov %l0, %o2
 ! qb = pa + 96
 	.loc 1 700
-	add %o7, 96, %o2
+	add %l0, 96, %o5
 ! qc = pb
 	.loc 1 701
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 6
 	.loc 1 702
-	mov %l0, %l2
-	mov 6, %o3
+	mov 6, %l1
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop18:
 ! (int64) x0 = mem16[qa]
 	.loc 1 704
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 705
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 706
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 192] = x1
 	.loc 1 707
-	sth %o1, [%l0 + 192]
+	sth %o1, [%o7 + 192]
 ! x0 = x0 + x1
 	.loc 1 708
 	add %o0, %o1, %o0
 ! mem16[qc + 96] = x0
 	.loc 1 709
-	sth %o0, [%l0 + 96]
+	sth %o0, [%o7 + 96]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 710
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 711
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 712
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 194] = x1
 	.loc 1 713
-	sth %o1, [%l0 + 194]
+	sth %o1, [%o7 + 194]
 ! x0 = x0 + x1
 	.loc 1 714
 	add %o0, %o1, %o0
 ! mem16[qc + 98] = x0
 	.loc 1 715
-	sth %o0, [%l0 + 98]
+	sth %o0, [%o7 + 98]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 716
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 717
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 718
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 196] = x1
 	.loc 1 719
-	sth %o1, [%l0 + 196]
+	sth %o1, [%o7 + 196]
 ! x0 = x0 + x1
 	.loc 1 720
 	add %o0, %o1, %o0
 ! mem16[qc + 100] = x0
 	.loc 1 721
-	sth %o0, [%l0 + 100]
+	sth %o0, [%o7 + 100]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 722
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 723
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 724
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 198] = x1
 	.loc 1 725
-	sth %o1, [%l0 + 198]
+	sth %o1, [%o7 + 198]
 ! x0 = x0 + x1
 	.loc 1 726
 	add %o0, %o1, %o0
 ! mem16[qc + 102] = x0
 	.loc 1 727
-	sth %o0, [%l0 + 102]
+	sth %o0, [%o7 + 102]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 728
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 729
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 730
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 200] = x1
 	.loc 1 731
-	sth %o1, [%l0 + 200]
+	sth %o1, [%o7 + 200]
 ! x0 = x0 + x1
 	.loc 1 732
 	add %o0, %o1, %o0
 ! mem16[qc + 104] = x0
 	.loc 1 733
-	sth %o0, [%l0 + 104]
+	sth %o0, [%o7 + 104]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 734
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 735
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 736
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 202] = x1
 	.loc 1 737
-	sth %o1, [%l0 + 202]
+	sth %o1, [%o7 + 202]
 ! x0 = x0 + x1
 	.loc 1 738
 	add %o0, %o1, %o0
 ! mem16[qc + 106] = x0
 	.loc 1 739
-	sth %o0, [%l0 + 106]
+	sth %o0, [%o7 + 106]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 740
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 741
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 742
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 204] = x1
 	.loc 1 743
-	sth %o1, [%l0 + 204]
+	sth %o1, [%o7 + 204]
 ! x0 = x0 + x1
 	.loc 1 744
 	add %o0, %o1, %o0
 ! mem16[qc + 108] = x0
 	.loc 1 745
-	sth %o0, [%l0 + 108]
+	sth %o0, [%o7 + 108]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 746
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 747
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 748
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 206] = x1
 	.loc 1 749
-	sth %o1, [%l0 + 206]
+	sth %o1, [%o7 + 206]
 ! x0 = x0 + x1
 	.loc 1 750
 	add %o0, %o1, %o0
 ! mem16[qc + 110] = x0
 	.loc 1 751
-	sth %o0, [%l0 + 110]
+	sth %o0, [%o7 + 110]
 ! qa = qa + 16
 	.loc 1 752
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 753
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 754
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 755
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 756
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop18 if !=
 	.loc 1 757
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop18
 	nop
 ! pa = pa + 192
 	.loc 1 758
-	mov %o4, %o7
-	add %o7, 192, %o7
+	add %l0, 192, %l0
 ! pb = pb + 288
 	.loc 1 759
-	mov %l2, %l0
-	add %l0, 288, %l0
+	add %o3, 288, %o3
 ! i0 = i0 - 1
 	.loc 1 760
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 761
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop17 if !=
 	.loc 1 762
-	mov %o5, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop17
 	nop
 ! pa = w + 3072
 	.loc 1 763
-	add %o4, 3072, %o7
+	add %i4, 3072, %l0
 ! pb = 20568
 	.loc 1 764
 	sethi %hi(20568), %o0
 	or %o0, %lo(20568), %o0
 ! pb = w + pb
 	.loc 1 765
-	add %o4, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 81
 	.loc 1 766
-	mov 81, %o0
+	mov 81, %o4
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop19:
 ! qa = pa
 	.loc 1 768
-	mov %o0, %l1
-	mov %o4, %o5
+	mov %l0, %o2
 ! qb = pa + 48
 	.loc 1 769
-	add %o7, 48, %o2
+	add %l0, 48, %o5
 ! qc = pb
 	.loc 1 770
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 3
 	.loc 1 771
-	mov %l0, %l2
-	mov 3, %o3
+	mov 3, %l1
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop20:
 ! (int64) x0 = mem16[qa]
 	.loc 1 773
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 774
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 775
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 96] = x1
 	.loc 1 776
-	sth %o1, [%l0 + 96]
+	sth %o1, [%o7 + 96]
 ! x0 = x0 + x1
 	.loc 1 777
 	add %o0, %o1, %o0
 ! mem16[qc + 48] = x0
 	.loc 1 778
-	sth %o0, [%l0 + 48]
+	sth %o0, [%o7 + 48]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 779
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 780
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 781
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 98] = x1
 	.loc 1 782
-	sth %o1, [%l0 + 98]
+	sth %o1, [%o7 + 98]
 ! x0 = x0 + x1
 	.loc 1 783
 	add %o0, %o1, %o0
 ! mem16[qc + 50] = x0
 	.loc 1 784
-	sth %o0, [%l0 + 50]
+	sth %o0, [%o7 + 50]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 785
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 786
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 787
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 100] = x1
 	.loc 1 788
-	sth %o1, [%l0 + 100]
+	sth %o1, [%o7 + 100]
 ! x0 = x0 + x1
 	.loc 1 789
 	add %o0, %o1, %o0
 ! mem16[qc + 52] = x0
 	.loc 1 790
-	sth %o0, [%l0 + 52]
+	sth %o0, [%o7 + 52]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 791
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 792
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 793
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 102] = x1
 	.loc 1 794
-	sth %o1, [%l0 + 102]
+	sth %o1, [%o7 + 102]
 ! x0 = x0 + x1
 	.loc 1 795
 	add %o0, %o1, %o0
 ! mem16[qc + 54] = x0
 	.loc 1 796
-	sth %o0, [%l0 + 54]
+	sth %o0, [%o7 + 54]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 797
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 798
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 799
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 104] = x1
 	.loc 1 800
-	sth %o1, [%l0 + 104]
+	sth %o1, [%o7 + 104]
 ! x0 = x0 + x1
 	.loc 1 801
 	add %o0, %o1, %o0
 ! mem16[qc + 56] = x0
 	.loc 1 802
-	sth %o0, [%l0 + 56]
+	sth %o0, [%o7 + 56]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 803
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 804
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 805
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 106] = x1
 	.loc 1 806
-	sth %o1, [%l0 + 106]
+	sth %o1, [%o7 + 106]
 ! x0 = x0 + x1
 	.loc 1 807
 	add %o0, %o1, %o0
 ! mem16[qc + 58] = x0
 	.loc 1 808
-	sth %o0, [%l0 + 58]
+	sth %o0, [%o7 + 58]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 809
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 810
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 811
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 108] = x1
 	.loc 1 812
-	sth %o1, [%l0 + 108]
+	sth %o1, [%o7 + 108]
 ! x0 = x0 + x1
 	.loc 1 813
 	add %o0, %o1, %o0
 ! mem16[qc + 60] = x0
 	.loc 1 814
-	sth %o0, [%l0 + 60]
+	sth %o0, [%o7 + 60]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 815
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 816
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 817
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 110] = x1
 	.loc 1 818
-	sth %o1, [%l0 + 110]
+	sth %o1, [%o7 + 110]
 ! x0 = x0 + x1
 	.loc 1 819
 	add %o0, %o1, %o0
 ! mem16[qc + 62] = x0
 	.loc 1 820
-	sth %o0, [%l0 + 62]
+	sth %o0, [%o7 + 62]
 ! qa = qa + 16
 	.loc 1 821
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 822
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 823
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 824
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 825
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop20 if !=
 	.loc 1 826
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop20
 	nop
 ! pa = pa + 96
 	.loc 1 827
-	mov %o4, %o7
-	add %o7, 96, %o7
+	add %l0, 96, %l0
 ! pb = pb + 144
 	.loc 1 828
-	mov %l2, %l0
-	add %l0, 144, %l0
+	add %o3, 144, %o3
 ! i0 = i0 - 1
 	.loc 1 829
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 830
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop19 if !=
 	.loc 1 831
-	mov %o5, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop19
 	nop
 ! pa = 73080
@@ -2500,214 +2445,208 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	or %o0, %lo(73080), %o0
 ! pa = w + pa
 	.loc 1 833
-	add %o4, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 90576
 	.loc 1 834
 	sethi %hi(90576), %o0
 	or %o0, %lo(90576), %o0
 ! pb = w + pb
 	.loc 1 835
-	add %o4, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 81
 	.loc 1 836
-	mov 81, %o0
+	mov 81, %o4
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop21:
 ! qa = pa
 	.loc 1 838
-	mov %o0, %l1
-	mov %o4, %o5
+	mov %l0, %o2
 ! qb = pa + 48
 	.loc 1 839
-	add %o7, 48, %o2
+	add %l0, 48, %o5
 ! qc = pb
 	.loc 1 840
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 3
 	.loc 1 841
-	mov %l0, %l2
-	mov 3, %o3
+	mov 3, %l1
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop22:
 ! (int64) x0 = mem16[qa]
 	.loc 1 843
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 844
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 845
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 96] = x1
 	.loc 1 846
-	sth %o1, [%l0 + 96]
+	sth %o1, [%o7 + 96]
 ! x0 = x0 + x1
 	.loc 1 847
 	add %o0, %o1, %o0
 ! mem16[qc + 48] = x0
 	.loc 1 848
-	sth %o0, [%l0 + 48]
+	sth %o0, [%o7 + 48]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 849
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 850
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 851
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 98] = x1
 	.loc 1 852
-	sth %o1, [%l0 + 98]
+	sth %o1, [%o7 + 98]
 ! x0 = x0 + x1
 	.loc 1 853
 	add %o0, %o1, %o0
 ! mem16[qc + 50] = x0
 	.loc 1 854
-	sth %o0, [%l0 + 50]
+	sth %o0, [%o7 + 50]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 855
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 856
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 857
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 100] = x1
 	.loc 1 858
-	sth %o1, [%l0 + 100]
+	sth %o1, [%o7 + 100]
 ! x0 = x0 + x1
 	.loc 1 859
 	add %o0, %o1, %o0
 ! mem16[qc + 52] = x0
 	.loc 1 860
-	sth %o0, [%l0 + 52]
+	sth %o0, [%o7 + 52]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 861
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 862
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 863
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 102] = x1
 	.loc 1 864
-	sth %o1, [%l0 + 102]
+	sth %o1, [%o7 + 102]
 ! x0 = x0 + x1
 	.loc 1 865
 	add %o0, %o1, %o0
 ! mem16[qc + 54] = x0
 	.loc 1 866
-	sth %o0, [%l0 + 54]
+	sth %o0, [%o7 + 54]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 867
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 868
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 869
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 104] = x1
 	.loc 1 870
-	sth %o1, [%l0 + 104]
+	sth %o1, [%o7 + 104]
 ! x0 = x0 + x1
 	.loc 1 871
 	add %o0, %o1, %o0
 ! mem16[qc + 56] = x0
 	.loc 1 872
-	sth %o0, [%l0 + 56]
+	sth %o0, [%o7 + 56]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 873
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 874
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 875
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 106] = x1
 	.loc 1 876
-	sth %o1, [%l0 + 106]
+	sth %o1, [%o7 + 106]
 ! x0 = x0 + x1
 	.loc 1 877
 	add %o0, %o1, %o0
 ! mem16[qc + 58] = x0
 	.loc 1 878
-	sth %o0, [%l0 + 58]
+	sth %o0, [%o7 + 58]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 879
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 880
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 881
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 108] = x1
 	.loc 1 882
-	sth %o1, [%l0 + 108]
+	sth %o1, [%o7 + 108]
 ! x0 = x0 + x1
 	.loc 1 883
 	add %o0, %o1, %o0
 ! mem16[qc + 60] = x0
 	.loc 1 884
-	sth %o0, [%l0 + 60]
+	sth %o0, [%o7 + 60]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 885
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 886
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 887
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 110] = x1
 	.loc 1 888
-	sth %o1, [%l0 + 110]
+	sth %o1, [%o7 + 110]
 ! x0 = x0 + x1
 	.loc 1 889
 	add %o0, %o1, %o0
 ! mem16[qc + 62] = x0
 	.loc 1 890
-	sth %o0, [%l0 + 62]
+	sth %o0, [%o7 + 62]
 ! qa = qa + 16
 	.loc 1 891
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 892
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 893
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 894
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 895
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop22 if !=
 	.loc 1 896
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop22
 	nop
 ! pa = pa + 96
 	.loc 1 897
-	mov %o4, %o7
-	add %o7, 96, %o7
+	add %l0, 96, %l0
 ! pb = pb + 144
 	.loc 1 898
-	mov %l2, %l0
-	add %l0, 144, %l0
+	add %o3, 144, %o3
 ! i0 = i0 - 1
 	.loc 1 899
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 900
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop21 if !=
 	.loc 1 901
-	mov %o5, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop21
 	nop
 ! pa = 20568
@@ -2716,25 +2655,23 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	or %o0, %lo(20568), %o0
 ! pa = w + pa
 	.loc 1 903
-	add %o4, %o0, %o0
+	add %i4, %o0, %o2
 ! pb = w + 3072
 	.loc 1 904
-	add %o4, 3072, %o1
+	add %i4, 3072, %o5
 ! i0 = 243
 	.loc 1 905
-	mov 243, %o2
-	mov %o0, %o3
-	mov %o1, %o5
+	mov 243, %o3
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop23:
 ! qb = pa + 24
 	.loc 1 908
-	add %o3, 24, %o7
+	add %o2, 24, %o4
 ! (int64) x0 = mem16[qa]
 	.loc 1 910
-	ldsh [%o3], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 911
-	ldsh [%o7], %o1
+	ldsh [%o4], %o1
 ! mem16[qc] = x0
 	.loc 1 912
 	sth %o0, [%o5]
@@ -2749,10 +2686,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%o5 + 24]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 916
-	ldsh [%o3 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 917
-	ldsh [%o7 + 2], %o1
+	ldsh [%o4 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 918
 	sth %o0, [%o5 + 2]
@@ -2767,10 +2704,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%o5 + 26]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 922
-	ldsh [%o3 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 923
-	ldsh [%o7 + 4], %o1
+	ldsh [%o4 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 924
 	sth %o0, [%o5 + 4]
@@ -2785,10 +2722,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%o5 + 28]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 928
-	ldsh [%o3 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 929
-	ldsh [%o7 + 6], %o1
+	ldsh [%o4 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 930
 	sth %o0, [%o5 + 6]
@@ -2803,10 +2740,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%o5 + 30]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 934
-	ldsh [%o3 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 935
-	ldsh [%o7 + 8], %o1
+	ldsh [%o4 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 936
 	sth %o0, [%o5 + 8]
@@ -2821,10 +2758,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%o5 + 32]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 940
-	ldsh [%o3 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 941
-	ldsh [%o7 + 10], %o1
+	ldsh [%o4 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 942
 	sth %o0, [%o5 + 10]
@@ -2839,10 +2776,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%o5 + 34]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 946
-	ldsh [%o3 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 947
-	ldsh [%o7 + 12], %o1
+	ldsh [%o4 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 948
 	sth %o0, [%o5 + 12]
@@ -2857,10 +2794,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%o5 + 36]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 952
-	ldsh [%o3 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 953
-	ldsh [%o7 + 14], %o1
+	ldsh [%o4 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 954
 	sth %o0, [%o5 + 14]
@@ -2875,10 +2812,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%o5 + 38]
 ! (int64) x0 = mem16[qa + 16]
 	.loc 1 958
-	ldsh [%o3 + 16], %o0
+	ldsh [%o2 + 16], %o0
 ! (int64) x1 = mem16[qb + 16]
 	.loc 1 959
-	ldsh [%o7 + 16], %o1
+	ldsh [%o4 + 16], %o1
 ! mem16[qc + 16] = x0
 	.loc 1 960
 	sth %o0, [%o5 + 16]
@@ -2893,10 +2830,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%o5 + 40]
 ! (int64) x0 = mem16[qa + 18]
 	.loc 1 964
-	ldsh [%o3 + 18], %o0
+	ldsh [%o2 + 18], %o0
 ! (int64) x1 = mem16[qb + 18]
 	.loc 1 965
-	ldsh [%o7 + 18], %o1
+	ldsh [%o4 + 18], %o1
 ! mem16[qc + 18] = x0
 	.loc 1 966
 	sth %o0, [%o5 + 18]
@@ -2911,10 +2848,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%o5 + 42]
 ! (int64) x0 = mem16[qa + 20]
 	.loc 1 970
-	ldsh [%o3 + 20], %o0
+	ldsh [%o2 + 20], %o0
 ! (int64) x1 = mem16[qb + 20]
 	.loc 1 971
-	ldsh [%o7 + 20], %o1
+	ldsh [%o4 + 20], %o1
 ! mem16[qc + 20] = x0
 	.loc 1 972
 	sth %o0, [%o5 + 20]
@@ -2929,10 +2866,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%o5 + 44]
 ! (int64) x0 = mem16[qa + 22]
 	.loc 1 976
-	ldsh [%o3 + 22], %o0
+	ldsh [%o2 + 22], %o0
 ! (int64) x1 = mem16[qb + 22]
 	.loc 1 977
-	ldsh [%o7 + 22], %o1
+	ldsh [%o4 + 22], %o1
 ! mem16[qc + 22] = x0
 	.loc 1 978
 	sth %o0, [%o5 + 22]
@@ -2947,16 +2884,16 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%o5 + 46]
 ! pa = pa + 48
 	.loc 1 982
-	add %o3, 48, %o3
+	add %o2, 48, %o2
 ! pb = pb + 72
 	.loc 1 983
 	add %o5, 72, %o5
 ! i0 = i0 - 1
 	.loc 1 984
-	sub %o2, 1, %o2
+	sub %o3, 1, %o3
 ! =? i0 - 0
 	.loc 1 985
-	cmp %o2, 0
+	cmp %o3, 0
 ! goto loop23 if !=
 	.loc 1 986
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop23
@@ -2967,29 +2904,27 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	or %o0, %lo(90576), %o0
 ! pa = w + pa
 	.loc 1 988
-	add %o4, %o0, %o0
+	add %i4, %o0, %o4
 ! pb = 73080
 	.loc 1 989
-	sethi %hi(73080), %o1
-	or %o1, %lo(73080), %o1
+	sethi %hi(73080), %o0
+	or %o0, %lo(73080), %o0
 ! pb = w + pb
 	.loc 1 990
-	add %o4, %o1, %o1
+	add %i4, %o0, %o5
 ! i0 = 243
 	.loc 1 991
 	mov 243, %o2
-	mov %o0, %o3
-	mov %o1, %o5
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop24:
 ! qb = pa + 24
 	.loc 1 994
-	add %o3, 24, %o7
+	add %o4, 24, %o3
 ! (int64) x0 = mem16[qa]
 	.loc 1 996
-	ldsh [%o3], %o0
+	ldsh [%o4], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 997
-	ldsh [%o7], %o1
+	ldsh [%o3], %o1
 ! mem16[qc] = x0
 	.loc 1 998
 	sth %o0, [%o5]
@@ -3004,10 +2939,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%o5 + 24]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1002
-	ldsh [%o3 + 2], %o0
+	ldsh [%o4 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 1003
-	ldsh [%o7 + 2], %o1
+	ldsh [%o3 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 1004
 	sth %o0, [%o5 + 2]
@@ -3022,10 +2957,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%o5 + 26]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1008
-	ldsh [%o3 + 4], %o0
+	ldsh [%o4 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 1009
-	ldsh [%o7 + 4], %o1
+	ldsh [%o3 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 1010
 	sth %o0, [%o5 + 4]
@@ -3040,10 +2975,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%o5 + 28]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1014
-	ldsh [%o3 + 6], %o0
+	ldsh [%o4 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 1015
-	ldsh [%o7 + 6], %o1
+	ldsh [%o3 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 1016
 	sth %o0, [%o5 + 6]
@@ -3058,10 +2993,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%o5 + 30]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1020
-	ldsh [%o3 + 8], %o0
+	ldsh [%o4 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 1021
-	ldsh [%o7 + 8], %o1
+	ldsh [%o3 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 1022
 	sth %o0, [%o5 + 8]
@@ -3076,10 +3011,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%o5 + 32]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1026
-	ldsh [%o3 + 10], %o0
+	ldsh [%o4 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 1027
-	ldsh [%o7 + 10], %o1
+	ldsh [%o3 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 1028
 	sth %o0, [%o5 + 10]
@@ -3094,10 +3029,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%o5 + 34]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1032
-	ldsh [%o3 + 12], %o0
+	ldsh [%o4 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 1033
-	ldsh [%o7 + 12], %o1
+	ldsh [%o3 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 1034
 	sth %o0, [%o5 + 12]
@@ -3112,10 +3047,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%o5 + 36]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1038
-	ldsh [%o3 + 14], %o0
+	ldsh [%o4 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 1039
-	ldsh [%o7 + 14], %o1
+	ldsh [%o3 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 1040
 	sth %o0, [%o5 + 14]
@@ -3130,10 +3065,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%o5 + 38]
 ! (int64) x0 = mem16[qa + 16]
 	.loc 1 1044
-	ldsh [%o3 + 16], %o0
+	ldsh [%o4 + 16], %o0
 ! (int64) x1 = mem16[qb + 16]
 	.loc 1 1045
-	ldsh [%o7 + 16], %o1
+	ldsh [%o3 + 16], %o1
 ! mem16[qc + 16] = x0
 	.loc 1 1046
 	sth %o0, [%o5 + 16]
@@ -3148,10 +3083,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%o5 + 40]
 ! (int64) x0 = mem16[qa + 18]
 	.loc 1 1050
-	ldsh [%o3 + 18], %o0
+	ldsh [%o4 + 18], %o0
 ! (int64) x1 = mem16[qb + 18]
 	.loc 1 1051
-	ldsh [%o7 + 18], %o1
+	ldsh [%o3 + 18], %o1
 ! mem16[qc + 18] = x0
 	.loc 1 1052
 	sth %o0, [%o5 + 18]
@@ -3166,10 +3101,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%o5 + 42]
 ! (int64) x0 = mem16[qa + 20]
 	.loc 1 1056
-	ldsh [%o3 + 20], %o0
+	ldsh [%o4 + 20], %o0
 ! (int64) x1 = mem16[qb + 20]
 	.loc 1 1057
-	ldsh [%o7 + 20], %o1
+	ldsh [%o3 + 20], %o1
 ! mem16[qc + 20] = x0
 	.loc 1 1058
 	sth %o0, [%o5 + 20]
@@ -3184,10 +3119,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%o5 + 44]
 ! (int64) x0 = mem16[qa + 22]
 	.loc 1 1062
-	ldsh [%o3 + 22], %o0
+	ldsh [%o4 + 22], %o0
 ! (int64) x1 = mem16[qb + 22]
 	.loc 1 1063
-	ldsh [%o7 + 22], %o1
+	ldsh [%o3 + 22], %o1
 ! mem16[qc + 22] = x0
 	.loc 1 1064
 	sth %o0, [%o5 + 22]
@@ -3202,7 +3137,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%o5 + 46]
 ! pa = pa + 48
 	.loc 1 1068
-	add %o3, 48, %o3
+	add %o4, 48, %o4
 ! pb = pb + 72
 	.loc 1 1069
 	add %o5, 72, %o5
@@ -3218,23 +3153,20 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	nop
 ! pa = w + 3072
 	.loc 1 1073
-	add %o4, 3072, %o0
+	add %i4, 3072, %o5
 ! pb = 20568
 	.loc 1 1074
-	sethi %hi(20568), %o1
-	or %o1, %lo(20568), %o1
+	sethi %hi(20568), %o0
+	or %o0, %lo(20568), %o0
 ! pb = w + pb
 	.loc 1 1075
-	add %o4, %o1, %o1
+	add %i4, %o0, %o3
 ! z0 = 0
 	.loc 1 1076
-	mov 0, %o2
+	mov 0, %o7
 ! i0 = 729
 	.loc 1 1077
-	mov 729, %o3
-	mov %o0, %o5
-	mov %o1, %o7
-	mov %o2, %l0
+	mov 729, %o4
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop25:
 ! qb = pa + 12
 	.loc 1 1080
@@ -3247,25 +3179,25 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o0], %o2
 ! mem16[qc + 12] = x0
 	.loc 1 1084
-	sth %o1, [%o7 + 12]
+	sth %o1, [%o3 + 12]
 ! mem16[qc + 60] = x1
 	.loc 1 1085
-	sth %o2, [%o7 + 60]
+	sth %o2, [%o3 + 60]
 ! x0 = x0 + x1
 	.loc 1 1086
 	add %o1, %o2, %o1
 ! mem16[qc + 36] = x0
 	.loc 1 1087
-	sth %o1, [%o7 + 36]
+	sth %o1, [%o3 + 36]
 ! mem16[qc] = z0
 	.loc 1 1088
-	sth %l0, [%o7]
+	sth %o7, [%o3]
 ! mem16[qc + 24] = z0
 	.loc 1 1089
-	sth %l0, [%o7 + 24]
+	sth %o7, [%o3 + 24]
 ! mem16[qc + 48] = z0
 	.loc 1 1090
-	sth %l0, [%o7 + 48]
+	sth %o7, [%o3 + 48]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1091
 	ldsh [%o5 + 2], %o1
@@ -3274,25 +3206,25 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o0 + 2], %o2
 ! mem16[qc + 14] = x0
 	.loc 1 1093
-	sth %o1, [%o7 + 14]
+	sth %o1, [%o3 + 14]
 ! mem16[qc + 62] = x1
 	.loc 1 1094
-	sth %o2, [%o7 + 62]
+	sth %o2, [%o3 + 62]
 ! x0 = x0 + x1
 	.loc 1 1095
 	add %o1, %o2, %o1
 ! mem16[qc + 38] = x0
 	.loc 1 1096
-	sth %o1, [%o7 + 38]
+	sth %o1, [%o3 + 38]
 ! mem16[qc + 2] = z0
 	.loc 1 1097
-	sth %l0, [%o7 + 2]
+	sth %o7, [%o3 + 2]
 ! mem16[qc + 26] = z0
 	.loc 1 1098
-	sth %l0, [%o7 + 26]
+	sth %o7, [%o3 + 26]
 ! mem16[qc + 50] = z0
 	.loc 1 1099
-	sth %l0, [%o7 + 50]
+	sth %o7, [%o3 + 50]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1100
 	ldsh [%o5 + 4], %o1
@@ -3301,25 +3233,25 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o0 + 4], %o2
 ! mem16[qc + 16] = x0
 	.loc 1 1102
-	sth %o1, [%o7 + 16]
+	sth %o1, [%o3 + 16]
 ! mem16[qc + 64] = x1
 	.loc 1 1103
-	sth %o2, [%o7 + 64]
+	sth %o2, [%o3 + 64]
 ! x0 = x0 + x1
 	.loc 1 1104
 	add %o1, %o2, %o1
 ! mem16[qc + 40] = x0
 	.loc 1 1105
-	sth %o1, [%o7 + 40]
+	sth %o1, [%o3 + 40]
 ! mem16[qc + 4] = z0
 	.loc 1 1106
-	sth %l0, [%o7 + 4]
+	sth %o7, [%o3 + 4]
 ! mem16[qc + 28] = z0
 	.loc 1 1107
-	sth %l0, [%o7 + 28]
+	sth %o7, [%o3 + 28]
 ! mem16[qc + 52] = z0
 	.loc 1 1108
-	sth %l0, [%o7 + 52]
+	sth %o7, [%o3 + 52]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1109
 	ldsh [%o5 + 6], %o1
@@ -3328,25 +3260,25 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o0 + 6], %o2
 ! mem16[qc + 18] = x0
 	.loc 1 1111
-	sth %o1, [%o7 + 18]
+	sth %o1, [%o3 + 18]
 ! mem16[qc + 66] = x1
 	.loc 1 1112
-	sth %o2, [%o7 + 66]
+	sth %o2, [%o3 + 66]
 ! x0 = x0 + x1
 	.loc 1 1113
 	add %o1, %o2, %o1
 ! mem16[qc + 42] = x0
 	.loc 1 1114
-	sth %o1, [%o7 + 42]
+	sth %o1, [%o3 + 42]
 ! mem16[qc + 6] = z0
 	.loc 1 1115
-	sth %l0, [%o7 + 6]
+	sth %o7, [%o3 + 6]
 ! mem16[qc + 30] = z0
 	.loc 1 1116
-	sth %l0, [%o7 + 30]
+	sth %o7, [%o3 + 30]
 ! mem16[qc + 54] = z0
 	.loc 1 1117
-	sth %l0, [%o7 + 54]
+	sth %o7, [%o3 + 54]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1118
 	ldsh [%o5 + 8], %o1
@@ -3355,25 +3287,25 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o0 + 8], %o2
 ! mem16[qc + 20] = x0
 	.loc 1 1120
-	sth %o1, [%o7 + 20]
+	sth %o1, [%o3 + 20]
 ! mem16[qc + 68] = x1
 	.loc 1 1121
-	sth %o2, [%o7 + 68]
+	sth %o2, [%o3 + 68]
 ! x0 = x0 + x1
 	.loc 1 1122
 	add %o1, %o2, %o1
 ! mem16[qc + 44] = x0
 	.loc 1 1123
-	sth %o1, [%o7 + 44]
+	sth %o1, [%o3 + 44]
 ! mem16[qc + 8] = z0
 	.loc 1 1124
-	sth %l0, [%o7 + 8]
+	sth %o7, [%o3 + 8]
 ! mem16[qc + 32] = z0
 	.loc 1 1125
-	sth %l0, [%o7 + 32]
+	sth %o7, [%o3 + 32]
 ! mem16[qc + 56] = z0
 	.loc 1 1126
-	sth %l0, [%o7 + 56]
+	sth %o7, [%o3 + 56]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1127
 	ldsh [%o5 + 10], %o1
@@ -3382,37 +3314,37 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o0 + 10], %o0
 ! mem16[qc + 22] = x0
 	.loc 1 1129
-	sth %o1, [%o7 + 22]
+	sth %o1, [%o3 + 22]
 ! mem16[qc + 70] = x1
 	.loc 1 1130
-	sth %o0, [%o7 + 70]
+	sth %o0, [%o3 + 70]
 ! x0 = x0 + x1
 	.loc 1 1131
 	add %o1, %o0, %o1
 ! mem16[qc + 46] = x0
 	.loc 1 1132
-	sth %o1, [%o7 + 46]
+	sth %o1, [%o3 + 46]
 ! mem16[qc + 10] = z0
 	.loc 1 1133
-	sth %l0, [%o7 + 10]
+	sth %o7, [%o3 + 10]
 ! mem16[qc + 34] = z0
 	.loc 1 1134
-	sth %l0, [%o7 + 34]
+	sth %o7, [%o3 + 34]
 ! mem16[qc + 58] = z0
 	.loc 1 1135
-	sth %l0, [%o7 + 58]
+	sth %o7, [%o3 + 58]
 ! pa = pa + 24
 	.loc 1 1136
 	add %o5, 24, %o5
 ! pb = pb + 72
 	.loc 1 1137
-	add %o7, 72, %o7
+	add %o3, 72, %o3
 ! i0 = i0 - 1
 	.loc 1 1138
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 1139
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto loop25 if !=
 	.loc 1 1140
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop25
@@ -3423,144 +3355,141 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	or %o0, %lo(73080), %o0
 ! pa = w + pa
 	.loc 1 1142
-	add %o4, %o0, %o0
+	add %i4, %o0, %o5
 ! pb = 90576
 	.loc 1 1143
-	sethi %hi(90576), %o1
-	or %o1, %lo(90576), %o1
+	sethi %hi(90576), %o0
+	or %o0, %lo(90576), %o0
 ! pb = w + pb
 	.loc 1 1144
-	add %o4, %o1, %o1
+	add %i4, %o0, %o2
 ! i0 = 729
 	.loc 1 1145
-	mov 729, %o2
-	mov %o0, %o3
-	mov %o1, %o5
-	mov %o2, %o7
+	mov 729, %o0
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop26:
 ! qb = pa + 12
 	.loc 1 1148
-	add %o3, 12, %o0
+	add %o5, 12, %o1
 ! (int64) x0 = mem16[qa]
 	.loc 1 1150
-	ldsh [%o3], %o1
+	ldsh [%o5], %o3
 ! (int64) x1 = mem16[qb]
 	.loc 1 1151
-	ldsh [%o0], %o2
+	ldsh [%o1], %o4
 ! mem16[qc] = x0
 	.loc 1 1152
-	sth %o1, [%o5]
+	sth %o3, [%o2]
 ! mem16[qc + 24] = x1
 	.loc 1 1153
-	sth %o2, [%o5 + 24]
+	sth %o4, [%o2 + 24]
 ! x0 = x0 + x1
 	.loc 1 1154
-	add %o1, %o2, %o1
+	add %o3, %o4, %o3
 ! mem16[qc + 12] = x0
 	.loc 1 1155
-	sth %o1, [%o5 + 12]
+	sth %o3, [%o2 + 12]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1156
-	ldsh [%o3 + 2], %o1
+	ldsh [%o5 + 2], %o3
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 1157
-	ldsh [%o0 + 2], %o2
+	ldsh [%o1 + 2], %o4
 ! mem16[qc + 2] = x0
 	.loc 1 1158
-	sth %o1, [%o5 + 2]
+	sth %o3, [%o2 + 2]
 ! mem16[qc + 26] = x1
 	.loc 1 1159
-	sth %o2, [%o5 + 26]
+	sth %o4, [%o2 + 26]
 ! x0 = x0 + x1
 	.loc 1 1160
-	add %o1, %o2, %o1
+	add %o3, %o4, %o3
 ! mem16[qc + 14] = x0
 	.loc 1 1161
-	sth %o1, [%o5 + 14]
+	sth %o3, [%o2 + 14]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1162
-	ldsh [%o3 + 4], %o1
+	ldsh [%o5 + 4], %o3
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 1163
-	ldsh [%o0 + 4], %o2
+	ldsh [%o1 + 4], %o4
 ! mem16[qc + 4] = x0
 	.loc 1 1164
-	sth %o1, [%o5 + 4]
+	sth %o3, [%o2 + 4]
 ! mem16[qc + 28] = x1
 	.loc 1 1165
-	sth %o2, [%o5 + 28]
+	sth %o4, [%o2 + 28]
 ! x0 = x0 + x1
 	.loc 1 1166
-	add %o1, %o2, %o1
+	add %o3, %o4, %o3
 ! mem16[qc + 16] = x0
 	.loc 1 1167
-	sth %o1, [%o5 + 16]
+	sth %o3, [%o2 + 16]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1168
-	ldsh [%o3 + 6], %o1
+	ldsh [%o5 + 6], %o3
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 1169
-	ldsh [%o0 + 6], %o2
+	ldsh [%o1 + 6], %o4
 ! mem16[qc + 6] = x0
 	.loc 1 1170
-	sth %o1, [%o5 + 6]
+	sth %o3, [%o2 + 6]
 ! mem16[qc + 30] = x1
 	.loc 1 1171
-	sth %o2, [%o5 + 30]
+	sth %o4, [%o2 + 30]
 ! x0 = x0 + x1
 	.loc 1 1172
-	add %o1, %o2, %o1
+	add %o3, %o4, %o3
 ! mem16[qc + 18] = x0
 	.loc 1 1173
-	sth %o1, [%o5 + 18]
+	sth %o3, [%o2 + 18]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1174
-	ldsh [%o3 + 8], %o1
+	ldsh [%o5 + 8], %o3
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 1175
-	ldsh [%o0 + 8], %o2
+	ldsh [%o1 + 8], %o4
 ! mem16[qc + 8] = x0
 	.loc 1 1176
-	sth %o1, [%o5 + 8]
+	sth %o3, [%o2 + 8]
 ! mem16[qc + 32] = x1
 	.loc 1 1177
-	sth %o2, [%o5 + 32]
+	sth %o4, [%o2 + 32]
 ! x0 = x0 + x1
 	.loc 1 1178
-	add %o1, %o2, %o1
+	add %o3, %o4, %o3
 ! mem16[qc + 20] = x0
 	.loc 1 1179
-	sth %o1, [%o5 + 20]
+	sth %o3, [%o2 + 20]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1180
-	ldsh [%o3 + 10], %o1
+	ldsh [%o5 + 10], %o3
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 1181
-	ldsh [%o0 + 10], %o0
+	ldsh [%o1 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 1182
-	sth %o1, [%o5 + 10]
+	sth %o3, [%o2 + 10]
 ! mem16[qc + 34] = x1
 	.loc 1 1183
-	sth %o0, [%o5 + 34]
+	sth %o1, [%o2 + 34]
 ! x0 = x0 + x1
 	.loc 1 1184
-	add %o1, %o0, %o1
+	add %o3, %o1, %o3
 ! mem16[qc + 22] = x0
 	.loc 1 1185
-	sth %o1, [%o5 + 22]
+	sth %o3, [%o2 + 22]
 ! pa = pa + 24
 	.loc 1 1186
-	add %o3, 24, %o3
+	add %o5, 24, %o5
 ! pb = pb + 36
 	.loc 1 1187
-	add %o5, 36, %o5
+	add %o2, 36, %o2
 ! i0 = i0 - 1
 	.loc 1 1188
-	sub %o7, 1, %o7
+	sub %o0, 1, %o0
 ! =? i0 - 0
 	.loc 1 1189
-	cmp %o7, 0
+	cmp %o0, 0
 ! goto loop26 if !=
 	.loc 1 1190
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop26
@@ -3571,7 +3500,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	or %o0, %lo(73056), %o0
 ! pa = w + pa
 	.loc 1 1192
-	add %o4, %o0, %o0
+	add %i4, %o0, %o0
 ! z0 = 0
 	.loc 1 1193
 	mov 0, %o1
@@ -3599,29 +3528,24 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	or %o0, %lo(20568), %o0
 ! pa = w + pa
 	.loc 1 1201
-	add %o4, %o0, %o1
+	add %i4, %o0, %o7
 ! pb = 90576
 	.loc 1 1202
 	sethi %hi(90576), %o0
 	or %o0, %lo(90576), %o0
 ! pb = w + pb
 	.loc 1 1203
-	add %o4, %o0, %o2
+	add %i4, %o0, %l0
 ! pc = 116824
 	.loc 1 1204
 	sethi %hi(116824), %o0
 	or %o0, %lo(116824), %o0
 ! pc = w + pc
 	.loc 1 1205
-	add %o4, %o0, %o0
+	add %i4, %o0, %o5
 ! i0 = 2187
 	.loc 1 1206
-	mov %o4, %o5
-	mov 2187, %o3
-	mov %o1, %o7
-	mov %o2, %l0
-	mov %o0, %l1
-	mov %o3, %l2
+	mov 2187, %l1
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop27:
 ! (int64) x0 = mem16[pb]
 	.loc 1 1208
@@ -3631,7 +3555,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o7 + 12], %o0
 ! a0 = x0 * tv
 	.loc 1 1210
-	mulx %o3, %o0, %l3
+	mulx %o3, %o0, %l2
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1211
 	ldsh [%o7 + 14], %o0
@@ -3655,13 +3579,13 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o7 + 20], %o4
 ! a4 = x0 * tv
 	.loc 1 1218
-	mulx %o3, %o4, %l4
+	mulx %o3, %o4, %l3
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1219
 	ldsh [%o7 + 22], %o4
 ! a5 = x0 * tv
 	.loc 1 1220
-	mulx %o3, %o4, %l5
+	mulx %o3, %o4, %l4
 ! (int64) x0 = mem16[pb + 2]
 	.loc 1 1221
 	ldsh [%l0 + 2], %o4
@@ -3682,7 +3606,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	mulx %o4, %o0, %o0
 ! a2 = a2 + x1
 	.loc 1 1227
-	add %o1, %o0, %l6
+	add %o1, %o0, %l5
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1228
 	ldsh [%o7 + 16], %o0
@@ -3691,7 +3615,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	mulx %o4, %o0, %o0
 ! a3 = a3 + x1
 	.loc 1 1230
-	add %o2, %o0, %l7
+	add %o2, %o0, %l6
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1231
 	ldsh [%o7 + 18], %o0
@@ -3700,7 +3624,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	mulx %o4, %o0, %o0
 ! a4 = a4 + x1
 	.loc 1 1233
-	add %l4, %o0, %l4
+	add %l3, %o0, %l3
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1234
 	ldsh [%o7 + 20], %o0
@@ -3709,7 +3633,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	mulx %o4, %o0, %o0
 ! a5 = a5 + x1
 	.loc 1 1236
-	add %l5, %o0, %o1
+	add %l4, %o0, %o1
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1237
 	ldsh [%o7 + 22], %o0
@@ -3727,7 +3651,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	mulx %o2, %o0, %o0
 ! a2 = a2 + x1
 	.loc 1 1242
-	add %l6, %o0, %l6
+	add %l5, %o0, %l5
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1243
 	ldsh [%o7 + 14], %o0
@@ -3736,7 +3660,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	mulx %o2, %o0, %o0
 ! a3 = a3 + x1
 	.loc 1 1245
-	add %l7, %o0, %l7
+	add %l6, %o0, %l6
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1246
 	ldsh [%o7 + 16], %o0
@@ -3745,7 +3669,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	mulx %o2, %o0, %o0
 ! a4 = a4 + x1
 	.loc 1 1248
-	add %l4, %o0, %l4
+	add %l3, %o0, %l3
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1249
 	ldsh [%o7 + 18], %o0
@@ -3754,7 +3678,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	mulx %o2, %o0, %o0
 ! a5 = a5 + x1
 	.loc 1 1251
-	add %o1, %o0, %l5
+	add %o1, %o0, %l4
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1252
 	ldsh [%o7 + 20], %o0
@@ -3769,43 +3693,43 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o7 + 22], %o0
 ! a7 = x0 * tv
 	.loc 1 1256
-	mulx %o2, %o0, %o2
+	mulx %o2, %o0, %o1
 ! (int64) x0 = mem16[pb + 6]
 	.loc 1 1257
-	ldsh [%l0 + 6], %o1
+	ldsh [%l0 + 6], %o2
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1258
 	ldsh [%o7 + 12], %o0
 ! x1 = x0 * tv
 	.loc 1 1259
-	mulx %o1, %o0, %o0
+	mulx %o2, %o0, %o0
 ! a3 = a3 + x1
 	.loc 1 1260
-	add %l7, %o0, %l7
+	add %l6, %o0, %l6
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1261
 	ldsh [%o7 + 14], %o0
 ! x1 = x0 * tv
 	.loc 1 1262
-	mulx %o1, %o0, %o0
+	mulx %o2, %o0, %o0
 ! a4 = a4 + x1
 	.loc 1 1263
-	add %l4, %o0, %l4
+	add %l3, %o0, %l3
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1264
 	ldsh [%o7 + 16], %o0
 ! x1 = x0 * tv
 	.loc 1 1265
-	mulx %o1, %o0, %o0
+	mulx %o2, %o0, %o0
 ! a5 = a5 + x1
 	.loc 1 1266
-	add %l5, %o0, %l5
+	add %l4, %o0, %l4
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1267
 	ldsh [%o7 + 18], %o0
 ! x1 = x0 * tv
 	.loc 1 1268
-	mulx %o1, %o0, %o0
+	mulx %o2, %o0, %o0
 ! a6 = a6 + x1
 	.loc 1 1269
 	add %o4, %o0, %o4
@@ -3814,43 +3738,43 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o7 + 20], %o0
 ! x1 = x0 * tv
 	.loc 1 1271
-	mulx %o1, %o0, %o0
+	mulx %o2, %o0, %o0
 ! a7 = a7 + x1
 	.loc 1 1272
-	add %o2, %o0, %o2
+	add %o1, %o0, %o1
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1273
 	ldsh [%o7 + 22], %o0
 ! a8 = x0 * tv
 	.loc 1 1274
-	mulx %o1, %o0, %i1
+	mulx %o2, %o0, %o2
 ! (int64) x0 = mem16[pb + 8]
 	.loc 1 1275
-	ldsh [%l0 + 8], %o1
+	ldsh [%l0 + 8], %l7
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1276
 	ldsh [%o7 + 12], %o0
 ! x1 = x0 * tv
 	.loc 1 1277
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a4 = a4 + x1
 	.loc 1 1278
-	add %l4, %o0, %l4
+	add %l3, %o0, %l3
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1279
 	ldsh [%o7 + 14], %o0
 ! x1 = x0 * tv
 	.loc 1 1280
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a5 = a5 + x1
 	.loc 1 1281
-	add %l5, %o0, %l5
+	add %l4, %o0, %l4
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1282
 	ldsh [%o7 + 16], %o0
 ! x1 = x0 * tv
 	.loc 1 1283
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a6 = a6 + x1
 	.loc 1 1284
 	add %o4, %o0, %o4
@@ -3859,43 +3783,43 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o7 + 18], %o0
 ! x1 = x0 * tv
 	.loc 1 1286
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a7 = a7 + x1
 	.loc 1 1287
-	add %o2, %o0, %o2
+	add %o1, %o0, %o1
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1288
 	ldsh [%o7 + 20], %o0
 ! x1 = x0 * tv
 	.loc 1 1289
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a8 = a8 + x1
 	.loc 1 1290
-	add %i1, %o0, %i1
+	add %o2, %o0, %o2
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1291
 	ldsh [%o7 + 22], %o0
 ! a9 = x0 * tv
 	.loc 1 1292
-	mulx %o1, %o0, %i2
+	mulx %l7, %o0, %i1
 ! (int64) x0 = mem16[pb + 10]
 	.loc 1 1293
-	ldsh [%l0 + 10], %o1
+	ldsh [%l0 + 10], %l7
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1294
 	ldsh [%o7 + 12], %o0
 ! x1 = x0 * tv
 	.loc 1 1295
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a5 = a5 + x1
 	.loc 1 1296
-	add %l5, %o0, %l5
+	add %l4, %o0, %l4
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1297
 	ldsh [%o7 + 14], %o0
 ! x1 = x0 * tv
 	.loc 1 1298
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a6 = a6 + x1
 	.loc 1 1299
 	add %o4, %o0, %o4
@@ -3904,73 +3828,73 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o7 + 16], %o0
 ! x1 = x0 * tv
 	.loc 1 1301
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a7 = a7 + x1
 	.loc 1 1302
-	add %o2, %o0, %o2
+	add %o1, %o0, %o1
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1303
 	ldsh [%o7 + 18], %o0
 ! x1 = x0 * tv
 	.loc 1 1304
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a8 = a8 + x1
 	.loc 1 1305
-	add %i1, %o0, %i1
+	add %o2, %o0, %o2
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1306
 	ldsh [%o7 + 20], %o0
 ! x1 = x0 * tv
 	.loc 1 1307
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a9 = a9 + x1
 	.loc 1 1308
-	add %i2, %o0, %i2
+	add %i1, %o0, %i1
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1309
 	ldsh [%o7 + 22], %o0
 ! a10 = x0 * tv
 	.loc 1 1310
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! mem16[pc] = a0
 	.loc 1 1311
-	sth %l3, [%l1]
+	sth %l2, [%o5]
 ! mem16[pc + 2] = a1
 	.loc 1 1312
-	sth %o3, [%l1 + 2]
+	sth %o3, [%o5 + 2]
 ! mem16[pc + 4] = a2
 	.loc 1 1313
-	sth %l6, [%l1 + 4]
+	sth %l5, [%o5 + 4]
 ! mem16[pc + 6] = a3
 	.loc 1 1314
-	sth %l7, [%l1 + 6]
+	sth %l6, [%o5 + 6]
 ! mem16[pc + 8] = a4
 	.loc 1 1315
-	sth %l4, [%l1 + 8]
+	sth %l3, [%o5 + 8]
 ! mem16[pc + 10] = a5
 	.loc 1 1316
-	sth %l5, [%l1 + 10]
+	sth %l4, [%o5 + 10]
 ! mem16[pc + 12] = a6
 	.loc 1 1317
-	sth %o4, [%l1 + 12]
+	sth %o4, [%o5 + 12]
 ! mem16[pc + 14] = a7
 	.loc 1 1318
-	sth %o2, [%l1 + 14]
+	sth %o1, [%o5 + 14]
 ! mem16[pc + 16] = a8
 	.loc 1 1319
-	sth %i1, [%l1 + 16]
+	sth %o2, [%o5 + 16]
 ! mem16[pc + 18] = a9
 	.loc 1 1320
-	sth %i2, [%l1 + 18]
+	sth %i1, [%o5 + 18]
 ! mem16[pc + 20] = a10
 	.loc 1 1321
-	sth %o0, [%l1 + 20]
+	sth %o0, [%o5 + 20]
 ! a11 = 0
 	.loc 1 1322
 	mov 0, %o0
 ! mem16[pc + 22] = a11
 	.loc 1 1323
-	sth %o0, [%l1 + 22]
+	sth %o0, [%o5 + 22]
 ! pa = pa + 24
 	.loc 1 1324
 	add %o7, 24, %o7
@@ -3979,13 +3903,13 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %l0, 12, %l0
 ! pc = pc + 24
 	.loc 1 1326
-	add %l1, 24, %l1
+	add %o5, 24, %o5
 ! i0 = i0 - 1
 	.loc 1 1327
-	sub %l2, 1, %l2
+	sub %l1, 1, %l1
 ! =? i0 - 0
 	.loc 1 1328
-	cmp %l2, 0
+	cmp %l1, 0
 ! goto loop27 if !=
 	.loc 1 1329
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop27
@@ -3996,49 +3920,44 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	or %o0, %lo(116824), %o0
 ! pa = w + pa
 	.loc 1 1331
-	mov %o5, %o4
-	add %o4, %o0, %o0
+	add %i4, %o0, %o7
 ! pb = w + 3072
 	.loc 1 1332
-	add %o4, 3072, %o1
+	add %i4, 3072, %o5
 ! i0 = 729
 	.loc 1 1333
-	mov %o4, %o5
-	mov 729, %o2
-	mov %o0, %l0
-	mov %o1, %l1
-	mov %o2, %o4
+	mov 729, %o4
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop28:
 ! qb = pa + 24
 	.loc 1 1336
-	add %l0, 24, %l2
+	add %o7, 24, %l1
 ! qc = pa + 48
 	.loc 1 1337
-	add %l0, 48, %o7
+	add %o7, 48, %l0
 ! (int64) x0 = mem16[qa]
 	.loc 1 1339
-	ldsh [%l0], %o3
+	ldsh [%o7], %o3
 ! (int64) x1 = mem16[qa + 12]
 	.loc 1 1340
-	ldsh [%l0 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! (int64) x2 = mem16[qc]
 	.loc 1 1341
-	ldsh [%o7], %o0
+	ldsh [%l0], %o0
 ! (int64) x3 = mem16[qc + 12]
 	.loc 1 1342
-	ldsh [%o7 + 12], %o1
+	ldsh [%l0 + 12], %o1
 ! mem16[qd] = x0
 	.loc 1 1343
-	sth %o3, [%l1]
+	sth %o3, [%o5]
 ! mem16[qd + 36] = x3
 	.loc 1 1344
-	sth %o1, [%l1 + 36]
+	sth %o1, [%o5 + 36]
 ! x4 = x1 - x2
 	.loc 1 1345
 	sub %o2, %o0, %o0
 ! (int64) x5 = mem16[qb]
 	.loc 1 1346
-	ldsh [%l2], %o2
+	ldsh [%l1], %o2
 ! x5 = x5 - x0
 	.loc 1 1347
 	sub %o2, %o3, %o2
@@ -4047,10 +3966,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o0, %o2
 ! mem16[qd + 12] = x5
 	.loc 1 1349
-	sth %o2, [%l1 + 12]
+	sth %o2, [%o5 + 12]
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 1350
-	ldsh [%l2 + 12], %o2
+	ldsh [%l1 + 12], %o2
 ! x5 = x5 - x3
 	.loc 1 1351
 	sub %o2, %o1, %o2
@@ -4059,31 +3978,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o2, %o0, %o2
 ! mem16[qd + 24] = x5
 	.loc 1 1353
-	sth %o2, [%l1 + 24]
+	sth %o2, [%o5 + 24]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1354
-	ldsh [%l0 + 2], %o0
+	ldsh [%o7 + 2], %o0
 ! (int64) x1 = mem16[qa + 14]
 	.loc 1 1355
-	ldsh [%l0 + 14], %o1
+	ldsh [%o7 + 14], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 1356
-	ldsh [%o7 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! (int64) x3 = mem16[qc + 14]
 	.loc 1 1357
-	ldsh [%o7 + 14], %o3
+	ldsh [%l0 + 14], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 1358
-	sth %o0, [%l1 + 2]
+	sth %o0, [%o5 + 2]
 ! mem16[qd + 38] = x3
 	.loc 1 1359
-	sth %o3, [%l1 + 38]
+	sth %o3, [%o5 + 38]
 ! x4 = x1 - x2
 	.loc 1 1360
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 1361
-	ldsh [%l2 + 2], %o2
+	ldsh [%l1 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 1362
 	sub %o2, %o0, %o2
@@ -4092,10 +4011,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 14] = x5
 	.loc 1 1364
-	sth %o2, [%l1 + 14]
+	sth %o2, [%o5 + 14]
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 1365
-	ldsh [%l2 + 14], %o0
+	ldsh [%l1 + 14], %o0
 ! x5 = x5 - x3
 	.loc 1 1366
 	sub %o0, %o3, %o0
@@ -4104,31 +4023,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 26] = x5
 	.loc 1 1368
-	sth %o0, [%l1 + 26]
+	sth %o0, [%o5 + 26]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1369
-	ldsh [%l0 + 4], %o0
+	ldsh [%o7 + 4], %o0
 ! (int64) x1 = mem16[qa + 16]
 	.loc 1 1370
-	ldsh [%l0 + 16], %o1
+	ldsh [%o7 + 16], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 1371
-	ldsh [%o7 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) x3 = mem16[qc + 16]
 	.loc 1 1372
-	ldsh [%o7 + 16], %o3
+	ldsh [%l0 + 16], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 1373
-	sth %o0, [%l1 + 4]
+	sth %o0, [%o5 + 4]
 ! mem16[qd + 40] = x3
 	.loc 1 1374
-	sth %o3, [%l1 + 40]
+	sth %o3, [%o5 + 40]
 ! x4 = x1 - x2
 	.loc 1 1375
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 1376
-	ldsh [%l2 + 4], %o2
+	ldsh [%l1 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 1377
 	sub %o2, %o0, %o2
@@ -4137,10 +4056,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 16] = x5
 	.loc 1 1379
-	sth %o2, [%l1 + 16]
+	sth %o2, [%o5 + 16]
 ! (int64) x5 = mem16[qb + 16]
 	.loc 1 1380
-	ldsh [%l2 + 16], %o0
+	ldsh [%l1 + 16], %o0
 ! x5 = x5 - x3
 	.loc 1 1381
 	sub %o0, %o3, %o0
@@ -4149,31 +4068,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 28] = x5
 	.loc 1 1383
-	sth %o0, [%l1 + 28]
+	sth %o0, [%o5 + 28]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1384
-	ldsh [%l0 + 6], %o0
+	ldsh [%o7 + 6], %o0
 ! (int64) x1 = mem16[qa + 18]
 	.loc 1 1385
-	ldsh [%l0 + 18], %o1
+	ldsh [%o7 + 18], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 1386
-	ldsh [%o7 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! (int64) x3 = mem16[qc + 18]
 	.loc 1 1387
-	ldsh [%o7 + 18], %o3
+	ldsh [%l0 + 18], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 1388
-	sth %o0, [%l1 + 6]
+	sth %o0, [%o5 + 6]
 ! mem16[qd + 42] = x3
 	.loc 1 1389
-	sth %o3, [%l1 + 42]
+	sth %o3, [%o5 + 42]
 ! x4 = x1 - x2
 	.loc 1 1390
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 1391
-	ldsh [%l2 + 6], %o2
+	ldsh [%l1 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 1392
 	sub %o2, %o0, %o2
@@ -4182,10 +4101,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 18] = x5
 	.loc 1 1394
-	sth %o2, [%l1 + 18]
+	sth %o2, [%o5 + 18]
 ! (int64) x5 = mem16[qb + 18]
 	.loc 1 1395
-	ldsh [%l2 + 18], %o0
+	ldsh [%l1 + 18], %o0
 ! x5 = x5 - x3
 	.loc 1 1396
 	sub %o0, %o3, %o0
@@ -4194,31 +4113,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 30] = x5
 	.loc 1 1398
-	sth %o0, [%l1 + 30]
+	sth %o0, [%o5 + 30]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1399
-	ldsh [%l0 + 8], %o0
+	ldsh [%o7 + 8], %o0
 ! (int64) x1 = mem16[qa + 20]
 	.loc 1 1400
-	ldsh [%l0 + 20], %o1
+	ldsh [%o7 + 20], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 1401
-	ldsh [%o7 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! (int64) x3 = mem16[qc + 20]
 	.loc 1 1402
-	ldsh [%o7 + 20], %o3
+	ldsh [%l0 + 20], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 1403
-	sth %o0, [%l1 + 8]
+	sth %o0, [%o5 + 8]
 ! mem16[qd + 44] = x3
 	.loc 1 1404
-	sth %o3, [%l1 + 44]
+	sth %o3, [%o5 + 44]
 ! x4 = x1 - x2
 	.loc 1 1405
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 1406
-	ldsh [%l2 + 8], %o2
+	ldsh [%l1 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 1407
 	sub %o2, %o0, %o2
@@ -4227,10 +4146,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 20] = x5
 	.loc 1 1409
-	sth %o2, [%l1 + 20]
+	sth %o2, [%o5 + 20]
 ! (int64) x5 = mem16[qb + 20]
 	.loc 1 1410
-	ldsh [%l2 + 20], %o0
+	ldsh [%l1 + 20], %o0
 ! x5 = x5 - x3
 	.loc 1 1411
 	sub %o0, %o3, %o0
@@ -4239,31 +4158,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 32] = x5
 	.loc 1 1413
-	sth %o0, [%l1 + 32]
+	sth %o0, [%o5 + 32]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1414
-	ldsh [%l0 + 10], %o0
+	ldsh [%o7 + 10], %o0
 ! (int64) x1 = mem16[qa + 22]
 	.loc 1 1415
-	ldsh [%l0 + 22], %o1
+	ldsh [%o7 + 22], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 1416
-	ldsh [%o7 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! (int64) x3 = mem16[qc + 22]
 	.loc 1 1417
-	ldsh [%o7 + 22], %o3
+	ldsh [%l0 + 22], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 1418
-	sth %o0, [%l1 + 10]
+	sth %o0, [%o5 + 10]
 ! mem16[qd + 46] = x3
 	.loc 1 1419
-	sth %o3, [%l1 + 46]
+	sth %o3, [%o5 + 46]
 ! x4 = x1 - x2
 	.loc 1 1420
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 1421
-	ldsh [%l2 + 10], %o2
+	ldsh [%l1 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 1422
 	sub %o2, %o0, %o2
@@ -4272,10 +4191,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 22] = x5
 	.loc 1 1424
-	sth %o2, [%l1 + 22]
+	sth %o2, [%o5 + 22]
 ! (int64) x5 = mem16[qb + 22]
 	.loc 1 1425
-	ldsh [%l2 + 22], %o0
+	ldsh [%l1 + 22], %o0
 ! x5 = x5 - x3
 	.loc 1 1426
 	sub %o0, %o3, %o0
@@ -4284,13 +4203,13 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 34] = x5
 	.loc 1 1428
-	sth %o0, [%l1 + 34]
+	sth %o0, [%o5 + 34]
 ! pa = pa + 72
 	.loc 1 1429
-	add %l0, 72, %l0
+	add %o7, 72, %o7
 ! pb = pb + 48
 	.loc 1 1430
-	add %l1, 48, %l1
+	add %o5, 48, %o5
 ! i0 = i0 - 1
 	.loc 1 1431
 	sub %o4, 1, %o4
@@ -4303,26 +4222,21 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	nop
 ! pa = w + 3072
 	.loc 1 1434
-	mov %o5, %o4
-	add %o4, 3072, %o0
+	add %i4, 3072, %l0
 ! pb = 116824
 	.loc 1 1435
-	sethi %hi(116824), %o1
-	or %o1, %lo(116824), %o1
+	sethi %hi(116824), %o0
+	or %o0, %lo(116824), %o0
 ! pb = w + pb
 	.loc 1 1436
-	add %o4, %o1, %o1
+	add %i4, %o0, %o5
 ! i0 = 243
 	.loc 1 1437
-	mov %o4, %o5
-	mov 243, %o2
-	mov %o0, %l0
-	mov %o1, %l1
-	mov %o2, %o4
+	mov 243, %o4
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop29:
 ! qb = pa + 48
 	.loc 1 1440
-	add %l0, 48, %l2
+	add %l0, 48, %l1
 ! qc = pa + 96
 	.loc 1 1441
 	add %l0, 96, %o7
@@ -4340,16 +4254,16 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o7 + 24], %o3
 ! mem16[qd] = x0
 	.loc 1 1447
-	sth %o0, [%l1]
+	sth %o0, [%o5]
 ! mem16[qd + 72] = x3
 	.loc 1 1448
-	sth %o3, [%l1 + 72]
+	sth %o3, [%o5 + 72]
 ! x4 = x1 - x2
 	.loc 1 1449
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 1450
-	ldsh [%l2], %o2
+	ldsh [%l1], %o2
 ! x5 = x5 - x0
 	.loc 1 1451
 	sub %o2, %o0, %o2
@@ -4358,10 +4272,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 24] = x5
 	.loc 1 1453
-	sth %o2, [%l1 + 24]
+	sth %o2, [%o5 + 24]
 ! (int64) x5 = mem16[qb + 24]
 	.loc 1 1454
-	ldsh [%l2 + 24], %o0
+	ldsh [%l1 + 24], %o0
 ! x5 = x5 - x3
 	.loc 1 1455
 	sub %o0, %o3, %o0
@@ -4370,7 +4284,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 48] = x5
 	.loc 1 1457
-	sth %o0, [%l1 + 48]
+	sth %o0, [%o5 + 48]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1458
 	ldsh [%l0 + 2], %o0
@@ -4385,16 +4299,16 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o7 + 26], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 1462
-	sth %o0, [%l1 + 2]
+	sth %o0, [%o5 + 2]
 ! mem16[qd + 74] = x3
 	.loc 1 1463
-	sth %o3, [%l1 + 74]
+	sth %o3, [%o5 + 74]
 ! x4 = x1 - x2
 	.loc 1 1464
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 1465
-	ldsh [%l2 + 2], %o2
+	ldsh [%l1 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 1466
 	sub %o2, %o0, %o2
@@ -4403,10 +4317,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 26] = x5
 	.loc 1 1468
-	sth %o2, [%l1 + 26]
+	sth %o2, [%o5 + 26]
 ! (int64) x5 = mem16[qb + 26]
 	.loc 1 1469
-	ldsh [%l2 + 26], %o0
+	ldsh [%l1 + 26], %o0
 ! x5 = x5 - x3
 	.loc 1 1470
 	sub %o0, %o3, %o0
@@ -4415,7 +4329,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 50] = x5
 	.loc 1 1472
-	sth %o0, [%l1 + 50]
+	sth %o0, [%o5 + 50]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1473
 	ldsh [%l0 + 4], %o0
@@ -4430,16 +4344,16 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o7 + 28], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 1477
-	sth %o0, [%l1 + 4]
+	sth %o0, [%o5 + 4]
 ! mem16[qd + 76] = x3
 	.loc 1 1478
-	sth %o3, [%l1 + 76]
+	sth %o3, [%o5 + 76]
 ! x4 = x1 - x2
 	.loc 1 1479
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 1480
-	ldsh [%l2 + 4], %o2
+	ldsh [%l1 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 1481
 	sub %o2, %o0, %o2
@@ -4448,10 +4362,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 28] = x5
 	.loc 1 1483
-	sth %o2, [%l1 + 28]
+	sth %o2, [%o5 + 28]
 ! (int64) x5 = mem16[qb + 28]
 	.loc 1 1484
-	ldsh [%l2 + 28], %o0
+	ldsh [%l1 + 28], %o0
 ! x5 = x5 - x3
 	.loc 1 1485
 	sub %o0, %o3, %o0
@@ -4460,7 +4374,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 52] = x5
 	.loc 1 1487
-	sth %o0, [%l1 + 52]
+	sth %o0, [%o5 + 52]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1488
 	ldsh [%l0 + 6], %o0
@@ -4475,16 +4389,16 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o7 + 30], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 1492
-	sth %o0, [%l1 + 6]
+	sth %o0, [%o5 + 6]
 ! mem16[qd + 78] = x3
 	.loc 1 1493
-	sth %o3, [%l1 + 78]
+	sth %o3, [%o5 + 78]
 ! x4 = x1 - x2
 	.loc 1 1494
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 1495
-	ldsh [%l2 + 6], %o2
+	ldsh [%l1 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 1496
 	sub %o2, %o0, %o2
@@ -4493,10 +4407,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 30] = x5
 	.loc 1 1498
-	sth %o2, [%l1 + 30]
+	sth %o2, [%o5 + 30]
 ! (int64) x5 = mem16[qb + 30]
 	.loc 1 1499
-	ldsh [%l2 + 30], %o0
+	ldsh [%l1 + 30], %o0
 ! x5 = x5 - x3
 	.loc 1 1500
 	sub %o0, %o3, %o0
@@ -4505,7 +4419,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 54] = x5
 	.loc 1 1502
-	sth %o0, [%l1 + 54]
+	sth %o0, [%o5 + 54]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1503
 	ldsh [%l0 + 8], %o0
@@ -4520,16 +4434,16 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o7 + 32], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 1507
-	sth %o0, [%l1 + 8]
+	sth %o0, [%o5 + 8]
 ! mem16[qd + 80] = x3
 	.loc 1 1508
-	sth %o3, [%l1 + 80]
+	sth %o3, [%o5 + 80]
 ! x4 = x1 - x2
 	.loc 1 1509
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 1510
-	ldsh [%l2 + 8], %o2
+	ldsh [%l1 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 1511
 	sub %o2, %o0, %o2
@@ -4538,10 +4452,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 32] = x5
 	.loc 1 1513
-	sth %o2, [%l1 + 32]
+	sth %o2, [%o5 + 32]
 ! (int64) x5 = mem16[qb + 32]
 	.loc 1 1514
-	ldsh [%l2 + 32], %o0
+	ldsh [%l1 + 32], %o0
 ! x5 = x5 - x3
 	.loc 1 1515
 	sub %o0, %o3, %o0
@@ -4550,7 +4464,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 56] = x5
 	.loc 1 1517
-	sth %o0, [%l1 + 56]
+	sth %o0, [%o5 + 56]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1518
 	ldsh [%l0 + 10], %o0
@@ -4565,16 +4479,16 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o7 + 34], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 1522
-	sth %o0, [%l1 + 10]
+	sth %o0, [%o5 + 10]
 ! mem16[qd + 82] = x3
 	.loc 1 1523
-	sth %o3, [%l1 + 82]
+	sth %o3, [%o5 + 82]
 ! x4 = x1 - x2
 	.loc 1 1524
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 1525
-	ldsh [%l2 + 10], %o2
+	ldsh [%l1 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 1526
 	sub %o2, %o0, %o2
@@ -4583,10 +4497,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 34] = x5
 	.loc 1 1528
-	sth %o2, [%l1 + 34]
+	sth %o2, [%o5 + 34]
 ! (int64) x5 = mem16[qb + 34]
 	.loc 1 1529
-	ldsh [%l2 + 34], %o0
+	ldsh [%l1 + 34], %o0
 ! x5 = x5 - x3
 	.loc 1 1530
 	sub %o0, %o3, %o0
@@ -4595,7 +4509,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 58] = x5
 	.loc 1 1532
-	sth %o0, [%l1 + 58]
+	sth %o0, [%o5 + 58]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1533
 	ldsh [%l0 + 12], %o0
@@ -4610,16 +4524,16 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o7 + 36], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 1537
-	sth %o0, [%l1 + 12]
+	sth %o0, [%o5 + 12]
 ! mem16[qd + 84] = x3
 	.loc 1 1538
-	sth %o3, [%l1 + 84]
+	sth %o3, [%o5 + 84]
 ! x4 = x1 - x2
 	.loc 1 1539
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 1540
-	ldsh [%l2 + 12], %o2
+	ldsh [%l1 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 1541
 	sub %o2, %o0, %o2
@@ -4628,10 +4542,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 36] = x5
 	.loc 1 1543
-	sth %o2, [%l1 + 36]
+	sth %o2, [%o5 + 36]
 ! (int64) x5 = mem16[qb + 36]
 	.loc 1 1544
-	ldsh [%l2 + 36], %o0
+	ldsh [%l1 + 36], %o0
 ! x5 = x5 - x3
 	.loc 1 1545
 	sub %o0, %o3, %o0
@@ -4640,7 +4554,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 60] = x5
 	.loc 1 1547
-	sth %o0, [%l1 + 60]
+	sth %o0, [%o5 + 60]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1548
 	ldsh [%l0 + 14], %o0
@@ -4655,16 +4569,16 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o7 + 38], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 1552
-	sth %o0, [%l1 + 14]
+	sth %o0, [%o5 + 14]
 ! mem16[qd + 86] = x3
 	.loc 1 1553
-	sth %o3, [%l1 + 86]
+	sth %o3, [%o5 + 86]
 ! x4 = x1 - x2
 	.loc 1 1554
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 1555
-	ldsh [%l2 + 14], %o2
+	ldsh [%l1 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 1556
 	sub %o2, %o0, %o2
@@ -4673,10 +4587,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 38] = x5
 	.loc 1 1558
-	sth %o2, [%l1 + 38]
+	sth %o2, [%o5 + 38]
 ! (int64) x5 = mem16[qb + 38]
 	.loc 1 1559
-	ldsh [%l2 + 38], %o0
+	ldsh [%l1 + 38], %o0
 ! x5 = x5 - x3
 	.loc 1 1560
 	sub %o0, %o3, %o0
@@ -4685,7 +4599,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 62] = x5
 	.loc 1 1562
-	sth %o0, [%l1 + 62]
+	sth %o0, [%o5 + 62]
 ! (int64) x0 = mem16[qa + 16]
 	.loc 1 1563
 	ldsh [%l0 + 16], %o0
@@ -4700,16 +4614,16 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o7 + 40], %o3
 ! mem16[qd + 16] = x0
 	.loc 1 1567
-	sth %o0, [%l1 + 16]
+	sth %o0, [%o5 + 16]
 ! mem16[qd + 88] = x3
 	.loc 1 1568
-	sth %o3, [%l1 + 88]
+	sth %o3, [%o5 + 88]
 ! x4 = x1 - x2
 	.loc 1 1569
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 16]
 	.loc 1 1570
-	ldsh [%l2 + 16], %o2
+	ldsh [%l1 + 16], %o2
 ! x5 = x5 - x0
 	.loc 1 1571
 	sub %o2, %o0, %o2
@@ -4718,10 +4632,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 40] = x5
 	.loc 1 1573
-	sth %o2, [%l1 + 40]
+	sth %o2, [%o5 + 40]
 ! (int64) x5 = mem16[qb + 40]
 	.loc 1 1574
-	ldsh [%l2 + 40], %o0
+	ldsh [%l1 + 40], %o0
 ! x5 = x5 - x3
 	.loc 1 1575
 	sub %o0, %o3, %o0
@@ -4730,7 +4644,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 64] = x5
 	.loc 1 1577
-	sth %o0, [%l1 + 64]
+	sth %o0, [%o5 + 64]
 ! (int64) x0 = mem16[qa + 18]
 	.loc 1 1578
 	ldsh [%l0 + 18], %o0
@@ -4745,16 +4659,16 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o7 + 42], %o3
 ! mem16[qd + 18] = x0
 	.loc 1 1582
-	sth %o0, [%l1 + 18]
+	sth %o0, [%o5 + 18]
 ! mem16[qd + 90] = x3
 	.loc 1 1583
-	sth %o3, [%l1 + 90]
+	sth %o3, [%o5 + 90]
 ! x4 = x1 - x2
 	.loc 1 1584
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 18]
 	.loc 1 1585
-	ldsh [%l2 + 18], %o2
+	ldsh [%l1 + 18], %o2
 ! x5 = x5 - x0
 	.loc 1 1586
 	sub %o2, %o0, %o2
@@ -4763,10 +4677,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 42] = x5
 	.loc 1 1588
-	sth %o2, [%l1 + 42]
+	sth %o2, [%o5 + 42]
 ! (int64) x5 = mem16[qb + 42]
 	.loc 1 1589
-	ldsh [%l2 + 42], %o0
+	ldsh [%l1 + 42], %o0
 ! x5 = x5 - x3
 	.loc 1 1590
 	sub %o0, %o3, %o0
@@ -4775,7 +4689,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 66] = x5
 	.loc 1 1592
-	sth %o0, [%l1 + 66]
+	sth %o0, [%o5 + 66]
 ! (int64) x0 = mem16[qa + 20]
 	.loc 1 1593
 	ldsh [%l0 + 20], %o0
@@ -4790,16 +4704,16 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o7 + 44], %o3
 ! mem16[qd + 20] = x0
 	.loc 1 1597
-	sth %o0, [%l1 + 20]
+	sth %o0, [%o5 + 20]
 ! mem16[qd + 92] = x3
 	.loc 1 1598
-	sth %o3, [%l1 + 92]
+	sth %o3, [%o5 + 92]
 ! x4 = x1 - x2
 	.loc 1 1599
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 20]
 	.loc 1 1600
-	ldsh [%l2 + 20], %o2
+	ldsh [%l1 + 20], %o2
 ! x5 = x5 - x0
 	.loc 1 1601
 	sub %o2, %o0, %o2
@@ -4808,10 +4722,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 44] = x5
 	.loc 1 1603
-	sth %o2, [%l1 + 44]
+	sth %o2, [%o5 + 44]
 ! (int64) x5 = mem16[qb + 44]
 	.loc 1 1604
-	ldsh [%l2 + 44], %o0
+	ldsh [%l1 + 44], %o0
 ! x5 = x5 - x3
 	.loc 1 1605
 	sub %o0, %o3, %o0
@@ -4820,7 +4734,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 68] = x5
 	.loc 1 1607
-	sth %o0, [%l1 + 68]
+	sth %o0, [%o5 + 68]
 ! (int64) x0 = mem16[qa + 22]
 	.loc 1 1608
 	ldsh [%l0 + 22], %o0
@@ -4835,16 +4749,16 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	ldsh [%o7 + 46], %o3
 ! mem16[qd + 22] = x0
 	.loc 1 1612
-	sth %o0, [%l1 + 22]
+	sth %o0, [%o5 + 22]
 ! mem16[qd + 94] = x3
 	.loc 1 1613
-	sth %o3, [%l1 + 94]
+	sth %o3, [%o5 + 94]
 ! x4 = x1 - x2
 	.loc 1 1614
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 22]
 	.loc 1 1615
-	ldsh [%l2 + 22], %o2
+	ldsh [%l1 + 22], %o2
 ! x5 = x5 - x0
 	.loc 1 1616
 	sub %o2, %o0, %o2
@@ -4853,10 +4767,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 46] = x5
 	.loc 1 1618
-	sth %o2, [%l1 + 46]
+	sth %o2, [%o5 + 46]
 ! (int64) x5 = mem16[qb + 46]
 	.loc 1 1619
-	ldsh [%l2 + 46], %o0
+	ldsh [%l1 + 46], %o0
 ! x5 = x5 - x3
 	.loc 1 1620
 	sub %o0, %o3, %o0
@@ -4865,13 +4779,13 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 70] = x5
 	.loc 1 1622
-	sth %o0, [%l1 + 70]
+	sth %o0, [%o5 + 70]
 ! pa = pa + 144
 	.loc 1 1623
 	add %l0, 144, %l0
 ! pb = pb + 96
 	.loc 1 1624
-	add %l1, 96, %l1
+	add %o5, 96, %o5
 ! i0 = i0 - 1
 	.loc 1 1625
 	sub %o4, 1, %o4
@@ -4888,57 +4802,54 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	or %o0, %lo(116824), %o0
 ! pa = w + pa
 	.loc 1 1629
-	mov %o5, %o4
-	add %o4, %o0, %l2
+	add %i4, %o0, %o4
 ! pb = w + 3072
 	.loc 1 1630
-	add %o4, 3072, %l1
+	add %i4, 3072, %o5
 ! i0 = 81
 	.loc 1 1631
-	mov 81, %o0
+	mov 81, %o7
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop30:
 ! qa = pa
 	.loc 1 1633
-	mov %o0, %l3
 	mov %o4, %l4
 ! qb = pa + 96
 	.loc 1 1634
-	add %l2, 96, %o4
+	add %o4, 96, %l0
 ! qc = pa + 192
 	.loc 1 1635
-	add %l2, 192, %o5
+	add %o4, 192, %l1
 ! qd = pb
 	.loc 1 1636
-	mov %l2, %l0
+	mov %o5, %l2
 ! i1 = 3
 	.loc 1 1637
-	mov %l1, %l5
-	mov 3, %o7
+	mov 3, %l3
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop31:
 ! (int64) x0 = mem16[qa]
 	.loc 1 1639
-	ldsh [%l2], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 48]
 	.loc 1 1640
-	ldsh [%l2 + 48], %o1
+	ldsh [%l4 + 48], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 1641
-	ldsh [%o5], %o2
+	ldsh [%l1], %o2
 ! (int64) x3 = mem16[qc + 48]
 	.loc 1 1642
-	ldsh [%o5 + 48], %o3
+	ldsh [%l1 + 48], %o3
 ! mem16[qd] = x0
 	.loc 1 1643
-	sth %o0, [%l1]
+	sth %o0, [%l2]
 ! mem16[qd + 144] = x3
 	.loc 1 1644
-	sth %o3, [%l1 + 144]
+	sth %o3, [%l2 + 144]
 ! x4 = x1 - x2
 	.loc 1 1645
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 1646
-	ldsh [%o4], %o2
+	ldsh [%l0], %o2
 ! x5 = x5 - x0
 	.loc 1 1647
 	sub %o2, %o0, %o2
@@ -4947,10 +4858,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 48] = x5
 	.loc 1 1649
-	sth %o2, [%l1 + 48]
+	sth %o2, [%l2 + 48]
 ! (int64) x5 = mem16[qb + 48]
 	.loc 1 1650
-	ldsh [%o4 + 48], %o0
+	ldsh [%l0 + 48], %o0
 ! x5 = x5 - x3
 	.loc 1 1651
 	sub %o0, %o3, %o0
@@ -4959,31 +4870,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 96] = x5
 	.loc 1 1653
-	sth %o0, [%l1 + 96]
+	sth %o0, [%l2 + 96]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1654
-	ldsh [%l2 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 50]
 	.loc 1 1655
-	ldsh [%l2 + 50], %o1
+	ldsh [%l4 + 50], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 1656
-	ldsh [%o5 + 2], %o2
+	ldsh [%l1 + 2], %o2
 ! (int64) x3 = mem16[qc + 50]
 	.loc 1 1657
-	ldsh [%o5 + 50], %o3
+	ldsh [%l1 + 50], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 1658
-	sth %o0, [%l1 + 2]
+	sth %o0, [%l2 + 2]
 ! mem16[qd + 146] = x3
 	.loc 1 1659
-	sth %o3, [%l1 + 146]
+	sth %o3, [%l2 + 146]
 ! x4 = x1 - x2
 	.loc 1 1660
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 1661
-	ldsh [%o4 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 1662
 	sub %o2, %o0, %o2
@@ -4992,10 +4903,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 50] = x5
 	.loc 1 1664
-	sth %o2, [%l1 + 50]
+	sth %o2, [%l2 + 50]
 ! (int64) x5 = mem16[qb + 50]
 	.loc 1 1665
-	ldsh [%o4 + 50], %o0
+	ldsh [%l0 + 50], %o0
 ! x5 = x5 - x3
 	.loc 1 1666
 	sub %o0, %o3, %o0
@@ -5004,31 +4915,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 98] = x5
 	.loc 1 1668
-	sth %o0, [%l1 + 98]
+	sth %o0, [%l2 + 98]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1669
-	ldsh [%l2 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 52]
 	.loc 1 1670
-	ldsh [%l2 + 52], %o1
+	ldsh [%l4 + 52], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 1671
-	ldsh [%o5 + 4], %o2
+	ldsh [%l1 + 4], %o2
 ! (int64) x3 = mem16[qc + 52]
 	.loc 1 1672
-	ldsh [%o5 + 52], %o3
+	ldsh [%l1 + 52], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 1673
-	sth %o0, [%l1 + 4]
+	sth %o0, [%l2 + 4]
 ! mem16[qd + 148] = x3
 	.loc 1 1674
-	sth %o3, [%l1 + 148]
+	sth %o3, [%l2 + 148]
 ! x4 = x1 - x2
 	.loc 1 1675
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 1676
-	ldsh [%o4 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 1677
 	sub %o2, %o0, %o2
@@ -5037,10 +4948,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 52] = x5
 	.loc 1 1679
-	sth %o2, [%l1 + 52]
+	sth %o2, [%l2 + 52]
 ! (int64) x5 = mem16[qb + 52]
 	.loc 1 1680
-	ldsh [%o4 + 52], %o0
+	ldsh [%l0 + 52], %o0
 ! x5 = x5 - x3
 	.loc 1 1681
 	sub %o0, %o3, %o0
@@ -5049,31 +4960,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 100] = x5
 	.loc 1 1683
-	sth %o0, [%l1 + 100]
+	sth %o0, [%l2 + 100]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1684
-	ldsh [%l2 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 54]
 	.loc 1 1685
-	ldsh [%l2 + 54], %o1
+	ldsh [%l4 + 54], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 1686
-	ldsh [%o5 + 6], %o2
+	ldsh [%l1 + 6], %o2
 ! (int64) x3 = mem16[qc + 54]
 	.loc 1 1687
-	ldsh [%o5 + 54], %o3
+	ldsh [%l1 + 54], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 1688
-	sth %o0, [%l1 + 6]
+	sth %o0, [%l2 + 6]
 ! mem16[qd + 150] = x3
 	.loc 1 1689
-	sth %o3, [%l1 + 150]
+	sth %o3, [%l2 + 150]
 ! x4 = x1 - x2
 	.loc 1 1690
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 1691
-	ldsh [%o4 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 1692
 	sub %o2, %o0, %o2
@@ -5082,10 +4993,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 54] = x5
 	.loc 1 1694
-	sth %o2, [%l1 + 54]
+	sth %o2, [%l2 + 54]
 ! (int64) x5 = mem16[qb + 54]
 	.loc 1 1695
-	ldsh [%o4 + 54], %o0
+	ldsh [%l0 + 54], %o0
 ! x5 = x5 - x3
 	.loc 1 1696
 	sub %o0, %o3, %o0
@@ -5094,31 +5005,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 102] = x5
 	.loc 1 1698
-	sth %o0, [%l1 + 102]
+	sth %o0, [%l2 + 102]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1699
-	ldsh [%l2 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 56]
 	.loc 1 1700
-	ldsh [%l2 + 56], %o1
+	ldsh [%l4 + 56], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 1701
-	ldsh [%o5 + 8], %o2
+	ldsh [%l1 + 8], %o2
 ! (int64) x3 = mem16[qc + 56]
 	.loc 1 1702
-	ldsh [%o5 + 56], %o3
+	ldsh [%l1 + 56], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 1703
-	sth %o0, [%l1 + 8]
+	sth %o0, [%l2 + 8]
 ! mem16[qd + 152] = x3
 	.loc 1 1704
-	sth %o3, [%l1 + 152]
+	sth %o3, [%l2 + 152]
 ! x4 = x1 - x2
 	.loc 1 1705
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 1706
-	ldsh [%o4 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 1707
 	sub %o2, %o0, %o2
@@ -5127,10 +5038,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 56] = x5
 	.loc 1 1709
-	sth %o2, [%l1 + 56]
+	sth %o2, [%l2 + 56]
 ! (int64) x5 = mem16[qb + 56]
 	.loc 1 1710
-	ldsh [%o4 + 56], %o0
+	ldsh [%l0 + 56], %o0
 ! x5 = x5 - x3
 	.loc 1 1711
 	sub %o0, %o3, %o0
@@ -5139,31 +5050,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 104] = x5
 	.loc 1 1713
-	sth %o0, [%l1 + 104]
+	sth %o0, [%l2 + 104]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1714
-	ldsh [%l2 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 58]
 	.loc 1 1715
-	ldsh [%l2 + 58], %o1
+	ldsh [%l4 + 58], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 1716
-	ldsh [%o5 + 10], %o2
+	ldsh [%l1 + 10], %o2
 ! (int64) x3 = mem16[qc + 58]
 	.loc 1 1717
-	ldsh [%o5 + 58], %o3
+	ldsh [%l1 + 58], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 1718
-	sth %o0, [%l1 + 10]
+	sth %o0, [%l2 + 10]
 ! mem16[qd + 154] = x3
 	.loc 1 1719
-	sth %o3, [%l1 + 154]
+	sth %o3, [%l2 + 154]
 ! x4 = x1 - x2
 	.loc 1 1720
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 1721
-	ldsh [%o4 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 1722
 	sub %o2, %o0, %o2
@@ -5172,10 +5083,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 58] = x5
 	.loc 1 1724
-	sth %o2, [%l1 + 58]
+	sth %o2, [%l2 + 58]
 ! (int64) x5 = mem16[qb + 58]
 	.loc 1 1725
-	ldsh [%o4 + 58], %o0
+	ldsh [%l0 + 58], %o0
 ! x5 = x5 - x3
 	.loc 1 1726
 	sub %o0, %o3, %o0
@@ -5184,31 +5095,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 106] = x5
 	.loc 1 1728
-	sth %o0, [%l1 + 106]
+	sth %o0, [%l2 + 106]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1729
-	ldsh [%l2 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 60]
 	.loc 1 1730
-	ldsh [%l2 + 60], %o1
+	ldsh [%l4 + 60], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 1731
-	ldsh [%o5 + 12], %o2
+	ldsh [%l1 + 12], %o2
 ! (int64) x3 = mem16[qc + 60]
 	.loc 1 1732
-	ldsh [%o5 + 60], %o3
+	ldsh [%l1 + 60], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 1733
-	sth %o0, [%l1 + 12]
+	sth %o0, [%l2 + 12]
 ! mem16[qd + 156] = x3
 	.loc 1 1734
-	sth %o3, [%l1 + 156]
+	sth %o3, [%l2 + 156]
 ! x4 = x1 - x2
 	.loc 1 1735
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 1736
-	ldsh [%o4 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 1737
 	sub %o2, %o0, %o2
@@ -5217,10 +5128,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 60] = x5
 	.loc 1 1739
-	sth %o2, [%l1 + 60]
+	sth %o2, [%l2 + 60]
 ! (int64) x5 = mem16[qb + 60]
 	.loc 1 1740
-	ldsh [%o4 + 60], %o0
+	ldsh [%l0 + 60], %o0
 ! x5 = x5 - x3
 	.loc 1 1741
 	sub %o0, %o3, %o0
@@ -5229,31 +5140,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 108] = x5
 	.loc 1 1743
-	sth %o0, [%l1 + 108]
+	sth %o0, [%l2 + 108]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1744
-	ldsh [%l2 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 62]
 	.loc 1 1745
-	ldsh [%l2 + 62], %o1
+	ldsh [%l4 + 62], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 1746
-	ldsh [%o5 + 14], %o2
+	ldsh [%l1 + 14], %o2
 ! (int64) x3 = mem16[qc + 62]
 	.loc 1 1747
-	ldsh [%o5 + 62], %o3
+	ldsh [%l1 + 62], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 1748
-	sth %o0, [%l1 + 14]
+	sth %o0, [%l2 + 14]
 ! mem16[qd + 158] = x3
 	.loc 1 1749
-	sth %o3, [%l1 + 158]
+	sth %o3, [%l2 + 158]
 ! x4 = x1 - x2
 	.loc 1 1750
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 1751
-	ldsh [%o4 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 1752
 	sub %o2, %o0, %o2
@@ -5262,10 +5173,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 62] = x5
 	.loc 1 1754
-	sth %o2, [%l1 + 62]
+	sth %o2, [%l2 + 62]
 ! (int64) x5 = mem16[qb + 62]
 	.loc 1 1755
-	ldsh [%o4 + 62], %o0
+	ldsh [%l0 + 62], %o0
 ! x5 = x5 - x3
 	.loc 1 1756
 	sub %o0, %o3, %o0
@@ -5274,105 +5185,99 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 110] = x5
 	.loc 1 1758
-	sth %o0, [%l1 + 110]
+	sth %o0, [%l2 + 110]
 ! qa = qa + 16
 	.loc 1 1759
-	add %l2, 16, %l2
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 1760
-	add %o4, 16, %o4
+	add %l0, 16, %l0
 ! qc = qc + 16
 	.loc 1 1761
-	add %o5, 16, %o5
+	add %l1, 16, %l1
 ! qd = qd + 16
 	.loc 1 1762
-	add %l1, 16, %l1
+	add %l2, 16, %l2
 ! i1 = i1 - 1
 	.loc 1 1763
-	sub %o7, 1, %o7
+	sub %l3, 1, %l3
 ! =? i1 - 0
 	.loc 1 1764
-	cmp %o7, 0
+	cmp %l3, 0
 ! goto loop31 if !=
 	.loc 1 1765
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop31
 	nop
 ! pa = pa + 288
 	.loc 1 1766
-	mov %l0, %l2
-	add %l2, 288, %l2
+	add %o4, 288, %o4
 ! pb = pb + 192
 	.loc 1 1767
-	mov %l5, %l1
-	add %l1, 192, %l1
+	add %o5, 192, %o5
 ! i0 = i0 - 1
 	.loc 1 1768
-	mov %l3, %o0
-	sub %o0, 1, %o0
+	sub %o7, 1, %o7
 ! =? i0 - 0
 	.loc 1 1769
-	cmp %o0, 0
+	cmp %o7, 0
 ! goto loop30 if !=
 	.loc 1 1770
-	mov %l4, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop30
 	nop
 ! pa = w + 3072
 	.loc 1 1771
-	add %o4, 3072, %l2
+	add %i4, 3072, %l3
 ! pb = 116824
 	.loc 1 1772
 	sethi %hi(116824), %o0
 	or %o0, %lo(116824), %o0
 ! pb = w + pb
 	.loc 1 1773
-	add %o4, %o0, %l3
+	add %i4, %o0, %o4
 ! i0 = 27
 	.loc 1 1774
-	mov 27, %o0
+	mov 27, %o5
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop32:
 ! qa = pa
 	.loc 1 1776
-	mov %o0, %l1
-	mov %o4, %l4
+	mov %l3, %l4
 ! qb = pa + 192
 	.loc 1 1777
-	add %l2, 192, %o4
+	add %l3, 192, %o7
 ! qc = pa + 384
 	.loc 1 1778
-	add %l2, 384, %o5
+	add %l3, 384, %l0
 ! qd = pb
 	.loc 1 1779
-	mov %l2, %l0
+	mov %o4, %l1
 ! i1 = 6
 	.loc 1 1780
-	mov %l3, %l5
-	mov 6, %o7
+	mov 6, %l2
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop33:
 ! (int64) x0 = mem16[qa]
 	.loc 1 1782
-	ldsh [%l2], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 96]
 	.loc 1 1783
-	ldsh [%l2 + 96], %o1
+	ldsh [%l4 + 96], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 1784
-	ldsh [%o5], %o2
+	ldsh [%l0], %o2
 ! (int64) x3 = mem16[qc + 96]
 	.loc 1 1785
-	ldsh [%o5 + 96], %o3
+	ldsh [%l0 + 96], %o3
 ! mem16[qd] = x0
 	.loc 1 1786
-	sth %o0, [%l3]
+	sth %o0, [%l1]
 ! mem16[qd + 288] = x3
 	.loc 1 1787
-	sth %o3, [%l3 + 288]
+	sth %o3, [%l1 + 288]
 ! x4 = x1 - x2
 	.loc 1 1788
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 1789
-	ldsh [%o4], %o2
+	ldsh [%o7], %o2
 ! x5 = x5 - x0
 	.loc 1 1790
 	sub %o2, %o0, %o2
@@ -5381,10 +5286,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 96] = x5
 	.loc 1 1792
-	sth %o2, [%l3 + 96]
+	sth %o2, [%l1 + 96]
 ! (int64) x5 = mem16[qb + 96]
 	.loc 1 1793
-	ldsh [%o4 + 96], %o0
+	ldsh [%o7 + 96], %o0
 ! x5 = x5 - x3
 	.loc 1 1794
 	sub %o0, %o3, %o0
@@ -5393,31 +5298,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 192] = x5
 	.loc 1 1796
-	sth %o0, [%l3 + 192]
+	sth %o0, [%l1 + 192]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1797
-	ldsh [%l2 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 98]
 	.loc 1 1798
-	ldsh [%l2 + 98], %o1
+	ldsh [%l4 + 98], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 1799
-	ldsh [%o5 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! (int64) x3 = mem16[qc + 98]
 	.loc 1 1800
-	ldsh [%o5 + 98], %o3
+	ldsh [%l0 + 98], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 1801
-	sth %o0, [%l3 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qd + 290] = x3
 	.loc 1 1802
-	sth %o3, [%l3 + 290]
+	sth %o3, [%l1 + 290]
 ! x4 = x1 - x2
 	.loc 1 1803
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 1804
-	ldsh [%o4 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 1805
 	sub %o2, %o0, %o2
@@ -5426,10 +5331,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 98] = x5
 	.loc 1 1807
-	sth %o2, [%l3 + 98]
+	sth %o2, [%l1 + 98]
 ! (int64) x5 = mem16[qb + 98]
 	.loc 1 1808
-	ldsh [%o4 + 98], %o0
+	ldsh [%o7 + 98], %o0
 ! x5 = x5 - x3
 	.loc 1 1809
 	sub %o0, %o3, %o0
@@ -5438,31 +5343,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 194] = x5
 	.loc 1 1811
-	sth %o0, [%l3 + 194]
+	sth %o0, [%l1 + 194]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1812
-	ldsh [%l2 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 100]
 	.loc 1 1813
-	ldsh [%l2 + 100], %o1
+	ldsh [%l4 + 100], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 1814
-	ldsh [%o5 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) x3 = mem16[qc + 100]
 	.loc 1 1815
-	ldsh [%o5 + 100], %o3
+	ldsh [%l0 + 100], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 1816
-	sth %o0, [%l3 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qd + 292] = x3
 	.loc 1 1817
-	sth %o3, [%l3 + 292]
+	sth %o3, [%l1 + 292]
 ! x4 = x1 - x2
 	.loc 1 1818
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 1819
-	ldsh [%o4 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 1820
 	sub %o2, %o0, %o2
@@ -5471,10 +5376,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 100] = x5
 	.loc 1 1822
-	sth %o2, [%l3 + 100]
+	sth %o2, [%l1 + 100]
 ! (int64) x5 = mem16[qb + 100]
 	.loc 1 1823
-	ldsh [%o4 + 100], %o0
+	ldsh [%o7 + 100], %o0
 ! x5 = x5 - x3
 	.loc 1 1824
 	sub %o0, %o3, %o0
@@ -5483,31 +5388,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 196] = x5
 	.loc 1 1826
-	sth %o0, [%l3 + 196]
+	sth %o0, [%l1 + 196]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1827
-	ldsh [%l2 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 102]
 	.loc 1 1828
-	ldsh [%l2 + 102], %o1
+	ldsh [%l4 + 102], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 1829
-	ldsh [%o5 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! (int64) x3 = mem16[qc + 102]
 	.loc 1 1830
-	ldsh [%o5 + 102], %o3
+	ldsh [%l0 + 102], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 1831
-	sth %o0, [%l3 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qd + 294] = x3
 	.loc 1 1832
-	sth %o3, [%l3 + 294]
+	sth %o3, [%l1 + 294]
 ! x4 = x1 - x2
 	.loc 1 1833
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 1834
-	ldsh [%o4 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 1835
 	sub %o2, %o0, %o2
@@ -5516,10 +5421,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 102] = x5
 	.loc 1 1837
-	sth %o2, [%l3 + 102]
+	sth %o2, [%l1 + 102]
 ! (int64) x5 = mem16[qb + 102]
 	.loc 1 1838
-	ldsh [%o4 + 102], %o0
+	ldsh [%o7 + 102], %o0
 ! x5 = x5 - x3
 	.loc 1 1839
 	sub %o0, %o3, %o0
@@ -5528,31 +5433,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 198] = x5
 	.loc 1 1841
-	sth %o0, [%l3 + 198]
+	sth %o0, [%l1 + 198]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1842
-	ldsh [%l2 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 104]
 	.loc 1 1843
-	ldsh [%l2 + 104], %o1
+	ldsh [%l4 + 104], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 1844
-	ldsh [%o5 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! (int64) x3 = mem16[qc + 104]
 	.loc 1 1845
-	ldsh [%o5 + 104], %o3
+	ldsh [%l0 + 104], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 1846
-	sth %o0, [%l3 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qd + 296] = x3
 	.loc 1 1847
-	sth %o3, [%l3 + 296]
+	sth %o3, [%l1 + 296]
 ! x4 = x1 - x2
 	.loc 1 1848
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 1849
-	ldsh [%o4 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 1850
 	sub %o2, %o0, %o2
@@ -5561,10 +5466,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 104] = x5
 	.loc 1 1852
-	sth %o2, [%l3 + 104]
+	sth %o2, [%l1 + 104]
 ! (int64) x5 = mem16[qb + 104]
 	.loc 1 1853
-	ldsh [%o4 + 104], %o0
+	ldsh [%o7 + 104], %o0
 ! x5 = x5 - x3
 	.loc 1 1854
 	sub %o0, %o3, %o0
@@ -5573,31 +5478,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 200] = x5
 	.loc 1 1856
-	sth %o0, [%l3 + 200]
+	sth %o0, [%l1 + 200]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1857
-	ldsh [%l2 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 106]
 	.loc 1 1858
-	ldsh [%l2 + 106], %o1
+	ldsh [%l4 + 106], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 1859
-	ldsh [%o5 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! (int64) x3 = mem16[qc + 106]
 	.loc 1 1860
-	ldsh [%o5 + 106], %o3
+	ldsh [%l0 + 106], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 1861
-	sth %o0, [%l3 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qd + 298] = x3
 	.loc 1 1862
-	sth %o3, [%l3 + 298]
+	sth %o3, [%l1 + 298]
 ! x4 = x1 - x2
 	.loc 1 1863
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 1864
-	ldsh [%o4 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 1865
 	sub %o2, %o0, %o2
@@ -5606,10 +5511,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 106] = x5
 	.loc 1 1867
-	sth %o2, [%l3 + 106]
+	sth %o2, [%l1 + 106]
 ! (int64) x5 = mem16[qb + 106]
 	.loc 1 1868
-	ldsh [%o4 + 106], %o0
+	ldsh [%o7 + 106], %o0
 ! x5 = x5 - x3
 	.loc 1 1869
 	sub %o0, %o3, %o0
@@ -5618,31 +5523,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 202] = x5
 	.loc 1 1871
-	sth %o0, [%l3 + 202]
+	sth %o0, [%l1 + 202]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1872
-	ldsh [%l2 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 108]
 	.loc 1 1873
-	ldsh [%l2 + 108], %o1
+	ldsh [%l4 + 108], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 1874
-	ldsh [%o5 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! (int64) x3 = mem16[qc + 108]
 	.loc 1 1875
-	ldsh [%o5 + 108], %o3
+	ldsh [%l0 + 108], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 1876
-	sth %o0, [%l3 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qd + 300] = x3
 	.loc 1 1877
-	sth %o3, [%l3 + 300]
+	sth %o3, [%l1 + 300]
 ! x4 = x1 - x2
 	.loc 1 1878
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 1879
-	ldsh [%o4 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 1880
 	sub %o2, %o0, %o2
@@ -5651,10 +5556,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 108] = x5
 	.loc 1 1882
-	sth %o2, [%l3 + 108]
+	sth %o2, [%l1 + 108]
 ! (int64) x5 = mem16[qb + 108]
 	.loc 1 1883
-	ldsh [%o4 + 108], %o0
+	ldsh [%o7 + 108], %o0
 ! x5 = x5 - x3
 	.loc 1 1884
 	sub %o0, %o3, %o0
@@ -5663,31 +5568,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 204] = x5
 	.loc 1 1886
-	sth %o0, [%l3 + 204]
+	sth %o0, [%l1 + 204]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1887
-	ldsh [%l2 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 110]
 	.loc 1 1888
-	ldsh [%l2 + 110], %o1
+	ldsh [%l4 + 110], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 1889
-	ldsh [%o5 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! (int64) x3 = mem16[qc + 110]
 	.loc 1 1890
-	ldsh [%o5 + 110], %o3
+	ldsh [%l0 + 110], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 1891
-	sth %o0, [%l3 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qd + 302] = x3
 	.loc 1 1892
-	sth %o3, [%l3 + 302]
+	sth %o3, [%l1 + 302]
 ! x4 = x1 - x2
 	.loc 1 1893
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 1894
-	ldsh [%o4 + 14], %o2
+	ldsh [%o7 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 1895
 	sub %o2, %o0, %o2
@@ -5696,10 +5601,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 110] = x5
 	.loc 1 1897
-	sth %o2, [%l3 + 110]
+	sth %o2, [%l1 + 110]
 ! (int64) x5 = mem16[qb + 110]
 	.loc 1 1898
-	ldsh [%o4 + 110], %o0
+	ldsh [%o7 + 110], %o0
 ! x5 = x5 - x3
 	.loc 1 1899
 	sub %o0, %o3, %o0
@@ -5708,47 +5613,43 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 206] = x5
 	.loc 1 1901
-	sth %o0, [%l3 + 206]
+	sth %o0, [%l1 + 206]
 ! qa = qa + 16
 	.loc 1 1902
-	add %l2, 16, %l2
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 1903
-	add %o4, 16, %o4
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 1904
-	add %o5, 16, %o5
+	add %l0, 16, %l0
 ! qd = qd + 16
 	.loc 1 1905
-	add %l3, 16, %l3
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 1906
-	sub %o7, 1, %o7
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 1907
-	cmp %o7, 0
+	cmp %l2, 0
 ! goto loop33 if !=
 	.loc 1 1908
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop33
 	nop
 ! pa = pa + 576
 	.loc 1 1909
-	mov %l0, %l2
-	add %l2, 576, %l2
+	add %l3, 576, %l3
 ! pb = pb + 384
 	.loc 1 1910
-	mov %l5, %l3
-	add %l3, 384, %l3
+	add %o4, 384, %o4
 ! i0 = i0 - 1
 	.loc 1 1911
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o5, 1, %o5
 ! =? i0 - 0
 	.loc 1 1912
-	cmp %o0, 0
+	cmp %o5, 0
 ! goto loop32 if !=
 	.loc 1 1913
-	mov %l4, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop32
 	nop
 ! pa = 116824
@@ -5757,44 +5658,42 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	or %o0, %lo(116824), %o0
 ! pa = w + pa
 	.loc 1 1915
-	add %o4, %o0, %l3
+	add %i4, %o0, %o4
 ! pb = w + 3072
 	.loc 1 1916
-	add %o4, 3072, %l2
+	add %i4, 3072, %o5
 ! i0 = 9
 	.loc 1 1917
-	mov 9, %o0
+	mov 9, %o7
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop34:
 ! qa = pa
 	.loc 1 1919
-	mov %o0, %l1
 	mov %o4, %l4
 ! qb = pa + 384
 	.loc 1 1920
-	add %l3, 384, %o4
+	add %o4, 384, %l0
 ! qc = pa + 768
 	.loc 1 1921
-	add %l3, 768, %o5
+	add %o4, 768, %l1
 ! qd = pb
 	.loc 1 1922
-	mov %l3, %l0
+	mov %o5, %l2
 ! i1 = 12
 	.loc 1 1923
-	mov %l2, %l5
-	mov 12, %o7
+	mov 12, %l3
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop35:
 ! (int64) x0 = mem16[qa]
 	.loc 1 1925
-	ldsh [%l3], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 192]
 	.loc 1 1926
-	ldsh [%l3 + 192], %o1
+	ldsh [%l4 + 192], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 1927
-	ldsh [%o5], %o2
+	ldsh [%l1], %o2
 ! (int64) x3 = mem16[qc + 192]
 	.loc 1 1928
-	ldsh [%o5 + 192], %o3
+	ldsh [%l1 + 192], %o3
 ! mem16[qd] = x0
 	.loc 1 1929
 	sth %o0, [%l2]
@@ -5806,7 +5705,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 1932
-	ldsh [%o4], %o2
+	ldsh [%l0], %o2
 ! x5 = x5 - x0
 	.loc 1 1933
 	sub %o2, %o0, %o2
@@ -5818,7 +5717,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o2, [%l2 + 192]
 ! (int64) x5 = mem16[qb + 192]
 	.loc 1 1936
-	ldsh [%o4 + 192], %o0
+	ldsh [%l0 + 192], %o0
 ! x5 = x5 - x3
 	.loc 1 1937
 	sub %o0, %o3, %o0
@@ -5830,16 +5729,16 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%l2 + 384]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1940
-	ldsh [%l3 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 194]
 	.loc 1 1941
-	ldsh [%l3 + 194], %o1
+	ldsh [%l4 + 194], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 1942
-	ldsh [%o5 + 2], %o2
+	ldsh [%l1 + 2], %o2
 ! (int64) x3 = mem16[qc + 194]
 	.loc 1 1943
-	ldsh [%o5 + 194], %o3
+	ldsh [%l1 + 194], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 1944
 	sth %o0, [%l2 + 2]
@@ -5851,7 +5750,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 1947
-	ldsh [%o4 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 1948
 	sub %o2, %o0, %o2
@@ -5863,7 +5762,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o2, [%l2 + 194]
 ! (int64) x5 = mem16[qb + 194]
 	.loc 1 1951
-	ldsh [%o4 + 194], %o0
+	ldsh [%l0 + 194], %o0
 ! x5 = x5 - x3
 	.loc 1 1952
 	sub %o0, %o3, %o0
@@ -5875,16 +5774,16 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%l2 + 386]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1955
-	ldsh [%l3 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 196]
 	.loc 1 1956
-	ldsh [%l3 + 196], %o1
+	ldsh [%l4 + 196], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 1957
-	ldsh [%o5 + 4], %o2
+	ldsh [%l1 + 4], %o2
 ! (int64) x3 = mem16[qc + 196]
 	.loc 1 1958
-	ldsh [%o5 + 196], %o3
+	ldsh [%l1 + 196], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 1959
 	sth %o0, [%l2 + 4]
@@ -5896,7 +5795,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 1962
-	ldsh [%o4 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 1963
 	sub %o2, %o0, %o2
@@ -5908,7 +5807,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o2, [%l2 + 196]
 ! (int64) x5 = mem16[qb + 196]
 	.loc 1 1966
-	ldsh [%o4 + 196], %o0
+	ldsh [%l0 + 196], %o0
 ! x5 = x5 - x3
 	.loc 1 1967
 	sub %o0, %o3, %o0
@@ -5920,16 +5819,16 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%l2 + 388]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1970
-	ldsh [%l3 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 198]
 	.loc 1 1971
-	ldsh [%l3 + 198], %o1
+	ldsh [%l4 + 198], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 1972
-	ldsh [%o5 + 6], %o2
+	ldsh [%l1 + 6], %o2
 ! (int64) x3 = mem16[qc + 198]
 	.loc 1 1973
-	ldsh [%o5 + 198], %o3
+	ldsh [%l1 + 198], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 1974
 	sth %o0, [%l2 + 6]
@@ -5941,7 +5840,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 1977
-	ldsh [%o4 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 1978
 	sub %o2, %o0, %o2
@@ -5953,7 +5852,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o2, [%l2 + 198]
 ! (int64) x5 = mem16[qb + 198]
 	.loc 1 1981
-	ldsh [%o4 + 198], %o0
+	ldsh [%l0 + 198], %o0
 ! x5 = x5 - x3
 	.loc 1 1982
 	sub %o0, %o3, %o0
@@ -5965,16 +5864,16 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%l2 + 390]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1985
-	ldsh [%l3 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 200]
 	.loc 1 1986
-	ldsh [%l3 + 200], %o1
+	ldsh [%l4 + 200], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 1987
-	ldsh [%o5 + 8], %o2
+	ldsh [%l1 + 8], %o2
 ! (int64) x3 = mem16[qc + 200]
 	.loc 1 1988
-	ldsh [%o5 + 200], %o3
+	ldsh [%l1 + 200], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 1989
 	sth %o0, [%l2 + 8]
@@ -5986,7 +5885,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 1992
-	ldsh [%o4 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 1993
 	sub %o2, %o0, %o2
@@ -5998,7 +5897,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o2, [%l2 + 200]
 ! (int64) x5 = mem16[qb + 200]
 	.loc 1 1996
-	ldsh [%o4 + 200], %o0
+	ldsh [%l0 + 200], %o0
 ! x5 = x5 - x3
 	.loc 1 1997
 	sub %o0, %o3, %o0
@@ -6010,16 +5909,16 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%l2 + 392]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 2000
-	ldsh [%l3 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 202]
 	.loc 1 2001
-	ldsh [%l3 + 202], %o1
+	ldsh [%l4 + 202], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 2002
-	ldsh [%o5 + 10], %o2
+	ldsh [%l1 + 10], %o2
 ! (int64) x3 = mem16[qc + 202]
 	.loc 1 2003
-	ldsh [%o5 + 202], %o3
+	ldsh [%l1 + 202], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 2004
 	sth %o0, [%l2 + 10]
@@ -6031,7 +5930,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 2007
-	ldsh [%o4 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 2008
 	sub %o2, %o0, %o2
@@ -6043,7 +5942,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o2, [%l2 + 202]
 ! (int64) x5 = mem16[qb + 202]
 	.loc 1 2011
-	ldsh [%o4 + 202], %o0
+	ldsh [%l0 + 202], %o0
 ! x5 = x5 - x3
 	.loc 1 2012
 	sub %o0, %o3, %o0
@@ -6055,16 +5954,16 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%l2 + 394]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 2015
-	ldsh [%l3 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 204]
 	.loc 1 2016
-	ldsh [%l3 + 204], %o1
+	ldsh [%l4 + 204], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 2017
-	ldsh [%o5 + 12], %o2
+	ldsh [%l1 + 12], %o2
 ! (int64) x3 = mem16[qc + 204]
 	.loc 1 2018
-	ldsh [%o5 + 204], %o3
+	ldsh [%l1 + 204], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 2019
 	sth %o0, [%l2 + 12]
@@ -6076,7 +5975,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 2022
-	ldsh [%o4 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 2023
 	sub %o2, %o0, %o2
@@ -6088,7 +5987,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o2, [%l2 + 204]
 ! (int64) x5 = mem16[qb + 204]
 	.loc 1 2026
-	ldsh [%o4 + 204], %o0
+	ldsh [%l0 + 204], %o0
 ! x5 = x5 - x3
 	.loc 1 2027
 	sub %o0, %o3, %o0
@@ -6100,16 +5999,16 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%l2 + 396]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 2030
-	ldsh [%l3 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 206]
 	.loc 1 2031
-	ldsh [%l3 + 206], %o1
+	ldsh [%l4 + 206], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 2032
-	ldsh [%o5 + 14], %o2
+	ldsh [%l1 + 14], %o2
 ! (int64) x3 = mem16[qc + 206]
 	.loc 1 2033
-	ldsh [%o5 + 206], %o3
+	ldsh [%l1 + 206], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 2034
 	sth %o0, [%l2 + 14]
@@ -6121,7 +6020,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 2037
-	ldsh [%o4 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 2038
 	sub %o2, %o0, %o2
@@ -6133,7 +6032,7 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o2, [%l2 + 206]
 ! (int64) x5 = mem16[qb + 206]
 	.loc 1 2041
-	ldsh [%o4 + 206], %o0
+	ldsh [%l0 + 206], %o0
 ! x5 = x5 - x3
 	.loc 1 2042
 	sub %o0, %o3, %o0
@@ -6145,102 +6044,96 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sth %o0, [%l2 + 398]
 ! qa = qa + 16
 	.loc 1 2045
-	add %l3, 16, %l3
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 2046
-	add %o4, 16, %o4
+	add %l0, 16, %l0
 ! qc = qc + 16
 	.loc 1 2047
-	add %o5, 16, %o5
+	add %l1, 16, %l1
 ! qd = qd + 16
 	.loc 1 2048
 	add %l2, 16, %l2
 ! i1 = i1 - 1
 	.loc 1 2049
-	sub %o7, 1, %o7
+	sub %l3, 1, %l3
 ! =? i1 - 0
 	.loc 1 2050
-	cmp %o7, 0
+	cmp %l3, 0
 ! goto loop35 if !=
 	.loc 1 2051
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop35
 	nop
 ! pa = pa + 1152
 	.loc 1 2052
-	mov %l0, %l3
-	add %l3, 1152, %l3
+	add %o4, 1152, %o4
 ! pb = pb + 768
 	.loc 1 2053
-	mov %l5, %l2
-	add %l2, 768, %l2
+	add %o5, 768, %o5
 ! i0 = i0 - 1
 	.loc 1 2054
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o7, 1, %o7
 ! =? i0 - 0
 	.loc 1 2055
-	cmp %o0, 0
+	cmp %o7, 0
 ! goto loop34 if !=
 	.loc 1 2056
-	mov %l4, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop34
 	nop
 ! pa = w + 3072
 	.loc 1 2057
-	add %o4, 3072, %l2
+	add %i4, 3072, %l3
 ! pb = 116824
 	.loc 1 2058
 	sethi %hi(116824), %o0
 	or %o0, %lo(116824), %o0
 ! pb = w + pb
 	.loc 1 2059
-	add %o4, %o0, %l3
+	add %i4, %o0, %o4
 ! i0 = 3
 	.loc 1 2060
-	mov 3, %o0
+	mov 3, %o5
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop36:
 ! qa = pa
 	.loc 1 2062
-	mov %o0, %l1
-	mov %o4, %l4
+	mov %l3, %l4
 ! qb = pa + 768
 	.loc 1 2063
-	add %l2, 768, %o4
+	add %l3, 768, %o7
 ! qc = pa + 1536
 	.loc 1 2064
-	add %l2, 1536, %o5
+	add %l3, 1536, %l0
 ! qd = pb
 	.loc 1 2065
-	mov %l2, %l0
+	mov %o4, %l1
 ! i1 = 24
 	.loc 1 2066
-	mov %l3, %l5
-	mov 24, %o7
+	mov 24, %l2
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop37:
 ! (int64) x0 = mem16[qa]
 	.loc 1 2068
-	ldsh [%l2], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 384]
 	.loc 1 2069
-	ldsh [%l2 + 384], %o1
+	ldsh [%l4 + 384], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 2070
-	ldsh [%o5], %o2
+	ldsh [%l0], %o2
 ! (int64) x3 = mem16[qc + 384]
 	.loc 1 2071
-	ldsh [%o5 + 384], %o3
+	ldsh [%l0 + 384], %o3
 ! mem16[qd] = x0
 	.loc 1 2072
-	sth %o0, [%l3]
+	sth %o0, [%l1]
 ! mem16[qd + 1152] = x3
 	.loc 1 2073
-	sth %o3, [%l3 + 1152]
+	sth %o3, [%l1 + 1152]
 ! x4 = x1 - x2
 	.loc 1 2074
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 2075
-	ldsh [%o4], %o2
+	ldsh [%o7], %o2
 ! x5 = x5 - x0
 	.loc 1 2076
 	sub %o2, %o0, %o2
@@ -6249,10 +6142,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 384] = x5
 	.loc 1 2078
-	sth %o2, [%l3 + 384]
+	sth %o2, [%l1 + 384]
 ! (int64) x5 = mem16[qb + 384]
 	.loc 1 2079
-	ldsh [%o4 + 384], %o0
+	ldsh [%o7 + 384], %o0
 ! x5 = x5 - x3
 	.loc 1 2080
 	sub %o0, %o3, %o0
@@ -6261,31 +6154,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 768] = x5
 	.loc 1 2082
-	sth %o0, [%l3 + 768]
+	sth %o0, [%l1 + 768]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 2083
-	ldsh [%l2 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 386]
 	.loc 1 2084
-	ldsh [%l2 + 386], %o1
+	ldsh [%l4 + 386], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 2085
-	ldsh [%o5 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! (int64) x3 = mem16[qc + 386]
 	.loc 1 2086
-	ldsh [%o5 + 386], %o3
+	ldsh [%l0 + 386], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 2087
-	sth %o0, [%l3 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qd + 1154] = x3
 	.loc 1 2088
-	sth %o3, [%l3 + 1154]
+	sth %o3, [%l1 + 1154]
 ! x4 = x1 - x2
 	.loc 1 2089
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 2090
-	ldsh [%o4 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 2091
 	sub %o2, %o0, %o2
@@ -6294,10 +6187,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 386] = x5
 	.loc 1 2093
-	sth %o2, [%l3 + 386]
+	sth %o2, [%l1 + 386]
 ! (int64) x5 = mem16[qb + 386]
 	.loc 1 2094
-	ldsh [%o4 + 386], %o0
+	ldsh [%o7 + 386], %o0
 ! x5 = x5 - x3
 	.loc 1 2095
 	sub %o0, %o3, %o0
@@ -6306,31 +6199,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 770] = x5
 	.loc 1 2097
-	sth %o0, [%l3 + 770]
+	sth %o0, [%l1 + 770]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 2098
-	ldsh [%l2 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 388]
 	.loc 1 2099
-	ldsh [%l2 + 388], %o1
+	ldsh [%l4 + 388], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 2100
-	ldsh [%o5 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) x3 = mem16[qc + 388]
 	.loc 1 2101
-	ldsh [%o5 + 388], %o3
+	ldsh [%l0 + 388], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 2102
-	sth %o0, [%l3 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qd + 1156] = x3
 	.loc 1 2103
-	sth %o3, [%l3 + 1156]
+	sth %o3, [%l1 + 1156]
 ! x4 = x1 - x2
 	.loc 1 2104
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 2105
-	ldsh [%o4 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 2106
 	sub %o2, %o0, %o2
@@ -6339,10 +6232,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 388] = x5
 	.loc 1 2108
-	sth %o2, [%l3 + 388]
+	sth %o2, [%l1 + 388]
 ! (int64) x5 = mem16[qb + 388]
 	.loc 1 2109
-	ldsh [%o4 + 388], %o0
+	ldsh [%o7 + 388], %o0
 ! x5 = x5 - x3
 	.loc 1 2110
 	sub %o0, %o3, %o0
@@ -6351,31 +6244,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 772] = x5
 	.loc 1 2112
-	sth %o0, [%l3 + 772]
+	sth %o0, [%l1 + 772]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 2113
-	ldsh [%l2 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 390]
 	.loc 1 2114
-	ldsh [%l2 + 390], %o1
+	ldsh [%l4 + 390], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 2115
-	ldsh [%o5 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! (int64) x3 = mem16[qc + 390]
 	.loc 1 2116
-	ldsh [%o5 + 390], %o3
+	ldsh [%l0 + 390], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 2117
-	sth %o0, [%l3 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qd + 1158] = x3
 	.loc 1 2118
-	sth %o3, [%l3 + 1158]
+	sth %o3, [%l1 + 1158]
 ! x4 = x1 - x2
 	.loc 1 2119
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 2120
-	ldsh [%o4 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 2121
 	sub %o2, %o0, %o2
@@ -6384,10 +6277,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 390] = x5
 	.loc 1 2123
-	sth %o2, [%l3 + 390]
+	sth %o2, [%l1 + 390]
 ! (int64) x5 = mem16[qb + 390]
 	.loc 1 2124
-	ldsh [%o4 + 390], %o0
+	ldsh [%o7 + 390], %o0
 ! x5 = x5 - x3
 	.loc 1 2125
 	sub %o0, %o3, %o0
@@ -6396,31 +6289,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 774] = x5
 	.loc 1 2127
-	sth %o0, [%l3 + 774]
+	sth %o0, [%l1 + 774]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 2128
-	ldsh [%l2 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 392]
 	.loc 1 2129
-	ldsh [%l2 + 392], %o1
+	ldsh [%l4 + 392], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 2130
-	ldsh [%o5 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! (int64) x3 = mem16[qc + 392]
 	.loc 1 2131
-	ldsh [%o5 + 392], %o3
+	ldsh [%l0 + 392], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 2132
-	sth %o0, [%l3 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qd + 1160] = x3
 	.loc 1 2133
-	sth %o3, [%l3 + 1160]
+	sth %o3, [%l1 + 1160]
 ! x4 = x1 - x2
 	.loc 1 2134
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 2135
-	ldsh [%o4 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 2136
 	sub %o2, %o0, %o2
@@ -6429,10 +6322,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 392] = x5
 	.loc 1 2138
-	sth %o2, [%l3 + 392]
+	sth %o2, [%l1 + 392]
 ! (int64) x5 = mem16[qb + 392]
 	.loc 1 2139
-	ldsh [%o4 + 392], %o0
+	ldsh [%o7 + 392], %o0
 ! x5 = x5 - x3
 	.loc 1 2140
 	sub %o0, %o3, %o0
@@ -6441,31 +6334,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 776] = x5
 	.loc 1 2142
-	sth %o0, [%l3 + 776]
+	sth %o0, [%l1 + 776]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 2143
-	ldsh [%l2 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 394]
 	.loc 1 2144
-	ldsh [%l2 + 394], %o1
+	ldsh [%l4 + 394], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 2145
-	ldsh [%o5 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! (int64) x3 = mem16[qc + 394]
 	.loc 1 2146
-	ldsh [%o5 + 394], %o3
+	ldsh [%l0 + 394], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 2147
-	sth %o0, [%l3 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qd + 1162] = x3
 	.loc 1 2148
-	sth %o3, [%l3 + 1162]
+	sth %o3, [%l1 + 1162]
 ! x4 = x1 - x2
 	.loc 1 2149
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 2150
-	ldsh [%o4 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 2151
 	sub %o2, %o0, %o2
@@ -6474,10 +6367,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 394] = x5
 	.loc 1 2153
-	sth %o2, [%l3 + 394]
+	sth %o2, [%l1 + 394]
 ! (int64) x5 = mem16[qb + 394]
 	.loc 1 2154
-	ldsh [%o4 + 394], %o0
+	ldsh [%o7 + 394], %o0
 ! x5 = x5 - x3
 	.loc 1 2155
 	sub %o0, %o3, %o0
@@ -6486,31 +6379,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 778] = x5
 	.loc 1 2157
-	sth %o0, [%l3 + 778]
+	sth %o0, [%l1 + 778]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 2158
-	ldsh [%l2 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 396]
 	.loc 1 2159
-	ldsh [%l2 + 396], %o1
+	ldsh [%l4 + 396], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 2160
-	ldsh [%o5 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! (int64) x3 = mem16[qc + 396]
 	.loc 1 2161
-	ldsh [%o5 + 396], %o3
+	ldsh [%l0 + 396], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 2162
-	sth %o0, [%l3 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qd + 1164] = x3
 	.loc 1 2163
-	sth %o3, [%l3 + 1164]
+	sth %o3, [%l1 + 1164]
 ! x4 = x1 - x2
 	.loc 1 2164
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 2165
-	ldsh [%o4 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 2166
 	sub %o2, %o0, %o2
@@ -6519,10 +6412,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 396] = x5
 	.loc 1 2168
-	sth %o2, [%l3 + 396]
+	sth %o2, [%l1 + 396]
 ! (int64) x5 = mem16[qb + 396]
 	.loc 1 2169
-	ldsh [%o4 + 396], %o0
+	ldsh [%o7 + 396], %o0
 ! x5 = x5 - x3
 	.loc 1 2170
 	sub %o0, %o3, %o0
@@ -6531,31 +6424,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 780] = x5
 	.loc 1 2172
-	sth %o0, [%l3 + 780]
+	sth %o0, [%l1 + 780]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 2173
-	ldsh [%l2 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 398]
 	.loc 1 2174
-	ldsh [%l2 + 398], %o1
+	ldsh [%l4 + 398], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 2175
-	ldsh [%o5 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! (int64) x3 = mem16[qc + 398]
 	.loc 1 2176
-	ldsh [%o5 + 398], %o3
+	ldsh [%l0 + 398], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 2177
-	sth %o0, [%l3 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qd + 1166] = x3
 	.loc 1 2178
-	sth %o3, [%l3 + 1166]
+	sth %o3, [%l1 + 1166]
 ! x4 = x1 - x2
 	.loc 1 2179
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 2180
-	ldsh [%o4 + 14], %o2
+	ldsh [%o7 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 2181
 	sub %o2, %o0, %o2
@@ -6564,10 +6457,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 398] = x5
 	.loc 1 2183
-	sth %o2, [%l3 + 398]
+	sth %o2, [%l1 + 398]
 ! (int64) x5 = mem16[qb + 398]
 	.loc 1 2184
-	ldsh [%o4 + 398], %o0
+	ldsh [%o7 + 398], %o0
 ! x5 = x5 - x3
 	.loc 1 2185
 	sub %o0, %o3, %o0
@@ -6576,47 +6469,43 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 782] = x5
 	.loc 1 2187
-	sth %o0, [%l3 + 782]
+	sth %o0, [%l1 + 782]
 ! qa = qa + 16
 	.loc 1 2188
-	add %l2, 16, %l2
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 2189
-	add %o4, 16, %o4
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 2190
-	add %o5, 16, %o5
+	add %l0, 16, %l0
 ! qd = qd + 16
 	.loc 1 2191
-	add %l3, 16, %l3
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 2192
-	sub %o7, 1, %o7
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 2193
-	cmp %o7, 0
+	cmp %l2, 0
 ! goto loop37 if !=
 	.loc 1 2194
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop37
 	nop
 ! pa = pa + 2304
 	.loc 1 2195
-	mov %l0, %l2
-	add %l2, 2304, %l2
+	add %l3, 2304, %l3
 ! pb = pb + 1536
 	.loc 1 2196
-	mov %l5, %l3
-	add %l3, 1536, %l3
+	add %o4, 1536, %o4
 ! i0 = i0 - 1
 	.loc 1 2197
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o5, 1, %o5
 ! =? i0 - 0
 	.loc 1 2198
-	cmp %o0, 0
+	cmp %o5, 0
 ! goto loop36 if !=
 	.loc 1 2199
-	mov %l4, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop36
 	nop
 ! pa = 116824
@@ -6625,51 +6514,44 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	or %o0, %lo(116824), %o0
 ! pa = w + pa
 	.loc 1 2201
-	add %o4, %o0, %o0
+	add %i4, %o0, %l1
 ! pb = w + 3072
 	.loc 1 2202
-	add %o4, 3072, %o3
-! qa = pa
-	.loc 1 2203
-	mov %o4, %o5
+	add %i4, 3072, %o7
 ! qb = pa + 1536
 	.loc 1 2204
-	add %o0, 1536, %o1
+	add %l1, 1536, %o4
 ! qc = pa + 3072
 	.loc 1 2205
-	add %o0, 3072, %o2
+	add %l1, 3072, %o5
 ! i1 = 48
 	.loc 1 2207
-	mov 48, %o4
-	mov %o0, %o7
-	mov %o1, %l0
-	mov %o2, %l1
-	mov %o3, %l2
+	mov 48, %l0
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop38:
 ! (int64) x0 = mem16[qa]
 	.loc 1 2209
-	ldsh [%o7], %o0
+	ldsh [%l1], %o0
 ! (int64) x1 = mem16[qa + 768]
 	.loc 1 2210
-	ldsh [%o7 + 768], %o1
+	ldsh [%l1 + 768], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 2211
-	ldsh [%l1], %o2
+	ldsh [%o5], %o2
 ! (int64) x3 = mem16[qc + 768]
 	.loc 1 2212
-	ldsh [%l1 + 768], %o3
+	ldsh [%o5 + 768], %o3
 ! mem16[qd] = x0
 	.loc 1 2213
-	sth %o0, [%l2]
+	sth %o0, [%o7]
 ! mem16[qd + 2304] = x3
 	.loc 1 2214
-	sth %o3, [%l2 + 2304]
+	sth %o3, [%o7 + 2304]
 ! x4 = x1 - x2
 	.loc 1 2215
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 2216
-	ldsh [%l0], %o2
+	ldsh [%o4], %o2
 ! x5 = x5 - x0
 	.loc 1 2217
 	sub %o2, %o0, %o2
@@ -6678,10 +6560,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 768] = x5
 	.loc 1 2219
-	sth %o2, [%l2 + 768]
+	sth %o2, [%o7 + 768]
 ! (int64) x5 = mem16[qb + 768]
 	.loc 1 2220
-	ldsh [%l0 + 768], %o0
+	ldsh [%o4 + 768], %o0
 ! x5 = x5 - x3
 	.loc 1 2221
 	sub %o0, %o3, %o0
@@ -6690,31 +6572,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1536] = x5
 	.loc 1 2223
-	sth %o0, [%l2 + 1536]
+	sth %o0, [%o7 + 1536]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 2224
-	ldsh [%o7 + 2], %o0
+	ldsh [%l1 + 2], %o0
 ! (int64) x1 = mem16[qa + 770]
 	.loc 1 2225
-	ldsh [%o7 + 770], %o1
+	ldsh [%l1 + 770], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 2226
-	ldsh [%l1 + 2], %o2
+	ldsh [%o5 + 2], %o2
 ! (int64) x3 = mem16[qc + 770]
 	.loc 1 2227
-	ldsh [%l1 + 770], %o3
+	ldsh [%o5 + 770], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 2228
-	sth %o0, [%l2 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qd + 2306] = x3
 	.loc 1 2229
-	sth %o3, [%l2 + 2306]
+	sth %o3, [%o7 + 2306]
 ! x4 = x1 - x2
 	.loc 1 2230
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 2231
-	ldsh [%l0 + 2], %o2
+	ldsh [%o4 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 2232
 	sub %o2, %o0, %o2
@@ -6723,10 +6605,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 770] = x5
 	.loc 1 2234
-	sth %o2, [%l2 + 770]
+	sth %o2, [%o7 + 770]
 ! (int64) x5 = mem16[qb + 770]
 	.loc 1 2235
-	ldsh [%l0 + 770], %o0
+	ldsh [%o4 + 770], %o0
 ! x5 = x5 - x3
 	.loc 1 2236
 	sub %o0, %o3, %o0
@@ -6735,31 +6617,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1538] = x5
 	.loc 1 2238
-	sth %o0, [%l2 + 1538]
+	sth %o0, [%o7 + 1538]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 2239
-	ldsh [%o7 + 4], %o0
+	ldsh [%l1 + 4], %o0
 ! (int64) x1 = mem16[qa + 772]
 	.loc 1 2240
-	ldsh [%o7 + 772], %o1
+	ldsh [%l1 + 772], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 2241
-	ldsh [%l1 + 4], %o2
+	ldsh [%o5 + 4], %o2
 ! (int64) x3 = mem16[qc + 772]
 	.loc 1 2242
-	ldsh [%l1 + 772], %o3
+	ldsh [%o5 + 772], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 2243
-	sth %o0, [%l2 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qd + 2308] = x3
 	.loc 1 2244
-	sth %o3, [%l2 + 2308]
+	sth %o3, [%o7 + 2308]
 ! x4 = x1 - x2
 	.loc 1 2245
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 2246
-	ldsh [%l0 + 4], %o2
+	ldsh [%o4 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 2247
 	sub %o2, %o0, %o2
@@ -6768,10 +6650,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 772] = x5
 	.loc 1 2249
-	sth %o2, [%l2 + 772]
+	sth %o2, [%o7 + 772]
 ! (int64) x5 = mem16[qb + 772]
 	.loc 1 2250
-	ldsh [%l0 + 772], %o0
+	ldsh [%o4 + 772], %o0
 ! x5 = x5 - x3
 	.loc 1 2251
 	sub %o0, %o3, %o0
@@ -6780,31 +6662,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1540] = x5
 	.loc 1 2253
-	sth %o0, [%l2 + 1540]
+	sth %o0, [%o7 + 1540]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 2254
-	ldsh [%o7 + 6], %o0
+	ldsh [%l1 + 6], %o0
 ! (int64) x1 = mem16[qa + 774]
 	.loc 1 2255
-	ldsh [%o7 + 774], %o1
+	ldsh [%l1 + 774], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 2256
-	ldsh [%l1 + 6], %o2
+	ldsh [%o5 + 6], %o2
 ! (int64) x3 = mem16[qc + 774]
 	.loc 1 2257
-	ldsh [%l1 + 774], %o3
+	ldsh [%o5 + 774], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 2258
-	sth %o0, [%l2 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qd + 2310] = x3
 	.loc 1 2259
-	sth %o3, [%l2 + 2310]
+	sth %o3, [%o7 + 2310]
 ! x4 = x1 - x2
 	.loc 1 2260
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 2261
-	ldsh [%l0 + 6], %o2
+	ldsh [%o4 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 2262
 	sub %o2, %o0, %o2
@@ -6813,10 +6695,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 774] = x5
 	.loc 1 2264
-	sth %o2, [%l2 + 774]
+	sth %o2, [%o7 + 774]
 ! (int64) x5 = mem16[qb + 774]
 	.loc 1 2265
-	ldsh [%l0 + 774], %o0
+	ldsh [%o4 + 774], %o0
 ! x5 = x5 - x3
 	.loc 1 2266
 	sub %o0, %o3, %o0
@@ -6825,31 +6707,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1542] = x5
 	.loc 1 2268
-	sth %o0, [%l2 + 1542]
+	sth %o0, [%o7 + 1542]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 2269
-	ldsh [%o7 + 8], %o0
+	ldsh [%l1 + 8], %o0
 ! (int64) x1 = mem16[qa + 776]
 	.loc 1 2270
-	ldsh [%o7 + 776], %o1
+	ldsh [%l1 + 776], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 2271
-	ldsh [%l1 + 8], %o2
+	ldsh [%o5 + 8], %o2
 ! (int64) x3 = mem16[qc + 776]
 	.loc 1 2272
-	ldsh [%l1 + 776], %o3
+	ldsh [%o5 + 776], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 2273
-	sth %o0, [%l2 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qd + 2312] = x3
 	.loc 1 2274
-	sth %o3, [%l2 + 2312]
+	sth %o3, [%o7 + 2312]
 ! x4 = x1 - x2
 	.loc 1 2275
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 2276
-	ldsh [%l0 + 8], %o2
+	ldsh [%o4 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 2277
 	sub %o2, %o0, %o2
@@ -6858,10 +6740,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 776] = x5
 	.loc 1 2279
-	sth %o2, [%l2 + 776]
+	sth %o2, [%o7 + 776]
 ! (int64) x5 = mem16[qb + 776]
 	.loc 1 2280
-	ldsh [%l0 + 776], %o0
+	ldsh [%o4 + 776], %o0
 ! x5 = x5 - x3
 	.loc 1 2281
 	sub %o0, %o3, %o0
@@ -6870,31 +6752,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1544] = x5
 	.loc 1 2283
-	sth %o0, [%l2 + 1544]
+	sth %o0, [%o7 + 1544]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 2284
-	ldsh [%o7 + 10], %o0
+	ldsh [%l1 + 10], %o0
 ! (int64) x1 = mem16[qa + 778]
 	.loc 1 2285
-	ldsh [%o7 + 778], %o1
+	ldsh [%l1 + 778], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 2286
-	ldsh [%l1 + 10], %o2
+	ldsh [%o5 + 10], %o2
 ! (int64) x3 = mem16[qc + 778]
 	.loc 1 2287
-	ldsh [%l1 + 778], %o3
+	ldsh [%o5 + 778], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 2288
-	sth %o0, [%l2 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qd + 2314] = x3
 	.loc 1 2289
-	sth %o3, [%l2 + 2314]
+	sth %o3, [%o7 + 2314]
 ! x4 = x1 - x2
 	.loc 1 2290
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 2291
-	ldsh [%l0 + 10], %o2
+	ldsh [%o4 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 2292
 	sub %o2, %o0, %o2
@@ -6903,10 +6785,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 778] = x5
 	.loc 1 2294
-	sth %o2, [%l2 + 778]
+	sth %o2, [%o7 + 778]
 ! (int64) x5 = mem16[qb + 778]
 	.loc 1 2295
-	ldsh [%l0 + 778], %o0
+	ldsh [%o4 + 778], %o0
 ! x5 = x5 - x3
 	.loc 1 2296
 	sub %o0, %o3, %o0
@@ -6915,31 +6797,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1546] = x5
 	.loc 1 2298
-	sth %o0, [%l2 + 1546]
+	sth %o0, [%o7 + 1546]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 2299
-	ldsh [%o7 + 12], %o0
+	ldsh [%l1 + 12], %o0
 ! (int64) x1 = mem16[qa + 780]
 	.loc 1 2300
-	ldsh [%o7 + 780], %o1
+	ldsh [%l1 + 780], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 2301
-	ldsh [%l1 + 12], %o2
+	ldsh [%o5 + 12], %o2
 ! (int64) x3 = mem16[qc + 780]
 	.loc 1 2302
-	ldsh [%l1 + 780], %o3
+	ldsh [%o5 + 780], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 2303
-	sth %o0, [%l2 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qd + 2316] = x3
 	.loc 1 2304
-	sth %o3, [%l2 + 2316]
+	sth %o3, [%o7 + 2316]
 ! x4 = x1 - x2
 	.loc 1 2305
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 2306
-	ldsh [%l0 + 12], %o2
+	ldsh [%o4 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 2307
 	sub %o2, %o0, %o2
@@ -6948,10 +6830,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 780] = x5
 	.loc 1 2309
-	sth %o2, [%l2 + 780]
+	sth %o2, [%o7 + 780]
 ! (int64) x5 = mem16[qb + 780]
 	.loc 1 2310
-	ldsh [%l0 + 780], %o0
+	ldsh [%o4 + 780], %o0
 ! x5 = x5 - x3
 	.loc 1 2311
 	sub %o0, %o3, %o0
@@ -6960,31 +6842,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1548] = x5
 	.loc 1 2313
-	sth %o0, [%l2 + 1548]
+	sth %o0, [%o7 + 1548]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 2314
-	ldsh [%o7 + 14], %o0
+	ldsh [%l1 + 14], %o0
 ! (int64) x1 = mem16[qa + 782]
 	.loc 1 2315
-	ldsh [%o7 + 782], %o1
+	ldsh [%l1 + 782], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 2316
-	ldsh [%l1 + 14], %o2
+	ldsh [%o5 + 14], %o2
 ! (int64) x3 = mem16[qc + 782]
 	.loc 1 2317
-	ldsh [%l1 + 782], %o3
+	ldsh [%o5 + 782], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 2318
-	sth %o0, [%l2 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qd + 2318] = x3
 	.loc 1 2319
-	sth %o3, [%l2 + 2318]
+	sth %o3, [%o7 + 2318]
 ! x4 = x1 - x2
 	.loc 1 2320
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 2321
-	ldsh [%l0 + 14], %o2
+	ldsh [%o4 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 2322
 	sub %o2, %o0, %o2
@@ -6993,10 +6875,10 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 782] = x5
 	.loc 1 2324
-	sth %o2, [%l2 + 782]
+	sth %o2, [%o7 + 782]
 ! (int64) x5 = mem16[qb + 782]
 	.loc 1 2325
-	ldsh [%l0 + 782], %o0
+	ldsh [%o4 + 782], %o0
 ! x5 = x5 - x3
 	.loc 1 2326
 	sub %o0, %o3, %o0
@@ -7005,25 +6887,25 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1550] = x5
 	.loc 1 2328
-	sth %o0, [%l2 + 1550]
+	sth %o0, [%o7 + 1550]
 ! qa = qa + 16
 	.loc 1 2329
-	add %o7, 16, %o7
+	add %l1, 16, %l1
 ! qb = qb + 16
 	.loc 1 2330
-	add %l0, 16, %l0
+	add %o4, 16, %o4
 ! qc = qc + 16
 	.loc 1 2331
-	add %l1, 16, %l1
+	add %o5, 16, %o5
 ! qd = qd + 16
 	.loc 1 2332
-	add %l2, 16, %l2
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 2333
-	sub %o4, 1, %o4
+	sub %l0, 1, %l0
 ! =? i1 - 0
 	.loc 1 2334
-	cmp %o4, 0
+	cmp %l0, 0
 ! goto loop38 if !=
 	.loc 1 2335
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop38
@@ -7033,48 +6915,47 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	mov 2287, %o3
 ! x7 = 21846
 	.loc 1 2337
-	sethi %hi(21846), %o7
-	or %o7, %lo(21846), %o7
+	sethi %hi(21846), %o4
+	or %o4, %lo(21846), %o4
 ! x5 = 3
 	.loc 1 2338
-	mov 3, %l0
+	mov 3, %o5
 ! x4 = 1
 	.loc 1 2339
-	mov 1, %l1
+	mov 1, %o7
 ! pa = w + 3072
 	.loc 1 2340
-	mov %o5, %o4
-	add %o4, 3072, %o5
+	add %i4, 3072, %l2
 ! pb = 4594
 	.loc 1 2341
 	sethi %hi(4594), %o0
 	or %o0, %lo(4594), %o0
 ! pb = w + pb
 	.loc 1 2342
-	add %o4, %o0, %l2
+	add %i4, %o0, %l1
 ! pc = 4592
 	.loc 1 2343
 	sethi %hi(4592), %o0
 	or %o0, %lo(4592), %o0
 ! pc = w + pc
 	.loc 1 2344
-	add %o4, %o0, %l3
+	add %i4, %o0, %l0
 ! qd = 170848
 	.loc 1 2345
 	sethi %hi(170848), %o0
 	or %o0, %lo(170848), %o0
 ! qd = w + qd
 	.loc 1 2346
-	add %o4, %o0, %l4
+	add %i4, %o0, %l3
 ! (int64) x0 = mem16[pa]
 	.loc 1 2347
-	ldsh [%o5], %o0
+	ldsh [%l2], %o0
 ! (int64) x1 = mem16[pb]
 	.loc 1 2348
-	ldsh [%l2], %o1
+	ldsh [%l1], %o1
 ! (int64) x2 = mem16[pc]
 	.loc 1 2349
-	ldsh [%l3], %o2
+	ldsh [%l0], %o2
 ! x2 = 0
 	.loc 1 2350
 	mov 0, %o2
@@ -7089,49 +6970,47 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2354
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2355
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2356
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2357
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2358
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd] = x0
 	.loc 1 2359
-	sth %o0, [%l4]
+	sth %o0, [%l3]
 ! pa = pa + 2
 	.loc 1 2360
-	add %o5, 2, %o0
+	add %l2, 2, %l2
 ! pb = pb + 2
 	.loc 1 2361
-	add %l2, 2, %l2
+	add %l1, 2, %l1
 ! pc = pc + 2
 	.loc 1 2362
-	add %l3, 2, %l3
+	add %l0, 2, %l4
 ! qd = qd + 2
 	.loc 1 2363
-	add %l4, 2, %l4
+	add %l3, 2, %l0
 ! i1 = 95
 	.loc 1 2364
-	mov 95, %o1
-	mov %o0, %o5
-	mov %o1, %l5
+	mov 95, %l3
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop39:
 ! (int64) x0 = mem16[pa]
 	.loc 1 2366
-	ldsh [%o5], %o0
+	ldsh [%l2], %o0
 ! (int64) x1 = mem16[pb]
 	.loc 1 2367
-	ldsh [%l2], %o1
+	ldsh [%l1], %o1
 ! (int64) x2 = mem16[pc]
 	.loc 1 2368
-	ldsh [%l3], %o2
+	ldsh [%l4], %o2
 ! x0 = x0 + x1
 	.loc 1 2369
 	add %o0, %o1, %o0
@@ -7143,31 +7022,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2372
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2373
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2374
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2375
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2376
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd] = x0
 	.loc 1 2377
-	sth %o0, [%l4]
+	sth %o0, [%l0]
 ! (int64) x0 = mem16[pa + 2]
 	.loc 1 2378
-	ldsh [%o5 + 2], %o0
+	ldsh [%l2 + 2], %o0
 ! (int64) x1 = mem16[pb + 2]
 	.loc 1 2379
-	ldsh [%l2 + 2], %o1
+	ldsh [%l1 + 2], %o1
 ! (int64) x2 = mem16[pc + 2]
 	.loc 1 2380
-	ldsh [%l3 + 2], %o2
+	ldsh [%l4 + 2], %o2
 ! x0 = x0 + x1
 	.loc 1 2381
 	add %o0, %o1, %o0
@@ -7179,31 +7058,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2384
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2385
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2386
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2387
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2388
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd + 2] = x0
 	.loc 1 2389
-	sth %o0, [%l4 + 2]
+	sth %o0, [%l0 + 2]
 ! (int64) x0 = mem16[pa + 4]
 	.loc 1 2390
-	ldsh [%o5 + 4], %o0
+	ldsh [%l2 + 4], %o0
 ! (int64) x1 = mem16[pb + 4]
 	.loc 1 2391
-	ldsh [%l2 + 4], %o1
+	ldsh [%l1 + 4], %o1
 ! (int64) x2 = mem16[pc + 4]
 	.loc 1 2392
-	ldsh [%l3 + 4], %o2
+	ldsh [%l4 + 4], %o2
 ! x0 = x0 + x1
 	.loc 1 2393
 	add %o0, %o1, %o0
@@ -7215,31 +7094,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2396
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2397
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2398
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2399
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2400
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd + 4] = x0
 	.loc 1 2401
-	sth %o0, [%l4 + 4]
+	sth %o0, [%l0 + 4]
 ! (int64) x0 = mem16[pa + 6]
 	.loc 1 2402
-	ldsh [%o5 + 6], %o0
+	ldsh [%l2 + 6], %o0
 ! (int64) x1 = mem16[pb + 6]
 	.loc 1 2403
-	ldsh [%l2 + 6], %o1
+	ldsh [%l1 + 6], %o1
 ! (int64) x2 = mem16[pc + 6]
 	.loc 1 2404
-	ldsh [%l3 + 6], %o2
+	ldsh [%l4 + 6], %o2
 ! x0 = x0 + x1
 	.loc 1 2405
 	add %o0, %o1, %o0
@@ -7251,31 +7130,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2408
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2409
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2410
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2411
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2412
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd + 6] = x0
 	.loc 1 2413
-	sth %o0, [%l4 + 6]
+	sth %o0, [%l0 + 6]
 ! (int64) x0 = mem16[pa + 8]
 	.loc 1 2414
-	ldsh [%o5 + 8], %o0
+	ldsh [%l2 + 8], %o0
 ! (int64) x1 = mem16[pb + 8]
 	.loc 1 2415
-	ldsh [%l2 + 8], %o1
+	ldsh [%l1 + 8], %o1
 ! (int64) x2 = mem16[pc + 8]
 	.loc 1 2416
-	ldsh [%l3 + 8], %o2
+	ldsh [%l4 + 8], %o2
 ! x0 = x0 + x1
 	.loc 1 2417
 	add %o0, %o1, %o0
@@ -7287,31 +7166,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2420
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2421
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2422
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2423
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2424
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd + 8] = x0
 	.loc 1 2425
-	sth %o0, [%l4 + 8]
+	sth %o0, [%l0 + 8]
 ! (int64) x0 = mem16[pa + 10]
 	.loc 1 2426
-	ldsh [%o5 + 10], %o0
+	ldsh [%l2 + 10], %o0
 ! (int64) x1 = mem16[pb + 10]
 	.loc 1 2427
-	ldsh [%l2 + 10], %o1
+	ldsh [%l1 + 10], %o1
 ! (int64) x2 = mem16[pc + 10]
 	.loc 1 2428
-	ldsh [%l3 + 10], %o2
+	ldsh [%l4 + 10], %o2
 ! x0 = x0 + x1
 	.loc 1 2429
 	add %o0, %o1, %o0
@@ -7323,31 +7202,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2432
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2433
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2434
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2435
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2436
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd + 10] = x0
 	.loc 1 2437
-	sth %o0, [%l4 + 10]
+	sth %o0, [%l0 + 10]
 ! (int64) x0 = mem16[pa + 12]
 	.loc 1 2438
-	ldsh [%o5 + 12], %o0
+	ldsh [%l2 + 12], %o0
 ! (int64) x1 = mem16[pb + 12]
 	.loc 1 2439
-	ldsh [%l2 + 12], %o1
+	ldsh [%l1 + 12], %o1
 ! (int64) x2 = mem16[pc + 12]
 	.loc 1 2440
-	ldsh [%l3 + 12], %o2
+	ldsh [%l4 + 12], %o2
 ! x0 = x0 + x1
 	.loc 1 2441
 	add %o0, %o1, %o0
@@ -7359,31 +7238,31 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2444
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2445
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2446
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2447
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2448
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd + 12] = x0
 	.loc 1 2449
-	sth %o0, [%l4 + 12]
+	sth %o0, [%l0 + 12]
 ! (int64) x0 = mem16[pa + 14]
 	.loc 1 2450
-	ldsh [%o5 + 14], %o0
+	ldsh [%l2 + 14], %o0
 ! (int64) x1 = mem16[pb + 14]
 	.loc 1 2451
-	ldsh [%l2 + 14], %o1
+	ldsh [%l1 + 14], %o1
 ! (int64) x2 = mem16[pc + 14]
 	.loc 1 2452
-	ldsh [%l3 + 14], %o2
+	ldsh [%l4 + 14], %o2
 ! x0 = x0 + x1
 	.loc 1 2453
 	add %o0, %o1, %o0
@@ -7395,40 +7274,40 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2456
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2457
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2458
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2459
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2460
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd + 14] = x0
 	.loc 1 2461
-	sth %o0, [%l4 + 14]
+	sth %o0, [%l0 + 14]
 ! pa = pa + 16
 	.loc 1 2462
-	add %o5, 16, %o5
+	add %l2, 16, %l2
 ! pb = pb + 16
 	.loc 1 2463
-	add %l2, 16, %l2
+	add %l1, 16, %l1
 ! pc = pc + 16
 	.loc 1 2464
-	add %l3, 16, %l3
+	add %l4, 16, %l4
 ! qd = qd + 16
 	.loc 1 2465
-	add %l4, 16, %l4
+	add %l0, 16, %l0
 ! i1 = i1 - 1
 	.loc 1 2466
-	sub %l5, 1, %l5
+	sub %l3, 1, %l3
 ! =? i1 - 0
 	.loc 1 2467
-	cmp %l5, 0
+	cmp %l3, 0
 ! goto loop39 if !=
 	.loc 1 2468
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop39
@@ -7439,70 +7318,69 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	or %o0, %lo(170848), %o0
 ! pa = w + pa
 	.loc 1 2470
-	add %o4, %o0, %o0
+	add %i4, %o0, %o0
 ! pb = 172376
 	.loc 1 2471
 	sethi %hi(172376), %o1
 	or %o1, %lo(172376), %o1
 ! pb = w + pb
 	.loc 1 2472
-	add %o4, %o1, %o1
+	add %i4, %o1, %o1
 ! i1 = 95
 	.loc 1 2473
 	mov 95, %o2
-	mov %o0, %o3
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop40:
 ! t0 = mem16[pa]
 	.loc 1 2475
-	lduh [%o3], %o0
+	lduh [%o0], %o3
 ! mem8[pb] = t0
 	.loc 1 2476
-	stb %o0, [%o1]
+	stb %o3, [%o1]
 ! t0 = mem16[pa + 2]
 	.loc 1 2477
-	lduh [%o3 + 2], %o0
+	lduh [%o0 + 2], %o3
 ! mem8[pb + 1] = t0
 	.loc 1 2478
-	stb %o0, [%o1 + 1]
+	stb %o3, [%o1 + 1]
 ! t0 = mem16[pa + 4]
 	.loc 1 2479
-	lduh [%o3 + 4], %o0
+	lduh [%o0 + 4], %o3
 ! mem8[pb + 2] = t0
 	.loc 1 2480
-	stb %o0, [%o1 + 2]
+	stb %o3, [%o1 + 2]
 ! t0 = mem16[pa + 6]
 	.loc 1 2481
-	lduh [%o3 + 6], %o0
+	lduh [%o0 + 6], %o3
 ! mem8[pb + 3] = t0
 	.loc 1 2482
-	stb %o0, [%o1 + 3]
+	stb %o3, [%o1 + 3]
 ! t0 = mem16[pa + 8]
 	.loc 1 2483
-	lduh [%o3 + 8], %o0
+	lduh [%o0 + 8], %o3
 ! mem8[pb + 4] = t0
 	.loc 1 2484
-	stb %o0, [%o1 + 4]
+	stb %o3, [%o1 + 4]
 ! t0 = mem16[pa + 10]
 	.loc 1 2485
-	lduh [%o3 + 10], %o0
+	lduh [%o0 + 10], %o3
 ! mem8[pb + 5] = t0
 	.loc 1 2486
-	stb %o0, [%o1 + 5]
+	stb %o3, [%o1 + 5]
 ! t0 = mem16[pa + 12]
 	.loc 1 2487
-	lduh [%o3 + 12], %o0
+	lduh [%o0 + 12], %o3
 ! mem8[pb + 6] = t0
 	.loc 1 2488
-	stb %o0, [%o1 + 6]
+	stb %o3, [%o1 + 6]
 ! t0 = mem16[pa + 14]
 	.loc 1 2489
-	lduh [%o3 + 14], %o0
+	lduh [%o0 + 14], %o3
 ! mem8[pb + 7] = t0
 	.loc 1 2490
-	stb %o0, [%o1 + 7]
+	stb %o3, [%o1 + 7]
 ! pa = pa + 16
 	.loc 1 2491
-	add %o3, 16, %o3
+	add %o0, 16, %o0
 ! pb = pb + 8
 	.loc 1 2492
 	add %o1, 8, %o1
@@ -7518,7 +7396,6 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	nop
 ! t0 = mem16[pa]
 	.loc 1 2496
-	mov %o3, %o0
 	lduh [%o0], %o0
 ! mem8[pb] = t0
 	.loc 1 2497
@@ -7529,63 +7406,62 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	or %o0, %lo(172376), %o0
 ! pa = w + pa
 	.loc 1 2499
-	add %o4, %o0, %o0
+	add %i4, %o0, %o0
 ! i1 = 95
 	.loc 1 2502
 	mov 95, %o1
-	mov %o0, %o2
 .Lqhasm_kernel_core_mult3sntrup761_sparc64_mul.loop41:
 ! t0 = mem8[qa]
 	.loc 1 2504
-	ldub [%o2], %o0
+	ldub [%o0], %o2
 ! mem8[qb] = t0
 	.loc 1 2505
-	stb %o0, [%i0]
+	stb %o2, [%i0]
 ! t0 = mem8[qa + 1]
 	.loc 1 2506
-	ldub [%o2 + 1], %o0
+	ldub [%o0 + 1], %o2
 ! mem8[qb + 1] = t0
 	.loc 1 2507
-	stb %o0, [%i0 + 1]
+	stb %o2, [%i0 + 1]
 ! t0 = mem8[qa + 2]
 	.loc 1 2508
-	ldub [%o2 + 2], %o0
+	ldub [%o0 + 2], %o2
 ! mem8[qb + 2] = t0
 	.loc 1 2509
-	stb %o0, [%i0 + 2]
+	stb %o2, [%i0 + 2]
 ! t0 = mem8[qa + 3]
 	.loc 1 2510
-	ldub [%o2 + 3], %o0
+	ldub [%o0 + 3], %o2
 ! mem8[qb + 3] = t0
 	.loc 1 2511
-	stb %o0, [%i0 + 3]
+	stb %o2, [%i0 + 3]
 ! t0 = mem8[qa + 4]
 	.loc 1 2512
-	ldub [%o2 + 4], %o0
+	ldub [%o0 + 4], %o2
 ! mem8[qb + 4] = t0
 	.loc 1 2513
-	stb %o0, [%i0 + 4]
+	stb %o2, [%i0 + 4]
 ! t0 = mem8[qa + 5]
 	.loc 1 2514
-	ldub [%o2 + 5], %o0
+	ldub [%o0 + 5], %o2
 ! mem8[qb + 5] = t0
 	.loc 1 2515
-	stb %o0, [%i0 + 5]
+	stb %o2, [%i0 + 5]
 ! t0 = mem8[qa + 6]
 	.loc 1 2516
-	ldub [%o2 + 6], %o0
+	ldub [%o0 + 6], %o2
 ! mem8[qb + 6] = t0
 	.loc 1 2517
-	stb %o0, [%i0 + 6]
+	stb %o2, [%i0 + 6]
 ! t0 = mem8[qa + 7]
 	.loc 1 2518
-	ldub [%o2 + 7], %o0
+	ldub [%o0 + 7], %o2
 ! mem8[qb + 7] = t0
 	.loc 1 2519
-	stb %o0, [%i0 + 7]
+	stb %o2, [%i0 + 7]
 ! qa = qa + 8
 	.loc 1 2520
-	add %o2, 8, %o2
+	add %o0, 8, %o0
 ! qb = qb + 8
 	.loc 1 2521
 	add %i0, 8, %i0
@@ -7601,7 +7477,6 @@ qhasm_kernel_core_mult3sntrup761_sparc64_mul:
 	nop
 ! t0 = mem8[qa]
 	.loc 1 2525
-	mov %o2, %o0
 	ldub [%o0], %o0
 ! mem8[qb] = t0
 	.loc 1 2526

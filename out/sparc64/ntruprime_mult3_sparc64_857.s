@@ -10,20 +10,20 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	save %sp, -176, %sp
 ! w = w + 15
 	.loc 1 13
-	add %i4, 15, %o1
+	add %i4, 15, %i4
 ! t0 = -16
 	.loc 1 14
 	mov -16, %o0
 ! w = w & t0
 	.loc 1 15
-	and %o1, %o0, %o4
+	and %i4, %o0, %i4
 ! pa = 337392
 	.loc 1 16
 	sethi %hi(337392), %o0
 	or %o0, %lo(337392), %o0
 ! pa = w + pa
 	.loc 1 17
-	add %o4, %o0, %o2
+	add %i4, %o0, %o2
 ! z0 = 0
 	.loc 1 18
 	mov 0, %o0
@@ -86,66 +86,65 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(336536), %o0
 ! pa = w + pa
 	.loc 1 38
-	add %o4, %o0, %o0
+	add %i4, %o0, %o0
 ! i1 = 107
 	.loc 1 41
 	mov 107, %o1
-	mov %o0, %o2
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop2:
 ! t0 = mem8[qa]
 	.loc 1 43
-	ldub [%i1], %o0
+	ldub [%i1], %o2
 ! mem8[qb] = t0
 	.loc 1 44
-	stb %o0, [%o2]
+	stb %o2, [%o0]
 ! t0 = mem8[qa + 1]
 	.loc 1 45
-	ldub [%i1 + 1], %o0
+	ldub [%i1 + 1], %o2
 ! mem8[qb + 1] = t0
 	.loc 1 46
-	stb %o0, [%o2 + 1]
+	stb %o2, [%o0 + 1]
 ! t0 = mem8[qa + 2]
 	.loc 1 47
-	ldub [%i1 + 2], %o0
+	ldub [%i1 + 2], %o2
 ! mem8[qb + 2] = t0
 	.loc 1 48
-	stb %o0, [%o2 + 2]
+	stb %o2, [%o0 + 2]
 ! t0 = mem8[qa + 3]
 	.loc 1 49
-	ldub [%i1 + 3], %o0
+	ldub [%i1 + 3], %o2
 ! mem8[qb + 3] = t0
 	.loc 1 50
-	stb %o0, [%o2 + 3]
+	stb %o2, [%o0 + 3]
 ! t0 = mem8[qa + 4]
 	.loc 1 51
-	ldub [%i1 + 4], %o0
+	ldub [%i1 + 4], %o2
 ! mem8[qb + 4] = t0
 	.loc 1 52
-	stb %o0, [%o2 + 4]
+	stb %o2, [%o0 + 4]
 ! t0 = mem8[qa + 5]
 	.loc 1 53
-	ldub [%i1 + 5], %o0
+	ldub [%i1 + 5], %o2
 ! mem8[qb + 5] = t0
 	.loc 1 54
-	stb %o0, [%o2 + 5]
+	stb %o2, [%o0 + 5]
 ! t0 = mem8[qa + 6]
 	.loc 1 55
-	ldub [%i1 + 6], %o0
+	ldub [%i1 + 6], %o2
 ! mem8[qb + 6] = t0
 	.loc 1 56
-	stb %o0, [%o2 + 6]
+	stb %o2, [%o0 + 6]
 ! t0 = mem8[qa + 7]
 	.loc 1 57
-	ldub [%i1 + 7], %o0
+	ldub [%i1 + 7], %o2
 ! mem8[qb + 7] = t0
 	.loc 1 58
-	stb %o0, [%o2 + 7]
+	stb %o2, [%o0 + 7]
 ! qa = qa + 8
 	.loc 1 59
 	add %i1, 8, %i1
 ! qb = qb + 8
 	.loc 1 60
-	add %o2, 8, %o2
+	add %o0, 8, %o0
 ! i1 = i1 - 1
 	.loc 1 61
 	sub %o1, 1, %o1
@@ -158,7 +157,6 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	nop
 ! t0 = mem8[qa]
 	.loc 1 64
-	mov %o2, %o0
 	ldub [%i1], %o1
 ! mem8[qb] = t0
 	.loc 1 65
@@ -169,7 +167,7 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(338416), %o0
 ! pa = w + pa
 	.loc 1 67
-	add %o4, %o0, %o0
+	add %i4, %o0, %o0
 ! z0 = 0
 	.loc 1 68
 	mov 0, %o1
@@ -232,66 +230,65 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(337560), %o0
 ! pa = w + pa
 	.loc 1 88
-	add %o4, %o0, %o0
+	add %i4, %o0, %o0
 ! i1 = 107
 	.loc 1 91
 	mov 107, %o1
-	mov %o0, %o2
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop4:
 ! t0 = mem8[qa]
 	.loc 1 93
-	ldub [%i2], %o0
+	ldub [%i2], %o2
 ! mem8[qb] = t0
 	.loc 1 94
-	stb %o0, [%o2]
+	stb %o2, [%o0]
 ! t0 = mem8[qa + 1]
 	.loc 1 95
-	ldub [%i2 + 1], %o0
+	ldub [%i2 + 1], %o2
 ! mem8[qb + 1] = t0
 	.loc 1 96
-	stb %o0, [%o2 + 1]
+	stb %o2, [%o0 + 1]
 ! t0 = mem8[qa + 2]
 	.loc 1 97
-	ldub [%i2 + 2], %o0
+	ldub [%i2 + 2], %o2
 ! mem8[qb + 2] = t0
 	.loc 1 98
-	stb %o0, [%o2 + 2]
+	stb %o2, [%o0 + 2]
 ! t0 = mem8[qa + 3]
 	.loc 1 99
-	ldub [%i2 + 3], %o0
+	ldub [%i2 + 3], %o2
 ! mem8[qb + 3] = t0
 	.loc 1 100
-	stb %o0, [%o2 + 3]
+	stb %o2, [%o0 + 3]
 ! t0 = mem8[qa + 4]
 	.loc 1 101
-	ldub [%i2 + 4], %o0
+	ldub [%i2 + 4], %o2
 ! mem8[qb + 4] = t0
 	.loc 1 102
-	stb %o0, [%o2 + 4]
+	stb %o2, [%o0 + 4]
 ! t0 = mem8[qa + 5]
 	.loc 1 103
-	ldub [%i2 + 5], %o0
+	ldub [%i2 + 5], %o2
 ! mem8[qb + 5] = t0
 	.loc 1 104
-	stb %o0, [%o2 + 5]
+	stb %o2, [%o0 + 5]
 ! t0 = mem8[qa + 6]
 	.loc 1 105
-	ldub [%i2 + 6], %o0
+	ldub [%i2 + 6], %o2
 ! mem8[qb + 6] = t0
 	.loc 1 106
-	stb %o0, [%o2 + 6]
+	stb %o2, [%o0 + 6]
 ! t0 = mem8[qa + 7]
 	.loc 1 107
-	ldub [%i2 + 7], %o0
+	ldub [%i2 + 7], %o2
 ! mem8[qb + 7] = t0
 	.loc 1 108
-	stb %o0, [%o2 + 7]
+	stb %o2, [%o0 + 7]
 ! qa = qa + 8
 	.loc 1 109
 	add %i2, 8, %i2
 ! qb = qb + 8
 	.loc 1 110
-	add %o2, 8, %o2
+	add %o0, 8, %o0
 ! i1 = i1 - 1
 	.loc 1 111
 	sub %o1, 1, %o1
@@ -304,36 +301,33 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	nop
 ! t0 = mem8[qa]
 	.loc 1 114
-	mov %o2, %o0
 	ldub [%i2], %o1
 ! mem8[qb] = t0
 	.loc 1 115
 	stb %o1, [%o0]
 ! x7 = 1
 	.loc 1 116
-	mov 1, %o0
+	mov 1, %o4
 ! pa = 336536
 	.loc 1 117
-	sethi %hi(336536), %o1
-	or %o1, %lo(336536), %o1
+	sethi %hi(336536), %o0
+	or %o0, %lo(336536), %o0
 ! pa = w + pa
 	.loc 1 118
-	add %o4, %o1, %o2
+	add %i4, %o0, %o2
 ! pb = w
 	.loc 1 119
-	mov %o4, %o1
+	mov %i4, %o5
 ! i1 = 128
 	.loc 1 120
 	mov 128, %o3
-	mov %o0, %o5
-	mov %o1, %o7
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop5:
 ! x0 = mem8[pa]
 	.loc 1 122
 	ldub [%o2], %o0
 ! x1 = x0 & x7
 	.loc 1 123
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 124
 	srlx %o0, 1, %o0
@@ -348,13 +342,13 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb] = x1
 	.loc 1 128
-	sth %o1, [%o7]
+	sth %o1, [%o5]
 ! x0 = mem8[pa + 1]
 	.loc 1 129
 	ldub [%o2 + 1], %o0
 ! x1 = x0 & x7
 	.loc 1 130
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 131
 	srlx %o0, 1, %o0
@@ -369,13 +363,13 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 2] = x1
 	.loc 1 135
-	sth %o1, [%o7 + 2]
+	sth %o1, [%o5 + 2]
 ! x0 = mem8[pa + 2]
 	.loc 1 136
 	ldub [%o2 + 2], %o0
 ! x1 = x0 & x7
 	.loc 1 137
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 138
 	srlx %o0, 1, %o0
@@ -390,13 +384,13 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 4] = x1
 	.loc 1 142
-	sth %o1, [%o7 + 4]
+	sth %o1, [%o5 + 4]
 ! x0 = mem8[pa + 3]
 	.loc 1 143
 	ldub [%o2 + 3], %o0
 ! x1 = x0 & x7
 	.loc 1 144
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 145
 	srlx %o0, 1, %o0
@@ -411,13 +405,13 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 6] = x1
 	.loc 1 149
-	sth %o1, [%o7 + 6]
+	sth %o1, [%o5 + 6]
 ! x0 = mem8[pa + 4]
 	.loc 1 150
 	ldub [%o2 + 4], %o0
 ! x1 = x0 & x7
 	.loc 1 151
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 152
 	srlx %o0, 1, %o0
@@ -432,13 +426,13 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 8] = x1
 	.loc 1 156
-	sth %o1, [%o7 + 8]
+	sth %o1, [%o5 + 8]
 ! x0 = mem8[pa + 5]
 	.loc 1 157
 	ldub [%o2 + 5], %o0
 ! x1 = x0 & x7
 	.loc 1 158
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 159
 	srlx %o0, 1, %o0
@@ -453,13 +447,13 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 10] = x1
 	.loc 1 163
-	sth %o1, [%o7 + 10]
+	sth %o1, [%o5 + 10]
 ! x0 = mem8[pa + 6]
 	.loc 1 164
 	ldub [%o2 + 6], %o0
 ! x1 = x0 & x7
 	.loc 1 165
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 166
 	srlx %o0, 1, %o0
@@ -474,13 +468,13 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 12] = x1
 	.loc 1 170
-	sth %o1, [%o7 + 12]
+	sth %o1, [%o5 + 12]
 ! x0 = mem8[pa + 7]
 	.loc 1 171
 	ldub [%o2 + 7], %o0
 ! x1 = x0 & x7
 	.loc 1 172
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 173
 	srlx %o0, 1, %o0
@@ -495,13 +489,13 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 14] = x1
 	.loc 1 177
-	sth %o1, [%o7 + 14]
+	sth %o1, [%o5 + 14]
 ! pa = pa + 8
 	.loc 1 178
 	add %o2, 8, %o2
 ! pb = pb + 16
 	.loc 1 179
-	add %o7, 16, %o7
+	add %o5, 16, %o5
 ! i1 = i1 - 1
 	.loc 1 180
 	sub %o3, 1, %o3
@@ -514,29 +508,27 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	nop
 ! x7 = 1
 	.loc 1 183
-	mov 1, %o0
+	mov 1, %o4
 ! pa = 337560
 	.loc 1 184
-	sethi %hi(337560), %o1
-	or %o1, %lo(337560), %o1
+	sethi %hi(337560), %o0
+	or %o0, %lo(337560), %o0
 ! pa = w + pa
 	.loc 1 185
-	add %o4, %o1, %o1
+	add %i4, %o0, %o2
 ! pb = w + 2048
 	.loc 1 186
-	add %o4, 2048, %o2
+	add %i4, 2048, %o3
 ! i1 = 128
 	.loc 1 187
-	mov 128, %o3
-	mov %o0, %o5
-	mov %o1, %o7
+	mov 128, %o5
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop6:
 ! x0 = mem8[pa]
 	.loc 1 189
-	ldub [%o7], %o0
+	ldub [%o2], %o0
 ! x1 = x0 & x7
 	.loc 1 190
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 191
 	srlx %o0, 1, %o0
@@ -551,13 +543,13 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb] = x1
 	.loc 1 195
-	sth %o1, [%o2]
+	sth %o1, [%o3]
 ! x0 = mem8[pa + 1]
 	.loc 1 196
-	ldub [%o7 + 1], %o0
+	ldub [%o2 + 1], %o0
 ! x1 = x0 & x7
 	.loc 1 197
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 198
 	srlx %o0, 1, %o0
@@ -572,13 +564,13 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 2] = x1
 	.loc 1 202
-	sth %o1, [%o2 + 2]
+	sth %o1, [%o3 + 2]
 ! x0 = mem8[pa + 2]
 	.loc 1 203
-	ldub [%o7 + 2], %o0
+	ldub [%o2 + 2], %o0
 ! x1 = x0 & x7
 	.loc 1 204
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 205
 	srlx %o0, 1, %o0
@@ -593,13 +585,13 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 4] = x1
 	.loc 1 209
-	sth %o1, [%o2 + 4]
+	sth %o1, [%o3 + 4]
 ! x0 = mem8[pa + 3]
 	.loc 1 210
-	ldub [%o7 + 3], %o0
+	ldub [%o2 + 3], %o0
 ! x1 = x0 & x7
 	.loc 1 211
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 212
 	srlx %o0, 1, %o0
@@ -614,13 +606,13 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 6] = x1
 	.loc 1 216
-	sth %o1, [%o2 + 6]
+	sth %o1, [%o3 + 6]
 ! x0 = mem8[pa + 4]
 	.loc 1 217
-	ldub [%o7 + 4], %o0
+	ldub [%o2 + 4], %o0
 ! x1 = x0 & x7
 	.loc 1 218
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 219
 	srlx %o0, 1, %o0
@@ -635,13 +627,13 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 8] = x1
 	.loc 1 223
-	sth %o1, [%o2 + 8]
+	sth %o1, [%o3 + 8]
 ! x0 = mem8[pa + 5]
 	.loc 1 224
-	ldub [%o7 + 5], %o0
+	ldub [%o2 + 5], %o0
 ! x1 = x0 & x7
 	.loc 1 225
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 226
 	srlx %o0, 1, %o0
@@ -656,13 +648,13 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 10] = x1
 	.loc 1 230
-	sth %o1, [%o2 + 10]
+	sth %o1, [%o3 + 10]
 ! x0 = mem8[pa + 6]
 	.loc 1 231
-	ldub [%o7 + 6], %o0
+	ldub [%o2 + 6], %o0
 ! x1 = x0 & x7
 	.loc 1 232
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 233
 	srlx %o0, 1, %o0
@@ -677,13 +669,13 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 12] = x1
 	.loc 1 237
-	sth %o1, [%o2 + 12]
+	sth %o1, [%o3 + 12]
 ! x0 = mem8[pa + 7]
 	.loc 1 238
-	ldub [%o7 + 7], %o0
+	ldub [%o2 + 7], %o0
 ! x1 = x0 & x7
 	.loc 1 239
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 240
 	srlx %o0, 1, %o0
@@ -698,48 +690,46 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 14] = x1
 	.loc 1 244
-	sth %o1, [%o2 + 14]
+	sth %o1, [%o3 + 14]
 ! pa = pa + 8
 	.loc 1 245
-	add %o7, 8, %o7
+	add %o2, 8, %o2
 ! pb = pb + 16
 	.loc 1 246
-	add %o2, 16, %o2
+	add %o3, 16, %o3
 ! i1 = i1 - 1
 	.loc 1 247
-	sub %o3, 1, %o3
+	sub %o5, 1, %o5
 ! =? i1 - 0
 	.loc 1 248
-	cmp %o3, 0
+	cmp %o5, 0
 ! goto loop6 if !=
 	.loc 1 249
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop6
 	nop
 ! pa = w
 	.loc 1 250
-	mov %o4, %o1
+	mov %i4, %o4
 ! pb = 109088
 	.loc 1 251
 	sethi %hi(109088), %o0
 	or %o0, %lo(109088), %o0
 ! pb = w + pb
 	.loc 1 252
-	add %o4, %o0, %o0
+	add %i4, %o0, %o5
 ! qb = pa + 1024
 	.loc 1 254
-	add %o1, 1024, %o2
+	add %o4, 1024, %o3
 ! i1 = 64
 	.loc 1 256
-	mov 64, %o3
-	mov %o0, %o5
-	mov %o1, %o7
+	mov 64, %o2
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop7:
 ! (int64) x0 = mem16[qa]
 	.loc 1 258
-	ldsh [%o7], %o0
+	ldsh [%o4], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 259
-	ldsh [%o2], %o1
+	ldsh [%o3], %o1
 ! mem16[qc] = x0
 	.loc 1 260
 	sth %o0, [%o5]
@@ -754,10 +744,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o5 + 1024]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 264
-	ldsh [%o7 + 2], %o0
+	ldsh [%o4 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 265
-	ldsh [%o2 + 2], %o1
+	ldsh [%o3 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 266
 	sth %o0, [%o5 + 2]
@@ -772,10 +762,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o5 + 1026]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 270
-	ldsh [%o7 + 4], %o0
+	ldsh [%o4 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 271
-	ldsh [%o2 + 4], %o1
+	ldsh [%o3 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 272
 	sth %o0, [%o5 + 4]
@@ -790,10 +780,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o5 + 1028]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 276
-	ldsh [%o7 + 6], %o0
+	ldsh [%o4 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 277
-	ldsh [%o2 + 6], %o1
+	ldsh [%o3 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 278
 	sth %o0, [%o5 + 6]
@@ -808,10 +798,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o5 + 1030]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 282
-	ldsh [%o7 + 8], %o0
+	ldsh [%o4 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 283
-	ldsh [%o2 + 8], %o1
+	ldsh [%o3 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 284
 	sth %o0, [%o5 + 8]
@@ -826,10 +816,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o5 + 1032]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 288
-	ldsh [%o7 + 10], %o0
+	ldsh [%o4 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 289
-	ldsh [%o2 + 10], %o1
+	ldsh [%o3 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 290
 	sth %o0, [%o5 + 10]
@@ -844,10 +834,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o5 + 1034]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 294
-	ldsh [%o7 + 12], %o0
+	ldsh [%o4 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 295
-	ldsh [%o2 + 12], %o1
+	ldsh [%o3 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 296
 	sth %o0, [%o5 + 12]
@@ -862,10 +852,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o5 + 1036]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 300
-	ldsh [%o7 + 14], %o0
+	ldsh [%o4 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 301
-	ldsh [%o2 + 14], %o1
+	ldsh [%o3 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 302
 	sth %o0, [%o5 + 14]
@@ -880,201 +870,199 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o5 + 1038]
 ! qa = qa + 16
 	.loc 1 306
-	add %o7, 16, %o7
+	add %o4, 16, %o4
 ! qb = qb + 16
 	.loc 1 307
-	add %o2, 16, %o2
+	add %o3, 16, %o3
 ! qc = qc + 16
 	.loc 1 308
 	add %o5, 16, %o5
 ! i1 = i1 - 1
 	.loc 1 309
-	sub %o3, 1, %o3
+	sub %o2, 1, %o2
 ! =? i1 - 0
 	.loc 1 310
-	cmp %o3, 0
+	cmp %o2, 0
 ! goto loop7 if !=
 	.loc 1 311
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop7
 	nop
 ! pa = w + 2048
 	.loc 1 312
-	add %o4, 2048, %o1
+	add %i4, 2048, %o4
 ! pb = 196568
 	.loc 1 313
 	sethi %hi(196568), %o0
 	or %o0, %lo(196568), %o0
 ! pb = w + pb
 	.loc 1 314
-	add %o4, %o0, %o2
+	add %i4, %o0, %o3
 ! qb = pa + 1024
 	.loc 1 316
-	add %o1, 1024, %o0
+	add %o4, 1024, %o2
 ! i1 = 64
 	.loc 1 318
-	mov 64, %o3
-	mov %o1, %o5
-	mov %o0, %o7
+	mov 64, %o5
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop8:
 ! (int64) x0 = mem16[qa]
 	.loc 1 320
-	ldsh [%o5], %o0
+	ldsh [%o4], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 321
-	ldsh [%o7], %o1
+	ldsh [%o2], %o1
 ! mem16[qc] = x0
 	.loc 1 322
-	sth %o0, [%o2]
+	sth %o0, [%o3]
 ! mem16[qc + 2048] = x1
 	.loc 1 323
-	sth %o1, [%o2 + 2048]
+	sth %o1, [%o3 + 2048]
 ! x0 = x0 + x1
 	.loc 1 324
 	add %o0, %o1, %o0
 ! mem16[qc + 1024] = x0
 	.loc 1 325
-	sth %o0, [%o2 + 1024]
+	sth %o0, [%o3 + 1024]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 326
-	ldsh [%o5 + 2], %o0
+	ldsh [%o4 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 327
-	ldsh [%o7 + 2], %o1
+	ldsh [%o2 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 328
-	sth %o0, [%o2 + 2]
+	sth %o0, [%o3 + 2]
 ! mem16[qc + 2050] = x1
 	.loc 1 329
-	sth %o1, [%o2 + 2050]
+	sth %o1, [%o3 + 2050]
 ! x0 = x0 + x1
 	.loc 1 330
 	add %o0, %o1, %o0
 ! mem16[qc + 1026] = x0
 	.loc 1 331
-	sth %o0, [%o2 + 1026]
+	sth %o0, [%o3 + 1026]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 332
-	ldsh [%o5 + 4], %o0
+	ldsh [%o4 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 333
-	ldsh [%o7 + 4], %o1
+	ldsh [%o2 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 334
-	sth %o0, [%o2 + 4]
+	sth %o0, [%o3 + 4]
 ! mem16[qc + 2052] = x1
 	.loc 1 335
-	sth %o1, [%o2 + 2052]
+	sth %o1, [%o3 + 2052]
 ! x0 = x0 + x1
 	.loc 1 336
 	add %o0, %o1, %o0
 ! mem16[qc + 1028] = x0
 	.loc 1 337
-	sth %o0, [%o2 + 1028]
+	sth %o0, [%o3 + 1028]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 338
-	ldsh [%o5 + 6], %o0
+	ldsh [%o4 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 339
-	ldsh [%o7 + 6], %o1
+	ldsh [%o2 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 340
-	sth %o0, [%o2 + 6]
+	sth %o0, [%o3 + 6]
 ! mem16[qc + 2054] = x1
 	.loc 1 341
-	sth %o1, [%o2 + 2054]
+	sth %o1, [%o3 + 2054]
 ! x0 = x0 + x1
 	.loc 1 342
 	add %o0, %o1, %o0
 ! mem16[qc + 1030] = x0
 	.loc 1 343
-	sth %o0, [%o2 + 1030]
+	sth %o0, [%o3 + 1030]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 344
-	ldsh [%o5 + 8], %o0
+	ldsh [%o4 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 345
-	ldsh [%o7 + 8], %o1
+	ldsh [%o2 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 346
-	sth %o0, [%o2 + 8]
+	sth %o0, [%o3 + 8]
 ! mem16[qc + 2056] = x1
 	.loc 1 347
-	sth %o1, [%o2 + 2056]
+	sth %o1, [%o3 + 2056]
 ! x0 = x0 + x1
 	.loc 1 348
 	add %o0, %o1, %o0
 ! mem16[qc + 1032] = x0
 	.loc 1 349
-	sth %o0, [%o2 + 1032]
+	sth %o0, [%o3 + 1032]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 350
-	ldsh [%o5 + 10], %o0
+	ldsh [%o4 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 351
-	ldsh [%o7 + 10], %o1
+	ldsh [%o2 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 352
-	sth %o0, [%o2 + 10]
+	sth %o0, [%o3 + 10]
 ! mem16[qc + 2058] = x1
 	.loc 1 353
-	sth %o1, [%o2 + 2058]
+	sth %o1, [%o3 + 2058]
 ! x0 = x0 + x1
 	.loc 1 354
 	add %o0, %o1, %o0
 ! mem16[qc + 1034] = x0
 	.loc 1 355
-	sth %o0, [%o2 + 1034]
+	sth %o0, [%o3 + 1034]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 356
-	ldsh [%o5 + 12], %o0
+	ldsh [%o4 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 357
-	ldsh [%o7 + 12], %o1
+	ldsh [%o2 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 358
-	sth %o0, [%o2 + 12]
+	sth %o0, [%o3 + 12]
 ! mem16[qc + 2060] = x1
 	.loc 1 359
-	sth %o1, [%o2 + 2060]
+	sth %o1, [%o3 + 2060]
 ! x0 = x0 + x1
 	.loc 1 360
 	add %o0, %o1, %o0
 ! mem16[qc + 1036] = x0
 	.loc 1 361
-	sth %o0, [%o2 + 1036]
+	sth %o0, [%o3 + 1036]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 362
-	ldsh [%o5 + 14], %o0
+	ldsh [%o4 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 363
-	ldsh [%o7 + 14], %o1
+	ldsh [%o2 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 364
-	sth %o0, [%o2 + 14]
+	sth %o0, [%o3 + 14]
 ! mem16[qc + 2062] = x1
 	.loc 1 365
-	sth %o1, [%o2 + 2062]
+	sth %o1, [%o3 + 2062]
 ! x0 = x0 + x1
 	.loc 1 366
 	add %o0, %o1, %o0
 ! mem16[qc + 1038] = x0
 	.loc 1 367
-	sth %o0, [%o2 + 1038]
+	sth %o0, [%o3 + 1038]
 ! qa = qa + 16
 	.loc 1 368
-	add %o5, 16, %o5
+	add %o4, 16, %o4
 ! qb = qb + 16
 	.loc 1 369
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qc = qc + 16
 	.loc 1 370
-	add %o2, 16, %o2
+	add %o3, 16, %o3
 ! i1 = i1 - 1
 	.loc 1 371
-	sub %o3, 1, %o3
+	sub %o5, 1, %o5
 ! =? i1 - 0
 	.loc 1 372
-	cmp %o3, 0
+	cmp %o5, 0
 ! goto loop8 if !=
 	.loc 1 373
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop8
@@ -1085,39 +1073,37 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(109088), %o0
 ! pa = w + pa
 	.loc 1 375
-	add %o4, %o0, %o5
+	add %i4, %o0, %l0
 ! pb = 4096
 	.loc 1 376
 	sethi %hi(4096), %o0
 	or %o0, %lo(4096), %o0
 ! pb = w + pb
 	.loc 1 377
-	add %o4, %o0, %o7
+	add %i4, %o0, %o4
 ! i0 = 3
 	.loc 1 378
-	mov 3, %o0
+	mov 3, %o3
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop9:
 ! qa = pa
 	.loc 1 380
-	mov %o4, %l0
-	mov %o0, %l1
+	mov %l0, %o2
 ! qb = pa + 512
 	.loc 1 381
-	add %o5, 512, %o2
+	add %l0, 512, %o5
 ! qc = pb
 	.loc 1 382
-	mov %o5, %l2
+	mov %o4, %o7
 ! i1 = 32
 	.loc 1 383
-	mov %o7, %o4
-	mov 32, %o3
+	mov 32, %l1
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop10:
 ! (int64) x0 = mem16[qa]
 	.loc 1 385
-	ldsh [%o5], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 386
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 387
 	sth %o0, [%o7]
@@ -1132,10 +1118,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o7 + 512]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 391
-	ldsh [%o5 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 392
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 393
 	sth %o0, [%o7 + 2]
@@ -1150,10 +1136,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o7 + 514]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 397
-	ldsh [%o5 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 398
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 399
 	sth %o0, [%o7 + 4]
@@ -1168,10 +1154,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o7 + 516]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 403
-	ldsh [%o5 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 404
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 405
 	sth %o0, [%o7 + 6]
@@ -1186,10 +1172,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o7 + 518]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 409
-	ldsh [%o5 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 410
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 411
 	sth %o0, [%o7 + 8]
@@ -1204,10 +1190,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o7 + 520]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 415
-	ldsh [%o5 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 416
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 417
 	sth %o0, [%o7 + 10]
@@ -1222,10 +1208,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o7 + 522]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 421
-	ldsh [%o5 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 422
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 423
 	sth %o0, [%o7 + 12]
@@ -1240,10 +1226,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o7 + 524]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 427
-	ldsh [%o5 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 428
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 429
 	sth %o0, [%o7 + 14]
@@ -1258,41 +1244,37 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o7 + 526]
 ! qa = qa + 16
 	.loc 1 433
-	add %o5, 16, %o5
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 434
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 435
 	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 436
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 437
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop10 if !=
 	.loc 1 438
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop10
 	nop
 ! pa = pa + 1024
 	.loc 1 439
-	mov %l2, %o5
-	add %o5, 1024, %o5
+	add %l0, 1024, %l0
 ! pb = pb + 1536
 	.loc 1 440
-	mov %o4, %o7
-	add %o7, 1536, %o7
+	add %o4, 1536, %o4
 ! i0 = i0 - 1
 	.loc 1 441
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? i0 - 0
 	.loc 1 442
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto loop9 if !=
 	.loc 1 443
-	mov %l0, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop9
 	nop
 ! pa = 196568
@@ -1301,214 +1283,208 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(196568), %o0
 ! pa = w + pa
 	.loc 1 445
-	add %o4, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 144080
 	.loc 1 446
 	sethi %hi(144080), %o0
 	or %o0, %lo(144080), %o0
 ! pb = w + pb
 	.loc 1 447
-	add %o4, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 3
 	.loc 1 448
-	mov 3, %o0
+	mov 3, %o4
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop11:
 ! qa = pa
 	.loc 1 450
-	mov %o0, %l1
-	mov %o4, %o5
+	mov %l0, %o2
 ! qb = pa + 512
 	.loc 1 451
-	add %o7, 512, %o2
+	add %l0, 512, %o5
 ! qc = pb
 	.loc 1 452
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 32
 	.loc 1 453
-	mov %l0, %l2
-	mov 32, %o3
+	mov 32, %l1
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop12:
 ! (int64) x0 = mem16[qa]
 	.loc 1 455
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 456
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 457
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 1024] = x1
 	.loc 1 458
-	sth %o1, [%l0 + 1024]
+	sth %o1, [%o7 + 1024]
 ! x0 = x0 + x1
 	.loc 1 459
 	add %o0, %o1, %o0
 ! mem16[qc + 512] = x0
 	.loc 1 460
-	sth %o0, [%l0 + 512]
+	sth %o0, [%o7 + 512]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 461
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 462
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 463
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 1026] = x1
 	.loc 1 464
-	sth %o1, [%l0 + 1026]
+	sth %o1, [%o7 + 1026]
 ! x0 = x0 + x1
 	.loc 1 465
 	add %o0, %o1, %o0
 ! mem16[qc + 514] = x0
 	.loc 1 466
-	sth %o0, [%l0 + 514]
+	sth %o0, [%o7 + 514]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 467
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 468
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 469
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 1028] = x1
 	.loc 1 470
-	sth %o1, [%l0 + 1028]
+	sth %o1, [%o7 + 1028]
 ! x0 = x0 + x1
 	.loc 1 471
 	add %o0, %o1, %o0
 ! mem16[qc + 516] = x0
 	.loc 1 472
-	sth %o0, [%l0 + 516]
+	sth %o0, [%o7 + 516]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 473
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 474
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 475
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 1030] = x1
 	.loc 1 476
-	sth %o1, [%l0 + 1030]
+	sth %o1, [%o7 + 1030]
 ! x0 = x0 + x1
 	.loc 1 477
 	add %o0, %o1, %o0
 ! mem16[qc + 518] = x0
 	.loc 1 478
-	sth %o0, [%l0 + 518]
+	sth %o0, [%o7 + 518]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 479
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 480
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 481
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 1032] = x1
 	.loc 1 482
-	sth %o1, [%l0 + 1032]
+	sth %o1, [%o7 + 1032]
 ! x0 = x0 + x1
 	.loc 1 483
 	add %o0, %o1, %o0
 ! mem16[qc + 520] = x0
 	.loc 1 484
-	sth %o0, [%l0 + 520]
+	sth %o0, [%o7 + 520]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 485
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 486
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 487
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 1034] = x1
 	.loc 1 488
-	sth %o1, [%l0 + 1034]
+	sth %o1, [%o7 + 1034]
 ! x0 = x0 + x1
 	.loc 1 489
 	add %o0, %o1, %o0
 ! mem16[qc + 522] = x0
 	.loc 1 490
-	sth %o0, [%l0 + 522]
+	sth %o0, [%o7 + 522]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 491
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 492
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 493
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 1036] = x1
 	.loc 1 494
-	sth %o1, [%l0 + 1036]
+	sth %o1, [%o7 + 1036]
 ! x0 = x0 + x1
 	.loc 1 495
 	add %o0, %o1, %o0
 ! mem16[qc + 524] = x0
 	.loc 1 496
-	sth %o0, [%l0 + 524]
+	sth %o0, [%o7 + 524]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 497
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 498
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 499
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 1038] = x1
 	.loc 1 500
-	sth %o1, [%l0 + 1038]
+	sth %o1, [%o7 + 1038]
 ! x0 = x0 + x1
 	.loc 1 501
 	add %o0, %o1, %o0
 ! mem16[qc + 526] = x0
 	.loc 1 502
-	sth %o0, [%l0 + 526]
+	sth %o0, [%o7 + 526]
 ! qa = qa + 16
 	.loc 1 503
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 504
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 505
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 506
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 507
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop12 if !=
 	.loc 1 508
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop12
 	nop
 ! pa = pa + 1024
 	.loc 1 509
-	mov %o4, %o7
-	add %o7, 1024, %o7
+	add %l0, 1024, %l0
 ! pb = pb + 1536
 	.loc 1 510
-	mov %l2, %l0
-	add %l0, 1536, %l0
+	add %o3, 1536, %o3
 ! i0 = i0 - 1
 	.loc 1 511
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 512
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop11 if !=
 	.loc 1 513
-	mov %o5, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop11
 	nop
 ! pa = 4096
@@ -1517,214 +1493,208 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(4096), %o0
 ! pa = w + pa
 	.loc 1 515
-	add %o4, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 109088
 	.loc 1 516
 	sethi %hi(109088), %o0
 	or %o0, %lo(109088), %o0
 ! pb = w + pb
 	.loc 1 517
-	add %o4, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 9
 	.loc 1 518
-	mov 9, %o0
+	mov 9, %o4
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop13:
 ! qa = pa
 	.loc 1 520
-	mov %o0, %l1
-	mov %o4, %o5
+	mov %l0, %o2
 ! qb = pa + 256
 	.loc 1 521
-	add %o7, 256, %o2
+	add %l0, 256, %o5
 ! qc = pb
 	.loc 1 522
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 16
 	.loc 1 523
-	mov %l0, %l2
-	mov 16, %o3
+	mov 16, %l1
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop14:
 ! (int64) x0 = mem16[qa]
 	.loc 1 525
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 526
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 527
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 512] = x1
 	.loc 1 528
-	sth %o1, [%l0 + 512]
+	sth %o1, [%o7 + 512]
 ! x0 = x0 + x1
 	.loc 1 529
 	add %o0, %o1, %o0
 ! mem16[qc + 256] = x0
 	.loc 1 530
-	sth %o0, [%l0 + 256]
+	sth %o0, [%o7 + 256]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 531
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 532
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 533
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 514] = x1
 	.loc 1 534
-	sth %o1, [%l0 + 514]
+	sth %o1, [%o7 + 514]
 ! x0 = x0 + x1
 	.loc 1 535
 	add %o0, %o1, %o0
 ! mem16[qc + 258] = x0
 	.loc 1 536
-	sth %o0, [%l0 + 258]
+	sth %o0, [%o7 + 258]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 537
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 538
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 539
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 516] = x1
 	.loc 1 540
-	sth %o1, [%l0 + 516]
+	sth %o1, [%o7 + 516]
 ! x0 = x0 + x1
 	.loc 1 541
 	add %o0, %o1, %o0
 ! mem16[qc + 260] = x0
 	.loc 1 542
-	sth %o0, [%l0 + 260]
+	sth %o0, [%o7 + 260]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 543
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 544
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 545
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 518] = x1
 	.loc 1 546
-	sth %o1, [%l0 + 518]
+	sth %o1, [%o7 + 518]
 ! x0 = x0 + x1
 	.loc 1 547
 	add %o0, %o1, %o0
 ! mem16[qc + 262] = x0
 	.loc 1 548
-	sth %o0, [%l0 + 262]
+	sth %o0, [%o7 + 262]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 549
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 550
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 551
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 520] = x1
 	.loc 1 552
-	sth %o1, [%l0 + 520]
+	sth %o1, [%o7 + 520]
 ! x0 = x0 + x1
 	.loc 1 553
 	add %o0, %o1, %o0
 ! mem16[qc + 264] = x0
 	.loc 1 554
-	sth %o0, [%l0 + 264]
+	sth %o0, [%o7 + 264]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 555
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 556
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 557
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 522] = x1
 	.loc 1 558
-	sth %o1, [%l0 + 522]
+	sth %o1, [%o7 + 522]
 ! x0 = x0 + x1
 	.loc 1 559
 	add %o0, %o1, %o0
 ! mem16[qc + 266] = x0
 	.loc 1 560
-	sth %o0, [%l0 + 266]
+	sth %o0, [%o7 + 266]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 561
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 562
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 563
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 524] = x1
 	.loc 1 564
-	sth %o1, [%l0 + 524]
+	sth %o1, [%o7 + 524]
 ! x0 = x0 + x1
 	.loc 1 565
 	add %o0, %o1, %o0
 ! mem16[qc + 268] = x0
 	.loc 1 566
-	sth %o0, [%l0 + 268]
+	sth %o0, [%o7 + 268]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 567
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 568
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 569
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 526] = x1
 	.loc 1 570
-	sth %o1, [%l0 + 526]
+	sth %o1, [%o7 + 526]
 ! x0 = x0 + x1
 	.loc 1 571
 	add %o0, %o1, %o0
 ! mem16[qc + 270] = x0
 	.loc 1 572
-	sth %o0, [%l0 + 270]
+	sth %o0, [%o7 + 270]
 ! qa = qa + 16
 	.loc 1 573
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 574
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 575
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 576
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 577
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop14 if !=
 	.loc 1 578
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop14
 	nop
 ! pa = pa + 512
 	.loc 1 579
-	mov %o4, %o7
-	add %o7, 512, %o7
+	add %l0, 512, %l0
 ! pb = pb + 768
 	.loc 1 580
-	mov %l2, %l0
-	add %l0, 768, %l0
+	add %o3, 768, %o3
 ! i0 = i0 - 1
 	.loc 1 581
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 582
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop13 if !=
 	.loc 1 583
-	mov %o5, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop13
 	nop
 ! pa = 144080
@@ -1733,214 +1703,208 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(144080), %o0
 ! pa = w + pa
 	.loc 1 585
-	add %o4, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 196568
 	.loc 1 586
 	sethi %hi(196568), %o0
 	or %o0, %lo(196568), %o0
 ! pb = w + pb
 	.loc 1 587
-	add %o4, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 9
 	.loc 1 588
-	mov 9, %o0
+	mov 9, %o4
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop15:
 ! qa = pa
 	.loc 1 590
-	mov %o0, %l1
-	mov %o4, %o5
+	mov %l0, %o2
 ! qb = pa + 256
 	.loc 1 591
-	add %o7, 256, %o2
+	add %l0, 256, %o5
 ! qc = pb
 	.loc 1 592
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 16
 	.loc 1 593
-	mov %l0, %l2
-	mov 16, %o3
+	mov 16, %l1
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop16:
 ! (int64) x0 = mem16[qa]
 	.loc 1 595
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 596
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 597
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 512] = x1
 	.loc 1 598
-	sth %o1, [%l0 + 512]
+	sth %o1, [%o7 + 512]
 ! x0 = x0 + x1
 	.loc 1 599
 	add %o0, %o1, %o0
 ! mem16[qc + 256] = x0
 	.loc 1 600
-	sth %o0, [%l0 + 256]
+	sth %o0, [%o7 + 256]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 601
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 602
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 603
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 514] = x1
 	.loc 1 604
-	sth %o1, [%l0 + 514]
+	sth %o1, [%o7 + 514]
 ! x0 = x0 + x1
 	.loc 1 605
 	add %o0, %o1, %o0
 ! mem16[qc + 258] = x0
 	.loc 1 606
-	sth %o0, [%l0 + 258]
+	sth %o0, [%o7 + 258]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 607
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 608
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 609
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 516] = x1
 	.loc 1 610
-	sth %o1, [%l0 + 516]
+	sth %o1, [%o7 + 516]
 ! x0 = x0 + x1
 	.loc 1 611
 	add %o0, %o1, %o0
 ! mem16[qc + 260] = x0
 	.loc 1 612
-	sth %o0, [%l0 + 260]
+	sth %o0, [%o7 + 260]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 613
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 614
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 615
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 518] = x1
 	.loc 1 616
-	sth %o1, [%l0 + 518]
+	sth %o1, [%o7 + 518]
 ! x0 = x0 + x1
 	.loc 1 617
 	add %o0, %o1, %o0
 ! mem16[qc + 262] = x0
 	.loc 1 618
-	sth %o0, [%l0 + 262]
+	sth %o0, [%o7 + 262]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 619
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 620
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 621
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 520] = x1
 	.loc 1 622
-	sth %o1, [%l0 + 520]
+	sth %o1, [%o7 + 520]
 ! x0 = x0 + x1
 	.loc 1 623
 	add %o0, %o1, %o0
 ! mem16[qc + 264] = x0
 	.loc 1 624
-	sth %o0, [%l0 + 264]
+	sth %o0, [%o7 + 264]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 625
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 626
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 627
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 522] = x1
 	.loc 1 628
-	sth %o1, [%l0 + 522]
+	sth %o1, [%o7 + 522]
 ! x0 = x0 + x1
 	.loc 1 629
 	add %o0, %o1, %o0
 ! mem16[qc + 266] = x0
 	.loc 1 630
-	sth %o0, [%l0 + 266]
+	sth %o0, [%o7 + 266]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 631
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 632
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 633
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 524] = x1
 	.loc 1 634
-	sth %o1, [%l0 + 524]
+	sth %o1, [%o7 + 524]
 ! x0 = x0 + x1
 	.loc 1 635
 	add %o0, %o1, %o0
 ! mem16[qc + 268] = x0
 	.loc 1 636
-	sth %o0, [%l0 + 268]
+	sth %o0, [%o7 + 268]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 637
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 638
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 639
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 526] = x1
 	.loc 1 640
-	sth %o1, [%l0 + 526]
+	sth %o1, [%o7 + 526]
 ! x0 = x0 + x1
 	.loc 1 641
 	add %o0, %o1, %o0
 ! mem16[qc + 270] = x0
 	.loc 1 642
-	sth %o0, [%l0 + 270]
+	sth %o0, [%o7 + 270]
 ! qa = qa + 16
 	.loc 1 643
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 644
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 645
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 646
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 647
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop16 if !=
 	.loc 1 648
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop16
 	nop
 ! pa = pa + 512
 	.loc 1 649
-	mov %o4, %o7
-	add %o7, 512, %o7
+	add %l0, 512, %l0
 ! pb = pb + 768
 	.loc 1 650
-	mov %l2, %l0
-	add %l0, 768, %l0
+	add %o3, 768, %o3
 ! i0 = i0 - 1
 	.loc 1 651
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 652
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop15 if !=
 	.loc 1 653
-	mov %o5, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop15
 	nop
 ! pa = 109088
@@ -1949,214 +1913,208 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(109088), %o0
 ! pa = w + pa
 	.loc 1 655
-	add %o4, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 4096
 	.loc 1 656
 	sethi %hi(4096), %o0
 	or %o0, %lo(4096), %o0
 ! pb = w + pb
 	.loc 1 657
-	add %o4, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 27
 	.loc 1 658
-	mov 27, %o0
+	mov 27, %o4
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop17:
 ! qa = pa
 	.loc 1 660
-	mov %o0, %l1
-	mov %o4, %o5
+	mov %l0, %o2
 ! qb = pa + 128
 	.loc 1 661
-	add %o7, 128, %o2
+	add %l0, 128, %o5
 ! qc = pb
 	.loc 1 662
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 8
 	.loc 1 663
-	mov %l0, %l2
-	mov 8, %o3
+	mov 8, %l1
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop18:
 ! (int64) x0 = mem16[qa]
 	.loc 1 665
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 666
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 667
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 256] = x1
 	.loc 1 668
-	sth %o1, [%l0 + 256]
+	sth %o1, [%o7 + 256]
 ! x0 = x0 + x1
 	.loc 1 669
 	add %o0, %o1, %o0
 ! mem16[qc + 128] = x0
 	.loc 1 670
-	sth %o0, [%l0 + 128]
+	sth %o0, [%o7 + 128]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 671
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 672
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 673
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 258] = x1
 	.loc 1 674
-	sth %o1, [%l0 + 258]
+	sth %o1, [%o7 + 258]
 ! x0 = x0 + x1
 	.loc 1 675
 	add %o0, %o1, %o0
 ! mem16[qc + 130] = x0
 	.loc 1 676
-	sth %o0, [%l0 + 130]
+	sth %o0, [%o7 + 130]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 677
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 678
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 679
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 260] = x1
 	.loc 1 680
-	sth %o1, [%l0 + 260]
+	sth %o1, [%o7 + 260]
 ! x0 = x0 + x1
 	.loc 1 681
 	add %o0, %o1, %o0
 ! mem16[qc + 132] = x0
 	.loc 1 682
-	sth %o0, [%l0 + 132]
+	sth %o0, [%o7 + 132]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 683
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 684
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 685
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 262] = x1
 	.loc 1 686
-	sth %o1, [%l0 + 262]
+	sth %o1, [%o7 + 262]
 ! x0 = x0 + x1
 	.loc 1 687
 	add %o0, %o1, %o0
 ! mem16[qc + 134] = x0
 	.loc 1 688
-	sth %o0, [%l0 + 134]
+	sth %o0, [%o7 + 134]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 689
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 690
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 691
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 264] = x1
 	.loc 1 692
-	sth %o1, [%l0 + 264]
+	sth %o1, [%o7 + 264]
 ! x0 = x0 + x1
 	.loc 1 693
 	add %o0, %o1, %o0
 ! mem16[qc + 136] = x0
 	.loc 1 694
-	sth %o0, [%l0 + 136]
+	sth %o0, [%o7 + 136]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 695
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 696
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 697
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 266] = x1
 	.loc 1 698
-	sth %o1, [%l0 + 266]
+	sth %o1, [%o7 + 266]
 ! x0 = x0 + x1
 	.loc 1 699
 	add %o0, %o1, %o0
 ! mem16[qc + 138] = x0
 	.loc 1 700
-	sth %o0, [%l0 + 138]
+	sth %o0, [%o7 + 138]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 701
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 702
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 703
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 268] = x1
 	.loc 1 704
-	sth %o1, [%l0 + 268]
+	sth %o1, [%o7 + 268]
 ! x0 = x0 + x1
 	.loc 1 705
 	add %o0, %o1, %o0
 ! mem16[qc + 140] = x0
 	.loc 1 706
-	sth %o0, [%l0 + 140]
+	sth %o0, [%o7 + 140]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 707
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 708
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 709
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 270] = x1
 	.loc 1 710
-	sth %o1, [%l0 + 270]
+	sth %o1, [%o7 + 270]
 ! x0 = x0 + x1
 	.loc 1 711
 	add %o0, %o1, %o0
 ! mem16[qc + 142] = x0
 	.loc 1 712
-	sth %o0, [%l0 + 142]
+	sth %o0, [%o7 + 142]
 ! qa = qa + 16
 	.loc 1 713
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 714
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 715
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 716
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 717
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop18 if !=
 	.loc 1 718
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop18
 	nop
 ! pa = pa + 256
 	.loc 1 719
-	mov %o4, %o7
-	add %o7, 256, %o7
+	add %l0, 256, %l0
 ! pb = pb + 384
 	.loc 1 720
-	mov %l2, %l0
-	add %l0, 384, %l0
+	add %o3, 384, %o3
 ! i0 = i0 - 1
 	.loc 1 721
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 722
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop17 if !=
 	.loc 1 723
-	mov %o5, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop17
 	nop
 ! pa = 196568
@@ -2165,214 +2123,208 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(196568), %o0
 ! pa = w + pa
 	.loc 1 725
-	add %o4, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 144080
 	.loc 1 726
 	sethi %hi(144080), %o0
 	or %o0, %lo(144080), %o0
 ! pb = w + pb
 	.loc 1 727
-	add %o4, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 27
 	.loc 1 728
-	mov 27, %o0
+	mov 27, %o4
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop19:
 ! qa = pa
 	.loc 1 730
-	mov %o0, %l1
-	mov %o4, %o5
+	mov %l0, %o2
 ! qb = pa + 128
 	.loc 1 731
-	add %o7, 128, %o2
+	add %l0, 128, %o5
 ! qc = pb
 	.loc 1 732
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 8
 	.loc 1 733
-	mov %l0, %l2
-	mov 8, %o3
+	mov 8, %l1
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop20:
 ! (int64) x0 = mem16[qa]
 	.loc 1 735
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 736
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 737
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 256] = x1
 	.loc 1 738
-	sth %o1, [%l0 + 256]
+	sth %o1, [%o7 + 256]
 ! x0 = x0 + x1
 	.loc 1 739
 	add %o0, %o1, %o0
 ! mem16[qc + 128] = x0
 	.loc 1 740
-	sth %o0, [%l0 + 128]
+	sth %o0, [%o7 + 128]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 741
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 742
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 743
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 258] = x1
 	.loc 1 744
-	sth %o1, [%l0 + 258]
+	sth %o1, [%o7 + 258]
 ! x0 = x0 + x1
 	.loc 1 745
 	add %o0, %o1, %o0
 ! mem16[qc + 130] = x0
 	.loc 1 746
-	sth %o0, [%l0 + 130]
+	sth %o0, [%o7 + 130]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 747
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 748
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 749
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 260] = x1
 	.loc 1 750
-	sth %o1, [%l0 + 260]
+	sth %o1, [%o7 + 260]
 ! x0 = x0 + x1
 	.loc 1 751
 	add %o0, %o1, %o0
 ! mem16[qc + 132] = x0
 	.loc 1 752
-	sth %o0, [%l0 + 132]
+	sth %o0, [%o7 + 132]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 753
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 754
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 755
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 262] = x1
 	.loc 1 756
-	sth %o1, [%l0 + 262]
+	sth %o1, [%o7 + 262]
 ! x0 = x0 + x1
 	.loc 1 757
 	add %o0, %o1, %o0
 ! mem16[qc + 134] = x0
 	.loc 1 758
-	sth %o0, [%l0 + 134]
+	sth %o0, [%o7 + 134]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 759
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 760
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 761
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 264] = x1
 	.loc 1 762
-	sth %o1, [%l0 + 264]
+	sth %o1, [%o7 + 264]
 ! x0 = x0 + x1
 	.loc 1 763
 	add %o0, %o1, %o0
 ! mem16[qc + 136] = x0
 	.loc 1 764
-	sth %o0, [%l0 + 136]
+	sth %o0, [%o7 + 136]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 765
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 766
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 767
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 266] = x1
 	.loc 1 768
-	sth %o1, [%l0 + 266]
+	sth %o1, [%o7 + 266]
 ! x0 = x0 + x1
 	.loc 1 769
 	add %o0, %o1, %o0
 ! mem16[qc + 138] = x0
 	.loc 1 770
-	sth %o0, [%l0 + 138]
+	sth %o0, [%o7 + 138]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 771
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 772
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 773
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 268] = x1
 	.loc 1 774
-	sth %o1, [%l0 + 268]
+	sth %o1, [%o7 + 268]
 ! x0 = x0 + x1
 	.loc 1 775
 	add %o0, %o1, %o0
 ! mem16[qc + 140] = x0
 	.loc 1 776
-	sth %o0, [%l0 + 140]
+	sth %o0, [%o7 + 140]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 777
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 778
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 779
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 270] = x1
 	.loc 1 780
-	sth %o1, [%l0 + 270]
+	sth %o1, [%o7 + 270]
 ! x0 = x0 + x1
 	.loc 1 781
 	add %o0, %o1, %o0
 ! mem16[qc + 142] = x0
 	.loc 1 782
-	sth %o0, [%l0 + 142]
+	sth %o0, [%o7 + 142]
 ! qa = qa + 16
 	.loc 1 783
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 784
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 785
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 786
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 787
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop20 if !=
 	.loc 1 788
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop20
 	nop
 ! pa = pa + 256
 	.loc 1 789
-	mov %o4, %o7
-	add %o7, 256, %o7
+	add %l0, 256, %l0
 ! pb = pb + 384
 	.loc 1 790
-	mov %l2, %l0
-	add %l0, 384, %l0
+	add %o3, 384, %o3
 ! i0 = i0 - 1
 	.loc 1 791
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 792
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop19 if !=
 	.loc 1 793
-	mov %o5, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop19
 	nop
 ! pa = 4096
@@ -2381,214 +2333,208 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(4096), %o0
 ! pa = w + pa
 	.loc 1 795
-	add %o4, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 109088
 	.loc 1 796
 	sethi %hi(109088), %o0
 	or %o0, %lo(109088), %o0
 ! pb = w + pb
 	.loc 1 797
-	add %o4, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 81
 	.loc 1 798
-	mov 81, %o0
+	mov 81, %o4
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop21:
 ! qa = pa
 	.loc 1 800
-	mov %o0, %l1
-	mov %o4, %o5
+	mov %l0, %o2
 ! qb = pa + 64
 	.loc 1 801
-	add %o7, 64, %o2
+	add %l0, 64, %o5
 ! qc = pb
 	.loc 1 802
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 4
 	.loc 1 803
-	mov %l0, %l2
-	mov 4, %o3
+	mov 4, %l1
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop22:
 ! (int64) x0 = mem16[qa]
 	.loc 1 805
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 806
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 807
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 128] = x1
 	.loc 1 808
-	sth %o1, [%l0 + 128]
+	sth %o1, [%o7 + 128]
 ! x0 = x0 + x1
 	.loc 1 809
 	add %o0, %o1, %o0
 ! mem16[qc + 64] = x0
 	.loc 1 810
-	sth %o0, [%l0 + 64]
+	sth %o0, [%o7 + 64]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 811
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 812
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 813
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 130] = x1
 	.loc 1 814
-	sth %o1, [%l0 + 130]
+	sth %o1, [%o7 + 130]
 ! x0 = x0 + x1
 	.loc 1 815
 	add %o0, %o1, %o0
 ! mem16[qc + 66] = x0
 	.loc 1 816
-	sth %o0, [%l0 + 66]
+	sth %o0, [%o7 + 66]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 817
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 818
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 819
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 132] = x1
 	.loc 1 820
-	sth %o1, [%l0 + 132]
+	sth %o1, [%o7 + 132]
 ! x0 = x0 + x1
 	.loc 1 821
 	add %o0, %o1, %o0
 ! mem16[qc + 68] = x0
 	.loc 1 822
-	sth %o0, [%l0 + 68]
+	sth %o0, [%o7 + 68]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 823
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 824
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 825
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 134] = x1
 	.loc 1 826
-	sth %o1, [%l0 + 134]
+	sth %o1, [%o7 + 134]
 ! x0 = x0 + x1
 	.loc 1 827
 	add %o0, %o1, %o0
 ! mem16[qc + 70] = x0
 	.loc 1 828
-	sth %o0, [%l0 + 70]
+	sth %o0, [%o7 + 70]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 829
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 830
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 831
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 136] = x1
 	.loc 1 832
-	sth %o1, [%l0 + 136]
+	sth %o1, [%o7 + 136]
 ! x0 = x0 + x1
 	.loc 1 833
 	add %o0, %o1, %o0
 ! mem16[qc + 72] = x0
 	.loc 1 834
-	sth %o0, [%l0 + 72]
+	sth %o0, [%o7 + 72]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 835
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 836
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 837
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 138] = x1
 	.loc 1 838
-	sth %o1, [%l0 + 138]
+	sth %o1, [%o7 + 138]
 ! x0 = x0 + x1
 	.loc 1 839
 	add %o0, %o1, %o0
 ! mem16[qc + 74] = x0
 	.loc 1 840
-	sth %o0, [%l0 + 74]
+	sth %o0, [%o7 + 74]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 841
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 842
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 843
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 140] = x1
 	.loc 1 844
-	sth %o1, [%l0 + 140]
+	sth %o1, [%o7 + 140]
 ! x0 = x0 + x1
 	.loc 1 845
 	add %o0, %o1, %o0
 ! mem16[qc + 76] = x0
 	.loc 1 846
-	sth %o0, [%l0 + 76]
+	sth %o0, [%o7 + 76]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 847
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 848
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 849
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 142] = x1
 	.loc 1 850
-	sth %o1, [%l0 + 142]
+	sth %o1, [%o7 + 142]
 ! x0 = x0 + x1
 	.loc 1 851
 	add %o0, %o1, %o0
 ! mem16[qc + 78] = x0
 	.loc 1 852
-	sth %o0, [%l0 + 78]
+	sth %o0, [%o7 + 78]
 ! qa = qa + 16
 	.loc 1 853
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 854
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 855
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 856
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 857
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop22 if !=
 	.loc 1 858
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop22
 	nop
 ! pa = pa + 128
 	.loc 1 859
-	mov %o4, %o7
-	add %o7, 128, %o7
+	add %l0, 128, %l0
 ! pb = pb + 192
 	.loc 1 860
-	mov %l2, %l0
-	add %l0, 192, %l0
+	add %o3, 192, %o3
 ! i0 = i0 - 1
 	.loc 1 861
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 862
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop21 if !=
 	.loc 1 863
-	mov %o5, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop21
 	nop
 ! pa = 144080
@@ -2597,214 +2543,208 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(144080), %o0
 ! pa = w + pa
 	.loc 1 865
-	add %o4, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 196568
 	.loc 1 866
 	sethi %hi(196568), %o0
 	or %o0, %lo(196568), %o0
 ! pb = w + pb
 	.loc 1 867
-	add %o4, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 81
 	.loc 1 868
-	mov 81, %o0
+	mov 81, %o4
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop23:
 ! qa = pa
 	.loc 1 870
-	mov %o0, %l1
-	mov %o4, %o5
+	mov %l0, %o2
 ! qb = pa + 64
 	.loc 1 871
-	add %o7, 64, %o2
+	add %l0, 64, %o5
 ! qc = pb
 	.loc 1 872
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 4
 	.loc 1 873
-	mov %l0, %l2
-	mov 4, %o3
+	mov 4, %l1
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop24:
 ! (int64) x0 = mem16[qa]
 	.loc 1 875
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 876
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 877
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 128] = x1
 	.loc 1 878
-	sth %o1, [%l0 + 128]
+	sth %o1, [%o7 + 128]
 ! x0 = x0 + x1
 	.loc 1 879
 	add %o0, %o1, %o0
 ! mem16[qc + 64] = x0
 	.loc 1 880
-	sth %o0, [%l0 + 64]
+	sth %o0, [%o7 + 64]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 881
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 882
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 883
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 130] = x1
 	.loc 1 884
-	sth %o1, [%l0 + 130]
+	sth %o1, [%o7 + 130]
 ! x0 = x0 + x1
 	.loc 1 885
 	add %o0, %o1, %o0
 ! mem16[qc + 66] = x0
 	.loc 1 886
-	sth %o0, [%l0 + 66]
+	sth %o0, [%o7 + 66]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 887
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 888
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 889
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 132] = x1
 	.loc 1 890
-	sth %o1, [%l0 + 132]
+	sth %o1, [%o7 + 132]
 ! x0 = x0 + x1
 	.loc 1 891
 	add %o0, %o1, %o0
 ! mem16[qc + 68] = x0
 	.loc 1 892
-	sth %o0, [%l0 + 68]
+	sth %o0, [%o7 + 68]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 893
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 894
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 895
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 134] = x1
 	.loc 1 896
-	sth %o1, [%l0 + 134]
+	sth %o1, [%o7 + 134]
 ! x0 = x0 + x1
 	.loc 1 897
 	add %o0, %o1, %o0
 ! mem16[qc + 70] = x0
 	.loc 1 898
-	sth %o0, [%l0 + 70]
+	sth %o0, [%o7 + 70]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 899
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 900
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 901
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 136] = x1
 	.loc 1 902
-	sth %o1, [%l0 + 136]
+	sth %o1, [%o7 + 136]
 ! x0 = x0 + x1
 	.loc 1 903
 	add %o0, %o1, %o0
 ! mem16[qc + 72] = x0
 	.loc 1 904
-	sth %o0, [%l0 + 72]
+	sth %o0, [%o7 + 72]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 905
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 906
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 907
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 138] = x1
 	.loc 1 908
-	sth %o1, [%l0 + 138]
+	sth %o1, [%o7 + 138]
 ! x0 = x0 + x1
 	.loc 1 909
 	add %o0, %o1, %o0
 ! mem16[qc + 74] = x0
 	.loc 1 910
-	sth %o0, [%l0 + 74]
+	sth %o0, [%o7 + 74]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 911
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 912
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 913
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 140] = x1
 	.loc 1 914
-	sth %o1, [%l0 + 140]
+	sth %o1, [%o7 + 140]
 ! x0 = x0 + x1
 	.loc 1 915
 	add %o0, %o1, %o0
 ! mem16[qc + 76] = x0
 	.loc 1 916
-	sth %o0, [%l0 + 76]
+	sth %o0, [%o7 + 76]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 917
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 918
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 919
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 142] = x1
 	.loc 1 920
-	sth %o1, [%l0 + 142]
+	sth %o1, [%o7 + 142]
 ! x0 = x0 + x1
 	.loc 1 921
 	add %o0, %o1, %o0
 ! mem16[qc + 78] = x0
 	.loc 1 922
-	sth %o0, [%l0 + 78]
+	sth %o0, [%o7 + 78]
 ! qa = qa + 16
 	.loc 1 923
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 924
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 925
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 926
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 927
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop24 if !=
 	.loc 1 928
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop24
 	nop
 ! pa = pa + 128
 	.loc 1 929
-	mov %o4, %o7
-	add %o7, 128, %o7
+	add %l0, 128, %l0
 ! pb = pb + 192
 	.loc 1 930
-	mov %l2, %l0
-	add %l0, 192, %l0
+	add %o3, 192, %o3
 ! i0 = i0 - 1
 	.loc 1 931
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 932
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop23 if !=
 	.loc 1 933
-	mov %o5, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop23
 	nop
 ! pa = 109088
@@ -2813,214 +2753,208 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(109088), %o0
 ! pa = w + pa
 	.loc 1 935
-	add %o4, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 4096
 	.loc 1 936
 	sethi %hi(4096), %o0
 	or %o0, %lo(4096), %o0
 ! pb = w + pb
 	.loc 1 937
-	add %o4, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 243
 	.loc 1 938
-	mov 243, %o0
+	mov 243, %o4
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop25:
 ! qa = pa
 	.loc 1 940
-	mov %o0, %l1
-	mov %o4, %o5
+	mov %l0, %o2
 ! qb = pa + 32
 	.loc 1 941
-	add %o7, 32, %o2
+	add %l0, 32, %o5
 ! qc = pb
 	.loc 1 942
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 2
 	.loc 1 943
-	mov %l0, %l2
-	mov 2, %o3
+	mov 2, %l1
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop26:
 ! (int64) x0 = mem16[qa]
 	.loc 1 945
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 946
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 947
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 64] = x1
 	.loc 1 948
-	sth %o1, [%l0 + 64]
+	sth %o1, [%o7 + 64]
 ! x0 = x0 + x1
 	.loc 1 949
 	add %o0, %o1, %o0
 ! mem16[qc + 32] = x0
 	.loc 1 950
-	sth %o0, [%l0 + 32]
+	sth %o0, [%o7 + 32]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 951
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 952
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 953
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 66] = x1
 	.loc 1 954
-	sth %o1, [%l0 + 66]
+	sth %o1, [%o7 + 66]
 ! x0 = x0 + x1
 	.loc 1 955
 	add %o0, %o1, %o0
 ! mem16[qc + 34] = x0
 	.loc 1 956
-	sth %o0, [%l0 + 34]
+	sth %o0, [%o7 + 34]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 957
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 958
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 959
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 68] = x1
 	.loc 1 960
-	sth %o1, [%l0 + 68]
+	sth %o1, [%o7 + 68]
 ! x0 = x0 + x1
 	.loc 1 961
 	add %o0, %o1, %o0
 ! mem16[qc + 36] = x0
 	.loc 1 962
-	sth %o0, [%l0 + 36]
+	sth %o0, [%o7 + 36]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 963
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 964
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 965
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 70] = x1
 	.loc 1 966
-	sth %o1, [%l0 + 70]
+	sth %o1, [%o7 + 70]
 ! x0 = x0 + x1
 	.loc 1 967
 	add %o0, %o1, %o0
 ! mem16[qc + 38] = x0
 	.loc 1 968
-	sth %o0, [%l0 + 38]
+	sth %o0, [%o7 + 38]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 969
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 970
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 971
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 72] = x1
 	.loc 1 972
-	sth %o1, [%l0 + 72]
+	sth %o1, [%o7 + 72]
 ! x0 = x0 + x1
 	.loc 1 973
 	add %o0, %o1, %o0
 ! mem16[qc + 40] = x0
 	.loc 1 974
-	sth %o0, [%l0 + 40]
+	sth %o0, [%o7 + 40]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 975
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 976
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 977
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 74] = x1
 	.loc 1 978
-	sth %o1, [%l0 + 74]
+	sth %o1, [%o7 + 74]
 ! x0 = x0 + x1
 	.loc 1 979
 	add %o0, %o1, %o0
 ! mem16[qc + 42] = x0
 	.loc 1 980
-	sth %o0, [%l0 + 42]
+	sth %o0, [%o7 + 42]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 981
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 982
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 983
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 76] = x1
 	.loc 1 984
-	sth %o1, [%l0 + 76]
+	sth %o1, [%o7 + 76]
 ! x0 = x0 + x1
 	.loc 1 985
 	add %o0, %o1, %o0
 ! mem16[qc + 44] = x0
 	.loc 1 986
-	sth %o0, [%l0 + 44]
+	sth %o0, [%o7 + 44]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 987
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 988
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 989
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 78] = x1
 	.loc 1 990
-	sth %o1, [%l0 + 78]
+	sth %o1, [%o7 + 78]
 ! x0 = x0 + x1
 	.loc 1 991
 	add %o0, %o1, %o0
 ! mem16[qc + 46] = x0
 	.loc 1 992
-	sth %o0, [%l0 + 46]
+	sth %o0, [%o7 + 46]
 ! qa = qa + 16
 	.loc 1 993
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 994
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 995
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 996
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 997
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop26 if !=
 	.loc 1 998
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop26
 	nop
 ! pa = pa + 64
 	.loc 1 999
-	mov %o4, %o7
-	add %o7, 64, %o7
+	add %l0, 64, %l0
 ! pb = pb + 96
 	.loc 1 1000
-	mov %l2, %l0
-	add %l0, 96, %l0
+	add %o3, 96, %o3
 ! i0 = i0 - 1
 	.loc 1 1001
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 1002
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop25 if !=
 	.loc 1 1003
-	mov %o5, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop25
 	nop
 ! pa = 196568
@@ -3029,214 +2963,208 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(196568), %o0
 ! pa = w + pa
 	.loc 1 1005
-	add %o4, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 144080
 	.loc 1 1006
 	sethi %hi(144080), %o0
 	or %o0, %lo(144080), %o0
 ! pb = w + pb
 	.loc 1 1007
-	add %o4, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 243
 	.loc 1 1008
-	mov 243, %o0
+	mov 243, %o4
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop27:
 ! qa = pa
 	.loc 1 1010
-	mov %o0, %l1
-	mov %o4, %o5
+	mov %l0, %o2
 ! qb = pa + 32
 	.loc 1 1011
-	add %o7, 32, %o2
+	add %l0, 32, %o5
 ! qc = pb
 	.loc 1 1012
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 2
 	.loc 1 1013
-	mov %l0, %l2
-	mov 2, %o3
+	mov 2, %l1
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop28:
 ! (int64) x0 = mem16[qa]
 	.loc 1 1015
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 1016
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 1017
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 64] = x1
 	.loc 1 1018
-	sth %o1, [%l0 + 64]
+	sth %o1, [%o7 + 64]
 ! x0 = x0 + x1
 	.loc 1 1019
 	add %o0, %o1, %o0
 ! mem16[qc + 32] = x0
 	.loc 1 1020
-	sth %o0, [%l0 + 32]
+	sth %o0, [%o7 + 32]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1021
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 1022
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 1023
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 66] = x1
 	.loc 1 1024
-	sth %o1, [%l0 + 66]
+	sth %o1, [%o7 + 66]
 ! x0 = x0 + x1
 	.loc 1 1025
 	add %o0, %o1, %o0
 ! mem16[qc + 34] = x0
 	.loc 1 1026
-	sth %o0, [%l0 + 34]
+	sth %o0, [%o7 + 34]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1027
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 1028
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 1029
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 68] = x1
 	.loc 1 1030
-	sth %o1, [%l0 + 68]
+	sth %o1, [%o7 + 68]
 ! x0 = x0 + x1
 	.loc 1 1031
 	add %o0, %o1, %o0
 ! mem16[qc + 36] = x0
 	.loc 1 1032
-	sth %o0, [%l0 + 36]
+	sth %o0, [%o7 + 36]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1033
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 1034
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 1035
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 70] = x1
 	.loc 1 1036
-	sth %o1, [%l0 + 70]
+	sth %o1, [%o7 + 70]
 ! x0 = x0 + x1
 	.loc 1 1037
 	add %o0, %o1, %o0
 ! mem16[qc + 38] = x0
 	.loc 1 1038
-	sth %o0, [%l0 + 38]
+	sth %o0, [%o7 + 38]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1039
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 1040
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 1041
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 72] = x1
 	.loc 1 1042
-	sth %o1, [%l0 + 72]
+	sth %o1, [%o7 + 72]
 ! x0 = x0 + x1
 	.loc 1 1043
 	add %o0, %o1, %o0
 ! mem16[qc + 40] = x0
 	.loc 1 1044
-	sth %o0, [%l0 + 40]
+	sth %o0, [%o7 + 40]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1045
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 1046
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 1047
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 74] = x1
 	.loc 1 1048
-	sth %o1, [%l0 + 74]
+	sth %o1, [%o7 + 74]
 ! x0 = x0 + x1
 	.loc 1 1049
 	add %o0, %o1, %o0
 ! mem16[qc + 42] = x0
 	.loc 1 1050
-	sth %o0, [%l0 + 42]
+	sth %o0, [%o7 + 42]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1051
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 1052
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 1053
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 76] = x1
 	.loc 1 1054
-	sth %o1, [%l0 + 76]
+	sth %o1, [%o7 + 76]
 ! x0 = x0 + x1
 	.loc 1 1055
 	add %o0, %o1, %o0
 ! mem16[qc + 44] = x0
 	.loc 1 1056
-	sth %o0, [%l0 + 44]
+	sth %o0, [%o7 + 44]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1057
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 1058
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 1059
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 78] = x1
 	.loc 1 1060
-	sth %o1, [%l0 + 78]
+	sth %o1, [%o7 + 78]
 ! x0 = x0 + x1
 	.loc 1 1061
 	add %o0, %o1, %o0
 ! mem16[qc + 46] = x0
 	.loc 1 1062
-	sth %o0, [%l0 + 46]
+	sth %o0, [%o7 + 46]
 ! qa = qa + 16
 	.loc 1 1063
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 1064
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 1065
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 1066
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 1067
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop28 if !=
 	.loc 1 1068
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop28
 	nop
 ! pa = pa + 64
 	.loc 1 1069
-	mov %o4, %o7
-	add %o7, 64, %o7
+	add %l0, 64, %l0
 ! pb = pb + 96
 	.loc 1 1070
-	mov %l2, %l0
-	add %l0, 96, %l0
+	add %o3, 96, %o3
 ! i0 = i0 - 1
 	.loc 1 1071
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 1072
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop27 if !=
 	.loc 1 1073
-	mov %o5, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop27
 	nop
 ! pa = 4096
@@ -3245,29 +3173,27 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(4096), %o0
 ! pa = w + pa
 	.loc 1 1075
-	add %o4, %o0, %o0
+	add %i4, %o0, %o4
 ! pb = 109088
 	.loc 1 1076
-	sethi %hi(109088), %o1
-	or %o1, %lo(109088), %o1
+	sethi %hi(109088), %o0
+	or %o0, %lo(109088), %o0
 ! pb = w + pb
 	.loc 1 1077
-	add %o4, %o1, %o1
+	add %i4, %o0, %o5
 ! i0 = 729
 	.loc 1 1078
 	mov 729, %o2
-	mov %o0, %o3
-	mov %o1, %o5
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop29:
 ! qb = pa + 16
 	.loc 1 1081
-	add %o3, 16, %o7
+	add %o4, 16, %o3
 ! (int64) x0 = mem16[qa]
 	.loc 1 1083
-	ldsh [%o3], %o0
+	ldsh [%o4], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 1084
-	ldsh [%o7], %o1
+	ldsh [%o3], %o1
 ! mem16[qc] = x0
 	.loc 1 1085
 	sth %o0, [%o5]
@@ -3282,10 +3208,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o5 + 16]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1089
-	ldsh [%o3 + 2], %o0
+	ldsh [%o4 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 1090
-	ldsh [%o7 + 2], %o1
+	ldsh [%o3 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 1091
 	sth %o0, [%o5 + 2]
@@ -3300,10 +3226,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o5 + 18]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1095
-	ldsh [%o3 + 4], %o0
+	ldsh [%o4 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 1096
-	ldsh [%o7 + 4], %o1
+	ldsh [%o3 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 1097
 	sth %o0, [%o5 + 4]
@@ -3318,10 +3244,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o5 + 20]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1101
-	ldsh [%o3 + 6], %o0
+	ldsh [%o4 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 1102
-	ldsh [%o7 + 6], %o1
+	ldsh [%o3 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 1103
 	sth %o0, [%o5 + 6]
@@ -3336,10 +3262,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o5 + 22]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1107
-	ldsh [%o3 + 8], %o0
+	ldsh [%o4 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 1108
-	ldsh [%o7 + 8], %o1
+	ldsh [%o3 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 1109
 	sth %o0, [%o5 + 8]
@@ -3354,10 +3280,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o5 + 24]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1113
-	ldsh [%o3 + 10], %o0
+	ldsh [%o4 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 1114
-	ldsh [%o7 + 10], %o1
+	ldsh [%o3 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 1115
 	sth %o0, [%o5 + 10]
@@ -3372,10 +3298,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o5 + 26]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1119
-	ldsh [%o3 + 12], %o0
+	ldsh [%o4 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 1120
-	ldsh [%o7 + 12], %o1
+	ldsh [%o3 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 1121
 	sth %o0, [%o5 + 12]
@@ -3390,10 +3316,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o5 + 28]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1125
-	ldsh [%o3 + 14], %o0
+	ldsh [%o4 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 1126
-	ldsh [%o7 + 14], %o1
+	ldsh [%o3 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 1127
 	sth %o0, [%o5 + 14]
@@ -3408,7 +3334,7 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o5 + 30]
 ! pa = pa + 32
 	.loc 1 1131
-	add %o3, 32, %o3
+	add %o4, 32, %o4
 ! pb = pb + 48
 	.loc 1 1132
 	add %o5, 48, %o5
@@ -3428,29 +3354,27 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(144080), %o0
 ! pa = w + pa
 	.loc 1 1137
-	add %o4, %o0, %o0
+	add %i4, %o0, %o4
 ! pb = 196568
 	.loc 1 1138
-	sethi %hi(196568), %o1
-	or %o1, %lo(196568), %o1
+	sethi %hi(196568), %o0
+	or %o0, %lo(196568), %o0
 ! pb = w + pb
 	.loc 1 1139
-	add %o4, %o1, %o1
+	add %i4, %o0, %o5
 ! i0 = 729
 	.loc 1 1140
 	mov 729, %o2
-	mov %o0, %o3
-	mov %o1, %o5
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop30:
 ! qb = pa + 16
 	.loc 1 1143
-	add %o3, 16, %o7
+	add %o4, 16, %o3
 ! (int64) x0 = mem16[qa]
 	.loc 1 1145
-	ldsh [%o3], %o0
+	ldsh [%o4], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 1146
-	ldsh [%o7], %o1
+	ldsh [%o3], %o1
 ! mem16[qc] = x0
 	.loc 1 1147
 	sth %o0, [%o5]
@@ -3465,10 +3389,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o5 + 16]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1151
-	ldsh [%o3 + 2], %o0
+	ldsh [%o4 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 1152
-	ldsh [%o7 + 2], %o1
+	ldsh [%o3 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 1153
 	sth %o0, [%o5 + 2]
@@ -3483,10 +3407,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o5 + 18]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1157
-	ldsh [%o3 + 4], %o0
+	ldsh [%o4 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 1158
-	ldsh [%o7 + 4], %o1
+	ldsh [%o3 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 1159
 	sth %o0, [%o5 + 4]
@@ -3501,10 +3425,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o5 + 20]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1163
-	ldsh [%o3 + 6], %o0
+	ldsh [%o4 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 1164
-	ldsh [%o7 + 6], %o1
+	ldsh [%o3 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 1165
 	sth %o0, [%o5 + 6]
@@ -3519,10 +3443,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o5 + 22]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1169
-	ldsh [%o3 + 8], %o0
+	ldsh [%o4 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 1170
-	ldsh [%o7 + 8], %o1
+	ldsh [%o3 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 1171
 	sth %o0, [%o5 + 8]
@@ -3537,10 +3461,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o5 + 24]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1175
-	ldsh [%o3 + 10], %o0
+	ldsh [%o4 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 1176
-	ldsh [%o7 + 10], %o1
+	ldsh [%o3 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 1177
 	sth %o0, [%o5 + 10]
@@ -3555,10 +3479,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o5 + 26]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1181
-	ldsh [%o3 + 12], %o0
+	ldsh [%o4 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 1182
-	ldsh [%o7 + 12], %o1
+	ldsh [%o3 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 1183
 	sth %o0, [%o5 + 12]
@@ -3573,10 +3497,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o5 + 28]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1187
-	ldsh [%o3 + 14], %o0
+	ldsh [%o4 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 1188
-	ldsh [%o7 + 14], %o1
+	ldsh [%o3 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 1189
 	sth %o0, [%o5 + 14]
@@ -3591,7 +3515,7 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sth %o0, [%o5 + 30]
 ! pa = pa + 32
 	.loc 1 1193
-	add %o3, 32, %o3
+	add %o4, 32, %o4
 ! pb = pb + 48
 	.loc 1 1194
 	add %o5, 48, %o5
@@ -3611,148 +3535,144 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(109088), %o0
 ! pa = w + pa
 	.loc 1 1199
-	add %o4, %o0, %o0
+	add %i4, %o0, %o2
 ! pb = 4096
 	.loc 1 1200
-	sethi %hi(4096), %o1
-	or %o1, %lo(4096), %o1
+	sethi %hi(4096), %o0
+	or %o0, %lo(4096), %o0
 ! pb = w + pb
 	.loc 1 1201
-	add %o4, %o1, %o1
+	add %i4, %o0, %o4
 ! z0 = 0
 	.loc 1 1202
-	mov %o4, %o5
-	mov 0, %o2
+	mov 0, %o0
 ! i0 = 2187
 	.loc 1 1203
-	mov 2187, %o3
-	mov %o1, %o4
-	mov %o2, %o7
-	mov %o3, %l0
+	mov 2187, %o1
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop31:
 ! qb = pa + 8
 	.loc 1 1206
-	add %o0, 8, %o1
+	add %o2, 8, %o3
 ! (int64) x0 = mem16[qa]
 	.loc 1 1208
-	ldsh [%o0], %o2
+	ldsh [%o2], %o5
 ! (int64) x1 = mem16[qb]
 	.loc 1 1209
-	ldsh [%o1], %o3
+	ldsh [%o3], %o7
 ! mem16[qc + 8] = x0
 	.loc 1 1210
-	sth %o2, [%o4 + 8]
+	sth %o5, [%o4 + 8]
 ! mem16[qc + 40] = x1
 	.loc 1 1211
-	sth %o3, [%o4 + 40]
+	sth %o7, [%o4 + 40]
 ! x0 = x0 + x1
 	.loc 1 1212
-	add %o2, %o3, %o2
+	add %o5, %o7, %o5
 ! mem16[qc + 24] = x0
 	.loc 1 1213
-	sth %o2, [%o4 + 24]
+	sth %o5, [%o4 + 24]
 ! mem16[qc] = z0
 	.loc 1 1214
-	sth %o7, [%o4]
+	sth %o0, [%o4]
 ! mem16[qc + 16] = z0
 	.loc 1 1215
-	sth %o7, [%o4 + 16]
+	sth %o0, [%o4 + 16]
 ! mem16[qc + 32] = z0
 	.loc 1 1216
-	sth %o7, [%o4 + 32]
+	sth %o0, [%o4 + 32]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1217
-	ldsh [%o0 + 2], %o2
+	ldsh [%o2 + 2], %o5
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 1218
-	ldsh [%o1 + 2], %o3
+	ldsh [%o3 + 2], %o7
 ! mem16[qc + 10] = x0
 	.loc 1 1219
-	sth %o2, [%o4 + 10]
+	sth %o5, [%o4 + 10]
 ! mem16[qc + 42] = x1
 	.loc 1 1220
-	sth %o3, [%o4 + 42]
+	sth %o7, [%o4 + 42]
 ! x0 = x0 + x1
 	.loc 1 1221
-	add %o2, %o3, %o2
+	add %o5, %o7, %o5
 ! mem16[qc + 26] = x0
 	.loc 1 1222
-	sth %o2, [%o4 + 26]
+	sth %o5, [%o4 + 26]
 ! mem16[qc + 2] = z0
 	.loc 1 1223
-	sth %o7, [%o4 + 2]
+	sth %o0, [%o4 + 2]
 ! mem16[qc + 18] = z0
 	.loc 1 1224
-	sth %o7, [%o4 + 18]
+	sth %o0, [%o4 + 18]
 ! mem16[qc + 34] = z0
 	.loc 1 1225
-	sth %o7, [%o4 + 34]
+	sth %o0, [%o4 + 34]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1226
-	ldsh [%o0 + 4], %o2
+	ldsh [%o2 + 4], %o5
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 1227
-	ldsh [%o1 + 4], %o3
+	ldsh [%o3 + 4], %o7
 ! mem16[qc + 12] = x0
 	.loc 1 1228
-	sth %o2, [%o4 + 12]
+	sth %o5, [%o4 + 12]
 ! mem16[qc + 44] = x1
 	.loc 1 1229
-	sth %o3, [%o4 + 44]
+	sth %o7, [%o4 + 44]
 ! x0 = x0 + x1
 	.loc 1 1230
-	add %o2, %o3, %o2
+	add %o5, %o7, %o5
 ! mem16[qc + 28] = x0
 	.loc 1 1231
-	sth %o2, [%o4 + 28]
+	sth %o5, [%o4 + 28]
 ! mem16[qc + 4] = z0
 	.loc 1 1232
-	sth %o7, [%o4 + 4]
+	sth %o0, [%o4 + 4]
 ! mem16[qc + 20] = z0
 	.loc 1 1233
-	sth %o7, [%o4 + 20]
+	sth %o0, [%o4 + 20]
 ! mem16[qc + 36] = z0
 	.loc 1 1234
-	sth %o7, [%o4 + 36]
+	sth %o0, [%o4 + 36]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1235
-	ldsh [%o0 + 6], %o2
+	ldsh [%o2 + 6], %o5
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 1236
-	ldsh [%o1 + 6], %o1
+	ldsh [%o3 + 6], %o3
 ! mem16[qc + 14] = x0
 	.loc 1 1237
-	sth %o2, [%o4 + 14]
+	sth %o5, [%o4 + 14]
 ! mem16[qc + 46] = x1
 	.loc 1 1238
-	sth %o1, [%o4 + 46]
+	sth %o3, [%o4 + 46]
 ! x0 = x0 + x1
 	.loc 1 1239
-	add %o2, %o1, %o2
+	add %o5, %o3, %o5
 ! mem16[qc + 30] = x0
 	.loc 1 1240
-	sth %o2, [%o4 + 30]
+	sth %o5, [%o4 + 30]
 ! mem16[qc + 6] = z0
 	.loc 1 1241
-	sth %o7, [%o4 + 6]
+	sth %o0, [%o4 + 6]
 ! mem16[qc + 22] = z0
 	.loc 1 1242
-	sth %o7, [%o4 + 22]
+	sth %o0, [%o4 + 22]
 ! mem16[qc + 38] = z0
 	.loc 1 1243
-	sth %o7, [%o4 + 38]
+	sth %o0, [%o4 + 38]
 ! pa = pa + 16
 	.loc 1 1244
-	add %o0, 16, %o0
+	add %o2, 16, %o2
 ! pb = pb + 48
 	.loc 1 1245
 	add %o4, 48, %o4
 ! i0 = i0 - 1
 	.loc 1 1246
-	sub %l0, 1, %l0
+	sub %o1, 1, %o1
 ! =? i0 - 0
 	.loc 1 1247
-	cmp %l0, 0
+	cmp %o1, 0
 ! goto loop31 if !=
 	.loc 1 1248
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop31
@@ -3763,109 +3683,105 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(196568), %o0
 ! pa = w + pa
 	.loc 1 1250
-	mov %o5, %o4
-	add %o4, %o0, %o0
+	add %i4, %o0, %o1
 ! pb = 144080
 	.loc 1 1251
-	sethi %hi(144080), %o1
-	or %o1, %lo(144080), %o1
+	sethi %hi(144080), %o0
+	or %o0, %lo(144080), %o0
 ! pb = w + pb
 	.loc 1 1252
-	add %o4, %o1, %o1
+	add %i4, %o0, %o3
 ! i0 = 2187
 	.loc 1 1253
-	mov %o4, %o5
-	mov 2187, %o2
-	mov %o1, %o3
-	mov %o2, %o7
+	mov 2187, %o0
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop32:
 ! qb = pa + 8
 	.loc 1 1256
-	add %o0, 8, %o1
+	add %o1, 8, %o2
 ! (int64) x0 = mem16[qa]
 	.loc 1 1258
-	ldsh [%o0], %o2
+	ldsh [%o1], %o4
 ! (int64) x1 = mem16[qb]
 	.loc 1 1259
-	ldsh [%o1], %o4
+	ldsh [%o2], %o5
 ! mem16[qc] = x0
 	.loc 1 1260
-	sth %o2, [%o3]
+	sth %o4, [%o3]
 ! mem16[qc + 16] = x1
 	.loc 1 1261
-	sth %o4, [%o3 + 16]
+	sth %o5, [%o3 + 16]
 ! x0 = x0 + x1
 	.loc 1 1262
-	add %o2, %o4, %o2
+	add %o4, %o5, %o4
 ! mem16[qc + 8] = x0
 	.loc 1 1263
-	sth %o2, [%o3 + 8]
+	sth %o4, [%o3 + 8]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1264
-	ldsh [%o0 + 2], %o2
+	ldsh [%o1 + 2], %o4
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 1265
-	ldsh [%o1 + 2], %o4
+	ldsh [%o2 + 2], %o5
 ! mem16[qc + 2] = x0
 	.loc 1 1266
-	sth %o2, [%o3 + 2]
+	sth %o4, [%o3 + 2]
 ! mem16[qc + 18] = x1
 	.loc 1 1267
-	sth %o4, [%o3 + 18]
+	sth %o5, [%o3 + 18]
 ! x0 = x0 + x1
 	.loc 1 1268
-	add %o2, %o4, %o2
+	add %o4, %o5, %o4
 ! mem16[qc + 10] = x0
 	.loc 1 1269
-	sth %o2, [%o3 + 10]
+	sth %o4, [%o3 + 10]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1270
-	ldsh [%o0 + 4], %o2
+	ldsh [%o1 + 4], %o4
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 1271
-	ldsh [%o1 + 4], %o4
+	ldsh [%o2 + 4], %o5
 ! mem16[qc + 4] = x0
 	.loc 1 1272
-	sth %o2, [%o3 + 4]
+	sth %o4, [%o3 + 4]
 ! mem16[qc + 20] = x1
 	.loc 1 1273
-	sth %o4, [%o3 + 20]
+	sth %o5, [%o3 + 20]
 ! x0 = x0 + x1
 	.loc 1 1274
-	add %o2, %o4, %o2
+	add %o4, %o5, %o4
 ! mem16[qc + 12] = x0
 	.loc 1 1275
-	sth %o2, [%o3 + 12]
+	sth %o4, [%o3 + 12]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1276
-	ldsh [%o0 + 6], %o2
+	ldsh [%o1 + 6], %o4
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 1277
-	ldsh [%o1 + 6], %o1
+	ldsh [%o2 + 6], %o2
 ! mem16[qc + 6] = x0
 	.loc 1 1278
-	sth %o2, [%o3 + 6]
+	sth %o4, [%o3 + 6]
 ! mem16[qc + 22] = x1
 	.loc 1 1279
-	sth %o1, [%o3 + 22]
+	sth %o2, [%o3 + 22]
 ! x0 = x0 + x1
 	.loc 1 1280
-	add %o2, %o1, %o2
+	add %o4, %o2, %o4
 ! mem16[qc + 14] = x0
 	.loc 1 1281
-	sth %o2, [%o3 + 14]
+	sth %o4, [%o3 + 14]
 ! pa = pa + 16
 	.loc 1 1282
-	add %o0, 16, %o0
+	add %o1, 16, %o1
 ! pb = pb + 24
 	.loc 1 1283
 	add %o3, 24, %o3
 ! i0 = i0 - 1
 	.loc 1 1284
-	sub %o7, 1, %o7
+	sub %o0, 1, %o0
 ! =? i0 - 0
 	.loc 1 1285
-	cmp %o7, 0
+	cmp %o0, 0
 ! goto loop32 if !=
 	.loc 1 1286
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop32
@@ -3876,8 +3792,7 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(109072), %o0
 ! pa = w + pa
 	.loc 1 1288
-	mov %o5, %o4
-	add %o4, %o0, %o0
+	add %i4, %o0, %o0
 ! z0 = 0
 	.loc 1 1289
 	mov 0, %o1
@@ -3899,30 +3814,25 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(4096), %o0
 ! pa = w + pa
 	.loc 1 1295
-	add %o4, %o0, %o1
+	add %i4, %o0, %o7
 ! pb = 144080
 	.loc 1 1296
 	sethi %hi(144080), %o0
 	or %o0, %lo(144080), %o0
 ! pb = w + pb
 	.loc 1 1297
-	add %o4, %o0, %o2
+	add %i4, %o0, %l0
 ! pc = 231560
 	.loc 1 1298
 	sethi %hi(231560), %o0
 	or %o0, %lo(231560), %o0
 ! pc = w + pc
 	.loc 1 1299
-	add %o4, %o0, %o0
+	add %i4, %o0, %o5
 ! i0 = 6561
 	.loc 1 1300
-	mov %o4, %o5
-	sethi %hi(6561), %o3
-	or %o3, %lo(6561), %o3
-	mov %o1, %o7
-	mov %o2, %l0
-	mov %o0, %l1
-	mov %o3, %l2
+	sethi %hi(6561), %l1
+	or %l1, %lo(6561), %l1
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop33:
 ! (int64) x0 = mem16[pb]
 	.loc 1 1302
@@ -3932,7 +3842,7 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	ldsh [%o7 + 8], %o0
 ! a0 = x0 * tv
 	.loc 1 1304
-	mulx %o2, %o0, %l3
+	mulx %o2, %o0, %l2
 ! (int64) tv = mem16[pa + 10]
 	.loc 1 1305
 	ldsh [%o7 + 10], %o0
@@ -3962,7 +3872,7 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	mulx %o3, %o4, %o4
 ! a1 = a1 + x1
 	.loc 1 1314
-	add %o0, %o4, %l4
+	add %o0, %o4, %l3
 ! (int64) tv = mem16[pa + 10]
 	.loc 1 1315
 	ldsh [%o7 + 10], %o0
@@ -3998,7 +3908,7 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	mulx %o3, %o4, %o4
 ! a2 = a2 + x1
 	.loc 1 1326
-	add %o1, %o4, %l5
+	add %o1, %o4, %l4
 ! (int64) tv = mem16[pa + 10]
 	.loc 1 1327
 	ldsh [%o7 + 10], %o1
@@ -4061,31 +3971,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	mulx %o3, %o0, %o0
 ! mem16[pc] = a0
 	.loc 1 1347
-	sth %l3, [%l1]
+	sth %l2, [%o5]
 ! mem16[pc + 2] = a1
 	.loc 1 1348
-	sth %l4, [%l1 + 2]
+	sth %l3, [%o5 + 2]
 ! mem16[pc + 4] = a2
 	.loc 1 1349
-	sth %l5, [%l1 + 4]
+	sth %l4, [%o5 + 4]
 ! mem16[pc + 6] = a3
 	.loc 1 1350
-	sth %o2, [%l1 + 6]
+	sth %o2, [%o5 + 6]
 ! mem16[pc + 8] = a4
 	.loc 1 1351
-	sth %o1, [%l1 + 8]
+	sth %o1, [%o5 + 8]
 ! mem16[pc + 10] = a5
 	.loc 1 1352
-	sth %o4, [%l1 + 10]
+	sth %o4, [%o5 + 10]
 ! mem16[pc + 12] = a6
 	.loc 1 1353
-	sth %o0, [%l1 + 12]
+	sth %o0, [%o5 + 12]
 ! a7 = 0
 	.loc 1 1354
 	mov 0, %o0
 ! mem16[pc + 14] = a7
 	.loc 1 1355
-	sth %o0, [%l1 + 14]
+	sth %o0, [%o5 + 14]
 ! pa = pa + 16
 	.loc 1 1356
 	add %o7, 16, %o7
@@ -4094,13 +4004,13 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %l0, 8, %l0
 ! pc = pc + 16
 	.loc 1 1358
-	add %l1, 16, %l1
+	add %o5, 16, %o5
 ! i0 = i0 - 1
 	.loc 1 1359
-	sub %l2, 1, %l2
+	sub %l1, 1, %l1
 ! =? i0 - 0
 	.loc 1 1360
-	cmp %l2, 0
+	cmp %l1, 0
 ! goto loop33 if !=
 	.loc 1 1361
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop33
@@ -4111,26 +4021,21 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(231560), %o0
 ! pa = w + pa
 	.loc 1 1363
-	mov %o5, %o4
-	add %o4, %o0, %o0
+	add %i4, %o0, %l0
 ! pb = 4096
 	.loc 1 1364
-	sethi %hi(4096), %o1
-	or %o1, %lo(4096), %o1
+	sethi %hi(4096), %o0
+	or %o0, %lo(4096), %o0
 ! pb = w + pb
 	.loc 1 1365
-	add %o4, %o1, %o1
+	add %i4, %o0, %o5
 ! i0 = 2187
 	.loc 1 1366
-	mov %o4, %o5
-	mov 2187, %o2
-	mov %o0, %l0
-	mov %o1, %l1
-	mov %o2, %o4
+	mov 2187, %o4
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop34:
 ! qb = pa + 16
 	.loc 1 1369
-	add %l0, 16, %l2
+	add %l0, 16, %l1
 ! qc = pa + 32
 	.loc 1 1370
 	add %l0, 32, %o7
@@ -4148,16 +4053,16 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	ldsh [%o7 + 8], %o1
 ! mem16[qd] = x0
 	.loc 1 1376
-	sth %o3, [%l1]
+	sth %o3, [%o5]
 ! mem16[qd + 24] = x3
 	.loc 1 1377
-	sth %o1, [%l1 + 24]
+	sth %o1, [%o5 + 24]
 ! x4 = x1 - x2
 	.loc 1 1378
 	sub %o2, %o0, %o0
 ! (int64) x5 = mem16[qb]
 	.loc 1 1379
-	ldsh [%l2], %o2
+	ldsh [%l1], %o2
 ! x5 = x5 - x0
 	.loc 1 1380
 	sub %o2, %o3, %o2
@@ -4166,10 +4071,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o0, %o2
 ! mem16[qd + 8] = x5
 	.loc 1 1382
-	sth %o2, [%l1 + 8]
+	sth %o2, [%o5 + 8]
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 1383
-	ldsh [%l2 + 8], %o2
+	ldsh [%l1 + 8], %o2
 ! x5 = x5 - x3
 	.loc 1 1384
 	sub %o2, %o1, %o2
@@ -4178,7 +4083,7 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o2, %o0, %o2
 ! mem16[qd + 16] = x5
 	.loc 1 1386
-	sth %o2, [%l1 + 16]
+	sth %o2, [%o5 + 16]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1387
 	ldsh [%l0 + 2], %o0
@@ -4193,16 +4098,16 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	ldsh [%o7 + 10], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 1391
-	sth %o0, [%l1 + 2]
+	sth %o0, [%o5 + 2]
 ! mem16[qd + 26] = x3
 	.loc 1 1392
-	sth %o3, [%l1 + 26]
+	sth %o3, [%o5 + 26]
 ! x4 = x1 - x2
 	.loc 1 1393
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 1394
-	ldsh [%l2 + 2], %o2
+	ldsh [%l1 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 1395
 	sub %o2, %o0, %o2
@@ -4211,10 +4116,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 10] = x5
 	.loc 1 1397
-	sth %o2, [%l1 + 10]
+	sth %o2, [%o5 + 10]
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 1398
-	ldsh [%l2 + 10], %o0
+	ldsh [%l1 + 10], %o0
 ! x5 = x5 - x3
 	.loc 1 1399
 	sub %o0, %o3, %o0
@@ -4223,7 +4128,7 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 18] = x5
 	.loc 1 1401
-	sth %o0, [%l1 + 18]
+	sth %o0, [%o5 + 18]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1402
 	ldsh [%l0 + 4], %o0
@@ -4238,16 +4143,16 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	ldsh [%o7 + 12], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 1406
-	sth %o0, [%l1 + 4]
+	sth %o0, [%o5 + 4]
 ! mem16[qd + 28] = x3
 	.loc 1 1407
-	sth %o3, [%l1 + 28]
+	sth %o3, [%o5 + 28]
 ! x4 = x1 - x2
 	.loc 1 1408
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 1409
-	ldsh [%l2 + 4], %o2
+	ldsh [%l1 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 1410
 	sub %o2, %o0, %o2
@@ -4256,10 +4161,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 12] = x5
 	.loc 1 1412
-	sth %o2, [%l1 + 12]
+	sth %o2, [%o5 + 12]
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 1413
-	ldsh [%l2 + 12], %o0
+	ldsh [%l1 + 12], %o0
 ! x5 = x5 - x3
 	.loc 1 1414
 	sub %o0, %o3, %o0
@@ -4268,7 +4173,7 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 20] = x5
 	.loc 1 1416
-	sth %o0, [%l1 + 20]
+	sth %o0, [%o5 + 20]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1417
 	ldsh [%l0 + 6], %o0
@@ -4283,16 +4188,16 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	ldsh [%o7 + 14], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 1421
-	sth %o0, [%l1 + 6]
+	sth %o0, [%o5 + 6]
 ! mem16[qd + 30] = x3
 	.loc 1 1422
-	sth %o3, [%l1 + 30]
+	sth %o3, [%o5 + 30]
 ! x4 = x1 - x2
 	.loc 1 1423
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 1424
-	ldsh [%l2 + 6], %o2
+	ldsh [%l1 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 1425
 	sub %o2, %o0, %o2
@@ -4301,10 +4206,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 14] = x5
 	.loc 1 1427
-	sth %o2, [%l1 + 14]
+	sth %o2, [%o5 + 14]
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 1428
-	ldsh [%l2 + 14], %o0
+	ldsh [%l1 + 14], %o0
 ! x5 = x5 - x3
 	.loc 1 1429
 	sub %o0, %o3, %o0
@@ -4313,13 +4218,13 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 22] = x5
 	.loc 1 1431
-	sth %o0, [%l1 + 22]
+	sth %o0, [%o5 + 22]
 ! pa = pa + 48
 	.loc 1 1432
 	add %l0, 48, %l0
 ! pb = pb + 32
 	.loc 1 1433
-	add %l1, 32, %l1
+	add %o5, 32, %o5
 ! i0 = i0 - 1
 	.loc 1 1434
 	sub %o4, 1, %o4
@@ -4336,26 +4241,21 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(4096), %o0
 ! pa = w + pa
 	.loc 1 1438
-	mov %o5, %o4
-	add %o4, %o0, %o0
+	add %i4, %o0, %l0
 ! pb = 231560
 	.loc 1 1439
-	sethi %hi(231560), %o1
-	or %o1, %lo(231560), %o1
+	sethi %hi(231560), %o0
+	or %o0, %lo(231560), %o0
 ! pb = w + pb
 	.loc 1 1440
-	add %o4, %o1, %o1
+	add %i4, %o0, %o5
 ! i0 = 729
 	.loc 1 1441
-	mov %o4, %o5
-	mov 729, %o2
-	mov %o0, %l0
-	mov %o1, %l1
-	mov %o2, %o4
+	mov 729, %o4
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop35:
 ! qb = pa + 32
 	.loc 1 1444
-	add %l0, 32, %l2
+	add %l0, 32, %l1
 ! qc = pa + 64
 	.loc 1 1445
 	add %l0, 64, %o7
@@ -4373,16 +4273,16 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	ldsh [%o7 + 16], %o3
 ! mem16[qd] = x0
 	.loc 1 1451
-	sth %o0, [%l1]
+	sth %o0, [%o5]
 ! mem16[qd + 48] = x3
 	.loc 1 1452
-	sth %o3, [%l1 + 48]
+	sth %o3, [%o5 + 48]
 ! x4 = x1 - x2
 	.loc 1 1453
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 1454
-	ldsh [%l2], %o2
+	ldsh [%l1], %o2
 ! x5 = x5 - x0
 	.loc 1 1455
 	sub %o2, %o0, %o2
@@ -4391,10 +4291,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 16] = x5
 	.loc 1 1457
-	sth %o2, [%l1 + 16]
+	sth %o2, [%o5 + 16]
 ! (int64) x5 = mem16[qb + 16]
 	.loc 1 1458
-	ldsh [%l2 + 16], %o0
+	ldsh [%l1 + 16], %o0
 ! x5 = x5 - x3
 	.loc 1 1459
 	sub %o0, %o3, %o0
@@ -4403,7 +4303,7 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 32] = x5
 	.loc 1 1461
-	sth %o0, [%l1 + 32]
+	sth %o0, [%o5 + 32]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1462
 	ldsh [%l0 + 2], %o0
@@ -4418,16 +4318,16 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	ldsh [%o7 + 18], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 1466
-	sth %o0, [%l1 + 2]
+	sth %o0, [%o5 + 2]
 ! mem16[qd + 50] = x3
 	.loc 1 1467
-	sth %o3, [%l1 + 50]
+	sth %o3, [%o5 + 50]
 ! x4 = x1 - x2
 	.loc 1 1468
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 1469
-	ldsh [%l2 + 2], %o2
+	ldsh [%l1 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 1470
 	sub %o2, %o0, %o2
@@ -4436,10 +4336,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 18] = x5
 	.loc 1 1472
-	sth %o2, [%l1 + 18]
+	sth %o2, [%o5 + 18]
 ! (int64) x5 = mem16[qb + 18]
 	.loc 1 1473
-	ldsh [%l2 + 18], %o0
+	ldsh [%l1 + 18], %o0
 ! x5 = x5 - x3
 	.loc 1 1474
 	sub %o0, %o3, %o0
@@ -4448,7 +4348,7 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 34] = x5
 	.loc 1 1476
-	sth %o0, [%l1 + 34]
+	sth %o0, [%o5 + 34]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1477
 	ldsh [%l0 + 4], %o0
@@ -4463,16 +4363,16 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	ldsh [%o7 + 20], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 1481
-	sth %o0, [%l1 + 4]
+	sth %o0, [%o5 + 4]
 ! mem16[qd + 52] = x3
 	.loc 1 1482
-	sth %o3, [%l1 + 52]
+	sth %o3, [%o5 + 52]
 ! x4 = x1 - x2
 	.loc 1 1483
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 1484
-	ldsh [%l2 + 4], %o2
+	ldsh [%l1 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 1485
 	sub %o2, %o0, %o2
@@ -4481,10 +4381,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 20] = x5
 	.loc 1 1487
-	sth %o2, [%l1 + 20]
+	sth %o2, [%o5 + 20]
 ! (int64) x5 = mem16[qb + 20]
 	.loc 1 1488
-	ldsh [%l2 + 20], %o0
+	ldsh [%l1 + 20], %o0
 ! x5 = x5 - x3
 	.loc 1 1489
 	sub %o0, %o3, %o0
@@ -4493,7 +4393,7 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 36] = x5
 	.loc 1 1491
-	sth %o0, [%l1 + 36]
+	sth %o0, [%o5 + 36]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1492
 	ldsh [%l0 + 6], %o0
@@ -4508,16 +4408,16 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	ldsh [%o7 + 22], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 1496
-	sth %o0, [%l1 + 6]
+	sth %o0, [%o5 + 6]
 ! mem16[qd + 54] = x3
 	.loc 1 1497
-	sth %o3, [%l1 + 54]
+	sth %o3, [%o5 + 54]
 ! x4 = x1 - x2
 	.loc 1 1498
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 1499
-	ldsh [%l2 + 6], %o2
+	ldsh [%l1 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 1500
 	sub %o2, %o0, %o2
@@ -4526,10 +4426,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 22] = x5
 	.loc 1 1502
-	sth %o2, [%l1 + 22]
+	sth %o2, [%o5 + 22]
 ! (int64) x5 = mem16[qb + 22]
 	.loc 1 1503
-	ldsh [%l2 + 22], %o0
+	ldsh [%l1 + 22], %o0
 ! x5 = x5 - x3
 	.loc 1 1504
 	sub %o0, %o3, %o0
@@ -4538,7 +4438,7 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 38] = x5
 	.loc 1 1506
-	sth %o0, [%l1 + 38]
+	sth %o0, [%o5 + 38]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1507
 	ldsh [%l0 + 8], %o0
@@ -4553,16 +4453,16 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	ldsh [%o7 + 24], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 1511
-	sth %o0, [%l1 + 8]
+	sth %o0, [%o5 + 8]
 ! mem16[qd + 56] = x3
 	.loc 1 1512
-	sth %o3, [%l1 + 56]
+	sth %o3, [%o5 + 56]
 ! x4 = x1 - x2
 	.loc 1 1513
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 1514
-	ldsh [%l2 + 8], %o2
+	ldsh [%l1 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 1515
 	sub %o2, %o0, %o2
@@ -4571,10 +4471,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 24] = x5
 	.loc 1 1517
-	sth %o2, [%l1 + 24]
+	sth %o2, [%o5 + 24]
 ! (int64) x5 = mem16[qb + 24]
 	.loc 1 1518
-	ldsh [%l2 + 24], %o0
+	ldsh [%l1 + 24], %o0
 ! x5 = x5 - x3
 	.loc 1 1519
 	sub %o0, %o3, %o0
@@ -4583,7 +4483,7 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 40] = x5
 	.loc 1 1521
-	sth %o0, [%l1 + 40]
+	sth %o0, [%o5 + 40]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1522
 	ldsh [%l0 + 10], %o0
@@ -4598,16 +4498,16 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	ldsh [%o7 + 26], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 1526
-	sth %o0, [%l1 + 10]
+	sth %o0, [%o5 + 10]
 ! mem16[qd + 58] = x3
 	.loc 1 1527
-	sth %o3, [%l1 + 58]
+	sth %o3, [%o5 + 58]
 ! x4 = x1 - x2
 	.loc 1 1528
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 1529
-	ldsh [%l2 + 10], %o2
+	ldsh [%l1 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 1530
 	sub %o2, %o0, %o2
@@ -4616,10 +4516,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 26] = x5
 	.loc 1 1532
-	sth %o2, [%l1 + 26]
+	sth %o2, [%o5 + 26]
 ! (int64) x5 = mem16[qb + 26]
 	.loc 1 1533
-	ldsh [%l2 + 26], %o0
+	ldsh [%l1 + 26], %o0
 ! x5 = x5 - x3
 	.loc 1 1534
 	sub %o0, %o3, %o0
@@ -4628,7 +4528,7 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 42] = x5
 	.loc 1 1536
-	sth %o0, [%l1 + 42]
+	sth %o0, [%o5 + 42]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1537
 	ldsh [%l0 + 12], %o0
@@ -4643,16 +4543,16 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	ldsh [%o7 + 28], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 1541
-	sth %o0, [%l1 + 12]
+	sth %o0, [%o5 + 12]
 ! mem16[qd + 60] = x3
 	.loc 1 1542
-	sth %o3, [%l1 + 60]
+	sth %o3, [%o5 + 60]
 ! x4 = x1 - x2
 	.loc 1 1543
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 1544
-	ldsh [%l2 + 12], %o2
+	ldsh [%l1 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 1545
 	sub %o2, %o0, %o2
@@ -4661,10 +4561,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 28] = x5
 	.loc 1 1547
-	sth %o2, [%l1 + 28]
+	sth %o2, [%o5 + 28]
 ! (int64) x5 = mem16[qb + 28]
 	.loc 1 1548
-	ldsh [%l2 + 28], %o0
+	ldsh [%l1 + 28], %o0
 ! x5 = x5 - x3
 	.loc 1 1549
 	sub %o0, %o3, %o0
@@ -4673,7 +4573,7 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 44] = x5
 	.loc 1 1551
-	sth %o0, [%l1 + 44]
+	sth %o0, [%o5 + 44]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1552
 	ldsh [%l0 + 14], %o0
@@ -4688,16 +4588,16 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	ldsh [%o7 + 30], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 1556
-	sth %o0, [%l1 + 14]
+	sth %o0, [%o5 + 14]
 ! mem16[qd + 62] = x3
 	.loc 1 1557
-	sth %o3, [%l1 + 62]
+	sth %o3, [%o5 + 62]
 ! x4 = x1 - x2
 	.loc 1 1558
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 1559
-	ldsh [%l2 + 14], %o2
+	ldsh [%l1 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 1560
 	sub %o2, %o0, %o2
@@ -4706,10 +4606,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 30] = x5
 	.loc 1 1562
-	sth %o2, [%l1 + 30]
+	sth %o2, [%o5 + 30]
 ! (int64) x5 = mem16[qb + 30]
 	.loc 1 1563
-	ldsh [%l2 + 30], %o0
+	ldsh [%l1 + 30], %o0
 ! x5 = x5 - x3
 	.loc 1 1564
 	sub %o0, %o3, %o0
@@ -4718,13 +4618,13 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 46] = x5
 	.loc 1 1566
-	sth %o0, [%l1 + 46]
+	sth %o0, [%o5 + 46]
 ! pa = pa + 96
 	.loc 1 1567
 	add %l0, 96, %l0
 ! pb = pb + 64
 	.loc 1 1568
-	add %l1, 64, %l1
+	add %o5, 64, %o5
 ! i0 = i0 - 1
 	.loc 1 1569
 	sub %o4, 1, %o4
@@ -4741,61 +4641,58 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(231560), %o0
 ! pa = w + pa
 	.loc 1 1573
-	mov %o5, %o4
-	add %o4, %o0, %l1
+	add %i4, %o0, %l3
 ! pb = 4096
 	.loc 1 1574
 	sethi %hi(4096), %o0
 	or %o0, %lo(4096), %o0
 ! pb = w + pb
 	.loc 1 1575
-	add %o4, %o0, %l2
+	add %i4, %o0, %o4
 ! i0 = 243
 	.loc 1 1576
-	mov 243, %o0
+	mov 243, %o5
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop36:
 ! qa = pa
 	.loc 1 1578
-	mov %o0, %l3
-	mov %o4, %l4
+	mov %l3, %l4
 ! qb = pa + 64
 	.loc 1 1579
-	add %l1, 64, %o4
+	add %l3, 64, %o7
 ! qc = pa + 128
 	.loc 1 1580
-	add %l1, 128, %o5
+	add %l3, 128, %l0
 ! qd = pb
 	.loc 1 1581
-	mov %l1, %l0
+	mov %o4, %l1
 ! i1 = 2
 	.loc 1 1582
-	mov %l2, %l5
-	mov 2, %o7
+	mov 2, %l2
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop37:
 ! (int64) x0 = mem16[qa]
 	.loc 1 1584
-	ldsh [%l1], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 32]
 	.loc 1 1585
-	ldsh [%l1 + 32], %o1
+	ldsh [%l4 + 32], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 1586
-	ldsh [%o5], %o2
+	ldsh [%l0], %o2
 ! (int64) x3 = mem16[qc + 32]
 	.loc 1 1587
-	ldsh [%o5 + 32], %o3
+	ldsh [%l0 + 32], %o3
 ! mem16[qd] = x0
 	.loc 1 1588
-	sth %o0, [%l2]
+	sth %o0, [%l1]
 ! mem16[qd + 96] = x3
 	.loc 1 1589
-	sth %o3, [%l2 + 96]
+	sth %o3, [%l1 + 96]
 ! x4 = x1 - x2
 	.loc 1 1590
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 1591
-	ldsh [%o4], %o2
+	ldsh [%o7], %o2
 ! x5 = x5 - x0
 	.loc 1 1592
 	sub %o2, %o0, %o2
@@ -4804,10 +4701,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 32] = x5
 	.loc 1 1594
-	sth %o2, [%l2 + 32]
+	sth %o2, [%l1 + 32]
 ! (int64) x5 = mem16[qb + 32]
 	.loc 1 1595
-	ldsh [%o4 + 32], %o0
+	ldsh [%o7 + 32], %o0
 ! x5 = x5 - x3
 	.loc 1 1596
 	sub %o0, %o3, %o0
@@ -4816,31 +4713,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 64] = x5
 	.loc 1 1598
-	sth %o0, [%l2 + 64]
+	sth %o0, [%l1 + 64]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1599
-	ldsh [%l1 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 34]
 	.loc 1 1600
-	ldsh [%l1 + 34], %o1
+	ldsh [%l4 + 34], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 1601
-	ldsh [%o5 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! (int64) x3 = mem16[qc + 34]
 	.loc 1 1602
-	ldsh [%o5 + 34], %o3
+	ldsh [%l0 + 34], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 1603
-	sth %o0, [%l2 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qd + 98] = x3
 	.loc 1 1604
-	sth %o3, [%l2 + 98]
+	sth %o3, [%l1 + 98]
 ! x4 = x1 - x2
 	.loc 1 1605
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 1606
-	ldsh [%o4 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 1607
 	sub %o2, %o0, %o2
@@ -4849,10 +4746,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 34] = x5
 	.loc 1 1609
-	sth %o2, [%l2 + 34]
+	sth %o2, [%l1 + 34]
 ! (int64) x5 = mem16[qb + 34]
 	.loc 1 1610
-	ldsh [%o4 + 34], %o0
+	ldsh [%o7 + 34], %o0
 ! x5 = x5 - x3
 	.loc 1 1611
 	sub %o0, %o3, %o0
@@ -4861,31 +4758,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 66] = x5
 	.loc 1 1613
-	sth %o0, [%l2 + 66]
+	sth %o0, [%l1 + 66]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1614
-	ldsh [%l1 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 36]
 	.loc 1 1615
-	ldsh [%l1 + 36], %o1
+	ldsh [%l4 + 36], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 1616
-	ldsh [%o5 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) x3 = mem16[qc + 36]
 	.loc 1 1617
-	ldsh [%o5 + 36], %o3
+	ldsh [%l0 + 36], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 1618
-	sth %o0, [%l2 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qd + 100] = x3
 	.loc 1 1619
-	sth %o3, [%l2 + 100]
+	sth %o3, [%l1 + 100]
 ! x4 = x1 - x2
 	.loc 1 1620
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 1621
-	ldsh [%o4 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 1622
 	sub %o2, %o0, %o2
@@ -4894,10 +4791,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 36] = x5
 	.loc 1 1624
-	sth %o2, [%l2 + 36]
+	sth %o2, [%l1 + 36]
 ! (int64) x5 = mem16[qb + 36]
 	.loc 1 1625
-	ldsh [%o4 + 36], %o0
+	ldsh [%o7 + 36], %o0
 ! x5 = x5 - x3
 	.loc 1 1626
 	sub %o0, %o3, %o0
@@ -4906,31 +4803,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 68] = x5
 	.loc 1 1628
-	sth %o0, [%l2 + 68]
+	sth %o0, [%l1 + 68]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1629
-	ldsh [%l1 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 38]
 	.loc 1 1630
-	ldsh [%l1 + 38], %o1
+	ldsh [%l4 + 38], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 1631
-	ldsh [%o5 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! (int64) x3 = mem16[qc + 38]
 	.loc 1 1632
-	ldsh [%o5 + 38], %o3
+	ldsh [%l0 + 38], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 1633
-	sth %o0, [%l2 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qd + 102] = x3
 	.loc 1 1634
-	sth %o3, [%l2 + 102]
+	sth %o3, [%l1 + 102]
 ! x4 = x1 - x2
 	.loc 1 1635
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 1636
-	ldsh [%o4 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 1637
 	sub %o2, %o0, %o2
@@ -4939,10 +4836,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 38] = x5
 	.loc 1 1639
-	sth %o2, [%l2 + 38]
+	sth %o2, [%l1 + 38]
 ! (int64) x5 = mem16[qb + 38]
 	.loc 1 1640
-	ldsh [%o4 + 38], %o0
+	ldsh [%o7 + 38], %o0
 ! x5 = x5 - x3
 	.loc 1 1641
 	sub %o0, %o3, %o0
@@ -4951,31 +4848,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 70] = x5
 	.loc 1 1643
-	sth %o0, [%l2 + 70]
+	sth %o0, [%l1 + 70]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1644
-	ldsh [%l1 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 40]
 	.loc 1 1645
-	ldsh [%l1 + 40], %o1
+	ldsh [%l4 + 40], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 1646
-	ldsh [%o5 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! (int64) x3 = mem16[qc + 40]
 	.loc 1 1647
-	ldsh [%o5 + 40], %o3
+	ldsh [%l0 + 40], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 1648
-	sth %o0, [%l2 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qd + 104] = x3
 	.loc 1 1649
-	sth %o3, [%l2 + 104]
+	sth %o3, [%l1 + 104]
 ! x4 = x1 - x2
 	.loc 1 1650
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 1651
-	ldsh [%o4 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 1652
 	sub %o2, %o0, %o2
@@ -4984,10 +4881,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 40] = x5
 	.loc 1 1654
-	sth %o2, [%l2 + 40]
+	sth %o2, [%l1 + 40]
 ! (int64) x5 = mem16[qb + 40]
 	.loc 1 1655
-	ldsh [%o4 + 40], %o0
+	ldsh [%o7 + 40], %o0
 ! x5 = x5 - x3
 	.loc 1 1656
 	sub %o0, %o3, %o0
@@ -4996,31 +4893,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 72] = x5
 	.loc 1 1658
-	sth %o0, [%l2 + 72]
+	sth %o0, [%l1 + 72]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1659
-	ldsh [%l1 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 42]
 	.loc 1 1660
-	ldsh [%l1 + 42], %o1
+	ldsh [%l4 + 42], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 1661
-	ldsh [%o5 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! (int64) x3 = mem16[qc + 42]
 	.loc 1 1662
-	ldsh [%o5 + 42], %o3
+	ldsh [%l0 + 42], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 1663
-	sth %o0, [%l2 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qd + 106] = x3
 	.loc 1 1664
-	sth %o3, [%l2 + 106]
+	sth %o3, [%l1 + 106]
 ! x4 = x1 - x2
 	.loc 1 1665
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 1666
-	ldsh [%o4 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 1667
 	sub %o2, %o0, %o2
@@ -5029,10 +4926,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 42] = x5
 	.loc 1 1669
-	sth %o2, [%l2 + 42]
+	sth %o2, [%l1 + 42]
 ! (int64) x5 = mem16[qb + 42]
 	.loc 1 1670
-	ldsh [%o4 + 42], %o0
+	ldsh [%o7 + 42], %o0
 ! x5 = x5 - x3
 	.loc 1 1671
 	sub %o0, %o3, %o0
@@ -5041,31 +4938,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 74] = x5
 	.loc 1 1673
-	sth %o0, [%l2 + 74]
+	sth %o0, [%l1 + 74]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1674
-	ldsh [%l1 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 44]
 	.loc 1 1675
-	ldsh [%l1 + 44], %o1
+	ldsh [%l4 + 44], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 1676
-	ldsh [%o5 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! (int64) x3 = mem16[qc + 44]
 	.loc 1 1677
-	ldsh [%o5 + 44], %o3
+	ldsh [%l0 + 44], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 1678
-	sth %o0, [%l2 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qd + 108] = x3
 	.loc 1 1679
-	sth %o3, [%l2 + 108]
+	sth %o3, [%l1 + 108]
 ! x4 = x1 - x2
 	.loc 1 1680
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 1681
-	ldsh [%o4 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 1682
 	sub %o2, %o0, %o2
@@ -5074,10 +4971,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 44] = x5
 	.loc 1 1684
-	sth %o2, [%l2 + 44]
+	sth %o2, [%l1 + 44]
 ! (int64) x5 = mem16[qb + 44]
 	.loc 1 1685
-	ldsh [%o4 + 44], %o0
+	ldsh [%o7 + 44], %o0
 ! x5 = x5 - x3
 	.loc 1 1686
 	sub %o0, %o3, %o0
@@ -5086,31 +4983,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 76] = x5
 	.loc 1 1688
-	sth %o0, [%l2 + 76]
+	sth %o0, [%l1 + 76]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1689
-	ldsh [%l1 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 46]
 	.loc 1 1690
-	ldsh [%l1 + 46], %o1
+	ldsh [%l4 + 46], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 1691
-	ldsh [%o5 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! (int64) x3 = mem16[qc + 46]
 	.loc 1 1692
-	ldsh [%o5 + 46], %o3
+	ldsh [%l0 + 46], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 1693
-	sth %o0, [%l2 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qd + 110] = x3
 	.loc 1 1694
-	sth %o3, [%l2 + 110]
+	sth %o3, [%l1 + 110]
 ! x4 = x1 - x2
 	.loc 1 1695
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 1696
-	ldsh [%o4 + 14], %o2
+	ldsh [%o7 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 1697
 	sub %o2, %o0, %o2
@@ -5119,10 +5016,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 46] = x5
 	.loc 1 1699
-	sth %o2, [%l2 + 46]
+	sth %o2, [%l1 + 46]
 ! (int64) x5 = mem16[qb + 46]
 	.loc 1 1700
-	ldsh [%o4 + 46], %o0
+	ldsh [%o7 + 46], %o0
 ! x5 = x5 - x3
 	.loc 1 1701
 	sub %o0, %o3, %o0
@@ -5131,47 +5028,43 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 78] = x5
 	.loc 1 1703
-	sth %o0, [%l2 + 78]
+	sth %o0, [%l1 + 78]
 ! qa = qa + 16
 	.loc 1 1704
-	add %l1, 16, %l1
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 1705
-	add %o4, 16, %o4
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 1706
-	add %o5, 16, %o5
+	add %l0, 16, %l0
 ! qd = qd + 16
 	.loc 1 1707
-	add %l2, 16, %l2
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 1708
-	sub %o7, 1, %o7
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 1709
-	cmp %o7, 0
+	cmp %l2, 0
 ! goto loop37 if !=
 	.loc 1 1710
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop37
 	nop
 ! pa = pa + 192
 	.loc 1 1711
-	mov %l0, %l1
-	add %l1, 192, %l1
+	add %l3, 192, %l3
 ! pb = pb + 128
 	.loc 1 1712
-	mov %l5, %l2
-	add %l2, 128, %l2
+	add %o4, 128, %o4
 ! i0 = i0 - 1
 	.loc 1 1713
-	mov %l3, %o0
-	sub %o0, 1, %o0
+	sub %o5, 1, %o5
 ! =? i0 - 0
 	.loc 1 1714
-	cmp %o0, 0
+	cmp %o5, 0
 ! goto loop36 if !=
 	.loc 1 1715
-	mov %l4, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop36
 	nop
 ! pa = 4096
@@ -5180,60 +5073,58 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(4096), %o0
 ! pa = w + pa
 	.loc 1 1717
-	add %o4, %o0, %l2
+	add %i4, %o0, %l3
 ! pb = 231560
 	.loc 1 1718
 	sethi %hi(231560), %o0
 	or %o0, %lo(231560), %o0
 ! pb = w + pb
 	.loc 1 1719
-	add %o4, %o0, %l3
+	add %i4, %o0, %o4
 ! i0 = 81
 	.loc 1 1720
-	mov 81, %o0
+	mov 81, %o5
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop38:
 ! qa = pa
 	.loc 1 1722
-	mov %o0, %l1
-	mov %o4, %l4
+	mov %l3, %l4
 ! qb = pa + 128
 	.loc 1 1723
-	add %l2, 128, %o4
+	add %l3, 128, %o7
 ! qc = pa + 256
 	.loc 1 1724
-	add %l2, 256, %o5
+	add %l3, 256, %l0
 ! qd = pb
 	.loc 1 1725
-	mov %l2, %l0
+	mov %o4, %l1
 ! i1 = 4
 	.loc 1 1726
-	mov %l3, %l5
-	mov 4, %o7
+	mov 4, %l2
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop39:
 ! (int64) x0 = mem16[qa]
 	.loc 1 1728
-	ldsh [%l2], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 64]
 	.loc 1 1729
-	ldsh [%l2 + 64], %o1
+	ldsh [%l4 + 64], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 1730
-	ldsh [%o5], %o2
+	ldsh [%l0], %o2
 ! (int64) x3 = mem16[qc + 64]
 	.loc 1 1731
-	ldsh [%o5 + 64], %o3
+	ldsh [%l0 + 64], %o3
 ! mem16[qd] = x0
 	.loc 1 1732
-	sth %o0, [%l3]
+	sth %o0, [%l1]
 ! mem16[qd + 192] = x3
 	.loc 1 1733
-	sth %o3, [%l3 + 192]
+	sth %o3, [%l1 + 192]
 ! x4 = x1 - x2
 	.loc 1 1734
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 1735
-	ldsh [%o4], %o2
+	ldsh [%o7], %o2
 ! x5 = x5 - x0
 	.loc 1 1736
 	sub %o2, %o0, %o2
@@ -5242,10 +5133,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 64] = x5
 	.loc 1 1738
-	sth %o2, [%l3 + 64]
+	sth %o2, [%l1 + 64]
 ! (int64) x5 = mem16[qb + 64]
 	.loc 1 1739
-	ldsh [%o4 + 64], %o0
+	ldsh [%o7 + 64], %o0
 ! x5 = x5 - x3
 	.loc 1 1740
 	sub %o0, %o3, %o0
@@ -5254,31 +5145,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 128] = x5
 	.loc 1 1742
-	sth %o0, [%l3 + 128]
+	sth %o0, [%l1 + 128]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1743
-	ldsh [%l2 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 66]
 	.loc 1 1744
-	ldsh [%l2 + 66], %o1
+	ldsh [%l4 + 66], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 1745
-	ldsh [%o5 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! (int64) x3 = mem16[qc + 66]
 	.loc 1 1746
-	ldsh [%o5 + 66], %o3
+	ldsh [%l0 + 66], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 1747
-	sth %o0, [%l3 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qd + 194] = x3
 	.loc 1 1748
-	sth %o3, [%l3 + 194]
+	sth %o3, [%l1 + 194]
 ! x4 = x1 - x2
 	.loc 1 1749
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 1750
-	ldsh [%o4 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 1751
 	sub %o2, %o0, %o2
@@ -5287,10 +5178,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 66] = x5
 	.loc 1 1753
-	sth %o2, [%l3 + 66]
+	sth %o2, [%l1 + 66]
 ! (int64) x5 = mem16[qb + 66]
 	.loc 1 1754
-	ldsh [%o4 + 66], %o0
+	ldsh [%o7 + 66], %o0
 ! x5 = x5 - x3
 	.loc 1 1755
 	sub %o0, %o3, %o0
@@ -5299,31 +5190,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 130] = x5
 	.loc 1 1757
-	sth %o0, [%l3 + 130]
+	sth %o0, [%l1 + 130]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1758
-	ldsh [%l2 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 68]
 	.loc 1 1759
-	ldsh [%l2 + 68], %o1
+	ldsh [%l4 + 68], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 1760
-	ldsh [%o5 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) x3 = mem16[qc + 68]
 	.loc 1 1761
-	ldsh [%o5 + 68], %o3
+	ldsh [%l0 + 68], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 1762
-	sth %o0, [%l3 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qd + 196] = x3
 	.loc 1 1763
-	sth %o3, [%l3 + 196]
+	sth %o3, [%l1 + 196]
 ! x4 = x1 - x2
 	.loc 1 1764
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 1765
-	ldsh [%o4 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 1766
 	sub %o2, %o0, %o2
@@ -5332,10 +5223,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 68] = x5
 	.loc 1 1768
-	sth %o2, [%l3 + 68]
+	sth %o2, [%l1 + 68]
 ! (int64) x5 = mem16[qb + 68]
 	.loc 1 1769
-	ldsh [%o4 + 68], %o0
+	ldsh [%o7 + 68], %o0
 ! x5 = x5 - x3
 	.loc 1 1770
 	sub %o0, %o3, %o0
@@ -5344,31 +5235,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 132] = x5
 	.loc 1 1772
-	sth %o0, [%l3 + 132]
+	sth %o0, [%l1 + 132]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1773
-	ldsh [%l2 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 70]
 	.loc 1 1774
-	ldsh [%l2 + 70], %o1
+	ldsh [%l4 + 70], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 1775
-	ldsh [%o5 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! (int64) x3 = mem16[qc + 70]
 	.loc 1 1776
-	ldsh [%o5 + 70], %o3
+	ldsh [%l0 + 70], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 1777
-	sth %o0, [%l3 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qd + 198] = x3
 	.loc 1 1778
-	sth %o3, [%l3 + 198]
+	sth %o3, [%l1 + 198]
 ! x4 = x1 - x2
 	.loc 1 1779
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 1780
-	ldsh [%o4 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 1781
 	sub %o2, %o0, %o2
@@ -5377,10 +5268,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 70] = x5
 	.loc 1 1783
-	sth %o2, [%l3 + 70]
+	sth %o2, [%l1 + 70]
 ! (int64) x5 = mem16[qb + 70]
 	.loc 1 1784
-	ldsh [%o4 + 70], %o0
+	ldsh [%o7 + 70], %o0
 ! x5 = x5 - x3
 	.loc 1 1785
 	sub %o0, %o3, %o0
@@ -5389,31 +5280,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 134] = x5
 	.loc 1 1787
-	sth %o0, [%l3 + 134]
+	sth %o0, [%l1 + 134]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1788
-	ldsh [%l2 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 72]
 	.loc 1 1789
-	ldsh [%l2 + 72], %o1
+	ldsh [%l4 + 72], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 1790
-	ldsh [%o5 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! (int64) x3 = mem16[qc + 72]
 	.loc 1 1791
-	ldsh [%o5 + 72], %o3
+	ldsh [%l0 + 72], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 1792
-	sth %o0, [%l3 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qd + 200] = x3
 	.loc 1 1793
-	sth %o3, [%l3 + 200]
+	sth %o3, [%l1 + 200]
 ! x4 = x1 - x2
 	.loc 1 1794
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 1795
-	ldsh [%o4 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 1796
 	sub %o2, %o0, %o2
@@ -5422,10 +5313,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 72] = x5
 	.loc 1 1798
-	sth %o2, [%l3 + 72]
+	sth %o2, [%l1 + 72]
 ! (int64) x5 = mem16[qb + 72]
 	.loc 1 1799
-	ldsh [%o4 + 72], %o0
+	ldsh [%o7 + 72], %o0
 ! x5 = x5 - x3
 	.loc 1 1800
 	sub %o0, %o3, %o0
@@ -5434,31 +5325,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 136] = x5
 	.loc 1 1802
-	sth %o0, [%l3 + 136]
+	sth %o0, [%l1 + 136]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1803
-	ldsh [%l2 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 74]
 	.loc 1 1804
-	ldsh [%l2 + 74], %o1
+	ldsh [%l4 + 74], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 1805
-	ldsh [%o5 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! (int64) x3 = mem16[qc + 74]
 	.loc 1 1806
-	ldsh [%o5 + 74], %o3
+	ldsh [%l0 + 74], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 1807
-	sth %o0, [%l3 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qd + 202] = x3
 	.loc 1 1808
-	sth %o3, [%l3 + 202]
+	sth %o3, [%l1 + 202]
 ! x4 = x1 - x2
 	.loc 1 1809
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 1810
-	ldsh [%o4 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 1811
 	sub %o2, %o0, %o2
@@ -5467,10 +5358,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 74] = x5
 	.loc 1 1813
-	sth %o2, [%l3 + 74]
+	sth %o2, [%l1 + 74]
 ! (int64) x5 = mem16[qb + 74]
 	.loc 1 1814
-	ldsh [%o4 + 74], %o0
+	ldsh [%o7 + 74], %o0
 ! x5 = x5 - x3
 	.loc 1 1815
 	sub %o0, %o3, %o0
@@ -5479,31 +5370,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 138] = x5
 	.loc 1 1817
-	sth %o0, [%l3 + 138]
+	sth %o0, [%l1 + 138]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1818
-	ldsh [%l2 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 76]
 	.loc 1 1819
-	ldsh [%l2 + 76], %o1
+	ldsh [%l4 + 76], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 1820
-	ldsh [%o5 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! (int64) x3 = mem16[qc + 76]
 	.loc 1 1821
-	ldsh [%o5 + 76], %o3
+	ldsh [%l0 + 76], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 1822
-	sth %o0, [%l3 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qd + 204] = x3
 	.loc 1 1823
-	sth %o3, [%l3 + 204]
+	sth %o3, [%l1 + 204]
 ! x4 = x1 - x2
 	.loc 1 1824
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 1825
-	ldsh [%o4 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 1826
 	sub %o2, %o0, %o2
@@ -5512,10 +5403,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 76] = x5
 	.loc 1 1828
-	sth %o2, [%l3 + 76]
+	sth %o2, [%l1 + 76]
 ! (int64) x5 = mem16[qb + 76]
 	.loc 1 1829
-	ldsh [%o4 + 76], %o0
+	ldsh [%o7 + 76], %o0
 ! x5 = x5 - x3
 	.loc 1 1830
 	sub %o0, %o3, %o0
@@ -5524,31 +5415,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 140] = x5
 	.loc 1 1832
-	sth %o0, [%l3 + 140]
+	sth %o0, [%l1 + 140]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1833
-	ldsh [%l2 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 78]
 	.loc 1 1834
-	ldsh [%l2 + 78], %o1
+	ldsh [%l4 + 78], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 1835
-	ldsh [%o5 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! (int64) x3 = mem16[qc + 78]
 	.loc 1 1836
-	ldsh [%o5 + 78], %o3
+	ldsh [%l0 + 78], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 1837
-	sth %o0, [%l3 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qd + 206] = x3
 	.loc 1 1838
-	sth %o3, [%l3 + 206]
+	sth %o3, [%l1 + 206]
 ! x4 = x1 - x2
 	.loc 1 1839
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 1840
-	ldsh [%o4 + 14], %o2
+	ldsh [%o7 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 1841
 	sub %o2, %o0, %o2
@@ -5557,10 +5448,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 78] = x5
 	.loc 1 1843
-	sth %o2, [%l3 + 78]
+	sth %o2, [%l1 + 78]
 ! (int64) x5 = mem16[qb + 78]
 	.loc 1 1844
-	ldsh [%o4 + 78], %o0
+	ldsh [%o7 + 78], %o0
 ! x5 = x5 - x3
 	.loc 1 1845
 	sub %o0, %o3, %o0
@@ -5569,47 +5460,43 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 142] = x5
 	.loc 1 1847
-	sth %o0, [%l3 + 142]
+	sth %o0, [%l1 + 142]
 ! qa = qa + 16
 	.loc 1 1848
-	add %l2, 16, %l2
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 1849
-	add %o4, 16, %o4
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 1850
-	add %o5, 16, %o5
+	add %l0, 16, %l0
 ! qd = qd + 16
 	.loc 1 1851
-	add %l3, 16, %l3
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 1852
-	sub %o7, 1, %o7
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 1853
-	cmp %o7, 0
+	cmp %l2, 0
 ! goto loop39 if !=
 	.loc 1 1854
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop39
 	nop
 ! pa = pa + 384
 	.loc 1 1855
-	mov %l0, %l2
-	add %l2, 384, %l2
+	add %l3, 384, %l3
 ! pb = pb + 256
 	.loc 1 1856
-	mov %l5, %l3
-	add %l3, 256, %l3
+	add %o4, 256, %o4
 ! i0 = i0 - 1
 	.loc 1 1857
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o5, 1, %o5
 ! =? i0 - 0
 	.loc 1 1858
-	cmp %o0, 0
+	cmp %o5, 0
 ! goto loop38 if !=
 	.loc 1 1859
-	mov %l4, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop38
 	nop
 ! pa = 231560
@@ -5618,60 +5505,58 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(231560), %o0
 ! pa = w + pa
 	.loc 1 1861
-	add %o4, %o0, %l2
+	add %i4, %o0, %l3
 ! pb = 4096
 	.loc 1 1862
 	sethi %hi(4096), %o0
 	or %o0, %lo(4096), %o0
 ! pb = w + pb
 	.loc 1 1863
-	add %o4, %o0, %l3
+	add %i4, %o0, %o4
 ! i0 = 27
 	.loc 1 1864
-	mov 27, %o0
+	mov 27, %o5
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop40:
 ! qa = pa
 	.loc 1 1866
-	mov %o0, %l1
-	mov %o4, %l4
+	mov %l3, %l4
 ! qb = pa + 256
 	.loc 1 1867
-	add %l2, 256, %o4
+	add %l3, 256, %o7
 ! qc = pa + 512
 	.loc 1 1868
-	add %l2, 512, %o5
+	add %l3, 512, %l0
 ! qd = pb
 	.loc 1 1869
-	mov %l2, %l0
+	mov %o4, %l1
 ! i1 = 8
 	.loc 1 1870
-	mov %l3, %l5
-	mov 8, %o7
+	mov 8, %l2
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop41:
 ! (int64) x0 = mem16[qa]
 	.loc 1 1872
-	ldsh [%l2], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 128]
 	.loc 1 1873
-	ldsh [%l2 + 128], %o1
+	ldsh [%l4 + 128], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 1874
-	ldsh [%o5], %o2
+	ldsh [%l0], %o2
 ! (int64) x3 = mem16[qc + 128]
 	.loc 1 1875
-	ldsh [%o5 + 128], %o3
+	ldsh [%l0 + 128], %o3
 ! mem16[qd] = x0
 	.loc 1 1876
-	sth %o0, [%l3]
+	sth %o0, [%l1]
 ! mem16[qd + 384] = x3
 	.loc 1 1877
-	sth %o3, [%l3 + 384]
+	sth %o3, [%l1 + 384]
 ! x4 = x1 - x2
 	.loc 1 1878
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 1879
-	ldsh [%o4], %o2
+	ldsh [%o7], %o2
 ! x5 = x5 - x0
 	.loc 1 1880
 	sub %o2, %o0, %o2
@@ -5680,10 +5565,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 128] = x5
 	.loc 1 1882
-	sth %o2, [%l3 + 128]
+	sth %o2, [%l1 + 128]
 ! (int64) x5 = mem16[qb + 128]
 	.loc 1 1883
-	ldsh [%o4 + 128], %o0
+	ldsh [%o7 + 128], %o0
 ! x5 = x5 - x3
 	.loc 1 1884
 	sub %o0, %o3, %o0
@@ -5692,31 +5577,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 256] = x5
 	.loc 1 1886
-	sth %o0, [%l3 + 256]
+	sth %o0, [%l1 + 256]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1887
-	ldsh [%l2 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 130]
 	.loc 1 1888
-	ldsh [%l2 + 130], %o1
+	ldsh [%l4 + 130], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 1889
-	ldsh [%o5 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! (int64) x3 = mem16[qc + 130]
 	.loc 1 1890
-	ldsh [%o5 + 130], %o3
+	ldsh [%l0 + 130], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 1891
-	sth %o0, [%l3 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qd + 386] = x3
 	.loc 1 1892
-	sth %o3, [%l3 + 386]
+	sth %o3, [%l1 + 386]
 ! x4 = x1 - x2
 	.loc 1 1893
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 1894
-	ldsh [%o4 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 1895
 	sub %o2, %o0, %o2
@@ -5725,10 +5610,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 130] = x5
 	.loc 1 1897
-	sth %o2, [%l3 + 130]
+	sth %o2, [%l1 + 130]
 ! (int64) x5 = mem16[qb + 130]
 	.loc 1 1898
-	ldsh [%o4 + 130], %o0
+	ldsh [%o7 + 130], %o0
 ! x5 = x5 - x3
 	.loc 1 1899
 	sub %o0, %o3, %o0
@@ -5737,31 +5622,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 258] = x5
 	.loc 1 1901
-	sth %o0, [%l3 + 258]
+	sth %o0, [%l1 + 258]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1902
-	ldsh [%l2 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 132]
 	.loc 1 1903
-	ldsh [%l2 + 132], %o1
+	ldsh [%l4 + 132], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 1904
-	ldsh [%o5 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) x3 = mem16[qc + 132]
 	.loc 1 1905
-	ldsh [%o5 + 132], %o3
+	ldsh [%l0 + 132], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 1906
-	sth %o0, [%l3 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qd + 388] = x3
 	.loc 1 1907
-	sth %o3, [%l3 + 388]
+	sth %o3, [%l1 + 388]
 ! x4 = x1 - x2
 	.loc 1 1908
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 1909
-	ldsh [%o4 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 1910
 	sub %o2, %o0, %o2
@@ -5770,10 +5655,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 132] = x5
 	.loc 1 1912
-	sth %o2, [%l3 + 132]
+	sth %o2, [%l1 + 132]
 ! (int64) x5 = mem16[qb + 132]
 	.loc 1 1913
-	ldsh [%o4 + 132], %o0
+	ldsh [%o7 + 132], %o0
 ! x5 = x5 - x3
 	.loc 1 1914
 	sub %o0, %o3, %o0
@@ -5782,31 +5667,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 260] = x5
 	.loc 1 1916
-	sth %o0, [%l3 + 260]
+	sth %o0, [%l1 + 260]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1917
-	ldsh [%l2 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 134]
 	.loc 1 1918
-	ldsh [%l2 + 134], %o1
+	ldsh [%l4 + 134], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 1919
-	ldsh [%o5 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! (int64) x3 = mem16[qc + 134]
 	.loc 1 1920
-	ldsh [%o5 + 134], %o3
+	ldsh [%l0 + 134], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 1921
-	sth %o0, [%l3 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qd + 390] = x3
 	.loc 1 1922
-	sth %o3, [%l3 + 390]
+	sth %o3, [%l1 + 390]
 ! x4 = x1 - x2
 	.loc 1 1923
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 1924
-	ldsh [%o4 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 1925
 	sub %o2, %o0, %o2
@@ -5815,10 +5700,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 134] = x5
 	.loc 1 1927
-	sth %o2, [%l3 + 134]
+	sth %o2, [%l1 + 134]
 ! (int64) x5 = mem16[qb + 134]
 	.loc 1 1928
-	ldsh [%o4 + 134], %o0
+	ldsh [%o7 + 134], %o0
 ! x5 = x5 - x3
 	.loc 1 1929
 	sub %o0, %o3, %o0
@@ -5827,31 +5712,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 262] = x5
 	.loc 1 1931
-	sth %o0, [%l3 + 262]
+	sth %o0, [%l1 + 262]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1932
-	ldsh [%l2 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 136]
 	.loc 1 1933
-	ldsh [%l2 + 136], %o1
+	ldsh [%l4 + 136], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 1934
-	ldsh [%o5 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! (int64) x3 = mem16[qc + 136]
 	.loc 1 1935
-	ldsh [%o5 + 136], %o3
+	ldsh [%l0 + 136], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 1936
-	sth %o0, [%l3 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qd + 392] = x3
 	.loc 1 1937
-	sth %o3, [%l3 + 392]
+	sth %o3, [%l1 + 392]
 ! x4 = x1 - x2
 	.loc 1 1938
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 1939
-	ldsh [%o4 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 1940
 	sub %o2, %o0, %o2
@@ -5860,10 +5745,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 136] = x5
 	.loc 1 1942
-	sth %o2, [%l3 + 136]
+	sth %o2, [%l1 + 136]
 ! (int64) x5 = mem16[qb + 136]
 	.loc 1 1943
-	ldsh [%o4 + 136], %o0
+	ldsh [%o7 + 136], %o0
 ! x5 = x5 - x3
 	.loc 1 1944
 	sub %o0, %o3, %o0
@@ -5872,31 +5757,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 264] = x5
 	.loc 1 1946
-	sth %o0, [%l3 + 264]
+	sth %o0, [%l1 + 264]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1947
-	ldsh [%l2 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 138]
 	.loc 1 1948
-	ldsh [%l2 + 138], %o1
+	ldsh [%l4 + 138], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 1949
-	ldsh [%o5 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! (int64) x3 = mem16[qc + 138]
 	.loc 1 1950
-	ldsh [%o5 + 138], %o3
+	ldsh [%l0 + 138], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 1951
-	sth %o0, [%l3 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qd + 394] = x3
 	.loc 1 1952
-	sth %o3, [%l3 + 394]
+	sth %o3, [%l1 + 394]
 ! x4 = x1 - x2
 	.loc 1 1953
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 1954
-	ldsh [%o4 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 1955
 	sub %o2, %o0, %o2
@@ -5905,10 +5790,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 138] = x5
 	.loc 1 1957
-	sth %o2, [%l3 + 138]
+	sth %o2, [%l1 + 138]
 ! (int64) x5 = mem16[qb + 138]
 	.loc 1 1958
-	ldsh [%o4 + 138], %o0
+	ldsh [%o7 + 138], %o0
 ! x5 = x5 - x3
 	.loc 1 1959
 	sub %o0, %o3, %o0
@@ -5917,31 +5802,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 266] = x5
 	.loc 1 1961
-	sth %o0, [%l3 + 266]
+	sth %o0, [%l1 + 266]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1962
-	ldsh [%l2 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 140]
 	.loc 1 1963
-	ldsh [%l2 + 140], %o1
+	ldsh [%l4 + 140], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 1964
-	ldsh [%o5 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! (int64) x3 = mem16[qc + 140]
 	.loc 1 1965
-	ldsh [%o5 + 140], %o3
+	ldsh [%l0 + 140], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 1966
-	sth %o0, [%l3 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qd + 396] = x3
 	.loc 1 1967
-	sth %o3, [%l3 + 396]
+	sth %o3, [%l1 + 396]
 ! x4 = x1 - x2
 	.loc 1 1968
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 1969
-	ldsh [%o4 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 1970
 	sub %o2, %o0, %o2
@@ -5950,10 +5835,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 140] = x5
 	.loc 1 1972
-	sth %o2, [%l3 + 140]
+	sth %o2, [%l1 + 140]
 ! (int64) x5 = mem16[qb + 140]
 	.loc 1 1973
-	ldsh [%o4 + 140], %o0
+	ldsh [%o7 + 140], %o0
 ! x5 = x5 - x3
 	.loc 1 1974
 	sub %o0, %o3, %o0
@@ -5962,31 +5847,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 268] = x5
 	.loc 1 1976
-	sth %o0, [%l3 + 268]
+	sth %o0, [%l1 + 268]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1977
-	ldsh [%l2 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 142]
 	.loc 1 1978
-	ldsh [%l2 + 142], %o1
+	ldsh [%l4 + 142], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 1979
-	ldsh [%o5 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! (int64) x3 = mem16[qc + 142]
 	.loc 1 1980
-	ldsh [%o5 + 142], %o3
+	ldsh [%l0 + 142], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 1981
-	sth %o0, [%l3 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qd + 398] = x3
 	.loc 1 1982
-	sth %o3, [%l3 + 398]
+	sth %o3, [%l1 + 398]
 ! x4 = x1 - x2
 	.loc 1 1983
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 1984
-	ldsh [%o4 + 14], %o2
+	ldsh [%o7 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 1985
 	sub %o2, %o0, %o2
@@ -5995,10 +5880,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 142] = x5
 	.loc 1 1987
-	sth %o2, [%l3 + 142]
+	sth %o2, [%l1 + 142]
 ! (int64) x5 = mem16[qb + 142]
 	.loc 1 1988
-	ldsh [%o4 + 142], %o0
+	ldsh [%o7 + 142], %o0
 ! x5 = x5 - x3
 	.loc 1 1989
 	sub %o0, %o3, %o0
@@ -6007,47 +5892,43 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 270] = x5
 	.loc 1 1991
-	sth %o0, [%l3 + 270]
+	sth %o0, [%l1 + 270]
 ! qa = qa + 16
 	.loc 1 1992
-	add %l2, 16, %l2
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 1993
-	add %o4, 16, %o4
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 1994
-	add %o5, 16, %o5
+	add %l0, 16, %l0
 ! qd = qd + 16
 	.loc 1 1995
-	add %l3, 16, %l3
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 1996
-	sub %o7, 1, %o7
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 1997
-	cmp %o7, 0
+	cmp %l2, 0
 ! goto loop41 if !=
 	.loc 1 1998
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop41
 	nop
 ! pa = pa + 768
 	.loc 1 1999
-	mov %l0, %l2
-	add %l2, 768, %l2
+	add %l3, 768, %l3
 ! pb = pb + 512
 	.loc 1 2000
-	mov %l5, %l3
-	add %l3, 512, %l3
+	add %o4, 512, %o4
 ! i0 = i0 - 1
 	.loc 1 2001
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o5, 1, %o5
 ! =? i0 - 0
 	.loc 1 2002
-	cmp %o0, 0
+	cmp %o5, 0
 ! goto loop40 if !=
 	.loc 1 2003
-	mov %l4, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop40
 	nop
 ! pa = 4096
@@ -6056,60 +5937,58 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(4096), %o0
 ! pa = w + pa
 	.loc 1 2005
-	add %o4, %o0, %l2
+	add %i4, %o0, %l3
 ! pb = 231560
 	.loc 1 2006
 	sethi %hi(231560), %o0
 	or %o0, %lo(231560), %o0
 ! pb = w + pb
 	.loc 1 2007
-	add %o4, %o0, %l3
+	add %i4, %o0, %o4
 ! i0 = 9
 	.loc 1 2008
-	mov 9, %o0
+	mov 9, %o5
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop42:
 ! qa = pa
 	.loc 1 2010
-	mov %o0, %l1
-	mov %o4, %l4
+	mov %l3, %l4
 ! qb = pa + 512
 	.loc 1 2011
-	add %l2, 512, %o4
+	add %l3, 512, %o7
 ! qc = pa + 1024
 	.loc 1 2012
-	add %l2, 1024, %o5
+	add %l3, 1024, %l0
 ! qd = pb
 	.loc 1 2013
-	mov %l2, %l0
+	mov %o4, %l1
 ! i1 = 16
 	.loc 1 2014
-	mov %l3, %l5
-	mov 16, %o7
+	mov 16, %l2
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop43:
 ! (int64) x0 = mem16[qa]
 	.loc 1 2016
-	ldsh [%l2], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 256]
 	.loc 1 2017
-	ldsh [%l2 + 256], %o1
+	ldsh [%l4 + 256], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 2018
-	ldsh [%o5], %o2
+	ldsh [%l0], %o2
 ! (int64) x3 = mem16[qc + 256]
 	.loc 1 2019
-	ldsh [%o5 + 256], %o3
+	ldsh [%l0 + 256], %o3
 ! mem16[qd] = x0
 	.loc 1 2020
-	sth %o0, [%l3]
+	sth %o0, [%l1]
 ! mem16[qd + 768] = x3
 	.loc 1 2021
-	sth %o3, [%l3 + 768]
+	sth %o3, [%l1 + 768]
 ! x4 = x1 - x2
 	.loc 1 2022
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 2023
-	ldsh [%o4], %o2
+	ldsh [%o7], %o2
 ! x5 = x5 - x0
 	.loc 1 2024
 	sub %o2, %o0, %o2
@@ -6118,10 +5997,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 256] = x5
 	.loc 1 2026
-	sth %o2, [%l3 + 256]
+	sth %o2, [%l1 + 256]
 ! (int64) x5 = mem16[qb + 256]
 	.loc 1 2027
-	ldsh [%o4 + 256], %o0
+	ldsh [%o7 + 256], %o0
 ! x5 = x5 - x3
 	.loc 1 2028
 	sub %o0, %o3, %o0
@@ -6130,31 +6009,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 512] = x5
 	.loc 1 2030
-	sth %o0, [%l3 + 512]
+	sth %o0, [%l1 + 512]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 2031
-	ldsh [%l2 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 258]
 	.loc 1 2032
-	ldsh [%l2 + 258], %o1
+	ldsh [%l4 + 258], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 2033
-	ldsh [%o5 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! (int64) x3 = mem16[qc + 258]
 	.loc 1 2034
-	ldsh [%o5 + 258], %o3
+	ldsh [%l0 + 258], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 2035
-	sth %o0, [%l3 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qd + 770] = x3
 	.loc 1 2036
-	sth %o3, [%l3 + 770]
+	sth %o3, [%l1 + 770]
 ! x4 = x1 - x2
 	.loc 1 2037
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 2038
-	ldsh [%o4 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 2039
 	sub %o2, %o0, %o2
@@ -6163,10 +6042,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 258] = x5
 	.loc 1 2041
-	sth %o2, [%l3 + 258]
+	sth %o2, [%l1 + 258]
 ! (int64) x5 = mem16[qb + 258]
 	.loc 1 2042
-	ldsh [%o4 + 258], %o0
+	ldsh [%o7 + 258], %o0
 ! x5 = x5 - x3
 	.loc 1 2043
 	sub %o0, %o3, %o0
@@ -6175,31 +6054,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 514] = x5
 	.loc 1 2045
-	sth %o0, [%l3 + 514]
+	sth %o0, [%l1 + 514]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 2046
-	ldsh [%l2 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 260]
 	.loc 1 2047
-	ldsh [%l2 + 260], %o1
+	ldsh [%l4 + 260], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 2048
-	ldsh [%o5 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) x3 = mem16[qc + 260]
 	.loc 1 2049
-	ldsh [%o5 + 260], %o3
+	ldsh [%l0 + 260], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 2050
-	sth %o0, [%l3 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qd + 772] = x3
 	.loc 1 2051
-	sth %o3, [%l3 + 772]
+	sth %o3, [%l1 + 772]
 ! x4 = x1 - x2
 	.loc 1 2052
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 2053
-	ldsh [%o4 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 2054
 	sub %o2, %o0, %o2
@@ -6208,10 +6087,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 260] = x5
 	.loc 1 2056
-	sth %o2, [%l3 + 260]
+	sth %o2, [%l1 + 260]
 ! (int64) x5 = mem16[qb + 260]
 	.loc 1 2057
-	ldsh [%o4 + 260], %o0
+	ldsh [%o7 + 260], %o0
 ! x5 = x5 - x3
 	.loc 1 2058
 	sub %o0, %o3, %o0
@@ -6220,31 +6099,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 516] = x5
 	.loc 1 2060
-	sth %o0, [%l3 + 516]
+	sth %o0, [%l1 + 516]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 2061
-	ldsh [%l2 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 262]
 	.loc 1 2062
-	ldsh [%l2 + 262], %o1
+	ldsh [%l4 + 262], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 2063
-	ldsh [%o5 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! (int64) x3 = mem16[qc + 262]
 	.loc 1 2064
-	ldsh [%o5 + 262], %o3
+	ldsh [%l0 + 262], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 2065
-	sth %o0, [%l3 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qd + 774] = x3
 	.loc 1 2066
-	sth %o3, [%l3 + 774]
+	sth %o3, [%l1 + 774]
 ! x4 = x1 - x2
 	.loc 1 2067
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 2068
-	ldsh [%o4 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 2069
 	sub %o2, %o0, %o2
@@ -6253,10 +6132,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 262] = x5
 	.loc 1 2071
-	sth %o2, [%l3 + 262]
+	sth %o2, [%l1 + 262]
 ! (int64) x5 = mem16[qb + 262]
 	.loc 1 2072
-	ldsh [%o4 + 262], %o0
+	ldsh [%o7 + 262], %o0
 ! x5 = x5 - x3
 	.loc 1 2073
 	sub %o0, %o3, %o0
@@ -6265,31 +6144,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 518] = x5
 	.loc 1 2075
-	sth %o0, [%l3 + 518]
+	sth %o0, [%l1 + 518]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 2076
-	ldsh [%l2 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 264]
 	.loc 1 2077
-	ldsh [%l2 + 264], %o1
+	ldsh [%l4 + 264], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 2078
-	ldsh [%o5 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! (int64) x3 = mem16[qc + 264]
 	.loc 1 2079
-	ldsh [%o5 + 264], %o3
+	ldsh [%l0 + 264], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 2080
-	sth %o0, [%l3 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qd + 776] = x3
 	.loc 1 2081
-	sth %o3, [%l3 + 776]
+	sth %o3, [%l1 + 776]
 ! x4 = x1 - x2
 	.loc 1 2082
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 2083
-	ldsh [%o4 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 2084
 	sub %o2, %o0, %o2
@@ -6298,10 +6177,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 264] = x5
 	.loc 1 2086
-	sth %o2, [%l3 + 264]
+	sth %o2, [%l1 + 264]
 ! (int64) x5 = mem16[qb + 264]
 	.loc 1 2087
-	ldsh [%o4 + 264], %o0
+	ldsh [%o7 + 264], %o0
 ! x5 = x5 - x3
 	.loc 1 2088
 	sub %o0, %o3, %o0
@@ -6310,31 +6189,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 520] = x5
 	.loc 1 2090
-	sth %o0, [%l3 + 520]
+	sth %o0, [%l1 + 520]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 2091
-	ldsh [%l2 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 266]
 	.loc 1 2092
-	ldsh [%l2 + 266], %o1
+	ldsh [%l4 + 266], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 2093
-	ldsh [%o5 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! (int64) x3 = mem16[qc + 266]
 	.loc 1 2094
-	ldsh [%o5 + 266], %o3
+	ldsh [%l0 + 266], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 2095
-	sth %o0, [%l3 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qd + 778] = x3
 	.loc 1 2096
-	sth %o3, [%l3 + 778]
+	sth %o3, [%l1 + 778]
 ! x4 = x1 - x2
 	.loc 1 2097
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 2098
-	ldsh [%o4 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 2099
 	sub %o2, %o0, %o2
@@ -6343,10 +6222,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 266] = x5
 	.loc 1 2101
-	sth %o2, [%l3 + 266]
+	sth %o2, [%l1 + 266]
 ! (int64) x5 = mem16[qb + 266]
 	.loc 1 2102
-	ldsh [%o4 + 266], %o0
+	ldsh [%o7 + 266], %o0
 ! x5 = x5 - x3
 	.loc 1 2103
 	sub %o0, %o3, %o0
@@ -6355,31 +6234,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 522] = x5
 	.loc 1 2105
-	sth %o0, [%l3 + 522]
+	sth %o0, [%l1 + 522]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 2106
-	ldsh [%l2 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 268]
 	.loc 1 2107
-	ldsh [%l2 + 268], %o1
+	ldsh [%l4 + 268], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 2108
-	ldsh [%o5 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! (int64) x3 = mem16[qc + 268]
 	.loc 1 2109
-	ldsh [%o5 + 268], %o3
+	ldsh [%l0 + 268], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 2110
-	sth %o0, [%l3 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qd + 780] = x3
 	.loc 1 2111
-	sth %o3, [%l3 + 780]
+	sth %o3, [%l1 + 780]
 ! x4 = x1 - x2
 	.loc 1 2112
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 2113
-	ldsh [%o4 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 2114
 	sub %o2, %o0, %o2
@@ -6388,10 +6267,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 268] = x5
 	.loc 1 2116
-	sth %o2, [%l3 + 268]
+	sth %o2, [%l1 + 268]
 ! (int64) x5 = mem16[qb + 268]
 	.loc 1 2117
-	ldsh [%o4 + 268], %o0
+	ldsh [%o7 + 268], %o0
 ! x5 = x5 - x3
 	.loc 1 2118
 	sub %o0, %o3, %o0
@@ -6400,31 +6279,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 524] = x5
 	.loc 1 2120
-	sth %o0, [%l3 + 524]
+	sth %o0, [%l1 + 524]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 2121
-	ldsh [%l2 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 270]
 	.loc 1 2122
-	ldsh [%l2 + 270], %o1
+	ldsh [%l4 + 270], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 2123
-	ldsh [%o5 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! (int64) x3 = mem16[qc + 270]
 	.loc 1 2124
-	ldsh [%o5 + 270], %o3
+	ldsh [%l0 + 270], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 2125
-	sth %o0, [%l3 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qd + 782] = x3
 	.loc 1 2126
-	sth %o3, [%l3 + 782]
+	sth %o3, [%l1 + 782]
 ! x4 = x1 - x2
 	.loc 1 2127
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 2128
-	ldsh [%o4 + 14], %o2
+	ldsh [%o7 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 2129
 	sub %o2, %o0, %o2
@@ -6433,10 +6312,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 270] = x5
 	.loc 1 2131
-	sth %o2, [%l3 + 270]
+	sth %o2, [%l1 + 270]
 ! (int64) x5 = mem16[qb + 270]
 	.loc 1 2132
-	ldsh [%o4 + 270], %o0
+	ldsh [%o7 + 270], %o0
 ! x5 = x5 - x3
 	.loc 1 2133
 	sub %o0, %o3, %o0
@@ -6445,47 +6324,43 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 526] = x5
 	.loc 1 2135
-	sth %o0, [%l3 + 526]
+	sth %o0, [%l1 + 526]
 ! qa = qa + 16
 	.loc 1 2136
-	add %l2, 16, %l2
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 2137
-	add %o4, 16, %o4
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 2138
-	add %o5, 16, %o5
+	add %l0, 16, %l0
 ! qd = qd + 16
 	.loc 1 2139
-	add %l3, 16, %l3
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 2140
-	sub %o7, 1, %o7
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 2141
-	cmp %o7, 0
+	cmp %l2, 0
 ! goto loop43 if !=
 	.loc 1 2142
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop43
 	nop
 ! pa = pa + 1536
 	.loc 1 2143
-	mov %l0, %l2
-	add %l2, 1536, %l2
+	add %l3, 1536, %l3
 ! pb = pb + 1024
 	.loc 1 2144
-	mov %l5, %l3
-	add %l3, 1024, %l3
+	add %o4, 1024, %o4
 ! i0 = i0 - 1
 	.loc 1 2145
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o5, 1, %o5
 ! =? i0 - 0
 	.loc 1 2146
-	cmp %o0, 0
+	cmp %o5, 0
 ! goto loop42 if !=
 	.loc 1 2147
-	mov %l4, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop42
 	nop
 ! pa = 231560
@@ -6494,60 +6369,58 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(231560), %o0
 ! pa = w + pa
 	.loc 1 2149
-	add %o4, %o0, %l2
+	add %i4, %o0, %l3
 ! pb = 4096
 	.loc 1 2150
 	sethi %hi(4096), %o0
 	or %o0, %lo(4096), %o0
 ! pb = w + pb
 	.loc 1 2151
-	add %o4, %o0, %l3
+	add %i4, %o0, %o4
 ! i0 = 3
 	.loc 1 2152
-	mov 3, %o0
+	mov 3, %o5
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop44:
 ! qa = pa
 	.loc 1 2154
-	mov %o0, %l1
-	mov %o4, %l4
+	mov %l3, %l4
 ! qb = pa + 1024
 	.loc 1 2155
-	add %l2, 1024, %o4
+	add %l3, 1024, %o7
 ! qc = pa + 2048
 	.loc 1 2156
-	add %l2, 2048, %o5
+	add %l3, 2048, %l0
 ! qd = pb
 	.loc 1 2157
-	mov %l2, %l0
+	mov %o4, %l1
 ! i1 = 32
 	.loc 1 2158
-	mov %l3, %l5
-	mov 32, %o7
+	mov 32, %l2
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop45:
 ! (int64) x0 = mem16[qa]
 	.loc 1 2160
-	ldsh [%l2], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 512]
 	.loc 1 2161
-	ldsh [%l2 + 512], %o1
+	ldsh [%l4 + 512], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 2162
-	ldsh [%o5], %o2
+	ldsh [%l0], %o2
 ! (int64) x3 = mem16[qc + 512]
 	.loc 1 2163
-	ldsh [%o5 + 512], %o3
+	ldsh [%l0 + 512], %o3
 ! mem16[qd] = x0
 	.loc 1 2164
-	sth %o0, [%l3]
+	sth %o0, [%l1]
 ! mem16[qd + 1536] = x3
 	.loc 1 2165
-	sth %o3, [%l3 + 1536]
+	sth %o3, [%l1 + 1536]
 ! x4 = x1 - x2
 	.loc 1 2166
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 2167
-	ldsh [%o4], %o2
+	ldsh [%o7], %o2
 ! x5 = x5 - x0
 	.loc 1 2168
 	sub %o2, %o0, %o2
@@ -6556,10 +6429,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 512] = x5
 	.loc 1 2170
-	sth %o2, [%l3 + 512]
+	sth %o2, [%l1 + 512]
 ! (int64) x5 = mem16[qb + 512]
 	.loc 1 2171
-	ldsh [%o4 + 512], %o0
+	ldsh [%o7 + 512], %o0
 ! x5 = x5 - x3
 	.loc 1 2172
 	sub %o0, %o3, %o0
@@ -6568,31 +6441,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1024] = x5
 	.loc 1 2174
-	sth %o0, [%l3 + 1024]
+	sth %o0, [%l1 + 1024]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 2175
-	ldsh [%l2 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 514]
 	.loc 1 2176
-	ldsh [%l2 + 514], %o1
+	ldsh [%l4 + 514], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 2177
-	ldsh [%o5 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! (int64) x3 = mem16[qc + 514]
 	.loc 1 2178
-	ldsh [%o5 + 514], %o3
+	ldsh [%l0 + 514], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 2179
-	sth %o0, [%l3 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qd + 1538] = x3
 	.loc 1 2180
-	sth %o3, [%l3 + 1538]
+	sth %o3, [%l1 + 1538]
 ! x4 = x1 - x2
 	.loc 1 2181
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 2182
-	ldsh [%o4 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 2183
 	sub %o2, %o0, %o2
@@ -6601,10 +6474,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 514] = x5
 	.loc 1 2185
-	sth %o2, [%l3 + 514]
+	sth %o2, [%l1 + 514]
 ! (int64) x5 = mem16[qb + 514]
 	.loc 1 2186
-	ldsh [%o4 + 514], %o0
+	ldsh [%o7 + 514], %o0
 ! x5 = x5 - x3
 	.loc 1 2187
 	sub %o0, %o3, %o0
@@ -6613,31 +6486,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1026] = x5
 	.loc 1 2189
-	sth %o0, [%l3 + 1026]
+	sth %o0, [%l1 + 1026]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 2190
-	ldsh [%l2 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 516]
 	.loc 1 2191
-	ldsh [%l2 + 516], %o1
+	ldsh [%l4 + 516], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 2192
-	ldsh [%o5 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) x3 = mem16[qc + 516]
 	.loc 1 2193
-	ldsh [%o5 + 516], %o3
+	ldsh [%l0 + 516], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 2194
-	sth %o0, [%l3 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qd + 1540] = x3
 	.loc 1 2195
-	sth %o3, [%l3 + 1540]
+	sth %o3, [%l1 + 1540]
 ! x4 = x1 - x2
 	.loc 1 2196
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 2197
-	ldsh [%o4 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 2198
 	sub %o2, %o0, %o2
@@ -6646,10 +6519,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 516] = x5
 	.loc 1 2200
-	sth %o2, [%l3 + 516]
+	sth %o2, [%l1 + 516]
 ! (int64) x5 = mem16[qb + 516]
 	.loc 1 2201
-	ldsh [%o4 + 516], %o0
+	ldsh [%o7 + 516], %o0
 ! x5 = x5 - x3
 	.loc 1 2202
 	sub %o0, %o3, %o0
@@ -6658,31 +6531,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1028] = x5
 	.loc 1 2204
-	sth %o0, [%l3 + 1028]
+	sth %o0, [%l1 + 1028]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 2205
-	ldsh [%l2 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 518]
 	.loc 1 2206
-	ldsh [%l2 + 518], %o1
+	ldsh [%l4 + 518], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 2207
-	ldsh [%o5 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! (int64) x3 = mem16[qc + 518]
 	.loc 1 2208
-	ldsh [%o5 + 518], %o3
+	ldsh [%l0 + 518], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 2209
-	sth %o0, [%l3 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qd + 1542] = x3
 	.loc 1 2210
-	sth %o3, [%l3 + 1542]
+	sth %o3, [%l1 + 1542]
 ! x4 = x1 - x2
 	.loc 1 2211
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 2212
-	ldsh [%o4 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 2213
 	sub %o2, %o0, %o2
@@ -6691,10 +6564,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 518] = x5
 	.loc 1 2215
-	sth %o2, [%l3 + 518]
+	sth %o2, [%l1 + 518]
 ! (int64) x5 = mem16[qb + 518]
 	.loc 1 2216
-	ldsh [%o4 + 518], %o0
+	ldsh [%o7 + 518], %o0
 ! x5 = x5 - x3
 	.loc 1 2217
 	sub %o0, %o3, %o0
@@ -6703,31 +6576,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1030] = x5
 	.loc 1 2219
-	sth %o0, [%l3 + 1030]
+	sth %o0, [%l1 + 1030]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 2220
-	ldsh [%l2 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 520]
 	.loc 1 2221
-	ldsh [%l2 + 520], %o1
+	ldsh [%l4 + 520], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 2222
-	ldsh [%o5 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! (int64) x3 = mem16[qc + 520]
 	.loc 1 2223
-	ldsh [%o5 + 520], %o3
+	ldsh [%l0 + 520], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 2224
-	sth %o0, [%l3 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qd + 1544] = x3
 	.loc 1 2225
-	sth %o3, [%l3 + 1544]
+	sth %o3, [%l1 + 1544]
 ! x4 = x1 - x2
 	.loc 1 2226
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 2227
-	ldsh [%o4 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 2228
 	sub %o2, %o0, %o2
@@ -6736,10 +6609,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 520] = x5
 	.loc 1 2230
-	sth %o2, [%l3 + 520]
+	sth %o2, [%l1 + 520]
 ! (int64) x5 = mem16[qb + 520]
 	.loc 1 2231
-	ldsh [%o4 + 520], %o0
+	ldsh [%o7 + 520], %o0
 ! x5 = x5 - x3
 	.loc 1 2232
 	sub %o0, %o3, %o0
@@ -6748,31 +6621,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1032] = x5
 	.loc 1 2234
-	sth %o0, [%l3 + 1032]
+	sth %o0, [%l1 + 1032]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 2235
-	ldsh [%l2 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 522]
 	.loc 1 2236
-	ldsh [%l2 + 522], %o1
+	ldsh [%l4 + 522], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 2237
-	ldsh [%o5 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! (int64) x3 = mem16[qc + 522]
 	.loc 1 2238
-	ldsh [%o5 + 522], %o3
+	ldsh [%l0 + 522], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 2239
-	sth %o0, [%l3 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qd + 1546] = x3
 	.loc 1 2240
-	sth %o3, [%l3 + 1546]
+	sth %o3, [%l1 + 1546]
 ! x4 = x1 - x2
 	.loc 1 2241
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 2242
-	ldsh [%o4 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 2243
 	sub %o2, %o0, %o2
@@ -6781,10 +6654,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 522] = x5
 	.loc 1 2245
-	sth %o2, [%l3 + 522]
+	sth %o2, [%l1 + 522]
 ! (int64) x5 = mem16[qb + 522]
 	.loc 1 2246
-	ldsh [%o4 + 522], %o0
+	ldsh [%o7 + 522], %o0
 ! x5 = x5 - x3
 	.loc 1 2247
 	sub %o0, %o3, %o0
@@ -6793,31 +6666,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1034] = x5
 	.loc 1 2249
-	sth %o0, [%l3 + 1034]
+	sth %o0, [%l1 + 1034]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 2250
-	ldsh [%l2 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 524]
 	.loc 1 2251
-	ldsh [%l2 + 524], %o1
+	ldsh [%l4 + 524], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 2252
-	ldsh [%o5 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! (int64) x3 = mem16[qc + 524]
 	.loc 1 2253
-	ldsh [%o5 + 524], %o3
+	ldsh [%l0 + 524], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 2254
-	sth %o0, [%l3 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qd + 1548] = x3
 	.loc 1 2255
-	sth %o3, [%l3 + 1548]
+	sth %o3, [%l1 + 1548]
 ! x4 = x1 - x2
 	.loc 1 2256
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 2257
-	ldsh [%o4 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 2258
 	sub %o2, %o0, %o2
@@ -6826,10 +6699,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 524] = x5
 	.loc 1 2260
-	sth %o2, [%l3 + 524]
+	sth %o2, [%l1 + 524]
 ! (int64) x5 = mem16[qb + 524]
 	.loc 1 2261
-	ldsh [%o4 + 524], %o0
+	ldsh [%o7 + 524], %o0
 ! x5 = x5 - x3
 	.loc 1 2262
 	sub %o0, %o3, %o0
@@ -6838,31 +6711,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1036] = x5
 	.loc 1 2264
-	sth %o0, [%l3 + 1036]
+	sth %o0, [%l1 + 1036]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 2265
-	ldsh [%l2 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 526]
 	.loc 1 2266
-	ldsh [%l2 + 526], %o1
+	ldsh [%l4 + 526], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 2267
-	ldsh [%o5 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! (int64) x3 = mem16[qc + 526]
 	.loc 1 2268
-	ldsh [%o5 + 526], %o3
+	ldsh [%l0 + 526], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 2269
-	sth %o0, [%l3 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qd + 1550] = x3
 	.loc 1 2270
-	sth %o3, [%l3 + 1550]
+	sth %o3, [%l1 + 1550]
 ! x4 = x1 - x2
 	.loc 1 2271
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 2272
-	ldsh [%o4 + 14], %o2
+	ldsh [%o7 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 2273
 	sub %o2, %o0, %o2
@@ -6871,10 +6744,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 526] = x5
 	.loc 1 2275
-	sth %o2, [%l3 + 526]
+	sth %o2, [%l1 + 526]
 ! (int64) x5 = mem16[qb + 526]
 	.loc 1 2276
-	ldsh [%o4 + 526], %o0
+	ldsh [%o7 + 526], %o0
 ! x5 = x5 - x3
 	.loc 1 2277
 	sub %o0, %o3, %o0
@@ -6883,47 +6756,43 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1038] = x5
 	.loc 1 2279
-	sth %o0, [%l3 + 1038]
+	sth %o0, [%l1 + 1038]
 ! qa = qa + 16
 	.loc 1 2280
-	add %l2, 16, %l2
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 2281
-	add %o4, 16, %o4
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 2282
-	add %o5, 16, %o5
+	add %l0, 16, %l0
 ! qd = qd + 16
 	.loc 1 2283
-	add %l3, 16, %l3
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 2284
-	sub %o7, 1, %o7
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 2285
-	cmp %o7, 0
+	cmp %l2, 0
 ! goto loop45 if !=
 	.loc 1 2286
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop45
 	nop
 ! pa = pa + 3072
 	.loc 1 2287
-	mov %l0, %l2
-	add %l2, 3072, %l2
+	add %l3, 3072, %l3
 ! pb = pb + 2048
 	.loc 1 2288
-	mov %l5, %l3
-	add %l3, 2048, %l3
+	add %o4, 2048, %o4
 ! i0 = i0 - 1
 	.loc 1 2289
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o5, 1, %o5
 ! =? i0 - 0
 	.loc 1 2290
-	cmp %o0, 0
+	cmp %o5, 0
 ! goto loop44 if !=
 	.loc 1 2291
-	mov %l4, %o4
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop44
 	nop
 ! pa = 4096
@@ -6932,34 +6801,27 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(4096), %o0
 ! pa = w + pa
 	.loc 1 2293
-	add %o4, %o0, %o1
+	add %i4, %o0, %o7
 ! pb = 231560
 	.loc 1 2294
 	sethi %hi(231560), %o0
 	or %o0, %lo(231560), %o0
 ! pb = w + pb
 	.loc 1 2295
-	add %o4, %o0, %o3
-! qa = pa
-	.loc 1 2296
-	mov %o4, %o5
+	add %i4, %o0, %l0
 ! qb = pa + 2048
 	.loc 1 2297
-	add %o1, 2048, %o0
+	add %o7, 2048, %o5
 ! qc = 4096
 	.loc 1 2298
-	sethi %hi(4096), %o2
-	or %o2, %lo(4096), %o2
+	sethi %hi(4096), %o0
+	or %o0, %lo(4096), %o0
 ! qc = pa + qc
 	.loc 1 2299
-	add %o1, %o2, %o2
+	add %o7, %o0, %o4
 ! i1 = 64
 	.loc 1 2301
-	mov 64, %o4
-	mov %o1, %o7
-	mov %o0, %l0
-	mov %o2, %l1
-	mov %o3, %l2
+	mov 64, %l1
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop46:
 ! (int64) x0 = mem16[qa]
 	.loc 1 2303
@@ -6969,22 +6831,22 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	ldsh [%o7 + 1024], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 2305
-	ldsh [%l1], %o2
+	ldsh [%o4], %o2
 ! (int64) x3 = mem16[qc + 1024]
 	.loc 1 2306
-	ldsh [%l1 + 1024], %o3
+	ldsh [%o4 + 1024], %o3
 ! mem16[qd] = x0
 	.loc 1 2307
-	sth %o0, [%l2]
+	sth %o0, [%l0]
 ! mem16[qd + 3072] = x3
 	.loc 1 2308
-	sth %o3, [%l2 + 3072]
+	sth %o3, [%l0 + 3072]
 ! x4 = x1 - x2
 	.loc 1 2309
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 2310
-	ldsh [%l0], %o2
+	ldsh [%o5], %o2
 ! x5 = x5 - x0
 	.loc 1 2311
 	sub %o2, %o0, %o2
@@ -6993,10 +6855,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 1024] = x5
 	.loc 1 2313
-	sth %o2, [%l2 + 1024]
+	sth %o2, [%l0 + 1024]
 ! (int64) x5 = mem16[qb + 1024]
 	.loc 1 2314
-	ldsh [%l0 + 1024], %o0
+	ldsh [%o5 + 1024], %o0
 ! x5 = x5 - x3
 	.loc 1 2315
 	sub %o0, %o3, %o0
@@ -7005,7 +6867,7 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 2048] = x5
 	.loc 1 2317
-	sth %o0, [%l2 + 2048]
+	sth %o0, [%l0 + 2048]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 2318
 	ldsh [%o7 + 2], %o0
@@ -7014,22 +6876,22 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	ldsh [%o7 + 1026], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 2320
-	ldsh [%l1 + 2], %o2
+	ldsh [%o4 + 2], %o2
 ! (int64) x3 = mem16[qc + 1026]
 	.loc 1 2321
-	ldsh [%l1 + 1026], %o3
+	ldsh [%o4 + 1026], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 2322
-	sth %o0, [%l2 + 2]
+	sth %o0, [%l0 + 2]
 ! mem16[qd + 3074] = x3
 	.loc 1 2323
-	sth %o3, [%l2 + 3074]
+	sth %o3, [%l0 + 3074]
 ! x4 = x1 - x2
 	.loc 1 2324
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 2325
-	ldsh [%l0 + 2], %o2
+	ldsh [%o5 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 2326
 	sub %o2, %o0, %o2
@@ -7038,10 +6900,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 1026] = x5
 	.loc 1 2328
-	sth %o2, [%l2 + 1026]
+	sth %o2, [%l0 + 1026]
 ! (int64) x5 = mem16[qb + 1026]
 	.loc 1 2329
-	ldsh [%l0 + 1026], %o0
+	ldsh [%o5 + 1026], %o0
 ! x5 = x5 - x3
 	.loc 1 2330
 	sub %o0, %o3, %o0
@@ -7050,7 +6912,7 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 2050] = x5
 	.loc 1 2332
-	sth %o0, [%l2 + 2050]
+	sth %o0, [%l0 + 2050]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 2333
 	ldsh [%o7 + 4], %o0
@@ -7059,22 +6921,22 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	ldsh [%o7 + 1028], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 2335
-	ldsh [%l1 + 4], %o2
+	ldsh [%o4 + 4], %o2
 ! (int64) x3 = mem16[qc + 1028]
 	.loc 1 2336
-	ldsh [%l1 + 1028], %o3
+	ldsh [%o4 + 1028], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 2337
-	sth %o0, [%l2 + 4]
+	sth %o0, [%l0 + 4]
 ! mem16[qd + 3076] = x3
 	.loc 1 2338
-	sth %o3, [%l2 + 3076]
+	sth %o3, [%l0 + 3076]
 ! x4 = x1 - x2
 	.loc 1 2339
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 2340
-	ldsh [%l0 + 4], %o2
+	ldsh [%o5 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 2341
 	sub %o2, %o0, %o2
@@ -7083,10 +6945,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 1028] = x5
 	.loc 1 2343
-	sth %o2, [%l2 + 1028]
+	sth %o2, [%l0 + 1028]
 ! (int64) x5 = mem16[qb + 1028]
 	.loc 1 2344
-	ldsh [%l0 + 1028], %o0
+	ldsh [%o5 + 1028], %o0
 ! x5 = x5 - x3
 	.loc 1 2345
 	sub %o0, %o3, %o0
@@ -7095,7 +6957,7 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 2052] = x5
 	.loc 1 2347
-	sth %o0, [%l2 + 2052]
+	sth %o0, [%l0 + 2052]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 2348
 	ldsh [%o7 + 6], %o0
@@ -7104,22 +6966,22 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	ldsh [%o7 + 1030], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 2350
-	ldsh [%l1 + 6], %o2
+	ldsh [%o4 + 6], %o2
 ! (int64) x3 = mem16[qc + 1030]
 	.loc 1 2351
-	ldsh [%l1 + 1030], %o3
+	ldsh [%o4 + 1030], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 2352
-	sth %o0, [%l2 + 6]
+	sth %o0, [%l0 + 6]
 ! mem16[qd + 3078] = x3
 	.loc 1 2353
-	sth %o3, [%l2 + 3078]
+	sth %o3, [%l0 + 3078]
 ! x4 = x1 - x2
 	.loc 1 2354
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 2355
-	ldsh [%l0 + 6], %o2
+	ldsh [%o5 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 2356
 	sub %o2, %o0, %o2
@@ -7128,10 +6990,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 1030] = x5
 	.loc 1 2358
-	sth %o2, [%l2 + 1030]
+	sth %o2, [%l0 + 1030]
 ! (int64) x5 = mem16[qb + 1030]
 	.loc 1 2359
-	ldsh [%l0 + 1030], %o0
+	ldsh [%o5 + 1030], %o0
 ! x5 = x5 - x3
 	.loc 1 2360
 	sub %o0, %o3, %o0
@@ -7140,7 +7002,7 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 2054] = x5
 	.loc 1 2362
-	sth %o0, [%l2 + 2054]
+	sth %o0, [%l0 + 2054]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 2363
 	ldsh [%o7 + 8], %o0
@@ -7149,22 +7011,22 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	ldsh [%o7 + 1032], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 2365
-	ldsh [%l1 + 8], %o2
+	ldsh [%o4 + 8], %o2
 ! (int64) x3 = mem16[qc + 1032]
 	.loc 1 2366
-	ldsh [%l1 + 1032], %o3
+	ldsh [%o4 + 1032], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 2367
-	sth %o0, [%l2 + 8]
+	sth %o0, [%l0 + 8]
 ! mem16[qd + 3080] = x3
 	.loc 1 2368
-	sth %o3, [%l2 + 3080]
+	sth %o3, [%l0 + 3080]
 ! x4 = x1 - x2
 	.loc 1 2369
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 2370
-	ldsh [%l0 + 8], %o2
+	ldsh [%o5 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 2371
 	sub %o2, %o0, %o2
@@ -7173,10 +7035,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 1032] = x5
 	.loc 1 2373
-	sth %o2, [%l2 + 1032]
+	sth %o2, [%l0 + 1032]
 ! (int64) x5 = mem16[qb + 1032]
 	.loc 1 2374
-	ldsh [%l0 + 1032], %o0
+	ldsh [%o5 + 1032], %o0
 ! x5 = x5 - x3
 	.loc 1 2375
 	sub %o0, %o3, %o0
@@ -7185,7 +7047,7 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 2056] = x5
 	.loc 1 2377
-	sth %o0, [%l2 + 2056]
+	sth %o0, [%l0 + 2056]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 2378
 	ldsh [%o7 + 10], %o0
@@ -7194,22 +7056,22 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	ldsh [%o7 + 1034], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 2380
-	ldsh [%l1 + 10], %o2
+	ldsh [%o4 + 10], %o2
 ! (int64) x3 = mem16[qc + 1034]
 	.loc 1 2381
-	ldsh [%l1 + 1034], %o3
+	ldsh [%o4 + 1034], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 2382
-	sth %o0, [%l2 + 10]
+	sth %o0, [%l0 + 10]
 ! mem16[qd + 3082] = x3
 	.loc 1 2383
-	sth %o3, [%l2 + 3082]
+	sth %o3, [%l0 + 3082]
 ! x4 = x1 - x2
 	.loc 1 2384
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 2385
-	ldsh [%l0 + 10], %o2
+	ldsh [%o5 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 2386
 	sub %o2, %o0, %o2
@@ -7218,10 +7080,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 1034] = x5
 	.loc 1 2388
-	sth %o2, [%l2 + 1034]
+	sth %o2, [%l0 + 1034]
 ! (int64) x5 = mem16[qb + 1034]
 	.loc 1 2389
-	ldsh [%l0 + 1034], %o0
+	ldsh [%o5 + 1034], %o0
 ! x5 = x5 - x3
 	.loc 1 2390
 	sub %o0, %o3, %o0
@@ -7230,7 +7092,7 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 2058] = x5
 	.loc 1 2392
-	sth %o0, [%l2 + 2058]
+	sth %o0, [%l0 + 2058]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 2393
 	ldsh [%o7 + 12], %o0
@@ -7239,22 +7101,22 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	ldsh [%o7 + 1036], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 2395
-	ldsh [%l1 + 12], %o2
+	ldsh [%o4 + 12], %o2
 ! (int64) x3 = mem16[qc + 1036]
 	.loc 1 2396
-	ldsh [%l1 + 1036], %o3
+	ldsh [%o4 + 1036], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 2397
-	sth %o0, [%l2 + 12]
+	sth %o0, [%l0 + 12]
 ! mem16[qd + 3084] = x3
 	.loc 1 2398
-	sth %o3, [%l2 + 3084]
+	sth %o3, [%l0 + 3084]
 ! x4 = x1 - x2
 	.loc 1 2399
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 2400
-	ldsh [%l0 + 12], %o2
+	ldsh [%o5 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 2401
 	sub %o2, %o0, %o2
@@ -7263,10 +7125,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 1036] = x5
 	.loc 1 2403
-	sth %o2, [%l2 + 1036]
+	sth %o2, [%l0 + 1036]
 ! (int64) x5 = mem16[qb + 1036]
 	.loc 1 2404
-	ldsh [%l0 + 1036], %o0
+	ldsh [%o5 + 1036], %o0
 ! x5 = x5 - x3
 	.loc 1 2405
 	sub %o0, %o3, %o0
@@ -7275,7 +7137,7 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 2060] = x5
 	.loc 1 2407
-	sth %o0, [%l2 + 2060]
+	sth %o0, [%l0 + 2060]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 2408
 	ldsh [%o7 + 14], %o0
@@ -7284,22 +7146,22 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	ldsh [%o7 + 1038], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 2410
-	ldsh [%l1 + 14], %o2
+	ldsh [%o4 + 14], %o2
 ! (int64) x3 = mem16[qc + 1038]
 	.loc 1 2411
-	ldsh [%l1 + 1038], %o3
+	ldsh [%o4 + 1038], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 2412
-	sth %o0, [%l2 + 14]
+	sth %o0, [%l0 + 14]
 ! mem16[qd + 3086] = x3
 	.loc 1 2413
-	sth %o3, [%l2 + 3086]
+	sth %o3, [%l0 + 3086]
 ! x4 = x1 - x2
 	.loc 1 2414
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 2415
-	ldsh [%l0 + 14], %o2
+	ldsh [%o5 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 2416
 	sub %o2, %o0, %o2
@@ -7308,10 +7170,10 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 1038] = x5
 	.loc 1 2418
-	sth %o2, [%l2 + 1038]
+	sth %o2, [%l0 + 1038]
 ! (int64) x5 = mem16[qb + 1038]
 	.loc 1 2419
-	ldsh [%l0 + 1038], %o0
+	ldsh [%o5 + 1038], %o0
 ! x5 = x5 - x3
 	.loc 1 2420
 	sub %o0, %o3, %o0
@@ -7320,25 +7182,25 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 2062] = x5
 	.loc 1 2422
-	sth %o0, [%l2 + 2062]
+	sth %o0, [%l0 + 2062]
 ! qa = qa + 16
 	.loc 1 2423
 	add %o7, 16, %o7
 ! qb = qb + 16
 	.loc 1 2424
-	add %l0, 16, %l0
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 2425
-	add %l1, 16, %l1
+	add %o4, 16, %o4
 ! qd = qd + 16
 	.loc 1 2426
-	add %l2, 16, %l2
+	add %l0, 16, %l0
 ! i1 = i1 - 1
 	.loc 1 2427
-	sub %o4, 1, %o4
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 2428
-	cmp %o4, 0
+	cmp %l1, 0
 ! goto loop46 if !=
 	.loc 1 2429
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop46
@@ -7348,52 +7210,51 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	mov 2575, %o3
 ! x7 = 21846
 	.loc 1 2431
-	sethi %hi(21846), %o7
-	or %o7, %lo(21846), %o7
+	sethi %hi(21846), %o4
+	or %o4, %lo(21846), %o4
 ! x5 = 3
 	.loc 1 2432
-	mov 3, %l0
+	mov 3, %o5
 ! x4 = 1
 	.loc 1 2433
-	mov 1, %l1
+	mov 1, %o7
 ! pa = 231560
 	.loc 1 2434
 	sethi %hi(231560), %o0
 	or %o0, %lo(231560), %o0
 ! pa = w + pa
 	.loc 1 2435
-	mov %o5, %o4
-	add %o4, %o0, %o5
+	add %i4, %o0, %l2
 ! pb = 233274
 	.loc 1 2436
 	sethi %hi(233274), %o0
 	or %o0, %lo(233274), %o0
 ! pb = w + pb
 	.loc 1 2437
-	add %o4, %o0, %l2
+	add %i4, %o0, %l1
 ! pc = 233272
 	.loc 1 2438
 	sethi %hi(233272), %o0
 	or %o0, %lo(233272), %o0
 ! pc = w + pc
 	.loc 1 2439
-	add %o4, %o0, %l3
+	add %i4, %o0, %l0
 ! qd = 338584
 	.loc 1 2440
 	sethi %hi(338584), %o0
 	or %o0, %lo(338584), %o0
 ! qd = w + qd
 	.loc 1 2441
-	add %o4, %o0, %l4
+	add %i4, %o0, %l3
 ! (int64) x0 = mem16[pa]
 	.loc 1 2442
-	ldsh [%o5], %o0
+	ldsh [%l2], %o0
 ! (int64) x1 = mem16[pb]
 	.loc 1 2443
-	ldsh [%l2], %o1
+	ldsh [%l1], %o1
 ! (int64) x2 = mem16[pc]
 	.loc 1 2444
-	ldsh [%l3], %o2
+	ldsh [%l0], %o2
 ! x2 = 0
 	.loc 1 2445
 	mov 0, %o2
@@ -7408,49 +7269,47 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2449
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2450
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2451
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2452
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2453
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd] = x0
 	.loc 1 2454
-	sth %o0, [%l4]
+	sth %o0, [%l3]
 ! pa = pa + 2
 	.loc 1 2455
-	add %o5, 2, %o0
+	add %l2, 2, %l2
 ! pb = pb + 2
 	.loc 1 2456
-	add %l2, 2, %l2
+	add %l1, 2, %l1
 ! pc = pc + 2
 	.loc 1 2457
-	add %l3, 2, %l3
+	add %l0, 2, %l4
 ! qd = qd + 2
 	.loc 1 2458
-	add %l4, 2, %l4
+	add %l3, 2, %l0
 ! i1 = 107
 	.loc 1 2459
-	mov 107, %o1
-	mov %o0, %o5
-	mov %o1, %l5
+	mov 107, %l3
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop47:
 ! (int64) x0 = mem16[pa]
 	.loc 1 2461
-	ldsh [%o5], %o0
+	ldsh [%l2], %o0
 ! (int64) x1 = mem16[pb]
 	.loc 1 2462
-	ldsh [%l2], %o1
+	ldsh [%l1], %o1
 ! (int64) x2 = mem16[pc]
 	.loc 1 2463
-	ldsh [%l3], %o2
+	ldsh [%l4], %o2
 ! x0 = x0 + x1
 	.loc 1 2464
 	add %o0, %o1, %o0
@@ -7462,31 +7321,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2467
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2468
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2469
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2470
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2471
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd] = x0
 	.loc 1 2472
-	sth %o0, [%l4]
+	sth %o0, [%l0]
 ! (int64) x0 = mem16[pa + 2]
 	.loc 1 2473
-	ldsh [%o5 + 2], %o0
+	ldsh [%l2 + 2], %o0
 ! (int64) x1 = mem16[pb + 2]
 	.loc 1 2474
-	ldsh [%l2 + 2], %o1
+	ldsh [%l1 + 2], %o1
 ! (int64) x2 = mem16[pc + 2]
 	.loc 1 2475
-	ldsh [%l3 + 2], %o2
+	ldsh [%l4 + 2], %o2
 ! x0 = x0 + x1
 	.loc 1 2476
 	add %o0, %o1, %o0
@@ -7498,31 +7357,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2479
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2480
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2481
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2482
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2483
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd + 2] = x0
 	.loc 1 2484
-	sth %o0, [%l4 + 2]
+	sth %o0, [%l0 + 2]
 ! (int64) x0 = mem16[pa + 4]
 	.loc 1 2485
-	ldsh [%o5 + 4], %o0
+	ldsh [%l2 + 4], %o0
 ! (int64) x1 = mem16[pb + 4]
 	.loc 1 2486
-	ldsh [%l2 + 4], %o1
+	ldsh [%l1 + 4], %o1
 ! (int64) x2 = mem16[pc + 4]
 	.loc 1 2487
-	ldsh [%l3 + 4], %o2
+	ldsh [%l4 + 4], %o2
 ! x0 = x0 + x1
 	.loc 1 2488
 	add %o0, %o1, %o0
@@ -7534,31 +7393,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2491
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2492
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2493
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2494
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2495
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd + 4] = x0
 	.loc 1 2496
-	sth %o0, [%l4 + 4]
+	sth %o0, [%l0 + 4]
 ! (int64) x0 = mem16[pa + 6]
 	.loc 1 2497
-	ldsh [%o5 + 6], %o0
+	ldsh [%l2 + 6], %o0
 ! (int64) x1 = mem16[pb + 6]
 	.loc 1 2498
-	ldsh [%l2 + 6], %o1
+	ldsh [%l1 + 6], %o1
 ! (int64) x2 = mem16[pc + 6]
 	.loc 1 2499
-	ldsh [%l3 + 6], %o2
+	ldsh [%l4 + 6], %o2
 ! x0 = x0 + x1
 	.loc 1 2500
 	add %o0, %o1, %o0
@@ -7570,31 +7429,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2503
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2504
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2505
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2506
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2507
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd + 6] = x0
 	.loc 1 2508
-	sth %o0, [%l4 + 6]
+	sth %o0, [%l0 + 6]
 ! (int64) x0 = mem16[pa + 8]
 	.loc 1 2509
-	ldsh [%o5 + 8], %o0
+	ldsh [%l2 + 8], %o0
 ! (int64) x1 = mem16[pb + 8]
 	.loc 1 2510
-	ldsh [%l2 + 8], %o1
+	ldsh [%l1 + 8], %o1
 ! (int64) x2 = mem16[pc + 8]
 	.loc 1 2511
-	ldsh [%l3 + 8], %o2
+	ldsh [%l4 + 8], %o2
 ! x0 = x0 + x1
 	.loc 1 2512
 	add %o0, %o1, %o0
@@ -7606,31 +7465,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2515
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2516
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2517
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2518
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2519
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd + 8] = x0
 	.loc 1 2520
-	sth %o0, [%l4 + 8]
+	sth %o0, [%l0 + 8]
 ! (int64) x0 = mem16[pa + 10]
 	.loc 1 2521
-	ldsh [%o5 + 10], %o0
+	ldsh [%l2 + 10], %o0
 ! (int64) x1 = mem16[pb + 10]
 	.loc 1 2522
-	ldsh [%l2 + 10], %o1
+	ldsh [%l1 + 10], %o1
 ! (int64) x2 = mem16[pc + 10]
 	.loc 1 2523
-	ldsh [%l3 + 10], %o2
+	ldsh [%l4 + 10], %o2
 ! x0 = x0 + x1
 	.loc 1 2524
 	add %o0, %o1, %o0
@@ -7642,31 +7501,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2527
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2528
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2529
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2530
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2531
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd + 10] = x0
 	.loc 1 2532
-	sth %o0, [%l4 + 10]
+	sth %o0, [%l0 + 10]
 ! (int64) x0 = mem16[pa + 12]
 	.loc 1 2533
-	ldsh [%o5 + 12], %o0
+	ldsh [%l2 + 12], %o0
 ! (int64) x1 = mem16[pb + 12]
 	.loc 1 2534
-	ldsh [%l2 + 12], %o1
+	ldsh [%l1 + 12], %o1
 ! (int64) x2 = mem16[pc + 12]
 	.loc 1 2535
-	ldsh [%l3 + 12], %o2
+	ldsh [%l4 + 12], %o2
 ! x0 = x0 + x1
 	.loc 1 2536
 	add %o0, %o1, %o0
@@ -7678,31 +7537,31 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2539
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2540
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2541
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2542
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2543
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd + 12] = x0
 	.loc 1 2544
-	sth %o0, [%l4 + 12]
+	sth %o0, [%l0 + 12]
 ! (int64) x0 = mem16[pa + 14]
 	.loc 1 2545
-	ldsh [%o5 + 14], %o0
+	ldsh [%l2 + 14], %o0
 ! (int64) x1 = mem16[pb + 14]
 	.loc 1 2546
-	ldsh [%l2 + 14], %o1
+	ldsh [%l1 + 14], %o1
 ! (int64) x2 = mem16[pc + 14]
 	.loc 1 2547
-	ldsh [%l3 + 14], %o2
+	ldsh [%l4 + 14], %o2
 ! x0 = x0 + x1
 	.loc 1 2548
 	add %o0, %o1, %o0
@@ -7714,40 +7573,40 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	add %o0, %o3, %o0
 ! x1 = x0 * x7
 	.loc 1 2551
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2552
 	srax %o1, 16, %o1
 ! x1 = x1 * x5
 	.loc 1 2553
-	mulx %o1, %l0, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 2554
 	sub %o0, %o1, %o0
 ! x0 = x0 - x4
 	.loc 1 2555
-	sub %o0, %l1, %o0
+	sub %o0, %o7, %o0
 ! mem16[qd + 14] = x0
 	.loc 1 2556
-	sth %o0, [%l4 + 14]
+	sth %o0, [%l0 + 14]
 ! pa = pa + 16
 	.loc 1 2557
-	add %o5, 16, %o5
+	add %l2, 16, %l2
 ! pb = pb + 16
 	.loc 1 2558
-	add %l2, 16, %l2
+	add %l1, 16, %l1
 ! pc = pc + 16
 	.loc 1 2559
-	add %l3, 16, %l3
+	add %l4, 16, %l4
 ! qd = qd + 16
 	.loc 1 2560
-	add %l4, 16, %l4
+	add %l0, 16, %l0
 ! i1 = i1 - 1
 	.loc 1 2561
-	sub %l5, 1, %l5
+	sub %l3, 1, %l3
 ! =? i1 - 0
 	.loc 1 2562
-	cmp %l5, 0
+	cmp %l3, 0
 ! goto loop47 if !=
 	.loc 1 2563
 	bne,pt %xcc, .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop47
@@ -7758,70 +7617,69 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(338584), %o0
 ! pa = w + pa
 	.loc 1 2565
-	add %o4, %o0, %o0
+	add %i4, %o0, %o0
 ! pb = 340304
 	.loc 1 2566
 	sethi %hi(340304), %o1
 	or %o1, %lo(340304), %o1
 ! pb = w + pb
 	.loc 1 2567
-	add %o4, %o1, %o1
+	add %i4, %o1, %o1
 ! i1 = 107
 	.loc 1 2568
 	mov 107, %o2
-	mov %o0, %o3
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop48:
 ! t0 = mem16[pa]
 	.loc 1 2570
-	lduh [%o3], %o0
+	lduh [%o0], %o3
 ! mem8[pb] = t0
 	.loc 1 2571
-	stb %o0, [%o1]
+	stb %o3, [%o1]
 ! t0 = mem16[pa + 2]
 	.loc 1 2572
-	lduh [%o3 + 2], %o0
+	lduh [%o0 + 2], %o3
 ! mem8[pb + 1] = t0
 	.loc 1 2573
-	stb %o0, [%o1 + 1]
+	stb %o3, [%o1 + 1]
 ! t0 = mem16[pa + 4]
 	.loc 1 2574
-	lduh [%o3 + 4], %o0
+	lduh [%o0 + 4], %o3
 ! mem8[pb + 2] = t0
 	.loc 1 2575
-	stb %o0, [%o1 + 2]
+	stb %o3, [%o1 + 2]
 ! t0 = mem16[pa + 6]
 	.loc 1 2576
-	lduh [%o3 + 6], %o0
+	lduh [%o0 + 6], %o3
 ! mem8[pb + 3] = t0
 	.loc 1 2577
-	stb %o0, [%o1 + 3]
+	stb %o3, [%o1 + 3]
 ! t0 = mem16[pa + 8]
 	.loc 1 2578
-	lduh [%o3 + 8], %o0
+	lduh [%o0 + 8], %o3
 ! mem8[pb + 4] = t0
 	.loc 1 2579
-	stb %o0, [%o1 + 4]
+	stb %o3, [%o1 + 4]
 ! t0 = mem16[pa + 10]
 	.loc 1 2580
-	lduh [%o3 + 10], %o0
+	lduh [%o0 + 10], %o3
 ! mem8[pb + 5] = t0
 	.loc 1 2581
-	stb %o0, [%o1 + 5]
+	stb %o3, [%o1 + 5]
 ! t0 = mem16[pa + 12]
 	.loc 1 2582
-	lduh [%o3 + 12], %o0
+	lduh [%o0 + 12], %o3
 ! mem8[pb + 6] = t0
 	.loc 1 2583
-	stb %o0, [%o1 + 6]
+	stb %o3, [%o1 + 6]
 ! t0 = mem16[pa + 14]
 	.loc 1 2584
-	lduh [%o3 + 14], %o0
+	lduh [%o0 + 14], %o3
 ! mem8[pb + 7] = t0
 	.loc 1 2585
-	stb %o0, [%o1 + 7]
+	stb %o3, [%o1 + 7]
 ! pa = pa + 16
 	.loc 1 2586
-	add %o3, 16, %o3
+	add %o0, 16, %o0
 ! pb = pb + 8
 	.loc 1 2587
 	add %o1, 8, %o1
@@ -7837,7 +7695,6 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	nop
 ! t0 = mem16[pa]
 	.loc 1 2591
-	mov %o3, %o0
 	lduh [%o0], %o0
 ! mem8[pb] = t0
 	.loc 1 2592
@@ -7848,63 +7705,62 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	or %o0, %lo(340304), %o0
 ! pa = w + pa
 	.loc 1 2594
-	add %o4, %o0, %o0
+	add %i4, %o0, %o0
 ! i1 = 107
 	.loc 1 2597
 	mov 107, %o1
-	mov %o0, %o2
 .Lqhasm_kernel_core_mult3sntrup857_sparc64_mul.loop49:
 ! t0 = mem8[qa]
 	.loc 1 2599
-	ldub [%o2], %o0
+	ldub [%o0], %o2
 ! mem8[qb] = t0
 	.loc 1 2600
-	stb %o0, [%i0]
+	stb %o2, [%i0]
 ! t0 = mem8[qa + 1]
 	.loc 1 2601
-	ldub [%o2 + 1], %o0
+	ldub [%o0 + 1], %o2
 ! mem8[qb + 1] = t0
 	.loc 1 2602
-	stb %o0, [%i0 + 1]
+	stb %o2, [%i0 + 1]
 ! t0 = mem8[qa + 2]
 	.loc 1 2603
-	ldub [%o2 + 2], %o0
+	ldub [%o0 + 2], %o2
 ! mem8[qb + 2] = t0
 	.loc 1 2604
-	stb %o0, [%i0 + 2]
+	stb %o2, [%i0 + 2]
 ! t0 = mem8[qa + 3]
 	.loc 1 2605
-	ldub [%o2 + 3], %o0
+	ldub [%o0 + 3], %o2
 ! mem8[qb + 3] = t0
 	.loc 1 2606
-	stb %o0, [%i0 + 3]
+	stb %o2, [%i0 + 3]
 ! t0 = mem8[qa + 4]
 	.loc 1 2607
-	ldub [%o2 + 4], %o0
+	ldub [%o0 + 4], %o2
 ! mem8[qb + 4] = t0
 	.loc 1 2608
-	stb %o0, [%i0 + 4]
+	stb %o2, [%i0 + 4]
 ! t0 = mem8[qa + 5]
 	.loc 1 2609
-	ldub [%o2 + 5], %o0
+	ldub [%o0 + 5], %o2
 ! mem8[qb + 5] = t0
 	.loc 1 2610
-	stb %o0, [%i0 + 5]
+	stb %o2, [%i0 + 5]
 ! t0 = mem8[qa + 6]
 	.loc 1 2611
-	ldub [%o2 + 6], %o0
+	ldub [%o0 + 6], %o2
 ! mem8[qb + 6] = t0
 	.loc 1 2612
-	stb %o0, [%i0 + 6]
+	stb %o2, [%i0 + 6]
 ! t0 = mem8[qa + 7]
 	.loc 1 2613
-	ldub [%o2 + 7], %o0
+	ldub [%o0 + 7], %o2
 ! mem8[qb + 7] = t0
 	.loc 1 2614
-	stb %o0, [%i0 + 7]
+	stb %o2, [%i0 + 7]
 ! qa = qa + 8
 	.loc 1 2615
-	add %o2, 8, %o2
+	add %o0, 8, %o0
 ! qb = qb + 8
 	.loc 1 2616
 	add %i0, 8, %i0
@@ -7920,7 +7776,6 @@ qhasm_kernel_core_mult3sntrup857_sparc64_mul:
 	nop
 ! t0 = mem8[qa]
 	.loc 1 2620
-	mov %o2, %o0
 	ldub [%o0], %o0
 ! mem8[qb] = t0
 	.loc 1 2621

@@ -10,20 +10,20 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	save %sp, -176, %sp
 ! w = w + 15
 	.loc 1 14
-	add %i4, 15, %o1
+	add %i4, 15, %i4
 ! t0 = -16
 	.loc 1 15
 	mov -16, %o0
 ! w = w & t0
 	.loc 1 16
-	and %o1, %o0, %o7
+	and %i4, %o0, %i4
 ! pa = 294626
 	.loc 1 17
 	sethi %hi(294626), %o0
 	or %o0, %lo(294626), %o0
 ! pa = w + pa
 	.loc 1 18
-	add %o7, %o0, %o2
+	add %i4, %o0, %o2
 ! z0 = 0
 	.loc 1 19
 	mov 0, %o0
@@ -83,14 +83,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(293320), %o0
 ! pa = w + pa
 	.loc 1 38
-	add %o7, %o0, %o3
-! pb = in
-	.loc 1 39
-	mov %o7, %o2
+	add %i4, %o0, %o3
 ! i1 = 81
 	.loc 1 40
-	mov 81, %o0
-	mov %o0, %o4
+	mov 81, %o2
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop2:
 ! t0 = mem8[pb]
 	.loc 1 42
@@ -220,10 +216,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %i1, 16, %i1
 ! i1 = i1 - 1
 	.loc 1 84
-	sub %o4, 1, %o4
+	sub %o2, 1, %o2
 ! =? i1 - 0
 	.loc 1 85
-	cmp %o4, 0
+	cmp %o2, 0
 ! goto loop2 if !=
 	.loc 1 86
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop2
@@ -309,8 +305,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(295508), %o0
 ! pa = w + pa
 	.loc 1 113
-	mov %o2, %o7
-	add %o7, %o0, %o0
+	add %i4, %o0, %o0
 ! z0 = 0
 	.loc 1 114
 	mov 0, %o1
@@ -367,66 +362,65 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(294856), %o0
 ! pa = w + pa
 	.loc 1 132
-	add %o7, %o0, %o0
+	add %i4, %o0, %o0
 ! i1 = 81
 	.loc 1 135
 	mov 81, %o1
-	mov %o0, %o2
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop4:
 ! t0 = mem8[qa]
 	.loc 1 137
-	ldub [%i2], %o0
+	ldub [%i2], %o2
 ! mem8[qb] = t0
 	.loc 1 138
-	stb %o0, [%o2]
+	stb %o2, [%o0]
 ! t0 = mem8[qa + 1]
 	.loc 1 139
-	ldub [%i2 + 1], %o0
+	ldub [%i2 + 1], %o2
 ! mem8[qb + 1] = t0
 	.loc 1 140
-	stb %o0, [%o2 + 1]
+	stb %o2, [%o0 + 1]
 ! t0 = mem8[qa + 2]
 	.loc 1 141
-	ldub [%i2 + 2], %o0
+	ldub [%i2 + 2], %o2
 ! mem8[qb + 2] = t0
 	.loc 1 142
-	stb %o0, [%o2 + 2]
+	stb %o2, [%o0 + 2]
 ! t0 = mem8[qa + 3]
 	.loc 1 143
-	ldub [%i2 + 3], %o0
+	ldub [%i2 + 3], %o2
 ! mem8[qb + 3] = t0
 	.loc 1 144
-	stb %o0, [%o2 + 3]
+	stb %o2, [%o0 + 3]
 ! t0 = mem8[qa + 4]
 	.loc 1 145
-	ldub [%i2 + 4], %o0
+	ldub [%i2 + 4], %o2
 ! mem8[qb + 4] = t0
 	.loc 1 146
-	stb %o0, [%o2 + 4]
+	stb %o2, [%o0 + 4]
 ! t0 = mem8[qa + 5]
 	.loc 1 147
-	ldub [%i2 + 5], %o0
+	ldub [%i2 + 5], %o2
 ! mem8[qb + 5] = t0
 	.loc 1 148
-	stb %o0, [%o2 + 5]
+	stb %o2, [%o0 + 5]
 ! t0 = mem8[qa + 6]
 	.loc 1 149
-	ldub [%i2 + 6], %o0
+	ldub [%i2 + 6], %o2
 ! mem8[qb + 6] = t0
 	.loc 1 150
-	stb %o0, [%o2 + 6]
+	stb %o2, [%o0 + 6]
 ! t0 = mem8[qa + 7]
 	.loc 1 151
-	ldub [%i2 + 7], %o0
+	ldub [%i2 + 7], %o2
 ! mem8[qb + 7] = t0
 	.loc 1 152
-	stb %o0, [%o2 + 7]
+	stb %o2, [%o0 + 7]
 ! qa = qa + 8
 	.loc 1 153
 	add %i2, 8, %i2
 ! qb = qb + 8
 	.loc 1 154
-	add %o2, 8, %o2
+	add %o0, 8, %o0
 ! i1 = i1 - 1
 	.loc 1 155
 	sub %o1, 1, %o1
@@ -439,7 +433,6 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	nop
 ! t0 = mem8[qa]
 	.loc 1 158
-	mov %o2, %o0
 	ldub [%i2], %o1
 ! mem8[qb] = t0
 	.loc 1 159
@@ -470,30 +463,27 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	stb %o1, [%o0 + 4]
 ! x7 = 1
 	.loc 1 168
-	mov 1, %o0
+	mov 1, %o4
 ! pa = 294856
 	.loc 1 169
-	sethi %hi(294856), %o1
-	or %o1, %lo(294856), %o1
+	sethi %hi(294856), %o0
+	or %o0, %lo(294856), %o0
 ! pa = w + pa
 	.loc 1 170
-	add %o7, %o1, %o1
+	add %i4, %o0, %o2
 ! pb = w + 3072
 	.loc 1 171
-	add %o7, 3072, %o2
+	add %i4, 3072, %o3
 ! i1 = 96
 	.loc 1 172
-	mov %o7, %o4
-	mov 96, %o3
-	mov %o0, %o5
-	mov %o1, %o7
+	mov 96, %o5
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop5:
 ! x0 = mem8[pa]
 	.loc 1 174
-	ldub [%o7], %o0
+	ldub [%o2], %o0
 ! x1 = x0 & x7
 	.loc 1 175
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 176
 	srlx %o0, 1, %o0
@@ -508,13 +498,13 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb] = x1
 	.loc 1 180
-	sth %o1, [%o2]
+	sth %o1, [%o3]
 ! x0 = mem8[pa + 1]
 	.loc 1 181
-	ldub [%o7 + 1], %o0
+	ldub [%o2 + 1], %o0
 ! x1 = x0 & x7
 	.loc 1 182
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 183
 	srlx %o0, 1, %o0
@@ -529,13 +519,13 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 2] = x1
 	.loc 1 187
-	sth %o1, [%o2 + 2]
+	sth %o1, [%o3 + 2]
 ! x0 = mem8[pa + 2]
 	.loc 1 188
-	ldub [%o7 + 2], %o0
+	ldub [%o2 + 2], %o0
 ! x1 = x0 & x7
 	.loc 1 189
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 190
 	srlx %o0, 1, %o0
@@ -550,13 +540,13 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 4] = x1
 	.loc 1 194
-	sth %o1, [%o2 + 4]
+	sth %o1, [%o3 + 4]
 ! x0 = mem8[pa + 3]
 	.loc 1 195
-	ldub [%o7 + 3], %o0
+	ldub [%o2 + 3], %o0
 ! x1 = x0 & x7
 	.loc 1 196
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 197
 	srlx %o0, 1, %o0
@@ -571,13 +561,13 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 6] = x1
 	.loc 1 201
-	sth %o1, [%o2 + 6]
+	sth %o1, [%o3 + 6]
 ! x0 = mem8[pa + 4]
 	.loc 1 202
-	ldub [%o7 + 4], %o0
+	ldub [%o2 + 4], %o0
 ! x1 = x0 & x7
 	.loc 1 203
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 204
 	srlx %o0, 1, %o0
@@ -592,13 +582,13 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 8] = x1
 	.loc 1 208
-	sth %o1, [%o2 + 8]
+	sth %o1, [%o3 + 8]
 ! x0 = mem8[pa + 5]
 	.loc 1 209
-	ldub [%o7 + 5], %o0
+	ldub [%o2 + 5], %o0
 ! x1 = x0 & x7
 	.loc 1 210
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 211
 	srlx %o0, 1, %o0
@@ -613,13 +603,13 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 10] = x1
 	.loc 1 215
-	sth %o1, [%o2 + 10]
+	sth %o1, [%o3 + 10]
 ! x0 = mem8[pa + 6]
 	.loc 1 216
-	ldub [%o7 + 6], %o0
+	ldub [%o2 + 6], %o0
 ! x1 = x0 & x7
 	.loc 1 217
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 218
 	srlx %o0, 1, %o0
@@ -634,13 +624,13 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 12] = x1
 	.loc 1 222
-	sth %o1, [%o2 + 12]
+	sth %o1, [%o3 + 12]
 ! x0 = mem8[pa + 7]
 	.loc 1 223
-	ldub [%o7 + 7], %o0
+	ldub [%o2 + 7], %o0
 ! x1 = x0 & x7
 	.loc 1 224
-	and %o0, %o5, %o1
+	and %o0, %o4, %o1
 ! x0 >>= 1
 	.loc 1 225
 	srlx %o0, 1, %o0
@@ -655,64 +645,63 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 14] = x1
 	.loc 1 229
-	sth %o1, [%o2 + 14]
+	sth %o1, [%o3 + 14]
 ! pa = pa + 8
 	.loc 1 230
-	add %o7, 8, %o7
+	add %o2, 8, %o2
 ! pb = pb + 16
 	.loc 1 231
-	add %o2, 16, %o2
+	add %o3, 16, %o3
 ! i1 = i1 - 1
 	.loc 1 232
-	sub %o3, 1, %o3
+	sub %o5, 1, %o5
 ! =? i1 - 0
 	.loc 1 233
-	cmp %o3, 0
+	cmp %o5, 0
 ! goto loop5 if !=
 	.loc 1 234
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop5
 	nop
 ! x4 = 67
 	.loc 1 235
-	mov 67, %o0
+	mov 67, %o5
 ! x5 = 978
 	.loc 1 236
-	mov 978, %o1
+	mov 978, %o7
 ! x6 = 14523
 	.loc 1 237
-	sethi %hi(14523), %o2
-	or %o2, %lo(14523), %o2
+	sethi %hi(14523), %l0
+	or %l0, %lo(14523), %l0
 ! x7 = 4621
 	.loc 1 238
-	sethi %hi(4621), %o5
-	or %o5, %lo(4621), %o5
+	sethi %hi(4621), %l2
+	or %l2, %lo(4621), %l2
 ! x3 = 33
 	.loc 1 239
-	mov 33, %o3
+	mov 33, %l1
 ! pa = 293320
 	.loc 1 240
-	sethi %hi(293320), %l0
-	or %l0, %lo(293320), %l0
+	sethi %hi(293320), %o0
+	or %o0, %lo(293320), %o0
 ! pa = w + pa
 	.loc 1 241
-	mov %o4, %o7
-	add %o7, %l0, %l0
+	add %i4, %o0, %l3
+! pb = w
+	.loc 1 242
+	mov %i4, %o3
 ! pc = w + 1536
 	.loc 1 243
-	add %o7, 1536, %o4
+	add %i4, 1536, %o4
 ! i1 = 96
 	.loc 1 244
-	mov %o7, %l2
-	mov 96, %l1
-	mov %o0, %l3
-	mov %o1, %l4
+	mov 96, %o2
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop6:
 ! (int64) x0 = mem16[pa]
 	.loc 1 246
-	ldsh [%l0], %o0
+	ldsh [%l3], %o0
 ! x1 = x0 * x6
 	.loc 1 247
-	mulx %o0, %o2, %o1
+	mulx %o0, %l0, %o1
 ! (int64) x1 >>= 16
 	.loc 1 248
 	srax %o1, 16, %o1
@@ -724,16 +713,16 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 251
-	mulx %o1, %o5, %o1
+	mulx %o1, %l2, %o1
 ! x0 = x0 - x1
 	.loc 1 252
 	sub %o0, %o1, %o0
 ! x1 = x0 + x3
 	.loc 1 253
-	add %o0, %o3, %o1
+	add %o0, %l1, %o1
 ! x1 = x1 * x5
 	.loc 1 254
-	mulx %o1, %l4, %o1
+	mulx %o1, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 255
 	srax %o1, 16, %o1
@@ -742,19 +731,19 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sth %o1, [%o4]
 ! x1 = x1 * x4
 	.loc 1 257
-	mulx %o1, %l3, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 258
 	sub %o0, %o1, %o0
 ! mem16[pb] = x0
 	.loc 1 259
-	sth %o0, [%o7]
+	sth %o0, [%o3]
 ! (int64) x0 = mem16[pa + 2]
 	.loc 1 260
-	ldsh [%l0 + 2], %o0
+	ldsh [%l3 + 2], %o0
 ! x1 = x0 * x6
 	.loc 1 261
-	mulx %o0, %o2, %o1
+	mulx %o0, %l0, %o1
 ! (int64) x1 >>= 16
 	.loc 1 262
 	srax %o1, 16, %o1
@@ -766,16 +755,16 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 265
-	mulx %o1, %o5, %o1
+	mulx %o1, %l2, %o1
 ! x0 = x0 - x1
 	.loc 1 266
 	sub %o0, %o1, %o0
 ! x1 = x0 + x3
 	.loc 1 267
-	add %o0, %o3, %o1
+	add %o0, %l1, %o1
 ! x1 = x1 * x5
 	.loc 1 268
-	mulx %o1, %l4, %o1
+	mulx %o1, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 269
 	srax %o1, 16, %o1
@@ -784,19 +773,19 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sth %o1, [%o4 + 2]
 ! x1 = x1 * x4
 	.loc 1 271
-	mulx %o1, %l3, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 272
 	sub %o0, %o1, %o0
 ! mem16[pb + 2] = x0
 	.loc 1 273
-	sth %o0, [%o7 + 2]
+	sth %o0, [%o3 + 2]
 ! (int64) x0 = mem16[pa + 4]
 	.loc 1 274
-	ldsh [%l0 + 4], %o0
+	ldsh [%l3 + 4], %o0
 ! x1 = x0 * x6
 	.loc 1 275
-	mulx %o0, %o2, %o1
+	mulx %o0, %l0, %o1
 ! (int64) x1 >>= 16
 	.loc 1 276
 	srax %o1, 16, %o1
@@ -808,16 +797,16 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 279
-	mulx %o1, %o5, %o1
+	mulx %o1, %l2, %o1
 ! x0 = x0 - x1
 	.loc 1 280
 	sub %o0, %o1, %o0
 ! x1 = x0 + x3
 	.loc 1 281
-	add %o0, %o3, %o1
+	add %o0, %l1, %o1
 ! x1 = x1 * x5
 	.loc 1 282
-	mulx %o1, %l4, %o1
+	mulx %o1, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 283
 	srax %o1, 16, %o1
@@ -826,19 +815,19 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sth %o1, [%o4 + 4]
 ! x1 = x1 * x4
 	.loc 1 285
-	mulx %o1, %l3, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 286
 	sub %o0, %o1, %o0
 ! mem16[pb + 4] = x0
 	.loc 1 287
-	sth %o0, [%o7 + 4]
+	sth %o0, [%o3 + 4]
 ! (int64) x0 = mem16[pa + 6]
 	.loc 1 288
-	ldsh [%l0 + 6], %o0
+	ldsh [%l3 + 6], %o0
 ! x1 = x0 * x6
 	.loc 1 289
-	mulx %o0, %o2, %o1
+	mulx %o0, %l0, %o1
 ! (int64) x1 >>= 16
 	.loc 1 290
 	srax %o1, 16, %o1
@@ -850,16 +839,16 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 293
-	mulx %o1, %o5, %o1
+	mulx %o1, %l2, %o1
 ! x0 = x0 - x1
 	.loc 1 294
 	sub %o0, %o1, %o0
 ! x1 = x0 + x3
 	.loc 1 295
-	add %o0, %o3, %o1
+	add %o0, %l1, %o1
 ! x1 = x1 * x5
 	.loc 1 296
-	mulx %o1, %l4, %o1
+	mulx %o1, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 297
 	srax %o1, 16, %o1
@@ -868,19 +857,19 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sth %o1, [%o4 + 6]
 ! x1 = x1 * x4
 	.loc 1 299
-	mulx %o1, %l3, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 300
 	sub %o0, %o1, %o0
 ! mem16[pb + 6] = x0
 	.loc 1 301
-	sth %o0, [%o7 + 6]
+	sth %o0, [%o3 + 6]
 ! (int64) x0 = mem16[pa + 8]
 	.loc 1 302
-	ldsh [%l0 + 8], %o0
+	ldsh [%l3 + 8], %o0
 ! x1 = x0 * x6
 	.loc 1 303
-	mulx %o0, %o2, %o1
+	mulx %o0, %l0, %o1
 ! (int64) x1 >>= 16
 	.loc 1 304
 	srax %o1, 16, %o1
@@ -892,16 +881,16 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 307
-	mulx %o1, %o5, %o1
+	mulx %o1, %l2, %o1
 ! x0 = x0 - x1
 	.loc 1 308
 	sub %o0, %o1, %o0
 ! x1 = x0 + x3
 	.loc 1 309
-	add %o0, %o3, %o1
+	add %o0, %l1, %o1
 ! x1 = x1 * x5
 	.loc 1 310
-	mulx %o1, %l4, %o1
+	mulx %o1, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 311
 	srax %o1, 16, %o1
@@ -910,19 +899,19 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sth %o1, [%o4 + 8]
 ! x1 = x1 * x4
 	.loc 1 313
-	mulx %o1, %l3, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 314
 	sub %o0, %o1, %o0
 ! mem16[pb + 8] = x0
 	.loc 1 315
-	sth %o0, [%o7 + 8]
+	sth %o0, [%o3 + 8]
 ! (int64) x0 = mem16[pa + 10]
 	.loc 1 316
-	ldsh [%l0 + 10], %o0
+	ldsh [%l3 + 10], %o0
 ! x1 = x0 * x6
 	.loc 1 317
-	mulx %o0, %o2, %o1
+	mulx %o0, %l0, %o1
 ! (int64) x1 >>= 16
 	.loc 1 318
 	srax %o1, 16, %o1
@@ -934,16 +923,16 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 321
-	mulx %o1, %o5, %o1
+	mulx %o1, %l2, %o1
 ! x0 = x0 - x1
 	.loc 1 322
 	sub %o0, %o1, %o0
 ! x1 = x0 + x3
 	.loc 1 323
-	add %o0, %o3, %o1
+	add %o0, %l1, %o1
 ! x1 = x1 * x5
 	.loc 1 324
-	mulx %o1, %l4, %o1
+	mulx %o1, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 325
 	srax %o1, 16, %o1
@@ -952,19 +941,19 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sth %o1, [%o4 + 10]
 ! x1 = x1 * x4
 	.loc 1 327
-	mulx %o1, %l3, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 328
 	sub %o0, %o1, %o0
 ! mem16[pb + 10] = x0
 	.loc 1 329
-	sth %o0, [%o7 + 10]
+	sth %o0, [%o3 + 10]
 ! (int64) x0 = mem16[pa + 12]
 	.loc 1 330
-	ldsh [%l0 + 12], %o0
+	ldsh [%l3 + 12], %o0
 ! x1 = x0 * x6
 	.loc 1 331
-	mulx %o0, %o2, %o1
+	mulx %o0, %l0, %o1
 ! (int64) x1 >>= 16
 	.loc 1 332
 	srax %o1, 16, %o1
@@ -976,16 +965,16 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 335
-	mulx %o1, %o5, %o1
+	mulx %o1, %l2, %o1
 ! x0 = x0 - x1
 	.loc 1 336
 	sub %o0, %o1, %o0
 ! x1 = x0 + x3
 	.loc 1 337
-	add %o0, %o3, %o1
+	add %o0, %l1, %o1
 ! x1 = x1 * x5
 	.loc 1 338
-	mulx %o1, %l4, %o1
+	mulx %o1, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 339
 	srax %o1, 16, %o1
@@ -994,19 +983,19 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sth %o1, [%o4 + 12]
 ! x1 = x1 * x4
 	.loc 1 341
-	mulx %o1, %l3, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 342
 	sub %o0, %o1, %o0
 ! mem16[pb + 12] = x0
 	.loc 1 343
-	sth %o0, [%o7 + 12]
+	sth %o0, [%o3 + 12]
 ! (int64) x0 = mem16[pa + 14]
 	.loc 1 344
-	ldsh [%l0 + 14], %o0
+	ldsh [%l3 + 14], %o0
 ! x1 = x0 * x6
 	.loc 1 345
-	mulx %o0, %o2, %o1
+	mulx %o0, %l0, %o1
 ! (int64) x1 >>= 16
 	.loc 1 346
 	srax %o1, 16, %o1
@@ -1018,16 +1007,16 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 349
-	mulx %o1, %o5, %o1
+	mulx %o1, %l2, %o1
 ! x0 = x0 - x1
 	.loc 1 350
 	sub %o0, %o1, %o0
 ! x1 = x0 + x3
 	.loc 1 351
-	add %o0, %o3, %o1
+	add %o0, %l1, %o1
 ! x1 = x1 * x5
 	.loc 1 352
-	mulx %o1, %l4, %o1
+	mulx %o1, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 353
 	srax %o1, 16, %o1
@@ -1036,421 +1025,414 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sth %o1, [%o4 + 14]
 ! x1 = x1 * x4
 	.loc 1 355
-	mulx %o1, %l3, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 356
 	sub %o0, %o1, %o0
 ! mem16[pb + 14] = x0
 	.loc 1 357
-	sth %o0, [%o7 + 14]
+	sth %o0, [%o3 + 14]
 ! pa = pa + 16
 	.loc 1 358
-	add %l0, 16, %l0
+	add %l3, 16, %l3
 ! pb = pb + 16
 	.loc 1 359
-	add %o7, 16, %o7
+	add %o3, 16, %o3
 ! pc = pc + 16
 	.loc 1 360
 	add %o4, 16, %o4
 ! i1 = i1 - 1
 	.loc 1 361
-	sub %l1, 1, %l1
+	sub %o2, 1, %o2
 ! =? i1 - 0
 	.loc 1 362
-	cmp %l1, 0
+	cmp %o2, 0
 ! goto loop6 if !=
 	.loc 1 363
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop6
 	nop
 ! pa = w
 	.loc 1 364
-	mov %l2, %o7
-	mov %o7, %o5
+	mov %i4, %l0
 ! pb = 39600
 	.loc 1 365
 	sethi %hi(39600), %o0
 	or %o0, %lo(39600), %o0
 ! pb = w + pb
 	.loc 1 366
-	add %o7, %o0, %l0
+	add %i4, %o0, %o5
 ! i0 = 2
 	.loc 1 367
-	mov 2, %o0
+	mov 2, %o3
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop7:
 ! qa = pa
 	.loc 1 369
-	mov %o0, %l1
+	mov %l0, %o2
 ! qb = pa + 768
 	.loc 1 370
-	add %o5, 768, %o3
+	add %l0, 768, %o7
 ! qc = pb
 	.loc 1 371
-	mov %o5, %l2
+	mov %o5, %l1
 ! i1 = 48
 	.loc 1 372
-	mov %l0, %o4
-	mov 48, %o2
+	mov 48, %o4
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop8:
 ! (int64) x0 = mem16[qa]
 	.loc 1 374
-	ldsh [%o5], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 375
-	ldsh [%o3], %o1
+	ldsh [%o7], %o1
 ! mem16[qc] = x0
 	.loc 1 376
-	sth %o0, [%l0]
+	sth %o0, [%l1]
 ! mem16[qc + 1536] = x1
 	.loc 1 377
-	sth %o1, [%l0 + 1536]
+	sth %o1, [%l1 + 1536]
 ! x0 = x0 + x1
 	.loc 1 378
 	add %o0, %o1, %o0
 ! mem16[qc + 768] = x0
 	.loc 1 379
-	sth %o0, [%l0 + 768]
+	sth %o0, [%l1 + 768]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 380
-	ldsh [%o5 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 381
-	ldsh [%o3 + 2], %o1
+	ldsh [%o7 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 382
-	sth %o0, [%l0 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qc + 1538] = x1
 	.loc 1 383
-	sth %o1, [%l0 + 1538]
+	sth %o1, [%l1 + 1538]
 ! x0 = x0 + x1
 	.loc 1 384
 	add %o0, %o1, %o0
 ! mem16[qc + 770] = x0
 	.loc 1 385
-	sth %o0, [%l0 + 770]
+	sth %o0, [%l1 + 770]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 386
-	ldsh [%o5 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 387
-	ldsh [%o3 + 4], %o1
+	ldsh [%o7 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 388
-	sth %o0, [%l0 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qc + 1540] = x1
 	.loc 1 389
-	sth %o1, [%l0 + 1540]
+	sth %o1, [%l1 + 1540]
 ! x0 = x0 + x1
 	.loc 1 390
 	add %o0, %o1, %o0
 ! mem16[qc + 772] = x0
 	.loc 1 391
-	sth %o0, [%l0 + 772]
+	sth %o0, [%l1 + 772]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 392
-	ldsh [%o5 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 393
-	ldsh [%o3 + 6], %o1
+	ldsh [%o7 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 394
-	sth %o0, [%l0 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qc + 1542] = x1
 	.loc 1 395
-	sth %o1, [%l0 + 1542]
+	sth %o1, [%l1 + 1542]
 ! x0 = x0 + x1
 	.loc 1 396
 	add %o0, %o1, %o0
 ! mem16[qc + 774] = x0
 	.loc 1 397
-	sth %o0, [%l0 + 774]
+	sth %o0, [%l1 + 774]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 398
-	ldsh [%o5 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 399
-	ldsh [%o3 + 8], %o1
+	ldsh [%o7 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 400
-	sth %o0, [%l0 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qc + 1544] = x1
 	.loc 1 401
-	sth %o1, [%l0 + 1544]
+	sth %o1, [%l1 + 1544]
 ! x0 = x0 + x1
 	.loc 1 402
 	add %o0, %o1, %o0
 ! mem16[qc + 776] = x0
 	.loc 1 403
-	sth %o0, [%l0 + 776]
+	sth %o0, [%l1 + 776]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 404
-	ldsh [%o5 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 405
-	ldsh [%o3 + 10], %o1
+	ldsh [%o7 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 406
-	sth %o0, [%l0 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qc + 1546] = x1
 	.loc 1 407
-	sth %o1, [%l0 + 1546]
+	sth %o1, [%l1 + 1546]
 ! x0 = x0 + x1
 	.loc 1 408
 	add %o0, %o1, %o0
 ! mem16[qc + 778] = x0
 	.loc 1 409
-	sth %o0, [%l0 + 778]
+	sth %o0, [%l1 + 778]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 410
-	ldsh [%o5 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 411
-	ldsh [%o3 + 12], %o1
+	ldsh [%o7 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 412
-	sth %o0, [%l0 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qc + 1548] = x1
 	.loc 1 413
-	sth %o1, [%l0 + 1548]
+	sth %o1, [%l1 + 1548]
 ! x0 = x0 + x1
 	.loc 1 414
 	add %o0, %o1, %o0
 ! mem16[qc + 780] = x0
 	.loc 1 415
-	sth %o0, [%l0 + 780]
+	sth %o0, [%l1 + 780]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 416
-	ldsh [%o5 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 417
-	ldsh [%o3 + 14], %o1
+	ldsh [%o7 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 418
-	sth %o0, [%l0 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qc + 1550] = x1
 	.loc 1 419
-	sth %o1, [%l0 + 1550]
+	sth %o1, [%l1 + 1550]
 ! x0 = x0 + x1
 	.loc 1 420
 	add %o0, %o1, %o0
 ! mem16[qc + 782] = x0
 	.loc 1 421
-	sth %o0, [%l0 + 782]
+	sth %o0, [%l1 + 782]
 ! qa = qa + 16
 	.loc 1 422
-	add %o5, 16, %o5
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 423
-	add %o3, 16, %o3
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 424
-	add %l0, 16, %l0
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 425
-	sub %o2, 1, %o2
+	sub %o4, 1, %o4
 ! =? i1 - 0
 	.loc 1 426
-	cmp %o2, 0
+	cmp %o4, 0
 ! goto loop8 if !=
 	.loc 1 427
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop8
 	nop
 ! pa = pa + 1536
 	.loc 1 428
-	mov %l2, %o5
-	add %o5, 1536, %o5
+	add %l0, 1536, %l0
 ! pb = pb + 2304
 	.loc 1 429
-	mov %o4, %l0
-	add %l0, 2304, %l0
+	add %o5, 2304, %o5
 ! i0 = i0 - 1
 	.loc 1 430
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? i0 - 0
 	.loc 1 431
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto loop7 if !=
 	.loc 1 432
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop7
 	nop
 ! pa = w + 3072
 	.loc 1 433
-	add %o7, 3072, %o1
+	add %i4, 3072, %o4
 ! pb = 162096
 	.loc 1 434
 	sethi %hi(162096), %o0
 	or %o0, %lo(162096), %o0
 ! pb = w + pb
 	.loc 1 435
-	add %o7, %o0, %o2
+	add %i4, %o0, %o3
 ! qb = pa + 768
 	.loc 1 437
-	add %o1, 768, %o0
+	add %o4, 768, %o2
 ! i1 = 48
 	.loc 1 439
-	mov 48, %o3
-	mov %o1, %o4
-	mov %o0, %o5
+	mov 48, %o5
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop9:
 ! (int64) x0 = mem16[qa]
 	.loc 1 441
 	ldsh [%o4], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 442
-	ldsh [%o5], %o1
+	ldsh [%o2], %o1
 ! mem16[qc] = x0
 	.loc 1 443
-	sth %o0, [%o2]
+	sth %o0, [%o3]
 ! mem16[qc + 1536] = x1
 	.loc 1 444
-	sth %o1, [%o2 + 1536]
+	sth %o1, [%o3 + 1536]
 ! x0 = x0 + x1
 	.loc 1 445
 	add %o0, %o1, %o0
 ! mem16[qc + 768] = x0
 	.loc 1 446
-	sth %o0, [%o2 + 768]
+	sth %o0, [%o3 + 768]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 447
 	ldsh [%o4 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 448
-	ldsh [%o5 + 2], %o1
+	ldsh [%o2 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 449
-	sth %o0, [%o2 + 2]
+	sth %o0, [%o3 + 2]
 ! mem16[qc + 1538] = x1
 	.loc 1 450
-	sth %o1, [%o2 + 1538]
+	sth %o1, [%o3 + 1538]
 ! x0 = x0 + x1
 	.loc 1 451
 	add %o0, %o1, %o0
 ! mem16[qc + 770] = x0
 	.loc 1 452
-	sth %o0, [%o2 + 770]
+	sth %o0, [%o3 + 770]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 453
 	ldsh [%o4 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 454
-	ldsh [%o5 + 4], %o1
+	ldsh [%o2 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 455
-	sth %o0, [%o2 + 4]
+	sth %o0, [%o3 + 4]
 ! mem16[qc + 1540] = x1
 	.loc 1 456
-	sth %o1, [%o2 + 1540]
+	sth %o1, [%o3 + 1540]
 ! x0 = x0 + x1
 	.loc 1 457
 	add %o0, %o1, %o0
 ! mem16[qc + 772] = x0
 	.loc 1 458
-	sth %o0, [%o2 + 772]
+	sth %o0, [%o3 + 772]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 459
 	ldsh [%o4 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 460
-	ldsh [%o5 + 6], %o1
+	ldsh [%o2 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 461
-	sth %o0, [%o2 + 6]
+	sth %o0, [%o3 + 6]
 ! mem16[qc + 1542] = x1
 	.loc 1 462
-	sth %o1, [%o2 + 1542]
+	sth %o1, [%o3 + 1542]
 ! x0 = x0 + x1
 	.loc 1 463
 	add %o0, %o1, %o0
 ! mem16[qc + 774] = x0
 	.loc 1 464
-	sth %o0, [%o2 + 774]
+	sth %o0, [%o3 + 774]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 465
 	ldsh [%o4 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 466
-	ldsh [%o5 + 8], %o1
+	ldsh [%o2 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 467
-	sth %o0, [%o2 + 8]
+	sth %o0, [%o3 + 8]
 ! mem16[qc + 1544] = x1
 	.loc 1 468
-	sth %o1, [%o2 + 1544]
+	sth %o1, [%o3 + 1544]
 ! x0 = x0 + x1
 	.loc 1 469
 	add %o0, %o1, %o0
 ! mem16[qc + 776] = x0
 	.loc 1 470
-	sth %o0, [%o2 + 776]
+	sth %o0, [%o3 + 776]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 471
 	ldsh [%o4 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 472
-	ldsh [%o5 + 10], %o1
+	ldsh [%o2 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 473
-	sth %o0, [%o2 + 10]
+	sth %o0, [%o3 + 10]
 ! mem16[qc + 1546] = x1
 	.loc 1 474
-	sth %o1, [%o2 + 1546]
+	sth %o1, [%o3 + 1546]
 ! x0 = x0 + x1
 	.loc 1 475
 	add %o0, %o1, %o0
 ! mem16[qc + 778] = x0
 	.loc 1 476
-	sth %o0, [%o2 + 778]
+	sth %o0, [%o3 + 778]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 477
 	ldsh [%o4 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 478
-	ldsh [%o5 + 12], %o1
+	ldsh [%o2 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 479
-	sth %o0, [%o2 + 12]
+	sth %o0, [%o3 + 12]
 ! mem16[qc + 1548] = x1
 	.loc 1 480
-	sth %o1, [%o2 + 1548]
+	sth %o1, [%o3 + 1548]
 ! x0 = x0 + x1
 	.loc 1 481
 	add %o0, %o1, %o0
 ! mem16[qc + 780] = x0
 	.loc 1 482
-	sth %o0, [%o2 + 780]
+	sth %o0, [%o3 + 780]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 483
 	ldsh [%o4 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 484
-	ldsh [%o5 + 14], %o1
+	ldsh [%o2 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 485
-	sth %o0, [%o2 + 14]
+	sth %o0, [%o3 + 14]
 ! mem16[qc + 1550] = x1
 	.loc 1 486
-	sth %o1, [%o2 + 1550]
+	sth %o1, [%o3 + 1550]
 ! x0 = x0 + x1
 	.loc 1 487
 	add %o0, %o1, %o0
 ! mem16[qc + 782] = x0
 	.loc 1 488
-	sth %o0, [%o2 + 782]
+	sth %o0, [%o3 + 782]
 ! qa = qa + 16
 	.loc 1 489
 	add %o4, 16, %o4
 ! qb = qb + 16
 	.loc 1 490
-	add %o5, 16, %o5
+	add %o2, 16, %o2
 ! qc = qc + 16
 	.loc 1 491
-	add %o2, 16, %o2
+	add %o3, 16, %o3
 ! i1 = i1 - 1
 	.loc 1 492
-	sub %o3, 1, %o3
+	sub %o5, 1, %o5
 ! =? i1 - 0
 	.loc 1 493
-	cmp %o3, 0
+	cmp %o5, 0
 ! goto loop9 if !=
 	.loc 1 494
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop9
@@ -1461,210 +1443,206 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(39600), %o0
 ! pa = w + pa
 	.loc 1 496
-	add %o7, %o0, %o5
+	add %i4, %o0, %l0
 ! pb = 4608
 	.loc 1 497
 	sethi %hi(4608), %o0
 	or %o0, %lo(4608), %o0
 ! pb = w + pb
 	.loc 1 498
-	add %o7, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 6
 	.loc 1 499
-	mov 6, %o0
+	mov 6, %o4
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop10:
 ! qa = pa
 	.loc 1 501
-	mov %o0, %l1
+	mov %l0, %o2
 ! qb = pa + 384
 	.loc 1 502
-	add %o5, 384, %o2
+	add %l0, 384, %o5
 ! qc = pb
 	.loc 1 503
-	mov %o5, %o4
+	mov %o3, %o7
 ! i1 = 24
 	.loc 1 504
-	mov %l0, %l2
-	mov 24, %o3
+	mov 24, %l1
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop11:
 ! (int64) x0 = mem16[qa]
 	.loc 1 506
-	ldsh [%o5], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 507
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 508
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 768] = x1
 	.loc 1 509
-	sth %o1, [%l0 + 768]
+	sth %o1, [%o7 + 768]
 ! x0 = x0 + x1
 	.loc 1 510
 	add %o0, %o1, %o0
 ! mem16[qc + 384] = x0
 	.loc 1 511
-	sth %o0, [%l0 + 384]
+	sth %o0, [%o7 + 384]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 512
-	ldsh [%o5 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 513
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 514
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 770] = x1
 	.loc 1 515
-	sth %o1, [%l0 + 770]
+	sth %o1, [%o7 + 770]
 ! x0 = x0 + x1
 	.loc 1 516
 	add %o0, %o1, %o0
 ! mem16[qc + 386] = x0
 	.loc 1 517
-	sth %o0, [%l0 + 386]
+	sth %o0, [%o7 + 386]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 518
-	ldsh [%o5 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 519
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 520
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 772] = x1
 	.loc 1 521
-	sth %o1, [%l0 + 772]
+	sth %o1, [%o7 + 772]
 ! x0 = x0 + x1
 	.loc 1 522
 	add %o0, %o1, %o0
 ! mem16[qc + 388] = x0
 	.loc 1 523
-	sth %o0, [%l0 + 388]
+	sth %o0, [%o7 + 388]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 524
-	ldsh [%o5 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 525
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 526
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 774] = x1
 	.loc 1 527
-	sth %o1, [%l0 + 774]
+	sth %o1, [%o7 + 774]
 ! x0 = x0 + x1
 	.loc 1 528
 	add %o0, %o1, %o0
 ! mem16[qc + 390] = x0
 	.loc 1 529
-	sth %o0, [%l0 + 390]
+	sth %o0, [%o7 + 390]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 530
-	ldsh [%o5 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 531
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 532
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 776] = x1
 	.loc 1 533
-	sth %o1, [%l0 + 776]
+	sth %o1, [%o7 + 776]
 ! x0 = x0 + x1
 	.loc 1 534
 	add %o0, %o1, %o0
 ! mem16[qc + 392] = x0
 	.loc 1 535
-	sth %o0, [%l0 + 392]
+	sth %o0, [%o7 + 392]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 536
-	ldsh [%o5 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 537
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 538
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 778] = x1
 	.loc 1 539
-	sth %o1, [%l0 + 778]
+	sth %o1, [%o7 + 778]
 ! x0 = x0 + x1
 	.loc 1 540
 	add %o0, %o1, %o0
 ! mem16[qc + 394] = x0
 	.loc 1 541
-	sth %o0, [%l0 + 394]
+	sth %o0, [%o7 + 394]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 542
-	ldsh [%o5 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 543
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 544
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 780] = x1
 	.loc 1 545
-	sth %o1, [%l0 + 780]
+	sth %o1, [%o7 + 780]
 ! x0 = x0 + x1
 	.loc 1 546
 	add %o0, %o1, %o0
 ! mem16[qc + 396] = x0
 	.loc 1 547
-	sth %o0, [%l0 + 396]
+	sth %o0, [%o7 + 396]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 548
-	ldsh [%o5 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 549
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 550
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 782] = x1
 	.loc 1 551
-	sth %o1, [%l0 + 782]
+	sth %o1, [%o7 + 782]
 ! x0 = x0 + x1
 	.loc 1 552
 	add %o0, %o1, %o0
 ! mem16[qc + 398] = x0
 	.loc 1 553
-	sth %o0, [%l0 + 398]
+	sth %o0, [%o7 + 398]
 ! qa = qa + 16
 	.loc 1 554
-	add %o5, 16, %o5
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 555
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 556
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 557
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 558
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop11 if !=
 	.loc 1 559
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop11
 	nop
 ! pa = pa + 768
 	.loc 1 560
-	mov %o4, %o5
-	add %o5, 768, %o5
+	add %l0, 768, %l0
 ! pb = pb + 1152
 	.loc 1 561
-	mov %l2, %l0
-	add %l0, 1152, %l0
+	add %o3, 1152, %o3
 ! i0 = i0 - 1
 	.loc 1 562
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 563
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop10 if !=
 	.loc 1 564
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop10
@@ -1675,210 +1653,206 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(162096), %o0
 ! pa = w + pa
 	.loc 1 566
-	add %o7, %o0, %o5
+	add %i4, %o0, %l0
 ! pb = 144600
 	.loc 1 567
 	sethi %hi(144600), %o0
 	or %o0, %lo(144600), %o0
 ! pb = w + pb
 	.loc 1 568
-	add %o7, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 3
 	.loc 1 569
-	mov 3, %o0
+	mov 3, %o4
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop12:
 ! qa = pa
 	.loc 1 571
-	mov %o0, %l1
+	mov %l0, %o2
 ! qb = pa + 384
 	.loc 1 572
-	add %o5, 384, %o2
+	add %l0, 384, %o5
 ! qc = pb
 	.loc 1 573
-	mov %o5, %o4
+	mov %o3, %o7
 ! i1 = 24
 	.loc 1 574
-	mov %l0, %l2
-	mov 24, %o3
+	mov 24, %l1
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop13:
 ! (int64) x0 = mem16[qa]
 	.loc 1 576
-	ldsh [%o5], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 577
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 578
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 768] = x1
 	.loc 1 579
-	sth %o1, [%l0 + 768]
+	sth %o1, [%o7 + 768]
 ! x0 = x0 + x1
 	.loc 1 580
 	add %o0, %o1, %o0
 ! mem16[qc + 384] = x0
 	.loc 1 581
-	sth %o0, [%l0 + 384]
+	sth %o0, [%o7 + 384]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 582
-	ldsh [%o5 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 583
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 584
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 770] = x1
 	.loc 1 585
-	sth %o1, [%l0 + 770]
+	sth %o1, [%o7 + 770]
 ! x0 = x0 + x1
 	.loc 1 586
 	add %o0, %o1, %o0
 ! mem16[qc + 386] = x0
 	.loc 1 587
-	sth %o0, [%l0 + 386]
+	sth %o0, [%o7 + 386]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 588
-	ldsh [%o5 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 589
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 590
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 772] = x1
 	.loc 1 591
-	sth %o1, [%l0 + 772]
+	sth %o1, [%o7 + 772]
 ! x0 = x0 + x1
 	.loc 1 592
 	add %o0, %o1, %o0
 ! mem16[qc + 388] = x0
 	.loc 1 593
-	sth %o0, [%l0 + 388]
+	sth %o0, [%o7 + 388]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 594
-	ldsh [%o5 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 595
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 596
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 774] = x1
 	.loc 1 597
-	sth %o1, [%l0 + 774]
+	sth %o1, [%o7 + 774]
 ! x0 = x0 + x1
 	.loc 1 598
 	add %o0, %o1, %o0
 ! mem16[qc + 390] = x0
 	.loc 1 599
-	sth %o0, [%l0 + 390]
+	sth %o0, [%o7 + 390]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 600
-	ldsh [%o5 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 601
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 602
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 776] = x1
 	.loc 1 603
-	sth %o1, [%l0 + 776]
+	sth %o1, [%o7 + 776]
 ! x0 = x0 + x1
 	.loc 1 604
 	add %o0, %o1, %o0
 ! mem16[qc + 392] = x0
 	.loc 1 605
-	sth %o0, [%l0 + 392]
+	sth %o0, [%o7 + 392]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 606
-	ldsh [%o5 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 607
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 608
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 778] = x1
 	.loc 1 609
-	sth %o1, [%l0 + 778]
+	sth %o1, [%o7 + 778]
 ! x0 = x0 + x1
 	.loc 1 610
 	add %o0, %o1, %o0
 ! mem16[qc + 394] = x0
 	.loc 1 611
-	sth %o0, [%l0 + 394]
+	sth %o0, [%o7 + 394]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 612
-	ldsh [%o5 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 613
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 614
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 780] = x1
 	.loc 1 615
-	sth %o1, [%l0 + 780]
+	sth %o1, [%o7 + 780]
 ! x0 = x0 + x1
 	.loc 1 616
 	add %o0, %o1, %o0
 ! mem16[qc + 396] = x0
 	.loc 1 617
-	sth %o0, [%l0 + 396]
+	sth %o0, [%o7 + 396]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 618
-	ldsh [%o5 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 619
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 620
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 782] = x1
 	.loc 1 621
-	sth %o1, [%l0 + 782]
+	sth %o1, [%o7 + 782]
 ! x0 = x0 + x1
 	.loc 1 622
 	add %o0, %o1, %o0
 ! mem16[qc + 398] = x0
 	.loc 1 623
-	sth %o0, [%l0 + 398]
+	sth %o0, [%o7 + 398]
 ! qa = qa + 16
 	.loc 1 624
-	add %o5, 16, %o5
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 625
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 626
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 627
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 628
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop13 if !=
 	.loc 1 629
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop13
 	nop
 ! pa = pa + 768
 	.loc 1 630
-	mov %o4, %o5
-	add %o5, 768, %o5
+	add %l0, 768, %l0
 ! pb = pb + 1152
 	.loc 1 631
-	mov %l2, %l0
-	add %l0, 1152, %l0
+	add %o3, 1152, %o3
 ! i0 = i0 - 1
 	.loc 1 632
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 633
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop12 if !=
 	.loc 1 634
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop12
@@ -1889,210 +1863,206 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(4608), %o0
 ! pa = w + pa
 	.loc 1 636
-	add %o7, %o0, %o5
+	add %i4, %o0, %l0
 ! pb = 39600
 	.loc 1 637
 	sethi %hi(39600), %o0
 	or %o0, %lo(39600), %o0
 ! pb = w + pb
 	.loc 1 638
-	add %o7, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 18
 	.loc 1 639
-	mov 18, %o0
+	mov 18, %o4
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop14:
 ! qa = pa
 	.loc 1 641
-	mov %o0, %l1
+	mov %l0, %o2
 ! qb = pa + 192
 	.loc 1 642
-	add %o5, 192, %o2
+	add %l0, 192, %o5
 ! qc = pb
 	.loc 1 643
-	mov %o5, %o4
+	mov %o3, %o7
 ! i1 = 12
 	.loc 1 644
-	mov %l0, %l2
-	mov 12, %o3
+	mov 12, %l1
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop15:
 ! (int64) x0 = mem16[qa]
 	.loc 1 646
-	ldsh [%o5], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 647
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 648
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 384] = x1
 	.loc 1 649
-	sth %o1, [%l0 + 384]
+	sth %o1, [%o7 + 384]
 ! x0 = x0 + x1
 	.loc 1 650
 	add %o0, %o1, %o0
 ! mem16[qc + 192] = x0
 	.loc 1 651
-	sth %o0, [%l0 + 192]
+	sth %o0, [%o7 + 192]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 652
-	ldsh [%o5 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 653
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 654
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 386] = x1
 	.loc 1 655
-	sth %o1, [%l0 + 386]
+	sth %o1, [%o7 + 386]
 ! x0 = x0 + x1
 	.loc 1 656
 	add %o0, %o1, %o0
 ! mem16[qc + 194] = x0
 	.loc 1 657
-	sth %o0, [%l0 + 194]
+	sth %o0, [%o7 + 194]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 658
-	ldsh [%o5 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 659
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 660
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 388] = x1
 	.loc 1 661
-	sth %o1, [%l0 + 388]
+	sth %o1, [%o7 + 388]
 ! x0 = x0 + x1
 	.loc 1 662
 	add %o0, %o1, %o0
 ! mem16[qc + 196] = x0
 	.loc 1 663
-	sth %o0, [%l0 + 196]
+	sth %o0, [%o7 + 196]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 664
-	ldsh [%o5 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 665
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 666
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 390] = x1
 	.loc 1 667
-	sth %o1, [%l0 + 390]
+	sth %o1, [%o7 + 390]
 ! x0 = x0 + x1
 	.loc 1 668
 	add %o0, %o1, %o0
 ! mem16[qc + 198] = x0
 	.loc 1 669
-	sth %o0, [%l0 + 198]
+	sth %o0, [%o7 + 198]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 670
-	ldsh [%o5 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 671
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 672
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 392] = x1
 	.loc 1 673
-	sth %o1, [%l0 + 392]
+	sth %o1, [%o7 + 392]
 ! x0 = x0 + x1
 	.loc 1 674
 	add %o0, %o1, %o0
 ! mem16[qc + 200] = x0
 	.loc 1 675
-	sth %o0, [%l0 + 200]
+	sth %o0, [%o7 + 200]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 676
-	ldsh [%o5 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 677
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 678
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 394] = x1
 	.loc 1 679
-	sth %o1, [%l0 + 394]
+	sth %o1, [%o7 + 394]
 ! x0 = x0 + x1
 	.loc 1 680
 	add %o0, %o1, %o0
 ! mem16[qc + 202] = x0
 	.loc 1 681
-	sth %o0, [%l0 + 202]
+	sth %o0, [%o7 + 202]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 682
-	ldsh [%o5 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 683
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 684
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 396] = x1
 	.loc 1 685
-	sth %o1, [%l0 + 396]
+	sth %o1, [%o7 + 396]
 ! x0 = x0 + x1
 	.loc 1 686
 	add %o0, %o1, %o0
 ! mem16[qc + 204] = x0
 	.loc 1 687
-	sth %o0, [%l0 + 204]
+	sth %o0, [%o7 + 204]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 688
-	ldsh [%o5 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 689
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 690
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 398] = x1
 	.loc 1 691
-	sth %o1, [%l0 + 398]
+	sth %o1, [%o7 + 398]
 ! x0 = x0 + x1
 	.loc 1 692
 	add %o0, %o1, %o0
 ! mem16[qc + 206] = x0
 	.loc 1 693
-	sth %o0, [%l0 + 206]
+	sth %o0, [%o7 + 206]
 ! qa = qa + 16
 	.loc 1 694
-	add %o5, 16, %o5
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 695
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 696
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 697
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 698
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop15 if !=
 	.loc 1 699
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop15
 	nop
 ! pa = pa + 384
 	.loc 1 700
-	mov %o4, %o5
-	add %o5, 384, %o5
+	add %l0, 384, %l0
 ! pb = pb + 576
 	.loc 1 701
-	mov %l2, %l0
-	add %l0, 576, %l0
+	add %o3, 576, %o3
 ! i0 = i0 - 1
 	.loc 1 702
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 703
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop14 if !=
 	.loc 1 704
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop14
@@ -2103,210 +2073,206 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(144600), %o0
 ! pa = w + pa
 	.loc 1 706
-	add %o7, %o0, %o5
+	add %i4, %o0, %l0
 ! pb = 162096
 	.loc 1 707
 	sethi %hi(162096), %o0
 	or %o0, %lo(162096), %o0
 ! pb = w + pb
 	.loc 1 708
-	add %o7, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 9
 	.loc 1 709
-	mov 9, %o0
+	mov 9, %o4
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop16:
 ! qa = pa
 	.loc 1 711
-	mov %o0, %l1
+	mov %l0, %o2
 ! qb = pa + 192
 	.loc 1 712
-	add %o5, 192, %o2
+	add %l0, 192, %o5
 ! qc = pb
 	.loc 1 713
-	mov %o5, %o4
+	mov %o3, %o7
 ! i1 = 12
 	.loc 1 714
-	mov %l0, %l2
-	mov 12, %o3
+	mov 12, %l1
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop17:
 ! (int64) x0 = mem16[qa]
 	.loc 1 716
-	ldsh [%o5], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 717
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 718
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 384] = x1
 	.loc 1 719
-	sth %o1, [%l0 + 384]
+	sth %o1, [%o7 + 384]
 ! x0 = x0 + x1
 	.loc 1 720
 	add %o0, %o1, %o0
 ! mem16[qc + 192] = x0
 	.loc 1 721
-	sth %o0, [%l0 + 192]
+	sth %o0, [%o7 + 192]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 722
-	ldsh [%o5 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 723
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 724
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 386] = x1
 	.loc 1 725
-	sth %o1, [%l0 + 386]
+	sth %o1, [%o7 + 386]
 ! x0 = x0 + x1
 	.loc 1 726
 	add %o0, %o1, %o0
 ! mem16[qc + 194] = x0
 	.loc 1 727
-	sth %o0, [%l0 + 194]
+	sth %o0, [%o7 + 194]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 728
-	ldsh [%o5 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 729
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 730
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 388] = x1
 	.loc 1 731
-	sth %o1, [%l0 + 388]
+	sth %o1, [%o7 + 388]
 ! x0 = x0 + x1
 	.loc 1 732
 	add %o0, %o1, %o0
 ! mem16[qc + 196] = x0
 	.loc 1 733
-	sth %o0, [%l0 + 196]
+	sth %o0, [%o7 + 196]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 734
-	ldsh [%o5 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 735
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 736
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 390] = x1
 	.loc 1 737
-	sth %o1, [%l0 + 390]
+	sth %o1, [%o7 + 390]
 ! x0 = x0 + x1
 	.loc 1 738
 	add %o0, %o1, %o0
 ! mem16[qc + 198] = x0
 	.loc 1 739
-	sth %o0, [%l0 + 198]
+	sth %o0, [%o7 + 198]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 740
-	ldsh [%o5 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 741
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 742
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 392] = x1
 	.loc 1 743
-	sth %o1, [%l0 + 392]
+	sth %o1, [%o7 + 392]
 ! x0 = x0 + x1
 	.loc 1 744
 	add %o0, %o1, %o0
 ! mem16[qc + 200] = x0
 	.loc 1 745
-	sth %o0, [%l0 + 200]
+	sth %o0, [%o7 + 200]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 746
-	ldsh [%o5 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 747
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 748
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 394] = x1
 	.loc 1 749
-	sth %o1, [%l0 + 394]
+	sth %o1, [%o7 + 394]
 ! x0 = x0 + x1
 	.loc 1 750
 	add %o0, %o1, %o0
 ! mem16[qc + 202] = x0
 	.loc 1 751
-	sth %o0, [%l0 + 202]
+	sth %o0, [%o7 + 202]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 752
-	ldsh [%o5 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 753
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 754
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 396] = x1
 	.loc 1 755
-	sth %o1, [%l0 + 396]
+	sth %o1, [%o7 + 396]
 ! x0 = x0 + x1
 	.loc 1 756
 	add %o0, %o1, %o0
 ! mem16[qc + 204] = x0
 	.loc 1 757
-	sth %o0, [%l0 + 204]
+	sth %o0, [%o7 + 204]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 758
-	ldsh [%o5 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 759
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 760
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 398] = x1
 	.loc 1 761
-	sth %o1, [%l0 + 398]
+	sth %o1, [%o7 + 398]
 ! x0 = x0 + x1
 	.loc 1 762
 	add %o0, %o1, %o0
 ! mem16[qc + 206] = x0
 	.loc 1 763
-	sth %o0, [%l0 + 206]
+	sth %o0, [%o7 + 206]
 ! qa = qa + 16
 	.loc 1 764
-	add %o5, 16, %o5
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 765
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 766
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 767
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 768
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop17 if !=
 	.loc 1 769
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop17
 	nop
 ! pa = pa + 384
 	.loc 1 770
-	mov %o4, %o5
-	add %o5, 384, %o5
+	add %l0, 384, %l0
 ! pb = pb + 576
 	.loc 1 771
-	mov %l2, %l0
-	add %l0, 576, %l0
+	add %o3, 576, %o3
 ! i0 = i0 - 1
 	.loc 1 772
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 773
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop16 if !=
 	.loc 1 774
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop16
@@ -2317,210 +2283,206 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(39600), %o0
 ! pa = w + pa
 	.loc 1 776
-	add %o7, %o0, %o5
+	add %i4, %o0, %l0
 ! pb = 4608
 	.loc 1 777
 	sethi %hi(4608), %o0
 	or %o0, %lo(4608), %o0
 ! pb = w + pb
 	.loc 1 778
-	add %o7, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 54
 	.loc 1 779
-	mov 54, %o0
+	mov 54, %o4
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop18:
 ! qa = pa
 	.loc 1 781
-	mov %o0, %l1
+	mov %l0, %o2
 ! qb = pa + 96
 	.loc 1 782
-	add %o5, 96, %o2
+	add %l0, 96, %o5
 ! qc = pb
 	.loc 1 783
-	mov %o5, %o4
+	mov %o3, %o7
 ! i1 = 6
 	.loc 1 784
-	mov %l0, %l2
-	mov 6, %o3
+	mov 6, %l1
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop19:
 ! (int64) x0 = mem16[qa]
 	.loc 1 786
-	ldsh [%o5], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 787
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 788
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 192] = x1
 	.loc 1 789
-	sth %o1, [%l0 + 192]
+	sth %o1, [%o7 + 192]
 ! x0 = x0 + x1
 	.loc 1 790
 	add %o0, %o1, %o0
 ! mem16[qc + 96] = x0
 	.loc 1 791
-	sth %o0, [%l0 + 96]
+	sth %o0, [%o7 + 96]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 792
-	ldsh [%o5 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 793
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 794
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 194] = x1
 	.loc 1 795
-	sth %o1, [%l0 + 194]
+	sth %o1, [%o7 + 194]
 ! x0 = x0 + x1
 	.loc 1 796
 	add %o0, %o1, %o0
 ! mem16[qc + 98] = x0
 	.loc 1 797
-	sth %o0, [%l0 + 98]
+	sth %o0, [%o7 + 98]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 798
-	ldsh [%o5 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 799
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 800
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 196] = x1
 	.loc 1 801
-	sth %o1, [%l0 + 196]
+	sth %o1, [%o7 + 196]
 ! x0 = x0 + x1
 	.loc 1 802
 	add %o0, %o1, %o0
 ! mem16[qc + 100] = x0
 	.loc 1 803
-	sth %o0, [%l0 + 100]
+	sth %o0, [%o7 + 100]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 804
-	ldsh [%o5 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 805
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 806
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 198] = x1
 	.loc 1 807
-	sth %o1, [%l0 + 198]
+	sth %o1, [%o7 + 198]
 ! x0 = x0 + x1
 	.loc 1 808
 	add %o0, %o1, %o0
 ! mem16[qc + 102] = x0
 	.loc 1 809
-	sth %o0, [%l0 + 102]
+	sth %o0, [%o7 + 102]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 810
-	ldsh [%o5 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 811
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 812
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 200] = x1
 	.loc 1 813
-	sth %o1, [%l0 + 200]
+	sth %o1, [%o7 + 200]
 ! x0 = x0 + x1
 	.loc 1 814
 	add %o0, %o1, %o0
 ! mem16[qc + 104] = x0
 	.loc 1 815
-	sth %o0, [%l0 + 104]
+	sth %o0, [%o7 + 104]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 816
-	ldsh [%o5 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 817
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 818
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 202] = x1
 	.loc 1 819
-	sth %o1, [%l0 + 202]
+	sth %o1, [%o7 + 202]
 ! x0 = x0 + x1
 	.loc 1 820
 	add %o0, %o1, %o0
 ! mem16[qc + 106] = x0
 	.loc 1 821
-	sth %o0, [%l0 + 106]
+	sth %o0, [%o7 + 106]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 822
-	ldsh [%o5 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 823
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 824
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 204] = x1
 	.loc 1 825
-	sth %o1, [%l0 + 204]
+	sth %o1, [%o7 + 204]
 ! x0 = x0 + x1
 	.loc 1 826
 	add %o0, %o1, %o0
 ! mem16[qc + 108] = x0
 	.loc 1 827
-	sth %o0, [%l0 + 108]
+	sth %o0, [%o7 + 108]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 828
-	ldsh [%o5 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 829
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 830
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 206] = x1
 	.loc 1 831
-	sth %o1, [%l0 + 206]
+	sth %o1, [%o7 + 206]
 ! x0 = x0 + x1
 	.loc 1 832
 	add %o0, %o1, %o0
 ! mem16[qc + 110] = x0
 	.loc 1 833
-	sth %o0, [%l0 + 110]
+	sth %o0, [%o7 + 110]
 ! qa = qa + 16
 	.loc 1 834
-	add %o5, 16, %o5
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 835
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 836
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 837
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 838
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop19 if !=
 	.loc 1 839
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop19
 	nop
 ! pa = pa + 192
 	.loc 1 840
-	mov %o4, %o5
-	add %o5, 192, %o5
+	add %l0, 192, %l0
 ! pb = pb + 288
 	.loc 1 841
-	mov %l2, %l0
-	add %l0, 288, %l0
+	add %o3, 288, %o3
 ! i0 = i0 - 1
 	.loc 1 842
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 843
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop18 if !=
 	.loc 1 844
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop18
@@ -2531,210 +2493,206 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(162096), %o0
 ! pa = w + pa
 	.loc 1 846
-	add %o7, %o0, %o5
+	add %i4, %o0, %l0
 ! pb = 144600
 	.loc 1 847
 	sethi %hi(144600), %o0
 	or %o0, %lo(144600), %o0
 ! pb = w + pb
 	.loc 1 848
-	add %o7, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 27
 	.loc 1 849
-	mov 27, %o0
+	mov 27, %o4
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop20:
 ! qa = pa
 	.loc 1 851
-	mov %o0, %l1
+	mov %l0, %o2
 ! qb = pa + 96
 	.loc 1 852
-	add %o5, 96, %o2
+	add %l0, 96, %o5
 ! qc = pb
 	.loc 1 853
-	mov %o5, %o4
+	mov %o3, %o7
 ! i1 = 6
 	.loc 1 854
-	mov %l0, %l2
-	mov 6, %o3
+	mov 6, %l1
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop21:
 ! (int64) x0 = mem16[qa]
 	.loc 1 856
-	ldsh [%o5], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 857
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 858
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 192] = x1
 	.loc 1 859
-	sth %o1, [%l0 + 192]
+	sth %o1, [%o7 + 192]
 ! x0 = x0 + x1
 	.loc 1 860
 	add %o0, %o1, %o0
 ! mem16[qc + 96] = x0
 	.loc 1 861
-	sth %o0, [%l0 + 96]
+	sth %o0, [%o7 + 96]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 862
-	ldsh [%o5 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 863
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 864
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 194] = x1
 	.loc 1 865
-	sth %o1, [%l0 + 194]
+	sth %o1, [%o7 + 194]
 ! x0 = x0 + x1
 	.loc 1 866
 	add %o0, %o1, %o0
 ! mem16[qc + 98] = x0
 	.loc 1 867
-	sth %o0, [%l0 + 98]
+	sth %o0, [%o7 + 98]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 868
-	ldsh [%o5 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 869
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 870
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 196] = x1
 	.loc 1 871
-	sth %o1, [%l0 + 196]
+	sth %o1, [%o7 + 196]
 ! x0 = x0 + x1
 	.loc 1 872
 	add %o0, %o1, %o0
 ! mem16[qc + 100] = x0
 	.loc 1 873
-	sth %o0, [%l0 + 100]
+	sth %o0, [%o7 + 100]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 874
-	ldsh [%o5 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 875
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 876
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 198] = x1
 	.loc 1 877
-	sth %o1, [%l0 + 198]
+	sth %o1, [%o7 + 198]
 ! x0 = x0 + x1
 	.loc 1 878
 	add %o0, %o1, %o0
 ! mem16[qc + 102] = x0
 	.loc 1 879
-	sth %o0, [%l0 + 102]
+	sth %o0, [%o7 + 102]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 880
-	ldsh [%o5 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 881
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 882
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 200] = x1
 	.loc 1 883
-	sth %o1, [%l0 + 200]
+	sth %o1, [%o7 + 200]
 ! x0 = x0 + x1
 	.loc 1 884
 	add %o0, %o1, %o0
 ! mem16[qc + 104] = x0
 	.loc 1 885
-	sth %o0, [%l0 + 104]
+	sth %o0, [%o7 + 104]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 886
-	ldsh [%o5 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 887
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 888
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 202] = x1
 	.loc 1 889
-	sth %o1, [%l0 + 202]
+	sth %o1, [%o7 + 202]
 ! x0 = x0 + x1
 	.loc 1 890
 	add %o0, %o1, %o0
 ! mem16[qc + 106] = x0
 	.loc 1 891
-	sth %o0, [%l0 + 106]
+	sth %o0, [%o7 + 106]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 892
-	ldsh [%o5 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 893
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 894
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 204] = x1
 	.loc 1 895
-	sth %o1, [%l0 + 204]
+	sth %o1, [%o7 + 204]
 ! x0 = x0 + x1
 	.loc 1 896
 	add %o0, %o1, %o0
 ! mem16[qc + 108] = x0
 	.loc 1 897
-	sth %o0, [%l0 + 108]
+	sth %o0, [%o7 + 108]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 898
-	ldsh [%o5 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 899
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 900
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 206] = x1
 	.loc 1 901
-	sth %o1, [%l0 + 206]
+	sth %o1, [%o7 + 206]
 ! x0 = x0 + x1
 	.loc 1 902
 	add %o0, %o1, %o0
 ! mem16[qc + 110] = x0
 	.loc 1 903
-	sth %o0, [%l0 + 110]
+	sth %o0, [%o7 + 110]
 ! qa = qa + 16
 	.loc 1 904
-	add %o5, 16, %o5
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 905
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 906
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 907
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 908
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop21 if !=
 	.loc 1 909
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop21
 	nop
 ! pa = pa + 192
 	.loc 1 910
-	mov %o4, %o5
-	add %o5, 192, %o5
+	add %l0, 192, %l0
 ! pb = pb + 288
 	.loc 1 911
-	mov %l2, %l0
-	add %l0, 288, %l0
+	add %o3, 288, %o3
 ! i0 = i0 - 1
 	.loc 1 912
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 913
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop20 if !=
 	.loc 1 914
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop20
@@ -2745,210 +2703,206 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(4608), %o0
 ! pa = w + pa
 	.loc 1 916
-	add %o7, %o0, %o5
+	add %i4, %o0, %l0
 ! pb = 39600
 	.loc 1 917
 	sethi %hi(39600), %o0
 	or %o0, %lo(39600), %o0
 ! pb = w + pb
 	.loc 1 918
-	add %o7, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 162
 	.loc 1 919
-	mov 162, %o0
+	mov 162, %o4
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop22:
 ! qa = pa
 	.loc 1 921
-	mov %o0, %l1
+	mov %l0, %o2
 ! qb = pa + 48
 	.loc 1 922
-	add %o5, 48, %o2
+	add %l0, 48, %o5
 ! qc = pb
 	.loc 1 923
-	mov %o5, %o4
+	mov %o3, %o7
 ! i1 = 3
 	.loc 1 924
-	mov %l0, %l2
-	mov 3, %o3
+	mov 3, %l1
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop23:
 ! (int64) x0 = mem16[qa]
 	.loc 1 926
-	ldsh [%o5], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 927
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 928
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 96] = x1
 	.loc 1 929
-	sth %o1, [%l0 + 96]
+	sth %o1, [%o7 + 96]
 ! x0 = x0 + x1
 	.loc 1 930
 	add %o0, %o1, %o0
 ! mem16[qc + 48] = x0
 	.loc 1 931
-	sth %o0, [%l0 + 48]
+	sth %o0, [%o7 + 48]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 932
-	ldsh [%o5 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 933
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 934
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 98] = x1
 	.loc 1 935
-	sth %o1, [%l0 + 98]
+	sth %o1, [%o7 + 98]
 ! x0 = x0 + x1
 	.loc 1 936
 	add %o0, %o1, %o0
 ! mem16[qc + 50] = x0
 	.loc 1 937
-	sth %o0, [%l0 + 50]
+	sth %o0, [%o7 + 50]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 938
-	ldsh [%o5 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 939
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 940
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 100] = x1
 	.loc 1 941
-	sth %o1, [%l0 + 100]
+	sth %o1, [%o7 + 100]
 ! x0 = x0 + x1
 	.loc 1 942
 	add %o0, %o1, %o0
 ! mem16[qc + 52] = x0
 	.loc 1 943
-	sth %o0, [%l0 + 52]
+	sth %o0, [%o7 + 52]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 944
-	ldsh [%o5 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 945
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 946
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 102] = x1
 	.loc 1 947
-	sth %o1, [%l0 + 102]
+	sth %o1, [%o7 + 102]
 ! x0 = x0 + x1
 	.loc 1 948
 	add %o0, %o1, %o0
 ! mem16[qc + 54] = x0
 	.loc 1 949
-	sth %o0, [%l0 + 54]
+	sth %o0, [%o7 + 54]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 950
-	ldsh [%o5 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 951
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 952
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 104] = x1
 	.loc 1 953
-	sth %o1, [%l0 + 104]
+	sth %o1, [%o7 + 104]
 ! x0 = x0 + x1
 	.loc 1 954
 	add %o0, %o1, %o0
 ! mem16[qc + 56] = x0
 	.loc 1 955
-	sth %o0, [%l0 + 56]
+	sth %o0, [%o7 + 56]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 956
-	ldsh [%o5 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 957
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 958
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 106] = x1
 	.loc 1 959
-	sth %o1, [%l0 + 106]
+	sth %o1, [%o7 + 106]
 ! x0 = x0 + x1
 	.loc 1 960
 	add %o0, %o1, %o0
 ! mem16[qc + 58] = x0
 	.loc 1 961
-	sth %o0, [%l0 + 58]
+	sth %o0, [%o7 + 58]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 962
-	ldsh [%o5 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 963
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 964
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 108] = x1
 	.loc 1 965
-	sth %o1, [%l0 + 108]
+	sth %o1, [%o7 + 108]
 ! x0 = x0 + x1
 	.loc 1 966
 	add %o0, %o1, %o0
 ! mem16[qc + 60] = x0
 	.loc 1 967
-	sth %o0, [%l0 + 60]
+	sth %o0, [%o7 + 60]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 968
-	ldsh [%o5 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 969
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 970
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 110] = x1
 	.loc 1 971
-	sth %o1, [%l0 + 110]
+	sth %o1, [%o7 + 110]
 ! x0 = x0 + x1
 	.loc 1 972
 	add %o0, %o1, %o0
 ! mem16[qc + 62] = x0
 	.loc 1 973
-	sth %o0, [%l0 + 62]
+	sth %o0, [%o7 + 62]
 ! qa = qa + 16
 	.loc 1 974
-	add %o5, 16, %o5
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 975
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 976
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 977
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 978
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop23 if !=
 	.loc 1 979
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop23
 	nop
 ! pa = pa + 96
 	.loc 1 980
-	mov %o4, %o5
-	add %o5, 96, %o5
+	add %l0, 96, %l0
 ! pb = pb + 144
 	.loc 1 981
-	mov %l2, %l0
-	add %l0, 144, %l0
+	add %o3, 144, %o3
 ! i0 = i0 - 1
 	.loc 1 982
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 983
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop22 if !=
 	.loc 1 984
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop22
@@ -2959,210 +2913,206 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(144600), %o0
 ! pa = w + pa
 	.loc 1 986
-	add %o7, %o0, %o5
+	add %i4, %o0, %l0
 ! pb = 162096
 	.loc 1 987
 	sethi %hi(162096), %o0
 	or %o0, %lo(162096), %o0
 ! pb = w + pb
 	.loc 1 988
-	add %o7, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 81
 	.loc 1 989
-	mov 81, %o0
+	mov 81, %o4
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop24:
 ! qa = pa
 	.loc 1 991
-	mov %o0, %l1
+	mov %l0, %o2
 ! qb = pa + 48
 	.loc 1 992
-	add %o5, 48, %o2
+	add %l0, 48, %o5
 ! qc = pb
 	.loc 1 993
-	mov %o5, %o4
+	mov %o3, %o7
 ! i1 = 3
 	.loc 1 994
-	mov %l0, %l2
-	mov 3, %o3
+	mov 3, %l1
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop25:
 ! (int64) x0 = mem16[qa]
 	.loc 1 996
-	ldsh [%o5], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 997
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 998
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 96] = x1
 	.loc 1 999
-	sth %o1, [%l0 + 96]
+	sth %o1, [%o7 + 96]
 ! x0 = x0 + x1
 	.loc 1 1000
 	add %o0, %o1, %o0
 ! mem16[qc + 48] = x0
 	.loc 1 1001
-	sth %o0, [%l0 + 48]
+	sth %o0, [%o7 + 48]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1002
-	ldsh [%o5 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 1003
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 1004
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 98] = x1
 	.loc 1 1005
-	sth %o1, [%l0 + 98]
+	sth %o1, [%o7 + 98]
 ! x0 = x0 + x1
 	.loc 1 1006
 	add %o0, %o1, %o0
 ! mem16[qc + 50] = x0
 	.loc 1 1007
-	sth %o0, [%l0 + 50]
+	sth %o0, [%o7 + 50]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1008
-	ldsh [%o5 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 1009
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 1010
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 100] = x1
 	.loc 1 1011
-	sth %o1, [%l0 + 100]
+	sth %o1, [%o7 + 100]
 ! x0 = x0 + x1
 	.loc 1 1012
 	add %o0, %o1, %o0
 ! mem16[qc + 52] = x0
 	.loc 1 1013
-	sth %o0, [%l0 + 52]
+	sth %o0, [%o7 + 52]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1014
-	ldsh [%o5 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 1015
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 1016
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 102] = x1
 	.loc 1 1017
-	sth %o1, [%l0 + 102]
+	sth %o1, [%o7 + 102]
 ! x0 = x0 + x1
 	.loc 1 1018
 	add %o0, %o1, %o0
 ! mem16[qc + 54] = x0
 	.loc 1 1019
-	sth %o0, [%l0 + 54]
+	sth %o0, [%o7 + 54]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1020
-	ldsh [%o5 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 1021
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 1022
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 104] = x1
 	.loc 1 1023
-	sth %o1, [%l0 + 104]
+	sth %o1, [%o7 + 104]
 ! x0 = x0 + x1
 	.loc 1 1024
 	add %o0, %o1, %o0
 ! mem16[qc + 56] = x0
 	.loc 1 1025
-	sth %o0, [%l0 + 56]
+	sth %o0, [%o7 + 56]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1026
-	ldsh [%o5 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 1027
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 1028
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 106] = x1
 	.loc 1 1029
-	sth %o1, [%l0 + 106]
+	sth %o1, [%o7 + 106]
 ! x0 = x0 + x1
 	.loc 1 1030
 	add %o0, %o1, %o0
 ! mem16[qc + 58] = x0
 	.loc 1 1031
-	sth %o0, [%l0 + 58]
+	sth %o0, [%o7 + 58]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1032
-	ldsh [%o5 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 1033
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 1034
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 108] = x1
 	.loc 1 1035
-	sth %o1, [%l0 + 108]
+	sth %o1, [%o7 + 108]
 ! x0 = x0 + x1
 	.loc 1 1036
 	add %o0, %o1, %o0
 ! mem16[qc + 60] = x0
 	.loc 1 1037
-	sth %o0, [%l0 + 60]
+	sth %o0, [%o7 + 60]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1038
-	ldsh [%o5 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 1039
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 1040
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 110] = x1
 	.loc 1 1041
-	sth %o1, [%l0 + 110]
+	sth %o1, [%o7 + 110]
 ! x0 = x0 + x1
 	.loc 1 1042
 	add %o0, %o1, %o0
 ! mem16[qc + 62] = x0
 	.loc 1 1043
-	sth %o0, [%l0 + 62]
+	sth %o0, [%o7 + 62]
 ! qa = qa + 16
 	.loc 1 1044
-	add %o5, 16, %o5
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 1045
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 1046
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 1047
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 1048
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop25 if !=
 	.loc 1 1049
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop25
 	nop
 ! pa = pa + 96
 	.loc 1 1050
-	mov %o4, %o5
-	add %o5, 96, %o5
+	add %l0, 96, %l0
 ! pb = pb + 144
 	.loc 1 1051
-	mov %l2, %l0
-	add %l0, 144, %l0
+	add %o3, 144, %o3
 ! i0 = i0 - 1
 	.loc 1 1052
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 1053
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop24 if !=
 	.loc 1 1054
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop24
@@ -3173,245 +3123,243 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(39600), %o0
 ! pa = w + pa
 	.loc 1 1056
-	add %o7, %o0, %o0
+	add %i4, %o0, %o4
 ! pb = 4608
 	.loc 1 1057
-	sethi %hi(4608), %o1
-	or %o1, %lo(4608), %o1
+	sethi %hi(4608), %o0
+	or %o0, %lo(4608), %o0
 ! pb = w + pb
 	.loc 1 1058
-	add %o7, %o1, %o1
+	add %i4, %o0, %o5
 ! i0 = 486
 	.loc 1 1059
 	mov 486, %o2
-	mov %o0, %o3
-	mov %o1, %o4
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop26:
 ! qb = pa + 24
 	.loc 1 1062
-	add %o3, 24, %o5
+	add %o4, 24, %o3
 ! (int64) x0 = mem16[qa]
 	.loc 1 1064
-	ldsh [%o3], %o0
+	ldsh [%o4], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 1065
-	ldsh [%o5], %o1
+	ldsh [%o3], %o1
 ! mem16[qc] = x0
 	.loc 1 1066
-	sth %o0, [%o4]
+	sth %o0, [%o5]
 ! mem16[qc + 48] = x1
 	.loc 1 1067
-	sth %o1, [%o4 + 48]
+	sth %o1, [%o5 + 48]
 ! x0 = x0 + x1
 	.loc 1 1068
 	add %o0, %o1, %o0
 ! mem16[qc + 24] = x0
 	.loc 1 1069
-	sth %o0, [%o4 + 24]
+	sth %o0, [%o5 + 24]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1070
-	ldsh [%o3 + 2], %o0
+	ldsh [%o4 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 1071
-	ldsh [%o5 + 2], %o1
+	ldsh [%o3 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 1072
-	sth %o0, [%o4 + 2]
+	sth %o0, [%o5 + 2]
 ! mem16[qc + 50] = x1
 	.loc 1 1073
-	sth %o1, [%o4 + 50]
+	sth %o1, [%o5 + 50]
 ! x0 = x0 + x1
 	.loc 1 1074
 	add %o0, %o1, %o0
 ! mem16[qc + 26] = x0
 	.loc 1 1075
-	sth %o0, [%o4 + 26]
+	sth %o0, [%o5 + 26]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1076
-	ldsh [%o3 + 4], %o0
+	ldsh [%o4 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 1077
-	ldsh [%o5 + 4], %o1
+	ldsh [%o3 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 1078
-	sth %o0, [%o4 + 4]
+	sth %o0, [%o5 + 4]
 ! mem16[qc + 52] = x1
 	.loc 1 1079
-	sth %o1, [%o4 + 52]
+	sth %o1, [%o5 + 52]
 ! x0 = x0 + x1
 	.loc 1 1080
 	add %o0, %o1, %o0
 ! mem16[qc + 28] = x0
 	.loc 1 1081
-	sth %o0, [%o4 + 28]
+	sth %o0, [%o5 + 28]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1082
-	ldsh [%o3 + 6], %o0
+	ldsh [%o4 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 1083
-	ldsh [%o5 + 6], %o1
+	ldsh [%o3 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 1084
-	sth %o0, [%o4 + 6]
+	sth %o0, [%o5 + 6]
 ! mem16[qc + 54] = x1
 	.loc 1 1085
-	sth %o1, [%o4 + 54]
+	sth %o1, [%o5 + 54]
 ! x0 = x0 + x1
 	.loc 1 1086
 	add %o0, %o1, %o0
 ! mem16[qc + 30] = x0
 	.loc 1 1087
-	sth %o0, [%o4 + 30]
+	sth %o0, [%o5 + 30]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1088
-	ldsh [%o3 + 8], %o0
+	ldsh [%o4 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 1089
-	ldsh [%o5 + 8], %o1
+	ldsh [%o3 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 1090
-	sth %o0, [%o4 + 8]
+	sth %o0, [%o5 + 8]
 ! mem16[qc + 56] = x1
 	.loc 1 1091
-	sth %o1, [%o4 + 56]
+	sth %o1, [%o5 + 56]
 ! x0 = x0 + x1
 	.loc 1 1092
 	add %o0, %o1, %o0
 ! mem16[qc + 32] = x0
 	.loc 1 1093
-	sth %o0, [%o4 + 32]
+	sth %o0, [%o5 + 32]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1094
-	ldsh [%o3 + 10], %o0
+	ldsh [%o4 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 1095
-	ldsh [%o5 + 10], %o1
+	ldsh [%o3 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 1096
-	sth %o0, [%o4 + 10]
+	sth %o0, [%o5 + 10]
 ! mem16[qc + 58] = x1
 	.loc 1 1097
-	sth %o1, [%o4 + 58]
+	sth %o1, [%o5 + 58]
 ! x0 = x0 + x1
 	.loc 1 1098
 	add %o0, %o1, %o0
 ! mem16[qc + 34] = x0
 	.loc 1 1099
-	sth %o0, [%o4 + 34]
+	sth %o0, [%o5 + 34]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1100
-	ldsh [%o3 + 12], %o0
+	ldsh [%o4 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 1101
-	ldsh [%o5 + 12], %o1
+	ldsh [%o3 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 1102
-	sth %o0, [%o4 + 12]
+	sth %o0, [%o5 + 12]
 ! mem16[qc + 60] = x1
 	.loc 1 1103
-	sth %o1, [%o4 + 60]
+	sth %o1, [%o5 + 60]
 ! x0 = x0 + x1
 	.loc 1 1104
 	add %o0, %o1, %o0
 ! mem16[qc + 36] = x0
 	.loc 1 1105
-	sth %o0, [%o4 + 36]
+	sth %o0, [%o5 + 36]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1106
-	ldsh [%o3 + 14], %o0
+	ldsh [%o4 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 1107
-	ldsh [%o5 + 14], %o1
+	ldsh [%o3 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 1108
-	sth %o0, [%o4 + 14]
+	sth %o0, [%o5 + 14]
 ! mem16[qc + 62] = x1
 	.loc 1 1109
-	sth %o1, [%o4 + 62]
+	sth %o1, [%o5 + 62]
 ! x0 = x0 + x1
 	.loc 1 1110
 	add %o0, %o1, %o0
 ! mem16[qc + 38] = x0
 	.loc 1 1111
-	sth %o0, [%o4 + 38]
+	sth %o0, [%o5 + 38]
 ! (int64) x0 = mem16[qa + 16]
 	.loc 1 1112
-	ldsh [%o3 + 16], %o0
+	ldsh [%o4 + 16], %o0
 ! (int64) x1 = mem16[qb + 16]
 	.loc 1 1113
-	ldsh [%o5 + 16], %o1
+	ldsh [%o3 + 16], %o1
 ! mem16[qc + 16] = x0
 	.loc 1 1114
-	sth %o0, [%o4 + 16]
+	sth %o0, [%o5 + 16]
 ! mem16[qc + 64] = x1
 	.loc 1 1115
-	sth %o1, [%o4 + 64]
+	sth %o1, [%o5 + 64]
 ! x0 = x0 + x1
 	.loc 1 1116
 	add %o0, %o1, %o0
 ! mem16[qc + 40] = x0
 	.loc 1 1117
-	sth %o0, [%o4 + 40]
+	sth %o0, [%o5 + 40]
 ! (int64) x0 = mem16[qa + 18]
 	.loc 1 1118
-	ldsh [%o3 + 18], %o0
+	ldsh [%o4 + 18], %o0
 ! (int64) x1 = mem16[qb + 18]
 	.loc 1 1119
-	ldsh [%o5 + 18], %o1
+	ldsh [%o3 + 18], %o1
 ! mem16[qc + 18] = x0
 	.loc 1 1120
-	sth %o0, [%o4 + 18]
+	sth %o0, [%o5 + 18]
 ! mem16[qc + 66] = x1
 	.loc 1 1121
-	sth %o1, [%o4 + 66]
+	sth %o1, [%o5 + 66]
 ! x0 = x0 + x1
 	.loc 1 1122
 	add %o0, %o1, %o0
 ! mem16[qc + 42] = x0
 	.loc 1 1123
-	sth %o0, [%o4 + 42]
+	sth %o0, [%o5 + 42]
 ! (int64) x0 = mem16[qa + 20]
 	.loc 1 1124
-	ldsh [%o3 + 20], %o0
+	ldsh [%o4 + 20], %o0
 ! (int64) x1 = mem16[qb + 20]
 	.loc 1 1125
-	ldsh [%o5 + 20], %o1
+	ldsh [%o3 + 20], %o1
 ! mem16[qc + 20] = x0
 	.loc 1 1126
-	sth %o0, [%o4 + 20]
+	sth %o0, [%o5 + 20]
 ! mem16[qc + 68] = x1
 	.loc 1 1127
-	sth %o1, [%o4 + 68]
+	sth %o1, [%o5 + 68]
 ! x0 = x0 + x1
 	.loc 1 1128
 	add %o0, %o1, %o0
 ! mem16[qc + 44] = x0
 	.loc 1 1129
-	sth %o0, [%o4 + 44]
+	sth %o0, [%o5 + 44]
 ! (int64) x0 = mem16[qa + 22]
 	.loc 1 1130
-	ldsh [%o3 + 22], %o0
+	ldsh [%o4 + 22], %o0
 ! (int64) x1 = mem16[qb + 22]
 	.loc 1 1131
-	ldsh [%o5 + 22], %o1
+	ldsh [%o3 + 22], %o1
 ! mem16[qc + 22] = x0
 	.loc 1 1132
-	sth %o0, [%o4 + 22]
+	sth %o0, [%o5 + 22]
 ! mem16[qc + 70] = x1
 	.loc 1 1133
-	sth %o1, [%o4 + 70]
+	sth %o1, [%o5 + 70]
 ! x0 = x0 + x1
 	.loc 1 1134
 	add %o0, %o1, %o0
 ! mem16[qc + 46] = x0
 	.loc 1 1135
-	sth %o0, [%o4 + 46]
+	sth %o0, [%o5 + 46]
 ! pa = pa + 48
 	.loc 1 1136
-	add %o3, 48, %o3
+	add %o4, 48, %o4
 ! pb = pb + 72
 	.loc 1 1137
-	add %o4, 72, %o4
+	add %o5, 72, %o5
 ! i0 = i0 - 1
 	.loc 1 1138
 	sub %o2, 1, %o2
@@ -3428,245 +3376,243 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(162096), %o0
 ! pa = w + pa
 	.loc 1 1142
-	add %o7, %o0, %o0
+	add %i4, %o0, %o4
 ! pb = 144600
 	.loc 1 1143
-	sethi %hi(144600), %o1
-	or %o1, %lo(144600), %o1
+	sethi %hi(144600), %o0
+	or %o0, %lo(144600), %o0
 ! pb = w + pb
 	.loc 1 1144
-	add %o7, %o1, %o1
+	add %i4, %o0, %o5
 ! i0 = 243
 	.loc 1 1145
 	mov 243, %o2
-	mov %o0, %o3
-	mov %o1, %o4
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop27:
 ! qb = pa + 24
 	.loc 1 1148
-	add %o3, 24, %o5
+	add %o4, 24, %o3
 ! (int64) x0 = mem16[qa]
 	.loc 1 1150
-	ldsh [%o3], %o0
+	ldsh [%o4], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 1151
-	ldsh [%o5], %o1
+	ldsh [%o3], %o1
 ! mem16[qc] = x0
 	.loc 1 1152
-	sth %o0, [%o4]
+	sth %o0, [%o5]
 ! mem16[qc + 48] = x1
 	.loc 1 1153
-	sth %o1, [%o4 + 48]
+	sth %o1, [%o5 + 48]
 ! x0 = x0 + x1
 	.loc 1 1154
 	add %o0, %o1, %o0
 ! mem16[qc + 24] = x0
 	.loc 1 1155
-	sth %o0, [%o4 + 24]
+	sth %o0, [%o5 + 24]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1156
-	ldsh [%o3 + 2], %o0
+	ldsh [%o4 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 1157
-	ldsh [%o5 + 2], %o1
+	ldsh [%o3 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 1158
-	sth %o0, [%o4 + 2]
+	sth %o0, [%o5 + 2]
 ! mem16[qc + 50] = x1
 	.loc 1 1159
-	sth %o1, [%o4 + 50]
+	sth %o1, [%o5 + 50]
 ! x0 = x0 + x1
 	.loc 1 1160
 	add %o0, %o1, %o0
 ! mem16[qc + 26] = x0
 	.loc 1 1161
-	sth %o0, [%o4 + 26]
+	sth %o0, [%o5 + 26]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1162
-	ldsh [%o3 + 4], %o0
+	ldsh [%o4 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 1163
-	ldsh [%o5 + 4], %o1
+	ldsh [%o3 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 1164
-	sth %o0, [%o4 + 4]
+	sth %o0, [%o5 + 4]
 ! mem16[qc + 52] = x1
 	.loc 1 1165
-	sth %o1, [%o4 + 52]
+	sth %o1, [%o5 + 52]
 ! x0 = x0 + x1
 	.loc 1 1166
 	add %o0, %o1, %o0
 ! mem16[qc + 28] = x0
 	.loc 1 1167
-	sth %o0, [%o4 + 28]
+	sth %o0, [%o5 + 28]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1168
-	ldsh [%o3 + 6], %o0
+	ldsh [%o4 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 1169
-	ldsh [%o5 + 6], %o1
+	ldsh [%o3 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 1170
-	sth %o0, [%o4 + 6]
+	sth %o0, [%o5 + 6]
 ! mem16[qc + 54] = x1
 	.loc 1 1171
-	sth %o1, [%o4 + 54]
+	sth %o1, [%o5 + 54]
 ! x0 = x0 + x1
 	.loc 1 1172
 	add %o0, %o1, %o0
 ! mem16[qc + 30] = x0
 	.loc 1 1173
-	sth %o0, [%o4 + 30]
+	sth %o0, [%o5 + 30]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1174
-	ldsh [%o3 + 8], %o0
+	ldsh [%o4 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 1175
-	ldsh [%o5 + 8], %o1
+	ldsh [%o3 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 1176
-	sth %o0, [%o4 + 8]
+	sth %o0, [%o5 + 8]
 ! mem16[qc + 56] = x1
 	.loc 1 1177
-	sth %o1, [%o4 + 56]
+	sth %o1, [%o5 + 56]
 ! x0 = x0 + x1
 	.loc 1 1178
 	add %o0, %o1, %o0
 ! mem16[qc + 32] = x0
 	.loc 1 1179
-	sth %o0, [%o4 + 32]
+	sth %o0, [%o5 + 32]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1180
-	ldsh [%o3 + 10], %o0
+	ldsh [%o4 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 1181
-	ldsh [%o5 + 10], %o1
+	ldsh [%o3 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 1182
-	sth %o0, [%o4 + 10]
+	sth %o0, [%o5 + 10]
 ! mem16[qc + 58] = x1
 	.loc 1 1183
-	sth %o1, [%o4 + 58]
+	sth %o1, [%o5 + 58]
 ! x0 = x0 + x1
 	.loc 1 1184
 	add %o0, %o1, %o0
 ! mem16[qc + 34] = x0
 	.loc 1 1185
-	sth %o0, [%o4 + 34]
+	sth %o0, [%o5 + 34]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1186
-	ldsh [%o3 + 12], %o0
+	ldsh [%o4 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 1187
-	ldsh [%o5 + 12], %o1
+	ldsh [%o3 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 1188
-	sth %o0, [%o4 + 12]
+	sth %o0, [%o5 + 12]
 ! mem16[qc + 60] = x1
 	.loc 1 1189
-	sth %o1, [%o4 + 60]
+	sth %o1, [%o5 + 60]
 ! x0 = x0 + x1
 	.loc 1 1190
 	add %o0, %o1, %o0
 ! mem16[qc + 36] = x0
 	.loc 1 1191
-	sth %o0, [%o4 + 36]
+	sth %o0, [%o5 + 36]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1192
-	ldsh [%o3 + 14], %o0
+	ldsh [%o4 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 1193
-	ldsh [%o5 + 14], %o1
+	ldsh [%o3 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 1194
-	sth %o0, [%o4 + 14]
+	sth %o0, [%o5 + 14]
 ! mem16[qc + 62] = x1
 	.loc 1 1195
-	sth %o1, [%o4 + 62]
+	sth %o1, [%o5 + 62]
 ! x0 = x0 + x1
 	.loc 1 1196
 	add %o0, %o1, %o0
 ! mem16[qc + 38] = x0
 	.loc 1 1197
-	sth %o0, [%o4 + 38]
+	sth %o0, [%o5 + 38]
 ! (int64) x0 = mem16[qa + 16]
 	.loc 1 1198
-	ldsh [%o3 + 16], %o0
+	ldsh [%o4 + 16], %o0
 ! (int64) x1 = mem16[qb + 16]
 	.loc 1 1199
-	ldsh [%o5 + 16], %o1
+	ldsh [%o3 + 16], %o1
 ! mem16[qc + 16] = x0
 	.loc 1 1200
-	sth %o0, [%o4 + 16]
+	sth %o0, [%o5 + 16]
 ! mem16[qc + 64] = x1
 	.loc 1 1201
-	sth %o1, [%o4 + 64]
+	sth %o1, [%o5 + 64]
 ! x0 = x0 + x1
 	.loc 1 1202
 	add %o0, %o1, %o0
 ! mem16[qc + 40] = x0
 	.loc 1 1203
-	sth %o0, [%o4 + 40]
+	sth %o0, [%o5 + 40]
 ! (int64) x0 = mem16[qa + 18]
 	.loc 1 1204
-	ldsh [%o3 + 18], %o0
+	ldsh [%o4 + 18], %o0
 ! (int64) x1 = mem16[qb + 18]
 	.loc 1 1205
-	ldsh [%o5 + 18], %o1
+	ldsh [%o3 + 18], %o1
 ! mem16[qc + 18] = x0
 	.loc 1 1206
-	sth %o0, [%o4 + 18]
+	sth %o0, [%o5 + 18]
 ! mem16[qc + 66] = x1
 	.loc 1 1207
-	sth %o1, [%o4 + 66]
+	sth %o1, [%o5 + 66]
 ! x0 = x0 + x1
 	.loc 1 1208
 	add %o0, %o1, %o0
 ! mem16[qc + 42] = x0
 	.loc 1 1209
-	sth %o0, [%o4 + 42]
+	sth %o0, [%o5 + 42]
 ! (int64) x0 = mem16[qa + 20]
 	.loc 1 1210
-	ldsh [%o3 + 20], %o0
+	ldsh [%o4 + 20], %o0
 ! (int64) x1 = mem16[qb + 20]
 	.loc 1 1211
-	ldsh [%o5 + 20], %o1
+	ldsh [%o3 + 20], %o1
 ! mem16[qc + 20] = x0
 	.loc 1 1212
-	sth %o0, [%o4 + 20]
+	sth %o0, [%o5 + 20]
 ! mem16[qc + 68] = x1
 	.loc 1 1213
-	sth %o1, [%o4 + 68]
+	sth %o1, [%o5 + 68]
 ! x0 = x0 + x1
 	.loc 1 1214
 	add %o0, %o1, %o0
 ! mem16[qc + 44] = x0
 	.loc 1 1215
-	sth %o0, [%o4 + 44]
+	sth %o0, [%o5 + 44]
 ! (int64) x0 = mem16[qa + 22]
 	.loc 1 1216
-	ldsh [%o3 + 22], %o0
+	ldsh [%o4 + 22], %o0
 ! (int64) x1 = mem16[qb + 22]
 	.loc 1 1217
-	ldsh [%o5 + 22], %o1
+	ldsh [%o3 + 22], %o1
 ! mem16[qc + 22] = x0
 	.loc 1 1218
-	sth %o0, [%o4 + 22]
+	sth %o0, [%o5 + 22]
 ! mem16[qc + 70] = x1
 	.loc 1 1219
-	sth %o1, [%o4 + 70]
+	sth %o1, [%o5 + 70]
 ! x0 = x0 + x1
 	.loc 1 1220
 	add %o0, %o1, %o0
 ! mem16[qc + 46] = x0
 	.loc 1 1221
-	sth %o0, [%o4 + 46]
+	sth %o0, [%o5 + 46]
 ! pa = pa + 48
 	.loc 1 1222
-	add %o3, 48, %o3
+	add %o4, 48, %o4
 ! pb = pb + 72
 	.loc 1 1223
-	add %o4, 72, %o4
+	add %o5, 72, %o5
 ! i0 = i0 - 1
 	.loc 1 1224
 	sub %o2, 1, %o2
@@ -3683,201 +3629,198 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(4608), %o0
 ! pa = w + pa
 	.loc 1 1228
-	add %o7, %o0, %o0
+	add %i4, %o0, %o5
 ! pb = 39600
 	.loc 1 1229
-	sethi %hi(39600), %o1
-	or %o1, %lo(39600), %o1
+	sethi %hi(39600), %o0
+	or %o0, %lo(39600), %o0
 ! pb = w + pb
 	.loc 1 1230
-	add %o7, %o1, %o1
+	add %i4, %o0, %o3
 ! z0 = 0
 	.loc 1 1231
-	mov 0, %o2
+	mov 0, %o7
 ! i0 = 1458
 	.loc 1 1232
-	mov 1458, %o3
-	mov %o0, %o4
-	mov %o1, %o5
-	mov %o2, %l0
+	mov 1458, %o4
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop28:
 ! qb = pa + 12
 	.loc 1 1235
-	add %o4, 12, %o0
+	add %o5, 12, %o0
 ! (int64) x0 = mem16[qa]
 	.loc 1 1237
-	ldsh [%o4], %o1
+	ldsh [%o5], %o1
 ! (int64) x1 = mem16[qb]
 	.loc 1 1238
 	ldsh [%o0], %o2
 ! mem16[qc + 12] = x0
 	.loc 1 1239
-	sth %o1, [%o5 + 12]
+	sth %o1, [%o3 + 12]
 ! mem16[qc + 60] = x1
 	.loc 1 1240
-	sth %o2, [%o5 + 60]
+	sth %o2, [%o3 + 60]
 ! x0 = x0 + x1
 	.loc 1 1241
 	add %o1, %o2, %o1
 ! mem16[qc + 36] = x0
 	.loc 1 1242
-	sth %o1, [%o5 + 36]
+	sth %o1, [%o3 + 36]
 ! mem16[qc] = z0
 	.loc 1 1243
-	sth %l0, [%o5]
+	sth %o7, [%o3]
 ! mem16[qc + 24] = z0
 	.loc 1 1244
-	sth %l0, [%o5 + 24]
+	sth %o7, [%o3 + 24]
 ! mem16[qc + 48] = z0
 	.loc 1 1245
-	sth %l0, [%o5 + 48]
+	sth %o7, [%o3 + 48]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1246
-	ldsh [%o4 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 1247
 	ldsh [%o0 + 2], %o2
 ! mem16[qc + 14] = x0
 	.loc 1 1248
-	sth %o1, [%o5 + 14]
+	sth %o1, [%o3 + 14]
 ! mem16[qc + 62] = x1
 	.loc 1 1249
-	sth %o2, [%o5 + 62]
+	sth %o2, [%o3 + 62]
 ! x0 = x0 + x1
 	.loc 1 1250
 	add %o1, %o2, %o1
 ! mem16[qc + 38] = x0
 	.loc 1 1251
-	sth %o1, [%o5 + 38]
+	sth %o1, [%o3 + 38]
 ! mem16[qc + 2] = z0
 	.loc 1 1252
-	sth %l0, [%o5 + 2]
+	sth %o7, [%o3 + 2]
 ! mem16[qc + 26] = z0
 	.loc 1 1253
-	sth %l0, [%o5 + 26]
+	sth %o7, [%o3 + 26]
 ! mem16[qc + 50] = z0
 	.loc 1 1254
-	sth %l0, [%o5 + 50]
+	sth %o7, [%o3 + 50]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1255
-	ldsh [%o4 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 1256
 	ldsh [%o0 + 4], %o2
 ! mem16[qc + 16] = x0
 	.loc 1 1257
-	sth %o1, [%o5 + 16]
+	sth %o1, [%o3 + 16]
 ! mem16[qc + 64] = x1
 	.loc 1 1258
-	sth %o2, [%o5 + 64]
+	sth %o2, [%o3 + 64]
 ! x0 = x0 + x1
 	.loc 1 1259
 	add %o1, %o2, %o1
 ! mem16[qc + 40] = x0
 	.loc 1 1260
-	sth %o1, [%o5 + 40]
+	sth %o1, [%o3 + 40]
 ! mem16[qc + 4] = z0
 	.loc 1 1261
-	sth %l0, [%o5 + 4]
+	sth %o7, [%o3 + 4]
 ! mem16[qc + 28] = z0
 	.loc 1 1262
-	sth %l0, [%o5 + 28]
+	sth %o7, [%o3 + 28]
 ! mem16[qc + 52] = z0
 	.loc 1 1263
-	sth %l0, [%o5 + 52]
+	sth %o7, [%o3 + 52]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1264
-	ldsh [%o4 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 1265
 	ldsh [%o0 + 6], %o2
 ! mem16[qc + 18] = x0
 	.loc 1 1266
-	sth %o1, [%o5 + 18]
+	sth %o1, [%o3 + 18]
 ! mem16[qc + 66] = x1
 	.loc 1 1267
-	sth %o2, [%o5 + 66]
+	sth %o2, [%o3 + 66]
 ! x0 = x0 + x1
 	.loc 1 1268
 	add %o1, %o2, %o1
 ! mem16[qc + 42] = x0
 	.loc 1 1269
-	sth %o1, [%o5 + 42]
+	sth %o1, [%o3 + 42]
 ! mem16[qc + 6] = z0
 	.loc 1 1270
-	sth %l0, [%o5 + 6]
+	sth %o7, [%o3 + 6]
 ! mem16[qc + 30] = z0
 	.loc 1 1271
-	sth %l0, [%o5 + 30]
+	sth %o7, [%o3 + 30]
 ! mem16[qc + 54] = z0
 	.loc 1 1272
-	sth %l0, [%o5 + 54]
+	sth %o7, [%o3 + 54]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1273
-	ldsh [%o4 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 1274
 	ldsh [%o0 + 8], %o2
 ! mem16[qc + 20] = x0
 	.loc 1 1275
-	sth %o1, [%o5 + 20]
+	sth %o1, [%o3 + 20]
 ! mem16[qc + 68] = x1
 	.loc 1 1276
-	sth %o2, [%o5 + 68]
+	sth %o2, [%o3 + 68]
 ! x0 = x0 + x1
 	.loc 1 1277
 	add %o1, %o2, %o1
 ! mem16[qc + 44] = x0
 	.loc 1 1278
-	sth %o1, [%o5 + 44]
+	sth %o1, [%o3 + 44]
 ! mem16[qc + 8] = z0
 	.loc 1 1279
-	sth %l0, [%o5 + 8]
+	sth %o7, [%o3 + 8]
 ! mem16[qc + 32] = z0
 	.loc 1 1280
-	sth %l0, [%o5 + 32]
+	sth %o7, [%o3 + 32]
 ! mem16[qc + 56] = z0
 	.loc 1 1281
-	sth %l0, [%o5 + 56]
+	sth %o7, [%o3 + 56]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1282
-	ldsh [%o4 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 1283
 	ldsh [%o0 + 10], %o0
 ! mem16[qc + 22] = x0
 	.loc 1 1284
-	sth %o1, [%o5 + 22]
+	sth %o1, [%o3 + 22]
 ! mem16[qc + 70] = x1
 	.loc 1 1285
-	sth %o0, [%o5 + 70]
+	sth %o0, [%o3 + 70]
 ! x0 = x0 + x1
 	.loc 1 1286
 	add %o1, %o0, %o1
 ! mem16[qc + 46] = x0
 	.loc 1 1287
-	sth %o1, [%o5 + 46]
+	sth %o1, [%o3 + 46]
 ! mem16[qc + 10] = z0
 	.loc 1 1288
-	sth %l0, [%o5 + 10]
+	sth %o7, [%o3 + 10]
 ! mem16[qc + 34] = z0
 	.loc 1 1289
-	sth %l0, [%o5 + 34]
+	sth %o7, [%o3 + 34]
 ! mem16[qc + 58] = z0
 	.loc 1 1290
-	sth %l0, [%o5 + 58]
+	sth %o7, [%o3 + 58]
 ! pa = pa + 24
 	.loc 1 1291
-	add %o4, 24, %o4
+	add %o5, 24, %o5
 ! pb = pb + 72
 	.loc 1 1292
-	add %o5, 72, %o5
+	add %o3, 72, %o3
 ! i0 = i0 - 1
 	.loc 1 1293
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 1294
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto loop28 if !=
 	.loc 1 1295
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop28
@@ -3888,144 +3831,141 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(144600), %o0
 ! pa = w + pa
 	.loc 1 1297
-	add %o7, %o0, %o0
+	add %i4, %o0, %o5
 ! pb = 162096
 	.loc 1 1298
-	sethi %hi(162096), %o1
-	or %o1, %lo(162096), %o1
+	sethi %hi(162096), %o0
+	or %o0, %lo(162096), %o0
 ! pb = w + pb
 	.loc 1 1299
-	add %o7, %o1, %o1
+	add %i4, %o0, %o2
 ! i0 = 729
 	.loc 1 1300
-	mov 729, %o2
-	mov %o0, %o3
-	mov %o1, %o4
-	mov %o2, %o5
+	mov 729, %o0
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop29:
 ! qb = pa + 12
 	.loc 1 1303
-	add %o3, 12, %o0
+	add %o5, 12, %o1
 ! (int64) x0 = mem16[qa]
 	.loc 1 1305
-	ldsh [%o3], %o1
+	ldsh [%o5], %o3
 ! (int64) x1 = mem16[qb]
 	.loc 1 1306
-	ldsh [%o0], %o2
+	ldsh [%o1], %o4
 ! mem16[qc] = x0
 	.loc 1 1307
-	sth %o1, [%o4]
+	sth %o3, [%o2]
 ! mem16[qc + 24] = x1
 	.loc 1 1308
-	sth %o2, [%o4 + 24]
+	sth %o4, [%o2 + 24]
 ! x0 = x0 + x1
 	.loc 1 1309
-	add %o1, %o2, %o1
+	add %o3, %o4, %o3
 ! mem16[qc + 12] = x0
 	.loc 1 1310
-	sth %o1, [%o4 + 12]
+	sth %o3, [%o2 + 12]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1311
-	ldsh [%o3 + 2], %o1
+	ldsh [%o5 + 2], %o3
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 1312
-	ldsh [%o0 + 2], %o2
+	ldsh [%o1 + 2], %o4
 ! mem16[qc + 2] = x0
 	.loc 1 1313
-	sth %o1, [%o4 + 2]
+	sth %o3, [%o2 + 2]
 ! mem16[qc + 26] = x1
 	.loc 1 1314
-	sth %o2, [%o4 + 26]
+	sth %o4, [%o2 + 26]
 ! x0 = x0 + x1
 	.loc 1 1315
-	add %o1, %o2, %o1
+	add %o3, %o4, %o3
 ! mem16[qc + 14] = x0
 	.loc 1 1316
-	sth %o1, [%o4 + 14]
+	sth %o3, [%o2 + 14]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1317
-	ldsh [%o3 + 4], %o1
+	ldsh [%o5 + 4], %o3
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 1318
-	ldsh [%o0 + 4], %o2
+	ldsh [%o1 + 4], %o4
 ! mem16[qc + 4] = x0
 	.loc 1 1319
-	sth %o1, [%o4 + 4]
+	sth %o3, [%o2 + 4]
 ! mem16[qc + 28] = x1
 	.loc 1 1320
-	sth %o2, [%o4 + 28]
+	sth %o4, [%o2 + 28]
 ! x0 = x0 + x1
 	.loc 1 1321
-	add %o1, %o2, %o1
+	add %o3, %o4, %o3
 ! mem16[qc + 16] = x0
 	.loc 1 1322
-	sth %o1, [%o4 + 16]
+	sth %o3, [%o2 + 16]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1323
-	ldsh [%o3 + 6], %o1
+	ldsh [%o5 + 6], %o3
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 1324
-	ldsh [%o0 + 6], %o2
+	ldsh [%o1 + 6], %o4
 ! mem16[qc + 6] = x0
 	.loc 1 1325
-	sth %o1, [%o4 + 6]
+	sth %o3, [%o2 + 6]
 ! mem16[qc + 30] = x1
 	.loc 1 1326
-	sth %o2, [%o4 + 30]
+	sth %o4, [%o2 + 30]
 ! x0 = x0 + x1
 	.loc 1 1327
-	add %o1, %o2, %o1
+	add %o3, %o4, %o3
 ! mem16[qc + 18] = x0
 	.loc 1 1328
-	sth %o1, [%o4 + 18]
+	sth %o3, [%o2 + 18]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1329
-	ldsh [%o3 + 8], %o1
+	ldsh [%o5 + 8], %o3
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 1330
-	ldsh [%o0 + 8], %o2
+	ldsh [%o1 + 8], %o4
 ! mem16[qc + 8] = x0
 	.loc 1 1331
-	sth %o1, [%o4 + 8]
+	sth %o3, [%o2 + 8]
 ! mem16[qc + 32] = x1
 	.loc 1 1332
-	sth %o2, [%o4 + 32]
+	sth %o4, [%o2 + 32]
 ! x0 = x0 + x1
 	.loc 1 1333
-	add %o1, %o2, %o1
+	add %o3, %o4, %o3
 ! mem16[qc + 20] = x0
 	.loc 1 1334
-	sth %o1, [%o4 + 20]
+	sth %o3, [%o2 + 20]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1335
-	ldsh [%o3 + 10], %o1
+	ldsh [%o5 + 10], %o3
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 1336
-	ldsh [%o0 + 10], %o0
+	ldsh [%o1 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 1337
-	sth %o1, [%o4 + 10]
+	sth %o3, [%o2 + 10]
 ! mem16[qc + 34] = x1
 	.loc 1 1338
-	sth %o0, [%o4 + 34]
+	sth %o1, [%o2 + 34]
 ! x0 = x0 + x1
 	.loc 1 1339
-	add %o1, %o0, %o1
+	add %o3, %o1, %o3
 ! mem16[qc + 22] = x0
 	.loc 1 1340
-	sth %o1, [%o4 + 22]
+	sth %o3, [%o2 + 22]
 ! pa = pa + 24
 	.loc 1 1341
-	add %o3, 24, %o3
+	add %o5, 24, %o5
 ! pb = pb + 36
 	.loc 1 1342
-	add %o4, 36, %o4
+	add %o2, 36, %o2
 ! i0 = i0 - 1
 	.loc 1 1343
-	sub %o5, 1, %o5
+	sub %o0, 1, %o0
 ! =? i0 - 0
 	.loc 1 1344
-	cmp %o5, 0
+	cmp %o0, 0
 ! goto loop29 if !=
 	.loc 1 1345
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop29
@@ -4036,7 +3976,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(144576), %o0
 ! pa = w + pa
 	.loc 1 1347
-	add %o7, %o0, %o0
+	add %i4, %o0, %o0
 ! z0 = 0
 	.loc 1 1348
 	mov 0, %o1
@@ -4064,74 +4004,70 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(39600), %o0
 ! pa = w + pa
 	.loc 1 1356
-	add %o7, %o0, %o0
+	add %i4, %o0, %o7
 ! pb = 162096
 	.loc 1 1357
-	sethi %hi(162096), %o1
-	or %o1, %lo(162096), %o1
+	sethi %hi(162096), %o0
+	or %o0, %lo(162096), %o0
 ! pb = w + pb
 	.loc 1 1358
-	add %o7, %o1, %o1
+	add %i4, %o0, %l0
 ! pc = 188344
 	.loc 1 1359
-	sethi %hi(188344), %o2
-	or %o2, %lo(188344), %o2
+	sethi %hi(188344), %o0
+	or %o0, %lo(188344), %o0
 ! pc = w + pc
 	.loc 1 1360
-	add %o7, %o2, %o2
+	add %i4, %o0, %o5
 ! i0 = 2187
 	.loc 1 1361
-	mov 2187, %o3
-	mov %o0, %o5
-	mov %o1, %l0
-	mov %o2, %l1
-	mov %o3, %l2
+	mov 2187, %l1
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop30:
 ! (int64) x0 = mem16[pb]
 	.loc 1 1363
 	ldsh [%l0], %o3
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1364
-	ldsh [%o5 + 12], %o0
+	ldsh [%o7 + 12], %o0
 ! a0 = x0 * tv
 	.loc 1 1365
-	mulx %o3, %o0, %l3
+	mulx %o3, %o0, %l2
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1366
-	ldsh [%o5 + 14], %o0
+	ldsh [%o7 + 14], %o0
 ! a1 = x0 * tv
 	.loc 1 1367
 	mulx %o3, %o0, %o0
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1368
-	ldsh [%o5 + 16], %o1
+	ldsh [%o7 + 16], %o1
 ! a2 = x0 * tv
 	.loc 1 1369
 	mulx %o3, %o1, %o1
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1370
-	ldsh [%o5 + 18], %o2
+	ldsh [%o7 + 18], %o2
 ! a3 = x0 * tv
 	.loc 1 1371
 	mulx %o3, %o2, %o2
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1372
-	ldsh [%o5 + 20], %o4
+	ldsh [%o7 + 20], %o4
 ! a4 = x0 * tv
 	.loc 1 1373
-	mulx %o3, %o4, %l4
+	mulx %o3, %o4, %l3
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1374
-	ldsh [%o5 + 22], %o4
+	ldsh [%o7 + 22], %o4
 ! a5 = x0 * tv
 	.loc 1 1375
-	mulx %o3, %o4, %l5
+	mulx %o3, %o4, %l4
 ! (int64) x0 = mem16[pb + 2]
 	.loc 1 1376
 	ldsh [%l0 + 2], %o4
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1377
-	ldsh [%o5 + 12], %o3
+	ldsh [%o7 + 12], %o3
 ! x1 = x0 * tv
 	.loc 1 1378
 	mulx %o4, %o3, %o3
@@ -4140,43 +4076,43 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o0, %o3, %o3
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1380
-	ldsh [%o5 + 14], %o0
+	ldsh [%o7 + 14], %o0
 ! x1 = x0 * tv
 	.loc 1 1381
 	mulx %o4, %o0, %o0
 ! a2 = a2 + x1
 	.loc 1 1382
-	add %o1, %o0, %l6
+	add %o1, %o0, %l5
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1383
-	ldsh [%o5 + 16], %o0
+	ldsh [%o7 + 16], %o0
 ! x1 = x0 * tv
 	.loc 1 1384
 	mulx %o4, %o0, %o0
 ! a3 = a3 + x1
 	.loc 1 1385
-	add %o2, %o0, %l7
+	add %o2, %o0, %l6
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1386
-	ldsh [%o5 + 18], %o0
+	ldsh [%o7 + 18], %o0
 ! x1 = x0 * tv
 	.loc 1 1387
 	mulx %o4, %o0, %o0
 ! a4 = a4 + x1
 	.loc 1 1388
-	add %l4, %o0, %l4
+	add %l3, %o0, %l3
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1389
-	ldsh [%o5 + 20], %o0
+	ldsh [%o7 + 20], %o0
 ! x1 = x0 * tv
 	.loc 1 1390
 	mulx %o4, %o0, %o0
 ! a5 = a5 + x1
 	.loc 1 1391
-	add %l5, %o0, %o1
+	add %l4, %o0, %o1
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1392
-	ldsh [%o5 + 22], %o0
+	ldsh [%o7 + 22], %o0
 ! a6 = x0 * tv
 	.loc 1 1393
 	mulx %o4, %o0, %o4
@@ -4185,43 +4121,43 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	ldsh [%l0 + 4], %o2
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1395
-	ldsh [%o5 + 12], %o0
+	ldsh [%o7 + 12], %o0
 ! x1 = x0 * tv
 	.loc 1 1396
 	mulx %o2, %o0, %o0
 ! a2 = a2 + x1
 	.loc 1 1397
-	add %l6, %o0, %l6
+	add %l5, %o0, %l5
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1398
-	ldsh [%o5 + 14], %o0
+	ldsh [%o7 + 14], %o0
 ! x1 = x0 * tv
 	.loc 1 1399
 	mulx %o2, %o0, %o0
 ! a3 = a3 + x1
 	.loc 1 1400
-	add %l7, %o0, %l7
+	add %l6, %o0, %l6
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1401
-	ldsh [%o5 + 16], %o0
+	ldsh [%o7 + 16], %o0
 ! x1 = x0 * tv
 	.loc 1 1402
 	mulx %o2, %o0, %o0
 ! a4 = a4 + x1
 	.loc 1 1403
-	add %l4, %o0, %l4
+	add %l3, %o0, %l3
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1404
-	ldsh [%o5 + 18], %o0
+	ldsh [%o7 + 18], %o0
 ! x1 = x0 * tv
 	.loc 1 1405
 	mulx %o2, %o0, %o0
 ! a5 = a5 + x1
 	.loc 1 1406
-	add %o1, %o0, %l5
+	add %o1, %o0, %l4
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1407
-	ldsh [%o5 + 20], %o0
+	ldsh [%o7 + 20], %o0
 ! x1 = x0 * tv
 	.loc 1 1408
 	mulx %o2, %o0, %o0
@@ -4230,226 +4166,226 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o4, %o0, %o4
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1410
-	ldsh [%o5 + 22], %o0
+	ldsh [%o7 + 22], %o0
 ! a7 = x0 * tv
 	.loc 1 1411
-	mulx %o2, %o0, %o2
+	mulx %o2, %o0, %o1
 ! (int64) x0 = mem16[pb + 6]
 	.loc 1 1412
-	ldsh [%l0 + 6], %o1
+	ldsh [%l0 + 6], %o2
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1413
-	ldsh [%o5 + 12], %o0
+	ldsh [%o7 + 12], %o0
 ! x1 = x0 * tv
 	.loc 1 1414
-	mulx %o1, %o0, %o0
+	mulx %o2, %o0, %o0
 ! a3 = a3 + x1
 	.loc 1 1415
-	add %l7, %o0, %l7
+	add %l6, %o0, %l6
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1416
-	ldsh [%o5 + 14], %o0
+	ldsh [%o7 + 14], %o0
 ! x1 = x0 * tv
 	.loc 1 1417
-	mulx %o1, %o0, %o0
+	mulx %o2, %o0, %o0
 ! a4 = a4 + x1
 	.loc 1 1418
-	add %l4, %o0, %l4
+	add %l3, %o0, %l3
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1419
-	ldsh [%o5 + 16], %o0
+	ldsh [%o7 + 16], %o0
 ! x1 = x0 * tv
 	.loc 1 1420
-	mulx %o1, %o0, %o0
+	mulx %o2, %o0, %o0
 ! a5 = a5 + x1
 	.loc 1 1421
-	add %l5, %o0, %l5
+	add %l4, %o0, %l4
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1422
-	ldsh [%o5 + 18], %o0
+	ldsh [%o7 + 18], %o0
 ! x1 = x0 * tv
 	.loc 1 1423
-	mulx %o1, %o0, %o0
+	mulx %o2, %o0, %o0
 ! a6 = a6 + x1
 	.loc 1 1424
 	add %o4, %o0, %o4
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1425
-	ldsh [%o5 + 20], %o0
+	ldsh [%o7 + 20], %o0
 ! x1 = x0 * tv
 	.loc 1 1426
-	mulx %o1, %o0, %o0
+	mulx %o2, %o0, %o0
 ! a7 = a7 + x1
 	.loc 1 1427
-	add %o2, %o0, %o2
+	add %o1, %o0, %o1
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1428
-	ldsh [%o5 + 22], %o0
+	ldsh [%o7 + 22], %o0
 ! a8 = x0 * tv
 	.loc 1 1429
-	mulx %o1, %o0, %i1
+	mulx %o2, %o0, %o2
 ! (int64) x0 = mem16[pb + 8]
 	.loc 1 1430
-	ldsh [%l0 + 8], %o1
+	ldsh [%l0 + 8], %l7
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1431
-	ldsh [%o5 + 12], %o0
+	ldsh [%o7 + 12], %o0
 ! x1 = x0 * tv
 	.loc 1 1432
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a4 = a4 + x1
 	.loc 1 1433
-	add %l4, %o0, %l4
+	add %l3, %o0, %l3
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1434
-	ldsh [%o5 + 14], %o0
+	ldsh [%o7 + 14], %o0
 ! x1 = x0 * tv
 	.loc 1 1435
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a5 = a5 + x1
 	.loc 1 1436
-	add %l5, %o0, %l5
+	add %l4, %o0, %l4
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1437
-	ldsh [%o5 + 16], %o0
+	ldsh [%o7 + 16], %o0
 ! x1 = x0 * tv
 	.loc 1 1438
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a6 = a6 + x1
 	.loc 1 1439
 	add %o4, %o0, %o4
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1440
-	ldsh [%o5 + 18], %o0
+	ldsh [%o7 + 18], %o0
 ! x1 = x0 * tv
 	.loc 1 1441
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a7 = a7 + x1
 	.loc 1 1442
-	add %o2, %o0, %o2
+	add %o1, %o0, %o1
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1443
-	ldsh [%o5 + 20], %o0
+	ldsh [%o7 + 20], %o0
 ! x1 = x0 * tv
 	.loc 1 1444
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a8 = a8 + x1
 	.loc 1 1445
-	add %i1, %o0, %i1
+	add %o2, %o0, %o2
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1446
-	ldsh [%o5 + 22], %o0
+	ldsh [%o7 + 22], %o0
 ! a9 = x0 * tv
 	.loc 1 1447
-	mulx %o1, %o0, %i2
+	mulx %l7, %o0, %i1
 ! (int64) x0 = mem16[pb + 10]
 	.loc 1 1448
-	ldsh [%l0 + 10], %o1
+	ldsh [%l0 + 10], %l7
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1449
-	ldsh [%o5 + 12], %o0
+	ldsh [%o7 + 12], %o0
 ! x1 = x0 * tv
 	.loc 1 1450
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a5 = a5 + x1
 	.loc 1 1451
-	add %l5, %o0, %l5
+	add %l4, %o0, %l4
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1452
-	ldsh [%o5 + 14], %o0
+	ldsh [%o7 + 14], %o0
 ! x1 = x0 * tv
 	.loc 1 1453
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a6 = a6 + x1
 	.loc 1 1454
 	add %o4, %o0, %o4
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1455
-	ldsh [%o5 + 16], %o0
+	ldsh [%o7 + 16], %o0
 ! x1 = x0 * tv
 	.loc 1 1456
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a7 = a7 + x1
 	.loc 1 1457
-	add %o2, %o0, %o2
+	add %o1, %o0, %o1
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1458
-	ldsh [%o5 + 18], %o0
+	ldsh [%o7 + 18], %o0
 ! x1 = x0 * tv
 	.loc 1 1459
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a8 = a8 + x1
 	.loc 1 1460
-	add %i1, %o0, %i1
+	add %o2, %o0, %o2
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1461
-	ldsh [%o5 + 20], %o0
+	ldsh [%o7 + 20], %o0
 ! x1 = x0 * tv
 	.loc 1 1462
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a9 = a9 + x1
 	.loc 1 1463
-	add %i2, %o0, %i2
+	add %i1, %o0, %i1
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1464
-	ldsh [%o5 + 22], %o0
+	ldsh [%o7 + 22], %o0
 ! a10 = x0 * tv
 	.loc 1 1465
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! mem16[pc] = a0
 	.loc 1 1466
-	sth %l3, [%l1]
+	sth %l2, [%o5]
 ! mem16[pc + 2] = a1
 	.loc 1 1467
-	sth %o3, [%l1 + 2]
+	sth %o3, [%o5 + 2]
 ! mem16[pc + 4] = a2
 	.loc 1 1468
-	sth %l6, [%l1 + 4]
+	sth %l5, [%o5 + 4]
 ! mem16[pc + 6] = a3
 	.loc 1 1469
-	sth %l7, [%l1 + 6]
+	sth %l6, [%o5 + 6]
 ! mem16[pc + 8] = a4
 	.loc 1 1470
-	sth %l4, [%l1 + 8]
+	sth %l3, [%o5 + 8]
 ! mem16[pc + 10] = a5
 	.loc 1 1471
-	sth %l5, [%l1 + 10]
+	sth %l4, [%o5 + 10]
 ! mem16[pc + 12] = a6
 	.loc 1 1472
-	sth %o4, [%l1 + 12]
+	sth %o4, [%o5 + 12]
 ! mem16[pc + 14] = a7
 	.loc 1 1473
-	sth %o2, [%l1 + 14]
+	sth %o1, [%o5 + 14]
 ! mem16[pc + 16] = a8
 	.loc 1 1474
-	sth %i1, [%l1 + 16]
+	sth %o2, [%o5 + 16]
 ! mem16[pc + 18] = a9
 	.loc 1 1475
-	sth %i2, [%l1 + 18]
+	sth %i1, [%o5 + 18]
 ! mem16[pc + 20] = a10
 	.loc 1 1476
-	sth %o0, [%l1 + 20]
+	sth %o0, [%o5 + 20]
 ! a11 = 0
 	.loc 1 1477
 	mov 0, %o0
 ! mem16[pc + 22] = a11
 	.loc 1 1478
-	sth %o0, [%l1 + 22]
+	sth %o0, [%o5 + 22]
 ! pa = pa + 24
 	.loc 1 1479
-	add %o5, 24, %o5
+	add %o7, 24, %o7
 ! pb = pb + 12
 	.loc 1 1480
 	add %l0, 12, %l0
 ! pc = pc + 24
 	.loc 1 1481
-	add %l1, 24, %l1
+	add %o5, 24, %o5
 ! i0 = i0 - 1
 	.loc 1 1482
-	sub %l2, 1, %l2
+	sub %l1, 1, %l1
 ! =? i0 - 0
 	.loc 1 1483
-	cmp %l2, 0
+	cmp %l1, 0
 ! goto loop30 if !=
 	.loc 1 1484
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop30
@@ -4460,74 +4396,70 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(92088), %o0
 ! pa = w + pa
 	.loc 1 1486
-	add %o7, %o0, %o0
+	add %i4, %o0, %o7
 ! pb = 162096
 	.loc 1 1487
-	sethi %hi(162096), %o1
-	or %o1, %lo(162096), %o1
+	sethi %hi(162096), %o0
+	or %o0, %lo(162096), %o0
 ! pb = w + pb
 	.loc 1 1488
-	add %o7, %o1, %o1
+	add %i4, %o0, %l0
 ! pc = 240832
 	.loc 1 1489
-	sethi %hi(240832), %o2
-	or %o2, %lo(240832), %o2
+	sethi %hi(240832), %o0
+	or %o0, %lo(240832), %o0
 ! pc = w + pc
 	.loc 1 1490
-	add %o7, %o2, %o2
+	add %i4, %o0, %o5
 ! i0 = 2187
 	.loc 1 1491
-	mov 2187, %o3
-	mov %o0, %o5
-	mov %o1, %l0
-	mov %o2, %l1
-	mov %o3, %l2
+	mov 2187, %l1
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop31:
 ! (int64) x0 = mem16[pb]
 	.loc 1 1493
 	ldsh [%l0], %o0
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1494
-	ldsh [%o5 + 12], %o1
+	ldsh [%o7 + 12], %o1
 ! a0 = x0 * tv
 	.loc 1 1495
-	mulx %o0, %o1, %l3
+	mulx %o0, %o1, %l2
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1496
-	ldsh [%o5 + 14], %o1
+	ldsh [%o7 + 14], %o1
 ! a1 = x0 * tv
 	.loc 1 1497
 	mulx %o0, %o1, %o1
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1498
-	ldsh [%o5 + 16], %o2
+	ldsh [%o7 + 16], %o2
 ! a2 = x0 * tv
 	.loc 1 1499
 	mulx %o0, %o2, %o2
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1500
-	ldsh [%o5 + 18], %o3
+	ldsh [%o7 + 18], %o3
 ! a3 = x0 * tv
 	.loc 1 1501
 	mulx %o0, %o3, %o3
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1502
-	ldsh [%o5 + 20], %o4
+	ldsh [%o7 + 20], %o4
 ! a4 = x0 * tv
 	.loc 1 1503
-	mulx %o0, %o4, %l4
+	mulx %o0, %o4, %l3
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1504
-	ldsh [%o5 + 22], %o4
+	ldsh [%o7 + 22], %o4
 ! a5 = x0 * tv
 	.loc 1 1505
-	mulx %o0, %o4, %l5
+	mulx %o0, %o4, %l4
 ! (int64) x0 = mem16[pb + 2]
 	.loc 1 1506
 	ldsh [%l0 + 2], %o4
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1507
-	ldsh [%o5 + 12], %o0
+	ldsh [%o7 + 12], %o0
 ! x1 = x0 * tv
 	.loc 1 1508
 	mulx %o4, %o0, %o0
@@ -4536,43 +4468,43 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o1, %o0, %o1
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1510
-	ldsh [%o5 + 14], %o0
+	ldsh [%o7 + 14], %o0
 ! x1 = x0 * tv
 	.loc 1 1511
 	mulx %o4, %o0, %o0
 ! a2 = a2 + x1
 	.loc 1 1512
-	add %o2, %o0, %l6
+	add %o2, %o0, %l5
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1513
-	ldsh [%o5 + 16], %o0
+	ldsh [%o7 + 16], %o0
 ! x1 = x0 * tv
 	.loc 1 1514
 	mulx %o4, %o0, %o0
 ! a3 = a3 + x1
 	.loc 1 1515
-	add %o3, %o0, %l7
+	add %o3, %o0, %l6
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1516
-	ldsh [%o5 + 18], %o0
+	ldsh [%o7 + 18], %o0
 ! x1 = x0 * tv
 	.loc 1 1517
 	mulx %o4, %o0, %o0
 ! a4 = a4 + x1
 	.loc 1 1518
-	add %l4, %o0, %l4
+	add %l3, %o0, %l3
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1519
-	ldsh [%o5 + 20], %o0
+	ldsh [%o7 + 20], %o0
 ! x1 = x0 * tv
 	.loc 1 1520
 	mulx %o4, %o0, %o0
 ! a5 = a5 + x1
 	.loc 1 1521
-	add %l5, %o0, %o2
+	add %l4, %o0, %o2
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1522
-	ldsh [%o5 + 22], %o0
+	ldsh [%o7 + 22], %o0
 ! a6 = x0 * tv
 	.loc 1 1523
 	mulx %o4, %o0, %o4
@@ -4581,43 +4513,43 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	ldsh [%l0 + 4], %o3
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1525
-	ldsh [%o5 + 12], %o0
+	ldsh [%o7 + 12], %o0
 ! x1 = x0 * tv
 	.loc 1 1526
 	mulx %o3, %o0, %o0
 ! a2 = a2 + x1
 	.loc 1 1527
-	add %l6, %o0, %l6
+	add %l5, %o0, %l5
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1528
-	ldsh [%o5 + 14], %o0
+	ldsh [%o7 + 14], %o0
 ! x1 = x0 * tv
 	.loc 1 1529
 	mulx %o3, %o0, %o0
 ! a3 = a3 + x1
 	.loc 1 1530
-	add %l7, %o0, %l7
+	add %l6, %o0, %l6
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1531
-	ldsh [%o5 + 16], %o0
+	ldsh [%o7 + 16], %o0
 ! x1 = x0 * tv
 	.loc 1 1532
 	mulx %o3, %o0, %o0
 ! a4 = a4 + x1
 	.loc 1 1533
-	add %l4, %o0, %l4
+	add %l3, %o0, %l3
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1534
-	ldsh [%o5 + 18], %o0
+	ldsh [%o7 + 18], %o0
 ! x1 = x0 * tv
 	.loc 1 1535
 	mulx %o3, %o0, %o0
 ! a5 = a5 + x1
 	.loc 1 1536
-	add %o2, %o0, %l5
+	add %o2, %o0, %l4
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1537
-	ldsh [%o5 + 20], %o0
+	ldsh [%o7 + 20], %o0
 ! x1 = x0 * tv
 	.loc 1 1538
 	mulx %o3, %o0, %o0
@@ -4626,226 +4558,226 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o4, %o0, %o4
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1540
-	ldsh [%o5 + 22], %o0
+	ldsh [%o7 + 22], %o0
 ! a7 = x0 * tv
 	.loc 1 1541
-	mulx %o3, %o0, %o3
+	mulx %o3, %o0, %o2
 ! (int64) x0 = mem16[pb + 6]
 	.loc 1 1542
-	ldsh [%l0 + 6], %o2
+	ldsh [%l0 + 6], %o3
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1543
-	ldsh [%o5 + 12], %o0
+	ldsh [%o7 + 12], %o0
 ! x1 = x0 * tv
 	.loc 1 1544
-	mulx %o2, %o0, %o0
+	mulx %o3, %o0, %o0
 ! a3 = a3 + x1
 	.loc 1 1545
-	add %l7, %o0, %l7
+	add %l6, %o0, %l6
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1546
-	ldsh [%o5 + 14], %o0
+	ldsh [%o7 + 14], %o0
 ! x1 = x0 * tv
 	.loc 1 1547
-	mulx %o2, %o0, %o0
+	mulx %o3, %o0, %o0
 ! a4 = a4 + x1
 	.loc 1 1548
-	add %l4, %o0, %l4
+	add %l3, %o0, %l3
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1549
-	ldsh [%o5 + 16], %o0
+	ldsh [%o7 + 16], %o0
 ! x1 = x0 * tv
 	.loc 1 1550
-	mulx %o2, %o0, %o0
+	mulx %o3, %o0, %o0
 ! a5 = a5 + x1
 	.loc 1 1551
-	add %l5, %o0, %l5
+	add %l4, %o0, %l4
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1552
-	ldsh [%o5 + 18], %o0
+	ldsh [%o7 + 18], %o0
 ! x1 = x0 * tv
 	.loc 1 1553
-	mulx %o2, %o0, %o0
+	mulx %o3, %o0, %o0
 ! a6 = a6 + x1
 	.loc 1 1554
 	add %o4, %o0, %o4
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1555
-	ldsh [%o5 + 20], %o0
+	ldsh [%o7 + 20], %o0
 ! x1 = x0 * tv
 	.loc 1 1556
-	mulx %o2, %o0, %o0
+	mulx %o3, %o0, %o0
 ! a7 = a7 + x1
 	.loc 1 1557
-	add %o3, %o0, %o3
+	add %o2, %o0, %o2
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1558
-	ldsh [%o5 + 22], %o0
+	ldsh [%o7 + 22], %o0
 ! a8 = x0 * tv
 	.loc 1 1559
-	mulx %o2, %o0, %i1
+	mulx %o3, %o0, %o3
 ! (int64) x0 = mem16[pb + 8]
 	.loc 1 1560
-	ldsh [%l0 + 8], %o2
+	ldsh [%l0 + 8], %l7
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1561
-	ldsh [%o5 + 12], %o0
+	ldsh [%o7 + 12], %o0
 ! x1 = x0 * tv
 	.loc 1 1562
-	mulx %o2, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a4 = a4 + x1
 	.loc 1 1563
-	add %l4, %o0, %l4
+	add %l3, %o0, %l3
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1564
-	ldsh [%o5 + 14], %o0
+	ldsh [%o7 + 14], %o0
 ! x1 = x0 * tv
 	.loc 1 1565
-	mulx %o2, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a5 = a5 + x1
 	.loc 1 1566
-	add %l5, %o0, %l5
+	add %l4, %o0, %l4
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1567
-	ldsh [%o5 + 16], %o0
+	ldsh [%o7 + 16], %o0
 ! x1 = x0 * tv
 	.loc 1 1568
-	mulx %o2, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a6 = a6 + x1
 	.loc 1 1569
 	add %o4, %o0, %o4
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1570
-	ldsh [%o5 + 18], %o0
+	ldsh [%o7 + 18], %o0
 ! x1 = x0 * tv
 	.loc 1 1571
-	mulx %o2, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a7 = a7 + x1
 	.loc 1 1572
-	add %o3, %o0, %o3
+	add %o2, %o0, %o2
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1573
-	ldsh [%o5 + 20], %o0
+	ldsh [%o7 + 20], %o0
 ! x1 = x0 * tv
 	.loc 1 1574
-	mulx %o2, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a8 = a8 + x1
 	.loc 1 1575
-	add %i1, %o0, %i1
+	add %o3, %o0, %o3
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1576
-	ldsh [%o5 + 22], %o0
+	ldsh [%o7 + 22], %o0
 ! a9 = x0 * tv
 	.loc 1 1577
-	mulx %o2, %o0, %i2
+	mulx %l7, %o0, %i1
 ! (int64) x0 = mem16[pb + 10]
 	.loc 1 1578
-	ldsh [%l0 + 10], %o2
+	ldsh [%l0 + 10], %l7
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1579
-	ldsh [%o5 + 12], %o0
+	ldsh [%o7 + 12], %o0
 ! x1 = x0 * tv
 	.loc 1 1580
-	mulx %o2, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a5 = a5 + x1
 	.loc 1 1581
-	add %l5, %o0, %l5
+	add %l4, %o0, %l4
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1582
-	ldsh [%o5 + 14], %o0
+	ldsh [%o7 + 14], %o0
 ! x1 = x0 * tv
 	.loc 1 1583
-	mulx %o2, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a6 = a6 + x1
 	.loc 1 1584
 	add %o4, %o0, %o4
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1585
-	ldsh [%o5 + 16], %o0
+	ldsh [%o7 + 16], %o0
 ! x1 = x0 * tv
 	.loc 1 1586
-	mulx %o2, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a7 = a7 + x1
 	.loc 1 1587
-	add %o3, %o0, %o3
+	add %o2, %o0, %o2
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1588
-	ldsh [%o5 + 18], %o0
+	ldsh [%o7 + 18], %o0
 ! x1 = x0 * tv
 	.loc 1 1589
-	mulx %o2, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a8 = a8 + x1
 	.loc 1 1590
-	add %i1, %o0, %i1
+	add %o3, %o0, %o3
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1591
-	ldsh [%o5 + 20], %o0
+	ldsh [%o7 + 20], %o0
 ! x1 = x0 * tv
 	.loc 1 1592
-	mulx %o2, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a9 = a9 + x1
 	.loc 1 1593
-	add %i2, %o0, %i2
+	add %i1, %o0, %i1
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1594
-	ldsh [%o5 + 22], %o0
+	ldsh [%o7 + 22], %o0
 ! a10 = x0 * tv
 	.loc 1 1595
-	mulx %o2, %o0, %o0
+	mulx %l7, %o0, %o0
 ! mem16[pc] = a0
 	.loc 1 1596
-	sth %l3, [%l1]
+	sth %l2, [%o5]
 ! mem16[pc + 2] = a1
 	.loc 1 1597
-	sth %o1, [%l1 + 2]
+	sth %o1, [%o5 + 2]
 ! mem16[pc + 4] = a2
 	.loc 1 1598
-	sth %l6, [%l1 + 4]
+	sth %l5, [%o5 + 4]
 ! mem16[pc + 6] = a3
 	.loc 1 1599
-	sth %l7, [%l1 + 6]
+	sth %l6, [%o5 + 6]
 ! mem16[pc + 8] = a4
 	.loc 1 1600
-	sth %l4, [%l1 + 8]
+	sth %l3, [%o5 + 8]
 ! mem16[pc + 10] = a5
 	.loc 1 1601
-	sth %l5, [%l1 + 10]
+	sth %l4, [%o5 + 10]
 ! mem16[pc + 12] = a6
 	.loc 1 1602
-	sth %o4, [%l1 + 12]
+	sth %o4, [%o5 + 12]
 ! mem16[pc + 14] = a7
 	.loc 1 1603
-	sth %o3, [%l1 + 14]
+	sth %o2, [%o5 + 14]
 ! mem16[pc + 16] = a8
 	.loc 1 1604
-	sth %i1, [%l1 + 16]
+	sth %o3, [%o5 + 16]
 ! mem16[pc + 18] = a9
 	.loc 1 1605
-	sth %i2, [%l1 + 18]
+	sth %i1, [%o5 + 18]
 ! mem16[pc + 20] = a10
 	.loc 1 1606
-	sth %o0, [%l1 + 20]
+	sth %o0, [%o5 + 20]
 ! a11 = 0
 	.loc 1 1607
 	mov 0, %o0
 ! mem16[pc + 22] = a11
 	.loc 1 1608
-	sth %o0, [%l1 + 22]
+	sth %o0, [%o5 + 22]
 ! pa = pa + 24
 	.loc 1 1609
-	add %o5, 24, %o5
+	add %o7, 24, %o7
 ! pb = pb + 12
 	.loc 1 1610
 	add %l0, 12, %l0
 ! pc = pc + 24
 	.loc 1 1611
-	add %l1, 24, %l1
+	add %o5, 24, %o5
 ! i0 = i0 - 1
 	.loc 1 1612
-	sub %l2, 1, %l2
+	sub %l1, 1, %l1
 ! =? i0 - 0
 	.loc 1 1613
-	cmp %l2, 0
+	cmp %l1, 0
 ! goto loop31 if !=
 	.loc 1 1614
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop31
@@ -4856,27 +4788,24 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(188344), %o0
 ! pa = w + pa
 	.loc 1 1616
-	add %o7, %o0, %o0
+	add %i4, %o0, %l0
 ! pb = 4608
 	.loc 1 1617
-	sethi %hi(4608), %o1
-	or %o1, %lo(4608), %o1
+	sethi %hi(4608), %o0
+	or %o0, %lo(4608), %o0
 ! pb = w + pb
 	.loc 1 1618
-	add %o7, %o1, %o1
+	add %i4, %o0, %o5
 ! i0 = 1458
 	.loc 1 1619
-	mov 1458, %o2
-	mov %o0, %l0
-	mov %o1, %l1
-	mov %o2, %o4
+	mov 1458, %o4
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop32:
 ! qb = pa + 24
 	.loc 1 1622
-	add %l0, 24, %l2
+	add %l0, 24, %l1
 ! qc = pa + 48
 	.loc 1 1623
-	add %l0, 48, %o5
+	add %l0, 48, %o7
 ! (int64) x0 = mem16[qa]
 	.loc 1 1625
 	ldsh [%l0], %o1
@@ -4885,22 +4814,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	ldsh [%l0 + 12], %o2
 ! (int64) x2 = mem16[qc]
 	.loc 1 1627
-	ldsh [%o5], %o0
+	ldsh [%o7], %o0
 ! (int64) x3 = mem16[qc + 12]
 	.loc 1 1628
-	ldsh [%o5 + 12], %o3
+	ldsh [%o7 + 12], %o3
 ! mem16[qd] = x0
 	.loc 1 1629
-	sth %o1, [%l1]
+	sth %o1, [%o5]
 ! mem16[qd + 36] = x3
 	.loc 1 1630
-	sth %o3, [%l1 + 36]
+	sth %o3, [%o5 + 36]
 ! x4 = x1 - x2
 	.loc 1 1631
 	sub %o2, %o0, %o0
 ! (int64) x5 = mem16[qb]
 	.loc 1 1632
-	ldsh [%l2], %o2
+	ldsh [%l1], %o2
 ! x5 = x5 - x0
 	.loc 1 1633
 	sub %o2, %o1, %o2
@@ -4909,10 +4838,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o0, %o2
 ! mem16[qd + 12] = x5
 	.loc 1 1635
-	sth %o2, [%l1 + 12]
+	sth %o2, [%o5 + 12]
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 1636
-	ldsh [%l2 + 12], %o1
+	ldsh [%l1 + 12], %o1
 ! x5 = x5 - x3
 	.loc 1 1637
 	sub %o1, %o3, %o1
@@ -4921,7 +4850,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[qd + 24] = x5
 	.loc 1 1639
-	sth %o1, [%l1 + 24]
+	sth %o1, [%o5 + 24]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1640
 	ldsh [%l0 + 2], %o0
@@ -4930,22 +4859,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	ldsh [%l0 + 14], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 1642
-	ldsh [%o5 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! (int64) x3 = mem16[qc + 14]
 	.loc 1 1643
-	ldsh [%o5 + 14], %o3
+	ldsh [%o7 + 14], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 1644
-	sth %o0, [%l1 + 2]
+	sth %o0, [%o5 + 2]
 ! mem16[qd + 38] = x3
 	.loc 1 1645
-	sth %o3, [%l1 + 38]
+	sth %o3, [%o5 + 38]
 ! x4 = x1 - x2
 	.loc 1 1646
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 1647
-	ldsh [%l2 + 2], %o2
+	ldsh [%l1 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 1648
 	sub %o2, %o0, %o2
@@ -4954,10 +4883,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 14] = x5
 	.loc 1 1650
-	sth %o2, [%l1 + 14]
+	sth %o2, [%o5 + 14]
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 1651
-	ldsh [%l2 + 14], %o0
+	ldsh [%l1 + 14], %o0
 ! x5 = x5 - x3
 	.loc 1 1652
 	sub %o0, %o3, %o0
@@ -4966,7 +4895,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 26] = x5
 	.loc 1 1654
-	sth %o0, [%l1 + 26]
+	sth %o0, [%o5 + 26]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1655
 	ldsh [%l0 + 4], %o0
@@ -4975,22 +4904,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	ldsh [%l0 + 16], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 1657
-	ldsh [%o5 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! (int64) x3 = mem16[qc + 16]
 	.loc 1 1658
-	ldsh [%o5 + 16], %o3
+	ldsh [%o7 + 16], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 1659
-	sth %o0, [%l1 + 4]
+	sth %o0, [%o5 + 4]
 ! mem16[qd + 40] = x3
 	.loc 1 1660
-	sth %o3, [%l1 + 40]
+	sth %o3, [%o5 + 40]
 ! x4 = x1 - x2
 	.loc 1 1661
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 1662
-	ldsh [%l2 + 4], %o2
+	ldsh [%l1 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 1663
 	sub %o2, %o0, %o2
@@ -4999,10 +4928,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 16] = x5
 	.loc 1 1665
-	sth %o2, [%l1 + 16]
+	sth %o2, [%o5 + 16]
 ! (int64) x5 = mem16[qb + 16]
 	.loc 1 1666
-	ldsh [%l2 + 16], %o0
+	ldsh [%l1 + 16], %o0
 ! x5 = x5 - x3
 	.loc 1 1667
 	sub %o0, %o3, %o0
@@ -5011,7 +4940,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 28] = x5
 	.loc 1 1669
-	sth %o0, [%l1 + 28]
+	sth %o0, [%o5 + 28]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1670
 	ldsh [%l0 + 6], %o0
@@ -5020,22 +4949,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	ldsh [%l0 + 18], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 1672
-	ldsh [%o5 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! (int64) x3 = mem16[qc + 18]
 	.loc 1 1673
-	ldsh [%o5 + 18], %o3
+	ldsh [%o7 + 18], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 1674
-	sth %o0, [%l1 + 6]
+	sth %o0, [%o5 + 6]
 ! mem16[qd + 42] = x3
 	.loc 1 1675
-	sth %o3, [%l1 + 42]
+	sth %o3, [%o5 + 42]
 ! x4 = x1 - x2
 	.loc 1 1676
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 1677
-	ldsh [%l2 + 6], %o2
+	ldsh [%l1 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 1678
 	sub %o2, %o0, %o2
@@ -5044,10 +4973,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 18] = x5
 	.loc 1 1680
-	sth %o2, [%l1 + 18]
+	sth %o2, [%o5 + 18]
 ! (int64) x5 = mem16[qb + 18]
 	.loc 1 1681
-	ldsh [%l2 + 18], %o0
+	ldsh [%l1 + 18], %o0
 ! x5 = x5 - x3
 	.loc 1 1682
 	sub %o0, %o3, %o0
@@ -5056,7 +4985,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 30] = x5
 	.loc 1 1684
-	sth %o0, [%l1 + 30]
+	sth %o0, [%o5 + 30]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1685
 	ldsh [%l0 + 8], %o0
@@ -5065,22 +4994,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	ldsh [%l0 + 20], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 1687
-	ldsh [%o5 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! (int64) x3 = mem16[qc + 20]
 	.loc 1 1688
-	ldsh [%o5 + 20], %o3
+	ldsh [%o7 + 20], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 1689
-	sth %o0, [%l1 + 8]
+	sth %o0, [%o5 + 8]
 ! mem16[qd + 44] = x3
 	.loc 1 1690
-	sth %o3, [%l1 + 44]
+	sth %o3, [%o5 + 44]
 ! x4 = x1 - x2
 	.loc 1 1691
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 1692
-	ldsh [%l2 + 8], %o2
+	ldsh [%l1 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 1693
 	sub %o2, %o0, %o2
@@ -5089,10 +5018,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 20] = x5
 	.loc 1 1695
-	sth %o2, [%l1 + 20]
+	sth %o2, [%o5 + 20]
 ! (int64) x5 = mem16[qb + 20]
 	.loc 1 1696
-	ldsh [%l2 + 20], %o0
+	ldsh [%l1 + 20], %o0
 ! x5 = x5 - x3
 	.loc 1 1697
 	sub %o0, %o3, %o0
@@ -5101,7 +5030,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 32] = x5
 	.loc 1 1699
-	sth %o0, [%l1 + 32]
+	sth %o0, [%o5 + 32]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1700
 	ldsh [%l0 + 10], %o0
@@ -5110,22 +5039,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	ldsh [%l0 + 22], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 1702
-	ldsh [%o5 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! (int64) x3 = mem16[qc + 22]
 	.loc 1 1703
-	ldsh [%o5 + 22], %o3
+	ldsh [%o7 + 22], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 1704
-	sth %o0, [%l1 + 10]
+	sth %o0, [%o5 + 10]
 ! mem16[qd + 46] = x3
 	.loc 1 1705
-	sth %o3, [%l1 + 46]
+	sth %o3, [%o5 + 46]
 ! x4 = x1 - x2
 	.loc 1 1706
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 1707
-	ldsh [%l2 + 10], %o2
+	ldsh [%l1 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 1708
 	sub %o2, %o0, %o2
@@ -5134,10 +5063,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 22] = x5
 	.loc 1 1710
-	sth %o2, [%l1 + 22]
+	sth %o2, [%o5 + 22]
 ! (int64) x5 = mem16[qb + 22]
 	.loc 1 1711
-	ldsh [%l2 + 22], %o0
+	ldsh [%l1 + 22], %o0
 ! x5 = x5 - x3
 	.loc 1 1712
 	sub %o0, %o3, %o0
@@ -5146,13 +5075,13 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 34] = x5
 	.loc 1 1714
-	sth %o0, [%l1 + 34]
+	sth %o0, [%o5 + 34]
 ! pa = pa + 72
 	.loc 1 1715
 	add %l0, 72, %l0
 ! pb = pb + 48
 	.loc 1 1716
-	add %l1, 48, %l1
+	add %o5, 48, %o5
 ! i0 = i0 - 1
 	.loc 1 1717
 	sub %o4, 1, %o4
@@ -5169,27 +5098,24 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(4608), %o0
 ! pa = w + pa
 	.loc 1 1721
-	add %o7, %o0, %o0
+	add %i4, %o0, %l0
 ! pb = 188344
 	.loc 1 1722
-	sethi %hi(188344), %o1
-	or %o1, %lo(188344), %o1
+	sethi %hi(188344), %o0
+	or %o0, %lo(188344), %o0
 ! pb = w + pb
 	.loc 1 1723
-	add %o7, %o1, %o1
+	add %i4, %o0, %o5
 ! i0 = 486
 	.loc 1 1724
-	mov 486, %o2
-	mov %o0, %l0
-	mov %o1, %l1
-	mov %o2, %o4
+	mov 486, %o4
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop33:
 ! qb = pa + 48
 	.loc 1 1727
-	add %l0, 48, %l2
+	add %l0, 48, %l1
 ! qc = pa + 96
 	.loc 1 1728
-	add %l0, 96, %o5
+	add %l0, 96, %o7
 ! (int64) x0 = mem16[qa]
 	.loc 1 1730
 	ldsh [%l0], %o0
@@ -5198,22 +5124,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	ldsh [%l0 + 24], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 1732
-	ldsh [%o5], %o2
+	ldsh [%o7], %o2
 ! (int64) x3 = mem16[qc + 24]
 	.loc 1 1733
-	ldsh [%o5 + 24], %o3
+	ldsh [%o7 + 24], %o3
 ! mem16[qd] = x0
 	.loc 1 1734
-	sth %o0, [%l1]
+	sth %o0, [%o5]
 ! mem16[qd + 72] = x3
 	.loc 1 1735
-	sth %o3, [%l1 + 72]
+	sth %o3, [%o5 + 72]
 ! x4 = x1 - x2
 	.loc 1 1736
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 1737
-	ldsh [%l2], %o2
+	ldsh [%l1], %o2
 ! x5 = x5 - x0
 	.loc 1 1738
 	sub %o2, %o0, %o2
@@ -5222,10 +5148,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 24] = x5
 	.loc 1 1740
-	sth %o2, [%l1 + 24]
+	sth %o2, [%o5 + 24]
 ! (int64) x5 = mem16[qb + 24]
 	.loc 1 1741
-	ldsh [%l2 + 24], %o0
+	ldsh [%l1 + 24], %o0
 ! x5 = x5 - x3
 	.loc 1 1742
 	sub %o0, %o3, %o0
@@ -5234,7 +5160,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 48] = x5
 	.loc 1 1744
-	sth %o0, [%l1 + 48]
+	sth %o0, [%o5 + 48]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1745
 	ldsh [%l0 + 2], %o0
@@ -5243,22 +5169,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	ldsh [%l0 + 26], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 1747
-	ldsh [%o5 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! (int64) x3 = mem16[qc + 26]
 	.loc 1 1748
-	ldsh [%o5 + 26], %o3
+	ldsh [%o7 + 26], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 1749
-	sth %o0, [%l1 + 2]
+	sth %o0, [%o5 + 2]
 ! mem16[qd + 74] = x3
 	.loc 1 1750
-	sth %o3, [%l1 + 74]
+	sth %o3, [%o5 + 74]
 ! x4 = x1 - x2
 	.loc 1 1751
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 1752
-	ldsh [%l2 + 2], %o2
+	ldsh [%l1 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 1753
 	sub %o2, %o0, %o2
@@ -5267,10 +5193,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 26] = x5
 	.loc 1 1755
-	sth %o2, [%l1 + 26]
+	sth %o2, [%o5 + 26]
 ! (int64) x5 = mem16[qb + 26]
 	.loc 1 1756
-	ldsh [%l2 + 26], %o0
+	ldsh [%l1 + 26], %o0
 ! x5 = x5 - x3
 	.loc 1 1757
 	sub %o0, %o3, %o0
@@ -5279,7 +5205,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 50] = x5
 	.loc 1 1759
-	sth %o0, [%l1 + 50]
+	sth %o0, [%o5 + 50]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1760
 	ldsh [%l0 + 4], %o0
@@ -5288,22 +5214,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	ldsh [%l0 + 28], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 1762
-	ldsh [%o5 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! (int64) x3 = mem16[qc + 28]
 	.loc 1 1763
-	ldsh [%o5 + 28], %o3
+	ldsh [%o7 + 28], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 1764
-	sth %o0, [%l1 + 4]
+	sth %o0, [%o5 + 4]
 ! mem16[qd + 76] = x3
 	.loc 1 1765
-	sth %o3, [%l1 + 76]
+	sth %o3, [%o5 + 76]
 ! x4 = x1 - x2
 	.loc 1 1766
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 1767
-	ldsh [%l2 + 4], %o2
+	ldsh [%l1 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 1768
 	sub %o2, %o0, %o2
@@ -5312,10 +5238,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 28] = x5
 	.loc 1 1770
-	sth %o2, [%l1 + 28]
+	sth %o2, [%o5 + 28]
 ! (int64) x5 = mem16[qb + 28]
 	.loc 1 1771
-	ldsh [%l2 + 28], %o0
+	ldsh [%l1 + 28], %o0
 ! x5 = x5 - x3
 	.loc 1 1772
 	sub %o0, %o3, %o0
@@ -5324,7 +5250,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 52] = x5
 	.loc 1 1774
-	sth %o0, [%l1 + 52]
+	sth %o0, [%o5 + 52]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1775
 	ldsh [%l0 + 6], %o0
@@ -5333,22 +5259,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	ldsh [%l0 + 30], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 1777
-	ldsh [%o5 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! (int64) x3 = mem16[qc + 30]
 	.loc 1 1778
-	ldsh [%o5 + 30], %o3
+	ldsh [%o7 + 30], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 1779
-	sth %o0, [%l1 + 6]
+	sth %o0, [%o5 + 6]
 ! mem16[qd + 78] = x3
 	.loc 1 1780
-	sth %o3, [%l1 + 78]
+	sth %o3, [%o5 + 78]
 ! x4 = x1 - x2
 	.loc 1 1781
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 1782
-	ldsh [%l2 + 6], %o2
+	ldsh [%l1 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 1783
 	sub %o2, %o0, %o2
@@ -5357,10 +5283,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 30] = x5
 	.loc 1 1785
-	sth %o2, [%l1 + 30]
+	sth %o2, [%o5 + 30]
 ! (int64) x5 = mem16[qb + 30]
 	.loc 1 1786
-	ldsh [%l2 + 30], %o0
+	ldsh [%l1 + 30], %o0
 ! x5 = x5 - x3
 	.loc 1 1787
 	sub %o0, %o3, %o0
@@ -5369,7 +5295,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 54] = x5
 	.loc 1 1789
-	sth %o0, [%l1 + 54]
+	sth %o0, [%o5 + 54]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1790
 	ldsh [%l0 + 8], %o0
@@ -5378,22 +5304,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	ldsh [%l0 + 32], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 1792
-	ldsh [%o5 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! (int64) x3 = mem16[qc + 32]
 	.loc 1 1793
-	ldsh [%o5 + 32], %o3
+	ldsh [%o7 + 32], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 1794
-	sth %o0, [%l1 + 8]
+	sth %o0, [%o5 + 8]
 ! mem16[qd + 80] = x3
 	.loc 1 1795
-	sth %o3, [%l1 + 80]
+	sth %o3, [%o5 + 80]
 ! x4 = x1 - x2
 	.loc 1 1796
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 1797
-	ldsh [%l2 + 8], %o2
+	ldsh [%l1 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 1798
 	sub %o2, %o0, %o2
@@ -5402,10 +5328,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 32] = x5
 	.loc 1 1800
-	sth %o2, [%l1 + 32]
+	sth %o2, [%o5 + 32]
 ! (int64) x5 = mem16[qb + 32]
 	.loc 1 1801
-	ldsh [%l2 + 32], %o0
+	ldsh [%l1 + 32], %o0
 ! x5 = x5 - x3
 	.loc 1 1802
 	sub %o0, %o3, %o0
@@ -5414,7 +5340,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 56] = x5
 	.loc 1 1804
-	sth %o0, [%l1 + 56]
+	sth %o0, [%o5 + 56]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1805
 	ldsh [%l0 + 10], %o0
@@ -5423,22 +5349,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	ldsh [%l0 + 34], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 1807
-	ldsh [%o5 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! (int64) x3 = mem16[qc + 34]
 	.loc 1 1808
-	ldsh [%o5 + 34], %o3
+	ldsh [%o7 + 34], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 1809
-	sth %o0, [%l1 + 10]
+	sth %o0, [%o5 + 10]
 ! mem16[qd + 82] = x3
 	.loc 1 1810
-	sth %o3, [%l1 + 82]
+	sth %o3, [%o5 + 82]
 ! x4 = x1 - x2
 	.loc 1 1811
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 1812
-	ldsh [%l2 + 10], %o2
+	ldsh [%l1 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 1813
 	sub %o2, %o0, %o2
@@ -5447,10 +5373,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 34] = x5
 	.loc 1 1815
-	sth %o2, [%l1 + 34]
+	sth %o2, [%o5 + 34]
 ! (int64) x5 = mem16[qb + 34]
 	.loc 1 1816
-	ldsh [%l2 + 34], %o0
+	ldsh [%l1 + 34], %o0
 ! x5 = x5 - x3
 	.loc 1 1817
 	sub %o0, %o3, %o0
@@ -5459,7 +5385,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 58] = x5
 	.loc 1 1819
-	sth %o0, [%l1 + 58]
+	sth %o0, [%o5 + 58]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1820
 	ldsh [%l0 + 12], %o0
@@ -5468,22 +5394,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	ldsh [%l0 + 36], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 1822
-	ldsh [%o5 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! (int64) x3 = mem16[qc + 36]
 	.loc 1 1823
-	ldsh [%o5 + 36], %o3
+	ldsh [%o7 + 36], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 1824
-	sth %o0, [%l1 + 12]
+	sth %o0, [%o5 + 12]
 ! mem16[qd + 84] = x3
 	.loc 1 1825
-	sth %o3, [%l1 + 84]
+	sth %o3, [%o5 + 84]
 ! x4 = x1 - x2
 	.loc 1 1826
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 1827
-	ldsh [%l2 + 12], %o2
+	ldsh [%l1 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 1828
 	sub %o2, %o0, %o2
@@ -5492,10 +5418,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 36] = x5
 	.loc 1 1830
-	sth %o2, [%l1 + 36]
+	sth %o2, [%o5 + 36]
 ! (int64) x5 = mem16[qb + 36]
 	.loc 1 1831
-	ldsh [%l2 + 36], %o0
+	ldsh [%l1 + 36], %o0
 ! x5 = x5 - x3
 	.loc 1 1832
 	sub %o0, %o3, %o0
@@ -5504,7 +5430,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 60] = x5
 	.loc 1 1834
-	sth %o0, [%l1 + 60]
+	sth %o0, [%o5 + 60]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1835
 	ldsh [%l0 + 14], %o0
@@ -5513,22 +5439,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	ldsh [%l0 + 38], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 1837
-	ldsh [%o5 + 14], %o2
+	ldsh [%o7 + 14], %o2
 ! (int64) x3 = mem16[qc + 38]
 	.loc 1 1838
-	ldsh [%o5 + 38], %o3
+	ldsh [%o7 + 38], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 1839
-	sth %o0, [%l1 + 14]
+	sth %o0, [%o5 + 14]
 ! mem16[qd + 86] = x3
 	.loc 1 1840
-	sth %o3, [%l1 + 86]
+	sth %o3, [%o5 + 86]
 ! x4 = x1 - x2
 	.loc 1 1841
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 1842
-	ldsh [%l2 + 14], %o2
+	ldsh [%l1 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 1843
 	sub %o2, %o0, %o2
@@ -5537,10 +5463,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 38] = x5
 	.loc 1 1845
-	sth %o2, [%l1 + 38]
+	sth %o2, [%o5 + 38]
 ! (int64) x5 = mem16[qb + 38]
 	.loc 1 1846
-	ldsh [%l2 + 38], %o0
+	ldsh [%l1 + 38], %o0
 ! x5 = x5 - x3
 	.loc 1 1847
 	sub %o0, %o3, %o0
@@ -5549,7 +5475,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 62] = x5
 	.loc 1 1849
-	sth %o0, [%l1 + 62]
+	sth %o0, [%o5 + 62]
 ! (int64) x0 = mem16[qa + 16]
 	.loc 1 1850
 	ldsh [%l0 + 16], %o0
@@ -5558,22 +5484,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	ldsh [%l0 + 40], %o1
 ! (int64) x2 = mem16[qc + 16]
 	.loc 1 1852
-	ldsh [%o5 + 16], %o2
+	ldsh [%o7 + 16], %o2
 ! (int64) x3 = mem16[qc + 40]
 	.loc 1 1853
-	ldsh [%o5 + 40], %o3
+	ldsh [%o7 + 40], %o3
 ! mem16[qd + 16] = x0
 	.loc 1 1854
-	sth %o0, [%l1 + 16]
+	sth %o0, [%o5 + 16]
 ! mem16[qd + 88] = x3
 	.loc 1 1855
-	sth %o3, [%l1 + 88]
+	sth %o3, [%o5 + 88]
 ! x4 = x1 - x2
 	.loc 1 1856
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 16]
 	.loc 1 1857
-	ldsh [%l2 + 16], %o2
+	ldsh [%l1 + 16], %o2
 ! x5 = x5 - x0
 	.loc 1 1858
 	sub %o2, %o0, %o2
@@ -5582,10 +5508,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 40] = x5
 	.loc 1 1860
-	sth %o2, [%l1 + 40]
+	sth %o2, [%o5 + 40]
 ! (int64) x5 = mem16[qb + 40]
 	.loc 1 1861
-	ldsh [%l2 + 40], %o0
+	ldsh [%l1 + 40], %o0
 ! x5 = x5 - x3
 	.loc 1 1862
 	sub %o0, %o3, %o0
@@ -5594,7 +5520,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 64] = x5
 	.loc 1 1864
-	sth %o0, [%l1 + 64]
+	sth %o0, [%o5 + 64]
 ! (int64) x0 = mem16[qa + 18]
 	.loc 1 1865
 	ldsh [%l0 + 18], %o0
@@ -5603,22 +5529,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	ldsh [%l0 + 42], %o1
 ! (int64) x2 = mem16[qc + 18]
 	.loc 1 1867
-	ldsh [%o5 + 18], %o2
+	ldsh [%o7 + 18], %o2
 ! (int64) x3 = mem16[qc + 42]
 	.loc 1 1868
-	ldsh [%o5 + 42], %o3
+	ldsh [%o7 + 42], %o3
 ! mem16[qd + 18] = x0
 	.loc 1 1869
-	sth %o0, [%l1 + 18]
+	sth %o0, [%o5 + 18]
 ! mem16[qd + 90] = x3
 	.loc 1 1870
-	sth %o3, [%l1 + 90]
+	sth %o3, [%o5 + 90]
 ! x4 = x1 - x2
 	.loc 1 1871
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 18]
 	.loc 1 1872
-	ldsh [%l2 + 18], %o2
+	ldsh [%l1 + 18], %o2
 ! x5 = x5 - x0
 	.loc 1 1873
 	sub %o2, %o0, %o2
@@ -5627,10 +5553,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 42] = x5
 	.loc 1 1875
-	sth %o2, [%l1 + 42]
+	sth %o2, [%o5 + 42]
 ! (int64) x5 = mem16[qb + 42]
 	.loc 1 1876
-	ldsh [%l2 + 42], %o0
+	ldsh [%l1 + 42], %o0
 ! x5 = x5 - x3
 	.loc 1 1877
 	sub %o0, %o3, %o0
@@ -5639,7 +5565,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 66] = x5
 	.loc 1 1879
-	sth %o0, [%l1 + 66]
+	sth %o0, [%o5 + 66]
 ! (int64) x0 = mem16[qa + 20]
 	.loc 1 1880
 	ldsh [%l0 + 20], %o0
@@ -5648,22 +5574,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	ldsh [%l0 + 44], %o1
 ! (int64) x2 = mem16[qc + 20]
 	.loc 1 1882
-	ldsh [%o5 + 20], %o2
+	ldsh [%o7 + 20], %o2
 ! (int64) x3 = mem16[qc + 44]
 	.loc 1 1883
-	ldsh [%o5 + 44], %o3
+	ldsh [%o7 + 44], %o3
 ! mem16[qd + 20] = x0
 	.loc 1 1884
-	sth %o0, [%l1 + 20]
+	sth %o0, [%o5 + 20]
 ! mem16[qd + 92] = x3
 	.loc 1 1885
-	sth %o3, [%l1 + 92]
+	sth %o3, [%o5 + 92]
 ! x4 = x1 - x2
 	.loc 1 1886
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 20]
 	.loc 1 1887
-	ldsh [%l2 + 20], %o2
+	ldsh [%l1 + 20], %o2
 ! x5 = x5 - x0
 	.loc 1 1888
 	sub %o2, %o0, %o2
@@ -5672,10 +5598,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 44] = x5
 	.loc 1 1890
-	sth %o2, [%l1 + 44]
+	sth %o2, [%o5 + 44]
 ! (int64) x5 = mem16[qb + 44]
 	.loc 1 1891
-	ldsh [%l2 + 44], %o0
+	ldsh [%l1 + 44], %o0
 ! x5 = x5 - x3
 	.loc 1 1892
 	sub %o0, %o3, %o0
@@ -5684,7 +5610,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 68] = x5
 	.loc 1 1894
-	sth %o0, [%l1 + 68]
+	sth %o0, [%o5 + 68]
 ! (int64) x0 = mem16[qa + 22]
 	.loc 1 1895
 	ldsh [%l0 + 22], %o0
@@ -5693,22 +5619,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	ldsh [%l0 + 46], %o1
 ! (int64) x2 = mem16[qc + 22]
 	.loc 1 1897
-	ldsh [%o5 + 22], %o2
+	ldsh [%o7 + 22], %o2
 ! (int64) x3 = mem16[qc + 46]
 	.loc 1 1898
-	ldsh [%o5 + 46], %o3
+	ldsh [%o7 + 46], %o3
 ! mem16[qd + 22] = x0
 	.loc 1 1899
-	sth %o0, [%l1 + 22]
+	sth %o0, [%o5 + 22]
 ! mem16[qd + 94] = x3
 	.loc 1 1900
-	sth %o3, [%l1 + 94]
+	sth %o3, [%o5 + 94]
 ! x4 = x1 - x2
 	.loc 1 1901
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 22]
 	.loc 1 1902
-	ldsh [%l2 + 22], %o2
+	ldsh [%l1 + 22], %o2
 ! x5 = x5 - x0
 	.loc 1 1903
 	sub %o2, %o0, %o2
@@ -5717,10 +5643,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 46] = x5
 	.loc 1 1905
-	sth %o2, [%l1 + 46]
+	sth %o2, [%o5 + 46]
 ! (int64) x5 = mem16[qb + 46]
 	.loc 1 1906
-	ldsh [%l2 + 46], %o0
+	ldsh [%l1 + 46], %o0
 ! x5 = x5 - x3
 	.loc 1 1907
 	sub %o0, %o3, %o0
@@ -5729,13 +5655,13 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 70] = x5
 	.loc 1 1909
-	sth %o0, [%l1 + 70]
+	sth %o0, [%o5 + 70]
 ! pa = pa + 144
 	.loc 1 1910
 	add %l0, 144, %l0
 ! pb = pb + 96
 	.loc 1 1911
-	add %l1, 96, %l1
+	add %o5, 96, %o5
 ! i0 = i0 - 1
 	.loc 1 1912
 	sub %o4, 1, %o4
@@ -5752,60 +5678,58 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(188344), %o0
 ! pa = w + pa
 	.loc 1 1916
-	add %o7, %o0, %l1
+	add %i4, %o0, %l3
 ! pb = 4608
 	.loc 1 1917
 	sethi %hi(4608), %o0
 	or %o0, %lo(4608), %o0
 ! pb = w + pb
 	.loc 1 1918
-	add %o7, %o0, %l2
+	add %i4, %o0, %o4
 ! i0 = 162
 	.loc 1 1919
-	mov 162, %o0
+	mov 162, %o5
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop34:
 ! qa = pa
 	.loc 1 1921
-	mov %o0, %l3
-	mov %o7, %l4
+	mov %l3, %l4
 ! qb = pa + 96
 	.loc 1 1922
-	add %l1, 96, %o4
+	add %l3, 96, %o7
 ! qc = pa + 192
 	.loc 1 1923
-	add %l1, 192, %o5
+	add %l3, 192, %l0
 ! qd = pb
 	.loc 1 1924
-	mov %l1, %l0
+	mov %o4, %l1
 ! i1 = 3
 	.loc 1 1925
-	mov %l2, %l5
-	mov 3, %o7
+	mov 3, %l2
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop35:
 ! (int64) x0 = mem16[qa]
 	.loc 1 1927
-	ldsh [%l1], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 48]
 	.loc 1 1928
-	ldsh [%l1 + 48], %o1
+	ldsh [%l4 + 48], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 1929
-	ldsh [%o5], %o2
+	ldsh [%l0], %o2
 ! (int64) x3 = mem16[qc + 48]
 	.loc 1 1930
-	ldsh [%o5 + 48], %o3
+	ldsh [%l0 + 48], %o3
 ! mem16[qd] = x0
 	.loc 1 1931
-	sth %o0, [%l2]
+	sth %o0, [%l1]
 ! mem16[qd + 144] = x3
 	.loc 1 1932
-	sth %o3, [%l2 + 144]
+	sth %o3, [%l1 + 144]
 ! x4 = x1 - x2
 	.loc 1 1933
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 1934
-	ldsh [%o4], %o2
+	ldsh [%o7], %o2
 ! x5 = x5 - x0
 	.loc 1 1935
 	sub %o2, %o0, %o2
@@ -5814,10 +5738,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 48] = x5
 	.loc 1 1937
-	sth %o2, [%l2 + 48]
+	sth %o2, [%l1 + 48]
 ! (int64) x5 = mem16[qb + 48]
 	.loc 1 1938
-	ldsh [%o4 + 48], %o0
+	ldsh [%o7 + 48], %o0
 ! x5 = x5 - x3
 	.loc 1 1939
 	sub %o0, %o3, %o0
@@ -5826,31 +5750,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 96] = x5
 	.loc 1 1941
-	sth %o0, [%l2 + 96]
+	sth %o0, [%l1 + 96]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1942
-	ldsh [%l1 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 50]
 	.loc 1 1943
-	ldsh [%l1 + 50], %o1
+	ldsh [%l4 + 50], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 1944
-	ldsh [%o5 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! (int64) x3 = mem16[qc + 50]
 	.loc 1 1945
-	ldsh [%o5 + 50], %o3
+	ldsh [%l0 + 50], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 1946
-	sth %o0, [%l2 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qd + 146] = x3
 	.loc 1 1947
-	sth %o3, [%l2 + 146]
+	sth %o3, [%l1 + 146]
 ! x4 = x1 - x2
 	.loc 1 1948
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 1949
-	ldsh [%o4 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 1950
 	sub %o2, %o0, %o2
@@ -5859,10 +5783,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 50] = x5
 	.loc 1 1952
-	sth %o2, [%l2 + 50]
+	sth %o2, [%l1 + 50]
 ! (int64) x5 = mem16[qb + 50]
 	.loc 1 1953
-	ldsh [%o4 + 50], %o0
+	ldsh [%o7 + 50], %o0
 ! x5 = x5 - x3
 	.loc 1 1954
 	sub %o0, %o3, %o0
@@ -5871,31 +5795,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 98] = x5
 	.loc 1 1956
-	sth %o0, [%l2 + 98]
+	sth %o0, [%l1 + 98]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1957
-	ldsh [%l1 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 52]
 	.loc 1 1958
-	ldsh [%l1 + 52], %o1
+	ldsh [%l4 + 52], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 1959
-	ldsh [%o5 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) x3 = mem16[qc + 52]
 	.loc 1 1960
-	ldsh [%o5 + 52], %o3
+	ldsh [%l0 + 52], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 1961
-	sth %o0, [%l2 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qd + 148] = x3
 	.loc 1 1962
-	sth %o3, [%l2 + 148]
+	sth %o3, [%l1 + 148]
 ! x4 = x1 - x2
 	.loc 1 1963
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 1964
-	ldsh [%o4 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 1965
 	sub %o2, %o0, %o2
@@ -5904,10 +5828,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 52] = x5
 	.loc 1 1967
-	sth %o2, [%l2 + 52]
+	sth %o2, [%l1 + 52]
 ! (int64) x5 = mem16[qb + 52]
 	.loc 1 1968
-	ldsh [%o4 + 52], %o0
+	ldsh [%o7 + 52], %o0
 ! x5 = x5 - x3
 	.loc 1 1969
 	sub %o0, %o3, %o0
@@ -5916,31 +5840,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 100] = x5
 	.loc 1 1971
-	sth %o0, [%l2 + 100]
+	sth %o0, [%l1 + 100]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1972
-	ldsh [%l1 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 54]
 	.loc 1 1973
-	ldsh [%l1 + 54], %o1
+	ldsh [%l4 + 54], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 1974
-	ldsh [%o5 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! (int64) x3 = mem16[qc + 54]
 	.loc 1 1975
-	ldsh [%o5 + 54], %o3
+	ldsh [%l0 + 54], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 1976
-	sth %o0, [%l2 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qd + 150] = x3
 	.loc 1 1977
-	sth %o3, [%l2 + 150]
+	sth %o3, [%l1 + 150]
 ! x4 = x1 - x2
 	.loc 1 1978
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 1979
-	ldsh [%o4 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 1980
 	sub %o2, %o0, %o2
@@ -5949,10 +5873,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 54] = x5
 	.loc 1 1982
-	sth %o2, [%l2 + 54]
+	sth %o2, [%l1 + 54]
 ! (int64) x5 = mem16[qb + 54]
 	.loc 1 1983
-	ldsh [%o4 + 54], %o0
+	ldsh [%o7 + 54], %o0
 ! x5 = x5 - x3
 	.loc 1 1984
 	sub %o0, %o3, %o0
@@ -5961,31 +5885,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 102] = x5
 	.loc 1 1986
-	sth %o0, [%l2 + 102]
+	sth %o0, [%l1 + 102]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1987
-	ldsh [%l1 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 56]
 	.loc 1 1988
-	ldsh [%l1 + 56], %o1
+	ldsh [%l4 + 56], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 1989
-	ldsh [%o5 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! (int64) x3 = mem16[qc + 56]
 	.loc 1 1990
-	ldsh [%o5 + 56], %o3
+	ldsh [%l0 + 56], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 1991
-	sth %o0, [%l2 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qd + 152] = x3
 	.loc 1 1992
-	sth %o3, [%l2 + 152]
+	sth %o3, [%l1 + 152]
 ! x4 = x1 - x2
 	.loc 1 1993
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 1994
-	ldsh [%o4 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 1995
 	sub %o2, %o0, %o2
@@ -5994,10 +5918,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 56] = x5
 	.loc 1 1997
-	sth %o2, [%l2 + 56]
+	sth %o2, [%l1 + 56]
 ! (int64) x5 = mem16[qb + 56]
 	.loc 1 1998
-	ldsh [%o4 + 56], %o0
+	ldsh [%o7 + 56], %o0
 ! x5 = x5 - x3
 	.loc 1 1999
 	sub %o0, %o3, %o0
@@ -6006,31 +5930,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 104] = x5
 	.loc 1 2001
-	sth %o0, [%l2 + 104]
+	sth %o0, [%l1 + 104]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 2002
-	ldsh [%l1 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 58]
 	.loc 1 2003
-	ldsh [%l1 + 58], %o1
+	ldsh [%l4 + 58], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 2004
-	ldsh [%o5 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! (int64) x3 = mem16[qc + 58]
 	.loc 1 2005
-	ldsh [%o5 + 58], %o3
+	ldsh [%l0 + 58], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 2006
-	sth %o0, [%l2 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qd + 154] = x3
 	.loc 1 2007
-	sth %o3, [%l2 + 154]
+	sth %o3, [%l1 + 154]
 ! x4 = x1 - x2
 	.loc 1 2008
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 2009
-	ldsh [%o4 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 2010
 	sub %o2, %o0, %o2
@@ -6039,10 +5963,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 58] = x5
 	.loc 1 2012
-	sth %o2, [%l2 + 58]
+	sth %o2, [%l1 + 58]
 ! (int64) x5 = mem16[qb + 58]
 	.loc 1 2013
-	ldsh [%o4 + 58], %o0
+	ldsh [%o7 + 58], %o0
 ! x5 = x5 - x3
 	.loc 1 2014
 	sub %o0, %o3, %o0
@@ -6051,31 +5975,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 106] = x5
 	.loc 1 2016
-	sth %o0, [%l2 + 106]
+	sth %o0, [%l1 + 106]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 2017
-	ldsh [%l1 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 60]
 	.loc 1 2018
-	ldsh [%l1 + 60], %o1
+	ldsh [%l4 + 60], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 2019
-	ldsh [%o5 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! (int64) x3 = mem16[qc + 60]
 	.loc 1 2020
-	ldsh [%o5 + 60], %o3
+	ldsh [%l0 + 60], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 2021
-	sth %o0, [%l2 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qd + 156] = x3
 	.loc 1 2022
-	sth %o3, [%l2 + 156]
+	sth %o3, [%l1 + 156]
 ! x4 = x1 - x2
 	.loc 1 2023
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 2024
-	ldsh [%o4 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 2025
 	sub %o2, %o0, %o2
@@ -6084,10 +6008,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 60] = x5
 	.loc 1 2027
-	sth %o2, [%l2 + 60]
+	sth %o2, [%l1 + 60]
 ! (int64) x5 = mem16[qb + 60]
 	.loc 1 2028
-	ldsh [%o4 + 60], %o0
+	ldsh [%o7 + 60], %o0
 ! x5 = x5 - x3
 	.loc 1 2029
 	sub %o0, %o3, %o0
@@ -6096,31 +6020,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 108] = x5
 	.loc 1 2031
-	sth %o0, [%l2 + 108]
+	sth %o0, [%l1 + 108]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 2032
-	ldsh [%l1 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 62]
 	.loc 1 2033
-	ldsh [%l1 + 62], %o1
+	ldsh [%l4 + 62], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 2034
-	ldsh [%o5 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! (int64) x3 = mem16[qc + 62]
 	.loc 1 2035
-	ldsh [%o5 + 62], %o3
+	ldsh [%l0 + 62], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 2036
-	sth %o0, [%l2 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qd + 158] = x3
 	.loc 1 2037
-	sth %o3, [%l2 + 158]
+	sth %o3, [%l1 + 158]
 ! x4 = x1 - x2
 	.loc 1 2038
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 2039
-	ldsh [%o4 + 14], %o2
+	ldsh [%o7 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 2040
 	sub %o2, %o0, %o2
@@ -6129,10 +6053,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 62] = x5
 	.loc 1 2042
-	sth %o2, [%l2 + 62]
+	sth %o2, [%l1 + 62]
 ! (int64) x5 = mem16[qb + 62]
 	.loc 1 2043
-	ldsh [%o4 + 62], %o0
+	ldsh [%o7 + 62], %o0
 ! x5 = x5 - x3
 	.loc 1 2044
 	sub %o0, %o3, %o0
@@ -6141,47 +6065,43 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 110] = x5
 	.loc 1 2046
-	sth %o0, [%l2 + 110]
+	sth %o0, [%l1 + 110]
 ! qa = qa + 16
 	.loc 1 2047
-	add %l1, 16, %l1
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 2048
-	add %o4, 16, %o4
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 2049
-	add %o5, 16, %o5
+	add %l0, 16, %l0
 ! qd = qd + 16
 	.loc 1 2050
-	add %l2, 16, %l2
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 2051
-	sub %o7, 1, %o7
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 2052
-	cmp %o7, 0
+	cmp %l2, 0
 ! goto loop35 if !=
 	.loc 1 2053
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop35
 	nop
 ! pa = pa + 288
 	.loc 1 2054
-	mov %l0, %l1
-	add %l1, 288, %l1
+	add %l3, 288, %l3
 ! pb = pb + 192
 	.loc 1 2055
-	mov %l5, %l2
-	add %l2, 192, %l2
+	add %o4, 192, %o4
 ! i0 = i0 - 1
 	.loc 1 2056
-	mov %l3, %o0
-	sub %o0, 1, %o0
+	sub %o5, 1, %o5
 ! =? i0 - 0
 	.loc 1 2057
-	cmp %o0, 0
+	cmp %o5, 0
 ! goto loop34 if !=
 	.loc 1 2058
-	mov %l4, %o7
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop34
 	nop
 ! pa = 4608
@@ -6190,60 +6110,58 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(4608), %o0
 ! pa = w + pa
 	.loc 1 2060
-	add %o7, %o0, %l2
+	add %i4, %o0, %l3
 ! pb = 188344
 	.loc 1 2061
 	sethi %hi(188344), %o0
 	or %o0, %lo(188344), %o0
 ! pb = w + pb
 	.loc 1 2062
-	add %o7, %o0, %l3
+	add %i4, %o0, %o4
 ! i0 = 54
 	.loc 1 2063
-	mov 54, %o0
+	mov 54, %o5
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop36:
 ! qa = pa
 	.loc 1 2065
-	mov %o0, %l1
-	mov %o7, %l4
+	mov %l3, %l4
 ! qb = pa + 192
 	.loc 1 2066
-	add %l2, 192, %o4
+	add %l3, 192, %o7
 ! qc = pa + 384
 	.loc 1 2067
-	add %l2, 384, %o5
+	add %l3, 384, %l0
 ! qd = pb
 	.loc 1 2068
-	mov %l2, %l0
+	mov %o4, %l1
 ! i1 = 6
 	.loc 1 2069
-	mov %l3, %l5
-	mov 6, %o7
+	mov 6, %l2
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop37:
 ! (int64) x0 = mem16[qa]
 	.loc 1 2071
-	ldsh [%l2], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 96]
 	.loc 1 2072
-	ldsh [%l2 + 96], %o1
+	ldsh [%l4 + 96], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 2073
-	ldsh [%o5], %o2
+	ldsh [%l0], %o2
 ! (int64) x3 = mem16[qc + 96]
 	.loc 1 2074
-	ldsh [%o5 + 96], %o3
+	ldsh [%l0 + 96], %o3
 ! mem16[qd] = x0
 	.loc 1 2075
-	sth %o0, [%l3]
+	sth %o0, [%l1]
 ! mem16[qd + 288] = x3
 	.loc 1 2076
-	sth %o3, [%l3 + 288]
+	sth %o3, [%l1 + 288]
 ! x4 = x1 - x2
 	.loc 1 2077
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 2078
-	ldsh [%o4], %o2
+	ldsh [%o7], %o2
 ! x5 = x5 - x0
 	.loc 1 2079
 	sub %o2, %o0, %o2
@@ -6252,10 +6170,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 96] = x5
 	.loc 1 2081
-	sth %o2, [%l3 + 96]
+	sth %o2, [%l1 + 96]
 ! (int64) x5 = mem16[qb + 96]
 	.loc 1 2082
-	ldsh [%o4 + 96], %o0
+	ldsh [%o7 + 96], %o0
 ! x5 = x5 - x3
 	.loc 1 2083
 	sub %o0, %o3, %o0
@@ -6264,31 +6182,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 192] = x5
 	.loc 1 2085
-	sth %o0, [%l3 + 192]
+	sth %o0, [%l1 + 192]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 2086
-	ldsh [%l2 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 98]
 	.loc 1 2087
-	ldsh [%l2 + 98], %o1
+	ldsh [%l4 + 98], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 2088
-	ldsh [%o5 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! (int64) x3 = mem16[qc + 98]
 	.loc 1 2089
-	ldsh [%o5 + 98], %o3
+	ldsh [%l0 + 98], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 2090
-	sth %o0, [%l3 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qd + 290] = x3
 	.loc 1 2091
-	sth %o3, [%l3 + 290]
+	sth %o3, [%l1 + 290]
 ! x4 = x1 - x2
 	.loc 1 2092
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 2093
-	ldsh [%o4 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 2094
 	sub %o2, %o0, %o2
@@ -6297,10 +6215,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 98] = x5
 	.loc 1 2096
-	sth %o2, [%l3 + 98]
+	sth %o2, [%l1 + 98]
 ! (int64) x5 = mem16[qb + 98]
 	.loc 1 2097
-	ldsh [%o4 + 98], %o0
+	ldsh [%o7 + 98], %o0
 ! x5 = x5 - x3
 	.loc 1 2098
 	sub %o0, %o3, %o0
@@ -6309,31 +6227,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 194] = x5
 	.loc 1 2100
-	sth %o0, [%l3 + 194]
+	sth %o0, [%l1 + 194]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 2101
-	ldsh [%l2 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 100]
 	.loc 1 2102
-	ldsh [%l2 + 100], %o1
+	ldsh [%l4 + 100], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 2103
-	ldsh [%o5 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) x3 = mem16[qc + 100]
 	.loc 1 2104
-	ldsh [%o5 + 100], %o3
+	ldsh [%l0 + 100], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 2105
-	sth %o0, [%l3 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qd + 292] = x3
 	.loc 1 2106
-	sth %o3, [%l3 + 292]
+	sth %o3, [%l1 + 292]
 ! x4 = x1 - x2
 	.loc 1 2107
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 2108
-	ldsh [%o4 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 2109
 	sub %o2, %o0, %o2
@@ -6342,10 +6260,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 100] = x5
 	.loc 1 2111
-	sth %o2, [%l3 + 100]
+	sth %o2, [%l1 + 100]
 ! (int64) x5 = mem16[qb + 100]
 	.loc 1 2112
-	ldsh [%o4 + 100], %o0
+	ldsh [%o7 + 100], %o0
 ! x5 = x5 - x3
 	.loc 1 2113
 	sub %o0, %o3, %o0
@@ -6354,31 +6272,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 196] = x5
 	.loc 1 2115
-	sth %o0, [%l3 + 196]
+	sth %o0, [%l1 + 196]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 2116
-	ldsh [%l2 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 102]
 	.loc 1 2117
-	ldsh [%l2 + 102], %o1
+	ldsh [%l4 + 102], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 2118
-	ldsh [%o5 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! (int64) x3 = mem16[qc + 102]
 	.loc 1 2119
-	ldsh [%o5 + 102], %o3
+	ldsh [%l0 + 102], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 2120
-	sth %o0, [%l3 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qd + 294] = x3
 	.loc 1 2121
-	sth %o3, [%l3 + 294]
+	sth %o3, [%l1 + 294]
 ! x4 = x1 - x2
 	.loc 1 2122
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 2123
-	ldsh [%o4 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 2124
 	sub %o2, %o0, %o2
@@ -6387,10 +6305,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 102] = x5
 	.loc 1 2126
-	sth %o2, [%l3 + 102]
+	sth %o2, [%l1 + 102]
 ! (int64) x5 = mem16[qb + 102]
 	.loc 1 2127
-	ldsh [%o4 + 102], %o0
+	ldsh [%o7 + 102], %o0
 ! x5 = x5 - x3
 	.loc 1 2128
 	sub %o0, %o3, %o0
@@ -6399,31 +6317,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 198] = x5
 	.loc 1 2130
-	sth %o0, [%l3 + 198]
+	sth %o0, [%l1 + 198]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 2131
-	ldsh [%l2 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 104]
 	.loc 1 2132
-	ldsh [%l2 + 104], %o1
+	ldsh [%l4 + 104], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 2133
-	ldsh [%o5 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! (int64) x3 = mem16[qc + 104]
 	.loc 1 2134
-	ldsh [%o5 + 104], %o3
+	ldsh [%l0 + 104], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 2135
-	sth %o0, [%l3 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qd + 296] = x3
 	.loc 1 2136
-	sth %o3, [%l3 + 296]
+	sth %o3, [%l1 + 296]
 ! x4 = x1 - x2
 	.loc 1 2137
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 2138
-	ldsh [%o4 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 2139
 	sub %o2, %o0, %o2
@@ -6432,10 +6350,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 104] = x5
 	.loc 1 2141
-	sth %o2, [%l3 + 104]
+	sth %o2, [%l1 + 104]
 ! (int64) x5 = mem16[qb + 104]
 	.loc 1 2142
-	ldsh [%o4 + 104], %o0
+	ldsh [%o7 + 104], %o0
 ! x5 = x5 - x3
 	.loc 1 2143
 	sub %o0, %o3, %o0
@@ -6444,31 +6362,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 200] = x5
 	.loc 1 2145
-	sth %o0, [%l3 + 200]
+	sth %o0, [%l1 + 200]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 2146
-	ldsh [%l2 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 106]
 	.loc 1 2147
-	ldsh [%l2 + 106], %o1
+	ldsh [%l4 + 106], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 2148
-	ldsh [%o5 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! (int64) x3 = mem16[qc + 106]
 	.loc 1 2149
-	ldsh [%o5 + 106], %o3
+	ldsh [%l0 + 106], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 2150
-	sth %o0, [%l3 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qd + 298] = x3
 	.loc 1 2151
-	sth %o3, [%l3 + 298]
+	sth %o3, [%l1 + 298]
 ! x4 = x1 - x2
 	.loc 1 2152
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 2153
-	ldsh [%o4 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 2154
 	sub %o2, %o0, %o2
@@ -6477,10 +6395,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 106] = x5
 	.loc 1 2156
-	sth %o2, [%l3 + 106]
+	sth %o2, [%l1 + 106]
 ! (int64) x5 = mem16[qb + 106]
 	.loc 1 2157
-	ldsh [%o4 + 106], %o0
+	ldsh [%o7 + 106], %o0
 ! x5 = x5 - x3
 	.loc 1 2158
 	sub %o0, %o3, %o0
@@ -6489,31 +6407,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 202] = x5
 	.loc 1 2160
-	sth %o0, [%l3 + 202]
+	sth %o0, [%l1 + 202]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 2161
-	ldsh [%l2 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 108]
 	.loc 1 2162
-	ldsh [%l2 + 108], %o1
+	ldsh [%l4 + 108], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 2163
-	ldsh [%o5 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! (int64) x3 = mem16[qc + 108]
 	.loc 1 2164
-	ldsh [%o5 + 108], %o3
+	ldsh [%l0 + 108], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 2165
-	sth %o0, [%l3 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qd + 300] = x3
 	.loc 1 2166
-	sth %o3, [%l3 + 300]
+	sth %o3, [%l1 + 300]
 ! x4 = x1 - x2
 	.loc 1 2167
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 2168
-	ldsh [%o4 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 2169
 	sub %o2, %o0, %o2
@@ -6522,10 +6440,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 108] = x5
 	.loc 1 2171
-	sth %o2, [%l3 + 108]
+	sth %o2, [%l1 + 108]
 ! (int64) x5 = mem16[qb + 108]
 	.loc 1 2172
-	ldsh [%o4 + 108], %o0
+	ldsh [%o7 + 108], %o0
 ! x5 = x5 - x3
 	.loc 1 2173
 	sub %o0, %o3, %o0
@@ -6534,31 +6452,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 204] = x5
 	.loc 1 2175
-	sth %o0, [%l3 + 204]
+	sth %o0, [%l1 + 204]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 2176
-	ldsh [%l2 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 110]
 	.loc 1 2177
-	ldsh [%l2 + 110], %o1
+	ldsh [%l4 + 110], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 2178
-	ldsh [%o5 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! (int64) x3 = mem16[qc + 110]
 	.loc 1 2179
-	ldsh [%o5 + 110], %o3
+	ldsh [%l0 + 110], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 2180
-	sth %o0, [%l3 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qd + 302] = x3
 	.loc 1 2181
-	sth %o3, [%l3 + 302]
+	sth %o3, [%l1 + 302]
 ! x4 = x1 - x2
 	.loc 1 2182
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 2183
-	ldsh [%o4 + 14], %o2
+	ldsh [%o7 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 2184
 	sub %o2, %o0, %o2
@@ -6567,10 +6485,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 110] = x5
 	.loc 1 2186
-	sth %o2, [%l3 + 110]
+	sth %o2, [%l1 + 110]
 ! (int64) x5 = mem16[qb + 110]
 	.loc 1 2187
-	ldsh [%o4 + 110], %o0
+	ldsh [%o7 + 110], %o0
 ! x5 = x5 - x3
 	.loc 1 2188
 	sub %o0, %o3, %o0
@@ -6579,47 +6497,43 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 206] = x5
 	.loc 1 2190
-	sth %o0, [%l3 + 206]
+	sth %o0, [%l1 + 206]
 ! qa = qa + 16
 	.loc 1 2191
-	add %l2, 16, %l2
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 2192
-	add %o4, 16, %o4
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 2193
-	add %o5, 16, %o5
+	add %l0, 16, %l0
 ! qd = qd + 16
 	.loc 1 2194
-	add %l3, 16, %l3
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 2195
-	sub %o7, 1, %o7
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 2196
-	cmp %o7, 0
+	cmp %l2, 0
 ! goto loop37 if !=
 	.loc 1 2197
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop37
 	nop
 ! pa = pa + 576
 	.loc 1 2198
-	mov %l0, %l2
-	add %l2, 576, %l2
+	add %l3, 576, %l3
 ! pb = pb + 384
 	.loc 1 2199
-	mov %l5, %l3
-	add %l3, 384, %l3
+	add %o4, 384, %o4
 ! i0 = i0 - 1
 	.loc 1 2200
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o5, 1, %o5
 ! =? i0 - 0
 	.loc 1 2201
-	cmp %o0, 0
+	cmp %o5, 0
 ! goto loop36 if !=
 	.loc 1 2202
-	mov %l4, %o7
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop36
 	nop
 ! pa = 188344
@@ -6628,60 +6542,58 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(188344), %o0
 ! pa = w + pa
 	.loc 1 2204
-	add %o7, %o0, %l2
+	add %i4, %o0, %l3
 ! pb = 4608
 	.loc 1 2205
 	sethi %hi(4608), %o0
 	or %o0, %lo(4608), %o0
 ! pb = w + pb
 	.loc 1 2206
-	add %o7, %o0, %l3
+	add %i4, %o0, %o4
 ! i0 = 18
 	.loc 1 2207
-	mov 18, %o0
+	mov 18, %o5
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop38:
 ! qa = pa
 	.loc 1 2209
-	mov %o0, %l1
-	mov %o7, %l4
+	mov %l3, %l4
 ! qb = pa + 384
 	.loc 1 2210
-	add %l2, 384, %o4
+	add %l3, 384, %o7
 ! qc = pa + 768
 	.loc 1 2211
-	add %l2, 768, %o5
+	add %l3, 768, %l0
 ! qd = pb
 	.loc 1 2212
-	mov %l2, %l0
+	mov %o4, %l1
 ! i1 = 12
 	.loc 1 2213
-	mov %l3, %l5
-	mov 12, %o7
+	mov 12, %l2
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop39:
 ! (int64) x0 = mem16[qa]
 	.loc 1 2215
-	ldsh [%l2], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 192]
 	.loc 1 2216
-	ldsh [%l2 + 192], %o1
+	ldsh [%l4 + 192], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 2217
-	ldsh [%o5], %o2
+	ldsh [%l0], %o2
 ! (int64) x3 = mem16[qc + 192]
 	.loc 1 2218
-	ldsh [%o5 + 192], %o3
+	ldsh [%l0 + 192], %o3
 ! mem16[qd] = x0
 	.loc 1 2219
-	sth %o0, [%l3]
+	sth %o0, [%l1]
 ! mem16[qd + 576] = x3
 	.loc 1 2220
-	sth %o3, [%l3 + 576]
+	sth %o3, [%l1 + 576]
 ! x4 = x1 - x2
 	.loc 1 2221
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 2222
-	ldsh [%o4], %o2
+	ldsh [%o7], %o2
 ! x5 = x5 - x0
 	.loc 1 2223
 	sub %o2, %o0, %o2
@@ -6690,10 +6602,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 192] = x5
 	.loc 1 2225
-	sth %o2, [%l3 + 192]
+	sth %o2, [%l1 + 192]
 ! (int64) x5 = mem16[qb + 192]
 	.loc 1 2226
-	ldsh [%o4 + 192], %o0
+	ldsh [%o7 + 192], %o0
 ! x5 = x5 - x3
 	.loc 1 2227
 	sub %o0, %o3, %o0
@@ -6702,31 +6614,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 384] = x5
 	.loc 1 2229
-	sth %o0, [%l3 + 384]
+	sth %o0, [%l1 + 384]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 2230
-	ldsh [%l2 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 194]
 	.loc 1 2231
-	ldsh [%l2 + 194], %o1
+	ldsh [%l4 + 194], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 2232
-	ldsh [%o5 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! (int64) x3 = mem16[qc + 194]
 	.loc 1 2233
-	ldsh [%o5 + 194], %o3
+	ldsh [%l0 + 194], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 2234
-	sth %o0, [%l3 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qd + 578] = x3
 	.loc 1 2235
-	sth %o3, [%l3 + 578]
+	sth %o3, [%l1 + 578]
 ! x4 = x1 - x2
 	.loc 1 2236
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 2237
-	ldsh [%o4 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 2238
 	sub %o2, %o0, %o2
@@ -6735,10 +6647,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 194] = x5
 	.loc 1 2240
-	sth %o2, [%l3 + 194]
+	sth %o2, [%l1 + 194]
 ! (int64) x5 = mem16[qb + 194]
 	.loc 1 2241
-	ldsh [%o4 + 194], %o0
+	ldsh [%o7 + 194], %o0
 ! x5 = x5 - x3
 	.loc 1 2242
 	sub %o0, %o3, %o0
@@ -6747,31 +6659,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 386] = x5
 	.loc 1 2244
-	sth %o0, [%l3 + 386]
+	sth %o0, [%l1 + 386]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 2245
-	ldsh [%l2 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 196]
 	.loc 1 2246
-	ldsh [%l2 + 196], %o1
+	ldsh [%l4 + 196], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 2247
-	ldsh [%o5 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) x3 = mem16[qc + 196]
 	.loc 1 2248
-	ldsh [%o5 + 196], %o3
+	ldsh [%l0 + 196], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 2249
-	sth %o0, [%l3 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qd + 580] = x3
 	.loc 1 2250
-	sth %o3, [%l3 + 580]
+	sth %o3, [%l1 + 580]
 ! x4 = x1 - x2
 	.loc 1 2251
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 2252
-	ldsh [%o4 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 2253
 	sub %o2, %o0, %o2
@@ -6780,10 +6692,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 196] = x5
 	.loc 1 2255
-	sth %o2, [%l3 + 196]
+	sth %o2, [%l1 + 196]
 ! (int64) x5 = mem16[qb + 196]
 	.loc 1 2256
-	ldsh [%o4 + 196], %o0
+	ldsh [%o7 + 196], %o0
 ! x5 = x5 - x3
 	.loc 1 2257
 	sub %o0, %o3, %o0
@@ -6792,31 +6704,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 388] = x5
 	.loc 1 2259
-	sth %o0, [%l3 + 388]
+	sth %o0, [%l1 + 388]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 2260
-	ldsh [%l2 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 198]
 	.loc 1 2261
-	ldsh [%l2 + 198], %o1
+	ldsh [%l4 + 198], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 2262
-	ldsh [%o5 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! (int64) x3 = mem16[qc + 198]
 	.loc 1 2263
-	ldsh [%o5 + 198], %o3
+	ldsh [%l0 + 198], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 2264
-	sth %o0, [%l3 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qd + 582] = x3
 	.loc 1 2265
-	sth %o3, [%l3 + 582]
+	sth %o3, [%l1 + 582]
 ! x4 = x1 - x2
 	.loc 1 2266
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 2267
-	ldsh [%o4 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 2268
 	sub %o2, %o0, %o2
@@ -6825,10 +6737,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 198] = x5
 	.loc 1 2270
-	sth %o2, [%l3 + 198]
+	sth %o2, [%l1 + 198]
 ! (int64) x5 = mem16[qb + 198]
 	.loc 1 2271
-	ldsh [%o4 + 198], %o0
+	ldsh [%o7 + 198], %o0
 ! x5 = x5 - x3
 	.loc 1 2272
 	sub %o0, %o3, %o0
@@ -6837,31 +6749,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 390] = x5
 	.loc 1 2274
-	sth %o0, [%l3 + 390]
+	sth %o0, [%l1 + 390]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 2275
-	ldsh [%l2 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 200]
 	.loc 1 2276
-	ldsh [%l2 + 200], %o1
+	ldsh [%l4 + 200], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 2277
-	ldsh [%o5 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! (int64) x3 = mem16[qc + 200]
 	.loc 1 2278
-	ldsh [%o5 + 200], %o3
+	ldsh [%l0 + 200], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 2279
-	sth %o0, [%l3 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qd + 584] = x3
 	.loc 1 2280
-	sth %o3, [%l3 + 584]
+	sth %o3, [%l1 + 584]
 ! x4 = x1 - x2
 	.loc 1 2281
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 2282
-	ldsh [%o4 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 2283
 	sub %o2, %o0, %o2
@@ -6870,10 +6782,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 200] = x5
 	.loc 1 2285
-	sth %o2, [%l3 + 200]
+	sth %o2, [%l1 + 200]
 ! (int64) x5 = mem16[qb + 200]
 	.loc 1 2286
-	ldsh [%o4 + 200], %o0
+	ldsh [%o7 + 200], %o0
 ! x5 = x5 - x3
 	.loc 1 2287
 	sub %o0, %o3, %o0
@@ -6882,31 +6794,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 392] = x5
 	.loc 1 2289
-	sth %o0, [%l3 + 392]
+	sth %o0, [%l1 + 392]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 2290
-	ldsh [%l2 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 202]
 	.loc 1 2291
-	ldsh [%l2 + 202], %o1
+	ldsh [%l4 + 202], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 2292
-	ldsh [%o5 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! (int64) x3 = mem16[qc + 202]
 	.loc 1 2293
-	ldsh [%o5 + 202], %o3
+	ldsh [%l0 + 202], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 2294
-	sth %o0, [%l3 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qd + 586] = x3
 	.loc 1 2295
-	sth %o3, [%l3 + 586]
+	sth %o3, [%l1 + 586]
 ! x4 = x1 - x2
 	.loc 1 2296
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 2297
-	ldsh [%o4 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 2298
 	sub %o2, %o0, %o2
@@ -6915,10 +6827,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 202] = x5
 	.loc 1 2300
-	sth %o2, [%l3 + 202]
+	sth %o2, [%l1 + 202]
 ! (int64) x5 = mem16[qb + 202]
 	.loc 1 2301
-	ldsh [%o4 + 202], %o0
+	ldsh [%o7 + 202], %o0
 ! x5 = x5 - x3
 	.loc 1 2302
 	sub %o0, %o3, %o0
@@ -6927,31 +6839,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 394] = x5
 	.loc 1 2304
-	sth %o0, [%l3 + 394]
+	sth %o0, [%l1 + 394]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 2305
-	ldsh [%l2 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 204]
 	.loc 1 2306
-	ldsh [%l2 + 204], %o1
+	ldsh [%l4 + 204], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 2307
-	ldsh [%o5 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! (int64) x3 = mem16[qc + 204]
 	.loc 1 2308
-	ldsh [%o5 + 204], %o3
+	ldsh [%l0 + 204], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 2309
-	sth %o0, [%l3 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qd + 588] = x3
 	.loc 1 2310
-	sth %o3, [%l3 + 588]
+	sth %o3, [%l1 + 588]
 ! x4 = x1 - x2
 	.loc 1 2311
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 2312
-	ldsh [%o4 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 2313
 	sub %o2, %o0, %o2
@@ -6960,10 +6872,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 204] = x5
 	.loc 1 2315
-	sth %o2, [%l3 + 204]
+	sth %o2, [%l1 + 204]
 ! (int64) x5 = mem16[qb + 204]
 	.loc 1 2316
-	ldsh [%o4 + 204], %o0
+	ldsh [%o7 + 204], %o0
 ! x5 = x5 - x3
 	.loc 1 2317
 	sub %o0, %o3, %o0
@@ -6972,31 +6884,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 396] = x5
 	.loc 1 2319
-	sth %o0, [%l3 + 396]
+	sth %o0, [%l1 + 396]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 2320
-	ldsh [%l2 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 206]
 	.loc 1 2321
-	ldsh [%l2 + 206], %o1
+	ldsh [%l4 + 206], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 2322
-	ldsh [%o5 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! (int64) x3 = mem16[qc + 206]
 	.loc 1 2323
-	ldsh [%o5 + 206], %o3
+	ldsh [%l0 + 206], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 2324
-	sth %o0, [%l3 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qd + 590] = x3
 	.loc 1 2325
-	sth %o3, [%l3 + 590]
+	sth %o3, [%l1 + 590]
 ! x4 = x1 - x2
 	.loc 1 2326
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 2327
-	ldsh [%o4 + 14], %o2
+	ldsh [%o7 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 2328
 	sub %o2, %o0, %o2
@@ -7005,10 +6917,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 206] = x5
 	.loc 1 2330
-	sth %o2, [%l3 + 206]
+	sth %o2, [%l1 + 206]
 ! (int64) x5 = mem16[qb + 206]
 	.loc 1 2331
-	ldsh [%o4 + 206], %o0
+	ldsh [%o7 + 206], %o0
 ! x5 = x5 - x3
 	.loc 1 2332
 	sub %o0, %o3, %o0
@@ -7017,47 +6929,43 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 398] = x5
 	.loc 1 2334
-	sth %o0, [%l3 + 398]
+	sth %o0, [%l1 + 398]
 ! qa = qa + 16
 	.loc 1 2335
-	add %l2, 16, %l2
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 2336
-	add %o4, 16, %o4
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 2337
-	add %o5, 16, %o5
+	add %l0, 16, %l0
 ! qd = qd + 16
 	.loc 1 2338
-	add %l3, 16, %l3
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 2339
-	sub %o7, 1, %o7
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 2340
-	cmp %o7, 0
+	cmp %l2, 0
 ! goto loop39 if !=
 	.loc 1 2341
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop39
 	nop
 ! pa = pa + 1152
 	.loc 1 2342
-	mov %l0, %l2
-	add %l2, 1152, %l2
+	add %l3, 1152, %l3
 ! pb = pb + 768
 	.loc 1 2343
-	mov %l5, %l3
-	add %l3, 768, %l3
+	add %o4, 768, %o4
 ! i0 = i0 - 1
 	.loc 1 2344
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o5, 1, %o5
 ! =? i0 - 0
 	.loc 1 2345
-	cmp %o0, 0
+	cmp %o5, 0
 ! goto loop38 if !=
 	.loc 1 2346
-	mov %l4, %o7
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop38
 	nop
 ! pa = 4608
@@ -7066,60 +6974,58 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(4608), %o0
 ! pa = w + pa
 	.loc 1 2348
-	add %o7, %o0, %l2
+	add %i4, %o0, %l3
 ! pb = 188344
 	.loc 1 2349
 	sethi %hi(188344), %o0
 	or %o0, %lo(188344), %o0
 ! pb = w + pb
 	.loc 1 2350
-	add %o7, %o0, %l3
+	add %i4, %o0, %o4
 ! i0 = 6
 	.loc 1 2351
-	mov 6, %o0
+	mov 6, %o5
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop40:
 ! qa = pa
 	.loc 1 2353
-	mov %o0, %l1
-	mov %o7, %l4
+	mov %l3, %l4
 ! qb = pa + 768
 	.loc 1 2354
-	add %l2, 768, %o4
+	add %l3, 768, %o7
 ! qc = pa + 1536
 	.loc 1 2355
-	add %l2, 1536, %o5
+	add %l3, 1536, %l0
 ! qd = pb
 	.loc 1 2356
-	mov %l2, %l0
+	mov %o4, %l1
 ! i1 = 24
 	.loc 1 2357
-	mov %l3, %l5
-	mov 24, %o7
+	mov 24, %l2
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop41:
 ! (int64) x0 = mem16[qa]
 	.loc 1 2359
-	ldsh [%l2], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 384]
 	.loc 1 2360
-	ldsh [%l2 + 384], %o1
+	ldsh [%l4 + 384], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 2361
-	ldsh [%o5], %o2
+	ldsh [%l0], %o2
 ! (int64) x3 = mem16[qc + 384]
 	.loc 1 2362
-	ldsh [%o5 + 384], %o3
+	ldsh [%l0 + 384], %o3
 ! mem16[qd] = x0
 	.loc 1 2363
-	sth %o0, [%l3]
+	sth %o0, [%l1]
 ! mem16[qd + 1152] = x3
 	.loc 1 2364
-	sth %o3, [%l3 + 1152]
+	sth %o3, [%l1 + 1152]
 ! x4 = x1 - x2
 	.loc 1 2365
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 2366
-	ldsh [%o4], %o2
+	ldsh [%o7], %o2
 ! x5 = x5 - x0
 	.loc 1 2367
 	sub %o2, %o0, %o2
@@ -7128,10 +7034,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 384] = x5
 	.loc 1 2369
-	sth %o2, [%l3 + 384]
+	sth %o2, [%l1 + 384]
 ! (int64) x5 = mem16[qb + 384]
 	.loc 1 2370
-	ldsh [%o4 + 384], %o0
+	ldsh [%o7 + 384], %o0
 ! x5 = x5 - x3
 	.loc 1 2371
 	sub %o0, %o3, %o0
@@ -7140,31 +7046,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 768] = x5
 	.loc 1 2373
-	sth %o0, [%l3 + 768]
+	sth %o0, [%l1 + 768]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 2374
-	ldsh [%l2 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 386]
 	.loc 1 2375
-	ldsh [%l2 + 386], %o1
+	ldsh [%l4 + 386], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 2376
-	ldsh [%o5 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! (int64) x3 = mem16[qc + 386]
 	.loc 1 2377
-	ldsh [%o5 + 386], %o3
+	ldsh [%l0 + 386], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 2378
-	sth %o0, [%l3 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qd + 1154] = x3
 	.loc 1 2379
-	sth %o3, [%l3 + 1154]
+	sth %o3, [%l1 + 1154]
 ! x4 = x1 - x2
 	.loc 1 2380
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 2381
-	ldsh [%o4 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 2382
 	sub %o2, %o0, %o2
@@ -7173,10 +7079,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 386] = x5
 	.loc 1 2384
-	sth %o2, [%l3 + 386]
+	sth %o2, [%l1 + 386]
 ! (int64) x5 = mem16[qb + 386]
 	.loc 1 2385
-	ldsh [%o4 + 386], %o0
+	ldsh [%o7 + 386], %o0
 ! x5 = x5 - x3
 	.loc 1 2386
 	sub %o0, %o3, %o0
@@ -7185,31 +7091,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 770] = x5
 	.loc 1 2388
-	sth %o0, [%l3 + 770]
+	sth %o0, [%l1 + 770]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 2389
-	ldsh [%l2 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 388]
 	.loc 1 2390
-	ldsh [%l2 + 388], %o1
+	ldsh [%l4 + 388], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 2391
-	ldsh [%o5 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) x3 = mem16[qc + 388]
 	.loc 1 2392
-	ldsh [%o5 + 388], %o3
+	ldsh [%l0 + 388], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 2393
-	sth %o0, [%l3 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qd + 1156] = x3
 	.loc 1 2394
-	sth %o3, [%l3 + 1156]
+	sth %o3, [%l1 + 1156]
 ! x4 = x1 - x2
 	.loc 1 2395
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 2396
-	ldsh [%o4 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 2397
 	sub %o2, %o0, %o2
@@ -7218,10 +7124,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 388] = x5
 	.loc 1 2399
-	sth %o2, [%l3 + 388]
+	sth %o2, [%l1 + 388]
 ! (int64) x5 = mem16[qb + 388]
 	.loc 1 2400
-	ldsh [%o4 + 388], %o0
+	ldsh [%o7 + 388], %o0
 ! x5 = x5 - x3
 	.loc 1 2401
 	sub %o0, %o3, %o0
@@ -7230,31 +7136,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 772] = x5
 	.loc 1 2403
-	sth %o0, [%l3 + 772]
+	sth %o0, [%l1 + 772]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 2404
-	ldsh [%l2 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 390]
 	.loc 1 2405
-	ldsh [%l2 + 390], %o1
+	ldsh [%l4 + 390], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 2406
-	ldsh [%o5 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! (int64) x3 = mem16[qc + 390]
 	.loc 1 2407
-	ldsh [%o5 + 390], %o3
+	ldsh [%l0 + 390], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 2408
-	sth %o0, [%l3 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qd + 1158] = x3
 	.loc 1 2409
-	sth %o3, [%l3 + 1158]
+	sth %o3, [%l1 + 1158]
 ! x4 = x1 - x2
 	.loc 1 2410
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 2411
-	ldsh [%o4 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 2412
 	sub %o2, %o0, %o2
@@ -7263,10 +7169,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 390] = x5
 	.loc 1 2414
-	sth %o2, [%l3 + 390]
+	sth %o2, [%l1 + 390]
 ! (int64) x5 = mem16[qb + 390]
 	.loc 1 2415
-	ldsh [%o4 + 390], %o0
+	ldsh [%o7 + 390], %o0
 ! x5 = x5 - x3
 	.loc 1 2416
 	sub %o0, %o3, %o0
@@ -7275,31 +7181,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 774] = x5
 	.loc 1 2418
-	sth %o0, [%l3 + 774]
+	sth %o0, [%l1 + 774]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 2419
-	ldsh [%l2 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 392]
 	.loc 1 2420
-	ldsh [%l2 + 392], %o1
+	ldsh [%l4 + 392], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 2421
-	ldsh [%o5 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! (int64) x3 = mem16[qc + 392]
 	.loc 1 2422
-	ldsh [%o5 + 392], %o3
+	ldsh [%l0 + 392], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 2423
-	sth %o0, [%l3 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qd + 1160] = x3
 	.loc 1 2424
-	sth %o3, [%l3 + 1160]
+	sth %o3, [%l1 + 1160]
 ! x4 = x1 - x2
 	.loc 1 2425
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 2426
-	ldsh [%o4 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 2427
 	sub %o2, %o0, %o2
@@ -7308,10 +7214,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 392] = x5
 	.loc 1 2429
-	sth %o2, [%l3 + 392]
+	sth %o2, [%l1 + 392]
 ! (int64) x5 = mem16[qb + 392]
 	.loc 1 2430
-	ldsh [%o4 + 392], %o0
+	ldsh [%o7 + 392], %o0
 ! x5 = x5 - x3
 	.loc 1 2431
 	sub %o0, %o3, %o0
@@ -7320,31 +7226,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 776] = x5
 	.loc 1 2433
-	sth %o0, [%l3 + 776]
+	sth %o0, [%l1 + 776]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 2434
-	ldsh [%l2 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 394]
 	.loc 1 2435
-	ldsh [%l2 + 394], %o1
+	ldsh [%l4 + 394], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 2436
-	ldsh [%o5 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! (int64) x3 = mem16[qc + 394]
 	.loc 1 2437
-	ldsh [%o5 + 394], %o3
+	ldsh [%l0 + 394], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 2438
-	sth %o0, [%l3 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qd + 1162] = x3
 	.loc 1 2439
-	sth %o3, [%l3 + 1162]
+	sth %o3, [%l1 + 1162]
 ! x4 = x1 - x2
 	.loc 1 2440
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 2441
-	ldsh [%o4 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 2442
 	sub %o2, %o0, %o2
@@ -7353,10 +7259,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 394] = x5
 	.loc 1 2444
-	sth %o2, [%l3 + 394]
+	sth %o2, [%l1 + 394]
 ! (int64) x5 = mem16[qb + 394]
 	.loc 1 2445
-	ldsh [%o4 + 394], %o0
+	ldsh [%o7 + 394], %o0
 ! x5 = x5 - x3
 	.loc 1 2446
 	sub %o0, %o3, %o0
@@ -7365,31 +7271,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 778] = x5
 	.loc 1 2448
-	sth %o0, [%l3 + 778]
+	sth %o0, [%l1 + 778]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 2449
-	ldsh [%l2 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 396]
 	.loc 1 2450
-	ldsh [%l2 + 396], %o1
+	ldsh [%l4 + 396], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 2451
-	ldsh [%o5 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! (int64) x3 = mem16[qc + 396]
 	.loc 1 2452
-	ldsh [%o5 + 396], %o3
+	ldsh [%l0 + 396], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 2453
-	sth %o0, [%l3 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qd + 1164] = x3
 	.loc 1 2454
-	sth %o3, [%l3 + 1164]
+	sth %o3, [%l1 + 1164]
 ! x4 = x1 - x2
 	.loc 1 2455
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 2456
-	ldsh [%o4 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 2457
 	sub %o2, %o0, %o2
@@ -7398,10 +7304,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 396] = x5
 	.loc 1 2459
-	sth %o2, [%l3 + 396]
+	sth %o2, [%l1 + 396]
 ! (int64) x5 = mem16[qb + 396]
 	.loc 1 2460
-	ldsh [%o4 + 396], %o0
+	ldsh [%o7 + 396], %o0
 ! x5 = x5 - x3
 	.loc 1 2461
 	sub %o0, %o3, %o0
@@ -7410,31 +7316,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 780] = x5
 	.loc 1 2463
-	sth %o0, [%l3 + 780]
+	sth %o0, [%l1 + 780]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 2464
-	ldsh [%l2 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 398]
 	.loc 1 2465
-	ldsh [%l2 + 398], %o1
+	ldsh [%l4 + 398], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 2466
-	ldsh [%o5 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! (int64) x3 = mem16[qc + 398]
 	.loc 1 2467
-	ldsh [%o5 + 398], %o3
+	ldsh [%l0 + 398], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 2468
-	sth %o0, [%l3 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qd + 1166] = x3
 	.loc 1 2469
-	sth %o3, [%l3 + 1166]
+	sth %o3, [%l1 + 1166]
 ! x4 = x1 - x2
 	.loc 1 2470
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 2471
-	ldsh [%o4 + 14], %o2
+	ldsh [%o7 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 2472
 	sub %o2, %o0, %o2
@@ -7443,10 +7349,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 398] = x5
 	.loc 1 2474
-	sth %o2, [%l3 + 398]
+	sth %o2, [%l1 + 398]
 ! (int64) x5 = mem16[qb + 398]
 	.loc 1 2475
-	ldsh [%o4 + 398], %o0
+	ldsh [%o7 + 398], %o0
 ! x5 = x5 - x3
 	.loc 1 2476
 	sub %o0, %o3, %o0
@@ -7455,47 +7361,43 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 782] = x5
 	.loc 1 2478
-	sth %o0, [%l3 + 782]
+	sth %o0, [%l1 + 782]
 ! qa = qa + 16
 	.loc 1 2479
-	add %l2, 16, %l2
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 2480
-	add %o4, 16, %o4
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 2481
-	add %o5, 16, %o5
+	add %l0, 16, %l0
 ! qd = qd + 16
 	.loc 1 2482
-	add %l3, 16, %l3
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 2483
-	sub %o7, 1, %o7
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 2484
-	cmp %o7, 0
+	cmp %l2, 0
 ! goto loop41 if !=
 	.loc 1 2485
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop41
 	nop
 ! pa = pa + 2304
 	.loc 1 2486
-	mov %l0, %l2
-	add %l2, 2304, %l2
+	add %l3, 2304, %l3
 ! pb = pb + 1536
 	.loc 1 2487
-	mov %l5, %l3
-	add %l3, 1536, %l3
+	add %o4, 1536, %o4
 ! i0 = i0 - 1
 	.loc 1 2488
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o5, 1, %o5
 ! =? i0 - 0
 	.loc 1 2489
-	cmp %o0, 0
+	cmp %o5, 0
 ! goto loop40 if !=
 	.loc 1 2490
-	mov %l4, %o7
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop40
 	nop
 ! pa = 188344
@@ -7504,60 +7406,58 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(188344), %o0
 ! pa = w + pa
 	.loc 1 2492
-	add %o7, %o0, %l2
+	add %i4, %o0, %l3
 ! pb = 4608
 	.loc 1 2493
 	sethi %hi(4608), %o0
 	or %o0, %lo(4608), %o0
 ! pb = w + pb
 	.loc 1 2494
-	add %o7, %o0, %l3
+	add %i4, %o0, %o4
 ! i0 = 2
 	.loc 1 2495
-	mov 2, %o0
+	mov 2, %o5
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop42:
 ! qa = pa
 	.loc 1 2497
-	mov %o0, %l1
-	mov %o7, %l4
+	mov %l3, %l4
 ! qb = pa + 1536
 	.loc 1 2498
-	add %l2, 1536, %o4
+	add %l3, 1536, %o7
 ! qc = pa + 3072
 	.loc 1 2499
-	add %l2, 3072, %o5
+	add %l3, 3072, %l0
 ! qd = pb
 	.loc 1 2500
-	mov %l2, %l0
+	mov %o4, %l1
 ! i1 = 48
 	.loc 1 2501
-	mov %l3, %l5
-	mov 48, %o7
+	mov 48, %l2
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop43:
 ! (int64) x0 = mem16[qa]
 	.loc 1 2503
-	ldsh [%l2], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 768]
 	.loc 1 2504
-	ldsh [%l2 + 768], %o1
+	ldsh [%l4 + 768], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 2505
-	ldsh [%o5], %o2
+	ldsh [%l0], %o2
 ! (int64) x3 = mem16[qc + 768]
 	.loc 1 2506
-	ldsh [%o5 + 768], %o3
+	ldsh [%l0 + 768], %o3
 ! mem16[qd] = x0
 	.loc 1 2507
-	sth %o0, [%l3]
+	sth %o0, [%l1]
 ! mem16[qd + 2304] = x3
 	.loc 1 2508
-	sth %o3, [%l3 + 2304]
+	sth %o3, [%l1 + 2304]
 ! x4 = x1 - x2
 	.loc 1 2509
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 2510
-	ldsh [%o4], %o2
+	ldsh [%o7], %o2
 ! x5 = x5 - x0
 	.loc 1 2511
 	sub %o2, %o0, %o2
@@ -7566,10 +7466,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 768] = x5
 	.loc 1 2513
-	sth %o2, [%l3 + 768]
+	sth %o2, [%l1 + 768]
 ! (int64) x5 = mem16[qb + 768]
 	.loc 1 2514
-	ldsh [%o4 + 768], %o0
+	ldsh [%o7 + 768], %o0
 ! x5 = x5 - x3
 	.loc 1 2515
 	sub %o0, %o3, %o0
@@ -7578,31 +7478,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1536] = x5
 	.loc 1 2517
-	sth %o0, [%l3 + 1536]
+	sth %o0, [%l1 + 1536]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 2518
-	ldsh [%l2 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 770]
 	.loc 1 2519
-	ldsh [%l2 + 770], %o1
+	ldsh [%l4 + 770], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 2520
-	ldsh [%o5 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! (int64) x3 = mem16[qc + 770]
 	.loc 1 2521
-	ldsh [%o5 + 770], %o3
+	ldsh [%l0 + 770], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 2522
-	sth %o0, [%l3 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qd + 2306] = x3
 	.loc 1 2523
-	sth %o3, [%l3 + 2306]
+	sth %o3, [%l1 + 2306]
 ! x4 = x1 - x2
 	.loc 1 2524
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 2525
-	ldsh [%o4 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 2526
 	sub %o2, %o0, %o2
@@ -7611,10 +7511,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 770] = x5
 	.loc 1 2528
-	sth %o2, [%l3 + 770]
+	sth %o2, [%l1 + 770]
 ! (int64) x5 = mem16[qb + 770]
 	.loc 1 2529
-	ldsh [%o4 + 770], %o0
+	ldsh [%o7 + 770], %o0
 ! x5 = x5 - x3
 	.loc 1 2530
 	sub %o0, %o3, %o0
@@ -7623,31 +7523,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1538] = x5
 	.loc 1 2532
-	sth %o0, [%l3 + 1538]
+	sth %o0, [%l1 + 1538]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 2533
-	ldsh [%l2 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 772]
 	.loc 1 2534
-	ldsh [%l2 + 772], %o1
+	ldsh [%l4 + 772], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 2535
-	ldsh [%o5 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) x3 = mem16[qc + 772]
 	.loc 1 2536
-	ldsh [%o5 + 772], %o3
+	ldsh [%l0 + 772], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 2537
-	sth %o0, [%l3 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qd + 2308] = x3
 	.loc 1 2538
-	sth %o3, [%l3 + 2308]
+	sth %o3, [%l1 + 2308]
 ! x4 = x1 - x2
 	.loc 1 2539
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 2540
-	ldsh [%o4 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 2541
 	sub %o2, %o0, %o2
@@ -7656,10 +7556,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 772] = x5
 	.loc 1 2543
-	sth %o2, [%l3 + 772]
+	sth %o2, [%l1 + 772]
 ! (int64) x5 = mem16[qb + 772]
 	.loc 1 2544
-	ldsh [%o4 + 772], %o0
+	ldsh [%o7 + 772], %o0
 ! x5 = x5 - x3
 	.loc 1 2545
 	sub %o0, %o3, %o0
@@ -7668,31 +7568,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1540] = x5
 	.loc 1 2547
-	sth %o0, [%l3 + 1540]
+	sth %o0, [%l1 + 1540]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 2548
-	ldsh [%l2 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 774]
 	.loc 1 2549
-	ldsh [%l2 + 774], %o1
+	ldsh [%l4 + 774], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 2550
-	ldsh [%o5 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! (int64) x3 = mem16[qc + 774]
 	.loc 1 2551
-	ldsh [%o5 + 774], %o3
+	ldsh [%l0 + 774], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 2552
-	sth %o0, [%l3 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qd + 2310] = x3
 	.loc 1 2553
-	sth %o3, [%l3 + 2310]
+	sth %o3, [%l1 + 2310]
 ! x4 = x1 - x2
 	.loc 1 2554
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 2555
-	ldsh [%o4 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 2556
 	sub %o2, %o0, %o2
@@ -7701,10 +7601,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 774] = x5
 	.loc 1 2558
-	sth %o2, [%l3 + 774]
+	sth %o2, [%l1 + 774]
 ! (int64) x5 = mem16[qb + 774]
 	.loc 1 2559
-	ldsh [%o4 + 774], %o0
+	ldsh [%o7 + 774], %o0
 ! x5 = x5 - x3
 	.loc 1 2560
 	sub %o0, %o3, %o0
@@ -7713,31 +7613,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1542] = x5
 	.loc 1 2562
-	sth %o0, [%l3 + 1542]
+	sth %o0, [%l1 + 1542]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 2563
-	ldsh [%l2 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 776]
 	.loc 1 2564
-	ldsh [%l2 + 776], %o1
+	ldsh [%l4 + 776], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 2565
-	ldsh [%o5 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! (int64) x3 = mem16[qc + 776]
 	.loc 1 2566
-	ldsh [%o5 + 776], %o3
+	ldsh [%l0 + 776], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 2567
-	sth %o0, [%l3 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qd + 2312] = x3
 	.loc 1 2568
-	sth %o3, [%l3 + 2312]
+	sth %o3, [%l1 + 2312]
 ! x4 = x1 - x2
 	.loc 1 2569
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 2570
-	ldsh [%o4 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 2571
 	sub %o2, %o0, %o2
@@ -7746,10 +7646,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 776] = x5
 	.loc 1 2573
-	sth %o2, [%l3 + 776]
+	sth %o2, [%l1 + 776]
 ! (int64) x5 = mem16[qb + 776]
 	.loc 1 2574
-	ldsh [%o4 + 776], %o0
+	ldsh [%o7 + 776], %o0
 ! x5 = x5 - x3
 	.loc 1 2575
 	sub %o0, %o3, %o0
@@ -7758,31 +7658,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1544] = x5
 	.loc 1 2577
-	sth %o0, [%l3 + 1544]
+	sth %o0, [%l1 + 1544]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 2578
-	ldsh [%l2 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 778]
 	.loc 1 2579
-	ldsh [%l2 + 778], %o1
+	ldsh [%l4 + 778], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 2580
-	ldsh [%o5 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! (int64) x3 = mem16[qc + 778]
 	.loc 1 2581
-	ldsh [%o5 + 778], %o3
+	ldsh [%l0 + 778], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 2582
-	sth %o0, [%l3 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qd + 2314] = x3
 	.loc 1 2583
-	sth %o3, [%l3 + 2314]
+	sth %o3, [%l1 + 2314]
 ! x4 = x1 - x2
 	.loc 1 2584
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 2585
-	ldsh [%o4 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 2586
 	sub %o2, %o0, %o2
@@ -7791,10 +7691,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 778] = x5
 	.loc 1 2588
-	sth %o2, [%l3 + 778]
+	sth %o2, [%l1 + 778]
 ! (int64) x5 = mem16[qb + 778]
 	.loc 1 2589
-	ldsh [%o4 + 778], %o0
+	ldsh [%o7 + 778], %o0
 ! x5 = x5 - x3
 	.loc 1 2590
 	sub %o0, %o3, %o0
@@ -7803,31 +7703,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1546] = x5
 	.loc 1 2592
-	sth %o0, [%l3 + 1546]
+	sth %o0, [%l1 + 1546]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 2593
-	ldsh [%l2 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 780]
 	.loc 1 2594
-	ldsh [%l2 + 780], %o1
+	ldsh [%l4 + 780], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 2595
-	ldsh [%o5 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! (int64) x3 = mem16[qc + 780]
 	.loc 1 2596
-	ldsh [%o5 + 780], %o3
+	ldsh [%l0 + 780], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 2597
-	sth %o0, [%l3 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qd + 2316] = x3
 	.loc 1 2598
-	sth %o3, [%l3 + 2316]
+	sth %o3, [%l1 + 2316]
 ! x4 = x1 - x2
 	.loc 1 2599
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 2600
-	ldsh [%o4 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 2601
 	sub %o2, %o0, %o2
@@ -7836,10 +7736,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 780] = x5
 	.loc 1 2603
-	sth %o2, [%l3 + 780]
+	sth %o2, [%l1 + 780]
 ! (int64) x5 = mem16[qb + 780]
 	.loc 1 2604
-	ldsh [%o4 + 780], %o0
+	ldsh [%o7 + 780], %o0
 ! x5 = x5 - x3
 	.loc 1 2605
 	sub %o0, %o3, %o0
@@ -7848,31 +7748,31 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1548] = x5
 	.loc 1 2607
-	sth %o0, [%l3 + 1548]
+	sth %o0, [%l1 + 1548]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 2608
-	ldsh [%l2 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 782]
 	.loc 1 2609
-	ldsh [%l2 + 782], %o1
+	ldsh [%l4 + 782], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 2610
-	ldsh [%o5 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! (int64) x3 = mem16[qc + 782]
 	.loc 1 2611
-	ldsh [%o5 + 782], %o3
+	ldsh [%l0 + 782], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 2612
-	sth %o0, [%l3 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qd + 2318] = x3
 	.loc 1 2613
-	sth %o3, [%l3 + 2318]
+	sth %o3, [%l1 + 2318]
 ! x4 = x1 - x2
 	.loc 1 2614
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 2615
-	ldsh [%o4 + 14], %o2
+	ldsh [%o7 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 2616
 	sub %o2, %o0, %o2
@@ -7881,10 +7781,10 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 782] = x5
 	.loc 1 2618
-	sth %o2, [%l3 + 782]
+	sth %o2, [%l1 + 782]
 ! (int64) x5 = mem16[qb + 782]
 	.loc 1 2619
-	ldsh [%o4 + 782], %o0
+	ldsh [%o7 + 782], %o0
 ! x5 = x5 - x3
 	.loc 1 2620
 	sub %o0, %o3, %o0
@@ -7893,25 +7793,25 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1550] = x5
 	.loc 1 2622
-	sth %o0, [%l3 + 1550]
+	sth %o0, [%l1 + 1550]
 ! qa = qa + 16
 	.loc 1 2623
-	add %l2, 16, %l2
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 2624
-	add %o4, 16, %o4
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 2625
-	add %o5, 16, %o5
+	add %l0, 16, %l0
 ! qd = qd + 16
 	.loc 1 2626
-	add %l3, 16, %l3
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 2627
-	sub %o7, 1, %o7
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 2628
-	cmp %o7, 0
+	cmp %l2, 0
 ! goto loop43 if !=
 	.loc 1 2629
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop43
@@ -7922,93 +7822,86 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(4608), %o0
 ! pa = pa + t1
 	.loc 1 2631
-	mov %l0, %l2
-	add %l2, %o0, %l2
+	add %l3, %o0, %l3
 ! pb = pb + 3072
 	.loc 1 2632
-	mov %l5, %l3
-	add %l3, 3072, %l3
+	add %o4, 3072, %o4
 ! i0 = i0 - 1
 	.loc 1 2633
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o5, 1, %o5
 ! =? i0 - 0
 	.loc 1 2634
-	cmp %o0, 0
+	cmp %o5, 0
 ! goto loop42 if !=
 	.loc 1 2635
-	mov %l4, %o7
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop42
 	nop
 ! x4 = 67
 	.loc 1 2636
-	mov 67, %o0
+	mov 67, %o3
 ! x5 = 950
 	.loc 1 2637
-	mov 950, %o1
+	mov 950, %o4
 ! x6 = 14523
 	.loc 1 2638
-	sethi %hi(14523), %l0
-	or %l0, %lo(14523), %l0
+	sethi %hi(14523), %o5
+	or %o5, %lo(14523), %o5
 ! x7 = 4621
 	.loc 1 2639
-	sethi %hi(4621), %l3
-	or %l3, %lo(4621), %l3
+	sethi %hi(4621), %o7
+	or %o7, %lo(4621), %o7
 ! pa = 4608
 	.loc 1 2640
-	sethi %hi(4608), %o2
-	or %o2, %lo(4608), %o2
+	sethi %hi(4608), %o0
+	or %o0, %lo(4608), %o0
 ! pa = w + pa
 	.loc 1 2641
-	add %o7, %o2, %o2
+	add %i4, %o0, %l0
 ! pb = 7680
 	.loc 1 2642
-	sethi %hi(7680), %o3
-	or %o3, %lo(7680), %o3
+	sethi %hi(7680), %o0
+	or %o0, %lo(7680), %o0
 ! pb = w + pb
 	.loc 1 2643
-	add %o7, %o3, %o3
+	add %i4, %o0, %l1
 ! pc = 295624
 	.loc 1 2644
-	sethi %hi(295624), %o4
-	or %o4, %lo(295624), %o4
+	sethi %hi(295624), %o0
+	or %o0, %lo(295624), %o0
 ! pc = w + pc
 	.loc 1 2645
-	add %o7, %o4, %o4
+	add %i4, %o0, %o2
 ! i1 = 192
 	.loc 1 2646
-	mov %o7, %l1
-	mov 192, %o5
-	mov %o0, %l2
-	mov %o1, %o7
+	mov 192, %l2
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop44:
 ! (int64) x1 = mem16[pb]
 	.loc 1 2648
-	ldsh [%o3], %o0
+	ldsh [%l1], %o0
 ! x2 = x1 * x5
 	.loc 1 2649
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2650
 	srax %o1, 16, %o1
 ! x1 = x1 * x4
 	.loc 1 2651
-	mulx %o0, %l2, %o0
+	mulx %o0, %o3, %o0
 ! x2 = x2 * x7
 	.loc 1 2652
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2653
 	sub %o0, %o1, %o0
 ! (int64) x3 = mem16[pa]
 	.loc 1 2654
-	ldsh [%o2], %o1
+	ldsh [%l0], %o1
 ! x1 = x1 + x3
 	.loc 1 2655
 	add %o0, %o1, %o0
 ! x2 = x1 * x6
 	.loc 1 2656
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2657
 	srax %o1, 16, %o1
@@ -8020,40 +7913,40 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x2 = x2 * x7
 	.loc 1 2660
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2661
 	sub %o0, %o1, %o0
 ! mem16[pc] = x1
 	.loc 1 2662
-	sth %o0, [%o4]
+	sth %o0, [%o2]
 ! (int64) x1 = mem16[pb + 2]
 	.loc 1 2663
-	ldsh [%o3 + 2], %o0
+	ldsh [%l1 + 2], %o0
 ! x2 = x1 * x5
 	.loc 1 2664
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2665
 	srax %o1, 16, %o1
 ! x1 = x1 * x4
 	.loc 1 2666
-	mulx %o0, %l2, %o0
+	mulx %o0, %o3, %o0
 ! x2 = x2 * x7
 	.loc 1 2667
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2668
 	sub %o0, %o1, %o0
 ! (int64) x3 = mem16[pa + 2]
 	.loc 1 2669
-	ldsh [%o2 + 2], %o1
+	ldsh [%l0 + 2], %o1
 ! x1 = x1 + x3
 	.loc 1 2670
 	add %o0, %o1, %o0
 ! x2 = x1 * x6
 	.loc 1 2671
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2672
 	srax %o1, 16, %o1
@@ -8065,40 +7958,40 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x2 = x2 * x7
 	.loc 1 2675
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2676
 	sub %o0, %o1, %o0
 ! mem16[pc + 2] = x1
 	.loc 1 2677
-	sth %o0, [%o4 + 2]
+	sth %o0, [%o2 + 2]
 ! (int64) x1 = mem16[pb + 4]
 	.loc 1 2678
-	ldsh [%o3 + 4], %o0
+	ldsh [%l1 + 4], %o0
 ! x2 = x1 * x5
 	.loc 1 2679
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2680
 	srax %o1, 16, %o1
 ! x1 = x1 * x4
 	.loc 1 2681
-	mulx %o0, %l2, %o0
+	mulx %o0, %o3, %o0
 ! x2 = x2 * x7
 	.loc 1 2682
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2683
 	sub %o0, %o1, %o0
 ! (int64) x3 = mem16[pa + 4]
 	.loc 1 2684
-	ldsh [%o2 + 4], %o1
+	ldsh [%l0 + 4], %o1
 ! x1 = x1 + x3
 	.loc 1 2685
 	add %o0, %o1, %o0
 ! x2 = x1 * x6
 	.loc 1 2686
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2687
 	srax %o1, 16, %o1
@@ -8110,40 +8003,40 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x2 = x2 * x7
 	.loc 1 2690
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2691
 	sub %o0, %o1, %o0
 ! mem16[pc + 4] = x1
 	.loc 1 2692
-	sth %o0, [%o4 + 4]
+	sth %o0, [%o2 + 4]
 ! (int64) x1 = mem16[pb + 6]
 	.loc 1 2693
-	ldsh [%o3 + 6], %o0
+	ldsh [%l1 + 6], %o0
 ! x2 = x1 * x5
 	.loc 1 2694
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2695
 	srax %o1, 16, %o1
 ! x1 = x1 * x4
 	.loc 1 2696
-	mulx %o0, %l2, %o0
+	mulx %o0, %o3, %o0
 ! x2 = x2 * x7
 	.loc 1 2697
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2698
 	sub %o0, %o1, %o0
 ! (int64) x3 = mem16[pa + 6]
 	.loc 1 2699
-	ldsh [%o2 + 6], %o1
+	ldsh [%l0 + 6], %o1
 ! x1 = x1 + x3
 	.loc 1 2700
 	add %o0, %o1, %o0
 ! x2 = x1 * x6
 	.loc 1 2701
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2702
 	srax %o1, 16, %o1
@@ -8155,40 +8048,40 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x2 = x2 * x7
 	.loc 1 2705
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2706
 	sub %o0, %o1, %o0
 ! mem16[pc + 6] = x1
 	.loc 1 2707
-	sth %o0, [%o4 + 6]
+	sth %o0, [%o2 + 6]
 ! (int64) x1 = mem16[pb + 8]
 	.loc 1 2708
-	ldsh [%o3 + 8], %o0
+	ldsh [%l1 + 8], %o0
 ! x2 = x1 * x5
 	.loc 1 2709
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2710
 	srax %o1, 16, %o1
 ! x1 = x1 * x4
 	.loc 1 2711
-	mulx %o0, %l2, %o0
+	mulx %o0, %o3, %o0
 ! x2 = x2 * x7
 	.loc 1 2712
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2713
 	sub %o0, %o1, %o0
 ! (int64) x3 = mem16[pa + 8]
 	.loc 1 2714
-	ldsh [%o2 + 8], %o1
+	ldsh [%l0 + 8], %o1
 ! x1 = x1 + x3
 	.loc 1 2715
 	add %o0, %o1, %o0
 ! x2 = x1 * x6
 	.loc 1 2716
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2717
 	srax %o1, 16, %o1
@@ -8200,40 +8093,40 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x2 = x2 * x7
 	.loc 1 2720
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2721
 	sub %o0, %o1, %o0
 ! mem16[pc + 8] = x1
 	.loc 1 2722
-	sth %o0, [%o4 + 8]
+	sth %o0, [%o2 + 8]
 ! (int64) x1 = mem16[pb + 10]
 	.loc 1 2723
-	ldsh [%o3 + 10], %o0
+	ldsh [%l1 + 10], %o0
 ! x2 = x1 * x5
 	.loc 1 2724
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2725
 	srax %o1, 16, %o1
 ! x1 = x1 * x4
 	.loc 1 2726
-	mulx %o0, %l2, %o0
+	mulx %o0, %o3, %o0
 ! x2 = x2 * x7
 	.loc 1 2727
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2728
 	sub %o0, %o1, %o0
 ! (int64) x3 = mem16[pa + 10]
 	.loc 1 2729
-	ldsh [%o2 + 10], %o1
+	ldsh [%l0 + 10], %o1
 ! x1 = x1 + x3
 	.loc 1 2730
 	add %o0, %o1, %o0
 ! x2 = x1 * x6
 	.loc 1 2731
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2732
 	srax %o1, 16, %o1
@@ -8245,40 +8138,40 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x2 = x2 * x7
 	.loc 1 2735
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2736
 	sub %o0, %o1, %o0
 ! mem16[pc + 10] = x1
 	.loc 1 2737
-	sth %o0, [%o4 + 10]
+	sth %o0, [%o2 + 10]
 ! (int64) x1 = mem16[pb + 12]
 	.loc 1 2738
-	ldsh [%o3 + 12], %o0
+	ldsh [%l1 + 12], %o0
 ! x2 = x1 * x5
 	.loc 1 2739
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2740
 	srax %o1, 16, %o1
 ! x1 = x1 * x4
 	.loc 1 2741
-	mulx %o0, %l2, %o0
+	mulx %o0, %o3, %o0
 ! x2 = x2 * x7
 	.loc 1 2742
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2743
 	sub %o0, %o1, %o0
 ! (int64) x3 = mem16[pa + 12]
 	.loc 1 2744
-	ldsh [%o2 + 12], %o1
+	ldsh [%l0 + 12], %o1
 ! x1 = x1 + x3
 	.loc 1 2745
 	add %o0, %o1, %o0
 ! x2 = x1 * x6
 	.loc 1 2746
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2747
 	srax %o1, 16, %o1
@@ -8290,40 +8183,40 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x2 = x2 * x7
 	.loc 1 2750
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2751
 	sub %o0, %o1, %o0
 ! mem16[pc + 12] = x1
 	.loc 1 2752
-	sth %o0, [%o4 + 12]
+	sth %o0, [%o2 + 12]
 ! (int64) x1 = mem16[pb + 14]
 	.loc 1 2753
-	ldsh [%o3 + 14], %o0
+	ldsh [%l1 + 14], %o0
 ! x2 = x1 * x5
 	.loc 1 2754
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2755
 	srax %o1, 16, %o1
 ! x1 = x1 * x4
 	.loc 1 2756
-	mulx %o0, %l2, %o0
+	mulx %o0, %o3, %o0
 ! x2 = x2 * x7
 	.loc 1 2757
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2758
 	sub %o0, %o1, %o0
 ! (int64) x3 = mem16[pa + 14]
 	.loc 1 2759
-	ldsh [%o2 + 14], %o1
+	ldsh [%l0 + 14], %o1
 ! x1 = x1 + x3
 	.loc 1 2760
 	add %o0, %o1, %o0
 ! x2 = x1 * x6
 	.loc 1 2761
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2762
 	srax %o1, 16, %o1
@@ -8335,28 +8228,28 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x2 = x2 * x7
 	.loc 1 2765
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2766
 	sub %o0, %o1, %o0
 ! mem16[pc + 14] = x1
 	.loc 1 2767
-	sth %o0, [%o4 + 14]
+	sth %o0, [%o2 + 14]
 ! pa = pa + 16
 	.loc 1 2768
-	add %o2, 16, %o2
+	add %l0, 16, %l0
 ! pb = pb + 16
 	.loc 1 2769
-	add %o3, 16, %o3
+	add %l1, 16, %l1
 ! pc = pc + 16
 	.loc 1 2770
-	add %o4, 16, %o4
+	add %o2, 16, %o2
 ! i1 = i1 - 1
 	.loc 1 2771
-	sub %o5, 1, %o5
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 2772
-	cmp %o5, 0
+	cmp %l2, 0
 ! goto loop44 if !=
 	.loc 1 2773
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop44
@@ -8367,8 +8260,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(298696), %o0
 ! pa = w + pa
 	.loc 1 2775
-	mov %l1, %o7
-	add %o7, %o0, %o0
+	add %i4, %o0, %o0
 ! z0 = 0
 	.loc 1 2776
 	mov 0, %o1
@@ -8384,95 +8276,92 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	or %o0, %lo(295624), %o0
 ! pa = w + pa
 	.loc 1 2780
-	add %o7, %o0, %o0
+	add %i4, %o0, %o0
 ! pb = 296930
 	.loc 1 2781
 	sethi %hi(296930), %o1
 	or %o1, %lo(296930), %o1
 ! pb = w + pb
 	.loc 1 2782
-	add %o7, %o1, %o1
+	add %i4, %o1, %o1
 ! pc = 296928
 	.loc 1 2783
 	sethi %hi(296928), %o2
 	or %o2, %lo(296928), %o2
 ! pc = w + pc
 	.loc 1 2784
-	add %o7, %o2, %o2
+	add %i4, %o2, %o2
 ! qd = 298704
 	.loc 1 2785
 	sethi %hi(298704), %o3
 	or %o3, %lo(298704), %o3
 ! qd = w + qd
 	.loc 1 2786
-	add %o7, %o3, %o3
+	add %i4, %o3, %o3
 ! (int64) x0 = mem16[pa]
 	.loc 1 2787
-	mov %o7, %l1
 	ldsh [%o0], %o4
 ! (int64) x1 = mem16[pb]
 	.loc 1 2788
-	ldsh [%o1], %o5
+	ldsh [%o1], %l0
 ! (int64) x2 = mem16[pc]
 	.loc 1 2789
-	ldsh [%o2], %o7
+	ldsh [%o2], %l1
 ! x2 = 0
 	.loc 1 2790
-	mov 0, %o7
+	mov 0, %l1
 ! x0 = x0 + x1
 	.loc 1 2791
-	add %o4, %o5, %o4
+	add %o4, %l0, %o4
 ! x0 = x0 + x2
 	.loc 1 2792
-	add %o4, %o7, %o4
+	add %o4, %l1, %o4
 ! x1 = x0 * x6
 	.loc 1 2793
-	mulx %o4, %l0, %o5
+	mulx %o4, %o5, %l0
 ! (int64) x1 >>= 16
 	.loc 1 2794
-	srax %o5, 16, %o5
+	srax %l0, 16, %l0
 ! x1 = x1 + 512
 	.loc 1 2795
-	add %o5, 512, %o5
+	add %l0, 512, %l0
 ! (int64) x1 >>= 10
 	.loc 1 2796
-	srax %o5, 10, %o5
+	srax %l0, 10, %l0
 ! x1 = x1 * x7
 	.loc 1 2797
-	mulx %o5, %l3, %o5
+	mulx %l0, %o7, %l0
 ! x0 = x0 - x1
 	.loc 1 2798
-	sub %o4, %o5, %o4
+	sub %o4, %l0, %o4
 ! mem16[qd] = x0
 	.loc 1 2799
 	sth %o4, [%o3]
 ! pa = pa + 2
 	.loc 1 2800
-	add %o0, 2, %l2
+	add %o0, 2, %o4
 ! pb = pb + 2
 	.loc 1 2801
-	add %o1, 2, %o4
+	add %o1, 2, %l0
 ! pc = pc + 2
 	.loc 1 2802
-	add %o2, 2, %o5
+	add %o2, 2, %l1
 ! qd = qd + 2
 	.loc 1 2803
-	add %o3, 2, %o7
+	add %o3, 2, %o3
 ! i1 = 81
 	.loc 1 2804
-	mov 81, %o0
-	mov %l2, %o3
-	mov %o0, %l2
+	mov 81, %l2
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop45:
 ! (int64) x0 = mem16[pa]
 	.loc 1 2806
-	ldsh [%o3], %o0
+	ldsh [%o4], %o0
 ! (int64) x1 = mem16[pb]
 	.loc 1 2807
-	ldsh [%o4], %o1
+	ldsh [%l0], %o1
 ! (int64) x2 = mem16[pc]
 	.loc 1 2808
-	ldsh [%o5], %o2
+	ldsh [%l1], %o2
 ! x0 = x0 + x1
 	.loc 1 2809
 	add %o0, %o1, %o0
@@ -8481,7 +8370,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2811
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2812
 	srax %o1, 16, %o1
@@ -8493,22 +8382,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2815
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x0 = x0 - x1
 	.loc 1 2816
 	sub %o0, %o1, %o0
 ! mem16[qd] = x0
 	.loc 1 2817
-	sth %o0, [%o7]
+	sth %o0, [%o3]
 ! (int64) x0 = mem16[pa + 2]
 	.loc 1 2818
-	ldsh [%o3 + 2], %o0
+	ldsh [%o4 + 2], %o0
 ! (int64) x1 = mem16[pb + 2]
 	.loc 1 2819
-	ldsh [%o4 + 2], %o1
+	ldsh [%l0 + 2], %o1
 ! (int64) x2 = mem16[pc + 2]
 	.loc 1 2820
-	ldsh [%o5 + 2], %o2
+	ldsh [%l1 + 2], %o2
 ! x0 = x0 + x1
 	.loc 1 2821
 	add %o0, %o1, %o0
@@ -8517,7 +8406,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2823
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2824
 	srax %o1, 16, %o1
@@ -8529,22 +8418,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2827
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x0 = x0 - x1
 	.loc 1 2828
 	sub %o0, %o1, %o0
 ! mem16[qd + 2] = x0
 	.loc 1 2829
-	sth %o0, [%o7 + 2]
+	sth %o0, [%o3 + 2]
 ! (int64) x0 = mem16[pa + 4]
 	.loc 1 2830
-	ldsh [%o3 + 4], %o0
+	ldsh [%o4 + 4], %o0
 ! (int64) x1 = mem16[pb + 4]
 	.loc 1 2831
-	ldsh [%o4 + 4], %o1
+	ldsh [%l0 + 4], %o1
 ! (int64) x2 = mem16[pc + 4]
 	.loc 1 2832
-	ldsh [%o5 + 4], %o2
+	ldsh [%l1 + 4], %o2
 ! x0 = x0 + x1
 	.loc 1 2833
 	add %o0, %o1, %o0
@@ -8553,7 +8442,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2835
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2836
 	srax %o1, 16, %o1
@@ -8565,22 +8454,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2839
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x0 = x0 - x1
 	.loc 1 2840
 	sub %o0, %o1, %o0
 ! mem16[qd + 4] = x0
 	.loc 1 2841
-	sth %o0, [%o7 + 4]
+	sth %o0, [%o3 + 4]
 ! (int64) x0 = mem16[pa + 6]
 	.loc 1 2842
-	ldsh [%o3 + 6], %o0
+	ldsh [%o4 + 6], %o0
 ! (int64) x1 = mem16[pb + 6]
 	.loc 1 2843
-	ldsh [%o4 + 6], %o1
+	ldsh [%l0 + 6], %o1
 ! (int64) x2 = mem16[pc + 6]
 	.loc 1 2844
-	ldsh [%o5 + 6], %o2
+	ldsh [%l1 + 6], %o2
 ! x0 = x0 + x1
 	.loc 1 2845
 	add %o0, %o1, %o0
@@ -8589,7 +8478,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2847
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2848
 	srax %o1, 16, %o1
@@ -8601,22 +8490,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2851
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x0 = x0 - x1
 	.loc 1 2852
 	sub %o0, %o1, %o0
 ! mem16[qd + 6] = x0
 	.loc 1 2853
-	sth %o0, [%o7 + 6]
+	sth %o0, [%o3 + 6]
 ! (int64) x0 = mem16[pa + 8]
 	.loc 1 2854
-	ldsh [%o3 + 8], %o0
+	ldsh [%o4 + 8], %o0
 ! (int64) x1 = mem16[pb + 8]
 	.loc 1 2855
-	ldsh [%o4 + 8], %o1
+	ldsh [%l0 + 8], %o1
 ! (int64) x2 = mem16[pc + 8]
 	.loc 1 2856
-	ldsh [%o5 + 8], %o2
+	ldsh [%l1 + 8], %o2
 ! x0 = x0 + x1
 	.loc 1 2857
 	add %o0, %o1, %o0
@@ -8625,7 +8514,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2859
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2860
 	srax %o1, 16, %o1
@@ -8637,22 +8526,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2863
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x0 = x0 - x1
 	.loc 1 2864
 	sub %o0, %o1, %o0
 ! mem16[qd + 8] = x0
 	.loc 1 2865
-	sth %o0, [%o7 + 8]
+	sth %o0, [%o3 + 8]
 ! (int64) x0 = mem16[pa + 10]
 	.loc 1 2866
-	ldsh [%o3 + 10], %o0
+	ldsh [%o4 + 10], %o0
 ! (int64) x1 = mem16[pb + 10]
 	.loc 1 2867
-	ldsh [%o4 + 10], %o1
+	ldsh [%l0 + 10], %o1
 ! (int64) x2 = mem16[pc + 10]
 	.loc 1 2868
-	ldsh [%o5 + 10], %o2
+	ldsh [%l1 + 10], %o2
 ! x0 = x0 + x1
 	.loc 1 2869
 	add %o0, %o1, %o0
@@ -8661,7 +8550,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2871
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2872
 	srax %o1, 16, %o1
@@ -8673,22 +8562,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2875
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x0 = x0 - x1
 	.loc 1 2876
 	sub %o0, %o1, %o0
 ! mem16[qd + 10] = x0
 	.loc 1 2877
-	sth %o0, [%o7 + 10]
+	sth %o0, [%o3 + 10]
 ! (int64) x0 = mem16[pa + 12]
 	.loc 1 2878
-	ldsh [%o3 + 12], %o0
+	ldsh [%o4 + 12], %o0
 ! (int64) x1 = mem16[pb + 12]
 	.loc 1 2879
-	ldsh [%o4 + 12], %o1
+	ldsh [%l0 + 12], %o1
 ! (int64) x2 = mem16[pc + 12]
 	.loc 1 2880
-	ldsh [%o5 + 12], %o2
+	ldsh [%l1 + 12], %o2
 ! x0 = x0 + x1
 	.loc 1 2881
 	add %o0, %o1, %o0
@@ -8697,7 +8586,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2883
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2884
 	srax %o1, 16, %o1
@@ -8709,22 +8598,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2887
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x0 = x0 - x1
 	.loc 1 2888
 	sub %o0, %o1, %o0
 ! mem16[qd + 12] = x0
 	.loc 1 2889
-	sth %o0, [%o7 + 12]
+	sth %o0, [%o3 + 12]
 ! (int64) x0 = mem16[pa + 14]
 	.loc 1 2890
-	ldsh [%o3 + 14], %o0
+	ldsh [%o4 + 14], %o0
 ! (int64) x1 = mem16[pb + 14]
 	.loc 1 2891
-	ldsh [%o4 + 14], %o1
+	ldsh [%l0 + 14], %o1
 ! (int64) x2 = mem16[pc + 14]
 	.loc 1 2892
-	ldsh [%o5 + 14], %o2
+	ldsh [%l1 + 14], %o2
 ! x0 = x0 + x1
 	.loc 1 2893
 	add %o0, %o1, %o0
@@ -8733,7 +8622,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2895
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2896
 	srax %o1, 16, %o1
@@ -8745,25 +8634,25 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2899
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x0 = x0 - x1
 	.loc 1 2900
 	sub %o0, %o1, %o0
 ! mem16[qd + 14] = x0
 	.loc 1 2901
-	sth %o0, [%o7 + 14]
+	sth %o0, [%o3 + 14]
 ! pa = pa + 16
 	.loc 1 2902
-	add %o3, 16, %o3
+	add %o4, 16, %o4
 ! pb = pb + 16
 	.loc 1 2903
-	add %o4, 16, %o4
+	add %l0, 16, %l0
 ! pc = pc + 16
 	.loc 1 2904
-	add %o5, 16, %o5
+	add %l1, 16, %l1
 ! qd = qd + 16
 	.loc 1 2905
-	add %o7, 16, %o7
+	add %o3, 16, %o3
 ! i1 = i1 - 1
 	.loc 1 2906
 	sub %l2, 1, %l2
@@ -8776,14 +8665,13 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	nop
 ! (int64) x0 = mem16[pa]
 	.loc 1 2909
-	mov %o3, %l2
-	ldsh [%l2], %o0
+	ldsh [%o4], %o0
 ! (int64) x1 = mem16[pb]
 	.loc 1 2910
-	ldsh [%o4], %o1
+	ldsh [%l0], %o1
 ! (int64) x2 = mem16[pc]
 	.loc 1 2911
-	ldsh [%o5], %o2
+	ldsh [%l1], %o2
 ! x0 = x0 + x1
 	.loc 1 2912
 	add %o0, %o1, %o0
@@ -8792,7 +8680,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2914
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2915
 	srax %o1, 16, %o1
@@ -8804,22 +8692,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2918
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x0 = x0 - x1
 	.loc 1 2919
 	sub %o0, %o1, %o0
 ! mem16[qd] = x0
 	.loc 1 2920
-	sth %o0, [%o7]
+	sth %o0, [%o3]
 ! (int64) x0 = mem16[pa + 2]
 	.loc 1 2921
-	ldsh [%l2 + 2], %o0
+	ldsh [%o4 + 2], %o0
 ! (int64) x1 = mem16[pb + 2]
 	.loc 1 2922
-	ldsh [%o4 + 2], %o1
+	ldsh [%l0 + 2], %o1
 ! (int64) x2 = mem16[pc + 2]
 	.loc 1 2923
-	ldsh [%o5 + 2], %o2
+	ldsh [%l1 + 2], %o2
 ! x0 = x0 + x1
 	.loc 1 2924
 	add %o0, %o1, %o0
@@ -8828,7 +8716,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2926
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2927
 	srax %o1, 16, %o1
@@ -8840,22 +8728,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2930
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x0 = x0 - x1
 	.loc 1 2931
 	sub %o0, %o1, %o0
 ! mem16[qd + 2] = x0
 	.loc 1 2932
-	sth %o0, [%o7 + 2]
+	sth %o0, [%o3 + 2]
 ! (int64) x0 = mem16[pa + 4]
 	.loc 1 2933
-	ldsh [%l2 + 4], %o0
+	ldsh [%o4 + 4], %o0
 ! (int64) x1 = mem16[pb + 4]
 	.loc 1 2934
-	ldsh [%o4 + 4], %o1
+	ldsh [%l0 + 4], %o1
 ! (int64) x2 = mem16[pc + 4]
 	.loc 1 2935
-	ldsh [%o5 + 4], %o2
+	ldsh [%l1 + 4], %o2
 ! x0 = x0 + x1
 	.loc 1 2936
 	add %o0, %o1, %o0
@@ -8864,7 +8752,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2938
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2939
 	srax %o1, 16, %o1
@@ -8876,22 +8764,22 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2942
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x0 = x0 - x1
 	.loc 1 2943
 	sub %o0, %o1, %o0
 ! mem16[qd + 4] = x0
 	.loc 1 2944
-	sth %o0, [%o7 + 4]
+	sth %o0, [%o3 + 4]
 ! (int64) x0 = mem16[pa + 6]
 	.loc 1 2945
-	ldsh [%l2 + 6], %o0
+	ldsh [%o4 + 6], %o0
 ! (int64) x1 = mem16[pb + 6]
 	.loc 1 2946
-	ldsh [%o4 + 6], %o1
+	ldsh [%l0 + 6], %o1
 ! (int64) x2 = mem16[pc + 6]
 	.loc 1 2947
-	ldsh [%o5 + 6], %o2
+	ldsh [%l1 + 6], %o2
 ! x0 = x0 + x1
 	.loc 1 2948
 	add %o0, %o1, %o0
@@ -8900,7 +8788,7 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2950
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2951
 	srax %o1, 16, %o1
@@ -8912,122 +8800,120 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2954
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! x0 = x0 - x1
 	.loc 1 2955
 	sub %o0, %o1, %o0
 ! mem16[qd + 6] = x0
 	.loc 1 2956
-	sth %o0, [%o7 + 6]
+	sth %o0, [%o3 + 6]
 ! pa = 298704
 	.loc 1 2957
 	sethi %hi(298704), %o0
 	or %o0, %lo(298704), %o0
 ! pa = w + pa
 	.loc 1 2958
-	mov %l1, %o7
-	add %o7, %o0, %o0
+	add %i4, %o0, %o2
 ! i1 = 81
 	.loc 1 2960
-	mov 81, %o1
-	mov %o0, %o2
+	mov 81, %o0
 .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop46:
 ! t0 = mem16[pa]
 	.loc 1 2962
-	lduh [%o2], %o0
+	lduh [%o2], %o1
 ! mem8[pb] = t0
 	.loc 1 2963
-	stb %o0, [%i0]
+	stb %o1, [%i0]
 ! t0 = t0 >> 8
 	.loc 1 2964
-	srlx %o0, 8, %o0
+	srlx %o1, 8, %o1
 ! mem8[pb + 1] = t0
 	.loc 1 2965
-	stb %o0, [%i0 + 1]
+	stb %o1, [%i0 + 1]
 ! t0 = mem16[pa + 2]
 	.loc 1 2966
-	lduh [%o2 + 2], %o0
+	lduh [%o2 + 2], %o1
 ! mem8[pb + 2] = t0
 	.loc 1 2967
-	stb %o0, [%i0 + 2]
+	stb %o1, [%i0 + 2]
 ! t0 = t0 >> 8
 	.loc 1 2968
-	srlx %o0, 8, %o0
+	srlx %o1, 8, %o1
 ! mem8[pb + 3] = t0
 	.loc 1 2969
-	stb %o0, [%i0 + 3]
+	stb %o1, [%i0 + 3]
 ! t0 = mem16[pa + 4]
 	.loc 1 2970
-	lduh [%o2 + 4], %o0
+	lduh [%o2 + 4], %o1
 ! mem8[pb + 4] = t0
 	.loc 1 2971
-	stb %o0, [%i0 + 4]
+	stb %o1, [%i0 + 4]
 ! t0 = t0 >> 8
 	.loc 1 2972
-	srlx %o0, 8, %o0
+	srlx %o1, 8, %o1
 ! mem8[pb + 5] = t0
 	.loc 1 2973
-	stb %o0, [%i0 + 5]
+	stb %o1, [%i0 + 5]
 ! t0 = mem16[pa + 6]
 	.loc 1 2974
-	lduh [%o2 + 6], %o0
+	lduh [%o2 + 6], %o1
 ! mem8[pb + 6] = t0
 	.loc 1 2975
-	stb %o0, [%i0 + 6]
+	stb %o1, [%i0 + 6]
 ! t0 = t0 >> 8
 	.loc 1 2976
-	srlx %o0, 8, %o0
+	srlx %o1, 8, %o1
 ! mem8[pb + 7] = t0
 	.loc 1 2977
-	stb %o0, [%i0 + 7]
+	stb %o1, [%i0 + 7]
 ! t0 = mem16[pa + 8]
 	.loc 1 2978
-	lduh [%o2 + 8], %o0
+	lduh [%o2 + 8], %o1
 ! mem8[pb + 8] = t0
 	.loc 1 2979
-	stb %o0, [%i0 + 8]
+	stb %o1, [%i0 + 8]
 ! t0 = t0 >> 8
 	.loc 1 2980
-	srlx %o0, 8, %o0
+	srlx %o1, 8, %o1
 ! mem8[pb + 9] = t0
 	.loc 1 2981
-	stb %o0, [%i0 + 9]
+	stb %o1, [%i0 + 9]
 ! t0 = mem16[pa + 10]
 	.loc 1 2982
-	lduh [%o2 + 10], %o0
+	lduh [%o2 + 10], %o1
 ! mem8[pb + 10] = t0
 	.loc 1 2983
-	stb %o0, [%i0 + 10]
+	stb %o1, [%i0 + 10]
 ! t0 = t0 >> 8
 	.loc 1 2984
-	srlx %o0, 8, %o0
+	srlx %o1, 8, %o1
 ! mem8[pb + 11] = t0
 	.loc 1 2985
-	stb %o0, [%i0 + 11]
+	stb %o1, [%i0 + 11]
 ! t0 = mem16[pa + 12]
 	.loc 1 2986
-	lduh [%o2 + 12], %o0
+	lduh [%o2 + 12], %o1
 ! mem8[pb + 12] = t0
 	.loc 1 2987
-	stb %o0, [%i0 + 12]
+	stb %o1, [%i0 + 12]
 ! t0 = t0 >> 8
 	.loc 1 2988
-	srlx %o0, 8, %o0
+	srlx %o1, 8, %o1
 ! mem8[pb + 13] = t0
 	.loc 1 2989
-	stb %o0, [%i0 + 13]
+	stb %o1, [%i0 + 13]
 ! t0 = mem16[pa + 14]
 	.loc 1 2990
-	lduh [%o2 + 14], %o0
+	lduh [%o2 + 14], %o1
 ! mem8[pb + 14] = t0
 	.loc 1 2991
-	stb %o0, [%i0 + 14]
+	stb %o1, [%i0 + 14]
 ! t0 = t0 >> 8
 	.loc 1 2992
-	srlx %o0, 8, %o0
+	srlx %o1, 8, %o1
 ! mem8[pb + 15] = t0
 	.loc 1 2993
-	stb %o0, [%i0 + 15]
+	stb %o1, [%i0 + 15]
 ! pa = pa + 16
 	.loc 1 2994
 	add %o2, 16, %o2
@@ -9036,66 +8922,65 @@ qhasm_kernel_core_multsntrup653_sparc64_mul:
 	add %i0, 16, %i0
 ! i1 = i1 - 1
 	.loc 1 2996
-	sub %o1, 1, %o1
+	sub %o0, 1, %o0
 ! =? i1 - 0
 	.loc 1 2997
-	cmp %o1, 0
+	cmp %o0, 0
 ! goto loop46 if !=
 	.loc 1 2998
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup653_sparc64_mul.loop46
 	nop
 ! t0 = mem16[pa]
 	.loc 1 2999
-	mov %o2, %o0
-	lduh [%o0], %o1
+	lduh [%o2], %o0
 ! mem8[pb] = t0
 	.loc 1 3000
-	stb %o1, [%i0]
+	stb %o0, [%i0]
 ! t0 = t0 >> 8
 	.loc 1 3001
-	srlx %o1, 8, %o1
+	srlx %o0, 8, %o0
 ! mem8[pb + 1] = t0
 	.loc 1 3002
-	stb %o1, [%i0 + 1]
+	stb %o0, [%i0 + 1]
 ! t0 = mem16[pa + 2]
 	.loc 1 3003
-	lduh [%o0 + 2], %o1
+	lduh [%o2 + 2], %o0
 ! mem8[pb + 2] = t0
 	.loc 1 3004
-	stb %o1, [%i0 + 2]
+	stb %o0, [%i0 + 2]
 ! t0 = t0 >> 8
 	.loc 1 3005
-	srlx %o1, 8, %o1
+	srlx %o0, 8, %o0
 ! mem8[pb + 3] = t0
 	.loc 1 3006
-	stb %o1, [%i0 + 3]
+	stb %o0, [%i0 + 3]
 ! t0 = mem16[pa + 4]
 	.loc 1 3007
-	lduh [%o0 + 4], %o1
+	lduh [%o2 + 4], %o0
 ! mem8[pb + 4] = t0
 	.loc 1 3008
-	stb %o1, [%i0 + 4]
+	stb %o0, [%i0 + 4]
 ! t0 = t0 >> 8
 	.loc 1 3009
-	srlx %o1, 8, %o1
+	srlx %o0, 8, %o0
 ! mem8[pb + 5] = t0
 	.loc 1 3010
-	stb %o1, [%i0 + 5]
+	stb %o0, [%i0 + 5]
 ! t0 = mem16[pa + 6]
 	.loc 1 3011
-	lduh [%o0 + 6], %o1
+	lduh [%o2 + 6], %o0
 ! mem8[pb + 6] = t0
 	.loc 1 3012
-	stb %o1, [%i0 + 6]
+	stb %o0, [%i0 + 6]
 ! t0 = t0 >> 8
 	.loc 1 3013
-	srlx %o1, 8, %o1
+	srlx %o0, 8, %o0
 ! mem8[pb + 7] = t0
 	.loc 1 3014
-	stb %o1, [%i0 + 7]
+	stb %o0, [%i0 + 7]
 ! t0 = mem16[pa + 8]
 	.loc 1 3015
-	lduh [%o0 + 8], %o0
+	lduh [%o2 + 8], %o0
 ! mem8[pb + 8] = t0
 	.loc 1 3016
 	stb %o0, [%i0 + 8]

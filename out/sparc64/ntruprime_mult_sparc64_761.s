@@ -54,15 +54,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %lo(293320), %o0
 ! pa = w + pa
 	.loc 1 28
-	add %i4, %o0, %o1
-! pb = in
-	.loc 1 29
-	mov %i4, %o2
+	add %i4, %o0, %o3
 ! i1 = 95
 	.loc 1 30
-	mov 95, %o0
-	mov %o0, %o3
-	mov %o1, %o4
+	mov 95, %o2
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop1:
 ! t0 = mem8[pb]
 	.loc 1 32
@@ -78,7 +73,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o1, %o0, %o1
 ! mem16[pa] = t0
 	.loc 1 36
-	sth %o1, [%o4]
+	sth %o1, [%o3]
 ! t0 = mem8[pb + 2]
 	.loc 1 37
 	ldub [%i1 + 2], %o0
@@ -93,7 +88,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %o1, %o0
 ! mem16[pa + 2] = t0
 	.loc 1 41
-	sth %o0, [%o4 + 2]
+	sth %o0, [%o3 + 2]
 ! t0 = mem8[pb + 4]
 	.loc 1 42
 	ldub [%i1 + 4], %o0
@@ -108,7 +103,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %o1, %o0
 ! mem16[pa + 4] = t0
 	.loc 1 46
-	sth %o0, [%o4 + 4]
+	sth %o0, [%o3 + 4]
 ! t0 = mem8[pb + 6]
 	.loc 1 47
 	ldub [%i1 + 6], %o0
@@ -123,7 +118,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %o1, %o0
 ! mem16[pa + 6] = t0
 	.loc 1 51
-	sth %o0, [%o4 + 6]
+	sth %o0, [%o3 + 6]
 ! t0 = mem8[pb + 8]
 	.loc 1 52
 	ldub [%i1 + 8], %o0
@@ -138,7 +133,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %o1, %o0
 ! mem16[pa + 8] = t0
 	.loc 1 56
-	sth %o0, [%o4 + 8]
+	sth %o0, [%o3 + 8]
 ! t0 = mem8[pb + 10]
 	.loc 1 57
 	ldub [%i1 + 10], %o0
@@ -153,7 +148,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %o1, %o0
 ! mem16[pa + 10] = t0
 	.loc 1 61
-	sth %o0, [%o4 + 10]
+	sth %o0, [%o3 + 10]
 ! t0 = mem8[pb + 12]
 	.loc 1 62
 	ldub [%i1 + 12], %o0
@@ -168,7 +163,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %o1, %o0
 ! mem16[pa + 12] = t0
 	.loc 1 66
-	sth %o0, [%o4 + 12]
+	sth %o0, [%o3 + 12]
 ! t0 = mem8[pb + 14]
 	.loc 1 67
 	ldub [%i1 + 14], %o0
@@ -183,46 +178,44 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %o1, %o0
 ! mem16[pa + 14] = t0
 	.loc 1 71
-	sth %o0, [%o4 + 14]
+	sth %o0, [%o3 + 14]
 ! pa = pa + 16
 	.loc 1 72
-	add %o4, 16, %o4
+	add %o3, 16, %o3
 ! pb = pb + 16
 	.loc 1 73
 	add %i1, 16, %i1
 ! i1 = i1 - 1
 	.loc 1 74
-	sub %o3, 1, %o3
+	sub %o2, 1, %o2
 ! =? i1 - 0
 	.loc 1 75
-	cmp %o3, 0
+	cmp %o2, 0
 ! goto loop1 if !=
 	.loc 1 76
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop1
 	nop
 ! t0 = mem8[pb]
 	.loc 1 77
-	mov %o4, %o1
 	ldub [%i1], %o0
 ! t1 = mem8[pb + 1]
 	.loc 1 78
-	ldub [%i1 + 1], %o3
+	ldub [%i1 + 1], %o1
 ! t1 = t1 << 8
 	.loc 1 79
-	sllx %o3, 8, %o3
+	sllx %o1, 8, %o1
 ! t0 = t0 | t1
 	.loc 1 80
-	or %o0, %o3, %o0
+	or %o0, %o1, %o0
 ! mem16[pa] = t0
 	.loc 1 81
-	sth %o0, [%o1]
+	sth %o0, [%o3]
 ! pa = 295616
 	.loc 1 82
 	sethi %hi(295616), %o0
 	or %o0, %lo(295616), %o0
 ! pa = w + pa
 	.loc 1 83
-	mov %o2, %i4
 	add %i4, %o0, %o0
 ! z0 = 0
 	.loc 1 84
@@ -249,62 +242,61 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 ! i1 = 95
 	.loc 1 93
 	mov 95, %o1
-	mov %o0, %o2
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop2:
 ! t0 = mem8[qa]
 	.loc 1 95
-	ldub [%i2], %o0
+	ldub [%i2], %o2
 ! mem8[qb] = t0
 	.loc 1 96
-	stb %o0, [%o2]
+	stb %o2, [%o0]
 ! t0 = mem8[qa + 1]
 	.loc 1 97
-	ldub [%i2 + 1], %o0
+	ldub [%i2 + 1], %o2
 ! mem8[qb + 1] = t0
 	.loc 1 98
-	stb %o0, [%o2 + 1]
+	stb %o2, [%o0 + 1]
 ! t0 = mem8[qa + 2]
 	.loc 1 99
-	ldub [%i2 + 2], %o0
+	ldub [%i2 + 2], %o2
 ! mem8[qb + 2] = t0
 	.loc 1 100
-	stb %o0, [%o2 + 2]
+	stb %o2, [%o0 + 2]
 ! t0 = mem8[qa + 3]
 	.loc 1 101
-	ldub [%i2 + 3], %o0
+	ldub [%i2 + 3], %o2
 ! mem8[qb + 3] = t0
 	.loc 1 102
-	stb %o0, [%o2 + 3]
+	stb %o2, [%o0 + 3]
 ! t0 = mem8[qa + 4]
 	.loc 1 103
-	ldub [%i2 + 4], %o0
+	ldub [%i2 + 4], %o2
 ! mem8[qb + 4] = t0
 	.loc 1 104
-	stb %o0, [%o2 + 4]
+	stb %o2, [%o0 + 4]
 ! t0 = mem8[qa + 5]
 	.loc 1 105
-	ldub [%i2 + 5], %o0
+	ldub [%i2 + 5], %o2
 ! mem8[qb + 5] = t0
 	.loc 1 106
-	stb %o0, [%o2 + 5]
+	stb %o2, [%o0 + 5]
 ! t0 = mem8[qa + 6]
 	.loc 1 107
-	ldub [%i2 + 6], %o0
+	ldub [%i2 + 6], %o2
 ! mem8[qb + 6] = t0
 	.loc 1 108
-	stb %o0, [%o2 + 6]
+	stb %o2, [%o0 + 6]
 ! t0 = mem8[qa + 7]
 	.loc 1 109
-	ldub [%i2 + 7], %o0
+	ldub [%i2 + 7], %o2
 ! mem8[qb + 7] = t0
 	.loc 1 110
-	stb %o0, [%o2 + 7]
+	stb %o2, [%o0 + 7]
 ! qa = qa + 8
 	.loc 1 111
 	add %i2, 8, %i2
 ! qb = qb + 8
 	.loc 1 112
-	add %o2, 8, %o2
+	add %o0, 8, %o0
 ! i1 = i1 - 1
 	.loc 1 113
 	sub %o1, 1, %o1
@@ -317,33 +309,30 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	nop
 ! t0 = mem8[qa]
 	.loc 1 116
-	mov %o2, %o0
 	ldub [%i2], %o1
 ! mem8[qb] = t0
 	.loc 1 117
 	stb %o1, [%o0]
 ! x7 = 1
 	.loc 1 118
-	mov 1, %o0
+	mov 1, %o4
 ! pa = 294856
 	.loc 1 119
-	sethi %hi(294856), %o1
-	or %o1, %lo(294856), %o1
+	sethi %hi(294856), %o0
+	or %o0, %lo(294856), %o0
 ! pa = w + pa
 	.loc 1 120
-	add %i4, %o1, %o1
+	add %i4, %o0, %o2
 ! pb = w + 3072
 	.loc 1 121
-	add %i4, 3072, %o2
+	add %i4, 3072, %o3
 ! i1 = 96
 	.loc 1 122
-	mov 96, %o3
-	mov %o0, %o4
-	mov %o1, %o5
+	mov 96, %o5
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop3:
 ! x0 = mem8[pa]
 	.loc 1 124
-	ldub [%o5], %o0
+	ldub [%o2], %o0
 ! x1 = x0 & x7
 	.loc 1 125
 	and %o0, %o4, %o1
@@ -361,10 +350,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb] = x1
 	.loc 1 130
-	sth %o1, [%o2]
+	sth %o1, [%o3]
 ! x0 = mem8[pa + 1]
 	.loc 1 131
-	ldub [%o5 + 1], %o0
+	ldub [%o2 + 1], %o0
 ! x1 = x0 & x7
 	.loc 1 132
 	and %o0, %o4, %o1
@@ -382,10 +371,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 2] = x1
 	.loc 1 137
-	sth %o1, [%o2 + 2]
+	sth %o1, [%o3 + 2]
 ! x0 = mem8[pa + 2]
 	.loc 1 138
-	ldub [%o5 + 2], %o0
+	ldub [%o2 + 2], %o0
 ! x1 = x0 & x7
 	.loc 1 139
 	and %o0, %o4, %o1
@@ -403,10 +392,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 4] = x1
 	.loc 1 144
-	sth %o1, [%o2 + 4]
+	sth %o1, [%o3 + 4]
 ! x0 = mem8[pa + 3]
 	.loc 1 145
-	ldub [%o5 + 3], %o0
+	ldub [%o2 + 3], %o0
 ! x1 = x0 & x7
 	.loc 1 146
 	and %o0, %o4, %o1
@@ -424,10 +413,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 6] = x1
 	.loc 1 151
-	sth %o1, [%o2 + 6]
+	sth %o1, [%o3 + 6]
 ! x0 = mem8[pa + 4]
 	.loc 1 152
-	ldub [%o5 + 4], %o0
+	ldub [%o2 + 4], %o0
 ! x1 = x0 & x7
 	.loc 1 153
 	and %o0, %o4, %o1
@@ -445,10 +434,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 8] = x1
 	.loc 1 158
-	sth %o1, [%o2 + 8]
+	sth %o1, [%o3 + 8]
 ! x0 = mem8[pa + 5]
 	.loc 1 159
-	ldub [%o5 + 5], %o0
+	ldub [%o2 + 5], %o0
 ! x1 = x0 & x7
 	.loc 1 160
 	and %o0, %o4, %o1
@@ -466,10 +455,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 10] = x1
 	.loc 1 165
-	sth %o1, [%o2 + 10]
+	sth %o1, [%o3 + 10]
 ! x0 = mem8[pa + 6]
 	.loc 1 166
-	ldub [%o5 + 6], %o0
+	ldub [%o2 + 6], %o0
 ! x1 = x0 & x7
 	.loc 1 167
 	and %o0, %o4, %o1
@@ -487,10 +476,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 12] = x1
 	.loc 1 172
-	sth %o1, [%o2 + 12]
+	sth %o1, [%o3 + 12]
 ! x0 = mem8[pa + 7]
 	.loc 1 173
-	ldub [%o5 + 7], %o0
+	ldub [%o2 + 7], %o0
 ! x1 = x0 & x7
 	.loc 1 174
 	and %o0, %o4, %o1
@@ -508,63 +497,63 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[pb + 14] = x1
 	.loc 1 179
-	sth %o1, [%o2 + 14]
+	sth %o1, [%o3 + 14]
 ! pa = pa + 8
 	.loc 1 180
-	add %o5, 8, %o5
+	add %o2, 8, %o2
 ! pb = pb + 16
 	.loc 1 181
-	add %o2, 16, %o2
+	add %o3, 16, %o3
 ! i1 = i1 - 1
 	.loc 1 182
-	sub %o3, 1, %o3
+	sub %o5, 1, %o5
 ! =? i1 - 0
 	.loc 1 183
-	cmp %o3, 0
+	cmp %o5, 0
 ! goto loop3 if !=
 	.loc 1 184
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop3
 	nop
 ! x4 = 67
 	.loc 1 185
-	mov 67, %o0
+	mov 67, %o5
 ! x5 = 978
 	.loc 1 186
-	mov 978, %o1
+	mov 978, %o7
 ! x6 = 14617
 	.loc 1 187
-	sethi %hi(14617), %o2
-	or %o2, %lo(14617), %o2
+	sethi %hi(14617), %l0
+	or %l0, %lo(14617), %l0
 ! x7 = 4591
 	.loc 1 188
-	sethi %hi(4591), %o5
-	or %o5, %lo(4591), %o5
+	sethi %hi(4591), %l2
+	or %l2, %lo(4591), %l2
 ! x3 = 33
 	.loc 1 189
-	mov 33, %o3
+	mov 33, %l1
 ! pa = 293320
 	.loc 1 190
-	sethi %hi(293320), %o4
-	or %o4, %lo(293320), %o4
+	sethi %hi(293320), %o0
+	or %o0, %lo(293320), %o0
 ! pa = w + pa
 	.loc 1 191
-	add %i4, %o4, %o7
+	add %i4, %o0, %l3
+! pb = w
+	.loc 1 192
+	mov %i4, %o3
 ! pc = w + 1536
 	.loc 1 193
 	add %i4, 1536, %o4
 ! i1 = 96
 	.loc 1 194
-	mov %i4, %l1
-	mov 96, %l0
-	mov %o0, %l2
-	mov %o1, %l3
+	mov 96, %o2
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop4:
 ! (int64) x0 = mem16[pa]
 	.loc 1 196
-	ldsh [%o7], %o0
+	ldsh [%l3], %o0
 ! x1 = x0 * x6
 	.loc 1 197
-	mulx %o0, %o2, %o1
+	mulx %o0, %l0, %o1
 ! (int64) x1 >>= 16
 	.loc 1 198
 	srax %o1, 16, %o1
@@ -576,16 +565,16 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 201
-	mulx %o1, %o5, %o1
+	mulx %o1, %l2, %o1
 ! x0 = x0 - x1
 	.loc 1 202
 	sub %o0, %o1, %o0
 ! x1 = x0 + x3
 	.loc 1 203
-	add %o0, %o3, %o1
+	add %o0, %l1, %o1
 ! x1 = x1 * x5
 	.loc 1 204
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 205
 	srax %o1, 16, %o1
@@ -594,19 +583,19 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o1, [%o4]
 ! x1 = x1 * x4
 	.loc 1 207
-	mulx %o1, %l2, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 208
 	sub %o0, %o1, %o0
 ! mem16[pb] = x0
 	.loc 1 209
-	sth %o0, [%i4]
+	sth %o0, [%o3]
 ! (int64) x0 = mem16[pa + 2]
 	.loc 1 210
-	ldsh [%o7 + 2], %o0
+	ldsh [%l3 + 2], %o0
 ! x1 = x0 * x6
 	.loc 1 211
-	mulx %o0, %o2, %o1
+	mulx %o0, %l0, %o1
 ! (int64) x1 >>= 16
 	.loc 1 212
 	srax %o1, 16, %o1
@@ -618,16 +607,16 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 215
-	mulx %o1, %o5, %o1
+	mulx %o1, %l2, %o1
 ! x0 = x0 - x1
 	.loc 1 216
 	sub %o0, %o1, %o0
 ! x1 = x0 + x3
 	.loc 1 217
-	add %o0, %o3, %o1
+	add %o0, %l1, %o1
 ! x1 = x1 * x5
 	.loc 1 218
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 219
 	srax %o1, 16, %o1
@@ -636,19 +625,19 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o1, [%o4 + 2]
 ! x1 = x1 * x4
 	.loc 1 221
-	mulx %o1, %l2, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 222
 	sub %o0, %o1, %o0
 ! mem16[pb + 2] = x0
 	.loc 1 223
-	sth %o0, [%i4 + 2]
+	sth %o0, [%o3 + 2]
 ! (int64) x0 = mem16[pa + 4]
 	.loc 1 224
-	ldsh [%o7 + 4], %o0
+	ldsh [%l3 + 4], %o0
 ! x1 = x0 * x6
 	.loc 1 225
-	mulx %o0, %o2, %o1
+	mulx %o0, %l0, %o1
 ! (int64) x1 >>= 16
 	.loc 1 226
 	srax %o1, 16, %o1
@@ -660,16 +649,16 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 229
-	mulx %o1, %o5, %o1
+	mulx %o1, %l2, %o1
 ! x0 = x0 - x1
 	.loc 1 230
 	sub %o0, %o1, %o0
 ! x1 = x0 + x3
 	.loc 1 231
-	add %o0, %o3, %o1
+	add %o0, %l1, %o1
 ! x1 = x1 * x5
 	.loc 1 232
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 233
 	srax %o1, 16, %o1
@@ -678,19 +667,19 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o1, [%o4 + 4]
 ! x1 = x1 * x4
 	.loc 1 235
-	mulx %o1, %l2, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 236
 	sub %o0, %o1, %o0
 ! mem16[pb + 4] = x0
 	.loc 1 237
-	sth %o0, [%i4 + 4]
+	sth %o0, [%o3 + 4]
 ! (int64) x0 = mem16[pa + 6]
 	.loc 1 238
-	ldsh [%o7 + 6], %o0
+	ldsh [%l3 + 6], %o0
 ! x1 = x0 * x6
 	.loc 1 239
-	mulx %o0, %o2, %o1
+	mulx %o0, %l0, %o1
 ! (int64) x1 >>= 16
 	.loc 1 240
 	srax %o1, 16, %o1
@@ -702,16 +691,16 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 243
-	mulx %o1, %o5, %o1
+	mulx %o1, %l2, %o1
 ! x0 = x0 - x1
 	.loc 1 244
 	sub %o0, %o1, %o0
 ! x1 = x0 + x3
 	.loc 1 245
-	add %o0, %o3, %o1
+	add %o0, %l1, %o1
 ! x1 = x1 * x5
 	.loc 1 246
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 247
 	srax %o1, 16, %o1
@@ -720,19 +709,19 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o1, [%o4 + 6]
 ! x1 = x1 * x4
 	.loc 1 249
-	mulx %o1, %l2, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 250
 	sub %o0, %o1, %o0
 ! mem16[pb + 6] = x0
 	.loc 1 251
-	sth %o0, [%i4 + 6]
+	sth %o0, [%o3 + 6]
 ! (int64) x0 = mem16[pa + 8]
 	.loc 1 252
-	ldsh [%o7 + 8], %o0
+	ldsh [%l3 + 8], %o0
 ! x1 = x0 * x6
 	.loc 1 253
-	mulx %o0, %o2, %o1
+	mulx %o0, %l0, %o1
 ! (int64) x1 >>= 16
 	.loc 1 254
 	srax %o1, 16, %o1
@@ -744,16 +733,16 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 257
-	mulx %o1, %o5, %o1
+	mulx %o1, %l2, %o1
 ! x0 = x0 - x1
 	.loc 1 258
 	sub %o0, %o1, %o0
 ! x1 = x0 + x3
 	.loc 1 259
-	add %o0, %o3, %o1
+	add %o0, %l1, %o1
 ! x1 = x1 * x5
 	.loc 1 260
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 261
 	srax %o1, 16, %o1
@@ -762,19 +751,19 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o1, [%o4 + 8]
 ! x1 = x1 * x4
 	.loc 1 263
-	mulx %o1, %l2, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 264
 	sub %o0, %o1, %o0
 ! mem16[pb + 8] = x0
 	.loc 1 265
-	sth %o0, [%i4 + 8]
+	sth %o0, [%o3 + 8]
 ! (int64) x0 = mem16[pa + 10]
 	.loc 1 266
-	ldsh [%o7 + 10], %o0
+	ldsh [%l3 + 10], %o0
 ! x1 = x0 * x6
 	.loc 1 267
-	mulx %o0, %o2, %o1
+	mulx %o0, %l0, %o1
 ! (int64) x1 >>= 16
 	.loc 1 268
 	srax %o1, 16, %o1
@@ -786,16 +775,16 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 271
-	mulx %o1, %o5, %o1
+	mulx %o1, %l2, %o1
 ! x0 = x0 - x1
 	.loc 1 272
 	sub %o0, %o1, %o0
 ! x1 = x0 + x3
 	.loc 1 273
-	add %o0, %o3, %o1
+	add %o0, %l1, %o1
 ! x1 = x1 * x5
 	.loc 1 274
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 275
 	srax %o1, 16, %o1
@@ -804,19 +793,19 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o1, [%o4 + 10]
 ! x1 = x1 * x4
 	.loc 1 277
-	mulx %o1, %l2, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 278
 	sub %o0, %o1, %o0
 ! mem16[pb + 10] = x0
 	.loc 1 279
-	sth %o0, [%i4 + 10]
+	sth %o0, [%o3 + 10]
 ! (int64) x0 = mem16[pa + 12]
 	.loc 1 280
-	ldsh [%o7 + 12], %o0
+	ldsh [%l3 + 12], %o0
 ! x1 = x0 * x6
 	.loc 1 281
-	mulx %o0, %o2, %o1
+	mulx %o0, %l0, %o1
 ! (int64) x1 >>= 16
 	.loc 1 282
 	srax %o1, 16, %o1
@@ -828,16 +817,16 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 285
-	mulx %o1, %o5, %o1
+	mulx %o1, %l2, %o1
 ! x0 = x0 - x1
 	.loc 1 286
 	sub %o0, %o1, %o0
 ! x1 = x0 + x3
 	.loc 1 287
-	add %o0, %o3, %o1
+	add %o0, %l1, %o1
 ! x1 = x1 * x5
 	.loc 1 288
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 289
 	srax %o1, 16, %o1
@@ -846,19 +835,19 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o1, [%o4 + 12]
 ! x1 = x1 * x4
 	.loc 1 291
-	mulx %o1, %l2, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 292
 	sub %o0, %o1, %o0
 ! mem16[pb + 12] = x0
 	.loc 1 293
-	sth %o0, [%i4 + 12]
+	sth %o0, [%o3 + 12]
 ! (int64) x0 = mem16[pa + 14]
 	.loc 1 294
-	ldsh [%o7 + 14], %o0
+	ldsh [%l3 + 14], %o0
 ! x1 = x0 * x6
 	.loc 1 295
-	mulx %o0, %o2, %o1
+	mulx %o0, %l0, %o1
 ! (int64) x1 >>= 16
 	.loc 1 296
 	srax %o1, 16, %o1
@@ -870,16 +859,16 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 299
-	mulx %o1, %o5, %o1
+	mulx %o1, %l2, %o1
 ! x0 = x0 - x1
 	.loc 1 300
 	sub %o0, %o1, %o0
 ! x1 = x0 + x3
 	.loc 1 301
-	add %o0, %o3, %o1
+	add %o0, %l1, %o1
 ! x1 = x1 * x5
 	.loc 1 302
-	mulx %o1, %l3, %o1
+	mulx %o1, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 303
 	srax %o1, 16, %o1
@@ -888,421 +877,414 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o1, [%o4 + 14]
 ! x1 = x1 * x4
 	.loc 1 305
-	mulx %o1, %l2, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 306
 	sub %o0, %o1, %o0
 ! mem16[pb + 14] = x0
 	.loc 1 307
-	sth %o0, [%i4 + 14]
+	sth %o0, [%o3 + 14]
 ! pa = pa + 16
 	.loc 1 308
-	add %o7, 16, %o7
+	add %l3, 16, %l3
 ! pb = pb + 16
 	.loc 1 309
-	add %i4, 16, %i4
+	add %o3, 16, %o3
 ! pc = pc + 16
 	.loc 1 310
 	add %o4, 16, %o4
 ! i1 = i1 - 1
 	.loc 1 311
-	sub %l0, 1, %l0
+	sub %o2, 1, %o2
 ! =? i1 - 0
 	.loc 1 312
-	cmp %l0, 0
+	cmp %o2, 0
 ! goto loop4 if !=
 	.loc 1 313
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop4
 	nop
 ! pa = w
 	.loc 1 314
-	mov %l1, %i4
-	mov %i4, %o5
+	mov %i4, %l0
 ! pb = 39600
 	.loc 1 315
 	sethi %hi(39600), %o0
 	or %o0, %lo(39600), %o0
 ! pb = w + pb
 	.loc 1 316
-	add %i4, %o0, %o7
+	add %i4, %o0, %o5
 ! i0 = 2
 	.loc 1 317
-	mov 2, %o0
+	mov 2, %o3
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop5:
 ! qa = pa
 	.loc 1 319
-	mov %o0, %l0
+	mov %l0, %o2
 ! qb = pa + 768
 	.loc 1 320
-	add %o5, 768, %o3
+	add %l0, 768, %o7
 ! qc = pb
 	.loc 1 321
 	mov %o5, %l1
 ! i1 = 48
 	.loc 1 322
-	mov %o7, %o4
-	mov 48, %o2
+	mov 48, %o4
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop6:
 ! (int64) x0 = mem16[qa]
 	.loc 1 324
-	ldsh [%o5], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 325
-	ldsh [%o3], %o1
+	ldsh [%o7], %o1
 ! mem16[qc] = x0
 	.loc 1 326
-	sth %o0, [%o7]
+	sth %o0, [%l1]
 ! mem16[qc + 1536] = x1
 	.loc 1 327
-	sth %o1, [%o7 + 1536]
+	sth %o1, [%l1 + 1536]
 ! x0 = x0 + x1
 	.loc 1 328
 	add %o0, %o1, %o0
 ! mem16[qc + 768] = x0
 	.loc 1 329
-	sth %o0, [%o7 + 768]
+	sth %o0, [%l1 + 768]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 330
-	ldsh [%o5 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 331
-	ldsh [%o3 + 2], %o1
+	ldsh [%o7 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 332
-	sth %o0, [%o7 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qc + 1538] = x1
 	.loc 1 333
-	sth %o1, [%o7 + 1538]
+	sth %o1, [%l1 + 1538]
 ! x0 = x0 + x1
 	.loc 1 334
 	add %o0, %o1, %o0
 ! mem16[qc + 770] = x0
 	.loc 1 335
-	sth %o0, [%o7 + 770]
+	sth %o0, [%l1 + 770]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 336
-	ldsh [%o5 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 337
-	ldsh [%o3 + 4], %o1
+	ldsh [%o7 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 338
-	sth %o0, [%o7 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qc + 1540] = x1
 	.loc 1 339
-	sth %o1, [%o7 + 1540]
+	sth %o1, [%l1 + 1540]
 ! x0 = x0 + x1
 	.loc 1 340
 	add %o0, %o1, %o0
 ! mem16[qc + 772] = x0
 	.loc 1 341
-	sth %o0, [%o7 + 772]
+	sth %o0, [%l1 + 772]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 342
-	ldsh [%o5 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 343
-	ldsh [%o3 + 6], %o1
+	ldsh [%o7 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 344
-	sth %o0, [%o7 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qc + 1542] = x1
 	.loc 1 345
-	sth %o1, [%o7 + 1542]
+	sth %o1, [%l1 + 1542]
 ! x0 = x0 + x1
 	.loc 1 346
 	add %o0, %o1, %o0
 ! mem16[qc + 774] = x0
 	.loc 1 347
-	sth %o0, [%o7 + 774]
+	sth %o0, [%l1 + 774]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 348
-	ldsh [%o5 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 349
-	ldsh [%o3 + 8], %o1
+	ldsh [%o7 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 350
-	sth %o0, [%o7 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qc + 1544] = x1
 	.loc 1 351
-	sth %o1, [%o7 + 1544]
+	sth %o1, [%l1 + 1544]
 ! x0 = x0 + x1
 	.loc 1 352
 	add %o0, %o1, %o0
 ! mem16[qc + 776] = x0
 	.loc 1 353
-	sth %o0, [%o7 + 776]
+	sth %o0, [%l1 + 776]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 354
-	ldsh [%o5 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 355
-	ldsh [%o3 + 10], %o1
+	ldsh [%o7 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 356
-	sth %o0, [%o7 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qc + 1546] = x1
 	.loc 1 357
-	sth %o1, [%o7 + 1546]
+	sth %o1, [%l1 + 1546]
 ! x0 = x0 + x1
 	.loc 1 358
 	add %o0, %o1, %o0
 ! mem16[qc + 778] = x0
 	.loc 1 359
-	sth %o0, [%o7 + 778]
+	sth %o0, [%l1 + 778]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 360
-	ldsh [%o5 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 361
-	ldsh [%o3 + 12], %o1
+	ldsh [%o7 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 362
-	sth %o0, [%o7 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qc + 1548] = x1
 	.loc 1 363
-	sth %o1, [%o7 + 1548]
+	sth %o1, [%l1 + 1548]
 ! x0 = x0 + x1
 	.loc 1 364
 	add %o0, %o1, %o0
 ! mem16[qc + 780] = x0
 	.loc 1 365
-	sth %o0, [%o7 + 780]
+	sth %o0, [%l1 + 780]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 366
-	ldsh [%o5 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 367
-	ldsh [%o3 + 14], %o1
+	ldsh [%o7 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 368
-	sth %o0, [%o7 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qc + 1550] = x1
 	.loc 1 369
-	sth %o1, [%o7 + 1550]
+	sth %o1, [%l1 + 1550]
 ! x0 = x0 + x1
 	.loc 1 370
 	add %o0, %o1, %o0
 ! mem16[qc + 782] = x0
 	.loc 1 371
-	sth %o0, [%o7 + 782]
+	sth %o0, [%l1 + 782]
 ! qa = qa + 16
 	.loc 1 372
-	add %o5, 16, %o5
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 373
-	add %o3, 16, %o3
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 374
-	add %o7, 16, %o7
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 375
-	sub %o2, 1, %o2
+	sub %o4, 1, %o4
 ! =? i1 - 0
 	.loc 1 376
-	cmp %o2, 0
+	cmp %o4, 0
 ! goto loop6 if !=
 	.loc 1 377
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop6
 	nop
 ! pa = pa + 1536
 	.loc 1 378
-	mov %l1, %o5
-	add %o5, 1536, %o5
+	add %l0, 1536, %l0
 ! pb = pb + 2304
 	.loc 1 379
-	mov %o4, %o7
-	add %o7, 2304, %o7
+	add %o5, 2304, %o5
 ! i0 = i0 - 1
 	.loc 1 380
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? i0 - 0
 	.loc 1 381
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto loop5 if !=
 	.loc 1 382
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop5
 	nop
 ! pa = w + 3072
 	.loc 1 383
-	add %i4, 3072, %o1
+	add %i4, 3072, %o4
 ! pb = 162096
 	.loc 1 384
 	sethi %hi(162096), %o0
 	or %o0, %lo(162096), %o0
 ! pb = w + pb
 	.loc 1 385
-	add %i4, %o0, %o2
+	add %i4, %o0, %o3
 ! qb = pa + 768
 	.loc 1 387
-	add %o1, 768, %o0
+	add %o4, 768, %o2
 ! i1 = 48
 	.loc 1 389
-	mov 48, %o3
-	mov %o1, %o4
-	mov %o0, %o5
+	mov 48, %o5
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop7:
 ! (int64) x0 = mem16[qa]
 	.loc 1 391
 	ldsh [%o4], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 392
-	ldsh [%o5], %o1
+	ldsh [%o2], %o1
 ! mem16[qc] = x0
 	.loc 1 393
-	sth %o0, [%o2]
+	sth %o0, [%o3]
 ! mem16[qc + 1536] = x1
 	.loc 1 394
-	sth %o1, [%o2 + 1536]
+	sth %o1, [%o3 + 1536]
 ! x0 = x0 + x1
 	.loc 1 395
 	add %o0, %o1, %o0
 ! mem16[qc + 768] = x0
 	.loc 1 396
-	sth %o0, [%o2 + 768]
+	sth %o0, [%o3 + 768]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 397
 	ldsh [%o4 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 398
-	ldsh [%o5 + 2], %o1
+	ldsh [%o2 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 399
-	sth %o0, [%o2 + 2]
+	sth %o0, [%o3 + 2]
 ! mem16[qc + 1538] = x1
 	.loc 1 400
-	sth %o1, [%o2 + 1538]
+	sth %o1, [%o3 + 1538]
 ! x0 = x0 + x1
 	.loc 1 401
 	add %o0, %o1, %o0
 ! mem16[qc + 770] = x0
 	.loc 1 402
-	sth %o0, [%o2 + 770]
+	sth %o0, [%o3 + 770]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 403
 	ldsh [%o4 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 404
-	ldsh [%o5 + 4], %o1
+	ldsh [%o2 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 405
-	sth %o0, [%o2 + 4]
+	sth %o0, [%o3 + 4]
 ! mem16[qc + 1540] = x1
 	.loc 1 406
-	sth %o1, [%o2 + 1540]
+	sth %o1, [%o3 + 1540]
 ! x0 = x0 + x1
 	.loc 1 407
 	add %o0, %o1, %o0
 ! mem16[qc + 772] = x0
 	.loc 1 408
-	sth %o0, [%o2 + 772]
+	sth %o0, [%o3 + 772]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 409
 	ldsh [%o4 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 410
-	ldsh [%o5 + 6], %o1
+	ldsh [%o2 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 411
-	sth %o0, [%o2 + 6]
+	sth %o0, [%o3 + 6]
 ! mem16[qc + 1542] = x1
 	.loc 1 412
-	sth %o1, [%o2 + 1542]
+	sth %o1, [%o3 + 1542]
 ! x0 = x0 + x1
 	.loc 1 413
 	add %o0, %o1, %o0
 ! mem16[qc + 774] = x0
 	.loc 1 414
-	sth %o0, [%o2 + 774]
+	sth %o0, [%o3 + 774]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 415
 	ldsh [%o4 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 416
-	ldsh [%o5 + 8], %o1
+	ldsh [%o2 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 417
-	sth %o0, [%o2 + 8]
+	sth %o0, [%o3 + 8]
 ! mem16[qc + 1544] = x1
 	.loc 1 418
-	sth %o1, [%o2 + 1544]
+	sth %o1, [%o3 + 1544]
 ! x0 = x0 + x1
 	.loc 1 419
 	add %o0, %o1, %o0
 ! mem16[qc + 776] = x0
 	.loc 1 420
-	sth %o0, [%o2 + 776]
+	sth %o0, [%o3 + 776]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 421
 	ldsh [%o4 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 422
-	ldsh [%o5 + 10], %o1
+	ldsh [%o2 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 423
-	sth %o0, [%o2 + 10]
+	sth %o0, [%o3 + 10]
 ! mem16[qc + 1546] = x1
 	.loc 1 424
-	sth %o1, [%o2 + 1546]
+	sth %o1, [%o3 + 1546]
 ! x0 = x0 + x1
 	.loc 1 425
 	add %o0, %o1, %o0
 ! mem16[qc + 778] = x0
 	.loc 1 426
-	sth %o0, [%o2 + 778]
+	sth %o0, [%o3 + 778]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 427
 	ldsh [%o4 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 428
-	ldsh [%o5 + 12], %o1
+	ldsh [%o2 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 429
-	sth %o0, [%o2 + 12]
+	sth %o0, [%o3 + 12]
 ! mem16[qc + 1548] = x1
 	.loc 1 430
-	sth %o1, [%o2 + 1548]
+	sth %o1, [%o3 + 1548]
 ! x0 = x0 + x1
 	.loc 1 431
 	add %o0, %o1, %o0
 ! mem16[qc + 780] = x0
 	.loc 1 432
-	sth %o0, [%o2 + 780]
+	sth %o0, [%o3 + 780]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 433
 	ldsh [%o4 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 434
-	ldsh [%o5 + 14], %o1
+	ldsh [%o2 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 435
-	sth %o0, [%o2 + 14]
+	sth %o0, [%o3 + 14]
 ! mem16[qc + 1550] = x1
 	.loc 1 436
-	sth %o1, [%o2 + 1550]
+	sth %o1, [%o3 + 1550]
 ! x0 = x0 + x1
 	.loc 1 437
 	add %o0, %o1, %o0
 ! mem16[qc + 782] = x0
 	.loc 1 438
-	sth %o0, [%o2 + 782]
+	sth %o0, [%o3 + 782]
 ! qa = qa + 16
 	.loc 1 439
 	add %o4, 16, %o4
 ! qb = qb + 16
 	.loc 1 440
-	add %o5, 16, %o5
+	add %o2, 16, %o2
 ! qc = qc + 16
 	.loc 1 441
-	add %o2, 16, %o2
+	add %o3, 16, %o3
 ! i1 = i1 - 1
 	.loc 1 442
-	sub %o3, 1, %o3
+	sub %o5, 1, %o5
 ! =? i1 - 0
 	.loc 1 443
-	cmp %o3, 0
+	cmp %o5, 0
 ! goto loop7 if !=
 	.loc 1 444
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop7
@@ -1313,38 +1295,37 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %lo(39600), %o0
 ! pa = w + pa
 	.loc 1 446
-	add %i4, %o0, %o5
+	add %i4, %o0, %l0
 ! pb = 4608
 	.loc 1 447
 	sethi %hi(4608), %o0
 	or %o0, %lo(4608), %o0
 ! pb = w + pb
 	.loc 1 448
-	add %i4, %o0, %o7
+	add %i4, %o0, %o3
 ! i0 = 6
 	.loc 1 449
-	mov 6, %o0
+	mov 6, %o4
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop8:
 ! qa = pa
 	.loc 1 451
-	mov %o0, %l0
+	mov %l0, %o2
 ! qb = pa + 384
 	.loc 1 452
-	add %o5, 384, %o2
+	add %l0, 384, %o5
 ! qc = pb
 	.loc 1 453
-	mov %o5, %o4
+	mov %o3, %o7
 ! i1 = 24
 	.loc 1 454
-	mov %o7, %l1
-	mov 24, %o3
+	mov 24, %l1
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop9:
 ! (int64) x0 = mem16[qa]
 	.loc 1 456
-	ldsh [%o5], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 457
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 458
 	sth %o0, [%o7]
@@ -1359,10 +1340,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 384]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 462
-	ldsh [%o5 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 463
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 464
 	sth %o0, [%o7 + 2]
@@ -1377,10 +1358,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 386]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 468
-	ldsh [%o5 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 469
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 470
 	sth %o0, [%o7 + 4]
@@ -1395,10 +1376,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 388]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 474
-	ldsh [%o5 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 475
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 476
 	sth %o0, [%o7 + 6]
@@ -1413,10 +1394,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 390]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 480
-	ldsh [%o5 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 481
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 482
 	sth %o0, [%o7 + 8]
@@ -1431,10 +1412,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 392]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 486
-	ldsh [%o5 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 487
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 488
 	sth %o0, [%o7 + 10]
@@ -1449,10 +1430,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 394]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 492
-	ldsh [%o5 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 493
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 494
 	sth %o0, [%o7 + 12]
@@ -1467,10 +1448,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 396]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 498
-	ldsh [%o5 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 499
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 500
 	sth %o0, [%o7 + 14]
@@ -1485,38 +1466,35 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 398]
 ! qa = qa + 16
 	.loc 1 504
-	add %o5, 16, %o5
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 505
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 506
 	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 507
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 508
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop9 if !=
 	.loc 1 509
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop9
 	nop
 ! pa = pa + 768
 	.loc 1 510
-	mov %o4, %o5
-	add %o5, 768, %o5
+	add %l0, 768, %l0
 ! pb = pb + 1152
 	.loc 1 511
-	mov %l1, %o7
-	add %o7, 1152, %o7
+	add %o3, 1152, %o3
 ! i0 = i0 - 1
 	.loc 1 512
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 513
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop8 if !=
 	.loc 1 514
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop8
@@ -1527,38 +1505,37 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %lo(162096), %o0
 ! pa = w + pa
 	.loc 1 516
-	add %i4, %o0, %o5
+	add %i4, %o0, %l0
 ! pb = 144600
 	.loc 1 517
 	sethi %hi(144600), %o0
 	or %o0, %lo(144600), %o0
 ! pb = w + pb
 	.loc 1 518
-	add %i4, %o0, %o7
+	add %i4, %o0, %o3
 ! i0 = 3
 	.loc 1 519
-	mov 3, %o0
+	mov 3, %o4
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop10:
 ! qa = pa
 	.loc 1 521
-	mov %o0, %l0
+	mov %l0, %o2
 ! qb = pa + 384
 	.loc 1 522
-	add %o5, 384, %o2
+	add %l0, 384, %o5
 ! qc = pb
 	.loc 1 523
-	mov %o5, %o4
+	mov %o3, %o7
 ! i1 = 24
 	.loc 1 524
-	mov %o7, %l1
-	mov 24, %o3
+	mov 24, %l1
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop11:
 ! (int64) x0 = mem16[qa]
 	.loc 1 526
-	ldsh [%o5], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 527
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 528
 	sth %o0, [%o7]
@@ -1573,10 +1550,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 384]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 532
-	ldsh [%o5 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 533
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 534
 	sth %o0, [%o7 + 2]
@@ -1591,10 +1568,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 386]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 538
-	ldsh [%o5 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 539
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 540
 	sth %o0, [%o7 + 4]
@@ -1609,10 +1586,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 388]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 544
-	ldsh [%o5 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 545
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 546
 	sth %o0, [%o7 + 6]
@@ -1627,10 +1604,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 390]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 550
-	ldsh [%o5 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 551
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 552
 	sth %o0, [%o7 + 8]
@@ -1645,10 +1622,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 392]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 556
-	ldsh [%o5 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 557
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 558
 	sth %o0, [%o7 + 10]
@@ -1663,10 +1640,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 394]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 562
-	ldsh [%o5 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 563
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 564
 	sth %o0, [%o7 + 12]
@@ -1681,10 +1658,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 396]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 568
-	ldsh [%o5 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 569
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 570
 	sth %o0, [%o7 + 14]
@@ -1699,38 +1676,35 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 398]
 ! qa = qa + 16
 	.loc 1 574
-	add %o5, 16, %o5
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 575
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 576
 	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 577
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 578
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop11 if !=
 	.loc 1 579
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop11
 	nop
 ! pa = pa + 768
 	.loc 1 580
-	mov %o4, %o5
-	add %o5, 768, %o5
+	add %l0, 768, %l0
 ! pb = pb + 1152
 	.loc 1 581
-	mov %l1, %o7
-	add %o7, 1152, %o7
+	add %o3, 1152, %o3
 ! i0 = i0 - 1
 	.loc 1 582
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 583
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop10 if !=
 	.loc 1 584
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop10
@@ -1741,38 +1715,37 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %lo(4608), %o0
 ! pa = w + pa
 	.loc 1 586
-	add %i4, %o0, %o5
+	add %i4, %o0, %l0
 ! pb = 39600
 	.loc 1 587
 	sethi %hi(39600), %o0
 	or %o0, %lo(39600), %o0
 ! pb = w + pb
 	.loc 1 588
-	add %i4, %o0, %o7
+	add %i4, %o0, %o3
 ! i0 = 18
 	.loc 1 589
-	mov 18, %o0
+	mov 18, %o4
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop12:
 ! qa = pa
 	.loc 1 591
-	mov %o0, %l0
+	mov %l0, %o2
 ! qb = pa + 192
 	.loc 1 592
-	add %o5, 192, %o2
+	add %l0, 192, %o5
 ! qc = pb
 	.loc 1 593
-	mov %o5, %o4
+	mov %o3, %o7
 ! i1 = 12
 	.loc 1 594
-	mov %o7, %l1
-	mov 12, %o3
+	mov 12, %l1
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop13:
 ! (int64) x0 = mem16[qa]
 	.loc 1 596
-	ldsh [%o5], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 597
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 598
 	sth %o0, [%o7]
@@ -1787,10 +1760,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 192]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 602
-	ldsh [%o5 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 603
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 604
 	sth %o0, [%o7 + 2]
@@ -1805,10 +1778,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 194]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 608
-	ldsh [%o5 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 609
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 610
 	sth %o0, [%o7 + 4]
@@ -1823,10 +1796,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 196]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 614
-	ldsh [%o5 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 615
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 616
 	sth %o0, [%o7 + 6]
@@ -1841,10 +1814,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 198]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 620
-	ldsh [%o5 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 621
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 622
 	sth %o0, [%o7 + 8]
@@ -1859,10 +1832,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 200]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 626
-	ldsh [%o5 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 627
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 628
 	sth %o0, [%o7 + 10]
@@ -1877,10 +1850,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 202]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 632
-	ldsh [%o5 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 633
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 634
 	sth %o0, [%o7 + 12]
@@ -1895,10 +1868,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 204]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 638
-	ldsh [%o5 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 639
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 640
 	sth %o0, [%o7 + 14]
@@ -1913,38 +1886,35 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 206]
 ! qa = qa + 16
 	.loc 1 644
-	add %o5, 16, %o5
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 645
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 646
 	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 647
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 648
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop13 if !=
 	.loc 1 649
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop13
 	nop
 ! pa = pa + 384
 	.loc 1 650
-	mov %o4, %o5
-	add %o5, 384, %o5
+	add %l0, 384, %l0
 ! pb = pb + 576
 	.loc 1 651
-	mov %l1, %o7
-	add %o7, 576, %o7
+	add %o3, 576, %o3
 ! i0 = i0 - 1
 	.loc 1 652
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 653
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop12 if !=
 	.loc 1 654
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop12
@@ -1955,38 +1925,37 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %lo(144600), %o0
 ! pa = w + pa
 	.loc 1 656
-	add %i4, %o0, %o5
+	add %i4, %o0, %l0
 ! pb = 162096
 	.loc 1 657
 	sethi %hi(162096), %o0
 	or %o0, %lo(162096), %o0
 ! pb = w + pb
 	.loc 1 658
-	add %i4, %o0, %o7
+	add %i4, %o0, %o3
 ! i0 = 9
 	.loc 1 659
-	mov 9, %o0
+	mov 9, %o4
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop14:
 ! qa = pa
 	.loc 1 661
-	mov %o0, %l0
+	mov %l0, %o2
 ! qb = pa + 192
 	.loc 1 662
-	add %o5, 192, %o2
+	add %l0, 192, %o5
 ! qc = pb
 	.loc 1 663
-	mov %o5, %o4
+	mov %o3, %o7
 ! i1 = 12
 	.loc 1 664
-	mov %o7, %l1
-	mov 12, %o3
+	mov 12, %l1
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop15:
 ! (int64) x0 = mem16[qa]
 	.loc 1 666
-	ldsh [%o5], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 667
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 668
 	sth %o0, [%o7]
@@ -2001,10 +1970,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 192]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 672
-	ldsh [%o5 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 673
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 674
 	sth %o0, [%o7 + 2]
@@ -2019,10 +1988,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 194]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 678
-	ldsh [%o5 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 679
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 680
 	sth %o0, [%o7 + 4]
@@ -2037,10 +2006,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 196]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 684
-	ldsh [%o5 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 685
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 686
 	sth %o0, [%o7 + 6]
@@ -2055,10 +2024,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 198]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 690
-	ldsh [%o5 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 691
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 692
 	sth %o0, [%o7 + 8]
@@ -2073,10 +2042,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 200]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 696
-	ldsh [%o5 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 697
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 698
 	sth %o0, [%o7 + 10]
@@ -2091,10 +2060,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 202]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 702
-	ldsh [%o5 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 703
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 704
 	sth %o0, [%o7 + 12]
@@ -2109,10 +2078,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 204]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 708
-	ldsh [%o5 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 709
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 710
 	sth %o0, [%o7 + 14]
@@ -2127,38 +2096,35 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 206]
 ! qa = qa + 16
 	.loc 1 714
-	add %o5, 16, %o5
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 715
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 716
 	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 717
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 718
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop15 if !=
 	.loc 1 719
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop15
 	nop
 ! pa = pa + 384
 	.loc 1 720
-	mov %o4, %o5
-	add %o5, 384, %o5
+	add %l0, 384, %l0
 ! pb = pb + 576
 	.loc 1 721
-	mov %l1, %o7
-	add %o7, 576, %o7
+	add %o3, 576, %o3
 ! i0 = i0 - 1
 	.loc 1 722
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 723
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop14 if !=
 	.loc 1 724
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop14
@@ -2169,38 +2135,37 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %lo(39600), %o0
 ! pa = w + pa
 	.loc 1 726
-	add %i4, %o0, %o5
+	add %i4, %o0, %l0
 ! pb = 4608
 	.loc 1 727
 	sethi %hi(4608), %o0
 	or %o0, %lo(4608), %o0
 ! pb = w + pb
 	.loc 1 728
-	add %i4, %o0, %o7
+	add %i4, %o0, %o3
 ! i0 = 54
 	.loc 1 729
-	mov 54, %o0
+	mov 54, %o4
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop16:
 ! qa = pa
 	.loc 1 731
-	mov %o0, %l0
+	mov %l0, %o2
 ! qb = pa + 96
 	.loc 1 732
-	add %o5, 96, %o2
+	add %l0, 96, %o5
 ! qc = pb
 	.loc 1 733
-	mov %o5, %o4
+	mov %o3, %o7
 ! i1 = 6
 	.loc 1 734
-	mov %o7, %l1
-	mov 6, %o3
+	mov 6, %l1
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop17:
 ! (int64) x0 = mem16[qa]
 	.loc 1 736
-	ldsh [%o5], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 737
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 738
 	sth %o0, [%o7]
@@ -2215,10 +2180,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 96]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 742
-	ldsh [%o5 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 743
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 744
 	sth %o0, [%o7 + 2]
@@ -2233,10 +2198,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 98]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 748
-	ldsh [%o5 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 749
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 750
 	sth %o0, [%o7 + 4]
@@ -2251,10 +2216,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 100]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 754
-	ldsh [%o5 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 755
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 756
 	sth %o0, [%o7 + 6]
@@ -2269,10 +2234,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 102]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 760
-	ldsh [%o5 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 761
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 762
 	sth %o0, [%o7 + 8]
@@ -2287,10 +2252,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 104]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 766
-	ldsh [%o5 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 767
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 768
 	sth %o0, [%o7 + 10]
@@ -2305,10 +2270,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 106]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 772
-	ldsh [%o5 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 773
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 774
 	sth %o0, [%o7 + 12]
@@ -2323,10 +2288,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 108]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 778
-	ldsh [%o5 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 779
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 780
 	sth %o0, [%o7 + 14]
@@ -2341,38 +2306,35 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 110]
 ! qa = qa + 16
 	.loc 1 784
-	add %o5, 16, %o5
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 785
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 786
 	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 787
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 788
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop17 if !=
 	.loc 1 789
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop17
 	nop
 ! pa = pa + 192
 	.loc 1 790
-	mov %o4, %o5
-	add %o5, 192, %o5
+	add %l0, 192, %l0
 ! pb = pb + 288
 	.loc 1 791
-	mov %l1, %o7
-	add %o7, 288, %o7
+	add %o3, 288, %o3
 ! i0 = i0 - 1
 	.loc 1 792
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 793
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop16 if !=
 	.loc 1 794
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop16
@@ -2383,38 +2345,37 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %lo(162096), %o0
 ! pa = w + pa
 	.loc 1 796
-	add %i4, %o0, %o5
+	add %i4, %o0, %l0
 ! pb = 144600
 	.loc 1 797
 	sethi %hi(144600), %o0
 	or %o0, %lo(144600), %o0
 ! pb = w + pb
 	.loc 1 798
-	add %i4, %o0, %o7
+	add %i4, %o0, %o3
 ! i0 = 27
 	.loc 1 799
-	mov 27, %o0
+	mov 27, %o4
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop18:
 ! qa = pa
 	.loc 1 801
-	mov %o0, %l0
+	mov %l0, %o2
 ! qb = pa + 96
 	.loc 1 802
-	add %o5, 96, %o2
+	add %l0, 96, %o5
 ! qc = pb
 	.loc 1 803
-	mov %o5, %o4
+	mov %o3, %o7
 ! i1 = 6
 	.loc 1 804
-	mov %o7, %l1
-	mov 6, %o3
+	mov 6, %l1
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop19:
 ! (int64) x0 = mem16[qa]
 	.loc 1 806
-	ldsh [%o5], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 807
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 808
 	sth %o0, [%o7]
@@ -2429,10 +2390,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 96]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 812
-	ldsh [%o5 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 813
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 814
 	sth %o0, [%o7 + 2]
@@ -2447,10 +2408,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 98]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 818
-	ldsh [%o5 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 819
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 820
 	sth %o0, [%o7 + 4]
@@ -2465,10 +2426,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 100]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 824
-	ldsh [%o5 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 825
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 826
 	sth %o0, [%o7 + 6]
@@ -2483,10 +2444,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 102]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 830
-	ldsh [%o5 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 831
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 832
 	sth %o0, [%o7 + 8]
@@ -2501,10 +2462,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 104]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 836
-	ldsh [%o5 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 837
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 838
 	sth %o0, [%o7 + 10]
@@ -2519,10 +2480,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 106]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 842
-	ldsh [%o5 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 843
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 844
 	sth %o0, [%o7 + 12]
@@ -2537,10 +2498,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 108]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 848
-	ldsh [%o5 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 849
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 850
 	sth %o0, [%o7 + 14]
@@ -2555,38 +2516,35 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 110]
 ! qa = qa + 16
 	.loc 1 854
-	add %o5, 16, %o5
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 855
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 856
 	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 857
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 858
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop19 if !=
 	.loc 1 859
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop19
 	nop
 ! pa = pa + 192
 	.loc 1 860
-	mov %o4, %o5
-	add %o5, 192, %o5
+	add %l0, 192, %l0
 ! pb = pb + 288
 	.loc 1 861
-	mov %l1, %o7
-	add %o7, 288, %o7
+	add %o3, 288, %o3
 ! i0 = i0 - 1
 	.loc 1 862
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 863
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop18 if !=
 	.loc 1 864
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop18
@@ -2597,38 +2555,37 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %lo(4608), %o0
 ! pa = w + pa
 	.loc 1 866
-	add %i4, %o0, %o5
+	add %i4, %o0, %l0
 ! pb = 39600
 	.loc 1 867
 	sethi %hi(39600), %o0
 	or %o0, %lo(39600), %o0
 ! pb = w + pb
 	.loc 1 868
-	add %i4, %o0, %o7
+	add %i4, %o0, %o3
 ! i0 = 162
 	.loc 1 869
-	mov 162, %o0
+	mov 162, %o4
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop20:
 ! qa = pa
 	.loc 1 871
-	mov %o0, %l0
+	mov %l0, %o2
 ! qb = pa + 48
 	.loc 1 872
-	add %o5, 48, %o2
+	add %l0, 48, %o5
 ! qc = pb
 	.loc 1 873
-	mov %o5, %o4
+	mov %o3, %o7
 ! i1 = 3
 	.loc 1 874
-	mov %o7, %l1
-	mov 3, %o3
+	mov 3, %l1
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop21:
 ! (int64) x0 = mem16[qa]
 	.loc 1 876
-	ldsh [%o5], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 877
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 878
 	sth %o0, [%o7]
@@ -2643,10 +2600,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 48]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 882
-	ldsh [%o5 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 883
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 884
 	sth %o0, [%o7 + 2]
@@ -2661,10 +2618,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 50]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 888
-	ldsh [%o5 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 889
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 890
 	sth %o0, [%o7 + 4]
@@ -2679,10 +2636,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 52]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 894
-	ldsh [%o5 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 895
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 896
 	sth %o0, [%o7 + 6]
@@ -2697,10 +2654,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 54]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 900
-	ldsh [%o5 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 901
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 902
 	sth %o0, [%o7 + 8]
@@ -2715,10 +2672,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 56]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 906
-	ldsh [%o5 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 907
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 908
 	sth %o0, [%o7 + 10]
@@ -2733,10 +2690,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 58]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 912
-	ldsh [%o5 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 913
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 914
 	sth %o0, [%o7 + 12]
@@ -2751,10 +2708,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 60]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 918
-	ldsh [%o5 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 919
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 920
 	sth %o0, [%o7 + 14]
@@ -2769,38 +2726,35 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 62]
 ! qa = qa + 16
 	.loc 1 924
-	add %o5, 16, %o5
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 925
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 926
 	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 927
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 928
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop21 if !=
 	.loc 1 929
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop21
 	nop
 ! pa = pa + 96
 	.loc 1 930
-	mov %o4, %o5
-	add %o5, 96, %o5
+	add %l0, 96, %l0
 ! pb = pb + 144
 	.loc 1 931
-	mov %l1, %o7
-	add %o7, 144, %o7
+	add %o3, 144, %o3
 ! i0 = i0 - 1
 	.loc 1 932
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 933
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop20 if !=
 	.loc 1 934
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop20
@@ -2811,38 +2765,37 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %lo(144600), %o0
 ! pa = w + pa
 	.loc 1 936
-	add %i4, %o0, %o5
+	add %i4, %o0, %l0
 ! pb = 162096
 	.loc 1 937
 	sethi %hi(162096), %o0
 	or %o0, %lo(162096), %o0
 ! pb = w + pb
 	.loc 1 938
-	add %i4, %o0, %o7
+	add %i4, %o0, %o3
 ! i0 = 81
 	.loc 1 939
-	mov 81, %o0
+	mov 81, %o4
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop22:
 ! qa = pa
 	.loc 1 941
-	mov %o0, %l0
+	mov %l0, %o2
 ! qb = pa + 48
 	.loc 1 942
-	add %o5, 48, %o2
+	add %l0, 48, %o5
 ! qc = pb
 	.loc 1 943
-	mov %o5, %o4
+	mov %o3, %o7
 ! i1 = 3
 	.loc 1 944
-	mov %o7, %l1
-	mov 3, %o3
+	mov 3, %l1
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop23:
 ! (int64) x0 = mem16[qa]
 	.loc 1 946
-	ldsh [%o5], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 947
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 948
 	sth %o0, [%o7]
@@ -2857,10 +2810,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 48]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 952
-	ldsh [%o5 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 953
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 954
 	sth %o0, [%o7 + 2]
@@ -2875,10 +2828,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 50]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 958
-	ldsh [%o5 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 959
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 960
 	sth %o0, [%o7 + 4]
@@ -2893,10 +2846,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 52]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 964
-	ldsh [%o5 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 965
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 966
 	sth %o0, [%o7 + 6]
@@ -2911,10 +2864,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 54]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 970
-	ldsh [%o5 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 971
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 972
 	sth %o0, [%o7 + 8]
@@ -2929,10 +2882,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 56]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 976
-	ldsh [%o5 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 977
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 978
 	sth %o0, [%o7 + 10]
@@ -2947,10 +2900,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 58]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 982
-	ldsh [%o5 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 983
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 984
 	sth %o0, [%o7 + 12]
@@ -2965,10 +2918,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 60]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 988
-	ldsh [%o5 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 989
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 990
 	sth %o0, [%o7 + 14]
@@ -2983,38 +2936,35 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o7 + 62]
 ! qa = qa + 16
 	.loc 1 994
-	add %o5, 16, %o5
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 995
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 996
 	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 997
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 998
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop23 if !=
 	.loc 1 999
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop23
 	nop
 ! pa = pa + 96
 	.loc 1 1000
-	mov %o4, %o5
-	add %o5, 96, %o5
+	add %l0, 96, %l0
 ! pb = pb + 144
 	.loc 1 1001
-	mov %l1, %o7
-	add %o7, 144, %o7
+	add %o3, 144, %o3
 ! i0 = i0 - 1
 	.loc 1 1002
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 1003
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop22 if !=
 	.loc 1 1004
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop22
@@ -3025,245 +2975,243 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %lo(39600), %o0
 ! pa = w + pa
 	.loc 1 1006
-	add %i4, %o0, %o0
+	add %i4, %o0, %o4
 ! pb = 4608
 	.loc 1 1007
-	sethi %hi(4608), %o1
-	or %o1, %lo(4608), %o1
+	sethi %hi(4608), %o0
+	or %o0, %lo(4608), %o0
 ! pb = w + pb
 	.loc 1 1008
-	add %i4, %o1, %o1
+	add %i4, %o0, %o5
 ! i0 = 486
 	.loc 1 1009
 	mov 486, %o2
-	mov %o0, %o3
-	mov %o1, %o4
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop24:
 ! qb = pa + 24
 	.loc 1 1012
-	add %o3, 24, %o5
+	add %o4, 24, %o3
 ! (int64) x0 = mem16[qa]
 	.loc 1 1014
-	ldsh [%o3], %o0
+	ldsh [%o4], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 1015
-	ldsh [%o5], %o1
+	ldsh [%o3], %o1
 ! mem16[qc] = x0
 	.loc 1 1016
-	sth %o0, [%o4]
+	sth %o0, [%o5]
 ! mem16[qc + 48] = x1
 	.loc 1 1017
-	sth %o1, [%o4 + 48]
+	sth %o1, [%o5 + 48]
 ! x0 = x0 + x1
 	.loc 1 1018
 	add %o0, %o1, %o0
 ! mem16[qc + 24] = x0
 	.loc 1 1019
-	sth %o0, [%o4 + 24]
+	sth %o0, [%o5 + 24]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1020
-	ldsh [%o3 + 2], %o0
+	ldsh [%o4 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 1021
-	ldsh [%o5 + 2], %o1
+	ldsh [%o3 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 1022
-	sth %o0, [%o4 + 2]
+	sth %o0, [%o5 + 2]
 ! mem16[qc + 50] = x1
 	.loc 1 1023
-	sth %o1, [%o4 + 50]
+	sth %o1, [%o5 + 50]
 ! x0 = x0 + x1
 	.loc 1 1024
 	add %o0, %o1, %o0
 ! mem16[qc + 26] = x0
 	.loc 1 1025
-	sth %o0, [%o4 + 26]
+	sth %o0, [%o5 + 26]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1026
-	ldsh [%o3 + 4], %o0
+	ldsh [%o4 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 1027
-	ldsh [%o5 + 4], %o1
+	ldsh [%o3 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 1028
-	sth %o0, [%o4 + 4]
+	sth %o0, [%o5 + 4]
 ! mem16[qc + 52] = x1
 	.loc 1 1029
-	sth %o1, [%o4 + 52]
+	sth %o1, [%o5 + 52]
 ! x0 = x0 + x1
 	.loc 1 1030
 	add %o0, %o1, %o0
 ! mem16[qc + 28] = x0
 	.loc 1 1031
-	sth %o0, [%o4 + 28]
+	sth %o0, [%o5 + 28]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1032
-	ldsh [%o3 + 6], %o0
+	ldsh [%o4 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 1033
-	ldsh [%o5 + 6], %o1
+	ldsh [%o3 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 1034
-	sth %o0, [%o4 + 6]
+	sth %o0, [%o5 + 6]
 ! mem16[qc + 54] = x1
 	.loc 1 1035
-	sth %o1, [%o4 + 54]
+	sth %o1, [%o5 + 54]
 ! x0 = x0 + x1
 	.loc 1 1036
 	add %o0, %o1, %o0
 ! mem16[qc + 30] = x0
 	.loc 1 1037
-	sth %o0, [%o4 + 30]
+	sth %o0, [%o5 + 30]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1038
-	ldsh [%o3 + 8], %o0
+	ldsh [%o4 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 1039
-	ldsh [%o5 + 8], %o1
+	ldsh [%o3 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 1040
-	sth %o0, [%o4 + 8]
+	sth %o0, [%o5 + 8]
 ! mem16[qc + 56] = x1
 	.loc 1 1041
-	sth %o1, [%o4 + 56]
+	sth %o1, [%o5 + 56]
 ! x0 = x0 + x1
 	.loc 1 1042
 	add %o0, %o1, %o0
 ! mem16[qc + 32] = x0
 	.loc 1 1043
-	sth %o0, [%o4 + 32]
+	sth %o0, [%o5 + 32]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1044
-	ldsh [%o3 + 10], %o0
+	ldsh [%o4 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 1045
-	ldsh [%o5 + 10], %o1
+	ldsh [%o3 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 1046
-	sth %o0, [%o4 + 10]
+	sth %o0, [%o5 + 10]
 ! mem16[qc + 58] = x1
 	.loc 1 1047
-	sth %o1, [%o4 + 58]
+	sth %o1, [%o5 + 58]
 ! x0 = x0 + x1
 	.loc 1 1048
 	add %o0, %o1, %o0
 ! mem16[qc + 34] = x0
 	.loc 1 1049
-	sth %o0, [%o4 + 34]
+	sth %o0, [%o5 + 34]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1050
-	ldsh [%o3 + 12], %o0
+	ldsh [%o4 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 1051
-	ldsh [%o5 + 12], %o1
+	ldsh [%o3 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 1052
-	sth %o0, [%o4 + 12]
+	sth %o0, [%o5 + 12]
 ! mem16[qc + 60] = x1
 	.loc 1 1053
-	sth %o1, [%o4 + 60]
+	sth %o1, [%o5 + 60]
 ! x0 = x0 + x1
 	.loc 1 1054
 	add %o0, %o1, %o0
 ! mem16[qc + 36] = x0
 	.loc 1 1055
-	sth %o0, [%o4 + 36]
+	sth %o0, [%o5 + 36]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1056
-	ldsh [%o3 + 14], %o0
+	ldsh [%o4 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 1057
-	ldsh [%o5 + 14], %o1
+	ldsh [%o3 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 1058
-	sth %o0, [%o4 + 14]
+	sth %o0, [%o5 + 14]
 ! mem16[qc + 62] = x1
 	.loc 1 1059
-	sth %o1, [%o4 + 62]
+	sth %o1, [%o5 + 62]
 ! x0 = x0 + x1
 	.loc 1 1060
 	add %o0, %o1, %o0
 ! mem16[qc + 38] = x0
 	.loc 1 1061
-	sth %o0, [%o4 + 38]
+	sth %o0, [%o5 + 38]
 ! (int64) x0 = mem16[qa + 16]
 	.loc 1 1062
-	ldsh [%o3 + 16], %o0
+	ldsh [%o4 + 16], %o0
 ! (int64) x1 = mem16[qb + 16]
 	.loc 1 1063
-	ldsh [%o5 + 16], %o1
+	ldsh [%o3 + 16], %o1
 ! mem16[qc + 16] = x0
 	.loc 1 1064
-	sth %o0, [%o4 + 16]
+	sth %o0, [%o5 + 16]
 ! mem16[qc + 64] = x1
 	.loc 1 1065
-	sth %o1, [%o4 + 64]
+	sth %o1, [%o5 + 64]
 ! x0 = x0 + x1
 	.loc 1 1066
 	add %o0, %o1, %o0
 ! mem16[qc + 40] = x0
 	.loc 1 1067
-	sth %o0, [%o4 + 40]
+	sth %o0, [%o5 + 40]
 ! (int64) x0 = mem16[qa + 18]
 	.loc 1 1068
-	ldsh [%o3 + 18], %o0
+	ldsh [%o4 + 18], %o0
 ! (int64) x1 = mem16[qb + 18]
 	.loc 1 1069
-	ldsh [%o5 + 18], %o1
+	ldsh [%o3 + 18], %o1
 ! mem16[qc + 18] = x0
 	.loc 1 1070
-	sth %o0, [%o4 + 18]
+	sth %o0, [%o5 + 18]
 ! mem16[qc + 66] = x1
 	.loc 1 1071
-	sth %o1, [%o4 + 66]
+	sth %o1, [%o5 + 66]
 ! x0 = x0 + x1
 	.loc 1 1072
 	add %o0, %o1, %o0
 ! mem16[qc + 42] = x0
 	.loc 1 1073
-	sth %o0, [%o4 + 42]
+	sth %o0, [%o5 + 42]
 ! (int64) x0 = mem16[qa + 20]
 	.loc 1 1074
-	ldsh [%o3 + 20], %o0
+	ldsh [%o4 + 20], %o0
 ! (int64) x1 = mem16[qb + 20]
 	.loc 1 1075
-	ldsh [%o5 + 20], %o1
+	ldsh [%o3 + 20], %o1
 ! mem16[qc + 20] = x0
 	.loc 1 1076
-	sth %o0, [%o4 + 20]
+	sth %o0, [%o5 + 20]
 ! mem16[qc + 68] = x1
 	.loc 1 1077
-	sth %o1, [%o4 + 68]
+	sth %o1, [%o5 + 68]
 ! x0 = x0 + x1
 	.loc 1 1078
 	add %o0, %o1, %o0
 ! mem16[qc + 44] = x0
 	.loc 1 1079
-	sth %o0, [%o4 + 44]
+	sth %o0, [%o5 + 44]
 ! (int64) x0 = mem16[qa + 22]
 	.loc 1 1080
-	ldsh [%o3 + 22], %o0
+	ldsh [%o4 + 22], %o0
 ! (int64) x1 = mem16[qb + 22]
 	.loc 1 1081
-	ldsh [%o5 + 22], %o1
+	ldsh [%o3 + 22], %o1
 ! mem16[qc + 22] = x0
 	.loc 1 1082
-	sth %o0, [%o4 + 22]
+	sth %o0, [%o5 + 22]
 ! mem16[qc + 70] = x1
 	.loc 1 1083
-	sth %o1, [%o4 + 70]
+	sth %o1, [%o5 + 70]
 ! x0 = x0 + x1
 	.loc 1 1084
 	add %o0, %o1, %o0
 ! mem16[qc + 46] = x0
 	.loc 1 1085
-	sth %o0, [%o4 + 46]
+	sth %o0, [%o5 + 46]
 ! pa = pa + 48
 	.loc 1 1086
-	add %o3, 48, %o3
+	add %o4, 48, %o4
 ! pb = pb + 72
 	.loc 1 1087
-	add %o4, 72, %o4
+	add %o5, 72, %o5
 ! i0 = i0 - 1
 	.loc 1 1088
 	sub %o2, 1, %o2
@@ -3280,245 +3228,243 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %lo(162096), %o0
 ! pa = w + pa
 	.loc 1 1092
-	add %i4, %o0, %o0
+	add %i4, %o0, %o4
 ! pb = 144600
 	.loc 1 1093
-	sethi %hi(144600), %o1
-	or %o1, %lo(144600), %o1
+	sethi %hi(144600), %o0
+	or %o0, %lo(144600), %o0
 ! pb = w + pb
 	.loc 1 1094
-	add %i4, %o1, %o1
+	add %i4, %o0, %o5
 ! i0 = 243
 	.loc 1 1095
 	mov 243, %o2
-	mov %o0, %o3
-	mov %o1, %o4
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop25:
 ! qb = pa + 24
 	.loc 1 1098
-	add %o3, 24, %o5
+	add %o4, 24, %o3
 ! (int64) x0 = mem16[qa]
 	.loc 1 1100
-	ldsh [%o3], %o0
+	ldsh [%o4], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 1101
-	ldsh [%o5], %o1
+	ldsh [%o3], %o1
 ! mem16[qc] = x0
 	.loc 1 1102
-	sth %o0, [%o4]
+	sth %o0, [%o5]
 ! mem16[qc + 48] = x1
 	.loc 1 1103
-	sth %o1, [%o4 + 48]
+	sth %o1, [%o5 + 48]
 ! x0 = x0 + x1
 	.loc 1 1104
 	add %o0, %o1, %o0
 ! mem16[qc + 24] = x0
 	.loc 1 1105
-	sth %o0, [%o4 + 24]
+	sth %o0, [%o5 + 24]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1106
-	ldsh [%o3 + 2], %o0
+	ldsh [%o4 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 1107
-	ldsh [%o5 + 2], %o1
+	ldsh [%o3 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 1108
-	sth %o0, [%o4 + 2]
+	sth %o0, [%o5 + 2]
 ! mem16[qc + 50] = x1
 	.loc 1 1109
-	sth %o1, [%o4 + 50]
+	sth %o1, [%o5 + 50]
 ! x0 = x0 + x1
 	.loc 1 1110
 	add %o0, %o1, %o0
 ! mem16[qc + 26] = x0
 	.loc 1 1111
-	sth %o0, [%o4 + 26]
+	sth %o0, [%o5 + 26]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1112
-	ldsh [%o3 + 4], %o0
+	ldsh [%o4 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 1113
-	ldsh [%o5 + 4], %o1
+	ldsh [%o3 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 1114
-	sth %o0, [%o4 + 4]
+	sth %o0, [%o5 + 4]
 ! mem16[qc + 52] = x1
 	.loc 1 1115
-	sth %o1, [%o4 + 52]
+	sth %o1, [%o5 + 52]
 ! x0 = x0 + x1
 	.loc 1 1116
 	add %o0, %o1, %o0
 ! mem16[qc + 28] = x0
 	.loc 1 1117
-	sth %o0, [%o4 + 28]
+	sth %o0, [%o5 + 28]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1118
-	ldsh [%o3 + 6], %o0
+	ldsh [%o4 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 1119
-	ldsh [%o5 + 6], %o1
+	ldsh [%o3 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 1120
-	sth %o0, [%o4 + 6]
+	sth %o0, [%o5 + 6]
 ! mem16[qc + 54] = x1
 	.loc 1 1121
-	sth %o1, [%o4 + 54]
+	sth %o1, [%o5 + 54]
 ! x0 = x0 + x1
 	.loc 1 1122
 	add %o0, %o1, %o0
 ! mem16[qc + 30] = x0
 	.loc 1 1123
-	sth %o0, [%o4 + 30]
+	sth %o0, [%o5 + 30]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1124
-	ldsh [%o3 + 8], %o0
+	ldsh [%o4 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 1125
-	ldsh [%o5 + 8], %o1
+	ldsh [%o3 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 1126
-	sth %o0, [%o4 + 8]
+	sth %o0, [%o5 + 8]
 ! mem16[qc + 56] = x1
 	.loc 1 1127
-	sth %o1, [%o4 + 56]
+	sth %o1, [%o5 + 56]
 ! x0 = x0 + x1
 	.loc 1 1128
 	add %o0, %o1, %o0
 ! mem16[qc + 32] = x0
 	.loc 1 1129
-	sth %o0, [%o4 + 32]
+	sth %o0, [%o5 + 32]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1130
-	ldsh [%o3 + 10], %o0
+	ldsh [%o4 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 1131
-	ldsh [%o5 + 10], %o1
+	ldsh [%o3 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 1132
-	sth %o0, [%o4 + 10]
+	sth %o0, [%o5 + 10]
 ! mem16[qc + 58] = x1
 	.loc 1 1133
-	sth %o1, [%o4 + 58]
+	sth %o1, [%o5 + 58]
 ! x0 = x0 + x1
 	.loc 1 1134
 	add %o0, %o1, %o0
 ! mem16[qc + 34] = x0
 	.loc 1 1135
-	sth %o0, [%o4 + 34]
+	sth %o0, [%o5 + 34]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1136
-	ldsh [%o3 + 12], %o0
+	ldsh [%o4 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 1137
-	ldsh [%o5 + 12], %o1
+	ldsh [%o3 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 1138
-	sth %o0, [%o4 + 12]
+	sth %o0, [%o5 + 12]
 ! mem16[qc + 60] = x1
 	.loc 1 1139
-	sth %o1, [%o4 + 60]
+	sth %o1, [%o5 + 60]
 ! x0 = x0 + x1
 	.loc 1 1140
 	add %o0, %o1, %o0
 ! mem16[qc + 36] = x0
 	.loc 1 1141
-	sth %o0, [%o4 + 36]
+	sth %o0, [%o5 + 36]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1142
-	ldsh [%o3 + 14], %o0
+	ldsh [%o4 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 1143
-	ldsh [%o5 + 14], %o1
+	ldsh [%o3 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 1144
-	sth %o0, [%o4 + 14]
+	sth %o0, [%o5 + 14]
 ! mem16[qc + 62] = x1
 	.loc 1 1145
-	sth %o1, [%o4 + 62]
+	sth %o1, [%o5 + 62]
 ! x0 = x0 + x1
 	.loc 1 1146
 	add %o0, %o1, %o0
 ! mem16[qc + 38] = x0
 	.loc 1 1147
-	sth %o0, [%o4 + 38]
+	sth %o0, [%o5 + 38]
 ! (int64) x0 = mem16[qa + 16]
 	.loc 1 1148
-	ldsh [%o3 + 16], %o0
+	ldsh [%o4 + 16], %o0
 ! (int64) x1 = mem16[qb + 16]
 	.loc 1 1149
-	ldsh [%o5 + 16], %o1
+	ldsh [%o3 + 16], %o1
 ! mem16[qc + 16] = x0
 	.loc 1 1150
-	sth %o0, [%o4 + 16]
+	sth %o0, [%o5 + 16]
 ! mem16[qc + 64] = x1
 	.loc 1 1151
-	sth %o1, [%o4 + 64]
+	sth %o1, [%o5 + 64]
 ! x0 = x0 + x1
 	.loc 1 1152
 	add %o0, %o1, %o0
 ! mem16[qc + 40] = x0
 	.loc 1 1153
-	sth %o0, [%o4 + 40]
+	sth %o0, [%o5 + 40]
 ! (int64) x0 = mem16[qa + 18]
 	.loc 1 1154
-	ldsh [%o3 + 18], %o0
+	ldsh [%o4 + 18], %o0
 ! (int64) x1 = mem16[qb + 18]
 	.loc 1 1155
-	ldsh [%o5 + 18], %o1
+	ldsh [%o3 + 18], %o1
 ! mem16[qc + 18] = x0
 	.loc 1 1156
-	sth %o0, [%o4 + 18]
+	sth %o0, [%o5 + 18]
 ! mem16[qc + 66] = x1
 	.loc 1 1157
-	sth %o1, [%o4 + 66]
+	sth %o1, [%o5 + 66]
 ! x0 = x0 + x1
 	.loc 1 1158
 	add %o0, %o1, %o0
 ! mem16[qc + 42] = x0
 	.loc 1 1159
-	sth %o0, [%o4 + 42]
+	sth %o0, [%o5 + 42]
 ! (int64) x0 = mem16[qa + 20]
 	.loc 1 1160
-	ldsh [%o3 + 20], %o0
+	ldsh [%o4 + 20], %o0
 ! (int64) x1 = mem16[qb + 20]
 	.loc 1 1161
-	ldsh [%o5 + 20], %o1
+	ldsh [%o3 + 20], %o1
 ! mem16[qc + 20] = x0
 	.loc 1 1162
-	sth %o0, [%o4 + 20]
+	sth %o0, [%o5 + 20]
 ! mem16[qc + 68] = x1
 	.loc 1 1163
-	sth %o1, [%o4 + 68]
+	sth %o1, [%o5 + 68]
 ! x0 = x0 + x1
 	.loc 1 1164
 	add %o0, %o1, %o0
 ! mem16[qc + 44] = x0
 	.loc 1 1165
-	sth %o0, [%o4 + 44]
+	sth %o0, [%o5 + 44]
 ! (int64) x0 = mem16[qa + 22]
 	.loc 1 1166
-	ldsh [%o3 + 22], %o0
+	ldsh [%o4 + 22], %o0
 ! (int64) x1 = mem16[qb + 22]
 	.loc 1 1167
-	ldsh [%o5 + 22], %o1
+	ldsh [%o3 + 22], %o1
 ! mem16[qc + 22] = x0
 	.loc 1 1168
-	sth %o0, [%o4 + 22]
+	sth %o0, [%o5 + 22]
 ! mem16[qc + 70] = x1
 	.loc 1 1169
-	sth %o1, [%o4 + 70]
+	sth %o1, [%o5 + 70]
 ! x0 = x0 + x1
 	.loc 1 1170
 	add %o0, %o1, %o0
 ! mem16[qc + 46] = x0
 	.loc 1 1171
-	sth %o0, [%o4 + 46]
+	sth %o0, [%o5 + 46]
 ! pa = pa + 48
 	.loc 1 1172
-	add %o3, 48, %o3
+	add %o4, 48, %o4
 ! pb = pb + 72
 	.loc 1 1173
-	add %o4, 72, %o4
+	add %o5, 72, %o5
 ! i0 = i0 - 1
 	.loc 1 1174
 	sub %o2, 1, %o2
@@ -3535,201 +3481,198 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %lo(4608), %o0
 ! pa = w + pa
 	.loc 1 1178
-	add %i4, %o0, %o0
+	add %i4, %o0, %o5
 ! pb = 39600
 	.loc 1 1179
-	sethi %hi(39600), %o1
-	or %o1, %lo(39600), %o1
+	sethi %hi(39600), %o0
+	or %o0, %lo(39600), %o0
 ! pb = w + pb
 	.loc 1 1180
-	add %i4, %o1, %o1
+	add %i4, %o0, %o3
 ! z0 = 0
 	.loc 1 1181
-	mov 0, %o2
+	mov 0, %o7
 ! i0 = 1458
 	.loc 1 1182
-	mov 1458, %o3
-	mov %o0, %o4
-	mov %o1, %o5
-	mov %o2, %o7
+	mov 1458, %o4
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop26:
 ! qb = pa + 12
 	.loc 1 1185
-	add %o4, 12, %o0
+	add %o5, 12, %o0
 ! (int64) x0 = mem16[qa]
 	.loc 1 1187
-	ldsh [%o4], %o1
+	ldsh [%o5], %o1
 ! (int64) x1 = mem16[qb]
 	.loc 1 1188
 	ldsh [%o0], %o2
 ! mem16[qc + 12] = x0
 	.loc 1 1189
-	sth %o1, [%o5 + 12]
+	sth %o1, [%o3 + 12]
 ! mem16[qc + 60] = x1
 	.loc 1 1190
-	sth %o2, [%o5 + 60]
+	sth %o2, [%o3 + 60]
 ! x0 = x0 + x1
 	.loc 1 1191
 	add %o1, %o2, %o1
 ! mem16[qc + 36] = x0
 	.loc 1 1192
-	sth %o1, [%o5 + 36]
+	sth %o1, [%o3 + 36]
 ! mem16[qc] = z0
 	.loc 1 1193
-	sth %o7, [%o5]
+	sth %o7, [%o3]
 ! mem16[qc + 24] = z0
 	.loc 1 1194
-	sth %o7, [%o5 + 24]
+	sth %o7, [%o3 + 24]
 ! mem16[qc + 48] = z0
 	.loc 1 1195
-	sth %o7, [%o5 + 48]
+	sth %o7, [%o3 + 48]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1196
-	ldsh [%o4 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 1197
 	ldsh [%o0 + 2], %o2
 ! mem16[qc + 14] = x0
 	.loc 1 1198
-	sth %o1, [%o5 + 14]
+	sth %o1, [%o3 + 14]
 ! mem16[qc + 62] = x1
 	.loc 1 1199
-	sth %o2, [%o5 + 62]
+	sth %o2, [%o3 + 62]
 ! x0 = x0 + x1
 	.loc 1 1200
 	add %o1, %o2, %o1
 ! mem16[qc + 38] = x0
 	.loc 1 1201
-	sth %o1, [%o5 + 38]
+	sth %o1, [%o3 + 38]
 ! mem16[qc + 2] = z0
 	.loc 1 1202
-	sth %o7, [%o5 + 2]
+	sth %o7, [%o3 + 2]
 ! mem16[qc + 26] = z0
 	.loc 1 1203
-	sth %o7, [%o5 + 26]
+	sth %o7, [%o3 + 26]
 ! mem16[qc + 50] = z0
 	.loc 1 1204
-	sth %o7, [%o5 + 50]
+	sth %o7, [%o3 + 50]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1205
-	ldsh [%o4 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 1206
 	ldsh [%o0 + 4], %o2
 ! mem16[qc + 16] = x0
 	.loc 1 1207
-	sth %o1, [%o5 + 16]
+	sth %o1, [%o3 + 16]
 ! mem16[qc + 64] = x1
 	.loc 1 1208
-	sth %o2, [%o5 + 64]
+	sth %o2, [%o3 + 64]
 ! x0 = x0 + x1
 	.loc 1 1209
 	add %o1, %o2, %o1
 ! mem16[qc + 40] = x0
 	.loc 1 1210
-	sth %o1, [%o5 + 40]
+	sth %o1, [%o3 + 40]
 ! mem16[qc + 4] = z0
 	.loc 1 1211
-	sth %o7, [%o5 + 4]
+	sth %o7, [%o3 + 4]
 ! mem16[qc + 28] = z0
 	.loc 1 1212
-	sth %o7, [%o5 + 28]
+	sth %o7, [%o3 + 28]
 ! mem16[qc + 52] = z0
 	.loc 1 1213
-	sth %o7, [%o5 + 52]
+	sth %o7, [%o3 + 52]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1214
-	ldsh [%o4 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 1215
 	ldsh [%o0 + 6], %o2
 ! mem16[qc + 18] = x0
 	.loc 1 1216
-	sth %o1, [%o5 + 18]
+	sth %o1, [%o3 + 18]
 ! mem16[qc + 66] = x1
 	.loc 1 1217
-	sth %o2, [%o5 + 66]
+	sth %o2, [%o3 + 66]
 ! x0 = x0 + x1
 	.loc 1 1218
 	add %o1, %o2, %o1
 ! mem16[qc + 42] = x0
 	.loc 1 1219
-	sth %o1, [%o5 + 42]
+	sth %o1, [%o3 + 42]
 ! mem16[qc + 6] = z0
 	.loc 1 1220
-	sth %o7, [%o5 + 6]
+	sth %o7, [%o3 + 6]
 ! mem16[qc + 30] = z0
 	.loc 1 1221
-	sth %o7, [%o5 + 30]
+	sth %o7, [%o3 + 30]
 ! mem16[qc + 54] = z0
 	.loc 1 1222
-	sth %o7, [%o5 + 54]
+	sth %o7, [%o3 + 54]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1223
-	ldsh [%o4 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 1224
 	ldsh [%o0 + 8], %o2
 ! mem16[qc + 20] = x0
 	.loc 1 1225
-	sth %o1, [%o5 + 20]
+	sth %o1, [%o3 + 20]
 ! mem16[qc + 68] = x1
 	.loc 1 1226
-	sth %o2, [%o5 + 68]
+	sth %o2, [%o3 + 68]
 ! x0 = x0 + x1
 	.loc 1 1227
 	add %o1, %o2, %o1
 ! mem16[qc + 44] = x0
 	.loc 1 1228
-	sth %o1, [%o5 + 44]
+	sth %o1, [%o3 + 44]
 ! mem16[qc + 8] = z0
 	.loc 1 1229
-	sth %o7, [%o5 + 8]
+	sth %o7, [%o3 + 8]
 ! mem16[qc + 32] = z0
 	.loc 1 1230
-	sth %o7, [%o5 + 32]
+	sth %o7, [%o3 + 32]
 ! mem16[qc + 56] = z0
 	.loc 1 1231
-	sth %o7, [%o5 + 56]
+	sth %o7, [%o3 + 56]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1232
-	ldsh [%o4 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 1233
 	ldsh [%o0 + 10], %o0
 ! mem16[qc + 22] = x0
 	.loc 1 1234
-	sth %o1, [%o5 + 22]
+	sth %o1, [%o3 + 22]
 ! mem16[qc + 70] = x1
 	.loc 1 1235
-	sth %o0, [%o5 + 70]
+	sth %o0, [%o3 + 70]
 ! x0 = x0 + x1
 	.loc 1 1236
 	add %o1, %o0, %o1
 ! mem16[qc + 46] = x0
 	.loc 1 1237
-	sth %o1, [%o5 + 46]
+	sth %o1, [%o3 + 46]
 ! mem16[qc + 10] = z0
 	.loc 1 1238
-	sth %o7, [%o5 + 10]
+	sth %o7, [%o3 + 10]
 ! mem16[qc + 34] = z0
 	.loc 1 1239
-	sth %o7, [%o5 + 34]
+	sth %o7, [%o3 + 34]
 ! mem16[qc + 58] = z0
 	.loc 1 1240
-	sth %o7, [%o5 + 58]
+	sth %o7, [%o3 + 58]
 ! pa = pa + 24
 	.loc 1 1241
-	add %o4, 24, %o4
+	add %o5, 24, %o5
 ! pb = pb + 72
 	.loc 1 1242
-	add %o5, 72, %o5
+	add %o3, 72, %o3
 ! i0 = i0 - 1
 	.loc 1 1243
-	sub %o3, 1, %o3
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 1244
-	cmp %o3, 0
+	cmp %o4, 0
 ! goto loop26 if !=
 	.loc 1 1245
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop26
@@ -3740,144 +3683,141 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %lo(144600), %o0
 ! pa = w + pa
 	.loc 1 1247
-	add %i4, %o0, %o0
+	add %i4, %o0, %o5
 ! pb = 162096
 	.loc 1 1248
-	sethi %hi(162096), %o1
-	or %o1, %lo(162096), %o1
+	sethi %hi(162096), %o0
+	or %o0, %lo(162096), %o0
 ! pb = w + pb
 	.loc 1 1249
-	add %i4, %o1, %o1
+	add %i4, %o0, %o2
 ! i0 = 729
 	.loc 1 1250
-	mov 729, %o2
-	mov %o0, %o3
-	mov %o1, %o4
-	mov %o2, %o5
+	mov 729, %o0
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop27:
 ! qb = pa + 12
 	.loc 1 1253
-	add %o3, 12, %o0
+	add %o5, 12, %o1
 ! (int64) x0 = mem16[qa]
 	.loc 1 1255
-	ldsh [%o3], %o1
+	ldsh [%o5], %o3
 ! (int64) x1 = mem16[qb]
 	.loc 1 1256
-	ldsh [%o0], %o2
+	ldsh [%o1], %o4
 ! mem16[qc] = x0
 	.loc 1 1257
-	sth %o1, [%o4]
+	sth %o3, [%o2]
 ! mem16[qc + 24] = x1
 	.loc 1 1258
-	sth %o2, [%o4 + 24]
+	sth %o4, [%o2 + 24]
 ! x0 = x0 + x1
 	.loc 1 1259
-	add %o1, %o2, %o1
+	add %o3, %o4, %o3
 ! mem16[qc + 12] = x0
 	.loc 1 1260
-	sth %o1, [%o4 + 12]
+	sth %o3, [%o2 + 12]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1261
-	ldsh [%o3 + 2], %o1
+	ldsh [%o5 + 2], %o3
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 1262
-	ldsh [%o0 + 2], %o2
+	ldsh [%o1 + 2], %o4
 ! mem16[qc + 2] = x0
 	.loc 1 1263
-	sth %o1, [%o4 + 2]
+	sth %o3, [%o2 + 2]
 ! mem16[qc + 26] = x1
 	.loc 1 1264
-	sth %o2, [%o4 + 26]
+	sth %o4, [%o2 + 26]
 ! x0 = x0 + x1
 	.loc 1 1265
-	add %o1, %o2, %o1
+	add %o3, %o4, %o3
 ! mem16[qc + 14] = x0
 	.loc 1 1266
-	sth %o1, [%o4 + 14]
+	sth %o3, [%o2 + 14]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1267
-	ldsh [%o3 + 4], %o1
+	ldsh [%o5 + 4], %o3
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 1268
-	ldsh [%o0 + 4], %o2
+	ldsh [%o1 + 4], %o4
 ! mem16[qc + 4] = x0
 	.loc 1 1269
-	sth %o1, [%o4 + 4]
+	sth %o3, [%o2 + 4]
 ! mem16[qc + 28] = x1
 	.loc 1 1270
-	sth %o2, [%o4 + 28]
+	sth %o4, [%o2 + 28]
 ! x0 = x0 + x1
 	.loc 1 1271
-	add %o1, %o2, %o1
+	add %o3, %o4, %o3
 ! mem16[qc + 16] = x0
 	.loc 1 1272
-	sth %o1, [%o4 + 16]
+	sth %o3, [%o2 + 16]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1273
-	ldsh [%o3 + 6], %o1
+	ldsh [%o5 + 6], %o3
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 1274
-	ldsh [%o0 + 6], %o2
+	ldsh [%o1 + 6], %o4
 ! mem16[qc + 6] = x0
 	.loc 1 1275
-	sth %o1, [%o4 + 6]
+	sth %o3, [%o2 + 6]
 ! mem16[qc + 30] = x1
 	.loc 1 1276
-	sth %o2, [%o4 + 30]
+	sth %o4, [%o2 + 30]
 ! x0 = x0 + x1
 	.loc 1 1277
-	add %o1, %o2, %o1
+	add %o3, %o4, %o3
 ! mem16[qc + 18] = x0
 	.loc 1 1278
-	sth %o1, [%o4 + 18]
+	sth %o3, [%o2 + 18]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1279
-	ldsh [%o3 + 8], %o1
+	ldsh [%o5 + 8], %o3
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 1280
-	ldsh [%o0 + 8], %o2
+	ldsh [%o1 + 8], %o4
 ! mem16[qc + 8] = x0
 	.loc 1 1281
-	sth %o1, [%o4 + 8]
+	sth %o3, [%o2 + 8]
 ! mem16[qc + 32] = x1
 	.loc 1 1282
-	sth %o2, [%o4 + 32]
+	sth %o4, [%o2 + 32]
 ! x0 = x0 + x1
 	.loc 1 1283
-	add %o1, %o2, %o1
+	add %o3, %o4, %o3
 ! mem16[qc + 20] = x0
 	.loc 1 1284
-	sth %o1, [%o4 + 20]
+	sth %o3, [%o2 + 20]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1285
-	ldsh [%o3 + 10], %o1
+	ldsh [%o5 + 10], %o3
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 1286
-	ldsh [%o0 + 10], %o0
+	ldsh [%o1 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 1287
-	sth %o1, [%o4 + 10]
+	sth %o3, [%o2 + 10]
 ! mem16[qc + 34] = x1
 	.loc 1 1288
-	sth %o0, [%o4 + 34]
+	sth %o1, [%o2 + 34]
 ! x0 = x0 + x1
 	.loc 1 1289
-	add %o1, %o0, %o1
+	add %o3, %o1, %o3
 ! mem16[qc + 22] = x0
 	.loc 1 1290
-	sth %o1, [%o4 + 22]
+	sth %o3, [%o2 + 22]
 ! pa = pa + 24
 	.loc 1 1291
-	add %o3, 24, %o3
+	add %o5, 24, %o5
 ! pb = pb + 36
 	.loc 1 1292
-	add %o4, 36, %o4
+	add %o2, 36, %o2
 ! i0 = i0 - 1
 	.loc 1 1293
-	sub %o5, 1, %o5
+	sub %o0, 1, %o0
 ! =? i0 - 0
 	.loc 1 1294
-	cmp %o5, 0
+	cmp %o0, 0
 ! goto loop27 if !=
 	.loc 1 1295
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop27
@@ -3916,74 +3856,70 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %lo(39600), %o0
 ! pa = w + pa
 	.loc 1 1306
-	add %i4, %o0, %o0
+	add %i4, %o0, %o7
 ! pb = 162096
 	.loc 1 1307
-	sethi %hi(162096), %o1
-	or %o1, %lo(162096), %o1
+	sethi %hi(162096), %o0
+	or %o0, %lo(162096), %o0
 ! pb = w + pb
 	.loc 1 1308
-	add %i4, %o1, %o1
+	add %i4, %o0, %l0
 ! pc = 188344
 	.loc 1 1309
-	sethi %hi(188344), %o2
-	or %o2, %lo(188344), %o2
+	sethi %hi(188344), %o0
+	or %o0, %lo(188344), %o0
 ! pc = w + pc
 	.loc 1 1310
-	add %i4, %o2, %o2
+	add %i4, %o0, %o5
 ! i0 = 2187
 	.loc 1 1311
-	mov 2187, %o3
-	mov %o0, %o5
-	mov %o1, %o7
-	mov %o2, %l0
-	mov %o3, %l1
+	mov 2187, %l1
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop28:
 ! (int64) x0 = mem16[pb]
 	.loc 1 1313
-	ldsh [%o7], %o3
+	ldsh [%l0], %o3
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1314
-	ldsh [%o5 + 12], %o0
+	ldsh [%o7 + 12], %o0
 ! a0 = x0 * tv
 	.loc 1 1315
 	mulx %o3, %o0, %l2
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1316
-	ldsh [%o5 + 14], %o0
+	ldsh [%o7 + 14], %o0
 ! a1 = x0 * tv
 	.loc 1 1317
 	mulx %o3, %o0, %o0
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1318
-	ldsh [%o5 + 16], %o1
+	ldsh [%o7 + 16], %o1
 ! a2 = x0 * tv
 	.loc 1 1319
 	mulx %o3, %o1, %o1
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1320
-	ldsh [%o5 + 18], %o2
+	ldsh [%o7 + 18], %o2
 ! a3 = x0 * tv
 	.loc 1 1321
 	mulx %o3, %o2, %o2
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1322
-	ldsh [%o5 + 20], %o4
+	ldsh [%o7 + 20], %o4
 ! a4 = x0 * tv
 	.loc 1 1323
 	mulx %o3, %o4, %l3
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1324
-	ldsh [%o5 + 22], %o4
+	ldsh [%o7 + 22], %o4
 ! a5 = x0 * tv
 	.loc 1 1325
 	mulx %o3, %o4, %l4
 ! (int64) x0 = mem16[pb + 2]
 	.loc 1 1326
-	ldsh [%o7 + 2], %o4
+	ldsh [%l0 + 2], %o4
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1327
-	ldsh [%o5 + 12], %o3
+	ldsh [%o7 + 12], %o3
 ! x1 = x0 * tv
 	.loc 1 1328
 	mulx %o4, %o3, %o3
@@ -3992,7 +3928,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o0, %o3, %o3
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1330
-	ldsh [%o5 + 14], %o0
+	ldsh [%o7 + 14], %o0
 ! x1 = x0 * tv
 	.loc 1 1331
 	mulx %o4, %o0, %o0
@@ -4001,7 +3937,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o1, %o0, %l5
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1333
-	ldsh [%o5 + 16], %o0
+	ldsh [%o7 + 16], %o0
 ! x1 = x0 * tv
 	.loc 1 1334
 	mulx %o4, %o0, %o0
@@ -4010,7 +3946,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o0, %l6
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1336
-	ldsh [%o5 + 18], %o0
+	ldsh [%o7 + 18], %o0
 ! x1 = x0 * tv
 	.loc 1 1337
 	mulx %o4, %o0, %o0
@@ -4019,7 +3955,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %l3, %o0, %l3
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1339
-	ldsh [%o5 + 20], %o0
+	ldsh [%o7 + 20], %o0
 ! x1 = x0 * tv
 	.loc 1 1340
 	mulx %o4, %o0, %o0
@@ -4028,16 +3964,16 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %l4, %o0, %o1
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1342
-	ldsh [%o5 + 22], %o0
+	ldsh [%o7 + 22], %o0
 ! a6 = x0 * tv
 	.loc 1 1343
 	mulx %o4, %o0, %o4
 ! (int64) x0 = mem16[pb + 4]
 	.loc 1 1344
-	ldsh [%o7 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1345
-	ldsh [%o5 + 12], %o0
+	ldsh [%o7 + 12], %o0
 ! x1 = x0 * tv
 	.loc 1 1346
 	mulx %o2, %o0, %o0
@@ -4046,7 +3982,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %l5, %o0, %l5
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1348
-	ldsh [%o5 + 14], %o0
+	ldsh [%o7 + 14], %o0
 ! x1 = x0 * tv
 	.loc 1 1349
 	mulx %o2, %o0, %o0
@@ -4055,7 +3991,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %l6, %o0, %l6
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1351
-	ldsh [%o5 + 16], %o0
+	ldsh [%o7 + 16], %o0
 ! x1 = x0 * tv
 	.loc 1 1352
 	mulx %o2, %o0, %o0
@@ -4064,7 +4000,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %l3, %o0, %l3
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1354
-	ldsh [%o5 + 18], %o0
+	ldsh [%o7 + 18], %o0
 ! x1 = x0 * tv
 	.loc 1 1355
 	mulx %o2, %o0, %o0
@@ -4073,7 +4009,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o1, %o0, %l4
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1357
-	ldsh [%o5 + 20], %o0
+	ldsh [%o7 + 20], %o0
 ! x1 = x0 * tv
 	.loc 1 1358
 	mulx %o2, %o0, %o0
@@ -4082,220 +4018,220 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o4, %o0, %o4
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1360
-	ldsh [%o5 + 22], %o0
+	ldsh [%o7 + 22], %o0
 ! a7 = x0 * tv
 	.loc 1 1361
-	mulx %o2, %o0, %o2
+	mulx %o2, %o0, %o1
 ! (int64) x0 = mem16[pb + 6]
 	.loc 1 1362
-	ldsh [%o7 + 6], %o1
+	ldsh [%l0 + 6], %o2
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1363
-	ldsh [%o5 + 12], %o0
+	ldsh [%o7 + 12], %o0
 ! x1 = x0 * tv
 	.loc 1 1364
-	mulx %o1, %o0, %o0
+	mulx %o2, %o0, %o0
 ! a3 = a3 + x1
 	.loc 1 1365
 	add %l6, %o0, %l6
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1366
-	ldsh [%o5 + 14], %o0
+	ldsh [%o7 + 14], %o0
 ! x1 = x0 * tv
 	.loc 1 1367
-	mulx %o1, %o0, %o0
+	mulx %o2, %o0, %o0
 ! a4 = a4 + x1
 	.loc 1 1368
 	add %l3, %o0, %l3
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1369
-	ldsh [%o5 + 16], %o0
+	ldsh [%o7 + 16], %o0
 ! x1 = x0 * tv
 	.loc 1 1370
-	mulx %o1, %o0, %o0
+	mulx %o2, %o0, %o0
 ! a5 = a5 + x1
 	.loc 1 1371
 	add %l4, %o0, %l4
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1372
-	ldsh [%o5 + 18], %o0
+	ldsh [%o7 + 18], %o0
 ! x1 = x0 * tv
 	.loc 1 1373
-	mulx %o1, %o0, %o0
+	mulx %o2, %o0, %o0
 ! a6 = a6 + x1
 	.loc 1 1374
 	add %o4, %o0, %o4
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1375
-	ldsh [%o5 + 20], %o0
+	ldsh [%o7 + 20], %o0
 ! x1 = x0 * tv
 	.loc 1 1376
-	mulx %o1, %o0, %o0
+	mulx %o2, %o0, %o0
 ! a7 = a7 + x1
 	.loc 1 1377
-	add %o2, %o0, %o2
+	add %o1, %o0, %o1
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1378
-	ldsh [%o5 + 22], %o0
+	ldsh [%o7 + 22], %o0
 ! a8 = x0 * tv
 	.loc 1 1379
-	mulx %o1, %o0, %l7
+	mulx %o2, %o0, %o2
 ! (int64) x0 = mem16[pb + 8]
 	.loc 1 1380
-	ldsh [%o7 + 8], %o1
+	ldsh [%l0 + 8], %l7
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1381
-	ldsh [%o5 + 12], %o0
+	ldsh [%o7 + 12], %o0
 ! x1 = x0 * tv
 	.loc 1 1382
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a4 = a4 + x1
 	.loc 1 1383
 	add %l3, %o0, %l3
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1384
-	ldsh [%o5 + 14], %o0
+	ldsh [%o7 + 14], %o0
 ! x1 = x0 * tv
 	.loc 1 1385
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a5 = a5 + x1
 	.loc 1 1386
 	add %l4, %o0, %l4
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1387
-	ldsh [%o5 + 16], %o0
+	ldsh [%o7 + 16], %o0
 ! x1 = x0 * tv
 	.loc 1 1388
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a6 = a6 + x1
 	.loc 1 1389
 	add %o4, %o0, %o4
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1390
-	ldsh [%o5 + 18], %o0
+	ldsh [%o7 + 18], %o0
 ! x1 = x0 * tv
 	.loc 1 1391
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a7 = a7 + x1
 	.loc 1 1392
-	add %o2, %o0, %o2
+	add %o1, %o0, %o1
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1393
-	ldsh [%o5 + 20], %o0
+	ldsh [%o7 + 20], %o0
 ! x1 = x0 * tv
 	.loc 1 1394
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a8 = a8 + x1
 	.loc 1 1395
-	add %l7, %o0, %l7
+	add %o2, %o0, %o2
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1396
-	ldsh [%o5 + 22], %o0
+	ldsh [%o7 + 22], %o0
 ! a9 = x0 * tv
 	.loc 1 1397
-	mulx %o1, %o0, %i1
+	mulx %l7, %o0, %i1
 ! (int64) x0 = mem16[pb + 10]
 	.loc 1 1398
-	ldsh [%o7 + 10], %o1
+	ldsh [%l0 + 10], %l7
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1399
-	ldsh [%o5 + 12], %o0
+	ldsh [%o7 + 12], %o0
 ! x1 = x0 * tv
 	.loc 1 1400
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a5 = a5 + x1
 	.loc 1 1401
 	add %l4, %o0, %l4
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1402
-	ldsh [%o5 + 14], %o0
+	ldsh [%o7 + 14], %o0
 ! x1 = x0 * tv
 	.loc 1 1403
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a6 = a6 + x1
 	.loc 1 1404
 	add %o4, %o0, %o4
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1405
-	ldsh [%o5 + 16], %o0
+	ldsh [%o7 + 16], %o0
 ! x1 = x0 * tv
 	.loc 1 1406
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a7 = a7 + x1
 	.loc 1 1407
-	add %o2, %o0, %o2
+	add %o1, %o0, %o1
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1408
-	ldsh [%o5 + 18], %o0
+	ldsh [%o7 + 18], %o0
 ! x1 = x0 * tv
 	.loc 1 1409
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a8 = a8 + x1
 	.loc 1 1410
-	add %l7, %o0, %l7
+	add %o2, %o0, %o2
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1411
-	ldsh [%o5 + 20], %o0
+	ldsh [%o7 + 20], %o0
 ! x1 = x0 * tv
 	.loc 1 1412
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a9 = a9 + x1
 	.loc 1 1413
 	add %i1, %o0, %i1
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1414
-	ldsh [%o5 + 22], %o0
+	ldsh [%o7 + 22], %o0
 ! a10 = x0 * tv
 	.loc 1 1415
-	mulx %o1, %o0, %o0
+	mulx %l7, %o0, %o0
 ! mem16[pc] = a0
 	.loc 1 1416
-	sth %l2, [%l0]
+	sth %l2, [%o5]
 ! mem16[pc + 2] = a1
 	.loc 1 1417
-	sth %o3, [%l0 + 2]
+	sth %o3, [%o5 + 2]
 ! mem16[pc + 4] = a2
 	.loc 1 1418
-	sth %l5, [%l0 + 4]
+	sth %l5, [%o5 + 4]
 ! mem16[pc + 6] = a3
 	.loc 1 1419
-	sth %l6, [%l0 + 6]
+	sth %l6, [%o5 + 6]
 ! mem16[pc + 8] = a4
 	.loc 1 1420
-	sth %l3, [%l0 + 8]
+	sth %l3, [%o5 + 8]
 ! mem16[pc + 10] = a5
 	.loc 1 1421
-	sth %l4, [%l0 + 10]
+	sth %l4, [%o5 + 10]
 ! mem16[pc + 12] = a6
 	.loc 1 1422
-	sth %o4, [%l0 + 12]
+	sth %o4, [%o5 + 12]
 ! mem16[pc + 14] = a7
 	.loc 1 1423
-	sth %o2, [%l0 + 14]
+	sth %o1, [%o5 + 14]
 ! mem16[pc + 16] = a8
 	.loc 1 1424
-	sth %l7, [%l0 + 16]
+	sth %o2, [%o5 + 16]
 ! mem16[pc + 18] = a9
 	.loc 1 1425
-	sth %i1, [%l0 + 18]
+	sth %i1, [%o5 + 18]
 ! mem16[pc + 20] = a10
 	.loc 1 1426
-	sth %o0, [%l0 + 20]
+	sth %o0, [%o5 + 20]
 ! a11 = 0
 	.loc 1 1427
 	mov 0, %o0
 ! mem16[pc + 22] = a11
 	.loc 1 1428
-	sth %o0, [%l0 + 22]
+	sth %o0, [%o5 + 22]
 ! pa = pa + 24
 	.loc 1 1429
-	add %o5, 24, %o5
+	add %o7, 24, %o7
 ! pb = pb + 12
 	.loc 1 1430
-	add %o7, 12, %o7
+	add %l0, 12, %l0
 ! pc = pc + 24
 	.loc 1 1431
-	add %l0, 24, %l0
+	add %o5, 24, %o5
 ! i0 = i0 - 1
 	.loc 1 1432
 	sub %l1, 1, %l1
@@ -4312,74 +4248,70 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %lo(92088), %o0
 ! pa = w + pa
 	.loc 1 1436
-	add %i4, %o0, %o0
+	add %i4, %o0, %o7
 ! pb = 162096
 	.loc 1 1437
-	sethi %hi(162096), %o1
-	or %o1, %lo(162096), %o1
+	sethi %hi(162096), %o0
+	or %o0, %lo(162096), %o0
 ! pb = w + pb
 	.loc 1 1438
-	add %i4, %o1, %o1
+	add %i4, %o0, %l0
 ! pc = 240832
 	.loc 1 1439
-	sethi %hi(240832), %o2
-	or %o2, %lo(240832), %o2
+	sethi %hi(240832), %o0
+	or %o0, %lo(240832), %o0
 ! pc = w + pc
 	.loc 1 1440
-	add %i4, %o2, %o2
+	add %i4, %o0, %o5
 ! i0 = 2187
 	.loc 1 1441
-	mov 2187, %o3
-	mov %o0, %o5
-	mov %o1, %o7
-	mov %o2, %l0
-	mov %o3, %l1
+	mov 2187, %l1
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop29:
 ! (int64) x0 = mem16[pb]
 	.loc 1 1443
-	ldsh [%o7], %o0
+	ldsh [%l0], %o0
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1444
-	ldsh [%o5 + 12], %o1
+	ldsh [%o7 + 12], %o1
 ! a0 = x0 * tv
 	.loc 1 1445
 	mulx %o0, %o1, %l2
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1446
-	ldsh [%o5 + 14], %o1
+	ldsh [%o7 + 14], %o1
 ! a1 = x0 * tv
 	.loc 1 1447
 	mulx %o0, %o1, %o1
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1448
-	ldsh [%o5 + 16], %o2
+	ldsh [%o7 + 16], %o2
 ! a2 = x0 * tv
 	.loc 1 1449
 	mulx %o0, %o2, %o2
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1450
-	ldsh [%o5 + 18], %o3
+	ldsh [%o7 + 18], %o3
 ! a3 = x0 * tv
 	.loc 1 1451
 	mulx %o0, %o3, %o3
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1452
-	ldsh [%o5 + 20], %o4
+	ldsh [%o7 + 20], %o4
 ! a4 = x0 * tv
 	.loc 1 1453
 	mulx %o0, %o4, %l3
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1454
-	ldsh [%o5 + 22], %o4
+	ldsh [%o7 + 22], %o4
 ! a5 = x0 * tv
 	.loc 1 1455
 	mulx %o0, %o4, %l4
 ! (int64) x0 = mem16[pb + 2]
 	.loc 1 1456
-	ldsh [%o7 + 2], %o4
+	ldsh [%l0 + 2], %o4
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1457
-	ldsh [%o5 + 12], %o0
+	ldsh [%o7 + 12], %o0
 ! x1 = x0 * tv
 	.loc 1 1458
 	mulx %o4, %o0, %o0
@@ -4388,7 +4320,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o1, %o0, %o1
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1460
-	ldsh [%o5 + 14], %o0
+	ldsh [%o7 + 14], %o0
 ! x1 = x0 * tv
 	.loc 1 1461
 	mulx %o4, %o0, %o0
@@ -4397,7 +4329,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o0, %l5
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1463
-	ldsh [%o5 + 16], %o0
+	ldsh [%o7 + 16], %o0
 ! x1 = x0 * tv
 	.loc 1 1464
 	mulx %o4, %o0, %o0
@@ -4406,7 +4338,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o3, %o0, %l6
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1466
-	ldsh [%o5 + 18], %o0
+	ldsh [%o7 + 18], %o0
 ! x1 = x0 * tv
 	.loc 1 1467
 	mulx %o4, %o0, %o0
@@ -4415,7 +4347,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %l3, %o0, %l3
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1469
-	ldsh [%o5 + 20], %o0
+	ldsh [%o7 + 20], %o0
 ! x1 = x0 * tv
 	.loc 1 1470
 	mulx %o4, %o0, %o0
@@ -4424,16 +4356,16 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %l4, %o0, %o2
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1472
-	ldsh [%o5 + 22], %o0
+	ldsh [%o7 + 22], %o0
 ! a6 = x0 * tv
 	.loc 1 1473
 	mulx %o4, %o0, %o4
 ! (int64) x0 = mem16[pb + 4]
 	.loc 1 1474
-	ldsh [%o7 + 4], %o3
+	ldsh [%l0 + 4], %o3
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1475
-	ldsh [%o5 + 12], %o0
+	ldsh [%o7 + 12], %o0
 ! x1 = x0 * tv
 	.loc 1 1476
 	mulx %o3, %o0, %o0
@@ -4442,7 +4374,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %l5, %o0, %l5
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1478
-	ldsh [%o5 + 14], %o0
+	ldsh [%o7 + 14], %o0
 ! x1 = x0 * tv
 	.loc 1 1479
 	mulx %o3, %o0, %o0
@@ -4451,7 +4383,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %l6, %o0, %l6
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1481
-	ldsh [%o5 + 16], %o0
+	ldsh [%o7 + 16], %o0
 ! x1 = x0 * tv
 	.loc 1 1482
 	mulx %o3, %o0, %o0
@@ -4460,7 +4392,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %l3, %o0, %l3
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1484
-	ldsh [%o5 + 18], %o0
+	ldsh [%o7 + 18], %o0
 ! x1 = x0 * tv
 	.loc 1 1485
 	mulx %o3, %o0, %o0
@@ -4469,7 +4401,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o0, %l4
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1487
-	ldsh [%o5 + 20], %o0
+	ldsh [%o7 + 20], %o0
 ! x1 = x0 * tv
 	.loc 1 1488
 	mulx %o3, %o0, %o0
@@ -4478,220 +4410,220 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o4, %o0, %o4
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1490
-	ldsh [%o5 + 22], %o0
+	ldsh [%o7 + 22], %o0
 ! a7 = x0 * tv
 	.loc 1 1491
-	mulx %o3, %o0, %o3
+	mulx %o3, %o0, %o2
 ! (int64) x0 = mem16[pb + 6]
 	.loc 1 1492
-	ldsh [%o7 + 6], %o2
+	ldsh [%l0 + 6], %o3
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1493
-	ldsh [%o5 + 12], %o0
+	ldsh [%o7 + 12], %o0
 ! x1 = x0 * tv
 	.loc 1 1494
-	mulx %o2, %o0, %o0
+	mulx %o3, %o0, %o0
 ! a3 = a3 + x1
 	.loc 1 1495
 	add %l6, %o0, %l6
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1496
-	ldsh [%o5 + 14], %o0
+	ldsh [%o7 + 14], %o0
 ! x1 = x0 * tv
 	.loc 1 1497
-	mulx %o2, %o0, %o0
+	mulx %o3, %o0, %o0
 ! a4 = a4 + x1
 	.loc 1 1498
 	add %l3, %o0, %l3
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1499
-	ldsh [%o5 + 16], %o0
+	ldsh [%o7 + 16], %o0
 ! x1 = x0 * tv
 	.loc 1 1500
-	mulx %o2, %o0, %o0
+	mulx %o3, %o0, %o0
 ! a5 = a5 + x1
 	.loc 1 1501
 	add %l4, %o0, %l4
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1502
-	ldsh [%o5 + 18], %o0
+	ldsh [%o7 + 18], %o0
 ! x1 = x0 * tv
 	.loc 1 1503
-	mulx %o2, %o0, %o0
+	mulx %o3, %o0, %o0
 ! a6 = a6 + x1
 	.loc 1 1504
 	add %o4, %o0, %o4
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1505
-	ldsh [%o5 + 20], %o0
+	ldsh [%o7 + 20], %o0
 ! x1 = x0 * tv
 	.loc 1 1506
-	mulx %o2, %o0, %o0
+	mulx %o3, %o0, %o0
 ! a7 = a7 + x1
 	.loc 1 1507
-	add %o3, %o0, %o3
+	add %o2, %o0, %o2
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1508
-	ldsh [%o5 + 22], %o0
+	ldsh [%o7 + 22], %o0
 ! a8 = x0 * tv
 	.loc 1 1509
-	mulx %o2, %o0, %l7
+	mulx %o3, %o0, %o3
 ! (int64) x0 = mem16[pb + 8]
 	.loc 1 1510
-	ldsh [%o7 + 8], %o2
+	ldsh [%l0 + 8], %l7
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1511
-	ldsh [%o5 + 12], %o0
+	ldsh [%o7 + 12], %o0
 ! x1 = x0 * tv
 	.loc 1 1512
-	mulx %o2, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a4 = a4 + x1
 	.loc 1 1513
 	add %l3, %o0, %l3
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1514
-	ldsh [%o5 + 14], %o0
+	ldsh [%o7 + 14], %o0
 ! x1 = x0 * tv
 	.loc 1 1515
-	mulx %o2, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a5 = a5 + x1
 	.loc 1 1516
 	add %l4, %o0, %l4
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1517
-	ldsh [%o5 + 16], %o0
+	ldsh [%o7 + 16], %o0
 ! x1 = x0 * tv
 	.loc 1 1518
-	mulx %o2, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a6 = a6 + x1
 	.loc 1 1519
 	add %o4, %o0, %o4
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1520
-	ldsh [%o5 + 18], %o0
+	ldsh [%o7 + 18], %o0
 ! x1 = x0 * tv
 	.loc 1 1521
-	mulx %o2, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a7 = a7 + x1
 	.loc 1 1522
-	add %o3, %o0, %o3
+	add %o2, %o0, %o2
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1523
-	ldsh [%o5 + 20], %o0
+	ldsh [%o7 + 20], %o0
 ! x1 = x0 * tv
 	.loc 1 1524
-	mulx %o2, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a8 = a8 + x1
 	.loc 1 1525
-	add %l7, %o0, %l7
+	add %o3, %o0, %o3
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1526
-	ldsh [%o5 + 22], %o0
+	ldsh [%o7 + 22], %o0
 ! a9 = x0 * tv
 	.loc 1 1527
-	mulx %o2, %o0, %i1
+	mulx %l7, %o0, %i1
 ! (int64) x0 = mem16[pb + 10]
 	.loc 1 1528
-	ldsh [%o7 + 10], %o2
+	ldsh [%l0 + 10], %l7
 ! (int64) tv = mem16[pa + 12]
 	.loc 1 1529
-	ldsh [%o5 + 12], %o0
+	ldsh [%o7 + 12], %o0
 ! x1 = x0 * tv
 	.loc 1 1530
-	mulx %o2, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a5 = a5 + x1
 	.loc 1 1531
 	add %l4, %o0, %l4
 ! (int64) tv = mem16[pa + 14]
 	.loc 1 1532
-	ldsh [%o5 + 14], %o0
+	ldsh [%o7 + 14], %o0
 ! x1 = x0 * tv
 	.loc 1 1533
-	mulx %o2, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a6 = a6 + x1
 	.loc 1 1534
 	add %o4, %o0, %o4
 ! (int64) tv = mem16[pa + 16]
 	.loc 1 1535
-	ldsh [%o5 + 16], %o0
+	ldsh [%o7 + 16], %o0
 ! x1 = x0 * tv
 	.loc 1 1536
-	mulx %o2, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a7 = a7 + x1
 	.loc 1 1537
-	add %o3, %o0, %o3
+	add %o2, %o0, %o2
 ! (int64) tv = mem16[pa + 18]
 	.loc 1 1538
-	ldsh [%o5 + 18], %o0
+	ldsh [%o7 + 18], %o0
 ! x1 = x0 * tv
 	.loc 1 1539
-	mulx %o2, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a8 = a8 + x1
 	.loc 1 1540
-	add %l7, %o0, %l7
+	add %o3, %o0, %o3
 ! (int64) tv = mem16[pa + 20]
 	.loc 1 1541
-	ldsh [%o5 + 20], %o0
+	ldsh [%o7 + 20], %o0
 ! x1 = x0 * tv
 	.loc 1 1542
-	mulx %o2, %o0, %o0
+	mulx %l7, %o0, %o0
 ! a9 = a9 + x1
 	.loc 1 1543
 	add %i1, %o0, %i1
 ! (int64) tv = mem16[pa + 22]
 	.loc 1 1544
-	ldsh [%o5 + 22], %o0
+	ldsh [%o7 + 22], %o0
 ! a10 = x0 * tv
 	.loc 1 1545
-	mulx %o2, %o0, %o0
+	mulx %l7, %o0, %o0
 ! mem16[pc] = a0
 	.loc 1 1546
-	sth %l2, [%l0]
+	sth %l2, [%o5]
 ! mem16[pc + 2] = a1
 	.loc 1 1547
-	sth %o1, [%l0 + 2]
+	sth %o1, [%o5 + 2]
 ! mem16[pc + 4] = a2
 	.loc 1 1548
-	sth %l5, [%l0 + 4]
+	sth %l5, [%o5 + 4]
 ! mem16[pc + 6] = a3
 	.loc 1 1549
-	sth %l6, [%l0 + 6]
+	sth %l6, [%o5 + 6]
 ! mem16[pc + 8] = a4
 	.loc 1 1550
-	sth %l3, [%l0 + 8]
+	sth %l3, [%o5 + 8]
 ! mem16[pc + 10] = a5
 	.loc 1 1551
-	sth %l4, [%l0 + 10]
+	sth %l4, [%o5 + 10]
 ! mem16[pc + 12] = a6
 	.loc 1 1552
-	sth %o4, [%l0 + 12]
+	sth %o4, [%o5 + 12]
 ! mem16[pc + 14] = a7
 	.loc 1 1553
-	sth %o3, [%l0 + 14]
+	sth %o2, [%o5 + 14]
 ! mem16[pc + 16] = a8
 	.loc 1 1554
-	sth %l7, [%l0 + 16]
+	sth %o3, [%o5 + 16]
 ! mem16[pc + 18] = a9
 	.loc 1 1555
-	sth %i1, [%l0 + 18]
+	sth %i1, [%o5 + 18]
 ! mem16[pc + 20] = a10
 	.loc 1 1556
-	sth %o0, [%l0 + 20]
+	sth %o0, [%o5 + 20]
 ! a11 = 0
 	.loc 1 1557
 	mov 0, %o0
 ! mem16[pc + 22] = a11
 	.loc 1 1558
-	sth %o0, [%l0 + 22]
+	sth %o0, [%o5 + 22]
 ! pa = pa + 24
 	.loc 1 1559
-	add %o5, 24, %o5
+	add %o7, 24, %o7
 ! pb = pb + 12
 	.loc 1 1560
-	add %o7, 12, %o7
+	add %l0, 12, %l0
 ! pc = pc + 24
 	.loc 1 1561
-	add %l0, 24, %l0
+	add %o5, 24, %o5
 ! i0 = i0 - 1
 	.loc 1 1562
 	sub %l1, 1, %l1
@@ -4708,45 +4640,42 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %lo(188344), %o0
 ! pa = w + pa
 	.loc 1 1566
-	add %i4, %o0, %o0
+	add %i4, %o0, %l0
 ! pb = 4608
 	.loc 1 1567
-	sethi %hi(4608), %o1
-	or %o1, %lo(4608), %o1
+	sethi %hi(4608), %o0
+	or %o0, %lo(4608), %o0
 ! pb = w + pb
 	.loc 1 1568
-	add %i4, %o1, %o1
+	add %i4, %o0, %o5
 ! i0 = 1458
 	.loc 1 1569
-	mov 1458, %o2
-	mov %o0, %o7
-	mov %o1, %l0
-	mov %o2, %o4
+	mov 1458, %o4
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop30:
 ! qb = pa + 24
 	.loc 1 1572
-	add %o7, 24, %l1
+	add %l0, 24, %l1
 ! qc = pa + 48
 	.loc 1 1573
-	add %o7, 48, %o5
+	add %l0, 48, %o7
 ! (int64) x0 = mem16[qa]
 	.loc 1 1575
-	ldsh [%o7], %o1
+	ldsh [%l0], %o1
 ! (int64) x1 = mem16[qa + 12]
 	.loc 1 1576
-	ldsh [%o7 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! (int64) x2 = mem16[qc]
 	.loc 1 1577
-	ldsh [%o5], %o0
+	ldsh [%o7], %o0
 ! (int64) x3 = mem16[qc + 12]
 	.loc 1 1578
-	ldsh [%o5 + 12], %o3
+	ldsh [%o7 + 12], %o3
 ! mem16[qd] = x0
 	.loc 1 1579
-	sth %o1, [%l0]
+	sth %o1, [%o5]
 ! mem16[qd + 36] = x3
 	.loc 1 1580
-	sth %o3, [%l0 + 36]
+	sth %o3, [%o5 + 36]
 ! x4 = x1 - x2
 	.loc 1 1581
 	sub %o2, %o0, %o0
@@ -4761,7 +4690,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o0, %o2
 ! mem16[qd + 12] = x5
 	.loc 1 1585
-	sth %o2, [%l0 + 12]
+	sth %o2, [%o5 + 12]
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 1586
 	ldsh [%l1 + 12], %o1
@@ -4773,25 +4702,25 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[qd + 24] = x5
 	.loc 1 1589
-	sth %o1, [%l0 + 24]
+	sth %o1, [%o5 + 24]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1590
-	ldsh [%o7 + 2], %o0
+	ldsh [%l0 + 2], %o0
 ! (int64) x1 = mem16[qa + 14]
 	.loc 1 1591
-	ldsh [%o7 + 14], %o1
+	ldsh [%l0 + 14], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 1592
-	ldsh [%o5 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! (int64) x3 = mem16[qc + 14]
 	.loc 1 1593
-	ldsh [%o5 + 14], %o3
+	ldsh [%o7 + 14], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 1594
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o5 + 2]
 ! mem16[qd + 38] = x3
 	.loc 1 1595
-	sth %o3, [%l0 + 38]
+	sth %o3, [%o5 + 38]
 ! x4 = x1 - x2
 	.loc 1 1596
 	sub %o1, %o2, %o1
@@ -4806,7 +4735,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 14] = x5
 	.loc 1 1600
-	sth %o2, [%l0 + 14]
+	sth %o2, [%o5 + 14]
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 1601
 	ldsh [%l1 + 14], %o0
@@ -4818,25 +4747,25 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 26] = x5
 	.loc 1 1604
-	sth %o0, [%l0 + 26]
+	sth %o0, [%o5 + 26]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1605
-	ldsh [%o7 + 4], %o0
+	ldsh [%l0 + 4], %o0
 ! (int64) x1 = mem16[qa + 16]
 	.loc 1 1606
-	ldsh [%o7 + 16], %o1
+	ldsh [%l0 + 16], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 1607
-	ldsh [%o5 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! (int64) x3 = mem16[qc + 16]
 	.loc 1 1608
-	ldsh [%o5 + 16], %o3
+	ldsh [%o7 + 16], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 1609
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o5 + 4]
 ! mem16[qd + 40] = x3
 	.loc 1 1610
-	sth %o3, [%l0 + 40]
+	sth %o3, [%o5 + 40]
 ! x4 = x1 - x2
 	.loc 1 1611
 	sub %o1, %o2, %o1
@@ -4851,7 +4780,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 16] = x5
 	.loc 1 1615
-	sth %o2, [%l0 + 16]
+	sth %o2, [%o5 + 16]
 ! (int64) x5 = mem16[qb + 16]
 	.loc 1 1616
 	ldsh [%l1 + 16], %o0
@@ -4863,25 +4792,25 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 28] = x5
 	.loc 1 1619
-	sth %o0, [%l0 + 28]
+	sth %o0, [%o5 + 28]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1620
-	ldsh [%o7 + 6], %o0
+	ldsh [%l0 + 6], %o0
 ! (int64) x1 = mem16[qa + 18]
 	.loc 1 1621
-	ldsh [%o7 + 18], %o1
+	ldsh [%l0 + 18], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 1622
-	ldsh [%o5 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! (int64) x3 = mem16[qc + 18]
 	.loc 1 1623
-	ldsh [%o5 + 18], %o3
+	ldsh [%o7 + 18], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 1624
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o5 + 6]
 ! mem16[qd + 42] = x3
 	.loc 1 1625
-	sth %o3, [%l0 + 42]
+	sth %o3, [%o5 + 42]
 ! x4 = x1 - x2
 	.loc 1 1626
 	sub %o1, %o2, %o1
@@ -4896,7 +4825,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 18] = x5
 	.loc 1 1630
-	sth %o2, [%l0 + 18]
+	sth %o2, [%o5 + 18]
 ! (int64) x5 = mem16[qb + 18]
 	.loc 1 1631
 	ldsh [%l1 + 18], %o0
@@ -4908,25 +4837,25 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 30] = x5
 	.loc 1 1634
-	sth %o0, [%l0 + 30]
+	sth %o0, [%o5 + 30]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1635
-	ldsh [%o7 + 8], %o0
+	ldsh [%l0 + 8], %o0
 ! (int64) x1 = mem16[qa + 20]
 	.loc 1 1636
-	ldsh [%o7 + 20], %o1
+	ldsh [%l0 + 20], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 1637
-	ldsh [%o5 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! (int64) x3 = mem16[qc + 20]
 	.loc 1 1638
-	ldsh [%o5 + 20], %o3
+	ldsh [%o7 + 20], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 1639
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o5 + 8]
 ! mem16[qd + 44] = x3
 	.loc 1 1640
-	sth %o3, [%l0 + 44]
+	sth %o3, [%o5 + 44]
 ! x4 = x1 - x2
 	.loc 1 1641
 	sub %o1, %o2, %o1
@@ -4941,7 +4870,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 20] = x5
 	.loc 1 1645
-	sth %o2, [%l0 + 20]
+	sth %o2, [%o5 + 20]
 ! (int64) x5 = mem16[qb + 20]
 	.loc 1 1646
 	ldsh [%l1 + 20], %o0
@@ -4953,25 +4882,25 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 32] = x5
 	.loc 1 1649
-	sth %o0, [%l0 + 32]
+	sth %o0, [%o5 + 32]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1650
-	ldsh [%o7 + 10], %o0
+	ldsh [%l0 + 10], %o0
 ! (int64) x1 = mem16[qa + 22]
 	.loc 1 1651
-	ldsh [%o7 + 22], %o1
+	ldsh [%l0 + 22], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 1652
-	ldsh [%o5 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! (int64) x3 = mem16[qc + 22]
 	.loc 1 1653
-	ldsh [%o5 + 22], %o3
+	ldsh [%o7 + 22], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 1654
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o5 + 10]
 ! mem16[qd + 46] = x3
 	.loc 1 1655
-	sth %o3, [%l0 + 46]
+	sth %o3, [%o5 + 46]
 ! x4 = x1 - x2
 	.loc 1 1656
 	sub %o1, %o2, %o1
@@ -4986,7 +4915,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 22] = x5
 	.loc 1 1660
-	sth %o2, [%l0 + 22]
+	sth %o2, [%o5 + 22]
 ! (int64) x5 = mem16[qb + 22]
 	.loc 1 1661
 	ldsh [%l1 + 22], %o0
@@ -4998,13 +4927,13 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 34] = x5
 	.loc 1 1664
-	sth %o0, [%l0 + 34]
+	sth %o0, [%o5 + 34]
 ! pa = pa + 72
 	.loc 1 1665
-	add %o7, 72, %o7
+	add %l0, 72, %l0
 ! pb = pb + 48
 	.loc 1 1666
-	add %l0, 48, %l0
+	add %o5, 48, %o5
 ! i0 = i0 - 1
 	.loc 1 1667
 	sub %o4, 1, %o4
@@ -5021,45 +4950,42 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %lo(4608), %o0
 ! pa = w + pa
 	.loc 1 1671
-	add %i4, %o0, %o0
+	add %i4, %o0, %l0
 ! pb = 188344
 	.loc 1 1672
-	sethi %hi(188344), %o1
-	or %o1, %lo(188344), %o1
+	sethi %hi(188344), %o0
+	or %o0, %lo(188344), %o0
 ! pb = w + pb
 	.loc 1 1673
-	add %i4, %o1, %o1
+	add %i4, %o0, %o5
 ! i0 = 486
 	.loc 1 1674
-	mov 486, %o2
-	mov %o0, %o7
-	mov %o1, %l0
-	mov %o2, %o4
+	mov 486, %o4
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop31:
 ! qb = pa + 48
 	.loc 1 1677
-	add %o7, 48, %l1
+	add %l0, 48, %l1
 ! qc = pa + 96
 	.loc 1 1678
-	add %o7, 96, %o5
+	add %l0, 96, %o7
 ! (int64) x0 = mem16[qa]
 	.loc 1 1680
-	ldsh [%o7], %o0
+	ldsh [%l0], %o0
 ! (int64) x1 = mem16[qa + 24]
 	.loc 1 1681
-	ldsh [%o7 + 24], %o1
+	ldsh [%l0 + 24], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 1682
-	ldsh [%o5], %o2
+	ldsh [%o7], %o2
 ! (int64) x3 = mem16[qc + 24]
 	.loc 1 1683
-	ldsh [%o5 + 24], %o3
+	ldsh [%o7 + 24], %o3
 ! mem16[qd] = x0
 	.loc 1 1684
-	sth %o0, [%l0]
+	sth %o0, [%o5]
 ! mem16[qd + 72] = x3
 	.loc 1 1685
-	sth %o3, [%l0 + 72]
+	sth %o3, [%o5 + 72]
 ! x4 = x1 - x2
 	.loc 1 1686
 	sub %o1, %o2, %o1
@@ -5074,7 +5000,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 24] = x5
 	.loc 1 1690
-	sth %o2, [%l0 + 24]
+	sth %o2, [%o5 + 24]
 ! (int64) x5 = mem16[qb + 24]
 	.loc 1 1691
 	ldsh [%l1 + 24], %o0
@@ -5086,25 +5012,25 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 48] = x5
 	.loc 1 1694
-	sth %o0, [%l0 + 48]
+	sth %o0, [%o5 + 48]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1695
-	ldsh [%o7 + 2], %o0
+	ldsh [%l0 + 2], %o0
 ! (int64) x1 = mem16[qa + 26]
 	.loc 1 1696
-	ldsh [%o7 + 26], %o1
+	ldsh [%l0 + 26], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 1697
-	ldsh [%o5 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! (int64) x3 = mem16[qc + 26]
 	.loc 1 1698
-	ldsh [%o5 + 26], %o3
+	ldsh [%o7 + 26], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 1699
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o5 + 2]
 ! mem16[qd + 74] = x3
 	.loc 1 1700
-	sth %o3, [%l0 + 74]
+	sth %o3, [%o5 + 74]
 ! x4 = x1 - x2
 	.loc 1 1701
 	sub %o1, %o2, %o1
@@ -5119,7 +5045,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 26] = x5
 	.loc 1 1705
-	sth %o2, [%l0 + 26]
+	sth %o2, [%o5 + 26]
 ! (int64) x5 = mem16[qb + 26]
 	.loc 1 1706
 	ldsh [%l1 + 26], %o0
@@ -5131,25 +5057,25 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 50] = x5
 	.loc 1 1709
-	sth %o0, [%l0 + 50]
+	sth %o0, [%o5 + 50]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1710
-	ldsh [%o7 + 4], %o0
+	ldsh [%l0 + 4], %o0
 ! (int64) x1 = mem16[qa + 28]
 	.loc 1 1711
-	ldsh [%o7 + 28], %o1
+	ldsh [%l0 + 28], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 1712
-	ldsh [%o5 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! (int64) x3 = mem16[qc + 28]
 	.loc 1 1713
-	ldsh [%o5 + 28], %o3
+	ldsh [%o7 + 28], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 1714
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o5 + 4]
 ! mem16[qd + 76] = x3
 	.loc 1 1715
-	sth %o3, [%l0 + 76]
+	sth %o3, [%o5 + 76]
 ! x4 = x1 - x2
 	.loc 1 1716
 	sub %o1, %o2, %o1
@@ -5164,7 +5090,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 28] = x5
 	.loc 1 1720
-	sth %o2, [%l0 + 28]
+	sth %o2, [%o5 + 28]
 ! (int64) x5 = mem16[qb + 28]
 	.loc 1 1721
 	ldsh [%l1 + 28], %o0
@@ -5176,25 +5102,25 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 52] = x5
 	.loc 1 1724
-	sth %o0, [%l0 + 52]
+	sth %o0, [%o5 + 52]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1725
-	ldsh [%o7 + 6], %o0
+	ldsh [%l0 + 6], %o0
 ! (int64) x1 = mem16[qa + 30]
 	.loc 1 1726
-	ldsh [%o7 + 30], %o1
+	ldsh [%l0 + 30], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 1727
-	ldsh [%o5 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! (int64) x3 = mem16[qc + 30]
 	.loc 1 1728
-	ldsh [%o5 + 30], %o3
+	ldsh [%o7 + 30], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 1729
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o5 + 6]
 ! mem16[qd + 78] = x3
 	.loc 1 1730
-	sth %o3, [%l0 + 78]
+	sth %o3, [%o5 + 78]
 ! x4 = x1 - x2
 	.loc 1 1731
 	sub %o1, %o2, %o1
@@ -5209,7 +5135,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 30] = x5
 	.loc 1 1735
-	sth %o2, [%l0 + 30]
+	sth %o2, [%o5 + 30]
 ! (int64) x5 = mem16[qb + 30]
 	.loc 1 1736
 	ldsh [%l1 + 30], %o0
@@ -5221,25 +5147,25 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 54] = x5
 	.loc 1 1739
-	sth %o0, [%l0 + 54]
+	sth %o0, [%o5 + 54]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1740
-	ldsh [%o7 + 8], %o0
+	ldsh [%l0 + 8], %o0
 ! (int64) x1 = mem16[qa + 32]
 	.loc 1 1741
-	ldsh [%o7 + 32], %o1
+	ldsh [%l0 + 32], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 1742
-	ldsh [%o5 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! (int64) x3 = mem16[qc + 32]
 	.loc 1 1743
-	ldsh [%o5 + 32], %o3
+	ldsh [%o7 + 32], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 1744
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o5 + 8]
 ! mem16[qd + 80] = x3
 	.loc 1 1745
-	sth %o3, [%l0 + 80]
+	sth %o3, [%o5 + 80]
 ! x4 = x1 - x2
 	.loc 1 1746
 	sub %o1, %o2, %o1
@@ -5254,7 +5180,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 32] = x5
 	.loc 1 1750
-	sth %o2, [%l0 + 32]
+	sth %o2, [%o5 + 32]
 ! (int64) x5 = mem16[qb + 32]
 	.loc 1 1751
 	ldsh [%l1 + 32], %o0
@@ -5266,25 +5192,25 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 56] = x5
 	.loc 1 1754
-	sth %o0, [%l0 + 56]
+	sth %o0, [%o5 + 56]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1755
-	ldsh [%o7 + 10], %o0
+	ldsh [%l0 + 10], %o0
 ! (int64) x1 = mem16[qa + 34]
 	.loc 1 1756
-	ldsh [%o7 + 34], %o1
+	ldsh [%l0 + 34], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 1757
-	ldsh [%o5 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! (int64) x3 = mem16[qc + 34]
 	.loc 1 1758
-	ldsh [%o5 + 34], %o3
+	ldsh [%o7 + 34], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 1759
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o5 + 10]
 ! mem16[qd + 82] = x3
 	.loc 1 1760
-	sth %o3, [%l0 + 82]
+	sth %o3, [%o5 + 82]
 ! x4 = x1 - x2
 	.loc 1 1761
 	sub %o1, %o2, %o1
@@ -5299,7 +5225,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 34] = x5
 	.loc 1 1765
-	sth %o2, [%l0 + 34]
+	sth %o2, [%o5 + 34]
 ! (int64) x5 = mem16[qb + 34]
 	.loc 1 1766
 	ldsh [%l1 + 34], %o0
@@ -5311,25 +5237,25 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 58] = x5
 	.loc 1 1769
-	sth %o0, [%l0 + 58]
+	sth %o0, [%o5 + 58]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1770
-	ldsh [%o7 + 12], %o0
+	ldsh [%l0 + 12], %o0
 ! (int64) x1 = mem16[qa + 36]
 	.loc 1 1771
-	ldsh [%o7 + 36], %o1
+	ldsh [%l0 + 36], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 1772
-	ldsh [%o5 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! (int64) x3 = mem16[qc + 36]
 	.loc 1 1773
-	ldsh [%o5 + 36], %o3
+	ldsh [%o7 + 36], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 1774
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o5 + 12]
 ! mem16[qd + 84] = x3
 	.loc 1 1775
-	sth %o3, [%l0 + 84]
+	sth %o3, [%o5 + 84]
 ! x4 = x1 - x2
 	.loc 1 1776
 	sub %o1, %o2, %o1
@@ -5344,7 +5270,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 36] = x5
 	.loc 1 1780
-	sth %o2, [%l0 + 36]
+	sth %o2, [%o5 + 36]
 ! (int64) x5 = mem16[qb + 36]
 	.loc 1 1781
 	ldsh [%l1 + 36], %o0
@@ -5356,25 +5282,25 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 60] = x5
 	.loc 1 1784
-	sth %o0, [%l0 + 60]
+	sth %o0, [%o5 + 60]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1785
-	ldsh [%o7 + 14], %o0
+	ldsh [%l0 + 14], %o0
 ! (int64) x1 = mem16[qa + 38]
 	.loc 1 1786
-	ldsh [%o7 + 38], %o1
+	ldsh [%l0 + 38], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 1787
-	ldsh [%o5 + 14], %o2
+	ldsh [%o7 + 14], %o2
 ! (int64) x3 = mem16[qc + 38]
 	.loc 1 1788
-	ldsh [%o5 + 38], %o3
+	ldsh [%o7 + 38], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 1789
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o5 + 14]
 ! mem16[qd + 86] = x3
 	.loc 1 1790
-	sth %o3, [%l0 + 86]
+	sth %o3, [%o5 + 86]
 ! x4 = x1 - x2
 	.loc 1 1791
 	sub %o1, %o2, %o1
@@ -5389,7 +5315,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 38] = x5
 	.loc 1 1795
-	sth %o2, [%l0 + 38]
+	sth %o2, [%o5 + 38]
 ! (int64) x5 = mem16[qb + 38]
 	.loc 1 1796
 	ldsh [%l1 + 38], %o0
@@ -5401,25 +5327,25 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 62] = x5
 	.loc 1 1799
-	sth %o0, [%l0 + 62]
+	sth %o0, [%o5 + 62]
 ! (int64) x0 = mem16[qa + 16]
 	.loc 1 1800
-	ldsh [%o7 + 16], %o0
+	ldsh [%l0 + 16], %o0
 ! (int64) x1 = mem16[qa + 40]
 	.loc 1 1801
-	ldsh [%o7 + 40], %o1
+	ldsh [%l0 + 40], %o1
 ! (int64) x2 = mem16[qc + 16]
 	.loc 1 1802
-	ldsh [%o5 + 16], %o2
+	ldsh [%o7 + 16], %o2
 ! (int64) x3 = mem16[qc + 40]
 	.loc 1 1803
-	ldsh [%o5 + 40], %o3
+	ldsh [%o7 + 40], %o3
 ! mem16[qd + 16] = x0
 	.loc 1 1804
-	sth %o0, [%l0 + 16]
+	sth %o0, [%o5 + 16]
 ! mem16[qd + 88] = x3
 	.loc 1 1805
-	sth %o3, [%l0 + 88]
+	sth %o3, [%o5 + 88]
 ! x4 = x1 - x2
 	.loc 1 1806
 	sub %o1, %o2, %o1
@@ -5434,7 +5360,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 40] = x5
 	.loc 1 1810
-	sth %o2, [%l0 + 40]
+	sth %o2, [%o5 + 40]
 ! (int64) x5 = mem16[qb + 40]
 	.loc 1 1811
 	ldsh [%l1 + 40], %o0
@@ -5446,25 +5372,25 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 64] = x5
 	.loc 1 1814
-	sth %o0, [%l0 + 64]
+	sth %o0, [%o5 + 64]
 ! (int64) x0 = mem16[qa + 18]
 	.loc 1 1815
-	ldsh [%o7 + 18], %o0
+	ldsh [%l0 + 18], %o0
 ! (int64) x1 = mem16[qa + 42]
 	.loc 1 1816
-	ldsh [%o7 + 42], %o1
+	ldsh [%l0 + 42], %o1
 ! (int64) x2 = mem16[qc + 18]
 	.loc 1 1817
-	ldsh [%o5 + 18], %o2
+	ldsh [%o7 + 18], %o2
 ! (int64) x3 = mem16[qc + 42]
 	.loc 1 1818
-	ldsh [%o5 + 42], %o3
+	ldsh [%o7 + 42], %o3
 ! mem16[qd + 18] = x0
 	.loc 1 1819
-	sth %o0, [%l0 + 18]
+	sth %o0, [%o5 + 18]
 ! mem16[qd + 90] = x3
 	.loc 1 1820
-	sth %o3, [%l0 + 90]
+	sth %o3, [%o5 + 90]
 ! x4 = x1 - x2
 	.loc 1 1821
 	sub %o1, %o2, %o1
@@ -5479,7 +5405,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 42] = x5
 	.loc 1 1825
-	sth %o2, [%l0 + 42]
+	sth %o2, [%o5 + 42]
 ! (int64) x5 = mem16[qb + 42]
 	.loc 1 1826
 	ldsh [%l1 + 42], %o0
@@ -5491,25 +5417,25 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 66] = x5
 	.loc 1 1829
-	sth %o0, [%l0 + 66]
+	sth %o0, [%o5 + 66]
 ! (int64) x0 = mem16[qa + 20]
 	.loc 1 1830
-	ldsh [%o7 + 20], %o0
+	ldsh [%l0 + 20], %o0
 ! (int64) x1 = mem16[qa + 44]
 	.loc 1 1831
-	ldsh [%o7 + 44], %o1
+	ldsh [%l0 + 44], %o1
 ! (int64) x2 = mem16[qc + 20]
 	.loc 1 1832
-	ldsh [%o5 + 20], %o2
+	ldsh [%o7 + 20], %o2
 ! (int64) x3 = mem16[qc + 44]
 	.loc 1 1833
-	ldsh [%o5 + 44], %o3
+	ldsh [%o7 + 44], %o3
 ! mem16[qd + 20] = x0
 	.loc 1 1834
-	sth %o0, [%l0 + 20]
+	sth %o0, [%o5 + 20]
 ! mem16[qd + 92] = x3
 	.loc 1 1835
-	sth %o3, [%l0 + 92]
+	sth %o3, [%o5 + 92]
 ! x4 = x1 - x2
 	.loc 1 1836
 	sub %o1, %o2, %o1
@@ -5524,7 +5450,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 44] = x5
 	.loc 1 1840
-	sth %o2, [%l0 + 44]
+	sth %o2, [%o5 + 44]
 ! (int64) x5 = mem16[qb + 44]
 	.loc 1 1841
 	ldsh [%l1 + 44], %o0
@@ -5536,25 +5462,25 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 68] = x5
 	.loc 1 1844
-	sth %o0, [%l0 + 68]
+	sth %o0, [%o5 + 68]
 ! (int64) x0 = mem16[qa + 22]
 	.loc 1 1845
-	ldsh [%o7 + 22], %o0
+	ldsh [%l0 + 22], %o0
 ! (int64) x1 = mem16[qa + 46]
 	.loc 1 1846
-	ldsh [%o7 + 46], %o1
+	ldsh [%l0 + 46], %o1
 ! (int64) x2 = mem16[qc + 22]
 	.loc 1 1847
-	ldsh [%o5 + 22], %o2
+	ldsh [%o7 + 22], %o2
 ! (int64) x3 = mem16[qc + 46]
 	.loc 1 1848
-	ldsh [%o5 + 46], %o3
+	ldsh [%o7 + 46], %o3
 ! mem16[qd + 22] = x0
 	.loc 1 1849
-	sth %o0, [%l0 + 22]
+	sth %o0, [%o5 + 22]
 ! mem16[qd + 94] = x3
 	.loc 1 1850
-	sth %o3, [%l0 + 94]
+	sth %o3, [%o5 + 94]
 ! x4 = x1 - x2
 	.loc 1 1851
 	sub %o1, %o2, %o1
@@ -5569,7 +5495,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 46] = x5
 	.loc 1 1855
-	sth %o2, [%l0 + 46]
+	sth %o2, [%o5 + 46]
 ! (int64) x5 = mem16[qb + 46]
 	.loc 1 1856
 	ldsh [%l1 + 46], %o0
@@ -5581,13 +5507,13 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 70] = x5
 	.loc 1 1859
-	sth %o0, [%l0 + 70]
+	sth %o0, [%o5 + 70]
 ! pa = pa + 144
 	.loc 1 1860
-	add %o7, 144, %o7
+	add %l0, 144, %l0
 ! pb = pb + 96
 	.loc 1 1861
-	add %l0, 96, %l0
+	add %o5, 96, %o5
 ! i0 = i0 - 1
 	.loc 1 1862
 	sub %o4, 1, %o4
@@ -5604,59 +5530,58 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %lo(188344), %o0
 ! pa = w + pa
 	.loc 1 1866
-	add %i4, %o0, %l1
+	add %i4, %o0, %l3
 ! pb = 4608
 	.loc 1 1867
 	sethi %hi(4608), %o0
 	or %o0, %lo(4608), %o0
 ! pb = w + pb
 	.loc 1 1868
-	add %i4, %o0, %l2
+	add %i4, %o0, %o4
 ! i0 = 162
 	.loc 1 1869
-	mov 162, %o0
+	mov 162, %o5
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop32:
 ! qa = pa
 	.loc 1 1871
-	mov %o0, %l3
+	mov %l3, %l4
 ! qb = pa + 96
 	.loc 1 1872
-	add %l1, 96, %o4
+	add %l3, 96, %o7
 ! qc = pa + 192
 	.loc 1 1873
-	add %l1, 192, %o5
+	add %l3, 192, %l0
 ! qd = pb
 	.loc 1 1874
-	mov %l1, %l0
+	mov %o4, %l1
 ! i1 = 3
 	.loc 1 1875
-	mov %l2, %l4
-	mov 3, %o7
+	mov 3, %l2
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop33:
 ! (int64) x0 = mem16[qa]
 	.loc 1 1877
-	ldsh [%l1], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 48]
 	.loc 1 1878
-	ldsh [%l1 + 48], %o1
+	ldsh [%l4 + 48], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 1879
-	ldsh [%o5], %o2
+	ldsh [%l0], %o2
 ! (int64) x3 = mem16[qc + 48]
 	.loc 1 1880
-	ldsh [%o5 + 48], %o3
+	ldsh [%l0 + 48], %o3
 ! mem16[qd] = x0
 	.loc 1 1881
-	sth %o0, [%l2]
+	sth %o0, [%l1]
 ! mem16[qd + 144] = x3
 	.loc 1 1882
-	sth %o3, [%l2 + 144]
+	sth %o3, [%l1 + 144]
 ! x4 = x1 - x2
 	.loc 1 1883
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 1884
-	ldsh [%o4], %o2
+	ldsh [%o7], %o2
 ! x5 = x5 - x0
 	.loc 1 1885
 	sub %o2, %o0, %o2
@@ -5665,10 +5590,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 48] = x5
 	.loc 1 1887
-	sth %o2, [%l2 + 48]
+	sth %o2, [%l1 + 48]
 ! (int64) x5 = mem16[qb + 48]
 	.loc 1 1888
-	ldsh [%o4 + 48], %o0
+	ldsh [%o7 + 48], %o0
 ! x5 = x5 - x3
 	.loc 1 1889
 	sub %o0, %o3, %o0
@@ -5677,31 +5602,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 96] = x5
 	.loc 1 1891
-	sth %o0, [%l2 + 96]
+	sth %o0, [%l1 + 96]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1892
-	ldsh [%l1 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 50]
 	.loc 1 1893
-	ldsh [%l1 + 50], %o1
+	ldsh [%l4 + 50], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 1894
-	ldsh [%o5 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! (int64) x3 = mem16[qc + 50]
 	.loc 1 1895
-	ldsh [%o5 + 50], %o3
+	ldsh [%l0 + 50], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 1896
-	sth %o0, [%l2 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qd + 146] = x3
 	.loc 1 1897
-	sth %o3, [%l2 + 146]
+	sth %o3, [%l1 + 146]
 ! x4 = x1 - x2
 	.loc 1 1898
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 1899
-	ldsh [%o4 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 1900
 	sub %o2, %o0, %o2
@@ -5710,10 +5635,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 50] = x5
 	.loc 1 1902
-	sth %o2, [%l2 + 50]
+	sth %o2, [%l1 + 50]
 ! (int64) x5 = mem16[qb + 50]
 	.loc 1 1903
-	ldsh [%o4 + 50], %o0
+	ldsh [%o7 + 50], %o0
 ! x5 = x5 - x3
 	.loc 1 1904
 	sub %o0, %o3, %o0
@@ -5722,31 +5647,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 98] = x5
 	.loc 1 1906
-	sth %o0, [%l2 + 98]
+	sth %o0, [%l1 + 98]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1907
-	ldsh [%l1 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 52]
 	.loc 1 1908
-	ldsh [%l1 + 52], %o1
+	ldsh [%l4 + 52], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 1909
-	ldsh [%o5 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) x3 = mem16[qc + 52]
 	.loc 1 1910
-	ldsh [%o5 + 52], %o3
+	ldsh [%l0 + 52], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 1911
-	sth %o0, [%l2 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qd + 148] = x3
 	.loc 1 1912
-	sth %o3, [%l2 + 148]
+	sth %o3, [%l1 + 148]
 ! x4 = x1 - x2
 	.loc 1 1913
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 1914
-	ldsh [%o4 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 1915
 	sub %o2, %o0, %o2
@@ -5755,10 +5680,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 52] = x5
 	.loc 1 1917
-	sth %o2, [%l2 + 52]
+	sth %o2, [%l1 + 52]
 ! (int64) x5 = mem16[qb + 52]
 	.loc 1 1918
-	ldsh [%o4 + 52], %o0
+	ldsh [%o7 + 52], %o0
 ! x5 = x5 - x3
 	.loc 1 1919
 	sub %o0, %o3, %o0
@@ -5767,31 +5692,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 100] = x5
 	.loc 1 1921
-	sth %o0, [%l2 + 100]
+	sth %o0, [%l1 + 100]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1922
-	ldsh [%l1 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 54]
 	.loc 1 1923
-	ldsh [%l1 + 54], %o1
+	ldsh [%l4 + 54], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 1924
-	ldsh [%o5 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! (int64) x3 = mem16[qc + 54]
 	.loc 1 1925
-	ldsh [%o5 + 54], %o3
+	ldsh [%l0 + 54], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 1926
-	sth %o0, [%l2 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qd + 150] = x3
 	.loc 1 1927
-	sth %o3, [%l2 + 150]
+	sth %o3, [%l1 + 150]
 ! x4 = x1 - x2
 	.loc 1 1928
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 1929
-	ldsh [%o4 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 1930
 	sub %o2, %o0, %o2
@@ -5800,10 +5725,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 54] = x5
 	.loc 1 1932
-	sth %o2, [%l2 + 54]
+	sth %o2, [%l1 + 54]
 ! (int64) x5 = mem16[qb + 54]
 	.loc 1 1933
-	ldsh [%o4 + 54], %o0
+	ldsh [%o7 + 54], %o0
 ! x5 = x5 - x3
 	.loc 1 1934
 	sub %o0, %o3, %o0
@@ -5812,31 +5737,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 102] = x5
 	.loc 1 1936
-	sth %o0, [%l2 + 102]
+	sth %o0, [%l1 + 102]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1937
-	ldsh [%l1 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 56]
 	.loc 1 1938
-	ldsh [%l1 + 56], %o1
+	ldsh [%l4 + 56], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 1939
-	ldsh [%o5 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! (int64) x3 = mem16[qc + 56]
 	.loc 1 1940
-	ldsh [%o5 + 56], %o3
+	ldsh [%l0 + 56], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 1941
-	sth %o0, [%l2 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qd + 152] = x3
 	.loc 1 1942
-	sth %o3, [%l2 + 152]
+	sth %o3, [%l1 + 152]
 ! x4 = x1 - x2
 	.loc 1 1943
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 1944
-	ldsh [%o4 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 1945
 	sub %o2, %o0, %o2
@@ -5845,10 +5770,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 56] = x5
 	.loc 1 1947
-	sth %o2, [%l2 + 56]
+	sth %o2, [%l1 + 56]
 ! (int64) x5 = mem16[qb + 56]
 	.loc 1 1948
-	ldsh [%o4 + 56], %o0
+	ldsh [%o7 + 56], %o0
 ! x5 = x5 - x3
 	.loc 1 1949
 	sub %o0, %o3, %o0
@@ -5857,31 +5782,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 104] = x5
 	.loc 1 1951
-	sth %o0, [%l2 + 104]
+	sth %o0, [%l1 + 104]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1952
-	ldsh [%l1 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 58]
 	.loc 1 1953
-	ldsh [%l1 + 58], %o1
+	ldsh [%l4 + 58], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 1954
-	ldsh [%o5 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! (int64) x3 = mem16[qc + 58]
 	.loc 1 1955
-	ldsh [%o5 + 58], %o3
+	ldsh [%l0 + 58], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 1956
-	sth %o0, [%l2 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qd + 154] = x3
 	.loc 1 1957
-	sth %o3, [%l2 + 154]
+	sth %o3, [%l1 + 154]
 ! x4 = x1 - x2
 	.loc 1 1958
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 1959
-	ldsh [%o4 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 1960
 	sub %o2, %o0, %o2
@@ -5890,10 +5815,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 58] = x5
 	.loc 1 1962
-	sth %o2, [%l2 + 58]
+	sth %o2, [%l1 + 58]
 ! (int64) x5 = mem16[qb + 58]
 	.loc 1 1963
-	ldsh [%o4 + 58], %o0
+	ldsh [%o7 + 58], %o0
 ! x5 = x5 - x3
 	.loc 1 1964
 	sub %o0, %o3, %o0
@@ -5902,31 +5827,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 106] = x5
 	.loc 1 1966
-	sth %o0, [%l2 + 106]
+	sth %o0, [%l1 + 106]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1967
-	ldsh [%l1 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 60]
 	.loc 1 1968
-	ldsh [%l1 + 60], %o1
+	ldsh [%l4 + 60], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 1969
-	ldsh [%o5 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! (int64) x3 = mem16[qc + 60]
 	.loc 1 1970
-	ldsh [%o5 + 60], %o3
+	ldsh [%l0 + 60], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 1971
-	sth %o0, [%l2 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qd + 156] = x3
 	.loc 1 1972
-	sth %o3, [%l2 + 156]
+	sth %o3, [%l1 + 156]
 ! x4 = x1 - x2
 	.loc 1 1973
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 1974
-	ldsh [%o4 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 1975
 	sub %o2, %o0, %o2
@@ -5935,10 +5860,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 60] = x5
 	.loc 1 1977
-	sth %o2, [%l2 + 60]
+	sth %o2, [%l1 + 60]
 ! (int64) x5 = mem16[qb + 60]
 	.loc 1 1978
-	ldsh [%o4 + 60], %o0
+	ldsh [%o7 + 60], %o0
 ! x5 = x5 - x3
 	.loc 1 1979
 	sub %o0, %o3, %o0
@@ -5947,31 +5872,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 108] = x5
 	.loc 1 1981
-	sth %o0, [%l2 + 108]
+	sth %o0, [%l1 + 108]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1982
-	ldsh [%l1 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 62]
 	.loc 1 1983
-	ldsh [%l1 + 62], %o1
+	ldsh [%l4 + 62], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 1984
-	ldsh [%o5 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! (int64) x3 = mem16[qc + 62]
 	.loc 1 1985
-	ldsh [%o5 + 62], %o3
+	ldsh [%l0 + 62], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 1986
-	sth %o0, [%l2 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qd + 158] = x3
 	.loc 1 1987
-	sth %o3, [%l2 + 158]
+	sth %o3, [%l1 + 158]
 ! x4 = x1 - x2
 	.loc 1 1988
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 1989
-	ldsh [%o4 + 14], %o2
+	ldsh [%o7 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 1990
 	sub %o2, %o0, %o2
@@ -5980,10 +5905,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 62] = x5
 	.loc 1 1992
-	sth %o2, [%l2 + 62]
+	sth %o2, [%l1 + 62]
 ! (int64) x5 = mem16[qb + 62]
 	.loc 1 1993
-	ldsh [%o4 + 62], %o0
+	ldsh [%o7 + 62], %o0
 ! x5 = x5 - x3
 	.loc 1 1994
 	sub %o0, %o3, %o0
@@ -5992,44 +5917,41 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 110] = x5
 	.loc 1 1996
-	sth %o0, [%l2 + 110]
+	sth %o0, [%l1 + 110]
 ! qa = qa + 16
 	.loc 1 1997
-	add %l1, 16, %l1
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 1998
-	add %o4, 16, %o4
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 1999
-	add %o5, 16, %o5
+	add %l0, 16, %l0
 ! qd = qd + 16
 	.loc 1 2000
-	add %l2, 16, %l2
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 2001
-	sub %o7, 1, %o7
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 2002
-	cmp %o7, 0
+	cmp %l2, 0
 ! goto loop33 if !=
 	.loc 1 2003
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop33
 	nop
 ! pa = pa + 288
 	.loc 1 2004
-	mov %l0, %l1
-	add %l1, 288, %l1
+	add %l3, 288, %l3
 ! pb = pb + 192
 	.loc 1 2005
-	mov %l4, %l2
-	add %l2, 192, %l2
+	add %o4, 192, %o4
 ! i0 = i0 - 1
 	.loc 1 2006
-	mov %l3, %o0
-	sub %o0, 1, %o0
+	sub %o5, 1, %o5
 ! =? i0 - 0
 	.loc 1 2007
-	cmp %o0, 0
+	cmp %o5, 0
 ! goto loop32 if !=
 	.loc 1 2008
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop32
@@ -6040,59 +5962,58 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %lo(4608), %o0
 ! pa = w + pa
 	.loc 1 2010
-	add %i4, %o0, %l2
+	add %i4, %o0, %l3
 ! pb = 188344
 	.loc 1 2011
 	sethi %hi(188344), %o0
 	or %o0, %lo(188344), %o0
 ! pb = w + pb
 	.loc 1 2012
-	add %i4, %o0, %l3
+	add %i4, %o0, %o4
 ! i0 = 54
 	.loc 1 2013
-	mov 54, %o0
+	mov 54, %o5
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop34:
 ! qa = pa
 	.loc 1 2015
-	mov %o0, %l1
+	mov %l3, %l4
 ! qb = pa + 192
 	.loc 1 2016
-	add %l2, 192, %o4
+	add %l3, 192, %o7
 ! qc = pa + 384
 	.loc 1 2017
-	add %l2, 384, %o5
+	add %l3, 384, %l0
 ! qd = pb
 	.loc 1 2018
-	mov %l2, %l0
+	mov %o4, %l1
 ! i1 = 6
 	.loc 1 2019
-	mov %l3, %l4
-	mov 6, %o7
+	mov 6, %l2
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop35:
 ! (int64) x0 = mem16[qa]
 	.loc 1 2021
-	ldsh [%l2], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 96]
 	.loc 1 2022
-	ldsh [%l2 + 96], %o1
+	ldsh [%l4 + 96], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 2023
-	ldsh [%o5], %o2
+	ldsh [%l0], %o2
 ! (int64) x3 = mem16[qc + 96]
 	.loc 1 2024
-	ldsh [%o5 + 96], %o3
+	ldsh [%l0 + 96], %o3
 ! mem16[qd] = x0
 	.loc 1 2025
-	sth %o0, [%l3]
+	sth %o0, [%l1]
 ! mem16[qd + 288] = x3
 	.loc 1 2026
-	sth %o3, [%l3 + 288]
+	sth %o3, [%l1 + 288]
 ! x4 = x1 - x2
 	.loc 1 2027
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 2028
-	ldsh [%o4], %o2
+	ldsh [%o7], %o2
 ! x5 = x5 - x0
 	.loc 1 2029
 	sub %o2, %o0, %o2
@@ -6101,10 +6022,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 96] = x5
 	.loc 1 2031
-	sth %o2, [%l3 + 96]
+	sth %o2, [%l1 + 96]
 ! (int64) x5 = mem16[qb + 96]
 	.loc 1 2032
-	ldsh [%o4 + 96], %o0
+	ldsh [%o7 + 96], %o0
 ! x5 = x5 - x3
 	.loc 1 2033
 	sub %o0, %o3, %o0
@@ -6113,31 +6034,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 192] = x5
 	.loc 1 2035
-	sth %o0, [%l3 + 192]
+	sth %o0, [%l1 + 192]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 2036
-	ldsh [%l2 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 98]
 	.loc 1 2037
-	ldsh [%l2 + 98], %o1
+	ldsh [%l4 + 98], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 2038
-	ldsh [%o5 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! (int64) x3 = mem16[qc + 98]
 	.loc 1 2039
-	ldsh [%o5 + 98], %o3
+	ldsh [%l0 + 98], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 2040
-	sth %o0, [%l3 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qd + 290] = x3
 	.loc 1 2041
-	sth %o3, [%l3 + 290]
+	sth %o3, [%l1 + 290]
 ! x4 = x1 - x2
 	.loc 1 2042
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 2043
-	ldsh [%o4 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 2044
 	sub %o2, %o0, %o2
@@ -6146,10 +6067,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 98] = x5
 	.loc 1 2046
-	sth %o2, [%l3 + 98]
+	sth %o2, [%l1 + 98]
 ! (int64) x5 = mem16[qb + 98]
 	.loc 1 2047
-	ldsh [%o4 + 98], %o0
+	ldsh [%o7 + 98], %o0
 ! x5 = x5 - x3
 	.loc 1 2048
 	sub %o0, %o3, %o0
@@ -6158,31 +6079,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 194] = x5
 	.loc 1 2050
-	sth %o0, [%l3 + 194]
+	sth %o0, [%l1 + 194]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 2051
-	ldsh [%l2 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 100]
 	.loc 1 2052
-	ldsh [%l2 + 100], %o1
+	ldsh [%l4 + 100], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 2053
-	ldsh [%o5 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) x3 = mem16[qc + 100]
 	.loc 1 2054
-	ldsh [%o5 + 100], %o3
+	ldsh [%l0 + 100], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 2055
-	sth %o0, [%l3 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qd + 292] = x3
 	.loc 1 2056
-	sth %o3, [%l3 + 292]
+	sth %o3, [%l1 + 292]
 ! x4 = x1 - x2
 	.loc 1 2057
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 2058
-	ldsh [%o4 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 2059
 	sub %o2, %o0, %o2
@@ -6191,10 +6112,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 100] = x5
 	.loc 1 2061
-	sth %o2, [%l3 + 100]
+	sth %o2, [%l1 + 100]
 ! (int64) x5 = mem16[qb + 100]
 	.loc 1 2062
-	ldsh [%o4 + 100], %o0
+	ldsh [%o7 + 100], %o0
 ! x5 = x5 - x3
 	.loc 1 2063
 	sub %o0, %o3, %o0
@@ -6203,31 +6124,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 196] = x5
 	.loc 1 2065
-	sth %o0, [%l3 + 196]
+	sth %o0, [%l1 + 196]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 2066
-	ldsh [%l2 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 102]
 	.loc 1 2067
-	ldsh [%l2 + 102], %o1
+	ldsh [%l4 + 102], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 2068
-	ldsh [%o5 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! (int64) x3 = mem16[qc + 102]
 	.loc 1 2069
-	ldsh [%o5 + 102], %o3
+	ldsh [%l0 + 102], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 2070
-	sth %o0, [%l3 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qd + 294] = x3
 	.loc 1 2071
-	sth %o3, [%l3 + 294]
+	sth %o3, [%l1 + 294]
 ! x4 = x1 - x2
 	.loc 1 2072
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 2073
-	ldsh [%o4 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 2074
 	sub %o2, %o0, %o2
@@ -6236,10 +6157,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 102] = x5
 	.loc 1 2076
-	sth %o2, [%l3 + 102]
+	sth %o2, [%l1 + 102]
 ! (int64) x5 = mem16[qb + 102]
 	.loc 1 2077
-	ldsh [%o4 + 102], %o0
+	ldsh [%o7 + 102], %o0
 ! x5 = x5 - x3
 	.loc 1 2078
 	sub %o0, %o3, %o0
@@ -6248,31 +6169,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 198] = x5
 	.loc 1 2080
-	sth %o0, [%l3 + 198]
+	sth %o0, [%l1 + 198]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 2081
-	ldsh [%l2 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 104]
 	.loc 1 2082
-	ldsh [%l2 + 104], %o1
+	ldsh [%l4 + 104], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 2083
-	ldsh [%o5 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! (int64) x3 = mem16[qc + 104]
 	.loc 1 2084
-	ldsh [%o5 + 104], %o3
+	ldsh [%l0 + 104], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 2085
-	sth %o0, [%l3 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qd + 296] = x3
 	.loc 1 2086
-	sth %o3, [%l3 + 296]
+	sth %o3, [%l1 + 296]
 ! x4 = x1 - x2
 	.loc 1 2087
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 2088
-	ldsh [%o4 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 2089
 	sub %o2, %o0, %o2
@@ -6281,10 +6202,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 104] = x5
 	.loc 1 2091
-	sth %o2, [%l3 + 104]
+	sth %o2, [%l1 + 104]
 ! (int64) x5 = mem16[qb + 104]
 	.loc 1 2092
-	ldsh [%o4 + 104], %o0
+	ldsh [%o7 + 104], %o0
 ! x5 = x5 - x3
 	.loc 1 2093
 	sub %o0, %o3, %o0
@@ -6293,31 +6214,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 200] = x5
 	.loc 1 2095
-	sth %o0, [%l3 + 200]
+	sth %o0, [%l1 + 200]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 2096
-	ldsh [%l2 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 106]
 	.loc 1 2097
-	ldsh [%l2 + 106], %o1
+	ldsh [%l4 + 106], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 2098
-	ldsh [%o5 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! (int64) x3 = mem16[qc + 106]
 	.loc 1 2099
-	ldsh [%o5 + 106], %o3
+	ldsh [%l0 + 106], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 2100
-	sth %o0, [%l3 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qd + 298] = x3
 	.loc 1 2101
-	sth %o3, [%l3 + 298]
+	sth %o3, [%l1 + 298]
 ! x4 = x1 - x2
 	.loc 1 2102
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 2103
-	ldsh [%o4 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 2104
 	sub %o2, %o0, %o2
@@ -6326,10 +6247,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 106] = x5
 	.loc 1 2106
-	sth %o2, [%l3 + 106]
+	sth %o2, [%l1 + 106]
 ! (int64) x5 = mem16[qb + 106]
 	.loc 1 2107
-	ldsh [%o4 + 106], %o0
+	ldsh [%o7 + 106], %o0
 ! x5 = x5 - x3
 	.loc 1 2108
 	sub %o0, %o3, %o0
@@ -6338,31 +6259,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 202] = x5
 	.loc 1 2110
-	sth %o0, [%l3 + 202]
+	sth %o0, [%l1 + 202]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 2111
-	ldsh [%l2 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 108]
 	.loc 1 2112
-	ldsh [%l2 + 108], %o1
+	ldsh [%l4 + 108], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 2113
-	ldsh [%o5 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! (int64) x3 = mem16[qc + 108]
 	.loc 1 2114
-	ldsh [%o5 + 108], %o3
+	ldsh [%l0 + 108], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 2115
-	sth %o0, [%l3 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qd + 300] = x3
 	.loc 1 2116
-	sth %o3, [%l3 + 300]
+	sth %o3, [%l1 + 300]
 ! x4 = x1 - x2
 	.loc 1 2117
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 2118
-	ldsh [%o4 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 2119
 	sub %o2, %o0, %o2
@@ -6371,10 +6292,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 108] = x5
 	.loc 1 2121
-	sth %o2, [%l3 + 108]
+	sth %o2, [%l1 + 108]
 ! (int64) x5 = mem16[qb + 108]
 	.loc 1 2122
-	ldsh [%o4 + 108], %o0
+	ldsh [%o7 + 108], %o0
 ! x5 = x5 - x3
 	.loc 1 2123
 	sub %o0, %o3, %o0
@@ -6383,31 +6304,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 204] = x5
 	.loc 1 2125
-	sth %o0, [%l3 + 204]
+	sth %o0, [%l1 + 204]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 2126
-	ldsh [%l2 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 110]
 	.loc 1 2127
-	ldsh [%l2 + 110], %o1
+	ldsh [%l4 + 110], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 2128
-	ldsh [%o5 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! (int64) x3 = mem16[qc + 110]
 	.loc 1 2129
-	ldsh [%o5 + 110], %o3
+	ldsh [%l0 + 110], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 2130
-	sth %o0, [%l3 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qd + 302] = x3
 	.loc 1 2131
-	sth %o3, [%l3 + 302]
+	sth %o3, [%l1 + 302]
 ! x4 = x1 - x2
 	.loc 1 2132
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 2133
-	ldsh [%o4 + 14], %o2
+	ldsh [%o7 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 2134
 	sub %o2, %o0, %o2
@@ -6416,10 +6337,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 110] = x5
 	.loc 1 2136
-	sth %o2, [%l3 + 110]
+	sth %o2, [%l1 + 110]
 ! (int64) x5 = mem16[qb + 110]
 	.loc 1 2137
-	ldsh [%o4 + 110], %o0
+	ldsh [%o7 + 110], %o0
 ! x5 = x5 - x3
 	.loc 1 2138
 	sub %o0, %o3, %o0
@@ -6428,44 +6349,41 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 206] = x5
 	.loc 1 2140
-	sth %o0, [%l3 + 206]
+	sth %o0, [%l1 + 206]
 ! qa = qa + 16
 	.loc 1 2141
-	add %l2, 16, %l2
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 2142
-	add %o4, 16, %o4
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 2143
-	add %o5, 16, %o5
+	add %l0, 16, %l0
 ! qd = qd + 16
 	.loc 1 2144
-	add %l3, 16, %l3
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 2145
-	sub %o7, 1, %o7
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 2146
-	cmp %o7, 0
+	cmp %l2, 0
 ! goto loop35 if !=
 	.loc 1 2147
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop35
 	nop
 ! pa = pa + 576
 	.loc 1 2148
-	mov %l0, %l2
-	add %l2, 576, %l2
+	add %l3, 576, %l3
 ! pb = pb + 384
 	.loc 1 2149
-	mov %l4, %l3
-	add %l3, 384, %l3
+	add %o4, 384, %o4
 ! i0 = i0 - 1
 	.loc 1 2150
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o5, 1, %o5
 ! =? i0 - 0
 	.loc 1 2151
-	cmp %o0, 0
+	cmp %o5, 0
 ! goto loop34 if !=
 	.loc 1 2152
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop34
@@ -6476,59 +6394,58 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %lo(188344), %o0
 ! pa = w + pa
 	.loc 1 2154
-	add %i4, %o0, %l2
+	add %i4, %o0, %l3
 ! pb = 4608
 	.loc 1 2155
 	sethi %hi(4608), %o0
 	or %o0, %lo(4608), %o0
 ! pb = w + pb
 	.loc 1 2156
-	add %i4, %o0, %l3
+	add %i4, %o0, %o4
 ! i0 = 18
 	.loc 1 2157
-	mov 18, %o0
+	mov 18, %o5
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop36:
 ! qa = pa
 	.loc 1 2159
-	mov %o0, %l1
+	mov %l3, %l4
 ! qb = pa + 384
 	.loc 1 2160
-	add %l2, 384, %o4
+	add %l3, 384, %o7
 ! qc = pa + 768
 	.loc 1 2161
-	add %l2, 768, %o5
+	add %l3, 768, %l0
 ! qd = pb
 	.loc 1 2162
-	mov %l2, %l0
+	mov %o4, %l1
 ! i1 = 12
 	.loc 1 2163
-	mov %l3, %l4
-	mov 12, %o7
+	mov 12, %l2
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop37:
 ! (int64) x0 = mem16[qa]
 	.loc 1 2165
-	ldsh [%l2], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 192]
 	.loc 1 2166
-	ldsh [%l2 + 192], %o1
+	ldsh [%l4 + 192], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 2167
-	ldsh [%o5], %o2
+	ldsh [%l0], %o2
 ! (int64) x3 = mem16[qc + 192]
 	.loc 1 2168
-	ldsh [%o5 + 192], %o3
+	ldsh [%l0 + 192], %o3
 ! mem16[qd] = x0
 	.loc 1 2169
-	sth %o0, [%l3]
+	sth %o0, [%l1]
 ! mem16[qd + 576] = x3
 	.loc 1 2170
-	sth %o3, [%l3 + 576]
+	sth %o3, [%l1 + 576]
 ! x4 = x1 - x2
 	.loc 1 2171
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 2172
-	ldsh [%o4], %o2
+	ldsh [%o7], %o2
 ! x5 = x5 - x0
 	.loc 1 2173
 	sub %o2, %o0, %o2
@@ -6537,10 +6454,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 192] = x5
 	.loc 1 2175
-	sth %o2, [%l3 + 192]
+	sth %o2, [%l1 + 192]
 ! (int64) x5 = mem16[qb + 192]
 	.loc 1 2176
-	ldsh [%o4 + 192], %o0
+	ldsh [%o7 + 192], %o0
 ! x5 = x5 - x3
 	.loc 1 2177
 	sub %o0, %o3, %o0
@@ -6549,31 +6466,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 384] = x5
 	.loc 1 2179
-	sth %o0, [%l3 + 384]
+	sth %o0, [%l1 + 384]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 2180
-	ldsh [%l2 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 194]
 	.loc 1 2181
-	ldsh [%l2 + 194], %o1
+	ldsh [%l4 + 194], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 2182
-	ldsh [%o5 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! (int64) x3 = mem16[qc + 194]
 	.loc 1 2183
-	ldsh [%o5 + 194], %o3
+	ldsh [%l0 + 194], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 2184
-	sth %o0, [%l3 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qd + 578] = x3
 	.loc 1 2185
-	sth %o3, [%l3 + 578]
+	sth %o3, [%l1 + 578]
 ! x4 = x1 - x2
 	.loc 1 2186
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 2187
-	ldsh [%o4 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 2188
 	sub %o2, %o0, %o2
@@ -6582,10 +6499,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 194] = x5
 	.loc 1 2190
-	sth %o2, [%l3 + 194]
+	sth %o2, [%l1 + 194]
 ! (int64) x5 = mem16[qb + 194]
 	.loc 1 2191
-	ldsh [%o4 + 194], %o0
+	ldsh [%o7 + 194], %o0
 ! x5 = x5 - x3
 	.loc 1 2192
 	sub %o0, %o3, %o0
@@ -6594,31 +6511,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 386] = x5
 	.loc 1 2194
-	sth %o0, [%l3 + 386]
+	sth %o0, [%l1 + 386]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 2195
-	ldsh [%l2 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 196]
 	.loc 1 2196
-	ldsh [%l2 + 196], %o1
+	ldsh [%l4 + 196], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 2197
-	ldsh [%o5 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) x3 = mem16[qc + 196]
 	.loc 1 2198
-	ldsh [%o5 + 196], %o3
+	ldsh [%l0 + 196], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 2199
-	sth %o0, [%l3 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qd + 580] = x3
 	.loc 1 2200
-	sth %o3, [%l3 + 580]
+	sth %o3, [%l1 + 580]
 ! x4 = x1 - x2
 	.loc 1 2201
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 2202
-	ldsh [%o4 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 2203
 	sub %o2, %o0, %o2
@@ -6627,10 +6544,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 196] = x5
 	.loc 1 2205
-	sth %o2, [%l3 + 196]
+	sth %o2, [%l1 + 196]
 ! (int64) x5 = mem16[qb + 196]
 	.loc 1 2206
-	ldsh [%o4 + 196], %o0
+	ldsh [%o7 + 196], %o0
 ! x5 = x5 - x3
 	.loc 1 2207
 	sub %o0, %o3, %o0
@@ -6639,31 +6556,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 388] = x5
 	.loc 1 2209
-	sth %o0, [%l3 + 388]
+	sth %o0, [%l1 + 388]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 2210
-	ldsh [%l2 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 198]
 	.loc 1 2211
-	ldsh [%l2 + 198], %o1
+	ldsh [%l4 + 198], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 2212
-	ldsh [%o5 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! (int64) x3 = mem16[qc + 198]
 	.loc 1 2213
-	ldsh [%o5 + 198], %o3
+	ldsh [%l0 + 198], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 2214
-	sth %o0, [%l3 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qd + 582] = x3
 	.loc 1 2215
-	sth %o3, [%l3 + 582]
+	sth %o3, [%l1 + 582]
 ! x4 = x1 - x2
 	.loc 1 2216
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 2217
-	ldsh [%o4 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 2218
 	sub %o2, %o0, %o2
@@ -6672,10 +6589,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 198] = x5
 	.loc 1 2220
-	sth %o2, [%l3 + 198]
+	sth %o2, [%l1 + 198]
 ! (int64) x5 = mem16[qb + 198]
 	.loc 1 2221
-	ldsh [%o4 + 198], %o0
+	ldsh [%o7 + 198], %o0
 ! x5 = x5 - x3
 	.loc 1 2222
 	sub %o0, %o3, %o0
@@ -6684,31 +6601,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 390] = x5
 	.loc 1 2224
-	sth %o0, [%l3 + 390]
+	sth %o0, [%l1 + 390]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 2225
-	ldsh [%l2 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 200]
 	.loc 1 2226
-	ldsh [%l2 + 200], %o1
+	ldsh [%l4 + 200], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 2227
-	ldsh [%o5 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! (int64) x3 = mem16[qc + 200]
 	.loc 1 2228
-	ldsh [%o5 + 200], %o3
+	ldsh [%l0 + 200], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 2229
-	sth %o0, [%l3 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qd + 584] = x3
 	.loc 1 2230
-	sth %o3, [%l3 + 584]
+	sth %o3, [%l1 + 584]
 ! x4 = x1 - x2
 	.loc 1 2231
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 2232
-	ldsh [%o4 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 2233
 	sub %o2, %o0, %o2
@@ -6717,10 +6634,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 200] = x5
 	.loc 1 2235
-	sth %o2, [%l3 + 200]
+	sth %o2, [%l1 + 200]
 ! (int64) x5 = mem16[qb + 200]
 	.loc 1 2236
-	ldsh [%o4 + 200], %o0
+	ldsh [%o7 + 200], %o0
 ! x5 = x5 - x3
 	.loc 1 2237
 	sub %o0, %o3, %o0
@@ -6729,31 +6646,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 392] = x5
 	.loc 1 2239
-	sth %o0, [%l3 + 392]
+	sth %o0, [%l1 + 392]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 2240
-	ldsh [%l2 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 202]
 	.loc 1 2241
-	ldsh [%l2 + 202], %o1
+	ldsh [%l4 + 202], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 2242
-	ldsh [%o5 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! (int64) x3 = mem16[qc + 202]
 	.loc 1 2243
-	ldsh [%o5 + 202], %o3
+	ldsh [%l0 + 202], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 2244
-	sth %o0, [%l3 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qd + 586] = x3
 	.loc 1 2245
-	sth %o3, [%l3 + 586]
+	sth %o3, [%l1 + 586]
 ! x4 = x1 - x2
 	.loc 1 2246
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 2247
-	ldsh [%o4 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 2248
 	sub %o2, %o0, %o2
@@ -6762,10 +6679,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 202] = x5
 	.loc 1 2250
-	sth %o2, [%l3 + 202]
+	sth %o2, [%l1 + 202]
 ! (int64) x5 = mem16[qb + 202]
 	.loc 1 2251
-	ldsh [%o4 + 202], %o0
+	ldsh [%o7 + 202], %o0
 ! x5 = x5 - x3
 	.loc 1 2252
 	sub %o0, %o3, %o0
@@ -6774,31 +6691,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 394] = x5
 	.loc 1 2254
-	sth %o0, [%l3 + 394]
+	sth %o0, [%l1 + 394]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 2255
-	ldsh [%l2 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 204]
 	.loc 1 2256
-	ldsh [%l2 + 204], %o1
+	ldsh [%l4 + 204], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 2257
-	ldsh [%o5 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! (int64) x3 = mem16[qc + 204]
 	.loc 1 2258
-	ldsh [%o5 + 204], %o3
+	ldsh [%l0 + 204], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 2259
-	sth %o0, [%l3 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qd + 588] = x3
 	.loc 1 2260
-	sth %o3, [%l3 + 588]
+	sth %o3, [%l1 + 588]
 ! x4 = x1 - x2
 	.loc 1 2261
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 2262
-	ldsh [%o4 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 2263
 	sub %o2, %o0, %o2
@@ -6807,10 +6724,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 204] = x5
 	.loc 1 2265
-	sth %o2, [%l3 + 204]
+	sth %o2, [%l1 + 204]
 ! (int64) x5 = mem16[qb + 204]
 	.loc 1 2266
-	ldsh [%o4 + 204], %o0
+	ldsh [%o7 + 204], %o0
 ! x5 = x5 - x3
 	.loc 1 2267
 	sub %o0, %o3, %o0
@@ -6819,31 +6736,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 396] = x5
 	.loc 1 2269
-	sth %o0, [%l3 + 396]
+	sth %o0, [%l1 + 396]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 2270
-	ldsh [%l2 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 206]
 	.loc 1 2271
-	ldsh [%l2 + 206], %o1
+	ldsh [%l4 + 206], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 2272
-	ldsh [%o5 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! (int64) x3 = mem16[qc + 206]
 	.loc 1 2273
-	ldsh [%o5 + 206], %o3
+	ldsh [%l0 + 206], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 2274
-	sth %o0, [%l3 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qd + 590] = x3
 	.loc 1 2275
-	sth %o3, [%l3 + 590]
+	sth %o3, [%l1 + 590]
 ! x4 = x1 - x2
 	.loc 1 2276
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 2277
-	ldsh [%o4 + 14], %o2
+	ldsh [%o7 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 2278
 	sub %o2, %o0, %o2
@@ -6852,10 +6769,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 206] = x5
 	.loc 1 2280
-	sth %o2, [%l3 + 206]
+	sth %o2, [%l1 + 206]
 ! (int64) x5 = mem16[qb + 206]
 	.loc 1 2281
-	ldsh [%o4 + 206], %o0
+	ldsh [%o7 + 206], %o0
 ! x5 = x5 - x3
 	.loc 1 2282
 	sub %o0, %o3, %o0
@@ -6864,44 +6781,41 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 398] = x5
 	.loc 1 2284
-	sth %o0, [%l3 + 398]
+	sth %o0, [%l1 + 398]
 ! qa = qa + 16
 	.loc 1 2285
-	add %l2, 16, %l2
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 2286
-	add %o4, 16, %o4
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 2287
-	add %o5, 16, %o5
+	add %l0, 16, %l0
 ! qd = qd + 16
 	.loc 1 2288
-	add %l3, 16, %l3
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 2289
-	sub %o7, 1, %o7
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 2290
-	cmp %o7, 0
+	cmp %l2, 0
 ! goto loop37 if !=
 	.loc 1 2291
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop37
 	nop
 ! pa = pa + 1152
 	.loc 1 2292
-	mov %l0, %l2
-	add %l2, 1152, %l2
+	add %l3, 1152, %l3
 ! pb = pb + 768
 	.loc 1 2293
-	mov %l4, %l3
-	add %l3, 768, %l3
+	add %o4, 768, %o4
 ! i0 = i0 - 1
 	.loc 1 2294
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o5, 1, %o5
 ! =? i0 - 0
 	.loc 1 2295
-	cmp %o0, 0
+	cmp %o5, 0
 ! goto loop36 if !=
 	.loc 1 2296
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop36
@@ -6912,59 +6826,58 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %lo(4608), %o0
 ! pa = w + pa
 	.loc 1 2298
-	add %i4, %o0, %l2
+	add %i4, %o0, %l3
 ! pb = 188344
 	.loc 1 2299
 	sethi %hi(188344), %o0
 	or %o0, %lo(188344), %o0
 ! pb = w + pb
 	.loc 1 2300
-	add %i4, %o0, %l3
+	add %i4, %o0, %o4
 ! i0 = 6
 	.loc 1 2301
-	mov 6, %o0
+	mov 6, %o5
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop38:
 ! qa = pa
 	.loc 1 2303
-	mov %o0, %l1
+	mov %l3, %l4
 ! qb = pa + 768
 	.loc 1 2304
-	add %l2, 768, %o4
+	add %l3, 768, %o7
 ! qc = pa + 1536
 	.loc 1 2305
-	add %l2, 1536, %o5
+	add %l3, 1536, %l0
 ! qd = pb
 	.loc 1 2306
-	mov %l2, %l0
+	mov %o4, %l1
 ! i1 = 24
 	.loc 1 2307
-	mov %l3, %l4
-	mov 24, %o7
+	mov 24, %l2
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop39:
 ! (int64) x0 = mem16[qa]
 	.loc 1 2309
-	ldsh [%l2], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 384]
 	.loc 1 2310
-	ldsh [%l2 + 384], %o1
+	ldsh [%l4 + 384], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 2311
-	ldsh [%o5], %o2
+	ldsh [%l0], %o2
 ! (int64) x3 = mem16[qc + 384]
 	.loc 1 2312
-	ldsh [%o5 + 384], %o3
+	ldsh [%l0 + 384], %o3
 ! mem16[qd] = x0
 	.loc 1 2313
-	sth %o0, [%l3]
+	sth %o0, [%l1]
 ! mem16[qd + 1152] = x3
 	.loc 1 2314
-	sth %o3, [%l3 + 1152]
+	sth %o3, [%l1 + 1152]
 ! x4 = x1 - x2
 	.loc 1 2315
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 2316
-	ldsh [%o4], %o2
+	ldsh [%o7], %o2
 ! x5 = x5 - x0
 	.loc 1 2317
 	sub %o2, %o0, %o2
@@ -6973,10 +6886,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 384] = x5
 	.loc 1 2319
-	sth %o2, [%l3 + 384]
+	sth %o2, [%l1 + 384]
 ! (int64) x5 = mem16[qb + 384]
 	.loc 1 2320
-	ldsh [%o4 + 384], %o0
+	ldsh [%o7 + 384], %o0
 ! x5 = x5 - x3
 	.loc 1 2321
 	sub %o0, %o3, %o0
@@ -6985,31 +6898,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 768] = x5
 	.loc 1 2323
-	sth %o0, [%l3 + 768]
+	sth %o0, [%l1 + 768]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 2324
-	ldsh [%l2 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 386]
 	.loc 1 2325
-	ldsh [%l2 + 386], %o1
+	ldsh [%l4 + 386], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 2326
-	ldsh [%o5 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! (int64) x3 = mem16[qc + 386]
 	.loc 1 2327
-	ldsh [%o5 + 386], %o3
+	ldsh [%l0 + 386], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 2328
-	sth %o0, [%l3 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qd + 1154] = x3
 	.loc 1 2329
-	sth %o3, [%l3 + 1154]
+	sth %o3, [%l1 + 1154]
 ! x4 = x1 - x2
 	.loc 1 2330
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 2331
-	ldsh [%o4 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 2332
 	sub %o2, %o0, %o2
@@ -7018,10 +6931,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 386] = x5
 	.loc 1 2334
-	sth %o2, [%l3 + 386]
+	sth %o2, [%l1 + 386]
 ! (int64) x5 = mem16[qb + 386]
 	.loc 1 2335
-	ldsh [%o4 + 386], %o0
+	ldsh [%o7 + 386], %o0
 ! x5 = x5 - x3
 	.loc 1 2336
 	sub %o0, %o3, %o0
@@ -7030,31 +6943,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 770] = x5
 	.loc 1 2338
-	sth %o0, [%l3 + 770]
+	sth %o0, [%l1 + 770]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 2339
-	ldsh [%l2 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 388]
 	.loc 1 2340
-	ldsh [%l2 + 388], %o1
+	ldsh [%l4 + 388], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 2341
-	ldsh [%o5 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) x3 = mem16[qc + 388]
 	.loc 1 2342
-	ldsh [%o5 + 388], %o3
+	ldsh [%l0 + 388], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 2343
-	sth %o0, [%l3 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qd + 1156] = x3
 	.loc 1 2344
-	sth %o3, [%l3 + 1156]
+	sth %o3, [%l1 + 1156]
 ! x4 = x1 - x2
 	.loc 1 2345
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 2346
-	ldsh [%o4 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 2347
 	sub %o2, %o0, %o2
@@ -7063,10 +6976,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 388] = x5
 	.loc 1 2349
-	sth %o2, [%l3 + 388]
+	sth %o2, [%l1 + 388]
 ! (int64) x5 = mem16[qb + 388]
 	.loc 1 2350
-	ldsh [%o4 + 388], %o0
+	ldsh [%o7 + 388], %o0
 ! x5 = x5 - x3
 	.loc 1 2351
 	sub %o0, %o3, %o0
@@ -7075,31 +6988,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 772] = x5
 	.loc 1 2353
-	sth %o0, [%l3 + 772]
+	sth %o0, [%l1 + 772]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 2354
-	ldsh [%l2 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 390]
 	.loc 1 2355
-	ldsh [%l2 + 390], %o1
+	ldsh [%l4 + 390], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 2356
-	ldsh [%o5 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! (int64) x3 = mem16[qc + 390]
 	.loc 1 2357
-	ldsh [%o5 + 390], %o3
+	ldsh [%l0 + 390], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 2358
-	sth %o0, [%l3 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qd + 1158] = x3
 	.loc 1 2359
-	sth %o3, [%l3 + 1158]
+	sth %o3, [%l1 + 1158]
 ! x4 = x1 - x2
 	.loc 1 2360
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 2361
-	ldsh [%o4 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 2362
 	sub %o2, %o0, %o2
@@ -7108,10 +7021,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 390] = x5
 	.loc 1 2364
-	sth %o2, [%l3 + 390]
+	sth %o2, [%l1 + 390]
 ! (int64) x5 = mem16[qb + 390]
 	.loc 1 2365
-	ldsh [%o4 + 390], %o0
+	ldsh [%o7 + 390], %o0
 ! x5 = x5 - x3
 	.loc 1 2366
 	sub %o0, %o3, %o0
@@ -7120,31 +7033,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 774] = x5
 	.loc 1 2368
-	sth %o0, [%l3 + 774]
+	sth %o0, [%l1 + 774]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 2369
-	ldsh [%l2 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 392]
 	.loc 1 2370
-	ldsh [%l2 + 392], %o1
+	ldsh [%l4 + 392], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 2371
-	ldsh [%o5 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! (int64) x3 = mem16[qc + 392]
 	.loc 1 2372
-	ldsh [%o5 + 392], %o3
+	ldsh [%l0 + 392], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 2373
-	sth %o0, [%l3 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qd + 1160] = x3
 	.loc 1 2374
-	sth %o3, [%l3 + 1160]
+	sth %o3, [%l1 + 1160]
 ! x4 = x1 - x2
 	.loc 1 2375
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 2376
-	ldsh [%o4 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 2377
 	sub %o2, %o0, %o2
@@ -7153,10 +7066,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 392] = x5
 	.loc 1 2379
-	sth %o2, [%l3 + 392]
+	sth %o2, [%l1 + 392]
 ! (int64) x5 = mem16[qb + 392]
 	.loc 1 2380
-	ldsh [%o4 + 392], %o0
+	ldsh [%o7 + 392], %o0
 ! x5 = x5 - x3
 	.loc 1 2381
 	sub %o0, %o3, %o0
@@ -7165,31 +7078,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 776] = x5
 	.loc 1 2383
-	sth %o0, [%l3 + 776]
+	sth %o0, [%l1 + 776]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 2384
-	ldsh [%l2 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 394]
 	.loc 1 2385
-	ldsh [%l2 + 394], %o1
+	ldsh [%l4 + 394], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 2386
-	ldsh [%o5 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! (int64) x3 = mem16[qc + 394]
 	.loc 1 2387
-	ldsh [%o5 + 394], %o3
+	ldsh [%l0 + 394], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 2388
-	sth %o0, [%l3 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qd + 1162] = x3
 	.loc 1 2389
-	sth %o3, [%l3 + 1162]
+	sth %o3, [%l1 + 1162]
 ! x4 = x1 - x2
 	.loc 1 2390
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 2391
-	ldsh [%o4 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 2392
 	sub %o2, %o0, %o2
@@ -7198,10 +7111,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 394] = x5
 	.loc 1 2394
-	sth %o2, [%l3 + 394]
+	sth %o2, [%l1 + 394]
 ! (int64) x5 = mem16[qb + 394]
 	.loc 1 2395
-	ldsh [%o4 + 394], %o0
+	ldsh [%o7 + 394], %o0
 ! x5 = x5 - x3
 	.loc 1 2396
 	sub %o0, %o3, %o0
@@ -7210,31 +7123,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 778] = x5
 	.loc 1 2398
-	sth %o0, [%l3 + 778]
+	sth %o0, [%l1 + 778]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 2399
-	ldsh [%l2 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 396]
 	.loc 1 2400
-	ldsh [%l2 + 396], %o1
+	ldsh [%l4 + 396], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 2401
-	ldsh [%o5 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! (int64) x3 = mem16[qc + 396]
 	.loc 1 2402
-	ldsh [%o5 + 396], %o3
+	ldsh [%l0 + 396], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 2403
-	sth %o0, [%l3 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qd + 1164] = x3
 	.loc 1 2404
-	sth %o3, [%l3 + 1164]
+	sth %o3, [%l1 + 1164]
 ! x4 = x1 - x2
 	.loc 1 2405
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 2406
-	ldsh [%o4 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 2407
 	sub %o2, %o0, %o2
@@ -7243,10 +7156,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 396] = x5
 	.loc 1 2409
-	sth %o2, [%l3 + 396]
+	sth %o2, [%l1 + 396]
 ! (int64) x5 = mem16[qb + 396]
 	.loc 1 2410
-	ldsh [%o4 + 396], %o0
+	ldsh [%o7 + 396], %o0
 ! x5 = x5 - x3
 	.loc 1 2411
 	sub %o0, %o3, %o0
@@ -7255,31 +7168,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 780] = x5
 	.loc 1 2413
-	sth %o0, [%l3 + 780]
+	sth %o0, [%l1 + 780]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 2414
-	ldsh [%l2 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 398]
 	.loc 1 2415
-	ldsh [%l2 + 398], %o1
+	ldsh [%l4 + 398], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 2416
-	ldsh [%o5 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! (int64) x3 = mem16[qc + 398]
 	.loc 1 2417
-	ldsh [%o5 + 398], %o3
+	ldsh [%l0 + 398], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 2418
-	sth %o0, [%l3 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qd + 1166] = x3
 	.loc 1 2419
-	sth %o3, [%l3 + 1166]
+	sth %o3, [%l1 + 1166]
 ! x4 = x1 - x2
 	.loc 1 2420
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 2421
-	ldsh [%o4 + 14], %o2
+	ldsh [%o7 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 2422
 	sub %o2, %o0, %o2
@@ -7288,10 +7201,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 398] = x5
 	.loc 1 2424
-	sth %o2, [%l3 + 398]
+	sth %o2, [%l1 + 398]
 ! (int64) x5 = mem16[qb + 398]
 	.loc 1 2425
-	ldsh [%o4 + 398], %o0
+	ldsh [%o7 + 398], %o0
 ! x5 = x5 - x3
 	.loc 1 2426
 	sub %o0, %o3, %o0
@@ -7300,44 +7213,41 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 782] = x5
 	.loc 1 2428
-	sth %o0, [%l3 + 782]
+	sth %o0, [%l1 + 782]
 ! qa = qa + 16
 	.loc 1 2429
-	add %l2, 16, %l2
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 2430
-	add %o4, 16, %o4
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 2431
-	add %o5, 16, %o5
+	add %l0, 16, %l0
 ! qd = qd + 16
 	.loc 1 2432
-	add %l3, 16, %l3
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 2433
-	sub %o7, 1, %o7
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 2434
-	cmp %o7, 0
+	cmp %l2, 0
 ! goto loop39 if !=
 	.loc 1 2435
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop39
 	nop
 ! pa = pa + 2304
 	.loc 1 2436
-	mov %l0, %l2
-	add %l2, 2304, %l2
+	add %l3, 2304, %l3
 ! pb = pb + 1536
 	.loc 1 2437
-	mov %l4, %l3
-	add %l3, 1536, %l3
+	add %o4, 1536, %o4
 ! i0 = i0 - 1
 	.loc 1 2438
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o5, 1, %o5
 ! =? i0 - 0
 	.loc 1 2439
-	cmp %o0, 0
+	cmp %o5, 0
 ! goto loop38 if !=
 	.loc 1 2440
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop38
@@ -7348,59 +7258,58 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %lo(188344), %o0
 ! pa = w + pa
 	.loc 1 2442
-	add %i4, %o0, %l2
+	add %i4, %o0, %l3
 ! pb = 4608
 	.loc 1 2443
 	sethi %hi(4608), %o0
 	or %o0, %lo(4608), %o0
 ! pb = w + pb
 	.loc 1 2444
-	add %i4, %o0, %l3
+	add %i4, %o0, %o4
 ! i0 = 2
 	.loc 1 2445
-	mov 2, %o0
+	mov 2, %o5
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop40:
 ! qa = pa
 	.loc 1 2447
-	mov %o0, %l1
+	mov %l3, %l4
 ! qb = pa + 1536
 	.loc 1 2448
-	add %l2, 1536, %o4
+	add %l3, 1536, %o7
 ! qc = pa + 3072
 	.loc 1 2449
-	add %l2, 3072, %o5
+	add %l3, 3072, %l0
 ! qd = pb
 	.loc 1 2450
-	mov %l2, %l0
+	mov %o4, %l1
 ! i1 = 48
 	.loc 1 2451
-	mov %l3, %l4
-	mov 48, %o7
+	mov 48, %l2
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop41:
 ! (int64) x0 = mem16[qa]
 	.loc 1 2453
-	ldsh [%l2], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 768]
 	.loc 1 2454
-	ldsh [%l2 + 768], %o1
+	ldsh [%l4 + 768], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 2455
-	ldsh [%o5], %o2
+	ldsh [%l0], %o2
 ! (int64) x3 = mem16[qc + 768]
 	.loc 1 2456
-	ldsh [%o5 + 768], %o3
+	ldsh [%l0 + 768], %o3
 ! mem16[qd] = x0
 	.loc 1 2457
-	sth %o0, [%l3]
+	sth %o0, [%l1]
 ! mem16[qd + 2304] = x3
 	.loc 1 2458
-	sth %o3, [%l3 + 2304]
+	sth %o3, [%l1 + 2304]
 ! x4 = x1 - x2
 	.loc 1 2459
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 2460
-	ldsh [%o4], %o2
+	ldsh [%o7], %o2
 ! x5 = x5 - x0
 	.loc 1 2461
 	sub %o2, %o0, %o2
@@ -7409,10 +7318,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 768] = x5
 	.loc 1 2463
-	sth %o2, [%l3 + 768]
+	sth %o2, [%l1 + 768]
 ! (int64) x5 = mem16[qb + 768]
 	.loc 1 2464
-	ldsh [%o4 + 768], %o0
+	ldsh [%o7 + 768], %o0
 ! x5 = x5 - x3
 	.loc 1 2465
 	sub %o0, %o3, %o0
@@ -7421,31 +7330,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1536] = x5
 	.loc 1 2467
-	sth %o0, [%l3 + 1536]
+	sth %o0, [%l1 + 1536]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 2468
-	ldsh [%l2 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 770]
 	.loc 1 2469
-	ldsh [%l2 + 770], %o1
+	ldsh [%l4 + 770], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 2470
-	ldsh [%o5 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! (int64) x3 = mem16[qc + 770]
 	.loc 1 2471
-	ldsh [%o5 + 770], %o3
+	ldsh [%l0 + 770], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 2472
-	sth %o0, [%l3 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qd + 2306] = x3
 	.loc 1 2473
-	sth %o3, [%l3 + 2306]
+	sth %o3, [%l1 + 2306]
 ! x4 = x1 - x2
 	.loc 1 2474
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 2475
-	ldsh [%o4 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 2476
 	sub %o2, %o0, %o2
@@ -7454,10 +7363,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 770] = x5
 	.loc 1 2478
-	sth %o2, [%l3 + 770]
+	sth %o2, [%l1 + 770]
 ! (int64) x5 = mem16[qb + 770]
 	.loc 1 2479
-	ldsh [%o4 + 770], %o0
+	ldsh [%o7 + 770], %o0
 ! x5 = x5 - x3
 	.loc 1 2480
 	sub %o0, %o3, %o0
@@ -7466,31 +7375,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1538] = x5
 	.loc 1 2482
-	sth %o0, [%l3 + 1538]
+	sth %o0, [%l1 + 1538]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 2483
-	ldsh [%l2 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 772]
 	.loc 1 2484
-	ldsh [%l2 + 772], %o1
+	ldsh [%l4 + 772], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 2485
-	ldsh [%o5 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) x3 = mem16[qc + 772]
 	.loc 1 2486
-	ldsh [%o5 + 772], %o3
+	ldsh [%l0 + 772], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 2487
-	sth %o0, [%l3 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qd + 2308] = x3
 	.loc 1 2488
-	sth %o3, [%l3 + 2308]
+	sth %o3, [%l1 + 2308]
 ! x4 = x1 - x2
 	.loc 1 2489
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 2490
-	ldsh [%o4 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 2491
 	sub %o2, %o0, %o2
@@ -7499,10 +7408,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 772] = x5
 	.loc 1 2493
-	sth %o2, [%l3 + 772]
+	sth %o2, [%l1 + 772]
 ! (int64) x5 = mem16[qb + 772]
 	.loc 1 2494
-	ldsh [%o4 + 772], %o0
+	ldsh [%o7 + 772], %o0
 ! x5 = x5 - x3
 	.loc 1 2495
 	sub %o0, %o3, %o0
@@ -7511,31 +7420,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1540] = x5
 	.loc 1 2497
-	sth %o0, [%l3 + 1540]
+	sth %o0, [%l1 + 1540]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 2498
-	ldsh [%l2 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 774]
 	.loc 1 2499
-	ldsh [%l2 + 774], %o1
+	ldsh [%l4 + 774], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 2500
-	ldsh [%o5 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! (int64) x3 = mem16[qc + 774]
 	.loc 1 2501
-	ldsh [%o5 + 774], %o3
+	ldsh [%l0 + 774], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 2502
-	sth %o0, [%l3 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qd + 2310] = x3
 	.loc 1 2503
-	sth %o3, [%l3 + 2310]
+	sth %o3, [%l1 + 2310]
 ! x4 = x1 - x2
 	.loc 1 2504
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 2505
-	ldsh [%o4 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 2506
 	sub %o2, %o0, %o2
@@ -7544,10 +7453,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 774] = x5
 	.loc 1 2508
-	sth %o2, [%l3 + 774]
+	sth %o2, [%l1 + 774]
 ! (int64) x5 = mem16[qb + 774]
 	.loc 1 2509
-	ldsh [%o4 + 774], %o0
+	ldsh [%o7 + 774], %o0
 ! x5 = x5 - x3
 	.loc 1 2510
 	sub %o0, %o3, %o0
@@ -7556,31 +7465,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1542] = x5
 	.loc 1 2512
-	sth %o0, [%l3 + 1542]
+	sth %o0, [%l1 + 1542]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 2513
-	ldsh [%l2 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 776]
 	.loc 1 2514
-	ldsh [%l2 + 776], %o1
+	ldsh [%l4 + 776], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 2515
-	ldsh [%o5 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! (int64) x3 = mem16[qc + 776]
 	.loc 1 2516
-	ldsh [%o5 + 776], %o3
+	ldsh [%l0 + 776], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 2517
-	sth %o0, [%l3 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qd + 2312] = x3
 	.loc 1 2518
-	sth %o3, [%l3 + 2312]
+	sth %o3, [%l1 + 2312]
 ! x4 = x1 - x2
 	.loc 1 2519
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 2520
-	ldsh [%o4 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 2521
 	sub %o2, %o0, %o2
@@ -7589,10 +7498,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 776] = x5
 	.loc 1 2523
-	sth %o2, [%l3 + 776]
+	sth %o2, [%l1 + 776]
 ! (int64) x5 = mem16[qb + 776]
 	.loc 1 2524
-	ldsh [%o4 + 776], %o0
+	ldsh [%o7 + 776], %o0
 ! x5 = x5 - x3
 	.loc 1 2525
 	sub %o0, %o3, %o0
@@ -7601,31 +7510,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1544] = x5
 	.loc 1 2527
-	sth %o0, [%l3 + 1544]
+	sth %o0, [%l1 + 1544]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 2528
-	ldsh [%l2 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 778]
 	.loc 1 2529
-	ldsh [%l2 + 778], %o1
+	ldsh [%l4 + 778], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 2530
-	ldsh [%o5 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! (int64) x3 = mem16[qc + 778]
 	.loc 1 2531
-	ldsh [%o5 + 778], %o3
+	ldsh [%l0 + 778], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 2532
-	sth %o0, [%l3 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qd + 2314] = x3
 	.loc 1 2533
-	sth %o3, [%l3 + 2314]
+	sth %o3, [%l1 + 2314]
 ! x4 = x1 - x2
 	.loc 1 2534
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 2535
-	ldsh [%o4 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 2536
 	sub %o2, %o0, %o2
@@ -7634,10 +7543,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 778] = x5
 	.loc 1 2538
-	sth %o2, [%l3 + 778]
+	sth %o2, [%l1 + 778]
 ! (int64) x5 = mem16[qb + 778]
 	.loc 1 2539
-	ldsh [%o4 + 778], %o0
+	ldsh [%o7 + 778], %o0
 ! x5 = x5 - x3
 	.loc 1 2540
 	sub %o0, %o3, %o0
@@ -7646,31 +7555,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1546] = x5
 	.loc 1 2542
-	sth %o0, [%l3 + 1546]
+	sth %o0, [%l1 + 1546]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 2543
-	ldsh [%l2 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 780]
 	.loc 1 2544
-	ldsh [%l2 + 780], %o1
+	ldsh [%l4 + 780], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 2545
-	ldsh [%o5 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! (int64) x3 = mem16[qc + 780]
 	.loc 1 2546
-	ldsh [%o5 + 780], %o3
+	ldsh [%l0 + 780], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 2547
-	sth %o0, [%l3 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qd + 2316] = x3
 	.loc 1 2548
-	sth %o3, [%l3 + 2316]
+	sth %o3, [%l1 + 2316]
 ! x4 = x1 - x2
 	.loc 1 2549
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 2550
-	ldsh [%o4 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 2551
 	sub %o2, %o0, %o2
@@ -7679,10 +7588,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 780] = x5
 	.loc 1 2553
-	sth %o2, [%l3 + 780]
+	sth %o2, [%l1 + 780]
 ! (int64) x5 = mem16[qb + 780]
 	.loc 1 2554
-	ldsh [%o4 + 780], %o0
+	ldsh [%o7 + 780], %o0
 ! x5 = x5 - x3
 	.loc 1 2555
 	sub %o0, %o3, %o0
@@ -7691,31 +7600,31 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1548] = x5
 	.loc 1 2557
-	sth %o0, [%l3 + 1548]
+	sth %o0, [%l1 + 1548]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 2558
-	ldsh [%l2 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 782]
 	.loc 1 2559
-	ldsh [%l2 + 782], %o1
+	ldsh [%l4 + 782], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 2560
-	ldsh [%o5 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! (int64) x3 = mem16[qc + 782]
 	.loc 1 2561
-	ldsh [%o5 + 782], %o3
+	ldsh [%l0 + 782], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 2562
-	sth %o0, [%l3 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qd + 2318] = x3
 	.loc 1 2563
-	sth %o3, [%l3 + 2318]
+	sth %o3, [%l1 + 2318]
 ! x4 = x1 - x2
 	.loc 1 2564
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 2565
-	ldsh [%o4 + 14], %o2
+	ldsh [%o7 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 2566
 	sub %o2, %o0, %o2
@@ -7724,10 +7633,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 782] = x5
 	.loc 1 2568
-	sth %o2, [%l3 + 782]
+	sth %o2, [%l1 + 782]
 ! (int64) x5 = mem16[qb + 782]
 	.loc 1 2569
-	ldsh [%o4 + 782], %o0
+	ldsh [%o7 + 782], %o0
 ! x5 = x5 - x3
 	.loc 1 2570
 	sub %o0, %o3, %o0
@@ -7736,25 +7645,25 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1550] = x5
 	.loc 1 2572
-	sth %o0, [%l3 + 1550]
+	sth %o0, [%l1 + 1550]
 ! qa = qa + 16
 	.loc 1 2573
-	add %l2, 16, %l2
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 2574
-	add %o4, 16, %o4
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 2575
-	add %o5, 16, %o5
+	add %l0, 16, %l0
 ! qd = qd + 16
 	.loc 1 2576
-	add %l3, 16, %l3
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 2577
-	sub %o7, 1, %o7
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 2578
-	cmp %o7, 0
+	cmp %l2, 0
 ! goto loop41 if !=
 	.loc 1 2579
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop41
@@ -7765,91 +7674,86 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	or %o0, %lo(4608), %o0
 ! pa = pa + t1
 	.loc 1 2581
-	mov %l0, %l2
-	add %l2, %o0, %l2
+	add %l3, %o0, %l3
 ! pb = pb + 3072
 	.loc 1 2582
-	mov %l4, %l3
-	add %l3, 3072, %l3
+	add %o4, 3072, %o4
 ! i0 = i0 - 1
 	.loc 1 2583
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o5, 1, %o5
 ! =? i0 - 0
 	.loc 1 2584
-	cmp %o0, 0
+	cmp %o5, 0
 ! goto loop40 if !=
 	.loc 1 2585
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop40
 	nop
 ! x4 = 67
 	.loc 1 2586
-	mov 67, %o0
+	mov 67, %o3
 ! x5 = 956
 	.loc 1 2587
-	mov 956, %o1
+	mov 956, %o4
 ! x6 = 14617
 	.loc 1 2588
-	sethi %hi(14617), %l0
-	or %l0, %lo(14617), %l0
+	sethi %hi(14617), %o5
+	or %o5, %lo(14617), %o5
 ! x7 = 4591
 	.loc 1 2589
-	sethi %hi(4591), %l2
-	or %l2, %lo(4591), %l2
+	sethi %hi(4591), %o7
+	or %o7, %lo(4591), %o7
 ! pa = 4608
 	.loc 1 2590
-	sethi %hi(4608), %o2
-	or %o2, %lo(4608), %o2
+	sethi %hi(4608), %o0
+	or %o0, %lo(4608), %o0
 ! pa = w + pa
 	.loc 1 2591
-	add %i4, %o2, %o2
+	add %i4, %o0, %l0
 ! pb = 7680
 	.loc 1 2592
-	sethi %hi(7680), %o3
-	or %o3, %lo(7680), %o3
+	sethi %hi(7680), %o0
+	or %o0, %lo(7680), %o0
 ! pb = w + pb
 	.loc 1 2593
-	add %i4, %o3, %o3
+	add %i4, %o0, %l1
 ! pc = 295624
 	.loc 1 2594
-	sethi %hi(295624), %o4
-	or %o4, %lo(295624), %o4
+	sethi %hi(295624), %o0
+	or %o0, %lo(295624), %o0
 ! pc = w + pc
 	.loc 1 2595
-	add %i4, %o4, %o4
+	add %i4, %o0, %o2
 ! i1 = 192
 	.loc 1 2596
-	mov 192, %o5
-	mov %o0, %l1
-	mov %o1, %o7
+	mov 192, %l2
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop42:
 ! (int64) x1 = mem16[pb]
 	.loc 1 2598
-	ldsh [%o3], %o0
+	ldsh [%l1], %o0
 ! x2 = x1 * x5
 	.loc 1 2599
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2600
 	srax %o1, 16, %o1
 ! x1 = x1 * x4
 	.loc 1 2601
-	mulx %o0, %l1, %o0
+	mulx %o0, %o3, %o0
 ! x2 = x2 * x7
 	.loc 1 2602
-	mulx %o1, %l2, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2603
 	sub %o0, %o1, %o0
 ! (int64) x3 = mem16[pa]
 	.loc 1 2604
-	ldsh [%o2], %o1
+	ldsh [%l0], %o1
 ! x1 = x1 + x3
 	.loc 1 2605
 	add %o0, %o1, %o0
 ! x2 = x1 * x6
 	.loc 1 2606
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2607
 	srax %o1, 16, %o1
@@ -7861,40 +7765,40 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	srax %o1, 10, %o1
 ! x2 = x2 * x7
 	.loc 1 2610
-	mulx %o1, %l2, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2611
 	sub %o0, %o1, %o0
 ! mem16[pc] = x1
 	.loc 1 2612
-	sth %o0, [%o4]
+	sth %o0, [%o2]
 ! (int64) x1 = mem16[pb + 2]
 	.loc 1 2613
-	ldsh [%o3 + 2], %o0
+	ldsh [%l1 + 2], %o0
 ! x2 = x1 * x5
 	.loc 1 2614
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2615
 	srax %o1, 16, %o1
 ! x1 = x1 * x4
 	.loc 1 2616
-	mulx %o0, %l1, %o0
+	mulx %o0, %o3, %o0
 ! x2 = x2 * x7
 	.loc 1 2617
-	mulx %o1, %l2, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2618
 	sub %o0, %o1, %o0
 ! (int64) x3 = mem16[pa + 2]
 	.loc 1 2619
-	ldsh [%o2 + 2], %o1
+	ldsh [%l0 + 2], %o1
 ! x1 = x1 + x3
 	.loc 1 2620
 	add %o0, %o1, %o0
 ! x2 = x1 * x6
 	.loc 1 2621
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2622
 	srax %o1, 16, %o1
@@ -7906,40 +7810,40 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	srax %o1, 10, %o1
 ! x2 = x2 * x7
 	.loc 1 2625
-	mulx %o1, %l2, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2626
 	sub %o0, %o1, %o0
 ! mem16[pc + 2] = x1
 	.loc 1 2627
-	sth %o0, [%o4 + 2]
+	sth %o0, [%o2 + 2]
 ! (int64) x1 = mem16[pb + 4]
 	.loc 1 2628
-	ldsh [%o3 + 4], %o0
+	ldsh [%l1 + 4], %o0
 ! x2 = x1 * x5
 	.loc 1 2629
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2630
 	srax %o1, 16, %o1
 ! x1 = x1 * x4
 	.loc 1 2631
-	mulx %o0, %l1, %o0
+	mulx %o0, %o3, %o0
 ! x2 = x2 * x7
 	.loc 1 2632
-	mulx %o1, %l2, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2633
 	sub %o0, %o1, %o0
 ! (int64) x3 = mem16[pa + 4]
 	.loc 1 2634
-	ldsh [%o2 + 4], %o1
+	ldsh [%l0 + 4], %o1
 ! x1 = x1 + x3
 	.loc 1 2635
 	add %o0, %o1, %o0
 ! x2 = x1 * x6
 	.loc 1 2636
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2637
 	srax %o1, 16, %o1
@@ -7951,40 +7855,40 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	srax %o1, 10, %o1
 ! x2 = x2 * x7
 	.loc 1 2640
-	mulx %o1, %l2, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2641
 	sub %o0, %o1, %o0
 ! mem16[pc + 4] = x1
 	.loc 1 2642
-	sth %o0, [%o4 + 4]
+	sth %o0, [%o2 + 4]
 ! (int64) x1 = mem16[pb + 6]
 	.loc 1 2643
-	ldsh [%o3 + 6], %o0
+	ldsh [%l1 + 6], %o0
 ! x2 = x1 * x5
 	.loc 1 2644
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2645
 	srax %o1, 16, %o1
 ! x1 = x1 * x4
 	.loc 1 2646
-	mulx %o0, %l1, %o0
+	mulx %o0, %o3, %o0
 ! x2 = x2 * x7
 	.loc 1 2647
-	mulx %o1, %l2, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2648
 	sub %o0, %o1, %o0
 ! (int64) x3 = mem16[pa + 6]
 	.loc 1 2649
-	ldsh [%o2 + 6], %o1
+	ldsh [%l0 + 6], %o1
 ! x1 = x1 + x3
 	.loc 1 2650
 	add %o0, %o1, %o0
 ! x2 = x1 * x6
 	.loc 1 2651
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2652
 	srax %o1, 16, %o1
@@ -7996,40 +7900,40 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	srax %o1, 10, %o1
 ! x2 = x2 * x7
 	.loc 1 2655
-	mulx %o1, %l2, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2656
 	sub %o0, %o1, %o0
 ! mem16[pc + 6] = x1
 	.loc 1 2657
-	sth %o0, [%o4 + 6]
+	sth %o0, [%o2 + 6]
 ! (int64) x1 = mem16[pb + 8]
 	.loc 1 2658
-	ldsh [%o3 + 8], %o0
+	ldsh [%l1 + 8], %o0
 ! x2 = x1 * x5
 	.loc 1 2659
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2660
 	srax %o1, 16, %o1
 ! x1 = x1 * x4
 	.loc 1 2661
-	mulx %o0, %l1, %o0
+	mulx %o0, %o3, %o0
 ! x2 = x2 * x7
 	.loc 1 2662
-	mulx %o1, %l2, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2663
 	sub %o0, %o1, %o0
 ! (int64) x3 = mem16[pa + 8]
 	.loc 1 2664
-	ldsh [%o2 + 8], %o1
+	ldsh [%l0 + 8], %o1
 ! x1 = x1 + x3
 	.loc 1 2665
 	add %o0, %o1, %o0
 ! x2 = x1 * x6
 	.loc 1 2666
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2667
 	srax %o1, 16, %o1
@@ -8041,40 +7945,40 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	srax %o1, 10, %o1
 ! x2 = x2 * x7
 	.loc 1 2670
-	mulx %o1, %l2, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2671
 	sub %o0, %o1, %o0
 ! mem16[pc + 8] = x1
 	.loc 1 2672
-	sth %o0, [%o4 + 8]
+	sth %o0, [%o2 + 8]
 ! (int64) x1 = mem16[pb + 10]
 	.loc 1 2673
-	ldsh [%o3 + 10], %o0
+	ldsh [%l1 + 10], %o0
 ! x2 = x1 * x5
 	.loc 1 2674
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2675
 	srax %o1, 16, %o1
 ! x1 = x1 * x4
 	.loc 1 2676
-	mulx %o0, %l1, %o0
+	mulx %o0, %o3, %o0
 ! x2 = x2 * x7
 	.loc 1 2677
-	mulx %o1, %l2, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2678
 	sub %o0, %o1, %o0
 ! (int64) x3 = mem16[pa + 10]
 	.loc 1 2679
-	ldsh [%o2 + 10], %o1
+	ldsh [%l0 + 10], %o1
 ! x1 = x1 + x3
 	.loc 1 2680
 	add %o0, %o1, %o0
 ! x2 = x1 * x6
 	.loc 1 2681
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2682
 	srax %o1, 16, %o1
@@ -8086,40 +7990,40 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	srax %o1, 10, %o1
 ! x2 = x2 * x7
 	.loc 1 2685
-	mulx %o1, %l2, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2686
 	sub %o0, %o1, %o0
 ! mem16[pc + 10] = x1
 	.loc 1 2687
-	sth %o0, [%o4 + 10]
+	sth %o0, [%o2 + 10]
 ! (int64) x1 = mem16[pb + 12]
 	.loc 1 2688
-	ldsh [%o3 + 12], %o0
+	ldsh [%l1 + 12], %o0
 ! x2 = x1 * x5
 	.loc 1 2689
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2690
 	srax %o1, 16, %o1
 ! x1 = x1 * x4
 	.loc 1 2691
-	mulx %o0, %l1, %o0
+	mulx %o0, %o3, %o0
 ! x2 = x2 * x7
 	.loc 1 2692
-	mulx %o1, %l2, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2693
 	sub %o0, %o1, %o0
 ! (int64) x3 = mem16[pa + 12]
 	.loc 1 2694
-	ldsh [%o2 + 12], %o1
+	ldsh [%l0 + 12], %o1
 ! x1 = x1 + x3
 	.loc 1 2695
 	add %o0, %o1, %o0
 ! x2 = x1 * x6
 	.loc 1 2696
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2697
 	srax %o1, 16, %o1
@@ -8131,40 +8035,40 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	srax %o1, 10, %o1
 ! x2 = x2 * x7
 	.loc 1 2700
-	mulx %o1, %l2, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2701
 	sub %o0, %o1, %o0
 ! mem16[pc + 12] = x1
 	.loc 1 2702
-	sth %o0, [%o4 + 12]
+	sth %o0, [%o2 + 12]
 ! (int64) x1 = mem16[pb + 14]
 	.loc 1 2703
-	ldsh [%o3 + 14], %o0
+	ldsh [%l1 + 14], %o0
 ! x2 = x1 * x5
 	.loc 1 2704
-	mulx %o0, %o7, %o1
+	mulx %o0, %o4, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2705
 	srax %o1, 16, %o1
 ! x1 = x1 * x4
 	.loc 1 2706
-	mulx %o0, %l1, %o0
+	mulx %o0, %o3, %o0
 ! x2 = x2 * x7
 	.loc 1 2707
-	mulx %o1, %l2, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2708
 	sub %o0, %o1, %o0
 ! (int64) x3 = mem16[pa + 14]
 	.loc 1 2709
-	ldsh [%o2 + 14], %o1
+	ldsh [%l0 + 14], %o1
 ! x1 = x1 + x3
 	.loc 1 2710
 	add %o0, %o1, %o0
 ! x2 = x1 * x6
 	.loc 1 2711
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2712
 	srax %o1, 16, %o1
@@ -8176,28 +8080,28 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	srax %o1, 10, %o1
 ! x2 = x2 * x7
 	.loc 1 2715
-	mulx %o1, %l2, %o1
+	mulx %o1, %o7, %o1
 ! x1 = x1 - x2
 	.loc 1 2716
 	sub %o0, %o1, %o0
 ! mem16[pc + 14] = x1
 	.loc 1 2717
-	sth %o0, [%o4 + 14]
+	sth %o0, [%o2 + 14]
 ! pa = pa + 16
 	.loc 1 2718
-	add %o2, 16, %o2
+	add %l0, 16, %l0
 ! pb = pb + 16
 	.loc 1 2719
-	add %o3, 16, %o3
+	add %l1, 16, %l1
 ! pc = pc + 16
 	.loc 1 2720
-	add %o4, 16, %o4
+	add %o2, 16, %o2
 ! i1 = i1 - 1
 	.loc 1 2721
-	sub %o5, 1, %o5
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 2722
-	cmp %o5, 0
+	cmp %l2, 0
 ! goto loop42 if !=
 	.loc 1 2723
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop42
@@ -8251,65 +8155,62 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	ldsh [%o0], %o4
 ! (int64) x1 = mem16[pb]
 	.loc 1 2738
-	ldsh [%o1], %o5
+	ldsh [%o1], %l0
 ! (int64) x2 = mem16[pc]
 	.loc 1 2739
-	ldsh [%o2], %o7
+	ldsh [%o2], %l1
 ! x2 = 0
 	.loc 1 2740
-	mov 0, %o7
+	mov 0, %l1
 ! x0 = x0 + x1
 	.loc 1 2741
-	add %o4, %o5, %o4
+	add %o4, %l0, %o4
 ! x0 = x0 + x2
 	.loc 1 2742
-	add %o4, %o7, %o4
+	add %o4, %l1, %o4
 ! x1 = x0 * x6
 	.loc 1 2743
-	mulx %o4, %l0, %o5
+	mulx %o4, %o5, %l0
 ! (int64) x1 >>= 16
 	.loc 1 2744
-	srax %o5, 16, %o5
+	srax %l0, 16, %l0
 ! x1 = x1 + 512
 	.loc 1 2745
-	add %o5, 512, %o5
+	add %l0, 512, %l0
 ! (int64) x1 >>= 10
 	.loc 1 2746
-	srax %o5, 10, %o5
+	srax %l0, 10, %l0
 ! x1 = x1 * x7
 	.loc 1 2747
-	mulx %o5, %l2, %o5
+	mulx %l0, %o7, %l0
 ! x0 = x0 - x1
 	.loc 1 2748
-	sub %o4, %o5, %o4
+	sub %o4, %l0, %o4
 ! mem16[qd] = x0
 	.loc 1 2749
 	sth %o4, [%o3]
 ! pa = pa + 2
 	.loc 1 2750
-	add %o0, 2, %o0
+	add %o0, 2, %o4
 ! pb = pb + 2
 	.loc 1 2751
-	add %o1, 2, %o1
+	add %o1, 2, %l0
 ! pc = pc + 2
 	.loc 1 2752
-	add %o2, 2, %o2
+	add %o2, 2, %l1
 ! qd = qd + 2
 	.loc 1 2753
 	add %o3, 2, %o3
 ! i1 = 95
 	.loc 1 2754
-	mov 95, %o4
-	mov %o0, %o5
-	mov %o1, %o7
-	mov %o2, %l1
+	mov 95, %l2
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop43:
 ! (int64) x0 = mem16[pa]
 	.loc 1 2756
-	ldsh [%o5], %o0
+	ldsh [%o4], %o0
 ! (int64) x1 = mem16[pb]
 	.loc 1 2757
-	ldsh [%o7], %o1
+	ldsh [%l0], %o1
 ! (int64) x2 = mem16[pc]
 	.loc 1 2758
 	ldsh [%l1], %o2
@@ -8321,7 +8222,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2761
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2762
 	srax %o1, 16, %o1
@@ -8333,7 +8234,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2765
-	mulx %o1, %l2, %o1
+	mulx %o1, %o7, %o1
 ! x0 = x0 - x1
 	.loc 1 2766
 	sub %o0, %o1, %o0
@@ -8342,10 +8243,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o3]
 ! (int64) x0 = mem16[pa + 2]
 	.loc 1 2768
-	ldsh [%o5 + 2], %o0
+	ldsh [%o4 + 2], %o0
 ! (int64) x1 = mem16[pb + 2]
 	.loc 1 2769
-	ldsh [%o7 + 2], %o1
+	ldsh [%l0 + 2], %o1
 ! (int64) x2 = mem16[pc + 2]
 	.loc 1 2770
 	ldsh [%l1 + 2], %o2
@@ -8357,7 +8258,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2773
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2774
 	srax %o1, 16, %o1
@@ -8369,7 +8270,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2777
-	mulx %o1, %l2, %o1
+	mulx %o1, %o7, %o1
 ! x0 = x0 - x1
 	.loc 1 2778
 	sub %o0, %o1, %o0
@@ -8378,10 +8279,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o3 + 2]
 ! (int64) x0 = mem16[pa + 4]
 	.loc 1 2780
-	ldsh [%o5 + 4], %o0
+	ldsh [%o4 + 4], %o0
 ! (int64) x1 = mem16[pb + 4]
 	.loc 1 2781
-	ldsh [%o7 + 4], %o1
+	ldsh [%l0 + 4], %o1
 ! (int64) x2 = mem16[pc + 4]
 	.loc 1 2782
 	ldsh [%l1 + 4], %o2
@@ -8393,7 +8294,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2785
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2786
 	srax %o1, 16, %o1
@@ -8405,7 +8306,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2789
-	mulx %o1, %l2, %o1
+	mulx %o1, %o7, %o1
 ! x0 = x0 - x1
 	.loc 1 2790
 	sub %o0, %o1, %o0
@@ -8414,10 +8315,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o3 + 4]
 ! (int64) x0 = mem16[pa + 6]
 	.loc 1 2792
-	ldsh [%o5 + 6], %o0
+	ldsh [%o4 + 6], %o0
 ! (int64) x1 = mem16[pb + 6]
 	.loc 1 2793
-	ldsh [%o7 + 6], %o1
+	ldsh [%l0 + 6], %o1
 ! (int64) x2 = mem16[pc + 6]
 	.loc 1 2794
 	ldsh [%l1 + 6], %o2
@@ -8429,7 +8330,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2797
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2798
 	srax %o1, 16, %o1
@@ -8441,7 +8342,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2801
-	mulx %o1, %l2, %o1
+	mulx %o1, %o7, %o1
 ! x0 = x0 - x1
 	.loc 1 2802
 	sub %o0, %o1, %o0
@@ -8450,10 +8351,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o3 + 6]
 ! (int64) x0 = mem16[pa + 8]
 	.loc 1 2804
-	ldsh [%o5 + 8], %o0
+	ldsh [%o4 + 8], %o0
 ! (int64) x1 = mem16[pb + 8]
 	.loc 1 2805
-	ldsh [%o7 + 8], %o1
+	ldsh [%l0 + 8], %o1
 ! (int64) x2 = mem16[pc + 8]
 	.loc 1 2806
 	ldsh [%l1 + 8], %o2
@@ -8465,7 +8366,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2809
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2810
 	srax %o1, 16, %o1
@@ -8477,7 +8378,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2813
-	mulx %o1, %l2, %o1
+	mulx %o1, %o7, %o1
 ! x0 = x0 - x1
 	.loc 1 2814
 	sub %o0, %o1, %o0
@@ -8486,10 +8387,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o3 + 8]
 ! (int64) x0 = mem16[pa + 10]
 	.loc 1 2816
-	ldsh [%o5 + 10], %o0
+	ldsh [%o4 + 10], %o0
 ! (int64) x1 = mem16[pb + 10]
 	.loc 1 2817
-	ldsh [%o7 + 10], %o1
+	ldsh [%l0 + 10], %o1
 ! (int64) x2 = mem16[pc + 10]
 	.loc 1 2818
 	ldsh [%l1 + 10], %o2
@@ -8501,7 +8402,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2821
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2822
 	srax %o1, 16, %o1
@@ -8513,7 +8414,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2825
-	mulx %o1, %l2, %o1
+	mulx %o1, %o7, %o1
 ! x0 = x0 - x1
 	.loc 1 2826
 	sub %o0, %o1, %o0
@@ -8522,10 +8423,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o3 + 10]
 ! (int64) x0 = mem16[pa + 12]
 	.loc 1 2828
-	ldsh [%o5 + 12], %o0
+	ldsh [%o4 + 12], %o0
 ! (int64) x1 = mem16[pb + 12]
 	.loc 1 2829
-	ldsh [%o7 + 12], %o1
+	ldsh [%l0 + 12], %o1
 ! (int64) x2 = mem16[pc + 12]
 	.loc 1 2830
 	ldsh [%l1 + 12], %o2
@@ -8537,7 +8438,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2833
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2834
 	srax %o1, 16, %o1
@@ -8549,7 +8450,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2837
-	mulx %o1, %l2, %o1
+	mulx %o1, %o7, %o1
 ! x0 = x0 - x1
 	.loc 1 2838
 	sub %o0, %o1, %o0
@@ -8558,10 +8459,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o3 + 12]
 ! (int64) x0 = mem16[pa + 14]
 	.loc 1 2840
-	ldsh [%o5 + 14], %o0
+	ldsh [%o4 + 14], %o0
 ! (int64) x1 = mem16[pb + 14]
 	.loc 1 2841
-	ldsh [%o7 + 14], %o1
+	ldsh [%l0 + 14], %o1
 ! (int64) x2 = mem16[pc + 14]
 	.loc 1 2842
 	ldsh [%l1 + 14], %o2
@@ -8573,7 +8474,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2845
-	mulx %o0, %l0, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2846
 	srax %o1, 16, %o1
@@ -8585,7 +8486,7 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2849
-	mulx %o1, %l2, %o1
+	mulx %o1, %o7, %o1
 ! x0 = x0 - x1
 	.loc 1 2850
 	sub %o0, %o1, %o0
@@ -8594,10 +8495,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	sth %o0, [%o3 + 14]
 ! pa = pa + 16
 	.loc 1 2852
-	add %o5, 16, %o5
+	add %o4, 16, %o4
 ! pb = pb + 16
 	.loc 1 2853
-	add %o7, 16, %o7
+	add %l0, 16, %l0
 ! pc = pc + 16
 	.loc 1 2854
 	add %l1, 16, %l1
@@ -8606,10 +8507,10 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	add %o3, 16, %o3
 ! i1 = i1 - 1
 	.loc 1 2856
-	sub %o4, 1, %o4
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 2857
-	cmp %o4, 0
+	cmp %l2, 0
 ! goto loop43 if !=
 	.loc 1 2858
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop43
@@ -8624,107 +8525,106 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 ! i1 = 95
 	.loc 1 2862
 	mov 95, %o1
-	mov %o0, %o2
 .Lqhasm_kernel_core_multsntrup761_sparc64_mul.loop44:
 ! t0 = mem16[pa]
 	.loc 1 2864
-	lduh [%o2], %o0
+	lduh [%o0], %o2
 ! mem8[pb] = t0
 	.loc 1 2865
-	stb %o0, [%i0]
+	stb %o2, [%i0]
 ! t0 = t0 >> 8
 	.loc 1 2866
-	srlx %o0, 8, %o0
+	srlx %o2, 8, %o2
 ! mem8[pb + 1] = t0
 	.loc 1 2867
-	stb %o0, [%i0 + 1]
+	stb %o2, [%i0 + 1]
 ! t0 = mem16[pa + 2]
 	.loc 1 2868
-	lduh [%o2 + 2], %o0
+	lduh [%o0 + 2], %o2
 ! mem8[pb + 2] = t0
 	.loc 1 2869
-	stb %o0, [%i0 + 2]
+	stb %o2, [%i0 + 2]
 ! t0 = t0 >> 8
 	.loc 1 2870
-	srlx %o0, 8, %o0
+	srlx %o2, 8, %o2
 ! mem8[pb + 3] = t0
 	.loc 1 2871
-	stb %o0, [%i0 + 3]
+	stb %o2, [%i0 + 3]
 ! t0 = mem16[pa + 4]
 	.loc 1 2872
-	lduh [%o2 + 4], %o0
+	lduh [%o0 + 4], %o2
 ! mem8[pb + 4] = t0
 	.loc 1 2873
-	stb %o0, [%i0 + 4]
+	stb %o2, [%i0 + 4]
 ! t0 = t0 >> 8
 	.loc 1 2874
-	srlx %o0, 8, %o0
+	srlx %o2, 8, %o2
 ! mem8[pb + 5] = t0
 	.loc 1 2875
-	stb %o0, [%i0 + 5]
+	stb %o2, [%i0 + 5]
 ! t0 = mem16[pa + 6]
 	.loc 1 2876
-	lduh [%o2 + 6], %o0
+	lduh [%o0 + 6], %o2
 ! mem8[pb + 6] = t0
 	.loc 1 2877
-	stb %o0, [%i0 + 6]
+	stb %o2, [%i0 + 6]
 ! t0 = t0 >> 8
 	.loc 1 2878
-	srlx %o0, 8, %o0
+	srlx %o2, 8, %o2
 ! mem8[pb + 7] = t0
 	.loc 1 2879
-	stb %o0, [%i0 + 7]
+	stb %o2, [%i0 + 7]
 ! t0 = mem16[pa + 8]
 	.loc 1 2880
-	lduh [%o2 + 8], %o0
+	lduh [%o0 + 8], %o2
 ! mem8[pb + 8] = t0
 	.loc 1 2881
-	stb %o0, [%i0 + 8]
+	stb %o2, [%i0 + 8]
 ! t0 = t0 >> 8
 	.loc 1 2882
-	srlx %o0, 8, %o0
+	srlx %o2, 8, %o2
 ! mem8[pb + 9] = t0
 	.loc 1 2883
-	stb %o0, [%i0 + 9]
+	stb %o2, [%i0 + 9]
 ! t0 = mem16[pa + 10]
 	.loc 1 2884
-	lduh [%o2 + 10], %o0
+	lduh [%o0 + 10], %o2
 ! mem8[pb + 10] = t0
 	.loc 1 2885
-	stb %o0, [%i0 + 10]
+	stb %o2, [%i0 + 10]
 ! t0 = t0 >> 8
 	.loc 1 2886
-	srlx %o0, 8, %o0
+	srlx %o2, 8, %o2
 ! mem8[pb + 11] = t0
 	.loc 1 2887
-	stb %o0, [%i0 + 11]
+	stb %o2, [%i0 + 11]
 ! t0 = mem16[pa + 12]
 	.loc 1 2888
-	lduh [%o2 + 12], %o0
+	lduh [%o0 + 12], %o2
 ! mem8[pb + 12] = t0
 	.loc 1 2889
-	stb %o0, [%i0 + 12]
+	stb %o2, [%i0 + 12]
 ! t0 = t0 >> 8
 	.loc 1 2890
-	srlx %o0, 8, %o0
+	srlx %o2, 8, %o2
 ! mem8[pb + 13] = t0
 	.loc 1 2891
-	stb %o0, [%i0 + 13]
+	stb %o2, [%i0 + 13]
 ! t0 = mem16[pa + 14]
 	.loc 1 2892
-	lduh [%o2 + 14], %o0
+	lduh [%o0 + 14], %o2
 ! mem8[pb + 14] = t0
 	.loc 1 2893
-	stb %o0, [%i0 + 14]
+	stb %o2, [%i0 + 14]
 ! t0 = t0 >> 8
 	.loc 1 2894
-	srlx %o0, 8, %o0
+	srlx %o2, 8, %o2
 ! mem8[pb + 15] = t0
 	.loc 1 2895
-	stb %o0, [%i0 + 15]
+	stb %o2, [%i0 + 15]
 ! pa = pa + 16
 	.loc 1 2896
-	add %o2, 16, %o2
+	add %o0, 16, %o0
 ! pb = pb + 16
 	.loc 1 2897
 	add %i0, 16, %i0
@@ -8740,7 +8640,6 @@ qhasm_kernel_core_multsntrup761_sparc64_mul:
 	nop
 ! t0 = mem16[pa]
 	.loc 1 2901
-	mov %o2, %o0
 	lduh [%o0], %o0
 ! mem8[pb] = t0
 	.loc 1 2902

@@ -10,20 +10,20 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	save %sp, -176, %sp
 ! w = w + 15
 	.loc 1 14
-	add %i4, 15, %o1
+	add %i4, 15, %i4
 ! t0 = -16
 	.loc 1 15
 	mov -16, %o0
 ! w = w & t0
 	.loc 1 16
-	and %o1, %o0, %o5
+	and %i4, %o0, %i4
 ! pa = 585242
 	.loc 1 17
 	sethi %hi(585242), %o0
 	or %o0, %lo(585242), %o0
 ! pa = w + pa
 	.loc 1 18
-	add %o5, %o0, %o2
+	add %i4, %o0, %o2
 ! z0 = 0
 	.loc 1 19
 	mov 0, %o0
@@ -95,15 +95,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(583528), %o0
 ! pa = w + pa
 	.loc 1 42
-	add %o5, %o0, %o0
-! pb = in
-	.loc 1 43
-	mov %o5, %o2
+	add %i4, %o0, %o3
 ! i1 = 107
 	.loc 1 44
-	mov 107, %o1
-	mov %o0, %o3
-	mov %o1, %o4
+	mov 107, %o2
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop2:
 ! t0 = mem8[pb]
 	.loc 1 46
@@ -233,38 +228,36 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %i1, 16, %i1
 ! i1 = i1 - 1
 	.loc 1 88
-	sub %o4, 1, %o4
+	sub %o2, 1, %o2
 ! =? i1 - 0
 	.loc 1 89
-	cmp %o4, 0
+	cmp %o2, 0
 ! goto loop2 if !=
 	.loc 1 90
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop2
 	nop
 ! t0 = mem8[pb]
 	.loc 1 91
-	mov %o3, %o0
-	ldub [%i1], %o1
+	ldub [%i1], %o0
 ! t1 = mem8[pb + 1]
 	.loc 1 92
-	ldub [%i1 + 1], %o3
+	ldub [%i1 + 1], %o1
 ! t1 = t1 << 8
 	.loc 1 93
-	sllx %o3, 8, %o3
+	sllx %o1, 8, %o1
 ! t0 = t0 | t1
 	.loc 1 94
-	or %o1, %o3, %o1
+	or %o0, %o1, %o0
 ! mem16[pa] = t0
 	.loc 1 95
-	sth %o1, [%o0]
+	sth %o0, [%o3]
 ! pa = 586432
 	.loc 1 96
 	sethi %hi(586432), %o0
 	or %o0, %lo(586432), %o0
 ! pa = w + pa
 	.loc 1 97
-	mov %o2, %o5
-	add %o5, %o0, %o0
+	add %i4, %o0, %o0
 ! z0 = 0
 	.loc 1 98
 	mov 0, %o1
@@ -327,66 +320,65 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(585576), %o0
 ! pa = w + pa
 	.loc 1 118
-	add %o5, %o0, %o0
+	add %i4, %o0, %o0
 ! i1 = 107
 	.loc 1 121
 	mov 107, %o1
-	mov %o0, %o2
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop4:
 ! t0 = mem8[qa]
 	.loc 1 123
-	ldub [%i2], %o0
+	ldub [%i2], %o2
 ! mem8[qb] = t0
 	.loc 1 124
-	stb %o0, [%o2]
+	stb %o2, [%o0]
 ! t0 = mem8[qa + 1]
 	.loc 1 125
-	ldub [%i2 + 1], %o0
+	ldub [%i2 + 1], %o2
 ! mem8[qb + 1] = t0
 	.loc 1 126
-	stb %o0, [%o2 + 1]
+	stb %o2, [%o0 + 1]
 ! t0 = mem8[qa + 2]
 	.loc 1 127
-	ldub [%i2 + 2], %o0
+	ldub [%i2 + 2], %o2
 ! mem8[qb + 2] = t0
 	.loc 1 128
-	stb %o0, [%o2 + 2]
+	stb %o2, [%o0 + 2]
 ! t0 = mem8[qa + 3]
 	.loc 1 129
-	ldub [%i2 + 3], %o0
+	ldub [%i2 + 3], %o2
 ! mem8[qb + 3] = t0
 	.loc 1 130
-	stb %o0, [%o2 + 3]
+	stb %o2, [%o0 + 3]
 ! t0 = mem8[qa + 4]
 	.loc 1 131
-	ldub [%i2 + 4], %o0
+	ldub [%i2 + 4], %o2
 ! mem8[qb + 4] = t0
 	.loc 1 132
-	stb %o0, [%o2 + 4]
+	stb %o2, [%o0 + 4]
 ! t0 = mem8[qa + 5]
 	.loc 1 133
-	ldub [%i2 + 5], %o0
+	ldub [%i2 + 5], %o2
 ! mem8[qb + 5] = t0
 	.loc 1 134
-	stb %o0, [%o2 + 5]
+	stb %o2, [%o0 + 5]
 ! t0 = mem8[qa + 6]
 	.loc 1 135
-	ldub [%i2 + 6], %o0
+	ldub [%i2 + 6], %o2
 ! mem8[qb + 6] = t0
 	.loc 1 136
-	stb %o0, [%o2 + 6]
+	stb %o2, [%o0 + 6]
 ! t0 = mem8[qa + 7]
 	.loc 1 137
-	ldub [%i2 + 7], %o0
+	ldub [%i2 + 7], %o2
 ! mem8[qb + 7] = t0
 	.loc 1 138
-	stb %o0, [%o2 + 7]
+	stb %o2, [%o0 + 7]
 ! qa = qa + 8
 	.loc 1 139
 	add %i2, 8, %i2
 ! qb = qb + 8
 	.loc 1 140
-	add %o2, 8, %o2
+	add %o0, 8, %o0
 ! i1 = i1 - 1
 	.loc 1 141
 	sub %o1, 1, %o1
@@ -399,41 +391,37 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	nop
 ! t0 = mem8[qa]
 	.loc 1 144
-	mov %o2, %o0
 	ldub [%i2], %o1
 ! mem8[qb] = t0
 	.loc 1 145
 	stb %o1, [%o0]
 ! x7 = 1
 	.loc 1 146
-	mov 1, %o0
+	mov 1, %o3
 ! pa = 585576
 	.loc 1 147
-	sethi %hi(585576), %o1
-	or %o1, %lo(585576), %o1
+	sethi %hi(585576), %o0
+	or %o0, %lo(585576), %o0
 ! pa = w + pa
 	.loc 1 148
-	add %o5, %o1, %o1
+	add %i4, %o0, %o4
 ! pb = 4096
 	.loc 1 149
-	sethi %hi(4096), %o2
-	or %o2, %lo(4096), %o2
+	sethi %hi(4096), %o0
+	or %o0, %lo(4096), %o0
 ! pb = w + pb
 	.loc 1 150
-	add %o5, %o2, %o2
+	add %i4, %o0, %o2
 ! i1 = 128
 	.loc 1 151
-	mov %o5, %o4
-	mov 128, %o3
-	mov %o0, %o5
-	mov %o1, %o7
+	mov 128, %o5
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop5:
 ! x0 = mem8[pa]
 	.loc 1 153
-	ldub [%o7], %o0
+	ldub [%o4], %o0
 ! x1 = x0 & x7
 	.loc 1 154
-	and %o0, %o5, %o1
+	and %o0, %o3, %o1
 ! x0 >>= 1
 	.loc 1 155
 	srlx %o0, 1, %o0
@@ -451,10 +439,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sth %o1, [%o2]
 ! x0 = mem8[pa + 1]
 	.loc 1 160
-	ldub [%o7 + 1], %o0
+	ldub [%o4 + 1], %o0
 ! x1 = x0 & x7
 	.loc 1 161
-	and %o0, %o5, %o1
+	and %o0, %o3, %o1
 ! x0 >>= 1
 	.loc 1 162
 	srlx %o0, 1, %o0
@@ -472,10 +460,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sth %o1, [%o2 + 2]
 ! x0 = mem8[pa + 2]
 	.loc 1 167
-	ldub [%o7 + 2], %o0
+	ldub [%o4 + 2], %o0
 ! x1 = x0 & x7
 	.loc 1 168
-	and %o0, %o5, %o1
+	and %o0, %o3, %o1
 ! x0 >>= 1
 	.loc 1 169
 	srlx %o0, 1, %o0
@@ -493,10 +481,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sth %o1, [%o2 + 4]
 ! x0 = mem8[pa + 3]
 	.loc 1 174
-	ldub [%o7 + 3], %o0
+	ldub [%o4 + 3], %o0
 ! x1 = x0 & x7
 	.loc 1 175
-	and %o0, %o5, %o1
+	and %o0, %o3, %o1
 ! x0 >>= 1
 	.loc 1 176
 	srlx %o0, 1, %o0
@@ -514,10 +502,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sth %o1, [%o2 + 6]
 ! x0 = mem8[pa + 4]
 	.loc 1 181
-	ldub [%o7 + 4], %o0
+	ldub [%o4 + 4], %o0
 ! x1 = x0 & x7
 	.loc 1 182
-	and %o0, %o5, %o1
+	and %o0, %o3, %o1
 ! x0 >>= 1
 	.loc 1 183
 	srlx %o0, 1, %o0
@@ -535,10 +523,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sth %o1, [%o2 + 8]
 ! x0 = mem8[pa + 5]
 	.loc 1 188
-	ldub [%o7 + 5], %o0
+	ldub [%o4 + 5], %o0
 ! x1 = x0 & x7
 	.loc 1 189
-	and %o0, %o5, %o1
+	and %o0, %o3, %o1
 ! x0 >>= 1
 	.loc 1 190
 	srlx %o0, 1, %o0
@@ -556,10 +544,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sth %o1, [%o2 + 10]
 ! x0 = mem8[pa + 6]
 	.loc 1 195
-	ldub [%o7 + 6], %o0
+	ldub [%o4 + 6], %o0
 ! x1 = x0 & x7
 	.loc 1 196
-	and %o0, %o5, %o1
+	and %o0, %o3, %o1
 ! x0 >>= 1
 	.loc 1 197
 	srlx %o0, 1, %o0
@@ -577,10 +565,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sth %o1, [%o2 + 12]
 ! x0 = mem8[pa + 7]
 	.loc 1 202
-	ldub [%o7 + 7], %o0
+	ldub [%o4 + 7], %o0
 ! x1 = x0 & x7
 	.loc 1 203
-	and %o0, %o5, %o1
+	and %o0, %o3, %o1
 ! x0 >>= 1
 	.loc 1 204
 	srlx %o0, 1, %o0
@@ -598,61 +586,60 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sth %o1, [%o2 + 14]
 ! pa = pa + 8
 	.loc 1 209
-	add %o7, 8, %o7
+	add %o4, 8, %o4
 ! pb = pb + 16
 	.loc 1 210
 	add %o2, 16, %o2
 ! i1 = i1 - 1
 	.loc 1 211
-	sub %o3, 1, %o3
+	sub %o5, 1, %o5
 ! =? i1 - 0
 	.loc 1 212
-	cmp %o3, 0
+	cmp %o5, 0
 ! goto loop5 if !=
 	.loc 1 213
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop5
 	nop
 ! x4 = 71
 	.loc 1 214
-	mov 71, %o0
+	mov 71, %o5
 ! x5 = 923
 	.loc 1 215
-	mov 923, %o1
+	mov 923, %o7
 ! x6 = 12988
 	.loc 1 216
-	sethi %hi(12988), %o2
-	or %o2, %lo(12988), %o2
+	sethi %hi(12988), %l0
+	or %l0, %lo(12988), %l0
 ! x7 = 5167
 	.loc 1 217
-	sethi %hi(5167), %o7
-	or %o7, %lo(5167), %o7
+	sethi %hi(5167), %l2
+	or %l2, %lo(5167), %l2
 ! x3 = 35
 	.loc 1 218
-	mov 35, %o3
+	mov 35, %l1
 ! pa = 583528
 	.loc 1 219
-	sethi %hi(583528), %l0
-	or %l0, %lo(583528), %l0
+	sethi %hi(583528), %o0
+	or %o0, %lo(583528), %o0
 ! pa = w + pa
 	.loc 1 220
-	mov %o4, %o5
-	add %o5, %l0, %l0
+	add %i4, %o0, %l3
+! pb = w
+	.loc 1 221
+	mov %i4, %o3
 ! pc = w + 2048
 	.loc 1 222
-	add %o5, 2048, %o4
+	add %i4, 2048, %o4
 ! i1 = 128
 	.loc 1 223
-	mov %o5, %l2
-	mov 128, %l1
-	mov %o0, %l3
-	mov %o1, %l4
+	mov 128, %o2
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop6:
 ! (int64) x0 = mem16[pa]
 	.loc 1 225
-	ldsh [%l0], %o0
+	ldsh [%l3], %o0
 ! x1 = x0 * x6
 	.loc 1 226
-	mulx %o0, %o2, %o1
+	mulx %o0, %l0, %o1
 ! (int64) x1 >>= 16
 	.loc 1 227
 	srax %o1, 16, %o1
@@ -664,16 +651,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 230
-	mulx %o1, %o7, %o1
+	mulx %o1, %l2, %o1
 ! x0 = x0 - x1
 	.loc 1 231
 	sub %o0, %o1, %o0
 ! x1 = x0 + x3
 	.loc 1 232
-	add %o0, %o3, %o1
+	add %o0, %l1, %o1
 ! x1 = x1 * x5
 	.loc 1 233
-	mulx %o1, %l4, %o1
+	mulx %o1, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 234
 	srax %o1, 16, %o1
@@ -682,19 +669,19 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sth %o1, [%o4]
 ! x1 = x1 * x4
 	.loc 1 236
-	mulx %o1, %l3, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 237
 	sub %o0, %o1, %o0
 ! mem16[pb] = x0
 	.loc 1 238
-	sth %o0, [%o5]
+	sth %o0, [%o3]
 ! (int64) x0 = mem16[pa + 2]
 	.loc 1 239
-	ldsh [%l0 + 2], %o0
+	ldsh [%l3 + 2], %o0
 ! x1 = x0 * x6
 	.loc 1 240
-	mulx %o0, %o2, %o1
+	mulx %o0, %l0, %o1
 ! (int64) x1 >>= 16
 	.loc 1 241
 	srax %o1, 16, %o1
@@ -706,16 +693,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 244
-	mulx %o1, %o7, %o1
+	mulx %o1, %l2, %o1
 ! x0 = x0 - x1
 	.loc 1 245
 	sub %o0, %o1, %o0
 ! x1 = x0 + x3
 	.loc 1 246
-	add %o0, %o3, %o1
+	add %o0, %l1, %o1
 ! x1 = x1 * x5
 	.loc 1 247
-	mulx %o1, %l4, %o1
+	mulx %o1, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 248
 	srax %o1, 16, %o1
@@ -724,19 +711,19 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sth %o1, [%o4 + 2]
 ! x1 = x1 * x4
 	.loc 1 250
-	mulx %o1, %l3, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 251
 	sub %o0, %o1, %o0
 ! mem16[pb + 2] = x0
 	.loc 1 252
-	sth %o0, [%o5 + 2]
+	sth %o0, [%o3 + 2]
 ! (int64) x0 = mem16[pa + 4]
 	.loc 1 253
-	ldsh [%l0 + 4], %o0
+	ldsh [%l3 + 4], %o0
 ! x1 = x0 * x6
 	.loc 1 254
-	mulx %o0, %o2, %o1
+	mulx %o0, %l0, %o1
 ! (int64) x1 >>= 16
 	.loc 1 255
 	srax %o1, 16, %o1
@@ -748,16 +735,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 258
-	mulx %o1, %o7, %o1
+	mulx %o1, %l2, %o1
 ! x0 = x0 - x1
 	.loc 1 259
 	sub %o0, %o1, %o0
 ! x1 = x0 + x3
 	.loc 1 260
-	add %o0, %o3, %o1
+	add %o0, %l1, %o1
 ! x1 = x1 * x5
 	.loc 1 261
-	mulx %o1, %l4, %o1
+	mulx %o1, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 262
 	srax %o1, 16, %o1
@@ -766,19 +753,19 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sth %o1, [%o4 + 4]
 ! x1 = x1 * x4
 	.loc 1 264
-	mulx %o1, %l3, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 265
 	sub %o0, %o1, %o0
 ! mem16[pb + 4] = x0
 	.loc 1 266
-	sth %o0, [%o5 + 4]
+	sth %o0, [%o3 + 4]
 ! (int64) x0 = mem16[pa + 6]
 	.loc 1 267
-	ldsh [%l0 + 6], %o0
+	ldsh [%l3 + 6], %o0
 ! x1 = x0 * x6
 	.loc 1 268
-	mulx %o0, %o2, %o1
+	mulx %o0, %l0, %o1
 ! (int64) x1 >>= 16
 	.loc 1 269
 	srax %o1, 16, %o1
@@ -790,16 +777,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 272
-	mulx %o1, %o7, %o1
+	mulx %o1, %l2, %o1
 ! x0 = x0 - x1
 	.loc 1 273
 	sub %o0, %o1, %o0
 ! x1 = x0 + x3
 	.loc 1 274
-	add %o0, %o3, %o1
+	add %o0, %l1, %o1
 ! x1 = x1 * x5
 	.loc 1 275
-	mulx %o1, %l4, %o1
+	mulx %o1, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 276
 	srax %o1, 16, %o1
@@ -808,19 +795,19 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sth %o1, [%o4 + 6]
 ! x1 = x1 * x4
 	.loc 1 278
-	mulx %o1, %l3, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 279
 	sub %o0, %o1, %o0
 ! mem16[pb + 6] = x0
 	.loc 1 280
-	sth %o0, [%o5 + 6]
+	sth %o0, [%o3 + 6]
 ! (int64) x0 = mem16[pa + 8]
 	.loc 1 281
-	ldsh [%l0 + 8], %o0
+	ldsh [%l3 + 8], %o0
 ! x1 = x0 * x6
 	.loc 1 282
-	mulx %o0, %o2, %o1
+	mulx %o0, %l0, %o1
 ! (int64) x1 >>= 16
 	.loc 1 283
 	srax %o1, 16, %o1
@@ -832,16 +819,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 286
-	mulx %o1, %o7, %o1
+	mulx %o1, %l2, %o1
 ! x0 = x0 - x1
 	.loc 1 287
 	sub %o0, %o1, %o0
 ! x1 = x0 + x3
 	.loc 1 288
-	add %o0, %o3, %o1
+	add %o0, %l1, %o1
 ! x1 = x1 * x5
 	.loc 1 289
-	mulx %o1, %l4, %o1
+	mulx %o1, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 290
 	srax %o1, 16, %o1
@@ -850,19 +837,19 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sth %o1, [%o4 + 8]
 ! x1 = x1 * x4
 	.loc 1 292
-	mulx %o1, %l3, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 293
 	sub %o0, %o1, %o0
 ! mem16[pb + 8] = x0
 	.loc 1 294
-	sth %o0, [%o5 + 8]
+	sth %o0, [%o3 + 8]
 ! (int64) x0 = mem16[pa + 10]
 	.loc 1 295
-	ldsh [%l0 + 10], %o0
+	ldsh [%l3 + 10], %o0
 ! x1 = x0 * x6
 	.loc 1 296
-	mulx %o0, %o2, %o1
+	mulx %o0, %l0, %o1
 ! (int64) x1 >>= 16
 	.loc 1 297
 	srax %o1, 16, %o1
@@ -874,16 +861,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 300
-	mulx %o1, %o7, %o1
+	mulx %o1, %l2, %o1
 ! x0 = x0 - x1
 	.loc 1 301
 	sub %o0, %o1, %o0
 ! x1 = x0 + x3
 	.loc 1 302
-	add %o0, %o3, %o1
+	add %o0, %l1, %o1
 ! x1 = x1 * x5
 	.loc 1 303
-	mulx %o1, %l4, %o1
+	mulx %o1, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 304
 	srax %o1, 16, %o1
@@ -892,19 +879,19 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sth %o1, [%o4 + 10]
 ! x1 = x1 * x4
 	.loc 1 306
-	mulx %o1, %l3, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 307
 	sub %o0, %o1, %o0
 ! mem16[pb + 10] = x0
 	.loc 1 308
-	sth %o0, [%o5 + 10]
+	sth %o0, [%o3 + 10]
 ! (int64) x0 = mem16[pa + 12]
 	.loc 1 309
-	ldsh [%l0 + 12], %o0
+	ldsh [%l3 + 12], %o0
 ! x1 = x0 * x6
 	.loc 1 310
-	mulx %o0, %o2, %o1
+	mulx %o0, %l0, %o1
 ! (int64) x1 >>= 16
 	.loc 1 311
 	srax %o1, 16, %o1
@@ -916,16 +903,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 314
-	mulx %o1, %o7, %o1
+	mulx %o1, %l2, %o1
 ! x0 = x0 - x1
 	.loc 1 315
 	sub %o0, %o1, %o0
 ! x1 = x0 + x3
 	.loc 1 316
-	add %o0, %o3, %o1
+	add %o0, %l1, %o1
 ! x1 = x1 * x5
 	.loc 1 317
-	mulx %o1, %l4, %o1
+	mulx %o1, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 318
 	srax %o1, 16, %o1
@@ -934,19 +921,19 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sth %o1, [%o4 + 12]
 ! x1 = x1 * x4
 	.loc 1 320
-	mulx %o1, %l3, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 321
 	sub %o0, %o1, %o0
 ! mem16[pb + 12] = x0
 	.loc 1 322
-	sth %o0, [%o5 + 12]
+	sth %o0, [%o3 + 12]
 ! (int64) x0 = mem16[pa + 14]
 	.loc 1 323
-	ldsh [%l0 + 14], %o0
+	ldsh [%l3 + 14], %o0
 ! x1 = x0 * x6
 	.loc 1 324
-	mulx %o0, %o2, %o1
+	mulx %o0, %l0, %o1
 ! (int64) x1 >>= 16
 	.loc 1 325
 	srax %o1, 16, %o1
@@ -958,16 +945,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 328
-	mulx %o1, %o7, %o1
+	mulx %o1, %l2, %o1
 ! x0 = x0 - x1
 	.loc 1 329
 	sub %o0, %o1, %o0
 ! x1 = x0 + x3
 	.loc 1 330
-	add %o0, %o3, %o1
+	add %o0, %l1, %o1
 ! x1 = x1 * x5
 	.loc 1 331
-	mulx %o1, %l4, %o1
+	mulx %o1, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 332
 	srax %o1, 16, %o1
@@ -976,239 +963,234 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sth %o1, [%o4 + 14]
 ! x1 = x1 * x4
 	.loc 1 334
-	mulx %o1, %l3, %o1
+	mulx %o1, %o5, %o1
 ! x0 = x0 - x1
 	.loc 1 335
 	sub %o0, %o1, %o0
 ! mem16[pb + 14] = x0
 	.loc 1 336
-	sth %o0, [%o5 + 14]
+	sth %o0, [%o3 + 14]
 ! pa = pa + 16
 	.loc 1 337
-	add %l0, 16, %l0
+	add %l3, 16, %l3
 ! pb = pb + 16
 	.loc 1 338
-	add %o5, 16, %o5
+	add %o3, 16, %o3
 ! pc = pc + 16
 	.loc 1 339
 	add %o4, 16, %o4
 ! i1 = i1 - 1
 	.loc 1 340
-	sub %l1, 1, %l1
+	sub %o2, 1, %o2
 ! =? i1 - 0
 	.loc 1 341
-	cmp %l1, 0
+	cmp %o2, 0
 ! goto loop6 if !=
 	.loc 1 342
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop6
 	nop
 ! pa = w
 	.loc 1 343
-	mov %l2, %o5
-	mov %o5, %o7
+	mov %i4, %l0
 ! pb = 216112
 	.loc 1 344
 	sethi %hi(216112), %o0
 	or %o0, %lo(216112), %o0
 ! pb = w + pb
 	.loc 1 345
-	add %o5, %o0, %l0
+	add %i4, %o0, %o5
 ! i0 = 2
 	.loc 1 346
-	mov 2, %o0
+	mov 2, %o3
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop7:
 ! qa = pa
 	.loc 1 348
-	mov %o0, %l1
+	mov %l0, %o2
 ! qb = pa + 1024
 	.loc 1 349
-	add %o7, 1024, %o3
+	add %l0, 1024, %o7
 ! qc = pb
 	.loc 1 350
-	mov %o7, %l2
+	mov %o5, %l1
 ! i1 = 64
 	.loc 1 351
-	mov %l0, %o4
-	mov 64, %o2
+	mov 64, %o4
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop8:
 ! (int64) x0 = mem16[qa]
 	.loc 1 353
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 354
-	ldsh [%o3], %o1
+	ldsh [%o7], %o1
 ! mem16[qc] = x0
 	.loc 1 355
-	sth %o0, [%l0]
+	sth %o0, [%l1]
 ! mem16[qc + 2048] = x1
 	.loc 1 356
-	sth %o1, [%l0 + 2048]
+	sth %o1, [%l1 + 2048]
 ! x0 = x0 + x1
 	.loc 1 357
 	add %o0, %o1, %o0
 ! mem16[qc + 1024] = x0
 	.loc 1 358
-	sth %o0, [%l0 + 1024]
+	sth %o0, [%l1 + 1024]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 359
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 360
-	ldsh [%o3 + 2], %o1
+	ldsh [%o7 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 361
-	sth %o0, [%l0 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qc + 2050] = x1
 	.loc 1 362
-	sth %o1, [%l0 + 2050]
+	sth %o1, [%l1 + 2050]
 ! x0 = x0 + x1
 	.loc 1 363
 	add %o0, %o1, %o0
 ! mem16[qc + 1026] = x0
 	.loc 1 364
-	sth %o0, [%l0 + 1026]
+	sth %o0, [%l1 + 1026]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 365
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 366
-	ldsh [%o3 + 4], %o1
+	ldsh [%o7 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 367
-	sth %o0, [%l0 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qc + 2052] = x1
 	.loc 1 368
-	sth %o1, [%l0 + 2052]
+	sth %o1, [%l1 + 2052]
 ! x0 = x0 + x1
 	.loc 1 369
 	add %o0, %o1, %o0
 ! mem16[qc + 1028] = x0
 	.loc 1 370
-	sth %o0, [%l0 + 1028]
+	sth %o0, [%l1 + 1028]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 371
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 372
-	ldsh [%o3 + 6], %o1
+	ldsh [%o7 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 373
-	sth %o0, [%l0 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qc + 2054] = x1
 	.loc 1 374
-	sth %o1, [%l0 + 2054]
+	sth %o1, [%l1 + 2054]
 ! x0 = x0 + x1
 	.loc 1 375
 	add %o0, %o1, %o0
 ! mem16[qc + 1030] = x0
 	.loc 1 376
-	sth %o0, [%l0 + 1030]
+	sth %o0, [%l1 + 1030]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 377
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 378
-	ldsh [%o3 + 8], %o1
+	ldsh [%o7 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 379
-	sth %o0, [%l0 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qc + 2056] = x1
 	.loc 1 380
-	sth %o1, [%l0 + 2056]
+	sth %o1, [%l1 + 2056]
 ! x0 = x0 + x1
 	.loc 1 381
 	add %o0, %o1, %o0
 ! mem16[qc + 1032] = x0
 	.loc 1 382
-	sth %o0, [%l0 + 1032]
+	sth %o0, [%l1 + 1032]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 383
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 384
-	ldsh [%o3 + 10], %o1
+	ldsh [%o7 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 385
-	sth %o0, [%l0 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qc + 2058] = x1
 	.loc 1 386
-	sth %o1, [%l0 + 2058]
+	sth %o1, [%l1 + 2058]
 ! x0 = x0 + x1
 	.loc 1 387
 	add %o0, %o1, %o0
 ! mem16[qc + 1034] = x0
 	.loc 1 388
-	sth %o0, [%l0 + 1034]
+	sth %o0, [%l1 + 1034]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 389
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 390
-	ldsh [%o3 + 12], %o1
+	ldsh [%o7 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 391
-	sth %o0, [%l0 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qc + 2060] = x1
 	.loc 1 392
-	sth %o1, [%l0 + 2060]
+	sth %o1, [%l1 + 2060]
 ! x0 = x0 + x1
 	.loc 1 393
 	add %o0, %o1, %o0
 ! mem16[qc + 1036] = x0
 	.loc 1 394
-	sth %o0, [%l0 + 1036]
+	sth %o0, [%l1 + 1036]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 395
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 396
-	ldsh [%o3 + 14], %o1
+	ldsh [%o7 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 397
-	sth %o0, [%l0 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qc + 2062] = x1
 	.loc 1 398
-	sth %o1, [%l0 + 2062]
+	sth %o1, [%l1 + 2062]
 ! x0 = x0 + x1
 	.loc 1 399
 	add %o0, %o1, %o0
 ! mem16[qc + 1038] = x0
 	.loc 1 400
-	sth %o0, [%l0 + 1038]
+	sth %o0, [%l1 + 1038]
 ! qa = qa + 16
 	.loc 1 401
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 402
-	add %o3, 16, %o3
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 403
-	add %l0, 16, %l0
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 404
-	sub %o2, 1, %o2
+	sub %o4, 1, %o4
 ! =? i1 - 0
 	.loc 1 405
-	cmp %o2, 0
+	cmp %o4, 0
 ! goto loop8 if !=
 	.loc 1 406
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop8
 	nop
 ! pa = pa + 2048
 	.loc 1 407
-	mov %l2, %o7
-	add %o7, 2048, %o7
+	add %l0, 2048, %l0
 ! pb = pb + 3072
 	.loc 1 408
-	mov %o4, %l0
-	add %l0, 3072, %l0
+	add %o5, 3072, %o5
 ! i0 = i0 - 1
 	.loc 1 409
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o3, 1, %o3
 ! =? i0 - 0
 	.loc 1 410
-	cmp %o0, 0
+	cmp %o3, 0
 ! goto loop7 if !=
 	.loc 1 411
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop7
@@ -1219,182 +1201,180 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(4096), %o0
 ! pa = w + pa
 	.loc 1 413
-	add %o5, %o0, %o1
+	add %i4, %o0, %o4
 ! pb = 338584
 	.loc 1 414
 	sethi %hi(338584), %o0
 	or %o0, %lo(338584), %o0
 ! pb = w + pb
 	.loc 1 415
-	add %o5, %o0, %o2
+	add %i4, %o0, %o3
 ! qb = pa + 1024
 	.loc 1 417
-	add %o1, 1024, %o0
+	add %o4, 1024, %o2
 ! i1 = 64
 	.loc 1 419
-	mov 64, %o3
-	mov %o1, %o4
-	mov %o0, %o7
+	mov 64, %o5
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop9:
 ! (int64) x0 = mem16[qa]
 	.loc 1 421
 	ldsh [%o4], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 422
-	ldsh [%o7], %o1
+	ldsh [%o2], %o1
 ! mem16[qc] = x0
 	.loc 1 423
-	sth %o0, [%o2]
+	sth %o0, [%o3]
 ! mem16[qc + 2048] = x1
 	.loc 1 424
-	sth %o1, [%o2 + 2048]
+	sth %o1, [%o3 + 2048]
 ! x0 = x0 + x1
 	.loc 1 425
 	add %o0, %o1, %o0
 ! mem16[qc + 1024] = x0
 	.loc 1 426
-	sth %o0, [%o2 + 1024]
+	sth %o0, [%o3 + 1024]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 427
 	ldsh [%o4 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 428
-	ldsh [%o7 + 2], %o1
+	ldsh [%o2 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 429
-	sth %o0, [%o2 + 2]
+	sth %o0, [%o3 + 2]
 ! mem16[qc + 2050] = x1
 	.loc 1 430
-	sth %o1, [%o2 + 2050]
+	sth %o1, [%o3 + 2050]
 ! x0 = x0 + x1
 	.loc 1 431
 	add %o0, %o1, %o0
 ! mem16[qc + 1026] = x0
 	.loc 1 432
-	sth %o0, [%o2 + 1026]
+	sth %o0, [%o3 + 1026]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 433
 	ldsh [%o4 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 434
-	ldsh [%o7 + 4], %o1
+	ldsh [%o2 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 435
-	sth %o0, [%o2 + 4]
+	sth %o0, [%o3 + 4]
 ! mem16[qc + 2052] = x1
 	.loc 1 436
-	sth %o1, [%o2 + 2052]
+	sth %o1, [%o3 + 2052]
 ! x0 = x0 + x1
 	.loc 1 437
 	add %o0, %o1, %o0
 ! mem16[qc + 1028] = x0
 	.loc 1 438
-	sth %o0, [%o2 + 1028]
+	sth %o0, [%o3 + 1028]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 439
 	ldsh [%o4 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 440
-	ldsh [%o7 + 6], %o1
+	ldsh [%o2 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 441
-	sth %o0, [%o2 + 6]
+	sth %o0, [%o3 + 6]
 ! mem16[qc + 2054] = x1
 	.loc 1 442
-	sth %o1, [%o2 + 2054]
+	sth %o1, [%o3 + 2054]
 ! x0 = x0 + x1
 	.loc 1 443
 	add %o0, %o1, %o0
 ! mem16[qc + 1030] = x0
 	.loc 1 444
-	sth %o0, [%o2 + 1030]
+	sth %o0, [%o3 + 1030]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 445
 	ldsh [%o4 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 446
-	ldsh [%o7 + 8], %o1
+	ldsh [%o2 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 447
-	sth %o0, [%o2 + 8]
+	sth %o0, [%o3 + 8]
 ! mem16[qc + 2056] = x1
 	.loc 1 448
-	sth %o1, [%o2 + 2056]
+	sth %o1, [%o3 + 2056]
 ! x0 = x0 + x1
 	.loc 1 449
 	add %o0, %o1, %o0
 ! mem16[qc + 1032] = x0
 	.loc 1 450
-	sth %o0, [%o2 + 1032]
+	sth %o0, [%o3 + 1032]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 451
 	ldsh [%o4 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 452
-	ldsh [%o7 + 10], %o1
+	ldsh [%o2 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 453
-	sth %o0, [%o2 + 10]
+	sth %o0, [%o3 + 10]
 ! mem16[qc + 2058] = x1
 	.loc 1 454
-	sth %o1, [%o2 + 2058]
+	sth %o1, [%o3 + 2058]
 ! x0 = x0 + x1
 	.loc 1 455
 	add %o0, %o1, %o0
 ! mem16[qc + 1034] = x0
 	.loc 1 456
-	sth %o0, [%o2 + 1034]
+	sth %o0, [%o3 + 1034]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 457
 	ldsh [%o4 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 458
-	ldsh [%o7 + 12], %o1
+	ldsh [%o2 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 459
-	sth %o0, [%o2 + 12]
+	sth %o0, [%o3 + 12]
 ! mem16[qc + 2060] = x1
 	.loc 1 460
-	sth %o1, [%o2 + 2060]
+	sth %o1, [%o3 + 2060]
 ! x0 = x0 + x1
 	.loc 1 461
 	add %o0, %o1, %o0
 ! mem16[qc + 1036] = x0
 	.loc 1 462
-	sth %o0, [%o2 + 1036]
+	sth %o0, [%o3 + 1036]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 463
 	ldsh [%o4 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 464
-	ldsh [%o7 + 14], %o1
+	ldsh [%o2 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 465
-	sth %o0, [%o2 + 14]
+	sth %o0, [%o3 + 14]
 ! mem16[qc + 2062] = x1
 	.loc 1 466
-	sth %o1, [%o2 + 2062]
+	sth %o1, [%o3 + 2062]
 ! x0 = x0 + x1
 	.loc 1 467
 	add %o0, %o1, %o0
 ! mem16[qc + 1038] = x0
 	.loc 1 468
-	sth %o0, [%o2 + 1038]
+	sth %o0, [%o3 + 1038]
 ! qa = qa + 16
 	.loc 1 469
 	add %o4, 16, %o4
 ! qb = qb + 16
 	.loc 1 470
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qc = qc + 16
 	.loc 1 471
-	add %o2, 16, %o2
+	add %o3, 16, %o3
 ! i1 = i1 - 1
 	.loc 1 472
-	sub %o3, 1, %o3
+	sub %o5, 1, %o5
 ! =? i1 - 0
 	.loc 1 473
-	cmp %o3, 0
+	cmp %o5, 0
 ! goto loop9 if !=
 	.loc 1 474
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop9
@@ -1405,210 +1385,206 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(216112), %o0
 ! pa = w + pa
 	.loc 1 476
-	add %o5, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 6144
 	.loc 1 477
 	sethi %hi(6144), %o0
 	or %o0, %lo(6144), %o0
 ! pb = w + pb
 	.loc 1 478
-	add %o5, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 6
 	.loc 1 479
-	mov 6, %o0
+	mov 6, %o4
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop10:
 ! qa = pa
 	.loc 1 481
-	mov %o0, %l1
+	mov %l0, %o2
 ! qb = pa + 512
 	.loc 1 482
-	add %o7, 512, %o2
+	add %l0, 512, %o5
 ! qc = pb
 	.loc 1 483
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 32
 	.loc 1 484
-	mov %l0, %l2
-	mov 32, %o3
+	mov 32, %l1
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop11:
 ! (int64) x0 = mem16[qa]
 	.loc 1 486
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 487
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 488
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 1024] = x1
 	.loc 1 489
-	sth %o1, [%l0 + 1024]
+	sth %o1, [%o7 + 1024]
 ! x0 = x0 + x1
 	.loc 1 490
 	add %o0, %o1, %o0
 ! mem16[qc + 512] = x0
 	.loc 1 491
-	sth %o0, [%l0 + 512]
+	sth %o0, [%o7 + 512]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 492
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 493
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 494
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 1026] = x1
 	.loc 1 495
-	sth %o1, [%l0 + 1026]
+	sth %o1, [%o7 + 1026]
 ! x0 = x0 + x1
 	.loc 1 496
 	add %o0, %o1, %o0
 ! mem16[qc + 514] = x0
 	.loc 1 497
-	sth %o0, [%l0 + 514]
+	sth %o0, [%o7 + 514]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 498
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 499
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 500
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 1028] = x1
 	.loc 1 501
-	sth %o1, [%l0 + 1028]
+	sth %o1, [%o7 + 1028]
 ! x0 = x0 + x1
 	.loc 1 502
 	add %o0, %o1, %o0
 ! mem16[qc + 516] = x0
 	.loc 1 503
-	sth %o0, [%l0 + 516]
+	sth %o0, [%o7 + 516]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 504
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 505
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 506
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 1030] = x1
 	.loc 1 507
-	sth %o1, [%l0 + 1030]
+	sth %o1, [%o7 + 1030]
 ! x0 = x0 + x1
 	.loc 1 508
 	add %o0, %o1, %o0
 ! mem16[qc + 518] = x0
 	.loc 1 509
-	sth %o0, [%l0 + 518]
+	sth %o0, [%o7 + 518]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 510
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 511
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 512
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 1032] = x1
 	.loc 1 513
-	sth %o1, [%l0 + 1032]
+	sth %o1, [%o7 + 1032]
 ! x0 = x0 + x1
 	.loc 1 514
 	add %o0, %o1, %o0
 ! mem16[qc + 520] = x0
 	.loc 1 515
-	sth %o0, [%l0 + 520]
+	sth %o0, [%o7 + 520]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 516
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 517
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 518
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 1034] = x1
 	.loc 1 519
-	sth %o1, [%l0 + 1034]
+	sth %o1, [%o7 + 1034]
 ! x0 = x0 + x1
 	.loc 1 520
 	add %o0, %o1, %o0
 ! mem16[qc + 522] = x0
 	.loc 1 521
-	sth %o0, [%l0 + 522]
+	sth %o0, [%o7 + 522]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 522
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 523
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 524
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 1036] = x1
 	.loc 1 525
-	sth %o1, [%l0 + 1036]
+	sth %o1, [%o7 + 1036]
 ! x0 = x0 + x1
 	.loc 1 526
 	add %o0, %o1, %o0
 ! mem16[qc + 524] = x0
 	.loc 1 527
-	sth %o0, [%l0 + 524]
+	sth %o0, [%o7 + 524]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 528
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 529
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 530
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 1038] = x1
 	.loc 1 531
-	sth %o1, [%l0 + 1038]
+	sth %o1, [%o7 + 1038]
 ! x0 = x0 + x1
 	.loc 1 532
 	add %o0, %o1, %o0
 ! mem16[qc + 526] = x0
 	.loc 1 533
-	sth %o0, [%l0 + 526]
+	sth %o0, [%o7 + 526]
 ! qa = qa + 16
 	.loc 1 534
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 535
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 536
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 537
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 538
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop11 if !=
 	.loc 1 539
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop11
 	nop
 ! pa = pa + 1024
 	.loc 1 540
-	mov %o4, %o7
-	add %o7, 1024, %o7
+	add %l0, 1024, %l0
 ! pb = pb + 1536
 	.loc 1 541
-	mov %l2, %l0
-	add %l0, 1536, %l0
+	add %o3, 1536, %o3
 ! i0 = i0 - 1
 	.loc 1 542
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 543
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop10 if !=
 	.loc 1 544
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop10
@@ -1619,210 +1595,206 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(338584), %o0
 ! pa = w + pa
 	.loc 1 546
-	add %o5, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 286096
 	.loc 1 547
 	sethi %hi(286096), %o0
 	or %o0, %lo(286096), %o0
 ! pb = w + pb
 	.loc 1 548
-	add %o5, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 3
 	.loc 1 549
-	mov 3, %o0
+	mov 3, %o4
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop12:
 ! qa = pa
 	.loc 1 551
-	mov %o0, %l1
+	mov %l0, %o2
 ! qb = pa + 512
 	.loc 1 552
-	add %o7, 512, %o2
+	add %l0, 512, %o5
 ! qc = pb
 	.loc 1 553
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 32
 	.loc 1 554
-	mov %l0, %l2
-	mov 32, %o3
+	mov 32, %l1
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop13:
 ! (int64) x0 = mem16[qa]
 	.loc 1 556
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 557
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 558
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 1024] = x1
 	.loc 1 559
-	sth %o1, [%l0 + 1024]
+	sth %o1, [%o7 + 1024]
 ! x0 = x0 + x1
 	.loc 1 560
 	add %o0, %o1, %o0
 ! mem16[qc + 512] = x0
 	.loc 1 561
-	sth %o0, [%l0 + 512]
+	sth %o0, [%o7 + 512]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 562
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 563
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 564
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 1026] = x1
 	.loc 1 565
-	sth %o1, [%l0 + 1026]
+	sth %o1, [%o7 + 1026]
 ! x0 = x0 + x1
 	.loc 1 566
 	add %o0, %o1, %o0
 ! mem16[qc + 514] = x0
 	.loc 1 567
-	sth %o0, [%l0 + 514]
+	sth %o0, [%o7 + 514]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 568
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 569
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 570
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 1028] = x1
 	.loc 1 571
-	sth %o1, [%l0 + 1028]
+	sth %o1, [%o7 + 1028]
 ! x0 = x0 + x1
 	.loc 1 572
 	add %o0, %o1, %o0
 ! mem16[qc + 516] = x0
 	.loc 1 573
-	sth %o0, [%l0 + 516]
+	sth %o0, [%o7 + 516]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 574
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 575
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 576
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 1030] = x1
 	.loc 1 577
-	sth %o1, [%l0 + 1030]
+	sth %o1, [%o7 + 1030]
 ! x0 = x0 + x1
 	.loc 1 578
 	add %o0, %o1, %o0
 ! mem16[qc + 518] = x0
 	.loc 1 579
-	sth %o0, [%l0 + 518]
+	sth %o0, [%o7 + 518]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 580
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 581
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 582
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 1032] = x1
 	.loc 1 583
-	sth %o1, [%l0 + 1032]
+	sth %o1, [%o7 + 1032]
 ! x0 = x0 + x1
 	.loc 1 584
 	add %o0, %o1, %o0
 ! mem16[qc + 520] = x0
 	.loc 1 585
-	sth %o0, [%l0 + 520]
+	sth %o0, [%o7 + 520]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 586
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 587
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 588
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 1034] = x1
 	.loc 1 589
-	sth %o1, [%l0 + 1034]
+	sth %o1, [%o7 + 1034]
 ! x0 = x0 + x1
 	.loc 1 590
 	add %o0, %o1, %o0
 ! mem16[qc + 522] = x0
 	.loc 1 591
-	sth %o0, [%l0 + 522]
+	sth %o0, [%o7 + 522]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 592
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 593
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 594
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 1036] = x1
 	.loc 1 595
-	sth %o1, [%l0 + 1036]
+	sth %o1, [%o7 + 1036]
 ! x0 = x0 + x1
 	.loc 1 596
 	add %o0, %o1, %o0
 ! mem16[qc + 524] = x0
 	.loc 1 597
-	sth %o0, [%l0 + 524]
+	sth %o0, [%o7 + 524]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 598
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 599
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 600
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 1038] = x1
 	.loc 1 601
-	sth %o1, [%l0 + 1038]
+	sth %o1, [%o7 + 1038]
 ! x0 = x0 + x1
 	.loc 1 602
 	add %o0, %o1, %o0
 ! mem16[qc + 526] = x0
 	.loc 1 603
-	sth %o0, [%l0 + 526]
+	sth %o0, [%o7 + 526]
 ! qa = qa + 16
 	.loc 1 604
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 605
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 606
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 607
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 608
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop13 if !=
 	.loc 1 609
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop13
 	nop
 ! pa = pa + 1024
 	.loc 1 610
-	mov %o4, %o7
-	add %o7, 1024, %o7
+	add %l0, 1024, %l0
 ! pb = pb + 1536
 	.loc 1 611
-	mov %l2, %l0
-	add %l0, 1536, %l0
+	add %o3, 1536, %o3
 ! i0 = i0 - 1
 	.loc 1 612
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 613
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop12 if !=
 	.loc 1 614
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop12
@@ -1833,210 +1805,206 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(6144), %o0
 ! pa = w + pa
 	.loc 1 616
-	add %o5, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 216112
 	.loc 1 617
 	sethi %hi(216112), %o0
 	or %o0, %lo(216112), %o0
 ! pb = w + pb
 	.loc 1 618
-	add %o5, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 18
 	.loc 1 619
-	mov 18, %o0
+	mov 18, %o4
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop14:
 ! qa = pa
 	.loc 1 621
-	mov %o0, %l1
+	mov %l0, %o2
 ! qb = pa + 256
 	.loc 1 622
-	add %o7, 256, %o2
+	add %l0, 256, %o5
 ! qc = pb
 	.loc 1 623
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 16
 	.loc 1 624
-	mov %l0, %l2
-	mov 16, %o3
+	mov 16, %l1
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop15:
 ! (int64) x0 = mem16[qa]
 	.loc 1 626
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 627
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 628
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 512] = x1
 	.loc 1 629
-	sth %o1, [%l0 + 512]
+	sth %o1, [%o7 + 512]
 ! x0 = x0 + x1
 	.loc 1 630
 	add %o0, %o1, %o0
 ! mem16[qc + 256] = x0
 	.loc 1 631
-	sth %o0, [%l0 + 256]
+	sth %o0, [%o7 + 256]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 632
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 633
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 634
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 514] = x1
 	.loc 1 635
-	sth %o1, [%l0 + 514]
+	sth %o1, [%o7 + 514]
 ! x0 = x0 + x1
 	.loc 1 636
 	add %o0, %o1, %o0
 ! mem16[qc + 258] = x0
 	.loc 1 637
-	sth %o0, [%l0 + 258]
+	sth %o0, [%o7 + 258]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 638
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 639
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 640
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 516] = x1
 	.loc 1 641
-	sth %o1, [%l0 + 516]
+	sth %o1, [%o7 + 516]
 ! x0 = x0 + x1
 	.loc 1 642
 	add %o0, %o1, %o0
 ! mem16[qc + 260] = x0
 	.loc 1 643
-	sth %o0, [%l0 + 260]
+	sth %o0, [%o7 + 260]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 644
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 645
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 646
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 518] = x1
 	.loc 1 647
-	sth %o1, [%l0 + 518]
+	sth %o1, [%o7 + 518]
 ! x0 = x0 + x1
 	.loc 1 648
 	add %o0, %o1, %o0
 ! mem16[qc + 262] = x0
 	.loc 1 649
-	sth %o0, [%l0 + 262]
+	sth %o0, [%o7 + 262]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 650
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 651
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 652
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 520] = x1
 	.loc 1 653
-	sth %o1, [%l0 + 520]
+	sth %o1, [%o7 + 520]
 ! x0 = x0 + x1
 	.loc 1 654
 	add %o0, %o1, %o0
 ! mem16[qc + 264] = x0
 	.loc 1 655
-	sth %o0, [%l0 + 264]
+	sth %o0, [%o7 + 264]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 656
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 657
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 658
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 522] = x1
 	.loc 1 659
-	sth %o1, [%l0 + 522]
+	sth %o1, [%o7 + 522]
 ! x0 = x0 + x1
 	.loc 1 660
 	add %o0, %o1, %o0
 ! mem16[qc + 266] = x0
 	.loc 1 661
-	sth %o0, [%l0 + 266]
+	sth %o0, [%o7 + 266]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 662
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 663
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 664
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 524] = x1
 	.loc 1 665
-	sth %o1, [%l0 + 524]
+	sth %o1, [%o7 + 524]
 ! x0 = x0 + x1
 	.loc 1 666
 	add %o0, %o1, %o0
 ! mem16[qc + 268] = x0
 	.loc 1 667
-	sth %o0, [%l0 + 268]
+	sth %o0, [%o7 + 268]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 668
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 669
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 670
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 526] = x1
 	.loc 1 671
-	sth %o1, [%l0 + 526]
+	sth %o1, [%o7 + 526]
 ! x0 = x0 + x1
 	.loc 1 672
 	add %o0, %o1, %o0
 ! mem16[qc + 270] = x0
 	.loc 1 673
-	sth %o0, [%l0 + 270]
+	sth %o0, [%o7 + 270]
 ! qa = qa + 16
 	.loc 1 674
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 675
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 676
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 677
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 678
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop15 if !=
 	.loc 1 679
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop15
 	nop
 ! pa = pa + 512
 	.loc 1 680
-	mov %o4, %o7
-	add %o7, 512, %o7
+	add %l0, 512, %l0
 ! pb = pb + 768
 	.loc 1 681
-	mov %l2, %l0
-	add %l0, 768, %l0
+	add %o3, 768, %o3
 ! i0 = i0 - 1
 	.loc 1 682
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 683
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop14 if !=
 	.loc 1 684
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop14
@@ -2047,210 +2015,206 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(286096), %o0
 ! pa = w + pa
 	.loc 1 686
-	add %o5, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 338584
 	.loc 1 687
 	sethi %hi(338584), %o0
 	or %o0, %lo(338584), %o0
 ! pb = w + pb
 	.loc 1 688
-	add %o5, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 9
 	.loc 1 689
-	mov 9, %o0
+	mov 9, %o4
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop16:
 ! qa = pa
 	.loc 1 691
-	mov %o0, %l1
+	mov %l0, %o2
 ! qb = pa + 256
 	.loc 1 692
-	add %o7, 256, %o2
+	add %l0, 256, %o5
 ! qc = pb
 	.loc 1 693
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 16
 	.loc 1 694
-	mov %l0, %l2
-	mov 16, %o3
+	mov 16, %l1
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop17:
 ! (int64) x0 = mem16[qa]
 	.loc 1 696
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 697
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 698
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 512] = x1
 	.loc 1 699
-	sth %o1, [%l0 + 512]
+	sth %o1, [%o7 + 512]
 ! x0 = x0 + x1
 	.loc 1 700
 	add %o0, %o1, %o0
 ! mem16[qc + 256] = x0
 	.loc 1 701
-	sth %o0, [%l0 + 256]
+	sth %o0, [%o7 + 256]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 702
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 703
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 704
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 514] = x1
 	.loc 1 705
-	sth %o1, [%l0 + 514]
+	sth %o1, [%o7 + 514]
 ! x0 = x0 + x1
 	.loc 1 706
 	add %o0, %o1, %o0
 ! mem16[qc + 258] = x0
 	.loc 1 707
-	sth %o0, [%l0 + 258]
+	sth %o0, [%o7 + 258]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 708
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 709
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 710
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 516] = x1
 	.loc 1 711
-	sth %o1, [%l0 + 516]
+	sth %o1, [%o7 + 516]
 ! x0 = x0 + x1
 	.loc 1 712
 	add %o0, %o1, %o0
 ! mem16[qc + 260] = x0
 	.loc 1 713
-	sth %o0, [%l0 + 260]
+	sth %o0, [%o7 + 260]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 714
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 715
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 716
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 518] = x1
 	.loc 1 717
-	sth %o1, [%l0 + 518]
+	sth %o1, [%o7 + 518]
 ! x0 = x0 + x1
 	.loc 1 718
 	add %o0, %o1, %o0
 ! mem16[qc + 262] = x0
 	.loc 1 719
-	sth %o0, [%l0 + 262]
+	sth %o0, [%o7 + 262]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 720
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 721
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 722
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 520] = x1
 	.loc 1 723
-	sth %o1, [%l0 + 520]
+	sth %o1, [%o7 + 520]
 ! x0 = x0 + x1
 	.loc 1 724
 	add %o0, %o1, %o0
 ! mem16[qc + 264] = x0
 	.loc 1 725
-	sth %o0, [%l0 + 264]
+	sth %o0, [%o7 + 264]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 726
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 727
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 728
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 522] = x1
 	.loc 1 729
-	sth %o1, [%l0 + 522]
+	sth %o1, [%o7 + 522]
 ! x0 = x0 + x1
 	.loc 1 730
 	add %o0, %o1, %o0
 ! mem16[qc + 266] = x0
 	.loc 1 731
-	sth %o0, [%l0 + 266]
+	sth %o0, [%o7 + 266]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 732
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 733
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 734
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 524] = x1
 	.loc 1 735
-	sth %o1, [%l0 + 524]
+	sth %o1, [%o7 + 524]
 ! x0 = x0 + x1
 	.loc 1 736
 	add %o0, %o1, %o0
 ! mem16[qc + 268] = x0
 	.loc 1 737
-	sth %o0, [%l0 + 268]
+	sth %o0, [%o7 + 268]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 738
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 739
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 740
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 526] = x1
 	.loc 1 741
-	sth %o1, [%l0 + 526]
+	sth %o1, [%o7 + 526]
 ! x0 = x0 + x1
 	.loc 1 742
 	add %o0, %o1, %o0
 ! mem16[qc + 270] = x0
 	.loc 1 743
-	sth %o0, [%l0 + 270]
+	sth %o0, [%o7 + 270]
 ! qa = qa + 16
 	.loc 1 744
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 745
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 746
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 747
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 748
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop17 if !=
 	.loc 1 749
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop17
 	nop
 ! pa = pa + 512
 	.loc 1 750
-	mov %o4, %o7
-	add %o7, 512, %o7
+	add %l0, 512, %l0
 ! pb = pb + 768
 	.loc 1 751
-	mov %l2, %l0
-	add %l0, 768, %l0
+	add %o3, 768, %o3
 ! i0 = i0 - 1
 	.loc 1 752
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 753
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop16 if !=
 	.loc 1 754
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop16
@@ -2261,210 +2225,206 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(216112), %o0
 ! pa = w + pa
 	.loc 1 756
-	add %o5, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 6144
 	.loc 1 757
 	sethi %hi(6144), %o0
 	or %o0, %lo(6144), %o0
 ! pb = w + pb
 	.loc 1 758
-	add %o5, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 54
 	.loc 1 759
-	mov 54, %o0
+	mov 54, %o4
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop18:
 ! qa = pa
 	.loc 1 761
-	mov %o0, %l1
+	mov %l0, %o2
 ! qb = pa + 128
 	.loc 1 762
-	add %o7, 128, %o2
+	add %l0, 128, %o5
 ! qc = pb
 	.loc 1 763
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 8
 	.loc 1 764
-	mov %l0, %l2
-	mov 8, %o3
+	mov 8, %l1
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop19:
 ! (int64) x0 = mem16[qa]
 	.loc 1 766
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 767
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 768
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 256] = x1
 	.loc 1 769
-	sth %o1, [%l0 + 256]
+	sth %o1, [%o7 + 256]
 ! x0 = x0 + x1
 	.loc 1 770
 	add %o0, %o1, %o0
 ! mem16[qc + 128] = x0
 	.loc 1 771
-	sth %o0, [%l0 + 128]
+	sth %o0, [%o7 + 128]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 772
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 773
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 774
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 258] = x1
 	.loc 1 775
-	sth %o1, [%l0 + 258]
+	sth %o1, [%o7 + 258]
 ! x0 = x0 + x1
 	.loc 1 776
 	add %o0, %o1, %o0
 ! mem16[qc + 130] = x0
 	.loc 1 777
-	sth %o0, [%l0 + 130]
+	sth %o0, [%o7 + 130]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 778
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 779
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 780
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 260] = x1
 	.loc 1 781
-	sth %o1, [%l0 + 260]
+	sth %o1, [%o7 + 260]
 ! x0 = x0 + x1
 	.loc 1 782
 	add %o0, %o1, %o0
 ! mem16[qc + 132] = x0
 	.loc 1 783
-	sth %o0, [%l0 + 132]
+	sth %o0, [%o7 + 132]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 784
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 785
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 786
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 262] = x1
 	.loc 1 787
-	sth %o1, [%l0 + 262]
+	sth %o1, [%o7 + 262]
 ! x0 = x0 + x1
 	.loc 1 788
 	add %o0, %o1, %o0
 ! mem16[qc + 134] = x0
 	.loc 1 789
-	sth %o0, [%l0 + 134]
+	sth %o0, [%o7 + 134]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 790
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 791
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 792
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 264] = x1
 	.loc 1 793
-	sth %o1, [%l0 + 264]
+	sth %o1, [%o7 + 264]
 ! x0 = x0 + x1
 	.loc 1 794
 	add %o0, %o1, %o0
 ! mem16[qc + 136] = x0
 	.loc 1 795
-	sth %o0, [%l0 + 136]
+	sth %o0, [%o7 + 136]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 796
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 797
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 798
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 266] = x1
 	.loc 1 799
-	sth %o1, [%l0 + 266]
+	sth %o1, [%o7 + 266]
 ! x0 = x0 + x1
 	.loc 1 800
 	add %o0, %o1, %o0
 ! mem16[qc + 138] = x0
 	.loc 1 801
-	sth %o0, [%l0 + 138]
+	sth %o0, [%o7 + 138]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 802
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 803
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 804
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 268] = x1
 	.loc 1 805
-	sth %o1, [%l0 + 268]
+	sth %o1, [%o7 + 268]
 ! x0 = x0 + x1
 	.loc 1 806
 	add %o0, %o1, %o0
 ! mem16[qc + 140] = x0
 	.loc 1 807
-	sth %o0, [%l0 + 140]
+	sth %o0, [%o7 + 140]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 808
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 809
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 810
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 270] = x1
 	.loc 1 811
-	sth %o1, [%l0 + 270]
+	sth %o1, [%o7 + 270]
 ! x0 = x0 + x1
 	.loc 1 812
 	add %o0, %o1, %o0
 ! mem16[qc + 142] = x0
 	.loc 1 813
-	sth %o0, [%l0 + 142]
+	sth %o0, [%o7 + 142]
 ! qa = qa + 16
 	.loc 1 814
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 815
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 816
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 817
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 818
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop19 if !=
 	.loc 1 819
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop19
 	nop
 ! pa = pa + 256
 	.loc 1 820
-	mov %o4, %o7
-	add %o7, 256, %o7
+	add %l0, 256, %l0
 ! pb = pb + 384
 	.loc 1 821
-	mov %l2, %l0
-	add %l0, 384, %l0
+	add %o3, 384, %o3
 ! i0 = i0 - 1
 	.loc 1 822
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 823
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop18 if !=
 	.loc 1 824
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop18
@@ -2475,210 +2435,206 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(338584), %o0
 ! pa = w + pa
 	.loc 1 826
-	add %o5, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 286096
 	.loc 1 827
 	sethi %hi(286096), %o0
 	or %o0, %lo(286096), %o0
 ! pb = w + pb
 	.loc 1 828
-	add %o5, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 27
 	.loc 1 829
-	mov 27, %o0
+	mov 27, %o4
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop20:
 ! qa = pa
 	.loc 1 831
-	mov %o0, %l1
+	mov %l0, %o2
 ! qb = pa + 128
 	.loc 1 832
-	add %o7, 128, %o2
+	add %l0, 128, %o5
 ! qc = pb
 	.loc 1 833
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 8
 	.loc 1 834
-	mov %l0, %l2
-	mov 8, %o3
+	mov 8, %l1
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop21:
 ! (int64) x0 = mem16[qa]
 	.loc 1 836
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 837
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 838
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 256] = x1
 	.loc 1 839
-	sth %o1, [%l0 + 256]
+	sth %o1, [%o7 + 256]
 ! x0 = x0 + x1
 	.loc 1 840
 	add %o0, %o1, %o0
 ! mem16[qc + 128] = x0
 	.loc 1 841
-	sth %o0, [%l0 + 128]
+	sth %o0, [%o7 + 128]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 842
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 843
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 844
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 258] = x1
 	.loc 1 845
-	sth %o1, [%l0 + 258]
+	sth %o1, [%o7 + 258]
 ! x0 = x0 + x1
 	.loc 1 846
 	add %o0, %o1, %o0
 ! mem16[qc + 130] = x0
 	.loc 1 847
-	sth %o0, [%l0 + 130]
+	sth %o0, [%o7 + 130]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 848
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 849
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 850
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 260] = x1
 	.loc 1 851
-	sth %o1, [%l0 + 260]
+	sth %o1, [%o7 + 260]
 ! x0 = x0 + x1
 	.loc 1 852
 	add %o0, %o1, %o0
 ! mem16[qc + 132] = x0
 	.loc 1 853
-	sth %o0, [%l0 + 132]
+	sth %o0, [%o7 + 132]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 854
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 855
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 856
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 262] = x1
 	.loc 1 857
-	sth %o1, [%l0 + 262]
+	sth %o1, [%o7 + 262]
 ! x0 = x0 + x1
 	.loc 1 858
 	add %o0, %o1, %o0
 ! mem16[qc + 134] = x0
 	.loc 1 859
-	sth %o0, [%l0 + 134]
+	sth %o0, [%o7 + 134]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 860
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 861
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 862
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 264] = x1
 	.loc 1 863
-	sth %o1, [%l0 + 264]
+	sth %o1, [%o7 + 264]
 ! x0 = x0 + x1
 	.loc 1 864
 	add %o0, %o1, %o0
 ! mem16[qc + 136] = x0
 	.loc 1 865
-	sth %o0, [%l0 + 136]
+	sth %o0, [%o7 + 136]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 866
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 867
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 868
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 266] = x1
 	.loc 1 869
-	sth %o1, [%l0 + 266]
+	sth %o1, [%o7 + 266]
 ! x0 = x0 + x1
 	.loc 1 870
 	add %o0, %o1, %o0
 ! mem16[qc + 138] = x0
 	.loc 1 871
-	sth %o0, [%l0 + 138]
+	sth %o0, [%o7 + 138]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 872
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 873
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 874
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 268] = x1
 	.loc 1 875
-	sth %o1, [%l0 + 268]
+	sth %o1, [%o7 + 268]
 ! x0 = x0 + x1
 	.loc 1 876
 	add %o0, %o1, %o0
 ! mem16[qc + 140] = x0
 	.loc 1 877
-	sth %o0, [%l0 + 140]
+	sth %o0, [%o7 + 140]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 878
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 879
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 880
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 270] = x1
 	.loc 1 881
-	sth %o1, [%l0 + 270]
+	sth %o1, [%o7 + 270]
 ! x0 = x0 + x1
 	.loc 1 882
 	add %o0, %o1, %o0
 ! mem16[qc + 142] = x0
 	.loc 1 883
-	sth %o0, [%l0 + 142]
+	sth %o0, [%o7 + 142]
 ! qa = qa + 16
 	.loc 1 884
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 885
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 886
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 887
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 888
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop21 if !=
 	.loc 1 889
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop21
 	nop
 ! pa = pa + 256
 	.loc 1 890
-	mov %o4, %o7
-	add %o7, 256, %o7
+	add %l0, 256, %l0
 ! pb = pb + 384
 	.loc 1 891
-	mov %l2, %l0
-	add %l0, 384, %l0
+	add %o3, 384, %o3
 ! i0 = i0 - 1
 	.loc 1 892
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 893
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop20 if !=
 	.loc 1 894
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop20
@@ -2689,210 +2645,206 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(6144), %o0
 ! pa = w + pa
 	.loc 1 896
-	add %o5, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 216112
 	.loc 1 897
 	sethi %hi(216112), %o0
 	or %o0, %lo(216112), %o0
 ! pb = w + pb
 	.loc 1 898
-	add %o5, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 162
 	.loc 1 899
-	mov 162, %o0
+	mov 162, %o4
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop22:
 ! qa = pa
 	.loc 1 901
-	mov %o0, %l1
+	mov %l0, %o2
 ! qb = pa + 64
 	.loc 1 902
-	add %o7, 64, %o2
+	add %l0, 64, %o5
 ! qc = pb
 	.loc 1 903
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 4
 	.loc 1 904
-	mov %l0, %l2
-	mov 4, %o3
+	mov 4, %l1
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop23:
 ! (int64) x0 = mem16[qa]
 	.loc 1 906
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 907
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 908
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 128] = x1
 	.loc 1 909
-	sth %o1, [%l0 + 128]
+	sth %o1, [%o7 + 128]
 ! x0 = x0 + x1
 	.loc 1 910
 	add %o0, %o1, %o0
 ! mem16[qc + 64] = x0
 	.loc 1 911
-	sth %o0, [%l0 + 64]
+	sth %o0, [%o7 + 64]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 912
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 913
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 914
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 130] = x1
 	.loc 1 915
-	sth %o1, [%l0 + 130]
+	sth %o1, [%o7 + 130]
 ! x0 = x0 + x1
 	.loc 1 916
 	add %o0, %o1, %o0
 ! mem16[qc + 66] = x0
 	.loc 1 917
-	sth %o0, [%l0 + 66]
+	sth %o0, [%o7 + 66]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 918
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 919
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 920
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 132] = x1
 	.loc 1 921
-	sth %o1, [%l0 + 132]
+	sth %o1, [%o7 + 132]
 ! x0 = x0 + x1
 	.loc 1 922
 	add %o0, %o1, %o0
 ! mem16[qc + 68] = x0
 	.loc 1 923
-	sth %o0, [%l0 + 68]
+	sth %o0, [%o7 + 68]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 924
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 925
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 926
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 134] = x1
 	.loc 1 927
-	sth %o1, [%l0 + 134]
+	sth %o1, [%o7 + 134]
 ! x0 = x0 + x1
 	.loc 1 928
 	add %o0, %o1, %o0
 ! mem16[qc + 70] = x0
 	.loc 1 929
-	sth %o0, [%l0 + 70]
+	sth %o0, [%o7 + 70]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 930
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 931
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 932
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 136] = x1
 	.loc 1 933
-	sth %o1, [%l0 + 136]
+	sth %o1, [%o7 + 136]
 ! x0 = x0 + x1
 	.loc 1 934
 	add %o0, %o1, %o0
 ! mem16[qc + 72] = x0
 	.loc 1 935
-	sth %o0, [%l0 + 72]
+	sth %o0, [%o7 + 72]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 936
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 937
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 938
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 138] = x1
 	.loc 1 939
-	sth %o1, [%l0 + 138]
+	sth %o1, [%o7 + 138]
 ! x0 = x0 + x1
 	.loc 1 940
 	add %o0, %o1, %o0
 ! mem16[qc + 74] = x0
 	.loc 1 941
-	sth %o0, [%l0 + 74]
+	sth %o0, [%o7 + 74]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 942
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 943
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 944
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 140] = x1
 	.loc 1 945
-	sth %o1, [%l0 + 140]
+	sth %o1, [%o7 + 140]
 ! x0 = x0 + x1
 	.loc 1 946
 	add %o0, %o1, %o0
 ! mem16[qc + 76] = x0
 	.loc 1 947
-	sth %o0, [%l0 + 76]
+	sth %o0, [%o7 + 76]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 948
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 949
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 950
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 142] = x1
 	.loc 1 951
-	sth %o1, [%l0 + 142]
+	sth %o1, [%o7 + 142]
 ! x0 = x0 + x1
 	.loc 1 952
 	add %o0, %o1, %o0
 ! mem16[qc + 78] = x0
 	.loc 1 953
-	sth %o0, [%l0 + 78]
+	sth %o0, [%o7 + 78]
 ! qa = qa + 16
 	.loc 1 954
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 955
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 956
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 957
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 958
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop23 if !=
 	.loc 1 959
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop23
 	nop
 ! pa = pa + 128
 	.loc 1 960
-	mov %o4, %o7
-	add %o7, 128, %o7
+	add %l0, 128, %l0
 ! pb = pb + 192
 	.loc 1 961
-	mov %l2, %l0
-	add %l0, 192, %l0
+	add %o3, 192, %o3
 ! i0 = i0 - 1
 	.loc 1 962
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 963
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop22 if !=
 	.loc 1 964
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop22
@@ -2903,210 +2855,206 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(286096), %o0
 ! pa = w + pa
 	.loc 1 966
-	add %o5, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 338584
 	.loc 1 967
 	sethi %hi(338584), %o0
 	or %o0, %lo(338584), %o0
 ! pb = w + pb
 	.loc 1 968
-	add %o5, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 81
 	.loc 1 969
-	mov 81, %o0
+	mov 81, %o4
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop24:
 ! qa = pa
 	.loc 1 971
-	mov %o0, %l1
+	mov %l0, %o2
 ! qb = pa + 64
 	.loc 1 972
-	add %o7, 64, %o2
+	add %l0, 64, %o5
 ! qc = pb
 	.loc 1 973
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 4
 	.loc 1 974
-	mov %l0, %l2
-	mov 4, %o3
+	mov 4, %l1
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop25:
 ! (int64) x0 = mem16[qa]
 	.loc 1 976
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 977
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 978
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 128] = x1
 	.loc 1 979
-	sth %o1, [%l0 + 128]
+	sth %o1, [%o7 + 128]
 ! x0 = x0 + x1
 	.loc 1 980
 	add %o0, %o1, %o0
 ! mem16[qc + 64] = x0
 	.loc 1 981
-	sth %o0, [%l0 + 64]
+	sth %o0, [%o7 + 64]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 982
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 983
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 984
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 130] = x1
 	.loc 1 985
-	sth %o1, [%l0 + 130]
+	sth %o1, [%o7 + 130]
 ! x0 = x0 + x1
 	.loc 1 986
 	add %o0, %o1, %o0
 ! mem16[qc + 66] = x0
 	.loc 1 987
-	sth %o0, [%l0 + 66]
+	sth %o0, [%o7 + 66]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 988
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 989
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 990
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 132] = x1
 	.loc 1 991
-	sth %o1, [%l0 + 132]
+	sth %o1, [%o7 + 132]
 ! x0 = x0 + x1
 	.loc 1 992
 	add %o0, %o1, %o0
 ! mem16[qc + 68] = x0
 	.loc 1 993
-	sth %o0, [%l0 + 68]
+	sth %o0, [%o7 + 68]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 994
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 995
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 996
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 134] = x1
 	.loc 1 997
-	sth %o1, [%l0 + 134]
+	sth %o1, [%o7 + 134]
 ! x0 = x0 + x1
 	.loc 1 998
 	add %o0, %o1, %o0
 ! mem16[qc + 70] = x0
 	.loc 1 999
-	sth %o0, [%l0 + 70]
+	sth %o0, [%o7 + 70]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1000
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 1001
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 1002
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 136] = x1
 	.loc 1 1003
-	sth %o1, [%l0 + 136]
+	sth %o1, [%o7 + 136]
 ! x0 = x0 + x1
 	.loc 1 1004
 	add %o0, %o1, %o0
 ! mem16[qc + 72] = x0
 	.loc 1 1005
-	sth %o0, [%l0 + 72]
+	sth %o0, [%o7 + 72]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1006
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 1007
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 1008
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 138] = x1
 	.loc 1 1009
-	sth %o1, [%l0 + 138]
+	sth %o1, [%o7 + 138]
 ! x0 = x0 + x1
 	.loc 1 1010
 	add %o0, %o1, %o0
 ! mem16[qc + 74] = x0
 	.loc 1 1011
-	sth %o0, [%l0 + 74]
+	sth %o0, [%o7 + 74]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1012
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 1013
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 1014
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 140] = x1
 	.loc 1 1015
-	sth %o1, [%l0 + 140]
+	sth %o1, [%o7 + 140]
 ! x0 = x0 + x1
 	.loc 1 1016
 	add %o0, %o1, %o0
 ! mem16[qc + 76] = x0
 	.loc 1 1017
-	sth %o0, [%l0 + 76]
+	sth %o0, [%o7 + 76]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1018
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 1019
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 1020
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 142] = x1
 	.loc 1 1021
-	sth %o1, [%l0 + 142]
+	sth %o1, [%o7 + 142]
 ! x0 = x0 + x1
 	.loc 1 1022
 	add %o0, %o1, %o0
 ! mem16[qc + 78] = x0
 	.loc 1 1023
-	sth %o0, [%l0 + 78]
+	sth %o0, [%o7 + 78]
 ! qa = qa + 16
 	.loc 1 1024
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 1025
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 1026
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 1027
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 1028
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop25 if !=
 	.loc 1 1029
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop25
 	nop
 ! pa = pa + 128
 	.loc 1 1030
-	mov %o4, %o7
-	add %o7, 128, %o7
+	add %l0, 128, %l0
 ! pb = pb + 192
 	.loc 1 1031
-	mov %l2, %l0
-	add %l0, 192, %l0
+	add %o3, 192, %o3
 ! i0 = i0 - 1
 	.loc 1 1032
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 1033
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop24 if !=
 	.loc 1 1034
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop24
@@ -3117,210 +3065,206 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(216112), %o0
 ! pa = w + pa
 	.loc 1 1036
-	add %o5, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 6144
 	.loc 1 1037
 	sethi %hi(6144), %o0
 	or %o0, %lo(6144), %o0
 ! pb = w + pb
 	.loc 1 1038
-	add %o5, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 486
 	.loc 1 1039
-	mov 486, %o0
+	mov 486, %o4
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop26:
 ! qa = pa
 	.loc 1 1041
-	mov %o0, %l1
+	mov %l0, %o2
 ! qb = pa + 32
 	.loc 1 1042
-	add %o7, 32, %o2
+	add %l0, 32, %o5
 ! qc = pb
 	.loc 1 1043
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 2
 	.loc 1 1044
-	mov %l0, %l2
-	mov 2, %o3
+	mov 2, %l1
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop27:
 ! (int64) x0 = mem16[qa]
 	.loc 1 1046
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 1047
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 1048
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 64] = x1
 	.loc 1 1049
-	sth %o1, [%l0 + 64]
+	sth %o1, [%o7 + 64]
 ! x0 = x0 + x1
 	.loc 1 1050
 	add %o0, %o1, %o0
 ! mem16[qc + 32] = x0
 	.loc 1 1051
-	sth %o0, [%l0 + 32]
+	sth %o0, [%o7 + 32]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1052
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 1053
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 1054
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 66] = x1
 	.loc 1 1055
-	sth %o1, [%l0 + 66]
+	sth %o1, [%o7 + 66]
 ! x0 = x0 + x1
 	.loc 1 1056
 	add %o0, %o1, %o0
 ! mem16[qc + 34] = x0
 	.loc 1 1057
-	sth %o0, [%l0 + 34]
+	sth %o0, [%o7 + 34]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1058
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 1059
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 1060
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 68] = x1
 	.loc 1 1061
-	sth %o1, [%l0 + 68]
+	sth %o1, [%o7 + 68]
 ! x0 = x0 + x1
 	.loc 1 1062
 	add %o0, %o1, %o0
 ! mem16[qc + 36] = x0
 	.loc 1 1063
-	sth %o0, [%l0 + 36]
+	sth %o0, [%o7 + 36]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1064
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 1065
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 1066
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 70] = x1
 	.loc 1 1067
-	sth %o1, [%l0 + 70]
+	sth %o1, [%o7 + 70]
 ! x0 = x0 + x1
 	.loc 1 1068
 	add %o0, %o1, %o0
 ! mem16[qc + 38] = x0
 	.loc 1 1069
-	sth %o0, [%l0 + 38]
+	sth %o0, [%o7 + 38]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1070
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 1071
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 1072
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 72] = x1
 	.loc 1 1073
-	sth %o1, [%l0 + 72]
+	sth %o1, [%o7 + 72]
 ! x0 = x0 + x1
 	.loc 1 1074
 	add %o0, %o1, %o0
 ! mem16[qc + 40] = x0
 	.loc 1 1075
-	sth %o0, [%l0 + 40]
+	sth %o0, [%o7 + 40]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1076
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 1077
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 1078
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 74] = x1
 	.loc 1 1079
-	sth %o1, [%l0 + 74]
+	sth %o1, [%o7 + 74]
 ! x0 = x0 + x1
 	.loc 1 1080
 	add %o0, %o1, %o0
 ! mem16[qc + 42] = x0
 	.loc 1 1081
-	sth %o0, [%l0 + 42]
+	sth %o0, [%o7 + 42]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1082
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 1083
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 1084
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 76] = x1
 	.loc 1 1085
-	sth %o1, [%l0 + 76]
+	sth %o1, [%o7 + 76]
 ! x0 = x0 + x1
 	.loc 1 1086
 	add %o0, %o1, %o0
 ! mem16[qc + 44] = x0
 	.loc 1 1087
-	sth %o0, [%l0 + 44]
+	sth %o0, [%o7 + 44]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1088
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 1089
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 1090
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 78] = x1
 	.loc 1 1091
-	sth %o1, [%l0 + 78]
+	sth %o1, [%o7 + 78]
 ! x0 = x0 + x1
 	.loc 1 1092
 	add %o0, %o1, %o0
 ! mem16[qc + 46] = x0
 	.loc 1 1093
-	sth %o0, [%l0 + 46]
+	sth %o0, [%o7 + 46]
 ! qa = qa + 16
 	.loc 1 1094
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 1095
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 1096
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 1097
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 1098
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop27 if !=
 	.loc 1 1099
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop27
 	nop
 ! pa = pa + 64
 	.loc 1 1100
-	mov %o4, %o7
-	add %o7, 64, %o7
+	add %l0, 64, %l0
 ! pb = pb + 96
 	.loc 1 1101
-	mov %l2, %l0
-	add %l0, 96, %l0
+	add %o3, 96, %o3
 ! i0 = i0 - 1
 	.loc 1 1102
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 1103
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop26 if !=
 	.loc 1 1104
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop26
@@ -3331,210 +3275,206 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(338584), %o0
 ! pa = w + pa
 	.loc 1 1106
-	add %o5, %o0, %o7
+	add %i4, %o0, %l0
 ! pb = 286096
 	.loc 1 1107
 	sethi %hi(286096), %o0
 	or %o0, %lo(286096), %o0
 ! pb = w + pb
 	.loc 1 1108
-	add %o5, %o0, %l0
+	add %i4, %o0, %o3
 ! i0 = 243
 	.loc 1 1109
-	mov 243, %o0
+	mov 243, %o4
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop28:
 ! qa = pa
 	.loc 1 1111
-	mov %o0, %l1
+	mov %l0, %o2
 ! qb = pa + 32
 	.loc 1 1112
-	add %o7, 32, %o2
+	add %l0, 32, %o5
 ! qc = pb
 	.loc 1 1113
-	mov %o7, %o4
+	mov %o3, %o7
 ! i1 = 2
 	.loc 1 1114
-	mov %l0, %l2
-	mov 2, %o3
+	mov 2, %l1
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop29:
 ! (int64) x0 = mem16[qa]
 	.loc 1 1116
-	ldsh [%o7], %o0
+	ldsh [%o2], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 1117
-	ldsh [%o2], %o1
+	ldsh [%o5], %o1
 ! mem16[qc] = x0
 	.loc 1 1118
-	sth %o0, [%l0]
+	sth %o0, [%o7]
 ! mem16[qc + 64] = x1
 	.loc 1 1119
-	sth %o1, [%l0 + 64]
+	sth %o1, [%o7 + 64]
 ! x0 = x0 + x1
 	.loc 1 1120
 	add %o0, %o1, %o0
 ! mem16[qc + 32] = x0
 	.loc 1 1121
-	sth %o0, [%l0 + 32]
+	sth %o0, [%o7 + 32]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1122
-	ldsh [%o7 + 2], %o0
+	ldsh [%o2 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 1123
-	ldsh [%o2 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 1124
-	sth %o0, [%l0 + 2]
+	sth %o0, [%o7 + 2]
 ! mem16[qc + 66] = x1
 	.loc 1 1125
-	sth %o1, [%l0 + 66]
+	sth %o1, [%o7 + 66]
 ! x0 = x0 + x1
 	.loc 1 1126
 	add %o0, %o1, %o0
 ! mem16[qc + 34] = x0
 	.loc 1 1127
-	sth %o0, [%l0 + 34]
+	sth %o0, [%o7 + 34]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1128
-	ldsh [%o7 + 4], %o0
+	ldsh [%o2 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 1129
-	ldsh [%o2 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 1130
-	sth %o0, [%l0 + 4]
+	sth %o0, [%o7 + 4]
 ! mem16[qc + 68] = x1
 	.loc 1 1131
-	sth %o1, [%l0 + 68]
+	sth %o1, [%o7 + 68]
 ! x0 = x0 + x1
 	.loc 1 1132
 	add %o0, %o1, %o0
 ! mem16[qc + 36] = x0
 	.loc 1 1133
-	sth %o0, [%l0 + 36]
+	sth %o0, [%o7 + 36]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1134
-	ldsh [%o7 + 6], %o0
+	ldsh [%o2 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 1135
-	ldsh [%o2 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 1136
-	sth %o0, [%l0 + 6]
+	sth %o0, [%o7 + 6]
 ! mem16[qc + 70] = x1
 	.loc 1 1137
-	sth %o1, [%l0 + 70]
+	sth %o1, [%o7 + 70]
 ! x0 = x0 + x1
 	.loc 1 1138
 	add %o0, %o1, %o0
 ! mem16[qc + 38] = x0
 	.loc 1 1139
-	sth %o0, [%l0 + 38]
+	sth %o0, [%o7 + 38]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1140
-	ldsh [%o7 + 8], %o0
+	ldsh [%o2 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 1141
-	ldsh [%o2 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 1142
-	sth %o0, [%l0 + 8]
+	sth %o0, [%o7 + 8]
 ! mem16[qc + 72] = x1
 	.loc 1 1143
-	sth %o1, [%l0 + 72]
+	sth %o1, [%o7 + 72]
 ! x0 = x0 + x1
 	.loc 1 1144
 	add %o0, %o1, %o0
 ! mem16[qc + 40] = x0
 	.loc 1 1145
-	sth %o0, [%l0 + 40]
+	sth %o0, [%o7 + 40]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1146
-	ldsh [%o7 + 10], %o0
+	ldsh [%o2 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 1147
-	ldsh [%o2 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 1148
-	sth %o0, [%l0 + 10]
+	sth %o0, [%o7 + 10]
 ! mem16[qc + 74] = x1
 	.loc 1 1149
-	sth %o1, [%l0 + 74]
+	sth %o1, [%o7 + 74]
 ! x0 = x0 + x1
 	.loc 1 1150
 	add %o0, %o1, %o0
 ! mem16[qc + 42] = x0
 	.loc 1 1151
-	sth %o0, [%l0 + 42]
+	sth %o0, [%o7 + 42]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1152
-	ldsh [%o7 + 12], %o0
+	ldsh [%o2 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 1153
-	ldsh [%o2 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 1154
-	sth %o0, [%l0 + 12]
+	sth %o0, [%o7 + 12]
 ! mem16[qc + 76] = x1
 	.loc 1 1155
-	sth %o1, [%l0 + 76]
+	sth %o1, [%o7 + 76]
 ! x0 = x0 + x1
 	.loc 1 1156
 	add %o0, %o1, %o0
 ! mem16[qc + 44] = x0
 	.loc 1 1157
-	sth %o0, [%l0 + 44]
+	sth %o0, [%o7 + 44]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1158
-	ldsh [%o7 + 14], %o0
+	ldsh [%o2 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 1159
-	ldsh [%o2 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 1160
-	sth %o0, [%l0 + 14]
+	sth %o0, [%o7 + 14]
 ! mem16[qc + 78] = x1
 	.loc 1 1161
-	sth %o1, [%l0 + 78]
+	sth %o1, [%o7 + 78]
 ! x0 = x0 + x1
 	.loc 1 1162
 	add %o0, %o1, %o0
 ! mem16[qc + 46] = x0
 	.loc 1 1163
-	sth %o0, [%l0 + 46]
+	sth %o0, [%o7 + 46]
 ! qa = qa + 16
 	.loc 1 1164
-	add %o7, 16, %o7
+	add %o2, 16, %o2
 ! qb = qb + 16
 	.loc 1 1165
-	add %o2, 16, %o2
+	add %o5, 16, %o5
 ! qc = qc + 16
 	.loc 1 1166
-	add %l0, 16, %l0
+	add %o7, 16, %o7
 ! i1 = i1 - 1
 	.loc 1 1167
-	sub %o3, 1, %o3
+	sub %l1, 1, %l1
 ! =? i1 - 0
 	.loc 1 1168
-	cmp %o3, 0
+	cmp %l1, 0
 ! goto loop29 if !=
 	.loc 1 1169
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop29
 	nop
 ! pa = pa + 64
 	.loc 1 1170
-	mov %o4, %o7
-	add %o7, 64, %o7
+	add %l0, 64, %l0
 ! pb = pb + 96
 	.loc 1 1171
-	mov %l2, %l0
-	add %l0, 96, %l0
+	add %o3, 96, %o3
 ! i0 = i0 - 1
 	.loc 1 1172
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o4, 1, %o4
 ! =? i0 - 0
 	.loc 1 1173
-	cmp %o0, 0
+	cmp %o4, 0
 ! goto loop28 if !=
 	.loc 1 1174
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop28
@@ -3545,173 +3485,171 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(6144), %o0
 ! pa = w + pa
 	.loc 1 1176
-	add %o5, %o0, %o0
+	add %i4, %o0, %o4
 ! pb = 216112
 	.loc 1 1177
-	sethi %hi(216112), %o1
-	or %o1, %lo(216112), %o1
+	sethi %hi(216112), %o0
+	or %o0, %lo(216112), %o0
 ! pb = w + pb
 	.loc 1 1178
-	add %o5, %o1, %o1
+	add %i4, %o0, %o5
 ! i0 = 1458
 	.loc 1 1179
 	mov 1458, %o2
-	mov %o0, %o3
-	mov %o1, %o4
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop30:
 ! qb = pa + 16
 	.loc 1 1182
-	add %o3, 16, %o7
+	add %o4, 16, %o3
 ! (int64) x0 = mem16[qa]
 	.loc 1 1184
-	ldsh [%o3], %o0
+	ldsh [%o4], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 1185
-	ldsh [%o7], %o1
+	ldsh [%o3], %o1
 ! mem16[qc] = x0
 	.loc 1 1186
-	sth %o0, [%o4]
+	sth %o0, [%o5]
 ! mem16[qc + 32] = x1
 	.loc 1 1187
-	sth %o1, [%o4 + 32]
+	sth %o1, [%o5 + 32]
 ! x0 = x0 + x1
 	.loc 1 1188
 	add %o0, %o1, %o0
 ! mem16[qc + 16] = x0
 	.loc 1 1189
-	sth %o0, [%o4 + 16]
+	sth %o0, [%o5 + 16]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1190
-	ldsh [%o3 + 2], %o0
+	ldsh [%o4 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 1191
-	ldsh [%o7 + 2], %o1
+	ldsh [%o3 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 1192
-	sth %o0, [%o4 + 2]
+	sth %o0, [%o5 + 2]
 ! mem16[qc + 34] = x1
 	.loc 1 1193
-	sth %o1, [%o4 + 34]
+	sth %o1, [%o5 + 34]
 ! x0 = x0 + x1
 	.loc 1 1194
 	add %o0, %o1, %o0
 ! mem16[qc + 18] = x0
 	.loc 1 1195
-	sth %o0, [%o4 + 18]
+	sth %o0, [%o5 + 18]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1196
-	ldsh [%o3 + 4], %o0
+	ldsh [%o4 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 1197
-	ldsh [%o7 + 4], %o1
+	ldsh [%o3 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 1198
-	sth %o0, [%o4 + 4]
+	sth %o0, [%o5 + 4]
 ! mem16[qc + 36] = x1
 	.loc 1 1199
-	sth %o1, [%o4 + 36]
+	sth %o1, [%o5 + 36]
 ! x0 = x0 + x1
 	.loc 1 1200
 	add %o0, %o1, %o0
 ! mem16[qc + 20] = x0
 	.loc 1 1201
-	sth %o0, [%o4 + 20]
+	sth %o0, [%o5 + 20]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1202
-	ldsh [%o3 + 6], %o0
+	ldsh [%o4 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 1203
-	ldsh [%o7 + 6], %o1
+	ldsh [%o3 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 1204
-	sth %o0, [%o4 + 6]
+	sth %o0, [%o5 + 6]
 ! mem16[qc + 38] = x1
 	.loc 1 1205
-	sth %o1, [%o4 + 38]
+	sth %o1, [%o5 + 38]
 ! x0 = x0 + x1
 	.loc 1 1206
 	add %o0, %o1, %o0
 ! mem16[qc + 22] = x0
 	.loc 1 1207
-	sth %o0, [%o4 + 22]
+	sth %o0, [%o5 + 22]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1208
-	ldsh [%o3 + 8], %o0
+	ldsh [%o4 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 1209
-	ldsh [%o7 + 8], %o1
+	ldsh [%o3 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 1210
-	sth %o0, [%o4 + 8]
+	sth %o0, [%o5 + 8]
 ! mem16[qc + 40] = x1
 	.loc 1 1211
-	sth %o1, [%o4 + 40]
+	sth %o1, [%o5 + 40]
 ! x0 = x0 + x1
 	.loc 1 1212
 	add %o0, %o1, %o0
 ! mem16[qc + 24] = x0
 	.loc 1 1213
-	sth %o0, [%o4 + 24]
+	sth %o0, [%o5 + 24]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1214
-	ldsh [%o3 + 10], %o0
+	ldsh [%o4 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 1215
-	ldsh [%o7 + 10], %o1
+	ldsh [%o3 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 1216
-	sth %o0, [%o4 + 10]
+	sth %o0, [%o5 + 10]
 ! mem16[qc + 42] = x1
 	.loc 1 1217
-	sth %o1, [%o4 + 42]
+	sth %o1, [%o5 + 42]
 ! x0 = x0 + x1
 	.loc 1 1218
 	add %o0, %o1, %o0
 ! mem16[qc + 26] = x0
 	.loc 1 1219
-	sth %o0, [%o4 + 26]
+	sth %o0, [%o5 + 26]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1220
-	ldsh [%o3 + 12], %o0
+	ldsh [%o4 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 1221
-	ldsh [%o7 + 12], %o1
+	ldsh [%o3 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 1222
-	sth %o0, [%o4 + 12]
+	sth %o0, [%o5 + 12]
 ! mem16[qc + 44] = x1
 	.loc 1 1223
-	sth %o1, [%o4 + 44]
+	sth %o1, [%o5 + 44]
 ! x0 = x0 + x1
 	.loc 1 1224
 	add %o0, %o1, %o0
 ! mem16[qc + 28] = x0
 	.loc 1 1225
-	sth %o0, [%o4 + 28]
+	sth %o0, [%o5 + 28]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1226
-	ldsh [%o3 + 14], %o0
+	ldsh [%o4 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 1227
-	ldsh [%o7 + 14], %o1
+	ldsh [%o3 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 1228
-	sth %o0, [%o4 + 14]
+	sth %o0, [%o5 + 14]
 ! mem16[qc + 46] = x1
 	.loc 1 1229
-	sth %o1, [%o4 + 46]
+	sth %o1, [%o5 + 46]
 ! x0 = x0 + x1
 	.loc 1 1230
 	add %o0, %o1, %o0
 ! mem16[qc + 30] = x0
 	.loc 1 1231
-	sth %o0, [%o4 + 30]
+	sth %o0, [%o5 + 30]
 ! pa = pa + 32
 	.loc 1 1232
-	add %o3, 32, %o3
+	add %o4, 32, %o4
 ! pb = pb + 48
 	.loc 1 1233
-	add %o4, 48, %o4
+	add %o5, 48, %o5
 ! i0 = i0 - 1
 	.loc 1 1234
 	sub %o2, 1, %o2
@@ -3728,173 +3666,171 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(286096), %o0
 ! pa = w + pa
 	.loc 1 1238
-	add %o5, %o0, %o0
+	add %i4, %o0, %o4
 ! pb = 338584
 	.loc 1 1239
-	sethi %hi(338584), %o1
-	or %o1, %lo(338584), %o1
+	sethi %hi(338584), %o0
+	or %o0, %lo(338584), %o0
 ! pb = w + pb
 	.loc 1 1240
-	add %o5, %o1, %o1
+	add %i4, %o0, %o5
 ! i0 = 729
 	.loc 1 1241
 	mov 729, %o2
-	mov %o0, %o3
-	mov %o1, %o4
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop31:
 ! qb = pa + 16
 	.loc 1 1244
-	add %o3, 16, %o7
+	add %o4, 16, %o3
 ! (int64) x0 = mem16[qa]
 	.loc 1 1246
-	ldsh [%o3], %o0
+	ldsh [%o4], %o0
 ! (int64) x1 = mem16[qb]
 	.loc 1 1247
-	ldsh [%o7], %o1
+	ldsh [%o3], %o1
 ! mem16[qc] = x0
 	.loc 1 1248
-	sth %o0, [%o4]
+	sth %o0, [%o5]
 ! mem16[qc + 32] = x1
 	.loc 1 1249
-	sth %o1, [%o4 + 32]
+	sth %o1, [%o5 + 32]
 ! x0 = x0 + x1
 	.loc 1 1250
 	add %o0, %o1, %o0
 ! mem16[qc + 16] = x0
 	.loc 1 1251
-	sth %o0, [%o4 + 16]
+	sth %o0, [%o5 + 16]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1252
-	ldsh [%o3 + 2], %o0
+	ldsh [%o4 + 2], %o0
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 1253
-	ldsh [%o7 + 2], %o1
+	ldsh [%o3 + 2], %o1
 ! mem16[qc + 2] = x0
 	.loc 1 1254
-	sth %o0, [%o4 + 2]
+	sth %o0, [%o5 + 2]
 ! mem16[qc + 34] = x1
 	.loc 1 1255
-	sth %o1, [%o4 + 34]
+	sth %o1, [%o5 + 34]
 ! x0 = x0 + x1
 	.loc 1 1256
 	add %o0, %o1, %o0
 ! mem16[qc + 18] = x0
 	.loc 1 1257
-	sth %o0, [%o4 + 18]
+	sth %o0, [%o5 + 18]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1258
-	ldsh [%o3 + 4], %o0
+	ldsh [%o4 + 4], %o0
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 1259
-	ldsh [%o7 + 4], %o1
+	ldsh [%o3 + 4], %o1
 ! mem16[qc + 4] = x0
 	.loc 1 1260
-	sth %o0, [%o4 + 4]
+	sth %o0, [%o5 + 4]
 ! mem16[qc + 36] = x1
 	.loc 1 1261
-	sth %o1, [%o4 + 36]
+	sth %o1, [%o5 + 36]
 ! x0 = x0 + x1
 	.loc 1 1262
 	add %o0, %o1, %o0
 ! mem16[qc + 20] = x0
 	.loc 1 1263
-	sth %o0, [%o4 + 20]
+	sth %o0, [%o5 + 20]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1264
-	ldsh [%o3 + 6], %o0
+	ldsh [%o4 + 6], %o0
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 1265
-	ldsh [%o7 + 6], %o1
+	ldsh [%o3 + 6], %o1
 ! mem16[qc + 6] = x0
 	.loc 1 1266
-	sth %o0, [%o4 + 6]
+	sth %o0, [%o5 + 6]
 ! mem16[qc + 38] = x1
 	.loc 1 1267
-	sth %o1, [%o4 + 38]
+	sth %o1, [%o5 + 38]
 ! x0 = x0 + x1
 	.loc 1 1268
 	add %o0, %o1, %o0
 ! mem16[qc + 22] = x0
 	.loc 1 1269
-	sth %o0, [%o4 + 22]
+	sth %o0, [%o5 + 22]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1270
-	ldsh [%o3 + 8], %o0
+	ldsh [%o4 + 8], %o0
 ! (int64) x1 = mem16[qb + 8]
 	.loc 1 1271
-	ldsh [%o7 + 8], %o1
+	ldsh [%o3 + 8], %o1
 ! mem16[qc + 8] = x0
 	.loc 1 1272
-	sth %o0, [%o4 + 8]
+	sth %o0, [%o5 + 8]
 ! mem16[qc + 40] = x1
 	.loc 1 1273
-	sth %o1, [%o4 + 40]
+	sth %o1, [%o5 + 40]
 ! x0 = x0 + x1
 	.loc 1 1274
 	add %o0, %o1, %o0
 ! mem16[qc + 24] = x0
 	.loc 1 1275
-	sth %o0, [%o4 + 24]
+	sth %o0, [%o5 + 24]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1276
-	ldsh [%o3 + 10], %o0
+	ldsh [%o4 + 10], %o0
 ! (int64) x1 = mem16[qb + 10]
 	.loc 1 1277
-	ldsh [%o7 + 10], %o1
+	ldsh [%o3 + 10], %o1
 ! mem16[qc + 10] = x0
 	.loc 1 1278
-	sth %o0, [%o4 + 10]
+	sth %o0, [%o5 + 10]
 ! mem16[qc + 42] = x1
 	.loc 1 1279
-	sth %o1, [%o4 + 42]
+	sth %o1, [%o5 + 42]
 ! x0 = x0 + x1
 	.loc 1 1280
 	add %o0, %o1, %o0
 ! mem16[qc + 26] = x0
 	.loc 1 1281
-	sth %o0, [%o4 + 26]
+	sth %o0, [%o5 + 26]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1282
-	ldsh [%o3 + 12], %o0
+	ldsh [%o4 + 12], %o0
 ! (int64) x1 = mem16[qb + 12]
 	.loc 1 1283
-	ldsh [%o7 + 12], %o1
+	ldsh [%o3 + 12], %o1
 ! mem16[qc + 12] = x0
 	.loc 1 1284
-	sth %o0, [%o4 + 12]
+	sth %o0, [%o5 + 12]
 ! mem16[qc + 44] = x1
 	.loc 1 1285
-	sth %o1, [%o4 + 44]
+	sth %o1, [%o5 + 44]
 ! x0 = x0 + x1
 	.loc 1 1286
 	add %o0, %o1, %o0
 ! mem16[qc + 28] = x0
 	.loc 1 1287
-	sth %o0, [%o4 + 28]
+	sth %o0, [%o5 + 28]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1288
-	ldsh [%o3 + 14], %o0
+	ldsh [%o4 + 14], %o0
 ! (int64) x1 = mem16[qb + 14]
 	.loc 1 1289
-	ldsh [%o7 + 14], %o1
+	ldsh [%o3 + 14], %o1
 ! mem16[qc + 14] = x0
 	.loc 1 1290
-	sth %o0, [%o4 + 14]
+	sth %o0, [%o5 + 14]
 ! mem16[qc + 46] = x1
 	.loc 1 1291
-	sth %o1, [%o4 + 46]
+	sth %o1, [%o5 + 46]
 ! x0 = x0 + x1
 	.loc 1 1292
 	add %o0, %o1, %o0
 ! mem16[qc + 30] = x0
 	.loc 1 1293
-	sth %o0, [%o4 + 30]
+	sth %o0, [%o5 + 30]
 ! pa = pa + 32
 	.loc 1 1294
-	add %o3, 32, %o3
+	add %o4, 32, %o4
 ! pb = pb + 48
 	.loc 1 1295
-	add %o4, 48, %o4
+	add %o5, 48, %o5
 ! i0 = i0 - 1
 	.loc 1 1296
 	sub %o2, 1, %o2
@@ -3911,148 +3847,145 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(216112), %o0
 ! pa = w + pa
 	.loc 1 1300
-	add %o5, %o0, %o0
+	add %i4, %o0, %o2
 ! pb = 6144
 	.loc 1 1301
-	sethi %hi(6144), %o1
-	or %o1, %lo(6144), %o1
+	sethi %hi(6144), %o0
+	or %o0, %lo(6144), %o0
 ! pb = w + pb
 	.loc 1 1302
-	add %o5, %o1, %o1
+	add %i4, %o0, %o4
 ! z0 = 0
 	.loc 1 1303
-	mov 0, %o2
+	mov 0, %o0
 ! i0 = 4374
 	.loc 1 1304
-	sethi %hi(4374), %o3
-	or %o3, %lo(4374), %o3
-	mov %o1, %o4
-	mov %o2, %o7
-	mov %o3, %l0
+	sethi %hi(4374), %o1
+	or %o1, %lo(4374), %o1
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop32:
 ! qb = pa + 8
 	.loc 1 1307
-	add %o0, 8, %o1
+	add %o2, 8, %o3
 ! (int64) x0 = mem16[qa]
 	.loc 1 1309
-	ldsh [%o0], %o2
+	ldsh [%o2], %o5
 ! (int64) x1 = mem16[qb]
 	.loc 1 1310
-	ldsh [%o1], %o3
+	ldsh [%o3], %o7
 ! mem16[qc + 8] = x0
 	.loc 1 1311
-	sth %o2, [%o4 + 8]
+	sth %o5, [%o4 + 8]
 ! mem16[qc + 40] = x1
 	.loc 1 1312
-	sth %o3, [%o4 + 40]
+	sth %o7, [%o4 + 40]
 ! x0 = x0 + x1
 	.loc 1 1313
-	add %o2, %o3, %o2
+	add %o5, %o7, %o5
 ! mem16[qc + 24] = x0
 	.loc 1 1314
-	sth %o2, [%o4 + 24]
+	sth %o5, [%o4 + 24]
 ! mem16[qc] = z0
 	.loc 1 1315
-	sth %o7, [%o4]
+	sth %o0, [%o4]
 ! mem16[qc + 16] = z0
 	.loc 1 1316
-	sth %o7, [%o4 + 16]
+	sth %o0, [%o4 + 16]
 ! mem16[qc + 32] = z0
 	.loc 1 1317
-	sth %o7, [%o4 + 32]
+	sth %o0, [%o4 + 32]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1318
-	ldsh [%o0 + 2], %o2
+	ldsh [%o2 + 2], %o5
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 1319
-	ldsh [%o1 + 2], %o3
+	ldsh [%o3 + 2], %o7
 ! mem16[qc + 10] = x0
 	.loc 1 1320
-	sth %o2, [%o4 + 10]
+	sth %o5, [%o4 + 10]
 ! mem16[qc + 42] = x1
 	.loc 1 1321
-	sth %o3, [%o4 + 42]
+	sth %o7, [%o4 + 42]
 ! x0 = x0 + x1
 	.loc 1 1322
-	add %o2, %o3, %o2
+	add %o5, %o7, %o5
 ! mem16[qc + 26] = x0
 	.loc 1 1323
-	sth %o2, [%o4 + 26]
+	sth %o5, [%o4 + 26]
 ! mem16[qc + 2] = z0
 	.loc 1 1324
-	sth %o7, [%o4 + 2]
+	sth %o0, [%o4 + 2]
 ! mem16[qc + 18] = z0
 	.loc 1 1325
-	sth %o7, [%o4 + 18]
+	sth %o0, [%o4 + 18]
 ! mem16[qc + 34] = z0
 	.loc 1 1326
-	sth %o7, [%o4 + 34]
+	sth %o0, [%o4 + 34]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1327
-	ldsh [%o0 + 4], %o2
+	ldsh [%o2 + 4], %o5
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 1328
-	ldsh [%o1 + 4], %o3
+	ldsh [%o3 + 4], %o7
 ! mem16[qc + 12] = x0
 	.loc 1 1329
-	sth %o2, [%o4 + 12]
+	sth %o5, [%o4 + 12]
 ! mem16[qc + 44] = x1
 	.loc 1 1330
-	sth %o3, [%o4 + 44]
+	sth %o7, [%o4 + 44]
 ! x0 = x0 + x1
 	.loc 1 1331
-	add %o2, %o3, %o2
+	add %o5, %o7, %o5
 ! mem16[qc + 28] = x0
 	.loc 1 1332
-	sth %o2, [%o4 + 28]
+	sth %o5, [%o4 + 28]
 ! mem16[qc + 4] = z0
 	.loc 1 1333
-	sth %o7, [%o4 + 4]
+	sth %o0, [%o4 + 4]
 ! mem16[qc + 20] = z0
 	.loc 1 1334
-	sth %o7, [%o4 + 20]
+	sth %o0, [%o4 + 20]
 ! mem16[qc + 36] = z0
 	.loc 1 1335
-	sth %o7, [%o4 + 36]
+	sth %o0, [%o4 + 36]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1336
-	ldsh [%o0 + 6], %o2
+	ldsh [%o2 + 6], %o5
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 1337
-	ldsh [%o1 + 6], %o1
+	ldsh [%o3 + 6], %o3
 ! mem16[qc + 14] = x0
 	.loc 1 1338
-	sth %o2, [%o4 + 14]
+	sth %o5, [%o4 + 14]
 ! mem16[qc + 46] = x1
 	.loc 1 1339
-	sth %o1, [%o4 + 46]
+	sth %o3, [%o4 + 46]
 ! x0 = x0 + x1
 	.loc 1 1340
-	add %o2, %o1, %o2
+	add %o5, %o3, %o5
 ! mem16[qc + 30] = x0
 	.loc 1 1341
-	sth %o2, [%o4 + 30]
+	sth %o5, [%o4 + 30]
 ! mem16[qc + 6] = z0
 	.loc 1 1342
-	sth %o7, [%o4 + 6]
+	sth %o0, [%o4 + 6]
 ! mem16[qc + 22] = z0
 	.loc 1 1343
-	sth %o7, [%o4 + 22]
+	sth %o0, [%o4 + 22]
 ! mem16[qc + 38] = z0
 	.loc 1 1344
-	sth %o7, [%o4 + 38]
+	sth %o0, [%o4 + 38]
 ! pa = pa + 16
 	.loc 1 1345
-	add %o0, 16, %o0
+	add %o2, 16, %o2
 ! pb = pb + 48
 	.loc 1 1346
 	add %o4, 48, %o4
 ! i0 = i0 - 1
 	.loc 1 1347
-	sub %l0, 1, %l0
+	sub %o1, 1, %o1
 ! =? i0 - 0
 	.loc 1 1348
-	cmp %l0, 0
+	cmp %o1, 0
 ! goto loop32 if !=
 	.loc 1 1349
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop32
@@ -4063,107 +3996,105 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(338584), %o0
 ! pa = w + pa
 	.loc 1 1351
-	add %o5, %o0, %o0
+	add %i4, %o0, %o1
 ! pb = 286096
 	.loc 1 1352
-	sethi %hi(286096), %o1
-	or %o1, %lo(286096), %o1
+	sethi %hi(286096), %o0
+	or %o0, %lo(286096), %o0
 ! pb = w + pb
 	.loc 1 1353
-	add %o5, %o1, %o1
+	add %i4, %o0, %o3
 ! i0 = 2187
 	.loc 1 1354
-	mov 2187, %o2
-	mov %o1, %o3
-	mov %o2, %o7
+	mov 2187, %o0
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop33:
 ! qb = pa + 8
 	.loc 1 1357
-	add %o0, 8, %o1
+	add %o1, 8, %o2
 ! (int64) x0 = mem16[qa]
 	.loc 1 1359
-	ldsh [%o0], %o2
+	ldsh [%o1], %o4
 ! (int64) x1 = mem16[qb]
 	.loc 1 1360
-	ldsh [%o1], %o4
+	ldsh [%o2], %o5
 ! mem16[qc] = x0
 	.loc 1 1361
-	sth %o2, [%o3]
+	sth %o4, [%o3]
 ! mem16[qc + 16] = x1
 	.loc 1 1362
-	sth %o4, [%o3 + 16]
+	sth %o5, [%o3 + 16]
 ! x0 = x0 + x1
 	.loc 1 1363
-	add %o2, %o4, %o2
+	add %o4, %o5, %o4
 ! mem16[qc + 8] = x0
 	.loc 1 1364
-	sth %o2, [%o3 + 8]
+	sth %o4, [%o3 + 8]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1365
-	ldsh [%o0 + 2], %o2
+	ldsh [%o1 + 2], %o4
 ! (int64) x1 = mem16[qb + 2]
 	.loc 1 1366
-	ldsh [%o1 + 2], %o4
+	ldsh [%o2 + 2], %o5
 ! mem16[qc + 2] = x0
 	.loc 1 1367
-	sth %o2, [%o3 + 2]
+	sth %o4, [%o3 + 2]
 ! mem16[qc + 18] = x1
 	.loc 1 1368
-	sth %o4, [%o3 + 18]
+	sth %o5, [%o3 + 18]
 ! x0 = x0 + x1
 	.loc 1 1369
-	add %o2, %o4, %o2
+	add %o4, %o5, %o4
 ! mem16[qc + 10] = x0
 	.loc 1 1370
-	sth %o2, [%o3 + 10]
+	sth %o4, [%o3 + 10]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1371
-	ldsh [%o0 + 4], %o2
+	ldsh [%o1 + 4], %o4
 ! (int64) x1 = mem16[qb + 4]
 	.loc 1 1372
-	ldsh [%o1 + 4], %o4
+	ldsh [%o2 + 4], %o5
 ! mem16[qc + 4] = x0
 	.loc 1 1373
-	sth %o2, [%o3 + 4]
+	sth %o4, [%o3 + 4]
 ! mem16[qc + 20] = x1
 	.loc 1 1374
-	sth %o4, [%o3 + 20]
+	sth %o5, [%o3 + 20]
 ! x0 = x0 + x1
 	.loc 1 1375
-	add %o2, %o4, %o2
+	add %o4, %o5, %o4
 ! mem16[qc + 12] = x0
 	.loc 1 1376
-	sth %o2, [%o3 + 12]
+	sth %o4, [%o3 + 12]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1377
-	ldsh [%o0 + 6], %o2
+	ldsh [%o1 + 6], %o4
 ! (int64) x1 = mem16[qb + 6]
 	.loc 1 1378
-	ldsh [%o1 + 6], %o1
+	ldsh [%o2 + 6], %o2
 ! mem16[qc + 6] = x0
 	.loc 1 1379
-	sth %o2, [%o3 + 6]
+	sth %o4, [%o3 + 6]
 ! mem16[qc + 22] = x1
 	.loc 1 1380
-	sth %o1, [%o3 + 22]
+	sth %o2, [%o3 + 22]
 ! x0 = x0 + x1
 	.loc 1 1381
-	add %o2, %o1, %o2
+	add %o4, %o2, %o4
 ! mem16[qc + 14] = x0
 	.loc 1 1382
-	sth %o2, [%o3 + 14]
+	sth %o4, [%o3 + 14]
 ! pa = pa + 16
 	.loc 1 1383
-	add %o0, 16, %o0
+	add %o1, 16, %o1
 ! pb = pb + 24
 	.loc 1 1384
 	add %o3, 24, %o3
 ! i0 = i0 - 1
 	.loc 1 1385
-	sub %o7, 1, %o7
+	sub %o0, 1, %o0
 ! =? i0 - 0
 	.loc 1 1386
-	cmp %o7, 0
+	cmp %o0, 0
 ! goto loop33 if !=
 	.loc 1 1387
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop33
@@ -4174,7 +4105,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(216096), %o0
 ! pa = w + pa
 	.loc 1 1389
-	add %o5, %o0, %o0
+	add %i4, %o0, %o0
 ! z0 = 0
 	.loc 1 1390
 	mov 0, %o1
@@ -4196,29 +4127,25 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(6144), %o0
 ! pa = w + pa
 	.loc 1 1396
-	add %o5, %o0, %o0
+	add %i4, %o0, %o7
 ! pb = 286096
 	.loc 1 1397
-	sethi %hi(286096), %o1
-	or %o1, %lo(286096), %o1
+	sethi %hi(286096), %o0
+	or %o0, %lo(286096), %o0
 ! pb = w + pb
 	.loc 1 1398
-	add %o5, %o1, %o1
+	add %i4, %o0, %l0
 ! pc = 373576
 	.loc 1 1399
-	sethi %hi(373576), %o2
-	or %o2, %lo(373576), %o2
+	sethi %hi(373576), %o0
+	or %o0, %lo(373576), %o0
 ! pc = w + pc
 	.loc 1 1400
-	add %o5, %o2, %o2
+	add %i4, %o0, %o5
 ! i0 = 6561
 	.loc 1 1401
-	sethi %hi(6561), %o3
-	or %o3, %lo(6561), %o3
-	mov %o0, %o7
-	mov %o1, %l0
-	mov %o2, %l1
-	mov %o3, %l2
+	sethi %hi(6561), %l1
+	or %l1, %lo(6561), %l1
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop34:
 ! (int64) x0 = mem16[pb]
 	.loc 1 1403
@@ -4228,7 +4155,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	ldsh [%o7 + 8], %o0
 ! a0 = x0 * tv
 	.loc 1 1405
-	mulx %o2, %o0, %l3
+	mulx %o2, %o0, %l2
 ! (int64) tv = mem16[pa + 10]
 	.loc 1 1406
 	ldsh [%o7 + 10], %o0
@@ -4258,7 +4185,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	mulx %o3, %o4, %o4
 ! a1 = a1 + x1
 	.loc 1 1415
-	add %o0, %o4, %l4
+	add %o0, %o4, %l3
 ! (int64) tv = mem16[pa + 10]
 	.loc 1 1416
 	ldsh [%o7 + 10], %o0
@@ -4294,7 +4221,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	mulx %o3, %o4, %o4
 ! a2 = a2 + x1
 	.loc 1 1427
-	add %o1, %o4, %l5
+	add %o1, %o4, %l4
 ! (int64) tv = mem16[pa + 10]
 	.loc 1 1428
 	ldsh [%o7 + 10], %o1
@@ -4357,31 +4284,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	mulx %o3, %o0, %o0
 ! mem16[pc] = a0
 	.loc 1 1448
-	sth %l3, [%l1]
+	sth %l2, [%o5]
 ! mem16[pc + 2] = a1
 	.loc 1 1449
-	sth %l4, [%l1 + 2]
+	sth %l3, [%o5 + 2]
 ! mem16[pc + 4] = a2
 	.loc 1 1450
-	sth %l5, [%l1 + 4]
+	sth %l4, [%o5 + 4]
 ! mem16[pc + 6] = a3
 	.loc 1 1451
-	sth %o2, [%l1 + 6]
+	sth %o2, [%o5 + 6]
 ! mem16[pc + 8] = a4
 	.loc 1 1452
-	sth %o1, [%l1 + 8]
+	sth %o1, [%o5 + 8]
 ! mem16[pc + 10] = a5
 	.loc 1 1453
-	sth %o4, [%l1 + 10]
+	sth %o4, [%o5 + 10]
 ! mem16[pc + 12] = a6
 	.loc 1 1454
-	sth %o0, [%l1 + 12]
+	sth %o0, [%o5 + 12]
 ! a7 = 0
 	.loc 1 1455
 	mov 0, %o0
 ! mem16[pc + 14] = a7
 	.loc 1 1456
-	sth %o0, [%l1 + 14]
+	sth %o0, [%o5 + 14]
 ! pa = pa + 16
 	.loc 1 1457
 	add %o7, 16, %o7
@@ -4390,13 +4317,13 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %l0, 8, %l0
 ! pc = pc + 16
 	.loc 1 1459
-	add %l1, 16, %l1
+	add %o5, 16, %o5
 ! i0 = i0 - 1
 	.loc 1 1460
-	sub %l2, 1, %l2
+	sub %l1, 1, %l1
 ! =? i0 - 0
 	.loc 1 1461
-	cmp %l2, 0
+	cmp %l1, 0
 ! goto loop34 if !=
 	.loc 1 1462
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop34
@@ -4407,29 +4334,25 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(111120), %o0
 ! pa = w + pa
 	.loc 1 1464
-	add %o5, %o0, %o0
+	add %i4, %o0, %o7
 ! pb = 286096
 	.loc 1 1465
-	sethi %hi(286096), %o1
-	or %o1, %lo(286096), %o1
+	sethi %hi(286096), %o0
+	or %o0, %lo(286096), %o0
 ! pb = w + pb
 	.loc 1 1466
-	add %o5, %o1, %o1
+	add %i4, %o0, %l0
 ! pc = 478552
 	.loc 1 1467
-	sethi %hi(478552), %o2
-	or %o2, %lo(478552), %o2
+	sethi %hi(478552), %o0
+	or %o0, %lo(478552), %o0
 ! pc = w + pc
 	.loc 1 1468
-	add %o5, %o2, %o2
+	add %i4, %o0, %o5
 ! i0 = 6561
 	.loc 1 1469
-	sethi %hi(6561), %o3
-	or %o3, %lo(6561), %o3
-	mov %o0, %o7
-	mov %o1, %l0
-	mov %o2, %l1
-	mov %o3, %l2
+	sethi %hi(6561), %l1
+	or %l1, %lo(6561), %l1
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop35:
 ! (int64) x0 = mem16[pb]
 	.loc 1 1471
@@ -4439,7 +4362,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	ldsh [%o7 + 8], %o1
 ! a0 = x0 * tv
 	.loc 1 1473
-	mulx %o0, %o1, %l3
+	mulx %o0, %o1, %l2
 ! (int64) tv = mem16[pa + 10]
 	.loc 1 1474
 	ldsh [%o7 + 10], %o1
@@ -4469,7 +4392,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	mulx %o3, %o4, %o4
 ! a1 = a1 + x1
 	.loc 1 1483
-	add %o1, %o4, %l4
+	add %o1, %o4, %l3
 ! (int64) tv = mem16[pa + 10]
 	.loc 1 1484
 	ldsh [%o7 + 10], %o1
@@ -4505,7 +4428,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	mulx %o3, %o4, %o4
 ! a2 = a2 + x1
 	.loc 1 1495
-	add %o2, %o4, %l5
+	add %o2, %o4, %l4
 ! (int64) tv = mem16[pa + 10]
 	.loc 1 1496
 	ldsh [%o7 + 10], %o2
@@ -4568,31 +4491,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	mulx %o3, %o4, %o3
 ! mem16[pc] = a0
 	.loc 1 1516
-	sth %l3, [%l1]
+	sth %l2, [%o5]
 ! mem16[pc + 2] = a1
 	.loc 1 1517
-	sth %l4, [%l1 + 2]
+	sth %l3, [%o5 + 2]
 ! mem16[pc + 4] = a2
 	.loc 1 1518
-	sth %l5, [%l1 + 4]
+	sth %l4, [%o5 + 4]
 ! mem16[pc + 6] = a3
 	.loc 1 1519
-	sth %o0, [%l1 + 6]
+	sth %o0, [%o5 + 6]
 ! mem16[pc + 8] = a4
 	.loc 1 1520
-	sth %o1, [%l1 + 8]
+	sth %o1, [%o5 + 8]
 ! mem16[pc + 10] = a5
 	.loc 1 1521
-	sth %o2, [%l1 + 10]
+	sth %o2, [%o5 + 10]
 ! mem16[pc + 12] = a6
 	.loc 1 1522
-	sth %o3, [%l1 + 12]
+	sth %o3, [%o5 + 12]
 ! a7 = 0
 	.loc 1 1523
 	mov 0, %o0
 ! mem16[pc + 14] = a7
 	.loc 1 1524
-	sth %o0, [%l1 + 14]
+	sth %o0, [%o5 + 14]
 ! pa = pa + 16
 	.loc 1 1525
 	add %o7, 16, %o7
@@ -4601,13 +4524,13 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %l0, 8, %l0
 ! pc = pc + 16
 	.loc 1 1527
-	add %l1, 16, %l1
+	add %o5, 16, %o5
 ! i0 = i0 - 1
 	.loc 1 1528
-	sub %l2, 1, %l2
+	sub %l1, 1, %l1
 ! =? i0 - 0
 	.loc 1 1529
-	cmp %l2, 0
+	cmp %l1, 0
 ! goto loop35 if !=
 	.loc 1 1530
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop35
@@ -4618,25 +4541,22 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(373576), %o0
 ! pa = w + pa
 	.loc 1 1532
-	add %o5, %o0, %o0
+	add %i4, %o0, %l0
 ! pb = 6144
 	.loc 1 1533
-	sethi %hi(6144), %o1
-	or %o1, %lo(6144), %o1
+	sethi %hi(6144), %o0
+	or %o0, %lo(6144), %o0
 ! pb = w + pb
 	.loc 1 1534
-	add %o5, %o1, %o1
+	add %i4, %o0, %o5
 ! i0 = 4374
 	.loc 1 1535
-	sethi %hi(4374), %o2
-	or %o2, %lo(4374), %o2
-	mov %o0, %l0
-	mov %o1, %l1
-	mov %o2, %o4
+	sethi %hi(4374), %o4
+	or %o4, %lo(4374), %o4
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop36:
 ! qb = pa + 16
 	.loc 1 1538
-	add %l0, 16, %l2
+	add %l0, 16, %l1
 ! qc = pa + 32
 	.loc 1 1539
 	add %l0, 32, %o7
@@ -4654,16 +4574,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	ldsh [%o7 + 8], %o3
 ! mem16[qd] = x0
 	.loc 1 1545
-	sth %o1, [%l1]
+	sth %o1, [%o5]
 ! mem16[qd + 24] = x3
 	.loc 1 1546
-	sth %o3, [%l1 + 24]
+	sth %o3, [%o5 + 24]
 ! x4 = x1 - x2
 	.loc 1 1547
 	sub %o2, %o0, %o0
 ! (int64) x5 = mem16[qb]
 	.loc 1 1548
-	ldsh [%l2], %o2
+	ldsh [%l1], %o2
 ! x5 = x5 - x0
 	.loc 1 1549
 	sub %o2, %o1, %o2
@@ -4672,10 +4592,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o0, %o2
 ! mem16[qd + 8] = x5
 	.loc 1 1551
-	sth %o2, [%l1 + 8]
+	sth %o2, [%o5 + 8]
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 1552
-	ldsh [%l2 + 8], %o1
+	ldsh [%l1 + 8], %o1
 ! x5 = x5 - x3
 	.loc 1 1553
 	sub %o1, %o3, %o1
@@ -4684,7 +4604,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o1, %o0, %o1
 ! mem16[qd + 16] = x5
 	.loc 1 1555
-	sth %o1, [%l1 + 16]
+	sth %o1, [%o5 + 16]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1556
 	ldsh [%l0 + 2], %o0
@@ -4699,16 +4619,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	ldsh [%o7 + 10], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 1560
-	sth %o0, [%l1 + 2]
+	sth %o0, [%o5 + 2]
 ! mem16[qd + 26] = x3
 	.loc 1 1561
-	sth %o3, [%l1 + 26]
+	sth %o3, [%o5 + 26]
 ! x4 = x1 - x2
 	.loc 1 1562
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 1563
-	ldsh [%l2 + 2], %o2
+	ldsh [%l1 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 1564
 	sub %o2, %o0, %o2
@@ -4717,10 +4637,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 10] = x5
 	.loc 1 1566
-	sth %o2, [%l1 + 10]
+	sth %o2, [%o5 + 10]
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 1567
-	ldsh [%l2 + 10], %o0
+	ldsh [%l1 + 10], %o0
 ! x5 = x5 - x3
 	.loc 1 1568
 	sub %o0, %o3, %o0
@@ -4729,7 +4649,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 18] = x5
 	.loc 1 1570
-	sth %o0, [%l1 + 18]
+	sth %o0, [%o5 + 18]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1571
 	ldsh [%l0 + 4], %o0
@@ -4744,16 +4664,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	ldsh [%o7 + 12], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 1575
-	sth %o0, [%l1 + 4]
+	sth %o0, [%o5 + 4]
 ! mem16[qd + 28] = x3
 	.loc 1 1576
-	sth %o3, [%l1 + 28]
+	sth %o3, [%o5 + 28]
 ! x4 = x1 - x2
 	.loc 1 1577
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 1578
-	ldsh [%l2 + 4], %o2
+	ldsh [%l1 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 1579
 	sub %o2, %o0, %o2
@@ -4762,10 +4682,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 12] = x5
 	.loc 1 1581
-	sth %o2, [%l1 + 12]
+	sth %o2, [%o5 + 12]
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 1582
-	ldsh [%l2 + 12], %o0
+	ldsh [%l1 + 12], %o0
 ! x5 = x5 - x3
 	.loc 1 1583
 	sub %o0, %o3, %o0
@@ -4774,7 +4694,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 20] = x5
 	.loc 1 1585
-	sth %o0, [%l1 + 20]
+	sth %o0, [%o5 + 20]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1586
 	ldsh [%l0 + 6], %o0
@@ -4789,16 +4709,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	ldsh [%o7 + 14], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 1590
-	sth %o0, [%l1 + 6]
+	sth %o0, [%o5 + 6]
 ! mem16[qd + 30] = x3
 	.loc 1 1591
-	sth %o3, [%l1 + 30]
+	sth %o3, [%o5 + 30]
 ! x4 = x1 - x2
 	.loc 1 1592
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 1593
-	ldsh [%l2 + 6], %o2
+	ldsh [%l1 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 1594
 	sub %o2, %o0, %o2
@@ -4807,10 +4727,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 14] = x5
 	.loc 1 1596
-	sth %o2, [%l1 + 14]
+	sth %o2, [%o5 + 14]
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 1597
-	ldsh [%l2 + 14], %o0
+	ldsh [%l1 + 14], %o0
 ! x5 = x5 - x3
 	.loc 1 1598
 	sub %o0, %o3, %o0
@@ -4819,13 +4739,13 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 22] = x5
 	.loc 1 1600
-	sth %o0, [%l1 + 22]
+	sth %o0, [%o5 + 22]
 ! pa = pa + 48
 	.loc 1 1601
 	add %l0, 48, %l0
 ! pb = pb + 32
 	.loc 1 1602
-	add %l1, 32, %l1
+	add %o5, 32, %o5
 ! i0 = i0 - 1
 	.loc 1 1603
 	sub %o4, 1, %o4
@@ -4842,24 +4762,21 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(6144), %o0
 ! pa = w + pa
 	.loc 1 1607
-	add %o5, %o0, %o0
+	add %i4, %o0, %l0
 ! pb = 373576
 	.loc 1 1608
-	sethi %hi(373576), %o1
-	or %o1, %lo(373576), %o1
+	sethi %hi(373576), %o0
+	or %o0, %lo(373576), %o0
 ! pb = w + pb
 	.loc 1 1609
-	add %o5, %o1, %o1
+	add %i4, %o0, %o5
 ! i0 = 1458
 	.loc 1 1610
-	mov 1458, %o2
-	mov %o0, %l0
-	mov %o1, %l1
-	mov %o2, %o4
+	mov 1458, %o4
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop37:
 ! qb = pa + 32
 	.loc 1 1613
-	add %l0, 32, %l2
+	add %l0, 32, %l1
 ! qc = pa + 64
 	.loc 1 1614
 	add %l0, 64, %o7
@@ -4877,16 +4794,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	ldsh [%o7 + 16], %o3
 ! mem16[qd] = x0
 	.loc 1 1620
-	sth %o0, [%l1]
+	sth %o0, [%o5]
 ! mem16[qd + 48] = x3
 	.loc 1 1621
-	sth %o3, [%l1 + 48]
+	sth %o3, [%o5 + 48]
 ! x4 = x1 - x2
 	.loc 1 1622
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 1623
-	ldsh [%l2], %o2
+	ldsh [%l1], %o2
 ! x5 = x5 - x0
 	.loc 1 1624
 	sub %o2, %o0, %o2
@@ -4895,10 +4812,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 16] = x5
 	.loc 1 1626
-	sth %o2, [%l1 + 16]
+	sth %o2, [%o5 + 16]
 ! (int64) x5 = mem16[qb + 16]
 	.loc 1 1627
-	ldsh [%l2 + 16], %o0
+	ldsh [%l1 + 16], %o0
 ! x5 = x5 - x3
 	.loc 1 1628
 	sub %o0, %o3, %o0
@@ -4907,7 +4824,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 32] = x5
 	.loc 1 1630
-	sth %o0, [%l1 + 32]
+	sth %o0, [%o5 + 32]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1631
 	ldsh [%l0 + 2], %o0
@@ -4922,16 +4839,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	ldsh [%o7 + 18], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 1635
-	sth %o0, [%l1 + 2]
+	sth %o0, [%o5 + 2]
 ! mem16[qd + 50] = x3
 	.loc 1 1636
-	sth %o3, [%l1 + 50]
+	sth %o3, [%o5 + 50]
 ! x4 = x1 - x2
 	.loc 1 1637
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 1638
-	ldsh [%l2 + 2], %o2
+	ldsh [%l1 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 1639
 	sub %o2, %o0, %o2
@@ -4940,10 +4857,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 18] = x5
 	.loc 1 1641
-	sth %o2, [%l1 + 18]
+	sth %o2, [%o5 + 18]
 ! (int64) x5 = mem16[qb + 18]
 	.loc 1 1642
-	ldsh [%l2 + 18], %o0
+	ldsh [%l1 + 18], %o0
 ! x5 = x5 - x3
 	.loc 1 1643
 	sub %o0, %o3, %o0
@@ -4952,7 +4869,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 34] = x5
 	.loc 1 1645
-	sth %o0, [%l1 + 34]
+	sth %o0, [%o5 + 34]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1646
 	ldsh [%l0 + 4], %o0
@@ -4967,16 +4884,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	ldsh [%o7 + 20], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 1650
-	sth %o0, [%l1 + 4]
+	sth %o0, [%o5 + 4]
 ! mem16[qd + 52] = x3
 	.loc 1 1651
-	sth %o3, [%l1 + 52]
+	sth %o3, [%o5 + 52]
 ! x4 = x1 - x2
 	.loc 1 1652
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 1653
-	ldsh [%l2 + 4], %o2
+	ldsh [%l1 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 1654
 	sub %o2, %o0, %o2
@@ -4985,10 +4902,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 20] = x5
 	.loc 1 1656
-	sth %o2, [%l1 + 20]
+	sth %o2, [%o5 + 20]
 ! (int64) x5 = mem16[qb + 20]
 	.loc 1 1657
-	ldsh [%l2 + 20], %o0
+	ldsh [%l1 + 20], %o0
 ! x5 = x5 - x3
 	.loc 1 1658
 	sub %o0, %o3, %o0
@@ -4997,7 +4914,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 36] = x5
 	.loc 1 1660
-	sth %o0, [%l1 + 36]
+	sth %o0, [%o5 + 36]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1661
 	ldsh [%l0 + 6], %o0
@@ -5012,16 +4929,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	ldsh [%o7 + 22], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 1665
-	sth %o0, [%l1 + 6]
+	sth %o0, [%o5 + 6]
 ! mem16[qd + 54] = x3
 	.loc 1 1666
-	sth %o3, [%l1 + 54]
+	sth %o3, [%o5 + 54]
 ! x4 = x1 - x2
 	.loc 1 1667
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 1668
-	ldsh [%l2 + 6], %o2
+	ldsh [%l1 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 1669
 	sub %o2, %o0, %o2
@@ -5030,10 +4947,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 22] = x5
 	.loc 1 1671
-	sth %o2, [%l1 + 22]
+	sth %o2, [%o5 + 22]
 ! (int64) x5 = mem16[qb + 22]
 	.loc 1 1672
-	ldsh [%l2 + 22], %o0
+	ldsh [%l1 + 22], %o0
 ! x5 = x5 - x3
 	.loc 1 1673
 	sub %o0, %o3, %o0
@@ -5042,7 +4959,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 38] = x5
 	.loc 1 1675
-	sth %o0, [%l1 + 38]
+	sth %o0, [%o5 + 38]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1676
 	ldsh [%l0 + 8], %o0
@@ -5057,16 +4974,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	ldsh [%o7 + 24], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 1680
-	sth %o0, [%l1 + 8]
+	sth %o0, [%o5 + 8]
 ! mem16[qd + 56] = x3
 	.loc 1 1681
-	sth %o3, [%l1 + 56]
+	sth %o3, [%o5 + 56]
 ! x4 = x1 - x2
 	.loc 1 1682
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 1683
-	ldsh [%l2 + 8], %o2
+	ldsh [%l1 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 1684
 	sub %o2, %o0, %o2
@@ -5075,10 +4992,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 24] = x5
 	.loc 1 1686
-	sth %o2, [%l1 + 24]
+	sth %o2, [%o5 + 24]
 ! (int64) x5 = mem16[qb + 24]
 	.loc 1 1687
-	ldsh [%l2 + 24], %o0
+	ldsh [%l1 + 24], %o0
 ! x5 = x5 - x3
 	.loc 1 1688
 	sub %o0, %o3, %o0
@@ -5087,7 +5004,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 40] = x5
 	.loc 1 1690
-	sth %o0, [%l1 + 40]
+	sth %o0, [%o5 + 40]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1691
 	ldsh [%l0 + 10], %o0
@@ -5102,16 +5019,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	ldsh [%o7 + 26], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 1695
-	sth %o0, [%l1 + 10]
+	sth %o0, [%o5 + 10]
 ! mem16[qd + 58] = x3
 	.loc 1 1696
-	sth %o3, [%l1 + 58]
+	sth %o3, [%o5 + 58]
 ! x4 = x1 - x2
 	.loc 1 1697
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 1698
-	ldsh [%l2 + 10], %o2
+	ldsh [%l1 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 1699
 	sub %o2, %o0, %o2
@@ -5120,10 +5037,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 26] = x5
 	.loc 1 1701
-	sth %o2, [%l1 + 26]
+	sth %o2, [%o5 + 26]
 ! (int64) x5 = mem16[qb + 26]
 	.loc 1 1702
-	ldsh [%l2 + 26], %o0
+	ldsh [%l1 + 26], %o0
 ! x5 = x5 - x3
 	.loc 1 1703
 	sub %o0, %o3, %o0
@@ -5132,7 +5049,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 42] = x5
 	.loc 1 1705
-	sth %o0, [%l1 + 42]
+	sth %o0, [%o5 + 42]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1706
 	ldsh [%l0 + 12], %o0
@@ -5147,16 +5064,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	ldsh [%o7 + 28], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 1710
-	sth %o0, [%l1 + 12]
+	sth %o0, [%o5 + 12]
 ! mem16[qd + 60] = x3
 	.loc 1 1711
-	sth %o3, [%l1 + 60]
+	sth %o3, [%o5 + 60]
 ! x4 = x1 - x2
 	.loc 1 1712
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 1713
-	ldsh [%l2 + 12], %o2
+	ldsh [%l1 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 1714
 	sub %o2, %o0, %o2
@@ -5165,10 +5082,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 28] = x5
 	.loc 1 1716
-	sth %o2, [%l1 + 28]
+	sth %o2, [%o5 + 28]
 ! (int64) x5 = mem16[qb + 28]
 	.loc 1 1717
-	ldsh [%l2 + 28], %o0
+	ldsh [%l1 + 28], %o0
 ! x5 = x5 - x3
 	.loc 1 1718
 	sub %o0, %o3, %o0
@@ -5177,7 +5094,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 44] = x5
 	.loc 1 1720
-	sth %o0, [%l1 + 44]
+	sth %o0, [%o5 + 44]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1721
 	ldsh [%l0 + 14], %o0
@@ -5192,16 +5109,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	ldsh [%o7 + 30], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 1725
-	sth %o0, [%l1 + 14]
+	sth %o0, [%o5 + 14]
 ! mem16[qd + 62] = x3
 	.loc 1 1726
-	sth %o3, [%l1 + 62]
+	sth %o3, [%o5 + 62]
 ! x4 = x1 - x2
 	.loc 1 1727
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 1728
-	ldsh [%l2 + 14], %o2
+	ldsh [%l1 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 1729
 	sub %o2, %o0, %o2
@@ -5210,10 +5127,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 30] = x5
 	.loc 1 1731
-	sth %o2, [%l1 + 30]
+	sth %o2, [%o5 + 30]
 ! (int64) x5 = mem16[qb + 30]
 	.loc 1 1732
-	ldsh [%l2 + 30], %o0
+	ldsh [%l1 + 30], %o0
 ! x5 = x5 - x3
 	.loc 1 1733
 	sub %o0, %o3, %o0
@@ -5222,13 +5139,13 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 46] = x5
 	.loc 1 1735
-	sth %o0, [%l1 + 46]
+	sth %o0, [%o5 + 46]
 ! pa = pa + 96
 	.loc 1 1736
 	add %l0, 96, %l0
 ! pb = pb + 64
 	.loc 1 1737
-	add %l1, 64, %l1
+	add %o5, 64, %o5
 ! i0 = i0 - 1
 	.loc 1 1738
 	sub %o4, 1, %o4
@@ -5245,60 +5162,58 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(373576), %o0
 ! pa = w + pa
 	.loc 1 1742
-	add %o5, %o0, %l1
+	add %i4, %o0, %l3
 ! pb = 6144
 	.loc 1 1743
 	sethi %hi(6144), %o0
 	or %o0, %lo(6144), %o0
 ! pb = w + pb
 	.loc 1 1744
-	add %o5, %o0, %l2
+	add %i4, %o0, %o4
 ! i0 = 486
 	.loc 1 1745
-	mov 486, %o0
+	mov 486, %o5
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop38:
 ! qa = pa
 	.loc 1 1747
-	mov %o0, %l3
-	mov %o5, %l4
+	mov %l3, %l4
 ! qb = pa + 64
 	.loc 1 1748
-	add %l1, 64, %o4
+	add %l3, 64, %o7
 ! qc = pa + 128
 	.loc 1 1749
-	add %l1, 128, %o5
+	add %l3, 128, %l0
 ! qd = pb
 	.loc 1 1750
-	mov %l1, %l0
+	mov %o4, %l1
 ! i1 = 2
 	.loc 1 1751
-	mov %l2, %l5
-	mov 2, %o7
+	mov 2, %l2
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop39:
 ! (int64) x0 = mem16[qa]
 	.loc 1 1753
-	ldsh [%l1], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 32]
 	.loc 1 1754
-	ldsh [%l1 + 32], %o1
+	ldsh [%l4 + 32], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 1755
-	ldsh [%o5], %o2
+	ldsh [%l0], %o2
 ! (int64) x3 = mem16[qc + 32]
 	.loc 1 1756
-	ldsh [%o5 + 32], %o3
+	ldsh [%l0 + 32], %o3
 ! mem16[qd] = x0
 	.loc 1 1757
-	sth %o0, [%l2]
+	sth %o0, [%l1]
 ! mem16[qd + 96] = x3
 	.loc 1 1758
-	sth %o3, [%l2 + 96]
+	sth %o3, [%l1 + 96]
 ! x4 = x1 - x2
 	.loc 1 1759
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 1760
-	ldsh [%o4], %o2
+	ldsh [%o7], %o2
 ! x5 = x5 - x0
 	.loc 1 1761
 	sub %o2, %o0, %o2
@@ -5307,10 +5222,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 32] = x5
 	.loc 1 1763
-	sth %o2, [%l2 + 32]
+	sth %o2, [%l1 + 32]
 ! (int64) x5 = mem16[qb + 32]
 	.loc 1 1764
-	ldsh [%o4 + 32], %o0
+	ldsh [%o7 + 32], %o0
 ! x5 = x5 - x3
 	.loc 1 1765
 	sub %o0, %o3, %o0
@@ -5319,31 +5234,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 64] = x5
 	.loc 1 1767
-	sth %o0, [%l2 + 64]
+	sth %o0, [%l1 + 64]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1768
-	ldsh [%l1 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 34]
 	.loc 1 1769
-	ldsh [%l1 + 34], %o1
+	ldsh [%l4 + 34], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 1770
-	ldsh [%o5 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! (int64) x3 = mem16[qc + 34]
 	.loc 1 1771
-	ldsh [%o5 + 34], %o3
+	ldsh [%l0 + 34], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 1772
-	sth %o0, [%l2 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qd + 98] = x3
 	.loc 1 1773
-	sth %o3, [%l2 + 98]
+	sth %o3, [%l1 + 98]
 ! x4 = x1 - x2
 	.loc 1 1774
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 1775
-	ldsh [%o4 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 1776
 	sub %o2, %o0, %o2
@@ -5352,10 +5267,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 34] = x5
 	.loc 1 1778
-	sth %o2, [%l2 + 34]
+	sth %o2, [%l1 + 34]
 ! (int64) x5 = mem16[qb + 34]
 	.loc 1 1779
-	ldsh [%o4 + 34], %o0
+	ldsh [%o7 + 34], %o0
 ! x5 = x5 - x3
 	.loc 1 1780
 	sub %o0, %o3, %o0
@@ -5364,31 +5279,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 66] = x5
 	.loc 1 1782
-	sth %o0, [%l2 + 66]
+	sth %o0, [%l1 + 66]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1783
-	ldsh [%l1 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 36]
 	.loc 1 1784
-	ldsh [%l1 + 36], %o1
+	ldsh [%l4 + 36], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 1785
-	ldsh [%o5 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) x3 = mem16[qc + 36]
 	.loc 1 1786
-	ldsh [%o5 + 36], %o3
+	ldsh [%l0 + 36], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 1787
-	sth %o0, [%l2 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qd + 100] = x3
 	.loc 1 1788
-	sth %o3, [%l2 + 100]
+	sth %o3, [%l1 + 100]
 ! x4 = x1 - x2
 	.loc 1 1789
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 1790
-	ldsh [%o4 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 1791
 	sub %o2, %o0, %o2
@@ -5397,10 +5312,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 36] = x5
 	.loc 1 1793
-	sth %o2, [%l2 + 36]
+	sth %o2, [%l1 + 36]
 ! (int64) x5 = mem16[qb + 36]
 	.loc 1 1794
-	ldsh [%o4 + 36], %o0
+	ldsh [%o7 + 36], %o0
 ! x5 = x5 - x3
 	.loc 1 1795
 	sub %o0, %o3, %o0
@@ -5409,31 +5324,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 68] = x5
 	.loc 1 1797
-	sth %o0, [%l2 + 68]
+	sth %o0, [%l1 + 68]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1798
-	ldsh [%l1 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 38]
 	.loc 1 1799
-	ldsh [%l1 + 38], %o1
+	ldsh [%l4 + 38], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 1800
-	ldsh [%o5 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! (int64) x3 = mem16[qc + 38]
 	.loc 1 1801
-	ldsh [%o5 + 38], %o3
+	ldsh [%l0 + 38], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 1802
-	sth %o0, [%l2 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qd + 102] = x3
 	.loc 1 1803
-	sth %o3, [%l2 + 102]
+	sth %o3, [%l1 + 102]
 ! x4 = x1 - x2
 	.loc 1 1804
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 1805
-	ldsh [%o4 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 1806
 	sub %o2, %o0, %o2
@@ -5442,10 +5357,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 38] = x5
 	.loc 1 1808
-	sth %o2, [%l2 + 38]
+	sth %o2, [%l1 + 38]
 ! (int64) x5 = mem16[qb + 38]
 	.loc 1 1809
-	ldsh [%o4 + 38], %o0
+	ldsh [%o7 + 38], %o0
 ! x5 = x5 - x3
 	.loc 1 1810
 	sub %o0, %o3, %o0
@@ -5454,31 +5369,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 70] = x5
 	.loc 1 1812
-	sth %o0, [%l2 + 70]
+	sth %o0, [%l1 + 70]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1813
-	ldsh [%l1 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 40]
 	.loc 1 1814
-	ldsh [%l1 + 40], %o1
+	ldsh [%l4 + 40], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 1815
-	ldsh [%o5 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! (int64) x3 = mem16[qc + 40]
 	.loc 1 1816
-	ldsh [%o5 + 40], %o3
+	ldsh [%l0 + 40], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 1817
-	sth %o0, [%l2 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qd + 104] = x3
 	.loc 1 1818
-	sth %o3, [%l2 + 104]
+	sth %o3, [%l1 + 104]
 ! x4 = x1 - x2
 	.loc 1 1819
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 1820
-	ldsh [%o4 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 1821
 	sub %o2, %o0, %o2
@@ -5487,10 +5402,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 40] = x5
 	.loc 1 1823
-	sth %o2, [%l2 + 40]
+	sth %o2, [%l1 + 40]
 ! (int64) x5 = mem16[qb + 40]
 	.loc 1 1824
-	ldsh [%o4 + 40], %o0
+	ldsh [%o7 + 40], %o0
 ! x5 = x5 - x3
 	.loc 1 1825
 	sub %o0, %o3, %o0
@@ -5499,31 +5414,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 72] = x5
 	.loc 1 1827
-	sth %o0, [%l2 + 72]
+	sth %o0, [%l1 + 72]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1828
-	ldsh [%l1 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 42]
 	.loc 1 1829
-	ldsh [%l1 + 42], %o1
+	ldsh [%l4 + 42], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 1830
-	ldsh [%o5 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! (int64) x3 = mem16[qc + 42]
 	.loc 1 1831
-	ldsh [%o5 + 42], %o3
+	ldsh [%l0 + 42], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 1832
-	sth %o0, [%l2 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qd + 106] = x3
 	.loc 1 1833
-	sth %o3, [%l2 + 106]
+	sth %o3, [%l1 + 106]
 ! x4 = x1 - x2
 	.loc 1 1834
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 1835
-	ldsh [%o4 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 1836
 	sub %o2, %o0, %o2
@@ -5532,10 +5447,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 42] = x5
 	.loc 1 1838
-	sth %o2, [%l2 + 42]
+	sth %o2, [%l1 + 42]
 ! (int64) x5 = mem16[qb + 42]
 	.loc 1 1839
-	ldsh [%o4 + 42], %o0
+	ldsh [%o7 + 42], %o0
 ! x5 = x5 - x3
 	.loc 1 1840
 	sub %o0, %o3, %o0
@@ -5544,31 +5459,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 74] = x5
 	.loc 1 1842
-	sth %o0, [%l2 + 74]
+	sth %o0, [%l1 + 74]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1843
-	ldsh [%l1 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 44]
 	.loc 1 1844
-	ldsh [%l1 + 44], %o1
+	ldsh [%l4 + 44], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 1845
-	ldsh [%o5 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! (int64) x3 = mem16[qc + 44]
 	.loc 1 1846
-	ldsh [%o5 + 44], %o3
+	ldsh [%l0 + 44], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 1847
-	sth %o0, [%l2 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qd + 108] = x3
 	.loc 1 1848
-	sth %o3, [%l2 + 108]
+	sth %o3, [%l1 + 108]
 ! x4 = x1 - x2
 	.loc 1 1849
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 1850
-	ldsh [%o4 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 1851
 	sub %o2, %o0, %o2
@@ -5577,10 +5492,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 44] = x5
 	.loc 1 1853
-	sth %o2, [%l2 + 44]
+	sth %o2, [%l1 + 44]
 ! (int64) x5 = mem16[qb + 44]
 	.loc 1 1854
-	ldsh [%o4 + 44], %o0
+	ldsh [%o7 + 44], %o0
 ! x5 = x5 - x3
 	.loc 1 1855
 	sub %o0, %o3, %o0
@@ -5589,31 +5504,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 76] = x5
 	.loc 1 1857
-	sth %o0, [%l2 + 76]
+	sth %o0, [%l1 + 76]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 1858
-	ldsh [%l1 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 46]
 	.loc 1 1859
-	ldsh [%l1 + 46], %o1
+	ldsh [%l4 + 46], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 1860
-	ldsh [%o5 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! (int64) x3 = mem16[qc + 46]
 	.loc 1 1861
-	ldsh [%o5 + 46], %o3
+	ldsh [%l0 + 46], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 1862
-	sth %o0, [%l2 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qd + 110] = x3
 	.loc 1 1863
-	sth %o3, [%l2 + 110]
+	sth %o3, [%l1 + 110]
 ! x4 = x1 - x2
 	.loc 1 1864
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 1865
-	ldsh [%o4 + 14], %o2
+	ldsh [%o7 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 1866
 	sub %o2, %o0, %o2
@@ -5622,10 +5537,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 46] = x5
 	.loc 1 1868
-	sth %o2, [%l2 + 46]
+	sth %o2, [%l1 + 46]
 ! (int64) x5 = mem16[qb + 46]
 	.loc 1 1869
-	ldsh [%o4 + 46], %o0
+	ldsh [%o7 + 46], %o0
 ! x5 = x5 - x3
 	.loc 1 1870
 	sub %o0, %o3, %o0
@@ -5634,47 +5549,43 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 78] = x5
 	.loc 1 1872
-	sth %o0, [%l2 + 78]
+	sth %o0, [%l1 + 78]
 ! qa = qa + 16
 	.loc 1 1873
-	add %l1, 16, %l1
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 1874
-	add %o4, 16, %o4
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 1875
-	add %o5, 16, %o5
+	add %l0, 16, %l0
 ! qd = qd + 16
 	.loc 1 1876
-	add %l2, 16, %l2
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 1877
-	sub %o7, 1, %o7
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 1878
-	cmp %o7, 0
+	cmp %l2, 0
 ! goto loop39 if !=
 	.loc 1 1879
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop39
 	nop
 ! pa = pa + 192
 	.loc 1 1880
-	mov %l0, %l1
-	add %l1, 192, %l1
+	add %l3, 192, %l3
 ! pb = pb + 128
 	.loc 1 1881
-	mov %l5, %l2
-	add %l2, 128, %l2
+	add %o4, 128, %o4
 ! i0 = i0 - 1
 	.loc 1 1882
-	mov %l3, %o0
-	sub %o0, 1, %o0
+	sub %o5, 1, %o5
 ! =? i0 - 0
 	.loc 1 1883
-	cmp %o0, 0
+	cmp %o5, 0
 ! goto loop38 if !=
 	.loc 1 1884
-	mov %l4, %o5
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop38
 	nop
 ! pa = 6144
@@ -5683,60 +5594,58 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(6144), %o0
 ! pa = w + pa
 	.loc 1 1886
-	add %o5, %o0, %l2
+	add %i4, %o0, %l3
 ! pb = 373576
 	.loc 1 1887
 	sethi %hi(373576), %o0
 	or %o0, %lo(373576), %o0
 ! pb = w + pb
 	.loc 1 1888
-	add %o5, %o0, %l3
+	add %i4, %o0, %o4
 ! i0 = 162
 	.loc 1 1889
-	mov 162, %o0
+	mov 162, %o5
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop40:
 ! qa = pa
 	.loc 1 1891
-	mov %o0, %l1
-	mov %o5, %l4
+	mov %l3, %l4
 ! qb = pa + 128
 	.loc 1 1892
-	add %l2, 128, %o4
+	add %l3, 128, %o7
 ! qc = pa + 256
 	.loc 1 1893
-	add %l2, 256, %o5
+	add %l3, 256, %l0
 ! qd = pb
 	.loc 1 1894
-	mov %l2, %l0
+	mov %o4, %l1
 ! i1 = 4
 	.loc 1 1895
-	mov %l3, %l5
-	mov 4, %o7
+	mov 4, %l2
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop41:
 ! (int64) x0 = mem16[qa]
 	.loc 1 1897
-	ldsh [%l2], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 64]
 	.loc 1 1898
-	ldsh [%l2 + 64], %o1
+	ldsh [%l4 + 64], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 1899
-	ldsh [%o5], %o2
+	ldsh [%l0], %o2
 ! (int64) x3 = mem16[qc + 64]
 	.loc 1 1900
-	ldsh [%o5 + 64], %o3
+	ldsh [%l0 + 64], %o3
 ! mem16[qd] = x0
 	.loc 1 1901
-	sth %o0, [%l3]
+	sth %o0, [%l1]
 ! mem16[qd + 192] = x3
 	.loc 1 1902
-	sth %o3, [%l3 + 192]
+	sth %o3, [%l1 + 192]
 ! x4 = x1 - x2
 	.loc 1 1903
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 1904
-	ldsh [%o4], %o2
+	ldsh [%o7], %o2
 ! x5 = x5 - x0
 	.loc 1 1905
 	sub %o2, %o0, %o2
@@ -5745,10 +5654,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 64] = x5
 	.loc 1 1907
-	sth %o2, [%l3 + 64]
+	sth %o2, [%l1 + 64]
 ! (int64) x5 = mem16[qb + 64]
 	.loc 1 1908
-	ldsh [%o4 + 64], %o0
+	ldsh [%o7 + 64], %o0
 ! x5 = x5 - x3
 	.loc 1 1909
 	sub %o0, %o3, %o0
@@ -5757,31 +5666,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 128] = x5
 	.loc 1 1911
-	sth %o0, [%l3 + 128]
+	sth %o0, [%l1 + 128]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 1912
-	ldsh [%l2 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 66]
 	.loc 1 1913
-	ldsh [%l2 + 66], %o1
+	ldsh [%l4 + 66], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 1914
-	ldsh [%o5 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! (int64) x3 = mem16[qc + 66]
 	.loc 1 1915
-	ldsh [%o5 + 66], %o3
+	ldsh [%l0 + 66], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 1916
-	sth %o0, [%l3 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qd + 194] = x3
 	.loc 1 1917
-	sth %o3, [%l3 + 194]
+	sth %o3, [%l1 + 194]
 ! x4 = x1 - x2
 	.loc 1 1918
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 1919
-	ldsh [%o4 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 1920
 	sub %o2, %o0, %o2
@@ -5790,10 +5699,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 66] = x5
 	.loc 1 1922
-	sth %o2, [%l3 + 66]
+	sth %o2, [%l1 + 66]
 ! (int64) x5 = mem16[qb + 66]
 	.loc 1 1923
-	ldsh [%o4 + 66], %o0
+	ldsh [%o7 + 66], %o0
 ! x5 = x5 - x3
 	.loc 1 1924
 	sub %o0, %o3, %o0
@@ -5802,31 +5711,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 130] = x5
 	.loc 1 1926
-	sth %o0, [%l3 + 130]
+	sth %o0, [%l1 + 130]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 1927
-	ldsh [%l2 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 68]
 	.loc 1 1928
-	ldsh [%l2 + 68], %o1
+	ldsh [%l4 + 68], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 1929
-	ldsh [%o5 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) x3 = mem16[qc + 68]
 	.loc 1 1930
-	ldsh [%o5 + 68], %o3
+	ldsh [%l0 + 68], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 1931
-	sth %o0, [%l3 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qd + 196] = x3
 	.loc 1 1932
-	sth %o3, [%l3 + 196]
+	sth %o3, [%l1 + 196]
 ! x4 = x1 - x2
 	.loc 1 1933
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 1934
-	ldsh [%o4 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 1935
 	sub %o2, %o0, %o2
@@ -5835,10 +5744,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 68] = x5
 	.loc 1 1937
-	sth %o2, [%l3 + 68]
+	sth %o2, [%l1 + 68]
 ! (int64) x5 = mem16[qb + 68]
 	.loc 1 1938
-	ldsh [%o4 + 68], %o0
+	ldsh [%o7 + 68], %o0
 ! x5 = x5 - x3
 	.loc 1 1939
 	sub %o0, %o3, %o0
@@ -5847,31 +5756,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 132] = x5
 	.loc 1 1941
-	sth %o0, [%l3 + 132]
+	sth %o0, [%l1 + 132]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 1942
-	ldsh [%l2 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 70]
 	.loc 1 1943
-	ldsh [%l2 + 70], %o1
+	ldsh [%l4 + 70], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 1944
-	ldsh [%o5 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! (int64) x3 = mem16[qc + 70]
 	.loc 1 1945
-	ldsh [%o5 + 70], %o3
+	ldsh [%l0 + 70], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 1946
-	sth %o0, [%l3 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qd + 198] = x3
 	.loc 1 1947
-	sth %o3, [%l3 + 198]
+	sth %o3, [%l1 + 198]
 ! x4 = x1 - x2
 	.loc 1 1948
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 1949
-	ldsh [%o4 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 1950
 	sub %o2, %o0, %o2
@@ -5880,10 +5789,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 70] = x5
 	.loc 1 1952
-	sth %o2, [%l3 + 70]
+	sth %o2, [%l1 + 70]
 ! (int64) x5 = mem16[qb + 70]
 	.loc 1 1953
-	ldsh [%o4 + 70], %o0
+	ldsh [%o7 + 70], %o0
 ! x5 = x5 - x3
 	.loc 1 1954
 	sub %o0, %o3, %o0
@@ -5892,31 +5801,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 134] = x5
 	.loc 1 1956
-	sth %o0, [%l3 + 134]
+	sth %o0, [%l1 + 134]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 1957
-	ldsh [%l2 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 72]
 	.loc 1 1958
-	ldsh [%l2 + 72], %o1
+	ldsh [%l4 + 72], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 1959
-	ldsh [%o5 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! (int64) x3 = mem16[qc + 72]
 	.loc 1 1960
-	ldsh [%o5 + 72], %o3
+	ldsh [%l0 + 72], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 1961
-	sth %o0, [%l3 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qd + 200] = x3
 	.loc 1 1962
-	sth %o3, [%l3 + 200]
+	sth %o3, [%l1 + 200]
 ! x4 = x1 - x2
 	.loc 1 1963
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 1964
-	ldsh [%o4 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 1965
 	sub %o2, %o0, %o2
@@ -5925,10 +5834,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 72] = x5
 	.loc 1 1967
-	sth %o2, [%l3 + 72]
+	sth %o2, [%l1 + 72]
 ! (int64) x5 = mem16[qb + 72]
 	.loc 1 1968
-	ldsh [%o4 + 72], %o0
+	ldsh [%o7 + 72], %o0
 ! x5 = x5 - x3
 	.loc 1 1969
 	sub %o0, %o3, %o0
@@ -5937,31 +5846,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 136] = x5
 	.loc 1 1971
-	sth %o0, [%l3 + 136]
+	sth %o0, [%l1 + 136]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 1972
-	ldsh [%l2 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 74]
 	.loc 1 1973
-	ldsh [%l2 + 74], %o1
+	ldsh [%l4 + 74], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 1974
-	ldsh [%o5 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! (int64) x3 = mem16[qc + 74]
 	.loc 1 1975
-	ldsh [%o5 + 74], %o3
+	ldsh [%l0 + 74], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 1976
-	sth %o0, [%l3 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qd + 202] = x3
 	.loc 1 1977
-	sth %o3, [%l3 + 202]
+	sth %o3, [%l1 + 202]
 ! x4 = x1 - x2
 	.loc 1 1978
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 1979
-	ldsh [%o4 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 1980
 	sub %o2, %o0, %o2
@@ -5970,10 +5879,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 74] = x5
 	.loc 1 1982
-	sth %o2, [%l3 + 74]
+	sth %o2, [%l1 + 74]
 ! (int64) x5 = mem16[qb + 74]
 	.loc 1 1983
-	ldsh [%o4 + 74], %o0
+	ldsh [%o7 + 74], %o0
 ! x5 = x5 - x3
 	.loc 1 1984
 	sub %o0, %o3, %o0
@@ -5982,31 +5891,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 138] = x5
 	.loc 1 1986
-	sth %o0, [%l3 + 138]
+	sth %o0, [%l1 + 138]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 1987
-	ldsh [%l2 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 76]
 	.loc 1 1988
-	ldsh [%l2 + 76], %o1
+	ldsh [%l4 + 76], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 1989
-	ldsh [%o5 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! (int64) x3 = mem16[qc + 76]
 	.loc 1 1990
-	ldsh [%o5 + 76], %o3
+	ldsh [%l0 + 76], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 1991
-	sth %o0, [%l3 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qd + 204] = x3
 	.loc 1 1992
-	sth %o3, [%l3 + 204]
+	sth %o3, [%l1 + 204]
 ! x4 = x1 - x2
 	.loc 1 1993
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 1994
-	ldsh [%o4 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 1995
 	sub %o2, %o0, %o2
@@ -6015,10 +5924,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 76] = x5
 	.loc 1 1997
-	sth %o2, [%l3 + 76]
+	sth %o2, [%l1 + 76]
 ! (int64) x5 = mem16[qb + 76]
 	.loc 1 1998
-	ldsh [%o4 + 76], %o0
+	ldsh [%o7 + 76], %o0
 ! x5 = x5 - x3
 	.loc 1 1999
 	sub %o0, %o3, %o0
@@ -6027,31 +5936,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 140] = x5
 	.loc 1 2001
-	sth %o0, [%l3 + 140]
+	sth %o0, [%l1 + 140]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 2002
-	ldsh [%l2 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 78]
 	.loc 1 2003
-	ldsh [%l2 + 78], %o1
+	ldsh [%l4 + 78], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 2004
-	ldsh [%o5 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! (int64) x3 = mem16[qc + 78]
 	.loc 1 2005
-	ldsh [%o5 + 78], %o3
+	ldsh [%l0 + 78], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 2006
-	sth %o0, [%l3 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qd + 206] = x3
 	.loc 1 2007
-	sth %o3, [%l3 + 206]
+	sth %o3, [%l1 + 206]
 ! x4 = x1 - x2
 	.loc 1 2008
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 2009
-	ldsh [%o4 + 14], %o2
+	ldsh [%o7 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 2010
 	sub %o2, %o0, %o2
@@ -6060,10 +5969,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 78] = x5
 	.loc 1 2012
-	sth %o2, [%l3 + 78]
+	sth %o2, [%l1 + 78]
 ! (int64) x5 = mem16[qb + 78]
 	.loc 1 2013
-	ldsh [%o4 + 78], %o0
+	ldsh [%o7 + 78], %o0
 ! x5 = x5 - x3
 	.loc 1 2014
 	sub %o0, %o3, %o0
@@ -6072,47 +5981,43 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 142] = x5
 	.loc 1 2016
-	sth %o0, [%l3 + 142]
+	sth %o0, [%l1 + 142]
 ! qa = qa + 16
 	.loc 1 2017
-	add %l2, 16, %l2
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 2018
-	add %o4, 16, %o4
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 2019
-	add %o5, 16, %o5
+	add %l0, 16, %l0
 ! qd = qd + 16
 	.loc 1 2020
-	add %l3, 16, %l3
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 2021
-	sub %o7, 1, %o7
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 2022
-	cmp %o7, 0
+	cmp %l2, 0
 ! goto loop41 if !=
 	.loc 1 2023
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop41
 	nop
 ! pa = pa + 384
 	.loc 1 2024
-	mov %l0, %l2
-	add %l2, 384, %l2
+	add %l3, 384, %l3
 ! pb = pb + 256
 	.loc 1 2025
-	mov %l5, %l3
-	add %l3, 256, %l3
+	add %o4, 256, %o4
 ! i0 = i0 - 1
 	.loc 1 2026
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o5, 1, %o5
 ! =? i0 - 0
 	.loc 1 2027
-	cmp %o0, 0
+	cmp %o5, 0
 ! goto loop40 if !=
 	.loc 1 2028
-	mov %l4, %o5
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop40
 	nop
 ! pa = 373576
@@ -6121,60 +6026,58 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(373576), %o0
 ! pa = w + pa
 	.loc 1 2030
-	add %o5, %o0, %l2
+	add %i4, %o0, %l3
 ! pb = 6144
 	.loc 1 2031
 	sethi %hi(6144), %o0
 	or %o0, %lo(6144), %o0
 ! pb = w + pb
 	.loc 1 2032
-	add %o5, %o0, %l3
+	add %i4, %o0, %o4
 ! i0 = 54
 	.loc 1 2033
-	mov 54, %o0
+	mov 54, %o5
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop42:
 ! qa = pa
 	.loc 1 2035
-	mov %o0, %l1
-	mov %o5, %l4
+	mov %l3, %l4
 ! qb = pa + 256
 	.loc 1 2036
-	add %l2, 256, %o4
+	add %l3, 256, %o7
 ! qc = pa + 512
 	.loc 1 2037
-	add %l2, 512, %o5
+	add %l3, 512, %l0
 ! qd = pb
 	.loc 1 2038
-	mov %l2, %l0
+	mov %o4, %l1
 ! i1 = 8
 	.loc 1 2039
-	mov %l3, %l5
-	mov 8, %o7
+	mov 8, %l2
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop43:
 ! (int64) x0 = mem16[qa]
 	.loc 1 2041
-	ldsh [%l2], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 128]
 	.loc 1 2042
-	ldsh [%l2 + 128], %o1
+	ldsh [%l4 + 128], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 2043
-	ldsh [%o5], %o2
+	ldsh [%l0], %o2
 ! (int64) x3 = mem16[qc + 128]
 	.loc 1 2044
-	ldsh [%o5 + 128], %o3
+	ldsh [%l0 + 128], %o3
 ! mem16[qd] = x0
 	.loc 1 2045
-	sth %o0, [%l3]
+	sth %o0, [%l1]
 ! mem16[qd + 384] = x3
 	.loc 1 2046
-	sth %o3, [%l3 + 384]
+	sth %o3, [%l1 + 384]
 ! x4 = x1 - x2
 	.loc 1 2047
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 2048
-	ldsh [%o4], %o2
+	ldsh [%o7], %o2
 ! x5 = x5 - x0
 	.loc 1 2049
 	sub %o2, %o0, %o2
@@ -6183,10 +6086,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 128] = x5
 	.loc 1 2051
-	sth %o2, [%l3 + 128]
+	sth %o2, [%l1 + 128]
 ! (int64) x5 = mem16[qb + 128]
 	.loc 1 2052
-	ldsh [%o4 + 128], %o0
+	ldsh [%o7 + 128], %o0
 ! x5 = x5 - x3
 	.loc 1 2053
 	sub %o0, %o3, %o0
@@ -6195,31 +6098,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 256] = x5
 	.loc 1 2055
-	sth %o0, [%l3 + 256]
+	sth %o0, [%l1 + 256]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 2056
-	ldsh [%l2 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 130]
 	.loc 1 2057
-	ldsh [%l2 + 130], %o1
+	ldsh [%l4 + 130], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 2058
-	ldsh [%o5 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! (int64) x3 = mem16[qc + 130]
 	.loc 1 2059
-	ldsh [%o5 + 130], %o3
+	ldsh [%l0 + 130], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 2060
-	sth %o0, [%l3 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qd + 386] = x3
 	.loc 1 2061
-	sth %o3, [%l3 + 386]
+	sth %o3, [%l1 + 386]
 ! x4 = x1 - x2
 	.loc 1 2062
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 2063
-	ldsh [%o4 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 2064
 	sub %o2, %o0, %o2
@@ -6228,10 +6131,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 130] = x5
 	.loc 1 2066
-	sth %o2, [%l3 + 130]
+	sth %o2, [%l1 + 130]
 ! (int64) x5 = mem16[qb + 130]
 	.loc 1 2067
-	ldsh [%o4 + 130], %o0
+	ldsh [%o7 + 130], %o0
 ! x5 = x5 - x3
 	.loc 1 2068
 	sub %o0, %o3, %o0
@@ -6240,31 +6143,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 258] = x5
 	.loc 1 2070
-	sth %o0, [%l3 + 258]
+	sth %o0, [%l1 + 258]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 2071
-	ldsh [%l2 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 132]
 	.loc 1 2072
-	ldsh [%l2 + 132], %o1
+	ldsh [%l4 + 132], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 2073
-	ldsh [%o5 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) x3 = mem16[qc + 132]
 	.loc 1 2074
-	ldsh [%o5 + 132], %o3
+	ldsh [%l0 + 132], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 2075
-	sth %o0, [%l3 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qd + 388] = x3
 	.loc 1 2076
-	sth %o3, [%l3 + 388]
+	sth %o3, [%l1 + 388]
 ! x4 = x1 - x2
 	.loc 1 2077
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 2078
-	ldsh [%o4 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 2079
 	sub %o2, %o0, %o2
@@ -6273,10 +6176,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 132] = x5
 	.loc 1 2081
-	sth %o2, [%l3 + 132]
+	sth %o2, [%l1 + 132]
 ! (int64) x5 = mem16[qb + 132]
 	.loc 1 2082
-	ldsh [%o4 + 132], %o0
+	ldsh [%o7 + 132], %o0
 ! x5 = x5 - x3
 	.loc 1 2083
 	sub %o0, %o3, %o0
@@ -6285,31 +6188,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 260] = x5
 	.loc 1 2085
-	sth %o0, [%l3 + 260]
+	sth %o0, [%l1 + 260]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 2086
-	ldsh [%l2 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 134]
 	.loc 1 2087
-	ldsh [%l2 + 134], %o1
+	ldsh [%l4 + 134], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 2088
-	ldsh [%o5 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! (int64) x3 = mem16[qc + 134]
 	.loc 1 2089
-	ldsh [%o5 + 134], %o3
+	ldsh [%l0 + 134], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 2090
-	sth %o0, [%l3 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qd + 390] = x3
 	.loc 1 2091
-	sth %o3, [%l3 + 390]
+	sth %o3, [%l1 + 390]
 ! x4 = x1 - x2
 	.loc 1 2092
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 2093
-	ldsh [%o4 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 2094
 	sub %o2, %o0, %o2
@@ -6318,10 +6221,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 134] = x5
 	.loc 1 2096
-	sth %o2, [%l3 + 134]
+	sth %o2, [%l1 + 134]
 ! (int64) x5 = mem16[qb + 134]
 	.loc 1 2097
-	ldsh [%o4 + 134], %o0
+	ldsh [%o7 + 134], %o0
 ! x5 = x5 - x3
 	.loc 1 2098
 	sub %o0, %o3, %o0
@@ -6330,31 +6233,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 262] = x5
 	.loc 1 2100
-	sth %o0, [%l3 + 262]
+	sth %o0, [%l1 + 262]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 2101
-	ldsh [%l2 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 136]
 	.loc 1 2102
-	ldsh [%l2 + 136], %o1
+	ldsh [%l4 + 136], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 2103
-	ldsh [%o5 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! (int64) x3 = mem16[qc + 136]
 	.loc 1 2104
-	ldsh [%o5 + 136], %o3
+	ldsh [%l0 + 136], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 2105
-	sth %o0, [%l3 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qd + 392] = x3
 	.loc 1 2106
-	sth %o3, [%l3 + 392]
+	sth %o3, [%l1 + 392]
 ! x4 = x1 - x2
 	.loc 1 2107
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 2108
-	ldsh [%o4 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 2109
 	sub %o2, %o0, %o2
@@ -6363,10 +6266,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 136] = x5
 	.loc 1 2111
-	sth %o2, [%l3 + 136]
+	sth %o2, [%l1 + 136]
 ! (int64) x5 = mem16[qb + 136]
 	.loc 1 2112
-	ldsh [%o4 + 136], %o0
+	ldsh [%o7 + 136], %o0
 ! x5 = x5 - x3
 	.loc 1 2113
 	sub %o0, %o3, %o0
@@ -6375,31 +6278,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 264] = x5
 	.loc 1 2115
-	sth %o0, [%l3 + 264]
+	sth %o0, [%l1 + 264]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 2116
-	ldsh [%l2 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 138]
 	.loc 1 2117
-	ldsh [%l2 + 138], %o1
+	ldsh [%l4 + 138], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 2118
-	ldsh [%o5 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! (int64) x3 = mem16[qc + 138]
 	.loc 1 2119
-	ldsh [%o5 + 138], %o3
+	ldsh [%l0 + 138], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 2120
-	sth %o0, [%l3 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qd + 394] = x3
 	.loc 1 2121
-	sth %o3, [%l3 + 394]
+	sth %o3, [%l1 + 394]
 ! x4 = x1 - x2
 	.loc 1 2122
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 2123
-	ldsh [%o4 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 2124
 	sub %o2, %o0, %o2
@@ -6408,10 +6311,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 138] = x5
 	.loc 1 2126
-	sth %o2, [%l3 + 138]
+	sth %o2, [%l1 + 138]
 ! (int64) x5 = mem16[qb + 138]
 	.loc 1 2127
-	ldsh [%o4 + 138], %o0
+	ldsh [%o7 + 138], %o0
 ! x5 = x5 - x3
 	.loc 1 2128
 	sub %o0, %o3, %o0
@@ -6420,31 +6323,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 266] = x5
 	.loc 1 2130
-	sth %o0, [%l3 + 266]
+	sth %o0, [%l1 + 266]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 2131
-	ldsh [%l2 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 140]
 	.loc 1 2132
-	ldsh [%l2 + 140], %o1
+	ldsh [%l4 + 140], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 2133
-	ldsh [%o5 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! (int64) x3 = mem16[qc + 140]
 	.loc 1 2134
-	ldsh [%o5 + 140], %o3
+	ldsh [%l0 + 140], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 2135
-	sth %o0, [%l3 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qd + 396] = x3
 	.loc 1 2136
-	sth %o3, [%l3 + 396]
+	sth %o3, [%l1 + 396]
 ! x4 = x1 - x2
 	.loc 1 2137
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 2138
-	ldsh [%o4 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 2139
 	sub %o2, %o0, %o2
@@ -6453,10 +6356,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 140] = x5
 	.loc 1 2141
-	sth %o2, [%l3 + 140]
+	sth %o2, [%l1 + 140]
 ! (int64) x5 = mem16[qb + 140]
 	.loc 1 2142
-	ldsh [%o4 + 140], %o0
+	ldsh [%o7 + 140], %o0
 ! x5 = x5 - x3
 	.loc 1 2143
 	sub %o0, %o3, %o0
@@ -6465,31 +6368,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 268] = x5
 	.loc 1 2145
-	sth %o0, [%l3 + 268]
+	sth %o0, [%l1 + 268]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 2146
-	ldsh [%l2 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 142]
 	.loc 1 2147
-	ldsh [%l2 + 142], %o1
+	ldsh [%l4 + 142], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 2148
-	ldsh [%o5 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! (int64) x3 = mem16[qc + 142]
 	.loc 1 2149
-	ldsh [%o5 + 142], %o3
+	ldsh [%l0 + 142], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 2150
-	sth %o0, [%l3 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qd + 398] = x3
 	.loc 1 2151
-	sth %o3, [%l3 + 398]
+	sth %o3, [%l1 + 398]
 ! x4 = x1 - x2
 	.loc 1 2152
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 2153
-	ldsh [%o4 + 14], %o2
+	ldsh [%o7 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 2154
 	sub %o2, %o0, %o2
@@ -6498,10 +6401,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 142] = x5
 	.loc 1 2156
-	sth %o2, [%l3 + 142]
+	sth %o2, [%l1 + 142]
 ! (int64) x5 = mem16[qb + 142]
 	.loc 1 2157
-	ldsh [%o4 + 142], %o0
+	ldsh [%o7 + 142], %o0
 ! x5 = x5 - x3
 	.loc 1 2158
 	sub %o0, %o3, %o0
@@ -6510,47 +6413,43 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 270] = x5
 	.loc 1 2160
-	sth %o0, [%l3 + 270]
+	sth %o0, [%l1 + 270]
 ! qa = qa + 16
 	.loc 1 2161
-	add %l2, 16, %l2
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 2162
-	add %o4, 16, %o4
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 2163
-	add %o5, 16, %o5
+	add %l0, 16, %l0
 ! qd = qd + 16
 	.loc 1 2164
-	add %l3, 16, %l3
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 2165
-	sub %o7, 1, %o7
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 2166
-	cmp %o7, 0
+	cmp %l2, 0
 ! goto loop43 if !=
 	.loc 1 2167
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop43
 	nop
 ! pa = pa + 768
 	.loc 1 2168
-	mov %l0, %l2
-	add %l2, 768, %l2
+	add %l3, 768, %l3
 ! pb = pb + 512
 	.loc 1 2169
-	mov %l5, %l3
-	add %l3, 512, %l3
+	add %o4, 512, %o4
 ! i0 = i0 - 1
 	.loc 1 2170
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o5, 1, %o5
 ! =? i0 - 0
 	.loc 1 2171
-	cmp %o0, 0
+	cmp %o5, 0
 ! goto loop42 if !=
 	.loc 1 2172
-	mov %l4, %o5
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop42
 	nop
 ! pa = 6144
@@ -6559,60 +6458,58 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(6144), %o0
 ! pa = w + pa
 	.loc 1 2174
-	add %o5, %o0, %l2
+	add %i4, %o0, %l3
 ! pb = 373576
 	.loc 1 2175
 	sethi %hi(373576), %o0
 	or %o0, %lo(373576), %o0
 ! pb = w + pb
 	.loc 1 2176
-	add %o5, %o0, %l3
+	add %i4, %o0, %o4
 ! i0 = 18
 	.loc 1 2177
-	mov 18, %o0
+	mov 18, %o5
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop44:
 ! qa = pa
 	.loc 1 2179
-	mov %o0, %l1
-	mov %o5, %l4
+	mov %l3, %l4
 ! qb = pa + 512
 	.loc 1 2180
-	add %l2, 512, %o4
+	add %l3, 512, %o7
 ! qc = pa + 1024
 	.loc 1 2181
-	add %l2, 1024, %o5
+	add %l3, 1024, %l0
 ! qd = pb
 	.loc 1 2182
-	mov %l2, %l0
+	mov %o4, %l1
 ! i1 = 16
 	.loc 1 2183
-	mov %l3, %l5
-	mov 16, %o7
+	mov 16, %l2
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop45:
 ! (int64) x0 = mem16[qa]
 	.loc 1 2185
-	ldsh [%l2], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 256]
 	.loc 1 2186
-	ldsh [%l2 + 256], %o1
+	ldsh [%l4 + 256], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 2187
-	ldsh [%o5], %o2
+	ldsh [%l0], %o2
 ! (int64) x3 = mem16[qc + 256]
 	.loc 1 2188
-	ldsh [%o5 + 256], %o3
+	ldsh [%l0 + 256], %o3
 ! mem16[qd] = x0
 	.loc 1 2189
-	sth %o0, [%l3]
+	sth %o0, [%l1]
 ! mem16[qd + 768] = x3
 	.loc 1 2190
-	sth %o3, [%l3 + 768]
+	sth %o3, [%l1 + 768]
 ! x4 = x1 - x2
 	.loc 1 2191
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 2192
-	ldsh [%o4], %o2
+	ldsh [%o7], %o2
 ! x5 = x5 - x0
 	.loc 1 2193
 	sub %o2, %o0, %o2
@@ -6621,10 +6518,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 256] = x5
 	.loc 1 2195
-	sth %o2, [%l3 + 256]
+	sth %o2, [%l1 + 256]
 ! (int64) x5 = mem16[qb + 256]
 	.loc 1 2196
-	ldsh [%o4 + 256], %o0
+	ldsh [%o7 + 256], %o0
 ! x5 = x5 - x3
 	.loc 1 2197
 	sub %o0, %o3, %o0
@@ -6633,31 +6530,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 512] = x5
 	.loc 1 2199
-	sth %o0, [%l3 + 512]
+	sth %o0, [%l1 + 512]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 2200
-	ldsh [%l2 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 258]
 	.loc 1 2201
-	ldsh [%l2 + 258], %o1
+	ldsh [%l4 + 258], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 2202
-	ldsh [%o5 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! (int64) x3 = mem16[qc + 258]
 	.loc 1 2203
-	ldsh [%o5 + 258], %o3
+	ldsh [%l0 + 258], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 2204
-	sth %o0, [%l3 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qd + 770] = x3
 	.loc 1 2205
-	sth %o3, [%l3 + 770]
+	sth %o3, [%l1 + 770]
 ! x4 = x1 - x2
 	.loc 1 2206
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 2207
-	ldsh [%o4 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 2208
 	sub %o2, %o0, %o2
@@ -6666,10 +6563,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 258] = x5
 	.loc 1 2210
-	sth %o2, [%l3 + 258]
+	sth %o2, [%l1 + 258]
 ! (int64) x5 = mem16[qb + 258]
 	.loc 1 2211
-	ldsh [%o4 + 258], %o0
+	ldsh [%o7 + 258], %o0
 ! x5 = x5 - x3
 	.loc 1 2212
 	sub %o0, %o3, %o0
@@ -6678,31 +6575,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 514] = x5
 	.loc 1 2214
-	sth %o0, [%l3 + 514]
+	sth %o0, [%l1 + 514]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 2215
-	ldsh [%l2 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 260]
 	.loc 1 2216
-	ldsh [%l2 + 260], %o1
+	ldsh [%l4 + 260], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 2217
-	ldsh [%o5 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) x3 = mem16[qc + 260]
 	.loc 1 2218
-	ldsh [%o5 + 260], %o3
+	ldsh [%l0 + 260], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 2219
-	sth %o0, [%l3 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qd + 772] = x3
 	.loc 1 2220
-	sth %o3, [%l3 + 772]
+	sth %o3, [%l1 + 772]
 ! x4 = x1 - x2
 	.loc 1 2221
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 2222
-	ldsh [%o4 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 2223
 	sub %o2, %o0, %o2
@@ -6711,10 +6608,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 260] = x5
 	.loc 1 2225
-	sth %o2, [%l3 + 260]
+	sth %o2, [%l1 + 260]
 ! (int64) x5 = mem16[qb + 260]
 	.loc 1 2226
-	ldsh [%o4 + 260], %o0
+	ldsh [%o7 + 260], %o0
 ! x5 = x5 - x3
 	.loc 1 2227
 	sub %o0, %o3, %o0
@@ -6723,31 +6620,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 516] = x5
 	.loc 1 2229
-	sth %o0, [%l3 + 516]
+	sth %o0, [%l1 + 516]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 2230
-	ldsh [%l2 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 262]
 	.loc 1 2231
-	ldsh [%l2 + 262], %o1
+	ldsh [%l4 + 262], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 2232
-	ldsh [%o5 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! (int64) x3 = mem16[qc + 262]
 	.loc 1 2233
-	ldsh [%o5 + 262], %o3
+	ldsh [%l0 + 262], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 2234
-	sth %o0, [%l3 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qd + 774] = x3
 	.loc 1 2235
-	sth %o3, [%l3 + 774]
+	sth %o3, [%l1 + 774]
 ! x4 = x1 - x2
 	.loc 1 2236
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 2237
-	ldsh [%o4 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 2238
 	sub %o2, %o0, %o2
@@ -6756,10 +6653,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 262] = x5
 	.loc 1 2240
-	sth %o2, [%l3 + 262]
+	sth %o2, [%l1 + 262]
 ! (int64) x5 = mem16[qb + 262]
 	.loc 1 2241
-	ldsh [%o4 + 262], %o0
+	ldsh [%o7 + 262], %o0
 ! x5 = x5 - x3
 	.loc 1 2242
 	sub %o0, %o3, %o0
@@ -6768,31 +6665,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 518] = x5
 	.loc 1 2244
-	sth %o0, [%l3 + 518]
+	sth %o0, [%l1 + 518]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 2245
-	ldsh [%l2 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 264]
 	.loc 1 2246
-	ldsh [%l2 + 264], %o1
+	ldsh [%l4 + 264], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 2247
-	ldsh [%o5 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! (int64) x3 = mem16[qc + 264]
 	.loc 1 2248
-	ldsh [%o5 + 264], %o3
+	ldsh [%l0 + 264], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 2249
-	sth %o0, [%l3 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qd + 776] = x3
 	.loc 1 2250
-	sth %o3, [%l3 + 776]
+	sth %o3, [%l1 + 776]
 ! x4 = x1 - x2
 	.loc 1 2251
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 2252
-	ldsh [%o4 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 2253
 	sub %o2, %o0, %o2
@@ -6801,10 +6698,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 264] = x5
 	.loc 1 2255
-	sth %o2, [%l3 + 264]
+	sth %o2, [%l1 + 264]
 ! (int64) x5 = mem16[qb + 264]
 	.loc 1 2256
-	ldsh [%o4 + 264], %o0
+	ldsh [%o7 + 264], %o0
 ! x5 = x5 - x3
 	.loc 1 2257
 	sub %o0, %o3, %o0
@@ -6813,31 +6710,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 520] = x5
 	.loc 1 2259
-	sth %o0, [%l3 + 520]
+	sth %o0, [%l1 + 520]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 2260
-	ldsh [%l2 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 266]
 	.loc 1 2261
-	ldsh [%l2 + 266], %o1
+	ldsh [%l4 + 266], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 2262
-	ldsh [%o5 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! (int64) x3 = mem16[qc + 266]
 	.loc 1 2263
-	ldsh [%o5 + 266], %o3
+	ldsh [%l0 + 266], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 2264
-	sth %o0, [%l3 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qd + 778] = x3
 	.loc 1 2265
-	sth %o3, [%l3 + 778]
+	sth %o3, [%l1 + 778]
 ! x4 = x1 - x2
 	.loc 1 2266
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 2267
-	ldsh [%o4 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 2268
 	sub %o2, %o0, %o2
@@ -6846,10 +6743,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 266] = x5
 	.loc 1 2270
-	sth %o2, [%l3 + 266]
+	sth %o2, [%l1 + 266]
 ! (int64) x5 = mem16[qb + 266]
 	.loc 1 2271
-	ldsh [%o4 + 266], %o0
+	ldsh [%o7 + 266], %o0
 ! x5 = x5 - x3
 	.loc 1 2272
 	sub %o0, %o3, %o0
@@ -6858,31 +6755,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 522] = x5
 	.loc 1 2274
-	sth %o0, [%l3 + 522]
+	sth %o0, [%l1 + 522]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 2275
-	ldsh [%l2 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 268]
 	.loc 1 2276
-	ldsh [%l2 + 268], %o1
+	ldsh [%l4 + 268], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 2277
-	ldsh [%o5 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! (int64) x3 = mem16[qc + 268]
 	.loc 1 2278
-	ldsh [%o5 + 268], %o3
+	ldsh [%l0 + 268], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 2279
-	sth %o0, [%l3 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qd + 780] = x3
 	.loc 1 2280
-	sth %o3, [%l3 + 780]
+	sth %o3, [%l1 + 780]
 ! x4 = x1 - x2
 	.loc 1 2281
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 2282
-	ldsh [%o4 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 2283
 	sub %o2, %o0, %o2
@@ -6891,10 +6788,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 268] = x5
 	.loc 1 2285
-	sth %o2, [%l3 + 268]
+	sth %o2, [%l1 + 268]
 ! (int64) x5 = mem16[qb + 268]
 	.loc 1 2286
-	ldsh [%o4 + 268], %o0
+	ldsh [%o7 + 268], %o0
 ! x5 = x5 - x3
 	.loc 1 2287
 	sub %o0, %o3, %o0
@@ -6903,31 +6800,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 524] = x5
 	.loc 1 2289
-	sth %o0, [%l3 + 524]
+	sth %o0, [%l1 + 524]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 2290
-	ldsh [%l2 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 270]
 	.loc 1 2291
-	ldsh [%l2 + 270], %o1
+	ldsh [%l4 + 270], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 2292
-	ldsh [%o5 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! (int64) x3 = mem16[qc + 270]
 	.loc 1 2293
-	ldsh [%o5 + 270], %o3
+	ldsh [%l0 + 270], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 2294
-	sth %o0, [%l3 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qd + 782] = x3
 	.loc 1 2295
-	sth %o3, [%l3 + 782]
+	sth %o3, [%l1 + 782]
 ! x4 = x1 - x2
 	.loc 1 2296
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 2297
-	ldsh [%o4 + 14], %o2
+	ldsh [%o7 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 2298
 	sub %o2, %o0, %o2
@@ -6936,10 +6833,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 270] = x5
 	.loc 1 2300
-	sth %o2, [%l3 + 270]
+	sth %o2, [%l1 + 270]
 ! (int64) x5 = mem16[qb + 270]
 	.loc 1 2301
-	ldsh [%o4 + 270], %o0
+	ldsh [%o7 + 270], %o0
 ! x5 = x5 - x3
 	.loc 1 2302
 	sub %o0, %o3, %o0
@@ -6948,47 +6845,43 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 526] = x5
 	.loc 1 2304
-	sth %o0, [%l3 + 526]
+	sth %o0, [%l1 + 526]
 ! qa = qa + 16
 	.loc 1 2305
-	add %l2, 16, %l2
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 2306
-	add %o4, 16, %o4
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 2307
-	add %o5, 16, %o5
+	add %l0, 16, %l0
 ! qd = qd + 16
 	.loc 1 2308
-	add %l3, 16, %l3
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 2309
-	sub %o7, 1, %o7
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 2310
-	cmp %o7, 0
+	cmp %l2, 0
 ! goto loop45 if !=
 	.loc 1 2311
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop45
 	nop
 ! pa = pa + 1536
 	.loc 1 2312
-	mov %l0, %l2
-	add %l2, 1536, %l2
+	add %l3, 1536, %l3
 ! pb = pb + 1024
 	.loc 1 2313
-	mov %l5, %l3
-	add %l3, 1024, %l3
+	add %o4, 1024, %o4
 ! i0 = i0 - 1
 	.loc 1 2314
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o5, 1, %o5
 ! =? i0 - 0
 	.loc 1 2315
-	cmp %o0, 0
+	cmp %o5, 0
 ! goto loop44 if !=
 	.loc 1 2316
-	mov %l4, %o5
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop44
 	nop
 ! pa = 373576
@@ -6997,60 +6890,58 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(373576), %o0
 ! pa = w + pa
 	.loc 1 2318
-	add %o5, %o0, %l2
+	add %i4, %o0, %l3
 ! pb = 6144
 	.loc 1 2319
 	sethi %hi(6144), %o0
 	or %o0, %lo(6144), %o0
 ! pb = w + pb
 	.loc 1 2320
-	add %o5, %o0, %l3
+	add %i4, %o0, %o4
 ! i0 = 6
 	.loc 1 2321
-	mov 6, %o0
+	mov 6, %o5
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop46:
 ! qa = pa
 	.loc 1 2323
-	mov %o0, %l1
-	mov %o5, %l4
+	mov %l3, %l4
 ! qb = pa + 1024
 	.loc 1 2324
-	add %l2, 1024, %o4
+	add %l3, 1024, %o7
 ! qc = pa + 2048
 	.loc 1 2325
-	add %l2, 2048, %o5
+	add %l3, 2048, %l0
 ! qd = pb
 	.loc 1 2326
-	mov %l2, %l0
+	mov %o4, %l1
 ! i1 = 32
 	.loc 1 2327
-	mov %l3, %l5
-	mov 32, %o7
+	mov 32, %l2
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop47:
 ! (int64) x0 = mem16[qa]
 	.loc 1 2329
-	ldsh [%l2], %o0
+	ldsh [%l4], %o0
 ! (int64) x1 = mem16[qa + 512]
 	.loc 1 2330
-	ldsh [%l2 + 512], %o1
+	ldsh [%l4 + 512], %o1
 ! (int64) x2 = mem16[qc]
 	.loc 1 2331
-	ldsh [%o5], %o2
+	ldsh [%l0], %o2
 ! (int64) x3 = mem16[qc + 512]
 	.loc 1 2332
-	ldsh [%o5 + 512], %o3
+	ldsh [%l0 + 512], %o3
 ! mem16[qd] = x0
 	.loc 1 2333
-	sth %o0, [%l3]
+	sth %o0, [%l1]
 ! mem16[qd + 1536] = x3
 	.loc 1 2334
-	sth %o3, [%l3 + 1536]
+	sth %o3, [%l1 + 1536]
 ! x4 = x1 - x2
 	.loc 1 2335
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 2336
-	ldsh [%o4], %o2
+	ldsh [%o7], %o2
 ! x5 = x5 - x0
 	.loc 1 2337
 	sub %o2, %o0, %o2
@@ -7059,10 +6950,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 512] = x5
 	.loc 1 2339
-	sth %o2, [%l3 + 512]
+	sth %o2, [%l1 + 512]
 ! (int64) x5 = mem16[qb + 512]
 	.loc 1 2340
-	ldsh [%o4 + 512], %o0
+	ldsh [%o7 + 512], %o0
 ! x5 = x5 - x3
 	.loc 1 2341
 	sub %o0, %o3, %o0
@@ -7071,31 +6962,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1024] = x5
 	.loc 1 2343
-	sth %o0, [%l3 + 1024]
+	sth %o0, [%l1 + 1024]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 2344
-	ldsh [%l2 + 2], %o0
+	ldsh [%l4 + 2], %o0
 ! (int64) x1 = mem16[qa + 514]
 	.loc 1 2345
-	ldsh [%l2 + 514], %o1
+	ldsh [%l4 + 514], %o1
 ! (int64) x2 = mem16[qc + 2]
 	.loc 1 2346
-	ldsh [%o5 + 2], %o2
+	ldsh [%l0 + 2], %o2
 ! (int64) x3 = mem16[qc + 514]
 	.loc 1 2347
-	ldsh [%o5 + 514], %o3
+	ldsh [%l0 + 514], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 2348
-	sth %o0, [%l3 + 2]
+	sth %o0, [%l1 + 2]
 ! mem16[qd + 1538] = x3
 	.loc 1 2349
-	sth %o3, [%l3 + 1538]
+	sth %o3, [%l1 + 1538]
 ! x4 = x1 - x2
 	.loc 1 2350
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 2351
-	ldsh [%o4 + 2], %o2
+	ldsh [%o7 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 2352
 	sub %o2, %o0, %o2
@@ -7104,10 +6995,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 514] = x5
 	.loc 1 2354
-	sth %o2, [%l3 + 514]
+	sth %o2, [%l1 + 514]
 ! (int64) x5 = mem16[qb + 514]
 	.loc 1 2355
-	ldsh [%o4 + 514], %o0
+	ldsh [%o7 + 514], %o0
 ! x5 = x5 - x3
 	.loc 1 2356
 	sub %o0, %o3, %o0
@@ -7116,31 +7007,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1026] = x5
 	.loc 1 2358
-	sth %o0, [%l3 + 1026]
+	sth %o0, [%l1 + 1026]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 2359
-	ldsh [%l2 + 4], %o0
+	ldsh [%l4 + 4], %o0
 ! (int64) x1 = mem16[qa + 516]
 	.loc 1 2360
-	ldsh [%l2 + 516], %o1
+	ldsh [%l4 + 516], %o1
 ! (int64) x2 = mem16[qc + 4]
 	.loc 1 2361
-	ldsh [%o5 + 4], %o2
+	ldsh [%l0 + 4], %o2
 ! (int64) x3 = mem16[qc + 516]
 	.loc 1 2362
-	ldsh [%o5 + 516], %o3
+	ldsh [%l0 + 516], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 2363
-	sth %o0, [%l3 + 4]
+	sth %o0, [%l1 + 4]
 ! mem16[qd + 1540] = x3
 	.loc 1 2364
-	sth %o3, [%l3 + 1540]
+	sth %o3, [%l1 + 1540]
 ! x4 = x1 - x2
 	.loc 1 2365
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 2366
-	ldsh [%o4 + 4], %o2
+	ldsh [%o7 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 2367
 	sub %o2, %o0, %o2
@@ -7149,10 +7040,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 516] = x5
 	.loc 1 2369
-	sth %o2, [%l3 + 516]
+	sth %o2, [%l1 + 516]
 ! (int64) x5 = mem16[qb + 516]
 	.loc 1 2370
-	ldsh [%o4 + 516], %o0
+	ldsh [%o7 + 516], %o0
 ! x5 = x5 - x3
 	.loc 1 2371
 	sub %o0, %o3, %o0
@@ -7161,31 +7052,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1028] = x5
 	.loc 1 2373
-	sth %o0, [%l3 + 1028]
+	sth %o0, [%l1 + 1028]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 2374
-	ldsh [%l2 + 6], %o0
+	ldsh [%l4 + 6], %o0
 ! (int64) x1 = mem16[qa + 518]
 	.loc 1 2375
-	ldsh [%l2 + 518], %o1
+	ldsh [%l4 + 518], %o1
 ! (int64) x2 = mem16[qc + 6]
 	.loc 1 2376
-	ldsh [%o5 + 6], %o2
+	ldsh [%l0 + 6], %o2
 ! (int64) x3 = mem16[qc + 518]
 	.loc 1 2377
-	ldsh [%o5 + 518], %o3
+	ldsh [%l0 + 518], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 2378
-	sth %o0, [%l3 + 6]
+	sth %o0, [%l1 + 6]
 ! mem16[qd + 1542] = x3
 	.loc 1 2379
-	sth %o3, [%l3 + 1542]
+	sth %o3, [%l1 + 1542]
 ! x4 = x1 - x2
 	.loc 1 2380
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 2381
-	ldsh [%o4 + 6], %o2
+	ldsh [%o7 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 2382
 	sub %o2, %o0, %o2
@@ -7194,10 +7085,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 518] = x5
 	.loc 1 2384
-	sth %o2, [%l3 + 518]
+	sth %o2, [%l1 + 518]
 ! (int64) x5 = mem16[qb + 518]
 	.loc 1 2385
-	ldsh [%o4 + 518], %o0
+	ldsh [%o7 + 518], %o0
 ! x5 = x5 - x3
 	.loc 1 2386
 	sub %o0, %o3, %o0
@@ -7206,31 +7097,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1030] = x5
 	.loc 1 2388
-	sth %o0, [%l3 + 1030]
+	sth %o0, [%l1 + 1030]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 2389
-	ldsh [%l2 + 8], %o0
+	ldsh [%l4 + 8], %o0
 ! (int64) x1 = mem16[qa + 520]
 	.loc 1 2390
-	ldsh [%l2 + 520], %o1
+	ldsh [%l4 + 520], %o1
 ! (int64) x2 = mem16[qc + 8]
 	.loc 1 2391
-	ldsh [%o5 + 8], %o2
+	ldsh [%l0 + 8], %o2
 ! (int64) x3 = mem16[qc + 520]
 	.loc 1 2392
-	ldsh [%o5 + 520], %o3
+	ldsh [%l0 + 520], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 2393
-	sth %o0, [%l3 + 8]
+	sth %o0, [%l1 + 8]
 ! mem16[qd + 1544] = x3
 	.loc 1 2394
-	sth %o3, [%l3 + 1544]
+	sth %o3, [%l1 + 1544]
 ! x4 = x1 - x2
 	.loc 1 2395
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 2396
-	ldsh [%o4 + 8], %o2
+	ldsh [%o7 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 2397
 	sub %o2, %o0, %o2
@@ -7239,10 +7130,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 520] = x5
 	.loc 1 2399
-	sth %o2, [%l3 + 520]
+	sth %o2, [%l1 + 520]
 ! (int64) x5 = mem16[qb + 520]
 	.loc 1 2400
-	ldsh [%o4 + 520], %o0
+	ldsh [%o7 + 520], %o0
 ! x5 = x5 - x3
 	.loc 1 2401
 	sub %o0, %o3, %o0
@@ -7251,31 +7142,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1032] = x5
 	.loc 1 2403
-	sth %o0, [%l3 + 1032]
+	sth %o0, [%l1 + 1032]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 2404
-	ldsh [%l2 + 10], %o0
+	ldsh [%l4 + 10], %o0
 ! (int64) x1 = mem16[qa + 522]
 	.loc 1 2405
-	ldsh [%l2 + 522], %o1
+	ldsh [%l4 + 522], %o1
 ! (int64) x2 = mem16[qc + 10]
 	.loc 1 2406
-	ldsh [%o5 + 10], %o2
+	ldsh [%l0 + 10], %o2
 ! (int64) x3 = mem16[qc + 522]
 	.loc 1 2407
-	ldsh [%o5 + 522], %o3
+	ldsh [%l0 + 522], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 2408
-	sth %o0, [%l3 + 10]
+	sth %o0, [%l1 + 10]
 ! mem16[qd + 1546] = x3
 	.loc 1 2409
-	sth %o3, [%l3 + 1546]
+	sth %o3, [%l1 + 1546]
 ! x4 = x1 - x2
 	.loc 1 2410
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 2411
-	ldsh [%o4 + 10], %o2
+	ldsh [%o7 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 2412
 	sub %o2, %o0, %o2
@@ -7284,10 +7175,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 522] = x5
 	.loc 1 2414
-	sth %o2, [%l3 + 522]
+	sth %o2, [%l1 + 522]
 ! (int64) x5 = mem16[qb + 522]
 	.loc 1 2415
-	ldsh [%o4 + 522], %o0
+	ldsh [%o7 + 522], %o0
 ! x5 = x5 - x3
 	.loc 1 2416
 	sub %o0, %o3, %o0
@@ -7296,31 +7187,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1034] = x5
 	.loc 1 2418
-	sth %o0, [%l3 + 1034]
+	sth %o0, [%l1 + 1034]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 2419
-	ldsh [%l2 + 12], %o0
+	ldsh [%l4 + 12], %o0
 ! (int64) x1 = mem16[qa + 524]
 	.loc 1 2420
-	ldsh [%l2 + 524], %o1
+	ldsh [%l4 + 524], %o1
 ! (int64) x2 = mem16[qc + 12]
 	.loc 1 2421
-	ldsh [%o5 + 12], %o2
+	ldsh [%l0 + 12], %o2
 ! (int64) x3 = mem16[qc + 524]
 	.loc 1 2422
-	ldsh [%o5 + 524], %o3
+	ldsh [%l0 + 524], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 2423
-	sth %o0, [%l3 + 12]
+	sth %o0, [%l1 + 12]
 ! mem16[qd + 1548] = x3
 	.loc 1 2424
-	sth %o3, [%l3 + 1548]
+	sth %o3, [%l1 + 1548]
 ! x4 = x1 - x2
 	.loc 1 2425
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 2426
-	ldsh [%o4 + 12], %o2
+	ldsh [%o7 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 2427
 	sub %o2, %o0, %o2
@@ -7329,10 +7220,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 524] = x5
 	.loc 1 2429
-	sth %o2, [%l3 + 524]
+	sth %o2, [%l1 + 524]
 ! (int64) x5 = mem16[qb + 524]
 	.loc 1 2430
-	ldsh [%o4 + 524], %o0
+	ldsh [%o7 + 524], %o0
 ! x5 = x5 - x3
 	.loc 1 2431
 	sub %o0, %o3, %o0
@@ -7341,31 +7232,31 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1036] = x5
 	.loc 1 2433
-	sth %o0, [%l3 + 1036]
+	sth %o0, [%l1 + 1036]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 2434
-	ldsh [%l2 + 14], %o0
+	ldsh [%l4 + 14], %o0
 ! (int64) x1 = mem16[qa + 526]
 	.loc 1 2435
-	ldsh [%l2 + 526], %o1
+	ldsh [%l4 + 526], %o1
 ! (int64) x2 = mem16[qc + 14]
 	.loc 1 2436
-	ldsh [%o5 + 14], %o2
+	ldsh [%l0 + 14], %o2
 ! (int64) x3 = mem16[qc + 526]
 	.loc 1 2437
-	ldsh [%o5 + 526], %o3
+	ldsh [%l0 + 526], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 2438
-	sth %o0, [%l3 + 14]
+	sth %o0, [%l1 + 14]
 ! mem16[qd + 1550] = x3
 	.loc 1 2439
-	sth %o3, [%l3 + 1550]
+	sth %o3, [%l1 + 1550]
 ! x4 = x1 - x2
 	.loc 1 2440
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 2441
-	ldsh [%o4 + 14], %o2
+	ldsh [%o7 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 2442
 	sub %o2, %o0, %o2
@@ -7374,10 +7265,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 526] = x5
 	.loc 1 2444
-	sth %o2, [%l3 + 526]
+	sth %o2, [%l1 + 526]
 ! (int64) x5 = mem16[qb + 526]
 	.loc 1 2445
-	ldsh [%o4 + 526], %o0
+	ldsh [%o7 + 526], %o0
 ! x5 = x5 - x3
 	.loc 1 2446
 	sub %o0, %o3, %o0
@@ -7386,47 +7277,43 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 1038] = x5
 	.loc 1 2448
-	sth %o0, [%l3 + 1038]
+	sth %o0, [%l1 + 1038]
 ! qa = qa + 16
 	.loc 1 2449
-	add %l2, 16, %l2
+	add %l4, 16, %l4
 ! qb = qb + 16
 	.loc 1 2450
-	add %o4, 16, %o4
+	add %o7, 16, %o7
 ! qc = qc + 16
 	.loc 1 2451
-	add %o5, 16, %o5
+	add %l0, 16, %l0
 ! qd = qd + 16
 	.loc 1 2452
-	add %l3, 16, %l3
+	add %l1, 16, %l1
 ! i1 = i1 - 1
 	.loc 1 2453
-	sub %o7, 1, %o7
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 2454
-	cmp %o7, 0
+	cmp %l2, 0
 ! goto loop47 if !=
 	.loc 1 2455
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop47
 	nop
 ! pa = pa + 3072
 	.loc 1 2456
-	mov %l0, %l2
-	add %l2, 3072, %l2
+	add %l3, 3072, %l3
 ! pb = pb + 2048
 	.loc 1 2457
-	mov %l5, %l3
-	add %l3, 2048, %l3
+	add %o4, 2048, %o4
 ! i0 = i0 - 1
 	.loc 1 2458
-	mov %l1, %o0
-	sub %o0, 1, %o0
+	sub %o5, 1, %o5
 ! =? i0 - 0
 	.loc 1 2459
-	cmp %o0, 0
+	cmp %o5, 0
 ! goto loop46 if !=
 	.loc 1 2460
-	mov %l4, %o5
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop46
 	nop
 ! pa = 6144
@@ -7435,39 +7322,37 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(6144), %o0
 ! pa = w + pa
 	.loc 1 2462
-	add %o5, %o0, %l1
+	add %i4, %o0, %l2
 ! pb = 373576
 	.loc 1 2463
 	sethi %hi(373576), %o0
 	or %o0, %lo(373576), %o0
 ! pb = w + pb
 	.loc 1 2464
-	add %o5, %o0, %l2
+	add %i4, %o0, %o7
 ! i0 = 2
 	.loc 1 2465
-	mov 2, %o0
+	mov 2, %l0
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop48:
 ! qa = pa
 	.loc 1 2467
-	mov %o0, %l0
-	mov %o5, %l3
+	mov %l2, %l1
 ! qb = pa + 2048
 	.loc 1 2468
-	add %l1, 2048, %l4
+	add %l2, 2048, %l3
 ! qc = 4096
 	.loc 1 2469
 	sethi %hi(4096), %o0
 	or %o0, %lo(4096), %o0
 ! qc = pa + qc
 	.loc 1 2470
-	add %l1, %o0, %o4
+	add %l2, %o0, %o4
 ! qd = pb
 	.loc 1 2471
-	mov %l1, %o7
+	mov %o7, %o5
 ! i1 = 64
 	.loc 1 2472
-	mov %l2, %l5
-	mov 64, %o5
+	mov 64, %l4
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop49:
 ! (int64) x0 = mem16[qa]
 	.loc 1 2474
@@ -7483,16 +7368,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	ldsh [%o4 + 1024], %o3
 ! mem16[qd] = x0
 	.loc 1 2478
-	sth %o0, [%l2]
+	sth %o0, [%o5]
 ! mem16[qd + 3072] = x3
 	.loc 1 2479
-	sth %o3, [%l2 + 3072]
+	sth %o3, [%o5 + 3072]
 ! x4 = x1 - x2
 	.loc 1 2480
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb]
 	.loc 1 2481
-	ldsh [%l4], %o2
+	ldsh [%l3], %o2
 ! x5 = x5 - x0
 	.loc 1 2482
 	sub %o2, %o0, %o2
@@ -7501,10 +7386,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 1024] = x5
 	.loc 1 2484
-	sth %o2, [%l2 + 1024]
+	sth %o2, [%o5 + 1024]
 ! (int64) x5 = mem16[qb + 1024]
 	.loc 1 2485
-	ldsh [%l4 + 1024], %o0
+	ldsh [%l3 + 1024], %o0
 ! x5 = x5 - x3
 	.loc 1 2486
 	sub %o0, %o3, %o0
@@ -7513,7 +7398,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 2048] = x5
 	.loc 1 2488
-	sth %o0, [%l2 + 2048]
+	sth %o0, [%o5 + 2048]
 ! (int64) x0 = mem16[qa + 2]
 	.loc 1 2489
 	ldsh [%l1 + 2], %o0
@@ -7528,16 +7413,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	ldsh [%o4 + 1026], %o3
 ! mem16[qd + 2] = x0
 	.loc 1 2493
-	sth %o0, [%l2 + 2]
+	sth %o0, [%o5 + 2]
 ! mem16[qd + 3074] = x3
 	.loc 1 2494
-	sth %o3, [%l2 + 3074]
+	sth %o3, [%o5 + 3074]
 ! x4 = x1 - x2
 	.loc 1 2495
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 2]
 	.loc 1 2496
-	ldsh [%l4 + 2], %o2
+	ldsh [%l3 + 2], %o2
 ! x5 = x5 - x0
 	.loc 1 2497
 	sub %o2, %o0, %o2
@@ -7546,10 +7431,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 1026] = x5
 	.loc 1 2499
-	sth %o2, [%l2 + 1026]
+	sth %o2, [%o5 + 1026]
 ! (int64) x5 = mem16[qb + 1026]
 	.loc 1 2500
-	ldsh [%l4 + 1026], %o0
+	ldsh [%l3 + 1026], %o0
 ! x5 = x5 - x3
 	.loc 1 2501
 	sub %o0, %o3, %o0
@@ -7558,7 +7443,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 2050] = x5
 	.loc 1 2503
-	sth %o0, [%l2 + 2050]
+	sth %o0, [%o5 + 2050]
 ! (int64) x0 = mem16[qa + 4]
 	.loc 1 2504
 	ldsh [%l1 + 4], %o0
@@ -7573,16 +7458,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	ldsh [%o4 + 1028], %o3
 ! mem16[qd + 4] = x0
 	.loc 1 2508
-	sth %o0, [%l2 + 4]
+	sth %o0, [%o5 + 4]
 ! mem16[qd + 3076] = x3
 	.loc 1 2509
-	sth %o3, [%l2 + 3076]
+	sth %o3, [%o5 + 3076]
 ! x4 = x1 - x2
 	.loc 1 2510
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 4]
 	.loc 1 2511
-	ldsh [%l4 + 4], %o2
+	ldsh [%l3 + 4], %o2
 ! x5 = x5 - x0
 	.loc 1 2512
 	sub %o2, %o0, %o2
@@ -7591,10 +7476,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 1028] = x5
 	.loc 1 2514
-	sth %o2, [%l2 + 1028]
+	sth %o2, [%o5 + 1028]
 ! (int64) x5 = mem16[qb + 1028]
 	.loc 1 2515
-	ldsh [%l4 + 1028], %o0
+	ldsh [%l3 + 1028], %o0
 ! x5 = x5 - x3
 	.loc 1 2516
 	sub %o0, %o3, %o0
@@ -7603,7 +7488,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 2052] = x5
 	.loc 1 2518
-	sth %o0, [%l2 + 2052]
+	sth %o0, [%o5 + 2052]
 ! (int64) x0 = mem16[qa + 6]
 	.loc 1 2519
 	ldsh [%l1 + 6], %o0
@@ -7618,16 +7503,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	ldsh [%o4 + 1030], %o3
 ! mem16[qd + 6] = x0
 	.loc 1 2523
-	sth %o0, [%l2 + 6]
+	sth %o0, [%o5 + 6]
 ! mem16[qd + 3078] = x3
 	.loc 1 2524
-	sth %o3, [%l2 + 3078]
+	sth %o3, [%o5 + 3078]
 ! x4 = x1 - x2
 	.loc 1 2525
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 6]
 	.loc 1 2526
-	ldsh [%l4 + 6], %o2
+	ldsh [%l3 + 6], %o2
 ! x5 = x5 - x0
 	.loc 1 2527
 	sub %o2, %o0, %o2
@@ -7636,10 +7521,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 1030] = x5
 	.loc 1 2529
-	sth %o2, [%l2 + 1030]
+	sth %o2, [%o5 + 1030]
 ! (int64) x5 = mem16[qb + 1030]
 	.loc 1 2530
-	ldsh [%l4 + 1030], %o0
+	ldsh [%l3 + 1030], %o0
 ! x5 = x5 - x3
 	.loc 1 2531
 	sub %o0, %o3, %o0
@@ -7648,7 +7533,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 2054] = x5
 	.loc 1 2533
-	sth %o0, [%l2 + 2054]
+	sth %o0, [%o5 + 2054]
 ! (int64) x0 = mem16[qa + 8]
 	.loc 1 2534
 	ldsh [%l1 + 8], %o0
@@ -7663,16 +7548,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	ldsh [%o4 + 1032], %o3
 ! mem16[qd + 8] = x0
 	.loc 1 2538
-	sth %o0, [%l2 + 8]
+	sth %o0, [%o5 + 8]
 ! mem16[qd + 3080] = x3
 	.loc 1 2539
-	sth %o3, [%l2 + 3080]
+	sth %o3, [%o5 + 3080]
 ! x4 = x1 - x2
 	.loc 1 2540
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 8]
 	.loc 1 2541
-	ldsh [%l4 + 8], %o2
+	ldsh [%l3 + 8], %o2
 ! x5 = x5 - x0
 	.loc 1 2542
 	sub %o2, %o0, %o2
@@ -7681,10 +7566,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 1032] = x5
 	.loc 1 2544
-	sth %o2, [%l2 + 1032]
+	sth %o2, [%o5 + 1032]
 ! (int64) x5 = mem16[qb + 1032]
 	.loc 1 2545
-	ldsh [%l4 + 1032], %o0
+	ldsh [%l3 + 1032], %o0
 ! x5 = x5 - x3
 	.loc 1 2546
 	sub %o0, %o3, %o0
@@ -7693,7 +7578,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 2056] = x5
 	.loc 1 2548
-	sth %o0, [%l2 + 2056]
+	sth %o0, [%o5 + 2056]
 ! (int64) x0 = mem16[qa + 10]
 	.loc 1 2549
 	ldsh [%l1 + 10], %o0
@@ -7708,16 +7593,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	ldsh [%o4 + 1034], %o3
 ! mem16[qd + 10] = x0
 	.loc 1 2553
-	sth %o0, [%l2 + 10]
+	sth %o0, [%o5 + 10]
 ! mem16[qd + 3082] = x3
 	.loc 1 2554
-	sth %o3, [%l2 + 3082]
+	sth %o3, [%o5 + 3082]
 ! x4 = x1 - x2
 	.loc 1 2555
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 10]
 	.loc 1 2556
-	ldsh [%l4 + 10], %o2
+	ldsh [%l3 + 10], %o2
 ! x5 = x5 - x0
 	.loc 1 2557
 	sub %o2, %o0, %o2
@@ -7726,10 +7611,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 1034] = x5
 	.loc 1 2559
-	sth %o2, [%l2 + 1034]
+	sth %o2, [%o5 + 1034]
 ! (int64) x5 = mem16[qb + 1034]
 	.loc 1 2560
-	ldsh [%l4 + 1034], %o0
+	ldsh [%l3 + 1034], %o0
 ! x5 = x5 - x3
 	.loc 1 2561
 	sub %o0, %o3, %o0
@@ -7738,7 +7623,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 2058] = x5
 	.loc 1 2563
-	sth %o0, [%l2 + 2058]
+	sth %o0, [%o5 + 2058]
 ! (int64) x0 = mem16[qa + 12]
 	.loc 1 2564
 	ldsh [%l1 + 12], %o0
@@ -7753,16 +7638,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	ldsh [%o4 + 1036], %o3
 ! mem16[qd + 12] = x0
 	.loc 1 2568
-	sth %o0, [%l2 + 12]
+	sth %o0, [%o5 + 12]
 ! mem16[qd + 3084] = x3
 	.loc 1 2569
-	sth %o3, [%l2 + 3084]
+	sth %o3, [%o5 + 3084]
 ! x4 = x1 - x2
 	.loc 1 2570
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 12]
 	.loc 1 2571
-	ldsh [%l4 + 12], %o2
+	ldsh [%l3 + 12], %o2
 ! x5 = x5 - x0
 	.loc 1 2572
 	sub %o2, %o0, %o2
@@ -7771,10 +7656,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 1036] = x5
 	.loc 1 2574
-	sth %o2, [%l2 + 1036]
+	sth %o2, [%o5 + 1036]
 ! (int64) x5 = mem16[qb + 1036]
 	.loc 1 2575
-	ldsh [%l4 + 1036], %o0
+	ldsh [%l3 + 1036], %o0
 ! x5 = x5 - x3
 	.loc 1 2576
 	sub %o0, %o3, %o0
@@ -7783,7 +7668,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 2060] = x5
 	.loc 1 2578
-	sth %o0, [%l2 + 2060]
+	sth %o0, [%o5 + 2060]
 ! (int64) x0 = mem16[qa + 14]
 	.loc 1 2579
 	ldsh [%l1 + 14], %o0
@@ -7798,16 +7683,16 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	ldsh [%o4 + 1038], %o3
 ! mem16[qd + 14] = x0
 	.loc 1 2583
-	sth %o0, [%l2 + 14]
+	sth %o0, [%o5 + 14]
 ! mem16[qd + 3086] = x3
 	.loc 1 2584
-	sth %o3, [%l2 + 3086]
+	sth %o3, [%o5 + 3086]
 ! x4 = x1 - x2
 	.loc 1 2585
 	sub %o1, %o2, %o1
 ! (int64) x5 = mem16[qb + 14]
 	.loc 1 2586
-	ldsh [%l4 + 14], %o2
+	ldsh [%l3 + 14], %o2
 ! x5 = x5 - x0
 	.loc 1 2587
 	sub %o2, %o0, %o2
@@ -7816,10 +7701,10 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o2, %o1, %o2
 ! mem16[qd + 1038] = x5
 	.loc 1 2589
-	sth %o2, [%l2 + 1038]
+	sth %o2, [%o5 + 1038]
 ! (int64) x5 = mem16[qb + 1038]
 	.loc 1 2590
-	ldsh [%l4 + 1038], %o0
+	ldsh [%l3 + 1038], %o0
 ! x5 = x5 - x3
 	.loc 1 2591
 	sub %o0, %o3, %o0
@@ -7828,25 +7713,25 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sub %o0, %o1, %o0
 ! mem16[qd + 2062] = x5
 	.loc 1 2593
-	sth %o0, [%l2 + 2062]
+	sth %o0, [%o5 + 2062]
 ! qa = qa + 16
 	.loc 1 2594
 	add %l1, 16, %l1
 ! qb = qb + 16
 	.loc 1 2595
-	add %l4, 16, %l4
+	add %l3, 16, %l3
 ! qc = qc + 16
 	.loc 1 2596
 	add %o4, 16, %o4
 ! qd = qd + 16
 	.loc 1 2597
-	add %l2, 16, %l2
+	add %o5, 16, %o5
 ! i1 = i1 - 1
 	.loc 1 2598
-	sub %o5, 1, %o5
+	sub %l4, 1, %l4
 ! =? i1 - 0
 	.loc 1 2599
-	cmp %o5, 0
+	cmp %l4, 0
 ! goto loop49 if !=
 	.loc 1 2600
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop49
@@ -7857,95 +7742,87 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(6144), %o0
 ! pa = pa + t1
 	.loc 1 2602
-	mov %o7, %l1
-	add %l1, %o0, %l1
+	add %l2, %o0, %l2
 ! t1 = 4096
 	.loc 1 2603
 	sethi %hi(4096), %o0
 	or %o0, %lo(4096), %o0
 ! pb = pb + t1
 	.loc 1 2604
-	mov %l5, %l2
-	add %l2, %o0, %l2
+	add %o7, %o0, %o7
 ! i0 = i0 - 1
 	.loc 1 2605
-	mov %l0, %o0
-	sub %o0, 1, %o0
+	sub %l0, 1, %l0
 ! =? i0 - 0
 	.loc 1 2606
-	cmp %o0, 0
+	cmp %l0, 0
 ! goto loop48 if !=
 	.loc 1 2607
-	mov %l3, %o5
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop48
 	nop
 ! x4 = 71
 	.loc 1 2608
-	mov 71, %o0
+	mov 71, %o4
 ! x5 = 901
 	.loc 1 2609
-	mov 901, %o1
+	mov 901, %o5
 ! x6 = 12988
 	.loc 1 2610
-	sethi %hi(12988), %l0
-	or %l0, %lo(12988), %l0
+	sethi %hi(12988), %o7
+	or %o7, %lo(12988), %o7
 ! x7 = 5167
 	.loc 1 2611
-	sethi %hi(5167), %l3
-	or %l3, %lo(5167), %l3
+	sethi %hi(5167), %l0
+	or %l0, %lo(5167), %l0
 ! pa = 373576
 	.loc 1 2612
-	sethi %hi(373576), %o2
-	or %o2, %lo(373576), %o2
+	sethi %hi(373576), %o0
+	or %o0, %lo(373576), %o0
 ! pa = w + pa
 	.loc 1 2613
-	add %o5, %o2, %o2
+	add %i4, %o0, %l1
 ! pb = 377672
 	.loc 1 2614
-	sethi %hi(377672), %o3
-	or %o3, %lo(377672), %o3
+	sethi %hi(377672), %o0
+	or %o0, %lo(377672), %o0
 ! pb = w + pb
 	.loc 1 2615
-	add %o5, %o3, %o3
+	add %i4, %o0, %l2
 ! pc = 586600
 	.loc 1 2616
-	sethi %hi(586600), %o4
-	or %o4, %lo(586600), %o4
+	sethi %hi(586600), %o0
+	or %o0, %lo(586600), %o0
 ! pc = w + pc
 	.loc 1 2617
-	add %o5, %o4, %o4
+	add %i4, %o0, %o3
 ! i1 = 256
 	.loc 1 2618
-	mov %o5, %l1
-	mov 256, %o5
-	mov %o0, %l2
-	mov %o1, %o7
-	mov %o2, %l4
+	mov 256, %l3
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop50:
 ! (int64) x1 = mem16[pb]
 	.loc 1 2620
-	ldsh [%o3], %o0
+	ldsh [%l2], %o0
 ! x2 = x1 * x5
 	.loc 1 2621
-	mulx %o0, %o7, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2622
 	srax %o1, 16, %o1
 ! x1 = x1 * x4
 	.loc 1 2623
-	mulx %o0, %l2, %o0
+	mulx %o0, %o4, %o0
 ! x2 = x2 * x7
 	.loc 1 2624
-	mulx %o1, %l3, %o1
+	mulx %o1, %l0, %o1
 ! x1 = x1 - x2
 	.loc 1 2625
 	sub %o0, %o1, %o0
 ! (int64) x3 = mem16[pa]
 	.loc 1 2626
-	ldsh [%l4], %o1
+	ldsh [%l1], %o1
 ! x2 = x3 * x6
 	.loc 1 2627
-	mulx %o1, %l0, %o2
+	mulx %o1, %o7, %o2
 ! (int64) x2 >>= 16
 	.loc 1 2628
 	srax %o2, 16, %o2
@@ -7957,7 +7834,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o2, 10, %o2
 ! x2 = x2 * x7
 	.loc 1 2631
-	mulx %o2, %l3, %o2
+	mulx %o2, %l0, %o2
 ! x3 = x3 - x2
 	.loc 1 2632
 	sub %o1, %o2, %o1
@@ -7966,7 +7843,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o0, %o1, %o0
 ! x2 = x1 * x6
 	.loc 1 2634
-	mulx %o0, %l0, %o1
+	mulx %o0, %o7, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2635
 	srax %o1, 16, %o1
@@ -7978,37 +7855,37 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o1, 10, %o1
 ! x2 = x2 * x7
 	.loc 1 2638
-	mulx %o1, %l3, %o1
+	mulx %o1, %l0, %o1
 ! x1 = x1 - x2
 	.loc 1 2639
 	sub %o0, %o1, %o0
 ! mem16[pc] = x1
 	.loc 1 2640
-	sth %o0, [%o4]
+	sth %o0, [%o3]
 ! (int64) x1 = mem16[pb + 2]
 	.loc 1 2641
-	ldsh [%o3 + 2], %o0
+	ldsh [%l2 + 2], %o0
 ! x2 = x1 * x5
 	.loc 1 2642
-	mulx %o0, %o7, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2643
 	srax %o1, 16, %o1
 ! x1 = x1 * x4
 	.loc 1 2644
-	mulx %o0, %l2, %o0
+	mulx %o0, %o4, %o0
 ! x2 = x2 * x7
 	.loc 1 2645
-	mulx %o1, %l3, %o1
+	mulx %o1, %l0, %o1
 ! x1 = x1 - x2
 	.loc 1 2646
 	sub %o0, %o1, %o0
 ! (int64) x3 = mem16[pa + 2]
 	.loc 1 2647
-	ldsh [%l4 + 2], %o1
+	ldsh [%l1 + 2], %o1
 ! x2 = x3 * x6
 	.loc 1 2648
-	mulx %o1, %l0, %o2
+	mulx %o1, %o7, %o2
 ! (int64) x2 >>= 16
 	.loc 1 2649
 	srax %o2, 16, %o2
@@ -8020,7 +7897,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o2, 10, %o2
 ! x2 = x2 * x7
 	.loc 1 2652
-	mulx %o2, %l3, %o2
+	mulx %o2, %l0, %o2
 ! x3 = x3 - x2
 	.loc 1 2653
 	sub %o1, %o2, %o1
@@ -8029,7 +7906,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o0, %o1, %o0
 ! x2 = x1 * x6
 	.loc 1 2655
-	mulx %o0, %l0, %o1
+	mulx %o0, %o7, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2656
 	srax %o1, 16, %o1
@@ -8041,37 +7918,37 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o1, 10, %o1
 ! x2 = x2 * x7
 	.loc 1 2659
-	mulx %o1, %l3, %o1
+	mulx %o1, %l0, %o1
 ! x1 = x1 - x2
 	.loc 1 2660
 	sub %o0, %o1, %o0
 ! mem16[pc + 2] = x1
 	.loc 1 2661
-	sth %o0, [%o4 + 2]
+	sth %o0, [%o3 + 2]
 ! (int64) x1 = mem16[pb + 4]
 	.loc 1 2662
-	ldsh [%o3 + 4], %o0
+	ldsh [%l2 + 4], %o0
 ! x2 = x1 * x5
 	.loc 1 2663
-	mulx %o0, %o7, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2664
 	srax %o1, 16, %o1
 ! x1 = x1 * x4
 	.loc 1 2665
-	mulx %o0, %l2, %o0
+	mulx %o0, %o4, %o0
 ! x2 = x2 * x7
 	.loc 1 2666
-	mulx %o1, %l3, %o1
+	mulx %o1, %l0, %o1
 ! x1 = x1 - x2
 	.loc 1 2667
 	sub %o0, %o1, %o0
 ! (int64) x3 = mem16[pa + 4]
 	.loc 1 2668
-	ldsh [%l4 + 4], %o1
+	ldsh [%l1 + 4], %o1
 ! x2 = x3 * x6
 	.loc 1 2669
-	mulx %o1, %l0, %o2
+	mulx %o1, %o7, %o2
 ! (int64) x2 >>= 16
 	.loc 1 2670
 	srax %o2, 16, %o2
@@ -8083,7 +7960,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o2, 10, %o2
 ! x2 = x2 * x7
 	.loc 1 2673
-	mulx %o2, %l3, %o2
+	mulx %o2, %l0, %o2
 ! x3 = x3 - x2
 	.loc 1 2674
 	sub %o1, %o2, %o1
@@ -8092,7 +7969,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o0, %o1, %o0
 ! x2 = x1 * x6
 	.loc 1 2676
-	mulx %o0, %l0, %o1
+	mulx %o0, %o7, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2677
 	srax %o1, 16, %o1
@@ -8104,37 +7981,37 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o1, 10, %o1
 ! x2 = x2 * x7
 	.loc 1 2680
-	mulx %o1, %l3, %o1
+	mulx %o1, %l0, %o1
 ! x1 = x1 - x2
 	.loc 1 2681
 	sub %o0, %o1, %o0
 ! mem16[pc + 4] = x1
 	.loc 1 2682
-	sth %o0, [%o4 + 4]
+	sth %o0, [%o3 + 4]
 ! (int64) x1 = mem16[pb + 6]
 	.loc 1 2683
-	ldsh [%o3 + 6], %o0
+	ldsh [%l2 + 6], %o0
 ! x2 = x1 * x5
 	.loc 1 2684
-	mulx %o0, %o7, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2685
 	srax %o1, 16, %o1
 ! x1 = x1 * x4
 	.loc 1 2686
-	mulx %o0, %l2, %o0
+	mulx %o0, %o4, %o0
 ! x2 = x2 * x7
 	.loc 1 2687
-	mulx %o1, %l3, %o1
+	mulx %o1, %l0, %o1
 ! x1 = x1 - x2
 	.loc 1 2688
 	sub %o0, %o1, %o0
 ! (int64) x3 = mem16[pa + 6]
 	.loc 1 2689
-	ldsh [%l4 + 6], %o1
+	ldsh [%l1 + 6], %o1
 ! x2 = x3 * x6
 	.loc 1 2690
-	mulx %o1, %l0, %o2
+	mulx %o1, %o7, %o2
 ! (int64) x2 >>= 16
 	.loc 1 2691
 	srax %o2, 16, %o2
@@ -8146,7 +8023,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o2, 10, %o2
 ! x2 = x2 * x7
 	.loc 1 2694
-	mulx %o2, %l3, %o2
+	mulx %o2, %l0, %o2
 ! x3 = x3 - x2
 	.loc 1 2695
 	sub %o1, %o2, %o1
@@ -8155,7 +8032,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o0, %o1, %o0
 ! x2 = x1 * x6
 	.loc 1 2697
-	mulx %o0, %l0, %o1
+	mulx %o0, %o7, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2698
 	srax %o1, 16, %o1
@@ -8167,37 +8044,37 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o1, 10, %o1
 ! x2 = x2 * x7
 	.loc 1 2701
-	mulx %o1, %l3, %o1
+	mulx %o1, %l0, %o1
 ! x1 = x1 - x2
 	.loc 1 2702
 	sub %o0, %o1, %o0
 ! mem16[pc + 6] = x1
 	.loc 1 2703
-	sth %o0, [%o4 + 6]
+	sth %o0, [%o3 + 6]
 ! (int64) x1 = mem16[pb + 8]
 	.loc 1 2704
-	ldsh [%o3 + 8], %o0
+	ldsh [%l2 + 8], %o0
 ! x2 = x1 * x5
 	.loc 1 2705
-	mulx %o0, %o7, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2706
 	srax %o1, 16, %o1
 ! x1 = x1 * x4
 	.loc 1 2707
-	mulx %o0, %l2, %o0
+	mulx %o0, %o4, %o0
 ! x2 = x2 * x7
 	.loc 1 2708
-	mulx %o1, %l3, %o1
+	mulx %o1, %l0, %o1
 ! x1 = x1 - x2
 	.loc 1 2709
 	sub %o0, %o1, %o0
 ! (int64) x3 = mem16[pa + 8]
 	.loc 1 2710
-	ldsh [%l4 + 8], %o1
+	ldsh [%l1 + 8], %o1
 ! x2 = x3 * x6
 	.loc 1 2711
-	mulx %o1, %l0, %o2
+	mulx %o1, %o7, %o2
 ! (int64) x2 >>= 16
 	.loc 1 2712
 	srax %o2, 16, %o2
@@ -8209,7 +8086,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o2, 10, %o2
 ! x2 = x2 * x7
 	.loc 1 2715
-	mulx %o2, %l3, %o2
+	mulx %o2, %l0, %o2
 ! x3 = x3 - x2
 	.loc 1 2716
 	sub %o1, %o2, %o1
@@ -8218,7 +8095,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o0, %o1, %o0
 ! x2 = x1 * x6
 	.loc 1 2718
-	mulx %o0, %l0, %o1
+	mulx %o0, %o7, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2719
 	srax %o1, 16, %o1
@@ -8230,37 +8107,37 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o1, 10, %o1
 ! x2 = x2 * x7
 	.loc 1 2722
-	mulx %o1, %l3, %o1
+	mulx %o1, %l0, %o1
 ! x1 = x1 - x2
 	.loc 1 2723
 	sub %o0, %o1, %o0
 ! mem16[pc + 8] = x1
 	.loc 1 2724
-	sth %o0, [%o4 + 8]
+	sth %o0, [%o3 + 8]
 ! (int64) x1 = mem16[pb + 10]
 	.loc 1 2725
-	ldsh [%o3 + 10], %o0
+	ldsh [%l2 + 10], %o0
 ! x2 = x1 * x5
 	.loc 1 2726
-	mulx %o0, %o7, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2727
 	srax %o1, 16, %o1
 ! x1 = x1 * x4
 	.loc 1 2728
-	mulx %o0, %l2, %o0
+	mulx %o0, %o4, %o0
 ! x2 = x2 * x7
 	.loc 1 2729
-	mulx %o1, %l3, %o1
+	mulx %o1, %l0, %o1
 ! x1 = x1 - x2
 	.loc 1 2730
 	sub %o0, %o1, %o0
 ! (int64) x3 = mem16[pa + 10]
 	.loc 1 2731
-	ldsh [%l4 + 10], %o1
+	ldsh [%l1 + 10], %o1
 ! x2 = x3 * x6
 	.loc 1 2732
-	mulx %o1, %l0, %o2
+	mulx %o1, %o7, %o2
 ! (int64) x2 >>= 16
 	.loc 1 2733
 	srax %o2, 16, %o2
@@ -8272,7 +8149,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o2, 10, %o2
 ! x2 = x2 * x7
 	.loc 1 2736
-	mulx %o2, %l3, %o2
+	mulx %o2, %l0, %o2
 ! x3 = x3 - x2
 	.loc 1 2737
 	sub %o1, %o2, %o1
@@ -8281,7 +8158,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o0, %o1, %o0
 ! x2 = x1 * x6
 	.loc 1 2739
-	mulx %o0, %l0, %o1
+	mulx %o0, %o7, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2740
 	srax %o1, 16, %o1
@@ -8293,37 +8170,37 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o1, 10, %o1
 ! x2 = x2 * x7
 	.loc 1 2743
-	mulx %o1, %l3, %o1
+	mulx %o1, %l0, %o1
 ! x1 = x1 - x2
 	.loc 1 2744
 	sub %o0, %o1, %o0
 ! mem16[pc + 10] = x1
 	.loc 1 2745
-	sth %o0, [%o4 + 10]
+	sth %o0, [%o3 + 10]
 ! (int64) x1 = mem16[pb + 12]
 	.loc 1 2746
-	ldsh [%o3 + 12], %o0
+	ldsh [%l2 + 12], %o0
 ! x2 = x1 * x5
 	.loc 1 2747
-	mulx %o0, %o7, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2748
 	srax %o1, 16, %o1
 ! x1 = x1 * x4
 	.loc 1 2749
-	mulx %o0, %l2, %o0
+	mulx %o0, %o4, %o0
 ! x2 = x2 * x7
 	.loc 1 2750
-	mulx %o1, %l3, %o1
+	mulx %o1, %l0, %o1
 ! x1 = x1 - x2
 	.loc 1 2751
 	sub %o0, %o1, %o0
 ! (int64) x3 = mem16[pa + 12]
 	.loc 1 2752
-	ldsh [%l4 + 12], %o1
+	ldsh [%l1 + 12], %o1
 ! x2 = x3 * x6
 	.loc 1 2753
-	mulx %o1, %l0, %o2
+	mulx %o1, %o7, %o2
 ! (int64) x2 >>= 16
 	.loc 1 2754
 	srax %o2, 16, %o2
@@ -8335,7 +8212,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o2, 10, %o2
 ! x2 = x2 * x7
 	.loc 1 2757
-	mulx %o2, %l3, %o2
+	mulx %o2, %l0, %o2
 ! x3 = x3 - x2
 	.loc 1 2758
 	sub %o1, %o2, %o1
@@ -8344,7 +8221,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o0, %o1, %o0
 ! x2 = x1 * x6
 	.loc 1 2760
-	mulx %o0, %l0, %o1
+	mulx %o0, %o7, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2761
 	srax %o1, 16, %o1
@@ -8356,37 +8233,37 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o1, 10, %o1
 ! x2 = x2 * x7
 	.loc 1 2764
-	mulx %o1, %l3, %o1
+	mulx %o1, %l0, %o1
 ! x1 = x1 - x2
 	.loc 1 2765
 	sub %o0, %o1, %o0
 ! mem16[pc + 12] = x1
 	.loc 1 2766
-	sth %o0, [%o4 + 12]
+	sth %o0, [%o3 + 12]
 ! (int64) x1 = mem16[pb + 14]
 	.loc 1 2767
-	ldsh [%o3 + 14], %o0
+	ldsh [%l2 + 14], %o0
 ! x2 = x1 * x5
 	.loc 1 2768
-	mulx %o0, %o7, %o1
+	mulx %o0, %o5, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2769
 	srax %o1, 16, %o1
 ! x1 = x1 * x4
 	.loc 1 2770
-	mulx %o0, %l2, %o0
+	mulx %o0, %o4, %o0
 ! x2 = x2 * x7
 	.loc 1 2771
-	mulx %o1, %l3, %o1
+	mulx %o1, %l0, %o1
 ! x1 = x1 - x2
 	.loc 1 2772
 	sub %o0, %o1, %o0
 ! (int64) x3 = mem16[pa + 14]
 	.loc 1 2773
-	ldsh [%l4 + 14], %o1
+	ldsh [%l1 + 14], %o1
 ! x2 = x3 * x6
 	.loc 1 2774
-	mulx %o1, %l0, %o2
+	mulx %o1, %o7, %o2
 ! (int64) x2 >>= 16
 	.loc 1 2775
 	srax %o2, 16, %o2
@@ -8398,7 +8275,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o2, 10, %o2
 ! x2 = x2 * x7
 	.loc 1 2778
-	mulx %o2, %l3, %o2
+	mulx %o2, %l0, %o2
 ! x3 = x3 - x2
 	.loc 1 2779
 	sub %o1, %o2, %o1
@@ -8407,7 +8284,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o0, %o1, %o0
 ! x2 = x1 * x6
 	.loc 1 2781
-	mulx %o0, %l0, %o1
+	mulx %o0, %o7, %o1
 ! (int64) x2 >>= 16
 	.loc 1 2782
 	srax %o1, 16, %o1
@@ -8419,28 +8296,28 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o1, 10, %o1
 ! x2 = x2 * x7
 	.loc 1 2785
-	mulx %o1, %l3, %o1
+	mulx %o1, %l0, %o1
 ! x1 = x1 - x2
 	.loc 1 2786
 	sub %o0, %o1, %o0
 ! mem16[pc + 14] = x1
 	.loc 1 2787
-	sth %o0, [%o4 + 14]
+	sth %o0, [%o3 + 14]
 ! pa = pa + 16
 	.loc 1 2788
-	add %l4, 16, %l4
+	add %l1, 16, %l1
 ! pb = pb + 16
 	.loc 1 2789
-	add %o3, 16, %o3
+	add %l2, 16, %l2
 ! pc = pc + 16
 	.loc 1 2790
-	add %o4, 16, %o4
+	add %o3, 16, %o3
 ! i1 = i1 - 1
 	.loc 1 2791
-	sub %o5, 1, %o5
+	sub %l3, 1, %l3
 ! =? i1 - 0
 	.loc 1 2792
-	cmp %o5, 0
+	cmp %l3, 0
 ! goto loop50 if !=
 	.loc 1 2793
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop50
@@ -8451,8 +8328,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(590696), %o0
 ! pa = w + pa
 	.loc 1 2795
-	mov %l1, %o5
-	add %o5, %o0, %o0
+	add %i4, %o0, %o0
 ! z0 = 0
 	.loc 1 2796
 	mov 0, %o1
@@ -8468,50 +8344,49 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(586600), %o0
 ! pa = w + pa
 	.loc 1 2800
-	add %o5, %o0, %o0
+	add %i4, %o0, %o0
 ! pb = 588314
 	.loc 1 2801
 	sethi %hi(588314), %o1
 	or %o1, %lo(588314), %o1
 ! pb = w + pb
 	.loc 1 2802
-	add %o5, %o1, %o1
+	add %i4, %o1, %o1
 ! pc = 588312
 	.loc 1 2803
 	sethi %hi(588312), %o2
 	or %o2, %lo(588312), %o2
 ! pc = w + pc
 	.loc 1 2804
-	add %o5, %o2, %o2
+	add %i4, %o2, %o2
 ! qd = 590704
 	.loc 1 2805
 	sethi %hi(590704), %o3
 	or %o3, %lo(590704), %o3
 ! qd = w + qd
 	.loc 1 2806
-	add %o5, %o3, %o3
+	add %i4, %o3, %o3
 ! (int64) x0 = mem16[pa]
 	.loc 1 2807
-	mov %o5, %l1
 	ldsh [%o0], %o4
 ! (int64) x1 = mem16[pb]
 	.loc 1 2808
 	ldsh [%o1], %o5
 ! (int64) x2 = mem16[pc]
 	.loc 1 2809
-	ldsh [%o2], %o7
+	ldsh [%o2], %l1
 ! x2 = 0
 	.loc 1 2810
-	mov 0, %o7
+	mov 0, %l1
 ! x0 = x0 + x1
 	.loc 1 2811
 	add %o4, %o5, %o4
 ! x0 = x0 + x2
 	.loc 1 2812
-	add %o4, %o7, %o4
+	add %o4, %l1, %o4
 ! x1 = x0 * x6
 	.loc 1 2813
-	mulx %o4, %l0, %o5
+	mulx %o4, %o7, %o5
 ! (int64) x1 >>= 16
 	.loc 1 2814
 	srax %o5, 16, %o5
@@ -8523,7 +8398,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o5, 10, %o5
 ! x1 = x1 * x7
 	.loc 1 2817
-	mulx %o5, %l3, %o5
+	mulx %o5, %l0, %o5
 ! x0 = x0 - x1
 	.loc 1 2818
 	sub %o4, %o5, %o4
@@ -8532,32 +8407,29 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sth %o4, [%o3]
 ! pa = pa + 2
 	.loc 1 2820
-	add %o0, 2, %o0
+	add %o0, 2, %o4
 ! pb = pb + 2
 	.loc 1 2821
-	add %o1, 2, %o1
+	add %o1, 2, %o5
 ! pc = pc + 2
 	.loc 1 2822
-	add %o2, 2, %o2
+	add %o2, 2, %l1
 ! qd = qd + 2
 	.loc 1 2823
 	add %o3, 2, %o3
 ! i1 = 107
 	.loc 1 2824
-	mov 107, %o4
-	mov %o0, %o5
-	mov %o1, %o7
-	mov %o2, %l2
+	mov 107, %l2
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop51:
 ! (int64) x0 = mem16[pa]
 	.loc 1 2826
-	ldsh [%o5], %o0
+	ldsh [%o4], %o0
 ! (int64) x1 = mem16[pb]
 	.loc 1 2827
-	ldsh [%o7], %o1
+	ldsh [%o5], %o1
 ! (int64) x2 = mem16[pc]
 	.loc 1 2828
-	ldsh [%l2], %o2
+	ldsh [%l1], %o2
 ! x0 = x0 + x1
 	.loc 1 2829
 	add %o0, %o1, %o0
@@ -8566,7 +8438,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2831
-	mulx %o0, %l0, %o1
+	mulx %o0, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2832
 	srax %o1, 16, %o1
@@ -8578,7 +8450,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2835
-	mulx %o1, %l3, %o1
+	mulx %o1, %l0, %o1
 ! x0 = x0 - x1
 	.loc 1 2836
 	sub %o0, %o1, %o0
@@ -8587,13 +8459,13 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sth %o0, [%o3]
 ! (int64) x0 = mem16[pa + 2]
 	.loc 1 2838
-	ldsh [%o5 + 2], %o0
+	ldsh [%o4 + 2], %o0
 ! (int64) x1 = mem16[pb + 2]
 	.loc 1 2839
-	ldsh [%o7 + 2], %o1
+	ldsh [%o5 + 2], %o1
 ! (int64) x2 = mem16[pc + 2]
 	.loc 1 2840
-	ldsh [%l2 + 2], %o2
+	ldsh [%l1 + 2], %o2
 ! x0 = x0 + x1
 	.loc 1 2841
 	add %o0, %o1, %o0
@@ -8602,7 +8474,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2843
-	mulx %o0, %l0, %o1
+	mulx %o0, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2844
 	srax %o1, 16, %o1
@@ -8614,7 +8486,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2847
-	mulx %o1, %l3, %o1
+	mulx %o1, %l0, %o1
 ! x0 = x0 - x1
 	.loc 1 2848
 	sub %o0, %o1, %o0
@@ -8623,13 +8495,13 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sth %o0, [%o3 + 2]
 ! (int64) x0 = mem16[pa + 4]
 	.loc 1 2850
-	ldsh [%o5 + 4], %o0
+	ldsh [%o4 + 4], %o0
 ! (int64) x1 = mem16[pb + 4]
 	.loc 1 2851
-	ldsh [%o7 + 4], %o1
+	ldsh [%o5 + 4], %o1
 ! (int64) x2 = mem16[pc + 4]
 	.loc 1 2852
-	ldsh [%l2 + 4], %o2
+	ldsh [%l1 + 4], %o2
 ! x0 = x0 + x1
 	.loc 1 2853
 	add %o0, %o1, %o0
@@ -8638,7 +8510,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2855
-	mulx %o0, %l0, %o1
+	mulx %o0, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2856
 	srax %o1, 16, %o1
@@ -8650,7 +8522,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2859
-	mulx %o1, %l3, %o1
+	mulx %o1, %l0, %o1
 ! x0 = x0 - x1
 	.loc 1 2860
 	sub %o0, %o1, %o0
@@ -8659,13 +8531,13 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sth %o0, [%o3 + 4]
 ! (int64) x0 = mem16[pa + 6]
 	.loc 1 2862
-	ldsh [%o5 + 6], %o0
+	ldsh [%o4 + 6], %o0
 ! (int64) x1 = mem16[pb + 6]
 	.loc 1 2863
-	ldsh [%o7 + 6], %o1
+	ldsh [%o5 + 6], %o1
 ! (int64) x2 = mem16[pc + 6]
 	.loc 1 2864
-	ldsh [%l2 + 6], %o2
+	ldsh [%l1 + 6], %o2
 ! x0 = x0 + x1
 	.loc 1 2865
 	add %o0, %o1, %o0
@@ -8674,7 +8546,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2867
-	mulx %o0, %l0, %o1
+	mulx %o0, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2868
 	srax %o1, 16, %o1
@@ -8686,7 +8558,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2871
-	mulx %o1, %l3, %o1
+	mulx %o1, %l0, %o1
 ! x0 = x0 - x1
 	.loc 1 2872
 	sub %o0, %o1, %o0
@@ -8695,13 +8567,13 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sth %o0, [%o3 + 6]
 ! (int64) x0 = mem16[pa + 8]
 	.loc 1 2874
-	ldsh [%o5 + 8], %o0
+	ldsh [%o4 + 8], %o0
 ! (int64) x1 = mem16[pb + 8]
 	.loc 1 2875
-	ldsh [%o7 + 8], %o1
+	ldsh [%o5 + 8], %o1
 ! (int64) x2 = mem16[pc + 8]
 	.loc 1 2876
-	ldsh [%l2 + 8], %o2
+	ldsh [%l1 + 8], %o2
 ! x0 = x0 + x1
 	.loc 1 2877
 	add %o0, %o1, %o0
@@ -8710,7 +8582,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2879
-	mulx %o0, %l0, %o1
+	mulx %o0, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2880
 	srax %o1, 16, %o1
@@ -8722,7 +8594,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2883
-	mulx %o1, %l3, %o1
+	mulx %o1, %l0, %o1
 ! x0 = x0 - x1
 	.loc 1 2884
 	sub %o0, %o1, %o0
@@ -8731,13 +8603,13 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sth %o0, [%o3 + 8]
 ! (int64) x0 = mem16[pa + 10]
 	.loc 1 2886
-	ldsh [%o5 + 10], %o0
+	ldsh [%o4 + 10], %o0
 ! (int64) x1 = mem16[pb + 10]
 	.loc 1 2887
-	ldsh [%o7 + 10], %o1
+	ldsh [%o5 + 10], %o1
 ! (int64) x2 = mem16[pc + 10]
 	.loc 1 2888
-	ldsh [%l2 + 10], %o2
+	ldsh [%l1 + 10], %o2
 ! x0 = x0 + x1
 	.loc 1 2889
 	add %o0, %o1, %o0
@@ -8746,7 +8618,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2891
-	mulx %o0, %l0, %o1
+	mulx %o0, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2892
 	srax %o1, 16, %o1
@@ -8758,7 +8630,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2895
-	mulx %o1, %l3, %o1
+	mulx %o1, %l0, %o1
 ! x0 = x0 - x1
 	.loc 1 2896
 	sub %o0, %o1, %o0
@@ -8767,13 +8639,13 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sth %o0, [%o3 + 10]
 ! (int64) x0 = mem16[pa + 12]
 	.loc 1 2898
-	ldsh [%o5 + 12], %o0
+	ldsh [%o4 + 12], %o0
 ! (int64) x1 = mem16[pb + 12]
 	.loc 1 2899
-	ldsh [%o7 + 12], %o1
+	ldsh [%o5 + 12], %o1
 ! (int64) x2 = mem16[pc + 12]
 	.loc 1 2900
-	ldsh [%l2 + 12], %o2
+	ldsh [%l1 + 12], %o2
 ! x0 = x0 + x1
 	.loc 1 2901
 	add %o0, %o1, %o0
@@ -8782,7 +8654,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2903
-	mulx %o0, %l0, %o1
+	mulx %o0, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2904
 	srax %o1, 16, %o1
@@ -8794,7 +8666,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2907
-	mulx %o1, %l3, %o1
+	mulx %o1, %l0, %o1
 ! x0 = x0 - x1
 	.loc 1 2908
 	sub %o0, %o1, %o0
@@ -8803,13 +8675,13 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sth %o0, [%o3 + 12]
 ! (int64) x0 = mem16[pa + 14]
 	.loc 1 2910
-	ldsh [%o5 + 14], %o0
+	ldsh [%o4 + 14], %o0
 ! (int64) x1 = mem16[pb + 14]
 	.loc 1 2911
-	ldsh [%o7 + 14], %o1
+	ldsh [%o5 + 14], %o1
 ! (int64) x2 = mem16[pc + 14]
 	.loc 1 2912
-	ldsh [%l2 + 14], %o2
+	ldsh [%l1 + 14], %o2
 ! x0 = x0 + x1
 	.loc 1 2913
 	add %o0, %o1, %o0
@@ -8818,7 +8690,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	add %o0, %o2, %o0
 ! x1 = x0 * x6
 	.loc 1 2915
-	mulx %o0, %l0, %o1
+	mulx %o0, %o7, %o1
 ! (int64) x1 >>= 16
 	.loc 1 2916
 	srax %o1, 16, %o1
@@ -8830,7 +8702,7 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	srax %o1, 10, %o1
 ! x1 = x1 * x7
 	.loc 1 2919
-	mulx %o1, %l3, %o1
+	mulx %o1, %l0, %o1
 ! x0 = x0 - x1
 	.loc 1 2920
 	sub %o0, %o1, %o0
@@ -8839,22 +8711,22 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	sth %o0, [%o3 + 14]
 ! pa = pa + 16
 	.loc 1 2922
-	add %o5, 16, %o5
+	add %o4, 16, %o4
 ! pb = pb + 16
 	.loc 1 2923
-	add %o7, 16, %o7
+	add %o5, 16, %o5
 ! pc = pc + 16
 	.loc 1 2924
-	add %l2, 16, %l2
+	add %l1, 16, %l1
 ! qd = qd + 16
 	.loc 1 2925
 	add %o3, 16, %o3
 ! i1 = i1 - 1
 	.loc 1 2926
-	sub %o4, 1, %o4
+	sub %l2, 1, %l2
 ! =? i1 - 0
 	.loc 1 2927
-	cmp %o4, 0
+	cmp %l2, 0
 ! goto loop51 if !=
 	.loc 1 2928
 	bne,pt %xcc, .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop51
@@ -8865,112 +8737,110 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	or %o0, %lo(590704), %o0
 ! pa = w + pa
 	.loc 1 2930
-	mov %l1, %o5
-	add %o5, %o0, %o0
+	add %i4, %o0, %o0
 ! i1 = 107
 	.loc 1 2932
 	mov 107, %o1
-	mov %o0, %o2
 .Lqhasm_kernel_core_multsntrup857_sparc64_mul.loop52:
 ! t0 = mem16[pa]
 	.loc 1 2934
-	lduh [%o2], %o0
+	lduh [%o0], %o2
 ! mem8[pb] = t0
 	.loc 1 2935
-	stb %o0, [%i0]
+	stb %o2, [%i0]
 ! t0 = t0 >> 8
 	.loc 1 2936
-	srlx %o0, 8, %o0
+	srlx %o2, 8, %o2
 ! mem8[pb + 1] = t0
 	.loc 1 2937
-	stb %o0, [%i0 + 1]
+	stb %o2, [%i0 + 1]
 ! t0 = mem16[pa + 2]
 	.loc 1 2938
-	lduh [%o2 + 2], %o0
+	lduh [%o0 + 2], %o2
 ! mem8[pb + 2] = t0
 	.loc 1 2939
-	stb %o0, [%i0 + 2]
+	stb %o2, [%i0 + 2]
 ! t0 = t0 >> 8
 	.loc 1 2940
-	srlx %o0, 8, %o0
+	srlx %o2, 8, %o2
 ! mem8[pb + 3] = t0
 	.loc 1 2941
-	stb %o0, [%i0 + 3]
+	stb %o2, [%i0 + 3]
 ! t0 = mem16[pa + 4]
 	.loc 1 2942
-	lduh [%o2 + 4], %o0
+	lduh [%o0 + 4], %o2
 ! mem8[pb + 4] = t0
 	.loc 1 2943
-	stb %o0, [%i0 + 4]
+	stb %o2, [%i0 + 4]
 ! t0 = t0 >> 8
 	.loc 1 2944
-	srlx %o0, 8, %o0
+	srlx %o2, 8, %o2
 ! mem8[pb + 5] = t0
 	.loc 1 2945
-	stb %o0, [%i0 + 5]
+	stb %o2, [%i0 + 5]
 ! t0 = mem16[pa + 6]
 	.loc 1 2946
-	lduh [%o2 + 6], %o0
+	lduh [%o0 + 6], %o2
 ! mem8[pb + 6] = t0
 	.loc 1 2947
-	stb %o0, [%i0 + 6]
+	stb %o2, [%i0 + 6]
 ! t0 = t0 >> 8
 	.loc 1 2948
-	srlx %o0, 8, %o0
+	srlx %o2, 8, %o2
 ! mem8[pb + 7] = t0
 	.loc 1 2949
-	stb %o0, [%i0 + 7]
+	stb %o2, [%i0 + 7]
 ! t0 = mem16[pa + 8]
 	.loc 1 2950
-	lduh [%o2 + 8], %o0
+	lduh [%o0 + 8], %o2
 ! mem8[pb + 8] = t0
 	.loc 1 2951
-	stb %o0, [%i0 + 8]
+	stb %o2, [%i0 + 8]
 ! t0 = t0 >> 8
 	.loc 1 2952
-	srlx %o0, 8, %o0
+	srlx %o2, 8, %o2
 ! mem8[pb + 9] = t0
 	.loc 1 2953
-	stb %o0, [%i0 + 9]
+	stb %o2, [%i0 + 9]
 ! t0 = mem16[pa + 10]
 	.loc 1 2954
-	lduh [%o2 + 10], %o0
+	lduh [%o0 + 10], %o2
 ! mem8[pb + 10] = t0
 	.loc 1 2955
-	stb %o0, [%i0 + 10]
+	stb %o2, [%i0 + 10]
 ! t0 = t0 >> 8
 	.loc 1 2956
-	srlx %o0, 8, %o0
+	srlx %o2, 8, %o2
 ! mem8[pb + 11] = t0
 	.loc 1 2957
-	stb %o0, [%i0 + 11]
+	stb %o2, [%i0 + 11]
 ! t0 = mem16[pa + 12]
 	.loc 1 2958
-	lduh [%o2 + 12], %o0
+	lduh [%o0 + 12], %o2
 ! mem8[pb + 12] = t0
 	.loc 1 2959
-	stb %o0, [%i0 + 12]
+	stb %o2, [%i0 + 12]
 ! t0 = t0 >> 8
 	.loc 1 2960
-	srlx %o0, 8, %o0
+	srlx %o2, 8, %o2
 ! mem8[pb + 13] = t0
 	.loc 1 2961
-	stb %o0, [%i0 + 13]
+	stb %o2, [%i0 + 13]
 ! t0 = mem16[pa + 14]
 	.loc 1 2962
-	lduh [%o2 + 14], %o0
+	lduh [%o0 + 14], %o2
 ! mem8[pb + 14] = t0
 	.loc 1 2963
-	stb %o0, [%i0 + 14]
+	stb %o2, [%i0 + 14]
 ! t0 = t0 >> 8
 	.loc 1 2964
-	srlx %o0, 8, %o0
+	srlx %o2, 8, %o2
 ! mem8[pb + 15] = t0
 	.loc 1 2965
-	stb %o0, [%i0 + 15]
+	stb %o2, [%i0 + 15]
 ! pa = pa + 16
 	.loc 1 2966
-	add %o2, 16, %o2
+	add %o0, 16, %o0
 ! pb = pb + 16
 	.loc 1 2967
 	add %i0, 16, %i0
@@ -8986,7 +8856,6 @@ qhasm_kernel_core_multsntrup857_sparc64_mul:
 	nop
 ! t0 = mem16[pa]
 	.loc 1 2971
-	mov %o2, %o0
 	lduh [%o0], %o0
 ! mem8[pb] = t0
 	.loc 1 2972

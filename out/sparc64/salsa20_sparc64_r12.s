@@ -1543,173 +1543,166 @@ qhasm_kernel_salsa12_sparc64_core:
 	save %sp, -176, %sp
 ! x0 = mem32[in + 0]
 	.loc 1 538
-	lduw [%i1], %o0
+	lduw [%i1], %l1
 ! x1 = mem32[in + 4]
 	.loc 1 539
-	lduw [%i1 + 4], %o1
+	lduw [%i1 + 4], %i3
 ! x2 = mem32[in + 8]
 	.loc 1 540
-	lduw [%i1 + 8], %o2
+	lduw [%i1 + 8], %i4
 ! x3 = mem32[in + 12]
 	.loc 1 541
-	lduw [%i1 + 12], %o3
+	lduw [%i1 + 12], %g1
 ! x4 = mem32[in + 16]
 	.loc 1 542
-	lduw [%i1 + 16], %o4
+	lduw [%i1 + 16], %l0
 ! x5 = mem32[in + 20]
 	.loc 1 543
-	lduw [%i1 + 20], %o7
+	lduw [%i1 + 20], %l5
 ! x6 = mem32[in + 24]
 	.loc 1 544
-	lduw [%i1 + 24], %o5
+	lduw [%i1 + 24], %l2
 ! x7 = mem32[in + 28]
 	.loc 1 545
-	lduw [%i1 + 28], %l2
+	lduw [%i1 + 28], %l4
 ! x8 = mem32[in + 32]
 	.loc 1 546
-	lduw [%i1 + 32], %l3
+	lduw [%i1 + 32], %l6
 ! x9 = mem32[in + 36]
 	.loc 1 547
-	lduw [%i1 + 36], %l4
+	lduw [%i1 + 36], %g5
 ! x10 = mem32[in + 40]
 	.loc 1 548
-	lduw [%i1 + 40], %l5
+	lduw [%i1 + 40], %i2
 ! x11 = mem32[in + 44]
 	.loc 1 549
-	lduw [%i1 + 44], %l6
+	lduw [%i1 + 44], %l7
 ! x12 = mem32[in + 48]
 	.loc 1 550
-	lduw [%i1 + 48], %l7
+	lduw [%i1 + 48], %i5
 ! x13 = mem32[in + 52]
 	.loc 1 551
-	lduw [%i1 + 52], %i2
+	lduw [%i1 + 52], %l3
 ! x14 = mem32[in + 56]
 	.loc 1 552
-	lduw [%i1 + 56], %i5
+	lduw [%i1 + 56], %g4
 ! x15 = mem32[in + 60]
 	.loc 1 553
-	lduw [%i1 + 60], %g1
+	lduw [%i1 + 60], %o4
 ! i = 6
 	.loc 1 554
-	mov 6, %g4
-	mov %o0, %i1
-	mov %o1, %i3
-	mov %o2, %i4
-	mov %o3, %l1
-	mov %o4, %l0
-	mov %o5, %g5
-	mov %g4, %o4
+	mov 6, %o7
 .Lqhasm_kernel_salsa12_sparc64_core.coreround:
 ! t0 = x0 + x12
 	.loc 1 556
-	add %i1, %l7, %o0
+	add %l1, %i5, %o0
 ! t1 = x5 + x1
 	.loc 1 557
-	add %o7, %i3, %g4
+	add %l5, %i3, %o2
 ! t2 = x10 + x6
 	.loc 1 558
-	add %l5, %g5, %o5
+	add %i2, %l2, %i1
 ! t3 = x15 + x11
 	.loc 1 559
-	add %g1, %l6, %o2
+	add %o4, %l7, %o3
 ! t0 = t0 <<< 7
 	.loc 1 560
 	sll %o0, 7, %o1
-	srl %o0, 25, %o3
-	or %o3, %o1, %o3
+	srl %o0, 25, %o5
+	or %o5, %o1, %o5
 ! t1 = t1 <<< 7
 	.loc 1 561
-	sll %g4, 7, %o0
-	srl %g4, 25, %o1
+	sll %o2, 7, %o0
+	srl %o2, 25, %o1
 	or %o1, %o0, %o1
 ! t2 = t2 <<< 7
 	.loc 1 562
-	sll %o5, 7, %o0
-	srl %o5, 25, %g4
-	or %g4, %o0, %g4
+	sll %i1, 7, %o0
+	srl %i1, 25, %o2
+	or %o2, %o0, %o2
 ! t3 = t3 <<< 7
 	.loc 1 563
-	sll %o2, 7, %o0
-	srl %o2, 25, %o5
-	or %o5, %o0, %o5
+	sll %o3, 7, %o0
+	srl %o3, 25, %i1
+	or %i1, %o0, %i1
 ! x4 ^= t0
 	.loc 1 564
-	xor %l0, %o3, %l0
+	xor %l0, %o5, %l0
 ! x9 ^= t1
 	.loc 1 565
-	xor %l4, %o1, %l4
+	xor %g5, %o1, %g5
 ! x14 ^= t2
 	.loc 1 566
-	xor %i5, %g4, %i5
+	xor %g4, %o2, %g4
 ! x3 ^= t3
 	.loc 1 567
-	xor %l1, %o5, %l1
+	xor %g1, %i1, %g1
 ! t0 = x4 + x0
 	.loc 1 568
-	add %l0, %i1, %g4
+	add %l0, %l1, %i1
 ! t1 = x9 + x5
 	.loc 1 569
-	add %l4, %o7, %o3
+	add %g5, %l5, %o3
 ! t2 = x14 + x10
 	.loc 1 570
-	add %i5, %l5, %o2
+	add %g4, %i2, %o2
 ! t3 = x3 + x15
 	.loc 1 571
-	add %l1, %g1, %o5
+	add %g1, %o4, %o5
 ! t0 = t0 <<< 9
 	.loc 1 572
-	sll %g4, 9, %o0
-	srl %g4, 23, %o1
+	sll %i1, 9, %o0
+	srl %i1, 23, %o1
 	or %o1, %o0, %o1
 ! t1 = t1 <<< 9
 	.loc 1 573
-	sll %o3, 9, %g4
+	sll %o3, 9, %i1
 	srl %o3, 23, %o0
-	or %o0, %g4, %o0
+	or %o0, %i1, %o0
 ! t2 = t2 <<< 9
 	.loc 1 574
-	sll %o2, 9, %g4
+	sll %o2, 9, %i1
 	srl %o2, 23, %o3
-	or %o3, %g4, %o3
+	or %o3, %i1, %o3
 ! t3 = t3 <<< 9
 	.loc 1 575
-	sll %o5, 9, %g4
+	sll %o5, 9, %i1
 	srl %o5, 23, %o2
-	or %o2, %g4, %o2
+	or %o2, %i1, %o2
 ! x8 ^= t0
 	.loc 1 576
-	xor %l3, %o1, %l3
+	xor %l6, %o1, %l6
 ! x13 ^= t1
 	.loc 1 577
-	xor %i2, %o0, %i2
+	xor %l3, %o0, %l3
 ! x2 ^= t2
 	.loc 1 578
 	xor %i4, %o3, %i4
 ! x7 ^= t3
 	.loc 1 579
-	xor %l2, %o2, %l2
+	xor %l4, %o2, %l4
 ! t0 = x8 + x4
 	.loc 1 580
-	add %l3, %l0, %g4
+	add %l6, %l0, %i1
 ! t1 = x13 + x9
 	.loc 1 581
-	add %i2, %l4, %o5
+	add %l3, %g5, %o5
 ! t2 = x2 + x14
 	.loc 1 582
-	add %i4, %i5, %o3
+	add %i4, %g4, %o3
 ! t3 = x7 + x3
 	.loc 1 583
-	add %l2, %l1, %o1
+	add %l4, %g1, %o1
 ! t0 = t0 <<< 13
 	.loc 1 584
-	sll %g4, 13, %o0
-	srl %g4, 19, %o2
+	sll %i1, 13, %o0
+	srl %i1, 19, %o2
 	or %o2, %o0, %o2
 ! t1 = t1 <<< 13
 	.loc 1 585
 	sll %o5, 13, %o0
-	srl %o5, 19, %g4
-	or %g4, %o0, %g4
+	srl %o5, 19, %i1
+	or %i1, %o0, %i1
 ! t2 = t2 <<< 13
 	.loc 1 586
 	sll %o3, 13, %o0
@@ -1722,300 +1715,294 @@ qhasm_kernel_salsa12_sparc64_core:
 	or %o0, %o3, %o0
 ! x12 ^= t0
 	.loc 1 588
-	xor %l7, %o2, %l7
+	xor %i5, %o2, %i5
 ! x1 ^= t1
 	.loc 1 589
-	xor %i3, %g4, %i3
+	xor %i3, %i1, %i3
 ! x6 ^= t2
 	.loc 1 590
-	xor %g5, %o5, %g5
+	xor %l2, %o5, %l2
 ! x11 ^= t3
 	.loc 1 591
-	xor %l6, %o0, %l6
+	xor %l7, %o0, %l7
 ! t0 = x12 + x8
 	.loc 1 592
-	add %l7, %l3, %g4
+	add %i5, %l6, %i1
 ! t1 = x1 + x13
 	.loc 1 593
-	add %i3, %i2, %o3
+	add %i3, %l3, %o3
 ! t2 = x6 + x2
 	.loc 1 594
-	add %g5, %i4, %o2
+	add %l2, %i4, %o2
 ! t3 = x11 + x7
 	.loc 1 595
-	add %l6, %l2, %o5
+	add %l7, %l4, %o5
 ! t0 = t0 <<< 18
 	.loc 1 596
-	sll %g4, 18, %o0
-	srl %g4, 14, %o1
+	sll %i1, 18, %o0
+	srl %i1, 14, %o1
 	or %o1, %o0, %o1
 ! t1 = t1 <<< 18
 	.loc 1 597
-	sll %o3, 18, %g4
+	sll %o3, 18, %i1
 	srl %o3, 14, %o0
-	or %o0, %g4, %o0
+	or %o0, %i1, %o0
 ! t2 = t2 <<< 18
 	.loc 1 598
-	sll %o2, 18, %g4
+	sll %o2, 18, %i1
 	srl %o2, 14, %o3
-	or %o3, %g4, %o3
+	or %o3, %i1, %o3
 ! t3 = t3 <<< 18
 	.loc 1 599
-	sll %o5, 18, %g4
+	sll %o5, 18, %i1
 	srl %o5, 14, %o2
-	or %o2, %g4, %o2
+	or %o2, %i1, %o2
 ! x0 ^= t0
 	.loc 1 600
-	xor %i1, %o1, %i1
+	xor %l1, %o1, %l1
 ! x5 ^= t1
 	.loc 1 601
-	xor %o7, %o0, %o7
+	xor %l5, %o0, %l5
 ! x10 ^= t2
 	.loc 1 602
-	xor %l5, %o3, %l5
+	xor %i2, %o3, %i2
 ! x15 ^= t3
 	.loc 1 603
-	xor %g1, %o2, %g1
+	xor %o4, %o2, %o4
 ! t0 = x0 + x3
 	.loc 1 604
-	add %i1, %l1, %g4
+	add %l1, %g1, %i1
 ! t1 = x5 + x4
 	.loc 1 605
-	add %o7, %l0, %o3
+	add %l5, %l0, %o3
 ! t2 = x10 + x9
 	.loc 1 606
-	add %l5, %l4, %o2
+	add %i2, %g5, %o2
 ! t3 = x15 + x14
 	.loc 1 607
-	add %g1, %i5, %o5
+	add %o4, %g4, %o5
 ! t0 = t0 <<< 7
 	.loc 1 608
-	sll %g4, 7, %o0
-	srl %g4, 25, %o1
+	sll %i1, 7, %o0
+	srl %i1, 25, %o1
 	or %o1, %o0, %o1
 ! t1 = t1 <<< 7
 	.loc 1 609
-	sll %o3, 7, %g4
+	sll %o3, 7, %i1
 	srl %o3, 25, %o0
-	or %o0, %g4, %o0
+	or %o0, %i1, %o0
 ! t2 = t2 <<< 7
 	.loc 1 610
-	sll %o2, 7, %g4
+	sll %o2, 7, %i1
 	srl %o2, 25, %o3
-	or %o3, %g4, %o3
+	or %o3, %i1, %o3
 ! t3 = t3 <<< 7
 	.loc 1 611
-	sll %o5, 7, %g4
+	sll %o5, 7, %i1
 	srl %o5, 25, %o2
-	or %o2, %g4, %o2
+	or %o2, %i1, %o2
 ! x1 ^= t0
 	.loc 1 612
 	xor %i3, %o1, %i3
 ! x6 ^= t1
 	.loc 1 613
-	xor %g5, %o0, %g5
+	xor %l2, %o0, %l2
 ! x11 ^= t2
 	.loc 1 614
-	xor %l6, %o3, %l6
+	xor %l7, %o3, %l7
 ! x12 ^= t3
 	.loc 1 615
-	xor %l7, %o2, %l7
+	xor %i5, %o2, %i5
 ! t0 = x1 + x0
 	.loc 1 616
-	add %i3, %i1, %g4
+	add %i3, %l1, %i1
 ! t1 = x6 + x5
 	.loc 1 617
-	add %g5, %o7, %o3
+	add %l2, %l5, %o3
 ! t2 = x11 + x10
 	.loc 1 618
-	add %l6, %l5, %o2
+	add %l7, %i2, %o2
 ! t3 = x12 + x15
 	.loc 1 619
-	add %l7, %g1, %o5
+	add %i5, %o4, %o5
 ! t0 = t0 <<< 9
 	.loc 1 620
-	sll %g4, 9, %o0
-	srl %g4, 23, %o1
+	sll %i1, 9, %o0
+	srl %i1, 23, %o1
 	or %o1, %o0, %o1
 ! t1 = t1 <<< 9
 	.loc 1 621
-	sll %o3, 9, %g4
+	sll %o3, 9, %i1
 	srl %o3, 23, %o0
-	or %o0, %g4, %o0
+	or %o0, %i1, %o0
 ! t2 = t2 <<< 9
 	.loc 1 622
-	sll %o2, 9, %g4
+	sll %o2, 9, %i1
 	srl %o2, 23, %o3
-	or %o3, %g4, %o3
+	or %o3, %i1, %o3
 ! t3 = t3 <<< 9
 	.loc 1 623
-	sll %o5, 9, %g4
+	sll %o5, 9, %i1
 	srl %o5, 23, %o2
-	or %o2, %g4, %o2
+	or %o2, %i1, %o2
 ! x2 ^= t0
 	.loc 1 624
 	xor %i4, %o1, %i4
 ! x7 ^= t1
 	.loc 1 625
-	xor %l2, %o0, %l2
+	xor %l4, %o0, %l4
 ! x8 ^= t2
 	.loc 1 626
-	xor %l3, %o3, %l3
+	xor %l6, %o3, %l6
 ! x13 ^= t3
 	.loc 1 627
-	xor %i2, %o2, %i2
+	xor %l3, %o2, %l3
 ! t0 = x2 + x1
 	.loc 1 628
-	add %i4, %i3, %g4
+	add %i4, %i3, %i1
 ! t1 = x7 + x6
 	.loc 1 629
-	add %l2, %g5, %o3
+	add %l4, %l2, %o3
 ! t2 = x8 + x11
 	.loc 1 630
-	add %l3, %l6, %o2
+	add %l6, %l7, %o2
 ! t3 = x13 + x12
 	.loc 1 631
-	add %i2, %l7, %o5
+	add %l3, %i5, %o5
 ! t0 = t0 <<< 13
 	.loc 1 632
-	sll %g4, 13, %o0
-	srl %g4, 19, %o1
+	sll %i1, 13, %o0
+	srl %i1, 19, %o1
 	or %o1, %o0, %o1
 ! t1 = t1 <<< 13
 	.loc 1 633
-	sll %o3, 13, %g4
+	sll %o3, 13, %i1
 	srl %o3, 19, %o0
-	or %o0, %g4, %o0
+	or %o0, %i1, %o0
 ! t2 = t2 <<< 13
 	.loc 1 634
-	sll %o2, 13, %g4
+	sll %o2, 13, %i1
 	srl %o2, 19, %o3
-	or %o3, %g4, %o3
+	or %o3, %i1, %o3
 ! t3 = t3 <<< 13
 	.loc 1 635
-	sll %o5, 13, %g4
+	sll %o5, 13, %i1
 	srl %o5, 19, %o2
-	or %o2, %g4, %o2
+	or %o2, %i1, %o2
 ! x3 ^= t0
 	.loc 1 636
-	xor %l1, %o1, %l1
+	xor %g1, %o1, %g1
 ! x4 ^= t1
 	.loc 1 637
 	xor %l0, %o0, %l0
 ! x9 ^= t2
 	.loc 1 638
-	xor %l4, %o3, %l4
+	xor %g5, %o3, %g5
 ! x14 ^= t3
 	.loc 1 639
-	xor %i5, %o2, %i5
+	xor %g4, %o2, %g4
 ! t0 = x3 + x2
 	.loc 1 640
-	add %l1, %i4, %g4
+	add %g1, %i4, %i1
 ! t1 = x4 + x7
 	.loc 1 641
-	add %l0, %l2, %o3
+	add %l0, %l4, %o3
 ! t2 = x9 + x8
 	.loc 1 642
-	add %l4, %l3, %o2
+	add %g5, %l6, %o2
 ! t3 = x14 + x13
 	.loc 1 643
-	add %i5, %i2, %o5
+	add %g4, %l3, %o5
 ! t0 = t0 <<< 18
 	.loc 1 644
-	sll %g4, 18, %o0
-	srl %g4, 14, %o1
+	sll %i1, 18, %o0
+	srl %i1, 14, %o1
 	or %o1, %o0, %o1
 ! t1 = t1 <<< 18
 	.loc 1 645
-	sll %o3, 18, %g4
+	sll %o3, 18, %i1
 	srl %o3, 14, %o0
-	or %o0, %g4, %o0
+	or %o0, %i1, %o0
 ! t2 = t2 <<< 18
 	.loc 1 646
-	sll %o2, 18, %g4
+	sll %o2, 18, %i1
 	srl %o2, 14, %o3
-	or %o3, %g4, %o3
+	or %o3, %i1, %o3
 ! t3 = t3 <<< 18
 	.loc 1 647
-	sll %o5, 18, %g4
+	sll %o5, 18, %i1
 	srl %o5, 14, %o2
-	or %o2, %g4, %o2
+	or %o2, %i1, %o2
 ! x0 ^= t0
 	.loc 1 648
-	xor %i1, %o1, %i1
+	xor %l1, %o1, %l1
 ! x5 ^= t1
 	.loc 1 649
-	xor %o7, %o0, %o7
+	xor %l5, %o0, %l5
 ! x10 ^= t2
 	.loc 1 650
-	xor %l5, %o3, %l5
+	xor %i2, %o3, %i2
 ! x15 ^= t3
 	.loc 1 651
-	xor %g1, %o2, %g1
+	xor %o4, %o2, %o4
 ! i -= 1
 	.loc 1 652
-	sub %o4, 1, %o4
+	sub %o7, 1, %o7
 ! =? i - 0
 	.loc 1 653
-	cmp %o4, 0
+	cmp %o7, 0
 ! goto coreround if !=
 	.loc 1 654
 	bne,pt %xcc, .Lqhasm_kernel_salsa12_sparc64_core.coreround
 	nop
 ! mem32[out + 0] = x0
 	.loc 1 655
-	mov %g5, %o5
-	mov %l0, %o4
-	mov %l1, %o3
-	mov %i4, %o2
-	mov %i3, %o1
-	mov %i1, %o0
-	stw %o0, [%i0]
+	stw %l1, [%i0]
 ! mem32[out + 4] = x1
 	.loc 1 656
-	stw %o1, [%i0 + 4]
+	stw %i3, [%i0 + 4]
 ! mem32[out + 8] = x2
 	.loc 1 657
-	stw %o2, [%i0 + 8]
+	stw %i4, [%i0 + 8]
 ! mem32[out + 12] = x3
 	.loc 1 658
-	stw %o3, [%i0 + 12]
+	stw %g1, [%i0 + 12]
 ! mem32[out + 16] = x4
 	.loc 1 659
-	stw %o4, [%i0 + 16]
+	stw %l0, [%i0 + 16]
 ! mem32[out + 20] = x5
 	.loc 1 660
-	stw %o7, [%i0 + 20]
+	stw %l5, [%i0 + 20]
 ! mem32[out + 24] = x6
 	.loc 1 661
-	stw %o5, [%i0 + 24]
+	stw %l2, [%i0 + 24]
 ! mem32[out + 28] = x7
 	.loc 1 662
-	stw %l2, [%i0 + 28]
+	stw %l4, [%i0 + 28]
 ! mem32[out + 32] = x8
 	.loc 1 663
-	stw %l3, [%i0 + 32]
+	stw %l6, [%i0 + 32]
 ! mem32[out + 36] = x9
 	.loc 1 664
-	stw %l4, [%i0 + 36]
+	stw %g5, [%i0 + 36]
 ! mem32[out + 40] = x10
 	.loc 1 665
-	stw %l5, [%i0 + 40]
+	stw %i2, [%i0 + 40]
 ! mem32[out + 44] = x11
 	.loc 1 666
-	stw %l6, [%i0 + 44]
+	stw %l7, [%i0 + 44]
 ! mem32[out + 48] = x12
 	.loc 1 667
-	stw %l7, [%i0 + 48]
+	stw %i5, [%i0 + 48]
 ! mem32[out + 52] = x13
 	.loc 1 668
-	stw %i2, [%i0 + 52]
+	stw %l3, [%i0 + 52]
 ! mem32[out + 56] = x14
 	.loc 1 669
-	stw %i5, [%i0 + 56]
+	stw %g4, [%i0 + 56]
 ! mem32[out + 60] = x15
 	.loc 1 670
-	stw %g1, [%i0 + 60]
+	stw %o4, [%i0 + 60]
 ! leave
 	.loc 1 671
 	ret

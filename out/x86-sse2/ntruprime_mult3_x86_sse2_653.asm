@@ -14,53 +14,50 @@ qhasm_kernel_core_mult3sntrup653_x86_sse2_mul:
 	sub esp, 155996
 ; input out in k
 %line 23+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov eax, [esp + 156016]
-	mov edx, eax
+	mov edx, [esp + 156016]
 	mov edi, [esp + 156020]
-	mov ebx, [esp + 156024]
+	mov ecx, [esp + 156024]
 ; w = &workqhasm_kernel_core_mult3sntrup653_x86_sse2_mul
 %line 25+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea ecx, [esp + 0]
+	lea eax, [esp + 0]
 ; pa = w + 152544
 %line 26+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea eax, [ecx + 152544]
+	lea esi, [eax + 152544]
 ; z0 = 0
 %line 27+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov esi, ecx
 	pxor xmm0, xmm0
 ; i1 = 6
 %line 28+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov ecx, 6
+	mov ebx, 6
 align 32
 .Lloop1:
 ; mem128[pa] = z0
 %line 30+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax], xmm0
+	movdqu [esi], xmm0
 ; mem128[pa + 16] = z0
 %line 31+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 16], xmm0
+	movdqu [esi + 16], xmm0
 ; mem128[pa + 32] = z0
 %line 32+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 32], xmm0
+	movdqu [esi + 32], xmm0
 ; mem128[pa + 48] = z0
 %line 33+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 48], xmm0
+	movdqu [esi + 48], xmm0
 ; pa = pa + 64
 %line 34+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add eax, 64
+	add esi, 64
 ; i1 = i1 - 1
 %line 35+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	sub ecx, 1
+	sub ebx, 1
 ; =? i1 - 0
 %line 36+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	cmp ecx, 0
+	cmp ebx, 0
 ; goto loop1 if !=
 %line 37+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	jne .Lloop1
 ; pa = w + 151904
 %line 38+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov ecx, esi
-	lea esi, [ecx + 151904]
+	lea esi, [eax + 151904]
 ; x0 = mem128[in]
 %line 39+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu xmm0, [edi]
@@ -303,38 +300,37 @@ align 32
 	movdqu [esi + 624], xmm0
 ; t0 = mem32[in + 640]
 %line 119+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov eax, [edi + 640]
+	mov ebx, [edi + 640]
 ; mem32[pa + 640] = t0
 %line 120+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov [esi + 640], eax
+	mov [esi + 640], ebx
 ; t0 = mem32[in + 644]
 %line 121+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov eax, [edi + 644]
+	mov ebx, [edi + 644]
 ; mem32[pa + 644] = t0
 %line 122+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov [esi + 644], eax
+	mov [esi + 644], ebx
 ; t0 = mem32[in + 648]
 %line 123+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov eax, [edi + 648]
+	mov ebx, [edi + 648]
 ; mem32[pa + 648] = t0
 %line 124+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov [esi + 648], eax
+	mov [esi + 648], ebx
 ; t0 = mem8[in + 652]
 %line 125+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movzx eax, byte [edi + 652]
+	movzx ebx, byte [edi + 652]
 ; mem8[pa + 652] = t0
 %line 126+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov byte [esi + 652], al
+	mov byte [esi + 652], bl
 ; pa = w + 153568
 %line 127+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea esi, [ecx + 153568]
+	lea esi, [eax + 153568]
 ; z0 = 0
 %line 128+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	pxor xmm0, xmm0
 ; i1 = 6
 %line 129+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	mov edi, 6
-	mov eax, edx
 align 32
 .Lloop2:
 ; mem128[pa] = z0
@@ -363,282 +359,283 @@ align 32
 	jne .Lloop2
 ; pa = w + 152928
 %line 139+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea esi, [ecx + 152928]
+	lea esi, [eax + 152928]
 ; x0 = mem128[k]
 %line 140+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx]
+	movdqu xmm0, [ecx]
 ; mem128[pa] = x0
 %line 141+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi], xmm0
 ; x0 = mem128[k + 16]
 %line 142+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 16]
+	movdqu xmm0, [ecx + 16]
 ; mem128[pa + 16] = x0
 %line 143+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 16], xmm0
 ; x0 = mem128[k + 32]
 %line 144+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 32]
+	movdqu xmm0, [ecx + 32]
 ; mem128[pa + 32] = x0
 %line 145+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 32], xmm0
 ; x0 = mem128[k + 48]
 %line 146+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 48]
+	movdqu xmm0, [ecx + 48]
 ; mem128[pa + 48] = x0
 %line 147+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 48], xmm0
 ; x0 = mem128[k + 64]
 %line 148+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 64]
+	movdqu xmm0, [ecx + 64]
 ; mem128[pa + 64] = x0
 %line 149+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 64], xmm0
 ; x0 = mem128[k + 80]
 %line 150+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 80]
+	movdqu xmm0, [ecx + 80]
 ; mem128[pa + 80] = x0
 %line 151+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 80], xmm0
 ; x0 = mem128[k + 96]
 %line 152+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 96]
+	movdqu xmm0, [ecx + 96]
 ; mem128[pa + 96] = x0
 %line 153+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 96], xmm0
 ; x0 = mem128[k + 112]
 %line 154+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 112]
+	movdqu xmm0, [ecx + 112]
 ; mem128[pa + 112] = x0
 %line 155+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 112], xmm0
 ; x0 = mem128[k + 128]
 %line 156+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 128]
+	movdqu xmm0, [ecx + 128]
 ; mem128[pa + 128] = x0
 %line 157+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 128], xmm0
 ; x0 = mem128[k + 144]
 %line 158+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 144]
+	movdqu xmm0, [ecx + 144]
 ; mem128[pa + 144] = x0
 %line 159+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 144], xmm0
 ; x0 = mem128[k + 160]
 %line 160+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 160]
+	movdqu xmm0, [ecx + 160]
 ; mem128[pa + 160] = x0
 %line 161+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 160], xmm0
 ; x0 = mem128[k + 176]
 %line 162+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 176]
+	movdqu xmm0, [ecx + 176]
 ; mem128[pa + 176] = x0
 %line 163+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 176], xmm0
 ; x0 = mem128[k + 192]
 %line 164+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 192]
+	movdqu xmm0, [ecx + 192]
 ; mem128[pa + 192] = x0
 %line 165+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 192], xmm0
 ; x0 = mem128[k + 208]
 %line 166+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 208]
+	movdqu xmm0, [ecx + 208]
 ; mem128[pa + 208] = x0
 %line 167+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 208], xmm0
 ; x0 = mem128[k + 224]
 %line 168+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 224]
+	movdqu xmm0, [ecx + 224]
 ; mem128[pa + 224] = x0
 %line 169+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 224], xmm0
 ; x0 = mem128[k + 240]
 %line 170+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 240]
+	movdqu xmm0, [ecx + 240]
 ; mem128[pa + 240] = x0
 %line 171+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 240], xmm0
 ; x0 = mem128[k + 256]
 %line 172+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 256]
+	movdqu xmm0, [ecx + 256]
 ; mem128[pa + 256] = x0
 %line 173+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 256], xmm0
 ; x0 = mem128[k + 272]
 %line 174+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 272]
+	movdqu xmm0, [ecx + 272]
 ; mem128[pa + 272] = x0
 %line 175+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 272], xmm0
 ; x0 = mem128[k + 288]
 %line 176+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 288]
+	movdqu xmm0, [ecx + 288]
 ; mem128[pa + 288] = x0
 %line 177+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 288], xmm0
 ; x0 = mem128[k + 304]
 %line 178+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 304]
+	movdqu xmm0, [ecx + 304]
 ; mem128[pa + 304] = x0
 %line 179+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 304], xmm0
 ; x0 = mem128[k + 320]
 %line 180+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 320]
+	movdqu xmm0, [ecx + 320]
 ; mem128[pa + 320] = x0
 %line 181+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 320], xmm0
 ; x0 = mem128[k + 336]
 %line 182+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 336]
+	movdqu xmm0, [ecx + 336]
 ; mem128[pa + 336] = x0
 %line 183+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 336], xmm0
 ; x0 = mem128[k + 352]
 %line 184+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 352]
+	movdqu xmm0, [ecx + 352]
 ; mem128[pa + 352] = x0
 %line 185+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 352], xmm0
 ; x0 = mem128[k + 368]
 %line 186+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 368]
+	movdqu xmm0, [ecx + 368]
 ; mem128[pa + 368] = x0
 %line 187+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 368], xmm0
 ; x0 = mem128[k + 384]
 %line 188+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 384]
+	movdqu xmm0, [ecx + 384]
 ; mem128[pa + 384] = x0
 %line 189+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 384], xmm0
 ; x0 = mem128[k + 400]
 %line 190+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 400]
+	movdqu xmm0, [ecx + 400]
 ; mem128[pa + 400] = x0
 %line 191+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 400], xmm0
 ; x0 = mem128[k + 416]
 %line 192+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 416]
+	movdqu xmm0, [ecx + 416]
 ; mem128[pa + 416] = x0
 %line 193+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 416], xmm0
 ; x0 = mem128[k + 432]
 %line 194+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 432]
+	movdqu xmm0, [ecx + 432]
 ; mem128[pa + 432] = x0
 %line 195+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 432], xmm0
 ; x0 = mem128[k + 448]
 %line 196+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 448]
+	movdqu xmm0, [ecx + 448]
 ; mem128[pa + 448] = x0
 %line 197+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 448], xmm0
 ; x0 = mem128[k + 464]
 %line 198+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 464]
+	movdqu xmm0, [ecx + 464]
 ; mem128[pa + 464] = x0
 %line 199+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 464], xmm0
 ; x0 = mem128[k + 480]
 %line 200+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 480]
+	movdqu xmm0, [ecx + 480]
 ; mem128[pa + 480] = x0
 %line 201+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 480], xmm0
 ; x0 = mem128[k + 496]
 %line 202+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 496]
+	movdqu xmm0, [ecx + 496]
 ; mem128[pa + 496] = x0
 %line 203+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 496], xmm0
 ; x0 = mem128[k + 512]
 %line 204+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 512]
+	movdqu xmm0, [ecx + 512]
 ; mem128[pa + 512] = x0
 %line 205+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 512], xmm0
 ; x0 = mem128[k + 528]
 %line 206+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 528]
+	movdqu xmm0, [ecx + 528]
 ; mem128[pa + 528] = x0
 %line 207+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 528], xmm0
 ; x0 = mem128[k + 544]
 %line 208+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 544]
+	movdqu xmm0, [ecx + 544]
 ; mem128[pa + 544] = x0
 %line 209+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 544], xmm0
 ; x0 = mem128[k + 560]
 %line 210+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 560]
+	movdqu xmm0, [ecx + 560]
 ; mem128[pa + 560] = x0
 %line 211+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 560], xmm0
 ; x0 = mem128[k + 576]
 %line 212+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 576]
+	movdqu xmm0, [ecx + 576]
 ; mem128[pa + 576] = x0
 %line 213+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 576], xmm0
 ; x0 = mem128[k + 592]
 %line 214+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 592]
+	movdqu xmm0, [ecx + 592]
 ; mem128[pa + 592] = x0
 %line 215+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 592], xmm0
 ; x0 = mem128[k + 608]
 %line 216+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 608]
+	movdqu xmm0, [ecx + 608]
 ; mem128[pa + 608] = x0
 %line 217+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 608], xmm0
 ; x0 = mem128[k + 624]
 %line 218+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 624]
+	movdqu xmm0, [ecx + 624]
 ; mem128[pa + 624] = x0
 %line 219+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu [esi + 624], xmm0
 ; t0 = mem32[k + 640]
 %line 220+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edx, [ebx + 640]
+	mov ebx, [ecx + 640]
 ; mem32[pa + 640] = t0
 %line 221+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov [esi + 640], edx
+	mov [esi + 640], ebx
 ; t0 = mem32[k + 644]
 %line 222+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edx, [ebx + 644]
+	mov ebx, [ecx + 644]
 ; mem32[pa + 644] = t0
 %line 223+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov [esi + 644], edx
+	mov [esi + 644], ebx
 ; t0 = mem32[k + 648]
 %line 224+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edx, [ebx + 648]
+	mov ebx, [ecx + 648]
 ; mem32[pa + 648] = t0
 %line 225+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov [esi + 648], edx
+	mov [esi + 648], ebx
 ; t0 = mem8[k + 652]
 %line 226+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movzx edx, byte [ebx + 652]
+	movzx ecx, byte [ecx + 652]
 ; mem8[pa + 652] = t0
 %line 227+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov byte [esi + 652], dl
+	mov byte [esi + 652], cl
 ; x7 = mem128[ONES]
 %line 228+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ONES]
+	movdqu xmm2, [ONES]
 ; pa = w + 151904
 %line 229+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea esi, [ecx + 151904]
+	lea esi, [eax + 151904]
+; pb = w
+%line 230+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
+	mov ecx, eax
 ; i1 = 32
 %line 231+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edx, ecx
 	mov edi, 32
-	movdqa xmm2, xmm0
 align 32
 .Lloop3:
 ; 8x x0 = zeroext8(mem64[pa])
@@ -754,24 +751,22 @@ align 32
 	jne .Lloop3
 ; x7 = mem128[ONES]
 %line 266+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ONES]
+	movdqu xmm2, [ONES]
 ; pa = w + 152928
 %line 267+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov ecx, edx
-	lea edx, [ecx + 152928]
+	lea ecx, [eax + 152928]
 ; pb = w + 2048
 %line 268+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea esi, [ecx + 2048]
+	lea esi, [eax + 2048]
 ; i1 = 32
 %line 269+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	mov edi, 32
-	movdqa xmm2, xmm0
 align 32
 .Lloop4:
 ; 8x x0 = zeroext8(mem64[pa])
 %line 271+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	pxor xmm0, xmm0
-	movq xmm1, [edx]
+	movq xmm1, [ecx]
 	punpcklbw xmm1, xmm0
 ; x1 = x0 & x7
 %line 272+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
@@ -795,7 +790,7 @@ align 32
 ; 8x x0 = zeroext8(mem64[pa + 8])
 %line 278+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	pxor xmm0, xmm0
-	movq xmm1, [edx + 8]
+	movq xmm1, [ecx + 8]
 	punpcklbw xmm1, xmm0
 ; x1 = x0 & x7
 %line 279+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
@@ -819,7 +814,7 @@ align 32
 ; 8x x0 = zeroext8(mem64[pa + 16])
 %line 285+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	pxor xmm0, xmm0
-	movq xmm1, [edx + 16]
+	movq xmm1, [ecx + 16]
 	punpcklbw xmm1, xmm0
 ; x1 = x0 & x7
 %line 286+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
@@ -843,7 +838,7 @@ align 32
 ; 8x x0 = zeroext8(mem64[pa + 24])
 %line 292+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	pxor xmm0, xmm0
-	movq xmm1, [edx + 24]
+	movq xmm1, [ecx + 24]
 	punpcklbw xmm1, xmm0
 ; x1 = x0 & x7
 %line 293+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
@@ -866,7 +861,7 @@ align 32
 	movdqu [esi + 48], xmm0
 ; pa = pa + 32
 %line 299+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add edx, 32
+	add ecx, 32
 ; pb = pb + 64
 %line 300+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	add esi, 64
@@ -879,374 +874,368 @@ align 32
 ; goto loop4 if !=
 %line 303+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	jne .Lloop4
+; pa = w
+%line 304+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
+	mov ecx, eax
 ; pb = w + 50816
 %line 305+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea edx, [ecx + 50816]
-; qa = pa
-%line 306+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov ebx, ecx
-	mov edi, ecx
+	lea edi, [eax + 50816]
 ; qb = pa + 1024
 %line 307+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	lea esi, [ecx + 1024]
 ; i1 = 16
 %line 309+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov ecx, 16
+	mov ebx, 16
 align 32
 .Lloop5:
 ; x0 = mem128[qa]
 %line 311+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [edi]
+	movdqu xmm0, [ecx]
 ; x1 = mem128[qb]
 %line 312+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu xmm1, [esi]
 ; mem128[qc] = x0
 %line 313+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx], xmm0
+	movdqu [edi], xmm0
 ; mem128[qc + 2048] = x1
 %line 314+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 2048], xmm1
+	movdqu [edi + 2048], xmm1
 ; 8x x0 = x0 + x1
 %line 315+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1024] = x0
 %line 316+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 1024], xmm0
+	movdqu [edi + 1024], xmm0
 ; x0 = mem128[qa + 16]
 %line 317+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [edi + 16]
+	movdqu xmm0, [ecx + 16]
 ; x1 = mem128[qb + 16]
 %line 318+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu xmm1, [esi + 16]
 ; mem128[qc + 16] = x0
 %line 319+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 16], xmm0
+	movdqu [edi + 16], xmm0
 ; mem128[qc + 2064] = x1
 %line 320+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 2064], xmm1
+	movdqu [edi + 2064], xmm1
 ; 8x x0 = x0 + x1
 %line 321+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1040] = x0
 %line 322+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 1040], xmm0
+	movdqu [edi + 1040], xmm0
 ; x0 = mem128[qa + 32]
 %line 323+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [edi + 32]
+	movdqu xmm0, [ecx + 32]
 ; x1 = mem128[qb + 32]
 %line 324+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu xmm1, [esi + 32]
 ; mem128[qc + 32] = x0
 %line 325+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 32], xmm0
+	movdqu [edi + 32], xmm0
 ; mem128[qc + 2080] = x1
 %line 326+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 2080], xmm1
+	movdqu [edi + 2080], xmm1
 ; 8x x0 = x0 + x1
 %line 327+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1056] = x0
 %line 328+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 1056], xmm0
+	movdqu [edi + 1056], xmm0
 ; x0 = mem128[qa + 48]
 %line 329+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [edi + 48]
+	movdqu xmm0, [ecx + 48]
 ; x1 = mem128[qb + 48]
 %line 330+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu xmm1, [esi + 48]
 ; mem128[qc + 48] = x0
 %line 331+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 48], xmm0
+	movdqu [edi + 48], xmm0
 ; mem128[qc + 2096] = x1
 %line 332+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 2096], xmm1
+	movdqu [edi + 2096], xmm1
 ; 8x x0 = x0 + x1
 %line 333+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1072] = x0
 %line 334+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 1072], xmm0
+	movdqu [edi + 1072], xmm0
 ; qa = qa + 64
 %line 335+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add edi, 64
+	add ecx, 64
 ; qb = qb + 64
 %line 336+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	add esi, 64
 ; qc = qc + 64
 %line 337+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add edx, 64
+	add edi, 64
 ; i1 = i1 - 1
 %line 338+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	sub ecx, 1
+	sub ebx, 1
 ; =? i1 - 0
 %line 339+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	cmp ecx, 0
+	cmp ebx, 0
 ; goto loop5 if !=
 %line 340+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	jne .Lloop5
 ; pa = w + 2048
 %line 341+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov ecx, ebx
-	lea edi, [ecx + 2048]
+	lea ecx, [eax + 2048]
 ; pb = w + 89696
 %line 342+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea edx, [ecx + 89696]
-; qa = pa
-%line 343+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov ebx, ecx
+	lea edi, [eax + 89696]
 ; qb = pa + 1024
 %line 344+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea esi, [edi + 1024]
+	lea esi, [ecx + 1024]
 ; i1 = 16
 %line 346+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov ecx, 16
+	mov ebx, 16
 align 32
 .Lloop6:
 ; x0 = mem128[qa]
 %line 348+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [edi]
+	movdqu xmm0, [ecx]
 ; x1 = mem128[qb]
 %line 349+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu xmm1, [esi]
 ; mem128[qc] = x0
 %line 350+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx], xmm0
+	movdqu [edi], xmm0
 ; mem128[qc + 2048] = x1
 %line 351+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 2048], xmm1
+	movdqu [edi + 2048], xmm1
 ; 8x x0 = x0 + x1
 %line 352+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1024] = x0
 %line 353+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 1024], xmm0
+	movdqu [edi + 1024], xmm0
 ; x0 = mem128[qa + 16]
 %line 354+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [edi + 16]
+	movdqu xmm0, [ecx + 16]
 ; x1 = mem128[qb + 16]
 %line 355+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu xmm1, [esi + 16]
 ; mem128[qc + 16] = x0
 %line 356+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 16], xmm0
+	movdqu [edi + 16], xmm0
 ; mem128[qc + 2064] = x1
 %line 357+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 2064], xmm1
+	movdqu [edi + 2064], xmm1
 ; 8x x0 = x0 + x1
 %line 358+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1040] = x0
 %line 359+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 1040], xmm0
+	movdqu [edi + 1040], xmm0
 ; x0 = mem128[qa + 32]
 %line 360+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [edi + 32]
+	movdqu xmm0, [ecx + 32]
 ; x1 = mem128[qb + 32]
 %line 361+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu xmm1, [esi + 32]
 ; mem128[qc + 32] = x0
 %line 362+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 32], xmm0
+	movdqu [edi + 32], xmm0
 ; mem128[qc + 2080] = x1
 %line 363+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 2080], xmm1
+	movdqu [edi + 2080], xmm1
 ; 8x x0 = x0 + x1
 %line 364+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1056] = x0
 %line 365+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 1056], xmm0
+	movdqu [edi + 1056], xmm0
 ; x0 = mem128[qa + 48]
 %line 366+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [edi + 48]
+	movdqu xmm0, [ecx + 48]
 ; x1 = mem128[qb + 48]
 %line 367+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu xmm1, [esi + 48]
 ; mem128[qc + 48] = x0
 %line 368+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 48], xmm0
+	movdqu [edi + 48], xmm0
 ; mem128[qc + 2096] = x1
 %line 369+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 2096], xmm1
+	movdqu [edi + 2096], xmm1
 ; 8x x0 = x0 + x1
 %line 370+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1072] = x0
 %line 371+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 1072], xmm0
+	movdqu [edi + 1072], xmm0
 ; qa = qa + 64
 %line 372+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add edi, 64
+	add ecx, 64
 ; qb = qb + 64
 %line 373+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	add esi, 64
 ; qc = qc + 64
 %line 374+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add edx, 64
+	add edi, 64
 ; i1 = i1 - 1
 %line 375+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	sub ecx, 1
+	sub ebx, 1
 ; =? i1 - 0
 %line 376+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	cmp ecx, 0
+	cmp ebx, 0
 ; goto loop6 if !=
 %line 377+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	jne .Lloop6
 ; pa = w + 50816
 %line 378+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov ecx, ebx
-	lea ebx, [ecx + 50816]
+	lea edi, [eax + 50816]
 ; pb = w + 4096
 %line 379+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea esi, [ecx + 4096]
+	lea esi, [eax + 4096]
 ; i0 = 3
 %line 380+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edx, 3
+	mov ecx, 3
 align 32
 .Lloop7:
 ; qa = pa
 %line 382+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov [esp + 155972], edx
-	mov [esp + 155968], ecx
-	mov edi, eax
-	mov ecx, ebx
+	mov [esp + 155972], ecx
+	mov [esp + 155968], eax
+	mov ebx, edx
 ; qb = pa + 512
 %line 383+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea ebp, [ebx + 512]
+	lea eax, [edi + 512]
 ; qc = pb
 %line 384+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edx, ebx
-	mov eax, esi
+	mov edx, edi
 ; i1 = 8
 %line 385+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov ebx, 8
+	mov ebp, esi
+	mov ecx, 8
 align 32
 .Lloop8:
 ; x0 = mem128[qa]
 %line 387+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx]
+	movdqu xmm0, [edi]
 ; x1 = mem128[qb]
 %line 388+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm1, [ebp]
+	movdqu xmm1, [eax]
 ; mem128[qc] = x0
 %line 389+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax], xmm0
+	movdqu [esi], xmm0
 ; mem128[qc + 1024] = x1
 %line 390+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 1024], xmm1
+	movdqu [esi + 1024], xmm1
 ; 8x x0 = x0 + x1
 %line 391+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 512] = x0
 %line 392+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 512], xmm0
+	movdqu [esi + 512], xmm0
 ; x0 = mem128[qa + 16]
 %line 393+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 16]
+	movdqu xmm0, [edi + 16]
 ; x1 = mem128[qb + 16]
 %line 394+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm1, [ebp + 16]
+	movdqu xmm1, [eax + 16]
 ; mem128[qc + 16] = x0
 %line 395+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 16], xmm0
+	movdqu [esi + 16], xmm0
 ; mem128[qc + 1040] = x1
 %line 396+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 1040], xmm1
+	movdqu [esi + 1040], xmm1
 ; 8x x0 = x0 + x1
 %line 397+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 528] = x0
 %line 398+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 528], xmm0
+	movdqu [esi + 528], xmm0
 ; x0 = mem128[qa + 32]
 %line 399+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 32]
+	movdqu xmm0, [edi + 32]
 ; x1 = mem128[qb + 32]
 %line 400+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm1, [ebp + 32]
+	movdqu xmm1, [eax + 32]
 ; mem128[qc + 32] = x0
 %line 401+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 32], xmm0
+	movdqu [esi + 32], xmm0
 ; mem128[qc + 1056] = x1
 %line 402+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 1056], xmm1
+	movdqu [esi + 1056], xmm1
 ; 8x x0 = x0 + x1
 %line 403+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 544] = x0
 %line 404+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 544], xmm0
+	movdqu [esi + 544], xmm0
 ; x0 = mem128[qa + 48]
 %line 405+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 48]
+	movdqu xmm0, [edi + 48]
 ; x1 = mem128[qb + 48]
 %line 406+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm1, [ebp + 48]
+	movdqu xmm1, [eax + 48]
 ; mem128[qc + 48] = x0
 %line 407+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 48], xmm0
+	movdqu [esi + 48], xmm0
 ; mem128[qc + 1072] = x1
 %line 408+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 1072], xmm1
+	movdqu [esi + 1072], xmm1
 ; 8x x0 = x0 + x1
 %line 409+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 560] = x0
 %line 410+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 560], xmm0
+	movdqu [esi + 560], xmm0
 ; qa = qa + 64
 %line 411+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add ecx, 64
+	add edi, 64
 ; qb = qb + 64
 %line 412+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add ebp, 64
+	add eax, 64
 ; qc = qc + 64
 %line 413+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add eax, 64
+	add esi, 64
 ; i1 = i1 - 1
 %line 414+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	sub ebx, 1
+	sub ecx, 1
 ; =? i1 - 0
 %line 415+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	cmp ebx, 0
+	cmp ecx, 0
 ; goto loop8 if !=
 %line 416+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	jne .Lloop8
 ; pa = pa + 1024
 %line 417+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov ebx, edx
-	add ebx, 1024
+	mov edi, edx
+	add edi, 1024
 ; pb = pb + 1536
 %line 418+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
+	mov esi, ebp
 	add esi, 1536
 ; i0 = i0 - 1
 %line 419+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edx, [esp + 155972]
-	sub edx, 1
+	mov ecx, [esp + 155972]
+	sub ecx, 1
 ; =? i0 - 0
 %line 420+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	cmp edx, 0
+	cmp ecx, 0
 ; goto loop7 if !=
 %line 421+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov eax, edi
-	mov ecx, [esp + 155968]
+	mov edx, ebx
+	mov eax, [esp + 155968]
 	jne .Lloop7
 ; pa = w + 89696
 %line 422+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea edi, [ecx + 89696]
+	lea edi, [eax + 89696]
 ; pb = w + 66368
 %line 423+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea esi, [ecx + 66368]
+	lea esi, [eax + 66368]
 ; i0 = 3
 %line 424+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edx, 3
+	mov ecx, 3
 align 32
 .Lloop9:
 ; qa = pa
 %line 426+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov [esp + 155972], edx
-	mov [esp + 155968], ecx
-	mov ebx, eax
+	mov [esp + 155972], ecx
+	mov [esp + 155968], eax
+	mov ebx, edx
 ; qb = pa + 512
 %line 427+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	lea eax, [edi + 512]
@@ -1359,32 +1348,32 @@ align 32
 	add esi, 1536
 ; i0 = i0 - 1
 %line 463+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edx, [esp + 155972]
-	sub edx, 1
+	mov ecx, [esp + 155972]
+	sub ecx, 1
 ; =? i0 - 0
 %line 464+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	cmp edx, 0
+	cmp ecx, 0
 ; goto loop9 if !=
 %line 465+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov eax, ebx
-	mov ecx, [esp + 155968]
+	mov edx, ebx
+	mov eax, [esp + 155968]
 	jne .Lloop9
 ; pa = w + 4096
 %line 466+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea edi, [ecx + 4096]
+	lea edi, [eax + 4096]
 ; pb = w + 50816
 %line 467+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea esi, [ecx + 50816]
+	lea esi, [eax + 50816]
 ; i0 = 9
 %line 468+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edx, 9
+	mov ecx, 9
 align 32
 .Lloop11:
 ; qa = pa
 %line 470+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov [esp + 155972], edx
-	mov [esp + 155968], ecx
-	mov ebx, eax
+	mov [esp + 155972], ecx
+	mov [esp + 155968], eax
+	mov ebx, edx
 ; qb = pa + 256
 %line 471+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	lea eax, [edi + 256]
@@ -1497,32 +1486,32 @@ align 32
 	add esi, 768
 ; i0 = i0 - 1
 %line 507+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edx, [esp + 155972]
-	sub edx, 1
+	mov ecx, [esp + 155972]
+	sub ecx, 1
 ; =? i0 - 0
 %line 508+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	cmp edx, 0
+	cmp ecx, 0
 ; goto loop11 if !=
 %line 509+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov eax, ebx
-	mov ecx, [esp + 155968]
+	mov edx, ebx
+	mov eax, [esp + 155968]
 	jne .Lloop11
 ; pa = w + 66368
 %line 510+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea edi, [ecx + 66368]
+	lea edi, [eax + 66368]
 ; pb = w + 89696
 %line 511+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea esi, [ecx + 89696]
+	lea esi, [eax + 89696]
 ; i0 = 9
 %line 512+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edx, 9
+	mov ecx, 9
 align 32
 .Lloop13:
 ; qa = pa
 %line 514+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov [esp + 155972], edx
-	mov [esp + 155968], ecx
-	mov ebx, eax
+	mov [esp + 155972], ecx
+	mov [esp + 155968], eax
+	mov ebx, edx
 ; qb = pa + 256
 %line 515+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	lea eax, [edi + 256]
@@ -1635,32 +1624,32 @@ align 32
 	add esi, 768
 ; i0 = i0 - 1
 %line 551+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edx, [esp + 155972]
-	sub edx, 1
+	mov ecx, [esp + 155972]
+	sub ecx, 1
 ; =? i0 - 0
 %line 552+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	cmp edx, 0
+	cmp ecx, 0
 ; goto loop13 if !=
 %line 553+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov eax, ebx
-	mov ecx, [esp + 155968]
+	mov edx, ebx
+	mov eax, [esp + 155968]
 	jne .Lloop13
 ; pa = w + 50816
 %line 554+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea edi, [ecx + 50816]
+	lea edi, [eax + 50816]
 ; pb = w + 4096
 %line 555+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea esi, [ecx + 4096]
+	lea esi, [eax + 4096]
 ; i0 = 27
 %line 556+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edx, 27
+	mov ecx, 27
 align 32
 .Lloop15:
 ; qa = pa
 %line 558+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov [esp + 155972], edx
-	mov [esp + 155968], ecx
-	mov ebx, eax
+	mov [esp + 155972], ecx
+	mov [esp + 155968], eax
+	mov ebx, edx
 ; qb = pa + 128
 %line 559+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	lea eax, [edi + 128]
@@ -1773,32 +1762,32 @@ align 32
 	add esi, 384
 ; i0 = i0 - 1
 %line 595+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edx, [esp + 155972]
-	sub edx, 1
+	mov ecx, [esp + 155972]
+	sub ecx, 1
 ; =? i0 - 0
 %line 596+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	cmp edx, 0
+	cmp ecx, 0
 ; goto loop15 if !=
 %line 597+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov eax, ebx
-	mov ecx, [esp + 155968]
+	mov edx, ebx
+	mov eax, [esp + 155968]
 	jne .Lloop15
 ; pa = w + 89696
 %line 598+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea edi, [ecx + 89696]
+	lea edi, [eax + 89696]
 ; pb = w + 66368
 %line 599+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea esi, [ecx + 66368]
+	lea esi, [eax + 66368]
 ; i0 = 27
 %line 600+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edx, 27
+	mov ecx, 27
 align 32
 .Lloop17:
 ; qa = pa
 %line 602+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov [esp + 155972], edx
-	mov [esp + 155968], ecx
-	mov ebx, eax
+	mov [esp + 155972], ecx
+	mov [esp + 155968], eax
+	mov ebx, edx
 ; qb = pa + 128
 %line 603+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	lea eax, [edi + 128]
@@ -1911,36 +1900,36 @@ align 32
 	add esi, 384
 ; i0 = i0 - 1
 %line 639+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edx, [esp + 155972]
-	sub edx, 1
+	mov ecx, [esp + 155972]
+	sub ecx, 1
 ; =? i0 - 0
 %line 640+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	cmp edx, 0
+	cmp ecx, 0
 ; goto loop17 if !=
 %line 641+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov eax, ebx
-	mov ecx, [esp + 155968]
+	mov edx, ebx
+	mov eax, [esp + 155968]
 	jne .Lloop17
 ; pa = w + 4096
 %line 642+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov esi, eax
-	lea eax, [ecx + 4096]
+	mov esi, edx
+	lea ecx, [eax + 4096]
 ; pb = w + 50816
 %line 643+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea edx, [ecx + 50816]
+	lea edx, [eax + 50816]
 ; i0 = 81
 %line 644+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edi, ecx
-	mov ecx, 81
+	mov edi, eax
+	mov eax, 81
 	mov ebx, eax
 align 32
 .Lloop19:
 ; qb = pa + 64
 %line 647+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea eax, [ebx + 64]
+	lea eax, [ecx + 64]
 ; x0 = mem128[qa]
 %line 649+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx]
+	movdqu xmm0, [ecx]
 ; x1 = mem128[qb]
 %line 650+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu xmm1, [eax]
@@ -1958,7 +1947,7 @@ align 32
 	movdqu [edx + 64], xmm0
 ; x0 = mem128[qa + 16]
 %line 655+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 16]
+	movdqu xmm0, [ecx + 16]
 ; x1 = mem128[qb + 16]
 %line 656+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu xmm1, [eax + 16]
@@ -1976,7 +1965,7 @@ align 32
 	movdqu [edx + 80], xmm0
 ; x0 = mem128[qa + 32]
 %line 661+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 32]
+	movdqu xmm0, [ecx + 32]
 ; x1 = mem128[qb + 32]
 %line 662+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu xmm1, [eax + 32]
@@ -1994,7 +1983,7 @@ align 32
 	movdqu [edx + 96], xmm0
 ; x0 = mem128[qa + 48]
 %line 667+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 48]
+	movdqu xmm0, [ecx + 48]
 ; x1 = mem128[qb + 48]
 %line 668+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu xmm1, [eax + 48]
@@ -2012,39 +2001,40 @@ align 32
 	movdqu [edx + 112], xmm0
 ; pa = pa + 128
 %line 673+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add ebx, 128
+	add ecx, 128
 ; pb = pb + 192
 %line 674+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	add edx, 192
 ; i0 = i0 - 1
 %line 675+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	sub ecx, 1
+	sub ebx, 1
 ; =? i0 - 0
 %line 676+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	cmp ecx, 0
+	cmp ebx, 0
 ; goto loop19 if !=
 %line 677+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	jne .Lloop19
 ; pa = w + 66368
 %line 678+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov ecx, edi
-	lea edi, [ecx + 66368]
+	mov eax, edi
+	lea ecx, [eax + 66368]
 ; pb = w + 89696
 %line 679+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea ebx, [ecx + 89696]
+	lea ebx, [eax + 89696]
 ; i0 = 81
 %line 680+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov ebp, 81
-	mov eax, esi
-	mov edx, eax
+	mov edi, eax
+	mov eax, 81
+	mov edx, esi
+	mov esi, eax
 align 32
 .Lloop20:
 ; qb = pa + 64
 %line 683+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea eax, [edi + 64]
+	lea eax, [ecx + 64]
 ; x0 = mem128[qa]
 %line 685+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [edi]
+	movdqu xmm0, [ecx]
 ; x1 = mem128[qb]
 %line 686+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu xmm1, [eax]
@@ -2062,7 +2052,7 @@ align 32
 	movdqu [ebx + 64], xmm0
 ; x0 = mem128[qa + 16]
 %line 691+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [edi + 16]
+	movdqu xmm0, [ecx + 16]
 ; x1 = mem128[qb + 16]
 %line 692+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu xmm1, [eax + 16]
@@ -2080,7 +2070,7 @@ align 32
 	movdqu [ebx + 80], xmm0
 ; x0 = mem128[qa + 32]
 %line 697+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [edi + 32]
+	movdqu xmm0, [ecx + 32]
 ; x1 = mem128[qb + 32]
 %line 698+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu xmm1, [eax + 32]
@@ -2098,7 +2088,7 @@ align 32
 	movdqu [ebx + 96], xmm0
 ; x0 = mem128[qa + 48]
 %line 703+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [edi + 48]
+	movdqu xmm0, [ecx + 48]
 ; x1 = mem128[qb + 48]
 %line 704+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu xmm1, [eax + 48]
@@ -2116,96 +2106,96 @@ align 32
 	movdqu [ebx + 112], xmm0
 ; pa = pa + 128
 %line 709+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add edi, 128
+	add ecx, 128
 ; pb = pb + 192
 %line 710+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	add ebx, 192
 ; i0 = i0 - 1
 %line 711+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	sub ebp, 1
+	sub esi, 1
 ; =? i0 - 0
 %line 712+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	cmp ebp, 0
+	cmp esi, 0
 ; goto loop20 if !=
 %line 713+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	jne .Lloop20
 ; pa = w + 50816
 %line 714+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea esi, [ecx + 50816]
+	mov eax, edi
+	lea ecx, [eax + 50816]
 ; pb = w + 4096
 %line 715+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea edi, [ecx + 4096]
+	lea edi, [eax + 4096]
 ; z0 = 0
 %line 716+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
+	mov esi, eax
 	pxor xmm0, xmm0
 ; i0 = 243
 %line 717+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov ebx, 243
-	mov eax, edx
-	mov edx, eax
-	movdqa xmm2, xmm0
+	mov eax, 243
+	mov ebx, eax
 align 32
 .Lloop21:
 ; qb = pa + 32
 %line 720+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea eax, [esi + 32]
+	lea eax, [ecx + 32]
 ; x0 = mem128[qa]
 %line 722+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [esi]
+	movdqu xmm1, [ecx]
 ; x1 = mem128[qb]
 %line 723+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm1, [eax]
+	movdqu xmm2, [eax]
 ; mem128[qc + 32] = x0
 %line 724+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edi + 32], xmm0
+	movdqu [edi + 32], xmm1
 ; mem128[qc + 160] = x1
 %line 725+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edi + 160], xmm1
+	movdqu [edi + 160], xmm2
 ; 8x x0 = x0 + x1
 %line 726+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 96] = x0
 %line 727+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edi + 96], xmm0
+	movdqu [edi + 96], xmm1
 ; mem128[qc] = z0
 %line 728+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edi], xmm2
+	movdqu [edi], xmm0
 ; mem128[qc + 64] = z0
 %line 729+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edi + 64], xmm2
+	movdqu [edi + 64], xmm0
 ; mem128[qc + 128] = z0
 %line 730+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edi + 128], xmm2
+	movdqu [edi + 128], xmm0
 ; x0 = mem128[qa + 16]
 %line 731+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [esi + 16]
+	movdqu xmm1, [ecx + 16]
 ; x1 = mem128[qb + 16]
 %line 732+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm1, [eax + 16]
+	movdqu xmm2, [eax + 16]
 ; mem128[qc + 48] = x0
 %line 733+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edi + 48], xmm0
+	movdqu [edi + 48], xmm1
 ; mem128[qc + 176] = x1
 %line 734+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edi + 176], xmm1
+	movdqu [edi + 176], xmm2
 ; 8x x0 = x0 + x1
 %line 735+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 112] = x0
 %line 736+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edi + 112], xmm0
+	movdqu [edi + 112], xmm1
 ; mem128[qc + 16] = z0
 %line 737+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edi + 16], xmm2
+	movdqu [edi + 16], xmm0
 ; mem128[qc + 80] = z0
 %line 738+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edi + 80], xmm2
+	movdqu [edi + 80], xmm0
 ; mem128[qc + 144] = z0
 %line 739+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edi + 144], xmm2
+	movdqu [edi + 144], xmm0
 ; pa = pa + 64
 %line 740+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add esi, 64
+	add ecx, 64
 ; pb = pb + 192
 %line 741+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	add edi, 192
@@ -2220,98 +2210,97 @@ align 32
 	jne .Lloop21
 ; pa = w + 89696
 %line 745+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea esi, [ecx + 89696]
+	mov eax, esi
+	lea ecx, [eax + 89696]
 ; pb = w + 66368
 %line 746+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea ebx, [ecx + 66368]
+	lea edi, [eax + 66368]
 ; i0 = 243
 %line 747+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edi, ecx
-	mov ecx, 243
-	mov eax, edx
-	mov edx, ecx
+	mov esi, eax
+	mov eax, 243
+	mov ebx, eax
 align 32
 .Lloop22:
 ; qb = pa + 32
 %line 750+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea ecx, [esi + 32]
+	lea eax, [ecx + 32]
 ; x0 = mem128[qa]
 %line 752+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [esi]
+	movdqu xmm0, [ecx]
 ; x1 = mem128[qb]
 %line 753+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm1, [ecx]
+	movdqu xmm1, [eax]
 ; mem128[qc] = x0
 %line 754+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [ebx], xmm0
+	movdqu [edi], xmm0
 ; mem128[qc + 64] = x1
 %line 755+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [ebx + 64], xmm1
+	movdqu [edi + 64], xmm1
 ; 8x x0 = x0 + x1
 %line 756+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 32] = x0
 %line 757+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [ebx + 32], xmm0
+	movdqu [edi + 32], xmm0
 ; x0 = mem128[qa + 16]
 %line 758+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [esi + 16]
+	movdqu xmm0, [ecx + 16]
 ; x1 = mem128[qb + 16]
 %line 759+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm1, [ecx + 16]
+	movdqu xmm1, [eax + 16]
 ; mem128[qc + 16] = x0
 %line 760+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [ebx + 16], xmm0
+	movdqu [edi + 16], xmm0
 ; mem128[qc + 80] = x1
 %line 761+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [ebx + 80], xmm1
+	movdqu [edi + 80], xmm1
 ; 8x x0 = x0 + x1
 %line 762+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	paddw xmm0, xmm1
 ; mem128[qc + 48] = x0
 %line 763+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [ebx + 48], xmm0
+	movdqu [edi + 48], xmm0
 ; pa = pa + 64
 %line 764+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add esi, 64
+	add ecx, 64
 ; pb = pb + 96
 %line 765+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add ebx, 96
+	add edi, 96
 ; i0 = i0 - 1
 %line 766+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	sub edx, 1
+	sub ebx, 1
 ; =? i0 - 0
 %line 767+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	cmp edx, 0
+	cmp ebx, 0
 ; goto loop22 if !=
 %line 768+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	jne .Lloop22
 ; pa = w + 50752
 %line 769+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov ecx, edi
-	lea edx, [ecx + 50752]
+	mov eax, esi
+	lea ecx, [eax + 50752]
 ; z0 = 0
 %line 770+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	pxor xmm0, xmm0
 ; mem128[pa] = z0
 %line 771+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx], xmm0
+	movdqu [ecx], xmm0
 ; mem128[pa + 16] = z0
 %line 772+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 16], xmm0
+	movdqu [ecx + 16], xmm0
 ; pa = w + 4096
 %line 773+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea esi, [ecx + 4096]
+	lea esi, [eax + 4096]
 ; pb = w + 66368
 %line 774+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea edi, [ecx + 66368]
+	lea edi, [eax + 66368]
 ; pc = w + 105248
 %line 775+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea edx, [ecx + 105248]
+	lea ecx, [eax + 105248]
 ; i0 = 729
 %line 776+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov ebx, ecx
-	mov ecx, 729
+	mov ebx, 729
 align 32
 .Lloop23:
 ; 8x x0 = mem16[pb]
@@ -2738,16 +2727,16 @@ align 32
 	paddw xmm4, xmm5
 ; mem128[pc] = a0
 %line 882+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx], xmm3
+	movdqu [ecx], xmm3
 ; mem128[pc + 16] = a1
 %line 883+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 16], xmm2
+	movdqu [ecx + 16], xmm2
 ; mem128[pc + 32] = a2
 %line 884+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 32], xmm1
+	movdqu [ecx + 32], xmm1
 ; mem128[pc + 48] = a3
 %line 885+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 48], xmm4
+	movdqu [ecx + 48], xmm4
 ; pa = pa + 64
 %line 886+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	add esi, 64
@@ -2756,62 +2745,60 @@ align 32
 	add edi, 32
 ; pc = pc + 64
 %line 888+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add edx, 64
+	add ecx, 64
 ; i0 = i0 - 1
 %line 889+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	sub ecx, 1
+	sub ebx, 1
 ; =? i0 - 0
 %line 890+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	cmp ecx, 0
+	cmp ebx, 0
 ; goto loop23 if !=
 %line 891+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	jne .Lloop23
 ; pa = w + 105248
 %line 892+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov ecx, ebx
-	lea esi, [ecx + 105248]
+	lea ecx, [eax + 105248]
 ; pb = w + 4096
 %line 893+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea edx, [ecx + 4096]
+	lea esi, [eax + 4096]
 ; i0 = 243
 %line 894+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edi, ecx
-	mov ebx, 243
+	mov edi, eax
+	mov eax, 243
+	mov ebx, ecx
 	mov ebp, eax
-	mov ecx, esi
-	mov eax, edx
 align 32
 .Lloop24:
 ; qb = pa + 64
 %line 897+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea esi, [ecx + 64]
+	lea eax, [ebx + 64]
 ; qc = pa + 128
 %line 898+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea edx, [ecx + 128]
+	lea ecx, [ebx + 128]
 ; x0 = mem128[qa]
 %line 900+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm3, [ecx]
+	movdqu xmm3, [ebx]
 ; x1 = mem128[qa + 32]
 %line 901+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm2, [ecx + 32]
+	movdqu xmm2, [ebx + 32]
 ; x2 = mem128[qc]
 %line 902+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [edx]
+	movdqu xmm0, [ecx]
 ; x3 = mem128[qc + 32]
 %line 903+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm1, [edx + 32]
+	movdqu xmm1, [ecx + 32]
 ; mem128[qd] = x0
 %line 904+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax], xmm3
+	movdqu [esi], xmm3
 ; mem128[qd + 96] = x3
 %line 905+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 96], xmm1
+	movdqu [esi + 96], xmm1
 ; 8x x4 = x1 - x2
 %line 906+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	psubw xmm2, xmm0
 ; x5 = mem128[qb]
 %line 907+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [esi]
+	movdqu xmm0, [eax]
 ; 8x x5 = x5 - x0
 %line 908+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	psubw xmm0, xmm3
@@ -2820,10 +2807,10 @@ align 32
 	paddw xmm0, xmm2
 ; mem128[qd + 32] = x5
 %line 910+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 32], xmm0
+	movdqu [esi + 32], xmm0
 ; x5 = mem128[qb + 32]
 %line 911+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [esi + 32]
+	movdqu xmm0, [eax + 32]
 ; 8x x5 = x5 - x3
 %line 912+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	psubw xmm0, xmm1
@@ -2832,31 +2819,31 @@ align 32
 	psubw xmm0, xmm2
 ; mem128[qd + 64] = x5
 %line 914+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 64], xmm0
+	movdqu [esi + 64], xmm0
 ; x0 = mem128[qa + 16]
 %line 915+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 16]
+	movdqu xmm0, [ebx + 16]
 ; x1 = mem128[qa + 48]
 %line 916+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm3, [ecx + 48]
+	movdqu xmm3, [ebx + 48]
 ; x2 = mem128[qc + 16]
 %line 917+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm1, [edx + 16]
+	movdqu xmm1, [ecx + 16]
 ; x3 = mem128[qc + 48]
 %line 918+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm2, [edx + 48]
+	movdqu xmm2, [ecx + 48]
 ; mem128[qd + 16] = x0
 %line 919+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 16], xmm0
+	movdqu [esi + 16], xmm0
 ; mem128[qd + 112] = x3
 %line 920+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 112], xmm2
+	movdqu [esi + 112], xmm2
 ; 8x x4 = x1 - x2
 %line 921+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 16]
 %line 922+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm1, [esi + 16]
+	movdqu xmm1, [eax + 16]
 ; 8x x5 = x5 - x0
 %line 923+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	psubw xmm1, xmm0
@@ -2865,10 +2852,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 48] = x5
 %line 925+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 48], xmm1
+	movdqu [esi + 48], xmm1
 ; x5 = mem128[qb + 48]
 %line 926+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [esi + 48]
+	movdqu xmm0, [eax + 48]
 ; 8x x5 = x5 - x3
 %line 927+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	psubw xmm0, xmm2
@@ -2877,37 +2864,35 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 80] = x5
 %line 929+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 80], xmm0
+	movdqu [esi + 80], xmm0
 ; pa = pa + 192
 %line 930+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add ecx, 192
+	add ebx, 192
 ; pb = pb + 128
 %line 931+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add eax, 128
+	add esi, 128
 ; i0 = i0 - 1
 %line 932+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	sub ebx, 1
+	sub ebp, 1
 ; =? i0 - 0
 %line 933+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	cmp ebx, 0
+	cmp ebp, 0
 ; goto loop24 if !=
 %line 934+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	jne .Lloop24
 ; pa = w + 4096
 %line 935+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov ecx, edi
-	lea esi, [ecx + 4096]
+	mov eax, edi
+	lea ecx, [eax + 4096]
 ; pb = w + 105248
 %line 936+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea edx, [ecx + 105248]
+	lea esi, [eax + 105248]
 ; i0 = 81
 %line 937+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edi, ecx
+	mov edi, eax
 	mov ebx, 81
-	mov eax, ebp
-	mov ebp, eax
-	mov ecx, esi
-	mov eax, edx
+	mov ebp, edx
+	mov eax, esi
 align 32
 .Lloop25:
 ; qb = pa + 128
@@ -3113,22 +3098,22 @@ align 32
 	jne .Lloop25
 ; pa = w + 105248
 %line 1008+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov ecx, edi
-	lea ebx, [ecx + 105248]
+	mov eax, edi
+	lea ebx, [eax + 105248]
 ; pb = w + 4096
 %line 1009+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea esi, [ecx + 4096]
+	lea esi, [eax + 4096]
 ; i0 = 27
 %line 1010+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edx, 27
-	mov eax, ebp
+	mov ecx, 27
+	mov edx, ebp
 align 32
 .Lloop26:
 ; qa = pa
 %line 1012+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov [esp + 155976], edx
-	mov [esp + 155972], ecx
-	mov [esp + 155968], eax
+	mov [esp + 155976], ecx
+	mov [esp + 155972], eax
+	mov [esp + 155968], edx
 	mov ecx, ebx
 ; qb = pa + 256
 %line 1013+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
@@ -3355,32 +3340,32 @@ align 32
 	add esi, 512
 ; i0 = i0 - 1
 %line 1087+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edx, [esp + 155976]
-	sub edx, 1
+	mov ecx, [esp + 155976]
+	sub ecx, 1
 ; =? i0 - 0
 %line 1088+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	cmp edx, 0
+	cmp ecx, 0
 ; goto loop26 if !=
 %line 1089+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov eax, [esp + 155968]
-	mov ecx, [esp + 155972]
+	mov edx, [esp + 155968]
+	mov eax, [esp + 155972]
 	jne .Lloop26
 ; pa = w + 4096
 %line 1090+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea esi, [ecx + 4096]
+	lea esi, [eax + 4096]
 ; pb = w + 105248
 %line 1091+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea edi, [ecx + 105248]
+	lea edi, [eax + 105248]
 ; i0 = 9
 %line 1092+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edx, 9
+	mov ecx, 9
 align 32
 .Lloop28:
 ; qa = pa
 %line 1094+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov [esp + 155976], edx
-	mov [esp + 155972], ecx
-	mov [esp + 155968], eax
+	mov [esp + 155976], ecx
+	mov [esp + 155972], eax
+	mov [esp + 155968], edx
 ; qb = pa + 512
 %line 1095+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	lea eax, [esi + 512]
@@ -3607,32 +3592,32 @@ align 32
 	add edi, 1024
 ; i0 = i0 - 1
 %line 1169+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edx, [esp + 155976]
-	sub edx, 1
+	mov ecx, [esp + 155976]
+	sub ecx, 1
 ; =? i0 - 0
 %line 1170+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	cmp edx, 0
+	cmp ecx, 0
 ; goto loop28 if !=
 %line 1171+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov eax, [esp + 155968]
-	mov ecx, [esp + 155972]
+	mov edx, [esp + 155968]
+	mov eax, [esp + 155972]
 	jne .Lloop28
 ; pa = w + 105248
 %line 1172+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea esi, [ecx + 105248]
+	lea esi, [eax + 105248]
 ; pb = w + 4096
 %line 1173+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea edi, [ecx + 4096]
+	lea edi, [eax + 4096]
 ; i0 = 3
 %line 1174+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edx, 3
+	mov ecx, 3
 align 32
 .Lloop30:
 ; qa = pa
 %line 1176+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov [esp + 155976], edx
-	mov [esp + 155972], ecx
-	mov [esp + 155968], eax
+	mov [esp + 155976], ecx
+	mov [esp + 155972], eax
+	mov [esp + 155968], edx
 ; qb = pa + 1024
 %line 1177+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	lea eax, [esi + 1024]
@@ -3859,58 +3844,51 @@ align 32
 	add edi, 2048
 ; i0 = i0 - 1
 %line 1251+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edx, [esp + 155976]
-	sub edx, 1
+	mov ecx, [esp + 155976]
+	sub ecx, 1
 ; =? i0 - 0
 %line 1252+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	cmp edx, 0
+	cmp ecx, 0
 ; goto loop30 if !=
 %line 1253+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov eax, [esp + 155968]
-	mov ecx, [esp + 155972]
+	mov edx, [esp + 155968]
+	mov eax, [esp + 155972]
 	jne .Lloop30
 ; pa = w + 4096
 %line 1254+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea edx, [ecx + 4096]
+	lea ecx, [eax + 4096]
 ; pb = w + 105248
 %line 1255+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea ebx, [ecx + 105248]
-; qa = pa
-%line 1256+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edi, ecx
-	mov ebp, edx
+	lea ebx, [eax + 105248]
 ; qb = pa + 2048
 %line 1257+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea esi, [edx + 2048]
+	lea esi, [ecx + 2048]
 ; qc = pa + 4096
 %line 1258+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea edx, [edx + 4096]
-; qd = pb
-%line 1259+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov ecx, ebx
+	lea edi, [ecx + 4096]
 ; i1 = 16
 %line 1260+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov ebx, 16
+	mov ebp, 16
 align 32
 .Lloop32:
 ; x0 = mem128[qa]
 %line 1262+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebp]
+	movdqu xmm0, [ecx]
 ; x1 = mem128[qa + 1024]
 %line 1263+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm3, [ebp + 1024]
+	movdqu xmm3, [ecx + 1024]
 ; x2 = mem128[qc]
 %line 1264+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm1, [edx]
+	movdqu xmm1, [edi]
 ; x3 = mem128[qc + 1024]
 %line 1265+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm2, [edx + 1024]
+	movdqu xmm2, [edi + 1024]
 ; mem128[qd] = x0
 %line 1266+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [ecx], xmm0
+	movdqu [ebx], xmm0
 ; mem128[qd + 3072] = x3
 %line 1267+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [ecx + 3072], xmm2
+	movdqu [ebx + 3072], xmm2
 ; 8x x4 = x1 - x2
 %line 1268+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	psubw xmm3, xmm1
@@ -3925,7 +3903,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 1024] = x5
 %line 1272+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [ecx + 1024], xmm1
+	movdqu [ebx + 1024], xmm1
 ; x5 = mem128[qb + 1024]
 %line 1273+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu xmm0, [esi + 1024]
@@ -3937,25 +3915,25 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 2048] = x5
 %line 1276+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [ecx + 2048], xmm0
+	movdqu [ebx + 2048], xmm0
 ; x0 = mem128[qa + 16]
 %line 1277+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebp + 16]
+	movdqu xmm0, [ecx + 16]
 ; x1 = mem128[qa + 1040]
 %line 1278+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm3, [ebp + 1040]
+	movdqu xmm3, [ecx + 1040]
 ; x2 = mem128[qc + 16]
 %line 1279+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm1, [edx + 16]
+	movdqu xmm1, [edi + 16]
 ; x3 = mem128[qc + 1040]
 %line 1280+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm2, [edx + 1040]
+	movdqu xmm2, [edi + 1040]
 ; mem128[qd + 16] = x0
 %line 1281+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [ecx + 16], xmm0
+	movdqu [ebx + 16], xmm0
 ; mem128[qd + 3088] = x3
 %line 1282+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [ecx + 3088], xmm2
+	movdqu [ebx + 3088], xmm2
 ; 8x x4 = x1 - x2
 %line 1283+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	psubw xmm3, xmm1
@@ -3970,7 +3948,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 1040] = x5
 %line 1287+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [ecx + 1040], xmm1
+	movdqu [ebx + 1040], xmm1
 ; x5 = mem128[qb + 1040]
 %line 1288+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu xmm0, [esi + 1040]
@@ -3982,25 +3960,25 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 2064] = x5
 %line 1291+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [ecx + 2064], xmm0
+	movdqu [ebx + 2064], xmm0
 ; x0 = mem128[qa + 32]
 %line 1292+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebp + 32]
+	movdqu xmm0, [ecx + 32]
 ; x1 = mem128[qa + 1056]
 %line 1293+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm3, [ebp + 1056]
+	movdqu xmm3, [ecx + 1056]
 ; x2 = mem128[qc + 32]
 %line 1294+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm1, [edx + 32]
+	movdqu xmm1, [edi + 32]
 ; x3 = mem128[qc + 1056]
 %line 1295+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm2, [edx + 1056]
+	movdqu xmm2, [edi + 1056]
 ; mem128[qd + 32] = x0
 %line 1296+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [ecx + 32], xmm0
+	movdqu [ebx + 32], xmm0
 ; mem128[qd + 3104] = x3
 %line 1297+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [ecx + 3104], xmm2
+	movdqu [ebx + 3104], xmm2
 ; 8x x4 = x1 - x2
 %line 1298+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	psubw xmm3, xmm1
@@ -4015,7 +3993,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 1056] = x5
 %line 1302+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [ecx + 1056], xmm1
+	movdqu [ebx + 1056], xmm1
 ; x5 = mem128[qb + 1056]
 %line 1303+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu xmm0, [esi + 1056]
@@ -4027,25 +4005,25 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 2080] = x5
 %line 1306+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [ecx + 2080], xmm0
+	movdqu [ebx + 2080], xmm0
 ; x0 = mem128[qa + 48]
 %line 1307+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebp + 48]
+	movdqu xmm0, [ecx + 48]
 ; x1 = mem128[qa + 1072]
 %line 1308+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm3, [ebp + 1072]
+	movdqu xmm3, [ecx + 1072]
 ; x2 = mem128[qc + 48]
 %line 1309+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm1, [edx + 48]
+	movdqu xmm1, [edi + 48]
 ; x3 = mem128[qc + 1072]
 %line 1310+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm2, [edx + 1072]
+	movdqu xmm2, [edi + 1072]
 ; mem128[qd + 48] = x0
 %line 1311+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [ecx + 48], xmm0
+	movdqu [ebx + 48], xmm0
 ; mem128[qd + 3120] = x3
 %line 1312+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [ecx + 3120], xmm2
+	movdqu [ebx + 3120], xmm2
 ; 8x x4 = x1 - x2
 %line 1313+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	psubw xmm3, xmm1
@@ -4060,7 +4038,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 1072] = x5
 %line 1317+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [ecx + 1072], xmm1
+	movdqu [ebx + 1072], xmm1
 ; x5 = mem128[qb + 1072]
 %line 1318+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu xmm0, [esi + 1072]
@@ -4072,25 +4050,25 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 2096] = x5
 %line 1321+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [ecx + 2096], xmm0
+	movdqu [ebx + 2096], xmm0
 ; qa = qa + 64
 %line 1322+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add ebp, 64
+	add ecx, 64
 ; qb = qb + 64
 %line 1323+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	add esi, 64
 ; qc = qc + 64
 %line 1324+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add edx, 64
+	add edi, 64
 ; qd = qd + 64
 %line 1325+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add ecx, 64
+	add ebx, 64
 ; i1 = i1 - 1
 %line 1326+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	sub ebx, 1
+	sub ebp, 1
 ; =? i1 - 0
 %line 1327+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	cmp ebx, 0
+	cmp ebp, 0
 ; goto loop32 if !=
 %line 1328+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	jne .Lloop32
@@ -4108,26 +4086,25 @@ align 32
 	movdqu xmm6, [ONES]
 ; pa = w + 105248
 %line 1333+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov ecx, edi
-	lea ebx, [ecx + 105248]
+	lea ecx, [eax + 105248]
 ; pb = w + 106554
 %line 1334+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea edi, [ecx + 106554]
+	lea esi, [eax + 106554]
 ; pc = w + 106552
 %line 1335+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea esi, [ecx + 106552]
+	lea edi, [eax + 106552]
 ; qd = w + 153952
 %line 1336+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea edx, [ecx + 153952]
+	lea ebx, [eax + 153952]
 ; x0 = mem128[pa]
 %line 1337+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm7, [ebx]
+	movdqu xmm7, [ecx]
 ; x1 = mem128[pb]
 %line 1338+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm1, [edi]
+	movdqu xmm1, [esi]
 ; x2 = mem128[pc]
 %line 1339+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm2, [esi]
+	movdqu xmm2, [edi]
 ; x2 &= mem128[LANE0OFF]
 %line 1340+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	movdqu xmm0, [LANE0OFF]
@@ -4156,19 +4133,19 @@ align 32
 	psubw xmm7, xmm6
 ; mem128[qd] = x0
 %line 1348+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx], xmm7
+	movdqu [ebx], xmm7
 ; pa = pa + 16
 %line 1349+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add ebx, 16
+	add ecx, 16
 ; pb = pb + 16
 %line 1350+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add edi, 16
+	add esi, 16
 ; pc = pc + 16
 %line 1351+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add esi, 16
+	add edi, 16
 ; qd = qd + 16
 %line 1352+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add edx, 16
+	add ebx, 16
 ; i1 = 20
 %line 1353+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	mov ebp, 20
@@ -4176,13 +4153,13 @@ align 32
 .Lloop33:
 ; x0 = mem128[pa]
 %line 1355+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx]
+	movdqu xmm0, [ecx]
 ; x1 = mem128[pb]
 %line 1356+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm1, [edi]
+	movdqu xmm1, [esi]
 ; x2 = mem128[pc]
 %line 1357+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm2, [esi]
+	movdqu xmm2, [edi]
 ; 8x x0 = x0 + x1
 %line 1358+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	paddw xmm0, xmm1
@@ -4207,16 +4184,16 @@ align 32
 	psubw xmm0, xmm6
 ; mem128[qd] = x0
 %line 1365+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx], xmm0
+	movdqu [ebx], xmm0
 ; x0 = mem128[pa + 16]
 %line 1366+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 16]
+	movdqu xmm0, [ecx + 16]
 ; x1 = mem128[pb + 16]
 %line 1367+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm1, [edi + 16]
+	movdqu xmm1, [esi + 16]
 ; x2 = mem128[pc + 16]
 %line 1368+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm2, [esi + 16]
+	movdqu xmm2, [edi + 16]
 ; 8x x0 = x0 + x1
 %line 1369+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	paddw xmm0, xmm1
@@ -4241,16 +4218,16 @@ align 32
 	psubw xmm0, xmm6
 ; mem128[qd + 16] = x0
 %line 1376+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 16], xmm0
+	movdqu [ebx + 16], xmm0
 ; x0 = mem128[pa + 32]
 %line 1377+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 32]
+	movdqu xmm0, [ecx + 32]
 ; x1 = mem128[pb + 32]
 %line 1378+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm1, [edi + 32]
+	movdqu xmm1, [esi + 32]
 ; x2 = mem128[pc + 32]
 %line 1379+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm2, [esi + 32]
+	movdqu xmm2, [edi + 32]
 ; 8x x0 = x0 + x1
 %line 1380+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	paddw xmm0, xmm1
@@ -4275,16 +4252,16 @@ align 32
 	psubw xmm0, xmm6
 ; mem128[qd + 32] = x0
 %line 1387+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 32], xmm0
+	movdqu [ebx + 32], xmm0
 ; x0 = mem128[pa + 48]
 %line 1388+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx + 48]
+	movdqu xmm0, [ecx + 48]
 ; x1 = mem128[pb + 48]
 %line 1389+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm1, [edi + 48]
+	movdqu xmm1, [esi + 48]
 ; x2 = mem128[pc + 48]
 %line 1390+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm2, [esi + 48]
+	movdqu xmm2, [edi + 48]
 ; 8x x0 = x0 + x1
 %line 1391+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	paddw xmm0, xmm1
@@ -4309,19 +4286,19 @@ align 32
 	psubw xmm0, xmm6
 ; mem128[qd + 48] = x0
 %line 1398+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx + 48], xmm0
+	movdqu [ebx + 48], xmm0
 ; pa = pa + 64
 %line 1399+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add ebx, 64
+	add ecx, 64
 ; pb = pb + 64
 %line 1400+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add edi, 64
+	add esi, 64
 ; pc = pc + 64
 %line 1401+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add esi, 64
+	add edi, 64
 ; qd = qd + 64
 %line 1402+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add edx, 64
+	add ebx, 64
 ; i1 = i1 - 1
 %line 1403+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	sub ebp, 1
@@ -4333,13 +4310,13 @@ align 32
 	jne .Lloop33
 ; x0 = mem128[pa]
 %line 1406+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ebx]
+	movdqu xmm0, [ecx]
 ; x1 = mem128[pb]
 %line 1407+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm1, [edi]
+	movdqu xmm1, [esi]
 ; x2 = mem128[pc]
 %line 1408+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm2, [esi]
+	movdqu xmm2, [edi]
 ; 8x x0 = x0 + x1
 %line 1409+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	paddw xmm0, xmm1
@@ -4364,13 +4341,13 @@ align 32
 	psubw xmm0, xmm6
 ; mem128[qd] = x0
 %line 1416+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [edx], xmm0
+	movdqu [ebx], xmm0
 ; pa = w + 153952
 %line 1417+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea edx, [ecx + 153952]
+	lea ecx, [eax + 153952]
 ; pb = w + 155280
 %line 1418+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea esi, [ecx + 155280]
+	lea esi, [eax + 155280]
 ; i1 = 10
 %line 1419+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	mov edi, 10
@@ -4378,10 +4355,10 @@ align 32
 .Lloop34:
 ; x0 = mem128[pa]
 %line 1421+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [edx]
+	movdqu xmm0, [ecx]
 ; x1 = mem128[pa + 16]
 %line 1422+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm1, [edx + 16]
+	movdqu xmm1, [ecx + 16]
 ; x0 = packs16(x0, x1)
 %line 1423+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	packsswb xmm0, xmm1
@@ -4390,10 +4367,10 @@ align 32
 	movdqu [esi], xmm0
 ; x0 = mem128[pa + 32]
 %line 1425+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [edx + 32]
+	movdqu xmm0, [ecx + 32]
 ; x1 = mem128[pa + 48]
 %line 1426+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm1, [edx + 48]
+	movdqu xmm1, [ecx + 48]
 ; x0 = packs16(x0, x1)
 %line 1427+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	packsswb xmm0, xmm1
@@ -4402,10 +4379,10 @@ align 32
 	movdqu [esi + 16], xmm0
 ; x0 = mem128[pa + 64]
 %line 1429+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [edx + 64]
+	movdqu xmm0, [ecx + 64]
 ; x1 = mem128[pa + 80]
 %line 1430+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm1, [edx + 80]
+	movdqu xmm1, [ecx + 80]
 ; x0 = packs16(x0, x1)
 %line 1431+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	packsswb xmm0, xmm1
@@ -4414,10 +4391,10 @@ align 32
 	movdqu [esi + 32], xmm0
 ; x0 = mem128[pa + 96]
 %line 1433+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [edx + 96]
+	movdqu xmm0, [ecx + 96]
 ; x1 = mem128[pa + 112]
 %line 1434+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm1, [edx + 112]
+	movdqu xmm1, [ecx + 112]
 ; x0 = packs16(x0, x1)
 %line 1435+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	packsswb xmm0, xmm1
@@ -4426,7 +4403,7 @@ align 32
 	movdqu [esi + 48], xmm0
 ; pa = pa + 128
 %line 1437+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	add edx, 128
+	add ecx, 128
 ; pb = pb + 64
 %line 1438+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	add esi, 64
@@ -4441,10 +4418,10 @@ align 32
 	jne .Lloop34
 ; x0 = mem128[pa]
 %line 1442+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [edx]
+	movdqu xmm0, [ecx]
 ; x1 = mem128[pa + 16]
 %line 1443+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm1, [edx + 16]
+	movdqu xmm1, [ecx + 16]
 ; x0 = packs16(x0, x1)
 %line 1444+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	packsswb xmm0, xmm1
@@ -4453,271 +4430,271 @@ align 32
 	movdqu [esi], xmm0
 ; pa = w + 155280
 %line 1446+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	lea ecx, [ecx + 155280]
+	lea eax, [eax + 155280]
 ; x0 = mem128[pa]
 %line 1447+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx]
+	movdqu xmm0, [eax]
 ; mem128[out] = x0
 %line 1448+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax], xmm0
+	movdqu [edx], xmm0
 ; x0 = mem128[pa + 16]
 %line 1449+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 16]
+	movdqu xmm0, [eax + 16]
 ; mem128[out + 16] = x0
 %line 1450+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 16], xmm0
+	movdqu [edx + 16], xmm0
 ; x0 = mem128[pa + 32]
 %line 1451+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 32]
+	movdqu xmm0, [eax + 32]
 ; mem128[out + 32] = x0
 %line 1452+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 32], xmm0
+	movdqu [edx + 32], xmm0
 ; x0 = mem128[pa + 48]
 %line 1453+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 48]
+	movdqu xmm0, [eax + 48]
 ; mem128[out + 48] = x0
 %line 1454+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 48], xmm0
+	movdqu [edx + 48], xmm0
 ; x0 = mem128[pa + 64]
 %line 1455+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 64]
+	movdqu xmm0, [eax + 64]
 ; mem128[out + 64] = x0
 %line 1456+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 64], xmm0
+	movdqu [edx + 64], xmm0
 ; x0 = mem128[pa + 80]
 %line 1457+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 80]
+	movdqu xmm0, [eax + 80]
 ; mem128[out + 80] = x0
 %line 1458+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 80], xmm0
+	movdqu [edx + 80], xmm0
 ; x0 = mem128[pa + 96]
 %line 1459+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 96]
+	movdqu xmm0, [eax + 96]
 ; mem128[out + 96] = x0
 %line 1460+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 96], xmm0
+	movdqu [edx + 96], xmm0
 ; x0 = mem128[pa + 112]
 %line 1461+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 112]
+	movdqu xmm0, [eax + 112]
 ; mem128[out + 112] = x0
 %line 1462+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 112], xmm0
+	movdqu [edx + 112], xmm0
 ; x0 = mem128[pa + 128]
 %line 1463+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 128]
+	movdqu xmm0, [eax + 128]
 ; mem128[out + 128] = x0
 %line 1464+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 128], xmm0
+	movdqu [edx + 128], xmm0
 ; x0 = mem128[pa + 144]
 %line 1465+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 144]
+	movdqu xmm0, [eax + 144]
 ; mem128[out + 144] = x0
 %line 1466+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 144], xmm0
+	movdqu [edx + 144], xmm0
 ; x0 = mem128[pa + 160]
 %line 1467+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 160]
+	movdqu xmm0, [eax + 160]
 ; mem128[out + 160] = x0
 %line 1468+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 160], xmm0
+	movdqu [edx + 160], xmm0
 ; x0 = mem128[pa + 176]
 %line 1469+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 176]
+	movdqu xmm0, [eax + 176]
 ; mem128[out + 176] = x0
 %line 1470+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 176], xmm0
+	movdqu [edx + 176], xmm0
 ; x0 = mem128[pa + 192]
 %line 1471+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 192]
+	movdqu xmm0, [eax + 192]
 ; mem128[out + 192] = x0
 %line 1472+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 192], xmm0
+	movdqu [edx + 192], xmm0
 ; x0 = mem128[pa + 208]
 %line 1473+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 208]
+	movdqu xmm0, [eax + 208]
 ; mem128[out + 208] = x0
 %line 1474+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 208], xmm0
+	movdqu [edx + 208], xmm0
 ; x0 = mem128[pa + 224]
 %line 1475+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 224]
+	movdqu xmm0, [eax + 224]
 ; mem128[out + 224] = x0
 %line 1476+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 224], xmm0
+	movdqu [edx + 224], xmm0
 ; x0 = mem128[pa + 240]
 %line 1477+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 240]
+	movdqu xmm0, [eax + 240]
 ; mem128[out + 240] = x0
 %line 1478+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 240], xmm0
+	movdqu [edx + 240], xmm0
 ; x0 = mem128[pa + 256]
 %line 1479+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 256]
+	movdqu xmm0, [eax + 256]
 ; mem128[out + 256] = x0
 %line 1480+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 256], xmm0
+	movdqu [edx + 256], xmm0
 ; x0 = mem128[pa + 272]
 %line 1481+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 272]
+	movdqu xmm0, [eax + 272]
 ; mem128[out + 272] = x0
 %line 1482+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 272], xmm0
+	movdqu [edx + 272], xmm0
 ; x0 = mem128[pa + 288]
 %line 1483+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 288]
+	movdqu xmm0, [eax + 288]
 ; mem128[out + 288] = x0
 %line 1484+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 288], xmm0
+	movdqu [edx + 288], xmm0
 ; x0 = mem128[pa + 304]
 %line 1485+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 304]
+	movdqu xmm0, [eax + 304]
 ; mem128[out + 304] = x0
 %line 1486+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 304], xmm0
+	movdqu [edx + 304], xmm0
 ; x0 = mem128[pa + 320]
 %line 1487+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 320]
+	movdqu xmm0, [eax + 320]
 ; mem128[out + 320] = x0
 %line 1488+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 320], xmm0
+	movdqu [edx + 320], xmm0
 ; x0 = mem128[pa + 336]
 %line 1489+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 336]
+	movdqu xmm0, [eax + 336]
 ; mem128[out + 336] = x0
 %line 1490+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 336], xmm0
+	movdqu [edx + 336], xmm0
 ; x0 = mem128[pa + 352]
 %line 1491+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 352]
+	movdqu xmm0, [eax + 352]
 ; mem128[out + 352] = x0
 %line 1492+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 352], xmm0
+	movdqu [edx + 352], xmm0
 ; x0 = mem128[pa + 368]
 %line 1493+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 368]
+	movdqu xmm0, [eax + 368]
 ; mem128[out + 368] = x0
 %line 1494+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 368], xmm0
+	movdqu [edx + 368], xmm0
 ; x0 = mem128[pa + 384]
 %line 1495+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 384]
+	movdqu xmm0, [eax + 384]
 ; mem128[out + 384] = x0
 %line 1496+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 384], xmm0
+	movdqu [edx + 384], xmm0
 ; x0 = mem128[pa + 400]
 %line 1497+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 400]
+	movdqu xmm0, [eax + 400]
 ; mem128[out + 400] = x0
 %line 1498+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 400], xmm0
+	movdqu [edx + 400], xmm0
 ; x0 = mem128[pa + 416]
 %line 1499+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 416]
+	movdqu xmm0, [eax + 416]
 ; mem128[out + 416] = x0
 %line 1500+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 416], xmm0
+	movdqu [edx + 416], xmm0
 ; x0 = mem128[pa + 432]
 %line 1501+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 432]
+	movdqu xmm0, [eax + 432]
 ; mem128[out + 432] = x0
 %line 1502+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 432], xmm0
+	movdqu [edx + 432], xmm0
 ; x0 = mem128[pa + 448]
 %line 1503+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 448]
+	movdqu xmm0, [eax + 448]
 ; mem128[out + 448] = x0
 %line 1504+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 448], xmm0
+	movdqu [edx + 448], xmm0
 ; x0 = mem128[pa + 464]
 %line 1505+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 464]
+	movdqu xmm0, [eax + 464]
 ; mem128[out + 464] = x0
 %line 1506+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 464], xmm0
+	movdqu [edx + 464], xmm0
 ; x0 = mem128[pa + 480]
 %line 1507+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 480]
+	movdqu xmm0, [eax + 480]
 ; mem128[out + 480] = x0
 %line 1508+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 480], xmm0
+	movdqu [edx + 480], xmm0
 ; x0 = mem128[pa + 496]
 %line 1509+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 496]
+	movdqu xmm0, [eax + 496]
 ; mem128[out + 496] = x0
 %line 1510+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 496], xmm0
+	movdqu [edx + 496], xmm0
 ; x0 = mem128[pa + 512]
 %line 1511+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 512]
+	movdqu xmm0, [eax + 512]
 ; mem128[out + 512] = x0
 %line 1512+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 512], xmm0
+	movdqu [edx + 512], xmm0
 ; x0 = mem128[pa + 528]
 %line 1513+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 528]
+	movdqu xmm0, [eax + 528]
 ; mem128[out + 528] = x0
 %line 1514+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 528], xmm0
+	movdqu [edx + 528], xmm0
 ; x0 = mem128[pa + 544]
 %line 1515+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 544]
+	movdqu xmm0, [eax + 544]
 ; mem128[out + 544] = x0
 %line 1516+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 544], xmm0
+	movdqu [edx + 544], xmm0
 ; x0 = mem128[pa + 560]
 %line 1517+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 560]
+	movdqu xmm0, [eax + 560]
 ; mem128[out + 560] = x0
 %line 1518+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 560], xmm0
+	movdqu [edx + 560], xmm0
 ; x0 = mem128[pa + 576]
 %line 1519+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 576]
+	movdqu xmm0, [eax + 576]
 ; mem128[out + 576] = x0
 %line 1520+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 576], xmm0
+	movdqu [edx + 576], xmm0
 ; x0 = mem128[pa + 592]
 %line 1521+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 592]
+	movdqu xmm0, [eax + 592]
 ; mem128[out + 592] = x0
 %line 1522+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 592], xmm0
+	movdqu [edx + 592], xmm0
 ; x0 = mem128[pa + 608]
 %line 1523+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 608]
+	movdqu xmm0, [eax + 608]
 ; mem128[out + 608] = x0
 %line 1524+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 608], xmm0
+	movdqu [edx + 608], xmm0
 ; x0 = mem128[pa + 624]
 %line 1525+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu xmm0, [ecx + 624]
+	movdqu xmm0, [eax + 624]
 ; mem128[out + 624] = x0
 %line 1526+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movdqu [eax + 624], xmm0
+	movdqu [edx + 624], xmm0
 ; t0 = mem32[pa + 640]
 %line 1527+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edx, [ecx + 640]
+	mov ecx, [eax + 640]
 ; mem32[out + 640] = t0
 %line 1528+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov [eax + 640], edx
+	mov [edx + 640], ecx
 ; t0 = mem32[pa + 644]
 %line 1529+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edx, [ecx + 644]
+	mov ecx, [eax + 644]
 ; mem32[out + 644] = t0
 %line 1530+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov [eax + 644], edx
+	mov [edx + 644], ecx
 ; t0 = mem32[pa + 648]
 %line 1531+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov edx, [ecx + 648]
+	mov ecx, [eax + 648]
 ; mem32[out + 648] = t0
 %line 1532+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov [eax + 648], edx
+	mov [edx + 648], ecx
 ; t0 = mem8[pa + 652]
 %line 1533+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	movzx ecx, byte [ecx + 652]
+	movzx eax, byte [eax + 652]
 ; mem8[out + 652] = t0
 %line 1534+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
-	mov byte [eax + 652], cl
+	mov byte [edx + 652], al
 ; leave
 %line 1535+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_653.q
 	add esp, 155996

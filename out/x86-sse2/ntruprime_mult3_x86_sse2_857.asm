@@ -14,797 +14,796 @@ qhasm_kernel_core_mult3sntrup857_x86_sse2_mul:
 	sub esp, 156620
 ; input out in k
 %line 23+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov eax, [esp + 156640]
-	mov ebx, [esp + 156644]
-	mov esi, [esp + 156648]
+	mov ebp, [esp + 156640]
+	mov esi, [esp + 156644]
+	mov eax, [esp + 156648]
 ; w = &workqhasm_kernel_core_mult3sntrup857_x86_sse2_mul
 %line 25+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea ecx, [esp + 0]
+	lea edi, [esp + 0]
 ; pa = w + 152752
 %line 26+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea edx, [ecx + 152752]
+	lea ecx, [edi + 152752]
 ; z0 = 0
 %line 27+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edi, ecx
 	pxor xmm0, xmm0
 ; i1 = 2
 %line 28+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ecx, 2
+	mov edx, 2
 align 32
 .Lloop1:
 ; mem128[pa] = z0
 %line 30+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx], xmm0
+	movdqu [ecx], xmm0
 ; mem128[pa + 16] = z0
 %line 31+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 16], xmm0
+	movdqu [ecx + 16], xmm0
 ; mem128[pa + 32] = z0
 %line 32+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 32], xmm0
+	movdqu [ecx + 32], xmm0
 ; mem128[pa + 48] = z0
 %line 33+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 48], xmm0
+	movdqu [ecx + 48], xmm0
 ; pa = pa + 64
 %line 34+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add edx, 64
+	add ecx, 64
 ; i1 = i1 - 1
 %line 35+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	sub ecx, 1
+	sub edx, 1
 ; =? i1 - 0
 %line 36+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	cmp ecx, 0
+	cmp edx, 0
 ; goto loop1 if !=
 %line 37+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	jne .Lloop1
 ; mem128[pa] = z0
 %line 38+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx], xmm0
+	movdqu [ecx], xmm0
 ; mem128[pa + 16] = z0
 %line 39+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 16], xmm0
+	movdqu [ecx + 16], xmm0
 ; mem128[pa + 32] = z0
 %line 40+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 32], xmm0
+	movdqu [ecx + 32], xmm0
 ; pa = w + 151904
 %line 41+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ecx, edi
-	lea edi, [ecx + 151904]
+	lea edx, [edi + 151904]
 ; x0 = mem128[in]
 %line 42+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx]
+	movdqu xmm0, [esi]
 ; mem128[pa] = x0
 %line 43+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi], xmm0
+	movdqu [edx], xmm0
 ; x0 = mem128[in + 16]
 %line 44+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 16]
+	movdqu xmm0, [esi + 16]
 ; mem128[pa + 16] = x0
 %line 45+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 16], xmm0
+	movdqu [edx + 16], xmm0
 ; x0 = mem128[in + 32]
 %line 46+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 32]
+	movdqu xmm0, [esi + 32]
 ; mem128[pa + 32] = x0
 %line 47+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 32], xmm0
+	movdqu [edx + 32], xmm0
 ; x0 = mem128[in + 48]
 %line 48+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 48]
+	movdqu xmm0, [esi + 48]
 ; mem128[pa + 48] = x0
 %line 49+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 48], xmm0
+	movdqu [edx + 48], xmm0
 ; x0 = mem128[in + 64]
 %line 50+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 64]
+	movdqu xmm0, [esi + 64]
 ; mem128[pa + 64] = x0
 %line 51+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 64], xmm0
+	movdqu [edx + 64], xmm0
 ; x0 = mem128[in + 80]
 %line 52+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 80]
+	movdqu xmm0, [esi + 80]
 ; mem128[pa + 80] = x0
 %line 53+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 80], xmm0
+	movdqu [edx + 80], xmm0
 ; x0 = mem128[in + 96]
 %line 54+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 96]
+	movdqu xmm0, [esi + 96]
 ; mem128[pa + 96] = x0
 %line 55+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 96], xmm0
+	movdqu [edx + 96], xmm0
 ; x0 = mem128[in + 112]
 %line 56+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 112]
+	movdqu xmm0, [esi + 112]
 ; mem128[pa + 112] = x0
 %line 57+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 112], xmm0
+	movdqu [edx + 112], xmm0
 ; x0 = mem128[in + 128]
 %line 58+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 128]
+	movdqu xmm0, [esi + 128]
 ; mem128[pa + 128] = x0
 %line 59+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 128], xmm0
+	movdqu [edx + 128], xmm0
 ; x0 = mem128[in + 144]
 %line 60+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 144]
+	movdqu xmm0, [esi + 144]
 ; mem128[pa + 144] = x0
 %line 61+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 144], xmm0
+	movdqu [edx + 144], xmm0
 ; x0 = mem128[in + 160]
 %line 62+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 160]
+	movdqu xmm0, [esi + 160]
 ; mem128[pa + 160] = x0
 %line 63+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 160], xmm0
+	movdqu [edx + 160], xmm0
 ; x0 = mem128[in + 176]
 %line 64+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 176]
+	movdqu xmm0, [esi + 176]
 ; mem128[pa + 176] = x0
 %line 65+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 176], xmm0
+	movdqu [edx + 176], xmm0
 ; x0 = mem128[in + 192]
 %line 66+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 192]
+	movdqu xmm0, [esi + 192]
 ; mem128[pa + 192] = x0
 %line 67+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 192], xmm0
+	movdqu [edx + 192], xmm0
 ; x0 = mem128[in + 208]
 %line 68+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 208]
+	movdqu xmm0, [esi + 208]
 ; mem128[pa + 208] = x0
 %line 69+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 208], xmm0
+	movdqu [edx + 208], xmm0
 ; x0 = mem128[in + 224]
 %line 70+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 224]
+	movdqu xmm0, [esi + 224]
 ; mem128[pa + 224] = x0
 %line 71+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 224], xmm0
+	movdqu [edx + 224], xmm0
 ; x0 = mem128[in + 240]
 %line 72+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 240]
+	movdqu xmm0, [esi + 240]
 ; mem128[pa + 240] = x0
 %line 73+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 240], xmm0
+	movdqu [edx + 240], xmm0
 ; x0 = mem128[in + 256]
 %line 74+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 256]
+	movdqu xmm0, [esi + 256]
 ; mem128[pa + 256] = x0
 %line 75+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 256], xmm0
+	movdqu [edx + 256], xmm0
 ; x0 = mem128[in + 272]
 %line 76+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 272]
+	movdqu xmm0, [esi + 272]
 ; mem128[pa + 272] = x0
 %line 77+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 272], xmm0
+	movdqu [edx + 272], xmm0
 ; x0 = mem128[in + 288]
 %line 78+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 288]
+	movdqu xmm0, [esi + 288]
 ; mem128[pa + 288] = x0
 %line 79+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 288], xmm0
+	movdqu [edx + 288], xmm0
 ; x0 = mem128[in + 304]
 %line 80+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 304]
+	movdqu xmm0, [esi + 304]
 ; mem128[pa + 304] = x0
 %line 81+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 304], xmm0
+	movdqu [edx + 304], xmm0
 ; x0 = mem128[in + 320]
 %line 82+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 320]
+	movdqu xmm0, [esi + 320]
 ; mem128[pa + 320] = x0
 %line 83+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 320], xmm0
+	movdqu [edx + 320], xmm0
 ; x0 = mem128[in + 336]
 %line 84+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 336]
+	movdqu xmm0, [esi + 336]
 ; mem128[pa + 336] = x0
 %line 85+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 336], xmm0
+	movdqu [edx + 336], xmm0
 ; x0 = mem128[in + 352]
 %line 86+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 352]
+	movdqu xmm0, [esi + 352]
 ; mem128[pa + 352] = x0
 %line 87+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 352], xmm0
+	movdqu [edx + 352], xmm0
 ; x0 = mem128[in + 368]
 %line 88+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 368]
+	movdqu xmm0, [esi + 368]
 ; mem128[pa + 368] = x0
 %line 89+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 368], xmm0
+	movdqu [edx + 368], xmm0
 ; x0 = mem128[in + 384]
 %line 90+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 384]
+	movdqu xmm0, [esi + 384]
 ; mem128[pa + 384] = x0
 %line 91+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 384], xmm0
+	movdqu [edx + 384], xmm0
 ; x0 = mem128[in + 400]
 %line 92+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 400]
+	movdqu xmm0, [esi + 400]
 ; mem128[pa + 400] = x0
 %line 93+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 400], xmm0
+	movdqu [edx + 400], xmm0
 ; x0 = mem128[in + 416]
 %line 94+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 416]
+	movdqu xmm0, [esi + 416]
 ; mem128[pa + 416] = x0
 %line 95+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 416], xmm0
+	movdqu [edx + 416], xmm0
 ; x0 = mem128[in + 432]
 %line 96+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 432]
+	movdqu xmm0, [esi + 432]
 ; mem128[pa + 432] = x0
 %line 97+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 432], xmm0
+	movdqu [edx + 432], xmm0
 ; x0 = mem128[in + 448]
 %line 98+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 448]
+	movdqu xmm0, [esi + 448]
 ; mem128[pa + 448] = x0
 %line 99+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 448], xmm0
+	movdqu [edx + 448], xmm0
 ; x0 = mem128[in + 464]
 %line 100+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 464]
+	movdqu xmm0, [esi + 464]
 ; mem128[pa + 464] = x0
 %line 101+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 464], xmm0
+	movdqu [edx + 464], xmm0
 ; x0 = mem128[in + 480]
 %line 102+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 480]
+	movdqu xmm0, [esi + 480]
 ; mem128[pa + 480] = x0
 %line 103+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 480], xmm0
+	movdqu [edx + 480], xmm0
 ; x0 = mem128[in + 496]
 %line 104+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 496]
+	movdqu xmm0, [esi + 496]
 ; mem128[pa + 496] = x0
 %line 105+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 496], xmm0
+	movdqu [edx + 496], xmm0
 ; x0 = mem128[in + 512]
 %line 106+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 512]
+	movdqu xmm0, [esi + 512]
 ; mem128[pa + 512] = x0
 %line 107+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 512], xmm0
+	movdqu [edx + 512], xmm0
 ; x0 = mem128[in + 528]
 %line 108+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 528]
+	movdqu xmm0, [esi + 528]
 ; mem128[pa + 528] = x0
 %line 109+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 528], xmm0
+	movdqu [edx + 528], xmm0
 ; x0 = mem128[in + 544]
 %line 110+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 544]
+	movdqu xmm0, [esi + 544]
 ; mem128[pa + 544] = x0
 %line 111+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 544], xmm0
+	movdqu [edx + 544], xmm0
 ; x0 = mem128[in + 560]
 %line 112+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 560]
+	movdqu xmm0, [esi + 560]
 ; mem128[pa + 560] = x0
 %line 113+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 560], xmm0
+	movdqu [edx + 560], xmm0
 ; x0 = mem128[in + 576]
 %line 114+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 576]
+	movdqu xmm0, [esi + 576]
 ; mem128[pa + 576] = x0
 %line 115+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 576], xmm0
+	movdqu [edx + 576], xmm0
 ; x0 = mem128[in + 592]
 %line 116+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 592]
+	movdqu xmm0, [esi + 592]
 ; mem128[pa + 592] = x0
 %line 117+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 592], xmm0
+	movdqu [edx + 592], xmm0
 ; x0 = mem128[in + 608]
 %line 118+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 608]
+	movdqu xmm0, [esi + 608]
 ; mem128[pa + 608] = x0
 %line 119+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 608], xmm0
+	movdqu [edx + 608], xmm0
 ; x0 = mem128[in + 624]
 %line 120+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 624]
+	movdqu xmm0, [esi + 624]
 ; mem128[pa + 624] = x0
 %line 121+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 624], xmm0
+	movdqu [edx + 624], xmm0
 ; x0 = mem128[in + 640]
 %line 122+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 640]
+	movdqu xmm0, [esi + 640]
 ; mem128[pa + 640] = x0
 %line 123+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 640], xmm0
+	movdqu [edx + 640], xmm0
 ; x0 = mem128[in + 656]
 %line 124+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 656]
+	movdqu xmm0, [esi + 656]
 ; mem128[pa + 656] = x0
 %line 125+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 656], xmm0
+	movdqu [edx + 656], xmm0
 ; x0 = mem128[in + 672]
 %line 126+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 672]
+	movdqu xmm0, [esi + 672]
 ; mem128[pa + 672] = x0
 %line 127+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 672], xmm0
+	movdqu [edx + 672], xmm0
 ; x0 = mem128[in + 688]
 %line 128+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 688]
+	movdqu xmm0, [esi + 688]
 ; mem128[pa + 688] = x0
 %line 129+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 688], xmm0
+	movdqu [edx + 688], xmm0
 ; x0 = mem128[in + 704]
 %line 130+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 704]
+	movdqu xmm0, [esi + 704]
 ; mem128[pa + 704] = x0
 %line 131+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 704], xmm0
+	movdqu [edx + 704], xmm0
 ; x0 = mem128[in + 720]
 %line 132+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 720]
+	movdqu xmm0, [esi + 720]
 ; mem128[pa + 720] = x0
 %line 133+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 720], xmm0
+	movdqu [edx + 720], xmm0
 ; x0 = mem128[in + 736]
 %line 134+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 736]
+	movdqu xmm0, [esi + 736]
 ; mem128[pa + 736] = x0
 %line 135+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 736], xmm0
+	movdqu [edx + 736], xmm0
 ; x0 = mem128[in + 752]
 %line 136+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 752]
+	movdqu xmm0, [esi + 752]
 ; mem128[pa + 752] = x0
 %line 137+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 752], xmm0
+	movdqu [edx + 752], xmm0
 ; x0 = mem128[in + 768]
 %line 138+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 768]
+	movdqu xmm0, [esi + 768]
 ; mem128[pa + 768] = x0
 %line 139+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 768], xmm0
+	movdqu [edx + 768], xmm0
 ; x0 = mem128[in + 784]
 %line 140+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 784]
+	movdqu xmm0, [esi + 784]
 ; mem128[pa + 784] = x0
 %line 141+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 784], xmm0
+	movdqu [edx + 784], xmm0
 ; x0 = mem128[in + 800]
 %line 142+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 800]
+	movdqu xmm0, [esi + 800]
 ; mem128[pa + 800] = x0
 %line 143+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 800], xmm0
+	movdqu [edx + 800], xmm0
 ; x0 = mem128[in + 816]
 %line 144+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 816]
+	movdqu xmm0, [esi + 816]
 ; mem128[pa + 816] = x0
 %line 145+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 816], xmm0
+	movdqu [edx + 816], xmm0
 ; x0 = mem128[in + 832]
 %line 146+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 832]
+	movdqu xmm0, [esi + 832]
 ; mem128[pa + 832] = x0
 %line 147+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 832], xmm0
+	movdqu [edx + 832], xmm0
 ; t0 = mem32[in + 848]
 %line 148+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, [ebx + 848]
+	mov ecx, [esi + 848]
 ; mem32[pa + 848] = t0
 %line 149+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov [edi + 848], edx
+	mov [edx + 848], ecx
 ; t0 = mem32[in + 852]
 %line 150+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, [ebx + 852]
+	mov ecx, [esi + 852]
 ; mem32[pa + 852] = t0
 %line 151+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov [edi + 852], edx
+	mov [edx + 852], ecx
 ; t0 = mem8[in + 856]
 %line 152+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movzx edx, byte [ebx + 856]
+	movzx ecx, byte [esi + 856]
 ; mem8[pa + 856] = t0
 %line 153+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov byte [edi + 856], dl
+	mov byte [edx + 856], cl
 ; pa = w + 153776
 %line 154+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea edx, [ecx + 153776]
+	lea ecx, [edi + 153776]
 ; z0 = 0
 %line 155+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	pxor xmm0, xmm0
 ; i1 = 2
 %line 156+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edi, 2
+	mov edx, 2
 align 32
 .Lloop2:
 ; mem128[pa] = z0
 %line 158+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx], xmm0
+	movdqu [ecx], xmm0
 ; mem128[pa + 16] = z0
 %line 159+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 16], xmm0
+	movdqu [ecx + 16], xmm0
 ; mem128[pa + 32] = z0
 %line 160+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 32], xmm0
+	movdqu [ecx + 32], xmm0
 ; mem128[pa + 48] = z0
 %line 161+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 48], xmm0
+	movdqu [ecx + 48], xmm0
 ; pa = pa + 64
 %line 162+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add edx, 64
+	add ecx, 64
 ; i1 = i1 - 1
 %line 163+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	sub edi, 1
+	sub edx, 1
 ; =? i1 - 0
 %line 164+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	cmp edi, 0
+	cmp edx, 0
 ; goto loop2 if !=
 %line 165+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	jne .Lloop2
 ; mem128[pa] = z0
 %line 166+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx], xmm0
+	movdqu [ecx], xmm0
 ; mem128[pa + 16] = z0
 %line 167+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 16], xmm0
+	movdqu [ecx + 16], xmm0
 ; mem128[pa + 32] = z0
 %line 168+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 32], xmm0
+	movdqu [ecx + 32], xmm0
 ; pa = w + 152928
 %line 169+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea edi, [ecx + 152928]
+	lea edx, [edi + 152928]
 ; x0 = mem128[k]
 %line 170+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi]
+	movdqu xmm0, [eax]
 ; mem128[pa] = x0
 %line 171+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi], xmm0
+	movdqu [edx], xmm0
 ; x0 = mem128[k + 16]
 %line 172+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 16]
+	movdqu xmm0, [eax + 16]
 ; mem128[pa + 16] = x0
 %line 173+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 16], xmm0
+	movdqu [edx + 16], xmm0
 ; x0 = mem128[k + 32]
 %line 174+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 32]
+	movdqu xmm0, [eax + 32]
 ; mem128[pa + 32] = x0
 %line 175+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 32], xmm0
+	movdqu [edx + 32], xmm0
 ; x0 = mem128[k + 48]
 %line 176+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 48]
+	movdqu xmm0, [eax + 48]
 ; mem128[pa + 48] = x0
 %line 177+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 48], xmm0
+	movdqu [edx + 48], xmm0
 ; x0 = mem128[k + 64]
 %line 178+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 64]
+	movdqu xmm0, [eax + 64]
 ; mem128[pa + 64] = x0
 %line 179+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 64], xmm0
+	movdqu [edx + 64], xmm0
 ; x0 = mem128[k + 80]
 %line 180+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 80]
+	movdqu xmm0, [eax + 80]
 ; mem128[pa + 80] = x0
 %line 181+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 80], xmm0
+	movdqu [edx + 80], xmm0
 ; x0 = mem128[k + 96]
 %line 182+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 96]
+	movdqu xmm0, [eax + 96]
 ; mem128[pa + 96] = x0
 %line 183+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 96], xmm0
+	movdqu [edx + 96], xmm0
 ; x0 = mem128[k + 112]
 %line 184+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 112]
+	movdqu xmm0, [eax + 112]
 ; mem128[pa + 112] = x0
 %line 185+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 112], xmm0
+	movdqu [edx + 112], xmm0
 ; x0 = mem128[k + 128]
 %line 186+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 128]
+	movdqu xmm0, [eax + 128]
 ; mem128[pa + 128] = x0
 %line 187+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 128], xmm0
+	movdqu [edx + 128], xmm0
 ; x0 = mem128[k + 144]
 %line 188+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 144]
+	movdqu xmm0, [eax + 144]
 ; mem128[pa + 144] = x0
 %line 189+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 144], xmm0
+	movdqu [edx + 144], xmm0
 ; x0 = mem128[k + 160]
 %line 190+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 160]
+	movdqu xmm0, [eax + 160]
 ; mem128[pa + 160] = x0
 %line 191+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 160], xmm0
+	movdqu [edx + 160], xmm0
 ; x0 = mem128[k + 176]
 %line 192+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 176]
+	movdqu xmm0, [eax + 176]
 ; mem128[pa + 176] = x0
 %line 193+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 176], xmm0
+	movdqu [edx + 176], xmm0
 ; x0 = mem128[k + 192]
 %line 194+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 192]
+	movdqu xmm0, [eax + 192]
 ; mem128[pa + 192] = x0
 %line 195+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 192], xmm0
+	movdqu [edx + 192], xmm0
 ; x0 = mem128[k + 208]
 %line 196+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 208]
+	movdqu xmm0, [eax + 208]
 ; mem128[pa + 208] = x0
 %line 197+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 208], xmm0
+	movdqu [edx + 208], xmm0
 ; x0 = mem128[k + 224]
 %line 198+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 224]
+	movdqu xmm0, [eax + 224]
 ; mem128[pa + 224] = x0
 %line 199+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 224], xmm0
+	movdqu [edx + 224], xmm0
 ; x0 = mem128[k + 240]
 %line 200+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 240]
+	movdqu xmm0, [eax + 240]
 ; mem128[pa + 240] = x0
 %line 201+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 240], xmm0
+	movdqu [edx + 240], xmm0
 ; x0 = mem128[k + 256]
 %line 202+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 256]
+	movdqu xmm0, [eax + 256]
 ; mem128[pa + 256] = x0
 %line 203+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 256], xmm0
+	movdqu [edx + 256], xmm0
 ; x0 = mem128[k + 272]
 %line 204+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 272]
+	movdqu xmm0, [eax + 272]
 ; mem128[pa + 272] = x0
 %line 205+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 272], xmm0
+	movdqu [edx + 272], xmm0
 ; x0 = mem128[k + 288]
 %line 206+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 288]
+	movdqu xmm0, [eax + 288]
 ; mem128[pa + 288] = x0
 %line 207+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 288], xmm0
+	movdqu [edx + 288], xmm0
 ; x0 = mem128[k + 304]
 %line 208+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 304]
+	movdqu xmm0, [eax + 304]
 ; mem128[pa + 304] = x0
 %line 209+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 304], xmm0
+	movdqu [edx + 304], xmm0
 ; x0 = mem128[k + 320]
 %line 210+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 320]
+	movdqu xmm0, [eax + 320]
 ; mem128[pa + 320] = x0
 %line 211+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 320], xmm0
+	movdqu [edx + 320], xmm0
 ; x0 = mem128[k + 336]
 %line 212+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 336]
+	movdqu xmm0, [eax + 336]
 ; mem128[pa + 336] = x0
 %line 213+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 336], xmm0
+	movdqu [edx + 336], xmm0
 ; x0 = mem128[k + 352]
 %line 214+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 352]
+	movdqu xmm0, [eax + 352]
 ; mem128[pa + 352] = x0
 %line 215+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 352], xmm0
+	movdqu [edx + 352], xmm0
 ; x0 = mem128[k + 368]
 %line 216+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 368]
+	movdqu xmm0, [eax + 368]
 ; mem128[pa + 368] = x0
 %line 217+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 368], xmm0
+	movdqu [edx + 368], xmm0
 ; x0 = mem128[k + 384]
 %line 218+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 384]
+	movdqu xmm0, [eax + 384]
 ; mem128[pa + 384] = x0
 %line 219+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 384], xmm0
+	movdqu [edx + 384], xmm0
 ; x0 = mem128[k + 400]
 %line 220+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 400]
+	movdqu xmm0, [eax + 400]
 ; mem128[pa + 400] = x0
 %line 221+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 400], xmm0
+	movdqu [edx + 400], xmm0
 ; x0 = mem128[k + 416]
 %line 222+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 416]
+	movdqu xmm0, [eax + 416]
 ; mem128[pa + 416] = x0
 %line 223+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 416], xmm0
+	movdqu [edx + 416], xmm0
 ; x0 = mem128[k + 432]
 %line 224+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 432]
+	movdqu xmm0, [eax + 432]
 ; mem128[pa + 432] = x0
 %line 225+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 432], xmm0
+	movdqu [edx + 432], xmm0
 ; x0 = mem128[k + 448]
 %line 226+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 448]
+	movdqu xmm0, [eax + 448]
 ; mem128[pa + 448] = x0
 %line 227+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 448], xmm0
+	movdqu [edx + 448], xmm0
 ; x0 = mem128[k + 464]
 %line 228+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 464]
+	movdqu xmm0, [eax + 464]
 ; mem128[pa + 464] = x0
 %line 229+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 464], xmm0
+	movdqu [edx + 464], xmm0
 ; x0 = mem128[k + 480]
 %line 230+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 480]
+	movdqu xmm0, [eax + 480]
 ; mem128[pa + 480] = x0
 %line 231+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 480], xmm0
+	movdqu [edx + 480], xmm0
 ; x0 = mem128[k + 496]
 %line 232+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 496]
+	movdqu xmm0, [eax + 496]
 ; mem128[pa + 496] = x0
 %line 233+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 496], xmm0
+	movdqu [edx + 496], xmm0
 ; x0 = mem128[k + 512]
 %line 234+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 512]
+	movdqu xmm0, [eax + 512]
 ; mem128[pa + 512] = x0
 %line 235+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 512], xmm0
+	movdqu [edx + 512], xmm0
 ; x0 = mem128[k + 528]
 %line 236+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 528]
+	movdqu xmm0, [eax + 528]
 ; mem128[pa + 528] = x0
 %line 237+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 528], xmm0
+	movdqu [edx + 528], xmm0
 ; x0 = mem128[k + 544]
 %line 238+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 544]
+	movdqu xmm0, [eax + 544]
 ; mem128[pa + 544] = x0
 %line 239+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 544], xmm0
+	movdqu [edx + 544], xmm0
 ; x0 = mem128[k + 560]
 %line 240+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 560]
+	movdqu xmm0, [eax + 560]
 ; mem128[pa + 560] = x0
 %line 241+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 560], xmm0
+	movdqu [edx + 560], xmm0
 ; x0 = mem128[k + 576]
 %line 242+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 576]
+	movdqu xmm0, [eax + 576]
 ; mem128[pa + 576] = x0
 %line 243+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 576], xmm0
+	movdqu [edx + 576], xmm0
 ; x0 = mem128[k + 592]
 %line 244+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 592]
+	movdqu xmm0, [eax + 592]
 ; mem128[pa + 592] = x0
 %line 245+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 592], xmm0
+	movdqu [edx + 592], xmm0
 ; x0 = mem128[k + 608]
 %line 246+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 608]
+	movdqu xmm0, [eax + 608]
 ; mem128[pa + 608] = x0
 %line 247+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 608], xmm0
+	movdqu [edx + 608], xmm0
 ; x0 = mem128[k + 624]
 %line 248+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 624]
+	movdqu xmm0, [eax + 624]
 ; mem128[pa + 624] = x0
 %line 249+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 624], xmm0
+	movdqu [edx + 624], xmm0
 ; x0 = mem128[k + 640]
 %line 250+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 640]
+	movdqu xmm0, [eax + 640]
 ; mem128[pa + 640] = x0
 %line 251+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 640], xmm0
+	movdqu [edx + 640], xmm0
 ; x0 = mem128[k + 656]
 %line 252+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 656]
+	movdqu xmm0, [eax + 656]
 ; mem128[pa + 656] = x0
 %line 253+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 656], xmm0
+	movdqu [edx + 656], xmm0
 ; x0 = mem128[k + 672]
 %line 254+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 672]
+	movdqu xmm0, [eax + 672]
 ; mem128[pa + 672] = x0
 %line 255+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 672], xmm0
+	movdqu [edx + 672], xmm0
 ; x0 = mem128[k + 688]
 %line 256+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 688]
+	movdqu xmm0, [eax + 688]
 ; mem128[pa + 688] = x0
 %line 257+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 688], xmm0
+	movdqu [edx + 688], xmm0
 ; x0 = mem128[k + 704]
 %line 258+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 704]
+	movdqu xmm0, [eax + 704]
 ; mem128[pa + 704] = x0
 %line 259+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 704], xmm0
+	movdqu [edx + 704], xmm0
 ; x0 = mem128[k + 720]
 %line 260+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 720]
+	movdqu xmm0, [eax + 720]
 ; mem128[pa + 720] = x0
 %line 261+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 720], xmm0
+	movdqu [edx + 720], xmm0
 ; x0 = mem128[k + 736]
 %line 262+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 736]
+	movdqu xmm0, [eax + 736]
 ; mem128[pa + 736] = x0
 %line 263+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 736], xmm0
+	movdqu [edx + 736], xmm0
 ; x0 = mem128[k + 752]
 %line 264+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 752]
+	movdqu xmm0, [eax + 752]
 ; mem128[pa + 752] = x0
 %line 265+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 752], xmm0
+	movdqu [edx + 752], xmm0
 ; x0 = mem128[k + 768]
 %line 266+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 768]
+	movdqu xmm0, [eax + 768]
 ; mem128[pa + 768] = x0
 %line 267+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 768], xmm0
+	movdqu [edx + 768], xmm0
 ; x0 = mem128[k + 784]
 %line 268+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 784]
+	movdqu xmm0, [eax + 784]
 ; mem128[pa + 784] = x0
 %line 269+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 784], xmm0
+	movdqu [edx + 784], xmm0
 ; x0 = mem128[k + 800]
 %line 270+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 800]
+	movdqu xmm0, [eax + 800]
 ; mem128[pa + 800] = x0
 %line 271+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 800], xmm0
+	movdqu [edx + 800], xmm0
 ; x0 = mem128[k + 816]
 %line 272+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 816]
+	movdqu xmm0, [eax + 816]
 ; mem128[pa + 816] = x0
 %line 273+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 816], xmm0
+	movdqu [edx + 816], xmm0
 ; x0 = mem128[k + 832]
 %line 274+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 832]
+	movdqu xmm0, [eax + 832]
 ; mem128[pa + 832] = x0
 %line 275+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 832], xmm0
+	movdqu [edx + 832], xmm0
 ; t0 = mem32[k + 848]
 %line 276+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, [esi + 848]
+	mov ecx, [eax + 848]
 ; mem32[pa + 848] = t0
 %line 277+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov [edi + 848], edx
+	mov [edx + 848], ecx
 ; t0 = mem32[k + 852]
 %line 278+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, [esi + 852]
+	mov ecx, [eax + 852]
 ; mem32[pa + 852] = t0
 %line 279+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov [edi + 852], edx
+	mov [edx + 852], ecx
 ; t0 = mem8[k + 856]
 %line 280+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movzx edx, byte [esi + 856]
+	movzx eax, byte [eax + 856]
 ; mem8[pa + 856] = t0
 %line 281+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov byte [edi + 856], dl
+	mov byte [edx + 856], al
 ; x7 = mem128[ONES]
 %line 282+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ONES]
+	movdqu xmm2, [ONES]
 ; pa = w + 151904
 %line 283+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea esi, [ecx + 151904]
+	lea ecx, [edi + 151904]
+; pb = w
+%line 284+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
+	mov eax, edi
 ; i1 = 32
 %line 285+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, ecx
-	mov edi, 32
-	movdqa xmm2, xmm0
+	mov edx, 32
 align 32
 .Lloop3:
 ; 8x x0 = zeroext8(mem64[pa])
 %line 287+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	pxor xmm0, xmm0
-	movq xmm1, [esi]
+	movq xmm1, [ecx]
 	punpcklbw xmm1, xmm0
 ; x1 = x0 & x7
 %line 288+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
@@ -824,11 +823,11 @@ align 32
 	psubw xmm0, xmm1
 ; mem128[pb] = x1
 %line 293+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ecx], xmm0
+	movdqu [eax], xmm0
 ; 8x x0 = zeroext8(mem64[pa + 8])
 %line 294+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	pxor xmm0, xmm0
-	movq xmm1, [esi + 8]
+	movq xmm1, [ecx + 8]
 	punpcklbw xmm1, xmm0
 ; x1 = x0 & x7
 %line 295+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
@@ -848,11 +847,11 @@ align 32
 	psubw xmm0, xmm1
 ; mem128[pb + 16] = x1
 %line 300+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ecx + 16], xmm0
+	movdqu [eax + 16], xmm0
 ; 8x x0 = zeroext8(mem64[pa + 16])
 %line 301+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	pxor xmm0, xmm0
-	movq xmm1, [esi + 16]
+	movq xmm1, [ecx + 16]
 	punpcklbw xmm1, xmm0
 ; x1 = x0 & x7
 %line 302+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
@@ -872,11 +871,11 @@ align 32
 	psubw xmm0, xmm1
 ; mem128[pb + 32] = x1
 %line 307+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ecx + 32], xmm0
+	movdqu [eax + 32], xmm0
 ; 8x x0 = zeroext8(mem64[pa + 24])
 %line 308+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	pxor xmm0, xmm0
-	movq xmm1, [esi + 24]
+	movq xmm1, [ecx + 24]
 	punpcklbw xmm1, xmm0
 ; x1 = x0 & x7
 %line 309+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
@@ -896,42 +895,40 @@ align 32
 	psubw xmm0, xmm1
 ; mem128[pb + 48] = x1
 %line 314+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ecx + 48], xmm0
+	movdqu [eax + 48], xmm0
 ; pa = pa + 32
 %line 315+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add esi, 32
+	add ecx, 32
 ; pb = pb + 64
 %line 316+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add ecx, 64
+	add eax, 64
 ; i1 = i1 - 1
 %line 317+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	sub edi, 1
+	sub edx, 1
 ; =? i1 - 0
 %line 318+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	cmp edi, 0
+	cmp edx, 0
 ; goto loop3 if !=
 %line 319+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	jne .Lloop3
 ; x7 = mem128[ONES]
 %line 320+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ONES]
+	movdqu xmm2, [ONES]
 ; pa = w + 152928
 %line 321+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ecx, edx
-	lea edx, [ecx + 152928]
+	lea eax, [edi + 152928]
 ; pb = w + 2048
 %line 322+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea esi, [ecx + 2048]
+	lea ecx, [edi + 2048]
 ; i1 = 32
 %line 323+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edi, 32
-	movdqa xmm2, xmm0
+	mov edx, 32
 align 32
 .Lloop4:
 ; 8x x0 = zeroext8(mem64[pa])
 %line 325+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	pxor xmm0, xmm0
-	movq xmm1, [edx]
+	movq xmm1, [eax]
 	punpcklbw xmm1, xmm0
 ; x1 = x0 & x7
 %line 326+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
@@ -951,11 +948,11 @@ align 32
 	psubw xmm0, xmm1
 ; mem128[pb] = x1
 %line 331+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi], xmm0
+	movdqu [ecx], xmm0
 ; 8x x0 = zeroext8(mem64[pa + 8])
 %line 332+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	pxor xmm0, xmm0
-	movq xmm1, [edx + 8]
+	movq xmm1, [eax + 8]
 	punpcklbw xmm1, xmm0
 ; x1 = x0 & x7
 %line 333+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
@@ -975,11 +972,11 @@ align 32
 	psubw xmm0, xmm1
 ; mem128[pb + 16] = x1
 %line 338+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 16], xmm0
+	movdqu [ecx + 16], xmm0
 ; 8x x0 = zeroext8(mem64[pa + 16])
 %line 339+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	pxor xmm0, xmm0
-	movq xmm1, [edx + 16]
+	movq xmm1, [eax + 16]
 	punpcklbw xmm1, xmm0
 ; x1 = x0 & x7
 %line 340+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
@@ -999,11 +996,11 @@ align 32
 	psubw xmm0, xmm1
 ; mem128[pb + 32] = x1
 %line 345+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 32], xmm0
+	movdqu [ecx + 32], xmm0
 ; 8x x0 = zeroext8(mem64[pa + 24])
 %line 346+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	pxor xmm0, xmm0
-	movq xmm1, [edx + 24]
+	movq xmm1, [eax + 24]
 	punpcklbw xmm1, xmm0
 ; x1 = x0 & x7
 %line 347+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
@@ -1023,43 +1020,42 @@ align 32
 	psubw xmm0, xmm1
 ; mem128[pb + 48] = x1
 %line 352+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 48], xmm0
+	movdqu [ecx + 48], xmm0
 ; pa = pa + 32
 %line 353+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add edx, 32
+	add eax, 32
 ; pb = pb + 64
 %line 354+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add esi, 64
+	add ecx, 64
 ; i1 = i1 - 1
 %line 355+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	sub edi, 1
+	sub edx, 1
 ; =? i1 - 0
 %line 356+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	cmp edi, 0
+	cmp edx, 0
 ; goto loop4 if !=
 %line 357+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	jne .Lloop4
+; pa = w
+%line 358+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
+	mov eax, edi
 ; pb = w + 50816
 %line 359+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea edx, [ecx + 50816]
-; qa = pa
-%line 360+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ebx, ecx
-	mov edi, ecx
+	lea edx, [edi + 50816]
 ; qb = pa + 1024
 %line 361+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea esi, [ecx + 1024]
+	lea ecx, [eax + 1024]
 ; i1 = 16
 %line 363+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ecx, 16
+	mov esi, 16
 align 32
 .Lloop5:
 ; x0 = mem128[qa]
 %line 365+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi]
+	movdqu xmm0, [eax]
 ; x1 = mem128[qb]
 %line 366+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [esi]
+	movdqu xmm1, [ecx]
 ; mem128[qc] = x0
 %line 367+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu [edx], xmm0
@@ -1074,10 +1070,10 @@ align 32
 	movdqu [edx + 1024], xmm0
 ; x0 = mem128[qa + 16]
 %line 371+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi + 16]
+	movdqu xmm0, [eax + 16]
 ; x1 = mem128[qb + 16]
 %line 372+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [esi + 16]
+	movdqu xmm1, [ecx + 16]
 ; mem128[qc + 16] = x0
 %line 373+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu [edx + 16], xmm0
@@ -1092,10 +1088,10 @@ align 32
 	movdqu [edx + 1040], xmm0
 ; x0 = mem128[qa + 32]
 %line 377+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi + 32]
+	movdqu xmm0, [eax + 32]
 ; x1 = mem128[qb + 32]
 %line 378+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [esi + 32]
+	movdqu xmm1, [ecx + 32]
 ; mem128[qc + 32] = x0
 %line 379+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu [edx + 32], xmm0
@@ -1110,10 +1106,10 @@ align 32
 	movdqu [edx + 1056], xmm0
 ; x0 = mem128[qa + 48]
 %line 383+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi + 48]
+	movdqu xmm0, [eax + 48]
 ; x1 = mem128[qb + 48]
 %line 384+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [esi + 48]
+	movdqu xmm1, [ecx + 48]
 ; mem128[qc + 48] = x0
 %line 385+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu [edx + 48], xmm0
@@ -1128,46 +1124,42 @@ align 32
 	movdqu [edx + 1072], xmm0
 ; qa = qa + 64
 %line 389+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add edi, 64
+	add eax, 64
 ; qb = qb + 64
 %line 390+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add esi, 64
+	add ecx, 64
 ; qc = qc + 64
 %line 391+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	add edx, 64
 ; i1 = i1 - 1
 %line 392+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	sub ecx, 1
+	sub esi, 1
 ; =? i1 - 0
 %line 393+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	cmp ecx, 0
+	cmp esi, 0
 ; goto loop5 if !=
 %line 394+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	jne .Lloop5
 ; pa = w + 2048
 %line 395+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ecx, ebx
-	lea edi, [ecx + 2048]
+	lea eax, [edi + 2048]
 ; pb = w + 89696
 %line 396+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea edx, [ecx + 89696]
-; qa = pa
-%line 397+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ebx, ecx
+	lea edx, [edi + 89696]
 ; qb = pa + 1024
 %line 398+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea esi, [edi + 1024]
+	lea ecx, [eax + 1024]
 ; i1 = 16
 %line 400+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ecx, 16
+	mov esi, 16
 align 32
 .Lloop6:
 ; x0 = mem128[qa]
 %line 402+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi]
+	movdqu xmm0, [eax]
 ; x1 = mem128[qb]
 %line 403+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [esi]
+	movdqu xmm1, [ecx]
 ; mem128[qc] = x0
 %line 404+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu [edx], xmm0
@@ -1182,10 +1174,10 @@ align 32
 	movdqu [edx + 1024], xmm0
 ; x0 = mem128[qa + 16]
 %line 408+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi + 16]
+	movdqu xmm0, [eax + 16]
 ; x1 = mem128[qb + 16]
 %line 409+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [esi + 16]
+	movdqu xmm1, [ecx + 16]
 ; mem128[qc + 16] = x0
 %line 410+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu [edx + 16], xmm0
@@ -1200,10 +1192,10 @@ align 32
 	movdqu [edx + 1040], xmm0
 ; x0 = mem128[qa + 32]
 %line 414+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi + 32]
+	movdqu xmm0, [eax + 32]
 ; x1 = mem128[qb + 32]
 %line 415+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [esi + 32]
+	movdqu xmm1, [ecx + 32]
 ; mem128[qc + 32] = x0
 %line 416+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu [edx + 32], xmm0
@@ -1218,10 +1210,10 @@ align 32
 	movdqu [edx + 1056], xmm0
 ; x0 = mem128[qa + 48]
 %line 420+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi + 48]
+	movdqu xmm0, [eax + 48]
 ; x1 = mem128[qb + 48]
 %line 421+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [esi + 48]
+	movdqu xmm1, [ecx + 48]
 ; mem128[qc + 48] = x0
 %line 422+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu [edx + 48], xmm0
@@ -1236,270 +1228,266 @@ align 32
 	movdqu [edx + 1072], xmm0
 ; qa = qa + 64
 %line 426+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add edi, 64
+	add eax, 64
 ; qb = qb + 64
 %line 427+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add esi, 64
+	add ecx, 64
 ; qc = qc + 64
 %line 428+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	add edx, 64
 ; i1 = i1 - 1
 %line 429+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	sub ecx, 1
+	sub esi, 1
 ; =? i1 - 0
 %line 430+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	cmp ecx, 0
+	cmp esi, 0
 ; goto loop6 if !=
 %line 431+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	jne .Lloop6
 ; pa = w + 50816
 %line 432+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ecx, ebx
-	lea ebx, [ecx + 50816]
+	lea esi, [edi + 50816]
 ; pb = w + 4096
 %line 433+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea esi, [ecx + 4096]
+	lea edx, [edi + 4096]
 ; i0 = 3
 %line 434+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, 3
+	mov eax, 3
 align 32
 .Lloop7:
 ; qa = pa
 %line 436+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov [esp + 156596], edx
-	mov [esp + 156592], ecx
-	mov edi, eax
-	mov ecx, ebx
+	mov [esp + 156596], eax
+	mov [esp + 156592], edi
 ; qb = pa + 512
 %line 437+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea ebp, [ebx + 512]
+	lea eax, [esi + 512]
 ; qc = pb
 %line 438+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, ebx
-	mov eax, esi
+	mov edi, esi
 ; i1 = 8
 %line 439+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ebx, 8
+	mov ebx, edx
+	mov ecx, 8
 align 32
 .Lloop8:
 ; x0 = mem128[qa]
 %line 441+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx]
+	movdqu xmm0, [esi]
 ; x1 = mem128[qb]
 %line 442+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [ebp]
+	movdqu xmm1, [eax]
 ; mem128[qc] = x0
 %line 443+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax], xmm0
+	movdqu [edx], xmm0
 ; mem128[qc + 1024] = x1
 %line 444+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 1024], xmm1
+	movdqu [edx + 1024], xmm1
 ; 8x x0 = x0 + x1
 %line 445+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 512] = x0
 %line 446+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 512], xmm0
+	movdqu [edx + 512], xmm0
 ; x0 = mem128[qa + 16]
 %line 447+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 16]
+	movdqu xmm0, [esi + 16]
 ; x1 = mem128[qb + 16]
 %line 448+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [ebp + 16]
+	movdqu xmm1, [eax + 16]
 ; mem128[qc + 16] = x0
 %line 449+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 16], xmm0
+	movdqu [edx + 16], xmm0
 ; mem128[qc + 1040] = x1
 %line 450+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 1040], xmm1
+	movdqu [edx + 1040], xmm1
 ; 8x x0 = x0 + x1
 %line 451+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 528] = x0
 %line 452+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 528], xmm0
+	movdqu [edx + 528], xmm0
 ; x0 = mem128[qa + 32]
 %line 453+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 32]
+	movdqu xmm0, [esi + 32]
 ; x1 = mem128[qb + 32]
 %line 454+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [ebp + 32]
+	movdqu xmm1, [eax + 32]
 ; mem128[qc + 32] = x0
 %line 455+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 32], xmm0
+	movdqu [edx + 32], xmm0
 ; mem128[qc + 1056] = x1
 %line 456+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 1056], xmm1
+	movdqu [edx + 1056], xmm1
 ; 8x x0 = x0 + x1
 %line 457+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 544] = x0
 %line 458+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 544], xmm0
+	movdqu [edx + 544], xmm0
 ; x0 = mem128[qa + 48]
 %line 459+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 48]
+	movdqu xmm0, [esi + 48]
 ; x1 = mem128[qb + 48]
 %line 460+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [ebp + 48]
+	movdqu xmm1, [eax + 48]
 ; mem128[qc + 48] = x0
 %line 461+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 48], xmm0
+	movdqu [edx + 48], xmm0
 ; mem128[qc + 1072] = x1
 %line 462+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 1072], xmm1
+	movdqu [edx + 1072], xmm1
 ; 8x x0 = x0 + x1
 %line 463+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 560] = x0
 %line 464+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 560], xmm0
+	movdqu [edx + 560], xmm0
 ; qa = qa + 64
 %line 465+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add ecx, 64
+	add esi, 64
 ; qb = qb + 64
 %line 466+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add ebp, 64
+	add eax, 64
 ; qc = qc + 64
 %line 467+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add eax, 64
+	add edx, 64
 ; i1 = i1 - 1
 %line 468+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	sub ebx, 1
+	sub ecx, 1
 ; =? i1 - 0
 %line 469+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	cmp ebx, 0
+	cmp ecx, 0
 ; goto loop8 if !=
 %line 470+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	jne .Lloop8
 ; pa = pa + 1024
 %line 471+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ebx, edx
-	add ebx, 1024
+	mov esi, edi
+	add esi, 1024
 ; pb = pb + 1536
 %line 472+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add esi, 1536
+	mov edx, ebx
+	add edx, 1536
 ; i0 = i0 - 1
 %line 473+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, [esp + 156596]
-	sub edx, 1
+	mov eax, [esp + 156596]
+	sub eax, 1
 ; =? i0 - 0
 %line 474+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	cmp edx, 0
+	cmp eax, 0
 ; goto loop7 if !=
 %line 475+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov eax, edi
-	mov ecx, [esp + 156592]
+	mov edi, [esp + 156592]
 	jne .Lloop7
 ; pa = w + 89696
 %line 476+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea edi, [ecx + 89696]
+	lea esi, [edi + 89696]
 ; pb = w + 66368
 %line 477+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea esi, [ecx + 66368]
+	lea edx, [edi + 66368]
 ; i0 = 3
 %line 478+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, 3
+	mov eax, 3
 align 32
 .Lloop9:
 ; qa = pa
 %line 480+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov [esp + 156596], edx
-	mov [esp + 156592], ecx
-	mov ebx, eax
+	mov [esp + 156596], eax
+	mov [esp + 156592], edi
 ; qb = pa + 512
 %line 481+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea eax, [edi + 512]
+	lea eax, [esi + 512]
 ; qc = pb
 %line 482+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, edi
+	mov edi, esi
 ; i1 = 8
 %line 483+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ebp, esi
+	mov ebx, edx
 	mov ecx, 8
 align 32
 .Lloop10:
 ; x0 = mem128[qa]
 %line 485+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi]
+	movdqu xmm0, [esi]
 ; x1 = mem128[qb]
 %line 486+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax]
 ; mem128[qc] = x0
 %line 487+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi], xmm0
+	movdqu [edx], xmm0
 ; mem128[qc + 1024] = x1
 %line 488+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 1024], xmm1
+	movdqu [edx + 1024], xmm1
 ; 8x x0 = x0 + x1
 %line 489+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 512] = x0
 %line 490+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 512], xmm0
+	movdqu [edx + 512], xmm0
 ; x0 = mem128[qa + 16]
 %line 491+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi + 16]
+	movdqu xmm0, [esi + 16]
 ; x1 = mem128[qb + 16]
 %line 492+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax + 16]
 ; mem128[qc + 16] = x0
 %line 493+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 16], xmm0
+	movdqu [edx + 16], xmm0
 ; mem128[qc + 1040] = x1
 %line 494+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 1040], xmm1
+	movdqu [edx + 1040], xmm1
 ; 8x x0 = x0 + x1
 %line 495+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 528] = x0
 %line 496+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 528], xmm0
+	movdqu [edx + 528], xmm0
 ; x0 = mem128[qa + 32]
 %line 497+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi + 32]
+	movdqu xmm0, [esi + 32]
 ; x1 = mem128[qb + 32]
 %line 498+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax + 32]
 ; mem128[qc + 32] = x0
 %line 499+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 32], xmm0
+	movdqu [edx + 32], xmm0
 ; mem128[qc + 1056] = x1
 %line 500+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 1056], xmm1
+	movdqu [edx + 1056], xmm1
 ; 8x x0 = x0 + x1
 %line 501+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 544] = x0
 %line 502+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 544], xmm0
+	movdqu [edx + 544], xmm0
 ; x0 = mem128[qa + 48]
 %line 503+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi + 48]
+	movdqu xmm0, [esi + 48]
 ; x1 = mem128[qb + 48]
 %line 504+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax + 48]
 ; mem128[qc + 48] = x0
 %line 505+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 48], xmm0
+	movdqu [edx + 48], xmm0
 ; mem128[qc + 1072] = x1
 %line 506+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 1072], xmm1
+	movdqu [edx + 1072], xmm1
 ; 8x x0 = x0 + x1
 %line 507+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 560] = x0
 %line 508+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 560], xmm0
+	movdqu [edx + 560], xmm0
 ; qa = qa + 64
 %line 509+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add edi, 64
+	add esi, 64
 ; qb = qb + 64
 %line 510+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	add eax, 64
 ; qc = qc + 64
 %line 511+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add esi, 64
+	add edx, 64
 ; i1 = i1 - 1
 %line 512+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	sub ecx, 1
@@ -1511,133 +1499,131 @@ align 32
 	jne .Lloop10
 ; pa = pa + 1024
 %line 515+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edi, edx
-	add edi, 1024
+	mov esi, edi
+	add esi, 1024
 ; pb = pb + 1536
 %line 516+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov esi, ebp
-	add esi, 1536
+	mov edx, ebx
+	add edx, 1536
 ; i0 = i0 - 1
 %line 517+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, [esp + 156596]
-	sub edx, 1
+	mov eax, [esp + 156596]
+	sub eax, 1
 ; =? i0 - 0
 %line 518+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	cmp edx, 0
+	cmp eax, 0
 ; goto loop9 if !=
 %line 519+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov eax, ebx
-	mov ecx, [esp + 156592]
+	mov edi, [esp + 156592]
 	jne .Lloop9
 ; pa = w + 4096
 %line 520+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea edi, [ecx + 4096]
+	lea esi, [edi + 4096]
 ; pb = w + 50816
 %line 521+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea esi, [ecx + 50816]
+	lea edx, [edi + 50816]
 ; i0 = 9
 %line 522+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, 9
+	mov eax, 9
 align 32
 .Lloop11:
 ; qa = pa
 %line 524+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov [esp + 156596], edx
-	mov [esp + 156592], ecx
-	mov ebx, eax
+	mov [esp + 156596], eax
+	mov [esp + 156592], edi
 ; qb = pa + 256
 %line 525+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea eax, [edi + 256]
+	lea eax, [esi + 256]
 ; qc = pb
 %line 526+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, edi
+	mov edi, esi
 ; i1 = 4
 %line 527+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ebp, esi
+	mov ebx, edx
 	mov ecx, 4
 align 32
 .Lloop12:
 ; x0 = mem128[qa]
 %line 529+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi]
+	movdqu xmm0, [esi]
 ; x1 = mem128[qb]
 %line 530+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax]
 ; mem128[qc] = x0
 %line 531+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi], xmm0
+	movdqu [edx], xmm0
 ; mem128[qc + 512] = x1
 %line 532+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 512], xmm1
+	movdqu [edx + 512], xmm1
 ; 8x x0 = x0 + x1
 %line 533+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 256] = x0
 %line 534+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 256], xmm0
+	movdqu [edx + 256], xmm0
 ; x0 = mem128[qa + 16]
 %line 535+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi + 16]
+	movdqu xmm0, [esi + 16]
 ; x1 = mem128[qb + 16]
 %line 536+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax + 16]
 ; mem128[qc + 16] = x0
 %line 537+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 16], xmm0
+	movdqu [edx + 16], xmm0
 ; mem128[qc + 528] = x1
 %line 538+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 528], xmm1
+	movdqu [edx + 528], xmm1
 ; 8x x0 = x0 + x1
 %line 539+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 272] = x0
 %line 540+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 272], xmm0
+	movdqu [edx + 272], xmm0
 ; x0 = mem128[qa + 32]
 %line 541+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi + 32]
+	movdqu xmm0, [esi + 32]
 ; x1 = mem128[qb + 32]
 %line 542+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax + 32]
 ; mem128[qc + 32] = x0
 %line 543+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 32], xmm0
+	movdqu [edx + 32], xmm0
 ; mem128[qc + 544] = x1
 %line 544+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 544], xmm1
+	movdqu [edx + 544], xmm1
 ; 8x x0 = x0 + x1
 %line 545+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 288] = x0
 %line 546+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 288], xmm0
+	movdqu [edx + 288], xmm0
 ; x0 = mem128[qa + 48]
 %line 547+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi + 48]
+	movdqu xmm0, [esi + 48]
 ; x1 = mem128[qb + 48]
 %line 548+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax + 48]
 ; mem128[qc + 48] = x0
 %line 549+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 48], xmm0
+	movdqu [edx + 48], xmm0
 ; mem128[qc + 560] = x1
 %line 550+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 560], xmm1
+	movdqu [edx + 560], xmm1
 ; 8x x0 = x0 + x1
 %line 551+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 304] = x0
 %line 552+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 304], xmm0
+	movdqu [edx + 304], xmm0
 ; qa = qa + 64
 %line 553+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add edi, 64
+	add esi, 64
 ; qb = qb + 64
 %line 554+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	add eax, 64
 ; qc = qc + 64
 %line 555+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add esi, 64
+	add edx, 64
 ; i1 = i1 - 1
 %line 556+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	sub ecx, 1
@@ -1649,133 +1635,131 @@ align 32
 	jne .Lloop12
 ; pa = pa + 512
 %line 559+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edi, edx
-	add edi, 512
+	mov esi, edi
+	add esi, 512
 ; pb = pb + 768
 %line 560+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov esi, ebp
-	add esi, 768
+	mov edx, ebx
+	add edx, 768
 ; i0 = i0 - 1
 %line 561+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, [esp + 156596]
-	sub edx, 1
+	mov eax, [esp + 156596]
+	sub eax, 1
 ; =? i0 - 0
 %line 562+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	cmp edx, 0
+	cmp eax, 0
 ; goto loop11 if !=
 %line 563+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov eax, ebx
-	mov ecx, [esp + 156592]
+	mov edi, [esp + 156592]
 	jne .Lloop11
 ; pa = w + 66368
 %line 564+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea edi, [ecx + 66368]
+	lea esi, [edi + 66368]
 ; pb = w + 89696
 %line 565+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea esi, [ecx + 89696]
+	lea edx, [edi + 89696]
 ; i0 = 9
 %line 566+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, 9
+	mov eax, 9
 align 32
 .Lloop13:
 ; qa = pa
 %line 568+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov [esp + 156596], edx
-	mov [esp + 156592], ecx
-	mov ebx, eax
+	mov [esp + 156596], eax
+	mov [esp + 156592], edi
 ; qb = pa + 256
 %line 569+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea eax, [edi + 256]
+	lea eax, [esi + 256]
 ; qc = pb
 %line 570+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, edi
+	mov edi, esi
 ; i1 = 4
 %line 571+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ebp, esi
+	mov ebx, edx
 	mov ecx, 4
 align 32
 .Lloop14:
 ; x0 = mem128[qa]
 %line 573+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi]
+	movdqu xmm0, [esi]
 ; x1 = mem128[qb]
 %line 574+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax]
 ; mem128[qc] = x0
 %line 575+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi], xmm0
+	movdqu [edx], xmm0
 ; mem128[qc + 512] = x1
 %line 576+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 512], xmm1
+	movdqu [edx + 512], xmm1
 ; 8x x0 = x0 + x1
 %line 577+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 256] = x0
 %line 578+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 256], xmm0
+	movdqu [edx + 256], xmm0
 ; x0 = mem128[qa + 16]
 %line 579+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi + 16]
+	movdqu xmm0, [esi + 16]
 ; x1 = mem128[qb + 16]
 %line 580+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax + 16]
 ; mem128[qc + 16] = x0
 %line 581+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 16], xmm0
+	movdqu [edx + 16], xmm0
 ; mem128[qc + 528] = x1
 %line 582+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 528], xmm1
+	movdqu [edx + 528], xmm1
 ; 8x x0 = x0 + x1
 %line 583+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 272] = x0
 %line 584+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 272], xmm0
+	movdqu [edx + 272], xmm0
 ; x0 = mem128[qa + 32]
 %line 585+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi + 32]
+	movdqu xmm0, [esi + 32]
 ; x1 = mem128[qb + 32]
 %line 586+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax + 32]
 ; mem128[qc + 32] = x0
 %line 587+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 32], xmm0
+	movdqu [edx + 32], xmm0
 ; mem128[qc + 544] = x1
 %line 588+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 544], xmm1
+	movdqu [edx + 544], xmm1
 ; 8x x0 = x0 + x1
 %line 589+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 288] = x0
 %line 590+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 288], xmm0
+	movdqu [edx + 288], xmm0
 ; x0 = mem128[qa + 48]
 %line 591+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi + 48]
+	movdqu xmm0, [esi + 48]
 ; x1 = mem128[qb + 48]
 %line 592+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax + 48]
 ; mem128[qc + 48] = x0
 %line 593+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 48], xmm0
+	movdqu [edx + 48], xmm0
 ; mem128[qc + 560] = x1
 %line 594+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 560], xmm1
+	movdqu [edx + 560], xmm1
 ; 8x x0 = x0 + x1
 %line 595+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 304] = x0
 %line 596+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 304], xmm0
+	movdqu [edx + 304], xmm0
 ; qa = qa + 64
 %line 597+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add edi, 64
+	add esi, 64
 ; qb = qb + 64
 %line 598+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	add eax, 64
 ; qc = qc + 64
 %line 599+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add esi, 64
+	add edx, 64
 ; i1 = i1 - 1
 %line 600+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	sub ecx, 1
@@ -1787,133 +1771,131 @@ align 32
 	jne .Lloop14
 ; pa = pa + 512
 %line 603+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edi, edx
-	add edi, 512
+	mov esi, edi
+	add esi, 512
 ; pb = pb + 768
 %line 604+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov esi, ebp
-	add esi, 768
+	mov edx, ebx
+	add edx, 768
 ; i0 = i0 - 1
 %line 605+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, [esp + 156596]
-	sub edx, 1
+	mov eax, [esp + 156596]
+	sub eax, 1
 ; =? i0 - 0
 %line 606+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	cmp edx, 0
+	cmp eax, 0
 ; goto loop13 if !=
 %line 607+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov eax, ebx
-	mov ecx, [esp + 156592]
+	mov edi, [esp + 156592]
 	jne .Lloop13
 ; pa = w + 50816
 %line 608+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea edi, [ecx + 50816]
+	lea esi, [edi + 50816]
 ; pb = w + 4096
 %line 609+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea esi, [ecx + 4096]
+	lea edx, [edi + 4096]
 ; i0 = 27
 %line 610+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, 27
+	mov eax, 27
 align 32
 .Lloop15:
 ; qa = pa
 %line 612+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov [esp + 156596], edx
-	mov [esp + 156592], ecx
-	mov ebx, eax
+	mov [esp + 156596], eax
+	mov [esp + 156592], edi
 ; qb = pa + 128
 %line 613+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea eax, [edi + 128]
+	lea eax, [esi + 128]
 ; qc = pb
 %line 614+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, edi
+	mov edi, esi
 ; i1 = 2
 %line 615+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ebp, esi
+	mov ebx, edx
 	mov ecx, 2
 align 32
 .Lloop16:
 ; x0 = mem128[qa]
 %line 617+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi]
+	movdqu xmm0, [esi]
 ; x1 = mem128[qb]
 %line 618+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax]
 ; mem128[qc] = x0
 %line 619+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi], xmm0
+	movdqu [edx], xmm0
 ; mem128[qc + 256] = x1
 %line 620+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 256], xmm1
+	movdqu [edx + 256], xmm1
 ; 8x x0 = x0 + x1
 %line 621+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 128] = x0
 %line 622+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 128], xmm0
+	movdqu [edx + 128], xmm0
 ; x0 = mem128[qa + 16]
 %line 623+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi + 16]
+	movdqu xmm0, [esi + 16]
 ; x1 = mem128[qb + 16]
 %line 624+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax + 16]
 ; mem128[qc + 16] = x0
 %line 625+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 16], xmm0
+	movdqu [edx + 16], xmm0
 ; mem128[qc + 272] = x1
 %line 626+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 272], xmm1
+	movdqu [edx + 272], xmm1
 ; 8x x0 = x0 + x1
 %line 627+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 144] = x0
 %line 628+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 144], xmm0
+	movdqu [edx + 144], xmm0
 ; x0 = mem128[qa + 32]
 %line 629+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi + 32]
+	movdqu xmm0, [esi + 32]
 ; x1 = mem128[qb + 32]
 %line 630+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax + 32]
 ; mem128[qc + 32] = x0
 %line 631+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 32], xmm0
+	movdqu [edx + 32], xmm0
 ; mem128[qc + 288] = x1
 %line 632+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 288], xmm1
+	movdqu [edx + 288], xmm1
 ; 8x x0 = x0 + x1
 %line 633+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 160] = x0
 %line 634+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 160], xmm0
+	movdqu [edx + 160], xmm0
 ; x0 = mem128[qa + 48]
 %line 635+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi + 48]
+	movdqu xmm0, [esi + 48]
 ; x1 = mem128[qb + 48]
 %line 636+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax + 48]
 ; mem128[qc + 48] = x0
 %line 637+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 48], xmm0
+	movdqu [edx + 48], xmm0
 ; mem128[qc + 304] = x1
 %line 638+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 304], xmm1
+	movdqu [edx + 304], xmm1
 ; 8x x0 = x0 + x1
 %line 639+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 176] = x0
 %line 640+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 176], xmm0
+	movdqu [edx + 176], xmm0
 ; qa = qa + 64
 %line 641+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add edi, 64
+	add esi, 64
 ; qb = qb + 64
 %line 642+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	add eax, 64
 ; qc = qc + 64
 %line 643+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add esi, 64
+	add edx, 64
 ; i1 = i1 - 1
 %line 644+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	sub ecx, 1
@@ -1925,133 +1907,131 @@ align 32
 	jne .Lloop16
 ; pa = pa + 256
 %line 647+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edi, edx
-	add edi, 256
+	mov esi, edi
+	add esi, 256
 ; pb = pb + 384
 %line 648+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov esi, ebp
-	add esi, 384
+	mov edx, ebx
+	add edx, 384
 ; i0 = i0 - 1
 %line 649+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, [esp + 156596]
-	sub edx, 1
+	mov eax, [esp + 156596]
+	sub eax, 1
 ; =? i0 - 0
 %line 650+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	cmp edx, 0
+	cmp eax, 0
 ; goto loop15 if !=
 %line 651+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov eax, ebx
-	mov ecx, [esp + 156592]
+	mov edi, [esp + 156592]
 	jne .Lloop15
 ; pa = w + 89696
 %line 652+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea edi, [ecx + 89696]
+	lea esi, [edi + 89696]
 ; pb = w + 66368
 %line 653+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea esi, [ecx + 66368]
+	lea edx, [edi + 66368]
 ; i0 = 27
 %line 654+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, 27
+	mov eax, 27
 align 32
 .Lloop17:
 ; qa = pa
 %line 656+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov [esp + 156596], edx
-	mov [esp + 156592], ecx
-	mov ebx, eax
+	mov [esp + 156596], eax
+	mov [esp + 156592], edi
 ; qb = pa + 128
 %line 657+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea eax, [edi + 128]
+	lea eax, [esi + 128]
 ; qc = pb
 %line 658+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, edi
+	mov edi, esi
 ; i1 = 2
 %line 659+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ebp, esi
+	mov ebx, edx
 	mov ecx, 2
 align 32
 .Lloop18:
 ; x0 = mem128[qa]
 %line 661+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi]
+	movdqu xmm0, [esi]
 ; x1 = mem128[qb]
 %line 662+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax]
 ; mem128[qc] = x0
 %line 663+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi], xmm0
+	movdqu [edx], xmm0
 ; mem128[qc + 256] = x1
 %line 664+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 256], xmm1
+	movdqu [edx + 256], xmm1
 ; 8x x0 = x0 + x1
 %line 665+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 128] = x0
 %line 666+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 128], xmm0
+	movdqu [edx + 128], xmm0
 ; x0 = mem128[qa + 16]
 %line 667+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi + 16]
+	movdqu xmm0, [esi + 16]
 ; x1 = mem128[qb + 16]
 %line 668+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax + 16]
 ; mem128[qc + 16] = x0
 %line 669+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 16], xmm0
+	movdqu [edx + 16], xmm0
 ; mem128[qc + 272] = x1
 %line 670+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 272], xmm1
+	movdqu [edx + 272], xmm1
 ; 8x x0 = x0 + x1
 %line 671+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 144] = x0
 %line 672+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 144], xmm0
+	movdqu [edx + 144], xmm0
 ; x0 = mem128[qa + 32]
 %line 673+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi + 32]
+	movdqu xmm0, [esi + 32]
 ; x1 = mem128[qb + 32]
 %line 674+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax + 32]
 ; mem128[qc + 32] = x0
 %line 675+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 32], xmm0
+	movdqu [edx + 32], xmm0
 ; mem128[qc + 288] = x1
 %line 676+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 288], xmm1
+	movdqu [edx + 288], xmm1
 ; 8x x0 = x0 + x1
 %line 677+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 160] = x0
 %line 678+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 160], xmm0
+	movdqu [edx + 160], xmm0
 ; x0 = mem128[qa + 48]
 %line 679+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi + 48]
+	movdqu xmm0, [esi + 48]
 ; x1 = mem128[qb + 48]
 %line 680+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax + 48]
 ; mem128[qc + 48] = x0
 %line 681+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 48], xmm0
+	movdqu [edx + 48], xmm0
 ; mem128[qc + 304] = x1
 %line 682+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 304], xmm1
+	movdqu [edx + 304], xmm1
 ; 8x x0 = x0 + x1
 %line 683+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 176] = x0
 %line 684+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 176], xmm0
+	movdqu [edx + 176], xmm0
 ; qa = qa + 64
 %line 685+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add edi, 64
+	add esi, 64
 ; qb = qb + 64
 %line 686+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	add eax, 64
 ; qc = qc + 64
 %line 687+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add esi, 64
+	add edx, 64
 ; i1 = i1 - 1
 %line 688+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	sub ecx, 1
@@ -2063,247 +2043,240 @@ align 32
 	jne .Lloop18
 ; pa = pa + 256
 %line 691+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edi, edx
-	add edi, 256
+	mov esi, edi
+	add esi, 256
 ; pb = pb + 384
 %line 692+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov esi, ebp
-	add esi, 384
+	mov edx, ebx
+	add edx, 384
 ; i0 = i0 - 1
 %line 693+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, [esp + 156596]
-	sub edx, 1
+	mov eax, [esp + 156596]
+	sub eax, 1
 ; =? i0 - 0
 %line 694+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	cmp edx, 0
+	cmp eax, 0
 ; goto loop17 if !=
 %line 695+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov eax, ebx
-	mov ecx, [esp + 156592]
+	mov edi, [esp + 156592]
 	jne .Lloop17
 ; pa = w + 4096
 %line 696+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov esi, eax
-	lea eax, [ecx + 4096]
+	lea eax, [edi + 4096]
 ; pb = w + 50816
 %line 697+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea edx, [ecx + 50816]
+	lea ecx, [edi + 50816]
 ; i0 = 81
 %line 698+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edi, ecx
-	mov ecx, 81
-	mov ebx, eax
+	mov edx, 81
+	mov esi, eax
 align 32
 .Lloop19:
 ; qb = pa + 64
 %line 701+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea eax, [ebx + 64]
+	lea eax, [esi + 64]
 ; x0 = mem128[qa]
 %line 703+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx]
+	movdqu xmm0, [esi]
 ; x1 = mem128[qb]
 %line 704+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax]
 ; mem128[qc] = x0
 %line 705+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx], xmm0
+	movdqu [ecx], xmm0
 ; mem128[qc + 128] = x1
 %line 706+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 128], xmm1
+	movdqu [ecx + 128], xmm1
 ; 8x x0 = x0 + x1
 %line 707+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 64] = x0
 %line 708+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 64], xmm0
+	movdqu [ecx + 64], xmm0
 ; x0 = mem128[qa + 16]
 %line 709+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 16]
+	movdqu xmm0, [esi + 16]
 ; x1 = mem128[qb + 16]
 %line 710+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax + 16]
 ; mem128[qc + 16] = x0
 %line 711+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 16], xmm0
+	movdqu [ecx + 16], xmm0
 ; mem128[qc + 144] = x1
 %line 712+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 144], xmm1
+	movdqu [ecx + 144], xmm1
 ; 8x x0 = x0 + x1
 %line 713+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 80] = x0
 %line 714+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 80], xmm0
+	movdqu [ecx + 80], xmm0
 ; x0 = mem128[qa + 32]
 %line 715+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 32]
+	movdqu xmm0, [esi + 32]
 ; x1 = mem128[qb + 32]
 %line 716+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax + 32]
 ; mem128[qc + 32] = x0
 %line 717+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 32], xmm0
+	movdqu [ecx + 32], xmm0
 ; mem128[qc + 160] = x1
 %line 718+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 160], xmm1
+	movdqu [ecx + 160], xmm1
 ; 8x x0 = x0 + x1
 %line 719+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 96] = x0
 %line 720+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 96], xmm0
+	movdqu [ecx + 96], xmm0
 ; x0 = mem128[qa + 48]
 %line 721+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 48]
+	movdqu xmm0, [esi + 48]
 ; x1 = mem128[qb + 48]
 %line 722+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax + 48]
 ; mem128[qc + 48] = x0
 %line 723+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 48], xmm0
+	movdqu [ecx + 48], xmm0
 ; mem128[qc + 176] = x1
 %line 724+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 176], xmm1
+	movdqu [ecx + 176], xmm1
 ; 8x x0 = x0 + x1
 %line 725+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 112] = x0
 %line 726+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 112], xmm0
+	movdqu [ecx + 112], xmm0
 ; pa = pa + 128
 %line 727+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add ebx, 128
+	add esi, 128
 ; pb = pb + 192
 %line 728+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add edx, 192
+	add ecx, 192
 ; i0 = i0 - 1
 %line 729+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	sub ecx, 1
+	sub edx, 1
 ; =? i0 - 0
 %line 730+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	cmp ecx, 0
+	cmp edx, 0
 ; goto loop19 if !=
 %line 731+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	jne .Lloop19
 ; pa = w + 66368
 %line 732+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ecx, edi
-	lea edi, [ecx + 66368]
+	lea eax, [edi + 66368]
 ; pb = w + 89696
 %line 733+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea ebx, [ecx + 89696]
+	lea ecx, [edi + 89696]
 ; i0 = 81
 %line 734+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ebp, 81
-	mov eax, esi
-	mov edx, eax
+	mov edx, 81
+	mov esi, eax
 align 32
 .Lloop20:
 ; qb = pa + 64
 %line 737+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea eax, [edi + 64]
+	lea eax, [esi + 64]
 ; x0 = mem128[qa]
 %line 739+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi]
+	movdqu xmm0, [esi]
 ; x1 = mem128[qb]
 %line 740+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax]
 ; mem128[qc] = x0
 %line 741+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ebx], xmm0
+	movdqu [ecx], xmm0
 ; mem128[qc + 128] = x1
 %line 742+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ebx + 128], xmm1
+	movdqu [ecx + 128], xmm1
 ; 8x x0 = x0 + x1
 %line 743+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 64] = x0
 %line 744+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ebx + 64], xmm0
+	movdqu [ecx + 64], xmm0
 ; x0 = mem128[qa + 16]
 %line 745+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi + 16]
+	movdqu xmm0, [esi + 16]
 ; x1 = mem128[qb + 16]
 %line 746+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax + 16]
 ; mem128[qc + 16] = x0
 %line 747+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ebx + 16], xmm0
+	movdqu [ecx + 16], xmm0
 ; mem128[qc + 144] = x1
 %line 748+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ebx + 144], xmm1
+	movdqu [ecx + 144], xmm1
 ; 8x x0 = x0 + x1
 %line 749+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 80] = x0
 %line 750+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ebx + 80], xmm0
+	movdqu [ecx + 80], xmm0
 ; x0 = mem128[qa + 32]
 %line 751+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi + 32]
+	movdqu xmm0, [esi + 32]
 ; x1 = mem128[qb + 32]
 %line 752+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax + 32]
 ; mem128[qc + 32] = x0
 %line 753+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ebx + 32], xmm0
+	movdqu [ecx + 32], xmm0
 ; mem128[qc + 160] = x1
 %line 754+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ebx + 160], xmm1
+	movdqu [ecx + 160], xmm1
 ; 8x x0 = x0 + x1
 %line 755+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 96] = x0
 %line 756+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ebx + 96], xmm0
+	movdqu [ecx + 96], xmm0
 ; x0 = mem128[qa + 48]
 %line 757+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edi + 48]
+	movdqu xmm0, [esi + 48]
 ; x1 = mem128[qb + 48]
 %line 758+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [eax + 48]
 ; mem128[qc + 48] = x0
 %line 759+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ebx + 48], xmm0
+	movdqu [ecx + 48], xmm0
 ; mem128[qc + 176] = x1
 %line 760+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ebx + 176], xmm1
+	movdqu [ecx + 176], xmm1
 ; 8x x0 = x0 + x1
 %line 761+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 112] = x0
 %line 762+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ebx + 112], xmm0
+	movdqu [ecx + 112], xmm0
 ; pa = pa + 128
 %line 763+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add edi, 128
+	add esi, 128
 ; pb = pb + 192
 %line 764+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add ebx, 192
+	add ecx, 192
 ; i0 = i0 - 1
 %line 765+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	sub ebp, 1
+	sub edx, 1
 ; =? i0 - 0
 %line 766+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	cmp ebp, 0
+	cmp edx, 0
 ; goto loop20 if !=
 %line 767+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	jne .Lloop20
 ; pa = w + 50816
 %line 768+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea esi, [ecx + 50816]
+	lea eax, [edi + 50816]
 ; pb = w + 4096
 %line 769+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea edi, [ecx + 4096]
+	lea ecx, [edi + 4096]
 ; z0 = 0
 %line 770+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	pxor xmm0, xmm0
 ; i0 = 243
 %line 771+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ebx, 243
-	mov eax, edx
-	mov edx, eax
-	movdqa xmm2, xmm0
+	mov edx, 243
+	mov esi, eax
 align 32
 .Lloop21:
 ; qb = pa + 32
@@ -2311,132 +2284,130 @@ align 32
 	lea eax, [esi + 32]
 ; x0 = mem128[qa]
 %line 776+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi]
+	movdqu xmm1, [esi]
 ; x1 = mem128[qb]
 %line 777+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [eax]
+	movdqu xmm2, [eax]
 ; mem128[qc + 32] = x0
 %line 778+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 32], xmm0
+	movdqu [ecx + 32], xmm1
 ; mem128[qc + 160] = x1
 %line 779+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 160], xmm1
+	movdqu [ecx + 160], xmm2
 ; 8x x0 = x0 + x1
 %line 780+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 96] = x0
 %line 781+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 96], xmm0
+	movdqu [ecx + 96], xmm1
 ; mem128[qc] = z0
 %line 782+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi], xmm2
+	movdqu [ecx], xmm0
 ; mem128[qc + 64] = z0
 %line 783+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 64], xmm2
+	movdqu [ecx + 64], xmm0
 ; mem128[qc + 128] = z0
 %line 784+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 128], xmm2
+	movdqu [ecx + 128], xmm0
 ; x0 = mem128[qa + 16]
 %line 785+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 16]
+	movdqu xmm1, [esi + 16]
 ; x1 = mem128[qb + 16]
 %line 786+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [eax + 16]
+	movdqu xmm2, [eax + 16]
 ; mem128[qc + 48] = x0
 %line 787+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 48], xmm0
+	movdqu [ecx + 48], xmm1
 ; mem128[qc + 176] = x1
 %line 788+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 176], xmm1
+	movdqu [ecx + 176], xmm2
 ; 8x x0 = x0 + x1
 %line 789+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 112] = x0
 %line 790+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 112], xmm0
+	movdqu [ecx + 112], xmm1
 ; mem128[qc + 16] = z0
 %line 791+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 16], xmm2
+	movdqu [ecx + 16], xmm0
 ; mem128[qc + 80] = z0
 %line 792+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 80], xmm2
+	movdqu [ecx + 80], xmm0
 ; mem128[qc + 144] = z0
 %line 793+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 144], xmm2
+	movdqu [ecx + 144], xmm0
 ; pa = pa + 64
 %line 794+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	add esi, 64
 ; pb = pb + 192
 %line 795+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add edi, 192
+	add ecx, 192
 ; i0 = i0 - 1
 %line 796+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	sub ebx, 1
+	sub edx, 1
 ; =? i0 - 0
 %line 797+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	cmp ebx, 0
+	cmp edx, 0
 ; goto loop21 if !=
 %line 798+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	jne .Lloop21
 ; pa = w + 89696
 %line 799+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea esi, [ecx + 89696]
+	lea eax, [edi + 89696]
 ; pb = w + 66368
 %line 800+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea ebx, [ecx + 66368]
+	lea ecx, [edi + 66368]
 ; i0 = 243
 %line 801+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edi, ecx
-	mov ecx, 243
-	mov eax, edx
-	mov edx, ecx
+	mov edx, 243
+	mov esi, eax
 align 32
 .Lloop22:
 ; qb = pa + 32
 %line 804+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea ecx, [esi + 32]
+	lea eax, [esi + 32]
 ; x0 = mem128[qa]
 %line 806+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm0, [esi]
 ; x1 = mem128[qb]
 %line 807+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [ecx]
+	movdqu xmm1, [eax]
 ; mem128[qc] = x0
 %line 808+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ebx], xmm0
+	movdqu [ecx], xmm0
 ; mem128[qc + 64] = x1
 %line 809+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ebx + 64], xmm1
+	movdqu [ecx + 64], xmm1
 ; 8x x0 = x0 + x1
 %line 810+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 32] = x0
 %line 811+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ebx + 32], xmm0
+	movdqu [ecx + 32], xmm0
 ; x0 = mem128[qa + 16]
 %line 812+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm0, [esi + 16]
 ; x1 = mem128[qb + 16]
 %line 813+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [ecx + 16]
+	movdqu xmm1, [eax + 16]
 ; mem128[qc + 16] = x0
 %line 814+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ebx + 16], xmm0
+	movdqu [ecx + 16], xmm0
 ; mem128[qc + 80] = x1
 %line 815+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ebx + 80], xmm1
+	movdqu [ecx + 80], xmm1
 ; 8x x0 = x0 + x1
 %line 816+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
 ; mem128[qc + 48] = x0
 %line 817+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ebx + 48], xmm0
+	movdqu [ecx + 48], xmm0
 ; pa = pa + 64
 %line 818+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	add esi, 64
 ; pb = pb + 96
 %line 819+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add ebx, 96
+	add ecx, 96
 ; i0 = i0 - 1
 %line 820+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	sub edx, 1
@@ -2448,56 +2419,54 @@ align 32
 	jne .Lloop22
 ; pa = w + 50752
 %line 823+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ecx, edi
-	lea edx, [ecx + 50752]
+	lea eax, [edi + 50752]
 ; z0 = 0
 %line 824+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	pxor xmm0, xmm0
 ; mem128[pa] = z0
 %line 825+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx], xmm0
+	movdqu [eax], xmm0
 ; mem128[pa + 16] = z0
 %line 826+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 16], xmm0
+	movdqu [eax + 16], xmm0
 ; pa = w + 4096
 %line 827+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea esi, [ecx + 4096]
+	lea ecx, [edi + 4096]
 ; pb = w + 66368
 %line 828+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea edi, [ecx + 66368]
+	lea edx, [edi + 66368]
 ; pc = w + 105248
 %line 829+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea edx, [ecx + 105248]
+	lea eax, [edi + 105248]
 ; i0 = 729
 %line 830+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ebx, ecx
-	mov ecx, 729
+	mov esi, 729
 align 32
 .Lloop23:
 ; 8x x0 = mem16[pb]
 %line 832+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	pinsrw xmm2, word [edi], 0
+	pinsrw xmm2, word [edx], 0
 	pshuflw xmm2, xmm2, 0
 	pshufd xmm2, xmm2, 0
 ; 8x a0 = x0 * mem128[pa + 32]
 %line 833+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm0, xmm2
-	movdqu xmm1, [esi + 32]
+	movdqu xmm1, [ecx + 32]
 	pmullw xmm0, xmm1
 	movdqa xmm3, xmm0
 ; 8x a1 = x0 * mem128[pa + 48]
 %line 834+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 48]
+	movdqu xmm0, [ecx + 48]
 	pmullw xmm2, xmm0
 ; 8x x0 = mem16[pb + 2]
 %line 835+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	pinsrw xmm1, word [edi + 2], 0
+	pinsrw xmm1, word [edx + 2], 0
 	pshuflw xmm1, xmm1, 0
 	pshufd xmm1, xmm1, 0
 ; 8x x1 = x0 * mem128[pa + 30]
 %line 836+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm4, xmm1
-	movdqu xmm0, [esi + 30]
+	movdqu xmm0, [ecx + 30]
 	pmullw xmm4, xmm0
 ; 8x a0 = a0 + x1
 %line 837+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
@@ -2505,24 +2474,24 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 46]
 %line 838+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm4, xmm1
-	movdqu xmm0, [esi + 46]
+	movdqu xmm0, [ecx + 46]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 839+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm2, xmm4
 ; 8x a2 = x0 * mem128[pa + 62]
 %line 840+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 62]
+	movdqu xmm0, [ecx + 62]
 	pmullw xmm1, xmm0
 ; 8x x0 = mem16[pb + 4]
 %line 841+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	pinsrw xmm5, word [edi + 4], 0
+	pinsrw xmm5, word [edx + 4], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 28]
 %line 842+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [esi + 28]
+	movdqu xmm0, [ecx + 28]
 	pmullw xmm4, xmm0
 ; 8x a0 = a0 + x1
 %line 843+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
@@ -2530,27 +2499,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 44]
 %line 844+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [esi + 44]
+	movdqu xmm0, [ecx + 44]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 845+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm2, xmm4
 ; 8x x1 = x0 * mem128[pa + 60]
 %line 846+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 60]
+	movdqu xmm0, [ecx + 60]
 	pmullw xmm5, xmm0
 ; 8x a2 = a2 + x1
 %line 847+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm1, xmm5
 ; 8x x0 = mem16[pb + 6]
 %line 848+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	pinsrw xmm5, word [edi + 6], 0
+	pinsrw xmm5, word [edx + 6], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 26]
 %line 849+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [esi + 26]
+	movdqu xmm0, [ecx + 26]
 	pmullw xmm4, xmm0
 ; 8x a0 = a0 + x1
 %line 850+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
@@ -2558,27 +2527,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 42]
 %line 851+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [esi + 42]
+	movdqu xmm0, [ecx + 42]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 852+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm2, xmm4
 ; 8x x1 = x0 * mem128[pa + 58]
 %line 853+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 58]
+	movdqu xmm0, [ecx + 58]
 	pmullw xmm5, xmm0
 ; 8x a2 = a2 + x1
 %line 854+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm1, xmm5
 ; 8x x0 = mem16[pb + 8]
 %line 855+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	pinsrw xmm5, word [edi + 8], 0
+	pinsrw xmm5, word [edx + 8], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 24]
 %line 856+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [esi + 24]
+	movdqu xmm0, [ecx + 24]
 	pmullw xmm4, xmm0
 ; 8x a0 = a0 + x1
 %line 857+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
@@ -2586,27 +2555,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 40]
 %line 858+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [esi + 40]
+	movdqu xmm0, [ecx + 40]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 859+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm2, xmm4
 ; 8x x1 = x0 * mem128[pa + 56]
 %line 860+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 56]
+	movdqu xmm0, [ecx + 56]
 	pmullw xmm5, xmm0
 ; 8x a2 = a2 + x1
 %line 861+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm1, xmm5
 ; 8x x0 = mem16[pb + 10]
 %line 862+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	pinsrw xmm5, word [edi + 10], 0
+	pinsrw xmm5, word [edx + 10], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 22]
 %line 863+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [esi + 22]
+	movdqu xmm0, [ecx + 22]
 	pmullw xmm4, xmm0
 ; 8x a0 = a0 + x1
 %line 864+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
@@ -2614,27 +2583,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 38]
 %line 865+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [esi + 38]
+	movdqu xmm0, [ecx + 38]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 866+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm2, xmm4
 ; 8x x1 = x0 * mem128[pa + 54]
 %line 867+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 54]
+	movdqu xmm0, [ecx + 54]
 	pmullw xmm5, xmm0
 ; 8x a2 = a2 + x1
 %line 868+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm1, xmm5
 ; 8x x0 = mem16[pb + 12]
 %line 869+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	pinsrw xmm5, word [edi + 12], 0
+	pinsrw xmm5, word [edx + 12], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 20]
 %line 870+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [esi + 20]
+	movdqu xmm0, [ecx + 20]
 	pmullw xmm4, xmm0
 ; 8x a0 = a0 + x1
 %line 871+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
@@ -2642,27 +2611,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 36]
 %line 872+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [esi + 36]
+	movdqu xmm0, [ecx + 36]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 873+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm2, xmm4
 ; 8x x1 = x0 * mem128[pa + 52]
 %line 874+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 52]
+	movdqu xmm0, [ecx + 52]
 	pmullw xmm5, xmm0
 ; 8x a2 = a2 + x1
 %line 875+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm1, xmm5
 ; 8x x0 = mem16[pb + 14]
 %line 876+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	pinsrw xmm5, word [edi + 14], 0
+	pinsrw xmm5, word [edx + 14], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 18]
 %line 877+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [esi + 18]
+	movdqu xmm0, [ecx + 18]
 	pmullw xmm4, xmm0
 ; 8x a0 = a0 + x1
 %line 878+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
@@ -2670,47 +2639,47 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 34]
 %line 879+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [esi + 34]
+	movdqu xmm0, [ecx + 34]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 880+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm2, xmm4
 ; 8x x1 = x0 * mem128[pa + 50]
 %line 881+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 50]
+	movdqu xmm0, [ecx + 50]
 	pmullw xmm5, xmm0
 ; 8x a2 = a2 + x1
 %line 882+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm1, xmm5
 ; 8x x0 = mem16[pb + 16]
 %line 883+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	pinsrw xmm5, word [edi + 16], 0
+	pinsrw xmm5, word [edx + 16], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 32]
 %line 884+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [esi + 32]
+	movdqu xmm0, [ecx + 32]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 885+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm2, xmm4
 ; 8x x1 = x0 * mem128[pa + 48]
 %line 886+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 48]
+	movdqu xmm0, [ecx + 48]
 	pmullw xmm5, xmm0
 ; 8x a2 = a2 + x1
 %line 887+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm1, xmm5
 ; 8x x0 = mem16[pb + 18]
 %line 888+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	pinsrw xmm5, word [edi + 18], 0
+	pinsrw xmm5, word [edx + 18], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 30]
 %line 889+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [esi + 30]
+	movdqu xmm0, [ecx + 30]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 890+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
@@ -2718,25 +2687,25 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 46]
 %line 891+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [esi + 46]
+	movdqu xmm0, [ecx + 46]
 	pmullw xmm4, xmm0
 ; 8x a2 = a2 + x1
 %line 892+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm1, xmm4
 ; 8x a3 = x0 * mem128[pa + 62]
 %line 893+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 62]
+	movdqu xmm0, [ecx + 62]
 	pmullw xmm5, xmm0
 	movdqa xmm4, xmm5
 ; 8x x0 = mem16[pb + 20]
 %line 894+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	pinsrw xmm5, word [edi + 20], 0
+	pinsrw xmm5, word [edx + 20], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 28]
 %line 895+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [esi + 28]
+	movdqu xmm0, [ecx + 28]
 	pmullw xmm6, xmm0
 ; 8x a1 = a1 + x1
 %line 896+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
@@ -2744,27 +2713,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 44]
 %line 897+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [esi + 44]
+	movdqu xmm0, [ecx + 44]
 	pmullw xmm6, xmm0
 ; 8x a2 = a2 + x1
 %line 898+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm1, xmm6
 ; 8x x1 = x0 * mem128[pa + 60]
 %line 899+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 60]
+	movdqu xmm0, [ecx + 60]
 	pmullw xmm5, xmm0
 ; 8x a3 = a3 + x1
 %line 900+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm4, xmm5
 ; 8x x0 = mem16[pb + 22]
 %line 901+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	pinsrw xmm5, word [edi + 22], 0
+	pinsrw xmm5, word [edx + 22], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 26]
 %line 902+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [esi + 26]
+	movdqu xmm0, [ecx + 26]
 	pmullw xmm6, xmm0
 ; 8x a1 = a1 + x1
 %line 903+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
@@ -2772,27 +2741,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 42]
 %line 904+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [esi + 42]
+	movdqu xmm0, [ecx + 42]
 	pmullw xmm6, xmm0
 ; 8x a2 = a2 + x1
 %line 905+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm1, xmm6
 ; 8x x1 = x0 * mem128[pa + 58]
 %line 906+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 58]
+	movdqu xmm0, [ecx + 58]
 	pmullw xmm5, xmm0
 ; 8x a3 = a3 + x1
 %line 907+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm4, xmm5
 ; 8x x0 = mem16[pb + 24]
 %line 908+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	pinsrw xmm5, word [edi + 24], 0
+	pinsrw xmm5, word [edx + 24], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 24]
 %line 909+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [esi + 24]
+	movdqu xmm0, [ecx + 24]
 	pmullw xmm6, xmm0
 ; 8x a1 = a1 + x1
 %line 910+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
@@ -2800,27 +2769,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 40]
 %line 911+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [esi + 40]
+	movdqu xmm0, [ecx + 40]
 	pmullw xmm6, xmm0
 ; 8x a2 = a2 + x1
 %line 912+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm1, xmm6
 ; 8x x1 = x0 * mem128[pa + 56]
 %line 913+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 56]
+	movdqu xmm0, [ecx + 56]
 	pmullw xmm5, xmm0
 ; 8x a3 = a3 + x1
 %line 914+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm4, xmm5
 ; 8x x0 = mem16[pb + 26]
 %line 915+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	pinsrw xmm5, word [edi + 26], 0
+	pinsrw xmm5, word [edx + 26], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 22]
 %line 916+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [esi + 22]
+	movdqu xmm0, [ecx + 22]
 	pmullw xmm6, xmm0
 ; 8x a1 = a1 + x1
 %line 917+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
@@ -2828,27 +2797,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 38]
 %line 918+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [esi + 38]
+	movdqu xmm0, [ecx + 38]
 	pmullw xmm6, xmm0
 ; 8x a2 = a2 + x1
 %line 919+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm1, xmm6
 ; 8x x1 = x0 * mem128[pa + 54]
 %line 920+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 54]
+	movdqu xmm0, [ecx + 54]
 	pmullw xmm5, xmm0
 ; 8x a3 = a3 + x1
 %line 921+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm4, xmm5
 ; 8x x0 = mem16[pb + 28]
 %line 922+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	pinsrw xmm5, word [edi + 28], 0
+	pinsrw xmm5, word [edx + 28], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 20]
 %line 923+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [esi + 20]
+	movdqu xmm0, [ecx + 20]
 	pmullw xmm6, xmm0
 ; 8x a1 = a1 + x1
 %line 924+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
@@ -2856,27 +2825,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 36]
 %line 925+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [esi + 36]
+	movdqu xmm0, [ecx + 36]
 	pmullw xmm6, xmm0
 ; 8x a2 = a2 + x1
 %line 926+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm1, xmm6
 ; 8x x1 = x0 * mem128[pa + 52]
 %line 927+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 52]
+	movdqu xmm0, [ecx + 52]
 	pmullw xmm5, xmm0
 ; 8x a3 = a3 + x1
 %line 928+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm4, xmm5
 ; 8x x0 = mem16[pb + 30]
 %line 929+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	pinsrw xmm5, word [edi + 30], 0
+	pinsrw xmm5, word [edx + 30], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 18]
 %line 930+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [esi + 18]
+	movdqu xmm0, [ecx + 18]
 	pmullw xmm6, xmm0
 ; 8x a1 = a1 + x1
 %line 931+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
@@ -2884,94 +2853,91 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 34]
 %line 932+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [esi + 34]
+	movdqu xmm0, [ecx + 34]
 	pmullw xmm6, xmm0
 ; 8x a2 = a2 + x1
 %line 933+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm1, xmm6
 ; 8x x1 = x0 * mem128[pa + 50]
 %line 934+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 50]
+	movdqu xmm0, [ecx + 50]
 	pmullw xmm5, xmm0
 ; 8x a3 = a3 + x1
 %line 935+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm4, xmm5
 ; mem128[pc] = a0
 %line 936+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx], xmm3
+	movdqu [eax], xmm3
 ; mem128[pc + 16] = a1
 %line 937+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 16], xmm2
+	movdqu [eax + 16], xmm2
 ; mem128[pc + 32] = a2
 %line 938+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 32], xmm1
+	movdqu [eax + 32], xmm1
 ; mem128[pc + 48] = a3
 %line 939+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 48], xmm4
+	movdqu [eax + 48], xmm4
 ; pa = pa + 64
 %line 940+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add esi, 64
+	add ecx, 64
 ; pb = pb + 32
 %line 941+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add edi, 32
+	add edx, 32
 ; pc = pc + 64
 %line 942+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add edx, 64
+	add eax, 64
 ; i0 = i0 - 1
 %line 943+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	sub ecx, 1
+	sub esi, 1
 ; =? i0 - 0
 %line 944+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	cmp ecx, 0
+	cmp esi, 0
 ; goto loop23 if !=
 %line 945+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	jne .Lloop23
 ; pa = w + 105248
 %line 946+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ecx, ebx
-	lea esi, [ecx + 105248]
+	lea eax, [edi + 105248]
 ; pb = w + 4096
 %line 947+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea edx, [ecx + 4096]
+	lea ecx, [edi + 4096]
 ; i0 = 243
 %line 948+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edi, ecx
-	mov ebx, 243
-	mov ebp, eax
-	mov ecx, esi
-	mov eax, edx
+	mov edx, 243
+	mov esi, eax
+	mov ebx, ecx
 align 32
 .Lloop24:
 ; qb = pa + 64
 %line 951+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea esi, [ecx + 64]
+	lea eax, [esi + 64]
 ; qc = pa + 128
 %line 952+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea edx, [ecx + 128]
+	lea ecx, [esi + 128]
 ; x0 = mem128[qa]
 %line 954+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm3, [ecx]
+	movdqu xmm3, [esi]
 ; x1 = mem128[qa + 32]
 %line 955+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm2, [ecx + 32]
+	movdqu xmm2, [esi + 32]
 ; x2 = mem128[qc]
 %line 956+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edx]
+	movdqu xmm0, [ecx]
 ; x3 = mem128[qc + 32]
 %line 957+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [edx + 32]
+	movdqu xmm1, [ecx + 32]
 ; mem128[qd] = x0
 %line 958+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax], xmm3
+	movdqu [ebx], xmm3
 ; mem128[qd + 96] = x3
 %line 959+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 96], xmm1
+	movdqu [ebx + 96], xmm1
 ; 8x x4 = x1 - x2
 %line 960+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	psubw xmm2, xmm0
 ; x5 = mem128[qb]
 %line 961+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi]
+	movdqu xmm0, [eax]
 ; 8x x5 = x5 - x0
 %line 962+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	psubw xmm0, xmm3
@@ -2980,10 +2946,10 @@ align 32
 	paddw xmm0, xmm2
 ; mem128[qd + 32] = x5
 %line 964+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 32], xmm0
+	movdqu [ebx + 32], xmm0
 ; x5 = mem128[qb + 32]
 %line 965+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 32]
+	movdqu xmm0, [eax + 32]
 ; 8x x5 = x5 - x3
 %line 966+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	psubw xmm0, xmm1
@@ -2992,31 +2958,31 @@ align 32
 	psubw xmm0, xmm2
 ; mem128[qd + 64] = x5
 %line 968+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 64], xmm0
+	movdqu [ebx + 64], xmm0
 ; x0 = mem128[qa + 16]
 %line 969+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 16]
+	movdqu xmm0, [esi + 16]
 ; x1 = mem128[qa + 48]
 %line 970+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm3, [ecx + 48]
+	movdqu xmm3, [esi + 48]
 ; x2 = mem128[qc + 16]
 %line 971+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [edx + 16]
+	movdqu xmm1, [ecx + 16]
 ; x3 = mem128[qc + 48]
 %line 972+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm2, [edx + 48]
+	movdqu xmm2, [ecx + 48]
 ; mem128[qd + 16] = x0
 %line 973+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 16], xmm0
+	movdqu [ebx + 16], xmm0
 ; mem128[qd + 112] = x3
 %line 974+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 112], xmm2
+	movdqu [ebx + 112], xmm2
 ; 8x x4 = x1 - x2
 %line 975+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 16]
 %line 976+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [esi + 16]
+	movdqu xmm1, [eax + 16]
 ; 8x x5 = x5 - x0
 %line 977+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	psubw xmm1, xmm0
@@ -3025,10 +2991,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 48] = x5
 %line 979+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 48], xmm1
+	movdqu [ebx + 48], xmm1
 ; x5 = mem128[qb + 48]
 %line 980+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 48]
+	movdqu xmm0, [eax + 48]
 ; 8x x5 = x5 - x3
 %line 981+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	psubw xmm0, xmm2
@@ -3037,37 +3003,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 80] = x5
 %line 983+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 80], xmm0
+	movdqu [ebx + 80], xmm0
 ; pa = pa + 192
 %line 984+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add ecx, 192
+	add esi, 192
 ; pb = pb + 128
 %line 985+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add eax, 128
+	add ebx, 128
 ; i0 = i0 - 1
 %line 986+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	sub ebx, 1
+	sub edx, 1
 ; =? i0 - 0
 %line 987+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	cmp ebx, 0
+	cmp edx, 0
 ; goto loop24 if !=
 %line 988+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	jne .Lloop24
 ; pa = w + 4096
 %line 989+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ecx, edi
-	lea esi, [ecx + 4096]
+	lea ecx, [edi + 4096]
 ; pb = w + 105248
 %line 990+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea edx, [ecx + 105248]
+	lea eax, [edi + 105248]
 ; i0 = 81
 %line 991+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edi, ecx
 	mov ebx, 81
-	mov eax, ebp
-	mov ebp, eax
-	mov ecx, esi
-	mov eax, edx
 align 32
 .Lloop25:
 ; qb = pa + 128
@@ -3273,36 +3233,33 @@ align 32
 	jne .Lloop25
 ; pa = w + 105248
 %line 1062+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ecx, edi
-	lea ebx, [ecx + 105248]
+	lea ecx, [edi + 105248]
 ; pb = w + 4096
 %line 1063+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea esi, [ecx + 4096]
+	lea esi, [edi + 4096]
 ; i0 = 27
 %line 1064+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, 27
-	mov eax, ebp
+	mov eax, 27
 align 32
 .Lloop26:
 ; qa = pa
 %line 1066+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov [esp + 156600], edx
-	mov [esp + 156596], ecx
-	mov [esp + 156592], eax
-	mov ecx, ebx
+	mov [esp + 156600], eax
+	mov [esp + 156596], edi
+	mov [esp + 156592], ebp
 ; qb = pa + 256
 %line 1067+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea edi, [ebx + 256]
+	lea edi, [ecx + 256]
 ; qc = pa + 512
 %line 1068+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea ebp, [ebx + 512]
+	lea ebx, [ecx + 512]
 ; qd = pb
 %line 1069+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, ebx
+	mov edx, ecx
 	mov eax, esi
 ; i1 = 2
 %line 1070+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ebx, 2
+	mov ebp, 2
 align 32
 .Lloop27:
 ; x0 = mem128[qa]
@@ -3313,10 +3270,10 @@ align 32
 	movdqu xmm3, [ecx + 128]
 ; x2 = mem128[qc]
 %line 1074+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [ebp]
+	movdqu xmm1, [ebx]
 ; x3 = mem128[qc + 128]
 %line 1075+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm2, [ebp + 128]
+	movdqu xmm2, [ebx + 128]
 ; mem128[qd] = x0
 %line 1076+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu [eax], xmm0
@@ -3358,10 +3315,10 @@ align 32
 	movdqu xmm3, [ecx + 144]
 ; x2 = mem128[qc + 16]
 %line 1089+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [ebp + 16]
+	movdqu xmm1, [ebx + 16]
 ; x3 = mem128[qc + 144]
 %line 1090+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm2, [ebp + 144]
+	movdqu xmm2, [ebx + 144]
 ; mem128[qd + 16] = x0
 %line 1091+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu [eax + 16], xmm0
@@ -3403,10 +3360,10 @@ align 32
 	movdqu xmm3, [ecx + 160]
 ; x2 = mem128[qc + 32]
 %line 1104+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [ebp + 32]
+	movdqu xmm1, [ebx + 32]
 ; x3 = mem128[qc + 160]
 %line 1105+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm2, [ebp + 160]
+	movdqu xmm2, [ebx + 160]
 ; mem128[qd + 32] = x0
 %line 1106+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu [eax + 32], xmm0
@@ -3448,10 +3405,10 @@ align 32
 	movdqu xmm3, [ecx + 176]
 ; x2 = mem128[qc + 48]
 %line 1119+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [ebp + 48]
+	movdqu xmm1, [ebx + 48]
 ; x3 = mem128[qc + 176]
 %line 1120+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm2, [ebp + 176]
+	movdqu xmm2, [ebx + 176]
 ; mem128[qd + 48] = x0
 %line 1121+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu [eax + 48], xmm0
@@ -3493,75 +3450,75 @@ align 32
 	add edi, 64
 ; qc = qc + 64
 %line 1134+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add ebp, 64
+	add ebx, 64
 ; qd = qd + 64
 %line 1135+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	add eax, 64
 ; i1 = i1 - 1
 %line 1136+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	sub ebx, 1
+	sub ebp, 1
 ; =? i1 - 0
 %line 1137+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	cmp ebx, 0
+	cmp ebp, 0
 ; goto loop27 if !=
 %line 1138+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	jne .Lloop27
 ; pa = pa + 768
 %line 1139+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ebx, edx
-	add ebx, 768
+	mov ecx, edx
+	add ecx, 768
 ; pb = pb + 512
 %line 1140+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	add esi, 512
 ; i0 = i0 - 1
 %line 1141+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, [esp + 156600]
-	sub edx, 1
+	mov eax, [esp + 156600]
+	sub eax, 1
 ; =? i0 - 0
 %line 1142+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	cmp edx, 0
+	cmp eax, 0
 ; goto loop26 if !=
 %line 1143+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov eax, [esp + 156592]
-	mov ecx, [esp + 156596]
+	mov ebp, [esp + 156592]
+	mov edi, [esp + 156596]
 	jne .Lloop26
 ; pa = w + 4096
 %line 1144+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea esi, [ecx + 4096]
+	lea edx, [edi + 4096]
 ; pb = w + 105248
 %line 1145+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea edi, [ecx + 105248]
+	lea esi, [edi + 105248]
 ; i0 = 9
 %line 1146+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, 9
+	mov eax, 9
 align 32
 .Lloop28:
 ; qa = pa
 %line 1148+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov [esp + 156600], edx
-	mov [esp + 156596], ecx
-	mov [esp + 156592], eax
+	mov [esp + 156600], eax
+	mov [esp + 156596], edi
+	mov [esp + 156592], ebp
 ; qb = pa + 512
 %line 1149+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea eax, [esi + 512]
+	lea eax, [edx + 512]
 ; qc = pa + 1024
 %line 1150+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea ecx, [esi + 1024]
+	lea ecx, [edx + 1024]
 ; qd = pb
 %line 1151+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ebx, esi
+	mov ebx, edx
 ; i1 = 4
 %line 1152+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ebp, edi
-	mov edx, 4
+	mov ebp, esi
+	mov edi, 4
 align 32
 .Lloop29:
 ; x0 = mem128[qa]
 %line 1154+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi]
+	movdqu xmm0, [edx]
 ; x1 = mem128[qa + 256]
 %line 1155+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm3, [esi + 256]
+	movdqu xmm3, [edx + 256]
 ; x2 = mem128[qc]
 %line 1156+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [ecx]
@@ -3570,10 +3527,10 @@ align 32
 	movdqu xmm2, [ecx + 256]
 ; mem128[qd] = x0
 %line 1158+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi], xmm0
+	movdqu [esi], xmm0
 ; mem128[qd + 768] = x3
 %line 1159+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 768], xmm2
+	movdqu [esi + 768], xmm2
 ; 8x x4 = x1 - x2
 %line 1160+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	psubw xmm3, xmm1
@@ -3588,7 +3545,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 256] = x5
 %line 1164+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 256], xmm1
+	movdqu [esi + 256], xmm1
 ; x5 = mem128[qb + 256]
 %line 1165+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm0, [eax + 256]
@@ -3600,13 +3557,13 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 512] = x5
 %line 1168+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 512], xmm0
+	movdqu [esi + 512], xmm0
 ; x0 = mem128[qa + 16]
 %line 1169+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 16]
+	movdqu xmm0, [edx + 16]
 ; x1 = mem128[qa + 272]
 %line 1170+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm3, [esi + 272]
+	movdqu xmm3, [edx + 272]
 ; x2 = mem128[qc + 16]
 %line 1171+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [ecx + 16]
@@ -3615,10 +3572,10 @@ align 32
 	movdqu xmm2, [ecx + 272]
 ; mem128[qd + 16] = x0
 %line 1173+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 16], xmm0
+	movdqu [esi + 16], xmm0
 ; mem128[qd + 784] = x3
 %line 1174+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 784], xmm2
+	movdqu [esi + 784], xmm2
 ; 8x x4 = x1 - x2
 %line 1175+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	psubw xmm3, xmm1
@@ -3633,7 +3590,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 272] = x5
 %line 1179+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 272], xmm1
+	movdqu [esi + 272], xmm1
 ; x5 = mem128[qb + 272]
 %line 1180+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm0, [eax + 272]
@@ -3645,13 +3602,13 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 528] = x5
 %line 1183+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 528], xmm0
+	movdqu [esi + 528], xmm0
 ; x0 = mem128[qa + 32]
 %line 1184+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 32]
+	movdqu xmm0, [edx + 32]
 ; x1 = mem128[qa + 288]
 %line 1185+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm3, [esi + 288]
+	movdqu xmm3, [edx + 288]
 ; x2 = mem128[qc + 32]
 %line 1186+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [ecx + 32]
@@ -3660,10 +3617,10 @@ align 32
 	movdqu xmm2, [ecx + 288]
 ; mem128[qd + 32] = x0
 %line 1188+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 32], xmm0
+	movdqu [esi + 32], xmm0
 ; mem128[qd + 800] = x3
 %line 1189+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 800], xmm2
+	movdqu [esi + 800], xmm2
 ; 8x x4 = x1 - x2
 %line 1190+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	psubw xmm3, xmm1
@@ -3678,7 +3635,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 288] = x5
 %line 1194+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 288], xmm1
+	movdqu [esi + 288], xmm1
 ; x5 = mem128[qb + 288]
 %line 1195+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm0, [eax + 288]
@@ -3690,13 +3647,13 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 544] = x5
 %line 1198+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 544], xmm0
+	movdqu [esi + 544], xmm0
 ; x0 = mem128[qa + 48]
 %line 1199+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 48]
+	movdqu xmm0, [edx + 48]
 ; x1 = mem128[qa + 304]
 %line 1200+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm3, [esi + 304]
+	movdqu xmm3, [edx + 304]
 ; x2 = mem128[qc + 48]
 %line 1201+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [ecx + 48]
@@ -3705,10 +3662,10 @@ align 32
 	movdqu xmm2, [ecx + 304]
 ; mem128[qd + 48] = x0
 %line 1203+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 48], xmm0
+	movdqu [esi + 48], xmm0
 ; mem128[qd + 816] = x3
 %line 1204+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 816], xmm2
+	movdqu [esi + 816], xmm2
 ; 8x x4 = x1 - x2
 %line 1205+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	psubw xmm3, xmm1
@@ -3723,7 +3680,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 304] = x5
 %line 1209+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 304], xmm1
+	movdqu [esi + 304], xmm1
 ; x5 = mem128[qb + 304]
 %line 1210+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm0, [eax + 304]
@@ -3735,10 +3692,10 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 560] = x5
 %line 1213+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 560], xmm0
+	movdqu [esi + 560], xmm0
 ; qa = qa + 64
 %line 1214+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add esi, 64
+	add edx, 64
 ; qb = qb + 64
 %line 1215+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	add eax, 64
@@ -3747,73 +3704,73 @@ align 32
 	add ecx, 64
 ; qd = qd + 64
 %line 1217+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add edi, 64
+	add esi, 64
 ; i1 = i1 - 1
 %line 1218+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	sub edx, 1
+	sub edi, 1
 ; =? i1 - 0
 %line 1219+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	cmp edx, 0
+	cmp edi, 0
 ; goto loop29 if !=
 %line 1220+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	jne .Lloop29
 ; pa = pa + 1536
 %line 1221+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov esi, ebx
-	add esi, 1536
+	mov edx, ebx
+	add edx, 1536
 ; pb = pb + 1024
 %line 1222+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edi, ebp
-	add edi, 1024
+	mov esi, ebp
+	add esi, 1024
 ; i0 = i0 - 1
 %line 1223+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, [esp + 156600]
-	sub edx, 1
+	mov eax, [esp + 156600]
+	sub eax, 1
 ; =? i0 - 0
 %line 1224+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	cmp edx, 0
+	cmp eax, 0
 ; goto loop28 if !=
 %line 1225+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov eax, [esp + 156592]
-	mov ecx, [esp + 156596]
+	mov ebp, [esp + 156592]
+	mov edi, [esp + 156596]
 	jne .Lloop28
 ; pa = w + 105248
 %line 1226+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea esi, [ecx + 105248]
+	lea edx, [edi + 105248]
 ; pb = w + 4096
 %line 1227+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea edi, [ecx + 4096]
+	lea esi, [edi + 4096]
 ; i0 = 3
 %line 1228+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, 3
+	mov eax, 3
 align 32
 .Lloop30:
 ; qa = pa
 %line 1230+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov [esp + 156600], edx
-	mov [esp + 156596], ecx
-	mov [esp + 156592], eax
+	mov [esp + 156600], eax
+	mov [esp + 156596], edi
+	mov [esp + 156592], ebp
 ; qb = pa + 1024
 %line 1231+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea eax, [esi + 1024]
+	lea eax, [edx + 1024]
 ; qc = pa + 2048
 %line 1232+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea ecx, [esi + 2048]
+	lea ecx, [edx + 2048]
 ; qd = pb
 %line 1233+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ebx, esi
+	mov ebx, edx
 ; i1 = 8
 %line 1234+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ebp, edi
-	mov edx, 8
+	mov ebp, esi
+	mov edi, 8
 align 32
 .Lloop31:
 ; x0 = mem128[qa]
 %line 1236+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi]
+	movdqu xmm0, [edx]
 ; x1 = mem128[qa + 512]
 %line 1237+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm3, [esi + 512]
+	movdqu xmm3, [edx + 512]
 ; x2 = mem128[qc]
 %line 1238+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [ecx]
@@ -3822,10 +3779,10 @@ align 32
 	movdqu xmm2, [ecx + 512]
 ; mem128[qd] = x0
 %line 1240+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi], xmm0
+	movdqu [esi], xmm0
 ; mem128[qd + 1536] = x3
 %line 1241+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 1536], xmm2
+	movdqu [esi + 1536], xmm2
 ; 8x x4 = x1 - x2
 %line 1242+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	psubw xmm3, xmm1
@@ -3840,7 +3797,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 512] = x5
 %line 1246+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 512], xmm1
+	movdqu [esi + 512], xmm1
 ; x5 = mem128[qb + 512]
 %line 1247+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm0, [eax + 512]
@@ -3852,13 +3809,13 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 1024] = x5
 %line 1250+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 1024], xmm0
+	movdqu [esi + 1024], xmm0
 ; x0 = mem128[qa + 16]
 %line 1251+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 16]
+	movdqu xmm0, [edx + 16]
 ; x1 = mem128[qa + 528]
 %line 1252+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm3, [esi + 528]
+	movdqu xmm3, [edx + 528]
 ; x2 = mem128[qc + 16]
 %line 1253+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [ecx + 16]
@@ -3867,10 +3824,10 @@ align 32
 	movdqu xmm2, [ecx + 528]
 ; mem128[qd + 16] = x0
 %line 1255+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 16], xmm0
+	movdqu [esi + 16], xmm0
 ; mem128[qd + 1552] = x3
 %line 1256+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 1552], xmm2
+	movdqu [esi + 1552], xmm2
 ; 8x x4 = x1 - x2
 %line 1257+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	psubw xmm3, xmm1
@@ -3885,7 +3842,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 528] = x5
 %line 1261+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 528], xmm1
+	movdqu [esi + 528], xmm1
 ; x5 = mem128[qb + 528]
 %line 1262+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm0, [eax + 528]
@@ -3897,13 +3854,13 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 1040] = x5
 %line 1265+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 1040], xmm0
+	movdqu [esi + 1040], xmm0
 ; x0 = mem128[qa + 32]
 %line 1266+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 32]
+	movdqu xmm0, [edx + 32]
 ; x1 = mem128[qa + 544]
 %line 1267+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm3, [esi + 544]
+	movdqu xmm3, [edx + 544]
 ; x2 = mem128[qc + 32]
 %line 1268+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [ecx + 32]
@@ -3912,10 +3869,10 @@ align 32
 	movdqu xmm2, [ecx + 544]
 ; mem128[qd + 32] = x0
 %line 1270+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 32], xmm0
+	movdqu [esi + 32], xmm0
 ; mem128[qd + 1568] = x3
 %line 1271+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 1568], xmm2
+	movdqu [esi + 1568], xmm2
 ; 8x x4 = x1 - x2
 %line 1272+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	psubw xmm3, xmm1
@@ -3930,7 +3887,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 544] = x5
 %line 1276+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 544], xmm1
+	movdqu [esi + 544], xmm1
 ; x5 = mem128[qb + 544]
 %line 1277+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm0, [eax + 544]
@@ -3942,13 +3899,13 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 1056] = x5
 %line 1280+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 1056], xmm0
+	movdqu [esi + 1056], xmm0
 ; x0 = mem128[qa + 48]
 %line 1281+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 48]
+	movdqu xmm0, [edx + 48]
 ; x1 = mem128[qa + 560]
 %line 1282+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm3, [esi + 560]
+	movdqu xmm3, [edx + 560]
 ; x2 = mem128[qc + 48]
 %line 1283+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [ecx + 48]
@@ -3957,10 +3914,10 @@ align 32
 	movdqu xmm2, [ecx + 560]
 ; mem128[qd + 48] = x0
 %line 1285+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 48], xmm0
+	movdqu [esi + 48], xmm0
 ; mem128[qd + 1584] = x3
 %line 1286+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 1584], xmm2
+	movdqu [esi + 1584], xmm2
 ; 8x x4 = x1 - x2
 %line 1287+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	psubw xmm3, xmm1
@@ -3975,7 +3932,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 560] = x5
 %line 1291+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 560], xmm1
+	movdqu [esi + 560], xmm1
 ; x5 = mem128[qb + 560]
 %line 1292+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm0, [eax + 560]
@@ -3987,10 +3944,10 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 1072] = x5
 %line 1295+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edi + 1072], xmm0
+	movdqu [esi + 1072], xmm0
 ; qa = qa + 64
 %line 1296+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add esi, 64
+	add edx, 64
 ; qb = qb + 64
 %line 1297+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	add eax, 64
@@ -3999,55 +3956,48 @@ align 32
 	add ecx, 64
 ; qd = qd + 64
 %line 1299+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add edi, 64
+	add esi, 64
 ; i1 = i1 - 1
 %line 1300+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	sub edx, 1
+	sub edi, 1
 ; =? i1 - 0
 %line 1301+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	cmp edx, 0
+	cmp edi, 0
 ; goto loop31 if !=
 %line 1302+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	jne .Lloop31
 ; pa = pa + 3072
 %line 1303+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov esi, ebx
-	add esi, 3072
+	mov edx, ebx
+	add edx, 3072
 ; pb = pb + 2048
 %line 1304+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edi, ebp
-	add edi, 2048
+	mov esi, ebp
+	add esi, 2048
 ; i0 = i0 - 1
 %line 1305+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, [esp + 156600]
-	sub edx, 1
+	mov eax, [esp + 156600]
+	sub eax, 1
 ; =? i0 - 0
 %line 1306+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	cmp edx, 0
+	cmp eax, 0
 ; goto loop30 if !=
 %line 1307+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov eax, [esp + 156592]
-	mov ecx, [esp + 156596]
+	mov ebp, [esp + 156592]
+	mov edi, [esp + 156596]
 	jne .Lloop30
 ; pa = w + 4096
 %line 1308+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea edx, [ecx + 4096]
+	lea eax, [edi + 4096]
 ; pb = w + 105248
 %line 1309+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea ebx, [ecx + 105248]
-; qa = pa
-%line 1310+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edi, ecx
-	mov ebp, edx
+	lea esi, [edi + 105248]
 ; qb = pa + 2048
 %line 1311+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea esi, [edx + 2048]
+	lea ecx, [eax + 2048]
 ; qc = pa + 4096
 %line 1312+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea edx, [edx + 4096]
-; qd = pb
-%line 1313+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ecx, ebx
+	lea edx, [eax + 4096]
 ; i1 = 16
 %line 1314+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	mov ebx, 16
@@ -4055,10 +4005,10 @@ align 32
 .Lloop32:
 ; x0 = mem128[qa]
 %line 1316+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebp]
+	movdqu xmm0, [eax]
 ; x1 = mem128[qa + 1024]
 %line 1317+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm3, [ebp + 1024]
+	movdqu xmm3, [eax + 1024]
 ; x2 = mem128[qc]
 %line 1318+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [edx]
@@ -4067,16 +4017,16 @@ align 32
 	movdqu xmm2, [edx + 1024]
 ; mem128[qd] = x0
 %line 1320+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ecx], xmm0
+	movdqu [esi], xmm0
 ; mem128[qd + 3072] = x3
 %line 1321+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ecx + 3072], xmm2
+	movdqu [esi + 3072], xmm2
 ; 8x x4 = x1 - x2
 %line 1322+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb]
 %line 1323+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [esi]
+	movdqu xmm1, [ecx]
 ; 8x x5 = x5 - x0
 %line 1324+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	psubw xmm1, xmm0
@@ -4085,10 +4035,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 1024] = x5
 %line 1326+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ecx + 1024], xmm1
+	movdqu [esi + 1024], xmm1
 ; x5 = mem128[qb + 1024]
 %line 1327+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 1024]
+	movdqu xmm0, [ecx + 1024]
 ; 8x x5 = x5 - x3
 %line 1328+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	psubw xmm0, xmm2
@@ -4097,13 +4047,13 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 2048] = x5
 %line 1330+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ecx + 2048], xmm0
+	movdqu [esi + 2048], xmm0
 ; x0 = mem128[qa + 16]
 %line 1331+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebp + 16]
+	movdqu xmm0, [eax + 16]
 ; x1 = mem128[qa + 1040]
 %line 1332+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm3, [ebp + 1040]
+	movdqu xmm3, [eax + 1040]
 ; x2 = mem128[qc + 16]
 %line 1333+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [edx + 16]
@@ -4112,16 +4062,16 @@ align 32
 	movdqu xmm2, [edx + 1040]
 ; mem128[qd + 16] = x0
 %line 1335+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ecx + 16], xmm0
+	movdqu [esi + 16], xmm0
 ; mem128[qd + 3088] = x3
 %line 1336+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ecx + 3088], xmm2
+	movdqu [esi + 3088], xmm2
 ; 8x x4 = x1 - x2
 %line 1337+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 16]
 %line 1338+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [esi + 16]
+	movdqu xmm1, [ecx + 16]
 ; 8x x5 = x5 - x0
 %line 1339+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	psubw xmm1, xmm0
@@ -4130,10 +4080,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 1040] = x5
 %line 1341+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ecx + 1040], xmm1
+	movdqu [esi + 1040], xmm1
 ; x5 = mem128[qb + 1040]
 %line 1342+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 1040]
+	movdqu xmm0, [ecx + 1040]
 ; 8x x5 = x5 - x3
 %line 1343+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	psubw xmm0, xmm2
@@ -4142,13 +4092,13 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 2064] = x5
 %line 1345+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ecx + 2064], xmm0
+	movdqu [esi + 2064], xmm0
 ; x0 = mem128[qa + 32]
 %line 1346+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebp + 32]
+	movdqu xmm0, [eax + 32]
 ; x1 = mem128[qa + 1056]
 %line 1347+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm3, [ebp + 1056]
+	movdqu xmm3, [eax + 1056]
 ; x2 = mem128[qc + 32]
 %line 1348+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [edx + 32]
@@ -4157,16 +4107,16 @@ align 32
 	movdqu xmm2, [edx + 1056]
 ; mem128[qd + 32] = x0
 %line 1350+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ecx + 32], xmm0
+	movdqu [esi + 32], xmm0
 ; mem128[qd + 3104] = x3
 %line 1351+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ecx + 3104], xmm2
+	movdqu [esi + 3104], xmm2
 ; 8x x4 = x1 - x2
 %line 1352+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 32]
 %line 1353+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [esi + 32]
+	movdqu xmm1, [ecx + 32]
 ; 8x x5 = x5 - x0
 %line 1354+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	psubw xmm1, xmm0
@@ -4175,10 +4125,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 1056] = x5
 %line 1356+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ecx + 1056], xmm1
+	movdqu [esi + 1056], xmm1
 ; x5 = mem128[qb + 1056]
 %line 1357+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 1056]
+	movdqu xmm0, [ecx + 1056]
 ; 8x x5 = x5 - x3
 %line 1358+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	psubw xmm0, xmm2
@@ -4187,13 +4137,13 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 2080] = x5
 %line 1360+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ecx + 2080], xmm0
+	movdqu [esi + 2080], xmm0
 ; x0 = mem128[qa + 48]
 %line 1361+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebp + 48]
+	movdqu xmm0, [eax + 48]
 ; x1 = mem128[qa + 1072]
 %line 1362+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm3, [ebp + 1072]
+	movdqu xmm3, [eax + 1072]
 ; x2 = mem128[qc + 48]
 %line 1363+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm1, [edx + 48]
@@ -4202,16 +4152,16 @@ align 32
 	movdqu xmm2, [edx + 1072]
 ; mem128[qd + 48] = x0
 %line 1365+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ecx + 48], xmm0
+	movdqu [esi + 48], xmm0
 ; mem128[qd + 3120] = x3
 %line 1366+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ecx + 3120], xmm2
+	movdqu [esi + 3120], xmm2
 ; 8x x4 = x1 - x2
 %line 1367+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 48]
 %line 1368+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [esi + 48]
+	movdqu xmm1, [ecx + 48]
 ; 8x x5 = x5 - x0
 %line 1369+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	psubw xmm1, xmm0
@@ -4220,10 +4170,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 1072] = x5
 %line 1371+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ecx + 1072], xmm1
+	movdqu [esi + 1072], xmm1
 ; x5 = mem128[qb + 1072]
 %line 1372+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [esi + 1072]
+	movdqu xmm0, [ecx + 1072]
 ; 8x x5 = x5 - x3
 %line 1373+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	psubw xmm0, xmm2
@@ -4232,19 +4182,19 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 2096] = x5
 %line 1375+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [ecx + 2096], xmm0
+	movdqu [esi + 2096], xmm0
 ; qa = qa + 64
 %line 1376+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add ebp, 64
+	add eax, 64
 ; qb = qb + 64
 %line 1377+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add esi, 64
+	add ecx, 64
 ; qc = qc + 64
 %line 1378+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	add edx, 64
 ; qd = qd + 64
 %line 1379+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add ecx, 64
+	add esi, 64
 ; i1 = i1 - 1
 %line 1380+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	sub ebx, 1
@@ -4268,26 +4218,25 @@ align 32
 	movdqu xmm6, [ONES]
 ; pa = w + 105248
 %line 1387+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ecx, edi
-	lea ebx, [ecx + 105248]
+	lea eax, [edi + 105248]
 ; pb = w + 106962
 %line 1388+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea edi, [ecx + 106962]
+	lea ecx, [edi + 106962]
 ; pc = w + 106960
 %line 1389+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea esi, [ecx + 106960]
+	lea edx, [edi + 106960]
 ; qd = w + 153952
 %line 1390+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea edx, [ecx + 153952]
+	lea esi, [edi + 153952]
 ; x0 = mem128[pa]
 %line 1391+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm7, [ebx]
+	movdqu xmm7, [eax]
 ; x1 = mem128[pb]
 %line 1392+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [edi]
+	movdqu xmm1, [ecx]
 ; x2 = mem128[pc]
 %line 1393+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm2, [esi]
+	movdqu xmm2, [edx]
 ; x2 &= mem128[LANE0OFF]
 %line 1394+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	movdqu xmm0, [LANE0OFF]
@@ -4316,33 +4265,33 @@ align 32
 	psubw xmm7, xmm6
 ; mem128[qd] = x0
 %line 1402+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx], xmm7
+	movdqu [esi], xmm7
 ; pa = pa + 16
 %line 1403+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add ebx, 16
+	add eax, 16
 ; pb = pb + 16
 %line 1404+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add edi, 16
+	add ecx, 16
 ; pc = pc + 16
 %line 1405+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add esi, 16
+	add edx, 16
 ; qd = qd + 16
 %line 1406+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add edx, 16
+	add esi, 16
 ; i1 = 26
 %line 1407+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov ebp, 26
+	mov ebx, 26
 align 32
 .Lloop33:
 ; x0 = mem128[pa]
 %line 1409+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx]
+	movdqu xmm0, [eax]
 ; x1 = mem128[pb]
 %line 1410+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [edi]
+	movdqu xmm1, [ecx]
 ; x2 = mem128[pc]
 %line 1411+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm2, [esi]
+	movdqu xmm2, [edx]
 ; 8x x0 = x0 + x1
 %line 1412+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
@@ -4367,16 +4316,16 @@ align 32
 	psubw xmm0, xmm6
 ; mem128[qd] = x0
 %line 1419+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx], xmm0
+	movdqu [esi], xmm0
 ; x0 = mem128[pa + 16]
 %line 1420+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 16]
+	movdqu xmm0, [eax + 16]
 ; x1 = mem128[pb + 16]
 %line 1421+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [edi + 16]
+	movdqu xmm1, [ecx + 16]
 ; x2 = mem128[pc + 16]
 %line 1422+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm2, [esi + 16]
+	movdqu xmm2, [edx + 16]
 ; 8x x0 = x0 + x1
 %line 1423+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
@@ -4401,16 +4350,16 @@ align 32
 	psubw xmm0, xmm6
 ; mem128[qd + 16] = x0
 %line 1430+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 16], xmm0
+	movdqu [esi + 16], xmm0
 ; x0 = mem128[pa + 32]
 %line 1431+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 32]
+	movdqu xmm0, [eax + 32]
 ; x1 = mem128[pb + 32]
 %line 1432+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [edi + 32]
+	movdqu xmm1, [ecx + 32]
 ; x2 = mem128[pc + 32]
 %line 1433+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm2, [esi + 32]
+	movdqu xmm2, [edx + 32]
 ; 8x x0 = x0 + x1
 %line 1434+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
@@ -4435,16 +4384,16 @@ align 32
 	psubw xmm0, xmm6
 ; mem128[qd + 32] = x0
 %line 1441+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 32], xmm0
+	movdqu [esi + 32], xmm0
 ; x0 = mem128[pa + 48]
 %line 1442+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 48]
+	movdqu xmm0, [eax + 48]
 ; x1 = mem128[pb + 48]
 %line 1443+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [edi + 48]
+	movdqu xmm1, [ecx + 48]
 ; x2 = mem128[pc + 48]
 %line 1444+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm2, [esi + 48]
+	movdqu xmm2, [edx + 48]
 ; 8x x0 = x0 + x1
 %line 1445+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
@@ -4469,37 +4418,37 @@ align 32
 	psubw xmm0, xmm6
 ; mem128[qd + 48] = x0
 %line 1452+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 48], xmm0
+	movdqu [esi + 48], xmm0
 ; pa = pa + 64
 %line 1453+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add ebx, 64
+	add eax, 64
 ; pb = pb + 64
 %line 1454+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add edi, 64
+	add ecx, 64
 ; pc = pc + 64
 %line 1455+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add esi, 64
+	add edx, 64
 ; qd = qd + 64
 %line 1456+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add edx, 64
+	add esi, 64
 ; i1 = i1 - 1
 %line 1457+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	sub ebp, 1
+	sub ebx, 1
 ; =? i1 - 0
 %line 1458+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	cmp ebp, 0
+	cmp ebx, 0
 ; goto loop33 if !=
 %line 1459+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	jne .Lloop33
 ; x0 = mem128[pa]
 %line 1460+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx]
+	movdqu xmm0, [eax]
 ; x1 = mem128[pb]
 %line 1461+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [edi]
+	movdqu xmm1, [ecx]
 ; x2 = mem128[pc]
 %line 1462+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm2, [esi]
+	movdqu xmm2, [edx]
 ; 8x x0 = x0 + x1
 %line 1463+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
@@ -4524,16 +4473,16 @@ align 32
 	psubw xmm0, xmm6
 ; mem128[qd] = x0
 %line 1470+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx], xmm0
+	movdqu [esi], xmm0
 ; x0 = mem128[pa + 16]
 %line 1471+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 16]
+	movdqu xmm0, [eax + 16]
 ; x1 = mem128[pb + 16]
 %line 1472+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [edi + 16]
+	movdqu xmm1, [ecx + 16]
 ; x2 = mem128[pc + 16]
 %line 1473+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm2, [esi + 16]
+	movdqu xmm2, [edx + 16]
 ; 8x x0 = x0 + x1
 %line 1474+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
@@ -4558,16 +4507,16 @@ align 32
 	psubw xmm0, xmm6
 ; mem128[qd + 16] = x0
 %line 1481+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 16], xmm0
+	movdqu [esi + 16], xmm0
 ; x0 = mem128[pa + 32]
 %line 1482+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ebx + 32]
+	movdqu xmm0, [eax + 32]
 ; x1 = mem128[pb + 32]
 %line 1483+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [edi + 32]
+	movdqu xmm1, [ecx + 32]
 ; x2 = mem128[pc + 32]
 %line 1484+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm2, [esi + 32]
+	movdqu xmm2, [edx + 32]
 ; 8x x0 = x0 + x1
 %line 1485+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	paddw xmm0, xmm1
@@ -4592,444 +4541,444 @@ align 32
 	psubw xmm0, xmm6
 ; mem128[qd + 32] = x0
 %line 1492+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [edx + 32], xmm0
+	movdqu [esi + 32], xmm0
 ; pa = w + 153952
 %line 1493+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea edx, [ecx + 153952]
+	lea eax, [edi + 153952]
 ; pb = w + 155696
 %line 1494+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea esi, [ecx + 155696]
+	lea ecx, [edi + 155696]
 ; i1 = 13
 %line 1495+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edi, 13
+	mov edx, 13
 align 32
 .Lloop34:
 ; x0 = mem128[pa]
 %line 1497+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edx]
+	movdqu xmm0, [eax]
 ; x1 = mem128[pa + 16]
 %line 1498+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [edx + 16]
+	movdqu xmm1, [eax + 16]
 ; x0 = packs16(x0, x1)
 %line 1499+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	packsswb xmm0, xmm1
 ; mem128[pb] = x0
 %line 1500+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi], xmm0
+	movdqu [ecx], xmm0
 ; x0 = mem128[pa + 32]
 %line 1501+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edx + 32]
+	movdqu xmm0, [eax + 32]
 ; x1 = mem128[pa + 48]
 %line 1502+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [edx + 48]
+	movdqu xmm1, [eax + 48]
 ; x0 = packs16(x0, x1)
 %line 1503+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	packsswb xmm0, xmm1
 ; mem128[pb + 16] = x0
 %line 1504+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 16], xmm0
+	movdqu [ecx + 16], xmm0
 ; x0 = mem128[pa + 64]
 %line 1505+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edx + 64]
+	movdqu xmm0, [eax + 64]
 ; x1 = mem128[pa + 80]
 %line 1506+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [edx + 80]
+	movdqu xmm1, [eax + 80]
 ; x0 = packs16(x0, x1)
 %line 1507+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	packsswb xmm0, xmm1
 ; mem128[pb + 32] = x0
 %line 1508+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 32], xmm0
+	movdqu [ecx + 32], xmm0
 ; x0 = mem128[pa + 96]
 %line 1509+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edx + 96]
+	movdqu xmm0, [eax + 96]
 ; x1 = mem128[pa + 112]
 %line 1510+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [edx + 112]
+	movdqu xmm1, [eax + 112]
 ; x0 = packs16(x0, x1)
 %line 1511+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	packsswb xmm0, xmm1
 ; mem128[pb + 48] = x0
 %line 1512+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 48], xmm0
+	movdqu [ecx + 48], xmm0
 ; pa = pa + 128
 %line 1513+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add edx, 128
+	add eax, 128
 ; pb = pb + 64
 %line 1514+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	add esi, 64
+	add ecx, 64
 ; i1 = i1 - 1
 %line 1515+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	sub edi, 1
+	sub edx, 1
 ; =? i1 - 0
 %line 1516+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	cmp edi, 0
+	cmp edx, 0
 ; goto loop34 if !=
 %line 1517+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	jne .Lloop34
 ; x0 = mem128[pa]
 %line 1518+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edx]
+	movdqu xmm0, [eax]
 ; x1 = mem128[pa + 16]
 %line 1519+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [edx + 16]
+	movdqu xmm1, [eax + 16]
 ; x0 = packs16(x0, x1)
 %line 1520+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	packsswb xmm0, xmm1
 ; mem128[pb] = x0
 %line 1521+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi], xmm0
+	movdqu [ecx], xmm0
 ; x0 = mem128[pa + 32]
 %line 1522+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [edx + 32]
+	movdqu xmm0, [eax + 32]
 ; x1 = mem128[pa + 48]
 %line 1523+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm1, [edx + 48]
+	movdqu xmm1, [eax + 48]
 ; x0 = packs16(x0, x1)
 %line 1524+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	packsswb xmm0, xmm1
 ; mem128[pb + 16] = x0
 %line 1525+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [esi + 16], xmm0
+	movdqu [ecx + 16], xmm0
 ; pa = w + 155696
 %line 1526+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	lea ecx, [ecx + 155696]
+	lea eax, [edi + 155696]
 ; x0 = mem128[pa]
 %line 1527+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx]
+	movdqu xmm0, [eax]
 ; mem128[out] = x0
 %line 1528+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax], xmm0
+	movdqu [ebp], xmm0
 ; x0 = mem128[pa + 16]
 %line 1529+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 16]
+	movdqu xmm0, [eax + 16]
 ; mem128[out + 16] = x0
 %line 1530+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 16], xmm0
+	movdqu [ebp + 16], xmm0
 ; x0 = mem128[pa + 32]
 %line 1531+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 32]
+	movdqu xmm0, [eax + 32]
 ; mem128[out + 32] = x0
 %line 1532+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 32], xmm0
+	movdqu [ebp + 32], xmm0
 ; x0 = mem128[pa + 48]
 %line 1533+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 48]
+	movdqu xmm0, [eax + 48]
 ; mem128[out + 48] = x0
 %line 1534+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 48], xmm0
+	movdqu [ebp + 48], xmm0
 ; x0 = mem128[pa + 64]
 %line 1535+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 64]
+	movdqu xmm0, [eax + 64]
 ; mem128[out + 64] = x0
 %line 1536+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 64], xmm0
+	movdqu [ebp + 64], xmm0
 ; x0 = mem128[pa + 80]
 %line 1537+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 80]
+	movdqu xmm0, [eax + 80]
 ; mem128[out + 80] = x0
 %line 1538+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 80], xmm0
+	movdqu [ebp + 80], xmm0
 ; x0 = mem128[pa + 96]
 %line 1539+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 96]
+	movdqu xmm0, [eax + 96]
 ; mem128[out + 96] = x0
 %line 1540+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 96], xmm0
+	movdqu [ebp + 96], xmm0
 ; x0 = mem128[pa + 112]
 %line 1541+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 112]
+	movdqu xmm0, [eax + 112]
 ; mem128[out + 112] = x0
 %line 1542+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 112], xmm0
+	movdqu [ebp + 112], xmm0
 ; x0 = mem128[pa + 128]
 %line 1543+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 128]
+	movdqu xmm0, [eax + 128]
 ; mem128[out + 128] = x0
 %line 1544+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 128], xmm0
+	movdqu [ebp + 128], xmm0
 ; x0 = mem128[pa + 144]
 %line 1545+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 144]
+	movdqu xmm0, [eax + 144]
 ; mem128[out + 144] = x0
 %line 1546+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 144], xmm0
+	movdqu [ebp + 144], xmm0
 ; x0 = mem128[pa + 160]
 %line 1547+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 160]
+	movdqu xmm0, [eax + 160]
 ; mem128[out + 160] = x0
 %line 1548+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 160], xmm0
+	movdqu [ebp + 160], xmm0
 ; x0 = mem128[pa + 176]
 %line 1549+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 176]
+	movdqu xmm0, [eax + 176]
 ; mem128[out + 176] = x0
 %line 1550+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 176], xmm0
+	movdqu [ebp + 176], xmm0
 ; x0 = mem128[pa + 192]
 %line 1551+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 192]
+	movdqu xmm0, [eax + 192]
 ; mem128[out + 192] = x0
 %line 1552+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 192], xmm0
+	movdqu [ebp + 192], xmm0
 ; x0 = mem128[pa + 208]
 %line 1553+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 208]
+	movdqu xmm0, [eax + 208]
 ; mem128[out + 208] = x0
 %line 1554+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 208], xmm0
+	movdqu [ebp + 208], xmm0
 ; x0 = mem128[pa + 224]
 %line 1555+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 224]
+	movdqu xmm0, [eax + 224]
 ; mem128[out + 224] = x0
 %line 1556+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 224], xmm0
+	movdqu [ebp + 224], xmm0
 ; x0 = mem128[pa + 240]
 %line 1557+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 240]
+	movdqu xmm0, [eax + 240]
 ; mem128[out + 240] = x0
 %line 1558+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 240], xmm0
+	movdqu [ebp + 240], xmm0
 ; x0 = mem128[pa + 256]
 %line 1559+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 256]
+	movdqu xmm0, [eax + 256]
 ; mem128[out + 256] = x0
 %line 1560+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 256], xmm0
+	movdqu [ebp + 256], xmm0
 ; x0 = mem128[pa + 272]
 %line 1561+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 272]
+	movdqu xmm0, [eax + 272]
 ; mem128[out + 272] = x0
 %line 1562+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 272], xmm0
+	movdqu [ebp + 272], xmm0
 ; x0 = mem128[pa + 288]
 %line 1563+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 288]
+	movdqu xmm0, [eax + 288]
 ; mem128[out + 288] = x0
 %line 1564+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 288], xmm0
+	movdqu [ebp + 288], xmm0
 ; x0 = mem128[pa + 304]
 %line 1565+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 304]
+	movdqu xmm0, [eax + 304]
 ; mem128[out + 304] = x0
 %line 1566+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 304], xmm0
+	movdqu [ebp + 304], xmm0
 ; x0 = mem128[pa + 320]
 %line 1567+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 320]
+	movdqu xmm0, [eax + 320]
 ; mem128[out + 320] = x0
 %line 1568+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 320], xmm0
+	movdqu [ebp + 320], xmm0
 ; x0 = mem128[pa + 336]
 %line 1569+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 336]
+	movdqu xmm0, [eax + 336]
 ; mem128[out + 336] = x0
 %line 1570+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 336], xmm0
+	movdqu [ebp + 336], xmm0
 ; x0 = mem128[pa + 352]
 %line 1571+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 352]
+	movdqu xmm0, [eax + 352]
 ; mem128[out + 352] = x0
 %line 1572+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 352], xmm0
+	movdqu [ebp + 352], xmm0
 ; x0 = mem128[pa + 368]
 %line 1573+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 368]
+	movdqu xmm0, [eax + 368]
 ; mem128[out + 368] = x0
 %line 1574+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 368], xmm0
+	movdqu [ebp + 368], xmm0
 ; x0 = mem128[pa + 384]
 %line 1575+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 384]
+	movdqu xmm0, [eax + 384]
 ; mem128[out + 384] = x0
 %line 1576+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 384], xmm0
+	movdqu [ebp + 384], xmm0
 ; x0 = mem128[pa + 400]
 %line 1577+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 400]
+	movdqu xmm0, [eax + 400]
 ; mem128[out + 400] = x0
 %line 1578+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 400], xmm0
+	movdqu [ebp + 400], xmm0
 ; x0 = mem128[pa + 416]
 %line 1579+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 416]
+	movdqu xmm0, [eax + 416]
 ; mem128[out + 416] = x0
 %line 1580+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 416], xmm0
+	movdqu [ebp + 416], xmm0
 ; x0 = mem128[pa + 432]
 %line 1581+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 432]
+	movdqu xmm0, [eax + 432]
 ; mem128[out + 432] = x0
 %line 1582+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 432], xmm0
+	movdqu [ebp + 432], xmm0
 ; x0 = mem128[pa + 448]
 %line 1583+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 448]
+	movdqu xmm0, [eax + 448]
 ; mem128[out + 448] = x0
 %line 1584+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 448], xmm0
+	movdqu [ebp + 448], xmm0
 ; x0 = mem128[pa + 464]
 %line 1585+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 464]
+	movdqu xmm0, [eax + 464]
 ; mem128[out + 464] = x0
 %line 1586+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 464], xmm0
+	movdqu [ebp + 464], xmm0
 ; x0 = mem128[pa + 480]
 %line 1587+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 480]
+	movdqu xmm0, [eax + 480]
 ; mem128[out + 480] = x0
 %line 1588+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 480], xmm0
+	movdqu [ebp + 480], xmm0
 ; x0 = mem128[pa + 496]
 %line 1589+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 496]
+	movdqu xmm0, [eax + 496]
 ; mem128[out + 496] = x0
 %line 1590+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 496], xmm0
+	movdqu [ebp + 496], xmm0
 ; x0 = mem128[pa + 512]
 %line 1591+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 512]
+	movdqu xmm0, [eax + 512]
 ; mem128[out + 512] = x0
 %line 1592+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 512], xmm0
+	movdqu [ebp + 512], xmm0
 ; x0 = mem128[pa + 528]
 %line 1593+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 528]
+	movdqu xmm0, [eax + 528]
 ; mem128[out + 528] = x0
 %line 1594+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 528], xmm0
+	movdqu [ebp + 528], xmm0
 ; x0 = mem128[pa + 544]
 %line 1595+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 544]
+	movdqu xmm0, [eax + 544]
 ; mem128[out + 544] = x0
 %line 1596+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 544], xmm0
+	movdqu [ebp + 544], xmm0
 ; x0 = mem128[pa + 560]
 %line 1597+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 560]
+	movdqu xmm0, [eax + 560]
 ; mem128[out + 560] = x0
 %line 1598+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 560], xmm0
+	movdqu [ebp + 560], xmm0
 ; x0 = mem128[pa + 576]
 %line 1599+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 576]
+	movdqu xmm0, [eax + 576]
 ; mem128[out + 576] = x0
 %line 1600+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 576], xmm0
+	movdqu [ebp + 576], xmm0
 ; x0 = mem128[pa + 592]
 %line 1601+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 592]
+	movdqu xmm0, [eax + 592]
 ; mem128[out + 592] = x0
 %line 1602+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 592], xmm0
+	movdqu [ebp + 592], xmm0
 ; x0 = mem128[pa + 608]
 %line 1603+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 608]
+	movdqu xmm0, [eax + 608]
 ; mem128[out + 608] = x0
 %line 1604+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 608], xmm0
+	movdqu [ebp + 608], xmm0
 ; x0 = mem128[pa + 624]
 %line 1605+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 624]
+	movdqu xmm0, [eax + 624]
 ; mem128[out + 624] = x0
 %line 1606+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 624], xmm0
+	movdqu [ebp + 624], xmm0
 ; x0 = mem128[pa + 640]
 %line 1607+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 640]
+	movdqu xmm0, [eax + 640]
 ; mem128[out + 640] = x0
 %line 1608+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 640], xmm0
+	movdqu [ebp + 640], xmm0
 ; x0 = mem128[pa + 656]
 %line 1609+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 656]
+	movdqu xmm0, [eax + 656]
 ; mem128[out + 656] = x0
 %line 1610+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 656], xmm0
+	movdqu [ebp + 656], xmm0
 ; x0 = mem128[pa + 672]
 %line 1611+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 672]
+	movdqu xmm0, [eax + 672]
 ; mem128[out + 672] = x0
 %line 1612+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 672], xmm0
+	movdqu [ebp + 672], xmm0
 ; x0 = mem128[pa + 688]
 %line 1613+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 688]
+	movdqu xmm0, [eax + 688]
 ; mem128[out + 688] = x0
 %line 1614+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 688], xmm0
+	movdqu [ebp + 688], xmm0
 ; x0 = mem128[pa + 704]
 %line 1615+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 704]
+	movdqu xmm0, [eax + 704]
 ; mem128[out + 704] = x0
 %line 1616+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 704], xmm0
+	movdqu [ebp + 704], xmm0
 ; x0 = mem128[pa + 720]
 %line 1617+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 720]
+	movdqu xmm0, [eax + 720]
 ; mem128[out + 720] = x0
 %line 1618+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 720], xmm0
+	movdqu [ebp + 720], xmm0
 ; x0 = mem128[pa + 736]
 %line 1619+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 736]
+	movdqu xmm0, [eax + 736]
 ; mem128[out + 736] = x0
 %line 1620+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 736], xmm0
+	movdqu [ebp + 736], xmm0
 ; x0 = mem128[pa + 752]
 %line 1621+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 752]
+	movdqu xmm0, [eax + 752]
 ; mem128[out + 752] = x0
 %line 1622+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 752], xmm0
+	movdqu [ebp + 752], xmm0
 ; x0 = mem128[pa + 768]
 %line 1623+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 768]
+	movdqu xmm0, [eax + 768]
 ; mem128[out + 768] = x0
 %line 1624+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 768], xmm0
+	movdqu [ebp + 768], xmm0
 ; x0 = mem128[pa + 784]
 %line 1625+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 784]
+	movdqu xmm0, [eax + 784]
 ; mem128[out + 784] = x0
 %line 1626+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 784], xmm0
+	movdqu [ebp + 784], xmm0
 ; x0 = mem128[pa + 800]
 %line 1627+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 800]
+	movdqu xmm0, [eax + 800]
 ; mem128[out + 800] = x0
 %line 1628+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 800], xmm0
+	movdqu [ebp + 800], xmm0
 ; x0 = mem128[pa + 816]
 %line 1629+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 816]
+	movdqu xmm0, [eax + 816]
 ; mem128[out + 816] = x0
 %line 1630+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 816], xmm0
+	movdqu [ebp + 816], xmm0
 ; x0 = mem128[pa + 832]
 %line 1631+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu xmm0, [ecx + 832]
+	movdqu xmm0, [eax + 832]
 ; mem128[out + 832] = x0
 %line 1632+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movdqu [eax + 832], xmm0
+	movdqu [ebp + 832], xmm0
 ; t0 = mem32[pa + 848]
 %line 1633+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, [ecx + 848]
+	mov ecx, [eax + 848]
 ; mem32[out + 848] = t0
 %line 1634+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov [eax + 848], edx
+	mov [ebp + 848], ecx
 ; t0 = mem32[pa + 852]
 %line 1635+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov edx, [ecx + 852]
+	mov ecx, [eax + 852]
 ; mem32[out + 852] = t0
 %line 1636+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov [eax + 852], edx
+	mov [ebp + 852], ecx
 ; t0 = mem8[pa + 856]
 %line 1637+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	movzx ecx, byte [ecx + 856]
+	movzx eax, byte [eax + 856]
 ; mem8[out + 856] = t0
 %line 1638+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
-	mov byte [eax + 856], cl
+	mov byte [ebp + 856], al
 ; leave
 %line 1639+0 specs/ntruprime/generated/ntruprime_mult3_x86_sse2_857.q
 	add esp, 156620

@@ -14,995 +14,988 @@ qhasm_kernel_core_multsntrup761_x86_sse2_mul:
 	sub esp, 271580
 ; input out in k
 %line 24+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov eax, [esp + 271600]
-	mov esi, eax
+	mov ebp, [esp + 271600]
 	mov eax, [esp + 271604]
-	mov ebx, eax
-	mov edx, [esp + 271608]
+	mov esi, [esp + 271608]
 ; w = &workqhasm_kernel_core_multsntrup761_x86_sse2_mul
 %line 26+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea ecx, [esp + 0]
+	lea edi, [esp + 0]
 ; pa = w + 264336
 %line 27+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea eax, [ecx + 264336]
+	lea ecx, [edi + 264336]
 ; z0 = 0
 %line 28+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edi, ecx
 	pxor xmm0, xmm0
 ; i1 = 8
 %line 29+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ecx, 8
+	mov edx, 8
 align 32
 .Lloop1:
 ; mem128[pa] = z0
 %line 31+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax], xmm0
+	movdqu [ecx], xmm0
 ; mem128[pa + 16] = z0
 %line 32+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 16], xmm0
+	movdqu [ecx + 16], xmm0
 ; mem128[pa + 32] = z0
 %line 33+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 32], xmm0
+	movdqu [ecx + 32], xmm0
 ; mem128[pa + 48] = z0
 %line 34+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 48], xmm0
+	movdqu [ecx + 48], xmm0
 ; pa = pa + 64
 %line 35+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add eax, 64
+	add ecx, 64
 ; i1 = i1 - 1
 %line 36+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	sub ecx, 1
+	sub edx, 1
 ; =? i1 - 0
 %line 37+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp ecx, 0
+	cmp edx, 0
 ; goto loop1 if !=
 %line 38+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	jne .Lloop1
 ; mem128[pa] = z0
 %line 39+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax], xmm0
+	movdqu [ecx], xmm0
 ; pa = w + 262816
 %line 40+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ecx, edi
-	lea edi, [ecx + 262816]
+	lea ecx, [edi + 262816]
 ; x0 = mem128[in]
 %line 41+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov eax, ebx
 	movdqu xmm0, [eax]
 ; mem128[pa] = x0
 %line 42+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi], xmm0
+	movdqu [ecx], xmm0
 ; x0 = mem128[in + 16]
 %line 43+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 16]
 ; mem128[pa + 16] = x0
 %line 44+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 16], xmm0
+	movdqu [ecx + 16], xmm0
 ; x0 = mem128[in + 32]
 %line 45+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 32]
 ; mem128[pa + 32] = x0
 %line 46+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 32], xmm0
+	movdqu [ecx + 32], xmm0
 ; x0 = mem128[in + 48]
 %line 47+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 48]
 ; mem128[pa + 48] = x0
 %line 48+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 48], xmm0
+	movdqu [ecx + 48], xmm0
 ; x0 = mem128[in + 64]
 %line 49+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 64]
 ; mem128[pa + 64] = x0
 %line 50+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 64], xmm0
+	movdqu [ecx + 64], xmm0
 ; x0 = mem128[in + 80]
 %line 51+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 80]
 ; mem128[pa + 80] = x0
 %line 52+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 80], xmm0
+	movdqu [ecx + 80], xmm0
 ; x0 = mem128[in + 96]
 %line 53+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 96]
 ; mem128[pa + 96] = x0
 %line 54+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 96], xmm0
+	movdqu [ecx + 96], xmm0
 ; x0 = mem128[in + 112]
 %line 55+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 112]
 ; mem128[pa + 112] = x0
 %line 56+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 112], xmm0
+	movdqu [ecx + 112], xmm0
 ; x0 = mem128[in + 128]
 %line 57+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 128]
 ; mem128[pa + 128] = x0
 %line 58+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 128], xmm0
+	movdqu [ecx + 128], xmm0
 ; x0 = mem128[in + 144]
 %line 59+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 144]
 ; mem128[pa + 144] = x0
 %line 60+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 144], xmm0
+	movdqu [ecx + 144], xmm0
 ; x0 = mem128[in + 160]
 %line 61+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 160]
 ; mem128[pa + 160] = x0
 %line 62+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 160], xmm0
+	movdqu [ecx + 160], xmm0
 ; x0 = mem128[in + 176]
 %line 63+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 176]
 ; mem128[pa + 176] = x0
 %line 64+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 176], xmm0
+	movdqu [ecx + 176], xmm0
 ; x0 = mem128[in + 192]
 %line 65+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 192]
 ; mem128[pa + 192] = x0
 %line 66+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 192], xmm0
+	movdqu [ecx + 192], xmm0
 ; x0 = mem128[in + 208]
 %line 67+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 208]
 ; mem128[pa + 208] = x0
 %line 68+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 208], xmm0
+	movdqu [ecx + 208], xmm0
 ; x0 = mem128[in + 224]
 %line 69+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 224]
 ; mem128[pa + 224] = x0
 %line 70+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 224], xmm0
+	movdqu [ecx + 224], xmm0
 ; x0 = mem128[in + 240]
 %line 71+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 240]
 ; mem128[pa + 240] = x0
 %line 72+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 240], xmm0
+	movdqu [ecx + 240], xmm0
 ; x0 = mem128[in + 256]
 %line 73+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 256]
 ; mem128[pa + 256] = x0
 %line 74+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 256], xmm0
+	movdqu [ecx + 256], xmm0
 ; x0 = mem128[in + 272]
 %line 75+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 272]
 ; mem128[pa + 272] = x0
 %line 76+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 272], xmm0
+	movdqu [ecx + 272], xmm0
 ; x0 = mem128[in + 288]
 %line 77+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 288]
 ; mem128[pa + 288] = x0
 %line 78+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 288], xmm0
+	movdqu [ecx + 288], xmm0
 ; x0 = mem128[in + 304]
 %line 79+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 304]
 ; mem128[pa + 304] = x0
 %line 80+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 304], xmm0
+	movdqu [ecx + 304], xmm0
 ; x0 = mem128[in + 320]
 %line 81+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 320]
 ; mem128[pa + 320] = x0
 %line 82+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 320], xmm0
+	movdqu [ecx + 320], xmm0
 ; x0 = mem128[in + 336]
 %line 83+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 336]
 ; mem128[pa + 336] = x0
 %line 84+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 336], xmm0
+	movdqu [ecx + 336], xmm0
 ; x0 = mem128[in + 352]
 %line 85+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 352]
 ; mem128[pa + 352] = x0
 %line 86+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 352], xmm0
+	movdqu [ecx + 352], xmm0
 ; x0 = mem128[in + 368]
 %line 87+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 368]
 ; mem128[pa + 368] = x0
 %line 88+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 368], xmm0
+	movdqu [ecx + 368], xmm0
 ; x0 = mem128[in + 384]
 %line 89+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 384]
 ; mem128[pa + 384] = x0
 %line 90+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 384], xmm0
+	movdqu [ecx + 384], xmm0
 ; x0 = mem128[in + 400]
 %line 91+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 400]
 ; mem128[pa + 400] = x0
 %line 92+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 400], xmm0
+	movdqu [ecx + 400], xmm0
 ; x0 = mem128[in + 416]
 %line 93+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 416]
 ; mem128[pa + 416] = x0
 %line 94+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 416], xmm0
+	movdqu [ecx + 416], xmm0
 ; x0 = mem128[in + 432]
 %line 95+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 432]
 ; mem128[pa + 432] = x0
 %line 96+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 432], xmm0
+	movdqu [ecx + 432], xmm0
 ; x0 = mem128[in + 448]
 %line 97+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 448]
 ; mem128[pa + 448] = x0
 %line 98+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 448], xmm0
+	movdqu [ecx + 448], xmm0
 ; x0 = mem128[in + 464]
 %line 99+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 464]
 ; mem128[pa + 464] = x0
 %line 100+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 464], xmm0
+	movdqu [ecx + 464], xmm0
 ; x0 = mem128[in + 480]
 %line 101+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 480]
 ; mem128[pa + 480] = x0
 %line 102+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 480], xmm0
+	movdqu [ecx + 480], xmm0
 ; x0 = mem128[in + 496]
 %line 103+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 496]
 ; mem128[pa + 496] = x0
 %line 104+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 496], xmm0
+	movdqu [ecx + 496], xmm0
 ; x0 = mem128[in + 512]
 %line 105+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 512]
 ; mem128[pa + 512] = x0
 %line 106+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 512], xmm0
+	movdqu [ecx + 512], xmm0
 ; x0 = mem128[in + 528]
 %line 107+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 528]
 ; mem128[pa + 528] = x0
 %line 108+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 528], xmm0
+	movdqu [ecx + 528], xmm0
 ; x0 = mem128[in + 544]
 %line 109+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 544]
 ; mem128[pa + 544] = x0
 %line 110+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 544], xmm0
+	movdqu [ecx + 544], xmm0
 ; x0 = mem128[in + 560]
 %line 111+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 560]
 ; mem128[pa + 560] = x0
 %line 112+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 560], xmm0
+	movdqu [ecx + 560], xmm0
 ; x0 = mem128[in + 576]
 %line 113+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 576]
 ; mem128[pa + 576] = x0
 %line 114+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 576], xmm0
+	movdqu [ecx + 576], xmm0
 ; x0 = mem128[in + 592]
 %line 115+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 592]
 ; mem128[pa + 592] = x0
 %line 116+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 592], xmm0
+	movdqu [ecx + 592], xmm0
 ; x0 = mem128[in + 608]
 %line 117+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 608]
 ; mem128[pa + 608] = x0
 %line 118+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 608], xmm0
+	movdqu [ecx + 608], xmm0
 ; x0 = mem128[in + 624]
 %line 119+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 624]
 ; mem128[pa + 624] = x0
 %line 120+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 624], xmm0
+	movdqu [ecx + 624], xmm0
 ; x0 = mem128[in + 640]
 %line 121+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 640]
 ; mem128[pa + 640] = x0
 %line 122+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 640], xmm0
+	movdqu [ecx + 640], xmm0
 ; x0 = mem128[in + 656]
 %line 123+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 656]
 ; mem128[pa + 656] = x0
 %line 124+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 656], xmm0
+	movdqu [ecx + 656], xmm0
 ; x0 = mem128[in + 672]
 %line 125+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 672]
 ; mem128[pa + 672] = x0
 %line 126+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 672], xmm0
+	movdqu [ecx + 672], xmm0
 ; x0 = mem128[in + 688]
 %line 127+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 688]
 ; mem128[pa + 688] = x0
 %line 128+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 688], xmm0
+	movdqu [ecx + 688], xmm0
 ; x0 = mem128[in + 704]
 %line 129+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 704]
 ; mem128[pa + 704] = x0
 %line 130+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 704], xmm0
+	movdqu [ecx + 704], xmm0
 ; x0 = mem128[in + 720]
 %line 131+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 720]
 ; mem128[pa + 720] = x0
 %line 132+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 720], xmm0
+	movdqu [ecx + 720], xmm0
 ; x0 = mem128[in + 736]
 %line 133+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 736]
 ; mem128[pa + 736] = x0
 %line 134+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 736], xmm0
+	movdqu [ecx + 736], xmm0
 ; x0 = mem128[in + 752]
 %line 135+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 752]
 ; mem128[pa + 752] = x0
 %line 136+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 752], xmm0
+	movdqu [ecx + 752], xmm0
 ; x0 = mem128[in + 768]
 %line 137+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 768]
 ; mem128[pa + 768] = x0
 %line 138+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 768], xmm0
+	movdqu [ecx + 768], xmm0
 ; x0 = mem128[in + 784]
 %line 139+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 784]
 ; mem128[pa + 784] = x0
 %line 140+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 784], xmm0
+	movdqu [ecx + 784], xmm0
 ; x0 = mem128[in + 800]
 %line 141+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 800]
 ; mem128[pa + 800] = x0
 %line 142+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 800], xmm0
+	movdqu [ecx + 800], xmm0
 ; x0 = mem128[in + 816]
 %line 143+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 816]
 ; mem128[pa + 816] = x0
 %line 144+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 816], xmm0
+	movdqu [ecx + 816], xmm0
 ; x0 = mem128[in + 832]
 %line 145+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 832]
 ; mem128[pa + 832] = x0
 %line 146+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 832], xmm0
+	movdqu [ecx + 832], xmm0
 ; x0 = mem128[in + 848]
 %line 147+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 848]
 ; mem128[pa + 848] = x0
 %line 148+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 848], xmm0
+	movdqu [ecx + 848], xmm0
 ; x0 = mem128[in + 864]
 %line 149+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 864]
 ; mem128[pa + 864] = x0
 %line 150+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 864], xmm0
+	movdqu [ecx + 864], xmm0
 ; x0 = mem128[in + 880]
 %line 151+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 880]
 ; mem128[pa + 880] = x0
 %line 152+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 880], xmm0
+	movdqu [ecx + 880], xmm0
 ; x0 = mem128[in + 896]
 %line 153+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 896]
 ; mem128[pa + 896] = x0
 %line 154+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 896], xmm0
+	movdqu [ecx + 896], xmm0
 ; x0 = mem128[in + 912]
 %line 155+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 912]
 ; mem128[pa + 912] = x0
 %line 156+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 912], xmm0
+	movdqu [ecx + 912], xmm0
 ; x0 = mem128[in + 928]
 %line 157+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 928]
 ; mem128[pa + 928] = x0
 %line 158+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 928], xmm0
+	movdqu [ecx + 928], xmm0
 ; x0 = mem128[in + 944]
 %line 159+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 944]
 ; mem128[pa + 944] = x0
 %line 160+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 944], xmm0
+	movdqu [ecx + 944], xmm0
 ; x0 = mem128[in + 960]
 %line 161+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 960]
 ; mem128[pa + 960] = x0
 %line 162+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 960], xmm0
+	movdqu [ecx + 960], xmm0
 ; x0 = mem128[in + 976]
 %line 163+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 976]
 ; mem128[pa + 976] = x0
 %line 164+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 976], xmm0
+	movdqu [ecx + 976], xmm0
 ; x0 = mem128[in + 992]
 %line 165+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 992]
 ; mem128[pa + 992] = x0
 %line 166+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 992], xmm0
+	movdqu [ecx + 992], xmm0
 ; x0 = mem128[in + 1008]
 %line 167+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1008]
 ; mem128[pa + 1008] = x0
 %line 168+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1008], xmm0
+	movdqu [ecx + 1008], xmm0
 ; x0 = mem128[in + 1024]
 %line 169+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1024]
 ; mem128[pa + 1024] = x0
 %line 170+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1024], xmm0
+	movdqu [ecx + 1024], xmm0
 ; x0 = mem128[in + 1040]
 %line 171+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1040]
 ; mem128[pa + 1040] = x0
 %line 172+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1040], xmm0
+	movdqu [ecx + 1040], xmm0
 ; x0 = mem128[in + 1056]
 %line 173+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1056]
 ; mem128[pa + 1056] = x0
 %line 174+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1056], xmm0
+	movdqu [ecx + 1056], xmm0
 ; x0 = mem128[in + 1072]
 %line 175+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1072]
 ; mem128[pa + 1072] = x0
 %line 176+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1072], xmm0
+	movdqu [ecx + 1072], xmm0
 ; x0 = mem128[in + 1088]
 %line 177+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1088]
 ; mem128[pa + 1088] = x0
 %line 178+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1088], xmm0
+	movdqu [ecx + 1088], xmm0
 ; x0 = mem128[in + 1104]
 %line 179+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1104]
 ; mem128[pa + 1104] = x0
 %line 180+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1104], xmm0
+	movdqu [ecx + 1104], xmm0
 ; x0 = mem128[in + 1120]
 %line 181+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1120]
 ; mem128[pa + 1120] = x0
 %line 182+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1120], xmm0
+	movdqu [ecx + 1120], xmm0
 ; x0 = mem128[in + 1136]
 %line 183+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1136]
 ; mem128[pa + 1136] = x0
 %line 184+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1136], xmm0
+	movdqu [ecx + 1136], xmm0
 ; x0 = mem128[in + 1152]
 %line 185+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1152]
 ; mem128[pa + 1152] = x0
 %line 186+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1152], xmm0
+	movdqu [ecx + 1152], xmm0
 ; x0 = mem128[in + 1168]
 %line 187+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1168]
 ; mem128[pa + 1168] = x0
 %line 188+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1168], xmm0
+	movdqu [ecx + 1168], xmm0
 ; x0 = mem128[in + 1184]
 %line 189+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1184]
 ; mem128[pa + 1184] = x0
 %line 190+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1184], xmm0
+	movdqu [ecx + 1184], xmm0
 ; x0 = mem128[in + 1200]
 %line 191+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1200]
 ; mem128[pa + 1200] = x0
 %line 192+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1200], xmm0
+	movdqu [ecx + 1200], xmm0
 ; x0 = mem128[in + 1216]
 %line 193+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1216]
 ; mem128[pa + 1216] = x0
 %line 194+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1216], xmm0
+	movdqu [ecx + 1216], xmm0
 ; x0 = mem128[in + 1232]
 %line 195+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1232]
 ; mem128[pa + 1232] = x0
 %line 196+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1232], xmm0
+	movdqu [ecx + 1232], xmm0
 ; x0 = mem128[in + 1248]
 %line 197+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1248]
 ; mem128[pa + 1248] = x0
 %line 198+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1248], xmm0
+	movdqu [ecx + 1248], xmm0
 ; x0 = mem128[in + 1264]
 %line 199+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1264]
 ; mem128[pa + 1264] = x0
 %line 200+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1264], xmm0
+	movdqu [ecx + 1264], xmm0
 ; x0 = mem128[in + 1280]
 %line 201+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1280]
 ; mem128[pa + 1280] = x0
 %line 202+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1280], xmm0
+	movdqu [ecx + 1280], xmm0
 ; x0 = mem128[in + 1296]
 %line 203+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1296]
 ; mem128[pa + 1296] = x0
 %line 204+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1296], xmm0
+	movdqu [ecx + 1296], xmm0
 ; x0 = mem128[in + 1312]
 %line 205+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1312]
 ; mem128[pa + 1312] = x0
 %line 206+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1312], xmm0
+	movdqu [ecx + 1312], xmm0
 ; x0 = mem128[in + 1328]
 %line 207+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1328]
 ; mem128[pa + 1328] = x0
 %line 208+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1328], xmm0
+	movdqu [ecx + 1328], xmm0
 ; x0 = mem128[in + 1344]
 %line 209+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1344]
 ; mem128[pa + 1344] = x0
 %line 210+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1344], xmm0
+	movdqu [ecx + 1344], xmm0
 ; x0 = mem128[in + 1360]
 %line 211+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1360]
 ; mem128[pa + 1360] = x0
 %line 212+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1360], xmm0
+	movdqu [ecx + 1360], xmm0
 ; x0 = mem128[in + 1376]
 %line 213+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1376]
 ; mem128[pa + 1376] = x0
 %line 214+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1376], xmm0
+	movdqu [ecx + 1376], xmm0
 ; x0 = mem128[in + 1392]
 %line 215+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1392]
 ; mem128[pa + 1392] = x0
 %line 216+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1392], xmm0
+	movdqu [ecx + 1392], xmm0
 ; x0 = mem128[in + 1408]
 %line 217+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1408]
 ; mem128[pa + 1408] = x0
 %line 218+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1408], xmm0
+	movdqu [ecx + 1408], xmm0
 ; x0 = mem128[in + 1424]
 %line 219+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1424]
 ; mem128[pa + 1424] = x0
 %line 220+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1424], xmm0
+	movdqu [ecx + 1424], xmm0
 ; x0 = mem128[in + 1440]
 %line 221+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1440]
 ; mem128[pa + 1440] = x0
 %line 222+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1440], xmm0
+	movdqu [ecx + 1440], xmm0
 ; x0 = mem128[in + 1456]
 %line 223+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1456]
 ; mem128[pa + 1456] = x0
 %line 224+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1456], xmm0
+	movdqu [ecx + 1456], xmm0
 ; x0 = mem128[in + 1472]
 %line 225+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1472]
 ; mem128[pa + 1472] = x0
 %line 226+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1472], xmm0
+	movdqu [ecx + 1472], xmm0
 ; x0 = mem128[in + 1488]
 %line 227+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1488]
 ; mem128[pa + 1488] = x0
 %line 228+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1488], xmm0
+	movdqu [ecx + 1488], xmm0
 ; x0 = mem128[in + 1504]
 %line 229+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1504]
 ; mem128[pa + 1504] = x0
 %line 230+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1504], xmm0
+	movdqu [ecx + 1504], xmm0
 ; t0 = mem16[in + 1520]
 %line 231+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movzx eax, word [eax + 1520]
 ; mem16[pa + 1520] = t0
 %line 232+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov word [edi + 1520], ax
+	mov word [ecx + 1520], ax
 ; pa = w + 265616
 %line 233+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edi, [ecx + 265616]
+	lea eax, [edi + 265616]
 ; z0 = 0
 %line 234+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	pxor xmm0, xmm0
 ; i1 = 4
 %line 235+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebx, 4
-	mov eax, esi
+	mov ecx, 4
 align 32
 .Lloop2:
 ; mem128[pa] = z0
 %line 237+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi], xmm0
+	movdqu [eax], xmm0
 ; mem128[pa + 16] = z0
 %line 238+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 16], xmm0
+	movdqu [eax + 16], xmm0
 ; mem128[pa + 32] = z0
 %line 239+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 32], xmm0
+	movdqu [eax + 32], xmm0
 ; mem128[pa + 48] = z0
 %line 240+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 48], xmm0
+	movdqu [eax + 48], xmm0
 ; pa = pa + 64
 %line 241+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add edi, 64
+	add eax, 64
 ; i1 = i1 - 1
 %line 242+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	sub ebx, 1
+	sub ecx, 1
 ; =? i1 - 0
 %line 243+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp ebx, 0
+	cmp ecx, 0
 ; goto loop2 if !=
 %line 244+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	jne .Lloop2
 ; mem128[pa] = z0
 %line 245+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi], xmm0
+	movdqu [eax], xmm0
 ; pa = w + 264864
 %line 246+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea esi, [ecx + 264864]
+	lea ecx, [edi + 264864]
 ; x0 = mem128[k]
 %line 247+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx]
+	movdqu xmm0, [esi]
 ; mem128[pa] = x0
 %line 248+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi], xmm0
+	movdqu [ecx], xmm0
 ; x0 = mem128[k + 16]
 %line 249+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 16]
+	movdqu xmm0, [esi + 16]
 ; mem128[pa + 16] = x0
 %line 250+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 16], xmm0
+	movdqu [ecx + 16], xmm0
 ; x0 = mem128[k + 32]
 %line 251+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 32]
+	movdqu xmm0, [esi + 32]
 ; mem128[pa + 32] = x0
 %line 252+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 32], xmm0
+	movdqu [ecx + 32], xmm0
 ; x0 = mem128[k + 48]
 %line 253+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 48]
+	movdqu xmm0, [esi + 48]
 ; mem128[pa + 48] = x0
 %line 254+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 48], xmm0
+	movdqu [ecx + 48], xmm0
 ; x0 = mem128[k + 64]
 %line 255+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 64]
+	movdqu xmm0, [esi + 64]
 ; mem128[pa + 64] = x0
 %line 256+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 64], xmm0
+	movdqu [ecx + 64], xmm0
 ; x0 = mem128[k + 80]
 %line 257+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 80]
+	movdqu xmm0, [esi + 80]
 ; mem128[pa + 80] = x0
 %line 258+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 80], xmm0
+	movdqu [ecx + 80], xmm0
 ; x0 = mem128[k + 96]
 %line 259+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 96]
+	movdqu xmm0, [esi + 96]
 ; mem128[pa + 96] = x0
 %line 260+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 96], xmm0
+	movdqu [ecx + 96], xmm0
 ; x0 = mem128[k + 112]
 %line 261+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 112]
+	movdqu xmm0, [esi + 112]
 ; mem128[pa + 112] = x0
 %line 262+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 112], xmm0
+	movdqu [ecx + 112], xmm0
 ; x0 = mem128[k + 128]
 %line 263+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 128]
+	movdqu xmm0, [esi + 128]
 ; mem128[pa + 128] = x0
 %line 264+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 128], xmm0
+	movdqu [ecx + 128], xmm0
 ; x0 = mem128[k + 144]
 %line 265+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 144]
+	movdqu xmm0, [esi + 144]
 ; mem128[pa + 144] = x0
 %line 266+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 144], xmm0
+	movdqu [ecx + 144], xmm0
 ; x0 = mem128[k + 160]
 %line 267+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 160]
+	movdqu xmm0, [esi + 160]
 ; mem128[pa + 160] = x0
 %line 268+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 160], xmm0
+	movdqu [ecx + 160], xmm0
 ; x0 = mem128[k + 176]
 %line 269+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 176]
+	movdqu xmm0, [esi + 176]
 ; mem128[pa + 176] = x0
 %line 270+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 176], xmm0
+	movdqu [ecx + 176], xmm0
 ; x0 = mem128[k + 192]
 %line 271+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 192]
+	movdqu xmm0, [esi + 192]
 ; mem128[pa + 192] = x0
 %line 272+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 192], xmm0
+	movdqu [ecx + 192], xmm0
 ; x0 = mem128[k + 208]
 %line 273+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 208]
+	movdqu xmm0, [esi + 208]
 ; mem128[pa + 208] = x0
 %line 274+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 208], xmm0
+	movdqu [ecx + 208], xmm0
 ; x0 = mem128[k + 224]
 %line 275+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 224]
+	movdqu xmm0, [esi + 224]
 ; mem128[pa + 224] = x0
 %line 276+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 224], xmm0
+	movdqu [ecx + 224], xmm0
 ; x0 = mem128[k + 240]
 %line 277+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 240]
+	movdqu xmm0, [esi + 240]
 ; mem128[pa + 240] = x0
 %line 278+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 240], xmm0
+	movdqu [ecx + 240], xmm0
 ; x0 = mem128[k + 256]
 %line 279+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 256]
+	movdqu xmm0, [esi + 256]
 ; mem128[pa + 256] = x0
 %line 280+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 256], xmm0
+	movdqu [ecx + 256], xmm0
 ; x0 = mem128[k + 272]
 %line 281+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 272]
+	movdqu xmm0, [esi + 272]
 ; mem128[pa + 272] = x0
 %line 282+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 272], xmm0
+	movdqu [ecx + 272], xmm0
 ; x0 = mem128[k + 288]
 %line 283+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 288]
+	movdqu xmm0, [esi + 288]
 ; mem128[pa + 288] = x0
 %line 284+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 288], xmm0
+	movdqu [ecx + 288], xmm0
 ; x0 = mem128[k + 304]
 %line 285+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 304]
+	movdqu xmm0, [esi + 304]
 ; mem128[pa + 304] = x0
 %line 286+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 304], xmm0
+	movdqu [ecx + 304], xmm0
 ; x0 = mem128[k + 320]
 %line 287+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 320]
+	movdqu xmm0, [esi + 320]
 ; mem128[pa + 320] = x0
 %line 288+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 320], xmm0
+	movdqu [ecx + 320], xmm0
 ; x0 = mem128[k + 336]
 %line 289+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 336]
+	movdqu xmm0, [esi + 336]
 ; mem128[pa + 336] = x0
 %line 290+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 336], xmm0
+	movdqu [ecx + 336], xmm0
 ; x0 = mem128[k + 352]
 %line 291+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 352]
+	movdqu xmm0, [esi + 352]
 ; mem128[pa + 352] = x0
 %line 292+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 352], xmm0
+	movdqu [ecx + 352], xmm0
 ; x0 = mem128[k + 368]
 %line 293+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 368]
+	movdqu xmm0, [esi + 368]
 ; mem128[pa + 368] = x0
 %line 294+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 368], xmm0
+	movdqu [ecx + 368], xmm0
 ; x0 = mem128[k + 384]
 %line 295+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 384]
+	movdqu xmm0, [esi + 384]
 ; mem128[pa + 384] = x0
 %line 296+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 384], xmm0
+	movdqu [ecx + 384], xmm0
 ; x0 = mem128[k + 400]
 %line 297+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 400]
+	movdqu xmm0, [esi + 400]
 ; mem128[pa + 400] = x0
 %line 298+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 400], xmm0
+	movdqu [ecx + 400], xmm0
 ; x0 = mem128[k + 416]
 %line 299+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 416]
+	movdqu xmm0, [esi + 416]
 ; mem128[pa + 416] = x0
 %line 300+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 416], xmm0
+	movdqu [ecx + 416], xmm0
 ; x0 = mem128[k + 432]
 %line 301+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 432]
+	movdqu xmm0, [esi + 432]
 ; mem128[pa + 432] = x0
 %line 302+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 432], xmm0
+	movdqu [ecx + 432], xmm0
 ; x0 = mem128[k + 448]
 %line 303+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 448]
+	movdqu xmm0, [esi + 448]
 ; mem128[pa + 448] = x0
 %line 304+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 448], xmm0
+	movdqu [ecx + 448], xmm0
 ; x0 = mem128[k + 464]
 %line 305+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 464]
+	movdqu xmm0, [esi + 464]
 ; mem128[pa + 464] = x0
 %line 306+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 464], xmm0
+	movdqu [ecx + 464], xmm0
 ; x0 = mem128[k + 480]
 %line 307+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 480]
+	movdqu xmm0, [esi + 480]
 ; mem128[pa + 480] = x0
 %line 308+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 480], xmm0
+	movdqu [ecx + 480], xmm0
 ; x0 = mem128[k + 496]
 %line 309+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 496]
+	movdqu xmm0, [esi + 496]
 ; mem128[pa + 496] = x0
 %line 310+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 496], xmm0
+	movdqu [ecx + 496], xmm0
 ; x0 = mem128[k + 512]
 %line 311+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 512]
+	movdqu xmm0, [esi + 512]
 ; mem128[pa + 512] = x0
 %line 312+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 512], xmm0
+	movdqu [ecx + 512], xmm0
 ; x0 = mem128[k + 528]
 %line 313+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 528]
+	movdqu xmm0, [esi + 528]
 ; mem128[pa + 528] = x0
 %line 314+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 528], xmm0
+	movdqu [ecx + 528], xmm0
 ; x0 = mem128[k + 544]
 %line 315+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 544]
+	movdqu xmm0, [esi + 544]
 ; mem128[pa + 544] = x0
 %line 316+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 544], xmm0
+	movdqu [ecx + 544], xmm0
 ; x0 = mem128[k + 560]
 %line 317+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 560]
+	movdqu xmm0, [esi + 560]
 ; mem128[pa + 560] = x0
 %line 318+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 560], xmm0
+	movdqu [ecx + 560], xmm0
 ; x0 = mem128[k + 576]
 %line 319+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 576]
+	movdqu xmm0, [esi + 576]
 ; mem128[pa + 576] = x0
 %line 320+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 576], xmm0
+	movdqu [ecx + 576], xmm0
 ; x0 = mem128[k + 592]
 %line 321+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 592]
+	movdqu xmm0, [esi + 592]
 ; mem128[pa + 592] = x0
 %line 322+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 592], xmm0
+	movdqu [ecx + 592], xmm0
 ; x0 = mem128[k + 608]
 %line 323+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 608]
+	movdqu xmm0, [esi + 608]
 ; mem128[pa + 608] = x0
 %line 324+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 608], xmm0
+	movdqu [ecx + 608], xmm0
 ; x0 = mem128[k + 624]
 %line 325+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 624]
+	movdqu xmm0, [esi + 624]
 ; mem128[pa + 624] = x0
 %line 326+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 624], xmm0
+	movdqu [ecx + 624], xmm0
 ; x0 = mem128[k + 640]
 %line 327+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 640]
+	movdqu xmm0, [esi + 640]
 ; mem128[pa + 640] = x0
 %line 328+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 640], xmm0
+	movdqu [ecx + 640], xmm0
 ; x0 = mem128[k + 656]
 %line 329+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 656]
+	movdqu xmm0, [esi + 656]
 ; mem128[pa + 656] = x0
 %line 330+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 656], xmm0
+	movdqu [ecx + 656], xmm0
 ; x0 = mem128[k + 672]
 %line 331+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 672]
+	movdqu xmm0, [esi + 672]
 ; mem128[pa + 672] = x0
 %line 332+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 672], xmm0
+	movdqu [ecx + 672], xmm0
 ; x0 = mem128[k + 688]
 %line 333+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 688]
+	movdqu xmm0, [esi + 688]
 ; mem128[pa + 688] = x0
 %line 334+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 688], xmm0
+	movdqu [ecx + 688], xmm0
 ; x0 = mem128[k + 704]
 %line 335+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 704]
+	movdqu xmm0, [esi + 704]
 ; mem128[pa + 704] = x0
 %line 336+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 704], xmm0
+	movdqu [ecx + 704], xmm0
 ; x0 = mem128[k + 720]
 %line 337+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 720]
+	movdqu xmm0, [esi + 720]
 ; mem128[pa + 720] = x0
 %line 338+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 720], xmm0
+	movdqu [ecx + 720], xmm0
 ; x0 = mem128[k + 736]
 %line 339+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 736]
+	movdqu xmm0, [esi + 736]
 ; mem128[pa + 736] = x0
 %line 340+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 736], xmm0
+	movdqu [ecx + 736], xmm0
 ; t0 = mem32[k + 752]
 %line 341+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebx, [edx + 752]
+	mov eax, [esi + 752]
 ; mem32[pa + 752] = t0
 %line 342+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov [esi + 752], ebx
+	mov [ecx + 752], eax
 ; t0 = mem32[k + 756]
 %line 343+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebx, [edx + 756]
+	mov eax, [esi + 756]
 ; mem32[pa + 756] = t0
 %line 344+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov [esi + 756], ebx
+	mov [ecx + 756], eax
 ; t0 = mem8[k + 760]
 %line 345+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movzx edx, byte [edx + 760]
+	movzx eax, byte [esi + 760]
 ; mem8[pa + 760] = t0
 %line 346+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov byte [esi + 760], dl
+	mov byte [ecx + 760], al
 ; x7 = mem128[ONES]
 %line 347+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ONES]
+	movdqu xmm2, [ONES]
 ; pa = w + 264864
 %line 348+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea esi, [ecx + 264864]
+	lea ecx, [edi + 264864]
 ; pb = w + 4096
 %line 349+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edx, [ecx + 4096]
+	lea eax, [edi + 4096]
 ; i1 = 32
 %line 350+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edi, 32
-	movdqa xmm2, xmm0
+	mov edx, 32
 align 32
 .Lloop3:
 ; 8x x0 = zeroext8(mem64[pa])
 %line 352+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	pxor xmm0, xmm0
-	movq xmm1, [esi]
+	movq xmm1, [ecx]
 	punpcklbw xmm1, xmm0
 ; x1 = x0 & x7
 %line 353+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -1022,11 +1015,11 @@ align 32
 	psubw xmm0, xmm1
 ; mem128[pb] = x1
 %line 358+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx], xmm0
+	movdqu [eax], xmm0
 ; 8x x0 = zeroext8(mem64[pa + 8])
 %line 359+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	pxor xmm0, xmm0
-	movq xmm1, [esi + 8]
+	movq xmm1, [ecx + 8]
 	punpcklbw xmm1, xmm0
 ; x1 = x0 & x7
 %line 360+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -1046,11 +1039,11 @@ align 32
 	psubw xmm0, xmm1
 ; mem128[pb + 16] = x1
 %line 365+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx + 16], xmm0
+	movdqu [eax + 16], xmm0
 ; 8x x0 = zeroext8(mem64[pa + 16])
 %line 366+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	pxor xmm0, xmm0
-	movq xmm1, [esi + 16]
+	movq xmm1, [ecx + 16]
 	punpcklbw xmm1, xmm0
 ; x1 = x0 & x7
 %line 367+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -1070,11 +1063,11 @@ align 32
 	psubw xmm0, xmm1
 ; mem128[pb + 32] = x1
 %line 372+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx + 32], xmm0
+	movdqu [eax + 32], xmm0
 ; 8x x0 = zeroext8(mem64[pa + 24])
 %line 373+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	pxor xmm0, xmm0
-	movq xmm1, [esi + 24]
+	movq xmm1, [ecx + 24]
 	punpcklbw xmm1, xmm0
 ; x1 = x0 & x7
 %line 374+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -1094,60 +1087,58 @@ align 32
 	psubw xmm0, xmm1
 ; mem128[pb + 48] = x1
 %line 379+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx + 48], xmm0
+	movdqu [eax + 48], xmm0
 ; pa = pa + 32
 %line 380+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add esi, 32
+	add ecx, 32
 ; pb = pb + 64
 %line 381+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add edx, 64
+	add eax, 64
 ; i1 = i1 - 1
 %line 382+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	sub edi, 1
+	sub edx, 1
 ; =? i1 - 0
 %line 383+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp edi, 0
+	cmp edx, 0
 ; goto loop3 if !=
 %line 384+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	jne .Lloop3
 ; x4 = mem128[DIG]
 %line 385+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [DIG]
+	movdqu xmm1, [DIG]
 ; x5 = mem128[DC]
 %line 386+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [DC]
+	movdqu xmm2, [DC]
 ; x6 = mem128[BV]
 %line 387+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm2, [BV]
+	movdqu xmm3, [BV]
 ; x7 = mem128[QQ]
 %line 388+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm5, [QQ]
 ; x3 = mem128[DHALF]
 %line 389+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm3, [DHALF]
+	movdqu xmm4, [DHALF]
 ; pa = w + 262816
 %line 390+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edi, [ecx + 262816]
+	lea ecx, [edi + 262816]
 ; pb = w
 %line 391+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebx, ecx
+	mov edx, edi
 ; pc = w + 2048
 %line 392+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea esi, [ecx + 2048]
+	lea eax, [edi + 2048]
 ; i1 = 32
 %line 393+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, ecx
-	mov ecx, 32
-	movdqa xmm4, xmm0
+	mov esi, 32
 align 32
 .Lloop4:
 ; x0 = mem128[pa]
 %line 395+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm7, [edi]
+	movdqu xmm7, [ecx]
 ; 8x x1 = mulhi(x0, x6)
 %line 396+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm7
-	pmulhw xmm6, xmm2
+	pmulhw xmm6, xmm3
 ; 8x x1 = x1 + mem128[BRND]
 %line 397+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [BRND]
@@ -1164,29 +1155,29 @@ align 32
 ; 8x x1 = x0 + x3
 %line 401+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm0, xmm7
-	paddw xmm0, xmm3
+	paddw xmm0, xmm4
 ; 8x x1 = mulhi(x1, x5)
 %line 402+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pmulhw xmm0, xmm1
+	pmulhw xmm0, xmm2
 ; mem128[pc] = x1
 %line 403+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi], xmm0
+	movdqu [eax], xmm0
 ; 8x x1 = x1 * x4
 %line 404+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pmullw xmm0, xmm4
+	pmullw xmm0, xmm1
 ; 8x x0 = x0 - x1
 %line 405+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	psubw xmm7, xmm0
 ; mem128[pb] = x0
 %line 406+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [ebx], xmm7
+	movdqu [edx], xmm7
 ; x0 = mem128[pa + 16]
 %line 407+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm7, [edi + 16]
+	movdqu xmm7, [ecx + 16]
 ; 8x x1 = mulhi(x0, x6)
 %line 408+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm7
-	pmulhw xmm6, xmm2
+	pmulhw xmm6, xmm3
 ; 8x x1 = x1 + mem128[BRND]
 %line 409+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [BRND]
@@ -1203,29 +1194,29 @@ align 32
 ; 8x x1 = x0 + x3
 %line 413+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm0, xmm7
-	paddw xmm0, xmm3
+	paddw xmm0, xmm4
 ; 8x x1 = mulhi(x1, x5)
 %line 414+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pmulhw xmm0, xmm1
+	pmulhw xmm0, xmm2
 ; mem128[pc + 16] = x1
 %line 415+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 16], xmm0
+	movdqu [eax + 16], xmm0
 ; 8x x1 = x1 * x4
 %line 416+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pmullw xmm0, xmm4
+	pmullw xmm0, xmm1
 ; 8x x0 = x0 - x1
 %line 417+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	psubw xmm7, xmm0
 ; mem128[pb + 16] = x0
 %line 418+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [ebx + 16], xmm7
+	movdqu [edx + 16], xmm7
 ; x0 = mem128[pa + 32]
 %line 419+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm7, [edi + 32]
+	movdqu xmm7, [ecx + 32]
 ; 8x x1 = mulhi(x0, x6)
 %line 420+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm7
-	pmulhw xmm6, xmm2
+	pmulhw xmm6, xmm3
 ; 8x x1 = x1 + mem128[BRND]
 %line 421+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [BRND]
@@ -1242,29 +1233,29 @@ align 32
 ; 8x x1 = x0 + x3
 %line 425+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm0, xmm7
-	paddw xmm0, xmm3
+	paddw xmm0, xmm4
 ; 8x x1 = mulhi(x1, x5)
 %line 426+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pmulhw xmm0, xmm1
+	pmulhw xmm0, xmm2
 ; mem128[pc + 32] = x1
 %line 427+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 32], xmm0
+	movdqu [eax + 32], xmm0
 ; 8x x1 = x1 * x4
 %line 428+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pmullw xmm0, xmm4
+	pmullw xmm0, xmm1
 ; 8x x0 = x0 - x1
 %line 429+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	psubw xmm7, xmm0
 ; mem128[pb + 32] = x0
 %line 430+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [ebx + 32], xmm7
+	movdqu [edx + 32], xmm7
 ; x0 = mem128[pa + 48]
 %line 431+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm7, [edi + 48]
+	movdqu xmm7, [ecx + 48]
 ; 8x x1 = mulhi(x0, x6)
 %line 432+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm7
-	pmulhw xmm6, xmm2
+	pmulhw xmm6, xmm3
 ; 8x x1 = x1 + mem128[BRND]
 %line 433+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [BRND]
@@ -1281,538 +1272,524 @@ align 32
 ; 8x x1 = x0 + x3
 %line 437+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm0, xmm7
-	paddw xmm0, xmm3
+	paddw xmm0, xmm4
 ; 8x x1 = mulhi(x1, x5)
 %line 438+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pmulhw xmm0, xmm1
+	pmulhw xmm0, xmm2
 ; mem128[pc + 48] = x1
 %line 439+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 48], xmm0
+	movdqu [eax + 48], xmm0
 ; 8x x1 = x1 * x4
 %line 440+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pmullw xmm0, xmm4
+	pmullw xmm0, xmm1
 ; 8x x0 = x0 - x1
 %line 441+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	psubw xmm7, xmm0
 ; mem128[pb + 48] = x0
 %line 442+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [ebx + 48], xmm7
+	movdqu [edx + 48], xmm7
 ; pa = pa + 64
 %line 443+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add edi, 64
+	add ecx, 64
 ; pb = pb + 64
 %line 444+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add ebx, 64
+	add edx, 64
 ; pc = pc + 64
 %line 445+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add esi, 64
+	add eax, 64
 ; i1 = i1 - 1
 %line 446+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	sub ecx, 1
+	sub esi, 1
 ; =? i1 - 0
 %line 447+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp ecx, 0
+	cmp esi, 0
 ; goto loop4 if !=
 %line 448+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	jne .Lloop4
 ; pa = w
 %line 449+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ecx, edx
-	mov ebp, ecx
+	mov esi, edi
 ; pb = w + 99520
 %line 450+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edi, [ecx + 99520]
+	lea edx, [edi + 99520]
 ; i0 = 2
 %line 451+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, 2
+	mov eax, 2
 align 32
 .Lloop5:
 ; qa = pa
 %line 453+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov [esp + 271556], edx
-	mov [esp + 271552], ecx
-	mov ebx, eax
-	mov ecx, ebp
+	mov [esp + 271556], eax
+	mov [esp + 271552], edi
 ; qb = pa + 1024
 %line 454+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea esi, [ebp + 1024]
+	lea eax, [esi + 1024]
 ; qc = pb
 %line 455+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, ebp
-	mov eax, edi
+	mov edi, esi
 ; i1 = 16
 %line 456+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebp, 16
+	mov ebx, edx
+	mov ecx, 16
 align 32
 .Lloop6:
 ; x0 = mem128[qa]
 %line 458+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx]
+	movdqu xmm0, [esi]
 ; x1 = mem128[qb]
 %line 459+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [esi]
+	movdqu xmm1, [eax]
 ; mem128[qc] = x0
 %line 460+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax], xmm0
+	movdqu [edx], xmm0
 ; mem128[qc + 2048] = x1
 %line 461+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 2048], xmm1
+	movdqu [edx + 2048], xmm1
 ; 8x x0 = x0 + x1
 %line 462+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1024] = x0
 %line 463+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1024], xmm0
+	movdqu [edx + 1024], xmm0
 ; x0 = mem128[qa + 16]
 %line 464+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 16]
+	movdqu xmm0, [esi + 16]
 ; x1 = mem128[qb + 16]
 %line 465+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [esi + 16]
+	movdqu xmm1, [eax + 16]
 ; mem128[qc + 16] = x0
 %line 466+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 16], xmm0
+	movdqu [edx + 16], xmm0
 ; mem128[qc + 2064] = x1
 %line 467+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 2064], xmm1
+	movdqu [edx + 2064], xmm1
 ; 8x x0 = x0 + x1
 %line 468+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1040] = x0
 %line 469+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1040], xmm0
+	movdqu [edx + 1040], xmm0
 ; x0 = mem128[qa + 32]
 %line 470+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 32]
+	movdqu xmm0, [esi + 32]
 ; x1 = mem128[qb + 32]
 %line 471+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [esi + 32]
+	movdqu xmm1, [eax + 32]
 ; mem128[qc + 32] = x0
 %line 472+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 32], xmm0
+	movdqu [edx + 32], xmm0
 ; mem128[qc + 2080] = x1
 %line 473+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 2080], xmm1
+	movdqu [edx + 2080], xmm1
 ; 8x x0 = x0 + x1
 %line 474+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1056] = x0
 %line 475+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1056], xmm0
+	movdqu [edx + 1056], xmm0
 ; x0 = mem128[qa + 48]
 %line 476+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 48]
+	movdqu xmm0, [esi + 48]
 ; x1 = mem128[qb + 48]
 %line 477+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [esi + 48]
+	movdqu xmm1, [eax + 48]
 ; mem128[qc + 48] = x0
 %line 478+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 48], xmm0
+	movdqu [edx + 48], xmm0
 ; mem128[qc + 2096] = x1
 %line 479+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 2096], xmm1
+	movdqu [edx + 2096], xmm1
 ; 8x x0 = x0 + x1
 %line 480+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1072] = x0
 %line 481+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1072], xmm0
+	movdqu [edx + 1072], xmm0
 ; qa = qa + 64
 %line 482+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add ecx, 64
+	add esi, 64
 ; qb = qb + 64
 %line 483+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add esi, 64
+	add eax, 64
 ; qc = qc + 64
 %line 484+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add eax, 64
+	add edx, 64
 ; i1 = i1 - 1
 %line 485+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	sub ebp, 1
+	sub ecx, 1
 ; =? i1 - 0
 %line 486+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp ebp, 0
+	cmp ecx, 0
 ; goto loop6 if !=
 %line 487+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	jne .Lloop6
 ; pa = pa + 2048
 %line 488+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebp, edx
-	add ebp, 2048
+	mov esi, edi
+	add esi, 2048
 ; pb = pb + 3072
 %line 489+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add edi, 3072
+	mov edx, ebx
+	add edx, 3072
 ; i0 = i0 - 1
 %line 490+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, [esp + 271556]
-	sub edx, 1
+	mov eax, [esp + 271556]
+	sub eax, 1
 ; =? i0 - 0
 %line 491+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp edx, 0
+	cmp eax, 0
 ; goto loop5 if !=
 %line 492+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov eax, ebx
-	mov ecx, [esp + 271552]
+	mov edi, [esp + 271552]
 	jne .Lloop5
 ; pa = w + 4096
 %line 493+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov esi, eax
-	lea eax, [ecx + 4096]
+	lea eax, [edi + 4096]
 ; pb = w + 153952
 %line 494+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edi, [ecx + 153952]
-; qa = pa
-%line 495+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, ecx
+	lea edx, [edi + 153952]
 ; qb = pa + 1024
 %line 496+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	lea ecx, [eax + 1024]
 ; i1 = 16
 %line 498+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebx, 16
-	mov ebp, eax
-	mov eax, edi
+	mov esi, 16
 align 32
 .Lloop7:
 ; x0 = mem128[qa]
 %line 500+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ebp]
+	movdqu xmm0, [eax]
 ; x1 = mem128[qb]
 %line 501+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [ecx]
 ; mem128[qc] = x0
 %line 502+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax], xmm0
+	movdqu [edx], xmm0
 ; mem128[qc + 2048] = x1
 %line 503+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 2048], xmm1
+	movdqu [edx + 2048], xmm1
 ; 8x x0 = x0 + x1
 %line 504+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1024] = x0
 %line 505+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1024], xmm0
+	movdqu [edx + 1024], xmm0
 ; x0 = mem128[qa + 16]
 %line 506+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ebp + 16]
+	movdqu xmm0, [eax + 16]
 ; x1 = mem128[qb + 16]
 %line 507+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [ecx + 16]
 ; mem128[qc + 16] = x0
 %line 508+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 16], xmm0
+	movdqu [edx + 16], xmm0
 ; mem128[qc + 2064] = x1
 %line 509+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 2064], xmm1
+	movdqu [edx + 2064], xmm1
 ; 8x x0 = x0 + x1
 %line 510+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1040] = x0
 %line 511+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1040], xmm0
+	movdqu [edx + 1040], xmm0
 ; x0 = mem128[qa + 32]
 %line 512+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ebp + 32]
+	movdqu xmm0, [eax + 32]
 ; x1 = mem128[qb + 32]
 %line 513+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [ecx + 32]
 ; mem128[qc + 32] = x0
 %line 514+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 32], xmm0
+	movdqu [edx + 32], xmm0
 ; mem128[qc + 2080] = x1
 %line 515+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 2080], xmm1
+	movdqu [edx + 2080], xmm1
 ; 8x x0 = x0 + x1
 %line 516+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1056] = x0
 %line 517+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1056], xmm0
+	movdqu [edx + 1056], xmm0
 ; x0 = mem128[qa + 48]
 %line 518+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ebp + 48]
+	movdqu xmm0, [eax + 48]
 ; x1 = mem128[qb + 48]
 %line 519+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [ecx + 48]
 ; mem128[qc + 48] = x0
 %line 520+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 48], xmm0
+	movdqu [edx + 48], xmm0
 ; mem128[qc + 2096] = x1
 %line 521+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 2096], xmm1
+	movdqu [edx + 2096], xmm1
 ; 8x x0 = x0 + x1
 %line 522+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 1072] = x0
 %line 523+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1072], xmm0
+	movdqu [edx + 1072], xmm0
 ; qa = qa + 64
 %line 524+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add ebp, 64
+	add eax, 64
 ; qb = qb + 64
 %line 525+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	add ecx, 64
 ; qc = qc + 64
 %line 526+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add eax, 64
+	add edx, 64
 ; i1 = i1 - 1
 %line 527+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	sub ebx, 1
+	sub esi, 1
 ; =? i1 - 0
 %line 528+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp ebx, 0
+	cmp esi, 0
 ; goto loop7 if !=
 %line 529+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	jne .Lloop7
 ; pa = w + 99520
 %line 530+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ecx, edx
-	lea ebp, [ecx + 99520]
+	lea esi, [edi + 99520]
 ; pb = w + 6144
 %line 531+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edi, [ecx + 6144]
+	lea edx, [edi + 6144]
 ; i0 = 6
 %line 532+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, 6
-	mov eax, esi
+	mov eax, 6
 align 32
 .Lloop8:
 ; qa = pa
 %line 534+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov [esp + 271556], edx
-	mov [esp + 271552], ecx
-	mov ebx, eax
-	mov ecx, ebp
+	mov [esp + 271556], eax
+	mov [esp + 271552], edi
 ; qb = pa + 512
 %line 535+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea esi, [ebp + 512]
+	lea eax, [esi + 512]
 ; qc = pb
 %line 536+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, ebp
-	mov eax, edi
+	mov edi, esi
 ; i1 = 8
 %line 537+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebp, 8
+	mov ebx, edx
+	mov ecx, 8
 align 32
 .Lloop9:
 ; x0 = mem128[qa]
 %line 539+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx]
+	movdqu xmm0, [esi]
 ; x1 = mem128[qb]
 %line 540+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [esi]
+	movdqu xmm1, [eax]
 ; mem128[qc] = x0
 %line 541+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax], xmm0
+	movdqu [edx], xmm0
 ; mem128[qc + 1024] = x1
 %line 542+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1024], xmm1
+	movdqu [edx + 1024], xmm1
 ; 8x x0 = x0 + x1
 %line 543+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 512] = x0
 %line 544+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 512], xmm0
+	movdqu [edx + 512], xmm0
 ; x0 = mem128[qa + 16]
 %line 545+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 16]
+	movdqu xmm0, [esi + 16]
 ; x1 = mem128[qb + 16]
 %line 546+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [esi + 16]
+	movdqu xmm1, [eax + 16]
 ; mem128[qc + 16] = x0
 %line 547+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 16], xmm0
+	movdqu [edx + 16], xmm0
 ; mem128[qc + 1040] = x1
 %line 548+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1040], xmm1
+	movdqu [edx + 1040], xmm1
 ; 8x x0 = x0 + x1
 %line 549+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 528] = x0
 %line 550+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 528], xmm0
+	movdqu [edx + 528], xmm0
 ; x0 = mem128[qa + 32]
 %line 551+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 32]
+	movdqu xmm0, [esi + 32]
 ; x1 = mem128[qb + 32]
 %line 552+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [esi + 32]
+	movdqu xmm1, [eax + 32]
 ; mem128[qc + 32] = x0
 %line 553+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 32], xmm0
+	movdqu [edx + 32], xmm0
 ; mem128[qc + 1056] = x1
 %line 554+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1056], xmm1
+	movdqu [edx + 1056], xmm1
 ; 8x x0 = x0 + x1
 %line 555+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 544] = x0
 %line 556+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 544], xmm0
+	movdqu [edx + 544], xmm0
 ; x0 = mem128[qa + 48]
 %line 557+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 48]
+	movdqu xmm0, [esi + 48]
 ; x1 = mem128[qb + 48]
 %line 558+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [esi + 48]
+	movdqu xmm1, [eax + 48]
 ; mem128[qc + 48] = x0
 %line 559+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 48], xmm0
+	movdqu [edx + 48], xmm0
 ; mem128[qc + 1072] = x1
 %line 560+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1072], xmm1
+	movdqu [edx + 1072], xmm1
 ; 8x x0 = x0 + x1
 %line 561+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 560] = x0
 %line 562+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 560], xmm0
+	movdqu [edx + 560], xmm0
 ; qa = qa + 64
 %line 563+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add ecx, 64
+	add esi, 64
 ; qb = qb + 64
 %line 564+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add esi, 64
+	add eax, 64
 ; qc = qc + 64
 %line 565+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add eax, 64
+	add edx, 64
 ; i1 = i1 - 1
 %line 566+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	sub ebp, 1
+	sub ecx, 1
 ; =? i1 - 0
 %line 567+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp ebp, 0
+	cmp ecx, 0
 ; goto loop9 if !=
 %line 568+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	jne .Lloop9
 ; pa = pa + 1024
 %line 569+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebp, edx
-	add ebp, 1024
+	mov esi, edi
+	add esi, 1024
 ; pb = pb + 1536
 %line 570+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add edi, 1536
+	mov edx, ebx
+	add edx, 1536
 ; i0 = i0 - 1
 %line 571+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, [esp + 271556]
-	sub edx, 1
+	mov eax, [esp + 271556]
+	sub eax, 1
 ; =? i0 - 0
 %line 572+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp edx, 0
+	cmp eax, 0
 ; goto loop8 if !=
 %line 573+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov eax, ebx
-	mov ecx, [esp + 271552]
+	mov edi, [esp + 271552]
 	jne .Lloop8
 ; pa = w + 153952
 %line 574+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edi, [ecx + 153952]
+	lea esi, [edi + 153952]
 ; pb = w + 130624
 %line 575+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea esi, [ecx + 130624]
+	lea edx, [edi + 130624]
 ; i0 = 3
 %line 576+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, 3
+	mov eax, 3
 align 32
 .Lloop10:
 ; qa = pa
 %line 578+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov [esp + 271556], edx
-	mov [esp + 271552], ecx
-	mov ebx, eax
+	mov [esp + 271556], eax
+	mov [esp + 271552], edi
 ; qb = pa + 512
 %line 579+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea eax, [edi + 512]
+	lea eax, [esi + 512]
 ; qc = pb
 %line 580+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, edi
+	mov edi, esi
 ; i1 = 8
 %line 581+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebp, esi
+	mov ebx, edx
 	mov ecx, 8
 align 32
 .Lloop11:
 ; x0 = mem128[qa]
 %line 583+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi]
+	movdqu xmm0, [esi]
 ; x1 = mem128[qb]
 %line 584+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax]
 ; mem128[qc] = x0
 %line 585+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi], xmm0
+	movdqu [edx], xmm0
 ; mem128[qc + 1024] = x1
 %line 586+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 1024], xmm1
+	movdqu [edx + 1024], xmm1
 ; 8x x0 = x0 + x1
 %line 587+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 512] = x0
 %line 588+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 512], xmm0
+	movdqu [edx + 512], xmm0
 ; x0 = mem128[qa + 16]
 %line 589+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi + 16]
+	movdqu xmm0, [esi + 16]
 ; x1 = mem128[qb + 16]
 %line 590+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax + 16]
 ; mem128[qc + 16] = x0
 %line 591+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 16], xmm0
+	movdqu [edx + 16], xmm0
 ; mem128[qc + 1040] = x1
 %line 592+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 1040], xmm1
+	movdqu [edx + 1040], xmm1
 ; 8x x0 = x0 + x1
 %line 593+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 528] = x0
 %line 594+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 528], xmm0
+	movdqu [edx + 528], xmm0
 ; x0 = mem128[qa + 32]
 %line 595+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi + 32]
+	movdqu xmm0, [esi + 32]
 ; x1 = mem128[qb + 32]
 %line 596+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax + 32]
 ; mem128[qc + 32] = x0
 %line 597+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 32], xmm0
+	movdqu [edx + 32], xmm0
 ; mem128[qc + 1056] = x1
 %line 598+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 1056], xmm1
+	movdqu [edx + 1056], xmm1
 ; 8x x0 = x0 + x1
 %line 599+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 544] = x0
 %line 600+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 544], xmm0
+	movdqu [edx + 544], xmm0
 ; x0 = mem128[qa + 48]
 %line 601+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi + 48]
+	movdqu xmm0, [esi + 48]
 ; x1 = mem128[qb + 48]
 %line 602+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax + 48]
 ; mem128[qc + 48] = x0
 %line 603+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 48], xmm0
+	movdqu [edx + 48], xmm0
 ; mem128[qc + 1072] = x1
 %line 604+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 1072], xmm1
+	movdqu [edx + 1072], xmm1
 ; 8x x0 = x0 + x1
 %line 605+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 560] = x0
 %line 606+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 560], xmm0
+	movdqu [edx + 560], xmm0
 ; qa = qa + 64
 %line 607+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add edi, 64
+	add esi, 64
 ; qb = qb + 64
 %line 608+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	add eax, 64
 ; qc = qc + 64
 %line 609+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add esi, 64
+	add edx, 64
 ; i1 = i1 - 1
 %line 610+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	sub ecx, 1
@@ -1824,133 +1801,131 @@ align 32
 	jne .Lloop11
 ; pa = pa + 1024
 %line 613+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edi, edx
-	add edi, 1024
+	mov esi, edi
+	add esi, 1024
 ; pb = pb + 1536
 %line 614+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov esi, ebp
-	add esi, 1536
+	mov edx, ebx
+	add edx, 1536
 ; i0 = i0 - 1
 %line 615+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, [esp + 271556]
-	sub edx, 1
+	mov eax, [esp + 271556]
+	sub eax, 1
 ; =? i0 - 0
 %line 616+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp edx, 0
+	cmp eax, 0
 ; goto loop10 if !=
 %line 617+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov eax, ebx
-	mov ecx, [esp + 271552]
+	mov edi, [esp + 271552]
 	jne .Lloop10
 ; pa = w + 6144
 %line 618+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edi, [ecx + 6144]
+	lea esi, [edi + 6144]
 ; pb = w + 99520
 %line 619+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea esi, [ecx + 99520]
+	lea edx, [edi + 99520]
 ; i0 = 18
 %line 620+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, 18
+	mov eax, 18
 align 32
 .Lloop12:
 ; qa = pa
 %line 622+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov [esp + 271556], edx
-	mov [esp + 271552], ecx
-	mov ebx, eax
+	mov [esp + 271556], eax
+	mov [esp + 271552], edi
 ; qb = pa + 256
 %line 623+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea eax, [edi + 256]
+	lea eax, [esi + 256]
 ; qc = pb
 %line 624+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, edi
+	mov edi, esi
 ; i1 = 4
 %line 625+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebp, esi
+	mov ebx, edx
 	mov ecx, 4
 align 32
 .Lloop13:
 ; x0 = mem128[qa]
 %line 627+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi]
+	movdqu xmm0, [esi]
 ; x1 = mem128[qb]
 %line 628+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax]
 ; mem128[qc] = x0
 %line 629+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi], xmm0
+	movdqu [edx], xmm0
 ; mem128[qc + 512] = x1
 %line 630+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 512], xmm1
+	movdqu [edx + 512], xmm1
 ; 8x x0 = x0 + x1
 %line 631+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 256] = x0
 %line 632+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 256], xmm0
+	movdqu [edx + 256], xmm0
 ; x0 = mem128[qa + 16]
 %line 633+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi + 16]
+	movdqu xmm0, [esi + 16]
 ; x1 = mem128[qb + 16]
 %line 634+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax + 16]
 ; mem128[qc + 16] = x0
 %line 635+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 16], xmm0
+	movdqu [edx + 16], xmm0
 ; mem128[qc + 528] = x1
 %line 636+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 528], xmm1
+	movdqu [edx + 528], xmm1
 ; 8x x0 = x0 + x1
 %line 637+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 272] = x0
 %line 638+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 272], xmm0
+	movdqu [edx + 272], xmm0
 ; x0 = mem128[qa + 32]
 %line 639+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi + 32]
+	movdqu xmm0, [esi + 32]
 ; x1 = mem128[qb + 32]
 %line 640+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax + 32]
 ; mem128[qc + 32] = x0
 %line 641+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 32], xmm0
+	movdqu [edx + 32], xmm0
 ; mem128[qc + 544] = x1
 %line 642+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 544], xmm1
+	movdqu [edx + 544], xmm1
 ; 8x x0 = x0 + x1
 %line 643+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 288] = x0
 %line 644+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 288], xmm0
+	movdqu [edx + 288], xmm0
 ; x0 = mem128[qa + 48]
 %line 645+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi + 48]
+	movdqu xmm0, [esi + 48]
 ; x1 = mem128[qb + 48]
 %line 646+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax + 48]
 ; mem128[qc + 48] = x0
 %line 647+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 48], xmm0
+	movdqu [edx + 48], xmm0
 ; mem128[qc + 560] = x1
 %line 648+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 560], xmm1
+	movdqu [edx + 560], xmm1
 ; 8x x0 = x0 + x1
 %line 649+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 304] = x0
 %line 650+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 304], xmm0
+	movdqu [edx + 304], xmm0
 ; qa = qa + 64
 %line 651+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add edi, 64
+	add esi, 64
 ; qb = qb + 64
 %line 652+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	add eax, 64
 ; qc = qc + 64
 %line 653+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add esi, 64
+	add edx, 64
 ; i1 = i1 - 1
 %line 654+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	sub ecx, 1
@@ -1962,133 +1937,131 @@ align 32
 	jne .Lloop13
 ; pa = pa + 512
 %line 657+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edi, edx
-	add edi, 512
+	mov esi, edi
+	add esi, 512
 ; pb = pb + 768
 %line 658+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov esi, ebp
-	add esi, 768
+	mov edx, ebx
+	add edx, 768
 ; i0 = i0 - 1
 %line 659+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, [esp + 271556]
-	sub edx, 1
+	mov eax, [esp + 271556]
+	sub eax, 1
 ; =? i0 - 0
 %line 660+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp edx, 0
+	cmp eax, 0
 ; goto loop12 if !=
 %line 661+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov eax, ebx
-	mov ecx, [esp + 271552]
+	mov edi, [esp + 271552]
 	jne .Lloop12
 ; pa = w + 130624
 %line 662+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edi, [ecx + 130624]
+	lea esi, [edi + 130624]
 ; pb = w + 153952
 %line 663+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea esi, [ecx + 153952]
+	lea edx, [edi + 153952]
 ; i0 = 9
 %line 664+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, 9
+	mov eax, 9
 align 32
 .Lloop14:
 ; qa = pa
 %line 666+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov [esp + 271556], edx
-	mov [esp + 271552], ecx
-	mov ebx, eax
+	mov [esp + 271556], eax
+	mov [esp + 271552], edi
 ; qb = pa + 256
 %line 667+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea eax, [edi + 256]
+	lea eax, [esi + 256]
 ; qc = pb
 %line 668+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, edi
+	mov edi, esi
 ; i1 = 4
 %line 669+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebp, esi
+	mov ebx, edx
 	mov ecx, 4
 align 32
 .Lloop15:
 ; x0 = mem128[qa]
 %line 671+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi]
+	movdqu xmm0, [esi]
 ; x1 = mem128[qb]
 %line 672+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax]
 ; mem128[qc] = x0
 %line 673+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi], xmm0
+	movdqu [edx], xmm0
 ; mem128[qc + 512] = x1
 %line 674+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 512], xmm1
+	movdqu [edx + 512], xmm1
 ; 8x x0 = x0 + x1
 %line 675+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 256] = x0
 %line 676+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 256], xmm0
+	movdqu [edx + 256], xmm0
 ; x0 = mem128[qa + 16]
 %line 677+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi + 16]
+	movdqu xmm0, [esi + 16]
 ; x1 = mem128[qb + 16]
 %line 678+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax + 16]
 ; mem128[qc + 16] = x0
 %line 679+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 16], xmm0
+	movdqu [edx + 16], xmm0
 ; mem128[qc + 528] = x1
 %line 680+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 528], xmm1
+	movdqu [edx + 528], xmm1
 ; 8x x0 = x0 + x1
 %line 681+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 272] = x0
 %line 682+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 272], xmm0
+	movdqu [edx + 272], xmm0
 ; x0 = mem128[qa + 32]
 %line 683+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi + 32]
+	movdqu xmm0, [esi + 32]
 ; x1 = mem128[qb + 32]
 %line 684+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax + 32]
 ; mem128[qc + 32] = x0
 %line 685+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 32], xmm0
+	movdqu [edx + 32], xmm0
 ; mem128[qc + 544] = x1
 %line 686+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 544], xmm1
+	movdqu [edx + 544], xmm1
 ; 8x x0 = x0 + x1
 %line 687+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 288] = x0
 %line 688+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 288], xmm0
+	movdqu [edx + 288], xmm0
 ; x0 = mem128[qa + 48]
 %line 689+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi + 48]
+	movdqu xmm0, [esi + 48]
 ; x1 = mem128[qb + 48]
 %line 690+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax + 48]
 ; mem128[qc + 48] = x0
 %line 691+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 48], xmm0
+	movdqu [edx + 48], xmm0
 ; mem128[qc + 560] = x1
 %line 692+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 560], xmm1
+	movdqu [edx + 560], xmm1
 ; 8x x0 = x0 + x1
 %line 693+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 304] = x0
 %line 694+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 304], xmm0
+	movdqu [edx + 304], xmm0
 ; qa = qa + 64
 %line 695+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add edi, 64
+	add esi, 64
 ; qb = qb + 64
 %line 696+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	add eax, 64
 ; qc = qc + 64
 %line 697+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add esi, 64
+	add edx, 64
 ; i1 = i1 - 1
 %line 698+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	sub ecx, 1
@@ -2100,133 +2073,131 @@ align 32
 	jne .Lloop15
 ; pa = pa + 512
 %line 701+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edi, edx
-	add edi, 512
+	mov esi, edi
+	add esi, 512
 ; pb = pb + 768
 %line 702+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov esi, ebp
-	add esi, 768
+	mov edx, ebx
+	add edx, 768
 ; i0 = i0 - 1
 %line 703+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, [esp + 271556]
-	sub edx, 1
+	mov eax, [esp + 271556]
+	sub eax, 1
 ; =? i0 - 0
 %line 704+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp edx, 0
+	cmp eax, 0
 ; goto loop14 if !=
 %line 705+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov eax, ebx
-	mov ecx, [esp + 271552]
+	mov edi, [esp + 271552]
 	jne .Lloop14
 ; pa = w + 99520
 %line 706+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edi, [ecx + 99520]
+	lea esi, [edi + 99520]
 ; pb = w + 6144
 %line 707+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea esi, [ecx + 6144]
+	lea edx, [edi + 6144]
 ; i0 = 54
 %line 708+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, 54
+	mov eax, 54
 align 32
 .Lloop16:
 ; qa = pa
 %line 710+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov [esp + 271556], edx
-	mov [esp + 271552], ecx
-	mov ebx, eax
+	mov [esp + 271556], eax
+	mov [esp + 271552], edi
 ; qb = pa + 128
 %line 711+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea eax, [edi + 128]
+	lea eax, [esi + 128]
 ; qc = pb
 %line 712+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, edi
+	mov edi, esi
 ; i1 = 2
 %line 713+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebp, esi
+	mov ebx, edx
 	mov ecx, 2
 align 32
 .Lloop17:
 ; x0 = mem128[qa]
 %line 715+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi]
+	movdqu xmm0, [esi]
 ; x1 = mem128[qb]
 %line 716+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax]
 ; mem128[qc] = x0
 %line 717+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi], xmm0
+	movdqu [edx], xmm0
 ; mem128[qc + 256] = x1
 %line 718+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 256], xmm1
+	movdqu [edx + 256], xmm1
 ; 8x x0 = x0 + x1
 %line 719+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 128] = x0
 %line 720+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 128], xmm0
+	movdqu [edx + 128], xmm0
 ; x0 = mem128[qa + 16]
 %line 721+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi + 16]
+	movdqu xmm0, [esi + 16]
 ; x1 = mem128[qb + 16]
 %line 722+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax + 16]
 ; mem128[qc + 16] = x0
 %line 723+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 16], xmm0
+	movdqu [edx + 16], xmm0
 ; mem128[qc + 272] = x1
 %line 724+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 272], xmm1
+	movdqu [edx + 272], xmm1
 ; 8x x0 = x0 + x1
 %line 725+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 144] = x0
 %line 726+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 144], xmm0
+	movdqu [edx + 144], xmm0
 ; x0 = mem128[qa + 32]
 %line 727+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi + 32]
+	movdqu xmm0, [esi + 32]
 ; x1 = mem128[qb + 32]
 %line 728+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax + 32]
 ; mem128[qc + 32] = x0
 %line 729+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 32], xmm0
+	movdqu [edx + 32], xmm0
 ; mem128[qc + 288] = x1
 %line 730+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 288], xmm1
+	movdqu [edx + 288], xmm1
 ; 8x x0 = x0 + x1
 %line 731+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 160] = x0
 %line 732+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 160], xmm0
+	movdqu [edx + 160], xmm0
 ; x0 = mem128[qa + 48]
 %line 733+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi + 48]
+	movdqu xmm0, [esi + 48]
 ; x1 = mem128[qb + 48]
 %line 734+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax + 48]
 ; mem128[qc + 48] = x0
 %line 735+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 48], xmm0
+	movdqu [edx + 48], xmm0
 ; mem128[qc + 304] = x1
 %line 736+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 304], xmm1
+	movdqu [edx + 304], xmm1
 ; 8x x0 = x0 + x1
 %line 737+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 176] = x0
 %line 738+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 176], xmm0
+	movdqu [edx + 176], xmm0
 ; qa = qa + 64
 %line 739+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add edi, 64
+	add esi, 64
 ; qb = qb + 64
 %line 740+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	add eax, 64
 ; qc = qc + 64
 %line 741+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add esi, 64
+	add edx, 64
 ; i1 = i1 - 1
 %line 742+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	sub ecx, 1
@@ -2238,133 +2209,131 @@ align 32
 	jne .Lloop17
 ; pa = pa + 256
 %line 745+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edi, edx
-	add edi, 256
+	mov esi, edi
+	add esi, 256
 ; pb = pb + 384
 %line 746+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov esi, ebp
-	add esi, 384
+	mov edx, ebx
+	add edx, 384
 ; i0 = i0 - 1
 %line 747+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, [esp + 271556]
-	sub edx, 1
+	mov eax, [esp + 271556]
+	sub eax, 1
 ; =? i0 - 0
 %line 748+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp edx, 0
+	cmp eax, 0
 ; goto loop16 if !=
 %line 749+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov eax, ebx
-	mov ecx, [esp + 271552]
+	mov edi, [esp + 271552]
 	jne .Lloop16
 ; pa = w + 153952
 %line 750+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edi, [ecx + 153952]
+	lea esi, [edi + 153952]
 ; pb = w + 130624
 %line 751+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea esi, [ecx + 130624]
+	lea edx, [edi + 130624]
 ; i0 = 27
 %line 752+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, 27
+	mov eax, 27
 align 32
 .Lloop18:
 ; qa = pa
 %line 754+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov [esp + 271556], edx
-	mov [esp + 271552], ecx
-	mov ebx, eax
+	mov [esp + 271556], eax
+	mov [esp + 271552], edi
 ; qb = pa + 128
 %line 755+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea eax, [edi + 128]
+	lea eax, [esi + 128]
 ; qc = pb
 %line 756+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, edi
+	mov edi, esi
 ; i1 = 2
 %line 757+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebp, esi
+	mov ebx, edx
 	mov ecx, 2
 align 32
 .Lloop19:
 ; x0 = mem128[qa]
 %line 759+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi]
+	movdqu xmm0, [esi]
 ; x1 = mem128[qb]
 %line 760+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax]
 ; mem128[qc] = x0
 %line 761+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi], xmm0
+	movdqu [edx], xmm0
 ; mem128[qc + 256] = x1
 %line 762+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 256], xmm1
+	movdqu [edx + 256], xmm1
 ; 8x x0 = x0 + x1
 %line 763+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 128] = x0
 %line 764+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 128], xmm0
+	movdqu [edx + 128], xmm0
 ; x0 = mem128[qa + 16]
 %line 765+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi + 16]
+	movdqu xmm0, [esi + 16]
 ; x1 = mem128[qb + 16]
 %line 766+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax + 16]
 ; mem128[qc + 16] = x0
 %line 767+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 16], xmm0
+	movdqu [edx + 16], xmm0
 ; mem128[qc + 272] = x1
 %line 768+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 272], xmm1
+	movdqu [edx + 272], xmm1
 ; 8x x0 = x0 + x1
 %line 769+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 144] = x0
 %line 770+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 144], xmm0
+	movdqu [edx + 144], xmm0
 ; x0 = mem128[qa + 32]
 %line 771+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi + 32]
+	movdqu xmm0, [esi + 32]
 ; x1 = mem128[qb + 32]
 %line 772+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax + 32]
 ; mem128[qc + 32] = x0
 %line 773+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 32], xmm0
+	movdqu [edx + 32], xmm0
 ; mem128[qc + 288] = x1
 %line 774+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 288], xmm1
+	movdqu [edx + 288], xmm1
 ; 8x x0 = x0 + x1
 %line 775+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 160] = x0
 %line 776+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 160], xmm0
+	movdqu [edx + 160], xmm0
 ; x0 = mem128[qa + 48]
 %line 777+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi + 48]
+	movdqu xmm0, [esi + 48]
 ; x1 = mem128[qb + 48]
 %line 778+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax + 48]
 ; mem128[qc + 48] = x0
 %line 779+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 48], xmm0
+	movdqu [edx + 48], xmm0
 ; mem128[qc + 304] = x1
 %line 780+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 304], xmm1
+	movdqu [edx + 304], xmm1
 ; 8x x0 = x0 + x1
 %line 781+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 176] = x0
 %line 782+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [esi + 176], xmm0
+	movdqu [edx + 176], xmm0
 ; qa = qa + 64
 %line 783+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add edi, 64
+	add esi, 64
 ; qb = qb + 64
 %line 784+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	add eax, 64
 ; qc = qc + 64
 %line 785+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add esi, 64
+	add edx, 64
 ; i1 = i1 - 1
 %line 786+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	sub ecx, 1
@@ -2376,247 +2345,240 @@ align 32
 	jne .Lloop19
 ; pa = pa + 256
 %line 789+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edi, edx
-	add edi, 256
+	mov esi, edi
+	add esi, 256
 ; pb = pb + 384
 %line 790+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov esi, ebp
-	add esi, 384
+	mov edx, ebx
+	add edx, 384
 ; i0 = i0 - 1
 %line 791+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, [esp + 271556]
-	sub edx, 1
+	mov eax, [esp + 271556]
+	sub eax, 1
 ; =? i0 - 0
 %line 792+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp edx, 0
+	cmp eax, 0
 ; goto loop18 if !=
 %line 793+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov eax, ebx
-	mov ecx, [esp + 271552]
+	mov edi, [esp + 271552]
 	jne .Lloop18
 ; pa = w + 6144
 %line 794+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov esi, eax
-	lea eax, [ecx + 6144]
+	lea eax, [edi + 6144]
 ; pb = w + 99520
 %line 795+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edx, [ecx + 99520]
+	lea ecx, [edi + 99520]
 ; i0 = 162
 %line 796+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edi, ecx
-	mov ecx, 162
-	mov ebx, eax
+	mov edx, 162
+	mov esi, eax
 align 32
 .Lloop20:
 ; qb = pa + 64
 %line 799+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea eax, [ebx + 64]
+	lea eax, [esi + 64]
 ; x0 = mem128[qa]
 %line 801+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ebx]
+	movdqu xmm0, [esi]
 ; x1 = mem128[qb]
 %line 802+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax]
 ; mem128[qc] = x0
 %line 803+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx], xmm0
+	movdqu [ecx], xmm0
 ; mem128[qc + 128] = x1
 %line 804+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx + 128], xmm1
+	movdqu [ecx + 128], xmm1
 ; 8x x0 = x0 + x1
 %line 805+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 64] = x0
 %line 806+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx + 64], xmm0
+	movdqu [ecx + 64], xmm0
 ; x0 = mem128[qa + 16]
 %line 807+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ebx + 16]
+	movdqu xmm0, [esi + 16]
 ; x1 = mem128[qb + 16]
 %line 808+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax + 16]
 ; mem128[qc + 16] = x0
 %line 809+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx + 16], xmm0
+	movdqu [ecx + 16], xmm0
 ; mem128[qc + 144] = x1
 %line 810+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx + 144], xmm1
+	movdqu [ecx + 144], xmm1
 ; 8x x0 = x0 + x1
 %line 811+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 80] = x0
 %line 812+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx + 80], xmm0
+	movdqu [ecx + 80], xmm0
 ; x0 = mem128[qa + 32]
 %line 813+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ebx + 32]
+	movdqu xmm0, [esi + 32]
 ; x1 = mem128[qb + 32]
 %line 814+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax + 32]
 ; mem128[qc + 32] = x0
 %line 815+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx + 32], xmm0
+	movdqu [ecx + 32], xmm0
 ; mem128[qc + 160] = x1
 %line 816+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx + 160], xmm1
+	movdqu [ecx + 160], xmm1
 ; 8x x0 = x0 + x1
 %line 817+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 96] = x0
 %line 818+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx + 96], xmm0
+	movdqu [ecx + 96], xmm0
 ; x0 = mem128[qa + 48]
 %line 819+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ebx + 48]
+	movdqu xmm0, [esi + 48]
 ; x1 = mem128[qb + 48]
 %line 820+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax + 48]
 ; mem128[qc + 48] = x0
 %line 821+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx + 48], xmm0
+	movdqu [ecx + 48], xmm0
 ; mem128[qc + 176] = x1
 %line 822+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx + 176], xmm1
+	movdqu [ecx + 176], xmm1
 ; 8x x0 = x0 + x1
 %line 823+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 112] = x0
 %line 824+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx + 112], xmm0
+	movdqu [ecx + 112], xmm0
 ; pa = pa + 128
 %line 825+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add ebx, 128
+	add esi, 128
 ; pb = pb + 192
 %line 826+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add edx, 192
+	add ecx, 192
 ; i0 = i0 - 1
 %line 827+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	sub ecx, 1
+	sub edx, 1
 ; =? i0 - 0
 %line 828+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp ecx, 0
+	cmp edx, 0
 ; goto loop20 if !=
 %line 829+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	jne .Lloop20
 ; pa = w + 130624
 %line 830+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ecx, edi
-	lea edi, [ecx + 130624]
+	lea eax, [edi + 130624]
 ; pb = w + 153952
 %line 831+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea ebx, [ecx + 153952]
+	lea ecx, [edi + 153952]
 ; i0 = 81
 %line 832+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebp, 81
-	mov eax, esi
-	mov edx, eax
+	mov edx, 81
+	mov esi, eax
 align 32
 .Lloop21:
 ; qb = pa + 64
 %line 835+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea eax, [edi + 64]
+	lea eax, [esi + 64]
 ; x0 = mem128[qa]
 %line 837+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi]
+	movdqu xmm0, [esi]
 ; x1 = mem128[qb]
 %line 838+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax]
 ; mem128[qc] = x0
 %line 839+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [ebx], xmm0
+	movdqu [ecx], xmm0
 ; mem128[qc + 128] = x1
 %line 840+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [ebx + 128], xmm1
+	movdqu [ecx + 128], xmm1
 ; 8x x0 = x0 + x1
 %line 841+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 64] = x0
 %line 842+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [ebx + 64], xmm0
+	movdqu [ecx + 64], xmm0
 ; x0 = mem128[qa + 16]
 %line 843+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi + 16]
+	movdqu xmm0, [esi + 16]
 ; x1 = mem128[qb + 16]
 %line 844+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax + 16]
 ; mem128[qc + 16] = x0
 %line 845+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [ebx + 16], xmm0
+	movdqu [ecx + 16], xmm0
 ; mem128[qc + 144] = x1
 %line 846+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [ebx + 144], xmm1
+	movdqu [ecx + 144], xmm1
 ; 8x x0 = x0 + x1
 %line 847+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 80] = x0
 %line 848+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [ebx + 80], xmm0
+	movdqu [ecx + 80], xmm0
 ; x0 = mem128[qa + 32]
 %line 849+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi + 32]
+	movdqu xmm0, [esi + 32]
 ; x1 = mem128[qb + 32]
 %line 850+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax + 32]
 ; mem128[qc + 32] = x0
 %line 851+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [ebx + 32], xmm0
+	movdqu [ecx + 32], xmm0
 ; mem128[qc + 160] = x1
 %line 852+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [ebx + 160], xmm1
+	movdqu [ecx + 160], xmm1
 ; 8x x0 = x0 + x1
 %line 853+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 96] = x0
 %line 854+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [ebx + 96], xmm0
+	movdqu [ecx + 96], xmm0
 ; x0 = mem128[qa + 48]
 %line 855+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi + 48]
+	movdqu xmm0, [esi + 48]
 ; x1 = mem128[qb + 48]
 %line 856+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [eax + 48]
 ; mem128[qc + 48] = x0
 %line 857+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [ebx + 48], xmm0
+	movdqu [ecx + 48], xmm0
 ; mem128[qc + 176] = x1
 %line 858+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [ebx + 176], xmm1
+	movdqu [ecx + 176], xmm1
 ; 8x x0 = x0 + x1
 %line 859+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 112] = x0
 %line 860+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [ebx + 112], xmm0
+	movdqu [ecx + 112], xmm0
 ; pa = pa + 128
 %line 861+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add edi, 128
+	add esi, 128
 ; pb = pb + 192
 %line 862+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add ebx, 192
+	add ecx, 192
 ; i0 = i0 - 1
 %line 863+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	sub ebp, 1
+	sub edx, 1
 ; =? i0 - 0
 %line 864+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp ebp, 0
+	cmp edx, 0
 ; goto loop21 if !=
 %line 865+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	jne .Lloop21
 ; pa = w + 99520
 %line 866+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea esi, [ecx + 99520]
+	lea eax, [edi + 99520]
 ; pb = w + 6144
 %line 867+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edi, [ecx + 6144]
+	lea ecx, [edi + 6144]
 ; z0 = 0
 %line 868+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	pxor xmm0, xmm0
 ; i0 = 486
 %line 869+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebx, 486
-	mov eax, edx
-	mov edx, eax
-	movdqa xmm2, xmm0
+	mov edx, 486
+	mov esi, eax
 align 32
 .Lloop22:
 ; qb = pa + 32
@@ -2624,132 +2586,130 @@ align 32
 	lea eax, [esi + 32]
 ; x0 = mem128[qa]
 %line 874+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [esi]
+	movdqu xmm1, [esi]
 ; x1 = mem128[qb]
 %line 875+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [eax]
+	movdqu xmm2, [eax]
 ; mem128[qc + 32] = x0
 %line 876+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 32], xmm0
+	movdqu [ecx + 32], xmm1
 ; mem128[qc + 160] = x1
 %line 877+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 160], xmm1
+	movdqu [ecx + 160], xmm2
 ; 8x x0 = x0 + x1
 %line 878+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 96] = x0
 %line 879+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 96], xmm0
+	movdqu [ecx + 96], xmm1
 ; mem128[qc] = z0
 %line 880+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi], xmm2
+	movdqu [ecx], xmm0
 ; mem128[qc + 64] = z0
 %line 881+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 64], xmm2
+	movdqu [ecx + 64], xmm0
 ; mem128[qc + 128] = z0
 %line 882+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 128], xmm2
+	movdqu [ecx + 128], xmm0
 ; x0 = mem128[qa + 16]
 %line 883+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [esi + 16]
+	movdqu xmm1, [esi + 16]
 ; x1 = mem128[qb + 16]
 %line 884+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [eax + 16]
+	movdqu xmm2, [eax + 16]
 ; mem128[qc + 48] = x0
 %line 885+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 48], xmm0
+	movdqu [ecx + 48], xmm1
 ; mem128[qc + 176] = x1
 %line 886+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 176], xmm1
+	movdqu [ecx + 176], xmm2
 ; 8x x0 = x0 + x1
 %line 887+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	paddw xmm0, xmm1
+	paddw xmm1, xmm2
 ; mem128[qc + 112] = x0
 %line 888+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 112], xmm0
+	movdqu [ecx + 112], xmm1
 ; mem128[qc + 16] = z0
 %line 889+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 16], xmm2
+	movdqu [ecx + 16], xmm0
 ; mem128[qc + 80] = z0
 %line 890+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 80], xmm2
+	movdqu [ecx + 80], xmm0
 ; mem128[qc + 144] = z0
 %line 891+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 144], xmm2
+	movdqu [ecx + 144], xmm0
 ; pa = pa + 64
 %line 892+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	add esi, 64
 ; pb = pb + 192
 %line 893+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add edi, 192
+	add ecx, 192
 ; i0 = i0 - 1
 %line 894+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	sub ebx, 1
+	sub edx, 1
 ; =? i0 - 0
 %line 895+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp ebx, 0
+	cmp edx, 0
 ; goto loop22 if !=
 %line 896+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	jne .Lloop22
 ; pa = w + 153952
 %line 897+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea esi, [ecx + 153952]
+	lea eax, [edi + 153952]
 ; pb = w + 130624
 %line 898+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea ebx, [ecx + 130624]
+	lea ecx, [edi + 130624]
 ; i0 = 243
 %line 899+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edi, ecx
-	mov ecx, 243
-	mov eax, edx
-	mov edx, ecx
+	mov edx, 243
+	mov esi, eax
 align 32
 .Lloop23:
 ; qb = pa + 32
 %line 902+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea ecx, [esi + 32]
+	lea eax, [esi + 32]
 ; x0 = mem128[qa]
 %line 904+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [esi]
 ; x1 = mem128[qb]
 %line 905+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [ecx]
+	movdqu xmm1, [eax]
 ; mem128[qc] = x0
 %line 906+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [ebx], xmm0
+	movdqu [ecx], xmm0
 ; mem128[qc + 64] = x1
 %line 907+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [ebx + 64], xmm1
+	movdqu [ecx + 64], xmm1
 ; 8x x0 = x0 + x1
 %line 908+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 32] = x0
 %line 909+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [ebx + 32], xmm0
+	movdqu [ecx + 32], xmm0
 ; x0 = mem128[qa + 16]
 %line 910+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [esi + 16]
 ; x1 = mem128[qb + 16]
 %line 911+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [ecx + 16]
+	movdqu xmm1, [eax + 16]
 ; mem128[qc + 16] = x0
 %line 912+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [ebx + 16], xmm0
+	movdqu [ecx + 16], xmm0
 ; mem128[qc + 80] = x1
 %line 913+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [ebx + 80], xmm1
+	movdqu [ecx + 80], xmm1
 ; 8x x0 = x0 + x1
 %line 914+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm0, xmm1
 ; mem128[qc + 48] = x0
 %line 915+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [ebx + 48], xmm0
+	movdqu [ecx + 48], xmm0
 ; pa = pa + 64
 %line 916+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	add esi, 64
 ; pb = pb + 96
 %line 917+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add ebx, 96
+	add ecx, 96
 ; i0 = i0 - 1
 %line 918+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	sub edx, 1
@@ -2761,56 +2721,54 @@ align 32
 	jne .Lloop23
 ; pa = w + 99456
 %line 921+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ecx, edi
-	lea edx, [ecx + 99456]
+	lea eax, [edi + 99456]
 ; z0 = 0
 %line 922+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	pxor xmm0, xmm0
 ; mem128[pa] = z0
 %line 923+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx], xmm0
+	movdqu [eax], xmm0
 ; mem128[pa + 16] = z0
 %line 924+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx + 16], xmm0
+	movdqu [eax + 16], xmm0
 ; pa = w + 6144
 %line 925+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edx, [ecx + 6144]
+	lea eax, [edi + 6144]
 ; pb = w + 130624
 %line 926+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea esi, [ecx + 130624]
+	lea ecx, [edi + 130624]
 ; pc = w + 169504
 %line 927+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edi, [ecx + 169504]
+	lea edx, [edi + 169504]
 ; i0 = 729
 %line 928+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebx, ecx
-	mov ecx, 729
+	mov esi, 729
 align 32
 .Lloop24:
 ; 8x x0 = mem16[pb]
 %line 930+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm2, word [esi], 0
+	pinsrw xmm2, word [ecx], 0
 	pshuflw xmm2, xmm2, 0
 	pshufd xmm2, xmm2, 0
 ; 8x a0 = x0 * mem128[pa + 32]
 %line 931+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm0, xmm2
-	movdqu xmm1, [edx + 32]
+	movdqu xmm1, [eax + 32]
 	pmullw xmm0, xmm1
 	movdqa xmm3, xmm0
 ; 8x a1 = x0 * mem128[pa + 48]
 %line 932+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 48]
+	movdqu xmm0, [eax + 48]
 	pmullw xmm2, xmm0
 ; 8x x0 = mem16[pb + 2]
 %line 933+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm1, word [esi + 2], 0
+	pinsrw xmm1, word [ecx + 2], 0
 	pshuflw xmm1, xmm1, 0
 	pshufd xmm1, xmm1, 0
 ; 8x x1 = x0 * mem128[pa + 30]
 %line 934+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm1
-	movdqu xmm0, [edx + 30]
+	movdqu xmm0, [eax + 30]
 	pmullw xmm4, xmm0
 ; 8x a0 = a0 + x1
 %line 935+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -2818,24 +2776,24 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 46]
 %line 936+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm1
-	movdqu xmm0, [edx + 46]
+	movdqu xmm0, [eax + 46]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 937+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm2, xmm4
 ; 8x a2 = x0 * mem128[pa + 62]
 %line 938+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 62]
+	movdqu xmm0, [eax + 62]
 	pmullw xmm1, xmm0
 ; 8x x0 = mem16[pb + 4]
 %line 939+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 4], 0
+	pinsrw xmm5, word [ecx + 4], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 28]
 %line 940+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 28]
+	movdqu xmm0, [eax + 28]
 	pmullw xmm4, xmm0
 ; 8x a0 = a0 + x1
 %line 941+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -2843,27 +2801,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 44]
 %line 942+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 44]
+	movdqu xmm0, [eax + 44]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 943+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm2, xmm4
 ; 8x x1 = x0 * mem128[pa + 60]
 %line 944+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 60]
+	movdqu xmm0, [eax + 60]
 	pmullw xmm5, xmm0
 ; 8x a2 = a2 + x1
 %line 945+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm5
 ; 8x x0 = mem16[pb + 6]
 %line 946+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 6], 0
+	pinsrw xmm5, word [ecx + 6], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 26]
 %line 947+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 26]
+	movdqu xmm0, [eax + 26]
 	pmullw xmm4, xmm0
 ; 8x a0 = a0 + x1
 %line 948+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -2871,27 +2829,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 42]
 %line 949+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 42]
+	movdqu xmm0, [eax + 42]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 950+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm2, xmm4
 ; 8x x1 = x0 * mem128[pa + 58]
 %line 951+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 58]
+	movdqu xmm0, [eax + 58]
 	pmullw xmm5, xmm0
 ; 8x a2 = a2 + x1
 %line 952+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm5
 ; 8x x0 = mem16[pb + 8]
 %line 953+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 8], 0
+	pinsrw xmm5, word [ecx + 8], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 24]
 %line 954+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 24]
+	movdqu xmm0, [eax + 24]
 	pmullw xmm4, xmm0
 ; 8x a0 = a0 + x1
 %line 955+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -2899,27 +2857,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 40]
 %line 956+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 40]
+	movdqu xmm0, [eax + 40]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 957+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm2, xmm4
 ; 8x x1 = x0 * mem128[pa + 56]
 %line 958+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 56]
+	movdqu xmm0, [eax + 56]
 	pmullw xmm5, xmm0
 ; 8x a2 = a2 + x1
 %line 959+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm5
 ; 8x x0 = mem16[pb + 10]
 %line 960+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 10], 0
+	pinsrw xmm5, word [ecx + 10], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 22]
 %line 961+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 22]
+	movdqu xmm0, [eax + 22]
 	pmullw xmm4, xmm0
 ; 8x a0 = a0 + x1
 %line 962+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -2927,27 +2885,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 38]
 %line 963+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 38]
+	movdqu xmm0, [eax + 38]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 964+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm2, xmm4
 ; 8x x1 = x0 * mem128[pa + 54]
 %line 965+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 54]
+	movdqu xmm0, [eax + 54]
 	pmullw xmm5, xmm0
 ; 8x a2 = a2 + x1
 %line 966+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm5
 ; 8x x0 = mem16[pb + 12]
 %line 967+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 12], 0
+	pinsrw xmm5, word [ecx + 12], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 20]
 %line 968+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 20]
+	movdqu xmm0, [eax + 20]
 	pmullw xmm4, xmm0
 ; 8x a0 = a0 + x1
 %line 969+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -2955,27 +2913,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 36]
 %line 970+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 36]
+	movdqu xmm0, [eax + 36]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 971+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm2, xmm4
 ; 8x x1 = x0 * mem128[pa + 52]
 %line 972+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 52]
+	movdqu xmm0, [eax + 52]
 	pmullw xmm5, xmm0
 ; 8x a2 = a2 + x1
 %line 973+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm5
 ; 8x x0 = mem16[pb + 14]
 %line 974+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 14], 0
+	pinsrw xmm5, word [ecx + 14], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 18]
 %line 975+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 18]
+	movdqu xmm0, [eax + 18]
 	pmullw xmm4, xmm0
 ; 8x a0 = a0 + x1
 %line 976+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -2983,47 +2941,47 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 34]
 %line 977+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 34]
+	movdqu xmm0, [eax + 34]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 978+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm2, xmm4
 ; 8x x1 = x0 * mem128[pa + 50]
 %line 979+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 50]
+	movdqu xmm0, [eax + 50]
 	pmullw xmm5, xmm0
 ; 8x a2 = a2 + x1
 %line 980+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm5
 ; 8x x0 = mem16[pb + 16]
 %line 981+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 16], 0
+	pinsrw xmm5, word [ecx + 16], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 32]
 %line 982+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 32]
+	movdqu xmm0, [eax + 32]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 983+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm2, xmm4
 ; 8x x1 = x0 * mem128[pa + 48]
 %line 984+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 48]
+	movdqu xmm0, [eax + 48]
 	pmullw xmm5, xmm0
 ; 8x a2 = a2 + x1
 %line 985+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm5
 ; 8x x0 = mem16[pb + 18]
 %line 986+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 18], 0
+	pinsrw xmm5, word [ecx + 18], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 30]
 %line 987+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 30]
+	movdqu xmm0, [eax + 30]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 988+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -3031,25 +2989,25 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 46]
 %line 989+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 46]
+	movdqu xmm0, [eax + 46]
 	pmullw xmm4, xmm0
 ; 8x a2 = a2 + x1
 %line 990+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm4
 ; 8x a3 = x0 * mem128[pa + 62]
 %line 991+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 62]
+	movdqu xmm0, [eax + 62]
 	pmullw xmm5, xmm0
 	movdqa xmm4, xmm5
 ; 8x x0 = mem16[pb + 20]
 %line 992+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 20], 0
+	pinsrw xmm5, word [ecx + 20], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 28]
 %line 993+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [edx + 28]
+	movdqu xmm0, [eax + 28]
 	pmullw xmm6, xmm0
 ; 8x a1 = a1 + x1
 %line 994+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -3057,27 +3015,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 44]
 %line 995+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [edx + 44]
+	movdqu xmm0, [eax + 44]
 	pmullw xmm6, xmm0
 ; 8x a2 = a2 + x1
 %line 996+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm6
 ; 8x x1 = x0 * mem128[pa + 60]
 %line 997+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 60]
+	movdqu xmm0, [eax + 60]
 	pmullw xmm5, xmm0
 ; 8x a3 = a3 + x1
 %line 998+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm4, xmm5
 ; 8x x0 = mem16[pb + 22]
 %line 999+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 22], 0
+	pinsrw xmm5, word [ecx + 22], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 26]
 %line 1000+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [edx + 26]
+	movdqu xmm0, [eax + 26]
 	pmullw xmm6, xmm0
 ; 8x a1 = a1 + x1
 %line 1001+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -3085,27 +3043,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 42]
 %line 1002+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [edx + 42]
+	movdqu xmm0, [eax + 42]
 	pmullw xmm6, xmm0
 ; 8x a2 = a2 + x1
 %line 1003+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm6
 ; 8x x1 = x0 * mem128[pa + 58]
 %line 1004+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 58]
+	movdqu xmm0, [eax + 58]
 	pmullw xmm5, xmm0
 ; 8x a3 = a3 + x1
 %line 1005+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm4, xmm5
 ; 8x x0 = mem16[pb + 24]
 %line 1006+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 24], 0
+	pinsrw xmm5, word [ecx + 24], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 24]
 %line 1007+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [edx + 24]
+	movdqu xmm0, [eax + 24]
 	pmullw xmm6, xmm0
 ; 8x a1 = a1 + x1
 %line 1008+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -3113,27 +3071,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 40]
 %line 1009+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [edx + 40]
+	movdqu xmm0, [eax + 40]
 	pmullw xmm6, xmm0
 ; 8x a2 = a2 + x1
 %line 1010+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm6
 ; 8x x1 = x0 * mem128[pa + 56]
 %line 1011+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 56]
+	movdqu xmm0, [eax + 56]
 	pmullw xmm5, xmm0
 ; 8x a3 = a3 + x1
 %line 1012+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm4, xmm5
 ; 8x x0 = mem16[pb + 26]
 %line 1013+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 26], 0
+	pinsrw xmm5, word [ecx + 26], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 22]
 %line 1014+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [edx + 22]
+	movdqu xmm0, [eax + 22]
 	pmullw xmm6, xmm0
 ; 8x a1 = a1 + x1
 %line 1015+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -3141,27 +3099,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 38]
 %line 1016+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [edx + 38]
+	movdqu xmm0, [eax + 38]
 	pmullw xmm6, xmm0
 ; 8x a2 = a2 + x1
 %line 1017+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm6
 ; 8x x1 = x0 * mem128[pa + 54]
 %line 1018+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 54]
+	movdqu xmm0, [eax + 54]
 	pmullw xmm5, xmm0
 ; 8x a3 = a3 + x1
 %line 1019+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm4, xmm5
 ; 8x x0 = mem16[pb + 28]
 %line 1020+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 28], 0
+	pinsrw xmm5, word [ecx + 28], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 20]
 %line 1021+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [edx + 20]
+	movdqu xmm0, [eax + 20]
 	pmullw xmm6, xmm0
 ; 8x a1 = a1 + x1
 %line 1022+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -3169,27 +3127,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 36]
 %line 1023+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [edx + 36]
+	movdqu xmm0, [eax + 36]
 	pmullw xmm6, xmm0
 ; 8x a2 = a2 + x1
 %line 1024+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm6
 ; 8x x1 = x0 * mem128[pa + 52]
 %line 1025+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 52]
+	movdqu xmm0, [eax + 52]
 	pmullw xmm5, xmm0
 ; 8x a3 = a3 + x1
 %line 1026+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm4, xmm5
 ; 8x x0 = mem16[pb + 30]
 %line 1027+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 30], 0
+	pinsrw xmm5, word [ecx + 30], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 18]
 %line 1028+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [edx + 18]
+	movdqu xmm0, [eax + 18]
 	pmullw xmm6, xmm0
 ; 8x a1 = a1 + x1
 %line 1029+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -3197,88 +3155,86 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 34]
 %line 1030+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [edx + 34]
+	movdqu xmm0, [eax + 34]
 	pmullw xmm6, xmm0
 ; 8x a2 = a2 + x1
 %line 1031+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm6
 ; 8x x1 = x0 * mem128[pa + 50]
 %line 1032+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 50]
+	movdqu xmm0, [eax + 50]
 	pmullw xmm5, xmm0
 ; 8x a3 = a3 + x1
 %line 1033+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm4, xmm5
 ; mem128[pc] = a0
 %line 1034+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi], xmm3
+	movdqu [edx], xmm3
 ; mem128[pc + 16] = a1
 %line 1035+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 16], xmm2
+	movdqu [edx + 16], xmm2
 ; mem128[pc + 32] = a2
 %line 1036+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 32], xmm1
+	movdqu [edx + 32], xmm1
 ; mem128[pc + 48] = a3
 %line 1037+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 48], xmm4
+	movdqu [edx + 48], xmm4
 ; pa = pa + 64
 %line 1038+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add edx, 64
+	add eax, 64
 ; pb = pb + 32
 %line 1039+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add esi, 32
+	add ecx, 32
 ; pc = pc + 64
 %line 1040+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add edi, 64
+	add edx, 64
 ; i0 = i0 - 1
 %line 1041+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	sub ecx, 1
+	sub esi, 1
 ; =? i0 - 0
 %line 1042+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp ecx, 0
+	cmp esi, 0
 ; goto loop24 if !=
 %line 1043+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	jne .Lloop24
 ; pa = w + 52800
 %line 1044+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ecx, ebx
-	lea edx, [ecx + 52800]
+	lea eax, [edi + 52800]
 ; pb = w + 130624
 %line 1045+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea esi, [ecx + 130624]
+	lea ecx, [edi + 130624]
 ; pc = w + 216160
 %line 1046+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edi, [ecx + 216160]
+	lea edx, [edi + 216160]
 ; i0 = 729
 %line 1047+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebx, ecx
-	mov ecx, 729
+	mov esi, 729
 align 32
 .Lloop25:
 ; 8x x0 = mem16[pb]
 %line 1049+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm2, word [esi], 0
+	pinsrw xmm2, word [ecx], 0
 	pshuflw xmm2, xmm2, 0
 	pshufd xmm2, xmm2, 0
 ; 8x a0 = x0 * mem128[pa + 32]
 %line 1050+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm0, xmm2
-	movdqu xmm1, [edx + 32]
+	movdqu xmm1, [eax + 32]
 	pmullw xmm0, xmm1
 	movdqa xmm3, xmm0
 ; 8x a1 = x0 * mem128[pa + 48]
 %line 1051+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 48]
+	movdqu xmm0, [eax + 48]
 	pmullw xmm2, xmm0
 ; 8x x0 = mem16[pb + 2]
 %line 1052+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm1, word [esi + 2], 0
+	pinsrw xmm1, word [ecx + 2], 0
 	pshuflw xmm1, xmm1, 0
 	pshufd xmm1, xmm1, 0
 ; 8x x1 = x0 * mem128[pa + 30]
 %line 1053+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm1
-	movdqu xmm0, [edx + 30]
+	movdqu xmm0, [eax + 30]
 	pmullw xmm4, xmm0
 ; 8x a0 = a0 + x1
 %line 1054+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -3286,24 +3242,24 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 46]
 %line 1055+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm1
-	movdqu xmm0, [edx + 46]
+	movdqu xmm0, [eax + 46]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 1056+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm2, xmm4
 ; 8x a2 = x0 * mem128[pa + 62]
 %line 1057+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 62]
+	movdqu xmm0, [eax + 62]
 	pmullw xmm1, xmm0
 ; 8x x0 = mem16[pb + 4]
 %line 1058+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 4], 0
+	pinsrw xmm5, word [ecx + 4], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 28]
 %line 1059+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 28]
+	movdqu xmm0, [eax + 28]
 	pmullw xmm4, xmm0
 ; 8x a0 = a0 + x1
 %line 1060+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -3311,27 +3267,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 44]
 %line 1061+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 44]
+	movdqu xmm0, [eax + 44]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 1062+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm2, xmm4
 ; 8x x1 = x0 * mem128[pa + 60]
 %line 1063+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 60]
+	movdqu xmm0, [eax + 60]
 	pmullw xmm5, xmm0
 ; 8x a2 = a2 + x1
 %line 1064+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm5
 ; 8x x0 = mem16[pb + 6]
 %line 1065+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 6], 0
+	pinsrw xmm5, word [ecx + 6], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 26]
 %line 1066+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 26]
+	movdqu xmm0, [eax + 26]
 	pmullw xmm4, xmm0
 ; 8x a0 = a0 + x1
 %line 1067+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -3339,27 +3295,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 42]
 %line 1068+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 42]
+	movdqu xmm0, [eax + 42]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 1069+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm2, xmm4
 ; 8x x1 = x0 * mem128[pa + 58]
 %line 1070+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 58]
+	movdqu xmm0, [eax + 58]
 	pmullw xmm5, xmm0
 ; 8x a2 = a2 + x1
 %line 1071+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm5
 ; 8x x0 = mem16[pb + 8]
 %line 1072+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 8], 0
+	pinsrw xmm5, word [ecx + 8], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 24]
 %line 1073+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 24]
+	movdqu xmm0, [eax + 24]
 	pmullw xmm4, xmm0
 ; 8x a0 = a0 + x1
 %line 1074+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -3367,27 +3323,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 40]
 %line 1075+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 40]
+	movdqu xmm0, [eax + 40]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 1076+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm2, xmm4
 ; 8x x1 = x0 * mem128[pa + 56]
 %line 1077+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 56]
+	movdqu xmm0, [eax + 56]
 	pmullw xmm5, xmm0
 ; 8x a2 = a2 + x1
 %line 1078+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm5
 ; 8x x0 = mem16[pb + 10]
 %line 1079+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 10], 0
+	pinsrw xmm5, word [ecx + 10], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 22]
 %line 1080+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 22]
+	movdqu xmm0, [eax + 22]
 	pmullw xmm4, xmm0
 ; 8x a0 = a0 + x1
 %line 1081+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -3395,27 +3351,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 38]
 %line 1082+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 38]
+	movdqu xmm0, [eax + 38]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 1083+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm2, xmm4
 ; 8x x1 = x0 * mem128[pa + 54]
 %line 1084+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 54]
+	movdqu xmm0, [eax + 54]
 	pmullw xmm5, xmm0
 ; 8x a2 = a2 + x1
 %line 1085+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm5
 ; 8x x0 = mem16[pb + 12]
 %line 1086+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 12], 0
+	pinsrw xmm5, word [ecx + 12], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 20]
 %line 1087+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 20]
+	movdqu xmm0, [eax + 20]
 	pmullw xmm4, xmm0
 ; 8x a0 = a0 + x1
 %line 1088+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -3423,27 +3379,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 36]
 %line 1089+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 36]
+	movdqu xmm0, [eax + 36]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 1090+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm2, xmm4
 ; 8x x1 = x0 * mem128[pa + 52]
 %line 1091+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 52]
+	movdqu xmm0, [eax + 52]
 	pmullw xmm5, xmm0
 ; 8x a2 = a2 + x1
 %line 1092+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm5
 ; 8x x0 = mem16[pb + 14]
 %line 1093+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 14], 0
+	pinsrw xmm5, word [ecx + 14], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 18]
 %line 1094+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 18]
+	movdqu xmm0, [eax + 18]
 	pmullw xmm4, xmm0
 ; 8x a0 = a0 + x1
 %line 1095+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -3451,47 +3407,47 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 34]
 %line 1096+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 34]
+	movdqu xmm0, [eax + 34]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 1097+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm2, xmm4
 ; 8x x1 = x0 * mem128[pa + 50]
 %line 1098+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 50]
+	movdqu xmm0, [eax + 50]
 	pmullw xmm5, xmm0
 ; 8x a2 = a2 + x1
 %line 1099+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm5
 ; 8x x0 = mem16[pb + 16]
 %line 1100+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 16], 0
+	pinsrw xmm5, word [ecx + 16], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 32]
 %line 1101+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 32]
+	movdqu xmm0, [eax + 32]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 1102+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm2, xmm4
 ; 8x x1 = x0 * mem128[pa + 48]
 %line 1103+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 48]
+	movdqu xmm0, [eax + 48]
 	pmullw xmm5, xmm0
 ; 8x a2 = a2 + x1
 %line 1104+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm5
 ; 8x x0 = mem16[pb + 18]
 %line 1105+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 18], 0
+	pinsrw xmm5, word [ecx + 18], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 30]
 %line 1106+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 30]
+	movdqu xmm0, [eax + 30]
 	pmullw xmm4, xmm0
 ; 8x a1 = a1 + x1
 %line 1107+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -3499,25 +3455,25 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 46]
 %line 1108+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm4, xmm5
-	movdqu xmm0, [edx + 46]
+	movdqu xmm0, [eax + 46]
 	pmullw xmm4, xmm0
 ; 8x a2 = a2 + x1
 %line 1109+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm4
 ; 8x a3 = x0 * mem128[pa + 62]
 %line 1110+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 62]
+	movdqu xmm0, [eax + 62]
 	pmullw xmm5, xmm0
 	movdqa xmm4, xmm5
 ; 8x x0 = mem16[pb + 20]
 %line 1111+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 20], 0
+	pinsrw xmm5, word [ecx + 20], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 28]
 %line 1112+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [edx + 28]
+	movdqu xmm0, [eax + 28]
 	pmullw xmm6, xmm0
 ; 8x a1 = a1 + x1
 %line 1113+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -3525,27 +3481,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 44]
 %line 1114+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [edx + 44]
+	movdqu xmm0, [eax + 44]
 	pmullw xmm6, xmm0
 ; 8x a2 = a2 + x1
 %line 1115+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm6
 ; 8x x1 = x0 * mem128[pa + 60]
 %line 1116+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 60]
+	movdqu xmm0, [eax + 60]
 	pmullw xmm5, xmm0
 ; 8x a3 = a3 + x1
 %line 1117+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm4, xmm5
 ; 8x x0 = mem16[pb + 22]
 %line 1118+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 22], 0
+	pinsrw xmm5, word [ecx + 22], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 26]
 %line 1119+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [edx + 26]
+	movdqu xmm0, [eax + 26]
 	pmullw xmm6, xmm0
 ; 8x a1 = a1 + x1
 %line 1120+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -3553,27 +3509,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 42]
 %line 1121+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [edx + 42]
+	movdqu xmm0, [eax + 42]
 	pmullw xmm6, xmm0
 ; 8x a2 = a2 + x1
 %line 1122+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm6
 ; 8x x1 = x0 * mem128[pa + 58]
 %line 1123+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 58]
+	movdqu xmm0, [eax + 58]
 	pmullw xmm5, xmm0
 ; 8x a3 = a3 + x1
 %line 1124+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm4, xmm5
 ; 8x x0 = mem16[pb + 24]
 %line 1125+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 24], 0
+	pinsrw xmm5, word [ecx + 24], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 24]
 %line 1126+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [edx + 24]
+	movdqu xmm0, [eax + 24]
 	pmullw xmm6, xmm0
 ; 8x a1 = a1 + x1
 %line 1127+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -3581,27 +3537,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 40]
 %line 1128+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [edx + 40]
+	movdqu xmm0, [eax + 40]
 	pmullw xmm6, xmm0
 ; 8x a2 = a2 + x1
 %line 1129+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm6
 ; 8x x1 = x0 * mem128[pa + 56]
 %line 1130+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 56]
+	movdqu xmm0, [eax + 56]
 	pmullw xmm5, xmm0
 ; 8x a3 = a3 + x1
 %line 1131+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm4, xmm5
 ; 8x x0 = mem16[pb + 26]
 %line 1132+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 26], 0
+	pinsrw xmm5, word [ecx + 26], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 22]
 %line 1133+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [edx + 22]
+	movdqu xmm0, [eax + 22]
 	pmullw xmm6, xmm0
 ; 8x a1 = a1 + x1
 %line 1134+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -3609,27 +3565,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 38]
 %line 1135+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [edx + 38]
+	movdqu xmm0, [eax + 38]
 	pmullw xmm6, xmm0
 ; 8x a2 = a2 + x1
 %line 1136+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm6
 ; 8x x1 = x0 * mem128[pa + 54]
 %line 1137+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 54]
+	movdqu xmm0, [eax + 54]
 	pmullw xmm5, xmm0
 ; 8x a3 = a3 + x1
 %line 1138+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm4, xmm5
 ; 8x x0 = mem16[pb + 28]
 %line 1139+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 28], 0
+	pinsrw xmm5, word [ecx + 28], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 20]
 %line 1140+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [edx + 20]
+	movdqu xmm0, [eax + 20]
 	pmullw xmm6, xmm0
 ; 8x a1 = a1 + x1
 %line 1141+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -3637,27 +3593,27 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 36]
 %line 1142+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [edx + 36]
+	movdqu xmm0, [eax + 36]
 	pmullw xmm6, xmm0
 ; 8x a2 = a2 + x1
 %line 1143+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm6
 ; 8x x1 = x0 * mem128[pa + 52]
 %line 1144+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 52]
+	movdqu xmm0, [eax + 52]
 	pmullw xmm5, xmm0
 ; 8x a3 = a3 + x1
 %line 1145+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm4, xmm5
 ; 8x x0 = mem16[pb + 30]
 %line 1146+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pinsrw xmm5, word [esi + 30], 0
+	pinsrw xmm5, word [ecx + 30], 0
 	pshuflw xmm5, xmm5, 0
 	pshufd xmm5, xmm5, 0
 ; 8x x1 = x0 * mem128[pa + 18]
 %line 1147+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [edx + 18]
+	movdqu xmm0, [eax + 18]
 	pmullw xmm6, xmm0
 ; 8x a1 = a1 + x1
 %line 1148+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
@@ -3665,94 +3621,91 @@ align 32
 ; 8x x1 = x0 * mem128[pa + 34]
 %line 1149+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	movdqu xmm0, [edx + 34]
+	movdqu xmm0, [eax + 34]
 	pmullw xmm6, xmm0
 ; 8x a2 = a2 + x1
 %line 1150+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm1, xmm6
 ; 8x x1 = x0 * mem128[pa + 50]
 %line 1151+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 50]
+	movdqu xmm0, [eax + 50]
 	pmullw xmm5, xmm0
 ; 8x a3 = a3 + x1
 %line 1152+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm4, xmm5
 ; mem128[pc] = a0
 %line 1153+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi], xmm3
+	movdqu [edx], xmm3
 ; mem128[pc + 16] = a1
 %line 1154+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 16], xmm2
+	movdqu [edx + 16], xmm2
 ; mem128[pc + 32] = a2
 %line 1155+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 32], xmm1
+	movdqu [edx + 32], xmm1
 ; mem128[pc + 48] = a3
 %line 1156+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 48], xmm4
+	movdqu [edx + 48], xmm4
 ; pa = pa + 64
 %line 1157+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add edx, 64
+	add eax, 64
 ; pb = pb + 32
 %line 1158+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add esi, 32
+	add ecx, 32
 ; pc = pc + 64
 %line 1159+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add edi, 64
+	add edx, 64
 ; i0 = i0 - 1
 %line 1160+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	sub ecx, 1
+	sub esi, 1
 ; =? i0 - 0
 %line 1161+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp ecx, 0
+	cmp esi, 0
 ; goto loop25 if !=
 %line 1162+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	jne .Lloop25
 ; pa = w + 169504
 %line 1163+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ecx, ebx
-	lea esi, [ecx + 169504]
+	lea eax, [edi + 169504]
 ; pb = w + 6144
 %line 1164+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edx, [ecx + 6144]
+	lea ecx, [edi + 6144]
 ; i0 = 486
 %line 1165+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edi, ecx
-	mov ebx, 486
-	mov ebp, eax
-	mov ecx, esi
-	mov eax, edx
+	mov edx, 486
+	mov esi, eax
+	mov ebx, ecx
 align 32
 .Lloop26:
 ; qb = pa + 64
 %line 1168+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea esi, [ecx + 64]
+	lea eax, [esi + 64]
 ; qc = pa + 128
 %line 1169+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edx, [ecx + 128]
+	lea ecx, [esi + 128]
 ; x0 = mem128[qa]
 %line 1171+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [ecx]
+	movdqu xmm1, [esi]
 ; x1 = mem128[qa + 32]
 %line 1172+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm3, [ecx + 32]
+	movdqu xmm3, [esi + 32]
 ; x2 = mem128[qc]
 %line 1173+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx]
+	movdqu xmm0, [ecx]
 ; x3 = mem128[qc + 32]
 %line 1174+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm2, [edx + 32]
+	movdqu xmm2, [ecx + 32]
 ; mem128[qd] = x0
 %line 1175+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax], xmm1
+	movdqu [ebx], xmm1
 ; mem128[qd + 96] = x3
 %line 1176+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 96], xmm2
+	movdqu [ebx + 96], xmm2
 ; 8x x4 = x1 - x2
 %line 1177+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	psubw xmm3, xmm0
 ; x5 = mem128[qb]
 %line 1178+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [esi]
+	movdqu xmm0, [eax]
 ; 8x x5 = x5 - x0
 %line 1179+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	psubw xmm0, xmm1
@@ -3761,10 +3714,10 @@ align 32
 	paddw xmm0, xmm3
 ; mem128[qd + 32] = x5
 %line 1181+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 32], xmm0
+	movdqu [ebx + 32], xmm0
 ; x5 = mem128[qb + 32]
 %line 1182+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [esi + 32]
+	movdqu xmm0, [eax + 32]
 ; 8x x5 = x5 - x3
 %line 1183+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	psubw xmm0, xmm2
@@ -3773,31 +3726,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 64] = x5
 %line 1185+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 64], xmm0
+	movdqu [ebx + 64], xmm0
 ; x0 = mem128[qa + 16]
 %line 1186+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 16]
+	movdqu xmm0, [esi + 16]
 ; x1 = mem128[qa + 48]
 %line 1187+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm3, [ecx + 48]
+	movdqu xmm3, [esi + 48]
 ; x2 = mem128[qc + 16]
 %line 1188+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [edx + 16]
+	movdqu xmm1, [ecx + 16]
 ; x3 = mem128[qc + 48]
 %line 1189+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm2, [edx + 48]
+	movdqu xmm2, [ecx + 48]
 ; mem128[qd + 16] = x0
 %line 1190+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 16], xmm0
+	movdqu [ebx + 16], xmm0
 ; mem128[qd + 112] = x3
 %line 1191+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 112], xmm2
+	movdqu [ebx + 112], xmm2
 ; 8x x4 = x1 - x2
 %line 1192+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	psubw xmm3, xmm1
 ; x5 = mem128[qb + 16]
 %line 1193+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [esi + 16]
+	movdqu xmm1, [eax + 16]
 ; 8x x5 = x5 - x0
 %line 1194+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	psubw xmm1, xmm0
@@ -3806,10 +3759,10 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 48] = x5
 %line 1196+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 48], xmm1
+	movdqu [ebx + 48], xmm1
 ; x5 = mem128[qb + 48]
 %line 1197+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [esi + 48]
+	movdqu xmm0, [eax + 48]
 ; 8x x5 = x5 - x3
 %line 1198+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	psubw xmm0, xmm2
@@ -3818,37 +3771,31 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 80] = x5
 %line 1200+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 80], xmm0
+	movdqu [ebx + 80], xmm0
 ; pa = pa + 192
 %line 1201+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add ecx, 192
+	add esi, 192
 ; pb = pb + 128
 %line 1202+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add eax, 128
+	add ebx, 128
 ; i0 = i0 - 1
 %line 1203+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	sub ebx, 1
+	sub edx, 1
 ; =? i0 - 0
 %line 1204+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp ebx, 0
+	cmp edx, 0
 ; goto loop26 if !=
 %line 1205+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	jne .Lloop26
 ; pa = w + 6144
 %line 1206+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ecx, edi
-	lea esi, [ecx + 6144]
+	lea ecx, [edi + 6144]
 ; pb = w + 169504
 %line 1207+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edx, [ecx + 169504]
+	lea eax, [edi + 169504]
 ; i0 = 162
 %line 1208+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edi, ecx
 	mov ebx, 162
-	mov eax, ebp
-	mov ebp, eax
-	mov ecx, esi
-	mov eax, edx
 align 32
 .Lloop27:
 ; qb = pa + 128
@@ -4054,36 +4001,33 @@ align 32
 	jne .Lloop27
 ; pa = w + 169504
 %line 1279+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ecx, edi
-	lea ebx, [ecx + 169504]
+	lea ecx, [edi + 169504]
 ; pb = w + 6144
 %line 1280+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea esi, [ecx + 6144]
+	lea esi, [edi + 6144]
 ; i0 = 54
 %line 1281+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, 54
-	mov eax, ebp
+	mov eax, 54
 align 32
 .Lloop28:
 ; qa = pa
 %line 1283+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov [esp + 271560], edx
-	mov [esp + 271556], ecx
-	mov [esp + 271552], eax
-	mov ecx, ebx
+	mov [esp + 271560], eax
+	mov [esp + 271556], edi
+	mov [esp + 271552], ebp
 ; qb = pa + 256
 %line 1284+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edi, [ebx + 256]
+	lea edi, [ecx + 256]
 ; qc = pa + 512
 %line 1285+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea ebp, [ebx + 512]
+	lea ebx, [ecx + 512]
 ; qd = pb
 %line 1286+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, ebx
+	mov edx, ecx
 	mov eax, esi
 ; i1 = 2
 %line 1287+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebx, 2
+	mov ebp, 2
 align 32
 .Lloop29:
 ; x0 = mem128[qa]
@@ -4094,10 +4038,10 @@ align 32
 	movdqu xmm3, [ecx + 128]
 ; x2 = mem128[qc]
 %line 1291+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [ebp]
+	movdqu xmm1, [ebx]
 ; x3 = mem128[qc + 128]
 %line 1292+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm2, [ebp + 128]
+	movdqu xmm2, [ebx + 128]
 ; mem128[qd] = x0
 %line 1293+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu [eax], xmm0
@@ -4139,10 +4083,10 @@ align 32
 	movdqu xmm3, [ecx + 144]
 ; x2 = mem128[qc + 16]
 %line 1306+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [ebp + 16]
+	movdqu xmm1, [ebx + 16]
 ; x3 = mem128[qc + 144]
 %line 1307+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm2, [ebp + 144]
+	movdqu xmm2, [ebx + 144]
 ; mem128[qd + 16] = x0
 %line 1308+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu [eax + 16], xmm0
@@ -4184,10 +4128,10 @@ align 32
 	movdqu xmm3, [ecx + 160]
 ; x2 = mem128[qc + 32]
 %line 1321+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [ebp + 32]
+	movdqu xmm1, [ebx + 32]
 ; x3 = mem128[qc + 160]
 %line 1322+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm2, [ebp + 160]
+	movdqu xmm2, [ebx + 160]
 ; mem128[qd + 32] = x0
 %line 1323+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu [eax + 32], xmm0
@@ -4229,10 +4173,10 @@ align 32
 	movdqu xmm3, [ecx + 176]
 ; x2 = mem128[qc + 48]
 %line 1336+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [ebp + 48]
+	movdqu xmm1, [ebx + 48]
 ; x3 = mem128[qc + 176]
 %line 1337+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm2, [ebp + 176]
+	movdqu xmm2, [ebx + 176]
 ; mem128[qd + 48] = x0
 %line 1338+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu [eax + 48], xmm0
@@ -4274,75 +4218,75 @@ align 32
 	add edi, 64
 ; qc = qc + 64
 %line 1351+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add ebp, 64
+	add ebx, 64
 ; qd = qd + 64
 %line 1352+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	add eax, 64
 ; i1 = i1 - 1
 %line 1353+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	sub ebx, 1
+	sub ebp, 1
 ; =? i1 - 0
 %line 1354+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp ebx, 0
+	cmp ebp, 0
 ; goto loop29 if !=
 %line 1355+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	jne .Lloop29
 ; pa = pa + 768
 %line 1356+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebx, edx
-	add ebx, 768
+	mov ecx, edx
+	add ecx, 768
 ; pb = pb + 512
 %line 1357+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	add esi, 512
 ; i0 = i0 - 1
 %line 1358+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, [esp + 271560]
-	sub edx, 1
+	mov eax, [esp + 271560]
+	sub eax, 1
 ; =? i0 - 0
 %line 1359+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp edx, 0
+	cmp eax, 0
 ; goto loop28 if !=
 %line 1360+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov eax, [esp + 271552]
-	mov ecx, [esp + 271556]
+	mov ebp, [esp + 271552]
+	mov edi, [esp + 271556]
 	jne .Lloop28
 ; pa = w + 6144
 %line 1361+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea esi, [ecx + 6144]
+	lea edx, [edi + 6144]
 ; pb = w + 169504
 %line 1362+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edi, [ecx + 169504]
+	lea esi, [edi + 169504]
 ; i0 = 18
 %line 1363+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, 18
+	mov eax, 18
 align 32
 .Lloop30:
 ; qa = pa
 %line 1365+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov [esp + 271560], edx
-	mov [esp + 271556], ecx
-	mov [esp + 271552], eax
+	mov [esp + 271560], eax
+	mov [esp + 271556], edi
+	mov [esp + 271552], ebp
 ; qb = pa + 512
 %line 1366+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea eax, [esi + 512]
+	lea eax, [edx + 512]
 ; qc = pa + 1024
 %line 1367+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea ecx, [esi + 1024]
+	lea ecx, [edx + 1024]
 ; qd = pb
 %line 1368+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebx, esi
+	mov ebx, edx
 ; i1 = 4
 %line 1369+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebp, edi
-	mov edx, 4
+	mov ebp, esi
+	mov edi, 4
 align 32
 .Lloop31:
 ; x0 = mem128[qa]
 %line 1371+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [esi]
+	movdqu xmm0, [edx]
 ; x1 = mem128[qa + 256]
 %line 1372+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm3, [esi + 256]
+	movdqu xmm3, [edx + 256]
 ; x2 = mem128[qc]
 %line 1373+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [ecx]
@@ -4351,10 +4295,10 @@ align 32
 	movdqu xmm2, [ecx + 256]
 ; mem128[qd] = x0
 %line 1375+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi], xmm0
+	movdqu [esi], xmm0
 ; mem128[qd + 768] = x3
 %line 1376+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 768], xmm2
+	movdqu [esi + 768], xmm2
 ; 8x x4 = x1 - x2
 %line 1377+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	psubw xmm3, xmm1
@@ -4369,7 +4313,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 256] = x5
 %line 1381+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 256], xmm1
+	movdqu [esi + 256], xmm1
 ; x5 = mem128[qb + 256]
 %line 1382+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 256]
@@ -4381,13 +4325,13 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 512] = x5
 %line 1385+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 512], xmm0
+	movdqu [esi + 512], xmm0
 ; x0 = mem128[qa + 16]
 %line 1386+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [esi + 16]
+	movdqu xmm0, [edx + 16]
 ; x1 = mem128[qa + 272]
 %line 1387+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm3, [esi + 272]
+	movdqu xmm3, [edx + 272]
 ; x2 = mem128[qc + 16]
 %line 1388+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [ecx + 16]
@@ -4396,10 +4340,10 @@ align 32
 	movdqu xmm2, [ecx + 272]
 ; mem128[qd + 16] = x0
 %line 1390+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 16], xmm0
+	movdqu [esi + 16], xmm0
 ; mem128[qd + 784] = x3
 %line 1391+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 784], xmm2
+	movdqu [esi + 784], xmm2
 ; 8x x4 = x1 - x2
 %line 1392+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	psubw xmm3, xmm1
@@ -4414,7 +4358,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 272] = x5
 %line 1396+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 272], xmm1
+	movdqu [esi + 272], xmm1
 ; x5 = mem128[qb + 272]
 %line 1397+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 272]
@@ -4426,13 +4370,13 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 528] = x5
 %line 1400+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 528], xmm0
+	movdqu [esi + 528], xmm0
 ; x0 = mem128[qa + 32]
 %line 1401+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [esi + 32]
+	movdqu xmm0, [edx + 32]
 ; x1 = mem128[qa + 288]
 %line 1402+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm3, [esi + 288]
+	movdqu xmm3, [edx + 288]
 ; x2 = mem128[qc + 32]
 %line 1403+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [ecx + 32]
@@ -4441,10 +4385,10 @@ align 32
 	movdqu xmm2, [ecx + 288]
 ; mem128[qd + 32] = x0
 %line 1405+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 32], xmm0
+	movdqu [esi + 32], xmm0
 ; mem128[qd + 800] = x3
 %line 1406+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 800], xmm2
+	movdqu [esi + 800], xmm2
 ; 8x x4 = x1 - x2
 %line 1407+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	psubw xmm3, xmm1
@@ -4459,7 +4403,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 288] = x5
 %line 1411+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 288], xmm1
+	movdqu [esi + 288], xmm1
 ; x5 = mem128[qb + 288]
 %line 1412+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 288]
@@ -4471,13 +4415,13 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 544] = x5
 %line 1415+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 544], xmm0
+	movdqu [esi + 544], xmm0
 ; x0 = mem128[qa + 48]
 %line 1416+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [esi + 48]
+	movdqu xmm0, [edx + 48]
 ; x1 = mem128[qa + 304]
 %line 1417+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm3, [esi + 304]
+	movdqu xmm3, [edx + 304]
 ; x2 = mem128[qc + 48]
 %line 1418+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [ecx + 48]
@@ -4486,10 +4430,10 @@ align 32
 	movdqu xmm2, [ecx + 304]
 ; mem128[qd + 48] = x0
 %line 1420+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 48], xmm0
+	movdqu [esi + 48], xmm0
 ; mem128[qd + 816] = x3
 %line 1421+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 816], xmm2
+	movdqu [esi + 816], xmm2
 ; 8x x4 = x1 - x2
 %line 1422+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	psubw xmm3, xmm1
@@ -4504,7 +4448,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 304] = x5
 %line 1426+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 304], xmm1
+	movdqu [esi + 304], xmm1
 ; x5 = mem128[qb + 304]
 %line 1427+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 304]
@@ -4516,10 +4460,10 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 560] = x5
 %line 1430+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 560], xmm0
+	movdqu [esi + 560], xmm0
 ; qa = qa + 64
 %line 1431+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add esi, 64
+	add edx, 64
 ; qb = qb + 64
 %line 1432+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	add eax, 64
@@ -4528,73 +4472,73 @@ align 32
 	add ecx, 64
 ; qd = qd + 64
 %line 1434+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add edi, 64
+	add esi, 64
 ; i1 = i1 - 1
 %line 1435+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	sub edx, 1
+	sub edi, 1
 ; =? i1 - 0
 %line 1436+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp edx, 0
+	cmp edi, 0
 ; goto loop31 if !=
 %line 1437+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	jne .Lloop31
 ; pa = pa + 1536
 %line 1438+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov esi, ebx
-	add esi, 1536
+	mov edx, ebx
+	add edx, 1536
 ; pb = pb + 1024
 %line 1439+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edi, ebp
-	add edi, 1024
+	mov esi, ebp
+	add esi, 1024
 ; i0 = i0 - 1
 %line 1440+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, [esp + 271560]
-	sub edx, 1
+	mov eax, [esp + 271560]
+	sub eax, 1
 ; =? i0 - 0
 %line 1441+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp edx, 0
+	cmp eax, 0
 ; goto loop30 if !=
 %line 1442+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov eax, [esp + 271552]
-	mov ecx, [esp + 271556]
+	mov ebp, [esp + 271552]
+	mov edi, [esp + 271556]
 	jne .Lloop30
 ; pa = w + 169504
 %line 1443+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea esi, [ecx + 169504]
+	lea edx, [edi + 169504]
 ; pb = w + 6144
 %line 1444+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edi, [ecx + 6144]
+	lea esi, [edi + 6144]
 ; i0 = 6
 %line 1445+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, 6
+	mov eax, 6
 align 32
 .Lloop32:
 ; qa = pa
 %line 1447+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov [esp + 271560], edx
-	mov [esp + 271556], ecx
-	mov [esp + 271552], eax
+	mov [esp + 271560], eax
+	mov [esp + 271556], edi
+	mov [esp + 271552], ebp
 ; qb = pa + 1024
 %line 1448+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea eax, [esi + 1024]
+	lea eax, [edx + 1024]
 ; qc = pa + 2048
 %line 1449+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea ecx, [esi + 2048]
+	lea ecx, [edx + 2048]
 ; qd = pb
 %line 1450+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebx, esi
+	mov ebx, edx
 ; i1 = 8
 %line 1451+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebp, edi
-	mov edx, 8
+	mov ebp, esi
+	mov edi, 8
 align 32
 .Lloop33:
 ; x0 = mem128[qa]
 %line 1453+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [esi]
+	movdqu xmm0, [edx]
 ; x1 = mem128[qa + 512]
 %line 1454+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm3, [esi + 512]
+	movdqu xmm3, [edx + 512]
 ; x2 = mem128[qc]
 %line 1455+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [ecx]
@@ -4603,10 +4547,10 @@ align 32
 	movdqu xmm2, [ecx + 512]
 ; mem128[qd] = x0
 %line 1457+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi], xmm0
+	movdqu [esi], xmm0
 ; mem128[qd + 1536] = x3
 %line 1458+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1536], xmm2
+	movdqu [esi + 1536], xmm2
 ; 8x x4 = x1 - x2
 %line 1459+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	psubw xmm3, xmm1
@@ -4621,7 +4565,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 512] = x5
 %line 1463+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 512], xmm1
+	movdqu [esi + 512], xmm1
 ; x5 = mem128[qb + 512]
 %line 1464+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 512]
@@ -4633,13 +4577,13 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 1024] = x5
 %line 1467+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1024], xmm0
+	movdqu [esi + 1024], xmm0
 ; x0 = mem128[qa + 16]
 %line 1468+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [esi + 16]
+	movdqu xmm0, [edx + 16]
 ; x1 = mem128[qa + 528]
 %line 1469+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm3, [esi + 528]
+	movdqu xmm3, [edx + 528]
 ; x2 = mem128[qc + 16]
 %line 1470+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [ecx + 16]
@@ -4648,10 +4592,10 @@ align 32
 	movdqu xmm2, [ecx + 528]
 ; mem128[qd + 16] = x0
 %line 1472+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 16], xmm0
+	movdqu [esi + 16], xmm0
 ; mem128[qd + 1552] = x3
 %line 1473+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1552], xmm2
+	movdqu [esi + 1552], xmm2
 ; 8x x4 = x1 - x2
 %line 1474+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	psubw xmm3, xmm1
@@ -4666,7 +4610,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 528] = x5
 %line 1478+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 528], xmm1
+	movdqu [esi + 528], xmm1
 ; x5 = mem128[qb + 528]
 %line 1479+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 528]
@@ -4678,13 +4622,13 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 1040] = x5
 %line 1482+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1040], xmm0
+	movdqu [esi + 1040], xmm0
 ; x0 = mem128[qa + 32]
 %line 1483+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [esi + 32]
+	movdqu xmm0, [edx + 32]
 ; x1 = mem128[qa + 544]
 %line 1484+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm3, [esi + 544]
+	movdqu xmm3, [edx + 544]
 ; x2 = mem128[qc + 32]
 %line 1485+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [ecx + 32]
@@ -4693,10 +4637,10 @@ align 32
 	movdqu xmm2, [ecx + 544]
 ; mem128[qd + 32] = x0
 %line 1487+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 32], xmm0
+	movdqu [esi + 32], xmm0
 ; mem128[qd + 1568] = x3
 %line 1488+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1568], xmm2
+	movdqu [esi + 1568], xmm2
 ; 8x x4 = x1 - x2
 %line 1489+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	psubw xmm3, xmm1
@@ -4711,7 +4655,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 544] = x5
 %line 1493+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 544], xmm1
+	movdqu [esi + 544], xmm1
 ; x5 = mem128[qb + 544]
 %line 1494+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 544]
@@ -4723,13 +4667,13 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 1056] = x5
 %line 1497+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1056], xmm0
+	movdqu [esi + 1056], xmm0
 ; x0 = mem128[qa + 48]
 %line 1498+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [esi + 48]
+	movdqu xmm0, [edx + 48]
 ; x1 = mem128[qa + 560]
 %line 1499+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm3, [esi + 560]
+	movdqu xmm3, [edx + 560]
 ; x2 = mem128[qc + 48]
 %line 1500+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [ecx + 48]
@@ -4738,10 +4682,10 @@ align 32
 	movdqu xmm2, [ecx + 560]
 ; mem128[qd + 48] = x0
 %line 1502+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 48], xmm0
+	movdqu [esi + 48], xmm0
 ; mem128[qd + 1584] = x3
 %line 1503+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1584], xmm2
+	movdqu [esi + 1584], xmm2
 ; 8x x4 = x1 - x2
 %line 1504+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	psubw xmm3, xmm1
@@ -4756,7 +4700,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 560] = x5
 %line 1508+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 560], xmm1
+	movdqu [esi + 560], xmm1
 ; x5 = mem128[qb + 560]
 %line 1509+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 560]
@@ -4768,10 +4712,10 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 1072] = x5
 %line 1512+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1072], xmm0
+	movdqu [esi + 1072], xmm0
 ; qa = qa + 64
 %line 1513+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add esi, 64
+	add edx, 64
 ; qb = qb + 64
 %line 1514+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	add eax, 64
@@ -4780,73 +4724,73 @@ align 32
 	add ecx, 64
 ; qd = qd + 64
 %line 1516+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add edi, 64
+	add esi, 64
 ; i1 = i1 - 1
 %line 1517+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	sub edx, 1
+	sub edi, 1
 ; =? i1 - 0
 %line 1518+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp edx, 0
+	cmp edi, 0
 ; goto loop33 if !=
 %line 1519+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	jne .Lloop33
 ; pa = pa + 3072
 %line 1520+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov esi, ebx
-	add esi, 3072
+	mov edx, ebx
+	add edx, 3072
 ; pb = pb + 2048
 %line 1521+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edi, ebp
-	add edi, 2048
+	mov esi, ebp
+	add esi, 2048
 ; i0 = i0 - 1
 %line 1522+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, [esp + 271560]
-	sub edx, 1
+	mov eax, [esp + 271560]
+	sub eax, 1
 ; =? i0 - 0
 %line 1523+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp edx, 0
+	cmp eax, 0
 ; goto loop32 if !=
 %line 1524+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov eax, [esp + 271552]
-	mov ecx, [esp + 271556]
+	mov ebp, [esp + 271552]
+	mov edi, [esp + 271556]
 	jne .Lloop32
 ; pa = w + 6144
 %line 1525+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea esi, [ecx + 6144]
+	lea edx, [edi + 6144]
 ; pb = w + 169504
 %line 1526+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edi, [ecx + 169504]
+	lea esi, [edi + 169504]
 ; i0 = 2
 %line 1527+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, 2
+	mov eax, 2
 align 32
 .Lloop34:
 ; qa = pa
 %line 1529+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov [esp + 271560], edx
-	mov [esp + 271556], ecx
-	mov [esp + 271552], eax
+	mov [esp + 271560], eax
+	mov [esp + 271556], edi
+	mov [esp + 271552], ebp
 ; qb = pa + 2048
 %line 1530+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea eax, [esi + 2048]
+	lea eax, [edx + 2048]
 ; qc = pa + 4096
 %line 1531+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea ecx, [esi + 4096]
+	lea ecx, [edx + 4096]
 ; qd = pb
 %line 1532+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebx, esi
+	mov ebx, edx
 ; i1 = 16
 %line 1533+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebp, edi
-	mov edx, 16
+	mov ebp, esi
+	mov edi, 16
 align 32
 .Lloop35:
 ; x0 = mem128[qa]
 %line 1535+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [esi]
+	movdqu xmm0, [edx]
 ; x1 = mem128[qa + 1024]
 %line 1536+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm3, [esi + 1024]
+	movdqu xmm3, [edx + 1024]
 ; x2 = mem128[qc]
 %line 1537+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [ecx]
@@ -4855,10 +4799,10 @@ align 32
 	movdqu xmm2, [ecx + 1024]
 ; mem128[qd] = x0
 %line 1539+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi], xmm0
+	movdqu [esi], xmm0
 ; mem128[qd + 3072] = x3
 %line 1540+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 3072], xmm2
+	movdqu [esi + 3072], xmm2
 ; 8x x4 = x1 - x2
 %line 1541+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	psubw xmm3, xmm1
@@ -4873,7 +4817,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 1024] = x5
 %line 1545+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1024], xmm1
+	movdqu [esi + 1024], xmm1
 ; x5 = mem128[qb + 1024]
 %line 1546+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1024]
@@ -4885,13 +4829,13 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 2048] = x5
 %line 1549+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 2048], xmm0
+	movdqu [esi + 2048], xmm0
 ; x0 = mem128[qa + 16]
 %line 1550+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [esi + 16]
+	movdqu xmm0, [edx + 16]
 ; x1 = mem128[qa + 1040]
 %line 1551+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm3, [esi + 1040]
+	movdqu xmm3, [edx + 1040]
 ; x2 = mem128[qc + 16]
 %line 1552+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [ecx + 16]
@@ -4900,10 +4844,10 @@ align 32
 	movdqu xmm2, [ecx + 1040]
 ; mem128[qd + 16] = x0
 %line 1554+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 16], xmm0
+	movdqu [esi + 16], xmm0
 ; mem128[qd + 3088] = x3
 %line 1555+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 3088], xmm2
+	movdqu [esi + 3088], xmm2
 ; 8x x4 = x1 - x2
 %line 1556+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	psubw xmm3, xmm1
@@ -4918,7 +4862,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 1040] = x5
 %line 1560+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1040], xmm1
+	movdqu [esi + 1040], xmm1
 ; x5 = mem128[qb + 1040]
 %line 1561+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1040]
@@ -4930,13 +4874,13 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 2064] = x5
 %line 1564+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 2064], xmm0
+	movdqu [esi + 2064], xmm0
 ; x0 = mem128[qa + 32]
 %line 1565+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [esi + 32]
+	movdqu xmm0, [edx + 32]
 ; x1 = mem128[qa + 1056]
 %line 1566+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm3, [esi + 1056]
+	movdqu xmm3, [edx + 1056]
 ; x2 = mem128[qc + 32]
 %line 1567+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [ecx + 32]
@@ -4945,10 +4889,10 @@ align 32
 	movdqu xmm2, [ecx + 1056]
 ; mem128[qd + 32] = x0
 %line 1569+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 32], xmm0
+	movdqu [esi + 32], xmm0
 ; mem128[qd + 3104] = x3
 %line 1570+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 3104], xmm2
+	movdqu [esi + 3104], xmm2
 ; 8x x4 = x1 - x2
 %line 1571+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	psubw xmm3, xmm1
@@ -4963,7 +4907,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 1056] = x5
 %line 1575+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1056], xmm1
+	movdqu [esi + 1056], xmm1
 ; x5 = mem128[qb + 1056]
 %line 1576+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1056]
@@ -4975,13 +4919,13 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 2080] = x5
 %line 1579+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 2080], xmm0
+	movdqu [esi + 2080], xmm0
 ; x0 = mem128[qa + 48]
 %line 1580+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [esi + 48]
+	movdqu xmm0, [edx + 48]
 ; x1 = mem128[qa + 1072]
 %line 1581+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm3, [esi + 1072]
+	movdqu xmm3, [edx + 1072]
 ; x2 = mem128[qc + 48]
 %line 1582+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm1, [ecx + 48]
@@ -4990,10 +4934,10 @@ align 32
 	movdqu xmm2, [ecx + 1072]
 ; mem128[qd + 48] = x0
 %line 1584+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 48], xmm0
+	movdqu [esi + 48], xmm0
 ; mem128[qd + 3120] = x3
 %line 1585+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 3120], xmm2
+	movdqu [esi + 3120], xmm2
 ; 8x x4 = x1 - x2
 %line 1586+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	psubw xmm3, xmm1
@@ -5008,7 +4952,7 @@ align 32
 	paddw xmm1, xmm3
 ; mem128[qd + 1072] = x5
 %line 1590+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 1072], xmm1
+	movdqu [esi + 1072], xmm1
 ; x5 = mem128[qb + 1072]
 %line 1591+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [eax + 1072]
@@ -5020,10 +4964,10 @@ align 32
 	psubw xmm0, xmm3
 ; mem128[qd + 2096] = x5
 %line 1594+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edi + 2096], xmm0
+	movdqu [esi + 2096], xmm0
 ; qa = qa + 64
 %line 1595+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add esi, 64
+	add edx, 64
 ; qb = qb + 64
 %line 1596+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	add eax, 64
@@ -5032,75 +4976,72 @@ align 32
 	add ecx, 64
 ; qd = qd + 64
 %line 1598+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add edi, 64
+	add esi, 64
 ; i1 = i1 - 1
 %line 1599+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	sub edx, 1
+	sub edi, 1
 ; =? i1 - 0
 %line 1600+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp edx, 0
+	cmp edi, 0
 ; goto loop35 if !=
 %line 1601+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	jne .Lloop35
 ; pa = pa + 6144
 %line 1602+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov esi, ebx
-	add esi, 6144
+	mov edx, ebx
+	add edx, 6144
 ; pb = pb + 4096
 %line 1603+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edi, ebp
-	add edi, 4096
+	mov esi, ebp
+	add esi, 4096
 ; i0 = i0 - 1
 %line 1604+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov edx, [esp + 271560]
-	sub edx, 1
+	mov eax, [esp + 271560]
+	sub eax, 1
 ; =? i0 - 0
 %line 1605+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp edx, 0
+	cmp eax, 0
 ; goto loop34 if !=
 %line 1606+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov eax, [esp + 271552]
-	mov ecx, [esp + 271556]
+	mov ebp, [esp + 271552]
+	mov edi, [esp + 271556]
 	jne .Lloop34
 ; x4 = mem128[DIG]
 %line 1607+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [DIG]
+	movdqu xmm3, [DIG]
 ; x5 = mem128[DW]
 %line 1608+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [DW]
+	movdqu xmm4, [DW]
 ; x6 = mem128[BV]
 %line 1609+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm3, [BV]
+	movdqu xmm1, [BV]
 ; x7 = mem128[QQ]
 %line 1610+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm2, [QQ]
 ; pa = w + 169504
 %line 1611+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edx, [ecx + 169504]
+	lea eax, [edi + 169504]
 ; pb = w + 173600
 %line 1612+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea ebp, [ecx + 173600]
+	lea ecx, [edi + 173600]
 ; pc = w + 265888
 %line 1613+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edi, [ecx + 265888]
+	lea edx, [edi + 265888]
 ; i1 = 64
 %line 1614+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov esi, ecx
-	mov ebx, 64
-	movdqa xmm4, xmm0
-	mov ecx, edi
+	mov esi, 64
 align 32
 .Lloop36:
 ; x1 = mem128[pb]
 %line 1616+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm5, [ebp]
+	movdqu xmm5, [ecx]
 ; 8x x2 = mulhi(x1, x5)
 %line 1617+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm0, xmm5
-	pmulhw xmm0, xmm1
+	pmulhw xmm0, xmm4
 ; 8x x1 = x1 * x4
 %line 1618+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pmullw xmm5, xmm4
+	pmullw xmm5, xmm3
 ; 8x x2 = x2 * x7
 %line 1619+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	pmullw xmm0, xmm2
@@ -5109,14 +5050,14 @@ align 32
 	psubw xmm5, xmm0
 ; x3 = mem128[pa]
 %line 1621+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx]
+	movdqu xmm0, [eax]
 ; 8x x1 = x1 + x3
 %line 1622+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm5, xmm0
 ; 8x x2 = mulhi(x1, x6)
 %line 1623+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	pmulhw xmm6, xmm3
+	pmulhw xmm6, xmm1
 ; 8x x2 = x2 + mem128[BRND]
 %line 1624+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [BRND]
@@ -5132,17 +5073,17 @@ align 32
 	psubw xmm5, xmm6
 ; mem128[pc] = x1
 %line 1628+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [ecx], xmm5
+	movdqu [edx], xmm5
 ; x1 = mem128[pb + 16]
 %line 1629+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm5, [ebp + 16]
+	movdqu xmm5, [ecx + 16]
 ; 8x x2 = mulhi(x1, x5)
 %line 1630+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm0, xmm5
-	pmulhw xmm0, xmm1
+	pmulhw xmm0, xmm4
 ; 8x x1 = x1 * x4
 %line 1631+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pmullw xmm5, xmm4
+	pmullw xmm5, xmm3
 ; 8x x2 = x2 * x7
 %line 1632+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	pmullw xmm0, xmm2
@@ -5151,14 +5092,14 @@ align 32
 	psubw xmm5, xmm0
 ; x3 = mem128[pa + 16]
 %line 1634+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 16]
+	movdqu xmm0, [eax + 16]
 ; 8x x1 = x1 + x3
 %line 1635+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm5, xmm0
 ; 8x x2 = mulhi(x1, x6)
 %line 1636+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	pmulhw xmm6, xmm3
+	pmulhw xmm6, xmm1
 ; 8x x2 = x2 + mem128[BRND]
 %line 1637+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [BRND]
@@ -5174,17 +5115,17 @@ align 32
 	psubw xmm5, xmm6
 ; mem128[pc + 16] = x1
 %line 1641+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [ecx + 16], xmm5
+	movdqu [edx + 16], xmm5
 ; x1 = mem128[pb + 32]
 %line 1642+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm5, [ebp + 32]
+	movdqu xmm5, [ecx + 32]
 ; 8x x2 = mulhi(x1, x5)
 %line 1643+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm0, xmm5
-	pmulhw xmm0, xmm1
+	pmulhw xmm0, xmm4
 ; 8x x1 = x1 * x4
 %line 1644+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pmullw xmm5, xmm4
+	pmullw xmm5, xmm3
 ; 8x x2 = x2 * x7
 %line 1645+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	pmullw xmm0, xmm2
@@ -5193,14 +5134,14 @@ align 32
 	psubw xmm5, xmm0
 ; x3 = mem128[pa + 32]
 %line 1647+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 32]
+	movdqu xmm0, [eax + 32]
 ; 8x x1 = x1 + x3
 %line 1648+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm5, xmm0
 ; 8x x2 = mulhi(x1, x6)
 %line 1649+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	pmulhw xmm6, xmm3
+	pmulhw xmm6, xmm1
 ; 8x x2 = x2 + mem128[BRND]
 %line 1650+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [BRND]
@@ -5216,17 +5157,17 @@ align 32
 	psubw xmm5, xmm6
 ; mem128[pc + 32] = x1
 %line 1654+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [ecx + 32], xmm5
+	movdqu [edx + 32], xmm5
 ; x1 = mem128[pb + 48]
 %line 1655+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm5, [ebp + 48]
+	movdqu xmm5, [ecx + 48]
 ; 8x x2 = mulhi(x1, x5)
 %line 1656+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm0, xmm5
-	pmulhw xmm0, xmm1
+	pmulhw xmm0, xmm4
 ; 8x x1 = x1 * x4
 %line 1657+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	pmullw xmm5, xmm4
+	pmullw xmm5, xmm3
 ; 8x x2 = x2 * x7
 %line 1658+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	pmullw xmm0, xmm2
@@ -5235,14 +5176,14 @@ align 32
 	psubw xmm5, xmm0
 ; x3 = mem128[pa + 48]
 %line 1660+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edx + 48]
+	movdqu xmm0, [eax + 48]
 ; 8x x1 = x1 + x3
 %line 1661+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	paddw xmm5, xmm0
 ; 8x x2 = mulhi(x1, x6)
 %line 1662+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqa xmm6, xmm5
-	pmulhw xmm6, xmm3
+	pmulhw xmm6, xmm1
 ; 8x x2 = x2 + mem128[BRND]
 %line 1663+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [BRND]
@@ -5258,73 +5199,72 @@ align 32
 	psubw xmm5, xmm6
 ; mem128[pc + 48] = x1
 %line 1667+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [ecx + 48], xmm5
+	movdqu [edx + 48], xmm5
 ; pa = pa + 64
 %line 1668+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add edx, 64
+	add eax, 64
 ; pb = pb + 64
 %line 1669+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add ebp, 64
+	add ecx, 64
 ; pc = pc + 64
 %line 1670+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add ecx, 64
+	add edx, 64
 ; i1 = i1 - 1
 %line 1671+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	sub ebx, 1
+	sub esi, 1
 ; =? i1 - 0
 %line 1672+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp ebx, 0
+	cmp esi, 0
 ; goto loop36 if !=
 %line 1673+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	jne .Lloop36
 ; pa = w + 269984
 %line 1674+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ecx, esi
-	lea edx, [ecx + 269984]
+	lea eax, [edi + 269984]
 ; z0 = 0
 %line 1675+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	pxor xmm0, xmm0
 ; mem128[pa] = z0
 %line 1676+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx], xmm0
+	movdqu [eax], xmm0
 ; mem128[pa + 16] = z0
 %line 1677+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx + 16], xmm0
+	movdqu [eax + 16], xmm0
 ; pa = w + 265888
 %line 1678+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea ebx, [ecx + 265888]
+	lea eax, [edi + 265888]
 ; pb = w + 267410
 %line 1679+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edi, [ecx + 267410]
+	lea ecx, [edi + 267410]
 ; pc = w + 267408
 %line 1680+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea esi, [ecx + 267408]
+	lea edx, [edi + 267408]
 ; qd = w + 270016
 %line 1681+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea edx, [ecx + 270016]
+	lea esi, [edi + 270016]
 ; x0 = mem128[pa]
 %line 1682+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [ebx]
+	movdqu xmm3, [eax]
 ; x1 = mem128[pb]
 %line 1683+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm4, [edi]
+	movdqu xmm4, [ecx]
 ; x2 = mem128[pc]
 %line 1684+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm5, [esi]
+	movdqu xmm5, [edx]
 ; x2 &= mem128[LANE0OFF]
 %line 1685+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [LANE0OFF]
 	pand xmm5, xmm0
 ; 8x x0 = x0 + x1
 %line 1686+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	paddw xmm1, xmm4
+	paddw xmm3, xmm4
 ; 8x x0 = x0 + x2
 %line 1687+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	paddw xmm1, xmm5
+	paddw xmm3, xmm5
 ; 8x x1 = mulhi(x0, x6)
 %line 1688+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqa xmm4, xmm1
-	pmulhw xmm4, xmm3
+	movdqa xmm4, xmm3
+	pmulhw xmm4, xmm1
 ; 8x x1 = x1 + mem128[BRND]
 %line 1689+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [BRND]
@@ -5337,46 +5277,46 @@ align 32
 	pmullw xmm4, xmm2
 ; 8x x0 = x0 - x1
 %line 1692+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	psubw xmm1, xmm4
+	psubw xmm3, xmm4
 ; mem128[qd] = x0
 %line 1693+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx], xmm1
+	movdqu [esi], xmm3
 ; pa = pa + 16
 %line 1694+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add ebx, 16
+	add eax, 16
 ; pb = pb + 16
 %line 1695+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add edi, 16
+	add ecx, 16
 ; pc = pc + 16
 %line 1696+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add esi, 16
+	add edx, 16
 ; qd = qd + 16
 %line 1697+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add edx, 16
+	add esi, 16
 ; i1 = 23
 %line 1698+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov ebp, 23
+	mov ebx, 23
 align 32
 .Lloop37:
 ; x0 = mem128[pa]
 %line 1700+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [ebx]
+	movdqu xmm3, [eax]
 ; x1 = mem128[pb]
 %line 1701+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi]
+	movdqu xmm0, [ecx]
 ; x2 = mem128[pc]
 %line 1702+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm4, [esi]
+	movdqu xmm4, [edx]
 ; 8x x0 = x0 + x1
 %line 1703+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	paddw xmm1, xmm0
+	paddw xmm3, xmm0
 ; 8x x0 = x0 + x2
 %line 1704+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	paddw xmm1, xmm4
+	paddw xmm3, xmm4
 ; 8x x1 = mulhi(x0, x6)
 %line 1705+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqa xmm4, xmm1
-	pmulhw xmm4, xmm3
+	movdqa xmm4, xmm3
+	pmulhw xmm4, xmm1
 ; 8x x1 = x1 + mem128[BRND]
 %line 1706+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [BRND]
@@ -5389,29 +5329,29 @@ align 32
 	pmullw xmm4, xmm2
 ; 8x x0 = x0 - x1
 %line 1709+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	psubw xmm1, xmm4
+	psubw xmm3, xmm4
 ; mem128[qd] = x0
 %line 1710+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx], xmm1
+	movdqu [esi], xmm3
 ; x0 = mem128[pa + 16]
 %line 1711+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [ebx + 16]
+	movdqu xmm3, [eax + 16]
 ; x1 = mem128[pb + 16]
 %line 1712+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi + 16]
+	movdqu xmm0, [ecx + 16]
 ; x2 = mem128[pc + 16]
 %line 1713+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm4, [esi + 16]
+	movdqu xmm4, [edx + 16]
 ; 8x x0 = x0 + x1
 %line 1714+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	paddw xmm1, xmm0
+	paddw xmm3, xmm0
 ; 8x x0 = x0 + x2
 %line 1715+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	paddw xmm1, xmm4
+	paddw xmm3, xmm4
 ; 8x x1 = mulhi(x0, x6)
 %line 1716+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqa xmm4, xmm1
-	pmulhw xmm4, xmm3
+	movdqa xmm4, xmm3
+	pmulhw xmm4, xmm1
 ; 8x x1 = x1 + mem128[BRND]
 %line 1717+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [BRND]
@@ -5424,29 +5364,29 @@ align 32
 	pmullw xmm4, xmm2
 ; 8x x0 = x0 - x1
 %line 1720+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	psubw xmm1, xmm4
+	psubw xmm3, xmm4
 ; mem128[qd + 16] = x0
 %line 1721+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx + 16], xmm1
+	movdqu [esi + 16], xmm3
 ; x0 = mem128[pa + 32]
 %line 1722+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [ebx + 32]
+	movdqu xmm3, [eax + 32]
 ; x1 = mem128[pb + 32]
 %line 1723+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi + 32]
+	movdqu xmm0, [ecx + 32]
 ; x2 = mem128[pc + 32]
 %line 1724+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm4, [esi + 32]
+	movdqu xmm4, [edx + 32]
 ; 8x x0 = x0 + x1
 %line 1725+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	paddw xmm1, xmm0
+	paddw xmm3, xmm0
 ; 8x x0 = x0 + x2
 %line 1726+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	paddw xmm1, xmm4
+	paddw xmm3, xmm4
 ; 8x x1 = mulhi(x0, x6)
 %line 1727+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqa xmm4, xmm1
-	pmulhw xmm4, xmm3
+	movdqa xmm4, xmm3
+	pmulhw xmm4, xmm1
 ; 8x x1 = x1 + mem128[BRND]
 %line 1728+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [BRND]
@@ -5459,29 +5399,29 @@ align 32
 	pmullw xmm4, xmm2
 ; 8x x0 = x0 - x1
 %line 1731+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	psubw xmm1, xmm4
+	psubw xmm3, xmm4
 ; mem128[qd + 32] = x0
 %line 1732+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx + 32], xmm1
+	movdqu [esi + 32], xmm3
 ; x0 = mem128[pa + 48]
 %line 1733+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [ebx + 48]
+	movdqu xmm3, [eax + 48]
 ; x1 = mem128[pb + 48]
 %line 1734+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi + 48]
+	movdqu xmm0, [ecx + 48]
 ; x2 = mem128[pc + 48]
 %line 1735+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm4, [esi + 48]
+	movdqu xmm4, [edx + 48]
 ; 8x x0 = x0 + x1
 %line 1736+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	paddw xmm1, xmm0
+	paddw xmm3, xmm0
 ; 8x x0 = x0 + x2
 %line 1737+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	paddw xmm1, xmm4
+	paddw xmm3, xmm4
 ; 8x x1 = mulhi(x0, x6)
 %line 1738+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqa xmm4, xmm1
-	pmulhw xmm4, xmm3
+	movdqa xmm4, xmm3
+	pmulhw xmm4, xmm1
 ; 8x x1 = x1 + mem128[BRND]
 %line 1739+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [BRND]
@@ -5494,50 +5434,50 @@ align 32
 	pmullw xmm4, xmm2
 ; 8x x0 = x0 - x1
 %line 1742+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	psubw xmm1, xmm4
+	psubw xmm3, xmm4
 ; mem128[qd + 48] = x0
 %line 1743+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx + 48], xmm1
+	movdqu [esi + 48], xmm3
 ; pa = pa + 64
 %line 1744+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add ebx, 64
+	add eax, 64
 ; pb = pb + 64
 %line 1745+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add edi, 64
+	add ecx, 64
 ; pc = pc + 64
 %line 1746+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add esi, 64
+	add edx, 64
 ; qd = qd + 64
 %line 1747+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	add edx, 64
+	add esi, 64
 ; i1 = i1 - 1
 %line 1748+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	sub ebp, 1
+	sub ebx, 1
 ; =? i1 - 0
 %line 1749+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	cmp ebp, 0
+	cmp ebx, 0
 ; goto loop37 if !=
 %line 1750+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	jne .Lloop37
 ; x0 = mem128[pa]
 %line 1751+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [ebx]
+	movdqu xmm3, [eax]
 ; x1 = mem128[pb]
 %line 1752+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi]
+	movdqu xmm0, [ecx]
 ; x2 = mem128[pc]
 %line 1753+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm4, [esi]
+	movdqu xmm4, [edx]
 ; 8x x0 = x0 + x1
 %line 1754+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	paddw xmm1, xmm0
+	paddw xmm3, xmm0
 ; 8x x0 = x0 + x2
 %line 1755+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	paddw xmm1, xmm4
+	paddw xmm3, xmm4
 ; 8x x1 = mulhi(x0, x6)
 %line 1756+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqa xmm4, xmm1
-	pmulhw xmm4, xmm3
+	movdqa xmm4, xmm3
+	pmulhw xmm4, xmm1
 ; 8x x1 = x1 + mem128[BRND]
 %line 1757+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [BRND]
@@ -5550,29 +5490,29 @@ align 32
 	pmullw xmm4, xmm2
 ; 8x x0 = x0 - x1
 %line 1760+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	psubw xmm1, xmm4
+	psubw xmm3, xmm4
 ; mem128[qd] = x0
 %line 1761+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx], xmm1
+	movdqu [esi], xmm3
 ; x0 = mem128[pa + 16]
 %line 1762+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [ebx + 16]
+	movdqu xmm3, [eax + 16]
 ; x1 = mem128[pb + 16]
 %line 1763+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi + 16]
+	movdqu xmm0, [ecx + 16]
 ; x2 = mem128[pc + 16]
 %line 1764+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm4, [esi + 16]
+	movdqu xmm4, [edx + 16]
 ; 8x x0 = x0 + x1
 %line 1765+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	paddw xmm1, xmm0
+	paddw xmm3, xmm0
 ; 8x x0 = x0 + x2
 %line 1766+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	paddw xmm1, xmm4
+	paddw xmm3, xmm4
 ; 8x x1 = mulhi(x0, x6)
 %line 1767+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqa xmm4, xmm1
-	pmulhw xmm4, xmm3
+	movdqa xmm4, xmm3
+	pmulhw xmm4, xmm1
 ; 8x x1 = x1 + mem128[BRND]
 %line 1768+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [BRND]
@@ -5585,29 +5525,29 @@ align 32
 	pmullw xmm4, xmm2
 ; 8x x0 = x0 - x1
 %line 1771+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	psubw xmm1, xmm4
+	psubw xmm3, xmm4
 ; mem128[qd + 16] = x0
 %line 1772+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx + 16], xmm1
+	movdqu [esi + 16], xmm3
 ; x0 = mem128[pa + 32]
 %line 1773+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm1, [ebx + 32]
+	movdqu xmm3, [eax + 32]
 ; x1 = mem128[pb + 32]
 %line 1774+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [edi + 32]
+	movdqu xmm0, [ecx + 32]
 ; x2 = mem128[pc + 32]
 %line 1775+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm4, [esi + 32]
+	movdqu xmm4, [edx + 32]
 ; 8x x0 = x0 + x1
 %line 1776+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	paddw xmm1, xmm0
+	paddw xmm3, xmm0
 ; 8x x0 = x0 + x2
 %line 1777+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	paddw xmm1, xmm4
+	paddw xmm3, xmm4
 ; 8x x1 = mulhi(x0, x6)
 %line 1778+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqa xmm4, xmm1
-	pmulhw xmm4, xmm3
+	movdqa xmm4, xmm3
+	pmulhw xmm4, xmm1
 ; 8x x1 = x1 + mem128[BRND]
 %line 1779+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	movdqu xmm0, [BRND]
@@ -5620,589 +5560,589 @@ align 32
 	pmullw xmm4, xmm2
 ; 8x x0 = x0 - x1
 %line 1782+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	psubw xmm1, xmm4
+	psubw xmm3, xmm4
 ; mem128[qd + 32] = x0
 %line 1783+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [edx + 32], xmm1
+	movdqu [esi + 32], xmm3
 ; pa = w + 270016
 %line 1784+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	lea ecx, [ecx + 270016]
+	lea eax, [edi + 270016]
 ; x0 = mem128[pa]
 %line 1785+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx]
+	movdqu xmm0, [eax]
 ; mem128[out] = x0
 %line 1786+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax], xmm0
+	movdqu [ebp], xmm0
 ; x0 = mem128[pa + 16]
 %line 1787+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 16]
+	movdqu xmm0, [eax + 16]
 ; mem128[out + 16] = x0
 %line 1788+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 16], xmm0
+	movdqu [ebp + 16], xmm0
 ; x0 = mem128[pa + 32]
 %line 1789+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 32]
+	movdqu xmm0, [eax + 32]
 ; mem128[out + 32] = x0
 %line 1790+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 32], xmm0
+	movdqu [ebp + 32], xmm0
 ; x0 = mem128[pa + 48]
 %line 1791+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 48]
+	movdqu xmm0, [eax + 48]
 ; mem128[out + 48] = x0
 %line 1792+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 48], xmm0
+	movdqu [ebp + 48], xmm0
 ; x0 = mem128[pa + 64]
 %line 1793+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 64]
+	movdqu xmm0, [eax + 64]
 ; mem128[out + 64] = x0
 %line 1794+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 64], xmm0
+	movdqu [ebp + 64], xmm0
 ; x0 = mem128[pa + 80]
 %line 1795+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 80]
+	movdqu xmm0, [eax + 80]
 ; mem128[out + 80] = x0
 %line 1796+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 80], xmm0
+	movdqu [ebp + 80], xmm0
 ; x0 = mem128[pa + 96]
 %line 1797+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 96]
+	movdqu xmm0, [eax + 96]
 ; mem128[out + 96] = x0
 %line 1798+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 96], xmm0
+	movdqu [ebp + 96], xmm0
 ; x0 = mem128[pa + 112]
 %line 1799+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 112]
+	movdqu xmm0, [eax + 112]
 ; mem128[out + 112] = x0
 %line 1800+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 112], xmm0
+	movdqu [ebp + 112], xmm0
 ; x0 = mem128[pa + 128]
 %line 1801+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 128]
+	movdqu xmm0, [eax + 128]
 ; mem128[out + 128] = x0
 %line 1802+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 128], xmm0
+	movdqu [ebp + 128], xmm0
 ; x0 = mem128[pa + 144]
 %line 1803+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 144]
+	movdqu xmm0, [eax + 144]
 ; mem128[out + 144] = x0
 %line 1804+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 144], xmm0
+	movdqu [ebp + 144], xmm0
 ; x0 = mem128[pa + 160]
 %line 1805+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 160]
+	movdqu xmm0, [eax + 160]
 ; mem128[out + 160] = x0
 %line 1806+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 160], xmm0
+	movdqu [ebp + 160], xmm0
 ; x0 = mem128[pa + 176]
 %line 1807+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 176]
+	movdqu xmm0, [eax + 176]
 ; mem128[out + 176] = x0
 %line 1808+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 176], xmm0
+	movdqu [ebp + 176], xmm0
 ; x0 = mem128[pa + 192]
 %line 1809+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 192]
+	movdqu xmm0, [eax + 192]
 ; mem128[out + 192] = x0
 %line 1810+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 192], xmm0
+	movdqu [ebp + 192], xmm0
 ; x0 = mem128[pa + 208]
 %line 1811+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 208]
+	movdqu xmm0, [eax + 208]
 ; mem128[out + 208] = x0
 %line 1812+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 208], xmm0
+	movdqu [ebp + 208], xmm0
 ; x0 = mem128[pa + 224]
 %line 1813+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 224]
+	movdqu xmm0, [eax + 224]
 ; mem128[out + 224] = x0
 %line 1814+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 224], xmm0
+	movdqu [ebp + 224], xmm0
 ; x0 = mem128[pa + 240]
 %line 1815+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 240]
+	movdqu xmm0, [eax + 240]
 ; mem128[out + 240] = x0
 %line 1816+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 240], xmm0
+	movdqu [ebp + 240], xmm0
 ; x0 = mem128[pa + 256]
 %line 1817+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 256]
+	movdqu xmm0, [eax + 256]
 ; mem128[out + 256] = x0
 %line 1818+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 256], xmm0
+	movdqu [ebp + 256], xmm0
 ; x0 = mem128[pa + 272]
 %line 1819+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 272]
+	movdqu xmm0, [eax + 272]
 ; mem128[out + 272] = x0
 %line 1820+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 272], xmm0
+	movdqu [ebp + 272], xmm0
 ; x0 = mem128[pa + 288]
 %line 1821+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 288]
+	movdqu xmm0, [eax + 288]
 ; mem128[out + 288] = x0
 %line 1822+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 288], xmm0
+	movdqu [ebp + 288], xmm0
 ; x0 = mem128[pa + 304]
 %line 1823+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 304]
+	movdqu xmm0, [eax + 304]
 ; mem128[out + 304] = x0
 %line 1824+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 304], xmm0
+	movdqu [ebp + 304], xmm0
 ; x0 = mem128[pa + 320]
 %line 1825+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 320]
+	movdqu xmm0, [eax + 320]
 ; mem128[out + 320] = x0
 %line 1826+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 320], xmm0
+	movdqu [ebp + 320], xmm0
 ; x0 = mem128[pa + 336]
 %line 1827+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 336]
+	movdqu xmm0, [eax + 336]
 ; mem128[out + 336] = x0
 %line 1828+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 336], xmm0
+	movdqu [ebp + 336], xmm0
 ; x0 = mem128[pa + 352]
 %line 1829+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 352]
+	movdqu xmm0, [eax + 352]
 ; mem128[out + 352] = x0
 %line 1830+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 352], xmm0
+	movdqu [ebp + 352], xmm0
 ; x0 = mem128[pa + 368]
 %line 1831+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 368]
+	movdqu xmm0, [eax + 368]
 ; mem128[out + 368] = x0
 %line 1832+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 368], xmm0
+	movdqu [ebp + 368], xmm0
 ; x0 = mem128[pa + 384]
 %line 1833+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 384]
+	movdqu xmm0, [eax + 384]
 ; mem128[out + 384] = x0
 %line 1834+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 384], xmm0
+	movdqu [ebp + 384], xmm0
 ; x0 = mem128[pa + 400]
 %line 1835+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 400]
+	movdqu xmm0, [eax + 400]
 ; mem128[out + 400] = x0
 %line 1836+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 400], xmm0
+	movdqu [ebp + 400], xmm0
 ; x0 = mem128[pa + 416]
 %line 1837+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 416]
+	movdqu xmm0, [eax + 416]
 ; mem128[out + 416] = x0
 %line 1838+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 416], xmm0
+	movdqu [ebp + 416], xmm0
 ; x0 = mem128[pa + 432]
 %line 1839+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 432]
+	movdqu xmm0, [eax + 432]
 ; mem128[out + 432] = x0
 %line 1840+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 432], xmm0
+	movdqu [ebp + 432], xmm0
 ; x0 = mem128[pa + 448]
 %line 1841+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 448]
+	movdqu xmm0, [eax + 448]
 ; mem128[out + 448] = x0
 %line 1842+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 448], xmm0
+	movdqu [ebp + 448], xmm0
 ; x0 = mem128[pa + 464]
 %line 1843+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 464]
+	movdqu xmm0, [eax + 464]
 ; mem128[out + 464] = x0
 %line 1844+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 464], xmm0
+	movdqu [ebp + 464], xmm0
 ; x0 = mem128[pa + 480]
 %line 1845+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 480]
+	movdqu xmm0, [eax + 480]
 ; mem128[out + 480] = x0
 %line 1846+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 480], xmm0
+	movdqu [ebp + 480], xmm0
 ; x0 = mem128[pa + 496]
 %line 1847+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 496]
+	movdqu xmm0, [eax + 496]
 ; mem128[out + 496] = x0
 %line 1848+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 496], xmm0
+	movdqu [ebp + 496], xmm0
 ; x0 = mem128[pa + 512]
 %line 1849+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 512]
+	movdqu xmm0, [eax + 512]
 ; mem128[out + 512] = x0
 %line 1850+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 512], xmm0
+	movdqu [ebp + 512], xmm0
 ; x0 = mem128[pa + 528]
 %line 1851+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 528]
+	movdqu xmm0, [eax + 528]
 ; mem128[out + 528] = x0
 %line 1852+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 528], xmm0
+	movdqu [ebp + 528], xmm0
 ; x0 = mem128[pa + 544]
 %line 1853+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 544]
+	movdqu xmm0, [eax + 544]
 ; mem128[out + 544] = x0
 %line 1854+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 544], xmm0
+	movdqu [ebp + 544], xmm0
 ; x0 = mem128[pa + 560]
 %line 1855+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 560]
+	movdqu xmm0, [eax + 560]
 ; mem128[out + 560] = x0
 %line 1856+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 560], xmm0
+	movdqu [ebp + 560], xmm0
 ; x0 = mem128[pa + 576]
 %line 1857+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 576]
+	movdqu xmm0, [eax + 576]
 ; mem128[out + 576] = x0
 %line 1858+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 576], xmm0
+	movdqu [ebp + 576], xmm0
 ; x0 = mem128[pa + 592]
 %line 1859+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 592]
+	movdqu xmm0, [eax + 592]
 ; mem128[out + 592] = x0
 %line 1860+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 592], xmm0
+	movdqu [ebp + 592], xmm0
 ; x0 = mem128[pa + 608]
 %line 1861+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 608]
+	movdqu xmm0, [eax + 608]
 ; mem128[out + 608] = x0
 %line 1862+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 608], xmm0
+	movdqu [ebp + 608], xmm0
 ; x0 = mem128[pa + 624]
 %line 1863+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 624]
+	movdqu xmm0, [eax + 624]
 ; mem128[out + 624] = x0
 %line 1864+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 624], xmm0
+	movdqu [ebp + 624], xmm0
 ; x0 = mem128[pa + 640]
 %line 1865+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 640]
+	movdqu xmm0, [eax + 640]
 ; mem128[out + 640] = x0
 %line 1866+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 640], xmm0
+	movdqu [ebp + 640], xmm0
 ; x0 = mem128[pa + 656]
 %line 1867+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 656]
+	movdqu xmm0, [eax + 656]
 ; mem128[out + 656] = x0
 %line 1868+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 656], xmm0
+	movdqu [ebp + 656], xmm0
 ; x0 = mem128[pa + 672]
 %line 1869+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 672]
+	movdqu xmm0, [eax + 672]
 ; mem128[out + 672] = x0
 %line 1870+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 672], xmm0
+	movdqu [ebp + 672], xmm0
 ; x0 = mem128[pa + 688]
 %line 1871+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 688]
+	movdqu xmm0, [eax + 688]
 ; mem128[out + 688] = x0
 %line 1872+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 688], xmm0
+	movdqu [ebp + 688], xmm0
 ; x0 = mem128[pa + 704]
 %line 1873+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 704]
+	movdqu xmm0, [eax + 704]
 ; mem128[out + 704] = x0
 %line 1874+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 704], xmm0
+	movdqu [ebp + 704], xmm0
 ; x0 = mem128[pa + 720]
 %line 1875+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 720]
+	movdqu xmm0, [eax + 720]
 ; mem128[out + 720] = x0
 %line 1876+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 720], xmm0
+	movdqu [ebp + 720], xmm0
 ; x0 = mem128[pa + 736]
 %line 1877+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 736]
+	movdqu xmm0, [eax + 736]
 ; mem128[out + 736] = x0
 %line 1878+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 736], xmm0
+	movdqu [ebp + 736], xmm0
 ; x0 = mem128[pa + 752]
 %line 1879+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 752]
+	movdqu xmm0, [eax + 752]
 ; mem128[out + 752] = x0
 %line 1880+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 752], xmm0
+	movdqu [ebp + 752], xmm0
 ; x0 = mem128[pa + 768]
 %line 1881+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 768]
+	movdqu xmm0, [eax + 768]
 ; mem128[out + 768] = x0
 %line 1882+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 768], xmm0
+	movdqu [ebp + 768], xmm0
 ; x0 = mem128[pa + 784]
 %line 1883+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 784]
+	movdqu xmm0, [eax + 784]
 ; mem128[out + 784] = x0
 %line 1884+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 784], xmm0
+	movdqu [ebp + 784], xmm0
 ; x0 = mem128[pa + 800]
 %line 1885+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 800]
+	movdqu xmm0, [eax + 800]
 ; mem128[out + 800] = x0
 %line 1886+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 800], xmm0
+	movdqu [ebp + 800], xmm0
 ; x0 = mem128[pa + 816]
 %line 1887+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 816]
+	movdqu xmm0, [eax + 816]
 ; mem128[out + 816] = x0
 %line 1888+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 816], xmm0
+	movdqu [ebp + 816], xmm0
 ; x0 = mem128[pa + 832]
 %line 1889+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 832]
+	movdqu xmm0, [eax + 832]
 ; mem128[out + 832] = x0
 %line 1890+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 832], xmm0
+	movdqu [ebp + 832], xmm0
 ; x0 = mem128[pa + 848]
 %line 1891+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 848]
+	movdqu xmm0, [eax + 848]
 ; mem128[out + 848] = x0
 %line 1892+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 848], xmm0
+	movdqu [ebp + 848], xmm0
 ; x0 = mem128[pa + 864]
 %line 1893+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 864]
+	movdqu xmm0, [eax + 864]
 ; mem128[out + 864] = x0
 %line 1894+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 864], xmm0
+	movdqu [ebp + 864], xmm0
 ; x0 = mem128[pa + 880]
 %line 1895+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 880]
+	movdqu xmm0, [eax + 880]
 ; mem128[out + 880] = x0
 %line 1896+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 880], xmm0
+	movdqu [ebp + 880], xmm0
 ; x0 = mem128[pa + 896]
 %line 1897+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 896]
+	movdqu xmm0, [eax + 896]
 ; mem128[out + 896] = x0
 %line 1898+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 896], xmm0
+	movdqu [ebp + 896], xmm0
 ; x0 = mem128[pa + 912]
 %line 1899+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 912]
+	movdqu xmm0, [eax + 912]
 ; mem128[out + 912] = x0
 %line 1900+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 912], xmm0
+	movdqu [ebp + 912], xmm0
 ; x0 = mem128[pa + 928]
 %line 1901+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 928]
+	movdqu xmm0, [eax + 928]
 ; mem128[out + 928] = x0
 %line 1902+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 928], xmm0
+	movdqu [ebp + 928], xmm0
 ; x0 = mem128[pa + 944]
 %line 1903+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 944]
+	movdqu xmm0, [eax + 944]
 ; mem128[out + 944] = x0
 %line 1904+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 944], xmm0
+	movdqu [ebp + 944], xmm0
 ; x0 = mem128[pa + 960]
 %line 1905+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 960]
+	movdqu xmm0, [eax + 960]
 ; mem128[out + 960] = x0
 %line 1906+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 960], xmm0
+	movdqu [ebp + 960], xmm0
 ; x0 = mem128[pa + 976]
 %line 1907+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 976]
+	movdqu xmm0, [eax + 976]
 ; mem128[out + 976] = x0
 %line 1908+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 976], xmm0
+	movdqu [ebp + 976], xmm0
 ; x0 = mem128[pa + 992]
 %line 1909+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 992]
+	movdqu xmm0, [eax + 992]
 ; mem128[out + 992] = x0
 %line 1910+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 992], xmm0
+	movdqu [ebp + 992], xmm0
 ; x0 = mem128[pa + 1008]
 %line 1911+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1008]
+	movdqu xmm0, [eax + 1008]
 ; mem128[out + 1008] = x0
 %line 1912+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1008], xmm0
+	movdqu [ebp + 1008], xmm0
 ; x0 = mem128[pa + 1024]
 %line 1913+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1024]
+	movdqu xmm0, [eax + 1024]
 ; mem128[out + 1024] = x0
 %line 1914+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1024], xmm0
+	movdqu [ebp + 1024], xmm0
 ; x0 = mem128[pa + 1040]
 %line 1915+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1040]
+	movdqu xmm0, [eax + 1040]
 ; mem128[out + 1040] = x0
 %line 1916+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1040], xmm0
+	movdqu [ebp + 1040], xmm0
 ; x0 = mem128[pa + 1056]
 %line 1917+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1056]
+	movdqu xmm0, [eax + 1056]
 ; mem128[out + 1056] = x0
 %line 1918+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1056], xmm0
+	movdqu [ebp + 1056], xmm0
 ; x0 = mem128[pa + 1072]
 %line 1919+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1072]
+	movdqu xmm0, [eax + 1072]
 ; mem128[out + 1072] = x0
 %line 1920+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1072], xmm0
+	movdqu [ebp + 1072], xmm0
 ; x0 = mem128[pa + 1088]
 %line 1921+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1088]
+	movdqu xmm0, [eax + 1088]
 ; mem128[out + 1088] = x0
 %line 1922+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1088], xmm0
+	movdqu [ebp + 1088], xmm0
 ; x0 = mem128[pa + 1104]
 %line 1923+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1104]
+	movdqu xmm0, [eax + 1104]
 ; mem128[out + 1104] = x0
 %line 1924+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1104], xmm0
+	movdqu [ebp + 1104], xmm0
 ; x0 = mem128[pa + 1120]
 %line 1925+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1120]
+	movdqu xmm0, [eax + 1120]
 ; mem128[out + 1120] = x0
 %line 1926+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1120], xmm0
+	movdqu [ebp + 1120], xmm0
 ; x0 = mem128[pa + 1136]
 %line 1927+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1136]
+	movdqu xmm0, [eax + 1136]
 ; mem128[out + 1136] = x0
 %line 1928+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1136], xmm0
+	movdqu [ebp + 1136], xmm0
 ; x0 = mem128[pa + 1152]
 %line 1929+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1152]
+	movdqu xmm0, [eax + 1152]
 ; mem128[out + 1152] = x0
 %line 1930+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1152], xmm0
+	movdqu [ebp + 1152], xmm0
 ; x0 = mem128[pa + 1168]
 %line 1931+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1168]
+	movdqu xmm0, [eax + 1168]
 ; mem128[out + 1168] = x0
 %line 1932+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1168], xmm0
+	movdqu [ebp + 1168], xmm0
 ; x0 = mem128[pa + 1184]
 %line 1933+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1184]
+	movdqu xmm0, [eax + 1184]
 ; mem128[out + 1184] = x0
 %line 1934+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1184], xmm0
+	movdqu [ebp + 1184], xmm0
 ; x0 = mem128[pa + 1200]
 %line 1935+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1200]
+	movdqu xmm0, [eax + 1200]
 ; mem128[out + 1200] = x0
 %line 1936+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1200], xmm0
+	movdqu [ebp + 1200], xmm0
 ; x0 = mem128[pa + 1216]
 %line 1937+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1216]
+	movdqu xmm0, [eax + 1216]
 ; mem128[out + 1216] = x0
 %line 1938+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1216], xmm0
+	movdqu [ebp + 1216], xmm0
 ; x0 = mem128[pa + 1232]
 %line 1939+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1232]
+	movdqu xmm0, [eax + 1232]
 ; mem128[out + 1232] = x0
 %line 1940+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1232], xmm0
+	movdqu [ebp + 1232], xmm0
 ; x0 = mem128[pa + 1248]
 %line 1941+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1248]
+	movdqu xmm0, [eax + 1248]
 ; mem128[out + 1248] = x0
 %line 1942+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1248], xmm0
+	movdqu [ebp + 1248], xmm0
 ; x0 = mem128[pa + 1264]
 %line 1943+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1264]
+	movdqu xmm0, [eax + 1264]
 ; mem128[out + 1264] = x0
 %line 1944+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1264], xmm0
+	movdqu [ebp + 1264], xmm0
 ; x0 = mem128[pa + 1280]
 %line 1945+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1280]
+	movdqu xmm0, [eax + 1280]
 ; mem128[out + 1280] = x0
 %line 1946+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1280], xmm0
+	movdqu [ebp + 1280], xmm0
 ; x0 = mem128[pa + 1296]
 %line 1947+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1296]
+	movdqu xmm0, [eax + 1296]
 ; mem128[out + 1296] = x0
 %line 1948+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1296], xmm0
+	movdqu [ebp + 1296], xmm0
 ; x0 = mem128[pa + 1312]
 %line 1949+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1312]
+	movdqu xmm0, [eax + 1312]
 ; mem128[out + 1312] = x0
 %line 1950+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1312], xmm0
+	movdqu [ebp + 1312], xmm0
 ; x0 = mem128[pa + 1328]
 %line 1951+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1328]
+	movdqu xmm0, [eax + 1328]
 ; mem128[out + 1328] = x0
 %line 1952+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1328], xmm0
+	movdqu [ebp + 1328], xmm0
 ; x0 = mem128[pa + 1344]
 %line 1953+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1344]
+	movdqu xmm0, [eax + 1344]
 ; mem128[out + 1344] = x0
 %line 1954+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1344], xmm0
+	movdqu [ebp + 1344], xmm0
 ; x0 = mem128[pa + 1360]
 %line 1955+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1360]
+	movdqu xmm0, [eax + 1360]
 ; mem128[out + 1360] = x0
 %line 1956+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1360], xmm0
+	movdqu [ebp + 1360], xmm0
 ; x0 = mem128[pa + 1376]
 %line 1957+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1376]
+	movdqu xmm0, [eax + 1376]
 ; mem128[out + 1376] = x0
 %line 1958+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1376], xmm0
+	movdqu [ebp + 1376], xmm0
 ; x0 = mem128[pa + 1392]
 %line 1959+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1392]
+	movdqu xmm0, [eax + 1392]
 ; mem128[out + 1392] = x0
 %line 1960+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1392], xmm0
+	movdqu [ebp + 1392], xmm0
 ; x0 = mem128[pa + 1408]
 %line 1961+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1408]
+	movdqu xmm0, [eax + 1408]
 ; mem128[out + 1408] = x0
 %line 1962+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1408], xmm0
+	movdqu [ebp + 1408], xmm0
 ; x0 = mem128[pa + 1424]
 %line 1963+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1424]
+	movdqu xmm0, [eax + 1424]
 ; mem128[out + 1424] = x0
 %line 1964+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1424], xmm0
+	movdqu [ebp + 1424], xmm0
 ; x0 = mem128[pa + 1440]
 %line 1965+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1440]
+	movdqu xmm0, [eax + 1440]
 ; mem128[out + 1440] = x0
 %line 1966+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1440], xmm0
+	movdqu [ebp + 1440], xmm0
 ; x0 = mem128[pa + 1456]
 %line 1967+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1456]
+	movdqu xmm0, [eax + 1456]
 ; mem128[out + 1456] = x0
 %line 1968+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1456], xmm0
+	movdqu [ebp + 1456], xmm0
 ; x0 = mem128[pa + 1472]
 %line 1969+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1472]
+	movdqu xmm0, [eax + 1472]
 ; mem128[out + 1472] = x0
 %line 1970+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1472], xmm0
+	movdqu [ebp + 1472], xmm0
 ; x0 = mem128[pa + 1488]
 %line 1971+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1488]
+	movdqu xmm0, [eax + 1488]
 ; mem128[out + 1488] = x0
 %line 1972+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1488], xmm0
+	movdqu [ebp + 1488], xmm0
 ; x0 = mem128[pa + 1504]
 %line 1973+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu xmm0, [ecx + 1504]
+	movdqu xmm0, [eax + 1504]
 ; mem128[out + 1504] = x0
 %line 1974+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movdqu [eax + 1504], xmm0
+	movdqu [ebp + 1504], xmm0
 ; t0 = mem16[pa + 1520]
 %line 1975+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	movzx ecx, word [ecx + 1520]
+	movzx eax, word [eax + 1520]
 ; mem16[out + 1520] = t0
 %line 1976+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
-	mov word [eax + 1520], cx
+	mov word [ebp + 1520], ax
 ; leave
 %line 1977+0 specs/ntruprime/generated/ntruprime_mult_x86_sse2_761.q
 	add esp, 271580

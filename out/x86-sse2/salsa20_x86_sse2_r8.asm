@@ -12,14 +12,14 @@ qhasm_kernel_salsa8_x86_sse2_blocks:
 	sub esp, 484
 ; input c m n nhi x
 %line 55+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	mov edx, [esp + 496]
-	mov esi, [esp + 500]
-	mov eax, [esp + 504]
-	mov ecx, [esp + 508]
+	mov ecx, [esp + 496]
+	mov edx, [esp + 500]
+	mov esi, [esp + 504]
+	mov eax, [esp + 508]
 	mov edi, [esp + 512]
 ; unsigned<? n - 4
 %line 58+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	cmp eax, 4
+	cmp esi, 4
 ; goto small if unsigned<
 %line 59+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	jb .Lsmall
@@ -28,10 +28,10 @@ qhasm_kernel_salsa8_x86_sse2_blocks:
 	pxor xmm0, xmm0
 ; one = 1
 %line 62+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	mov ecx, 1
+	mov eax, 1
 ; t1 = one
 %line 63+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movd xmm1, ecx
+	movd xmm1, eax
 ; t0 = unpacklo64(t0, t1)
 %line 64+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	punpcklqdq xmm0, xmm1
@@ -40,10 +40,10 @@ qhasm_kernel_salsa8_x86_sse2_blocks:
 	movdqu [esp + 256], xmm0
 ; one = 2
 %line 66+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	mov ecx, 2
+	mov eax, 2
 ; t1 = one
 %line 67+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movd xmm1, ecx
+	movd xmm1, eax
 ; t1 = unpacklo64(t1, t1)
 %line 68+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	punpcklqdq xmm1, xmm1
@@ -155,7 +155,6 @@ align 32
 .Lblocks4:
 ; q0 = mem64[x + 32]
 %line 102+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	mov ecx, eax
 	movq xmm0, [edi + 32]
 ; q0 = unpacklo64(q0, q0)
 %line 103+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -849,7 +848,7 @@ align 32
 	movdqu [esp + 464], xmm0
 ; t0 = mem128[m + 0]
 %line 251+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esi]
+	movdqu xmm0, [edx]
 	movdqu [esp + 336], xmm0
 ; o ^= t0
 %line 252+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -858,7 +857,7 @@ align 32
 	pxor xmm0, xmm7
 ; mem128[c + 0] = o
 %line 253+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edx], xmm0
+	movdqu [ecx], xmm0
 ; o = unpackhi64(u0, u2)
 %line 254+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm7, [esp + 288]
@@ -866,13 +865,13 @@ align 32
 	punpckhqdq xmm7, xmm0
 ; t0 = mem128[m + 64]
 %line 255+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esi + 64]
+	movdqu xmm0, [edx + 64]
 ; o ^= t0
 %line 256+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	pxor xmm7, xmm0
 ; mem128[c + 64] = o
 %line 257+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edx + 64], xmm7
+	movdqu [ecx + 64], xmm7
 ; o = unpacklo64(u1, u3)
 %line 258+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 304]
@@ -881,14 +880,14 @@ align 32
 	movdqu [esp + 288], xmm0
 ; t0 = mem128[m + 128]
 %line 259+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esi + 128]
+	movdqu xmm0, [edx + 128]
 ; o ^= t0
 %line 260+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm7, [esp + 288]
 	pxor xmm7, xmm0
 ; mem128[c + 128] = o
 %line 261+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edx + 128], xmm7
+	movdqu [ecx + 128], xmm7
 ; o = unpackhi64(u1, u3)
 %line 262+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm7, [esp + 304]
@@ -896,13 +895,13 @@ align 32
 	punpckhqdq xmm7, xmm0
 ; t0 = mem128[m + 192]
 %line 263+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esi + 192]
+	movdqu xmm0, [edx + 192]
 ; o ^= t0
 %line 264+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	pxor xmm7, xmm0
 ; mem128[c + 192] = o
 %line 265+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edx + 192], xmm7
+	movdqu [ecx + 192], xmm7
 ; u0 = unpacklo32(z4, z5)
 %line 266+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 352]
@@ -933,7 +932,7 @@ align 32
 	movdqu [esp + 368], xmm0
 ; t0 = mem128[m + 16]
 %line 271+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esi + 16]
+	movdqu xmm0, [edx + 16]
 	movdqu [esp + 336], xmm0
 ; o ^= t0
 %line 272+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -942,7 +941,7 @@ align 32
 	pxor xmm0, xmm7
 ; mem128[c + 16] = o
 %line 273+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edx + 16], xmm0
+	movdqu [ecx + 16], xmm0
 ; o = unpackhi64(u0, u2)
 %line 274+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm7, [esp + 288]
@@ -950,13 +949,13 @@ align 32
 	punpckhqdq xmm7, xmm0
 ; t0 = mem128[m + 80]
 %line 275+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esi + 80]
+	movdqu xmm0, [edx + 80]
 ; o ^= t0
 %line 276+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	pxor xmm7, xmm0
 ; mem128[c + 80] = o
 %line 277+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edx + 80], xmm7
+	movdqu [ecx + 80], xmm7
 ; o = unpacklo64(u1, u3)
 %line 278+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 304]
@@ -965,14 +964,14 @@ align 32
 	movdqu [esp + 288], xmm0
 ; t0 = mem128[m + 144]
 %line 279+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esi + 144]
+	movdqu xmm0, [edx + 144]
 ; o ^= t0
 %line 280+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm7, [esp + 288]
 	pxor xmm7, xmm0
 ; mem128[c + 144] = o
 %line 281+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edx + 144], xmm7
+	movdqu [ecx + 144], xmm7
 ; o = unpackhi64(u1, u3)
 %line 282+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm7, [esp + 304]
@@ -980,13 +979,13 @@ align 32
 	punpckhqdq xmm7, xmm0
 ; t0 = mem128[m + 208]
 %line 283+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esi + 208]
+	movdqu xmm0, [edx + 208]
 ; o ^= t0
 %line 284+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	pxor xmm7, xmm0
 ; mem128[c + 208] = o
 %line 285+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edx + 208], xmm7
+	movdqu [ecx + 208], xmm7
 ; u0 = unpacklo32(z8, z9)
 %line 286+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqa xmm0, xmm5
@@ -1011,52 +1010,52 @@ align 32
 	punpcklqdq xmm0, xmm4
 ; t0 = mem128[m + 32]
 %line 291+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm7, [esi + 32]
+	movdqu xmm7, [edx + 32]
 ; o ^= t0
 %line 292+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	pxor xmm0, xmm7
 ; mem128[c + 32] = o
 %line 293+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edx + 32], xmm0
+	movdqu [ecx + 32], xmm0
 ; o = unpackhi64(u0, u2)
 %line 294+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 288]
 	punpckhqdq xmm0, xmm4
 ; t0 = mem128[m + 96]
 %line 295+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esi + 96]
+	movdqu xmm4, [edx + 96]
 ; o ^= t0
 %line 296+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	pxor xmm0, xmm4
 ; mem128[c + 96] = o
 %line 297+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edx + 96], xmm0
+	movdqu [ecx + 96], xmm0
 ; o = unpacklo64(u1, u3)
 %line 298+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 304]
 	punpcklqdq xmm0, xmm5
 ; t0 = mem128[m + 160]
 %line 299+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esi + 160]
+	movdqu xmm4, [edx + 160]
 ; o ^= t0
 %line 300+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	pxor xmm0, xmm4
 ; mem128[c + 160] = o
 %line 301+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edx + 160], xmm0
+	movdqu [ecx + 160], xmm0
 ; o = unpackhi64(u1, u3)
 %line 302+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [esp + 304]
 	punpckhqdq xmm0, xmm5
 ; t0 = mem128[m + 224]
 %line 303+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm4, [esi + 224]
+	movdqu xmm4, [edx + 224]
 ; o ^= t0
 %line 304+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	pxor xmm0, xmm4
 ; mem128[c + 224] = o
 %line 305+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edx + 224], xmm0
+	movdqu [ecx + 224], xmm0
 ; u0 = unpacklo32(z12, z13)
 %line 306+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqa xmm4, xmm2
@@ -1078,50 +1077,50 @@ align 32
 	punpcklqdq xmm1, xmm0
 ; t0 = mem128[m + 48]
 %line 311+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm2, [esi + 48]
+	movdqu xmm2, [edx + 48]
 ; o ^= t0
 %line 312+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	pxor xmm1, xmm2
 ; mem128[c + 48] = o
 %line 313+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edx + 48], xmm1
+	movdqu [ecx + 48], xmm1
 ; o = unpackhi64(u0, u2)
 %line 314+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	punpckhqdq xmm4, xmm0
 ; t0 = mem128[m + 112]
 %line 315+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esi + 112]
+	movdqu xmm0, [edx + 112]
 ; o ^= t0
 %line 316+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	pxor xmm4, xmm0
 ; mem128[c + 112] = o
 %line 317+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edx + 112], xmm4
+	movdqu [ecx + 112], xmm4
 ; o = unpacklo64(u1, u3)
 %line 318+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqa xmm0, xmm5
 	punpcklqdq xmm0, xmm6
 ; t0 = mem128[m + 176]
 %line 319+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm1, [esi + 176]
+	movdqu xmm1, [edx + 176]
 ; o ^= t0
 %line 320+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	pxor xmm0, xmm1
 ; mem128[c + 176] = o
 %line 321+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edx + 176], xmm0
+	movdqu [ecx + 176], xmm0
 ; o = unpackhi64(u1, u3)
 %line 322+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	punpckhqdq xmm5, xmm6
 ; t0 = mem128[m + 240]
 %line 323+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esi + 240]
+	movdqu xmm0, [edx + 240]
 ; o ^= t0
 %line 324+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	pxor xmm5, xmm0
 ; mem128[c + 240] = o
 %line 325+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edx + 240], xmm5
+	movdqu [ecx + 240], xmm5
 ; ctr = mem32[x + 32]
 %line 326+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	mov eax, [edi + 32]
@@ -1142,24 +1141,23 @@ align 32
 	mov [edi + 36], eax
 ; c += 256
 %line 332+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	add edx, 256
+	add ecx, 256
 ; m += 256
 %line 333+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	add esi, 256
+	add edx, 256
 ; n -= 4
 %line 334+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	mov eax, ecx
-	sub eax, 4
+	sub esi, 4
 ; unsigned>=? n - 4
 %line 335+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	cmp eax, 4
+	cmp esi, 4
 ; goto blocks4 if unsigned>=
 %line 336+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	jae .Lblocks4
 .Lsmall:
 ; =? n - 0
 %line 339+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	cmp eax, 0
+	cmp esi, 0
 ; goto done if =
 %line 340+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	je .Ldone
@@ -1167,7 +1165,6 @@ align 32
 .Lblock1:
 ; r0 = mem128[x + 0]
 %line 342+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	mov ecx, eax
 	movdqu xmm3, [edi]
 ; r1 = mem128[x + 16]
 %line 343+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -1400,13 +1397,13 @@ align 32
 	paddd xmm4, xmm0
 ; e0 = mem128[m + 0]
 %line 404+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esi]
+	movdqu xmm0, [edx]
 ; r0 ^= e0
 %line 405+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	pxor xmm4, xmm0
 ; mem128[c + 0] = r0
 %line 406+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edx], xmm4
+	movdqu [ecx], xmm4
 ; e1 = mem128[x + 16]
 %line 407+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [edi + 16]
@@ -1415,13 +1412,13 @@ align 32
 	paddd xmm3, xmm0
 ; e1 = mem128[m + 16]
 %line 409+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esi + 16]
+	movdqu xmm0, [edx + 16]
 ; r1 ^= e1
 %line 410+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	pxor xmm3, xmm0
 ; mem128[c + 16] = r1
 %line 411+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edx + 16], xmm3
+	movdqu [ecx + 16], xmm3
 ; e2 = mem128[x + 32]
 %line 412+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [edi + 32]
@@ -1430,13 +1427,13 @@ align 32
 	paddd xmm1, xmm0
 ; e2 = mem128[m + 32]
 %line 414+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esi + 32]
+	movdqu xmm0, [edx + 32]
 ; r2 ^= e2
 %line 415+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	pxor xmm1, xmm0
 ; mem128[c + 32] = r2
 %line 416+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edx + 32], xmm1
+	movdqu [ecx + 32], xmm1
 ; e3 = mem128[x + 48]
 %line 417+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu xmm0, [edi + 48]
@@ -1445,13 +1442,13 @@ align 32
 	paddd xmm2, xmm0
 ; e3 = mem128[m + 48]
 %line 419+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [esi + 48]
+	movdqu xmm0, [edx + 48]
 ; r3 ^= e3
 %line 420+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	pxor xmm2, xmm0
 ; mem128[c + 48] = r3
 %line 421+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu [edx + 48], xmm2
+	movdqu [ecx + 48], xmm2
 ; ctr = mem32[x + 32]
 %line 422+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	mov eax, [edi + 32]
@@ -1472,14 +1469,13 @@ align 32
 	mov [edi + 36], eax
 ; c += 64
 %line 428+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	add edx, 64
+	add ecx, 64
 ; m += 64
 %line 429+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	add esi, 64
+	add edx, 64
 ; =? n -= 1
 %line 430+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	mov eax, ecx
-	sub eax, 1
+	sub esi, 1
 ; goto block1 if !=
 %line 431+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	jne .Lblock1
@@ -1500,20 +1496,19 @@ qhasm_kernel_salsa8_x86_sse2_core:
 ; input out in
 %line 438+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	mov eax, [esp + 4]
-	mov ecx, eax
-	mov eax, [esp + 8]
+	mov ecx, [esp + 8]
 ; r0 = mem128[in + 0]
 %line 440+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm3, [eax]
+	movdqu xmm3, [ecx]
 ; r1 = mem128[in + 16]
 %line 441+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm0, [eax + 16]
+	movdqu xmm0, [ecx + 16]
 ; r2 = mem128[in + 32]
 %line 442+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm1, [eax + 32]
+	movdqu xmm1, [ecx + 32]
 ; r3 = mem128[in + 48]
 %line 443+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqu xmm2, [eax + 48]
+	movdqu xmm2, [ecx + 48]
 ; r1 = shuffle32(r1, 0x39)
 %line 444+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	pshufd xmm4, xmm0, 57
@@ -1527,12 +1522,12 @@ qhasm_kernel_salsa8_x86_sse2_core:
 %line 447+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqa xmm0, xmm3
 	punpckldq xmm0, xmm4
-	movdqa xmm1, xmm0
+	movdqa xmm2, xmm0
 ; e1 = unpacklo32(r2, r3)
 %line 448+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqa xmm0, xmm5
 	punpckldq xmm0, xmm6
-	movdqa xmm2, xmm0
+	movdqa xmm1, xmm0
 ; e2 = unpackhi32(r0, r1)
 %line 449+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	punpckhdq xmm3, xmm4
@@ -1541,13 +1536,13 @@ qhasm_kernel_salsa8_x86_sse2_core:
 	punpckhdq xmm5, xmm6
 ; da = unpacklo64(e0, e1)
 %line 451+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm0, xmm1
-	punpcklqdq xmm0, xmm2
+	movdqa xmm0, xmm2
+	punpcklqdq xmm0, xmm1
 	movdqa xmm4, xmm0
 ; dd = unpackhi64(e0, e1)
 %line 452+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm0, xmm1
-	punpckhqdq xmm0, xmm2
+	movdqa xmm0, xmm2
+	punpckhqdq xmm0, xmm1
 	movdqa xmm1, xmm0
 ; dc = unpacklo64(e2, e3)
 %line 453+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -1556,25 +1551,24 @@ qhasm_kernel_salsa8_x86_sse2_core:
 ; db = unpackhi64(e2, e3)
 %line 454+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	punpckhqdq xmm3, xmm5
+	movdqa xmm5, xmm3
 ; i = 4
 %line 455+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	mov eax, 4
-	movdqa xmm2, xmm4
-	movdqa xmm4, xmm0
+	mov ecx, 4
 align 32
 .Lcorerounds:
 ; db = shuffle32(db, 0x39)
 %line 457+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm3, xmm3, 57
+	pshufd xmm2, xmm5, 57
 ; dd = shuffle32(dd, 0x93)
 %line 458+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	pshufd xmm1, xmm1, 147
 ; dc = shuffle32(dc, 0x4e)
 %line 459+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm4, xmm4, 78
+	pshufd xmm3, xmm0, 78
 ; 4x e0 = da + dd
 %line 460+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm2
+	movdqa xmm5, xmm4
 	paddd xmm5, xmm1
 ; 4x e0 <<<= 7
 %line 461+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
@@ -1584,11 +1578,11 @@ align 32
 	por xmm5, xmm0
 ; db ^= e0
 %line 462+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm3, xmm5
+	pxor xmm2, xmm5
 ; 4x e1 = db + da
 %line 463+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm3
-	paddd xmm5, xmm2
+	movdqa xmm5, xmm2
+	paddd xmm5, xmm4
 ; 4x e1 <<<= 9
 %line 464+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqa xmm0, xmm5
@@ -1597,11 +1591,11 @@ align 32
 	por xmm5, xmm0
 ; dc ^= e1
 %line 465+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm4, xmm5
+	pxor xmm3, xmm5
 ; 4x e2 = dc + db
 %line 466+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm4
-	paddd xmm5, xmm3
+	movdqa xmm5, xmm3
+	paddd xmm5, xmm2
 ; 4x e2 <<<= 13
 %line 467+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqa xmm0, xmm5
@@ -1614,7 +1608,7 @@ align 32
 ; 4x e3 = dd + dc
 %line 469+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqa xmm5, xmm1
-	paddd xmm5, xmm4
+	paddd xmm5, xmm3
 ; 4x e3 <<<= 18
 %line 470+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqa xmm0, xmm5
@@ -1623,97 +1617,95 @@ align 32
 	por xmm5, xmm0
 ; da ^= e3
 %line 471+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm2, xmm5
+	pxor xmm4, xmm5
 ; db = shuffle32(db, 0x93)
 %line 472+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm3, xmm3, 147
+	pshufd xmm5, xmm2, 147
 ; dd = shuffle32(dd, 0x39)
 %line 473+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	pshufd xmm1, xmm1, 57
 ; dc = shuffle32(dc, 0x4e)
 %line 474+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pshufd xmm4, xmm4, 78
+	pshufd xmm0, xmm3, 78
 ; 4x e0 = da + db
 %line 475+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm2
-	paddd xmm5, xmm3
+	movdqa xmm3, xmm4
+	paddd xmm3, xmm5
 ; 4x e0 <<<= 7
 %line 476+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm0, xmm5
-	pslld xmm5, 7
-	psrld xmm0, 25
-	por xmm5, xmm0
+	movdqa xmm2, xmm3
+	pslld xmm3, 7
+	psrld xmm2, 25
+	por xmm3, xmm2
 ; dd ^= e0
 %line 477+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm1, xmm5
+	pxor xmm1, xmm3
 ; 4x e1 = dd + da
 %line 478+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm1
-	paddd xmm5, xmm2
+	movdqa xmm3, xmm1
+	paddd xmm3, xmm4
 ; 4x e1 <<<= 9
 %line 479+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm0, xmm5
-	pslld xmm5, 9
-	psrld xmm0, 23
-	por xmm5, xmm0
+	movdqa xmm2, xmm3
+	pslld xmm3, 9
+	psrld xmm2, 23
+	por xmm3, xmm2
 ; dc ^= e1
 %line 480+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm4, xmm5
+	pxor xmm0, xmm3
 ; 4x e2 = dc + dd
 %line 481+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm4
-	paddd xmm5, xmm1
+	movdqa xmm3, xmm0
+	paddd xmm3, xmm1
 ; 4x e2 <<<= 13
 %line 482+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm0, xmm5
-	pslld xmm5, 13
-	psrld xmm0, 19
-	por xmm5, xmm0
+	movdqa xmm2, xmm3
+	pslld xmm3, 13
+	psrld xmm2, 19
+	por xmm3, xmm2
 ; db ^= e2
 %line 483+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm3, xmm5
+	pxor xmm5, xmm3
 ; 4x e3 = db + dc
 %line 484+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm3
-	paddd xmm5, xmm4
+	movdqa xmm3, xmm5
+	paddd xmm3, xmm0
 ; 4x e3 <<<= 18
 %line 485+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm0, xmm5
-	pslld xmm5, 18
-	psrld xmm0, 14
-	por xmm5, xmm0
+	movdqa xmm2, xmm3
+	pslld xmm3, 18
+	psrld xmm2, 14
+	por xmm3, xmm2
 ; da ^= e3
 %line 486+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	pxor xmm2, xmm5
+	pxor xmm4, xmm3
 ; =? i -= 1
 %line 487+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	sub eax, 1
+	sub ecx, 1
 ; goto corerounds if !=
 %line 488+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	jne .Lcorerounds
 ; e0 = unpacklo32(da, dd)
 %line 489+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm0, xmm4
-	movdqa xmm4, xmm2
 	movdqa xmm2, xmm4
 	punpckldq xmm2, xmm1
 ; e1 = unpacklo32(dc, db)
 %line 490+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm5, xmm0
-	punpckldq xmm5, xmm3
+	movdqa xmm3, xmm0
+	punpckldq xmm3, xmm5
 ; e2 = unpackhi32(da, dd)
 %line 491+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	punpckhdq xmm4, xmm1
 ; e3 = unpackhi32(dc, db)
 %line 492+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	punpckhdq xmm0, xmm3
+	punpckhdq xmm0, xmm5
 ; r0 = unpacklo64(e0, e1)
 %line 493+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	movdqa xmm3, xmm2
-	punpcklqdq xmm3, xmm5
+	movdqa xmm5, xmm2
+	punpcklqdq xmm5, xmm3
 ; r1 = unpackhi64(e0, e1)
 %line 494+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	punpckhqdq xmm2, xmm5
+	punpckhqdq xmm2, xmm3
 ; r2 = unpacklo64(e2, e3)
 %line 495+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqa xmm1, xmm4
@@ -1732,8 +1724,7 @@ align 32
 	pshufd xmm4, xmm4, 57
 ; mem128[out + 0] = r0
 %line 500+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
-	mov eax, ecx
-	movdqu [eax], xmm3
+	movdqu [eax], xmm5
 ; mem128[out + 16] = r1
 %line 501+0 specs/salsa20/generated/salsa20_x86_sse2_r8.q
 	movdqu [eax + 16], xmm0

@@ -19,7 +19,7 @@ qhasm_kernel_mceliece348864_syndrome_x86_syndrome:
 	mov esi, [esp + 440]
 ; eb = &EB
 %line 11+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	lea ecx, [esp + 0]
+	lea ebx, [esp + 0]
 ; z = 0
 %line 12+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	mov eax, 0
@@ -28,28 +28,27 @@ qhasm_kernel_mceliece348864_syndrome_x86_syndrome:
 	lea eax, [esi + 96]
 ; i = 340
 %line 14+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov ebx, 340
-	mov ebp, eax
+	mov ebp, 340
 align 32
 .Lcopy:
 ; x = mem8[p + 0]
 %line 16+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	movzx eax, byte [ebp]
+	movzx ecx, byte [eax]
 ; mem8[eb + 0] = x
 %line 17+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	mov byte [ecx], al
+	mov byte [ebx], cl
 ; p = p + 1
 %line 18+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	add ebp, 1
+	add eax, 1
 ; eb = eb + 1
 %line 19+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	add ecx, 1
+	add ebx, 1
 ; i = i - 1
 %line 20+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	sub ebx, 1
+	sub ebp, 1
 ; =? i - 0
 %line 21+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
-	cmp ebx, 0
+	cmp ebp, 0
 ; goto copy if !=
 %line 22+0 specs/mceliece/generated/mceliece348864_syndrome_x86.q
 	jne .Lcopy

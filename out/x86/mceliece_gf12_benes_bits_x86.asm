@@ -2580,21 +2580,19 @@ align 32
 ; c = cb + 5632
 %line 848+0 specs/mceliece/generated/mceliece_gf12_benes_bits_x86.q
 	mov edx, [esp + 4]
-	lea eax, [edx + 5632]
+	lea ebx, [edx + 5632]
 ; x0 = v
 %line 849+0 specs/mceliece/generated/mceliece_gf12_benes_bits_x86.q
 	mov ecx, [esp + 0]
+	mov edi, ecx
 ; o0 = 64
 %line 850+0 specs/mceliece/generated/mceliece_gf12_benes_bits_x86.q
-	mov edx, 64
-	mov edi, eax
-	mov ebx, ecx
-	mov esi, edx
+	mov esi, 64
 align 32
 .Ll22a:
 ; k = mem32le[c + 0]
 %line 852+0 specs/mceliece/generated/mceliece_gf12_benes_bits_x86.q
-	mov edx, [edi]
+	mov edx, [ebx]
 ; h = k >> 16
 %line 853+0 specs/mceliece/generated/mceliece_gf12_benes_bits_x86.q
 	mov ebp, edx
@@ -2732,7 +2730,7 @@ align 32
 	or ebp, ecx
 ; a = mem32[x0 + 0]
 %line 895+0 specs/mceliece/generated/mceliece_gf12_benes_bits_x86.q
-	mov eax, [ebx]
+	mov eax, [edi]
 ; u = a >> 1
 %line 896+0 specs/mceliece/generated/mceliece_gf12_benes_bits_x86.q
 	mov ecx, eax
@@ -2754,10 +2752,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 0] = a
 %line 902+0 specs/mceliece/generated/mceliece_gf12_benes_bits_x86.q
-	mov [ebx], eax
+	mov [edi], eax
 ; a = mem32[x0 + 4]
 %line 903+0 specs/mceliece/generated/mceliece_gf12_benes_bits_x86.q
-	mov eax, [ebx + 4]
+	mov eax, [edi + 4]
 ; u = a >> 1
 %line 904+0 specs/mceliece/generated/mceliece_gf12_benes_bits_x86.q
 	mov ecx, eax
@@ -2779,13 +2777,13 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 4] = a
 %line 910+0 specs/mceliece/generated/mceliece_gf12_benes_bits_x86.q
-	mov [ebx + 4], eax
+	mov [edi + 4], eax
 ; x0 = x0 + 8
 %line 911+0 specs/mceliece/generated/mceliece_gf12_benes_bits_x86.q
-	add ebx, 8
+	add edi, 8
 ; c = c + 4
 %line 912+0 specs/mceliece/generated/mceliece_gf12_benes_bits_x86.q
-	add edi, 4
+	add ebx, 4
 ; o0 = o0 - 1
 %line 913+0 specs/mceliece/generated/mceliece_gf12_benes_bits_x86.q
 	sub esi, 1

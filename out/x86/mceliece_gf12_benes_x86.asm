@@ -14138,21 +14138,19 @@ align 32
 ; c = cb + 5632
 %line 4544+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov edx, [esp + 4]
-	lea eax, [edx + 5632]
+	lea ebx, [edx + 5632]
 ; x0 = v
 %line 4545+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov ecx, [esp + 0]
+	mov edi, ecx
 ; o0 = 64
 %line 4546+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov edx, 64
-	mov edi, eax
-	mov ebx, ecx
-	mov esi, edx
+	mov esi, 64
 align 32
 .Ll22a:
 ; k = mem32le[c + 0]
 %line 4548+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov edx, [edi]
+	mov edx, [ebx]
 ; h = k >> 16
 %line 4549+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov ebp, edx
@@ -14290,7 +14288,7 @@ align 32
 	or ebp, ecx
 ; a = mem32[x0 + 0]
 %line 4591+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [ebx]
+	mov eax, [edi]
 ; u = a >> 1
 %line 4592+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov ecx, eax
@@ -14312,10 +14310,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 0] = a
 %line 4598+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [ebx], eax
+	mov [edi], eax
 ; a = mem32[x0 + 4]
 %line 4599+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [ebx + 4]
+	mov eax, [edi + 4]
 ; u = a >> 1
 %line 4600+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov ecx, eax
@@ -14337,10 +14335,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 4] = a
 %line 4606+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [ebx + 4], eax
+	mov [edi + 4], eax
 ; a = mem32[x0 + 512]
 %line 4607+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [ebx + 512]
+	mov eax, [edi + 512]
 ; u = a >> 1
 %line 4608+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov ecx, eax
@@ -14362,10 +14360,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 512] = a
 %line 4614+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [ebx + 512], eax
+	mov [edi + 512], eax
 ; a = mem32[x0 + 516]
 %line 4615+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [ebx + 516]
+	mov eax, [edi + 516]
 ; u = a >> 1
 %line 4616+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov ecx, eax
@@ -14387,10 +14385,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 516] = a
 %line 4622+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [ebx + 516], eax
+	mov [edi + 516], eax
 ; a = mem32[x0 + 1024]
 %line 4623+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [ebx + 1024]
+	mov eax, [edi + 1024]
 ; u = a >> 1
 %line 4624+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov ecx, eax
@@ -14412,10 +14410,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 1024] = a
 %line 4630+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [ebx + 1024], eax
+	mov [edi + 1024], eax
 ; a = mem32[x0 + 1028]
 %line 4631+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [ebx + 1028]
+	mov eax, [edi + 1028]
 ; u = a >> 1
 %line 4632+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov ecx, eax
@@ -14437,10 +14435,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 1028] = a
 %line 4638+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [ebx + 1028], eax
+	mov [edi + 1028], eax
 ; a = mem32[x0 + 1536]
 %line 4639+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [ebx + 1536]
+	mov eax, [edi + 1536]
 ; u = a >> 1
 %line 4640+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov ecx, eax
@@ -14462,10 +14460,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 1536] = a
 %line 4646+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [ebx + 1536], eax
+	mov [edi + 1536], eax
 ; a = mem32[x0 + 1540]
 %line 4647+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [ebx + 1540]
+	mov eax, [edi + 1540]
 ; u = a >> 1
 %line 4648+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov ecx, eax
@@ -14487,10 +14485,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 1540] = a
 %line 4654+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [ebx + 1540], eax
+	mov [edi + 1540], eax
 ; a = mem32[x0 + 2048]
 %line 4655+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [ebx + 2048]
+	mov eax, [edi + 2048]
 ; u = a >> 1
 %line 4656+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov ecx, eax
@@ -14512,10 +14510,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 2048] = a
 %line 4662+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [ebx + 2048], eax
+	mov [edi + 2048], eax
 ; a = mem32[x0 + 2052]
 %line 4663+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [ebx + 2052]
+	mov eax, [edi + 2052]
 ; u = a >> 1
 %line 4664+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov ecx, eax
@@ -14537,10 +14535,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 2052] = a
 %line 4670+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [ebx + 2052], eax
+	mov [edi + 2052], eax
 ; a = mem32[x0 + 2560]
 %line 4671+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [ebx + 2560]
+	mov eax, [edi + 2560]
 ; u = a >> 1
 %line 4672+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov ecx, eax
@@ -14562,10 +14560,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 2560] = a
 %line 4678+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [ebx + 2560], eax
+	mov [edi + 2560], eax
 ; a = mem32[x0 + 2564]
 %line 4679+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [ebx + 2564]
+	mov eax, [edi + 2564]
 ; u = a >> 1
 %line 4680+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov ecx, eax
@@ -14587,10 +14585,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 2564] = a
 %line 4686+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [ebx + 2564], eax
+	mov [edi + 2564], eax
 ; a = mem32[x0 + 3072]
 %line 4687+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [ebx + 3072]
+	mov eax, [edi + 3072]
 ; u = a >> 1
 %line 4688+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov ecx, eax
@@ -14612,10 +14610,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 3072] = a
 %line 4694+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [ebx + 3072], eax
+	mov [edi + 3072], eax
 ; a = mem32[x0 + 3076]
 %line 4695+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [ebx + 3076]
+	mov eax, [edi + 3076]
 ; u = a >> 1
 %line 4696+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov ecx, eax
@@ -14637,10 +14635,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 3076] = a
 %line 4702+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [ebx + 3076], eax
+	mov [edi + 3076], eax
 ; a = mem32[x0 + 3584]
 %line 4703+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [ebx + 3584]
+	mov eax, [edi + 3584]
 ; u = a >> 1
 %line 4704+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov ecx, eax
@@ -14662,10 +14660,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 3584] = a
 %line 4710+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [ebx + 3584], eax
+	mov [edi + 3584], eax
 ; a = mem32[x0 + 3588]
 %line 4711+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [ebx + 3588]
+	mov eax, [edi + 3588]
 ; u = a >> 1
 %line 4712+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov ecx, eax
@@ -14687,10 +14685,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 3588] = a
 %line 4718+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [ebx + 3588], eax
+	mov [edi + 3588], eax
 ; a = mem32[x0 + 4096]
 %line 4719+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [ebx + 4096]
+	mov eax, [edi + 4096]
 ; u = a >> 1
 %line 4720+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov ecx, eax
@@ -14712,10 +14710,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 4096] = a
 %line 4726+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [ebx + 4096], eax
+	mov [edi + 4096], eax
 ; a = mem32[x0 + 4100]
 %line 4727+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [ebx + 4100]
+	mov eax, [edi + 4100]
 ; u = a >> 1
 %line 4728+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov ecx, eax
@@ -14737,10 +14735,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 4100] = a
 %line 4734+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [ebx + 4100], eax
+	mov [edi + 4100], eax
 ; a = mem32[x0 + 4608]
 %line 4735+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [ebx + 4608]
+	mov eax, [edi + 4608]
 ; u = a >> 1
 %line 4736+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov ecx, eax
@@ -14762,10 +14760,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 4608] = a
 %line 4742+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [ebx + 4608], eax
+	mov [edi + 4608], eax
 ; a = mem32[x0 + 4612]
 %line 4743+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [ebx + 4612]
+	mov eax, [edi + 4612]
 ; u = a >> 1
 %line 4744+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov ecx, eax
@@ -14787,10 +14785,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 4612] = a
 %line 4750+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [ebx + 4612], eax
+	mov [edi + 4612], eax
 ; a = mem32[x0 + 5120]
 %line 4751+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [ebx + 5120]
+	mov eax, [edi + 5120]
 ; u = a >> 1
 %line 4752+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov ecx, eax
@@ -14812,10 +14810,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 5120] = a
 %line 4758+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [ebx + 5120], eax
+	mov [edi + 5120], eax
 ; a = mem32[x0 + 5124]
 %line 4759+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [ebx + 5124]
+	mov eax, [edi + 5124]
 ; u = a >> 1
 %line 4760+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov ecx, eax
@@ -14837,10 +14835,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 5124] = a
 %line 4766+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [ebx + 5124], eax
+	mov [edi + 5124], eax
 ; a = mem32[x0 + 5632]
 %line 4767+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [ebx + 5632]
+	mov eax, [edi + 5632]
 ; u = a >> 1
 %line 4768+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov ecx, eax
@@ -14862,10 +14860,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 5632] = a
 %line 4774+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [ebx + 5632], eax
+	mov [edi + 5632], eax
 ; a = mem32[x0 + 5636]
 %line 4775+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov eax, [ebx + 5636]
+	mov eax, [edi + 5636]
 ; u = a >> 1
 %line 4776+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	mov ecx, eax
@@ -14887,13 +14885,13 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 5636] = a
 %line 4782+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	mov [ebx + 5636], eax
+	mov [edi + 5636], eax
 ; x0 = x0 + 8
 %line 4783+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	add ebx, 8
+	add edi, 8
 ; c = c + 4
 %line 4784+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
-	add edi, 4
+	add ebx, 4
 ; o0 = o0 - 1
 %line 4785+0 specs/mceliece/generated/mceliece_gf12_benes_x86.q
 	sub esi, 1

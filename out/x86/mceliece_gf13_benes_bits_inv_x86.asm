@@ -2792,21 +2792,19 @@ align 32
 ; c = cb + 0
 %line 918+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_x86.q
 	mov edx, [esp + 4]
-	lea eax, [edx + 0]
+	lea ebx, [edx + 0]
 ; x0 = v
 %line 919+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_x86.q
 	mov ecx, [esp + 0]
+	mov edi, ecx
 ; o0 = 128
 %line 920+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_x86.q
-	mov edx, 128
-	mov edi, eax
-	mov ebx, ecx
-	mov esi, edx
+	mov esi, 128
 align 32
 .Ll0a:
 ; k = mem32le[c + 0]
 %line 922+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_x86.q
-	mov edx, [edi]
+	mov edx, [ebx]
 ; h = k >> 16
 %line 923+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_x86.q
 	mov ebp, edx
@@ -2944,7 +2942,7 @@ align 32
 	or ebp, ecx
 ; a = mem32[x0 + 0]
 %line 965+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_x86.q
-	mov eax, [ebx]
+	mov eax, [edi]
 ; u = a >> 1
 %line 966+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_x86.q
 	mov ecx, eax
@@ -2966,10 +2964,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 0] = a
 %line 972+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_x86.q
-	mov [ebx], eax
+	mov [edi], eax
 ; a = mem32[x0 + 4]
 %line 973+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_x86.q
-	mov eax, [ebx + 4]
+	mov eax, [edi + 4]
 ; u = a >> 1
 %line 974+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_x86.q
 	mov ecx, eax
@@ -2991,13 +2989,13 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 4] = a
 %line 980+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_x86.q
-	mov [ebx + 4], eax
+	mov [edi + 4], eax
 ; x0 = x0 + 8
 %line 981+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_x86.q
-	add ebx, 8
+	add edi, 8
 ; c = c + 4
 %line 982+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_x86.q
-	add edi, 4
+	add ebx, 4
 ; o0 = o0 - 1
 %line 983+0 specs/mceliece/generated/mceliece_gf13_benes_bits_inv_x86.q
 	sub esi, 1

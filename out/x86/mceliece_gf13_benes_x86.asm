@@ -16602,21 +16602,19 @@ align 32
 ; c = cb + 12288
 %line 5334+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov edx, [esp + 4]
-	lea eax, [edx + 12288]
+	lea ebx, [edx + 12288]
 ; x0 = v
 %line 5335+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, [esp + 0]
+	mov edi, ecx
 ; o0 = 128
 %line 5336+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov edx, 128
-	mov edi, eax
-	mov ebx, ecx
-	mov esi, edx
+	mov esi, 128
 align 32
 .Ll24a:
 ; k = mem32le[c + 0]
 %line 5338+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov edx, [edi]
+	mov edx, [ebx]
 ; h = k >> 16
 %line 5339+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ebp, edx
@@ -16754,7 +16752,7 @@ align 32
 	or ebp, ecx
 ; a = mem32[x0 + 0]
 %line 5381+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [ebx]
+	mov eax, [edi]
 ; u = a >> 1
 %line 5382+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, eax
@@ -16776,10 +16774,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 0] = a
 %line 5388+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [ebx], eax
+	mov [edi], eax
 ; a = mem32[x0 + 4]
 %line 5389+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [ebx + 4]
+	mov eax, [edi + 4]
 ; u = a >> 1
 %line 5390+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, eax
@@ -16801,10 +16799,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 4] = a
 %line 5396+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [ebx + 4], eax
+	mov [edi + 4], eax
 ; a = mem32[x0 + 1024]
 %line 5397+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [ebx + 1024]
+	mov eax, [edi + 1024]
 ; u = a >> 1
 %line 5398+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, eax
@@ -16826,10 +16824,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 1024] = a
 %line 5404+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [ebx + 1024], eax
+	mov [edi + 1024], eax
 ; a = mem32[x0 + 1028]
 %line 5405+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [ebx + 1028]
+	mov eax, [edi + 1028]
 ; u = a >> 1
 %line 5406+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, eax
@@ -16851,10 +16849,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 1028] = a
 %line 5412+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [ebx + 1028], eax
+	mov [edi + 1028], eax
 ; a = mem32[x0 + 2048]
 %line 5413+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [ebx + 2048]
+	mov eax, [edi + 2048]
 ; u = a >> 1
 %line 5414+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, eax
@@ -16876,10 +16874,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 2048] = a
 %line 5420+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [ebx + 2048], eax
+	mov [edi + 2048], eax
 ; a = mem32[x0 + 2052]
 %line 5421+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [ebx + 2052]
+	mov eax, [edi + 2052]
 ; u = a >> 1
 %line 5422+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, eax
@@ -16901,10 +16899,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 2052] = a
 %line 5428+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [ebx + 2052], eax
+	mov [edi + 2052], eax
 ; a = mem32[x0 + 3072]
 %line 5429+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [ebx + 3072]
+	mov eax, [edi + 3072]
 ; u = a >> 1
 %line 5430+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, eax
@@ -16926,10 +16924,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 3072] = a
 %line 5436+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [ebx + 3072], eax
+	mov [edi + 3072], eax
 ; a = mem32[x0 + 3076]
 %line 5437+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [ebx + 3076]
+	mov eax, [edi + 3076]
 ; u = a >> 1
 %line 5438+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, eax
@@ -16951,10 +16949,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 3076] = a
 %line 5444+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [ebx + 3076], eax
+	mov [edi + 3076], eax
 ; a = mem32[x0 + 4096]
 %line 5445+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [ebx + 4096]
+	mov eax, [edi + 4096]
 ; u = a >> 1
 %line 5446+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, eax
@@ -16976,10 +16974,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 4096] = a
 %line 5452+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [ebx + 4096], eax
+	mov [edi + 4096], eax
 ; a = mem32[x0 + 4100]
 %line 5453+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [ebx + 4100]
+	mov eax, [edi + 4100]
 ; u = a >> 1
 %line 5454+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, eax
@@ -17001,10 +16999,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 4100] = a
 %line 5460+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [ebx + 4100], eax
+	mov [edi + 4100], eax
 ; a = mem32[x0 + 5120]
 %line 5461+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [ebx + 5120]
+	mov eax, [edi + 5120]
 ; u = a >> 1
 %line 5462+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, eax
@@ -17026,10 +17024,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 5120] = a
 %line 5468+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [ebx + 5120], eax
+	mov [edi + 5120], eax
 ; a = mem32[x0 + 5124]
 %line 5469+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [ebx + 5124]
+	mov eax, [edi + 5124]
 ; u = a >> 1
 %line 5470+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, eax
@@ -17051,10 +17049,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 5124] = a
 %line 5476+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [ebx + 5124], eax
+	mov [edi + 5124], eax
 ; a = mem32[x0 + 6144]
 %line 5477+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [ebx + 6144]
+	mov eax, [edi + 6144]
 ; u = a >> 1
 %line 5478+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, eax
@@ -17076,10 +17074,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 6144] = a
 %line 5484+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [ebx + 6144], eax
+	mov [edi + 6144], eax
 ; a = mem32[x0 + 6148]
 %line 5485+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [ebx + 6148]
+	mov eax, [edi + 6148]
 ; u = a >> 1
 %line 5486+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, eax
@@ -17101,10 +17099,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 6148] = a
 %line 5492+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [ebx + 6148], eax
+	mov [edi + 6148], eax
 ; a = mem32[x0 + 7168]
 %line 5493+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [ebx + 7168]
+	mov eax, [edi + 7168]
 ; u = a >> 1
 %line 5494+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, eax
@@ -17126,10 +17124,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 7168] = a
 %line 5500+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [ebx + 7168], eax
+	mov [edi + 7168], eax
 ; a = mem32[x0 + 7172]
 %line 5501+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [ebx + 7172]
+	mov eax, [edi + 7172]
 ; u = a >> 1
 %line 5502+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, eax
@@ -17151,10 +17149,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 7172] = a
 %line 5508+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [ebx + 7172], eax
+	mov [edi + 7172], eax
 ; a = mem32[x0 + 8192]
 %line 5509+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [ebx + 8192]
+	mov eax, [edi + 8192]
 ; u = a >> 1
 %line 5510+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, eax
@@ -17176,10 +17174,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 8192] = a
 %line 5516+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [ebx + 8192], eax
+	mov [edi + 8192], eax
 ; a = mem32[x0 + 8196]
 %line 5517+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [ebx + 8196]
+	mov eax, [edi + 8196]
 ; u = a >> 1
 %line 5518+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, eax
@@ -17201,10 +17199,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 8196] = a
 %line 5524+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [ebx + 8196], eax
+	mov [edi + 8196], eax
 ; a = mem32[x0 + 9216]
 %line 5525+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [ebx + 9216]
+	mov eax, [edi + 9216]
 ; u = a >> 1
 %line 5526+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, eax
@@ -17226,10 +17224,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 9216] = a
 %line 5532+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [ebx + 9216], eax
+	mov [edi + 9216], eax
 ; a = mem32[x0 + 9220]
 %line 5533+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [ebx + 9220]
+	mov eax, [edi + 9220]
 ; u = a >> 1
 %line 5534+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, eax
@@ -17251,10 +17249,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 9220] = a
 %line 5540+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [ebx + 9220], eax
+	mov [edi + 9220], eax
 ; a = mem32[x0 + 10240]
 %line 5541+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [ebx + 10240]
+	mov eax, [edi + 10240]
 ; u = a >> 1
 %line 5542+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, eax
@@ -17276,10 +17274,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 10240] = a
 %line 5548+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [ebx + 10240], eax
+	mov [edi + 10240], eax
 ; a = mem32[x0 + 10244]
 %line 5549+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [ebx + 10244]
+	mov eax, [edi + 10244]
 ; u = a >> 1
 %line 5550+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, eax
@@ -17301,10 +17299,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 10244] = a
 %line 5556+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [ebx + 10244], eax
+	mov [edi + 10244], eax
 ; a = mem32[x0 + 11264]
 %line 5557+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [ebx + 11264]
+	mov eax, [edi + 11264]
 ; u = a >> 1
 %line 5558+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, eax
@@ -17326,10 +17324,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 11264] = a
 %line 5564+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [ebx + 11264], eax
+	mov [edi + 11264], eax
 ; a = mem32[x0 + 11268]
 %line 5565+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [ebx + 11268]
+	mov eax, [edi + 11268]
 ; u = a >> 1
 %line 5566+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, eax
@@ -17351,10 +17349,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 11268] = a
 %line 5572+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [ebx + 11268], eax
+	mov [edi + 11268], eax
 ; a = mem32[x0 + 12288]
 %line 5573+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [ebx + 12288]
+	mov eax, [edi + 12288]
 ; u = a >> 1
 %line 5574+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, eax
@@ -17376,10 +17374,10 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 12288] = a
 %line 5580+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [ebx + 12288], eax
+	mov [edi + 12288], eax
 ; a = mem32[x0 + 12292]
 %line 5581+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov eax, [ebx + 12292]
+	mov eax, [edi + 12292]
 ; u = a >> 1
 %line 5582+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	mov ecx, eax
@@ -17401,13 +17399,13 @@ align 32
 	xor eax, ecx
 ; mem32[x0 + 12292] = a
 %line 5588+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	mov [ebx + 12292], eax
+	mov [edi + 12292], eax
 ; x0 = x0 + 8
 %line 5589+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	add ebx, 8
+	add edi, 8
 ; c = c + 4
 %line 5590+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
-	add edi, 4
+	add ebx, 4
 ; o0 = o0 - 1
 %line 5591+0 specs/mceliece/generated/mceliece_gf13_benes_x86.q
 	sub esi, 1
